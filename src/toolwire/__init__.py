@@ -1,0 +1,71 @@
+"""toolwire: connect Python tools to large language models.
+
+Define a tool from a function (:func:`tool`), bind tools to a chat model (``model.bind_tools``), read the
+reply's ``tool_calls``, run them (``tool.invoke(tool_call)`` or :class:`ToolExecutor`), send the
+:class:`ToolMessage` results back, and loop (:class:`Agent`) until the model answers in text.
+"""
+
+from toolwire.agent import Agent, AgentEvent, AgentResult
+from toolwire.errors import (
+    MaxStepsExceeded,
+    ProviderError,
+    SchemaError,
+    ToolCallParseError,
+    ToolExecutionError,
+    ToolTimeoutError,
+    ToolValidationError,
+    ToolwireError,
+    UnknownToolError,
+    UserError,
+)
+from toolwire.execution import ToolExecutor
+from toolwire.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    HumanMessage,
+    InvalidToolCall,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+    merge_chunks,
+    message_from_dict,
+)
+from toolwire.models.base import BaseChatModel
+from toolwire.models.lowering.openai import convert_to_openai_tool
+from toolwire.tools import Tool, ToolSpec, tool
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AIMessage",
+    "AIMessageChunk",
+    "Agent",
+    "AgentEvent",
+    "AgentResult",
+    "BaseChatModel",
+    "BaseMessage",
+    "HumanMessage",
+    "InvalidToolCall",
+    "MaxStepsExceeded",
+    "ProviderError",
+    "SchemaError",
+    "SystemMessage",
+    "Tool",
+    "ToolCall",
+    "ToolCallParseError",
+    "ToolExecutionError",
+    "ToolExecutor",
+    "ToolMessage",
+    "ToolSpec",
+    "ToolTimeoutError",
+    "ToolValidationError",
+    "ToolwireError",
+    "UnknownToolError",
+    "UserError",
+    "__version__",
+    "convert_to_openai_tool",
+    "merge_chunks",
+    "message_from_dict",
+    "tool",
+]

@@ -1,0 +1,249 @@
+"""The tool-calling loop: model -> tool calls -> results -> model, until the model answers in text.
+
+The loop is written once, as a generator (:meth:`Agent._flow`) that yields requests ("call the model
+with these messages", "run these tool calls", "report this event") and receives their results. Four
+thin drivers run it: :meth:`Agent.stream` and :meth:`Agent.astream` (yielding events), and
+:meth:`Agent.invoke` / :meth:`Agent.ainvoke` on top of them. The same trick drives httpx's auth flows.
+
+The loop stops when a reply has no tool calls (the answer), when a ``return_direct`` tool ran, or
+after ``max_steps`` model calls (then :class:`~toolwire.errors.MaxStepsExceeded`, carrying the messages,
+or one last model call with tools disabled when ``on_max_steps="answer"``).
+
+A model that repeats a call it already got the result for (same tool, same arguments) is not run
+again: the model is told so, with the earlier result, in that call's ToolMessage.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
+from typing import Any, Literal
+
+from toolwire.errors import MaxStepsExceeded, UserError
+from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
+from toolwire.messages import AIMessage, BaseMessage, SystemMessage, ToolCall, ToolMessage, coerce_messages
+from toolwire.models.base import BaseChatModel
+
+__all__ = ["Agent", "AgentEvent", "AgentResult"]
+
+EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentResult:
+    """What an Agent run produced.
+
+    Attributes:
+        messages: the whole conversation, the input messages first.
+        output: the final answer's text (for a return_direct stop, the tool result's text).
+        steps: how many model calls were made.
+        stop_reason: ``"answer"``, ``"return_direct"`` or ``"max_steps"``.
+    """
+
+    messages: list[BaseMessage]
+    output: str
+    steps: int
+    stop_reason: Literal["answer", "return_direct", "max_steps"] = "answer"
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentEvent:
+    """One thing that happened in the loop, as :meth:`Agent.stream` yields it.
+
+    Attributes:
+        type: ``"model_reply"`` (an AIMessage), ``"tool_call"`` (a ToolCall about to run),
+            ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`).
+        data: the AIMessage, ToolCall, ToolMessage or AgentResult.
+        step: the number of the model call this event belongs to (1-based).
+    """
+
+    type: EventType
+    data: Any
+    step: int
+
+
+def _call_key(call: ToolCall) -> str:
+    try:
+        return call["name"] + "\x00" + json.dumps(call.get("args"), sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return call["name"] + "\x00" + repr(call.get("args"))
+
+
+class Agent:
+    """Runs the tool-calling loop with a chat model and a set of tools.
+
+    Args:
+        model: a chat model (toolwire's, any :class:`~toolwire.models.BaseChatModel`).
+        tools: toolwire tools, plain functions with docstrings, or LangChain tools.
+        system_prompt: a system message put first when the conversation has none.
+        max_steps: the most model calls in one run (default 10).
+        tool_choice: passed to ``bind_tools`` for every model call (default: the model decides).
+        on_max_steps: ``"raise"`` (default) raises MaxStepsExceeded; ``"answer"`` makes one last
+            model call with tools disabled and returns its text.
+        max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
+            passed to the :class:`~toolwire.execution.ToolExecutor`.
+
+    Raises:
+        UserError: ``max_steps`` is below 1.
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        tools: Sequence[Any] = (),
+        *,
+        system_prompt: str | None = None,
+        max_steps: int = 10,
+        tool_choice: str | None = None,
+        on_max_steps: Literal["raise", "answer"] = "raise",
+        max_concurrency: int | None = None,
+        timeout: float | None = None,
+        handle_errors: bool = True,
+        max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
+        hide_error_details: bool = False,
+    ) -> None:
+        if max_steps < 1:
+            raise UserError("max_steps must be at least 1.")
+        self.executor = ToolExecutor(
+            tools, max_concurrency=max_concurrency, timeout=timeout, handle_errors=handle_errors,
+            max_result_chars=max_result_chars, hide_error_details=hide_error_details,
+        )
+        runnable = list(self.executor.tools.values())
+        self.model = model.bind_tools(runnable, tool_choice=tool_choice or "auto") if runnable else model
+        self._answer_model = model.bind_tools(runnable, tool_choice="none") if runnable else model
+        self.system_prompt = system_prompt
+        self.max_steps = max_steps
+        self.on_max_steps = on_max_steps
+
+    # -- the loop, once --------------------------------------------------------------------------------
+
+    def _start(self, input: Any) -> list[BaseMessage]:
+        messages = coerce_messages(input)
+        if self.system_prompt and not (messages and isinstance(messages[0], SystemMessage)):
+            messages.insert(0, SystemMessage(self.system_prompt))
+        return messages
+
+    def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
+        answered: dict[str, ToolMessage] = {}
+        for step in range(1, self.max_steps + 1):
+            reply: AIMessage = yield ("model", messages)
+            messages.append(reply)
+            yield ("event", AgentEvent("model_reply", reply, step))
+            if not reply.tool_calls and not reply.invalid_tool_calls:
+                yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step), step))
+                return
+            fresh: list[ToolCall] = []
+            repeats: dict[int, ToolMessage] = {}
+            for index, call in enumerate(reply.tool_calls):
+                yield ("event", AgentEvent("tool_call", call, step))
+                earlier = answered.get(_call_key(call))
+                if earlier is None:
+                    fresh.append(call)
+                else:
+                    repeats[index] = ToolMessage(
+                        f"You already called {call['name']} with these same arguments, and the result was: "
+                        f"{earlier.text} Do not call it again: use this result to answer.",
+                        call["id"] or "", name=call["name"], status="error",
+                    )
+            results: list[ToolMessage] = yield ("tools", (fresh, reply.invalid_tool_calls))
+            fresh_results = iter(results[: len(fresh)])
+            ordered = [repeats[i] if i in repeats else next(fresh_results) for i in range(len(reply.tool_calls))]
+            ordered.extend(results[len(fresh):])
+            direct: ToolMessage | None = None
+            for call, result in zip(reply.tool_calls, ordered, strict=False):
+                if result.status == "success":
+                    answered.setdefault(_call_key(call), result)
+                    tool = self.executor.tools.get(call["name"])
+                    if tool is not None and tool.return_direct and direct is None:
+                        direct = result
+            for result in ordered:
+                messages.append(result)
+                yield ("event", AgentEvent("tool_result", result, step))
+            if direct is not None:
+                final = AgentResult(messages, direct.text, step, "return_direct")
+                yield ("event", AgentEvent("final", final, step))
+                return
+        if self.on_max_steps == "answer":
+            reply = yield ("answer", messages)
+            messages.append(reply)
+            steps = self.max_steps + 1
+            yield ("event", AgentEvent("model_reply", reply, steps))
+            yield ("event", AgentEvent("final", AgentResult(messages, reply.text, steps, "max_steps"), steps))
+            return
+        raise MaxStepsExceeded(
+            f"The model still asked for tools after {self.max_steps} steps: raise max_steps, or use "
+            "on_max_steps='answer' to get a final answer.",
+            messages, self.max_steps,
+        )
+
+    # -- drivers --------------------------------------------------------------------------------------
+
+    def stream(self, input: Any) -> Iterator[AgentEvent]:
+        """Run the loop and yield each :class:`AgentEvent` as it happens; the last is ``"final"``.
+
+        Args:
+            input: a question (string), or a list of messages to continue.
+
+        Raises:
+            MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
+            ProviderError: the model failed.
+        """
+        flow = self._flow(self._start(input))
+        value: Any = None
+        while True:
+            try:
+                kind, payload = flow.send(value)
+            except StopIteration:
+                return
+            if kind == "model":
+                value = self.model.invoke(payload)
+            elif kind == "answer":
+                value = self._answer_model.invoke(payload)
+            elif kind == "tools":
+                value = self.executor.call(payload[0], payload[1])
+            else:
+                value = None
+                yield payload
+
+    async def astream(self, input: Any) -> AsyncIterator[AgentEvent]:
+        """Async :meth:`stream`."""
+        flow = self._flow(self._start(input))
+        value: Any = None
+        while True:
+            try:
+                kind, payload = flow.send(value)
+            except StopIteration:
+                return
+            if kind == "model":
+                value = await self.model.ainvoke(payload)
+            elif kind == "answer":
+                value = await self._answer_model.ainvoke(payload)
+            elif kind == "tools":
+                value = await self.executor.acall(payload[0], payload[1])
+            else:
+                value = None
+                yield payload
+
+    def invoke(self, input: Any) -> AgentResult:
+        """Run the loop to the end and return the :class:`AgentResult`.
+
+        Raises:
+            MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
+            ProviderError: the model failed.
+        """
+        result = None
+        for event in self.stream(input):
+            if event.type == "final":
+                result = event.data
+        assert result is not None
+        return result
+
+    async def ainvoke(self, input: Any) -> AgentResult:
+        """Async :meth:`invoke`."""
+        result = None
+        async for event in self.astream(input):
+            if event.type == "final":
+                result = event.data
+        assert result is not None
+        return result

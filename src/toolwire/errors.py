@@ -1,0 +1,141 @@
+"""One exception hierarchy for toolwire.
+
+Every error toolwire raises derives from :class:`ToolwireError`. Errors meant for people carry one
+clear sentence that says what to do. Errors from lower-level libraries (pydantic, SDKs, llama.cpp) are
+translated into the most specific class here at one boundary, so callers catch toolwire classes only.
+
+Tree::
+
+    ToolwireError
+    ├── UserError              wrong use of the API or CLI (bad argument, unknown model name)
+    │   └── SchemaError        a function, type or schema that cannot become a tool schema
+    ├── ToolCallParseError     model output that cannot be read as a tool call (keeps the raw text)
+    ├── ToolExecutionError     a tool failed: invalid arguments, exception, timeout, unknown tool
+    │   ├── ToolValidationError
+    │   ├── ToolTimeoutError
+    │   └── UnknownToolError
+    ├── ProviderError          a model provider failed (provider, status, retryable, hint)
+    └── MaxStepsExceeded       the Agent loop hit max_steps (carries the messages so far)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "MaxStepsExceeded",
+    "ProviderError",
+    "SchemaError",
+    "ToolCallParseError",
+    "ToolExecutionError",
+    "ToolTimeoutError",
+    "ToolValidationError",
+    "ToolwireError",
+    "UnknownToolError",
+    "UserError",
+]
+
+
+class ToolwireError(Exception):
+    """Base class of every error toolwire raises."""
+
+
+class UserError(ToolwireError):
+    """The API or the command line was used in a way that cannot work; the message says what to do."""
+
+
+class SchemaError(UserError):
+    """A function, type hint or schema cannot be turned into a tool's JSON Schema.
+
+    Raised at decoration time (``@tool``), never per call.
+    """
+
+
+class ToolCallParseError(ToolwireError):
+    """Model output could not be read as a tool call.
+
+    Attributes:
+        raw: the exact text (or object) that failed to parse, kept so nothing is lost.
+    """
+
+    def __init__(self, message: str, raw: Any = None) -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class ToolExecutionError(ToolwireError):
+    """A tool call could not be carried out.
+
+    Attributes:
+        tool_name: the name of the tool that was called (may be unknown to the executor).
+        tool_call_id: the id of the call, when the call came from a model.
+    """
+
+    def __init__(self, message: str, tool_name: str | None = None, tool_call_id: str | None = None) -> None:
+        super().__init__(message)
+        self.tool_name = tool_name
+        self.tool_call_id = tool_call_id
+
+
+class ToolValidationError(ToolExecutionError):
+    """The arguments of a tool call do not match the tool's JSON Schema.
+
+    The message names each field, what was expected and what came.
+    """
+
+
+class ToolTimeoutError(ToolExecutionError):
+    """A tool ran past its timeout (seconds). A sync tool's thread cannot be killed: it is abandoned."""
+
+
+class UnknownToolError(ToolExecutionError):
+    """The model called a tool name that is not among the available tools (the message lists them)."""
+
+
+class ProviderError(ToolwireError):
+    """A model provider (OpenAI, Anthropic, Gemini, llama.cpp, ...) failed.
+
+    Attributes:
+        provider: short provider name, e.g. ``"openai"``.
+        status: HTTP status code when there was one, else ``None``.
+        retryable: whether trying again later may succeed (429, 5xx, connection errors).
+        hint: one sentence telling the user what to do.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        status: int | None = None,
+        retryable: bool = False,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.status = status
+        self.retryable = retryable
+        self.hint = hint
+
+    def __str__(self) -> str:
+        head = f"{self.provider}"
+        if self.status is not None:
+            head += f" (status {self.status})"
+        text = f"{head}: {self.args[0]}"
+        if self.hint:
+            text += f" {self.hint}"
+        return text
+
+
+class MaxStepsExceeded(ToolwireError):
+    """The Agent loop reached ``max_steps`` model calls without a final answer.
+
+    Attributes:
+        messages: the whole conversation so far (list of messages), so no work is lost.
+        steps: how many model calls were made.
+    """
+
+    def __init__(self, message: str, messages: list[Any], steps: int) -> None:
+        super().__init__(message)
+        self.messages = messages
+        self.steps = steps

@@ -1,0 +1,462 @@
+"""Berkeley Function Calling Leaderboard (BFCL) data: loading, schema conversion, messages.
+
+The data is the single-turn part of BFCL (repository ShishirPatil/gorilla, folder
+``berkeley-function-call-leaderboard``), one JSON object per line:
+
+* ``<prefix><category>.json``: ``{"id", "question": [[{"role", "content"}, ...]], "function": [...]}``
+* ``possible_answer/<prefix><category>.json``: ``{"id", "ground_truth": [{"<name>": {"<param>": [allowed
+  values...]}}]}`` (irrelevance categories have none; ``""`` in an allowed list means "may be left out").
+
+Any release's file names are accepted: ``BFCL_v4_``, ``BFCL_v3_``, ``BFCL_v2_`` and
+``gorilla_openfunctions_v1_test_`` prefixes, and the category names of each release (``simple`` and
+``simple_python``, ``parallel_function`` and ``parallel``...). The newest release present wins.
+
+BFCL writes its own schema dialect (``"type": "dict"``, ``"float"``, ``"tuple"``, ``"any"``);
+:func:`function_to_tool` maps it to JSON Schema with the type mapping of the data's README.
+The scoring rules live in :mod:`toolwire.evals.bfcl_checker`; the runner in
+:mod:`toolwire.evals.bfcl_runner`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolwire.errors import UserError
+from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+
+__all__ = [
+    "CATEGORIES",
+    "BfclItem",
+    "ToolSet",
+    "available_categories",
+    "convert_schema",
+    "find_category_files",
+    "function_to_tool",
+    "functions_to_tools",
+    "json_type",
+    "load_category",
+    "parse_categories",
+    "question_to_messages",
+    "resolve_category",
+]
+
+#: The five core single-turn categories run by default, with the item counts of BFCL v4.
+CATEGORIES: tuple[str, ...] = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
+
+_PREFIXES = ("BFCL_v4_", "BFCL_v3_", "BFCL_v2_", "gorilla_openfunctions_v1_test_")
+
+# canonical (v4) category -> other names the same data had in earlier releases (file names)
+_FILE_ALIASES: dict[str, tuple[str, ...]] = {
+    "simple_python": ("simple_python", "simple"),
+    "multiple": ("multiple", "multiple_function"),
+    "parallel": ("parallel", "parallel_function"),
+    "parallel_multiple": ("parallel_multiple", "parallel_multiple_function"),
+    "simple_java": ("simple_java", "java"),
+    "simple_javascript": ("simple_javascript", "javascript"),
+}
+# names a user may type -> canonical name
+_USER_ALIASES = {
+    "simple": "simple_python",
+    "multiple_function": "multiple",
+    "parallel_function": "parallel",
+    "parallel_multiple_function": "parallel_multiple",
+    "java": "simple_java",
+    "javascript": "simple_javascript",
+}
+# v1 called the irrelevance data "relevance"
+_V1_ALIASES = {"irrelevance": ("relevance",)}
+
+# BFCL / Python / Java type names -> JSON Schema type (BFCL README "Schema dialect")
+_TYPE_MAP = {
+    "dict": "object", "object": "object",
+    "float": "number", "double": "number", "number": "number",
+    "integer": "integer", "int": "integer", "long": "integer", "short": "integer", "byte": "integer",
+    "string": "string", "str": "string", "char": "string", "any": "string",
+    "boolean": "boolean", "bool": "boolean",
+    "array": "array", "list": "array", "tuple": "array",
+    "null": "null",
+}
+JSON_TYPES = frozenset({"object", "number", "integer", "string", "boolean", "array", "null"})
+_NAME_BAD = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def resolve_category(name: str) -> str:
+    """Return the canonical (BFCL v4) name of a category: ``"simple"`` -> ``"simple_python"``.
+
+    Args:
+        name: a category name of any release, any case, surrounding spaces ignored.
+
+    Returns:
+        The canonical name (unknown names are returned lower-cased; :func:`find_category_files` checks
+        that the data exists).
+
+    Raises:
+        UserError: the name is empty.
+    """
+    key = name.strip().lower()
+    if not key:
+        raise UserError("A BFCL category name is empty; use names such as simple_python,multiple.")
+    return _USER_ALIASES.get(key, key)
+
+
+def parse_categories(categories: str | Iterable[str] | None) -> list[str]:
+    """Turn ``"simple,multiple"`` or ``["simple", "multiple"]`` into canonical names, duplicates removed.
+
+    ``None`` gives :data:`CATEGORIES`. Raises :class:`UserError` if no category is left.
+    """
+    if categories is None:
+        return list(CATEGORIES)
+    parts = categories.split(",") if isinstance(categories, str) else list(categories)
+    out: list[str] = []
+    for part in parts:
+        if part.strip():
+            name = resolve_category(part)
+            if name not in out:
+                out.append(name)
+    if not out:
+        raise UserError("No BFCL category given; use e.g. --category simple_python,multiple.")
+    return out
+
+
+def _file_names(category: str) -> list[str]:
+    names: list[str] = []
+    for prefix in _PREFIXES:
+        stems = list(_FILE_ALIASES.get(category, (category,)))
+        if prefix.startswith("gorilla"):
+            stems += list(_V1_ALIASES.get(category, ()))
+        names += [f"{prefix}{stem}.json" for stem in stems]
+    return names
+
+
+def available_categories(data_dir: str | Path) -> list[str]:
+    """List the canonical categories that have a data file in ``data_dir`` (sorted).
+
+    Raises:
+        UserError: ``data_dir`` is not a folder.
+    """
+    folder = Path(data_dir)
+    if not folder.is_dir():
+        raise UserError(f"BFCL data folder {str(folder)!r} does not exist or is not a folder.")
+    found: set[str] = set()
+    for path in folder.glob("*.json"):
+        for prefix in _PREFIXES:
+            if path.name.startswith(prefix):
+                stem = path.name[len(prefix):-len(".json")]
+                if prefix.startswith("gorilla") and stem == "relevance":
+                    stem = "irrelevance"
+                found.add(resolve_category(stem))
+    return sorted(found)
+
+
+def find_category_files(data_dir: str | Path, category: str) -> tuple[Path, Path | None]:
+    """Find the question file of ``category`` in ``data_dir`` and its answer file.
+
+    Args:
+        data_dir: the folder holding the ``BFCL_v*_<category>.json`` files and ``possible_answer/``.
+        category: a category name (any release's spelling).
+
+    Returns:
+        ``(questions_path, answers_path)``; ``answers_path`` is None for irrelevance / relevance
+        categories, which are scored without an answer key.
+
+    Raises:
+        UserError: the folder, the question file, or a needed answer file is missing.
+    """
+    folder = Path(data_dir)
+    canonical = resolve_category(category)
+    if not folder.is_dir():
+        raise UserError(f"BFCL data folder {str(folder)!r} does not exist or is not a folder.")
+    for name in _file_names(canonical):
+        questions = folder / name
+        if questions.is_file():
+            if canonical.endswith("relevance"):
+                return questions, None
+            answers = folder / "possible_answer" / name
+            if not answers.is_file():
+                raise UserError(f"BFCL answer file {str(answers)!r} is missing (needed to score {canonical}).")
+            return questions, answers
+    have = ", ".join(available_categories(folder)) or "none"
+    raise UserError(f"No BFCL data for category {category!r} in {str(folder)!r}; available: {have}.")
+
+
+@dataclass(frozen=True)
+class ToolSet:
+    """The tools of one BFCL item in OpenAI format, and the map back to the original names.
+
+    Attributes:
+        tools: ``[{"type": "function", "function": {"name", "description", "parameters"}}, ...]``.
+        names: sent name -> original BFCL name (``"math_factorial"`` -> ``"math.factorial"``); a
+            bijection, covering every tool.
+    """
+
+    tools: list[dict[str, Any]]
+    names: dict[str, str]
+
+    def original_name(self, sent: str) -> str:
+        """Return the BFCL name of a name the model called (unknown names are returned unchanged)."""
+        return self.names.get(sent, sent)
+
+
+@dataclass(frozen=True)
+class BfclItem:
+    """One BFCL test item.
+
+    Attributes:
+        id: the item id (``"simple_python_0"``); generated as ``<category>_<line>`` when a file has none.
+        category: the canonical category name.
+        question: the turns, each a list of ``{"role", "content"}`` dicts.
+        functions: the BFCL function docs offered, as in the file (BFCL schema dialect).
+        ground_truth: the answer key ``[{"<name>": {"<param>": [allowed...]}}]``, one entry per expected
+            call; None for irrelevance / relevance categories.
+    """
+
+    id: str
+    category: str
+    question: list[list[dict[str, Any]]]
+    functions: list[dict[str, Any]]
+    ground_truth: list[dict[str, Any]] | None = None
+    _toolset: list[ToolSet] = field(default_factory=list, repr=False, compare=False)
+
+    def toolset(self) -> ToolSet:
+        """Return (and cache) :func:`functions_to_tools` of this item's functions."""
+        if not self._toolset:
+            self._toolset.append(functions_to_tools(self.functions))
+        return self._toolset[0]
+
+    def messages(self) -> list[BaseMessage]:
+        """Return the question as toolwire messages (see :func:`question_to_messages`)."""
+        return question_to_messages(self.question)
+
+    @property
+    def question_text(self) -> str:
+        """The text of the last user message (for reports)."""
+        for turn in reversed(self.question):
+            for message in reversed(turn):
+                if message.get("role") == "user":
+                    return str(message.get("content") or "")
+        return ""
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"Cannot read BFCL file {str(path)!r}: {exc.strerror or exc}.") from exc
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{path}:{number} is not valid JSON ({exc.msg}).") from exc
+        if not isinstance(row, dict):
+            raise UserError(f"{path}:{number} is not a JSON object.")
+        rows.append(row)
+    return rows
+
+
+def _normalise_question(raw: Any) -> list[list[dict[str, Any]]]:
+    if isinstance(raw, str):
+        return [[{"role": "user", "content": raw}]]
+    if isinstance(raw, list) and raw and all(isinstance(m, dict) for m in raw):
+        return [raw]  # one turn written without the outer list
+    if isinstance(raw, list):
+        return [list(turn) if isinstance(turn, list) else [turn] for turn in raw]
+    raise UserError(f"A BFCL question must be a string or a list of turns, not {type(raw).__name__}.")
+
+
+def _normalise_answer(row: dict[str, Any]) -> list[dict[str, Any]]:
+    if "ground_truth" in row:
+        truth = row["ground_truth"]
+    else:  # early releases: the line is the answer itself
+        truth = {k: v for k, v in row.items() if k != "id"}
+    if isinstance(truth, dict):
+        truth = [truth]
+    return [call for call in truth if isinstance(call, dict)]
+
+
+def load_category(data_dir: str | Path, category: str, limit: int | None = None) -> list[BfclItem]:
+    """Load the items of one category, each with its answer key, in file order.
+
+    Args:
+        data_dir: the BFCL data folder (see :func:`find_category_files`).
+        category: a category name (``"simple"`` and ``"simple_python"`` are the same).
+        limit: keep only the first ``limit`` items (None: all).
+
+    Returns:
+        The items. Answers are matched by ``id`` (by line position when the files have no ids).
+
+    Raises:
+        UserError: missing files, invalid JSON, an item without an answer, or a multi-turn category
+            (those need executing the tools, which this loader does not do).
+    """
+    canonical = resolve_category(category)
+    if "multi_turn" in canonical:
+        raise UserError(f"BFCL category {canonical!r} is multi-turn; only single-turn categories are supported.")
+    if limit is not None and limit < 0:
+        raise UserError(f"limit must be 0 or more, not {limit}.")
+    questions_path, answers_path = find_category_files(data_dir, canonical)
+    rows = _read_jsonl(questions_path)
+    if limit is not None:
+        rows = rows[:limit]
+    answers: dict[str, list[dict[str, Any]]] = {}
+    by_line: list[list[dict[str, Any]]] = []
+    if answers_path is not None:
+        for row in _read_jsonl(answers_path):
+            truth = _normalise_answer(row)
+            by_line.append(truth)
+            if "id" in row:
+                answers[str(row["id"])] = truth
+    items: list[BfclItem] = []
+    for index, row in enumerate(rows):
+        item_id = str(row.get("id", f"{canonical}_{index}"))
+        functions = row.get("function") or []
+        if isinstance(functions, dict):
+            functions = [functions]
+        truth: list[dict[str, Any]] | None = None
+        if answers_path is not None:
+            if item_id in answers:
+                truth = answers[item_id]
+            elif "id" not in row and index < len(by_line):
+                truth = by_line[index]
+            else:
+                raise UserError(f"BFCL item {item_id!r} has no answer in {str(answers_path)!r}.")
+        items.append(BfclItem(item_id, canonical, _normalise_question(row.get("question", "")),
+                              list(functions), truth))
+    return items
+
+
+def json_type(bfcl_type: Any) -> str:
+    """Map a BFCL / Python / Java type name to a JSON Schema type (BFCL README type mapping).
+
+    ``dict`` -> ``object``; ``float``/``double`` -> ``number``; ``integer``/``long``/``short``/``byte``
+    -> ``integer``; ``string``/``char``/``any`` -> ``string``; ``boolean``/``bool`` -> ``boolean``;
+    ``array``/``list``/``tuple`` -> ``array``; anything unknown or missing -> ``string``. Case is
+    ignored; for a list of types the first one that is not ``null`` is used.
+    """
+    if isinstance(bfcl_type, list):
+        named = [t for t in bfcl_type if str(t).lower() != "null"] or bfcl_type or [None]
+        bfcl_type = named[0]
+    if not isinstance(bfcl_type, str):
+        return "string"
+    return _TYPE_MAP.get(bfcl_type.strip().lower(), "string")
+
+
+def convert_schema(schema: Any) -> dict[str, Any]:
+    """Convert one BFCL parameter schema to JSON Schema, recursively (a new dict; input untouched).
+
+    ``type`` is mapped with :func:`json_type`; ``properties`` (each value), ``items`` and a dict
+    ``additionalProperties`` are converted recursively; BFCL's non-standard ``optional`` flag is
+    dropped; every other key (``description``, ``enum``, ``default``, ``required``...) is kept.
+    A schema that is not a dict becomes ``{"type": "string"}``.
+    """
+    if not isinstance(schema, Mapping):
+        return {"type": "string"}
+    out: dict[str, Any] = {"type": json_type(schema.get("type"))}
+    for key, value in schema.items():
+        if key in ("type", "optional"):
+            continue
+        if key == "properties":
+            out[key] = {str(k): convert_schema(v) for k, v in value.items()} if isinstance(value, Mapping) else {}
+        elif key == "items":
+            out[key] = convert_schema(value[0] if isinstance(value, list) and value else value)
+        elif key == "additionalProperties" and isinstance(value, Mapping):
+            out[key] = convert_schema(value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def function_to_tool(doc: Mapping[str, Any], name: str | None = None) -> dict[str, Any]:
+    """Convert one BFCL function doc to an OpenAI-format tool dict.
+
+    Args:
+        doc: ``{"name", "description", "parameters"}`` in BFCL's dialect.
+        name: the name to send (default: ``doc["name"]``; see :func:`functions_to_tools` for renaming).
+
+    Returns:
+        ``{"type": "function", "function": {"name", "description", "parameters"}}`` where
+        ``parameters`` is a JSON Schema object (``{"type": "object", "properties": {...}, ...}``).
+
+    Raises:
+        UserError: the doc has no name.
+    """
+    original = doc.get("name")
+    if not original or not isinstance(original, str):
+        raise UserError("A BFCL function doc has no name.")
+    params = convert_schema(doc.get("parameters") or {})
+    params["type"] = "object"
+    params.setdefault("properties", {})
+    return {"type": "function",
+            "function": {"name": name or original, "description": str(doc.get("description") or ""),
+                         "parameters": params}}
+
+
+def _safe_name(name: str) -> str:
+    return (_NAME_BAD.sub("_", name) or "function")[:64]
+
+
+def functions_to_tools(functions: Sequence[Mapping[str, Any]]) -> ToolSet:
+    """Convert an item's function docs to tools, renaming names providers reject, reversibly.
+
+    Names that are not ``[A-Za-z0-9_-]{1,64}`` get every other character replaced by ``_`` (so
+    ``math.factorial`` becomes ``math_factorial``, as the leaderboard does). If that collides with another
+    function's name in the same item, a suffix ``_2``, ``_3``... is added, so the map is a bijection.
+
+    Returns:
+        A :class:`ToolSet` (``tools`` in the input order, ``names``: sent name -> original name).
+
+    Raises:
+        UserError: a doc without a name, or two docs with the same name.
+    """
+    originals = [str(doc.get("name") or "") for doc in functions]
+    if len(set(originals)) != len(originals):
+        raise UserError(f"BFCL functions of one item share a name: {originals}.")
+    taken = {name for name in originals if name and _safe_name(name) == name}
+    sent: list[str] = []
+    for name in originals:
+        if name and name in taken and _safe_name(name) == name:
+            sent.append(name)
+            continue
+        base = _safe_name(name)
+        candidate, k = base, 2
+        while candidate in taken:
+            suffix = f"_{k}"
+            candidate, k = base[: 64 - len(suffix)] + suffix, k + 1
+        taken.add(candidate)
+        sent.append(candidate)
+    tools = [function_to_tool(doc, name) for doc, name in zip(functions, sent, strict=True)]
+    return ToolSet(tools, dict(zip(sent, originals, strict=True)))
+
+
+_ROLES: dict[str, type[BaseMessage]] = {
+    "system": SystemMessage, "user": HumanMessage, "human": HumanMessage, "assistant": AIMessage,
+}
+
+
+def question_to_messages(question: Sequence[Sequence[Mapping[str, Any]]]) -> list[BaseMessage]:
+    """Turn BFCL question turns into toolwire messages, in order (all turns flattened).
+
+    ``system`` -> :class:`SystemMessage`, ``user`` -> :class:`HumanMessage`, ``assistant`` ->
+    :class:`AIMessage`.
+
+    Raises:
+        UserError: a message with another role.
+    """
+    out: list[BaseMessage] = []
+    for turn in question:
+        for message in turn:
+            role = str(message.get("role", "user")).lower()
+            cls = _ROLES.get(role)
+            if cls is None:
+                raise UserError(f"BFCL message role {role!r} is not supported (use system, user, assistant).")
+            content = message.get("content")
+            out.append(cls(content if isinstance(content, str | list) else str(content or "")))
+    return out

@@ -1,0 +1,295 @@
+"""Results of a BFCL run: per-item records, per-category summary, JSON and a self-contained HTML page.
+
+:class:`Report` holds one :class:`ItemResult` per scored item; :meth:`Report.summary` derives the
+per-category numbers (accuracy in percent, 2 decimals; mean seconds per item; token totals).
+:meth:`Report.to_json` / :meth:`Report.load` round-trip a report (the runner's resume file).
+:func:`write_html` renders the page (inline CSS and SVG, no external requests) next to the published
+leaderboard scores read by :func:`parse_published_table` from the data README's Markdown table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from toolwire.errors import UserError
+
+__all__ = [
+    "CategorySummary",
+    "ItemResult",
+    "Report",
+    "load_published_scores",
+    "parse_published_table",
+    "write_html",
+]
+
+
+@dataclass
+class ItemResult:
+    """The outcome of one BFCL item.
+
+    Attributes:
+        id: the item id (``"parallel_12"``).
+        category: its canonical category.
+        valid: True when scored correct.
+        reason: None when valid; else a reason of :data:`toolwire.evals.bfcl_checker.REASONS`, or
+            ``"error"`` when the model raised.
+        message: one human sentence (``"Correct."`` when valid; the exception text for errors).
+        expected: the answer key ``[{"<name>": {"<param>": [allowed...]}}]`` (None for irrelevance).
+        actual: the model's calls ``[{"name": <original BFCL name>, "args": {...}}]``.
+        seconds: wall time of the model call (``bind_tools`` + ``invoke``), in seconds.
+        input_tokens, output_tokens: the reply's token counts (0 when the model reports none).
+        question: the last user message of the item (for reading failures).
+        text: the model's reply text, if any.
+    """
+
+    id: str
+    category: str
+    valid: bool
+    reason: str | None = None
+    message: str = "Correct."
+    expected: list[dict[str, Any]] | None = None
+    actual: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    question: str = ""
+    text: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict of all fields."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ItemResult:
+        """Rebuild from :meth:`to_dict` output (unknown keys are ignored)."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass(frozen=True)
+class CategorySummary:
+    """Numbers of one category.
+
+    Attributes:
+        category: canonical name. count: items scored. correct: items scored correct.
+        accuracy: ``100 * correct / count`` in percent, rounded to 2 decimals (0.0 when count is 0).
+        mean_seconds: mean model time per item, in seconds. errors: items where the model raised.
+        input_tokens, output_tokens: totals over the category's items, in tokens.
+    """
+
+    category: str
+    count: int
+    correct: int
+    accuracy: float
+    mean_seconds: float
+    input_tokens: int
+    output_tokens: int
+    errors: int
+
+
+@dataclass
+class Report:
+    """A BFCL run of one model.
+
+    Attributes:
+        model: the model's name (the resume key: a rerun with another name starts over).
+        categories: the canonical categories asked for, in run order.
+        items: the scored items, in data order.
+        data_dir: the data folder used.
+        started, finished: ISO-8601 times; ``finished`` is None while running or after an interrupt.
+    """
+
+    model: str
+    categories: list[str]
+    items: list[ItemResult] = field(default_factory=list)
+    data_dir: str = ""
+    started: str = ""
+    finished: str | None = None
+
+    def summary(self) -> list[CategorySummary]:
+        """Per-category numbers, in :attr:`categories` order (then any other category seen in items)."""
+        order = list(self.categories) + sorted({i.category for i in self.items} - set(self.categories))
+        out = []
+        for category in order:
+            items = [i for i in self.items if i.category == category]
+            count = len(items)
+            correct = sum(i.valid for i in items)
+            out.append(CategorySummary(
+                category=category, count=count, correct=correct,
+                accuracy=round(100.0 * correct / count, 2) if count else 0.0,
+                mean_seconds=round(sum(i.seconds for i in items) / count, 4) if count else 0.0,
+                input_tokens=sum(i.input_tokens for i in items),
+                output_tokens=sum(i.output_tokens for i in items),
+                errors=sum(i.reason == "error" for i in items)))
+        return out
+
+    def accuracy(self) -> dict[str, float]:
+        """Category -> accuracy in percent (2 decimals), for categories with at least one item."""
+        return {s.category: s.accuracy for s in self.summary() if s.count}
+
+    def overall(self) -> float | None:
+        """Unweighted mean of the category accuracies (percent, 2 decimals), as the leaderboard averages
+        categories; None when nothing was scored."""
+        values = list(self.accuracy().values())
+        return round(sum(values) / len(values), 2) if values else None
+
+    def failures(self, category: str | None = None) -> list[ItemResult]:
+        """The items scored wrong (errors included), optionally of one category, in data order."""
+        return [i for i in self.items if not i.valid and (category is None or i.category == category)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: run fields, ``summary`` (list of :class:`CategorySummary` dicts),
+        ``overall`` and ``items``."""
+        return {
+            "model": self.model, "categories": list(self.categories), "data_dir": self.data_dir,
+            "started": self.started, "finished": self.finished,
+            "summary": [asdict(s) for s in self.summary()], "overall": self.overall(),
+            "items": [i.to_dict() for i in self.items],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """Return :meth:`to_dict` as JSON text (UTF-8 characters kept)."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, default=repr)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Report:
+        """Rebuild from :meth:`to_dict` output (``summary`` is recomputed, not read).
+
+        Raises:
+            UserError: the dict is not a report.
+        """
+        if not isinstance(data, Mapping) or "model" not in data or not isinstance(data.get("items"), list):
+            raise UserError("This JSON is not a toolwire BFCL report (no 'model' and 'items').")
+        return cls(model=str(data["model"]), categories=list(data.get("categories") or []),
+                   items=[ItemResult.from_dict(i) for i in data["items"]],
+                   data_dir=str(data.get("data_dir") or ""), started=str(data.get("started") or ""),
+                   finished=data.get("finished"))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Report:
+        """Read a report written by :meth:`save`.
+
+        Raises:
+            UserError: the file cannot be read or is not a report.
+        """
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UserError(f"Cannot read the BFCL report {str(path)!r}: {exc}.") from exc
+        return cls.from_dict(data)
+
+    def save(self, path: str | Path) -> None:
+        """Write :meth:`to_json` to ``path`` atomically (temporary file in the same folder, then
+        ``os.replace``), so an interrupted write never leaves a half file.
+
+        Raises:
+            UserError: the file cannot be written.
+        """
+        _atomic_write(Path(path), self.to_json())
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise UserError(f"Cannot write {str(path)!r}: {exc.strerror or exc}.") from exc
+
+
+# ---------------------------------------------------------------- published scores
+
+def parse_published_table(markdown: str) -> dict[str, dict[str, float]]:
+    """Read the published-scores table of a Markdown text (the data README's last table).
+
+    The table is the first one whose header's first cell is ``model``; the other header cells are
+    category names (``simple`` is read as ``simple_python``); cells that are not numbers are skipped.
+
+    Returns:
+        ``{model row label: {canonical category: score in percent}}``, in table order; ``{}`` when the
+        text has no such table.
+    """
+    from toolwire.evals.bfcl import resolve_category
+
+    def cells(line: str) -> list[str]:
+        return [c.strip() for c in line.strip().strip("|").split("|")]
+
+    out: dict[str, dict[str, float]] = {}
+    lines = markdown.splitlines()
+    for start, line in enumerate(lines):
+        if not line.strip().startswith("|"):
+            continue
+        header = cells(line)
+        if header[0].lower() != "model" or start + 1 >= len(lines):
+            continue
+        separator = lines[start + 1].strip()
+        if "-" not in separator or not set(separator) <= set("|-: "):
+            continue
+        columns = [resolve_category(h) if h else "" for h in header[1:]]
+        for row in lines[start + 2:]:
+            if not row.strip().startswith("|"):
+                break
+            values = cells(row)
+            scores: dict[str, float] = {}
+            for column, cell in zip(columns, values[1:], strict=False):
+                try:
+                    scores[column] = float(cell.rstrip("%"))
+                except ValueError:
+                    continue
+            if values[0]:
+                out[values[0]] = scores
+        return out
+    return out
+
+
+def load_published_scores(readme: str | Path) -> dict[str, dict[str, float]]:
+    """:func:`parse_published_table` of a file (the BFCL data README).
+
+    Raises:
+        UserError: the file cannot be read.
+    """
+    try:
+        return parse_published_table(Path(readme).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UserError(f"Cannot read published scores from {str(readme)!r}: {exc.strerror or exc}.") from exc
+
+
+def write_html(report: Report, path: str | Path,
+               published: str | Path | Mapping[str, Mapping[str, float]] | None = None) -> None:
+    """Write a self-contained HTML page of ``report`` to ``path`` (atomically).
+
+    The page has inline CSS and an inline SVG bar chart of accuracy per category next to the published
+    scores, a summary table, and the failures browsable per category (one ``<details>`` each, a table
+    with id, reason, sentence, question, expected and actual calls). It makes no external request;
+    everything from the data is HTML-escaped.
+
+    Args:
+        report: the run.
+        path: the HTML file to write.
+        published: the BFCL README path (its table is parsed with :func:`parse_published_table`), an
+            already parsed ``{model: {category: percent}}``, or None (no comparison).
+
+    Raises:
+        UserError: the README or the output file cannot be read / written.
+    """
+    from toolwire.evals.report_html import render_html
+
+    if published is None:
+        scores: Mapping[str, Mapping[str, float]] = {}
+    elif isinstance(published, str | Path):
+        scores = load_published_scores(published)
+    else:
+        scores = published
+    _atomic_write(Path(path), render_html(report, scores))

@@ -1,0 +1,1 @@
+"""Example tools used in the toolwire book and documentation."""

@@ -1,0 +1,158 @@
+"""Running the tool calls of one model reply: concurrently, in order, every call answered.
+
+:class:`ToolExecutor` takes an :class:`~toolwire.messages.AIMessage` and returns one
+:class:`~toolwire.messages.ToolMessage` per tool call and per invalid tool call, in the order the model
+sent them. Whatever happens (unknown tool, invalid arguments, an exception, a timeout) the call gets a
+``status="error"`` result the model can act on, unless ``handle_errors=False``.
+
+All calls of one reply run at once: async tools on the event loop, sync tools on a thread pool, both
+bounded by ``max_concurrency``. The sync entry point :meth:`ToolExecutor.execute` drives the same async
+implementation (:meth:`ToolExecutor.aexecute`), so the two cannot drift apart.
+
+Timeouts: an async tool past its timeout is cancelled. A sync tool's thread cannot be killed in
+Python, so the executor stops waiting for it at the timeout, answers the call with a timeout error, and
+lets the thread finish in the background (its result is discarded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from toolwire._concurrency import run_coroutine_sync
+from toolwire.errors import ToolExecutionError, UnknownToolError
+from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
+from toolwire.tools import Tool, error_text, truncate_content
+
+__all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
+
+DEFAULT_MAX_RESULT_CHARS = 20_000
+
+
+class ToolExecutor:
+    """Runs tool calls against a set of tools.
+
+    Args:
+        tools: the tools that may be called (toolwire tools, functions with docstrings, LangChain tools).
+        max_concurrency: how many calls of one reply may run at once (None: all of them).
+        timeout: seconds each call may take, unless the tool sets its own (None: no limit).
+        handle_errors: True (default) turns every failure into a ``status="error"`` ToolMessage;
+            False re-raises the first failure.
+        max_result_chars: results longer than this many characters are cut with a clear marker, so
+            one tool cannot fill the context window (default 20,000; None keeps everything).
+        hide_error_details: show the model only the exception type of a failing tool, not its message.
+
+    Raises:
+        SchemaError: a tool cannot be converted, or two tools share a name.
+    """
+
+    def __init__(
+        self,
+        tools: Sequence[Any],
+        *,
+        max_concurrency: int | None = None,
+        timeout: float | None = None,
+        handle_errors: bool = True,
+        max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
+        hide_error_details: bool = False,
+    ) -> None:
+        from toolwire.errors import SchemaError
+        from toolwire.models.base import to_tool
+
+        self.tools: dict[str, Tool] = {}
+        for item in tools:
+            converted = to_tool(item)
+            if not isinstance(converted, Tool):
+                raise SchemaError(f"Tool {converted.name!r} has a schema but no function to run.")
+            if converted.name in self.tools:
+                raise SchemaError(f"Two tools are named {converted.name!r}: give each tool a unique name.")
+            self.tools[converted.name] = converted
+        if max_concurrency is not None and max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1, or None.")
+        self.max_concurrency = max_concurrency
+        self.timeout = timeout
+        self.handle_errors = handle_errors
+        self.max_result_chars = max_result_chars
+        self.hide_error_details = hide_error_details
+
+    def _error(self, text: str, call: ToolCall | InvalidToolCall, name: str | None) -> ToolMessage:
+        return ToolMessage(text, call.get("id") or "", status="error", name=name)
+
+    async def _one(self, call: ToolCall, gate: asyncio.Semaphore | None) -> ToolMessage:
+        name = call.get("name")
+        tool = self.tools.get(name)  # type: ignore[arg-type]
+        if tool is None:
+            available = ", ".join(sorted(self.tools)) or "none"
+            exc = UnknownToolError(
+                f"There is no tool named {name!r}. Available tools: {available}. Call one of them by its exact name.",
+                name, call.get("id"),
+            )
+            if not self.handle_errors:
+                raise exc
+            return self._error(error_text(exc, str(name)), call, name)
+        timeout = tool.timeout if tool.timeout is not None else self.timeout
+        try:
+            kwargs = tool.validate_args(call.get("args"))
+            if gate is None:
+                result = await tool._arun(kwargs, timeout)
+            else:
+                async with gate:
+                    result = await tool._arun(kwargs, timeout)
+            message = tool._to_message(result, call)
+        except Exception as exc:
+            if not self.handle_errors:
+                raise
+            hide = self.hide_error_details or tool.hide_error_details
+            return self._error(error_text(exc, tool.name, hide_details=hide), call, tool.name)
+        if self.max_result_chars is not None:
+            content = truncate_content(message.content, self.max_result_chars)
+            if content is not message.content:
+                message = message.copy(content=content)  # type: ignore[assignment]
+        return message
+
+    def _invalid(self, bad: InvalidToolCall) -> ToolMessage:
+        if not self.handle_errors:
+            raise ToolExecutionError(bad.get("error") or "invalid tool call", bad.get("name"), bad.get("id"))
+        detail = bad.get("error") or "it could not be parsed"
+        raw = bad.get("args")
+        shown = f" The arguments received were: {raw[:500]}" if isinstance(raw, str) and raw else ""
+        text = (f"Error: the call to {bad.get('name') or 'a tool'!r} was not valid: {detail}"
+                f"{shown} Send the call again with the arguments as a JSON object.")
+        return self._error(text, bad, bad.get("name"))
+
+    async def acall(self, calls: Iterable[ToolCall], invalid: Iterable[InvalidToolCall] = ()) -> list[ToolMessage]:
+        """Run ``calls`` concurrently and answer each, then each ``invalid`` call; order is kept.
+
+        Returns:
+            One ToolMessage per call, then one per invalid call.
+        """
+        calls = list(calls)
+        gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
+        if len(calls) == 1:
+            results = [await self._one(calls[0], gate)]
+        else:
+            results = list(await asyncio.gather(*(self._one(c, gate) for c in calls)))
+        results.extend(self._invalid(bad) for bad in invalid)
+        return results
+
+    async def aexecute(self, message: AIMessage) -> list[ToolMessage]:
+        """Run every tool call of ``message`` (async) and return their results in call order.
+
+        Every tool call and every invalid tool call gets exactly one ToolMessage.
+
+        Raises:
+            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
+        """
+        return await self.acall(message.tool_calls, message.invalid_tool_calls)
+
+    def execute(self, message: AIMessage) -> list[ToolMessage]:
+        """Sync :meth:`aexecute` (runs the same implementation on an event loop)."""
+        return run_coroutine_sync(self.aexecute(message))
+
+    def call(self, calls: Iterable[ToolCall], invalid: Iterable[InvalidToolCall] = ()) -> list[ToolMessage]:
+        """Sync :meth:`acall`."""
+        return run_coroutine_sync(self.acall(calls, invalid))
+
+    def __repr__(self) -> str:
+        return f"ToolExecutor(tools={list(self.tools)}, max_concurrency={self.max_concurrency})"

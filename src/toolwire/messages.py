@@ -1,0 +1,583 @@
+"""Messages of a tool-calling conversation, and the tool-call records they carry.
+
+The shapes follow the field's common form (OpenAI Chat Completions, LangChain core):
+
+* :class:`ToolCall` is the plain dict ``{"name", "args", "id", "type": "tool_call"}``, in that key
+  order, so ``print(ai_message.tool_calls)`` reads as in the book chapter this project started from.
+* :class:`InvalidToolCall` is ``{"name", "args", "id", "error", "type": "invalid_tool_call"}`` where
+  ``args`` is the raw argument *text* the model sent (kept so nothing is lost).
+* Messages (:class:`SystemMessage`, :class:`HumanMessage`, :class:`AIMessage`, :class:`ToolMessage`)
+  are immutable values: attributes cannot be reassigned (use :meth:`BaseMessage.copy`), they compare by
+  value, and round-trip to JSON-ready dicts with :meth:`BaseMessage.to_dict` / :func:`message_from_dict`
+  so a conversation can be saved and resumed. Lists inside a message (``tool_calls``) are plain lists
+  for readability; treat them as read-only.
+* Streaming replies arrive as :class:`AIMessageChunk`; ``chunk_a + chunk_b`` merges two, and
+  :func:`merge_chunks` merges many in linear time. ``merge_chunks(chunks).to_message()`` equals what
+  ``invoke`` returns.
+
+Content is a string or a list of content blocks (``{"type": "text", "text": ...}``,
+``{"type": "image", ...}``); :attr:`BaseMessage.text` gives the text of either.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Literal, NotRequired, TypedDict
+
+__all__ = [
+    "AIMessage",
+    "AIMessageChunk",
+    "AnyMessage",
+    "BaseMessage",
+    "HumanMessage",
+    "InvalidToolCall",
+    "SystemMessage",
+    "ToolCall",
+    "ToolCallChunk",
+    "ToolMessage",
+    "Usage",
+    "coerce_messages",
+    "invalid_tool_call",
+    "merge_chunks",
+    "message_from_dict",
+    "new_tool_call_id",
+    "tool_call",
+]
+
+Content = str | list[Any]
+
+
+class ToolCall(TypedDict):
+    """A request from the model to run one tool: ``{"name", "args", "id", "type": "tool_call"}``.
+
+    ``args`` is the parsed argument object (a dict); ``id`` pairs the call with its
+    :class:`ToolMessage` (``tool_call_id``).
+    """
+
+    name: str
+    args: dict[str, Any]
+    id: str | None
+    type: Literal["tool_call"]
+
+
+class InvalidToolCall(TypedDict):
+    """A tool call the model sent that could not be parsed or resolved.
+
+    ``args`` keeps the raw argument text exactly as the model sent it; ``error`` says what was wrong.
+    The executor still answers it with one ``status="error"`` :class:`ToolMessage`.
+    """
+
+    name: str | None
+    args: str | None
+    id: str | None
+    error: str | None
+    type: Literal["invalid_tool_call"]
+
+
+class ToolCallChunk(TypedDict):
+    """A streamed piece of a tool call: ``args`` is a fragment of the argument JSON text.
+
+    Pieces with the same ``index`` (or, without an index, the same ``id``) belong to one call.
+    """
+
+    name: str | None
+    args: str | None
+    id: str | None
+    index: int | None
+    type: Literal["tool_call_chunk"]
+
+
+class Usage(TypedDict):
+    """Token counts of one model call (tokens, not characters)."""
+
+    input_tokens: int
+    output_tokens: int
+    total_tokens: int
+    cached_tokens: NotRequired[int]
+
+
+_ids = itertools.count(1)
+_id_prefix = os.urandom(4).hex()
+
+
+def new_tool_call_id() -> str:
+    """Return a new tool-call id, unique within this process (``"call_<8 hex>_<n>"``)."""
+    return f"call_{_id_prefix}{next(_ids)}"
+
+
+def tool_call(name: str, args: dict[str, Any] | None = None, id: str | None = None) -> ToolCall:
+    """Build a :class:`ToolCall` dict; a missing ``id`` is generated with :func:`new_tool_call_id`."""
+    return {"name": name, "args": args if args is not None else {}, "id": id or new_tool_call_id(),
+            "type": "tool_call"}
+
+
+def invalid_tool_call(
+    name: str | None, args: str | None, id: str | None = None, error: str | None = None
+) -> InvalidToolCall:
+    """Build an :class:`InvalidToolCall` dict; a missing ``id`` is generated."""
+    return {"name": name, "args": args, "id": id or new_tool_call_id(), "error": error,
+            "type": "invalid_tool_call"}
+
+
+_set = object.__setattr__
+_MISSING: Any = object()
+
+
+def content_text(content: Content) -> str:
+    """Return the text of a message content: the string itself, or its text blocks joined by newlines."""
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and block.get("type") in ("text", None) and "text" in block:
+            parts.append(str(block["text"]))
+    return "\n".join(parts)
+
+
+class BaseMessage:
+    """An immutable message value. Subclasses set ``type`` and their own fields.
+
+    Attributes:
+        content: a string, or a list of content blocks (dicts such as ``{"type": "text", "text": ...}``).
+        id: an optional message id (a provider's, or the user's).
+        name: an optional name of the speaker (for a ToolMessage, the tool's name).
+    """
+
+    __slots__ = ("content", "id", "name")
+    type: ClassVar[str] = "base"
+    _fields: ClassVar[tuple[tuple[str, Any], ...]] = (("content", _MISSING), ("id", None), ("name", None))
+    _str_fields: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, content: Content = "", *, id: str | None = None, name: str | None = None) -> None:
+        if not isinstance(content, str | list):
+            raise TypeError(
+                f"{type(self).__name__} content must be a string or a list of content blocks, "
+                f"not {type(content).__name__}."
+            )
+        _set(self, "content", content)
+        _set(self, "id", id)
+        _set(self, "name", name)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable; use .copy({key}=...) to change {key!r}.")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable.")
+
+    @property
+    def text(self) -> str:
+        """The message's text: ``content`` if a string, else its text blocks joined by newlines."""
+        return content_text(self.content)
+
+    def _values(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name, _ in self._fields}
+
+    def copy(self, **changes: Any) -> BaseMessage:
+        """Return a new message of the same class with ``changes`` applied (fields by name)."""
+        values = self._values()
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no field(s) {sorted(unknown)}.")
+        values.update(changes)
+        content = values.pop("content")
+        return type(self)(content, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return a JSON-ready dict: ``{"type": ..., "content": ..., <fields that are not default>}``."""
+        out: dict[str, Any] = {"type": self.type, "content": self.content}
+        for name, default in self._fields[1:]:
+            value = getattr(self, name)
+            if value != default and value is not _MISSING:
+                out[name] = value
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        parts = [f"content={self.content!r}"]
+        for name in self._str_fields:
+            value = getattr(self, name)
+            default = dict(self._fields).get(name)
+            if value != default:
+                parts.append(f"{name}={value!r}")
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        parts = [f"content={self.content!r}"]
+        for name, default in self._fields[1:]:
+            value = getattr(self, name)
+            if value != default:
+                parts.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (message_from_dict, (self.to_dict(),))
+
+
+class SystemMessage(BaseMessage):
+    """Instructions for the model (the ``system`` role)."""
+
+    __slots__ = ()
+    type: ClassVar[str] = "system"
+
+
+class HumanMessage(BaseMessage):
+    """A message from the user (the ``user`` role)."""
+
+    __slots__ = ()
+    type: ClassVar[str] = "human"
+
+
+class AIMessage(BaseMessage):
+    """A reply from the model: text, tool calls, or both.
+
+    Args:
+        content: the reply text (``""`` when the reply is only a tool-call request) or content blocks.
+        tool_calls: list of :class:`ToolCall` dicts, in the order the model sent them.
+        invalid_tool_calls: list of :class:`InvalidToolCall` dicts (raw text kept).
+        usage: token counts (:class:`Usage`) of the call that produced this reply, if known.
+        response_metadata: provider details (model name, finish reason, timings in seconds).
+        provider_data: provider-opaque data (Gemini thought signatures, Anthropic thinking blocks)
+            that must be sent back unchanged with the conversation.
+        id, name: as in :class:`BaseMessage`.
+    """
+
+    __slots__ = ("invalid_tool_calls", "provider_data", "response_metadata", "tool_calls", "usage")
+    type: ClassVar[str] = "ai"
+    _fields: ClassVar[tuple[tuple[str, Any], ...]] = (
+        *BaseMessage._fields,
+        ("tool_calls", []),
+        ("invalid_tool_calls", []),
+        ("usage", None),
+        ("response_metadata", {}),
+        ("provider_data", None),
+    )
+    _str_fields: ClassVar[tuple[str, ...]] = ("tool_calls", "invalid_tool_calls")
+
+    tool_calls: list[ToolCall]
+    invalid_tool_calls: list[InvalidToolCall]
+    usage: Usage | None
+    response_metadata: dict[str, Any]
+    provider_data: dict[str, Any] | None
+
+    def __init__(
+        self,
+        content: Content = "",
+        *,
+        tool_calls: Sequence[ToolCall] | None = None,
+        invalid_tool_calls: Sequence[InvalidToolCall] | None = None,
+        usage: Usage | None = None,
+        response_metadata: dict[str, Any] | None = None,
+        provider_data: dict[str, Any] | None = None,
+        id: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        super().__init__(content, id=id, name=name)
+        calls = []
+        for call in tool_calls or ():
+            if "type" not in call or "id" not in call or call.get("id") is None:
+                call = tool_call(call["name"], call.get("args") or {}, call.get("id"))
+            calls.append(call)
+        _set(self, "tool_calls", calls)
+        _set(self, "invalid_tool_calls", list(invalid_tool_calls or ()))
+        _set(self, "usage", usage)
+        _set(self, "response_metadata", dict(response_metadata or {}))
+        _set(self, "provider_data", provider_data)
+
+
+class ToolMessage(BaseMessage):
+    """The result of one tool call, sent back to the model.
+
+    Args:
+        content: the result as text (or content blocks); this is what the model sees.
+        tool_call_id: the ``id`` of the :class:`ToolCall` this answers (required).
+        status: ``"success"`` or ``"error"``.
+        artifact: the full result object for the program (never sent to the model).
+        name: the tool's name.
+        id: an optional message id.
+
+    ``print(msg)`` shows ``content=... tool_call_id=...`` (and ``status='error'`` when it is one).
+    """
+
+    __slots__ = ("artifact", "status", "tool_call_id")
+    type: ClassVar[str] = "tool"
+    _fields: ClassVar[tuple[tuple[str, Any], ...]] = (
+        *BaseMessage._fields,
+        ("tool_call_id", _MISSING),
+        ("status", "success"),
+        ("artifact", None),
+    )
+    _str_fields: ClassVar[tuple[str, ...]] = ("tool_call_id", "status")
+
+    tool_call_id: str
+    status: Literal["success", "error"]
+    artifact: Any
+
+    def __init__(
+        self,
+        content: Content = "",
+        tool_call_id: str | None = None,
+        *,
+        status: Literal["success", "error"] = "success",
+        artifact: Any = None,
+        name: str | None = None,
+        id: str | None = None,
+    ) -> None:
+        if tool_call_id is None:
+            raise TypeError("ToolMessage needs tool_call_id: pass the 'id' of the tool call it answers.")
+        if status not in ("success", "error"):
+            raise ValueError(f"ToolMessage status must be 'success' or 'error', not {status!r}.")
+        super().__init__(content, id=id, name=name)
+        _set(self, "tool_call_id", tool_call_id)
+        _set(self, "status", status)
+        _set(self, "artifact", artifact)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As :meth:`BaseMessage.to_dict`; ``tool_call_id`` is always present."""
+        out = super().to_dict()
+        out["tool_call_id"] = self.tool_call_id
+        return out
+
+
+class AIMessageChunk:
+    """A piece of a streamed :class:`AIMessage`.
+
+    Attributes:
+        content: a text fragment.
+        tool_call_chunks: :class:`ToolCallChunk` fragments (argument JSON text pieces).
+        usage: token counts, usually only on the last chunk.
+        response_metadata: provider details (finish reason, model).
+        provider_data: provider-opaque data to keep on the final message.
+
+    ``a + b`` merges two chunks; :func:`merge_chunks` merges many in linear time.
+    """
+
+    __slots__ = ("content", "id", "provider_data", "response_metadata", "tool_call_chunks", "usage")
+
+    def __init__(
+        self,
+        content: str = "",
+        *,
+        tool_call_chunks: Sequence[ToolCallChunk] | None = None,
+        usage: Usage | None = None,
+        response_metadata: dict[str, Any] | None = None,
+        provider_data: dict[str, Any] | None = None,
+        id: str | None = None,
+    ) -> None:
+        self.content = content
+        self.tool_call_chunks = list(tool_call_chunks or ())
+        self.usage = usage
+        self.response_metadata = dict(response_metadata or {})
+        self.provider_data = provider_data
+        self.id = id
+
+    def __add__(self, other: AIMessageChunk) -> AIMessageChunk:
+        if not isinstance(other, AIMessageChunk):
+            return NotImplemented
+        return merge_chunks([self, other], as_chunk=True)  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return (f"AIMessageChunk(content={self.content!r}, tool_call_chunks={self.tool_call_chunks!r}"
+                f"{', usage=' + repr(self.usage) if self.usage else ''})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AIMessageChunk):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_message(self) -> AIMessage:
+        """Return the :class:`AIMessage` this (merged) chunk stands for.
+
+        Each tool-call chunk's argument text is read with :func:`toolwire.parsing.normalize_arguments`;
+        text that is not a JSON object becomes an :class:`InvalidToolCall` that keeps it.
+        """
+        from toolwire.errors import ToolCallParseError
+        from toolwire.parsing import normalize_arguments
+
+        calls: list[ToolCall] = []
+        invalid: list[InvalidToolCall] = []
+        for chunk in self.tool_call_chunks:
+            name = chunk.get("name") or ""
+            raw = chunk.get("args")
+            try:
+                args = normalize_arguments(raw)
+            except ToolCallParseError as exc:
+                invalid.append(invalid_tool_call(name or None, raw, chunk.get("id"), str(exc)))
+                continue
+            if not name:
+                invalid.append(invalid_tool_call(None, raw, chunk.get("id"), "The tool call has no name."))
+                continue
+            calls.append(tool_call(name, args, chunk.get("id")))
+        return AIMessage(
+            self.content,
+            tool_calls=calls,
+            invalid_tool_calls=invalid,
+            usage=self.usage,
+            response_metadata=self.response_metadata,
+            provider_data=self.provider_data,
+            id=self.id,
+        )
+
+
+def _add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    out: dict[str, int] = dict(a)
+    for key, value in b.items():
+        out[key] = out.get(key, 0) + value
+    return out  # type: ignore[return-value]
+
+
+def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> AIMessageChunk | AIMessage:
+    """Merge streamed chunks into one, in time linear in the total text length.
+
+    Tool-call chunks are grouped by ``index`` (or by ``id`` when a provider sends no index); the
+    first non-empty ``name`` and ``id`` win and the ``args`` fragments are concatenated in order.
+
+    Args:
+        chunks: the chunks in arrival order.
+        as_chunk: return an :class:`AIMessageChunk` (default) or, when False, the final
+            :class:`AIMessage` (``merge_chunks(...).to_message()``).
+
+    Returns:
+        The merged chunk, or the final message.
+    """
+    text: list[str] = []
+    groups: dict[Any, dict[str, Any]] = {}
+    last_key: Any = None
+    usage: Usage | None = None
+    metadata: dict[str, Any] = {}
+    provider_data: dict[str, Any] | None = None
+    msg_id: str | None = None
+    for chunk in chunks:
+        if chunk.content:
+            text.append(chunk.content)
+        for part in chunk.tool_call_chunks:
+            index = part.get("index")
+            call_id = part.get("id")
+            if index is not None:
+                key: Any = ("i", index)
+            elif call_id is not None:
+                key = ("id", call_id)
+                # a provider that streams ids only on the first piece: later id-less pieces follow it
+            else:
+                key = last_key if last_key is not None else ("i", 0)
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = {"name": None, "id": None, "index": index, "args": []}
+            if part.get("name") and not group["name"]:
+                group["name"] = part["name"]
+            if call_id and not group["id"]:
+                group["id"] = call_id
+            if part.get("args"):
+                group["args"].append(part["args"])
+            last_key = key
+        usage = _add_usage(usage, chunk.usage)
+        if chunk.response_metadata:
+            metadata.update(chunk.response_metadata)
+        if chunk.provider_data:
+            provider_data = {**(provider_data or {}), **chunk.provider_data}
+        if chunk.id and msg_id is None:
+            msg_id = chunk.id
+    merged = AIMessageChunk(
+        "".join(text),
+        tool_call_chunks=[
+            {"name": g["name"], "args": "".join(g["args"]), "id": g["id"], "index": g["index"],
+             "type": "tool_call_chunk"}
+            for g in groups.values()
+        ],
+        usage=usage,
+        response_metadata=metadata,
+        provider_data=provider_data,
+        id=msg_id,
+    )
+    return merged if as_chunk else merged.to_message()
+
+
+AnyMessage = SystemMessage | HumanMessage | AIMessage | ToolMessage
+
+_BY_TYPE: dict[str, type[BaseMessage]] = {
+    "system": SystemMessage,
+    "human": HumanMessage,
+    "user": HumanMessage,
+    "ai": AIMessage,
+    "assistant": AIMessage,
+    "tool": ToolMessage,
+}
+
+
+def message_from_dict(data: dict[str, Any]) -> BaseMessage:
+    """Rebuild a message from :meth:`BaseMessage.to_dict` output (or an OpenAI-style ``role`` dict).
+
+    Raises:
+        UserError: the dict has no known ``type``/``role``.
+    """
+    from toolwire.errors import UserError
+
+    kind = data.get("type") or data.get("role")
+    cls = _BY_TYPE.get(str(kind))
+    if cls is None:
+        raise UserError(f"Cannot read a message of type {kind!r}; use one of {sorted(set(_BY_TYPE))}.")
+    fields = {k: v for k, v in data.items() if k not in ("type", "role", "content")}
+    if cls is AIMessage and "tool_calls" in fields:
+        fields["tool_calls"] = [
+            tc if "args" in tc else _openai_call(tc) for tc in fields["tool_calls"] or ()
+        ]
+    return cls(data.get("content") or "", **fields)
+
+
+def _openai_call(tc: dict[str, Any]) -> ToolCall:
+    from toolwire.parsing import normalize_arguments
+
+    fn = tc.get("function") or {}
+    return tool_call(fn.get("name", ""), normalize_arguments(fn.get("arguments")), tc.get("id"))
+
+
+_ROLE_ALIASES = {"user": HumanMessage, "human": HumanMessage, "system": SystemMessage,
+                 "assistant": AIMessage, "ai": AIMessage}
+
+
+def coerce_messages(value: Any) -> list[BaseMessage]:
+    """Turn what a user passes to ``invoke`` into a list of messages.
+
+    Accepts a string (one :class:`HumanMessage`), a message, or a list of messages,
+    ``(role, text)`` tuples and ``{"role"|"type", "content", ...}`` dicts.
+
+    Raises:
+        UserError: an item is none of these.
+    """
+    from toolwire.errors import UserError
+
+    if isinstance(value, str):
+        return [HumanMessage(value)]
+    if isinstance(value, BaseMessage):
+        return [value]
+    out: list[BaseMessage] = []
+    for item in value:
+        if isinstance(item, BaseMessage):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(HumanMessage(item))
+        elif isinstance(item, tuple) and len(item) == 2 and item[0] in _ROLE_ALIASES:
+            out.append(_ROLE_ALIASES[item[0]](item[1]))
+        elif isinstance(item, dict):
+            out.append(message_from_dict(item))
+        else:
+            raise UserError(
+                f"Cannot use {type(item).__name__} as a message; pass strings, messages, "
+                "(role, text) tuples or {'role', 'content'} dicts."
+            )
+    return out

@@ -1,0 +1,38 @@
+"""Chat models: the interface (:class:`BaseChatModel`), the embedded local model and the providers.
+
+Provider classes are imported lazily, so ``import toolwire`` never needs an optional SDK; using a
+provider whose extra is not installed raises :class:`~toolwire.errors.UserError` with the
+``pip install`` line to run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire.models.base import BaseChatModel, ChatRequest, to_tool, to_tool_spec
+
+__all__ = [
+    "BaseChatModel",
+    "ChatLlamaCpp",
+    "ChatRequest",
+    "init_chat_model",
+    "to_tool",
+    "to_tool_spec",
+]
+
+_LAZY = {
+    "ChatLlamaCpp": "toolwire.models.llamacpp",
+    "init_chat_model": "toolwire.models.factory",
+    "ChatOpenAI": "toolwire.models.openai",
+    "ChatAnthropic": "toolwire.models.anthropic",
+    "ChatGoogleGenAI": "toolwire.models.google",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolwire.models' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -1,0 +1,288 @@
+"""The chat-model interface every provider implements, and ``bind_tools``.
+
+A chat model turns a list of messages into an :class:`~toolwire.messages.AIMessage`. ``bind_tools``
+returns a *new* model that sends the tools' schemas (in the provider's own format) with every
+request; the original model is unchanged.
+
+Providers implement the hooks :meth:`BaseChatModel._generate` and, when they have them natively,
+:meth:`~BaseChatModel._agenerate`, :meth:`~BaseChatModel._stream` and
+:meth:`~BaseChatModel._astream`. Everything else (input coercion, tool conversion, tool_choice
+checks, chunk merging) lives here once, for every provider and for sync and async alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import dataclasses
+import json
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any, ClassVar, Literal, Self
+
+from pydantic import BaseModel
+
+from toolwire._concurrency import thread_pool
+from toolwire.errors import SchemaError, UserError
+from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, coerce_messages, merge_chunks
+from toolwire.tools import Tool, ToolSpec, check_name
+
+__all__ = ["BaseChatModel", "ChatRequest", "ToolChoice", "message_to_chunks", "to_tool", "to_tool_spec"]
+
+ToolChoice = Literal["auto", "none", "required"] | str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ChatRequest:
+    """Everything a provider needs for one model call.
+
+    Attributes:
+        messages: the conversation, oldest first.
+        tools: the bound tools' specs, in bind order.
+        tool_choice: ``"auto"`` (the model decides), ``"none"`` (no call), ``"required"`` (at least one
+            call) or a tool name (call that tool). ``None`` means not set (provider default, "auto").
+        parallel_tool_calls: ``False`` asks for at most one call per reply; ``None`` leaves the
+            provider default (several allowed).
+        strict: ask the provider to enforce the schemas exactly (OpenAI strict mode).
+        options: per-call generation options (temperature, max_tokens, stop, seed...).
+    """
+
+    messages: list[BaseMessage]
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: str | None = None
+    parallel_tool_calls: bool | None = None
+    strict: bool | None = None
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def to_tool(obj: Any) -> Tool | ToolSpec:
+    """Convert what a user may pass to ``bind_tools`` into a :class:`Tool` (runnable) or
+    :class:`ToolSpec` (schema only).
+
+    Accepts a :class:`Tool`, a :class:`ToolSpec`, a plain function with a docstring, a pydantic model
+    class (its fields are the arguments, its docstring the description; schema only), an OpenAI-format
+    tool dict ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
+    ``{"name", "description", "parameters"}`` dict (schema only), and a LangChain tool.
+
+    Raises:
+        SchemaError: the object cannot be a tool (the message says what is accepted).
+    """
+    if isinstance(obj, Tool | ToolSpec):
+        return obj
+    if isinstance(obj, dict):
+        fn = obj.get("function") if obj.get("type") == "function" else obj
+        if not isinstance(fn, dict) or "name" not in fn:
+            raise SchemaError("A tool dict needs 'name' (or the OpenAI form {'type': 'function', 'function': {...}}).")
+        params = fn.get("parameters") or fn.get("input_schema") or {"type": "object", "properties": {}}
+        return ToolSpec(check_name(fn["name"]), fn.get("description", ""), params)
+    if isinstance(obj, type) and issubclass(obj, BaseModel):
+        from toolwire.schema import model_schema
+
+        schema = model_schema(obj, obj.__name__)
+        return ToolSpec(check_name(obj.__name__), schema.description, schema.parameters)
+    if _is_langchain_tool(obj):
+        from toolwire.interop.langchain import from_langchain_tool
+
+        return from_langchain_tool(obj)
+    if callable(obj):
+        return Tool.from_function(obj)
+    raise SchemaError(
+        f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
+        "a pydantic model class, or an OpenAI tool dict."
+    )
+
+
+def to_tool_spec(obj: Any) -> ToolSpec:
+    """Return the :class:`ToolSpec` of anything :func:`to_tool` accepts."""
+    converted = to_tool(obj)
+    return converted.spec if isinstance(converted, Tool) else converted
+
+
+def _is_langchain_tool(obj: Any) -> bool:
+    return any(c.__module__.startswith("langchain_core.tools") and c.__name__ == "BaseTool"
+               for c in type(obj).__mro__)
+
+
+def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageChunk]:
+    """Split a complete message into chunks that :func:`~toolwire.messages.merge_chunks` adds back up.
+
+    Used by providers (and test models) without native streaming. ``pieces`` > 1 cuts each text and
+    argument string into about that many parts, to exercise merging.
+    """
+
+    def cut(text: str) -> list[str]:
+        if pieces <= 1 or len(text) <= 1:
+            return [text] if text else []
+        step = max(1, len(text) // pieces)
+        return [text[i:i + step] for i in range(0, len(text), step)]
+
+    chunks = [AIMessageChunk(part, id=message.id) for part in cut(message.text)]
+    for index, call in enumerate(message.tool_calls):
+        args = json.dumps(call["args"], ensure_ascii=False)
+        parts = cut(args) or [""]
+        for n, part in enumerate(parts):
+            chunks.append(AIMessageChunk(tool_call_chunks=[{
+                "name": call["name"] if n == 0 else None, "args": part, "id": call["id"] if n == 0 else None,
+                "index": index, "type": "tool_call_chunk"}]))
+    offset = len(message.tool_calls)
+    for index, bad in enumerate(message.invalid_tool_calls):
+        chunks.append(AIMessageChunk(tool_call_chunks=[{
+            "name": bad["name"], "args": bad["args"], "id": bad["id"], "index": offset + index,
+            "type": "tool_call_chunk"}]))
+    chunks.append(AIMessageChunk(usage=message.usage, response_metadata=message.response_metadata,
+                                 provider_data=message.provider_data))
+    return chunks
+
+
+class BaseChatModel:
+    """Base class of chat models.
+
+    Public methods: :meth:`invoke`, :meth:`ainvoke`, :meth:`stream`, :meth:`astream`,
+    :meth:`bind_tools`. ``input`` is a string (one user message), a message, or a list of messages,
+    ``(role, text)`` tuples or ``{"role", "content"}`` dicts.
+
+    Attributes:
+        provider: short provider name (``"llamacpp"``, ``"openai"``...), used in errors.
+        tools: the bound tools (Tool or ToolSpec), empty when none are bound.
+        tool_choice, parallel_tool_calls, strict: the binding options (see :class:`ChatRequest`).
+    """
+
+    provider: ClassVar[str] = "base"
+
+    tools: tuple[Tool | ToolSpec, ...] = ()
+    tool_choice: str | None = None
+    parallel_tool_calls: bool | None = None
+    strict: bool | None = None
+
+    @property
+    def model_name(self) -> str:
+        """A short name of the model, for reports (providers override)."""
+        return type(self).__name__
+
+    # -- binding -----------------------------------------------------------------------------------
+
+    def bind_tools(
+        self,
+        tools: Sequence[Any],
+        *,
+        tool_choice: ToolChoice | bool | None = "auto",
+        parallel_tool_calls: bool | None = None,
+        strict: bool | None = None,
+    ) -> Self:
+        """Return a new model that sends ``tools`` with every request; this model is unchanged.
+
+        Args:
+            tools: toolwire tools, plain functions with docstrings, pydantic model classes, or
+                OpenAI-format tool dicts (see :func:`to_tool`).
+            tool_choice: ``"auto"``, ``"none"``, ``"required"`` (``"any"`` and ``True`` mean the same)
+                or the name of one bound tool.
+            parallel_tool_calls: ``False`` for at most one call per reply.
+            strict: enforce the schemas exactly where the provider can (OpenAI strict mode).
+
+        Raises:
+            SchemaError: a tool cannot be converted, or two tools share a name.
+            UserError: ``tool_choice`` names a tool that is not bound.
+        """
+        converted = tuple(to_tool(t) for t in tools)
+        names = [t.name for t in converted]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise SchemaError(f"Two tools are named {dupes[0]!r}: give each tool a unique name.")
+        choice = _check_tool_choice(tool_choice, names)
+        new = copy.copy(self)
+        new.tools = converted
+        new.tool_choice = choice
+        new.parallel_tool_calls = parallel_tool_calls
+        new.strict = strict
+        return new
+
+    @property
+    def tool_specs(self) -> tuple[ToolSpec, ...]:
+        """The specs of the bound tools, in bind order."""
+        return tuple(t.spec if isinstance(t, Tool) else t for t in self.tools)
+
+    def _request(self, input: Any, options: dict[str, Any]) -> ChatRequest:
+        return ChatRequest(
+            coerce_messages(input),
+            self.tool_specs,
+            self.tool_choice,
+            self.parallel_tool_calls,
+            self.strict,
+            options,
+        )
+
+    # -- public calls --------------------------------------------------------------------------------
+
+    def invoke(self, input: Any, **options: Any) -> AIMessage:
+        """Call the model once and return its reply (text, tool calls, or both).
+
+        Args:
+            input: a string, a message, or a list of messages.
+            **options: generation options for this call (temperature, max_tokens, stop, seed...).
+
+        Raises:
+            ProviderError: the provider failed (after its retries).
+            UserError: the input cannot be read as messages.
+        """
+        return self._generate(self._request(input, options))
+
+    async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
+        """Async :meth:`invoke`."""
+        return await self._agenerate(self._request(input, options))
+
+    def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
+        """Yield the reply as :class:`~toolwire.messages.AIMessageChunk` pieces; merged with
+        :func:`~toolwire.messages.merge_chunks` they equal what :meth:`invoke` returns."""
+        yield from self._stream(self._request(input, options))
+
+    async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
+        """Async :meth:`stream`."""
+        async for chunk in self._astream(self._request(input, options)):
+            yield chunk
+
+    # -- provider hooks -------------------------------------------------------------------------------
+
+    def _generate(self, request: ChatRequest) -> AIMessage:
+        """Produce the reply for ``request``. The default merges :meth:`_stream`."""
+        if type(self)._stream is BaseChatModel._stream:
+            raise NotImplementedError(f"{type(self).__name__} must implement _generate or _stream.")
+        return merge_chunks(self._stream(request), as_chunk=False)  # type: ignore[return-value]
+
+    async def _agenerate(self, request: ChatRequest) -> AIMessage:
+        """Async reply; the default runs :meth:`_generate` in a worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(thread_pool(), self._generate, request)
+
+    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+        """Streamed reply; the default yields the whole :meth:`_generate` reply as chunks."""
+        yield from message_to_chunks(self._generate(request))
+
+    async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
+        """Async streamed reply; the default yields the :meth:`_agenerate` reply as chunks."""
+        for chunk in message_to_chunks(await self._agenerate(request)):
+            yield chunk
+
+    def __repr__(self) -> str:
+        bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
+        return f"{type(self).__name__}(model={self.model_name!r}{bound})"
+
+
+def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
+    if choice is None:
+        return None
+    if choice is True or choice == "any":
+        return "required"
+    if choice is False:
+        return "none"
+    if choice in ("auto", "none", "required"):
+        return str(choice)
+    if isinstance(choice, dict):  # OpenAI form {"type": "function", "function": {"name": ...}}
+        choice = (choice.get("function") or {}).get("name") or choice.get("name")
+    if isinstance(choice, str) and choice in names:
+        return choice
+    raise UserError(
+        f"tool_choice {choice!r} is not 'auto', 'none', 'required' or a bound tool name "
+        f"({', '.join(names) or 'no tools are bound'})."
+    )
+
+
+ResponseFn = Callable[[list[BaseMessage]], Any]

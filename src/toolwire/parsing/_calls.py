@@ -1,0 +1,165 @@
+"""Turning decoded call objects into :class:`~toolwire.messages.ToolCall` records.
+
+:class:`Collector` is what every dialect parser fills: it knows the bound tool names, decides whether
+an object is a call, keeps ids unique, and rebuilds the reply text without the call syntax.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping
+from typing import Any, NamedTuple
+
+from toolwire.errors import ToolCallParseError
+from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, new_tool_call_id, tool_call
+from toolwire.parsing.arguments import call_parts, normalize_arguments
+
+
+class ParsedReply(NamedTuple):
+    """What :func:`~toolwire.parsing.parse_tool_calls` found in a model's text reply.
+
+    Attributes:
+        content: the text with the tool-call syntax removed, stripped of surrounding whitespace.
+        tool_calls: the calls to bound tools, as :class:`~toolwire.messages.ToolCall` dicts, in order.
+        invalid_tool_calls: calls that could not be read or name no bound tool (inside an explicit call
+            marker), as :class:`~toolwire.messages.InvalidToolCall` dicts keeping the raw text.
+    """
+
+    content: str
+    tool_calls: list[ToolCall]
+    invalid_tool_calls: list[InvalidToolCall]
+
+
+def tool_name_set(tool_names: Collection[str] | Mapping[str, Any] | None) -> frozenset[str]:
+    """The bound tool names as a frozenset (a mapping contributes its keys; ``None`` means none)."""
+    if tool_names is None:
+        return frozenset()
+    if isinstance(tool_names, str):
+        return frozenset((tool_names,))
+    return frozenset(name for name in tool_names if isinstance(name, str))
+
+
+def raw_text(value: Any) -> str | None:
+    """The argument text to keep on an InvalidToolCall: strings as they are, other values as JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+_EXAMPLE = '{"name": "tool_name", "arguments": {"param": "value"}}'
+
+
+class Collector:
+    """Accumulates the calls one parser finds in one reply.
+
+    Args:
+        tool_names: the bound tool names; only these make a :class:`ToolCall`.
+    """
+
+    def __init__(self, tool_names: Collection[str] | Mapping[str, Any] | None) -> None:
+        self.names = tool_name_set(tool_names)
+        self.calls: list[ToolCall] = []
+        self.invalid: list[InvalidToolCall] = []
+        self.spans: list[tuple[int, int]] = []
+        self._ids: set[str] = set()
+
+    @property
+    def found(self) -> bool:
+        """Whether any call (valid or not) was recorded."""
+        return bool(self.calls or self.invalid)
+
+    def _id(self, candidate: Any) -> str:
+        call_id = candidate if isinstance(candidate, str) and candidate.strip() else new_tool_call_id()
+        while call_id in self._ids:
+            call_id = new_tool_call_id()
+        self._ids.add(call_id)
+        return call_id
+
+    def unknown_error(self, name: str) -> str:
+        """The error sentence for a call to a name that is not bound."""
+        if not self.names:
+            return f"Unknown tool {name!r}: no tools are available, so answer in plain text."
+        return f"Unknown tool {name!r}; call one of the available tools: {', '.join(sorted(self.names))}."
+
+    def add_call(self, name: str, args: dict[str, Any], call_id: Any = None) -> None:
+        """Record a valid call (a fresh id is made when ``call_id`` is missing or already used)."""
+        self.calls.append(tool_call(name, args, self._id(call_id)))
+
+    def add_invalid(self, name: str | None, raw: Any, error: str, call_id: Any = None) -> None:
+        """Record an invalid call keeping ``raw`` (as text) and the ``error`` sentence."""
+        self.invalid.append(invalid_tool_call(name or None, raw_text(raw), self._id(call_id), error))
+
+    def add_span(self, start: int, end: int) -> None:
+        """Mark ``text[start:end]`` as call syntax to drop from the content."""
+        if end > start:
+            self.spans.append((start, end))
+
+    def is_call_object(self, obj: Any) -> bool:
+        """Whether ``obj`` has the shape of a call object (a dict with a string ``name``)."""
+        return call_parts(obj) is not None
+
+    def add_object(self, obj: Any, raw: str, *, marked: bool) -> bool:
+        """Record the call that ``obj`` (a decoded JSON/Python object) stands for.
+
+        Args:
+            obj: the decoded value.
+            raw: the text it was decoded from (kept on an invalid call).
+            marked: whether it stood inside an explicit call marker (or a list of calls); then a
+                malformed object or an unknown name is an invalid call, otherwise it is plain text.
+
+        Returns:
+            True when a call (valid or invalid) was recorded, False when ``obj`` is just text.
+        """
+        parts = call_parts(obj)
+        if parts is None:
+            if marked:
+                self.add_invalid(None, raw, f"A tool call must be a JSON object such as {_EXAMPLE}.")
+            return marked
+        name, args, call_id, extra = parts
+        if name not in self.names:
+            if not marked:
+                return False
+            if not name.strip():
+                self.add_invalid(None, raw, "The tool call has no name; " + self._choose())
+            else:
+                self.add_invalid(name, raw, self.unknown_error(name), call_id)
+            return True
+        if not marked and _looks_like_schema(obj, args):
+            return False
+        if args is None and extra:
+            args = {key: obj[key] for key in extra} if marked else {}
+        try:
+            parsed = normalize_arguments(args)
+        except ToolCallParseError as exc:
+            self.add_invalid(name, args, str(exc), call_id)
+        else:
+            self.add_call(name, parsed, call_id)
+        return True
+
+    def _choose(self) -> str:
+        if not self.names:
+            return "no tools are available."
+        return f"call one of the available tools: {', '.join(sorted(self.names))}."
+
+    def result(self, text: str) -> ParsedReply:
+        """Build the :class:`ParsedReply`: ``text`` without the recorded spans, stripped."""
+        if not self.spans:
+            return ParsedReply(text.strip(), self.calls, self.invalid)
+        pieces: list[str] = []
+        pos = 0
+        for start, end in sorted(self.spans):
+            if start > pos:
+                pieces.append(text[pos:start])
+            pos = max(pos, end)
+        pieces.append(text[pos:])
+        return ParsedReply("".join(pieces).strip(), self.calls, self.invalid)
+
+
+def _looks_like_schema(obj: dict[str, Any], args: Any) -> bool:
+    """A tool *definition* echoed in prose (``description`` or a JSON Schema as its parameters)."""
+    if "description" in obj:
+        return True
+    return isinstance(args, dict) and args.get("type") == "object" and isinstance(args.get("properties"), dict)

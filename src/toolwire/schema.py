@@ -1,0 +1,409 @@
+"""Function signature + docstring -> JSON Schema of the arguments, and the validator that checks them.
+
+Knows no provider: providers lower the schema made here into their own dialect
+(:mod:`toolwire.models.lowering`). All of the work happens once, when a tool is defined; the result,
+:class:`FunctionSchema`, is frozen and reused for every call.
+
+Rules (issue [1] of the project, and the cases S1-S2 of ``shared/cases``):
+
+* Types come from the type hints through pydantic v2 (str, int, float, bool, list/dict/tuple/set
+  generics, ``Optional``/``X | None``, Union, Literal, Enum, nested pydantic models, dataclasses,
+  TypedDict with Required/NotRequired, ``Annotated[T, "description"]``, ``Annotated[T, Field(...)]``).
+  A parameter without a hint accepts any JSON value.
+* ``self``, ``cls``, ``*args`` and ``**kwargs`` are left out.
+* Descriptions come from the docstring through ``docstring_parser`` (Google, NumPy, Sphinx/reST and
+  Epydoc styles are detected): the tool description is the summary plus the following paragraphs,
+  never the ``Args``/``Returns``/``Raises`` sections; each parameter takes its own description.
+  A description given in ``Annotated``/``Field`` wins over the docstring's.
+* ``$ref``/``$defs`` are inlined so every provider gets a self-contained schema; a recursive type
+  cannot be inlined and raises :class:`~toolwire.errors.SchemaError`. ``title`` keywords are dropped.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import sys
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, get_args, get_origin
+
+import docstring_parser
+import typing_extensions
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
+from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
+from pydantic.fields import FieldInfo
+
+from toolwire.errors import SchemaError, ToolValidationError
+
+__all__ = ["FunctionSchema", "function_schema", "inline_refs", "model_schema", "validation_message"]
+
+_SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+_FORBID = ConfigDict(extra="forbid")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FunctionSchema:
+    """What a tool needs to describe and check its arguments, built once.
+
+    Attributes:
+        description: the tool description (docstring summary and body), possibly empty.
+        parameters: the JSON Schema of the arguments: ``{"type": "object", "properties": {...},
+            "required": [...]}``, self-contained (no ``$ref``).
+        validate: ``validate(args: dict) -> dict`` of keyword arguments for the function; raises
+            :class:`~toolwire.errors.ToolValidationError` naming each bad field.
+        positional_only: names of positional-only parameters, passed by position.
+        defaulted_non_nullable: parameters that have a default but do not accept ``None``: a
+            ``null`` received for one is dropped, so the Python default applies (OpenAI strict mode
+            sends ``null`` for parameters the model leaves out).
+    """
+
+    description: str
+    parameters: dict[str, Any]
+    validate: Callable[[Mapping[str, Any]], dict[str, Any]]
+    positional_only: tuple[str, ...] = ()
+    defaulted_non_nullable: frozenset[str] = frozenset()
+
+
+def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    if not doc or not doc.strip():
+        return "", {}
+    try:
+        parsed = docstring_parser.parse(doc)
+    except docstring_parser.ParseError:
+        return inspect.cleandoc(doc), {}
+    parts = [p for p in (parsed.short_description, parsed.long_description) if p]
+    params = {p.arg_name: p.description or "" for p in parsed.params}
+    # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser)
+    return "\n\n".join(parts).strip(), {k: v.strip() for k, v in params.items() if v}
+
+
+def _annotation_description(annotation: Any) -> tuple[Any, str | None]:
+    """Split ``Annotated[T, "text", ...]`` into ``Annotated[T, <non-str metadata>]`` and the text."""
+    if get_origin(annotation) is not Annotated:
+        return annotation, None
+    base, *meta = get_args(annotation)
+    texts = [m for m in meta if isinstance(m, str)]
+    rest = [m for m in meta if not isinstance(m, str)]
+    desc = texts[0] if texts else None
+    for m in rest:
+        if isinstance(m, FieldInfo) and m.description:
+            desc = m.description
+    new = Annotated[(base, *rest)] if rest else base  # type: ignore[valid-type]
+    return new, desc
+
+
+def _accepts_none(annotation: Any) -> bool:
+    if annotation is Any or annotation is None or annotation is type(None):
+        return True
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _accepts_none(get_args(annotation)[0])
+    if origin in (typing.Union, types.UnionType):
+        return any(_accepts_none(a) for a in get_args(annotation))
+    if origin is typing.Literal:
+        return None in get_args(annotation)
+    return False
+
+
+# -- typing.TypedDict on Python 3.11 -------------------------------------------------------------
+# pydantic refuses typing.TypedDict before Python 3.12; rebuild such classes as typing_extensions
+# TypedDicts with the same keys, totality and descriptions, so users can write either.
+
+_td_cache: dict[Any, Any] = {}
+
+
+def _compat(tp: Any) -> Any:
+    if sys.version_info >= (3, 12):
+        return tp
+    if typing.is_typeddict(tp) and type(tp).__module__ == "typing":
+        if tp in _td_cache:
+            return _td_cache[tp]
+        fields: dict[str, Any] = {}
+        hints = typing.get_type_hints(tp, include_extras=True)
+        for key, hint in hints.items():
+            inner = _compat(_strip_required(hint))
+            wrapper = typing_extensions.Required if key in tp.__required_keys__ else typing_extensions.NotRequired
+            fields[key] = wrapper[inner]
+        new = typing_extensions.TypedDict(tp.__name__, fields)  # type: ignore[operator]
+        new.__doc__ = tp.__doc__
+        new.__module__ = tp.__module__
+        cfg = getattr(tp, "__pydantic_config__", None)
+        if cfg:
+            new.__pydantic_config__ = cfg  # type: ignore[attr-defined]
+        _td_cache[tp] = new
+        return new
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is None or not args:
+        return tp
+    new_args = tuple(a if isinstance(a, FieldInfo | str) else _compat(a) for a in args)
+    if new_args == args:
+        return tp
+    if origin is Annotated:
+        return Annotated[(new_args[0], *args[1:])]  # type: ignore[valid-type]
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[new_args]  # noqa: UP007
+    try:
+        return origin[new_args] if len(new_args) > 1 else origin[new_args[0]]
+    except TypeError:
+        return tp
+
+
+def _strip_required(hint: Any) -> Any:
+    origin = get_origin(hint)
+    if origin in (typing.Required, typing.NotRequired, typing_extensions.Required,
+                  typing_extensions.NotRequired):
+        return get_args(hint)[0]
+    return hint
+
+
+# -- $ref inlining --------------------------------------------------------------------------------
+
+
+def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """Return ``schema`` with every local ``$ref`` replaced by its ``$defs`` entry and ``title`` keys
+    dropped (property *names* called "title" are kept).
+
+    Args:
+        schema: a JSON Schema dict as pydantic writes it (``$defs`` at the top, ``#/$defs/Name`` refs).
+
+    Returns:
+        A new self-contained schema dict (the input is not changed).
+
+    Raises:
+        SchemaError: a type refers to itself (recursive model): such a schema has no finite inline form.
+    """
+    defs = schema.get("$defs") or schema.get("definitions") or {}
+
+    def walk(node: Any, stack: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(x, stack) for x in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith(("#/$defs/", "#/definitions/")):
+            name = ref.rsplit("/", 1)[1]
+            if name in stack:
+                raise SchemaError(
+                    f"The type {name!r} refers to itself, and a tool schema must be finite: "
+                    "replace the recursive field with a depth-limited type or a JSON string."
+                )
+            if name not in defs:
+                raise SchemaError(f"The schema refers to {ref!r}, which it does not define.")
+            target = walk(defs[name], (*stack, name))
+            extra = {k: walk(v, stack) for k, v in node.items() if k not in ("$ref", "title")}
+            return {**target, **extra} if extra else target
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in ("$defs", "definitions", "title"):
+                continue
+            if key == "properties" and isinstance(value, dict):
+                out[key] = {pname: walk(pschema, stack) for pname, pschema in value.items()}
+            else:
+                out[key] = walk(value, stack)
+        return out
+
+    return walk(schema, ())
+
+
+def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    out = inline_refs(schema)
+    out.pop("additionalProperties", None)
+    out["type"] = "object"
+    out.setdefault("properties", {})
+    if not out.get("required"):
+        out.pop("required", None)
+    # put the keys in a stable, readable order
+    ordered = {"type": "object"}
+    if "description" in out:
+        ordered["description"] = out.pop("description")
+    ordered.update(out)
+    return ordered
+
+
+# -- validation errors ----------------------------------------------------------------------------
+
+
+def validation_message(exc: ValidationError, tool_name: str, known: typing.Iterable[str] = ()) -> str:
+    """Turn a pydantic ``ValidationError`` into one message naming each field, what was expected and
+    what came, e.g. ``"Invalid arguments for tool 'f': 'k': Input should be a valid integer (got 'x')."``.
+
+    Args:
+        exc: the pydantic error.
+        tool_name: the tool's name, for the message.
+        known: the tool's parameter names, listed when an unknown argument came.
+    """
+    parts: list[str] = []
+    extra = False
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err.get("loc", ())) or "(arguments)"
+        kind = err.get("type")
+        if kind == "missing":
+            parts.append(f"'{loc}' is required but missing")
+        elif kind == "extra_forbidden":
+            extra = True
+            parts.append(f"'{loc}' is not a parameter of this tool (got {_short(err.get('input'))})")
+        else:
+            parts.append(f"'{loc}': {err.get('msg')} (got {_short(err.get('input'))})")
+    text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
+    names = list(known)
+    if extra and names:
+        text += f" Its parameters are: {', '.join(names)}."
+    return text
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# -- builders -------------------------------------------------------------------------------------
+
+
+def _adapter_validate(adapter: TypeAdapter[Any], tool_name: str, names: list[str]) -> Callable[..., dict]:
+    validate_python = adapter.validator.validate_python
+
+    def validate(args: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            return validate_python(args)  # type: ignore[no-any-return]
+        except ValidationError as exc:
+            raise ToolValidationError(validation_message(exc, tool_name, names), tool_name) from None
+
+    return validate
+
+
+def _model_validate(model: type[BaseModel], tool_name: str) -> Callable[..., dict]:
+    validate_python = model.__pydantic_validator__.validate_python
+    names = list(model.model_fields)
+
+    def validate(args: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            instance = validate_python(args)
+        except ValidationError as exc:
+            raise ToolValidationError(validation_message(exc, tool_name, names), tool_name) from None
+        return {name: getattr(instance, name) for name in names}
+
+    return validate
+
+
+def model_schema(model: type[BaseModel], tool_name: str, description: str | None = None) -> FunctionSchema:
+    """Build a :class:`FunctionSchema` from a pydantic model class used as ``args_schema``.
+
+    Field descriptions come from the model's ``Field(description=...)``; the tool description, when
+    not given, from the model's docstring. Validation keeps the model's own ``extra`` setting but
+    unknown keys are rejected unless the model explicitly allows them.
+
+    Raises:
+        SchemaError: the model's JSON Schema cannot be produced or is recursive.
+    """
+    if model.model_config.get("extra") is None:
+        model = type(model.__name__, (model,), {"model_config": {**model.model_config, "extra": "forbid"},
+                                                 "__module__": model.__module__, "__doc__": model.__doc__})
+    try:
+        raw = model.model_json_schema()
+    except (PydanticSchemaGenerationError, PydanticUserError) as exc:
+        raise SchemaError(f"Cannot build a JSON Schema for {model.__name__}: {exc}") from None
+    parameters = _object_schema(raw)
+    desc = parameters.pop("description", "")
+    if description is None:
+        description = desc or ""
+    defaulted = frozenset(
+        name for name, f in model.model_fields.items()
+        if not f.is_required() and not _accepts_none(f.annotation)
+    )
+    return FunctionSchema(description, parameters, _model_validate(model, tool_name),
+                          defaulted_non_nullable=defaulted)
+
+
+def function_schema(
+    func: Callable[..., Any],
+    tool_name: str,
+    *,
+    description: str | None = None,
+    parse_docstring: bool = True,
+) -> FunctionSchema:
+    """Build a :class:`FunctionSchema` from a Python function (sync or async).
+
+    Args:
+        func: the function; methods, ``functools.partial`` and callables are accepted.
+        tool_name: the tool's name (used in messages).
+        description: the tool description; when None it comes from the docstring.
+        parse_docstring: read parameter descriptions from the docstring (default True).
+
+    Returns:
+        The frozen :class:`FunctionSchema`.
+
+    Raises:
+        SchemaError: a type hint cannot be resolved or has no JSON Schema, or the type is recursive.
+    """
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError) as exc:
+        raise SchemaError(f"Cannot read the signature of {func!r}: {exc}") from None
+    target = inspect.unwrap(func) if not isinstance(func, type) else func.__init__  # type: ignore[misc]
+    try:
+        hints = typing.get_type_hints(target, include_extras=True)
+    except Exception as exc:  # NameError for unresolved forward references, among others
+        raise SchemaError(
+            f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
+            "import every type the signature names at module level."
+        ) from None
+    doc_desc, doc_params = _parse_docstring(inspect.getdoc(func)) if parse_docstring or description is None \
+        else ("", {})
+    if not parse_docstring:
+        doc_params = {}
+
+    fields: dict[str, Any] = {}
+    positional_only: list[str] = []
+    defaulted: set[str] = set()
+    defaults: dict[str, Any] = {}
+    params = list(sig.parameters.values())
+    for index, param in enumerate(params):
+        if param.kind in _SKIPPED_KINDS:
+            continue
+        if index == 0 and param.name in ("self", "cls"):
+            continue
+        annotation = hints.get(param.name, Any)
+        annotation, ann_desc = _annotation_description(_compat(annotation))
+        desc = ann_desc or doc_params.get(param.name)
+        metadata = [Field(description=desc)] if desc else []
+        typed = Annotated[(annotation, *metadata)] if metadata else annotation  # type: ignore[valid-type]
+        if param.default is inspect.Parameter.empty:
+            fields[param.name] = typing_extensions.Required[typed]
+        else:
+            fields[param.name] = typing_extensions.NotRequired[typed]
+            defaults[param.name] = param.default
+            if not _accepts_none(annotation):
+                defaulted.add(param.name)
+        if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+            positional_only.append(param.name)
+
+    model_name = "".join(p.capitalize() for p in tool_name.replace("-", "_").split("_")) + "Args"
+    try:
+        td = typing_extensions.TypedDict(model_name, fields)  # type: ignore[operator]
+        td = with_config(_FORBID)(td)
+        adapter: TypeAdapter[Any] = TypeAdapter(td)
+        raw = adapter.json_schema()
+    except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
+        raise SchemaError(f"Cannot build a JSON Schema for tool {tool_name!r}: {exc}") from None
+    parameters = _object_schema(raw)
+    parameters.pop("description", None)
+    for name, value in defaults.items():
+        prop = parameters["properties"].get(name)
+        if prop is not None and "default" not in prop:
+            try:
+                prop["default"] = TypeAdapter(type(value)).dump_python(value, mode="json") \
+                    if not isinstance(value, str | int | float | bool | type(None)) else value
+            except Exception:  # a default with no JSON form is simply not advertised
+                pass
+    parameters = copy.deepcopy(parameters)
+    return FunctionSchema(
+        description=description if description is not None else doc_desc,
+        parameters=parameters,
+        validate=_adapter_validate(adapter, tool_name, list(fields)),
+        positional_only=tuple(positional_only),
+        defaulted_non_nullable=frozenset(defaulted),
+    )

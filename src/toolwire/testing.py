@@ -1,0 +1,110 @@
+"""Deterministic models for tests: users' own tests and toolwire's.
+
+:class:`ScriptedChatModel` replays given replies in order and records every request it received
+(messages, bound tools, tool_choice), so a test can assert both what the program did with a reply and
+what it sent to the model. It implements the whole chat-model interface, streaming included, and
+bound copies (``bind_tools``) share the script and the record with the model they came from.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, ClassVar
+
+from toolwire.errors import UserError
+from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
+from toolwire.models.base import BaseChatModel, ChatRequest, message_to_chunks
+
+__all__ = ["RecordedRequest", "ScriptedChatModel"]
+
+Reply = AIMessage | str | Callable[[list[BaseMessage]], "AIMessage | str"]
+
+
+@dataclasses.dataclass(frozen=True)
+class RecordedRequest:
+    """One request a :class:`ScriptedChatModel` received.
+
+    Attributes:
+        messages: the conversation sent (a copy of the list; messages are immutable).
+        tools: the names of the bound tools, in bind order.
+        tool_choice: the binding's tool_choice (None when not set).
+        parallel_tool_calls: the binding's setting.
+        options: the per-call options (temperature...).
+    """
+
+    messages: list[BaseMessage]
+    tools: list[str]
+    tool_choice: str | None
+    parallel_tool_calls: bool | None
+    options: dict[str, Any]
+
+
+class _Script:
+    def __init__(self, replies: Sequence[Reply], cycle: bool) -> None:
+        self.replies = list(replies)
+        self.cycle = cycle
+        self.position = 0
+        self.requests: list[RecordedRequest] = []
+        self.lock = threading.Lock()
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model that answers from a script.
+
+    Args:
+        responses: the replies, in order: an :class:`AIMessage`, a string (a text reply), or a
+            callable ``f(messages) -> AIMessage | str`` that computes the reply from the conversation.
+        cycle: start again from the first reply when the script runs out (default False: a further
+            call raises :class:`~toolwire.errors.UserError`).
+        stream_pieces: how many pieces :meth:`stream` cuts each text and argument string into.
+
+    Attributes:
+        requests: every :class:`RecordedRequest` received, by this model and its bound copies.
+    """
+
+    provider: ClassVar[str] = "scripted"
+
+    def __init__(self, responses: Sequence[Reply], *, cycle: bool = False, stream_pieces: int = 3) -> None:
+        self._script = _Script(responses, cycle)
+        self.stream_pieces = stream_pieces
+
+    @property
+    def model_name(self) -> str:
+        """Always ``"scripted"``."""
+        return "scripted"
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """The requests received so far, oldest first."""
+        return self._script.requests
+
+    def _next(self, request: ChatRequest) -> AIMessage:
+        script = self._script
+        with script.lock:
+            script.requests.append(RecordedRequest(
+                list(request.messages), [t.name for t in request.tools], request.tool_choice,
+                request.parallel_tool_calls, dict(request.options)))
+            if script.position >= len(script.replies):
+                if not script.cycle or not script.replies:
+                    raise UserError(
+                        f"ScriptedChatModel ran out of replies after {script.position}: "
+                        "add more responses or pass cycle=True."
+                    )
+                script.position = 0
+            reply = script.replies[script.position]
+            script.position += 1
+        if callable(reply) and not isinstance(reply, AIMessage):
+            reply = reply(list(request.messages))
+        if isinstance(reply, str):
+            return AIMessage(reply)
+        if not isinstance(reply, AIMessage):
+            raise UserError(f"A scripted reply must be an AIMessage or a string, not {type(reply).__name__}.")
+        return reply
+
+    def _generate(self, request: ChatRequest) -> AIMessage:
+        return self._next(request)
+
+    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+        yield from message_to_chunks(self._next(request), pieces=self.stream_pieces)

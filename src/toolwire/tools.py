@@ -1,0 +1,465 @@
+"""Tools: a Python function plus the frozen description a model sees.
+
+``@tool`` turns a function (sync or ``async def``) into a :class:`Tool`. Name, description and the
+JSON Schema of the arguments come from the signature, type hints and docstring
+(:mod:`toolwire.schema`), once, at decoration time. A :class:`ToolSpec` is the pure data providers
+receive (name, description, parameters); the :class:`Tool` holds the function.
+
+``tool.invoke(args)`` validates and returns the function's raw result;
+``tool.invoke(tool_call)`` (a dict with ``"type": "tool_call"``) returns a :class:`ToolMessage` with the
+call's id, turning every failure (invalid arguments, an exception, a timeout) into a
+``status="error"`` result the model can act on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Literal, overload
+
+from pydantic import BaseModel
+from pydantic_core import to_jsonable_python
+
+from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
+from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
+from toolwire.messages import ToolCall, ToolMessage
+from toolwire.schema import FunctionSchema, function_schema, model_schema
+
+__all__ = ["Tool", "ToolSpec", "error_text", "result_to_content", "tool", "truncate_content"]
+
+NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+ResponseFormat = Literal["content", "content_and_artifact"]
+_BLOCK_TYPES = frozenset({"text", "image", "image_url", "audio", "file", "document", "resource"})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """The data a model is told about a tool (what providers lower into their own format).
+
+    Attributes:
+        name: matches ``^[a-zA-Z0-9_-]{1,64}$`` (the OpenAI and Anthropic rule).
+        description: what the tool does and when to use it.
+        parameters: JSON Schema of the arguments, an object schema with no ``$ref``.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+def check_name(name: str) -> str:
+    """Return ``name`` if it is a valid tool name, else raise :class:`SchemaError` saying how to fix it."""
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise SchemaError(
+            f"Tool name {name!r} is not allowed: use 1 to 64 letters, digits, '_' or '-' "
+            "(the rule of the OpenAI and Anthropic APIs)."
+        )
+    return name
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray):
+        raise TypeError("bytes")
+    return to_jsonable_python(value, fallback=str)
+
+
+def _is_blocks(value: Any) -> bool:
+    return bool(value) and isinstance(value, list) and all(
+        isinstance(b, dict) and b.get("type") in _BLOCK_TYPES for b in value
+    )
+
+
+def result_to_content(result: Any) -> str | list[Any]:
+    """Turn a tool's return value into message content.
+
+    * ``str`` stays as is; a list of content blocks (dicts whose ``type`` is text/image/...) stays a list;
+    * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
+      (UTF-8, ``ensure_ascii=False``); other objects (dates, UUIDs, enums...) take their JSON form.
+
+    Raises:
+        ToolExecutionError: the result is ``bytes`` (return text, or content blocks such as
+            ``{"type": "image", "base64": ..., "mime_type": ...}``).
+    """
+    if isinstance(result, str):
+        return result
+    if isinstance(result, bytes | bytearray):
+        raise ToolExecutionError(
+            "The tool returned bytes, which a model cannot read: return text, or content blocks "
+            "such as {'type': 'image', 'base64': ..., 'mime_type': 'image/png'}."
+        )
+    if _is_blocks(result):
+        return result
+    if isinstance(result, BaseModel):
+        return result.model_dump_json()
+    try:
+        return json.dumps(result, ensure_ascii=False, default=_json_default)
+    except TypeError as exc:
+        raise ToolExecutionError(
+            f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."
+        ) from None
+    except ValueError as exc:  # circular reference
+        raise ToolExecutionError(f"The tool's result could not be turned into JSON text: {exc}.") from None
+
+
+def truncate_content(content: str | list[Any], limit: int | None) -> str | list[Any]:
+    """Cut text content longer than ``limit`` characters, ending it with a clear marker.
+
+    Args:
+        content: message content (a string, or blocks whose text blocks are cut the same way).
+        limit: the most characters to keep; ``None`` keeps everything.
+    """
+    if limit is None:
+        return content
+    if isinstance(content, str):
+        if len(content) <= limit:
+            return content
+        return (content[:limit] + f"\n[... result truncated: {len(content) - limit} of {len(content)} "
+                "characters cut; ask for a narrower result ...]")
+    return [
+        {**b, "text": truncate_content(b["text"], limit)} if b.get("type") == "text" and "text" in b else b
+        for b in content
+    ]
+
+
+def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
+    """The text a model sees when a tool call fails.
+
+    Validation, timeout and unknown-tool errors say what to change; any other exception gives its type
+    and message (never a traceback), or only its type when ``hide_details`` is set (for tools whose
+    errors may hold secrets).
+    """
+    if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
+        isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
+    ):
+        return f"Error: {exc}"
+    if isinstance(exc, ToolExecutionError):
+        return f"Error: tool '{tool_name}' failed: {exc}"
+    kind = type(exc).__name__
+    if hide_details:
+        return f"Error: tool '{tool_name}' raised {kind}. Try different arguments or another approach."
+    detail = str(exc).strip()
+    return f"Error: tool '{tool_name}' raised {kind}: {detail}" if detail else \
+        f"Error: tool '{tool_name}' raised {kind}."
+
+
+class Tool:
+    """A callable tool: a function, its :class:`ToolSpec`, and how to run it.
+
+    Build one with :func:`tool` or :meth:`Tool.from_function`.
+
+    Attributes:
+        name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema).
+        args: the ``properties`` of ``parameters`` (parameter name -> schema).
+        func: the wrapped function (sync or async).
+        is_async: True for ``async def`` functions.
+        return_direct: when True the Agent stops after this tool and returns its result.
+        timeout: seconds a call may take, or None.
+        response_format: ``"content"``, or ``"content_and_artifact"`` (the function returns
+            ``(content, artifact)`` and the artifact lands on ``ToolMessage.artifact``, never sent to the
+            model).
+        handle_errors: when True (default) ``invoke(tool_call)`` turns failures into ``status="error"``
+            ToolMessages; when False it raises them.
+        hide_error_details: show the model only the exception type, not its message.
+    """
+
+    __slots__ = (
+        "_defaulted",
+        "_positional_only",
+        "_validate",
+        "description",
+        "func",
+        "handle_errors",
+        "hide_error_details",
+        "is_async",
+        "name",
+        "parameters",
+        "response_format",
+        "return_direct",
+        "spec",
+        "timeout",
+    )
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        schema: FunctionSchema,
+        *,
+        name: str,
+        return_direct: bool = False,
+        timeout: float | None = None,
+        response_format: ResponseFormat = "content",
+        handle_errors: bool = True,
+        hide_error_details: bool = False,
+    ) -> None:
+        check_name(name)
+        if not schema.description:
+            raise SchemaError(
+                f"Tool {name!r} has no description: add a docstring to the function or pass "
+                "description=... so the model knows when to use it."
+            )
+        if response_format not in ("content", "content_and_artifact"):
+            raise SchemaError("response_format must be 'content' or 'content_and_artifact'.")
+        if timeout is not None and timeout <= 0:
+            raise SchemaError("timeout must be a positive number of seconds, or None.")
+        self.func = func
+        self.name = name
+        self.description = schema.description
+        self.parameters = schema.parameters
+        self.spec = ToolSpec(name, schema.description, schema.parameters)
+        self._validate = schema.validate
+        self._positional_only = schema.positional_only
+        self._defaulted = schema.defaulted_non_nullable
+        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
+            getattr(func, "__call__", None)
+        )
+        self.return_direct = return_direct
+        self.timeout = timeout
+        self.response_format = response_format
+        self.handle_errors = handle_errors
+        self.hide_error_details = hide_error_details
+
+    # -- construction ------------------------------------------------------------------------------
+
+    @classmethod
+    def from_function(
+        cls,
+        func: Callable[..., Any],
+        name: str | None = None,
+        description: str | None = None,
+        *,
+        args_schema: type[BaseModel] | None = None,
+        return_direct: bool = False,
+        timeout: float | None = None,
+        response_format: ResponseFormat = "content",
+        parse_docstring: bool = True,
+        handle_errors: bool = True,
+        hide_error_details: bool = False,
+    ) -> Tool:
+        """Make a :class:`Tool` from a function.
+
+        Args:
+            func: a sync or ``async def`` function.
+            name: the tool name (default: the function's ``__name__``).
+            description: the tool description (default: from the docstring, or from ``args_schema``'s).
+            args_schema: a pydantic model class whose fields are the arguments (instead of the signature).
+            return_direct, timeout (seconds), response_format, handle_errors, hide_error_details:
+                see :class:`Tool`.
+            parse_docstring: read parameter descriptions from the docstring.
+
+        Raises:
+            SchemaError: bad name, no description, or a signature with no JSON Schema.
+        """
+        tool_name = name or getattr(func, "__name__", None)
+        if not tool_name:
+            raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
+        check_name(tool_name)
+        if args_schema is not None:
+            if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
+                raise SchemaError("args_schema must be a pydantic BaseModel class.")
+            doc_desc = _docstring_summary(func) if description is None else None
+            schema = model_schema(args_schema, tool_name, description or doc_desc)
+        else:
+            schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring)
+        return cls(
+            func,
+            schema,
+            name=tool_name,
+            return_direct=return_direct,
+            timeout=timeout,
+            response_format=response_format,
+            handle_errors=handle_errors,
+            hide_error_details=hide_error_details,
+        )
+
+    # -- introspection -----------------------------------------------------------------------------
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The parameters' schemas by name (the ``properties`` of :attr:`parameters`)."""
+        return self.parameters.get("properties", {})  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"Tool(name={self.name!r}, description={self.description!r})"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Call the underlying function directly, without validation."""
+        return self.func(*args, **kwargs)
+
+    # -- the shared steps of a call (no I/O) --------------------------------------------------------
+
+    def validate_args(self, args: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        """Check ``args`` against the schema and return the keyword arguments for the function.
+
+        A single string is accepted for a tool with exactly one parameter. A ``null`` for a parameter
+        that has a default but does not accept None is dropped, so the default applies.
+
+        Raises:
+            ToolValidationError: the message names each bad field, what was expected and what came.
+        """
+        if args is None:
+            args = {}
+        elif not isinstance(args, Mapping):
+            props = self.args
+            if isinstance(args, str) and len(props) == 1:
+                args = {next(iter(props)): args}
+            else:
+                raise ToolValidationError(
+                    f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
+                    f"arguments, got {type(args).__name__}.",
+                    self.name,
+                )
+        if self._defaulted and None in args.values():
+            args = {k: v for k, v in args.items() if not (v is None and k in self._defaulted)}
+        return self._validate(args)
+
+    def _call(self, kwargs: dict[str, Any]) -> Any:
+        if self._positional_only:
+            pos = [kwargs.pop(n) for n in self._positional_only if n in kwargs]
+            return self.func(*pos, **kwargs)
+        return self.func(**kwargs)
+
+    def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
+        artifact = None
+        if self.response_format == "content_and_artifact":
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise ToolExecutionError(
+                    f"Tool '{self.name}' has response_format='content_and_artifact' and must return a "
+                    f"(content, artifact) tuple, but returned {type(result).__name__}."
+                )
+            result, artifact = result
+        return ToolMessage(result_to_content(result), call.get("id") or "", name=self.name,
+                           artifact=artifact)
+
+    def _error_message(self, exc: BaseException, call: Mapping[str, Any]) -> ToolMessage:
+        return ToolMessage(error_text(exc, self.name, hide_details=self.hide_error_details),
+                           call.get("id") or "", name=self.name, status="error")
+
+    # -- sync --------------------------------------------------------------------------------------
+
+    def _run(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
+        if self.is_async:
+            return run_coroutine_sync(self._arun(kwargs, timeout))
+        if timeout is None:
+            return self._call(kwargs)
+        return run_sync_with_timeout(self._call, kwargs, timeout, self.name)
+
+    @overload
+    def invoke(self, input: ToolCall, *, timeout: float | None = ...) -> ToolMessage: ...
+    @overload
+    def invoke(self, input: Mapping[str, Any] | str | None, *, timeout: float | None = ...) -> Any: ...
+
+    def invoke(self, input: Any, *, timeout: float | None = None) -> Any:
+        """Run the tool.
+
+        Args:
+            input: the arguments as a dict (or a string for a one-parameter tool), or a tool call
+                ``{"name", "args", "id", "type": "tool_call"}``.
+            timeout: seconds, overriding the tool's own ``timeout``.
+
+        Returns:
+            For arguments: the function's raw result. For a tool call: a :class:`ToolMessage` whose
+            ``tool_call_id`` is the call's id (``status="error"`` on failure unless
+            ``handle_errors=False``).
+
+        Raises:
+            ToolValidationError: invalid arguments (arguments form only).
+            ToolTimeoutError: the call took longer than the timeout.
+            Exception: whatever the function raises (arguments form, or ``handle_errors=False``).
+        """
+        limit = timeout if timeout is not None else self.timeout
+        if isinstance(input, Mapping) and input.get("type") == "tool_call":
+            try:
+                return self._to_message(self._run(self.validate_args(input.get("args")), limit), input)
+            except Exception as exc:
+                if not self.handle_errors:
+                    raise
+                return self._error_message(exc, input)
+        return self._run(self.validate_args(input), limit)
+
+    # -- async -------------------------------------------------------------------------------------
+
+    async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
+        if self.is_async:
+            coro: Awaitable[Any] = self._call(kwargs)
+        else:
+            loop = asyncio.get_running_loop()
+            coro = loop.run_in_executor(thread_pool(), lambda: self._call(kwargs))
+        if timeout is None:
+            return await coro
+        try:
+            return await asyncio.wait_for(coro, timeout)
+        except TimeoutError:
+            raise ToolTimeoutError(
+                f"Tool '{self.name}' did not finish within {timeout:g} seconds and was stopped; "
+                "try a smaller request.",
+                self.name,
+            ) from None
+
+    async def ainvoke(self, input: Any, *, timeout: float | None = None) -> Any:
+        """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
+        worker thread (on timeout the thread is abandoned, since Python cannot kill it)."""
+        limit = timeout if timeout is not None else self.timeout
+        if isinstance(input, Mapping) and input.get("type") == "tool_call":
+            try:
+                return self._to_message(await self._arun(self.validate_args(input.get("args")), limit), input)
+            except Exception as exc:
+                if not self.handle_errors:
+                    raise
+                return self._error_message(exc, input)
+        return await self._arun(self.validate_args(input), limit)
+
+
+def _docstring_summary(func: Callable[..., Any]) -> str:
+    from toolwire.schema import _parse_docstring
+
+    return _parse_docstring(inspect.getdoc(func))[0]
+
+
+@overload
+def tool(func: Callable[..., Any], /) -> Tool: ...
+@overload
+def tool(name: str, /, **options: Any) -> Callable[[Callable[..., Any]], Tool]: ...
+@overload
+def tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    args_schema: type[BaseModel] | None = None,
+    return_direct: bool = False,
+    timeout: float | None = None,
+    response_format: ResponseFormat = "content",
+    parse_docstring: bool = True,
+    handle_errors: bool = True,
+    hide_error_details: bool = False,
+) -> Callable[[Callable[..., Any]], Tool]: ...
+
+
+def tool(*args: Any, **kwargs: Any) -> Any:
+    """Make a :class:`Tool` from a function: ``@tool``, ``@tool("name")`` or ``@tool(name=..., ...)``.
+
+    Keyword options are those of :meth:`Tool.from_function`: ``name``, ``description``,
+    ``args_schema``, ``return_direct``, ``timeout`` (seconds), ``response_format``
+    (``"content"`` | ``"content_and_artifact"``), ``parse_docstring``, ``handle_errors``,
+    ``hide_error_details``.
+
+    Raises:
+        SchemaError: at definition time, for a bad name, a missing description, or a signature with no
+            JSON Schema.
+    """
+    if len(args) == 1 and callable(args[0]) and not isinstance(args[0], str) and not kwargs:
+        return Tool.from_function(args[0])
+    if len(args) > 1:
+        raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")
+    if args:
+        if not isinstance(args[0], str):
+            raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")
+        kwargs.setdefault("name", args[0])
+
+    def decorator(func: Callable[..., Any]) -> Tool:
+        return Tool.from_function(func, **kwargs)
+
+    return decorator
