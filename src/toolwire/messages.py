@@ -399,11 +399,11 @@ class AIMessageChunk:
     def to_message(self) -> AIMessage:
         """Return the :class:`AIMessage` this (merged) chunk stands for.
 
-        Each tool-call chunk's argument text is read with :func:`toolwire.parsing.normalize_arguments`;
+        Each tool-call chunk's argument text is read with :func:`toolwire.parsing.arguments.normalize_arguments`;
         text that is not a JSON object becomes an :class:`InvalidToolCall` that keeps it.
         """
         from toolwire.errors import ToolCallParseError
-        from toolwire.parsing import normalize_arguments
+        from toolwire.parsing.arguments import normalize_arguments
 
         calls: list[ToolCall] = []
         invalid: list[InvalidToolCall] = []
@@ -540,7 +540,7 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
 
 
 def _openai_call(tc: dict[str, Any]) -> ToolCall:
-    from toolwire.parsing import normalize_arguments
+    from toolwire.parsing.arguments import normalize_arguments
 
     fn = tc.get("function") or {}
     return tool_call(fn.get("name", ""), normalize_arguments(fn.get("arguments")), tc.get("id"))

@@ -179,7 +179,8 @@ def find_category_files(data_dir: str | Path, category: str) -> tuple[Path, Path
                 return questions, None
             answers = folder / "possible_answer" / name
             if not answers.is_file():
-                raise UserError(f"BFCL answer file {str(answers)!r} is missing (needed to score {canonical}).")
+                raise UserError(f"BFCL answer file {str(answers)!r} is missing "
+                                f"(needed to score {canonical}).")
             return questions, answers
     have = ", ".join(available_categories(folder)) or "none"
     raise UserError(f"No BFCL data for category {category!r} in {str(folder)!r}; available: {have}.")
@@ -273,10 +274,8 @@ def _normalise_question(raw: Any) -> list[list[dict[str, Any]]]:
 
 
 def _normalise_answer(row: dict[str, Any]) -> list[dict[str, Any]]:
-    if "ground_truth" in row:
-        truth = row["ground_truth"]
-    else:  # early releases: the line is the answer itself
-        truth = {k: v for k, v in row.items() if k != "id"}
+    # early releases: the line is the answer itself
+    truth = row["ground_truth"] if "ground_truth" in row else {k: v for k, v in row.items() if k != "id"}
     if isinstance(truth, dict):
         truth = [truth]
     return [call for call in truth if isinstance(call, dict)]
@@ -299,7 +298,8 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
     """
     canonical = resolve_category(category)
     if "multi_turn" in canonical:
-        raise UserError(f"BFCL category {canonical!r} is multi-turn; only single-turn categories are supported.")
+        raise UserError(f"BFCL category {canonical!r} is multi-turn; "
+                        "only single-turn categories are supported.")
     if limit is not None and limit < 0:
         raise UserError(f"limit must be 0 or more, not {limit}.")
     questions_path, answers_path = find_category_files(data_dir, canonical)
@@ -364,7 +364,8 @@ def convert_schema(schema: Any) -> dict[str, Any]:
         if key in ("type", "optional"):
             continue
         if key == "properties":
-            out[key] = {str(k): convert_schema(v) for k, v in value.items()} if isinstance(value, Mapping) else {}
+            props = value if isinstance(value, Mapping) else {}
+            out[key] = {str(k): convert_schema(v) for k, v in props.items()}
         elif key == "items":
             out[key] = convert_schema(value[0] if isinstance(value, list) and value else value)
         elif key == "additionalProperties" and isinstance(value, Mapping):

@@ -218,14 +218,16 @@ def check_call(call: Mapping[str, Any], function: Mapping[str, Any] | None,
         return CheckResult.fail("wrong_name", f"Called {called!r}; expected {name!r}.")
     args = call.get("args")
     if not isinstance(args, Mapping):
-        return CheckResult.fail("wrong_type", f"The arguments of {name} are not a JSON object: {_short(args)}.")
+        return CheckResult.fail("wrong_type",
+                                f"The arguments of {name} are not a JSON object: {_short(args)}.")
     params = (function or {}).get("parameters") or {}
     properties: Mapping[str, Any] = params.get("properties") or {}
     if function is None:
         properties = {key: {} for key in answer}
     for param in params.get("required") or ():
         if param not in args:
-            return CheckResult.fail("missing_parameter", f"Required parameter {param!r} of {name} is missing.")
+            return CheckResult.fail("missing_parameter",
+                                    f"Required parameter {param!r} of {name} is missing.")
     for param, value in args.items():
         if param not in properties:
             return CheckResult.fail("unexpected_parameter",

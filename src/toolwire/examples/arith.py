@@ -51,6 +51,8 @@ import math
 import re
 import warnings
 
+from toolwire.errors import ToolwireError
+
 __all__ = ["MAX_BITS", "MAX_DEPTH", "MAX_LENGTH", "CalculationError", "evaluate"]
 
 MAX_LENGTH = 1_000
@@ -132,7 +134,7 @@ _NODE_NAMES = {
 }
 
 
-class CalculationError(ValueError):
+class CalculationError(ToolwireError, ValueError):
     """An expression that :func:`evaluate` refuses or cannot compute.
 
     ``str(error)`` is one sentence meant for the model: it says what was wrong and what to write

@@ -6,13 +6,13 @@ an object is a call, keeps ids unique, and rebuilds the reply text without the c
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, new_tool_call_id, tool_call
-from toolwire.parsing.arguments import call_parts, normalize_arguments
+from toolwire.parsing.arguments import call_parts, normalize_arguments, raw_text
+from toolwire.parsing.partial_json import partial_value
 
 
 class ParsedReply(NamedTuple):
@@ -37,16 +37,6 @@ def tool_name_set(tool_names: Collection[str] | Mapping[str, Any] | None) -> fro
     if isinstance(tool_names, str):
         return frozenset((tool_names,))
     return frozenset(name for name in tool_names if isinstance(name, str))
-
-
-def raw_text(value: Any) -> str | None:
-    """The argument text to keep on an InvalidToolCall: strings as they are, other values as JSON."""
-    if value is None or isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)
 
 
 _EXAMPLE = '{"name": "tool_name", "arguments": {"param": "value"}}'
@@ -118,7 +108,7 @@ class Collector:
             if marked:
                 self.add_invalid(None, raw, f"A tool call must be a JSON object such as {_EXAMPLE}.")
             return marked
-        name, args, call_id, extra = parts
+        name, args, call_id, extra, inner = parts
         if name not in self.names:
             if not marked:
                 return False
@@ -127,10 +117,12 @@ class Collector:
             else:
                 self.add_invalid(name, raw, self.unknown_error(name), call_id)
             return True
-        if not marked and _looks_like_schema(obj, args):
+        if not marked and _looks_like_schema(inner, args):
             return False
         if args is None and extra:
-            args = {key: obj[key] for key in extra} if marked else {}
+            if not marked:  # {"name": "search", "results": [...]} in prose is not a call
+                return False
+            args = {key: inner[key] for key in extra}  # flat arguments inside a call marker
         try:
             parsed = normalize_arguments(args)
         except ToolCallParseError as exc:
@@ -163,3 +155,49 @@ def _looks_like_schema(obj: dict[str, Any], args: Any) -> bool:
     if "description" in obj:
         return True
     return isinstance(args, dict) and args.get("type") == "object" and isinstance(args.get("properties"), dict)
+
+
+def add_value(collector: Collector, value: Any, raw: str, *, marked: bool) -> bool:
+    """Record the call(s) in a decoded value: one call object, or a list of call objects.
+
+    A list counts only when every item is a call object and (outside a marker) at least one names a
+    bound tool; its items then count as marked, so unknown names in it become invalid calls.
+
+    Returns:
+        True when something was recorded (the value's text is call syntax), else False.
+    """
+    if isinstance(value, list):
+        if not value:
+            return False
+        parts = [call_parts(item) for item in value]
+        if any(p is None for p in parts):
+            if not marked:
+                return False
+        elif not marked and not any(p.name in collector.names for p in parts if p is not None):
+            return False
+        for item in value:
+            collector.add_object(item, raw_text(item) or "", marked=True)
+        return True
+    return collector.add_object(value, raw, marked=marked)
+
+
+def add_failure(collector: Collector, raw: str, message: str, *, marked: bool) -> bool:
+    """Record a call whose text could not be decoded (cut off or malformed JSON).
+
+    The name is recovered from the partial JSON when possible. Outside a marker, only text whose partial
+    value names a bound tool counts as a (broken) call.
+
+    Returns:
+        True when an invalid call was recorded.
+    """
+    value = partial_value(raw)
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, dict)), None)
+    parts = call_parts(value)
+    name = parts.name if parts is not None else None
+    if not marked and (name not in collector.names or parts is None
+                       or not any(k in parts.obj for k in ("arguments", "parameters"))):
+        return False
+    hint = "" if name is None else f" for {name}"
+    collector.add_invalid(name, raw, f"{message} Send the complete tool call{hint} again as {_EXAMPLE}.")
+    return True

@@ -1,0 +1,264 @@
+"""The ``toolwire`` command: ask a question, chat, manage local models, evaluate.
+
+* ``toolwire ask "question" [--model M] [--tools FILE_OR_MODULE] [--max-steps N] [--json]``
+* ``toolwire chat [--model M] [--tools ...]``
+* ``toolwire models pull|list|path``
+* ``toolwire eval bfcl --data DIR ...``
+
+Every error a person can cause (unknown model, a tools file that does not load, a model that cannot
+be fetched) ends the command with one clear line on stderr and exit code 1, never a traceback.
+
+``--tools`` imports the named Python file or module: it is the user's own code and runs with the
+user's rights. toolwire never imports anything a model names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from toolwire.errors import MaxStepsExceeded, SchemaError, ToolwireError, UserError
+from toolwire.tools import Tool
+
+app = typer.Typer(
+    name="toolwire",
+    help="Connect Python tools to language models; runs offline on an embedded local model.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _mount() -> None:
+    try:
+        from toolwire.cli_models import app as models_app
+
+        app.add_typer(models_app, name="models", help="Get and list the embedded GGUF models.")
+    except ImportError:  # pragma: no cover - only in a broken install
+        pass
+    try:
+        from toolwire.evals.cli import app as eval_app
+
+        app.add_typer(eval_app, name="eval", help="Measure tool-call accuracy (BFCL).")
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def fail(message: str, code: int = 1) -> None:
+    """Print ``error: <message>`` on stderr and exit with ``code``."""
+    err.print(f"[red]error:[/red] {escape(message)}")
+    raise typer.Exit(code)
+
+
+def load_tools(spec: str) -> list[Tool]:
+    """Load the tools of a Python file or importable module.
+
+    The module's ``TOOLS`` list is used when it has one; otherwise every toolwire :class:`Tool` in it,
+    and, when there is none, every public function defined in it that has a docstring.
+
+    Args:
+        spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
+
+    Returns:
+        The tools, in definition order.
+
+    Raises:
+        UserError: the file or module cannot be imported, or holds no tools.
+    """
+    path = Path(spec)
+    try:
+        if path.suffix == ".py" or path.exists():
+            if not path.is_file():
+                raise UserError(f"No tools file at {spec!r}: give a .py file or an importable module name.")
+            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+            mod_spec = importlib.util.spec_from_file_location(f"toolwire_user_tools_{digest}", path)
+            if mod_spec is None or mod_spec.loader is None:
+                raise UserError(f"Cannot import {spec!r} as Python code.")
+            module = importlib.util.module_from_spec(mod_spec)
+            sys.modules[mod_spec.name] = module
+            mod_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(spec)
+    except UserError:
+        raise
+    except SchemaError as exc:
+        raise UserError(f"A tool in {spec!r} is not valid: {exc}") from None
+    except Exception as exc:
+        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
+    from toolwire.models.base import to_tool
+
+    explicit = getattr(module, "TOOLS", None)
+    if explicit is not None:
+        found = [to_tool(t) for t in explicit]
+    else:
+        values = list(vars(module).values())
+        found = [v for v in values if isinstance(v, Tool)]
+        if not found:
+            found = [
+                Tool.from_function(v) for name, v in vars(module).items()
+                if inspect.isfunction(v) and not name.startswith("_")
+                and v.__module__ == module.__name__ and inspect.getdoc(v)
+            ]
+    tools = [t for t in found if isinstance(t, Tool)]
+    if not tools:
+        raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
+    return tools
+
+
+def _default_tools() -> list[Tool]:
+    from toolwire.examples.book import BOOK_TOOLS
+
+    return list(BOOK_TOOLS)
+
+
+def _model(name: str | None, dialect: str | None) -> Any:
+    from toolwire.models.factory import init_chat_model
+
+    kwargs: dict[str, Any] = {}
+    if dialect:
+        kwargs["dialect"] = dialect
+    return init_chat_model(name or "local", **kwargs)
+
+
+def _fmt_args(args: Any) -> str:
+    if isinstance(args, dict):
+        return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
+    return json.dumps(args, ensure_ascii=False)
+
+
+def _print_event(event: Any) -> None:
+    if event.type == "tool_call":
+        call = event.data
+        out.print(f"[cyan]→ {escape(call['name'])}({escape(_fmt_args(call['args']))})[/cyan]")
+    elif event.type == "tool_result":
+        msg = event.data
+        style = "red" if msg.status == "error" else "green"
+        out.print(f"[{style}]← {escape(msg.text)}[/{style}]")
+    elif event.type == "model_reply":
+        for bad in event.data.invalid_tool_calls:
+            out.print(f"[yellow]! invalid tool call: {escape(str(bad.get('error')))}[/yellow]")
+    elif event.type == "final":
+        out.print(f"[bold]{escape(event.data.output)}[/bold]")
+
+
+def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
+    if as_json:
+        result = agent.invoke(conversation)
+        out.print_json(json.dumps([m.to_dict() for m in result.messages], ensure_ascii=False, default=str))
+        return result
+    result = None
+    for event in agent.stream(conversation):
+        _print_event(event)
+        if event.type == "final":
+            result = event.data
+    return result
+
+
+ModelOpt = Annotated[
+    str | None, typer.Option("--model", "-m", help="local | registry name | .gguf path | provider:model")
+]
+ToolsOpt = Annotated[
+    list[str] | None, typer.Option("--tools", "-t", help="A .py file or module with tools (repeatable).")
+]
+DialectOpt = Annotated[str | None, typer.Option("--dialect", help="Tool-call dialect of a local model.")]
+
+
+def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
+           dialect: str | None) -> Any:
+    from toolwire.agent import Agent
+
+    loaded = [t for spec in tools for t in load_tools(spec)] if tools else _default_tools()
+    return Agent(_model(model, dialect), loaded, max_steps=max_steps, system_prompt=system)
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question to answer.")],
+    model: ModelOpt = None,
+    tools: ToolsOpt = None,
+    max_steps: Annotated[int, typer.Option(help="The most model calls.")] = 6,
+    system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
+    dialect: DialectOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
+) -> None:
+    """Answer one question, calling tools as the model asks (the book's three tools by default)."""
+    try:
+        agent = _agent(model, tools, max_steps, system, dialect)
+        if not as_json:
+            out.print(f"[bold]? {escape(question)}[/bold]")
+        _run(agent, question, as_json)
+    except MaxStepsExceeded as exc:
+        fail(str(exc))
+    except ToolwireError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted.", 130)
+
+
+@app.command()
+def chat(
+    model: ModelOpt = None,
+    tools: ToolsOpt = None,
+    max_steps: Annotated[int, typer.Option(help="The most model calls per question.")] = 6,
+    system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
+    dialect: DialectOpt = None,
+) -> None:
+    """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave)."""
+    try:
+        agent = _agent(model, tools, max_steps, system, dialect)
+    except ToolwireError as exc:
+        fail(str(exc))
+        return
+    conversation: list[Any] = []
+    out.print("[dim]toolwire chat: type a question; 'exit' or Ctrl-D leaves.[/dim]")
+    while True:
+        try:
+            line = input("you> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            out.print()
+            return
+        if line.lower() in ("exit", "quit", ":q"):
+            return
+        if not line:
+            continue
+        from toolwire.messages import HumanMessage
+
+        try:
+            result = _run(agent, [*conversation, HumanMessage(line)], False)
+        except MaxStepsExceeded as exc:
+            err.print(f"[red]error:[/red] {escape(str(exc))}")
+            conversation = list(exc.messages)
+            continue
+        except ToolwireError as exc:
+            err.print(f"[red]error:[/red] {escape(str(exc))}")
+            continue
+        if result is not None:
+            conversation = list(result.messages)
+
+
+_mount()
+
+
+def main() -> None:
+    """Console entry point: run the app, turning stray user errors into one line."""
+    try:
+        app()
+    except UserError as exc:  # pragma: no cover - commands catch their own
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,184 @@
+"""Run a chat model over BFCL items and score it (:func:`run_bfcl`).
+
+Per item: the function docs become OpenAI-format tools (:func:`toolwire.evals.bfcl.functions_to_tools`),
+``model.bind_tools(tools).invoke(messages)`` answers, the called names are mapped back to BFCL's
+names, and :func:`toolwire.evals.bfcl_checker.check_calls` scores the calls.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from toolwire.errors import UserError
+from toolwire.evals.bfcl import BfclItem, load_category, parse_categories
+from toolwire.evals.bfcl_checker import category_kind, check_calls
+from toolwire.evals.report import ItemResult, Report
+
+__all__ = ["model_label", "reply_calls", "run_bfcl", "score_item"]
+
+Progress = Callable[[int, int, int], None]
+
+
+def model_label(model: Any) -> str:
+    """The name a report files a model under: ``model.name``, else ``model.model_name``, else its class."""
+    for attr in ("name", "model_name"):
+        value = getattr(model, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return type(model).__name__
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def reply_calls(reply: Any, names: dict[str, str], *, include_invalid: bool = True) -> list[dict[str, Any]]:
+    """The calls of a model reply as ``[{"name": <original BFCL name>, "args": ...}]``.
+
+    Args:
+        reply: an AIMessage-like object (``tool_calls`` and optionally ``invalid_tool_calls``).
+        names: sent name -> original name (:attr:`toolwire.evals.bfcl.ToolSet.names`).
+        include_invalid: also list calls whose arguments could not be parsed (``args`` is then the raw
+            text, which the checker fails with ``wrong_type``). BFCL counts such output as no call for
+            irrelevance and as a wrong answer elsewhere, so the runner passes False for irrelevance.
+    """
+    calls = [{"name": names.get(str(c.get("name")), c.get("name")), "args": c.get("args")}
+             for c in getattr(reply, "tool_calls", None) or ()]
+    if include_invalid:
+        calls += [{"name": names.get(str(c.get("name")), c.get("name")), "args": c.get("args")}
+                  for c in getattr(reply, "invalid_tool_calls", None) or ()]
+    return calls
+
+
+def score_item(model: Any, item: BfclItem) -> ItemResult:
+    """Ask ``model`` one item and score the reply.
+
+    Args:
+        model: any object with ``bind_tools(list_of_tool_dicts)`` returning an object with
+            ``invoke(list_of_messages)`` that returns an AIMessage (``tool_calls``, ``usage``, ``text``).
+        item: the item.
+
+    Returns:
+        An :class:`ItemResult`. An exception from the model (any ``Exception``) becomes a failed result
+        with reason ``"error"`` and the exception as the message; it is not raised.
+    """
+    toolset = item.toolset()
+    start = time.perf_counter()
+    try:
+        reply = model.bind_tools(toolset.tools).invoke(item.messages())
+    except Exception as exc:
+        return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
+                          item.ground_truth, [], time.perf_counter() - start, question=item.question_text)
+    seconds = time.perf_counter() - start
+    calls = reply_calls(reply, toolset.names, include_invalid=category_kind(item.category) != "irrelevance")
+    result = check_calls(item.category, item.functions, item.ground_truth, calls)
+    usage = getattr(reply, "usage", None) or {}
+    text = getattr(reply, "text", "")
+    return ItemResult(item.id, item.category, result.valid, result.reason, result.message, item.ground_truth,
+                      calls, seconds, int(usage.get("input_tokens") or 0),
+                      int(usage.get("output_tokens") or 0), item.question_text,
+                      text if isinstance(text, str) else "")
+
+
+def _previous(out: Path | None, model: str) -> dict[str, ItemResult]:
+    if out is None or not out.exists():
+        return {}
+    old = Report.load(out)
+    if old.model != model:
+        return {}
+    return {i.id: i for i in old.items if i.reason != "error"}
+
+
+def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] | None = None,
+             limit: int | None = None, concurrency: int = 1, out: str | Path | None = None,
+             progress: Progress | None = None) -> Report:
+    """Run ``model`` over BFCL categories and return the scored :class:`Report`.
+
+    Args:
+        model: a duck-typed chat model: ``bind_tools(tools)`` (tools: OpenAI-format dicts) returning an
+            object whose ``invoke(messages)`` returns a toolwire ``AIMessage``. ``model.name`` (or
+            ``model_name``) names it in the report.
+        data_dir: the BFCL data folder (``BFCL_v*_<category>.json`` and ``possible_answer/``).
+        categories: ``"simple_python,multiple"`` or a list; None: the five core categories
+            (:data:`toolwire.evals.bfcl.CATEGORIES`).
+        limit: the first ``limit`` items of each category (None: all).
+        concurrency: how many items run at once, on threads (1: one after the other).
+        out: a JSON report file, rewritten atomically after every item. If it exists and was written
+            for the same model name, the item ids it scored are not run again (resume); items that
+            failed with ``"error"`` are run again. A file of another model is replaced.
+        progress: ``progress(done, total, correct)``, called from the calling thread once at the start
+            (resumed items counted) and after every item.
+
+    Returns:
+        The report: items of the selection, in data order; ``finished`` set.
+
+    Raises:
+        UserError: bad categories, missing or invalid data, concurrency below 1, an unreadable ``out``.
+        KeyboardInterrupt: re-raised after saving the items scored so far to ``out`` (the report then
+            has ``finished=None``); items still running are abandoned and queued ones cancelled, and a
+            rerun with the same ``out`` resumes.
+    """
+    if concurrency < 1:
+        raise UserError(f"concurrency must be 1 or more, not {concurrency}.")
+    cats = parse_categories(categories)
+    items = [item for category in cats for item in load_category(data_dir, category, limit)]
+    out_path = Path(out) if out is not None else None
+    name = model_label(model)
+    done: dict[str, ItemResult] = {}
+    previous = _previous(out_path, name)
+    for item in items:
+        if item.id in previous:
+            done[item.id] = previous[item.id]
+    report = Report(name, cats, [], str(data_dir), _now())
+
+    def publish(final: bool = False) -> None:
+        report.items = [done[i.id] for i in items if i.id in done]
+        report.finished = _now() if final else None
+        if out_path is not None:
+            report.save(out_path)
+
+    def tick() -> None:
+        if progress is not None:
+            progress(len(done), len(items), sum(r.valid for r in done.values()))
+
+    todo = [item for item in items if item.id not in done]
+    tick()
+    try:
+        if concurrency == 1:
+            for item in todo:
+                result = score_item(model, item)
+                done[item.id] = result
+                publish()
+                tick()
+        else:
+            _run_threads(model, todo, concurrency, done, publish, tick)
+    except KeyboardInterrupt:
+        publish()
+        raise
+    publish(final=True)
+    return report
+
+
+def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: dict[str, ItemResult],
+                 publish: Callable[[], None], tick: Callable[[], None]) -> None:
+    # workers only compute; results are recorded, saved and reported here, on the calling thread
+    executor = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bfcl")
+    try:
+        pending: dict[Future[ItemResult], BfclItem] = {
+            executor.submit(score_item, model, item): item for item in todo}
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                item = pending.pop(future)
+                done[item.id] = future.result()
+                publish()
+                tick()
+    except BaseException:
+        executor.shutdown(wait=False, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)

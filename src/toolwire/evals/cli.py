@@ -1,0 +1,121 @@
+"""Command line of the evaluations: ``toolwire eval bfcl ...`` (this module's ``app`` is mounted as ``eval``).
+
+Example::
+
+    toolwire eval bfcl --data /work/shared/bfcl --category simple_python,irrelevance --limit 50 \\
+        --model qwen2.5-0.5b --out bfcl.json --html bfcl.html
+
+Errors are printed as one line (``Error: ...``) with exit code 1; Ctrl-C saves what was scored to
+``--out`` (rerun the same command to resume) and exits with code 130.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from toolwire.errors import UserError
+from toolwire.evals.bfcl import CATEGORIES, find_category_files, parse_categories
+from toolwire.evals.bfcl_runner import run_bfcl
+from toolwire.evals.report import Report, load_published_scores, write_html
+
+__all__ = ["app", "bfcl"]
+
+app = typer.Typer(help="Evaluate a model on public benchmarks.", no_args_is_help=True,
+                  add_completion=False, pretty_exceptions_enable=False)
+
+
+@app.callback()
+def _group() -> None:
+    """Evaluate a model on public benchmarks (BFCL)."""
+
+
+def _load_model(model: str | None, dialect: str | None) -> Any:
+    """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily).
+
+    Raises:
+        UserError: toolwire.models.init_chat_model is not available.
+    """
+    try:
+        from toolwire.models import init_chat_model
+    except (ImportError, AttributeError) as exc:
+        raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
+    return init_chat_model(model, dialect=dialect)
+
+
+def _results_table(report: Report, published: dict[str, dict[str, float]]) -> Table:
+    table = Table(title=f"BFCL: {report.model}")
+    for header in ("category", "items", "correct", "accuracy %", "mean s", "in tok", "out tok", "errors"):
+        table.add_column(header, justify="left" if header == "category" else "right")
+    rows = [p for p in published.items() if any(c in p[1] for c in report.categories)]
+    for label, _ in rows:
+        table.add_column(label if len(label) <= 24 else label[:21] + "...", justify="right", style="dim")
+    for s in report.summary():
+        extra = [f"{scores[s.category]:.2f}" if s.category in scores else "" for _, scores in rows]
+        table.add_row(s.category, str(s.count), str(s.correct), f"{s.accuracy:.2f}", f"{s.mean_seconds:.2f}",
+                      str(s.input_tokens), str(s.output_tokens), str(s.errors), *extra)
+    overall = report.overall()
+    table.add_row("overall", str(len(report.items)), str(sum(i.valid for i in report.items)),
+                  "" if overall is None else f"{overall:.2f}", "", "", "", "", *([""] * len(rows)))
+    return table
+
+
+@app.command("bfcl")
+def bfcl(
+    data: Annotated[Path, typer.Option("--data", help="Folder of BFCL_v*_<category>.json files.")],
+    category: Annotated[str, typer.Option(help="Comma-separated categories.")] = ",".join(CATEGORIES),
+    limit: Annotated[int | None, typer.Option(help="First N items of each category.", min=0)] = None,
+    model: Annotated[str | None, typer.Option(help="Model name for init_chat_model.")] = None,
+    dialect: Annotated[str | None, typer.Option(help="Tool-calling dialect of a local model.")] = None,
+    concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
+    out: Annotated[Path | None, typer.Option(help="JSON report; rerun with the same file to resume.")] = None,
+    html: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report here.")] = None,
+) -> None:
+    """Score a model on BFCL single-turn categories with toolwire's AST checker."""
+    console = Console()
+    err = Console(stderr=True)
+    try:
+        cats = parse_categories(category)
+        for name in cats:
+            find_category_files(data, name)
+        readme = data / "README.md"
+        published = load_published_scores(readme) if readme.is_file() else {}
+        chat_model = _load_model(model, dialect)
+        with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("acc {task.fields[acc]}"), TimeElapsedColumn(), TextColumn("left"),
+                      TimeRemainingColumn(), console=err, transient=False) as bar:
+            task = bar.add_task("bfcl", total=None, acc="-")
+
+            def on_progress(done: int, total: int, correct: int) -> None:
+                acc = f"{100.0 * correct / done:.2f}%" if done else "-"
+                bar.update(task, completed=done, total=total, acc=acc)
+
+            report = run_bfcl(chat_model, data, cats, limit=limit, concurrency=concurrency, out=out,
+                              progress=on_progress)
+        console.print(_results_table(report, published))
+        if out is not None:
+            console.print(f"Report: {out}", markup=False, highlight=False)
+        if html is not None:
+            write_html(report, html, published=published)
+            console.print(f"HTML report: {html}", markup=False, highlight=False)
+    except KeyboardInterrupt:
+        where = f"; the items scored are saved in {out}, rerun to resume" if out is not None else ""
+        typer.echo(f"Interrupted{where}.", err=True)
+        raise typer.Exit(130) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:  # one clear line, never a traceback
+        typer.echo(f"Error: {exc}" if str(exc) else f"Error: {type(exc).__name__}", err=True)
+        raise typer.Exit(1) from None

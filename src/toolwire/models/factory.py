@@ -1,0 +1,96 @@
+"""``init_chat_model("provider:model")``: one string names any model toolwire can drive.
+
+Forms:
+
+* ``"local"`` or ``""`` - the default embedded model (:class:`~toolwire.models.ChatLlamaCpp`);
+  ``"local:<registry name>"`` or a registry name such as ``"qwen2.5-coder-0.5b"``; a path to a ``.gguf``.
+* ``"openai:<model>"`` (``gpt-5-mini``...), ``"anthropic:<model>"``, ``"google:<model>"``.
+* ``"openai-compatible:<model>@<base_url>"`` for vLLM, SGLang, llama.cpp server, Ollama, LM Studio.
+* ``"scripted"`` is not offered: tests build :class:`~toolwire.testing.ScriptedChatModel` directly.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from toolwire.errors import UserError
+from toolwire.models.base import BaseChatModel
+
+__all__ = ["PROVIDERS", "init_chat_model"]
+
+# provider prefix -> (module, class, pip extra)
+PROVIDERS: dict[str, tuple[str, str, str]] = {
+    "local": ("toolwire.models.llamacpp", "ChatLlamaCpp", "local"),
+    "openai": ("toolwire.models.openai", "ChatOpenAI", "openai"),
+    "openai-compatible": ("toolwire.models.openai", "ChatOpenAI", "openai"),
+    "anthropic": ("toolwire.models.anthropic", "ChatAnthropic", "anthropic"),
+    "google": ("toolwire.models.google", "ChatGoogleGenAI", "google"),
+}
+
+
+def _load(provider: str) -> type[BaseChatModel]:
+    module_name, class_name, extra = PROVIDERS[provider]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("toolwire"):
+            raise UserError(f"The {provider!r} provider is not available in this version of toolwire.") from None
+        raise UserError(
+            f"The {provider!r} provider needs {exc.name!r}: run pip install 'toolwire[{extra}]'."
+        ) from None
+    return getattr(module, class_name)  # type: ignore[no-any-return]
+
+
+def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
+    """Build a chat model from a ``"provider:model"`` string.
+
+    Args:
+        name: see the module docstring; None or "local" gives the default embedded model.
+        **kwargs: passed to the model class (temperature, dialect, n_ctx, api_key, base_url...).
+            Options a class does not take are an error, except ``dialect``, which only local models use
+            and others ignore.
+
+    Returns:
+        A :class:`~toolwire.models.BaseChatModel`.
+
+    Raises:
+        UserError: unknown provider, missing extra, or a malformed name.
+    """
+    name = (name or "local").strip()
+    provider, sep, rest = name.partition(":")
+    if not sep:
+        if name in ("local", ""):
+            provider, rest = "local", ""
+        elif name.endswith(".gguf") or "/" in name or name in _registry_names():
+            provider, rest = "local", name
+        else:
+            raise UserError(
+                f"Unknown model {name!r}: use 'local', a registry name ({', '.join(_registry_names())}), "
+                "a .gguf path, or 'provider:model' with provider one of "
+                f"{', '.join(p for p in PROVIDERS if p != 'local')}."
+            )
+    if provider not in PROVIDERS:
+        raise UserError(f"Unknown provider {provider!r}: use one of {', '.join(PROVIDERS)}.")
+    cls = _load(provider)
+    if provider == "local":
+        if rest:
+            kwargs["model"] = rest
+        return cls(**kwargs)
+    kwargs.pop("dialect", None)
+    if provider == "openai-compatible":
+        model, at, base_url = rest.rpartition("@")
+        if not at or not model or not base_url:
+            raise UserError("Write an OpenAI-compatible model as 'openai-compatible:<model>@<base_url>'.")
+        return cls(model=model, base_url=base_url, **kwargs)
+    if not rest:
+        raise UserError(f"Name the model after the provider, e.g. '{provider}:<model name>'.")
+    return cls(model=rest, **kwargs)
+
+
+def _registry_names() -> list[str]:
+    try:
+        from toolwire.models.registry import MODELS
+    except ImportError:
+        return []
+    return list(MODELS)

