@@ -49,7 +49,8 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` to completion from sync code and return its result (exceptions propagate)."""
     if not _loop_running():
         return asyncio.run(coro)
-    return concurrent.futures.ThreadPoolExecutor(1).submit(asyncio.run, coro).result()
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="toolwire-loop") as worker:
+        return worker.submit(asyncio.run, coro).result()
 
 
 def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any], timeout: float,

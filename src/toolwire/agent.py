@@ -143,7 +143,7 @@ class Agent:
                 else:
                     repeats[index] = ToolMessage(
                         f"You already called {call['name']} with these same arguments, and the result was: "
-                        f"{earlier.text} Do not call it again: use this result to answer.",
+                        f"{earlier.text}\nDo not call it again: use this result to answer.",
                         call["id"] or "", name=call["name"], status="error",
                     )
             results: list[ToolMessage] = yield ("tools", (fresh, reply.invalid_tool_calls))

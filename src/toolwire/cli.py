@@ -54,6 +54,12 @@ def _mount() -> None:
         app.add_typer(eval_app, name="eval", help="Measure tool-call accuracy (BFCL).")
     except ImportError:  # pragma: no cover
         pass
+    try:
+        from toolwire.cli_mcp import app as mcp_app
+
+        app.add_typer(mcp_app, name="mcp", help="Publish tools as an MCP server.")
+    except ImportError:  # pragma: no cover
+        pass
 
 
 def fail(message: str, code: int = 1) -> None:
@@ -175,11 +181,25 @@ ToolsOpt = Annotated[
 DialectOpt = Annotated[str | None, typer.Option("--dialect", help="Tool-call dialect of a local model.")]
 
 
+McpOpt = Annotated[list[str] | None, typer.Option(
+    "--mcp", help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
+
+
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
-           dialect: str | None) -> Any:
+           dialect: str | None, mcp: list[str] | None = None) -> Any:
     from toolwire.agent import Agent
 
-    loaded = [t for spec in tools for t in load_tools(spec)] if tools else _default_tools()
+    loaded = [t for spec in tools or () for t in load_tools(spec)] if tools or mcp else _default_tools()
+    if mcp:  # each MCP session lives until the command ends
+        import click
+
+        from toolwire.mcp import load_tools as load_mcp_tools
+
+        for server in mcp:
+            mcp_tools = load_mcp_tools(server)
+            if (ctx := click.get_current_context(silent=True)) is not None:
+                ctx.call_on_close(mcp_tools.close)
+            loaded += mcp_tools
     return Agent(_model(model, dialect), loaded, max_steps=max_steps, system_prompt=system)
 
 
@@ -192,10 +212,11 @@ def ask(
     system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
+    mcp: McpOpt = None,
 ) -> None:
     """Answer one question, calling tools as the model asks (the book's three tools by default)."""
     try:
-        agent = _agent(model, tools, max_steps, system, dialect)
+        agent = _agent(model, tools, max_steps, system, dialect, mcp)
         if not as_json:
             out.print(f"[bold]? {escape(question)}[/bold]")
         _run(agent, question, as_json)
@@ -214,10 +235,11 @@ def chat(
     max_steps: Annotated[int, typer.Option(help="The most model calls per question.")] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
     dialect: DialectOpt = None,
+    mcp: McpOpt = None,
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave)."""
     try:
-        agent = _agent(model, tools, max_steps, system, dialect)
+        agent = _agent(model, tools, max_steps, system, dialect, mcp)
     except ToolwireError as exc:
         fail(str(exc))
         return

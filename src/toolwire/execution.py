@@ -93,7 +93,7 @@ class ToolExecutor:
             return self._error(error_text(exc, str(name)), call, name)
         timeout = tool.timeout if tool.timeout is not None else self.timeout
         try:
-            kwargs = tool.validate_args(call.get("args"))
+            kwargs = tool.call_args(call.get("args"))
             if gate is None:
                 result = await tool._arun(kwargs, timeout)
             else:
@@ -114,9 +114,11 @@ class ToolExecutor:
     def _invalid(self, bad: InvalidToolCall) -> ToolMessage:
         if not self.handle_errors:
             raise ToolExecutionError(bad.get("error") or "invalid tool call", bad.get("name"), bad.get("id"))
-        detail = bad.get("error") or "it could not be parsed"
+        detail = (bad.get("error") or "it could not be parsed").strip()
+        if not detail.endswith((".", "!", "?")):
+            detail += "."
         raw = bad.get("args")
-        shown = f" The arguments received were: {raw[:500]}" if isinstance(raw, str) and raw else ""
+        shown = f" The arguments received were: {raw[:500]}." if isinstance(raw, str) and raw else ""
         text = (f"Error: the call to {bad.get('name') or 'a tool'!r} was not valid: {detail}"
                 f"{shown} Send the call again with the arguments as a JSON object.")
         return self._error(text, bad, bad.get("name"))

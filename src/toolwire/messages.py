@@ -125,6 +125,16 @@ _set = object.__setattr__
 _MISSING: Any = object()
 
 
+def _copy_containers(value: Any) -> Any:
+    """Copy nested dicts, lists and tuples (as lists); other values are shared (they are immutable, or
+    an artifact the program owns)."""
+    if isinstance(value, dict):
+        return {k: _copy_containers(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy_containers(v) for v in value]
+    return value
+
+
 def content_text(content: Content) -> str:
     """Return the text of a message content: the string itself, or its text blocks joined by newlines."""
     if isinstance(content, str):
@@ -187,12 +197,15 @@ class BaseMessage:
         return type(self)(content, **values)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return a JSON-ready dict: ``{"type": ..., "content": ..., <fields that are not default>}``."""
-        out: dict[str, Any] = {"type": self.type, "content": self.content}
+        """Return a JSON-ready dict: ``{"type": ..., "content": ..., <fields that are not default>}``.
+
+        Its lists and dicts are new ones: changing the dict never changes the message.
+        """
+        out: dict[str, Any] = {"type": self.type, "content": _copy_containers(self.content)}
         for name, default in self._fields[1:]:
             value = getattr(self, name)
             if value != default and value is not _MISSING:
-                out[name] = value
+                out[name] = _copy_containers(value)
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -282,13 +295,14 @@ class AIMessage(BaseMessage):
         name: str | None = None,
     ) -> None:
         super().__init__(content, id=id, name=name)
+        # the message keeps its own copies, so a later change to the caller's dicts does not reach it
         calls = []
         for call in tool_calls or ():
             if "type" not in call or "id" not in call or call.get("id") is None:
                 call = tool_call(call["name"], call.get("args") or {}, call.get("id"))
-            calls.append(call)
+            calls.append(_copy_containers(call))
         _set(self, "tool_calls", calls)
-        _set(self, "invalid_tool_calls", list(invalid_tool_calls or ()))
+        _set(self, "invalid_tool_calls", [_copy_containers(bad) for bad in invalid_tool_calls or ()])
         _set(self, "usage", usage)
         _set(self, "response_metadata", dict(response_metadata or {}))
         _set(self, "provider_data", provider_data)
@@ -354,6 +368,8 @@ class AIMessageChunk:
     Attributes:
         content: a text fragment.
         tool_call_chunks: :class:`ToolCallChunk` fragments (argument JSON text pieces).
+        invalid_tool_calls: tool calls already known to be invalid (:class:`InvalidToolCall`, with
+            their error), carried through merging unchanged, e.g. when a finished message is streamed.
         usage: token counts, usually only on the last chunk.
         response_metadata: provider details (finish reason, model).
         provider_data: provider-opaque data to keep on the final message.
@@ -361,13 +377,15 @@ class AIMessageChunk:
     ``a + b`` merges two chunks; :func:`merge_chunks` merges many in linear time.
     """
 
-    __slots__ = ("content", "id", "provider_data", "response_metadata", "tool_call_chunks", "usage")
+    __slots__ = ("content", "id", "invalid_tool_calls", "provider_data", "response_metadata", "tool_call_chunks",
+                 "usage")
 
     def __init__(
         self,
         content: str = "",
         *,
         tool_call_chunks: Sequence[ToolCallChunk] | None = None,
+        invalid_tool_calls: Sequence[InvalidToolCall] | None = None,
         usage: Usage | None = None,
         response_metadata: dict[str, Any] | None = None,
         provider_data: dict[str, Any] | None = None,
@@ -375,6 +393,7 @@ class AIMessageChunk:
     ) -> None:
         self.content = content
         self.tool_call_chunks = list(tool_call_chunks or ())
+        self.invalid_tool_calls = list(invalid_tool_calls or ())
         self.usage = usage
         self.response_metadata = dict(response_metadata or {})
         self.provider_data = provider_data
@@ -387,6 +406,7 @@ class AIMessageChunk:
 
     def __repr__(self) -> str:
         return (f"AIMessageChunk(content={self.content!r}, tool_call_chunks={self.tool_call_chunks!r}"
+                f"{', invalid_tool_calls=' + repr(self.invalid_tool_calls) if self.invalid_tool_calls else ''}"
                 f"{', usage=' + repr(self.usage) if self.usage else ''})")
 
     def __eq__(self, other: object) -> bool:
@@ -399,8 +419,9 @@ class AIMessageChunk:
     def to_message(self) -> AIMessage:
         """Return the :class:`AIMessage` this (merged) chunk stands for.
 
-        Each tool-call chunk's argument text is read with :func:`toolwire.parsing.arguments.normalize_arguments`;
-        text that is not a JSON object becomes an :class:`InvalidToolCall` that keeps it.
+        Each tool-call chunk's argument text is read with
+        :func:`toolwire.parsing.arguments.normalize_arguments`; text that is not a JSON object becomes an
+        :class:`InvalidToolCall` that keeps it. The chunk's own ``invalid_tool_calls`` follow.
         """
         from toolwire.errors import ToolCallParseError
         from toolwire.parsing.arguments import normalize_arguments
@@ -419,6 +440,7 @@ class AIMessageChunk:
                 invalid.append(invalid_tool_call(None, raw, chunk.get("id"), "The tool call has no name."))
                 continue
             calls.append(tool_call(name, args, chunk.get("id")))
+        invalid.extend(self.invalid_tool_calls)
         return AIMessage(
             self.content,
             tool_calls=calls,
@@ -446,6 +468,8 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
 
     Tool-call chunks are grouped by ``index`` (or by ``id`` when a provider sends no index); the
     first non-empty ``name`` and ``id`` win and the ``args`` fragments are concatenated in order.
+    When every group has an index, the calls come out in index order. ``invalid_tool_calls`` of the
+    chunks are concatenated.
 
     Args:
         chunks: the chunks in arrival order.
@@ -456,6 +480,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
         The merged chunk, or the final message.
     """
     text: list[str] = []
+    invalid: list[InvalidToolCall] = []
     groups: dict[Any, dict[str, Any]] = {}
     last_key: Any = None
     usage: Usage | None = None
@@ -485,6 +510,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
             if part.get("args"):
                 group["args"].append(part["args"])
             last_key = key
+        invalid.extend(chunk.invalid_tool_calls)
         usage = _add_usage(usage, chunk.usage)
         if chunk.response_metadata:
             metadata.update(chunk.response_metadata)
@@ -492,13 +518,17 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
             provider_data = {**(provider_data or {}), **chunk.provider_data}
         if chunk.id and msg_id is None:
             msg_id = chunk.id
+    ordered = list(groups.values())
+    if all(g["index"] is not None for g in ordered):
+        ordered.sort(key=lambda g: g["index"])
     merged = AIMessageChunk(
         "".join(text),
         tool_call_chunks=[
             {"name": g["name"], "args": "".join(g["args"]), "id": g["id"], "index": g["index"],
              "type": "tool_call_chunk"}
-            for g in groups.values()
+            for g in ordered
         ],
+        invalid_tool_calls=invalid,
         usage=usage,
         response_metadata=metadata,
         provider_data=provider_data,

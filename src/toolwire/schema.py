@@ -21,8 +21,10 @@ Rules (issue [1] of the project, and the cases S1-S2 of ``shared/cases``):
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
+import functools
 import inspect
 import sys
 import types
@@ -38,7 +40,15 @@ from pydantic.fields import FieldInfo
 
 from toolwire.errors import SchemaError, ToolValidationError
 
-__all__ = ["FunctionSchema", "function_schema", "inline_refs", "model_schema", "validation_message"]
+__all__ = [
+    "FunctionSchema",
+    "drop_defaulted_nulls",
+    "function_schema",
+    "inline_refs",
+    "model_schema",
+    "null_plan",
+    "validation_message",
+]
 
 _SKIPPED_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _FORBID = ConfigDict(extra="forbid")
@@ -58,6 +68,9 @@ class FunctionSchema:
         defaulted_non_nullable: parameters that have a default but do not accept ``None``: a
             ``null`` received for one is dropped, so the Python default applies (OpenAI strict mode
             sends ``null`` for parameters the model leaves out).
+        null_plan: the same rule for every level of the arguments (see :func:`null_plan`): where a
+            ``null`` may be dropped, top-level parameters (``defaulted_non_nullable``) and optional
+            fields of nested objects alike; ``None`` when there is nowhere to drop one.
     """
 
     description: str
@@ -65,6 +78,7 @@ class FunctionSchema:
     validate: Callable[[Mapping[str, Any]], dict[str, Any]]
     positional_only: tuple[str, ...] = ()
     defaulted_non_nullable: frozenset[str] = frozenset()
+    null_plan: dict[str, Any] | None = None
 
 
 def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
@@ -125,7 +139,12 @@ def _compat(tp: Any) -> Any:
         hints = typing.get_type_hints(tp, include_extras=True)
         for key, hint in hints.items():
             inner = _compat(_strip_required(hint))
-            wrapper = typing_extensions.Required if key in tp.__required_keys__ else typing_extensions.NotRequired
+            # the qualifier in the resolved hint wins: under ``from __future__ import annotations`` the
+            # class saw only strings, so its __required_keys__ ignore Required/NotRequired
+            required = _required_qualifier(hint)
+            if required is None:
+                required = key in tp.__required_keys__
+            wrapper = typing_extensions.Required if required else typing_extensions.NotRequired
             fields[key] = wrapper[inner]
         new = typing_extensions.TypedDict(tp.__name__, fields)  # type: ignore[operator]
         new.__doc__ = tp.__doc__
@@ -150,6 +169,18 @@ def _compat(tp: Any) -> Any:
         return origin[new_args] if len(new_args) > 1 else origin[new_args[0]]
     except TypeError:
         return tp
+
+
+def _required_qualifier(hint: Any) -> bool | None:
+    """True for ``Required[...]``, False for ``NotRequired[...]`` (also inside ``Annotated``), else None."""
+    origin = get_origin(hint)
+    if origin is Annotated:
+        return _required_qualifier(get_args(hint)[0])
+    if origin in (typing.Required, typing_extensions.Required):
+        return True
+    if origin in (typing.NotRequired, typing_extensions.NotRequired):
+        return False
+    return None
 
 
 def _strip_required(hint: Any) -> Any:
@@ -224,6 +255,95 @@ def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return ordered
 
 
+# -- nulls for optional values (OpenAI strict mode) ------------------------------------------------
+# Strict mode makes every property required and the optional ones nullable, so a model that leaves a
+# value out sends null. Where the schema does not accept null, the null is dropped before validation,
+# so the Python default (or the absence of a NotRequired key) applies, at every level.
+
+NullPlan = dict[str, Any]
+
+
+def _admits_null(node: Any) -> bool:
+    if not isinstance(node, dict):
+        return True
+    kind = node.get("type")
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
+        return True
+    if None in (node.get("enum") or ()) or ("const" in node and node["const"] is None):
+        return True
+    branches = [*(node.get("anyOf") or ()), *(node.get("oneOf") or ())]
+    if any(_admits_null(b) for b in branches):
+        return True
+    constrained = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items", "not")
+    return not any(k in node for k in constrained)  # {} (or only a description): any value
+
+
+def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan | None:
+    """Where a received ``null`` must be dropped so that a default applies, worked out once.
+
+    Args:
+        schema: an object schema with ``$ref`` inlined (as :func:`inline_refs` returns).
+        top_level: the parameters to drop at the top, when the caller knows them from the Python
+            signature; by default they come from the schema like the nested ones.
+
+    Returns:
+        ``{"drop": names, "props": {name: plan}, "items": plan, "values": plan}`` (only the keys that
+        apply) for :func:`drop_defaulted_nulls`, or ``None`` when no null ever needs dropping.
+    """
+    if not isinstance(schema, dict):
+        return None
+    branches = [b for b in (schema.get("anyOf") or schema.get("oneOf") or ())
+                if isinstance(b, dict) and b.get("type") != "null"]
+    if len(branches) == 1:
+        return null_plan(branches[0], top_level)
+    plan: NullPlan = {}
+    props = schema.get("properties")
+    if isinstance(props, dict):
+        required = set(schema.get("required") or ())
+        drop = top_level if top_level is not None else frozenset(
+            name for name, sub in props.items() if name not in required and not _admits_null(sub))
+        if drop:
+            plan["drop"] = frozenset(drop)
+        nested = {name: sub_plan for name, sub in props.items() if (sub_plan := null_plan(sub))}
+        if nested:
+            plan["props"] = nested
+    for key, out_key in (("items", "items"), ("additionalProperties", "values")):
+        sub = schema.get(key)
+        if isinstance(sub, dict) and (sub_plan := null_plan(sub)):
+            plan[out_key] = sub_plan
+    return plan or None
+
+
+def drop_defaulted_nulls(value: Any, plan: NullPlan) -> Any:
+    """Return ``value`` without the ``null``s that ``plan`` (from :func:`null_plan`) says to drop.
+
+    The input is not changed; it is returned itself when nothing had to go.
+    """
+    if isinstance(value, dict):
+        drop = plan.get("drop", ())
+        props = plan.get("props", {})
+        values = plan.get("values")
+        out: dict[Any, Any] = {}
+        changed = False
+        for key, item in value.items():
+            if item is None:
+                if key in drop:
+                    changed = True
+                    continue
+            else:
+                sub = props.get(key, values)
+                if sub is not None:
+                    new = drop_defaulted_nulls(item, sub)
+                    changed = changed or new is not item
+                    item = new
+            out[key] = item
+        return out if changed else value
+    if isinstance(value, list) and "items" in plan:
+        new_list = [drop_defaulted_nulls(item, plan["items"]) if item is not None else item for item in value]
+        return new_list if any(a is not b for a, b in zip(new_list, value, strict=True)) else value
+    return value
+
+
 # -- validation errors ----------------------------------------------------------------------------
 
 
@@ -284,7 +404,10 @@ def _model_validate(model: type[BaseModel], tool_name: str) -> Callable[..., dic
             instance = validate_python(args)
         except ValidationError as exc:
             raise ToolValidationError(validation_message(exc, tool_name, names), tool_name) from None
-        return {name: getattr(instance, name) for name in names}
+        out = {name: getattr(instance, name) for name in names}
+        if instance.model_extra:  # a model with extra="allow": the extra arguments are passed on too
+            out.update(instance.model_extra)
+        return out
 
     return validate
 
@@ -294,7 +417,8 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
 
     Field descriptions come from the model's ``Field(description=...)``; the tool description, when
     not given, from the model's docstring. Validation keeps the model's own ``extra`` setting but
-    unknown keys are rejected unless the model explicitly allows them.
+    unknown keys are rejected unless the model explicitly allows them (``extra="allow"``: they are then
+    passed on to the function).
 
     Raises:
         SchemaError: the model's JSON Schema cannot be produced or is recursive.
@@ -315,7 +439,26 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
         if not f.is_required() and not _accepts_none(f.annotation)
     )
     return FunctionSchema(description, parameters, _model_validate(model, tool_name),
-                          defaulted_non_nullable=defaulted)
+                          defaulted_non_nullable=defaulted, null_plan=null_plan(parameters, defaulted))
+
+
+def _hint_target(func: Any) -> Any:
+    """The object whose annotations describe ``func``'s parameters: the wrapped function of a decorator
+    or ``functools.partial``, a class's ``__init__``, a callable instance's ``__call__``."""
+    seen = 0
+    while seen < 100:
+        seen += 1
+        if isinstance(func, functools.partial):
+            func = func.func
+        elif hasattr(func, "__wrapped__"):
+            func = func.__wrapped__
+        else:
+            break
+    if isinstance(func, type):
+        return func.__init__
+    if inspect.isfunction(func) or inspect.ismethod(func) or inspect.isbuiltin(func):
+        return func
+    return type(func).__call__ if callable(func) else func
 
 
 def function_schema(
@@ -343,9 +486,8 @@ def function_schema(
         sig = inspect.signature(func)
     except (TypeError, ValueError) as exc:
         raise SchemaError(f"Cannot read the signature of {func!r}: {exc}") from None
-    target = inspect.unwrap(func) if not isinstance(func, type) else func.__init__  # type: ignore[misc]
     try:
-        hints = typing.get_type_hints(target, include_extras=True)
+        hints = typing.get_type_hints(_hint_target(func), include_extras=True)
     except Exception as exc:  # NameError for unresolved forward references, among others
         raise SchemaError(
             f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
@@ -394,11 +536,9 @@ def function_schema(
     for name, value in defaults.items():
         prop = parameters["properties"].get(name)
         if prop is not None and "default" not in prop:
-            try:
+            with contextlib.suppress(Exception):  # a default with no JSON form is simply not advertised
                 prop["default"] = TypeAdapter(type(value)).dump_python(value, mode="json") \
                     if not isinstance(value, str | int | float | bool | type(None)) else value
-            except Exception:  # a default with no JSON form is simply not advertised
-                pass
     parameters = copy.deepcopy(parameters)
     return FunctionSchema(
         description=description if description is not None else doc_desc,
@@ -406,4 +546,5 @@ def function_schema(
         validate=_adapter_validate(adapter, tool_name, list(fields)),
         positional_only=tuple(positional_only),
         defaulted_non_nullable=frozenset(defaulted),
+        null_plan=null_plan(parameters, frozenset(defaulted)),
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from toolwire.errors import UserError
@@ -108,3 +108,7 @@ class ScriptedChatModel(BaseChatModel):
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         yield from message_to_chunks(self._next(request), pieces=self.stream_pieces)
+
+    async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
+        for chunk in message_to_chunks(self._next(request), pieces=self.stream_pieces):
+            yield chunk

@@ -27,7 +27,7 @@ from pydantic_core import to_jsonable_python
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
 from toolwire.messages import ToolCall, ToolMessage
-from toolwire.schema import FunctionSchema, function_schema, model_schema
+from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
 
 __all__ = ["Tool", "ToolSpec", "error_text", "result_to_content", "tool", "truncate_content"]
 
@@ -167,7 +167,7 @@ class Tool:
     """
 
     __slots__ = (
-        "_defaulted",
+        "_null_plan",
         "_positional_only",
         "_validate",
         "description",
@@ -212,9 +212,9 @@ class Tool:
         self.spec = ToolSpec(name, schema.description, schema.parameters)
         self._validate = schema.validate
         self._positional_only = schema.positional_only
-        self._defaulted = schema.defaulted_non_nullable
-        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
-            getattr(func, "__call__", None)
+        self._null_plan = schema.null_plan
+        self.is_async = inspect.iscoroutinefunction(func) or (
+            callable(func) and inspect.iscoroutinefunction(type(func).__call__)
         )
         self.return_direct = return_direct
         self.timeout = timeout
@@ -261,7 +261,7 @@ class Tool:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
                 raise SchemaError("args_schema must be a pydantic BaseModel class.")
             doc_desc = _docstring_summary(func) if description is None else None
-            schema = model_schema(args_schema, tool_name, description or doc_desc)
+            schema = model_schema(args_schema, tool_name, description or doc_desc or None)
         else:
             schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring)
         return cls(
@@ -274,6 +274,57 @@ class Tool:
             handle_errors=handle_errors,
             hide_error_details=hide_error_details,
         )
+
+    @classmethod
+    def from_schema(
+        cls,
+        func: Callable[..., Any],
+        name: str,
+        description: str,
+        parameters: Mapping[str, Any],
+        validate: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None,
+        *,
+        return_direct: bool = False,
+        timeout: float | None = None,
+        response_format: ResponseFormat = "content",
+        handle_errors: bool = True,
+        hide_error_details: bool = False,
+    ) -> Tool:
+        """Make a :class:`Tool` from a ready JSON Schema instead of a signature.
+
+        Used for tools whose schema comes from elsewhere (an OpenAI tool dict, an MCP server, a
+        LangChain tool); see :func:`toolwire.interop.openai_tools.tool_from_schema` for the friendly
+        front end.
+
+        Args:
+            func: sync or ``async def`` function, called as ``func(**arguments)``.
+            name: the tool name (``^[a-zA-Z0-9_-]{1,64}$``).
+            description: what the tool does (required, non-empty).
+            parameters: JSON Schema of the arguments, an object schema; local ``$ref`` are inlined.
+            validate: ``validate(args) -> dict`` raising :class:`ToolValidationError`; by default the
+                arguments are checked against ``parameters`` with ``jsonschema``
+                (:func:`toolwire.interop.openai_tools.schema_validator`).
+            return_direct, timeout, response_format, handle_errors, hide_error_details: see :class:`Tool`.
+
+        A ``null`` received for a parameter that is optional and does not accept ``null`` is dropped
+        before validation, as for decorated tools (OpenAI strict mode sends ``null`` for left-out ones).
+
+        Raises:
+            SchemaError: bad name, empty description, or a schema that is not a valid object schema.
+        """
+        from toolwire.interop.openai_tools import normalize_parameters, schema_validator
+        from toolwire.schema import null_plan
+
+        check_name(name)
+        params = normalize_parameters(parameters, name)
+        if validate is None:
+            validate = schema_validator(params, name)
+        plan = null_plan(params)
+        schema = FunctionSchema(description or "", params, validate,
+                                defaulted_non_nullable=frozenset((plan or {}).get("drop", ())), null_plan=plan)
+        return cls(func, schema, name=name, return_direct=return_direct, timeout=timeout,
+                   response_format=response_format, handle_errors=handle_errors,
+                   hide_error_details=hide_error_details)
 
     # -- introspection -----------------------------------------------------------------------------
 
@@ -295,7 +346,8 @@ class Tool:
         """Check ``args`` against the schema and return the keyword arguments for the function.
 
         A single string is accepted for a tool with exactly one parameter. A ``null`` for a parameter
-        that has a default but does not accept None is dropped, so the default applies.
+        (or a field of a nested object) that has a default but does not accept None is dropped, so the
+        default applies.
 
         Raises:
             ToolValidationError: the message names each bad field, what was expected and what came.
@@ -312,9 +364,29 @@ class Tool:
                     f"arguments, got {type(args).__name__}.",
                     self.name,
                 )
-        if self._defaulted and None in args.values():
-            args = {k: v for k, v in args.items() if not (v is None and k in self._defaulted)}
+        if self._null_plan is not None:
+            args = drop_defaulted_nulls(args, self._null_plan)
         return self._validate(args)
+
+    def call_args(self, args: Any) -> dict[str, Any]:
+        """Check the ``args`` of a tool call (as a model sent them) and return the keyword arguments.
+
+        Unlike :meth:`validate_args`, a string is always read as the argument JSON text (with
+        :func:`toolwire.parsing.arguments.normalize_arguments`), never as the value of a lone parameter:
+        ``"[1, 2]"`` is an error, not the string ``"[1, 2]"``.
+
+        Raises:
+            ToolValidationError: the arguments are not a JSON object, or do not match the schema.
+        """
+        if isinstance(args, str | bytes | bytearray):
+            from toolwire.errors import ToolCallParseError
+            from toolwire.parsing.arguments import normalize_arguments
+
+            try:
+                args = normalize_arguments(args, self.parameters)
+            except ToolCallParseError as exc:
+                raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {exc}", self.name) from None
+        return self.validate_args(args)
 
     def _call(self, kwargs: dict[str, Any]) -> Any:
         if self._positional_only:
@@ -373,7 +445,7 @@ class Tool:
         limit = timeout if timeout is not None else self.timeout
         if isinstance(input, Mapping) and input.get("type") == "tool_call":
             try:
-                return self._to_message(self._run(self.validate_args(input.get("args")), limit), input)
+                return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise
@@ -393,9 +465,10 @@ class Tool:
         try:
             return await asyncio.wait_for(coro, timeout)
         except TimeoutError:
+            # an async tool is cancelled; a sync tool's thread cannot be, its result is dropped
+            what = "was stopped" if self.is_async else "its result will not be used"
             raise ToolTimeoutError(
-                f"Tool '{self.name}' did not finish within {timeout:g} seconds and was stopped; "
-                "try a smaller request.",
+                f"Tool '{self.name}' did not finish within {timeout:g} seconds; {what}. Try a smaller request.",
                 self.name,
             ) from None
 
@@ -405,7 +478,7 @@ class Tool:
         limit = timeout if timeout is not None else self.timeout
         if isinstance(input, Mapping) and input.get("type") == "tool_call":
             try:
-                return self._to_message(await self._arun(self.validate_args(input.get("args")), limit), input)
+                return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise

@@ -24,7 +24,8 @@ The code is written from those rules, not copied. In short:
 
 Deliberate differences from BFCL: an int is accepted for a float inside arrays too (BFCL rejects
 ``[1, 2]`` for a list of floats whose answer is written ``[1.0, 2.0]``), and strings are normalised at
-every depth (BFCL normalises them one level deep only).
+every depth (BFCL normalises them one level deep only). Java and JavaScript categories load, but are
+scored with these Python-type rules (BFCL has separate type rules for them).
 """
 
 from __future__ import annotations
@@ -101,6 +102,10 @@ def normalize_string(text: str) -> str:
     ``"April 1, 2024"`` and ``"april 1 2024"`` both become ``"april12024"``.
     """
     return _STRIP.sub("", text).lower().replace("'", '"')
+
+
+def _calls(n: int) -> str:
+    return f"{n} call" if n == 1 else f"{n} calls"
 
 
 def _short(value: Any, limit: int = 160) -> str:
@@ -322,7 +327,7 @@ def check_calls(category: str, functions: Sequence[Mapping[str, Any]],
     if kind == "irrelevance":
         if calls:
             return CheckResult.fail("called_when_should_not",
-                                    f"Made {len(calls)} call(s) ({', '.join(names)}) although no offered "
+                                    f"Made {_calls(len(calls))} ({', '.join(names)}) although no offered "
                                     "function fits the question.")
         return CheckResult.ok()
     if kind == "relevance":
@@ -332,7 +337,7 @@ def check_calls(category: str, functions: Sequence[Mapping[str, Any]],
     if not calls:
         return CheckResult.fail("no_call", f"Made no call; expected {len(ground_truth)}.")
     if len(calls) != len(ground_truth):
-        return CheckResult.fail("wrong_count", f"Made {len(calls)} calls ({', '.join(names)}); "
+        return CheckResult.fail("wrong_count", f"Made {_calls(len(calls))} ({', '.join(names)}); "
                                                f"expected {len(ground_truth)}.")
     if len(ground_truth) == 1:
         expected = ground_truth[0]

@@ -110,7 +110,9 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         concurrency: how many items run at once, on threads (1: one after the other).
         out: a JSON report file, rewritten atomically after every item. If it exists and was written
             for the same model name, the item ids it scored are not run again (resume); items that
-            failed with ``"error"`` are run again. A file of another model is replaced.
+            failed with ``"error"`` are run again. The rewritten file holds this run's selection only
+            (scored items outside ``categories``/``limit`` are dropped). A file of another model is
+            replaced.
         progress: ``progress(done, total, correct)``, called from the calling thread once at the start
             (resumed items counted) and after every item.
 
@@ -120,8 +122,9 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
     Raises:
         UserError: bad categories, missing or invalid data, concurrency below 1, an unreadable ``out``.
         KeyboardInterrupt: re-raised after saving the items scored so far to ``out`` (the report then
-            has ``finished=None``); items still running are abandoned and queued ones cancelled, and a
-            rerun with the same ``out`` resumes.
+            has ``finished=None``); with threads, queued items are cancelled and running ones abandoned
+            (Python still waits for those model calls to return before the process exits). A rerun with
+            the same ``out`` resumes.
     """
     if concurrency < 1:
         raise UserError(f"concurrency must be 1 or more, not {concurrency}.")
@@ -135,12 +138,13 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         if item.id in previous:
             done[item.id] = previous[item.id]
     report = Report(name, cats, [], str(data_dir), _now())
+    cache: dict[str, str] = {}
 
     def publish(final: bool = False) -> None:
         report.items = [done[i.id] for i in items if i.id in done]
         report.finished = _now() if final else None
         if out_path is not None:
-            report.save(out_path)
+            report.save(out_path, cache=cache)
 
     def tick() -> None:
         if progress is not None:
@@ -168,9 +172,9 @@ def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: d
                  publish: Callable[[], None], tick: Callable[[], None]) -> None:
     # workers only compute; results are recorded, saved and reported here, on the calling thread
     executor = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bfcl")
+    pending: dict[Future[ItemResult], BfclItem] = {}
     try:
-        pending: dict[Future[ItemResult], BfclItem] = {
-            executor.submit(score_item, model, item): item for item in todo}
+        pending.update({executor.submit(score_item, model, item): item for item in todo})
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -180,5 +184,8 @@ def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: d
                 tick()
     except BaseException:
         executor.shutdown(wait=False, cancel_futures=True)
+        for future, item in pending.items():  # keep the items that finished meanwhile
+            if future.done() and not future.cancelled() and future.exception() is None:
+                done[item.id] = future.result()
         raise
     executor.shutdown(wait=True)

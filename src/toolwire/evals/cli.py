@@ -5,8 +5,9 @@ Example::
     toolwire eval bfcl --data /work/shared/bfcl --category simple_python,irrelevance --limit 50 \\
         --model qwen2.5-0.5b --out bfcl.json --html bfcl.html
 
-Errors are printed as one line (``Error: ...``) with exit code 1; Ctrl-C saves what was scored to
-``--out`` (rerun the same command to resume) and exits with code 130.
+Errors are printed as one line (``error: ...``, as the main ``toolwire`` command does) with exit
+code 1; Ctrl-C saves what was scored to ``--out`` (rerun the same command to resume) and exits with
+code 130.
 """
 
 from __future__ import annotations
@@ -55,20 +56,32 @@ def _load_model(model: str | None, dialect: str | None) -> Any:
     return init_chat_model(model, dialect=dialect)
 
 
-def _results_table(report: Report, published: dict[str, dict[str, float]]) -> Table:
-    table = Table(title=f"BFCL: {report.model}")
+def _results_table(report: Report) -> Table:
+    table = Table(title=f"BFCL: {report.model}", title_justify="left")
     for header in ("category", "items", "correct", "accuracy %", "mean s", "in tok", "out tok", "errors"):
-        table.add_column(header, justify="left" if header == "category" else "right")
-    rows = [p for p in published.items() if any(c in p[1] for c in report.categories)]
-    for label, _ in rows:
-        table.add_column(label if len(label) <= 24 else label[:21] + "...", justify="right", style="dim")
+        table.add_column(header, justify="left" if header == "category" else "right", no_wrap=True)
     for s in report.summary():
-        extra = [f"{scores[s.category]:.2f}" if s.category in scores else "" for _, scores in rows]
         table.add_row(s.category, str(s.count), str(s.correct), f"{s.accuracy:.2f}", f"{s.mean_seconds:.2f}",
-                      str(s.input_tokens), str(s.output_tokens), str(s.errors), *extra)
+                      str(s.input_tokens), str(s.output_tokens), str(s.errors))
     overall = report.overall()
     table.add_row("overall", str(len(report.items)), str(sum(i.valid for i in report.items)),
-                  "" if overall is None else f"{overall:.2f}", "", "", "", "", *([""] * len(rows)))
+                  "" if overall is None else f"{overall:.2f}", "", "", "", "", style="bold")
+    return table
+
+
+def _published_table(report: Report, published: dict[str, dict[str, float]]) -> Table | None:
+    ours = report.accuracy()
+    cats = [c for c in report.categories if c in ours]
+    rows = [(label, scores) for label, scores in published.items() if any(c in scores for c in cats)]
+    if not rows:
+        return None
+    table = Table(title="Published (leaderboard) vs this run, accuracy %", title_justify="left")
+    table.add_column("model", no_wrap=True, overflow="ellipsis", max_width=40)
+    for category in cats:
+        table.add_column(category, justify="right", no_wrap=True)
+    table.add_row(f"{report.model} (this run)", *[f"{ours[c]:.2f}" for c in cats], style="bold")
+    for label, scores in rows:
+        table.add_row(label, *[f"{scores[c]:.2f}" if c in scores else "" for c in cats])
     return table
 
 
@@ -77,7 +90,8 @@ def bfcl(
     data: Annotated[Path, typer.Option("--data", help="Folder of BFCL_v*_<category>.json files.")],
     category: Annotated[str, typer.Option(help="Comma-separated categories.")] = ",".join(CATEGORIES),
     limit: Annotated[int | None, typer.Option(help="First N items of each category.", min=0)] = None,
-    model: Annotated[str | None, typer.Option(help="Model name for init_chat_model.")] = None,
+    model: Annotated[str | None, typer.Option(
+        help="'local' (default), a registry name, a .gguf path or 'provider:model'.")] = None,
     dialect: Annotated[str | None, typer.Option(help="Tool-calling dialect of a local model.")] = None,
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help="JSON report; rerun with the same file to resume.")] = None,
@@ -104,7 +118,10 @@ def bfcl(
 
             report = run_bfcl(chat_model, data, cats, limit=limit, concurrency=concurrency, out=out,
                               progress=on_progress)
-        console.print(_results_table(report, published))
+        console.print(_results_table(report))
+        comparison = _published_table(report, published)
+        if comparison is not None:
+            console.print(comparison)
         if out is not None:
             console.print(f"Report: {out}", markup=False, highlight=False)
         if html is not None:
@@ -117,5 +134,5 @@ def bfcl(
     except typer.Exit:
         raise
     except Exception as exc:  # one clear line, never a traceback
-        typer.echo(f"Error: {exc}" if str(exc) else f"Error: {type(exc).__name__}", err=True)
+        typer.echo(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}", err=True)
         raise typer.Exit(1) from None

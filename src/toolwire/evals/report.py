@@ -114,10 +114,13 @@ class Report:
 
     def summary(self) -> list[CategorySummary]:
         """Per-category numbers, in :attr:`categories` order (then any other category seen in items)."""
-        order = list(self.categories) + sorted({i.category for i in self.items} - set(self.categories))
+        groups: dict[str, list[ItemResult]] = {category: [] for category in self.categories}
+        for item in self.items:
+            groups.setdefault(item.category, []).append(item)
+        order = list(self.categories) + sorted(set(groups) - set(self.categories))
         out = []
         for category in order:
-            items = [i for i in self.items if i.category == category]
+            items = groups[category]
             count = len(items)
             correct = sum(i.valid for i in items)
             out.append(CategorySummary(
@@ -146,16 +149,40 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: run fields, ``summary`` (list of :class:`CategorySummary` dicts),
         ``overall`` and ``items``."""
+        return {**self._head(), "items": [i.to_dict() for i in self.items]}
+
+    def _head(self) -> dict[str, Any]:
         return {
             "model": self.model, "categories": list(self.categories), "data_dir": self.data_dir,
             "started": self.started, "finished": self.finished,
             "summary": [asdict(s) for s in self.summary()], "overall": self.overall(),
-            "items": [i.to_dict() for i in self.items],
         }
 
-    def to_json(self, indent: int | None = 2) -> str:
-        """Return :meth:`to_dict` as JSON text (UTF-8 characters kept)."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, default=repr)
+    def to_json(self, indent: int | None = 2, *, cache: dict[str, str] | None = None) -> str:
+        """Return :meth:`to_dict` as JSON text (UTF-8 characters kept).
+
+        Args:
+            indent: indentation of the run fields and summary; each item is written on one line.
+                None: everything on one line.
+            cache: item id -> that item's JSON text, filled and reused, so saving after every item
+                costs one ``json.dumps`` per new item (the runner's use). Items must not change once
+                cached.
+        """
+        if indent is None:
+            return json.dumps(self.to_dict(), ensure_ascii=False, default=repr)
+        data = self._head()
+        texts = []
+        for item in self.items:
+            text = cache.get(item.id) if cache is not None else None
+            if text is None:
+                text = json.dumps(item.to_dict(), ensure_ascii=False, default=repr)
+                if cache is not None:
+                    cache[item.id] = text
+            texts.append(text)
+        head = json.dumps(data, indent=indent, ensure_ascii=False, default=repr)
+        pad = " " * indent
+        body = ",\n".join(pad * 2 + t for t in texts)
+        return f'{head[:-2]},\n{pad}"items": [' + (f"\n{body}\n{pad}" if texts else "") + "]\n}\n"
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Report:
@@ -184,23 +211,25 @@ class Report:
             raise UserError(f"Cannot read the BFCL report {str(path)!r}: {exc}.") from exc
         return cls.from_dict(data)
 
-    def save(self, path: str | Path) -> None:
+    def save(self, path: str | Path, *, cache: dict[str, str] | None = None) -> None:
         """Write :meth:`to_json` to ``path`` atomically (temporary file in the same folder, then
-        ``os.replace``), so an interrupted write never leaves a half file.
+        ``os.replace``), so an interrupted write never leaves a half file. ``cache``: see :meth:`to_json`.
 
         Raises:
             UserError: the file cannot be written.
         """
-        _atomic_write(Path(path), self.to_json())
+        _atomic_write(Path(path), self.to_json(cache=cache))
 
 
 def _atomic_write(path: Path, text: str) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
+            os.chmod(tmp, mode)  # mkstemp makes 0600 files; keep a normal (or the old) mode
             os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)

@@ -64,7 +64,7 @@ def render_chart(ours_label: str, ours: Mapping[str, float], categories: list[st
     width = label_w + bar_w + value_w
     height = top + len(categories) * (head_h + len(series) * (bar_h + gap) + 10) + 4
     parts = [f'<svg role="img" aria-label="Accuracy per category" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}">']
+             f'viewBox="0 0 {width} {height}" style="max-width:100%;height:auto">']
     for tick in (0, 25, 50, 75, 100):
         x = label_w + bar_w * tick / 100
         parts.append(f'<line x1="{x:.1f}" y1="{top - 8}" x2="{x:.1f}" y2="{height - 4}" stroke="#e5e7eb"/>')

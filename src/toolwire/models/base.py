@@ -123,12 +123,9 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
             chunks.append(AIMessageChunk(tool_call_chunks=[{
                 "name": call["name"] if n == 0 else None, "args": part, "id": call["id"] if n == 0 else None,
                 "index": index, "type": "tool_call_chunk"}]))
-    offset = len(message.tool_calls)
-    for index, bad in enumerate(message.invalid_tool_calls):
-        chunks.append(AIMessageChunk(tool_call_chunks=[{
-            "name": bad["name"], "args": bad["args"], "id": bad["id"], "index": offset + index,
-            "type": "tool_call_chunk"}]))
-    chunks.append(AIMessageChunk(usage=message.usage, response_metadata=message.response_metadata,
+    # invalid calls travel whole, with their error, so the merged message equals the original
+    chunks.append(AIMessageChunk(invalid_tool_calls=message.invalid_tool_calls, usage=message.usage,
+                                 response_metadata=message.response_metadata,
                                  provider_data=message.provider_data))
     return chunks
 

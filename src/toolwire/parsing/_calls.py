@@ -6,6 +6,7 @@ an object is a call, keeps ids unique, and rebuilds the reply text without the c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
@@ -56,11 +57,6 @@ class Collector:
         self.spans: list[tuple[int, int]] = []
         self._ids: set[str] = set()
 
-    @property
-    def found(self) -> bool:
-        """Whether any call (valid or not) was recorded."""
-        return bool(self.calls or self.invalid)
-
     def _id(self, candidate: Any) -> str:
         call_id = candidate if isinstance(candidate, str) and candidate.strip() else new_tool_call_id()
         while call_id in self._ids:
@@ -86,10 +82,6 @@ class Collector:
         """Mark ``text[start:end]`` as call syntax to drop from the content."""
         if end > start:
             self.spans.append((start, end))
-
-    def is_call_object(self, obj: Any) -> bool:
-        """Whether ``obj`` has the shape of a call object (a dict with a string ``name``)."""
-        return call_parts(obj) is not None
 
     def add_object(self, obj: Any, raw: str, *, marked: bool) -> bool:
         """Record the call that ``obj`` (a decoded JSON/Python object) stands for.
@@ -181,11 +173,24 @@ def add_value(collector: Collector, value: Any, raw: str, *, marked: bool) -> bo
     return collector.add_object(value, raw, marked=marked)
 
 
-def add_failure(collector: Collector, raw: str, message: str, *, marked: bool) -> bool:
-    """Record a call whose text could not be decoded (cut off or malformed JSON).
+# the start of a call object, JSON or Python-dict syntax: {"name": "x", "arguments":
+_HEAD = re.compile(
+    r"""[\[\s]*\{\s*(["'])name\1\s*:\s*(["'])([^"'\\\n]{1,200})\2\s*,"""
+    r"""\s*(["'])(?:arguments|parameters)\4\s*:"""
+)
 
-    The name is recovered from the partial JSON when possible. Outside a marker, only text whose partial
-    value names a bound tool counts as a (broken) call.
+
+def call_head(text: str, pos: int = 0) -> str | None:
+    """The tool name when ``text[pos:]`` starts like a call object (``{"name": "x", "arguments":``)."""
+    m = _HEAD.match(text, pos)
+    return m.group(3).strip() if m else None
+
+
+def add_failure(collector: Collector, raw: str, message: str, *, marked: bool) -> bool:
+    """Record a call whose text could not be decoded (cut off or malformed JSON or Python dict).
+
+    The name is recovered from the partial JSON, or from the call's opening ``{"name": "x", "arguments":``.
+    Outside a marker, only text that starts a call to a bound tool counts as a (broken) call.
 
     Returns:
         True when an invalid call was recorded.
@@ -195,9 +200,13 @@ def add_failure(collector: Collector, raw: str, message: str, *, marked: bool) -
         value = next((v for v in value if isinstance(v, dict)), None)
     parts = call_parts(value)
     name = parts.name if parts is not None else None
-    if not marked and (name not in collector.names or parts is None
-                       or not any(k in parts.obj for k in ("arguments", "parameters"))):
+    has_args = parts is not None and any(k in parts.obj for k in ("arguments", "parameters"))
+    if name is None or not has_args:
+        head = call_head(raw)
+        if head is not None:
+            name, has_args = head, True
+    if not marked and (name not in collector.names or not has_args):
         return False
-    hint = "" if name is None else f" for {name}"
-    collector.add_invalid(name, raw, f"{message} Send the complete tool call{hint} again as {_EXAMPLE}.")
+    example = _EXAMPLE if not name else _EXAMPLE.replace("tool_name", name)
+    collector.add_invalid(name, raw, f"{message} Send the whole tool call again as valid JSON, such as {example}.")
     return True

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import warnings
 from typing import Any
 
 _DECODER = json.JSONDecoder(strict=False)
@@ -20,7 +21,8 @@ _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 #: ``python_span_end`` results that are not an end index
 EOF = -1
 BAD = -2
-MAX_PY_DEPTH = 100  # below CPython's 200-level parser limit
+DEEP = -3
+MAX_PY_DEPTH = 64  # well below CPython's 200-level parser limit
 
 
 class DecodeFailure(Exception):
@@ -73,8 +75,8 @@ def python_span_end(text: str, start: int, max_depth: int = MAX_PY_DEPTH) -> int
 
     Returns:
         The index just past the matching closing bracket; :data:`EOF` when the text ends first;
-        :data:`BAD` when brackets do not match, a one-line string runs into a newline, or the nesting
-        exceeds ``max_depth``.
+        :data:`BAD` when brackets do not match or a one-line string runs into a newline; :data:`DEEP`
+        when the nesting exceeds ``max_depth``.
     """
     n = len(text)
     stack: list[str] = []
@@ -87,7 +89,7 @@ def python_span_end(text: str, start: int, max_depth: int = MAX_PY_DEPTH) -> int
         ch = text[i]
         if ch in _CLOSERS:
             if len(stack) >= max_depth:
-                return BAD
+                return DEEP
             stack.append(_CLOSERS[ch])
             i += 1
         elif ch in ")]}":
@@ -129,19 +131,38 @@ def _string_end(text: str, i: int, quote: str, triple: bool) -> int:
     return EOF
 
 
+def parse_expr(source: str) -> ast.expr:
+    """Parse one Python expression (never evaluated) and return its AST node.
+
+    Invalid-escape warnings (``"\\d"``) are silenced so model text cannot spam stderr.
+
+    Raises:
+        SyntaxError, ValueError, MemoryError, RecursionError: ``source`` is not one expression.
+    """
+    if "\\" not in source:
+        return ast.parse(source, mode="eval").body
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source, mode="eval").body
+
+
 def literal_at(text: str, pos: int) -> tuple[Any, int] | None:
     """Read the Python literal (dict or list) whose opening bracket is at ``pos``, safely.
 
     Returns:
         ``(value, end)`` with JSON-ready ``value``, or ``None`` when no literal can be read there.
+
+    Raises:
+        DecodeFailure: (``kind="deep"``) the brackets nest deeper than :data:`MAX_PY_DEPTH`.
     """
     end = python_span_end(text, pos)
+    if end == DEEP:
+        raise DecodeFailure("deep", "The text is nested too deeply to read.")
     if end < 0:
         return None
     source = text[pos:end]
     try:
-        tree = ast.parse(source, mode="eval")
-        value = to_jsonable(ast.literal_eval(tree.body))
+        value = to_jsonable(ast.literal_eval(parse_expr(source)))
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         return None
     return value, end
@@ -167,10 +188,13 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
         raise DecodeFailure("deep", "The JSON is nested too deeply to read.") from None
     except json.JSONDecodeError as exc:
         error = exc
-    found = literal_at(text, pos) if text[pos] in "{[" else None
+    if text[pos] not in "{[":
+        raise DecodeFailure("invalid", f"The JSON is not valid ({error.msg}).")
+    found = literal_at(text, pos)
     if found is not None:
         return found
-    if is_truncation(text, error):
-        raise DecodeFailure("truncated", "The JSON ends before it is closed (it looks cut off).")
-    line_col = f"line {error.lineno} column {error.colno}"
-    raise DecodeFailure("invalid", f"The JSON is not valid ({error.msg} at {line_col}).")
+    pythonic = text.startswith("'", skip_ws(text, pos + 1))
+    if is_truncation(text, error) or (pythonic and python_span_end(text, pos) == EOF):
+        raise DecodeFailure("truncated", "The call ends before it is closed (it looks cut off).")
+    where = f"{error.msg} at character {error.pos - pos}"
+    raise DecodeFailure("invalid", f"The call is neither valid JSON ({where}) nor a Python literal.")

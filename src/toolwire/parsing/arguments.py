@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
-from toolwire.parsing._scan import _DECODER, is_truncation, to_jsonable
+from toolwire.parsing._scan import _DECODER, is_truncation, parse_expr, to_jsonable
 
 __all__ = [
     "CallParts",
@@ -33,25 +34,25 @@ _MAX_SCHEMA_DEPTH = 32
 
 
 def _kind(value: Any) -> str:
+    """A JSON value's kind as a noun: ``"array"``, ``"string"``, ``"number"``, ``"boolean"``, ``"null"``."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
+        return "boolean"
     if isinstance(value, int | float):
-        return "a number"
+        return "number"
     if isinstance(value, str):
-        return "a string"
+        return "string"
     if isinstance(value, list | tuple):
-        return "an array"
+        return "array"
     if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
+        return "object"
+    return type(value).__name__
 
 
-def _not_object(value: Any, raw: Any, how: str = "") -> ToolCallParseError:
-    return ToolCallParseError(
-        f"The arguments must be a JSON object such as {EXAMPLE}; got {how}{_kind(value)}.", raw
-    )
+def _not_object(value: Any, raw: Any, decoded: bool) -> ToolCallParseError:
+    what = f"a JSON {_kind(value)}" if decoded else f"a Python {type(value).__name__}"
+    return ToolCallParseError(f"The arguments must be a JSON object such as {EXAMPLE}; got {what}.", raw)
 
 
 def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -90,7 +91,7 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> di
             raise ToolCallParseError("The arguments must be UTF-8 text holding a JSON object.", raw) from None
         args = _from_text(text)
     else:
-        raise _not_object(raw, raw)
+        raise _not_object(raw, raw, decoded=False)
     if schema and isinstance(schema, Mapping):
         args = _apply_schema(args, schema, schema, 0)
     return args
@@ -113,7 +114,7 @@ def _from_text(raw: str) -> dict[str, Any]:
         return {}
     if isinstance(value, str):
         return _from_inner(raw, value)
-    raise _not_object(value, raw, "a JSON value that is ")
+    raise _not_object(value, raw, decoded=True)
 
 
 def _from_inner(raw: str, inner: str) -> dict[str, Any]:
@@ -128,10 +129,8 @@ def _from_inner(raw: str, inner: str) -> dict[str, Any]:
             value = _python_dict(text, raw)
         if isinstance(value, dict):
             return value
-    raise ToolCallParseError(
-        f"The arguments must be a JSON object such as {EXAMPLE}; got a JSON string that does not hold one.",
-        raw,
-    )
+    what = "a JSON string whose text is not a complete JSON object" if text[0] == "{" else "a JSON string"
+    raise ToolCallParseError(f"The arguments must be a JSON object such as {EXAMPLE}; got {what}.", raw)
 
 
 def _from_bad_json(raw: str, exc: json.JSONDecodeError) -> dict[str, Any]:
@@ -163,16 +162,30 @@ def _from_bad_json(raw: str, exc: json.JSONDecodeError) -> dict[str, Any]:
     )
 
 
+# a double-quoted string, or a sign of Python syntax outside one
+_PY_SIGNS = re.compile(r""""(?:[^"\\]|\\.)*"|'|\b(?:True|False|None)\b|\(""")
+
+
+def _looks_pythonic(text: str) -> bool:
+    """Whether ``text`` uses Python syntax JSON lacks (single quotes, True/False/None, tuples)."""
+    return any(m.group()[0] != '"' for m in _PY_SIGNS.finditer(text))
+
+
 def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
-    """Read a Python dict literal (``{'a': True}``) safely; ``None`` when ``text`` is not one."""
+    """Read a Python dict literal (``{'a': True}``) safely; ``None`` when ``text`` is not one.
+
+    Text without Python syntax (only JSON with, say, a trailing comma) is not read: JSON stays strict.
+    """
+    if not _looks_pythonic(text):
+        return None
     try:
-        tree = ast.parse(text, mode="eval")
+        node = parse_expr(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    if not isinstance(tree.body, ast.Dict):
+    if not isinstance(node, ast.Dict):
         return None
     try:
-        value = ast.literal_eval(tree.body)
+        value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
     try:
@@ -270,7 +283,7 @@ def _apply_schema(args: dict[str, Any], schema: Mapping[str, Any], root: Mapping
             new = _apply_schema(new, prop, root, depth + 1)
         elif isinstance(new, list) and isinstance(items := _resolve(prop.get("items"), root), Mapping):
             new = [_apply_schema(v, items, root, depth + 1) if isinstance(v, dict) else v for v in new]
-            if all(a is b for a, b in zip(new, value, strict=True)) and isinstance(value, list):
+            if isinstance(value, list) and all(a is b for a, b in zip(new, value, strict=True)):
                 new = value
         if new is not value:
             if out is args:

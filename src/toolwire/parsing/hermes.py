@@ -9,24 +9,20 @@ missing closing tag is tolerated.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from toolwire.parsing._calls import Collector, ParsedReply, add_failure, add_value
 from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
+from toolwire.parsing.pythonic import call_at
 
 __all__ = ["OPEN_TAG", "parse_hermes"]
 
 OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
+_FENCE_OPEN = re.compile(r"```[ \t]*[A-Za-z_]*[ \t]*\n?\s*")
 _EMPTY = (f"The {OPEN_TAG} block holds no JSON object; write "
           f'{OPEN_TAG}{{"name": "tool_name", "arguments": {{...}}}}{CLOSE_TAG}.')
-
-
-def _first_value(text: str, start: int, limit: int) -> int:
-    """Index of the first ``{`` or ``[`` in ``text[start:limit]``, or -1."""
-    brace = text.find("{", start, limit)
-    bracket = text.find("[", start, brace if brace >= 0 else limit)
-    return bracket if bracket >= 0 else brace
 
 
 def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
@@ -39,8 +35,10 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
     Returns:
         A :class:`~toolwire.parsing.ParsedReply`. Every block is call syntax (removed from the content):
         a block with a bound name gives a ToolCall; one naming an unknown tool, holding cut-off or
-        malformed JSON, or no JSON at all gives an InvalidToolCall that keeps the raw text. A block may
-        hold a JSON list of calls; a missing ``</tool_call>`` is tolerated.
+        malformed JSON, or nothing readable before its ``</tool_call>`` gives an InvalidToolCall that
+        keeps the raw text. A block may hold a JSON list of calls, a fenced JSON object, or a pythonic
+        call (``get_weather(city="Oslo")``); a missing ``</tool_call>`` is tolerated. A tag followed by
+        prose and never closed (the tag named in a sentence) stays text.
     """
     collector = Collector(tool_names)
     pos = 0
@@ -53,12 +51,18 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         nxt = text.find(OPEN_TAG, body)
         limit = nxt if nxt >= 0 else n
         close = text.find(CLOSE_TAG, body, limit)
-        first = _first_value(text, body, close if close >= 0 else limit)
-        if first < 0:
+        first = skip_ws(text, body)
+        fence = _FENCE_OPEN.match(text, first)
+        if fence is not None:
+            first = fence.end()
+        end = call_at(collector, text, first) if first < limit and text[first] != "{" else None
+        if end is None and (first >= limit or text[first] not in "{["):
+            if close < 0 and first < limit:  # the tag named in prose, not a call
+                pos = body
+                continue
             end = close if close >= 0 else limit
-            raw = text[body:end].strip()
-            if not _pythonic_block(collector, raw):
-                collector.add_invalid(None, raw, _EMPTY)
+            collector.add_invalid(None, text[body:end].strip(), _EMPTY)
+        if end is not None:  # a pythonic call, or no call at all
             pos = _after_close(text, end)
             collector.add_span(start, pos)
             continue
@@ -84,10 +88,3 @@ def _after_close(text: str, end: int) -> int:
     if text.startswith("```", j):
         j = skip_ws(text, j + 3)
     return j + len(CLOSE_TAG) if text.startswith(CLOSE_TAG, j) else end
-
-
-def _pythonic_block(collector: Collector, raw: str) -> bool:
-    """A block written as a Python call, ``<tool_call>get_weather(city="Oslo")</tool_call>``."""
-    from toolwire.parsing.pythonic import add_calls_in
-
-    return bool(raw) and add_calls_in(collector, raw)

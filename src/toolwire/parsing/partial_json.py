@@ -115,7 +115,7 @@ class PartialJSONParser:
         self._safe = end
         self._mode = _AFTER if self._stack else _DONE
 
-    def _scan(self, frag: str, base: int) -> None:  # noqa: C901 - one flat state machine
+    def _scan(self, frag: str, base: int) -> None:
         i = 0
         n = len(frag)
         stack = self._stack

@@ -1,11 +1,26 @@
-"""OpenAI lowering: tools to the Chat Completions ``tools`` format, strict mode included.
+"""OpenAI codec: tools, messages, requests and replies for Chat Completions and the Responses API.
 
-Format: OpenAI API reference, Chat Completions, ``tools[].function`` = ``{"name", "description",
-"parameters", "strict"}``. Strict mode rules (OpenAI Structured Outputs guide, "Supported schemas"):
-every object lists all its properties in ``required`` and sets ``additionalProperties: false``; an
-optional parameter is expressed as a nullable type; ``default`` is not supported. An object that takes
-arbitrary keys (``dict[str, str]``) cannot be written strictly: such a tool is sent non-strict, with a
-warning (case S5 of ``shared/cases``).
+Pure functions, no I/O; :class:`toolwire.models.openai.ChatOpenAI` does the calls. Formats, from the
+OpenAI API reference:
+
+* Chat Completions ("Create chat completion"): ``tools[].function`` = ``{"name", "description",
+  "parameters", "strict"}``; messages ``system`` / ``user`` / ``assistant`` (``tool_calls[{"id", "type":
+  "function", "function": {"name", "arguments"}}]``) / ``tool`` (``tool_call_id``); ``tool_choice`` is
+  ``"auto" | "none" | "required" | {"type": "function", "function": {"name"}}``; ``parallel_tool_calls``.
+  Streaming ("The chat completion chunk object"): ``choices[].delta.tool_calls[{"index", "id"?,
+  "function": {"name"?, "arguments"}}]``.
+* Responses ("Create a model response"): ``tools[]`` = ``{"type": "function", "name", "description",
+  "parameters", "strict"}`` (``strict`` defaults to true there, so it is always sent); input items
+  ``{"role", "content"}``, ``{"type": "function_call", "call_id", "name", "arguments"}``,
+  ``{"type": "function_call_output", "call_id", "output"}`` and ``reasoning`` items, which are kept on
+  the AIMessage (``provider_data["openai"]["reasoning"]``) and sent back unchanged. Streaming events:
+  ``response.output_text.delta``, ``response.output_item.added``,
+  ``response.function_call_arguments.delta`` (keyed by ``output_index``), ``response.completed``.
+
+Strict mode rules (OpenAI Structured Outputs guide, "Supported schemas"): every object lists all its
+properties in ``required`` and sets ``additionalProperties: false``; an optional parameter is expressed
+as a nullable type; ``default`` is not supported. An object that takes arbitrary keys (``dict[str,
+str]``) cannot be written strictly: such a tool is sent non-strict, with a warning (case S5).
 """
 
 from __future__ import annotations
@@ -15,9 +30,36 @@ import logging
 import warnings
 from typing import Any
 
-from toolwire.models.base import to_tool_spec
+from toolwire.errors import ProviderError, UserError
+from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
+from toolwire.models.base import ChatRequest, to_tool_spec
+from toolwire.models.lowering._common import (
+    arguments_json,
+    assistant_calls,
+    content_parts,
+    group_messages,
+    merge_options,
+    native_call,
+    split_calls,
+    tool_result_text,
+    usage,
+)
+from toolwire.models.lowering._stream import ToolCallMerger
 
-__all__ = ["StrictSchemaWarning", "convert_to_openai_tool", "strict_schema"]
+__all__ = [
+    "ResponsesStreamState",
+    "StreamState",
+    "StrictSchemaWarning",
+    "convert_to_openai_responses_tool",
+    "convert_to_openai_tool",
+    "lower_messages",
+    "lower_request",
+    "lower_responses_messages",
+    "lower_responses_request",
+    "parse_response",
+    "parse_responses_response",
+    "strict_schema",
+]
 
 log = logging.getLogger("toolwire.lowering")
 
@@ -48,12 +90,27 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_SUB_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SUB_SCHEMAS = ("items", "not", "contains")
+_TYPED = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items")
+
+
 def _strict(node: Any) -> Any:
-    if isinstance(node, list):
-        return [_strict(x) for x in node]
+    # walks schema keywords only, so data inside a schema ("examples", "enum" values) is left alone
+    if node is True or (isinstance(node, dict) and not any(k in node for k in _TYPED)):
+        raise _NotStrict("a parameter that takes a value of any type")
     if not isinstance(node, dict):
         return node
-    out = {k: _strict(v) for k, v in node.items() if k not in ("default", "properties")}
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("default", "properties"):
+            continue
+        if key in _SUB_SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [_strict(x) for x in value]
+        elif key in _SUB_SCHEMAS:
+            out[key] = _strict(value)
+        else:
+            out[key] = copy.deepcopy(value)
     is_object = node.get("type") == "object" or "properties" in node
     if is_object:
         props = node.get("properties") or {}
@@ -79,7 +136,8 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
     ``additionalProperties: false``; ``default`` keywords are dropped.
 
     Raises:
-        ValueError: the schema has an object with free-form keys, which strict mode cannot express.
+        ValueError: the schema has an object with free-form keys, or a parameter of any type (no
+            ``type``), which strict mode cannot express.
     """
     if not parameters.get("properties"):
         return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
@@ -95,7 +153,7 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
     Args:
         tool: anything :func:`toolwire.models.to_tool` accepts.
         strict: write the schema in strict mode. A schema strict mode cannot express (a free-form
-            ``dict``) is sent non-strict with a :class:`StrictSchemaWarning`.
+            ``dict``, a parameter without a type) is sent non-strict with a :class:`StrictSchemaWarning`.
 
     Returns:
         ``{"type": "function", "function": {"name", "description", "parameters"[, "strict": True]}}``.
@@ -119,3 +177,380 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
             )
             log.debug("tool %s sent non-strict: %s", spec.name, exc)
     return {"type": "function", "function": function}
+
+
+def _function_parts(tool: Any, strict: bool | None) -> tuple[Any, dict[str, Any], bool]:
+    spec = to_tool_spec(tool)
+    function = convert_to_openai_tool(spec, strict=strict)["function"]
+    return spec, function["parameters"], bool(function.get("strict"))
+
+
+def convert_to_openai_responses_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
+    """Return the Responses API function tool of a tool (OpenAI API reference, Responses, "Function").
+
+    Returns:
+        ``{"type": "function", "name", "description", "parameters", "strict": bool}``; ``strict`` is
+        always present because the Responses API treats a missing one as true.
+
+    Raises:
+        SchemaError: the object cannot be a tool.
+    """
+    spec, parameters, is_strict = _function_parts(tool, strict)
+    return {"type": "function", "name": spec.name, "description": spec.description,
+            "parameters": parameters, "strict": is_strict}
+
+
+# --------------------------------------------------------------------------- Chat Completions
+
+
+def _data_url(block: dict[str, Any]) -> str:
+    return block["url"] if "url" in block else f"data:{block['mime_type']};base64,{block['data']}"
+
+
+def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
+    if isinstance(content, str):
+        return content
+    parts: list[dict[str, Any]] = []
+    for block in content_parts(content):
+        if block.get("type") == "text":
+            parts.append({"type": "text", "text": block["text"]})
+        elif block.get("type") == "image" and ("url" in block or "data" in block):
+            parts.append({"type": "image_url", "image_url": {"url": _data_url(block)}})
+        else:
+            parts.append(block)
+    return parts or ""
+
+
+def lower_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
+    """Lower a conversation to Chat Completions ``messages``.
+
+    System and tool content is sent as text (blocks joined); user content keeps its parts (text,
+    ``image_url``); an assistant turn carries ``content`` (``None`` when it only calls tools) and
+    ``tool_calls`` (invalid calls included, with their raw argument text, since a result answers them);
+    tool results follow their turn in the order of its calls.
+    """
+    out: list[dict[str, Any]] = []
+    for item in group_messages(messages):
+        if isinstance(item, list):
+            out.extend({"role": "tool", "tool_call_id": m.tool_call_id, "content": tool_result_text(m)}
+                       for m in item)
+        elif isinstance(item, SystemMessage):
+            out.append({"role": "system", "content": item.text})
+        elif isinstance(item, AIMessage):
+            calls = assistant_calls(item)
+            msg: dict[str, Any] = {"role": "assistant", "content": item.text or (None if calls else "")}
+            if calls:
+                msg["tool_calls"] = [
+                    {"id": c["id"], "type": "function",
+                     "function": {"name": c.get("name") or "unknown_tool", "arguments": arguments_json(c)}}
+                    for c in calls
+                ]
+            out.append(msg)
+        elif isinstance(item, HumanMessage):
+            out.append({"role": "user", "content": _chat_parts(item.content)})
+        else:
+            out.append({"role": "user", "content": item.text})
+    return out
+
+
+def _chat_tool_choice(choice: str) -> Any:
+    if choice in ("auto", "none", "required"):
+        return choice
+    return {"type": "function", "function": {"name": choice}}
+
+
+def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None, *,
+                  max_tokens_field: str = "max_completion_tokens") -> dict[str, Any]:
+    """Build the keyword arguments of ``client.chat.completions.create``.
+
+    Args:
+        request: messages, tools, tool_choice, parallel_tool_calls, strict, per-call options.
+        model: the model name.
+        options: model-level default options (overridden by ``request.options``). ``max_tokens`` goes to
+            ``max_tokens_field``; ``temperature``, ``top_p``, ``stop``, ``seed`` and any other key pass as is.
+        max_tokens_field: ``"max_completion_tokens"`` (OpenAI) or ``"max_tokens"`` (OpenAI-compatible
+            servers such as vLLM, SGLang, llama.cpp, Ollama).
+
+    Returns:
+        ``{"model", "messages"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
+    """
+    body: dict[str, Any] = {"model": model, "messages": lower_messages(request.messages)}
+    if request.tools:
+        body["tools"] = [convert_to_openai_tool(t, strict=request.strict) for t in request.tools]
+        if request.tool_choice:
+            body["tool_choice"] = _chat_tool_choice(request.tool_choice)
+        if request.parallel_tool_calls is not None:
+            body["parallel_tool_calls"] = request.parallel_tool_calls
+    for key, value in merge_options(options, request.options).items():
+        body[max_tokens_field if key == "max_tokens" else key] = value
+    return body
+
+
+def _chat_usage(raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        return None
+    cached = (raw.get("prompt_tokens_details") or {}).get("cached_tokens")
+    return usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), raw.get("total_tokens"), cached)
+
+
+def _metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
+    data = {"model": model, "finish_reason": finish, **extra}
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def parse_response(obj: Any) -> AIMessage:
+    """Read a Chat Completions reply (``chat.completion`` object, or the SDK's ``ChatCompletion``).
+
+    Returns:
+        An AIMessage: ``content`` = the first choice's text (``""`` when null), ``tool_calls`` from
+        ``message.tool_calls`` (arguments JSON text read with
+        :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the
+        text), ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}``, ``id``.
+    """
+    data = _as_dict(obj)
+    choices = data.get("choices") or [{}]
+    choice = choices[0]
+    message = choice.get("message") or {}
+    calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
+                         tc.get("id")) for tc in message.get("tool_calls") or ()]
+    valid, invalid = split_calls(calls)
+    extra = {"refusal": message["refusal"]} if message.get("refusal") else {}
+    return AIMessage(message.get("content") or "", tool_calls=valid, invalid_tool_calls=invalid,
+                     usage=_chat_usage(data.get("usage")),
+                     response_metadata=_metadata(data.get("model"), choice.get("finish_reason"), **extra),
+                     id=data.get("id"))
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    if isinstance(obj, dict):
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if dump is None:
+        raise TypeError(f"Cannot read a reply of type {type(obj).__name__}.")
+    return dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
+
+
+class StreamState:
+    """Folds Chat Completions stream chunks (``chat.completion.chunk`` objects) into AIMessageChunks.
+
+    ``feed(chunk)`` returns the chunk's text and tool-call pieces (or ``None``); ``finish()`` returns the
+    last chunk with usage (sent when ``stream_options.include_usage`` is set), finish reason and model.
+    Merged with :func:`~toolwire.messages.merge_chunks` they equal :func:`parse_response` of the same
+    reply.
+    """
+
+    def __init__(self) -> None:
+        self.merger = ToolCallMerger()
+        self.id: str | None = None
+        self.model: str | None = None
+        self.finish_reason: str | None = None
+        self.usage: Any = None
+
+    def feed(self, event: Any) -> AIMessageChunk | None:
+        """Read one chunk; return its text and tool-call pieces as an AIMessageChunk, or ``None``."""
+        data = _as_dict(event)
+        self.id = self.id or data.get("id")
+        self.model = data.get("model") or self.model
+        if data.get("usage"):
+            self.usage = _chat_usage(data["usage"])
+        text = ""
+        pieces = []
+        for choice in data.get("choices") or ():
+            if choice.get("index", 0) != 0:
+                continue
+            delta = choice.get("delta") or {}
+            text += delta.get("content") or ""
+            for tc in delta.get("tool_calls") or ():
+                fn = tc.get("function") or {}
+                pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
+                                              args=fn.get("arguments")))
+            self.finish_reason = choice.get("finish_reason") or self.finish_reason
+        if not text and not pieces:
+            return None
+        return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
+
+    def finish(self) -> AIMessageChunk:
+        """The closing chunk: usage, ``{"model", "finish_reason"}``."""
+        return AIMessageChunk(usage=self.usage, response_metadata=_metadata(self.model, self.finish_reason),
+                              id=self.id)
+
+
+# --------------------------------------------------------------------------- Responses API
+
+
+def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
+    if isinstance(content, str):
+        return content
+    parts: list[dict[str, Any]] = []
+    for block in content_parts(content):
+        if block.get("type") == "text":
+            parts.append({"type": "input_text", "text": block["text"]})
+        elif block.get("type") == "image" and ("url" in block or "data" in block):
+            parts.append({"type": "input_image", "image_url": _data_url(block)})
+        else:
+            parts.append(block)
+    return parts or ""
+
+
+def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
+    """Lower a conversation to Responses API ``input`` items.
+
+    An assistant turn becomes its kept ``reasoning`` items (unchanged), an assistant message when it has
+    text, then one ``function_call`` item per call; tool results become ``function_call_output`` items
+    in the order of the calls.
+    """
+    items: list[dict[str, Any]] = []
+    for item in group_messages(messages):
+        if isinstance(item, list):
+            items.extend({"type": "function_call_output", "call_id": m.tool_call_id, "output": tool_result_text(m)}
+                         for m in item)
+        elif isinstance(item, SystemMessage):
+            items.append({"role": "system", "content": item.text})
+        elif isinstance(item, AIMessage):
+            items.extend(copy.deepcopy(((item.provider_data or {}).get("openai") or {}).get("reasoning") or []))
+            if item.text:
+                items.append({"role": "assistant", "content": item.text})
+            items.extend({"type": "function_call", "call_id": c["id"], "name": c.get("name") or "unknown_tool",
+                          "arguments": arguments_json(c)} for c in assistant_calls(item))
+        elif isinstance(item, HumanMessage):
+            items.append({"role": "user", "content": _responses_content(item.content)})
+        else:
+            items.append({"role": "user", "content": item.text})
+    return items
+
+
+def lower_responses_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Build the keyword arguments of ``client.responses.create``.
+
+    ``max_tokens`` becomes ``max_output_tokens``; ``temperature``, ``top_p`` and other keys pass as is.
+
+    Raises:
+        UserError: ``stop`` or ``seed`` was asked for: the Responses API has neither (use Chat
+            Completions, ``use_responses_api=False``).
+    """
+    body: dict[str, Any] = {"model": model, "input": lower_responses_messages(request.messages)}
+    if request.tools:
+        body["tools"] = [convert_to_openai_responses_tool(t, strict=request.strict) for t in request.tools]
+        if request.tool_choice:
+            choice = request.tool_choice
+            body["tool_choice"] = choice if choice in ("auto", "none", "required") else {"type": "function",
+                                                                                        "name": choice}
+        if request.parallel_tool_calls is not None:
+            body["parallel_tool_calls"] = request.parallel_tool_calls
+    for key, value in merge_options(options, request.options).items():
+        if key in ("stop", "seed"):
+            raise UserError(f"The OpenAI Responses API has no {key!r} option: drop it, or use Chat Completions "
+                            "(ChatOpenAI(..., use_responses_api=False)).")
+        body["max_output_tokens" if key == "max_tokens" else key] = value
+    return body
+
+
+def _responses_usage(raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        return None
+    cached = (raw.get("input_tokens_details") or {}).get("cached_tokens")
+    return usage(raw.get("input_tokens"), raw.get("output_tokens"), raw.get("total_tokens"), cached)
+
+
+def _responses_finish(data: dict[str, Any]) -> Any:
+    reason = (data.get("incomplete_details") or {}).get("reason")
+    return reason or data.get("status")
+
+
+def parse_responses_response(obj: Any) -> AIMessage:
+    """Read a Responses API reply (``response`` object, or the SDK's ``Response``).
+
+    Returns:
+        An AIMessage: text of the ``output_text`` parts, one call per ``function_call`` item (id =
+        ``call_id``), ``reasoning`` items kept in ``provider_data["openai"]["reasoning"]``, usage in tokens,
+        ``response_metadata`` ``{"model", "finish_reason"}`` (the status, or the incomplete reason).
+
+    Raises:
+        ProviderError: the response has ``status: "failed"``.
+    """
+    data = _as_dict(obj)
+    if data.get("status") == "failed":
+        error = data.get("error") or {}
+        raise ProviderError(str(error.get("message") or "The response failed."), provider="openai")
+    text: list[str] = []
+    calls = []
+    reasoning = []
+    for item in data.get("output") or ():
+        kind = item.get("type")
+        if kind == "message":
+            text.extend(p.get("text") or "" for p in item.get("content") or () if p.get("type") == "output_text")
+        elif kind == "function_call":
+            calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id")))
+        elif kind == "reasoning":
+            reasoning.append(item)
+    valid, invalid = split_calls(calls)
+    return AIMessage("".join(text), tool_calls=valid, invalid_tool_calls=invalid,
+                     usage=_responses_usage(data.get("usage")),
+                     response_metadata=_metadata(data.get("model"), _responses_finish(data)),
+                     provider_data={"openai": {"reasoning": reasoning}} if reasoning else None,
+                     id=data.get("id"))
+
+
+class ResponsesStreamState:
+    """Folds Responses API stream events into AIMessageChunks (same contract as :class:`StreamState`).
+
+    Function-call pieces are keyed by ``output_index``; ``reasoning`` items are collected from
+    ``response.output_item.done`` and returned in :meth:`finish` as ``provider_data``.
+
+    Raises:
+        ProviderError: an ``error`` or ``response.failed`` event arrives.
+    """
+
+    def __init__(self) -> None:
+        self.merger = ToolCallMerger()
+        self.id: str | None = None
+        self.model: str | None = None
+        self.finish_reason: str | None = None
+        self.usage: Any = None
+        self.reasoning: list[dict[str, Any]] = []
+
+    def _call(self, item: dict[str, Any], index: Any, whole: bool) -> AIMessageChunk | None:
+        if self.merger.has_args(index) and whole:
+            return None
+        args = item.get("arguments") if (whole or item.get("arguments")) else None
+        piece = self.merger.add(index=index, id=item.get("call_id"), name=item.get("name"), args=args)
+        return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
+
+    def feed(self, event: Any) -> AIMessageChunk | None:
+        """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
+        data = _as_dict(event)
+        kind = data.get("type")
+        index = data.get("output_index")
+        if kind in ("response.created", "response.in_progress"):
+            response = data.get("response") or {}
+            self.id = self.id or response.get("id")
+            self.model = response.get("model") or self.model
+        elif kind == "response.output_text.delta" and data.get("delta"):
+            return AIMessageChunk(data["delta"], id=self.id)
+        elif kind == "response.output_item.added" and (data.get("item") or {}).get("type") == "function_call":
+            return self._call(data["item"], index, whole=False)
+        elif kind == "response.function_call_arguments.delta" and data.get("delta"):
+            return AIMessageChunk(tool_call_chunks=[self.merger.add(index=index, args=data["delta"])], id=self.id)
+        elif kind == "response.function_call_arguments.done":
+            return self._call({"arguments": data.get("arguments")}, index, whole=True)
+        elif kind == "response.output_item.done":
+            item = data.get("item") or {}
+            if item.get("type") == "reasoning":
+                self.reasoning.append(item)
+            elif item.get("type") == "function_call":
+                return self._call(item, index, whole=True)
+        elif kind in ("response.completed", "response.incomplete"):
+            response = data.get("response") or {}
+            self.usage = _responses_usage(response.get("usage"))
+            self.model = response.get("model") or self.model
+            self.finish_reason = _responses_finish(response)
+        elif kind in ("response.failed", "error"):
+            error = (data.get("response") or {}).get("error") or data
+            raise ProviderError(str(error.get("message") or "The response failed."), provider="openai")
+        return None
+
+    def finish(self) -> AIMessageChunk:
+        """The closing chunk: usage, ``{"model", "finish_reason"}``, kept reasoning items."""
+        return AIMessageChunk(usage=self.usage, response_metadata=_metadata(self.model, self.finish_reason),
+                              provider_data={"openai": {"reasoning": self.reasoning}} if self.reasoning else None,
+                              id=self.id)

@@ -1,0 +1,58 @@
+"""Command line of the MCP server: ``toolwire mcp serve ...`` (this module's ``app`` is mounted as ``mcp``).
+
+Examples::
+
+    toolwire mcp serve --tools my_tools.py                      # stdio: an MCP client starts this command
+    toolwire mcp serve --tools my_tools.py --transport http --port 8000   # http://127.0.0.1:8000/mcp
+
+With stdio, standard output carries the protocol: errors go to standard error (one line, exit code 1).
+``--tools`` imports the named file or module: it is the user's own code and runs with the user's rights.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from toolwire.errors import ToolwireError
+
+__all__ = ["app", "serve"]
+
+app = typer.Typer(help="Publish toolwire tools as an MCP (Model Context Protocol) server.",
+                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@app.callback()
+def _group() -> None:
+    """MCP (Model Context Protocol) commands."""
+
+
+@app.command()
+def serve(
+    tools: Annotated[list[str], typer.Option("--tools", "-t", help="A .py file or module with tools (repeatable).")],
+    transport: Annotated[str, typer.Option(help="stdio | http")] = "stdio",
+    host: Annotated[str, typer.Option(help="HTTP address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="HTTP port.")] = 8000,
+    path: Annotated[str, typer.Option(help="HTTP endpoint path.")] = "/mcp",
+    name: Annotated[str, typer.Option(help="The server name MCP clients see.")] = "toolwire",
+) -> None:
+    """Serve the tools of --tools over MCP (stdio by default, or streamable HTTP)."""
+    from toolwire.cli import load_tools
+    from toolwire.mcp.server import serve as run_server
+
+    try:
+        if transport not in ("stdio", "http"):
+            raise typer.BadParameter("use 'stdio' or 'http'.", param_hint="--transport")
+        loaded = [t for spec in tools for t in load_tools(spec)]
+        if transport == "http":
+            err.print(f"[dim]serving {len(loaded)} tools at http://{host}:{port}{path}[/dim]")
+        run_server(loaded, transport=transport, host=host, port=port, path=path, name=name)  # type: ignore[arg-type]
+    except ToolwireError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None

@@ -1,0 +1,340 @@
+"""LangChain interoperability: tools and messages, both ways (extra ``langchain``: ``langchain-core>=0.3``).
+
+* :func:`from_langchain_tool`: a LangChain ``BaseTool`` (what ``@langchain_core.tools.tool`` makes,
+  a ``StructuredTool``, a ``BaseTool`` subclass) as a toolwire :class:`~toolwire.tools.Tool`. It is
+  called for you when a LangChain tool is passed to ``bind_tools``, :class:`~toolwire.ToolExecutor` or
+  :class:`~toolwire.Agent`, so those work as is.
+* :func:`to_langchain_tool`: a toolwire tool as a LangChain ``StructuredTool``.
+* :func:`to_langchain_messages` / :func:`from_langchain_messages`: conversations both ways, keeping
+  tool calls (name, args, id), invalid tool calls, ``tool_call_id``, ``status``, ``artifact``, names,
+  ids, usage and response metadata.
+
+Formats follow langchain-core's own (``langchain_core.messages``: ``AIMessage.tool_calls`` as
+``{"name", "args", "id", "type": "tool_call"}``, ``ToolMessage(content, tool_call_id, status,
+artifact)``, ``usage_metadata`` with ``input_token_details.cache_read``), which toolwire's messages
+mirror; see https://python.langchain.com/docs/concepts/messages/ and .../concepts/tools/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from toolwire.errors import SchemaError, ToolExecutionError, UserError
+from toolwire.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    invalid_tool_call,
+    tool_call,
+)
+from toolwire.tools import Tool, error_text, result_to_content
+
+__all__ = [
+    "LangChainToolError",
+    "from_langchain_messages",
+    "from_langchain_tool",
+    "to_langchain_messages",
+    "to_langchain_tool",
+]
+
+_PROVIDER_DATA_KEY = "toolwire_provider_data"
+
+
+def _lc() -> Any:
+    try:
+        import langchain_core  # noqa: F401
+    except ImportError:
+        raise UserError("LangChain interop needs langchain-core: pip install 'toolwire[langchain]'.") from None
+    import langchain_core.messages as lc_messages
+
+    return lc_messages
+
+
+class LangChainToolError(ToolExecutionError):
+    """A LangChain tool answered with ``status="error"`` (its own ``handle_tool_error`` or
+    ``handle_validation_error`` turned a failure into text); the text is kept as the message."""
+
+
+# -- tools ----------------------------------------------------------------------------------------
+
+
+def _lc_parameters(lc_tool: Any) -> dict[str, Any]:
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    try:
+        return dict(convert_to_openai_tool(lc_tool)["function"].get("parameters") or {})
+    except Exception as exc:
+        raise SchemaError(f"Cannot read the schema of LangChain tool {lc_tool.name!r}: {exc}") from None
+
+
+def _pydantic_validator(model: Any, name: str) -> Any:
+    from pydantic import ValidationError
+
+    from toolwire.errors import ToolValidationError
+    from toolwire.schema import validation_message
+
+    fields = list(getattr(model, "model_fields", {}) or {})
+
+    def validate(args: Any) -> dict[str, Any]:
+        try:
+            model.model_validate(dict(args))
+        except ValidationError as exc:
+            raise ToolValidationError(validation_message(exc, name, fields), name) from None
+        return dict(args)
+
+    return validate
+
+
+def _is_async_only(lc_tool: Any) -> bool:
+    return getattr(lc_tool, "coroutine", None) is not None and getattr(lc_tool, "func", None) is None
+
+
+def from_langchain_tool(lc_tool: Any) -> Tool:
+    """Wrap a LangChain tool as a toolwire :class:`~toolwire.tools.Tool`.
+
+    The name, description and argument schema are LangChain's (``convert_to_openai_tool``, so
+    injected arguments such as ``InjectedToolArg`` stay hidden from the model). Arguments are checked
+    with the tool's pydantic ``args_schema`` (or, for a dict schema, with ``jsonschema``) and then passed
+    to the LangChain tool as a tool call, so its ``response_format="content_and_artifact"`` artifact
+    lands on ``ToolMessage.artifact``; ``return_direct`` is kept. A LangChain ``status="error"`` answer
+    becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage through ``invoke(tool_call)``).
+    Tools with only a ``coroutine`` run async.
+
+    Raises:
+        SchemaError: the tool's name or schema cannot be used.
+        UserError: langchain-core is not installed.
+    """
+    _lc()
+    from pydantic import BaseModel
+
+    from toolwire.interop.openai_tools import schema_validator
+    from toolwire.messages import new_tool_call_id
+
+    name = lc_tool.name
+    parameters = _lc_parameters(lc_tool)
+    schema_model = getattr(lc_tool, "tool_call_schema", None)
+    if isinstance(schema_model, type) and issubclass(schema_model, BaseModel):
+        validate = _pydantic_validator(schema_model, name)
+    else:
+        validate = None  # jsonschema, from the parameters
+    if validate is None:
+        from toolwire.interop.openai_tools import normalize_parameters
+
+        validate = schema_validator(normalize_parameters(parameters, name), name)
+
+    def unpack(message: Any) -> Any:
+        if getattr(message, "status", "success") == "error":
+            text = message.content if isinstance(message.content, str) else str(message.content)
+            raise LangChainToolError(text, name)
+        return message.content, getattr(message, "artifact", None)
+
+    def call(kwargs: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, "args": kwargs, "id": new_tool_call_id(), "type": "tool_call"}
+
+    if _is_async_only(lc_tool):
+        async def run_async(**kwargs: Any) -> Any:
+            return unpack(await lc_tool.ainvoke(call(kwargs)))
+
+        func: Any = run_async
+    else:
+        def run(**kwargs: Any) -> Any:
+            return unpack(lc_tool.invoke(call(kwargs)))
+
+        func = run
+    func.__name__ = name if name.isidentifier() else "langchain_tool"
+    func.__doc__ = lc_tool.description
+    return Tool.from_schema(func, name, lc_tool.description or "", parameters, validate,
+                            return_direct=bool(getattr(lc_tool, "return_direct", False)),
+                            response_format="content_and_artifact")
+
+
+def to_langchain_tool(tool: Any) -> Any:
+    """Make a LangChain ``StructuredTool`` that runs a toolwire tool.
+
+    Args:
+        tool: a toolwire :class:`~toolwire.tools.Tool` (or anything ``toolwire.models.base.to_tool``
+            turns into one, such as a function with a docstring).
+
+    Returns:
+        A ``langchain_core.tools.StructuredTool`` with the same name, description and JSON Schema
+        (``args_schema`` is the schema dict), ``return_direct`` and ``response_format``. Calls go
+        through toolwire (validation, timeout); when the toolwire tool handles errors
+        (``handle_errors=True``, the default) a failure becomes a LangChain ``status="error"``
+        ToolMessage with toolwire's error text.
+
+    Raises:
+        SchemaError: ``tool`` has no function to run (a schema-only spec).
+        UserError: langchain-core is not installed.
+    """
+    _lc()
+    from langchain_core.tools import StructuredTool, ToolException
+
+    from toolwire.models.base import to_tool
+
+    converted = to_tool(tool)
+    if not isinstance(converted, Tool):
+        raise SchemaError(f"Tool {converted.name!r} has a schema but no function, so LangChain cannot run it.")
+    tw = converted
+
+    def shape(result: Any) -> Any:
+        if tw.response_format == "content_and_artifact":
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise ToolExecutionError(
+                    f"Tool '{tw.name}' has response_format='content_and_artifact' and must return a "
+                    f"(content, artifact) tuple, but returned {type(result).__name__}.", tw.name)
+            return result_to_content(result[0]), result[1]
+        return result_to_content(result)
+
+    def failed(exc: Exception) -> Exception:
+        if not tw.handle_errors:
+            return exc
+        return ToolException(error_text(exc, tw.name, hide_details=tw.hide_error_details))
+
+    def run(**kwargs: Any) -> Any:
+        try:
+            return shape(tw.invoke(kwargs))
+        except Exception as exc:
+            raise failed(exc) from exc
+
+    async def arun(**kwargs: Any) -> Any:
+        try:
+            return shape(await tw.ainvoke(kwargs))
+        except Exception as exc:
+            raise failed(exc) from exc
+
+    return StructuredTool(
+        name=tw.name,
+        description=tw.description,
+        args_schema=tw.parameters,
+        func=run,
+        coroutine=arun,
+        return_direct=tw.return_direct,
+        response_format=tw.response_format,
+        handle_tool_error=tw.handle_errors,
+    )
+
+
+# -- messages -------------------------------------------------------------------------------------
+
+
+def _usage_to_lc(usage: Any) -> Any:
+    if not usage:
+        return None
+    out: dict[str, Any] = {k: usage.get(k, 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
+    if usage.get("cached_tokens") is not None:
+        out["input_token_details"] = {"cache_read": usage["cached_tokens"]}
+    return out
+
+
+def _usage_from_lc(usage: Any) -> Any:
+    if not usage:
+        return None
+    out: dict[str, Any] = {k: int(usage.get(k) or 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
+    cached = (usage.get("input_token_details") or {}).get("cache_read")
+    if cached is not None:
+        out["cached_tokens"] = int(cached)
+    return out
+
+
+def to_langchain_messages(messages: Any) -> list[Any]:
+    """Convert toolwire messages to ``langchain_core.messages`` ones.
+
+    Args:
+        messages: a toolwire message, a list of them, or anything toolwire accepts as a conversation
+            (strings, ``(role, text)`` tuples, role dicts).
+
+    Returns:
+        LangChain ``SystemMessage``/``HumanMessage``/``AIMessage``/``ToolMessage`` objects in order.
+        ``AIMessage.usage`` becomes ``usage_metadata``; ``provider_data`` is kept in
+        ``additional_kwargs["toolwire_provider_data"]`` so it survives a round trip.
+
+    Raises:
+        UserError: langchain-core is not installed, or an item is not a message.
+    """
+    lc = _lc()
+    from toolwire.messages import coerce_messages
+
+    out: list[Any] = []
+    for msg in coerce_messages(messages):
+        common = {"id": msg.id, "name": msg.name}
+        if isinstance(msg, SystemMessage):
+            out.append(lc.SystemMessage(content=msg.content, **common))
+        elif isinstance(msg, HumanMessage):
+            out.append(lc.HumanMessage(content=msg.content, **common))
+        elif isinstance(msg, AIMessage):
+            extra: dict[str, Any] = {}
+            if msg.provider_data:
+                extra[_PROVIDER_DATA_KEY] = msg.provider_data
+            out.append(lc.AIMessage(
+                content=msg.content,
+                tool_calls=[{"name": c["name"], "args": c["args"], "id": c["id"], "type": "tool_call"}
+                            for c in msg.tool_calls],
+                invalid_tool_calls=[dict(c) for c in msg.invalid_tool_calls],
+                usage_metadata=_usage_to_lc(msg.usage),
+                response_metadata=dict(msg.response_metadata),
+                additional_kwargs=extra,
+                **common,
+            ))
+        elif isinstance(msg, ToolMessage):
+            out.append(lc.ToolMessage(content=msg.content, tool_call_id=msg.tool_call_id, status=msg.status,
+                                      artifact=msg.artifact, **common))
+        else:  # pragma: no cover - coerce_messages returns only these
+            raise UserError(f"Cannot convert {type(msg).__name__} to a LangChain message.")
+    return out
+
+
+def _content(value: Any) -> Any:
+    return value if isinstance(value, str | list) else str(value)
+
+
+def from_langchain_messages(messages: Any) -> list[BaseMessage]:
+    """Convert ``langchain_core.messages`` objects to toolwire messages.
+
+    Args:
+        messages: one LangChain message or an iterable of them (``AIMessageChunk`` counts as an
+            ``AIMessage``; a ``ChatMessage`` is read by its role).
+
+    Returns:
+        toolwire messages in order; tool calls keep name, args and id, invalid tool calls keep their raw
+        text, ToolMessages keep ``tool_call_id``, ``status`` and ``artifact``.
+
+    Raises:
+        UserError: langchain-core is not installed, or a message has no toolwire equivalent
+            (``FunctionMessage``, ``RemoveMessage``, a ``ChatMessage`` with an unknown role).
+    """
+    lc = _lc()
+    items: Iterable[Any] = [messages] if isinstance(messages, lc.BaseMessage) else messages
+    out: list[BaseMessage] = []
+    roles = {"system": SystemMessage, "user": HumanMessage, "human": HumanMessage,
+             "assistant": AIMessage, "ai": AIMessage}
+    for msg in items:
+        common = {"id": msg.id, "name": msg.name}
+        content = _content(msg.content)
+        if isinstance(msg, lc.SystemMessage):
+            out.append(SystemMessage(content, **common))
+        elif isinstance(msg, lc.HumanMessage):
+            out.append(HumanMessage(content, **common))
+        elif isinstance(msg, lc.AIMessage):
+            extra = dict(msg.additional_kwargs or {})
+            out.append(AIMessage(
+                content,
+                tool_calls=[tool_call(c["name"], dict(c.get("args") or {}), c.get("id")) for c in msg.tool_calls],
+                invalid_tool_calls=[invalid_tool_call(c.get("name"), c.get("args"), c.get("id"), c.get("error"))
+                                    for c in msg.invalid_tool_calls],
+                usage=_usage_from_lc(msg.usage_metadata),
+                response_metadata=dict(msg.response_metadata or {}),
+                provider_data=extra.get(_PROVIDER_DATA_KEY),
+                **common,
+            ))
+        elif isinstance(msg, lc.ToolMessage):
+            out.append(ToolMessage(content, msg.tool_call_id, status=getattr(msg, "status", "success"),
+                                   artifact=getattr(msg, "artifact", None), **common))
+        elif isinstance(msg, lc.ChatMessage) and msg.role in roles:
+            out.append(roles[msg.role](content, **common))
+        else:
+            raise UserError(f"Cannot convert a LangChain {type(msg).__name__} to a toolwire message.")
+    return out
+

@@ -1,0 +1,260 @@
+"""Tools from a ready JSON Schema: an OpenAI tool dict or a bare schema, plus the Python callable that
+implements it, validated with ``jsonschema`` before every call.
+
+Accepted definitions (:func:`tool_from_schema`):
+
+* OpenAI Chat Completions: ``{"type": "function", "function": {"name", "description", "parameters",
+  "strict"?}}`` (OpenAI API reference, "Chat Completions > tools").
+* OpenAI Responses API: ``{"type": "function", "name", "description", "parameters"}``.
+* A bare function dict ``{"name", "description", "parameters"}``, Anthropic's ``input_schema`` or MCP's
+  ``inputSchema`` in place of ``parameters``.
+* A JSON Schema of the arguments (``{"type": "object", "properties": {...}, "required": [...]}``); the
+  tool's name and description then come from ``name=``/``description=``, the function, or the schema's
+  ``title``/``description``.
+
+Validation follows the schema's own dialect (``$schema``, default Draft 2020-12) with
+``jsonschema``; a bad argument raises :class:`~toolwire.errors.ToolValidationError` naming each field,
+so through ``tool.invoke(tool_call)`` or the executor the model gets a ``status="error"`` result, exactly
+as for a ``@tool`` function. Unlike a ``@tool`` (pydantic, lax mode), values are not coerced: ``"5"`` is
+not an integer.
+
+Example::
+
+    spec = {"type": "function", "function": {"name": "add", "description": "Add two integers.",
+            "parameters": {"type": "object", "properties": {"a": {"type": "integer"},
+                           "b": {"type": "integer"}}, "required": ["a", "b"]}}}
+    add = tool_from_schema(spec, lambda a, b: a + b)
+    add.invoke({"a": 2, "b": 3})        # 5
+    add.invoke({"a": "2"})              # ToolValidationError: 'a': '2' is not of type 'integer'; 'b' ...
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolwire.errors import SchemaError, ToolValidationError
+
+__all__ = [
+    "normalize_parameters",
+    "schema_validator",
+    "split_tool_definition",
+    "tool_from_schema",
+]
+
+_EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
+# top-level keywords that let an object take keys its "properties" do not list
+_OPEN_KEYWORDS = ("additionalProperties", "patternProperties", "unevaluatedProperties", "allOf", "anyOf",
+                  "oneOf", "$ref", "if", "dependentSchemas")
+
+
+def _jsonschema() -> Any:
+    try:
+        import jsonschema
+    except ImportError:  # pragma: no cover - jsonschema is a core dependency
+        raise SchemaError("Schema tools need the 'jsonschema' package: pip install 'jsonschema>=4'.") from None
+    return jsonschema
+
+
+def split_tool_definition(definition: Mapping[str, Any]) -> tuple[str | None, str | None, dict[str, Any]]:
+    """Read ``(name, description, parameters)`` from any accepted tool definition (see the module doc).
+
+    Returns:
+        The name and description (``None`` when the definition has none) and the raw parameters schema.
+
+    Raises:
+        SchemaError: ``definition`` is not a dict, or its parameters are not a dict.
+    """
+    return _split(definition)[:3]
+
+
+def _split(definition: Mapping[str, Any]) -> tuple[str | None, str | None, dict[str, Any], bool]:
+    if not isinstance(definition, Mapping):
+        raise SchemaError(f"A tool definition must be a dict, not {type(definition).__name__}.")
+    fn: Mapping[str, Any] = definition
+    if definition.get("type") == "function":
+        inner = definition.get("function")
+        fn = inner if isinstance(inner, Mapping) else definition
+    keys = ("parameters", "input_schema", "inputSchema")
+    if fn is not definition or any(k in fn for k in keys) or (
+        "name" in fn and "properties" not in fn and fn.get("type") != "object"
+    ):
+        params = next((fn[k] for k in keys if fn.get(k) is not None), _EMPTY)
+        if not isinstance(params, Mapping):
+            raise SchemaError(f"The 'parameters' of tool {fn.get('name')!r} must be a JSON Schema dict.")
+        return fn.get("name"), fn.get("description"), dict(params), False
+    schema = dict(definition)
+    title = schema.get("title")
+    return (title if isinstance(title, str) else None), schema.get("description"), schema, True
+
+
+def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool") -> dict[str, Any]:
+    """Return a self-contained object schema for a tool's arguments.
+
+    Local ``$ref``/``$defs`` are inlined and ``title`` keywords dropped (as for ``@tool`` schemas), a
+    missing ``type`` becomes ``"object"`` and ``properties`` is always present. The input is not changed.
+
+    Raises:
+        SchemaError: not a dict, not an object schema, a recursive ``$ref``, or not valid JSON Schema.
+    """
+    from toolwire.schema import inline_refs
+
+    if not isinstance(parameters, Mapping):
+        raise SchemaError(f"The parameters of tool {tool_name!r} must be a JSON Schema dict.")
+    raw = copy.deepcopy(dict(parameters))
+    kind = raw.get("type", "object")
+    if kind != "object":
+        raise SchemaError(
+            f"The parameters of tool {tool_name!r} must be an object schema (named arguments), "
+            f"not type {kind!r}."
+        )
+    try:
+        _jsonschema().validators.validator_for(raw).check_schema(raw)
+    except _jsonschema().exceptions.SchemaError as exc:
+        raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") \
+            from None
+    out = inline_refs(raw)
+    out.pop("$schema", None)
+    ordered: dict[str, Any] = {"type": "object"}
+    ordered.update({k: v for k, v in out.items() if k != "type"})
+    ordered.setdefault("properties", {})
+    if "required" in ordered and not ordered["required"]:
+        del ordered["required"]
+    return ordered
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _loc(path: Any, extra: str | None = None) -> str:
+    parts = [str(p) for p in path]
+    if extra is not None:
+        parts.append(extra)
+    return ".".join(parts)
+
+
+def _describe(error: Any) -> tuple[list[str], bool]:
+    """Turn one ``jsonschema.ValidationError`` into message parts; the flag says an unknown key came."""
+    path = list(error.absolute_path)
+    instance = error.instance
+    if error.validator == "required" and isinstance(instance, Mapping):
+        missing = [r for r in error.validator_value if r not in instance]
+        return [f"'{_loc(path, r)}' is required but missing" for r in missing], False
+    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, Mapping):
+        schema = error.schema if isinstance(error.schema, Mapping) else {}
+        known = schema.get("properties") or {}
+        patterns = list(schema.get("patternProperties") or {})
+        extras = [k for k in instance if k not in known and not any(re.search(p, k) for p in patterns)]
+        if extras:
+            what = "a parameter of this tool" if not path else "an allowed field here"
+            return [f"'{_loc(path, k)}' is not {what} (got {_short(instance[k])})" for k in extras], not path
+    return [f"'{_loc(path) or '(arguments)'}': {error.message}"], False
+
+
+def schema_validator(parameters: Mapping[str, Any], tool_name: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """Build ``validate(args) -> dict`` checking ``args`` against the JSON Schema ``parameters``.
+
+    Args:
+        parameters: the arguments' object schema (its ``$schema`` picks the dialect; default 2020-12).
+        tool_name: used in error messages.
+
+    Keys that ``properties`` does not declare are rejected, as for a ``@tool``, unless the schema
+    itself says what to do with them (``additionalProperties``, ``patternProperties``, a combinator...).
+
+    Returns:
+        A function returning a copy of ``args`` when valid.
+
+    Raises:
+        SchemaError: (when building) ``parameters`` is not valid JSON Schema.
+        ToolValidationError: (when validating) one message naming each bad field, e.g.
+            ``"Invalid arguments for tool 'add': 'a': '2' is not of type 'integer'; 'b' is required but
+            missing."``
+    """
+    js = _jsonschema()
+    cls = js.validators.validator_for(parameters)
+    try:
+        cls.check_schema(parameters)
+    except js.exceptions.SchemaError as exc:
+        raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") from None
+    checked = dict(parameters)
+    if not any(k in checked for k in _OPEN_KEYWORDS):
+        checked["additionalProperties"] = False  # like a @tool: an argument it does not declare is an error
+    validator = cls(checked, format_checker=getattr(cls, "FORMAT_CHECKER", None))
+    names = list(parameters.get("properties") or {})
+
+    def validate(args: Mapping[str, Any]) -> dict[str, Any]:
+        args = dict(args)
+        errors = sorted(validator.iter_errors(args), key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
+        if not errors:
+            return args
+        parts: list[str] = []
+        unknown = False
+        for error in errors:
+            described, extra = _describe(error)
+            parts.extend(p for p in described if p not in parts)
+            unknown = unknown or extra
+        text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
+        if unknown and names:
+            text += f" Its parameters are: {', '.join(names)}."
+        raise ToolValidationError(text, tool_name)
+
+    return validate
+
+
+def tool_from_schema(
+    schema: Mapping[str, Any],
+    func: Callable[..., Any],
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    **options: Any,
+) -> Any:
+    """Make a toolwire :class:`~toolwire.tools.Tool` from a tool definition and its implementation.
+
+    Args:
+        schema: an OpenAI tool dict (Chat Completions or Responses form), a bare function dict, or a
+            JSON Schema of the arguments (see the module doc).
+        func: sync or ``async def`` callable, called as ``func(**arguments)`` after validation.
+        name: the tool name; default: the definition's name, else the function's ``__name__``, else the
+            schema's ``title``.
+        description: default: the definition's description, else the function's docstring summary.
+        **options: ``return_direct``, ``timeout`` (seconds), ``response_format``, ``handle_errors``,
+            ``hide_error_details`` (see :class:`~toolwire.tools.Tool`).
+
+    Returns:
+        The Tool; ``tool.invoke(args)`` raises :class:`ToolValidationError` on invalid arguments and
+        ``tool.invoke(tool_call)`` returns a ``status="error"`` ToolMessage instead.
+
+    Raises:
+        SchemaError: no usable name, no description, or an invalid schema.
+    """
+    from toolwire.tools import Tool
+
+    if not callable(func):
+        raise SchemaError(f"tool_from_schema needs the function that implements the tool, not {func!r}.")
+    def_name, def_desc, params, is_schema = _split(schema)
+    func_name = getattr(func, "__name__", None)
+    if func_name == "<lambda>":
+        func_name = None
+    tool_name = name or (func_name if is_schema and func_name else def_name) or func_name
+    if not tool_name:
+        raise SchemaError("The tool has no name: pass name=..., or give the definition a 'name'.")
+    desc = description or def_desc
+    if not desc:
+        from toolwire.schema import _parse_docstring
+
+        desc = _parse_docstring(inspect.getdoc(func))[0] if not isinstance(func, type) else ""
+    if not desc:
+        raise SchemaError(
+            f"Tool {tool_name!r} has no description: pass description=... or put one in the definition, "
+            "so the model knows when to use it."
+        )
+    params = dict(params)
+    if def_desc and params.get("description") == def_desc:
+        params.pop("description")
+    return Tool.from_schema(func, tool_name, desc, params, **options)

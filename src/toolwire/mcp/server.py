@@ -1,0 +1,226 @@
+"""Publish toolwire tools as an MCP server (Model Context Protocol), on the official ``mcp`` SDK.
+
+Protocol: MCP revision 2025-11-25, "Server features > Tools": each toolwire tool is listed
+(``tools/list``) with its name, description and JSON Schema as ``inputSchema``; a ``tools/call`` runs
+it through toolwire (argument validation, timeout, error handling) and answers with
+``{"content": [...], "isError": bool}``: text as a ``text`` block, image/audio blocks as MCP
+``image``/``audio`` blocks (``data`` + ``mimeType``), and a failed call (invalid arguments, exception,
+timeout) as ``isError: true`` with toolwire's error text. Artifacts stay on the server: they are never
+sent to a model, so they are not published.
+
+Transports: stdio (the client starts this process) and streamable HTTP (``http://HOST:PORT/mcp``,
+served with uvicorn; DNS-rebinding protection on for localhost). Works with mcp 1.x (the low-level
+``Server`` with decorators) and 2.x (``Server(on_list_tools=..., on_call_tool=...)``).
+
+Example::
+
+    from toolwire.examples.book import BOOK_TOOLS
+    from toolwire.mcp import serve
+    serve(BOOK_TOOLS)                                  # stdio
+    serve(BOOK_TOOLS, transport="http", port=8000)     # http://127.0.0.1:8000/mcp
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import inspect
+import json
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from toolwire.errors import SchemaError, UserError
+from toolwire.messages import ToolMessage, new_tool_call_id
+from toolwire.tools import Tool
+
+__all__ = ["build_server", "message_to_result", "serve", "serve_async"]
+
+Transport = Literal["stdio", "http"]
+_DATA_URL = re.compile(r"^data:(?P<mime>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)$", re.S)
+
+
+def _sdk() -> Any:
+    try:
+        import mcp.types
+        from mcp.server.lowlevel import Server
+    except ImportError:
+        raise UserError("MCP support needs the mcp SDK: pip install 'toolwire[mcp]'.") from None
+    return mcp.types, Server
+
+
+def _tools(tools: Sequence[Any]) -> dict[str, Tool]:
+    from toolwire.models.base import to_tool
+
+    out: dict[str, Tool] = {}
+    for item in tools:
+        converted = to_tool(item)
+        if not isinstance(converted, Tool):
+            raise SchemaError(f"Tool {converted.name!r} has a schema but no function, so it cannot be served.")
+        if converted.name in out:
+            raise SchemaError(f"Two tools are named {converted.name!r}: give each tool a unique name.")
+        out[converted.name] = converted
+    if not out:
+        raise UserError("An MCP server needs at least one tool.")
+    return out
+
+
+def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    out: list[dict[str, Any]] = []
+    for block in content:
+        if isinstance(block, str):
+            out.append({"type": "text", "text": block})
+            continue
+        kind = block.get("type")
+        data = block.get("base64") or block.get("data")
+        if kind == "text":
+            out.append({"type": "text", "text": str(block.get("text", ""))})
+        elif kind in ("image", "audio") and data:
+            mime = block.get("mime_type") or block.get("mimeType") or ("image/png" if kind == "image" else "audio/wav")
+            out.append({"type": kind, "data": data, "mimeType": mime})
+        elif kind == "image_url":
+            url = block.get("image_url")
+            url = url.get("url") if isinstance(url, dict) else url
+            match = _DATA_URL.match(str(url or ""))
+            out.append({"type": "image", "data": match["data"], "mimeType": match["mime"]} if match
+                       else {"type": "text", "text": f"Image: {url}"})
+        else:
+            out.append({"type": "text", "text": json.dumps(block, ensure_ascii=False, default=str)})
+    return out
+
+
+def message_to_result(message: ToolMessage) -> dict[str, Any]:
+    """The MCP ``CallToolResult`` wire dict for a toolwire ToolMessage:
+    ``{"content": [blocks], "isError": status == "error"}``."""
+    return {"content": _blocks(message.content), "isError": message.status == "error"}
+
+
+def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: str | None = None) -> Any:
+    """Build the SDK's low-level MCP ``Server`` that lists and runs ``tools``.
+
+    Args:
+        tools: toolwire tools (or anything ``bind_tools`` accepts that has a function).
+        name: the server name sent in the handshake (``serverInfo.name``).
+        instructions: optional text telling clients how to use the server.
+
+    Returns:
+        A ``mcp.server.lowlevel.Server``; run it with :func:`serve_async` / :func:`serve`.
+
+    Raises:
+        SchemaError: a tool has no function, or two tools share a name.
+        UserError: the mcp SDK is not installed, or ``tools`` is empty.
+    """
+    from toolwire import __version__
+
+    types, Server = _sdk()
+    by_name = _tools(tools)
+    listing = [types.Tool.model_validate({"name": t.name, "description": t.description, "inputSchema": t.parameters})
+               for t in by_name.values()]
+
+    async def run_tool(tool_name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+        tool = by_name.get(tool_name)
+        if tool is None:
+            return {"content": [{"type": "text", "text": f"Error: there is no tool named {tool_name!r}. "
+                                 f"Available tools: {', '.join(by_name)}."}], "isError": True}
+        call = {"name": tool_name, "args": dict(arguments or {}), "id": new_tool_call_id(), "type": "tool_call"}
+        message = await tool.ainvoke(call)
+        if not isinstance(message, ToolMessage):  # pragma: no cover - ainvoke(tool_call) always returns one
+            message = ToolMessage(str(message), call["id"])
+        return message_to_result(message)
+
+    params = inspect.signature(Server.__init__).parameters
+    if "on_call_tool" in params:  # mcp 2.x: handlers are given to the constructor
+        async def on_list_tools(ctx: Any, request: Any) -> Any:
+            return types.ListToolsResult(tools=listing)
+
+        async def on_call_tool(ctx: Any, request: Any) -> Any:
+            return types.CallToolResult.model_validate(await run_tool(request.name, request.arguments))
+
+        return Server(name, version=__version__, instructions=instructions,
+                      on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+    server = Server(name, version=__version__, instructions=instructions)  # mcp 1.x: decorators
+
+    @server.list_tools()  # type: ignore[misc]
+    async def list_tools() -> list[Any]:
+        return listing
+
+    @server.call_tool()  # type: ignore[misc]
+    async def call_tool(tool_name: str, arguments: dict[str, Any]) -> list[Any]:
+        result = await run_tool(tool_name, arguments)
+        if result["isError"]:
+            raise RuntimeError("\n".join(b.get("text", "") for b in result["content"]))
+        return list(types.CallToolResult.model_validate(result).content)
+
+    return server
+
+
+async def _serve_stdio(server: Any) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def _http_app(server: Any, host: str, path: str) -> Any:
+    if hasattr(server, "streamable_http_app"):  # mcp 2.x
+        return server.streamable_http_app(streamable_http_path=path, host=host)
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    manager = StreamableHTTPSessionManager(app=server)
+
+    async def handle(scope: Any, receive: Any, send: Any) -> None:
+        await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        async with manager.run():
+            yield
+
+    return Starlette(routes=[Mount(path, app=handle)], lifespan=lifespan)
+
+
+async def serve_async(
+    tools: Sequence[Any],
+    *,
+    transport: Transport = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    path: str = "/mcp",
+    name: str = "toolwire",
+    log_level: str = "warning",
+) -> None:
+    """Serve ``tools`` over MCP until the client disconnects (stdio) or the task is cancelled (HTTP).
+
+    Args:
+        tools: the tools to publish.
+        transport: ``"stdio"`` (JSON-RPC on this process's stdin/stdout: print nothing else there) or
+            ``"http"`` (streamable HTTP at ``http://{host}:{port}{path}``).
+        host, port, path: where the HTTP transport listens.
+        name: the server name clients see.
+        log_level: uvicorn's log level for HTTP.
+
+    Raises:
+        UserError: unknown transport, missing SDK, no tools.
+        SchemaError: see :func:`build_server`.
+    """
+    if transport not in ("stdio", "http"):
+        raise UserError(f"Unknown MCP transport {transport!r}: use 'stdio' or 'http'.")
+    server = build_server(tools, name=name)
+    if transport == "stdio":
+        await _serve_stdio(server)
+        return
+    import uvicorn
+
+    app = _http_app(server, host, path)
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
+    await uvicorn.Server(config).serve()
+
+
+def serve(tools: Sequence[Any], **options: Any) -> None:
+    """Blocking :func:`serve_async` (same arguments); returns when the server stops."""
+    asyncio.run(serve_async(tools, **options))

@@ -1,0 +1,248 @@
+"""Retries with exponential backoff and jitter, shared by the hosted providers.
+
+A provider gives one *translator* ``translate(exc) -> ProviderError | None``: the single place where its
+SDK's exceptions become :class:`~toolwire.errors.ProviderError` (with ``status`` and ``retryable``);
+``None`` means "not an SDK error" and the exception propagates unchanged. Retried: HTTP 408, 409, 429
+and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds) is honoured up to
+``max_delay``. When the tries run out, one ProviderError says which provider, the status, the server's
+message and how many attempts were made.
+
+Streams are retried only until their first event arrives: after that, chunks have been handed to the
+caller and a retry would repeat them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+from toolwire.errors import ProviderError
+
+__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "retry_after", "retry_stream",
+           "status_error", "with_retries"]
+
+log = logging.getLogger("toolwire.providers")
+T = TypeVar("T")
+Translate = Callable[[BaseException], "ProviderError | None"]
+
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+
+@dataclasses.dataclass(frozen=True)
+class RetryPolicy:
+    """How to retry a failed provider call.
+
+    Attributes:
+        max_retries: retries after the first attempt (0 = try once).
+        initial_delay: seconds before the first retry; each next one waits ``multiplier`` times longer.
+        max_delay: the longest wait in seconds (also caps a server's ``Retry-After``).
+        multiplier: backoff factor.
+        jitter: each wait is scaled by a random factor in ``[1 - jitter, 1 + jitter]``, so many clients
+            that failed together do not retry together.
+    """
+
+    max_retries: int = 2
+    initial_delay: float = 0.5
+    max_delay: float = 20.0
+    multiplier: float = 2.0
+    jitter: float = 0.25
+
+    def delay(self, retry: int, server_hint: float | None = None) -> float:
+        """Seconds to wait before retry number ``retry`` (1-based)."""
+        if server_hint is not None and server_hint >= 0:
+            return min(server_hint, self.max_delay)
+        base = min(self.initial_delay * self.multiplier ** (retry - 1), self.max_delay)
+        return max(0.0, base * random.uniform(1 - self.jitter, 1 + self.jitter))
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """The ``Retry-After`` (or ``retry-after-ms``) of an SDK error's HTTP response, in seconds, if any."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return float(ms) / 1000
+        value = headers.get("retry-after")
+        return float(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def error_message(exc: BaseException) -> str:
+    """The server's own message of an SDK status error (``{"error": {"message"}}`` bodies), else ``str(exc)``."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        if inner.get("message"):
+            return str(inner["message"])
+    return str(getattr(exc, "message", None) or exc)
+
+
+def status_error(provider: str, status: int | None, message: str, *, key_env: str = "",
+                 base_url: str | None = None) -> ProviderError:
+    """Build the ProviderError for an HTTP status (``None``: no response, a connection failure or timeout),
+    with ``retryable`` set and a hint that says what to do."""
+    if status is None:
+        where = f" {base_url}" if base_url else ""
+        hint = f"Check the network and that the server{where} is running, or raise timeout / max_retries."
+        return ProviderError(message, provider=provider, status=None, retryable=True, hint=hint)
+    retryable = status in RETRYABLE_STATUS or status >= 500
+    if status in (401, 403):
+        hint = f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
+    elif status == 404:
+        hint = "Check the model name (and base_url)."
+    elif status == 429:
+        hint = "You hit a rate limit or quota: wait, send fewer requests at once, or raise max_retries."
+    elif status >= 500:
+        hint = "The provider failed on its side: try again later."
+    elif status in (400, 422):
+        hint = "The provider rejected the request; the message above says which field."
+    else:
+        hint = None
+    return ProviderError(message, provider=provider, status=status, retryable=retryable, hint=hint)
+
+
+def _give_up(error: ProviderError, attempts: int) -> ProviderError:
+    if attempts <= 1 or not error.retryable:
+        return error
+    message = f"{error.args[0]} (gave up after {attempts} attempts)"
+    return ProviderError(message, provider=error.provider, status=error.status, retryable=True, hint=error.hint)
+
+
+def _failure(exc: Exception, translate: Translate) -> ProviderError:
+    error = exc if isinstance(exc, ProviderError) else translate(exc)
+    if error is None:
+        raise exc
+    return error
+
+
+def _raise(error: ProviderError, exc: Exception) -> None:
+    if error is exc:
+        raise error
+    raise error from exc
+
+
+def _close(stream: Any) -> None:
+    close = getattr(stream, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception:  # closing a finished or broken stream must not hide the real outcome
+            log.debug("closing a stream failed", exc_info=True)
+
+
+async def _aclose(stream: Any) -> None:
+    close = getattr(stream, "aclose", None) or getattr(stream, "close", None)
+    if callable(close):
+        try:
+            result = close()
+            if asyncio.iscoroutine(result):
+                await result
+        except Exception:
+            log.debug("closing a stream failed", exc_info=True)
+
+
+def with_retries(call: Callable[[], T], policy: RetryPolicy, translate: Translate) -> T:
+    """Run ``call()`` and retry it on retryable failures.
+
+    Raises:
+        ProviderError: the call failed and may not be retried, or every attempt failed.
+        Exception: anything ``translate`` does not recognise, unchanged.
+    """
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return call()
+        except Exception as exc:
+            error = _failure(exc, translate)
+            if not error.retryable or attempt > policy.max_retries:
+                _raise(_give_up(error, attempt), exc)
+            wait = policy.delay(attempt, retry_after(exc))
+            log.info("%s: attempt %d failed (%s); retrying in %.2f s", error.provider, attempt, error.status, wait)
+            time.sleep(wait)
+
+
+async def awith_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy, translate: Translate) -> T:
+    """Async :func:`with_retries`: ``call()`` returns an awaitable, waits use ``asyncio.sleep``."""
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            return await call()
+        except Exception as exc:
+            error = _failure(exc, translate)
+            if not error.retryable or attempt > policy.max_retries:
+                _raise(_give_up(error, attempt), exc)
+            wait = policy.delay(attempt, retry_after(exc))
+            log.info("%s: attempt %d failed (%s); retrying in %.2f s", error.provider, attempt, error.status, wait)
+            await asyncio.sleep(wait)
+
+
+_END = object()
+
+
+def retry_stream(open_stream: Callable[[], Any], policy: RetryPolicy, translate: Translate) -> Iterator[Any]:
+    """Open a stream (an iterable of events) with retries until its first event, then yield every event.
+
+    Errors after the first event are translated (not retried); the stream is closed when the caller
+    stops early.
+    """
+
+    def first() -> tuple[Any, Any, Any]:
+        stream = open_stream()
+        iterator = iter(stream)
+        try:
+            return stream, iterator, next(iterator, _END)
+        except BaseException:
+            _close(stream)
+            raise
+
+    stream, iterator, head = with_retries(first, policy, translate)
+    try:
+        if head is _END:
+            return
+        yield head
+        try:
+            yield from iterator
+        except Exception as exc:
+            _raise(_failure(exc, translate), exc)
+    finally:
+        _close(stream)
+
+
+async def aretry_stream(open_stream: Callable[[], Awaitable[Any]], policy: RetryPolicy,
+                        translate: Translate) -> AsyncIterator[Any]:
+    """Async :func:`retry_stream`: ``open_stream()`` returns an awaitable of an async iterable."""
+
+    async def first() -> tuple[Any, Any, Any]:
+        stream = await open_stream()
+        iterator = stream.__aiter__()
+        try:
+            return stream, iterator, await iterator.__anext__()
+        except StopAsyncIteration:
+            return stream, iterator, _END
+        except BaseException:
+            await _aclose(stream)
+            raise
+
+    stream, iterator, head = await awith_retries(first, policy, translate)
+    try:
+        if head is _END:
+            return
+        yield head
+        try:
+            async for event in iterator:
+                yield event
+        except Exception as exc:
+            _raise(_failure(exc, translate), exc)
+    finally:
+        await _aclose(stream)

@@ -1,0 +1,243 @@
+"""The base of the hosted-provider chat models: keys, clients, retries, and the sync/async drivers.
+
+A provider class (:class:`~toolwire.models.openai.ChatOpenAI`, :class:`~toolwire.models.anthropic.ChatAnthropic`,
+:class:`~toolwire.models.google.ChatGoogleGenAI`) supplies only what differs: how to build its SDK client,
+which SDK method to call, its codec (``lower`` / ``parse`` / stream state, pure functions in
+:mod:`toolwire.models.lowering`) and how its SDK's exceptions read (``_translate``, the one boundary).
+The drivers below are written once: sync and async differ only in the SDK call itself (the sync client in
+``_generate``/``_stream``, the async client in ``_agenerate``/``_astream``).
+
+API keys are held in a :class:`Secret` that never shows in ``repr``, ``str`` or logs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from types import ModuleType
+from typing import Any, ClassVar
+
+from toolwire.errors import ProviderError, UserError
+from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.models._retry import RetryPolicy, aretry_stream, awith_retries, retry_stream, with_retries
+from toolwire.models.base import BaseChatModel, ChatRequest
+
+__all__ = ["SDKChatModel", "Secret", "import_sdk"]
+
+log = logging.getLogger("toolwire.providers")
+
+
+class Secret:
+    """A string that hides itself: ``repr``/``str`` give ``'**********'``; :meth:`get` returns the value."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def get(self) -> str:
+        """The secret value (to hand to an SDK client, never to print)."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "'**********'"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> Any:
+        raise TypeError("An API key is not pickled; build the model again where it is needed.")
+
+
+def import_sdk(module: str, extra: str, owner: str) -> ModuleType:
+    """Import an optional SDK, or raise UserError with the ``pip install 'toolwire[<extra>]'`` line.
+
+    Raises:
+        UserError: the SDK is not installed.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise UserError(f"{owner} needs the {module!r} package: run pip install 'toolwire[{extra}]'.") from None
+
+
+class _Clients:
+    """SDK clients shared by a model and its ``bind_tools`` copies: one sync client, and one async client
+    per event loop (an async HTTP pool belongs to the loop it was opened in)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sync: Any = None
+        self.loop: Any = None
+        self.async_: Any = None
+
+
+class SDKChatModel(BaseChatModel):
+    """Base of the chat models that call a hosted API through its official SDK.
+
+    Args:
+        model: the provider's model name.
+        api_key: the key; default from the provider's environment variables (``key_env``). Kept in a
+            :class:`Secret`.
+        base_url: another endpoint (a proxy, a local test server, an OpenAI-compatible server).
+        timeout: seconds one HTTP request may take before it fails (and is retried).
+        max_retries: retries after the first attempt on 429, 5xx, 408/409, connection errors, timeouts.
+        retry_backoff: seconds before the first retry; doubling after each, with jitter.
+        streaming: make ``invoke``/``ainvoke`` use the streaming API too (merging the chunks).
+        temperature, max_tokens, top_p, stop, seed: default generation options (per-call options win).
+        model_kwargs: other provider options sent with every request, as the SDK names them.
+
+    Raises:
+        UserError: the SDK is not installed, or no API key was given or found in the environment.
+    """
+
+    provider: ClassVar[str] = "sdk"
+    key_env: ClassVar[tuple[str, ...]] = ()
+    sdk_module: ClassVar[str] = ""
+    extra: ClassVar[str] = ""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 2,
+        retry_backoff: float = 0.5,
+        streaming: bool = False,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        top_p: float | None = None,
+        stop: str | list[str] | None = None,
+        seed: int | None = None,
+        model_kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise UserError(f"{type(self).__name__} needs a model name, e.g. model='...'.")
+        self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)
+        self.model = model
+        self.base_url = base_url
+        self.timeout = float(timeout)
+        self.retry_policy = RetryPolicy(max_retries=max(0, int(max_retries)), initial_delay=float(retry_backoff))
+        self.streaming = streaming
+        self.options: dict[str, Any] = {k: v for k, v in (("temperature", temperature), ("max_tokens", max_tokens),
+                                                          ("top_p", top_p), ("stop", stop), ("seed", seed))
+                                        if v is not None}
+        self.options.update(model_kwargs or {})
+        self._api_key = self._resolve_key(api_key)
+        self._clients = _Clients()
+
+    # -- configuration ------------------------------------------------------------------------------
+
+    def _resolve_key(self, api_key: str | None) -> Secret | None:
+        value = api_key or next((os.environ[k] for k in self.key_env if os.environ.get(k)), None)
+        if value:
+            return Secret(value)
+        if self._key_optional():
+            return None
+        names = " or ".join(self.key_env)
+        raise UserError(f"{type(self).__name__} needs an API key: set {names}, or pass api_key=...")
+
+    def _key_optional(self) -> bool:
+        return False
+
+    @property
+    def model_name(self) -> str:
+        """The provider's model name."""
+        return self.model
+
+    def __repr__(self) -> str:
+        where = f", base_url={self.base_url!r}" if self.base_url else ""
+        bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
+        return f"{type(self).__name__}(model={self.model!r}{where}{bound})"
+
+    # -- provider hooks ---------------------------------------------------------------------------------
+
+    def _make_client(self, asynchronous: bool) -> Any:  # pragma: no cover - each provider overrides
+        raise NotImplementedError
+
+    def _endpoint(self, client: Any, stream: bool) -> Callable[..., Any]:  # pragma: no cover
+        """The SDK method to call with the lowered kwargs (sync or async client alike)."""
+        raise NotImplementedError
+
+    def _lower(self, request: ChatRequest) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:  # pragma: no cover
+        raise NotImplementedError
+
+    def _stream_state(self, request: ChatRequest) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _translate(self, exc: BaseException) -> ProviderError | None:  # pragma: no cover
+        """Turn one of this SDK's exceptions into a ProviderError (``None``: not an SDK error)."""
+        raise NotImplementedError
+
+    # -- clients ---------------------------------------------------------------------------------------------
+
+    def _client(self) -> Any:
+        clients = self._clients
+        with clients.lock:
+            if clients.sync is None:
+                clients.sync = self._make_client(False)
+            return clients.sync
+
+    def _aclient(self) -> Any:
+        loop = asyncio.get_running_loop()
+        clients = self._clients
+        with clients.lock:
+            if clients.async_ is None or clients.loop is not loop:
+                clients.async_ = self._make_client(True)
+                clients.loop = loop
+            return clients.async_
+
+    def _log_request(self, kwargs: dict[str, Any], stream: bool) -> None:
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s: %s request to %s (stream=%s, keys=%s)", self.provider, self.model,
+                      self.base_url or "the default endpoint", stream, sorted(kwargs))
+
+    # -- drivers ------------------------------------------------------------------------------------------------
+
+    def _generate(self, request: ChatRequest) -> AIMessage:
+        if self.streaming:
+            return merge_chunks(self._stream(request), as_chunk=False)  # type: ignore[return-value]
+        kwargs = self._lower(request)
+        self._log_request(kwargs, False)
+        call = self._endpoint(self._client(), False)
+        raw = with_retries(lambda: call(**kwargs), self.retry_policy, self._translate)
+        return self._parse(raw, request)
+
+    async def _agenerate(self, request: ChatRequest) -> AIMessage:
+        if self.streaming:
+            return merge_chunks([c async for c in self._astream(request)], as_chunk=False)  # type: ignore[return-value]
+        kwargs = self._lower(request)
+        self._log_request(kwargs, False)
+        call = self._endpoint(self._aclient(), False)
+        raw = await awith_retries(lambda: call(**kwargs), self.retry_policy, self._translate)
+        return self._parse(raw, request)
+
+    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+        kwargs = self._lower(request)
+        self._log_request(kwargs, True)
+        state = self._stream_state(request)
+        call = self._endpoint(self._client(), True)
+        for event in retry_stream(lambda: call(**kwargs), self.retry_policy, self._translate):
+            chunk = state.feed(event)
+            if chunk is not None:
+                yield chunk
+        yield state.finish()
+
+    async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
+        kwargs = self._lower(request)
+        self._log_request(kwargs, True)
+        state = self._stream_state(request)
+        call = self._endpoint(self._aclient(), True)
+        async for event in aretry_stream(lambda: call(**kwargs), self.retry_policy, self._translate):
+            chunk = state.feed(event)
+            if chunk is not None:
+                yield chunk
+        yield state.finish()

@@ -1,0 +1,75 @@
+"""``ChatAnthropic``: Anthropic's Messages API through the official ``anthropic`` SDK.
+
+Thin I/O (``pip install 'toolwire[anthropic]'``); the formats live in
+:mod:`toolwire.models.lowering.anthropic`.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar
+
+from toolwire.errors import ProviderError
+from toolwire.messages import AIMessage
+from toolwire.models._retry import error_message, status_error
+from toolwire.models._sdk import SDKChatModel
+from toolwire.models.base import ChatRequest
+from toolwire.models.lowering import anthropic as codec
+
+__all__ = ["ChatAnthropic"]
+
+
+class ChatAnthropic(SDKChatModel):
+    """A Claude model (``POST /v1/messages``).
+
+    Args:
+        model: e.g. ``"claude-sonnet-4-5"``.
+        **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
+            in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``
+            (default :data:`~toolwire.models.lowering.anthropic.DEFAULT_MAX_TOKENS`), ``top_p``, ``stop``,
+            ``model_kwargs`` such as ``{"thinking": {"type": "enabled", "budget_tokens": 2048}}``).
+
+    The key comes from ``api_key`` or ``ANTHROPIC_API_KEY``. Thinking blocks are kept on the reply
+    (``provider_data``) and sent back unchanged, as the API requires during tool use.
+
+    Raises:
+        UserError: the ``anthropic`` package is missing, no key is set, or ``seed`` is given (per call).
+    """
+
+    provider: ClassVar[str] = "anthropic"
+    key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
+    sdk_module: ClassVar[str] = "anthropic"
+    extra: ClassVar[str] = "anthropic"
+
+    def _make_client(self, asynchronous: bool) -> Any:
+        cls = self.sdk.AsyncAnthropic if asynchronous else self.sdk.Anthropic
+        assert self._api_key is not None
+        return cls(api_key=self._api_key.get(), base_url=self.base_url, timeout=self.timeout, max_retries=0)
+
+    def _endpoint(self, client: Any, stream: bool) -> Any:
+        create = client.messages.create
+        return functools.partial(create, stream=True) if stream else create
+
+    def _lower(self, request: ChatRequest) -> dict[str, Any]:
+        return codec.lower_request(request, self.model, self.options)
+
+    def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
+        return codec.parse_response(raw)
+
+    def _stream_state(self, request: ChatRequest) -> Any:
+        return codec.StreamState()
+
+    def _translate(self, exc: BaseException) -> ProviderError | None:
+        """The one place where ``anthropic`` exceptions become ProviderError."""
+        sdk = self.sdk
+        if isinstance(exc, sdk.APIStatusError):
+            return status_error(self.provider, exc.status_code, error_message(exc), key_env="ANTHROPIC_API_KEY")
+        if isinstance(exc, sdk.APITimeoutError):
+            return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
+                                base_url=self.base_url)
+        if isinstance(exc, sdk.APIConnectionError):
+            return status_error(self.provider, None, f"Could not connect: {exc}", base_url=self.base_url)
+        if isinstance(exc, sdk.AnthropicError):
+            return ProviderError(str(exc), provider=self.provider)
+        return None
+

@@ -1,0 +1,79 @@
+"""``ChatGoogleGenAI``: Google's Gemini API through the official ``google-genai`` SDK.
+
+Thin I/O (``pip install 'toolwire[google]'``); the formats live in :mod:`toolwire.models.lowering.gemini`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from toolwire.errors import ProviderError
+from toolwire.messages import AIMessage
+from toolwire.models._retry import status_error
+from toolwire.models._sdk import SDKChatModel
+from toolwire.models.base import ChatRequest
+from toolwire.models.lowering import gemini as codec
+
+__all__ = ["ChatGoogleGenAI"]
+
+
+def _named(exc: BaseException, *names: str) -> bool:
+    return any(cls.__name__ in names for cls in type(exc).__mro__)
+
+
+class ChatGoogleGenAI(SDKChatModel):
+    """A Gemini model (``POST /v1beta/models/{model}:generateContent``, ``:streamGenerateContent``).
+
+    Args:
+        model: e.g. ``"gemini-2.5-flash"``.
+        **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
+            in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
+            ``top_p``, ``stop``, ``seed``, ``model_kwargs`` such as ``{"thinking_config": {...}}``).
+
+    The key comes from ``api_key``, ``GOOGLE_API_KEY`` or ``GEMINI_API_KEY``. Thought signatures are kept
+    on the reply (``provider_data``) and sent back unchanged. Gemini has no setting to forbid parallel
+    calls: with ``parallel_tool_calls=False`` the first call of each reply is kept (the others are logged).
+
+    Raises:
+        UserError: the ``google-genai`` package is missing, or no key is set.
+    """
+
+    provider: ClassVar[str] = "google"
+    key_env: ClassVar[tuple[str, ...]] = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+    sdk_module: ClassVar[str] = "google.genai"
+    extra: ClassVar[str] = "google"
+
+    def _make_client(self, asynchronous: bool) -> Any:
+        types = self.sdk.types
+        options = types.HttpOptions(base_url=self.base_url, timeout=int(self.timeout * 1000))
+        assert self._api_key is not None
+        client = self.sdk.Client(api_key=self._api_key.get(), vertexai=False, http_options=options)
+        return client.aio if asynchronous else client
+
+    def _endpoint(self, client: Any, stream: bool) -> Any:
+        return client.models.generate_content_stream if stream else client.models.generate_content
+
+    def _lower(self, request: ChatRequest) -> dict[str, Any]:
+        return codec.lower_request(request, self.model, self.options)
+
+    def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
+        return codec.parse_response(raw, single_call=request.parallel_tool_calls is False)
+
+    def _stream_state(self, request: ChatRequest) -> Any:
+        return codec.StreamState(single_call=request.parallel_tool_calls is False)
+
+    def _translate(self, exc: BaseException) -> ProviderError | None:
+        """The one place where ``google-genai`` (and its HTTP client's) exceptions become ProviderError."""
+        errors = self.sdk.errors
+        if isinstance(exc, errors.APIError):
+            message = str(getattr(exc, "message", None) or exc)
+            code = getattr(exc, "code", None)
+            if not isinstance(code, int):
+                return ProviderError(message, provider=self.provider)
+            return status_error(self.provider, code, message, key_env="GOOGLE_API_KEY or GEMINI_API_KEY")
+        if _named(exc, "TimeoutException"):
+            return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
+                                base_url=self.base_url)
+        if _named(exc, "TransportError", "NetworkError"):
+            return status_error(self.provider, None, f"Could not connect: {exc}", base_url=self.base_url)
+        return None

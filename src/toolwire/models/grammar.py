@@ -1,0 +1,397 @@
+"""GBNF grammars that make a local model's tool calls valid: bound tool names, schema-valid arguments.
+
+llama.cpp constrains sampling with a GBNF grammar (format: llama.cpp ``grammars/README.md``; parsed by
+``llama_sampler_init_grammar``, used here through ``llama_cpp.LlamaGrammar.from_string``). This module
+builds one from the bound tools' JSON Schemas for each call *format* a model may write:
+
+* ``"pythonic"``: ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; values are Python
+  literals (double-quoted strings, numbers, ``True``/``False``/``None``, lists, dicts), optionally inside a
+  ```` ```python ```` fence;
+* ``"json"``: ``{"name": "get_weather", "arguments": {"city": "Paris"}}`` or a JSON list of such
+  objects, optionally inside a ```` ```json ```` fence;
+* ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates).
+
+:func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may
+follow but the end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string``
+(``enum``/``const``), ``number``, ``integer``, ``boolean``, ``null``, arrays (``items``, ``minItems``,
+``maxItems``), objects (``properties``; ``required`` keys always present and optional ones optional, in
+the schema's property order; no other keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of
+any type. Anything else (``$ref``, ``allOf``, ``not``, patterns, formats) accepts any value of the
+format. Whitespace is bounded and numbers have at most 16 digits per part, so a constrained model cannot
+loop forever inside one value.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from toolwire.tools import ToolSpec
+
+__all__ = ["FORMATS", "Rules", "call_grammar", "gbnf_literal", "python_literal", "value_rule"]
+
+FORMATS = ("pythonic", "json", "hermes")
+"""The call formats :func:`call_grammar` can build."""
+
+MAX_DEPTH = 8  # nested schema levels lowered exactly; deeper ones accept any value
+
+_COMMON = {
+    "ws": r"[ \t\n]{0,20}",
+    "digits": r"[0-9]{1,16}",
+    "integer": r'"-"? ("0" | [1-9] [0-9]{0,15})',
+    "number": r'integer ("." digits)? ([eE] [-+]? [0-9]{1,3})?',
+    "char": r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})',
+    "pychar": r'[^"\\\x00-\x1f] | "\\" (["\\bfnrt] | "u" [0-9a-fA-F]{4})',
+}
+_ANY = {
+    "json": {
+        "string": r'"\"" char* "\""',
+        "value": r'object | array | string | number | "true" | "false" | "null"',
+        "object": r'"{" ws (string ws ":" ws value ("," ws string ws ":" ws value)*)? ws "}"',
+        "array": r'"[" ws (value ("," ws value)*)? ws "]"',
+    },
+    "py": {
+        "pystring": r'"\"" pychar* "\""',
+        "pyvalue": r'pydict | pylist | pystring | number | "True" | "False" | "None"',
+        "pydict": r'"{" (pystring ": " pyvalue (", " pystring ": " pyvalue)*)? "}"',
+        "pylist": r'"[" (pyvalue (", " pyvalue)*)? "]"',
+    },
+}
+
+
+def gbnf_literal(text: str) -> str:
+    """Return ``text`` as a GBNF string literal (``"..."``, with ``\\``, ``"`` and control characters
+    escaped; other characters kept as UTF-8)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def python_literal(value: Any) -> str:
+    """Return the Python-literal text of a JSON value, as the pythonic format writes it.
+
+    Strings are double-quoted with JSON escapes (valid Python), ``True``/``False``/``None`` replace
+    ``true``/``false``/``null``, lists use ``[a, b]`` and dicts ``{"k": v}``. Non-finite floats have no
+    literal and raise ``ValueError``.
+    """
+    if value is None:
+        return "None"
+    if value is True:
+        return "True"
+    if value is False:
+        return "False"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{value!r} has no literal")
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(python_literal(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{python_literal(str(k))}: {python_literal(v)}" for k, v in value.items()) + "}"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+class Rules:
+    """An ordered set of named GBNF rules; identical bodies share one name.
+
+    Args:
+        style: ``"json"`` (JSON values) or ``"py"`` (Python literals).
+    """
+
+    def __init__(self, style: str = "json") -> None:
+        if style not in ("json", "py"):
+            raise ValueError(f"style must be 'json' or 'py', not {style!r}")
+        self.style = style
+        self.rules: dict[str, str] = dict(_COMMON)
+        self.rules.update(_ANY[style])
+        self._by_body: dict[str, str] = {}
+
+    def add(self, hint: str, body: str) -> str:
+        """Add a rule whose name starts with ``hint`` (sanitised) and return its name; a rule with the
+        same body is reused."""
+        if body in self._by_body:
+            return self._by_body[body]
+        base = re.sub(r"[^a-zA-Z0-9]+", "-", hint).strip("-").lower() or "r"
+        name, n = base, 1
+        while name in self.rules:
+            n += 1
+            name = f"{base}-{n}"
+        self.rules[name] = body
+        self._by_body[body] = name
+        return name
+
+    def text(self, root: str) -> str:
+        """The grammar text with ``root ::= <root>`` first."""
+        lines = [f"root ::= {root}"]
+        lines += [f"{name} ::= {body}" for name, body in self.rules.items() if name != "root"]
+        return "\n".join(lines) + "\n"
+
+    # -- value pieces in this style -------------------------------------------------------------------
+
+    @property
+    def any_value(self) -> str:
+        return "pyvalue" if self.style == "py" else "value"
+
+    @property
+    def string(self) -> str:
+        return "pystring" if self.style == "py" else "string"
+
+    def literal_of(self, value: Any) -> str:
+        """GBNF literal of a constant value in this style."""
+        if self.style == "py":
+            try:
+                return gbnf_literal(python_literal(value))
+            except ValueError:
+                return gbnf_literal("None")
+        return gbnf_literal(json.dumps(value, ensure_ascii=False))
+
+    def key(self, name: str) -> str:
+        """GBNF literal of an object key (``"name"`` with JSON quoting) in this style."""
+        return gbnf_literal(json.dumps(name, ensure_ascii=False))
+
+    @property
+    def sep(self) -> str:
+        return '", "' if self.style == "py" else '"," ws'
+
+    @property
+    def colon(self) -> str:
+        return '": "' if self.style == "py" else 'ws ":" ws'
+
+    def words(self, true: bool) -> str:
+        if self.style == "py":
+            return '"True"' if true else '"False"'
+        return '"true"' if true else '"false"'
+
+    @property
+    def null(self) -> str:
+        return '"None"' if self.style == "py" else '"null"'
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return [kind]
+    if isinstance(kind, list):
+        return [k for k in kind if isinstance(k, str)]
+    if "properties" in schema:
+        return ["object"]
+    if "items" in schema:
+        return ["array"]
+    return []
+
+
+def value_rule(schema: Any, rules: Rules, hint: str = "value", depth: int = 0) -> str:
+    """Lower a JSON Schema to a GBNF expression (usually a rule name) for one value.
+
+    Args:
+        schema: the JSON Schema (a dict; ``True``/``{}``/anything unknown means any value).
+        rules: the rule set to add rules to (its style picks JSON or Python literals).
+        hint: a name hint for new rules (a property path).
+        depth: the current nesting level (beyond :data:`MAX_DEPTH`, any value).
+
+    Returns:
+        A GBNF expression matching exactly the values the schema allows (within the supported subset).
+    """
+    if not isinstance(schema, dict) or depth > MAX_DEPTH:
+        return rules.any_value
+    if "const" in schema:
+        return rules.literal_of(schema["const"])
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return rules.add(hint + "-enum", " | ".join(rules.literal_of(v) for v in schema["enum"]))
+    for key in ("anyOf", "oneOf"):
+        options = schema.get(key)
+        if isinstance(options, list) and options:
+            base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
+            alts = [value_rule({**base, **o} if isinstance(o, dict) else o, rules, f"{hint}-{i}", depth + 1)
+                    for i, o in enumerate(options)]
+            return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
+    types = _types(schema)
+    if not types:
+        return rules.any_value
+    alts = [_typed(t, schema, rules, hint, depth) for t in types]
+    if len(alts) == 1:
+        return alts[0]
+    return rules.add(hint + "-types", " | ".join(dict.fromkeys(alts)))
+
+
+def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
+    if kind == "string":
+        return rules.string
+    if kind == "integer":
+        return "integer"
+    if kind == "number":
+        return "number"
+    if kind == "boolean":
+        return rules.add("boolean", f"{rules.words(True)} | {rules.words(False)}")
+    if kind == "null":
+        return rules.null
+    if kind == "array":
+        item = value_rule(schema.get("items", True), rules, hint + "-item", depth + 1)
+        lo = schema.get("minItems", 0)
+        hi = schema.get("maxItems")
+        lo = lo if isinstance(lo, int) and 0 <= lo <= 16 else 0
+        hi = hi if isinstance(hi, int) and max(lo, 1) <= hi <= 16 else None  # bounds expand the grammar
+        more = "*" if hi is None else f"{{{max(lo - 1, 0)},{hi - 1}}}"
+        if lo > 1 and hi is None:
+            more = f"{{{lo - 1},}}"
+        opening, closing = ('"["', '"]"') if rules.style == "py" else ('"[" ws', 'ws "]"')
+        if hi == 0 or schema.get("maxItems") == 0:
+            body = f"{opening} {closing}"
+        elif lo == 0:
+            body = f"{opening} ({item} ({rules.sep} {item}){more})? {closing}"
+        else:
+            body = f"{opening} {item} ({rules.sep} {item}){more} {closing}"
+        return rules.add(hint + "-array", body)
+    if kind == "object":
+        return object_rule(schema, rules, hint, depth)
+    return rules.any_value
+
+
+def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
+                *, python_call: bool = False) -> str:
+    """Lower an object schema: ``{"k": v, ...}`` (or, with ``python_call``, the keyword list
+    ``k=v, ...`` of a Python call, without brackets).
+
+    Keys keep the schema's property order; required ones must appear, optional ones may. An object
+    without ``properties`` accepts any object (with ``python_call``: no arguments).
+    """
+    props = schema.get("properties")
+    if not isinstance(props, dict) or not props:
+        if python_call:
+            return '""'
+        return "pydict" if rules.style == "py" else "object"
+    required = set(schema.get("required") or ())
+    pairs: list[tuple[str, bool]] = []
+    for name, sub in props.items():
+        value = value_rule(sub, rules, f"{hint}-{name}", depth + 1)
+        key = gbnf_literal(name + "=") if python_call else f"{rules.key(name)} {rules.colon}"
+        pair = f"{key} {value}"
+        pairs.append((rules.add(f"{hint}-{name}-kv", pair), name in required))
+    sep = '", "' if python_call or rules.style == "py" else '"," ws'
+    body = _keyword_sequence(pairs, sep, rules, hint)
+    if python_call:
+        return body
+    if rules.style == "py":
+        return rules.add(hint + "-obj", f'"{{" {body} "}}"')
+    return rules.add(hint + "-obj", f'"{{" ws {body} ws "}}"')
+
+
+def _keyword_sequence(pairs: list[tuple[str, bool]], sep: str, rules: Rules, hint: str) -> str:
+    """GBNF for the pairs in order, separated by ``sep``; required pairs always, optional ones maybe.
+
+    ``after(i)``: what may follow once something was written, from pair ``i`` on (each pair prefixed
+    by ``sep``). ``start(i)``: what may come first when nothing was written yet, from pair ``i`` on.
+    Rules are made only when referenced; ``'""'`` stands for nothing.
+    """
+    n = len(pairs)
+    memo: dict[tuple[str, int], str] = {}
+
+    def join(*parts: str) -> str:
+        return " ".join(p for p in parts if p != '""') or '""'
+
+    def after(i: int) -> str:
+        if i == n:
+            return '""'
+        if ("a", i) not in memo:
+            rule, required = pairs[i]
+            tail = join(sep, rule, after(i + 1))
+            rest = after(i + 1)
+            optional = f"({tail})?" if rest == '""' else f"({tail}) | {rest}"
+            body = tail if required else optional
+            memo["a", i] = rules.add(f"{hint}-after{i}", body)
+        return memo["a", i]
+
+    def start(i: int) -> str:
+        if i == n:
+            return '""'
+        if ("s", i) not in memo:
+            rule, required = pairs[i]
+            first = join(rule, after(i + 1))
+            if required:
+                memo["s", i] = first if first == rule else rules.add(f"{hint}-start{i}", first)
+            else:
+                nxt = start(i + 1)
+                body = f"({first})?" if nxt == '""' else f"{first} | {nxt}"
+                memo["s", i] = rules.add(f"{hint}-start{i}", body)
+        return memo["s", i]
+
+    return start(0)
+
+
+def _json_call(spec: ToolSpec, rules: Rules) -> str:
+    args = object_rule(spec.parameters, rules, f"{spec.name}-args")
+    if args == "object":  # a tool without parameters: only {}
+        args = rules.add("empty-object", '"{" ws "}"')
+    body = (f'"{{" ws "\\"name\\"" ws ":" ws {rules.key(spec.name)} ws "," ws '
+            f'"\\"arguments\\"" ws ":" ws {args} ws "}}"')
+    return rules.add(f"{spec.name}-call", body)
+
+
+def _python_call(spec: ToolSpec, rules: Rules) -> str:
+    kwargs = object_rule(spec.parameters, rules, f"{spec.name}-kw", python_call=True)
+    inner = "" if kwargs == '""' else f" {kwargs}"
+    return rules.add(f"{spec.name}-call", f'{gbnf_literal(spec.name + "(")}{inner} ")"')
+
+
+def call_grammar(
+    tools: Sequence[ToolSpec],
+    fmt: str,
+    *,
+    parallel: bool = True,
+    max_calls: int = 8,
+) -> str:
+    """Build the GBNF grammar of a reply made only of tool calls to ``tools``, in format ``fmt``.
+
+    Args:
+        tools: the callable tools (for a named ``tool_choice``, just that one).
+        fmt: one of :data:`FORMATS` (``"pythonic"``, ``"json"``, ``"hermes"``).
+        parallel: allow up to ``max_calls`` calls in one reply; False allows exactly one.
+        max_calls: the most calls one reply may hold.
+
+    Returns:
+        GBNF text whose ``root`` matches one whole reply (the model must stop after it).
+
+    Raises:
+        ValueError: ``tools`` is empty or ``fmt`` is unknown.
+    """
+    if not tools:
+        raise ValueError("call_grammar needs at least one tool")
+    more = max_calls - 1 if parallel else 0
+    if fmt == "pythonic":
+        rules = Rules("py")
+        call = rules.add("call", " | ".join(_python_call(t, rules) for t in tools))
+        calls = rules.add("call-list", f'"[" {call} (", " {call}){{0,{more}}} "]"' if more else f'"[" {call} "]"')
+        fence = '"```" ("python" | "py")? "\\n"'
+        return rules.text(f'{calls} | {fence} {calls} "\\n```"')
+    if fmt == "json":
+        rules = Rules("json")
+        call = rules.add("call", " | ".join(_json_call(t, rules) for t in tools))
+        body = call
+        if more:
+            body = rules.add("calls", f'{call} | "[" ws {call} ("," ws {call}){{0,{more}}} ws "]"')
+        return rules.text(f'{body} | "```json\\n" {body} "\\n```"')
+    if fmt == "hermes":
+        rules = Rules("json")
+        call = rules.add("call", " | ".join(_json_call(t, rules) for t in tools))
+        block = rules.add("block", f'"<tool_call>\\n" {call} "\\n</tool_call>"')
+        return rules.text(f'{block} ("\\n" {block}){{0,{more}}}' if more else block)
+    raise ValueError(f"unknown call format {fmt!r}; use one of {', '.join(FORMATS)}")

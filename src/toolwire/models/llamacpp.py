@@ -1,0 +1,513 @@
+"""ChatLlamaCpp: the embedded local chat model (llama.cpp through llama-cpp-python), with tool calling.
+
+How one reply is made:
+
+1. The conversation is written with the model's tool-call *dialect* (:mod:`toolwire.models.dialects`)
+   and rendered with the chat template stored in the GGUF (jinja2, sandboxed, as llama-cpp-python's
+   ``Jinja2ChatFormatter`` and Hugging Face do).
+2. With ``tool_choice`` ``"auto"`` the model first writes freely. When its reply (or a line of it)
+   starts like a call to a bound tool in one of the dialect's formats (``[get_weather(``,
+   ``{"name": "get_weather"``, ``<tool_call>``), generation restarts at that point under a GBNF grammar
+   built from the tools' JSON Schemas (:mod:`toolwire.models.grammar`), so the call names a bound tool
+   and its arguments match the schema; the model stops after the calls. A reply that never starts a
+   call stays plain text, unconstrained. With ``"required"`` or a tool name the whole reply is
+   constrained; with ``"none"`` no tools are shown and nothing is constrained.
+3. The call text is read with :func:`toolwire.parsing.parse_tool_calls` into ``AIMessage.tool_calls``.
+
+Models are loaded once per process (a module-level cache keyed by file path and ``n_ctx``) and shared
+by every ChatLlamaCpp; a lock per model serialises calls, since a llama.cpp context is not re-entrant.
+Consecutive calls of one conversation reuse the KV cache: the prompt of turn N+1 extends the prompt and
+reply of turn N byte for byte (replies keep their exact text in ``provider_data``), so only new tokens
+are processed; ``usage["cached_tokens"]`` says how many were reused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import json
+import os
+import threading
+import time
+from collections.abc import AsyncIterator, Generator, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from toolwire.errors import ProviderError, UserError
+from toolwire.messages import AIMessageChunk, ToolCall
+from toolwire.models.base import BaseChatModel, ChatRequest
+from toolwire.models.dialects import (
+    CHATML_TEMPLATE,
+    RAW_KEY,
+    Dialect,
+    OpenerScanner,
+    Rendered,
+    default_dialect,
+    fingerprint,
+    get_dialect,
+    parse_reply,
+)
+from toolwire.models.grammar import call_grammar
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
+from toolwire.tools import ToolSpec
+
+__all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
+
+_INSTALL = "Local models need llama-cpp-python: run pip install 'toolwire[local]'."
+
+
+def _llama_cpp() -> Any:
+    try:
+        import llama_cpp
+    except ImportError:
+        raise UserError(_INSTALL) from None
+    return llama_cpp
+
+
+class LoadedModel:
+    """A llama.cpp model loaded in this process, with what every call needs.
+
+    Attributes:
+        llm: the ``llama_cpp.Llama`` object.
+        path: the GGUF file.
+        lock: held during each generation (llama.cpp contexts are not re-entrant).
+        metadata: the GGUF metadata (strings).
+        template: the chat template text (the GGUF's, else ChatML).
+        load_seconds: how long loading took (seconds).
+    """
+
+    def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
+        import jinja2
+        import jinja2.ext
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        self.llm = llm
+        self.path = path
+        self.lock = threading.RLock()
+        self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
+        self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
+        self.load_seconds = load_seconds
+        self.grammars: dict[Any, Any] = {}
+        llama_cpp = _llama_cpp()
+        self._vocab = llm._model.vocab
+        self._is_eog = llama_cpp.llama_vocab_is_eog
+        self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self._vocab))
+        self.bos = llm.token_bos()
+        self.bos_text = self._piece(self.bos)
+        self.eos_text = self._piece(llm.token_eos())
+        env = ImmutableSandboxedEnvironment(loader=jinja2.BaseLoader(), trim_blocks=True, lstrip_blocks=True,
+                                            extensions=[jinja2.ext.loopcontrols])
+        env.filters["tojson"] = _tojson
+        env.globals["raise_exception"] = _raise
+        env.globals["strftime_now"] = lambda fmt: time.strftime(fmt)
+        try:
+            self._jinja = env.from_string(self.template)
+        except jinja2.TemplateError as exc:
+            raise UserError(f"The chat template in {path.name} cannot be read ({exc}).") from None
+
+    def _piece(self, token: int) -> str:
+        if token is None or token < 0:
+            return ""
+        return self.llm.detokenize([token], special=True).decode("utf-8", "replace")
+
+    def is_eog(self, token: int) -> bool:
+        """Whether ``token`` ends generation (end of turn / end of text)."""
+        return bool(self._is_eog(self._vocab, token))
+
+    def render(self, chat: Rendered) -> str:
+        """Render a conversation with the chat template, adding the assistant generation prompt.
+
+        Raises:
+            UserError: the template refused the conversation (its ``raise_exception`` message).
+        """
+        try:
+            return self._jinja.render(messages=chat.messages, tools=chat.tools, add_generation_prompt=True,
+                                      bos_token=self.bos_text, eos_token=self.eos_text)
+        except Exception as exc:
+            raise UserError(f"The model's chat template cannot render this conversation: {exc}") from None
+
+    def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
+        """Tokens of ``text`` (special tokens such as ``<|im_start|>`` parsed), with BOS when the model
+        wants one and the text does not start with it."""
+        tokens = list(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+        if bos and self.add_bos and self.bos is not None and self.bos >= 0 and tokens[:1] != [self.bos]:
+            tokens.insert(0, self.bos)
+        return tokens
+
+    def cached_prefix(self, tokens: Sequence[int]) -> int:
+        """How many leading ``tokens`` are already in the KV cache (llama-cpp-python reuses them)."""
+        n = 0
+        current = self.llm.input_ids[: self.llm.n_tokens]
+        for a, b in zip(current, tokens, strict=False):
+            if a != b:
+                break
+            n += 1
+        return min(n, max(len(tokens) - 1, 0))
+
+
+def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None,
+            separators: Any = None, sort_keys: bool = False) -> str:
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+def _raise(message: str) -> None:
+    raise ValueError(message)
+
+
+_MODELS: dict[tuple[str, int], LoadedModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
+               n_batch: int = 512, verbose: bool = False) -> LoadedModel:
+    """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
+
+    Args:
+        path: the GGUF file.
+        n_ctx: context size in tokens.
+        n_threads: CPU threads (default: all cores). Used only when the model is first loaded.
+        n_batch: prompt tokens processed per batch.
+        verbose: let llama.cpp print its logs.
+
+    Raises:
+        UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model.
+    """
+    llama_cpp = _llama_cpp()
+    resolved = Path(path).expanduser().resolve()
+    key = (str(resolved), n_ctx)
+    with _MODELS_LOCK:
+        loaded = _MODELS.get(key)
+        if loaded is not None:
+            return loaded
+        if not resolved.is_file():
+            raise UserError(f"Model file {resolved} does not exist: pass a registry name or a .gguf path.")
+        threads = n_threads or os.cpu_count() or 1
+        start = time.perf_counter()
+        try:
+            llm = llama_cpp.Llama(str(resolved), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
+                                  n_batch=n_batch, verbose=verbose)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise UserError(f"Cannot load {resolved.name} as a llama.cpp model ({exc}).") from None
+        loaded = LoadedModel(llm, resolved, time.perf_counter() - start)
+        _MODELS[key] = loaded
+        return loaded
+
+
+_OPTIONS = ("temperature", "max_tokens", "stop", "seed", "top_p", "top_k", "min_p", "repeat_penalty")
+
+
+class ChatLlamaCpp(BaseChatModel):
+    """A local GGUF chat model with tool calling, run in-process by llama.cpp.
+
+    Args:
+        model: a registry name (``"qwen2.5-coder-1.5b"``, the default; see ``toolwire models list``),
+            pulled on first use if missing, or the path of a ``.gguf`` file.
+        n_ctx: context size in tokens (prompt plus reply).
+        n_threads: CPU threads (default: all cores).
+        temperature: sampling temperature; 0 (default) is greedy and deterministic.
+        seed: sampling seed used when ``temperature`` > 0.
+        dialect: ``"pythonic"``, ``"json"`` or ``"template"`` (see :mod:`toolwire.models.dialects`);
+            None picks the model family's default.
+        max_tokens: the most tokens one reply may have.
+        grammar: constrain tool calls with a GBNF grammar (default True).
+        pull: download a registry model that is missing (default True); False raises instead.
+        verbose: let llama.cpp print its logs.
+        **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
+
+    Per-call options (``invoke(..., temperature=..., max_tokens=..., stop=[...], seed=...)``) override
+    these. Replies carry ``usage`` (tokens: ``input_tokens``, ``output_tokens``, ``total_tokens``,
+    ``cached_tokens``) and ``response_metadata`` (``finish_reason``: ``"stop"``, ``"length"`` or
+    ``"tool_calls"``; ``seconds`` of the call; ``model_name``; ``dialect``; ``call_format``).
+
+    Raises:
+        UserError: (on first use) unknown model name, model missing and no source reachable,
+            llama-cpp-python not installed, unknown dialect, or a conversation longer than ``n_ctx``.
+        ProviderError: llama.cpp failed while generating.
+    """
+
+    provider = "llamacpp"
+
+    def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
+                 n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
+                 dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
+                 verbose: bool = False, **options: Any) -> None:
+        self.model = str(model) if model is not None else DEFAULT_MODEL
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.temperature = temperature
+        self.seed = seed
+        self.dialect = dialect
+        self.max_tokens = max_tokens
+        self.grammar = grammar
+        self.pull = pull
+        self.verbose = verbose
+        unknown = set(options) - set(_OPTIONS)
+        if unknown:
+            raise UserError(f"Unknown ChatLlamaCpp option(s) {sorted(unknown)}; known: {', '.join(_OPTIONS)}.")
+        self.options = options
+        if dialect is not None:
+            get_dialect(dialect, "tools <tool_call>")  # checks the name now
+        self._loaded: LoadedModel | None = None
+
+    @property
+    def model_name(self) -> str:
+        """The registry name, or the GGUF file's name without ``.gguf``."""
+        return self.model if self.model in REGISTRY else Path(self.model).stem
+
+    # -- loading ----------------------------------------------------------------------------------
+
+    def model_path(self) -> Path:
+        """The GGUF file this model runs (pulling a registry model first when allowed).
+
+        Raises:
+            UserError: unknown name, or a missing file that cannot be pulled.
+        """
+        if self.model in REGISTRY:
+            from toolwire.models.pull import find_model, pull_model
+
+            if self.pull:
+                return pull_model(self.model)
+            found = find_model(self.model)
+            if found is None:
+                raise UserError(f"Model {self.model!r} is not pulled: run toolwire models pull {self.model}.")
+            return found
+        path = Path(self.model).expanduser()
+        if path.is_file():
+            return path
+        if path.suffix == ".gguf" or os.sep in self.model:
+            raise UserError(f"Model file {path} does not exist: pass a registry name or a .gguf path.")
+        raise UserError(f"Unknown model {self.model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file.")
+
+    def load(self) -> LoadedModel:
+        """Load the model now (once per process; later calls return the cached one)."""
+        if self._loaded is None:
+            _llama_cpp()
+            self._loaded = load_model(self.model_path(), n_ctx=self.n_ctx, n_threads=self.n_threads,
+                                      verbose=self.verbose)
+        return self._loaded
+
+    def dialect_for(self, loaded: LoadedModel) -> Dialect:
+        """The dialect used with ``loaded``: the ``dialect`` argument, else the family default."""
+        name = self.dialect or default_dialect(loaded.metadata, loaded.template)
+        return get_dialect(name, loaded.template)
+
+    # -- generation ------------------------------------------------------------------------------
+
+    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+        yield from _Generation(self, request).run()
+
+    async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        done = object()
+        stop = threading.Event()
+
+        def work() -> None:
+            try:
+                for chunk in self._stream(request):
+                    if stop.is_set():
+                        break
+                    loop.call_soon_threadsafe(queue.put_nowait, chunk)
+            except BaseException as exc:
+                loop.call_soon_threadsafe(queue.put_nowait, exc)
+            finally:
+                loop.call_soon_threadsafe(queue.put_nowait, done)
+
+        thread = threading.Thread(target=work, name="toolwire-llamacpp", daemon=True)
+        thread.start()
+        try:
+            while (item := await queue.get()) is not done:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            stop.set()
+
+
+class _Generation:
+    """One reply: render, generate (free, then constrained from a call's start), parse, report."""
+
+    def __init__(self, model: ChatLlamaCpp, request: ChatRequest) -> None:
+        self.model = model
+        self.request = request
+        opts = {"temperature": model.temperature, "max_tokens": model.max_tokens, "seed": model.seed,
+                **model.options, **request.options}
+        self.opts = opts
+        self.generated = 0
+        self.finish = "stop"
+
+    def run(self) -> Iterator[AIMessageChunk]:
+        started = time.perf_counter()
+        fresh = self.model._loaded is None
+        loaded = self.model.load()
+        dialect = self.model.dialect_for(loaded)
+        request = self.request
+        choice = request.tool_choice or "auto"
+        offered: tuple[ToolSpec, ...] = ()
+        if choice in ("auto", "required"):
+            offered = request.tools
+        elif choice != "none":
+            offered = tuple(t for t in request.tools if t.name == choice)
+        names = [t.name for t in offered]
+        prompt = loaded.render(dialect.render(request.messages, offered, tool_choice=choice,
+                                              parallel=request.parallel_tool_calls))
+        tokens = loaded.tokenize(prompt)
+        budget = int(self.opts.get("max_tokens") or self.model.max_tokens)
+        room = self.model.n_ctx - len(tokens)
+        if room < 8:
+            raise UserError(f"The conversation is {len(tokens)} tokens long but the context holds "
+                            f"{self.model.n_ctx}: pass a larger n_ctx or shorten the conversation.")
+        self.budget = min(budget, room)
+        parallel = request.parallel_tool_calls is not False
+        fmt: str | None = None
+        with loaded.lock:
+            cached = loaded.cached_prefix(tokens)
+            if offered and choice != "auto":
+                fmt = dialect.formats[0]
+                head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel))
+            else:
+                scanner = OpenerScanner(dialect.formats, names) if offered else None
+                head, fmt = yield from self._free(loaded, tokens, scanner)
+                call_text = ""
+                if fmt is not None:
+                    more = loaded.tokenize(head, bos=False) if head else []
+                    self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more))
+                    call_text = self._text(loaded, tokens + more, self._grammar(loaded, offered, fmt, parallel))
+        content = head.strip()
+        raw = head + call_text
+        calls: list[ToolCall] = []
+        if fmt is not None:
+            reply = parse_reply(call_text, names, fmt)
+            calls = reply.tool_calls
+            for index, call in enumerate(calls):
+                yield AIMessageChunk(tool_call_chunks=[{
+                    "name": call["name"], "args": json.dumps(call["args"], ensure_ascii=False),
+                    "id": call["id"], "index": index, "type": "tool_call_chunk"}])
+            for offset, bad in enumerate(reply.invalid_tool_calls, start=len(calls)):
+                yield AIMessageChunk(tool_call_chunks=[{
+                    "name": bad["name"], "args": bad["args"], "id": bad["id"], "index": offset,
+                    "type": "tool_call_chunk"}])
+            if reply.content and not content:  # text the parser left around the calls
+                content = reply.content
+                yield AIMessageChunk(content)
+            if calls and self.finish != "length":
+                self.finish = "tool_calls"
+        usage = {"input_tokens": len(tokens), "output_tokens": self.generated,
+                 "total_tokens": len(tokens) + self.generated, "cached_tokens": cached}
+        metadata: dict[str, Any] = {
+            "model_name": self.model.model_name, "finish_reason": self.finish,
+            "seconds": round(time.perf_counter() - started, 3), "dialect": dialect.name, "call_format": fmt}
+        if fresh:
+            metadata["load_seconds"] = round(loaded.load_seconds, 3)
+        provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
+        yield AIMessageChunk(usage=usage, response_metadata=metadata,  # type: ignore[arg-type]
+                             provider_data=provider_data)
+
+    def _free(self, loaded: LoadedModel, tokens: list[int],
+              scanner: OpenerScanner | None) -> Generator[AIMessageChunk, None, tuple[str, str | None]]:
+        """Generate unconstrained, streaming the text that cannot be the start of a call.
+
+        Returns (as the generator's value) ``(text before the call, call format)`` when a call starts,
+        else ``(whole text, None)``.
+        """
+        stops = _stop_list(self.opts.get("stop"))
+        hold = max((len(s) for s in stops), default=1) - 1
+        shown = 0
+        text = ""
+        for text in self._texts(loaded, tokens, None):
+            if stops:
+                text, hit = _cut_stop(text, stops)
+                if hit:
+                    self.finish = "stop"
+                    break
+            if scanner is not None and (found := scanner.feed(text)) is not None:
+                pos, fmt = found
+                head = text[:pos]
+                piece = _visible(head, shown, len(head.rstrip()))
+                if piece:
+                    yield AIMessageChunk(piece)
+                return head, fmt
+            end = scanner.safe_end(text) if scanner else len(text.rstrip())
+            end = min(end, len(text) - hold)
+            piece = _visible(text, shown, end)
+            if piece:
+                shown = end
+                yield AIMessageChunk(piece)
+        piece = _visible(text, shown, len(text.rstrip()))
+        if piece:
+            yield AIMessageChunk(piece)
+        return text, None
+
+    # -- pieces ---------------------------------------------------------------------------------
+
+    def _grammar(self, loaded: LoadedModel, tools: Sequence[ToolSpec], fmt: str, parallel: bool) -> Any:
+        if not self.model.grammar:
+            return None
+        key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel)
+        if key not in loaded.grammars:
+            llama_cpp = _llama_cpp()
+            text = call_grammar(tools, fmt, parallel=parallel)
+            sampler = llama_cpp.llama_sampler_init_grammar(loaded.llm._model.vocab, text.encode(), b"root")
+            if sampler:
+                llama_cpp.llama_sampler_free(sampler)
+                loaded.grammars[key] = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
+            else:  # never expected: fall back to unconstrained calls rather than crash llama.cpp
+                loaded.grammars[key] = None
+        return loaded.grammars[key]
+
+    def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: Any) -> Iterator[str]:
+        """Generate, yielding the whole decoded reply text after each token."""
+        llm = loaded.llm
+        temperature = float(self.opts.get("temperature") or 0.0)
+        if temperature > 0 and self.opts.get("seed") is not None:
+            llm.set_seed(int(self.opts["seed"]))
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        text = ""
+        count = 0
+        try:
+            for token in llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
+                                      top_p=float(self.opts.get("top_p", 0.95)),
+                                      min_p=float(self.opts.get("min_p", 0.05)),
+                                      repeat_penalty=float(self.opts.get("repeat_penalty", 1.0)),
+                                      grammar=grammar):
+                if loaded.is_eog(token):
+                    self.finish = "stop"
+                    return
+                count += 1
+                self.generated += 1
+                text += decoder.decode(llm.detokenize([token], special=True))
+                yield text
+                if count >= self.budget:
+                    self.finish = "length"
+                    return
+        except UserError:
+            raise
+        except Exception as exc:
+            raise ProviderError(f"llama.cpp failed while generating: {exc}", provider="llamacpp") from exc
+        finally:
+            self.budget -= count
+
+    def _text(self, loaded: LoadedModel, tokens: list[int], grammar: Any) -> str:
+        text = ""
+        for latest in self._texts(loaded, tokens, grammar):
+            text = latest
+        return text
+
+
+def _stop_list(stop: Any) -> list[str]:
+    if not stop:
+        return []
+    return [stop] if isinstance(stop, str) else [s for s in stop if s]
+
+
+def _cut_stop(text: str, stop: Any) -> tuple[str, bool]:
+    stops = _stop_list(stop)
+    cuts = [text.find(s) for s in stops if s in text]
+    return (text[: min(cuts)], True) if cuts else (text, False)
+
+
+def _visible(text: str, shown: int, end: int) -> str:
+    """The part of ``text[:end]`` not shown yet, skipping the reply's leading whitespace."""
+    lead = len(text) - len(text.lstrip())
+    start = max(shown, lead)
+    return text[start:end] if end > start else ""

@@ -1,0 +1,204 @@
+"""Helpers shared by the provider codecs: content blocks, tool-result grouping, generation options.
+
+Pure functions (no I/O). Each codec (``openai.py``, ``anthropic.py``, ``gemini.py``) uses them under the
+same step names: ``convert_to_<p>_tool``, ``lower_messages``, ``lower_request``, ``parse_response`` and a
+``StreamState`` that folds streamed events into :class:`~toolwire.messages.AIMessageChunk` values.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
+
+__all__ = [
+    "STANDARD_OPTIONS",
+    "ImageBlock",
+    "arguments_json",
+    "arguments_object",
+    "assistant_calls",
+    "call_names",
+    "content_parts",
+    "group_messages",
+    "log",
+    "merge_options",
+    "native_call",
+    "split_calls",
+    "tool_result_text",
+    "usage",
+]
+
+log = logging.getLogger("toolwire.lowering")
+
+STANDARD_OPTIONS = ("temperature", "top_p", "max_tokens", "stop", "seed")
+"""Option names every provider maps to its own field; any other option is passed through unchanged."""
+
+
+class ImageBlock(dict):  # type: ignore[type-arg]
+    """An image content block in toolwire's neutral form: ``{"type": "image", "url"}`` or
+    ``{"type": "image", "data": <base64 str>, "mime_type": "image/png"}``."""
+
+
+def _image(block: dict[str, Any]) -> ImageBlock | None:
+    kind = block.get("type")
+    if kind == "image_url":  # OpenAI form {"type": "image_url", "image_url": {"url": ...}} or a string
+        ref = block.get("image_url")
+        url = ref.get("url") if isinstance(ref, dict) else ref
+        if isinstance(url, str) and url.startswith("data:") and ";base64," in url:
+            head, data = url[5:].split(";base64,", 1)
+            return ImageBlock(type="image", data=data, mime_type=head or "image/png")
+        return ImageBlock(type="image", url=url) if isinstance(url, str) else None
+    if kind == "image" and "source" not in block:  # toolwire / LangChain neutral form
+        data = block.get("base64") or block.get("data")
+        if isinstance(data, str):
+            return ImageBlock(type="image", data=data, mime_type=block.get("mime_type") or "image/png")
+        if isinstance(block.get("url"), str):
+            return ImageBlock(type="image", url=block["url"])
+    return None
+
+
+def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
+    """Read message content into a list of blocks, dropping empty text.
+
+    Args:
+        content: a string, or a list of strings and block dicts.
+
+    Returns:
+        Blocks in order: ``{"type": "text", "text"}`` (never empty or whitespace-only),
+        :class:`ImageBlock` for the image forms toolwire reads (``{"type": "image", "base64"|"data",
+        "mime_type"}``, ``{"type": "image", "url"}``, OpenAI ``{"type": "image_url", ...}``), and any other
+        dict unchanged (a provider-native block the codec may pass through).
+    """
+    items = [content] if isinstance(content, str) else list(content)
+    out: list[dict[str, Any]] = []
+    for item in items:
+        if isinstance(item, str):
+            if item.strip():
+                out.append({"type": "text", "text": item})
+            continue
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") in ("text", None) and "text" in item:
+            text = item.get("text")
+            if isinstance(text, str) and text.strip():
+                out.append({"type": "text", "text": text})
+            continue
+        image = _image(item)
+        out.append(image if image is not None else item)
+    return out
+
+
+def tool_result_text(message: ToolMessage) -> str:
+    """The text of a tool result where a provider takes only a string: the content itself, or its text
+    blocks joined by newlines (case E4: a list of text parts is accepted everywhere)."""
+    if isinstance(message.content, str):
+        return message.content
+    return "\n".join(b["text"] for b in content_parts(message.content) if b.get("type") == "text")
+
+
+def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
+    """The calls of an assistant turn, valid then invalid, in the order they came.
+
+    Invalid calls are part of the turn too: the executor answered each with an error ToolMessage, and
+    providers reject a result whose call is missing from the previous turn.
+    """
+    return [*message.tool_calls, *message.invalid_tool_calls]
+
+
+def arguments_json(call: ToolCall | InvalidToolCall) -> str:
+    """A call's arguments as JSON object text (an invalid call keeps its raw text; none gives ``{}``)."""
+    if call.get("type") == "invalid_tool_call":
+        raw = call.get("args")
+        return raw if isinstance(raw, str) and raw.strip() else "{}"
+    return json.dumps(call.get("args") or {}, ensure_ascii=False)
+
+
+def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
+    """A call's arguments as an object, for providers that carry them decoded (``{}`` for invalid calls)."""
+    if call.get("type") == "invalid_tool_call":
+        return {}
+    args = call.get("args")
+    return args if isinstance(args, dict) else {}
+
+
+def call_names(messages: Iterable[BaseMessage]) -> dict[str, str]:
+    """Map each tool-call id of the conversation to its tool name (for results that carry no name)."""
+    names: dict[str, str] = {}
+    for message in messages:
+        if isinstance(message, AIMessage):
+            for call in assistant_calls(message):
+                if call.get("id"):
+                    names[str(call["id"])] = call.get("name") or ""
+    return names
+
+
+def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[ToolMessage]]:
+    """Group each run of consecutive ToolMessages into one list, ordered as the calls of the assistant
+    turn before them (case E3), whatever order they were appended in.
+
+    Results whose id matches no call of that turn keep their arrival order, after the matched ones.
+    """
+    out: list[BaseMessage | list[ToolMessage]] = []
+    order: dict[str, int] = {}
+    run: list[ToolMessage] = []
+
+    def flush() -> None:
+        if run:
+            ranked = sorted(enumerate(run), key=lambda p: (order.get(p[1].tool_call_id, len(order)), p[0]))
+            out.append([m for _, m in ranked])
+            run.clear()
+
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            run.append(message)
+            continue
+        flush()
+        if isinstance(message, AIMessage):
+            order = {str(c.get("id")): i for i, c in enumerate(assistant_calls(message))}
+        out.append(message)
+    flush()
+    return out
+
+
+def merge_options(defaults: dict[str, Any] | None, per_call: dict[str, Any] | None) -> dict[str, Any]:
+    """Model-level defaults overlaid with per-call options; ``None`` values are dropped."""
+    merged = {**(defaults or {}), **(per_call or {})}
+    return {k: v for k, v in merged.items() if v is not None}
+
+
+def split_calls(calls: Iterable[ToolCall | InvalidToolCall]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+    """Split parsed call records into (valid, invalid), order kept within each."""
+    valid: list[ToolCall] = []
+    invalid: list[InvalidToolCall] = []
+    for call in calls:
+        if call.get("type") == "invalid_tool_call":
+            invalid.append(call)  # type: ignore[arg-type]
+        else:
+            valid.append(call)  # type: ignore[arg-type]
+    return valid, invalid
+
+
+def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any = None) -> Usage | None:
+    """Build a :class:`~toolwire.messages.Usage` (tokens) from provider counts; ``None`` when unknown."""
+    if input_tokens is None and output_tokens is None:
+        return None
+    result: Usage = {
+        "input_tokens": int(input_tokens or 0),
+        "output_tokens": int(output_tokens or 0),
+        "total_tokens": int(total if total is not None else (input_tokens or 0) + (output_tokens or 0)),
+    }
+    if cached:
+        result["cached_tokens"] = int(cached)
+    return result
+
+
+def native_call(name: Any, arguments: Any, call_id: Any) -> ToolCall | InvalidToolCall:
+    """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
+    JSON object or the name is empty. Streams and whole replies go through this same function."""
+    from toolwire.parsing import tool_call_from_native
+
+    return tool_call_from_native(name if isinstance(name, str) else None, arguments,
+                                 call_id if isinstance(call_id, str) and call_id else None, tool_names=())

@@ -1,0 +1,354 @@
+"""Anthropic codec: tools, messages, requests and replies for the Messages API.
+
+Pure functions, no I/O; :class:`toolwire.models.anthropic.ChatAnthropic` does the calls. Formats, from
+the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use guide:
+
+* tools: ``{"name", "description", "input_schema"}``; ``input_schema`` is a JSON Schema whose top level is
+  ``{"type": "object"}`` (no top-level ``anyOf`` / ``oneOf`` / ``allOf``).
+* ``tool_choice``: ``{"type": "auto" | "any" | "tool" | "none", "name"?, "disable_parallel_tool_use"?}``.
+* ``system`` is a top-level field; ``messages`` alternate ``user`` and ``assistant``; content blocks
+  ``text``, ``image``, ``tool_use`` ``{"id", "name", "input"}`` (assistant), ``tool_result``
+  ``{"tool_use_id", "content", "is_error"}`` (user, before any other block of that turn), ``thinking`` /
+  ``redacted_thinking`` (kept on the AIMessage as ``provider_data["anthropic"]["content"]`` and sent
+  back unchanged). Empty text blocks are refused by the API, so they are dropped.
+* streaming events: ``message_start``, ``content_block_start`` / ``_delta`` (``text_delta``,
+  ``input_json_delta``, ``thinking_delta``, ``signature_delta``) / ``_stop``, ``message_delta``,
+  ``message_stop``, ``error``.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from toolwire.errors import ProviderError, SchemaError, UserError
+from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, SystemMessage, ToolMessage
+from toolwire.models.base import ChatRequest, to_tool_spec
+from toolwire.models.lowering._common import (
+    arguments_object,
+    assistant_calls,
+    content_parts,
+    group_messages,
+    log,
+    merge_options,
+    native_call,
+    split_calls,
+    usage,
+)
+from toolwire.models.lowering._stream import ToolCallMerger
+
+__all__ = [
+    "DEFAULT_MAX_TOKENS",
+    "StreamState",
+    "convert_to_anthropic_tool",
+    "lower_messages",
+    "lower_request",
+    "parse_response",
+]
+
+DEFAULT_MAX_TOKENS = 4096
+"""``max_tokens`` is required by the Messages API; this is sent when none is given."""
+
+_OPAQUE = ("thinking", "redacted_thinking")
+
+
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        if isinstance(target, dict):
+            return target
+    return node
+
+
+def _wrap_union(name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    key = next(k for k in ("anyOf", "oneOf", "allOf") if k in schema)
+    branches = [_resolve(b, schema) for b in schema[key] if isinstance(b, dict)]
+    if not branches or not all(b.get("type") == "object" or "properties" in b for b in branches):
+        raise SchemaError(
+            f"Tool {name!r} cannot be sent to Anthropic: its arguments are a top-level {key} of non-object "
+            "schemas, and Anthropic's input_schema must be one object. Give the function named parameters "
+            "(e.g. one parameter holding the union)."
+        )
+    properties: dict[str, Any] = {}
+    required_sets = []
+    for branch in branches:
+        for prop, sub in (branch.get("properties") or {}).items():
+            properties.setdefault(prop, sub)
+        required_sets.append(set(branch.get("required") or ()))
+    if key == "allOf":
+        required = set().union(*required_sets)
+    else:
+        required = set.intersection(*required_sets) if required_sets else set()
+    out = {k: v for k, v in schema.items() if k not in (key, "type", "properties", "required")}
+    out.update({"type": "object", "properties": properties, "required": [p for p in properties if p in required]})
+    log.debug("anthropic: tool %s: top-level %s of %d object schemas sent as one object with their properties "
+              "merged; toolwire still validates the arguments against the full schema", name, key, len(branches))
+    return out
+
+
+def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
+    """Return the Anthropic tool definition of a tool, function, pydantic model or tool dict.
+
+    Returns:
+        ``{"name", "description", "input_schema"}`` (``description`` left out when empty). A top-level
+        ``anyOf``/``oneOf``/``allOf`` of object schemas is wrapped into one object (properties merged;
+        required = the ones every branch requires; a debug log says so).
+
+    Raises:
+        SchemaError: the object cannot be a tool, or its arguments are a union of non-object schemas.
+    """
+    spec = to_tool_spec(tool)
+    schema = copy.deepcopy(spec.parameters) or {"type": "object", "properties": {}}
+    if any(k in schema for k in ("anyOf", "oneOf", "allOf")):
+        schema = _wrap_union(spec.name, schema)
+    schema.setdefault("type", "object")
+    out: dict[str, Any] = {"name": spec.name}
+    if spec.description:
+        out["description"] = spec.description
+    out["input_schema"] = schema
+    return out
+
+
+def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for block in content_parts(content):
+        if block.get("type") == "image" and "source" not in block:
+            if "url" in block:
+                out.append({"type": "image", "source": {"type": "url", "url": block["url"]}})
+            else:
+                out.append({"type": "image", "source": {"type": "base64", "media_type": block["mime_type"],
+                                                        "data": block["data"]}})
+        else:
+            out.append(block)
+    return out
+
+
+def _tool_result(message: ToolMessage) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.tool_call_id}
+    content: Any = message.content if isinstance(message.content, str) else _blocks(message.content)
+    if content:
+        block["content"] = content
+    if message.status == "error":
+        block["is_error"] = True
+    return block
+
+
+def _assistant(message: AIMessage) -> list[dict[str, Any]]:
+    calls = assistant_calls(message)
+    kept = ((message.provider_data or {}).get("anthropic") or {}).get("content") or []
+    ids = [b.get("id") for b in kept if b.get("type") == "tool_use"]
+    if kept and ids == [c.get("id") for c in calls]:
+        # the turn as the API sent it (thinking signatures intact), less any empty text block
+        return [copy.deepcopy(b) for b in kept if b.get("type") != "text" or str(b.get("text", "")).strip()]
+    blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]
+    if message.text.strip():
+        blocks.append({"type": "text", "text": message.text})
+    blocks.extend({"type": "tool_use", "id": c["id"], "name": c.get("name") or "unknown_tool",
+                   "input": arguments_object(c)} for c in calls)
+    return blocks
+
+
+def lower_messages(messages: list[BaseMessage]) -> tuple[str | None, list[dict[str, Any]]]:
+    """Lower a conversation to Anthropic's ``(system, messages)``.
+
+    System messages are joined into the top-level ``system`` text. Tool results that answer one assistant
+    turn go into one ``user`` turn, as ``tool_result`` blocks in the order of that turn's calls (case E3),
+    ahead of any user text that follows; consecutive turns of one role are merged; empty text is dropped.
+
+    Returns:
+        ``(system text or None, [{"role": "user" | "assistant", "content": [blocks]}])``.
+    """
+    system: list[str] = []
+    turns: list[dict[str, Any]] = []
+
+    def add(role: str, blocks: list[dict[str, Any]]) -> None:
+        if not blocks:
+            return
+        if turns and turns[-1]["role"] == role:
+            turns[-1]["content"].extend(blocks)
+        else:
+            turns.append({"role": role, "content": blocks})
+
+    for item in group_messages(messages):
+        if isinstance(item, list):
+            add("user", [_tool_result(m) for m in item])
+        elif isinstance(item, SystemMessage):
+            if item.text.strip():
+                system.append(item.text)
+        elif isinstance(item, AIMessage):
+            add("assistant", _assistant(item))
+        else:
+            add("user", _blocks(item.content))
+    return ("\n\n".join(system) or None), turns
+
+
+def _tool_choice(choice: str | None, parallel: bool | None) -> dict[str, Any] | None:
+    if choice is None and parallel is not False:
+        return None
+    if choice == "none":
+        return {"type": "none"}
+    if choice in (None, "auto"):
+        out: dict[str, Any] = {"type": "auto"}
+    elif choice == "required":
+        out = {"type": "any"}
+    else:
+        out = {"type": "tool", "name": choice}
+    if parallel is False:
+        out["disable_parallel_tool_use"] = True
+    return out
+
+
+def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Build the keyword arguments of ``client.messages.create``.
+
+    ``max_tokens`` defaults to :data:`DEFAULT_MAX_TOKENS` (the API requires it); ``stop`` becomes
+    ``stop_sequences``; ``temperature``, ``top_p`` and other keys (``top_k``, ``thinking``...) pass as is.
+
+    Raises:
+        UserError: ``seed`` was asked for (the Messages API has none).
+    """
+    system, messages = lower_messages(request.messages)
+    opts = merge_options(options, request.options)
+    body: dict[str, Any] = {"model": model, "max_tokens": int(opts.pop("max_tokens", DEFAULT_MAX_TOKENS)),
+                            "messages": messages}
+    if system:
+        body["system"] = system
+    if request.tools:
+        body["tools"] = [convert_to_anthropic_tool(t) for t in request.tools]
+        choice = _tool_choice(request.tool_choice, request.parallel_tool_calls)
+        if choice:
+            body["tool_choice"] = choice
+    for key, value in opts.items():
+        if key == "seed":
+            raise UserError("The Anthropic Messages API has no 'seed' option: drop it for this model.")
+        if key == "stop":
+            body["stop_sequences"] = [value] if isinstance(value, str) else list(value)
+        else:
+            body[key] = value
+    return body
+
+
+def _usage(raw: dict[str, Any] | None) -> Any:
+    if not raw:
+        return None
+    cached = raw.get("cache_read_input_tokens") or 0
+    written = raw.get("cache_creation_input_tokens") or 0
+    inputs = raw.get("input_tokens")
+    total_in = None if inputs is None else inputs + cached + written
+    return usage(total_in, raw.get("output_tokens"), None, cached)
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    if isinstance(obj, dict):
+        return obj
+    return obj.model_dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
+
+
+def _metadata(model: Any, finish: Any) -> dict[str, Any]:
+    return {k: v for k, v in (("model", model), ("finish_reason", finish)) if v is not None}
+
+
+def parse_response(obj: Any) -> AIMessage:
+    """Read a Messages API reply (``message`` object, or the SDK's ``Message``).
+
+    Returns:
+        An AIMessage: text blocks joined, one call per ``tool_use`` block (its ``input`` object, its
+        ``id``), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque (thinking),
+        usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
+        ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``).
+    """
+    data = _as_dict(obj)
+    blocks = data.get("content") or []
+    text = "".join(b.get("text") or "" for b in blocks if b.get("type") == "text")
+    calls = [native_call(b.get("name"), b.get("input"), b.get("id")) for b in blocks if b.get("type") == "tool_use"]
+    valid, invalid = split_calls(calls)
+    opaque = any(b.get("type") not in ("text", "tool_use") for b in blocks)
+    return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
+                     response_metadata=_metadata(data.get("model"), data.get("stop_reason")),
+                     provider_data={"anthropic": {"content": blocks}} if opaque else None, id=data.get("id"))
+
+
+class StreamState:
+    """Folds Messages API stream events into AIMessageChunks.
+
+    ``feed(event)`` returns text and ``input_json_delta`` pieces as chunks (pieces keyed by block
+    ``index``); thinking blocks and signatures are collected and returned, with usage and stop reason, by
+    :meth:`finish`. Merged, the chunks equal :func:`parse_response` of the same reply.
+
+    Raises:
+        ProviderError: an ``error`` event arrives (``overloaded_error`` is retryable).
+    """
+
+    def __init__(self) -> None:
+        self.merger = ToolCallMerger()
+        self.id: str | None = None
+        self.model: str | None = None
+        self.finish_reason: str | None = None
+        self.raw_usage: dict[str, Any] = {}
+        self.blocks: dict[int, dict[str, Any]] = {}
+
+    def feed(self, event: Any) -> AIMessageChunk | None:
+        """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
+        data = _as_dict(event)
+        kind = data.get("type")
+        index = data.get("index")
+        if kind == "message_start":
+            message = data.get("message") or {}
+            self.id, self.model = message.get("id"), message.get("model")
+            self.raw_usage.update(message.get("usage") or {})
+        elif kind == "content_block_start":
+            block = copy.deepcopy(data.get("content_block") or {})
+            self.blocks[index] = block
+            if block.get("type") == "tool_use":
+                piece = self.merger.add(index=index, id=block.get("id"), name=block.get("name"))
+                return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
+            if block.get("type") == "text" and block.get("text"):
+                return AIMessageChunk(block["text"], id=self.id)
+        elif kind == "content_block_delta":
+            return self._delta(index, data.get("delta") or {})
+        elif kind == "message_delta":
+            self.finish_reason = (data.get("delta") or {}).get("stop_reason") or self.finish_reason
+            self.raw_usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
+        elif kind == "error":
+            error = data.get("error") or {}
+            overloaded = error.get("type") == "overloaded_error"
+            raise ProviderError(str(error.get("message") or "The stream failed."), provider="anthropic",
+                                status=529 if overloaded else None, retryable=overloaded)
+        return None
+
+    def _delta(self, index: Any, delta: dict[str, Any]) -> AIMessageChunk | None:
+        block = self.blocks.setdefault(index, {"type": "text", "text": ""})
+        kind = delta.get("type")
+        if kind == "text_delta":
+            block["text"] = block.get("text", "") + delta.get("text", "")
+            return AIMessageChunk(delta.get("text", ""), id=self.id) if delta.get("text") else None
+        if kind == "input_json_delta":
+            if block.get("type") != "tool_use":
+                return None
+            piece = self.merger.add(index=index, args=delta.get("partial_json") or "")
+            return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
+        if kind == "thinking_delta":
+            block["thinking"] = block.get("thinking", "") + delta.get("thinking", "")
+        elif kind == "signature_delta":
+            block["signature"] = block.get("signature", "") + delta.get("signature", "")
+        return None
+
+    def _content(self) -> list[dict[str, Any]]:
+        calls = iter(self.merger.tool_calls())
+        out = []
+        for _, block in sorted(self.blocks.items(), key=lambda kv: kv[0]):
+            if block.get("type") == "tool_use":
+                call = next(calls)
+                block = {**block, "input": call.get("args") if call.get("type") == "tool_call" else {}}
+            out.append(block)
+        return out
+
+    def finish(self) -> AIMessageChunk:
+        """The closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque."""
+        opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
+        return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
+                              provider_data={"anthropic": {"content": self._content()}} if opaque else None,
+                              id=self.id)

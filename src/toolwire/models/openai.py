@@ -1,0 +1,108 @@
+"""``ChatOpenAI``: OpenAI's Chat Completions and Responses APIs, and OpenAI-compatible servers.
+
+Thin I/O over the official ``openai`` SDK (``pip install 'toolwire[openai]'``); the formats live in
+:mod:`toolwire.models.lowering.openai`. With ``base_url`` it talks to any server that speaks Chat
+Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy key is fine).
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar
+
+from toolwire.errors import ProviderError, UserError
+from toolwire.messages import AIMessage
+from toolwire.models._retry import error_message, status_error
+from toolwire.models._sdk import SDKChatModel
+from toolwire.models.base import ChatRequest
+from toolwire.models.lowering import openai as codec
+
+__all__ = ["ChatOpenAI"]
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+class ChatOpenAI(SDKChatModel):
+    """A chat model served by OpenAI, or by an OpenAI-compatible server at ``base_url``.
+
+    Args:
+        model: e.g. ``"gpt-5-mini"``, or the name a local server gives its model.
+        use_responses_api: call the Responses API (``POST /v1/responses``) instead of Chat Completions
+            (``POST /v1/chat/completions``). Reasoning items are kept and sent back unchanged.
+        stream_usage: ask for token usage at the end of a stream (``stream_options.include_usage``).
+        organization: the OpenAI organization id, if any.
+        **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
+            in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
+            ``top_p``, ``stop``, ``seed``, ``model_kwargs``).
+
+    The key comes from ``api_key`` or ``OPENAI_API_KEY``; with a ``base_url`` and no key, a placeholder is
+    sent (local servers ignore it). ``max_tokens`` is sent as ``max_completion_tokens`` to OpenAI and as
+    ``max_tokens`` to other servers.
+
+    Raises:
+        UserError: the ``openai`` package is missing, or no key is set for OpenAI itself.
+    """
+
+    provider: ClassVar[str] = "openai"
+    key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
+    sdk_module: ClassVar[str] = "openai"
+    extra: ClassVar[str] = "openai"
+
+    def __init__(self, model: str, *, use_responses_api: bool = False, stream_usage: bool = True,
+                 organization: str | None = None, **kwargs: Any) -> None:
+        self.use_responses_api = use_responses_api
+        self.stream_usage = stream_usage
+        self.organization = organization
+        self._compatible = bool(kwargs.get("base_url")) and not str(kwargs["base_url"]).startswith(OPENAI_URL)
+        super().__init__(model, **kwargs)
+        if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
+            raise UserError("The Responses API needs a newer openai package: run pip install -U 'toolwire[openai]'.")
+
+    def _key_optional(self) -> bool:
+        return self._compatible
+
+    def _make_client(self, asynchronous: bool) -> Any:
+        cls = self.sdk.AsyncOpenAI if asynchronous else self.sdk.OpenAI
+        key = self._api_key.get() if self._api_key else "not-needed"
+        return cls(api_key=key, base_url=self.base_url, organization=self.organization, timeout=self.timeout,
+                   max_retries=0)
+
+    def _endpoint(self, client: Any, stream: bool) -> Any:
+        if self.use_responses_api:
+            create = client.responses.create
+            return functools.partial(create, stream=True) if stream else create
+        create = client.chat.completions.create
+        if not stream:
+            return create
+        if self.stream_usage:
+            return functools.partial(create, stream=True, stream_options={"include_usage": True})
+        return functools.partial(create, stream=True)
+
+    def _lower(self, request: ChatRequest) -> dict[str, Any]:
+        if self.use_responses_api:
+            return codec.lower_responses_request(request, self.model, self.options)
+        field = "max_tokens" if self._compatible else "max_completion_tokens"
+        return codec.lower_request(request, self.model, self.options, max_tokens_field=field)
+
+    def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
+        if self.use_responses_api:
+            return codec.parse_responses_response(raw)
+        return codec.parse_response(raw)
+
+    def _stream_state(self, request: ChatRequest) -> Any:
+        return codec.ResponsesStreamState() if self.use_responses_api else codec.StreamState()
+
+    def _translate(self, exc: BaseException) -> ProviderError | None:
+        """The one place where ``openai`` exceptions become ProviderError."""
+        sdk = self.sdk
+        if isinstance(exc, sdk.APIStatusError):
+            return status_error(self.provider, exc.status_code, error_message(exc), key_env="OPENAI_API_KEY")
+        if isinstance(exc, sdk.APITimeoutError):
+            return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
+                                base_url=self.base_url)
+        if isinstance(exc, sdk.APIConnectionError):
+            return status_error(self.provider, None, f"Could not connect: {exc}", base_url=self.base_url)
+        if isinstance(exc, sdk.OpenAIError):
+            return ProviderError(str(exc), provider=self.provider)
+        return None
+

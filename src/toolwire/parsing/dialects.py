@@ -1,0 +1,85 @@
+"""Reading tool calls from a model's plain-text reply, in any of the common dialects.
+
+Models served without a native tool-call API (llama.cpp, raw completions, small local models) write
+their calls into the text. :func:`parse_tool_calls` finds them and returns the rest of the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from toolwire.errors import UserError
+from toolwire.parsing._calls import ParsedReply
+from toolwire.parsing.hermes import OPEN_TAG, parse_hermes
+from toolwire.parsing.llama import parse_json
+from toolwire.parsing.mistral import MARKER, parse_mistral
+from toolwire.parsing.pythonic import parse_pythonic
+
+__all__ = ["DIALECTS", "parse_tool_calls"]
+
+#: The dialect names :func:`parse_tool_calls` accepts (besides ``None`` for "try all").
+DIALECTS: tuple[str, ...] = ("hermes", "json", "mistral", "pythonic")
+
+_PARSERS: dict[str, Callable[[str, Collection[str]], ParsedReply]] = {
+    "hermes": parse_hermes,
+    "json": parse_json,
+    "mistral": parse_mistral,
+    "pythonic": parse_pythonic,
+}
+
+
+_AUTO_ORDER: tuple[tuple[Callable[[str, Collection[str]], ParsedReply], str | None], ...] = (
+    (parse_hermes, OPEN_TAG),
+    (parse_mistral, MARKER),
+    (parse_json, None),
+    (parse_pythonic, None),
+)
+
+
+def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None = None) -> ParsedReply:
+    """Find the tool calls in a model's text reply.
+
+    Args:
+        text: the model's reply text.
+        tool_names: the names of the bound tools (any collection of strings, or a mapping by name).
+            Only these names make a call: prose such as ``{"name": "Ann"}`` stays text. An unknown name
+            inside an explicit call marker (``<tool_call>``, ``[TOOL_CALLS]``, ``<|python_tag|>``) or in a
+            list of calls gives an InvalidToolCall whose error names the available tools.
+        dialect: one of :data:`DIALECTS`:
+
+            * ``"hermes"``: Hermes / Qwen ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``;
+            * ``"json"``: Llama 3 ``<|python_tag|>{"name": ..., "parameters": {...}}``, ```` ```json ````
+              fences, bare JSON call objects or lists, Python-dict call syntax;
+            * ``"mistral"``: ``[TOOL_CALLS] [{...}, ...]``, ``[TOOL_CALLS]name[ARGS]{...}``;
+            * ``"pythonic"``: ``[get_weather(city="Oslo"), get_time(tz="CET")]`` or ``f(a=1)``;
+
+            or ``None`` (default) to try them in turn (marked formats first: hermes, mistral, then json
+            which reads ``<|python_tag|>``, fences and bare JSON left to right, then pythonic) and use the
+            first that finds a valid call; when none does, the first that found an invalid one (so a
+            marker quoted inside another dialect's string argument does not hide that call).
+
+    Returns:
+        A :class:`ParsedReply` ``(content, tool_calls, invalid_tool_calls)``: the text without the call
+        syntax (stripped), the calls in order with unique ids (generated when the model sent none), and
+        the calls that could not be read (raw text kept).
+
+    Raises:
+        UserError: ``dialect`` is not one of :data:`DIALECTS` or ``None``, or ``text`` is not a string.
+    """
+    if not isinstance(text, str):
+        raise UserError(f"parse_tool_calls needs the reply text as a string, not {type(text).__name__}.")
+    if dialect is not None:
+        parser = _PARSERS.get(dialect)
+        if parser is None:
+            raise UserError(f"Unknown tool-call dialect {dialect!r}; use one of {', '.join(DIALECTS)} or None.")
+        return parser(text, tool_names)
+    first_invalid: ParsedReply | None = None
+    for parser, needed in _AUTO_ORDER:
+        if needed is not None and needed not in text:
+            continue
+        reply = parser(text, tool_names)
+        if reply.tool_calls:
+            return reply
+        if reply.invalid_tool_calls and first_invalid is None:
+            first_invalid = reply
+    return first_invalid if first_invalid is not None else ParsedReply(text.strip(), [], [])

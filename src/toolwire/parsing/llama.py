@@ -1,0 +1,171 @@
+"""JSON tool calls (Llama 3.x and most small models): tagged, fenced or bare JSON call objects.
+
+Format source: Meta's Llama 3.1/3.2/3.3 prompt format (custom tools as
+``{"name": ..., "parameters": {...}}``, optionally after ``<|python_tag|>``, several separated by ``;``,
+ended by ``<|eom_id|>``/``<|eot_id|>``; built-in tools as ``<|python_tag|>brave_search.call(query="...")``),
+plus what instruction-tuned models commonly write: ```` ```json ```` fenced blocks, bare objects, JSON
+lists of call objects, and Python-dict syntax (``{'name': 'f', 'arguments': {'x': True}}``, read with
+:func:`ast.literal_eval`). ``"parameters"`` is accepted for ``"arguments"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from toolwire.parsing._calls import Collector, ParsedReply, add_failure, add_value, call_head
+from toolwire.parsing._scan import EOF, DecodeFailure, decode_value_at, python_span_end, skip_ws
+from toolwire.parsing.pythonic import call_at
+
+__all__ = ["PYTHON_TAG", "parse_json"]
+
+PYTHON_TAG = "<|python_tag|>"
+_END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>")
+_SEPARATORS = re.compile(r"[\s;,]*")
+_FENCE = re.compile(r"```[ \t]*(json|jsonc|tool_calls?|tool_code|javascript|)[ \t]*\n(.*?)\n?[ \t]*```",
+                    re.DOTALL | re.IGNORECASE)
+_BARE = re.compile(r"""\{\s*["']|\[\s*\{""")
+_AFTER_TAG = (f"After {PYTHON_TAG} write the call as JSON, such as "
+              '{"name": "tool_name", "parameters": {...}}.')
+
+
+def _python_tag(collector: Collector, text: str, start: int) -> int:
+    """Read the calls after the ``<|python_tag|>`` at ``start``; return the end of the call syntax."""
+    n = len(text)
+    nxt = text.find(PYTHON_TAG, start + len(PYTHON_TAG))
+    limit = nxt if nxt >= 0 else n
+    p = skip_ws(text, start + len(PYTHON_TAG))
+    found = False
+    while p < limit:
+        if text[p] in "{[":
+            try:
+                value, end = decode_value_at(text, p)
+            except DecodeFailure as failure:
+                add_failure(collector, _until_end_token(text, p, limit), failure.message, marked=True)
+                found, p = True, limit
+                break
+            add_value(collector, value, text[p:end], marked=True)
+        else:
+            end = call_at(collector, text, p)
+            if end is None:
+                break
+        found = True
+        p = _SEPARATORS.match(text, end).end()  # type: ignore[union-attr]
+    if not found:
+        raw = _until_end_token(text, p, limit)
+        collector.add_invalid(None, raw, _AFTER_TAG)
+        p = p + len(raw) if raw else p
+    p = skip_ws(text, p)
+    for token in _END_TOKENS:
+        if text.startswith(token, p):
+            p += len(token)
+            break
+    collector.add_span(start, p)
+    return max(p, start + len(PYTHON_TAG))
+
+
+def _until_end_token(text: str, p: int, limit: int) -> str:
+    ends = [i for i in (text.find(t, p, limit) for t in _END_TOKENS) if i >= 0]
+    return text[p:min(ends, default=limit)].rstrip()
+
+
+def _fence(collector: Collector, text: str, start: int) -> int | None:
+    """Read a fenced block at ``start`` holding only calls; return its end, or None to read it as text."""
+    m = _FENCE.match(text, start)
+    if m is None:
+        return None
+    body_start, body_end = m.span(2)
+    p = skip_ws(text, body_start)
+    values = []
+    while p < body_end and text[p] in "{[":
+        try:
+            value, end = decode_value_at(text, p)
+        except DecodeFailure:
+            return None
+        if end > body_end:
+            return None
+        values.append((value, text[p:end]))
+        p = _SEPARATORS.match(text, end, body_end).end()  # type: ignore[union-attr]
+    if not values or p < body_end:
+        return None
+    probe = Collector(collector.names)
+    if not all(add_value(probe, v, raw, marked=False) for v, raw in values):
+        return None
+    for v, raw in values:
+        add_value(collector, v, raw, marked=False)
+    collector.add_span(start, m.end())
+    return m.end()
+
+
+def _bare(collector: Collector, text: str, start: int) -> int | None:
+    """Read a bare call object/list at ``start``; return where to go on, or None to stop (cut-off text)."""
+    try:
+        value, end = decode_value_at(text, start)
+    except DecodeFailure as failure:
+        if failure.kind == "invalid":
+            name = call_head(text, start)
+            if name is None or name not in collector.names:
+                return start + 1
+            end = python_span_end(text, start)  # a broken call to a bound tool: up to its last bracket
+            if end == EOF:
+                end = len(text)
+            elif end < 0:
+                end = text.find("\n", start)
+                end = len(text) if end < 0 else end
+            add_failure(collector, text[start:end].strip(), failure.message, marked=False)
+            collector.add_span(start, end)
+            return end
+        if failure.kind == "truncated" and add_failure(
+                collector, text[start:].strip(), failure.message, marked=False):
+            collector.add_span(start, len(text))
+        return None
+    if add_value(collector, value, text[start:end], marked=False):
+        collector.add_span(start, end)
+    return end
+
+
+def parse_json(text: str, tool_names: Collection[str]) -> ParsedReply:
+    """Find JSON tool calls (Llama 3 style) in a model's text reply.
+
+    Args:
+        text: the model's reply.
+        tool_names: the bound tool names.
+
+    Returns:
+        A :class:`~toolwire.parsing.ParsedReply`. Read in this order: calls after ``<|python_tag|>``
+        (explicit marker: unknown names and broken JSON become InvalidToolCalls), then ```` ```json ````
+        fences holding only calls, then bare call objects or lists in the text. Outside the tag only a
+        bound name makes a call (``{"name": "Ann"}`` in prose stays text); bare text cut off inside a call
+        to a bound tool gives an InvalidToolCall.
+    """
+    collector = Collector(tool_names)
+    n = len(text)
+    pos = 0
+    next_tag = next_fence = -2
+    next_bare: re.Match[str] | None = None
+    bare_from = -1
+    while pos < n:  # left to right, so markers inside decoded JSON strings are skipped
+        if next_tag != -1 and next_tag < pos:
+            next_tag = text.find(PYTHON_TAG, pos)
+        if next_fence != -1 and next_fence < pos:
+            next_fence = text.find("```", pos)
+        if bare_from < pos and (next_bare is None or next_bare.start() < pos):
+            next_bare, bare_from = _BARE.search(text, pos), pos
+            if next_bare is None:
+                bare_from = n
+        bare = next_bare.start() if next_bare is not None and next_bare.start() >= pos else -1
+        found = [i for i in (next_tag, next_fence, bare) if i >= 0]
+        if not found:
+            break
+        first = min(found)
+        if first == next_tag:
+            pos = _python_tag(collector, text, first)
+        elif first == next_fence:
+            end = _fence(collector, text, first)
+            pos = end if end is not None else first + 3
+        else:
+            end = _bare(collector, text, first)
+            if end is None:
+                break
+            pos = end
+    return collector.result(text)

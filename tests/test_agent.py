@@ -1,0 +1,255 @@
+"""toolwire.agent.Agent: the loop, its stops, its events and its guards (issue [1]), on a scripted model."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from toolwire import (
+    Agent,
+    AgentEvent,
+    AgentResult,
+    AIMessage,
+    HumanMessage,
+    MaxStepsExceeded,
+    SystemMessage,
+    ToolMessage,
+    UserError,
+    message_from_dict,
+    tool,
+)
+from toolwire.messages import invalid_tool_call, tool_call
+from toolwire.testing import ScriptedChatModel
+
+runs: list[str] = []
+
+
+@tool
+def get_time(tz: str = "UTC") -> str:
+    """Get the current time in a time zone."""
+    runs.append(f"get_time:{tz}")
+    return f"12:00 {tz}"
+
+
+@tool
+def boom(x: int) -> str:
+    """Always fails."""
+    raise ValueError(f"boom with token sk-{x}")
+
+
+@tool(return_direct=True)
+def final_answer(answer: str) -> str:
+    """Give the final answer to the user."""
+    return answer.upper()
+
+
+@pytest.fixture(autouse=True)
+def _clear_runs() -> None:
+    runs.clear()
+
+
+def calls(*items: tuple[str, dict, str]) -> AIMessage:
+    return AIMessage("", tool_calls=[tool_call(name, args, id) for name, args, id in items])
+
+
+def test_one_tool_round_then_an_answer() -> None:
+    model = ScriptedChatModel([calls(("get_time", {"tz": "CET"}, "c1")), AIMessage("It is noon.")])
+    result = Agent(model, [get_time]).invoke("What time is it in Berlin?")
+    assert isinstance(result, AgentResult)
+    assert result.output == "It is noon."
+    assert result.steps == 2
+    assert result.stop_reason == "answer"
+    assert result.messages == [
+        HumanMessage("What time is it in Berlin?"),
+        calls(("get_time", {"tz": "CET"}, "c1")),
+        ToolMessage("12:00 CET", "c1", name="get_time"),
+        AIMessage("It is noon."),
+    ]
+    # the model saw the tool result in its second request, with the tools bound both times
+    assert [len(r.messages) for r in model.requests] == [1, 3]
+    assert [r.tools for r in model.requests] == [["get_time"], ["get_time"]]
+    assert [r.tool_choice for r in model.requests] == ["auto", "auto"]
+
+
+def test_system_prompt_goes_first_unless_there_is_one() -> None:
+    model = ScriptedChatModel(["a", "b"])
+    agent = Agent(model, [get_time], system_prompt="Be brief.")
+    assert agent.invoke("hi").messages[:2] == [SystemMessage("Be brief."), HumanMessage("hi")]
+    kept = agent.invoke([SystemMessage("Mine."), HumanMessage("hi")])
+    assert kept.messages[:2] == [SystemMessage("Mine."), HumanMessage("hi")]
+
+
+def test_tool_choice_is_passed_to_every_model_call() -> None:
+    model = ScriptedChatModel([calls(("get_time", {}, "c1")), "done"])
+    Agent(model, [get_time], tool_choice="required").invoke("q")
+    assert [r.tool_choice for r in model.requests] == ["required", "required"]
+
+
+def test_the_input_list_is_not_changed_and_a_conversation_resumes() -> None:
+    model = ScriptedChatModel([calls(("get_time", {}, "c1")), "first", "second"])
+    agent = Agent(model, [get_time])
+    first = agent.invoke("q1")
+    saved = json.dumps([m.to_dict() for m in first.messages])
+    history = [message_from_dict(d) for d in json.loads(saved)] + [HumanMessage("q2")]
+    before = list(history)
+    second = agent.invoke(history)
+    assert history == before
+    assert second.output == "second"
+    assert second.messages == [*before, AIMessage("second")]
+    assert second.steps == 1
+
+
+def test_e1_a_failing_tool_becomes_an_error_result_and_the_loop_goes_on() -> None:
+    model = ScriptedChatModel([calls(("boom", {"x": 1}, "c9")), "Sorry, it failed."])
+    result = Agent(model, [boom]).invoke("q")
+    assert result.messages[2] == ToolMessage("Error: tool 'boom' raised ValueError: boom with token sk-1", "c9",
+                                             status="error", name="boom")
+    assert "Traceback" not in result.messages[2].content
+    assert result.output == "Sorry, it failed."
+    with pytest.raises(ValueError, match="boom"):
+        Agent(ScriptedChatModel([calls(("boom", {"x": 1}, "c9"))]), [boom], handle_errors=False).invoke("q")
+
+
+def test_hide_error_details_hides_the_message() -> None:
+    model = ScriptedChatModel([calls(("boom", {"x": 7}, "c1")), "ok"])
+    result = Agent(model, [boom], hide_error_details=True).invoke("q")
+    assert result.messages[2].content == \
+        "Error: tool 'boom' raised ValueError. Try different arguments or another approach."
+    assert "sk-7" not in json.dumps([m.to_dict() for m in model.requests[1].messages])
+
+
+def test_e2_unknown_tool_and_bad_arguments_are_answered_and_the_loop_is_bounded() -> None:
+    unknown = calls(("get_date", {}, "d1"))
+    bad_args = AIMessage("", invalid_tool_calls=[invalid_tool_call("get_time", "[1, 2]", "d2",
+                                                                   "The arguments must be a JSON object.")])
+    model = ScriptedChatModel([unknown, bad_args, unknown, bad_args])
+    with pytest.raises(MaxStepsExceeded) as info:
+        Agent(model, [get_time], max_steps=4).invoke("What day is it?")
+    exc = info.value
+    assert exc.steps == 4
+    assert len(model.requests) == 4
+    results = [m for m in exc.messages if isinstance(m, ToolMessage)]
+    assert [r.tool_call_id for r in results] == ["d1", "d2", "d1", "d2"]
+    assert all(r.status == "error" for r in results)
+    assert "Available tools: get_time" in results[0].content
+    assert results[1].content.startswith("Error: the call to 'get_time' was not valid: The arguments must be")
+    assert str(exc) == ("The model still asked for tools after 4 steps: raise max_steps, or use "
+                        "on_max_steps='answer' to get a final answer.")
+    assert runs == []
+
+
+def test_on_max_steps_answer_makes_one_last_call_without_tools() -> None:
+    model = ScriptedChatModel([calls(("get_time", {"tz": f"T{i}"}, f"c{i}")) for i in range(2)] + ["Best guess."])
+    result = Agent(model, [get_time], max_steps=2, on_max_steps="answer").invoke("q")
+    assert (result.output, result.steps, result.stop_reason) == ("Best guess.", 3, "max_steps")
+    assert [r.tool_choice for r in model.requests] == ["auto", "auto", "none"]
+
+
+def test_return_direct_stops_after_the_tool() -> None:
+    model = ScriptedChatModel([calls(("get_time", {}, "c1"), ("final_answer", {"answer": "noon"}, "c2"))])
+    result = Agent(model, [get_time, final_answer]).invoke("q")
+    assert (result.output, result.stop_reason, result.steps) == ("NOON", "return_direct", 1)
+    assert len(model.requests) == 1
+    assert result.messages[-1] == ToolMessage("NOON", "c2", name="final_answer")
+
+
+def test_a_failed_return_direct_tool_does_not_stop_the_loop() -> None:
+    model = ScriptedChatModel([calls(("final_answer", {}, "c1")), "recovered"])
+    result = Agent(model, [final_answer]).invoke("q")
+    assert result.stop_reason == "answer" and result.output == "recovered"
+
+
+def test_an_identical_call_already_answered_is_not_run_again() -> None:
+    model = ScriptedChatModel([
+        calls(("get_time", {"tz": "CET"}, "c1")),
+        calls(("get_time", {"tz": "CET"}, "c2"), ("get_time", {"tz": "UTC"}, "c3")),
+        "It is noon.",
+    ])
+    result = Agent(model, [get_time]).invoke("q")
+    assert runs == ["get_time:CET", "get_time:UTC"]
+    repeat = result.messages[4]
+    assert repeat == ToolMessage(
+        "You already called get_time with these same arguments, and the result was: 12:00 CET\n"
+        "Do not call it again: use this result to answer.", "c2", status="error", name="get_time")
+    assert result.messages[5] == ToolMessage("12:00 UTC", "c3", name="get_time")
+
+
+def test_a_call_that_failed_may_be_tried_again() -> None:
+    attempts: list[int] = []
+
+    @tool
+    def flaky(n: int) -> str:
+        """Flaky."""
+        attempts.append(n)
+        if len(attempts) == 1:
+            raise ConnectionError("try again")
+        return "ok"
+
+    model = ScriptedChatModel([calls(("flaky", {"n": 1}, "a")), calls(("flaky", {"n": 1}, "b")), "done"])
+    result = Agent(model, [flaky]).invoke("q")
+    assert attempts == [1, 1]
+    assert [m.status for m in result.messages if isinstance(m, ToolMessage)] == ["error", "success"]
+
+
+def test_long_results_are_cut_before_the_model_sees_them() -> None:
+    @tool
+    def dump() -> str:
+        """Dump."""
+        return "y" * 25_000
+
+    model = ScriptedChatModel([calls(("dump", {}, "c1")), "ok"])
+    result = Agent(model, [dump]).invoke("q")
+    content = result.messages[2].content
+    assert content == "y" * 20_000 + ("\n[... result truncated: 5000 of 25000 characters cut; "
+                                      "ask for a narrower result ...]")
+    assert model.requests[1].messages[-1].content == content
+
+
+def test_stream_yields_events_in_order() -> None:
+    model = ScriptedChatModel([calls(("get_time", {}, "c1"), ("get_time", {"tz": "CET"}, "c2")), "done"])
+    events = list(Agent(model, [get_time]).stream("q"))
+    assert [(e.type, e.step) for e in events] == [
+        ("model_reply", 1), ("tool_call", 1), ("tool_call", 1), ("tool_result", 1), ("tool_result", 1),
+        ("model_reply", 2), ("final", 2)]
+    assert all(isinstance(e, AgentEvent) for e in events)
+    assert events[1].data == tool_call("get_time", {}, "c1")
+    assert events[4].data == ToolMessage("12:00 CET", "c2", name="get_time")
+    assert events[-1].data.output == "done"
+
+
+def test_ainvoke_and_astream_match_invoke() -> None:
+    script = [calls(("get_time", {}, "c1")), "done"]
+    sync = Agent(ScriptedChatModel(script), [get_time]).invoke("q")
+    result = asyncio.run(Agent(ScriptedChatModel(script), [get_time]).ainvoke("q"))
+    assert result == sync
+
+    async def collect() -> list[AgentEvent]:
+        return [e async for e in Agent(ScriptedChatModel(script), [get_time]).astream("q")]
+
+    assert [e.type for e in asyncio.run(collect())] == \
+        ["model_reply", "tool_call", "tool_result", "model_reply", "final"]
+
+
+def test_async_tools_in_the_agent() -> None:
+    @tool
+    async def lookup(q: str) -> str:
+        """Look up."""
+        await asyncio.sleep(0)
+        return q[::-1]
+
+    model = ScriptedChatModel([calls(("lookup", {"q": "abc"}, "c1")), "done"])
+    assert Agent(model, [lookup]).invoke("q").messages[2].content == "cba"
+
+
+def test_an_agent_without_tools_just_asks_the_model() -> None:
+    model = ScriptedChatModel(["hello"])
+    result = Agent(model).invoke("hi")
+    assert (result.output, result.steps) == ("hello", 1)
+    assert model.requests[0].tools == []
+
+
+def test_max_steps_must_be_positive() -> None:
+    with pytest.raises(UserError, match="max_steps must be at least 1"):
+        Agent(ScriptedChatModel([]), [get_time], max_steps=0)

@@ -1,0 +1,282 @@
+"""toolwire.execution.ToolExecutor: every call answered, in order, concurrently within a bound (issue [1]).
+
+Concurrency is checked with a counter of simultaneous runs, never with timing: each tool waits until
+the expected number of runs overlap (a generous wait bounds a broken run; it is no assertion).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from toolwire import (
+    AIMessage,
+    SchemaError,
+    ToolExecutor,
+    ToolMessage,
+    UnknownToolError,
+    tool,
+)
+from toolwire.errors import ToolExecutionError
+from toolwire.messages import invalid_tool_call, tool_call
+
+WAIT = 5.0  # seconds a broken run may hang before the assertion reports it
+
+
+@tool
+def get_time(tz: str = "UTC") -> str:
+    """Get the current time."""
+    return f"12:00 {tz}"
+
+
+@tool
+def boom(x: int) -> str:
+    """Always fails."""
+    raise ValueError("boom")
+
+
+def reply(*calls: dict, invalid: tuple = ()) -> AIMessage:
+    return AIMessage("", tool_calls=list(calls), invalid_tool_calls=list(invalid))
+
+
+class Overlap:
+    """Counts simultaneous runs of a tool.
+
+    Each run waits until ``release_at`` runs overlap, at most ``hold`` seconds; once one run has
+    stopped waiting, later runs go straight through. A run never waits past ``hold`` (that bounds a
+    broken run), and no assertion depends on how long anything took.
+    """
+
+    def __init__(self, release_at: int, hold: float = WAIT) -> None:
+        self.release_at = release_at
+        self.hold = hold
+        self.current = 0
+        self.peak = 0
+        self.lock = threading.Lock()
+        self.reached = threading.Event()
+        self.released = threading.Event()
+
+    def enter(self) -> bool:
+        with self.lock:
+            self.current += 1
+            self.peak = max(self.peak, self.current)
+            if self.current >= self.release_at:
+                self.reached.set()
+        return not self.released.is_set()
+
+    def leave(self) -> None:
+        with self.lock:
+            self.current -= 1
+        self.released.set()
+
+
+def sync_overlap_tool(overlap: Overlap):
+    @tool
+    def work(i: int) -> int:
+        """Work."""
+        try:
+            if overlap.enter():
+                overlap.reached.wait(overlap.hold)
+        finally:
+            overlap.leave()
+        return i * 10
+
+    return work
+
+
+def async_overlap_tool(overlap: Overlap):
+    @tool
+    async def awork(i: int) -> int:
+        """Async work."""
+        try:
+            if overlap.enter():
+                for _ in range(int(overlap.hold / 0.001)):
+                    if overlap.reached.is_set():
+                        break
+                    await asyncio.sleep(0.001)
+        finally:
+            overlap.leave()
+        return i * 10
+
+    return awork
+
+
+# -- every call answered, in order ------------------------------------------------------------------
+
+
+def test_results_in_call_order_one_per_call() -> None:
+    executor = ToolExecutor([get_time, boom])
+    message = reply(
+        tool_call("boom", {"x": 1}, "c1"),
+        tool_call("get_date", {}, "c2"),
+        tool_call("get_time", {"tz": 5}, "c3"),
+        tool_call("get_time", {}, "c4"),
+        invalid=(invalid_tool_call("get_time", "[1, 2]", "c5", "The arguments are an array, not an object"),),
+    )
+    results = executor.execute(message)
+    assert [r.tool_call_id for r in results] == ["c1", "c2", "c3", "c4", "c5"]
+    assert [r.status for r in results] == ["error", "error", "error", "success", "error"]
+    assert results[0].content == "Error: tool 'boom' raised ValueError: boom"
+    assert results[1].content == ("Error: There is no tool named 'get_date'. Available tools: boom, get_time. "
+                                  "Call one of them by its exact name.")
+    assert results[2].content == ("Error: Invalid arguments for tool 'get_time': 'tz': Input should be a valid "
+                                  "string (got 5).")
+    assert results[3] == ToolMessage("12:00 UTC", "c4", name="get_time")
+    assert results[4].content == (
+        "Error: the call to 'get_time' was not valid: The arguments are an array, not an object. "
+        "The arguments received were: [1, 2]. Send the call again with the arguments as a JSON object.")
+    assert all("Traceback" not in r.content for r in results)
+
+
+def test_no_calls_no_results() -> None:
+    assert ToolExecutor([get_time]).execute(AIMessage("just text")) == []
+
+
+def test_string_arguments_in_a_call_are_read_as_json() -> None:
+    executor = ToolExecutor([get_time])
+    ok, bad = executor.execute(reply(tool_call("get_time", {}, "c1") | {"args": '{"tz": "CET"}'},
+                                     tool_call("get_time", {}, "c2") | {"args": "[1, 2]"}))
+    assert ok.content == "12:00 CET"
+    assert bad.status == "error" and bad.content.startswith("Error: Invalid arguments for tool 'get_time': ")
+
+
+def test_async_entry_point_gives_the_same_results() -> None:
+    executor = ToolExecutor([get_time, boom])
+    message = reply(tool_call("get_time", {"tz": "CET"}, "a"), tool_call("boom", {"x": 2}, "b"))
+    assert asyncio.run(executor.aexecute(message)) == executor.execute(message)
+
+
+def test_execute_from_inside_a_running_loop() -> None:
+    executor = ToolExecutor([get_time])
+
+    async def main() -> list[ToolMessage]:
+        return executor.execute(reply(tool_call("get_time", {}, "a")))
+
+    assert asyncio.run(main()) == [ToolMessage("12:00 UTC", "a", name="get_time")]
+
+
+def test_handle_errors_false_re_raises() -> None:
+    executor = ToolExecutor([get_time, boom], handle_errors=False)
+    with pytest.raises(ValueError, match="boom"):
+        executor.execute(reply(tool_call("boom", {"x": 1}, "c9")))
+    with pytest.raises(UnknownToolError, match="There is no tool named 'nope'"):
+        executor.execute(reply(tool_call("nope", {}, "c1")))
+    with pytest.raises(ToolExecutionError, match="cut off"):
+        executor.execute(reply(invalid=(invalid_tool_call("get_time", "{", "c1", "cut off"),)))
+
+
+def test_hide_error_details() -> None:
+    executor = ToolExecutor([boom], hide_error_details=True)
+    [result] = executor.execute(reply(tool_call("boom", {"x": 1}, "c1")))
+    assert result.content == "Error: tool 'boom' raised ValueError. Try different arguments or another approach."
+
+
+def test_long_results_are_cut_with_a_marker() -> None:
+    @tool
+    def dump(n: int) -> str:
+        """Dump."""
+        return "x" * n
+
+    [short, long] = ToolExecutor([dump]).execute(reply(tool_call("dump", {"n": 20_000}, "a"),
+                                                      tool_call("dump", {"n": 20_001}, "b")))
+    assert short.content == "x" * 20_000
+    assert long.content == "x" * 20_000 + ("\n[... result truncated: 1 of 20001 characters cut; "
+                                          "ask for a narrower result ...]")
+    [kept] = ToolExecutor([dump], max_result_chars=None).execute(reply(tool_call("dump", {"n": 30_000}, "c")))
+    assert len(kept.content) == 30_000
+
+
+def test_timeouts_sync_and_async() -> None:
+    release = threading.Event()
+
+    @tool
+    def stuck() -> str:
+        """Stuck."""
+        release.wait(WAIT)
+        return "late"
+
+    @tool
+    async def astuck() -> str:
+        """Stuck."""
+        await asyncio.sleep(WAIT)
+        return "late"
+
+    try:
+        results = ToolExecutor([stuck, astuck, get_time], timeout=0.05).execute(
+            reply(tool_call("stuck", {}, "s"), tool_call("astuck", {}, "a"), tool_call("get_time", {}, "t")))
+    finally:
+        release.set()
+    assert [r.status for r in results] == ["error", "error", "success"]
+    assert results[0].content == ("Error: Tool 'stuck' did not finish within 0.05 seconds; its result will not "
+                                  "be used. Try a smaller request.")
+    assert results[1].content == ("Error: Tool 'astuck' did not finish within 0.05 seconds; was stopped. "
+                                  "Try a smaller request.")
+
+
+def test_the_tool_timeout_wins_over_the_executor_timeout() -> None:
+    release = threading.Event()
+
+    @tool(timeout=0.05)
+    def stuck() -> str:
+        """Stuck."""
+        release.wait(WAIT)
+        return "late"
+
+    try:
+        [result] = ToolExecutor([stuck], timeout=100).execute(reply(tool_call("stuck", {}, "s")))
+    finally:
+        release.set()
+    assert "within 0.05 seconds" in result.content
+
+
+# -- concurrency --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make_tool", [sync_overlap_tool, async_overlap_tool])
+def test_all_calls_of_a_reply_run_at_once(make_tool) -> None:
+    overlap = Overlap(release_at=6)  # the runs wait for each other: only concurrent runs get through
+    work = make_tool(overlap)
+    calls = [tool_call(work.name, {"i": i}, f"c{i}") for i in range(6)]
+    results = ToolExecutor([work]).execute(reply(*calls))
+    assert overlap.peak == 6
+    assert [r.content for r in results] == ["0", "10", "20", "30", "40", "50"]
+
+
+@pytest.mark.parametrize("make_tool", [sync_overlap_tool, async_overlap_tool])
+def test_max_concurrency_bounds_simultaneous_runs(make_tool) -> None:
+    # the first runs hold for a fourth to join them; with the bound kept, none can
+    overlap = Overlap(release_at=4, hold=0.2)
+    work = make_tool(overlap)
+    calls = [tool_call(work.name, {"i": i}, f"c{i}") for i in range(9)]
+    results = ToolExecutor([work], max_concurrency=3).execute(reply(*calls))
+    assert overlap.peak == 3
+    assert [r.tool_call_id for r in results] == [f"c{i}" for i in range(9)]
+    assert [r.content for r in results] == [str(i * 10) for i in range(9)]
+
+
+def test_max_concurrency_one_runs_one_at_a_time() -> None:
+    overlap = Overlap(release_at=2, hold=0.2)
+    work = sync_overlap_tool(overlap)
+    ToolExecutor([work], max_concurrency=1).execute(reply(*[tool_call("work", {"i": i}) for i in range(4)]))
+    assert overlap.peak == 1
+
+
+# -- construction ---------------------------------------------------------------------------------
+
+
+def test_construction_errors_and_plain_functions() -> None:
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    executor = ToolExecutor([add])
+    assert list(executor.tools) == ["add"]
+    assert executor.execute(reply(tool_call("add", {"a": 1, "b": 2}, "x")))[0].content == "3"
+    with pytest.raises(SchemaError, match="Two tools are named 'add'"):
+        ToolExecutor([add, add])
+    with pytest.raises(SchemaError, match="has a schema but no function to run"):
+        ToolExecutor([{"name": "lookup", "description": "d", "parameters": {"type": "object"}}])
+    with pytest.raises(ValueError, match="max_concurrency must be at least 1"):
+        ToolExecutor([add], max_concurrency=0)

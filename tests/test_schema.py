@@ -1,0 +1,677 @@
+"""toolwire.schema: function signature + docstring -> JSON Schema of the arguments, and its validator.
+
+Written from issue [1]: types through pydantic, descriptions through a real docstring parser, $ref
+inlined, recursive types refused, self/cls/*args/**kwargs left out, unknown keys refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import keyword
+import typing
+from typing import Annotated, Any, Literal, Optional, Union
+
+import pytest
+import typing_extensions
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, Field
+
+from toolwire import SchemaError, Tool, ToolValidationError, tool
+from toolwire.schema import drop_defaulted_nulls, function_schema, inline_refs, model_schema, null_plan
+
+# -- types defined at module level, so string annotations resolve ------------------------------------
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Priority(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Address(BaseModel):
+    city: str
+    zip_code: str = ""
+
+
+class Order(BaseModel):
+    ship_to: Address
+    bill_to: Address | None = None
+
+
+class Node(BaseModel):
+    value: int
+    children: list[Node] = []
+
+
+Node.model_rebuild()
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+    y: int = 0
+
+
+class MovieTD(typing.TypedDict):
+    title: typing.Required[str]
+    year: typing.NotRequired[int]
+
+
+class PartialTD(typing.TypedDict, total=False):
+    title: typing.Required[str]
+    rating: float
+
+
+class ExtTD(typing_extensions.TypedDict):
+    name: str
+    tags: typing_extensions.NotRequired[list[str]]
+
+
+def params(func: Any) -> dict[str, Any]:
+    return function_schema(func, func.__name__).parameters
+
+
+# -- the shape of the schema ----------------------------------------------------------------------
+
+
+def test_scalar_types_map_to_json_schema_types() -> None:
+    def f(s: str, i: int, x: float, b: bool) -> None:
+        """F."""
+
+    assert params(f) == {
+        "type": "object",
+        "properties": {
+            "s": {"type": "string"},
+            "i": {"type": "integer"},
+            "x": {"type": "number"},
+            "b": {"type": "boolean"},
+        },
+        "required": ["s", "i", "x", "b"],
+    }
+
+
+def test_generic_containers() -> None:
+    def f(a: list[int], d: dict[str, int], t: tuple[int, str], s: set[str]) -> None:
+        """F."""
+
+    props = params(f)["properties"]
+    assert props["a"] == {"type": "array", "items": {"type": "integer"}}
+    assert props["d"] == {"type": "object", "additionalProperties": {"type": "integer"}}
+    assert props["t"] == {
+        "type": "array",
+        "prefixItems": [{"type": "integer"}, {"type": "string"}],
+        "minItems": 2,
+        "maxItems": 2,
+    }
+    assert props["s"] == {"type": "array", "items": {"type": "string"}, "uniqueItems": True}
+
+
+def test_optional_union_and_pipe_none() -> None:
+    def f(a: Optional[int], b: int | None, c: Union[int, str], d: str | None = None) -> None:  # noqa: UP007, UP045
+        """F."""
+
+    schema = params(f)
+    nullable_int = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+    assert schema["properties"]["a"] == nullable_int
+    assert schema["properties"]["b"] == nullable_int
+    assert schema["properties"]["c"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    assert schema["properties"]["d"] == {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}
+    # Optional without a default is still required: the model must say null explicitly
+    assert schema["required"] == ["a", "b", "c"]
+
+
+def test_literal_and_enums() -> None:
+    def f(mode: Literal["fast", "slow"], color: Color, level: Priority, n: Literal[1, 2] = 1) -> None:
+        """F."""
+
+    props = params(f)["properties"]
+    assert props["mode"] == {"type": "string", "enum": ["fast", "slow"]}
+    assert props["color"] == {"type": "string", "enum": ["red", "blue"]}
+    assert props["level"] == {"type": "integer", "enum": [1, 2]}
+    assert props["n"] == {"type": "integer", "enum": [1, 2], "default": 1}
+
+
+def test_nested_pydantic_model_is_inlined_without_refs_or_titles() -> None:
+    def f(order: Order) -> None:
+        """F."""
+
+    schema = params(f)
+    address = {
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "zip_code": {"type": "string", "default": ""}},
+        "required": ["city"],
+    }
+    assert schema["properties"]["order"] == {
+        "type": "object",
+        "properties": {
+            "ship_to": address,
+            "bill_to": {"anyOf": [address, {"type": "null"}], "default": None},
+        },
+        "required": ["ship_to"],
+    }
+    text = repr(schema)
+    assert "$ref" not in text and "$defs" not in text and "'title'" not in text
+
+
+def test_a_property_named_title_is_kept() -> None:
+    def f(title: str, ref: str = "x") -> None:
+        """F."""
+
+    assert list(params(f)["properties"]) == ["title", "ref"]
+
+
+def test_dataclass_parameter() -> None:
+    def f(p: Point) -> str:
+        """F."""
+        return f"{p.x},{p.y}"
+
+    assert params(f)["properties"]["p"] == {
+        "type": "object",
+        "properties": {"x": {"type": "integer"}, "y": {"type": "integer", "default": 0}},
+        "required": ["x"],
+    }
+    t = tool(f)
+    assert t.invoke({"p": {"x": "3"}}) == "3,0"
+
+
+def test_typing_typeddict_with_required_and_not_required_works_on_311() -> None:
+    def f(movie: MovieTD, part: PartialTD, ext: ExtTD) -> dict:
+        """F."""
+        return {"movie": movie, "part": part, "ext": ext}
+
+    props = params(f)["properties"]
+    assert props["movie"]["properties"] == {"title": {"type": "string"}, "year": {"type": "integer"}}
+    assert props["movie"]["required"] == ["title"]
+    assert props["part"]["properties"] == {"title": {"type": "string"}, "rating": {"type": "number"}}
+    assert props["part"]["required"] == ["title"]
+    assert props["ext"]["required"] == ["name"]
+    result = tool(f).invoke({"movie": {"title": "Up"}, "part": {"title": "X", "rating": 2},
+                             "ext": {"name": "n", "tags": ["a"]}})
+    assert result == {"movie": {"title": "Up"}, "part": {"title": "X", "rating": 2.0},
+                      "ext": {"name": "n", "tags": ["a"]}}
+
+
+def test_functional_typeddict_keeps_its_required_keys() -> None:
+    # built from real types, not strings: __required_keys__ are right and must be kept
+    Functional = typing.TypedDict("Functional", {"a": typing.NotRequired[int], "b": str})  # noqa: UP013
+
+    def f(value: Functional) -> dict:  # type: ignore[valid-type]
+        """F."""
+        return value
+
+    f.__annotations__["value"] = Functional
+    assert params(f)["properties"]["value"]["required"] == ["b"]
+    assert tool(f).invoke({"value": {"b": "x"}}) == {"b": "x"}
+
+
+def test_typeddict_missing_required_key_is_a_validation_error() -> None:
+    def f(movie: MovieTD) -> None:
+        """F."""
+
+    with pytest.raises(ToolValidationError, match=r"'movie\.title' is required but missing"):
+        tool(f).invoke({"movie": {"year": 1999}})
+
+
+def test_annotated_string_and_field_descriptions_and_constraints() -> None:
+    def f(
+        a: Annotated[int, "how many"],
+        b: Annotated[int, Field(description="at least one", ge=1)],
+        c: Annotated[str, Field(max_length=3)] = "abc",
+    ) -> None:
+        """F.
+
+        Args:
+            a: docstring text loses to Annotated.
+            c: the code.
+        """
+
+    props = params(f)["properties"]
+    assert props["a"] == {"type": "integer", "description": "how many"}
+    assert props["b"] == {"type": "integer", "description": "at least one", "minimum": 1}
+    assert props["c"] == {"type": "string", "maxLength": 3, "description": "the code.", "default": "abc"}
+    with pytest.raises(ToolValidationError, match="'b'"):
+        tool(f).invoke({"a": 1, "b": 0})
+
+
+def test_defaults_are_advertised_and_not_required() -> None:
+    def f(q: str, k: int = 5, tags: list[str] | None = None, color: Color = Color.RED) -> None:
+        """F."""
+
+    schema = params(f)
+    assert schema["required"] == ["q"]
+    assert schema["properties"]["k"]["default"] == 5
+    assert schema["properties"]["tags"]["default"] is None
+    assert schema["properties"]["color"]["default"] == "red"
+
+
+def test_a_parameter_without_a_hint_takes_any_value() -> None:
+    def f(x, y=3) -> None:
+        """F."""
+
+    assert params(f) == {"type": "object", "properties": {"x": {}, "y": {"default": 3}}, "required": ["x"]}
+
+
+def test_zero_parameters_give_an_empty_object_schema() -> None:
+    def reset() -> str:
+        """Reset."""
+        return "ok"
+
+    assert params(reset) == {"type": "object", "properties": {}}
+
+
+# -- left out: self, cls, *args, **kwargs ----------------------------------------------------------
+
+
+class Finder:
+    def find(self, term: str, *args: Any, **kwargs: Any) -> str:
+        """Find.
+
+        Args:
+            term: text
+        """
+        return term
+
+    @classmethod
+    def make(cls, size: int, **options: Any) -> int:
+        """Make."""
+        return size
+
+
+def test_self_cls_args_kwargs_are_left_out() -> None:
+    expected = {"type": "object", "properties": {"term": {"type": "string", "description": "text"}},
+                "required": ["term"]}
+    assert function_schema(Finder.find, "find").parameters == expected
+    assert function_schema(Finder().find, "find").parameters == expected
+    assert function_schema(Finder.make, "make").parameters == {
+        "type": "object", "properties": {"size": {"type": "integer"}}, "required": ["size"]}
+
+
+def test_keyword_only_and_positional_only_parameters() -> None:
+    def f(a: int, /, b: int, *, c: int = 1) -> int:
+        """F."""
+        return a * 100 + b * 10 + c
+
+    schema = params(f)
+    assert list(schema["properties"]) == ["a", "b", "c"]
+    assert schema["required"] == ["a", "b"]
+    assert tool(f).invoke({"a": 1, "b": 2, "c": 3}) == 123
+
+
+def test_partial_callable_instance_and_decorated_function() -> None:
+    def mul(a: int, b: int) -> int:
+        """Multiply two numbers."""
+        return a * b
+
+    double = Tool.from_function(functools.partial(mul, b=2), name="double", description="Double a number.")
+    assert double.parameters["required"] == ["a"]
+    assert double.invoke({"a": "21"}) == 42
+
+    class Counter:
+        """Count characters."""
+
+        def __call__(self, text: str) -> int:
+            return len(text)
+
+    counter = Tool.from_function(Counter(), name="count")
+    assert counter.description == "Count characters."
+    assert counter.parameters == {"type": "object", "properties": {"text": {"type": "string"}},
+                                  "required": ["text"]}
+    assert counter.invoke({"text": "abcd"}) == 4
+
+    def logged(func: Any) -> Any:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return func(*args, **kwargs)
+        return wrapper
+
+    @logged
+    def greet(name: str, punct: str = "!") -> str:
+        """Greet someone."""
+        return "hi " + name + punct
+
+    t = tool(greet)
+    assert t.parameters["properties"] == {"name": {"type": "string"}, "punct": {"type": "string", "default": "!"}}
+    assert t.invoke({"name": "Ann"}) == "hi Ann!"
+
+
+# -- docstrings -------------------------------------------------------------------------------------
+
+
+def test_google_numpy_sphinx_docstrings_give_the_same_descriptions() -> None:
+    def google(q: str, k: int = 5) -> list:
+        """Search the index.
+
+        Uses BM25 over the titles.
+
+        Args:
+            q: the query text.
+            k: how many hits to return.
+
+        Returns:
+            The hits, best first.
+
+        Raises:
+            ValueError: when q is empty.
+        """
+        return []
+
+    def numpy(q: str, k: int = 5) -> list:
+        """Search the index.
+
+        Uses BM25 over the titles.
+
+        Parameters
+        ----------
+        q : str
+            the query text.
+        k : int, optional
+            how many hits to return.
+
+        Returns
+        -------
+        list
+            The hits, best first.
+
+        Raises
+        ------
+        ValueError
+            when q is empty.
+        """
+        return []
+
+    def sphinx(q: str, k: int = 5) -> list:
+        """Search the index.
+
+        Uses BM25 over the titles.
+
+        :param q: the query text.
+        :param k: how many hits to return.
+        :returns: The hits, best first.
+        :raises ValueError: when q is empty.
+        """
+        return []
+
+    for func in (google, numpy, sphinx):
+        schema = function_schema(func, func.__name__)
+        assert schema.description == "Search the index.\n\nUses BM25 over the titles.", func.__name__
+        assert schema.parameters == {
+            "type": "object",
+            "properties": {
+                "q": {"type": "string", "description": "the query text."},
+                "k": {"type": "integer", "description": "how many hits to return.", "default": 5},
+            },
+            "required": ["q"],
+        }, func.__name__
+
+
+def test_summary_only_docstring_and_multiline_param_description() -> None:
+    def f(path: str) -> None:
+        """Read a file.
+
+        Args:
+            path: where the file is,
+                relative to the project root.
+        """
+
+    schema = function_schema(f, "f")
+    assert schema.description == "Read a file."
+    assert schema.parameters["properties"]["path"]["description"] == \
+        "where the file is,\nrelative to the project root."
+
+
+def test_parse_docstring_false_keeps_only_the_description() -> None:
+    def f(q: str) -> None:
+        """Search.
+
+        Args:
+            q: the query.
+        """
+
+    schema = function_schema(f, "f", parse_docstring=False)
+    assert schema.parameters["properties"]["q"] == {"type": "string"}
+    assert schema.description == "Search."
+
+
+# -- $ref and recursion -----------------------------------------------------------------------------
+
+
+def test_recursive_model_is_a_clear_error_at_definition_time() -> None:
+    def tree(root: Node) -> None:
+        """Walk a tree."""
+
+    with pytest.raises(SchemaError, match="'Node' refers to itself"):
+        tool(tree)
+
+
+def test_inline_refs_replaces_refs_and_keeps_siblings() -> None:
+    schema = {
+        "$defs": {"A": {"title": "A", "type": "object", "properties": {"v": {"type": "integer"}}}},
+        "title": "Top",
+        "type": "object",
+        "properties": {
+            "one": {"$ref": "#/$defs/A", "description": "first"},
+            "two": {"type": "array", "items": {"$ref": "#/$defs/A"}},
+        },
+    }
+    before = repr(schema)
+    out = inline_refs(schema)
+    a = {"type": "object", "properties": {"v": {"type": "integer"}}}
+    assert out == {"type": "object", "properties": {"one": {**a, "description": "first"},
+                                                    "two": {"type": "array", "items": a}}}
+    assert repr(schema) == before  # the input is not changed
+
+
+def test_inline_refs_undefined_ref_is_an_error() -> None:
+    with pytest.raises(SchemaError, match="does not define"):
+        inline_refs({"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}})
+
+
+def test_unresolvable_hint_is_a_schema_error() -> None:
+    def f(x: NoSuchType) -> None:  # type: ignore[name-defined]  # noqa: F821
+        """F."""
+
+    with pytest.raises(SchemaError, match="Cannot resolve the type hints of 'f'"):
+        function_schema(f, "f")
+
+
+def test_type_without_json_schema_is_a_schema_error() -> None:
+    class Opaque:
+        pass
+
+    def f(x: Opaque) -> None:
+        """F."""
+
+    f.__annotations__["x"] = Opaque
+    with pytest.raises(SchemaError, match="Cannot build a JSON Schema for tool 'f'"):
+        function_schema(f, "f")
+
+
+# -- validation -------------------------------------------------------------------------------------
+
+
+def test_validation_is_lax_and_refuses_unknown_keys() -> None:
+    def f(k: int, ratio: float = 0.5) -> tuple:
+        """F."""
+        return (k, ratio)
+
+    schema = function_schema(f, "f")
+    assert schema.validate({"k": "5"}) == {"k": 5}
+    assert schema.validate({"k": 5, "ratio": "2"}) == {"k": 5, "ratio": 2.0}
+    with pytest.raises(ToolValidationError) as info:
+        schema.validate({"k": 1, "kk": 2})
+    assert str(info.value) == ("Invalid arguments for tool 'f': 'kk' is not a parameter of this tool (got 2). "
+                               "Its parameters are: k, ratio.")
+
+
+def test_validation_message_names_field_expected_and_received() -> None:
+    def f(k: int, mode: Literal["a", "b"]) -> None:
+        """F."""
+
+    with pytest.raises(ToolValidationError) as info:
+        function_schema(f, "f").validate({"k": "many", "mode": "c"})
+    text = str(info.value)
+    assert text.startswith("Invalid arguments for tool 'f': ")
+    assert "'k': Input should be a valid integer, unable to parse string as an integer (got 'many')" in text
+    assert "'mode': Input should be 'a' or 'b' (got 'c')" in text
+    assert info.value.tool_name == "f"
+
+
+def test_model_schema_from_args_schema_class() -> None:
+    class SearchArgs(BaseModel):
+        """Search the web."""
+
+        query: str = Field(description="what to look for")
+        limit: int = 10
+
+    schema = model_schema(SearchArgs, "search")
+    assert schema.description == "Search the web."
+    assert schema.parameters == {
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "what to look for"},
+                       "limit": {"type": "integer", "default": 10}},
+        "required": ["query"],
+    }
+    assert schema.validate({"query": "q"}) == {"query": "q", "limit": 10}
+    with pytest.raises(ToolValidationError, match="'extra' is not a parameter"):
+        schema.validate({"query": "q", "extra": 1})
+
+
+def test_model_schema_with_extra_allow_passes_the_extra_arguments_on() -> None:
+    class Loose(BaseModel):
+        """Loose."""
+
+        model_config = {"extra": "allow"}
+        a: int
+
+    assert model_schema(Loose, "loose").validate({"a": "1", "b": 2}) == {"a": 1, "b": 2}
+
+
+# -- nulls for defaulted values ---------------------------------------------------------------------
+
+
+def test_null_plan_finds_defaulted_non_nullable_values_at_every_level() -> None:
+    def f(order: Order, note: str = "", limit: int | None = 3) -> None:
+        """F."""
+
+    schema = function_schema(f, "f")
+    assert schema.defaulted_non_nullable == frozenset({"note"})
+    plan = schema.null_plan
+    assert plan == {
+        "drop": frozenset({"note"}),
+        "props": {"order": {"props": {"ship_to": {"drop": frozenset({"zip_code"})},
+                                      "bill_to": {"drop": frozenset({"zip_code"})}}}},
+    }
+    args = {"order": {"ship_to": {"city": "Oslo", "zip_code": None}, "bill_to": None}, "note": None,
+            "limit": None}
+    assert drop_defaulted_nulls(args, plan) == {
+        "order": {"ship_to": {"city": "Oslo"}, "bill_to": None}, "limit": None}
+    assert args["note"] is None  # the input is not changed
+    unchanged = {"order": {"ship_to": {"city": "Oslo"}}}
+    assert drop_defaulted_nulls(unchanged, plan) is unchanged
+
+
+def test_null_plan_through_lists_and_dict_values() -> None:
+    schema = {"type": "object", "properties": {
+        "points": {"type": "array", "items": {"type": "object", "properties": {"y": {"type": "integer"}}}},
+        "by_name": {"type": "object", "additionalProperties": {
+            "type": "object", "properties": {"y": {"type": "integer"}}}},
+    }, "required": ["points", "by_name"]}
+    plan = null_plan(schema)
+    value = {"points": [{"y": None}, {"y": 1}], "by_name": {"a": {"y": None}}}
+    assert drop_defaulted_nulls(value, plan) == {"points": [{}, {"y": 1}], "by_name": {"a": {}}}
+    assert null_plan({"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}) is None
+
+
+# -- once, at definition time -----------------------------------------------------------------------
+
+
+def test_schema_is_frozen_per_tool_and_not_shared_between_tools() -> None:
+    def f(a: int = 1) -> int:
+        """F."""
+        return a
+
+    one, two = tool(f), tool(f)
+    one.parameters["properties"]["a"]["default"] = 99
+    assert two.parameters["properties"]["a"]["default"] == 1
+
+
+# -- property-based: random signatures ---------------------------------------------------------------
+
+_TYPES: dict[str, st.SearchStrategy[Any]] = {
+    "str": st.text(max_size=8),
+    "int": st.integers(-(10**6), 10**6),
+    "float": st.floats(allow_nan=False, allow_infinity=False, width=32),
+    "bool": st.booleans(),
+    "list[int]": st.lists(st.integers(-100, 100), max_size=4),
+    "dict[str, int]": st.dictionaries(st.text(max_size=4), st.integers(-100, 100), max_size=3),
+    "Literal['a', 'b', 'c']": st.sampled_from(["a", "b", "c"]),
+    "Literal[1, 2]": st.sampled_from([1, 2]),
+}
+_NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,7}", fullmatch=True).filter(
+    lambda n: not keyword.iskeyword(n) and n not in ("self", "cls") and not n.startswith("__"))
+
+
+@st.composite
+def _signatures(draw: st.DrawFn) -> tuple[list[tuple[str, str, bool, Any]], dict[str, Any]]:
+    names = draw(st.lists(_NAMES, min_size=0, max_size=6, unique=True))
+    spec: list[tuple[str, str, bool, Any]] = []
+    seen_default = False
+    for name in names:
+        type_name = draw(st.sampled_from(sorted(_TYPES)))
+        optional = draw(st.booleans())
+        values = _TYPES[type_name]
+        if optional:
+            type_name = f"Optional[{type_name}]"
+            values = st.none() | values
+        # Python requires defaults after the first defaulted parameter (positional-or-keyword)
+        has_default = seen_default or draw(st.booleans())
+        seen_default = seen_default or has_default
+        default = draw(values) if has_default else None
+        spec.append((name, type_name, has_default, default))
+    args: dict[str, Any] = {}
+    for name, type_name, has_default, _ in spec:
+        strategy = _TYPES[type_name.removeprefix("Optional[").removesuffix("]")] \
+            if type_name.startswith("Optional[") else _TYPES[type_name]
+        if type_name.startswith("Optional["):
+            strategy = st.none() | strategy
+        if not has_default or draw(st.booleans()):
+            args[name] = draw(strategy)
+    return spec, args
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_signatures())
+def test_random_signatures_give_matching_schema_and_validation(
+    generated: tuple[list[tuple[str, str, bool, Any]], dict[str, Any]],
+) -> None:
+    spec, args = generated
+    params_src = ", ".join(
+        f"{name}: {type_name}" + (f" = {default!r}" if has_default else "")
+        for name, type_name, has_default, default in spec
+    )
+    names = [name for name, *_ in spec]
+    body = "{" + ", ".join(f"{n!r}: {n}" for n in names) + "}"
+    source = f'def generated({params_src}):\n    """A generated function."""\n    return {body}\n'
+    namespace: dict[str, Any] = {"Optional": Optional, "Literal": Literal}
+    exec(source, namespace)  # the test writes this source itself
+    generated_tool = tool(namespace["generated"])
+
+    schema = generated_tool.parameters
+    assert schema["type"] == "object"
+    assert list(schema["properties"]) == names
+    assert schema.get("required", []) == [name for name, _, has_default, _ in spec if not has_default]
+    for name, _, has_default, default in spec:
+        if has_default:
+            assert schema["properties"][name]["default"] == default
+
+    expected = {name: default for name, _, has_default, default in spec if has_default}
+    expected.update(args)
+    assert generated_tool.invoke(args) == expected
+    assert generated_tool.invoke(dict(args)) == expected  # the same again: nothing kept between calls
