@@ -253,3 +253,5 @@ def test_an_agent_without_tools_just_asks_the_model() -> None:
 def test_max_steps_must_be_positive() -> None:
     with pytest.raises(UserError, match="max_steps must be at least 1"):
         Agent(ScriptedChatModel([]), [get_time], max_steps=0)
+    with pytest.raises(UserError, match="on_max_steps must be 'raise' or 'answer', not 'anwser'"):
+        Agent(ScriptedChatModel([]), [get_time], on_max_steps="anwser")  # type: ignore[arg-type]

@@ -155,6 +155,8 @@ def test_execute_from_inside_a_running_loop() -> None:
         return executor.execute(reply(tool_call("get_time", {}, "a")))
 
     assert asyncio.run(main()) == [ToolMessage("12:00 UTC", "a", name="get_time")]
+    # the helper thread that ran the loop is gone once the call returns
+    assert [t.name for t in threading.enumerate() if t.name.startswith("toolwire-loop")] == []
 
 
 def test_handle_errors_false_re_raises() -> None:

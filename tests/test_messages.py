@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from collections import OrderedDict
 
 import pytest
 
@@ -178,6 +179,11 @@ def test_messages_pickle_and_deepcopy() -> None:
     messages = conversation()
     assert pickle.loads(pickle.dumps(messages)) == messages
     assert copy.deepcopy(messages) == messages
+    # an artifact is the program's object: its types survive
+    odd = ToolMessage("r", "c1", artifact=(1, OrderedDict(b=2), {3}))
+    for restored in (pickle.loads(pickle.dumps(odd)), copy.deepcopy(odd)):
+        assert restored == odd
+        assert type(restored.artifact) is tuple and type(restored.artifact[1]) is OrderedDict
 
 
 def test_message_from_openai_role_dicts() -> None:

@@ -411,6 +411,36 @@ def test_google_numpy_sphinx_docstrings_give_the_same_descriptions() -> None:
         }, func.__name__
 
 
+def test_typed_google_args_and_typed_sphinx_params() -> None:
+    def google(q: str, k: int = 2) -> None:
+        """Search.
+
+        Args:
+            q (str): the query.
+            k (int, optional): how many. Defaults to 2.
+
+        Yields:
+            hits.
+        """
+
+    def sphinx(q: str) -> None:
+        """
+        Search with a leading newline.
+
+        :param str q: the query.
+        :raises KeyError: never.
+        """
+
+    first = function_schema(google, "google")
+    assert first.description == "Search."
+    assert first.parameters["properties"] == {
+        "q": {"type": "string", "description": "the query."},
+        "k": {"type": "integer", "description": "how many. Defaults to 2.", "default": 2}}
+    second = function_schema(sphinx, "sphinx")
+    assert second.description == "Search with a leading newline."
+    assert second.parameters["properties"] == {"q": {"type": "string", "description": "the query."}}
+
+
 def test_summary_only_docstring_and_multiline_param_description() -> None:
     def f(path: str) -> None:
         """Read a file.

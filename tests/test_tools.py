@@ -146,7 +146,8 @@ def test_no_docstring_and_no_description_is_an_error_at_definition_time() -> Non
     assert tool(description="Bare.")(bare).description == "Bare."
 
 
-@pytest.mark.parametrize("name", ["has space", "dot.name", "a" * 65, "ünïcode", "semi;colon", "new\nline"])
+@pytest.mark.parametrize(
+    "name", ["has space", "dot.name", "a" * 65, "ünïcode", "semi;colon", "new\nline", "trailing\n"])
 def test_bad_tool_names_are_refused(name: str) -> None:
     def f() -> str:
         """F."""
@@ -158,6 +159,17 @@ def test_bad_tool_names_are_refused(name: str) -> None:
                                "(the rule of the OpenAI and Anthropic APIs).")
     with pytest.raises(SchemaError, match="is not allowed"):
         tool(name)(f)
+
+
+def test_an_empty_name_is_refused_not_replaced() -> None:
+    def f() -> str:
+        """F."""
+        return ""
+
+    with pytest.raises(SchemaError, match="Tool name '' is not allowed"):
+        Tool.from_function(f, name="")
+    with pytest.raises(SchemaError, match="Tool name '' is not allowed"):
+        tool("")(f)
 
 
 def test_a_lambda_needs_a_name() -> None:

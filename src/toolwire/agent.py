@@ -85,7 +85,7 @@ class Agent:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
 
     Raises:
-        UserError: ``max_steps`` is below 1.
+        UserError: ``max_steps`` is below 1, or ``on_max_steps`` is not ``"raise"`` or ``"answer"``.
     """
 
     def __init__(
@@ -105,6 +105,8 @@ class Agent:
     ) -> None:
         if max_steps < 1:
             raise UserError("max_steps must be at least 1.")
+        if on_max_steps not in ("raise", "answer"):
+            raise UserError(f"on_max_steps must be 'raise' or 'answer', not {on_max_steps!r}.")
         self.executor = ToolExecutor(
             tools, max_concurrency=max_concurrency, timeout=timeout, handle_errors=handle_errors,
             max_result_chars=max_result_chars, hide_error_details=hide_error_details,

@@ -190,16 +190,10 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
     from toolwire.agent import Agent
 
     loaded = [t for spec in tools or () for t in load_tools(spec)] if tools or mcp else _default_tools()
-    if mcp:  # each MCP session lives until the command ends
-        import click
-
+    if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools
 
-        for server in mcp:
-            mcp_tools = load_mcp_tools(server)
-            if (ctx := click.get_current_context(silent=True)) is not None:
-                ctx.call_on_close(mcp_tools.close)
-            loaded += mcp_tools
+        loaded += [t for server in mcp for t in load_mcp_tools(server)]
     return Agent(_model(model, dialect), loaded, max_steps=max_steps, system_prompt=system)
 
 

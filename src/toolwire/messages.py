@@ -126,11 +126,12 @@ _MISSING: Any = object()
 
 
 def _copy_containers(value: Any) -> Any:
-    """Copy nested dicts, lists and tuples (as lists); other values are shared (they are immutable, or
-    an artifact the program owns)."""
-    if isinstance(value, dict):
+    """Copy nested plain dicts and lists (the JSON containers); every other value, tuples and dict or
+    list subclasses included, is shared as it is."""
+    kind = type(value)
+    if kind is dict:
         return {k: _copy_containers(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
+    if kind is list:
         return [_copy_containers(v) for v in value]
     return value
 

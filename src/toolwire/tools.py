@@ -53,7 +53,7 @@ class ToolSpec:
 
 def check_name(name: str) -> str:
     """Return ``name`` if it is a valid tool name, else raise :class:`SchemaError` saying how to fix it."""
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):  # fullmatch: "$" would allow a final "\n"
         raise SchemaError(
             f"Tool name {name!r} is not allowed: use 1 to 64 letters, digits, '_' or '-' "
             "(the rule of the OpenAI and Anthropic APIs)."
@@ -253,8 +253,8 @@ class Tool:
         Raises:
             SchemaError: bad name, no description, or a signature with no JSON Schema.
         """
-        tool_name = name or getattr(func, "__name__", None)
-        if not tool_name:
+        tool_name = name if name is not None else getattr(func, "__name__", None)
+        if tool_name is None:
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
         check_name(tool_name)
         if args_schema is not None:
@@ -429,7 +429,8 @@ class Tool:
 
         Args:
             input: the arguments as a dict (or a string for a one-parameter tool), or a tool call
-                ``{"name", "args", "id", "type": "tool_call"}``.
+                ``{"name", "args", "id", "type": "tool_call"}`` (whose ``args`` may also be the argument
+                JSON text, see :meth:`call_args`).
             timeout: seconds, overriding the tool's own ``timeout``.
 
         Returns:

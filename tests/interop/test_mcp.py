@@ -323,7 +323,23 @@ def test_serve_errors_are_one_line(tmp_path):
 
 def test_cli_ask_with_mcp_servers(monkeypatch, demo_http_url):
     import toolwire.cli as cli
+    import toolwire.mcp
 
+    opened: list = []
+
+    def load_and_keep(server, **options):
+        opened.append(load_tools(server, **options))
+        return opened[-1]
+
+    monkeypatch.setattr(toolwire.mcp, "load_tools", load_and_keep)
+    try:
+        _ask_with_mcp(cli, monkeypatch, demo_http_url)
+    finally:  # a command closes its sessions at exit; this test process goes on
+        for tools in opened:
+            tools.close()
+
+
+def _ask_with_mcp(cli, monkeypatch, demo_http_url) -> None:
     model = ScriptedChatModel([calls(("add", {"a": 2, "b": 2}, "q1")), "2 + 2 = 4"])
     monkeypatch.setattr(cli, "_model", lambda name, dialect: model)
     runner = CliRunner()

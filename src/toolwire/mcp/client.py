@@ -169,7 +169,7 @@ def _errlog() -> Any:
                 return stream
         except (AttributeError, OSError, ValueError):
             continue
-    return open(os.devnull, "w")  # noqa: SIM115 - lives as long as the process it serves
+    return open(os.devnull, "w")  # lives as long as the process it serves
 
 
 def _leaf(exc: BaseException) -> BaseException:

@@ -211,9 +211,8 @@ _PYTHONIC_PROMPT = """You can call these Python functions:
 
 To call functions, reply with only a Python list of calls and nothing else, for example:
 [{example}]
-Use keyword arguments with literal values. {how_many} The results come back in a message that \
-starts with "Function results:"; then answer the user's question with them, in the user's language. \
-If no function is needed, answer in plain text."""
+Use keyword arguments with literal values. {how_many} If no function is needed, answer in plain \
+text. After the results come back, answer the user's question with them."""
 
 _JSON_PROMPT = """You can call these functions (JSON Schemas of their arguments):
 
@@ -221,8 +220,8 @@ _JSON_PROMPT = """You can call these functions (JSON Schemas of their arguments)
 
 To call functions, reply with only a JSON list of calls and nothing else, for example:
 [{example}]
-{how_many} The results come back in a message that starts with "Function results:"; then answer \
-the user's question with them, in the user's language. If no function is needed, answer in plain text."""
+{how_many} If no function is needed, answer in plain text. After the results come back, answer the \
+user's question with them."""
 
 
 def _example_value(schema: Any) -> Any:

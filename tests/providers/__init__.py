@@ -1,0 +1,1 @@
+"""Provider tests: codecs, wire servers, conformance, retries, scale."""
