@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from toolwire.examples.arith import MAX_BITS, MAX_DEPTH, MAX_LENGTH, CalculationError, evaluate
 
-TIME_LIMIT = 0.1  # seconds per call: a stated requirement of the calculator
+TIME_LIMIT = 0.1  # CPU seconds per call (thread_time: immune to other load on the machine); a stated requirement
 
 # Deterministic in CI: a fixed seed, no example database, no per-example deadline (time is asserted).
 FUZZ = settings(derandomize=True, database=None, deadline=None)
@@ -166,10 +166,10 @@ HOSTILE = [
 
 @pytest.mark.parametrize("expression", HOSTILE)
 def test_hostile_inputs_raise_calculation_error_quickly(expression: str) -> None:
-    start = time.perf_counter()
+    start = time.thread_time()
     with pytest.raises(CalculationError):
         evaluate(expression)
-    assert time.perf_counter() - start < TIME_LIMIT
+    assert time.thread_time() - start < TIME_LIMIT
 
 
 @pytest.mark.parametrize("value", [None, 123, 1.5, b"1+1", ["1"]])
@@ -346,7 +346,7 @@ trees = st.recursive(
 @settings(FUZZ, max_examples=600)
 @given(trees)
 def test_generated_arithmetic_matches_python(tree: Tree) -> None:
-    start = time.perf_counter()
+    start = time.thread_time()
     if tree.value is None:
         with pytest.raises(CalculationError):
             evaluate(tree.text)
@@ -354,7 +354,7 @@ def test_generated_arithmetic_matches_python(tree: Tree) -> None:
         result = evaluate(tree.text)
         assert result == tree.value
         assert type(result) is type(tree.value)
-    assert time.perf_counter() - start < TIME_LIMIT
+    assert time.thread_time() - start < TIME_LIMIT
 
 
 # --------------------------------------------------------------------------- fuzz: arbitrary text
@@ -442,7 +442,7 @@ nested = st.tuples(st.integers(min_value=0, max_value=2 * MAX_DEPTH), token_soup
 
 
 def _assert_answers_quickly(expression: str) -> None:
-    start = time.perf_counter()
+    start = time.thread_time()
     try:
         result = evaluate(expression)
     except CalculationError as error:
@@ -451,7 +451,7 @@ def _assert_answers_quickly(expression: str) -> None:
         assert type(result) in (int, float)
         if isinstance(result, float):
             assert math.isfinite(result)
-    assert time.perf_counter() - start < TIME_LIMIT
+    assert time.thread_time() - start < TIME_LIMIT
 
 
 @settings(FUZZ, max_examples=500)
