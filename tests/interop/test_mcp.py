@@ -17,7 +17,7 @@ from conftest import DEMO, SRC, free_port, start_http, stop
 from typer.testing import CliRunner
 
 from toolwire import Agent, AIMessage, ToolExecutor, ToolMessage, UserError
-from toolwire.mcp import HttpServer, MCPClient, StdioServer, connect, load_tools, server_from
+from toolwire.mcp import HttpServer, MCPClient, StdioServer, aload_tools, connect, load_tools, server_from
 from toolwire.mcp.client import convert_call_result
 from toolwire.testing import ScriptedChatModel
 
@@ -204,6 +204,21 @@ def test_load_tools_sync_agent_and_threads():
     assert msg.status == "error" and "closed" in msg.content
 
 
+def test_aload_tools_from_async_code():
+    async def main() -> None:
+        tools = await aload_tools(DEMO, timeout=30)
+        try:
+            # the session runs on its own thread; calls from this loop are marshalled to it
+            assert await tools[0].ainvoke({"a": 4, "b": 5}) == ("9", {"structured_content": {"result": "9"},
+                                                                   "content": [{"type": "text", "text": "9"}]})
+            result = await Agent(ScriptedChatModel([calls(("add", {"a": 1, "b": 1}, "l1")), "2"]), tools).ainvoke("?")
+            assert by_id(result.messages)["l1"].content == "2"
+        finally:
+            await asyncio.to_thread(tools.close)
+
+    asyncio.run(main())
+
+
 def test_http_transport_agent_sync_and_async(demo_http_url):
     with load_tools(HttpServer(demo_http_url, headers={"X-Test": "1"})) as tools:
         assert [t.name for t in tools][:3] == ["add", "divide", "weather"]
@@ -214,6 +229,8 @@ def test_http_transport_agent_sync_and_async(demo_http_url):
         assert out["h1"].artifact["structured_content"]["city"] == "Lisboa"
         assert out["h2"].status == "error" and "division by zero" in out["h2"].content
         assert result.output == "Lisboa: clear."
+        header = next(t for t in tools if t.name == "request_header")
+        assert header.invoke({"name": "X-Test"})[0] == "1"  # the headers reach the server
 
     async def main() -> None:
         async with connect(demo_http_url) as client:

@@ -3,12 +3,12 @@
 Tools: ``add`` (text), ``divide`` (raises -> ``isError``), ``weather`` (structured content),
 ``picture`` (text + image blocks), ``echo_env`` (reads an environment variable), ``crash``
 (the process exits mid-call), ``dotted.name`` (a name toolwire must rename), ``enable_extra``
-(adds the tool ``extra`` and sends ``notifications/tools/list_changed``).
+(adds the tool ``extra`` and sends ``notifications/tools/list_changed``), ``request_header`` (an HTTP
+header of the call).
 
 Run: ``python demo.py`` (stdio) or ``python demo.py --http PORT`` (streamable HTTP on 127.0.0.1).
 """
 
-from __future__ import annotations
 
 import os
 import sys
@@ -88,6 +88,15 @@ async def enable_extra(ctx: Context) -> str:
     server.add_tool(extra)
     await ctx.session.send_tool_list_changed()
     return "extra enabled"
+
+
+@server.tool()
+def request_header(name: str, ctx: Context) -> str:
+    """The value of an HTTP header of the current request (streamable HTTP only)."""
+    headers = getattr(ctx, "headers", None)  # mcp 2.x
+    if headers is None:  # mcp 1.x: the Starlette request
+        headers = getattr(getattr(ctx.request_context, "request", None), "headers", None) or {}
+    return headers.get(name.lower()) or headers.get(name) or "<none>"
 
 
 if __name__ == "__main__":

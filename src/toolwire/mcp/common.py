@@ -1,0 +1,180 @@
+"""What the MCP client and server share: server descriptions and the mapping of MCP results.
+
+Formats: MCP revision 2025-11-25 (https://modelcontextprotocol.io/specification), "Server features >
+Tools > Tool Result" (content blocks ``text``, ``image``, ``audio``, ``resource_link``, ``resource``;
+``structuredContent``; ``isError``), and the ``mcpServers`` configuration shape most MCP clients use
+(``{"command", "args", "env", "cwd"}`` or ``{"url", "headers"}``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolwire.errors import UserError
+
+__all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from"]
+
+
+@dataclasses.dataclass(frozen=True)
+class StdioServer:
+    """An MCP server started as a child process that speaks JSON-RPC on its stdin/stdout.
+
+    Attributes:
+        command: the program (``"python"``, ``"npx"``...).
+        args: its arguments.
+        env: extra environment variables (added to the SDK's safe default environment).
+        cwd: working directory of the process.
+        name: a label for messages (default: the command line).
+    """
+
+    command: str
+    args: Sequence[str] = ()
+    env: Mapping[str, str] | None = None
+    cwd: str | None = None
+    name: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The name, or the command line."""
+        return self.name or shlex.join([self.command, *self.args])
+
+
+@dataclasses.dataclass(frozen=True)
+class HttpServer:
+    """An MCP server reached over streamable HTTP (MCP 2025-03-26 and later).
+
+    Attributes:
+        url: the endpoint, e.g. ``"http://127.0.0.1:8000/mcp"``.
+        headers: HTTP headers sent with every request (``Authorization`` ...).
+        name: a label for messages (default: the URL).
+    """
+
+    url: str
+    headers: Mapping[str, str] | None = None
+    name: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The name, or the URL."""
+        return self.name or self.url
+
+
+ServerLike = StdioServer | HttpServer | str | Mapping[str, Any] | Sequence[str]
+
+
+def server_from(spec: ServerLike) -> StdioServer | HttpServer:
+    """Read a server description.
+
+    Args:
+        spec: a :class:`StdioServer` / :class:`HttpServer`; a string, either an ``http(s)://`` URL or a
+            command line (``"python server.py --flag"``, split like a shell would); a list of
+            command-line words; or a dict in the common ``mcpServers`` config shape,
+            ``{"command", "args"?, "env"?, "cwd"?}`` or ``{"url", "headers"?}``.
+
+    Raises:
+        UserError: the description is empty or of another kind.
+    """
+    if isinstance(spec, StdioServer | HttpServer):
+        return spec
+    if isinstance(spec, str):
+        text = spec.strip()
+        if re.match(r"^https?://", text):
+            return HttpServer(text)
+        words = shlex.split(text)
+        if not words:
+            raise UserError("An MCP server command is empty: give 'command args...' or an http(s):// URL.")
+        return StdioServer(words[0], tuple(words[1:]))
+    if isinstance(spec, Mapping):
+        if spec.get("url"):
+            return HttpServer(str(spec["url"]), spec.get("headers"), spec.get("name"))
+        if spec.get("command"):
+            return StdioServer(str(spec["command"]), tuple(spec.get("args") or ()), spec.get("env"),
+                               spec.get("cwd"), spec.get("name"))
+    elif isinstance(spec, Sequence) and spec and all(isinstance(w, str) for w in spec):
+        return StdioServer(spec[0], tuple(spec[1:]))
+    raise UserError(
+        f"Cannot read {spec!r} as an MCP server: give 'command args...', an http(s):// URL, "
+        "or a dict with 'command' or 'url'."
+    )
+
+
+def _mcp() -> Any:
+    try:
+        import mcp
+    except ImportError:
+        raise UserError("MCP support needs the mcp SDK: pip install 'toolwire[mcp]'.") from None
+    return mcp
+
+
+def _wire(model: Any) -> dict[str, Any]:
+    """An SDK pydantic model as its JSON-RPC wire dict (camelCase keys in mcp 1.x and 2.x alike)."""
+    if isinstance(model, dict):
+        return model
+    return model.model_dump(by_alias=True, mode="json", exclude_none=True)  # type: ignore[no-any-return]
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _describe(exc: BaseException) -> str:
+    exc = _leaf(exc)
+    detail = str(exc).strip()
+    return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+# -- results --------------------------------------------------------------------------------------
+
+
+def _block(raw: Mapping[str, Any]) -> dict[str, Any]:
+    kind = raw.get("type")
+    if kind == "text":
+        return {"type": "text", "text": str(raw.get("text", ""))}
+    if kind in ("image", "audio"):
+        return {"type": kind, "base64": raw.get("data", ""), "mime_type": raw.get("mimeType")}
+    if kind == "resource":
+        res = raw.get("resource") or {}
+        if "text" in res:
+            return {"type": "text", "text": str(res["text"])}
+        mime = res.get("mimeType") or "application/octet-stream"
+        return {"type": "image" if mime.startswith("image/") else "file", "base64": res.get("blob", ""),
+                "mime_type": mime}
+    if kind == "resource_link":
+        words = [raw.get("name") or raw.get("title") or "", f"<{raw.get('uri')}>", raw.get("description") or ""]
+        return {"type": "text", "text": "Resource: " + " ".join(w for w in words if w)}
+    return {"type": "text", "text": json.dumps(raw, ensure_ascii=False)}
+
+
+def convert_call_result(result: Any) -> tuple[str | list[dict[str, Any]], dict[str, Any], bool]:
+    """Map an MCP ``CallToolResult`` (an SDK model or its wire dict) to toolwire message parts.
+
+    Returns:
+        ``(content, artifact, is_error)``: ``content`` is the text when every block is text (joined by
+        newlines), else a list of content blocks (``text``; ``image``/``audio`` with ``base64`` and
+        ``mime_type``; embedded binary resources as ``file`` blocks; resource links as text); when the
+        result has no blocks, the JSON text of ``structuredContent``. ``artifact`` is
+        ``{"structured_content": dict | None, "content": [raw MCP blocks]}`` (plus ``"meta"`` when the
+        result has ``_meta``).
+    """
+    data = _wire(result)
+    raw_blocks = list(data.get("content") or [])
+    structured = data.get("structuredContent")
+    blocks = [_block(b) for b in raw_blocks]
+    content: str | list[dict[str, Any]]
+    if not blocks:
+        content = json.dumps(structured, ensure_ascii=False) if structured is not None else ""
+    elif all(b["type"] == "text" for b in blocks):
+        content = "\n".join(b["text"] for b in blocks)
+    else:
+        content = blocks
+    artifact: dict[str, Any] = {"structured_content": structured, "content": raw_blocks}
+    if data.get("_meta"):
+        artifact["meta"] = data["_meta"]
+    return content, artifact, bool(data.get("isError"))
