@@ -96,14 +96,16 @@ def sse(data: Any, event: str | None = None) -> bytes:
 # --------------------------------------------------------------------------- the book chapter's model
 
 _CITY = re.compile(r"clima em ([^\s?,.!]+)", re.IGNORECASE)
+_PRODUCT = re.compile(r"123 (\*|multiplicado)")
 
 
 def book_brain(conversation: list[dict[str, Any]]) -> Reply:
     """Answer as the chapter's model does.
 
-    The last user question decides the calls: "clima em <city>" calls ``get_weather(city)``, "123"
-    calls ``calculate("123 * 456")`` (both when both appear: parallel calls). Once the results are in,
-    the answer is their texts joined, so a test sees that every result went through the wire.
+    The last user question decides the calls: "clima em <city>" calls ``get_weather(city)``, "123 * 456"
+    or "123 multiplicado" calls ``calculate("123 * 456")`` (both when both appear: parallel calls). Once
+    the results are in, the answer is their texts joined, so a test sees that every result went through
+    the wire.
     """
     last_user = max((i for i, t in enumerate(conversation) if t["role"] == "user"), default=-1)
     question = conversation[last_user]["text"] if last_user >= 0 else ""
@@ -114,7 +116,7 @@ def book_brain(conversation: list[dict[str, Any]]) -> Reply:
     city = _CITY.search(question)
     if city:
         calls.append(("get_weather", {"city": city.group(1)}))
-    if "123" in question:
+    if _PRODUCT.search(question):
         calls.append(("calculate", {"expression": "123 * 456"}))
     return Reply(calls=calls) if calls else Reply(text="Olá! Como posso ajudar?")
 
@@ -124,6 +126,7 @@ def book_brain(conversation: list[dict[str, Any]]) -> Reply:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # no 40 ms stalls between a reply's header and body packets
     server: _HTTPServer
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output quiet
@@ -140,6 +143,12 @@ class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 1024
     wire: WireServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that gave up (timeout test)
+            super().handle_error(request, client_address)
 
 
 class WireServer:
@@ -161,7 +170,7 @@ class WireServer:
         self._http = _HTTPServer(("127.0.0.1", 0), _Handler)
         self._http.wire = self
         self.url = f"http://127.0.0.1:{self._http.server_address[1]}"
-        self._thread = threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread = threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
         self._thread.start()
 
     def __enter__(self) -> WireServer:

@@ -195,6 +195,28 @@ class SDKChatModel(BaseChatModel):
                 clients.loop = loop
             return clients.async_
 
+    def close(self) -> None:
+        """Close the sync SDK client's connections (a new client opens on the next call)."""
+        with self._clients.lock:
+            client, self._clients.sync = self._clients.sync, None
+        close = getattr(client, "close", None)
+        if callable(close):
+            close()
+
+    async def aclose(self) -> None:
+        """Close the async SDK client of the running event loop (call it before the loop ends); a client
+        left from another, finished loop is only dropped."""
+        loop = asyncio.get_running_loop()
+        with self._clients.lock:
+            client, owner = self._clients.async_, self._clients.loop
+            self._clients.async_ = self._clients.loop = None
+        if client is None or owner is not loop:
+            return
+        close = getattr(client, "aclose", None) or getattr(client, "close", None)
+        result = close() if callable(close) else None
+        if asyncio.iscoroutine(result):
+            await result
+
     def _log_request(self, kwargs: dict[str, Any], stream: bool) -> None:
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s: %s request to %s (stream=%s, keys=%s)", self.provider, self.model,

@@ -8,6 +8,7 @@ Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy ke
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
@@ -35,9 +36,9 @@ class ChatOpenAI(SDKChatModel):
             in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
             ``top_p``, ``stop``, ``seed``, ``model_kwargs``).
 
-    The key comes from ``api_key`` or ``OPENAI_API_KEY``; with a ``base_url`` and no key, a placeholder is
-    sent (local servers ignore it). ``max_tokens`` is sent as ``max_completion_tokens`` to OpenAI and as
-    ``max_tokens`` to other servers.
+    The key comes from ``api_key`` or ``OPENAI_API_KEY``; with a ``base_url`` (or ``OPENAI_BASE_URL``) that
+    is not OpenAI's and no key, a placeholder is sent (local servers ignore it). ``max_tokens`` is sent as
+    ``max_completion_tokens`` to OpenAI and as ``max_tokens`` to other servers.
 
     Raises:
         UserError: the ``openai`` package is missing, or no key is set for OpenAI itself.
@@ -53,7 +54,8 @@ class ChatOpenAI(SDKChatModel):
         self.use_responses_api = use_responses_api
         self.stream_usage = stream_usage
         self.organization = organization
-        self._compatible = bool(kwargs.get("base_url")) and not str(kwargs["base_url"]).startswith(OPENAI_URL)
+        kwargs["base_url"] = kwargs.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
+        self._compatible = bool(kwargs["base_url"]) and not str(kwargs["base_url"]).startswith(OPENAI_URL)
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package: run pip install -U 'toolwire[openai]'.")

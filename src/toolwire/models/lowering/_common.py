@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
+from toolwire.parsing.arguments import tool_call_from_native
 
 __all__ = [
     "STANDARD_OPTIONS",
@@ -198,7 +199,5 @@ def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any 
 def native_call(name: Any, arguments: Any, call_id: Any) -> ToolCall | InvalidToolCall:
     """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
     JSON object or the name is empty. Streams and whole replies go through this same function."""
-    from toolwire.parsing import tool_call_from_native
-
     return tool_call_from_native(name if isinstance(name, str) else None, arguments,
                                  call_id if isinstance(call_id, str) and call_id else None, tool_names=())

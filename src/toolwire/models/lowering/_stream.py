@@ -47,7 +47,8 @@ class ToolCallMerger:
 
     A piece is matched to a call by the provider's ``index`` when it has one (a new ``id`` on a known index
     starts a new call: some OpenAI-compatible servers send index 0 for every parallel call), else by
-    ``id``, else it continues the last call.
+    ``id``; a piece with neither continues the last call, unless it carries a name and the last call
+    already has one (then it starts the next call).
     """
 
     def __init__(self) -> None:
@@ -65,7 +66,7 @@ class ToolCallMerger:
         self._by_id[slot.id] = slot
         return slot
 
-    def _resolve(self, index: Any, call_id: str | None) -> _Slot:
+    def _resolve(self, index: Any, call_id: str | None, name: str | None) -> _Slot:
         if index is not None:
             slot = self._by_index.get(index)
             if slot is None or (call_id and call_id != slot.id):
@@ -75,7 +76,9 @@ class ToolCallMerger:
             return slot
         if call_id:
             return self._by_id.get(call_id) or self._new(call_id)
-        return self._last or self._new(None)
+        if self._last is None or (name and self._last.name):
+            return self._new(None)  # a named piece after a named call starts the next call
+        return self._last
 
     def add(self, *, index: Any = None, id: str | None = None, name: str | None = None,
             args: Any = None) -> ToolCallChunk:
@@ -92,7 +95,7 @@ class ToolCallMerger:
             position in the reply (0-based), ``id`` the call's id, and ``args`` the text fragment, so
             :func:`~toolwire.messages.merge_chunks` of the chunks rebuilds the calls.
         """
-        slot = self._resolve(index, id)
+        slot = self._resolve(index, id, name)
         self._last = slot
         if name and not slot.name:
             slot.name = name

@@ -136,11 +136,18 @@ def _tool_result(message: ToolMessage) -> dict[str, Any]:
     return block
 
 
+def _unchanged(calls: list[Any], uses: list[dict[str, Any]]) -> bool:
+    """Whether the kept ``tool_use`` blocks are still the message's calls (same ids, same arguments)."""
+    if len(calls) != len(uses):
+        return False
+    return all(c.get("id") == b.get("id") and (c.get("type") != "tool_call" or c.get("args") == b.get("input"))
+               for c, b in zip(calls, uses, strict=True))
+
+
 def _assistant(message: AIMessage) -> list[dict[str, Any]]:
     calls = assistant_calls(message)
     kept = ((message.provider_data or {}).get("anthropic") or {}).get("content") or []
-    ids = [b.get("id") for b in kept if b.get("type") == "tool_use"]
-    if kept and ids == [c.get("id") for c in calls]:
+    if kept and _unchanged(calls, [b for b in kept if b.get("type") == "tool_use"]):
         # the turn as the API sent it (thinking signatures intact), less any empty text block
         return [copy.deepcopy(b) for b in kept if b.get("type") != "text" or str(b.get("text", "")).strip()]
     blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]

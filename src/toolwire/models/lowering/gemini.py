@@ -268,12 +268,18 @@ def _user_parts(content: str | list[Any]) -> list[dict[str, Any]]:
     return parts
 
 
+def _same_call(call: Any, kept: dict[str, Any]) -> bool:
+    if call.get("name") != kept.get("name"):
+        return False
+    return call.get("type") == "invalid_tool_call" or call.get("args") == (kept.get("args") or {})
+
+
 def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The parts of a model turn, and the Gemini ids of its calls (by toolwire call id)."""
     calls = assistant_calls(message)
     kept = ((message.provider_data or {}).get("gemini") or {}).get("parts") or []
     kept_calls = [p["function_call"] for p in kept if "function_call" in p]
-    if kept and [c.get("name") for c in kept_calls] == [c.get("name") for c in calls]:
+    if kept and len(kept_calls) == len(calls) and all(map(_same_call, calls, kept_calls)):
         ids = {str(c["id"]): str(k["id"]) for c, k in zip(calls, kept_calls, strict=True) if k.get("id")}
         return [_sdk_part(p) for p in kept], ids
     parts: list[dict[str, Any]] = [{"text": message.text}] if message.text.strip() else []

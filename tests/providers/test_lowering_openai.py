@@ -1,0 +1,260 @@
+"""Golden tests of the OpenAI codec (no client, no network): Chat Completions and Responses, both ways,
+and the shared streamed tool-call merger.
+
+Reply and stream examples follow the OpenAI API reference ("The chat completion object", "The chat
+completion chunk object", "The response object", Responses "Streaming events") and the function-calling
+guide.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolwire import AIMessage, HumanMessage, ProviderError, SystemMessage, ToolMessage, UserError
+from toolwire.examples.book import calculate, get_weather
+from toolwire.messages import merge_chunks
+from toolwire.models.base import ChatRequest
+from toolwire.models.lowering._stream import ToolCallMerger
+from toolwire.models.lowering.openai import (
+    ResponsesStreamState,
+    StreamState,
+    convert_to_openai_responses_tool,
+    lower_messages,
+    lower_request,
+    lower_responses_messages,
+    lower_responses_request,
+    parse_response,
+    parse_responses_response,
+)
+
+CALLS = [{"name": "get_weather", "args": {"city": "Paris"}, "id": "a1"},
+         {"name": "calculate", "args": {"expression": "2 + 2"}, "id": "a2"}]
+CONVERSATION = [
+    SystemMessage("Seja breve."),
+    HumanMessage(["Clima e conta?", {"type": "image", "url": "https://example.com/a.png"}]),
+    AIMessage("", tool_calls=CALLS),
+    ToolMessage("4", tool_call_id="a2"),
+    ToolMessage([{"type": "text", "text": "sol"}, {"type": "text", "text": "22 C"}], tool_call_id="a1"),
+    AIMessage("Sol, e 4."),
+]
+
+
+def test_chat_messages_both_ways():
+    assert lower_messages(CONVERSATION) == [
+        {"role": "system", "content": "Seja breve."},
+        {"role": "user", "content": [{"type": "text", "text": "Clima e conta?"},
+                                     {"type": "image_url", "image_url": {"url": "https://example.com/a.png"}}]},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "a1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+            {"id": "a2", "type": "function", "function": {"name": "calculate",
+                                                          "arguments": '{"expression": "2 + 2"}'}}]},
+        {"role": "tool", "tool_call_id": "a1", "content": "sol\n22 C"},  # E3 order, E4 text joined
+        {"role": "tool", "tool_call_id": "a2", "content": "4"},
+        {"role": "assistant", "content": "Sol, e 4."},
+    ]
+
+
+def test_chat_invalid_call_keeps_its_raw_text():
+    invalid = {"name": "calculate", "args": '{"expression": "2 +', "id": "bad", "error": "cut off",
+               "type": "invalid_tool_call"}
+    lowered = lower_messages([HumanMessage("?"), AIMessage("", invalid_tool_calls=[invalid])])
+    assert lowered[1]["tool_calls"][0]["function"] == {"name": "calculate", "arguments": '{"expression": "2 +'}
+
+
+@pytest.mark.parametrize(("choice", "chat", "responses"), [
+    ("auto", "auto", "auto"), ("none", "none", "none"), ("required", "required", "required"),
+    ("calculate", {"type": "function", "function": {"name": "calculate"}}, {"type": "function", "name": "calculate"}),
+])
+def test_tool_choice_and_parallel(choice, chat, responses):
+    request = ChatRequest([HumanMessage("oi")], (get_weather.spec, calculate.spec), choice, False, None,
+                          {"max_tokens": 99})
+    body = lower_request(request, "gpt-5-mini", {"temperature": 0.5, "seed": 3})
+    assert body["tool_choice"] == chat and body["parallel_tool_calls"] is False
+    assert body["max_completion_tokens"] == 99 and body["temperature"] == 0.5 and body["seed"] == 3
+    assert lower_request(request, "qwen", max_tokens_field="max_tokens")["max_tokens"] == 99
+    rbody = lower_responses_request(request, "gpt-5-mini", {"temperature": 0.5})
+    assert rbody["tool_choice"] == responses and rbody["parallel_tool_calls"] is False
+    assert rbody["max_output_tokens"] == 99 and rbody["tools"][1]["name"] == "calculate"
+
+
+def test_no_tools_means_no_tool_fields():
+    body = lower_request(ChatRequest([HumanMessage("oi")], (), "auto", False), "gpt-5-mini")
+    assert body == {"model": "gpt-5-mini", "messages": [{"role": "user", "content": "oi"}]}
+
+
+def test_responses_tool_always_states_strict():
+    assert convert_to_openai_responses_tool(get_weather) == {
+        "type": "function", "name": "get_weather", "description": "Obtém o clima atual de uma determinada cidade.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        "strict": False}
+    strict = convert_to_openai_responses_tool(get_weather, strict=True)
+    assert strict["strict"] is True and strict["parameters"]["additionalProperties"] is False
+
+
+def test_responses_input_items():
+    reasoning = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"}
+    conversation = [*CONVERSATION[:2], CONVERSATION[2].copy(provider_data={"openai": {"reasoning": [reasoning]}}),
+                    *CONVERSATION[3:]]
+    assert lower_responses_messages(conversation) == [
+        {"role": "system", "content": "Seja breve."},
+        {"role": "user", "content": [{"type": "input_text", "text": "Clima e conta?"},
+                                     {"type": "input_image", "image_url": "https://example.com/a.png"}]},
+        reasoning,
+        {"type": "function_call", "call_id": "a1", "name": "get_weather", "arguments": '{"city": "Paris"}'},
+        {"type": "function_call", "call_id": "a2", "name": "calculate", "arguments": '{"expression": "2 + 2"}'},
+        {"type": "function_call_output", "call_id": "a1", "output": "sol\n22 C"},
+        {"type": "function_call_output", "call_id": "a2", "output": "4"},
+        {"role": "assistant", "content": "Sol, e 4."},
+    ]
+
+
+def test_responses_refuses_options_it_lacks():
+    with pytest.raises(UserError, match="Responses API has no 'stop'"):
+        lower_responses_request(ChatRequest([HumanMessage("oi")], options={"stop": ["x"]}), "gpt-5-mini")
+
+
+CHAT_DOC = {
+    "id": "chatcmpl-abc123", "object": "chat.completion", "created": 1699896916, "model": "gpt-4o-mini",
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_abc123", "type": "function",
+         "function": {"name": "get_current_weather", "arguments": "{\n\"location\": \"Boston, MA\"\n}"}},
+        {"id": "call_def456", "type": "function", "function": {"name": "get_current_weather",
+                                                               "arguments": '{"location": "Bost'}},
+    ]}, "logprobs": None, "finish_reason": "tool_calls"}],
+    "usage": {"prompt_tokens": 82, "completion_tokens": 17, "total_tokens": 99,
+              "prompt_tokens_details": {"cached_tokens": 64}},
+}
+
+
+def test_parse_chat_response():
+    reply = parse_response(CHAT_DOC)
+    assert reply.text == "" and reply.id == "chatcmpl-abc123"
+    assert reply.tool_calls == [{"name": "get_current_weather", "args": {"location": "Boston, MA"},
+                                 "id": "call_abc123", "type": "tool_call"}]
+    assert reply.invalid_tool_calls[0]["args"] == '{"location": "Bost'  # P1: cut-off text kept, never {}
+    assert reply.usage == {"input_tokens": 82, "output_tokens": 17, "total_tokens": 99, "cached_tokens": 64}
+    assert reply.response_metadata == {"model": "gpt-4o-mini", "finish_reason": "tool_calls"}
+
+
+def _chunk(delta=None, finish=None, usage=None):
+    data = {"id": "chatcmpl-9", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o-mini",
+            "choices": [] if usage else [{"index": 0, "delta": delta or {}, "finish_reason": finish}]}
+    if usage:
+        data["usage"] = usage
+    return data
+
+
+def test_chat_stream_merges_parallel_calls_by_index():
+    args = ['{"lo', 'cation": "Paris"}', '{"location"', ': "Tokyo"}']
+    events = [
+        _chunk({"role": "assistant", "content": None}),
+        _chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                "function": {"name": "get_weather", "arguments": ""}}]}),
+        _chunk({"tool_calls": [{"index": 1, "id": "call_2", "type": "function",
+                                "function": {"name": "get_weather", "arguments": ""}}]}),
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": args[0]}}]}),  # interleaved
+        _chunk({"tool_calls": [{"index": 1, "function": {"arguments": args[2]}}]}),
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": args[1]}}]}),
+        _chunk({"tool_calls": [{"index": 1, "function": {"arguments": args[3]}}]}),
+        _chunk(finish="tool_calls"),
+        _chunk(usage={"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}),
+    ]
+    state = StreamState()
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None] + [state.finish()]
+    merged = merge_chunks(chunks, as_chunk=False)
+    whole = parse_response({"id": "chatcmpl-9", "model": "gpt-4o-mini", "choices": [{"message": {
+        "content": None, "tool_calls": [
+            {"id": "call_1", "function": {"name": "get_weather", "arguments": args[0] + args[1]}},
+            {"id": "call_2", "function": {"name": "get_weather", "arguments": args[2] + args[3]}}]},
+        "finish_reason": "tool_calls"}], "usage": {"prompt_tokens": 5, "completion_tokens": 7, "total_tokens": 12}})
+    assert merged == whole
+    assert state.merger.partial_args(1) == {"location": "Tokyo"}
+
+
+RESPONSES_DOC = {
+    "id": "resp_67ccd2bed1ec8190b14f964abc054267", "object": "response", "created_at": 1741476542,
+    "status": "completed", "model": "gpt-4.1-2025-04-14",
+    "output": [
+        {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"},
+        {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+         "content": [{"type": "output_text", "text": "Checking.", "annotations": []}]},
+        {"type": "function_call", "id": "fc_12345xyz", "call_id": "call_12345xyz", "name": "get_weather",
+         "arguments": "{\"location\":\"Paris, France\"}", "status": "completed"},
+    ],
+    "usage": {"input_tokens": 36, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 87,
+              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 123},
+}
+
+
+def test_parse_responses_response():
+    reply = parse_responses_response(RESPONSES_DOC)
+    assert reply.text == "Checking."
+    assert reply.tool_calls == [{"name": "get_weather", "args": {"location": "Paris, France"},
+                                 "id": "call_12345xyz", "type": "tool_call"}]
+    assert reply.provider_data == {"openai": {"reasoning": [RESPONSES_DOC["output"][0]]}}
+    assert reply.usage == {"input_tokens": 36, "output_tokens": 87, "total_tokens": 123}
+    assert reply.response_metadata == {"model": "gpt-4.1-2025-04-14", "finish_reason": "completed"}
+    with pytest.raises(ProviderError, match="quota"):
+        parse_responses_response({**RESPONSES_DOC, "status": "failed", "error": {"message": "quota"}})
+
+
+def test_responses_stream_matches_the_whole_reply():
+    item = RESPONSES_DOC["output"][2]
+    events = [
+        {"type": "response.created", "response": {**RESPONSES_DOC, "status": "in_progress", "output": []}},
+        {"type": "response.output_item.added", "output_index": 0, "item": {**RESPONSES_DOC["output"][0]}},
+        {"type": "response.output_item.done", "output_index": 0, "item": RESPONSES_DOC["output"][0]},
+        {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 1, "content_index": 0,
+         "delta": "Check"},
+        {"type": "response.output_text.delta", "item_id": "msg_1", "output_index": 1, "content_index": 0,
+         "delta": "ing."},
+        {"type": "response.output_item.added", "output_index": 2, "item": {**item, "arguments": ""}},
+        *({"type": "response.function_call_arguments.delta", "item_id": "fc_12345xyz", "output_index": 2,
+           "delta": d} for d in ['{"', 'location":"Paris', ', France"}']),
+        {"type": "response.function_call_arguments.done", "item_id": "fc_12345xyz", "output_index": 2,
+         "arguments": item["arguments"]},
+        {"type": "response.output_item.done", "output_index": 2, "item": item},
+        {"type": "response.completed", "response": RESPONSES_DOC},
+    ]
+    state = ResponsesStreamState()
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None] + [state.finish()]
+    assert merge_chunks(chunks, as_chunk=False) == parse_responses_response(RESPONSES_DOC)
+    with pytest.raises(ProviderError, match="overloaded"):
+        ResponsesStreamState().feed({"type": "error", "code": "server_error", "message": "overloaded"})
+
+
+# --------------------------------------------------------------------------- the shared merger
+
+
+def test_merger_keys_by_index_then_id():
+    merger = ToolCallMerger()
+    merger.add(index=0, id="c1", name="a", args='{"x": ')
+    merger.add(index=0, id="c2", name="b", args='{"y": 2}')  # a server reusing index 0 for a new call
+    merger.add(index=0, args="")
+    merger.add(index=None, id="c1", args="1}")
+    merger.add(name="c", args={"z": 3})  # no index, no id, a new name: the next call
+    merger.add(args=None)  # nothing new: continues it
+    calls = merger.tool_calls()
+    assert [(c["name"], c["args"], c["id"]) for c in calls[:2]] == [("a", {"x": 1}, "c1"), ("b", {"y": 2}, "c2")]
+    assert (calls[2]["name"], calls[2]["args"]) == ("c", {"z": 3}) and len(calls) == 3
+
+
+def test_merger_scans_each_fragment_once():
+    text = json.dumps({"query": "a" * 5000, "n": [1, 2, 3]})
+    merger = ToolCallMerger()
+    for i in range(0, len(text), 3):
+        merger.add(index=0, id="c", name="search", args=text[i:i + 3])
+    parser = merger._slots[0].parser
+    assert parser.scanned == len(text)  # linear: every character examined once
+    assert merger.partial_args(0) == json.loads(text)
+
+
+def test_merger_generates_ids_and_keeps_invalid_text():
+    merger = ToolCallMerger()
+    first = merger.add(index=0, name="get_weather", args='{"city": "Pa')
+    assert first["id"].startswith("call_") and first["index"] == 0
+    assert merger.partial_args(0) == {"city": "Pa"}
+    (call,) = merger.tool_calls()
+    assert call["type"] == "invalid_tool_call" and call["args"] == '{"city": "Pa'
