@@ -12,7 +12,7 @@ PIP := $(PY) -m pip
 # portable x86-64 build with AVX2/FMA/F16C kernels (llama.cpp's defaults when GGML_NATIVE is off)
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF
 
-.PHONY: demo test lint bench setup clean-venv
+.PHONY: demo test lint bench setup browser clean-venv
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,14 @@ demo: setup
 	$(VENV)/bin/toolwire models pull
 	$(PY) examples/chapter13.py
 
-test: setup
+# Debian's Chromium, for the test that renders the BFCL report in a real browser (root only;
+# elsewhere that one test is skipped with its reason)
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+	  echo "note: Chromium not installed; the browser test will be skipped"; }
+
+test: setup browser
 	$(VENV)/bin/ruff check src tests benchmarks
 	$(PY) -m pytest -q
 

@@ -1,4 +1,4 @@
-"""Loading BFCL data and converting it: the real files in /work/shared/bfcl and small hand-made folders."""
+"""Loading BFCL data and converting it: the real files in ../shared/bfcl and small hand-made folders."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from _paths import BFCL
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import (
     CATEGORIES,
@@ -24,7 +25,7 @@ from toolwire.evals.bfcl import (
 )
 from toolwire.messages import HumanMessage, SystemMessage
 
-DATA = Path("/work/shared/bfcl")
+DATA = BFCL
 needs_data = pytest.mark.skipif(not (DATA / "BFCL_v4_simple_python.json").is_file(), reason="no BFCL data")
 COUNTS = {"simple_python": 400, "multiple": 200, "parallel": 200, "parallel_multiple": 200, "irrelevance": 240}
 JSON_TYPES = {"object", "number", "integer", "string", "boolean", "array", "null"}

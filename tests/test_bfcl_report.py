@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 import pytest
 from typer.testing import CliRunner
 
+from _paths import BFCL
 from toolwire.errors import UserError
 from toolwire.evals import cli
 from toolwire.evals.bfcl import CATEGORIES, BfclItem, load_category
@@ -27,7 +28,7 @@ from toolwire.evals.report import (
 )
 from toolwire.messages import AIMessage, BaseMessage
 
-DATA = Path("/work/shared/bfcl")
+DATA = BFCL
 pytestmark = pytest.mark.skipif(not (DATA / "README.md").is_file(), reason="no BFCL data")
 FIRST = 20
 

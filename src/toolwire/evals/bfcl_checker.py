@@ -1,6 +1,6 @@
 """Scoring BFCL items: toolwire's own implementation of the leaderboard's AST checking rules.
 
-Source of the rules: the BFCL data README (/work/shared/bfcl/README.md, "How BFCL judges a call") and
+Source of the rules: the BFCL data README (shared/bfcl/README.md, "How BFCL judges a call") and
 the AST checker of ShishirPatil/gorilla, ``berkeley-function-call-leaderboard`` (``ast_checker.py``).
 The code is written from those rules, not copied. In short:
 

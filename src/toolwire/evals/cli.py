@@ -2,7 +2,7 @@
 
 Example::
 
-    toolwire eval bfcl --data /work/shared/bfcl --category simple_python,irrelevance --limit 50 \\
+    toolwire eval bfcl --data ../shared/bfcl --category simple_python,irrelevance --limit 50 \\
         --model qwen2.5-0.5b --out bfcl.json --html bfcl.html
 
 Errors are printed as one line (``error: ...``, as the main ``toolwire`` command does) with exit
