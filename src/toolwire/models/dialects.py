@@ -14,6 +14,8 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
 * ``"json"``: the same, with the tools as JSON Schemas and calls as a JSON list
   ``[{"name": ..., "arguments": {...}}]``.
 
+Where a call starts in a reply is recognised by :class:`toolwire.models.grammar.OpenerScanner`.
+
 The default per model family is :data:`DEFAULT_DIALECTS` (first match on the GGUF's
 ``general.architecture`` and ``general.name``), see :func:`default_dialect`.
 
@@ -27,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,8 +44,8 @@ __all__ = [
     "DEFAULT_DIALECTS",
     "DIALECTS",
     "RAW_KEY",
+    "ChatTemplate",
     "Dialect",
-    "OpenerScanner",
     "Rendered",
     "default_dialect",
     "fingerprint",
@@ -106,6 +109,63 @@ class Rendered:
 
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] | None
+
+
+class ChatTemplate:
+    """A chat template (Jinja, as stored in GGUF files under ``tokenizer.chat_template``) ready to render.
+
+    Rendered as llama-cpp-python's ``Jinja2ChatFormatter`` and Hugging Face ``apply_chat_template`` do:
+    a sandboxed immutable environment with ``trim_blocks``/``lstrip_blocks``, the ``loopcontrols``
+    extension, a ``tojson`` filter that keeps non-ASCII text, and the ``raise_exception`` and
+    ``strftime_now`` globals.
+
+    Args:
+        template: the Jinja source.
+        bos_token, eos_token: the texts of the model's BOS and EOS tokens (template variables).
+
+    Raises:
+        UserError: the template is not valid Jinja.
+    """
+
+    def __init__(self, template: str, *, bos_token: str = "", eos_token: str = "") -> None:
+        import jinja2
+        import jinja2.ext
+        from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+        env = ImmutableSandboxedEnvironment(loader=jinja2.BaseLoader(), trim_blocks=True, lstrip_blocks=True,
+                                            extensions=[jinja2.ext.loopcontrols])
+        env.filters["tojson"] = _tojson
+        env.globals["raise_exception"] = _raise
+        env.globals["strftime_now"] = lambda fmt: time.strftime(fmt)
+        self.source = template
+        self.bos_token = bos_token
+        self.eos_token = eos_token
+        try:
+            self._jinja = env.from_string(template)
+        except jinja2.TemplateError as exc:
+            raise UserError(f"The model's chat template cannot be read ({exc}).") from None
+
+    def render(self, chat: Rendered, *, add_generation_prompt: bool = True) -> str:
+        """Render a conversation (adding the assistant's generation prompt by default).
+
+        Raises:
+            UserError: the template refused the conversation (its ``raise_exception`` message).
+        """
+        try:
+            return self._jinja.render(messages=chat.messages, tools=chat.tools,
+                                      add_generation_prompt=add_generation_prompt,
+                                      bos_token=self.bos_token, eos_token=self.eos_token)
+        except Exception as exc:
+            raise UserError(f"The model's chat template cannot render this conversation: {exc}") from None
+
+
+def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None,
+            separators: Any = None, sort_keys: bool = False) -> str:
+    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+def _raise(message: str) -> None:
+    raise ValueError(message)
 
 
 # -- writing calls -------------------------------------------------------------------------------------
@@ -295,16 +355,13 @@ class Dialect:
                 out.append({"role": "user", "content": message.text})
             else:
                 raise UserError(f"ChatLlamaCpp cannot send a {type(message).__name__}; use the toolwire messages.")
+        instruction = _choice_instruction(tool_choice, tools)
         if self.name == "template":
-            rendered = Rendered(out, [_openai_tool(t) for t in tools] or None)
-            instruction = _choice_instruction(tool_choice, parallel, tools)
-            if instruction and tools:
-                rendered = Rendered(_add_system(out, instruction, first=False), rendered.tools)
-            return rendered
+            return Rendered(_add_to_last_user(out, instruction), [_openai_tool(t) for t in tools] or None)
         out = _merge_results(out)
         if tools:
-            out = _add_system(out, self._tools_prompt(tools, tool_choice, parallel), first=True)
-        return Rendered(out, None)
+            out = _add_system(out, self._tools_prompt(tools, parallel))
+        return Rendered(_add_to_last_user(out, instruction), None)
 
     def _assistant(self, message: AIMessage) -> dict[str, Any]:
         raw = (message.provider_data or {}).get(RAW_KEY)
@@ -341,7 +398,7 @@ class Dialect:
         line = f"{head} -> {body}" if "\n" not in body else f"{head} ->\n{body}"
         return {"role": "user", "content": f"Function results:\n{line}", "_result": True}
 
-    def _tools_prompt(self, tools: Sequence[ToolSpec], tool_choice: str | None, parallel: bool | None) -> str:
+    def _tools_prompt(self, tools: Sequence[ToolSpec], parallel: bool | None) -> str:
         how_many = ("Call at most one function per reply." if parallel is False
                     else "Put every call you need now in one list.")
         examples = [_example_call(t) for t in tools[:2]]
@@ -354,11 +411,10 @@ class Dialect:
                                           "parameters": t.parameters}, ensure_ascii=False) for t in tools)
             example = ", ".join(format_calls([c], "json") for c in examples)
             text = _JSON_PROMPT.format(specs=specs, example=example, how_many=how_many)
-        instruction = _choice_instruction(tool_choice, parallel, tools)
-        return f"{text}\n{instruction}" if instruction else text
+        return text
 
 
-def _choice_instruction(tool_choice: str | None, parallel: bool | None, tools: Sequence[ToolSpec]) -> str:
+def _choice_instruction(tool_choice: str | None, tools: Sequence[ToolSpec]) -> str:
     if tool_choice == "required":
         return "Now reply with function calls only."
     if tool_choice and tool_choice not in ("auto", "none") and any(t.name == tool_choice for t in tools):
@@ -366,7 +422,17 @@ def _choice_instruction(tool_choice: str | None, parallel: bool | None, tools: S
     return ""
 
 
-def _add_system(messages: list[dict[str, Any]], text: str, *, first: bool) -> list[dict[str, Any]]:
+def _add_to_last_user(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """Append ``text`` to the conversation's final user turn, or add a user turn after the last message,
+    so that earlier turns (and the KV cache holding them) stay the same."""
+    if not text:
+        return messages
+    if messages and messages[-1]["role"] == "user":
+        return [*messages[:-1], {**messages[-1], "content": f"{messages[-1]['content']}\n\n{text}"}]
+    return [*messages, {"role": "user", "content": text}]
+
+
+def _add_system(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
     """Add ``text`` to the leading system message (after its text), or insert one."""
     if messages and messages[0]["role"] == "system":
         head = dict(messages[0])
@@ -381,10 +447,11 @@ def _merge_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for message in messages:
         prev = out[-1] if out else None
         if prev is not None and prev.get("_result") and message["role"] == "user":
-            text = message["content"]
             if message.get("_result"):
-                text = text.removeprefix("Function results:\n")
-            out[-1] = {**prev, "content": f"{prev['content']}\n{text}", "_result": message.get("_result")}
+                text = "\n" + message["content"].removeprefix("Function results:\n")
+            else:
+                text = "\n\n" + message["content"]
+            out[-1] = {**prev, "content": prev["content"] + text, "_result": message.get("_result")}
         else:
             out.append(message)
     return [{k: v for k, v in m.items() if k != "_result"} for m in out]
@@ -422,110 +489,3 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
 def parse_reply(text: str, tool_names: Sequence[str], fmt: str) -> ParsedReply:
     """Read the calls of a reply written in call format ``fmt`` (with :func:`toolwire.parsing.parse_tool_calls`)."""
     return parse_tool_calls(text, tool_names, dialect=_PARSER_DIALECT.get(fmt))
-
-
-# -- recognising the start of a call while generating ----------------------------------------------------
-
-_WS = " \t\r\n"
-
-
-def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple[str, tuple[str, ...]]]]:
-    """Opener patterns of ``fmt``: lists of atoms ``(kind, strings)`` with kind ``ws`` (any whitespace),
-    ``lit`` (one of the strings) or ``opt`` (one of the strings, or nothing)."""
-    tools = tuple(names)
-    if fmt == "pythonic":
-        out = [[("ws", ()), ("opt", ("```python\n", "```py\n", "```\n")), ("ws", ()), ("lit", ("[",)), ("ws", ()),
-                ("opt", ("'", '"')), ("lit", tools), ("ws", ()), ("lit", ("(",))]]
-        if at_start:
-            out.append([("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))])
-        return out
-    if fmt == "json":
-        return [[("ws", ()), ("opt", ("```json\n", "```\n")), ("ws", ()), ("opt", ("[",)), ("ws", ()),
-                 ("lit", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()),
-                 ("lit", tuple(f'"{n}"' for n in tools))]]
-    if fmt == "hermes":
-        return [[("ws", ()), ("lit", ("<tool_call>",))]]
-    return []
-
-
-def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k: int = 0) -> str:
-    """Partial match of ``pattern[k:]`` at ``text[i:]``: ``"yes"`` (the whole pattern matched), ``"maybe"``
-    (the text ended inside it) or ``"no"``."""
-    if k == len(pattern):
-        return "yes"
-    kind, options = pattern[k]
-    if kind == "ws":
-        while i < len(text) and text[i] in _WS:
-            i += 1
-        if i == len(text):
-            return "maybe"
-        return _match(pattern, text, i, k + 1)
-    best = "no"
-    for option in options:
-        rest = text[i:i + len(option)]
-        if rest == option:
-            result = _match(pattern, text, i + len(option), k + 1)
-        elif option.startswith(rest) and i + len(rest) == len(text):
-            result = "maybe"
-        else:
-            continue
-        if result == "yes":
-            return "yes"
-        best = "maybe"
-    if kind == "opt":
-        result = _match(pattern, text, i, k + 1)
-        if result == "yes":
-            return "yes"
-        if result == "maybe":
-            best = "maybe"
-    return best
-
-
-class OpenerScanner:
-    """Watch a reply as it is generated and say where a tool call starts.
-
-    Calls are recognised at the start of the reply or of a line, in any of ``formats``, and only for a
-    bound tool name (so prose and code stay text).
-
-    Args:
-        formats: the call formats to look for, in priority order.
-        names: the bound tool names.
-    """
-
-    def __init__(self, formats: Sequence[str], names: Sequence[str]) -> None:
-        self.formats = tuple(formats)
-        self.names = tuple(names)
-        self._pending: list[int] = [0]  # line starts that may still begin a call
-        self._seen = 0
-
-    def feed(self, text: str) -> tuple[int, str] | None:
-        """Look at the whole reply so far.
-
-        Returns:
-            ``(position, format)`` when a call starts at ``position`` (after the whitespace before it),
-            else None.
-        """
-        for j in range(self._seen, len(text)):
-            if text[j] == "\n":
-                self._pending.append(j + 1)
-        self._seen = len(text)
-        keep = []
-        for start in self._pending:
-            for fmt in self.formats:
-                for pattern in _patterns(fmt, self.names, start == 0):
-                    result = _match(pattern, text, start)
-                    if result == "yes":
-                        pos = start
-                        while pos < len(text) and text[pos] in _WS:
-                            pos += 1
-                        return pos, fmt
-                    if result == "maybe" and start not in keep:
-                        keep.append(start)
-        self._pending = keep
-        return None
-
-    def safe_end(self, text: str) -> int:
-        """How much of ``text`` may be shown already: up to the first line that may still start a call,
-        without trailing whitespace."""
-        end = min(self._pending) if self._pending else len(text)
-        return len(text[:end].rstrip())

@@ -17,8 +17,11 @@ follow but the end of generation). :func:`value_rule` lowers one JSON Schema, su
 ``maxItems``), objects (``properties``; ``required`` keys always present and optional ones optional, in
 the schema's property order; no other keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of
 any type. Anything else (``$ref``, ``allOf``, ``not``, patterns, formats) accepts any value of the
-format. Whitespace is bounded and numbers have at most 16 digits per part, so a constrained model cannot
-loop forever inside one value.
+format. Whitespace runs are bounded and numbers have at most 16 integer and 20 fraction digits;
+strings and lists are bounded only by the reply's ``max_tokens``.
+
+:class:`OpenerScanner` watches a reply as it is generated and says where a call in one of these formats
+starts, so that the rest of the reply can be constrained.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import Any
 
 from toolwire.tools import ToolSpec
 
-__all__ = ["FORMATS", "Rules", "call_grammar", "gbnf_literal", "python_literal", "value_rule"]
+__all__ = ["FORMATS", "OpenerScanner", "Rules", "call_grammar", "gbnf_literal", "python_literal", "value_rule"]
 
 FORMATS = ("pythonic", "json", "hermes")
 """The call formats :func:`call_grammar` can build."""
@@ -40,7 +43,7 @@ MAX_DEPTH = 8  # nested schema levels lowered exactly; deeper ones accept any va
 
 _COMMON = {
     "ws": r"[ \t\n]{0,20}",
-    "digits": r"[0-9]{1,16}",
+    "digits": r"[0-9]{1,20}",
     "integer": r'"-"? ("0" | [1-9] [0-9]{0,15})',
     "number": r'integer ("." digits)? ([eE] [-+]? [0-9]{1,3})?',
     "char": r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})',
@@ -149,10 +152,12 @@ class Rules:
 
     @property
     def any_value(self) -> str:
+        """The rule name of any value in this style."""
         return "pyvalue" if self.style == "py" else "value"
 
     @property
     def string(self) -> str:
+        """The rule name of a string in this style."""
         return "pystring" if self.style == "py" else "string"
 
     def literal_of(self, value: Any) -> str:
@@ -170,19 +175,23 @@ class Rules:
 
     @property
     def sep(self) -> str:
+        """The GBNF of the separator between items (``", "`` in Python style)."""
         return '", "' if self.style == "py" else '"," ws'
 
     @property
     def colon(self) -> str:
+        """The GBNF between an object key and its value."""
         return '": "' if self.style == "py" else 'ws ":" ws'
 
     def words(self, true: bool) -> str:
+        """The GBNF literal of ``True``/``False`` (Python) or ``true``/``false`` (JSON)."""
         if self.style == "py":
             return '"True"' if true else '"False"'
         return '"true"' if true else '"false"'
 
     @property
     def null(self) -> str:
+        """The GBNF literal of null (``None`` in Python style)."""
         return '"None"' if self.style == "py" else '"null"'
 
 
@@ -395,3 +404,111 @@ def call_grammar(
         block = rules.add("block", f'"<tool_call>\\n" {call} "\\n</tool_call>"')
         return rules.text(f'{block} ("\\n" {block}){{0,{more}}}' if more else block)
     raise ValueError(f"unknown call format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+# -- recognising the start of a call while generating ----------------------------------------------------
+
+_WS = " \t\r\n"
+
+
+def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple[str, tuple[str, ...]]]]:
+    """Opener patterns of ``fmt``: lists of atoms ``(kind, strings)`` with kind ``ws`` (any whitespace),
+    ``lit`` (one of the strings) or ``opt`` (one of the strings, or nothing)."""
+    tools = tuple(names)
+    if fmt == "pythonic":
+        out = [[("ws", ()), ("opt", ("```python\n", "```py\n", "```\n")), ("ws", ()), ("lit", ("[",)), ("ws", ()),
+                ("opt", ("'", '"')), ("lit", tools), ("ws", ()), ("lit", ("(",))]]
+        if at_start:
+            out.append([("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))])
+        return out
+    if fmt == "json":
+        return [[("ws", ()), ("opt", ("```json\n", "```\n")), ("ws", ()), ("opt", ("[",)), ("ws", ()),
+                 ("lit", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()),
+                 ("lit", tuple(f'"{n}"' for n in tools))]]
+    if fmt == "hermes":
+        return [[("ws", ()), ("lit", ("<tool_call>",))]]
+    return []
+
+
+def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k: int = 0) -> str:
+    """Partial match of ``pattern[k:]`` at ``text[i:]``: ``"yes"`` (the whole pattern matched), ``"maybe"``
+    (the text ended inside it) or ``"no"``."""
+    if k == len(pattern):
+        return "yes"
+    kind, options = pattern[k]
+    if kind == "ws":
+        while i < len(text) and text[i] in _WS:
+            i += 1
+        if i == len(text):
+            return "maybe"
+        return _match(pattern, text, i, k + 1)
+    best = "no"
+    for option in options:
+        rest = text[i:i + len(option)]
+        if rest == option:
+            result = _match(pattern, text, i + len(option), k + 1)
+        elif option.startswith(rest) and i + len(rest) == len(text):
+            result = "maybe"
+        else:
+            continue
+        if result == "yes":
+            return "yes"
+        if result == "maybe":
+            best = "maybe"
+    if kind == "opt":
+        result = _match(pattern, text, i, k + 1)
+        if result == "yes":
+            return "yes"
+        if result == "maybe":
+            best = "maybe"
+    return best
+
+
+class OpenerScanner:
+    """Watch a reply as it is generated and say where a tool call starts.
+
+    Calls are recognised at the start of the reply or of a line, in any of ``formats``, and only for a
+    bound tool name (so prose and code stay text).
+
+    Args:
+        formats: the call formats to look for, in priority order.
+        names: the bound tool names.
+    """
+
+    def __init__(self, formats: Sequence[str], names: Sequence[str]) -> None:
+        self.formats = tuple(formats)
+        self.names = tuple(names)
+        self._pending: list[int] = [0]  # line starts that may still begin a call
+        self._seen = 0
+
+    def feed(self, text: str) -> tuple[int, str] | None:
+        """Look at the whole reply so far.
+
+        Returns:
+            ``(position, format)`` when a call starts at ``position`` (after the whitespace before it),
+            else None.
+        """
+        for j in range(self._seen, len(text)):
+            if text[j] == "\n":
+                self._pending.append(j + 1)
+        self._seen = len(text)
+        keep = []
+        for start in self._pending:
+            for fmt in self.formats:
+                for pattern in _patterns(fmt, self.names, start == 0):
+                    result = _match(pattern, text, start)
+                    if result == "yes":
+                        pos = start
+                        while pos < len(text) and text[pos] in _WS:
+                            pos += 1
+                        return pos, fmt
+                    if result == "maybe" and start not in keep:
+                        keep.append(start)
+        self._pending = keep
+        return None
+
+    def safe_end(self, text: str) -> int:
+        """How much of ``text`` may be shown already: up to the first line that may still start a call,
+        without trailing whitespace."""
+        end = min(self._pending) if self._pending else len(text)
+        return len(text[:end].rstrip())

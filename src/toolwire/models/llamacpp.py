@@ -24,7 +24,10 @@ are processed; ``usage["cached_tokens"]`` says how many were reused.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import codecs
+import contextlib
+import ctypes
 import json
 import os
 import threading
@@ -38,16 +41,17 @@ from toolwire.messages import AIMessageChunk, ToolCall
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
     CHATML_TEMPLATE,
+    DIALECTS,
     RAW_KEY,
+    ChatTemplate,
     Dialect,
-    OpenerScanner,
     Rendered,
     default_dialect,
     fingerprint,
     get_dialect,
     parse_reply,
 )
-from toolwire.models.grammar import call_grammar
+from toolwire.models.grammar import OpenerScanner, call_grammar
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
 from toolwire.tools import ToolSpec
 
@@ -77,10 +81,6 @@ class LoadedModel:
     """
 
     def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
-        import jinja2
-        import jinja2.ext
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
-
         self.llm = llm
         self.path = path
         self.lock = threading.RLock()
@@ -88,43 +88,43 @@ class LoadedModel:
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
         self.load_seconds = load_seconds
         self.grammars: dict[Any, Any] = {}
+        self._pieces: dict[int, bytes] = {}
         llama_cpp = _llama_cpp()
+        self._token_to_piece = llama_cpp.llama_token_to_piece
         self._vocab = llm._model.vocab
         self._is_eog = llama_cpp.llama_vocab_is_eog
         self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self._vocab))
         self.bos = llm.token_bos()
-        self.bos_text = self._piece(self.bos)
-        self.eos_text = self._piece(llm.token_eos())
-        env = ImmutableSandboxedEnvironment(loader=jinja2.BaseLoader(), trim_blocks=True, lstrip_blocks=True,
-                                            extensions=[jinja2.ext.loopcontrols])
-        env.filters["tojson"] = _tojson
-        env.globals["raise_exception"] = _raise
-        env.globals["strftime_now"] = lambda fmt: time.strftime(fmt)
-        try:
-            self._jinja = env.from_string(self.template)
-        except jinja2.TemplateError as exc:
-            raise UserError(f"The chat template in {path.name} cannot be read ({exc}).") from None
+        self.chat_template = ChatTemplate(self.template, bos_token=self._piece(self.bos),
+                                          eos_token=self._piece(llm.token_eos()))
 
     def _piece(self, token: int) -> str:
         if token is None or token < 0:
             return ""
-        return self.llm.detokenize([token], special=True).decode("utf-8", "replace")
+        return self.piece(token).decode("utf-8", "replace")
+
+    def piece(self, token: int) -> bytes:
+        """The bytes of one token as generated text (special tokens written out, no space stripped)."""
+        cached = self._pieces.get(token)
+        if cached is None:
+            size = 64
+            while True:
+                buf = ctypes.create_string_buffer(size)
+                n = self._token_to_piece(self._vocab, token, buf, size, 0, True)
+                if n >= 0:
+                    cached = buf.raw[:n]
+                    break
+                size = -n + 1
+            self._pieces[token] = cached
+        return cached
 
     def is_eog(self, token: int) -> bool:
         """Whether ``token`` ends generation (end of turn / end of text)."""
         return bool(self._is_eog(self._vocab, token))
 
     def render(self, chat: Rendered) -> str:
-        """Render a conversation with the chat template, adding the assistant generation prompt.
-
-        Raises:
-            UserError: the template refused the conversation (its ``raise_exception`` message).
-        """
-        try:
-            return self._jinja.render(messages=chat.messages, tools=chat.tools, add_generation_prompt=True,
-                                      bos_token=self.bos_text, eos_token=self.eos_text)
-        except Exception as exc:
-            raise UserError(f"The model's chat template cannot render this conversation: {exc}") from None
+        """Render a conversation with the model's chat template (see :class:`ChatTemplate`)."""
+        return self.chat_template.render(chat)
 
     def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
         """Tokens of ``text`` (special tokens such as ``<|im_start|>`` parsed), with BOS when the model
@@ -135,7 +135,8 @@ class LoadedModel:
         return tokens
 
     def cached_prefix(self, tokens: Sequence[int]) -> int:
-        """How many leading ``tokens`` are already in the KV cache (llama-cpp-python reuses them)."""
+        """How many leading ``tokens`` (a count of tokens) are already in the KV cache, which
+        llama-cpp-python reuses; the last prompt token is always evaluated again."""
         n = 0
         current = self.llm.input_ids[: self.llm.n_tokens]
         for a, b in zip(current, tokens, strict=False):
@@ -145,17 +146,18 @@ class LoadedModel:
         return min(n, max(len(tokens) - 1, 0))
 
 
-def _tojson(value: Any, ensure_ascii: bool = False, indent: int | None = None,
-            separators: Any = None, sort_keys: bool = False) -> str:
-    return json.dumps(value, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
-
-
-def _raise(message: str) -> None:
-    raise ValueError(message)
-
-
 _MODELS: dict[tuple[str, int], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_models() -> None:
+    """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later)."""
+    with _MODELS_LOCK:
+        for loaded in _MODELS.values():
+            with contextlib.suppress(Exception):
+                loaded.llm.close()
+        _MODELS.clear()
 
 
 def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
@@ -245,8 +247,8 @@ class ChatLlamaCpp(BaseChatModel):
         if unknown:
             raise UserError(f"Unknown ChatLlamaCpp option(s) {sorted(unknown)}; known: {', '.join(_OPTIONS)}.")
         self.options = options
-        if dialect is not None:
-            get_dialect(dialect, "tools <tool_call>")  # checks the name now
+        if dialect is not None and dialect not in DIALECTS:
+            raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}.")
         self._loaded: LoadedModel | None = None
 
     @property
@@ -302,16 +304,20 @@ class ChatLlamaCpp(BaseChatModel):
         done = object()
         stop = threading.Event()
 
+        def put(item: Any) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop may be closed if the consumer left
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+
         def work() -> None:
             try:
                 for chunk in self._stream(request):
                     if stop.is_set():
                         break
-                    loop.call_soon_threadsafe(queue.put_nowait, chunk)
+                    put(chunk)
             except BaseException as exc:
-                loop.call_soon_threadsafe(queue.put_nowait, exc)
+                put(exc)
             finally:
-                loop.call_soon_threadsafe(queue.put_nowait, done)
+                put(done)
 
         thread = threading.Thread(target=work, name="toolwire-llamacpp", daemon=True)
         thread.start()
@@ -378,6 +384,10 @@ class _Generation:
         calls: list[ToolCall] = []
         if fmt is not None:
             reply = parse_reply(call_text, names, fmt)
+            for other in dialect.formats:  # unconstrained (grammar=False) replies may use another format
+                if reply.tool_calls or reply.invalid_tool_calls or other == fmt:
+                    continue
+                reply = parse_reply(call_text, names, other)
             calls = reply.tool_calls
             for index, call in enumerate(calls):
                 yield AIMessageChunk(tool_call_chunks=[{
@@ -475,7 +485,7 @@ class _Generation:
                     return
                 count += 1
                 self.generated += 1
-                text += decoder.decode(llm.detokenize([token], special=True))
+                text += decoder.decode(loaded.piece(token))
                 yield text
                 if count >= self.budget:
                     self.finish = "length"

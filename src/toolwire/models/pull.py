@@ -34,7 +34,6 @@ import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -229,26 +228,31 @@ def _local_candidates(entry: ModelEntry, path: str | os.PathLike[str] | None) ->
 
 
 def _hub_reachable(endpoint: str, timeout: float) -> str | None:
-    """Return None when ``endpoint``'s host accepts a TCP connection within ``timeout`` seconds,
-    else the reason (name lookup is bounded too: it runs in a daemon thread)."""
-    match = re.match(r"^\w+://([^/:]+)(?::(\d+))?", endpoint)
-    if not match:
+    """Return None when ``endpoint`` answers an HTTP(S) request (any status) within ``timeout`` seconds,
+    else the reason. The whole probe, name lookup included, is bounded: it runs in a daemon thread."""
+    import urllib.error
+    import urllib.request
+
+    if not re.match(r"^https?://[^/]+", endpoint):
         return f"bad endpoint {endpoint!r}"
-    host, port = match.group(1), int(match.group(2) or (443 if endpoint.startswith("https") else 80))
     result: list[str | None] = []
 
     def probe() -> None:
         try:
-            socket.create_connection((host, port), timeout=timeout).close()
+            request = urllib.request.Request(endpoint.rstrip("/") + "/api/models", method="HEAD")
+            urllib.request.urlopen(request, timeout=timeout).close()
             result.append(None)
-        except OSError as exc:
-            result.append(str(exc) or type(exc).__name__)
+        except urllib.error.HTTPError:
+            result.append(None)  # the server answered
+        except (OSError, ValueError) as exc:
+            reason = getattr(exc, "reason", None) or exc
+            result.append(str(reason) or type(exc).__name__)
 
     thread = threading.Thread(target=probe, daemon=True)
     thread.start()
     thread.join(timeout + 0.5)
     if not result:
-        return f"no answer from {host} within {timeout:g} seconds"
+        return f"no answer within {timeout:g} seconds"
     return result[0]
 
 

@@ -25,6 +25,7 @@ from toolwire.errors import UserError
 
 __all__ = [
     "DEFAULT_MODEL",
+    "MODELS",
     "REGISTRY",
     "ModelEntry",
     "PypiPart",
@@ -142,6 +143,9 @@ REGISTRY: dict[str, ModelEntry] = {
     )
 }
 """The known models by name. The first entry is :data:`DEFAULT_MODEL`."""
+
+MODELS = REGISTRY
+"""Another name of :data:`REGISTRY`."""
 
 
 def get_entry(name: str | None = None) -> ModelEntry:

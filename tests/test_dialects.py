@@ -1,0 +1,318 @@
+"""Prompt dialects of the local model: rendering of tools, calls and results; call-start recognition."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolwire.errors import UserError
+from toolwire.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, tool_call
+from toolwire.models.dialects import (
+    CHATML_TEMPLATE,
+    RAW_KEY,
+    ChatTemplate,
+    Rendered,
+    default_dialect,
+    fingerprint,
+    format_calls,
+    get_dialect,
+    parse_reply,
+    python_stub,
+)
+from toolwire.models.grammar import OpenerScanner
+from toolwire.tools import ToolSpec
+
+# The chat template stored in Qwen2.5-Coder-1.5B-Instruct's GGUF (Apache-2.0, Qwen team).
+QWEN_TEMPLATE = (
+    '{%- if tools %}\n'
+    "    {{- '<|im_start|>system\\n' }}\n"
+    "    {%- if messages[0]['role'] == 'system' %}\n"
+    "        {{- messages[0]['content'] }}\n"
+    '    {%- else %}\n'
+    "        {{- 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant"
+    ".' }}\n"
+    '    {%- endif %}\n'
+    '    {{- "\\n\\n# Tools\\n\\nYou may call one or more functions to assist with the us'
+    'er query.\\n\\nYou are provided with function signatures within <tools></tools> XM'
+    'L tags:\\n<tools>" }}\n'
+    '    {%- for tool in tools %}\n'
+    '        {{- "\\n" }}\n'
+    '        {{- tool | tojson }}\n'
+    '    {%- endfor %}\n'
+    '    {{- "\\n</tools>\\n\\nFor each function call, return a json object with functio'
+    'n name and arguments within <tool_call></tool_call> XML tags:\\n<tool_call>\\n{{\\"'
+    'name\\": <function-name>, \\"arguments\\": <args-json-object>}}\\n</tool_call><|im_e'
+    'nd|>\\n" }}\n'
+    '{%- else %}\n'
+    "    {%- if messages[0]['role'] == 'system' %}\n"
+    "        {{- '<|im_start|>system\\n' + messages[0]['content'] + '<|im_end|>\\n' }}\n"
+    '    {%- else %}\n'
+    "        {{- '<|im_start|>system\\nYou are Qwen, created by Alibaba Cloud. You are"
+    " a helpful assistant.<|im_end|>\\n' }}\n"
+    '    {%- endif %}\n'
+    '{%- endif %}\n'
+    '{%- for message in messages %}\n'
+    '    {%- if (message.role == "user") or (message.role == "system" and not loop.fi'
+    'rst) or (message.role == "assistant" and not message.tool_calls) %}\n'
+    "        {{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>"
+    "' + '\\n' }}\n"
+    '    {%- elif message.role == "assistant" %}\n'
+    "        {{- '<|im_start|>' + message.role }}\n"
+    '        {%- if message.content %}\n'
+    "            {{- '\\n' + message.content }}\n"
+    '        {%- endif %}\n'
+    '        {%- for tool_call in message.tool_calls %}\n'
+    '            {%- if tool_call.function is defined %}\n'
+    '                {%- set tool_call = tool_call.function %}\n'
+    '            {%- endif %}\n'
+    '            {{- \'\\n<tool_call>\\n{"name": "\' }}\n'
+    '            {{- tool_call.name }}\n'
+    '            {{- \'", "arguments": \' }}\n'
+    '            {{- tool_call.arguments | tojson }}\n'
+    "            {{- '}\\n</tool_call>' }}\n"
+    '        {%- endfor %}\n'
+    "        {{- '<|im_end|>\\n' }}\n"
+    '    {%- elif message.role == "tool" %}\n'
+    '        {%- if (loop.index0 == 0) or (messages[loop.index0 - 1].role != "tool") '
+    '%}\n'
+    "            {{- '<|im_start|>user' }}\n"
+    '        {%- endif %}\n'
+    "        {{- '\\n<tool_response>\\n' }}\n"
+    '        {{- message.content }}\n'
+    "        {{- '\\n</tool_response>' }}\n"
+    '        {%- if loop.last or (messages[loop.index0 + 1].role != "tool") %}\n'
+    "            {{- '<|im_end|>\\n' }}\n"
+    '        {%- endif %}\n'
+    '    {%- endif %}\n'
+    '{%- endfor %}\n'
+    '{%- if add_generation_prompt %}\n'
+    "    {{- '<|im_start|>assistant\\n' }}\n"
+    '{%- endif %}\n'
+)
+
+WEATHER = ToolSpec("get_weather", "Get the current weather in a city.", {
+    "type": "object", "properties": {"city": {"type": "string", "description": "The city name."}},
+    "required": ["city"]})
+CALC = ToolSpec("calculate", "Calculate an arithmetic expression.", {
+    "type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]})
+TOOLS = [WEATHER, CALC]
+NAMES = ["get_weather", "calculate"]
+
+
+def conversation() -> list:
+    """The book's Tokyo question after the model's two calls and the two results."""
+    ai = AIMessage("", tool_calls=[tool_call("get_weather", {"city": "Tóquio"}, "c1"),
+                                   tool_call("calculate", {"expression": "123 * 456"}, "c2")])
+    return [HumanMessage("Como está o clima em Tóquio e quanto é 123 * 456?"), ai,
+            ToolMessage("It's always sunny in Tóquio!", "c1", name="get_weather"),
+            ToolMessage("56088", "c2", name="calculate")]
+
+
+# -- defaults and names ------------------------------------------------------------------------------
+
+
+def test_default_dialect_per_family():
+    assert default_dialect({"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder"}, QWEN_TEMPLATE) == (
+        "pythonic")
+    assert default_dialect({"general.architecture": "llama", "general.name": "Smollm2 135M"}, "x") == "json"
+    assert default_dialect({"general.architecture": "gemma3"}, "{% if tools %}") == "template"
+    assert default_dialect({"general.architecture": "phi3"}, CHATML_TEMPLATE) == "json"
+    assert default_dialect({}, None) == "json"
+
+
+def test_get_dialect():
+    assert get_dialect("pythonic").formats == ("pythonic", "json")
+    assert get_dialect("json").formats == ("json",)
+    assert get_dialect("template", QWEN_TEMPLATE).formats == ("hermes", "json")
+    assert get_dialect("template", "{{ tools }}").formats == ("json",)
+    with pytest.raises(UserError, match="does not take tools"):
+        get_dialect("template", CHATML_TEMPLATE)
+    with pytest.raises(UserError, match="Unknown dialect 'xml'"):
+        get_dialect("xml")
+
+
+# -- pythonic and json prompts -------------------------------------------------------------------------
+
+
+def test_python_stub_describes_the_tool():
+    spec = ToolSpec("find", "Find things.\nMore words.", {
+        "type": "object",
+        "properties": {"units": {"enum": ["c", "f"], "default": "c"}, "q": {"type": "string", "description": "Q."},
+                       "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                       "tags": {"type": "array", "items": {"type": "string"}}},
+        "required": ["q"]})
+    assert python_stub(spec) == (
+        'def find(q: str, units: Literal["c", "f"] = "c", n: int | None = None, tags: list[str] = None):\n'
+        '    """Find things.\n    More words.\n\n    Args:\n        q: Q.\n    """')
+
+
+def test_pythonic_rendering_of_tools_calls_and_results():
+    chat = get_dialect("pythonic").render([SystemMessage("Be brief."), *conversation()], TOOLS)
+    assert chat.tools is None
+    roles = [m["role"] for m in chat.messages]
+    assert roles == ["system", "user", "assistant", "user"]
+    system = chat.messages[0]["content"]
+    assert system.startswith("Be brief.\n\nYou can call these Python functions:")
+    assert "def get_weather(city: str):" in system and "def calculate(expression: str):" in system
+    assert '[get_weather(city="value"), calculate(expression="value")]' in system
+    assert chat.messages[2]["content"] == '[get_weather(city="Tóquio"), calculate(expression="123 * 456")]'
+    assert chat.messages[3]["content"] == ('Function results:\nget_weather(city="Tóquio") -> It\'s always sunny '
+                                          'in Tóquio!\ncalculate(expression="123 * 456") -> 56088')
+
+
+def test_results_errors_and_a_following_user_turn_share_one_message():
+    ai = AIMessage("Vou ver.", tool_calls=[tool_call("calculate", {"expression": "1/0"}, "c9")])
+    chat = get_dialect("pythonic").render(
+        [HumanMessage("q"), ai, ToolMessage("division by zero\nline 2", "c9", status="error"), HumanMessage("e aí?")],
+        TOOLS, parallel=False)
+    assert chat.messages[2]["content"] == 'Vou ver.\n[calculate(expression="1/0")]'
+    assert chat.messages[3]["content"] == ('Function results:\ncalculate(expression="1/0") ->\nerror: division by '
+                                          'zero\nline 2\n\ne aí?')
+    assert "Call at most one function per reply." in chat.messages[0]["content"]
+
+
+def test_json_dialect_rendering():
+    chat = get_dialect("json").render(conversation(), TOOLS, tool_choice="calculate")
+    system = chat.messages[0]["content"]
+    assert json.loads(system.split("\n")[2])["name"] == "get_weather"
+    assert chat.messages[-1]["content"].endswith("56088\n\nNow reply with a call of the function calculate only.")
+    assert json.loads(chat.messages[2]["content"]) == [
+        {"name": "get_weather", "arguments": {"city": "Tóquio"}},
+        {"name": "calculate", "arguments": {"expression": "123 * 456"}}]
+    assert chat.messages[3]["content"].startswith('Function results:\n{"name": "get_weather"')
+
+
+def test_no_tools_means_no_tool_prompt():
+    chat = get_dialect("pythonic").render(conversation(), ())
+    assert chat.messages[0]["role"] == "user"
+    assert chat.messages[1]["content"].startswith("[get_weather(")  # history is still written
+
+
+# -- the model's own template ------------------------------------------------------------------------------
+
+
+def test_template_dialect_uses_openai_shapes():
+    chat = get_dialect("template", QWEN_TEMPLATE).render(conversation(), TOOLS, tool_choice="required")
+    assert chat.tools == [{"type": "function", "function": {"name": "get_weather", "description": WEATHER.description,
+                                                            "parameters": WEATHER.parameters}},
+                          {"type": "function", "function": {"name": "calculate", "description": CALC.description,
+                                                            "parameters": CALC.parameters}}]
+    assert chat.messages[0] == {"role": "user", "content": "Como está o clima em Tóquio e quanto é 123 * 456?"}
+    assistant = chat.messages[1]
+    assert assistant["tool_calls"][0] == {"id": "c1", "type": "function",
+                                          "function": {"name": "get_weather", "arguments": {"city": "Tóquio"}}}
+    assert chat.messages[2] == {"role": "tool", "content": "It's always sunny in Tóquio!", "tool_call_id": "c1",
+                                "name": "get_weather"}
+    assert chat.messages[3]["role"] == "tool"
+    assert chat.messages[4] == {"role": "user", "content": "Now reply with function calls only."}
+    text = ChatTemplate(QWEN_TEMPLATE).render(chat)
+    assert '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Tóquio"}}\n</tool_call>' in text
+    assert text.endswith("<tool_response>\n56088\n</tool_response><|im_end|>\n<|im_start|>user\n"
+                         "Now reply with function calls only.<|im_end|>\n<|im_start|>assistant\n")
+    assert '"name": "calculate"' in text.split("</tools>\n\nFor each")[0]
+
+
+def test_template_errors_are_user_errors():
+    with pytest.raises(UserError, match="cannot render"):
+        ChatTemplate("{{ raise_exception('roles must alternate') }}").render(Rendered([], None))
+    with pytest.raises(UserError, match="cannot be read"):
+        ChatTemplate("{% if %}")
+
+
+# -- byte-identical history, so llama.cpp can reuse its KV cache ---------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "template"), [("pythonic", QWEN_TEMPLATE), ("json", CHATML_TEMPLATE),
+                                                ("template", QWEN_TEMPLATE)])
+def test_each_turn_extends_the_previous_prompt(name, template):
+    dialect = get_dialect(name, template)
+    render = ChatTemplate(template).render
+    messages = conversation()
+    first = render(dialect.render(messages[:1], TOOLS))
+    generated = '[get_weather(city="Tóquio"), calculate(expression="123 * 456")]'
+    ai = messages[1].copy(provider_data={RAW_KEY: {"dialect": name, "text": generated,
+                                                   "check": fingerprint("", messages[1].tool_calls)}})
+    second = render(dialect.render([messages[0], ai, *messages[2:]], TOOLS))
+    assert second.startswith(first + generated)
+    answer = AIMessage("Faz sol; 56088.")
+    third = render(dialect.render([messages[0], ai, *messages[2:], answer, HumanMessage("obrigado")], TOOLS))
+    assert third.startswith(second + "Faz sol; 56088.")
+
+
+def test_raw_text_is_used_only_while_the_message_is_unchanged():
+    dialect = get_dialect("pythonic")
+    calls = [tool_call("get_weather", {"city": "Oslo"}, "c1")]
+    raw = {RAW_KEY: {"dialect": "pythonic", "text": "[get_weather(city='Oslo')]", "check": fingerprint("", calls)}}
+    ai = AIMessage("", tool_calls=calls, provider_data=raw)
+    assert dialect.render([ai], TOOLS).messages[1]["content"] == "[get_weather(city='Oslo')]"
+    changed = ai.copy(tool_calls=[tool_call("get_weather", {"city": "Bergen"}, "c1")])
+    assert changed.provider_data == raw
+    assert dialect.render([changed], TOOLS).messages[1]["content"] == '[get_weather(city="Bergen")]'
+    assert get_dialect("json").render([ai], TOOLS).messages[1]["content"].startswith('{"name"')
+
+
+# -- canonical call text round-trips through the parser ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["pythonic", "json", "hermes"])
+def test_format_calls_round_trip(fmt):
+    calls = [tool_call("get_weather", {"city": "São Paulo"}), tool_call("calculate", {"expression": '"1" + 2'})]
+    for group in (calls[:1], calls):
+        reply = parse_reply(format_calls(group, fmt), NAMES, fmt)
+        assert [(c["name"], c["args"]) for c in reply.tool_calls] == [(c["name"], c["args"]) for c in group]
+        assert reply.content == "" and reply.invalid_tool_calls == []
+
+
+# -- recognising where a call starts ----------------------------------------------------------------------------
+
+
+def scan(text: str, formats=("pythonic", "json")):
+    """Feed ``text`` one character at a time, as generation does; return the first detection."""
+    scanner = OpenerScanner(formats, NAMES)
+    for end in range(1, len(text) + 1):
+        found = scanner.feed(text[:end])
+        if found is not None:
+            return found, end
+    return None, scanner.safe_end(text)
+
+
+@pytest.mark.parametrize(("text", "pos", "fmt"), [
+    ('[get_weather(city="Paris")]', 0, "pythonic"),
+    ("['get_weather(city=\"Paris\")']", 0, "pythonic"),
+    ('  [ calculate (expression="1")]', 2, "pythonic"),
+    ('get_weather(city="Paris")', 0, "pythonic"),
+    ('```python\n[get_weather(city="Paris")]\n```', 0, "pythonic"),
+    ('Vou verificar.\n[calculate(expression="2")]', 15, "pythonic"),
+    ('```json\n{\n  "name": "get_weather",\n  "arguments": {}}\n```', 0, "json"),
+    ('[{"name": "calculate", "arguments": {}}]', 0, "json"),
+    ('Claro:\n{"name": "get_weather", "arguments": {"city": "Oslo"}}', 7, "json"),
+])
+def test_call_starts_are_found(text, pos, fmt):
+    found, _ = scan(text)
+    assert found == (pos, fmt)
+
+
+@pytest.mark.parametrize("text", [
+    "Dom Casmurro foi escrito por Machado de Assis.",
+    "[1, 2, 3]",
+    "[x for x in range(3)]",
+    "[link](https://example.com)",
+    'A pessoa: {"name": "Ann", "age": 3}',
+    "Use get_weather(city) to know.",  # not at the start of a line
+    'Texto\nget_weather(city="Paris")',  # a bare call only counts at the reply's start
+    "```python\nprint([get_weather])\n```",
+])
+def test_prose_and_code_are_not_calls(text):
+    found, _ = scan(text)
+    assert found is None
+
+
+def test_hermes_tags_and_safe_end():
+    found, _ = scan('<tool_call>\n{"name": "x"}', formats=("hermes",))
+    assert found == (0, "hermes")
+    scanner = OpenerScanner(("pythonic",), NAMES)
+    assert scanner.feed("Olá!\n[get_") is None
+    assert scanner.safe_end("Olá!\n[get_") == len("Olá!")  # the line that may be a call is held back
+    assert scanner.feed("Olá!\n[get_x") is None
+    assert scanner.safe_end("Olá!\n[get_x") == len("Olá!\n[get_x")

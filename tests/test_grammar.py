@@ -1,0 +1,374 @@
+"""GBNF grammars from tool schemas: llama.cpp parses them, and they accept exactly the valid calls.
+
+llama-cpp-python has no acceptance check in Python, so :class:`Gbnf` below is a small test-only matcher
+for the GBNF subset :mod:`toolwire.models.grammar` writes (literals, character classes, rule references,
+groups, alternation, ``* + ?`` and ``{m,n}``). llama.cpp's own parser checks every grammar too.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.models.dialects import format_calls, parse_reply
+from toolwire.models.grammar import call_grammar, gbnf_literal, python_literal
+from toolwire.tools import ToolSpec
+
+# -- a test-only GBNF matcher -------------------------------------------------------------------------
+
+_TOKEN = re.compile(r'\s*(?:(?P<lit>"(?:[^"\\]|\\.)*")|(?P<cls>\[(?:[^\]\\]|\\.)*\])|(?P<name>[a-zA-Z0-9-]+)'
+                    r"|(?P<rep>\{\d+(?:,\d*)?\})|(?P<op>[()|*+?]))")
+
+
+def _unescape(body: str) -> list[str]:
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            nxt = body[i + 1]
+            if nxt == "x":
+                out.append(chr(int(body[i + 2:i + 4], 16)))
+                i += 4
+                continue
+            if nxt == "u":
+                out.append(chr(int(body[i + 2:i + 6], 16)))
+                i += 6
+                continue
+            out.append({"n": "\n", "r": "\r", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return out
+
+
+def _char_class(text: str) -> tuple[bool, list[tuple[str, str]]]:
+    body = text[1:-1]
+    negated = body.startswith("^")
+    chars = _unescape(body[1:] if negated else body)
+    ranges, i = [], 0
+    while i < len(chars):
+        if i + 2 < len(chars) and chars[i + 1] == "-":
+            ranges.append((chars[i], chars[i + 2]))
+            i += 3
+        else:
+            ranges.append((chars[i], chars[i]))
+            i += 1
+    return negated, ranges
+
+
+class Gbnf:
+    """Parse a GBNF grammar and tell whether ``root`` matches a whole string."""
+
+    def __init__(self, text: str) -> None:
+        self.rules: dict[str, object] = {}
+        for line in text.strip().splitlines():
+            name, _, body = line.partition(" ::= ")
+            tokens = [(m.lastgroup, m.group(m.lastgroup)) for m in _TOKEN.finditer(body)]
+            self._tokens, self._pos = tokens, 0
+            self.rules[name.strip()] = self._alternatives()
+            assert self._pos == len(tokens), f"unparsed rest in {line!r}"
+
+    def _peek(self) -> tuple[str, str] | None:
+        return self._tokens[self._pos] if self._pos < len(self._tokens) else None
+
+    def _alternatives(self) -> object:
+        alts = [self._sequence()]
+        while self._peek() == ("op", "|"):
+            self._pos += 1
+            alts.append(self._sequence())
+        return ("alt", alts)
+
+    def _sequence(self) -> object:
+        items = []
+        while (tok := self._peek()) is not None and tok not in (("op", "|"), ("op", ")")):
+            self._pos += 1
+            kind, value = tok
+            if kind == "lit":
+                item: object = ("lit", "".join(_unescape(value[1:-1])))
+            elif kind == "cls":
+                item = ("cls", *_char_class(value))
+            elif kind == "name":
+                item = ("ref", value)
+            elif value == "(":
+                item = self._alternatives()
+                assert self._peek() == ("op", ")")
+                self._pos += 1
+            else:
+                raise AssertionError(f"unexpected {value!r}")
+            while (tok := self._peek()) is not None and (tok[0] == "rep" or tok[1] in ("*", "+", "?")):
+                self._pos += 1
+                if tok[1] == "*":
+                    lo, hi = 0, None
+                elif tok[1] == "+":
+                    lo, hi = 1, None
+                elif tok[1] == "?":
+                    lo, hi = 0, 1
+                else:
+                    nums = tok[1][1:-1].split(",")
+                    lo = int(nums[0])
+                    hi = lo if len(nums) == 1 else (int(nums[1]) if nums[1] else None)
+                item = ("rep", item, lo, hi)
+            items.append(item)
+        return ("seq", items)
+
+    def accepts(self, text: str) -> bool:
+        @functools.cache
+        def ends(node_id: int, pos: int) -> frozenset[int]:
+            node = nodes[node_id]
+            kind = node[0]
+            if kind == "lit":
+                return frozenset([pos + len(node[1])]) if text.startswith(node[1], pos) else frozenset()
+            if kind == "cls":
+                if pos >= len(text):
+                    return frozenset()
+                hit = any(a <= text[pos] <= b for a, b in node[2])
+                return frozenset([pos + 1]) if hit != node[1] else frozenset()
+            if kind == "ref":
+                return ends(ids[id(self.rules[node[1]])], pos)
+            if kind == "alt":
+                return frozenset().union(*(ends(ids[id(a)], pos) for a in node[1]))
+            if kind == "seq":
+                current = frozenset([pos])
+                for item in node[1]:
+                    current = frozenset().union(*(ends(ids[id(item)], p) for p in current)) if current else current
+                return current
+            _, item, lo, hi = node
+            result = frozenset([pos]) if lo == 0 else frozenset()
+            current = frozenset([pos])
+            count = 0
+            while current and (hi is None or count < hi):
+                current = frozenset().union(*(ends(ids[id(item)], p) for p in current)) - (
+                    frozenset() if count < lo else result)
+                count += 1
+                if count >= lo:
+                    result |= current
+            return result
+
+        nodes: dict[int, tuple] = {}
+        ids: dict[int, int] = {}
+
+        def index(node: object) -> None:
+            if id(node) in ids:
+                return
+            ids[id(node)] = len(nodes)
+            nodes[len(nodes)] = node  # type: ignore[assignment]
+            if node[0] in ("alt", "seq"):  # type: ignore[index]
+                for child in node[1]:  # type: ignore[index]
+                    index(child)
+            elif node[0] == "rep":  # type: ignore[index]
+                index(node[1])  # type: ignore[index]
+
+        for rule in self.rules.values():
+            index(rule)
+        return len(text) in ends(ids[id(self.rules["root"])], 0)
+
+
+# -- tools ------------------------------------------------------------------------------------------
+
+WEATHER = ToolSpec("get_weather", "Get the weather.", {
+    "type": "object",
+    "properties": {"city": {"type": "string"}, "units": {"enum": ["c", "f"]}, "days": {"type": "integer"}},
+    "required": ["city"]})
+CALC = ToolSpec("calculate", "Calculate.", {
+    "type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]})
+NOARGS = ToolSpec("now", "The time.", {"type": "object", "properties": {}})
+RICH = ToolSpec("plan", "Everything.", {
+    "type": "object",
+    "properties": {
+        "steps": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 3},
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "where": {"type": "object", "properties": {"lat": {"type": "number"}, "ok": {"type": "boolean"}},
+                  "required": ["lat"]},
+        "mode": {"const": "fast"},
+        "any": {},
+        "either": {"type": ["integer", "boolean"]},
+    },
+    "required": ["steps"]})
+TOOLS = [WEATHER, CALC, NOARGS, RICH]
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    """A llama.cpp vocabulary to parse grammars with (the tiny model, vocabulary only)."""
+    llama_cpp = pytest.importorskip("llama_cpp")
+    from toolwire.models.pull import find_model
+
+    path = find_model("smollm2-135m")
+    if path is None:
+        pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
+    llm = llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
+    return llama_cpp, llm
+
+
+@pytest.mark.parametrize("fmt", ["pythonic", "json", "hermes"])
+@pytest.mark.parametrize("parallel", [True, False])
+def test_llama_cpp_parses_every_grammar(vocab, fmt, parallel):
+    llama_cpp, llm = vocab
+    for tools in (TOOLS, [WEATHER], [NOARGS]):
+        text = call_grammar(tools, fmt, parallel=parallel)
+        grammar = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
+        sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, grammar._grammar.encode(), b"root")
+        assert sampler, text
+        llama_cpp.llama_sampler_free(sampler)
+
+
+def test_the_matcher_itself():
+    g = Gbnf('root ::= "a" [b-c]{1,2} x? ("," x)*\nx ::= [^"\\\\a-z]+')
+    assert g.accepts("ab") and g.accepts("acc") and g.accepts("ab1,2,3") and g.accepts("ab,%")
+    assert not g.accepts("a") and not g.accepts("abbb") and not g.accepts('ab"')
+
+
+PYTHONIC_OK = [
+    '[get_weather(city="Paris")]',
+    '[get_weather(city="Tóquio"), calculate(expression="123 * 456")]',
+    '[get_weather(city="Oslo", units="c", days=3)]',
+    '[get_weather(city="Oslo", days=-2)]',
+    '[now()]',
+    '[plan(steps=["a", "b"], note=None, where={"lat": 1.5, "ok": True}, mode="fast", any=[1, {"k": None}])]',
+    '[plan(steps=["x"], either=7)]',
+    '[plan(steps=["x"], either=False)]',
+    '[calculate(expression="say \\"hi\\"\\n")]',
+    '```python\n[now()]\n```',
+]
+PYTHONIC_BAD = [
+    '[get_wether(city="Paris")]',  # unknown tool
+    '[get_weather()]',  # required argument missing
+    "[get_weather(city='Paris')]",  # single quotes
+    '[get_weather(city="Oslo", units="k")]',  # not in the enum
+    '[get_weather(city="Oslo", days=1.5)]',  # not an integer
+    '[get_weather(days=3, city="Oslo")]',  # fixed order
+    '[get_weather(city="Oslo", country="NO")]',  # unknown argument
+    '[plan(steps=[])]',  # minItems
+    '[plan(steps=["a", "b", "c", "d"])]',  # maxItems
+    '[plan(steps=["a"], mode="slow")]',  # const
+    '[plan(steps=["a"], where={"ok": True})]',  # nested required
+    '[plan(steps=["a"], either="x")]',  # type list
+    'get_weather(city="Paris")',  # not a list
+    '[get_weather(city="Paris")] and more',  # nothing may follow
+    '[now(), now(), now(), now(), now(), now(), now(), now(), now()]',  # more than 8 calls
+]
+
+
+def test_pythonic_grammar_accepts_valid_calls_only():
+    g = Gbnf(call_grammar(TOOLS, "pythonic"))
+    for text in PYTHONIC_OK:
+        assert g.accepts(text), text
+    for text in PYTHONIC_BAD:
+        assert not g.accepts(text), text
+
+
+def test_single_call_grammar():
+    g = Gbnf(call_grammar(TOOLS, "pythonic", parallel=False))
+    assert g.accepts('[now()]') and not g.accepts('[now(), now()]')
+    j = Gbnf(call_grammar(TOOLS, "json", parallel=False))
+    assert j.accepts('{"name": "now", "arguments": {}}')
+    assert not j.accepts('[{"name": "now", "arguments": {}}]')
+
+
+def test_named_tool_grammar_allows_only_that_tool():
+    g = Gbnf(call_grammar([CALC], "pythonic"))
+    assert g.accepts('[calculate(expression="1")]') and not g.accepts('[now()]')
+
+
+JSON_OK = [
+    '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+    '{"name":"get_weather","arguments":{"city":"Paris","days":2}}',
+    '[{"name": "get_weather", "arguments": {"city": "Tóquio"}}, {"name": "calculate", "arguments": '
+    '{"expression": "123 * 456"}}]',
+    '```json\n{\n  "name": "now",\n  "arguments": {}\n}\n```',
+    '{"name": "plan", "arguments": {"steps": ["a"], "note": null, "where": {"lat": -1e3, "ok": false}, '
+    '"any": {"x": [true, null, "s\\u00e9"]}, "either": true}}',
+]
+JSON_BAD = [
+    '{"name": "nope", "arguments": {}}',
+    '{"name": "get_weather", "arguments": {}}',
+    '{"name": "get_weather", "arguments": {"city": 3}}',
+    '{"name": "get_weather", "arguments": {"city": "x", "extra": 1}}',
+    '{"arguments": {"city": "x"}, "name": "get_weather"}',
+    '{"name": "now", "arguments": {}} trailing',
+    "{'name': 'now', 'arguments': {}}",
+]
+
+
+def test_json_grammar_accepts_valid_calls_only():
+    g = Gbnf(call_grammar(TOOLS, "json"))
+    for text in JSON_OK:
+        assert g.accepts(text), text
+    for text in JSON_BAD:
+        assert not g.accepts(text), text
+
+
+def test_hermes_grammar():
+    g = Gbnf(call_grammar(TOOLS, "hermes"))
+    one = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+    two = one + '\n<tool_call>\n{"name": "now", "arguments": {}}\n</tool_call>'
+    assert g.accepts(one) and g.accepts(two)
+    assert not g.accepts('<tool_call>\n{"name": "nope", "arguments": {}}\n</tool_call>')
+    assert not g.accepts(one + "\nThe weather is nice.")
+
+
+def test_unknown_format_and_no_tools_are_errors():
+    with pytest.raises(ValueError):
+        call_grammar(TOOLS, "xml")
+    with pytest.raises(ValueError):
+        call_grammar([], "json")
+
+
+def test_gbnf_literal_escapes():
+    assert gbnf_literal('a"b\\c\nd\te\x01é') == '"a\\"b\\\\c\\nd\\te\\x01é"'
+    tricky = 'q"\\n'
+    assert Gbnf("root ::= " + gbnf_literal(tricky)).accepts(tricky)
+
+
+def test_python_literal():
+    assert python_literal({"a": [1, 2.5, None, True, "x\"y"]}) == '{"a": [1, 2.5, None, True, "x\\"y"]}'
+    with pytest.raises(ValueError):
+        python_literal(float("nan"))
+
+
+# -- property: whatever valid arguments, the canonical call text is accepted and parses back ---------
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+_scalar = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
+                    st.floats(allow_nan=False, allow_infinity=False, width=32), _text)
+_any = st.recursive(_scalar, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                     st.dictionaries(_text, inner, max_size=3)), max_leaves=6)
+
+_plan_args = st.fixed_dictionaries(
+    {"steps": st.lists(_text, min_size=1, max_size=3)},
+    optional={"note": st.one_of(st.none(), _text),
+              "where": st.fixed_dictionaries({"lat": st.floats(-1e6, 1e6, allow_nan=False)},
+                                             optional={"ok": st.booleans()}).map(
+                                                 lambda d: {k: d[k] for k in ("lat", "ok") if k in d}),
+              "mode": st.just("fast"), "any": _any, "either": st.one_of(st.integers(-999, 999), st.booleans())})
+_weather_args = st.fixed_dictionaries({"city": _text}, optional={"units": st.sampled_from(["c", "f"]),
+                                                                 "days": st.integers(-10**9, 10**9)})
+
+
+def _ordered(args: dict, spec: ToolSpec) -> dict:
+    return {k: args[k] for k in spec.parameters["properties"] if k in args}
+
+
+_calls = st.lists(st.one_of(
+    _weather_args.map(lambda a: {"name": "get_weather", "args": _ordered(a, WEATHER), "id": "x", "type": "tool_call"}),
+    _plan_args.map(lambda a: {"name": "plan", "args": _ordered(a, RICH), "id": "x", "type": "tool_call"}),
+), min_size=1, max_size=3)
+
+_GRAMMARS = {fmt: Gbnf(call_grammar(TOOLS, fmt)) for fmt in ("pythonic", "json", "hermes")}
+
+
+@settings(max_examples=60, deadline=None)
+@given(_calls, st.sampled_from(["pythonic", "json", "hermes"]))
+def test_canonical_calls_are_accepted_and_parse_back(calls, fmt):
+    text = format_calls(calls, fmt)
+    assert _GRAMMARS[fmt].accepts(text), text
+    reply = parse_reply(text, [t.name for t in TOOLS], fmt)
+    assert reply.invalid_tool_calls == []
+    got = [(c["name"], c["args"]) for c in reply.tool_calls]
+    assert json.dumps(got, sort_keys=True) == json.dumps([(c["name"], c["args"]) for c in calls], sort_keys=True)
