@@ -84,7 +84,8 @@ class ChatOpenAI(SDKChatModel):
         if self.use_responses_api:
             return codec.lower_responses_request(request, self.model, self.options)
         field = "max_tokens" if self._compatible else "max_completion_tokens"
-        return codec.lower_request(request, self.model, self.options, max_tokens_field=field)
+        return codec.lower_request(request, self.model, self.options, max_tokens_field=field,
+                                   compatible=self._compatible)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         if self.use_responses_api:

@@ -221,11 +221,13 @@ def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
     return parts or ""
 
 
-def lower_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
+def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
     """Lower a conversation to Chat Completions ``messages``.
 
     System and tool content is sent as text (blocks joined); user content keeps its parts (text,
-    ``image_url``); an assistant turn carries ``content`` (``None`` when it only calls tools) and
+    ``image_url``); an assistant turn carries ``content`` (``None`` when it only calls tools, as the
+    OpenAI reference allows; ``""`` when ``compatible`` is set, since servers such as llama.cpp's
+    validate ``content`` as a string) and
     ``tool_calls`` (invalid calls included, with their raw argument text, since a result answers them);
     tool results follow their turn in the order of its calls.
     """
@@ -238,7 +240,8 @@ def lower_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
             out.append({"role": "system", "content": item.text})
         elif isinstance(item, AIMessage):
             calls = assistant_calls(item)
-            msg: dict[str, Any] = {"role": "assistant", "content": item.text or (None if calls else "")}
+            empty = None if calls and not compatible else ""
+            msg: dict[str, Any] = {"role": "assistant", "content": item.text or empty}
             if calls:
                 msg["tool_calls"] = [
                     {"id": c["id"], "type": "function",
@@ -260,7 +263,7 @@ def _chat_tool_choice(choice: str) -> Any:
 
 
 def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None, *,
-                  max_tokens_field: str = "max_completion_tokens") -> dict[str, Any]:
+                  max_tokens_field: str = "max_completion_tokens", compatible: bool = False) -> dict[str, Any]:
     """Build the keyword arguments of ``client.chat.completions.create``.
 
     Args:
@@ -270,11 +273,13 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
             ``max_tokens_field``; ``temperature``, ``top_p``, ``stop``, ``seed`` and any other key pass as is.
         max_tokens_field: ``"max_completion_tokens"`` (OpenAI) or ``"max_tokens"`` (OpenAI-compatible
             servers such as vLLM, SGLang, llama.cpp, Ollama).
+        compatible: the request goes to an OpenAI-compatible server, not OpenAI (see
+            :func:`lower_messages`).
 
     Returns:
         ``{"model", "messages"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
     """
-    body: dict[str, Any] = {"model": model, "messages": lower_messages(request.messages)}
+    body: dict[str, Any] = {"model": model, "messages": lower_messages(request.messages, compatible=compatible)}
     if request.tools:
         body["tools"] = [convert_to_openai_tool(t, strict=request.strict) for t in request.tools]
         if request.tool_choice:
