@@ -14,7 +14,7 @@ import threading
 
 import pytest
 
-from _llama_fixtures import BOOK_TOOLS, calculate, get_weather, qwen_fixture, smol_fixture  # noqa: F401
+from _llama_fixtures import BOOK, BOOK_TOOLS, calculate, get_weather, qwen_fixture, smol_fixture  # noqa: F401
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, HumanMessage, ToolMessage, merge_chunks
 from toolwire.models import pull as pull_mod
@@ -195,8 +195,8 @@ def run_tools(message: AIMessage) -> list[ToolMessage]:
 
 @pytest.mark.model
 def test_book_weather_in_paris(qwen):
-    model = qwen.bind_tools([get_weather, calculate])
-    messages: list = [HumanMessage("What's the weather in Paris?")]
+    model = qwen.bind_tools(BOOK)
+    messages: list = [HumanMessage("Como está o clima em Paris?")]
     first = model.invoke(messages)
     assert calls_of(first) == [("get_weather", {"city": "Paris"})] and first.content == ""
     assert first.response_metadata["finish_reason"] == "tool_calls"
@@ -208,7 +208,7 @@ def test_book_weather_in_paris(qwen):
 
 @pytest.mark.model
 def test_book_multiplication(qwen):
-    model = qwen.bind_tools([get_weather, calculate])
+    model = qwen.bind_tools(BOOK)
     messages: list = [HumanMessage("Quanto é 123 multiplicado por 456?")]
     first = model.invoke(messages)
     assert [c["name"] for c in first.tool_calls] == ["calculate"]
@@ -220,7 +220,7 @@ def test_book_multiplication(qwen):
 
 @pytest.mark.model
 def test_book_two_calls_in_one_reply(qwen):
-    model = qwen.bind_tools([get_weather, calculate])
+    model = qwen.bind_tools(BOOK)
     messages: list = [HumanMessage("Como está o clima em Tóquio e quanto é 123 * 456?")]
     first = model.invoke(messages)
     names = sorted(c["name"] for c in first.tool_calls)
@@ -234,14 +234,14 @@ def test_book_two_calls_in_one_reply(qwen):
 
 @pytest.mark.model
 def test_no_tool_needed_is_answered_in_text(qwen):
-    reply = qwen.bind_tools([get_weather, calculate]).invoke("Olá! Quem escreveu Dom Casmurro?")
+    reply = qwen.bind_tools(BOOK).invoke("Olá! Quem escreveu Dom Casmurro?")
     assert reply.tool_calls == [] and reply.invalid_tool_calls == [] and reply.content
     assert reply.response_metadata["finish_reason"] == "stop"
 
 
 @pytest.mark.model
 def test_tool_choice_none_required_and_named(qwen):
-    tools = [get_weather, calculate]
+    tools = BOOK
     none = qwen.bind_tools(tools, tool_choice="none").invoke("What's the weather in Paris?", max_tokens=40)
     assert none.tool_calls == [] and none.content
     required = qwen.bind_tools(tools, tool_choice="required").invoke("Quanto é 2 + 2?")
@@ -253,7 +253,7 @@ def test_tool_choice_none_required_and_named(qwen):
 
 @pytest.mark.model
 def test_streaming_gives_the_same_message(qwen):
-    model = qwen.bind_tools([get_weather, calculate])
+    model = qwen.bind_tools(BOOK)
     question = "Como está o clima em Paris e quanto é 6 * 7?"
     chunks = list(model.stream(question))
     streamed = merge_chunks(chunks, as_chunk=False)
