@@ -12,8 +12,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from _paths import BFCL
 
+from _paths import BFCL
 from toolwire.evals.bfcl import CATEGORIES, load_category
 from toolwire.evals.bfcl_checker import example_calls
 from toolwire.evals.bfcl_runner import run_bfcl

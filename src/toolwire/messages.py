@@ -125,14 +125,17 @@ _set = object.__setattr__
 _MISSING: Any = object()
 
 
+_JSON_CONTAINERS = (dict, list)
+
+
 def _copy_containers(value: Any) -> Any:
     """Copy nested plain dicts and lists (the JSON containers); every other value, tuples and dict or
     list subclasses included, is shared as it is."""
     kind = type(value)
     if kind is dict:
-        return {k: _copy_containers(v) for k, v in value.items()}
+        return {k: _copy_containers(v) if type(v) in _JSON_CONTAINERS else v for k, v in value.items()}
     if kind is list:
-        return [_copy_containers(v) for v in value]
+        return [_copy_containers(v) if type(v) in _JSON_CONTAINERS else v for v in value]
     return value
 
 
@@ -164,7 +167,7 @@ class BaseMessage:
     _str_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, content: Content = "", *, id: str | None = None, name: str | None = None) -> None:
-        if not isinstance(content, str | list):
+        if not isinstance(content, (str, list)):  # (a tuple is faster than a union here)
             raise TypeError(
                 f"{type(self).__name__} content must be a string or a list of content blocks, "
                 f"not {type(content).__name__}."
@@ -511,8 +514,10 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
             if part.get("args"):
                 group["args"].append(part["args"])
             last_key = key
-        invalid.extend(chunk.invalid_tool_calls)
-        usage = _add_usage(usage, chunk.usage)
+        if chunk.invalid_tool_calls:
+            invalid.extend(chunk.invalid_tool_calls)
+        if chunk.usage is not None:
+            usage = _add_usage(usage, chunk.usage)
         if chunk.response_metadata:
             metadata.update(chunk.response_metadata)
         if chunk.provider_data:

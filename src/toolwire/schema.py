@@ -21,11 +21,11 @@ Rules (issue [1] of the project, and the cases S1-S2 of ``shared/cases``):
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
 import functools
 import inspect
+import re
 import sys
 import types
 import typing
@@ -33,11 +33,14 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any, get_args, get_origin
 
 import docstring_parser
+import docstring_parser.google
 import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
 
+from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -81,11 +84,35 @@ class FunctionSchema:
     null_plan: dict[str, Any] | None = None
 
 
+# A line that could start a section or field of the reST, Epydoc or NumPy styles (":param", "@param",
+# ".. deprecated::", a "-----" underline). Without one, those three parsers find no fields in a docstring.
+_GOOGLE = docstring_parser.google.GoogleParser()  # (its parse keeps no state)
+_OTHER_STYLE_LINE = re.compile(r"^\s*(?::|@|\.\.|-)", re.MULTILINE)
+
+
+def _parse_docstring_fields(doc: str) -> docstring_parser.Docstring:
+    """``docstring_parser.parse(doc)`` (style detection), parsing a plain Google docstring once, not four times.
+
+    The detection parses with every style and keeps the result with the most fields (ties: reST, Google,
+    NumPy, Epydoc). When no line can start a reST, Epydoc or NumPy field those find none, so a Google
+    parse with at least one field is the answer; otherwise the full detection runs.
+    """
+    if not _OTHER_STYLE_LINE.search(doc):
+        try:
+            parsed = _GOOGLE.parse(doc)
+        except docstring_parser.ParseError:
+            pass
+        else:
+            if parsed.meta:
+                return parsed
+    return docstring_parser.parse(doc)
+
+
 def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     if not doc or not doc.strip():
         return "", {}
     try:
-        parsed = docstring_parser.parse(doc)
+        parsed = _parse_docstring_fields(doc)
     except docstring_parser.ParseError:
         return inspect.cleandoc(doc), {}
     parts = [p for p in (parsed.short_description, parsed.long_description) if p]
@@ -131,6 +158,8 @@ _td_cache: dict[Any, Any] = {}
 
 def _compat(tp: Any) -> Any:
     if sys.version_info >= (3, 12):
+        return tp
+    if isinstance(tp, type) and not typing.is_typeddict(tp):  # a plain class: nothing to rebuild
         return tp
     if typing.is_typeddict(tp) and type(tp).__module__ == "typing":
         if tp in _td_cache:
@@ -241,7 +270,10 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    out = inline_refs(schema)
+    return _object_shape(inline_refs(schema))
+
+
+def _object_shape(out: dict[str, Any]) -> dict[str, Any]:
     out.pop("additionalProperties", None)
     out["type"] = "object"
     out.setdefault("properties", {})
@@ -263,6 +295,10 @@ def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
 NullPlan = dict[str, Any]
 
 
+_CONSTRAINED = frozenset(("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items", "not"))
+_NESTED = frozenset(("anyOf", "oneOf", "properties", "items", "additionalProperties"))
+
+
 def _admits_null(node: Any) -> bool:
     if not isinstance(node, dict):
         return True
@@ -271,11 +307,11 @@ def _admits_null(node: Any) -> bool:
         return True
     if None in (node.get("enum") or ()) or ("const" in node and node["const"] is None):
         return True
-    branches = [*(node.get("anyOf") or ()), *(node.get("oneOf") or ())]
-    if any(_admits_null(b) for b in branches):
-        return True
-    constrained = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items", "not")
-    return not any(k in node for k in constrained)  # {} (or only a description): any value
+    for key in ("anyOf", "oneOf"):
+        for branch in node.get(key) or ():
+            if _admits_null(branch):
+                return True
+    return _CONSTRAINED.isdisjoint(node)  # {} (or only a description): any value
 
 
 def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan | None:
@@ -290,7 +326,7 @@ def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan 
         ``{"drop": names, "props": {name: plan}, "items": plan, "values": plan}`` (only the keys that
         apply) for :func:`drop_defaulted_nulls`, or ``None`` when no null ever needs dropping.
     """
-    if not isinstance(schema, dict):
+    if not isinstance(schema, dict) or _NESTED.isdisjoint(schema):  # a leaf: nothing to drop
         return None
     branches = [b for b in (schema.get("anyOf") or schema.get("oneOf") or ())
                 if isinstance(b, dict) and b.get("type") != "null"]
@@ -383,8 +419,22 @@ def _short(value: Any, limit: int = 80) -> str:
 # -- builders -------------------------------------------------------------------------------------
 
 
-def _adapter_validate(adapter: TypeAdapter[Any], tool_name: str, names: list[str]) -> Callable[..., dict]:
-    validate_python = adapter.validator.validate_python
+def _validator(validate_python: Callable[[Any], Any], tool_name: str, names: list[str],
+               fill: dict[str, Any] | None = None) -> Callable[..., dict]:
+    """Wrap pydantic's ``validate_python``; ``fill`` gives values for parameters left out whose Python
+    default cannot stand (``x: int = Field(3, ge=0)``: the default in the signature is the FieldInfo)."""
+    if fill:
+        def validate_and_fill(args: Mapping[str, Any]) -> dict[str, Any]:
+            try:
+                out = validate_python(args)
+            except ValidationError as exc:
+                raise ToolValidationError(validation_message(exc, tool_name, names), tool_name) from None
+            for key, value in fill.items():
+                if key not in out:
+                    out[key] = copy.deepcopy(value)
+            return out  # type: ignore[no-any-return]
+
+        return validate_and_fill
 
     def validate(args: Mapping[str, Any]) -> dict[str, Any]:
         try:
@@ -442,6 +492,124 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
                           defaulted_non_nullable=defaulted, null_plan=null_plan(parameters, defaulted))
 
 
+def _pydantic_function_schema(
+    specs: list[tuple[str, Any, str | None, bool]], model_name: str, tool_name: str
+) -> tuple[dict[str, Any], Callable[[Any], Any]]:
+    """The general path: the arguments as a TypedDict, through pydantic's TypeAdapter."""
+    fields: dict[str, Any] = {}
+    for name, annotation, desc, required in specs:
+        metadata = [Field(description=desc)] if desc else []
+        typed = Annotated[(annotation, *metadata)] if metadata else annotation  # type: ignore[valid-type]
+        fields[name] = typing_extensions.Required[typed] if required else typing_extensions.NotRequired[typed]
+    try:
+        td = typing_extensions.TypedDict(model_name, fields)  # type: ignore[operator]
+        td = with_config(_FORBID)(td)
+        adapter: TypeAdapter[Any] = TypeAdapter(td)
+        raw = adapter.json_schema()
+    except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
+        raise SchemaError(f"Cannot build a JSON Schema for tool {tool_name!r}: {exc}") from None
+    return raw, adapter.validator.validate_python
+
+
+_NO_JSON: Any = object()
+
+
+def _default_json(value: Any) -> Any:
+    """A parameter default's JSON form, or ``_NO_JSON`` when it has none."""
+    if isinstance(value, str | int | float | bool | type(None)):
+        return value
+    try:
+        return fast_default(value)
+    except Unsupported:
+        pass
+    try:
+        return TypeAdapter(type(value)).dump_python(value, mode="json")
+    except Exception:
+        return _NO_JSON
+
+
+_EMPTY = inspect.Parameter.empty
+_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
+def _signature_params(func: Any) -> list[tuple[str, inspect._ParameterKind, Any]]:
+    """``(name, kind, default)`` of each parameter, as ``inspect.signature(func).parameters`` has them.
+
+    A plain function (no ``__wrapped__``, ``__signature__`` or partialmethod) is read straight from its
+    code object the way ``inspect`` does, without building Parameter and Signature objects; anything
+    else goes through ``inspect.signature``.
+    """
+    if type(func) is not types.FunctionType or any(
+            hasattr(func, a) for a in ("__wrapped__", "__signature__", "_partialmethod", "__partialmethod__")):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(func).parameters.values()]
+    code = func.__code__
+    pos_count, posonly_count, kwonly_count = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = func.__defaults__ or ()
+    first_default = pos_count - len(defaults)
+    out: list[tuple[str, inspect._ParameterKind, Any]] = []
+    for index, name in enumerate(names[:pos_count]):
+        kind = _POSITIONAL_ONLY if index < posonly_count else _POSITIONAL_OR_KEYWORD
+        out.append((name, kind, defaults[index - first_default] if index >= first_default else _EMPTY))
+    extra = pos_count + kwonly_count
+    if code.co_flags & inspect.CO_VARARGS:
+        out.append((names[extra], inspect.Parameter.VAR_POSITIONAL, _EMPTY))
+    kwdefaults = func.__kwdefaults__ or {}
+    for name in names[pos_count:pos_count + kwonly_count]:
+        out.append((name, inspect.Parameter.KEYWORD_ONLY, kwdefaults.get(name, _EMPTY)))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        out.append((names[extra + (1 if code.co_flags & inspect.CO_VARARGS else 0)], inspect.Parameter.VAR_KEYWORD,
+                    _EMPTY))
+    return out
+
+
+# String annotations (``from __future__ import annotations``): typing.get_type_hints makes a ForwardRef
+# of each, compiling its text, evaluates it in the function's module, checks the value and resolves any
+# forward references inside it. For the common case, where the value is a class or a builtin generic or
+# union of classes, that check and resolution return the value unchanged, so it is evaluated here
+# directly (the compiled text is kept, by text); anything else goes through typing.get_type_hints.
+_COMPILED: dict[str, Any] = {}
+
+
+def _plain_hint(value: Any) -> bool:
+    """Whether typing would keep ``value`` (an evaluated annotation) unchanged."""
+    kind = type(value)
+    if kind is types.GenericAlias or kind is types.UnionType:
+        return all(_plain_hint(arg) for arg in value.__args__)
+    return isinstance(value, type) and value not in (typing.Generic, typing.Protocol)
+
+
+def _type_hints(target: Any) -> dict[str, Any]:
+    """``typing.get_type_hints(target, include_extras=True)``, quicker for plain string annotations."""
+    annotations = getattr(target, "__annotations__", None)
+    if type(annotations) is not dict or isinstance(target, type | types.ModuleType):
+        return typing.get_type_hints(target, include_extras=True)
+    holder = target
+    while hasattr(holder, "__wrapped__"):  # get_type_hints' own choice of globals
+        holder = holder.__wrapped__
+    namespace = getattr(holder, "__globals__", {})
+    hints: dict[str, Any] = {}
+    for name, value in annotations.items():
+        if type(value) is str:
+            code = _COMPILED.get(value)
+            try:
+                if code is None:
+                    if len(_COMPILED) > 4096:
+                        _COMPILED.clear()
+                    code = _COMPILED[value] = compile(value, "<string>", "eval")
+                value = eval(code, namespace, namespace)  # as ForwardRef._evaluate does
+            except Exception:  # let typing raise its own error
+                return typing.get_type_hints(target, include_extras=True)
+            if value is None:
+                value = type(None)
+        elif value is None:
+            value = type(None)
+        if not _plain_hint(value):
+            return typing.get_type_hints(target, include_extras=True)
+        hints[name] = value
+    return hints
+
+
 def _hint_target(func: Any) -> Any:
     """The object whose annotations describe ``func``'s parameters: the wrapped function of a decorator
     or ``functools.partial``, a class's ``__init__``, a callable instance's ``__call__``."""
@@ -483,11 +651,11 @@ def function_schema(
         SchemaError: a type hint cannot be resolved or has no JSON Schema, or the type is recursive.
     """
     try:
-        sig = inspect.signature(func)
+        params = _signature_params(func)
     except (TypeError, ValueError) as exc:
         raise SchemaError(f"Cannot read the signature of {func!r}: {exc}") from None
     try:
-        hints = typing.get_type_hints(_hint_target(func), include_extras=True)
+        hints = _type_hints(_hint_target(func))
     except Exception as exc:  # NameError for unresolved forward references, among others
         raise SchemaError(
             f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
@@ -498,52 +666,62 @@ def function_schema(
     if not parse_docstring:
         doc_params = {}
 
-    fields: dict[str, Any] = {}
+    specs: list[tuple[str, Any, str | None, bool]] = []  # (name, annotation, description, required)
     positional_only: list[str] = []
     defaulted: set[str] = set()
     defaults: dict[str, Any] = {}
-    params = list(sig.parameters.values())
-    for index, param in enumerate(params):
-        if param.kind in _SKIPPED_KINDS:
+    fill: dict[str, Any] = {}
+    for index, (name, kind, default) in enumerate(params):
+        if kind in _SKIPPED_KINDS:
             continue
-        if index == 0 and param.name in ("self", "cls"):
+        if index == 0 and name in ("self", "cls"):
             continue
-        annotation = hints.get(param.name, Any)
+        annotation = hints.get(name, Any)
+        if isinstance(default, FieldInfo):  # def f(n: int = Field(3, ge=0, description=...))
+            info = copy.copy(default)
+            if info.default is not PydanticUndefined:
+                default = info.default
+            elif info.default_factory is not None:
+                default = info.default_factory()  # type: ignore[call-arg]
+            else:
+                default = inspect.Parameter.empty
+            if default is not inspect.Parameter.empty:
+                fill[name] = default
+            info.default, info.default_factory = PydanticUndefined, None
+            annotation = Annotated[annotation, info]
         annotation, ann_desc = _annotation_description(_compat(annotation))
-        desc = ann_desc or doc_params.get(param.name)
-        metadata = [Field(description=desc)] if desc else []
-        typed = Annotated[(annotation, *metadata)] if metadata else annotation  # type: ignore[valid-type]
-        if param.default is inspect.Parameter.empty:
-            fields[param.name] = typing_extensions.Required[typed]
-        else:
-            fields[param.name] = typing_extensions.NotRequired[typed]
-            defaults[param.name] = param.default
+        desc = ann_desc or doc_params.get(name)
+        required = default is inspect.Parameter.empty
+        if not required:
+            defaults[name] = default
             if not _accepts_none(annotation):
-                defaulted.add(param.name)
-        if param.kind is inspect.Parameter.POSITIONAL_ONLY:
-            positional_only.append(param.name)
+                defaulted.add(name)
+        if kind is inspect.Parameter.POSITIONAL_ONLY:
+            positional_only.append(name)
+        specs.append((name, annotation, desc, required))
 
     model_name = "".join(p.capitalize() for p in tool_name.replace("-", "_").split("_")) + "Args"
     try:
-        td = typing_extensions.TypedDict(model_name, fields)  # type: ignore[operator]
-        td = with_config(_FORBID)(td)
-        adapter: TypeAdapter[Any] = TypeAdapter(td)
-        raw = adapter.json_schema()
-    except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
-        raise SchemaError(f"Cannot build a JSON Schema for tool {tool_name!r}: {exc}") from None
-    parameters = _object_schema(raw)
+        raw, validate_python = fast_function_schema(specs, model_name)
+        parameters = _object_shape(sorted_inline(raw))
+        fast = True
+    except Unsupported:
+        raw, validate_python = _pydantic_function_schema(specs, model_name, tool_name)
+        parameters = _object_schema(raw)
+        fast = False
     parameters.pop("description", None)
     for name, value in defaults.items():
         prop = parameters["properties"].get(name)
         if prop is not None and "default" not in prop:
-            with contextlib.suppress(Exception):  # a default with no JSON form is simply not advertised
-                prop["default"] = TypeAdapter(type(value)).dump_python(value, mode="json") \
-                    if not isinstance(value, str | int | float | bool | type(None)) else value
-    parameters = copy.deepcopy(parameters)
+            prop_default = _default_json(value)
+            if prop_default is not _NO_JSON:  # a default with no JSON form is simply not advertised
+                prop["default"] = prop_default
+    if not fast:  # the fast path builds every dict and list afresh; pydantic's output may share some
+        parameters = copy.deepcopy(parameters)
     return FunctionSchema(
         description=description if description is not None else doc_desc,
         parameters=parameters,
-        validate=_adapter_validate(adapter, tool_name, list(fields)),
+        validate=_validator(validate_python, tool_name, [spec[0] for spec in specs], fill),
         positional_only=tuple(positional_only),
         defaulted_non_nullable=frozenset(defaulted),
         null_plan=null_plan(parameters, frozenset(defaulted)),

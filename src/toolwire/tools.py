@@ -354,7 +354,7 @@ class Tool:
         """
         if args is None:
             args = {}
-        elif not isinstance(args, Mapping):
+        elif type(args) is not dict and not isinstance(args, Mapping):  # (the type test skips the ABC check)
             props = self.args
             if isinstance(args, str) and len(props) == 1:
                 args = {next(iter(props)): args}
@@ -444,7 +444,7 @@ class Tool:
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``).
         """
         limit = timeout if timeout is not None else self.timeout
-        if isinstance(input, Mapping) and input.get("type") == "tool_call":
+        if (type(input) is dict or isinstance(input, Mapping)) and input.get("type") == "tool_call":
             try:
                 return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
@@ -477,7 +477,7 @@ class Tool:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
         worker thread (on timeout the thread is abandoned, since Python cannot kill it)."""
         limit = timeout if timeout is not None else self.timeout
-        if isinstance(input, Mapping) and input.get("type") == "tool_call":
+        if (type(input) is dict or isinstance(input, Mapping)) and input.get("type") == "tool_call":
             try:
                 return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
