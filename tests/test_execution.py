@@ -19,7 +19,7 @@ from toolwire import (
     UnknownToolError,
     tool,
 )
-from toolwire.errors import ToolExecutionError
+from toolwire.errors import ToolExecutionError, UserError
 from toolwire.messages import invalid_tool_call, tool_call
 
 WAIT = 5.0  # seconds a broken run may hang before the assertion reports it
@@ -280,5 +280,76 @@ def test_construction_errors_and_plain_functions() -> None:
         ToolExecutor([add, add])
     with pytest.raises(SchemaError, match="has a schema but no function to run"):
         ToolExecutor([{"name": "lookup", "description": "d", "parameters": {"type": "object"}}])
-    with pytest.raises(ValueError, match="max_concurrency must be at least 1"):
+    with pytest.raises(UserError, match="max_concurrency must be a whole number of at least 1"):
         ToolExecutor([add], max_concurrency=0)
+    with pytest.raises(UserError, match="max_concurrency"):
+        ToolExecutor([add], max_concurrency="a")  # type: ignore[arg-type]
+    for bad in (0, -1):
+        with pytest.raises(UserError, match="timeout must be a positive number of seconds"):
+            ToolExecutor([add], timeout=bad)
+    # the reply's tool_calls list is accepted as well as the reply; anything else is a clear error
+    assert executor.execute([tool_call("add", {"a": 2, "b": 2}, "y")])[0].content == "4"
+    with pytest.raises(UserError, match="takes the model's AIMessage"):
+        executor.execute(None)  # type: ignore[arg-type]
+
+
+def test_a_tool_that_exits_gets_an_error_result_and_the_program_goes_on() -> None:
+    import sys
+
+    @tool
+    def bye(x: int) -> int:
+        """Exits."""
+        sys.exit(3)
+
+    @tool
+    async def abye(x: int) -> int:
+        """Exits (async)."""
+        sys.exit(4)
+
+    for timeout in (None, 5.0):  # with a timeout the async tool runs as a task of its own
+        results = ToolExecutor([bye, abye], timeout=timeout).execute(
+            reply(tool_call("bye", {"x": 1}, "a"), tool_call("abye", {"x": 1}, "b")))
+        assert [(m.tool_call_id, m.status) for m in results] == [("a", "error"), ("b", "error")]
+        assert "tried to exit the program (sys.exit(3))" in results[0].content
+        assert "tried to exit the program (sys.exit(4))" in results[1].content
+
+
+def test_tools_stuck_past_their_timeout_do_not_starve_later_calls() -> None:
+    import threading
+
+    release = threading.Event()
+
+    @tool(timeout=0.05)
+    def stuck(i: int) -> str:
+        """Blocks until released."""
+        release.wait(30)
+        return "late"
+
+    @tool
+    def quick(i: int) -> str:
+        """Answers at once."""
+        return "q"
+
+    executor = ToolExecutor([stuck, quick])
+    try:
+        # more stuck calls than the shared pool has threads (64)
+        stuck_results = executor.execute([tool_call("stuck", {"i": i}, f"s{i}") for i in range(80)])
+        assert {m.status for m in stuck_results} == {"error"}
+        assert executor.execute([tool_call("quick", {"i": 1}, "q")])[0].content == "q"
+    finally:
+        release.set()
+
+
+def test_method_tools_bind_to_their_instance() -> None:
+    class Counter:
+        def __init__(self, start: int) -> None:
+            self.start = start
+
+        @tool
+        def bump(self, by: int) -> int:
+            """Add to the counter."""
+            return self.start + by
+
+    assert Counter.bump.parameters["properties"] == {"by": {"type": "integer"}}
+    assert Counter(10).bump.invoke({"by": 1}) == 11
+    assert ToolExecutor([Counter(5).bump]).execute([tool_call("bump", {"by": 2}, "m")])[0].content == "7"

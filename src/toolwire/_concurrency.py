@@ -8,7 +8,9 @@
   re-entered).
 * :func:`run_sync_with_timeout` runs a sync function with a timeout in seconds. A thread cannot be
   killed in Python: on timeout the caller stops waiting and gets :class:`ToolTimeoutError`, while the
-  abandoned thread finishes on its own in the background.
+  abandoned thread finishes on its own in the background. Timed calls run on a thread of their own
+  (:func:`start_thread`), never on the shared pool, so tools that hang past their timeout cannot
+  fill the pool and starve later calls.
 """
 
 from __future__ import annotations
@@ -53,14 +55,33 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
         return worker.submit(asyncio.run, coro).result()
 
 
+def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any]) -> concurrent.futures.Future[T]:
+    """Run ``func(kwargs)`` on a new daemon thread and return a future of its result.
+
+    Used for calls with a timeout: a call abandoned at its timeout keeps only its own thread busy.
+    """
+    future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def run() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            future.set_result(func(kwargs))
+        except BaseException as exc:  # handed to the waiting caller, who decides
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="toolwire-timed", daemon=True).start()
+    return future
+
+
 def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any], timeout: float,
                           name: str) -> T:
-    """Call ``func(kwargs)`` in a worker thread and wait at most ``timeout`` seconds.
+    """Call ``func(kwargs)`` on a thread of its own and wait at most ``timeout`` seconds.
 
     Raises:
         ToolTimeoutError: the call did not finish in time (its thread is abandoned, not killed).
     """
-    future = thread_pool().submit(func, kwargs)
+    future = start_thread(func, kwargs)
     try:
         return future.result(timeout)
     except concurrent.futures.TimeoutError:

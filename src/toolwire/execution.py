@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from toolwire._concurrency import run_coroutine_sync
-from toolwire.errors import ToolExecutionError, UnknownToolError
+from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 from toolwire.tools import Tool, error_text, truncate_content
 
@@ -68,8 +68,10 @@ class ToolExecutor:
             if converted.name in self.tools:
                 raise SchemaError(f"Two tools are named {converted.name!r}: give each tool a unique name.")
             self.tools[converted.name] = converted
-        if max_concurrency is not None and max_concurrency < 1:
-            raise ValueError("max_concurrency must be at least 1, or None.")
+        if max_concurrency is not None and (not isinstance(max_concurrency, int) or max_concurrency < 1):
+            raise UserError("max_concurrency must be a whole number of at least 1, or None.")
+        if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0):
+            raise UserError("timeout must be a positive number of seconds, or None.")
         self.max_concurrency = max_concurrency
         self.timeout = timeout
         self.handle_errors = handle_errors
@@ -138,17 +140,27 @@ class ToolExecutor:
         results.extend(self._invalid(bad) for bad in invalid)
         return results
 
-    async def aexecute(self, message: AIMessage) -> list[ToolMessage]:
+    async def aexecute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
         """Run every tool call of ``message`` (async) and return their results in call order.
+
+        Args:
+            message: the model's reply, or a list of its tool calls (``ai_message.tool_calls``).
 
         Every tool call and every invalid tool call gets exactly one ToolMessage.
 
         Raises:
+            UserError: ``message`` is neither an AIMessage nor a list of tool calls.
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
         """
-        return await self.acall(message.tool_calls, message.invalid_tool_calls)
+        if isinstance(message, AIMessage):
+            return await self.acall(message.tool_calls, message.invalid_tool_calls)
+        if isinstance(message, list | tuple) and all(isinstance(c, dict) for c in message):
+            return await self.acall(AIMessage(tool_calls=list(message)).tool_calls)
+        raise UserError(
+            f"execute() takes the model's AIMessage (or its .tool_calls list), not {type(message).__name__}."
+        )
 
-    def execute(self, message: AIMessage) -> list[ToolMessage]:
+    def execute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
         """Sync :meth:`aexecute` (runs the same implementation on an event loop)."""
         return run_coroutine_sync(self.aexecute(message))
 

@@ -302,6 +302,13 @@ class AIMessage(BaseMessage):
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
         calls = []
         for call in tool_calls or ():
+            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                from toolwire.errors import UserError
+
+                raise UserError(
+                    "Each tool call must be a dict {'name': str, 'args': dict, 'id': str}; "
+                    f"got {call!r:.80}."
+                )
             if "type" not in call or "id" not in call or call.get("id") is None:
                 call = tool_call(call["name"], call.get("args") or {}, call.get("id"))
             calls.append(_copy_containers(call))
@@ -601,6 +608,11 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
         return [HumanMessage(value)]
     if isinstance(value, BaseMessage):
         return [value]
+    if not isinstance(value, list | tuple) or not value:
+        raise UserError(
+            "Pass a question (a string), a message, or a non-empty list of messages; "
+            f"got {type(value).__name__ if value is not None else 'None'}{' (empty)' if value == [] else ''}."
+        )
     out: list[BaseMessage] = []
     for item in value:
         if isinstance(item, BaseMessage):

@@ -14,17 +14,19 @@ call's id, turning every failure (invalid arguments, an exception, a timeout) in
 from __future__ import annotations
 
 import asyncio
+import copy
 import dataclasses
 import inspect
 import json
 import re
+import types
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal, overload
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
+from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, start_thread, thread_pool
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
@@ -136,6 +138,8 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
         isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
     ):
         return f"Error: {exc}"
+    if isinstance(exc, ToolExecutionError) and str(exc).startswith("Error:"):
+        return str(exc)  # already written for the model (an MCP server's error text, for one)
     if isinstance(exc, ToolExecutionError):
         return f"Error: tool '{tool_name}' failed: {exc}"
     kind = type(exc).__name__
@@ -167,6 +171,7 @@ class Tool:
     """
 
     __slots__ = (
+        "_method",
         "_null_plan",
         "_positional_only",
         "_validate",
@@ -221,6 +226,9 @@ class Tool:
         self.response_format = response_format
         self.handle_errors = handle_errors
         self.hide_error_details = hide_error_details
+        code = getattr(func, "__code__", None)  # a function defined in a class body, taking self
+        self._method = bool(inspect.isfunction(func) and code is not None and code.co_argcount
+                            and code.co_varnames[0] == "self")
 
     # -- construction ------------------------------------------------------------------------------
 
@@ -336,6 +344,16 @@ class Tool:
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r}, description={self.description!r})"
 
+    def __get__(self, obj: Any, objtype: Any = None) -> Tool:
+        """``@tool`` on a method: reading it from an instance gives the tool bound to that instance
+        (``self`` is not a parameter the model sees)."""
+        if obj is None or not self._method:
+            return self
+        bound = copy.copy(self)
+        bound.func = types.MethodType(self.func, obj)
+        bound._method = False
+        return bound
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Call the underlying function directly, without validation."""
         return self.func(*args, **kwargs)
@@ -389,10 +407,17 @@ class Tool:
         return self.validate_args(args)
 
     def _call(self, kwargs: dict[str, Any]) -> Any:
-        if self._positional_only:
-            pos = [kwargs.pop(n) for n in self._positional_only if n in kwargs]
-            return self.func(*pos, **kwargs)
-        return self.func(**kwargs)
+        try:
+            if self._positional_only:
+                pos = [kwargs.pop(n) for n in self._positional_only if n in kwargs]
+                return self.func(*pos, **kwargs)
+            return self.func(**kwargs)
+        except SystemExit as exc:  # a tool must not end the program that runs it
+            raise self._exit_error(exc) from None
+
+    def _exit_error(self, exc: SystemExit) -> ToolExecutionError:
+        return ToolExecutionError(
+            f"Tool '{self.name}' tried to exit the program (sys.exit({exc.code!r})); it was stopped.", self.name)
 
     def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
         artifact = None
@@ -455,15 +480,24 @@ class Tool:
 
     # -- async -------------------------------------------------------------------------------------
 
+    async def _guarded(self, kwargs: dict[str, Any]) -> Any:
+        # SystemExit must be caught inside the coroutine: wait_for runs it as a task, and asyncio lets a
+        # SystemExit raised in a task end the whole event loop
+        try:
+            return await self._call(kwargs)
+        except SystemExit as exc:
+            raise self._exit_error(exc) from None
+
     async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
         if self.is_async:
-            coro: Awaitable[Any] = self._call(kwargs)
-        else:
-            loop = asyncio.get_running_loop()
-            coro = loop.run_in_executor(thread_pool(), lambda: self._call(kwargs))
-        if timeout is None:
-            return await coro
+            coro: Awaitable[Any] = self._guarded(kwargs)
+        elif timeout is None:
+            coro = asyncio.get_running_loop().run_in_executor(thread_pool(), self._call, kwargs)
+        else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
+            coro = asyncio.wrap_future(start_thread(self._call, kwargs))
         try:
+            if timeout is None:
+                return await coro
             return await asyncio.wait_for(coro, timeout)
         except TimeoutError:
             # an async tool is cancelled; a sync tool's thread cannot be, its result is dropped
