@@ -36,7 +36,7 @@ def serve(
     tools: Annotated[list[str], typer.Option("--tools", "-t", help="A .py file or module with tools (repeatable).")],
     transport: Annotated[str, typer.Option(help="stdio | http")] = "stdio",
     host: Annotated[str, typer.Option(help="HTTP address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="HTTP port.")] = 8000,
+    port: Annotated[int, typer.Option(help="HTTP port (1-65535).", min=1, max=65535)] = 8000,
     path: Annotated[str, typer.Option(help="HTTP endpoint path.")] = "/mcp",
     name: Annotated[str, typer.Option(help="The server name MCP clients see.")] = "toolwire",
 ) -> None:
@@ -49,6 +49,14 @@ def serve(
             raise typer.BadParameter("use 'stdio' or 'http'.", param_hint="--transport")
         loaded = [t for spec in tools for t in load_tools(spec)]
         if transport == "http":
+            import socket
+
+            try:  # say so at once when the port cannot be had, rather than after claiming to serve
+                with socket.create_server((host, port)):
+                    pass
+            except OSError as exc:
+                raise ToolwireError(f"Cannot listen on {host}:{port} ({exc.strerror or exc}): "
+                                    "choose another --port or --host.") from None
             err.print(f"[dim]serving {len(loaded)} tools at http://{host}:{port}{path}[/dim]")
         run_server(loaded, transport=transport, host=host, port=port, path=path, name=name)  # type: ignore[arg-type]
     except ToolwireError as exc:
