@@ -115,6 +115,8 @@ def conversation() -> list:
 def test_default_dialect_per_family():
     assert default_dialect({"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder"}, QWEN_TEMPLATE) == (
         "pythonic")
+    assert default_dialect({"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder 0.5B Instruct AWQ"},
+                           QWEN_TEMPLATE) == "json"  # measured on BFCL: benchmarks/ACCURACY.md
     assert default_dialect({"general.architecture": "llama", "general.name": "Smollm2 135M"}, "x") == "json"
     assert default_dialect({"general.architecture": "gemma3"}, "{% if tools %}") == "template"
     assert default_dialect({"general.architecture": "phi3"}, CHATML_TEMPLATE) == "json"
