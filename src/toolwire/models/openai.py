@@ -37,7 +37,7 @@ class ChatOpenAI(SDKChatModel):
             ``top_p``, ``stop``, ``seed``, ``model_kwargs``).
 
     The key comes from ``api_key`` or ``OPENAI_API_KEY``; with a ``base_url`` (or ``OPENAI_BASE_URL``) that
-    is not OpenAI's and no key, a placeholder is sent (local servers ignore it). ``max_tokens`` is sent as
+    is not OpenAI's and no key, a dummy key is sent (local servers ignore it). ``max_tokens`` is sent as
     ``max_completion_tokens`` to OpenAI and as ``max_tokens`` to other servers.
 
     Raises:
