@@ -207,18 +207,24 @@ def _data_url(block: dict[str, Any]) -> str:
     return block["url"] if "url" in block else f"data:{block['mime_type']};base64,{block['data']}"
 
 
-def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
+def _content_parts(content: str | list[Any], text_type: str,
+                   image: Any) -> str | list[dict[str, Any]]:
+    """Content blocks in an OpenAI API's own part types (shared by Chat Completions and Responses)."""
     if isinstance(content, str):
         return content
     parts: list[dict[str, Any]] = []
     for block in content_parts(content):
         if block.get("type") == "text":
-            parts.append({"type": "text", "text": block["text"]})
+            parts.append({"type": text_type, "text": block["text"]})
         elif block.get("type") == "image" and ("url" in block or "data" in block):
-            parts.append({"type": "image_url", "image_url": {"url": _data_url(block)}})
+            parts.append(image(_data_url(block)))
         else:
             parts.append(block)
     return parts or ""
+
+
+def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
+    return _content_parts(content, "text", lambda url: {"type": "image_url", "image_url": {"url": url}})
 
 
 def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
@@ -384,17 +390,7 @@ class StreamState:
 
 
 def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
-    if isinstance(content, str):
-        return content
-    parts: list[dict[str, Any]] = []
-    for block in content_parts(content):
-        if block.get("type") == "text":
-            parts.append({"type": "input_text", "text": block["text"]})
-        elif block.get("type") == "image" and ("url" in block or "data" in block):
-            parts.append({"type": "input_image", "image_url": _data_url(block)})
-        else:
-            parts.append(block)
-    return parts or ""
+    return _content_parts(content, "input_text", lambda url: {"type": "input_image", "image_url": url})
 
 
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
