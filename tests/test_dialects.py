@@ -18,7 +18,7 @@ from toolwire.models.dialects import (
     format_calls,
     get_dialect,
     parse_reply,
-    python_stub,
+    python_signature,
 )
 from toolwire.models.grammar import OpenerScanner
 from toolwire.tools import ToolSpec
@@ -137,14 +137,14 @@ def test_get_dialect():
 # -- pythonic and json prompts -------------------------------------------------------------------------
 
 
-def test_python_stub_describes_the_tool():
+def test_python_signature_describes_the_tool():
     spec = ToolSpec("find", "Find things.\nMore words.", {
         "type": "object",
         "properties": {"units": {"enum": ["c", "f"], "default": "c"}, "q": {"type": "string", "description": "Q."},
                        "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
                        "tags": {"type": "array", "items": {"type": "string"}}},
         "required": ["q"]})
-    assert python_stub(spec) == (
+    assert python_signature(spec) == (
         'def find(q: str, units: Literal["c", "f"] = "c", n: int | None = None, tags: list[str] = None):\n'
         '    """Find things.\n    More words.\n\n    Args:\n        q: Q.\n    """')
 

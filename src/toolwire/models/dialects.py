@@ -8,7 +8,7 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
   template's ``tools`` variable (OpenAI format), calls as ``tool_calls`` and results as ``tool``
   messages (the Hugging Face chat-template conventions). Replies are read as ``hermes`` blocks when the
   template speaks of ``<tool_call>``, and as JSON call objects (what small Qwen models actually write).
-* ``"pythonic"``: a system prompt lists the tools as Python function stubs and asks for a Python list
+* ``"pythonic"``: a system prompt lists the tools as Python function signatures and asks for a Python list
   of calls, ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; earlier calls are written
   the same way and results come back as plain text in a user turn (``Function results:``).
 * ``"json"``: the same, with the tools as JSON Schemas and calls as a JSON list
@@ -236,8 +236,8 @@ def _py_type(schema: Any, depth: int = 0) -> str:
     return "Any"
 
 
-def python_stub(spec: ToolSpec) -> str:
-    """Describe a tool as a Python function stub with a Google-style docstring.
+def python_signature(spec: ToolSpec) -> str:
+    """Describe a tool as a Python function signature with a Google-style docstring.
 
     Required parameters come first (no default), optional ones get ``= <default>`` (or ``= None``).
     """
@@ -271,7 +271,7 @@ def _openai_tool(spec: ToolSpec) -> dict[str, Any]:
 
 _PYTHONIC_PROMPT = """You can call these Python functions:
 
-{stubs}
+{signatures}
 
 To call functions, reply with only a Python list of calls and nothing else, for example:
 [{example}]
@@ -407,7 +407,7 @@ class Dialect:
                     else "Put every call you need now in one list.")
         examples = [_example_call(t) for t in tools[:2]]
         if self.name == "pythonic":
-            text = _PYTHONIC_PROMPT.format(stubs="\n\n".join(python_stub(t) for t in tools),
+            text = _PYTHONIC_PROMPT.format(signatures="\n\n".join(python_signature(t) for t in tools),
                                            example=", ".join(_python_call(c) for c in examples),
                                            how_many=how_many)
         else:
