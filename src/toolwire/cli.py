@@ -209,6 +209,8 @@ def ask(
     mcp: McpOpt = None,
 ) -> None:
     """Answer one question, calling tools as the model asks (the book's three tools by default)."""
+    if not question.strip():
+        fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
     try:
         agent = _agent(model, tools, max_steps, system, dialect, mcp)
         if not as_json:

@@ -505,6 +505,9 @@ def pull_model(
     except OSError as exc:
         raise UserError(f"Cannot create the models folder {target.parent} ({exc}); set TOOLWIRE_HOME.") from None
     _clean_stale(target)
+    if any(s != "local" for s in sources):
+        say(f"{entry.name} is not on this machine yet: downloading {entry.size / 1e6:,.0f} MB into {target.parent} "
+            "(once; later runs use this copy)")
     for source in (s for s in SOURCES if s in sources and s != "local"):
         tried.append(source)
         try:

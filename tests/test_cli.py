@@ -1,0 +1,52 @@
+"""The ``toolwire ask`` / ``chat`` commands on a scripted model (issue [2]): the cycle, and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from toolwire import AIMessage, cli
+from toolwire.messages import tool_call
+from toolwire.testing import ScriptedChatModel
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedChatModel:
+    model = ScriptedChatModel([
+        AIMessage("", tool_calls=[tool_call("calculate", {"expression": "123 * 456"}, "c1")]),
+        "123 * 456 = 56088.",
+    ])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect: model)
+    return model
+
+
+def test_ask_runs_the_tool_cycle(scripted: ScriptedChatModel) -> None:
+    result = CliRunner().invoke(cli.app, ["ask", "Quanto é 123 multiplicado por 456?"])
+    assert result.exit_code == 0, result.output
+    assert 'calculate(expression="123 * 456")' in result.output
+    assert "← 56088" in result.output and "123 * 456 = 56088." in result.output
+    assert len(scripted.requests) == 2
+
+
+def test_ask_json_prints_the_conversation(scripted: ScriptedChatModel) -> None:
+    result = CliRunner().invoke(cli.app, ["ask", "Quanto é 123 * 456?", "--json"])
+    assert result.exit_code == 0, result.output
+    roles = [m["type"] for m in json.loads(result.output)]
+    assert roles == ["human", "ai", "tool", "ai"]
+
+
+@pytest.mark.parametrize("question", ["", "   ", "\n\t"])
+def test_blank_question_is_refused_before_any_model_call(scripted: ScriptedChatModel, question: str) -> None:
+    result = CliRunner().invoke(cli.app, ["ask", question])
+    assert result.exit_code == 1
+    assert "The question is empty" in result.output and result.output.count("\n") == 1
+    assert scripted.requests == []
+
+
+def test_chat_skips_blank_lines_and_keeps_the_conversation(scripted: ScriptedChatModel) -> None:
+    result = CliRunner().invoke(cli.app, ["chat"], input="\n   \nQuanto é 123 * 456?\nexit\n")
+    assert result.exit_code == 0, result.output
+    assert "123 * 456 = 56088." in result.output
+    assert len(scripted.requests) == 2
