@@ -495,3 +495,16 @@ def test_invoke_repeats_no_signature_or_schema_work(monkeypatch: pytest.MonkeyPa
     assert awork.invoke({"a": 5}) == 5
     assert asyncio.run(awork.ainvoke(call("awork", {"a": 6}))).content == "6"
     assert calls == []
+
+
+def test_arguments_that_look_like_a_tool_call_are_arguments() -> None:
+    @tool
+    def tag(type: str, name: str, note: str = "") -> str:
+        """Tag something."""
+        return f"{type}:{name}:{note}"
+
+    # extra keys (or no "args") mean these are arguments, even with "type": "tool_call"
+    assert tag.invoke({"type": "tool_call", "name": "x", "note": "n"}) == "tool_call:x:n"
+    message = tag.invoke(call("tag", {"type": "a", "name": "b"}))
+    assert isinstance(message, ToolMessage) and message.content == "a:b:" and message.tool_call_id == "call_1"
+    assert asyncio.run(tag.ainvoke({"type": "tool_call", "name": "x", "note": "n"})) == "tool_call:x:n"

@@ -469,7 +469,7 @@ class Tool:
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``).
         """
         limit = timeout if timeout is not None else self.timeout
-        if (type(input) is dict or isinstance(input, Mapping)) and input.get("type") == "tool_call":
+        if _is_tool_call(input):
             try:
                 return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
@@ -511,7 +511,7 @@ class Tool:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
         worker thread (on timeout the thread is abandoned, since Python cannot kill it)."""
         limit = timeout if timeout is not None else self.timeout
-        if (type(input) is dict or isinstance(input, Mapping)) and input.get("type") == "tool_call":
+        if _is_tool_call(input):
             try:
                 return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
@@ -519,6 +519,19 @@ class Tool:
                     raise
                 return self._error_message(exc, input)
         return await self._arun(self.validate_args(input), limit)
+
+
+_TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
+
+
+def _is_tool_call(value: Any) -> bool:
+    """Whether ``invoke``'s input is a tool call rather than arguments: a mapping with ``"type": "tool_call"``,
+    an ``"args"`` key and no key outside ``name``/``args``/``id``/``type`` (the ToolCall shape of
+    LangChain and OpenAI-style messages). Arguments of a tool whose parameters happen to include ``type``
+    and ``args`` are read as a tool call only when they have exactly that shape."""
+    if not (type(value) is dict or isinstance(value, Mapping)) or value.get("type") != "tool_call":
+        return False
+    return "args" in value and _TOOL_CALL_KEYS.issuperset(value.keys())
 
 
 def _docstring_summary(func: Callable[..., Any]) -> str:
