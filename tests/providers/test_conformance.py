@@ -350,3 +350,9 @@ def test_tools_validate_what_the_lowering_dropped(provider, server, make_model):
     result = Agent(make_model(), [get_weather, calculate]).invoke("clima?")
     error = result.messages[2]
     assert isinstance(error, ToolMessage) and error.status == "error" and "city" in error.text
+
+
+@pytest.mark.parametrize("url", ["not a url", "localhost:8000", "ftp://host/v1", "http://", "http://host name/v1"])
+def test_unreachable_base_url_is_refused_at_construction(provider, server, url):
+    with pytest.raises(UserError, match="is not an http\\(s\\) URL"):
+        build_model(provider, url)

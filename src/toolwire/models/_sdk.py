@@ -20,6 +20,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
 from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
@@ -75,6 +76,17 @@ class _Clients:
         self.async_: Any = None
 
 
+def _check_base_url(base_url: str | None) -> str | None:
+    """Refuse at construction a ``base_url`` that no request could reach (not ``http(s)://host...``)."""
+    if base_url is None:
+        return None
+    text = str(base_url).strip()
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in text):
+        raise UserError(f"base_url {str(base_url)!r} is not an http(s) URL: pass one like http://localhost:8000/v1.")
+    return text
+
+
 class SDKChatModel(BaseChatModel):
     """Base of the chat models that call a hosted API through its official SDK.
 
@@ -120,7 +132,7 @@ class SDKChatModel(BaseChatModel):
             raise UserError(f"{type(self).__name__} needs a model name, e.g. model='...'.")
         self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)
         self.model = model
-        self.base_url = base_url
+        self.base_url = _check_base_url(base_url)
         self.timeout = float(timeout)
         self.retry_policy = RetryPolicy(max_retries=max(0, int(max_retries)), initial_delay=float(retry_backoff))
         self.streaming = streaming
