@@ -38,6 +38,7 @@ from typing import Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk, ToolCall
+from toolwire.models._decoding import GrammarSampler, greedy_tokens
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
     CHATML_TEMPLATE,
@@ -87,7 +88,9 @@ class LoadedModel:
         self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
         self.load_seconds = load_seconds
-        self.grammars: dict[Any, Any] = {}
+        self.grammar_texts: dict[Any, str | None] = {}
+        self._samplers: dict[str, GrammarSampler] = {}
+        self._llama_grammars: dict[str, Any] = {}
         self._pieces: dict[int, bytes] = {}
         llama_cpp = _llama_cpp()
         self._token_to_piece = llama_cpp.llama_token_to_piece
@@ -117,6 +120,24 @@ class LoadedModel:
                 size = -n + 1
             self._pieces[token] = cached
         return cached
+
+    def sampler(self, grammar: str) -> GrammarSampler:
+        """The llama.cpp grammar sampler of GBNF ``grammar`` (built once; reset before each use).
+
+        Raises:
+            ValueError: llama.cpp refused the grammar.
+        """
+        found = self._samplers.get(grammar)
+        if found is None:
+            found = self._samplers[grammar] = GrammarSampler(_llama_cpp(), self._vocab, grammar)
+        return found
+
+    def llama_grammar(self, grammar: str) -> Any:
+        """``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
+        found = self._llama_grammars.get(grammar)
+        if found is None:
+            found = self._llama_grammars[grammar] = _llama_cpp().LlamaGrammar.from_string(grammar, verbose=False)
+        return found
 
     def is_eog(self, token: int) -> bool:
         """Whether ``token`` ends generation (end of turn / end of text)."""
@@ -213,6 +234,8 @@ class ChatLlamaCpp(BaseChatModel):
         max_tokens: the most tokens one reply may have.
         grammar: constrain tool calls with a GBNF grammar (default True).
         pull: download a registry model that is missing (default True); False raises instead.
+        draft_tokens: at temperature 0, the most prompt-lookup draft tokens checked per decoding step
+            (see :mod:`toolwire.models._decoding`; the reply is the same, only faster); 0 turns drafts off.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -232,7 +255,7 @@ class ChatLlamaCpp(BaseChatModel):
     def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
-                 verbose: bool = False, **options: Any) -> None:
+                 draft_tokens: int = 8, verbose: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         self.n_ctx = n_ctx
         self.n_threads = n_threads
@@ -242,6 +265,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.max_tokens = max_tokens
         self.grammar = grammar
         self.pull = pull
+        self.draft_tokens = max(0, int(draft_tokens))
         self.verbose = verbose
         unknown = set(options) - set(_OPTIONS)
         if unknown:
@@ -450,36 +474,40 @@ class _Generation:
 
     # -- pieces ---------------------------------------------------------------------------------
 
-    def _grammar(self, loaded: LoadedModel, tools: Sequence[ToolSpec], fmt: str, parallel: bool) -> Any:
+    def _grammar(self, loaded: LoadedModel, tools: Sequence[ToolSpec], fmt: str, parallel: bool) -> str | None:
+        """The GBNF text constraining calls of ``tools`` in ``fmt`` (None: grammar off, or refused)."""
         if not self.model.grammar:
             return None
         key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel)
-        if key not in loaded.grammars:
-            llama_cpp = _llama_cpp()
-            text = call_grammar(tools, fmt, parallel=parallel)
-            sampler = llama_cpp.llama_sampler_init_grammar(loaded.llm._model.vocab, text.encode(), b"root")
-            if sampler:
-                llama_cpp.llama_sampler_free(sampler)
-                loaded.grammars[key] = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
-            else:  # never expected: fall back to unconstrained calls rather than crash llama.cpp
-                loaded.grammars[key] = None
-        return loaded.grammars[key]
+        if key not in loaded.grammar_texts:
+            text: str | None = call_grammar(tools, fmt, parallel=parallel)
+            try:
+                loaded.sampler(text)
+            except ValueError:  # never expected: fall back to unconstrained calls rather than crash llama.cpp
+                text = None
+            loaded.grammar_texts[key] = text
+        return loaded.grammar_texts[key]
 
-    def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: Any) -> Iterator[str]:
+    def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None) -> Iterator[str]:
         """Generate, yielding the whole decoded reply text after each token."""
         llm = loaded.llm
         temperature = float(self.opts.get("temperature") or 0.0)
+        repeat_penalty = float(self.opts.get("repeat_penalty", 1.0))
         if temperature > 0 and self.opts.get("seed") is not None:
             llm.set_seed(int(self.opts["seed"]))
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         text = ""
         count = 0
+        if temperature <= 0 and repeat_penalty == 1.0:  # greedy: prompt-lookup drafts, lazy grammar
+            stream = greedy_tokens(_llama_cpp(), llm, tokens, grammar=loaded.sampler(grammar) if grammar else None,
+                                   is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens)
+        else:
+            stream = llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
+                                  top_p=float(self.opts.get("top_p", 0.95)), min_p=float(self.opts.get("min_p", 0.05)),
+                                  repeat_penalty=repeat_penalty,
+                                  grammar=loaded.llama_grammar(grammar) if grammar else None)
         try:
-            for token in llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
-                                      top_p=float(self.opts.get("top_p", 0.95)),
-                                      min_p=float(self.opts.get("min_p", 0.05)),
-                                      repeat_penalty=float(self.opts.get("repeat_penalty", 1.0)),
-                                      grammar=grammar):
+            for token in stream:
                 if loaded.is_eog(token):
                     self.finish = "stop"
                     return
@@ -490,11 +518,15 @@ class _Generation:
                 if count >= self.budget:
                     self.finish = "length"
                     return
+            self.finish = "stop"
         except UserError:
             raise
         except Exception as exc:
             raise ProviderError(f"llama.cpp failed while generating: {exc}", provider="llamacpp") from exc
         finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
             self.budget -= count
 
     def _text(self, loaded: LoadedModel, tokens: list[int], grammar: Any) -> str:

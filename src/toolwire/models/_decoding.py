@@ -1,0 +1,199 @@
+"""Greedy decoding for the embedded model, with prompt-lookup drafts and a lazily applied grammar.
+
+At temperature 0 a reply is the argmax token at every step. Two things make that cheaper than
+llama-cpp-python's general sampler chain, without changing which tokens come out:
+
+* **Prompt-lookup drafts** (speculative decoding with the conversation as the draft model, after
+  Saxena's "prompt lookup decoding", also in llama.cpp as ``--lookup``): tool calls and answers copy a
+  lot of text from the prompt (tool names, parameter names, values from the question, results). When
+  the last few tokens also occur earlier in the prompt or reply, the tokens that followed them there
+  are proposed as a draft and checked in one batch: the model scores the draft positions together,
+  and every draft token that equals the argmax is kept. A batch of k tokens costs far less than k
+  single-token steps on a CPU, so each accepted token saves most of a step; a wrong draft costs a
+  little batch work and changes nothing.
+* **Lazy grammar**: a GBNF grammar (llama.cpp's grammar sampler) is checked on the argmax token only;
+  the whole vocabulary is masked only when that token is not allowed, as llama.cpp's own common
+  sampler does. The argmax of the allowed tokens is the same either way.
+
+This module drives llama-cpp-python's low-level API (``llama_decode`` on a batch with logits at every
+position, ``llama_get_logits_ith``, ``llama_sampler_*`` for the grammar) and keeps the ``Llama``
+object's own bookkeeping (``input_ids``, ``n_tokens``) right, so that its KV-cache reuse keeps working.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = ["GrammarSampler", "greedy_tokens", "lookup_draft"]
+
+_TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
+
+
+def lookup_draft(history: Sequence[int], *, max_ngram: int = 3, min_ngram: int = 2, max_tokens: int = 8) -> list[int]:
+    """Propose the tokens that followed the latest earlier occurrence of the last n tokens of ``history``.
+
+    Args:
+        history: token ids, prompt then reply so far.
+        max_ngram, min_ngram: the n-gram lengths tried, longest first (tokens).
+        max_tokens: the most draft tokens returned.
+
+    Returns:
+        Up to ``max_tokens`` token ids; empty when no n-gram of ``history``'s end occurs earlier.
+    """
+    size = len(history)
+    for n in range(max_ngram, min_ngram - 1, -1):
+        if size <= n:
+            continue
+        pattern = list(history[size - n:])
+        first = pattern[0]
+        for start in range(size - n - 1, -1, -1):
+            if history[start] == first and list(history[start:start + n]) == pattern:
+                return list(history[start + n:start + n + max_tokens])
+    return []
+
+
+class GrammarSampler:
+    """A llama.cpp grammar (GBNF) as a sampler: checks one token cheaply, masks all tokens when needed.
+
+    Args:
+        llama_cpp: the ``llama_cpp`` module.
+        vocab: the model's ``llama_vocab`` pointer.
+        grammar: GBNF text with a ``root`` rule.
+
+    Raises:
+        ValueError: llama.cpp refused the grammar.
+    """
+
+    def __init__(self, llama_cpp: Any, vocab: Any, grammar: str) -> None:
+        self._lib = llama_cpp
+        self._ptr = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
+        if not self._ptr:
+            raise ValueError("llama.cpp refused the grammar")
+        self._one = (llama_cpp.llama_token_data * 1)()
+        self._one_array = llama_cpp.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
+        self._all: np.ndarray | None = None
+
+    def reset(self) -> None:
+        """Go back to the grammar's start (before a new reply)."""
+        self._lib.llama_sampler_reset(self._ptr)
+
+    def allows(self, token: int, logit: float) -> bool:
+        """Whether the grammar allows ``token`` next (end-of-generation tokens only once it is complete)."""
+        self._one[0].id = token
+        self._one[0].logit = logit
+        self._one[0].p = 0.0
+        self._one_array.size = 1
+        self._one_array.selected = -1
+        self._lib.llama_sampler_apply(self._ptr, ctypes.byref(self._one_array))
+        return bool(np.isfinite(self._one[0].logit))
+
+    def best(self, logits: np.ndarray) -> int:
+        """The allowed token with the highest logit (the whole vocabulary masked by the grammar)."""
+        if self._all is None or len(self._all) != len(logits):
+            self._all = np.zeros(len(logits), dtype=_TOKEN_DATA)
+            self._all["id"] = np.arange(len(logits), dtype=np.int32)
+        data = self._all
+        data["logit"] = logits
+        array = self._lib.llama_token_data_array(
+            data=data.ctypes.data_as(ctypes.POINTER(self._lib.llama_token_data)), size=len(data), selected=-1,
+            sorted=False)
+        self._lib.llama_sampler_apply(self._ptr, ctypes.byref(array))
+        return int(np.argmax(data["logit"]))
+
+    def accept(self, token: int) -> None:
+        """Advance the grammar past ``token``."""
+        self._lib.llama_sampler_accept(self._ptr, token)
+
+    def close(self) -> None:
+        """Free the llama.cpp sampler (idempotent)."""
+        if self._ptr:
+            self._lib.llama_sampler_free(self._ptr)
+            self._ptr = None
+
+    def __del__(self) -> None:  # pragma: no cover - interpreter shutdown order varies
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+def greedy_tokens(
+    llama_cpp: Any,
+    llm: Any,
+    prompt: Sequence[int],
+    *,
+    grammar: GrammarSampler | None = None,
+    is_eog: Callable[[int], bool],
+    draft_tokens: int = 8,
+) -> Iterator[int]:
+    """Generate the argmax token at each step after ``prompt``, until an end-of-generation token.
+
+    The caller stops early by closing the iterator (``max_tokens``, stop strings).
+
+    Args:
+        llama_cpp: the ``llama_cpp`` module.
+        llm: a loaded ``llama_cpp.Llama``; its KV cache is reused for the longest common prefix.
+        prompt: the prompt's token ids.
+        grammar: constrain the reply (reset here before use), or None.
+        is_eog: whether a token ends generation.
+        draft_tokens: the most prompt-lookup draft tokens checked per step (0: plain greedy decoding).
+
+    Yields:
+        Token ids, end-of-generation excluded.
+    """
+    ctx = llm._ctx.ctx
+    n_vocab = llm.n_vocab()
+    n_ctx = llm.n_ctx()
+    if grammar is not None:
+        grammar.reset()
+
+    def pick(index: int) -> int:
+        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, index), shape=(n_vocab,))
+        token = int(np.argmax(logits))
+        if grammar is not None and not grammar.allows(token, float(logits[token])):
+            token = grammar.best(logits)
+        return token
+
+    # the prompt: keep the cached common prefix, evaluate the rest (at least the last token, for its logits)
+    common = 0
+    for a, b in zip(llm.input_ids[: llm.n_tokens], prompt, strict=False):
+        if a != b:
+            break
+        common += 1
+    common = min(common, len(prompt) - 1)
+    llm.n_tokens = common
+    llm.eval(list(prompt[common:]))
+    history = list(prompt)
+    token = pick(-1)
+    while True:
+        if is_eog(token):
+            return
+        if grammar is not None:
+            grammar.accept(token)
+        yield token
+        history.append(token)
+        n_past = llm.n_tokens
+        room = n_ctx - n_past - 1
+        if room < 0:
+            return
+        draft = lookup_draft(history, max_tokens=min(draft_tokens, room)) if draft_tokens > 0 else []
+        batch = [token, *draft]
+        llm._batch.set_batch(batch=batch, n_past=n_past, logits_all=True)
+        llm._ctx.decode(llm._batch)
+        llm.input_ids[n_past:n_past + len(batch)] = batch
+        llm.n_tokens = n_past + len(batch)
+        kept = 0
+        token = pick(0)
+        while kept < len(draft) and token == draft[kept] and not is_eog(token):
+            if grammar is not None:
+                grammar.accept(token)
+            yield token
+            history.append(token)
+            kept += 1
+            token = pick(kept)
+        if kept < len(draft):  # drop the rejected draft from the KV cache
+            llm.n_tokens = n_past + 1 + kept
+            llm._ctx.kv_cache_seq_rm(-1, llm.n_tokens, -1)

@@ -1,0 +1,100 @@
+"""Greedy decoding with prompt-lookup drafts and a lazy grammar (toolwire.models._decoding, issue [6]).
+
+The drafts and the lazy grammar may only make decoding cheaper: the tokens must be those of plain
+greedy decoding (llama-cpp-python's own sampler at temperature 0), with and without a grammar.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from _llama_fixtures import calculate, get_weather, smol_fixture  # noqa: F401
+from toolwire.messages import HumanMessage
+from toolwire.models._decoding import greedy_tokens, lookup_draft
+from toolwire.models.grammar import call_grammar
+
+# -- drafts ---------------------------------------------------------------------------------------------
+
+
+def test_draft_continues_the_latest_earlier_occurrence() -> None:
+    history = [1, 2, 3, 4, 5, 9, 1, 2, 3, 7, 8, 0, 2, 3]
+    assert lookup_draft(history, max_tokens=3) == [7, 8, 0]  # "2 3" last seen before the end at index 7
+    assert lookup_draft([5, 6, 7, 5, 6], max_tokens=8) == [7, 5, 6]
+    assert lookup_draft([1, 2, 3, 4], max_tokens=8) == []  # the ending bigram occurs nowhere earlier
+    assert lookup_draft([], max_tokens=8) == [] and lookup_draft([1], max_tokens=8) == []
+
+
+def test_longer_ngrams_win() -> None:
+    # "2 3" occurs at 1 (followed by 9) and "1 2 3" at 4 (followed by 8): the trigram's continuation wins
+    history = [0, 2, 3, 9, 1, 2, 3, 8, 5, 2, 3, 6, 1, 2, 3]
+    assert lookup_draft(history, max_tokens=2) == [8, 5]
+
+
+@given(st.lists(st.integers(0, 4), max_size=60), st.integers(0, 10))
+def test_draft_is_a_real_continuation(history: list[int], size: int) -> None:
+    draft = lookup_draft(history, max_tokens=size)
+    assert len(draft) <= size
+    if draft:  # the draft follows an earlier copy of the history's last two tokens
+        assert any(history[i:i + 2] == history[-2:] and history[i + 2:i + 2 + len(draft)] == draft
+                   for i in range(len(history) - 2))
+
+
+# -- same tokens as plain greedy decoding ---------------------------------------------------------------
+
+
+def _reference(llm, prompt: list[int], grammar_text: str | None, limit: int) -> list[int]:
+    import llama_cpp
+
+    llm.reset()
+    grammar = llama_cpp.LlamaGrammar.from_string(grammar_text, verbose=False) if grammar_text else None
+    out: list[int] = []
+    for token in llm.generate(prompt, temp=0.0, repeat_penalty=1.0, grammar=grammar):
+        if llm._model.token_eos() == token or len(out) >= limit:
+            break
+        out.append(token)
+    return out
+
+
+def _ours(loaded, prompt: list[int], grammar_text: str | None, limit: int, draft: int) -> list[int]:
+    import llama_cpp
+
+    grammar = loaded.sampler(grammar_text) if grammar_text else None
+    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, grammar=grammar, is_eog=loaded.is_eog, draft_tokens=draft)
+    out = []
+    for token in stream:
+        out.append(token)
+        if len(out) >= limit:
+            break
+    stream.close()
+    return out
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("with_grammar", [False, True], ids=["free", "grammar"])
+def test_drafts_and_lazy_grammar_give_the_greedy_tokens(smol, with_grammar: bool) -> None:
+    loaded = smol.load()
+    text = ("Cities: Paris, Oslo, Rome. Weather in Paris: sunny. Weather in Oslo: cold. Weather in Rome: warm.\n"
+            "Repeat the list of cities and their weather.")
+    prompt = loaded.tokenize(f"<|im_start|>user\n{text}<|im_end|>\n<|im_start|>assistant\n")
+    grammar = call_grammar([get_weather.spec, calculate.spec], "json", parallel=True) if with_grammar else None
+    reference = _reference(loaded.llm, prompt, grammar, 60)
+    assert reference
+    for draft in (0, 8):
+        assert _ours(loaded, prompt, grammar, 60, draft) == reference
+    # a second run reuses the KV cache of the first (the prompt's common prefix) and still agrees
+    assert _ours(loaded, prompt, grammar, 60, 8) == reference
+
+
+@pytest.mark.model
+def test_replies_are_the_same_with_and_without_drafts(smol) -> None:
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    question = [HumanMessage("Weather in Paris, in Oslo and in Rome?")]
+    plain = ChatLlamaCpp("smollm2-135m", draft_tokens=0).bind_tools([get_weather], tool_choice="required")
+    drafted = ChatLlamaCpp("smollm2-135m", draft_tokens=8).bind_tools([get_weather], tool_choice="required")
+    a, b = plain.invoke(question, max_tokens=80), drafted.invoke(question, max_tokens=80)
+    assert a.text == b.text and [(c["name"], c["args"]) for c in a.tool_calls] == [
+        (c["name"], c["args"]) for c in b.tool_calls]
+    assert a.usage["output_tokens"] == b.usage["output_tokens"]
