@@ -98,3 +98,19 @@ def test_replies_are_the_same_with_and_without_drafts(smol) -> None:
     assert a.text == b.text and [(c["name"], c["args"]) for c in a.tool_calls] == [
         (c["name"], c["args"]) for c in b.tool_calls]
     assert a.usage["output_tokens"] == b.usage["output_tokens"]
+
+
+@pytest.mark.model
+def test_grammar_accepts_a_call_opening_as_written(smol) -> None:
+    loaded = smol.load()
+    pythonic = loaded.sampler(call_grammar([get_weather.spec, calculate.spec], "pythonic", parallel=True))
+    json_calls = loaded.sampler(call_grammar([get_weather.spec, calculate.spec], "json", parallel=True))
+    tokens = lambda text: loaded.tokenize(text, bos=False)  # noqa: E731
+    assert pythonic.accepts(tokens('[get_weather(city="Par'))
+    assert pythonic.accepts(tokens("[calculate("))
+    assert not pythonic.accepts(tokens("get_weather("))  # a bare call: the grammar wants the list
+    assert not pythonic.accepts(tokens("[search_web("))  # not a bound tool
+    assert json_calls.accepts(tokens('[{"name": "get_weather"'))
+    assert not json_calls.accepts(tokens('{"nom": '))
+    # the check leaves the grammar at its start: a whole call is still accepted afterwards
+    assert pythonic.accepts(tokens('[get_weather(city="Paris")]'))

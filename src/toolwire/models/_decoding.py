@@ -34,7 +34,8 @@ __all__ = ["GrammarSampler", "greedy_tokens", "lookup_draft"]
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
 
 
-def lookup_draft(history: Sequence[int], *, max_ngram: int = 3, min_ngram: int = 2, max_tokens: int = 8) -> list[int]:
+def lookup_draft(history: Sequence[int], *, max_ngram: int = 4, min_ngram: int = 2,
+                 max_tokens: int = 2) -> list[int]:
     """Propose the tokens that followed the latest earlier occurrence of the last n tokens of ``history``.
 
     Args:
@@ -92,6 +93,18 @@ class GrammarSampler:
         self._lib.llama_sampler_apply(self._ptr, ctypes.byref(self._one_array))
         return bool(np.isfinite(self._one[0].logit))
 
+    def accepts(self, tokens: Sequence[int]) -> bool:
+        """Whether the grammar, from its start, accepts ``tokens`` in order (it is left at its start)."""
+        self.reset()
+        try:
+            for token in tokens:
+                if not self.allows(token, 0.0):
+                    return False
+                self.accept(token)
+            return True
+        finally:
+            self.reset()
+
     def best(self, logits: np.ndarray) -> int:
         """The allowed token with the highest logit (the whole vocabulary masked by the grammar)."""
         if self._all is None or len(self._all) != len(logits):
@@ -127,7 +140,8 @@ def greedy_tokens(
     *,
     grammar: GrammarSampler | None = None,
     is_eog: Callable[[int], bool],
-    draft_tokens: int = 8,
+    draft_tokens: int = 2,
+    forced: Sequence[int] = (),
 ) -> Iterator[int]:
     """Generate the argmax token at each step after ``prompt``, until an end-of-generation token.
 
@@ -140,6 +154,9 @@ def greedy_tokens(
         grammar: constrain the reply (reset here before use), or None.
         is_eog: whether a token ends generation.
         draft_tokens: the most prompt-lookup draft tokens checked per step (0: plain greedy decoding).
+        forced: tokens of the reply already written (the opening of a tool call found while generating
+            without the grammar): evaluated with the prompt and accepted by the grammar, not yielded.
+            The grammar must accept them (see :meth:`GrammarSampler.accepts`).
 
     Yields:
         Token ids, end-of-generation excluded.
@@ -149,6 +166,9 @@ def greedy_tokens(
     n_ctx = llm.n_ctx()
     if grammar is not None:
         grammar.reset()
+        for token in forced:
+            grammar.accept(token)
+    prompt = [*prompt, *forced]
 
     def pick(index: int) -> int:
         logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, index), shape=(n_vocab,))

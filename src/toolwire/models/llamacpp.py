@@ -255,7 +255,7 @@ class ChatLlamaCpp(BaseChatModel):
     def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
-                 draft_tokens: int = 8, verbose: bool = False, **options: Any) -> None:
+                 draft_tokens: int = 2, verbose: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         self.n_ctx = n_ctx
         self.n_threads = n_threads
@@ -397,12 +397,18 @@ class _Generation:
                 head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel))
             else:
                 scanner = OpenerScanner(dialect.formats, names) if offered else None
-                head, fmt = yield from self._free(loaded, tokens, scanner)
+                head, opener, fmt = yield from self._free(loaded, tokens, scanner)
                 call_text = ""
                 if fmt is not None:
                     more = loaded.tokenize(head, bos=False) if head else []
                     self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more))
-                    call_text = self._text(loaded, tokens + more, self._grammar(loaded, offered, fmt, parallel))
+                    grammar = self._grammar(loaded, offered, fmt, parallel)
+                    # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written,
+                    # instead of being generated again under the grammar
+                    forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
+                    if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
+                        forced, opener = [], ""
+                    call_text = opener + self._text(loaded, tokens + more, grammar, forced)
         content = head.strip()
         raw = head + call_text
         calls: list[ToolCall] = []
@@ -438,11 +444,11 @@ class _Generation:
                              provider_data=provider_data)
 
     def _free(self, loaded: LoadedModel, tokens: list[int],
-              scanner: OpenerScanner | None) -> Generator[AIMessageChunk, None, tuple[str, str | None]]:
+              scanner: OpenerScanner | None) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
         """Generate unconstrained, streaming the text that cannot be the start of a call.
 
-        Returns (as the generator's value) ``(text before the call, call format)`` when a call starts,
-        else ``(whole text, None)``.
+        Returns (as the generator's value) ``(text before the call, the call's opening as generated,
+        call format)`` when a call starts, else ``(whole text, "", None)``.
         """
         stops = _stop_list(self.opts.get("stop"))
         hold = max((len(s) for s in stops), default=1) - 1
@@ -460,7 +466,7 @@ class _Generation:
                 piece = _visible(head, shown, len(head.rstrip()))
                 if piece:
                     yield AIMessageChunk(piece)
-                return head, fmt
+                return head, text[pos:], fmt
             end = scanner.safe_end(text) if scanner else len(text.rstrip())
             end = min(end, len(text) - hold)
             piece = _visible(text, shown, end)
@@ -470,7 +476,7 @@ class _Generation:
         piece = _visible(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
-        return text, None
+        return text, "", None
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -488,23 +494,28 @@ class _Generation:
             loaded.grammar_texts[key] = text
         return loaded.grammar_texts[key]
 
-    def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None) -> Iterator[str]:
-        """Generate, yielding the whole decoded reply text after each token."""
+    def _greedy(self) -> bool:
+        """Whether replies are decoded greedily by :func:`~toolwire.models._decoding.greedy_tokens`."""
+        return float(self.opts.get("temperature") or 0.0) <= 0 and float(self.opts.get("repeat_penalty", 1.0)) == 1.0
+
+    def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None,
+               forced: Sequence[int] = ()) -> Iterator[str]:
+        """Generate, yielding the whole decoded reply text after each token (``forced``: tokens already
+        written after ``tokens``, accepted by the grammar first and not yielded; greedy decoding only)."""
         llm = loaded.llm
         temperature = float(self.opts.get("temperature") or 0.0)
-        repeat_penalty = float(self.opts.get("repeat_penalty", 1.0))
         if temperature > 0 and self.opts.get("seed") is not None:
             llm.set_seed(int(self.opts["seed"]))
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         text = ""
         count = 0
-        if temperature <= 0 and repeat_penalty == 1.0:  # greedy: prompt-lookup drafts, lazy grammar
+        if self._greedy():  # prompt-lookup drafts, lazy grammar
             stream = greedy_tokens(_llama_cpp(), llm, tokens, grammar=loaded.sampler(grammar) if grammar else None,
-                                   is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens)
+                                   is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens, forced=forced)
         else:
             stream = llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
                                   top_p=float(self.opts.get("top_p", 0.95)), min_p=float(self.opts.get("min_p", 0.05)),
-                                  repeat_penalty=repeat_penalty,
+                                  repeat_penalty=float(self.opts.get("repeat_penalty", 1.0)),
                                   grammar=loaded.llama_grammar(grammar) if grammar else None)
         try:
             for token in stream:
@@ -529,9 +540,9 @@ class _Generation:
                 close()
             self.budget -= count
 
-    def _text(self, loaded: LoadedModel, tokens: list[int], grammar: Any) -> str:
+    def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = ()) -> str:
         text = ""
-        for latest in self._texts(loaded, tokens, grammar):
+        for latest in self._texts(loaded, tokens, grammar, forced):
             text = latest
         return text
 
