@@ -157,7 +157,9 @@ def test_pythonic_rendering_of_tools_calls_and_results():
     system = chat.messages[0]["content"]
     assert system.startswith("Be brief.\n\nYou can call these Python functions:")
     assert "def get_weather(city: str):" in system and "def calculate(expression: str):" in system
-    assert '[get_weather(city="value"), calculate(expression="value")]' in system
+    # the example shows one tool called for two values (one call per value, all in one list)
+    assert '[get_weather(city="value"), get_weather(city="other value")]' in system
+    assert "the same question about several values takes one call per value" in system
     assert chat.messages[2]["content"] == '[get_weather(city="Tóquio"), calculate(expression="123 * 456")]'
     assert chat.messages[3]["content"] == ('Function results:\nget_weather(city="Tóquio") -> It\'s always sunny '
                                           'in Tóquio!\ncalculate(expression="123 * 456") -> 56088')

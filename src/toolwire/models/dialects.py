@@ -288,23 +288,25 @@ To call functions, reply with only a JSON list of calls and nothing else, for ex
 user's question with them."""
 
 
-def _example_value(schema: Any) -> Any:
+def _example_value(schema: Any, variant: int = 0) -> Any:
+    """A literal of the schema's type for the prompt's example call; ``variant`` picks a different value."""
     if not isinstance(schema, dict):
-        return "value"
+        return "value" if not variant else "other value"
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return schema["enum"][0]
+        return schema["enum"][variant % len(schema["enum"])]
     kind = schema.get("type")
     kind = kind[0] if isinstance(kind, list) and kind else kind
-    return {"integer": 1, "number": 1.5, "boolean": True, "array": [], "object": {}, "null": None}.get(
-        str(kind), "value")
+    values = {"integer": (1, 2), "number": (1.5, 2.5), "boolean": (True, False), "array": ([], []),
+              "object": ({}, {}), "null": (None, None)}.get(str(kind), ("value", "other value"))
+    return values[variant % 2]
 
 
-def _example_call(spec: ToolSpec) -> ToolCall:
+def _example_call(spec: ToolSpec, variant: int = 0) -> ToolCall:
     props: dict[str, Any] = spec.parameters.get("properties") or {}
     required = list(spec.parameters.get("required") or ()) or list(props)[:1]
-    args = {k: _example_value(props.get(k)) for k in required if k in props}
+    args = {k: _example_value(props.get(k), variant) for k in required if k in props}
     return {"name": spec.name, "args": args, "id": None, "type": "tool_call"}
 
 
@@ -403,9 +405,13 @@ class Dialect:
         return {"role": "user", "content": f"Function results:\n{line}", "_result": True}
 
     def _tools_prompt(self, tools: Sequence[ToolSpec], parallel: bool | None) -> str:
-        how_many = ("Call at most one function per reply." if parallel is False
-                    else "Put every call you need now in one list.")
-        examples = [_example_call(t) for t in tools[:2]]
+        if parallel is False:
+            how_many = "Call at most one function per reply."
+            examples = [_example_call(tools[0])]
+        else:
+            how_many = ("Call only the functions the request needs, once for each thing it asks for: the same "
+                        "question about several values takes one call per value, all in one list.")
+            examples = [_example_call(tools[0]), _example_call(tools[0], 1)]
         if self.name == "pythonic":
             text = _PYTHONIC_PROMPT.format(signatures="\n\n".join(python_signature(t) for t in tools),
                                            example=", ".join(_python_call(c) for c in examples),
