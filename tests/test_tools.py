@@ -13,6 +13,7 @@ import pydantic
 import pytest
 from pydantic import BaseModel, Field
 
+import toolwire._schema_refs
 import toolwire.schema
 import toolwire.tools
 from toolwire import SchemaError, Tool, ToolMessage, ToolTimeoutError, ToolValidationError, tool
@@ -487,6 +488,7 @@ def test_invoke_repeats_no_signature_or_schema_work(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(toolwire.schema, "TypeAdapter", spy("schema.TypeAdapter"))
     monkeypatch.setattr(pydantic, "TypeAdapter", spy("pydantic.TypeAdapter"))
     monkeypatch.setattr(toolwire.schema, "inline_refs", spy("inline_refs"))
+    monkeypatch.setattr(toolwire._schema_refs, "inline_refs", spy("_schema_refs.inline_refs"))
 
     args = {"a": 1, "inner": {"n": 2}, "note": None}
     assert work.invoke(args) == 3
