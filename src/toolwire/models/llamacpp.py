@@ -39,6 +39,7 @@ from typing import Any
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk, ToolCall
 from toolwire.models._decoding import GrammarSampler, greedy_tokens
+from toolwire.models._prompt_cache import PromptCache
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
     CHATML_TEMPLATE,
@@ -53,7 +54,7 @@ from toolwire.models.dialects import (
     parse_reply,
 )
 from toolwire.models.grammar import OpenerScanner, call_grammar
-from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, toolwire_home
 from toolwire.tools import ToolSpec
 
 __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
@@ -91,6 +92,7 @@ class LoadedModel:
         self.grammar_texts: dict[Any, str | None] = {}
         self._samplers: dict[str, GrammarSampler] = {}
         self._llama_grammars: dict[str, Any] = {}
+        self._prompt_cache: PromptCache | None = None
         self._pieces: dict[int, bytes] = {}
         llama_cpp = _llama_cpp()
         self._token_to_piece = llama_cpp.llama_token_to_piece
@@ -120,6 +122,13 @@ class LoadedModel:
                 size = -n + 1
             self._pieces[token] = cached
         return cached
+
+    def prompt_cache(self) -> PromptCache:
+        """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``)."""
+        if self._prompt_cache is None:
+            self._prompt_cache = PromptCache(toolwire_home() / "prompt-cache",
+                                             PromptCache.key_for(self.path, self.llm.n_ctx(), _llama_cpp()))
+        return self._prompt_cache
 
     def sampler(self, grammar: str) -> GrammarSampler:
         """The llama.cpp grammar sampler of GBNF ``grammar`` (built once; reset before each use).
@@ -236,6 +245,9 @@ class ChatLlamaCpp(BaseChatModel):
         pull: download a registry model that is missing (default True); False raises instead.
         draft_tokens: at temperature 0, the most prompt-lookup draft tokens checked per decoding step
             (see :mod:`toolwire.models._decoding`; the reply is the same, only faster); 0 turns drafts off.
+        prompt_cache: keep the KV state of the system turn (with the tools) on disk, in
+            ``$TOOLWIRE_HOME/prompt-cache``, so the next process skips its prompt processing (see
+            :mod:`toolwire.models._prompt_cache`; at most 32 prefixes and 512 MB). False: memory only.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -255,7 +267,7 @@ class ChatLlamaCpp(BaseChatModel):
     def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
-                 draft_tokens: int = 2, verbose: bool = False, **options: Any) -> None:
+                 draft_tokens: int = 2, prompt_cache: bool = True, verbose: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         self.n_ctx = n_ctx
         self.n_threads = n_threads
@@ -266,6 +278,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.grammar = grammar
         self.pull = pull
         self.draft_tokens = max(0, int(draft_tokens))
+        self.prompt_cache = prompt_cache
         self.verbose = verbose
         unknown = set(options) - set(_OPTIONS)
         if unknown:
@@ -365,6 +378,7 @@ class _Generation:
         self.opts = opts
         self.generated = 0
         self.finish = "stop"
+        self.prefix = 0
 
     def run(self) -> Iterator[AIMessageChunk]:
         started = time.perf_counter()
@@ -379,9 +393,9 @@ class _Generation:
         elif choice != "none":
             offered = tuple(t for t in request.tools if t.name == choice)
         names = [t.name for t in offered]
-        prompt = loaded.render(dialect.render(request.messages, offered, tool_choice=choice,
-                                              parallel=request.parallel_tool_calls))
-        tokens = loaded.tokenize(prompt)
+        chat = dialect.render(request.messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls)
+        tokens = loaded.tokenize(loaded.render(chat))
+        self.prefix = self._system_prefix(loaded, chat, tokens)
         budget = int(self.opts.get("max_tokens") or self.model.max_tokens)
         room = self.model.n_ctx - len(tokens)
         if room < 8:
@@ -391,7 +405,7 @@ class _Generation:
         parallel = request.parallel_tool_calls is not False
         fmt: str | None = None
         with loaded.lock:
-            cached = loaded.cached_prefix(tokens)
+            cached = self._warm(loaded, tokens)
             if offered and choice != "auto":
                 fmt = dialect.formats[0]
                 head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel))
@@ -493,6 +507,38 @@ class _Generation:
                 text = None
             loaded.grammar_texts[key] = text
         return loaded.grammar_texts[key]
+
+    def _system_prefix(self, loaded: LoadedModel, chat: Rendered, tokens: list[int]) -> int:
+        """How many leading ``tokens`` are the system turn (with the tools), for the disk prompt cache;
+        0 when the cache is off, there is no system turn, or it does not render as a prefix."""
+        if not self.model.prompt_cache or not chat.messages or chat.messages[0].get("role") != "system":
+            return 0
+        try:
+            head = loaded.tokenize(loaded.chat_template.render(Rendered(chat.messages[:1], chat.tools),
+                                                               add_generation_prompt=False))
+        except UserError:  # a template that refuses a conversation of one system turn
+            return 0
+        return len(head) if len(head) < len(tokens) and tokens[:len(head)] == head else 0
+
+    def _warm(self, loaded: LoadedModel, tokens: list[int]) -> int:
+        """Make the KV cache hold the system turn: from memory, else from the disk prompt cache, else
+        by evaluating it now and keeping its state on disk for the next process.
+
+        Returns:
+            How many leading prompt tokens were reused (from memory or disk), not evaluated.
+        """
+        size = self.prefix
+        have = loaded.cached_prefix(tokens)
+        if size <= 0 or have >= size:
+            return have
+        llama_cpp = _llama_cpp()
+        cache = loaded.prompt_cache()
+        have = cache.restore(llama_cpp, loaded.llm, tokens, have)
+        if have < size:
+            loaded.llm.n_tokens = have
+            loaded.llm.eval(tokens[have:size])
+            cache.store(llama_cpp, loaded.llm, tokens[:size])
+        return have
 
     def _greedy(self) -> bool:
         """Whether replies are decoded greedily by :func:`~toolwire.models._decoding.greedy_tokens`."""

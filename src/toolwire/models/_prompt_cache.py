@@ -1,0 +1,177 @@
+"""The KV state of a conversation's opening (the system turn with the tools), kept on disk across processes.
+
+Every request to a local model starts with the same system turn as long as the tools do not change, and
+that turn is most of a short prompt (about 200 tokens for the book's three tools: over 2 seconds of
+prompt processing for qwen2.5-coder-1.5b on 2 cores). Within one process llama.cpp's KV cache already
+skips it; this cache also skips it in the next process (``toolwire ask`` runs one per question), like
+llama.cpp's ``--prompt-cache`` file but keyed by the prefix tokens, several prefixes at once.
+
+Each entry is one file ``<sha256>.kv`` in the folder: a JSON header line (format version, model key,
+the prefix token ids) and the bytes of ``llama_state_seq_get_data`` for sequence 0 holding exactly those
+tokens. The model key names the GGUF file (name, size, modification time), ``n_ctx`` and the
+llama-cpp-python version, so a state is only loaded into the model and build that wrote it. Files are
+written to a temporary name and renamed; the oldest entries beyond ``max_entries`` or ``max_bytes``
+are deleted. Any unreadable or refused entry is a miss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["PromptCache"]
+
+_FORMAT = 1
+
+
+class PromptCache:
+    """KV states of prompt prefixes for one model, in a folder.
+
+    Args:
+        folder: where the ``.kv`` files live (created on the first write).
+        model_key: identifies the model file, context size and llama.cpp build (see the module docs).
+        max_entries: the most prefixes kept (oldest deleted first).
+        max_bytes: the most bytes kept in the folder for this and other models together.
+        min_tokens: shorter prefixes are not worth a file (tokens).
+    """
+
+    def __init__(self, folder: Path, model_key: str, *, max_entries: int = 32, max_bytes: int = 512 * 2**20,
+                 min_tokens: int = 32) -> None:
+        self.folder = folder
+        self.model_key = model_key
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self.min_tokens = min_tokens
+        self._headers: dict[Path, tuple[float, list[int]] | None] = {}
+
+    @staticmethod
+    def key_for(path: Path, n_ctx: int, llama_cpp: Any) -> str:
+        """The model key of GGUF ``path`` loaded with context ``n_ctx`` (tokens) by this llama-cpp-python."""
+        stat = path.stat()
+        return f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}:{n_ctx}:{getattr(llama_cpp, '__version__', '?')}"
+
+    def _file(self, tokens: Sequence[int]) -> Path:
+        digest = hashlib.sha256(self.model_key.encode() + b"\0" + json.dumps(list(tokens)).encode()).hexdigest()
+        return self.folder / f"{digest[:40]}.kv"
+
+    def _header(self, path: Path) -> list[int] | None:
+        try:
+            mtime = path.stat().st_mtime
+        except OSError:
+            return None
+        known = self._headers.get(path)
+        if known is not None and known[0] == mtime:
+            return known[1]
+        tokens: list[int] | None = None
+        try:
+            with path.open("rb") as fh:
+                head = json.loads(fh.readline())
+            if head.get("format") == _FORMAT and head.get("model") == self.model_key:
+                tokens = [int(t) for t in head["tokens"]]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            tokens = None
+        self._headers[path] = (mtime, tokens) if tokens is not None else None
+        return tokens
+
+    def longest(self, prompt: Sequence[int]) -> tuple[int, Path] | None:
+        """The longest stored prefix of ``prompt`` (its length in tokens and its file), or None."""
+        best: tuple[int, Path] | None = None
+        try:
+            files = list(self.folder.glob("*.kv"))
+        except OSError:
+            return None
+        for path in files:
+            tokens = self._header(path)
+            if tokens and len(tokens) < len(prompt) and (best is None or len(tokens) > best[0]) \
+                    and list(prompt[:len(tokens)]) == tokens:
+                best = (len(tokens), path)
+        return best
+
+    def restore(self, llama_cpp: Any, llm: Any, prompt: Sequence[int], at_least: int) -> int:
+        """Load the longest stored prefix of ``prompt`` into ``llm`` when it is longer than ``at_least``
+        tokens (what the KV cache already holds).
+
+        Returns:
+            The number of prompt tokens now in the KV cache: the prefix's length, or ``at_least`` when
+            nothing better was stored or the state could not be loaded (the cache is then left as is).
+        """
+        found = self.longest(prompt)
+        if found is None or found[0] <= at_least:
+            return at_least
+        size, path = found
+        try:
+            with path.open("rb") as fh:
+                fh.readline()
+                data = fh.read()
+        except OSError:
+            return at_least
+        ctx = llm._ctx.ctx
+        llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+        buf = (ctypes.c_ubyte * len(data)).from_buffer_copy(data)
+        if llama_cpp.llama_state_seq_set_data(ctx, buf, len(data), 0) != len(data):
+            llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+            llm.n_tokens = 0
+            with contextlib.suppress(OSError):
+                path.unlink()  # refused by this build: never try it again
+            return 0
+        llm.input_ids[:size] = list(prompt[:size])
+        llm.n_tokens = size
+        with contextlib.suppress(OSError):
+            os.utime(path)  # most recently used
+        return size
+
+    def store(self, llama_cpp: Any, llm: Any, tokens: Sequence[int]) -> bool:
+        """Write the KV state of ``llm``, which must hold exactly ``tokens``, as the entry for ``tokens``.
+
+        Returns:
+            Whether a file was written (False: too short, already stored, or the disk refused).
+        """
+        if len(tokens) < self.min_tokens or llm.n_tokens != len(tokens):
+            return False
+        path = self._file(tokens)
+        if path.exists():
+            with contextlib.suppress(OSError):
+                os.utime(path)
+            return False
+        ctx = llm._ctx.ctx
+        size = llama_cpp.llama_state_seq_get_size(ctx, 0)
+        buf = (ctypes.c_ubyte * size)()
+        written = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
+        if not written:
+            return False
+        header = json.dumps({"format": _FORMAT, "model": self.model_key, "tokens": list(tokens)}).encode() + b"\n"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(header)
+                fh.write(bytes(buf)[:written])
+            os.replace(tmp, path)
+        except OSError:
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(tmp)
+            return False
+        self._trim()
+        return True
+
+    def _trim(self) -> None:
+        try:
+            files = sorted(((p.stat().st_mtime, p.stat().st_size, p) for p in self.folder.glob("*.kv")), reverse=True)
+        except OSError:
+            return
+        total = 0
+        mine = 0
+        for _, size, path in files:
+            total += size
+            own = self._header(path) is not None
+            mine += own
+            if total > self.max_bytes or (own and mine > self.max_entries):
+                with contextlib.suppress(OSError):
+                    path.unlink()
