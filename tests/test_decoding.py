@@ -44,14 +44,15 @@ def test_draft_is_a_real_continuation(history: list[int], size: int) -> None:
 # -- same tokens as plain greedy decoding ---------------------------------------------------------------
 
 
-def _reference(llm, prompt: list[int], grammar_text: str | None, limit: int) -> list[int]:
+def _reference(loaded, prompt: list[int], grammar_text: str | None, limit: int) -> list[int]:
     import llama_cpp
 
+    llm = loaded.llm
     llm.reset()
     grammar = llama_cpp.LlamaGrammar.from_string(grammar_text, verbose=False) if grammar_text else None
     out: list[int] = []
     for token in llm.generate(prompt, temp=0.0, repeat_penalty=1.0, grammar=grammar):
-        if llm._model.token_eos() == token or len(out) >= limit:
+        if loaded.is_eog(token) or len(out) >= limit:
             break
         out.append(token)
     return out
@@ -73,18 +74,33 @@ def _ours(loaded, prompt: list[int], grammar_text: str | None, limit: int, draft
 
 @pytest.mark.model
 @pytest.mark.parametrize("with_grammar", [False, True], ids=["free", "grammar"])
-def test_drafts_and_lazy_grammar_give_the_greedy_tokens(smol, with_grammar: bool) -> None:
+def test_drafts_and_lazy_grammar_give_the_greedy_tokens(smol, with_grammar: bool, monkeypatch) -> None:
+    import toolwire.models._decoding as decoding
+
+    drafts: list[list[int]] = []
+    real = decoding.lookup_draft
+    monkeypatch.setattr(decoding, "lookup_draft", lambda h, **kw: drafts.append(real(h, **kw)) or drafts[-1])
     loaded = smol.load()
     text = ("Cities: Paris, Oslo, Rome. Weather in Paris: sunny. Weather in Oslo: cold. Weather in Rome: warm.\n"
             "Repeat the list of cities and their weather.")
     prompt = loaded.tokenize(f"<|im_start|>user\n{text}<|im_end|>\n<|im_start|>assistant\n")
     grammar = call_grammar([get_weather.spec, calculate.spec], "json", parallel=True) if with_grammar else None
-    reference = _reference(loaded.llm, prompt, grammar, 60)
+    reference = _reference(loaded, prompt, grammar, 60)
     assert reference
-    for draft in (0, 8):
+    for draft in (0, 2, 8):
+        drafts.clear()
         assert _ours(loaded, prompt, grammar, 60, draft) == reference
+        if draft and not with_grammar:  # this reply repeats the prompt: drafts were kept and rejected
+            steps, proposed = len(drafts), sum(len(d) for d in drafts)
+            kept = len(reference) - 1 - steps  # tokens that took no model step of their own
+            assert 0 < kept < proposed, (steps, proposed, kept)
     # a second run reuses the KV cache of the first (the prompt's common prefix) and still agrees
     assert _ours(loaded, prompt, grammar, 60, 8) == reference
+    # the next turn of the conversation, after the reply (the KV cache holds prompt + reply + drafts)
+    follow = [*prompt, *reference, *loaded.tokenize("<|im_end|>\n<|im_start|>user\nAnd Oslo?<|im_end|>\n"
+                                                   "<|im_start|>assistant\n", bos=False)]
+    ours = _ours(loaded, follow, grammar, 40, 8)
+    assert ours == _reference(loaded, follow, grammar, 40)
 
 
 @pytest.mark.model

@@ -187,7 +187,10 @@ def greedy_tokens(
             break
         common += 1
     common = min(common, len(prompt) - 1)
+    if common and not llm._ctx.kv_cache_seq_rm(-1, common, -1):
+        common = 0  # a memory that cannot drop its last positions (recurrent models): start again
     llm.n_tokens = common
+    llm._requires_eval = True
     llm.eval(list(prompt[common:]))
     history = list(prompt)
     token = pick(-1)
@@ -202,12 +205,14 @@ def greedy_tokens(
         room = n_ctx - n_past - 1
         if room < 0:
             return
-        draft = lookup_draft(history, max_tokens=min(draft_tokens, room)) if draft_tokens > 0 else []
+        limit = min(draft_tokens, room, llm.n_batch - 1)  # a batch holds at most n_batch tokens
+        draft = lookup_draft(history, max_tokens=limit) if limit > 0 else []
         batch = [token, *draft]
         llm._batch.set_batch(batch=batch, n_past=n_past, logits_all=True)
         llm._ctx.decode(llm._batch)
         llm.input_ids[n_past:n_past + len(batch)] = batch
         llm.n_tokens = n_past + len(batch)
+        llm._requires_eval = True  # llama-cpp-python's generate() must not sample from these logits
         kept = 0
         token = pick(0)
         while kept < len(draft) and token == draft[kept] and not is_eog(token):
@@ -219,4 +224,9 @@ def greedy_tokens(
             token = pick(kept)
         if kept < len(draft):  # drop the rejected draft from the KV cache
             llm.n_tokens = n_past + 1 + kept
-            llm._ctx.kv_cache_seq_rm(-1, llm.n_tokens, -1)
+            if not llm._ctx.kv_cache_seq_rm(-1, llm.n_tokens, -1):
+                # a memory that cannot drop its last positions (recurrent models): evaluate what was kept
+                # again (the last logits are then those of ``token``'s position) and stop drafting
+                draft_tokens = 0
+                llm.n_tokens = 0
+                llm.eval(history)

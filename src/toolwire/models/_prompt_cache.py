@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -99,8 +100,10 @@ class PromptCache:
         tokens (what the KV cache already holds).
 
         Returns:
-            The number of prompt tokens now in the KV cache: the prefix's length, or ``at_least`` when
-            nothing better was stored or the state could not be loaded (the cache is then left as is).
+            The number of prompt tokens now in the KV cache: the prefix's length; ``at_least`` when nothing
+            longer was stored or the file could not be read (the KV cache is left as is); 0 when llama.cpp
+            refused the state (the KV cache is then empty, and the file, written by another build or
+            configuration, is deleted).
         """
         found = self.longest(prompt)
         if found is None or found[0] <= at_least:
@@ -123,6 +126,7 @@ class PromptCache:
             return 0
         llm.input_ids[:size] = list(prompt[:size])
         llm.n_tokens = size
+        llm._requires_eval = True
         with contextlib.suppress(OSError):
             os.utime(path)  # most recently used
         return size
@@ -162,10 +166,18 @@ class PromptCache:
         return True
 
     def _trim(self) -> None:
-        try:
-            files = sorted(((p.stat().st_mtime, p.stat().st_size, p) for p in self.folder.glob("*.kv")), reverse=True)
-        except OSError:
-            return
+        files = []
+        for path in self.folder.glob("*"):
+            try:
+                stat = path.stat()
+            except OSError:  # deleted meanwhile by another process
+                continue
+            if path.suffix == ".tmp" and stat.st_mtime < time.time() - 3600:  # left by a crashed writer
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            elif path.suffix == ".kv":
+                files.append((stat.st_mtime, stat.st_size, path))
+        files.sort(reverse=True)
         total = 0
         mine = 0
         for _, size, path in files:

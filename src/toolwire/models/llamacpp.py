@@ -422,6 +422,7 @@ class _Generation:
                     forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
                     if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
                         forced, opener = [], ""
+                    self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
                     call_text = opener + self._text(loaded, tokens + more, grammar, forced)
         content = head.strip()
         raw = head + call_text
