@@ -53,7 +53,11 @@ def _load_model(model: str | None, dialect: str | None) -> Any:
         from toolwire.models import init_chat_model
     except (ImportError, AttributeError) as exc:
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
-    return init_chat_model(model, dialect=dialect)
+    chat_model = init_chat_model(model, dialect=dialect)
+    if getattr(chat_model, "provider", "") == "llamacpp":
+        # every BFCL item has its own tools, so a disk cache of the system turn would only be written
+        chat_model.prompt_cache = False
+    return chat_model
 
 
 def _results_table(report: Report) -> Table:
