@@ -82,7 +82,7 @@ def b7(repeat: int) -> list[Result]:
     from toolwire import HumanMessage, tool
     from toolwire.models import ChatLlamaCpp
 
-    llm = ChatLlamaCpp(n_threads=THREADS)
+    llm = ChatLlamaCpp(n_threads=THREADS, prompt_cache=False)  # "cleared" means nothing cached at all
     tools = [tool(f) for f in FUNCTIONS]
     bound = llm.bind_tools(tools)
     question = [HumanMessage(QUESTIONS[0])]
