@@ -244,7 +244,7 @@ class ChatLlamaCpp(BaseChatModel):
         grammar: constrain tool calls with a GBNF grammar (default True).
         pull: download a registry model that is missing (default True); False raises instead.
         draft_tokens: at temperature 0, the most prompt-lookup draft tokens checked per decoding step
-            inside a tool call (see :mod:`toolwire.models._decoding`; the reply is the same, only faster);
+            inside a tool call (see :mod:`toolwire.models._decoding`; the same greedy rule, fewer model steps);
             0 turns drafts off. Free text is decoded without drafts.
         prompt_cache: keep the KV state of the system turn (with the tools) on disk, in
             ``$TOOLWIRE_HOME/prompt-cache``, so the next process skips its prompt processing (see
