@@ -13,7 +13,7 @@ llama-cpp-python's general sampler chain, choosing the same tokens by the same r
   one token and 131 ms for three, so each draft token costs about 0.4 of a step and drafts pay only
   when they are mostly right. Replaying 32 BFCL replies of that model offline, the best setting was
   drafts of at most 2 tokens after a 2- to 4-token match (about 0.8 of the plain decoding time);
-  longer drafts were slower.
+  longer drafts were slower (``benchmarks/draft_replay.py`` collects and replays such replies).
 * **Lazy grammar**: a GBNF grammar (llama.cpp's grammar sampler) is checked on the argmax token only;
   the whole vocabulary is masked only when that token is not allowed, as llama.cpp's own common
   sampler does. The argmax of the allowed tokens is the same either way.
