@@ -217,6 +217,19 @@ def test_template_dialect_uses_openai_shapes():
     assert '"name": "calculate"' in text.split("</tools>\n\nFor each")[0]
 
 
+def test_template_dialect_says_when_not_to_call_only_for_auto():
+    dialect = get_dialect("template", QWEN_TEMPLATE)
+    auto = dialect.render(conversation(), TOOLS)
+    assert auto.messages[0]["role"] == "system"
+    assert "when none does, answer in plain text" in auto.messages[0]["content"]
+    text = ChatTemplate(QWEN_TEMPLATE).render(auto)
+    # the template puts the system text before its own tool prompt
+    assert text.index("when none does") < text.index("<tools>")
+    for choice in ("required", "get_weather"):
+        assert dialect.render(conversation(), TOOLS, tool_choice=choice).messages[0]["role"] == "user"
+    assert dialect.render(conversation(), []).messages[0]["role"] == "user"
+
+
 def test_template_errors_are_user_errors():
     with pytest.raises(UserError, match="cannot render"):
         ChatTemplate("{{ raise_exception('roles must alternate') }}").render(Rendered([], None))
