@@ -130,3 +130,35 @@ def test_grammar_accepts_a_call_opening_as_written(smol) -> None:
     assert not json_calls.accepts(tokens('{"nom": '))
     # the check leaves the grammar at its start: a whole call is still accepted afterwards
     assert pythonic.accepts(tokens('[get_weather(city="Paris")]'))
+
+
+@pytest.mark.model
+def test_token_probabilities_and_a_banned_first_token(smol) -> None:
+    import llama_cpp
+    import numpy as np
+
+    loaded = smol.load()
+    prompt = loaded.tokenize("<|im_start|>user\nName three colours.<|im_end|>\n<|im_start|>assistant\n")
+    reference = _reference(loaded, prompt, None, 12)
+    probs: list[float] = []
+    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, is_eog=loaded.is_eog, draft_tokens=0, probs=probs)
+    tokens = [t for _, t in zip(range(12), stream, strict=False)]
+    stream.close()
+    assert tokens == reference and len(probs) == len(tokens)
+    assert all(0.0 < p <= 1.0 for p in probs)
+    # the first probability is the softmax of the prompt's last logits at the chosen (greedy) token; the
+    # logits are taken as greedy_tokens took them (the cached prompt, its last token evaluated alone), since
+    # llama.cpp's results move a little with the batch size
+    loaded.llm.reset()
+    loaded.llm.eval(prompt[:-1])
+    loaded.llm.eval(prompt[-1:])
+    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(loaded.llm._ctx.ctx, -1),
+                                   shape=(loaded.llm.n_vocab(),)).astype(np.float64)
+    soft = np.exp(logits - logits.max())
+    soft /= soft.sum()
+    assert int(np.argmax(soft)) == tokens[0] and abs(float(soft.max()) - probs[0]) < 1e-6
+    # banning the first token makes the reply start with the runner-up
+    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, is_eog=loaded.is_eog, draft_tokens=0, ban=tokens[0])
+    second = next(stream)
+    stream.close()
+    assert second == int(np.argsort(-soft)[1])

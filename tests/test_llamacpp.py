@@ -240,6 +240,26 @@ def test_no_tool_needed_is_answered_in_text(qwen):
 
 
 @pytest.mark.model
+def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    question = "Como está o clima em Paris?"
+    sure = ChatLlamaCpp(min_call_probability=1e-9).bind_tools(BOOK).invoke(question)
+    assert [c["name"] for c in sure.tool_calls] == ["get_weather"]
+    probability = sure.response_metadata["call_probability"]
+    assert 0.0 < probability < 1.0 and sure.response_metadata["declined_calls"] == 0
+    # the same reply with a bar above that probability: no call, an answer in text instead
+    unsure = ChatLlamaCpp(min_call_probability=min(1.0, probability * 1.01)).bind_tools(BOOK)
+    reply = unsure.invoke(question)
+    assert reply.tool_calls == [] and reply.invalid_tool_calls == [] and reply.text
+    assert reply.response_metadata["declined_calls"] == 1
+    assert reply.response_metadata["finish_reason"] != "tool_calls"
+    chunks = list(unsure.stream(question))
+    assert "".join(c.content for c in chunks) == reply.text
+    with pytest.raises(UserError, match="between 0 and 1"):
+        ChatLlamaCpp(min_call_probability=1.5)
+
+
 def test_tool_choice_none_required_and_named(qwen):
     tools = BOOK
     none = qwen.bind_tools(tools, tool_choice="none").invoke("What's the weather in Paris?", max_tokens=40)

@@ -152,6 +152,8 @@ def greedy_tokens(
     is_eog: Callable[[int], bool],
     draft_tokens: int = 2,
     forced: Sequence[int] = (),
+    probs: list[float] | None = None,
+    ban: int | None = None,
 ) -> Iterator[int]:
     """Generate the argmax token at each step after ``prompt``, until an end-of-generation token.
 
@@ -167,6 +169,9 @@ def greedy_tokens(
         forced: tokens of the reply already written (the opening of a tool call found while generating
             without the grammar): evaluated with the prompt and accepted by the grammar, not yielded.
             The grammar must accept them (see :meth:`GrammarSampler.accepts`).
+        probs: when given, the model's probability of each yielded token (softmax of the logits at
+            temperature 1, before any grammar) is appended to it just before the token is yielded.
+        ban: a token that may not be the reply's first token (the next best is taken instead).
 
     Yields:
         Token ids, end-of-generation excluded.
@@ -180,12 +185,21 @@ def greedy_tokens(
             grammar.accept(token)
     prompt = [*prompt, *forced]
 
-    def pick(index: int) -> int:
+    def pick(index: int, banned: int | None = None) -> int:
         logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, index), shape=(n_vocab,))
+        if banned is not None:
+            logits = logits.copy()
+            logits[banned] = -np.inf
         token = int(np.argmax(logits))
         if grammar is not None and not grammar.allows(token, float(logits[token])):
             token = grammar.best(logits)
+        if probs is not None:
+            top = float(logits[token])
+            shifted = np.exp(logits.astype(np.float64) - float(np.max(logits)))
+            chosen[0] = float(np.exp(top - float(np.max(logits)))) / float(shifted.sum())
         return token
+
+    chosen = [0.0]  # the probability of the token ``pick`` returned last
 
     # the prompt: keep the cached common prefix, evaluate the rest (at least the last token, for its logits)
     common = 0
@@ -200,12 +214,14 @@ def greedy_tokens(
     llm._requires_eval = True
     llm.eval(list(prompt[common:]))
     history = list(prompt)
-    token = pick(-1)
+    token = pick(-1, ban)
     while True:
         if is_eog(token):
             return
         if grammar is not None:
             grammar.accept(token)
+        if probs is not None:
+            probs.append(chosen[0])
         yield token
         history.append(token)
         n_past = llm.n_tokens
@@ -225,6 +241,8 @@ def greedy_tokens(
         while kept < len(draft) and token == draft[kept] and not is_eog(token):
             if grammar is not None:
                 grammar.accept(token)
+            if probs is not None:
+                probs.append(chosen[0])
             yield token
             history.append(token)
             kept += 1

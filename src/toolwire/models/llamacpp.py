@@ -24,11 +24,10 @@ are processed; ``usage["cached_tokens"]`` says how many were reused.
 from __future__ import annotations
 
 import asyncio
-import atexit
 import codecs
 import contextlib
-import ctypes
 import json
+import math
 import os
 import threading
 import time
@@ -38,14 +37,12 @@ from typing import Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk, ToolCall
-from toolwire.models._decoding import GrammarSampler, greedy_tokens
-from toolwire.models._prompt_cache import PromptCache
+from toolwire.models._decoding import greedy_tokens
+from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
-    CHATML_TEMPLATE,
     DIALECTS,
     RAW_KEY,
-    ChatTemplate,
     Dialect,
     Rendered,
     default_dialect,
@@ -54,176 +51,10 @@ from toolwire.models.dialects import (
     parse_reply,
 )
 from toolwire.models.grammar import OpenerScanner, call_grammar
-from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, toolwire_home
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
 from toolwire.tools import ToolSpec
 
 __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
-
-_INSTALL = "Local models need llama-cpp-python: run pip install 'toolwire[local]'."
-
-
-def _llama_cpp() -> Any:
-    try:
-        import llama_cpp
-    except ImportError:
-        raise UserError(_INSTALL) from None
-    return llama_cpp
-
-
-class LoadedModel:
-    """A llama.cpp model loaded in this process, with what every call needs.
-
-    Attributes:
-        llm: the ``llama_cpp.Llama`` object.
-        path: the GGUF file.
-        lock: held during each generation (llama.cpp contexts are not re-entrant).
-        metadata: the GGUF metadata (strings).
-        template: the chat template text (the GGUF's, else ChatML).
-        load_seconds: how long loading took (seconds).
-    """
-
-    def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
-        self.llm = llm
-        self.path = path
-        self.lock = threading.RLock()
-        self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
-        self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
-        self.load_seconds = load_seconds
-        self.grammar_texts: dict[Any, str | None] = {}
-        self._samplers: dict[str, GrammarSampler] = {}
-        self._llama_grammars: dict[str, Any] = {}
-        self._prompt_cache: PromptCache | None = None
-        self._pieces: dict[int, bytes] = {}
-        llama_cpp = _llama_cpp()
-        self._token_to_piece = llama_cpp.llama_token_to_piece
-        self._vocab = llm._model.vocab
-        self._is_eog = llama_cpp.llama_vocab_is_eog
-        self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self._vocab))
-        self.bos = llm.token_bos()
-        self.chat_template = ChatTemplate(self.template, bos_token=self._piece(self.bos),
-                                          eos_token=self._piece(llm.token_eos()))
-
-    def _piece(self, token: int) -> str:
-        if token is None or token < 0:
-            return ""
-        return self.piece(token).decode("utf-8", "replace")
-
-    def piece(self, token: int) -> bytes:
-        """The bytes of one token as generated text (special tokens written out, no space stripped)."""
-        cached = self._pieces.get(token)
-        if cached is None:
-            size = 64
-            while True:
-                buf = ctypes.create_string_buffer(size)
-                n = self._token_to_piece(self._vocab, token, buf, size, 0, True)
-                if n >= 0:
-                    cached = buf.raw[:n]
-                    break
-                size = -n + 1
-            self._pieces[token] = cached
-        return cached
-
-    def prompt_cache(self) -> PromptCache:
-        """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``)."""
-        if self._prompt_cache is None:
-            self._prompt_cache = PromptCache(toolwire_home() / "prompt-cache",
-                                             PromptCache.key_for(self.path, self.llm.n_ctx(), _llama_cpp()))
-        return self._prompt_cache
-
-    def sampler(self, grammar: str) -> GrammarSampler:
-        """The llama.cpp grammar sampler of GBNF ``grammar`` (built once; reset before each use).
-
-        Raises:
-            ValueError: llama.cpp refused the grammar.
-        """
-        found = self._samplers.get(grammar)
-        if found is None:
-            found = self._samplers[grammar] = GrammarSampler(_llama_cpp(), self._vocab, grammar)
-        return found
-
-    def llama_grammar(self, grammar: str) -> Any:
-        """``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
-        found = self._llama_grammars.get(grammar)
-        if found is None:
-            found = self._llama_grammars[grammar] = _llama_cpp().LlamaGrammar.from_string(grammar, verbose=False)
-        return found
-
-    def is_eog(self, token: int) -> bool:
-        """Whether ``token`` ends generation (end of turn / end of text)."""
-        return bool(self._is_eog(self._vocab, token))
-
-    def render(self, chat: Rendered) -> str:
-        """Render a conversation with the model's chat template (see :class:`ChatTemplate`)."""
-        return self.chat_template.render(chat)
-
-    def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
-        """Tokens of ``text`` (special tokens such as ``<|im_start|>`` parsed), with BOS when the model
-        wants one and the text does not start with it."""
-        tokens = list(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
-        if bos and self.add_bos and self.bos is not None and self.bos >= 0 and tokens[:1] != [self.bos]:
-            tokens.insert(0, self.bos)
-        return tokens
-
-    def cached_prefix(self, tokens: Sequence[int]) -> int:
-        """How many leading ``tokens`` (a count of tokens) are already in the KV cache, which
-        llama-cpp-python reuses; the last prompt token is always evaluated again."""
-        n = 0
-        current = self.llm.input_ids[: self.llm.n_tokens]
-        for a, b in zip(current, tokens, strict=False):
-            if a != b:
-                break
-            n += 1
-        return min(n, max(len(tokens) - 1, 0))
-
-
-_MODELS: dict[tuple[str, int], LoadedModel] = {}
-_MODELS_LOCK = threading.Lock()
-
-
-@atexit.register
-def _close_models() -> None:
-    """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later)."""
-    with _MODELS_LOCK:
-        for loaded in _MODELS.values():
-            with contextlib.suppress(Exception):
-                loaded.llm.close()
-        _MODELS.clear()
-
-
-def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
-               n_batch: int = 512, verbose: bool = False) -> LoadedModel:
-    """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
-
-    Args:
-        path: the GGUF file.
-        n_ctx: context size in tokens.
-        n_threads: CPU threads (default: all cores). Used only when the model is first loaded.
-        n_batch: prompt tokens processed per batch.
-        verbose: let llama.cpp print its logs.
-
-    Raises:
-        UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model.
-    """
-    llama_cpp = _llama_cpp()
-    resolved = Path(path).expanduser().resolve()
-    key = (str(resolved), n_ctx)
-    with _MODELS_LOCK:
-        loaded = _MODELS.get(key)
-        if loaded is not None:
-            return loaded
-        if not resolved.is_file():
-            raise UserError(f"Model file {resolved} does not exist: pass a registry name or a .gguf path.")
-        threads = n_threads or os.cpu_count() or 1
-        start = time.perf_counter()
-        try:
-            llm = llama_cpp.Llama(str(resolved), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
-                                  n_batch=n_batch, verbose=verbose)
-        except (ValueError, RuntimeError, OSError) as exc:
-            raise UserError(f"Cannot load {resolved.name} as a llama.cpp model ({exc}).") from None
-        loaded = LoadedModel(llm, resolved, time.perf_counter() - start)
-        _MODELS[key] = loaded
-        return loaded
-
 
 _OPTIONS = ("temperature", "max_tokens", "stop", "seed", "top_p", "top_k", "min_p", "repeat_penalty")
 
@@ -249,6 +80,11 @@ class ChatLlamaCpp(BaseChatModel):
         prompt_cache: keep the KV state of the system turn (with the tools) on disk, in
             ``$TOOLWIRE_HOME/prompt-cache``, so the next process skips its prompt processing (see
             :mod:`toolwire.models._prompt_cache`; at most 32 prefixes and 512 MB). False: memory only.
+        min_call_probability: at temperature 0 with ``tool_choice`` auto, a tool call is made only when the
+            model chose its opening tokens (``[get_weather`` up to the call's name) with a probability
+            product of at least this (0 to 1); otherwise the reply goes on in text from before that opening.
+            0 (default) turns the check off. When it is on and a call opening was seen, ``response_metadata``
+            holds ``call_probability`` (that product) and ``declined_calls`` (0 or 1).
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -268,7 +104,8 @@ class ChatLlamaCpp(BaseChatModel):
     def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
-                 draft_tokens: int = 2, prompt_cache: bool = True, verbose: bool = False, **options: Any) -> None:
+                 draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float = 0.0,
+                 verbose: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         self.n_ctx = n_ctx
         self.n_threads = n_threads
@@ -280,6 +117,9 @@ class ChatLlamaCpp(BaseChatModel):
         self.pull = pull
         self.draft_tokens = max(0, int(draft_tokens))
         self.prompt_cache = prompt_cache
+        if not 0.0 <= float(min_call_probability) <= 1.0:
+            raise UserError(f"min_call_probability must be between 0 and 1, not {min_call_probability!r}.")
+        self.min_call_probability = float(min_call_probability)
         self.verbose = verbose
         unknown = set(options) - set(_OPTIONS)
         if unknown:
@@ -378,6 +218,8 @@ class _Generation:
                 **model.options, **request.options}
         self.opts = opts
         self.generated = 0
+        self.declined_calls = 0
+        self.call_probability: float | None = None  # of the call opening seen, when min_call_probability is set
         self.finish = "stop"
         self.prefix = 0
 
@@ -453,6 +295,9 @@ class _Generation:
         metadata: dict[str, Any] = {
             "model_name": self.model.model_name, "finish_reason": self.finish,
             "seconds": round(time.perf_counter() - started, 3), "dialect": dialect.name, "call_format": fmt}
+        if self.call_probability is not None:
+            metadata["call_probability"] = round(self.call_probability, 4)
+            metadata["declined_calls"] = self.declined_calls
         if fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
         provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
@@ -463,32 +308,63 @@ class _Generation:
               scanner: OpenerScanner | None) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
         """Generate unconstrained, streaming the text that cannot be the start of a call.
 
+        With ``min_call_probability`` set (greedy decoding only), a call whose opening tokens (from the
+        ``[`` or ``{`` to the name) were chosen with a probability product below it is not made: the reply
+        is generated again from just before that opening, with its first token banned and no further
+        call detection.
+
         Returns (as the generator's value) ``(text before the call, the call's opening as generated,
         call format)`` when a call starts, else ``(whole text, "", None)``.
         """
         stops = _stop_list(self.opts.get("stop"))
         hold = max((len(s) for s in stops), default=1) - 1
+        gate = float(self.model.min_call_probability) if scanner is not None and self._greedy() else 0.0
+        probs: list[float] | None = [] if gate > 0 else None
+        made: list[int] = []  # the reply's tokens so far (for a restart before a rejected call)
+        ends: list[int] = []  # the text length after each of them
+        base = ""
         shown = 0
         text = ""
-        for text in self._texts(loaded, tokens, None):
-            if stops:
-                text, hit = _cut_stop(text, stops)
-                if hit:
-                    self.finish = "stop"
-                    break
-            if scanner is not None and (found := scanner.feed(text)) is not None:
-                pos, fmt = found
-                head = text[:pos]
-                piece = _visible(head, shown, len(head.rstrip()))
+        stream = self._texts(loaded, tokens, None, probs=probs, made=made)
+        while True:
+            restart: int | None = None
+            for latest in stream:
+                text = base + latest
+                ends.append(len(text))
+                if stops:
+                    text, hit = _cut_stop(text, stops)
+                    if hit:
+                        self.finish = "stop"
+                        break
+                if scanner is not None and (found := scanner.feed(text)) is not None:
+                    pos, fmt = found
+                    if probs is not None:
+                        first = next(i for i, end in enumerate(ends) if end > pos)
+                        self.call_probability = math.prod(probs[first:])
+                        if self.call_probability < gate:
+                            restart = first
+                            break
+                    head = text[:pos]
+                    piece = _visible(head, shown, len(head.rstrip()))
+                    if piece:
+                        yield AIMessageChunk(piece)
+                    return head, text[pos:], fmt
+                end = scanner.safe_end(text) if scanner else len(text.rstrip())
+                end = min(end, len(text) - hold)
+                piece = _visible(text, shown, end)
                 if piece:
+                    shown = end
                     yield AIMessageChunk(piece)
-                return head, text[pos:], fmt
-            end = scanner.safe_end(text) if scanner else len(text.rstrip())
-            end = min(end, len(text) - hold)
-            piece = _visible(text, shown, end)
-            if piece:
-                shown = end
-                yield AIMessageChunk(piece)
+            if restart is None:
+                break
+            # not sure enough of this call: the reply goes on in text from just before its opening
+            stream.close()
+            self.declined_calls += 1
+            base = text[:ends[restart - 1]] if restart else ""
+            kept, banned = made[:restart], made[restart]
+            scanner = probs = None
+            del made[:], ends[:]
+            stream = self._texts(loaded, [*tokens, *kept], None, ban=banned)
         piece = _visible(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
@@ -547,9 +423,12 @@ class _Generation:
         return float(self.opts.get("temperature") or 0.0) <= 0 and float(self.opts.get("repeat_penalty", 1.0)) == 1.0
 
     def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None,
-               forced: Sequence[int] = ()) -> Iterator[str]:
+               forced: Sequence[int] = (), *, probs: list[float] | None = None, ban: int | None = None,
+               made: list[int] | None = None) -> Iterator[str]:
         """Generate, yielding the whole decoded reply text after each token (``forced``: tokens already
-        written after ``tokens``, accepted by the grammar first and not yielded; greedy decoding only)."""
+        written after ``tokens``, accepted by the grammar first and not yielded; ``probs``, ``ban``: see
+        :func:`~toolwire.models._decoding.greedy_tokens`, greedy decoding only; ``made``: each generated
+        token is appended to it)."""
         llm = loaded.llm
         temperature = float(self.opts.get("temperature") or 0.0)
         if temperature > 0 and self.opts.get("seed") is not None:
@@ -562,7 +441,7 @@ class _Generation:
             # were rejected too often and cost more than they saved (B8: 0.90 of raw speed with them)
             stream = greedy_tokens(_llama_cpp(), llm, tokens, grammar=loaded.sampler(grammar) if grammar else None,
                                    is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens if grammar else 0,
-                                   forced=forced)
+                                   forced=forced, probs=probs, ban=ban)
         else:
             stream = llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
                                   top_p=float(self.opts.get("top_p", 0.95)), min_p=float(self.opts.get("min_p", 0.05)),
@@ -575,6 +454,8 @@ class _Generation:
                     return
                 count += 1
                 self.generated += 1
+                if made is not None:
+                    made.append(token)
                 text += decoder.decode(loaded.piece(token))
                 yield text
                 if count >= self.budget:

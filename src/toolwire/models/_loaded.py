@@ -1,0 +1,192 @@
+"""Loading a GGUF model into this process once, and what every reply needs from it (re-exported by
+:mod:`toolwire.models.llamacpp`).
+
+:func:`load_model` keeps one :class:`LoadedModel` per resolved file path and ``n_ctx`` for the life of
+the process (freed at exit, before llama-cpp-python's own finalisers would fail); a lock per model
+serialises replies, since a llama.cpp context is not re-entrant.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import os
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from toolwire.errors import UserError
+from toolwire.models._decoding import GrammarSampler
+from toolwire.models._prompt_cache import PromptCache
+from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
+from toolwire.models.registry import toolwire_home
+
+__all__ = ["LoadedModel", "load_model"]
+
+_INSTALL = "Local models need llama-cpp-python: run pip install 'toolwire[local]'."
+
+
+def _llama_cpp() -> Any:
+    try:
+        import llama_cpp
+    except ImportError:
+        raise UserError(_INSTALL) from None
+    return llama_cpp
+
+
+class LoadedModel:
+    """A llama.cpp model loaded in this process, with what every call needs.
+
+    Attributes:
+        llm: the ``llama_cpp.Llama`` object.
+        path: the GGUF file.
+        lock: held during each generation (llama.cpp contexts are not re-entrant).
+        metadata: the GGUF metadata (strings).
+        template: the chat template text (the GGUF's, else ChatML).
+        load_seconds: how long loading took (seconds).
+    """
+
+    def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
+        self.llm = llm
+        self.path = path
+        self.lock = threading.RLock()
+        self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
+        self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
+        self.load_seconds = load_seconds
+        self.grammar_texts: dict[Any, str | None] = {}
+        self._samplers: dict[str, GrammarSampler] = {}
+        self._llama_grammars: dict[str, Any] = {}
+        self._prompt_cache: PromptCache | None = None
+        self._pieces: dict[int, bytes] = {}
+        llama_cpp = _llama_cpp()
+        self._token_to_piece = llama_cpp.llama_token_to_piece
+        self._vocab = llm._model.vocab
+        self._is_eog = llama_cpp.llama_vocab_is_eog
+        self.add_bos = bool(llama_cpp.llama_vocab_get_add_bos(self._vocab))
+        self.bos = llm.token_bos()
+        self.chat_template = ChatTemplate(self.template, bos_token=self._piece(self.bos),
+                                          eos_token=self._piece(llm.token_eos()))
+
+    def _piece(self, token: int) -> str:
+        if token is None or token < 0:
+            return ""
+        return self.piece(token).decode("utf-8", "replace")
+
+    def piece(self, token: int) -> bytes:
+        """The bytes of one token as generated text (special tokens written out, no space stripped)."""
+        cached = self._pieces.get(token)
+        if cached is None:
+            size = 64
+            while True:
+                buf = ctypes.create_string_buffer(size)
+                n = self._token_to_piece(self._vocab, token, buf, size, 0, True)
+                if n >= 0:
+                    cached = buf.raw[:n]
+                    break
+                size = -n + 1
+            self._pieces[token] = cached
+        return cached
+
+    def prompt_cache(self) -> PromptCache:
+        """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``)."""
+        if self._prompt_cache is None:
+            self._prompt_cache = PromptCache(toolwire_home() / "prompt-cache",
+                                             PromptCache.key_for(self.path, self.llm.n_ctx(), _llama_cpp()))
+        return self._prompt_cache
+
+    def sampler(self, grammar: str) -> GrammarSampler:
+        """The llama.cpp grammar sampler of GBNF ``grammar`` (built once; reset before each use).
+
+        Raises:
+            ValueError: llama.cpp refused the grammar.
+        """
+        found = self._samplers.get(grammar)
+        if found is None:
+            found = self._samplers[grammar] = GrammarSampler(_llama_cpp(), self._vocab, grammar)
+        return found
+
+    def llama_grammar(self, grammar: str) -> Any:
+        """``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
+        found = self._llama_grammars.get(grammar)
+        if found is None:
+            found = self._llama_grammars[grammar] = _llama_cpp().LlamaGrammar.from_string(grammar, verbose=False)
+        return found
+
+    def is_eog(self, token: int) -> bool:
+        """Whether ``token`` ends generation (end of turn / end of text)."""
+        return bool(self._is_eog(self._vocab, token))
+
+    def render(self, chat: Rendered) -> str:
+        """Render a conversation with the model's chat template (see :class:`ChatTemplate`)."""
+        return self.chat_template.render(chat)
+
+    def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
+        """Tokens of ``text`` (special tokens such as ``<|im_start|>`` parsed), with BOS when the model
+        wants one and the text does not start with it."""
+        tokens = list(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+        if bos and self.add_bos and self.bos is not None and self.bos >= 0 and tokens[:1] != [self.bos]:
+            tokens.insert(0, self.bos)
+        return tokens
+
+    def cached_prefix(self, tokens: Sequence[int]) -> int:
+        """How many leading ``tokens`` (a count of tokens) are already in the KV cache, which
+        llama-cpp-python reuses; the last prompt token is always evaluated again."""
+        n = 0
+        current = self.llm.input_ids[: self.llm.n_tokens]
+        for a, b in zip(current, tokens, strict=False):
+            if a != b:
+                break
+            n += 1
+        return min(n, max(len(tokens) - 1, 0))
+
+
+_MODELS: dict[tuple[str, int], LoadedModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_models() -> None:
+    """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later)."""
+    with _MODELS_LOCK:
+        for loaded in _MODELS.values():
+            with contextlib.suppress(Exception):
+                loaded.llm.close()
+        _MODELS.clear()
+
+
+def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
+               n_batch: int = 512, verbose: bool = False) -> LoadedModel:
+    """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
+
+    Args:
+        path: the GGUF file.
+        n_ctx: context size in tokens.
+        n_threads: CPU threads (default: all cores). Used only when the model is first loaded.
+        n_batch: prompt tokens processed per batch.
+        verbose: let llama.cpp print its logs.
+
+    Raises:
+        UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model.
+    """
+    llama_cpp = _llama_cpp()
+    resolved = Path(path).expanduser().resolve()
+    key = (str(resolved), n_ctx)
+    with _MODELS_LOCK:
+        loaded = _MODELS.get(key)
+        if loaded is not None:
+            return loaded
+        if not resolved.is_file():
+            raise UserError(f"Model file {resolved} does not exist: pass a registry name or a .gguf path.")
+        threads = n_threads or os.cpu_count() or 1
+        start = time.perf_counter()
+        try:
+            llm = llama_cpp.Llama(str(resolved), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
+                                  n_batch=n_batch, verbose=verbose)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise UserError(f"Cannot load {resolved.name} as a llama.cpp model ({exc}).") from None
+        loaded = LoadedModel(llm, resolved, time.perf_counter() - start)
+        _MODELS[key] = loaded
+        return loaded
