@@ -360,7 +360,7 @@ class _Generation:
             # not sure enough of this call: the reply goes on in text from just before its opening
             stream.close()
             self.declined_calls += 1
-            base = text[:ends[restart - 1]] if restart else ""
+            base = text = text[:ends[restart - 1]] if restart else ""
             kept, banned = made[:restart], made[restart]
             scanner = probs = None
             del made[:], ends[:]
