@@ -371,17 +371,18 @@ def test_html_without_published_scores(tmp_path: Path) -> None:
 def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[tuple[Any, Any]] = []
 
-    def load(model: str | None, dialect: str | None) -> FakeModel:
-        made.append((model, dialect))
+    def load(model: str | None, dialect: str | None, min_call_probability: float = 0.0) -> FakeModel:
+        made.append((model, dialect, min_call_probability))
         return oracle(name=model or "oracle")
 
     monkeypatch.setattr(cli, "_load_model", load)
     out, html = tmp_path / "r.json", tmp_path / "r.html"
     result = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--category", "simple,irrelevance",
                                           "--limit", "3", "--model", "qwen-test", "--dialect", "hermes",
-                                          "--concurrency", "2", "--out", str(out), "--html", str(html)])
+                                          "--concurrency", "2", "--out", str(out), "--html", str(html),
+                                          "--min-call-probability", "0.5"])
     assert result.exit_code == 0, result.output
-    assert made == [("qwen-test", "hermes")]
+    assert made == [("qwen-test", "hermes", 0.5)]
     assert "simple_python" in result.output and "100.00" in result.output
     assert Report.load(out).accuracy() == {"simple_python": 100.0, "irrelevance": 100.0}
     assert "qwen-test" in html.read_text(encoding="utf-8")
@@ -392,7 +393,7 @@ def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyP
     (["--data", str(DATA), "--category", "nope"], "No BFCL data for category 'nope'"),
 ])
 def test_cli_errors_are_one_line(args: list[str], message: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_load_model", lambda m, d: pytest.fail("model loaded before checks"))
+    monkeypatch.setattr(cli, "_load_model", lambda *a: pytest.fail("model loaded before checks"))
     result = CliRunner().invoke(cli.app, ["bfcl", *args])
     assert result.exit_code == 1
     assert message in result.output and "Traceback" not in result.output
@@ -400,7 +401,7 @@ def test_cli_errors_are_one_line(args: list[str], message: str, monkeypatch: pyt
 
 
 def test_cli_model_failure(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(model: str | None, dialect: str | None) -> Any:
+    def fail(*args: Any) -> Any:
         raise UserError("Unknown model 'zzz'; see toolwire models.")
 
     monkeypatch.setattr(cli, "_load_model", fail)
@@ -413,7 +414,7 @@ def test_cli_interrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     def stop(item: BfclItem | None, names: list[str], messages: list[BaseMessage]) -> list[dict[str, Any]]:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_load_model", lambda m, d: FakeModel(stop))
+    monkeypatch.setattr(cli, "_load_model", lambda *a: FakeModel(stop))
     result = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--limit", "2",
                                           "--out", str(tmp_path / "r.json")])
     assert result.exit_code == 130
