@@ -194,9 +194,9 @@ def greedy_tokens(
         if grammar is not None and not grammar.allows(token, float(logits[token])):
             token = grammar.best(logits)
         if probs is not None:
-            top = float(logits[token])
-            shifted = np.exp(logits.astype(np.float64) - float(np.max(logits)))
-            chosen[0] = float(np.exp(top - float(np.max(logits)))) / float(shifted.sum())
+            peak = float(np.max(logits))
+            total = float(np.exp(logits.astype(np.float64) - peak).sum())
+            chosen[0] = float(np.exp(float(logits[token]) - peak)) / total
         return token
 
     chosen = [0.0]  # the probability of the token ``pick`` returned last
