@@ -140,15 +140,18 @@ def test_token_probabilities_and_a_banned_first_token(smol) -> None:
     loaded = smol.load()
     prompt = loaded.tokenize("<|im_start|>user\nName three colours.<|im_end|>\n<|im_start|>assistant\n")
     reference = _reference(loaded, prompt, None, 12)
-    probs: list[float] = []
-    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, is_eog=loaded.is_eog, draft_tokens=0, probs=probs)
+    steps: list[dict[int, float]] = []
+    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, is_eog=loaded.is_eog, draft_tokens=0, candidates=steps,
+                           top_k=5)
     tokens = [t for _, t in zip(range(12), stream, strict=False)]
     stream.close()
-    assert tokens == reference and len(probs) == len(tokens)
-    assert all(0.0 < p <= 1.0 for p in probs)
-    # the first probability is the softmax of the prompt's last logits at the chosen (greedy) token; the
-    # logits are taken as greedy_tokens took them (the cached prompt, its last token evaluated alone), since
-    # llama.cpp's results move a little with the batch size
+    assert tokens == reference and len(steps) == len(tokens)
+    for token, step in zip(tokens, steps, strict=True):
+        assert len(step) == 5 and token in step and step[token] == max(step.values())
+        assert all(0.0 < p <= 1.0 for p in step.values()) and sum(step.values()) <= 1.0 + 1e-9
+    # the first step holds the softmax of the prompt's last logits at its five best tokens; the logits are
+    # taken as greedy_tokens took them (the cached prompt, its last token evaluated alone), since llama.cpp's
+    # results move a little with the batch size
     loaded.llm.reset()
     loaded.llm.eval(prompt[:-1])
     loaded.llm.eval(prompt[-1:])
@@ -156,9 +159,14 @@ def test_token_probabilities_and_a_banned_first_token(smol) -> None:
                                    shape=(loaded.llm.n_vocab(),)).astype(np.float64)
     soft = np.exp(logits - logits.max())
     soft /= soft.sum()
-    assert int(np.argmax(soft)) == tokens[0] and abs(float(soft.max()) - probs[0]) < 1e-6
-    # banning the first token makes the reply start with the runner-up
-    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, is_eog=loaded.is_eog, draft_tokens=0, ban=tokens[0])
-    second = next(stream)
+    order = [int(t) for t in np.argsort(-soft)]
+    assert set(steps[0]) == set(order[:5]) and order[0] == tokens[0]
+    assert all(abs(steps[0][t] - float(soft[t])) < 1e-6 for t in order[:5])
+    # banning tokens makes the reply start with the best one left, and the candidates still tell the
+    # banned tokens' probabilities (the model's, before the ban)
+    banned: list[dict[int, float]] = []
+    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, is_eog=loaded.is_eog, draft_tokens=0, ban=order[:2],
+                           candidates=banned, top_k=5)
+    third = next(stream)
     stream.close()
-    assert second == int(np.argsort(-soft)[1])
+    assert third == order[2] and set(banned[0]) == set(order[:5])

@@ -333,3 +333,42 @@ def test_hermes_tags_and_safe_end():
     assert scanner.safe_end("Olá!\n[get_") == len("Olá!")  # the line that may be a call is held back
     assert scanner.feed("Olá!\n[get_x") is None
     assert scanner.safe_end("Olá!\n[get_x") == len("Olá!\n[get_x")
+
+
+def test_opens_tells_a_begun_or_whole_call_opening():
+    scanner = OpenerScanner(("pythonic", "json"), NAMES)
+    for text in ("[", "[get", "[get_weather(", "get_w", '{"name": "calc', "```python\n[calculate(", "  ["):
+        assert scanner.opens(text, 0), text
+    for text in ("Sure", "[x", "[1, 2]", '{"city"', "get_time("):
+        assert not scanner.opens(text, 0), text
+    assert scanner.opens("Olá!\n[get", 5) and not scanner.opens("Olá!\nget_weather(", 5)  # bare calls: start only
+
+
+class _Pieces:
+    """A stand-in for a loaded model that only knows its tokens' text."""
+
+    def __init__(self, pieces: dict[int, str]) -> None:
+        self.pieces = pieces
+
+    def piece(self, token: int) -> bytes:
+        return self.pieces[token].encode()
+
+
+def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():
+    from toolwire.models.llamacpp import _Generation
+
+    loaded = _Pieces({1: "[", 2: "[get", 3: "Hello", 4: "get", 5: "_weather", 6: "(", 7: " ", 8: "calc", 9: "x",
+                      10: "\n[", 11: "Sure"})
+    scanner = OpenerScanner(("pythonic",), NAMES)
+    # "[" + "get" + "_weather" + "(": "[get" and "[" open too (any tokenization); at the name, "calc"
+    # opens a call to another bound tool; "Hello", "x" and whitespace do not
+    steps = [{1: 0.4, 2: 0.3, 3: 0.2, 7: 0.1}, {4: 0.8, 8: 0.1, 9: 0.1}, {5: 0.9, 9: 0.1}, {6: 1.0}]
+    text = "[get_weather("
+    probability, opening = _Generation._opening_probability(loaded, scanner, text, "", [1, 4, 12, 13], steps, 0)
+    assert probability == pytest.approx(0.7 * 0.9 * 0.9 * 1.0) and sorted(opening) == [1, 2]
+    # after text kept from before a declined call (``base``), on a new line, in a token that starts the line
+    steps = [{11: 0.5, 10: 0.2, 1: 0.3}, {4: 1.0}, {5: 1.0}, {6: 1.0}]
+    text = "Olá!\n[get_weather("
+    probability, opening = _Generation._opening_probability(
+        loaded, scanner, text, "Olá!", [6, 9, 17, 18], steps, 0)
+    assert probability == pytest.approx(0.2) and opening == [10]  # "[" alone, mid-line, opens nothing

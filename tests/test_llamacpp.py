@@ -252,7 +252,7 @@ def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
     unsure = ChatLlamaCpp(min_call_probability=min(1.0, probability * 1.01)).bind_tools(BOOK)
     reply = unsure.invoke(question)
     assert reply.tool_calls == [] and reply.invalid_tool_calls == [] and reply.text
-    assert reply.response_metadata["declined_calls"] == 1
+    assert 1 <= reply.response_metadata["declined_calls"] <= 3
     assert reply.response_metadata["finish_reason"] != "tool_calls"
     chunks = list(unsure.stream(question))
     assert "".join(c.content for c in chunks) == reply.text

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-from collections.abc import Callable, Iterator, Sequence
+import math
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -152,8 +153,9 @@ def greedy_tokens(
     is_eog: Callable[[int], bool],
     draft_tokens: int = 2,
     forced: Sequence[int] = (),
-    probs: list[float] | None = None,
-    ban: int | None = None,
+    candidates: list[dict[int, float]] | None = None,
+    ban: Collection[int] = (),
+    top_k: int = 16,
 ) -> Iterator[int]:
     """Generate the argmax token at each step after ``prompt``, until an end-of-generation token.
 
@@ -169,9 +171,11 @@ def greedy_tokens(
         forced: tokens of the reply already written (the opening of a tool call found while generating
             without the grammar): evaluated with the prompt and accepted by the grammar, not yielded.
             The grammar must accept them (see :meth:`GrammarSampler.accepts`).
-        probs: when given, the model's probability of each yielded token (softmax of the logits at
-            temperature 1, before any grammar) is appended to it just before the token is yielded.
-        ban: a token that may not be the reply's first token (the next best is taken instead).
+        candidates: when given, just before each token is yielded, a dict ``{token id: probability}`` of
+            the ``top_k`` most likely tokens at that step and the chosen one is appended to it
+            (probabilities: softmax of the logits at temperature 1, before any grammar or ``ban``).
+        ban: tokens that may not be the reply's first token (the most likely other token is taken).
+        top_k: how many tokens ``candidates`` holds per step (besides the chosen one).
 
     Yields:
         Token ids, end-of-generation excluded.
@@ -185,21 +189,23 @@ def greedy_tokens(
             grammar.accept(token)
     prompt = [*prompt, *forced]
 
-    def pick(index: int, banned: int | None = None) -> int:
-        logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, index), shape=(n_vocab,))
-        if banned is not None:
-            logits = logits.copy()
-            logits[banned] = -np.inf
+    def pick(index: int, banned: Collection[int] = ()) -> int:
+        raw = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(ctx, index), shape=(n_vocab,))
+        logits = raw
+        if banned:
+            logits = raw.copy()
+            logits[list(banned)] = -np.inf
         token = int(np.argmax(logits))
         if grammar is not None and not grammar.allows(token, float(logits[token])):
             token = grammar.best(logits)
-        if probs is not None:
-            peak = float(np.max(logits))
-            total = float(np.exp(logits.astype(np.float64) - peak).sum())
-            chosen[0] = float(np.exp(float(logits[token]) - peak)) / total
+        if candidates is not None:
+            peak = float(np.max(raw))
+            total = float(np.exp(raw.astype(np.float64) - peak).sum())
+            top = np.argpartition(raw, -top_k)[-top_k:] if 0 < top_k < n_vocab else np.arange(n_vocab)
+            step[0] = {int(t): math.exp(float(raw[t]) - peak) / total for t in {*top.tolist(), token}}
         return token
 
-    chosen = [0.0]  # the probability of the token ``pick`` returned last
+    step: list[dict[int, float]] = [{}]  # the candidates of the token ``pick`` returned last
 
     # the prompt: keep the cached common prefix, evaluate the rest (at least the last token, for its logits)
     common = 0
@@ -220,8 +226,8 @@ def greedy_tokens(
             return
         if grammar is not None:
             grammar.accept(token)
-        if probs is not None:
-            probs.append(chosen[0])
+        if candidates is not None:
+            candidates.append(step[0])
         yield token
         history.append(token)
         n_past = llm.n_tokens
@@ -241,8 +247,8 @@ def greedy_tokens(
         while kept < len(draft) and token == draft[kept] and not is_eog(token):
             if grammar is not None:
                 grammar.accept(token)
-            if probs is not None:
-                probs.append(chosen[0])
+            if candidates is not None:
+                candidates.append(step[0])
             yield token
             history.append(token)
             kept += 1

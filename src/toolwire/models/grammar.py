@@ -507,6 +507,15 @@ class OpenerScanner:
         self._pending = keep
         return None
 
+    def opens(self, text: str, start: int) -> bool:
+        """Whether ``text[start:]`` (``start``: a line start) is a call opening, whole or begun; stateless.
+
+        Used to add up the probability of every token that would go on opening a call, in any of the
+        formats and for any bound tool, and not only the one the model chose.
+        """
+        return any(_match(pattern, text, start) != "no"
+                   for fmt in self.formats for pattern in _patterns(fmt, self.names, start == 0))
+
     def safe_end(self, text: str) -> int:
         """How much of ``text`` may be shown already: up to the first line that may still start a call,
         without trailing whitespace."""

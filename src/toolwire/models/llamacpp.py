@@ -27,7 +27,6 @@ import asyncio
 import codecs
 import contextlib
 import json
-import math
 import os
 import threading
 import time
@@ -56,6 +55,7 @@ from toolwire.tools import ToolSpec
 
 __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
 
+_MAX_DECLINES = 3  # call openings declined in one reply (min_call_probability) before the rest is text
 _OPTIONS = ("temperature", "max_tokens", "stop", "seed", "top_p", "top_k", "min_p", "repeat_penalty")
 
 
@@ -81,10 +81,12 @@ class ChatLlamaCpp(BaseChatModel):
             ``$TOOLWIRE_HOME/prompt-cache``, so the next process skips its prompt processing (see
             :mod:`toolwire.models._prompt_cache`; at most 32 prefixes and 512 MB). False: memory only.
         min_call_probability: at temperature 0 with ``tool_choice`` auto, a tool call is made only when the
-            model chose its opening tokens (``[get_weather`` up to the call's name) with a probability
-            product of at least this (0 to 1); otherwise the reply goes on in text from before that opening.
-            0 (default) turns the check off. When it is on and a call opening was seen, ``response_metadata``
-            holds ``call_probability`` (that product) and ``declined_calls`` (0 or 1).
+            model's probability of opening a call there (``[get_weather(``: at each of its tokens, the
+            summed probability of every token that goes on opening a call to a bound tool, multiplied over
+            its tokens) is at least this (0 to 1); otherwise the reply goes on from before that opening
+            with those tokens banned (up to 3 openings per reply, then text). 0 (default) turns the check
+            off. When it is on and a call opening was seen, ``response_metadata`` holds
+            ``call_probability`` (of the last opening judged) and ``declined_calls`` (0 to 3).
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -308,10 +310,13 @@ class _Generation:
               scanner: OpenerScanner | None) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
         """Generate unconstrained, streaming the text that cannot be the start of a call.
 
-        With ``min_call_probability`` set (greedy decoding only), a call whose opening tokens (from the
-        ``[`` or ``{`` to the name) were chosen with a probability product below it is not made: the reply
-        is generated again from just before that opening, with its first token banned and no further
-        call detection.
+        With ``min_call_probability`` set (greedy decoding only), each call opening is judged when it is
+        recognised: its probability is the product, over its tokens (from the ``[`` or ``{`` to the
+        name), of the probability of every token that would go on opening a call (any format, any
+        bound tool, any tokenization), as :meth:`_opening_probability` computes it. Below the bar, the
+        call is not made: the reply is generated again from just before that opening with those tokens
+        banned, and later openings are judged the same way, up to ``_MAX_DECLINES``; after that the rest
+        of the reply is text.
 
         Returns (as the generator's value) ``(text before the call, the call's opening as generated,
         call format)`` when a call starts, else ``(whole text, "", None)``.
@@ -319,15 +324,16 @@ class _Generation:
         stops = _stop_list(self.opts.get("stop"))
         hold = max((len(s) for s in stops), default=1) - 1
         gate = float(self.model.min_call_probability) if scanner is not None and self._greedy() else 0.0
-        probs: list[float] | None = [] if gate > 0 else None
-        made: list[int] = []  # the reply's tokens so far (for a restart before a rejected call)
+        steps: list[dict[int, float]] | None = [] if gate > 0 else None
+        prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
+        made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
         base = ""
         shown = 0
         text = ""
-        stream = self._texts(loaded, tokens, None, probs=probs, made=made)
+        stream = self._texts(loaded, tokens, None, candidates=steps, made=made)
         while True:
-            restart: int | None = None
+            restart: tuple[int, list[int]] | None = None
             for latest in stream:
                 text = base + latest
                 ends.append(len(text))
@@ -338,11 +344,13 @@ class _Generation:
                         break
                 if scanner is not None and (found := scanner.feed(text)) is not None:
                     pos, fmt = found
-                    if probs is not None:
+                    if steps is not None:
                         first = next(i for i, end in enumerate(ends) if end > pos)
-                        self.call_probability = math.prod(probs[first:])
-                        if self.call_probability < gate:
-                            restart = first
+                        probability, opening = self._opening_probability(loaded, scanner, text, base, ends, steps,
+                                                                          first)
+                        self.call_probability = probability
+                        if probability < gate:
+                            restart = first, opening
                             break
                     head = text[:pos]
                     piece = _visible(head, shown, len(head.rstrip()))
@@ -357,18 +365,63 @@ class _Generation:
                     yield AIMessageChunk(piece)
             if restart is None:
                 break
-            # not sure enough of this call: the reply goes on in text from just before its opening
+            # not sure enough of this call: the reply goes on from just before its opening, without it
             stream.close()
             self.declined_calls += 1
-            base = text = text[:ends[restart - 1]] if restart else ""
-            kept, banned = made[:restart], made[restart]
-            scanner = probs = None
+            first, banned = restart
+            base = text = text[:ends[first - 1]] if first else base
+            prior += made[:first]
             del made[:], ends[:]
-            stream = self._texts(loaded, [*tokens, *kept], None, ban=banned)
+            if self.declined_calls >= _MAX_DECLINES:
+                scanner = steps = None
+            else:
+                scanner = OpenerScanner(scanner.formats, scanner.names)  # type: ignore[union-attr]
+                scanner.feed(text)
+                steps = []
+            stream = self._texts(loaded, [*tokens, *prior], None, candidates=steps, ban=banned, made=made)
         piece = _visible(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
         return text, "", None
+
+    @staticmethod
+    def _opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, ends: list[int],
+                             steps: list[dict[int, float]], first: int) -> tuple[float, list[int]]:
+        """The probability that the model opens a call where it did, and the tokens that open one there.
+
+        ``text`` is the reply so far, ``base`` its part before the current stream, ``ends[i]`` the length
+        of ``text`` after the stream's token ``i`` and ``steps[i]`` that token's candidates (see
+        :func:`~toolwire.models._decoding.greedy_tokens`). For each token of the opening (indexes
+        ``first`` to the last of ``steps``), the probabilities of
+        the candidates that would go on opening a call (a piece with text that keeps the line a call
+        opening of any format and bound tool; see :meth:`OpenerScanner.opens`) are added up, and those
+        sums multiplied: so ``[`` + ``note`` and ``[note`` both count, and a reply that was about to be
+        a call to some bound tool counts whichever tool it was. Only the ``top_k`` most likely candidates
+        of each step are seen (see :func:`~toolwire.models._decoding.greedy_tokens`), so this is a lower
+        bound, by at most the mass outside them.
+
+        Returns:
+            ``(probability 0..1, the token ids at ``first`` that open a call)``.
+        """
+        probability = 1.0
+        opening: list[int] = []
+        line = text.rfind("\n", 0, ends[first - 1] if first else len(base)) + 1
+        for i in range(first, len(steps)):
+            before = text[:ends[i - 1]] if i else base
+            mass = 0.0
+            for token, p in steps[i].items():
+                piece = loaded.piece(token).decode("utf-8", "replace")
+                if not piece.strip():
+                    continue  # whitespace does not open anything
+                candidate = before + piece
+                starts = {line, before.rfind("\n") + 1,
+                          *(len(before) + j + 1 for j, c in enumerate(piece) if c == "\n")}
+                if any(scanner.opens(candidate, s) for s in starts):
+                    mass += p
+                    if i == first:
+                        opening.append(token)
+            probability *= mass
+        return probability, opening
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -423,10 +476,10 @@ class _Generation:
         return float(self.opts.get("temperature") or 0.0) <= 0 and float(self.opts.get("repeat_penalty", 1.0)) == 1.0
 
     def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None,
-               forced: Sequence[int] = (), *, probs: list[float] | None = None, ban: int | None = None,
-               made: list[int] | None = None) -> Iterator[str]:
+               forced: Sequence[int] = (), *, candidates: list[dict[int, float]] | None = None,
+               ban: Sequence[int] = (), made: list[int] | None = None) -> Iterator[str]:
         """Generate, yielding the whole decoded reply text after each token (``forced``: tokens already
-        written after ``tokens``, accepted by the grammar first and not yielded; ``probs``, ``ban``: see
+        written after ``tokens``, accepted by the grammar first and not yielded; ``candidates``, ``ban``: see
         :func:`~toolwire.models._decoding.greedy_tokens`, greedy decoding only; ``made``: each generated
         token is appended to it)."""
         llm = loaded.llm
@@ -441,7 +494,7 @@ class _Generation:
             # were rejected too often and cost more than they saved (B8: 0.90 of raw speed with them)
             stream = greedy_tokens(_llama_cpp(), llm, tokens, grammar=loaded.sampler(grammar) if grammar else None,
                                    is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens if grammar else 0,
-                                   forced=forced, probs=probs, ban=ban)
+                                   forced=forced, candidates=candidates, ban=ban)
         else:
             stream = llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
                                   top_p=float(self.opts.get("top_p", 0.95)), min_p=float(self.opts.get("min_p", 0.05)),
