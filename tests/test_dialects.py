@@ -372,3 +372,16 @@ def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():
     probability, opening = _Generation._opening_probability(
         loaded, scanner, text, "Olá!", [6, 9, 17, 18], steps, 0)
     assert probability == pytest.approx(0.2) and opening == [10]  # "[" alone, mid-line, opens nothing
+
+
+def test_a_dotted_spelling_of_a_bound_name_opens_a_call():
+    # tools whose names were made provider-safe (math.factorial -> math_factorial) are often called by
+    # their Python spelling; the grammar then writes the bound name
+    names = ("math_factorial", "get_weather")
+    for text, fmt in (("[math.factorial(n=5)]", "pythonic"), ('{"name": "math.factorial", "arguments": {}}', "json")):
+        scanner = OpenerScanner(("pythonic", "json"), names)
+        assert scanner.feed(text) == (0, fmt)
+    for text in ("[math.sqrt(2)]", "[get.weather_x(", "[get.weather("[:-1]):
+        assert OpenerScanner(("pythonic",), names).feed(text) is None
+    assert OpenerScanner(("pythonic",), names).feed("[get.weather(") == (0, "pythonic")
+    assert scanner.opens("[math.", 0) and not scanner.opens("[math,", 0)

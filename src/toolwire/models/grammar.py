@@ -413,18 +413,20 @@ _WS = " \t\r\n"
 
 def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple[str, tuple[str, ...]]]]:
     """Opener patterns of ``fmt``: lists of atoms ``(kind, strings)`` with kind ``ws`` (any whitespace),
-    ``lit`` (one of the strings) or ``opt`` (one of the strings, or nothing)."""
+    ``lit`` (one of the strings), ``opt`` (one of the strings, or nothing) or ``name`` (one of the strings,
+    a ``.`` in the text matching a ``_``: models trained on Python write ``math.factorial(`` for a tool
+    bound as ``math_factorial``; the grammar then writes the bound name)."""
     tools = tuple(names)
     if fmt == "pythonic":
         out = [[("ws", ()), ("opt", ("```python\n", "```py\n", "```\n")), ("ws", ()), ("lit", ("[",)), ("ws", ()),
-                ("opt", ("'", '"')), ("lit", tools), ("ws", ()), ("lit", ("(",))]]
+                ("opt", ("'", '"')), ("name", tools), ("ws", ()), ("lit", ("(",))]]
         if at_start:
-            out.append([("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))])
+            out.append([("ws", ()), ("name", tools), ("ws", ()), ("lit", ("(",))])
         return out
     if fmt == "json":
         return [[("ws", ()), ("opt", ("```json\n", "```\n")), ("ws", ()), ("opt", ("[",)), ("ws", ()),
                  ("lit", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()),
-                 ("lit", tuple(f'"{n}"' for n in tools))]]
+                 ("name", tuple(f'"{n}"' for n in tools))]]
     if fmt == "hermes":
         return [[("ws", ()), ("lit", ("<tool_call>",))]]
     return []
@@ -445,6 +447,8 @@ def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k:
     best = "no"
     for option in options:
         rest = text[i:i + len(option)]
+        if kind == "name":
+            rest, option = rest.replace(".", "_"), option.replace(".", "_")
         if rest == option:
             result = _match(pattern, text, i + len(option), k + 1)
         elif option.startswith(rest) and i + len(rest) == len(text):
@@ -468,7 +472,7 @@ class OpenerScanner:
     """Watch a reply as it is generated and say where a tool call starts.
 
     Calls are recognised at the start of the reply or of a line, in any of ``formats``, and only for a
-    bound tool name (so prose and code stay text).
+    bound tool name (so prose and code stay text); a ``.`` written where the name has ``_`` still counts.
 
     Args:
         formats: the call formats to look for, in priority order.
