@@ -371,7 +371,7 @@ def test_html_without_published_scores(tmp_path: Path) -> None:
 def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[tuple[Any, Any]] = []
 
-    def load(model: str | None, dialect: str | None, min_call_probability: float = 0.0) -> FakeModel:
+    def load(model: str | None, dialect: str | None, min_call_probability: float | None = None) -> FakeModel:
         made.append((model, dialect, min_call_probability))
         return oracle(name=model or "oracle")
 

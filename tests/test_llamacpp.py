@@ -260,6 +260,21 @@ def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
         ChatLlamaCpp(min_call_probability=1.5)
 
 
+def test_the_default_bar_is_the_dialects(qwen):
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    # without a bar the default model answers this with an unlikely call (get_weather, probability
+    # about 0.14); the pythonic dialect's bar (0.25) declines it, and the book's calls stay (above 0.35)
+    question = "Quem escreveu Dom Casmurro?"
+    reckless = ChatLlamaCpp(min_call_probability=0).bind_tools(BOOK).invoke(question)
+    assert [c["name"] for c in reckless.tool_calls] == ["get_weather"]
+    assert "call_probability" not in reckless.response_metadata
+    assert qwen.dialect_for(qwen.load()).min_call_probability == 0.25 and qwen.min_call_probability is None
+    careful = qwen.bind_tools(BOOK).invoke(question)
+    assert careful.tool_calls == [] and careful.text
+    assert careful.response_metadata["call_probability"] < 0.25 and careful.response_metadata["declined_calls"] >= 1
+
+
 def test_tool_choice_none_required_and_named(qwen):
     tools = BOOK
     none = qwen.bind_tools(tools, tool_choice="none").invoke("What's the weather in Paris?", max_tokens=40)

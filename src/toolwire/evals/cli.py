@@ -43,19 +43,19 @@ def _group() -> None:
     """Evaluate a model on public benchmarks (BFCL)."""
 
 
-def _load_model(model: str | None, dialect: str | None, min_call_probability: float = 0.0) -> Any:
+def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None) -> Any:
     """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily).
 
     Raises:
         UserError: toolwire.models.init_chat_model is not available, or ``min_call_probability`` was set
-            for a model that is not local.
+            for a model that is not local (None: the local model's own default).
     """
     try:
         from toolwire.models import init_chat_model
     except (ImportError, AttributeError) as exc:
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
     chat_model = init_chat_model(model, dialect=dialect)
-    if min_call_probability:
+    if min_call_probability is not None:
         if getattr(chat_model, "provider", "") != "llamacpp":
             raise UserError("--min-call-probability only applies to local models; leave it out for this model.")
         chat_model.min_call_probability = min_call_probability
@@ -102,9 +102,10 @@ def bfcl(
     model: Annotated[str | None, typer.Option(
         help="'local' (default), a registry name, a .gguf path or 'provider:model'.")] = None,
     dialect: Annotated[str | None, typer.Option(help="Tool-calling dialect of a local model.")] = None,
-    min_call_probability: Annotated[float, typer.Option(
-        help="Local models: make a tool call only when its opening was chosen with at least this probability.",
-        min=0.0, max=1.0)] = 0.0,
+    min_call_probability: Annotated[float | None, typer.Option(
+        help="Local models: make a tool call only when the model opens it with at least this probability "
+             "(default: the dialect's bar; 0 turns it off).",
+        min=0.0, max=1.0)] = None,
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help="JSON report; rerun with the same file to resume.")] = None,
     html: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report here.")] = None,

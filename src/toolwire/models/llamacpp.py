@@ -84,9 +84,11 @@ class ChatLlamaCpp(BaseChatModel):
             model's probability of opening a call there (``[get_weather(``: at each of its tokens, the
             summed probability of every token that goes on opening a call to a bound tool, multiplied over
             its tokens) is at least this (0 to 1); otherwise the reply goes on from before that opening
-            with those tokens banned (up to 3 openings per reply, then text). 0 (default) turns the check
-            off. When it is on and a call opening was seen, ``response_metadata`` holds
-            ``call_probability`` (of the last opening judged) and ``declined_calls`` (0 to 3).
+            with those tokens banned (up to 3 openings per reply, then text). 0 turns the check off; None
+            (default) takes the dialect's bar (:attr:`~toolwire.models.dialects.Dialect.min_call_probability`:
+            0.25 for ``pythonic``, 0 for the others). When it is on and a call opening was seen,
+            ``response_metadata`` holds ``call_probability`` (of the last opening judged) and
+            ``declined_calls`` (0 to 3).
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -106,7 +108,7 @@ class ChatLlamaCpp(BaseChatModel):
     def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
-                 draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float = 0.0,
+                 draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
                  verbose: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         self.n_ctx = n_ctx
@@ -119,9 +121,9 @@ class ChatLlamaCpp(BaseChatModel):
         self.pull = pull
         self.draft_tokens = max(0, int(draft_tokens))
         self.prompt_cache = prompt_cache
-        if not 0.0 <= float(min_call_probability) <= 1.0:
+        if min_call_probability is not None and not 0.0 <= float(min_call_probability) <= 1.0:
             raise UserError(f"min_call_probability must be between 0 and 1, not {min_call_probability!r}.")
-        self.min_call_probability = float(min_call_probability)
+        self.min_call_probability = None if min_call_probability is None else float(min_call_probability)
         self.verbose = verbose
         unknown = set(options) - set(_OPTIONS)
         if unknown:
@@ -224,12 +226,15 @@ class _Generation:
         self.call_probability: float | None = None  # of the call opening seen, when min_call_probability is set
         self.finish = "stop"
         self.prefix = 0
+        self.bar = 0.0  # min_call_probability in effect (the model's, else its dialect's)
 
     def run(self) -> Iterator[AIMessageChunk]:
         started = time.perf_counter()
         fresh = self.model._loaded is None
         loaded = self.model.load()
         dialect = self.model.dialect_for(loaded)
+        bar = self.model.min_call_probability
+        self.bar = dialect.min_call_probability if bar is None else bar
         request = self.request
         choice = request.tool_choice or "auto"
         offered: tuple[ToolSpec, ...] = ()
@@ -323,7 +328,7 @@ class _Generation:
         """
         stops = _stop_list(self.opts.get("stop"))
         hold = max((len(s) for s in stops), default=1) - 1
-        gate = float(self.model.min_call_probability) if scanner is not None and self._greedy() else 0.0
+        gate = self.bar if scanner is not None and self._greedy() else 0.0
         steps: list[dict[int, float]] | None = [] if gate > 0 else None
         prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
