@@ -170,3 +170,17 @@ def test_token_probabilities_and_a_banned_first_token(smol) -> None:
     third = next(stream)
     stream.close()
     assert third == order[2] and set(banned[0]) == set(order[:5])
+
+
+def test_a_loaded_model_keeps_only_recent_grammars(smol) -> None:
+    from toolwire.models._loaded import _KEEP_GRAMMARS
+
+    loaded = smol.load()
+    first = loaded.sampler('root ::= "x0"')
+    assert loaded.sampler('root ::= "x0"') is first  # built once
+    for i in range(1, _KEEP_GRAMMARS + 2):
+        loaded.sampler(f'root ::= "x{i}"')
+    assert len(loaded._samplers) == _KEEP_GRAMMARS
+    assert first._ptr is None  # the oldest sampler was let go and its llama.cpp memory freed
+    again = loaded.sampler('root ::= "x0"')
+    assert again is not first and again.accepts(loaded.tokenize("x0", bos=False))

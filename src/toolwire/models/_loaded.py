@@ -14,9 +14,10 @@ import ctypes
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from toolwire.errors import UserError
 from toolwire.models._decoding import GrammarSampler
@@ -35,6 +36,42 @@ def _llama_cpp() -> Any:
     except ImportError:
         raise UserError(_INSTALL) from None
     return llama_cpp
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+_KEEP_GRAMMARS = 16  # tool sets whose grammar text and samplers a loaded model keeps
+
+
+class _Recent(OrderedDict[K, V]):
+    """A mapping that keeps its ``size`` most recently used entries (``on_drop`` is called on each one
+    it lets go)."""
+
+    def __init__(self, size: int, on_drop: Callable[[V], object] | None = None) -> None:
+        super().__init__()
+        self.size = size
+        self.on_drop = on_drop
+
+    def __getitem__(self, key: K) -> V:
+        value = super().__getitem__(key)
+        self.move_to_end(key)
+        return value
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.size:
+            _, old = self.popitem(last=False)
+            if self.on_drop is not None:
+                self.on_drop(old)
+
+    def get_or_make(self, key: K, make: Callable[[], V]) -> V:
+        """The value of ``key``, made with ``make()`` and kept when missing."""
+        if key in self:
+            return self[key]
+        value = make()
+        self[key] = value
+        return value
 
 
 class LoadedModel:
@@ -56,9 +93,11 @@ class LoadedModel:
         self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
         self.load_seconds = load_seconds
-        self.grammar_texts: dict[Any, str | None] = {}
-        self._samplers: dict[str, GrammarSampler] = {}
-        self._llama_grammars: dict[str, Any] = {}
+        # per tool set: an evaluation offers a new tool set with nearly every item, so these keep the
+        # most recently used ones only (a sampler's llama.cpp memory is freed when it leaves)
+        self.grammar_texts: _Recent[Any, str | None] = _Recent(_KEEP_GRAMMARS)
+        self._samplers: _Recent[str, GrammarSampler] = _Recent(_KEEP_GRAMMARS, on_drop=GrammarSampler.close)
+        self._llama_grammars: _Recent[str, Any] = _Recent(_KEEP_GRAMMARS)
         self._prompt_cache: PromptCache | None = None
         self._pieces: dict[int, bytes] = {}
         llama_cpp = _llama_cpp()
@@ -103,17 +142,12 @@ class LoadedModel:
         Raises:
             ValueError: llama.cpp refused the grammar.
         """
-        found = self._samplers.get(grammar)
-        if found is None:
-            found = self._samplers[grammar] = GrammarSampler(_llama_cpp(), self._vocab, grammar)
-        return found
+        return self._samplers.get_or_make(grammar, lambda: GrammarSampler(_llama_cpp(), self._vocab, grammar))
 
     def llama_grammar(self, grammar: str) -> Any:
         """``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
-        found = self._llama_grammars.get(grammar)
-        if found is None:
-            found = self._llama_grammars[grammar] = _llama_cpp().LlamaGrammar.from_string(grammar, verbose=False)
-        return found
+        return self._llama_grammars.get_or_make(
+            grammar, lambda: _llama_cpp().LlamaGrammar.from_string(grammar, verbose=False))
 
     def is_eog(self, token: int) -> bool:
         """Whether ``token`` ends generation (end of turn / end of text)."""
