@@ -385,3 +385,75 @@ def test_a_dotted_spelling_of_a_bound_name_opens_a_call():
         assert OpenerScanner(("pythonic",), names).feed(text) is None
     assert OpenerScanner(("pythonic",), names).feed("[get.weather(") == (0, "pythonic")
     assert scanner.opens("[math.", 0) and not scanner.opens("[math,", 0)
+
+
+class _ScriptedGeneration:
+    """Drives ``_Generation._free`` with scripted token streams instead of llama.cpp: each stream is a
+    list of ``(token, candidates)``; the calls' prompts and bans are recorded."""
+
+    def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100):
+        from types import SimpleNamespace
+
+        from toolwire.models.llamacpp import _Generation
+
+        model = SimpleNamespace(temperature=0.0, max_tokens=max_tokens, seed=None, options={},
+                                min_call_probability=bar)
+        self.gen = _Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
+        self.gen.bar, self.gen.budget = bar, max_tokens
+        self.streams = list(streams)
+        self.calls: list[tuple[list[int], tuple[int, ...]]] = []
+        self.gen._texts = self._texts  # type: ignore[method-assign]
+
+    def _texts(self, loaded, tokens, grammar, forced=(), *, candidates=None, ban=(), made=None):
+        self.calls.append((list(tokens), tuple(sorted(ban))))
+        text = ""
+        for count, (token, step) in enumerate(self.streams.pop(0), start=1):
+            if candidates is not None:
+                candidates.append(step)
+            made.append(token)
+            text += loaded.piece(token).decode()
+            yield text
+            if count >= self.gen.budget:
+                return
+
+    def run(self, loaded, names=("get_weather",)):
+        from toolwire.models.grammar import OpenerScanner
+
+        chunks = []
+        free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names))
+        while True:
+            try:
+                chunks.append(next(free))
+            except StopIteration as stop:
+                return stop.value, "".join(c.content for c in chunks)
+
+
+_VOCAB = _Pieces({1: "Sure", 2: ".", 3: "\n", 4: "[", 5: "get_weather", 6: "(", 7: "It", 8: " is", 9: " sunny",
+                  10: "[get", 11: "```"})
+
+
+def test_a_declined_opening_is_generated_again_without_any_way_of_opening_it():
+    unsure = [(1, {1: 0.9}), (2, {2: 0.9}), (3, {3: 0.9}),
+              (4, {4: 0.3, 10: 0.1, 7: 0.6}), (5, {5: 1.0}), (6, {6: 1.0})]  # the call opens with 0.4
+    text = [(7, {7: 0.9}), (8, {8: 0.9}), (9, {9: 0.9})]
+    run = _ScriptedGeneration([unsure, text], bar=0.5)
+    (whole, opener, fmt), shown = run.run(_VOCAB)
+    assert (whole, opener, fmt) == ("Sure.\nIt is sunny", "", None) and shown == whole
+    # the second stream starts after the three tokens kept, with both tokens that open a call banned
+    assert run.calls == [([100, 101], ()), ([100, 101, 1, 2, 3], (4, 10))]
+    assert run.gen.declined_calls == 1 and run.gen.call_probability == pytest.approx(0.4)
+    assert run.gen.budget == 97  # max_tokens counts the kept tokens
+
+
+def test_an_opening_after_a_decline_is_judged_again_and_declines_are_bounded():
+    sure = [(11, {11: 0.2, 4: 0.7, 7: 0.1}), (3, {3: 1.0}), (4, {4: 1.0}), (5, {5: 1.0}), (6, {6: 1.0})]
+    unsure = [(4, {4: 0.3, 7: 0.7}), (5, {5: 1.0}), (6, {6: 1.0})]
+    # declined once, then the model opens a fenced call it is sure of (0.9): that call is made
+    run = _ScriptedGeneration([unsure, sure], bar=0.5)
+    (head, opener, fmt), _ = run.run(_VOCAB)
+    assert (head, opener, fmt) == ("", "```\n[get_weather(", "pythonic") and run.gen.declined_calls == 1
+    assert run.gen.call_probability == pytest.approx(0.9)
+    # three unsure openings in a row: the rest of the reply is text, not recognised as a call
+    run = _ScriptedGeneration([unsure, unsure, unsure, unsure], bar=0.5)
+    (whole, opener, fmt), _ = run.run(_VOCAB)
+    assert (whole, opener, fmt) == ("[get_weather(", "", None) and run.gen.declined_calls == 3

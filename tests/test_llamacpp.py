@@ -256,6 +256,10 @@ def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
     assert reply.response_metadata["finish_reason"] != "tool_calls"
     chunks = list(unsure.stream(question))
     assert "".join(c.content for c in chunks) == reply.text
+    # max_tokens bounds the whole reply, the tokens kept from before a declined opening included
+    short = unsure.invoke(question, max_tokens=4)
+    assert short.response_metadata["finish_reason"] == "length"
+    assert len(unsure.load().tokenize(short.text, bos=False)) <= 4
     with pytest.raises(UserError, match="between 0 and 1"):
         ChatLlamaCpp(min_call_probability=1.5)
 

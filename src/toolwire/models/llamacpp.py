@@ -376,6 +376,7 @@ class _Generation:
             first, banned = restart
             base = text = text[:ends[first - 1]] if first else base
             prior += made[:first]
+            self.budget = max(1, self.budget - first)  # max_tokens counts the whole reply's tokens
             del made[:], ends[:]
             if self.declined_calls >= _MAX_DECLINES:
                 scanner = steps = None
@@ -416,8 +417,8 @@ class _Generation:
             mass = 0.0
             for token, p in steps[i].items():
                 piece = loaded.piece(token).decode("utf-8", "replace")
-                if not piece.strip():
-                    continue  # whitespace does not open anything
+                if i == first and not piece.strip():
+                    continue  # whitespace before an opening does not open anything (inside one it may: ```\n[)
                 candidate = before + piece
                 starts = {line, before.rfind("\n") + 1,
                           *(len(before) + j + 1 for j, c in enumerate(piece) if c == "\n")}
