@@ -364,14 +364,21 @@ def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():
     # opens a call to another bound tool; "Hello", "x" and whitespace do not
     steps = [{1: 0.4, 2: 0.3, 3: 0.2, 7: 0.1}, {4: 0.8, 8: 0.1, 9: 0.1}, {5: 0.9, 9: 0.1}, {6: 1.0}]
     text = "[get_weather("
-    probability, opening = _Generation._opening_probability(loaded, scanner, text, "", [1, 4, 12, 13], steps, 0)
-    assert probability == pytest.approx(0.7 * 0.9 * 0.9 * 1.0) and sorted(opening) == [1, 2]
+    probability, opening, spaces = _Generation._opening_probability(loaded, scanner, text, "", [1, 4, 12, 13],
+                                                                    steps, 0)
+    assert probability == pytest.approx(0.7 * 0.9 * 0.9 * 1.0) and sorted(opening) == [1, 2] and spaces == [7]
     # after text kept from before a declined call (``base``), on a new line, in a token that starts the line
     steps = [{11: 0.5, 10: 0.2, 1: 0.3}, {4: 1.0}, {5: 1.0}, {6: 1.0}]
     text = "Olá!\n[get_weather("
-    probability, opening = _Generation._opening_probability(
+    probability, opening, _ = _Generation._opening_probability(
         loaded, scanner, text, "Olá!", [6, 9, 17, 18], steps, 0)
     assert probability == pytest.approx(0.2) and opening == [10]  # "[" alone, mid-line, opens nothing
+    # a piece that ends a line only begins one that may or may not become a call: it does not count
+    loaded.pieces[12] = "---\n"
+    steps = [{1: 0.3, 12: 0.3, 3: 0.4}, {4: 0.5, 9: 0.5}, {5: 1.0}, {6: 1.0}]
+    probability, opening, _ = _Generation._opening_probability(
+        loaded, scanner, "Sure.\n[get_weather(", "Sure.\n", [7, 10, 18, 19], steps, 0)
+    assert probability == pytest.approx(0.15) and opening == [1]
 
 
 def test_a_dotted_spelling_of_a_bound_name_opens_a_call():
@@ -381,7 +388,7 @@ def test_a_dotted_spelling_of_a_bound_name_opens_a_call():
     for text, fmt in (("[math.factorial(n=5)]", "pythonic"), ('{"name": "math.factorial", "arguments": {}}', "json")):
         scanner = OpenerScanner(("pythonic", "json"), names)
         assert scanner.feed(text) == (0, fmt)
-    for text in ("[math.sqrt(2)]", "[get.weather_x(", "[get.weather("[:-1]):
+    for text in ("[math.sqrt(2)]", "[get.weather_x(", "[get.weather("[:-1], "math.factorial(5) is 120."):
         assert OpenerScanner(("pythonic",), names).feed(text) is None
     assert OpenerScanner(("pythonic",), names).feed("[get.weather(") == (0, "pythonic")
     assert scanner.opens("[math.", 0) and not scanner.opens("[math,", 0)
@@ -407,14 +414,18 @@ class _ScriptedGeneration:
     def _texts(self, loaded, tokens, grammar, forced=(), *, candidates=None, ban=(), made=None):
         self.calls.append((list(tokens), tuple(sorted(ban))))
         text = ""
-        for count, (token, step) in enumerate(self.streams.pop(0), start=1):
-            if candidates is not None:
-                candidates.append(step)
-            made.append(token)
-            text += loaded.piece(token).decode()
-            yield text
-            if count >= self.gen.budget:
-                return
+        count = 0
+        try:
+            for count, (token, step) in enumerate(self.streams.pop(0), start=1):
+                if candidates is not None:
+                    candidates.append(step)
+                made.append(token)
+                text += loaded.piece(token).decode()
+                yield text
+                if count >= self.gen.budget:
+                    return
+        finally:  # as ChatLlamaCpp's own: every token generated comes off the budget
+            self.gen.budget -= count
 
     def run(self, loaded, names=("get_weather",)):
         from toolwire.models.grammar import OpenerScanner
@@ -442,7 +453,7 @@ def test_a_declined_opening_is_generated_again_without_any_way_of_opening_it():
     # the second stream starts after the three tokens kept, with both tokens that open a call banned
     assert run.calls == [([100, 101], ()), ([100, 101, 1, 2, 3], (4, 10))]
     assert run.gen.declined_calls == 1 and run.gen.call_probability == pytest.approx(0.4)
-    assert run.gen.budget == 97  # max_tokens counts the kept tokens
+    assert run.gen.budget == 100 - 3 - 3  # the kept and the final tokens count, the declined ones do not
 
 
 def test_an_opening_after_a_decline_is_judged_again_and_declines_are_bounded():

@@ -420,8 +420,8 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple
     if fmt == "pythonic":
         out = [[("ws", ()), ("opt", ("```python\n", "```py\n", "```\n")), ("ws", ()), ("lit", ("[",)), ("ws", ()),
                 ("opt", ("'", '"')), ("name", tools), ("ws", ()), ("lit", ("(",))]]
-        if at_start:
-            out.append([("ws", ()), ("name", tools), ("ws", ()), ("lit", ("(",))])
+        if at_start:  # a bare call: bound names as written only (``math.factorial(5) is 120`` is prose)
+            out.append([("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))])
         return out
     if fmt == "json":
         return [[("ws", ()), ("opt", ("```json\n", "```\n")), ("ws", ()), ("opt", ("[",)), ("ws", ()),
@@ -472,7 +472,8 @@ class OpenerScanner:
     """Watch a reply as it is generated and say where a tool call starts.
 
     Calls are recognised at the start of the reply or of a line, in any of ``formats``, and only for a
-    bound tool name (so prose and code stay text); a ``.`` written where the name has ``_`` still counts.
+    bound tool name (so prose and code stay text); in a call list or a JSON call, a ``.`` written where
+    the name has ``_`` still counts.
 
     Args:
         formats: the call formats to look for, in priority order.

@@ -315,13 +315,16 @@ class _Generation:
               scanner: OpenerScanner | None) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
         """Generate unconstrained, streaming the text that cannot be the start of a call.
 
-        With ``min_call_probability`` set (greedy decoding only), each call opening is judged when it is
+        With ``min_call_probability`` set (greedy decoding only: temperature 0, no repeat penalty), each
+        call opening is judged when it is
         recognised: its probability is the product, over its tokens (from the ``[`` or ``{`` to the
         name), of the probability of every token that would go on opening a call (any format, any
         bound tool, any tokenization), as :meth:`_opening_probability` computes it. Below the bar, the
         call is not made: the reply is generated again from just before that opening with those tokens
-        banned, and later openings are judged the same way, up to ``_MAX_DECLINES``; after that the rest
-        of the reply is text.
+        banned (and whitespace there too, so that the same call cannot just move to the next position),
+        and later openings are judged the same way, up to ``_MAX_DECLINES``; after that the rest of the
+        reply is text. The declined tokens do not count against ``max_tokens`` (they do count in
+        ``usage["output_tokens"]``, the tokens generated).
 
         Returns (as the generator's value) ``(text before the call, the call's opening as generated,
         call format)`` when a call starts, else ``(whole text, "", None)``.
@@ -351,11 +354,11 @@ class _Generation:
                     pos, fmt = found
                     if steps is not None:
                         first = next(i for i, end in enumerate(ends) if end > pos)
-                        probability, opening = self._opening_probability(loaded, scanner, text, base, ends, steps,
-                                                                          first)
+                        probability, opening, spaces = self._opening_probability(loaded, scanner, text, base, ends,
+                                                                                  steps, first)
                         self.call_probability = probability
                         if probability < gate:
-                            restart = first, opening
+                            restart = first, [*opening, *spaces]
                             break
                     head = text[:pos]
                     piece = _visible(head, shown, len(head.rstrip()))
@@ -376,7 +379,8 @@ class _Generation:
             first, banned = restart
             base = text = text[:ends[first - 1]] if first else base
             prior += made[:first]
-            self.budget = max(1, self.budget - first)  # max_tokens counts the whole reply's tokens
+            # closing the stream took all its tokens off the budget; the declined ones do not count
+            self.budget += len(made) - first
             del made[:], ends[:]
             if self.declined_calls >= _MAX_DECLINES:
                 scanner = steps = None
@@ -392,7 +396,7 @@ class _Generation:
 
     @staticmethod
     def _opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, ends: list[int],
-                             steps: list[dict[int, float]], first: int) -> tuple[float, list[int]]:
+                             steps: list[dict[int, float]], first: int) -> tuple[float, list[int], list[int]]:
         """The probability that the model opens a call where it did, and the tokens that open one there.
 
         ``text`` is the reply so far, ``base`` its part before the current stream, ``ends[i]`` the length
@@ -402,15 +406,19 @@ class _Generation:
         the candidates that would go on opening a call (a piece with text that keeps the line a call
         opening of any format and bound tool; see :meth:`OpenerScanner.opens`) are added up, and those
         sums multiplied: so ``[`` + ``note`` and ``[note`` both count, and a reply that was about to be
-        a call to some bound tool counts whichever tool it was. Only the ``top_k`` most likely candidates
-        of each step are seen (see :func:`~toolwire.models._decoding.greedy_tokens`), so this is a lower
-        bound, by at most the mass outside them.
+        a call to some bound tool counts whichever tool it was. It is an estimate of the probability of
+        the opening as text, not an exact sum over token paths: after the first step only the path taken
+        is followed (other spellings are taken to go on as surely), a candidate counts when the line may
+        still become an opening (``[get`` could go on as ``[getting``), and only the ``top_k`` most likely
+        candidates of each step are seen (see :func:`~toolwire.models._decoding.greedy_tokens`).
 
         Returns:
-            ``(probability 0..1, the token ids at ``first`` that open a call)``.
+            ``(probability 0..1, the token ids at ``first`` that open a call, the whitespace-only ones
+            at ``first``)``: the two lists are what a decline bans.
         """
         probability = 1.0
         opening: list[int] = []
+        spaces: list[int] = []
         line = text.rfind("\n", 0, ends[first - 1] if first else len(base)) + 1
         for i in range(first, len(steps)):
             before = text[:ends[i - 1]] if i else base
@@ -418,16 +426,19 @@ class _Generation:
             for token, p in steps[i].items():
                 piece = loaded.piece(token).decode("utf-8", "replace")
                 if i == first and not piece.strip():
-                    continue  # whitespace before an opening does not open anything (inside one it may: ```\n[)
+                    spaces.append(token)  # whitespace before an opening opens nothing (inside one it may: ```\n[)
+                    continue
                 candidate = before + piece
                 starts = {line, before.rfind("\n") + 1,
                           *(len(before) + j + 1 for j, c in enumerate(piece) if c == "\n")}
-                if any(scanner.opens(candidate, s) for s in starts):
+                # a start counts once the candidate writes something there (a piece ending in a newline
+                # only begins a line that may or may not become a call)
+                if any(candidate[s:].strip() and scanner.opens(candidate, s) for s in starts):
                     mass += p
                     if i == first:
                         opening.append(token)
             probability *= mass
-        return probability, opening
+        return probability, opening, spaces
 
     # -- pieces ---------------------------------------------------------------------------------
 
