@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -36,11 +36,21 @@ def boom(reason: str) -> str:
     raise ValueError(f"boom: {reason}")
 
 
+_RELEASE = threading.Event()  # set when the module's tests end, so that abandoned threads finish
+
+
 @tool(timeout=0.05)
 def slow_sync(n: int) -> int:
-    """Sleeps past its timeout (sync: the thread is abandoned, not killed)."""
-    time.sleep(0.3)
+    """Waits far past its timeout (sync: the thread is abandoned, not killed); long enough that a
+    starved event loop (a busy machine) still sees the timeout before the tool finishes."""
+    _RELEASE.wait(30)
     return n
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _release_abandoned_threads():
+    yield
+    _RELEASE.set()
 
 
 @tool(timeout=0.05)
