@@ -389,7 +389,17 @@ def test_timeouts_become_errors_async_and_sync() -> None:
         (True, "true"),
         (None, "null"),
         ([{"type": "text", "text": "a"}], [{"type": "text", "text": "a"}]),
+        ([{"type": "image", "base64": "iVBO", "mime_type": "image/png"}],
+         [{"type": "image", "base64": "iVBO", "mime_type": "image/png"}]),
+        ([{"type": "image_url", "image_url": {"url": "https://x/a.png"}}],
+         [{"type": "image_url", "image_url": {"url": "https://x/a.png"}}]),
         ([], "[]"),
+        # data that only looks like content blocks (a `type` key) is data: JSON text, nothing dropped
+        ([{"type": "file", "name": "report.pdf", "size": 1200}], '[{"type": "file", "name": "report.pdf", "size": 1200}]'),
+        ([{"type": "document", "title": "Q3", "url": "http://x/q3"}],
+         '[{"type": "document", "title": "Q3", "url": "http://x/q3"}]'),
+        ([{"type": "text", "text": 3}], '[{"type": "text", "text": 3}]'),
+        ([{"type": "image"}], '[{"type": "image"}]'),
     ],
 )
 def test_result_to_content(value: object, expected: object) -> None:

@@ -69,16 +69,46 @@ def _json_default(value: Any) -> Any:
     return to_jsonable_python(value, fallback=str)
 
 
+_MEDIA_KEYS = ("base64", "data", "url", "file_id")
+_BLOCK_KEYS = frozenset({"type", "text", "base64", "data", "url", "file_id", "mime_type", "image_url", "resource",
+                         "id", "extras", "metadata", "cache_control", "detail", "filename", "annotations"})
+
+
+def _is_block(block: Any) -> bool:
+    """Whether ``block`` is a well-formed content block, not data that merely has a ``type`` key.
+
+    Text needs a ``text`` string; image/audio/file/document need their payload (``base64``, ``data``, ``url``
+    or ``file_id`` as a string, or an Anthropic-style ``source`` dict); OpenAI's ``image_url`` needs its URL;
+    an MCP ``resource`` needs its ``resource`` dict; a block without ``source`` has only the keys of the
+    neutral forms (LangChain's standard blocks: ``mime_type``, ``id``, ``extras``...). A folder listing
+    such as ``[{"type": "file", "name": ...}]`` is data and becomes JSON text.
+    """
+    if not isinstance(block, dict):
+        return False
+    if not isinstance(block.get("source"), dict) and not block.keys() <= _BLOCK_KEYS:
+        return False  # a key no neutral content block has (``name``, ``title``, ``size``...): data
+    kind = block.get("type")
+    if kind == "text":
+        return isinstance(block.get("text"), str)
+    if kind == "image_url":
+        ref = block.get("image_url")
+        return isinstance(ref, str) or (isinstance(ref, dict) and isinstance(ref.get("url"), str))
+    if kind == "resource":
+        return isinstance(block.get("resource"), dict)
+    if kind in _BLOCK_TYPES:
+        return isinstance(block.get("source"), dict) or any(isinstance(block.get(k), str) for k in _MEDIA_KEYS)
+    return False
+
+
 def _is_blocks(value: Any) -> bool:
-    return bool(value) and isinstance(value, list) and all(
-        isinstance(b, dict) and b.get("type") in _BLOCK_TYPES for b in value
-    )
+    return bool(value) and isinstance(value, list) and all(_is_block(b) for b in value)
 
 
 def result_to_content(result: Any) -> str | list[Any]:
     """Turn a tool's return value into message content.
 
-    * ``str`` stays as is; a list of content blocks (dicts whose ``type`` is text/image/...) stays a list;
+    * ``str`` stays as is; a list of well-formed content blocks (``{"type": "text", "text"}``, image/audio/
+      file/document blocks with their ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
       (UTF-8, ``ensure_ascii=False``); other objects (dates, UUIDs, enums...) take their JSON form.
 

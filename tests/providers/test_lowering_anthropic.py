@@ -202,3 +202,20 @@ def test_stream_error_event():
     with pytest.raises(ProviderError) as failed:
         state.feed({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
     assert failed.value.retryable and failed.value.status == 529
+
+
+def test_result_blocks_a_tool_result_cannot_hold_become_text_not_lost():
+    """A file or audio block, or a document without its ``source``, is not taken in a tool_result: its JSON
+    goes to the model as text, with the base64 payload replaced by its length."""
+    _, messages = lower_messages([
+        HumanMessage("Abra."),
+        AIMessage("", tool_calls=CALLS[:1]),
+        ToolMessage([{"type": "text", "text": "ok"},
+                     {"type": "file", "base64": "JVBERi0x", "mime_type": "application/pdf"},
+                     {"type": "image", "base64": "iVBORw0KGgo=", "mime_type": "image/png"}], tool_call_id="a1"),
+    ])
+    assert messages[2]["content"][0]["content"] == [
+        {"type": "text", "text": "ok"},
+        {"type": "text", "text": '{"type": "file", "base64": "<8 base64 characters not sent>", '
+                                 '"mime_type": "application/pdf"}'},
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]

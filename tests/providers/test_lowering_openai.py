@@ -63,6 +63,15 @@ def test_chat_invalid_call_keeps_its_raw_text():
     assert lowered[1]["tool_calls"][0]["function"] == {"name": "calculate", "arguments": '{"expression": "2 +'}
 
 
+def test_a_result_block_the_api_cannot_take_reaches_the_model_as_text():
+    """Chat tool messages take text only: an image in a tool result is described, not silently dropped."""
+    lowered = lower_messages([HumanMessage("?"), AIMessage("", tool_calls=CALLS[:1]), ToolMessage(
+        [{"type": "text", "text": "chart:"}, {"type": "image", "base64": "iVBORw0KGgo=", "mime_type": "image/png"}],
+        tool_call_id="a1")])
+    assert lowered[2]["content"] == ('chart:\n{"type": "image", "data": "<12 base64 characters not sent>", '
+                                     '"mime_type": "image/png"}')
+
+
 @pytest.mark.parametrize(("choice", "chat", "responses"), [
     ("auto", "auto", "auto"), ("none", "none", "none"), ("required", "required", "required"),
     ("calculate", {"type": "function", "function": {"name": "calculate"}}, {"type": "function", "name": "calculate"}),

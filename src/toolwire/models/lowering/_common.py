@@ -21,6 +21,7 @@ __all__ = [
     "arguments_json",
     "arguments_object",
     "assistant_calls",
+    "block_as_text",
     "call_names",
     "content_parts",
     "group_messages",
@@ -92,12 +93,23 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def block_as_text(block: dict[str, Any]) -> str:
+    """A content block a provider cannot take, as text for the model: the block's JSON with each
+    base64 payload replaced by a note of its length, so no metadata is lost silently."""
+    shown = {k: (f"<{len(v)} base64 characters not sent>" if k in ("base64", "data") and isinstance(v, str) else v)
+             for k, v in block.items()}
+    if isinstance(shown.get("source"), dict) and isinstance(shown["source"].get("data"), str):
+        shown["source"] = {**shown["source"], "data": f"<{len(shown['source']['data'])} base64 characters not sent>"}
+    return json.dumps(shown, ensure_ascii=False, default=str)
+
+
 def tool_result_text(message: ToolMessage) -> str:
-    """The text of a tool result where a provider takes only a string: the content itself, or its text
-    blocks joined by newlines (case E4: a list of text parts is accepted everywhere)."""
+    """The text of a tool result where a provider takes only a string (OpenAI chat and Responses, Gemini):
+    the content itself, or its blocks joined by newlines, text blocks as their text (case E4: a list of text
+    parts is accepted everywhere) and any other block as :func:`block_as_text`, never dropped."""
     if isinstance(message.content, str):
         return message.content
-    return "\n".join(b["text"] for b in content_parts(message.content) if b.get("type") == "text")
+    return "\n".join(b["text"] if b.get("type") == "text" else block_as_text(b) for b in content_parts(message.content))
 
 
 def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:

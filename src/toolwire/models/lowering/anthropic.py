@@ -27,6 +27,7 @@ from toolwire.models.base import ChatRequest, to_tool_spec
 from toolwire.models.lowering._common import (
     arguments_object,
     assistant_calls,
+    block_as_text,
     content_parts,
     group_messages,
     log,
@@ -112,7 +113,11 @@ def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
     return out
 
 
-def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
+_RESULT_BLOCKS = frozenset({"image", "document", "search_result"})
+"""Block types a ``tool_result`` may hold besides text (Anthropic Messages API reference, tool_result content)."""
+
+
+def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for block in content_parts(content):
         if block.get("type") == "image" and "source" not in block:
@@ -121,6 +126,10 @@ def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
             else:
                 out.append({"type": "image", "source": {"type": "base64", "media_type": block["mime_type"],
                                                         "data": block["data"]}})
+        elif in_result and block.get("type") != "text" and not (
+                "source" in block and block.get("type") in _RESULT_BLOCKS):
+            # a block a tool_result does not take (a file, audio, a document without its source): its JSON as text
+            out.append({"type": "text", "text": block_as_text(block)})
         else:
             out.append(block)
     return out
@@ -128,7 +137,7 @@ def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
 
 def _tool_result(message: ToolMessage) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.tool_call_id}
-    content: Any = message.content if isinstance(message.content, str) else _blocks(message.content)
+    content: Any = message.content if isinstance(message.content, str) else _blocks(message.content, True)
     if content:
         block["content"] = content
     if message.status == "error":
