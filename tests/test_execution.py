@@ -7,7 +7,10 @@ the expected number of runs overlap (a generous wait bounds a broken run; it is 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import threading
+import time
 
 import pytest
 
@@ -353,3 +356,78 @@ def test_method_tools_bind_to_their_instance() -> None:
     assert Counter.bump.parameters["properties"] == {"by": {"type": "integer"}}
     assert Counter(10).bump.invoke({"by": 1}) == 11
     assert ToolExecutor([Counter(5).bump]).execute([tool_call("bump", {"by": 2}, "m")])[0].content == "7"
+
+
+# -- review findings: tools that misbehave in unusual ways still get one error result -------------------
+
+
+class _UnprintableError(Exception):
+    def __str__(self) -> str:  # a broken __str__, as in hand-written API error classes
+        raise AttributeError("detail")
+
+
+def test_an_exception_whose_str_fails_still_gives_an_error_result() -> None:
+    @tool
+    def fetch(url: str) -> str:
+        """Fetch a URL."""
+        raise _UnprintableError
+
+    message = reply(tool_call("fetch", {"url": "x"}, "c1"))
+    expected = ToolMessage("Error: tool 'fetch' raised _UnprintableError.", "c1", name="fetch", status="error")
+    assert fetch.invoke(message.tool_calls[0]) == expected
+    assert ToolExecutor([fetch]).execute(message) == [expected]
+    assert asyncio.run(ToolExecutor([fetch]).aexecute(message)) == [expected]
+
+
+def test_an_async_tool_under_a_plain_wrapping_decorator_is_awaited() -> None:
+    def logged(fn):  # type: ignore[no-untyped-def]
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+            return fn(*args, **kwargs)
+        return wrapper
+
+    @tool
+    @logged
+    async def get_weather(city: str) -> str:
+        """Weather of a city."""
+        return f"sunny in {city}"
+
+    assert get_weather.is_async
+    results = ToolExecutor([get_weather]).execute(reply(tool_call("get_weather", {"city": "Oslo"}, "c1")))
+    assert results == [ToolMessage("sunny in Oslo", "c1", name="get_weather")]
+
+
+def test_a_sync_function_returning_a_coroutine_is_an_error_not_a_success() -> None:
+    async def later() -> str:
+        return "never"
+
+    @tool
+    def sneaky(x: int) -> str:
+        """Returns a coroutine without being async def."""
+        return later()  # type: ignore[return-value]
+
+    [result] = ToolExecutor([sneaky]).execute(reply(tool_call("sneaky", {"x": 1}, "c1")))
+    assert result.status == "error"
+    assert "returned an awaitable instead of a result" in result.content
+
+
+def test_an_async_tool_that_blocks_past_its_timeout_is_a_timeout_not_a_success() -> None:
+    @tool(timeout=0.05)
+    async def blocking(q: str) -> str:
+        """Calls blocking code inside async def (a common mistake)."""
+        time.sleep(0.3)
+        return "late"
+
+    @tool(timeout=0.05)
+    async def stubborn(q: str) -> str:
+        """Ignores its cancellation."""
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(1)
+        return "late"
+
+    for slow in (blocking, stubborn):
+        result = slow.invoke(tool_call(slow.name, {"q": "x"}, "c1"))
+        assert result.status == "error", slow.name
+        assert "did not finish within 0.05 seconds; its result will not be used" in result.content
+        [executed] = ToolExecutor([slow]).execute(reply(tool_call(slow.name, {"q": "x"}, "c2")))
+        assert executed.status == "error" and "did not finish within" in executed.content

@@ -395,7 +395,8 @@ def test_timeouts_become_errors_async_and_sync() -> None:
          [{"type": "image_url", "image_url": {"url": "https://x/a.png"}}]),
         ([], "[]"),
         # data that only looks like content blocks (a `type` key) is data: JSON text, nothing dropped
-        ([{"type": "file", "name": "report.pdf", "size": 1200}], '[{"type": "file", "name": "report.pdf", "size": 1200}]'),
+        ([{"type": "file", "name": "report.pdf", "size": 1200}],
+         '[{"type": "file", "name": "report.pdf", "size": 1200}]'),
         ([{"type": "document", "title": "Q3", "url": "http://x/q3"}],
          '[{"type": "document", "title": "Q3", "url": "http://x/q3"}]'),
         ([{"type": "text", "text": 3}], '[{"type": "text", "text": 3}]'),

@@ -175,7 +175,10 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
     kind = type(exc).__name__
     if hide_details:
         return f"Error: tool '{tool_name}' raised {kind}. Try different arguments or another approach."
-    detail = str(exc).strip()
+    try:
+        detail = str(exc).strip()
+    except Exception:  # an exception whose __str__ itself fails still gets its error result
+        detail = ""
     return f"Error: tool '{tool_name}' raised {kind}: {detail}" if detail else \
         f"Error: tool '{tool_name}' raised {kind}."
 
@@ -248,7 +251,8 @@ class Tool:
         self._validate = schema.validate
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
-        self.is_async = inspect.iscoroutinefunction(func) or (
+        # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its coroutine
+        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inspect.unwrap(func)) or (
             callable(func) and inspect.iscoroutinefunction(type(func).__call__)
         )
         self.return_direct = return_direct
@@ -458,6 +462,12 @@ class Tool:
                     f"(content, artifact) tuple, but returned {type(result).__name__}."
                 )
             result, artifact = result
+        if inspect.isawaitable(result):
+            if inspect.iscoroutine(result):
+                result.close()  # never awaited: close it so Python does not warn later
+            raise ToolExecutionError(
+                f"Tool '{self.name}' returned an awaitable instead of a result; declare the function "
+                "`async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
         return ToolMessage(result_to_content(result), call.get("id") or "", name=self.name,
                            artifact=artifact)
 
@@ -525,17 +535,28 @@ class Tool:
             coro = asyncio.get_running_loop().run_in_executor(thread_pool(), self._call, kwargs)
         else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
             coro = asyncio.wrap_future(start_thread(self._call, kwargs))
+        if timeout is None:
+            return await coro
+        loop = asyncio.get_running_loop()
+        started = loop.time()
         try:
-            if timeout is None:
-                return await coro
-            return await asyncio.wait_for(coro, timeout)
+            result = await asyncio.wait_for(coro, timeout)
         except TimeoutError:
             # an async tool is cancelled; a sync tool's thread cannot be, its result is dropped
             what = "was stopped" if self.is_async else "its result will not be used"
-            raise ToolTimeoutError(
-                f"Tool '{self.name}' did not finish within {timeout:g} seconds; {what}. Try a smaller request.",
-                self.name,
-            ) from None
+            raise self._timeout_error(timeout, what) from None
+        if loop.time() - started > timeout:
+            # an async tool that blocked the event loop (time.sleep, a sync client) or ignored its
+            # cancellation finishes late: a late result is a timeout, as for sync tools
+            raise self._timeout_error(timeout, "its result will not be used (an async tool must not block the "
+                                      "event loop or ignore its cancellation)")
+        return result
+
+    def _timeout_error(self, timeout: float, what: str) -> ToolTimeoutError:
+        return ToolTimeoutError(
+            f"Tool '{self.name}' did not finish within {timeout:g} seconds; {what}. Try a smaller request.",
+            self.name,
+        )
 
     async def ainvoke(self, input: Any, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
