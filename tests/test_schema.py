@@ -310,6 +310,26 @@ def test_keyword_only_and_positional_only_parameters() -> None:
     assert tool(f).invoke({"a": 1, "b": 2, "c": 3}) == 123
 
 
+def test_a_partial_describes_the_wrapped_function_and_hides_the_keywords_it_fixes() -> None:
+    def search(query: str, limit: int = 10, api: str = "prod") -> str:
+        """Search the product catalogue.
+
+        Args:
+            query: words to look for.
+            limit: the most results.
+            api: which backend.
+        """
+        return f"{query} {limit} {api}"
+
+    bound = Tool.from_function(functools.partial(functools.partial(search, api="test"), limit=3), name="search")
+    assert bound.description == "Search the product catalogue."
+    assert bound.parameters == {"type": "object", "required": ["query"],
+                                "properties": {"query": {"type": "string", "description": "words to look for."}}}
+    assert bound.invoke({"query": "pens"}) == "pens 3 test"
+    with pytest.raises(ToolValidationError, match="'api' is not a parameter of this tool"):
+        bound.invoke({"query": "pens", "api": "prod"})
+
+
 def test_partial_callable_instance_and_decorated_function() -> None:
     def mul(a: int, b: int) -> int:
         """Multiply two numbers."""

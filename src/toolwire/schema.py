@@ -470,6 +470,23 @@ def _hint_target(func: Any) -> Any:
     return type(func).__call__ if callable(func) else func
 
 
+def function_doc(func: Any) -> str | None:
+    """``inspect.getdoc(func)``, but a ``functools.partial`` gives the docstring of the function it wraps
+    (not ``partial``'s own), so its description and ``Args:`` reach the schema."""
+    while isinstance(func, functools.partial) and func.__doc__ == functools.partial.__doc__:
+        func = func.func
+    return inspect.getdoc(func)
+
+
+def _partial_keywords(func: Any) -> set[str]:
+    """The keyword arguments a ``functools.partial`` (or a chain of them) fixes: not parameters of the tool."""
+    fixed: set[str] = set()
+    while isinstance(func, functools.partial):
+        fixed.update(func.keywords)
+        func = func.func
+    return fixed
+
+
 def function_schema(
     func: Callable[..., Any],
     tool_name: str,
@@ -480,7 +497,8 @@ def function_schema(
     """Build a :class:`FunctionSchema` from a Python function (sync or async).
 
     Args:
-        func: the function; methods, ``functools.partial`` and callables are accepted.
+        func: the function; methods, ``functools.partial`` (the keywords it fixes are not parameters;
+            its description comes from the wrapped function) and callables are accepted.
         tool_name: the tool's name (used in messages).
         description: the tool description; when None it comes from the docstring.
         parse_docstring: read parameter descriptions from the docstring (default True).
@@ -502,7 +520,7 @@ def function_schema(
             f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
             "import every type the signature names at module level."
         ) from None
-    doc_desc, doc_params = _parse_docstring(inspect.getdoc(func)) if parse_docstring or description is None \
+    doc_desc, doc_params = _parse_docstring(function_doc(func)) if parse_docstring or description is None \
         else ("", {})
     if not parse_docstring:
         doc_params = {}
@@ -512,8 +530,9 @@ def function_schema(
     defaulted: set[str] = set()
     defaults: dict[str, Any] = {}
     fill: dict[str, Any] = {}
+    fixed = _partial_keywords(func)
     for index, (name, kind, default) in enumerate(params):
-        if kind in _SKIPPED_KINDS:
+        if kind in _SKIPPED_KINDS or name in fixed:
             continue
         if index == 0 and name in ("self", "cls"):
             continue

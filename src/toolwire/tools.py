@@ -586,9 +586,9 @@ def _is_tool_call(value: Any) -> bool:
 
 
 def _docstring_summary(func: Callable[..., Any]) -> str:
-    from toolwire.schema import _parse_docstring
+    from toolwire.schema import _parse_docstring, function_doc
 
-    return _parse_docstring(inspect.getdoc(func))[0]
+    return _parse_docstring(function_doc(func))[0]
 
 
 @overload
