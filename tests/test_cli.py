@@ -50,3 +50,12 @@ def test_chat_skips_blank_lines_and_keeps_the_conversation(scripted: ScriptedCha
     assert result.exit_code == 0, result.output
     assert "123 * 456 = 56088." in result.output
     assert len(scripted.requests) == 2
+
+
+def test_a_tools_file_that_exits_at_import_is_a_clear_error(tmp_path) -> None:
+    from toolwire.errors import UserError
+
+    script = tmp_path / "exits.py"
+    script.write_text("import sys\n\ndef f(x: int) -> int:\n    'Double.'\n    return 2 * x\n\nsys.exit(0)\n")
+    with pytest.raises(UserError, match=r"ran sys.exit\(0\); put the file's script part under"):
+        cli.load_tools(str(script))

@@ -103,6 +103,9 @@ def load_tools(spec: str) -> list[Tool]:
         raise UserError(f"A tool in {spec!r} is not valid: {exc}") from None
     except Exception as exc:
         raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
+    except SystemExit as exc:  # a script's `sys.exit()` at import would end toolwire silently
+        raise UserError(f"Loading tools from {spec!r} ran sys.exit({exc.code!r}); put the file's script part "
+                        "under `if __name__ == \"__main__\":`.") from None
     from toolwire.models.base import to_tool
 
     explicit = getattr(module, "TOOLS", None)
