@@ -274,7 +274,8 @@ def test_cut_off_or_nameless_streamed_call_becomes_invalid_and_keeps_the_text() 
     assert message.tool_calls == []
     assert [(b["name"], b["args"], b["id"]) for b in message.invalid_tool_calls] == [
         ("get_weather", '{"city": "Pa', "c1"), (None, '{"x": 1}', "c2")]
-    assert message.invalid_tool_calls[1]["error"] == "The tool call has no name."
+    assert message.invalid_tool_calls[1]["error"] == (
+        "The tool call has no name; send it again with the name of the tool to call.")
 
 
 def test_empty_arguments_stream_as_an_empty_object() -> None:

@@ -8,6 +8,7 @@ import pytest
 
 from toolwire.errors import ToolCallParseError
 from toolwire.parsing import normalize_arguments, tool_call_from_native, unwrap_call
+from toolwire.parsing.arguments import no_name_error
 
 OBJECT_HINT = 'The arguments must be a JSON object such as {"city": "Paris"}'
 
@@ -291,6 +292,18 @@ def test_native_unknown_name_is_not_invalid_but_empty_name_is_with_tool_names():
                     "error": "The tool call has no name; call one of the available tools: add, get_time.",
                     "type": "invalid_tool_call"}
     assert tool_call_from_native(None, "{}", "c3")["type"] == "tool_call"
+
+
+def test_native_empty_name_never_claims_there_are_no_tools_when_they_are_unknown():
+    """Finding 5: a nameless call read where the bound tools are not known must not say "available tools: none"."""
+    unknown = tool_call_from_native("", "{}", "c1", require_name=True)
+    assert unknown["type"] == "invalid_tool_call" and unknown["args"] == "{}"
+    assert unknown["error"] == "The tool call has no name; send it again with the name of the tool to call."
+    known = tool_call_from_native(None, "{}", "c2", tool_names=["get_weather"], require_name=True)
+    assert known["error"] == "The tool call has no name; call one of the available tools: get_weather."
+    none_bound = tool_call_from_native("", "{}", "c3", tool_names=())
+    assert none_bound["error"] == "The tool call has no name, and no tools are available, so answer in plain text."
+    assert no_name_error(None) == unknown["error"] and no_name_error("get_weather") == known["error"]
 
 
 def test_native_empty_name_with_wrapped_call_uses_the_inner_call():

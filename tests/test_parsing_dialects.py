@@ -482,3 +482,11 @@ def test_hermes_pythonic_list_and_cut_off_pythonic_in_block():
     assert reply.invalid_tool_calls[0]["name"] == "get_date" and reply.content == "ok"
     reply = parse('<tool_call>get_weather(city="Pa', "hermes")
     assert reply.invalid_tool_calls[0]["error"].startswith("The call is cut off")
+
+
+def test_a_nameless_call_in_a_marker_names_the_bound_tools():
+    text = '<tool_call>{"name": "", "arguments": {"city": "Oslo"}}</tool_call>'
+    bad = check(parse_tool_calls(text, ["get_time", "get_weather"])).invalid_tool_calls
+    assert bad[0]["error"] == "The tool call has no name; call one of the available tools: get_time, get_weather."
+    bad = check(parse_tool_calls(text, [])).invalid_tool_calls
+    assert bad[0]["error"] == "The tool call has no name, and no tools are available, so answer in plain text."

@@ -85,7 +85,7 @@ class AIMessageChunk:
         :class:`InvalidToolCall` that keeps it. The chunk's own ``invalid_tool_calls`` follow.
         """
         from toolwire.errors import ToolCallParseError
-        from toolwire.parsing.arguments import normalize_arguments
+        from toolwire.parsing.arguments import no_name_error, normalize_arguments
 
         calls: list[ToolCall] = []
         invalid: list[InvalidToolCall] = []
@@ -98,7 +98,7 @@ class AIMessageChunk:
                 invalid.append(invalid_tool_call(name or None, raw, chunk.get("id"), str(exc)))
                 continue
             if not name:
-                invalid.append(invalid_tool_call(None, raw, chunk.get("id"), "The tool call has no name."))
+                invalid.append(invalid_tool_call(None, raw, chunk.get("id"), no_name_error(None)))
                 continue
             calls.append(tool_call(name, args, chunk.get("id")))
         invalid.extend(self.invalid_tool_calls)

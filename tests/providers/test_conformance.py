@@ -256,6 +256,18 @@ def test_strict_schemas_and_unreadable_arguments(provider, server, make_model):
     assert result.output.startswith("Resposta:")
 
 
+def test_a_nameless_call_is_answered_with_the_bound_tools(provider, server, make_model):
+    """Finding 5: the model is told which tools it can call, not that there are none."""
+    server.queue(Reply(calls=[("", {"city": "Paris"})]), Reply(text="Resposta: ok"))
+    result = Agent(make_model(), BOOK_TOOLS).invoke("clima?")
+    (bad,) = result.messages[1].invalid_tool_calls
+    names = ", ".join(sorted(t.name for t in BOOK_TOOLS))
+    assert bad["error"] == f"The tool call has no name; call one of the available tools: {names}."
+    answer = result.messages[2]
+    assert answer.status == "error" and answer.tool_call_id == bad["id"] and names in answer.text
+    assert result.output == "Resposta: ok"
+
+
 # --------------------------------------------------------------------------- replies and errors
 
 

@@ -219,3 +219,13 @@ def test_result_blocks_a_tool_result_cannot_hold_become_text_not_lost():
         {"type": "text", "text": '{"type": "file", "base64": "<8 base64 characters not sent>", '
                                  '"mime_type": "application/pdf"}'},
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]
+
+
+def test_a_nameless_call_names_the_bound_tools_or_none_of_them():
+    """Finding 5: the error names the bound tools when they are given, and never says there are none."""
+    reply = {"content": [{"type": "tool_use", "id": "t1", "name": "", "input": {"city": "Oslo"}}]}
+    (bad,) = parse_response(reply, tool_names=["get_weather"]).invalid_tool_calls
+    assert bad["error"] == "The tool call has no name; call one of the available tools: get_weather."
+    assert bad["args"] == '{"city": "Oslo"}'
+    (bad,) = parse_response(reply).invalid_tool_calls
+    assert "available tools" not in bad["error"] and bad["error"].startswith("The tool call has no name;")

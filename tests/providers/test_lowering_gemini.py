@@ -271,3 +271,12 @@ def test_stream_state_equals_whole_reply():
     assert [(c["name"], c["args"]) for c in merged.tool_calls] == [(c["name"], c["args"]) for c in expected.tool_calls]
     assert merged.provider_data == expected.provider_data
     assert merged.response_metadata == expected.response_metadata and merged.id == "r"
+
+
+def test_a_nameless_call_names_the_bound_tools_or_none_of_them():
+    """Finding 5: the error names the bound tools when they are given, and never says there are none."""
+    reply = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "", "args": {}}}]}}]}
+    (bad,) = parse_response(reply, tool_names=["get_weather"]).invalid_tool_calls
+    assert bad["error"] == "The tool call has no name; call one of the available tools: get_weather."
+    (bad,) = parse_response(reply).invalid_tool_calls
+    assert "available tools" not in bad["error"] and bad["error"].startswith("The tool call has no name;")

@@ -267,3 +267,20 @@ def test_merger_generates_ids_and_keeps_invalid_text():
     assert merger.partial_args(0) == {"city": "Pa"}
     (call,) = merger.tool_calls()
     assert call["type"] == "invalid_tool_call" and call["args"] == '{"city": "Pa'
+
+
+NAMELESS_CHAT = {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": [
+    {"id": "c1", "type": "function", "function": {"name": "", "arguments": "{}"}}]}}]}
+NAMELESS_RESPONSES = {"status": "completed", "output": [
+    {"type": "function_call", "call_id": "c1", "name": "", "arguments": "{}"}]}
+
+
+@pytest.mark.parametrize(("parse", "reply"), [(parse_response, NAMELESS_CHAT),
+                                              (parse_responses_response, NAMELESS_RESPONSES)])
+def test_a_nameless_call_names_the_bound_tools_or_none_of_them(parse, reply):
+    """Finding 5: the error names the bound tools when they are given, and never says there are none."""
+    (bad,) = parse(reply, tool_names=["get_weather", "calculate"]).invalid_tool_calls
+    assert bad["error"] == "The tool call has no name; call one of the available tools: calculate, get_weather."
+    assert (bad["name"], bad["args"], bad["id"]) == (None, "{}", "c1")
+    (bad,) = parse(reply).invalid_tool_calls
+    assert bad["error"] == "The tool call has no name; send it again with the name of the tool to call."

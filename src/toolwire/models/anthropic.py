@@ -54,7 +54,7 @@ class ChatAnthropic(SDKChatModel):
         return codec.lower_request(request, self.model, self.options)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
-        return codec.parse_response(raw)
+        return codec.parse_response(raw, tool_names=[t.name for t in request.tools])
 
     def _stream_state(self, request: ChatRequest) -> Any:
         return codec.StreamState()

@@ -57,7 +57,8 @@ class ChatGoogleGenAI(SDKChatModel):
         return codec.lower_request(request, self.model, self.options)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
-        return codec.parse_response(raw, single_call=request.parallel_tool_calls is False)
+        return codec.parse_response(raw, single_call=request.parallel_tool_calls is False,
+                                    tool_names=[t.name for t in request.tools])
 
     def _stream_state(self, request: ChatRequest) -> Any:
         return codec.StreamState(single_call=request.parallel_tool_calls is False)

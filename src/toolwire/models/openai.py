@@ -89,8 +89,8 @@ class ChatOpenAI(SDKChatModel):
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         if self.use_responses_api:
-            return codec.parse_responses_response(raw)
-        return codec.parse_response(raw)
+            return codec.parse_responses_response(raw, tool_names=[t.name for t in request.tools])
+        return codec.parse_response(raw, tool_names=[t.name for t in request.tools])
 
     def _stream_state(self, request: ChatRequest) -> Any:
         return codec.ResponsesStreamState() if self.use_responses_api else codec.StreamState()

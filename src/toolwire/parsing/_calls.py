@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, new_tool_call_id, tool_call
-from toolwire.parsing.arguments import call_parts, normalize_arguments, raw_text
+from toolwire.parsing.arguments import call_parts, no_name_error, normalize_arguments, raw_text
 from toolwire.parsing.partial_json import partial_value
 
 
@@ -105,7 +105,7 @@ class Collector:
             if not marked:
                 return False
             if not name.strip():
-                self.add_invalid(None, raw, "The tool call has no name; " + self._choose())
+                self.add_invalid(None, raw, no_name_error(self.names))
             else:
                 self.add_invalid(name, raw, self.unknown_error(name), call_id)
             return True
@@ -122,11 +122,6 @@ class Collector:
         else:
             self.add_call(name, parsed, call_id)
         return True
-
-    def _choose(self) -> str:
-        if not self.names:
-            return "no tools are available."
-        return f"call one of the available tools: {', '.join(sorted(self.names))}."
 
     def result(self, text: str) -> ParsedReply:
         """Build the :class:`ParsedReply`: ``text`` without the recorded spans, stripped."""

@@ -22,6 +22,7 @@ from toolwire.parsing._scan import _DECODER, is_truncation, parse_expr, to_jsona
 __all__ = [
     "CallParts",
     "call_parts",
+    "no_name_error",
     "normalize_arguments",
     "raw_text",
     "tool_call_from_native",
@@ -387,6 +388,21 @@ def unwrap_call(obj: Any) -> tuple[str, Any]:
     return parts.name, parts.args
 
 
+def no_name_error(tool_names: Collection[str] | None) -> str:
+    """The error sentence for a tool call that has no name.
+
+    Args:
+        tool_names: the bound tool names, listed in the sentence; ``None`` when they are not known where
+            the call is read (then the sentence says nothing about which tools exist).
+    """
+    if tool_names is None:
+        return "The tool call has no name; send it again with the name of the tool to call."
+    names = sorted({n for n in ((tool_names,) if isinstance(tool_names, str) else tool_names) if isinstance(n, str)})
+    if not names:
+        return "The tool call has no name, and no tools are available, so answer in plain text."
+    return f"The tool call has no name; call one of the available tools: {', '.join(names)}."
+
+
 def tool_call_from_native(
     name: str | None,
     arguments: Any,
@@ -394,6 +410,7 @@ def tool_call_from_native(
     *,
     tool_names: Collection[str] | None = None,
     schema: Mapping[str, Any] | None = None,
+    require_name: bool = False,
 ) -> ToolCall | InvalidToolCall:
     """Build a call record from a provider's native tool call (OpenAI-style name + arguments).
 
@@ -402,9 +419,12 @@ def tool_call_from_native(
         arguments: the arguments as sent: a JSON string, a dict, ``None``/``""`` (see
             :func:`normalize_arguments`).
         id: the provider's call id; a unique one is generated when missing.
-        tool_names: the bound tool names; when given, an empty name makes an invalid call. An unknown
-            name is *not* invalid here (the executor answers it, listing the available tools).
+        tool_names: the bound tool names; when given, an empty name makes an invalid call whose error
+            lists them (see :func:`no_name_error`). An unknown name is *not* invalid here (the executor
+            answers it, listing the available tools).
         schema: the tool's JSON Schema, passed to :func:`normalize_arguments`.
+        require_name: make an empty name an invalid call even when ``tool_names`` is not given (the
+            error then names no tools: they are not known here).
 
     Returns:
         A :class:`~toolwire.messages.ToolCall`, or an :class:`~toolwire.messages.InvalidToolCall` that keeps
@@ -421,12 +441,8 @@ def tool_call_from_native(
     except ToolCallParseError as exc:
         return invalid_tool_call(name or None, raw_text(arguments), id, str(exc))
     if not name:
-        if tool_names is not None:
-            listed = ", ".join(sorted(tool_names)) or "none"
-            return invalid_tool_call(
-                None, raw_text(arguments), id,
-                f"The tool call has no name; call one of the available tools: {listed}.",
-            )
+        if tool_names is not None or require_name:
+            return invalid_tool_call(None, raw_text(arguments), id, no_name_error(tool_names))
         return tool_call(name, args, id)
     if schema is None:
         inner = _inner_call(args)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
@@ -208,8 +208,13 @@ def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any 
     return result
 
 
-def native_call(name: Any, arguments: Any, call_id: Any) -> ToolCall | InvalidToolCall:
+def native_call(name: Any, arguments: Any, call_id: Any,
+                tool_names: Collection[str] | None = None) -> ToolCall | InvalidToolCall:
     """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
-    JSON object or the name is empty. Streams and whole replies go through this same function."""
+    JSON object or the name is empty. Streams and whole replies go through this same function.
+
+    ``tool_names`` are the bound tools' names, listed in the error of a call with no name; when they are
+    ``None`` (not known here) that error names no tools."""
     return tool_call_from_native(name if isinstance(name, str) else None, arguments,
-                                 call_id if isinstance(call_id, str) and call_id else None, tool_names=())
+                                 call_id if isinstance(call_id, str) and call_id else None, tool_names=tool_names,
+                                 require_name=True)

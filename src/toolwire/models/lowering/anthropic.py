@@ -19,6 +19,7 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from toolwire.errors import ProviderError, SchemaError, UserError
@@ -267,8 +268,13 @@ def _metadata(model: Any, finish: Any) -> dict[str, Any]:
     return {k: v for k, v in (("model", model), ("finish_reason", finish)) if v is not None}
 
 
-def parse_response(obj: Any) -> AIMessage:
+def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
     """Read a Messages API reply (``message`` object, or the SDK's ``Message``).
+
+    Args:
+        obj: the reply.
+        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
+            known, the error names no tools).
 
     Returns:
         An AIMessage: text blocks joined, one call per ``tool_use`` block (its ``input`` object, its
@@ -279,7 +285,8 @@ def parse_response(obj: Any) -> AIMessage:
     data = _as_dict(obj)
     blocks = data.get("content") or []
     text = "".join(b.get("text") or "" for b in blocks if b.get("type") == "text")
-    calls = [native_call(b.get("name"), b.get("input"), b.get("id")) for b in blocks if b.get("type") == "tool_use"]
+    calls = [native_call(b.get("name"), b.get("input"), b.get("id"), tool_names)
+             for b in blocks if b.get("type") == "tool_use"]
     valid, invalid = split_calls(calls)
     opaque = any(b.get("type") not in ("text", "tool_use") for b in blocks)
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),

@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import copy
 import re
+from collections.abc import Collection
 from typing import Any
 
 from toolwire.errors import SchemaError
@@ -410,13 +411,15 @@ def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def parse_response(obj: Any, *, single_call: bool = False) -> AIMessage:
+def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collection[str] | None = None) -> AIMessage:
     """Read a ``GenerateContentResponse`` (REST JSON, snake_case dict, or the SDK object).
 
     Args:
         obj: the reply.
         single_call: keep only the first function call (``parallel_tool_calls=False``); the number
             dropped is in ``response_metadata["dropped_tool_calls"]``.
+        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
+            known, the error names no tools).
 
     Returns:
         An AIMessage: text of the first candidate's non-thought parts, one call per ``function_call``
@@ -438,8 +441,8 @@ def parse_response(obj: Any, *, single_call: bool = False) -> AIMessage:
     if dropped:
         log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
     text = "".join(p.get("text") or "" for p in kept_parts if "text" in p and not p.get("thought"))
-    calls = [native_call(p["function_call"].get("name"), p["function_call"].get("args"), p["function_call"].get("id"))
-             for p in kept_parts if "function_call" in p]
+    calls = [native_call(p["function_call"].get("name"), p["function_call"].get("args"), p["function_call"].get("id"),
+                         tool_names) for p in kept_parts if "function_call" in p]
     valid, invalid = split_calls(calls)
     metadata = _metadata(_get(data, "model_version"), _get(candidate, "finish_reason"), dropped)
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(_get(data, "usage_metadata")),

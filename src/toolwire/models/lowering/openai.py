@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import logging
 import warnings
+from collections.abc import Collection
 from typing import Any
 
 from toolwire.errors import ProviderError, UserError
@@ -309,8 +310,13 @@ def _metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
 
 
-def parse_response(obj: Any) -> AIMessage:
+def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
     """Read a Chat Completions reply (``chat.completion`` object, or the SDK's ``ChatCompletion``).
+
+    Args:
+        obj: the reply.
+        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
+            known, the error names no tools).
 
     Returns:
         An AIMessage: ``content`` = the first choice's text (``""`` when null), ``tool_calls`` from
@@ -323,7 +329,7 @@ def parse_response(obj: Any) -> AIMessage:
     choice = choices[0]
     message = choice.get("message") or {}
     calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
-                         tc.get("id")) for tc in message.get("tool_calls") or ()]
+                         tc.get("id"), tool_names) for tc in message.get("tool_calls") or ()]
     valid, invalid = split_calls(calls)
     extra = {"refusal": message["refusal"]} if message.get("refusal") else {}
     return AIMessage(message.get("content") or "", tool_calls=valid, invalid_tool_calls=invalid,
@@ -458,8 +464,13 @@ def _responses_finish(data: dict[str, Any]) -> Any:
     return reason or data.get("status")
 
 
-def parse_responses_response(obj: Any) -> AIMessage:
+def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
     """Read a Responses API reply (``response`` object, or the SDK's ``Response``).
+
+    Args:
+        obj: the reply.
+        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
+            known, the error names no tools).
 
     Returns:
         An AIMessage: text of the ``output_text`` parts, one call per ``function_call`` item (id =
@@ -481,7 +492,7 @@ def parse_responses_response(obj: Any) -> AIMessage:
         if kind == "message":
             text.extend(p.get("text") or "" for p in item.get("content") or () if p.get("type") == "output_text")
         elif kind == "function_call":
-            calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id")))
+            calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id"), tool_names))
         elif kind == "reasoning":
             reasoning.append(item)
     valid, invalid = split_calls(calls)
