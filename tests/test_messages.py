@@ -201,6 +201,74 @@ def test_message_from_openai_role_dicts() -> None:
         message_from_dict({"role": "robot", "content": "x"})
 
 
+SAVED_CUT_OFF = [
+    {"role": "user", "content": "weather?"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Par'}},
+        {"id": "c2", "type": "function", "function": {"name": "get_time", "arguments": "{}"}},
+        {"id": "c3", "type": "function", "function": {"name": "", "arguments": '{"x": 1}'}}]},
+    {"role": "tool", "tool_call_id": "c1", "content": "Error: cut off"},
+]
+
+
+def test_saved_openai_calls_with_malformed_arguments_load_as_invalid_calls() -> None:
+    """Finding 7: cut-off arguments in a saved conversation become an InvalidToolCall keeping the raw text."""
+    _, assistant, result = coerce_messages(SAVED_CUT_OFF)
+    assert isinstance(assistant, AIMessage) and isinstance(result, ToolMessage)
+    assert assistant.tool_calls == [tool_call("get_time", {}, "c2")]
+    cut, nameless = assistant.invalid_tool_calls
+    assert (cut["name"], cut["args"], cut["id"], cut["type"]) == ("get_weather", '{"city": "Par', "c1",
+                                                                 "invalid_tool_call")
+    assert cut["error"].startswith("The arguments JSON is cut off")
+    assert (nameless["name"], nameless["args"], nameless["id"]) == (None, '{"x": 1}', "c3")
+    kept = invalid_tool_call("old", "x", "c0", "earlier")
+    loaded = message_from_dict({**SAVED_CUT_OFF[1], "invalid_tool_calls": [kept]})
+    assert [b["id"] for b in loaded.invalid_tool_calls] == ["c0", "c1", "c3"]  # AIMessage: ids pair with results
+
+
+def test_model_and_agent_take_a_saved_conversation_with_malformed_arguments() -> None:
+    """Finding 7 end to end: model.invoke and Agent.invoke take the dicts; the raw text reaches the model."""
+    from toolwire import Agent, tool
+    from toolwire.testing import ScriptedChatModel
+
+    @tool
+    def get_weather(city: str) -> str:
+        """Weather of a city."""
+        return f"sunny in {city}"
+
+    model = ScriptedChatModel(["ok", "done"])
+    assert model.invoke(SAVED_CUT_OFF[:2] + [{"role": "tool", "tool_call_id": c, "content": "?"}
+                                             for c in ("c1", "c2", "c3")]).text == "ok"
+    sent = model.requests[0].messages[1]
+    assert isinstance(sent, AIMessage) and sent.invalid_tool_calls[0]["args"] == '{"city": "Par'
+    result = Agent(model, [get_weather]).invoke(
+        SAVED_CUT_OFF[:2] + [{"role": "tool", "tool_call_id": c, "content": "?"} for c in ("c1", "c2", "c3")])
+    assert result.output == "done"
+
+
+def test_openai_sdk_message_dump_is_accepted() -> None:
+    """Finding 8: keys a message does not use (OpenAI SDK's refusal, annotations, audio...) are ignored."""
+    dump = {"role": "assistant", "content": "Hi", "refusal": None, "annotations": [], "audio": None,
+            "function_call": None, "tool_calls": None}  # ChatCompletionMessage.model_dump()
+    assert coerce_messages([{"role": "user", "content": "hello"}, dump]) == [HumanMessage("hello"), AIMessage("Hi")]
+    with_calls = {**dump, "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": '{"a": 1}'}}]}
+    assert message_from_dict(with_calls) == AIMessage("", tool_calls=[tool_call("f", {"a": 1}, "c1")])
+    assert message_from_dict({"role": "user", "content": "x", "extra": 1}) == HumanMessage("x")
+    assert message_from_dict({"role": "tool", "content": "r", "tool_call_id": "c1", "refusal": None}) == \
+        ToolMessage("r", "c1")
+
+
+def test_openai_refusal_is_kept_and_a_legacy_function_call_is_refused() -> None:
+    """Finding 8: the keys that matter are not dropped: a refusal is kept, a legacy function call is an error."""
+    refused = message_from_dict({"role": "assistant", "content": None, "refusal": "I can't help with that."})
+    assert refused == AIMessage("", response_metadata={"refusal": "I can't help with that."})
+    legacy = {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}}
+    with pytest.raises(UserError, match=r"^Cannot read an OpenAI legacy 'function_call' message; give the call as "
+                                        r"'tool_calls'"):
+        coerce_messages([legacy])
+
+
 def test_coerce_messages() -> None:
     human = HumanMessage("x")
     assert coerce_messages("hi") == [HumanMessage("hi")]

@@ -388,8 +388,17 @@ _BY_TYPE: dict[str, type[BaseMessage]] = {
 def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     """Rebuild a message from :meth:`BaseMessage.to_dict` output (or an OpenAI-style ``role`` dict).
 
+    The keys read are ``type`` (or ``role``), ``content`` and the message class's own fields: ``id`` and
+    ``name``; for an AI message ``tool_calls``, ``invalid_tool_calls``, ``usage``, ``response_metadata`` and
+    ``provider_data``; for a tool message ``tool_call_id``, ``status`` and ``artifact``. An AI message's
+    ``tool_calls`` may be toolwire's ``{"name", "args", "id"}`` or OpenAI's ``{"id", "type": "function",
+    "function": {"name", "arguments"}}``; an OpenAI call whose arguments are not a JSON object (or that has no
+    name) becomes an :class:`InvalidToolCall` keeping the raw text. OpenAI's ``refusal`` text is kept in
+    ``response_metadata["refusal"]``, as a provider reply gives it. Other keys (such as ``annotations`` and
+    ``audio`` of an OpenAI SDK message dump) are ignored.
+
     Raises:
-        UserError: the dict has no known ``type``/``role``.
+        UserError: the dict has no known ``type``/``role``, or it holds an OpenAI legacy ``function_call``.
     """
     from toolwire.errors import UserError
 
@@ -397,19 +406,43 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     cls = _BY_TYPE.get(str(kind))
     if cls is None:
         raise UserError(f"Cannot read a message of type {kind!r}; use one of {sorted(set(_BY_TYPE))}.")
-    fields = {k: v for k, v in data.items() if k not in ("type", "role", "content")}
-    if cls is AIMessage and "tool_calls" in fields:
-        fields["tool_calls"] = [
-            tc if "args" in tc else _openai_call(tc) for tc in fields["tool_calls"] or ()
-        ]
+    names = {name for name, _ in cls._fields if name != "content"}
+    fields = {k: v for k, v in data.items() if k in names}
+    if cls is AIMessage:
+        if data.get("function_call"):
+            raise UserError(
+                "Cannot read an OpenAI legacy 'function_call' message; give the call as 'tool_calls' "
+                "[{'id', 'type': 'function', 'function': {'name', 'arguments'}}] instead."
+            )
+        if "tool_calls" in fields:
+            calls, invalid = _read_calls(fields["tool_calls"])
+            fields["tool_calls"] = calls
+            if invalid:
+                fields["invalid_tool_calls"] = [*(fields.get("invalid_tool_calls") or ()), *invalid]
+        if data.get("refusal") and isinstance(fields.get("response_metadata") or {}, dict):
+            fields["response_metadata"] = {**(fields.get("response_metadata") or {}), "refusal": data["refusal"]}
     return cls(data.get("content") or "", **fields)
 
 
-def _openai_call(tc: dict[str, Any]) -> ToolCall:
-    from toolwire.parsing.arguments import normalize_arguments
+def _read_calls(raw_calls: Any) -> tuple[list[Any], list[InvalidToolCall]]:
+    """Split saved ``tool_calls`` into calls and invalid calls: OpenAI-format calls are read like a provider's
+    reply (unreadable arguments or no name make an :class:`InvalidToolCall`); other items are kept as they
+    are, for :class:`AIMessage` to check."""
+    from toolwire.parsing.arguments import tool_call_from_native
 
-    fn = tc.get("function") or {}
-    return tool_call(fn.get("name", ""), normalize_arguments(fn.get("arguments")), tc.get("id"))
+    calls: list[Any] = []
+    invalid: list[InvalidToolCall] = []
+    for tc in raw_calls or ():
+        fn = tc.get("function") if isinstance(tc, dict) and "args" not in tc else None
+        if not isinstance(fn, dict):
+            calls.append(tc)
+            continue
+        call = tool_call_from_native(fn.get("name"), fn.get("arguments"), tc.get("id"), require_name=True)
+        if call["type"] == "tool_call":
+            calls.append(call)
+        else:
+            invalid.append(call)  # type: ignore[arg-type]
+    return calls, invalid
 
 
 _ROLE_ALIASES = {"user": HumanMessage, "human": HumanMessage, "system": SystemMessage,
@@ -420,7 +453,8 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     """Turn what a user passes to ``invoke`` into a list of messages.
 
     Accepts a string (one :class:`HumanMessage`), a message, or a list of messages,
-    ``(role, text)`` tuples and ``{"role"|"type", "content", ...}`` dicts.
+    ``(role, text)`` tuples and ``{"role"|"type", "content", ...}`` dicts (read by :func:`message_from_dict`,
+    which says which keys it reads; an OpenAI SDK message's ``model_dump()`` is accepted).
 
     Raises:
         UserError: an item is none of these.
