@@ -1,35 +1,57 @@
 """Retries with backoff on 429/5xx and connection errors, the request timeout, and the one final error.
 
 Parametrised by provider: the failures come from each API's wire server (in its own error format) and
-go through each SDK's own exceptions, translated at the provider's one boundary.
+go through each SDK's own exceptions, translated at the provider's one boundary. Connection failures and
+timeouts are checked for sync and async calls alike: google-genai's async client uses aiohttp when it is
+installed, whose errors differ from httpx's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import socket
+import time
+import types
 
 import pytest
 
 from toolwire import ProviderError
 from toolwire.messages import merge_chunks
 from toolwire.models import _retry
-from toolwire.models._retry import RetryPolicy, retry_after, with_retries
+from toolwire.models._retry import RetryPolicy, retry_after, transport_error, with_retries
 
 from .conftest import build_model
 from .wire_servers import Fail, Reply
 
+MODES = ["invoke", "ainvoke", "stream", "astream"]
+
+
+def call(model, mode):
+    """One call of ``model`` in ``mode``: the reply, or the list of streamed chunks."""
+    if mode == "invoke":
+        return model.invoke("oi")
+    if mode == "stream":
+        return list(model.stream("oi"))
+
+    async def main():
+        if mode == "ainvoke":
+            return await model.ainvoke("oi")
+        return [chunk async for chunk in model.astream("oi")]
+
+    return asyncio.run(main())
+
 
 @pytest.fixture
 def sleeps(monkeypatch):
-    """Record the backoff waits (seconds) instead of sleeping."""
+    """Record the backoff waits (seconds) instead of sleeping: only the retry module's own waits, not those
+    of the HTTP clients (aiohttp sleeps inside its connector)."""
     waits: list[float] = []
 
     async def asleep(seconds):
         waits.append(seconds)
 
-    monkeypatch.setattr(_retry.time, "sleep", waits.append)
-    monkeypatch.setattr(_retry.asyncio, "sleep", asleep)
+    monkeypatch.setattr(_retry, "time", types.SimpleNamespace(**{**vars(time), "sleep": waits.append}))
+    monkeypatch.setattr(_retry, "asyncio", types.SimpleNamespace(**{**vars(asyncio), "sleep": asleep}))
     return waits
 
 
@@ -69,22 +91,35 @@ def test_client_errors_are_not_retried(provider, server, make_model, sleeps):
     assert len(server.requests) == 1 and sleeps == []
 
 
-def test_connection_errors_are_retried(provider, sleeps):
+@pytest.mark.parametrize("mode", MODES)
+def test_connection_errors_are_retried(provider, sleeps, mode):
     with socket.socket() as sock:  # a port nothing listens on
         sock.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     with pytest.raises(ProviderError) as failed:
-        build_model(provider, url, max_retries=2).invoke("oi")
-    assert failed.value.status is None and failed.value.retryable
+        call(build_model(provider, url, max_retries=2), mode)
+    assert failed.value.status is None and failed.value.retryable and "Could not connect" in str(failed.value)
     assert "gave up after 3 attempts" in str(failed.value) and len(sleeps) == 2
     assert url in str(failed.value)
 
 
-def test_request_timeout(provider, server, make_model):
+@pytest.mark.parametrize("mode", MODES)
+def test_request_timeout(provider, server, make_model, mode):
     server.queue(Reply(text="tarde demais", delay=1.5))
     with pytest.raises(ProviderError) as failed:
-        make_model(timeout=0.3).invoke("oi")
+        call(make_model(timeout=0.3), mode)
     assert "timed out after 0.3 s" in str(failed.value) and failed.value.retryable
+
+
+@pytest.mark.parametrize("mode", ["stream", "astream"])
+def test_stream_dropped_mid_body_is_one_provider_error(provider, server, make_model, sleeps, mode):
+    """The server sends a few events and closes the connection: one ProviderError, and no retry (events were
+    already handed out)."""
+    server.queue(Reply(text="olá mundo, tudo bem por aí?", piece=2, drop_after=4))
+    with pytest.raises(ProviderError) as failed:
+        call(make_model(max_retries=2), mode)
+    assert failed.value.status is None and failed.value.provider in ("openai", "anthropic", "google")
+    assert len(server.requests) == 1 and sleeps == []
 
 
 def test_stream_is_retried_until_its_first_event(provider, server, make_model, sleeps):
@@ -133,6 +168,37 @@ def test_retry_after_reads_seconds_and_milliseconds():
     assert retry_after(Error({"retry-after-ms": "250"})) == 0.25
     assert retry_after(Error({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"})) is None
     assert retry_after(ValueError()) is None
+
+
+def _http_error(module, *names, base=Exception, **attrs):
+    """An exception class chain ``names[0] <- names[1] <- ...`` defined in ``module`` (as httpx/aiohttp do)."""
+    cls = base
+    for name in names:
+        cls = type(name, (cls,), {"__module__": module})
+    error = cls("boom")
+    error.__dict__.update(attrs)
+    return error
+
+
+def test_http_client_errors_are_recognised_by_name():
+    """httpx and aiohttp errors that an SDK lets through become ProviderErrors without importing either."""
+    refused = _http_error("aiohttp.client_exceptions", "ClientError", "ClientConnectionError", "ClientOSError",
+                          "ClientConnectorError", base=OSError, os_error=ConnectionRefusedError(111, "refused"))
+    cut = _http_error("aiohttp.client_exceptions", "ClientError", "ClientPayloadError")
+    slow = _http_error("aiohttp.client_exceptions", "ClientError", "ServerTimeoutError", base=TimeoutError)
+    dropped = _http_error("httpx2", "HTTPError", "RequestError", "TransportError", "ProtocolError",
+                          "RemoteProtocolError")
+    url = "http://127.0.0.1:9"
+    read = {name: transport_error("google", error, timeout=2, base_url=url)
+            for name, error in (("refused", refused), ("cut", cut), ("slow", slow), ("dropped", dropped),
+                                ("plain timeout", TimeoutError()))}
+    assert "Could not connect: [Errno 111] refused" in str(read["refused"])
+    assert "connection broke off: boom" in str(read["cut"]) and "connection broke off" in str(read["dropped"])
+    assert "timed out after 2 s" in str(read["slow"]) and "timed out after 2 s" in str(read["plain timeout"])
+    assert all(e is not None and e.retryable and e.status is None for e in read.values())
+    stranger = _http_error("mylib.errors", "ClientPayloadError")  # same name, another library
+    assert transport_error("google", stranger, timeout=2) is None
+    assert transport_error("google", ValueError("x"), timeout=2) is None
 
 
 def test_unknown_exceptions_pass_through_untouched():

@@ -42,6 +42,7 @@ class Reply:
         interleave: stream the fragments of parallel calls round-robin (OpenAI Chat only).
         delay: seconds to wait before answering.
         raw_arguments: per-call raw argument text to send instead of the JSON of ``args``.
+        drop_after: stream only this many events, then close the connection in the middle of the body.
     """
 
     text: str = ""
@@ -51,6 +52,7 @@ class Reply:
     interleave: bool = False
     delay: float = 0.0
     raw_arguments: dict[int, str] = dataclasses.field(default_factory=dict)
+    drop_after: int | None = None
 
     def arguments(self, index: int) -> str:
         """The argument JSON text of call ``index``."""
@@ -212,13 +214,16 @@ class WireServer:
         handler.end_headers()
         handler.wfile.write(data)
 
-    def send_events(self, handler: BaseHTTPRequestHandler, frames: list[bytes]) -> None:
+    def send_events(self, handler: BaseHTTPRequestHandler, frames: list[bytes], drop_after: int | None = None) -> None:
         handler.send_response(200)
         handler.send_header("Content-Type", "text/event-stream")
         handler.send_header("Transfer-Encoding", "chunked")
         handler.end_headers()
-        for frame in frames:
+        for frame in frames[:drop_after]:
             handler.wfile.write(f"{len(frame):x}\r\n".encode() + frame + b"\r\n")
+        if drop_after is not None:  # no final chunk: the client sees the connection close mid-body
+            handler.close_connection = True
+            return
         handler.wfile.write(b"0\r\n\r\n")
 
     def handle(self, handler: BaseHTTPRequestHandler) -> None:
@@ -260,7 +265,7 @@ class WireServer:
             return
         model = self.adapter.model_of(route, body)
         if stream:
-            self.send_events(handler, self.adapter.render_stream(item, body, model, self))
+            self.send_events(handler, self.adapter.render_stream(item, body, model, self), item.drop_after)
         else:
             self.send_json(handler, 200, self.adapter.render(item, body, model, self))
 

@@ -8,7 +8,11 @@ and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds) is h
 message and how many attempts were made.
 
 Streams are retried only until their first event arrives: after that, chunks have been handed to the
-caller and a retry would repeat them.
+caller and a retry would repeat them; a later failure (such as a connection that drops mid-stream) ends
+the stream in one ProviderError.
+
+The HTTP clients' own exceptions that an SDK lets through (``httpx``, ``aiohttp``) are read by
+:func:`transport_error`, by class name and module, so no HTTP library is imported here.
 """
 
 from __future__ import annotations
@@ -23,14 +27,16 @@ from typing import Any, TypeVar
 
 from toolwire.errors import ProviderError
 
-__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "retry_after", "retry_stream",
-           "status_error", "with_retries"]
+__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "retry_after",
+           "retry_stream", "status_error", "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
 T = TypeVar("T")
 Translate = Callable[[BaseException], "ProviderError | None"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
+
+_HTTP_LIBRARIES = frozenset({"httpx", "httpx2", "httpcore", "aiohttp"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,6 +114,27 @@ def status_error(provider: str, status: int | None, message: str, *, key_env: st
     else:
         hint = None
     return ProviderError(message, provider=provider, status=status, retryable=retryable, hint=hint)
+
+
+def transport_error(provider: str, exc: BaseException, *, timeout: float,
+                    base_url: str | None = None) -> ProviderError | None:
+    """The ProviderError for an HTTP client's own exception that an SDK let through, or ``None``.
+
+    Recognised (by class name and module, so neither library is imported): ``httpx`` timeouts, failed
+    connections and connections that broke mid-response (``RemoteProtocolError``, ``ReadError``...),
+    ``aiohttp``'s ``ClientConnectionError`` family and ``ClientPayloadError`` (a body cut short), and a
+    plain ``TimeoutError`` (what ``aiohttp`` raises when the request's total time runs out). All are
+    retryable, as connection errors are.
+    """
+    names = {cls.__name__ for cls in type(exc).__mro__ if cls.__module__.split(".")[0] in _HTTP_LIBRARIES}
+    if isinstance(exc, TimeoutError) or names & {"TimeoutException", "ServerTimeoutError"}:
+        return status_error(provider, None, f"The request timed out after {timeout:g} s.", base_url=base_url)
+    if names & {"ConnectError", "ClientConnectorError"}:
+        reason = getattr(exc, "os_error", None) or exc  # aiohttp's own text shows the SSL context object
+        return status_error(provider, None, f"Could not connect: {reason}", base_url=base_url)
+    if names & {"TransportError", "ClientConnectionError", "ClientPayloadError"}:
+        return status_error(provider, None, f"The connection broke off: {exc}", base_url=base_url)
+    return None
 
 
 def _give_up(error: ProviderError, attempts: int) -> ProviderError:

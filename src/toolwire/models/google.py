@@ -9,16 +9,12 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import status_error
+from toolwire.models._retry import status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import gemini as codec
 
 __all__ = ["ChatGoogleGenAI"]
-
-
-def _named(exc: BaseException, *names: str) -> bool:
-    return any(cls.__name__ in names for cls in type(exc).__mro__)
 
 
 class ChatGoogleGenAI(SDKChatModel):
@@ -45,7 +41,10 @@ class ChatGoogleGenAI(SDKChatModel):
 
     def _make_client(self, asynchronous: bool) -> Any:
         types = self.sdk.types
-        options = types.HttpOptions(base_url=self.base_url, timeout=int(self.timeout * 1000))
+        # one try per call (the retry policy here is the only one): without retry_options the SDK's async
+        # aiohttp client retries a failed connection once by itself, after sleeping 1-10 s
+        once = {"retry_options": types.HttpRetryOptions(attempts=1)} if hasattr(types, "HttpRetryOptions") else {}
+        options = types.HttpOptions(base_url=self.base_url, timeout=int(self.timeout * 1000), **once)
         assert self._api_key is not None
         client = self.sdk.Client(api_key=self._api_key.get(), vertexai=False, http_options=options)
         return client.aio if asynchronous else client
@@ -64,7 +63,11 @@ class ChatGoogleGenAI(SDKChatModel):
         return codec.StreamState(single_call=request.parallel_tool_calls is False)
 
     def _translate(self, exc: BaseException) -> ProviderError | None:
-        """The one place where ``google-genai`` (and its HTTP client's) exceptions become ProviderError."""
+        """The one place where ``google-genai`` (and its HTTP clients') exceptions become ProviderError.
+
+        The SDK lets its HTTP client's errors through: ``httpx`` for sync calls, and ``aiohttp`` (when it
+        is installed) for async ones; both are read the same way, so sync and async calls fail alike.
+        """
         errors = self.sdk.errors
         if isinstance(exc, errors.APIError):
             message = str(getattr(exc, "message", None) or exc)
@@ -72,9 +75,4 @@ class ChatGoogleGenAI(SDKChatModel):
             if not isinstance(code, int):
                 return ProviderError(message, provider=self.provider)
             return status_error(self.provider, code, message, key_env="GOOGLE_API_KEY or GEMINI_API_KEY")
-        if _named(exc, "TimeoutException"):
-            return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
-                                base_url=self.base_url)
-        if _named(exc, "TransportError", "NetworkError"):
-            return status_error(self.provider, None, f"Could not connect: {exc}", base_url=self.base_url)
-        return None
+        return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)

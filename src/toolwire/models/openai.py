@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import error_message, status_error
+from toolwire.models._retry import error_message, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import openai as codec
@@ -107,5 +107,6 @@ class ChatOpenAI(SDKChatModel):
             return status_error(self.provider, None, f"Could not connect: {exc}", base_url=self.base_url)
         if isinstance(exc, sdk.OpenAIError):
             return ProviderError(str(exc), provider=self.provider)
-        return None
+        # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
+        return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
 
