@@ -11,6 +11,7 @@ import asyncio
 import base64
 import json
 import logging
+import socket
 import sys
 from typing import Any
 
@@ -368,3 +369,38 @@ def test_tools_validate_what_the_lowering_dropped(provider, server, make_model):
 def test_unreachable_base_url_is_refused_at_construction(provider, server, url):
     with pytest.raises(UserError, match="is not an http\\(s\\) URL"):
         build_model(provider, url)
+
+
+def _dead_port() -> int:
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize("mode", ["invoke", "ainvoke"])
+def test_credentials_in_base_url_are_masked(provider, caplog, mode):
+    """``http://user:token@host`` works as a base_url, but the token shows in no repr, error or log of ours."""
+    caplog.set_level(logging.DEBUG, logger="toolwire")
+    model = build_model(provider, f"http://user:s3cr3t-token@127.0.0.1:{_dead_port()}")
+    with pytest.raises(ProviderError) as failed:
+        asyncio.run(model.ainvoke("oi")) if mode == "ainvoke" else model.invoke("oi")
+    with pytest.raises(UserError) as refused:
+        build_model(provider, "http://user:s3cr3t-token@host name")
+    ours = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("toolwire"))
+    for text in (repr(model), str(failed.value), str(refused.value), ours):
+        assert "s3cr3t-token" not in text and "user:" not in text
+    assert "base_url='http://****@127.0.0.1:" in repr(model)
+    assert "server http://****@127.0.0.1:" in str(failed.value) and "http://****@127.0.0.1:" in ours
+
+
+def test_openai_compatible_name_splits_before_the_url_scheme():
+    model = init_chat_model("openai-compatible:team@qwen-7b@http://user:s3cr3t@127.0.0.1:9/v1")
+    assert model.model_name == "team@qwen-7b"
+    assert model.base_url == "http://user:s3cr3t@127.0.0.1:9/v1"  # kept whole for the SDK; masked when shown
+    assert "s3cr3t" not in repr(model)
+    assert init_chat_model("openai-compatible:m@HTTPS://gpu-box:8000/v1").base_url == "HTTPS://gpu-box:8000/v1"
+    with pytest.raises(UserError, match="is not an http\\(s\\) URL"):
+        init_chat_model("openai-compatible:m@gpu-box:8000/v1")
+    with pytest.raises(UserError, match="openai-compatible:<model>@<base_url>"):
+        init_chat_model("openai-compatible:http://gpu-box:8000/v1")
+

@@ -188,7 +188,7 @@ def test_http_client_errors_are_recognised_by_name():
     slow = _http_error("aiohttp.client_exceptions", "ClientError", "ServerTimeoutError", base=TimeoutError)
     dropped = _http_error("httpx2", "HTTPError", "RequestError", "TransportError", "ProtocolError",
                           "RemoteProtocolError")
-    url = "http://127.0.0.1:9"
+    url = "http://user:s3cr3t@127.0.0.1:9"
     read = {name: transport_error("google", error, timeout=2, base_url=url)
             for name, error in (("refused", refused), ("cut", cut), ("slow", slow), ("dropped", dropped),
                                 ("plain timeout", TimeoutError()))}
@@ -196,6 +196,7 @@ def test_http_client_errors_are_recognised_by_name():
     assert "connection broke off: boom" in str(read["cut"]) and "connection broke off" in str(read["dropped"])
     assert "timed out after 2 s" in str(read["slow"]) and "timed out after 2 s" in str(read["plain timeout"])
     assert all(e is not None and e.retryable and e.status is None for e in read.values())
+    assert all("s3cr3t" not in str(e) and "http://****@127.0.0.1:9" in str(e) for e in read.values())
     stranger = _http_error("mylib.errors", "ClientPayloadError")  # same name, another library
     assert transport_error("google", stranger, timeout=2) is None
     assert transport_error("google", ValueError("x"), timeout=2) is None

@@ -12,7 +12,8 @@ caller and a retry would repeat them; a later failure (such as a connection that
 the stream in one ProviderError.
 
 The HTTP clients' own exceptions that an SDK lets through (``httpx``, ``aiohttp``) are read by
-:func:`transport_error`, by class name and module, so no HTTP library is imported here.
+:func:`transport_error`, by class name and module, so no HTTP library is imported here. Credentials in a
+URL (``http://user:token@host``) are masked (:func:`redact_url`) in every message built here.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ import asyncio
 import dataclasses
 import logging
 import random
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
 from toolwire.errors import ProviderError
 
-__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "retry_after",
+__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "redact_url", "retry_after",
            "retry_stream", "status_error", "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
@@ -36,6 +38,8 @@ Translate = Callable[[BaseException], "ProviderError | None"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 
+# the user name and password of a URL: "scheme://" then anything up to the last "@" before the path
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
 _HTTP_LIBRARIES = frozenset({"httpx", "httpx2", "httpcore", "aiohttp"})
 
 
@@ -92,10 +96,18 @@ def error_message(exc: BaseException) -> str:
     return str(getattr(exc, "message", None) or exc)
 
 
+def redact_url(text: str) -> str:
+    """``text`` with the credentials of every URL in it masked: ``http://user:token@host`` gives
+    ``http://****@host`` (for reprs, logs and error messages)."""
+    return _USERINFO.sub(r"\1****@", text)
+
+
 def status_error(provider: str, status: int | None, message: str, *, key_env: str = "",
                  base_url: str | None = None) -> ProviderError:
     """Build the ProviderError for an HTTP status (``None``: no response, a connection failure or timeout),
-    with ``retryable`` set and a hint that says what to do."""
+    with ``retryable`` set and a hint that says what to do. Credentials in URLs are masked."""
+    message = redact_url(message)
+    base_url = redact_url(base_url) if base_url else None
     if status is None:
         where = f" {base_url}" if base_url else ""
         hint = f"Check the network and that the server{where} is running, or raise timeout / max_retries."

@@ -7,7 +7,8 @@ which SDK method to call, its codec (``lower`` / ``parse`` / stream state, pure 
 The drivers below are written once: sync and async differ only in the SDK call itself (the sync client in
 ``_generate``/``_stream``, the async client in ``_agenerate``/``_astream``).
 
-API keys are held in a :class:`Secret` that never shows in ``repr``, ``str`` or logs.
+API keys are held in a :class:`Secret` that never shows in ``repr``, ``str`` or logs; credentials in a
+``base_url`` (``http://user:token@host``) are masked wherever the URL is shown.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from urllib.parse import urlsplit
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
-from toolwire.models._retry import RetryPolicy, aretry_stream, awith_retries, retry_stream, with_retries
+from toolwire.models._retry import RetryPolicy, aretry_stream, awith_retries, redact_url, retry_stream, with_retries
 from toolwire.models.base import BaseChatModel, ChatRequest
 
 __all__ = ["SDKChatModel", "Secret", "import_sdk"]
@@ -83,7 +84,8 @@ def _check_base_url(base_url: str | None) -> str | None:
     text = str(base_url).strip()
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in text):
-        raise UserError(f"base_url {str(base_url)!r} is not an http(s) URL: pass one like http://localhost:8000/v1.")
+        shown = redact_url(str(base_url))
+        raise UserError(f"base_url {shown!r} is not an http(s) URL: pass one like http://localhost:8000/v1.")
     return text
 
 
@@ -163,7 +165,7 @@ class SDKChatModel(BaseChatModel):
         return self.model
 
     def __repr__(self) -> str:
-        where = f", base_url={self.base_url!r}" if self.base_url else ""
+        where = f", base_url={redact_url(self.base_url)!r}" if self.base_url else ""
         bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
         return f"{type(self).__name__}(model={self.model!r}{where}{bound})"
 
@@ -232,7 +234,7 @@ class SDKChatModel(BaseChatModel):
     def _log_request(self, kwargs: dict[str, Any], stream: bool) -> None:
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s: %s request to %s (stream=%s, keys=%s)", self.provider, self.model,
-                      self.base_url or "the default endpoint", stream, sorted(kwargs))
+                      redact_url(self.base_url or "the default endpoint"), stream, sorted(kwargs))
 
     # -- drivers ------------------------------------------------------------------------------------------------
 

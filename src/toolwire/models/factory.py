@@ -5,13 +5,15 @@ Forms:
 * ``"local"`` or ``""`` - the default embedded model (:class:`~toolwire.models.ChatLlamaCpp`);
   ``"local:<registry name>"`` or a registry name such as ``"qwen2.5-coder-0.5b"``; a path to a ``.gguf``.
 * ``"openai:<model>"`` (``gpt-5-mini``...), ``"anthropic:<model>"``, ``"google:<model>"``.
-* ``"openai-compatible:<model>@<base_url>"`` for vLLM, SGLang, llama.cpp server, Ollama, LM Studio.
+* ``"openai-compatible:<model>@<base_url>"`` for vLLM, SGLang, llama.cpp server, Ollama, LM Studio; the name
+  ends at the ``@`` before the URL's ``http://`` or ``https://``, so the URL may carry ``user:token@``.
 * ``"scripted"`` is not offered: tests build :class:`~toolwire.testing.ScriptedChatModel` directly.
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 from toolwire.errors import UserError
@@ -27,6 +29,8 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
     "anthropic": ("toolwire.models.anthropic", "ChatAnthropic", "anthropic"),
     "google": ("toolwire.models.google", "ChatGoogleGenAI", "google"),
 }
+
+_AT_URL = re.compile(r"@(?=https?://)", re.IGNORECASE)  # the "@" that starts the base_url
 
 
 def _load(provider: str) -> type[BaseChatModel]:
@@ -79,13 +83,22 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         return cls(**kwargs)
     kwargs.pop("dialect", None)
     if provider == "openai-compatible":
-        model, at, base_url = rest.rpartition("@")
+        model, at, base_url = _split_model_url(rest)
         if not at or not model or not base_url:
             raise UserError("Write an OpenAI-compatible model as 'openai-compatible:<model>@<base_url>'.")
         return cls(model=model, base_url=base_url, **kwargs)
     if not rest:
         raise UserError(f"Name the model after the provider, e.g. '{provider}:<model name>'.")
     return cls(model=rest, **kwargs)
+
+
+def _split_model_url(text: str) -> tuple[str, str, str]:
+    """``"<model>@<base_url>"`` as ``(model, "@", base_url)``: split before the URL's scheme (the URL may hold
+    ``user:token@``), else at the last ``@`` (a URL without a scheme, refused later with its own message)."""
+    at = _AT_URL.search(text)
+    if at is None:
+        return text.rpartition("@")
+    return text[:at.start()], "@", text[at.end():]
 
 
 def _registry_names() -> list[str]:

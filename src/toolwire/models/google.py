@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import status_error, transport_error
+from toolwire.models._retry import redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import gemini as codec
@@ -73,6 +73,6 @@ class ChatGoogleGenAI(SDKChatModel):
             message = str(getattr(exc, "message", None) or exc)
             code = getattr(exc, "code", None)
             if not isinstance(code, int):
-                return ProviderError(message, provider=self.provider)
+                return ProviderError(redact_url(message), provider=self.provider)
             return status_error(self.provider, code, message, key_env="GOOGLE_API_KEY or GEMINI_API_KEY")
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
