@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import copy
 import json
 import logging
+import pickle
 import socket
 import sys
 from typing import Any
@@ -404,3 +406,20 @@ def test_openai_compatible_name_splits_before_the_url_scheme():
     with pytest.raises(UserError, match="openai-compatible:<model>@<base_url>"):
         init_chat_model("openai-compatible:http://gpu-box:8000/v1")
 
+
+def test_pickle_is_refused_clearly_and_deepcopy_is_independent(provider, server, make_model):
+    model = make_model(max_tokens=500).bind_tools(BOOK_TOOLS)
+    server.queue(Reply(text="original"), Reply(text="copy"))
+    assert model.invoke("oi").text == "original"  # its SDK client is open now
+    with pytest.raises(TypeError) as refused:
+        pickle.dumps(model)
+    assert str(refused.value) == (f"A {type(model).__name__} cannot be pickled, as it holds an API key and open "
+                                  "connections: build the model again where it is needed.")
+    assert copy.copy(model)._clients is model._clients  # a shallow copy (bind_tools) shares the clients
+    clone = copy.deepcopy(model)
+    clone.options["max_tokens"] = 100
+    assert model.options["max_tokens"] == 500 and clone._clients is not model._clients
+    assert [t.name for t in clone.tools] == [t.name for t in model.tools] and KEY not in repr(clone)
+    assert clone.invoke("oi").text == "copy"
+    last = server.requests[-1].headers
+    assert KEY in last.get("authorization", "") + last.get("x-api-key", "") + last.get("x-goog-api-key", "")

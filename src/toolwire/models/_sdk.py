@@ -8,19 +8,22 @@ The drivers below are written once: sync and async differ only in the SDK call i
 ``_generate``/``_stream``, the async client in ``_agenerate``/``_astream``).
 
 API keys are held in a :class:`Secret` that never shows in ``repr``, ``str`` or logs; credentials in a
-``base_url`` (``http://user:token@host``) are masked wherever the URL is shown.
+``base_url`` (``http://user:token@host``) are masked wherever the URL is shown. A model cannot be pickled
+(it holds the key); ``copy.deepcopy`` gives an independent model that shares the key and opens its own
+connections.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import importlib
 import logging
 import os
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 from urllib.parse import urlsplit
 
 from toolwire.errors import ProviderError, UserError
@@ -168,6 +171,32 @@ class SDKChatModel(BaseChatModel):
         where = f", base_url={redact_url(self.base_url)!r}" if self.base_url else ""
         bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
         return f"{type(self).__name__}(model={self.model!r}{where}{bound})"
+
+    # -- copies ----------------------------------------------------------------------------------------------
+
+    def __copy__(self) -> Self:
+        """A shallow copy (what ``bind_tools`` makes): it shares the SDK clients with this model."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        return clone
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """An independent copy: options and tools are copied, the key is shared (it is never pickled) and
+        the copy opens its own SDK clients."""
+        clone = object.__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            if name == "_clients":
+                value = _Clients()
+            elif name not in ("sdk", "_api_key"):  # a module, and an immutable Secret
+                value = copy.deepcopy(value, memo)
+            clone.__dict__[name] = value
+        return clone
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
+        """Refuse pickling in one sentence (before the SDK module or the key's own refusal is reached)."""
+        raise TypeError(f"A {type(self).__name__} cannot be pickled, as it holds an API key and open connections: "
+                        "build the model again where it is needed.")
 
     # -- provider hooks ---------------------------------------------------------------------------------
 
