@@ -423,3 +423,28 @@ def test_pickle_is_refused_clearly_and_deepcopy_is_independent(provider, server,
     assert clone.invoke("oi").text == "copy"
     last = server.requests[-1].headers
     assert KEY in last.get("authorization", "") + last.get("x-api-key", "") + last.get("x-goog-api-key", "")
+
+
+def test_sampling_options_reach_the_api_even_where_the_sdk_method_lacks_them(provider, server, make_model):
+    """anthropic 2.x's ``Messages.create`` has no ``temperature`` keyword; such keys go in ``extra_body``
+    (``fit_to_endpoint``) and arrive in the request body all the same, for every provider."""
+    model = make_model(temperature=0.25, max_tokens=64)
+    server.queue(Reply(text="ok"), Reply(text="ok"))
+    assert model.invoke("oi").text == "ok"
+    assert asyncio.run(model.ainvoke("oi")).text == "ok"
+    for body in server.bodies()[-2:]:
+        found = body.get("temperature", (body.get("generationConfig") or {}).get("temperature"))
+        assert found == 0.25
+
+
+def test_fit_to_endpoint_moves_only_unknown_keys():
+    from toolwire.models._sdk import fit_to_endpoint
+
+    def create(*, model: str, messages: list, extra_body: dict | None = None) -> None: ...
+    def loose(**kwargs: object) -> None: ...
+
+    assert fit_to_endpoint(create, {"model": "m", "messages": [], "temperature": 0, "extra_body": {"a": 1}}) == {
+        "model": "m", "messages": [], "extra_body": {"temperature": 0, "a": 1}}
+    same = {"model": "m", "messages": []}
+    assert fit_to_endpoint(create, same) is same
+    assert fit_to_endpoint(loose, {"x": 1}) == {"x": 1}

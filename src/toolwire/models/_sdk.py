@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import importlib
+import inspect
 import logging
 import os
 import threading
@@ -31,7 +32,7 @@ from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models._retry import RetryPolicy, aretry_stream, awith_retries, redact_url, retry_stream, with_retries
 from toolwire.models.base import BaseChatModel, ChatRequest
 
-__all__ = ["SDKChatModel", "Secret", "import_sdk"]
+__all__ = ["SDKChatModel", "Secret", "fit_to_endpoint", "import_sdk"]
 
 log = logging.getLogger("toolwire.providers")
 
@@ -67,6 +68,35 @@ def import_sdk(module: str, extra: str, owner: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError:
         raise UserError(f"{owner} needs the {module!r} package: run pip install 'toolwire[{extra}]'.") from None
+
+
+def fit_to_endpoint(call: Callable[..., Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Move the request keys an SDK method does not name into its ``extra_body``, so they still reach the API.
+
+    SDK releases drop or rename keyword arguments that the HTTP API still takes (anthropic 2.x's
+    ``Messages.create`` has no ``temperature`` or ``top_p`` keyword, for one); the OpenAI and Anthropic
+    SDKs send ``extra_body`` keys as JSON fields of the request body. Methods without ``extra_body`` (or
+    that take ``**kwargs``) get ``kwargs`` unchanged.
+
+    Args:
+        call: the SDK method (a ``functools.partial`` of it is fine).
+        kwargs: the lowered request.
+
+    Returns:
+        ``kwargs``, or a new dict with the unknown keys merged into ``extra_body``.
+    """
+    try:
+        params = inspect.signature(call).parameters
+    except (TypeError, ValueError):
+        return kwargs
+    if "extra_body" not in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        return kwargs
+    unknown = [k for k in kwargs if k not in params]
+    if not unknown:
+        return kwargs
+    fitted = {k: v for k, v in kwargs.items() if k in params}
+    fitted["extra_body"] = {**{k: kwargs[k] for k in unknown}, **(kwargs.get("extra_body") or {})}
+    return fitted
 
 
 class _Clients:
@@ -273,6 +303,7 @@ class SDKChatModel(BaseChatModel):
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._client(), False)
+        kwargs = fit_to_endpoint(call, kwargs)
         raw = with_retries(lambda: call(**kwargs), self.retry_policy, self._translate)
         return self._parse(raw, request)
 
@@ -282,6 +313,7 @@ class SDKChatModel(BaseChatModel):
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._aclient(), False)
+        kwargs = fit_to_endpoint(call, kwargs)
         raw = await awith_retries(lambda: call(**kwargs), self.retry_policy, self._translate)
         return self._parse(raw, request)
 
@@ -290,6 +322,7 @@ class SDKChatModel(BaseChatModel):
         self._log_request(kwargs, True)
         state = self._stream_state(request)
         call = self._endpoint(self._client(), True)
+        kwargs = fit_to_endpoint(call, kwargs)
         for event in retry_stream(lambda: call(**kwargs), self.retry_policy, self._translate):
             chunk = state.feed(event)
             if chunk is not None:
@@ -301,6 +334,7 @@ class SDKChatModel(BaseChatModel):
         self._log_request(kwargs, True)
         state = self._stream_state(request)
         call = self._endpoint(self._aclient(), True)
+        kwargs = fit_to_endpoint(call, kwargs)
         async for event in aretry_stream(lambda: call(**kwargs), self.retry_policy, self._translate):
             chunk = state.feed(event)
             if chunk is not None:
