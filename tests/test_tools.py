@@ -17,7 +17,7 @@ import toolwire._schema_refs
 import toolwire.schema
 import toolwire.tools
 from toolwire import SchemaError, Tool, ToolMessage, ToolTimeoutError, ToolValidationError, tool
-from toolwire.tools import error_text, result_to_content, truncate_content
+from toolwire.results import error_text, result_to_content, truncate_content
 
 
 def call(name: str, args: object, id: str = "call_1") -> dict:

@@ -23,7 +23,8 @@ from typing import Any
 from toolwire._concurrency import run_coroutine_sync
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
-from toolwire.tools import Tool, error_text, truncate_content
+from toolwire.results import error_text, truncate_content
+from toolwire.tools import Tool
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
 
