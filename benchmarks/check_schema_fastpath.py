@@ -26,6 +26,7 @@ import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, with_config
 
 from toolwire import _schema_fast as fast_mod
+from toolwire import _signature as signature_mod
 from toolwire import schema as schema_mod
 from toolwire.errors import SchemaError, ToolValidationError
 
@@ -281,18 +282,18 @@ def check_signatures(failures: list[str], functions: list[Any]) -> None:
         except (TypeError, ValueError) as exc:
             expected = repr(exc)
         try:
-            got: Any = schema_mod._signature_params(func)
+            got: Any = signature_mod.signature_params(func)
         except (TypeError, ValueError) as exc:
             got = repr(exc)
         if got != expected:
             failures.append(f"signature of {func!r}: {got!r} != {expected!r}")
-        target = schema_mod._hint_target(func)
+        target = signature_mod.hint_target(func)
         try:
             expected = typing.get_type_hints(target, include_extras=True)
         except Exception as exc:
             expected = repr(exc)
         try:
-            got = schema_mod._type_hints(target)
+            got = signature_mod.type_hints(target)
         except Exception as exc:
             got = repr(exc)
         if got != expected:

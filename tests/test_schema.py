@@ -750,3 +750,24 @@ def test_field_as_default_keeps_its_constraint_description_and_default() -> None
         t.invoke({"m": 1, "n": -1})
     first, second = t.invoke({"m": 1}), t.invoke({"m": 1})
     assert first == second  # a mutable default is copied per call
+
+
+def test_non_finite_defaults_are_not_advertised_and_other_non_finite_numbers_are_refused() -> None:
+    import json
+
+    def find_shops(city: str, max_km: float = float("inf"), ratio: float = float("nan"),
+                   steps: tuple[float, ...] = (1.0, float("-inf"))) -> str:
+        """Find shops."""
+        return f"{city} {max_km}"
+
+    shops = tool(find_shops)
+    json.dumps(shops.parameters, allow_nan=False)  # what providers need
+    assert "default" not in shops.parameters["properties"]["max_km"]
+    assert "default" not in shops.parameters["properties"]["steps"]
+    assert shops.invoke({"city": "Porto"}) == "Porto inf"
+
+    class Box(BaseModel):
+        size: float = Field(float("inf"), json_schema_extra={"maximum": float("inf")})
+
+    with pytest.raises(SchemaError, match="holds inf at /properties/size/maximum, which JSON cannot carry"):
+        Tool.from_function(lambda size=1.0: size, name="box", description="Box.", args_schema=Box)

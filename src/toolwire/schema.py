@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import functools
 import inspect
+import math
 import re
 import sys
 import types
@@ -42,6 +42,7 @@ from pydantic_core import PydanticUndefined
 
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_refs import _object_schema, _object_shape, drop_defaulted_nulls, inline_refs, null_plan
+from toolwire._signature import function_doc, hint_target, partial_keywords, signature_params, type_hints
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -312,7 +313,8 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
     passed on to the function).
 
     Raises:
-        SchemaError: the model's JSON Schema cannot be produced or is recursive.
+        SchemaError: the model's JSON Schema cannot be produced or is recursive, or holds ``inf``/``nan``
+            elsewhere than in a default (which is dropped).
     """
     if model.model_config.get("extra") is None:
         model = type(model.__name__, (model,), {"model_config": {**model.model_config, "extra": "forbid"},
@@ -322,6 +324,7 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
     except (PydanticSchemaGenerationError, PydanticUserError) as exc:
         raise SchemaError(f"Cannot build a JSON Schema for {model.__name__}: {exc}") from None
     parameters = _object_schema(raw)
+    _drop_non_finite(parameters, tool_name)
     desc = parameters.pop("description", "")
     if description is None:
         description = desc or ""
@@ -355,8 +358,42 @@ def _pydantic_function_schema(
 _NO_JSON: Any = object()
 
 
+def _finite(value: Any) -> bool:
+    """Whether ``value`` (JSON-like data) holds no ``inf``/``nan``, which JSON cannot carry."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_finite(v) for v in value)
+    return True
+
+
+def _drop_non_finite(schema: Any, tool_name: str, path: str = "") -> None:
+    """Remove ``default``/``examples`` values holding ``inf``/``nan`` from a JSON Schema, in place; any other
+    such number (a ``maximum: inf``, an enum member) is a :class:`SchemaError` naming the tool.
+
+    Python allows ``def f(limit: float = float("inf"))``; JSON does not (RFC 8259, section 6), and
+    providers reject the request, so such a default is simply not advertised.
+    """
+    if isinstance(schema, dict):
+        for key in [k for k in ("default", "examples") if k in schema and not _finite(schema[k])]:
+            del schema[key]
+        for key, value in schema.items():
+            _drop_non_finite(value, tool_name, f"{path}/{key}")
+    elif isinstance(schema, list):
+        for index, value in enumerate(schema):
+            _drop_non_finite(value, tool_name, f"{path}/{index}")
+    elif isinstance(schema, float) and not math.isfinite(schema):
+        raise SchemaError(f"The JSON Schema of tool {tool_name!r} holds {schema} at {path or '/'}, which JSON "
+                          "cannot carry: use a finite number there.")
+
+
 def _default_json(value: Any) -> Any:
-    """A parameter default's JSON form, or ``_NO_JSON`` when it has none."""
+    """A parameter default's JSON form, or ``_NO_JSON`` when it has none (``inf``/``nan`` included: pydantic
+    would write them as ``null``, which is not the default)."""
+    if not _finite(value):
+        return _NO_JSON
     if isinstance(value, str | int | float | bool | type(None)):
         return value
     try:
@@ -367,124 +404,6 @@ def _default_json(value: Any) -> Any:
         return TypeAdapter(type(value)).dump_python(value, mode="json")
     except Exception:
         return _NO_JSON
-
-
-_EMPTY = inspect.Parameter.empty
-_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD
-
-
-def _signature_params(func: Any) -> list[tuple[str, inspect._ParameterKind, Any]]:
-    """``(name, kind, default)`` of each parameter, as ``inspect.signature(func).parameters`` has them.
-
-    A plain function (no ``__wrapped__``, ``__signature__`` or partialmethod) is read straight from its
-    code object the way ``inspect`` does, without building Parameter and Signature objects; anything
-    else goes through ``inspect.signature``.
-    """
-    if type(func) is not types.FunctionType or any(
-            hasattr(func, a) for a in ("__wrapped__", "__signature__", "_partialmethod", "__partialmethod__")):
-        return [(p.name, p.kind, p.default) for p in inspect.signature(func).parameters.values()]
-    code = func.__code__
-    pos_count, posonly_count, kwonly_count = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
-    names = code.co_varnames
-    defaults = func.__defaults__ or ()
-    first_default = pos_count - len(defaults)
-    out: list[tuple[str, inspect._ParameterKind, Any]] = []
-    for index, name in enumerate(names[:pos_count]):
-        kind = _POSITIONAL_ONLY if index < posonly_count else _POSITIONAL_OR_KEYWORD
-        out.append((name, kind, defaults[index - first_default] if index >= first_default else _EMPTY))
-    extra = pos_count + kwonly_count
-    if code.co_flags & inspect.CO_VARARGS:
-        out.append((names[extra], inspect.Parameter.VAR_POSITIONAL, _EMPTY))
-    kwdefaults = func.__kwdefaults__ or {}
-    for name in names[pos_count:pos_count + kwonly_count]:
-        out.append((name, inspect.Parameter.KEYWORD_ONLY, kwdefaults.get(name, _EMPTY)))
-    if code.co_flags & inspect.CO_VARKEYWORDS:
-        out.append((names[extra + (1 if code.co_flags & inspect.CO_VARARGS else 0)], inspect.Parameter.VAR_KEYWORD,
-                    _EMPTY))
-    return out
-
-
-# String annotations (``from __future__ import annotations``): typing.get_type_hints makes a ForwardRef
-# of each, compiling its text, evaluates it in the function's module, checks the value and resolves any
-# forward references inside it. For the common case, where the value is a class or a builtin generic or
-# union of classes, that check and resolution return the value unchanged, so it is evaluated here
-# directly (the compiled text is kept, by text); anything else goes through typing.get_type_hints.
-_COMPILED: dict[str, Any] = {}
-
-
-def _plain_hint(value: Any) -> bool:
-    """Whether typing would keep ``value`` (an evaluated annotation) unchanged."""
-    kind = type(value)
-    if kind is types.GenericAlias or kind is types.UnionType:
-        return all(_plain_hint(arg) for arg in value.__args__)
-    return isinstance(value, type) and value not in (typing.Generic, typing.Protocol)
-
-
-def _type_hints(target: Any) -> dict[str, Any]:
-    """``typing.get_type_hints(target, include_extras=True)``, quicker for plain string annotations."""
-    annotations = getattr(target, "__annotations__", None)
-    if type(annotations) is not dict or isinstance(target, type | types.ModuleType):
-        return typing.get_type_hints(target, include_extras=True)
-    holder = target
-    while hasattr(holder, "__wrapped__"):  # get_type_hints' own choice of globals
-        holder = holder.__wrapped__
-    namespace = getattr(holder, "__globals__", {})
-    hints: dict[str, Any] = {}
-    for name, value in annotations.items():
-        if type(value) is str:
-            code = _COMPILED.get(value)
-            try:
-                if code is None:
-                    if len(_COMPILED) > 4096:
-                        _COMPILED.clear()
-                    code = _COMPILED[value] = compile(value, "<string>", "eval")
-                value = eval(code, namespace, namespace)  # as ForwardRef._evaluate does
-            except Exception:  # let typing raise its own error
-                return typing.get_type_hints(target, include_extras=True)
-            if value is None:
-                value = type(None)
-        elif value is None:
-            value = type(None)
-        if not _plain_hint(value):
-            return typing.get_type_hints(target, include_extras=True)
-        hints[name] = value
-    return hints
-
-
-def _hint_target(func: Any) -> Any:
-    """The object whose annotations describe ``func``'s parameters: the wrapped function of a decorator
-    or ``functools.partial``, a class's ``__init__``, a callable instance's ``__call__``."""
-    seen = 0
-    while seen < 100:
-        seen += 1
-        if isinstance(func, functools.partial):
-            func = func.func
-        elif hasattr(func, "__wrapped__"):
-            func = func.__wrapped__
-        else:
-            break
-    if isinstance(func, type):
-        return func.__init__
-    if inspect.isfunction(func) or inspect.ismethod(func) or inspect.isbuiltin(func):
-        return func
-    return type(func).__call__ if callable(func) else func
-
-
-def function_doc(func: Any) -> str | None:
-    """``inspect.getdoc(func)``, but a ``functools.partial`` gives the docstring of the function it wraps
-    (not ``partial``'s own), so its description and ``Args:`` reach the schema."""
-    while isinstance(func, functools.partial) and func.__doc__ == functools.partial.__doc__:
-        func = func.func
-    return inspect.getdoc(func)
-
-
-def _partial_keywords(func: Any) -> set[str]:
-    """The keyword arguments a ``functools.partial`` (or a chain of them) fixes: not parameters of the tool."""
-    fixed: set[str] = set()
-    while isinstance(func, functools.partial):
-        fixed.update(func.keywords)
-        func = func.func
-    return fixed
 
 
 def function_schema(
@@ -510,11 +429,11 @@ def function_schema(
         SchemaError: a type hint cannot be resolved or has no JSON Schema, or the type is recursive.
     """
     try:
-        params = _signature_params(func)
+        params = signature_params(func)
     except (TypeError, ValueError) as exc:
         raise SchemaError(f"Cannot read the signature of {func!r}: {exc}") from None
     try:
-        hints = _type_hints(_hint_target(func))
+        hints = type_hints(hint_target(func))
     except Exception as exc:  # NameError for unresolved forward references, among others
         raise SchemaError(
             f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
@@ -530,7 +449,7 @@ def function_schema(
     defaulted: set[str] = set()
     defaults: dict[str, Any] = {}
     fill: dict[str, Any] = {}
-    fixed = _partial_keywords(func)
+    fixed = partial_keywords(func)
     for index, (name, kind, default) in enumerate(params):
         if kind in _SKIPPED_KINDS or name in fixed:
             continue
@@ -578,6 +497,7 @@ def function_schema(
                 prop["default"] = prop_default
     if not fast:  # the fast path builds every dict and list afresh; pydantic's output may share some
         parameters = copy.deepcopy(parameters)
+    _drop_non_finite(parameters, tool_name)
     return FunctionSchema(
         description=description if description is not None else doc_desc,
         parameters=parameters,

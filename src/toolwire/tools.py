@@ -464,7 +464,8 @@ def _is_tool_call(value: Any) -> bool:
 
 
 def _docstring_summary(func: Callable[..., Any]) -> str:
-    from toolwire.schema import _parse_docstring, function_doc
+    from toolwire._signature import function_doc
+    from toolwire.schema import _parse_docstring
 
     return _parse_docstring(function_doc(func))[0]
 

@@ -1,0 +1,135 @@
+"""Reading a Python callable for its schema: parameters, type hints and docstring.
+
+:func:`signature_params` reads ``(name, kind, default)`` the way ``inspect.signature`` does, straight from
+the code object for plain functions; :func:`type_hints` is ``typing.get_type_hints`` made quicker for plain
+string annotations; :func:`hint_target` finds the object whose annotations describe a callable (through
+decorators, ``functools.partial``, classes and callable instances); :func:`function_doc` and
+:func:`partial_keywords` handle ``functools.partial``. :mod:`toolwire.schema` builds the JSON Schema from them.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import typing
+from typing import Any
+
+__all__ = ["function_doc", "hint_target", "partial_keywords", "signature_params", "type_hints"]
+
+_EMPTY = inspect.Parameter.empty
+_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
+def signature_params(func: Any) -> list[tuple[str, inspect._ParameterKind, Any]]:
+    """``(name, kind, default)`` of each parameter, as ``inspect.signature(func).parameters`` has them.
+
+    A plain function (no ``__wrapped__``, ``__signature__`` or partialmethod) is read straight from its
+    code object the way ``inspect`` does, without building Parameter and Signature objects; anything
+    else goes through ``inspect.signature``.
+    """
+    if type(func) is not types.FunctionType or any(
+            hasattr(func, a) for a in ("__wrapped__", "__signature__", "_partialmethod", "__partialmethod__")):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(func).parameters.values()]
+    code = func.__code__
+    pos_count, posonly_count, kwonly_count = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = func.__defaults__ or ()
+    first_default = pos_count - len(defaults)
+    out: list[tuple[str, inspect._ParameterKind, Any]] = []
+    for index, name in enumerate(names[:pos_count]):
+        kind = _POSITIONAL_ONLY if index < posonly_count else _POSITIONAL_OR_KEYWORD
+        out.append((name, kind, defaults[index - first_default] if index >= first_default else _EMPTY))
+    extra = pos_count + kwonly_count
+    if code.co_flags & inspect.CO_VARARGS:
+        out.append((names[extra], inspect.Parameter.VAR_POSITIONAL, _EMPTY))
+    kwdefaults = func.__kwdefaults__ or {}
+    for name in names[pos_count:pos_count + kwonly_count]:
+        out.append((name, inspect.Parameter.KEYWORD_ONLY, kwdefaults.get(name, _EMPTY)))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        out.append((names[extra + (1 if code.co_flags & inspect.CO_VARARGS else 0)], inspect.Parameter.VAR_KEYWORD,
+                    _EMPTY))
+    return out
+
+
+# String annotations (``from __future__ import annotations``): typing.get_type_hints makes a ForwardRef
+# of each, compiling its text, evaluates it in the function's module, checks the value and resolves any
+# forward references inside it. For the common case, where the value is a class or a builtin generic or
+# union of classes, that check and resolution return the value unchanged, so it is evaluated here
+# directly (the compiled text is kept, by text); anything else goes through typing.get_type_hints.
+_COMPILED: dict[str, Any] = {}
+
+
+def _plain_hint(value: Any) -> bool:
+    """Whether typing would keep ``value`` (an evaluated annotation) unchanged."""
+    kind = type(value)
+    if kind is types.GenericAlias or kind is types.UnionType:
+        return all(_plain_hint(arg) for arg in value.__args__)
+    return isinstance(value, type) and value not in (typing.Generic, typing.Protocol)
+
+
+def type_hints(target: Any) -> dict[str, Any]:
+    """``typing.get_type_hints(target, include_extras=True)``, quicker for plain string annotations."""
+    annotations = getattr(target, "__annotations__", None)
+    if type(annotations) is not dict or isinstance(target, type | types.ModuleType):
+        return typing.get_type_hints(target, include_extras=True)
+    holder = target
+    while hasattr(holder, "__wrapped__"):  # get_type_hints' own choice of globals
+        holder = holder.__wrapped__
+    namespace = getattr(holder, "__globals__", {})
+    hints: dict[str, Any] = {}
+    for name, value in annotations.items():
+        if type(value) is str:
+            code = _COMPILED.get(value)
+            try:
+                if code is None:
+                    if len(_COMPILED) > 4096:
+                        _COMPILED.clear()
+                    code = _COMPILED[value] = compile(value, "<string>", "eval")
+                value = eval(code, namespace, namespace)  # as ForwardRef._evaluate does
+            except Exception:  # let typing raise its own error
+                return typing.get_type_hints(target, include_extras=True)
+            if value is None:
+                value = type(None)
+        elif value is None:
+            value = type(None)
+        if not _plain_hint(value):
+            return typing.get_type_hints(target, include_extras=True)
+        hints[name] = value
+    return hints
+
+
+def hint_target(func: Any) -> Any:
+    """The object whose annotations describe ``func``'s parameters: the wrapped function of a decorator
+    or ``functools.partial``, a class's ``__init__``, a callable instance's ``__call__``."""
+    seen = 0
+    while seen < 100:
+        seen += 1
+        if isinstance(func, functools.partial):
+            func = func.func
+        elif hasattr(func, "__wrapped__"):
+            func = func.__wrapped__
+        else:
+            break
+    if isinstance(func, type):
+        return func.__init__
+    if inspect.isfunction(func) or inspect.ismethod(func) or inspect.isbuiltin(func):
+        return func
+    return type(func).__call__ if callable(func) else func
+
+
+def function_doc(func: Any) -> str | None:
+    """``inspect.getdoc(func)``, but a ``functools.partial`` gives the docstring of the function it wraps
+    (not ``partial``'s own), so its description and ``Args:`` reach the schema."""
+    while isinstance(func, functools.partial) and func.__doc__ == functools.partial.__doc__:
+        func = func.func
+    return inspect.getdoc(func)
+
+
+def partial_keywords(func: Any) -> set[str]:
+    """The keyword arguments a ``functools.partial`` (or a chain of them) fixes: not parameters of the tool."""
+    fixed: set[str] = set()
+    while isinstance(func, functools.partial):
+        fixed.update(func.keywords)
+        func = func.func
+    return fixed
