@@ -174,6 +174,16 @@ def test_missing_answer_file_and_item(tmp_path: Path) -> None:
         load_category(tmp_path, "multiple")
 
 
+@pytest.mark.parametrize("entry", [{"calc.add": {"a": [1]}, "calc.sub": {"a": [1]}}, {}, "calc.add", {"calc.add": [1]}])
+def test_an_answer_entry_that_is_not_one_call_is_refused_with_its_item(tmp_path: Path, entry: Any) -> None:
+    write_jsonl(tmp_path / "BFCL_v4_multiple.json",
+                [{"id": "multiple_0", "question": [[{"role": "user", "content": "x"}]], "function": [FN]}])
+    write_jsonl(tmp_path / "possible_answer" / "BFCL_v4_multiple.json",
+                [{"id": "multiple_0", "ground_truth": [entry]}])
+    with pytest.raises(UserError, match=r"\(item 'multiple_0'\) has the entry .*; fix or remove that line"):
+        load_category(tmp_path, "multiple")
+
+
 def test_bad_json_line_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "BFCL_v4_irrelevance.json").write_text('{"id": "irrelevance_0"}\n{oops\n', encoding="utf-8")
     with pytest.raises(UserError, match=r"BFCL_v4_irrelevance.json:2"):

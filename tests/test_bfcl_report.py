@@ -196,9 +196,20 @@ def test_resume_skips_scored_items(tmp_path: Path) -> None:
     assert again.calls == 3 + 8  # simple_python_5..7 and the irrelevance items
     assert len(report.items) == 16 and report.overall() == 100.0
     other = oracle(name="another-model")
-    run_bfcl(other, DATA, "simple_python", limit=5, out=out)
-    assert other.calls == 5  # another model's file is not reused
-    assert Report.load(out).model == "another-model"
+    with pytest.raises(UserError, match="holds a report of 'oracle', not 'another-model': pass another --out"):
+        run_bfcl(other, DATA, "simple_python", limit=5, out=out)
+    assert other.calls == 0 and len(Report.load(out).items) == 16  # another model's file is never replaced
+
+
+def test_a_smaller_rerun_keeps_the_items_outside_its_selection(tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    run_bfcl(oracle(), DATA, "simple_python,irrelevance", limit=4, out=out)
+    again = oracle()
+    report = run_bfcl(again, DATA, "simple_python", limit=1, out=out)
+    assert again.calls == 0
+    assert [i.id for i in report.items][:1] == ["simple_python_0"] and len(report.items) == 8
+    assert report.categories == ["simple_python", "irrelevance"]
+    assert len(Report.load(out).items) == 8
 
 
 def test_resume_retries_errors(tmp_path: Path) -> None:

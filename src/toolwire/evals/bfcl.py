@@ -273,12 +273,24 @@ def _normalise_question(raw: Any) -> list[list[dict[str, Any]]]:
     raise UserError(f"A BFCL question must be a string or a list of turns, not {type(raw).__name__}.")
 
 
-def _normalise_answer(row: dict[str, Any]) -> list[dict[str, Any]]:
+def _normalise_answer(row: dict[str, Any], where: str) -> list[dict[str, Any]]:
+    """The expected calls of one answer line, each ``{"<function name>": {"<param>": [allowed...]}}``
+    (BFCL's possible-answer format); ``where`` names the file and item for the error.
+
+    Raises:
+        UserError: an entry is not a one-key object whose value is an object of parameters.
+    """
     # early releases: the line is the answer itself
     truth = row["ground_truth"] if "ground_truth" in row else {k: v for k, v in row.items() if k != "id"}
     if isinstance(truth, dict):
         truth = [truth]
-    return [call for call in truth if isinstance(call, dict)]
+    if not isinstance(truth, list):
+        raise UserError(f"The answer on {where} is not a list of expected calls; fix or remove that line.")
+    for call in truth:
+        if not (isinstance(call, dict) and len(call) == 1 and isinstance(next(iter(call.values())), dict)):
+            raise UserError(f"The answer on {where} has the entry {json.dumps(call)[:120]}, not one "
+                            "{\"function name\": {\"parameter\": [allowed values]}} object; fix or remove that line.")
+    return truth
 
 
 def load_category(data_dir: str | Path, category: str, limit: int | None = None) -> list[BfclItem]:
@@ -309,8 +321,8 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
     answers: dict[str, list[dict[str, Any]]] = {}
     by_line: list[list[dict[str, Any]]] = []
     if answers_path is not None:
-        for row in _read_jsonl(answers_path):
-            truth = _normalise_answer(row)
+        for line, row in enumerate(_read_jsonl(answers_path), start=1):
+            truth = _normalise_answer(row, f"{str(answers_path)!r} (item {row.get('id', line)!r})")
             by_line.append(truth)
             if "id" in row:
                 answers[str(row["id"])] = truth

@@ -76,7 +76,11 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
                           item.ground_truth, [], time.perf_counter() - start, question=item.question_text)
     seconds = time.perf_counter() - start
     calls = reply_calls(reply, toolset.names, include_invalid=category_kind(item.category) != "irrelevance")
-    result = check_calls(item.category, item.functions, item.ground_truth, calls)
+    try:
+        result = check_calls(item.category, item.functions, item.ground_truth, calls)
+    except Exception as exc:  # an answer key the checker cannot read fails this item, not the run
+        return ItemResult(item.id, item.category, False, "error", f"The checker failed: {type(exc).__name__}: "
+                          f"{exc}", item.ground_truth, calls, seconds, question=item.question_text)
     usage = getattr(reply, "usage", None) or {}
     text = getattr(reply, "text", "")
     return ItemResult(item.id, item.category, result.valid, result.reason, result.message, item.ground_truth,
@@ -85,13 +89,19 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
                       text if isinstance(text, str) else "")
 
 
-def _previous(out: Path | None, model: str) -> dict[str, ItemResult]:
+def _previous(out: Path | None, model: str) -> tuple[dict[str, ItemResult], list[ItemResult], list[str]]:
+    """The scored items of an existing report at ``out``: ``(reusable by id, all items, its categories)``.
+
+    Raises:
+        UserError: the file holds another model's report (it is never replaced silently).
+    """
     if out is None or not out.exists():
-        return {}
+        return {}, [], []
     old = Report.load(out)
     if old.model != model:
-        return {}
-    return {i.id: i for i in old.items if i.reason != "error"}
+        raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {model!r}: pass another --out, "
+                        "or delete the file to start over.")
+    return {i.id: i for i in old.items if i.reason != "error"}, list(old.items), list(old.categories)
 
 
 def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] | None = None,
@@ -108,11 +118,10 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             (:data:`toolwire.evals.bfcl.CATEGORIES`).
         limit: the first ``limit`` items of each category (None: all).
         concurrency: how many items run at once, on threads (1: one after the other).
-        out: a JSON report file, rewritten atomically after every item. If it exists and was written
-            for the same model name, the item ids it scored are not run again (resume); items that
-            failed with ``"error"`` are run again. The rewritten file holds this run's selection only
-            (scored items outside ``categories``/``limit`` are dropped). A file of another model is
-            replaced.
+        out: a JSON report file, rewritten atomically after every item. If it exists, the item ids it
+            scored are not run again (resume); items that failed with ``"error"`` are run again. Items it
+            holds outside this run's ``categories``/``limit`` are kept (after this run's items), so a
+            quick ``limit`` rerun never deletes a long run's results.
         progress: ``progress(done, total, correct)``, called from the calling thread once at the start
             (resumed items counted) and after every item.
 
@@ -120,7 +129,8 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         The report: items of the selection, in data order; ``finished`` set.
 
     Raises:
-        UserError: bad categories, missing or invalid data, concurrency below 1, an unreadable ``out``.
+        UserError: bad categories, missing or invalid data, concurrency below 1, an unreadable ``out``,
+            or an ``out`` that holds another model's report.
         KeyboardInterrupt: re-raised after saving the items scored so far to ``out`` (the report then
             has ``finished=None``); with threads, queued items are cancelled and running ones abandoned
             (Python still waits for those model calls to return before the process exits). A rerun with
@@ -133,15 +143,17 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
     out_path = Path(out) if out is not None else None
     name = model_label(model)
     done: dict[str, ItemResult] = {}
-    previous = _previous(out_path, name)
+    previous, before, old_categories = _previous(out_path, name)
     for item in items:
         if item.id in previous:
             done[item.id] = previous[item.id]
-    report = Report(name, cats, [], str(data_dir), _now())
+    selected = {item.id for item in items}
+    kept = [i for i in before if i.id not in selected]  # scored earlier, outside this run's selection
+    report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir), _now())
     cache: dict[str, str] = {}
 
     def publish(final: bool = False) -> None:
-        report.items = [done[i.id] for i in items if i.id in done]
+        report.items = [*(done[i.id] for i in items if i.id in done), *kept]
         report.finished = _now() if final else None
         if out_path is not None:
             report.save(out_path, cache=cache)

@@ -107,7 +107,9 @@ def bfcl(
              "(default: the dialect's bar; 0 turns it off).",
         min=0.0, max=1.0)] = None,
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
-    out: Annotated[Path | None, typer.Option(help="JSON report; rerun with the same file to resume.")] = None,
+    out: Annotated[Path | None, typer.Option(help=(
+        "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
+        "another model's file is refused)."))] = None,
     html: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report here.")] = None,
 ) -> None:
     """Score a model on BFCL single-turn categories with toolwire's AST checker."""
