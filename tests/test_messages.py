@@ -279,6 +279,60 @@ def test_coerce_messages() -> None:
         coerce_messages([1])
 
 
+def test_a_single_role_tuple_is_one_message() -> None:
+    """Review 2 #11: invoke(("user", "hi")) was sent as two user messages, "user" and "hi"."""
+    assert coerce_messages(("user", "What is 2+2?")) == [HumanMessage("What is 2+2?")]
+    assert coerce_messages(("system", "s")) == [SystemMessage("s")]
+    assert coerce_messages(("ai", [{"type": "text", "text": "a"}])) == [AIMessage([{"type": "text", "text": "a"}])]
+    # a tuple of messages or questions is still a sequence
+    assert coerce_messages(("q1", "q2")) == [HumanMessage("q1"), HumanMessage("q2")]
+    assert coerce_messages((("user", "u"), ("assistant", "a"))) == [HumanMessage("u"), AIMessage("a")]
+
+
+def test_a_bad_role_tuple_says_what_is_wrong() -> None:
+    with pytest.raises(UserError, match=r"^Cannot read the role 'developer' of a \(role, text\) tuple; use 'system', "
+                                        r"'user' or 'assistant' \(or 'human', 'ai'\)\.$"):
+        coerce_messages([("developer", "be brief")])
+    with pytest.raises(UserError, match=r"^The text of a \('user', text\) tuple is int; give a string or a list of "
+                                        r"content blocks\.$"):
+        coerce_messages(("user", 5))
+
+
+def test_message_from_dict_errors_are_one_sentence() -> None:
+    """Review 2 #11: malformed saved data gave AttributeError/TypeError, never a UserError."""
+    cases = [
+        ("user", r"^Cannot read a message from str; give a dict such as \{'role': 'user', 'content': 'hi'\}\.$"),
+        ({"type": "ai", "response_metadata": [1, 2]},
+         r"^Cannot read a saved 'ai' message: 'response_metadata' must be a dict, not list; fix or remove that key\.$"),
+        ({"type": "ai", "tool_calls": "f(1)"}, r"^Cannot read a saved 'ai' message: 'tool_calls' must be a list, "),
+        ({"type": "ai", "invalid_tool_calls": ["x"]}, r"each item of 'invalid_tool_calls' must be a dict"),
+        ({"type": "ai", "usage": 5}, r"'usage' must be a dict, not int"),
+        ({"role": "user", "content": 5},
+         r"^Cannot read a saved 'user' message whose content is int; the content must be a string or a list"),
+        ({"role": "user", "content": "x", "id": 7}, r"'id' must be a string, not int"),
+        ({"role": "tool", "content": "r"}, r"^Cannot read a saved 'tool' message without 'tool_call_id'; add the id "),
+        ({"role": "tool", "content": "r", "tool_call_id": "c", "status": "ok"},
+         r"^Cannot read a saved 'tool' message whose status is 'ok'; use 'success' or 'error'\.$"),
+        ({"type": ["ai"]}, r"^Cannot read a message of type \['ai'\]"),
+    ]
+    for data, pattern in cases:
+        with pytest.raises(UserError, match=pattern):
+            message_from_dict(data)  # type: ignore[arg-type]
+        if isinstance(data, dict):  # (in a list, a string is a question)
+            with pytest.raises(UserError, match=pattern):
+                coerce_messages([data])
+
+
+def test_none_fields_take_their_defaults_and_an_empty_content_list_round_trips() -> None:
+    assert message_from_dict({"type": "ai", "content": None, "usage": None, "response_metadata": None, "id": None,
+                              "tool_calls": None, "invalid_tool_calls": None}) == AIMessage("")
+    assert message_from_dict({"type": "tool", "content": "r", "tool_call_id": "c", "status": None}) == \
+        ToolMessage("r", "c")
+    for message in (HumanMessage([]), AIMessage([]), ToolMessage([], "c1")):
+        restored = message_from_dict(json.loads(json.dumps(message.to_dict())))
+        assert restored == message and restored.content == []
+
+
 # -- streamed chunks ----------------------------------------------------------------------------------
 
 
