@@ -431,3 +431,34 @@ def test_an_async_tool_that_blocks_past_its_timeout_is_a_timeout_not_a_success()
         assert "did not finish within 0.05 seconds; its result will not be used" in result.content
         [executed] = ToolExecutor([slow]).execute(reply(tool_call(slow.name, {"q": "x"}, "c2")))
         assert executed.status == "error" and "did not finish within" in executed.content
+
+
+def test_a_tool_sees_the_call_it_runs_for_in_every_path() -> None:
+    from toolwire import current_tool_call
+
+    def seen() -> str:
+        call = current_tool_call()
+        return call["id"] if call else "none"
+
+    @tool
+    def plain(x: int) -> str:
+        """Sync."""
+        return seen()
+
+    @tool(timeout=5)
+    def threaded(x: int) -> str:
+        """Sync, on a thread of its own (it has a timeout)."""
+        return seen()
+
+    @tool
+    async def coro(x: int) -> str:
+        """Async."""
+        return seen()
+
+    for each in (plain, threaded, coro):
+        assert each.invoke(tool_call(each.name, {"x": 1}, "c1")).content == "c1"
+        assert asyncio.run(each.ainvoke(tool_call(each.name, {"x": 1}, "c2"))).content == "c2"
+        assert each.invoke({"x": 1}) == "none"
+    message = reply(*(tool_call(t.name, {"x": 1}, f"e{i}") for i, t in enumerate((plain, threaded, coro))))
+    assert [m.content for m in ToolExecutor([plain, threaded, coro]).execute(message)] == ["e0", "e1", "e2"]
+    assert current_tool_call() is None

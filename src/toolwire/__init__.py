@@ -33,7 +33,7 @@ from toolwire.messages import (
 )
 from toolwire.models.base import BaseChatModel
 from toolwire.models.lowering.openai import convert_to_openai_tool
-from toolwire.tools import Tool, ToolSpec, tool
+from toolwire.tools import Tool, ToolSpec, current_tool_call, tool
 
 __version__ = "0.1.0"
 
@@ -65,6 +65,7 @@ __all__ = [
     "UserError",
     "__version__",
     "convert_to_openai_tool",
+    "current_tool_call",
     "merge_chunks",
     "message_from_dict",
     "tool",

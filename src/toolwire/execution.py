@@ -24,7 +24,7 @@ from toolwire._concurrency import run_coroutine_sync
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 from toolwire.results import error_text, truncate_content
-from toolwire.tools import Tool
+from toolwire.tools import Tool, _running
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
 
@@ -97,11 +97,12 @@ class ToolExecutor:
         timeout = tool.timeout if tool.timeout is not None else self.timeout
         try:
             kwargs = tool.call_args(call.get("args"))
-            if gate is None:
-                result = await tool._arun(kwargs, timeout)
-            else:
-                async with gate:
+            with _running(call):  # this task's context: current_tool_call() inside the tool
+                if gate is None:
                     result = await tool._arun(kwargs, timeout)
+                else:
+                    async with gate:
+                        result = await tool._arun(kwargs, timeout)
             message = tool._to_message(result, call)
         except Exception as exc:
             if not self.handle_errors:

@@ -14,12 +14,15 @@ call's id, turning every failure (invalid arguments, an exception, a timeout) in
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import copy
 import dataclasses
+import functools
 import inspect
 import re
 import types
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
 from pydantic import BaseModel
@@ -30,7 +33,7 @@ from toolwire.messages import ToolCall, ToolMessage
 from toolwire.results import error_text, result_to_content, truncate_content
 from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
 
-__all__ = ["Tool", "ToolSpec", "error_text", "result_to_content", "tool", "truncate_content"]
+__all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_content", "tool", "truncate_content"]
 
 NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ResponseFormat = Literal["content", "content_and_artifact"]
@@ -360,7 +363,7 @@ class Tool:
             return run_coroutine_sync(self._arun(kwargs, timeout))
         if timeout is None:
             return self._call(kwargs)
-        return run_sync_with_timeout(self._call, kwargs, timeout, self.name)
+        return run_sync_with_timeout(_in_context(self._call), kwargs, timeout, self.name)
 
     @overload
     def invoke(self, input: ToolCall, *, timeout: float | None = ...) -> ToolMessage: ...
@@ -389,7 +392,8 @@ class Tool:
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
             try:
-                return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
+                with _running(input):
+                    return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise
@@ -410,9 +414,9 @@ class Tool:
         if self.is_async:
             coro: Awaitable[Any] = self._guarded(kwargs)
         elif timeout is None:
-            coro = asyncio.get_running_loop().run_in_executor(thread_pool(), self._call, kwargs)
+            coro = asyncio.get_running_loop().run_in_executor(thread_pool(), _in_context(self._call), kwargs)
         else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
-            coro = asyncio.wrap_future(start_thread(self._call, kwargs))
+            coro = asyncio.wrap_future(start_thread(_in_context(self._call), kwargs))
         if timeout is None:
             return await coro
         loop = asyncio.get_running_loop()
@@ -442,12 +446,45 @@ class Tool:
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
             try:
-                return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
+                with _running(input):
+                    return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise
                 return self._error_message(exc, input)
         return await self._arun(self.validate_args(input), limit)
+
+
+_CURRENT_CALL: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
+    "toolwire_current_tool_call", default=None)
+
+
+def current_tool_call() -> Mapping[str, Any] | None:
+    """The tool call being executed, when called from inside a tool's function.
+
+    Returns:
+        The call ``{"name", "args", "id", "type": "tool_call"}`` that ``tool.invoke(tool_call)``,
+        ``ainvoke`` or :class:`~toolwire.execution.ToolExecutor` is running (sync tools on worker threads
+        see it too), or None outside a tool call (``tool.invoke(args)``). A tool that needs its call's id,
+        as LangChain's ``InjectedToolCallId`` gives it, reads ``current_tool_call()["id"]``.
+    """
+    return _CURRENT_CALL.get()
+
+
+@contextlib.contextmanager
+def _running(call: Mapping[str, Any]) -> Iterator[None]:
+    token = _CURRENT_CALL.set(call)
+    try:
+        yield
+    finally:
+        _CURRENT_CALL.reset(token)
+
+
+def _in_context(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``func`` run in a copy of the calling context, so worker threads see :func:`current_tool_call`."""
+    if _CURRENT_CALL.get() is None:
+        return func
+    return functools.partial(contextvars.copy_context().run, func)
 
 
 _TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))

@@ -4,7 +4,7 @@ LangChain tools work in toolwire as is; toolwire tools work in LangChain; messag
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 
@@ -12,6 +12,7 @@ pytest.importorskip("langchain_core")
 
 from langchain_core import messages as lc
 from langchain_core.language_models import GenericFakeChatModel
+from langchain_core.tools import InjectedToolCallId
 from langchain_core.tools import tool as lc_tool
 from langchain_core.utils.function_calling import convert_to_openai_tool as lc_convert
 from pydantic import Field
@@ -347,3 +348,18 @@ def test_messages_round_trip_both_ways():
     with pytest.raises(toolwire.UserError):
         from_langchain_messages([lc.ChatMessage(content="x", role="narrator")])
     assert to_langchain_messages("hello")[0] == lc.HumanMessage("hello")
+
+
+def test_an_injected_tool_call_id_is_the_models_call_id():
+    from toolwire import AIMessage
+
+    @lc_tool
+    def remember(fact: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """Store a fact."""
+        return f"stored by {tool_call_id}"
+
+    tw = from_langchain_tool(remember)
+    assert "tool_call_id" not in tw.parameters["properties"]
+    [message] = ToolExecutor([tw]).execute(AIMessage("", tool_calls=[
+        {"name": "remember", "args": {"fact": "x"}, "id": "call_MODEL_42"}]))
+    assert (message.tool_call_id, message.content) == ("call_MODEL_42", "stored by call_MODEL_42")

@@ -112,6 +112,7 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
 
     from toolwire.interop.openai_tools import schema_validator
     from toolwire.messages import new_tool_call_id
+    from toolwire.tools import current_tool_call
 
     name = lc_tool.name
     parameters = _lc_parameters(lc_tool)
@@ -132,7 +133,11 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
         return message.content, getattr(message, "artifact", None)
 
     def call(kwargs: dict[str, Any]) -> dict[str, Any]:
-        return {"name": name, "args": kwargs, "id": new_tool_call_id(), "type": "tool_call"}
+        # the model's call id, so an InjectedToolCallId argument (a LangGraph Command, a ToolMessage the tool
+        # builds) answers the right call; a new id only when run outside a tool call
+        running = current_tool_call()
+        return {"name": name, "args": kwargs, "id": (running or {}).get("id") or new_tool_call_id(),
+                "type": "tool_call"}
 
     if _is_async_only(lc_tool):
         async def run_async(**kwargs: Any) -> Any:
