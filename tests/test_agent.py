@@ -251,7 +251,27 @@ def test_an_agent_without_tools_just_asks_the_model() -> None:
 
 
 def test_max_steps_must_be_positive() -> None:
-    with pytest.raises(UserError, match="max_steps must be at least 1"):
+    with pytest.raises(UserError, match=r"^max_steps must be a whole number of at least 1, not 0\.$"):
         Agent(ScriptedChatModel([]), [get_time], max_steps=0)
     with pytest.raises(UserError, match="on_max_steps must be 'raise' or 'answer', not 'anwser'"):
         Agent(ScriptedChatModel([]), [get_time], on_max_steps="anwser")  # type: ignore[arg-type]
+
+
+def test_bad_options_are_one_sentence_at_construction() -> None:
+    """Review 2 #11: max_steps of the wrong type and a single tool were raw TypeErrors (one only at invoke)."""
+    for bad in (None, "5", 2.5, True):
+        with pytest.raises(UserError, match=rf"^max_steps must be a whole number of at least 1, not {bad!r}\.$"):
+            Agent(ScriptedChatModel(["ok"]), [get_time], max_steps=bad)  # type: ignore[arg-type]
+    with pytest.raises(UserError, match=r"^Pass the tools as a list, such as Agent\(model, \[get_time\]\), not a "
+                                        r"single tool\.$"):
+        Agent(ScriptedChatModel(["ok"]), get_time)  # type: ignore[arg-type]
+
+    def plain() -> str:
+        """Plain."""
+        return "x"
+
+    for single in (plain, {"type": "function", "function": {"name": "f"}}, "get_time", 3):
+        with pytest.raises(UserError, match=r"^Pass the tools as a list"):
+            Agent(ScriptedChatModel(["ok"]), single)  # type: ignore[arg-type]
+    assert Agent(ScriptedChatModel(["ok"]), (get_time,)).invoke("q").output == "ok"
+    assert Agent(ScriptedChatModel(["ok"]), iter([get_time])).invoke("q").output == "ok"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import AsyncIterator, Generator, Iterator, Sequence
+from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from toolwire.errors import MaxStepsExceeded, UserError
@@ -77,7 +77,7 @@ class Agent:
         model: a chat model (toolwire's, any :class:`~toolwire.models.BaseChatModel`).
         tools: toolwire tools, plain functions with docstrings, or LangChain tools.
         system_prompt: a system message put first when the conversation has none.
-        max_steps: the most model calls in one run (default 10).
+        max_steps: the most model calls in one run (a whole number, default 10).
         tool_choice: passed to ``bind_tools`` for every model call (default: the model decides).
         on_max_steps: ``"raise"`` (default) raises MaxStepsExceeded; ``"answer"`` makes one last
             model call with tools disabled and returns its text.
@@ -85,7 +85,8 @@ class Agent:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
 
     Raises:
-        UserError: ``max_steps`` is below 1, or ``on_max_steps`` is not ``"raise"`` or ``"answer"``.
+        UserError: ``tools`` is a single tool rather than a list, ``max_steps`` is not a whole number of at
+            least 1, or ``on_max_steps`` is not ``"raise"`` or ``"answer"``.
     """
 
     def __init__(
@@ -103,8 +104,11 @@ class Agent:
         max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
         hide_error_details: bool = False,
     ) -> None:
-        if max_steps < 1:
-            raise UserError("max_steps must be at least 1.")
+        if callable(tools) or isinstance(tools, str | bytes | dict) or not isinstance(tools, Iterable):
+            name = getattr(tools, "name", None) or getattr(tools, "__name__", None) or "my_tool"
+            raise UserError(f"Pass the tools as a list, such as Agent(model, [{name}]), not a single tool.")
+        if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+            raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
         if on_max_steps not in ("raise", "answer"):
             raise UserError(f"on_max_steps must be 'raise' or 'answer', not {on_max_steps!r}.")
         self.executor = ToolExecutor(
