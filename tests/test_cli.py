@@ -59,3 +59,10 @@ def test_a_tools_file_that_exits_at_import_is_a_clear_error(tmp_path) -> None:
     script.write_text("import sys\n\ndef f(x: int) -> int:\n    'Double.'\n    return 2 * x\n\nsys.exit(0)\n")
     with pytest.raises(UserError, match=r"ran sys.exit\(0\); put the file's script part under"):
         cli.load_tools(str(script))
+
+
+def test_a_tools_file_with_an_alias_of_a_tool_loads_it_once(tmp_path) -> None:
+    script = tmp_path / "alias.py"
+    script.write_text("from toolwire import tool\n\n@tool\ndef get_weather(city: str) -> str:\n"
+                      "    'Weather.'\n    return city\n\nweather = get_weather\n")
+    assert [t.name for t in cli.load_tools(str(script))] == ["get_weather"]

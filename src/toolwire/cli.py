@@ -120,7 +120,8 @@ def load_tools(spec: str) -> list[Tool]:
                 if inspect.isfunction(v) and not name.startswith("_")
                 and v.__module__ == module.__name__ and inspect.getdoc(v)
             ]
-    tools = [t for t in found if isinstance(t, Tool)]
+    unique = {id(t): t for t in found}  # an alias (`weather = get_weather`) is the same tool, counted once
+    tools = [t for t in unique.values() if isinstance(t, Tool)]
     if not tools:
         raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
     return tools
