@@ -21,6 +21,7 @@ from toolwire import (
     tool,
 )
 from toolwire.messages import invalid_tool_call, tool_call
+from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.testing import ScriptedChatModel
 
 runs: list[str] = []
@@ -81,10 +82,52 @@ def test_system_prompt_goes_first_unless_there_is_one() -> None:
     assert kept.messages[:2] == [SystemMessage("Mine."), HumanMessage("hi")]
 
 
-def test_tool_choice_is_passed_to_every_model_call() -> None:
-    model = ScriptedChatModel([calls(("get_time", {}, "c1")), "done"])
-    Agent(model, [get_time], tool_choice="required").invoke("q")
+def test_a_forced_tool_choice_applies_until_tools_ran_then_auto() -> None:
+    """Review 2 #2: a model obeying tool_choice="required" could never answer; it now gets "auto" after tools ran."""
+    for choice in ("required", "get_time"):
+        model = ScriptedChatModel([calls(("get_time", {}, "c1")), "done"])
+        result = Agent(model, [get_time], tool_choice=choice).invoke("q")
+        assert [r.tool_choice for r in model.requests] == [choice, "auto"]
+        assert (result.output, result.stop_reason) == ("done", "answer")
+
+
+class ObedientModel(BaseChatModel):
+    """Calls get_time whenever tool_choice forces a call, else answers (as OpenAI, Anthropic and Gemini do)."""
+
+    def __init__(self) -> None:
+        self.choices: list[str | None] = []  # shared with the bound copies
+
+    def _generate(self, request: ChatRequest) -> AIMessage:
+        self.choices.append(request.tool_choice)
+        if request.tool_choice in ("required", "get_time"):
+            return calls(("get_time", {}, f"c{len(self.choices)}"))
+        return AIMessage("It is noon.")
+
+
+def test_a_model_that_obeys_a_forced_tool_choice_can_answer() -> None:
+    model = ObedientModel()
+    result = Agent(model, [get_time], tool_choice="required", max_steps=4).invoke("q")
+    assert (result.output, result.steps, model.choices) == ("It is noon.", 2, ["required", "auto"])
+    assert runs == ["get_time:UTC"]
+    model = ObedientModel()
+    assert asyncio.run(Agent(model, [get_time], tool_choice="get_time").ainvoke("q")).output == "It is noon."
+    assert model.choices == ["get_time", "auto"]
+
+
+def test_reset_tool_choice_false_forces_every_call() -> None:
+    model = ScriptedChatModel([calls(("get_time", {}, "c1")), calls(("final_answer", {"answer": "noon"}, "c2"))])
+    result = Agent(model, [get_time, final_answer], tool_choice="required", reset_tool_choice=False).invoke("q")
     assert [r.tool_choice for r in model.requests] == ["required", "required"]
+    assert (result.output, result.stop_reason) == ("NOON", "return_direct")
+    with pytest.raises(MaxStepsExceeded):
+        Agent(ObedientModel(), [get_time], tool_choice="required", reset_tool_choice=False, max_steps=3).invoke("q")
+
+
+def test_tool_choice_auto_and_none_are_kept_on_every_call() -> None:
+    for choice in ("auto", "none"):
+        model = ScriptedChatModel([calls(("get_time", {}, "c1")), "done"])
+        Agent(model, [get_time], tool_choice=choice).invoke("q")
+        assert [r.tool_choice for r in model.requests] == [choice, choice]
 
 
 def test_the_input_list_is_not_changed_and_a_conversation_resumes() -> None:

@@ -9,6 +9,10 @@ The loop stops when a reply has no tool calls (the answer), when a ``return_dire
 after ``max_steps`` model calls (then :class:`~toolwire.errors.MaxStepsExceeded`, carrying the messages,
 or one last model call with tools disabled when ``on_max_steps="answer"``).
 
+A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
+the run (normally: to the first model call only); later model calls use ``"auto"`` so the model can answer
+(``reset_tool_choice``, as in the OpenAI Agents SDK).
+
 A model that repeats a call it already got the result for (same tool, same arguments) is not run
 again: the model is told so, with the earlier result, in that call's ToolMessage.
 """
@@ -78,7 +82,13 @@ class Agent:
         tools: toolwire tools, plain functions with docstrings, or LangChain tools.
         system_prompt: a system message put first when the conversation has none.
         max_steps: the most model calls in one run (a whole number, default 10).
-        tool_choice: passed to ``bind_tools`` for every model call (default: the model decides).
+        tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
+            (``"required"`` or a tool name) applies until tool calls have been answered in the run, which is
+            normally the first model call only; see ``reset_tool_choice``.
+        reset_tool_choice: ``True`` (default): once tool calls have been answered, later model calls use
+            ``"auto"``, so a model that obeys a forced ``tool_choice`` can give its answer (the OpenAI Agents
+            SDK does the same). ``False`` keeps ``tool_choice`` on every call: then a forced run ends only
+            through a ``return_direct`` tool or ``max_steps``.
         on_max_steps: ``"raise"`` (default) raises MaxStepsExceeded; ``"answer"`` makes one last
             model call with tools disabled and returns its text.
         max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
@@ -97,6 +107,7 @@ class Agent:
         system_prompt: str | None = None,
         max_steps: int = 10,
         tool_choice: str | None = None,
+        reset_tool_choice: bool = True,
         on_max_steps: Literal["raise", "answer"] = "raise",
         max_concurrency: int | None = None,
         timeout: float | None = None,
@@ -117,9 +128,12 @@ class Agent:
         )
         runnable = list(self.executor.tools.values())
         self.model = model.bind_tools(runnable, tool_choice=tool_choice or "auto") if runnable else model
+        reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
+        self._after_tools_model = model.bind_tools(runnable, tool_choice="auto") if reset else self.model
         self._answer_model = model.bind_tools(runnable, tool_choice="none") if runnable else model
         self.system_prompt = system_prompt
         self.max_steps = max_steps
+        self.reset_tool_choice = reset_tool_choice
         self.on_max_steps = on_max_steps
 
     # -- the loop, once --------------------------------------------------------------------------------
@@ -132,13 +146,15 @@ class Agent:
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
         answered: dict[str, ToolMessage] = {}
+        tools_ran = False
         for step in range(1, self.max_steps + 1):
-            reply: AIMessage = yield ("model", messages)
+            reply: AIMessage = yield ("after_tools" if tools_ran else "model", messages)
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
             if not reply.tool_calls and not reply.invalid_tool_calls:
                 yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step), step))
                 return
+            tools_ran = True
             fresh: list[ToolCall] = []
             repeats: dict[int, ToolMessage] = {}
             for index, call in enumerate(reply.tool_calls):
@@ -204,6 +220,8 @@ class Agent:
                 return
             if kind == "model":
                 value = self.model.invoke(payload)
+            elif kind == "after_tools":
+                value = self._after_tools_model.invoke(payload)
             elif kind == "answer":
                 value = self._answer_model.invoke(payload)
             elif kind == "tools":
@@ -223,6 +241,8 @@ class Agent:
                 return
             if kind == "model":
                 value = await self.model.ainvoke(payload)
+            elif kind == "after_tools":
+                value = await self._after_tools_model.ainvoke(payload)
             elif kind == "answer":
                 value = await self._answer_model.ainvoke(payload)
             elif kind == "tools":
