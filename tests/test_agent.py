@@ -318,3 +318,60 @@ def test_bad_options_are_one_sentence_at_construction() -> None:
             Agent(ScriptedChatModel(["ok"]), single)  # type: ignore[arg-type]
     assert Agent(ScriptedChatModel(["ok"]), (get_time,)).invoke("q").output == "ok"
     assert Agent(ScriptedChatModel(["ok"]), iter([get_time])).invoke("q").output == "ok"
+
+
+def assert_every_call_answered_once(messages: list) -> None:
+    """Every tool call (valid or invalid) of every AIMessage has exactly one ToolMessage."""
+    ids = [c["id"] for m in messages if isinstance(m, AIMessage) for c in [*m.tool_calls, *m.invalid_tool_calls]]
+    answers = [m.tool_call_id for m in messages if isinstance(m, ToolMessage)]
+    assert sorted(ids) == sorted(answers)
+
+
+def test_calls_left_unanswered_in_the_input_run_first() -> None:
+    """Review 2 #3: the pending calls of the input's last AIMessage went to the model unanswered."""
+    pending = calls(("get_time", {"tz": "CET"}, "p1"))
+    model = ScriptedChatModel(["It is noon."])
+    history = [HumanMessage("time?"), pending]
+    events = list(Agent(model, [get_time]).stream(history))
+    assert runs == ["get_time:CET"]
+    assert model.requests[0].messages == [HumanMessage("time?"), pending, ToolMessage("12:00 CET", "p1",
+                                                                                      name="get_time")]
+    assert [(e.type, e.step) for e in events] == [
+        ("tool_call", 0), ("tool_result", 0), ("model_reply", 1), ("final", 1)]
+    result = events[-1].data
+    assert (result.output, result.steps) == ("It is noon.", 1)
+    assert_every_call_answered_once(result.messages)
+    assert history == [HumanMessage("time?"), pending]  # the input list is not changed
+
+
+def test_only_the_unanswered_calls_of_the_input_run_and_invalid_ones_are_answered() -> None:
+    last = AIMessage("", tool_calls=[tool_call("get_time", {"tz": "A"}, "a"), tool_call("get_time", {"tz": "B"}, "b")],
+                     invalid_tool_calls=[invalid_tool_call("get_time", '{"tz": ', "c", "cut off")])
+    done_a = ToolMessage("12:00 A", "a", name="get_time")
+    model = ScriptedChatModel(["done"])
+    result = Agent(model, [get_time]).invoke([HumanMessage("q"), last, done_a])
+    assert runs == ["get_time:B"]
+    assert result.messages[2:5] == [done_a, ToolMessage("12:00 B", "b", name="get_time"), result.messages[4]]
+    assert result.messages[4].tool_call_id == "c" and result.messages[4].status == "error"
+    assert_every_call_answered_once(result.messages)
+    # a fully answered conversation, or one where the user spoke after the calls, runs nothing
+    runs.clear()
+    Agent(ScriptedChatModel(["ok"]), [get_time]).invoke([HumanMessage("q"), calls(("get_time", {}, "x")),
+                                                         ToolMessage("r", "x"), HumanMessage("again")])
+    assert runs == []
+
+
+def test_pending_calls_reset_a_forced_tool_choice_and_can_return_direct() -> None:
+    model = ScriptedChatModel(["done"])
+    Agent(model, [get_time], tool_choice="required").invoke([HumanMessage("q"), calls(("get_time", {}, "p"))])
+    assert [r.tool_choice for r in model.requests] == ["auto"]
+    model = ScriptedChatModel([])
+    result = Agent(model, [final_answer]).invoke([HumanMessage("q"), calls(("final_answer", {"answer": "x"}, "p"))])
+    assert (result.output, result.stop_reason, result.steps) == ("X", "return_direct", 0)
+    assert model.requests == []
+
+
+def test_pending_calls_async_matches_sync() -> None:
+    history = [HumanMessage("q"), calls(("get_time", {"tz": "CET"}, "p1"))]
+    sync = Agent(ScriptedChatModel(["done"]), [get_time]).invoke(list(history))
+    assert asyncio.run(Agent(ScriptedChatModel(["done"]), [get_time]).ainvoke(list(history))) == sync

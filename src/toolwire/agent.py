@@ -13,6 +13,10 @@ A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool call
 the run (normally: to the first model call only); later model calls use ``"auto"`` so the model can answer
 (``reset_tool_choice``, as in the OpenAI Agents SDK).
 
+Every tool call gets exactly one ToolMessage. Calls the input conversation left unanswered (its last
+AIMessage has calls with no ToolMessage after it: a saved conversation, a human-approval step, a crash
+between the reply and the results) are run first, before the model is called.
+
 A model that repeats a call it already got the result for (same tool, same arguments) is not run
 again: the model is told so, with the earlier result, in that call's ToolMessage.
 """
@@ -26,7 +30,15 @@ from typing import Any, Literal
 
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
-from toolwire.messages import AIMessage, BaseMessage, SystemMessage, ToolCall, ToolMessage, coerce_messages
+from toolwire.messages import (
+    AIMessage,
+    BaseMessage,
+    InvalidToolCall,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+    coerce_messages,
+)
 from toolwire.models.base import BaseChatModel
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
@@ -59,12 +71,30 @@ class AgentEvent:
         type: ``"model_reply"`` (an AIMessage), ``"tool_call"`` (a ToolCall about to run),
             ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`).
         data: the AIMessage, ToolCall, ToolMessage or AgentResult.
-        step: the number of the model call this event belongs to (1-based).
+        step: the number of the model call this event belongs to (1-based); ``0`` for the calls left
+            unanswered in the input conversation, which run before the first model call.
     """
 
     type: EventType
     data: Any
     step: int
+
+
+def _unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+    """The calls of the conversation's last AIMessage that no ToolMessage after it answers.
+
+    Only ToolMessages may follow that AIMessage: after any other message, nothing is pending.
+    """
+    answered: set[str] = set()
+    for message in reversed(messages):
+        if isinstance(message, ToolMessage):
+            answered.add(message.tool_call_id or "")
+        elif isinstance(message, AIMessage):
+            return ([call for call in message.tool_calls if (call["id"] or "") not in answered],
+                    [bad for bad in message.invalid_tool_calls if (bad.get("id") or "") not in answered])
+        else:
+            break
+    return [], []
 
 
 def _call_key(call: ToolCall) -> str:
@@ -93,6 +123,8 @@ class Agent:
             model call with tools disabled and returns its text.
         max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
+
+    Calls the input conversation left unanswered (see the module docs) are run before the first model call.
 
     Raises:
         UserError: ``tools`` is a single tool rather than a list, ``max_steps`` is not a whole number of at
@@ -146,7 +178,13 @@ class Agent:
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
         answered: dict[str, ToolMessage] = {}
-        tools_ran = False
+        pending, pending_invalid = _unanswered(messages)
+        tools_ran = bool(pending or pending_invalid)
+        if tools_ran:
+            direct = yield from self._tool_round(messages, pending, pending_invalid, 0, answered)
+            if direct is not None:
+                yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
+                return
         for step in range(1, self.max_steps + 1):
             reply: AIMessage = yield ("after_tools" if tools_ran else "model", messages)
             messages.append(reply)
@@ -155,33 +193,7 @@ class Agent:
                 yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step), step))
                 return
             tools_ran = True
-            fresh: list[ToolCall] = []
-            repeats: dict[int, ToolMessage] = {}
-            for index, call in enumerate(reply.tool_calls):
-                yield ("event", AgentEvent("tool_call", call, step))
-                earlier = answered.get(_call_key(call))
-                if earlier is None:
-                    fresh.append(call)
-                else:
-                    repeats[index] = ToolMessage(
-                        f"You already called {call['name']} with these same arguments, and the result was: "
-                        f"{earlier.text}\nDo not call it again: use this result to answer.",
-                        call["id"] or "", name=call["name"], status="error",
-                    )
-            results: list[ToolMessage] = yield ("tools", (fresh, reply.invalid_tool_calls))
-            fresh_results = iter(results[: len(fresh)])
-            ordered = [repeats[i] if i in repeats else next(fresh_results) for i in range(len(reply.tool_calls))]
-            ordered.extend(results[len(fresh):])
-            direct: ToolMessage | None = None
-            for call, result in zip(reply.tool_calls, ordered, strict=False):
-                if result.status == "success":
-                    answered.setdefault(_call_key(call), result)
-                    tool = self.executor.tools.get(call["name"])
-                    if tool is not None and tool.return_direct and direct is None:
-                        direct = result
-            for result in ordered:
-                messages.append(result)
-                yield ("event", AgentEvent("tool_result", result, step))
+            direct = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls, step, answered)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct")
                 yield ("event", AgentEvent("final", final, step))
@@ -199,13 +211,56 @@ class Agent:
             messages, self.max_steps,
         )
 
+    def _tool_round(
+        self,
+        messages: list[BaseMessage],
+        calls: list[ToolCall],
+        invalid: list[InvalidToolCall],
+        step: int,
+        answered: dict[str, ToolMessage],
+    ) -> Generator[tuple[str, Any], Any, ToolMessage | None]:
+        """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order).
+
+        A call identical to one already answered with success is not run again. Returns the result of the
+        first successful ``return_direct`` tool, or ``None``.
+        """
+        fresh: list[ToolCall] = []
+        repeats: dict[int, ToolMessage] = {}
+        for index, call in enumerate(calls):
+            yield ("event", AgentEvent("tool_call", call, step))
+            earlier = answered.get(_call_key(call))
+            if earlier is None:
+                fresh.append(call)
+            else:
+                repeats[index] = ToolMessage(
+                    f"You already called {call['name']} with these same arguments, and the result was: "
+                    f"{earlier.text}\nDo not call it again: use this result to answer.",
+                    call["id"] or "", name=call["name"], status="error",
+                )
+        results: list[ToolMessage] = yield ("tools", (fresh, invalid))
+        fresh_results = iter(results[: len(fresh)])
+        ordered = [repeats[i] if i in repeats else next(fresh_results) for i in range(len(calls))]
+        ordered.extend(results[len(fresh):])
+        direct: ToolMessage | None = None
+        for call, result in zip(calls, ordered, strict=False):
+            if result.status == "success":
+                answered.setdefault(_call_key(call), result)
+                tool = self.executor.tools.get(call["name"])
+                if tool is not None and tool.return_direct and direct is None:
+                    direct = result
+        for result in ordered:
+            messages.append(result)
+            yield ("event", AgentEvent("tool_result", result, step))
+        return direct
+
     # -- drivers --------------------------------------------------------------------------------------
 
     def stream(self, input: Any) -> Iterator[AgentEvent]:
         """Run the loop and yield each :class:`AgentEvent` as it happens; the last is ``"final"``.
 
         Args:
-            input: a question (string), or a list of messages to continue.
+            input: a question (string), or a list of messages to continue; calls its last AIMessage left
+                unanswered are run first (their events have ``step=0``).
 
         Raises:
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
