@@ -375,3 +375,31 @@ def test_pending_calls_async_matches_sync() -> None:
     history = [HumanMessage("q"), calls(("get_time", {"tz": "CET"}, "p1"))]
     sync = Agent(ScriptedChatModel(["done"]), [get_time]).invoke(list(history))
     assert asyncio.run(Agent(ScriptedChatModel(["done"]), [get_time]).ainvoke(list(history))) == sync
+
+
+def test_calls_in_the_forced_final_answer_are_answered_with_an_error_and_not_run() -> None:
+    """Review 2 #9: a server ignoring tool_choice="none" left the final reply's calls without a ToolMessage."""
+    script = [calls(("get_time", {"tz": f"T{i}"}, f"c{i}")) for i in range(2)]
+    last = AIMessage("", tool_calls=[tool_call("get_time", {"tz": "X"}, "x")],
+                     invalid_tool_calls=[invalid_tool_call("final_answer", "{", "y", "cut off")])
+    model = ScriptedChatModel([*script, last])
+    events = list(Agent(model, [get_time, final_answer], max_steps=2, on_max_steps="answer").stream("q"))
+    result = events[-1].data
+    assert runs == ["get_time:T0", "get_time:T1"]
+    assert (result.stop_reason, result.steps) == ("max_steps", 3)
+    assert result.output == ("The model gave no answer within max_steps=2: its last reply asked for more tool calls "
+                             "(get_time, final_answer), which were not run; raise max_steps to let it finish.")
+    assert result.messages[-3] == last
+    assert result.messages[-2] == ToolMessage(
+        "Error: tool 'get_time' was not run: the step limit was reached, so no more tool calls are allowed; answer "
+        "with the results you already have.", "x", name="get_time", status="error")
+    assert result.messages[-1].tool_call_id == "y" and result.messages[-1].status == "error"
+    assert [(e.type, e.step) for e in events[-4:]] == [
+        ("model_reply", 3), ("tool_result", 3), ("tool_result", 3), ("final", 3)]
+    assert_every_call_answered_once(result.messages)
+    # a reply with text keeps its text as the output
+    with_text = AIMessage("Noon, probably.", tool_calls=[tool_call("get_time", {}, "z")])
+    model = ScriptedChatModel([*script, with_text])
+    result = asyncio.run(Agent(model, [get_time], max_steps=2, on_max_steps="answer").ainvoke("q"))
+    assert result.output == "Noon, probably."
+    assert_every_call_answered_once(result.messages)

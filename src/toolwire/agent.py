@@ -15,7 +15,9 @@ the run (normally: to the first model call only); later model calls use ``"auto"
 
 Every tool call gets exactly one ToolMessage. Calls the input conversation left unanswered (its last
 AIMessage has calls with no ToolMessage after it: a saved conversation, a human-approval step, a crash
-between the reply and the results) are run first, before the model is called.
+between the reply and the results) are run first, before the model is called. The last reply of
+``on_max_steps="answer"`` should have no calls (tools are disabled); when a server ignores that, each call
+it still has is answered with an error ToolMessage and not run.
 
 A model that repeats a call it already got the result for (same tool, same arguments) is not run
 again: the model is told so, with the earlier result, in that call's ToolMessage.
@@ -52,7 +54,9 @@ class AgentResult:
 
     Attributes:
         messages: the whole conversation, the input messages first.
-        output: the final answer's text (for a return_direct stop, the tool result's text).
+        output: the final answer's text (for a return_direct stop, the tool result's text). When the last
+            reply of ``on_max_steps="answer"`` has no text, only tool calls (which are not run), ``output`` is a
+            sentence saying so.
         steps: how many model calls were made.
         stop_reason: ``"answer"``, ``"return_direct"`` or ``"max_steps"``.
     """
@@ -97,6 +101,11 @@ def _unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[Inval
     return [], []
 
 
+def _named(name: str | None) -> str:
+    """How an error message names a call: ``tool 'name'``, or ``this call`` when it has no name."""
+    return f"tool {name!r}" if name else "this call"
+
+
 def _call_key(call: ToolCall) -> str:
     try:
         return call["name"] + "\x00" + json.dumps(call.get("args"), sort_keys=True, ensure_ascii=False)
@@ -120,7 +129,9 @@ class Agent:
             SDK does the same). ``False`` keeps ``tool_choice`` on every call: then a forced run ends only
             through a ``return_direct`` tool or ``max_steps``.
         on_max_steps: ``"raise"`` (default) raises MaxStepsExceeded; ``"answer"`` makes one last
-            model call with tools disabled and returns its text.
+            model call with tools disabled and returns its text. If that reply still has tool calls (a
+            server that ignores ``tool_choice="none"``), they are not run: each gets an error ToolMessage
+            saying no more tool calls are allowed, and ``output`` says so when the reply has no text.
         max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
 
@@ -203,7 +214,21 @@ class Agent:
             messages.append(reply)
             steps = self.max_steps + 1
             yield ("event", AgentEvent("model_reply", reply, steps))
-            yield ("event", AgentEvent("final", AgentResult(messages, reply.text, steps, "max_steps"), steps))
+            output = reply.text
+            refused = [*reply.tool_calls, *reply.invalid_tool_calls]
+            for call in refused:  # the server ignored tool_choice="none": answer each call, run none
+                result = ToolMessage(
+                    f"Error: {_named(call.get('name'))} was not run: the step limit was reached, so no more tool "
+                    "calls are allowed; answer with the results you already have.",
+                    call.get("id") or "", name=call.get("name"), status="error",
+                )
+                messages.append(result)
+                yield ("event", AgentEvent("tool_result", result, steps))
+            if refused and not output:
+                names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in refused))
+                output = (f"The model gave no answer within max_steps={self.max_steps}: its last reply asked for "
+                          f"more tool calls ({names}), which were not run; raise max_steps to let it finish.")
+            yield ("event", AgentEvent("final", AgentResult(messages, output, steps, "max_steps"), steps))
             return
         raise MaxStepsExceeded(
             f"The model still asked for tools after {self.max_steps} steps: raise max_steps, or use "
