@@ -14,7 +14,7 @@ import pytest
 
 from toolwire import AIMessage, HumanMessage, ProviderError, SystemMessage, ToolMessage, UserError
 from toolwire.examples.book import calculate, get_weather
-from toolwire.messages import merge_chunks
+from toolwire.messages import AIMessageChunk, merge_chunks
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering.openai import (
@@ -248,6 +248,50 @@ def test_merger_keys_by_index_then_id():
     calls = merger.tool_calls()
     assert [(c["name"], c["args"], c["id"]) for c in calls[:2]] == [("a", {"x": 1}, "c1"), ("b", {"y": 2}, "c2")]
     assert (calls[2]["name"], calls[2]["args"]) == ("c", {"z": 3}) and len(calls) == 3
+
+
+def test_chat_stream_keeps_one_call_whose_id_changes_on_every_piece():
+    """Review 2, finding 1: Poolside, mlx-openai-server and vLLM gpt-oss send a new id on every piece of one
+    call (same index, the name only on the first). It was split into get_weather({}) plus two broken calls."""
+    def piece(index, call_id, name, args):
+        fn = {"arguments": args, **({"name": name} if name else {})}
+        return _chunk({"tool_calls": [{"index": index, "id": call_id, "type": "function", "function": fn}]})
+
+    events = [piece(0, "call_a1", "get_weather", ""), piece(1, "call_b1", "calculate", ""),
+              piece(0, "call_a2", None, '{"city": '), piece(1, "call_b2", None, '{"expression": "2 + 2"}'),
+              piece(0, "call_a3", None, '"Paris"}'), _chunk(finish="tool_calls")]
+    state = StreamState()
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None] + [state.finish()]
+    merged = merge_chunks(chunks, as_chunk=False)
+    assert merged.invalid_tool_calls == []
+    assert [(c["name"], c["args"], c["id"]) for c in merged.tool_calls] == [
+        ("get_weather", {"city": "Paris"}, "call_a1"), ("calculate", {"expression": "2 + 2"}, "call_b1")]
+    assert merged == parse_response({"id": "chatcmpl-9", "model": "gpt-4o-mini", "choices": [{"message": {
+        "content": None, "tool_calls": [
+            {"id": "call_a1", "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}},
+            {"id": "call_b1", "function": {"name": "calculate", "arguments": '{"expression": "2 + 2"}'}}]},
+        "finish_reason": "tool_calls"}]})
+
+
+@pytest.mark.parametrize(("pieces", "expected"), [
+    # a new id on every piece, the name only on the first: one call
+    ([(0, "a1", "f", '{"x": '), (0, "a2", None, "1}")], [("f", {"x": 1}, "a1")]),
+    # the name repeated while the JSON is still open: one call
+    ([(0, "a1", "f", '{"x": '), (0, "a2", "f", "1}")], [("f", {"x": 1}, "a1")]),
+    # index 0 reused for the same function: the first JSON is complete, so the new id starts a call
+    ([(0, "a1", "f", '{"x": 1}'), (0, "a2", "f", ""), (0, None, None, '{"x": 2}')],
+     [("f", {"x": 1}, "a1"), ("f", {"x": 2}, "a2")]),
+    # a call with no argument text, then another name on index 0: two calls, the first with {}
+    ([(0, "a1", "get_time", ""), (0, "b1", "get_weather", '{"city": "Oslo"}')],
+     [("get_time", {}, "a1"), ("get_weather", {"city": "Oslo"}, "b1")]),
+    # a repeated name with no id and no text after complete JSON: nothing to tell apart, one call
+    ([(0, "a1", "f", '{"x": 1}'), (0, None, "f", "")], [("f", {"x": 1}, "a1")]),
+])
+def test_merger_tells_per_piece_ids_from_a_reused_index(pieces, expected):
+    merger = ToolCallMerger()
+    chunks = [AIMessageChunk(tool_call_chunks=[merger.add(index=i, id=c, name=n, args=a)]) for i, c, n, a in pieces]
+    assert [(c["name"], c["args"], c["id"]) for c in merger.tool_calls()] == expected
+    assert [(c["name"], c["args"], c["id"]) for c in merge_chunks(chunks, as_chunk=False).tool_calls] == expected
 
 
 def test_merger_scans_each_fragment_once():

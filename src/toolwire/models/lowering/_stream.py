@@ -34,6 +34,20 @@ class _Slot:
         self.fragments = 0
 
 
+def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: Any) -> bool:
+    """Whether a piece that arrives on ``slot``'s index without ``slot``'s id (``call_id`` is new or
+    ``None``) starts another call: it has a name, and the slot has argument text but no name, or another
+    name, or complete JSON arguments while the piece brings a new id or more argument text. (The rule
+    :func:`~toolwire.messages.merge_chunks` follows too.)"""
+    if not name:
+        return False
+    if not slot.name:
+        return slot.fragments > 0
+    if name != slot.name:
+        return True
+    return bool(call_id or args) and slot.parser.complete
+
+
 class ToolCallMerger:
     """Fold streamed tool-call pieces into calls.
 
@@ -45,10 +59,20 @@ class ToolCallMerger:
         merger.partial_args(0)   # {"city": "Paris"}
         merger.tool_calls()      # [{"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1", ...}]
 
-    A piece is matched to a call by the provider's ``index`` when it has one (a new ``id`` on a known index
-    starts a new call: some OpenAI-compatible servers send index 0 for every parallel call), else by
-    ``id``; a piece with neither continues the last call, unless it carries a name and the last call
-    already has one (then it starts the next call).
+    A piece is matched to a call by the provider's ``index`` when it has one, else by ``id``; a piece with
+    neither continues the last call, unless it carries a name and the last call already has one (then it
+    starts the next call).
+
+    On a known index, the piece's ``id`` is not trusted alone, because OpenAI-compatible servers differ:
+
+    * an id already seen picks that call (index 0 for every parallel call, with stable ids);
+    * any other id (or none) starts a new call only when the piece carries a name and the call on that
+      index has argument text but no name, or another name, or complete JSON arguments while the piece
+      brings a new id or more argument text (index 0 reused for parallel calls: ``f`` then ``g``, or
+      ``f`` twice);
+    * otherwise the piece continues the call on that index. Poolside, mlx-openai-server and vLLM's
+      gpt-oss streaming send a new id on every piece of one call, with the name only on the first; the
+      OpenAI SDK and LangChain also merge pieces by index alone. The call keeps its first id.
     """
 
     def __init__(self) -> None:
@@ -66,13 +90,17 @@ class ToolCallMerger:
         self._by_id[slot.id] = slot
         return slot
 
-    def _resolve(self, index: Any, call_id: str | None, name: str | None) -> _Slot:
+    def _resolve(self, index: Any, call_id: str | None, name: str | None, args: Any) -> _Slot:
         if index is not None:
             slot = self._by_index.get(index)
-            if slot is None or (call_id and call_id != slot.id):
-                slot = self._by_id.get(call_id) if call_id else None
-                slot = slot or self._new(call_id)
-                self._by_index[index] = slot
+            if call_id and (slot is None or call_id != slot.id) and call_id in self._by_id:
+                slot = self._by_id[call_id]  # a call seen before under this id
+            elif slot is not None and call_id != slot.id and _starts_new_call(slot, name, call_id, args):
+                slot = None  # the index is reused for the next call
+            # else: the call's own id, or a per-piece id (or none) on the call's index: the same call
+            if slot is None:
+                slot = self._new(call_id)
+            self._by_index[index] = slot
             return slot
         if call_id:
             return self._by_id.get(call_id) or self._new(call_id)
@@ -95,7 +123,7 @@ class ToolCallMerger:
             position in the reply (0-based), ``id`` the call's id, and ``args`` the text fragment, so
             :func:`~toolwire.messages.merge_chunks` of the chunks rebuilds the calls.
         """
-        slot = self._resolve(index, id, name)
+        slot = self._resolve(index, id, name, args)
         self._last = slot
         if name and not slot.name:
             slot.name = name
