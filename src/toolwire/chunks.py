@@ -124,13 +124,103 @@ def _add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
     return out  # type: ignore[return-value]
 
 
+class _Calls:
+    """The tool calls of a stream being merged: which call each :class:`ToolCallChunk` belongs to.
+
+    A piece with an ``index`` joins the call open on that index (or the call on that index with its id);
+    one with only an ``id`` joins the call with that id; one with neither continues the last call. A
+    piece that does not carry the id of the call it would join starts a new call instead when it has a
+    name and that call has argument text but no name, or another name, or complete JSON arguments while
+    the piece brings a new id or argument text. That keeps apart a provider's index 0 reused for every
+    parallel call and whole calls sent one per chunk with no index or id, while pieces whose id changes
+    on every delta of one call (Poolside, mlx-openai-server) stay one call, as the OpenAI SDK and
+    LangChain merge them by index. A repeated name with nothing else joins the call.
+    """
+
+    __slots__ = ("by_id", "by_index", "groups", "last")
+
+    def __init__(self) -> None:
+        self.groups: list[dict[str, Any]] = []
+        self.by_index: dict[Any, dict[str, Any]] = {}  # index -> the call now open on it
+        self.by_id: dict[str, dict[str, Any]] = {}  # id -> the first call with that id
+        self.last: dict[str, Any] | None = None
+
+    def add(self, part: ToolCallChunk) -> None:
+        """File one piece under its call (a new one when it starts one)."""
+        index = part.get("index")
+        call_id = part.get("id") or None
+        name = part.get("name") or None
+        if index is not None:
+            group = self.by_index.get(index)
+            known = self.by_id.get(call_id) if call_id else None
+            if known is not None and known["index"] == index:
+                group = known  # a call seen before under this id
+            elif group is not None and (not call_id or call_id != group["id"]) and _starts_new_call(group, part):
+                group = None  # the index is reused for the next call
+        elif call_id:
+            group = self.by_id.get(call_id)
+        else:
+            group = self.last
+            if group is not None and _starts_new_call(group, part):
+                group = None
+        if group is None:
+            group = {"name": None, "id": None, "index": index, "args": [], "parser": None, "fed": 0}
+            self.groups.append(group)
+        if index is not None:
+            self.by_index[index] = group
+        if name and not group["name"]:
+            group["name"] = name
+        if call_id and not group["id"]:
+            group["id"] = call_id
+            self.by_id.setdefault(call_id, group)
+        if part.get("args"):
+            group["args"].append(part["args"])
+        self.last = group
+
+    def chunks(self) -> list[ToolCallChunk]:
+        """The merged calls, in index order when every call has an index (else in the order they started)."""
+        ordered = self.groups
+        if all(g["index"] is not None for g in ordered):
+            ordered = sorted(ordered, key=lambda g: g["index"])
+        return [{"name": g["name"], "args": "".join(g["args"]), "id": g["id"], "index": g["index"],
+                 "type": "tool_call_chunk"} for g in ordered]
+
+
+def _starts_new_call(group: dict[str, Any], part: ToolCallChunk) -> bool:
+    """Whether ``part``, which would join ``group`` but does not carry its id, starts another call: it has
+    a name, and ``group`` has argument text but no name, or another name, or complete JSON arguments while
+    the piece brings a new id or more argument text (the same rule as ``ToolCallMerger``)."""
+    name = part.get("name")
+    if not name:
+        return False
+    if not group["name"]:
+        return bool(group["args"])
+    if name != group["name"]:
+        return True
+    if not (part.get("id") or part.get("args")):
+        return False  # a repeated name and nothing else: nothing to tell apart
+    # the arguments so far are read once, and only when a repeated name asks (linear in total)
+    from toolwire.parsing.partial_json import PartialJSONParser
+
+    parser = group["parser"] = group["parser"] or PartialJSONParser()
+    for fragment in group["args"][group["fed"]:]:
+        parser.feed(fragment, build=False)
+    group["fed"] = len(group["args"])
+    return bool(parser.complete)
+
+
 def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> AIMessageChunk | AIMessage:
     """Merge streamed chunks into one, in time linear in the total text length.
 
-    Tool-call chunks are grouped by ``index`` (or by ``id`` when a provider sends no index); the
-    first non-empty ``name`` and ``id`` win and the ``args`` fragments are concatenated in order.
-    When every group has an index, the calls come out in index order. ``invalid_tool_calls`` of the
-    chunks are concatenated.
+    Text fragments are concatenated. Tool-call chunks are grouped by ``index`` (or by ``id`` when a
+    provider sends no index; a piece with neither continues the last call), whatever other ids a provider
+    puts on later pieces of a call. A piece that does not carry the id of the call it would join starts a
+    new call when it has a name and that call has argument text but no name, or another name, or complete
+    JSON arguments while the piece brings a new id or argument text (an index reused for the next call, or
+    whole calls sent one per chunk). The first non-empty ``name`` and ``id`` of a call win and its
+    ``args`` fragments are concatenated in order. When every call has an index, the calls come out in
+    index order. ``invalid_tool_calls`` are concatenated, ``usage`` is summed, ``response_metadata`` and
+    ``provider_data`` are updated in order, and the first message ``id`` given wins.
 
     Args:
         chunks: the chunks in arrival order.
@@ -142,8 +232,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
     """
     text: list[str] = []
     invalid: list[InvalidToolCall] = []
-    groups: dict[Any, dict[str, Any]] = {}
-    last_key: Any = None
+    calls = _Calls()
     usage: Usage | None = None
     metadata: dict[str, Any] = {}
     provider_data: dict[str, Any] | None = None
@@ -152,25 +241,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
         if chunk.content:
             text.append(chunk.content)
         for part in chunk.tool_call_chunks:
-            index = part.get("index")
-            call_id = part.get("id")
-            if index is not None:
-                key: Any = ("i", index)
-            elif call_id is not None:
-                key = ("id", call_id)
-                # a provider that streams ids only on the first piece: later id-less pieces follow it
-            else:
-                key = last_key if last_key is not None else ("i", 0)
-            group = groups.get(key)
-            if group is None:
-                group = groups[key] = {"name": None, "id": None, "index": index, "args": []}
-            if part.get("name") and not group["name"]:
-                group["name"] = part["name"]
-            if call_id and not group["id"]:
-                group["id"] = call_id
-            if part.get("args"):
-                group["args"].append(part["args"])
-            last_key = key
+            calls.add(part)
         if chunk.invalid_tool_calls:
             invalid.extend(chunk.invalid_tool_calls)
         if chunk.usage is not None:
@@ -181,16 +252,9 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
             provider_data = {**(provider_data or {}), **chunk.provider_data}
         if chunk.id and msg_id is None:
             msg_id = chunk.id
-    ordered = list(groups.values())
-    if all(g["index"] is not None for g in ordered):
-        ordered.sort(key=lambda g: g["index"])
     merged = AIMessageChunk(
         "".join(text),
-        tool_call_chunks=[
-            {"name": g["name"], "args": "".join(g["args"]), "id": g["id"], "index": g["index"],
-             "type": "tool_call_chunk"}
-            for g in ordered
-        ],
+        tool_call_chunks=calls.chunks(),
         invalid_tool_calls=invalid,
         usage=usage,
         response_metadata=metadata,
