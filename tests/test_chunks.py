@@ -1,10 +1,18 @@
-"""toolwire.chunks: merging streamed chunks (merge_chunks, AIMessageChunk) (review 2, findings 1 and 10)."""
+"""toolwire.chunks: merging streamed chunks (merge_chunks, AIMessageChunk) and message_to_chunks, which streams a
+whole reply for models without native streaming (review 2, findings 1, 8 and 10)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from toolwire import AIMessageChunk, merge_chunks
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire import AIMessage, AIMessageChunk, BaseChatModel, merge_chunks
+from toolwire.messages import invalid_tool_call, tool_call
+from toolwire.models.base import ChatRequest, message_to_chunks
+from toolwire.testing import ScriptedChatModel
 
 
 def piece(name: str | None, args: str | None, id: str | None = None, index: int | None = None) -> AIMessageChunk:
@@ -75,3 +83,92 @@ def test_split_calls_merge_the_same_in_any_grouping() -> None:
     assert [(c["name"], c["args"], c["id"]) for c in whole.tool_calls] == [("f", {"x": 1}, "A"), ("g", {"y": 2}, "B")]
     for cut in range(1, len(chunks)):
         assert (merge_chunks(chunks[:cut]) + merge_chunks(chunks[cut:])).to_message() == whole
+
+
+# -- finding 8: message_to_chunks keeps every field ------------------------------------------------------------
+
+CASES = [
+    AIMessage(tool_calls=[tool_call("f", {"a": 1}, "c1")], id="msg_1"),
+    AIMessage("hi", name="assistant_bot"),
+    AIMessage([{"type": "text", "text": "a"}, {"type": "image", "url": "http://x/y.png"}], id="m2", name="bot"),
+    AIMessage([]),
+    AIMessage("", provider_data={}, usage={"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}),
+]
+
+
+def test_scripted_stream_merges_into_what_invoke_returns() -> None:
+    for reply in CASES:
+        model = ScriptedChatModel([reply, reply, reply])
+        invoked = model.invoke("q")
+        assert merge_chunks(list(model.stream("q")), as_chunk=False) == invoked == reply
+
+        async def collect(model: ScriptedChatModel = model) -> list[AIMessageChunk]:
+            return [chunk async for chunk in model.astream("q")]
+
+        assert merge_chunks(asyncio.run(collect()), as_chunk=False) == reply
+
+
+class GenerateOnly(BaseChatModel):
+    """A user model implementing only _generate: streaming falls back to message_to_chunks."""
+
+    def __init__(self, reply: AIMessage) -> None:
+        self.reply = reply
+
+    def _generate(self, request: ChatRequest) -> AIMessage:
+        return self.reply
+
+
+def test_a_model_with_only_generate_streams_every_field() -> None:
+    for reply in CASES:
+        model = GenerateOnly(reply)
+        chunks = list(model.stream("q"))
+        assert merge_chunks(chunks, as_chunk=False) == model.invoke("q") == reply
+        assert all(chunk.id == reply.id and chunk.name == reply.name for chunk in chunks)
+
+
+def test_streamed_content_blocks_are_copies_and_have_text() -> None:
+    reply = CASES[2]
+    (first, *_) = message_to_chunks(reply)
+    assert first.text == "a" and first.content == reply.content and first.content is not reply.content
+    # text arriving after a block list joins it as a text block
+    merged = merge_chunks([first, AIMessageChunk("b"), AIMessageChunk("c")])
+    assert merged.content == [*reply.content, {"type": "text", "text": "bc"}]
+    assert merge_chunks([AIMessageChunk("x"), first]).content == [{"type": "text", "text": "x"}, *reply.content]
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+_ids = st.text(min_size=1, max_size=8)
+_blocks = st.lists(st.one_of(
+    st.builds(lambda t: {"type": "text", "text": t}, st.text(max_size=10)),
+    st.builds(lambda u: {"type": "image", "url": u}, st.text(max_size=10)),
+    st.text(max_size=5),
+), max_size=3)
+messages = st.builds(
+    lambda content, calls, bad, usage, meta, data, id, name: AIMessage(
+        content, tool_calls=calls, invalid_tool_calls=bad, usage=usage, response_metadata=meta, provider_data=data,
+        id=id, name=name),
+    st.text(max_size=30) | _blocks,
+    st.lists(st.builds(tool_call, st.text(min_size=1, max_size=10),
+                       st.dictionaries(st.text(max_size=6), _json, max_size=4), _ids), max_size=3),
+    st.lists(st.builds(invalid_tool_call, st.none() | st.text(max_size=6), st.none() | st.text(max_size=12), _ids,
+                       st.none() | st.text(max_size=12)), max_size=2),
+    st.none() | st.builds(lambda i, o: {"input_tokens": i, "output_tokens": o, "total_tokens": i + o},
+                          st.integers(0, 10**6), st.integers(0, 10**6)),
+    st.dictionaries(st.text(max_size=6), _json, max_size=3),
+    st.none() | st.dictionaries(st.text(max_size=6), _json, max_size=2),
+    st.none() | st.text(max_size=8),
+    st.none() | st.text(max_size=8),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages, st.integers(1, 5), st.data())
+def test_message_to_chunks_round_trips_every_field(message: AIMessage, pieces: int, data: st.DataObject) -> None:
+    chunks = message_to_chunks(message, pieces=pieces)
+    assert merge_chunks(chunks, as_chunk=False) == message
+    cut = data.draw(st.integers(0, len(chunks)))
+    assert (merge_chunks(chunks[:cut]) + merge_chunks(chunks[cut:])).to_message() == message

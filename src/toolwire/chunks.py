@@ -3,7 +3,8 @@
 A provider streams a reply as chunks: text fragments, tool-call argument fragments keyed by ``index``
 (the OpenAI Chat Completions streaming shape, which LangChain core's ``tool_call_chunks`` also use),
 usage and metadata. ``chunk_a + chunk_b`` merges two; :func:`merge_chunks` merges many in time linear
-in the total text length, and ``merge_chunks(chunks).to_message()`` equals the reply ``invoke`` returns.
+in the total text length, and ``merge_chunks(chunks).to_message()`` equals the reply ``invoke`` returns
+(:func:`toolwire.models.base.message_to_chunks` makes the chunks of a whole reply, field for field).
 """
 
 from __future__ import annotations
@@ -13,10 +14,12 @@ from typing import Any
 
 from toolwire.messages import (
     AIMessage,
+    Content,
     InvalidToolCall,
     ToolCall,
     ToolCallChunk,
     Usage,
+    content_text,
     invalid_tool_call,
     tool_call,
 )
@@ -27,23 +30,27 @@ class AIMessageChunk:
     """A piece of a streamed :class:`AIMessage`.
 
     Attributes:
-        content: a text fragment.
+        content: a text fragment (providers stream text this way), or a list of content blocks carried
+            whole (``[{"type": "text", "text": ...}, {"type": "image", ...}]``, as in :class:`AIMessage`),
+            e.g. when a finished message with such content is streamed. :attr:`text` is the text of either.
         tool_call_chunks: :class:`ToolCallChunk` fragments (argument JSON text pieces).
         invalid_tool_calls: tool calls already known to be invalid (:class:`InvalidToolCall`, with
             their error), carried through merging unchanged, e.g. when a finished message is streamed.
         usage: token counts, usually only on the last chunk.
         response_metadata: provider details (finish reason, model).
         provider_data: provider-opaque data to keep on the final message.
+        id: the message id (the first one given wins).
+        name: the speaker name of the message (the first one given wins).
 
     ``a + b`` merges two chunks; :func:`merge_chunks` merges many in linear time.
     """
 
-    __slots__ = ("content", "id", "invalid_tool_calls", "provider_data", "response_metadata", "tool_call_chunks",
-                 "usage")
+    __slots__ = ("content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
+                 "tool_call_chunks", "usage")
 
     def __init__(
         self,
-        content: str = "",
+        content: Content = "",
         *,
         tool_call_chunks: Sequence[ToolCallChunk] | None = None,
         invalid_tool_calls: Sequence[InvalidToolCall] | None = None,
@@ -51,14 +58,21 @@ class AIMessageChunk:
         response_metadata: dict[str, Any] | None = None,
         provider_data: dict[str, Any] | None = None,
         id: str | None = None,
+        name: str | None = None,
     ) -> None:
-        self.content = content
+        self.content = content if content is not None else ""
         self.tool_call_chunks = list(tool_call_chunks or ())
         self.invalid_tool_calls = list(invalid_tool_calls or ())
         self.usage = usage
         self.response_metadata = dict(response_metadata or {})
         self.provider_data = provider_data
         self.id = id
+        self.name = name
+
+    @property
+    def text(self) -> str:
+        """The chunk's text: ``content`` if a string, else its text blocks joined by newlines."""
+        return content_text(self.content)
 
     def __add__(self, other: AIMessageChunk) -> AIMessageChunk:
         if not isinstance(other, AIMessageChunk):
@@ -68,7 +82,9 @@ class AIMessageChunk:
     def __repr__(self) -> str:
         return (f"AIMessageChunk(content={self.content!r}, tool_call_chunks={self.tool_call_chunks!r}"
                 f"{', invalid_tool_calls=' + repr(self.invalid_tool_calls) if self.invalid_tool_calls else ''}"
-                f"{', usage=' + repr(self.usage) if self.usage else ''})")
+                f"{', usage=' + repr(self.usage) if self.usage else ''}"
+                f"{', id=' + repr(self.id) if self.id is not None else ''}"
+                f"{', name=' + repr(self.name) if self.name is not None else ''})")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AIMessageChunk):
@@ -110,6 +126,7 @@ class AIMessageChunk:
             response_metadata=self.response_metadata,
             provider_data=self.provider_data,
             id=self.id,
+            name=self.name,
         )
 
 
@@ -209,18 +226,28 @@ def _starts_new_call(group: dict[str, Any], part: ToolCallChunk) -> bool:
     return bool(parser.complete)
 
 
+def _join_content(text: list[str], blocks: list[Any] | None) -> Content:
+    """The merged content: the text, or, once a chunk carried a list, the blocks with the text after
+    the last list as one text block."""
+    if blocks is None:
+        return "".join(text)
+    return [*blocks, {"type": "text", "text": "".join(text)}] if text else blocks
+
+
 def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> AIMessageChunk | AIMessage:
     """Merge streamed chunks into one, in time linear in the total text length.
 
-    Text fragments are concatenated. Tool-call chunks are grouped by ``index`` (or by ``id`` when a
-    provider sends no index; a piece with neither continues the last call), whatever other ids a provider
-    puts on later pieces of a call. A piece that does not carry the id of the call it would join starts a
-    new call when it has a name and that call has argument text but no name, or another name, or complete
-    JSON arguments while the piece brings a new id or argument text (an index reused for the next call, or
-    whole calls sent one per chunk). The first non-empty ``name`` and ``id`` of a call win and its
-    ``args`` fragments are concatenated in order. When every call has an index, the calls come out in
-    index order. ``invalid_tool_calls`` are concatenated, ``usage`` is summed, ``response_metadata`` and
-    ``provider_data`` are updated in order, and the first message ``id`` given wins.
+    Text fragments are concatenated. When a chunk's content is a list of blocks, the merged content is a
+    list: the blocks in order, with the text fragments between them as ``{"type": "text", "text"}``
+    blocks. Tool-call chunks are grouped by ``index`` (or by ``id`` when a provider sends no index; a
+    piece with neither continues the last call), whatever other ids a provider puts on later pieces of a
+    call. A piece that does not carry the id of the call it would join starts a new call when it has a
+    name and that call has argument text but no name, or another name, or complete JSON arguments while
+    the piece brings a new id or argument text (an index reused for the next call, or whole calls sent
+    one per chunk). The first non-empty ``name`` and ``id`` of a call win and its ``args`` fragments are
+    concatenated in order. When every call has an index, the calls come out in index order.
+    ``invalid_tool_calls`` are concatenated, ``usage`` is summed, ``response_metadata`` and
+    ``provider_data`` are updated in order, and the first message ``id`` and ``name`` given win.
 
     Args:
         chunks: the chunks in arrival order.
@@ -231,15 +258,24 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
         The merged chunk, or the final message.
     """
     text: list[str] = []
+    blocks: list[Any] | None = None
     invalid: list[InvalidToolCall] = []
     calls = _Calls()
     usage: Usage | None = None
     metadata: dict[str, Any] = {}
     provider_data: dict[str, Any] | None = None
     msg_id: str | None = None
+    name: str | None = None
     for chunk in chunks:
-        if chunk.content:
-            text.append(chunk.content)
+        content = chunk.content
+        if isinstance(content, list):
+            blocks = blocks if blocks is not None else []
+            if text:
+                blocks.append({"type": "text", "text": "".join(text)})
+                text = []
+            blocks.extend(content)
+        elif content:
+            text.append(content)
         for part in chunk.tool_call_chunks:
             calls.add(part)
         if chunk.invalid_tool_calls:
@@ -248,17 +284,20 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
             usage = _add_usage(usage, chunk.usage)
         if chunk.response_metadata:
             metadata.update(chunk.response_metadata)
-        if chunk.provider_data:
+        if chunk.provider_data is not None:
             provider_data = {**(provider_data or {}), **chunk.provider_data}
-        if chunk.id and msg_id is None:
+        if chunk.id is not None and not msg_id:
             msg_id = chunk.id
+        if chunk.name is not None and not name:
+            name = chunk.name
     merged = AIMessageChunk(
-        "".join(text),
+        _join_content(text, blocks),
         tool_call_chunks=calls.chunks(),
         invalid_tool_calls=invalid,
         usage=usage,
         response_metadata=metadata,
         provider_data=provider_data,
         id=msg_id,
+        name=name,
     )
     return merged if as_chunk else merged.to_message()

@@ -23,7 +23,14 @@ from pydantic import BaseModel
 
 from toolwire._concurrency import thread_pool
 from toolwire.errors import SchemaError, UserError
-from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, coerce_messages, merge_chunks
+from toolwire.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    _copy_containers,
+    coerce_messages,
+    merge_chunks,
+)
 from toolwire.tools import Tool, ToolSpec, check_name
 
 __all__ = ["BaseChatModel", "ChatRequest", "ToolChoice", "message_to_chunks", "to_tool", "to_tool_spec"]
@@ -105,8 +112,20 @@ def _is_langchain_tool(obj: Any) -> bool:
 def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageChunk]:
     """Split a complete message into chunks that :func:`~toolwire.messages.merge_chunks` adds back up.
 
-    Used by providers (and test models) without native streaming. ``pieces`` > 1 cuts each text and
-    argument string into about that many parts, to exercise merging.
+    Used by providers (and test models) without native streaming: ``merge_chunks(chunks).to_message()``
+    equals ``message``, every field. Text content streams as text fragments; list content (text and image
+    blocks) goes whole in the first chunk; each tool call streams as its arguments' JSON text (so the
+    arguments must be JSON values, as a provider's are; others are sent as their ``str``); invalid calls,
+    usage, metadata and provider data go in the last chunk. Every chunk carries the message ``id`` and
+    ``name``. ``pieces`` > 1 cuts each text and argument string into about that many parts, to exercise
+    merging.
+
+    Args:
+        message: the reply to stream.
+        pieces: about how many parts to cut each string into (1: whole).
+
+    Returns:
+        The chunks, in stream order; the list is never empty.
     """
 
     def cut(text: str) -> list[str]:
@@ -115,18 +134,23 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
         step = max(1, len(text) // pieces)
         return [text[i:i + step] for i in range(0, len(text), step)]
 
-    chunks = [AIMessageChunk(part, id=message.id) for part in cut(message.text)]
+    ids = {"id": message.id, "name": message.name}
+    if isinstance(message.content, list):
+        chunks = [AIMessageChunk(_copy_containers(message.content), **ids)]
+    else:
+        chunks = [AIMessageChunk(part, **ids) for part in cut(message.content)]
     for index, call in enumerate(message.tool_calls):
-        args = json.dumps(call["args"], ensure_ascii=False)
+        args = json.dumps(call["args"], ensure_ascii=False, default=str)
         parts = cut(args) or [""]
         for n, part in enumerate(parts):
             chunks.append(AIMessageChunk(tool_call_chunks=[{
                 "name": call["name"] if n == 0 else None, "args": part, "id": call["id"] if n == 0 else None,
-                "index": index, "type": "tool_call_chunk"}]))
+                "index": index, "type": "tool_call_chunk"}], **ids))
     # invalid calls travel whole, with their error, so the merged message equals the original
-    chunks.append(AIMessageChunk(invalid_tool_calls=message.invalid_tool_calls, usage=message.usage,
-                                 response_metadata=message.response_metadata,
-                                 provider_data=message.provider_data))
+    chunks.append(AIMessageChunk(invalid_tool_calls=_copy_containers(message.invalid_tool_calls),
+                                 usage=_copy_containers(message.usage),
+                                 response_metadata=_copy_containers(message.response_metadata),
+                                 provider_data=_copy_containers(message.provider_data), **ids))
     return chunks
 
 
