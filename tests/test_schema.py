@@ -53,6 +53,20 @@ class Node(BaseModel):
 Node.model_rebuild()
 
 
+class KindA(BaseModel):
+    kind: Literal["a"]
+    x: int = 1
+
+
+class KindB(BaseModel):
+    kind: Literal["b"]
+    y: str = "q"
+
+
+class Zed(BaseModel):
+    z: int = 3
+
+
 @dataclasses.dataclass
 class Point:
     x: int
@@ -643,6 +657,100 @@ def test_null_plan_through_lists_and_dict_values() -> None:
     value = {"points": [{"y": None}, {"y": 1}], "by_name": {"a": {"y": None}}}
     assert drop_defaulted_nulls(value, plan) == {"points": [{}, {"y": 1}], "by_name": {"a": {}}}
     assert null_plan({"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}) is None
+
+
+def _strict_call(t: Tool, args: dict[str, Any]) -> Any:
+    """Invoke ``t`` as a tool call (the way an agent runs a model's call)."""
+    return t.invoke({"name": t.name, "args": args, "id": "c1", "type": "tool_call"})
+
+
+def test_null_plan_drops_nulls_in_the_matching_branch_of_a_union_of_models() -> None:
+    # review 3 #3: OpenAI strict mode makes x and y required-and-nullable inside each branch of KindA | KindB
+    @tool
+    def pick(item: KindA | KindB, items: list[KindA | KindB] | None = None) -> str:
+        """Pick."""
+        return repr((item, items))
+
+    from toolwire.models.lowering.openai import convert_to_openai_tool
+
+    strict = convert_to_openai_tool(pick, strict=True)["function"]["parameters"]
+    assert strict["properties"]["item"]["anyOf"][0]["properties"]["x"] == {"type": ["integer", "null"]}
+    done = _strict_call(pick, {"item": {"kind": "a", "x": None}, "items": None})
+    assert done.status == "success" and done.content == repr((KindA(kind="a", x=1), None))
+    done = _strict_call(pick, {"item": {"kind": "b", "y": None},
+                               "items": [{"kind": "a", "x": None}, {"kind": "b", "y": None}, {"kind": "a", "x": 7}]})
+    assert done.status == "success"
+    assert done.content == repr((KindB(kind="b", y="q"), [KindA(kind="a", x=1), KindB(kind="b", y="q"),
+                                                          KindA(kind="a", x=7)]))
+    # a value that is neither branch is left as it is, for validation to name
+    bad = _strict_call(pick, {"item": {"kind": "c", "x": None}})
+    assert bad.status == "error" and "item" in bad.content
+
+
+def test_null_plan_union_with_a_discriminator_and_a_nested_optional_union() -> None:
+    @tool
+    def pick(item: Annotated[KindA | KindB, Field(discriminator="kind")], maybe: KindA | KindB | None = None) -> str:
+        """Pick."""
+        return repr((item, maybe))
+
+    done = _strict_call(pick, {"item": {"kind": "b", "y": None}, "maybe": {"kind": "a", "x": None}})
+    assert done.status == "success" and done.content == repr((KindB(kind="b", y="q"), KindA(kind="a", x=1)))
+
+
+def test_null_plan_drops_nulls_in_tuple_prefix_items() -> None:
+    @tool
+    def pair(p: tuple[Zed, int], rest: tuple[int, Zed] = (0, Zed())) -> str:
+        """Pair."""
+        return repr((p, rest))
+
+    done = _strict_call(pair, {"p": [{"z": None}, 1], "rest": [2, {"z": None}]})
+    assert done.status == "success" and done.content == repr(((Zed(z=3), 1), (2, Zed(z=3))))
+    plan = null_plan({"type": "array", "prefixItems": [{"type": "integer"}, {"type": "object", "properties": {
+        "z": {"type": "integer"}}}], "items": {"type": "object", "properties": {"w": {"type": "integer"}}}})
+    assert drop_defaulted_nulls([None, {"z": None, "w": None}, {"z": None, "w": None}], plan) == [
+        None, {"w": None}, {"z": None}]
+
+
+def test_null_plan_union_branch_choice_and_ambiguity() -> None:
+    one = {"type": "object", "properties": {"x": {"type": "integer"}, "k": {"type": "string"}}}
+    two = {"type": "object", "properties": {"x": {"type": ["integer", "null"]}, "k": {"type": "string"},
+                                            "y": {"type": "integer"}}}
+    plan = null_plan({"type": "object", "properties": {"v": {"anyOf": [one, two]}}, "required": ["v"]})
+    assert plan is not None
+    # the keys tell the branches apart: {x, k} is exactly `one`, {x, k, y} exactly `two` (which takes null x)
+    assert drop_defaulted_nulls({"v": {"x": None, "k": None}}, plan) == {"v": {}}
+    assert drop_defaulted_nulls({"v": {"x": None, "k": "s", "y": None}}, plan) == {"v": {"x": None, "k": "s"}}
+    # {x} could be either: a null goes only where both branches would drop it (k, not x)
+    assert drop_defaulted_nulls({"v": {"x": None}}, plan) == {"v": {"x": None}}
+    value = {"v": {"k": None}}
+    assert drop_defaulted_nulls(value, plan) == {"v": {}} and value == {"v": {"k": None}}
+    # scalars, lists and unknown shapes in an object union are left alone
+    for other in ({"v": 3}, {"v": [None]}, {"v": None}):
+        assert drop_defaulted_nulls(other, plan) is other
+
+
+def test_null_plan_union_keeps_the_outer_object_properties() -> None:
+    schema = {"type": "object", "properties": {"speed": {"type": "number"}, "note": {"type": "string"}},
+              "required": ["speed"], "oneOf": [
+                  {"type": "object", "properties": {"x": {"type": "number"}, "n": {"type": "integer"}},
+                   "required": ["x"]},
+                  {"type": "object", "properties": {"target": {"type": "string"}}, "required": ["target"]}]}
+    plan = null_plan(schema)
+    assert drop_defaulted_nulls({"speed": 1, "note": None, "x": 2, "n": None}, plan) == {"speed": 1, "x": 2}
+    assert drop_defaulted_nulls({"speed": 1, "note": None, "target": "t"}, plan) == {"speed": 1, "target": "t"}
+
+
+def test_null_plan_union_without_droppable_nulls_adds_no_plan() -> None:
+    def f(a: int | str, b: KindA | Zed | None = None, c: list[int] | dict[str, int] | None = None) -> None:
+        """F."""
+
+    def g(a: int | str, c: list[int] | dict[str, int] | None = None) -> None:
+        """G."""
+
+    assert function_schema(g, "g").null_plan is None
+    assert "union" in function_schema(f, "f").null_plan["props"]["b"]
+    assert null_plan({"anyOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+                                {"type": "string"}]}) is None
 
 
 # -- once, at definition time -----------------------------------------------------------------------
