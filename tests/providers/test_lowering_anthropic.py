@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from toolwire import AIMessage, HumanMessage, ProviderError, SchemaError, SystemMessage, ToolMessage, UserError
+from toolwire import AIMessage, HumanMessage, ProviderError, SchemaError, SystemMessage, Tool, ToolMessage, UserError
 from toolwire.examples.book import calculate, get_weather
 from toolwire.messages import merge_chunks
 from toolwire.models.base import ChatRequest
@@ -41,10 +41,60 @@ def test_top_level_union_is_wrapped_or_refused():
     ]}}
     assert convert_to_anthropic_tool(union)["input_schema"] == {
         "type": "object", "properties": {"id": {"type": "integer"}, "kind": {"type": "string"},
-                                         "name": {"type": "string"}}, "required": ["kind"]}
+                                         "name": {"type": "string"}}, "required": ["kind"],
+        "description": "Give id or name."}
     scalar = {"name": "pick", "parameters": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}
     with pytest.raises(SchemaError, match="input_schema must be one object"):
         convert_to_anthropic_tool(scalar)
+
+
+ID_OR_NAME = {"type": "object", "description": "Who.",
+              "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "verbose": {"type": "boolean"}},
+              "anyOf": [{"required": ["id"]}, {"required": ["name"]}]}
+
+
+def test_top_level_properties_with_a_required_only_union_are_kept():
+    # review 3 #8 (a): the usual "give id or name" schema was refused as a union of non-object schemas
+    spec = {"name": "get_user", "description": "Find a user.", "parameters": ID_OR_NAME}
+    out = convert_to_anthropic_tool(spec)
+    assert out["input_schema"] == {
+        "type": "object", "description": "Who. Give id or name.",
+        "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "verbose": {"type": "boolean"}}}
+    assert out["description"] == "Find a user."
+    assert ID_OR_NAME["anyOf"] == [{"required": ["id"]}, {"required": ["name"]}]  # the input is not changed
+    both = {**ID_OR_NAME, "required": ["verbose"], "oneOf": [{"required": ["id", "verbose"]}, {"required": ["name"]}]}
+    del both["anyOf"]
+    assert convert_to_anthropic_tool({"name": "u", "parameters": both})["input_schema"] == {
+        "type": "object", "description": "Who. Give id or name (only one of them).",
+        "properties": ID_OR_NAME["properties"], "required": ["verbose"]}
+
+
+def test_top_level_properties_with_object_branches_keep_their_required():
+    # review 3 #8 (b): the top-level properties and required were dropped when the branches were objects
+    move = {"type": "object", "properties": {"speed": {"type": "number"}}, "required": ["speed"],
+            "oneOf": [{"type": "object", "properties": {"x": {"type": "number"}, "unit": {"type": "string"}},
+                       "required": ["x", "unit"]},
+                      {"type": "object", "properties": {"target": {"type": "string"}}, "required": ["target"]},
+                      {"type": "string"}]}
+    schema = convert_to_anthropic_tool({"name": "move", "parameters": move})["input_schema"]
+    assert schema == {"type": "object", "properties": {"speed": {"type": "number"}, "x": {"type": "number"},
+                                                       "unit": {"type": "string"}, "target": {"type": "string"}},
+                      "required": ["speed"], "description": "Give (x and unit) or target (only one of them)."}
+    every = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+             "allOf": [{"properties": {"b": {"type": "integer"}}, "required": ["b"]}, {"required": ["a"]}]}
+    assert convert_to_anthropic_tool({"name": "every", "parameters": every})["input_schema"] == {
+        "type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a", "b"]}
+
+
+def test_folded_union_tool_still_validates_the_full_schema():
+    def get_user(**kwargs):
+        return repr(sorted(kwargs))
+
+    user = Tool.from_schema(get_user, "get_user", "Find a user.", ID_OR_NAME)
+    assert "anyOf" not in convert_to_anthropic_tool(user)["input_schema"]
+    assert user.invoke({"name": "Ann"}) == "['name']"
+    refused = user.invoke({"name": "get_user", "args": {"verbose": True}, "id": "c1", "type": "tool_call"})
+    assert refused.status == "error"
 
 
 def test_e3_results_in_one_user_turn_in_call_order():

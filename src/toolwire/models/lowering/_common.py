@@ -16,6 +16,7 @@ from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall,
 from toolwire.parsing.arguments import tool_call_from_native
 
 __all__ = [
+    "COMBINATORS",
     "STANDARD_OPTIONS",
     "ImageBlock",
     "arguments_json",
@@ -26,8 +27,10 @@ __all__ = [
     "content_parts",
     "group_messages",
     "log",
+    "merge_object_union",
     "merge_options",
     "native_call",
+    "object_branches",
     "split_calls",
     "tool_result_text",
     "usage",
@@ -218,3 +221,74 @@ def native_call(name: Any, arguments: Any, call_id: Any,
     return tool_call_from_native(name if isinstance(name, str) else None, arguments,
                                  call_id if isinstance(call_id, str) and call_id else None, tool_names=tool_names,
                                  require_name=True)
+
+
+# -- an object schema with a top-level anyOf / oneOf / allOf ---------------------------------------
+
+COMBINATORS = ("anyOf", "oneOf", "allOf")
+
+
+def object_branches(branches: list[Any], own_object: bool) -> list[dict[str, Any]] | None:
+    """The branches of a combinator that constrain an object, or ``None`` when one of them is not an object.
+
+    A branch is an object when its ``type`` is (or includes) ``"object"`` or it has ``properties``; inside an
+    object schema (``own_object``), a branch with no ``type`` (``{"required": ["id"]}``) is one too, and a
+    branch of another type is skipped (it can never match an object).
+    """
+    out = []
+    for branch in branches:
+        if not isinstance(branch, dict):
+            continue
+        kind = branch.get("type")
+        if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in branch or (
+                own_object and kind is None):
+            out.append(branch)
+        elif not own_object:
+            return None
+    return out
+
+
+def _alternatives(key: str, sets: list[list[str]]) -> str | None:
+    if not sets or not all(sets):  # a branch that needs nothing more: the rule adds no requirement
+        return None
+    alts = [" and ".join(s) if len(s) == 1 or len(sets) == 1 else f"({' and '.join(s)})" for s in sets]
+    return f"Give {' or '.join(alts)}{' (only one of them)' if key == 'oneOf' and len(sets) > 1 else ''}."
+
+
+def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    """One object schema for ``node`` and the object ``combos`` (``(keyword, branches)``) that it holds.
+
+    For providers whose schema subset has no object-level ``anyOf``/``oneOf``/``allOf`` (Anthropic refuses
+    them at the top of ``input_schema``: "input_schema does not support oneOf, allOf, or anyOf at the top
+    level"; Gemini's ``Schema`` has no ``oneOf``/``allOf``). Nothing of the object is lost: its own
+    ``properties`` and ``required`` are kept and come first; the branches' properties are added; ``required``
+    grows by what every ``anyOf``/``oneOf`` branch requires (every ``allOf`` branch's requirements). Which
+    alternative to give ("id or name") is written in plain words at the end of ``description``, where the
+    model reads it; toolwire still validates the arguments against the full schema.
+    """
+    props: dict[str, Any] = dict(node.get("properties") or {})
+    required: list[str] = list(node.get("required") or ())
+    notes: list[str] = []
+    for key, branches in combos:
+        for branch in branches:
+            for name, sub in (branch.get("properties") or {}).items():
+                props.setdefault(name, sub)
+        sets = [[r for r in branch.get("required") or () if isinstance(r, str)] for branch in branches]
+        if key == "allOf":
+            needed = [r for s in sets for r in s]
+        else:
+            needed = [r for r in (sets[0] if sets else ()) if all(r in s for s in sets[1:])]
+            note = _alternatives(key, [[r for r in s if r not in needed and r not in required] for s in sets])
+            if note:
+                notes.append(note)
+        required.extend(r for r in needed if r not in required and (r in props or not props))
+    out = {k: v for k, v in node.items() if k not in COMBINATORS and k not in ("properties", "required")}
+    if node.get("type") is None or isinstance(node.get("type"), list):
+        out["type"] = "object"
+    out["properties"] = props
+    if required:
+        out["required"] = required
+    if notes:
+        description = str(node.get("description") or "").strip()
+        out["description"] = " ".join([description, *notes]) if description else " ".join(notes)
+    return out

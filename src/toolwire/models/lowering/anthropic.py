@@ -4,7 +4,8 @@ Pure functions, no I/O; :class:`toolwire.models.anthropic.ChatAnthropic` does th
 the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use guide:
 
 * tools: ``{"name", "description", "input_schema"}``; ``input_schema`` is a JSON Schema whose top level is
-  ``{"type": "object"}`` (no top-level ``anyOf`` / ``oneOf`` / ``allOf``).
+  ``{"type": "object"}`` (no top-level ``anyOf`` / ``oneOf`` / ``allOf``: the API answers 400 "input_schema
+  does not support oneOf, allOf, or anyOf at the top level"; toolwire folds them into the object).
 * ``tool_choice``: ``{"type": "auto" | "any" | "tool" | "none", "name"?, "disable_parallel_tool_use"?}``.
 * ``system`` is a top-level field; ``messages`` alternate ``user`` and ``assistant``; content blocks
   ``text``, ``image``, ``tool_use`` ``{"id", "name", "input"}`` (assistant), ``tool_result``
@@ -26,14 +27,17 @@ from toolwire.errors import ProviderError, SchemaError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, SystemMessage, ToolMessage
 from toolwire.models.base import ChatRequest, to_tool_spec
 from toolwire.models.lowering._common import (
+    COMBINATORS,
     arguments_object,
     assistant_calls,
     block_as_text,
     content_parts,
     group_messages,
     log,
+    merge_object_union,
     merge_options,
     native_call,
+    object_branches,
     split_calls,
     usage,
 )
@@ -66,28 +70,26 @@ def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
 
 
 def _wrap_union(name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    key = next(k for k in ("anyOf", "oneOf", "allOf") if k in schema)
-    branches = [_resolve(b, schema) for b in schema[key] if isinstance(b, dict)]
-    if not branches or not all(b.get("type") == "object" or "properties" in b for b in branches):
-        raise SchemaError(
-            f"Tool {name!r} cannot be sent to Anthropic: its arguments are a top-level {key} of non-object "
-            "schemas, and Anthropic's input_schema must be one object. Give the function named parameters "
-            "(e.g. one parameter holding the union)."
-        )
-    properties: dict[str, Any] = {}
-    required_sets = []
-    for branch in branches:
-        for prop, sub in (branch.get("properties") or {}).items():
-            properties.setdefault(prop, sub)
-        required_sets.append(set(branch.get("required") or ()))
-    if key == "allOf":
-        required = set().union(*required_sets)
-    else:
-        required = set.intersection(*required_sets) if required_sets else set()
-    out = {k: v for k, v in schema.items() if k not in (key, "type", "properties", "required")}
-    out.update({"type": "object", "properties": properties, "required": [p for p in properties if p in required]})
-    log.debug("anthropic: tool %s: top-level %s of %d object schemas sent as one object with their properties "
-              "merged; toolwire still validates the arguments against the full schema", name, key, len(branches))
+    """One object for a schema with a top-level ``anyOf``/``oneOf``/``allOf``, which ``input_schema`` refuses
+    ("input_schema does not support oneOf, allOf, or anyOf at the top level", the API's 400 error)."""
+    own_object = isinstance(schema.get("properties"), dict) or schema.get("type") == "object"
+    combos = []
+    for key in COMBINATORS:
+        if key not in schema:
+            continue
+        raw = schema[key] if isinstance(schema[key], list) else []
+        branches = object_branches([_resolve(b, schema) if isinstance(b, dict) else b for b in raw], own_object)
+        if branches is None or not (branches or own_object):
+            raise SchemaError(
+                f"Tool {name!r} cannot be sent to Anthropic: its arguments are a top-level {key} of non-object "
+                "schemas, and Anthropic's input_schema must be one object. Give the function named parameters "
+                "(e.g. one parameter holding the union)."
+            )
+        combos.append((key, branches))
+    out = merge_object_union(schema, combos)
+    log.debug("anthropic: tool %s: top-level %s sent as one object (properties merged, the alternatives in the "
+              "description); toolwire still validates the arguments against the full schema",
+              name, "/".join(key for key, _ in combos))
     return out
 
 
@@ -96,15 +98,16 @@ def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
 
     Returns:
         ``{"name", "description", "input_schema"}`` (``description`` left out when empty). A top-level
-        ``anyOf``/``oneOf``/``allOf`` of object schemas is wrapped into one object (properties merged;
-        required = the ones every branch requires; a debug log says so).
+        ``anyOf``/``oneOf``/``allOf`` (refused by the API) is folded into the object: its own properties and
+        required kept, the object branches' properties added, required grown by what every branch requires
+        (see :func:`~toolwire.models.lowering._common.merge_object_union`; a debug log says so).
 
     Raises:
         SchemaError: the object cannot be a tool, or its arguments are a union of non-object schemas.
     """
     spec = to_tool_spec(tool)
     schema = copy.deepcopy(spec.parameters) or {"type": "object", "properties": {}}
-    if any(k in schema for k in ("anyOf", "oneOf", "allOf")):
+    if any(k in schema for k in COMBINATORS):
         schema = _wrap_union(spec.name, schema)
     schema.setdefault("type", "object")
     out: dict[str, Any] = {"name": spec.name}
