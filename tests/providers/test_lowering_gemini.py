@@ -119,6 +119,47 @@ def test_s3_refs_inlined_and_forbidden_keywords_removed():
     assert "default at alt" in dropped and "additionalProperties at the top" in dropped
 
 
+ID_OR_NAME = {"type": "object",
+              "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "verbose": {"type": "boolean"}},
+              "anyOf": [{"required": ["id"]}, {"required": ["name"]}]}
+WHO = {"type": "OBJECT", "description": "Give id or name.", "properties": {
+    "id": {"type": "INTEGER"}, "name": {"type": "STRING"}, "verbose": {"type": "BOOLEAN"}}}
+
+
+def test_object_with_properties_and_a_union_keeps_its_properties():
+    # review 3 #9: the union won and the parameters became {"any_of": [{}, {}]}, nothing in `dropped`
+    assert gemini_schema(ID_OR_NAME, "get_user") == (WHO, ["anyOf at the top"])
+    move = {"type": "object", "properties": {"speed": {"type": "number"}}, "required": ["speed"],
+            "oneOf": [{"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]},
+                      {"$ref": "#/$defs/Target"}],
+            "$defs": {"Target": {"type": "object", "properties": {"target": {"type": "string", "minLength": 1}},
+                                 "required": ["target"]}}}
+    schema, dropped = gemini_schema(move, "move")
+    assert schema == {"type": "OBJECT", "description": "Give x or target (only one of them).",
+                      "properties": {"speed": {"type": "NUMBER"}, "x": {"type": "NUMBER"},
+                                     "target": {"type": "STRING"}}, "required": ["speed"]}
+    assert dropped == ["oneOf at the top", "minLength at target"]
+    nested, dropped = gemini_schema({"type": "object", "properties": {"who": {**ID_OR_NAME, "description": "Who."}},
+                                     "required": ["who"]})
+    assert nested == {"type": "OBJECT", "required": ["who"], "properties": {
+        "who": {**WHO, "description": "Who. Give id or name."}}}
+    assert dropped == ["anyOf at who"]
+    # an object of required-only branches, with no properties of its own
+    assert gemini_schema({"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}) == (
+        None, ["anyOf at the top"])
+    # a union of objects (no properties beside it) is still sent as any_of
+    either = {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
+                        {"type": "object", "properties": {"b": {"type": "string"}}}]}
+    assert gemini_schema({"type": "object", "properties": {"e": either}})[0]["properties"]["e"] == {"any_of": [
+        {"type": "OBJECT", "properties": {"a": {"type": "STRING"}}},
+        {"type": "OBJECT", "properties": {"b": {"type": "STRING"}}}]}
+
+
+def test_declaration_of_an_id_or_name_tool_is_an_object():
+    spec = {"name": "get_user", "description": "Find a user.", "parameters": ID_OR_NAME}
+    assert convert_to_gemini_tool(spec) == {"name": "get_user", "description": "Find a user.", "parameters": WHO}
+
+
 def test_dropped_constraints_are_logged_and_still_validated(caplog):
     @tool
     def restock(count: Annotated[int, Field(ge=0, description="units")],

@@ -35,14 +35,17 @@ from toolwire.errors import SchemaError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, SystemMessage
 from toolwire.models.base import ChatRequest, to_tool_spec
 from toolwire.models.lowering._common import (
+    COMBINATORS,
     arguments_object,
     assistant_calls,
     call_names,
     content_parts,
     group_messages,
     log,
+    merge_object_union,
     merge_options,
     native_call,
+    object_branches,
     split_calls,
     tool_result_text,
     usage,
@@ -102,6 +105,8 @@ class _Lowering:
         for key in node:
             if key not in _KEEP and key not in _SILENT and key not in ("allOf", "const"):
                 self.drop(path, key)
+        if self.folds(node, refs):
+            return self.fold(node, path, refs)
         union = node.get("anyOf") or node.get("oneOf")
         if isinstance(union, list):
             return self.union(node, union, path, refs)
@@ -119,6 +124,31 @@ class _Lowering:
                         merged.setdefault(k, v)
             return self.schema(merged, path, refs)
         return self.typed(node, path, refs)
+
+    def folds(self, node: dict[str, Any], refs: tuple[str, ...]) -> bool:
+        """Whether ``node`` is an object whose ``anyOf``/``oneOf`` constrains its own properties (``properties``
+        next to the union, or an object of branches that only say what is ``required``): Gemini's ``Schema``
+        cannot say that, and an ``any_of`` of them would lose the properties."""
+        if not any(isinstance(node.get(k), list) for k in ("anyOf", "oneOf")):
+            return False
+        if isinstance(node.get("properties"), dict) and node["properties"]:
+            return True
+        if node.get("type") != "object":
+            return False
+        branches = [self.resolve(b, refs)[0] for k in ("anyOf", "oneOf") for b in node.get(k) or ()]
+        return all(isinstance(b, dict) and "type" not in b and "properties" not in b for b in branches)
+
+    def fold(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        """The object with its union folded in (see :func:`~toolwire.models.lowering._common.merge_object_union`):
+        its properties kept, the alternatives in its description, the ``anyOf``/``oneOf`` named in ``dropped``."""
+        combos = []
+        for key in COMBINATORS:
+            if key in node:
+                if key != "allOf":  # (allOf merges exactly)
+                    self.drop(path, key)
+                raw = node[key] if isinstance(node[key], list) else []
+                combos.append((key, object_branches([self.resolve(b, refs)[0] for b in raw], True) or []))
+        return self.typed(merge_object_union(node, combos), path, refs)
 
     def union(self, node: dict[str, Any], branches: list[Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
         resolved = [self.resolve(b, refs)[0] for b in branches]
