@@ -187,6 +187,44 @@ def test_json_dialect_rendering():
     assert chat.messages[3]["content"].startswith('Function results:\n{"name": "get_weather"')
 
 
+def test_pythonic_prompt_history_and_results_spell_names_python_cannot_read():
+    # review 3 #1: the prompt, the history and the results show the Python-safe spelling the grammar
+    # allows (get_weather for get-weather, from_ for from); the parser maps it back
+    flight = ToolSpec("book-flight", "Book a flight.", {
+        "type": "object",
+        "properties": {"class": {"enum": ["eco", "biz"], "description": "Cabin."},
+                       "from": {"type": "string", "description": "Origin."}, "first-name": {"type": "string"}},
+        "required": ["from", "first-name"]})
+    args = {"from": "OSL", "first-name": "Ann", "class": "eco"}
+    ai = AIMessage("", tool_calls=[tool_call("book-flight", args, "f1")])
+    messages = [HumanMessage("Book it."), ai, ToolMessage("booked", "f1", name="book-flight"),
+                ToolMessage("lost", "f9", name="book-flight")]
+    chat = get_dialect("pythonic").render(messages, [flight, *TOOLS], tool_choice="book-flight")
+    system = chat.messages[0]["content"]
+    assert ('def book_flight(from_: str, first_name: str, class_: Literal["eco", "biz"] = None):\n'
+            '    """Book a flight.\n\n    Args:\n        from_: Origin.\n        class_: Cabin.\n    """') in system
+    assert '[book_flight(from_="value", first_name="value"), book_flight(from_="other value"' in system
+    assert chat.messages[2]["content"] == '[book_flight(from_="OSL", first_name="Ann", class_="eco")]'
+    assert chat.messages[3]["content"].startswith(
+        'Function results:\nbook_flight(from_="OSL", first_name="Ann", class_="eco") -> booked\n'
+        'book_flight(...) -> lost')
+    assert chat.messages[3]["content"].endswith("Now reply with a call of the function book_flight only.")
+    reply = parse_reply(chat.messages[2]["content"], [flight, *TOOLS], "pythonic")
+    assert [(c["name"], c["args"]) for c in reply.tool_calls] == [
+        ("book-flight", {"from": "OSL", "first-name": "Ann", "class": "eco"})]
+    # the json dialect shows and expects the real names
+    chat = get_dialect("json").render(messages, [flight], tool_choice="book-flight")
+    assert chat.messages[-1]["content"].endswith("Now reply with a call of the function book-flight only.")
+    assert json.loads(chat.messages[2]["content"])["name"] == "book-flight"
+
+
+def test_a_call_in_the_python_spelling_of_a_bound_name_opens_a_call():
+    scanner = OpenerScanner(("pythonic", "json"), ("get-weather", "calculate"))
+    assert scanner.feed('[get_weather(city="Oslo")]') == (0, "pythonic")
+    assert OpenerScanner(("pythonic",), ("get-weather",)).feed('get_weather(city="Oslo")') == (0, "pythonic")
+    assert OpenerScanner(("json",), ("get-weather",)).feed('{"name": "get-weather", "arguments": {}}') == (0, "json")
+
+
 def test_no_tools_means_no_tool_prompt():
     chat = get_dialect("pythonic").render(conversation(), ())
     assert chat.messages[0]["role"] == "user"

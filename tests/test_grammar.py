@@ -276,6 +276,84 @@ def test_named_tool_grammar_allows_only_that_tool():
     assert g.accepts('[calculate(expression="1")]') and not g.accepts('[now()]')
 
 
+# tools whose names Python cannot read as written (review 3 #1): a '-' in the tool name, parameters named
+# after keywords or not identifiers, and spellings that collide with other names
+FLIGHT = ToolSpec("book_flight", "Book.", {
+    "type": "object",
+    "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "class": {"enum": ["eco", "biz"]}},
+    "required": ["from", "to"]})
+DASHED = ToolSpec("get-weather", "W.", {
+    "type": "object", "properties": {"city": {"type": "string"}, "first-name": {"type": "string"}},
+    "required": ["city"]})
+TWIN = ToolSpec("get_weather", "W2.", {
+    "type": "object", "properties": {"first-name": {"type": "string"}, "first_name": {"type": "integer"},
+                                     "2nd": {"type": "boolean"}},
+    "required": ["first-name"]})
+AWKWARD = [FLIGHT, DASHED, TWIN]
+
+
+def test_pythonic_grammar_writes_names_python_can_read_and_they_parse_back_to_the_real_ones():
+    g = Gbnf(call_grammar(AWKWARD, "pythonic"))
+    accepted = {
+        '[book_flight(from_="OSL", to="BER", class_="eco")]':
+            [("book_flight", {"from": "OSL", "to": "BER", "class": "eco"})],
+        '[get_weather_(city="Oslo", first_name="Ann")]': [("get-weather", {"city": "Oslo", "first-name": "Ann"})],
+        '[get_weather(first_name_="Ann", first_name=1, _2nd=True)]':
+            [("get_weather", {"first-name": "Ann", "first_name": 1, "2nd": True})],
+    }
+    for text, expected in accepted.items():
+        assert g.accepts(text), text
+        reply = parse_reply(text, AWKWARD, "pythonic")
+        assert [(c["name"], c["args"]) for c in reply.tool_calls] == expected, text
+        assert reply.invalid_tool_calls == [] and reply.content == ""
+    for text in ['[book_flight(from="OSL", to="BER")]', '[get-weather(city="Oslo")]',
+                 '[get_weather_(city="Oslo", first-name="Ann")]', '[get_weather(first_name="Ann")]']:
+        assert not g.accepts(text), text
+    # what the history writes back is what the grammar allows
+    calls = [{"name": "book_flight", "args": {"from": "OSL", "to": "BER"}, "id": "1", "type": "tool_call"},
+             {"name": "get-weather", "args": {"city": "Oslo"}, "id": "2", "type": "tool_call"}]
+    text = format_calls(calls, "pythonic", AWKWARD)
+    assert text == '[book_flight(from_="OSL", to="BER"), get_weather_(city="Oslo")]' and g.accepts(text)
+
+
+def test_pythonic_grammars_with_python_safe_names_compile_in_llama_cpp():
+    llama_cpp = pytest.importorskip("llama_cpp")
+    for tools in (AWKWARD, [DASHED], [FLIGHT]):
+        for parallel in (True, False):
+            assert llama_cpp.LlamaGrammar.from_string(call_grammar(tools, "pythonic", parallel=parallel),
+                                                      verbose=False)
+
+
+_NAME_POOL = ["get-weather", "get_weather", "get_weather_", "class", "3d-view", "a.b", "x.if", "None", "f"]
+_PARAM_POOL = ["from", "from_", "class", "first-name", "first_name", "2nd", "", "a b", "città", "ﬁle", "None",
+               "x.y", "e\u0301", "名前", "__debug__"]
+
+
+@st.composite
+def _awkward_tools(draw):
+    names = draw(st.lists(st.sampled_from(_NAME_POOL), min_size=1, max_size=3, unique=True))
+    tools, calls = [], []
+    for name in names:
+        params = draw(st.lists(st.sampled_from(_PARAM_POOL), max_size=4, unique=True))
+        required = [p for p in params if draw(st.booleans())]
+        tools.append(ToolSpec(name, "T.", {"type": "object", "properties": {p: {"type": "string"} for p in params},
+                                           "required": required}))
+        args = {p: draw(_text) for p in params if p in required or draw(st.booleans())}
+        calls.append({"name": name, "args": args, "id": "x", "type": "tool_call"})
+    return tools, draw(st.lists(st.sampled_from(calls), min_size=1, max_size=3))
+
+
+@settings(max_examples=80, deadline=None)
+@given(_awkward_tools())
+def test_whatever_names_the_pythonic_history_is_accepted_and_parses_back_to_the_real_names(drawn):
+    tools, calls = drawn
+    text = format_calls(calls, "pythonic", tools)
+    assert Gbnf(call_grammar(tools, "pythonic")).accepts(text), text
+    reply = parse_reply(text, tools, "pythonic")
+    assert reply.invalid_tool_calls == [] and reply.content == ""
+    assert [(c["name"], c["args"]) for c in reply.tool_calls] == [(c["name"], c["args"]) for c in calls]
+
+
 JSON_OK = [
     '{"name": "get_weather", "arguments": {"city": "Paris"}}',
     '{"name":"get_weather","arguments":{"city":"Paris","days":2}}',

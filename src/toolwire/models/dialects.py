@@ -10,7 +10,10 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
   template speaks of ``<tool_call>``, and as JSON call objects (what small Qwen models actually write).
 * ``"pythonic"``: a system prompt lists the tools as Python function signatures and asks for a Python list
   of calls, ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; earlier calls are written
-  the same way and results come back as plain text in a user turn (``Function results:``).
+  the same way and results come back as plain text in a user turn (``Function results:``). Names Python
+  cannot read as written are shown, allowed and written back in one Python-safe spelling
+  (:class:`toolwire.parsing.pythonic.PythonNames`: ``get_weather`` for ``get-weather``, ``from_`` for a
+  parameter ``from``) and read back as the real names.
 * ``"json"``: the same, with the tools as JSON Schemas and calls as a JSON list
   ``[{"name": ..., "arguments": {...}}]``.
 
@@ -37,6 +40,7 @@ from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
 from toolwire.models.grammar import python_literal
 from toolwire.parsing import ParsedReply, parse_tool_calls
+from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
 __all__ = [
@@ -175,28 +179,37 @@ def _raise(message: str) -> None:
 # -- writing calls -------------------------------------------------------------------------------------
 
 
-def format_calls(calls: Sequence[ToolCall], fmt: str) -> str:
+def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] | None = None) -> str:
     """Write tool calls as a reply in ``fmt`` would hold them (the canonical form the grammar allows).
 
     Args:
         calls: ToolCall dicts.
         fmt: ``"pythonic"``, ``"json"`` or ``"hermes"``.
+        tools: the bound tools; in ``"pythonic"``, their names and schemas decide the Python-safe spelling
+            of names (:class:`~toolwire.parsing.pythonic.PythonNames`; without them, each name's own).
 
     Returns:
         ``[f(a=1), g(b="x")]``; ``[{"name": "f", "arguments": {"a": 1}}, ...]`` (one object alone when
         there is one call); or one ``<tool_call>`` block per call.
     """
     if fmt == "pythonic":
-        return "[" + ", ".join(_python_call(c) for c in calls) + "]"
+        names = _python_names(tools or ())
+        return "[" + ", ".join(_python_call(c, names) for c in calls) + "]"
     objects = [{"name": c["name"], "arguments": c["args"]} for c in calls]
     if fmt == "hermes":
         return "\n".join(f"<tool_call>\n{json.dumps(o, ensure_ascii=False)}\n</tool_call>" for o in objects)
     return json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False)
 
 
-def _python_call(call: ToolCall) -> str:
-    args = ", ".join(f"{k}={_py(v)}" for k, v in (call.get("args") or {}).items())
-    return f"{call['name']}({args})"
+def _python_names(tools: Sequence[ToolSpec]) -> PythonNames:
+    return PythonNames({t.name: t.parameters for t in tools})
+
+
+def _python_call(call: ToolCall, names: PythonNames) -> str:
+    """One call as the pythonic prompt writes it, with Python-safe names."""
+    name = call["name"]
+    written = ", ".join(f"{names.param(name, k)}={_py(v)}" for k, v in (call.get("args") or {}).items())
+    return f"{names.tool(name)}({written})"
 
 
 def _py(value: Any) -> str:
@@ -236,24 +249,30 @@ def _py_type(schema: Any, depth: int = 0) -> str:
     return "Any"
 
 
-def python_signature(spec: ToolSpec) -> str:
+def python_signature(spec: ToolSpec, tools: Sequence[ToolSpec] | None = None) -> str:
     """Describe a tool as a Python function signature with a Google-style docstring.
 
-    Required parameters come first (no default), optional ones get ``= <default>`` (or ``= None``).
+    Required parameters come first (no default), optional ones get ``= <default>`` (or ``= None``), each
+    in schema order. Names Python cannot read as written get their Python-safe spelling
+    (:class:`~toolwire.parsing.pythonic.PythonNames`), decided among ``tools`` (default: ``spec`` alone).
     """
+    return _signature(spec, _python_names(tools or (spec,)))
+
+
+def _signature(spec: ToolSpec, names: PythonNames) -> str:
     props: dict[str, Any] = spec.parameters.get("properties") or {}
     required = set(spec.parameters.get("required") or ())
     params, docs = [], []
-    for name in sorted(props, key=lambda n: n not in required):
+    for name, spelled in names.params(spec.name).items():
         sub = props[name] if isinstance(props[name], dict) else {}
         kind = _py_type(sub).split("  #")[0]
         if name in required:
-            params.append(f"{name}: {kind}")
+            params.append(f"{spelled}: {kind}")
         else:
-            params.append(f"{name}: {kind} = {_py(sub.get('default'))}")
+            params.append(f"{spelled}: {kind} = {_py(sub.get('default'))}")
         if sub.get("description"):
-            docs.append(f"        {name}: {sub['description']}")
-    lines = [f"def {spec.name}({', '.join(params)}):"]
+            docs.append(f"        {spelled}: {sub['description']}")
+    lines = [f"def {names.tool(spec.name)}({', '.join(params)}):"]
     description = (spec.description or "").strip().replace('"""', "'''")
     doc = [f"    {line}".rstrip() for line in description.splitlines()] or ["    (no description)"]
     doc[0] = '    """' + doc[0].strip()
@@ -359,31 +378,32 @@ class Dialect:
         """
         calls_by_id: dict[str, ToolCall] = {}
         out: list[dict[str, Any]] = []
+        names = _python_names(tools)
         for message in messages:
             if isinstance(message, AIMessage):
                 for call in message.tool_calls:
                     if call.get("id"):
                         calls_by_id[call["id"]] = call
-                out.append(self._assistant(message))
+                out.append(self._assistant(message, names))
             elif isinstance(message, ToolMessage):
-                out.append(self._result(message, calls_by_id))
+                out.append(self._result(message, calls_by_id, names))
             elif isinstance(message, SystemMessage):
                 out.append({"role": "system", "content": message.text})
             elif isinstance(message, HumanMessage):
                 out.append({"role": "user", "content": message.text})
             else:
                 raise UserError(f"ChatLlamaCpp cannot send a {type(message).__name__}; use the toolwire messages.")
-        instruction = _choice_instruction(tool_choice, tools)
+        instruction = _choice_instruction(tool_choice, tools, names if self.name == "pythonic" else None)
         if self.name == "template":
             if tools and tool_choice in (None, "auto"):  # the template's own tool prompt never says when not to call
                 out = _add_system(out, _TEMPLATE_RELEVANCE)
             return Rendered(_add_to_last_user(out, instruction), [_openai_tool(t) for t in tools] or None)
         out = _merge_results(out)
         if tools:
-            out = _add_system(out, self._tools_prompt(tools, parallel))
+            out = _add_system(out, self._tools_prompt(tools, parallel, names))
         return Rendered(_add_to_last_user(out, instruction), None)
 
-    def _assistant(self, message: AIMessage) -> dict[str, Any]:
+    def _assistant(self, message: AIMessage, names: PythonNames) -> dict[str, Any]:
         raw = (message.provider_data or {}).get(RAW_KEY)
         check = fingerprint(message.text, message.tool_calls)
         if isinstance(raw, dict) and raw.get("dialect") == self.name and raw.get("check") == check:
@@ -397,11 +417,14 @@ class Dialect:
                                         "function": {"name": c["name"], "arguments": c["args"]}} for c in calls]
             return entry
         if calls:
-            written = format_calls(calls, self.formats[0])
+            if self.formats[0] == "pythonic":
+                written = "[" + ", ".join(_python_call(c, names) for c in calls) + "]"
+            else:
+                written = format_calls(calls, self.formats[0])
             text = f"{text}\n{written}" if text else written
         return {"role": "assistant", "content": text}
 
-    def _result(self, message: ToolMessage, calls_by_id: dict[str, ToolCall]) -> dict[str, Any]:
+    def _result(self, message: ToolMessage, calls_by_id: dict[str, ToolCall], names: PythonNames) -> dict[str, Any]:
         if self.name == "template":
             entry = {"role": "tool", "content": message.text, "tool_call_id": message.tool_call_id}
             if message.name:
@@ -409,16 +432,18 @@ class Dialect:
             return entry
         call = calls_by_id.get(message.tool_call_id)
         if call is not None:
-            head = format_calls([call], self.formats[0]) if self.name == "json" else _python_call(call)
-        else:
+            head = format_calls([call], self.formats[0]) if self.name == "json" else _python_call(call, names)
+        elif self.name == "json" or not message.name:
             head = f"{message.name or 'function'}(...)"
+        else:
+            head = f"{names.tool(message.name)}(...)"
         body = message.text
         if message.status == "error":
             body = f"error: {body}"
         line = f"{head} -> {body}" if "\n" not in body else f"{head} ->\n{body}"
         return {"role": "user", "content": f"Function results:\n{line}", "_result": True}
 
-    def _tools_prompt(self, tools: Sequence[ToolSpec], parallel: bool | None) -> str:
+    def _tools_prompt(self, tools: Sequence[ToolSpec], parallel: bool | None, names: PythonNames) -> str:
         if parallel is False:
             how_many = "Call at most one function per reply."
             examples = [_example_call(tools[0])]
@@ -427,8 +452,8 @@ class Dialect:
                         "question about several values takes one call per value, all in one list.")
             examples = [_example_call(tools[0]), _example_call(tools[0], 1)]
         if self.name == "pythonic":
-            text = _PYTHONIC_PROMPT.format(signatures="\n\n".join(python_signature(t) for t in tools),
-                                           example=", ".join(_python_call(c) for c in examples),
+            text = _PYTHONIC_PROMPT.format(signatures="\n\n".join(_signature(t, names) for t in tools),
+                                           example=", ".join(_python_call(c, names) for c in examples),
                                            how_many=how_many)
         else:
             specs = "\n".join(json.dumps({"name": t.name, "description": t.description,
@@ -438,11 +463,12 @@ class Dialect:
         return text
 
 
-def _choice_instruction(tool_choice: str | None, tools: Sequence[ToolSpec]) -> str:
+def _choice_instruction(tool_choice: str | None, tools: Sequence[ToolSpec], names: PythonNames | None) -> str:
+    """The instruction a forced ``tool_choice`` adds (the tool as ``names`` spells it, when given)."""
     if tool_choice == "required":
         return "Now reply with function calls only."
     if tool_choice and tool_choice not in ("auto", "none") and any(t.name == tool_choice for t in tools):
-        return f"Now reply with a call of the function {tool_choice} only."
+        return f"Now reply with a call of the function {names.tool(tool_choice) if names else tool_choice} only."
     return ""
 
 
@@ -510,6 +536,14 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
     raise UserError(f"Unknown dialect {name!r}: use one of {', '.join(DIALECTS)}.")
 
 
-def parse_reply(text: str, tool_names: Sequence[str], fmt: str) -> ParsedReply:
-    """Read the calls of a reply written in call format ``fmt`` (with :func:`toolwire.parsing.parse_tool_calls`)."""
-    return parse_tool_calls(text, tool_names, dialect=_PARSER_DIALECT.get(fmt))
+def parse_reply(text: str, tools: Sequence[ToolSpec] | Sequence[str], fmt: str) -> ParsedReply:
+    """Read the calls of a reply written in call format ``fmt`` (with :func:`toolwire.parsing.parse_tool_calls`).
+
+    Args:
+        text: the reply (or the part of it holding the calls).
+        tools: the bound tools (or only their names: then pythonic parameter spellings such as ``from_``
+            are not mapped back to the real names).
+        fmt: the call format.
+    """
+    by_name = {t if isinstance(t, str) else t.name: None if isinstance(t, str) else t.parameters for t in tools}
+    return parse_tool_calls(text, by_name, dialect=_PARSER_DIALECT.get(fmt))

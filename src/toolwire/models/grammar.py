@@ -6,7 +6,9 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 
 * ``"pythonic"``: ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; values are Python
   literals (double-quoted strings, numbers, ``True``/``False``/``None``, lists, dicts), optionally inside a
-  ```` ```python ```` fence;
+  ```` ```python ```` fence; tool and parameter names in their Python-safe spelling
+  (:class:`toolwire.parsing.pythonic.PythonNames`: ``get_weather`` for ``get-weather``, ``from_`` for
+  ``from``);
 * ``"json"``: ``{"name": "get_weather", "arguments": {"city": "Paris"}}`` or a JSON list of such
   objects, optionally inside a ```` ```json ```` fence;
 * ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates).
@@ -26,12 +28,14 @@ starts, so that the rest of the reply can be constrained.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
 __all__ = ["FORMATS", "OpenerScanner", "Rules", "call_grammar", "gbnf_literal", "python_literal", "value_rule"]
@@ -276,12 +280,13 @@ def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: in
 
 
 def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
-                *, python_call: bool = False) -> str:
+                *, python_call: bool = False, keywords: dict[str, str] | None = None) -> str:
     """Lower an object schema: ``{"k": v, ...}`` (or, with ``python_call``, the keyword list
     ``k=v, ...`` of a Python call, without brackets).
 
     Keys keep the schema's property order; required ones must appear, optional ones may. An object
-    without ``properties`` accepts any object (with ``python_call``: no arguments).
+    without ``properties`` accepts any object (with ``python_call``: no arguments). ``keywords`` maps a
+    property to the keyword a Python call writes it as (default: its name).
     """
     props = schema.get("properties")
     if not isinstance(props, dict) or not props:
@@ -292,7 +297,8 @@ def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
     pairs: list[tuple[str, bool]] = []
     for name, sub in props.items():
         value = value_rule(sub, rules, f"{hint}-{name}", depth + 1)
-        key = gbnf_literal(name + "=") if python_call else f"{rules.key(name)} {rules.colon}"
+        keyword = (keywords or {}).get(name, name)
+        key = gbnf_literal(keyword + "=") if python_call else f"{rules.key(name)} {rules.colon}"
         pair = f"{key} {value}"
         pairs.append((rules.add(f"{hint}-{name}-kv", pair), name in required))
     sep = '", "' if python_call or rules.style == "py" else '"," ws'
@@ -355,10 +361,12 @@ def _json_call(spec: ToolSpec, rules: Rules) -> str:
     return rules.add(f"{spec.name}-call", body)
 
 
-def _python_call(spec: ToolSpec, rules: Rules) -> str:
-    kwargs = object_rule(spec.parameters, rules, f"{spec.name}-kw", python_call=True)
+def _python_call(spec: ToolSpec, rules: Rules, names: PythonNames) -> str:
+    """A call of ``spec`` as the pythonic prompt shows it, with Python-safe names."""
+    keywords = names.params(spec.name)
+    kwargs = object_rule(spec.parameters, rules, f"{spec.name}-kw", python_call=True, keywords=keywords)
     inner = "" if kwargs == '""' else f" {kwargs}"
-    return rules.add(f"{spec.name}-call", f'{gbnf_literal(spec.name + "(")}{inner} ")"')
+    return rules.add(f"{spec.name}-call", f'{gbnf_literal(names.tool(spec.name) + "(")}{inner} ")"')
 
 
 def call_grammar(
@@ -387,7 +395,8 @@ def call_grammar(
     more = max_calls - 1 if parallel else 0
     if fmt == "pythonic":
         rules = Rules("py")
-        call = rules.add("call", " | ".join(_python_call(t, rules) for t in tools))
+        names = PythonNames({t.name: t.parameters for t in tools})
+        call = rules.add("call", " | ".join(_python_call(t, rules, names) for t in tools))
         calls = rules.add("call-list", f'"[" {call} (", " {call}){{0,{more}}} "]"' if more else f'"[" {call} "]"')
         fence = '"```" ("python" | "py")? "\\n"'
         return rules.text(f'{calls} | {fence} {calls} "\\n```"')
@@ -415,9 +424,11 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple
     """Opener patterns of ``fmt``: lists of atoms ``(kind, strings)`` with kind ``ws`` (any whitespace),
     ``lit`` (one of the strings), ``opt`` (one of the strings, or nothing) or ``name`` (one of the strings,
     a ``.`` in the text matching a ``_``: models trained on Python write ``math.factorial(`` for a tool
-    bound as ``math_factorial``; the grammar then writes the bound name)."""
+    bound as ``math_factorial``; the grammar then writes the bound name). Pythonic calls name the tools in
+    their Python-safe spelling (:class:`~toolwire.parsing.pythonic.PythonNames`)."""
     tools = tuple(names)
     if fmt == "pythonic":
+        tools = _python_spellings(tools)
         out = [[("ws", ()), ("opt", ("```python\n", "```py\n", "```\n")), ("ws", ()), ("lit", ("[",)), ("ws", ()),
                 ("opt", ("'", '"')), ("name", tools), ("ws", ()), ("lit", ("(",))]]
         if at_start:  # a bare call: bound names as written only (``math.factorial(5) is 120`` is prose)
@@ -430,6 +441,12 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple
     if fmt == "hermes":
         return [[("ws", ()), ("lit", ("<tool_call>",))]]
     return []
+
+
+@functools.lru_cache(maxsize=64)
+def _python_spellings(names: tuple[str, ...]) -> tuple[str, ...]:
+    spell = PythonNames(names)
+    return tuple(spell.tool(n) for n in names)
 
 
 def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k: int = 0) -> str:

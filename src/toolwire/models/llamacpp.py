@@ -278,11 +278,11 @@ class _Generation:
         raw = head + call_text
         calls: list[ToolCall] = []
         if fmt is not None:
-            reply = parse_reply(call_text, names, fmt)
+            reply = parse_reply(call_text, offered, fmt)
             for other in dialect.formats:  # unconstrained (grammar=False) replies may use another format
                 if reply.tool_calls or reply.invalid_tool_calls or other == fmt:
                     continue
-                reply = parse_reply(call_text, names, other)
+                reply = parse_reply(call_text, offered, other)
             calls = reply.tool_calls
             for index, call in enumerate(calls):
                 yield AIMessageChunk(tool_call_chunks=[{

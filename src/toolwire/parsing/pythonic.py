@@ -6,19 +6,26 @@ write. Candidate spans are found by scanning for ``[`` or a bound name followed 
 brackets (string literals respected); each span is read with ``ast.parse(..., mode="eval")`` and only
 calls of (dotted) names with literal keyword arguments are accepted (``ast.literal_eval`` per value).
 Nothing is ever evaluated.
+
+Tool and parameter names that Python cannot read as written (``get-weather``, a parameter ``from`` or
+``first-name``) are written in a Python-safe spelling (``get_weather``, ``from_``, ``first_name``; see
+:class:`PythonNames`), which the parser maps back to the real names.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import keyword
 import re
-from collections.abc import Collection
+import unicodedata
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
 
-from toolwire.parsing._calls import Collector, ParsedReply
+from toolwire.parsing._calls import Collector, ParsedReply, tool_name_set
 from toolwire.parsing._scan import BAD, DEEP, EOF, parse_expr, python_span_end, to_jsonable
 
-__all__ = ["add_calls_in", "call_at", "parse_pythonic"]
+__all__ = ["PythonNames", "add_calls_in", "call_at", "parse_pythonic", "python_name"]
 
 _LIST_START = re.compile(r"\[\s*([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(")
 _ANY_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(")
@@ -27,6 +34,139 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\Z")
 _LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, MemoryError, RecursionError)
 _CUT_OFF = ('The call is cut off before its closing parenthesis; send the complete call, '
             'such as {name}(param="value").')
+_ASCII_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+# -- Python-safe spellings of tool and parameter names ------------------------------------------------
+
+
+def _readable(name: str, *, ascii_only: bool) -> bool:
+    """Whether Python reads ``name`` back unchanged where it wants a name (not a keyword, NFKC-stable)."""
+    if ascii_only:
+        ok = _ASCII_NAME.match(name) is not None
+    else:
+        ok = name.isidentifier() and unicodedata.normalize("NFKC", name) == name
+    return ok and not keyword.iskeyword(name)
+
+
+def _respell(name: str, *, ascii_only: bool) -> str:
+    out = "".join(ch if (ch.isascii() and (ch.isalnum() or ch == "_"))
+                  or (not ascii_only and not ch.isascii() and ("a" + ch).isidentifier()) else "_" for ch in name)
+    out = out or "_"
+    if not out[0].isidentifier():  # a leading digit
+        out = "_" + out
+    return out + "_" if keyword.iskeyword(out) else out
+
+
+def python_name(name: str, *, tool: bool = False) -> str:
+    """The Python-safe spelling of one tool name (``tool=True``) or parameter name, regardless of others.
+
+    A name Python reads back unchanged is kept (a tool name may be dotted, ``brave_search.call``; a
+    parameter name may be any NFKC-normal identifier). Otherwise each character that cannot be part of a
+    name becomes ``_``, a leading digit gets ``_`` before it and a keyword ``_`` after it:
+    ``get-weather`` -> ``get_weather``, ``first-name`` -> ``first_name``, ``from`` -> ``from_``,
+    ``3d`` -> ``_3d``. Tool names keep ASCII characters only.
+    """
+    if tool:
+        if all(_readable(part, ascii_only=True) for part in name.split(".")):
+            return name
+        return _respell(name, ascii_only=True)
+    if _readable(name, ascii_only=False):
+        return name
+    spelled = _respell(name, ascii_only=False)
+    return spelled if _readable(spelled, ascii_only=False) else _respell(name, ascii_only=True)
+
+
+def _spell_all(names: Iterable[str], *, tool: bool) -> dict[str, str]:
+    """Spell every name of one namespace, uniquely: names Python reads keep their spelling; the others
+    (in sorted order) get :func:`python_name`'s, with ``_`` appended while another name has it."""
+    names = list(dict.fromkeys(names))
+    out = {n: n for n in names if python_name(n, tool=tool) == n}
+    used = set(out.values())
+    for name in sorted(n for n in names if n not in out):
+        spelled = python_name(name, tool=tool)
+        while spelled in used:
+            spelled += "_"
+        used.add(spelled)
+        out[name] = spelled
+    return {n: out[n] for n in names}
+
+
+def signature_order(schema: Any) -> list[str]:
+    """The parameter names of an object schema in the order a Python signature lists them: the required
+    ones first, then the optional ones, each in the schema's property order."""
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(props, Mapping):
+        return []
+    required = schema.get("required")
+    wanted = {r for r in required if isinstance(r, str)} if isinstance(required, list | tuple) else set()
+    names = [n for n in props if isinstance(n, str)]
+    return sorted(names, key=lambda n: n not in wanted)
+
+
+class PythonNames:
+    """How the pythonic format spells a set of tools: Python-safe names, and the way back to the real ones.
+
+    The prompt's signatures, the call grammar, the calls written into the history and the parser all use
+    it, so that whatever the model is shown or allowed to write is read back as the real names. A name
+    Python reads as written keeps its spelling; any other gets :func:`python_name`'s, with ``_`` added
+    while another tool (or another parameter of the same tool) has that spelling: with tools
+    ``get-weather`` and ``get_weather`` bound, ``get-weather`` is written ``get_weather_``. The spelling
+    depends only on the set of names, not on their order.
+
+    Args:
+        tools: the bound tool names, or a mapping from each name to its parameters' JSON Schema (or to an
+            object with such a ``parameters`` attribute, such as a ToolSpec or a Tool); parameter names
+            are spelled only for the tools whose schema is known.
+    """
+
+    def __init__(self, tools: Collection[str] | Mapping[str, Any]) -> None:
+        schemas: dict[str, Any] = {}
+        if isinstance(tools, Mapping):
+            for name, value in tools.items():
+                if isinstance(name, str):
+                    schemas[name] = getattr(value, "parameters", value)
+        else:
+            schemas = dict.fromkeys(sorted(tool_name_set(tools)))
+        self._tools = _spell_all(schemas, tool=True)
+        self._tools_back = {spelled: name for name, spelled in self._tools.items()}
+        self._params: dict[str, dict[str, str]] = {}
+        self._params_back: dict[str, dict[str, str]] = {}
+        for name, schema in schemas.items():
+            spelled = _spell_all(signature_order(schema), tool=False)
+            self._params[name] = spelled
+            self._params_back[name] = {s: p for p, s in spelled.items()}
+
+    def tool(self, name: str) -> str:
+        """The spelling of tool ``name`` (:func:`python_name`'s for a tool not in the set)."""
+        return self._tools.get(name) or python_name(name, tool=True)
+
+    def param(self, tool: str, name: str) -> str:
+        """The spelling of parameter ``name`` of ``tool`` (:func:`python_name`'s for one not in its schema)."""
+        return self._params.get(tool, {}).get(name) or python_name(name)
+
+    def params(self, tool: str) -> dict[str, str]:
+        """The parameters of ``tool`` (real name -> spelling) in signature order (:func:`signature_order`)."""
+        return dict(self._params.get(tool, {}))
+
+    def real_tool(self, written: str) -> str:
+        """The real name of the tool written ``written`` (``written`` itself when no tool is spelled so)."""
+        return self._tools_back.get(written, written)
+
+    def real_param(self, tool: str, written: str) -> str:
+        """The real name of the parameter of ``tool`` written ``written`` (else ``written`` itself)."""
+        return self._params_back.get(tool, {}).get(written, written)
+
+    @property
+    def spelled(self) -> frozenset[str]:
+        """The spellings of all the tools."""
+        return frozenset(self._tools.values())
+
+
+@functools.lru_cache(maxsize=64)
+def names_of(tool_names: frozenset[str]) -> PythonNames:
+    """The :class:`PythonNames` of a set of tool names (no schemas: only tool names are spelled); cached."""
+    return PythonNames(tool_names)
 
 
 @functools.lru_cache(maxsize=64)
@@ -57,23 +197,32 @@ def _is_literal(node: ast.expr) -> bool:
     return True
 
 
-def _add_call(collector: Collector, src: str, call: ast.Call, name: str) -> None:
+def _unknown_error(collector: Collector, spell: PythonNames, written: str) -> str:
+    """The collector's error for an unknown name, naming the tools as the pythonic format spells them."""
+    shown = sorted(spell.tool(n) for n in collector.names)
+    if shown == sorted(collector.names):
+        return collector.unknown_error(written)
+    return f"Unknown tool {written!r}; call one of the available tools: {', '.join(shown)}."
+
+
+def _add_call(collector: Collector, src: str, call: ast.Call, written: str, spell: PythonNames) -> None:
     raw = ast.get_source_segment(src, call) or src
+    name = spell.real_tool(written)
     if name not in collector.names:
-        collector.add_invalid(name, raw, collector.unknown_error(name))
+        collector.add_invalid(name, raw, _unknown_error(collector, spell, written))
         return
     if call.args:
         collector.add_invalid(name, raw, (
-            f'Call {name} with keyword arguments only, such as {name}(param="value"); '
+            f'Call {written} with keyword arguments only, such as {written}(param="value"); '
             "positional arguments cannot be matched to parameters."))
         return
     args = {}
     for kw in call.keywords:
         if kw.arg is None:
-            collector.add_invalid(name, raw, f"Call {name} with explicit keyword arguments, not **mapping.")
+            collector.add_invalid(name, raw, f"Call {written} with explicit keyword arguments, not **mapping.")
             return
         try:
-            args[kw.arg] = to_jsonable(ast.literal_eval(kw.value))
+            args[spell.real_param(name, kw.arg)] = to_jsonable(ast.literal_eval(kw.value))
         except _LITERAL_ERRORS:
             collector.add_invalid(name, raw, (
                 f"The value of {kw.arg!r} must be a literal (a string, number, True, False, None, "
@@ -82,7 +231,7 @@ def _add_call(collector: Collector, src: str, call: ast.Call, name: str) -> None
     collector.add_call(name, args)
 
 
-def _add_source(collector: Collector, src: str, is_list: bool, marked: bool) -> bool:
+def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spell: PythonNames) -> bool:
     try:
         body = parse_expr(src)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
@@ -99,7 +248,7 @@ def _add_source(collector: Collector, src: str, is_list: bool, marked: bool) -> 
     if any(n is None for n in names):
         return False
     if not marked:
-        if not any(n in collector.names for n in names):
+        if not any(spell.real_tool(n) in collector.names for n in names if n is not None):
             return False
         if not is_list:  # prose such as "get_weather(city)" is not a call
             call = calls[0]
@@ -109,12 +258,12 @@ def _add_source(collector: Collector, src: str, is_list: bool, marked: bool) -> 
                 return False
     for call, name in zip(calls, names, strict=True):
         assert isinstance(call, ast.Call) and name is not None
-        _add_call(collector, src, call, name)
+        _add_call(collector, src, call, name, spell)
     return True
 
 
 def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, is_list: bool,
-         marked: bool, args_pos: int) -> int | None:
+         marked: bool, args_pos: int, spell: PythonNames) -> int | None:
     """Read the candidate starting at ``start``; return the end of its span when it was call syntax.
 
     Returns -1 (stop scanning) when the brackets nest deeper than any call list would.
@@ -125,12 +274,13 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
     if end == DEEP:
         return -1
     if end == EOF:
-        name = re.sub(r"\s+", "", name)
-        if not marked and (name not in collector.names or not _KEYWORD_START.match(text, args_pos)):
+        written = re.sub(r"\s+", "", name)
+        real = spell.real_tool(written)
+        if not marked and (real not in collector.names or not _KEYWORD_START.match(text, args_pos)):
             return None
-        collector.add_invalid(name, text[start:].strip(), _CUT_OFF.format(name=name))
+        collector.add_invalid(real, text[start:].strip(), _CUT_OFF.format(name=written))
         return len(text)
-    return end if _add_source(collector, text[start:end], is_list, marked) else None
+    return end if _add_source(collector, text[start:end], is_list, marked, spell) else None
 
 
 def call_at(collector: Collector, text: str, pos: int) -> int | None:
@@ -139,20 +289,21 @@ def call_at(collector: Collector, text: str, pos: int) -> int | None:
     Returns:
         The end of the call syntax, or ``None`` when there is no call at ``pos``.
     """
+    spell = names_of(collector.names)
     m = _LIST_START.match(text, pos)
     if m is not None:
-        end = _try(collector, text, pos, pos, m.group(1), True, True, m.end())
+        end = _try(collector, text, pos, pos, m.group(1), True, True, m.end(), spell)
     else:
         m = _ANY_CALL.match(text, pos)
         if m is None:
             return None
-        end = _try(collector, text, pos, m.end() - 1, m.group(1), False, True, m.end())
+        end = _try(collector, text, pos, m.end() - 1, m.group(1), False, True, m.end(), spell)
     return None if end == -1 else end
 
 
-def _scan(collector: Collector, text: str, marked: bool) -> list[tuple[int, int]]:
+def _scan(collector: Collector, text: str, marked: bool, spell: PythonNames) -> list[tuple[int, int]]:
     candidates = [(m.start(), m.start(), m.group(1), True, m.end()) for m in _LIST_START.finditer(text)]
-    pattern = _ANY_CALL if marked else _bound_pattern(collector.names)
+    pattern = _ANY_CALL if marked else _bound_pattern(spell.spelled)
     if pattern is not None:
         candidates.extend((m.start(), m.end() - 1, m.group(1), False, m.end())
                           for m in pattern.finditer(text))
@@ -162,7 +313,7 @@ def _scan(collector: Collector, text: str, marked: bool) -> list[tuple[int, int]
     for start, open_idx, name, is_list, args_pos in candidates:
         if start < pos:
             continue
-        end = _try(collector, text, start, open_idx, name, is_list, marked, args_pos)
+        end = _try(collector, text, start, open_idx, name, is_list, marked, args_pos, spell)
         if end == -1:
             break
         if end is not None:
@@ -177,15 +328,18 @@ def add_calls_in(collector: Collector, text: str) -> bool:
     Returns:
         True when any call (valid or invalid) was found.
     """
-    return bool(_scan(collector, text, marked=True))
+    return bool(_scan(collector, text, True, names_of(collector.names)))
 
 
-def parse_pythonic(text: str, tool_names: Collection[str]) -> ParsedReply:
+def parse_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -> ParsedReply:
     """Find pythonic tool calls in a model's text reply.
 
     Args:
         text: the model's reply, e.g. ``'Sure. [get_weather(city="Oslo"), get_time(tz="CET")]'``.
-        tool_names: the bound tool names; dotted names (``brave_search.call``) are matched whole.
+        tool_names: the bound tool names; dotted names (``brave_search.call``) are matched whole. A name
+            Python cannot read (``get-weather``) is read in its Python-safe spelling (``get_weather``,
+            see :class:`PythonNames`); with a mapping from each name to its parameters' JSON Schema (or
+            to a ToolSpec or Tool), parameter spellings (``from_`` for ``from``) are mapped back too.
 
     Returns:
         A :class:`~toolwire.parsing.ParsedReply`. A list of calls counts when every item is a call and one
@@ -195,6 +349,6 @@ def parse_pythonic(text: str, tool_names: Collection[str]) -> ParsedReply:
         text.
     """
     collector = Collector(tool_names)
-    for start, end in _scan(collector, text, marked=False):
+    for start, end in _scan(collector, text, False, PythonNames(tool_names)):
         collector.add_span(start, end)
     return collector.result(text)
