@@ -345,3 +345,69 @@ def test_messages_module_reads_openai_calls_with_normalize_arguments():
     message = chunk.to_message()
     assert message.tool_calls == [{"name": "f", "args": {}, "id": "a", "type": "tool_call"}]
     assert message.invalid_tool_calls[0]["args"] == '{"x": 1'
+
+
+# ------------------------------------------------ review 3 #6, #10: surrogate pairs, non-finite numbers
+
+
+@pytest.mark.parametrize(
+    ("raw", "where", "number"),
+    [('{"value": NaN}', "'value'", "NaN"), ('{"value": Infinity}', "'value'", "Infinity"),
+     ('{"value": -Infinity}', "'value'", "-Infinity"), ('{"value": 1e999}', "'value'", "Infinity"),
+     ('{"a": {"b": [1, NaN]}}', "'a.b[1]'", "NaN"), ("{'value': 1e999}", "'value'", "Infinity"),
+     ('"{\\"value\\": NaN}"', "'value'", "NaN")],
+)
+def test_non_finite_numbers_are_refused_with_a_sentence_asking_for_a_finite_number(raw, where, number):
+    with pytest.raises(ToolCallParseError) as info:
+        normalize_arguments(raw)
+    assert info.value.raw is raw
+    assert str(info.value).startswith(f"The argument {where} is not a finite number ({number}")
+    assert str(info.value).endswith("; send a finite number instead.")
+
+
+def test_non_finite_numbers_in_a_dict_or_a_schema_decoded_string_are_refused():
+    for args in ({"value": float("nan")}, {"points": [0.5, float("-inf")]}):
+        with pytest.raises(ToolCallParseError, match="send a finite number"):
+            normalize_arguments(args)
+    schema = {"type": "object", "properties": {"points": {"type": "array"}}}
+    with pytest.raises(ToolCallParseError, match=r"'points\[0\]' is not a finite number"):
+        normalize_arguments({"points": "[Infinity]"}, schema)
+    assert normalize_arguments({"big": 10**400, "x": 1e308}) == {"big": 10**400, "x": 1e308}
+
+
+def test_native_call_with_non_finite_arguments_is_invalid_and_keeps_the_raw_text():
+    call = tool_call_from_native("set_temp", '{"value": NaN}', "c1")
+    assert call["type"] == "invalid_tool_call" and call["name"] == "set_temp"
+    assert call["args"] == '{"value": NaN}' and "send a finite number" in call["error"]
+    call = tool_call_from_native("set_temp", {"value": float("inf")}, "c2")
+    assert call["type"] == "invalid_tool_call" and call["args"] == '{"value": Infinity}'
+
+
+def test_surrogate_pairs_are_joined_and_lone_surrogates_replaced():
+    emoji = "\U0001f600"
+    assert normalize_arguments("{'q': '\\ud83d\\ude00'}") == {"q": emoji}  # Python literal escapes
+    assert normalize_arguments({"q": "\ud83d\ude00", "\ud83d\ude00": ["\ud83d\ude00"]}) == {
+        "q": emoji, emoji: [emoji]}
+    assert normalize_arguments('{"q": "a\\ud83d", "r": "\\ude00b"}') == {"q": "a\ufffd", "r": "\ufffdb"}
+    json.dumps(normalize_arguments('{"q": "\\udc00\\ud800"}'), ensure_ascii=False).encode("utf-8")
+
+
+def test_clean_value_copies_only_what_changes_and_handles_any_depth():
+    from toolwire.parsing._scan import NonFiniteNumber, clean_value, fix_surrogates
+
+    assert fix_surrogates("\ud83d\ude00 \ud83d") == "\U0001f600 \ufffd"
+    keep = {"a": [1, "x"], "b": {"c": 2.5}}
+    fixed = {"a": [1, "\ud83d\ude00"], "b": keep}
+    out = clean_value(fixed)
+    assert out == {"a": [1, "\U0001f600"], "b": keep} and out["b"] is keep and fixed["a"][1] == "\ud83d\ude00"
+    assert clean_value(keep) is keep
+    deep: list = ["\ud83d\ude00"]
+    for _ in range(50_000):
+        deep = [deep]
+    out = clean_value(deep)
+    for _ in range(50_000):
+        out = out[0]
+    assert out == ["\U0001f600"]
+    with pytest.raises(NonFiniteNumber) as info:
+        clean_value({"a": [{"b": float("nan")}]})
+    assert info.value.where == "'a[0].b'" and info.value.number == "NaN"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from toolwire.errors import UserError
@@ -490,3 +492,84 @@ def test_a_nameless_call_in_a_marker_names_the_bound_tools():
     assert bad[0]["error"] == "The tool call has no name; call one of the available tools: get_time, get_weather."
     bad = check(parse_tool_calls(text, [])).invalid_tool_calls
     assert bad[0]["error"] == "The tool call has no name, and no tools are available, so answer in plain text."
+
+
+# ----------------------------------------- review 3 #6: JSON repaired the JSON way, surrogate pairs joined
+
+TRAILING = [
+    ('{"city": "x", "exact": true, "page": null,}', {"city": "x", "exact": True, "page": None}),
+    ('{"city": "a\\/b",}', {"city": "a/b"}),
+    ('{"city": "smile \\ud83d\\ude00",}', {"city": "smile \U0001f600"}),
+    ('{"city": ["x", false,], }', {"city": ["x", False]}),
+    ('{"city": "a,}",}', {"city": "a,}"}),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), TRAILING)
+@pytest.mark.parametrize("style", ["hermes", "bare", "list", "python_tag", "mistral", "mistral_args"])
+def test_json_with_a_trailing_comma_is_repaired_with_json_semantics(args, expected, style):
+    call = '{"name": "get_weather", "arguments": ' + args + "}"
+    text = {
+        "hermes": f"<tool_call>\n{call}\n</tool_call>",
+        "bare": f"Checking. {call}",
+        "list": f"[{call},]",
+        "python_tag": f"<|python_tag|>{call.replace('arguments', 'parameters')}<|eom_id|>",
+        "mistral": f"[TOOL_CALLS][{call},]",
+        "mistral_args": f"[TOOL_CALLS]get_weather[ARGS]{args}",
+    }[style]
+    reply = parse(text)
+    assert calls(reply) == [("get_weather", expected)] and reply.invalid_tool_calls == []
+    json.dumps(reply.tool_calls[0]["args"], ensure_ascii=False).encode("utf-8")
+
+
+def test_python_syntax_is_still_read_as_a_python_literal_and_its_escapes_joined():
+    reply = parse("{'name': 'web_search', 'arguments': {'q': '\\ud83d\\ude00', 'exact': True,}}")
+    assert calls(reply) == [("web_search", {"q": "\U0001f600", "exact": True})]
+    reply = parse('[web_search(q="\\ud83d\\ude00 \\ud83d")]', "pythonic")
+    assert calls(reply) == [("web_search", {"q": "\U0001f600 \ufffd"})]
+
+
+def test_json_that_no_repair_fixes_is_an_invalid_call_keeping_the_raw_text():
+    raw = '{"name": "get_weather", "arguments": {"city": "a\\/b" "x",}}'
+    reply = parse(f"<tool_call>{raw}</tool_call>")
+    assert reply.tool_calls == [] and reply.invalid_tool_calls[0]["args"] == raw
+    assert reply.invalid_tool_calls[0]["name"] == "get_weather"
+
+
+def test_lone_surrogate_escapes_in_a_call_never_reach_the_arguments():
+    reply = parse('<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo \\ud83d"}}</tool_call>')
+    assert calls(reply) == [("get_weather", {"city": "Oslo \ufffd"})]
+    reply = parse('<tool_call>{"name": "get_\\ud83d", "arguments": {"x": "\\ud83d"}}</tool_call>')
+    [bad] = reply.invalid_tool_calls
+    assert bad["name"] == "get_\ufffd"
+    json.dumps(bad, ensure_ascii=False).encode("utf-8")
+
+
+# --------------------------------------------------------------- review 3 #10: NaN and Infinity refused
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [('<tool_call>{"name": "calculate", "arguments": {"value": NaN}}</tool_call>', "NaN"),
+     ('{"name": "calculate", "arguments": {"value": Infinity}}', "Infinity"),
+     ('<|python_tag|>{"name": "calculate", "parameters": {"value": [-Infinity]}}', "-Infinity"),
+     ('[TOOL_CALLS][{"name": "calculate", "arguments": {"value": 1e999}}]', "Infinity"),
+     ('[TOOL_CALLS]calculate[ARGS]{"value": NaN}', "NaN"),
+     ("{'name': 'calculate', 'arguments': {'value': 1e999}}", "Infinity"),
+     ('[calculate(value=1e999)]', "Infinity"),
+     ('calculate(value=-1e400)', "-Infinity")],
+)
+def test_non_finite_numbers_make_the_call_invalid_under_its_name(text, number):
+    reply = parse(text)
+    assert reply.tool_calls == []
+    [bad] = reply.invalid_tool_calls
+    assert bad["name"] == "calculate" and bad["args"]
+    assert f"is not a finite number ({number}" in bad["error"] and "send a finite number" in bad["error"]
+    json.dumps(bad, allow_nan=False)
+
+
+def test_finite_numbers_next_to_a_non_finite_call_are_kept():
+    text = ('<tool_call>{"name": "calculate", "arguments": {"value": 1e308}}</tool_call>'
+            '<tool_call>{"name": "calculate", "arguments": {"value": NaN}}</tool_call>')
+    reply = parse(text)
+    assert calls(reply) == [("calculate", {"value": 1e308})] and len(reply.invalid_tool_calls) == 1

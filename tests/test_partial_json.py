@@ -140,3 +140,17 @@ def test_deep_nesting_does_not_raise():
 
 def test_raw_control_characters_in_strings_are_tolerated():
     assert partial_value('{"a": "line\nbreak"}') == {"a": "line\nbreak"}
+
+
+def test_a_partial_string_never_ends_in_half_a_surrogate_pair():
+    """Review 3 #6: ``\\ud83d`` of ``\\ud83d\\ude00`` waits for its other half (a lone one is not UTF-8)."""
+    text = json.dumps({"q": "smile \U0001f600!", "r": "\\ud83d"})  # ensure_ascii: the emoji as a pair
+    parser = PartialJSONParser()
+    for ch in text:
+        value = parser.feed(ch)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        assert "\ufffd" not in json.dumps(value, ensure_ascii=False)
+    assert value == {"q": "smile \U0001f600!", "r": "\\ud83d"}
+    assert partial_value('{"q": "a\\ud83d') == {"q": "a"}
+    assert partial_value('{"q": "a\\\\ud83d') == {"q": "a\\ud83d"}  # an escaped backslash, then text
+    assert partial_value('{"q": "a\\\\\\ud83d\\ude') == {"q": "a\\"}

@@ -12,7 +12,8 @@ from typing import Any, NamedTuple
 
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, new_tool_call_id, tool_call
-from toolwire.parsing.arguments import call_parts, no_name_error, normalize_arguments, raw_text
+from toolwire.parsing._scan import NonFiniteNumber, clean_value, fix_surrogates
+from toolwire.parsing.arguments import call_parts, no_name_error, non_finite_error, normalize_arguments, raw_text
 from toolwire.parsing.partial_json import partial_value
 
 
@@ -58,7 +59,7 @@ class Collector:
         self._ids: set[str] = set()
 
     def _id(self, candidate: Any) -> str:
-        call_id = candidate if isinstance(candidate, str) and candidate.strip() else new_tool_call_id()
+        call_id = fix_surrogates(candidate) if isinstance(candidate, str) and candidate.strip() else new_tool_call_id()
         while call_id in self._ids:
             call_id = new_tool_call_id()
         self._ids.add(call_id)
@@ -70,12 +71,23 @@ class Collector:
             return f"Unknown tool {name!r}: no tools are available, so answer in plain text."
         return f"Unknown tool {name!r}; call one of the available tools: {', '.join(sorted(self.names))}."
 
-    def add_call(self, name: str, args: dict[str, Any], call_id: Any = None) -> None:
-        """Record a valid call (a fresh id is made when ``call_id`` is missing or already used)."""
-        self.calls.append(tool_call(name, args, self._id(call_id)))
+    def add_call(self, name: str, args: dict[str, Any], call_id: Any = None, *, raw: Any = None) -> None:
+        """Record a call (a fresh id is made when ``call_id`` is missing or already used).
+
+        The arguments go through :func:`~toolwire.parsing._scan.clean_value`: surrogate pairs in strings are
+        joined, and a NaN or infinite number makes the call invalid (keeping ``raw``, the call's text, or
+        the arguments as text when it is not given).
+        """
+        try:
+            args = clean_value(args)
+        except NonFiniteNumber as exc:
+            self.add_invalid(name, args if raw is None else raw, non_finite_error(exc), call_id)
+            return
+        self.calls.append(tool_call(fix_surrogates(name), args, self._id(call_id)))
 
     def add_invalid(self, name: str | None, raw: Any, error: str, call_id: Any = None) -> None:
         """Record an invalid call keeping ``raw`` (as text) and the ``error`` sentence."""
+        name = fix_surrogates(name) if isinstance(name, str) else None
         self.invalid.append(invalid_tool_call(name or None, raw_text(raw), self._id(call_id), error))
 
     def add_span(self, start: int, end: int) -> None:

@@ -2,12 +2,15 @@
 
 Everything here is iterative (no recursion on the input's nesting) and never evaluates code: JSON is
 read with :meth:`json.JSONDecoder.raw_decode`, Python literals with :func:`ast.literal_eval`.
+:func:`clean_value` is the last step for every value read from model text: it joins UTF-16 surrogate
+pairs and refuses NaN and infinities, so what comes out can always be sent on as JSON (UTF-8).
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 import warnings
 from typing import Any
@@ -17,6 +20,11 @@ _WS_RE = re.compile(r"\s*")
 # characters that matter when balancing Python brackets
 _PY_SPECIAL = re.compile(r"[\[\](){}'\"\n#]")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+# a double-quoted string, or a sign of Python syntax outside one
+_PY_SIGNS = re.compile(r""""(?:[^"\\]|\\[\s\S])*"|'|\b(?:True|False|None)\b|\(""")
+# a double-quoted string, or a comma right before a closing bracket (a trailing comma)
+_TRAILING_COMMA = re.compile(r""""(?:[^"\\]|\\[\s\S])*+"|,(?=\s*[}\]])""")
 
 #: ``python_span_end`` results that are not an end index
 EOF = -1
@@ -46,12 +54,14 @@ def skip_ws(text: str, pos: int) -> int:
 
 
 def to_jsonable(value: Any, _depth: int = 0) -> Any:
-    """Return ``value`` as JSON-ready data (tuples become lists).
+    """Return ``value`` as JSON-ready data (tuples become lists, surrogate pairs in strings joined).
 
     Raises:
         ValueError: ``value`` holds something JSON cannot carry (a set, bytes, complex, a non-string key).
     """
-    if value is None or isinstance(value, str | bool | int | float):
+    if isinstance(value, str):
+        return fix_surrogates(value)
+    if value is None or isinstance(value, bool | int | float):
         return value
     if _depth > MAX_PY_DEPTH:
         raise ValueError("nested too deeply")
@@ -65,6 +75,104 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
             out[key] = to_jsonable(item, _depth + 1)
         return out
     raise ValueError(f"a {type(value).__name__} value")
+
+
+def fix_surrogates(text: str) -> str:
+    """Return ``text`` with UTF-16 surrogate pairs joined into their characters.
+
+    Python reads the escape ``"\\ud83d\\ude00"`` (what ``json.dumps`` writes for an emoji) as two lone
+    surrogates, which cannot be encoded as UTF-8. A surrogate without its partner (a cut-off escape)
+    becomes U+FFFD. Text without surrogates is returned as is.
+    """
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+class NonFiniteNumber(ValueError):
+    """A value read from model text holds NaN or an infinity, which JSON cannot carry.
+
+    Attributes:
+        where: the place of the number, such as ``'value'`` or ``'points[2]'`` (``""`` at the top).
+        number: the number as JSON's extensions write it (``NaN``, ``Infinity``, ``-Infinity``).
+    """
+
+    def __init__(self, where: str, number: float) -> None:
+        self.where = where
+        self.number = "NaN" if math.isnan(number) else ("Infinity" if number > 0 else "-Infinity")
+        super().__init__(f"{where or 'the value'} is {self.number}")
+
+
+def _path_text(path: tuple[Any, Any] | None) -> str:
+    keys: list[Any] = []
+    while path is not None:
+        path, key = path
+        keys.append(key)
+    out = ""
+    for key in reversed(keys):
+        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else str(key))
+    return repr(out) if out else ""
+
+
+def clean_value(value: Any) -> Any:
+    """Check and tidy a value decoded from model text, so it can be sent on as JSON.
+
+    Strings (and keys) get :func:`fix_surrogates`; NaN and infinite floats are refused. The walk is
+    iterative (any nesting depth) and copies only the containers that change.
+
+    Returns:
+        ``value`` itself when nothing had to change, else a copy with the strings fixed.
+
+    Raises:
+        NonFiniteNumber: a float in ``value`` is NaN or infinite.
+    """
+    if isinstance(value, str):
+        return fix_surrogates(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise NonFiniteNumber("", value)
+        return value
+    if not isinstance(value, dict | list):
+        return value
+    replaced: dict[int, Any] = {}  # id(container) -> its fixed copy
+    seen: set[int] = set()
+    stack: list[tuple[Any, Any, bool]] = [(value, None, False)]
+    while stack:
+        node, path, expanded = stack.pop()
+        if not expanded:
+            if id(node) in seen:  # shared or cyclic: already handled
+                continue
+            seen.add(id(node))
+            stack.append((node, path, True))
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, item in items:
+                if isinstance(item, float) and not math.isfinite(item):
+                    raise NonFiniteNumber(_path_text((path, key)), item)
+                if isinstance(item, dict | list):
+                    stack.append((item, (path, key), False))
+            continue
+        if isinstance(node, dict):
+            pairs = [(fix_surrogates(k) if isinstance(k, str) else k, _fixed(v, replaced)) for k, v in node.items()]
+            if any(k is not k0 or v is not v0 for (k, v), (k0, v0) in zip(pairs, node.items(), strict=True)):
+                replaced[id(node)] = dict(pairs)
+        else:
+            items = [_fixed(v, replaced) for v in node]
+            if any(a is not b for a, b in zip(items, node, strict=True)):
+                replaced[id(node)] = items
+    return replaced.get(id(value), value)
+
+
+def _fixed(item: Any, replaced: dict[int, Any]) -> Any:
+    if isinstance(item, str):
+        return fix_surrogates(item)
+    if isinstance(item, dict | list):
+        return replaced.get(id(item), item)
+    return item
+
+
+def looks_pythonic(text: str) -> bool:
+    """Whether ``text`` uses Python syntax JSON lacks (single quotes, True/False/None, tuples)."""
+    return any(m.group()[0] != '"' for m in _PY_SIGNS.finditer(text))
 
 
 def python_span_end(text: str, start: int, max_depth: int = MAX_PY_DEPTH) -> int:
@@ -146,26 +254,23 @@ def parse_expr(source: str) -> ast.expr:
         return ast.parse(source, mode="eval").body
 
 
-def literal_at(text: str, pos: int) -> tuple[Any, int] | None:
-    """Read the Python literal (dict or list) whose opening bracket is at ``pos``, safely.
-
-    Returns:
-        ``(value, end)`` with JSON-ready ``value``, or ``None`` when no literal can be read there.
-
-    Raises:
-        DecodeFailure: (``kind="deep"``) the brackets nest deeper than :data:`MAX_PY_DEPTH`.
-    """
-    end = python_span_end(text, pos)
-    if end == DEEP:
-        raise DecodeFailure("deep", "The text is nested too deeply to read.")
-    if end < 0:
-        return None
-    source = text[pos:end]
+def _literal(source: str) -> Any:
+    """The JSON-ready value of the Python literal ``source``, or ``None`` when it is not one."""
     try:
-        value = to_jsonable(ast.literal_eval(parse_expr(source)))
+        return to_jsonable(ast.literal_eval(parse_expr(source)))
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         return None
-    return value, end
+
+
+def _repaired_json(source: str) -> Any:
+    """The value of JSON ``source`` once its trailing commas are removed, or ``None`` when that fails."""
+    fixed = _TRAILING_COMMA.sub(lambda m: m.group() if m.group()[0] == '"' else "", source)
+    if fixed == source:
+        return None
+    try:
+        return _DECODER.decode(fixed)
+    except (json.JSONDecodeError, RecursionError):
+        return None
 
 
 def is_truncation(text: str, exc: json.JSONDecodeError) -> bool:
@@ -174,7 +279,10 @@ def is_truncation(text: str, exc: json.JSONDecodeError) -> bool:
 
 
 def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
-    """Decode the JSON value (or, failing that, the Python-literal dict/list) starting at ``pos``.
+    """Decode the JSON value starting at ``pos``; failing that, a repaired one or a Python-literal dict/list.
+
+    A bracketed value that is not valid JSON is read again: JSON-looking text with its trailing commas
+    removed (JSON semantics kept), text in Python syntax (see :func:`looks_pythonic`) as a Python literal.
 
     Returns:
         ``(value, end)`` where ``end`` is the index just past the value.
@@ -190,11 +298,18 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
         error = exc
     if text[pos] not in "{[":
         raise DecodeFailure("invalid", f"The JSON is not valid ({error.msg}).")
-    found = literal_at(text, pos)
-    if found is not None:
-        return found
+    end = python_span_end(text, pos)
+    if end == DEEP:
+        raise DecodeFailure("deep", "The text is nested too deeply to read.")
+    if end > 0:
+        source = text[pos:end]
+        # JSON with a slip (a trailing comma) is repaired the JSON way (true/null, "\/", "\ud83d\ude00");
+        # only text written in Python syntax (single quotes, True/None) is read as a Python literal
+        value = _literal(source) if looks_pythonic(source) else _repaired_json(source)
+        if value is not None:
+            return value, end
     pythonic = text.startswith("'", skip_ws(text, pos + 1))
-    if is_truncation(text, error) or (pythonic and python_span_end(text, pos) == EOF):
+    if is_truncation(text, error) or (pythonic and end == EOF):
         raise DecodeFailure("truncated", "The call ends before it is closed (it looks cut off).")
     where = f"{error.msg} at character {error.pos - pos}"
     raise DecodeFailure("invalid", f"The call is neither valid JSON ({where}) nor a Python literal.")

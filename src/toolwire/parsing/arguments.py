@@ -11,18 +11,27 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
-from toolwire.parsing._scan import _DECODER, is_truncation, parse_expr, to_jsonable
+from toolwire.parsing._scan import (
+    _DECODER,
+    NonFiniteNumber,
+    clean_value,
+    fix_surrogates,
+    is_truncation,
+    looks_pythonic,
+    parse_expr,
+    to_jsonable,
+)
 
 __all__ = [
     "CallParts",
     "call_parts",
     "no_name_error",
+    "non_finite_error",
     "normalize_arguments",
     "raw_text",
     "tool_call_from_native",
@@ -76,8 +85,12 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> di
 
     Raises:
         ToolCallParseError: the value is not an object (``[1, 2]``, ``"x"``, ``5``), the JSON is cut off
-            or invalid, or a literal holds values JSON cannot carry. ``.raw`` keeps the input; the
+            or invalid, or it holds values JSON cannot carry (a set in a literal; ``NaN``, ``Infinity``
+            or ``1e999``, which Python's ``json`` reads but JSON has not). ``.raw`` keeps the input; the
             message is one sentence the model can act on. Never returns ``{}`` for such input.
+
+    UTF-16 surrogate pairs left in strings (``'\\ud83d\\ude00'`` read the Python way) are joined, so the
+    arguments always encode as UTF-8.
     """
     if isinstance(raw, dict):
         args = raw
@@ -95,7 +108,17 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> di
         raise _not_object(raw, raw, decoded=False)
     if schema and isinstance(schema, Mapping):
         args = _apply_schema(args, schema, schema, 0)
-    return args
+    try:
+        return clean_value(args)  # type: ignore[no-any-return]
+    except NonFiniteNumber as exc:
+        raise ToolCallParseError(non_finite_error(exc), raw) from None
+
+
+def non_finite_error(exc: NonFiniteNumber) -> str:
+    """The error sentence for arguments holding NaN or an infinity (JSON has neither)."""
+    where = f"The argument {exc.where}" if exc.where else "The arguments"
+    what = "NaN" if exc.number == "NaN" else f"{exc.number}, or a number too large to read"
+    return f"{where} is not a finite number ({what}), which JSON cannot carry; send a finite number instead."
 
 
 def _from_text(raw: str) -> dict[str, Any]:
@@ -163,21 +186,12 @@ def _from_bad_json(raw: str, exc: json.JSONDecodeError) -> dict[str, Any]:
     )
 
 
-# a double-quoted string, or a sign of Python syntax outside one
-_PY_SIGNS = re.compile(r""""(?:[^"\\]|\\.)*"|'|\b(?:True|False|None)\b|\(""")
-
-
-def _looks_pythonic(text: str) -> bool:
-    """Whether ``text`` uses Python syntax JSON lacks (single quotes, True/False/None, tuples)."""
-    return any(m.group()[0] != '"' for m in _PY_SIGNS.finditer(text))
-
-
 def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
     """Read a Python dict literal (``{'a': True}``) safely; ``None`` when ``text`` is not one.
 
     Text without Python syntax (only JSON with, say, a trailing comma) is not read: JSON stays strict.
     """
-    if not _looks_pythonic(text):
+    if not looks_pythonic(text):
         return None
     try:
         node = parse_expr(text)
@@ -301,9 +315,10 @@ def raw_text(value: Any) -> str | None:
     if value is None or isinstance(value, str):
         return value
     try:
-        return json.dumps(value, ensure_ascii=False, default=repr)
+        text = json.dumps(value, ensure_ascii=False, default=repr)
     except (TypeError, ValueError, RecursionError):
         return repr(value)
+    return text if fix_surrogates(text) is text else json.dumps(value, default=repr)  # lone surrogates escaped
 
 
 class CallParts(NamedTuple):

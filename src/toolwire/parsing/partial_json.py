@@ -22,6 +22,7 @@ _NUMBER_CHARS = frozenset("0123456789+-.eE")
 _WS = frozenset(" \t\r\n")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _LITERALS = {"t": "rue", "f": "alse", "n": "ull"}
+_HIGH_HALF = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")  # the escape of a surrogate pair's first half
 
 # modes: what the next significant character may be
 _VALUE = 0  # a value (top level, after ':' or after ',' in an array)
@@ -50,8 +51,9 @@ class PartialJSONParser:
             kept in :attr:`text` but not scanned.
 
     The format is JSON (RFC 8259); raw control characters inside strings are tolerated, as models send
-    them. Partial strings are kept (``"Pa`` gives ``"Pa"``); a partial key, literal (``tr``) or number
-    (``1.``) is dropped until it completes; open arrays and objects are closed.
+    them. Partial strings are kept (``"Pa`` gives ``"Pa"``, without the first half of a ``\\ud83d\\ude00``
+    surrogate-pair escape); a partial key, literal (``tr``) or number (``1.``) is dropped until it
+    completes; open arrays and objects are closed.
     """
 
     __slots__ = ("_cache", "_escape", "_key", "_length", "_literal", "_mode", "_number", "_parts",
@@ -242,6 +244,8 @@ class PartialJSONParser:
                 body = body[:-1]
             elif self._unicode:
                 body = body[: -(6 - self._unicode)]
+            if _ends_in_high_half(body):
+                body = body[:-6]  # wait for the pair's other half (a lone half cannot be encoded as UTF-8)
             candidates.append(body + '"' + closers)
         elif (self.error is None and self._number is not None
               and _NUMBER.fullmatch("".join(self._number))):
@@ -257,6 +261,17 @@ class PartialJSONParser:
                 continue
         self._cache = (result,)
         return result
+
+
+def _ends_in_high_half(body: str) -> bool:
+    """Whether ``body`` (JSON text inside a string) ends with an escape such as ``\\ud83d`` (of ``\\ud83d\\ude00``)."""
+    start = len(body) - 6
+    if start < 0 or not _HIGH_HALF.fullmatch(body, start):
+        return False
+    i = start - 1
+    while i >= 0 and body[i] == "\\":  # "\\\\ud83d" is an escaped backslash and text, not an escape
+        i -= 1
+    return (start - 1 - i) % 2 == 0
 
 
 def partial_value(text: str) -> Any:
