@@ -195,7 +195,7 @@ def test_pythonic_prompt_history_and_results_spell_names_python_cannot_read():
         "properties": {"class": {"enum": ["eco", "biz"], "description": "Cabin."},
                        "from": {"type": "string", "description": "Origin."}, "first-name": {"type": "string"}},
         "required": ["from", "first-name"]})
-    args = {"from": "OSL", "first-name": "Ann", "class": "eco"}
+    args = {"class": "eco", "from": "OSL", "first-name": "Ann"}
     ai = AIMessage("", tool_calls=[tool_call("book-flight", args, "f1")])
     messages = [HumanMessage("Book it."), ai, ToolMessage("booked", "f1", name="book-flight"),
                 ToolMessage("lost", "f9", name="book-flight")]

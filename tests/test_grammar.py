@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwire.models.dialects import format_calls, parse_reply
+from toolwire.models.dialects import format_calls, parse_reply, python_signature
 from toolwire.models.grammar import call_grammar, gbnf_literal, python_literal
 from toolwire.tools import ToolSpec
 
@@ -242,7 +242,7 @@ PYTHONIC_BAD = [
     "[get_weather(city='Paris')]",  # single quotes
     '[get_weather(city="Oslo", units="k")]',  # not in the enum
     '[get_weather(city="Oslo", days=1.5)]',  # not an integer
-    '[get_weather(days=3, city="Oslo")]',  # fixed order
+    '[get_weather(days=3, city="Oslo")]',  # fixed order (the signature's)
     '[get_weather(city="Oslo", country="NO")]',  # unknown argument
     '[plan(steps=[])]',  # minItems
     '[plan(steps=["a", "b", "c", "d"])]',  # maxItems
@@ -310,7 +310,7 @@ def test_pythonic_grammar_writes_names_python_can_read_and_they_parse_back_to_th
                  '[get_weather_(city="Oslo", first-name="Ann")]', '[get_weather(first_name="Ann")]']:
         assert not g.accepts(text), text
     # what the history writes back is what the grammar allows
-    calls = [{"name": "book_flight", "args": {"from": "OSL", "to": "BER"}, "id": "1", "type": "tool_call"},
+    calls = [{"name": "book_flight", "args": {"to": "BER", "from": "OSL"}, "id": "1", "type": "tool_call"},
              {"name": "get-weather", "args": {"city": "Oslo"}, "id": "2", "type": "tool_call"}]
     text = format_calls(calls, "pythonic", AWKWARD)
     assert text == '[book_flight(from_="OSL", to="BER"), get_weather_(city="Oslo")]' and g.accepts(text)
@@ -352,6 +352,26 @@ def test_whatever_names_the_pythonic_history_is_accepted_and_parses_back_to_the_
     reply = parse_reply(text, tools, "pythonic")
     assert reply.invalid_tool_calls == [] and reply.content == ""
     assert [(c["name"], c["args"]) for c in reply.tool_calls] == [(c["name"], c["args"]) for c in calls]
+
+
+def test_pythonic_grammar_follows_the_signature_order_and_json_the_schema_order():
+    search = ToolSpec("search", "Search.", {
+        "type": "object",
+        "properties": {"limit": {"type": "integer", "default": 10}, "query": {"type": "string"},
+                       "lang": {"type": "string"}},
+        "required": ["query"]})
+    assert python_signature(search).splitlines()[0] == "def search(query: str, limit: int = 10, lang: str = None):"
+    g = Gbnf(call_grammar([search], "pythonic"))
+    for text in ['[search(query="cats")]', '[search(query="cats", limit=3)]', '[search(query="cats", lang="en")]',
+                 '[search(query="cats", limit=3, lang="en")]']:
+        assert g.accepts(text), text
+    for text in ['[search(limit=3, query="cats")]', '[search(query="cats", lang="en", limit=3)]', '[search()]']:
+        assert not g.accepts(text), text
+    call = {"name": "search", "args": {"limit": 3, "query": "cats"}, "id": "1", "type": "tool_call"}
+    assert format_calls([call], "pythonic", [search]) == '[search(query="cats", limit=3)]'
+    j = Gbnf(call_grammar([search], "json"))  # the json prompts show the schema: its order stays
+    assert j.accepts('{"name": "search", "arguments": {"limit": 3, "query": "cats"}}')
+    assert not j.accepts('{"name": "search", "arguments": {"query": "cats", "limit": 3}}')
 
 
 JSON_OK = [

@@ -189,8 +189,8 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
             of names (:class:`~toolwire.parsing.pythonic.PythonNames`; without them, each name's own).
 
     Returns:
-        ``[f(a=1), g(b="x")]``; ``[{"name": "f", "arguments": {"a": 1}}, ...]`` (one object alone when
-        there is one call); or one ``<tool_call>`` block per call.
+        ``[f(a=1), g(b="x")]`` (keyword arguments in signature order); ``[{"name": "f", "arguments":
+        {"a": 1}}, ...]`` (one object alone when there is one call); or one ``<tool_call>`` block per call.
     """
     if fmt == "pythonic":
         names = _python_names(tools or ())
@@ -206,9 +206,12 @@ def _python_names(tools: Sequence[ToolSpec]) -> PythonNames:
 
 
 def _python_call(call: ToolCall, names: PythonNames) -> str:
-    """One call as the pythonic prompt writes it, with Python-safe names."""
+    """One call as the pythonic prompt writes it: Python-safe names, arguments in signature order."""
     name = call["name"]
-    written = ", ".join(f"{names.param(name, k)}={_py(v)}" for k, v in (call.get("args") or {}).items())
+    args: dict[str, Any] = call.get("args") or {}
+    order = [k for k in names.params(name) if k in args]
+    order += [k for k in args if k not in order]
+    written = ", ".join(f"{names.param(name, k)}={_py(args[k])}" for k in order)
     return f"{names.tool(name)}({written})"
 
 

@@ -8,7 +8,7 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
   literals (double-quoted strings, numbers, ``True``/``False``/``None``, lists, dicts), optionally inside a
   ```` ```python ```` fence; tool and parameter names in their Python-safe spelling
   (:class:`toolwire.parsing.pythonic.PythonNames`: ``get_weather`` for ``get-weather``, ``from_`` for
-  ``from``);
+  ``from``) and keyword arguments in the order of the prompt's signature (required ones first);
 * ``"json"``: ``{"name": "get_weather", "arguments": {"city": "Paris"}}`` or a JSON list of such
   objects, optionally inside a ```` ```json ```` fence;
 * ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates).
@@ -362,9 +362,14 @@ def _json_call(spec: ToolSpec, rules: Rules) -> str:
 
 
 def _python_call(spec: ToolSpec, rules: Rules, names: PythonNames) -> str:
-    """A call of ``spec`` as the pythonic prompt shows it, with Python-safe names."""
+    """A call of ``spec`` as the pythonic prompt shows it: Python-safe names, keyword arguments in signature
+    order (required ones first, then optional ones, each in schema order)."""
     keywords = names.params(spec.name)
-    kwargs = object_rule(spec.parameters, rules, f"{spec.name}-kw", python_call=True, keywords=keywords)
+    schema = spec.parameters
+    props = schema.get("properties")
+    if isinstance(props, dict) and props:
+        schema = {**schema, "properties": {k: props[k] for k in keywords}}
+    kwargs = object_rule(schema, rules, f"{spec.name}-kw", python_call=True, keywords=keywords)
     inner = "" if kwargs == '""' else f" {kwargs}"
     return rules.add(f"{spec.name}-call", f'{gbnf_literal(names.tool(spec.name) + "(")}{inner} ")"')
 
