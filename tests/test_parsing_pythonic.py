@@ -1,4 +1,4 @@
-"""Pythonic calls: Python-safe spellings of tool and parameter names are read back (review 3 #1)."""
+"""Pythonic calls: Python-safe spellings of names read back, cut-off call lists (review 3)."""
 
 from __future__ import annotations
 
@@ -70,3 +70,42 @@ def test_unknown_names_are_told_in_the_python_spelling():
     reply = parse_pythonic('[get_weather("Oslo")]', ["get-weather"])
     assert reply.invalid_tool_calls[0]["name"] == "get-weather"
     assert "such as get_weather(" in reply.invalid_tool_calls[0]["error"]
+
+
+def test_a_cut_off_python_spelled_call_keeps_its_real_name():
+    tools = {"get_weather": None, "book-flight": None}
+    reply = parse_pythonic('[get_weather(city="Oslo"), book_flight(from_="OS', tools)
+    assert calls(reply) == [("get_weather", {"city": "Oslo"})]
+    assert invalid(reply) == [("book-flight", 'book_flight(from_="OS')]
+    assert "such as book_flight(" in reply.invalid_tool_calls[0]["error"]
+
+
+# -- a cut-off call list (#5) -------------------------------------------------------------------------------
+
+
+def test_a_cut_off_list_keeps_its_complete_calls_and_blames_the_cut_one():
+    for text in ('[get_weather(city="Oslo"), calc(expression="12 * 3', 'Sure: [get_weather(city="Oslo"), calc(',
+                 '<tool_call>[get_weather(city="Oslo"), calc(expression="12'):
+        reply = parse_tool_calls(text, NAMES, "hermes" if text.startswith("<") else "pythonic")
+        assert calls(reply) == [("get_weather", {"city": "Oslo"})], text
+        assert [c["name"] for c in reply.invalid_tool_calls] == ["calc"], text
+        assert reply.invalid_tool_calls[0]["args"].startswith("calc(")
+        assert reply.invalid_tool_calls[0]["error"].startswith("The call is cut off")
+        assert reply.content in ("", "Sure:")
+    reply = parse_pythonic('[get_weather(city="Oslo"), calc(expression="1"), get_weather(city="Be', NAMES)
+    assert calls(reply) == [("get_weather", {"city": "Oslo"}), ("calc", {"expression": "1"})]
+    assert invalid(reply) == [("get_weather", 'get_weather(city="Be')]
+
+
+def test_a_list_cut_between_calls_keeps_them_and_loses_no_text():
+    reply = parse_pythonic('[get_weather(city="Oslo"), ', NAMES)
+    assert calls(reply) == [("get_weather", {"city": "Oslo"})] and reply.invalid_tool_calls == []
+    reply = parse_pythonic('[get_weather(city="Oslo"), cal', NAMES)
+    assert calls(reply) == [("get_weather", {"city": "Oslo"})] and invalid(reply) == [(None, "cal")]
+    # complete items that are not good calls are invalid under their own names
+    reply = parse_pythonic('[get_weather(city=x y), get_date(), calc(expression="1', NAMES)
+    assert invalid(reply) == [("get_weather", "get_weather(city=x y)"), ("get_date", "get_date()"),
+                              ("calc", 'calc(expression="1')]
+    # a list whose first call is cut keeps the whole text on one invalid call, as before
+    reply = parse_pythonic('[get_weather(city="Pa', NAMES)
+    assert calls(reply) == [] and invalid(reply) == [("get_weather", '[get_weather(city="Pa')]

@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply, tool_name_set
-from toolwire.parsing._scan import BAD, DEEP, EOF, parse_expr, python_span_end, to_jsonable
+from toolwire.parsing._scan import BAD, DEEP, EOF, parse_expr, python_span_end, skip_ws, to_jsonable
 
 __all__ = ["PythonNames", "add_calls_in", "call_at", "parse_pythonic", "python_name"]
 
@@ -34,6 +34,7 @@ _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\Z")
 _LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, MemoryError, RecursionError)
 _CUT_OFF = ('The call is cut off before its closing parenthesis; send the complete call, '
             'such as {name}(param="value").')
+_UNREADABLE = 'The call cannot be read as Python; send it as {name}(param="value").'
 _ASCII_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
@@ -262,6 +263,47 @@ def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spe
     return True
 
 
+def _cut_list(collector: Collector, text: str, open_idx: int, spell: PythonNames) -> bool:
+    """Read a call list cut off before its ``]``: its complete calls as calls (or invalid calls), and what
+    follows them as one cut-off call under its own name.
+
+    Returns:
+        False, recording nothing, when no call in the list is complete or the list holds something other
+        than calls before the cut.
+    """
+    items: list[tuple[int, int, str]] = []
+    pos = open_idx + 1
+    while True:
+        pos = skip_ws(text, pos)
+        m = _ANY_CALL.match(text, pos)
+        if m is None:
+            break
+        end = python_span_end(text, m.end() - 1)
+        if end == EOF:
+            break
+        if end < 0:
+            return False
+        items.append((pos, end, re.sub(r"\s+", "", m.group(1))))
+        pos = skip_ws(text, end)
+        if not text.startswith(",", pos):
+            if pos < len(text):
+                return False
+            break
+        pos += 1
+    if not items:
+        return False
+    for start, end, written in items:
+        if not _add_source(collector, text[start:end], False, True, spell):
+            collector.add_invalid(spell.real_tool(written), text[start:end], _UNREADABLE.format(name=written))
+    rest = text[pos:].strip()
+    if rest:
+        m = _ANY_CALL.match(rest)
+        written = re.sub(r"\s+", "", m.group(1)) if m is not None else "tool_name"
+        collector.add_invalid(spell.real_tool(written) if m is not None else None, rest,
+                              _CUT_OFF.format(name=written))
+    return True
+
+
 def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, is_list: bool,
          marked: bool, args_pos: int, spell: PythonNames) -> int | None:
     """Read the candidate starting at ``start``; return the end of its span when it was call syntax.
@@ -278,7 +320,8 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
         real = spell.real_tool(written)
         if not marked and (real not in collector.names or not _KEYWORD_START.match(text, args_pos)):
             return None
-        collector.add_invalid(real, text[start:].strip(), _CUT_OFF.format(name=written))
+        if not (is_list and _cut_list(collector, text, open_idx, spell)):
+            collector.add_invalid(real, text[start:].strip(), _CUT_OFF.format(name=written))
         return len(text)
     return end if _add_source(collector, text[start:end], is_list, marked, spell) else None
 
@@ -345,8 +388,8 @@ def parse_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -
         A :class:`~toolwire.parsing.ParsedReply`. A list of calls counts when every item is a call and one
         names a bound tool (other names in it become invalid calls); a lone call ``f(a=1)`` counts when
         ``f`` is bound and its arguments are literals. Positional arguments, non-literal values and a
-        cut-off call give InvalidToolCalls saying what to fix; prose such as ``get_weather(city)`` stays
-        text.
+        cut-off call give InvalidToolCalls saying what to fix (in a cut-off list, the calls before the
+        cut are kept); prose such as ``get_weather(city)`` stays text.
     """
     collector = Collector(tool_names)
     for start, end in _scan(collector, text, False, PythonNames(tool_names)):
