@@ -354,6 +354,15 @@ def test_whatever_names_the_pythonic_history_is_accepted_and_parses_back_to_the_
     assert [(c["name"], c["args"]) for c in reply.tool_calls] == [(c["name"], c["args"]) for c in calls]
 
 
+def test_a_fenced_reply_the_pythonic_grammar_allows_leaves_no_content():
+    g = Gbnf(call_grammar(TOOLS, "pythonic"))
+    for fence in ("```python\n", "```py\n", "```\n"):
+        text = fence + '[get_weather(city="Oslo"), now()]\n```'
+        assert g.accepts(text), text
+        reply = parse_reply(text, TOOLS, "pythonic")
+        assert [c["name"] for c in reply.tool_calls] == ["get_weather", "now"] and reply.content == "", text
+
+
 def test_pythonic_grammar_follows_the_signature_order_and_json_the_schema_order():
     search = ToolSpec("search", "Search.", {
         "type": "object",

@@ -1,4 +1,4 @@
-"""Pythonic calls: Python-safe spellings of names read back, cut-off call lists (review 3)."""
+"""Pythonic calls: Python-safe spellings of names read back, cut-off call lists, fenced call lists (review 3)."""
 
 from __future__ import annotations
 
@@ -109,3 +109,25 @@ def test_a_list_cut_between_calls_keeps_them_and_loses_no_text():
     # a list whose first call is cut keeps the whole text on one invalid call, as before
     reply = parse_pythonic('[get_weather(city="Pa', NAMES)
     assert calls(reply) == [] and invalid(reply) == [("get_weather", '[get_weather(city="Pa')]
+
+
+# -- a fenced call list (#7) ----------------------------------------------------------------------------------
+
+
+def test_a_fence_holding_only_calls_goes_with_them():
+    for text in ('```python\n[get_weather(city="Oslo")]\n```', '```\n[get_weather(city="Oslo")]\n```',
+                 '```py\n[get_weather(city="Oslo")]\n```', '```tool_code\nget_weather(city="Oslo")\n```',
+                 '```python\n[get_weather(city="Oslo")]\n[calc(expression="1")]\n```'):
+        reply = parse_pythonic(text, NAMES)
+        assert calls(reply)[0] == ("get_weather", {"city": "Oslo"}) and reply.content == "", text
+    reply = parse_pythonic('Sure.\n```python\n[get_weather(city="Oslo")]\n```\nDone.', NAMES)
+    assert reply.content == "Sure.\n\nDone."
+    reply = parse_pythonic('```python\n[get_weather(city="Oslo"), calc(expression="1', NAMES)  # cut off
+    assert reply.content == "" and [c["name"] for c in reply.invalid_tool_calls] == ["calc"]
+
+
+def test_a_fence_holding_more_than_calls_stays():
+    text = '```python\n[get_weather(city="Oslo")]\nprint(1)\n```'
+    assert parse_pythonic(text, NAMES).content == '```python\n\nprint(1)\n```'
+    text = '```js\nx\n```\n[get_weather(city="Oslo")]'  # the closing fence of another block
+    assert parse_pythonic(text, NAMES).content == "```js\nx\n```"

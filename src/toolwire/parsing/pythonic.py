@@ -36,6 +36,9 @@ _CUT_OFF = ('The call is cut off before its closing parenthesis; send the comple
             'such as {name}(param="value").')
 _UNREADABLE = 'The call cannot be read as Python; send it as {name}(param="value").'
 _ASCII_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# a fence around a call list: ```python ... ``` (what the pythonic grammar allows, and Gemma's ```tool_code)
+_FENCE_OPEN = re.compile(r"```[ \t]*(?:python3?|py|tool_code)?[ \t]*\r?\n[ \t\r\n]*\Z", re.IGNORECASE)
+_FENCE_CLOSE = re.compile(r"[ \t\r\n]*(?:```|\Z)")
 
 
 # -- Python-safe spellings of tool and parameter names ------------------------------------------------
@@ -365,6 +368,25 @@ def _scan(collector: Collector, text: str, marked: bool, spell: PythonNames) -> 
     return spans
 
 
+def _fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The code fences (```` ```python ```` ... ```` ``` ````) that hold nothing but the call ``spans`` (and
+    whitespace), or whose text ends after them."""
+    runs: list[list[int]] = []
+    for start, end in spans:
+        if runs and not text[runs[-1][1]:start].strip():
+            runs[-1][1] = end
+        else:
+            runs.append([start, end])
+    out = []
+    for start, end in runs:
+        i = text.rfind("```", 0, start)
+        if i < 0 or text.count("```", 0, i) % 2 or text[:i].rstrip(" \t")[-1:] not in ("", "\n"):
+            continue
+        if _FENCE_OPEN.fullmatch(text, i, start) and (m := _FENCE_CLOSE.match(text, end)) is not None:
+            out.append((i, m.end()))
+    return out
+
+
 def add_calls_in(collector: Collector, text: str) -> bool:
     """Record the pythonic calls in ``text``, a block inside a call marker (unknown names invalid).
 
@@ -389,9 +411,11 @@ def parse_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -
         names a bound tool (other names in it become invalid calls); a lone call ``f(a=1)`` counts when
         ``f`` is bound and its arguments are literals. Positional arguments, non-literal values and a
         cut-off call give InvalidToolCalls saying what to fix (in a cut-off list, the calls before the
-        cut are kept); prose such as ``get_weather(city)`` stays text.
+        cut are kept); prose such as ``get_weather(city)`` stays text. A code fence holding only calls
+        is removed with them.
     """
     collector = Collector(tool_names)
-    for start, end in _scan(collector, text, False, PythonNames(tool_names)):
+    spans = _scan(collector, text, False, PythonNames(tool_names))
+    for start, end in [*spans, *_fences(text, spans)]:
         collector.add_span(start, end)
     return collector.result(text)
