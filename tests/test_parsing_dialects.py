@@ -573,3 +573,50 @@ def test_finite_numbers_next_to_a_non_finite_call_are_kept():
             '<tool_call>{"name": "calculate", "arguments": {"value": NaN}}</tool_call>')
     reply = parse(text)
     assert calls(reply) == [("calculate", {"value": 1e308})] and len(reply.invalid_tool_calls) == 1
+
+
+# -------------------------------- review 3 #5: a cut-off (or partly malformed) list keeps its whole calls
+
+CUT_LIST = ('[{"name": "get_weather", "arguments": {"city": "Oslo"}}, '
+            '{"name": "calculate", "arguments": {"expression": "12 * 3')
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect"),
+    [(CUT_LIST, "json"), (CUT_LIST, None), (f"Sure. {CUT_LIST}", "json"), ("[TOOL_CALLS]" + CUT_LIST, "mistral"),
+     ("[TOOL_CALLS] " + CUT_LIST, None), ("<|python_tag|>" + CUT_LIST.replace("arguments", "parameters"), "json"),
+     ("<tool_call>\n" + CUT_LIST, "hermes"), (f"```json\n{CUT_LIST}", "json")],
+)
+def test_cut_off_list_keeps_the_complete_calls_and_names_the_cut_one(text, dialect):
+    reply = parse(text, dialect)
+    assert calls(reply) == [("get_weather", {"city": "Oslo"})]
+    [bad] = reply.invalid_tool_calls
+    assert bad["name"] == "calculate" and "cut off" in bad["error"]
+    assert bad["args"].startswith('{"name": "calculate", "') and bad["args"].endswith('"12 * 3')
+    assert reply.content in ("", "Sure.", "```json")
+
+
+def test_cut_off_list_edges():
+    reply = parse('[{"name": "get_weather", "arguments": {"city": "Oslo"}}, ')  # cut between two calls
+    assert calls(reply) == [("get_weather", {"city": "Oslo"})] and reply.invalid_tool_calls == []
+    reply = parse('[TOOL_CALLS][{"name": "get_time", "arguments": {}}, {"na')  # the cut one has no name yet
+    assert calls(reply) == [("get_time", {})]
+    assert reply.invalid_tool_calls[0]["name"] is None and reply.invalid_tool_calls[0]["args"] == '{"na'
+    reply = parse('[{"name": "web", "arguments": {}}, {"name": "get_time", "arguments": {"tz": "C')
+    assert reply.tool_calls == [] and [b["name"] for b in reply.invalid_tool_calls] == ["web", "get_time"]
+    text = 'Numbers: [{"a": 1}, {"b": 2'  # not a list of calls: text
+    assert parse(text) == ParsedReply(text, [], [])
+    text = 'Rows: [{"name": "Ann", "age": 3}, {"name": "Bo'
+    assert parse(text) == ParsedReply(text, [], [])
+
+
+def test_a_malformed_call_in_a_list_does_not_take_the_other_calls_with_it():
+    items = ('{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "calculate", "arguments": {x}}, '
+             '{"name": "get_time", "arguments": {}}')
+    for text in (f"[TOOL_CALLS][{items}] Done.", f"Here: [{items}] Done.", f"<|python_tag|>[{items}] Done.",
+                 f"<tool_call>[{items}]</tool_call> Done."):
+        reply = parse(text)
+        assert calls(reply) == [("get_weather", {"city": "Oslo"}), ("get_time", {})], text
+        [bad] = reply.invalid_tool_calls
+        assert bad["name"] == "calculate" and bad["args"] == '{"name": "calculate", "arguments": {x}}'
+        assert reply.content.endswith("Done.") and "get_" not in reply.content

@@ -12,7 +12,15 @@ from typing import Any, NamedTuple
 
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, new_tool_call_id, tool_call
-from toolwire.parsing._scan import NonFiniteNumber, clean_value, fix_surrogates
+from toolwire.parsing._scan import (
+    DecodeFailure,
+    NonFiniteNumber,
+    clean_value,
+    decode_value_at,
+    fix_surrogates,
+    python_span_end,
+    skip_ws,
+)
 from toolwire.parsing.arguments import call_parts, no_name_error, non_finite_error, normalize_arguments, raw_text
 from toolwire.parsing.partial_json import partial_value
 
@@ -217,3 +225,83 @@ def add_failure(collector: Collector, raw: str, message: str, *, marked: bool) -
     example = _EXAMPLE if not name else _EXAMPLE.replace("tool_name", name)
     collector.add_invalid(name, raw, f"{message} Send the whole tool call again as valid JSON, such as {example}.")
     return True
+
+
+_ITEM_SEPARATOR = re.compile(r"\s*,?\s*")
+
+
+def add_broken(collector: Collector, text: str, start: int, stop: int, failure: DecodeFailure, *,
+               marked: bool) -> int | None:
+    """Record the call(s) in ``text[start:stop]``, a value :func:`decode_value_at` could not read.
+
+    A list of calls keeps its readable calls (see :func:`add_list_items`); anything else is one invalid
+    call (see :func:`add_failure`).
+
+    Returns:
+        The end of the recorded call syntax (``stop``, or the end of a list closed before it), or ``None``
+        when nothing was recorded.
+    """
+    if failure.kind != "deep" and text.startswith("[", start):
+        end = add_list_items(collector, text, start, stop, failure.message, marked=marked)
+        if end is not None:
+            return end
+    return stop if add_failure(collector, text[start:stop].strip(), failure.message, marked=marked) else None
+
+
+def add_list_items(collector: Collector, text: str, start: int, stop: int, message: str, *,
+                   marked: bool) -> int | None:
+    """Record the items of a list of calls at ``text[start]`` that cannot be read whole.
+
+    The list is cut off before ``stop`` (a reply hitting max_tokens) or holds a malformed item. Its items
+    are read one by one, so every readable call is kept: each becomes a call (an invalid one when it
+    names an unknown tool or is malformed), and a cut-off or unreadable rest becomes one invalid call,
+    under its own name when it has one. Outside a marker, the readable items must all be call objects,
+    the rest must start like a call, and one of the calls must name a bound tool.
+
+    Args:
+        message: the error sentence for the rest when the list is cut off.
+
+    Returns:
+        The end of the list (past its ``]``, or ``stop`` when it is cut off), or ``None`` (nothing recorded)
+        when no item can be read or, outside a marker, the text does not look like a list of calls.
+    """
+    source = text[:stop]
+    items: list[tuple[Any, str, str | None]] = []  # (value, raw text, error sentence of a malformed item)
+    p = skip_ws(source, start + 1)
+    closed = -1
+    while p < stop:
+        if source[p] == "]":
+            closed = p + 1
+            break
+        if source[p] not in "{[":
+            break
+        try:
+            value, end = decode_value_at(source, p)
+        except DecodeFailure as failure:
+            end = python_span_end(source, p) if failure.kind == "invalid" else -1
+            if end < 0:  # cut off (or too deep): the rest
+                message = failure.message
+                break
+            items.append((None, source[p:end], failure.message))
+        else:
+            items.append((value, source[p:end], None))
+        p = _ITEM_SEPARATOR.match(source, end).end()  # type: ignore[union-attr]
+    rest = "" if closed >= 0 else source[p:].strip()
+    if not items:
+        return None
+    if not marked:
+        parts = [call_parts(value) for value, _, error in items if error is None]
+        if any(part is None for part in parts) or (rest and call_head(rest) is None):
+            return None
+        names = {part.name for part in parts if part is not None}
+        names.update(call_head(raw) for _, raw, error in items if error is not None)
+        if not names & collector.names and call_head(rest) not in collector.names:
+            return None
+    for value, raw, error in items:
+        if error is None:
+            collector.add_object(value, raw, marked=True)
+        else:
+            add_failure(collector, raw, error, marked=True)
+    if rest:
+        add_failure(collector, rest, message, marked=True)
+    return closed if closed >= 0 else stop

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from toolwire.parsing._calls import Collector, ParsedReply, add_failure, add_value
+from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_value
 from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
 from toolwire.parsing.pythonic import call_at
 
@@ -71,8 +71,7 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         except DecodeFailure as failure:
             end = text.find(CLOSE_TAG, first, limit)
             end = end if end >= 0 else limit
-            raw = text[first:end].strip()
-            add_failure(collector, raw, failure.message, marked=True)
+            add_broken(collector, text, first, end, failure, marked=True)
             pos = _after_close(text, end)
             collector.add_span(start, pos)
             continue

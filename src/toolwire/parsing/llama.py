@@ -13,7 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from toolwire.parsing._calls import Collector, ParsedReply, add_failure, add_value, call_head
+from toolwire.parsing._calls import (
+    Collector,
+    ParsedReply,
+    add_broken,
+    add_failure,
+    add_list_items,
+    add_value,
+    call_head,
+)
 from toolwire.parsing._scan import EOF, DecodeFailure, decode_value_at, python_span_end, skip_ws
 from toolwire.parsing.pythonic import call_at
 
@@ -41,10 +49,14 @@ def _python_tag(collector: Collector, text: str, start: int) -> int:
             try:
                 value, end = decode_value_at(text, p)
             except DecodeFailure as failure:
-                add_failure(collector, _until_end_token(text, p, limit), failure.message, marked=True)
-                found, p = True, limit
-                break
-            add_value(collector, value, text[p:end], marked=True)
+                stop = p + len(_until_end_token(text, p, limit))
+                end = add_broken(collector, text, p, stop, failure, marked=True)
+                found = True
+                if end is None or end >= stop:  # cut off or unreadable up to the end of the calls
+                    p = limit
+                    break
+            else:
+                add_value(collector, value, text[p:end], marked=True)
         else:
             end = call_at(collector, text, p)
             if end is None:
@@ -102,6 +114,11 @@ def _bare(collector: Collector, text: str, start: int) -> int | None:
     try:
         value, end = decode_value_at(text, start)
     except DecodeFailure as failure:
+        if failure.kind == "invalid" and text[start] == "[" and (stop := python_span_end(text, start)) > 0:
+            end = add_list_items(collector, text, start, stop, failure.message, marked=False)
+            if end is not None:  # a list of calls with a malformed item
+                collector.add_span(start, end)
+                return end
         if failure.kind == "invalid":
             name = call_head(text, start)
             if name is None or name not in collector.names:
@@ -115,9 +132,11 @@ def _bare(collector: Collector, text: str, start: int) -> int | None:
             add_failure(collector, text[start:end].strip(), failure.message, marked=False)
             collector.add_span(start, end)
             return end
-        if failure.kind == "truncated" and add_failure(
-                collector, text[start:].strip(), failure.message, marked=False):
-            collector.add_span(start, len(text))
+        if failure.kind == "truncated":
+            end = add_broken(collector, text, start, len(text), failure, marked=False)
+            if end is not None:
+                collector.add_span(start, end)
+                return end
         return None
     if add_value(collector, value, text[start:end], marked=False):
         collector.add_span(start, end)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from toolwire.parsing._calls import Collector, ParsedReply, add_failure, add_value
+from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_value
 from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
 from toolwire.parsing.arguments import normalize_arguments
 
@@ -53,8 +53,8 @@ def parse_mistral(text: str, tool_names: Collection[str]) -> ParsedReply:
             try:
                 value, end = decode_value_at(text, j)
             except DecodeFailure as failure:
-                add_failure(collector, text[j:limit].strip(), failure.message, marked=True)
-                end = limit
+                end = add_broken(collector, text, j, limit, failure, marked=True)
+                end = limit if end is None else end
             else:
                 add_value(collector, value, text[j:end], marked=True)
             collector.add_span(start, end)
