@@ -620,3 +620,42 @@ def test_a_malformed_call_in_a_list_does_not_take_the_other_calls_with_it():
         [bad] = reply.invalid_tool_calls
         assert bad["name"] == "calculate" and bad["args"] == '{"name": "calculate", "arguments": {x}}'
         assert reply.content.endswith("Done.") and "get_" not in reply.content
+
+
+# -------------------------------------------- review 3 #4: several call objects in one <tool_call> block
+
+QWEN_PARALLEL = ('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+                 '{"name": "get_weather", "arguments": {"city": "Tokyo"}}\n</tool_call>')
+
+
+@pytest.mark.parametrize("dialect", [None, "hermes"])
+def test_hermes_block_with_several_call_objects_gives_every_call(dialect):
+    reply = parse(f"Checking both.\n{QWEN_PARALLEL}\nOne moment.", dialect)
+    assert calls(reply) == [("get_weather", {"city": "Paris"}), ("get_weather", {"city": "Tokyo"})]
+    assert reply.invalid_tool_calls == [] and reply.content == "Checking both.\n\nOne moment."
+    three = ('<tool_call>\n```json\n{"name": "get_time", "arguments": {}}, {"name": "get_time", "arguments": '
+             '{"tz": "CET"}};\n{"name": "get_weather", "arguments": {"city": "</tool_call>"}}\n```\n</tool_call>')
+    reply = parse(three, dialect)
+    assert calls(reply) == [("get_time", {}), ("get_time", {"tz": "CET"}), ("get_weather", {"city": "</tool_call>"})]
+    assert reply.content == ""
+
+
+def test_hermes_second_object_malformed_unknown_or_cut_off_is_invalid():
+    first = '<tool_call>\n{"name": "get_time", "arguments": {}}\n'
+    for second, name, error in [
+        ('{"name": "get_weather", "arguments": {city}}\n</tool_call>', "get_weather", "neither valid JSON"),
+        ('{"name": "get_date", "arguments": {}}\n</tool_call>', "get_date", "Unknown tool"),
+        ('{"name": "get_weather", "arguments": {"city": "Pa', "get_weather", "cut off"),
+        ('{"city": "Oslo"}\n</tool_call>', None, "must be a JSON object"),
+    ]:
+        reply = parse(first + second, "hermes")
+        assert calls(reply) == [("get_time", {})], second
+        [bad] = reply.invalid_tool_calls
+        assert bad["name"] == name and error in bad["error"] and reply.content == ""
+
+
+def test_hermes_json_after_an_unclosed_block_stays_text_unless_it_is_a_call():
+    reply = parse('<tool_call>{"name": "get_time", "arguments": {}}\n{"x": 1} is the data', "hermes")
+    assert calls(reply) == [("get_time", {})] and reply.content == '{"x": 1} is the data'
+    reply = parse('<tool_call>{"name": "get_time", "arguments": {}}</tool_call>\n{"name": "Ann"}', "hermes")
+    assert calls(reply) == [("get_time", {})] and reply.content == '{"name": "Ann"}'

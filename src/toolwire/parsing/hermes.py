@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_value
+from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_value, call_head
 from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
 from toolwire.parsing.pythonic import call_at
 
@@ -20,6 +20,7 @@ __all__ = ["OPEN_TAG", "parse_hermes"]
 
 OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
+_SEPARATORS = re.compile(r"[\s;,]*")
 _FENCE_OPEN = re.compile(r"```[ \t]*[A-Za-z_]*[ \t]*\n?\s*")
 _EMPTY = (f"The {OPEN_TAG} block holds no JSON object; write "
           f'{OPEN_TAG}{{"name": "tool_name", "arguments": {{...}}}}{CLOSE_TAG}.')
@@ -36,7 +37,8 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         A :class:`~toolwire.parsing.ParsedReply`. Every block is call syntax (removed from the content):
         a block with a bound name gives a ToolCall; one naming an unknown tool, holding cut-off or
         malformed JSON, or nothing readable before its ``</tool_call>`` gives an InvalidToolCall that
-        keeps the raw text. A block may hold a JSON list of calls, a fenced JSON object, or a pythonic
+        keeps the raw text. A block may hold a JSON list of calls, several call objects one after the
+        other (each one a call, as Qwen models write parallel calls), a fenced JSON object, or a pythonic
         call (``get_weather(city="Oslo")``); a missing ``</tool_call>`` is tolerated. A tag followed by
         prose and never closed (the tag named in a sentence) stays text.
     """
@@ -66,19 +68,32 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
             pos = _after_close(text, end)
             collector.add_span(start, pos)
             continue
-        try:
-            value, end = decode_value_at(text, first)
-        except DecodeFailure as failure:
-            end = text.find(CLOSE_TAG, first, limit)
-            end = end if end >= 0 else limit
-            add_broken(collector, text, first, end, failure, marked=True)
-            pos = _after_close(text, end)
-            collector.add_span(start, pos)
-            continue
-        add_value(collector, value, text[first:end], marked=True)
+        end = _read_values(collector, text, first, limit)
         pos = _after_close(text, end)
         collector.add_span(start, pos)
     return collector.result(text)
+
+
+def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
+    """Read the JSON value(s) of one block from ``p`` (a ``{`` or ``[``); return where they end.
+
+    Qwen models write parallel calls as several objects in one block (``<tool_call>{...}\n{...}</tool_call>``):
+    a value that follows the previous one (after whitespace, ``,`` or ``;``) is read too when the block
+    is closed after it or the value starts like a call object.
+    """
+    while True:
+        try:
+            value, end = decode_value_at(text, p)
+        except DecodeFailure as failure:
+            end = text.find(CLOSE_TAG, p, limit)
+            end = end if end >= 0 else limit
+            add_broken(collector, text, p, end, failure, marked=True)
+            return end
+        add_value(collector, value, text[p:end], marked=True)
+        p = _SEPARATORS.match(text, end).end()  # type: ignore[union-attr]
+        if p >= limit or text[p] not in "{[" or (
+                text.find(CLOSE_TAG, p, limit) < 0 and call_head(text, p) is None):
+            return end
 
 
 def _after_close(text: str, end: int) -> int:
