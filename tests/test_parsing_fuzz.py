@@ -61,7 +61,7 @@ def check(reply: ParsedReply) -> None:
     for call in reply.tool_calls:
         assert list(call) == ["name", "args", "id", "type"] and call["type"] == "tool_call"
         assert call["name"] in TOOLS and isinstance(call["args"], dict)
-        json.dumps(call["args"])  # JSON-ready
+        json.dumps(call["args"], allow_nan=False, ensure_ascii=False).encode("utf-8")  # strict JSON, UTF-8
         ids.append(call["id"])
     for bad in reply.invalid_tool_calls:
         assert list(bad) == ["name", "args", "id", "error", "type"] and bad["type"] == "invalid_tool_call"
@@ -93,6 +93,7 @@ def normalize(raw: Any) -> None:
             assert exc.raw is raw and str(exc)
         else:
             assert isinstance(result, dict)
+            json.dumps(result, allow_nan=False, ensure_ascii=False).encode("utf-8")
 
 
 # --------------------------------------------------------------------------------- generation
@@ -283,6 +284,47 @@ def test_hypothesis_calls_round_trip_or_fail_cleanly(args, dialect, cut):
     assert [(c["name"], c["args"]) for c in replies[dialect].tool_calls] == [("get_time", args)]
     parse_all(body[: cut % (len(body) + 1)])
     parse_all(mutate(rng, body))
+
+
+# Review 3 #6, #10: whatever the text, what the parsers return can be sent on as strict JSON in UTF-8 (no
+# NaN/Infinity, no lone surrogates from "\ud83d" escapes read the Python way or cut off).
+
+ESCAPES = ["\\ud83d", "\\ude00", "\\ud83d\\ude00", "\\/", "\\\\", "NaN", "Infinity", "-Infinity", "1e999",
+           "-1e400", "1.5", ",}", ",]", ", ", "true", "null", "True", "None", "'", '"', "}", "]", ")", "é😀"]
+TEMPLATES = [
+    '<tool_call>{{"name": "get_weather", "arguments": {{"city": "{0}", "n": {1}}}}}</tool_call>',
+    '<tool_call>\n{{"name": "get_time", "arguments": {{"tz": "{0}"}}}}\n{{"name": "calculate", "arguments": {{"x": {1}'
+    "}}}}\n</tool_call>",
+    '{{"name": "calculate", "arguments": {{"expression": "{0}", "x": {1},}}}}',
+    "{{'name': 'get_weather', 'arguments': {{'city': '{0}', 'n': {1}}}}}",
+    '[{{"name": "get_time", "arguments": {{"tz": "{0}"}}}}, {{"name": "calculate", "arguments": {{"x": {1}',
+    '[TOOL_CALLS][{{"name": "calculate", "arguments": {{"x": {1}, "s": "{0}"}}}},]',
+    '[TOOL_CALLS]get_weather[ARGS]{{"city": "{0}", "n": {1}}}',
+    '<|python_tag|>{{"name": "get_weather", "parameters": {{"city": "{0}", "n": {1}}}}}',
+    '[get_weather(city="{0}", n={1}), calculate(expression=\'{0}\')]',
+    'calculate(expression="{0}", x={1})',
+]
+escape_soup = st.lists(st.sampled_from(ESCAPES + WORDS), max_size=6).map("".join)
+strict_texts = st.one_of(
+    st.text(max_size=200),  # no surrogate characters: the input itself is valid UTF-8
+    st.lists(st.sampled_from([t for t in TOKENS if t != "\ud800"] + ESCAPES + WORDS), max_size=25).map("".join),
+    st.builds(lambda template, a, b, cut: template.format(a, b)[: cut or None], st.sampled_from(TEMPLATES),
+              escape_soup, escape_soup, st.integers(min_value=0, max_value=200)),
+)
+
+
+@settings(derandomize=True, max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+@given(strict_texts)
+def test_hypothesis_parse_results_are_strict_json_in_utf8(text):
+    for reply in parse_all(text).values():
+        json.dumps(reply._asdict(), allow_nan=False, ensure_ascii=False).encode("utf-8")
+    for schema in (None, SCHEMA):
+        try:
+            args = normalize_arguments(text, schema)
+        except ToolCallParseError as exc:
+            str(exc).encode("utf-8")
+        else:
+            json.dumps(args, allow_nan=False, ensure_ascii=False).encode("utf-8")
 
 
 def test_zzz_fuzz_volume():
