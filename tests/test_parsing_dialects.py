@@ -659,3 +659,11 @@ def test_hermes_json_after_an_unclosed_block_stays_text_unless_it_is_a_call():
     assert calls(reply) == [("get_time", {})] and reply.content == '{"x": 1} is the data'
     reply = parse('<tool_call>{"name": "get_time", "arguments": {}}</tool_call>\n{"name": "Ann"}', "hermes")
     assert calls(reply) == [("get_time", {})] and reply.content == '{"name": "Ann"}'
+
+
+def test_pythonic_non_finite_call_keeps_the_call_text():
+    reply = parse('Setting it. [calculate(value=1e999), get_time()]', "pythonic")
+    assert calls(reply) == [("get_time", {})]
+    [bad] = reply.invalid_tool_calls
+    assert bad["name"] == "calculate" and bad["args"] == "calculate(value=1e999)"
+    assert "send a finite number" in bad["error"] and reply.content == "Setting it."

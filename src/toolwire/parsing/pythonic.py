@@ -232,7 +232,7 @@ def _add_call(collector: Collector, src: str, call: ast.Call, written: str, spel
                 f"The value of {kw.arg!r} must be a literal (a string, number, True, False, None, "
                 "list or dict), not an expression."))
             return
-    collector.add_call(name, args)
+    collector.add_call(name, args, raw=raw)
 
 
 def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spell: PythonNames) -> bool:
