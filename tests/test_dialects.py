@@ -231,6 +231,30 @@ def test_no_tools_means_no_tool_prompt():
     assert chat.messages[1]["content"].startswith("[get_weather(")  # history is still written
 
 
+# -- call arguments in the history ---------------------------------------------------------------------------
+
+
+def test_call_arguments_that_are_not_json_are_written_in_their_json_form():
+    import datetime
+    import decimal
+
+    args = {"city": "Rome", "when": datetime.date(2025, 1, 2), "budget": decimal.Decimal("1.5"), "tags": {"a"},
+            "raw": b"\xff"}
+    ai = AIMessage("", tool_calls=[tool_call("get_weather", args, "c1")])
+    conv = [HumanMessage("Weather in Rome on Jan 2?"), ai, ToolMessage("Sunny", "c1")]
+    written = {"city": "Rome", "when": "2025-01-02", "budget": "1.5", "tags": ["a"], "raw": "b'\\xff'"}
+    chat = get_dialect("json").render(conv, TOOLS)
+    assert json.loads(chat.messages[2]["content"]) == {"name": "get_weather", "arguments": written}
+    chat = get_dialect("pythonic").render(conv, TOOLS)
+    assert chat.messages[2]["content"] == ('[get_weather(city="Rome", when="2025-01-02", budget="1.5", tags=["a"], '
+                                          'raw="b\'\\\\xff\'")]')
+    assert "None" not in chat.messages[3]["content"]
+    chat = get_dialect("template", QWEN_TEMPLATE).render(conv, TOOLS)
+    assert chat.messages[-2]["tool_calls"][0]["function"]["arguments"] == written
+    assert '"when": "2025-01-02"' in ChatTemplate(QWEN_TEMPLATE).render(chat)
+    assert json.loads(format_calls([tool_call("f", args, "c1")], "hermes").split("\n")[1])["arguments"] == written
+
+
 # -- the model's own template ------------------------------------------------------------------------------
 
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
+from toolwire.models._text_content import json_form
 from toolwire.models.grammar import python_literal
 from toolwire.parsing import ParsedReply, parse_tool_calls
 from toolwire.parsing.pythonic import PythonNames
@@ -195,7 +196,7 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
     if fmt == "pythonic":
         names = _python_names(tools or ())
         return "[" + ", ".join(_python_call(c, names) for c in calls) + "]"
-    objects = [{"name": c["name"], "arguments": c["args"]} for c in calls]
+    objects = [{"name": c["name"], "arguments": json_form(c["args"])} for c in calls]
     if fmt == "hermes":
         return "\n".join(f"<tool_call>\n{json.dumps(o, ensure_ascii=False)}\n</tool_call>" for o in objects)
     return json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False)
@@ -211,7 +212,7 @@ def _python_call(call: ToolCall, names: PythonNames) -> str:
     args: dict[str, Any] = call.get("args") or {}
     order = [k for k in names.params(name) if k in args]
     order += [k for k in args if k not in order]
-    written = ", ".join(f"{names.param(name, k)}={_py(args[k])}" for k in order)
+    written = ", ".join(f"{names.param(name, k)}={_py(json_form(args[k]))}" for k in order)
     return f"{names.tool(name)}({written})"
 
 
@@ -417,7 +418,8 @@ class Dialect:
             entry: dict[str, Any] = {"role": "assistant", "content": text}
             if calls:
                 entry["tool_calls"] = [{"id": c["id"], "type": "function",
-                                        "function": {"name": c["name"], "arguments": c["args"]}} for c in calls]
+                                        "function": {"name": c["name"], "arguments": json_form(c["args"])}}
+                                       for c in calls]
             return entry
         if calls:
             if self.formats[0] == "pythonic":
