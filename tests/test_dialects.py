@@ -231,7 +231,61 @@ def test_no_tools_means_no_tool_prompt():
     assert chat.messages[1]["content"].startswith("[get_weather(")  # history is still written
 
 
-# -- call arguments in the history ---------------------------------------------------------------------------
+# -- what a text-only model cannot read ---------------------------------------------------------------------
+
+IMAGE_BLOCKS = [
+    {"type": "image", "source_type": "url", "url": "https://example.com/cat.png"},
+    {"type": "image", "base64": "iVBORw0KGgo=", "mime_type": "image/png"},
+    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+    {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}},
+]
+
+
+@pytest.mark.parametrize("block", IMAGE_BLOCKS)
+@pytest.mark.parametrize("name, template", [("pythonic", None), ("json", None), ("template", QWEN_TEMPLATE)])
+def test_an_image_in_a_user_or_system_message_is_a_user_error_not_dropped(block, name, template):
+    dialect = get_dialect(name, template)
+    for message in (HumanMessage([{"type": "text", "text": "What is in this picture?"}, block]),
+                    HumanMessage([block]), SystemMessage(["Be brief.", block])):
+        with pytest.raises(UserError) as info:
+            dialect.render([message], TOOLS)
+        assert str(info.value) == ("This local model reads text only: describe the image in text or use a model "
+                                   "that takes images.")
+    with pytest.raises(UserError, match=r"^qwen2\.5-coder-1\.5b reads text only: describe the image"):
+        dialect.render([HumanMessage([block])], TOOLS, model="qwen2.5-coder-1.5b")
+    with pytest.raises(UserError, match="describe the audio in text or use a model that takes audio"):
+        dialect.render([HumanMessage([{"type": "audio", "data": "UklGR", "mime_type": "audio/wav"}])], TOOLS)
+
+
+@pytest.mark.parametrize("name, template", [("pythonic", None), ("json", None), ("template", QWEN_TEMPLATE)])
+def test_an_image_in_a_tool_result_becomes_a_note_and_the_result_is_kept(name, template):
+    ai = AIMessage("", tool_calls=[tool_call("get_weather", {"city": "Rome"}, "c1")])
+    result = ToolMessage([{"type": "text", "text": "The weather map:"}, IMAGE_BLOCKS[1], IMAGE_BLOCKS[0],
+                          {"type": "resource", "resource": {"uri": "file:///r.txt", "text": "18 C"}}],
+                         "c1", name="get_weather")
+    chat = get_dialect(name, template).render([HumanMessage("Weather map of Rome?"), ai, result], TOOLS)
+    text = chat.messages[-1]["content"]  # the result turn
+    assert ("The weather map:\n"
+            "[The result holds an image (image/png) that cannot be shown here: this model reads text only.]\n"
+            "[The result holds an image (https://example.com/cat.png) that cannot be shown here: this model reads "
+            "text only.]\n"
+            '{"type": "resource", "resource": {"uri": "file:///r.txt", "text": "18 C"}}') in text
+    assert "iVBORw0KGgo=" not in text
+    only_image = ToolMessage([IMAGE_BLOCKS[2]], "c1", name="get_weather")
+    chat = get_dialect(name, template).render([HumanMessage("Weather map of Rome?"), ai, only_image], TOOLS)
+    assert "[The result holds an image (image/png) that cannot be shown here" in str(chat.messages)
+
+
+def test_text_blocks_render_as_before():
+    """Content made only of text (a string, text blocks, strings in a list) renders as ``message.text``."""
+    blocks = [{"type": "text", "text": "Como está o clima"}, "em Tóquio?", {"text": "e 1 + 1?"}]
+    for name, template in (("pythonic", None), ("json", None), ("template", QWEN_TEMPLATE)):
+        dialect = get_dialect(name, template)
+        messages = conversation()
+        plain = dialect.render([HumanMessage(HumanMessage(blocks).text), *messages[1:]], TOOLS)
+        listed = dialect.render([HumanMessage(blocks), *messages[1:-1],
+                                 ToolMessage([{"type": "text", "text": "56088"}], "c2", name="calculate")], TOOLS)
+        assert listed == plain
 
 
 def test_call_arguments_that_are_not_json_are_written_in_their_json_form():

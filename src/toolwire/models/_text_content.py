@@ -1,5 +1,12 @@
 """Message content for a local model that reads only text (the dialects of :mod:`toolwire.models.dialects`).
 
+* :func:`prompt_text`: the text of a user or system message. Text blocks are joined by newlines exactly
+  as :attr:`~toolwire.messages.BaseMessage.text` joins them; an image (or audio, video, file, document)
+  block is a :class:`~toolwire.errors.UserError`, since the model cannot see it and would make up an
+  answer; any other block is written as its JSON text, never dropped.
+* :func:`result_text`: the text of a tool result. The tool has run, so nothing raises: a media block
+  becomes a short note saying what was returned and that it cannot be shown; any other block is its JSON
+  text.
 * :func:`json_form`: a value in its JSON form (dates, decimals, sets...), for call arguments in the
   history.
 """
@@ -10,7 +17,14 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-__all__ = ["json_form"]
+from toolwire.errors import UserError
+from toolwire.messages import BaseMessage
+
+__all__ = ["json_form", "prompt_text", "result_text"]
+
+_MEDIA = {"image": "image", "image_url": "image", "input_image": "image", "audio": "audio",
+          "input_audio": "audio", "video": "video", "file": "file", "input_file": "file", "document": "document"}
+"""Content block types a text-only model cannot read, and the noun each is called in messages."""
 
 
 def _text(value: Any) -> str:
@@ -34,3 +48,86 @@ def json_form(value: Any, _depth: int = 0) -> Any:
         if _depth < 32 and isinstance(value, list | tuple | set | frozenset):
             return [json_form(v, _depth + 1) for v in value]
         return _text(value)
+
+
+def _media(block: Any) -> str | None:
+    """The noun of a media block (``"image"``...), or None for text and any other block."""
+    if isinstance(block, dict) and isinstance(block.get("type"), str):
+        return _MEDIA.get(block["type"])
+    return None
+
+
+def _is_text(block: Any) -> bool:
+    return isinstance(block, str) or (isinstance(block, dict) and block.get("type") in ("text", None)
+                                      and "text" in block)
+
+
+def _block_json(block: Any) -> str:
+    from toolwire.models.lowering._common import block_as_text
+
+    return block_as_text(block) if isinstance(block, dict) else _text(json_form(block))
+
+
+def _join(content: str | list[Any], other: Any) -> str:
+    """Text blocks as their text, every other block as ``other(block)``, joined by newlines."""
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for block in content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif _is_text(block):
+            parts.append(str(block["text"]))
+        elif isinstance(block, dict) and block.get("type") == "text":
+            continue  # a text block without text holds nothing
+        else:
+            parts.append(other(block))
+    return "\n".join(parts)
+
+
+def prompt_text(message: BaseMessage, model: str | None = None) -> str:
+    """The text of a user or system message for a text-only model.
+
+    Args:
+        message: the message.
+        model: the model's name, for the error (default: "This local model").
+
+    Raises:
+        UserError: the message holds an image, audio, video, file or document block.
+    """
+
+    def other(block: Any) -> str:
+        noun = _media(block)
+        if noun is not None:
+            who = model or "This local model"
+            raise UserError(f"{who} reads text only: describe the {noun} in text or use a model that takes "
+                            f"{noun if noun == 'audio' else noun + 's'}.")
+        return _block_json(block)
+
+    return _join(message.content, other)
+
+
+def _note(block: dict[str, Any], noun: str) -> str:
+    """The note that stands for a media block in a tool result: what it is, and that it is not shown."""
+    ref = block.get("image_url") if block.get("type") == "image_url" else block.get("url")
+    url = ref.get("url") if isinstance(ref, dict) else ref
+    source = block.get("source") if isinstance(block.get("source"), dict) else {}
+    kind = block.get("mime_type") or source.get("media_type")
+    if isinstance(url, str) and url.startswith("data:"):
+        kind, url = kind or url[5:].split(";", 1)[0].split(",", 1)[0], None
+    if not isinstance(url, str):
+        url = source.get("url") if isinstance(source.get("url"), str) else None
+    detail = url if isinstance(url, str) and url else kind if isinstance(kind, str) and kind else ""
+    what = f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}" + (f" ({detail})" if detail else "")
+    return f"[The result holds {what} that cannot be shown here: this model reads text only.]"
+
+
+def result_text(content: str | list[Any]) -> str:
+    """The text of a tool result for a text-only model: text blocks as their text, a media block as a short
+    note that it was returned and cannot be shown, any other block as its JSON text. Never raises."""
+
+    def other(block: Any) -> str:
+        noun = _media(block)
+        return _note(block, noun) if noun is not None else _block_json(block)
+
+    return _join(content, other)

@@ -25,6 +25,9 @@ The default per model family is :data:`DEFAULT_DIALECTS` (first match on the GGU
 Rendering is deterministic: the same conversation always gives the same text, so a longer conversation's
 prompt extends the previous one byte for byte and llama.cpp reuses its KV cache. A reply generated here
 keeps its exact text in ``provider_data["llamacpp"]`` and is written back verbatim in later turns.
+
+The model reads text only (:mod:`toolwire.models._text_content`): an image in a user or system message is a
+UserError, one in a tool result a short note that it cannot be shown; other blocks are their JSON text.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
-from toolwire.models._text_content import json_form
+from toolwire.models._text_content import json_form, prompt_text, result_text
 from toolwire.models.grammar import python_literal
 from toolwire.parsing import ParsedReply, parse_tool_calls
 from toolwire.parsing.pythonic import PythonNames
@@ -368,6 +371,7 @@ class Dialect:
         *,
         tool_choice: str | None = None,
         parallel: bool | None = None,
+        model: str | None = None,
     ) -> Rendered:
         """Turn a conversation into template messages (and the template's ``tools``).
 
@@ -376,9 +380,14 @@ class Dialect:
             tools: the tools offered for this reply (none when ``tool_choice`` is ``"none"``).
             tool_choice: ``"auto"``/None, ``"required"`` or a tool name (adds an instruction).
             parallel: ``False`` asks for at most one call per reply.
+            model: the model's name, used in errors (default: "This local model").
 
         Returns:
             A :class:`Rendered` conversation.
+
+        Raises:
+            UserError: a user or system message holds an image (or audio, video, file, document): the model
+                reads text only. In a tool result such a block is written as a short note instead.
         """
         calls_by_id: dict[str, ToolCall] = {}
         out: list[dict[str, Any]] = []
@@ -392,9 +401,9 @@ class Dialect:
             elif isinstance(message, ToolMessage):
                 out.append(self._result(message, calls_by_id, names))
             elif isinstance(message, SystemMessage):
-                out.append({"role": "system", "content": message.text})
+                out.append({"role": "system", "content": prompt_text(message, model)})
             elif isinstance(message, HumanMessage):
-                out.append({"role": "user", "content": message.text})
+                out.append({"role": "user", "content": prompt_text(message, model)})
             else:
                 raise UserError(f"ChatLlamaCpp cannot send a {type(message).__name__}; use the toolwire messages.")
         instruction = _choice_instruction(tool_choice, tools, names if self.name == "pythonic" else None)
@@ -431,7 +440,7 @@ class Dialect:
 
     def _result(self, message: ToolMessage, calls_by_id: dict[str, ToolCall], names: PythonNames) -> dict[str, Any]:
         if self.name == "template":
-            entry = {"role": "tool", "content": message.text, "tool_call_id": message.tool_call_id}
+            entry = {"role": "tool", "content": result_text(message.content), "tool_call_id": message.tool_call_id}
             if message.name:
                 entry["name"] = message.name
             return entry
@@ -442,7 +451,7 @@ class Dialect:
             head = f"{message.name or 'function'}(...)"
         else:
             head = f"{names.tool(message.name)}(...)"
-        body = message.text
+        body = result_text(message.content)
         if message.status == "error":
             body = f"error: {body}"
         line = f"{head} -> {body}" if "\n" not in body else f"{head} ->\n{body}"
