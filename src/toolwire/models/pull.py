@@ -21,7 +21,8 @@ or corrupt pull never leaves a file that looks valid; the temporary file is remo
 ``<file>.sha256`` (JSON: ``size`` in bytes, ``mtime_ns``, ``sha256``) is written; later checks trust it
 while the file's size and mtime are unchanged, so a 1 GB file is not re-hashed on every load.
 
-A source that fails prints one line (why, and that the next source is tried); when all fail,
+A source that fails prints one line: why, and what happens next (the next source is tried, the copy
+already pulled is used, or, after the last one, toolwire gives up); when all fail,
 :class:`~toolwire.errors.UserError` says so in one sentence.
 """
 
@@ -439,6 +440,18 @@ def _download(source: str, entry: ModelEntry, target: Path, progress: bool) -> N
                     leftover.unlink()
 
 
+def _local_problem(candidate: Path, entry: ModelEntry, given: str | os.PathLike[str] | None) -> str:
+    """Why a local candidate is not the model's file, in words (``given``: the path the user passed)."""
+    folder = Path(given).expanduser() if given is not None else None
+    if folder is not None and folder.is_dir() and candidate.parent == folder and not candidate.exists():
+        return f"the folder {folder} holds no {entry.filename}"
+    if not candidate.exists():
+        return f"{candidate} does not exist"
+    if not candidate.is_file():
+        return f"{candidate} is not a file"
+    return f"{candidate} is not {entry.filename} (size or sha256 differ)"
+
+
 def find_model(name: str | None = None, *, path: str | os.PathLike[str] | None = None,
                progress: bool = False) -> Path | None:
     """Return the path of a verified local copy of model ``name`` without downloading, else None.
@@ -490,31 +503,41 @@ def pull_model(
         raise UserError(f"Unknown model source(s) {sorted(unknown)}: use {', '.join(SOURCES)}.")
     say = echo or (lambda line: None)
     tried: list[str] = []
+    problems: list[str] = []  # why each local file was not used; shown once it is known what comes next
     if "local" in sources:
         for candidate, explicit in _local_candidates(entry, path):
             if verify_file(candidate, entry, progress=progress):
                 return candidate
             if explicit or candidate.exists():
-                say(f"local: {candidate} is not {entry.filename} (size or sha256 differ); trying the next source")
+                problems.append(_local_problem(candidate, entry, path if explicit else None))
             tried.append(str(candidate))
     target = entry.path
-    if not force and verify_file(target, entry, progress=progress):
+    downloads = [s for s in SOURCES if s in sources and s != "local"]
+    pulled = not force and verify_file(target, entry, progress=progress)
+    for i, problem in enumerate(problems):
+        if i < len(problems) - 1:
+            then = "trying the next source"
+        else:
+            then = f"using the copy already pulled, {target}" if pulled else \
+                "trying the next source" if downloads else "giving up"
+        say(f"local: {problem}; {then}")
+    if pulled:
         return target
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"Cannot create the models folder {target.parent} ({exc}); set TOOLWIRE_HOME.") from None
     _clean_stale(target)
-    if any(s != "local" for s in sources):
+    if downloads:
         say(f"{entry.name} is not on this machine yet: downloading {entry.size / 1e6:,.0f} MB into {target.parent} "
             "(once; later runs use this copy)")
-    for source in (s for s in SOURCES if s in sources and s != "local"):
+    for source in downloads:
         tried.append(source)
         try:
             _download(source, entry, target, progress)
             return target
         except SourceError as exc:
-            say(f"{source}: {exc}; " + ("trying the next source" if source != sources[-1] else "giving up"))
+            say(f"{source}: {exc}; " + ("trying the next source" if source != downloads[-1] else "giving up"))
     raise UserError(
         f"Model {entry.name!r} ({entry.filename}) is not available: no source worked "
         f"(tried {', '.join(tried) or 'nothing'}); put the file in {target.parent} or set TOOLWIRE_MODEL_PATH."
