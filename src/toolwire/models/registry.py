@@ -30,6 +30,7 @@ __all__ = [
     "ModelEntry",
     "PypiPart",
     "get_entry",
+    "model_file",
     "models_dir",
     "toolwire_home",
 ]
@@ -171,3 +172,26 @@ def toolwire_home() -> Path:
 def models_dir() -> Path:
     """The folder pulled model files land in: ``toolwire_home() / "models"`` (not created here)."""
     return toolwire_home() / "models"
+
+
+def model_file(path: str | os.PathLike[str]) -> Path:
+    """Return ``path`` (``~`` expanded) when it is a file, to be loaded as a GGUF model.
+
+    Raises:
+        UserError: ``path`` is a folder (the message names a ``.gguf`` file inside it, when there is one),
+            or nothing is there.
+    """
+    file = Path(path).expanduser()
+    if file.is_file():
+        return file
+    if file.is_dir():
+        try:
+            inside = sorted(p for p in file.glob("*.gguf") if p.is_file())
+        except OSError:
+            inside = []
+        if inside:
+            raise UserError(f"{file} is a folder, not a .gguf file: pass the path of the .gguf file inside it, "
+                            f"such as {inside[0]}.")
+        raise UserError(f"{file} is a folder with no .gguf file in it: pass the path of a .gguf file or a "
+                        "registry name.")
+    raise UserError(f"Model file {file} does not exist: pass a registry name or a .gguf path.")
