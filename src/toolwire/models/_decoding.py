@@ -86,13 +86,30 @@ class GrammarSampler:
         self._ptr = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), b"root")
         if not self._ptr:
             raise ValueError("llama.cpp refused the grammar")
+        self._vocab = vocab
+        self._grammar = grammar
         self._one = (llama_cpp.llama_token_data * 1)()
         self._one_array = llama_cpp.llama_token_data_array(data=self._one, size=1, selected=-1, sorted=False)
         self._all: np.ndarray | None = None
+        self.history: list[int] = []  # the tokens accepted since the last reset
 
     def reset(self) -> None:
         """Go back to the grammar's start (before a new reply)."""
         self._lib.llama_sampler_reset(self._ptr)
+        self.history.clear()
+
+    def restore(self, history: Sequence[int]) -> None:
+        """Put the grammar back where it was after accepting ``history`` from its start (another reply
+        used it meanwhile); a sampler freed meanwhile (:meth:`close`) is made again first."""
+        if self._ptr is None:
+            self._ptr = self._lib.llama_sampler_init_grammar(self._vocab, self._grammar.encode("utf-8"), b"root")
+            if not self._ptr:  # never expected: the same grammar was accepted before
+                raise ValueError("llama.cpp refused the grammar")
+        elif list(history) == self.history:
+            return
+        self.reset()
+        for token in list(history):
+            self.accept(token)
 
     def allows(self, token: int, logit: float) -> bool:
         """Whether the grammar allows ``token`` next (end-of-generation tokens only once it is complete)."""
@@ -132,6 +149,7 @@ class GrammarSampler:
     def accept(self, token: int) -> None:
         """Advance the grammar past ``token``."""
         self._lib.llama_sampler_accept(self._ptr, token)
+        self.history.append(token)
 
     def close(self) -> None:
         """Free the llama.cpp sampler (idempotent)."""
@@ -242,22 +260,25 @@ def greedy_tokens(
         llm.input_ids[n_past:n_past + len(batch)] = batch
         llm.n_tokens = n_past + len(batch)
         llm._requires_eval = True  # llama-cpp-python's generate() must not sample from these logits
-        kept = 0
+        agreed: list[tuple[int, dict[int, float]]] = []  # the draft tokens that are the argmax, with candidates
         token = pick(0)
-        while kept < len(draft) and token == draft[kept] and not is_eog(token):
+        while len(agreed) < len(draft) and token == draft[len(agreed)] and not is_eog(token):
             if grammar is not None:
                 grammar.accept(token)
-            if candidates is not None:
-                candidates.append(step[0])
-            yield token
-            history.append(token)
-            kept += 1
-            token = pick(kept)
-        if kept < len(draft):  # drop the rejected draft from the KV cache
-            llm.n_tokens = n_past + 1 + kept
+            agreed.append((token, step[0]))
+            token = pick(len(agreed))
+        history.extend(t for t, _ in agreed)
+        if len(agreed) < len(draft):  # drop the rejected draft from the KV cache
+            llm.n_tokens = n_past + 1 + len(agreed)
             if not llm._ctx.kv_cache_seq_rm(-1, llm.n_tokens, -1):
                 # a memory that cannot drop its last positions (recurrent models): evaluate what was kept
                 # again (the last logits are then those of ``token``'s position) and stop drafting
                 draft_tokens = 0
                 llm.n_tokens = 0
                 llm.eval(history)
+        # the agreed tokens are yielded only now that the KV cache holds exactly ``history``: no logits are
+        # read after a yield, so another reply may use the model while this one is paused (see _turns.py)
+        for kept, kept_candidates in agreed:
+            if candidates is not None:
+                candidates.append(kept_candidates)
+            yield kept

@@ -2,8 +2,8 @@
 :mod:`toolwire.models.llamacpp`).
 
 :func:`load_model` keeps one :class:`LoadedModel` per resolved file path and ``n_ctx`` for the life of
-the process (freed at exit, before llama-cpp-python's own finalisers would fail); a lock per model
-serialises replies, since a llama.cpp context is not re-entrant.
+the process (freed at exit, before llama-cpp-python's own finalisers would fail); replies take turns on
+a model (:mod:`toolwire.models._turns`), since a llama.cpp context holds one reply's state at a time.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import dataclasses
 import os
 import threading
 import time
@@ -19,13 +20,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from toolwire.errors import UserError
+import numpy as np
+
+from toolwire.errors import ProviderError, UserError
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
+from toolwire.models._turns import ModelTurns
 from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.registry import toolwire_home
 
-__all__ = ["LoadedModel", "load_model"]
+__all__ = ["LoadedModel", "ReplyState", "load_model"]
 
 _INSTALL = "Local models need llama-cpp-python: run pip install 'toolwire[local]'."
 
@@ -74,13 +78,24 @@ class _Recent(OrderedDict[K, V]):
         return value
 
 
+@dataclasses.dataclass(slots=True)
+class ReplyState:
+    """A paused reply's state in a loaded model (see :meth:`LoadedModel.save_state`)."""
+
+    tokens: np.ndarray  # the token ids in the KV cache
+    kv: ctypes.Array[ctypes.c_ubyte] | None  # llama.cpp's sequence state (the KV cache); None if refused
+    sampler: Any  # llama-cpp-python's sampler chain (a reply at temperature > 0)
+    grammars: list[tuple[GrammarSampler, list[int]]]  # each grammar sampler and the tokens it had accepted
+
+
 class LoadedModel:
     """A llama.cpp model loaded in this process, with what every call needs.
 
     Attributes:
         llm: the ``llama_cpp.Llama`` object.
         path: the GGUF file.
-        lock: held during each generation (llama.cpp contexts are not re-entrant).
+        turns: whose turn it is on the model (:class:`~toolwire.models._turns.ModelTurns`): a reply's steps
+            run one at a time, and a paused reply holds nothing.
         metadata: the GGUF metadata (strings).
         template: the chat template text (the GGUF's, else ChatML).
         load_seconds: how long loading took (seconds).
@@ -89,7 +104,7 @@ class LoadedModel:
     def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
         self.llm = llm
         self.path = path
-        self.lock = threading.RLock()
+        self.turns = ModelTurns()
         self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
         self.load_seconds = load_seconds
@@ -144,6 +159,10 @@ class LoadedModel:
         """
         return self._samplers.get_or_make(grammar, lambda: GrammarSampler(_llama_cpp(), self._vocab, grammar))
 
+    def grammar_samplers(self) -> list[GrammarSampler]:
+        """The grammar samplers kept (see :meth:`sampler`), least recently used first."""
+        return list(self._samplers.values())
+
     def llama_grammar(self, grammar: str) -> Any:
         """``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
         return self._llama_grammars.get_or_make(
@@ -164,6 +183,54 @@ class LoadedModel:
         if bos and self.add_bos and self.bos is not None and self.bos >= 0 and tokens[:1] != [self.bos]:
             tokens.insert(0, self.bos)
         return tokens
+
+    def save_state(self) -> ReplyState:
+        """The state of the reply now in the model, to put back with :meth:`restore_state` after another
+        reply used the model: its tokens, a copy of its KV cache (llama.cpp's sequence state, as the disk
+        prompt cache keeps it), and its samplers (references, with the tokens each grammar had accepted)."""
+        llm = self.llm
+        tokens = np.array(llm.input_ids[: llm.n_tokens], copy=True)
+        kv: ctypes.Array[ctypes.c_ubyte] | None = None
+        if len(tokens):
+            llama_cpp = _llama_cpp()
+            size = llama_cpp.llama_state_seq_get_size(llm._ctx.ctx, 0)
+            buffer = (ctypes.c_ubyte * size)()
+            kv = buffer if llama_cpp.llama_state_seq_get_data(llm._ctx.ctx, buffer, size, 0) == size else None
+        return ReplyState(tokens, kv, getattr(llm, "_sampler", None),
+                          [(sampler, list(sampler.history)) for sampler in self.grammar_samplers()])
+
+    def restore_state(self, state: ReplyState) -> None:
+        """Put a reply's state back as :meth:`save_state` found it (should llama.cpp refuse the KV copy, its
+        tokens after the KV cache's common prefix are evaluated again: the same tokens, though logits
+        computed in a batch may differ in their last bits)."""
+        llm = self.llm
+        tokens = state.tokens
+        if state.kv is not None:
+            llm._ctx.kv_cache_seq_rm(-1, 0, -1)
+            llm.n_tokens = 0
+            if _llama_cpp().llama_state_seq_set_data(llm._ctx.ctx, state.kv, len(state.kv), 0) == len(state.kv):
+                llm.input_ids[: len(tokens)] = tokens
+                llm.n_tokens = len(tokens)
+            else:  # never expected
+                llm.reset()
+        current = np.asarray(llm.input_ids[: llm.n_tokens])
+        common = min(len(current), len(tokens))
+        differ = np.flatnonzero(current[:common] != tokens[:common])
+        common = int(differ[0]) if differ.size else common
+        if common < llm.n_tokens and not llm._ctx.kv_cache_seq_rm(-1, common, -1):
+            llm.reset()  # a memory that cannot drop its last positions (recurrent models): start again
+            common = 0
+        llm.n_tokens = common
+        if common < len(tokens):
+            try:
+                llm.eval([int(t) for t in tokens[common:]])
+            except Exception as exc:
+                raise ProviderError(f"llama.cpp failed while generating: {exc}", provider="llamacpp") from exc
+        llm._requires_eval = True  # llama-cpp-python's generate() must not sample from these logits
+        if hasattr(llm, "_sampler"):
+            llm._sampler = state.sampler
+        for sampler, history in state.grammars:
+            sampler.restore(history)
 
     def cached_prefix(self, tokens: Sequence[int]) -> int:
         """How many leading ``tokens`` (a count of tokens) are already in the KV cache, which

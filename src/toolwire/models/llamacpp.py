@@ -15,7 +15,8 @@ How one reply is made:
 3. The call text is read with :func:`toolwire.parsing.parse_tool_calls` into ``AIMessage.tool_calls``.
 
 Models are loaded once per process (a module-level cache keyed by file path and ``n_ctx``) and shared
-by every ChatLlamaCpp; a lock per model serialises calls, since a llama.cpp context is not re-entrant.
+by every ChatLlamaCpp; replies take turns on a model (:mod:`toolwire.models._turns`): one runs at a time,
+and a paused stream holds nothing (another reply may go on meanwhile; its state is put back after).
 Consecutive calls of one conversation reuse the KV cache: the prompt of turn N+1 extends the prompt and
 reply of turn N byte for byte (replies keep their exact text in ``provider_data``), so only new tokens
 are processed; ``usage["cached_tokens"]`` says how many were reused.
@@ -38,6 +39,7 @@ from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk, ToolCall
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
+from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
     DIALECTS,
@@ -178,7 +180,12 @@ class ChatLlamaCpp(BaseChatModel):
     # -- generation ------------------------------------------------------------------------------
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
-        yield from _Generation(self, request).run()
+        started = time.perf_counter()
+        fresh = self._loaded is None
+        loaded = self.load()
+        turn = Turn(loaded)
+        generation = _Generation(self, request, loaded, turn, started=started, fresh=fresh)
+        yield from take_turns(turn, generation.run())
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
         loop = asyncio.get_running_loop()
@@ -215,12 +222,17 @@ class ChatLlamaCpp(BaseChatModel):
 class _Generation:
     """One reply: render, generate (free, then constrained from a call's start), parse, report."""
 
-    def __init__(self, model: ChatLlamaCpp, request: ChatRequest) -> None:
+    def __init__(self, model: ChatLlamaCpp, request: ChatRequest, loaded: LoadedModel | None = None,
+                 turn: Turn | None = None, *, started: float = 0.0, fresh: bool = False) -> None:
         self.model = model
         self.request = request
         opts = {"temperature": model.temperature, "max_tokens": model.max_tokens, "seed": model.seed,
                 **model.options, **request.options}
         self.opts = opts
+        self.loaded = loaded
+        self.turn = turn  # ended as soon as the model is not needed any more
+        self.started = started or time.perf_counter()
+        self.fresh = fresh
         self.generated = 0
         self.declined_calls = 0
         self.call_probability: float | None = None  # of the call opening seen, when min_call_probability is set
@@ -229,9 +241,7 @@ class _Generation:
         self.bar = 0.0  # min_call_probability in effect (the model's, else its dialect's)
 
     def run(self) -> Iterator[AIMessageChunk]:
-        started = time.perf_counter()
-        fresh = self.model._loaded is None
-        loaded = self.model.load()
+        loaded = self.loaded if self.loaded is not None else self.model.load()
         dialect = self.model.dialect_for(loaded)
         bar = self.model.min_call_probability
         self.bar = dialect.min_call_probability if bar is None else bar
@@ -254,26 +264,27 @@ class _Generation:
         self.budget = min(budget, room)
         parallel = request.parallel_tool_calls is not False
         fmt: str | None = None
-        with loaded.lock:
-            cached = self._warm(loaded, tokens)
-            if offered and choice != "auto":
-                fmt = dialect.formats[0]
-                head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel))
-            else:
-                scanner = OpenerScanner(dialect.formats, names) if offered else None
-                head, opener, fmt = yield from self._free(loaded, tokens, scanner)
-                call_text = ""
-                if fmt is not None:
-                    more = loaded.tokenize(head, bos=False) if head else []
-                    self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more))
-                    grammar = self._grammar(loaded, offered, fmt, parallel)
-                    # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written,
-                    # instead of being generated again under the grammar
-                    forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
-                    if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
-                        forced, opener = [], ""
-                    self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
-                    call_text = opener + self._text(loaded, tokens + more, grammar, forced)
+        cached = self._warm(loaded, tokens)
+        if offered and choice != "auto":
+            fmt = dialect.formats[0]
+            head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel))
+        else:
+            scanner = OpenerScanner(dialect.formats, names) if offered else None
+            head, opener, fmt = yield from self._free(loaded, tokens, scanner)
+            call_text = ""
+            if fmt is not None:
+                more = loaded.tokenize(head, bos=False) if head else []
+                self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more))
+                grammar = self._grammar(loaded, offered, fmt, parallel)
+                # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written,
+                # instead of being generated again under the grammar
+                forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
+                if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
+                    forced, opener = [], ""
+                self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
+                call_text = opener + self._text(loaded, tokens + more, grammar, forced)
+        if self.turn is not None:
+            self.turn.end()  # the model is not needed any more: the next reply may go on
         content = head.strip()
         raw = head + call_text
         calls: list[ToolCall] = []
@@ -301,11 +312,11 @@ class _Generation:
                  "total_tokens": len(tokens) + self.generated, "cached_tokens": cached}
         metadata: dict[str, Any] = {
             "model_name": self.model.model_name, "finish_reason": self.finish,
-            "seconds": round(time.perf_counter() - started, 3), "dialect": dialect.name, "call_format": fmt}
+            "seconds": round(time.perf_counter() - self.started, 3), "dialect": dialect.name, "call_format": fmt}
         if self.call_probability is not None:
             metadata["call_probability"] = round(self.call_probability, 4)
             metadata["declined_calls"] = self.declined_calls
-        if fresh:
+        if self.fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
         provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
         yield AIMessageChunk(usage=usage, response_metadata=metadata,  # type: ignore[arg-type]
