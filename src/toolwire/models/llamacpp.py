@@ -39,6 +39,7 @@ from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk, ToolCall
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
+from toolwire.models._options import check_options
 from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
@@ -58,7 +59,7 @@ from toolwire.tools import ToolSpec
 __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
 
 _MAX_DECLINES = 3  # call openings declined in one reply (min_call_probability) before the rest is text
-_OPTIONS = ("temperature", "max_tokens", "stop", "seed", "top_p", "top_k", "min_p", "repeat_penalty")
+_MIN_ROOM = 8  # tokens the context must have free for a reply
 
 
 class ChatLlamaCpp(BaseChatModel):
@@ -67,7 +68,7 @@ class ChatLlamaCpp(BaseChatModel):
     Args:
         model: a registry name (``"qwen2.5-coder-1.5b"``, the default; see ``toolwire models list``),
             pulled on first use if missing, or the path of a ``.gguf`` file.
-        n_ctx: context size in tokens (prompt plus reply).
+        n_ctx: context size in tokens (prompt plus reply), at least 1.
         n_threads: CPU threads (default: all cores).
         temperature: sampling temperature; 0 (default) is greedy and deterministic.
         seed: sampling seed used when ``temperature`` > 0.
@@ -95,13 +96,15 @@ class ChatLlamaCpp(BaseChatModel):
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
     Per-call options (``invoke(..., temperature=..., max_tokens=..., stop=[...], seed=...)``) override
-    these. Replies carry ``usage`` (tokens: ``input_tokens``, ``output_tokens``, ``total_tokens``,
-    ``cached_tokens``) and ``response_metadata`` (``finish_reason``: ``"stop"``, ``"length"`` or
-    ``"tool_calls"``; ``seconds`` of the call; ``model_name``; ``dialect``; ``call_format``).
+    these (None: the model's own); both are checked alike. Replies carry ``usage`` (tokens:
+    ``input_tokens``, ``output_tokens``, ``total_tokens``, ``cached_tokens``) and ``response_metadata``
+    (``finish_reason``: ``"stop"``, ``"length"`` or ``"tool_calls"``; ``seconds`` of the call; ``model_name``;
+    ``dialect``; ``call_format``).
 
     Raises:
-        UserError: (on first use) unknown model name, model missing and no source reachable,
-            llama-cpp-python not installed, unknown dialect, or a conversation longer than ``n_ctx``.
+        UserError: a bad ``n_ctx``, dialect or option (also a per-call option, on the call); on first use
+            an unknown model name, model missing and no source reachable, or llama-cpp-python not installed;
+            a conversation that leaves no room for the reply in ``n_ctx``.
         ProviderError: llama.cpp failed while generating.
     """
 
@@ -113,6 +116,9 @@ class ChatLlamaCpp(BaseChatModel):
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
                  verbose: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
+        if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
+            raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
+        check_options({"temperature": temperature, "max_tokens": max_tokens, "seed": seed}, required=("max_tokens",))
         self.n_ctx = n_ctx
         self.n_threads = n_threads
         self.temperature = temperature
@@ -127,10 +133,7 @@ class ChatLlamaCpp(BaseChatModel):
             raise UserError(f"min_call_probability must be between 0 and 1, not {min_call_probability!r}.")
         self.min_call_probability = None if min_call_probability is None else float(min_call_probability)
         self.verbose = verbose
-        unknown = set(options) - set(_OPTIONS)
-        if unknown:
-            raise UserError(f"Unknown ChatLlamaCpp option(s) {sorted(unknown)}; known: {', '.join(_OPTIONS)}.")
-        self.options = options
+        self.options = check_options(options)
         if dialect is not None and dialect not in DIALECTS:
             raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}.")
         self._loaded: LoadedModel | None = None
@@ -181,10 +184,11 @@ class ChatLlamaCpp(BaseChatModel):
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         started = time.perf_counter()
+        options = check_options(request.options)
         fresh = self._loaded is None
         loaded = self.load()
         turn = Turn(loaded)
-        generation = _Generation(self, request, loaded, turn, started=started, fresh=fresh)
+        generation = _Generation(self, request, options, loaded, turn, started=started, fresh=fresh)
         yield from take_turns(turn, generation.run())
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
@@ -222,13 +226,13 @@ class ChatLlamaCpp(BaseChatModel):
 class _Generation:
     """One reply: render, generate (free, then constrained from a call's start), parse, report."""
 
-    def __init__(self, model: ChatLlamaCpp, request: ChatRequest, loaded: LoadedModel | None = None,
-                 turn: Turn | None = None, *, started: float = 0.0, fresh: bool = False) -> None:
+    def __init__(self, model: ChatLlamaCpp, request: ChatRequest, options: dict[str, Any] | None = None,
+                 loaded: LoadedModel | None = None, turn: Turn | None = None, *, started: float = 0.0,
+                 fresh: bool = False) -> None:
         self.model = model
         self.request = request
-        opts = {"temperature": model.temperature, "max_tokens": model.max_tokens, "seed": model.seed,
-                **model.options, **request.options}
-        self.opts = opts
+        self.opts = {"temperature": model.temperature, "max_tokens": model.max_tokens, "seed": model.seed,
+                     **model.options, **(request.options if options is None else options)}
         self.loaded = loaded
         self.turn = turn  # ended as soon as the model is not needed any more
         self.started = started or time.perf_counter()
@@ -256,12 +260,12 @@ class _Generation:
         chat = dialect.render(request.messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls)
         tokens = loaded.tokenize(loaded.render(chat))
         self.prefix = self._system_prefix(loaded, chat, tokens)
-        budget = int(self.opts.get("max_tokens") or self.model.max_tokens)
         room = self.model.n_ctx - len(tokens)
-        if room < 8:
-            raise UserError(f"The conversation is {len(tokens)} tokens long but the context holds "
-                            f"{self.model.n_ctx}: pass a larger n_ctx or shorten the conversation.")
-        self.budget = min(budget, room)
+        if room < _MIN_ROOM:
+            raise UserError(f"The conversation is {len(tokens)} tokens long and the reply needs room for at least "
+                            f"{_MIN_ROOM} more, but the context holds {self.model.n_ctx}: pass a larger n_ctx or "
+                            f"shorten the conversation.")
+        self.budget = min(int(self.opts["max_tokens"]), room)
         parallel = request.parallel_tool_calls is not False
         fmt: str | None = None
         cached = self._warm(loaded, tokens)

@@ -1,0 +1,73 @@
+"""The generation options of the embedded model (ChatLlamaCpp), and their one check.
+
+The same check reads the options given to the constructor and those given to one call
+(``invoke(..., max_tokens=...)``, ``stream``, ``ainvoke``, ``astream``): an unknown name (with the close
+match when it looks like a typo) or a value of the wrong kind is a :class:`~toolwire.errors.UserError`
+that names the option, before the model is loaded or anything is generated.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Callable, Collection, Mapping
+from numbers import Integral, Real
+from typing import Any
+
+from toolwire.errors import UserError
+
+__all__ = ["OPTIONS", "check_options"]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(float(value))
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def _stop(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, (list, tuple)) and all(isinstance(s, str) for s in value))
+
+
+# option -> (is the value right, what it must be)
+_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "temperature": (lambda v: _number(v) and v >= 0, "a number of 0 or more (0: greedy decoding)"),
+    "max_tokens": (lambda v: _whole(v) and v >= 1, "a whole number of tokens, at least 1"),
+    "stop": (_stop, "a string or a list of strings"),
+    "seed": (_whole, "a whole number"),
+    "top_p": (lambda v: _number(v) and 0 <= v <= 1, "a number from 0 to 1"),
+    "top_k": (_whole, "a whole number (0 or less: off)"),
+    "min_p": (lambda v: _number(v) and 0 <= v <= 1, "a number from 0 to 1"),
+    "repeat_penalty": (lambda v: _number(v) and v > 0, "a number above 0 (1: off)"),
+}
+OPTIONS: tuple[str, ...] = tuple(_RULES)
+
+
+def check_options(options: Mapping[str, Any], *, required: Collection[str] = ()) -> dict[str, Any]:
+    """Check generation options by name and value.
+
+    Args:
+        options: option name -> value; a value of None means "not given" (the model's own is used).
+        required: the options that must have a value (None is refused).
+
+    Returns:
+        The options that are given (None values left out).
+
+    Raises:
+        UserError: an unknown option (with the close match for a typo), or a value of the wrong kind.
+    """
+    given: dict[str, Any] = {}
+    for name, value in options.items():
+        if name not in _RULES:
+            close = difflib.get_close_matches(str(name), OPTIONS, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(OPTIONS)}."
+            raise UserError(f"Unknown ChatLlamaCpp option {name!r}: {hint}")
+        if value is None and name not in required:
+            continue
+        ok, kind = _RULES[name]
+        if value is None or not ok(value):
+            raise UserError(f"The ChatLlamaCpp option {name} must be {kind}, not {value!r}.")
+        given[name] = value
+    return given
