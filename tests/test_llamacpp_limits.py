@@ -1,5 +1,6 @@
-"""ChatLlamaCpp at its limits (review 4 #5, #9): options checked alike per call and at construction,
-``n_ctx``, and a context too small for the reply.
+"""ChatLlamaCpp at its limits (review 4 #3, #5, #7, #9, #11): options checked alike per call and at
+construction, ``n_ctx``, a context too small for the reply, and replies cut off by ``max_tokens`` inside a
+tool call (an InvalidToolCall keeping the raw text, the text before it kept, never a token too many).
 """
 
 from __future__ import annotations
@@ -9,9 +10,11 @@ import re
 
 import pytest
 
-from _llama_fixtures import smol1_fixture  # noqa: F401
+from _llama_fixtures import calculate, get_weather, smol1_fixture  # noqa: F401
 from toolwire.errors import UserError
+from toolwire.messages import AIMessage, HumanMessage, ToolMessage, merge_chunks
 from toolwire.models._options import check_options
+from toolwire.models._reply import read_reply
 from toolwire.models.llamacpp import ChatLlamaCpp
 
 # -- options, without a model ----------------------------------------------------------------------------
@@ -78,7 +81,117 @@ def test_n_ctx_is_checked_at_construction(n_ctx):
     assert str(error.value) == f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}."
 
 
+# -- reading a reply cut off inside a call, without a model -------------------------------------------------
+
+TOOLS = (get_weather.spec, calculate.spec)
+BOTH = ("pythonic", "json")
+
+
+def _accounted(raw: str, reply) -> bool:
+    """No text is lost: the raw text (but whitespace) is the content and the invalid calls' raw text."""
+    kept = reply.content + "".join(bad["args"] or "" for bad in reply.invalid_tool_calls)
+    return "".join(raw.split()) == "".join(kept.split())
+
+
+@pytest.mark.parametrize(("head", "call_text", "fmt", "formats"), [
+    ("Let me check.\n", '{"name": "get_weather", "', "json", ("json",)),
+    ("Let me check.\n", "[get_weather(city", "pythonic", BOTH),
+    ("", '{"name": "get_weather", "', "json", ("json",)),  # tool_choice="required" cut before "arguments"
+    ("", '{"name": "get_weather",', "json", ("json",)),
+    ("", "[get_weather", "pythonic", BOTH),
+])
+def test_a_call_cut_before_the_parser_knows_it_is_one_is_an_invalid_call(head, call_text, fmt, formats):
+    reply = read_reply(head, call_text, TOOLS, formats, fmt, cut=True)
+    assert reply.tool_calls == [] and len(reply.invalid_tool_calls) == 1
+    bad = reply.invalid_tool_calls[0]
+    assert bad["name"] == "get_weather" and bad["args"] in call_text and reply.content == head.strip()
+    if fmt == "pythonic":
+        assert "cut off before its closing parenthesis" in bad["error"] and "JSON" not in bad["error"]
+    else:
+        assert "cut off" in bad["error"] and '{"name": "get_weather", "arguments"' in bad["error"]
+    assert _accounted(head + call_text, reply)
+
+
+def test_a_cut_fenced_call_keeps_its_fence_as_content():
+    reply = read_reply("", "```python\n[get_weather(", TOOLS, BOTH, "pythonic", cut=True)
+    assert reply.content == "```python" and [b["args"] for b in reply.invalid_tool_calls] == ["[get_weather("]
+    assert "closing parenthesis" in reply.invalid_tool_calls[0]["error"]
+    reply = read_reply("Sure.\n", "```python\n[get_weather(city='Pa", TOOLS, BOTH, "pythonic", cut=True)
+    assert reply.content == "Sure.\n```python" and reply.invalid_tool_calls[0]["name"] == "get_weather"
+    assert _accounted("Sure.\n```python\n[get_weather(city='Pa", reply)
+
+
+def test_a_cut_name_and_whole_calls_before_the_cut_one():
+    reply = read_reply("", "[get_wea", TOOLS, BOTH, "pythonic", cut=True)
+    assert [(b["name"], b["args"]) for b in reply.invalid_tool_calls] == [(None, "[get_wea")]
+    assert "tool_name(" in reply.invalid_tool_calls[0]["error"]
+    reply = read_reply("", '{"name": "calculate", "arguments": {"expression": "2*3"}}\n{"name": "get_w', TOOLS,
+                       ("json",), "json", cut=True)
+    assert [c["name"] for c in reply.tool_calls] == ["calculate"] and reply.content == ""
+    assert [(b["name"], b["args"]) for b in reply.invalid_tool_calls] == [(None, '{"name": "get_w')]
+
+
+def test_text_that_is_no_call_stays_text():
+    # forced without a grammar, the model wrote prose and was cut: that is the reply's text
+    reply = read_reply("", "Sure, I can help with th", TOOLS, ("json",), "json", cut=True)
+    assert reply.content == "Sure, I can help with th" and reply.invalid_tool_calls == []
+    # not cut, and the parser left text after a head (an unconstrained reply): nothing is dropped
+    reply = read_reply("Let me see.\n", "[get_weather is a tool]", TOOLS, BOTH, "pythonic", cut=False)
+    assert reply.content == "Let me see.\n[get_weather is a tool]" and reply.invalid_tool_calls == []
+    whole = read_reply("", '[get_weather(city="Paris")]', TOOLS, BOTH, "pythonic", cut=False)
+    assert whole.content == "" and [c["args"] for c in whole.tool_calls] == [{"city": "Paris"}]
+
+
 # -- on the model ------------------------------------------------------------------------------------------
+
+
+def _conversation(question: str) -> list:
+    call = {"name": "get_weather", "args": {"city": "Rome"}, "id": "c1", "type": "tool_call"}
+    return [HumanMessage("What's the weather in Rome?"), AIMessage("Let me check.", tool_calls=[call]),
+            ToolMessage("Sunny, 25C", tool_call_id="c1", name="get_weather"), AIMessage("It is sunny in Rome, 25C."),
+            HumanMessage(question)]
+
+
+def _check_cut_reply(reply: AIMessage, max_tokens: int) -> None:
+    raw = reply.provider_data["llamacpp"]["text"]
+    meta = reply.response_metadata
+    assert reply.usage["output_tokens"] <= max_tokens  # never one token more (review 4 #7)
+    if meta["finish_reason"] == "length" and meta["call_format"] is not None and not reply.tool_calls:
+        assert reply.invalid_tool_calls, raw  # the cut call is never dropped nor returned as text
+        for bad in reply.invalid_tool_calls:
+            assert bad["args"] and bad["args"] in raw and "not valid JSON" not in bad["error"]
+            if meta["call_format"] == "pythonic":
+                assert "closing parenthesis" in bad["error"]
+        assert _accounted(raw, reply)
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("dialect", ["pythonic", "json"])
+def test_a_call_cut_by_max_tokens_after_text_is_an_invalid_call(smol1, dialect):
+    model = ChatLlamaCpp("smollm2-135m", n_ctx=2048, n_threads=1, dialect=dialect, min_call_probability=0)
+    bound = model.bind_tools([get_weather])
+    replies = {}
+    for max_tokens in range(4, 17):
+        replies[max_tokens] = reply = bound.invoke(_conversation("What's the weather in Paris?"), max_tokens=max_tokens)
+        _check_cut_reply(reply, max_tokens)
+        streamed = merge_chunks(bound.stream(_conversation("What's the weather in Paris?"), max_tokens=max_tokens),
+                                as_chunk=False)
+        assert (streamed.content, streamed.invalid_tool_calls and streamed.invalid_tool_calls[0]["error"]) == (
+            reply.content, reply.invalid_tool_calls and reply.invalid_tool_calls[0]["error"])
+    # the case of the review: text, then a call cut after its opening
+    assert any(r.content == "Let me check." and [b["name"] for b in r.invalid_tool_calls] == ["get_weather"]
+               and r.response_metadata["finish_reason"] == "length" for r in replies.values())
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("dialect", ["pythonic", "json"])
+def test_a_forced_call_cut_by_max_tokens_is_an_invalid_call(smol1, dialect):
+    model = ChatLlamaCpp("smollm2-135m", n_ctx=2048, n_threads=1, dialect=dialect)
+    bound = model.bind_tools([get_weather, calculate], tool_choice="required")
+    for max_tokens in range(3, 13):
+        reply = bound.invoke("What's the weather in Paris?", max_tokens=max_tokens)
+        _check_cut_reply(reply, max_tokens)
+        assert reply.tool_calls or reply.invalid_tool_calls  # a forced call never comes back as prose
 
 
 @pytest.mark.model

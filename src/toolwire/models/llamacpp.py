@@ -36,10 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from toolwire.errors import ProviderError, UserError
-from toolwire.messages import AIMessageChunk, ToolCall
+from toolwire.messages import AIMessageChunk
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
+from toolwire.models._reply import read_reply
 from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
@@ -50,7 +51,6 @@ from toolwire.models.dialects import (
     default_dialect,
     fingerprint,
     get_dialect,
-    parse_reply,
 )
 from toolwire.models.grammar import OpenerScanner, call_grammar
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
@@ -99,7 +99,8 @@ class ChatLlamaCpp(BaseChatModel):
     these (None: the model's own); both are checked alike. Replies carry ``usage`` (tokens:
     ``input_tokens``, ``output_tokens``, ``total_tokens``, ``cached_tokens``) and ``response_metadata``
     (``finish_reason``: ``"stop"``, ``"length"`` or ``"tool_calls"``; ``seconds`` of the call; ``model_name``;
-    ``dialect``; ``call_format``).
+    ``dialect``; ``call_format``). A reply cut off by ``max_tokens`` inside a call (``"length"``) has
+    that call as an invalid tool call keeping its raw text.
 
     Raises:
         UserError: a bad ``n_ctx``, dialect or option (also a per-call option, on the call); on first use
@@ -278,40 +279,33 @@ class _Generation:
             call_text = ""
             if fmt is not None:
                 more = loaded.tokenize(head, bos=False) if head else []
-                self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more))
                 grammar = self._grammar(loaded, offered, fmt, parallel)
                 # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written,
                 # instead of being generated again under the grammar
                 forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
                 if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
-                    forced, opener = [], ""
+                    forced = []
                 self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
-                call_text = opener + self._text(loaded, tokens + more, grammar, forced)
+                if self.budget <= 0:  # the opening took the last token allowed: the call is cut off there
+                    self.finish = "length"
+                    call_text = opener
+                else:
+                    call_text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced)
         if self.turn is not None:
             self.turn.end()  # the model is not needed any more: the next reply may go on
-        content = head.strip()
+        reply = read_reply(head, call_text, offered, dialect.formats, fmt, cut=self.finish == "length")
+        content, calls = reply.content, reply.tool_calls
+        for index, call in enumerate(calls):
+            yield AIMessageChunk(tool_call_chunks=[{
+                "name": call["name"], "args": json.dumps(call["args"], ensure_ascii=False),
+                "id": call["id"], "index": index, "type": "tool_call_chunk"}])
+        if reply.invalid_tool_calls:  # as they are: merging chunks would read their raw text as arguments
+            yield AIMessageChunk(invalid_tool_calls=reply.invalid_tool_calls)
+        if len(content) > len(head.strip()):  # text the parser left around the calls (head: already streamed)
+            yield AIMessageChunk(content[len(head.strip()):])
+        if calls and self.finish != "length":
+            self.finish = "tool_calls"
         raw = head + call_text
-        calls: list[ToolCall] = []
-        if fmt is not None:
-            reply = parse_reply(call_text, offered, fmt)
-            for other in dialect.formats:  # unconstrained (grammar=False) replies may use another format
-                if reply.tool_calls or reply.invalid_tool_calls or other == fmt:
-                    continue
-                reply = parse_reply(call_text, offered, other)
-            calls = reply.tool_calls
-            for index, call in enumerate(calls):
-                yield AIMessageChunk(tool_call_chunks=[{
-                    "name": call["name"], "args": json.dumps(call["args"], ensure_ascii=False),
-                    "id": call["id"], "index": index, "type": "tool_call_chunk"}])
-            for offset, bad in enumerate(reply.invalid_tool_calls, start=len(calls)):
-                yield AIMessageChunk(tool_call_chunks=[{
-                    "name": bad["name"], "args": bad["args"], "id": bad["id"], "index": offset,
-                    "type": "tool_call_chunk"}])
-            if reply.content and not content:  # text the parser left around the calls
-                content = reply.content
-                yield AIMessageChunk(content)
-            if calls and self.finish != "length":
-                self.finish = "tool_calls"
         usage = {"input_tokens": len(tokens), "output_tokens": self.generated,
                  "total_tokens": len(tokens) + self.generated, "cached_tokens": cached}
         metadata: dict[str, Any] = {
@@ -375,6 +369,7 @@ class _Generation:
                         if probability < gate:
                             restart = first, [*opening, *spaces]
                             break
+                    stream.close()  # its tokens come off the budget now
                     head = text[:pos]
                     piece = _visible(head, shown, len(head.rstrip()))
                     if piece:
@@ -404,6 +399,7 @@ class _Generation:
                 scanner.feed(text)
                 steps = []
             stream = self._texts(loaded, [*tokens, *prior], None, candidates=steps, ban=banned, made=made)
+        stream.close()
         piece = _visible(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
@@ -514,6 +510,9 @@ class _Generation:
         written after ``tokens``, accepted by the grammar first and not yielded; ``candidates``, ``ban``: see
         :func:`~toolwire.models._decoding.greedy_tokens`, greedy decoding only; ``made``: each generated
         token is appended to it)."""
+        if self.budget <= 0:  # max_tokens reached already: not one more token
+            self.finish = "length"
+            return
         llm = loaded.llm
         temperature = float(self.opts.get("temperature") or 0.0)
         if temperature > 0 and self.opts.get("seed") is not None:

@@ -1,0 +1,110 @@
+"""Reading a reply of the embedded model into its text, its tool calls and its invalid calls.
+
+:class:`~toolwire.models.llamacpp.ChatLlamaCpp` generates a reply in two parts: ``head``, the text before a
+call starts (streamed as it is generated), and ``call_text``, from the call's opening on (constrained by
+the grammar, then read with the dialect's parser). :func:`read_reply` turns them into the message, and no
+generated text is lost on the way:
+
+* text the parser leaves around the calls is content, after the head;
+* a reply cut off by ``max_tokens`` inside a call reports that call as an
+  :class:`~toolwire.messages.InvalidToolCall` that keeps its raw text, with an error sentence in the
+  call's own format (the parser's words for a cut-off call), also when it was cut before the parser could
+  tell it is a call (``{"name": "get_weather", "`` or ``[get_weather(city``); text the parser took along
+  before it (a code fence's opening) stays content.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+
+from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call
+from toolwire.models.dialects import parse_reply
+from toolwire.models.grammar import OpenerScanner
+from toolwire.parsing._calls import _EXAMPLE
+from toolwire.parsing.pythonic import _CUT_OFF, PythonNames
+from toolwire.tools import ToolSpec
+
+__all__ = ["ReadReply", "cut_call", "read_reply"]
+
+# the parser's sentence for a JSON call that ends before it is closed (toolwire.parsing._calls.add_failure)
+_CUT_OFF_JSON = "The call ends before it is closed (it looks cut off). Send the whole tool call again as valid JSON, " \
+                "such as {example}."
+_PYTHON_NAME = re.compile(r"\s*(?:```[^\n]*\n)?\s*\[?\s*['\"]?([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)")
+_JSON_NAME = re.compile(r'"name"\s*:\s*"([^"\\]*)"')
+
+
+@dataclasses.dataclass(slots=True)
+class ReadReply:
+    """A reply's content, calls and invalid calls (see :func:`read_reply`)."""
+
+    content: str
+    tool_calls: list[ToolCall]
+    invalid_tool_calls: list[InvalidToolCall]
+
+
+def read_reply(head: str, call_text: str, tools: Sequence[ToolSpec], formats: Sequence[str], fmt: str | None, *,
+               cut: bool) -> ReadReply:
+    """Read a generated reply.
+
+    Args:
+        head: the text before the call's opening (all of the reply when no call started).
+        call_text: the text from the call's opening on.
+        tools: the tools offered.
+        formats: the dialect's call formats, the primary one first.
+        fmt: the format of the call's opening (None: no call started).
+        cut: the reply was cut off by ``max_tokens`` (``finish_reason`` ``"length"``).
+
+    Returns:
+        The content (starting with ``head.strip()``, the text already streamed), the calls and the invalid
+        calls.
+    """
+    shown = head.strip()
+    if fmt is None:
+        return ReadReply(shown, [], [])
+    reply = parse_reply(call_text, tools, fmt)
+    for other in formats:  # unconstrained (grammar=False) replies may use another format
+        if reply.tool_calls or reply.invalid_tool_calls or other == fmt:
+            continue
+        reply = parse_reply(call_text, tools, other)
+    calls, invalid, rest = list(reply.tool_calls), list(reply.invalid_tool_calls), reply.content
+    if cut and not invalid and rest:
+        bad = cut_call(rest, tools, (fmt, *formats))
+        if bad is not None:
+            invalid.append(bad)
+            rest = ""
+    elif cut and invalid and not calls and not rest:
+        at = call_text.find(invalid[0]["args"] or "\0")
+        rest = call_text[:at].strip() if at > 0 else ""
+    if not shown or not rest:
+        content = shown or rest
+    elif not calls and not invalid and rest == call_text.strip():
+        content = (head + call_text).strip()  # nothing was read as a call: the text as generated
+    else:
+        content = f"{shown}\n{rest}"
+    return ReadReply(content, calls, invalid)
+
+
+def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str]) -> InvalidToolCall | None:
+    """The InvalidToolCall of a call cut off in ``text`` (the reply from the call's opening on), or None when
+    ``text`` does not start like a call in any of ``formats`` (to a bound tool).
+
+    The name is the bound tool's when the text names one in full, else None; the raw text is kept.
+    """
+    names = [t.name for t in tools]
+    fmt = next((f for f in formats if OpenerScanner((f,), names).opens(text, 0)), None)
+    if fmt is None:
+        return None
+    if fmt == "pythonic":
+        spelling = PythonNames(names)
+        found = _PYTHON_NAME.match(text)
+        written = re.sub(r"\s", "", found.group(1)) if found else ""
+        name = next((n for n in names if spelling.tool(n).replace(".", "_") == written.replace(".", "_")), None)
+        error = _CUT_OFF.format(name=spelling.tool(name) if name else "tool_name")
+    else:
+        found = _JSON_NAME.search(text)
+        written = found.group(1) if found else ""
+        name = next((n for n in names if n.replace(".", "_") == written.replace(".", "_")), None)
+        error = _CUT_OFF_JSON.format(example=_EXAMPLE.replace("tool_name", name or "tool_name"))
+    return invalid_tool_call(name, text.strip(), error=error)
