@@ -202,3 +202,13 @@ def test_a_conversation_too_long_for_the_reply_says_what_room_it_needs(smol1):
     message = str(error.value)
     assert "the reply needs room for at least 8 more, but the context holds 128" in message
     assert message.endswith("pass a larger n_ctx or shorten the conversation.")
+
+
+def test_a_folder_given_as_the_model_is_reported_as_a_folder(tmp_path) -> None:
+    from toolwire import UserError
+    from toolwire.models import ChatLlamaCpp
+
+    with pytest.raises(UserError, match=r"is a folder with no \.gguf file in it"):
+        ChatLlamaCpp(str(tmp_path)).model_path()
+    with pytest.raises(UserError, match=r"does not exist: pass a registry name or a \.gguf path"):
+        ChatLlamaCpp(str(tmp_path / "x.gguf")).model_path()

@@ -280,7 +280,9 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         if loaded is not None:
             return loaded
         if not resolved.is_file():
-            raise UserError(f"Model file {resolved} does not exist: pass a registry name or a .gguf path.")
+            from toolwire.models.registry import model_file
+
+            model_file(resolved)  # raises: a folder, or nothing there
         threads = n_threads or os.cpu_count() or 1
         start = time.perf_counter()
         try:

@@ -53,7 +53,7 @@ from toolwire.models.dialects import (
     get_dialect,
 )
 from toolwire.models.grammar import OpenerScanner, call_grammar
-from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, model_file
 from toolwire.tools import ToolSpec
 
 __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
@@ -164,8 +164,8 @@ class ChatLlamaCpp(BaseChatModel):
         path = Path(self.model).expanduser()
         if path.is_file():
             return path
-        if path.suffix == ".gguf" or os.sep in self.model:
-            raise UserError(f"Model file {path} does not exist: pass a registry name or a .gguf path.")
+        if path.suffix == ".gguf" or os.sep in self.model or path.is_dir():
+            return model_file(path)  # says whether it is a folder or missing
         raise UserError(f"Unknown model {self.model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file.")
 
     def load(self) -> LoadedModel:
@@ -258,7 +258,8 @@ class _Generation:
         elif choice != "none":
             offered = tuple(t for t in request.tools if t.name == choice)
         names = [t.name for t in offered]
-        chat = dialect.render(request.messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls)
+        chat = dialect.render(request.messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls,
+                              model=self.model.model_name)
         tokens = loaded.tokenize(loaded.render(chat))
         self.prefix = self._system_prefix(loaded, chat, tokens)
         room = self.model.n_ctx - len(tokens)
