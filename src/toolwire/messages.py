@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 __all__ = [
@@ -139,8 +139,14 @@ def _copy_containers(value: Any) -> Any:
     return value
 
 
-def content_text(content: Content) -> str:
-    """Return the text of a message content: the string itself, or its text blocks joined by newlines."""
+def content_text(content: Content, other: Callable[[Any], str] | None = None) -> str:
+    """Return the text of a message content: the string itself, or its text blocks joined by newlines.
+
+    Args:
+        content: a string or a list of strings and blocks.
+        other: what to write for a block that is not text (an image, a provider block...); None leaves
+            such blocks out. A text block without text is always left out.
+    """
     if isinstance(content, str):
         return content
     parts: list[str] = []
@@ -149,6 +155,8 @@ def content_text(content: Content) -> str:
             parts.append(block)
         elif isinstance(block, dict) and block.get("type") in ("text", None) and "text" in block:
             parts.append(str(block["text"]))
+        elif other is not None and not (isinstance(block, dict) and block.get("type") == "text"):
+            parts.append(other(block))
     return "\n".join(parts)
 
 

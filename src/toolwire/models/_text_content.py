@@ -18,7 +18,7 @@ from typing import Any
 from pydantic_core import to_jsonable_python
 
 from toolwire.errors import UserError
-from toolwire.messages import BaseMessage
+from toolwire.messages import BaseMessage, content_text
 
 __all__ = ["json_form", "prompt_text", "result_text"]
 
@@ -57,32 +57,10 @@ def _media(block: Any) -> str | None:
     return None
 
 
-def _is_text(block: Any) -> bool:
-    return isinstance(block, str) or (isinstance(block, dict) and block.get("type") in ("text", None)
-                                      and "text" in block)
-
-
 def _block_json(block: Any) -> str:
     from toolwire.models.lowering._common import block_as_text
 
     return block_as_text(block) if isinstance(block, dict) else _text(json_form(block))
-
-
-def _join(content: str | list[Any], other: Any) -> str:
-    """Text blocks as their text, every other block as ``other(block)``, joined by newlines."""
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for block in content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif _is_text(block):
-            parts.append(str(block["text"]))
-        elif isinstance(block, dict) and block.get("type") == "text":
-            continue  # a text block without text holds nothing
-        else:
-            parts.append(other(block))
-    return "\n".join(parts)
 
 
 def prompt_text(message: BaseMessage, model: str | None = None) -> str:
@@ -104,7 +82,7 @@ def prompt_text(message: BaseMessage, model: str | None = None) -> str:
                             f"{noun if noun == 'audio' else noun + 's'}.")
         return _block_json(block)
 
-    return _join(message.content, other)
+    return content_text(message.content, other)
 
 
 def _note(block: dict[str, Any], noun: str) -> str:
@@ -130,4 +108,4 @@ def result_text(content: str | list[Any]) -> str:
         noun = _media(block)
         return _note(block, noun) if noun is not None else _block_json(block)
 
-    return _join(content, other)
+    return content_text(content, other)
