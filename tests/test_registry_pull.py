@@ -452,3 +452,8 @@ def test_hashing_matches_hashlib(tmp_path):
     path = tmp_path / "x"
     path.write_bytes(data)
     assert pull_mod.sha256_file(path) == hashlib.sha256(data).hexdigest()
+
+
+def test_a_path_with_sources_that_leave_out_local_is_refused(entry, tmp_path):
+    with pytest.raises(UserError, match="add 'local' to the sources"):
+        pull_model(entry.name, path=tmp_path / "model.gguf", sources=("hub",), progress=False, echo=None)

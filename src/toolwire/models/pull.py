@@ -494,13 +494,16 @@ def pull_model(
         The path of the GGUF file (the local file itself, or ``models_dir() / entry.filename``).
 
     Raises:
-        UserError: ``name`` is unknown, or no source could provide a valid file (one sentence naming
-            what was tried).
+        UserError: ``name`` is unknown, ``path`` is given while ``sources`` leaves out ``"local"``, or
+            no source could provide a valid file (one sentence naming what was tried).
     """
     entry = get_entry(name)
     unknown = set(sources) - set(SOURCES)
     if unknown:
         raise UserError(f"Unknown model source(s) {sorted(unknown)}: use {', '.join(SOURCES)}.")
+    if path is not None and "local" not in sources:
+        raise UserError(f"A path ({path}) was given but the sources {list(sources)} leave out 'local': add "
+                        "'local' to the sources, or drop the path.")
     say = echo or (lambda line: None)
     tried: list[str] = []
     problems: list[str] = []  # why each local file was not used; shown once it is known what comes next
