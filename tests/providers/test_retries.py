@@ -120,6 +120,8 @@ def test_stream_dropped_mid_body_is_one_provider_error(provider, server, make_mo
         call(make_model(max_retries=2), mode)
     assert failed.value.status is None and failed.value.provider in ("openai", "anthropic", "google")
     assert len(server.requests) == 1 and sleeps == []
+    # the SDKs raise one class for both; the wrapped HTTP error tells a broken stream from a refused connection
+    assert "connection broke off" in str(failed.value) and "Could not connect" not in str(failed.value)
 
 
 def test_stream_is_retried_until_its_first_event(provider, server, make_model, sleeps):

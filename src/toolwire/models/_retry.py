@@ -285,3 +285,16 @@ async def aretry_stream(open_stream: Callable[[], Awaitable[Any]], policy: Retry
             _raise(_failure(exc, translate), exc)
     finally:
         await _aclose(stream)
+
+
+def connection_error(provider: str, exc: BaseException, *, timeout: float,
+                     base_url: str | None = None) -> ProviderError:
+    """The ProviderError for an SDK's connection error (``openai.APIConnectionError``, Anthropic's same name).
+
+    The SDKs raise the same class whether the connection could not be opened or broke off while a streamed
+    reply was read; the HTTP client's exception it wraps (``__cause__``) tells which, read as
+    :func:`transport_error` reads it. Without a recognised cause it is a failed connection. Retryable.
+    """
+    cause = exc.__cause__
+    found = transport_error(provider, cause, timeout=timeout, base_url=base_url) if cause is not None else None
+    return found or status_error(provider, None, f"Could not connect: {exc}", base_url=base_url)

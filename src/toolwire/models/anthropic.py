@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import error_message, redact_url, status_error, transport_error
+from toolwire.models._retry import connection_error, error_message, redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import anthropic as codec
@@ -68,7 +68,7 @@ class ChatAnthropic(SDKChatModel):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
                                 base_url=self.base_url)
         if isinstance(exc, sdk.APIConnectionError):
-            return status_error(self.provider, None, f"Could not connect: {exc}", base_url=self.base_url)
+            return connection_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
         if isinstance(exc, sdk.AnthropicError):
             return ProviderError(redact_url(str(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import error_message, redact_url, status_error, transport_error
+from toolwire.models._retry import connection_error, error_message, redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import openai as codec
@@ -104,7 +104,7 @@ class ChatOpenAI(SDKChatModel):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
                                 base_url=self.base_url)
         if isinstance(exc, sdk.APIConnectionError):
-            return status_error(self.provider, None, f"Could not connect: {exc}", base_url=self.base_url)
+            return connection_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
         if isinstance(exc, sdk.OpenAIError):
             return ProviderError(redact_url(str(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
