@@ -604,6 +604,11 @@ def test_cut_off_list_edges():
     assert reply.invalid_tool_calls[0]["name"] is None and reply.invalid_tool_calls[0]["args"] == '{"na'
     reply = parse('[{"name": "web", "arguments": {}}, {"name": "get_time", "arguments": {"tz": "C')
     assert reply.tool_calls == [] and [b["name"] for b in reply.invalid_tool_calls] == ["web", "get_time"]
+    for dialect in ("json", None):  # no marker, cut before the cut call's head is whole: the list is still calls
+        for rest in ('{"na', '{"name": "get_time", "argu', "{"):
+            reply = parse('[{"name": "get_weather", "arguments": {"city": "Oslo"}}, ' + rest, dialect)
+            assert calls(reply) == [("get_weather", {"city": "Oslo"})] and reply.content == "", (rest, dialect)
+            assert [b["args"] for b in reply.invalid_tool_calls] == [rest], (rest, dialect)
     text = 'Numbers: [{"a": 1}, {"b": 2'  # not a list of calls: text
     assert parse(text) == ParsedReply(text, [], [])
     text = 'Rows: [{"name": "Ann", "age": 3}, {"name": "Bo'

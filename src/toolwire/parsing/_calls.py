@@ -256,7 +256,7 @@ def add_list_items(collector: Collector, text: str, start: int, stop: int, messa
     are read one by one, so every readable call is kept: each becomes a call (an invalid one when it
     names an unknown tool or is malformed), and a cut-off or unreadable rest becomes one invalid call,
     under its own name when it has one. Outside a marker, the readable items must all be call objects,
-    the rest must start like a call, and one of the calls must name a bound tool.
+    the rest must start like a call (or be cut off), and one of the calls must name a bound tool.
 
     Args:
         message: the error sentence for the rest when the list is cut off.
@@ -269,6 +269,7 @@ def add_list_items(collector: Collector, text: str, start: int, stop: int, messa
     items: list[tuple[Any, str, str | None]] = []  # (value, raw text, error sentence of a malformed item)
     p = skip_ws(source, start + 1)
     closed = -1
+    truncated = False  # the list ends inside an item (the text was cut off there)
     while p < stop:
         if source[p] == "]":
             closed = p + 1
@@ -281,6 +282,7 @@ def add_list_items(collector: Collector, text: str, start: int, stop: int, messa
             end = python_span_end(source, p) if failure.kind == "invalid" else -1
             if end < 0:  # cut off (or too deep): the rest
                 message = failure.message
+                truncated = failure.kind == "truncated"
                 break
             items.append((None, source[p:end], failure.message))
         else:
@@ -291,7 +293,8 @@ def add_list_items(collector: Collector, text: str, start: int, stop: int, messa
         return None
     if not marked:
         parts = [call_parts(value) for value, _, error in items if error is None]
-        if any(part is None for part in parts) or (rest and call_head(rest) is None):
+        # a rest cut off before its call's head is complete (``{"na``) still ends a list of calls
+        if any(part is None for part in parts) or (rest and call_head(rest) is None and not truncated):
             return None
         names = {part.name for part in parts if part is not None}
         names.update(call_head(raw) for _, raw, error in items if error is not None)
