@@ -510,6 +510,18 @@ def test_a_dotted_spelling_of_a_bound_name_opens_a_call():
     assert scanner.opens("[math.", 0) and not scanner.opens("[math,", 0)
 
 
+def test_another_letter_case_or_separator_in_a_bound_name_opens_a_call():
+    # a small model wrote [protein_info_get_sequence_and_3d(...)] for protein_info.get_sequence_and_3D: the
+    # reply was left as text and the call lost (BFCL parallel_3)
+    names = ("protein_info.get_sequence_and_3D", "get_weather")
+    for text, fmt in (("[protein_info_get_sequence_and_3d(", "pythonic"), ("[Get-Weather(", "pythonic"),
+                      ('{"name": "PROTEIN_INFO.get_sequence_and_3d"', "json")):
+        assert OpenerScanner(("pythonic", "json"), names).feed(text) == (0, fmt), text
+    for text in ("[get_weathers(", "[getweather(", "[protein_info_get("):
+        assert OpenerScanner(("pythonic",), names).feed(text) is None, text
+    assert OpenerScanner(("pythonic",), names).opens("[PROTEIN_INFO", 0)
+
+
 class _ScriptedGeneration:
     """Drives ``_Generation._free`` with scripted token streams instead of llama.cpp: each stream is a
     list of ``(token, candidates)``; the calls' prompts and bans are recorded."""

@@ -672,3 +672,35 @@ def test_pythonic_non_finite_call_keeps_the_call_text():
     [bad] = reply.invalid_tool_calls
     assert bad["name"] == "calculate" and bad["args"] == "calculate(value=1e999)"
     assert "send a finite number" in bad["error"] and reply.content == "Setting it."
+
+
+# -------------------- a name that differs from a bound one only in letter case and separators is that tool
+
+@pytest.mark.parametrize(("text", "dialect"), [
+    ('[brave_search_Call(query="x")]', None),
+    ('[BraveSearch.call(query="x")]', "pythonic"),
+    ('<tool_call>{"name": "brave-search-call", "arguments": {"query": "x"}}</tool_call>', "hermes"),
+    ('[{"name": "BRAVE_SEARCH_CALL", "arguments": {"query": "x"}}]', "json"),
+    ('{"name": "braveSearch.call", "parameters": {"query": "x"}}', None),
+    ('[TOOL_CALLS][{"name": "brave_search_call", "arguments": {"query": "x"}}]', "mistral"),
+])
+def test_a_near_name_is_read_as_the_bound_tool(text, dialect):
+    assert calls(parse(text, dialect)) == [("brave_search.call", {"query": "x"})]
+
+
+def test_a_near_name_shared_by_two_bound_tools_is_not_guessed():
+    names = ["get_weather", "getWeather"]
+    reply = check(parse_tool_calls('<tool_call>{"name": "GET-WEATHER", "arguments": {}}</tool_call>', names))
+    assert reply.tool_calls == [] and reply.invalid_tool_calls[0]["name"] == "GET-WEATHER"
+    assert "Unknown tool" in reply.invalid_tool_calls[0]["error"]
+    text = '[GET_WEATHER(city="Oslo")]'  # no marker: not a call of a bound tool, so text
+    assert check(parse_tool_calls(text, names)) == ParsedReply(text, [], [])
+    assert calls(check(parse_tool_calls('[getweather(city="Oslo")]', ["get_weather", "get_time"]))) == [
+        ("get_weather", {"city": "Oslo"})]
+
+
+def test_other_names_stay_unknown_and_prose_stays_text():
+    reply = parse('<tool_call>{"name": "get_weathers", "arguments": {}}</tool_call>')
+    assert reply.tool_calls == [] and reply.invalid_tool_calls[0]["name"] == "get_weathers"
+    text = "Use getWeather(city) to look it up."
+    assert parse(text) == ParsedReply(text, [], [])

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call
 from toolwire.models.dialects import parse_reply
 from toolwire.models.grammar import OpenerScanner
-from toolwire.parsing._calls import _EXAMPLE
+from toolwire.parsing._calls import _EXAMPLE, name_key
 from toolwire.parsing.pythonic import _CUT_OFF, PythonNames
 from toolwire.tools import ToolSpec
 
@@ -100,11 +100,13 @@ def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str]) -> In
         spelling = PythonNames(names)
         found = _PYTHON_NAME.match(text)
         written = re.sub(r"\s", "", found.group(1)) if found else ""
-        name = next((n for n in names if spelling.tool(n).replace(".", "_") == written.replace(".", "_")), None)
+        name = next((n for n in names if spelling.tool(n) == written), None) or next(
+            (n for n in names if name_key(spelling.tool(n)) == name_key(written)), None)
         error = _CUT_OFF.format(name=spelling.tool(name) if name else "tool_name")
     else:
         found = _JSON_NAME.search(text)
         written = found.group(1) if found else ""
-        name = next((n for n in names if n.replace(".", "_") == written.replace(".", "_")), None)
+        name = next((n for n in names if n == written), None) or next(
+            (n for n in names if name_key(n) == name_key(written)), None)
         error = _CUT_OFF_JSON.format(example=_EXAMPLE.replace("tool_name", name or "tool_name"))
     return invalid_tool_call(name, text.strip(), error=error)

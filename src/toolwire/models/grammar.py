@@ -423,14 +423,19 @@ def call_grammar(
 # -- recognising the start of a call while generating ----------------------------------------------------
 
 _WS = " \t\r\n"
+# how a ``name`` atom compares: ASCII letter case, ``.``, ``-`` and ``_`` do not count (one character for one,
+# so a partial match stays a prefix)
+_NAME_FOLD = str.maketrans({**{chr(c): chr(c + 32) for c in range(65, 91)}, ".": "_", "-": "_"})
 
 
 def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple[str, tuple[str, ...]]]]:
     """Opener patterns of ``fmt``: lists of atoms ``(kind, strings)`` with kind ``ws`` (any whitespace),
     ``lit`` (one of the strings), ``opt`` (one of the strings, or nothing) or ``name`` (one of the strings,
-    a ``.`` in the text matching a ``_``: models trained on Python write ``math.factorial(`` for a tool
-    bound as ``math_factorial``; the grammar then writes the bound name). Pythonic calls name the tools in
-    their Python-safe spelling (:class:`~toolwire.parsing.pythonic.PythonNames`)."""
+    with ASCII letter case and the separators ``.``, ``-`` and ``_`` not counting: models trained on Python
+    write ``math.factorial(`` for a tool bound as ``math_factorial``, and small models write
+    ``protein_info_get_sequence_and_3d(`` for ``protein_info.get_sequence_and_3D``; the grammar then writes
+    the bound name). Pythonic calls name the tools in their Python-safe spelling
+    (:class:`~toolwire.parsing.pythonic.PythonNames`)."""
     tools = tuple(names)
     if fmt == "pythonic":
         tools = _python_spellings(tools)
@@ -470,7 +475,7 @@ def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k:
     for option in options:
         rest = text[i:i + len(option)]
         if kind == "name":
-            rest, option = rest.replace(".", "_"), option.replace(".", "_")
+            rest, option = rest.translate(_NAME_FOLD), option.translate(_NAME_FOLD)
         if rest == option:
             result = _match(pattern, text, i + len(option), k + 1)
         elif option.startswith(rest) and i + len(rest) == len(text):
@@ -494,8 +499,9 @@ class OpenerScanner:
     """Watch a reply as it is generated and say where a tool call starts.
 
     Calls are recognised at the start of the reply or of a line, in any of ``formats``, and only for a
-    bound tool name (so prose and code stay text); in a call list or a JSON call, a ``.`` written where
-    the name has ``_`` still counts.
+    bound tool name (so prose and code stay text); in a call list or a JSON call, a name written with
+    another letter case or another of the separators ``.``, ``-``, ``_`` still counts (the grammar then
+    writes the call again with the bound name).
 
     Args:
         formats: the call formats to look for, in priority order.

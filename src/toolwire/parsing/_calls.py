@@ -50,6 +50,28 @@ def tool_name_set(tool_names: Collection[str] | Mapping[str, Any] | None) -> fro
 
 
 _EXAMPLE = '{"name": "tool_name", "arguments": {"param": "value"}}'
+_NOT_KEY = re.compile(r"[\W_]+")
+
+
+def name_key(name: str) -> str:
+    """A tool name with letter case and separators taken out: ``get_weather``, ``get-weather``, ``GetWeather``
+    and ``get.weather`` all give ``getweather``."""
+    return _NOT_KEY.sub("", name.casefold())
+
+
+def name_keys(names: Collection[str]) -> dict[str, str]:
+    """The bound names by :func:`name_key`, keeping only keys that one name alone has.
+
+    A call whose name is not bound but has one of these keys is a call of that tool: small models write
+    ``protein_info_get_sequence_and_3d`` for ``protein_info.get_sequence_and_3D`` or ``getWeather`` for
+    ``get_weather``, and answering with an unknown-tool error costs a round trip for a call whose meaning
+    is plain. When two bound names share a key, neither is guessed.
+    """
+    found: dict[str, str | None] = {}
+    for name in names:
+        key = name_key(name)
+        found[key] = None if key in found and found[key] != name else name
+    return {key: name for key, name in found.items() if key and name is not None}
 
 
 class Collector:
@@ -61,6 +83,7 @@ class Collector:
 
     def __init__(self, tool_names: Collection[str] | Mapping[str, Any] | None) -> None:
         self.names = tool_name_set(tool_names)
+        self._keys = name_keys(self.names)
         self.calls: list[ToolCall] = []
         self.invalid: list[InvalidToolCall] = []
         self.spans: list[tuple[int, int]] = []
@@ -72,6 +95,15 @@ class Collector:
             call_id = new_tool_call_id()
         self._ids.add(call_id)
         return call_id
+
+    def resolve(self, name: Any) -> str | None:
+        """The bound tool a call's ``name`` means, or ``None``: the name itself when it is bound, else the one
+        bound tool whose name differs from it only in letter case and separators (see :func:`name_keys`)."""
+        if not isinstance(name, str):
+            return None
+        if name in self.names:
+            return name
+        return self._keys.get(name_key(name))
 
     def unknown_error(self, name: str) -> str:
         """The error sentence for a call to a name that is not bound."""
@@ -121,6 +153,7 @@ class Collector:
                 self.add_invalid(None, raw, f"A tool call must be a JSON object such as {_EXAMPLE}.")
             return marked
         name, args, call_id, extra, inner = parts
+        name = self.resolve(name) or name
         if name not in self.names:
             if not marked:
                 return False
@@ -180,7 +213,7 @@ def add_value(collector: Collector, value: Any, raw: str, *, marked: bool) -> bo
         if any(p is None for p in parts):
             if not marked:
                 return False
-        elif not marked and not any(p.name in collector.names for p in parts if p is not None):
+        elif not marked and not any(collector.resolve(p.name) for p in parts if p is not None):
             return False
         for item in value:
             collector.add_object(item, raw_text(item) or "", marked=True)
@@ -220,6 +253,7 @@ def add_failure(collector: Collector, raw: str, message: str, *, marked: bool) -
         head = call_head(raw)
         if head is not None:
             name, has_args = head, True
+    name = collector.resolve(name) or name
     if not marked and (name not in collector.names or not has_args):
         return False
     example = _EXAMPLE if not name else _EXAMPLE.replace("tool_name", name)
@@ -298,7 +332,7 @@ def add_list_items(collector: Collector, text: str, start: int, stop: int, messa
             return None
         names = {part.name for part in parts if part is not None}
         names.update(call_head(raw) for _, raw, error in items if error is not None)
-        if not names & collector.names and call_head(rest) not in collector.names:
+        if not any(collector.resolve(name) for name in names) and not collector.resolve(call_head(rest)):
             return None
     for value, raw, error in items:
         if error is None:

@@ -121,7 +121,7 @@ def _bare(collector: Collector, text: str, start: int) -> int | None:
                 return end
         if failure.kind == "invalid":
             name = call_head(text, start)
-            if name is None or name not in collector.names:
+            if collector.resolve(name) is None:
                 return start + 1
             end = python_span_end(text, start)  # a broken call to a bound tool: up to its last bracket
             if end == EOF:

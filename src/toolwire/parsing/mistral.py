@@ -78,6 +78,7 @@ def parse_mistral(text: str, tool_names: Collection[str]) -> ParsedReply:
                 count += 1
                 break
             count += 1
+            name = collector.resolve(name) or name
             if name not in collector.names:
                 collector.add_invalid(name, text[k:end], collector.unknown_error(name), call_id)
             else:

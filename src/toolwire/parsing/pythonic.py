@@ -201,6 +201,13 @@ def _is_literal(node: ast.expr) -> bool:
     return True
 
 
+def _real(collector: Collector, spell: PythonNames, written: str) -> str:
+    """The real name of the tool written ``written``: its Python-safe spelling read back, then repaired to a
+    bound name that differs only in letter case and separators (:meth:`Collector.resolve`)."""
+    name = spell.real_tool(written)
+    return collector.resolve(name) or collector.resolve(written) or name
+
+
 def _unknown_error(collector: Collector, spell: PythonNames, written: str) -> str:
     """The collector's error for an unknown name, naming the tools as the pythonic format spells them."""
     shown = sorted(spell.tool(n) for n in collector.names)
@@ -211,7 +218,7 @@ def _unknown_error(collector: Collector, spell: PythonNames, written: str) -> st
 
 def _add_call(collector: Collector, src: str, call: ast.Call, written: str, spell: PythonNames) -> None:
     raw = ast.get_source_segment(src, call) or src
-    name = spell.real_tool(written)
+    name = _real(collector, spell, written)
     if name not in collector.names:
         collector.add_invalid(name, raw, _unknown_error(collector, spell, written))
         return
@@ -252,7 +259,7 @@ def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spe
     if any(n is None for n in names):
         return False
     if not marked:
-        if not any(spell.real_tool(n) in collector.names for n in names if n is not None):
+        if not any(_real(collector, spell, n) in collector.names for n in names if n is not None):
             return False
         if not is_list:  # prose such as "get_weather(city)" is not a call
             call = calls[0]
@@ -297,12 +304,12 @@ def _cut_list(collector: Collector, text: str, open_idx: int, spell: PythonNames
         return False
     for start, end, written in items:
         if not _add_source(collector, text[start:end], False, True, spell):
-            collector.add_invalid(spell.real_tool(written), text[start:end], _UNREADABLE.format(name=written))
+            collector.add_invalid(_real(collector, spell, written), text[start:end], _UNREADABLE.format(name=written))
     rest = text[pos:].strip()
     if rest:
         m = _ANY_CALL.match(rest)
         written = re.sub(r"\s+", "", m.group(1)) if m is not None else "tool_name"
-        collector.add_invalid(spell.real_tool(written) if m is not None else None, rest,
+        collector.add_invalid(_real(collector, spell, written) if m is not None else None, rest,
                               _CUT_OFF.format(name=written))
     return True
 
@@ -320,7 +327,7 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
         return -1
     if end == EOF:
         written = re.sub(r"\s+", "", name)
-        real = spell.real_tool(written)
+        real = _real(collector, spell, written)
         if not marked and (real not in collector.names or not _KEYWORD_START.match(text, args_pos)):
             return None
         if not (is_list and _cut_list(collector, text, open_idx, spell)):
