@@ -381,6 +381,13 @@ def test_pythonic_grammar_follows_the_signature_order_and_json_the_schema_order(
     j = Gbnf(call_grammar([search], "json"))  # the json prompts show the schema: its order stays
     assert j.accepts('{"name": "search", "arguments": {"limit": 3, "query": "cats"}}')
     assert not j.accepts('{"name": "search", "arguments": {"query": "cats", "limit": 3}}')
+    # a JSON call from a model shown the Python signatures (the pythonic dialect's fallback format) follows them
+    for fmt, text in (("json", '{"name": "search", "arguments": {"query": "cats", "limit": 3}}'),
+                      ("hermes", '<tool_call>\n{"name": "search", "arguments": {"query": "cats", "limit": 3}}'
+                                 '\n</tool_call>')):
+        shown = Gbnf(call_grammar([search], fmt, signature=True))
+        assert shown.accepts(text) and not shown.accepts(text.replace('"query": "cats", "limit": 3',
+                                                                      '"limit": 3, "query": "cats"')), fmt
 
 
 JSON_OK = [

@@ -10,7 +10,8 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
   (:class:`toolwire.parsing.pythonic.PythonNames`: ``get_weather`` for ``get-weather``, ``from_`` for
   ``from``) and keyword arguments in the order of the prompt's signature (required ones first);
 * ``"json"``: ``{"name": "get_weather", "arguments": {"city": "Paris"}}`` or a JSON list of such
-  objects, optionally inside a ```` ```json ```` fence;
+  objects, optionally inside a ```` ```json ```` fence; arguments in the schema's property order, or in
+  the signature's when the prompt showed Python signatures (``signature=True``);
 * ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates).
 
 :func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may
@@ -35,7 +36,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolwire.parsing.pythonic import PythonNames
+from toolwire.parsing.pythonic import PythonNames, signature_order
 from toolwire.tools import ToolSpec
 
 __all__ = ["FORMATS", "OpenerScanner", "Rules", "call_grammar", "gbnf_literal", "python_literal", "value_rule"]
@@ -352,8 +353,14 @@ def _keyword_sequence(pairs: list[tuple[str, bool]], sep: str, rules: Rules, hin
     return start(0)
 
 
-def _json_call(spec: ToolSpec, rules: Rules) -> str:
-    args = object_rule(spec.parameters, rules, f"{spec.name}-args")
+def _json_call(spec: ToolSpec, rules: Rules, signature: bool = False) -> str:
+    """A JSON call object of ``spec``; with ``signature``, its arguments in signature order (as
+    :func:`_python_call`), else in the schema's property order."""
+    schema = spec.parameters
+    props = schema.get("properties")
+    if signature and isinstance(props, dict) and props:
+        schema = {**schema, "properties": {k: props[k] for k in signature_order(schema)}}
+    args = object_rule(schema, rules, f"{spec.name}-args")
     if args == "object":  # a tool without parameters: only {}
         args = rules.add("empty-object", '"{" ws "}"')
     body = (f'"{{" ws "\\"name\\"" ws ":" ws {rules.key(spec.name)} ws "," ws '
@@ -380,6 +387,7 @@ def call_grammar(
     *,
     parallel: bool = True,
     max_calls: int = 8,
+    signature: bool = False,
 ) -> str:
     """Build the GBNF grammar of a reply made only of tool calls to ``tools``, in format ``fmt``.
 
@@ -388,6 +396,9 @@ def call_grammar(
         fmt: one of :data:`FORMATS` (``"pythonic"``, ``"json"``, ``"hermes"``).
         parallel: allow up to ``max_calls`` calls in one reply; False allows exactly one.
         max_calls: the most calls one reply may hold.
+        signature: JSON calls take their arguments in signature order (required ones first, as the pythonic
+            prompt shows them) instead of the schema's property order; for a model shown Python signatures
+            that writes a JSON call. Pythonic calls always use signature order.
 
     Returns:
         GBNF text whose ``root`` matches one whole reply (the model must stop after it).
@@ -407,14 +418,14 @@ def call_grammar(
         return rules.text(f'{calls} | {fence} {calls} "\\n```"')
     if fmt == "json":
         rules = Rules("json")
-        call = rules.add("call", " | ".join(_json_call(t, rules) for t in tools))
+        call = rules.add("call", " | ".join(_json_call(t, rules, signature) for t in tools))
         body = call
         if more:
             body = rules.add("calls", f'{call} | "[" ws {call} ("," ws {call}){{0,{more}}} ws "]"')
         return rules.text(f'{body} | "```json\\n" {body} "\\n```"')
     if fmt == "hermes":
         rules = Rules("json")
-        call = rules.add("call", " | ".join(_json_call(t, rules) for t in tools))
+        call = rules.add("call", " | ".join(_json_call(t, rules, signature) for t in tools))
         block = rules.add("block", f'"<tool_call>\\n" {call} "\\n</tool_call>"')
         return rules.text(f'{block} ("\\n" {block}){{0,{more}}}' if more else block)
     raise ValueError(f"unknown call format {fmt!r}; use one of {', '.join(FORMATS)}")

@@ -269,18 +269,19 @@ class _Generation:
                             f"shorten the conversation.")
         self.budget = min(int(self.opts["max_tokens"]), room)
         parallel = request.parallel_tool_calls is not False
+        signature = dialect.formats[0] == "pythonic"  # the prompt shows Python signatures (required arguments first)
         fmt: str | None = None
         cached = self._warm(loaded, tokens)
         if offered and choice != "auto":
             fmt = dialect.formats[0]
-            head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel))
+            head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel, signature))
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
             head, opener, fmt = yield from self._free(loaded, tokens, scanner)
             call_text = ""
             if fmt is not None:
                 more = loaded.tokenize(head, bos=False) if head else []
-                grammar = self._grammar(loaded, offered, fmt, parallel)
+                grammar = self._grammar(loaded, offered, fmt, parallel, signature)
                 # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written,
                 # instead of being generated again under the grammar
                 forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
@@ -454,13 +455,16 @@ class _Generation:
 
     # -- pieces ---------------------------------------------------------------------------------
 
-    def _grammar(self, loaded: LoadedModel, tools: Sequence[ToolSpec], fmt: str, parallel: bool) -> str | None:
-        """The GBNF text constraining calls of ``tools`` in ``fmt`` (None: grammar off, or refused)."""
+    def _grammar(self, loaded: LoadedModel, tools: Sequence[ToolSpec], fmt: str, parallel: bool,
+                 signature: bool) -> str | None:
+        """The GBNF text constraining calls of ``tools`` in ``fmt`` (None: grammar off, or refused); with
+        ``signature``, JSON calls take their arguments in the order the pythonic prompt's signatures show."""
         if not self.model.grammar:
             return None
-        key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel)
+        key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel,
+               signature)
         if key not in loaded.grammar_texts:
-            text: str | None = call_grammar(tools, fmt, parallel=parallel)
+            text: str | None = call_grammar(tools, fmt, parallel=parallel, signature=signature)
             try:
                 loaded.sampler(text)
             except ValueError:  # never expected: fall back to unconstrained calls rather than crash llama.cpp
