@@ -430,3 +430,24 @@ def test_cli_interrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
                                           "--out", str(tmp_path / "r.json")])
     assert result.exit_code == 130
     assert "rerun to resume" in result.output
+
+
+def test_progress_as_log_lines_when_stderr_is_not_a_terminal() -> None:
+    now = [100.0]
+    lines: list[str] = []
+    log = cli.LogLines(lines.append, every=60, clock=lambda: now[0])
+    log(40, 140, 30)  # the start: 40 items resumed from the report
+    for done in range(41, 141):
+        now[0] += 3.0  # three seconds per item
+        log(done, 140, 30 + (done - 40) // 2)
+    assert lines[0] == "BFCL 41/140 items, 73.17% right, 0:00:03 elapsed, about 0:04:57 left"
+    assert len(lines) == 6  # the first item, then one a minute (every 20 items: 61, 81, 101, 121), the last
+    assert lines[1].startswith("BFCL 61/140 items") and lines[1].endswith("about 0:03:57 left")
+    assert lines[-1] == "BFCL 140/140 items, 57.14% right, 0:05:00 elapsed"
+
+
+def test_cli_writes_progress_lines_to_a_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_load_model", lambda *a: oracle())
+    result = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--category", "simple", "--limit", "3"])
+    assert result.exit_code == 0, result.output
+    assert "BFCL 1/3 items, 100.00% right" in result.output and "BFCL 3/3 items, 100.00% right" in result.output

@@ -12,6 +12,9 @@ code 130.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,7 +35,7 @@ from toolwire.evals.bfcl import CATEGORIES, find_category_files, parse_categorie
 from toolwire.evals.bfcl_runner import run_bfcl
 from toolwire.evals.report import Report, load_published_scores, write_html
 
-__all__ = ["app", "bfcl"]
+__all__ = ["LogLines", "app", "bfcl"]
 
 app = typer.Typer(help="Evaluate a model on public benchmarks.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False)
@@ -94,6 +97,44 @@ def _published_table(report: Report, published: dict[str, dict[str, float]]) -> 
     return table
 
 
+class LogLines:
+    """Progress as plain lines, for a run whose stderr is a log file or a pipe (where rich draws no bar).
+
+    Called as the runner's progress callback (``done``, ``total`` items; ``correct`` of the done ones); it
+    writes one line for the first item, then at most one every ``every`` seconds, and one for the last:
+    ``BFCL 120/1240 items, 78.33% right, 0:15:02 elapsed, about 2:20:10 left``. The time left is the mean
+    time of the items scored by this run (resumed ones do not count) times the items still to do.
+
+    Args:
+        echo: receives each line.
+        every: the least seconds between two lines.
+        clock: a monotonic clock in seconds (a parameter for tests).
+    """
+
+    def __init__(self, echo: Callable[[str], None], every: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.echo, self.every, self.clock = echo, every, clock
+        self.started = clock()
+        self.first: int | None = None  # items already done when this run began (a resumed report)
+        self.last = float("-inf")
+
+    def __call__(self, done: int, total: int, correct: int) -> None:
+        now = self.clock()
+        if self.first is None:
+            self.first = done
+            return  # the runner's first call reports what a resumed report already holds
+        if done < total and now - self.last < self.every:
+            return
+        self.last = now
+        elapsed = now - self.started
+        acc = f"{100.0 * correct / done:.2f}% right" if done else "no item scored yet"
+        line = f"BFCL {done}/{total} items, {acc}, {timedelta(seconds=round(elapsed))} elapsed"
+        if done < total and done > self.first:
+            left = elapsed / (done - self.first) * (total - done)
+            line += f", about {timedelta(seconds=round(left))} left"
+        self.echo(line)
+
+
 @app.command("bfcl")
 def bfcl(
     data: Annotated[Path, typer.Option("--data", help="Folder of BFCL_v*_<category>.json files.")],
@@ -127,9 +168,13 @@ def bfcl(
                       TimeRemainingColumn(), console=err, transient=False) as bar:
             task = bar.add_task("bfcl", total=None, acc="-")
 
+            lines = None if err.is_terminal else LogLines(lambda line: typer.echo(line, err=True))
+
             def on_progress(done: int, total: int, correct: int) -> None:
                 acc = f"{100.0 * correct / done:.2f}%" if done else "-"
                 bar.update(task, completed=done, total=total, acc=acc)
+                if lines is not None:
+                    lines(done, total, correct)
 
             report = run_bfcl(chat_model, data, cats, limit=limit, concurrency=concurrency, out=out,
                               progress=on_progress)
