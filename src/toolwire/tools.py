@@ -225,8 +225,8 @@ class Tool:
             description: what the tool does (required, non-empty).
             parameters: JSON Schema of the arguments, an object schema; local ``$ref`` are inlined.
             validate: ``validate(args) -> dict`` raising :class:`ToolValidationError`; by default the
-                arguments are checked against ``parameters`` with ``jsonschema``
-                (:func:`toolwire.interop.openai_tools.schema_validator`).
+                arguments are checked against ``parameters`` with ``jsonschema``, in the dialect its
+                ``$schema`` names (default 2020-12; :func:`toolwire.interop.openai_tools.schema_validator`).
             return_direct, timeout, response_format, handle_errors, hide_error_details: see :class:`Tool`.
 
         A ``null`` received for a parameter that is optional and does not accept ``null`` is dropped
@@ -240,8 +240,9 @@ class Tool:
 
         check_name(name)
         params = normalize_parameters(parameters, name)
-        if validate is None:
-            validate = schema_validator(params, name)
+        if validate is None:  # in the schema's own dialect: normalize_parameters drops "$schema"
+            dialect = parameters.get("$schema")
+            validate = schema_validator(params, name, dialect=dialect if isinstance(dialect, str) else None)
         plan = null_plan(params)
         schema = FunctionSchema(description or "", params, validate,
                                 defaulted_non_nullable=frozenset((plan or {}).get("drop", ())), null_plan=plan)

@@ -96,6 +96,9 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool")
 
     Local ``$ref``/``$defs`` are inlined and ``title`` keywords dropped (as for ``@tool`` schemas), a
     missing ``type`` becomes ``"object"`` and ``properties`` is always present. The input is not changed.
+    The schema is checked in its own dialect (its ``$schema``), and ``$schema`` is then dropped from what
+    providers get: pass the original ``$schema`` to :func:`schema_validator`'s ``dialect`` so arguments
+    are validated in that dialect too.
 
     Raises:
         SchemaError: not a dict, not an object schema, a recursive ``$ref``, or not valid JSON Schema.
@@ -156,12 +159,18 @@ def _describe(error: Any) -> tuple[list[str], bool]:
     return [f"'{_loc(path) or '(arguments)'}': {error.message}"], False
 
 
-def schema_validator(parameters: Mapping[str, Any], tool_name: str) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
+                     dialect: str | None = None) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
     """Build ``validate(args) -> dict`` checking ``args`` against the JSON Schema ``parameters``.
 
     Args:
         parameters: the arguments' object schema (its ``$schema`` picks the dialect; default 2020-12).
         tool_name: used in error messages.
+        dialect: the ``$schema`` URI of the schema as it was written, for ``parameters`` that
+            :func:`normalize_parameters` stripped of it: a draft-07 or draft-04 schema (MCP servers built
+            with zod-to-json-schema send draft-07) is then checked and validated with that draft's rules
+            (``"items": [...]`` tuples, boolean ``exclusiveMaximum``), not 2020-12's. Ignored when
+            ``parameters`` has its own ``$schema``.
 
     Keys that ``properties`` does not declare are rejected, as for a ``@tool``, unless the schema
     itself says what to do with them (``additionalProperties``, ``patternProperties``, a combinator...).
@@ -176,7 +185,10 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str) -> Callable[
             missing."``
     """
     js = _jsonschema()
-    cls = js.validators.validator_for(parameters)
+    if dialect is not None and "$schema" not in parameters:
+        cls = js.validators.validator_for({"$schema": dialect})
+    else:
+        cls = js.validators.validator_for(parameters)
     try:
         cls.check_schema(parameters)
     except js.exceptions.SchemaError as exc:

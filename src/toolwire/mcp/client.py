@@ -370,6 +370,7 @@ class MCPClient(Sequence[Tool]):
                 tools.append(Tool.from_schema(self._tool_function(mcp_name, name), name, desc, params,
                                               timeout=self.timeout, response_format="content_and_artifact"))
             except SchemaError as exc:
+                taken.discard(name)  # a skipped tool keeps no name: a later tool may have it
                 warnings.warn(f"Skipping the MCP tool {mcp_name!r} of {self.server.label}: {exc}", stacklevel=2)
         return tools
 

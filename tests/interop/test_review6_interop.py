@@ -1,0 +1,90 @@
+"""Review 6 regressions in schema tools and MCP: draft-07/draft-04 schemas keep their dialect (finding 3),
+a skipped MCP tool frees its name (finding 3), server descriptions hide secrets (finding 8)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+from toolwire import ToolValidationError
+from toolwire.interop import tool_from_schema
+from toolwire.interop.openai_tools import normalize_parameters, schema_validator
+from toolwire.mcp import MCPClient
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+DRAFT4 = "http://json-schema.org/draft-04/schema#"
+
+# draft-07 tuple form: "items" is a list (2020-12 calls this prefixItems and refuses a list here)
+PAIR_D7: dict[str, Any] = {
+    "$schema": DRAFT7, "type": "object",
+    "properties": {"pair": {"type": "array", "items": [{"type": "integer"}, {"type": "string"}],
+                            "additionalItems": False}},
+    "required": ["pair"],
+}
+# draft-04: exclusiveMaximum is a boolean next to maximum
+LIMIT_D4: dict[str, Any] = {
+    "$schema": DRAFT4, "type": "object",
+    "properties": {"n": {"type": "number", "maximum": 5, "exclusiveMaximum": True}}, "required": ["n"],
+}
+
+
+def test_draft07_tuple_schema_makes_a_tool_validated_with_draft07() -> None:
+    t = tool_from_schema({"name": "p", "description": "P.", "parameters": PAIR_D7}, lambda pair: pair)
+    assert "$schema" not in t.parameters  # providers do not get the dialect URI
+    assert t.parameters["properties"]["pair"]["items"] == [{"type": "integer"}, {"type": "string"}]
+    assert t.invoke({"pair": [1, "a"]}) == [1, "a"]
+    with pytest.raises(ToolValidationError) as info:
+        t.invoke({"pair": ["x", 1, 3]})
+    text = str(info.value)
+    assert "'pair.0': 'x' is not of type 'integer'" in text
+    assert "'pair.1': 1 is not of type 'string'" in text
+    assert "Additional items" in text
+
+
+def test_draft04_boolean_exclusive_maximum_is_validated_with_draft04() -> None:
+    t = tool_from_schema({"name": "p4", "description": "P.", "parameters": LIMIT_D4}, lambda n: n)
+    assert t.invoke({"n": 4.5}) == 4.5
+    with pytest.raises(ToolValidationError, match="greater than or equal to the maximum of 5"):
+        t.invoke({"n": 5})
+
+
+def test_schema_validator_takes_the_dialect_of_a_stripped_schema() -> None:
+    params = normalize_parameters(LIMIT_D4, "p4")
+    assert "$schema" not in params
+    validate = schema_validator(params, "p4", dialect=DRAFT4)
+    with pytest.raises(ToolValidationError):
+        validate({"n": 5})
+    assert validate({"n": 1}) == {"n": 1}
+
+
+def test_default_dialect_is_still_2020_12() -> None:
+    # a list "items" is no valid 2020-12 schema: without $schema the tool is still refused
+    bare = {k: v for k, v in PAIR_D7.items() if k != "$schema"}
+    from toolwire.errors import SchemaError
+
+    with pytest.raises(SchemaError, match="not valid JSON Schema"):
+        tool_from_schema({"name": "p", "description": "P.", "parameters": bare}, lambda pair: pair)
+
+
+def _mcp_client() -> MCPClient:
+    return MCPClient("python never_started.py")  # _build needs no session
+
+
+def test_mcp_draft07_tool_is_kept() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tools = _mcp_client()._build([{"name": "pair", "description": "Pairs.", "inputSchema": PAIR_D7}])
+    assert [t.name for t in tools] == ["pair"]
+    with pytest.raises(ToolValidationError):
+        tools[0].validate_args({"pair": ["x", 1]})
+
+
+def test_skipped_mcp_tool_does_not_keep_its_name() -> None:
+    broken = {"type": "object", "properties": {"a": {"type": 5}}}  # not JSON Schema in any dialect
+    ok = {"type": "object", "properties": {}}
+    with pytest.warns(UserWarning, match="Skipping the MCP tool 'pair.make'"):
+        tools = _mcp_client()._build([{"name": "pair.make", "description": "A.", "inputSchema": broken},
+                                      {"name": "pair_make", "description": "B.", "inputSchema": ok}])
+    assert [t.name for t in tools] == ["pair_make"]
