@@ -12,7 +12,7 @@ pytest.importorskip("langchain_core")
 
 from langchain_core import messages as lc
 from langchain_core.language_models import GenericFakeChatModel
-from langchain_core.tools import InjectedToolCallId
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId
 from langchain_core.tools import tool as lc_tool
 from langchain_core.utils.function_calling import convert_to_openai_tool as lc_convert
 from pydantic import Field
@@ -363,3 +363,52 @@ def test_an_injected_tool_call_id_is_the_models_call_id():
     [message] = ToolExecutor([tw]).execute(AIMessage("", tool_calls=[
         {"name": "remember", "args": {"fact": "x"}, "id": "call_MODEL_42"}]))
     assert (message.tool_call_id, message.content) == ("call_MODEL_42", "stored by call_MODEL_42")
+
+
+def test_a_langchain_tool_refuses_keys_its_schema_does_not_declare_injected_ones_included():
+    # review 6, finding 1: an InjectedToolArg value or an unknown key from the model used to reach the tool
+    @lc_tool
+    def lc_add(a: int, b: int = 2, user_id: Annotated[str, InjectedToolArg] = "anon") -> str:
+        """Add numbers."""
+        return f"{a + b} by {user_id}"
+
+    tw = from_langchain_tool(lc_add)
+    assert set(tw.parameters["properties"]) == {"a", "b"}
+    for args, bad in [({"a": 1, "user_id": "evil"}, "'user_id' is not a parameter of this tool (got 'evil')"),
+                      ({"a": 1, "zzz": 3}, "'zzz' is not a parameter of this tool (got 3)")]:
+        with pytest.raises(ToolValidationError) as info:
+            tw.invoke(args)
+        assert str(info.value) == f"Invalid arguments for tool 'lc_add': {bad}. Its parameters are: a, b."
+        message = tw.invoke({"name": "lc_add", "args": args, "id": "c1", "type": "tool_call"})
+        assert message.status == "error" and bad in message.content
+    # the declared ones still go through, coerced by LangChain, the injected one at its default
+    assert tw.invoke({"a": "5"}) == ("7 by anon", None)
+
+
+def test_a_model_sent_tool_call_id_is_refused_and_langchain_fills_it():
+    from toolwire import AIMessage
+
+    @lc_tool
+    def remember(fact: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """Store a fact."""
+        return f"stored by {tool_call_id}"
+
+    tw = from_langchain_tool(remember)
+    bad, good = ToolExecutor([tw]).execute(AIMessage("", tool_calls=[
+        {"name": "remember", "args": {"fact": "x", "tool_call_id": "call_FORGED"}, "id": "call_1"},
+        {"name": "remember", "args": {"fact": "y"}, "id": "call_2"}]))
+    assert bad.status == "error" and "'tool_call_id' is not a parameter of this tool" in bad.content
+    assert "stored by" not in bad.content
+    assert (good.status, good.content) == ("success", "stored by call_2")
+
+
+def test_an_async_langchain_tool_refuses_unknown_keys_too():
+    from langchain_core.tools import StructuredTool
+
+    async def shout(text: str) -> str:
+        return text.upper()
+
+    tw = from_langchain_tool(StructuredTool.from_function(coroutine=shout, name="shout", description="Shout."))
+    assert asyncio.run(tw.ainvoke({"text": "hi"})) == ("HI", None)
+    with pytest.raises(ToolValidationError, match=r"'loud' is not a parameter of this tool"):
+        asyncio.run(tw.ainvoke({"text": "hi", "loud": True}))

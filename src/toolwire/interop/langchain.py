@@ -70,20 +70,42 @@ def _lc_parameters(lc_tool: Any) -> dict[str, Any]:
         raise SchemaError(f"Cannot read the schema of LangChain tool {lc_tool.name!r}: {exc}") from None
 
 
-def _pydantic_validator(model: Any, name: str) -> Any:
+def _pydantic_validator(model: Any, name: str) -> Any | None:
+    """Build ``validate(args) -> dict`` from the model-visible pydantic model (LangChain's ``tool_call_schema``).
+
+    ``tool_call_schema`` leaves injected arguments out (``InjectedToolArg``, ``InjectedToolCallId``,
+    LangGraph's ``InjectedState``/``InjectedStore``): those are the application's to fill, and LangChain
+    fills ``InjectedToolCallId`` itself from the call's id. pydantic ignores unknown keys by default, so
+    the arguments are checked with a subclass set to ``extra="forbid"``: a key the schema does not
+    declare (an injected one included) is an error naming the tool's parameters, which the model can
+    correct, and only declared keys reach the LangChain tool. Returns ``None`` when ``model`` cannot be subclassed
+    (the caller then checks with ``jsonschema``, which also refuses undeclared keys).
+
+    Raises:
+        ToolValidationError: (when validating) one message naming each bad field, e.g. ``"Invalid
+            arguments for tool 'add': 'user_id' is not a parameter of this tool (got 'x'). Its
+            parameters are: a, b."``
+    """
     from pydantic import ValidationError
 
     from toolwire.errors import ToolValidationError
     from toolwire.schema import validation_message
 
     fields = list(getattr(model, "model_fields", {}) or {})
+    config = dict(getattr(model, "model_config", {}) or {})
+    try:
+        checked = type(model.__name__, (model,), {"model_config": {**config, "extra": "forbid"},
+                                                  "__module__": model.__module__})
+    except Exception:  # a model that cannot be subclassed: the caller checks with jsonschema instead
+        return None
 
     def validate(args: Any) -> dict[str, Any]:
+        args = dict(args)
         try:
-            model.model_validate(dict(args))
+            checked.model_validate(args)
         except ValidationError as exc:
             raise ToolValidationError(validation_message(exc, name, fields), name) from None
-        return dict(args)
+        return args
 
     return validate
 
@@ -97,9 +119,12 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
 
     The name, description and argument schema are LangChain's (``convert_to_openai_tool``, so
     injected arguments such as ``InjectedToolArg`` stay hidden from the model). Arguments are checked
-    with the tool's pydantic ``args_schema`` (or, for a dict schema, with ``jsonschema``) and then passed
-    to the LangChain tool as a tool call, so its ``response_format="content_and_artifact"`` artifact
-    lands on ``ToolMessage.artifact``; ``return_direct`` is kept. A LangChain ``status="error"`` answer
+    against that model-visible schema (the pydantic ``tool_call_schema``, or ``jsonschema`` for a dict
+    schema): a key it does not declare, an injected argument's name included, is a validation error the
+    model sees. The checked arguments are passed to the LangChain tool as a tool call carrying the
+    model's call id, so LangChain fills ``InjectedToolCallId`` with it (other injected arguments take
+    their defaults) and a ``response_format="content_and_artifact"`` artifact lands on
+    ``ToolMessage.artifact``; ``return_direct`` is kept. A LangChain ``status="error"`` answer
     becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage through ``invoke(tool_call)``).
     Tools with only a ``coroutine`` run async.
 
@@ -120,8 +145,8 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
     if isinstance(schema_model, type) and issubclass(schema_model, BaseModel):
         validate = _pydantic_validator(schema_model, name)
     else:
-        validate = None  # jsonschema, from the parameters
-    if validate is None:
+        validate = None
+    if validate is None:  # jsonschema, from the parameters
         from toolwire.interop.openai_tools import normalize_parameters
 
         validate = schema_validator(normalize_parameters(parameters, name), name)
