@@ -15,6 +15,8 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel
 from pydantic_core import SchemaValidator
 
+from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
+
 __all__ = ["Unsupported", "fast_default", "fast_function_schema", "sorted_inline"]
 
 # -- the fast path of function_schema ---------------------------------------------------------------
@@ -36,6 +38,7 @@ class Unsupported(Exception):
 _SIMPLE_CORE: dict[Any, str] = {str: "str", int: "int", float: "float", bool: "bool"}
 _SIMPLE_JSON = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "none": "null"}
 _JSON_LEAF = (str, int, float, bool, type(None))
+_CONTAINERS = (dict, list)
 # model settings that change only validation (which runs the model's own validator), never the JSON Schema
 _VALIDATION_ONLY_CONFIG = frozenset({
     "title", "extra", "frozen", "validate_assignment", "str_strip_whitespace", "str_to_lower", "str_to_upper",
@@ -148,14 +151,22 @@ def _flattened_any_of(schemas: list[dict[str, Any]]) -> dict[str, Any]:
     return unique[0] if len(unique) == 1 else {"anyOf": unique}
 
 
-_DROPPED = frozenset(("$defs", "definitions", "title"))
-_CONTAINERS = (dict, list)
+def _sorted_data(value: Any, parent_key: str | None) -> Any:
+    """A fresh copy of JSON data sorted as GenerateJsonSchema._sort_recursive sorts it (nothing dropped)."""
+    kind = type(value)
+    if kind is list:
+        return [_sorted_data(v, parent_key) for v in value]
+    if kind is not dict:
+        return value
+    keys = value.keys() if parent_key in ("properties", "default") else sorted(value)
+    return {k: _sorted_data(value[k], k) for k in keys}
 
 
 def sorted_inline(raw: dict[str, Any]) -> dict[str, Any]:
     """``inline_refs(sort(raw))`` in one pass, where ``sort`` is GenerateJsonSchema.sort (keys in
     alphabetical order, except in the dicts under 'properties' and 'default'), for fast-path output
-    (its ``$defs`` are never recursive)."""
+    (its ``$defs`` are never recursive and its refs are ``#/$defs/Name``). Schema positions and data are
+    told apart as :func:`toolwire._schema_refs.inline_refs` tells them."""
     defs = raw.get("$defs") or {}
 
     def walk(value: Any, parent_key: str | None) -> Any:
@@ -166,24 +177,27 @@ def sorted_inline(raw: dict[str, Any]) -> dict[str, Any]:
             return value
         keys = value.keys() if parent_key in ("properties", "default") else sorted(value)
         ref = value.get("$ref")
-        if type(ref) is str and ref.startswith(("#/$defs/", "#/definitions/")):
-            name = ref.rsplit("/", 1)[1]
-            if not ref.startswith("#/$defs/") or name not in defs:  # a "$ref" inside a default value
-                raise Unsupported
-            target = walk(defs[name], name)
-            extra = {k: walk(value[k], k) for k in keys if k not in ("$ref", "title")}
-            return {**target, **extra} if extra else target
         out: dict[str, Any] = {}
+        if ref is not None:
+            name = ref[len("#/$defs/"):] if type(ref) is str and ref.startswith("#/$defs/") else None
+            if name is None or name not in defs:
+                raise Unsupported
+            out = dict(walk(defs[name], name))
         for key in keys:
-            if key in _DROPPED:
+            if key in DROPPED_KEYS or key == "$ref":
                 continue
             item = value[key]
             if type(item) not in _CONTAINERS:
                 out[key] = item
-            elif key == "properties" and type(item) is dict:  # name -> schema: no name is dropped or moved
-                out[key] = {name: walk(sub, name) for name, sub in item.items()}
-            else:
+            elif key in SCHEMA_KEYS:
                 out[key] = walk(item, key)
+            elif key in SCHEMA_MAP_KEYS and type(item) is dict:  # name -> schema: no name is dropped or moved
+                keep = item.keys() if key == "properties" else sorted(item)
+                out[key] = {name: walk(item[name], name) for name in keep}
+            elif key == "discriminator" and dangling_discriminator(item):
+                continue
+            else:
+                out[key] = _sorted_data(item, key)
         return out
 
     return walk(raw, None)  # type: ignore[no-any-return]

@@ -6,6 +6,7 @@ dropped where the schema does not accept them). Re-exported by :mod:`toolwire.sc
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 from toolwire.errors import SchemaError
 
@@ -13,11 +14,75 @@ __all__ = ["NullPlan", "drop_defaulted_nulls", "inline_refs", "null_plan"]
 
 
 # -- $ref inlining --------------------------------------------------------------------------------
+# Only schema positions are rewritten: a keyword's value is a schema, a list of schemas or a map of names
+# to schemas for the keywords below (JSON Schema 2020-12 Core, section 10; Validation, section 6; and
+# draft-07's "items" list, "additionalItems" and "dependencies"). Every other value is data ("enum",
+# "const", "default", "examples", an unknown "x-..." keyword) and is copied as it is: a "title" key in a
+# default is the value's, not the schema's.
+
+SCHEMA_KEYS = frozenset((
+    "items", "additionalItems", "prefixItems", "anyOf", "oneOf", "allOf", "not", "if", "then", "else",
+    "contains", "additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+    "contentSchema",
+))
+SCHEMA_MAP_KEYS = frozenset(("properties", "patternProperties", "dependentSchemas", "dependencies"))
+DROPPED_KEYS = frozenset(("$defs", "definitions", "title"))
+_DEF_PREFIXES = ("#/$defs/", "#/definitions/")
+
+
+def copy_data(value: Any) -> Any:
+    """A fresh copy of JSON data (dicts and lists copied, everything else shared)."""
+    if isinstance(value, dict):
+        return {k: copy_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [copy_data(v) for v in value]
+    return value
+
+
+def dangling_discriminator(value: Any) -> bool:
+    """Whether ``value``, a ``discriminator`` keyword (OpenAPI 3.1, section 4.8.25), maps a tag to a
+    ``#/$defs/...`` schema: once the definitions are inlined that ``mapping`` names schemas that no longer
+    exist, and without it the bare ``propertyName`` would name schemas that have no name, so the whole
+    keyword goes (each branch's ``const`` tag still says which branch a value is)."""
+    mapping = value.get("mapping") if isinstance(value, dict) else None
+    return isinstance(mapping, dict) and any(
+        isinstance(target, str) and target.startswith(_DEF_PREFIXES) for target in mapping.values())
+
+
+def _pointer(ref: str) -> list[str]:
+    """The reference tokens of a ``#/...`` URI fragment: percent-decoded (RFC 3986, section 2.1), then
+    ``~1`` -> ``/`` and ``~0`` -> ``~`` (RFC 6901, sections 4 and 6)."""
+    return [unquote(token).replace("~1", "/").replace("~0", "~") for token in ref[2:].split("/")]
+
+
+def _resolve(schema: dict[str, Any], tokens: list[str]) -> Any:
+    """The value ``tokens`` point at in ``schema``, or ``_MISSING``; a ``#/definitions/`` pointer may find
+    its target under ``$defs`` and the other way round."""
+    for first in dict.fromkeys((tokens[0], *(k for k in ("$defs", "definitions") if k != tokens[0]))):
+        node: Any = schema
+        for token in (first, *tokens[1:]):
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                break
+        else:
+            return node
+    return _MISSING
+
+
+_MISSING: Any = object()
 
 
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
-    """Return ``schema`` with every local ``$ref`` replaced by its ``$defs`` entry and ``title`` keys
-    dropped (property *names* called "title" are kept).
+    """Return ``schema`` with every local ``$ref`` into its ``$defs`` (or ``definitions``) replaced by the
+    schema it points at, and the ``title`` keywords dropped.
+
+    A ``$ref`` is a JSON pointer (``#/$defs/Outer/properties/inner``, ``#/$defs/a~1b`` for the name
+    ``a/b``); its siblings are kept and win over the target's keys. Only schema positions are rewritten:
+    a property *named* "title" and a ``title`` inside ``enum``/``const``/``default``/``examples`` data are
+    kept. A ``discriminator`` whose ``mapping`` points into the dropped definitions is dropped too.
 
     Args:
         schema: a JSON Schema dict as pydantic writes it (``$defs`` at the top, ``#/$defs/Name`` refs).
@@ -26,36 +91,43 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
         A new self-contained schema dict (the input is not changed).
 
     Raises:
-        SchemaError: a type refers to itself (recursive model): such a schema has no finite inline form.
+        SchemaError: a type refers to itself (recursive model): such a schema has no finite inline form;
+            or a ``$ref`` names a definition the schema does not have.
     """
-    defs = schema.get("$defs") or schema.get("definitions") or {}
 
-    def walk(node: Any, stack: tuple[str, ...]) -> Any:
+    def walk(node: Any, stack: tuple[tuple[str, ...], ...]) -> Any:
         if isinstance(node, list):
             return [walk(x, stack) for x in node]
         if not isinstance(node, dict):
             return node
+        out: dict[str, Any] = {}
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith(("#/$defs/", "#/definitions/")):
-            name = ref.rsplit("/", 1)[1]
-            if name in stack:
+        if isinstance(ref, str) and ref.startswith(_DEF_PREFIXES):
+            tokens = _pointer(ref)
+            name = tokens[1] if len(tokens) > 1 else ref
+            if tuple(tokens) in stack:
                 raise SchemaError(
                     f"The type {name!r} refers to itself, and a tool schema must be finite: "
                     "replace the recursive field with a depth-limited type or a JSON string."
                 )
-            if name not in defs:
-                raise SchemaError(f"The schema refers to {ref!r}, which it does not define.")
-            target = walk(defs[name], (*stack, name))
-            extra = {k: walk(v, stack) for k, v in node.items() if k not in ("$ref", "title")}
-            return {**target, **extra} if extra else target
-        out: dict[str, Any] = {}
+            target = _resolve(schema, tokens)
+            if target is _MISSING:
+                raise SchemaError(f"The schema refers to {ref!r}, which it does not define: add that "
+                                  "definition to its $defs or fix the reference.")
+            inlined = walk(target, (*stack, tuple(tokens)))
+            # a boolean schema (JSON Schema 2020-12 Core, section 4.3.2) as the object form its siblings can join
+            out = dict(inlined) if isinstance(inlined, dict) else {} if inlined else {"not": {}}
         for key, value in node.items():
-            if key in ("$defs", "definitions", "title"):
+            if key in DROPPED_KEYS or (key == "$ref" and isinstance(ref, str) and ref.startswith(_DEF_PREFIXES)):
                 continue
-            if key == "properties" and isinstance(value, dict):
-                out[key] = {pname: walk(pschema, stack) for pname, pschema in value.items()}
-            else:
+            if key in SCHEMA_KEYS:
                 out[key] = walk(value, stack)
+            elif key in SCHEMA_MAP_KEYS and isinstance(value, dict):
+                out[key] = {pname: walk(sub, stack) for pname, sub in value.items()}
+            elif key == "discriminator" and dangling_discriminator(value):
+                continue
+            else:
+                out[key] = copy_data(value)
         return out
 
     return walk(schema, ())

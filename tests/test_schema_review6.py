@@ -1,0 +1,180 @@
+"""Schema fixes from review 6: ``title`` only dropped where it is a keyword, JSON-pointer ``$ref``s, no dangling
+``discriminator`` after inlining, ``self``/``cls`` in plain functions, validation message paths, descriptions
+from ``Keyword Args``, nested ``Annotated`` and ``__call__``, and a ``$defs`` key in a default."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal, Union
+
+import pytest
+from pydantic import BaseModel, Field
+
+import toolwire.schema as schema_mod
+from toolwire import tool
+from toolwire.errors import SchemaError, ToolValidationError
+from toolwire.interop import tool_from_schema
+from toolwire.schema import function_schema, inline_refs
+
+
+def general_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make function_schema take pydantic's general path (the fast path refuses everything)."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise schema_mod.Unsupported
+
+    monkeypatch.setattr(schema_mod, "fast_function_schema", refuse)
+
+
+# -- finding 2: "title" is dropped only where it is a schema keyword ---------------------------------------
+
+
+def test_inline_refs_keeps_title_keys_inside_data() -> None:
+    schema = {
+        "title": "Args", "type": "object",
+        "$defs": {"Sort": {"title": "Sort", "enum": [{"title": "asc"}, {"title": "desc"}]}},
+        "properties": {
+            "sort": {"$ref": "#/$defs/Sort", "default": {"title": "asc"}},
+            "mode": {"title": "Mode", "const": {"title": "x"}, "examples": [{"title": "shown"}]},
+            "title": {"title": "Title", "type": "string", "x-extra": {"title": "vendor data"}},
+        },
+    }
+    out = inline_refs(schema)
+    assert out == {"type": "object", "properties": {
+        "sort": {"enum": [{"title": "asc"}, {"title": "desc"}], "default": {"title": "asc"}},
+        "mode": {"const": {"title": "x"}, "examples": [{"title": "shown"}]},
+        "title": {"type": "string", "x-extra": {"title": "vendor data"}},
+    }}
+    out["properties"]["sort"]["enum"][0]["title"] = "changed"  # a copy: the input is not changed
+    assert schema["$defs"]["Sort"]["enum"][0] == {"title": "asc"}
+
+
+def test_enum_of_objects_with_title_still_validates() -> None:
+    t = tool_from_schema({"name": "g", "description": "G.", "parameters": {
+        "type": "object", "properties": {"sort": {"enum": [{"title": "asc"}, {"title": "desc"}]}},
+        "required": ["sort"]}}, lambda **k: k)
+    assert t.parameters["properties"]["sort"]["enum"] == [{"title": "asc"}, {"title": "desc"}]
+    assert t.invoke({"sort": {"title": "asc"}}) == {"sort": {"title": "asc"}}
+    with pytest.raises(ToolValidationError):
+        t.invoke({"sort": {}})
+
+
+class Doc(BaseModel):
+    title: str = "Untitled"
+    meta: dict[str, str] = {"title": "T"}
+    tags: list[str] = Field(default=[], examples=[["a"]], description="tags")
+
+
+class Shown(BaseModel):
+    x: int = Field(examples=[{"title": "shown", "b": 1, "a": 2}], description="an x")
+
+
+def _doc_tool(doc: Doc, shown: Shown) -> str:
+    """Doc."""
+    return doc.title
+
+
+@pytest.mark.parametrize("path", ["fast", "general"])
+def test_titles_in_model_defaults_and_examples_are_kept(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if path == "general":
+        general_only(monkeypatch)
+    else:
+        used = []
+        real = schema_mod.fast_function_schema
+        monkeypatch.setattr(schema_mod, "fast_function_schema", lambda *a: used.append(1) or real(*a))
+    props = function_schema(_doc_tool, "doc_tool").parameters["properties"]
+    assert props["doc"]["properties"]["meta"]["default"] == {"title": "T"}
+    assert "title" in props["doc"]["properties"]  # the field named title
+    assert "title" not in props["doc"]["properties"]["title"]  # its "title" keyword
+    assert props["shown"]["properties"]["x"]["examples"] == [{"a": 2, "b": 1, "title": "shown"}]  # sorted as pydantic
+    if path == "fast":
+        assert used
+
+
+def test_title_in_field_examples_of_a_parameter_is_kept() -> None:
+    def f(ex: str = Field("a", examples=[{"title": "shown"}])) -> str:
+        """F."""
+        return ex
+
+    assert function_schema(f, "f").parameters["properties"]["ex"]["examples"] == [{"title": "shown"}]
+
+
+def test_fast_and_general_paths_agree_on_data_with_titles(monkeypatch: pytest.MonkeyPatch) -> None:
+    def f(doc: Doc, shown: Shown, meta: dict[str, Any] | None = None) -> None:
+        """F."""
+
+    fast = function_schema(f, "f").parameters
+    general_only(monkeypatch)
+    assert json.dumps(function_schema(f, "f").parameters) == json.dumps(fast)
+
+
+# -- finding 9: a $ref is a JSON pointer ---------------------------------------------------------------------
+
+
+def test_ref_into_a_definition_and_escaped_names_are_resolved() -> None:
+    schema = {
+        "type": "object",
+        "$defs": {"Outer": {"type": "object", "properties": {"inner": {"type": "string", "enum": ["a", "b"]}}},
+                  "a/b": {"type": "integer"}, "c~d": {"type": "boolean"}, "e f": {"type": "number"},
+                  "Pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}},
+        "properties": {
+            "o": {"$ref": "#/$defs/Outer"},
+            "i": {"$ref": "#/$defs/Outer/properties/inner", "description": "the inner one"},
+            "slash": {"$ref": "#/$defs/a~1b"}, "tilde": {"$ref": "#/$defs/c~0d"}, "space": {"$ref": "#/$defs/e%20f"},
+            "second": {"$ref": "#/$defs/Pair/prefixItems/1"},
+        },
+    }
+    props = inline_refs(schema)["properties"]
+    assert props["i"] == {"type": "string", "enum": ["a", "b"], "description": "the inner one"}
+    assert props["slash"] == {"type": "integer"}
+    assert props["tilde"] == {"type": "boolean"}
+    assert props["space"] == {"type": "number"}
+    assert props["second"] == {"type": "integer"}
+    t = tool_from_schema({"name": "s", "description": "S.", "parameters": schema}, lambda **k: k)
+    assert t.parameters["properties"]["i"]["enum"] == ["a", "b"]
+
+
+def test_recursion_through_a_pointer_into_a_definition_is_refused() -> None:
+    schema = {"type": "object",
+              "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node/properties/next"}}}},
+              "properties": {"n": {"$ref": "#/$defs/Node"}}}
+    with pytest.raises(SchemaError, match="refers to itself"):
+        inline_refs(schema)
+
+
+def test_a_ref_to_a_missing_path_says_what_to_fix() -> None:
+    with pytest.raises(SchemaError, match=r"'#/\$defs/Outer/properties/nope', which it does not define"):
+        inline_refs({"type": "object", "$defs": {"Outer": {"type": "object", "properties": {}}},
+                     "properties": {"a": {"$ref": "#/$defs/Outer/properties/nope"}}})
+
+
+# -- finding 4 (part): no discriminator mapping into inlined $defs -------------------------------------------
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"] = "cat"
+    meow: int
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"] = "dog"
+    bark: int
+
+
+def test_discriminator_pointing_into_inlined_defs_is_dropped() -> None:
+    @tool
+    def pet(p: Annotated[Union[Cat, Dog], Field(discriminator="kind")]) -> str:  # noqa: UP007
+        """Pet."""
+        return type(p).__name__
+
+    text = json.dumps(pet.parameters)
+    assert "discriminator" not in text and "#/$defs" not in text
+    branches = pet.parameters["properties"]["p"]["oneOf"]
+    assert [b["properties"]["kind"]["const"] for b in branches] == ["cat", "dog"]
+    assert pet.invoke({"p": {"kind": "dog", "bark": 1}}) == "Dog"
+
+
+def test_discriminator_without_a_mapping_into_defs_is_kept() -> None:
+    disc = {"propertyName": "kind"}
+    schema = {"type": "object", "properties": {"p": {"oneOf": [{"type": "object"}], "discriminator": disc}}}
+    assert inline_refs(schema)["properties"]["p"]["discriminator"] == disc
