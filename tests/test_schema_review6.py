@@ -178,3 +178,53 @@ def test_discriminator_without_a_mapping_into_defs_is_kept() -> None:
     disc = {"propertyName": "kind"}
     schema = {"type": "object", "properties": {"p": {"oneOf": [{"type": "object"}], "discriminator": disc}}}
     assert inline_refs(schema)["properties"]["p"]["discriminator"] == disc
+
+
+# -- finding 10: self/cls are left out only for functions written in a class body ------------------------------
+
+
+def test_a_plain_function_keeps_a_first_parameter_named_cls_or_self() -> None:
+    @tool
+    def label(cls: str, text: str) -> str:
+        """Label text with a class."""
+        return f"{cls}:{text}"
+
+    @tool
+    def who(self: str) -> str:
+        """Who am I."""
+        return self
+
+    assert label.parameters["required"] == ["cls", "text"]
+    assert label.invoke({"cls": "spam", "text": "hi"}) == "spam:hi"
+    assert list(who.parameters["properties"]) == ["self"]
+    assert who.invoke({"self": "me"}) == "me"
+
+
+def test_methods_still_leave_out_self_and_cls() -> None:
+    class Svc:
+        def __init__(self, base: int) -> None:
+            self.base = base
+
+        @tool
+        def add(self, x: int) -> int:
+            """Add to base."""
+            return self.base + x
+
+        @classmethod
+        def make(cls, cls_name: str) -> str:
+            """Name it."""
+            return cls.__name__ + cls_name
+
+    assert list(Svc.add.parameters["properties"]) == ["x"]
+    assert Svc(10).add.invoke({"x": 1}) == 11
+    assert list(function_schema(Svc.__dict__["make"].__func__, "make").parameters["properties"]) == ["cls_name"]
+    assert list(function_schema(Svc.make, "make").parameters["properties"]) == ["cls_name"]
+
+
+def test_a_callable_object_keeps_a_first_parameter_named_cls() -> None:
+    class Classifier:
+        def __call__(self, cls: str, limit: int = 1) -> str:
+            """Classify."""
+            return cls
+
+    assert list(function_schema(Classifier(), "classify").parameters["properties"]) == ["cls", "limit"]

@@ -15,7 +15,7 @@ import types
 import typing
 from typing import Any
 
-__all__ = ["function_doc", "hint_target", "partial_keywords", "signature_params", "type_hints"]
+__all__ = ["defined_in_class", "function_doc", "hint_target", "partial_keywords", "signature_params", "type_hints"]
 
 _EMPTY = inspect.Parameter.empty
 _POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -116,6 +116,26 @@ def hint_target(func: Any) -> Any:
     if inspect.isfunction(func) or inspect.ismethod(func) or inspect.isbuiltin(func):
         return func
     return type(func).__call__ if callable(func) else func
+
+
+def defined_in_class(func: Any) -> bool:
+    """Whether ``func`` (through ``functools.partial`` and decorators' ``__wrapped__``) is a plain function
+    written in a class body, whose first parameter (``self``, ``cls``) receives the instance or class it is
+    bound to. Told by its ``__qualname__`` (PEP 3155): ``"Svc.add"`` and ``"f.<locals>.Svc.add"`` are, but
+    ``"add"`` and ``"f.<locals>.add"`` are not; a bound method is not either (its signature has no ``self``)."""
+    for _ in range(100):
+        if inspect.ismethod(func):
+            return False
+        if isinstance(func, functools.partial):
+            func = func.func
+        elif hasattr(func, "__wrapped__"):
+            func = func.__wrapped__
+        else:
+            break
+    if not inspect.isfunction(func):
+        return False
+    owner = func.__qualname__.rpartition(".")[0]
+    return bool(owner) and not owner.endswith("<locals>")
 
 
 def function_doc(func: Any) -> str | None:

@@ -10,7 +10,8 @@ Rules (issue [1] of the project, and the cases S1-S2 of ``shared/cases``):
   generics, ``Optional``/``X | None``, Union, Literal, Enum, nested pydantic models, dataclasses,
   TypedDict with Required/NotRequired, ``Annotated[T, "description"]``, ``Annotated[T, Field(...)]``).
   A parameter without a hint accepts any JSON value.
-* ``self``, ``cls``, ``*args`` and ``**kwargs`` are left out.
+* ``*args`` and ``**kwargs`` are left out, and so is the first parameter of a function written in a class
+  body when it is named ``self`` or ``cls`` (a plain function keeps a parameter of that name).
 * Descriptions come from the docstring through ``docstring_parser`` (Google, NumPy, Sphinx/reST and
   Epydoc styles are detected): the tool description is the summary plus the following paragraphs,
   never the ``Args``/``Returns``/``Raises`` sections; each parameter takes its own description.
@@ -42,7 +43,14 @@ from pydantic_core import PydanticUndefined
 
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_refs import _object_schema, _object_shape, drop_defaulted_nulls, inline_refs, null_plan
-from toolwire._signature import function_doc, hint_target, partial_keywords, signature_params, type_hints
+from toolwire._signature import (
+    defined_in_class,
+    function_doc,
+    hint_target,
+    partial_keywords,
+    signature_params,
+    type_hints,
+)
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -450,10 +458,9 @@ def function_schema(
     defaults: dict[str, Any] = {}
     fill: dict[str, Any] = {}
     fixed = partial_keywords(func)
-    for index, (name, kind, default) in enumerate(params):
-        if kind in _SKIPPED_KINDS or name in fixed:
-            continue
-        if index == 0 and name in ("self", "cls"):
+    receiver = params[0][0] if params and params[0][0] in ("self", "cls") and defined_in_class(func) else None
+    for name, kind, default in params:
+        if kind in _SKIPPED_KINDS or name in fixed or name == receiver:
             continue
         annotation = hints.get(name, Any)
         if isinstance(default, FieldInfo):  # def f(n: int = Field(3, ge=0, description=...))
