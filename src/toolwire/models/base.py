@@ -68,10 +68,14 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     Accepts a :class:`Tool`, a :class:`ToolSpec`, a plain function with a docstring, a pydantic model
     class (its fields are the arguments, its docstring the description; schema only), an OpenAI-format
     tool dict ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
-    ``{"name", "description", "parameters"}`` dict (schema only), and a LangChain tool.
+    ``{"name", "description", "parameters"}`` dict (schema only), and a LangChain tool. A dict's
+    parameters get their local ``$ref``/``$defs`` inlined and ``title`` keywords dropped by the code
+    :func:`~toolwire.interop.tool_from_schema` uses (:func:`toolwire.schema.inline_refs`), so the
+    :class:`ToolSpec` holds no ``$ref``, as it promises, and strict mode can read it.
 
     Raises:
-        SchemaError: the object cannot be a tool (the message says what is accepted).
+        SchemaError: the object cannot be a tool (the message says what is accepted), or a dict's
+            parameters are not a dict, have a recursive ``$ref`` or one to a definition they lack.
     """
     if isinstance(obj, Tool | ToolSpec):
         return obj
@@ -79,8 +83,13 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         fn = obj.get("function") if obj.get("type") == "function" else obj
         if not isinstance(fn, dict) or "name" not in fn:
             raise SchemaError("A tool dict needs 'name' (or the OpenAI form {'type': 'function', 'function': {...}}).")
+        from toolwire.schema import inline_refs
+
+        name = check_name(fn["name"])
         params = fn.get("parameters") or fn.get("input_schema") or {"type": "object", "properties": {}}
-        return ToolSpec(check_name(fn["name"]), fn.get("description", ""), params)
+        if not isinstance(params, dict):
+            raise SchemaError(f"The 'parameters' of tool {name!r} must be a JSON Schema dict.")
+        return ToolSpec(name, fn.get("description", ""), inline_refs(params))
     if isinstance(obj, type) and issubclass(obj, BaseModel):
         from toolwire.schema import model_schema
 
