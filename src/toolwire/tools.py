@@ -30,6 +30,7 @@ from pydantic import BaseModel
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, start_thread, thread_pool
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
 from toolwire.messages import ToolCall, ToolMessage
+from toolwire.parsing.arguments import decode_json_strings, json_string_plan
 from toolwire.results import error_text, result_to_content, truncate_content
 from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
 
@@ -85,6 +86,7 @@ class Tool:
     """
 
     __slots__ = (
+        "_json_plan",
         "_method",
         "_null_plan",
         "_positional_only",
@@ -132,6 +134,7 @@ class Tool:
         self._validate = schema.validate
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
+        self._json_plan = json_string_plan(schema.parameters)
         # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its coroutine
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inspect.unwrap(func)) or (
             callable(func) and inspect.iscoroutinefunction(type(func).__call__)
@@ -309,10 +312,19 @@ class Tool:
         :func:`toolwire.parsing.arguments.normalize_arguments`), never as the value of a lone parameter:
         ``"[1, 2]"`` is an error, not the string ``"[1, 2]"``.
 
+        In a dict of arguments, a string value whose schema wants an object or an array (and not a
+        string) is decoded when it holds JSON of that kind, as ``normalize_arguments`` does for argument
+        text: providers that send arguments as an object (Anthropic's ``input``) sometimes JSON-encode a
+        nested one, ``{"addr": "{\"street\": \"Main\"}"}``
+        (:func:`toolwire.parsing.arguments.decode_json_strings`).
+
         Raises:
             ToolValidationError: the arguments are not a JSON object, or do not match the schema.
         """
-        if isinstance(args, str | bytes | bytearray):
+        if type(args) is dict:
+            if self._json_plan is not None:
+                args = decode_json_strings(args, self._json_plan)
+        elif isinstance(args, str | bytes | bytearray):
             from toolwire.errors import ToolCallParseError
             from toolwire.parsing.arguments import normalize_arguments
 
