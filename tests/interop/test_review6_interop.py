@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from toolwire import ToolValidationError
+from toolwire import ToolValidationError, UserError
 from toolwire.interop import tool_from_schema
 from toolwire.interop.openai_tools import normalize_parameters, schema_validator
-from toolwire.mcp import MCPClient
+from toolwire.mcp import MCPClient, server_from
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 DRAFT4 = "http://json-schema.org/draft-04/schema#"
@@ -88,3 +88,38 @@ def test_skipped_mcp_tool_does_not_keep_its_name() -> None:
         tools = _mcp_client()._build([{"name": "pair.make", "description": "A.", "inputSchema": broken},
                                       {"name": "pair_make", "description": "B.", "inputSchema": ok}])
     assert [t.name for t in tools] == ["pair_make"]
+
+
+# -- finding 8: secrets in server descriptions ---------------------------------------------------------
+
+SECRET = "sk-SECRET-1234"
+
+
+@pytest.mark.parametrize("spec", [
+    {"url": "https://x.example/mcp", "headers": {"Authorization": f"Bearer {SECRET}"}},
+    {"command": "npx", "args": ["-y", "server-github"], "env": {"GITHUB_TOKEN": SECRET}},
+])
+def test_server_repr_and_str_hide_header_and_env_values(spec: dict[str, Any]) -> None:
+    server = server_from(spec)
+    for text in (repr(server), str(server), f"{server}", repr([server]), server.label):
+        assert SECRET not in text
+    key = "Authorization" if "url" in spec else "GITHUB_TOKEN"
+    assert f"'{key}': '***'" in repr(server)  # the names stay visible
+    assert server == server_from(spec)  # equality still compares the values
+    field = "headers" if "url" in spec else "env"
+    assert dict(getattr(server, field))[key].endswith(SECRET)  # the value itself is kept for the connection
+
+
+@pytest.mark.parametrize("bad", [
+    {"headers": {"Authorization": f"Bearer {SECRET}"}, "type": "http"},
+    {"env": {"GITHUB_TOKEN": SECRET}, "args": ["x"]},
+    [SECRET, 5],
+])
+def test_unreadable_server_error_does_not_echo_secrets(bad: Any) -> None:
+    with pytest.raises(UserError) as info:
+        server_from(bad)
+    text = str(info.value)
+    assert SECRET not in text and SECRET not in repr(info.value)
+    assert text.startswith("Cannot read a ") and "\n" not in text
+    if isinstance(bad, dict):
+        assert all(repr(k) in text for k in bad)  # the keys say what was given

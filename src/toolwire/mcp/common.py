@@ -20,9 +20,22 @@ from toolwire.errors import UserError
 __all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from"]
 
 
-@dataclasses.dataclass(frozen=True)
+def _masked(values: Mapping[str, Any] | None) -> str:
+    """A mapping of secrets (HTTP headers, environment variables) for a repr: the keys, each value hidden."""
+    if values is None:
+        return "None"
+    try:
+        return "{" + ", ".join(f"{key!r}: '***'" for key in values) + "}"
+    except Exception:  # not iterable: still nothing of it shown
+        return "'***'"
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
 class StdioServer:
     """An MCP server started as a child process that speaks JSON-RPC on its stdin/stdout.
+
+    The repr shows the names of ``env`` but hides their values (tokens such as ``GITHUB_TOKEN`` live
+    there), so a logged or printed server description leaks no secret.
 
     Attributes:
         command: the program (``"python"``, ``"npx"``...).
@@ -43,10 +56,16 @@ class StdioServer:
         """The name, or the command line."""
         return self.name or shlex.join([self.command, *self.args])
 
+    def __repr__(self) -> str:
+        return (f"StdioServer(command={self.command!r}, args={self.args!r}, env={_masked(self.env)}, "
+                f"cwd={self.cwd!r}, name={self.name!r})")
 
-@dataclasses.dataclass(frozen=True)
+
+@dataclasses.dataclass(frozen=True, repr=False)
 class HttpServer:
     """An MCP server reached over streamable HTTP (MCP 2025-03-26 and later).
+
+    The repr shows the names of ``headers`` but hides their values (``Authorization: Bearer ...``).
 
     Attributes:
         url: the endpoint, e.g. ``"http://127.0.0.1:8000/mcp"``.
@@ -63,6 +82,9 @@ class HttpServer:
         """The name, or the URL."""
         return self.name or self.url
 
+    def __repr__(self) -> str:
+        return f"HttpServer(url={self.url!r}, headers={_masked(self.headers)}, name={self.name!r})"
+
 
 ServerLike = StdioServer | HttpServer | str | Mapping[str, Any] | Sequence[str]
 
@@ -77,7 +99,8 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
             ``{"command", "args"?, "env"?, "cwd"?}`` or ``{"url", "headers"?}``.
 
     Raises:
-        UserError: the description is empty or of another kind.
+        UserError: the description is empty or of another kind. The message names a dict's keys, never
+            its values (``headers`` and ``env`` hold tokens).
     """
     if isinstance(spec, StdioServer | HttpServer):
         return spec
@@ -98,9 +121,20 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
     elif isinstance(spec, Sequence) and spec and all(isinstance(w, str) for w in spec):
         return StdioServer(spec[0], tuple(spec[1:]))
     raise UserError(
-        f"Cannot read {spec!r} as an MCP server: give 'command args...', an http(s):// URL, "
+        f"Cannot read {_what(spec)} as an MCP server: give 'command args...', an http(s):// URL, "
         "or a dict with 'command' or 'url'."
     )
+
+
+def _what(spec: Any) -> str:
+    """A server description that could not be read, for an error message, without any of its values."""
+    if isinstance(spec, Mapping):
+        keys = ", ".join(repr(k) for k in spec)
+        return f"a dict with the keys {keys}" if keys else "an empty dict"
+    if isinstance(spec, Sequence):
+        return f"a {type(spec).__name__} of {len(spec)} items that are not all strings" if spec \
+            else f"an empty {type(spec).__name__}"
+    return f"a value of type {type(spec).__name__}"
 
 
 def _mcp() -> Any:
