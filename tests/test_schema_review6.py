@@ -4,6 +4,7 @@ from ``Keyword Args``, nested ``Annotated`` and ``__call__``, and a ``$defs`` ke
 
 from __future__ import annotations
 
+import datetime
 import json
 from typing import Annotated, Any, Literal, Union
 
@@ -228,3 +229,67 @@ def test_a_callable_object_keeps_a_first_parameter_named_cls() -> None:
             return cls
 
     assert list(function_schema(Classifier(), "classify").parameters["properties"]) == ["cls", "limit"]
+
+
+# -- finding 11: validation messages show paths the model can write -------------------------------------------
+
+
+def _message(func: Any, args: dict[str, Any]) -> str:
+    with pytest.raises(ToolValidationError) as info:
+        function_schema(func, func.__name__).validate(args)
+    return str(info.value)
+
+
+def test_union_member_names_are_not_shown_in_paths() -> None:
+    def pet(p: Cat | Dog, u: int | datetime.date = 1, many: list[Cat | Dog] | None = None) -> None:
+        """Pet."""
+
+    text = _message(pet, {"p": {"kind": "cat"}, "u": [1], "many": [{"meow": "z"}]})
+    assert "'p.meow' is required but missing" in text and "'p.bark' is required but missing" in text
+    assert "'u': Input should be a valid integer, or input should be a valid date (got [1])" in text
+    assert "'many.0.meow': Input should be a valid integer" in text
+    for tag in ("Cat", "Dog", ".int", ".date", "list["):
+        assert tag not in text, text
+
+
+def test_discriminated_union_tag_is_not_shown_in_paths() -> None:
+    def pick(p: Annotated[Union[Cat, Dog], Field(discriminator="kind")]) -> None:  # noqa: UP007
+        """Pick."""
+
+    text = _message(pick, {"p": {"kind": "cat", "meow": "loud"}})
+    assert text == ("Invalid arguments for tool 'pick': 'p.meow': Input should be a valid integer, unable to parse "
+                    "string as an integer (got 'loud').")
+
+
+def test_dict_keys_that_look_like_union_members_are_kept() -> None:
+    def f(d: dict[str, int], v: dict[str, int] | list[int] | None = None) -> None:
+        """F."""
+
+    text = _message(f, {"d": {"int": "x"}, "v": {"a": "y"}})
+    assert "'d.int': Input should be a valid integer" in text
+    assert "'v.a': Input should be a valid integer" in text
+    assert "'v': Input should be a valid list (got {'a': 'y'})" in text
+
+
+def test_unknown_argument_message_lists_the_aliases_the_model_sees() -> None:
+    def route(from_: Annotated[str, Field(alias="from")], to: str) -> str:
+        """Route."""
+        return from_ + to
+
+    text = _message(route, {"from_": "A", "to": "B"})
+    assert text == ("Invalid arguments for tool 'route': 'from' is required but missing; 'from_' is not a parameter "
+                    "of this tool (got 'A'). Its parameters are: from, to.")
+
+    class Args(BaseModel):
+        """Route args."""
+
+        from_: str = Field(alias="from")
+        to: str
+
+    @tool(args_schema=Args)
+    def route2(from_: str, to: str) -> str:
+        """Route."""
+        return from_ + to
+
+    with pytest.raises(ToolValidationError, match=r"Its parameters are: from, to\.$"):
+        route2.invoke({"from": "A", "to": "B", "via": "C"})

@@ -42,7 +42,14 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
-from toolwire._schema_refs import _object_schema, _object_shape, drop_defaulted_nulls, inline_refs, null_plan
+from toolwire._schema_refs import (
+    _object_schema,
+    _object_shape,
+    _union_branches,
+    drop_defaulted_nulls,
+    inline_refs,
+    null_plan,
+)
 from toolwire._signature import (
     defined_in_class,
     function_doc,
@@ -233,32 +240,89 @@ def _strip_required(hint: Any) -> Any:
 # -- validation errors ----------------------------------------------------------------------------
 
 
-def validation_message(exc: ValidationError, tool_name: str, known: typing.Iterable[str] = ()) -> str:
+def validation_message(exc: ValidationError, tool_name: str, known: typing.Iterable[str] = (),
+                       schema: Mapping[str, Any] | None = None) -> str:
     """Turn a pydantic ``ValidationError`` into one message naming each field, what was expected and
     what came, e.g. ``"Invalid arguments for tool 'f': 'k': Input should be a valid integer (got 'x')."``.
 
     Args:
         exc: the pydantic error.
         tool_name: the tool's name, for the message.
-        known: the tool's parameter names, listed when an unknown argument came.
+        known: the tool's parameter names as the model sees them (aliases), listed when an unknown
+            argument came.
+        schema: the JSON Schema of the arguments (``$ref`` inlined), read to show each error's path as a
+            path in the arguments: pydantic puts the name of the union member it tried in its ``loc``
+            (``p.Cat.meow``, ``u.int``), which the model never wrote, so those steps are left out
+            (``p.meow``, ``u``); the errors then at the same path with the same input are joined with
+            "or". Without it the ``loc`` is shown as it is.
     """
-    parts: list[str] = []
+    entries: list[str | tuple[str, str]] = []  # a finished part, or the (path, input) of an "or" part
+    messages: dict[tuple[str, str], list[str]] = {}
     extra = False
     for err in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in err.get("loc", ())) or "(arguments)"
+        loc = _shown_path(tuple(err.get("loc", ())), schema) or "(arguments)"
         kind = err.get("type")
         if kind == "missing":
-            parts.append(f"'{loc}' is required but missing")
+            entries.append(f"'{loc}' is required but missing")
         elif kind == "extra_forbidden":
             extra = True
-            parts.append(f"'{loc}' is not a parameter of this tool (got {_short(err.get('input'))})")
+            entries.append(f"'{loc}' is not a parameter of this tool (got {_short(err.get('input'))})")
         else:
-            parts.append(f"'{loc}': {err.get('msg')} (got {_short(err.get('input'))})")
+            key = (loc, _short(err.get("input")))
+            if key not in messages:
+                messages[key] = []
+                entries.append(key)
+            if str(err.get("msg")) not in messages[key]:
+                messages[key].append(str(err.get("msg")))
+    parts: list[str] = []
+    for entry in entries:
+        if isinstance(entry, tuple):
+            first, *rest = messages[entry]
+            text = ", or ".join([first, *(m[:1].lower() + m[1:] for m in rest)])
+            entry = f"'{entry[0]}': {text} (got {entry[1]})"
+        if entry not in parts:
+            parts.append(entry)
     text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
     names = list(known)
     if extra and names:
         text += f" Its parameters are: {', '.join(names)}."
     return text
+
+
+def _shown_path(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> str:
+    """``loc`` as a dotted path in the arguments, without the union member names pydantic adds: a step is
+    such a name when every schema the path can be at is an ``anyOf``/``oneOf`` of two or more non-null
+    branches (``X | None`` is no union to pydantic); the path then goes on in each branch."""
+    nodes: list[Any] = [schema] if isinstance(schema, Mapping) else []
+    shown: list[str] = []
+    for index, step in enumerate(loc):
+        if not nodes or step == "[key]":  # a schema it cannot follow, or a dict key's own error
+            shown.extend(str(s) for s in loc[index:])
+            break
+        unions = [_union_branches(node) for node in nodes]
+        if all(len(branches) > 1 for branches in unions):
+            nodes = [branch for branches in unions for branch in branches]
+            continue
+        shown.append(str(step))
+        nodes = [child for node, branches in zip(nodes, unions, strict=True)
+                 if (child := _child_schema(branches[0] if len(branches) == 1 else node, step)) is not None]
+    return ".".join(shown)
+
+
+def _child_schema(node: Mapping[str, Any], step: Any) -> Any:
+    """The schema of ``node``'s item ``step`` (an array index or an object key), or None."""
+    if isinstance(step, int):
+        prefix = node.get("prefixItems")
+        if isinstance(prefix, list) and step < len(prefix):
+            return prefix[step]
+        items = node.get("items")
+        return items[step] if isinstance(items, list) and step < len(items) else items if isinstance(items, dict) \
+            else None
+    props = node.get("properties")
+    if isinstance(props, dict) and step in props:
+        return props[step]
+    values = node.get("additionalProperties")
+    return values if isinstance(values, dict) else {} if values is True else None
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -269,16 +333,18 @@ def _short(value: Any, limit: int = 80) -> str:
 # -- builders -------------------------------------------------------------------------------------
 
 
-def _validator(validate_python: Callable[[Any], Any], tool_name: str, names: list[str],
+def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters: dict[str, Any],
                fill: dict[str, Any] | None = None) -> Callable[..., dict]:
-    """Wrap pydantic's ``validate_python``; ``fill`` gives values for parameters left out whose Python
-    default cannot stand (``x: int = Field(3, ge=0)``: the default in the signature is the FieldInfo)."""
+    """Wrap pydantic's ``validate_python``; its errors are worded by :func:`validation_message` against
+    ``parameters`` (the JSON Schema the model sees). ``fill`` gives values for parameters left out whose
+    Python default cannot stand (``x: int = Field(3, ge=0)``: the default in the signature is the FieldInfo)."""
+    names = list(parameters.get("properties", {}))
     if fill:
         def validate_and_fill(args: Mapping[str, Any]) -> dict[str, Any]:
             try:
                 out = validate_python(args)
             except ValidationError as exc:
-                raise ToolValidationError(validation_message(exc, tool_name, names), tool_name) from None
+                raise ToolValidationError(validation_message(exc, tool_name, names, parameters), tool_name) from None
             for key, value in fill.items():
                 if key not in out:
                     out[key] = copy.deepcopy(value)
@@ -290,20 +356,21 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, names: lis
         try:
             return validate_python(args)  # type: ignore[no-any-return]
         except ValidationError as exc:
-            raise ToolValidationError(validation_message(exc, tool_name, names), tool_name) from None
+            raise ToolValidationError(validation_message(exc, tool_name, names, parameters), tool_name) from None
 
     return validate
 
 
-def _model_validate(model: type[BaseModel], tool_name: str) -> Callable[..., dict]:
+def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str, Any]) -> Callable[..., dict]:
     validate_python = model.__pydantic_validator__.validate_python
     names = list(model.model_fields)
+    shown = list(parameters.get("properties", {}))  # the names the model sees (aliases)
 
     def validate(args: Mapping[str, Any]) -> dict[str, Any]:
         try:
             instance = validate_python(args)
         except ValidationError as exc:
-            raise ToolValidationError(validation_message(exc, tool_name, names), tool_name) from None
+            raise ToolValidationError(validation_message(exc, tool_name, shown, parameters), tool_name) from None
         out = {name: getattr(instance, name) for name in names}
         if instance.model_extra:  # a model with extra="allow": the extra arguments are passed on too
             out.update(instance.model_extra)
@@ -340,7 +407,7 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
         name for name, f in model.model_fields.items()
         if not f.is_required() and not _accepts_none(f.annotation)
     )
-    return FunctionSchema(description, parameters, _model_validate(model, tool_name),
+    return FunctionSchema(description, parameters, _model_validate(model, tool_name, parameters),
                           defaulted_non_nullable=defaulted, null_plan=null_plan(parameters, defaulted))
 
 
@@ -508,7 +575,7 @@ def function_schema(
     return FunctionSchema(
         description=description if description is not None else doc_desc,
         parameters=parameters,
-        validate=_validator(validate_python, tool_name, [spec[0] for spec in specs], fill),
+        validate=_validator(validate_python, tool_name, parameters, fill),
         positional_only=tuple(positional_only),
         defaulted_non_nullable=frozenset(defaulted),
         null_plan=null_plan(parameters, frozenset(defaulted)),
