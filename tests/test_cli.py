@@ -77,3 +77,56 @@ def test_a_folder_given_as_the_model_says_it_is_a_folder(tmp_path) -> None:
     (folder / "q.gguf").write_bytes(b"GGUF")
     result = CliRunner().invoke(cli.app, ["ask", "Como está o clima em Paris?", "--model", str(folder)])
     assert result.exit_code == 1 and "is a folder, not a .gguf file" in result.output
+
+
+# -- review 6, finding 13a: a documented helper that cannot be a tool -------------------------------------
+
+HELPERS_FILE = '''import socket
+
+
+def get_time(tz: str) -> str:
+    """Get the current time in a timezone."""
+    return "12:00"
+
+
+def open_conn(sock: socket.socket) -> None:
+    """Internal helper: open a connection on a socket."""
+'''
+
+
+def test_a_documented_helper_that_cannot_be_a_tool_is_one_clear_line(tmp_path) -> None:
+    from toolwire.errors import UserError
+
+    path = tmp_path / "helpers.py"
+    path.write_text(HELPERS_FILE)
+    with pytest.raises(UserError) as info:
+        cli.load_tools(str(path))
+    text = str(info.value)
+    assert "\n" not in text
+    assert text.startswith(f"The function 'open_conn' in {str(path)!r} cannot be a tool (")
+    assert "socket.socket" in text and "rename a helper to _open_conn" in text and "@tool" in text
+    assert "arbitrary_types_allowed" not in text and "errors.pydantic.dev" not in text
+    # renamed private, as the message says: the file's other function is its tool
+    path.write_text(HELPERS_FILE.replace("def open_conn", "def _open_conn"))
+    assert [t.name for t in cli.load_tools(str(path))] == ["get_time"]
+
+
+def test_mcp_serve_with_such_a_helper_fails_with_one_line(tmp_path) -> None:
+    path = tmp_path / "helpers.py"
+    path.write_text(HELPERS_FILE)
+    result = CliRunner().invoke(cli.app, ["mcp", "serve", "--tools", str(path)])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: The function 'open_conn' in ")
+    assert "helpers.py" in lines[0]
+
+
+def test_a_tools_entry_that_cannot_be_a_tool_is_one_clear_line(tmp_path) -> None:
+    from toolwire.errors import UserError
+
+    path = tmp_path / "listed.py"
+    path.write_text(HELPERS_FILE + "\nTOOLS = [get_time, open_conn]\n")
+    with pytest.raises(UserError) as info:
+        cli.load_tools(str(path))
+    text = str(info.value)
+    assert "\n" not in text and text.startswith(f"The TOOLS entry 'open_conn' in {str(path)!r} cannot be a tool (")

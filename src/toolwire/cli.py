@@ -81,7 +81,11 @@ def load_tools(spec: str) -> list[Tool]:
         The tools, in definition order.
 
     Raises:
-        UserError: the file or module cannot be imported, or holds no tools.
+        UserError: the file or module cannot be imported, or holds no tools, or one of the functions the
+            rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
+            naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
+            with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
+            command serves would then silently differ from the documented rule.
     """
     path = Path(spec)
     try:
@@ -110,13 +114,20 @@ def load_tools(spec: str) -> list[Tool]:
 
     explicit = getattr(module, "TOOLS", None)
     if explicit is not None:
-        found = [to_tool(t) for t in explicit]
+        found = []
+        for entry in explicit:
+            try:
+                found.append(to_tool(entry))
+            except Exception as exc:
+                label = getattr(entry, "__name__", None) or type(entry).__name__
+                raise UserError(f"The TOOLS entry {label!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): "
+                                "fix it or take it out of TOOLS.") from None
     else:
         values = list(vars(module).values())
         found = [v for v in values if isinstance(v, Tool)]
         if not found:
             found = [
-                Tool.from_function(v) for name, v in vars(module).items()
+                _documented_function_tool(v, name, spec) for name, v in vars(module).items()
                 if inspect.isfunction(v) and not name.startswith("_")
                 and v.__module__ == module.__name__ and inspect.getdoc(v)
             ]
@@ -125,6 +136,29 @@ def load_tools(spec: str) -> list[Tool]:
     if not tools:
         raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
     return tools
+
+
+def _first_sentence(exc: BaseException) -> str:
+    """The first sentence of an error's message, without its final period (pydantic's run over lines)."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    head, dot, _ = text.partition(". ")
+    return (head if dot else text).rstrip(".")
+
+
+def _documented_function_tool(func: Any, name: str, spec: str) -> Tool:
+    """A public function with a docstring as a tool (:func:`load_tools`' rule for a file without @tool).
+
+    Raises:
+        UserError: one line naming the function and the file, and what to do, when it cannot be a tool.
+    """
+    try:
+        return Tool.from_function(func)
+    except Exception as exc:
+        raise UserError(
+            f"The function {name!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): a file without "
+            f"@tool makes every public function with a docstring a tool, so rename a helper to _{name}, "
+            "or mark the tools with @tool or list them in TOOLS."
+        ) from None
 
 
 def _default_tools() -> list[Tool]:
