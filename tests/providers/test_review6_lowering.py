@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import warnings
+from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from toolwire import SchemaError
+from toolwire import SchemaError, ToolValidationError, tool
+from toolwire.interop import tool_from_schema
 from toolwire.models.base import to_tool
-from toolwire.models.lowering.openai import convert_to_openai_tool
+from toolwire.models.lowering.openai import StrictSchemaWarning, convert_to_openai_tool, strict_schema
 
 
 class Item(BaseModel):
@@ -50,3 +53,90 @@ def test_an_openai_tool_dict_with_a_recursive_ref_is_refused() -> None:
                            "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}}}
     with pytest.raises(SchemaError, match="refers to itself"):
         to_tool(d)
+
+
+# -- finding 4: OpenAI strict mode gets no oneOf, discriminator or uniqueItems ---------------------------
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"] = "cat"
+    meow: int
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"] = "dog"
+    bark: int
+
+
+def test_strict_turns_a_discriminated_union_into_anyof_and_drops_discriminator_and_unique_items() -> None:
+    @tool
+    def adopt(pet: Annotated[Cat | Dog, Field(discriminator="kind")], tags: set[str] = set()) -> str:  # noqa: B006
+        """Adopt a pet."""
+        return f"{type(pet).__name__}:{sorted(tags)}"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = convert_to_openai_tool(adopt, strict=True)["function"]
+    assert out["strict"] is True
+    text = json.dumps(out["parameters"])
+    for refused in ('"oneOf"', '"discriminator"', '"uniqueItems"', '"default"'):
+        assert refused not in text
+    pet = out["parameters"]["properties"]["pet"]
+    assert [branch["properties"]["kind"]["const"] for branch in pet["anyOf"]] == ["cat", "dog"]
+    assert all(branch["required"] == list(branch["properties"]) for branch in pet["anyOf"])
+    assert out["parameters"]["properties"]["tags"] == {"type": ["array", "null"], "items": {"type": "string"}}
+    assert "uniqueItems" in json.dumps(adopt.parameters)  # the tool's own schema is unchanged
+    # what a strict model sends is accepted; a pydantic set drops duplicates as it always did
+    assert adopt.invoke({"pet": {"kind": "dog", "bark": 2}, "tags": None}) == "Dog:[]"
+    assert adopt.invoke({"pet": {"kind": "cat", "meow": 1}, "tags": ["a", "a"]}) == "Cat:['a']"
+
+
+def test_unique_items_dropped_for_strict_is_still_enforced_on_the_call() -> None:
+    spec = {"name": "tagit", "description": "Tag.", "parameters": {
+        "type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}},
+        "required": ["tags"]}}
+    made = tool_from_schema(spec, lambda tags: ",".join(tags))
+    assert strict_schema(made.parameters)["properties"]["tags"] == {"type": "array", "items": {"type": "string"}}
+    assert made.invoke({"tags": ["a", "b"]}) == "a,b"
+    with pytest.raises(ToolValidationError, match="non-unique"):
+        made.invoke({"tags": ["a", "a"]})
+
+
+def _strict_params(prop: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"v": prop}, "required": ["v"]}
+
+
+def test_strict_turns_a_oneof_of_distinct_types_into_anyof() -> None:
+    branches = [{"type": "string"}, {"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]
+    assert strict_schema(_strict_params({"oneOf": branches}))["properties"]["v"] == {"anyOf": branches}
+
+
+@pytest.mark.parametrize(
+    ("prop", "reason"),
+    [
+        ({"oneOf": [{"type": "integer"}, {"type": "number"}]}, "a oneOf whose alternatives may overlap"),
+        ({"oneOf": [{"type": "object", "properties": {"a": {"type": "integer"}}},
+                    {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}}]},
+         "a oneOf whose alternatives may overlap"),
+        ({"oneOf": [{"type": "object", "properties": {"k": {"enum": ["x", "y"]}}, "required": ["k"]},
+                    {"type": "object", "properties": {"k": {"enum": ["y", "z"]}}, "required": ["k"]}]},
+         "a oneOf whose alternatives may overlap"),
+        ({"allOf": [{"type": "integer"}, {"minimum": 1}]}, "an allOf"),
+        ({"type": "integer", "not": {"const": 3}}, "a 'not' schema"),
+        ({"type": "string", "if": {"minLength": 2}, "then": {"pattern": "^a"}}, "an if/then/else schema"),
+    ],
+)
+def test_strict_refuses_what_it_cannot_express_and_the_tool_goes_non_strict(prop: dict[str, Any], reason: str) -> None:
+    spec = {"name": "g", "description": "G.", "parameters": _strict_params(prop)}
+    with pytest.raises(ValueError, match=re.escape(reason)):
+        strict_schema(spec["parameters"])
+    with pytest.warns(StrictSchemaWarning, match=re.escape(reason)):
+        out = convert_to_openai_tool(spec, strict=True)
+    assert "strict" not in out["function"] and out["function"]["parameters"] == spec["parameters"]
+
+
+def test_strict_refuses_a_top_level_union() -> None:
+    params = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+              "anyOf": [{"required": ["id"]}, {"required": ["name"]}]}
+    with pytest.raises(ValueError, match="top-level union"):
+        strict_schema(params)

@@ -19,8 +19,11 @@ OpenAI API reference:
 
 Strict mode rules (OpenAI Structured Outputs guide, "Supported schemas"): every object lists all its
 properties in ``required`` and sets ``additionalProperties: false``; an optional parameter is expressed
-as a nullable type; ``default`` is not supported. An object that takes arbitrary keys (``dict[str,
-str]``) cannot be written strictly: such a tool is sent non-strict, with a warning (case S5).
+as a nullable type; ``default``, ``oneOf``, ``allOf``, ``not``, ``uniqueItems`` are not supported.
+:func:`strict_schema` (in ``_openai_strict``) rewrites a schema into that subset where it can (a
+disjoint ``oneOf`` becomes ``anyOf``; ``discriminator``/``uniqueItems`` dropped). What it cannot write,
+such as an object that takes arbitrary keys (``dict[str, str]``), makes the tool go non-strict, with a
+warning (case S5).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from toolwire.models.lowering._common import (
     tool_result_text,
     usage,
 )
+from toolwire.models.lowering._openai_strict import strict_schema
 from toolwire.models.lowering._stream import ToolCallMerger
 
 __all__ = [
@@ -69,92 +73,15 @@ class StrictSchemaWarning(UserWarning):
     """A tool asked for strict mode has a schema strict mode cannot express; it is sent non-strict."""
 
 
-class _NotStrict(Exception):
-    pass
-
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    if "anyOf" in schema:
-        if any(s.get("type") == "null" for s in schema["anyOf"]):
-            return schema
-        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
-    kind = schema.get("type")
-    if kind is None:
-        return {"anyOf": [schema, {"type": "null"}]}
-    if isinstance(kind, list):
-        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
-    if kind == "null":
-        return schema
-    out = {**schema, "type": [kind, "null"]}
-    if "enum" in out:
-        out["enum"] = [*out["enum"], None] if None not in out["enum"] else out["enum"]
-    return out
-
-
-_SUB_SCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SUB_SCHEMAS = ("items", "not", "contains")
-_TYPED = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items")
-
-
-def _strict(node: Any) -> Any:
-    # walks schema keywords only, so data inside a schema ("examples", "enum" values) is left alone
-    if node is True or (isinstance(node, dict) and not any(k in node for k in _TYPED)):
-        raise _NotStrict("a parameter that takes a value of any type")
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in ("default", "properties"):
-            continue
-        if key in _SUB_SCHEMA_LISTS and isinstance(value, list):
-            out[key] = [_strict(x) for x in value]
-        elif key in _SUB_SCHEMAS:
-            out[key] = _strict(value)
-        else:
-            out[key] = copy.deepcopy(value)
-    is_object = node.get("type") == "object" or "properties" in node
-    if is_object:
-        props = node.get("properties") or {}
-        extra = node.get("additionalProperties")
-        if not props and extra not in (None, False):
-            raise _NotStrict("an object with free-form keys")
-        if not props and extra is None:
-            raise _NotStrict("an object with no declared properties")
-        required = set(node.get("required") or ())
-        out["properties"] = {
-            name: _strict(sub) if name in required else _nullable(_strict(sub)) for name, sub in props.items()
-        }
-        out["required"] = list(props)
-        out["additionalProperties"] = False
-    return out
-
-
-def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
-    """Return the OpenAI strict-mode form of an argument schema.
-
-    Every property becomes required; the ones that were optional become nullable (the executor
-    replaces a ``null`` received for a defaulted parameter by its Python default); every object gets
-    ``additionalProperties: false``; ``default`` keywords are dropped.
-
-    Raises:
-        ValueError: the schema has an object with free-form keys, or a parameter of any type (no
-            ``type``), which strict mode cannot express.
-    """
-    if not parameters.get("properties"):
-        return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
-    try:
-        return _strict(copy.deepcopy(parameters))  # type: ignore[no-any-return]
-    except _NotStrict as exc:
-        raise ValueError(str(exc)) from None
-
-
 def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
     """Return the OpenAI Chat Completions tool dict of a tool, function, pydantic model or tool dict.
 
     Args:
         tool: anything :func:`toolwire.models.to_tool` accepts.
-        strict: write the schema in strict mode. A schema strict mode cannot express (a free-form
-            ``dict``, a parameter without a type) is sent non-strict with a :class:`StrictSchemaWarning`.
+        strict: write the schema in strict mode (:func:`strict_schema`). A schema strict mode cannot
+            express (a free-form ``dict``, a parameter without a type, a ``oneOf`` whose alternatives may
+            overlap, ``allOf``/``not``/``if``, a top-level union) is sent non-strict with a
+            :class:`StrictSchemaWarning`.
 
     Returns:
         ``{"type": "function", "function": {"name", "description", "parameters"[, "strict": True]}}``.

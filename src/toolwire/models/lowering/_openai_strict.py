@@ -1,0 +1,195 @@
+"""OpenAI strict mode: an argument schema rewritten to the JSON Schema subset strict tools accept.
+
+The rules come from the OpenAI Structured Outputs guide, "Supported schemas" (strict function calling
+uses the same subset):
+
+* every object lists all its properties in ``required`` and sets ``additionalProperties: false``; an
+  optional parameter is expressed as a nullable type; ``default`` is not supported;
+* ``anyOf`` is supported, but not at the root ("Root objects must not be anyOf");
+* the composition keywords ``allOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired`` and
+  ``dependentSchemas`` are not supported, nor is ``oneOf`` (the API answers 400 "'oneOf' is not
+  permitted"); of the array keywords only ``minItems``/``maxItems`` are, so ``uniqueItems`` is not.
+
+What :func:`strict_schema` does with a schema outside that subset:
+
+* a ``oneOf`` becomes an ``anyOf`` when its alternatives cannot overlap in the strict form, so "exactly
+  one matches" and "at least one matches" accept the same values: each alternative is a distinct JSON
+  type, or each is an object pinning one shared (in strict mode required) property to its own
+  ``const``/``enum`` values, as a pydantic discriminated union does (``Field(discriminator="kind")``);
+* ``discriminator`` (an OpenAPI keyword pydantic writes next to that ``oneOf``) and ``uniqueItems`` are
+  dropped: the arguments are still validated against the tool's full schema before the call
+  (``jsonschema`` enforces ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it
+  always does);
+* anything else it cannot express raises ``ValueError``, and
+  :func:`~toolwire.models.lowering.openai.convert_to_openai_tool` sends the tool non-strict with a
+  warning.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+__all__ = ["strict_schema"]
+
+
+class _NotStrict(Exception):
+    pass
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    if "anyOf" in schema:
+        if any(s.get("type") == "null" for s in schema["anyOf"]):
+            return schema
+        return {**schema, "anyOf": [*schema["anyOf"], {"type": "null"}]}
+    kind = schema.get("type")
+    if kind is None:
+        return {"anyOf": [schema, {"type": "null"}]}
+    if isinstance(kind, list):
+        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
+    if kind == "null":
+        return schema
+    out = {**schema, "type": [kind, "null"]}
+    if "enum" in out:
+        out["enum"] = [*out["enum"], None] if None not in out["enum"] else out["enum"]
+    return out
+
+
+_SUB_SCHEMA_LISTS = ("anyOf", "prefixItems")
+_SUB_SCHEMAS = ("items", "contains")
+_TYPED = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items")
+_DROPPED = ("default", "properties", "discriminator", "uniqueItems")
+_REFUSED = {
+    "allOf": "an allOf (all of several schemas)",
+    "not": "a 'not' schema",
+    "if": "an if/then/else schema",
+    "then": "an if/then/else schema",
+    "else": "an if/then/else schema",
+    "dependentRequired": "a dependentRequired rule",
+    "dependentSchemas": "a dependentSchemas rule",
+}
+
+
+def _json_types(branch: dict[str, Any]) -> set[str] | None:
+    """The JSON types ``branch`` admits (``integer`` counted as a ``number``), or ``None`` when not stated."""
+    kind = branch.get("type")
+    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None
+    if not kinds or not all(isinstance(k, str) for k in kinds):
+        return None
+    return {"number" if k == "integer" else k for k in kinds}
+
+
+def _values(schema: Any) -> set[str] | None:
+    """The values (as JSON text) ``schema`` allows when it pins them (``const``/``enum``, an ``anyOf`` of
+    such, ``null``), else ``None``."""
+    if not isinstance(schema, dict):
+        return None
+    if "const" in schema:
+        return {json.dumps(schema["const"], sort_keys=True)}
+    if isinstance(schema.get("enum"), list):
+        return {json.dumps(v, sort_keys=True) for v in schema["enum"]}
+    if isinstance(schema.get("anyOf"), list):
+        out: set[str] = set()
+        for sub in schema["anyOf"]:
+            part = _values(sub)
+            if part is None:
+                return None
+            out |= part
+        return out
+    if schema.get("type") == "null":
+        return {"null"}
+    return None
+
+
+def _pairwise_disjoint(sets: list[set[str] | None]) -> bool:
+    """Whether every set is known and no two share a member."""
+    seen: set[str] = set()
+    for values in sets:
+        if values is None or seen & values:
+            return False
+        seen |= values
+    return True
+
+
+def _disjoint(branches: list[Any]) -> bool:
+    """Whether no value can match two of the (strict-form) ``branches`` of a ``oneOf``: they admit distinct
+    JSON types, or they are strict objects with a shared property pinned to different values in each (a
+    discriminated union's tag, whatever ``discriminator`` says)."""
+    if not all(isinstance(b, dict) for b in branches):
+        return False
+    if _pairwise_disjoint([_json_types(b) for b in branches]):
+        return True
+    props: list[dict[str, Any]] = []
+    for branch in branches:
+        # a strict object: every property required, no other key, so a shared property is always present
+        if not isinstance(branch.get("properties"), dict) or branch.get("additionalProperties") is not False:
+            return False
+        props.append(branch["properties"])
+    shared = set(props[0]).intersection(*props[1:])
+    return any(_pairwise_disjoint([_values(p[name]) for p in props]) for name in shared)
+
+
+def _strict(node: Any) -> Any:
+    # walks schema keywords only, so data inside a schema ("examples", "enum" values) is left alone
+    if node is True or (isinstance(node, dict) and not any(k in node for k in _TYPED)):
+        raise _NotStrict("a parameter that takes a value of any type")
+    if not isinstance(node, dict):
+        return node
+    for key, reason in _REFUSED.items():
+        if key in node:
+            raise _NotStrict(reason)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in _DROPPED:
+            continue
+        if key == "oneOf" and isinstance(value, list):
+            branches = [_strict(x) for x in value]
+            if "anyOf" in node or not _disjoint(branches):
+                raise _NotStrict("a oneOf whose alternatives may overlap, which anyOf cannot stand for")
+            out["anyOf"] = branches
+        elif key in _SUB_SCHEMA_LISTS and isinstance(value, list):
+            out[key] = [_strict(x) for x in value]
+        elif key in _SUB_SCHEMAS:
+            out[key] = _strict(value)
+        else:
+            out[key] = copy.deepcopy(value)
+    is_object = node.get("type") == "object" or "properties" in node
+    if is_object:
+        props = node.get("properties") or {}
+        extra = node.get("additionalProperties")
+        if not props and extra not in (None, False):
+            raise _NotStrict("an object with free-form keys")
+        if not props and extra is None:
+            raise _NotStrict("an object with no declared properties")
+        required = set(node.get("required") or ())
+        out["properties"] = {
+            name: _strict(sub) if name in required else _nullable(_strict(sub)) for name, sub in props.items()
+        }
+        out["required"] = list(props)
+        out["additionalProperties"] = False
+    return out
+
+
+def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
+    """Return the OpenAI strict-mode form of an argument schema (rules in the module doc).
+
+    Every property becomes required; the ones that were optional become nullable (the executor
+    replaces a ``null`` received for a defaulted parameter by its Python default); every object gets
+    ``additionalProperties: false``; ``default``, ``discriminator`` and ``uniqueItems`` are dropped; a
+    ``oneOf`` whose alternatives cannot overlap becomes an ``anyOf``. The input is not changed.
+
+    Raises:
+        ValueError: the schema has something strict mode cannot express: an object with free-form keys,
+            a parameter of any type (no ``type``), a top-level union, a ``oneOf`` whose alternatives
+            may overlap, ``allOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired`` or
+            ``dependentSchemas``.
+    """
+    if not parameters.get("properties") and not any(k in parameters for k in ("anyOf", "oneOf", *_REFUSED)):
+        return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+    if "anyOf" in parameters or "oneOf" in parameters:
+        raise ValueError("a top-level union of argument sets, which strict mode does not allow at the root")
+    try:
+        return _strict(copy.deepcopy(parameters))  # type: ignore[no-any-return]
+    except _NotStrict as exc:
+        raise ValueError(str(exc)) from None
