@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime
 import json
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, Optional, Union
 
 import pytest
 from pydantic import BaseModel, Field
@@ -293,3 +293,102 @@ def test_unknown_argument_message_lists_the_aliases_the_model_sees() -> None:
 
     with pytest.raises(ToolValidationError, match=r"Its parameters are: from, to\.$"):
         route2.invoke({"from": "A", "to": "B", "via": "C"})
+
+
+# -- finding 12: descriptions from Keyword Args, Annotated inside a union, and __call__ ------------------------
+
+
+def _descriptions(func: Any) -> dict[str, str | None]:
+    return {name: prop.get("description") for name, prop in function_schema(func, "f").parameters["properties"].items()}
+
+
+def test_google_keyword_args_sections_describe_parameters() -> None:
+    def search(query: str, *, limit: int = 10, lang: str = "en") -> str:
+        """Search the web.
+
+        Args:
+            query: What to search for.
+
+        Keyword Args:
+            limit: How many results.
+            lang: Result language.
+        """
+        return query
+
+    def search2(query: str, *, limit: int = 10) -> str:
+        """Search the web.
+
+        - a bullet line, which makes every docstring style be tried
+
+        Keyword Arguments:
+            query: What to search for.
+            limit: How many results.
+        """
+        return query
+
+    assert _descriptions(search) == {"query": "What to search for.", "limit": "How many results.",
+                                     "lang": "Result language."}
+    assert function_schema(search, "search").description == "Search the web."
+    assert _descriptions(search2) == {"query": "What to search for.", "limit": "How many results."}
+    assert "Keyword" not in function_schema(search2, "search2").description
+
+
+def test_annotated_inside_a_union_describes_the_parameter() -> None:
+    def f(a: Optional[Annotated[int, "the a"]] = None,  # noqa: UP045
+          b: Annotated[int, Field(description="the b", ge=0)] | None = None,
+          c: Annotated[Optional[int], "the c"] = None,  # noqa: UP045
+          d: Annotated[Optional[Annotated[int, "inner"]], "outer"] = None) -> None:  # noqa: UP045
+        """F."""
+
+    props = function_schema(f, "f").parameters["properties"]
+    assert {name: prop.get("description") for name, prop in props.items()} == {
+        "a": "the a", "b": "the b", "c": "the c", "d": "outer"}
+    assert props["b"]["anyOf"] == [{"minimum": 0, "type": "integer"}, {"type": "null"}]  # not inside the branch
+    with pytest.raises(ToolValidationError, match="greater than or equal to 0"):
+        function_schema(f, "f").validate({"b": -1})
+
+
+def test_a_callable_objects_call_docstring_describes_its_parameters() -> None:
+    class Search:
+        """Search the index."""
+
+        def __call__(self, q: str, k: int = 2, lang: str = "en") -> str:
+            """Run a search.
+
+            Args:
+                q: the query
+                k: how many hits
+            """
+            return q
+
+    class Documented:
+        """Search the index.
+
+        Args:
+            q: the query, from the class
+        """
+
+        def __call__(self, q: str, k: int = 2) -> str:
+            """Run.
+
+            Args:
+                q: the query, from __call__
+                k: how many hits
+            """
+            return q
+
+    class Undocumented:
+        def __call__(self, q: str) -> str:
+            """Run a search.
+
+            Args:
+                q: the query
+            """
+            return q
+
+    schema = function_schema(Search(), "search")
+    assert schema.description == "Search the index."
+    assert _descriptions(Search()) == {"q": "the query", "k": "how many hits", "lang": None}
+    assert _descriptions(Documented()) == {"q": "the query, from the class", "k": "how many hits"}
+    assert function_schema(Undocumented(), "search").description == "Run a search."
+    assert _descriptions(Undocumented()) == {"q": "the query"}

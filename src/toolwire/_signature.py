@@ -1,21 +1,32 @@
-"""Reading a Python callable for its schema: parameters, type hints and docstring.
+"""Reading a Python callable for its schema: parameters, type hints and docstrings.
 
 :func:`signature_params` reads ``(name, kind, default)`` the way ``inspect.signature`` does, straight from
 the code object for plain functions; :func:`type_hints` is ``typing.get_type_hints`` made quicker for plain
 string annotations; :func:`hint_target` finds the object whose annotations describe a callable (through
 decorators, ``functools.partial``, classes and callable instances); :func:`function_doc` and
-:func:`partial_keywords` handle ``functools.partial``. :mod:`toolwire.schema` builds the JSON Schema from them.
+:func:`partial_keywords` handle ``functools.partial``; :func:`call_doc` finds a callable object's ``__call__``
+docstring; :func:`_parse_docstring` reads a docstring's description and parameter descriptions.
+:mod:`toolwire.schema` builds the JSON Schema from them.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import re
 import types
 import typing
 from typing import Any
 
-__all__ = ["defined_in_class", "function_doc", "hint_target", "partial_keywords", "signature_params", "type_hints"]
+import docstring_parser
+import docstring_parser.epydoc
+import docstring_parser.google
+import docstring_parser.numpydoc
+import docstring_parser.rest
+
+__all__ = [
+    "call_doc", "defined_in_class", "function_doc", "hint_target", "partial_keywords", "signature_params", "type_hints",
+]
 
 _EMPTY = inspect.Parameter.empty
 _POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD
@@ -140,10 +151,85 @@ def defined_in_class(func: Any) -> bool:
 
 def function_doc(func: Any) -> str | None:
     """``inspect.getdoc(func)``, but a ``functools.partial`` gives the docstring of the function it wraps
-    (not ``partial``'s own), so its description and ``Args:`` reach the schema."""
+    (not ``partial``'s own), so its description and ``Args:`` reach the schema; a callable object whose
+    class has no docstring gives its ``__call__``'s."""
     while isinstance(func, functools.partial) and func.__doc__ == functools.partial.__doc__:
         func = func.func
-    return inspect.getdoc(func)
+    return inspect.getdoc(func) or call_doc(func)
+
+
+def call_doc(func: Any) -> str | None:
+    """The docstring of ``type(func).__call__`` when ``func`` (through ``functools.partial``) is a callable
+    object, not a function, method or class; else None. Its ``Args:`` describe the parameters the object
+    takes, which its class docstring often leaves out."""
+    while isinstance(func, functools.partial):
+        func = func.func
+    if isinstance(func, type) or inspect.isroutine(func) or not callable(func):
+        return None
+    return inspect.getdoc(type(func).__call__)
+
+
+# -- docstrings -------------------------------------------------------------------------------------------
+# docstring_parser's style detection (docstring_parser.parse) parses with every style and keeps the result
+# with the most fields (ties: reST, Google, NumPy, Epydoc). Its Google parser is given the sections of
+# the Google style guide and Napoleon that it lacks: "Keyword Args:"/"Keyword Arguments:" and "Other
+# Parameters:" list parameters too (https://google.github.io/styleguide/pyguide.html#383-functions-and-methods,
+# https://www.sphinx-doc.org/en/master/usage/extensions/napoleon.html#docstring-sections).
+
+_GOOGLE = docstring_parser.google.GoogleParser([  # (its parse keeps no state)
+    *docstring_parser.google.DEFAULT_SECTIONS,
+    *(docstring_parser.google.Section(title, "param", docstring_parser.google.SectionType.MULTIPLE)
+      for title in ("Keyword Args", "Keyword Arguments", "Other Parameters")),
+])
+_STYLES = (docstring_parser.rest.parse, _GOOGLE.parse, docstring_parser.numpydoc.parse, docstring_parser.epydoc.parse)
+# A line that could start a section or field of the reST, Epydoc or NumPy styles (":param", "@param",
+# ".. deprecated::", a "-----" underline). Without one, those three parsers find no fields in a docstring.
+_OTHER_STYLE_LINE = re.compile(r"^\s*(?::|@|\.\.|-)", re.MULTILINE)
+
+
+def _parse_docstring_fields(doc: str) -> docstring_parser.Docstring:
+    """``docstring_parser.parse(doc)`` (style detection, with the Google sections above), parsing a plain
+    Google docstring once, not four times.
+
+    When no line can start a reST, Epydoc or NumPy field those find none, so a Google parse with at least
+    one field is the answer; otherwise every style is tried.
+
+    Raises:
+        docstring_parser.ParseError: no style can parse ``doc``.
+    """
+    if not _OTHER_STYLE_LINE.search(doc):
+        try:
+            parsed = _GOOGLE.parse(doc)
+        except docstring_parser.ParseError:
+            pass
+        else:
+            if parsed.meta:
+                return parsed
+    results, error = [], None
+    for parse in _STYLES:
+        try:
+            results.append(parse(doc))
+        except docstring_parser.ParseError as exc:
+            error = exc
+    if not results:
+        raise error  # type: ignore[misc]
+    return max(results, key=lambda parsed: len(parsed.meta))  # (the first of the longest, as sorted() keeps)
+
+
+def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    """``(description, {parameter: description})`` of a docstring: the summary and the paragraphs after it
+    (never the ``Args``/``Returns``/``Raises`` sections), and each documented parameter's text; a docstring
+    no style can parse is all description."""
+    if not doc or not doc.strip():
+        return "", {}
+    try:
+        parsed = _parse_docstring_fields(doc)
+    except docstring_parser.ParseError:
+        return inspect.cleandoc(doc), {}
+    parts = [p for p in (parsed.short_description, parsed.long_description) if p]
+    params = {p.arg_name: p.description or "" for p in parsed.params}
+    # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser)
+    return "\n\n".join(parts).strip(), {k: v.strip() for k, v in params.items() if v}
 
 
 def partial_keywords(func: Any) -> set[str]:

@@ -14,10 +14,13 @@ Rules (issue [1] of the project, and the cases S1-S2 of ``shared/cases``):
   body when it is named ``self`` or ``cls`` (a plain function keeps a parameter of that name).
 * Descriptions come from the docstring through ``docstring_parser`` (Google, NumPy, Sphinx/reST and
   Epydoc styles are detected): the tool description is the summary plus the following paragraphs,
-  never the ``Args``/``Returns``/``Raises`` sections; each parameter takes its own description.
-  A description given in ``Annotated``/``Field`` wins over the docstring's.
+  never the ``Args``/``Returns``/``Raises`` sections; each parameter takes its own description (Google
+  ``Keyword Args:`` sections included). A callable object's ``__call__`` docstring describes the parameters
+  its class docstring leaves out. A description given in ``Annotated``/``Field`` (on the whole annotation
+  or on a member of ``Optional``/a union) wins over the docstring's.
 * ``$ref``/``$defs`` are inlined so every provider gets a self-contained schema; a recursive type
-  cannot be inlined and raises :class:`~toolwire.errors.SchemaError`. ``title`` keywords are dropped.
+  cannot be inlined and raises :class:`~toolwire.errors.SchemaError`. ``title`` keywords are dropped
+  (``title`` keys inside ``enum``/``const``/``default``/``examples`` values are data and stay).
 """
 
 from __future__ import annotations
@@ -26,15 +29,12 @@ import copy
 import dataclasses
 import inspect
 import math
-import re
 import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, get_args, get_origin
 
-import docstring_parser
-import docstring_parser.google
 import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
@@ -51,6 +51,9 @@ from toolwire._schema_refs import (
     null_plan,
 )
 from toolwire._signature import (
+    _parse_docstring,
+    _parse_docstring_fields,  # noqa: F401  (benchmarks/check_schema_fastpath.py checks it)
+    call_doc,
     defined_in_class,
     function_doc,
     hint_target,
@@ -101,56 +104,51 @@ class FunctionSchema:
     null_plan: dict[str, Any] | None = None
 
 
-# A line that could start a section or field of the reST, Epydoc or NumPy styles (":param", "@param",
-# ".. deprecated::", a "-----" underline). Without one, those three parsers find no fields in a docstring.
-_GOOGLE = docstring_parser.google.GoogleParser()  # (its parse keeps no state)
-_OTHER_STYLE_LINE = re.compile(r"^\s*(?::|@|\.\.|-)", re.MULTILINE)
-
-
-def _parse_docstring_fields(doc: str) -> docstring_parser.Docstring:
-    """``docstring_parser.parse(doc)`` (style detection), parsing a plain Google docstring once, not four times.
-
-    The detection parses with every style and keeps the result with the most fields (ties: reST, Google,
-    NumPy, Epydoc). When no line can start a reST, Epydoc or NumPy field those find none, so a Google
-    parse with at least one field is the answer; otherwise the full detection runs.
-    """
-    if not _OTHER_STYLE_LINE.search(doc):
-        try:
-            parsed = _GOOGLE.parse(doc)
-        except docstring_parser.ParseError:
-            pass
-        else:
-            if parsed.meta:
-                return parsed
-    return docstring_parser.parse(doc)
-
-
-def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
-    if not doc or not doc.strip():
-        return "", {}
-    try:
-        parsed = _parse_docstring_fields(doc)
-    except docstring_parser.ParseError:
-        return inspect.cleandoc(doc), {}
-    parts = [p for p in (parsed.short_description, parsed.long_description) if p]
-    params = {p.arg_name: p.description or "" for p in parsed.params}
-    # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser)
-    return "\n\n".join(parts).strip(), {k: v.strip() for k, v in params.items() if v}
-
-
 def _annotation_description(annotation: Any) -> tuple[Any, str | None]:
-    """Split ``Annotated[T, "text", ...]`` into ``Annotated[T, <non-str metadata>]`` and the text."""
-    if get_origin(annotation) is not Annotated:
+    """Split ``Annotated[T, "text", ...]`` into ``Annotated[T, <non-str metadata>]`` and the text (a
+    ``Field(description=...)`` in the metadata wins over it).
+
+    In a union (``Optional[Annotated[int, "text"]]``, ``Annotated[int, Field(description=...)] | None``) the
+    first member's description is the parameter's: pydantic ignores the string and would leave the Field's
+    description inside an ``anyOf`` branch, so it is taken out of the member. A description on the whole
+    annotation wins over a member's.
+    """
+    origin = get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        members, desc = [], None
+        for member in get_args(annotation):
+            new_member, text = _annotation_description(member)
+            if text is not None and desc is None:
+                desc = text
+            members.append(new_member)
+        if all(a is b for a, b in zip(members, get_args(annotation), strict=True)):
+            return annotation, desc
+        return typing.Union[tuple(members)], desc  # noqa: UP007
+    if origin is not Annotated:
         return annotation, None
     base, *meta = get_args(annotation)
+    base, desc = _annotation_description(base)  # Annotated[Optional[Annotated[int, "text"]], ...]
     texts = [m for m in meta if isinstance(m, str)]
-    rest = [m for m in meta if not isinstance(m, str)]
-    desc = texts[0] if texts else None
-    for m in rest:
+    desc = texts[0] if texts else desc
+    rest = []
+    for m in meta:
         if isinstance(m, FieldInfo) and m.description:
             desc = m.description
+            rest.append(_without_description(m))
+        elif not isinstance(m, str):
+            rest.append(m)
     new = Annotated[(base, *rest)] if rest else base  # type: ignore[valid-type]
     return new, desc
+
+
+def _without_description(info: FieldInfo) -> FieldInfo:
+    """A copy of ``info`` with no description: the description is the parameter's, not its type's."""
+    info = copy.copy(info)
+    info.description = None
+    attributes = getattr(info, "_attributes_set", None)  # (what pydantic merges Annotated Fields by)
+    if isinstance(attributes, dict) and "description" in attributes:
+        info._attributes_set = {k: v for k, v in attributes.items() if k != "description"}
+    return info
 
 
 def _accepts_none(annotation: Any) -> bool:
@@ -514,8 +512,13 @@ def function_schema(
             f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
             "import every type the signature names at module level."
         ) from None
-    doc_desc, doc_params = _parse_docstring(function_doc(func)) if parse_docstring or description is None \
-        else ("", {})
+    doc_desc, doc_params = "", {}
+    if parse_docstring or description is None:
+        own = function_doc(func)
+        doc_desc, doc_params = _parse_docstring(own)
+        extra = call_doc(func) if parse_docstring else None
+        if extra and extra != own:  # a callable object: its __call__'s Args fill what its class docstring lacks
+            doc_params = {**_parse_docstring(extra)[1], **doc_params}
     if not parse_docstring:
         doc_params = {}
 
