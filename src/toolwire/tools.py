@@ -30,7 +30,7 @@ from pydantic import BaseModel
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, start_thread, thread_pool
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
 from toolwire.messages import ToolCall, ToolMessage
-from toolwire.parsing.arguments import decode_json_strings, json_string_plan
+from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
 from toolwire.results import error_text, result_to_content, truncate_content
 from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
 
@@ -134,7 +134,7 @@ class Tool:
         self._validate = schema.validate
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
-        self._json_plan = json_string_plan(schema.parameters)
+        self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
         # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its coroutine
         self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inspect.unwrap(func)) or (
             callable(func) and inspect.iscoroutinefunction(type(func).__call__)
@@ -322,8 +322,11 @@ class Tool:
             ToolValidationError: the arguments are not a JSON object, or do not match the schema.
         """
         if type(args) is dict:
-            if self._json_plan is not None:
-                args = decode_json_strings(args, self._json_plan)
+            plan = self._json_plan
+            if plan is False:  # not at decoration time: most tools are made far more often than called
+                plan = self._json_plan = json_string_plan(self.parameters)
+            if isinstance(plan, dict):  # None: no parameter wants an object or array
+                args = decode_json_strings(args, plan)
         elif isinstance(args, str | bytes | bytearray):
             from toolwire.errors import ToolCallParseError
             from toolwire.parsing.arguments import normalize_arguments

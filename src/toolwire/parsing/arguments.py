@@ -338,10 +338,17 @@ def _object_branch(prop: Mapping[str, Any]) -> Mapping[str, Any]:
     return prop
 
 
+_SCALAR_TYPES = frozenset(("string", "integer", "number", "boolean", "null"))
+_COMPOUND_KEYS = frozenset(("anyOf", "oneOf", "allOf", "$ref", "properties", "items"))
+
+
 def _value_plan(prop: Any, root: Mapping[str, Any], depth: int) -> JsonValuePlan | None:
     prop = _resolve(prop, root)
     if not isinstance(prop, Mapping) or depth > _MAX_SCHEMA_DEPTH:
         return None
+    kind = prop.get("type")
+    if isinstance(kind, str) and kind in _SCALAR_TYPES and _COMPOUND_KEYS.isdisjoint(prop):
+        return None  # the common leaf (``a: int``): nothing to decode, nothing inside
     kinds = _decode_kinds(prop, root)
     shape = _object_branch(prop)
     props = _object_plan(shape, root, depth + 1)
