@@ -140,3 +140,61 @@ def test_strict_refuses_a_top_level_union() -> None:
               "anyOf": [{"required": ["id"]}, {"required": ["name"]}]}
     with pytest.raises(ValueError, match="top-level union"):
         strict_schema(params)
+
+
+# -- finding 7: Gemini gets no OBJECT without properties below the top --------------------------------
+
+
+def _empty_objects(node: Any, path: str = "") -> list[str]:
+    """Paths of Gemini OBJECT schemas without properties (the API answers 400 "should be non-empty for OBJECT type")."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        if node.get("type") == "OBJECT" and not node.get("properties"):
+            found.append(path or "the top")
+        for key, value in node.items():
+            found += _empty_objects(value, f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            found += _empty_objects(value, f"{path}[{i}]")
+    return found
+
+
+class Config(BaseModel):
+    env: dict[str, str]
+
+
+def test_gemini_sends_a_nested_free_form_object_as_json_text() -> None:
+    from toolwire.models.lowering.gemini import convert_to_gemini_tool, gemini_schema
+
+    @tool
+    def setup(scores: dict[str, int], cfg: Config, meta: dict = {},  # noqa: B006
+              opt: Annotated[dict[str, str] | None, Field(description="Options.")] = None,
+              rows: list[dict[str, int]] = []) -> str:  # noqa: B006
+        """Set up."""
+        return f"{scores}|{cfg.env}|{meta}|{opt}|{rows}"
+
+    schema, dropped = gemini_schema(setup.parameters, "setup")
+    assert _empty_objects(schema) == []
+    props = schema["properties"]
+    hint = "A JSON object written as a string, e.g. '{\"key\": ...}'"
+    assert props["scores"] == {"type": "STRING", "description": f"{hint}, each value of type integer."}
+    assert props["meta"] == {"type": "STRING", "description": f"{hint}."}
+    assert props["opt"] == {"type": "STRING", "nullable": True,
+                            "description": f"Options. ({hint}, each value of type string.)"}
+    assert props["rows"] == {"type": "ARRAY", "items": {"type": "STRING",
+                                                        "description": f"{hint}, each value of type integer."}}
+    assert props["cfg"]["properties"]["env"]["type"] == "STRING"
+    for path in ("scores", "cfg.env", "meta", "opt", "rows[]"):
+        assert f"type object at {path}" in dropped
+    assert _empty_objects(convert_to_gemini_tool(setup)) == []
+    # what a model following that schema sends is decoded before validation
+    args = {"scores": '{"a": 1}', "cfg": {"env": {"K": "v"}}, "meta": '{"x": [1]}'}
+    message = setup.invoke({"name": "setup", "args": args, "id": "g1", "type": "tool_call"})
+    assert (message.status, message.content) == ("success", "{'a': 1}|{'K': 'v'}|{'x': [1]}|None|[]")
+
+
+def test_gemini_top_level_object_without_properties_still_sends_no_parameters() -> None:
+    from toolwire.models.lowering.gemini import gemini_schema
+
+    assert gemini_schema({"type": "object", "additionalProperties": {"type": "string"}}, "free") == (
+        None, ["additionalProperties at the top"])

@@ -10,7 +10,9 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   ``OBJECT``), ``description``, ``nullable``, ``enum`` (strings), ``format``, ``items``, ``properties``,
   ``required``, ``any_of``, ``min_items``, ``max_items``. No ``$defs``/``$ref`` (inlined here), no
   ``default``, ``title``, ``additionalProperties`` or ``$schema``; ``anyOf [X, null]`` becomes nullable X;
-  a tool without parameters sends no ``parameters`` (an ``OBJECT`` needs non-empty ``properties``).
+  a tool without parameters sends no ``parameters`` (an ``OBJECT`` needs non-empty ``properties``: the API
+  answers 400 "should be non-empty for OBJECT type"), and a nested object without properties (``dict[str,
+  X]``, ``dict``) is sent as a ``STRING`` holding its JSON text, which toolwire decodes before validating.
   Other keywords (``minimum``, ``pattern``, ``minLength``...) are dropped with a debug log; toolwire still
   validates them before running the tool.
 * ``tool_config.function_calling_config``: ``{"mode": "AUTO" | "ANY" | "NONE", "allowed_function_names"}``.
@@ -79,6 +81,7 @@ class _Lowering:
         self.name = name
         self.root = root
         self.dropped: list[str] = []
+        self.json_hints: dict[str, str] = {}  # path -> what an object sent as JSON text says (see json_text)
 
     def drop(self, path: str, key: str) -> None:
         self.dropped.append(f"{key} at {path or 'the top'}")
@@ -160,7 +163,8 @@ class _Lowering:
         if len(kept) < len(resolved):
             out["nullable"] = True
         if node.get("description"):
-            out["description"] = node["description"]
+            hint = self.json_hints.get(path)
+            out["description"] = f"{node['description']} ({hint})" if hint else node["description"]
         return out
 
     def typed(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
@@ -211,7 +215,24 @@ class _Lowering:
                 required = [r for r in node.get("required") or () if r in props]
                 if required:
                     out["required"] = required
+            elif path:  # (the top level: gemini_schema sends no parameters)
+                return self.json_text(node, out, path)
         return out
+
+    def json_text(self, node: dict[str, Any], out: dict[str, Any], path: str) -> dict[str, Any]:
+        """A nested object with no declared properties (``dict[str, X]``, ``dict``, a free-form object) as a
+        ``STRING`` holding its JSON text: Gemini refuses an ``OBJECT`` without ``properties`` ("should be
+        non-empty for OBJECT type") and its ``Schema`` has no ``additionalProperties``. Before validation,
+        toolwire decodes a JSON string sent where the schema wants an object
+        (:func:`toolwire.parsing.arguments.decode_json_strings`). Named in ``dropped`` as ``type object``."""
+        self.drop(path, "type object")
+        values = node.get("additionalProperties")
+        kind = values.get("type") if isinstance(values, dict) else None
+        hint = "A JSON object written as a string, e.g. '{\"key\": ...}'"
+        hint += f", each value of type {kind}." if isinstance(kind, str) else "."
+        self.json_hints[path] = hint
+        text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
+        return {**text, "nullable": True} if out.get("nullable") else text
 
 
 def gemini_schema(parameters: dict[str, Any], name: str = "tool") -> tuple[dict[str, Any] | None, list[str]]:
@@ -222,8 +243,10 @@ def gemini_schema(parameters: dict[str, Any], name: str = "tool") -> tuple[dict[
         name: the tool name, for messages.
 
     Returns:
-        ``(schema or None, dropped)``: ``None`` when the tool takes no parameters; ``dropped`` lists what
-        could not be expressed, as ``"<keyword> at <path>"``.
+        ``(schema or None, dropped)``: ``None`` when the tool takes no parameters (or its object declares
+        no properties); ``dropped`` lists what could not be expressed, as ``"<keyword> at <path>"``
+        (``"type object at <path>"``: a nested object without properties, sent as JSON text in a
+        ``STRING``).
 
     Raises:
         SchemaError: the schema is recursive or has a reference that cannot be resolved.
