@@ -392,3 +392,59 @@ def test_a_callable_objects_call_docstring_describes_its_parameters() -> None:
     assert _descriptions(Documented()) == {"q": "the query, from the class", "k": "how many hits"}
     assert function_schema(Undocumented(), "search").description == "Run a search."
     assert _descriptions(Undocumented()) == {"q": "the query"}
+
+
+# -- finding 13b: "$ref"/"$defs" keys in defaults ---------------------------------------------------------------
+
+
+class WithRefDefault(BaseModel):
+    cfg: dict[str, Any] = {"$defs": 1, "$ref": "#/$defs/X"}
+
+
+class OddExamples(BaseModel):
+    x: int = Field(1, examples=[{"$defs": 1}])
+
+
+def _ref_default_tool(m: WithRefDefault, other: dict[str, Any] = {"$ref": "x"}) -> str:  # noqa: B006
+    """Defaults holding $ref/$defs keys."""
+    return repr(m)
+
+
+@pytest.mark.parametrize("path", ["fast", "general"])
+def test_defaults_holding_ref_and_defs_keys_are_data(path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    used = []
+    if path == "general":
+        general_only(monkeypatch)
+    else:
+        real = schema_mod.fast_function_schema
+        monkeypatch.setattr(schema_mod, "fast_function_schema", lambda *a: used.append(1) or real(*a))
+    schema = function_schema(_ref_default_tool, "f")
+    props = schema.parameters["properties"]
+    assert props["m"]["properties"]["cfg"]["default"] == {"$defs": 1, "$ref": "#/$defs/X"}
+    assert props["other"]["default"] == {"$ref": "x"}
+    assert schema.validate({"m": {}})["m"].cfg == {"$defs": 1, "$ref": "#/$defs/X"}
+    assert bool(used) == (path == "fast")
+
+
+def test_a_field_default_holding_a_defs_key() -> None:
+    def f(cfg: dict[str, Any] = Field(default={"$defs": None}, description="c")) -> str:  # noqa: B008
+        """F."""
+        return repr(cfg)
+
+    schema = function_schema(f, "f")
+    assert schema.parameters["properties"]["cfg"] == {"additionalProperties": True, "description": "c",
+                                                      "type": "object", "default": {"$defs": None}}
+    assert schema.validate({}) == {"cfg": {"$defs": None}}
+
+
+def test_args_schema_model_with_a_defs_key_in_a_default() -> None:
+    schema = schema_mod.model_schema(WithRefDefault, "f")
+    assert schema.parameters["properties"]["cfg"]["default"] == {"$defs": 1, "$ref": "#/$defs/X"}
+
+
+def test_a_defs_key_pydantic_cannot_write_is_a_schema_error() -> None:
+    def f(o: OddExamples, s: set[int] = set()) -> None:  # noqa: B006  (a set: pydantic's general path)
+        """F."""
+
+    with pytest.raises(SchemaError, match=r'pydantic read a "\$ref" or "\$defs" key .* so rename that key\.$'):
+        function_schema(f, "f")

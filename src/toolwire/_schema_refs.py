@@ -1,16 +1,18 @@
 """JSON Schema rewriting shared by tool definitions and providers: ``$ref`` inlining (every provider gets a
-self-contained schema) and the null plan of OpenAI strict mode (nulls sent for optional values are
-dropped where the schema does not accept them). Re-exported by :mod:`toolwire.schema`.
+self-contained schema), the null plan of OpenAI strict mode (nulls sent for optional values are
+dropped where the schema does not accept them) and the path of a validation error as the model sees it.
+Re-exported by :mod:`toolwire.schema`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import unquote
 
 from toolwire.errors import SchemaError
 
-__all__ = ["NullPlan", "drop_defaulted_nulls", "inline_refs", "null_plan"]
+__all__ = ["NullPlan", "drop_defaulted_nulls", "inline_refs", "null_plan", "shown_path"]
 
 
 # -- $ref inlining --------------------------------------------------------------------------------
@@ -378,3 +380,42 @@ def drop_defaulted_nulls(value: Any, plan: NullPlan) -> Any:
             new_list.append(drop_defaulted_nulls(item, sub) if sub is not None and item is not None else item)
         return new_list if any(a is not b for a, b in zip(new_list, value, strict=True)) else value
     return value
+
+
+# -- validation error paths ------------------------------------------------------------------------
+
+
+def shown_path(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> str:
+    """``loc`` as a dotted path in the arguments, without the union member names pydantic adds: a step is
+    such a name when every schema the path can be at is an ``anyOf``/``oneOf`` of two or more non-null
+    branches (``X | None`` is no union to pydantic); the path then goes on in each branch."""
+    nodes: list[Any] = [schema] if isinstance(schema, Mapping) else []
+    shown: list[str] = []
+    for index, step in enumerate(loc):
+        if not nodes or step == "[key]":  # a schema it cannot follow, or a dict key's own error
+            shown.extend(str(s) for s in loc[index:])
+            break
+        unions = [_union_branches(node) for node in nodes]
+        if all(len(branches) > 1 for branches in unions):
+            nodes = [branch for branches in unions for branch in branches]
+            continue
+        shown.append(str(step))
+        nodes = [child for node, branches in zip(nodes, unions, strict=True)
+                 if (child := _child_schema(branches[0] if len(branches) == 1 else node, step)) is not None]
+    return ".".join(shown)
+
+
+def _child_schema(node: Mapping[str, Any], step: Any) -> Any:
+    """The schema of ``node``'s item ``step`` (an array index or an object key), or None."""
+    if isinstance(step, int):
+        prefix = node.get("prefixItems")
+        if isinstance(prefix, list) and step < len(prefix):
+            return prefix[step]
+        items = node.get("items")
+        return items[step] if isinstance(items, list) and step < len(items) else items if isinstance(items, dict) \
+            else None
+    props = node.get("properties")
+    if isinstance(props, dict) and step in props:
+        return props[step]
+    values = node.get("additionalProperties")
+    return values if isinstance(values, dict) else {} if values is True else None

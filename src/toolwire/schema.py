@@ -39,16 +39,17 @@ import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
+from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import PydanticUndefined
 
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_refs import (
     _object_schema,
     _object_shape,
-    _union_branches,
     drop_defaulted_nulls,
     inline_refs,
     null_plan,
+    shown_path,
 )
 from toolwire._signature import (
     _parse_docstring,
@@ -134,20 +135,22 @@ def _annotation_description(annotation: Any) -> tuple[Any, str | None]:
     for m in meta:
         if isinstance(m, FieldInfo) and m.description:
             desc = m.description
-            rest.append(_without_description(m))
+            rest.append(_field_copy(m, description=None))  # the parameter's, not its type's
         elif not isinstance(m, str):
             rest.append(m)
     new = Annotated[(base, *rest)] if rest else base  # type: ignore[valid-type]
     return new, desc
 
 
-def _without_description(info: FieldInfo) -> FieldInfo:
-    """A copy of ``info`` with no description: the description is the parameter's, not its type's."""
+def _field_copy(info: FieldInfo, **values: Any) -> FieldInfo:
+    """A copy of ``info`` with the given attributes set (and no longer marked as given by the user, which is
+    what pydantic merges ``Annotated`` Fields by)."""
     info = copy.copy(info)
-    info.description = None
-    attributes = getattr(info, "_attributes_set", None)  # (what pydantic merges Annotated Fields by)
-    if isinstance(attributes, dict) and "description" in attributes:
-        info._attributes_set = {k: v for k, v in attributes.items() if k != "description"}
+    for name, value in values.items():
+        setattr(info, name, value)
+    attributes = getattr(info, "_attributes_set", None)
+    if isinstance(attributes, dict) and not attributes.keys().isdisjoint(values):
+        info._attributes_set = {k: v for k, v in attributes.items() if k not in values}
     return info
 
 
@@ -258,7 +261,7 @@ def validation_message(exc: ValidationError, tool_name: str, known: typing.Itera
     messages: dict[tuple[str, str], list[str]] = {}
     extra = False
     for err in exc.errors(include_url=False):
-        loc = _shown_path(tuple(err.get("loc", ())), schema) or "(arguments)"
+        loc = shown_path(tuple(err.get("loc", ())), schema) or "(arguments)"
         kind = err.get("type")
         if kind == "missing":
             entries.append(f"'{loc}' is required but missing")
@@ -285,42 +288,6 @@ def validation_message(exc: ValidationError, tool_name: str, known: typing.Itera
     if extra and names:
         text += f" Its parameters are: {', '.join(names)}."
     return text
-
-
-def _shown_path(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> str:
-    """``loc`` as a dotted path in the arguments, without the union member names pydantic adds: a step is
-    such a name when every schema the path can be at is an ``anyOf``/``oneOf`` of two or more non-null
-    branches (``X | None`` is no union to pydantic); the path then goes on in each branch."""
-    nodes: list[Any] = [schema] if isinstance(schema, Mapping) else []
-    shown: list[str] = []
-    for index, step in enumerate(loc):
-        if not nodes or step == "[key]":  # a schema it cannot follow, or a dict key's own error
-            shown.extend(str(s) for s in loc[index:])
-            break
-        unions = [_union_branches(node) for node in nodes]
-        if all(len(branches) > 1 for branches in unions):
-            nodes = [branch for branches in unions for branch in branches]
-            continue
-        shown.append(str(step))
-        nodes = [child for node, branches in zip(nodes, unions, strict=True)
-                 if (child := _child_schema(branches[0] if len(branches) == 1 else node, step)) is not None]
-    return ".".join(shown)
-
-
-def _child_schema(node: Mapping[str, Any], step: Any) -> Any:
-    """The schema of ``node``'s item ``step`` (an array index or an object key), or None."""
-    if isinstance(step, int):
-        prefix = node.get("prefixItems")
-        if isinstance(prefix, list) and step < len(prefix):
-            return prefix[step]
-        items = node.get("items")
-        return items[step] if isinstance(items, list) and step < len(items) else items if isinstance(items, dict) \
-            else None
-    props = node.get("properties")
-    if isinstance(props, dict) and step in props:
-        return props[step]
-    values = node.get("additionalProperties")
-    return values if isinstance(values, dict) else {} if values is True else None
 
 
 def _short(value: Any, limit: int = 80) -> str:
@@ -377,6 +344,41 @@ def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str
     return validate
 
 
+# pydantic walks the whole JSON Schema it writes for "$ref" and "$defs" keys, defaults included, and fails
+# (KeyError, AttributeError) on a default such as {"$defs": 1}: defaults are written with those keys renamed
+# and get them back once the schema is done. (The renamed keys sort where the real ones do.)
+_HIDDEN = {"$ref": "$ref\x00toolwire", "$defs": "$defs\x00toolwire"}
+_SHOWN = {hidden: key for key, hidden in _HIDDEN.items()}
+
+
+def _renamed_keys(value: Any, names: Mapping[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {names.get(k, k): _renamed_keys(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed_keys(v, names) for v in value]
+    return value
+
+
+class _DefaultsAsData(GenerateJsonSchema):
+    """pydantic's JSON Schema generator, with "$ref"/"$defs" keys in defaults hidden from its reference walk."""
+
+    def encode_default(self, dft: Any) -> Any:
+        return _renamed_keys(super().encode_default(dft), _HIDDEN)
+
+
+def _pydantic_json_schema(make: Callable[..., dict[str, Any]], what: str) -> dict[str, Any]:
+    """``make(schema_generator=...)`` (a ``model_json_schema``/``TypeAdapter.json_schema``) as a SchemaError
+    naming ``what`` when pydantic cannot write it."""
+    try:
+        return _renamed_keys(make(schema_generator=_DefaultsAsData), _SHOWN)  # type: ignore[no-any-return]
+    except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
+        raise SchemaError(f"Cannot build a JSON Schema for {what}: {exc}") from None
+    except (KeyError, AttributeError) as exc:  # (pydantic's reference walk, on examples or json_schema_extra)
+        raise SchemaError(f"Cannot build a JSON Schema for {what}: pydantic read a \"$ref\" or \"$defs\" key in "
+                          f"its examples or extra schema data as a reference ({type(exc).__name__}: {exc}), so "
+                          "rename that key.") from None
+
+
 def model_schema(model: type[BaseModel], tool_name: str, description: str | None = None) -> FunctionSchema:
     """Build a :class:`FunctionSchema` from a pydantic model class used as ``args_schema``.
 
@@ -392,10 +394,7 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
     if model.model_config.get("extra") is None:
         model = type(model.__name__, (model,), {"model_config": {**model.model_config, "extra": "forbid"},
                                                  "__module__": model.__module__, "__doc__": model.__doc__})
-    try:
-        raw = model.model_json_schema()
-    except (PydanticSchemaGenerationError, PydanticUserError) as exc:
-        raise SchemaError(f"Cannot build a JSON Schema for {model.__name__}: {exc}") from None
+    raw = _pydantic_json_schema(model.model_json_schema, model.__name__)
     parameters = _object_schema(raw)
     _drop_non_finite(parameters, tool_name)
     desc = parameters.pop("description", "")
@@ -422,9 +421,9 @@ def _pydantic_function_schema(
         td = typing_extensions.TypedDict(model_name, fields)  # type: ignore[operator]
         td = with_config(_FORBID)(td)
         adapter: TypeAdapter[Any] = TypeAdapter(td)
-        raw = adapter.json_schema()
     except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
         raise SchemaError(f"Cannot build a JSON Schema for tool {tool_name!r}: {exc}") from None
+    raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}")
     return raw, adapter.validator.validate_python
 
 
@@ -534,7 +533,7 @@ def function_schema(
             continue
         annotation = hints.get(name, Any)
         if isinstance(default, FieldInfo):  # def f(n: int = Field(3, ge=0, description=...))
-            info = copy.copy(default)
+            info = default
             if info.default is not PydanticUndefined:
                 default = info.default
             elif info.default_factory is not None:
@@ -543,8 +542,8 @@ def function_schema(
                 default = inspect.Parameter.empty
             if default is not inspect.Parameter.empty:
                 fill[name] = default
-            info.default, info.default_factory = PydanticUndefined, None
-            annotation = Annotated[annotation, info]
+            # toolwire writes the default itself: pydantic would read a "$ref"/"$defs" key in it as a reference
+            annotation = Annotated[annotation, _field_copy(info, default=PydanticUndefined, default_factory=None)]
         annotation, ann_desc = _annotation_description(_compat(annotation))
         desc = ann_desc or doc_params.get(name)
         required = default is inspect.Parameter.empty
