@@ -412,3 +412,19 @@ def test_an_async_langchain_tool_refuses_unknown_keys_too():
     assert asyncio.run(tw.ainvoke({"text": "hi"})) == ("HI", None)
     with pytest.raises(ToolValidationError, match=r"'loud' is not a parameter of this tool"):
         asyncio.run(tw.ainvoke({"text": "hi", "loud": True}))
+
+
+def test_a_langchain_tool_with_a_draft07_dict_schema_is_validated_in_draft07():
+    # review 6 #3: the schema's $schema was dropped before its validator was built, so draft-07 tuple items
+    # were checked as 2020-12 and the tool refused
+    from langchain_core.tools import StructuredTool
+
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "title": "p",
+              "description": "P.", "properties": {"pair": {"type": "array",
+                                                           "items": [{"type": "integer"}, {"type": "string"}]}},
+              "required": ["pair"]}
+    lc = StructuredTool.from_function(func=lambda pair: str(pair), name="p", description="P.", args_schema=schema)
+    wrapped = from_langchain_tool(lc)
+    assert wrapped.invoke({"pair": [1, "a"]})[0] == "[1, 'a']"
+    bad = wrapped.invoke({"name": "p", "args": {"pair": ["x", 1]}, "id": "1", "type": "tool_call"})
+    assert bad.status == "error" and "'x' is not of type 'integer'" in bad.content

@@ -149,7 +149,9 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
     if validate is None:  # jsonschema, from the parameters
         from toolwire.interop.openai_tools import normalize_parameters
 
-        validate = schema_validator(normalize_parameters(parameters, name), name)
+        dialect = parameters.get("$schema")  # validated in the schema's own dialect, as Tool.from_schema does
+        validate = schema_validator(normalize_parameters(parameters, name), name,
+                                    dialect=dialect if isinstance(dialect, str) else None)
 
     def unpack(message: Any) -> Any:
         if getattr(message, "status", "success") == "error":
