@@ -86,14 +86,58 @@ def retry_after(exc: BaseException) -> float | None:
         return None
 
 
+_MAX_MESSAGE = 500
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _clip(text: str) -> str:
+    """One line of at most ``_MAX_MESSAGE`` characters (an HTML error page loses its tags), URL credentials
+    masked before it is cut (a cut could leave a password without the ``@`` that marks it)."""
+    text = redact_url(text)
+    if text.lstrip().startswith("<"):
+        text = _TAG.sub(" ", text)
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_MESSAGE else text[:_MAX_MESSAGE - 1] + "…"
+
+
+def _validation_errors(items: list[Any]) -> str:
+    """FastAPI / pydantic validation errors ``[{"loc": ["body", "x"], "msg", "type"}]`` as
+    ``body.x: msg; ...`` (the first five, then how many more)."""
+    shown = []
+    for item in items[:5]:
+        if isinstance(item, dict) and "msg" in item:
+            loc = ".".join(str(p) for p in item.get("loc") or ())
+            shown.append(f"{loc}: {item['msg']}" if loc else str(item["msg"]))
+        else:
+            shown.append(str(item))
+    more = f" (and {len(items) - 5} more)" if len(items) > 5 else ""
+    return "; ".join(shown) + more
+
+
+def _body_text(body: Any, depth: int = 0) -> str | None:
+    if isinstance(body, str):
+        return _clip(body) or None
+    if isinstance(body, list):
+        return _clip(_validation_errors(body)) if body else None
+    if isinstance(body, dict) and depth < 4:
+        for key in ("error", "message", "detail"):
+            found = _body_text(body.get(key), depth + 1)
+            if found:
+                return found
+    return None
+
+
 def error_message(exc: BaseException) -> str:
-    """The server's own message of an SDK status error (``{"error": {"message"}}`` bodies), else ``str(exc)``."""
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error") if isinstance(body.get("error"), dict) else body
-        if inner.get("message"):
-            return str(inner["message"])
-    return str(getattr(exc, "message", None) or exc)
+    """The server's own message of an SDK status error, else ``str(exc)``.
+
+    Read from the error body (the SDKs give the decoded JSON, or the text when it is not JSON), in these
+    shapes: ``{"error": {"message"}}`` (OpenAI, vLLM, llama.cpp), ``{"error": "<text>"}`` (LM Studio, TGI,
+    Ollama), ``{"message": "<text>"}`` and ``{"object": "error", "message": {"detail": [...]}}`` (old vLLM,
+    Mistral), ``{"detail": [{"loc", "msg"}]}`` (FastAPI validation, shown as ``body.field: msg``),
+    ``{"detail": "<text>"}``, and a plain-text or HTML body (shown as one line, cut at 500 characters).
+    """
+    found = _body_text(getattr(exc, "body", None))
+    return found or str(getattr(exc, "message", None) or exc)
 
 
 def redact_url(text: str) -> str:
@@ -102,30 +146,34 @@ def redact_url(text: str) -> str:
     return _USERINFO.sub(r"\1****@", text)
 
 
+def _status_hint(status: int, key_env: str) -> str | None:
+    if status in (401, 403):
+        return f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
+    if status == 404:
+        return "Check the model name (and base_url)."
+    if status == 429:
+        return "You hit a rate limit or quota: wait, send fewer requests at once, or raise max_retries."
+    if status >= 500:
+        return "The provider failed on its side: try again later."
+    if status in (400, 422):
+        return "The provider rejected the request; the message above says which field."
+    return None
+
+
 def status_error(provider: str, status: int | None, message: str, *, key_env: str = "",
-                 base_url: str | None = None) -> ProviderError:
+                 base_url: str | None = None, hint: str | None = None) -> ProviderError:
     """Build the ProviderError for an HTTP status (``None``: no response, a connection failure or timeout),
-    with ``retryable`` set and a hint that says what to do. Credentials in URLs are masked."""
+    with ``retryable`` set and a hint that says what to do (``hint``, when given, instead of the status's
+    own). Credentials in URLs are masked."""
     message = redact_url(message)
     base_url = redact_url(base_url) if base_url else None
     if status is None:
         where = f" {base_url}" if base_url else ""
-        hint = f"Check the network and that the server{where} is running, or raise timeout / max_retries."
+        hint = hint or f"Check the network and that the server{where} is running, or raise timeout / max_retries."
         return ProviderError(message, provider=provider, status=None, retryable=True, hint=hint)
     retryable = status in RETRYABLE_STATUS or status >= 500
-    if status in (401, 403):
-        hint = f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
-    elif status == 404:
-        hint = "Check the model name (and base_url)."
-    elif status == 429:
-        hint = "You hit a rate limit or quota: wait, send fewer requests at once, or raise max_retries."
-    elif status >= 500:
-        hint = "The provider failed on its side: try again later."
-    elif status in (400, 422):
-        hint = "The provider rejected the request; the message above says which field."
-    else:
-        hint = None
-    return ProviderError(message, provider=provider, status=status, retryable=retryable, hint=hint)
+    return ProviderError(message, provider=provider, status=status, retryable=retryable,
+                         hint=hint or _status_hint(status, key_env))
 
 
 def transport_error(provider: str, exc: BaseException, *, timeout: float,

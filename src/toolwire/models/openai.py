@@ -30,7 +30,8 @@ class ChatOpenAI(SDKChatModel):
         model: e.g. ``"gpt-5-mini"``, or the name a local server gives its model.
         use_responses_api: call the Responses API (``POST /v1/responses``) instead of Chat Completions
             (``POST /v1/chat/completions``). Reasoning items are kept and sent back unchanged.
-        stream_usage: ask for token usage at the end of a stream (``stream_options.include_usage``).
+        stream_usage: ask for token usage at the end of a stream (``stream_options.include_usage``); turn it
+            off for a server that refuses ``stream_options`` (its error then says so).
         organization: the OpenAI organization id, if any.
         **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
             in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
@@ -95,18 +96,31 @@ class ChatOpenAI(SDKChatModel):
     def _stream_state(self, request: ChatRequest) -> Any:
         return codec.ResponsesStreamState() if self.use_responses_api else codec.StreamState()
 
+    def _stream_options_hint(self, status: int, message: str, body: Any) -> str | None:
+        """The hint for a server that refuses ``stream_options`` (older vLLM and Mistral answer 400/422
+        ``extra_forbidden`` on ``body.stream_options``, Azure "Unrecognized request argument supplied:
+        stream_options"), which ``stream_usage=True`` sends with every stream."""
+        if not self.stream_usage or not 400 <= status < 500 or status in (401, 403, 404, 429):
+            return None
+        if "stream_options" not in message and "stream_options" not in str(body):
+            return None
+        return ("The server does not take stream_options (sent to get token usage at the end of a stream): "
+                "pass stream_usage=False to ChatOpenAI.")
+
     def _translate(self, exc: BaseException) -> ProviderError | None:
         """The one place where ``openai`` exceptions become ProviderError."""
         sdk = self.sdk
         if isinstance(exc, sdk.APIStatusError):
-            return status_error(self.provider, exc.status_code, error_message(exc), key_env="OPENAI_API_KEY")
+            message = error_message(exc)
+            return status_error(self.provider, exc.status_code, message, key_env="OPENAI_API_KEY",
+                                hint=self._stream_options_hint(exc.status_code, message, exc.body))
         if isinstance(exc, sdk.APITimeoutError):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
                                 base_url=self.base_url)
         if isinstance(exc, sdk.APIConnectionError):
             return connection_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
-        if isinstance(exc, sdk.OpenAIError):
-            return ProviderError(redact_url(str(exc)), provider=self.provider)
+        if isinstance(exc, sdk.OpenAIError):  # e.g. an {"error": ...} event in a stream
+            return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
 
