@@ -48,6 +48,15 @@ from toolwire.models.lowering._common import (
     tool_result_text,
     usage,
 )
+from toolwire.models.lowering._openai_compat import (
+    REASONING_KEY,
+    is_first,
+    pick_choice,
+    raise_stream_error,
+    read_content,
+    reasoning_of,
+    same_choice,
+)
 from toolwire.models.lowering._openai_strict import strict_schema
 from toolwire.models.lowering._stream import ToolCallMerger
 
@@ -237,6 +246,15 @@ def _metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
 
 
+def _chat_metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
+    """Chat Completions metadata: ``finish_reason`` is always there, ``None`` when the server sent none."""
+    return {**_metadata(model, finish, **extra), "finish_reason": finish}
+
+
+def _reasoning_data(reasoning: str) -> dict[str, Any] | None:
+    return {"openai": {REASONING_KEY: reasoning}} if reasoning else None
+
+
 def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
     """Read a Chat Completions reply (``chat.completion`` object, or the SDK's ``ChatCompletion``).
 
@@ -246,22 +264,30 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
             known, the error names no tools).
 
     Returns:
-        An AIMessage: ``content`` = the first choice's text (``""`` when null), ``tool_calls`` from
-        ``message.tool_calls`` (arguments JSON text read with
+        An AIMessage of the choice with ``index`` 0 (else the first): ``content`` = its text (``""`` when
+        null; the ``text`` parts joined when it is a list of parts, other parts kept as blocks after the
+        text), ``tool_calls`` from ``message.tool_calls`` (arguments JSON text read with
         :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the
-        text), ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}``, ``id``.
+        text), ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}`` (``finish_reason``
+        ``None`` when the server sent none), ``provider_data["openai"]["reasoning_content"]`` = the
+        reasoning text (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
+        :mod:`~toolwire.models.lowering._openai_compat`), ``id``.
     """
     data = _as_dict(obj)
-    choices = data.get("choices") or [{}]
-    choice = choices[0]
+    choice = pick_choice(data.get("choices") or ())
     message = choice.get("message") or {}
     calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
                          tc.get("id"), tool_names) for tc in message.get("tool_calls") or ()]
     valid, invalid = split_calls(calls)
     extra = {"refusal": message["refusal"]} if message.get("refusal") else {}
-    return AIMessage(message.get("content") or "", tool_calls=valid, invalid_tool_calls=invalid,
+    parts = read_content(message.get("content"))
+    content: str | list[Any] = parts.text
+    if parts.blocks:
+        content = [{"type": "text", "text": parts.text}, *parts.blocks] if parts.text else parts.blocks
+    return AIMessage(content, tool_calls=valid, invalid_tool_calls=invalid,
                      usage=_chat_usage(data.get("usage")),
-                     response_metadata=_metadata(data.get("model"), choice.get("finish_reason"), **extra),
+                     response_metadata=_chat_metadata(data.get("model"), choice.get("finish_reason"), **extra),
+                     provider_data=_reasoning_data(reasoning_of(message) + parts.reasoning),
                      id=data.get("id"))
 
 
@@ -271,16 +297,28 @@ def _as_dict(obj: Any) -> dict[str, Any]:
     dump = getattr(obj, "model_dump", None)
     if dump is None:
         raise TypeError(f"Cannot read a reply of type {type(obj).__name__}.")
-    return dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
+    # servers send fields in other shapes than the SDK's models declare (arguments as a JSON object, content
+    # as a list of parts): read them as they came, without pydantic's serializer warning on every reply
+    return dump(mode="json", exclude_none=True, warnings=False)  # type: ignore[no-any-return]
 
 
 class StreamState:
     """Folds Chat Completions stream chunks (``chat.completion.chunk`` objects) into AIMessageChunks.
 
     ``feed(chunk)`` returns the chunk's text and tool-call pieces (or ``None``); ``finish()`` returns the
-    last chunk with usage (sent when ``stream_options.include_usage`` is set), finish reason and model.
-    Merged with :func:`~toolwire.messages.merge_chunks` they equal :func:`parse_response` of the same
-    reply.
+    last chunk with usage (sent when ``stream_options.include_usage`` is set), finish reason, model, the
+    reasoning text (``provider_data``) and any content part that is neither text nor thinking. Only the
+    choice with index 0 is read; a stream that never sends one gives the first index it sent, whole, in
+    ``finish()`` (as :func:`parse_response` falls back to the first choice). Merged with
+    :func:`~toolwire.messages.merge_chunks` they equal :func:`parse_response` of the same reply.
+
+    A stream that ends without a ``finish_reason`` may have been cut short (the ``openai`` SDK does not say
+    whether ``data: [DONE]`` came, and llama.cpp server reports a failure mid-stream in an ``error:`` line
+    the SDK skips): ``finish()`` then logs a warning and sets ``response_metadata["finish_reason"]`` to
+    ``None``, so the reply is not taken for a complete one unseen.
+
+    Raises:
+        ProviderError: an error event (``{"object": "error", "message"}``) arrives.
     """
 
     def __init__(self) -> None:
@@ -289,10 +327,28 @@ class StreamState:
         self.model: str | None = None
         self.finish_reason: str | None = None
         self.usage: Any = None
+        self.reasoning: list[str] = []
+        self.blocks: list[dict[str, Any]] = []
+        self.seen_first = False  # a choice with index 0 came
+        self.other: list[dict[str, Any]] = []  # until then, the choices of the first other index
+
+    def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
+        delta = choice.get("delta") or {}
+        parts = read_content(delta.get("content"))
+        self.reasoning.extend((reasoning_of(delta), parts.reasoning))
+        self.blocks.extend(parts.blocks)
+        pieces = []
+        for tc in delta.get("tool_calls") or ():
+            fn = tc.get("function") or {}
+            pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
+                                          args=fn.get("arguments")))
+        self.finish_reason = choice.get("finish_reason") or self.finish_reason
+        return parts.text, pieces
 
     def feed(self, event: Any) -> AIMessageChunk | None:
         """Read one chunk; return its text and tool-call pieces as an AIMessageChunk, or ``None``."""
         data = _as_dict(event)
+        raise_stream_error(data)
         self.id = self.id or data.get("id")
         self.model = data.get("model") or self.model
         if data.get("usage"):
@@ -300,23 +356,34 @@ class StreamState:
         text = ""
         pieces = []
         for choice in data.get("choices") or ():
-            if choice.get("index", 0) != 0:
-                continue
-            delta = choice.get("delta") or {}
-            text += delta.get("content") or ""
-            for tc in delta.get("tool_calls") or ():
-                fn = tc.get("function") or {}
-                pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
-                                              args=fn.get("arguments")))
-            self.finish_reason = choice.get("finish_reason") or self.finish_reason
+            if is_first(choice):
+                self.seen_first, self.other = True, []
+                more, new = self._read(choice)
+                text += more
+                pieces += new
+            elif not self.seen_first and (not self.other or same_choice(choice, self.other[0])):
+                self.other.append(choice)
         if not text and not pieces:
             return None
         return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"}``."""
-        return AIMessageChunk(usage=self.usage, response_metadata=_metadata(self.model, self.finish_reason),
-                              id=self.id)
+        """The closing chunk: usage, ``{"model", "finish_reason"}``, reasoning, other content parts."""
+        text = ""
+        pieces = []
+        for choice in self.other:
+            more, new = self._read(choice)
+            text += more
+            pieces += new
+        if self.finish_reason is None:
+            log.warning("The chat completion stream%s ended without a finish_reason: the reply may be cut short "
+                        "(response_metadata['finish_reason'] is None).", f" {self.id}" if self.id else "")
+        content: str | list[Any] = text
+        if self.blocks:
+            content = [{"type": "text", "text": text}, *self.blocks] if text else list(self.blocks)
+        return AIMessageChunk(content, tool_call_chunks=pieces, usage=self.usage,
+                              response_metadata=_chat_metadata(self.model, self.finish_reason),
+                              provider_data=_reasoning_data("".join(self.reasoning)), id=self.id)
 
 
 # --------------------------------------------------------------------------- Responses API
