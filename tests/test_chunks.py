@@ -142,6 +142,9 @@ _json = st.recursive(
     max_leaves=8,
 )
 _ids = st.text(min_size=1, max_size=8)
+# call names as a reply reader makes them: to_message reads a streamed call as parse_response reads a whole one
+# (review 7, finding 3), which strips the name; no tool name has blanks (``^[a-zA-Z0-9_-]{1,64}$``)
+_names = st.text(min_size=1, max_size=10).filter(lambda s: s == s.strip())
 _blocks = st.lists(st.one_of(
     st.builds(lambda t: {"type": "text", "text": t}, st.text(max_size=10)),
     st.builds(lambda u: {"type": "image", "url": u}, st.text(max_size=10)),
@@ -152,7 +155,7 @@ messages = st.builds(
         content, tool_calls=calls, invalid_tool_calls=bad, usage=usage, response_metadata=meta, provider_data=data,
         id=id, name=name),
     st.text(max_size=30) | _blocks,
-    st.lists(st.builds(tool_call, st.text(min_size=1, max_size=10),
+    st.lists(st.builds(tool_call, _names,
                        st.dictionaries(st.text(max_size=6), _json, max_size=4), _ids), max_size=3),
     st.lists(st.builds(invalid_tool_call, st.none() | st.text(max_size=6), st.none() | st.text(max_size=12), _ids,
                        st.none() | st.text(max_size=12)), max_size=2),
@@ -172,3 +175,22 @@ def test_message_to_chunks_round_trips_every_field(message: AIMessage, pieces: i
     assert merge_chunks(chunks, as_chunk=False) == message
     cut = data.draw(st.integers(0, len(chunks)))
     assert (merge_chunks(chunks[:cut]) + merge_chunks(chunks[cut:])).to_message() == message
+
+
+# -- review 7, finding 3: a merged call is read as a whole reply's native call is -----------------------------
+
+
+def test_wrapped_arguments_are_unwrapped_as_invoke_unwraps_them() -> None:
+    wrapped = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+    for name in ("get_weather", "", " get_weather "):
+        chunks = [piece(name or None, wrapped[:20], "c1", 0), piece(None, wrapped[20:], None, 0)]
+        assert calls(chunks) == ([("get_weather", {"city": "Paris"}, "c1")], [])
+
+
+def test_a_nameless_merged_call_names_the_tools_when_they_are_given() -> None:
+    chunks = [piece(None, '{"city": "Paris"}', "c1", 0)]
+    (bad,) = merge_chunks(chunks, as_chunk=False, tool_names=["get_weather", "calculate"]).invalid_tool_calls
+    assert bad["error"] == "The tool call has no name; call one of the available tools: calculate, get_weather."
+    assert (bad["name"], bad["args"], bad["id"]) == (None, '{"city": "Paris"}', "c1")
+    (bad,) = merge_chunks(chunks).to_message().invalid_tool_calls
+    assert bad["error"] == "The tool call has no name; send it again with the name of the tool to call."

@@ -9,7 +9,7 @@ in the total text length, and ``merge_chunks(chunks).to_message()`` equals the r
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from toolwire.messages import (
@@ -20,8 +20,6 @@ from toolwire.messages import (
     ToolCallChunk,
     Usage,
     content_text,
-    invalid_tool_call,
-    tool_call,
 )
 
 __all__ = ["AIMessageChunk", "merge_chunks"]
@@ -93,30 +91,35 @@ class AIMessageChunk:
 
     __hash__ = None  # type: ignore[assignment]
 
-    def to_message(self) -> AIMessage:
+    def to_message(self, *, tool_names: Collection[str] | None = None) -> AIMessage:
         """Return the :class:`AIMessage` this (merged) chunk stands for.
 
-        Each tool-call chunk's argument text is read with
-        :func:`toolwire.parsing.arguments.normalize_arguments`; text that is not a JSON object becomes an
-        :class:`InvalidToolCall` that keeps it. The chunk's own ``invalid_tool_calls`` follow.
+        Each tool-call chunk is read as a provider's whole reply reads its native call, by the same
+        function (:func:`toolwire.models.lowering._common.native_call`, which runs
+        :func:`toolwire.parsing.arguments.tool_call_from_native`): the name is stripped, the argument text
+        goes through :func:`~toolwire.parsing.arguments.normalize_arguments`, arguments wrapped as
+        ``{"name": <the call's name>, "arguments": {...}}`` are unwrapped, and a call with an empty name
+        whose arguments wrap ``{"name", "arguments"}`` is read as that inner call. Text that is not a JSON
+        object, or a call left without a name, becomes an :class:`InvalidToolCall` that keeps the text.
+        The chunk's own ``invalid_tool_calls`` follow. Ids are kept as they are: the provider codecs have
+        already renamed repeated ones (:class:`~toolwire.models.lowering._common.CallIds`), and a finished
+        message streamed by :func:`~toolwire.models.base.message_to_chunks` comes back with its own.
+
+        Args:
+            tool_names: the bound tools' names, listed in the error of a call that has no name, as
+                ``parse_response(..., tool_names=...)`` lists them (``None``: not known, the error names
+                no tools).
         """
-        from toolwire.errors import ToolCallParseError
-        from toolwire.parsing.arguments import no_name_error, normalize_arguments
+        from toolwire.models.lowering._common import native_call
 
         calls: list[ToolCall] = []
         invalid: list[InvalidToolCall] = []
         for chunk in self.tool_call_chunks:
-            name = chunk.get("name") or ""
-            raw = chunk.get("args")
-            try:
-                args = normalize_arguments(raw)
-            except ToolCallParseError as exc:
-                invalid.append(invalid_tool_call(name or None, raw, chunk.get("id"), str(exc)))
-                continue
-            if not name:
-                invalid.append(invalid_tool_call(None, raw, chunk.get("id"), no_name_error(None)))
-                continue
-            calls.append(tool_call(name, args, chunk.get("id")))
+            call = native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names)
+            if call.get("type") == "invalid_tool_call":
+                invalid.append(call)  # type: ignore[arg-type]
+            else:
+                calls.append(call)  # type: ignore[arg-type]
         invalid.extend(self.invalid_tool_calls)
         return AIMessage(
             self.content,
@@ -234,7 +237,8 @@ def _join_content(text: list[str], blocks: list[Any] | None) -> Content:
     return [*blocks, {"type": "text", "text": "".join(text)}] if text else blocks
 
 
-def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> AIMessageChunk | AIMessage:
+def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
+                 tool_names: Collection[str] | None = None) -> AIMessageChunk | AIMessage:
     """Merge streamed chunks into one, in time linear in the total text length.
 
     Text fragments are concatenated. When a chunk's content is a list of blocks, the merged content is a
@@ -252,7 +256,9 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
     Args:
         chunks: the chunks in arrival order.
         as_chunk: return an :class:`AIMessageChunk` (default) or, when False, the final
-            :class:`AIMessage` (``merge_chunks(...).to_message()``).
+            :class:`AIMessage` (``merge_chunks(...).to_message(tool_names=tool_names)``).
+        tool_names: with ``as_chunk=False``, the bound tools' names, listed in the error of a call that
+            has no name (see :meth:`AIMessageChunk.to_message`).
 
     Returns:
         The merged chunk, or the final message.
@@ -300,4 +306,4 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True) -> 
         id=msg_id,
         name=name,
     )
-    return merged if as_chunk else merged.to_message()
+    return merged if as_chunk else merged.to_message(tool_names=tool_names)
