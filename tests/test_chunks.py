@@ -177,6 +177,33 @@ def test_message_to_chunks_round_trips_every_field(message: AIMessage, pieces: i
     assert (merge_chunks(chunks[:cut]) + merge_chunks(chunks[cut:])).to_message() == message
 
 
+# -- review 7, finding 1: parallel calls that share one id (DeepSeek, GLM, Kimi, OpenRouter) ---------------------
+
+
+def test_a_new_index_is_a_new_call_even_when_the_id_repeats() -> None:
+    chunks = [piece("get_weather", '{"city": "Paris"}', "c1", 0), piece("get_weather", '{"city": "Rome"}', "c1", 1)]
+    assert calls(chunks) == ([("get_weather", {"city": "Paris"}, "c1"), ("get_weather", {"city": "Rome"}, "c1")], [])
+    # pieces: the name and id on the first of each call, the id repeated on the rest
+    chunks = [piece("f", "", "c1", 0), piece(None, '{"x": 1}', "c1", 0), piece("g", "", "c1", 1),
+              piece(None, '{"y": 2}', "c1", 1), piece(None, "", "c1", 0)]
+    assert calls(chunks) == ([("f", {"x": 1}, "c1"), ("g", {"y": 2}, "c1")], [])
+
+
+def test_index_zero_and_one_id_for_every_call_still_splits_whole_calls() -> None:
+    """OpenRouter: every call whole on index 0 with the same id, the same function or another."""
+    for second in ("f", "g"):
+        chunks = [piece("f", '{"x": 1}', "c1", 0), piece(second, '{"x": 2}', "c1", 0)]
+        assert calls(chunks) == ([("f", {"x": 1}, "c1"), (second, {"x": 2}, "c1")], [])
+    # the latest call under the id takes the pieces that follow it
+    chunks = [piece("f", '{"x": 1}', "c1", 0), piece("g", "", "c1", 0), piece(None, '{"y": 2}', "c1", 0)]
+    assert calls(chunks) == ([("f", {"x": 1}, "c1"), ("g", {"y": 2}, "c1")], [])
+
+
+def test_one_call_repeating_its_id_and_name_on_every_piece_stays_one_call() -> None:
+    chunks = [piece("f", '{"x": ', "c1", 0), piece("f", "1}", "c1", 0), piece("f", "", "c1", 0)]
+    assert calls(chunks) == ([("f", {"x": 1}, "c1")], [])
+
+
 # -- review 7, finding 3: a merged call is read as a whole reply's native call is -----------------------------
 
 

@@ -147,22 +147,28 @@ def _add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
 class _Calls:
     """The tool calls of a stream being merged: which call each :class:`ToolCallChunk` belongs to.
 
-    A piece with an ``index`` joins the call open on that index (or the call on that index with its id);
-    one with only an ``id`` joins the call with that id; one with neither continues the last call. A
-    piece that does not carry the id of the call it would join starts a new call instead when it has a
-    name and that call has argument text but no name, or another name, or complete JSON arguments while
-    the piece brings a new id or argument text. That keeps apart a provider's index 0 reused for every
-    parallel call and whole calls sent one per chunk with no index or id, while pieces whose id changes
-    on every delta of one call (Poolside, mlx-openai-server) stay one call, as the OpenAI SDK and
-    LangChain merge them by index. A repeated name with nothing else joins the call.
+    A piece with an ``index`` joins the call its ``id`` opened on that index (the latest one, when the id
+    opened several there), else the call open on that index; one with only an ``id`` joins the latest call
+    with that id; one with neither continues the last call. An id seen on another index does not count:
+    a new index is a new call, whatever its id (DeepSeek, GLM, Kimi and OpenRouter reuse one id across
+    parallel calls). A piece that does not carry the id of the call it would join starts a new call
+    instead when it has a name and that call has argument text but no name, or another name, or complete
+    JSON arguments while the piece brings a new id or argument text. That keeps apart a provider's index 0
+    reused for every parallel call (Ollama) and whole calls sent one per chunk with no index or id, while
+    pieces whose id changes on every delta of one call (Poolside, mlx-openai-server, vLLM gpt-oss) stay
+    one call, as the OpenAI SDK and LangChain merge them by index. A piece with the call's own id starts a
+    new call only when that call has a name and the piece another, or the same name with argument text
+    after complete JSON (OpenRouter: one id and index 0 for every parallel call). A repeated name with
+    nothing else joins the call. Ids are kept as given (the provider codecs have made them unique).
     """
 
-    __slots__ = ("by_id", "by_index", "groups", "last")
+    __slots__ = ("by_id", "by_index", "by_key", "groups", "last")
 
     def __init__(self) -> None:
         self.groups: list[dict[str, Any]] = []
         self.by_index: dict[Any, dict[str, Any]] = {}  # index -> the call now open on it
-        self.by_id: dict[str, dict[str, Any]] = {}  # id -> the first call with that id
+        self.by_key: dict[tuple[Any, str], dict[str, Any]] = {}  # (index, id) -> the latest call it opened
+        self.by_id: dict[str, dict[str, Any]] = {}  # id -> the latest call with that id
         self.last: dict[str, Any] | None = None
 
     def add(self, part: ToolCallChunk) -> None:
@@ -171,14 +177,18 @@ class _Calls:
         call_id = part.get("id") or None
         name = part.get("name") or None
         if index is not None:
-            group = self.by_index.get(index)
-            known = self.by_id.get(call_id) if call_id else None
-            if known is not None and known["index"] == index:
-                group = known  # a call seen before under this id
-            elif group is not None and (not call_id or call_id != group["id"]) and _starts_new_call(group, part):
-                group = None  # the index is reused for the next call
+            group = self.by_key.get((index, call_id)) if call_id else None
+            if group is not None:
+                if _starts_new_call(group, part, same_id=True):
+                    group = None  # the next call under the same id
+            else:
+                group = self.by_index.get(index)
+                if group is not None and _starts_new_call(group, part):
+                    group = None  # the index is reused for the next call
         elif call_id:
             group = self.by_id.get(call_id)
+            if group is not None and _starts_new_call(group, part, same_id=True):
+                group = None
         else:
             group = self.last
             if group is not None and _starts_new_call(group, part):
@@ -192,7 +202,9 @@ class _Calls:
             group["name"] = name
         if call_id and not group["id"]:
             group["id"] = call_id
-            self.by_id.setdefault(call_id, group)
+            self.by_id[call_id] = group
+            if index is not None:
+                self.by_key[index, call_id] = group
         if part.get("args"):
             group["args"].append(part["args"])
         self.last = group
@@ -206,18 +218,19 @@ class _Calls:
                  "type": "tool_call_chunk"} for g in ordered]
 
 
-def _starts_new_call(group: dict[str, Any], part: ToolCallChunk) -> bool:
-    """Whether ``part``, which would join ``group`` but does not carry its id, starts another call: it has
-    a name, and ``group`` has argument text but no name, or another name, or complete JSON arguments while
-    the piece brings a new id or more argument text (the same rule as ``ToolCallMerger``)."""
+def _starts_new_call(group: dict[str, Any], part: ToolCallChunk, same_id: bool = False) -> bool:
+    """Whether ``part``, which would join ``group``, starts another call: it has a name, and ``group`` has
+    argument text but no name, or another name, or complete JSON arguments while the piece brings a new id
+    or more argument text. With the group's own id (``same_id``) the piece must bring another name, or
+    the same one with more argument text after complete JSON (the same rule as ``ToolCallMerger``)."""
     name = part.get("name")
     if not name:
         return False
     if not group["name"]:
-        return bool(group["args"])
+        return not same_id and bool(group["args"])
     if name != group["name"]:
         return True
-    if not (part.get("id") or part.get("args")):
+    if not ((part.get("id") and not same_id) or part.get("args")):
         return False  # a repeated name and nothing else: nothing to tell apart
     # the arguments so far are read once, and only when a repeated name asks (linear in total)
     from toolwire.parsing.partial_json import PartialJSONParser
@@ -245,11 +258,13 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     list: the blocks in order, with the text fragments between them as ``{"type": "text", "text"}``
     blocks. Tool-call chunks are grouped by ``index`` (or by ``id`` when a provider sends no index; a
     piece with neither continues the last call), whatever other ids a provider puts on later pieces of a
-    call. A piece that does not carry the id of the call it would join starts a new call when it has a
-    name and that call has argument text but no name, or another name, or complete JSON arguments while
-    the piece brings a new id or argument text (an index reused for the next call, or whole calls sent
-    one per chunk). The first non-empty ``name`` and ``id`` of a call win and its ``args`` fragments are
-    concatenated in order. When every call has an index, the calls come out in index order.
+    call; a new index is a new call even when its id repeats. A piece that does not carry the id of the
+    call it would join starts a new call when it has a name and that call has argument text but no name,
+    or another name, or complete JSON arguments while the piece brings a new id or argument text (an
+    index reused for the next call, or whole calls sent one per chunk); one with the call's own id starts
+    a new call when it brings another name, or the same name with argument text after complete JSON (one
+    id for every call on index 0). The first non-empty ``name`` and ``id`` of a call win and its ``args``
+    fragments are concatenated in order. When every call has an index, the calls come out in index order.
     ``invalid_tool_calls`` are concatenated, ``usage`` is summed, ``response_metadata`` and
     ``provider_data`` are updated in order, and the first message ``id`` and ``name`` given win.
 

@@ -18,6 +18,7 @@ from toolwire.parsing.arguments import tool_call_from_native
 __all__ = [
     "COMBINATORS",
     "STANDARD_OPTIONS",
+    "CallIds",
     "ImageBlock",
     "arguments_json",
     "arguments_object",
@@ -185,11 +186,56 @@ def merge_options(defaults: dict[str, Any] | None, per_call: dict[str, Any] | No
     return {k: v for k, v in merged.items() if v is not None}
 
 
+class CallIds:
+    """The call ids of one reply, made unique in the order the calls come.
+
+    DeepSeek, GLM, Kimi and OpenRouter (review 7, finding 1) can give every parallel call of a reply the
+    same ``id``. Each :class:`~toolwire.messages.ToolMessage` must answer exactly one call, and strict
+    servers reject a conversation that repeats a ``tool_call_id``, so a repeated id is renamed
+    ``<id>_2``, ``<id>_3``... (the first such name no earlier call of the reply has). The whole-reply path
+    (:func:`split_calls`, run by every ``parse_response``) and the streamed one
+    (:class:`~toolwire.models.lowering._stream.ToolCallMerger`) both rename through this class, call by
+    call in reply order, so a merged stream carries the same ids as ``invoke``. The new id is the call's id
+    from then on: the AIMessage's call and the ToolMessage answering it both carry it to the next request,
+    and the server never needs its own repeated id back.
+
+    Usage::
+
+        ids = CallIds()
+        ids.unique("c1"), ids.unique("c1"), ids.unique("c2")   # ("c1", "c1_2", "c2")
+    """
+
+    __slots__ = ("_next", "_used")
+
+    def __init__(self) -> None:
+        self._used: set[str] = set()
+        self._next: dict[str, int] = {}  # id -> the next suffix to try, so k copies cost O(k), not O(k**2)
+
+    def unique(self, call_id: str) -> str:
+        """``call_id`` when no earlier call of the reply has it, else ``<call_id>_<n>`` (n = 2, 3...)."""
+        if call_id in self._used:
+            n = self._next.get(call_id, 2)
+            while f"{call_id}_{n}" in self._used:
+                n += 1
+            self._next[call_id] = n + 1
+            call_id = f"{call_id}_{n}"
+        self._used.add(call_id)
+        return call_id
+
+
 def split_calls(calls: Iterable[ToolCall | InvalidToolCall]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
-    """Split parsed call records into (valid, invalid), order kept within each."""
+    """Split parsed call records into (valid, invalid), order kept within each, after making their ids
+    unique in reply order with :class:`CallIds` (a repeated ``"c1"`` becomes ``"c1_2"``): the reply's
+    calls, valid and invalid, are answered by one ToolMessage each."""
     valid: list[ToolCall] = []
     invalid: list[InvalidToolCall] = []
+    ids = CallIds()
     for call in calls:
+        call_id = call.get("id")
+        if isinstance(call_id, str):
+            unique = ids.unique(call_id)
+            if unique != call_id:
+                call = {**call, "id": unique}  # type: ignore[assignment]
         if call.get("type") == "invalid_tool_call":
             invalid.append(call)  # type: ignore[arg-type]
         else:

@@ -6,9 +6,9 @@ piece), the Responses API ``response.function_call_arguments.delta`` keyed by ``
 Anthropic ``input_json_delta`` keyed by the content-block ``index``, Gemini whole ``functionCall``
 parts. :class:`ToolCallMerger` maps each piece to one call slot (by provider index, then by id), numbers
 the calls 0, 1, 2... in the order they start, gives every piece the call's id (generated when the
-provider sends none), and feeds each argument fragment once to a
-:class:`~toolwire.parsing.PartialJSONParser` of its own, so the work is linear in the argument text:
-nothing re-reads the whole buffer on every chunk.
+provider sends none, renamed when an earlier call of the reply has it), and feeds each argument fragment
+once to a :class:`~toolwire.parsing.PartialJSONParser` of its own, so the work is linear in the argument
+text: nothing re-reads the whole buffer on every chunk.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import json
 from typing import Any
 
 from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk, new_tool_call_id
-from toolwire.models.lowering._common import native_call
+from toolwire.models.lowering._common import CallIds, native_call
 from toolwire.parsing import PartialJSONParser
 
 __all__ = ["ToolCallMerger"]
@@ -26,26 +26,30 @@ __all__ = ["ToolCallMerger"]
 class _Slot:
     __slots__ = ("fragments", "id", "name", "parser", "position")
 
-    def __init__(self, position: int, call_id: str | None) -> None:
+    def __init__(self, position: int, call_id: str) -> None:
         self.position = position
-        self.id = call_id or new_tool_call_id()
+        self.id = call_id  # the call's id in the reply: the provider's made unique (CallIds), or generated
         self.name: str | None = None
         self.parser = PartialJSONParser()
         self.fragments = 0
 
 
-def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: Any) -> bool:
-    """Whether a piece that arrives on ``slot``'s index without ``slot``'s id (``call_id`` is new or
-    ``None``) starts another call: it has a name, and the slot has argument text but no name, or another
-    name, or complete JSON arguments while the piece brings a new id or more argument text. (The rule
-    :func:`~toolwire.messages.merge_chunks` follows too.)"""
+def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: Any, same_id: bool = False) -> bool:
+    """Whether a named piece that would continue ``slot`` starts another call instead.
+
+    A piece without ``slot``'s id (``call_id`` is another id, or ``None``) starts one when it has a name,
+    and the slot has argument text but no name, or another name, or complete JSON arguments while the
+    piece brings a new id or more argument text. A piece with the slot's own id (``same_id``) starts one
+    only when the slot has a name and the piece another, or the same name with more argument text after
+    complete JSON (DeepSeek, GLM, Kimi and OpenRouter send parallel calls under one id, OpenRouter even on
+    one index). (The rule :func:`~toolwire.messages.merge_chunks` follows too.)"""
     if not name:
         return False
     if not slot.name:
-        return slot.fragments > 0
+        return not same_id and slot.fragments > 0
     if name != slot.name:
         return True
-    return bool(call_id or args) and slot.parser.complete
+    return bool((call_id and not same_id) or args) and slot.parser.complete
 
 
 class ToolCallMerger:
@@ -65,47 +69,65 @@ class ToolCallMerger:
 
     On a known index, the piece's ``id`` is not trusted alone, because OpenAI-compatible servers differ:
 
-    * an id already seen picks that call (index 0 for every parallel call, with stable ids);
+    * an id already seen on this index picks the latest call it opened there (index 0 for every parallel
+      call, with stable ids), unless the piece starts another call under the same id: another name, or
+      the same name with more argument text after complete JSON (OpenRouter: index 0 and one id for every
+      call). An id seen on another index does not count: a new index is a new call, whatever its id
+      (DeepSeek, GLM, Kimi and OpenRouter reuse one id across the indexes of parallel calls);
     * any other id (or none) starts a new call only when the piece carries a name and the call on that
       index has argument text but no name, or another name, or complete JSON arguments while the piece
       brings a new id or more argument text (index 0 reused for parallel calls: ``f`` then ``g``, or
-      ``f`` twice);
+      ``f`` twice; Ollama sends whole calls on index 0);
     * otherwise the piece continues the call on that index. Poolside, mlx-openai-server and vLLM's
       gpt-oss streaming send a new id on every piece of one call, with the name only on the first; the
       OpenAI SDK and LangChain also merge pieces by index alone. The call keeps its first id.
+
+    A call's id is the provider's, renamed ``<id>_2``... when an earlier call of the reply has it
+    (:class:`~toolwire.models.lowering._common.CallIds`, as :func:`~toolwire.models.lowering._common.split_calls`
+    renames a whole reply's), or a generated one when the provider sends none.
     """
 
     def __init__(self) -> None:
         self._slots: list[_Slot] = []
-        self._by_index: dict[Any, _Slot] = {}
-        self._by_id: dict[str, _Slot] = {}
+        self._by_index: dict[Any, _Slot] = {}  # provider index -> the call open on it
+        self._by_key: dict[tuple[Any, str], _Slot] = {}  # (index, provider id) -> the latest call it opened there
+        self._by_id: dict[str, _Slot] = {}  # provider id -> the latest call opened with it
+        self._ids = CallIds()
         self._last: _Slot | None = None
 
     def __len__(self) -> int:
         return len(self._slots)
 
-    def _new(self, call_id: str | None) -> _Slot:
-        slot = _Slot(len(self._slots), call_id)
+    def _new(self, index: Any, call_id: str | None) -> _Slot:
+        slot = _Slot(len(self._slots), self._ids.unique(call_id or new_tool_call_id()))
         self._slots.append(slot)
-        self._by_id[slot.id] = slot
+        if call_id:
+            self._by_id[call_id] = slot
+            if index is not None:
+                self._by_key[index, call_id] = slot
         return slot
 
     def _resolve(self, index: Any, call_id: str | None, name: str | None, args: Any) -> _Slot:
         if index is not None:
-            slot = self._by_index.get(index)
-            if call_id and (slot is None or call_id != slot.id) and call_id in self._by_id:
-                slot = self._by_id[call_id]  # a call seen before under this id
-            elif slot is not None and call_id != slot.id and _starts_new_call(slot, name, call_id, args):
-                slot = None  # the index is reused for the next call
-            # else: the call's own id, or a per-piece id (or none) on the call's index: the same call
+            slot = self._by_key.get((index, call_id)) if call_id else None
+            if slot is not None:  # this id opened a call on this index: that call, or the next under the same id
+                if _starts_new_call(slot, name, call_id, args, same_id=True):
+                    slot = None
+            else:  # a new id, a per-piece id or none: the call open on the index, unless the piece starts one
+                slot = self._by_index.get(index)
+                if slot is not None and _starts_new_call(slot, name, call_id, args):
+                    slot = None
             if slot is None:
-                slot = self._new(call_id)
+                slot = self._new(index, call_id)
             self._by_index[index] = slot
             return slot
         if call_id:
-            return self._by_id.get(call_id) or self._new(call_id)
+            slot = self._by_id.get(call_id)
+            if slot is None or _starts_new_call(slot, name, call_id, args, same_id=True):
+                slot = self._new(None, call_id)
+            return slot
         if self._last is None or (name and self._last.name):
-            return self._new(None)  # a named piece after a named call starts the next call
+            return self._new(None, None)  # a named piece after a named call starts the next call
         return self._last
 
     def add(self, *, index: Any = None, id: str | None = None, name: str | None = None,
