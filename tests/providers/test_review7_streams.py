@@ -175,3 +175,14 @@ def test_wrapped_arguments_read_the_same_streamed_and_whole(name: str) -> None:
     for message in (invoked, streamed):  # (each request gets its own call id from the server)
         assert [(c["name"], c["args"]) for c in message.tool_calls] == [("get_weather", {"city": "Paris"})]
         assert message.invalid_tool_calls == []
+
+
+@pytest.mark.parametrize("streaming", [False, True])
+def test_a_nameless_call_names_the_bound_tools_streamed_or_not(streaming: bool) -> None:
+    """A streaming model merges its own stream for ``invoke``; the error of a call with no name lists the tools
+    there too, as the whole reply's does."""
+    with WireServer(OpenAIChat()) as server:
+        model = build_model("openai-chat", server.url, streaming=streaming).bind_tools(TOOLS)
+        server.queue(Reply(calls=[("", {"x": 1})], piece=3))
+        [bad] = model.invoke("q").invalid_tool_calls
+    assert "get_weather" in bad["error"] and "calculate" in bad["error"]

@@ -299,7 +299,8 @@ class SDKChatModel(BaseChatModel):
 
     def _generate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
-            return merge_chunks(self._stream(request), as_chunk=False)  # type: ignore[return-value]
+            return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
+                                tool_names=[t.name for t in request.tools])
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._client(), False)
@@ -309,7 +310,8 @@ class SDKChatModel(BaseChatModel):
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
-            return merge_chunks([c async for c in self._astream(request)], as_chunk=False)  # type: ignore[return-value]
+            return merge_chunks([c async for c in self._astream(request)], as_chunk=False,  # type: ignore[return-value]
+                                tool_names=[t.name for t in request.tools])
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._aclient(), False)

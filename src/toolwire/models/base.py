@@ -275,7 +275,8 @@ class BaseChatModel:
         """Produce the reply for ``request``. The default merges :meth:`_stream`."""
         if type(self)._stream is BaseChatModel._stream:
             raise NotImplementedError(f"{type(self).__name__} must implement _generate or _stream.")
-        return merge_chunks(self._stream(request), as_chunk=False)  # type: ignore[return-value]
+        return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
+                            tool_names=[t.name for t in request.tools])
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         """Async reply; the default runs :meth:`_generate` in a worker thread."""
