@@ -20,16 +20,41 @@ between the reply and the results) are run first, before the model is called. Th
 it still has is answered with an error ToolMessage and not run.
 
 A model that repeats a call it already got the result for (same tool, same arguments) is not run
-again: the model is told so, with the earlier result, in that call's ToolMessage.
+again: the model is told so, with the earlier result, in that call's ToolMessage. ``repeat_calls="run"``
+turns this off, and a list of tool names turns it off for those tools only (polling, side effects: review 9,
+finding 10).
+
+Ids: the calls of each reply get unique ids before they run (a repeated ``"c1"`` becomes ``"c1_2"``, with
+:class:`~toolwire.models.lowering._common.CallIds`, as the lowerings do), and the AIMessage kept in the
+conversation carries the new ids. A call of an earlier AIMessage that the input conversation went on past
+without answering (``[AI(c1, c2), Tool(c1), Human(...)]``) is not run: it gets an error ToolMessage right
+after that AIMessage's answers, so the conversation sent to the provider answers every call (review 9, 12).
+
+Stop reasons (``response_metadata["finish_reason"]``, review 8, finding 4): Anthropic's ``pause_turn`` (a
+long-running server tool paused the turn) sends the reply back as it is so the model continues, as
+Anthropic's guide "Handling stop reasons" says; it counts as a step. A refusal (Anthropic ``refusal``,
+Gemini's safety and policy blocks, OpenAI ``content_filter``: see
+:data:`~toolwire._agent_checks.REFUSAL_REASONS`) ends the run with ``stop_reason="refusal"``; the calls of
+that reply are not run, each gets an error ToolMessage.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Collection, Generator, Iterator, Sequence
 from typing import Any, Literal
 
+from toolwire._agent_checks import (
+    answer_stale_calls,
+    check_model,
+    check_repeat_calls,
+    check_tool_choice,
+    check_tools,
+    named,
+    stop_kind,
+    unique_call_ids,
+)
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
@@ -46,6 +71,7 @@ from toolwire.models.base import BaseChatModel
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
 EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
+StopReason = Literal["answer", "return_direct", "max_steps", "refusal"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,13 +84,15 @@ class AgentResult:
             reply of ``on_max_steps="answer"`` has no text, only tool calls (which are not run), ``output`` is a
             sentence saying so.
         steps: how many model calls were made.
-        stop_reason: ``"answer"``, ``"return_direct"`` or ``"max_steps"``.
+        stop_reason: ``"answer"``, ``"return_direct"``, ``"max_steps"``, or ``"refusal"`` (the model's last reply
+            is a refusal or a safety block, by its ``response_metadata["finish_reason"]``; ``output`` is its text,
+            often empty).
     """
 
     messages: list[BaseMessage]
     output: str
     steps: int
-    stop_reason: Literal["answer", "return_direct", "max_steps"] = "answer"
+    stop_reason: StopReason = "answer"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,11 +100,14 @@ class AgentEvent:
     """One thing that happened in the loop, as :meth:`Agent.stream` yields it.
 
     Attributes:
-        type: ``"model_reply"`` (an AIMessage), ``"tool_call"`` (a ToolCall about to run),
-            ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`).
-        data: the AIMessage, ToolCall, ToolMessage or AgentResult.
+        type: ``"model_reply"`` (an AIMessage), ``"tool_call"`` (a ToolCall about to run, or a call about to be
+            answered with an error without running: an InvalidToolCall, a call refused by the step limit or a
+            refusal), ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`). Every
+            ``tool_result`` comes after the ``tool_call`` of its call. The calls of one reply all get their
+            ``tool_call`` first; their ``tool_result`` events come, in call order, once all of them have finished.
+        data: the AIMessage, ToolCall (or InvalidToolCall), ToolMessage or AgentResult.
         step: the number of the model call this event belongs to (1-based); ``0`` for the calls left
-            unanswered in the input conversation, which run before the first model call.
+            unanswered in the input conversation, which are answered before the first model call.
     """
 
     type: EventType
@@ -101,16 +132,15 @@ def _unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[Inval
     return [], []
 
 
-def _named(name: str | None) -> str:
-    """How an error message names a call: ``tool 'name'``, or ``this call`` when it has no name."""
-    return f"tool {name!r}" if name else "this call"
-
-
 def _call_key(call: ToolCall) -> str:
     try:
         return call["name"] + "\x00" + json.dumps(call.get("args"), sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError):
         return call["name"] + "\x00" + repr(call.get("args"))
+
+
+_STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; answer with the results you already have."
+_REFUSED = "the reply that asked for it was a refusal (or a safety block), so its calls are not run."
 
 
 class Agent:
@@ -132,14 +162,20 @@ class Agent:
             model call with tools disabled and returns its text. If that reply still has tool calls (a
             server that ignores ``tool_choice="none"``), they are not run: each gets an error ToolMessage
             saying no more tool calls are allowed, and ``output`` says so when the reply has no text.
+        repeat_calls: ``"answer"`` (default): a call identical to one already answered with success in the
+            run (same tool, same arguments) is not run again; its ToolMessage gives the earlier result and says
+            not to repeat it. ``"run"``: every call runs. A list of tool names: those tools' calls always run
+            (tools whose result changes, such as polling a job, or that act each time), the others are answered.
         max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
 
     Calls the input conversation left unanswered (see the module docs) are run before the first model call.
 
     Raises:
-        UserError: ``tools`` is a single tool rather than a list, ``max_steps`` is not a whole number of at
-            least 1, or ``on_max_steps`` is not ``"raise"`` or ``"answer"``.
+        UserError: ``model`` is not a chat model (``None``), ``tools`` is ``None`` or a single tool rather than a
+            list, ``tool_choice`` forces a call but there are no tools, ``max_steps`` is not a whole number of
+            at least 1, ``on_max_steps`` is not ``"raise"`` or ``"answer"``, or ``repeat_calls`` is not
+            ``"answer"``, ``"run"`` or a list of the Agent's tool names.
     """
 
     def __init__(
@@ -152,15 +188,15 @@ class Agent:
         tool_choice: str | None = None,
         reset_tool_choice: bool = True,
         on_max_steps: Literal["raise", "answer"] = "raise",
+        repeat_calls: Literal["answer", "run"] | Collection[str] = "answer",
         max_concurrency: int | None = None,
         timeout: float | None = None,
         handle_errors: bool = True,
         max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
         hide_error_details: bool = False,
     ) -> None:
-        if callable(tools) or isinstance(tools, str | bytes | dict) or not isinstance(tools, Iterable):
-            name = getattr(tools, "name", None) or getattr(tools, "__name__", None) or "my_tool"
-            raise UserError(f"Pass the tools as a list, such as Agent(model, [{name}]), not a single tool.")
+        check_model(model)
+        check_tools(tools)
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
         if on_max_steps not in ("raise", "answer"):
@@ -170,6 +206,8 @@ class Agent:
             max_result_chars=max_result_chars, hide_error_details=hide_error_details,
         )
         runnable = list(self.executor.tools.values())
+        check_tool_choice(tool_choice, self.executor.tools)
+        self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
         self.model = model.bind_tools(runnable, tool_choice=tool_choice or "auto") if runnable else model
         reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
         self._after_tools_model = model.bind_tools(runnable, tool_choice="auto") if reset else self.model
@@ -189,6 +227,11 @@ class Agent:
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
         answered: dict[str, ToolMessage] = {}
+        for call, result in answer_stale_calls(messages):
+            yield ("event", AgentEvent("tool_call", call, 0))
+            yield ("event", AgentEvent("tool_result", result, 0))
+        if isinstance(messages[-1], AIMessage):  # pending calls, none answered yet: make their ids unique
+            messages[-1] = unique_call_ids(messages[-1])
         pending, pending_invalid = _unanswered(messages)
         tools_ran = bool(pending or pending_invalid)
         if tools_ran:
@@ -196,11 +239,21 @@ class Agent:
             if direct is not None:
                 yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
                 return
+        paused = False
         for step in range(1, self.max_steps + 1):
-            reply: AIMessage = yield ("after_tools" if tools_ran else "model", messages)
+            reply = unique_call_ids((yield ("after_tools" if tools_ran else "model", messages)))
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
-            if not reply.tool_calls and not reply.invalid_tool_calls:
+            kind = stop_kind(reply)
+            calls = [*reply.tool_calls, *reply.invalid_tool_calls]
+            if kind == "refusal":
+                yield from self._not_run(messages, calls, step, _REFUSED)
+                yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step, "refusal"), step))
+                return
+            paused = kind == "pause" and not calls
+            if paused:  # pause_turn: the reply goes back as it is, and the model continues its turn
+                continue
+            if not calls:
                 yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step), step))
                 return
             tools_ran = True
@@ -210,31 +263,53 @@ class Agent:
                 yield ("event", AgentEvent("final", final, step))
                 return
         if self.on_max_steps == "answer":
-            reply = yield ("answer", messages)
+            reply = unique_call_ids((yield ("answer", messages)))
             messages.append(reply)
             steps = self.max_steps + 1
             yield ("event", AgentEvent("model_reply", reply, steps))
             output = reply.text
             refused = [*reply.tool_calls, *reply.invalid_tool_calls]
-            for call in refused:  # the server ignored tool_choice="none": answer each call, run none
-                result = ToolMessage(
-                    f"Error: {_named(call.get('name'))} was not run: the step limit was reached, so no more tool "
-                    "calls are allowed; answer with the results you already have.",
-                    call.get("id") or "", name=call.get("name"), status="error",
-                )
-                messages.append(result)
-                yield ("event", AgentEvent("tool_result", result, steps))
+            if stop_kind(reply) == "refusal":
+                yield from self._not_run(messages, refused, steps, _REFUSED)
+                yield ("event", AgentEvent("final", AgentResult(messages, output, steps, "refusal"), steps))
+                return
+            # the server ignored tool_choice="none": answer each call, run none
+            yield from self._not_run(messages, refused, steps, _STEP_LIMIT)
             if refused and not output:
                 names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in refused))
                 output = (f"The model gave no answer within max_steps={self.max_steps}: its last reply asked for "
                           f"more tool calls ({names}), which were not run; raise max_steps to let it finish.")
             yield ("event", AgentEvent("final", AgentResult(messages, output, steps, "max_steps"), steps))
             return
+        if paused:
+            raise MaxStepsExceeded(
+                f"The model was still working (it paused its turn, pause_turn) after {self.max_steps} steps: raise "
+                "max_steps, or use on_max_steps='answer' to get a final answer.",
+                messages, self.max_steps,
+            )
         raise MaxStepsExceeded(
             f"The model still asked for tools after {self.max_steps} steps: raise max_steps, or use "
             "on_max_steps='answer' to get a final answer.",
             messages, self.max_steps,
         )
+
+    @staticmethod
+    def _not_run(
+        messages: list[BaseMessage], calls: list[Any], step: int, why: str,
+    ) -> Generator[tuple[str, Any], Any, None]:
+        """Answer each of ``calls`` with an error ToolMessage saying ``why`` it was not run (its events too)."""
+        for call in calls:
+            result = ToolMessage(f"Error: {named(call.get('name'))} was not run: {why}",
+                                 call.get("id") or "", name=call.get("name"), status="error")
+            messages.append(result)
+            yield ("event", AgentEvent("tool_call", call, step))
+            yield ("event", AgentEvent("tool_result", result, step))
+
+    def _reruns(self, name: str) -> bool:
+        """Whether a repeated identical call of tool ``name`` runs again (``repeat_calls``)."""
+        if isinstance(self.repeat_calls, frozenset):
+            return name in self.repeat_calls
+        return self.repeat_calls == "run"
 
     def _tool_round(
         self,
@@ -246,14 +321,16 @@ class Agent:
     ) -> Generator[tuple[str, Any], Any, ToolMessage | None]:
         """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order).
 
-        A call identical to one already answered with success is not run again. Returns the result of the
+        Every call, invalid ones too, gets its ``tool_call`` event first; the ``tool_result`` events follow once
+        the executor has answered them all (it returns the whole round at once). A call identical to one already
+        answered with success is not run again, unless ``repeat_calls`` says it runs. Returns the result of the
         first successful ``return_direct`` tool, or ``None``.
         """
         fresh: list[ToolCall] = []
         repeats: dict[int, ToolMessage] = {}
         for index, call in enumerate(calls):
             yield ("event", AgentEvent("tool_call", call, step))
-            earlier = answered.get(_call_key(call))
+            earlier = None if self._reruns(call["name"]) else answered.get(_call_key(call))
             if earlier is None:
                 fresh.append(call)
             else:
@@ -262,6 +339,8 @@ class Agent:
                     f"{earlier.text}\nDo not call it again: use this result to answer.",
                     call["id"] or "", name=call["name"], status="error",
                 )
+        for bad in invalid:
+            yield ("event", AgentEvent("tool_call", bad, step))
         results: list[ToolMessage] = yield ("tools", (fresh, invalid))
         fresh_results = iter(results[: len(fresh)])
         ordered = [repeats[i] if i in repeats else next(fresh_results) for i in range(len(calls))]
@@ -281,7 +360,12 @@ class Agent:
     # -- drivers --------------------------------------------------------------------------------------
 
     def stream(self, input: Any) -> Iterator[AgentEvent]:
-        """Run the loop and yield each :class:`AgentEvent` as it happens; the last is ``"final"``.
+        """Run the loop and yield its :class:`AgentEvent` objects; the last is ``"final"``.
+
+        Events come in loop order: each model reply as it arrives; then every call of that reply
+        (``"tool_call"``, invalid calls too), before any of them runs; then their ``"tool_result"`` events, in
+        call order, once the whole reply's calls have finished (the executor answers a reply's calls together,
+        so a quick call's result is not yielded before a slow one's has finished).
 
         Args:
             input: a question (string), or a list of messages to continue; calls its last AIMessage left

@@ -1,0 +1,179 @@
+"""The Agent's constructor checks and the conversation repairs it makes before and during a run.
+
+Kept apart from :mod:`toolwire.agent` so that the loop stays short. Nothing here calls a model or runs a tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any, Literal
+
+from toolwire.errors import UserError
+from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage
+from toolwire.models.lowering._common import CallIds
+
+__all__ = [
+    "REFUSAL_REASONS",
+    "answer_stale_calls",
+    "check_model",
+    "check_repeat_calls",
+    "check_tool_choice",
+    "check_tools",
+    "stop_kind",
+    "unique_call_ids",
+]
+
+#: ``response_metadata["finish_reason"]`` values that mean the model declined to answer: Anthropic's
+#: ``refusal`` stop reason, Gemini's safety and policy finish / block reasons, OpenAI's ``content_filter``.
+REFUSAL_REASONS = frozenset({
+    "refusal", "content_filter", "safety", "prohibited_content", "blocklist", "spii", "image_safety",
+    "image_prohibited_content",
+})
+
+
+def named(name: str | None) -> str:
+    """How an error message names a call: ``tool 'name'``, or ``this call`` when it has no name."""
+    return f"tool {name!r}" if name else "this call"
+
+
+def check_model(model: Any) -> None:
+    """A chat model has ``invoke``, ``ainvoke`` and ``bind_tools``; anything else (``None``, a string) is refused."""
+    if not all(callable(getattr(model, attr, None)) for attr in ("invoke", "ainvoke", "bind_tools")):
+        got = "None" if model is None else f"a {type(model).__name__}"
+        raise UserError(f"Agent takes a chat model first, such as Agent(ChatOpenAI('gpt-4o-mini'), [my_tool]); "
+                        f"got {got}.")
+
+
+def check_tools(tools: Any) -> None:
+    """``tools`` is a list (or other iterable) of tools, not ``None``, one tool, a string or a dict."""
+    if tools is None:
+        raise UserError("Pass the tools as a list, such as Agent(model, [my_tool]), or [] for no tools; got None.")
+    if callable(tools) or isinstance(tools, str | bytes | dict) or not isinstance(tools, Iterable):
+        name = getattr(tools, "name", None) or getattr(tools, "__name__", None) or "my_tool"
+        raise UserError(f"Pass the tools as a list, such as Agent(model, [{name}]), not a single tool.")
+
+
+def check_tool_choice(tool_choice: Any, names: Collection[str]) -> None:
+    """A forcing ``tool_choice`` (``"required"``, a tool name, a dict) needs tools to force; with none bound the
+    model could never obey it, so the Agent refuses it at construction rather than ignoring it. With tools, the
+    model's ``bind_tools`` checks the choice against their names."""
+    if not names and tool_choice not in (None, "auto", "none"):
+        raise UserError(f"tool_choice={tool_choice!r} forces a tool call, but the Agent has no tools: pass the tools, "
+                        "or leave tool_choice unset.")
+
+
+def check_repeat_calls(repeat_calls: Any, names: Collection[str]) -> Literal["answer", "run"] | frozenset[str]:
+    """``"answer"``, ``"run"``, or a collection of bound tool names (returned as a frozenset)."""
+    if repeat_calls in ("answer", "run"):
+        return repeat_calls  # type: ignore[no-any-return]
+    if isinstance(repeat_calls, str | bytes) or not isinstance(repeat_calls, Iterable):
+        raise UserError(f"repeat_calls must be 'answer', 'run', or a list of tool names, not {repeat_calls!r}.")
+    chosen = frozenset(repeat_calls)
+    unknown = sorted(str(name) for name in chosen - set(names))
+    if unknown:
+        raise UserError(f"repeat_calls names tools the Agent does not have: {', '.join(unknown)} "
+                        f"(its tools: {', '.join(names) or 'none'}).")
+    return chosen
+
+
+def stop_kind(reply: AIMessage) -> Literal["pause", "refusal"] | None:
+    """What the reply's ``response_metadata["finish_reason"]`` asks of the loop.
+
+    ``"pause"``: Anthropic's ``pause_turn`` (a long-running server tool paused the turn; the guide "Handling stop
+    reasons" says to send the reply back as it is so Claude continues). ``"refusal"``: one of
+    :data:`REFUSAL_REASONS` (compared case-insensitively; an enum's ``value`` is read). ``None``: anything else.
+    """
+    reason = (reply.response_metadata or {}).get("finish_reason")
+    reason = getattr(reason, "value", reason)
+    if not isinstance(reason, str):
+        return None
+    reason = reason.lower()
+    if reason == "pause_turn":
+        return "pause"
+    return "refusal" if reason in REFUSAL_REASONS else None
+
+
+def unique_call_ids(reply: AIMessage) -> AIMessage:
+    """The reply, or a copy whose repeated call ids are renamed ``<id>_2``, ``<id>_3``... in reply order (valid
+    calls, then invalid ones) with :class:`~toolwire.models.lowering._common.CallIds`, as the lowerings do: each
+    ToolMessage must answer exactly one call (review 9, finding 12). Calls without a string id are left alone."""
+    ids = CallIds()
+    changed = False
+
+    def rename(call: Any) -> Any:
+        nonlocal changed
+        call_id = call.get("id")
+        if not isinstance(call_id, str):
+            return call
+        unique = ids.unique(call_id)
+        if unique == call_id:
+            return call
+        changed = True
+        return {**call, "id": unique}
+
+    calls = [rename(call) for call in reply.tool_calls]
+    invalid = [rename(bad) for bad in reply.invalid_tool_calls]
+    return reply.copy(tool_calls=calls, invalid_tool_calls=invalid) if changed else reply  # type: ignore[return-value]
+
+
+def stale_answer(call: ToolCall | InvalidToolCall) -> ToolMessage:
+    """The error ToolMessage for a call that a conversation went on past without answering."""
+    return ToolMessage(f"Error: {named(call.get('name'))} was not run: the conversation went on without its result.",
+                       call.get("id") or "", name=call.get("name"), status="error")
+
+
+def answer_stale_calls(messages: list[BaseMessage]) -> list[tuple[ToolCall | InvalidToolCall, ToolMessage]]:
+    """Answer, in place, the calls of earlier AIMessages that the conversation went on past without answering.
+
+    A history such as ``[AI(c1, c2), Tool(c1), Human(...)]`` has ``c2`` unanswered; providers reject it (every
+    call needs its ToolMessage). Such a call is not run (the user has moved on; its side effects could surprise):
+    it gets an error ToolMessage placed right after that AIMessage's existing answers (review 9, finding 12).
+    A call counts as answered when a ToolMessage with its id comes before the next AIMessage. The last
+    AIMessage, when only ToolMessages follow it, is left alone: the Agent runs its unanswered calls.
+
+    Returns:
+        ``(call, answer)`` pairs, in conversation order.
+    """
+    last = len(messages)
+    while last > 0 and isinstance(messages[last - 1], ToolMessage):
+        last -= 1
+    pending_at = last - 1 if last > 0 and isinstance(messages[last - 1], AIMessage) else -1
+    added: list[tuple[ToolCall | InvalidToolCall, ToolMessage]] = []
+    out: list[BaseMessage] = []
+    for index, message in enumerate(messages):
+        out.append(message)
+        if index + 1 < len(messages) and isinstance(messages[index + 1], ToolMessage):
+            continue  # act at the end of the AIMessage's block of answers
+        owner = _owner(messages, index)
+        if owner is None or owner == pending_at:
+            continue
+        missing = _missing(messages, owner)
+        for call in missing:
+            answer = stale_answer(call)
+            out.append(answer)
+            added.append((call, answer))
+    if added:
+        messages[:] = out
+    return added
+
+
+def _owner(messages: Sequence[BaseMessage], index: int) -> int | None:
+    """The index of the AIMessage whose block of answers ends at ``index`` (itself, or its last ToolMessage)."""
+    start = index
+    while start >= 0 and isinstance(messages[start], ToolMessage):
+        start -= 1
+    if start < 0 or not isinstance(messages[start], AIMessage):
+        return None
+    ai = messages[start]
+    return start if ai.tool_calls or ai.invalid_tool_calls else None  # type: ignore[attr-defined]
+
+
+def _missing(messages: Sequence[BaseMessage], owner: int) -> list[ToolCall | InvalidToolCall]:
+    ai: AIMessage = messages[owner]  # type: ignore[assignment]
+    answered: set[str] = set()
+    for message in messages[owner + 1:]:
+        if isinstance(message, AIMessage):
+            break
+        if isinstance(message, ToolMessage):
+            answered.add(message.tool_call_id or "")
+    return [call for call in [*ai.tool_calls, *ai.invalid_tool_calls] if (call.get("id") or "") not in answered]
