@@ -94,6 +94,18 @@ def test_gemini_safety_block_is_a_refusal() -> None:
     assert every_call_answered_once(result.messages)
 
 
+@pytest.mark.parametrize("metadata", [{"block_reason": "PROHIBITED_CONTENT"}, {"finish_reason": "content_filter"}])
+def test_a_blocked_prompt_or_filtered_reply_is_a_refusal(metadata: dict[str, str]) -> None:
+    result = Agent(ScriptedChatModel([AIMessage("", response_metadata=metadata)]), [get]).invoke("q")
+    assert result.stop_reason == "refusal"
+
+
+def test_other_finish_reasons_are_answers() -> None:
+    for metadata in ({"finish_reason": "STOP"}, {"finish_reason": "end_turn"}, {"block_reason": None}, {}):
+        result = Agent(ScriptedChatModel([AIMessage("hi", response_metadata=metadata)]), [get]).invoke("q")
+        assert (result.output, result.stop_reason) == ("hi", "answer")
+
+
 def test_refusal_in_the_last_answer_of_on_max_steps() -> None:
     model = ScriptedChatModel([calls(("get", {"city": "A"}, "c1")), anthropic_reply([], "refusal")])
     result = Agent(model, [get], max_steps=1, on_max_steps="answer").invoke("q")

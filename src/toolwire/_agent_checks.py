@@ -81,9 +81,14 @@ def stop_kind(reply: AIMessage) -> Literal["pause", "refusal"] | None:
 
     ``"pause"``: Anthropic's ``pause_turn`` (a long-running server tool paused the turn; the guide "Handling stop
     reasons" says to send the reply back as it is so Claude continues). ``"refusal"``: one of
-    :data:`REFUSAL_REASONS` (compared case-insensitively; an enum's ``value`` is read). ``None``: anything else.
+    :data:`REFUSAL_REASONS` (compared case-insensitively; an enum's ``value`` is read), or any Gemini
+    ``response_metadata["block_reason"]`` (a blocked prompt). ``None``: anything else.
     """
-    reason = (reply.response_metadata or {}).get("finish_reason")
+    metadata = reply.response_metadata or {}
+    blocked = getattr(metadata.get("block_reason"), "value", metadata.get("block_reason"))
+    if blocked and str(blocked).upper() != "BLOCK_REASON_UNSPECIFIED":
+        return "refusal"  # Gemini's promptFeedback.blockReason: the prompt was blocked, no candidate came
+    reason = metadata.get("finish_reason")
     reason = getattr(reason, "value", reason)
     if not isinstance(reason, str):
         return None
