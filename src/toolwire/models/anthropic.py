@@ -29,7 +29,10 @@ class ChatAnthropic(SDKChatModel):
             (default :data:`~toolwire.models.lowering.anthropic.DEFAULT_MAX_TOKENS`), ``top_p``, ``stop``,
             ``model_kwargs`` such as ``{"thinking": {"type": "enabled", "budget_tokens": 2048}}``).
 
-    The key comes from ``api_key`` or ``ANTHROPIC_API_KEY``. Thinking blocks are kept on the reply
+    Server tools (``{"type": "web_search_20250305", "name": "web_search"}``...) bind like other tools, or go
+    in ``model_kwargs={"tools": [...]}`` (added after the bound tools); they are sent unchanged and Claude
+    runs them (their ``server_tool_use`` blocks are not tool calls). The key comes from ``api_key`` or
+    ``ANTHROPIC_API_KEY``. Thinking blocks are kept on the reply
     (``provider_data``) and sent back unchanged, as the API requires during tool use.
 
     Raises:
@@ -37,6 +40,7 @@ class ChatAnthropic(SDKChatModel):
     """
 
     provider: ClassVar[str] = "anthropic"
+    server_tools: ClassVar[tuple[str | None, ...]] = codec.SERVER_TOOL_PROVIDERS
     key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
     sdk_module: ClassVar[str] = "anthropic"
     extra: ClassVar[str] = "anthropic"

@@ -16,6 +16,7 @@ import asyncio
 import copy
 import dataclasses
 import json
+import re
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, Self
 
@@ -33,7 +34,17 @@ from toolwire.messages import (
 )
 from toolwire.tools import Tool, ToolSpec, check_name
 
-__all__ = ["BaseChatModel", "ChatRequest", "ToolChoice", "message_to_chunks", "to_tool", "to_tool_spec"]
+__all__ = [
+    "BaseChatModel",
+    "ChatRequest",
+    "ServerTool",
+    "ToolChoice",
+    "ToolDictSpec",
+    "message_to_chunks",
+    "server_tool",
+    "to_tool",
+    "to_tool_spec",
+]
 
 ToolChoice = Literal["auto", "none", "required"] | str
 
@@ -61,6 +72,64 @@ class ChatRequest:
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToolDictSpec(ToolSpec):
+    """The spec of a tool dict that carries provider keys besides its name, description and schema.
+
+    Attributes:
+        extra: those keys, unchanged (e.g. Anthropic's ``"cache_control": {"type": "ephemeral"}``, which marks
+            the end of a cached prefix: Anthropic prompt-caching guide). A codec sends the ones its API takes.
+    """
+
+    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ServerTool(ToolSpec):
+    """A provider's server tool (the provider runs it; toolwire never does), kept as the dict given.
+
+    Recognised by :func:`server_tool` from its dict: Anthropic's ``{"type": "web_search_20250305", "name":
+    "web_search", "max_uses": 3}`` (any ``"type"`` but ``"custom"``/``"function"``: Anthropic tool-use guide,
+    "server tools"), Gemini's ``{"google_search": {}}``, ``{"code_execution": {}}``, ``{"url_context": {}}``...
+    (the ``Tool`` fields other than ``function_declarations``). Its calls come back as provider blocks
+    (``server_tool_use``...), not as tool calls, so no ToolMessage answers them.
+
+    Attributes:
+        provider: ``"anthropic"`` (a versioned ``type`` such as ``web_search_20250305``), ``"google"``, or
+            ``None`` (another ``type``: Anthropic takes it as a server tool, other providers refuse it).
+        definition: the dict, sent unchanged by the provider that takes it.
+    """
+
+    provider: str | None = None
+    definition: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+GEMINI_SERVER_TOOLS = frozenset({
+    "google_search", "google_search_retrieval", "code_execution", "url_context", "file_search", "google_maps",
+    "computer_use", "enterprise_web_search", "retrieval", "googleSearch", "googleSearchRetrieval", "codeExecution",
+    "urlContext", "fileSearch", "googleMaps", "computerUse", "enterpriseWebSearch",
+})
+"""Keys of a Gemini ``Tool`` that are server tools (google-genai ``types.Tool`` fields, snake or camel case)."""
+
+_VERSIONED = re.compile(r"^[a-z][a-z0-9_]*_\d{8}$")
+
+
+def server_tool(obj: dict[str, Any]) -> ServerTool | None:
+    """The :class:`ServerTool` a tool dict is, or ``None`` for a client tool (``"type"`` missing,
+    ``"function"`` or ``"custom"``, or a Gemini dict with ``function_declarations``)."""
+    kind = obj.get("type")
+    if isinstance(kind, str) and kind not in ("function", "custom"):
+        name = obj.get("name") if isinstance(obj.get("name"), str) else kind
+        provider = "anthropic" if _VERSIONED.match(kind) else None
+        return ServerTool(name, "", {}, provider, copy.deepcopy(obj))
+    if kind is None and obj and set(obj) <= GEMINI_SERVER_TOOLS:
+        return ServerTool("/".join(obj), "", {}, "google", copy.deepcopy(obj))
+    return None
+
+
+_SPEC_KEYS = frozenset({"type", "function", "name", "description", "parameters", "input_schema"})
+
+
 def to_tool(obj: Any) -> Tool | ToolSpec:
     """Convert what a user may pass to ``bind_tools`` into a :class:`Tool` (runnable) or
     :class:`ToolSpec` (schema only).
@@ -68,7 +137,9 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     Accepts a :class:`Tool`, a :class:`ToolSpec`, a plain function with a docstring, a pydantic model
     class (its fields are the arguments, its docstring the description; schema only), an OpenAI-format
     tool dict ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
-    ``{"name", "description", "parameters"}`` dict (schema only), and a LangChain tool. A dict's
+    ``{"name", "description", "parameters"}`` (or Anthropic ``input_schema``) dict (schema only; other keys
+    such as ``cache_control`` kept in a :class:`ToolDictSpec`), a provider server-tool dict (a
+    :class:`ServerTool`, see :func:`server_tool`), and a LangChain tool. A dict's
     parameters get their local ``$ref``/``$defs`` inlined and ``title`` keywords dropped by the code
     :func:`~toolwire.interop.tool_from_schema` uses (:func:`toolwire.schema.inline_refs`), so the
     :class:`ToolSpec` holds no ``$ref``, as it promises, and strict mode can read it.
@@ -80,6 +151,9 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     if isinstance(obj, Tool | ToolSpec):
         return obj
     if isinstance(obj, dict):
+        server = server_tool(obj)
+        if server is not None:
+            return server
         fn = obj.get("function") if obj.get("type") == "function" else obj
         if not isinstance(fn, dict) or "name" not in fn:
             raise SchemaError("A tool dict needs 'name' (or the OpenAI form {'type': 'function', 'function': {...}}).")
@@ -89,6 +163,9 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         params = fn.get("parameters") or fn.get("input_schema") or {"type": "object", "properties": {}}
         if not isinstance(params, dict):
             raise SchemaError(f"The 'parameters' of tool {name!r} must be a JSON Schema dict.")
+        extra = {k: copy.deepcopy(v) for k, v in [*obj.items(), *fn.items()] if k not in _SPEC_KEYS}
+        if extra:
+            return ToolDictSpec(name, fn.get("description", ""), inline_refs(params), extra)
         return ToolSpec(name, fn.get("description", ""), inline_refs(params))
     if isinstance(obj, type) and issubclass(obj, BaseModel):
         from toolwire.schema import model_schema
@@ -177,6 +254,8 @@ class BaseChatModel:
     """
 
     provider: ClassVar[str] = "base"
+    server_tools: ClassVar[tuple[str | None, ...]] = ()
+    """The :attr:`ServerTool.provider` values this model sends unchanged; ``bind_tools`` refuses the others."""
 
     tools: tuple[Tool | ToolSpec, ...] = ()
     tool_choice: str | None = None
@@ -204,20 +283,34 @@ class BaseChatModel:
             tools: toolwire tools, plain functions with docstrings, pydantic model classes, or
                 OpenAI-format tool dicts (see :func:`to_tool`).
             tool_choice: ``"auto"``, ``"none"``, ``"required"`` (``"any"`` and ``True`` mean the same)
-                or the name of one bound tool.
+                or the name of one bound tool; or the provider dicts Anthropic ``{"type": "auto" | "any" |
+                "none"}``, ``{"type": "tool", "name"}`` (``"disable_parallel_tool_use": True`` in it means
+                ``parallel_tool_calls=False``) and OpenAI ``{"type": "function", "function": {"name"}}``.
             parallel_tool_calls: ``False`` for at most one call per reply.
             strict: enforce the schemas exactly where the provider can (OpenAI strict mode).
 
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
-            UserError: ``tool_choice`` names a tool that is not bound.
+            UserError: ``tool_choice`` names a tool that is not bound, or a server tool is of another
+                provider (see :attr:`server_tools`).
         """
         converted = tuple(to_tool(t) for t in tools)
+        for item in converted:
+            if isinstance(item, ServerTool) and item.provider not in self.server_tools:
+                owner = {"anthropic": "Anthropic (ChatAnthropic)", "google": "Gemini (ChatGoogle)"}.get(
+                    item.provider or "", "another provider")
+                raise UserError(
+                    f"Tool {item.definition!r} is a server tool of {owner}, which that provider runs itself; "
+                    f"{type(self).__name__} cannot send it: bind it to that provider's model, or use a toolwire tool."
+                )
         names = [t.name for t in converted]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise SchemaError(f"Two tools are named {dupes[0]!r}: give each tool a unique name.")
         choice = _check_tool_choice(tool_choice, names)
+        if parallel_tool_calls is None and isinstance(tool_choice, dict) and tool_choice.get(
+                "disable_parallel_tool_use") is True:  # Anthropic's own flag, inside its tool_choice dict
+            parallel_tool_calls = False
         new = copy.copy(self)
         new.tools = converted
         new.tool_choice = choice
@@ -297,22 +390,41 @@ class BaseChatModel:
         return f"{type(self).__name__}(model={self.model_name!r}{bound})"
 
 
+_CHOICE_TYPES = {"auto": "auto", "none": "none", "any": "required", "required": "required"}
+"""``tool_choice`` dict ``type`` values meaning a mode: Anthropic's ``{"type": "auto" | "any" | "none"}``
+(Messages API reference, ``tool_choice``) and the same words toolwire takes as strings."""
+
+
 def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
+    """The neutral ``tool_choice`` (``"auto"``, ``"none"``, ``"required"`` or a bound tool name) of what a
+    user may pass: those strings, ``"any"``, ``True`` / ``False``, Anthropic's dicts ``{"type": "auto" |
+    "any" | "none"}`` and ``{"type": "tool", "name"}``, OpenAI's ``{"type": "function", "function":
+    {"name"}}`` (Chat Completions) and ``{"type": "function", "name"}`` (Responses).
+
+    Raises:
+        UserError: anything else, or a name that is not bound; the message shows the value given.
+    """
     if choice is None:
         return None
     if choice is True or choice == "any":
         return "required"
     if choice is False:
         return "none"
-    if choice in ("auto", "none", "required"):
-        return str(choice)
-    if isinstance(choice, dict):  # OpenAI form {"type": "function", "function": {"name": ...}}
-        choice = (choice.get("function") or {}).get("name") or choice.get("name")
+    if isinstance(choice, str) and choice in ("auto", "none", "required"):
+        return choice
+    given = choice
+    if isinstance(choice, dict):
+        kind = choice.get("type")
+        if isinstance(kind, str) and kind in _CHOICE_TYPES and "name" not in choice:
+            return _CHOICE_TYPES[kind]
+        function = choice.get("function")
+        choice = (function.get("name") if isinstance(function, dict) else None) or choice.get("name")
     if isinstance(choice, str) and choice in names:
         return choice
     raise UserError(
-        f"tool_choice {choice!r} is not 'auto', 'none', 'required' or a bound tool name "
-        f"({', '.join(names) or 'no tools are bound'})."
+        f"tool_choice {given!r} is not 'auto', 'none', 'required', a bound tool name "
+        f"({', '.join(names) or 'no tools are bound'}), or a dict such as {{'type': 'any'}} or "
+        "{'type': 'tool', 'name': ...}."
     )
 
 

@@ -73,7 +73,8 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         content: a string, or a list of strings and block dicts.
 
     Returns:
-        Blocks in order: ``{"type": "text", "text"}`` (never empty or whitespace-only),
+        Blocks in order: ``{"type": "text", "text", ...}`` (never empty or whitespace-only; a text block's
+        other keys, such as ``cache_control``, kept: the OpenAI and Gemini codecs read only ``text``),
         :class:`ImageBlock` for the image forms toolwire reads (``{"type": "image", "base64"|"data",
         "mime_type"}``, ``{"type": "image", "url"}``, OpenAI ``{"type": "image_url", ...}``), and any other
         dict unchanged (a provider-native block the codec may pass through).
@@ -90,7 +91,8 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         if item.get("type") in ("text", None) and "text" in item:
             text = item.get("text")
             if isinstance(text, str) and text.strip():
-                out.append({"type": "text", "text": text})
+                # other keys (Anthropic's cache_control, citations) kept for the codecs that send them
+                out.append({**item, "type": "text", "text": text})
             continue
         image = _image(item)
         out.append(image if image is not None else item)

@@ -13,19 +13,20 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
   ``redacted_thinking`` (kept on the AIMessage as ``provider_data["anthropic"]["content"]`` and sent
   back unchanged). Empty text blocks are refused by the API, so they are dropped.
 * streaming events: ``message_start``, ``content_block_start`` / ``_delta`` (``text_delta``,
-  ``input_json_delta``, ``thinking_delta``, ``signature_delta``) / ``_stop``, ``message_delta``,
-  ``message_stop``, ``error``.
+  ``input_json_delta`` (on ``tool_use`` and on server blocks such as ``server_tool_use``), ``citations_delta``,
+  ``thinking_delta``, ``signature_delta``) / ``_stop``, ``message_delta``, ``message_stop``, ``error``.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Collection
 from typing import Any
 
 from toolwire.errors import ProviderError, SchemaError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, SystemMessage, ToolMessage
-from toolwire.models.base import ChatRequest, to_tool_spec
+from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._common import (
     COMBINATORS,
     arguments_object,
@@ -56,6 +57,10 @@ DEFAULT_MAX_TOKENS = 4096
 """``max_tokens`` is required by the Messages API; this is sent when none is given."""
 
 _OPAQUE = ("thinking", "redacted_thinking")
+
+SERVER_TOOL_PROVIDERS = ("anthropic", None)
+"""The :attr:`~toolwire.models.base.ServerTool.provider` values sent to Anthropic unchanged: a versioned
+``type`` (``web_search_20250305``) or any other ``type`` but ``custom`` (Anthropic tool-use guide)."""
 
 
 def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
@@ -97,15 +102,22 @@ def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
     """Return the Anthropic tool definition of a tool, function, pydantic model or tool dict.
 
     Returns:
-        ``{"name", "description", "input_schema"}`` (``description`` left out when empty). A top-level
+        A server tool's dict unchanged (``{"type": "web_search_20250305", "name": "web_search", ...}``);
+        else ``{"name", "description", "input_schema"}`` (``description`` left out when empty) plus the
+        other keys of a tool dict (``cache_control``...; ``strict`` excepted). A top-level
         ``anyOf``/``oneOf``/``allOf`` (refused by the API) is folded into the object: its own properties and
         required kept, the object branches' properties added, required grown by what every branch requires
         (see :func:`~toolwire.models.lowering._common.merge_object_union`; a debug log says so).
 
     Raises:
         SchemaError: the object cannot be a tool, or its arguments are a union of non-object schemas.
+        UserError: it is a Gemini server tool (``{"google_search": {}}``).
     """
     spec = to_tool_spec(tool)
+    if isinstance(spec, ServerTool):
+        if spec.provider not in SERVER_TOOL_PROVIDERS:
+            raise UserError(f"Tool {spec.definition!r} is a Gemini server tool: Anthropic cannot run it.")
+        return copy.deepcopy(spec.definition)
     schema = copy.deepcopy(spec.parameters) or {"type": "object", "properties": {}}
     if any(k in schema for k in COMBINATORS):
         schema = _wrap_union(spec.name, schema)
@@ -114,6 +126,8 @@ def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
     if spec.description:
         out["description"] = spec.description
     out["input_schema"] = schema
+    if isinstance(spec, ToolDictSpec):  # cache_control and the other keys of an Anthropic tool, unchanged
+        out.update({k: copy.deepcopy(v) for k, v in spec.extra.items() if k != "strict"})
     return out
 
 
@@ -121,10 +135,20 @@ _RESULT_BLOCKS = frozenset({"image", "document", "search_result"})
 """Block types a ``tool_result`` may hold besides text (Anthropic Messages API reference, tool_result content)."""
 
 
+_TEXT_KEYS = frozenset({"type", "text", "cache_control", "citations"})
+"""The fields of a ``text`` block (Messages API reference); others (LangChain's ``id``, ``annotations``) dropped."""
+
+
+def _text(block: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in block.items() if k in _TEXT_KEYS and (k != "citations" or v)}
+
+
 def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for block in content_parts(content):
-        if block.get("type") == "image" and "source" not in block:
+        if block.get("type") == "text":
+            out.append(_text(block))
+        elif block.get("type") == "image" and "source" not in block:
             if "url" in block:
                 out.append({"type": "image", "source": {"type": "url", "url": block["url"]}})
             else:
@@ -171,17 +195,26 @@ def _assistant(message: AIMessage) -> list[dict[str, Any]]:
     return blocks
 
 
-def lower_messages(messages: list[BaseMessage]) -> tuple[str | None, list[dict[str, Any]]]:
+def _system_blocks(message: SystemMessage) -> list[dict[str, Any]]:
+    return [_text(b) for b in content_parts(message.content) if b.get("type") == "text"]
+
+
+def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
     """Lower a conversation to Anthropic's ``(system, messages)``.
 
-    System messages are joined into the top-level ``system`` text. Tool results that answer one assistant
-    turn go into one ``user`` turn, as ``tool_result`` blocks in the order of that turn's calls (case E3),
-    ahead of any user text that follows; consecutive turns of one role are merged; empty text is dropped.
+    System messages go to the top-level ``system`` (Anthropic has no system role in ``messages``): their
+    text joined by blank lines, or, when a text block carries other keys (``cache_control``: Anthropic
+    prompt-caching guide), a list of ``{"type": "text", "text", ...}`` blocks kept as given. A SystemMessage
+    after the conversation has started is moved there too, with a logged warning (its place is lost).
+    Tool results that answer one assistant turn go into one ``user`` turn, as ``tool_result`` blocks in the
+    order of that turn's calls (case E3), ahead of any user text that follows; consecutive turns of one role
+    are merged; empty text is dropped; text blocks keep their ``cache_control``.
 
     Returns:
-        ``(system text or None, [{"role": "user" | "assistant", "content": [blocks]}])``.
+        ``(system, [{"role": "user" | "assistant", "content": [blocks]}])``; ``system`` is a string, a list
+        of text blocks, or ``None`` when there is no system text.
     """
-    system: list[str] = []
+    system: list[tuple[str, list[dict[str, Any]]]] = []  # (text, text blocks) of each system message
     turns: list[dict[str, Any]] = []
 
     def add(role: str, blocks: list[dict[str, Any]]) -> None:
@@ -196,13 +229,19 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | None, list[dict[s
         if isinstance(item, list):
             add("user", [_tool_result(m) for m in item])
         elif isinstance(item, SystemMessage):
-            if item.text.strip():
-                system.append(item.text)
+            blocks = _system_blocks(item)
+            if blocks and turns:
+                log.warning("anthropic: a SystemMessage after the conversation started is sent in the top-level "
+                            "system prompt (Anthropic has no system role in messages), not at its place")
+            if blocks:
+                system.append((item.text, blocks))
         elif isinstance(item, AIMessage):
             add("assistant", _assistant(item))
         else:
             add("user", _blocks(item.content))
-    return ("\n\n".join(system) or None), turns
+    if any(set(b) - {"type", "text"} for _, blocks in system for b in blocks):
+        return [b for _, blocks in system for b in blocks], turns
+    return ("\n\n".join(text for text, _ in system) or None), turns
 
 
 def _tool_choice(choice: str | None, parallel: bool | None) -> dict[str, Any] | None:
@@ -225,10 +264,13 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     """Build the keyword arguments of ``client.messages.create``.
 
     ``max_tokens`` defaults to :data:`DEFAULT_MAX_TOKENS` (the API requires it); ``stop`` becomes
-    ``stop_sequences``; ``temperature``, ``top_p`` and other keys (``top_k``, ``thinking``...) pass as is.
+    ``stop_sequences``; a ``tools`` option (``model_kwargs={"tools": [...]}``, e.g. server tools) is added
+    after the bound tools, never in their place; ``temperature``, ``top_p`` and other keys (``top_k``,
+    ``thinking``...) pass as is.
 
     Raises:
-        UserError: ``seed`` was asked for (the Messages API has none).
+        UserError: ``seed`` was asked for (the Messages API has none), or the ``tools`` option repeats a
+            bound tool's name.
     """
     system, messages = lower_messages(request.messages)
     opts = merge_options(options, request.options)
@@ -246,9 +288,34 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
             raise UserError("The Anthropic Messages API has no 'seed' option: drop it for this model.")
         if key == "stop":
             body["stop_sequences"] = [value] if isinstance(value, str) else list(value)
+        elif key == "tools":
+            body["tools"] = _merge_tools(body.get("tools") or [], value)
         else:
             body[key] = value
     return body
+
+
+def _merge_tools(bound: list[dict[str, Any]], given: Any) -> list[dict[str, Any]]:
+    """The bound tools, then the ``tools`` option's (``model_kwargs={"tools": [...]}``: dicts in Anthropic's
+    form sent unchanged, anything else converted), so neither replaces the other.
+
+    Raises:
+        UserError: the option is not a list, or one of its tools has the name of another tool.
+    """
+    if not isinstance(given, list | tuple):
+        raise UserError(f"The 'tools' option must be a list of tools, not {type(given).__name__}.")
+    out = list(bound)
+    names = {t.get("name") for t in bound}
+    for item in given:
+        tool = copy.deepcopy(item) if isinstance(item, dict) and (
+            "input_schema" in item or (isinstance(item.get("type"), str) and item["type"] != "function")
+        ) else convert_to_anthropic_tool(item)
+        if tool.get("name") in names:
+            raise UserError(f"The 'tools' option and the bound tools both have a tool named {tool.get('name')!r}: "
+                            "give it once (bind_tools or model_kwargs).")
+        names.add(tool.get("name"))
+        out.append(tool)
+    return out
 
 
 def _usage(raw: dict[str, Any] | None) -> Any:
@@ -297,12 +364,28 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
                      provider_data={"anthropic": {"content": blocks}} if opaque else None, id=data.get("id"))
 
 
+def _input_object(text: str, block: dict[str, Any]) -> Any:
+    """The ``input`` of a streamed non-client block (``server_tool_use``...) from its ``input_json_delta``
+    text; the block's own ``input`` when the text is empty or not JSON (a debug log says so)."""
+    if not text.strip():
+        return block.get("input", {})
+    try:
+        return json.loads(text)
+    except ValueError:
+        log.debug("anthropic: the streamed input of a %s block is not JSON; its start input is kept",
+                  block.get("type"))
+        return block.get("input", {})
+
+
 class StreamState:
     """Folds Messages API stream events into AIMessageChunks.
 
-    ``feed(event)`` returns text and ``input_json_delta`` pieces as chunks (pieces keyed by block
-    ``index``); thinking blocks and signatures are collected and returned, with usage and stop reason, by
-    :meth:`finish`. Merged, the chunks equal :func:`parse_response` of the same reply.
+    ``feed(event)`` returns text and ``tool_use`` ``input_json_delta`` pieces as chunks (pieces keyed by
+    block ``index``); thinking blocks and signatures, the ``input`` of other blocks that stream one
+    (``server_tool_use``, ``mcp_tool_use``: not client calls) and ``citations_delta`` citations (appended to
+    the text block's ``citations``, as the reply's ``content`` has them) are collected and returned, with
+    usage and stop reason, by :meth:`finish`; they go back to the API unchanged in the next turn. Merged,
+    the chunks equal :func:`parse_response` of the same reply.
 
     Raises:
         ProviderError: an ``error`` event arrives (``overloaded_error`` is retryable).
@@ -315,6 +398,7 @@ class StreamState:
         self.finish_reason: str | None = None
         self.raw_usage: dict[str, Any] = {}
         self.blocks: dict[int, dict[str, Any]] = {}
+        self.partial: dict[int, str] = {}  # input JSON text of blocks that are not client calls, by index
 
     def feed(self, event: Any) -> AIMessageChunk | None:
         """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
@@ -353,10 +437,15 @@ class StreamState:
             return AIMessageChunk(delta.get("text", ""), id=self.id) if delta.get("text") else None
         if kind == "input_json_delta":
             if block.get("type") != "tool_use":
+                # server_tool_use, mcp_tool_use...: not a client call, but its input goes back unchanged
+                self.partial[index] = self.partial.get(index, "") + (delta.get("partial_json") or "")
                 return None
             piece = self.merger.add(index=index, args=delta.get("partial_json") or "")
             return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
-        if kind == "thinking_delta":
+        if kind == "citations_delta":
+            citations = block.get("citations")
+            block["citations"] = [*(citations if isinstance(citations, list) else []), delta.get("citation")]
+        elif kind == "thinking_delta":
             block["thinking"] = block.get("thinking", "") + delta.get("thinking", "")
         elif kind == "signature_delta":
             block["signature"] = block.get("signature", "") + delta.get("signature", "")
@@ -365,10 +454,12 @@ class StreamState:
     def _content(self) -> list[dict[str, Any]]:
         calls = iter(self.merger.tool_calls())
         out = []
-        for _, block in sorted(self.blocks.items(), key=lambda kv: kv[0]):
+        for index, block in sorted(self.blocks.items(), key=lambda kv: kv[0]):
             if block.get("type") == "tool_use":
                 call = next(calls)
                 block = {**block, "input": call.get("args") if call.get("type") == "tool_call" else {}}
+            elif index in self.partial:
+                block = {**block, "input": _input_object(self.partial[index], block)}
             out.append(block)
         return out
 
