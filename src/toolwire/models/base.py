@@ -297,7 +297,7 @@ class BaseChatModel:
         converted = tuple(to_tool(t) for t in tools)
         for item in converted:
             if isinstance(item, ServerTool) and item.provider not in self.server_tools:
-                owner = {"anthropic": "Anthropic (ChatAnthropic)", "google": "Gemini (ChatGoogle)"}.get(
+                owner = {"anthropic": "Anthropic (ChatAnthropic)", "google": "Gemini (ChatGoogleGenAI)"}.get(
                     item.provider or "", "another provider")
                 raise UserError(
                     f"Tool {item.definition!r} is a server tool of {owner}, which that provider runs itself; "
