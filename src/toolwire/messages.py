@@ -26,6 +26,8 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
+from toolwire.results import json_ready
+
 __all__ = [
     "AIMessage",
     "AIMessageChunk",
@@ -213,6 +215,10 @@ class BaseMessage:
 
         Its lists and dicts are new ones: changing the dict never changes the message.
         """
+        return self._as_dict()
+
+    def _as_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` with every value as it is (pickling keeps a ToolMessage's artifact unchanged)."""
         out: dict[str, Any] = {"type": self.type, "content": _copy_containers(self.content)}
         for name, default in self._fields[1:]:
             value = getattr(self, name)
@@ -245,7 +251,7 @@ class BaseMessage:
         return f"{type(self).__name__}({', '.join(parts)})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (message_from_dict, (self.to_dict(),))
+        return (message_from_dict, (self._as_dict(),))
 
 
 class SystemMessage(BaseMessage):
@@ -375,8 +381,17 @@ class ToolMessage(BaseMessage):
         _set(self, "artifact", artifact)
 
     def to_dict(self) -> dict[str, Any]:
-        """As :meth:`BaseMessage.to_dict`; ``tool_call_id`` is always present."""
-        out = super().to_dict()
+        """As :meth:`BaseMessage.to_dict`; ``tool_call_id`` is always present. An ``artifact`` that is not
+        JSON-ready is converted as tool results are (:func:`toolwire.results.json_ready`: dates and UUIDs
+        to text, ``bytes`` to base64, sets and tuples to lists, pydantic models and dataclasses to dicts,
+        NaN to None, other objects to their ``str()``); a JSON-ready artifact round-trips unchanged."""
+        out = self._as_dict()
+        if "artifact" in out:
+            out["artifact"] = json_ready(self.artifact)
+        return out
+
+    def _as_dict(self) -> dict[str, Any]:
+        out = super()._as_dict()
         out["tool_call_id"] = self.tool_call_id
         return out
 

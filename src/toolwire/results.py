@@ -2,13 +2,21 @@
 
 :func:`result_to_content` turns a return value into message content (text, JSON text, or a list of content
 blocks), :func:`truncate_content` bounds its length, and :func:`error_text` writes the one-paragraph error a
-model sees when a call fails. :class:`~toolwire.tools.Tool` and :class:`~toolwire.execution.ToolExecutor` use
-them; providers lower the result afterwards (``toolwire.models.lowering``).
+model sees when a call fails. :func:`is_cheap_result` tells, cheaply, whether a result is small enough to
+serialise on the event loop; :func:`bounded_content` serialises a big one piece by piece off the loop.
+:func:`json_ready` makes any value JSON-ready the same way (used for a ToolMessage's ``artifact``).
+
+JSON has no NaN or Infinity: a non-finite float in a result becomes ``null`` (as JavaScript's
+``JSON.stringify`` and pydantic's ``model_dump_json`` write it).
+
+:class:`~toolwire.tools.Tool` and :class:`~toolwire.execution.ToolExecutor` use these functions; providers
+lower the result afterwards (``toolwire.models.lowering``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from pydantic import BaseModel
@@ -16,7 +24,7 @@ from pydantic_core import to_jsonable_python
 
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, ToolValidationError
 
-__all__ = ["error_text", "result_to_content", "truncate_content"]
+__all__ = ["bounded_content", "error_text", "is_cheap_result", "json_ready", "result_to_content", "truncate_content"]
 
 _BLOCK_TYPES = frozenset({"text", "image", "image_url", "audio", "file", "document", "resource"})
 
@@ -25,6 +33,42 @@ def _json_default(value: Any) -> Any:
     if isinstance(value, bytes | bytearray):
         raise TypeError("bytes")
     return to_jsonable_python(value, fallback=str)
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinite float (in plain dicts, lists and tuples) replaced by None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def _finite_default(value: Any) -> Any:
+    return _finite(_json_default(value))
+
+
+def _is_nan_error(exc: ValueError) -> bool:
+    return "Out of range float" in str(exc)
+
+
+def _dumps(result: Any) -> str:
+    """JSON text of ``result``, non-finite floats written as ``null`` (strict JSON has no NaN)."""
+    try:
+        return json.dumps(result, ensure_ascii=False, default=_json_default, allow_nan=False)
+    except ValueError as exc:
+        if not _is_nan_error(exc):
+            raise
+    return json.dumps(_finite(result), ensure_ascii=False, default=_finite_default, allow_nan=False)
+
+
+def json_ready(value: Any) -> Any:
+    """A JSON-ready copy of ``value``, converted as tool results are: pydantic models, dataclasses, dates,
+    UUIDs, enums, sets and tuples take their JSON form, ``bytes`` become base64 text, non-finite floats
+    ``None``, dict keys strings, and any other object its ``str()``. JSON-ready values come back equal."""
+    return to_jsonable_python(value, fallback=str, bytes_mode="base64", inf_nan_mode="null")
 
 
 _MEDIA_KEYS = ("base64", "data", "url", "file_id")
@@ -68,7 +112,8 @@ def result_to_content(result: Any) -> str | list[Any]:
     * ``str`` stays as is; a list of well-formed content blocks (``{"type": "text", "text"}``, image/audio/
       file/document blocks with their ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
-      (UTF-8, ``ensure_ascii=False``); other objects (dates, UUIDs, enums...) take their JSON form.
+      (UTF-8, ``ensure_ascii=False``); other objects (dates, UUIDs, enums...) take their JSON form;
+      NaN and infinite floats become ``null`` (JSON has no NaN).
 
     Raises:
         ToolExecutionError: the result is ``bytes`` (return text, or content blocks such as
@@ -86,7 +131,7 @@ def result_to_content(result: Any) -> str | list[Any]:
     if isinstance(result, BaseModel):
         return result.model_dump_json()
     try:
-        return json.dumps(result, ensure_ascii=False, default=_json_default)
+        return _dumps(result)
     except TypeError as exc:
         raise ToolExecutionError(
             f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."
@@ -95,24 +140,139 @@ def result_to_content(result: Any) -> str | list[Any]:
         raise ToolExecutionError(f"The tool's result could not be turned into JSON text: {exc}.") from None
 
 
+def _marker(cut: int, total: int) -> str:
+    return f"\n[... result truncated: {cut} of {total} characters cut; ask for a narrower result ...]"
+
+
 def truncate_content(content: str | list[Any], limit: int | None) -> str | list[Any]:
     """Cut text content longer than ``limit`` characters, ending it with a clear marker.
 
     Args:
-        content: message content (a string, or blocks whose text blocks are cut the same way).
+        content: message content: a string, or blocks whose text blocks count together (the limit is on
+            the total text of the result, not per block): the block where the limit is reached is cut
+            and ends with the marker, the text blocks after it are dropped, other blocks (images...) kept.
         limit: the most characters to keep; ``None`` keeps everything.
+
+    Returns:
+        ``content`` itself when it fits, else a new string or list. The marker says how many characters
+        were cut of how many: ``[... result truncated: 2 of 6 characters cut; ask for a narrower result ...]``.
     """
     if limit is None:
         return content
     if isinstance(content, str):
         if len(content) <= limit:
             return content
-        return (content[:limit] + f"\n[... result truncated: {len(content) - limit} of {len(content)} "
-                "characters cut; ask for a narrower result ...]")
-    return [
-        {**b, "text": truncate_content(b["text"], limit)} if b.get("type") == "text" and "text" in b else b
-        for b in content
-    ]
+        return content[:limit] + _marker(len(content) - limit, len(content))
+    texts = [len(b["text"]) for b in content if _is_text_block(b)]
+    total = sum(texts)
+    if total <= limit:
+        return content
+    out: list[Any] = []
+    room = limit
+    for block in content:
+        if not _is_text_block(block):
+            out.append(block)
+        elif room < 0:
+            continue  # past the cut: dropped (counted in the marker)
+        elif len(block["text"]) < room:  # (an exact fit with text after it takes the marker)
+            out.append(block)
+            room -= len(block["text"])
+        else:
+            out.append({**block, "text": block["text"][:room] + _marker(total - limit, total)})
+            room = -1
+    return out
+
+
+def _is_text_block(block: Any) -> bool:
+    return isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str)
+
+
+_CHEAP_NODES = 5_000  # containers' items walked before a result counts as big
+_CHEAP_CHARS = 500_000  # string characters seen before a result counts as big
+
+
+def is_cheap_result(result: Any) -> bool:
+    """Whether turning ``result`` into content is cheap enough to do on the event loop.
+
+    True for text, numbers and containers (dicts, lists, tuples, pydantic models, dataclasses) holding at
+    most a few thousand items and a few hundred thousand characters in all. The walk stops as soon as
+    the budget is spent, so the answer costs little even for a huge result.
+    """
+    kind = type(result)
+    if kind is str or kind is int or kind is float or kind is bool or result is None:
+        return True
+    nodes = chars = 0
+    stack = [result]
+    while stack:
+        value = stack.pop()
+        kind = type(value)
+        if kind is str:
+            chars += len(value)
+            if chars > _CHEAP_CHARS:
+                return False
+            continue
+        if kind is dict or kind is list or kind is tuple:
+            nodes += len(value)
+            if nodes > _CHEAP_NODES:
+                return False
+            stack.extend(value.values() if kind is dict else value)  # type: ignore[union-attr]
+            continue
+        nodes += 1
+        if isinstance(value, bytes | bytearray):
+            chars += len(value)
+        elif isinstance(value, BaseModel) or hasattr(value, "__dataclass_fields__"):
+            fields = getattr(value, "__dict__", None)
+            if fields is None:
+                return False  # a slotted dataclass: not walked, treated as big
+            stack.append(dict(fields))
+        if nodes > _CHEAP_NODES or chars > _CHEAP_CHARS:
+            return False
+    return True
+
+
+def _bounded_json(result: Any, limit: int | None) -> str:
+    """The JSON text of ``result`` from the pure-Python encoder (the same text as ``json.dumps``), cut at
+    ``limit``. Unlike ``json.dumps`` (C code that holds the GIL to the end) it lets other threads, the
+    event loop's among them, run between pieces, and it stops at twice the limit."""
+    encoder = json.JSONEncoder(ensure_ascii=False, default=_json_default, allow_nan=False)
+    pieces: list[str] = []
+    size = 0
+    stop = None if limit is None else 2 * limit
+    for piece in encoder.iterencode(result):
+        pieces.append(piece)
+        size += len(piece)
+        if stop is not None and size > stop:
+            text = "".join(pieces)
+            return (text[:limit] + f"\n[... result truncated: at least {len(text) - limit} characters cut "
+                    "(the whole result is longer); ask for a narrower result ...]")
+    return truncate_content("".join(pieces), limit)  # type: ignore[return-value]
+
+
+def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
+    """``truncate_content(result_to_content(result), limit)`` for a big result, meant to run off the loop.
+
+    A dict, list or tuple that is not content blocks is encoded piece by piece (letting the event loop's
+    thread run) and, with a ``limit``, encoding stops at twice the limit: the marker then says at least
+    how many characters were cut, since the whole text is never built.
+
+    Raises:
+        ToolExecutionError: as :func:`result_to_content`.
+    """
+    if type(result) not in (dict, list, tuple) or _is_blocks(result):
+        return truncate_content(result_to_content(result), limit)
+    try:
+        try:
+            return _bounded_json(result, limit)
+        except ValueError as exc:
+            if not _is_nan_error(exc):
+                raise
+        return _bounded_json(_finite(result), limit)
+    except TypeError as exc:
+        raise ToolExecutionError(
+            f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."
+        ) from None
+    except ValueError as exc:  # circular reference
+        raise ToolExecutionError(f"The tool's result could not be turned into JSON text: {exc}.") from None
 
 
 def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
