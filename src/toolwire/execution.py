@@ -11,7 +11,18 @@ implementation (:meth:`ToolExecutor.aexecute`), so the two cannot drift apart.
 
 Timeouts: an async tool past its timeout is cancelled. A sync tool's thread cannot be killed in
 Python, so the executor stops waiting for it at the timeout, answers the call with a timeout error, and
-lets the thread finish in the background (its result is discarded).
+lets the thread finish in the background (its result is discarded). Such an abandoned thread no longer
+counts against ``max_concurrency``: the slot is given to the next call at the timeout, so with tools that
+hang past their timeout more threads than ``max_concurrency`` may be running at once.
+
+A big result (thousands of items, or hundreds of thousands of characters) is turned into text on a worker
+thread, piece by piece, so the event loop keeps running and toolwire's own work is not counted against
+another async tool's timeout; small results, the common case, are turned into text on the spot.
+
+Failures: every ``Exception`` from a tool, and any other ``BaseException`` except ``KeyboardInterrupt``,
+``SystemExit`` and ``GeneratorExit``, becomes the call's error result. An ``asyncio.CancelledError`` is
+the tool's own failure (an inner task of the tool was cancelled) while the task running the calls is not
+being cancelled; when the run itself is cancelled, the cancellation propagates.
 """
 
 from __future__ import annotations
@@ -23,7 +34,7 @@ from typing import Any
 from toolwire._concurrency import run_coroutine_sync
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
-from toolwire.results import error_text, truncate_content
+from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content
 from toolwire.tools import Tool, _running
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
@@ -36,16 +47,20 @@ class ToolExecutor:
 
     Args:
         tools: the tools that may be called (toolwire tools, functions with docstrings, LangChain tools).
-        max_concurrency: how many calls of one reply may run at once (None: all of them).
+        max_concurrency: how many calls of one reply may run at once (None: all of them). A sync call
+            abandoned at its timeout gives its slot back at once, though its thread may still run.
         timeout: seconds each call may take, unless the tool sets its own (None: no limit).
         handle_errors: True (default) turns every failure into a ``status="error"`` ToolMessage;
             False re-raises the first failure.
         max_result_chars: results longer than this many characters are cut with a clear marker, so
-            one tool cannot fill the context window (default 20,000; None keeps everything).
+            one tool cannot fill the context window (default 20,000; None keeps everything). The limit
+            applies to error results too, and to the total text of a result made of several text blocks.
         hide_error_details: show the model only the exception type of a failing tool, not its message.
 
     Raises:
         SchemaError: a tool cannot be converted, or two tools share a name.
+        UserError: ``max_concurrency``, ``timeout`` or ``max_result_chars`` is not a valid value (a bool
+            is not a number here).
     """
 
     def __init__(
@@ -69,10 +84,14 @@ class ToolExecutor:
             if converted.name in self.tools:
                 raise SchemaError(f"Two tools are named {converted.name!r}: give each tool a unique name.")
             self.tools[converted.name] = converted
-        if max_concurrency is not None and (not isinstance(max_concurrency, int) or max_concurrency < 1):
-            raise UserError("max_concurrency must be a whole number of at least 1, or None.")
-        if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0):
-            raise UserError("timeout must be a positive number of seconds, or None.")
+        if max_concurrency is not None and (not _is_int(max_concurrency) or max_concurrency < 1):
+            raise UserError(f"max_concurrency must be a whole number of at least 1, or None, not {max_concurrency!r}.")
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
+                                    or not timeout > 0):  # (not > 0: NaN too)
+            raise UserError(f"timeout must be a positive number of seconds, or None, not {timeout!r}.")
+        if max_result_chars is not None and (not _is_int(max_result_chars) or max_result_chars < 1):
+            raise UserError("max_result_chars must be a whole number of at least 1, or None to keep whole "
+                            f"results, not {max_result_chars!r}.")
         self.max_concurrency = max_concurrency
         self.timeout = timeout
         self.handle_errors = handle_errors
@@ -80,6 +99,8 @@ class ToolExecutor:
         self.hide_error_details = hide_error_details
 
     def _error(self, text: str, call: ToolCall | InvalidToolCall, name: str | None) -> ToolMessage:
+        if self.max_result_chars is not None:
+            text = truncate_content(text, self.max_result_chars)  # type: ignore[assignment]
         return ToolMessage(text, call.get("id") or "", status="error", name=name)
 
     async def _one(self, call: ToolCall, gate: asyncio.Semaphore | None) -> ToolMessage:
@@ -103,17 +124,44 @@ class ToolExecutor:
                 else:
                     async with gate:
                         result = await tool._arun(kwargs, timeout)
-            message = tool._to_message(result, call)
+            if is_cheap_result(_content_part(tool, result)):
+                return self._finish(tool, result, call)
+            return await asyncio.to_thread(self._finish_big, tool, result, call)
         except Exception as exc:
             if not self.handle_errors:
                 raise
-            hide = self.hide_error_details or tool.hide_error_details
-            return self._error(error_text(exc, tool.name, hide_details=hide), call, tool.name)
+            failure: BaseException = exc
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt | SystemExit | GeneratorExit):
+                raise
+            if isinstance(exc, asyncio.CancelledError):
+                task = asyncio.current_task()
+                if task is None or task.cancelling():
+                    raise  # the run itself is being cancelled
+                if not self.handle_errors:  # not passed on as is: the caller would take it for its own
+                    raise ToolExecutionError(f"Tool '{tool.name}' raised CancelledError (a task of its own was "
+                                             "cancelled).", tool.name, call.get("id")) from exc
+            elif not self.handle_errors:
+                raise
+            failure = exc
+        hide = self.hide_error_details or tool.hide_error_details
+        return self._error(error_text(failure, tool.name, hide_details=hide), call, tool.name)
+
+    def _finish(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
+        message = tool._to_message(result, call)
         if self.max_result_chars is not None:
             content = truncate_content(message.content, self.max_result_chars)
             if content is not message.content:
                 message = message.copy(content=content)  # type: ignore[assignment]
         return message
+
+    def _finish_big(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
+        """:meth:`_finish` for a big result, on a worker thread: encoded piece by piece, cut at the limit."""
+        if tool.response_format == "content_and_artifact":
+            if not (isinstance(result, tuple) and len(result) == 2):
+                return tool._to_message(result, call)  # raises its clear error
+            return tool._to_message((bounded_content(result[0], self.max_result_chars), result[1]), call)
+        return tool._to_message(bounded_content(result, self.max_result_chars), call)
 
     def _invalid(self, bad: InvalidToolCall) -> ToolMessage:
         if not self.handle_errors:
@@ -172,3 +220,14 @@ class ToolExecutor:
 
     def __repr__(self) -> str:
         return f"ToolExecutor(tools={list(self.tools)}, max_concurrency={self.max_concurrency})"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _content_part(tool: Tool, result: Any) -> Any:
+    """The part of ``result`` that becomes content (the first of a (content, artifact) pair)."""
+    if tool.response_format == "content_and_artifact" and isinstance(result, tuple) and len(result) == 2:
+        return result[0]
+    return result
