@@ -57,10 +57,13 @@ class ChatGoogleGenAI(SDKChatModel):
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         return codec.parse_response(raw, single_call=request.parallel_tool_calls is False,
-                                    tool_names=[t.name for t in request.tools])
+                                    tool_names=[t.name for t in request.tools],
+                                    json_text=codec.json_text_plan(request.tools))
 
     def _stream_state(self, request: ChatRequest) -> Any:
-        return codec.StreamState(single_call=request.parallel_tool_calls is False)
+        return codec.StreamState(single_call=request.parallel_tool_calls is False,
+                                 tool_names=[t.name for t in request.tools],
+                                 json_text=codec.json_text_plan(request.tools))
 
     def _translate(self, exc: BaseException) -> ProviderError | None:
         """The one place where ``google-genai`` (and its HTTP clients') exceptions become ProviderError.

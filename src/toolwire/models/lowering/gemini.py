@@ -12,250 +12,71 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   ``default``, ``title``, ``additionalProperties`` or ``$schema``; ``anyOf [X, null]`` becomes nullable X;
   a tool without parameters sends no ``parameters`` (an ``OBJECT`` needs non-empty ``properties``: the API
   answers 400 "should be non-empty for OBJECT type"), and a nested object without properties (``dict[str,
-  X]``, ``dict``) is sent as a ``STRING`` holding its JSON text, which toolwire decodes before validating.
-  Other keywords (``minimum``, ``pattern``, ``minLength``...) are dropped with a debug log; toolwire still
-  validates them before running the tool.
+  X]``, ``dict``) is sent as a ``STRING`` holding its JSON text, which toolwire decodes before validating;
+  so is an untyped node (``Any``, bare ``list`` items: every node needs a ``type``), decoded in the calls'
+  args (:func:`json_text_plan`); a tuple is an ``ARRAY`` of the ``any_of`` of its item types
+  (:mod:`toolwire.models.lowering._gemini_schema`). Other keywords (``minimum``, ``pattern``,
+  ``minLength``...) are dropped with a debug log; toolwire still validates them before running the tool.
 * ``tool_config.function_calling_config``: ``{"mode": "AUTO" | "ANY" | "NONE", "allowed_function_names"}``.
   Gemini has no switch for parallel calls: with ``parallel_tool_calls=False`` toolwire keeps the first
   call of a reply and logs the others it dropped.
 * ``contents``: ``{"role": "user" | "model", "parts": [...]}``; parts ``text``, ``inline_data``,
   ``function_call`` ``{"name", "args", "id"?}``, ``function_response`` ``{"name", "response", "id"?}``;
   ``thought`` / ``thought_signature`` parts are kept on the AIMessage
-  (``provider_data["gemini"]["parts"]``) and sent back unchanged. The results of one model turn go in one
+  (``provider_data["gemini"]["parts"]``, signatures as standard base64) and sent back byte-identical
+  (:mod:`toolwire.models.lowering._gemini_parts`); empty text parts without a signature are dropped. User
+  blocks (images, files, audio, video) become ``inline_data``/``file_data``. The results of one model turn go in one
   user turn of ``function_response`` parts, in the order of the calls.
+* replies: ``finishReason``/``finishMessage`` and ``promptFeedback.blockReason`` are kept in
+  ``response_metadata``; ``MALFORMED_FUNCTION_CALL`` (no ``functionCall`` part; the ``finishMessage`` holds
+  what the model wrote) becomes an InvalidToolCall, answered like any invalid call so the model retries.
 """
 
 from __future__ import annotations
 
-import base64
-import copy
+import json
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from toolwire.errors import SchemaError
-from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, SystemMessage
+from toolwire.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    InvalidToolCall,
+    SystemMessage,
+    invalid_tool_call,
+    new_tool_call_id,
+)
 from toolwire.models.base import ChatRequest, to_tool_spec
 from toolwire.models.lowering._common import (
-    COMBINATORS,
     arguments_object,
     assistant_calls,
     call_names,
-    content_parts,
     group_messages,
     log,
-    merge_object_union,
     merge_options,
     native_call,
-    object_branches,
     split_calls,
     tool_result_text,
     usage,
 )
+from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
+from toolwire.models.lowering._gemini_schema import JsonPath, decode_json_text, gemini_schema, json_text_paths
 from toolwire.models.lowering._stream import ToolCallMerger
 
 __all__ = [
     "StreamState",
     "convert_to_gemini_tool",
     "gemini_schema",
+    "json_text_plan",
     "lower_messages",
     "lower_request",
     "parse_response",
 ]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
-_TYPES = {"string": "STRING", "integer": "INTEGER", "number": "NUMBER", "boolean": "BOOLEAN",
-          "array": "ARRAY", "object": "OBJECT"}
-_FORMATS = {"STRING": {"enum", "date-time"}, "INTEGER": {"int32", "int64"}, "NUMBER": {"float", "double"}}
-_KEEP = {"type", "description", "enum", "format", "items", "properties", "required", "anyOf", "oneOf",
-         "minItems", "maxItems", "nullable"}
-_SILENT = {"title", "$schema", "$defs", "definitions", "$ref"}  # structure, not constraints
-
-
-def _is_null(node: Any) -> bool:
-    return isinstance(node, dict) and (node.get("type") == "null" or node.get("const", 0) is None)
-
-
-class _Lowering:
-    def __init__(self, name: str, root: dict[str, Any]) -> None:
-        self.name = name
-        self.root = root
-        self.dropped: list[str] = []
-        self.json_hints: dict[str, str] = {}  # path -> what an object sent as JSON text says (see json_text)
-
-    def drop(self, path: str, key: str) -> None:
-        self.dropped.append(f"{key} at {path or 'the top'}")
-
-    def resolve(self, node: Any, refs: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if ref in refs:
-                raise SchemaError(f"Tool {self.name!r} has a recursive schema ({ref}), which Gemini cannot express: "
-                                  "bound the nesting with explicit models.")
-            target: Any = self.root
-            for part in ref.lstrip("#/").split("/") if ref.startswith("#/") else ():
-                target = target.get(part) if isinstance(target, dict) else None
-            if not isinstance(target, dict):
-                raise SchemaError(f"Tool {self.name!r}: the schema reference {ref!r} cannot be resolved.")
-            extra = {k: v for k, v in node.items() if k != "$ref"}
-            node, refs = {**target, **extra}, (*refs, ref)
-        return node, refs
-
-    def schema(self, node: Any, path: str, refs: tuple[str, ...] = ()) -> dict[str, Any]:
-        node, refs = self.resolve(node, refs)
-        if not isinstance(node, dict):
-            return {}
-        for key in node:
-            if key not in _KEEP and key not in _SILENT and key not in ("allOf", "const"):
-                self.drop(path, key)
-        if self.folds(node, refs):
-            return self.fold(node, path, refs)
-        union = node.get("anyOf") or node.get("oneOf")
-        if isinstance(union, list):
-            return self.union(node, union, path, refs)
-        all_of = node.get("allOf")
-        if isinstance(all_of, list) and all_of:
-            merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
-            for sub in all_of:
-                sub, _ = self.resolve(sub, refs)
-                for k, v in (sub or {}).items():
-                    if k == "properties":
-                        merged["properties"] = {**merged.get("properties", {}), **v}
-                    elif k == "required":
-                        merged["required"] = [*merged.get("required", []), *v]
-                    else:
-                        merged.setdefault(k, v)
-            return self.schema(merged, path, refs)
-        return self.typed(node, path, refs)
-
-    def folds(self, node: dict[str, Any], refs: tuple[str, ...]) -> bool:
-        """Whether ``node`` is an object whose ``anyOf``/``oneOf`` constrains its own properties (``properties``
-        next to the union, or an object of branches that only say what is ``required``): Gemini's ``Schema``
-        cannot say that, and an ``any_of`` of them would lose the properties."""
-        if not any(isinstance(node.get(k), list) for k in ("anyOf", "oneOf")):
-            return False
-        if isinstance(node.get("properties"), dict) and node["properties"]:
-            return True
-        if node.get("type") != "object":
-            return False
-        branches = [self.resolve(b, refs)[0] for k in ("anyOf", "oneOf") for b in node.get(k) or ()]
-        return all(isinstance(b, dict) and "type" not in b and "properties" not in b for b in branches)
-
-    def fold(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
-        """The object with its union folded in (see :func:`~toolwire.models.lowering._common.merge_object_union`):
-        its properties kept, the alternatives in its description, the ``anyOf``/``oneOf`` named in ``dropped``."""
-        combos = []
-        for key in COMBINATORS:
-            if key in node:
-                if key != "allOf":  # (allOf merges exactly)
-                    self.drop(path, key)
-                raw = node[key] if isinstance(node[key], list) else []
-                combos.append((key, object_branches([self.resolve(b, refs)[0] for b in raw], True) or []))
-        return self.typed(merge_object_union(node, combos), path, refs)
-
-    def union(self, node: dict[str, Any], branches: list[Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
-        resolved = [self.resolve(b, refs)[0] for b in branches]
-        kept = [b for b in resolved if not _is_null(b)]
-        if len(kept) == 1:
-            out = self.schema(kept[0], path, refs)
-        else:
-            out = {"any_of": [self.schema(b, f"{path}|{i}", refs) for i, b in enumerate(kept)]}
-        if len(kept) < len(resolved):
-            out["nullable"] = True
-        if node.get("description"):
-            hint = self.json_hints.get(path)
-            out["description"] = f"{node['description']} ({hint})" if hint else node["description"]
-        return out
-
-    def typed(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
-        kind = node.get("type")
-        nullable = bool(node.get("nullable"))
-        if isinstance(kind, list):
-            nullable = nullable or "null" in kind
-            kinds = [k for k in kind if k != "null"]
-            if len(kinds) > 1:
-                out = {"any_of": [self.typed({**node, "type": k}, path, refs) for k in kinds]}
-                return {**out, "nullable": True} if nullable else out
-            kind = kinds[0] if kinds else None
-        out: dict[str, Any] = {}
-        enum = node.get("enum")
-        if "const" in node:
-            enum = [node["const"]]
-        if kind is None and isinstance(enum, list) and enum and all(isinstance(e, str) for e in enum):
-            kind = "string"
-        if kind == "null":
-            return {"nullable": True}
-        gtype = _TYPES.get(kind) if isinstance(kind, str) else None
-        if gtype:
-            out["type"] = gtype
-        if node.get("description"):
-            out["description"] = node["description"]
-        if nullable:
-            out["nullable"] = True
-        if isinstance(enum, list):
-            if gtype == "STRING" and all(isinstance(e, str) for e in enum):
-                out["enum"] = list(enum)
-            else:
-                self.drop(path, "enum" if "enum" in node else "const")
-        fmt = node.get("format")
-        if isinstance(fmt, str):
-            if fmt in _FORMATS.get(gtype or "", ()):
-                out["format"] = fmt
-            else:
-                self.drop(path, f"format {fmt!r}")
-        if gtype == "ARRAY":
-            out["items"] = self.schema(node.get("items", {}), f"{path}[]", refs)
-            for key, field in (("minItems", "min_items"), ("maxItems", "max_items")):
-                if isinstance(node.get(key), int):
-                    out[field] = node[key]
-        if gtype == "OBJECT":
-            props = node.get("properties") or {}
-            if props:
-                out["properties"] = {k: self.schema(v, f"{path}.{k}".lstrip("."), refs) for k, v in props.items()}
-                required = [r for r in node.get("required") or () if r in props]
-                if required:
-                    out["required"] = required
-            elif path:  # (the top level: gemini_schema sends no parameters)
-                return self.json_text(node, out, path)
-        return out
-
-    def json_text(self, node: dict[str, Any], out: dict[str, Any], path: str) -> dict[str, Any]:
-        """A nested object with no declared properties (``dict[str, X]``, ``dict``, a free-form object) as a
-        ``STRING`` holding its JSON text: Gemini refuses an ``OBJECT`` without ``properties`` ("should be
-        non-empty for OBJECT type") and its ``Schema`` has no ``additionalProperties``. Before validation,
-        toolwire decodes a JSON string sent where the schema wants an object
-        (:func:`toolwire.parsing.arguments.decode_json_strings`). Named in ``dropped`` as ``type object``."""
-        self.drop(path, "type object")
-        values = node.get("additionalProperties")
-        kind = values.get("type") if isinstance(values, dict) else None
-        hint = "A JSON object written as a string, e.g. '{\"key\": ...}'"
-        hint += f", each value of type {kind}." if isinstance(kind, str) else "."
-        self.json_hints[path] = hint
-        text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
-        return {**text, "nullable": True} if out.get("nullable") else text
-
-
-def gemini_schema(parameters: dict[str, Any], name: str = "tool") -> tuple[dict[str, Any] | None, list[str]]:
-    """Lower a JSON Schema to Gemini's ``Schema`` subset.
-
-    Args:
-        parameters: the tool's argument schema (JSON Schema, possibly with ``$defs``/``$ref``).
-        name: the tool name, for messages.
-
-    Returns:
-        ``(schema or None, dropped)``: ``None`` when the tool takes no parameters (or its object declares
-        no properties); ``dropped`` lists what could not be expressed, as ``"<keyword> at <path>"``
-        (``"type object at <path>"``: a nested object without properties, sent as JSON text in a
-        ``STRING``).
-
-    Raises:
-        SchemaError: the schema is recursive or has a reference that cannot be resolved.
-    """
-    lowering = _Lowering(name, parameters)
-    out = lowering.schema(parameters, "")
-    if out.get("type") == "OBJECT" and not out.get("properties"):
-        return None, lowering.dropped
-    return out, lowering.dropped
 
 
 def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
@@ -285,47 +106,29 @@ def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- messages
 
-_PART_KEYS = {"functionCall": "function_call", "functionResponse": "function_response", "inlineData": "inline_data",
-              "fileData": "file_data", "thoughtSignature": "thought_signature", "mimeType": "mime_type",
-              "fileUri": "file_uri", "executableCode": "executable_code",
-              "codeExecutionResult": "code_execution_result"}
-
-
-def _snake(part: dict[str, Any]) -> dict[str, Any]:
-    out = {}
-    for key, value in part.items():
-        key = _PART_KEYS.get(key, key)
-        if key in ("inline_data", "file_data") and isinstance(value, dict):
-            value = {_PART_KEYS.get(k, k): v for k, v in value.items()}
-        out[key] = value
-    return out
-
-
-def _sdk_part(part: dict[str, Any]) -> dict[str, Any]:
-    part = copy.deepcopy(part)
-    if isinstance(part.get("thought_signature"), str):
-        part["thought_signature"] = base64.b64decode(part["thought_signature"])
-    return part
-
-
-def _user_parts(content: str | list[Any]) -> list[dict[str, Any]]:
-    parts: list[dict[str, Any]] = []
-    for block in content_parts(content):
-        if block.get("type") == "text":
-            parts.append({"text": block["text"]})
-        elif block.get("type") == "image" and "data" in block:
-            parts.append({"inline_data": {"mime_type": block["mime_type"], "data": base64.b64decode(block["data"])}})
-        elif block.get("type") == "image" and "url" in block:
-            parts.append({"file_data": {"file_uri": block["url"], "mime_type": block.get("mime_type", "image/png")}})
-        else:
-            parts.append(_snake(block))
-    return parts
+def _decoded(value: Any) -> Any:
+    """``value`` with each string that is JSON text decoded (to compare kept args with decoded ones)."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    if isinstance(value, dict):
+        return {k: _decoded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_decoded(v) for v in value]
+    return value
 
 
 def _same_call(call: Any, kept: dict[str, Any]) -> bool:
+    """Whether a call of the message is still the kept ``function_call`` part (so the parts go back as they
+    are); its args may hold the decoded form of JSON text the kept part has (see :func:`json_text_plan`)."""
     if call.get("name") != kept.get("name"):
         return False
-    return call.get("type") == "invalid_tool_call" or call.get("args") == (kept.get("args") or {})
+    if call.get("type") == "invalid_tool_call":
+        return True
+    args, kept_args = call.get("args"), kept.get("args") or {}
+    return args == kept_args or _decoded(args) == _decoded(kept_args)
 
 
 def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -335,7 +138,7 @@ def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, st
     kept_calls = [p["function_call"] for p in kept if "function_call" in p]
     if kept and len(kept_calls) == len(calls) and all(map(_same_call, calls, kept_calls)):
         ids = {str(c["id"]): str(k["id"]) for c, k in zip(calls, kept_calls, strict=True) if k.get("id")}
-        return [_sdk_part(p) for p in kept], ids
+        return [sdk_part(p) for p in kept if not is_empty_text(p)], ids
     parts: list[dict[str, Any]] = [{"text": message.text}] if message.text.strip() else []
     parts.extend({"function_call": {"name": c.get("name") or "unknown_tool", "args": arguments_object(c)}}
                  for c in calls)
@@ -377,7 +180,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
             if parts:
                 contents.append({"role": "model", "parts": parts})
         else:
-            parts = _user_parts(item.content)
+            parts = user_parts(item.content)
             if not parts:
                 continue
             last = contents[-1] if contents else None
@@ -419,7 +222,27 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
             config["stop_sequences"] = [value] if isinstance(value, str) else list(value)
         else:
             config[key] = value
+    if _SIGNED.match(model):
+        _sign_rebuilt_calls(contents)
     return {"model": model, "contents": contents, "config": config}
+
+
+_SIGNED = re.compile(r"^(models/)?gemini-3")  # models that refuse a function call without a thought signature
+_SKIP = signature_bytes("skip_thought_signature_validator")
+
+
+def _sign_rebuilt_calls(contents: list[dict[str, Any]]) -> None:
+    """Gemini 3 answers 400 "Function call is missing a thought_signature" for a model turn whose calls
+    carry none: a turn toolwire rebuilt (a ``MALFORMED_FUNCTION_CALL`` answered, a history from another
+    model) gets on its first call the placeholder the "Thought signatures" guide documents for calls that
+    Gemini did not make (``skip_thought_signature_validator``)."""
+    for content in contents:
+        parts = content["parts"]
+        if content["role"] != "model" or any("thought_signature" in p for p in parts):
+            continue
+        first = next((p for p in parts if "function_call" in p), None)
+        if first is not None:
+            first["thought_signature"] = _SKIP
 
 
 # --------------------------------------------------------------------------- replies
@@ -447,15 +270,49 @@ def _usage(raw: Any) -> Any:
 
 
 def _reply_parts(data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The first candidate's parts (snake_case, empty text parts without a signature left out) and itself."""
     candidates = data.get("candidates") or []
     candidate = candidates[0] if candidates else {}
-    parts = [_snake(p) for p in (candidate.get("content") or {}).get("parts") or ()]
-    return parts, candidate
+    parts = [read_part(p) for p in (candidate.get("content") or {}).get("parts") or ()]
+    return [p for p in parts if not is_empty_text(p)], candidate
 
 
-def _metadata(model: Any, finish: Any, dropped: int) -> dict[str, Any]:
-    data = {"model": model, "finish_reason": finish, "dropped_tool_calls": dropped or None}
+def _outcome(data: dict[str, Any], candidate: dict[str, Any]) -> dict[str, Any]:
+    """What the reply says of how it ended: ``finish_reason`` and ``finish_message`` of the candidate
+    (``STOP``, ``MAX_TOKENS``, ``SAFETY``, ``RECITATION``, ``MALFORMED_FUNCTION_CALL``...), ``block_reason``
+    and ``block_reason_message`` of ``promptFeedback`` (a prompt blocked before any candidate)."""
+    feedback = _get(data, "prompt_feedback") or {}
+    found = {"finish_reason": _get(candidate, "finish_reason"), "finish_message": _get(candidate, "finish_message"),
+             "block_reason": _get(feedback, "block_reason"),
+             "block_reason_message": _get(feedback, "block_reason_message")}
+    return {k: v for k, v in found.items() if v is not None}
+
+
+def _metadata(model: Any, outcome: dict[str, Any], dropped: int) -> dict[str, Any]:
+    data = {"model": model, **outcome, "dropped_tool_calls": dropped or None}
     return {k: v for k, v in data.items() if v is not None}
+
+
+_CALLED = re.compile(r"(?:default_api\.)?([A-Za-z_][A-Za-z0-9_.:-]{0,63})\s*\(")
+
+
+def _malformed_call(outcome: dict[str, Any], tool_names: Collection[str] | None) -> InvalidToolCall | None:
+    """The call of a reply that ended with ``MALFORMED_FUNCTION_CALL`` (Gemini wrote a call it could not
+    parse, e.g. Python code, and sends no ``function_call``): an InvalidToolCall whose ``args`` is the
+    ``finishMessage`` and whose ``error`` asks for the call again, so the executor answers it and the model
+    retries. Its name is the bound tool the message calls (``default_api.<name>(``), else ``None``."""
+    if outcome.get("finish_reason") != "MALFORMED_FUNCTION_CALL":
+        return None
+    message = outcome.get("finish_message")
+    text = message if isinstance(message, str) else None
+    name = None
+    for match in _CALLED.finditer(text or ""):
+        if match.group(1) not in ("print", "default_api") and (tool_names is None or match.group(1) in tool_names):
+            name = match.group(1)
+            break
+    error = ("Gemini could not read this function call (finish reason MALFORMED_FUNCTION_CALL). Call the tool "
+             "again as a function call with a JSON object of arguments matching its parameters, not as code.")
+    return invalid_tool_call(name, text, new_tool_call_id(), error)
 
 
 def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -464,7 +321,30 @@ def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collection[str] | None = None) -> AIMessage:
+def json_text_plan(tools: Collection[Any]) -> dict[str, list[JsonPath]]:
+    """For each bound tool that has them, where its lowered schema asks for an untyped value (``Any``, bare
+    ``list`` items) as JSON text: ``{tool name: [path, ...]}``, for :func:`parse_response` and
+    :class:`StreamState`, which decode that text back into the value before the call is returned."""
+    plan: dict[str, list[JsonPath]] = {}
+    for tool in tools:
+        spec = to_tool_spec(tool)
+        try:
+            paths = json_text_paths(spec.parameters, spec.name)
+        except SchemaError:
+            continue  # (the request was refused when lowered)
+        if paths:
+            plan[spec.name] = paths
+    return plan
+
+
+def _args(call: dict[str, Any], json_text: Mapping[str, list[JsonPath]] | None) -> Any:
+    args = call.get("args")
+    paths = (json_text or {}).get(call.get("name") or "")
+    return decode_json_text(args, paths) if paths and isinstance(args, dict) else args
+
+
+def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collection[str] | None = None,
+                   json_text: Mapping[str, list[JsonPath]] | None = None) -> AIMessage:
     """Read a ``GenerateContentResponse`` (REST JSON, snake_case dict, or the SDK object).
 
     Args:
@@ -473,12 +353,16 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
             dropped is in ``response_metadata["dropped_tool_calls"]``.
         tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
             known, the error names no tools).
+        json_text: :func:`json_text_plan` of the bound tools: the JSON text sent for untyped values there
+            is decoded in the calls' args (the kept parts keep it as sent).
 
     Returns:
         An AIMessage: text of the first candidate's non-thought parts, one call per ``function_call``
         part (id = Gemini's when sent, else a new one), ``provider_data["gemini"]["parts"]`` when parts
         carry thought signatures or thoughts, usage in tokens (output includes thinking tokens),
-        ``response_metadata`` ``{"model", "finish_reason"}``.
+        ``response_metadata`` ``{"model", "finish_reason", "finish_message"?, "block_reason"?,
+        "block_reason_message"?}``; a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
+        (see :func:`_malformed_call`).
     """
     data = _as_dict(obj)
     parts, candidate = _reply_parts(data)
@@ -494,30 +378,38 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
     if dropped:
         log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
     text = "".join(p.get("text") or "" for p in kept_parts if "text" in p and not p.get("thought"))
-    calls = [native_call(p["function_call"].get("name"), p["function_call"].get("args"), p["function_call"].get("id"),
-                         tool_names) for p in kept_parts if "function_call" in p]
+    calls = [native_call(p["function_call"].get("name"), _args(p["function_call"], json_text),
+                         p["function_call"].get("id"), tool_names) for p in kept_parts if "function_call" in p]
     valid, invalid = split_calls(calls)
-    metadata = _metadata(_get(data, "model_version"), _get(candidate, "finish_reason"), dropped)
+    outcome = _outcome(data, candidate)
+    malformed = _malformed_call(outcome, tool_names)
+    if malformed is not None:
+        invalid.append(malformed)
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(_get(data, "usage_metadata")),
-                     response_metadata=metadata, provider_data=_opaque(kept_parts), id=_get(data, "response_id"))
+                     response_metadata=_metadata(_get(data, "model_version"), outcome, dropped),
+                     provider_data=_opaque(kept_parts), id=_get(data, "response_id"))
 
 
 class StreamState:
     """Folds ``streamGenerateContent`` chunks (each a ``GenerateContentResponse``) into AIMessageChunks.
 
     Text parts are yielded as they come; each ``function_call`` part is one whole call. Consecutive text
-    parts are joined (a thought signature stays on the part it came with), so the kept parts equal those
-    of the same reply read by :func:`parse_response`.
+    parts are joined (a thought signature stays on the part it came with) and empty ones without a signature
+    are left out, so the kept parts, calls and metadata equal those of the same reply read by
+    :func:`parse_response` (``tool_names`` and ``json_text`` as there).
     """
 
-    def __init__(self, *, single_call: bool = False) -> None:
+    def __init__(self, *, single_call: bool = False, tool_names: Collection[str] | None = None,
+                 json_text: Mapping[str, list[JsonPath]] | None = None) -> None:
         self.merger = ToolCallMerger()
         self.single_call = single_call
+        self.tool_names = tool_names
+        self.json_text = json_text
         self.parts: list[dict[str, Any]] = []
         self.calls = 0
         self.id: str | None = None
         self.model: str | None = None
-        self.finish_reason: str | None = None
+        self.outcome: dict[str, Any] = {}
         self.raw_usage: Any = None
 
     def _keep_text(self, part: dict[str, Any]) -> None:
@@ -536,7 +428,7 @@ class StreamState:
         parts, candidate = _reply_parts(data)
         self.id = self.id or _get(data, "response_id")
         self.model = _get(data, "model_version") or self.model
-        self.finish_reason = _get(candidate, "finish_reason") or self.finish_reason
+        self.outcome.update(_outcome(data, candidate))
         if _get(data, "usage_metadata"):
             self.raw_usage = _get(data, "usage_metadata")
         text: list[str] = []
@@ -548,7 +440,7 @@ class StreamState:
                     continue
                 call = part["function_call"]
                 pieces.append(self.merger.add(index=self.calls, id=call.get("id"), name=call.get("name"),
-                                              args=call.get("args") or {}))
+                                              args=_args(call, self.json_text) or {}))
                 self.parts.append(part)
             elif "text" in part:
                 if not part.get("thought"):
@@ -561,10 +453,13 @@ class StreamState:
         return AIMessageChunk("".join(text), tool_call_chunks=pieces, id=self.id)
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"}``, kept parts when opaque."""
+        """The closing chunk: usage, ``response_metadata`` as :func:`parse_response` has it, kept parts when
+        opaque, and the InvalidToolCall of a ``MALFORMED_FUNCTION_CALL`` reply."""
         dropped = max(0, self.calls - 1) if self.single_call else 0
         if dropped:
             log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
+        malformed = _malformed_call(self.outcome, self.tool_names)
         return AIMessageChunk(usage=_usage(self.raw_usage),
-                              response_metadata=_metadata(self.model, self.finish_reason, dropped),
+                              response_metadata=_metadata(self.model, self.outcome, dropped),
+                              invalid_tool_calls=[malformed] if malformed else None,
                               provider_data=_opaque(self.parts), id=self.id)

@@ -1,0 +1,161 @@
+"""Gemini ``Part`` dicts: reading reply parts (REST camelCase or SDK snake_case), thought signatures, and
+user content blocks lowered to parts.
+
+Shapes, from the Gemini API reference (``Part``, ``Blob``, ``FileData``):
+
+* ``{"text"}``, ``{"inline_data": {"mime_type", "data": <bytes>}}``, ``{"file_data": {"file_uri",
+  "mime_type"?}}``, ``{"function_call"}``, ``{"function_response"}``, plus ``thought`` and
+  ``thought_signature`` (bytes; base64 in JSON).
+* Thought signatures are opaque bytes that must go back byte-identical. The REST API writes them in standard
+  base64 and accepts both alphabets (proto3 JSON); the google-genai SDK dumps bytes as URL-safe base64
+  (``-``/``_``) in JSON mode. toolwire keeps them in ``provider_data`` as standard base64 text
+  (:func:`signature_text`) and decodes either alphabet (:func:`signature_bytes`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import copy
+from typing import Any
+
+from toolwire.errors import UserError
+from toolwire.models.lowering._common import content_parts
+
+__all__ = ["read_part", "sdk_part", "signature_bytes", "signature_text", "user_parts"]
+
+_PART_KEYS = {"functionCall": "function_call", "functionResponse": "function_response", "inlineData": "inline_data",
+              "fileData": "file_data", "thoughtSignature": "thought_signature", "mimeType": "mime_type",
+              "fileUri": "file_uri", "executableCode": "executable_code",
+              "codeExecutionResult": "code_execution_result", "videoMetadata": "video_metadata",
+              "displayName": "display_name"}
+_NATIVE = {"text", "inline_data", "file_data"}  # Gemini parts a user message may hold as they are
+_AUDIO = {"wav": "audio/wav", "mp3": "audio/mp3", "aiff": "audio/aiff", "aac": "audio/aac", "ogg": "audio/ogg",
+          "flac": "audio/flac", "pcm16": "audio/pcm", "webm": "audio/webm"}
+
+
+def signature_bytes(value: str | bytes) -> bytes:
+    """The bytes of a thought signature given as bytes or base64 text in either alphabet (``+/`` or ``-_``),
+    padding optional.
+
+    Raises:
+        UserError: the text is not base64 (a ``provider_data`` edited by hand).
+    """
+    if isinstance(value, bytes):
+        return value
+    text = value.strip().replace("-", "+").replace("_", "/").rstrip("=")
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise UserError(f"A Gemini thought signature in provider_data is not base64 ({value[:40]!r}...): "
+                        "send back the AIMessage's provider_data unchanged.") from exc
+
+
+def signature_text(value: str | bytes) -> str:
+    """A thought signature as standard base64 text (how ``provider_data`` keeps it)."""
+    return base64.b64encode(signature_bytes(value)).decode("ascii")
+
+
+def read_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A reply part in snake_case, its thought signature as standard base64 text."""
+    out = {}
+    for key, value in part.items():
+        key = _PART_KEYS.get(key, key)
+        if key in ("inline_data", "file_data") and isinstance(value, dict):
+            value = {_PART_KEYS.get(k, k): v for k, v in value.items()}
+        if key == "thought_signature" and isinstance(value, str | bytes):
+            value = signature_text(value)
+        out[key] = value
+    return out
+
+
+def sdk_part(part: dict[str, Any]) -> dict[str, Any]:
+    """A kept part for the SDK: a copy, its thought signature as the exact bytes."""
+    part = copy.deepcopy(part)
+    if isinstance(part.get("thought_signature"), str | bytes):
+        part["thought_signature"] = signature_bytes(part["thought_signature"])
+    return part
+
+
+def is_empty_text(part: dict[str, Any]) -> bool:
+    """An empty text part that carries nothing else (no signature): Gemini streams end with one at times."""
+    return "text" in part and not part["text"] and "thought_signature" not in part and set(part) <= {"text", "thought"}
+
+
+def _data(block: dict[str, Any], data: Any) -> bytes:
+    if not isinstance(data, str):
+        raise UserError(f"A {block.get('type')!r} content block for Gemini needs base64 data, got {type(data)}.")
+    text = "".join(data.split()).replace("-", "+").replace("_", "/").rstrip("=")
+    try:
+        return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise UserError(f"The data of a {block.get('type')!r} content block is not base64.") from exc
+
+
+def _inline(block: dict[str, Any], data: Any, mime: Any) -> dict[str, Any]:
+    if not isinstance(mime, str) or not mime:
+        raise UserError(f"A {block.get('type')!r} content block for Gemini needs its mime_type (e.g. "
+                        "'application/pdf', 'audio/wav').")
+    return {"inline_data": {"mime_type": mime, "data": _data(block, data)}}
+
+
+def _linked(url: str, mime: Any) -> dict[str, Any]:
+    if url.startswith("data:") and ";base64," in url:
+        head, data = url[5:].split(";base64,", 1)
+        return _inline({"type": "data URL"}, data, head or mime)
+    return {"file_data": {"file_uri": url, **({"mime_type": mime} if isinstance(mime, str) and mime else {})}}
+
+
+def _block_part(block: dict[str, Any]) -> dict[str, Any]:
+    """One content block (not text) as a Gemini part; UserError naming the block when none fits."""
+    kind = block.get("type")
+    source = block.get("source")
+    if kind in ("image", "document") and isinstance(source, dict):  # Anthropic {"source": {...}}
+        mime = source.get("media_type") or block.get("mime_type")
+        if source.get("type") == "base64":
+            return _inline(block, source.get("data"), mime)
+        if source.get("type") == "url" and isinstance(source.get("url"), str):
+            return _linked(source["url"], mime or ("image/png" if kind == "image" else "application/pdf"))
+        raise UserError(f"Gemini cannot take a {kind!r} block whose source is of type {source.get('type')!r}: "
+                        "send base64 data or a URL.")
+    if kind in ("image", "file", "audio", "video"):  # neutral {"base64"|"data", "mime_type"} or {"url"}
+        mime = block.get("mime_type") or ("image/png" if kind == "image" else None)
+        data = block.get("base64", block.get("data"))
+        if data is not None:
+            return _inline(block, data, mime)
+        if isinstance(block.get("url"), str):
+            return _linked(block["url"], mime)
+        file = block.get("file")
+        if kind == "file" and isinstance(file, dict) and isinstance(file.get("file_data"), str):  # OpenAI form
+            return _linked(file["file_data"], None)
+        raise UserError(f"Gemini cannot take this {kind!r} content block: give base64 data with a mime_type, "
+                        "or a URL (file ids are not supported).")
+    if kind == "input_audio" and isinstance(block.get("input_audio"), dict):  # OpenAI {"data", "format"}
+        audio = block["input_audio"]
+        fmt = str(audio.get("format") or "")
+        return _inline(block, audio.get("data"), _AUDIO.get(fmt, f"audio/{fmt}" if fmt else None))
+    if kind is None and block and set(map(lambda k: _PART_KEYS.get(k, k), block)) <= _NATIVE:
+        return read_part(block)  # a Gemini part given as is
+    raise UserError(f"Gemini cannot take a content block of type {kind!r} (keys {sorted(block)}): use text, "
+                    "image, file, audio or video blocks with base64 data and a mime_type, or a URL.")
+
+
+def user_parts(content: str | list[Any]) -> list[dict[str, Any]]:
+    """The parts of a user message.
+
+    Blocks read: text; images (neutral ``{"type": "image", "base64"|"data", "mime_type"}`` or ``"url"``,
+    OpenAI ``image_url``, Anthropic ``{"type": "image"|"document", "source": {"type": "base64"|"url"}}``);
+    ``{"type": "file"|"audio"|"video", "base64"|"data", "mime_type"}`` or ``"url"``; OpenAI ``input_audio``
+    ``{"data", "format"}`` and ``{"type": "file", "file": {"file_data": <data URL>}}``; a Gemini part dict
+    (``inline_data``/``file_data``). Base64 data becomes ``inline_data`` bytes, a URL ``file_data``.
+
+    Raises:
+        UserError: a block Gemini cannot take, named by its type.
+    """
+    parts: list[dict[str, Any]] = []
+    for block in content_parts(content):
+        if block.get("type") == "text":
+            parts.append({"text": block["text"]})
+        else:
+            parts.append(_block_part(block))
+    return parts

@@ -1,0 +1,321 @@
+"""Gemini function schemas: JSON Schema lowered to the OpenAPI-subset ``Schema`` of ``FunctionDeclaration``.
+
+Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and its answers:
+
+* every node needs a ``type`` (``STRING``, ``INTEGER``, ``NUMBER``, ``BOOLEAN``, ``ARRAY``, ``OBJECT``)
+  unless it is an ``any_of`` (400 "type: must be specified when not using one_of, any_of or all_of
+  fields"); an untyped node (``Any``, the items of a bare ``list``) is sent as a ``STRING`` holding its
+  JSON text, its description saying so, and :func:`decode_json_text` reads that text back into the value
+  before the tool runs;
+* an ``OBJECT`` needs non-empty ``properties`` (400 "should be non-empty for OBJECT type"): a nested object
+  without properties (``dict[str, X]``, ``dict``) is sent as a ``STRING`` holding its JSON text, which
+  :func:`toolwire.parsing.arguments.decode_json_strings` decodes (the schema wants an object there);
+* no ``prefixItems``: a tuple (``tuple[int, str]``) is an ``ARRAY`` whose ``items`` are the ``any_of`` of
+  its item types (one type when they agree), its length in ``min_items``/``max_items``; toolwire still
+  validates each position before running the tool;
+* no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
+  ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped.
+
+Everything changed or dropped is named in ``dropped`` (``"<what> at <path>"``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolwire.errors import SchemaError
+from toolwire.models.lowering._common import COMBINATORS, merge_object_union, object_branches
+
+__all__ = ["ITEMS", "JsonPath", "decode_json_text", "gemini_schema", "json_text_paths"]
+
+_TYPES = {"string": "STRING", "integer": "INTEGER", "number": "NUMBER", "boolean": "BOOLEAN",
+          "array": "ARRAY", "object": "OBJECT"}
+_FORMATS = {"STRING": {"enum", "date-time"}, "INTEGER": {"int32", "int64"}, "NUMBER": {"float", "double"}}
+_KEEP = {"type", "description", "enum", "format", "items", "prefixItems", "properties", "required", "anyOf",
+         "oneOf", "minItems", "maxItems", "nullable"}
+_SILENT = {"title", "$schema", "$defs", "definitions", "$ref"}  # structure, not constraints
+_ANY_HINT = ("Any JSON value written as JSON text, e.g. '42', '\"text\"', '[1, 2]' or '{\"key\": 1}'; "
+             "it is decoded before the tool runs")
+
+ITEMS = "[]"
+"""The step of a :data:`JsonPath` that means "each item of the array"."""
+
+JsonPath = tuple[str, ...]
+"""Where a value sits in the arguments: property names, and :data:`ITEMS` for the items of an array."""
+
+
+def _is_null(node: Any) -> bool:
+    return isinstance(node, dict) and (node.get("type") == "null" or node.get("const", 0) is None)
+
+
+def _kind_of(values: list[Any]) -> str | None:
+    """The JSON type shared by all ``values`` (of an ``enum``/``const``), or ``None``."""
+    kinds = {"boolean" if isinstance(v, bool) else "integer" if isinstance(v, int) else "number"
+             if isinstance(v, float) else "string" if isinstance(v, str) else "other" for v in values}
+    if kinds == {"integer", "number"}:
+        return "number"
+    kind = kinds.pop() if len(kinds) == 1 else None
+    return kind if kind != "other" else None
+
+
+class _Lowering:
+    def __init__(self, name: str, root: dict[str, Any]) -> None:
+        self.name = name
+        self.root = root
+        self.dropped: list[str] = []
+        self.json_hints: dict[str, str] = {}  # path -> what an object sent as JSON text says (see json_text)
+        self.positions: dict[str, JsonPath] = {"": ()}  # path (for messages) -> where it is in the arguments
+        self.any_paths: list[JsonPath] = []  # untyped values sent as JSON text (see any_text)
+
+    def sub(self, path: str, step: str | None, label: str) -> str:
+        """The path of a child node (``label`` for messages; ``step`` in the arguments, ``None``: same place)."""
+        child = f"{path}{label}".lstrip(".")
+        here = self.positions.get(path, ())
+        self.positions[child] = here if step is None else (*here, step)
+        return child
+
+    def drop(self, path: str, key: str) -> None:
+        self.dropped.append(f"{key} at {path or 'the top'}")
+
+    def resolve(self, node: Any, refs: tuple[str, ...]) -> tuple[Any, tuple[str, ...]]:
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            ref = node["$ref"]
+            if ref in refs:
+                raise SchemaError(f"Tool {self.name!r} has a recursive schema ({ref}), which Gemini cannot express: "
+                                  "bound the nesting with explicit models.")
+            target: Any = self.root
+            for part in ref.lstrip("#/").split("/") if ref.startswith("#/") else ():
+                target = target.get(part) if isinstance(target, dict) else None
+            if not isinstance(target, dict):
+                raise SchemaError(f"Tool {self.name!r}: the schema reference {ref!r} cannot be resolved.")
+            extra = {k: v for k, v in node.items() if k != "$ref"}
+            node, refs = {**target, **extra}, (*refs, ref)
+        return node, refs
+
+    def schema(self, node: Any, path: str, refs: tuple[str, ...] = ()) -> dict[str, Any]:
+        node, refs = self.resolve(node, refs)
+        if not isinstance(node, dict):
+            node = {}
+        for key in node:
+            if key not in _KEEP and key not in _SILENT and key not in ("allOf", "const"):
+                self.drop(path, key)
+        if self.folds(node, refs):
+            return self.fold(node, path, refs)
+        union = node.get("anyOf") or node.get("oneOf")
+        if isinstance(union, list) and union:
+            return self.union(node, union, path, refs)
+        all_of = node.get("allOf")
+        if isinstance(all_of, list) and all_of:
+            merged: dict[str, Any] = {k: v for k, v in node.items() if k != "allOf"}
+            for sub in all_of:
+                sub, _ = self.resolve(sub, refs)
+                for k, v in (sub or {}).items():
+                    if k == "properties":
+                        merged["properties"] = {**merged.get("properties", {}), **v}
+                    elif k == "required":
+                        merged["required"] = [*merged.get("required", []), *v]
+                    else:
+                        merged.setdefault(k, v)
+            return self.schema(merged, path, refs)
+        return self.typed(node, path, refs)
+
+    def folds(self, node: dict[str, Any], refs: tuple[str, ...]) -> bool:
+        """Whether ``node`` is an object whose ``anyOf``/``oneOf`` constrains its own properties (``properties``
+        next to the union, or an object of branches that only say what is ``required``): Gemini's ``Schema``
+        cannot say that, and an ``any_of`` of them would lose the properties."""
+        if not any(isinstance(node.get(k), list) for k in ("anyOf", "oneOf")):
+            return False
+        if isinstance(node.get("properties"), dict) and node["properties"]:
+            return True
+        if node.get("type") != "object":
+            return False
+        branches = [self.resolve(b, refs)[0] for k in ("anyOf", "oneOf") for b in node.get(k) or ()]
+        return all(isinstance(b, dict) and "type" not in b and "properties" not in b for b in branches)
+
+    def fold(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        """The object with its union folded in (see :func:`~toolwire.models.lowering._common.merge_object_union`):
+        its properties kept, the alternatives in its description, the ``anyOf``/``oneOf`` named in ``dropped``."""
+        combos = []
+        for key in COMBINATORS:
+            if key in node:
+                if key != "allOf":  # (allOf merges exactly)
+                    self.drop(path, key)
+                raw = node[key] if isinstance(node[key], list) else []
+                combos.append((key, object_branches([self.resolve(b, refs)[0] for b in raw], True) or []))
+        return self.typed(merge_object_union(node, combos), path, refs)
+
+    def union(self, node: dict[str, Any], branches: list[Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        resolved = [self.resolve(b, refs)[0] for b in branches]
+        kept = [b for b in resolved if not _is_null(b)]
+        if len(kept) == 1:
+            out = self.schema(kept[0], path, refs)
+        elif not kept:
+            out = self.any_text({}, path)
+        else:
+            out = {"any_of": [self.schema(b, self.sub(path, None, f"|{i}"), refs) for i, b in enumerate(kept)]}
+        if len(kept) < len(resolved):
+            out["nullable"] = True
+        if node.get("description"):
+            hint = self.json_hints.get(path)
+            out["description"] = f"{node['description']} ({hint})" if hint else node["description"]
+        return out
+
+    def typed(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        kind = node.get("type")
+        nullable = bool(node.get("nullable"))
+        if isinstance(kind, list):
+            nullable = nullable or "null" in kind
+            kinds = [k for k in kind if k != "null"]
+            if len(kinds) > 1:
+                out = {"any_of": [self.typed({**node, "type": k}, path, refs) for k in kinds]}
+                return {**out, "nullable": True} if nullable else out
+            kind = kinds[0] if kinds else None
+        enum = [node["const"]] if "const" in node else node.get("enum")
+        if kind is None:  # what the node says without a type
+            if isinstance(enum, list) and enum:
+                kind = _kind_of(enum)
+            elif isinstance(node.get("properties"), dict):
+                kind = "object"
+            elif "items" in node or "prefixItems" in node:
+                kind = "array"
+        gtype = _TYPES.get(kind) if isinstance(kind, str) else None
+        if gtype is None:  # (type null alone: only null fits, sent as JSON text "null")
+            nullable = nullable or kind == "null"
+            return self.any_text(node, path, nullable)
+        out: dict[str, Any] = {"type": gtype}
+        if node.get("description"):
+            out["description"] = node["description"]
+        if nullable:
+            out["nullable"] = True
+        if isinstance(enum, list):
+            if gtype == "STRING" and all(isinstance(e, str) for e in enum):
+                out["enum"] = list(enum)
+            else:
+                self.drop(path, "enum" if "enum" in node else "const")
+        fmt = node.get("format")
+        if isinstance(fmt, str):
+            if fmt in _FORMATS.get(gtype, ()):
+                out["format"] = fmt
+            else:
+                self.drop(path, f"format {fmt!r}")
+        if gtype == "ARRAY":
+            out["items"] = self.items(node, path, refs)
+            for key, field in (("minItems", "min_items"), ("maxItems", "max_items")):
+                if isinstance(node.get(key), int):
+                    out[field] = node[key]
+        if gtype == "OBJECT":
+            props = node.get("properties") or {}
+            if props:
+                out["properties"] = {k: self.schema(v, self.sub(path, k, f".{k}"), refs) for k, v in props.items()}
+                required = [r for r in node.get("required") or () if r in props]
+                if required:
+                    out["required"] = required
+            elif path:  # (the top level: gemini_schema sends no parameters)
+                return self.json_text(node, out, path)
+        return out
+
+    def items(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
+        """The ``items`` of an array; a tuple's ``prefixItems`` become one ``any_of`` of its item types."""
+        here = self.sub(path, ITEMS, "[]")
+        prefix = node.get("prefixItems")
+        if not isinstance(prefix, list) or not prefix:
+            return self.schema(node.get("items", {}), here, refs)
+        branches = [*prefix, *([node["items"]] if isinstance(node.get("items"), dict) else [])]
+        lowered: list[dict[str, Any]] = []
+        for i, branch in enumerate(branches):
+            sub = self.schema(branch, self.sub(here, None, f"|{i}"), refs)
+            if sub not in lowered:
+                lowered.append(sub)
+        self.drop(path, "prefixItems (items sent as the any_of of the item types)")
+        return lowered[0] if len(lowered) == 1 else {"any_of": lowered}
+
+    def any_text(self, node: dict[str, Any], path: str, nullable: bool = False) -> dict[str, Any]:
+        """An untyped node (``Any``, the items of a bare ``list``) as a ``STRING`` holding its JSON text: Gemini
+        refuses a node without a type. Named in ``dropped`` as ``untyped value (sent as JSON text)``; its
+        place is in :attr:`any_paths`, for :func:`decode_json_text`."""
+        self.drop(path, "untyped value (sent as JSON text)")
+        self.any_paths.append(self.positions.get(path, ()))
+        description = node.get("description")
+        out = {"type": "STRING", "description": f"{description} ({_ANY_HINT})" if description else _ANY_HINT}
+        return {**out, "nullable": True} if nullable or node.get("nullable") else out
+
+    def json_text(self, node: dict[str, Any], out: dict[str, Any], path: str) -> dict[str, Any]:
+        """A nested object with no declared properties (``dict[str, X]``, ``dict``, a free-form object) as a
+        ``STRING`` holding its JSON text: Gemini refuses an ``OBJECT`` without ``properties`` ("should be
+        non-empty for OBJECT type") and its ``Schema`` has no ``additionalProperties``. Before validation,
+        toolwire decodes a JSON string sent where the schema wants an object
+        (:func:`toolwire.parsing.arguments.decode_json_strings`). Named in ``dropped`` as ``type object``."""
+        self.drop(path, "type object")
+        values = node.get("additionalProperties")
+        kind = values.get("type") if isinstance(values, dict) else None
+        hint = "A JSON object written as a string, e.g. '{\"key\": ...}'"
+        hint += f", each value of type {kind}." if isinstance(kind, str) else "."
+        self.json_hints[path] = hint
+        text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
+        return {**text, "nullable": True} if out.get("nullable") else text
+
+
+def _lower(parameters: dict[str, Any], name: str) -> tuple[dict[str, Any] | None, _Lowering]:
+    lowering = _Lowering(name, parameters)
+    out = lowering.schema(parameters, "")
+    if out.get("type") == "OBJECT" and not out.get("properties"):
+        return None, lowering  # no parameters (an OBJECT needs properties)
+    return out, lowering
+
+
+def gemini_schema(parameters: dict[str, Any], name: str = "tool") -> tuple[dict[str, Any] | None, list[str]]:
+    """Lower a JSON Schema to Gemini's ``Schema`` subset (see the module docstring for the rules).
+
+    Args:
+        parameters: the tool's argument schema (JSON Schema, possibly with ``$defs``/``$ref``).
+        name: the tool name, for messages.
+
+    Returns:
+        ``(schema or None, dropped)``: ``None`` when the tool takes no parameters (or its object declares
+        no properties); ``dropped`` lists what could not be expressed, as ``"<keyword> at <path>"``
+        (``"type object at <path>"``: a nested object without properties, and ``"untyped value (sent as
+        JSON text) at <path>"``: a node without a type, each sent as JSON text in a ``STRING``).
+
+    Raises:
+        SchemaError: the schema is recursive or has a reference that cannot be resolved.
+    """
+    out, lowering = _lower(parameters, name)
+    return out, lowering.dropped
+
+
+def json_text_paths(parameters: dict[str, Any], name: str = "tool") -> list[JsonPath]:
+    """Where the lowered schema of ``parameters`` asks for an untyped value as JSON text (for
+    :func:`decode_json_text`); ``[]`` when nowhere. Raises SchemaError as :func:`gemini_schema` does."""
+    out, lowering = _lower(parameters, name)
+    return lowering.any_paths if out is not None else []
+
+
+def _decode_at(value: Any, path: JsonPath) -> Any:
+    if not path:
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return value  # not JSON: the text itself (a string is a value too)
+        return value
+    step, rest = path[0], path[1:]
+    if step == ITEMS and isinstance(value, list):
+        new = [_decode_at(item, rest) for item in value]
+        return value if all(a is b for a, b in zip(new, value, strict=True)) else new
+    if step != ITEMS and isinstance(value, dict) and step in value:
+        inner = _decode_at(value[step], rest)
+        return value if inner is value[step] else {**value, step: inner}
+    return value
+
+
+def decode_json_text(args: Any, paths: list[JsonPath]) -> Any:
+    """Decode the JSON text Gemini sent for untyped values (``Any``, bare ``list`` items) at ``paths``
+    (from :func:`json_text_paths`): a string that is JSON becomes its value, other strings stay as they are.
+
+    Returns:
+        ``args`` itself when nothing changed, else a copy (the input is not changed).
+    """
+    for path in paths:
+        args = _decode_at(args, path)
+    return args
