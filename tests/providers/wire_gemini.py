@@ -3,12 +3,20 @@
 Request shapes and reply examples follow the Gemini API reference ("Generating content", ``Content``,
 ``Part``, ``Tool``/``FunctionDeclaration``, ``Schema``, ``ToolConfig``) and the function-calling guide
 (as many function responses as calls, in one user turn; thought signatures sent back on their parts).
+
+Thought signatures are random bytes, sent in standard base64 and always holding ``+`` and ``/`` (``-`` and
+``_`` in the URL-safe alphabet the google-genai SDK writes): as the API does (proto3 JSON), either alphabet
+is accepted back, and the bytes must be identical. A call whose ``raw_arguments`` are not JSON is answered
+as Gemini answers a call it could not parse: no ``functionCall``, ``finishReason``
+``MALFORMED_FUNCTION_CALL`` and a ``finishMessage`` holding what the model wrote.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+import os
 import re
 from typing import Any
 
@@ -28,12 +36,47 @@ SCHEMA_KEYS = {"type", "format", "description", "nullable", "enum", "maxItems", 
                "propertyOrdering", "minProperties", "maxProperties"}
 TYPES = {"STRING", "INTEGER", "NUMBER", "BOOLEAN", "ARRAY", "OBJECT"}
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
+SIGNATURE_HEAD = b"\xfb\xef\xbe\xff\xff\xff"  # "++++////" in standard base64, "----____" URL-safe
+
+
+def new_signature() -> str:
+    """A thought signature: random bytes in standard base64, with ``+``, ``/`` and ``=`` padding in it."""
+    return base64.b64encode(SIGNATURE_HEAD + os.urandom(40)).decode()
+
+
+def signature_bytes(text: Any) -> bytes | None:
+    """The bytes of base64 text in either alphabet (``+/`` or ``-_``), or ``None`` when it is not base64."""
+    if not isinstance(text, str) or (("+" in text or "/" in text) and ("-" in text or "_" in text)):
+        return None
+    try:
+        return base64.b64decode(text.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def malformed(reply: Reply) -> str | None:
+    """The finishMessage of a reply whose first call's raw arguments are not JSON (else ``None``)."""
+    for i, (name, _) in enumerate(reply.calls):
+        try:
+            json.loads(reply.arguments(i))
+        except ValueError:
+            return f"Malformed function call: print(default_api.{name}({reply.arguments(i)}))"
+    return None
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(w.title() for w in rest)
 
 
 def check_schema(c: Checker, schema: Any, path: str) -> None:
-    """The OpenAPI-subset Schema of function declarations (what S3 requires of the Gemini form)."""
+    """The OpenAPI-subset Schema of function declarations (what S3 requires of the Gemini form).
+
+    Field names in either form: proto3 JSON parsers accept the lowerCamelCase name and the proto field name
+    (``anyOf``/``any_of``, ``minItems``/``min_items``), and the SDK sends nested fields as given."""
     if not c.obj(schema, path):
         return
+    schema = {_camel(k): v for k, v in schema.items()}
     for key in schema:
         c.expect(key in SCHEMA_KEYS, path, f"unsupported schema field {key!r}")
     kind = schema.get("type")
@@ -148,10 +191,8 @@ class Gemini:
                 if "text" in part:
                     c.text(part["text"], f"{ppath}.text", non_empty=not part.get("thoughtSignature"))
                 if "thoughtSignature" in part:
-                    try:
-                        base64.b64decode(part["thoughtSignature"], validate=True)
-                    except ValueError:
-                        c.fail(f"{ppath}.thoughtSignature", "must be base64")
+                    c.expect(signature_bytes(part["thoughtSignature"]) is not None, f"{ppath}.thoughtSignature",
+                             "Invalid value at 'thought_signature' (TYPE_BYTES), Base64 decoding failed")
                 if "functionCall" in part:
                     call = part["functionCall"]
                     c.expect(role == "model", ppath, "functionCall only in model turns")
@@ -172,8 +213,9 @@ class Gemini:
         issued = server.issued.get(key)
         if issued is None:
             return
-        if part.get("thoughtSignature") == issued:
-            server.returned.append(issued)
+        signature, label = issued
+        if signature_bytes(part.get("thoughtSignature")) == base64.b64decode(signature):
+            server.returned.append(label)  # (the token's label: the signature itself is random)
         else:
             c.fail(path, "Function call is missing a thought_signature (it must be sent back unchanged)")
 
@@ -199,7 +241,8 @@ class Gemini:
 
     def _parts(self, reply: Reply, server: WireServer) -> list[dict[str, Any]]:
         parts: list[dict[str, Any]] = []
-        signature = base64.b64encode(f"sig-{reply.opaque}".encode()).decode() if reply.opaque else None
+        signature = new_signature() if reply.opaque else None
+        label = base64.b64encode(f"sig-{reply.opaque}".encode()).decode()
         if reply.text:
             parts.append({"text": reply.text})
         for i, (name, _) in enumerate(reply.calls):
@@ -207,7 +250,7 @@ class Gemini:
             parts.append({"functionCall": {"name": name, "args": args}})
             if signature and i == 0:
                 parts[-1]["thoughtSignature"] = signature
-                server.issued[json.dumps([name, args], sort_keys=True, ensure_ascii=False)] = signature
+                server.issued[json.dumps([name, args], sort_keys=True, ensure_ascii=False)] = (signature, label)
         if signature and not reply.calls and parts:
             parts[-1]["thoughtSignature"] = signature
         return parts
@@ -219,6 +262,11 @@ class Gemini:
                                                                                 "tokenCount": prompt}]}
 
     def render(self, reply: Reply, body: dict[str, Any], model: str, server: WireServer) -> dict[str, Any]:
+        message = malformed(reply)
+        if message is not None:
+            return {"candidates": [{"finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": message, "index": 0}],
+                    "usageMetadata": self._usage(body, reply), "modelVersion": model,
+                    "responseId": f"resp-{server.new_id()}"}
         return {"candidates": [{"content": {"parts": self._parts(reply, server), "role": "model"},
                                 "finishReason": "STOP", "index": 0}],
                 "usageMetadata": self._usage(body, reply), "modelVersion": model,
@@ -226,6 +274,12 @@ class Gemini:
 
     def render_stream(self, reply: Reply, body: dict[str, Any], model: str, server: WireServer) -> list[bytes]:
         rid = f"resp-{server.new_id()}"
+        message = malformed(reply)
+        if message is not None:
+            event = {"candidates": [{"content": {"parts": [{"text": ""}], "role": "model"}, "index": 0,
+                                     "finishReason": "MALFORMED_FUNCTION_CALL", "finishMessage": message}],
+                     "usageMetadata": self._usage(body, reply), "modelVersion": model, "responseId": rid}
+            return [sse(event).replace(b"\n\n", b"\r\n\r\n")]
         parts = self._parts(reply, server)
         chunks: list[list[dict[str, Any]]] = []
         for part in parts:
