@@ -1,11 +1,21 @@
 """Running sync code from async code and async code from sync code, in one place.
 
-* :func:`thread_pool` is the process-wide pool for sync tools (64 threads at most, created on demand;
-  the per-call bound is the executor's ``max_concurrency``). Python's default executor holds only
+* :func:`thread_pool` is the pool for sync tools (64 threads at most per pool, created on demand; the
+  per-call bound is the executor's ``max_concurrency``). Python's default executor holds only
   ``cpu + 4`` threads, which would serialise ten slow sync tools on a 2-core machine.
-* :func:`run_coroutine_sync` runs a coroutine to completion from sync code: ``asyncio.run`` when no
-  loop runs in this thread, else in a worker thread with its own loop (a running loop cannot be
-  re-entered).
+
+  There is one pool per *nesting depth*: code running on a pool thread of depth ``d`` (a sync tool
+  that runs an inner Agent, say) gets the pool of depth ``d + 1``. A thread that waits for a pool's
+  work is then never one of that pool's own threads, so nested agents cannot deadlock however many
+  outer calls fill a pool. Pool threads are daemon threads: an untimed sync tool still running does
+  not keep the process alive after Ctrl-C (its work is cut off when the interpreter exits).
+* :func:`run_coroutine_sync` runs a coroutine to completion from sync code: on a new event loop in
+  this thread when no loop runs here, else in a worker thread with its own loop (a running loop cannot
+  be re-entered), in a copy of the caller's :mod:`contextvars` context either way.
+
+  The loop ends as ``asyncio.run`` ends one (tasks left over are cancelled and waited for), except for
+  tasks given up with :func:`abandon` (an async tool that ignored its cancellation at its timeout):
+  those are closed and not waited for, so such a tool cannot keep a sync call from returning.
 * :func:`run_sync_with_timeout` runs a sync function with a timeout in seconds. A thread cannot be
   killed in Python: on timeout the caller stops waiting and gets :class:`ToolTimeoutError`, while the
   abandoned thread finishes on its own in the background. Timed calls run on a thread of their own
@@ -17,7 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
+import contextvars
+import queue
 import threading
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
@@ -25,18 +39,73 @@ from toolwire.errors import ToolTimeoutError
 
 T = TypeVar("T")
 MAX_THREADS = 64
-_pool: concurrent.futures.ThreadPoolExecutor | None = None
+_pools: list[_DaemonPool] = []
 _lock = threading.Lock()
+_local = threading.local()  # .depth: the nesting depth of the code running on this thread (default 0)
+_abandoned: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
 
 
-def thread_pool() -> concurrent.futures.ThreadPoolExecutor:
-    """Return the shared thread pool for sync tools (created on first use, up to 64 threads)."""
-    global _pool
-    if _pool is None:
+def _depth() -> int:
+    return getattr(_local, "depth", 0)  # type: ignore[no-any-return]
+
+
+class _DaemonPool(concurrent.futures.Executor):
+    """A thread pool of up to ``max_workers`` daemon threads, started on demand and reused when idle.
+
+    Its threads run at nesting depth ``depth + 1`` (see :func:`thread_pool`).
+    """
+
+    def __init__(self, max_workers: int, depth: int) -> None:
+        self._max_workers = max_workers
+        self._depth = depth
+        self._work: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Callable[..., Any], tuple[Any, ...],
+                                            dict[str, Any]]] = queue.SimpleQueue()
+        self._idle = threading.Semaphore(0)
+        self._threads = 0
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
+        """Run ``fn(*args, **kwargs)`` on a pool thread and return a future of its result."""
+        future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self._work.put((future, fn, args, kwargs))
+        if not self._idle.acquire(blocking=False):  # no idle thread: start one, up to the bound
+            with self._lock:
+                if self._threads < self._max_workers:
+                    self._threads += 1
+                    threading.Thread(target=self._serve, name=f"toolwire-{self._depth}-{self._threads}",
+                                     daemon=True).start()
+        return future
+
+    def _serve(self) -> None:
+        _local.depth = self._depth + 1
+        while True:
+            future, fn, args, kwargs = self._work.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    result = fn(*args, **kwargs)
+                except BaseException as exc:  # handed to the waiting caller, who decides
+                    future.set_exception(exc)
+                else:
+                    future.set_result(result)
+            del future, fn, args, kwargs  # keep no reference to the finished call while idle
+            result = None
+            self._idle.release()
+
+
+def thread_pool() -> concurrent.futures.Executor:
+    """Return the thread pool for sync work started from this thread (created on first use).
+
+    The pool depends on the nesting depth: 0 outside toolwire's threads, ``d + 1`` on a thread of the
+    depth-``d`` pool (and on the threads and loops it starts), so nested agents use a pool of their own.
+    """
+    depth = _depth()
+    try:
+        return _pools[depth]
+    except IndexError:
         with _lock:
-            if _pool is None:
-                _pool = concurrent.futures.ThreadPoolExecutor(MAX_THREADS, thread_name_prefix="toolwire")
-    return _pool
+            while len(_pools) <= depth:
+                _pools.append(_DaemonPool(MAX_THREADS, len(_pools)))
+        return _pools[depth]
 
 
 def _loop_running() -> bool:
@@ -47,12 +116,80 @@ def _loop_running() -> bool:
     return True
 
 
+def abandon(task: asyncio.Task[Any]) -> None:
+    """Give up on ``task``, a task that ignored its cancellation.
+
+    Its coroutine is closed (``GeneratorExit`` at the ``await`` where it waits, as when Python collects
+    an unfinished coroutine: its ``finally`` blocks run) and the task cancelled again, which ends it. A
+    coroutine that ignores even that is left running; a loop of :func:`run_coroutine_sync` does not wait
+    for it at its end. Its eventual outcome is neither reported nor logged as lost.
+    """
+    _abandoned.add(task)
+    task.add_done_callback(_forget)
+    with contextlib.suppress(AttributeError):
+        task._log_destroy_pending = False  # type: ignore[attr-defined]  # a pending task at loop close
+    with contextlib.suppress(RuntimeError):  # "coroutine ignored GeneratorExit": it awaited while closing
+        task.get_coro().close()  # type: ignore[union-attr]
+    task.cancel()
+
+
+def _forget(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved: no "exception was never retrieved" log
+
+
+def _finish_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel the tasks left on ``loop`` and wait for them as ``asyncio.run`` does, except abandoned ones."""
+    tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in tasks:
+        task.cancel()
+    waited = [task for task in tasks if task not in _abandoned]
+    if not waited:
+        return
+    loop.run_until_complete(asyncio.gather(*waited, return_exceptions=True))
+    for task in waited:
+        if not task.cancelled() and task.exception() is not None:
+            loop.call_exception_handler({"message": "unhandled exception during toolwire's loop shutdown",
+                                         "exception": task.exception(), "task": task})
+
+
+def _run_loop(coro: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coro)``, but a task given up with :func:`abandon` cannot hold up the loop's end."""
+    loop = asyncio.new_event_loop()
+    try:
+        asyncio.set_event_loop(loop)
+        return loop.run_until_complete(coro)
+    finally:
+        try:
+            _finish_tasks(loop)
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.run_until_complete(loop.shutdown_default_executor())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
+
+
 def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
-    """Run ``coro`` to completion from sync code and return its result (exceptions propagate)."""
+    """Run ``coro`` to completion from sync code and return its result (exceptions propagate).
+
+    The coroutine sees the caller's context variables (``current_tool_call()``, a request id) also
+    when it has to run on a worker thread because a loop already runs here (Jupyter).
+    """
     if not _loop_running():
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="toolwire-loop") as worker:
-        return worker.submit(asyncio.run, coro).result()
+        return _run_loop(coro)
+    depth = _depth()
+    context = contextvars.copy_context()
+    future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def run() -> None:
+        _local.depth = depth  # the caller waits on this thread: it takes the caller's place
+        try:
+            future.set_result(context.run(_run_loop, coro))
+        except BaseException as exc:  # handed to the waiting caller
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="toolwire-loop", daemon=True).start()
+    return future.result()
 
 
 def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any]) -> concurrent.futures.Future[T]:
@@ -61,8 +198,10 @@ def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any]) ->
     Used for calls with a timeout: a call abandoned at its timeout keeps only its own thread busy.
     """
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
+    depth = _depth()
 
     def run() -> None:
+        _local.depth = depth  # not a pool thread: the caller's pool serves it without deadlock
         if not future.set_running_or_notify_cancel():
             return
         try:

@@ -9,25 +9,29 @@ receive (name, description, parameters); the :class:`Tool` holds the function.
 ``tool.invoke(tool_call)`` (a dict with ``"type": "tool_call"``) returns a :class:`ToolMessage` with the
 call's id, turning every failure (invalid arguments, an exception, a timeout) into a
 ``status="error"`` result the model can act on.
+
+A generator function's items are gathered into a list on the thread that runs the tool, inside its
+timeout; an ``async def`` generator's items likewise, on the event loop. ``StopIteration``,
+``StopAsyncIteration``, a tool's own ``CancelledError`` and other ``BaseException`` subclasses (not
+``KeyboardInterrupt``/``GeneratorExit``) fail the call as a ``RuntimeError`` chained from them; a
+``SystemExit`` as :class:`ToolExecutionError`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import contextvars
 import copy
 import dataclasses
-import functools
 import inspect
 import re
 import types
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, overload
 
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, start_thread, thread_pool
+from toolwire._tool_run import _in_context, _running, current_tool_call, escaped, own_cancellation, wait_timed
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
@@ -38,6 +42,8 @@ __all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_con
 
 NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ResponseFormat = Literal["content", "content_and_artifact"]
+_GENERATOR = types.GeneratorType
+_ASYNC_GENERATOR = types.AsyncGeneratorType
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -74,7 +80,7 @@ class Tool:
         name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema).
         args: the ``properties`` of ``parameters`` (parameter name -> schema).
         func: the wrapped function (sync or async).
-        is_async: True for ``async def`` functions.
+        is_async: True for ``async def`` functions (async generator functions included).
         return_direct: when True the Agent stops after this tool and returns its result.
         timeout: seconds a call may take, or None.
         response_format: ``"content"``, or ``"content_and_artifact"`` (the function returns
@@ -135,9 +141,10 @@ class Tool:
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
-        # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its coroutine
-        self.is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inspect.unwrap(func)) or (
-            callable(func) and inspect.iscoroutinefunction(type(func).__call__)
+        # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its
+        # coroutine; an async generator function is async too (its items are gathered into a list)
+        self.is_async = _is_async_def(func) or _is_async_def(inspect.unwrap(func)) or (
+            callable(func) and _is_async_def(type(func).__call__)
         )
         self.return_direct = return_direct
         self.timeout = timeout
@@ -338,13 +345,33 @@ class Tool:
         return self.validate_args(args)
 
     def _call(self, kwargs: dict[str, Any]) -> Any:
+        """Call the function (on the thread that runs a sync tool, so inside its timeout).
+
+        A generator it returns is consumed here into a list. Exceptions other than ordinary ones are
+        turned into ones that fail this call only: ``SystemExit`` -> :class:`ToolExecutionError`;
+        ``StopIteration``, ``StopAsyncIteration`` and other ``BaseException`` subclasses (a sync tool's
+        ``CancelledError`` is always its own) -> ``RuntimeError`` from them. ``KeyboardInterrupt`` and
+        ``GeneratorExit`` propagate. For an async tool this only makes the coroutine (see :meth:`_guarded`).
+        """
         try:
             if self._positional_only:
                 pos = [kwargs.pop(n) for n in self._positional_only if n in kwargs]
-                return self.func(*pos, **kwargs)
-            return self.func(**kwargs)
+                result = self.func(*pos, **kwargs)
+            else:
+                result = self.func(**kwargs)
+            if type(result) is _GENERATOR:  # its body runs now, on this thread, inside the timeout
+                result = list(result)
+            return result
+        except (StopIteration, StopAsyncIteration) as exc:  # asyncio cannot carry them: a run would hang
+            raise escaped(exc) from exc
+        except Exception:
+            raise
         except SystemExit as exc:  # a tool must not end the program that runs it
             raise self._exit_error(exc) from None
+        except (KeyboardInterrupt, GeneratorExit):
+            raise
+        except BaseException as exc:  # CancelledError, a library's own BaseException subclass
+            raise escaped(exc) from exc
 
     def _exit_error(self, exc: SystemExit) -> ToolExecutionError:
         return ToolExecutionError(
@@ -403,7 +430,8 @@ class Tool:
         Raises:
             ToolValidationError: invalid arguments (arguments form only).
             ToolTimeoutError: the call took longer than the timeout.
-            Exception: whatever the function raises (arguments form, or ``handle_errors=False``).
+            Exception: whatever the function raises (arguments form, or ``handle_errors=False``);
+                StopIteration and BaseException subclasses arrive as ``RuntimeError`` (see the module).
         """
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
@@ -419,30 +447,60 @@ class Tool:
     # -- async -------------------------------------------------------------------------------------
 
     async def _guarded(self, kwargs: dict[str, Any]) -> Any:
-        # SystemExit must be caught inside the coroutine: wait_for runs it as a task, and asyncio lets a
-        # SystemExit raised in a task end the whole event loop
+        """Await an async tool (an async generator's items are gathered into a list), turning what must
+        not leave it as is into ordinary exceptions, as :meth:`_call` does.
+
+        SystemExit must be caught inside the coroutine: a timed call runs it as a task, and asyncio lets a
+        SystemExit raised in a task end the whole event loop. A ``CancelledError`` propagates only when the
+        task running the call is being cancelled (the caller's run, or the timeout); the tool's own (an
+        inner task it awaited was cancelled) becomes a ``RuntimeError``.
+        """
         try:
-            return await self._call(kwargs)
+            result = self._call(kwargs)
+            if type(result) is _ASYNC_GENERATOR:
+                return [item async for item in result]
+            return await result
+        except asyncio.CancelledError as exc:
+            if not own_cancellation():
+                raise
+            raise escaped(exc) from exc
+        except (StopIteration, StopAsyncIteration) as exc:
+            raise escaped(exc) from exc
+        except Exception:
+            raise
         except SystemExit as exc:
             raise self._exit_error(exc) from None
+        except (KeyboardInterrupt, GeneratorExit):
+            raise
+        except BaseException as exc:
+            raise escaped(exc) from exc
 
     async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
-        if self.is_async:
-            coro: Awaitable[Any] = self._guarded(kwargs)
-        elif timeout is None:
-            coro = asyncio.get_running_loop().run_in_executor(thread_pool(), _in_context(self._call), kwargs)
-        else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
-            coro = asyncio.wrap_future(start_thread(_in_context(self._call), kwargs))
-        if timeout is None:
-            return await coro
+        """Run the function with validated ``kwargs``, at most ``timeout`` seconds, and return its result.
+
+        Raises only ``Exception`` subclasses for anything the tool does (see :meth:`_call` and
+        :meth:`_guarded`: StopIteration, the tool's own CancelledError and other BaseException subclasses
+        arrive as ``RuntimeError``, SystemExit as :class:`ToolExecutionError`), :class:`ToolTimeoutError`
+        at the timeout (an async tool that ignores its cancellation is abandoned, the wait stays bounded);
+        ``CancelledError`` only when the caller is cancelled; ``KeyboardInterrupt``/``GeneratorExit``.
+        """
         loop = asyncio.get_running_loop()
+        if timeout is None:
+            if self.is_async:
+                return await self._guarded(kwargs)
+            return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
+        task: asyncio.Future[Any]
+        if self.is_async:
+            task = loop.create_task(self._guarded(kwargs))
+        else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
+            task = asyncio.wrap_future(start_thread(_in_context(self._call), kwargs))
         started = loop.time()
-        try:
-            result = await asyncio.wait_for(coro, timeout)
-        except TimeoutError:
-            # an async tool is cancelled; a sync tool's thread cannot be, its result is dropped
-            what = "was stopped" if self.is_async else "its result will not be used"
-            raise self._timeout_error(timeout, what) from None
+        state, result = await wait_timed(task, timeout, self.name, self.is_async)
+        if state == "stopped":  # an async tool cancelled in time
+            raise self._timeout_error(timeout, "was stopped")
+        if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool ignored its cancel
+            raise self._timeout_error(timeout, "its result will not be used" + (
+                " (an async tool must not block the event loop or ignore its cancellation)" if self.is_async else ""))
         if loop.time() - started > timeout:
             # an async tool that blocked the event loop (time.sleep, a sync client) or ignored its
             # cancellation finishes late: a late result is a timeout, as for sync tools
@@ -471,38 +529,6 @@ class Tool:
         return await self._arun(self.validate_args(input), limit)
 
 
-_CURRENT_CALL: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
-    "toolwire_current_tool_call", default=None)
-
-
-def current_tool_call() -> Mapping[str, Any] | None:
-    """The tool call being executed, when called from inside a tool's function.
-
-    Returns:
-        The call ``{"name", "args", "id", "type": "tool_call"}`` that ``tool.invoke(tool_call)``,
-        ``ainvoke`` or :class:`~toolwire.execution.ToolExecutor` is running (sync tools on worker threads
-        see it too), or None outside a tool call (``tool.invoke(args)``). A tool that needs its call's id,
-        as LangChain's ``InjectedToolCallId`` gives it, reads ``current_tool_call()["id"]``.
-    """
-    return _CURRENT_CALL.get()
-
-
-@contextlib.contextmanager
-def _running(call: Mapping[str, Any]) -> Iterator[None]:
-    token = _CURRENT_CALL.set(call)
-    try:
-        yield
-    finally:
-        _CURRENT_CALL.reset(token)
-
-
-def _in_context(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``func`` run in a copy of the calling context, so worker threads see :func:`current_tool_call`."""
-    if _CURRENT_CALL.get() is None:
-        return func
-    return functools.partial(contextvars.copy_context().run, func)
-
-
 _TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
 
 
@@ -514,6 +540,10 @@ def _is_tool_call(value: Any) -> bool:
     if not (type(value) is dict or isinstance(value, Mapping)) or value.get("type") != "tool_call":
         return False
     return "args" in value and _TOOL_CALL_KEYS.issuperset(value.keys())
+
+
+def _is_async_def(func: Any) -> bool:
+    return inspect.iscoroutinefunction(func) or inspect.isasyncgenfunction(func)
 
 
 def _docstring_summary(func: Callable[..., Any]) -> str:

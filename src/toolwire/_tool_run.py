@@ -1,0 +1,114 @@
+"""The parts of running a tool's function that are not about its schema (used by :mod:`toolwire.tools`).
+
+* :func:`current_tool_call` and the context that carries it to worker threads.
+* :func:`escaped`: the exception a tool call raises in place of one that must not leave the tool as is
+  (``StopIteration`` cannot be raised into an asyncio future; a tool's own ``CancelledError`` or a
+  ``BaseException`` subclass would end the whole run rather than this call).
+* :func:`wait_timed`: waiting for a call's task or thread at most its timeout, even when the tool
+  swallows its cancellation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import functools
+import logging
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from toolwire._concurrency import abandon
+
+log = logging.getLogger("toolwire.tools")
+
+CANCEL_GRACE = 0.2
+"""Seconds an async tool cancelled at its timeout gets to finish (its ``finally`` blocks) before it is
+abandoned (its coroutine closed) and the call answered with the timeout error."""
+
+_CURRENT_CALL: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
+    "toolwire_current_tool_call", default=None)
+
+
+def current_tool_call() -> Mapping[str, Any] | None:
+    """The tool call being executed, when called from inside a tool's function.
+
+    Returns:
+        The call ``{"name", "args", "id", "type": "tool_call"}`` that ``tool.invoke(tool_call)``,
+        ``ainvoke`` or :class:`~toolwire.execution.ToolExecutor` is running (sync tools on worker threads
+        see it too), or None outside a tool call (``tool.invoke(args)``). A tool that needs its call's id,
+        as LangChain's ``InjectedToolCallId`` gives it, reads ``current_tool_call()["id"]``.
+    """
+    return _CURRENT_CALL.get()
+
+
+@contextlib.contextmanager
+def _running(call: Mapping[str, Any]) -> Iterator[None]:
+    token = _CURRENT_CALL.set(call)
+    try:
+        yield
+    finally:
+        _CURRENT_CALL.reset(token)
+
+
+def _in_context(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``func`` run in a copy of the calling context, so worker threads see :func:`current_tool_call`."""
+    if _CURRENT_CALL.get() is None:
+        return func
+    return functools.partial(contextvars.copy_context().run, func)
+
+
+def escaped(exc: BaseException) -> RuntimeError:
+    """A ``RuntimeError`` naming ``exc`` (chain it with ``from exc``), raised in its place.
+
+    For ``StopIteration``/``StopAsyncIteration`` (asyncio cannot carry them: a run would hang), a
+    ``CancelledError`` that is the tool's own (the caller is not being cancelled) and other
+    ``BaseException`` subclasses a tool raises: they become an ordinary failure of this one call.
+    """
+    kind = type(exc).__name__
+    try:
+        detail = str(exc).strip()
+    except Exception:  # an exception whose __str__ fails still gets named
+        detail = ""
+    return RuntimeError(f"{kind} raised inside the tool: {detail}" if detail else f"{kind} raised inside the tool")
+
+
+def own_cancellation() -> bool:
+    """Whether a ``CancelledError`` caught now is the tool's own (an inner task of it was cancelled),
+    not a cancellation of the task running the call (``cancelling() == 0``)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() == 0
+
+
+async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_async: bool) -> tuple[str, Any]:
+    """Wait for ``task`` (the call's task, or the future of its thread) at most ``timeout`` seconds.
+
+    Returns ``("done", result)`` when it finished in time (its exception propagates). At the timeout the
+    task is cancelled and the result is ``("stopped", None)``, except for an async task still running
+    :data:`CANCEL_GRACE` seconds later (it ignores its cancellation): it is abandoned (its coroutine
+    closed, see :func:`toolwire._concurrency.abandon`; logged), ``("abandoned", None)``, so the wait is
+    bounded either way. A sync tool's thread cannot be stopped: ``("abandoned", None)`` at once, as for a
+    task that returns a result after its cancel. When the caller is cancelled, the task is cancelled too.
+    """
+    try:
+        done, _ = await asyncio.wait((task,), timeout=timeout)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if done:
+        return "done", task.result()
+    task.cancel()
+    if not is_async:
+        return "abandoned", None
+    try:
+        done, _ = await asyncio.wait((task,), timeout=CANCEL_GRACE)
+    except asyncio.CancelledError:
+        abandon(task)  # type: ignore[arg-type]
+        raise
+    if not done:
+        abandon(task)  # type: ignore[arg-type]
+        log.warning("Tool %r ignored its cancellation at its %gs timeout; its coroutine was closed.", name, timeout)
+        return "abandoned", None
+    if not task.cancelled() and task.exception() is None:
+        return "abandoned", None  # it ignored its cancellation and returned: the result is dropped
+    return "stopped", None
