@@ -316,3 +316,24 @@ def test_stream_keeps_no_trailing_empty_text_part():
 def test_an_empty_text_part_with_a_signature_is_kept():
     message = parse_response(reply_json([{"text": "Hi"}, {"text": "", "thoughtSignature": SIG_TEXT}]))
     assert message.provider_data["gemini"]["parts"][-1] == {"text": "", "thought_signature": SIG_TEXT}
+
+
+# -- review 8 #6, the Gemini side: server tools go through unchanged, model_kwargs tools come after bound ones --
+
+def test_gemini_server_tools_are_sent_as_their_own_tool_entries_after_the_functions() -> None:
+    from toolwire import HumanMessage
+    from toolwire.errors import UserError
+    from toolwire.models.google import ChatGoogleGenAI
+    from toolwire.models.lowering.gemini import lower_request
+
+    model = ChatGoogleGenAI("gemini-2.5-flash", api_key="x").bind_tools([get_weather, {"google_search": {}}])
+    config = lower_request(model._request([HumanMessage("oi")], {}), "gemini-2.5-flash",
+                           {"tools": [{"code_execution": {}}]})["config"]
+    assert [sorted(t) for t in config["tools"]] == [["function_declarations"], ["google_search"], ["code_execution"]]
+    assert [f["name"] for f in config["tools"][0]["function_declarations"]] == ["get_weather"]
+    alone = ChatGoogleGenAI("gemini-2.5-flash", api_key="x").bind_tools([{"google_search": {}}])
+    config = lower_request(alone._request([HumanMessage("oi")], {}), "gemini-2.5-flash")["config"]
+    assert config["tools"] == [{"google_search": {}}] and "tool_config" not in config
+    with pytest.raises(UserError, match="Anthropic"):
+        ChatGoogleGenAI("gemini-2.5-flash", api_key="x").bind_tools([{"type": "web_search_20250305",
+                                                                       "name": "web_search"}])

@@ -34,12 +34,13 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from toolwire.errors import SchemaError
+from toolwire.errors import SchemaError, UserError
 from toolwire.messages import (
     AIMessage,
     AIMessageChunk,
@@ -49,7 +50,7 @@ from toolwire.messages import (
     invalid_tool_call,
     new_tool_call_id,
 )
-from toolwire.models.base import ChatRequest, to_tool_spec
+from toolwire.models.base import ChatRequest, ServerTool, to_tool_spec
 from toolwire.models.lowering._common import (
     arguments_object,
     assistant_calls,
@@ -203,8 +204,12 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     config: dict[str, Any] = {}
     if system:
         config["system_instruction"] = system
-    if request.tools:
-        config["tools"] = [{"function_declarations": [convert_to_gemini_tool(t) for t in request.tools]}]
+    functions = [t for t in request.tools if not isinstance(t, ServerTool)]
+    servers = [_server_tool(t) for t in request.tools if isinstance(t, ServerTool)]
+    if servers:  # each server tool is its own Tool entry, next to the function declarations
+        config["tools"] = servers
+    if functions:
+        config["tools"] = [{"function_declarations": [convert_to_gemini_tool(t) for t in functions]}, *servers]
         choice = request.tool_choice
         if choice:
             mode = {"auto": "AUTO", "none": "NONE", "required": "ANY"}.get(choice, "ANY")
@@ -220,11 +225,27 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
             config["max_output_tokens"] = value
         elif key == "stop":
             config["stop_sequences"] = [value] if isinstance(value, str) else list(value)
+        elif key == "tools":  # model_kwargs={"tools": [...]} comes after the bound tools, never instead of them
+            if not isinstance(value, list | tuple):
+                raise UserError(f"The 'tools' option must be a list of Gemini Tool dicts, not {type(value).__name__}.")
+            config["tools"] = [*config.get("tools", []), *value]
         else:
             config[key] = value
     if _SIGNED.match(model):
         _sign_rebuilt_calls(contents)
     return {"model": model, "contents": contents, "config": config}
+
+
+def _server_tool(spec: ServerTool) -> dict[str, Any]:
+    """A Gemini server tool's ``Tool`` dict, unchanged (``{"google_search": {}}``...).
+
+    Raises:
+        UserError: the server tool is another provider's (Anthropic's ``web_search_20250305``...).
+    """
+    if spec.provider != "google":
+        raise UserError(f"Tool {spec.definition!r} is not a Gemini server tool, so Gemini cannot run it: bind it to "
+                        "the provider it belongs to.")
+    return copy.deepcopy(spec.definition)
 
 
 _SIGNED = re.compile(r"^(models/)?gemini-3")  # models that refuse a function call without a thought signature
