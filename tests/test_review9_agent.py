@@ -237,3 +237,22 @@ def test_invalid_calls_get_a_tool_call_event_before_their_result() -> None:
             assert event.data.tool_call_id in seen
     assert [e.type for e in events[1:5]] == ["tool_call", "tool_call", "tool_result", "tool_result"]
     assert events[2].data["id"] == "i1"
+
+
+def test_a_server_tool_in_the_agents_tools_is_bound_to_the_model_and_not_run() -> None:
+    from toolwire.models.base import ServerTool
+
+    bound: list[list[str]] = []
+
+    class Recording(ScriptedChatModel):
+        server_tools = ("anthropic", "google", None)  # a model standing for a provider that runs them
+
+        def bind_tools(self, tools, **kwargs):  # type: ignore[no-untyped-def]
+            bound.append([getattr(t, "name", None) or type(t).__name__ for t in tools])
+            return super().bind_tools(tools, **kwargs)
+
+    search = {"type": "web_search_20250305", "name": "web_search", "max_uses": 2}
+    agent = Agent(Recording(["no calls needed"]), [search, {"google_search": {}}])
+    assert agent.executor.tools == {} and bound and all(len(names) == 2 for names in bound)
+    assert all(isinstance(t, ServerTool) for t in agent.model.tools)
+    assert agent.invoke("oi").output == "no calls needed"

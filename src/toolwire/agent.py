@@ -66,7 +66,7 @@ from toolwire.messages import (
     ToolMessage,
     coerce_messages,
 )
-from toolwire.models.base import BaseChatModel
+from toolwire.models.base import BaseChatModel, ServerTool, server_tool
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
@@ -148,7 +148,9 @@ class Agent:
 
     Args:
         model: a chat model (toolwire's, any :class:`~toolwire.models.BaseChatModel`).
-        tools: toolwire tools, plain functions with docstrings, or LangChain tools.
+        tools: toolwire tools, plain functions with docstrings, or LangChain tools; a provider's server tool
+            dict (``{"type": "web_search_20250305", "name": "web_search"}``, ``{"google_search": {}}``) is sent
+            to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
         system_prompt: a system message put first when the conversation has none.
         max_steps: the most model calls in one run (a whole number, default 10).
         tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
@@ -201,11 +203,15 @@ class Agent:
             raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
         if on_max_steps not in ("raise", "answer"):
             raise UserError(f"on_max_steps must be 'raise' or 'answer', not {on_max_steps!r}.")
+        # a provider's server tools ({"type": "web_search_20250305", ...}, {"google_search": {}}) are sent to the
+        # model, which runs them itself; the executor runs the others
+        servers = [t for t in tools if isinstance(t, ServerTool) or (isinstance(t, dict) and server_tool(t))]
         self.executor = ToolExecutor(
-            tools, max_concurrency=max_concurrency, timeout=timeout, handle_errors=handle_errors,
-            max_result_chars=max_result_chars, hide_error_details=hide_error_details,
+            [t for t in tools if not any(t is s for s in servers)], max_concurrency=max_concurrency,
+            timeout=timeout, handle_errors=handle_errors, max_result_chars=max_result_chars,
+            hide_error_details=hide_error_details,
         )
-        runnable = list(self.executor.tools.values())
+        runnable = [*self.executor.tools.values(), *servers]
         check_tool_choice(tool_choice, self.executor.tools)
         self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
         self.model = model.bind_tools(runnable, tool_choice=tool_choice or "auto") if runnable else model
