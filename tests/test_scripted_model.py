@@ -99,8 +99,8 @@ def test_tool_choice_forms(given: object, stored: str | None) -> None:
 
 def test_bind_tools_errors() -> None:
     model = ScriptedChatModel([])
-    with pytest.raises(UserError, match=r"tool_choice 'get_time' is not 'auto', 'none', 'required' or a bound "
-                                        r"tool name \(get_weather\)"):
+    with pytest.raises(UserError, match=r"tool_choice 'get_time' is not 'auto', 'none', 'required', a bound "
+                                        r"tool name \(get_weather\), or a dict"):
         model.bind_tools([get_weather], tool_choice="get_time")
     with pytest.raises(SchemaError, match="Two tools are named 'get_weather'"):
         model.bind_tools([get_weather, get_weather])
