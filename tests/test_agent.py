@@ -394,8 +394,8 @@ def test_calls_in_the_forced_final_answer_are_answered_with_an_error_and_not_run
         "Error: tool 'get_time' was not run: the step limit was reached, so no more tool calls are allowed; answer "
         "with the results you already have.", "x", name="get_time", status="error")
     assert result.messages[-1].tool_call_id == "y" and result.messages[-1].status == "error"
-    assert [(e.type, e.step) for e in events[-6:]] == [  # review 9 #14: each tool_result after its tool_call
-        ("model_reply", 3), ("tool_call", 3), ("tool_result", 3), ("tool_call", 3), ("tool_result", 3), ("final", 3)]
+    assert [(e.type, e.step) for e in events[-6:]] == [  # review 9 #14, review 10: every tool_call, then the results
+        ("model_reply", 3), ("tool_call", 3), ("tool_call", 3), ("tool_result", 3), ("tool_result", 3), ("final", 3)]
     assert_every_call_answered_once(result.messages)
     # a reply with text keeps its text as the output
     with_text = AIMessage("Noon, probably.", tool_calls=[tool_call("get_time", {}, "z")])

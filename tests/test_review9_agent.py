@@ -256,3 +256,26 @@ def test_a_server_tool_in_the_agents_tools_is_bound_to_the_model_and_not_run() -
     assert agent.executor.tools == {} and bound and all(len(names) == 2 for names in bound)
     assert all(isinstance(t, ServerTool) for t in agent.model.tools)
     assert agent.invoke("oi").output == "no calls needed"
+
+
+def test_tools_given_as_a_generator_are_all_kept() -> None:
+    """Review 10: the Agent read its tools twice, so a generator of tools came out empty."""
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    reply = AIMessage("", tool_calls=[tool_call("add", {"a": 1, "b": 2}, "c1")])
+    agent = Agent(ScriptedChatModel([reply, "3"]), (t for t in [add]))
+    assert list(agent.executor.tools) == ["add"]
+    result = agent.invoke("1 + 2?")
+    assert [m.text for m in result.messages if isinstance(m, ToolMessage)] == ["3"]
+
+
+def test_calls_not_run_get_all_their_tool_call_events_before_the_results() -> None:
+    """Review 10: calls answered without running alternated tool_call / tool_result, against AgentEvent's rule."""
+    refusal = anthropic_reply([{"type": "tool_use", "id": "t1", "name": "get", "input": {"city": "A"}},
+                               {"type": "tool_use", "id": "t2", "name": "get", "input": {"city": "B"}}], "refusal")
+    events = list(Agent(ScriptedChatModel([refusal]), [get]).stream("q"))
+    assert [e.type for e in events] == ["model_reply", "tool_call", "tool_call", "tool_result", "tool_result", "final"]

@@ -367,3 +367,15 @@ def test_non_finite_floats_become_null() -> None:
     [result] = ToolExecutor([ratio]).execute(reply(tool_call("ratio", {"a": 1, "b": 0}, "a")))
     assert (result.status, result.content) == ("success", "null")
     json.loads(result.content)
+
+
+@dataclasses.dataclass
+class _Point:
+    x: float
+
+
+def test_nan_inside_objects_of_a_big_result_becomes_null_as_in_a_small_one() -> None:
+    """Review 10: past the size probe the retry lost the NaN conversion inside dataclasses and models."""
+    for count in (2, 6000):
+        text = tw_results.bounded_content([_Point(float("nan"))] * count, None)
+        assert isinstance(text, str) and json.loads(text)[:2] == [{"x": None}, {"x": None}], count

@@ -215,7 +215,10 @@ async def stubborn(x: int) -> str:
             TICKS.append(x)
 
 
-def test_an_async_timeout_bounds_a_tool_that_swallows_cancellation() -> None:
+def test_an_async_timeout_bounds_a_tool_that_swallows_cancellation(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire._tool_run
+
+    monkeypatch.setattr(toolwire._tool_run, "CANCEL_GRACE", 0.2)  # 2 s by default, shortened for the test
     call = tool_call("stubborn", {"x": 1}, "c1")
 
     async def main() -> Any:
@@ -313,3 +316,27 @@ def test_sync_entry_points_inside_a_running_loop_keep_the_callers_context() -> N
         return texts + [m.text for m in results]
 
     assert within(3, lambda: asyncio.run(main())) == ["id-1 req-1", "e1 req-1", "e2 req-1"]
+
+
+def test_an_async_tools_cleanup_after_its_timeout_runs_to_the_end_and_is_not_blamed() -> None:
+    """Review 10: a tool that handles its cancellation (a rollback taking 0.4 s) had its cleanup cut off after
+    0.2 s, and the error said it ignored its cancellation."""
+    state: list[str] = []
+
+    @tool(timeout=0.3)
+    async def txn(x: int) -> str:
+        """A transaction rolled back when cancelled."""
+        state.append("begin")
+        try:
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.4)  # the rollback
+            state.append("rolled back")
+            raise
+        finally:
+            state.append("finally")
+        return "done"
+
+    result = within(3, lambda: txn.invoke(tool_call("txn", {"x": 1}, "c1")))
+    assert state == ["begin", "rolled back", "finally"]
+    assert result.status == "error" and "was stopped" in result.text and "cancellation" not in result.text

@@ -6,8 +6,10 @@
 
   There is one pool per *nesting depth*: code running on a pool thread of depth ``d`` (a sync tool
   that runs an inner Agent, say) gets the pool of depth ``d + 1``. A thread that waits for a pool's
-  work is then never one of that pool's own threads, so nested agents cannot deadlock however many
-  outer calls fill a pool. Pool threads are daemon threads: an untimed sync tool still running does
+  work is then never one of that pool's own threads, so nested agents run from a tool's own thread
+  cannot deadlock however many outer calls fill a pool. (A thread a tool starts itself counts as depth
+  0: an inner run waited for there can still find the outer pool full.) Idle threads stay for reuse, up
+  to 64 per depth that was used. Pool threads are daemon threads: an untimed sync tool still running does
   not keep the process alive after Ctrl-C (its work is cut off when the interpreter exits).
 * :func:`run_coroutine_sync` runs a coroutine to completion from sync code: on a new event loop in
   this thread when no loop runs here, else in a worker thread with its own loop (a running loop cannot

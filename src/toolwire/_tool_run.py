@@ -22,9 +22,11 @@ from toolwire._concurrency import abandon
 
 log = logging.getLogger("toolwire.tools")
 
-CANCEL_GRACE = 0.2
-"""Seconds an async tool cancelled at its timeout gets to finish (its ``finally`` blocks) before it is
-abandoned (its coroutine closed) and the call answered with the timeout error."""
+CANCEL_GRACE = 2.0
+"""Seconds an async tool cancelled at its timeout gets to finish its cleanup (``except CancelledError`` and
+``finally`` blocks: a rollback, closing a connection) before it is abandoned (its coroutine closed) and the
+call answered with the timeout error. The timeout error is returned at the end of the cleanup, so a call
+takes at most ``timeout + CANCEL_GRACE`` seconds."""
 
 _CURRENT_CALL: contextvars.ContextVar[Mapping[str, Any] | None] = contextvars.ContextVar(
     "toolwire_current_tool_call", default=None)
@@ -107,7 +109,9 @@ async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_as
         raise
     if not done:
         abandon(task)  # type: ignore[arg-type]
-        log.warning("Tool %r ignored its cancellation at its %gs timeout; its coroutine was closed.", name, timeout)
+        log.warning("Tool %r was still running %gs after its cancellation at its %gs timeout (it ignores "
+                    "cancellation, or its cleanup takes longer); its coroutine was closed.", name, CANCEL_GRACE,
+                    timeout)
         return "abandoned", None
     if not task.cancelled() and task.exception() is None:
         return "abandoned", None  # it ignored its cancellation and returned: the result is dropped

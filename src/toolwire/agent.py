@@ -199,6 +199,7 @@ class Agent:
     ) -> None:
         check_model(model)
         check_tools(tools)
+        tools = list(tools)  # read more than once below: a generator of tools must not be used up
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
         if on_max_steps not in ("raise", "answer"):
@@ -233,8 +234,10 @@ class Agent:
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
         answered: dict[str, ToolMessage] = {}
-        for call, result in answer_stale_calls(messages):
+        stale = answer_stale_calls(messages)
+        for call, _ in stale:  # every tool_call first, then the results, as for a reply's calls
             yield ("event", AgentEvent("tool_call", call, 0))
+        for _, result in stale:
             yield ("event", AgentEvent("tool_result", result, 0))
         if isinstance(messages[-1], AIMessage):  # pending calls, none answered yet: make their ids unique
             messages[-1] = unique_call_ids(messages[-1])
@@ -304,11 +307,12 @@ class Agent:
         messages: list[BaseMessage], calls: list[Any], step: int, why: str,
     ) -> Generator[tuple[str, Any], Any, None]:
         """Answer each of ``calls`` with an error ToolMessage saying ``why`` it was not run (its events too)."""
-        for call in calls:
-            result = ToolMessage(f"Error: {named(call.get('name'))} was not run: {why}",
-                                 call.get("id") or "", name=call.get("name"), status="error")
-            messages.append(result)
+        results = [ToolMessage(f"Error: {named(call.get('name'))} was not run: {why}", call.get("id") or "",
+                               name=call.get("name"), status="error") for call in calls]
+        messages.extend(results)
+        for call in calls:  # every tool_call first, then the results (AgentEvent)
             yield ("event", AgentEvent("tool_call", call, step))
+        for result in results:
             yield ("event", AgentEvent("tool_result", result, step))
 
     def _reruns(self, name: str) -> bool:

@@ -232,6 +232,8 @@ def _starts_new_call(group: dict[str, Any], part: ToolCallChunk, same_id: bool =
         return True
     if not ((part.get("id") and not same_id) or part.get("args")):
         return False  # a repeated name and nothing else: nothing to tell apart
+    if same_id and not opens_value(part.get("args")):
+        return False  # whitespace after complete arguments continues the call (as ToolCallMerger reads it)
     # the arguments so far are read once, and only when a repeated name asks (linear in total)
     from toolwire.parsing.partial_json import PartialJSONParser
 
@@ -240,6 +242,15 @@ def _starts_new_call(group: dict[str, Any], part: ToolCallChunk, same_id: bool =
         parser.feed(fragment, build=False)
     group["fed"] = len(group["args"])
     return bool(parser.complete)
+
+
+def opens_value(args: Any) -> bool:
+    """Whether a streamed piece's arguments start a JSON object or array (a decoded one counts): under the
+    id of a call whose arguments are complete, such a piece starts another call, while whitespace or
+    other text continues the one it follows (``merge_chunks`` and ``ToolCallMerger`` alike)."""
+    if isinstance(args, dict | list):
+        return True
+    return isinstance(args, str) and args.lstrip()[:1] in ("{", "[")
 
 
 def _join_content(text: list[str], blocks: list[Any] | None) -> Content:

@@ -230,11 +230,12 @@ def is_cheap_result(result: Any) -> bool:
     return True
 
 
-def _bounded_json(result: Any, limit: int | None) -> str:
+def _bounded_json(result: Any, limit: int | None, default: Any = _json_default) -> str:
     """The JSON text of ``result`` from the pure-Python encoder (the same text as ``json.dumps``), cut at
     ``limit``. Unlike ``json.dumps`` (C code that holds the GIL to the end) it lets other threads, the
-    event loop's among them, run between pieces, and it stops at twice the limit."""
-    encoder = json.JSONEncoder(ensure_ascii=False, default=_json_default, allow_nan=False)
+    event loop's among them, run between pieces, and it stops at twice the limit. ``default`` converts
+    what JSON cannot hold (:func:`_finite_default` also turns the NaN inside such objects into null)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, default=default, allow_nan=False)
     pieces: list[str] = []
     size = 0
     stop = None if limit is None else 2 * limit
@@ -266,7 +267,7 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
         except ValueError as exc:
             if not _is_nan_error(exc):
                 raise
-        return _bounded_json(_finite(result), limit)
+        return _bounded_json(_finite(result), limit, _finite_default)
     except TypeError as exc:
         raise ToolExecutionError(
             f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."

@@ -498,9 +498,9 @@ class Tool:
         state, result = await wait_timed(task, timeout, self.name, self.is_async)
         if state == "stopped":  # an async tool cancelled in time
             raise self._timeout_error(timeout, "was stopped")
-        if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool ignored its cancel
+        if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
             raise self._timeout_error(timeout, "its result will not be used" + (
-                " (an async tool must not block the event loop or ignore its cancellation)" if self.is_async else ""))
+                " (it did not stop after its cancellation)" if self.is_async else ""))
         if loop.time() - started > timeout:
             # an async tool that blocked the event loop (time.sleep, a sync client) or ignored its
             # cancellation finishes late: a late result is a timeout, as for sync tools

@@ -150,6 +150,9 @@ def _piece(index: int | None, call_id: str | None, name: str | None, args: str) 
     # one call whose every piece repeats its id and name stays one call
     ([(0, "c1", "get_weather", '{"city": '), (0, "c1", "get_weather", '"Paris"}'), (0, "c1", "get_weather", "")],
      [("get_weather", {"city": "Paris"}, "c1")]),
+    # ... also when its last pieces are a closing brace and whitespace (review 10: a phantom second call)
+    ([(0, "c1", "get_weather", '{"city": "Paris"'), (0, "c1", "get_weather", "}"), (0, "c1", "get_weather", "\n")],
+     [("get_weather", {"city": "Paris"}, "c1")]),
 ])
 def test_stream_state_splits_calls_by_index_not_by_a_shared_id(pieces: list[Any], expected: list[Any]) -> None:
     state = StreamState()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolwire.chunks import opens_value
 from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk, new_tool_call_id
 from toolwire.models.lowering._common import CallIds, native_call
 from toolwire.parsing import PartialJSONParser
@@ -49,7 +50,10 @@ def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: A
         return not same_id and slot.fragments > 0
     if name != slot.name:
         return True
-    return bool((call_id and not same_id) or args) and slot.parser.complete
+    if same_id:  # the same name again: a new call only when its arguments open a JSON value (not whitespace)
+        return opens_value(args) and slot.parser.complete
+    return bool(call_id or args) and slot.parser.complete
+
 
 
 class ToolCallMerger:
