@@ -451,3 +451,4 @@ def test_cli_writes_progress_lines_to_a_log(tmp_path: Path, monkeypatch: pytest.
     result = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--category", "simple", "--limit", "3"])
     assert result.exit_code == 0, result.output
     assert "BFCL 1/3 items, 100.00% right" in result.output and "BFCL 3/3 items, 100.00% right" in result.output
+    assert "acc 100.00%" not in result.output  # no progress-bar frame in a log

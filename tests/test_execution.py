@@ -216,7 +216,7 @@ def test_timeouts_sync_and_async() -> None:
     assert [r.status for r in results] == ["error", "error", "success"]
     assert results[0].content == ("Error: Tool 'stuck' did not finish within 0.05 seconds; its result will not "
                                   "be used. Try a smaller request.")
-    assert results[1].content == ("Error: Tool 'astuck' did not finish within 0.05 seconds; was stopped. "
+    assert results[1].content == ("Error: Tool 'astuck' did not finish within 0.05 seconds; it was stopped. "
                                   "Try a smaller request.")
 
 

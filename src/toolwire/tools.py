@@ -497,7 +497,7 @@ class Tool:
         started = loop.time()
         state, result = await wait_timed(task, timeout, self.name, self.is_async)
         if state == "stopped":  # an async tool cancelled in time
-            raise self._timeout_error(timeout, "was stopped")
+            raise self._timeout_error(timeout, "it was stopped")
         if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
             raise self._timeout_error(timeout, "its result will not be used" + (
                 " (it did not stop after its cancellation)" if self.is_async else ""))

@@ -123,3 +123,16 @@ def test_unreadable_server_error_does_not_echo_secrets(bad: Any) -> None:
     assert text.startswith("Cannot read a ") and "\n" not in text
     if isinstance(bad, dict):
         assert all(repr(k) in text for k in bad)  # the keys say what was given
+
+
+def test_a_top_level_union_of_non_objects_is_refused_at_construction():
+    """Review 11: it was wrapped into an object no call could match, and every call failed."""
+    from toolwire import Tool
+    from toolwire.errors import SchemaError
+
+    with pytest.raises(SchemaError, match=r"must be an object schema .* not an anyOf of non-object types"):
+        Tool.from_schema(lambda **k: k, "u", "U.", {"anyOf": [{"type": "string"}, {"type": "integer"}]})
+    either = Tool.from_schema(lambda **k: k, "e", "E.", {"oneOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}]})
+    assert either.invoke({"b": 2}) == {"b": 2}

@@ -165,7 +165,7 @@ def bfcl(
         chat_model = _load_model(model, dialect, min_call_probability)
         with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("acc {task.fields[acc]}"), TimeElapsedColumn(), TextColumn("left"),
-                      TimeRemainingColumn(), console=err, transient=False) as bar:
+                      TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal) as bar:
             task = bar.add_task("bfcl", total=None, acc="-")
 
             lines = None if err.is_terminal else LogLines(lambda line: typer.echo(line, err=True))

@@ -101,7 +101,8 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool")
     are validated in that dialect too.
 
     Raises:
-        SchemaError: not a dict, not an object schema, a recursive ``$ref``, or not valid JSON Schema.
+        SchemaError: not a dict, not an object schema (also a top-level ``anyOf``/``oneOf`` none of whose
+            branches can be an object), a recursive ``$ref``, or not valid JSON Schema.
     """
     from toolwire.schema import inline_refs
 
@@ -121,12 +122,33 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool")
             from None
     out = inline_refs(raw)
     out.pop("$schema", None)
+    for key in ("anyOf", "oneOf"):  # a union of non-objects at the top: no call could ever match it
+        branches = out.get(key)
+        if isinstance(branches, list) and branches and not any(_may_be_object(b) for b in branches):
+            raise SchemaError(
+                f"The parameters of tool {tool_name!r} must be an object schema (named arguments), not an "
+                f"{key} of non-object types: wrap the value in a property, such as "
+                '{"type": "object", "properties": {"value": {...}}}.'
+            )
     ordered: dict[str, Any] = {"type": "object"}
     ordered.update({k: v for k, v in out.items() if k != "type"})
     ordered.setdefault("properties", {})
     if "required" in ordered and not ordered["required"]:
         del ordered["required"]
     return ordered
+
+
+def _may_be_object(schema: Any) -> bool:
+    """Whether a union branch can accept a JSON object (no ``type``, or ``object`` among its types)."""
+    if not isinstance(schema, Mapping):
+        return schema is True
+    kind = schema.get("type")
+    if kind is None:
+        if "const" in schema or "enum" in schema:
+            values = schema.get("enum") if isinstance(schema.get("enum"), list) else [schema.get("const")]
+            return any(isinstance(v, dict) for v in values)
+        return True
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
 
 
 def _short(value: Any, limit: int = 80) -> str:
