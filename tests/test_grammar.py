@@ -486,3 +486,62 @@ def test_canonical_calls_are_accepted_and_parse_back(calls, fmt):
     assert reply.invalid_tool_calls == []
     got = [(c["name"], c["args"]) for c in reply.tool_calls]
     assert json.dumps(got, sort_keys=True) == json.dumps([(c["name"], c["args"]) for c in calls], sort_keys=True)
+
+
+# -- review 12 -------------------------------------------------------------------------------------------
+
+USER = ToolSpec("get_user", "Get a user by id.", {
+    "type": "object", "properties": {"user_id": {"type": "integer"}, "score": {"type": "number"}},
+    "required": ["user_id"]})
+
+
+@pytest.mark.parametrize("fmt", ["pythonic", "json", "hermes"])
+@pytest.mark.parametrize("value", [1234567890123456789, -(2**63), 2**64 - 1, 10**20])
+def test_64_bit_integers_can_be_written(fmt: str, value: int) -> None:
+    """A 19- or 20-digit id (Discord, Twitter, any 64-bit int) is written whole, not cut at 16 digits."""
+    calls = [{"name": "get_user", "args": {"user_id": value, "score": float(value)}, "id": "1", "type": "tool_call"}]
+    text = format_calls(calls, fmt, [USER])
+    assert Gbnf(call_grammar([USER], fmt)).accepts(text), text
+    assert parse_reply(text, [USER], fmt).tool_calls[0]["args"]["user_id"] == value
+
+
+def test_integer_digits_stay_bounded() -> None:
+    """The bound is raised, not removed: llama.cpp's grammar sampler pays for unbounded repetitions."""
+    g = Gbnf(call_grammar([USER], "json"))
+    assert g.accepts('{"name": "get_user", "arguments": {"user_id": ' + "9" * 24 + "}}")
+    assert not g.accepts('{"name": "get_user", "arguments": {"user_id": ' + "9" * 25 + "}}")
+
+
+def test_json_prompt_example_is_what_the_grammar_allows() -> None:
+    """With parallel calls off, the json prompt asks for and shows one call object: the only reply its
+    grammar allows (and how the history writes a single call)."""
+    from toolwire.messages import HumanMessage
+    from toolwire.models.dialects import get_dialect
+
+    for parallel in (False, True, None):
+        prompt = get_dialect("json").render([HumanMessage("x")], [CALC], parallel=parallel).messages[0]["content"]
+        example = prompt.split("for example:\n")[1].split("\n")[0]
+        assert Gbnf(call_grammar([CALC], "json", parallel=parallel is not False)).accepts(example), (parallel, example)
+        assert ("JSON list" in prompt) is (parallel is not False)
+
+
+def test_json_history_calls_are_written_as_the_grammar_allows() -> None:
+    """Earlier calls are written with their arguments in the schema's property order (stored order may
+    differ), nested objects too, so the model sees its past calls as it may write them."""
+    from toolwire.messages import AIMessage, HumanMessage, ToolMessage
+    from toolwire.models.dialects import get_dialect
+
+    spec = ToolSpec("s", "d", {"type": "object", "properties": {
+        "a": {"type": "string"},
+        "b": {"type": "object", "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
+              "required": ["x", "y"]}}, "required": ["a", "b"]})
+    call = {"name": "s", "args": {"b": {"y": 2, "x": 1}, "a": "1"}, "id": "c1", "type": "tool_call"}
+    grammar = Gbnf(call_grammar([spec], "json"))
+    assert grammar.accepts(format_calls([call], "json", [spec]))
+    assert grammar.accepts(format_calls([call, call], "json", [spec]))
+    rendered = get_dialect("json").render(
+        [HumanMessage("x"), AIMessage("", tool_calls=[call]), ToolMessage("ok", tool_call_id="c1")], [spec])
+    written = '{"name": "s", "arguments": {"a": "1", "b": {"x": 1, "y": 2}}}'
+    assert rendered.messages[2] == {"role": "assistant", "content": written}
+    assert rendered.messages[3]["content"].startswith(f"Function results:\n{written} -> ok")
+    assert format_calls([call], "json") == '{"name": "s", "arguments": {"b": {"y": 2, "x": 1}, "a": "1"}}'

@@ -15,7 +15,8 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
   (:class:`toolwire.parsing.pythonic.PythonNames`: ``get_weather`` for ``get-weather``, ``from_`` for a
   parameter ``from``) and read back as the real names.
 * ``"json"``: the same, with the tools as JSON Schemas and calls as a JSON list
-  ``[{"name": ..., "arguments": {...}}]``.
+  ``[{"name": ..., "arguments": {...}}]`` (one call object when ``parallel`` is off; earlier calls are
+  written with their arguments in the tool's schema order, as the grammar lets the model write them).
 
 Where a call starts in a reply is recognised by :class:`toolwire.models.grammar.OpenerScanner`.
 
@@ -190,7 +191,9 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
         calls: ToolCall dicts.
         fmt: ``"pythonic"``, ``"json"`` or ``"hermes"``.
         tools: the bound tools; in ``"pythonic"``, their names and schemas decide the Python-safe spelling
-            of names (:class:`~toolwire.parsing.pythonic.PythonNames`; without them, each name's own).
+            of names (:class:`~toolwire.parsing.pythonic.PythonNames`; without them, each name's own); in
+            ``"json"`` and ``"hermes"``, their schemas decide the order of the arguments (the schema's
+            property order, as the grammar writes them; without them, the stored order).
 
     Returns:
         ``[f(a=1), g(b="x")]`` (keyword arguments in signature order); ``[{"name": "f", "arguments":
@@ -199,10 +202,30 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
     if fmt == "pythonic":
         names = _python_names(tools or ())
         return "[" + ", ".join(_python_call(c, names) for c in calls) + "]"
-    objects = [{"name": c["name"], "arguments": json_form(c["args"])} for c in calls]
+    schemas = {t.name: t.parameters for t in tools or ()}
+    objects = [{"name": c["name"], "arguments": _schema_order(json_form(c["args"]), schemas.get(c["name"]))}
+               for c in calls]
     if fmt == "hermes":
         return "\n".join(f"<tool_call>\n{json.dumps(o, ensure_ascii=False)}\n</tool_call>" for o in objects)
     return json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False)
+
+
+def _schema_order(value: Any, schema: Any, depth: int = 0) -> Any:
+    """``value`` with the keys of each object the schema describes in the schema's property order (the order
+    the JSON call grammar writes them), keys the schema does not name after them in their own order; objects
+    inside ``properties`` and ``items`` are ordered too, other schemas (``anyOf``, ``$ref``) leave values as
+    they are."""
+    if not isinstance(schema, dict) or depth > 32:
+        return value
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        if not isinstance(props, dict):
+            return value
+        order = [k for k in props if k in value] + [k for k in value if k not in props]
+        return {k: _schema_order(value[k], props.get(k), depth + 1) for k in order}
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        return [_schema_order(v, schema["items"], depth + 1) for v in value]
+    return value
 
 
 def _python_names(tools: Sequence[ToolSpec]) -> PythonNames:
@@ -314,8 +337,8 @@ _JSON_PROMPT = """You can call these functions (JSON Schemas of their arguments)
 
 {specs}
 
-To call functions, reply with only a JSON list of calls and nothing else, for example:
-[{example}]
+To call functions, reply with only {what} and nothing else, for example:
+{example}
 {how_many} If no function is needed, answer in plain text. After the results come back, answer the \
 user's question with them."""
 
@@ -397,9 +420,9 @@ class Dialect:
                 for call in message.tool_calls:
                     if call.get("id"):
                         calls_by_id[call["id"]] = call
-                out.append(self._assistant(message, names))
+                out.append(self._assistant(message, names, tools))
             elif isinstance(message, ToolMessage):
-                out.append(self._result(message, calls_by_id, names))
+                out.append(self._result(message, calls_by_id, names, tools))
             elif isinstance(message, SystemMessage):
                 out.append({"role": "system", "content": prompt_text(message, model)})
             elif isinstance(message, HumanMessage):
@@ -416,7 +439,9 @@ class Dialect:
             out = _add_system(out, self._tools_prompt(tools, parallel, names))
         return Rendered(_add_to_last_user(out, instruction), None)
 
-    def _assistant(self, message: AIMessage, names: PythonNames) -> dict[str, Any]:
+    def _assistant(self, message: AIMessage, names: PythonNames, tools: Sequence[ToolSpec]) -> dict[str, Any]:
+        """An assistant turn: its raw reply when this dialect wrote it, else its text and calls as the
+        dialect writes them (JSON arguments in the offered tool's schema order, as its grammar allows)."""
         raw = (message.provider_data or {}).get(RAW_KEY)
         check = fingerprint(message.text, message.tool_calls)
         if isinstance(raw, dict) and raw.get("dialect") == self.name and raw.get("check") == check:
@@ -434,11 +459,13 @@ class Dialect:
             if self.formats[0] == "pythonic":
                 written = "[" + ", ".join(_python_call(c, names) for c in calls) + "]"
             else:
-                written = format_calls(calls, self.formats[0])
+                written = format_calls(calls, self.formats[0], tools)
             text = f"{text}\n{written}" if text else written
         return {"role": "assistant", "content": text}
 
-    def _result(self, message: ToolMessage, calls_by_id: dict[str, ToolCall], names: PythonNames) -> dict[str, Any]:
+    def _result(self, message: ToolMessage, calls_by_id: dict[str, ToolCall], names: PythonNames,
+                tools: Sequence[ToolSpec]) -> dict[str, Any]:
+        """A tool result: a ``tool`` message for a template, else a user turn headed by the call it answers."""
         if self.name == "template":
             entry = {"role": "tool", "content": result_text(message.content), "tool_call_id": message.tool_call_id}
             if message.name:
@@ -446,7 +473,7 @@ class Dialect:
             return entry
         call = calls_by_id.get(message.tool_call_id)
         if call is not None:
-            head = format_calls([call], self.formats[0]) if self.name == "json" else _python_call(call, names)
+            head = format_calls([call], self.formats[0], tools) if self.name == "json" else _python_call(call, names)
         elif self.name == "json" or not message.name:
             head = f"{message.name or 'function'}(...)"
         else:
@@ -472,8 +499,12 @@ class Dialect:
         else:
             specs = "\n".join(json.dumps({"name": t.name, "description": t.description,
                                           "parameters": t.parameters}, ensure_ascii=False) for t in tools)
-            example = ", ".join(format_calls([c], "json") for c in examples)
-            text = _JSON_PROMPT.format(specs=specs, example=example, how_many=how_many)
+            if parallel is False:  # one call object, as the grammar (parallel off) and the history write it
+                what, example = "one JSON call object", format_calls(examples, "json", tools)
+            else:
+                what = "a JSON list of calls"
+                example = "[" + ", ".join(format_calls([c], "json") for c in examples) + "]"
+            text = _JSON_PROMPT.format(specs=specs, what=what, example=example, how_many=how_many)
         return text
 
 

@@ -20,8 +20,9 @@ follow but the end of generation). :func:`value_rule` lowers one JSON Schema, su
 ``maxItems``), objects (``properties``; ``required`` keys always present and optional ones optional, in
 the schema's property order; no other keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of
 any type. Anything else (``$ref``, ``allOf``, ``not``, patterns, formats) accepts any value of the
-format. Whitespace runs are bounded and numbers have at most 16 integer and 20 fraction digits;
-strings and lists are bounded only by the reply's ``max_tokens``.
+format. Whitespace runs are bounded and numbers have at most 24 integer and 20 fraction digits (room
+for any 64-bit id, which JSON writes in 19 or 20 digits); strings and lists are bounded only by the reply's
+``max_tokens``.
 
 :class:`OpenerScanner` watches a reply as it is generated and says where a call in one of these formats
 starts, so that the rest of the reply can be constrained.
@@ -49,7 +50,7 @@ MAX_DEPTH = 8  # nested schema levels lowered exactly; deeper ones accept any va
 _COMMON = {
     "ws": r"[ \t\n]{0,20}",
     "digits": r"[0-9]{1,20}",
-    "integer": r'"-"? ("0" | [1-9] [0-9]{0,15})',
+    "integer": r'"-"? ("0" | [1-9] [0-9]{0,23})',  # 24 digits: any 64-bit id (Discord, Twitter, Snowflake)
     "number": r'integer ("." digits)? ([eE] [-+]? [0-9]{1,3})?',
     "char": r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})',
     "pychar": r'[^"\\\x00-\x1f] | "\\" (["\\bfnrt] | "u" [0-9a-fA-F]{4})',
@@ -394,7 +395,8 @@ def call_grammar(
     Args:
         tools: the callable tools (for a named ``tool_choice``, just that one).
         fmt: one of :data:`FORMATS` (``"pythonic"``, ``"json"``, ``"hermes"``).
-        parallel: allow up to ``max_calls`` calls in one reply; False allows exactly one.
+        parallel: allow up to ``max_calls`` calls in one reply; False allows exactly one (in ``"json"``, a
+            bare call object, as the prompt and the history show it).
         max_calls: the most calls one reply may hold.
         signature: JSON calls take their arguments in signature order (required ones first, as the pythonic
             prompt shows them) instead of the schema's property order; for a model shown Python signatures
