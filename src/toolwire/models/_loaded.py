@@ -25,6 +25,7 @@ import numpy as np
 from toolwire.errors import ProviderError, UserError
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
+from toolwire.models._special import Neutraliser, control_strings, template_markup
 from toolwire.models._turns import ModelTurns
 from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.registry import toolwire_home
@@ -99,6 +100,8 @@ class LoadedModel:
         metadata: the GGUF metadata (strings).
         template: the chat template text (the GGUF's, else ChatML).
         load_seconds: how long loading took (seconds).
+        neutraliser: defuses the model's control tokens and its template's markup inside message text
+            before rendering (:mod:`toolwire.models._special`: message text must never end a turn).
     """
 
     def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
@@ -114,6 +117,7 @@ class LoadedModel:
         self._samplers: _Recent[str, GrammarSampler] = _Recent(_KEEP_GRAMMARS, on_drop=GrammarSampler.close)
         self._llama_grammars: _Recent[str, Any] = _Recent(_KEEP_GRAMMARS)
         self._prompt_cache: PromptCache | None = None
+        self._neutraliser: Neutraliser | None = None
         self._pieces: dict[int, bytes] = {}
         llama_cpp = _llama_cpp()
         self._token_to_piece = llama_cpp.llama_token_to_piece
@@ -172,13 +176,27 @@ class LoadedModel:
         """Whether ``token`` ends generation (end of turn / end of text)."""
         return bool(self._is_eog(self._vocab, token))
 
-    def render(self, chat: Rendered) -> str:
-        """Render a conversation with the model's chat template (see :class:`ChatTemplate`)."""
-        return self.chat_template.render(chat)
+    @property
+    def neutraliser(self) -> Neutraliser:
+        """The :class:`~toolwire.models._special.Neutraliser` of this model's vocabulary and template (made on
+        first use: reading the vocabulary's token attributes takes a moment for 150k tokens)."""
+        if self._neutraliser is None:
+            control, user_defined = control_strings(_llama_cpp(), self._vocab)
+            self._neutraliser = Neutraliser(control, template_markup(self.template, user_defined))
+        return self._neutraliser
+
+    def render(self, chat: Rendered, *, add_generation_prompt: bool = True) -> str:
+        """Render a conversation with the model's chat template (see :class:`ChatTemplate`).
+
+        The messages' text is defused first (:attr:`neutraliser`): the prompt is tokenized with special
+        tokens parsed, so a tool result holding ``<|im_end|>`` would otherwise end its turn and forge the
+        next ones. Only the prompt changes, never the messages."""
+        return self.chat_template.render(self.neutraliser.rendered(chat), add_generation_prompt=add_generation_prompt)
 
     def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
         """Tokens of ``text`` (special tokens such as ``<|im_start|>`` parsed), with BOS when the model
-        wants one and the text does not start with it."""
+        wants one and the text does not start with it. Message text in ``text`` must have been defused
+        (:meth:`render` does it)."""
         tokens = list(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
         if bos and self.add_bos and self.bos is not None and self.bos >= 0 and tokens[:1] != [self.bos]:
             tokens.insert(0, self.bos)

@@ -478,8 +478,7 @@ class _Generation:
         if not self.model.prompt_cache or not chat.messages or chat.messages[0].get("role") != "system":
             return 0
         try:
-            head = loaded.tokenize(loaded.chat_template.render(Rendered(chat.messages[:1], chat.tools),
-                                                               add_generation_prompt=False))
+            head = loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools), add_generation_prompt=False))
         except UserError:  # a template that refuses a conversation of one system turn
             return 0
         return len(head) if len(head) < len(tokens) and tokens[:len(head)] == head else 0
