@@ -16,6 +16,7 @@ import inspect
 import re
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import docstring_parser
@@ -110,18 +111,25 @@ def type_hints(target: Any) -> dict[str, Any]:
     return hints
 
 
-def hint_target(func: Any) -> Any:
-    """The object whose annotations describe ``func``'s parameters: the wrapped function of a decorator
-    or ``functools.partial``, a class's ``__init__``, a callable instance's ``__call__``."""
-    seen = 0
-    while seen < 100:
-        seen += 1
+def _unwrap(func: Any, stop: Callable[[Any], bool] | None = None) -> Any:
+    """``func`` through ``functools.partial`` and decorators' ``__wrapped__`` (at most 100 layers), stopping
+    early at the first layer for which ``stop`` is true."""
+    for _ in range(100):
+        if stop is not None and stop(func):
+            break
         if isinstance(func, functools.partial):
             func = func.func
         elif hasattr(func, "__wrapped__"):
             func = func.__wrapped__
         else:
             break
+    return func
+
+
+def hint_target(func: Any) -> Any:
+    """The object whose annotations describe ``func``'s parameters: the wrapped function of a decorator
+    or ``functools.partial``, a class's ``__init__``, a callable instance's ``__call__``."""
+    func = _unwrap(func)
     if isinstance(func, type):
         return func.__init__
     if inspect.isfunction(func) or inspect.ismethod(func) or inspect.isbuiltin(func):
@@ -134,16 +142,8 @@ def defined_in_class(func: Any) -> bool:
     written in a class body, whose first parameter (``self``, ``cls``) receives the instance or class it is
     bound to. Told by its ``__qualname__`` (PEP 3155): ``"Svc.add"`` and ``"f.<locals>.Svc.add"`` are, but
     ``"add"`` and ``"f.<locals>.add"`` are not; a bound method is not either (its signature has no ``self``)."""
-    for _ in range(100):
-        if inspect.ismethod(func):
-            return False
-        if isinstance(func, functools.partial):
-            func = func.func
-        elif hasattr(func, "__wrapped__"):
-            func = func.__wrapped__
-        else:
-            break
-    if not inspect.isfunction(func):
+    func = _unwrap(func, stop=inspect.ismethod)
+    if not inspect.isfunction(func):  # a bound method (its signature has no ``self``) included
         return False
     owner = func.__qualname__.rpartition(".")[0]
     return bool(owner) and not owner.endswith("<locals>")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -130,14 +131,7 @@ def result_to_content(result: Any) -> str | list[Any]:
         return result
     if isinstance(result, BaseModel):
         return result.model_dump_json()
-    try:
-        return _dumps(result)
-    except TypeError as exc:
-        raise ToolExecutionError(
-            f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."
-        ) from None
-    except ValueError as exc:  # circular reference
-        raise ToolExecutionError(f"The tool's result could not be turned into JSON text: {exc}.") from None
+    return _json_text(lambda: _dumps(result))
 
 
 def _marker(cut: int, total: int) -> str:
@@ -261,13 +255,26 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     """
     if type(result) not in (dict, list, tuple) or _is_blocks(result):
         return truncate_content(result_to_content(result), limit)
-    try:
+
+    def encode() -> str:
         try:
             return _bounded_json(result, limit)
         except ValueError as exc:
             if not _is_nan_error(exc):
                 raise
         return _bounded_json(_finite(result), limit, _finite_default)
+
+    return _json_text(encode)
+
+
+def _json_text(encode: Callable[[], str]) -> str:
+    """``encode()``, its failures as the one ToolExecutionError a model can act on.
+
+    Raises:
+        ToolExecutionError: a value JSON cannot hold (TypeError) or a circular reference (ValueError).
+    """
+    try:
+        return encode()
     except TypeError as exc:
         raise ToolExecutionError(
             f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."

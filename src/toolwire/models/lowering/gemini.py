@@ -255,7 +255,7 @@ _SKIP = signature_bytes("skip_thought_signature_validator")
 def _sign_rebuilt_calls(contents: list[dict[str, Any]]) -> None:
     """Gemini 3 answers 400 "Function call is missing a thought_signature" for a model turn whose calls
     carry none: a turn toolwire rebuilt (a ``MALFORMED_FUNCTION_CALL`` answered, a history from another
-    model) gets on its first call the placeholder the "Thought signatures" guide documents for calls that
+    model) gets on its first call the stand-in value the "Thought signatures" guide documents for calls that
     Gemini did not make (``skip_thought_signature_validator``)."""
     for content in contents:
         parts = content["parts"]
