@@ -462,3 +462,24 @@ def test_a_tool_sees_the_call_it_runs_for_in_every_path() -> None:
     message = reply(*(tool_call(t.name, {"x": 1}, f"e{i}") for i, t in enumerate((plain, threaded, coro))))
     assert [m.content for m in ToolExecutor([plain, threaded, coro]).execute(message)] == ["e0", "e1", "e2"]
     assert current_tool_call() is None
+
+
+def test_the_fast_tool_message_path_gives_the_same_message_and_resets_the_current_call() -> None:
+    from toolwire import current_tool_call
+
+    @tool
+    def echo(x: str) -> str:
+        """Echo."""
+        return x
+
+    @tool
+    def fails(x: str) -> str:
+        """Fails."""
+        raise ValueError("no")
+
+    made = echo.invoke(tool_call(echo.name, {"x": "hi"}, "c1"))
+    built = ToolMessage("hi", "c1", name=echo.name)
+    assert made == built and repr(made) == repr(built) and made.to_dict() == built.to_dict()
+    assert fails.invoke(tool_call(fails.name, {"x": "a"}, "c2")).status == "error"
+    assert asyncio.run(fails.ainvoke(tool_call(fails.name, {"x": "a"}, "c3"))).status == "error"
+    assert current_tool_call() is None

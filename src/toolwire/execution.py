@@ -32,10 +32,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from toolwire._concurrency import run_coroutine_sync
+from toolwire._tool_run import _running
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content
-from toolwire.tools import Tool, _running
+from toolwire.tools import Tool
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
 

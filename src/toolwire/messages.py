@@ -380,6 +380,18 @@ class ToolMessage(BaseMessage):
         _set(self, "status", status)
         _set(self, "artifact", artifact)
 
+    @classmethod
+    def _made(cls, content: Content, tool_call_id: str, name: str | None, status: str, artifact: Any) -> ToolMessage:
+        """A message from values already checked (the tool-call path of ``Tool.invoke``: B1 times it)."""
+        msg = object.__new__(cls)
+        _set(msg, "content", content)
+        _set(msg, "id", None)
+        _set(msg, "name", name)
+        _set(msg, "tool_call_id", tool_call_id)
+        _set(msg, "status", status)
+        _set(msg, "artifact", artifact)
+        return msg
+
     def to_dict(self) -> dict[str, Any]:
         """As :meth:`BaseMessage.to_dict`; ``tool_call_id`` is always present. An ``artifact`` that is not
         JSON-ready is converted as tool results are (:func:`toolwire.results.json_ready`: dates and UUIDs

@@ -31,7 +31,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, start_thread, thread_pool
-from toolwire._tool_run import _in_context, _running, current_tool_call, escaped, own_cancellation, wait_timed
+from toolwire._tool_run import _CURRENT_CALL, _in_context, current_tool_call, escaped, own_cancellation, wait_timed
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
@@ -378,6 +378,8 @@ class Tool:
             f"Tool '{self.name}' tried to exit the program (sys.exit({exc.code!r})); it was stopped.", self.name)
 
     def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
+        if type(result) is str and self.response_format == "content":  # the common case, without the checks
+            return ToolMessage._made(result, call.get("id") or "", self.name, "success", None)
         artifact = None
         if self.response_format == "content_and_artifact":
             if not (isinstance(result, tuple) and len(result) == 2):
@@ -435,13 +437,15 @@ class Tool:
         """
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
+            token = _CURRENT_CALL.set(input)  # current_tool_call(); not a context manager: B1 times this path
             try:
-                with _running(input):
-                    return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
+                return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise
                 return self._error_message(exc, input)
+            finally:
+                _CURRENT_CALL.reset(token)
         return self._run(self.validate_args(input), limit)
 
     # -- async -------------------------------------------------------------------------------------
@@ -519,13 +523,15 @@ class Tool:
         worker thread (on timeout the thread is abandoned, since Python cannot kill it)."""
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
+            token = _CURRENT_CALL.set(input)
             try:
-                with _running(input):
-                    return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
+                return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise
                 return self._error_message(exc, input)
+            finally:
+                _CURRENT_CALL.reset(token)
         return await self._arun(self.validate_args(input), limit)
 
 
