@@ -10,6 +10,14 @@ Usage: ``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/bs``, then
 ``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/ord --optional-first`` instead copies every item one of
 whose functions lists an optional parameter before a required one (the items the pythonic grammar's argument
 order touches; 24 in the five core categories).
+
+``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/chg --changed OLD_SRC [--dialect NAME] [--prompt-only]``
+copies every item whose prompt or call grammar differs between the toolwire source tree ``OLD_SRC`` (for example
+a worktree of the commit the full run used: ``git worktree add /tmp/old COMMIT``, then ``/tmp/old/src``) and
+this checkout's ``src``, for the dialect (default ``pythonic``); with ``--prompt-only`` only the prompt is
+compared (for a grammar change known not to touch the replies, such as integers allowed more digits). With
+greedy decoding the other items' replies do not change, so running only these and taking the rest from the
+full run gives the full categories' figures for the change.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -33,6 +42,47 @@ def optional_first(row: dict) -> bool:
         if any(not flags[i] and any(flags[i + 1:]) for i in range(len(flags))):
             return True
     return False
+
+
+_HASHES = r"""
+import hashlib, json, sys
+sys.path.insert(0, sys.argv[1])
+from toolwire.evals.bfcl import load_category
+from toolwire.models.base import to_tool_spec
+from toolwire.models.dialects import get_dialect
+from toolwire.models.grammar import call_grammar
+dialect = get_dialect(sys.argv[3])
+out = {}
+for category in sys.argv[5:]:
+    for item in load_category(sys.argv[2], category):
+        specs = [to_tool_spec(t) for t in item.toolset().tools]
+        chat = dialect.render(list(item.messages()), specs, tool_choice="auto")
+        grammars = [call_grammar(specs, fmt) for fmt in dialect.formats]
+        if dialect.name == "pythonic":  # its JSON fallback (signature order since the sixth session)
+            try:
+                grammars.append(call_grammar(specs, "json", signature=True))
+            except TypeError:
+                grammars.append(call_grammar(specs, "json"))
+        if sys.argv[4] == "prompt":
+            grammars = []
+        text = json.dumps([chat.messages, chat.tools, grammars], sort_keys=True, ensure_ascii=False)
+        out[item.id] = hashlib.sha256(text.encode()).hexdigest()
+print(json.dumps(out))
+"""
+
+
+def changed_items(data: Path, old_src: Path, new_src: Path, dialect: str = "pythonic", prompt_only: bool = False
+                  ) -> set[str]:
+    """Ids of the items whose rendered prompt or call grammars (only the prompt with ``prompt_only``) differ
+    between two toolwire source trees (each rendered in an interpreter of its own)."""
+    def hashes(src: Path) -> dict[str, str]:
+        run = subprocess.run([sys.executable, "-c", _HASHES, str(src), str(data), dialect,
+                              "prompt" if prompt_only else "all", *STRIDE],
+                             check=True, capture_output=True, text=True)
+        return json.loads(run.stdout)
+
+    old, new = hashes(old_src), hashes(new_src)
+    return {key for key in new if old.get(key) != new[key]}
 
 
 def sample(src: Path, dst: Path, stride: dict[str, int] = STRIDE, pick: Callable[[dict], bool] | None = None
@@ -66,5 +116,11 @@ def sample(src: Path, dst: Path, stride: dict[str, int] = STRIDE, pick: Callable
 
 
 if __name__ == "__main__":
-    print(sample(Path(sys.argv[1]), Path(sys.argv[2]),
-                 pick=optional_first if "--optional-first" in sys.argv[3:] else None))
+    args = sys.argv[3:]
+    picker: Callable[[dict], bool] | None = optional_first if "--optional-first" in args else None
+    if "--changed" in args:
+        dialect = args[args.index("--dialect") + 1] if "--dialect" in args else "pythonic"
+        ids = changed_items(Path(sys.argv[1]), Path(args[args.index("--changed") + 1]),
+                            Path(__file__).resolve().parent.parent / "src", dialect, "--prompt-only" in args)
+        picker = lambda row: row["id"] in ids  # noqa: E731
+    print(sample(Path(sys.argv[1]), Path(sys.argv[2]), pick=picker))

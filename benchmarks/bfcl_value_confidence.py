@@ -2,13 +2,13 @@
 
 For calls from a finished report (irrelevance items where a call was made although none fits, and right
 calls from the other categories), the conversation is rendered as ChatLlamaCpp renders it and the reply
-the run produced (its calls, written as the pythonic dialect writes them) is fed back token by token; for every token the model's (unconstrained) probability is
-read. Per call it prints the smallest probability among the tokens of the argument values, and the
-smallest per-value joint probability (the product over one value's tokens), so the two groups can be
-compared before building a decline rule on either figure.
+the run produced (its calls, written as the pythonic dialect writes them) is fed back token by token; for
+every token the model's (unconstrained) probability is read. Per call it prints the smallest probability
+among the tokens of the argument values, and the smallest per-value joint probability (the product over one
+value's tokens), so the two groups can be compared before building a decline rule on either figure.
 
 Usage: ``python benchmarks/bfcl_value_confidence.py REPORT.json.gz ../shared/bfcl [--every K] > out.jsonl``
-(irrelevance failures all, right items of the other categories every K-th; about 2 s per item here).
+(irrelevance failures all, right items of the other categories every K-th; about 5 s per item here).
 """
 
 from __future__ import annotations

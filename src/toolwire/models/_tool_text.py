@@ -107,11 +107,7 @@ def _py_type(schema: Any, depth: int = 0) -> str:
     if kind == "array":
         return f"list[{_py_type(schema.get('items'), depth + 1)}]"
     if kind == "object" or "properties" in schema:
-        props = schema.get("properties")
-        if isinstance(props, dict) and props:
-            inner = ", ".join(f"{k}: {_py_type(v, depth + 1)}" for k, v in props.items())
-            return f"dict  # {{{inner}}}" if depth == 0 else "dict"
-        return "dict"
+        return "dict"  # its keys are listed in the docstring (_keys_doc)
     return "Any"
 
 
@@ -121,8 +117,55 @@ def python_signature(spec: ToolSpec, tools: Sequence[ToolSpec] | None = None) ->
     Required parameters come first (no default), optional ones get ``= <default>`` (or ``= None``), each
     in schema order. Names Python cannot read as written get their Python-safe spelling
     (:class:`~toolwire.parsing.pythonic.PythonNames`), decided among ``tools`` (default: ``spec`` alone).
+    A parameter that takes an object with ``properties`` (or a list of such objects) is typed ``dict`` (or
+    ``list[dict]``) and its keys are listed under it in the docstring, Google style (``key (type): text``,
+    ``optional`` for keys the object's ``required`` leaves out), nested objects' keys under theirs.
     """
     return _signature(spec, _python_names(tools or (spec,)))
+
+
+def _doc_text(text: Any) -> str:
+    """A description as one docstring line's text: no line breaks, no quote that would end the docstring."""
+    return " ".join(str(text).split()).replace('"""', "'''")
+
+
+def _object_schema(schema: Any) -> tuple[dict[str, Any], str] | None:
+    """The object schema with ``properties`` that ``schema`` takes directly, as the items of an array, or as
+    one branch of an ``anyOf``/``oneOf`` with null; with the words that introduce its keys."""
+    if not isinstance(schema, dict):
+        return None
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list):
+        others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+        return _object_schema(others[0]) if len(others) == 1 else None
+    if isinstance(schema.get("properties"), dict) and schema["properties"]:
+        return schema, "A dict with these keys:"
+    items = schema.get("items")
+    if schema.get("type") == "array" and isinstance(items, dict):
+        inner = _object_schema(items)
+        if inner is not None and inner[1] == "A dict with these keys:":
+            return inner[0], "A list of dicts, each with these keys:"
+    return None
+
+
+def _keys_doc(schema: Any, indent: str, depth: int = 0) -> tuple[str, list[str]]:
+    """For a parameter (or key) taking objects with ``properties``: the sentence that introduces its keys,
+    and one docstring line per key at ``indent`` (nested objects' keys below theirs, at most 3 levels)."""
+    found = _object_schema(schema) if depth < 3 else None
+    if found is None:
+        return "", []
+    obj, intro = found
+    required = set(obj.get("required") or ())
+    lines = []
+    for key, sub in obj["properties"].items():
+        kind = _py_type(sub)
+        flags = kind if key in required else f"{kind}, optional"
+        text = _doc_text(sub.get("description", "")) if isinstance(sub, dict) else ""
+        more, below = _keys_doc(sub, indent + "    ", depth + 1)
+        text = " ".join(t for t in (text, more) if t)
+        lines.append(f"{indent}{key} ({flags}): {text}".rstrip() if text else f"{indent}{key} ({flags})")
+        lines += below
+    return intro, lines
 
 
 def _signature(spec: ToolSpec, names: PythonNames) -> str:
@@ -131,13 +174,16 @@ def _signature(spec: ToolSpec, names: PythonNames) -> str:
     params, docs = [], []
     for name, spelled in names.params(spec.name).items():
         sub = props[name] if isinstance(props[name], dict) else {}
-        kind = _py_type(sub).split("  #")[0]
+        kind = _py_type(sub)
         if name in required:
             params.append(f"{spelled}: {kind}")
         else:
             params.append(f"{spelled}: {kind} = {_py(sub.get('default'))}")
-        if sub.get("description"):
-            docs.append(f"        {spelled}: {sub['description']}")
+        intro, keys = _keys_doc(sub, " " * 12)
+        text = " ".join(t for t in (_doc_text(sub.get("description", "")), intro) if t)
+        if text:
+            docs.append(f"        {spelled}: {text}")
+            docs += keys
     lines = [f"def {names.tool(spec.name)}({', '.join(params)}):"]
     description = (spec.description or "").strip().replace('"""', "'''")
     doc = [f"    {line}".rstrip() for line in description.splitlines()] or ["    (no description)"]
@@ -149,18 +195,36 @@ def _signature(spec: ToolSpec, names: PythonNames) -> str:
     return "\n".join(lines)
 
 
-def _example_value(schema: Any, variant: int = 0) -> Any:
-    """A literal of the schema's type for the prompt's example call; ``variant`` picks a different value."""
-    if not isinstance(schema, dict):
+def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
+    """A literal the schema accepts, for the prompt's example call; ``variant`` picks a different value.
+
+    The example must be a call the grammar would let the model write: an object gets its required keys, an
+    array its ``minItems`` items, a union (``anyOf``/``oneOf``, a list of types) its first branch that is
+    not null, a number its ``minimum`` when 1 is below it."""
+    if not isinstance(schema, dict) or depth > 8:
         return "value" if not variant else "other value"
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][variant % len(schema["enum"])]
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list) and branches:
+        chosen = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")] or branches
+        return _example_value(chosen[0], variant, depth + 1)
     kind = schema.get("type")
-    kind = kind[0] if isinstance(kind, list) and kind else kind
-    values = {"integer": (1, 2), "number": (1.5, 2.5), "boolean": (True, False), "array": ([], []),
-              "object": ({}, {}), "null": (None, None)}.get(str(kind), ("value", "other value"))
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
+    if kind == "object" or (kind is None and isinstance(schema.get("properties"), dict)):
+        props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        return {k: _example_value(props.get(k), variant, depth + 1) for k in schema.get("required") or () if k in props}
+    if kind == "array":
+        count = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
+        return [_example_value(schema.get("items"), variant, depth + 1) for _ in range(min(count, 3))]
+    if kind in ("integer", "number"):
+        value = (1, 2)[variant % 2] if kind == "integer" else (1.5, 2.5)[variant % 2]
+        low = schema.get("minimum")
+        return low if isinstance(low, int | float) and not isinstance(low, bool) and value < low else value
+    values = {"boolean": (True, False), "null": (None, None)}.get(str(kind), ("value", "other value"))
     return values[variant % 2]
 
 

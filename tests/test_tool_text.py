@@ -1,0 +1,78 @@
+"""How the pythonic prompt writes tools: nested objects' keys in the docstring, example calls the schema
+accepts, descriptions that cannot break the docstring."""
+
+from __future__ import annotations
+
+import ast
+
+import jsonschema
+import pytest
+
+from toolwire.models._tool_text import _example_call, python_signature
+from toolwire.tools import ToolSpec
+
+QUERY = ToolSpec("db_query", "Query a table.", {
+    "type": "object",
+    "properties": {
+        "table": {"type": "string", "description": "Table name."},
+        "where": {"type": "object", "description": "Filters.", "properties": {
+            "school": {"type": "string", "description": "School name."},
+            "grade": {"type": "integer"},
+            "range": {"type": "object", "properties": {"low": {"type": "number"}, "high": {"type": "number"}},
+                      "required": ["low"]},
+        }, "required": ["school"]},
+        "order": {"type": "array", "items": {"type": "object", "properties": {
+            "field": {"type": "string", "description": "Column."},
+            "desc": {"type": "boolean"}}, "required": ["field", "desc"]}},
+        "note": {"anyOf": [{"type": "object", "properties": {"text": {"type": "string"}}}, {"type": "null"}]},
+    },
+    "required": ["table", "where", "order"],
+})
+
+
+def test_nested_object_keys_are_listed_under_their_parameter() -> None:
+    text = python_signature(QUERY)
+    assert text.splitlines()[0] == ("def db_query(table: str, where: dict, order: list[dict], "
+                                    "note: dict | None = None):")
+    assert (
+        "        where: Filters. A dict with these keys:\n"
+        "            school (str): School name.\n"
+        "            grade (int, optional)\n"
+        "            range (dict, optional): A dict with these keys:\n"
+        "                low (float)\n"
+        "                high (float, optional)\n"
+        "        order: A list of dicts, each with these keys:\n"
+        "            field (str): Column.\n"
+        "            desc (bool)\n"
+        "        note: A dict with these keys:\n"
+        "            text (str, optional)\n"
+    ) in text
+    ast.parse(text + "\n    pass\n")  # still a valid Python stub
+
+
+def test_a_description_cannot_end_the_docstring_or_break_its_lines() -> None:
+    spec = ToolSpec("f", 'Say """hi""".', {"type": "object", "properties": {
+        "x": {"type": "string", "description": 'Ends """ here.\nSecond   line.  '}}, "required": ["x"]})
+    text = python_signature(spec)
+    tree = ast.parse(text + "\n    pass\n")
+    doc = ast.get_docstring(tree.body[0])
+    assert "x: Ends ''' here. Second line." in doc
+
+
+@pytest.mark.parametrize("variant", [0, 1])
+def test_example_calls_are_valid_against_the_schema(variant: int) -> None:
+    spec = ToolSpec("g", "G.", {
+        "type": "object",
+        "properties": {
+            "where": QUERY.parameters["properties"]["where"],
+            "order": {**QUERY.parameters["properties"]["order"], "minItems": 1},
+            "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "page": {"type": ["null", "integer"], "minimum": 5},
+            "ratio": {"type": "number", "minimum": 10},
+        },
+        "required": ["where", "order", "limit", "page", "ratio"],
+    })
+    args = _example_call(spec, variant)["args"]
+    jsonschema.validate(args, spec.parameters)
+    assert args["where"] == {"school": "value" if not variant else "other value"}
+    assert args["page"] == 5 and args["ratio"] == 10
