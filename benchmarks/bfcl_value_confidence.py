@@ -59,13 +59,19 @@ def main() -> None:
     parser.add_argument("data")
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--model", default=None)
+    parser.add_argument("--skip", default=None, help="a previous output (JSON lines): its items are not run again")
     ns = parser.parse_args()
     opener = gzip.open if ns.report.endswith(".gz") else open
     with opener(ns.report, "rt", encoding="utf-8") as handle:
         items = json.load(handle)["items"]
-    chosen = [x for x in items if x["category"] == "irrelevance" and not x["valid"] and x["actual"]]
+    chosen = []  # right calls first (what a decline rule would lose), then the made-up ones
     for cat in CATEGORIES[1:]:
         chosen += [x for x in items if x["category"] == cat and x["valid"]][:: ns.every]
+    chosen += [x for x in items if x["category"] == "irrelevance" and not x["valid"] and x["actual"]]
+    if ns.skip:
+        with open(ns.skip, encoding="utf-8") as handle:
+            done = {json.loads(line)["id"] for line in handle if line.strip()}
+        chosen = [x for x in chosen if x["id"] not in done]
     by_id = {it.id: it for cat in CATEGORIES for it in load_category(ns.data, cat)}
     chat_model = init_chat_model(ns.model)
     chat_model.prompt_cache = False
