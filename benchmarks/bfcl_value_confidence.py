@@ -35,8 +35,9 @@ def _probs(llm: llama_cpp.Llama) -> np.ndarray:
     return p / p.sum()
 
 
-def _value_spans(text: str) -> list[list[tuple[int, int]]] | None:
-    """Character spans of each call's keyword values in a pythonic call list, or None if it is not one."""
+def _value_spans(text: str) -> list[list[tuple[str, int, int]]] | None:
+    """Per call of a pythonic call list: ``(keyword, start, end)`` character spans of its values, or None if
+    the text is not such a list."""
     start = text.find("[")
     try:
         tree = ast.parse(text[start:].strip().rstrip("`").strip(), mode="eval")
@@ -48,7 +49,7 @@ def _value_spans(text: str) -> list[list[tuple[int, int]]] | None:
     for call in tree.body.elts:
         if not isinstance(call, ast.Call):
             return None
-        spans.append([(start + k.value.col_offset, start + k.value.end_col_offset) for k in call.keywords
+        spans.append([(k.arg or "", start + k.value.col_offset, start + k.value.end_col_offset) for k in call.keywords
                       if k.value.lineno == 1 and k.value.end_lineno == 1])
     return spans
 
@@ -103,14 +104,16 @@ def main() -> None:
             pos += len(piece)
             llm.eval([tok])
         per_call = []
-        for call_spans in spans:
-            token_min, value_min = 1.0, 1.0
-            for a, b in call_spans:
+        required = {t.name: set(t.parameters.get("required") or ()) for t in specs}
+        for call, call_spans in zip(calls, spans, strict=False):
+            values = []
+            for key, a, b in call_spans:
                 inside = [probs[i] for i, (s, e) in enumerate(offsets) if s < b and e > a]
                 if inside:
-                    token_min = min(token_min, min(inside))
-                    value_min = min(value_min, float(np.prod(inside)))
-            per_call.append({"token_min": round(token_min, 4), "value_min": round(value_min, 4)})
+                    values.append({"key": key, "required": key in required.get(call["name"], ()),
+                                   "min": round(min(inside), 4), "joint": round(float(np.prod(inside)), 4)})
+            per_call.append({"token_min": min((v["min"] for v in values), default=1.0),
+                             "value_min": min((v["joint"] for v in values), default=1.0), "values": values})
         print(json.dumps({"id": x["id"], "category": x["category"], "valid": x["valid"], "calls": per_call}),
               flush=True)
 
