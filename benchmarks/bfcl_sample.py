@@ -18,6 +18,9 @@ this checkout's ``src``, for the dialect (default ``pythonic``); with ``--prompt
 compared (for a grammar change known not to touch the replies, such as integers allowed more digits). With
 greedy decoding the other items' replies do not change, so running only these and taking the rest from the
 full run gives the full categories' figures for the change.
+
+``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/ids --ids FILE`` copies the items whose ids ``FILE`` lists,
+one per line (for example those ``bfcl_ungrounded.py`` prints).
 """
 
 from __future__ import annotations
@@ -118,6 +121,10 @@ def sample(src: Path, dst: Path, stride: dict[str, int] = STRIDE, pick: Callable
 if __name__ == "__main__":
     args = sys.argv[3:]
     picker: Callable[[dict], bool] | None = optional_first if "--optional-first" in args else None
+    if "--ids" in args:  # a file of item ids, one per line (such as bfcl_ungrounded.py prints)
+        with open(args[args.index("--ids") + 1], encoding="utf-8") as handle:
+            wanted = {line.strip() for line in handle if line.strip()}
+        picker = lambda row: row["id"] in wanted  # noqa: E731
     if "--changed" in args:
         dialect = args[args.index("--dialect") + 1] if "--dialect" in args else "pythonic"
         ids = changed_items(Path(sys.argv[1]), Path(args[args.index("--changed") + 1]),

@@ -471,7 +471,7 @@ class _Pieces:
 
 
 def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():
-    from toolwire.models.llamacpp import _Generation
+    from toolwire.models._call_checks import opening_probability
 
     loaded = _Pieces({1: "[", 2: "[get", 3: "Hello", 4: "get", 5: "_weather", 6: "(", 7: " ", 8: "calc", 9: "x",
                       10: "\n[", 11: "Sure"})
@@ -480,19 +480,19 @@ def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():
     # opens a call to another bound tool; "Hello", "x" and whitespace do not
     steps = [{1: 0.4, 2: 0.3, 3: 0.2, 7: 0.1}, {4: 0.8, 8: 0.1, 9: 0.1}, {5: 0.9, 9: 0.1}, {6: 1.0}]
     text = "[get_weather("
-    probability, opening, spaces = _Generation._opening_probability(loaded, scanner, text, "", [1, 4, 12, 13],
+    probability, opening, spaces = opening_probability(loaded, scanner, text, "", [1, 4, 12, 13],
                                                                     steps, 0)
     assert probability == pytest.approx(0.7 * 0.9 * 0.9 * 1.0) and sorted(opening) == [1, 2] and spaces == [7]
     # after text kept from before a declined call (``base``), on a new line, in a token that starts the line
     steps = [{11: 0.5, 10: 0.2, 1: 0.3}, {4: 1.0}, {5: 1.0}, {6: 1.0}]
     text = "Olá!\n[get_weather("
-    probability, opening, _ = _Generation._opening_probability(
+    probability, opening, _ = opening_probability(
         loaded, scanner, text, "Olá!", [6, 9, 17, 18], steps, 0)
     assert probability == pytest.approx(0.2) and opening == [10]  # "[" alone, mid-line, opens nothing
     # a piece that ends a line only begins one that may or may not become a call: it does not count
     loaded.pieces[12] = "---\n"
     steps = [{1: 0.3, 12: 0.3, 3: 0.4}, {4: 0.5, 9: 0.5}, {5: 1.0}, {6: 1.0}]
-    probability, opening, _ = _Generation._opening_probability(
+    probability, opening, _ = opening_probability(
         loaded, scanner, "Sure.\n[get_weather(", "Sure.\n", [7, 10, 18, 19], steps, 0)
     assert probability == pytest.approx(0.15) and opening == [1]
 
@@ -524,20 +524,25 @@ def test_another_letter_case_or_separator_in_a_bound_name_opens_a_call():
 
 class _ScriptedGeneration:
     """Drives ``_Generation._free`` with scripted token streams instead of llama.cpp: each stream is a
-    list of ``(token, candidates)``; the calls' prompts and bans are recorded."""
+    list of ``(token, candidates)``; the calls' prompts and bans are recorded. A call that starts is
+    "generated" from ``calls``: ``(call text, token spans with probabilities, tokens it costs)`` each (none
+    left: the opening alone, at no cost)."""
 
-    def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100):
+    def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100, value_bar: float = 0.0, calls=()):
         from types import SimpleNamespace
 
         from toolwire.models.llamacpp import _Generation
 
         model = SimpleNamespace(temperature=0.0, max_tokens=max_tokens, seed=None, options={},
-                                min_call_probability=bar)
+                                min_call_probability=bar, min_value_probability=value_bar)
         self.gen = _Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
-        self.gen.bar, self.gen.budget = bar, max_tokens
+        self.gen.bar, self.gen.value_bar, self.gen.budget = bar, value_bar, max_tokens
         self.streams = list(streams)
+        self.made = list(calls)
+        self.judged: list[bool] = []
         self.calls: list[tuple[list[int], tuple[int, ...]]] = []
         self.gen._texts = self._texts  # type: ignore[method-assign]
+        self.gen._call = self._call  # type: ignore[method-assign]
 
     def _texts(self, loaded, tokens, grammar, forced=(), *, candidates=None, ban=(), made=None):
         self.calls.append((list(tokens), tuple(sorted(ban))))
@@ -555,11 +560,19 @@ class _ScriptedGeneration:
         finally:  # as ChatLlamaCpp's own: every token generated comes off the budget
             self.gen.budget -= count
 
-    def run(self, loaded, names=("get_weather",)):
+    def _call(self, loaded, tokens, head, opener, fmt, spec, judged):
+        self.judged.append(judged)
+        if not self.made:
+            return opener, []
+        text, spans, cost = self.made.pop(0)
+        self.gen.budget -= cost
+        return text, spans
+
+    def run(self, loaded, names=("get_weather",), context=()):
         from toolwire.models.grammar import OpenerScanner
 
         chunks = []
-        free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names))
+        free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names), None, list(context))
         while True:
             try:
                 chunks.append(next(free))
@@ -596,3 +609,29 @@ def test_an_opening_after_a_decline_is_judged_again_and_declines_are_bounded():
     run = _ScriptedGeneration([unsure, unsure, unsure, unsure], bar=0.5)
     (whole, opener, fmt), _ = run.run(_VOCAB)
     assert (whole, opener, fmt) == ("[get_weather(", "", None) and run.gen.declined_calls == 3
+
+
+_SURE_OPENING = [(4, {4: 0.95}), (5, {5: 1.0}), (6, {6: 1.0})]
+_ATLANTIS = '[get_weather(city="Atlantis")]'
+_UNSURE_CITY = [(0, 13, 1.0), (13, 23, 0.1), (23, len(_ATLANTIS), 1.0)]  # "Atlantis" (with its quotes) at 0.1
+
+
+def test_a_call_with_a_made_up_value_is_declined_and_the_reply_goes_on_in_text():
+    text = [(7, {7: 0.9}), (8, {8: 0.9}), (9, {9: 0.9})]
+    run = _ScriptedGeneration([_SURE_OPENING, text], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, _UNSURE_CITY, 9)])
+    (whole, call_text, fmt), shown = run.run(_VOCAB, context=["What is the weather like?"])
+    assert (whole, call_text, fmt) == ("It is sunny", "", None) and shown == whole
+    assert run.judged == [True] and run.gen.made_up_values == ['city="Atlantis"'] and run.gen.declined_calls == 1
+    assert run.calls[1] == ([100, 101], (4,))  # generated again from before the opening, the opening banned
+    assert run.gen.budget == 100 - 3  # neither the declined opening nor the declined call counts
+
+
+def test_an_unsure_value_from_the_conversation_or_a_sure_one_keeps_the_call():
+    sure_city = [(0, 13, 1.0), (13, 23, 0.9), (23, len(_ATLANTIS), 1.0)]
+    for context, spans in ((["Weather in atlantis?"], _UNSURE_CITY), (["What is the weather like?"], sure_city)):
+        run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, spans, 9)])
+        (head, call_text, fmt), _ = run.run(_VOCAB, context=context)
+        assert (head, call_text, fmt) == ("", _ATLANTIS, "pythonic") and run.gen.made_up_values == []
+    # the check off: the call is not even judged
+    run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.0, calls=[(_ATLANTIS, _UNSURE_CITY, 9)])
+    assert run.run(_VOCAB, context=["?"])[0] == ("", _ATLANTIS, "pythonic") and run.judged == [False]

@@ -46,12 +46,14 @@ def _group() -> None:
     """Evaluate a model on public benchmarks (BFCL)."""
 
 
-def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None) -> Any:
+def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
+                min_value_probability: float | None = None) -> Any:
     """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily).
 
     Raises:
-        UserError: toolwire.models.init_chat_model is not available, or ``min_call_probability`` was set
-            for a model that is not local (None: the local model's own default).
+        UserError: toolwire.models.init_chat_model is not available, or ``min_call_probability`` or
+            ``min_value_probability`` was set for a model that is not local (None: the local model's own
+            default).
     """
     try:
         from toolwire.models import init_chat_model
@@ -62,6 +64,10 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
         if getattr(chat_model, "provider", "") != "llamacpp":
             raise UserError("--min-call-probability only applies to local models; leave it out for this model.")
         chat_model.min_call_probability = min_call_probability
+    if min_value_probability is not None:
+        if getattr(chat_model, "provider", "") != "llamacpp":
+            raise UserError("--min-value-probability only applies to local models; leave it out for this model.")
+        chat_model.min_value_probability = min_value_probability
     if getattr(chat_model, "provider", "") == "llamacpp":
         # every BFCL item has its own tools, so a disk cache of the system turn would only be written
         chat_model.prompt_cache = False
@@ -147,6 +153,10 @@ def bfcl(
         help="Local models: make a tool call only when the model opens it with at least this probability "
              "(default: the dialect's bar; 0 turns it off).",
         min=0.0, max=1.0)] = None,
+    min_value_probability: Annotated[float | None, typer.Option(
+        help="Local models: decline a pythonic tool call with a value the model is less sure of than this and "
+             "that the conversation does not hold (default: the dialect's bar; 0 turns it off).",
+        min=0.0, max=1.0)] = None,
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
@@ -162,7 +172,7 @@ def bfcl(
             find_category_files(data, name)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
-        chat_model = _load_model(model, dialect, min_call_probability)
+        chat_model = _load_model(model, dialect, min_call_probability, min_value_probability)
         with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("acc {task.fields[acc]}"), TimeElapsedColumn(), TextColumn("left"),
                       TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal) as bar:

@@ -238,11 +238,15 @@ class Dialect:
             for ``pythonic``: it declines calls the default model is unsure of (BFCL irrelevance 51.7 ->
             58.3 on the sample, nothing lost elsewhere) and keeps the book's calls (the lowest, 0.36);
             0 for the others, not measured yet (benchmarks/ACCURACY.md).
+        min_value_probability: the bar ``ChatLlamaCpp`` uses when its own is None for the values of a
+            pythonic call: a call with a value the model is less sure of than this and that the
+            conversation does not hold is declined (0: off; see :mod:`toolwire.models._call_checks`).
     """
 
     name: str
     formats: tuple[str, ...]
     min_call_probability: float = 0.0
+    min_value_probability: float = 0.0
 
     def render(
         self,
@@ -428,7 +432,7 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
         UserError: unknown name, or ``"template"`` for a model whose template takes no tools.
     """
     if name == "pythonic":
-        return Dialect("pythonic", ("pythonic", "json"), min_call_probability=0.25)
+        return Dialect("pythonic", ("pythonic", "json"), min_call_probability=0.25, min_value_probability=0.3)
     if name == "json":
         return Dialect("json", ("json",))
     if name == "template":

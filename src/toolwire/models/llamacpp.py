@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import dataclasses
 import json
 import os
 import threading
@@ -37,6 +38,7 @@ from typing import Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk
+from toolwire.models._call_checks import made_up_value, opening_probability
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
@@ -92,6 +94,14 @@ class ChatLlamaCpp(BaseChatModel):
             0.25 for ``pythonic``, 0 for the others). When it is on and a call opening was seen,
             ``response_metadata`` holds ``call_probability`` (of the last opening judged) and
             ``declined_calls`` (0 to 3).
+        min_value_probability: likewise, a pythonic tool call is declined (and the reply goes on as above)
+            when one of its argument values is both unsure (the model's probability of writing it, the
+            product over its tokens, is below this, 0 to 1) and not found in the conversation (a string or
+            number that no user message, earlier reply or tool result holds): the value of a call to a tool
+            that does not fit, made up to fill its schema (:mod:`toolwire.models._call_checks`). 0 turns
+            the check off; None (default) takes the dialect's bar
+            (:attr:`~toolwire.models.dialects.Dialect.min_value_probability`). Declined values are listed
+            in ``response_metadata["made_up_values"]`` (``"keyword=literal"``).
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -115,7 +125,7 @@ class ChatLlamaCpp(BaseChatModel):
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
-                 verbose: bool = False, **options: Any) -> None:
+                 min_value_probability: float | None = None, verbose: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
@@ -133,6 +143,9 @@ class ChatLlamaCpp(BaseChatModel):
         if min_call_probability is not None and not 0.0 <= float(min_call_probability) <= 1.0:
             raise UserError(f"min_call_probability must be between 0 and 1, not {min_call_probability!r}.")
         self.min_call_probability = None if min_call_probability is None else float(min_call_probability)
+        if min_value_probability is not None and not 0.0 <= float(min_value_probability) <= 1.0:
+            raise UserError(f"min_value_probability must be between 0 and 1, not {min_value_probability!r}.")
+        self.min_value_probability = None if min_value_probability is None else float(min_value_probability)
         self.verbose = verbose
         self.options = check_options(options)
         if dialect is not None and dialect not in DIALECTS:
@@ -224,6 +237,15 @@ class ChatLlamaCpp(BaseChatModel):
             stop.set()
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _CallSpec:
+    """What constrains a call of one reply: the tools offered, parallel calls allowed, signature order."""
+
+    tools: tuple[ToolSpec, ...]
+    parallel: bool
+    signature: bool
+
+
 class _Generation:
     """One reply: render, generate (free, then constrained from a call's start), parse, report."""
 
@@ -244,12 +266,16 @@ class _Generation:
         self.finish = "stop"
         self.prefix = 0
         self.bar = 0.0  # min_call_probability in effect (the model's, else its dialect's)
+        self.value_bar = 0.0  # min_value_probability in effect (likewise)
+        self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
 
     def run(self) -> Iterator[AIMessageChunk]:
         loaded = self.loaded if self.loaded is not None else self.model.load()
         dialect = self.model.dialect_for(loaded)
         bar = self.model.min_call_probability
         self.bar = dialect.min_call_probability if bar is None else bar
+        value_bar = self.model.min_value_probability
+        self.value_bar = dialect.min_value_probability if value_bar is None else value_bar
         request = self.request
         choice = request.tool_choice or "auto"
         offered: tuple[ToolSpec, ...] = ()
@@ -277,22 +303,9 @@ class _Generation:
             head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel, signature))
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
-            head, opener, fmt = yield from self._free(loaded, tokens, scanner)
-            call_text = ""
-            if fmt is not None:
-                more = loaded.tokenize(head, bos=False) if head else []
-                grammar = self._grammar(loaded, offered, fmt, parallel, signature)
-                # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written,
-                # instead of being generated again under the grammar
-                forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
-                if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
-                    forced = []
-                self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
-                if self.budget <= 0:  # the opening took the last token allowed: the call is cut off there
-                    self.finish = "length"
-                    call_text = opener
-                else:
-                    call_text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced)
+            spec = _CallSpec(offered, parallel, signature)
+            context = [m.text for m in request.messages if m.type != "system"]
+            head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
         if self.turn is not None:
             self.turn.end()  # the model is not needed any more: the next reply may go on
         reply = read_reply(head, call_text, offered, dialect.formats, fmt, cut=self.finish == "length")
@@ -316,34 +329,71 @@ class _Generation:
         if self.call_probability is not None:
             metadata["call_probability"] = round(self.call_probability, 4)
             metadata["declined_calls"] = self.declined_calls
+        if self.made_up_values:
+            metadata["made_up_values"] = list(self.made_up_values)
         if self.fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
         provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
         yield AIMessageChunk(usage=usage, response_metadata=metadata,  # type: ignore[arg-type]
                              provider_data=provider_data)
 
-    def _free(self, loaded: LoadedModel, tokens: list[int],
-              scanner: OpenerScanner | None) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
-        """Generate unconstrained, streaming the text that cannot be the start of a call.
+    def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: _CallSpec,
+              judged: bool) -> tuple[str, list[tuple[int, int, float]]]:
+        """Generate under the grammar the call in ``fmt`` whose ``opener`` the free text began after ``head``.
 
-        With ``min_call_probability`` set (greedy decoding only: temperature 0, no repeat penalty), each
-        call opening is judged when it is
+        Returns ``(the call's text, opener included; with ``judged``, for each token generated here, its
+        character span in that text and the model's probability of it)``.
+        """
+        more = loaded.tokenize(head, bos=False) if head else []
+        grammar = self._grammar(loaded, spec.tools, fmt, spec.parallel, spec.signature)
+        # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written, instead of
+        # being generated again under the grammar
+        forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
+        if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
+            forced = []
+        self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
+        if self.budget <= 0:  # the opening took the last token allowed: the call is cut off there
+            self.finish = "length"
+            return opener, []
+        steps: list[dict[int, float]] | None = [] if judged else None
+        made: list[int] = []
+        start = len(opener) if forced else 0
+        text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made)
+        spans = []
+        if steps is not None:
+            decoder = codecs.getincrementaldecoder("utf-8")("replace")
+            for token, candidates in zip(made, steps, strict=False):
+                end = start + len(decoder.decode(loaded.piece(token)))
+                spans.append((start, end, candidates.get(token, 0.0)))
+                start = end
+        return text, spans
+
+    def _free(self, loaded: LoadedModel, tokens: list[int], scanner: OpenerScanner | None, spec: _CallSpec,
+              context: list[str]) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
+        """Generate unconstrained, streaming the text that cannot be the start of a call; a call that starts
+        is generated under the grammar (:meth:`_call`).
+
+        With greedy decoding (temperature 0, no repeat penalty) each call is judged twice
+        (:mod:`toolwire.models._call_checks`). With ``min_call_probability`` set, its opening, when it is
         recognised: its probability is the product, over its tokens (from the ``[`` or ``{`` to the
         name), of the probability of every token that would go on opening a call (any format, any
-        bound tool, any tokenization), as :meth:`_opening_probability` computes it. Below the bar, the
-        call is not made: the reply is generated again from just before that opening with those tokens
-        banned (and whitespace there too, so that the same call cannot just move to the next position),
-        and later openings are judged the same way, up to ``_MAX_DECLINES``; after that the rest of the
-        reply is text. The declined tokens do not count against ``max_tokens`` (they do count in
-        ``usage["output_tokens"]``, the tokens generated).
+        bound tool, any tokenization). With ``min_value_probability`` set, the whole call once generated
+        (pythonic calls): declined when one of its values is below that bar and not found in ``context``.
+        A declined call is not made: the reply is generated again from just before its opening with the
+        opening's tokens banned (and whitespace there too, so that the same call cannot just move to the
+        next position), and later openings are judged the same way, up to ``_MAX_DECLINES``; after that
+        the rest of the reply is text. The declined tokens do not count against ``max_tokens`` (they do
+        count in ``usage["output_tokens"]``, the tokens generated).
 
-        Returns (as the generator's value) ``(text before the call, the call's opening as generated,
-        call format)`` when a call starts, else ``(whole text, "", None)``.
+        Returns (as the generator's value) ``(text before the call, the call's text, call format)`` when a
+        call is made, else ``(whole text, "", None)``.
         """
         stops = _stop_list(self.opts.get("stop"))
         hold = max((len(s) for s in stops), default=1) - 1
-        gate = self.bar if scanner is not None and self._greedy() else 0.0
-        steps: list[dict[int, float]] | None = [] if gate > 0 else None
+        greedy = scanner is not None and self._greedy()
+        gate = self.bar if greedy else 0.0
+        value_gate = self.value_bar if greedy else 0.0
+        steps: list[dict[int, float]] | None = [] if gate > 0 or value_gate > 0 else None
         prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
@@ -365,18 +415,27 @@ class _Generation:
                     pos, fmt = found
                     if steps is not None:
                         first = next(i for i, end in enumerate(ends) if end > pos)
-                        probability, opening, spaces = self._opening_probability(loaded, scanner, text, base, ends,
-                                                                                  steps, first)
+                        probability, opening, spaces = opening_probability(loaded, scanner, text, base, ends, steps,
+                                                                           first)
                         self.call_probability = probability
                         if probability < gate:
                             restart = first, [*opening, *spaces]
                             break
                     stream.close()  # its tokens come off the budget now
                     head = text[:pos]
+                    before = self.budget
+                    judged = steps is not None and value_gate > 0 and fmt == "pythonic"
+                    call_text, spans = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
+                    made_up = made_up_value(call_text, spans, context, value_gate) if judged else None
+                    if made_up is not None:
+                        self.made_up_values.append(made_up)
+                        self.budget = before  # the declined call's tokens do not count
+                        restart = first, [*opening, *spaces]
+                        break
                     piece = _visible(head, shown, len(head.rstrip()))
                     if piece:
                         yield AIMessageChunk(piece)
-                    return head, text[pos:], fmt
+                    return head, call_text, fmt
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
                 piece = _visible(text, shown, end)
@@ -406,52 +465,6 @@ class _Generation:
         if piece:
             yield AIMessageChunk(piece)
         return text, "", None
-
-    @staticmethod
-    def _opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, ends: list[int],
-                             steps: list[dict[int, float]], first: int) -> tuple[float, list[int], list[int]]:
-        """The probability that the model opens a call where it did, and the tokens that open one there.
-
-        ``text`` is the reply so far, ``base`` its part before the current stream, ``ends[i]`` the length
-        of ``text`` after the stream's token ``i`` and ``steps[i]`` that token's candidates (see
-        :func:`~toolwire.models._decoding.greedy_tokens`). For each token of the opening (indexes
-        ``first`` to the last of ``steps``), the probabilities of
-        the candidates that would go on opening a call (a piece with text that keeps the line a call
-        opening of any format and bound tool; see :meth:`OpenerScanner.opens`) are added up, and those
-        sums multiplied: so ``[`` + ``note`` and ``[note`` both count, and a reply that was about to be
-        a call to some bound tool counts whichever tool it was. It is an estimate of the probability of
-        the opening as text, not an exact sum over token paths: after the first step only the path taken
-        is followed (other spellings are taken to go on as surely), a candidate counts when the line may
-        still become an opening (``[get`` could go on as ``[getting``), and only the ``top_k`` most likely
-        candidates of each step are seen (see :func:`~toolwire.models._decoding.greedy_tokens`).
-
-        Returns:
-            ``(probability 0..1, the token ids at ``first`` that open a call, the whitespace-only ones
-            at ``first``)``: the two lists are what a decline bans.
-        """
-        probability = 1.0
-        opening: list[int] = []
-        spaces: list[int] = []
-        line = text.rfind("\n", 0, ends[first - 1] if first else len(base)) + 1
-        for i in range(first, len(steps)):
-            before = text[:ends[i - 1]] if i else base
-            mass = 0.0
-            for token, p in steps[i].items():
-                piece = loaded.piece(token).decode("utf-8", "replace")
-                if i == first and not piece.strip():
-                    spaces.append(token)  # whitespace before an opening opens nothing (inside one it may: ```\n[)
-                    continue
-                candidate = before + piece
-                starts = {line, before.rfind("\n") + 1,
-                          *(len(before) + j + 1 for j, c in enumerate(piece) if c == "\n")}
-                # a start counts once the candidate writes something there (a piece ending in a newline
-                # only begins a line that may or may not become a call)
-                if any(candidate[s:].strip() and scanner.opens(candidate, s) for s in starts):
-                    mass += p
-                    if i == first:
-                        opening.append(token)
-            probability *= mass
-        return probability, opening, spaces
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -560,9 +573,10 @@ class _Generation:
                 close()
             self.budget -= count
 
-    def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = ()) -> str:
+    def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = (),
+              candidates: list[dict[int, float]] | None = None, made: list[int] | None = None) -> str:
         text = ""
-        for latest in self._texts(loaded, tokens, grammar, forced):
+        for latest in self._texts(loaded, tokens, grammar, forced, candidates=candidates, made=made):
             text = latest
         return text
 
