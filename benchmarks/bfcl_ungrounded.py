@@ -4,8 +4,8 @@
 with greedy decoding these are the only items whose replies a value bar can change: running just them
 with the bar on, and taking the other items' verdicts from the full run, gives the full categories'
 figures (the same rule of "the only items that can change" that ``bfcl_sample.py --changed`` uses for
-prompt changes). The test is the implementation's own (``_in_context``), with the same context (the
-texts of the item's messages other than system ones).
+prompt changes). The test is the implementation's own (``in_context``), with the same context
+(``conversation_texts`` of the item's messages).
 
 Usage: ``python benchmarks/bfcl_ungrounded.py ../shared/bfcl REPORT.json.gz [PATCH.json.gz ...] > ids.txt``
 (later reports replace earlier ones item by item, as ``bfcl_diff.py --patch`` does); then
@@ -19,7 +19,7 @@ import json
 import sys
 
 from toolwire.evals.bfcl import load_category
-from toolwire.models._call_checks import _NUMBER, _in_context, _leaves
+from toolwire.models._call_checks import _leaves, context_numbers, context_words, conversation_texts, in_context
 
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
 
@@ -37,10 +37,9 @@ def main(data: str, reports: list[str]) -> None:
             done = items.get(item.id)
             if done is None or not done["actual"]:
                 continue
-            context = [m.text for m in item.messages() if m.type != "system"]
-            words = " ".join(" ".join(context).split()).casefold()
-            numbers = {float(n) for n in _NUMBER.findall(" ".join(context).replace(",", ""))}
-            if any(not _in_context(leaf, words, numbers)
+            context = conversation_texts(item.messages())
+            words, numbers = context_words(context), context_numbers(context)
+            if any(not in_context(leaf, words, numbers)
                    for call in done["actual"] for leaf in _leaves(call["args"])):
                 print(item.id)
                 counts[category] = counts.get(category, 0) + 1

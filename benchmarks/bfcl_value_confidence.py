@@ -3,9 +3,11 @@
 For calls from a finished report (irrelevance items where a call was made although none fits, and right
 calls from the other categories), the conversation is rendered as ChatLlamaCpp renders it and the reply
 the run produced (its calls, written as the pythonic dialect writes them) is fed back token by token; for
-every token the model's (unconstrained) probability is read. Per call it prints the smallest probability
-among the tokens of the argument values, and the smallest per-value joint probability (the product over one
-value's tokens), so the two groups can be compared before building a decline rule on either figure.
+every token the model's (unconstrained) probability is read. Per value it prints the smallest probability
+among its tokens and its joint probability (the product over its tokens), so the two groups can be compared
+before building a decline rule on either figure. Value spans are the implementation's own
+(``toolwire.models._call_checks``); before the seventh session's review the script used byte offsets as
+character offsets, which shifted the spans of values after a non-ASCII character.
 
 Usage: ``python benchmarks/bfcl_value_confidence.py REPORT.json.gz ../shared/bfcl [--every K] > out.jsonl``
 (irrelevance failures all, right items of the other categories every K-th; about 5 s per item here).
@@ -14,7 +16,7 @@ Usage: ``python benchmarks/bfcl_value_confidence.py REPORT.json.gz ../shared/bfc
 from __future__ import annotations
 
 import argparse
-import ast
+import codecs
 import gzip
 import json
 
@@ -23,8 +25,10 @@ import numpy as np
 
 from toolwire.evals.bfcl import load_category
 from toolwire.models import init_chat_model
+from toolwire.models._call_checks import _value_nodes
 from toolwire.models.base import to_tool_spec
 from toolwire.models.dialects import format_calls
+from toolwire.models.grammar import required_keys
 
 CATEGORIES = ("irrelevance", "simple_python", "multiple", "parallel", "parallel_multiple")
 
@@ -33,25 +37,6 @@ def _probs(llm: llama_cpp.Llama) -> np.ndarray:
     logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),))
     p = np.exp(logits.astype(np.float64) - float(logits.max()))
     return p / p.sum()
-
-
-def _value_spans(text: str) -> list[list[tuple[str, int, int]]] | None:
-    """Per call of a pythonic call list: ``(keyword, start, end)`` character spans of its values, or None if
-    the text is not such a list."""
-    start = text.find("[")
-    try:
-        tree = ast.parse(text[start:].strip().rstrip("`").strip(), mode="eval")
-    except SyntaxError:
-        return None
-    if not isinstance(tree.body, ast.List):
-        return None
-    spans = []
-    for call in tree.body.elts:
-        if not isinstance(call, ast.Call):
-            return None
-        spans.append([(k.arg or "", start + k.value.col_offset, start + k.value.end_col_offset) for k in call.keywords
-                      if k.value.lineno == 1 and k.value.end_lineno == 1])
-    return spans
 
 
 def main() -> None:
@@ -87,8 +72,8 @@ def main() -> None:
         calls = [{"name": sent.get(c["name"], c["name"]), "args": c["args"], "id": f"c{i}", "type": "tool_call"}
                  for i, c in enumerate(x["actual"])]
         text = format_calls(calls, "pythonic", specs)  # the report keeps calls, not the reply's text
-        spans = _value_spans(text)
-        if not spans or not any(spans):
+        nodes = list(_value_nodes(text))  # the implementation's own spans (characters, any line)
+        if not nodes:
             continue
         prompt = loaded.render(dialect.render(list(item.messages()), specs, tool_choice="auto"))
         prompt_tokens = loaded.tokenize(prompt)
@@ -96,26 +81,23 @@ def main() -> None:
         llm.reset()
         llm.eval(prompt_tokens)
         offsets, pos, probs = [], 0, []
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
         for tok in reply_tokens:
             p = _probs(llm)
             probs.append(float(p[tok]))
-            piece = loaded.piece(tok).decode("utf-8", "replace")
+            piece = decoder.decode(loaded.piece(tok))
             offsets.append((pos, pos + len(piece)))
             pos += len(piece)
             llm.eval([tok])
-        per_call = []
-        required = {t.name: set(t.parameters.get("required") or ()) for t in specs}
-        for call, call_spans in zip(calls, spans, strict=False):
-            values = []
-            for key, a, b in call_spans:
-                inside = [probs[i] for i, (s, e) in enumerate(offsets) if s < b and e > a]
-                if inside:
-                    values.append({"key": key, "required": key in required.get(call["name"], ()),
-                                   "min": round(min(inside), 4), "joint": round(float(np.prod(inside)), 4)})
-            per_call.append({"token_min": min((v["min"] for v in values), default=1.0),
-                             "value_min": min((v["joint"] for v in values), default=1.0), "values": values})
-        print(json.dumps({"id": x["id"], "category": x["category"], "valid": x["valid"], "calls": per_call}),
-              flush=True)
+        required = {k for t in specs if t.name in {c["name"] for c in calls} for k in required_keys(t.parameters)}
+        values = []
+        for key, _node, a, b in nodes:
+            inside = [probs[i] for i, (s, e) in enumerate(offsets) if s < b and e > a]
+            if inside:
+                values.append({"key": key, "text": text[a:b], "required": key in required,
+                               "min": round(min(inside), 4), "joint": round(float(np.prod(inside)), 4)})
+        print(json.dumps({"id": x["id"], "category": x["category"], "valid": x["valid"], "values": values},
+                         ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":

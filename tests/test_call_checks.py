@@ -44,3 +44,43 @@ def test_text_that_is_not_a_pythonic_call_list_is_never_judged() -> None:
         assert made_up_value(text, _spans(text, 0.01), ["nothing"], 0.5) is None
     fenced = '```python\n[f(a="zz")]\n```'
     assert made_up_value(fenced, _spans(fenced, 0.01), ["nothing"], 0.5) == 'a="zz"'
+
+
+# -- review 13 ------------------------------------------------------------------------------------------
+
+
+def test_numbers_are_read_as_written_and_compared_exactly() -> None:
+    from decimal import Decimal
+
+    from toolwire.models._call_checks import context_numbers
+
+    assert context_numbers(["mean of 1,2,3,4 at (3,4) and 40.7,-74.0; pay 1,500,000.5 or 1,500"]) >= {
+        Decimal(n) for n in ("1", "2", "3", "4", "40.7", "-74.0", "1500000.5", "1500")}
+    text = "[f(numbers=[1, 2, 3, 4], lat=40.7, lon=-74.0)]"
+    assert made_up_value(text, _spans(text, 0.1), ["What is the mean of 1,2,3,4 at 40.7,-74.0?"], 0.3) is None
+    # a 64-bit id one off from the conversation's is not the conversation's; a huge literal does not crash
+    text = "[get_user(user_id=1234567890123456789)]"
+    assert made_up_value(text, _spans(text, 0.1), ["user 1234567890123456788"], 0.3) == "user_id=1234567890123456789"
+    huge = "[f(a=" + "9" * 400 + ")]"  # past a float's range
+    assert made_up_value(huge, _spans(huge, 0.1), ["nothing"], 0.3) == huge[3:-2]
+    huge = "[f(a=" + "9" * 5000 + ")]"  # past what Python reads as a literal: not judged
+    assert made_up_value(huge, _spans(huge, 0.1), ["nothing"], 0.3) is None
+
+
+def test_the_conversation_includes_system_messages_and_earlier_call_arguments() -> None:
+    from toolwire.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, tool_call
+    from toolwire.models._call_checks import conversation_texts
+
+    messages = [SystemMessage("Customer id: 77310."), HumanMessage("Open my report."),
+                AIMessage("", tool_calls=[tool_call("find", {"path": "report-2024-05-01.txt"}, "c1")]),
+                ToolMessage("found", "c1")]
+    context = conversation_texts(messages)
+    for text in ('[open(path="report-2024-05-01.txt")]', "[account(customer_id=77310)]"):
+        assert made_up_value(text, _spans(text, 0.1), context, 0.3) is None
+    assert made_up_value('[open(path="x.txt")]', _spans('[open(path="x.txt")]', 0.1), context, 0.3) == 'path="x.txt"'
+
+
+def test_calls_written_over_several_lines_are_judged_too() -> None:
+    for text in ('[f(\n    a="Atlantis",\n    b=1,\n)]', '[f(b=1),\n g(a="Atlantis")]', '[f(b=1), g(a="Atlântida")]'):
+        found = made_up_value(text, _spans(text, 0.1), ["b is 1"], 0.3)
+        assert found is not None and found.startswith('a="Atl'), (text, found)

@@ -76,3 +76,43 @@ def test_example_calls_are_valid_against_the_schema(variant: int) -> None:
     jsonschema.validate(args, spec.parameters)
     assert args["where"] == {"school": "value" if not variant else "other value"}
     assert args["page"] == 5 and args["ratio"] == 10
+
+
+# -- review 13: examples the grammar accepts, odd schemas that must not break the prompt ------------------
+
+_ODD = {
+    "many items": {"type": "array", "items": {"type": "string"}, "minItems": 5},
+    "distinct items": {"type": "array", "items": {"type": "integer"}, "minItems": 3, "uniqueItems": True},
+    "integer above 2.5": {"type": "integer", "minimum": 2.5},
+    "bounded numbers": {"type": "number", "exclusiveMinimum": 4, "maximum": 9},
+    "untyped branches": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                         "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    "untyped array": {"items": {"type": "integer"}},
+    "long string": {"type": "string", "minLength": 8},
+    "nullable first": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 3}]},
+}
+
+
+@pytest.mark.parametrize("name", sorted(_ODD))
+def test_example_calls_pass_the_call_grammar_and_the_schema(name: str) -> None:
+    from test_grammar import Gbnf
+    from toolwire.models._tool_text import format_calls
+    from toolwire.models.grammar import call_grammar
+
+    spec = ToolSpec("f", "F.", {"type": "object", "properties": {"p": _ODD[name]}, "required": ["p"]})
+    grammar = Gbnf(call_grammar([spec], "pythonic"))
+    for variant in (0, 1):
+        call = _example_call(spec, variant)
+        jsonschema.validate(call["args"], spec.parameters)
+        assert grammar.accepts(format_calls([call], "pythonic", [spec])), format_calls([call], "pythonic", [spec])
+
+
+def test_odd_nested_schemas_render_a_valid_stub() -> None:
+    spec = ToolSpec("f", "F.", {"type": "object", "required": ["o"], "properties": {
+        "o": {"type": "object", "required": True, "description": None, "properties": {
+            'x"""\nimport os': {"type": "string", "description": None}, "y": {"type": "integer"}}}}})
+    text = python_signature(spec)
+    tree = ast.parse(text + "\n    pass\n")
+    doc = ast.get_docstring(tree.body[0])
+    assert "None" not in doc and "x''' import os (str, optional)" in doc and "y (int, optional)" in doc
+    assert _example_call(spec)["args"] == {"o": {}}  # a non-list "required" counts as no required keys

@@ -17,28 +17,39 @@ grammar or ban):
 from __future__ import annotations
 
 import ast
+import json
 import math
 import re
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolwire.models._loaded import LoadedModel
     from toolwire.models.grammar import OpenerScanner
 
-__all__ = ["made_up_value", "opening_probability"]
+__all__ = ["context_numbers", "context_words", "conversation_texts", "in_context", "made_up_value",
+           "opening_probability"]
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+_GROUPED = re.compile(r"(?<![\w.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
 
 
 def opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, ends: list[int],
                         steps: list[dict[int, float]], first: int) -> tuple[float, list[int], list[int]]:
     """The probability that the model opens a call where it did, and the tokens that open one there.
 
-    ``text`` is the reply so far, ``base`` its part before the current stream, ``ends[i]`` the length
-    of ``text`` after the stream's token ``i`` and ``steps[i]`` that token's candidates (see
-    :func:`~toolwire.models._decoding.greedy_tokens`). For each token of the opening (indexes
-    ``first`` to the last of ``steps``), the probabilities of
+    Args:
+        loaded: the model (for each token's text).
+        scanner: the call-opening recogniser of the reply (its formats and bound tools).
+        text: the reply so far.
+        base: the part of ``text`` before the current stream (kept over declined calls).
+        ends: ``ends[i]`` is the length of ``text`` after the stream's token ``i``.
+        steps: ``steps[i]`` is that token's candidates, ``{token id: probability}`` (see
+            :func:`~toolwire.models._decoding.greedy_tokens`).
+        first: the index of the opening's first token in the stream.
+
+    For each token of the opening (indexes ``first`` to the last of ``steps``), the probabilities of
     the candidates that would go on opening a call (a piece with text that keeps the line a call
     opening of any format and bound tool; see :meth:`OpenerScanner.opens`) are added up, and those
     sums multiplied: so ``[`` + ``note`` and ``[note`` both count, and a reply that was about to be
@@ -77,9 +88,10 @@ def opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, 
     return probability, opening, spaces
 
 
-def _value_nodes(text: str) -> Iterator[tuple[str, ast.expr, int]]:
-    """``(keyword, value node, offset of the node's line 1 in text)`` for each argument of a pythonic call
-    list in ``text`` (fenced or not); nothing when it is not one."""
+def _value_nodes(text: str) -> Iterator[tuple[str, ast.expr, int, int]]:
+    """``(keyword, value node, start, end)`` for each argument of a pythonic call list in ``text`` (fenced or
+    not, on one line or several): the node and its character span in ``text``; nothing when ``text`` is not
+    such a list."""
     start = text.find("[")
     if start < 0:
         return
@@ -90,11 +102,20 @@ def _value_nodes(text: str) -> Iterator[tuple[str, ast.expr, int]]:
         return
     if not isinstance(tree.body, ast.List):
         return
+    lines = body.split("\n")
+    firsts = [start]  # where each line of body starts in text
+    for line in lines[:-1]:
+        firsts.append(firsts[-1] + len(line) + 1)
+
+    def where(lineno: int, col: int) -> int:  # ast gives a line and a UTF-8 byte offset in it
+        return firsts[lineno - 1] + len(lines[lineno - 1].encode("utf-8")[:col].decode("utf-8", "replace"))
+
     for call in tree.body.elts:
         if isinstance(call, ast.Call):
             for kw in call.keywords:
-                if kw.arg and kw.value.lineno == 1 and kw.value.end_lineno == 1:
-                    yield kw.arg, kw.value, start
+                node = kw.value
+                if kw.arg and node.end_lineno is not None and node.end_col_offset is not None:
+                    yield kw.arg, node, where(node.lineno, node.col_offset), where(node.end_lineno, node.end_col_offset)
 
 
 def _leaves(value: Any) -> Iterator[Any]:
@@ -108,16 +129,60 @@ def _leaves(value: Any) -> Iterator[Any]:
         yield value
 
 
-def _in_context(value: Any, words: str, numbers: set[float]) -> bool:
-    """Whether a literal comes from the conversation: a string found in it (letter case and runs of spaces
-    aside), a number written in it; ``True``, ``False`` and ``None`` carry no evidence either way."""
+def _exact(value: int | float | str) -> Decimal | None:
+    """A number as an exact decimal (None for NaN, infinities and integers too long to write out)."""
+    try:
+        number = Decimal(repr(value) if isinstance(value, float) else str(value))
+    except (ValueError, ArithmeticError):  # int too long for str(), or not a number
+        return None
+    return number if number.is_finite() else None
+
+
+def context_numbers(context: Iterable[str]) -> set[Decimal]:
+    """Every number written in the texts, exactly: as written (``1,2,3`` is 1, 2 and 3) and, for numbers
+    grouped by thousands (``1,500,000``), also without the separators."""
+    found: set[Decimal] = set()
+    for text in context:
+        for match in _NUMBER.findall(text):
+            number = _exact(match)
+            if number is not None:
+                found.add(number)
+        for match in _GROUPED.findall(text):
+            number = _exact(match.replace(",", ""))
+            if number is not None:
+                found.add(number)
+    return found
+
+
+def context_words(context: Iterable[str]) -> str:
+    """The texts as one string to look strings up in: letter case folded, runs of whitespace made one space."""
+    return " ".join(" ".join(context).split()).casefold()
+
+
+def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
+    """Whether a literal comes from the conversation (``words`` and ``numbers`` from :func:`context_words` and
+    :func:`context_numbers`): a string found in it (letter case and runs of whitespace aside), a number
+    written in it (exactly: ``5`` and ``5.0`` are one number, two ids that differ in their last digit are
+    not); ``True``, ``False`` and ``None`` carry no evidence either way."""
     if isinstance(value, bool) or value is None:
         return True
     if isinstance(value, int | float):
-        return float(value) in numbers
+        number = _exact(value)
+        return number is not None and number in numbers
     if isinstance(value, str):
         return " ".join(value.split()).casefold() in words
     return True
+
+
+def conversation_texts(messages: Iterable[Any]) -> list[str]:
+    """The texts a tool call's values may come from: each message's text (``BaseMessage.text``) and the
+    arguments of the tool calls earlier replies made (as JSON text)."""
+    texts: list[str] = []
+    for message in messages:
+        texts.append(message.text)
+        for call in getattr(message, "tool_calls", None) or ():
+            texts.append(json.dumps(call.get("args"), ensure_ascii=False, default=str))
+    return texts
 
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
@@ -130,23 +195,22 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
         tokens: ``(start, end, probability)`` of each generated token: its character span in ``text`` and the
             model's probability of it (0..1, before the grammar). Tokens ``text`` begins with that were not
             generated (a call's opening kept as written) may be left out.
-        context: the conversation's texts the values may come from (the user's messages, the earlier replies
-            and tool results; not the tool descriptions, whose example values would count).
+        context: the conversation's texts the values may come from: every message's text (the system
+            message's too) and the arguments of earlier tool calls, but not the prompt's tool descriptions,
+            whose example values would count.
         bar: a value is unsure when the product of its tokens' probabilities is below this (0..1).
 
     Returns:
         ``"keyword=literal"`` of the first value that is unsure and holds a string or number (at any depth)
-        not found in ``context``; None otherwise.
+        not found in ``context`` (:func:`in_context`); None otherwise. Never raises on odd text: what Python's
+        parser does not read as a call list of literals is not judged.
     """
     spans = list(tokens)
     if bar <= 0 or not spans:
         return None
-    words = " ".join(" ".join(context).split()).casefold()
-    numbers = {float(n) for n in _NUMBER.findall(" ".join(context).replace(",", ""))}
-    for key, node, offset in _value_nodes(text):
-        line = text[offset:].split("\n", 1)[0].encode("utf-8")  # ast's offsets count UTF-8 bytes of the line
-        a = offset + len(line[:node.col_offset].decode("utf-8", "replace"))
-        b = offset + len(line[:node.end_col_offset].decode("utf-8", "replace"))
+    texts = list(context)
+    words, numbers = context_words(texts), context_numbers(texts)
+    for key, node, a, b in _value_nodes(text):
         inside = [p for start, end, p in spans if start < b and end > a]
         if not inside or math.prod(inside) >= bar:
             continue
@@ -154,6 +218,6 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
             value = ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
-        if not all(_in_context(leaf, words, numbers) for leaf in _leaves(value)):
+        if not all(in_context(leaf, words, numbers) for leaf in _leaves(value)):
             return f"{key}={text[a:b]}"
     return None

@@ -10,12 +10,13 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from toolwire.messages import ToolCall
 from toolwire.models._text_content import json_form
-from toolwire.models.grammar import python_literal
+from toolwire.models.grammar import _types, python_literal, required_keys
 from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
@@ -120,13 +121,24 @@ def python_signature(spec: ToolSpec, tools: Sequence[ToolSpec] | None = None) ->
     A parameter that takes an object with ``properties`` (or a list of such objects) is typed ``dict`` (or
     ``list[dict]``) and its keys are listed under it in the docstring, Google style (``key (type): text``,
     ``optional`` for keys the object's ``required`` leaves out), nested objects' keys under theirs.
+
+    Args:
+        spec: the tool (name, description, JSON Schema of its arguments).
+        tools: the tools offered with it, which decide the Python-safe spellings (default: ``spec`` alone).
+
+    Returns:
+        The ``def name(...):`` line and its docstring, as the ``pythonic`` dialect's system prompt shows them.
+        Never raises on odd schemas: what it cannot type is ``Any``, a non-list ``required`` counts as none.
     """
     return _signature(spec, _python_names(tools or (spec,)))
 
 
 def _doc_text(text: Any) -> str:
-    """A description as one docstring line's text: no line breaks, no quote that would end the docstring."""
-    return " ".join(str(text).split()).replace('"""', "'''")
+    """A description (or key name) as one docstring line's text: no line breaks, no quote that would end the
+    docstring; nothing for a missing or non-string description."""
+    if not isinstance(text, str):
+        return ""
+    return " ".join(text.split()).replace('"""', "'''")
 
 
 def _object_schema(schema: Any) -> tuple[dict[str, Any], str] | None:
@@ -155,22 +167,23 @@ def _keys_doc(schema: Any, indent: str, depth: int = 0) -> tuple[str, list[str]]
     if found is None:
         return "", []
     obj, intro = found
-    required = set(obj.get("required") or ())
+    required = set(required_keys(obj))
     lines = []
     for key, sub in obj["properties"].items():
         kind = _py_type(sub)
         flags = kind if key in required else f"{kind}, optional"
+        written = _doc_text(key) or '""'
         text = _doc_text(sub.get("description", "")) if isinstance(sub, dict) else ""
         more, below = _keys_doc(sub, indent + "    ", depth + 1)
         text = " ".join(t for t in (text, more) if t)
-        lines.append(f"{indent}{key} ({flags}): {text}".rstrip() if text else f"{indent}{key} ({flags})")
+        lines.append(f"{indent}{written} ({flags}): {text}".rstrip() if text else f"{indent}{written} ({flags})")
         lines += below
     return intro, lines
 
 
 def _signature(spec: ToolSpec, names: PythonNames) -> str:
     props: dict[str, Any] = spec.parameters.get("properties") or {}
-    required = set(spec.parameters.get("required") or ())
+    required = set(required_keys(spec.parameters))
     params, docs = [], []
     for name, spelled in names.params(spec.name).items():
         sub = props[name] if isinstance(props[name], dict) else {}
@@ -195,41 +208,74 @@ def _signature(spec: ToolSpec, names: PythonNames) -> str:
     return "\n".join(lines)
 
 
-def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
-    """A literal the schema accepts, for the prompt's example call; ``variant`` picks a different value.
+def _number(schema: dict[str, Any], value: float, integer: bool) -> float:
+    """``value`` moved inside the schema's ``minimum``/``exclusiveMinimum``/``maximum`` bounds (whole for
+    an integer)."""
+    def bound(key: str) -> float | None:
+        found = schema.get(key)
+        usable = isinstance(found, int | float) and not isinstance(found, bool) and math.isfinite(found)
+        return found if usable else None
 
-    The example must be a call the grammar would let the model write: an object gets its required keys, an
-    array its ``minItems`` items, a union (``anyOf``/``oneOf``, a list of types) its first branch that is
-    not null, a number its ``minimum`` when 1 is below it."""
+    low, above, high = bound("minimum"), bound("exclusiveMinimum"), bound("maximum")
+    if low is not None and value < low:
+        value = math.ceil(low) if integer else low
+    if above is not None and value <= above:
+        value = math.floor(above) + 1 if integer else above + 1
+    if high is not None and value > high:
+        value = math.floor(high) if integer else high
+    return value
+
+
+def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
+    """A literal the schema accepts, for the prompt's example call; each ``variant`` (0, 1, 2...) gives a
+    different value where the type has one (``"value"``, ``"other value"``, ``"value 3"``...; 1, 2, 3...).
+
+    The example must be a call the grammar (:mod:`toolwire.models.grammar`) lets the model write, read the
+    way the grammar reads the schema: ``const``/``enum`` first; of a union (``anyOf``/``oneOf``) the first
+    branch that is not null, with the parent's keys merged in; of a list of types the first that is not
+    null; an object gets its required keys, an array its ``minItems`` items (as far as the grammar's 16;
+    distinct ones under ``uniqueItems``), a number stays within ``minimum``/``exclusiveMinimum``/``maximum``
+    and a string is at least ``minLength`` long."""
     if not isinstance(schema, dict) or depth > 8:
-        return "value" if not variant else "other value"
+        return "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
     if "const" in schema:
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][variant % len(schema["enum"])]
-    branches = schema.get("anyOf") or schema.get("oneOf")
-    if isinstance(branches, list) and branches:
-        chosen = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")] or branches
-        return _example_value(chosen[0], variant, depth + 1)
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), kind[0] if kind else None)
-    if kind == "object" or (kind is None and isinstance(schema.get("properties"), dict)):
+    for key in ("anyOf", "oneOf"):
+        branches = schema.get(key)
+        if isinstance(branches, list) and branches:
+            base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
+            merged = [{**base, **b} if isinstance(b, dict) else b for b in branches]
+            chosen = [b for b in merged if not (isinstance(b, dict) and _types(b) == ["null"])] or merged
+            return _example_value(chosen[0], variant, depth + 1)
+    kinds = _types(schema)
+    kind = next((k for k in kinds if k != "null"), kinds[0] if kinds else None)
+    if kind == "object":
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        return {k: _example_value(props.get(k), variant, depth + 1) for k in schema.get("required") or () if k in props}
+        return {k: _example_value(props.get(k), variant, depth + 1) for k in required_keys(schema) if k in props}
     if kind == "array":
-        count = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
-        return [_example_value(schema.get("items"), variant, depth + 1) for _ in range(min(count, 3))]
-    if kind in ("integer", "number"):
-        value = (1, 2)[variant % 2] if kind == "integer" else (1.5, 2.5)[variant % 2]
-        low = schema.get("minimum")
-        return low if isinstance(low, int | float) and not isinstance(low, bool) and value < low else value
-    values = {"boolean": (True, False), "null": (None, None)}.get(str(kind), ("value", "other value"))
-    return values[variant % 2]
+        count = schema.get("minItems")
+        count = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 16 else 0
+        step = 1 if schema.get("uniqueItems") is True else 0
+        return [_example_value(schema.get("items"), variant + i * step, depth + 1) for i in range(count)]
+    if kind == "integer":
+        return _number(schema, variant + 1, True)
+    if kind == "number":
+        return _number(schema, variant + 1.5, False)
+    if kind == "boolean":
+        return not variant % 2
+    if kind == "null":
+        return None
+    text = "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
+    least = schema.get("minLength")
+    if isinstance(least, int) and not isinstance(least, bool) and len(text) < least <= 64:
+        text = text.ljust(least, "x")
+    return text
 
 
 def _example_call(spec: ToolSpec, variant: int = 0) -> ToolCall:
     props: dict[str, Any] = spec.parameters.get("properties") or {}
-    required = list(spec.parameters.get("required") or ()) or list(props)[:1]
+    required = required_keys(spec.parameters) or list(props)[:1]
     args = {k: _example_value(props.get(k), variant) for k in required if k in props}
     return {"name": spec.name, "args": args, "id": None, "type": "tool_call"}

@@ -201,6 +201,13 @@ class Rules:
         return '"None"' if self.style == "py" else '"null"'
 
 
+def required_keys(schema: Any) -> list[str]:
+    """The ``required`` list of an object schema, as key names; anything else there (a draft-3 style
+    ``"required": true``, a stray value) counts as no required keys rather than failing."""
+    keys = schema.get("required") if isinstance(schema, dict) else None
+    return [k for k in keys if isinstance(k, str)] if isinstance(keys, list | tuple) else []
+
+
 def _types(schema: dict[str, Any]) -> list[str]:
     kind = schema.get("type")
     if isinstance(kind, str):
@@ -295,7 +302,7 @@ def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
         if python_call:
             return '""'
         return "pydict" if rules.style == "py" else "object"
-    required = set(schema.get("required") or ())
+    required = set(required_keys(schema))
     pairs: list[tuple[str, bool]] = []
     for name, sub in props.items():
         value = value_rule(sub, rules, f"{hint}-{name}", depth + 1)

@@ -38,7 +38,7 @@ from typing import Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk
-from toolwire.models._call_checks import made_up_value, opening_probability
+from toolwire.models._call_checks import conversation_texts, made_up_value, opening_probability
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
@@ -91,13 +91,14 @@ class ChatLlamaCpp(BaseChatModel):
             its tokens) is at least this (0 to 1); otherwise the reply goes on from before that opening
             with those tokens banned (up to 3 openings per reply, then text). 0 turns the check off; None
             (default) takes the dialect's bar (:attr:`~toolwire.models.dialects.Dialect.min_call_probability`:
-            0.25 for ``pythonic``, 0 for the others). When it is on and a call opening was seen,
-            ``response_metadata`` holds ``call_probability`` (of the last opening judged) and
-            ``declined_calls`` (0 to 3).
+            0.25 for ``pythonic``, 0 for the others). When it or ``min_value_probability`` is on and a call
+            opening was seen, ``response_metadata`` holds ``call_probability`` (of the last opening judged)
+            and ``declined_calls`` (0 to 3: calls declined by either bar).
         min_value_probability: likewise, a pythonic tool call is declined (and the reply goes on as above)
             when one of its argument values is both unsure (the model's probability of writing it, the
             product over its tokens, is below this, 0 to 1) and not found in the conversation (a string or
-            number that no user message, earlier reply or tool result holds): the value of a call to a tool
+            number that no message of the conversation, system message included, or earlier call's
+            arguments hold): the value of a call to a tool
             that does not fit, made up to fill its schema (:mod:`toolwire.models._call_checks`). 0 turns
             the check off; None (default) takes the dialect's bar
             (:attr:`~toolwire.models.dialects.Dialect.min_value_probability`). Declined values are listed
@@ -304,7 +305,7 @@ class _Generation:
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
             spec = _CallSpec(offered, parallel, signature)
-            context = [m.text for m in request.messages if m.type != "system"]
+            context = conversation_texts(request.messages)
             head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
         if self.turn is not None:
             self.turn.end()  # the model is not needed any more: the next reply may go on
