@@ -568,11 +568,14 @@ class _ScriptedGeneration:
         self.gen.budget -= cost
         return text, spans
 
-    def run(self, loaded, names=("get_weather",), context=()):
+    def run(self, loaded, names=("get_weather",), context=(), placeholders=()):
         from toolwire.models.grammar import OpenerScanner
 
         chunks = []
-        free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names), None, list(context))
+        from toolwire.models._call_checks import CallSpec
+
+        spec = CallSpec((), True, True, frozenset(placeholders))
+        free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names), spec, list(context))
         while True:
             try:
                 chunks.append(next(free))
@@ -635,3 +638,14 @@ def test_an_unsure_value_from_the_conversation_or_a_sure_one_keeps_the_call():
     # the check off: the call is not even judged
     run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.0, calls=[(_ATLANTIS, _UNSURE_CITY, 9)])
     assert run.run(_VOCAB, context=["?"])[0] == ("", _ATLANTIS, "pythonic") and run.judged == [False]
+
+
+def test_a_call_copying_the_prompts_example_value_is_declined_however_sure():
+    sure_city = [(0, 13, 1.0), (13, 23, 0.99), (23, len(_ATLANTIS), 1.0)]
+    text = [(7, {7: 0.9}), (8, {8: 0.9}), (9, {9: 0.9})]
+    run = _ScriptedGeneration([_SURE_OPENING, text], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])
+    (whole, call_text, _), _ = run.run(_VOCAB, context=["Weather?"], placeholders={"Atlantis", 1.5})
+    assert (whole, call_text) == ("It is sunny", "") and run.gen.made_up_values == ['city="Atlantis"']
+    # the conversation holding the value makes it the user's, not the example's
+    run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])
+    assert run.run(_VOCAB, context=["Atlantis weather?"], placeholders={"Atlantis"})[0][1] == _ATLANTIS

@@ -116,3 +116,15 @@ def test_odd_nested_schemas_render_a_valid_stub() -> None:
     doc = ast.get_docstring(tree.body[0])
     assert "None" not in doc and "x''' import os (str, optional)" in doc and "y (int, optional)" in doc
     assert _example_call(spec)["args"] == {"o": {}}  # a non-list "required" counts as no required keys
+
+
+def test_example_placeholders_are_the_examples_made_up_values_only() -> None:
+    from toolwire.models._tool_text import example_placeholders
+
+    spec = ToolSpec("f", "F.", {"type": "object", "required": ["city", "n", "x", "unit", "mode"], "properties": {
+        "city": {"type": "string"}, "n": {"type": "integer"}, "x": {"type": "number"},
+        "unit": {"enum": ["value", "km"]}, "mode": {"type": "string", "default": "other value"}}})
+    # "value" is an enum choice and "other value" a default: real values; 1 and 2 are whole numbers
+    assert example_placeholders(spec) == frozenset({1.5, 2.5})
+    plain = ToolSpec("g", "G.", {"type": "object", "required": ["q"], "properties": {"q": {"type": "string"}}})
+    assert example_placeholders(plain) == frozenset({"value", "other value"})

@@ -17,22 +17,35 @@ grammar or ban):
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolwire.models._loaded import LoadedModel
     from toolwire.models.grammar import OpenerScanner
+    from toolwire.tools import ToolSpec
 
-__all__ = ["context_numbers", "context_words", "conversation_texts", "in_context", "made_up_value",
+__all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts", "in_context", "made_up_value",
            "opening_probability"]
 
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 _GROUPED = re.compile(r"(?<![\w.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CallSpec:
+    """What constrains and judges a call of one reply: the tools offered, parallel calls allowed, signature
+    order, the made-up values of the prompt's example calls."""
+
+    tools: tuple[ToolSpec, ...]
+    parallel: bool
+    signature: bool
+    placeholders: frozenset[str | float] = frozenset()
 
 
 def opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, ends: list[int],
@@ -186,7 +199,7 @@ def conversation_texts(messages: Iterable[Any]) -> list[str]:
 
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
-                  bar: float) -> str | None:
+                  bar: float, placeholders: Collection[str | float] = ()) -> str | None:
     """The first argument value of a pythonic call list that the model was unsure of and did not take from
     the conversation, as ``"keyword=literal"``; None when there is none (or ``text`` is not such a list).
 
@@ -199,10 +212,14 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
             message's too) and the arguments of earlier tool calls, but not the prompt's tool descriptions,
             whose example values would count.
         bar: a value is unsure when the product of its tokens' probabilities is below this (0..1).
+        placeholders: the made-up values of the prompt's example calls
+            (:func:`toolwire.models._tool_text.example_placeholders`): a value holding one of them that
+            ``context`` does not hold counts as made up however sure the model was (it copied the example).
 
     Returns:
         ``"keyword=literal"`` of the first value that is unsure and holds a string or number (at any depth)
-        not found in ``context`` (:func:`in_context`); None otherwise. Never raises on odd text: what Python's
+        not found in ``context`` (:func:`in_context`), or holds a placeholder not found there; None
+        otherwise (also when ``bar`` is 0: the check is off). Never raises on odd text: what Python's
         parser does not read as a call list of literals is not judged.
     """
     spans = list(tokens)
@@ -212,12 +229,15 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
     words, numbers = context_words(texts), context_numbers(texts)
     for key, node, a, b in _value_nodes(text):
         inside = [p for start, end, p in spans if start < b and end > a]
-        if not inside or math.prod(inside) >= bar:
+        unsure = bool(inside) and math.prod(inside) < bar
+        if not unsure and not placeholders:
             continue
         try:
             value = ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
-        if not all(in_context(leaf, words, numbers) for leaf in _leaves(value)):
-            return f"{key}={text[a:b]}"
+        for leaf in _leaves(value):
+            copied = not isinstance(leaf, bool) and isinstance(leaf, str | float) and leaf in placeholders
+            if (unsure or copied) and not in_context(leaf, words, numbers):
+                return f"{key}={text[a:b]}"
     return None

@@ -279,3 +279,41 @@ def _example_call(spec: ToolSpec, variant: int = 0) -> ToolCall:
     required = required_keys(spec.parameters) or list(props)[:1]
     args = {k: _example_value(props.get(k), variant) for k in required if k in props}
     return {"name": spec.name, "args": args, "id": None, "type": "tool_call"}
+
+
+def example_placeholders(spec: ToolSpec) -> frozenset[str | float]:
+    """The made-up values of the prompt's example calls of ``spec`` (its first two variants, as the prompts
+    show them): the strings (``"value"``, ``"other value"``) and fractional numbers (``1.5``, ``2.5``) in
+    them, but no value the schema itself lists (``enum``/``const``/``default``, which are real choices) and
+    no whole number (``1`` and ``2`` are too often real values). A call that copies one of them without the
+    conversation holding it is filling the schema with the example, not with the user's values."""
+    listed: list[Any] = []
+
+    def walk(node: Any, depth: int = 0) -> None:
+        if depth > 32:
+            return
+        if isinstance(node, dict):
+            for key in ("enum", "const", "default", "examples"):
+                if key in node:
+                    listed.extend(_leaf_values(node[key]))
+            for item in node.values():
+                walk(item, depth + 1)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, depth + 1)
+
+    walk(spec.parameters)
+    found: set[str | float] = set()
+    for variant in (0, 1):
+        for leaf in _leaf_values(_example_call(spec, variant)["args"]):
+            if isinstance(leaf, str) or (isinstance(leaf, float) and not leaf.is_integer()):
+                found.add(leaf)
+    return frozenset(v for v in found if v not in listed)
+
+
+def _leaf_values(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for item in value.values() for leaf in _leaf_values(item)]
+    if isinstance(value, list | tuple):
+        return [leaf for item in value for leaf in _leaf_values(item)]
+    return [] if isinstance(value, bool) else [value]

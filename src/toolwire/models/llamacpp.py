@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
-import dataclasses
 import json
 import os
 import threading
@@ -38,11 +37,12 @@ from typing import Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk
-from toolwire.models._call_checks import conversation_texts, made_up_value, opening_probability
+from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
 from toolwire.models._reply import read_reply
+from toolwire.models._tool_text import example_placeholders
 from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
@@ -238,15 +238,6 @@ class ChatLlamaCpp(BaseChatModel):
             stop.set()
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _CallSpec:
-    """What constrains a call of one reply: the tools offered, parallel calls allowed, signature order."""
-
-    tools: tuple[ToolSpec, ...]
-    parallel: bool
-    signature: bool
-
-
 class _Generation:
     """One reply: render, generate (free, then constrained from a call's start), parse, report."""
 
@@ -304,7 +295,7 @@ class _Generation:
             head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel, signature))
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
-            spec = _CallSpec(offered, parallel, signature)
+            spec = CallSpec(offered, parallel, signature, example_placeholders(offered[0]) if offered else frozenset())
             context = conversation_texts(request.messages)
             head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
         if self.turn is not None:
@@ -338,7 +329,7 @@ class _Generation:
         yield AIMessageChunk(usage=usage, response_metadata=metadata,  # type: ignore[arg-type]
                              provider_data=provider_data)
 
-    def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: _CallSpec,
+    def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
               judged: bool) -> tuple[str, list[tuple[int, int, float]]]:
         """Generate under the grammar the call in ``fmt`` whose ``opener`` the free text began after ``head``.
 
@@ -369,7 +360,7 @@ class _Generation:
                 start = end
         return text, spans
 
-    def _free(self, loaded: LoadedModel, tokens: list[int], scanner: OpenerScanner | None, spec: _CallSpec,
+    def _free(self, loaded: LoadedModel, tokens: list[int], scanner: OpenerScanner | None, spec: CallSpec,
               context: list[str]) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
         """Generate unconstrained, streaming the text that cannot be the start of a call; a call that starts
         is generated under the grammar (:meth:`_call`).
@@ -427,7 +418,8 @@ class _Generation:
                     before = self.budget
                     judged = steps is not None and value_gate > 0 and fmt == "pythonic"
                     call_text, spans = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
-                    made_up = made_up_value(call_text, spans, context, value_gate) if judged else None
+                    made_up = (made_up_value(call_text, spans, context, value_gate, spec.placeholders)
+                               if judged else None)
                     if made_up is not None:
                         self.made_up_values.append(made_up)
                         self.budget = before  # the declined call's tokens do not count
