@@ -84,3 +84,47 @@ def test_calls_written_over_several_lines_are_judged_too() -> None:
     for text in ('[f(\n    a="Atlantis",\n    b=1,\n)]', '[f(b=1),\n g(a="Atlantis")]', '[f(b=1), g(a="Atlântida")]'):
         found = made_up_value(text, _spans(text, 0.1), ["b is 1"], 0.3)
         assert found is not None and found.startswith('a="Atl'), (text, found)
+
+
+# -- review 14 ------------------------------------------------------------------------------------------
+
+
+def _unsure(text: str, context: list[str]) -> str | None:
+    return made_up_value(text, _spans(text, 0.1), context, 0.3)
+
+
+def test_number_forms_written_in_the_conversation_are_found() -> None:
+    cases = [("[f(x=1500)]", "If I have 1,500, what is left?"), ("[f(x=0.5)]", "Use a ratio of .5 please"),
+             ("[f(x=-5)]", "temperature \u22125 degrees"), ("[get_ticket(ticket_id=4521)]", "Status of T4521?"),
+             ("[f(x=42)]", "what about order_42"), ('[f(x="1500")]', "about 1,500 people"),
+             ("[f(x=3.14159265358979323846)]", "pi is 3.14159265358979323846"),
+             ("[f(x=12)]", "\uff11\uff12 apples")]  # full-width digits
+    for text, context in cases:
+        assert _unsure(text, [context]) is None, (text, context)
+    assert _unsure("[f(x=3.14159265358979323847)]", ["pi is 3.14159265358979323846"]) is not None
+
+
+def test_strings_are_found_as_whole_words_in_any_unicode_form() -> None:
+    assert _unsure('[f(city="Rome")]', ["Ask Jerome"]) == 'city="Rome"'
+    assert _unsure('[f(city="Rome")]', ["Rome, Italy"]) is None
+    assert _unsure('[f(city="Zu\u0308rich")]', ["Weather in Z\u00fcrich"]) is None  # NFD against NFC
+    assert _unsure('[f(q="value")]', ["these values"]) == 'q="value"'
+
+
+def test_tool_results_count_as_the_model_reads_them() -> None:
+    from toolwire.messages import AIMessage, HumanMessage, ToolMessage, tool_call
+    from toolwire.models._call_checks import conversation_texts
+
+    path = "C:\\Users\\ana\\notes.txt"
+    messages = [HumanMessage("Find my notes."),
+                AIMessage("", tool_calls=[tool_call("find", {"where": path}, "c1")]),
+                ToolMessage('{"file": "D:\\\\backup\\\\n.txt", "size": 1234}', "c1")]
+    context = conversation_texts(messages)
+    for value in (path, "D:\\backup\\n.txt"):
+        text = f"[open(path={value!r})]"
+        assert _unsure(text, context) is None, text
+
+
+def test_a_lone_carriage_return_is_a_line_break_not_a_crash() -> None:
+    for text in ('[f(b=1),\r g(a="Atlantis")]', '[f(b=1),\r\n g(a="Atlantis")]'):
+        assert _unsure(text, ["b is 1"]) == 'a="Atlantis"'

@@ -574,7 +574,7 @@ class _ScriptedGeneration:
         chunks = []
         from toolwire.models._call_checks import CallSpec
 
-        spec = CallSpec((), True, True, frozenset(placeholders))
+        spec = CallSpec((), True, True, {"get_weather": frozenset(placeholders)})
         free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names), spec, list(context))
         while True:
             try:
@@ -644,7 +644,7 @@ def test_a_call_copying_the_prompts_example_value_is_declined_however_sure():
     sure_city = [(0, 13, 1.0), (13, 23, 0.99), (23, len(_ATLANTIS), 1.0)]
     text = [(7, {7: 0.9}), (8, {8: 0.9}), (9, {9: 0.9})]
     run = _ScriptedGeneration([_SURE_OPENING, text], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])
-    (whole, call_text, _), _ = run.run(_VOCAB, context=["Weather?"], placeholders={"Atlantis", 1.5})
+    (whole, call_text, _), _ = run.run(_VOCAB, context=["Weather?"], placeholders={"Atlantis"})
     assert (whole, call_text) == ("It is sunny", "") and run.gen.made_up_values == ['city="Atlantis"']
     # the conversation holding the value makes it the user's, not the example's
     run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])

@@ -118,13 +118,31 @@ def test_odd_nested_schemas_render_a_valid_stub() -> None:
     assert _example_call(spec)["args"] == {"o": {}}  # a non-list "required" counts as no required keys
 
 
-def test_example_placeholders_are_the_examples_made_up_values_only() -> None:
+def test_example_placeholders_are_the_examples_made_up_strings_only() -> None:
     from toolwire.models._tool_text import example_placeholders
 
-    spec = ToolSpec("f", "F.", {"type": "object", "required": ["city", "n", "x", "unit", "mode"], "properties": {
+    spec = ToolSpec("f.g", "F.", {"type": "object", "required": ["city", "n", "x", "unit", "mode", "zone"],
+                                  "properties": {
         "city": {"type": "string"}, "n": {"type": "integer"}, "x": {"type": "number"},
-        "unit": {"enum": ["value", "km"]}, "mode": {"type": "string", "default": "other value"}}})
-    # "value" is an enum choice and "other value" a default: real values; 1 and 2 are whole numbers
-    assert example_placeholders(spec) == frozenset({1.5, 2.5})
+        "unit": {"enum": ["value", "km"]}, "mode": {"type": "string", "default": "other value"},
+        "zone": {"type": "string"}}})
+    # "value" is an enum choice and "other value" a default: real values; numbers are never placeholders
+    assert example_placeholders([spec]) == {}
     plain = ToolSpec("g", "G.", {"type": "object", "required": ["q"], "properties": {"q": {"type": "string"}}})
-    assert example_placeholders(plain) == frozenset({"value", "other value"})
+    assert example_placeholders([plain, spec]) == {"g": frozenset({"value", "other value"})}
+    assert example_placeholders([plain], parallel=False) == {"g": frozenset({"value"})}  # one example shown
+    odd = ToolSpec("h", "H.", {"type": "object", "required": ["p"], "properties": [{"p": 1}]})
+    assert example_placeholders([odd]) == {} and example_placeholders([]) == {}
+
+
+def test_nested_example_keys_follow_the_grammars_order() -> None:
+    from test_grammar import Gbnf
+    from toolwire.models._tool_text import format_calls
+    from toolwire.models.grammar import call_grammar
+
+    spec = ToolSpec("f", "F.", {"type": "object", "required": ["o"], "properties": {"o": {
+        "type": "object", "required": ["b", "a"], "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+        "minimum": 10**400}}})
+    call = _example_call(spec)
+    assert list(call["args"]["o"]) == ["a", "b"]
+    assert Gbnf(call_grammar([spec], "pythonic")).accepts(format_calls([call], "pythonic", [spec]))

@@ -21,7 +21,8 @@ import dataclasses
 import json
 import math
 import re
-from collections.abc import Collection, Iterable, Iterator
+import unicodedata
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts", "in_context", "made_up_value",
            "opening_probability"]
 
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
-_GROUPED = re.compile(r"(?<![\w.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])")
+_NUMBER = re.compile(r"(?<![\d.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
+_GROUPED = re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -45,7 +46,7 @@ class CallSpec:
     tools: tuple[ToolSpec, ...]
     parallel: bool
     signature: bool
-    placeholders: frozenset[str | float] = frozenset()
+    placeholders: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
 
 def opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, ends: list[int],
@@ -101,10 +102,13 @@ def opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, 
     return probability, opening, spaces
 
 
-def _value_nodes(text: str) -> Iterator[tuple[str, ast.expr, int, int]]:
-    """``(keyword, value node, start, end)`` for each argument of a pythonic call list in ``text`` (fenced or
-    not, on one line or several): the node and its character span in ``text``; nothing when ``text`` is not
-    such a list."""
+_LINE_END = re.compile(r"\r\n|\r|\n")  # what Python's parser counts as a line end
+
+
+def _value_nodes(text: str) -> Iterator[tuple[str, str, ast.expr, int, int]]:
+    """``(function name, keyword, value node, start, end)`` for each argument of a pythonic call list in
+    ``text`` (fenced or not, on one line or several): the call's (dotted) name as written, the node and its
+    character span in ``text``; nothing when ``text`` is not such a list."""
     start = text.find("[")
     if start < 0:
         return
@@ -115,20 +119,22 @@ def _value_nodes(text: str) -> Iterator[tuple[str, ast.expr, int, int]]:
         return
     if not isinstance(tree.body, ast.List):
         return
-    lines = body.split("\n")
-    firsts = [start]  # where each line of body starts in text
-    for line in lines[:-1]:
-        firsts.append(firsts[-1] + len(line) + 1)
+    firsts = [0, *(m.end() for m in _LINE_END.finditer(body))]  # where each line of body starts
 
     def where(lineno: int, col: int) -> int:  # ast gives a line and a UTF-8 byte offset in it
-        return firsts[lineno - 1] + len(lines[lineno - 1].encode("utf-8")[:col].decode("utf-8", "replace"))
+        if lineno - 1 >= len(firsts):
+            return len(text)
+        line = body[firsts[lineno - 1]:]
+        return start + firsts[lineno - 1] + len(line.encode("utf-8")[:col].decode("utf-8", "replace"))
 
     for call in tree.body.elts:
         if isinstance(call, ast.Call):
+            name = ast.get_source_segment(body, call.func) or ""
             for kw in call.keywords:
                 node = kw.value
                 if kw.arg and node.end_lineno is not None and node.end_col_offset is not None:
-                    yield kw.arg, node, where(node.lineno, node.col_offset), where(node.end_lineno, node.end_col_offset)
+                    yield name, kw.arg, node, where(node.lineno, node.col_offset), where(node.end_lineno,
+                                                                                           node.end_col_offset)
 
 
 def _leaves(value: Any) -> Iterator[Any]:
@@ -151,11 +157,19 @@ def _exact(value: int | float | str) -> Decimal | None:
     return number if number.is_finite() else None
 
 
+def _normal(text: str) -> str:
+    """Text as the checks compare it: Unicode NFKC (full-width digits, ligatures), the minus sign as ``-``,
+    letter case folded, runs of whitespace as one space."""
+    return " ".join(unicodedata.normalize("NFKC", text).replace("\u2212", "-").casefold().split())
+
+
 def context_numbers(context: Iterable[str]) -> set[Decimal]:
-    """Every number written in the texts, exactly: as written (``1,2,3`` is 1, 2 and 3) and, for numbers
-    grouped by thousands (``1,500,000``), also without the separators."""
+    """Every number written in the texts, exactly: as written (``1,2,3`` is 1, 2 and 3; ``.5``; the digits of
+    ``T4521`` or ``order_42``) and, for numbers grouped by thousands (``1,500,000``), also without the
+    separators."""
     found: set[Decimal] = set()
     for text in context:
+        text = _normal(text)
         for match in _NUMBER.findall(text):
             number = _exact(match)
             if number is not None:
@@ -168,38 +182,87 @@ def context_numbers(context: Iterable[str]) -> set[Decimal]:
 
 
 def context_words(context: Iterable[str]) -> str:
-    """The texts as one string to look strings up in: letter case folded, runs of whitespace made one space."""
-    return " ".join(" ".join(context).split()).casefold()
+    """The texts as one string to look strings up in (:func:`_normal`: NFKC, case folded, whitespace runs as
+    one space), the texts apart by a line break."""
+    return "\n".join(_normal(text) for text in context)
 
 
 def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
     """Whether a literal comes from the conversation (``words`` and ``numbers`` from :func:`context_words` and
-    :func:`context_numbers`): a string found in it (letter case and runs of whitespace aside), a number
-    written in it (exactly: ``5`` and ``5.0`` are one number, two ids that differ in their last digit are
-    not); ``True``, ``False`` and ``None`` carry no evidence either way."""
+    :func:`context_numbers`).
+
+    Args:
+        value: a leaf of a tool call's arguments.
+        words: the conversation's text, normalised.
+        numbers: the numbers written in it.
+
+    Returns:
+        For a string: whether the conversation holds it as a whole word or words (letter case, Unicode form
+        and runs of whitespace aside: ``"Rome"`` is not found in "Jerome"), or as the number it spells
+        (``"1500"`` in "1,500"). For a number: whether it is written there, exactly (``5`` and ``5.0`` are
+        one number, two ids that differ in their last digit are not). ``True``, ``False``, ``None`` and other
+        values carry no evidence either way: True.
+    """
     if isinstance(value, bool) or value is None:
         return True
     if isinstance(value, int | float):
         number = _exact(value)
         return number is not None and number in numbers
     if isinstance(value, str):
-        return " ".join(value.split()).casefold() in words
+        wanted = _normal(value)
+        if not wanted:
+            return True
+        left = r"(?<!\w)" if wanted[0].isalnum() or wanted[0] == "_" else ""
+        right = r"(?!\w)" if wanted[-1].isalnum() or wanted[-1] == "_" else ""
+        if re.search(left + re.escape(wanted) + right, words):
+            return True
+        number = _exact(wanted) if _NUMBER.fullmatch(wanted) else None
+        return number is not None and number in numbers
     return True
 
 
+def _json_strings(text: str) -> list[str]:
+    """The string and number leaves of ``text`` when it is JSON (a dict or list result), as text; else []."""
+    if text[:1] not in ("{", "["):
+        return []
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return []
+    return [str(leaf) for leaf in _leaves(value) if isinstance(leaf, str | int | float) and not isinstance(leaf, bool)]
+
+
 def conversation_texts(messages: Iterable[Any]) -> list[str]:
-    """The texts a tool call's values may come from: each message's text (``BaseMessage.text``) and the
-    arguments of the tool calls earlier replies made (as JSON text)."""
+    """The texts a tool call's values may come from, in the conversation ``messages``.
+
+    Args:
+        messages: the conversation (toolwire messages).
+
+    Returns:
+        Each message's text as the model reads it (a tool result's blocks as the prompt writes them,
+        :func:`toolwire.models._text_content.result_text`; other messages' ``text``), the string and number
+        values inside results that are JSON text, and those of the arguments of earlier tool calls.
+    """
+    from toolwire.models._text_content import result_text
+
     texts: list[str] = []
     for message in messages:
-        texts.append(message.text)
+        if getattr(message, "type", "") == "tool":
+            try:
+                shown = result_text(message.content)
+            except Exception:  # a block the prompt cannot write is not a value the model read
+                shown = message.text
+            texts.append(shown)
+            texts += _json_strings(shown.strip())
+        else:
+            texts.append(message.text)
         for call in getattr(message, "tool_calls", None) or ():
-            texts.append(json.dumps(call.get("args"), ensure_ascii=False, default=str))
+            texts += [str(leaf) for leaf in _leaves(call.get("args")) if leaf is not None]
     return texts
 
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
-                  bar: float, placeholders: Collection[str | float] = ()) -> str | None:
+                  bar: float, placeholders: Mapping[str, Collection[str]] | Collection[str] = ()) -> str | None:
     """The first argument value of a pythonic call list that the model was unsure of and did not take from
     the conversation, as ``"keyword=literal"``; None when there is none (or ``text`` is not such a list).
 
@@ -212,9 +275,10 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
             message's too) and the arguments of earlier tool calls, but not the prompt's tool descriptions,
             whose example values would count.
         bar: a value is unsure when the product of its tokens' probabilities is below this (0..1).
-        placeholders: the made-up values of the prompt's example calls
-            (:func:`toolwire.models._tool_text.example_placeholders`): a value holding one of them that
-            ``context`` does not hold counts as made up however sure the model was (it copied the example).
+        placeholders: the made-up strings of the prompt's example calls, by the function name a call writes
+            (:func:`toolwire.models._tool_text.example_placeholders`; a plain collection applies to every
+            call): a value of that function holding one of them that ``context`` does not hold counts as
+            made up however sure the model was (it copied the example).
 
     Returns:
         ``"keyword=literal"`` of the first value that is unsure and holds a string or number (at any depth)
@@ -227,17 +291,20 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
         return None
     texts = list(context)
     words, numbers = context_words(texts), context_numbers(texts)
-    for key, node, a, b in _value_nodes(text):
+    for name, key, node, a, b in _value_nodes(text):
         inside = [p for start, end, p in spans if start < b and end > a]
         unsure = bool(inside) and math.prod(inside) < bar
-        if not unsure and not placeholders:
+        examples = placeholders.get(name, ()) if isinstance(placeholders, Mapping) else placeholders
+        if not unsure and not examples:
             continue
         try:
             value = ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            value = text[a:b]  # a bare number as written: literal_eval rounds long fractions and 1e400
         for leaf in _leaves(value):
-            copied = not isinstance(leaf, bool) and isinstance(leaf, str | float) and leaf in placeholders
+            copied = isinstance(leaf, str) and leaf in examples
             if (unsure or copied) and not in_context(leaf, words, numbers):
                 return f"{key}={text[a:b]}"
     return None

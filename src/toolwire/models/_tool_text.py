@@ -213,8 +213,11 @@ def _number(schema: dict[str, Any], value: float, integer: bool) -> float:
     an integer)."""
     def bound(key: str) -> float | None:
         found = schema.get(key)
-        usable = isinstance(found, int | float) and not isinstance(found, bool) and math.isfinite(found)
-        return found if usable else None
+        if isinstance(found, bool) or not isinstance(found, int | float):
+            return None
+        if isinstance(found, float) and not math.isfinite(found):
+            return None
+        return found if abs(found) < 1e15 else None  # the grammar writes at most 24 digits: keep it simple
 
     low, above, high = bound("minimum"), bound("exclusiveMinimum"), bound("maximum")
     if low is not None and value < low:
@@ -253,7 +256,8 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     kind = next((k for k in kinds if k != "null"), kinds[0] if kinds else None)
     if kind == "object":
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-        return {k: _example_value(props.get(k), variant, depth + 1) for k in required_keys(schema) if k in props}
+        wanted = set(required_keys(schema))
+        return {k: _example_value(props[k], variant, depth + 1) for k in props if k in wanted}  # the grammar's order
     if kind == "array":
         count = schema.get("minItems")
         count = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 16 else 0
@@ -275,19 +279,31 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
 
 
 def _example_call(spec: ToolSpec, variant: int = 0) -> ToolCall:
-    props: dict[str, Any] = spec.parameters.get("properties") or {}
+    props = spec.parameters.get("properties")
+    props = props if isinstance(props, dict) else {}
     required = required_keys(spec.parameters) or list(props)[:1]
     args = {k: _example_value(props.get(k), variant) for k in required if k in props}
     return {"name": spec.name, "args": args, "id": None, "type": "tool_call"}
 
 
-def example_placeholders(spec: ToolSpec) -> frozenset[str | float]:
-    """The made-up values of the prompt's example calls of ``spec`` (its first two variants, as the prompts
-    show them): the strings (``"value"``, ``"other value"``) and fractional numbers (``1.5``, ``2.5``) in
-    them, but no value the schema itself lists (``enum``/``const``/``default``, which are real choices) and
-    no whole number (``1`` and ``2`` are too often real values). A call that copies one of them without the
-    conversation holding it is filling the schema with the example, not with the user's values."""
-    listed: list[Any] = []
+def example_placeholders(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[str, frozenset[str]]:
+    """The made-up strings of the prompt's example calls, by the function name the calls write.
+
+    Args:
+        tools: the tools offered, in the prompt's order (the examples call the first one).
+        parallel: whether the prompt shows two example calls (parallel tool calls on) or one.
+
+    Returns:
+        ``{Python-safe name of the first tool: its example calls' strings}`` (``"value"``, ``"other
+        value"``), leaving out any string the schema itself lists (``enum``/``const``/``default``/``examples``:
+        real choices); numbers are left out (``1.5`` is too often a real value). Empty for no tools. A call
+        of that tool that copies one of them, where the conversation does not hold it, fills the schema with
+        the example rather than with the user's values. Never raises on odd schemas (nothing is found then).
+    """
+    if not tools:
+        return {}
+    spec = tools[0]
+    listed: set[str] = set()
 
     def walk(node: Any, depth: int = 0) -> None:
         if depth > 32:
@@ -295,25 +311,27 @@ def example_placeholders(spec: ToolSpec) -> frozenset[str | float]:
         if isinstance(node, dict):
             for key in ("enum", "const", "default", "examples"):
                 if key in node:
-                    listed.extend(_leaf_values(node[key]))
+                    listed.update(leaf for leaf in _leaf_values(node[key]) if isinstance(leaf, str))
             for item in node.values():
                 walk(item, depth + 1)
         elif isinstance(node, list):
             for item in node:
                 walk(item, depth + 1)
 
-    walk(spec.parameters)
-    found: set[str | float] = set()
-    for variant in (0, 1):
-        for leaf in _leaf_values(_example_call(spec, variant)["args"]):
-            if isinstance(leaf, str) or (isinstance(leaf, float) and not leaf.is_integer()):
-                found.add(leaf)
-    return frozenset(v for v in found if v not in listed)
+    try:
+        walk(spec.parameters)
+        shown = [_example_call(spec, variant)["args"] for variant in ((0, 1) if parallel else (0,))]
+        found = {leaf for args in shown for leaf in _leaf_values(args) if isinstance(leaf, str)} - listed
+    except (RecursionError, ValueError, TypeError, AttributeError, OverflowError):
+        return {}
+    return {_python_names(tools).tool(spec.name): frozenset(found)} if found else {}
 
 
-def _leaf_values(value: Any) -> list[Any]:
+def _leaf_values(value: Any, depth: int = 0) -> list[Any]:
+    if depth > 32:
+        return []
     if isinstance(value, dict):
-        return [leaf for item in value.values() for leaf in _leaf_values(item)]
+        return [leaf for item in value.values() for leaf in _leaf_values(item, depth + 1)]
     if isinstance(value, list | tuple):
-        return [leaf for item in value for leaf in _leaf_values(item)]
+        return [leaf for item in value for leaf in _leaf_values(item, depth + 1)]
     return [] if isinstance(value, bool) else [value]

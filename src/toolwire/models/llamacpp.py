@@ -101,7 +101,9 @@ class ChatLlamaCpp(BaseChatModel):
             arguments hold): the value of a call to a tool
             that does not fit, made up to fill its schema (:mod:`toolwire.models._call_checks`). 0 turns
             the check off; None (default) takes the dialect's bar
-            (:attr:`~toolwire.models.dialects.Dialect.min_value_probability`). Declined values are listed
+            (:attr:`~toolwire.models.dialects.Dialect.min_value_probability`). A call of the tool the
+            prompt's example calls is also declined, however sure the model was, when it copies one of the
+            example's made-up strings (``"value"``) that the conversation does not hold. Declined values are listed
             in ``response_metadata["made_up_values"]`` (``"keyword=literal"``).
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
@@ -295,7 +297,8 @@ class _Generation:
             head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel, signature))
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
-            spec = CallSpec(offered, parallel, signature, example_placeholders(offered[0]) if offered else frozenset())
+            judged = self.value_bar > 0 and dialect.name == "pythonic"
+            spec = CallSpec(offered, parallel, signature, example_placeholders(offered, parallel) if judged else {})
             context = conversation_texts(request.messages)
             head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
         if self.turn is not None:
