@@ -270,9 +270,13 @@ def test_the_default_bar_is_the_dialects(qwen):
     # without a bar the default model answers this with an unlikely call (get_weather, probability
     # about 0.14); the pythonic dialect's bar (0.25) declines it, and the book's calls stay (above 0.35)
     question = "Quem escreveu Dom Casmurro?"
-    reckless = ChatLlamaCpp(min_call_probability=0).bind_tools(BOOK).invoke(question)
+    reckless = ChatLlamaCpp(min_call_probability=0, min_value_probability=0).bind_tools(BOOK).invoke(question)
     assert [c["name"] for c in reckless.tool_calls] == ["get_weather"]
     assert "call_probability" not in reckless.response_metadata
+    # the value check alone also declines it: the city is made up (not in the question) and unsure
+    valued = ChatLlamaCpp(min_call_probability=0).bind_tools(BOOK).invoke(question)
+    assert valued.tool_calls == [] and valued.text
+    assert [v.split("=")[0] for v in valued.response_metadata["made_up_values"]] == ["city"]
     assert qwen.dialect_for(qwen.load()).min_call_probability == 0.25 and qwen.min_call_probability is None
     careful = qwen.bind_tools(BOOK).invoke(question)
     assert careful.tool_calls == [] and careful.text
