@@ -108,7 +108,10 @@ def test_strings_are_found_as_whole_words_in_any_unicode_form() -> None:
     assert _unsure('[f(city="Rome")]', ["Ask Jerome"]) == 'city="Rome"'
     assert _unsure('[f(city="Rome")]', ["Rome, Italy"]) is None
     assert _unsure('[f(city="Zu\u0308rich")]', ["Weather in Z\u00fcrich"]) is None  # NFD against NFC
-    assert _unsure('[f(q="value")]', ["these values"]) == 'q="value"'
+    # from the start of a word: the abbreviations models write for the user's words are the user's
+    for text, context in (('[f(unit="in")]', "a radius of 4 inches"), ('[f(c="EUR")]', "200 euros")):
+        assert _unsure(text, [context]) is None, text
+    assert _unsure('[f(unit="ches")]', ["a radius of 4 inches"]) == 'unit="ches"'
 
 
 def test_tool_results_count_as_the_model_reads_them() -> None:

@@ -197,8 +197,9 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         numbers: the numbers written in it.
 
     Returns:
-        For a string: whether the conversation holds it as a whole word or words (letter case, Unicode form
-        and runs of whitespace aside: ``"Rome"`` is not found in "Jerome"), or as the number it spells
+        For a string: whether the conversation holds it from the start of a word (letter case, Unicode form
+        and runs of whitespace aside: ``"Rome"`` is not found in "Jerome", ``"in"`` is found in "inches"
+        and ``"EUR"`` in "euros", the abbreviations models write), or as the number it spells
         (``"1500"`` in "1,500"). For a number: whether it is written there, exactly (``5`` and ``5.0`` are
         one number, two ids that differ in their last digit are not). ``True``, ``False``, ``None`` and other
         values carry no evidence either way: True.
@@ -212,9 +213,10 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         wanted = _normal(value)
         if not wanted:
             return True
+        # at the start of a word: "Rome" is not in "Jerome", but "in" is in "inches" and "EUR" in "euros"
+        # (abbreviations the model writes for the user's words)
         left = r"(?<!\w)" if wanted[0].isalnum() or wanted[0] == "_" else ""
-        right = r"(?!\w)" if wanted[-1].isalnum() or wanted[-1] == "_" else ""
-        if re.search(left + re.escape(wanted) + right, words):
+        if re.search(left + re.escape(wanted), words):
             return True
         number = _exact(wanted) if _NUMBER.fullmatch(wanted) else None
         return number is not None and number in numbers
