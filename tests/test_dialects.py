@@ -568,13 +568,13 @@ class _ScriptedGeneration:
         self.gen.budget -= cost
         return text, spans
 
-    def run(self, loaded, names=("get_weather",), context=(), placeholders=()):
+    def run(self, loaded, names=("get_weather",), context=(), example_values=()):
         from toolwire.models.grammar import OpenerScanner
 
         chunks = []
         from toolwire.models._call_checks import CallSpec
 
-        spec = CallSpec((), True, True, {"get_weather": frozenset(placeholders)})
+        spec = CallSpec((), True, True, {"get_weather": frozenset(example_values)})
         free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names), spec, list(context))
         while True:
             try:
@@ -644,8 +644,8 @@ def test_a_call_copying_the_prompts_example_value_is_declined_however_sure():
     sure_city = [(0, 13, 1.0), (13, 23, 0.99), (23, len(_ATLANTIS), 1.0)]
     text = [(7, {7: 0.9}), (8, {8: 0.9}), (9, {9: 0.9})]
     run = _ScriptedGeneration([_SURE_OPENING, text], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])
-    (whole, call_text, _), _ = run.run(_VOCAB, context=["Weather?"], placeholders={"Atlantis"})
+    (whole, call_text, _), _ = run.run(_VOCAB, context=["Weather?"], example_values={"Atlantis"})
     assert (whole, call_text) == ("It is sunny", "") and run.gen.made_up_values == ['city="Atlantis"']
     # the conversation holding the value makes it the user's, not the example's
     run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])
-    assert run.run(_VOCAB, context=["Atlantis weather?"], placeholders={"Atlantis"})[0][1] == _ATLANTIS
+    assert run.run(_VOCAB, context=["Atlantis weather?"], example_values={"Atlantis"})[0][1] == _ATLANTIS

@@ -47,7 +47,7 @@ def test_nested_object_keys_are_listed_under_their_parameter() -> None:
         "        note: A dict with these keys:\n"
         "            text (str, optional)\n"
     ) in text
-    ast.parse(text + "\n    pass\n")  # still a valid Python stub
+    ast.parse(text + "\n    pass\n")  # still a valid Python definition
 
 
 def test_a_description_cannot_end_the_docstring_or_break_its_lines() -> None:
@@ -107,7 +107,7 @@ def test_example_calls_pass_the_call_grammar_and_the_schema(name: str) -> None:
         assert grammar.accepts(format_calls([call], "pythonic", [spec])), format_calls([call], "pythonic", [spec])
 
 
-def test_odd_nested_schemas_render_a_valid_stub() -> None:
+def test_odd_nested_schemas_render_a_valid_definition() -> None:
     spec = ToolSpec("f", "F.", {"type": "object", "required": ["o"], "properties": {
         "o": {"type": "object", "required": True, "description": None, "properties": {
             'x"""\nimport os': {"type": "string", "description": None}, "y": {"type": "integer"}}}}})
@@ -118,21 +118,21 @@ def test_odd_nested_schemas_render_a_valid_stub() -> None:
     assert _example_call(spec)["args"] == {"o": {}}  # a non-list "required" counts as no required keys
 
 
-def test_example_placeholders_are_the_examples_made_up_strings_only() -> None:
-    from toolwire.models._tool_text import example_placeholders
+def test_example_strings_are_the_examples_made_up_strings_only() -> None:
+    from toolwire.models._tool_text import example_strings
 
     spec = ToolSpec("f.g", "F.", {"type": "object", "required": ["city", "n", "x", "unit", "mode", "zone"],
                                   "properties": {
         "city": {"type": "string"}, "n": {"type": "integer"}, "x": {"type": "number"},
         "unit": {"enum": ["value", "km"]}, "mode": {"type": "string", "default": "other value"},
         "zone": {"type": "string"}}})
-    # "value" is an enum choice and "other value" a default: real values; numbers are never placeholders
-    assert example_placeholders([spec]) == {}
+    # "value" is an enum choice and "other value" a default: real values; numbers are never example_values
+    assert example_strings([spec]) == {}
     plain = ToolSpec("g", "G.", {"type": "object", "required": ["q"], "properties": {"q": {"type": "string"}}})
-    assert example_placeholders([plain, spec]) == {"g": frozenset({"value", "other value"})}
-    assert example_placeholders([plain], parallel=False) == {"g": frozenset({"value"})}  # one example shown
+    assert example_strings([plain, spec]) == {"g": frozenset({"value", "other value"})}
+    assert example_strings([plain], parallel=False) == {"g": frozenset({"value"})}  # one example shown
     odd = ToolSpec("h", "H.", {"type": "object", "required": ["p"], "properties": [{"p": 1}]})
-    assert example_placeholders([odd]) == {} and example_placeholders([]) == {}
+    assert example_strings([odd]) == {} and example_strings([]) == {}
 
 
 def test_nested_example_keys_follow_the_grammars_order() -> None:

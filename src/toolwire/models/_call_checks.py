@@ -46,7 +46,7 @@ class CallSpec:
     tools: tuple[ToolSpec, ...]
     parallel: bool
     signature: bool
-    placeholders: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    example_values: Mapping[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
 
 def opening_probability(loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, ends: list[int],
@@ -264,7 +264,7 @@ def conversation_texts(messages: Iterable[Any]) -> list[str]:
 
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
-                  bar: float, placeholders: Mapping[str, Collection[str]] | Collection[str] = ()) -> str | None:
+                  bar: float, example_values: Mapping[str, Collection[str]] | Collection[str] = ()) -> str | None:
     """The first argument value of a pythonic call list that the model was unsure of and did not take from
     the conversation, as ``"keyword=literal"``; None when there is none (or ``text`` is not such a list).
 
@@ -277,14 +277,14 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
             message's too) and the arguments of earlier tool calls, but not the prompt's tool descriptions,
             whose example values would count.
         bar: a value is unsure when the product of its tokens' probabilities is below this (0..1).
-        placeholders: the made-up strings of the prompt's example calls, by the function name a call writes
-            (:func:`toolwire.models._tool_text.example_placeholders`; a plain collection applies to every
+        example_values: the made-up strings of the prompt's example calls, by the function name a call writes
+            (:func:`toolwire.models._tool_text.example_strings`; a plain collection applies to every
             call): a value of that function holding one of them that ``context`` does not hold counts as
             made up however sure the model was (it copied the example).
 
     Returns:
         ``"keyword=literal"`` of the first value that is unsure and holds a string or number (at any depth)
-        not found in ``context`` (:func:`in_context`), or holds a placeholder not found there; None
+        not found in ``context`` (:func:`in_context`), or holds an example value not found there; None
         otherwise (also when ``bar`` is 0: the check is off). Never raises on odd text: what Python's
         parser does not read as a call list of literals is not judged.
     """
@@ -296,7 +296,7 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
     for name, key, node, a, b in _value_nodes(text):
         inside = [p for start, end, p in spans if start < b and end > a]
         unsure = bool(inside) and math.prod(inside) < bar
-        examples = placeholders.get(name, ()) if isinstance(placeholders, Mapping) else placeholders
+        examples = example_values.get(name, ()) if isinstance(example_values, Mapping) else example_values
         if not unsure and not examples:
             continue
         try:

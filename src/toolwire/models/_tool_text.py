@@ -286,7 +286,7 @@ def _example_call(spec: ToolSpec, variant: int = 0) -> ToolCall:
     return {"name": spec.name, "args": args, "id": None, "type": "tool_call"}
 
 
-def example_placeholders(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[str, frozenset[str]]:
+def example_strings(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[str, frozenset[str]]:
     """The made-up strings of the prompt's example calls, by the function name the calls write.
 
     Args:

@@ -42,7 +42,7 @@ from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
 from toolwire.models._reply import read_reply
-from toolwire.models._tool_text import example_placeholders
+from toolwire.models._tool_text import example_strings
 from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
@@ -298,7 +298,7 @@ class _Generation:
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
             judged = self.value_bar > 0 and dialect.name == "pythonic"
-            spec = CallSpec(offered, parallel, signature, example_placeholders(offered, parallel) if judged else {})
+            spec = CallSpec(offered, parallel, signature, example_strings(offered, parallel) if judged else {})
             context = conversation_texts(request.messages)
             head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
         if self.turn is not None:
@@ -421,7 +421,7 @@ class _Generation:
                     before = self.budget
                     judged = steps is not None and value_gate > 0 and fmt == "pythonic"
                     call_text, spans = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
-                    made_up = (made_up_value(call_text, spans, context, value_gate, spec.placeholders)
+                    made_up = (made_up_value(call_text, spans, context, value_gate, spec.example_values)
                                if judged else None)
                     if made_up is not None:
                         self.made_up_values.append(made_up)
