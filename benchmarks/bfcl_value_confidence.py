@@ -91,7 +91,7 @@ def main() -> None:
             llm.eval([tok])
         required = {k for t in specs if t.name in {c["name"] for c in calls} for k in required_keys(t.parameters)}
         values = []
-        for key, _node, a, b in nodes:
+        for _name, key, _node, a, b in nodes:
             inside = [probs[i] for i, (s, e) in enumerate(offsets) if s < b and e > a]
             if inside:
                 values.append({"key": key, "text": text[a:b], "required": key in required,
