@@ -237,8 +237,9 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     way the grammar reads the schema: ``const``/``enum`` first; of a union (``anyOf``/``oneOf``) the first
     branch that is not null, with the parent's keys merged in; of a list of types the first that is not
     null; an object gets its required keys, an array its ``minItems`` items (as far as the grammar's 16;
-    distinct ones under ``uniqueItems``), a number stays within ``minimum``/``exclusiveMinimum``/``maximum``
-    and a string is at least ``minLength`` long."""
+    distinct ones under ``uniqueItems`` where the item type has enough values), a number stays within
+    ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside) and a string is at least
+    ``minLength`` long (up to 64)."""
     if not isinstance(schema, dict) or depth > 8:
         return "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
     if "const" in schema:

@@ -270,8 +270,9 @@ def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: in
         item = value_rule(schema.get("items", True), rules, hint + "-item", depth + 1)
         lo = schema.get("minItems", 0)
         hi = schema.get("maxItems")
-        lo = lo if isinstance(lo, int) and 0 <= lo <= 16 else 0
-        hi = hi if isinstance(hi, int) and max(lo, 1) <= hi <= 16 else None  # bounds expand the grammar
+        lo = lo if isinstance(lo, int) and not isinstance(lo, bool) and 0 <= lo <= 16 else 0
+        # bounds expand the grammar
+        hi = hi if isinstance(hi, int) and not isinstance(hi, bool) and max(lo, 1) <= hi <= 16 else None
         more = "*" if hi is None else f"{{{max(lo - 1, 0)},{hi - 1}}}"
         if lo > 1 and hi is None:
             more = f"{{{lo - 1},}}"
