@@ -146,3 +146,15 @@ def test_nested_example_keys_follow_the_grammars_order() -> None:
     call = _example_call(spec)
     assert list(call["args"]["o"]) == ["a", "b"]
     assert Gbnf(call_grammar([spec], "pythonic")).accepts(format_calls([call], "pythonic", [spec]))
+
+
+def test_a_boolean_min_items_is_no_bound_for_the_grammar_or_the_example() -> None:
+    from test_grammar import Gbnf
+    from toolwire.models._tool_text import format_calls
+    from toolwire.models.grammar import call_grammar
+
+    spec = ToolSpec("f", "F.", {"type": "object", "required": ["xs"], "properties": {
+        "xs": {"type": "array", "items": {"type": "integer"}, "minItems": True}}})
+    call = _example_call(spec)
+    assert call["args"] == {"xs": []}
+    assert Gbnf(call_grammar([spec], "pythonic")).accepts(format_calls([call], "pythonic", [spec]))
