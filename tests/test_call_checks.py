@@ -131,3 +131,11 @@ def test_tool_results_count_as_the_model_reads_them() -> None:
 def test_a_lone_carriage_return_is_a_line_break_not_a_crash() -> None:
     for text in ('[f(b=1),\r g(a="Atlantis")]', '[f(b=1),\r\n g(a="Atlantis")]'):
         assert _unsure(text, ["b is 1"]) == 'a="Atlantis"'
+
+
+def test_a_deeply_nested_json_result_does_not_crash_the_context() -> None:
+    from toolwire.messages import ToolMessage
+    from toolwire.models._call_checks import conversation_texts
+
+    deep = "[" * 900 + '"x"' + "]" * 900
+    assert conversation_texts([ToolMessage(deep, "c1")]) == [deep]  # its values too deep to read: none added

@@ -137,13 +137,16 @@ def _value_nodes(text: str) -> Iterator[tuple[str, str, ast.expr, int, int]]:
                                                                                            node.end_col_offset)
 
 
-def _leaves(value: Any) -> Iterator[Any]:
+def _leaves(value: Any, depth: int = 0) -> Iterator[Any]:
+    """The scalars inside a value (dict values, list/tuple/set items), at most 32 levels down."""
+    if depth > 32:
+        return
     if isinstance(value, dict):
         for item in value.values():
-            yield from _leaves(item)
+            yield from _leaves(item, depth + 1)
     elif isinstance(value, list | tuple | set):
         for item in value:
-            yield from _leaves(item)
+            yield from _leaves(item, depth + 1)
     else:
         yield value
 

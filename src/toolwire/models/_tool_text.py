@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolwire.messages import ToolCall
+from toolwire.models._call_checks import _leaves
 from toolwire.models._text_content import json_form
 from toolwire.models.grammar import _types, python_literal, required_keys
 from toolwire.parsing.pythonic import PythonNames
@@ -312,7 +313,7 @@ def example_strings(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[st
         if isinstance(node, dict):
             for key in ("enum", "const", "default", "examples"):
                 if key in node:
-                    listed.update(leaf for leaf in _leaf_values(node[key]) if isinstance(leaf, str))
+                    listed.update(leaf for leaf in _scalars(node[key]) if isinstance(leaf, str))
             for item in node.values():
                 walk(item, depth + 1)
         elif isinstance(node, list):
@@ -322,17 +323,11 @@ def example_strings(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[st
     try:
         walk(spec.parameters)
         shown = [_example_call(spec, variant)["args"] for variant in ((0, 1) if parallel else (0,))]
-        found = {leaf for args in shown for leaf in _leaf_values(args) if isinstance(leaf, str)} - listed
+        found = {leaf for args in shown for leaf in _scalars(args) if isinstance(leaf, str)} - listed
     except (RecursionError, ValueError, TypeError, AttributeError, OverflowError):
         return {}
     return {_python_names(tools).tool(spec.name): frozenset(found)} if found else {}
 
 
-def _leaf_values(value: Any, depth: int = 0) -> list[Any]:
-    if depth > 32:
-        return []
-    if isinstance(value, dict):
-        return [leaf for item in value.values() for leaf in _leaf_values(item, depth + 1)]
-    if isinstance(value, list | tuple):
-        return [leaf for item in value for leaf in _leaf_values(item, depth + 1)]
-    return [] if isinstance(value, bool) else [value]
+def _scalars(value: Any) -> list[Any]:
+    return [leaf for leaf in _leaves(value) if not isinstance(leaf, bool)]
