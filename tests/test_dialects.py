@@ -497,6 +497,23 @@ def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():
     assert probability == pytest.approx(0.15) and opening == [1]
 
 
+def test_a_bare_call_opening_a_code_block_opens_a_call():
+    # after a declined call the model often says which function it would call and writes the call in a
+    # fenced block (BFCL multiple_44: ```python\ncalculate_weight_in_space(weight_earth_kg=70, planet="Mars")```),
+    # which was left as text
+    names = ("calculate_weight_in_space", "get_weather")
+    text = 'You can use `calculate_weight_in_space`:\n\n```python\ncalculate_weight_in_space(weight_earth_kg=70)\n```'
+    assert OpenerScanner(("pythonic",), names).feed(text) == (text.index("```"), "pythonic")
+    for fence in ("```\n", "```py\n", "```python\n  "):
+        assert OpenerScanner(("pythonic",), names).feed(f"Here:\n{fence}get_weather(") is not None, fence
+    # only bound names as written, and only where a code block opens: prose and other code stay text
+    for text in ("Here:\n```python\nprint(get_weather(", "Here:\n```python\nmath.factorial(",
+                 "Here:\n```python\nGet_Weather(", "Here:\nget_weather(city) returns it.",
+                 "Here:\n```json\nget_weather("):
+        assert OpenerScanner(("pythonic",), names).feed(text) is None, text
+    assert OpenerScanner(("pythonic",), names).opens("Here:\n```python\nget_", 6)
+
+
 def test_a_dotted_spelling_of_a_bound_name_opens_a_call():
     # tools whose names were made provider-safe (math.factorial -> math_factorial) are often called by
     # their Python spelling; the grammar then writes the bound name
@@ -617,6 +634,26 @@ def test_an_opening_after_a_decline_is_judged_again_and_declines_are_bounded():
 _SURE_OPENING = [(4, {4: 0.95}), (5, {5: 1.0}), (6, {6: 1.0})]
 _ATLANTIS = '[get_weather(city="Atlantis")]'
 _UNSURE_CITY = [(0, 13, 1.0), (13, 23, 0.1), (23, len(_ATLANTIS), 1.0)]  # "Atlantis" (with its quotes) at 0.1
+
+
+def test_a_call_written_in_a_code_block_after_a_decline_is_judged_and_made():
+    # the made-up call is declined; the model then says which call it means, in a ```python block (bare
+    # name): that opening is recognised, the grammar writes the call, and its values are judged again
+    vocab = _Pieces({**_VOCAB.pieces, 12: "python\n", 13: "Call", 14: " it:"})
+    fenced = [(13, {13: 0.9}), (14, {14: 0.9}), (3, {3: 0.9}), (11, {11: 0.9}), (12, {12: 0.9}),
+              (5, {5: 0.9}), (6, {6: 1.0})]
+    paris = '[get_weather(city="Paris")]'
+    sure_paris = [(0, 13, 1.0), (13, 20, 0.9), (20, len(paris), 1.0)]
+    run = _ScriptedGeneration([_SURE_OPENING, fenced], bar=0.25, value_bar=0.3,
+                              calls=[(_ATLANTIS, _UNSURE_CITY, 9), (paris, sure_paris, 9)])
+    (head, call_text, fmt), shown = run.run(vocab, context=["What is the weather like in Paris?"])
+    assert (head, call_text, fmt) == ("Call it:\n", paris, "pythonic") and shown == "Call it:"
+    assert run.gen.declined_calls == 1 and run.judged == [True, True]
+    # the same block with a made-up value is declined too, and the reply ends as text
+    run = _ScriptedGeneration([_SURE_OPENING, fenced, [(7, {7: 0.9})]], bar=0.25, value_bar=0.3,
+                              calls=[(_ATLANTIS, _UNSURE_CITY, 9), (_ATLANTIS, _UNSURE_CITY, 9)])
+    (whole, call_text, fmt), _ = run.run(vocab, context=["What is the weather like?"])
+    assert (whole, call_text, fmt) == ("Call it:\nIt", "", None) and run.gen.declined_calls == 2
 
 
 def test_a_call_with_a_made_up_value_is_declined_and_the_reply_goes_on_in_text():

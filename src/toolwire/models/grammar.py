@@ -460,8 +460,12 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple
     tools = tuple(names)
     if fmt == "pythonic":
         tools = _python_spellings(tools)
-        out = [[("ws", ()), ("opt", ("```python\n", "```py\n", "```\n")), ("ws", ()), ("lit", ("[",)), ("ws", ()),
-                ("opt", ("'", '"')), ("name", tools), ("ws", ()), ("lit", ("(",))]]
+        fences = ("```python\n", "```py\n", "```\n")
+        out = [[("ws", ()), ("opt", fences), ("ws", ()), ("lit", ("[",)), ("ws", ()),
+                ("opt", ("'", '"')), ("name", tools), ("ws", ()), ("lit", ("(",))],
+               # a bare call opening a code block (models write ```python\nget_weather(city="Oslo")``` after
+               # saying which function they would call): bound names as written only
+               [("ws", ()), ("lit", fences), ("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))]]
         if at_start:  # a bare call: bound names as written only (``math.factorial(5) is 120`` is prose)
             out.append([("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))])
         return out
