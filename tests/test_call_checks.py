@@ -112,6 +112,11 @@ def test_strings_are_found_as_whole_words_in_any_unicode_form() -> None:
     for text, context in (('[f(unit="in")]', "a radius of 4 inches"), ('[f(c="EUR")]', "200 euros")):
         assert _unsure(text, [context]) is None, text
     assert _unsure('[f(unit="ches")]', ["a radius of 4 inches"]) == 'unit="ches"'
+    # words joined by "_", as identifiers and enum values spell them, are the user's words
+    for text, context in (('[f(v=["interest_rates", "house_prices"])]', "interest rates and house prices"),
+                          ('[f(p="pet_friendly")]', "a pet friendly hotel"), ('[f(p="pet friendly")]', "pet_friendly")):
+        assert _unsure(text, [context]) is None, text
+    assert _unsure('[f(p="pet_friendly")]', ["a pet hotel, friendly staff"]) == 'p="pet_friendly"'
 
 
 def test_tool_results_count_as_the_model_reads_them() -> None:

@@ -162,8 +162,9 @@ def _exact(value: int | float | str) -> Decimal | None:
 
 def _normal(text: str) -> str:
     """Text as the checks compare it: Unicode NFKC (full-width digits, ligatures), the minus sign as ``-``,
-    letter case folded, runs of whitespace as one space."""
-    return " ".join(unicodedata.normalize("NFKC", text).replace("\u2212", "-").casefold().split())
+    letter case folded, ``_`` as a space (identifiers spell words that way: ``"interest_rates"`` for
+    "interest rates", ``"pet_friendly"`` for "pet friendly"), runs of whitespace as one space."""
+    return " ".join(unicodedata.normalize("NFKC", text).replace("\u2212", "-").replace("_", " ").casefold().split())
 
 
 def context_numbers(context: Iterable[str]) -> set[Decimal]:
@@ -200,9 +201,10 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         numbers: the numbers written in it.
 
     Returns:
-        For a string: whether the conversation holds it from the start of a word (letter case, Unicode form
-        and runs of whitespace aside: ``"Rome"`` is not found in "Jerome", ``"in"`` is found in "inches"
-        and ``"EUR"`` in "euros", the abbreviations models write), or as the number it spells
+        For a string: whether the conversation holds it from the start of a word (letter case, Unicode form,
+        ``_`` against a space and runs of whitespace aside: ``"Rome"`` is not found in "Jerome", ``"in"`` is
+        found in "inches" and ``"EUR"`` in "euros", the abbreviations models write, and ``"pet_friendly"`` in
+        "pet friendly"), or as the number it spells
         (``"1500"`` in "1,500"). For a number: whether it is written there, exactly (``5`` and ``5.0`` are
         one number, two ids that differ in their last digit are not). ``True``, ``False``, ``None`` and other
         values carry no evidence either way: True.
