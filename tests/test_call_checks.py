@@ -144,3 +144,26 @@ def test_a_deeply_nested_json_result_does_not_crash_the_context() -> None:
 
     deep = "[" * 900 + '"x"' + "]" * 900
     assert conversation_texts([ToolMessage(deep, "c1")]) == [deep]  # its values too deep to read: none added
+
+
+def test_a_value_made_up_in_the_replys_own_prose_and_copied_surely_into_the_call_is_made_up() -> None:
+    # BFCL irrelevance_145: declined for period="16th century", the model wrote 'I need ... the period "16th
+    # century"' and then the same call, now sure of the value it was copying from its own words
+    from toolwire.models._call_checks import stream_spans
+
+    said = 'I need to call get_event_year with the period "16th Century". Here:\n```python\n'
+    call = '[get_event_year(event="Protestant Reformation", period="16th century")]'
+    at = said.index("16th")
+    unsure_there = [(i, i + 1, 0.2 if at <= i < at + 12 else 0.99) for i in range(len(said))]
+    context = ["Who initiated the Protestant Reformation?"]
+    sure = _spans(call, 0.99)
+    assert made_up_value(call, sure, context, 0.3, head=(said, unsure_there)) == 'period="16th century"'
+    # sure where it was first written, or found in the conversation, or the prose's probabilities unknown
+    assert made_up_value(call, sure, context, 0.3, head=(said, _spans(said, 0.99))) is None
+    assert made_up_value(call, sure, [*context, "in the 16th century"], 0.3, head=(said, unsure_there)) is None
+    assert made_up_value(call, sure, context, 0.3, head=(said, [])) is None
+    assert made_up_value(call, sure, context, 0.3) is None
+    # the spans of a stream's tokens up to the call, from the reply's length after each token
+    assert stream_spans(4, [6, 9, 12], [7, 8, 9], [{7: 0.5}, {8: 0.25, 1: 0.7}, {9: 1.0}], 9) == [
+        (4, 6, 0.5), (6, 9, 0.25)]
+    assert stream_spans(0, [3], [1], None, 3) == [] and stream_spans(0, [3], [1], [{}], 3) == [(0, 3, 0.0)]

@@ -656,6 +656,23 @@ def test_a_call_written_in_a_code_block_after_a_decline_is_judged_and_made():
     assert (whole, call_text, fmt) == ("Call it:\nIt", "", None) and run.gen.declined_calls == 2
 
 
+def test_a_value_made_up_in_the_prose_before_a_call_is_judged_where_it_was_written():
+    # the model names a made-up city in its prose, unsure (0.1), then copies it surely into the call
+    vocab = _Pieces({**_VOCAB.pieces, 12: "python\n", 13: "Call", 14: " it for", 15: " Atlantis", 16: ":"})
+    prose = [(13, {13: 0.9}), (14, {14: 0.9}), (15, {15: 0.1}), (16, {16: 0.9}), (3, {3: 0.9}), (11, {11: 0.9}),
+             (12, {12: 0.9}), (5, {5: 0.9}), (6, {6: 1.0})]
+    sure_city = [(0, len(_ATLANTIS), 0.99)]
+    run = _ScriptedGeneration([prose, [(7, {7: 0.9})]], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])
+    (whole, call_text, fmt), _ = run.run(vocab, context=["What is the weather like?"])
+    assert (whole, call_text, fmt) == ("Call it for Atlantis:\nIt", "", None)
+    assert run.gen.made_up_values == ['city="Atlantis"']
+    # the same prose, sure of the city: the call is made
+    prose[2] = (15, {15: 0.9})
+    run = _ScriptedGeneration([prose], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, sure_city, 9)])
+    (head, call_text, fmt), _ = run.run(vocab, context=["What is the weather like?"])
+    assert (head, call_text, fmt) == ("Call it for Atlantis:\n", _ATLANTIS, "pythonic")
+
+
 def test_a_call_with_a_made_up_value_is_declined_and_the_reply_goes_on_in_text():
     text = [(7, {7: 0.9}), (8, {8: 0.9}), (9, {9: 0.9})]
     run = _ScriptedGeneration([_SURE_OPENING, text], bar=0.25, value_bar=0.3, calls=[(_ATLANTIS, _UNSURE_CITY, 9)])

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from toolwire.tools import ToolSpec
 
 __all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts", "in_context", "made_up_value",
-           "opening_probability"]
+           "opening_probability", "stream_spans"]
 
 _NUMBER = re.compile(r"(?<![\d.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
 _GROUPED = re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)")
@@ -269,7 +269,8 @@ def conversation_texts(messages: Iterable[Any]) -> list[str]:
 
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
-                  bar: float, example_values: Mapping[str, Collection[str]] | Collection[str] = ()) -> str | None:
+                  bar: float, example_values: Mapping[str, Collection[str]] | Collection[str] = (),
+                  head: tuple[str, Iterable[tuple[int, int, float]]] = ("", ())) -> str | None:
     """The first argument value of a pythonic call list that the model was unsure of and did not take from
     the conversation, as ``"keyword=literal"``; None when there is none (or ``text`` is not such a list).
 
@@ -286,10 +287,15 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
             (:func:`toolwire.models._tool_text.example_strings`; a plain collection applies to every
             call): a value of that function holding one of them that ``context`` does not hold counts as
             made up however sure the model was (it copied the example).
+        head: the reply's text before the call and ``(start, end, probability)`` of the tokens generated in
+            it whose probabilities are known (spans in that text). A value the model first wrote there,
+            in its own prose ("I need the period "16th century""), and then copied into the call surely
+            is judged by how sure the model was where it wrote it first: the copy is sure, the choice was not.
 
     Returns:
-        ``"keyword=literal"`` of the first value that is unsure and holds a string or number (at any depth)
-        not found in ``context`` (:func:`in_context`), or holds an example value not found there; None
+        ``"keyword=literal"`` of the first value that is unsure (in the call, or where ``head`` first writes
+        it) and holds a string or number (at any depth) not found in ``context`` (:func:`in_context`), or
+        holds an example value not found there; None
         otherwise (also when ``bar`` is 0: the check is off). Never raises on odd text: what Python's
         parser does not read as a call list of literals is not judged.
     """
@@ -298,11 +304,12 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
         return None
     texts = list(context)
     words, numbers = context_words(texts), context_numbers(texts)
+    said, said_spans = head[0], list(head[1])
     for name, key, node, a, b in _value_nodes(text):
         inside = [p for start, end, p in spans if start < b and end > a]
         unsure = bool(inside) and math.prod(inside) < bar
         examples = example_values.get(name, ()) if isinstance(example_values, Mapping) else example_values
-        if not unsure and not examples:
+        if not unsure and not examples and not said_spans:
             continue
         try:
             value = ast.literal_eval(node)
@@ -311,7 +318,45 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
         if isinstance(value, int | float) and not isinstance(value, bool):
             value = text[a:b]  # a bare number as written: literal_eval rounds long fractions and 1e400
         for leaf in _leaves(value):
-            copied = isinstance(leaf, str) and leaf in examples
-            if (unsure or copied) and not in_context(leaf, words, numbers):
+            if in_context(leaf, words, numbers):
+                continue
+            if unsure or (isinstance(leaf, str) and leaf in examples) or _unsure_where_said(leaf, said, said_spans,
+                                                                                            bar):
                 return f"{key}={text[a:b]}"
     return None
+
+
+def _unsure_where_said(leaf: Any, said: str, spans: list[tuple[int, int, float]], bar: float) -> bool:
+    """Whether the reply's prose before the call (``said``) first writes ``leaf`` (a string, or a number as
+    written; letter case aside) with tokens whose probabilities multiply to less than ``bar``. Tokens of
+    unknown probability (not in ``spans``) count as sure."""
+    if not spans or not isinstance(leaf, str | int | float) or isinstance(leaf, bool):
+        return False
+    wanted = str(leaf)
+    found = re.search(re.escape(wanted), said, re.IGNORECASE) if wanted.strip() else None
+    if found is None:
+        return False
+    inside = [p for start, end, p in spans if start < found.end() and end > found.start()]
+    return bool(inside) and math.prod(inside) < bar
+
+
+def stream_spans(start: int, ends: list[int], made: list[int], steps: list[dict[int, float]] | None,
+                 stop: int) -> list[tuple[int, int, float]]:
+    """``(start, end, probability)`` of the tokens of a reply's current stream that end by ``stop``.
+
+    Args:
+        start: where the stream's text starts in the reply.
+        ends: the reply's length after each of the stream's tokens.
+        made: the stream's token ids.
+        steps: each token's candidates (``{token id: probability}``), or None when they were not read.
+        stop: the end of the part wanted (the reply's text before a call).
+    """
+    if steps is None:
+        return []
+    out = []
+    for token, end, candidates in zip(made, ends, steps, strict=False):
+        if end > stop:
+            break
+        out.append((start, end, candidates.get(token, 0.0)))
+        start = end
+    return out

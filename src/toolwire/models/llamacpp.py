@@ -37,7 +37,7 @@ from typing import Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk
-from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability
+from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability, stream_spans
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
@@ -421,7 +421,8 @@ class _Generation:
                     before = self.budget
                     judged = steps is not None and value_gate > 0 and fmt == "pythonic"
                     call_text, spans = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
-                    made_up = (made_up_value(call_text, spans, context, value_gate, spec.example_values)
+                    said = (head, stream_spans(len(base), ends, made, steps, len(head)))
+                    made_up = (made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
                                if judged else None)
                     if made_up is not None:
                         self.made_up_values.append(made_up)
