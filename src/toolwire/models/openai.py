@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
-from toolwire.messages import AIMessage
+from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._retry import connection_error, error_message, redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
+from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import openai as codec
 
@@ -33,6 +35,12 @@ class ChatOpenAI(SDKChatModel):
         stream_usage: ask for token usage at the end of a stream (``stream_options.include_usage``); turn it
             off for a server that refuses ``stream_options`` (its error then says so).
         organization: the OpenAI organization id, if any.
+        text_tool_calls: read tool calls the server left in the reply's text (``<tool_call>`` blocks, JSON
+            call objects, ``[f(a=1)]`` lists, for bound tool names only) when the reply has no native
+            ``tool_calls``; a server that does not parse the model's calls itself sends them that way.
+            ``None`` (default): on for a ``base_url`` that is not OpenAI's, off for OpenAI. Such a reply has
+            ``response_metadata["tool_calls_from_text"] = True`` (:mod:`toolwire.models._text_calls` gives
+            the rules, the same in ``invoke`` and ``stream``). Never with ``tool_choice="none"``.
         **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
             in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
             ``top_p``, ``stop``, ``seed``, ``model_kwargs``).
@@ -51,12 +59,13 @@ class ChatOpenAI(SDKChatModel):
     extra: ClassVar[str] = "openai"
 
     def __init__(self, model: str, *, use_responses_api: bool = False, stream_usage: bool = True,
-                 organization: str | None = None, **kwargs: Any) -> None:
+                 organization: str | None = None, text_tool_calls: bool | None = None, **kwargs: Any) -> None:
         self.use_responses_api = use_responses_api
         self.stream_usage = stream_usage
         self.organization = organization
         kwargs["base_url"] = kwargs.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
         self._compatible = bool(kwargs["base_url"]) and not str(kwargs["base_url"]).startswith(OPENAI_URL)
+        self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package: run pip install -U 'toolwire[openai]'.")
@@ -89,9 +98,32 @@ class ChatOpenAI(SDKChatModel):
                                    compatible=self._compatible)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
+        names = [t.name for t in request.tools]
         if self.use_responses_api:
-            return codec.parse_responses_response(raw, tool_names=[t.name for t in request.tools])
-        return codec.parse_response(raw, tool_names=[t.name for t in request.tools])
+            message = codec.parse_responses_response(raw, tool_names=names)
+        else:
+            message = codec.parse_response(raw, tool_names=names)
+        return with_text_calls(message, names) if self._reads_text(request) else message
+
+    def _reads_text(self, request: ChatRequest) -> bool:
+        """Whether calls left in the reply's text are read (``text_tool_calls``, tools bound, calls allowed)."""
+        return self.text_tool_calls and bool(request.tools) and request.tool_choice != "none"
+
+    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+        reader = TextCallStream([t.name for t in request.tools]) if self._reads_text(request) else None
+        for chunk in super()._stream(request):
+            yield from reader.feed(chunk) if reader else (chunk,)
+        if reader:
+            yield from reader.finish()
+
+    async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
+        reader = TextCallStream([t.name for t in request.tools]) if self._reads_text(request) else None
+        async for chunk in super()._astream(request):
+            for piece in reader.feed(chunk) if reader else (chunk,):
+                yield piece
+        if reader:
+            for piece in reader.finish():
+                yield piece
 
     def _stream_state(self, request: ChatRequest) -> Any:
         return codec.ResponsesStreamState() if self.use_responses_api else codec.StreamState()

@@ -1,0 +1,164 @@
+"""Tool calls an OpenAI-compatible server left in the reply's text (review 7 #8): read for bound tools, the
+same in invoke and stream, never over native calls, off for OpenAI itself and with tool_choice="none"."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from toolwire import AIMessage, HumanMessage, ToolMessage, merge_chunks
+from toolwire.examples.book import BOOK_TOOLS
+from toolwire.models._text_calls import TextCallStream, read_text_calls
+from toolwire.models.openai import ChatOpenAI
+
+from .conftest import build_model
+from .test_review7_openai import Raw, RawChat, RawServer, chunk, completion
+
+NAMES = ("get_weather", "calculate")
+
+
+@pytest.fixture
+def raw() -> Iterator[RawServer]:
+    with RawServer(RawChat(), brain=None) as server:
+        yield server
+    assert not server.problems, f"requests the real API would reject: {server.problems}"
+
+
+@pytest.fixture
+def make(raw: RawServer) -> Callable[..., ChatOpenAI]:
+    return lambda **kw: build_model("openai-chat", raw.url, **kw)  # type: ignore[return-value]
+
+
+def _events(text: str, size: int = 3) -> list[Any]:
+    """The text streamed in pieces of ``size`` characters, then the end of the stream."""
+    pieces = [text[i:i + size] for i in range(0, len(text), size)]
+    return [chunk({"role": "assistant", "content": ""}), *(chunk({"content": p}) for p in pieces),
+            chunk({}, "stop"), "[DONE]"]
+
+
+def _both(raw: RawServer, model: ChatOpenAI, text: str, **bind: Any) -> tuple[AIMessage, AIMessage, list[str]]:
+    """invoke's reply and stream's merged reply to a server answering ``text``, and the stream's text pieces."""
+    raw.queue(Raw(body=completion({"role": "assistant", "content": text})), Raw(events=_events(text)))
+    bound = model.bind_tools(BOOK_TOOLS, **bind)
+    whole = bound.invoke("q")
+    chunks = list(bound.stream("q"))
+    return whole, merge_chunks(chunks, as_chunk=False), [c.content for c in chunks if c.content]  # type: ignore[return-value]
+
+
+def _calls(message: AIMessage) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["args"]) for c in message.tool_calls]
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
+    '{"name": "get_weather", "parameters": {"city": "Paris"}}',
+    '[get_weather(city="Paris")]',
+])
+def test_a_call_left_in_the_text_is_read_in_invoke_and_stream(raw: RawServer, make: Callable[..., ChatOpenAI],
+                                                              text: str) -> None:
+    whole, streamed, pieces = _both(raw, make(), text)
+    for reply in (whole, streamed):
+        assert _calls(reply) == [("get_weather", {"city": "Paris"})], text
+        assert reply.content == "" and reply.response_metadata["tool_calls_from_text"] is True
+    assert whole.tool_calls[0]["id"] and pieces == []  # nothing of the call was shown as text
+
+
+def test_prose_before_and_after_the_calls_stays_text_and_streams_as_it_comes(raw: RawServer,
+                                                                           make: Callable[..., ChatOpenAI]) -> None:
+    text = ('Let me look both up.\n<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>\n'
+            '<tool_call>{"name": "calculate", "arguments": {"expression": "2*3"}}</tool_call>\nOne moment.')
+    whole, streamed, pieces = _both(raw, make(), text)
+    for reply in (whole, streamed):
+        assert _calls(reply) == [("get_weather", {"city": "Paris"}), ("calculate", {"expression": "2*3"})]
+        assert reply.content == "Let me look both up.\n\nOne moment."
+    assert "".join(pieces[:-1]) == "Let me look both up."  # shown before the reply ended
+    assert len({c["id"] for c in whole.tool_calls}) == 2
+
+
+@pytest.mark.parametrize("text", [
+    "Paris is sunny today.",
+    "Here is a list:\n[1] sunny\n[2] warm\n{not a call}",
+    '```json\n{"name": "Ann", "age": 3}\n```',  # JSON that names no bound tool is prose
+    '[get_time(zone="CET")]',  # an unbound name outside any marker
+])
+def test_text_without_a_call_is_unchanged(raw: RawServer, make: Callable[..., ChatOpenAI], text: str) -> None:
+    whole, streamed, pieces = _both(raw, make(), text)
+    for reply in (whole, streamed):
+        assert reply.content == text and not reply.tool_calls and not reply.invalid_tool_calls
+        assert "tool_calls_from_text" not in reply.response_metadata
+    assert "".join(pieces) == text
+
+
+def test_an_unknown_tool_inside_a_call_marker_is_an_invalid_call_naming_the_tools(
+        raw: RawServer, make: Callable[..., ChatOpenAI]) -> None:
+    text = '<tool_call>{"name": "get_time", "arguments": {}}</tool_call>'
+    whole, streamed, _ = _both(raw, make(), text)
+    for reply in (whole, streamed):
+        assert not reply.tool_calls and len(reply.invalid_tool_calls) == 1
+        assert "get_weather" in reply.invalid_tool_calls[0]["error"]
+
+
+def test_not_read_when_off_for_openai_itself_or_with_tool_choice_none(raw: RawServer,
+                                                                     make: Callable[..., ChatOpenAI]) -> None:
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    for model, bind in ((make(text_tool_calls=False), {}), (make(), {"tool_choice": "none"})):
+        whole, streamed, _ = _both(raw, model, text, **bind)
+        for reply in (whole, streamed):
+            assert reply.content == text and not reply.tool_calls
+    assert ChatOpenAI("gpt-5-mini", api_key="sk-test").text_tool_calls is False
+    assert ChatOpenAI("m", base_url="http://127.0.0.1:9/v1").text_tool_calls is True
+
+
+def test_native_calls_are_never_read_again(raw: RawServer, make: Callable[..., ChatOpenAI]) -> None:
+    call = {"id": "call_1", "type": "function", "function": {"name": "calculate", "arguments": '{"expression": "1+1"}'}}
+    text = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+    events = [chunk({"role": "assistant", "content": text}),
+              chunk({"tool_calls": [{"index": 0, **call}]}), chunk({}, "tool_calls"), "[DONE]"]
+    raw.queue(Raw(body=completion({"role": "assistant", "content": text, "tool_calls": [call]}, "tool_calls")),
+              Raw(events=events))
+    bound = make().bind_tools(BOOK_TOOLS)
+    whole, streamed = bound.invoke("q"), merge_chunks(list(bound.stream("q")), as_chunk=False)
+    for reply in (whole, streamed):
+        assert _calls(reply) == [("calculate", {"expression": "1+1"})] and reply.content == text  # type: ignore[arg-type]
+
+
+def test_the_whole_cycle_with_calls_left_in_the_text_async(raw: RawServer, make: Callable[..., ChatOpenAI]) -> None:
+    text = 'Checking.\n```json\n[{"name": "get_weather", "arguments": {"city": "Paris"}}]\n```'
+    raw.queue(Raw(events=_events(text, 5)),
+              Raw(body=completion({"role": "assistant", "content": "It is sunny in Paris."})))
+    bound = make().bind_tools(BOOK_TOOLS)
+
+    async def run() -> tuple[AIMessage, AIMessage]:
+        first = merge_chunks([c async for c in bound.astream("q")], as_chunk=False)
+        result = ToolMessage("sunny", first.tool_calls[0]["id"])  # type: ignore[union-attr]
+        second = await bound.ainvoke([HumanMessage("q"), first, result])
+        return first, second  # type: ignore[return-value]
+
+    first, second = asyncio.run(run())
+    assert first.content == "Checking." and _calls(first) == [("get_weather", {"city": "Paris"})]
+    assert second.content == "It is sunny in Paris." and not second.tool_calls
+
+
+def test_the_stream_reader_alone_matches_the_whole_reply_reader_for_any_cut() -> None:
+    text = 'Sure.\n  \n<tool_call>{"name": "calculate", "arguments": {"expression": "6*7"}}</tool_call>\nDone.'
+    content, calls, invalid = read_text_calls(text, NAMES)  # type: ignore[misc]
+    for size in range(1, len(text) + 1):
+        reader = TextCallStream(NAMES)
+        out = [c for i in range(0, len(text), size) for c in reader.feed(_chunk(text[i:i + size]))]
+        merged = merge_chunks([*out, *reader.finish()], as_chunk=False)
+        assert merged.content == content == "Sure.\n\nDone.", size  # type: ignore[union-attr]
+        assert [(c["name"], c["args"]) for c in merged.tool_calls] == [("calculate", {"expression": "6*7"})]
+        assert "".join(c.content for c in out) == "Sure.", size  # type: ignore[misc]
+    assert read_text_calls("no call here", NAMES) is None and read_text_calls(text, ()) is None
+    assert json.loads(json.dumps(calls[0]["args"])) == {"expression": "6*7"} and invalid == []
+
+
+def _chunk(text: str) -> Any:
+    from toolwire.messages import AIMessageChunk
+
+    return AIMessageChunk(text)
