@@ -418,6 +418,22 @@ def test_json_grammar_accepts_valid_calls_only():
         assert not g.accepts(text), text
 
 
+def test_json_grammar_takes_call_objects_one_per_line_as_the_parser_reads_them():
+    # a model that opens with a bare call object (Qwen with its own template writes ```json {...}```) could
+    # make only one call: the grammar ended the reply after the first object (BFCL parallel: 0 of 25)
+    one = '{"name": "get_weather", "arguments": {"city": "Paris"}}'
+    two = one + '\n{"name": "now", "arguments": {}}'
+    g = Gbnf(call_grammar(TOOLS, "json"))
+    for text in (two, f"```json\n{two}\n```", two + '\n' + one):
+        assert g.accepts(text), text
+        assert [c["name"] for c in parse_reply(text, [t.name for t in TOOLS], "json").tool_calls][:2] == [
+            "get_weather", "now"]
+    for text in (one + "\n", one + "\nThe weather is nice.", one + '\n\n{"name": "now", "arguments": {}}'):
+        assert not g.accepts(text), text
+    assert not Gbnf(call_grammar(TOOLS, "json", parallel=False)).accepts(two)
+    assert not Gbnf(call_grammar(TOOLS, "json", max_calls=2)).accepts(two + "\n" + one)
+
+
 def test_hermes_grammar():
     g = Gbnf(call_grammar(TOOLS, "hermes"))
     one = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'

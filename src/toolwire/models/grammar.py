@@ -430,8 +430,10 @@ def call_grammar(
         rules = Rules("json")
         call = rules.add("call", " | ".join(_json_call(t, rules, signature) for t in tools))
         body = call
-        if more:
-            body = rules.add("calls", f'{call} | "[" ws {call} ("," ws {call}){{0,{more}}} ws "]"')
+        if more:  # a list of calls, or call objects one per line (as the parsers read them, and as models
+            # that open with a bare object write the next one)
+            body = rules.add("calls", f'{call} ("\\n" {call}){{0,{more}}} | '
+                                      f'"[" ws {call} ("," ws {call}){{0,{more}}} ws "]"')
         return rules.text(f'{body} | "```json\\n" {body} "\\n```"')
     if fmt == "hermes":
         rules = Rules("json")
