@@ -162,3 +162,53 @@ def _chunk(text: str) -> Any:
     from toolwire.messages import AIMessageChunk
 
     return AIMessageChunk(text)
+
+
+# -- review 15 ------------------------------------------------------------------------------------------------
+
+NOT_CALLS = [  # a bound name used in code, prose or reasoning is not a call
+    'You can do it yourself in Python:\n```python\nresult = get_weather(city="Oslo")\nprint(result)\n```',
+    'In your own script:\n```python\nif confirmed:\n    calculate(expression="1/0")\n```',
+    'Notes:\n- see [the docs](https://x)\n\nOne would write calculate(expression="2") but I will not.',
+    'Sources:\n[1] https://example.com/weather-api\nThe call would be get_weather(city="Oslo").',
+    '<b>Note</b>: the call would be get_weather(city="Oslo"), which I will not make.',
+    '<think>\nI could call get_weather(city="Paris") but no tool is needed.\n</think>\n\nFrance won in 1998.',
+    '```python\nget_weather(city="Oslo")\n```',  # a bare call in a code block: code, not a call list
+]
+
+
+@pytest.mark.parametrize("text", NOT_CALLS)
+def test_a_bound_name_in_code_prose_or_reasoning_is_not_a_call(text: str) -> None:
+    assert read_text_calls(text, NAMES) is None, text
+    reader = TextCallStream(NAMES)
+    out = [c for i in range(0, len(text), 4) for c in reader.feed(_chunk(text[i:i + 4]))]
+    merged = merge_chunks([*out, *reader.finish()], as_chunk=False)
+    assert merged.content == text and not merged.tool_calls  # type: ignore[union-attr]
+
+
+def test_calls_after_reasoning_and_consecutive_call_lists_are_read() -> None:
+    text = ('<think>\nThe user wants the weather; get_weather(city="x") is the tool.\n</think>\n'
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>')
+    content, calls, _ = read_text_calls(text, NAMES)  # type: ignore[misc]
+    assert content.startswith("<think>") and [c["args"] for c in calls] == [{"city": "Paris"}]
+    text = 'Both:\n```python\n[get_weather(city="Oslo")]\n[calculate(expression="2*3")]\n```\n[x(1)] stays.'
+    content, calls, _ = read_text_calls(text, NAMES)  # type: ignore[misc]
+    assert [c["name"] for c in calls] == ["get_weather", "calculate"] and content == "Both:\n\n[x(1)] stays."
+    text = '[get_weather(city="Oslo")]\n\n[x(1)]'  # a list of an unknown function after the calls is kept
+    assert read_text_calls(text, NAMES)[0] == "[x(1)]"  # type: ignore[index]
+
+
+def test_a_split_fence_and_a_call_wrapped_twice_read_alike_in_invoke_and_stream() -> None:
+    wrapped = '<tool_call>{"name": "get_weather", "arguments": {"name": "get_weather", "arguments": {"city": "Oslo"}}}'
+    for text in ('Let me check.\n```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```\nOne moment.',
+                 wrapped + "</tool_call>", '[get_weather(name="get_weather", arguments={"city": "Oslo"})]'):
+        whole = read_text_calls(text, NAMES)
+        assert whole is not None, text
+        for size in (1, 2, 3, 7):
+            reader = TextCallStream(NAMES)
+            out = [c for i in range(0, len(text), size) for c in reader.feed(_chunk(text[i:i + size]))]
+            merged = merge_chunks([*out, *reader.finish()], as_chunk=False, tool_names=NAMES)
+            assert merged.content == whole[0], (text, size)  # type: ignore[union-attr]
+            assert [c["args"] for c in merged.tool_calls] == [c["args"] for c in whole[1]]  # type: ignore[union-attr]
+            assert "`" not in "".join(c.content for c in out)  # type: ignore[misc]
+        assert whole[1][0]["args"] in ({"city": "Paris"}, {"city": "Oslo"})

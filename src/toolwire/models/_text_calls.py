@@ -2,17 +2,20 @@
 
 A server that does not parse the model's tool calls itself (vLLM without ``--enable-auto-tool-choice``,
 llama.cpp server without ``--jinja``, a model whose format the server's parser does not know) sends them
-as text: ``<tool_call>{"name": ...}</tool_call>``, a ```` ```json ```` block, ``[get_weather(city="Oslo")]``.
-:class:`ChatOpenAI <toolwire.models.openai.ChatOpenAI>` reads them with
-:func:`~toolwire.parsing.parse_tool_calls` (bound tool names only), the same way in ``invoke`` and in
-``stream``:
+as text. :class:`ChatOpenAI <toolwire.models.openai.ChatOpenAI>` reads them, the same way in ``invoke`` and
+in ``stream``, only where a line *starts* with call syntax (after spaces):
 
-* A call is looked for from the first line that opens with ``<``, ``{``, ``[`` or a code fence (after
-  whitespace): prose before it is the reply's text; the rest is parsed, and the text the parser leaves
-  (prose after the calls) follows, after a blank line.
-* A stream shows text as it comes until such a line starts; from there the text is held back until the
-  reply ends, then sent as the calls (and the text left), or as text when it holds no call.
-* A reply that carries native ``tool_calls`` is never read again.
+* ``<tool_call>`` blocks (Hermes, Qwen), ``[TOOL_CALLS]`` (Mistral), ``<|python_tag|>`` (Llama 3): read in
+  that format;
+* a JSON call object or a list of them, bare or in a ```` ``` ```` / ```` ```json ```` fence;
+* a Python list of calls, ``[get_weather(city="Oslo")]``, bare or in a ```` ```python ```` fence (just
+  that list: a call inside other code or inside prose, ``result = f(x)``, is not a call).
+
+Only bound tool names make a call (:func:`~toolwire.parsing.parse_tool_calls`); the first such line that
+holds one is where the calls start. The prose before it is the reply's text; the text the parser leaves
+after the calls follows, after a blank line. A stream shows the text as it comes until a line starts with
+``<``, ``{``, ``[`` or a backtick; from there it is held back until the reply ends, then sent as the calls
+(and the text left), or as text when it holds none. A reply with native ``tool_calls`` is never read again.
 """
 
 from __future__ import annotations
@@ -23,46 +26,95 @@ from collections.abc import Collection, Iterator
 from typing import Any
 
 from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.models.lowering._common import native_call, split_calls
 from toolwire.parsing import parse_tool_calls
+from toolwire.parsing._calls import name_key
+from toolwire.parsing._scan import python_span_end
 
-__all__ = ["TextCallStream", "read_text_calls"]
-
-_OPENING = re.compile(r"(?m)^[ \t]*(?:[<{\[]|```)")
-"""A line that may open a call: ``<tool_call>``, ``<|python_tag|>``, ``{"name"``, ``[TOOL_CALLS]``,
-``[f(...)]``, a code fence."""
+__all__ = ["METADATA_KEY", "TextCallStream", "read_text_calls", "with_text_calls"]
 
 METADATA_KEY = "tool_calls_from_text"
 """``response_metadata`` key set to True on a reply whose calls were read from its text."""
 
+_MAYBE = re.compile(r"(?m)^[ \t]*[<{\[`]")
+"""A line that may open a call (the stream holds text back from the first one)."""
 
-def _cut(text: str) -> int:
-    """Where the first line that may open a call starts (``len(text)``: none)."""
-    found = _OPENING.search(text)
-    return found.start() if found else len(text)
+_MAYBE_HERE = re.compile(r"[ \t]*[<{\[`]")
+
+_CALL_LINE = re.compile(
+    r"(?m)^[ \t]*(?:"
+    r"(?P<hermes><tool_call>)|(?P<mistral>\[TOOL_CALLS\])|(?P<tag><\|python_tag\|>)"
+    r"|(?:```(?:json)?[ \t]*\n\s*)?(?P<json>\{|\[\s*\{)"
+    r"|(?:```(?:python|py)?[ \t]*\n\s*)?(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\("
+    r")")
+"""A line that starts with call syntax; the group that matched names the format."""
+
+_FENCE_END = re.compile(r"\s*```")
+_NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
+
+
+def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str]) -> tuple[str, list[Any], list[Any]]:
+    """Parse the calls that start at ``match`` (a :data:`_CALL_LINE` match): ``(text left after them,
+    calls, invalid calls)``."""
+    start = match.start()
+    if match.group("py") is None:
+        dialect = "hermes" if match.group("hermes") else "mistral" if match.group("mistral") else "json"
+        parsed = parse_tool_calls(text[start:], tool_names, dialect=dialect)
+        return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls
+    calls: list[Any] = []
+    invalid: list[Any] = []
+    bracket = match.start("py")
+    while True:  # the list, and any list of calls on the lines right after it
+        end = python_span_end(text, bracket)
+        if end < 0:  # cut off or unbalanced: what the parser makes of the rest (an invalid call, or nothing)
+            end = len(text)
+        parsed = parse_tool_calls(text[bracket:end], tool_names, dialect="pythonic")
+        calls += parsed.tool_calls
+        invalid += parsed.invalid_tool_calls
+        following = _NEXT_LIST.match(text, end)
+        if following is None or name_key(following.group("name")) not in {name_key(n) for n in tool_names}:
+            break
+        bracket = following.start("py")
+    if "```" in text[start:match.start("py")] and (fence := _FENCE_END.match(text, end)):
+        end = fence.end()
+    return text[end:].strip(), calls, invalid
 
 
 def read_text_calls(text: str, tool_names: Collection[str]) -> tuple[str, list[Any], list[Any]] | None:
-    """The tool calls written in a reply's text.
+    """The tool calls written in a reply's text, by the rules of this module.
 
     Args:
         text: the reply's text.
         tool_names: the bound tools' names; only they make a call.
 
     Returns:
-        ``(content, tool_calls, invalid_tool_calls)``: the prose before the first line that may open a call
-        (trailing whitespace removed), then, after a blank line, the text the parser left after the calls;
-        the calls as :func:`~toolwire.parsing.parse_tool_calls` reads them. None when the text holds no
-        call (not even an unreadable one inside a call marker).
+        ``(content, tool_calls, invalid_tool_calls)``: the prose before the first line that starts with
+        calls to bound tools (trailing whitespace removed), then, after a blank line, the text the parser
+        left after them; the calls (arguments read as a native call's are, so a call wrapped twice,
+        ``{"name": "f", "arguments": {...}}`` inside the arguments of ``f``, is unwrapped) and the calls that
+        could not be read (an unknown name inside a call marker: the error lists the tools). None when no
+        such line holds a call.
     """
-    cut = _cut(text)
-    if cut == len(text) or not tool_names:
+    if not tool_names:
         return None
-    parsed = parse_tool_calls(text[cut:], tool_names)
-    if not parsed.tool_calls and not parsed.invalid_tool_calls:
-        return None
-    head = text[:cut].rstrip()
-    rest = parsed.content
-    return head + ("\n\n" if head and rest else "") + rest, parsed.tool_calls, parsed.invalid_tool_calls
+    names = tuple(tool_names)
+    keys = {name_key(n) for n in names}
+    tried: set[str] = set()  # a marked or JSON format is parsed once, from its first line: the parser reads on
+    for match in _CALL_LINE.finditer(text):
+        family = next(k for k in ("hermes", "mistral", "tag", "json", "py") if match.group(k) is not None)
+        if family in tried or (family == "py" and name_key(match.group("name")) not in keys):
+            continue
+        if family != "py" or python_span_end(text, match.start("py")) < 0:  # a list cut off reads to the end
+            tried.add(family)
+        rest, calls, invalid = _calls_at(text, match, names)
+        if not calls and not invalid:
+            continue
+        records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
+                   for c in calls]
+        valid, bad = split_calls(records)
+        head = text[:match.start()].rstrip()
+        return head + ("\n\n" if head and rest else "") + rest, valid, [*bad, *invalid]
+    return None
 
 
 def with_text_calls(message: AIMessage, tool_names: Collection[str]) -> AIMessage:
@@ -80,7 +132,8 @@ def with_text_calls(message: AIMessage, tool_names: Collection[str]) -> AIMessag
 
 class TextCallStream:
     """Reads the calls left in a streamed reply's text, chunk by chunk, as :func:`with_text_calls` does for
-    a whole reply (so the merged chunks equal what ``invoke`` returns).
+    a whole reply (so the merged chunks equal what ``invoke`` returns). The work per chunk is proportional
+    to the chunk (the text is scanned once).
 
     Args:
         tool_names: the bound tools' names.
@@ -90,6 +143,7 @@ class TextCallStream:
         self.tool_names = tuple(tool_names)
         self.text = ""
         self.shown = 0  # how much of ``text`` was sent on
+        self.hold: int | None = None  # where the first line that may open a call starts
         self.native = False  # the server sent calls of its own (or content that is not text)
 
     def feed(self, chunk: AIMessageChunk) -> Iterator[AIMessageChunk]:
@@ -103,10 +157,19 @@ class TextCallStream:
         if self.native or not chunk.content:
             yield chunk
             return
+        before = len(self.text)
         self.text += chunk.content
-        # the text before the first possible opening, without its trailing whitespace (a last line that is
-        # only whitespace so far may still open one)
-        end = len(self.text[:_cut(self.text)].rstrip())
+        if self.hold is None:  # the line the new text continues, then the lines it starts
+            line = self.text.rfind("\n", 0, before) + 1
+            if _MAYBE_HERE.match(self.text, line):
+                self.hold = line
+            elif found := _MAYBE.search(self.text, before):
+                self.hold = found.start()
+        # shown: the text before the hold, without trailing whitespace (a last line that is only whitespace
+        # so far may still open a call)
+        end = len(self.text) if self.hold is None else self.hold
+        while end > self.shown and self.text[end - 1].isspace():
+            end -= 1
         piece = self.text[self.shown:end] if end > self.shown else ""
         self.shown = max(self.shown, end)
         yield AIMessageChunk(piece, usage=chunk.usage, response_metadata=chunk.response_metadata,
@@ -114,7 +177,7 @@ class TextCallStream:
 
     def finish(self) -> Iterator[AIMessageChunk]:
         """The rest of the reply: the calls read from the held text and the text left, or the held text."""
-        found = None if self.native else read_text_calls(self.text, self.tool_names)
+        found = None if self.native or self.hold is None else read_text_calls(self.text, self.tool_names)
         if found is None:
             yield from self._flush()
             return
