@@ -512,6 +512,15 @@ def test_a_bare_call_opening_a_code_block_opens_a_call():
                  "Here:\n```json\nget_weather("):
         assert OpenerScanner(("pythonic",), names).feed(text) is None, text
     assert OpenerScanner(("pythonic",), names).opens("Here:\n```python\nget_", 6)
+    # a fence that closes a code block opens none (review 15 #3): prose after it stays prose
+    for text in ('Example:\n```python\nprint("hi")\n```\nget_weather(city) returns it.',
+                 'Run:\n```bash\npip install x\n```\n\nget_weather( is then available.'):
+        assert OpenerScanner(("pythonic",), names).feed(text) is None, text
+    # ...but a call list after a closed block is a call, and so is the bare call opening a second block
+    text = 'See:\n```\nx = 1\n```\n[get_weather('
+    assert OpenerScanner(("pythonic",), names).feed(text) == (text.index("[get"), "pythonic")
+    text = 'A:\n```\nx\n```\nB:\n```python\nget_weather('
+    assert OpenerScanner(("pythonic",), names).feed(text) == (text.index("```python"), "pythonic")
 
 
 def test_a_dotted_spelling_of_a_bound_name_opens_a_call():

@@ -451,28 +451,33 @@ _WS = " \t\r\n"
 _NAME_FOLD = str.maketrans({**{chr(c): chr(c + 32) for c in range(65, 91)}, ".": "_", "-": "_"})
 
 
-def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple[str, tuple[str, ...]]]]:
+def _patterns(fmt: str, names: Sequence[str], at_start: bool,
+              in_block: bool = False) -> list[list[tuple[str, tuple[str, ...]]]]:
     """Opener patterns of ``fmt``: lists of atoms ``(kind, strings)`` with kind ``ws`` (any whitespace),
     ``lit`` (one of the strings), ``opt`` (one of the strings, or nothing) or ``name`` (one of the strings,
     with ASCII letter case and the separators ``.``, ``-`` and ``_`` not counting: models trained on Python
     write ``math.factorial(`` for a tool bound as ``math_factorial``, and small models write
     ``protein_info_get_sequence_and_3d(`` for ``protein_info.get_sequence_and_3D``; the grammar then writes
     the bound name). Pythonic calls name the tools in their Python-safe spelling
-    (:class:`~toolwire.parsing.pythonic.PythonNames`)."""
+    (:class:`~toolwire.parsing.pythonic.PythonNames`). ``in_block``: the line is inside a code block, so a
+    fence there closes it and opens no call."""
     tools = tuple(names)
     if fmt == "pythonic":
         tools = _python_spellings(tools)
-        fences = ("```python\n", "```py\n", "```\n")
+        fences = () if in_block else ("```python\n", "```py\n", "```\n")
         out = [[("ws", ()), ("opt", fences), ("ws", ()), ("lit", ("[",)), ("ws", ()),
                 ("opt", ("'", '"')), ("name", tools), ("ws", ()), ("lit", ("(",))],
                # a bare call opening a code block (models write ```python\nget_weather(city="Oslo")``` after
                # saying which function they would call): bound names as written only
                [("ws", ()), ("lit", fences), ("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))]]
+        if in_block:
+            del out[1]
         if at_start:  # a bare call: bound names as written only (``math.factorial(5) is 120`` is prose)
             out.append([("ws", ()), ("lit", tools), ("ws", ()), ("lit", ("(",))])
         return out
     if fmt == "json":
-        return [[("ws", ()), ("opt", ("```json\n", "```\n")), ("ws", ()), ("opt", ("[",)), ("ws", ()),
+        fences = () if in_block else ("```json\n", "```\n")
+        return [[("ws", ()), ("opt", fences), ("ws", ()), ("opt", ("[",)), ("ws", ()),
                  ("lit", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()),
                  ("name", tuple(f'"{n}"' for n in tools))]]
     if fmt == "hermes":
@@ -484,6 +489,11 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool) -> list[list[tuple
 def _python_spellings(names: tuple[str, ...]) -> tuple[str, ...]:
     spell = PythonNames(names)
     return tuple(spell.tool(n) for n in names)
+
+
+def _in_block(text: str, start: int) -> bool:
+    """Whether the line at ``start`` is inside a code block: an odd number of fences before it."""
+    return text.count("```", 0, start) % 2 == 1
 
 
 def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k: int = 0) -> str:
@@ -554,8 +564,9 @@ class OpenerScanner:
         self._seen = len(text)
         keep = []
         for start in self._pending:
+            in_block = _in_block(text, start)
             for fmt in self.formats:
-                for pattern in _patterns(fmt, self.names, start == 0):
+                for pattern in _patterns(fmt, self.names, start == 0, in_block):
                     result = _match(pattern, text, start)
                     if result == "yes":
                         pos = start
@@ -573,8 +584,9 @@ class OpenerScanner:
         Used to add up the probability of every token that would go on opening a call, in any of the
         formats and for any bound tool, and not only the one the model chose.
         """
+        in_block = _in_block(text, start)
         return any(_match(pattern, text, start) != "no"
-                   for fmt in self.formats for pattern in _patterns(fmt, self.names, start == 0))
+                   for fmt in self.formats for pattern in _patterns(fmt, self.names, start == 0, in_block))
 
     def safe_end(self, text: str) -> int:
         """How much of ``text`` may be shown already: up to the first line that may still start a call,
