@@ -167,3 +167,28 @@ def test_a_value_made_up_in_the_replys_own_prose_and_copied_surely_into_the_call
     assert stream_spans(4, [6, 9, 12], [7, 8, 9], [{7: 0.5}, {8: 0.25, 1: 0.7}, {9: 1.0}], 9) == [
         (4, 6, 0.5), (6, 9, 0.25)]
     assert stream_spans(0, [3], [1], None, 3) == [] and stream_spans(0, [3], [1], [{}], 3) == [(0, 3, 0.0)]
+
+
+def test_the_prose_check_finds_a_value_as_the_conversation_check_does() -> None:
+    # review 15 #4 and #8: a sure value is not judged by an unsure word that merely contains it, and the
+    # value's words are found however they are joined
+    def words(text: str, unsure: str) -> list[tuple[int, int, float]]:
+        out, pos = [], 0
+        for i, word in enumerate(text.split(" ")):
+            piece = word if i == 0 else " " + word
+            out.append((pos, pos + len(piece), 0.1 if word.strip(".,:\n") == unsure else 0.99))
+            pos += len(piece)
+        return out
+
+    call = '[add_reminder(days=30, unit="in")]'
+    sure = _spans(call, 0.99)
+    said = "The 2030 summit aside, thinking of it: thirty days.\n"
+    for unsure in ("2030", "thinking"):
+        assert made_up_value(call, sure, ["Remind me later"], 0.3, head=(said, words(said, unsure))) is None
+    said = "I set days to 30 then.\n"
+    assert made_up_value(call, sure, ["Remind me later"], 0.3, head=(said, words(said, "30"))) == "days=30"
+    said = "The hotel should be pet friendly.\n"
+    for value in ("pet friendly", "pet_friendly", "Pet  Friendly"):
+        call = f'[book(feature="{value}")]'
+        found = made_up_value(call, _spans(call, 0.99), ["Book a hotel"], 0.3, head=(said, words(said, "friendly")))
+        assert found == f'feature="{value}"', value

@@ -318,22 +318,32 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
         if isinstance(value, int | float) and not isinstance(value, bool):
             value = text[a:b]  # a bare number as written: literal_eval rounds long fractions and 1e400
         for leaf in _leaves(value):
-            if in_context(leaf, words, numbers):
-                continue
-            if unsure or (isinstance(leaf, str) and leaf in examples) or _unsure_where_said(leaf, said, said_spans,
-                                                                                            bar):
+            flagged = unsure or (isinstance(leaf, str) and leaf in examples) or _unsure_where_said(
+                leaf, said, said_spans, bar)
+            if flagged and not in_context(leaf, words, numbers):
                 return f"{key}={text[a:b]}"
     return None
 
 
 def _unsure_where_said(leaf: Any, said: str, spans: list[tuple[int, int, float]], bar: float) -> bool:
-    """Whether the reply's prose before the call (``said``) first writes ``leaf`` (a string, or a number as
-    written; letter case aside) with tokens whose probabilities multiply to less than ``bar``. Tokens of
+    """Whether the reply's prose before the call (``said``) first writes ``leaf`` with tokens whose
+    probabilities multiply to less than ``bar``. It is found there as :func:`in_context` finds a value: a
+    number exactly as written (``30`` is not in "2030"), a string from the start of a word, letter case aside
+    and ``_`` as a space (``"in"`` is not in "thinking"; ``"pet_friendly"`` is in "pet friendly"). Tokens of
     unknown probability (not in ``spans``) count as sure."""
     if not spans or not isinstance(leaf, str | int | float) or isinstance(leaf, bool):
         return False
-    wanted = str(leaf)
-    found = re.search(re.escape(wanted), said, re.IGNORECASE) if wanted.strip() else None
+    wanted = str(leaf).strip()
+    if _NUMBER.fullmatch(wanted):
+        pattern = r"(?<![\w.])" + re.escape(wanted) + r"(?!\.?\d)"
+    else:
+        words = _normal(wanted).split()
+        if not words:
+            return False
+        pattern = r"[\s_]+".join(re.escape(word) for word in words)
+        if words[0][0].isalnum():
+            pattern = r"(?<![^\W_])" + pattern  # from the start of a word ("_" counts as a space)
+    found = re.search(pattern, said, re.IGNORECASE)
     if found is None:
         return False
     inside = [p for start, end, p in spans if start < found.end() and end > found.start()]
