@@ -22,6 +22,7 @@ from toolwire.models.base import BaseChatModel
 from .wire_anthropic import Anthropic
 from .wire_gemini import Gemini
 from .wire_openai import OpenAIChat, OpenAIResponses
+from .wire_raw import RawChat, RawServer
 from .wire_servers import WireServer
 
 PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini"]
@@ -94,3 +95,17 @@ def server(provider: str) -> Iterator[WireServer]:
 def make_model(provider: str, server: WireServer) -> Callable[..., BaseChatModel]:
     """``make_model(**kwargs)``: the provider's model aimed at the wire server."""
     return lambda **kwargs: build_model(provider, server.url, **kwargs)
+
+
+@pytest.fixture
+def raw() -> Iterator[RawServer]:
+    """A Chat Completions server answering scripted replies exactly (:mod:`.wire_raw`)."""
+    with RawServer(RawChat(), brain=None) as server:
+        yield server
+    assert not server.problems, f"requests the real API would reject: {server.problems}"
+
+
+@pytest.fixture
+def make(raw: RawServer) -> Callable[..., BaseChatModel]:
+    """``make(**kw)``: a ChatOpenAI aimed at :func:`raw`."""
+    return lambda **kw: build_model("openai-chat", raw.url, **kw)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,22 +15,9 @@ from toolwire.examples.book import BOOK_TOOLS
 from toolwire.models._text_calls import TextCallStream, read_text_calls
 from toolwire.models.openai import ChatOpenAI
 
-from .conftest import build_model
-from .test_review7_openai import Raw, RawChat, RawServer, chunk, completion
+from .wire_raw import Raw, RawServer, chunk, completion
 
 NAMES = ("get_weather", "calculate")
-
-
-@pytest.fixture
-def raw() -> Iterator[RawServer]:
-    with RawServer(RawChat(), brain=None) as server:
-        yield server
-    assert not server.problems, f"requests the real API would reject: {server.problems}"
-
-
-@pytest.fixture
-def make(raw: RawServer) -> Callable[..., ChatOpenAI]:
-    return lambda **kw: build_model("openai-chat", raw.url, **kw)  # type: ignore[return-value]
 
 
 def _events(text: str, size: int = 3) -> list[Any]:
