@@ -96,7 +96,8 @@ class ChatLlamaCpp(BaseChatModel):
             and ``declined_calls`` (0 to 3: calls declined by either bar).
         min_value_probability: likewise, a pythonic tool call is declined (and the reply goes on as above)
             when one of its argument values is both unsure (the model's probability of writing it, the
-            product over its tokens, is below this, 0 to 1) and not found in the conversation (a string or
+            product over its tokens, is below this, 0 to 1, where the call or the reply's prose before it
+            first writes it) and not found in the conversation (a string or
             number that no message of the conversation, system message included, or earlier call's
             arguments hold): the value of a call to a tool
             that does not fit, made up to fill its schema (:mod:`toolwire.models._call_checks`). 0 turns
