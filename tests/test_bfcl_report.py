@@ -453,3 +453,19 @@ def test_cli_writes_progress_lines_to_a_log(tmp_path: Path, monkeypatch: pytest.
     assert result.exit_code == 0, result.output
     assert "BFCL 1/3 items, 100.00% right" in result.output and "BFCL 3/3 items, 100.00% right" in result.output
     assert "acc 100.00%" not in result.output  # no progress-bar frame in a log
+
+
+def test_the_local_model_is_set_up_to_score_each_item_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # an item's reply must not depend on the item run before it: with the KV cache of the previous prompt
+    # reused, BFCL irrelevance_202 was answered in text after irrelevance_199 and with a call alone
+    from types import SimpleNamespace
+
+    import toolwire.models
+
+    made = SimpleNamespace(provider="llamacpp", prompt_cache=True, reuse_kv=True)
+    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None: made)
+    assert cli._load_model(None, None) is made
+    assert made.prompt_cache is False and made.reuse_kv is False
+    other = SimpleNamespace(provider="openai")
+    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None: other)
+    assert cli._load_model("openai:gpt-5-mini", None) is other and not hasattr(other, "reuse_kv")

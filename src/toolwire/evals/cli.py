@@ -69,8 +69,12 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
             raise UserError("--min-value-probability only applies to local models; leave it out for this model.")
         chat_model.min_value_probability = min_value_probability
     if getattr(chat_model, "provider", "") == "llamacpp":
-        # every BFCL item has its own tools, so a disk cache of the system turn would only be written
+        # every BFCL item has its own tools, so a disk cache of the system turn would only be written; and
+        # each item is evaluated from an empty KV cache, so its reply does not depend on the item run before
+        # it (a prompt cut into other batches gives logits that differ in their last bits, which can flip a
+        # near-tie): a subset, a resumed run and a full run give an item the same reply
         chat_model.prompt_cache = False
+        chat_model.reuse_kv = False
     return chat_model
 
 

@@ -85,6 +85,8 @@ class ChatLlamaCpp(BaseChatModel):
         prompt_cache: keep the KV state of the system turn (with the tools) on disk, in
             ``$TOOLWIRE_HOME/prompt-cache``, so the next process skips its prompt processing (see
             :mod:`toolwire.models._prompt_cache`; at most 32 prefixes and 512 MB). False: memory only.
+        reuse_kv: reuse the KV cache of the previous reply's prompt (default True). False evaluates each prompt
+            whole from an empty cache, so a reply cannot depend on what ran before it (``toolwire eval``).
         min_call_probability: at temperature 0 with ``tool_choice`` auto, a tool call is made only when the
             model's probability of opening a call there (``[get_weather(``: at each of its tokens, the
             summed probability of every token that goes on opening a call to a bound tool, multiplied over
@@ -129,21 +131,16 @@ class ChatLlamaCpp(BaseChatModel):
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
-                 min_value_probability: float | None = None, verbose: bool = False, **options: Any) -> None:
+                 min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
+                 **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
         check_options({"temperature": temperature, "max_tokens": max_tokens, "seed": seed}, required=("max_tokens",))
-        self.n_ctx = n_ctx
-        self.n_threads = n_threads
-        self.temperature = temperature
-        self.seed = seed
-        self.dialect = dialect
-        self.max_tokens = max_tokens
-        self.grammar = grammar
-        self.pull = pull
+        self.n_ctx, self.n_threads, self.temperature, self.seed = n_ctx, n_threads, temperature, seed
+        self.dialect, self.max_tokens, self.grammar, self.pull = dialect, max_tokens, grammar, pull
         self.draft_tokens = max(0, int(draft_tokens))
-        self.prompt_cache = prompt_cache
+        self.prompt_cache, self.reuse_kv = prompt_cache, reuse_kv
         if min_call_probability is not None and not 0.0 <= float(min_call_probability) <= 1.0:
             raise UserError(f"min_call_probability must be between 0 and 1, not {min_call_probability!r}.")
         self.min_call_probability = None if min_call_probability is None else float(min_call_probability)
@@ -502,6 +499,9 @@ class _Generation:
             How many leading prompt tokens were reused (from memory or disk), not evaluated.
         """
         size = self.prefix
+        if not self.model.reuse_kv:  # an empty cache: the same batches, so the same logits, whatever ran before
+            loaded.llm._ctx.kv_cache_clear()
+            loaded.llm.n_tokens = 0
         have = loaded.cached_prefix(tokens)
         if size <= 0 or have >= size:
             return have
