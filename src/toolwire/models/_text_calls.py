@@ -53,31 +53,33 @@ _FENCE_END = re.compile(r"\s*```")
 _NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
 
 
-def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str]) -> tuple[str, list[Any], list[Any]]:
-    """Parse the calls that start at ``match`` (a :data:`_CALL_LINE` match): ``(text left after them,
-    calls, invalid calls)``."""
+def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str],
+              keys: Collection[str]) -> tuple[str, list[Any], list[Any], bool]:
+    """Parse the calls that start at ``match`` (a :data:`_CALL_LINE` match; ``keys``: the tool names'
+    :func:`name_key`): ``(text left after them, calls, invalid calls, whether the parser read to the end)``."""
     start = match.start()
     if match.group("py") is None:
         dialect = "hermes" if match.group("hermes") else "mistral" if match.group("mistral") else "json"
         parsed = parse_tool_calls(text[start:], tool_names, dialect=dialect)
-        return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls
+        return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls, True
     calls: list[Any] = []
     invalid: list[Any] = []
     bracket = match.start("py")
+    to_end = False
     while True:  # the list, and any list of calls on the lines right after it
         end = python_span_end(text, bracket)
         if end < 0:  # cut off or unbalanced: what the parser makes of the rest (an invalid call, or nothing)
-            end = len(text)
+            end, to_end = len(text), True
         parsed = parse_tool_calls(text[bracket:end], tool_names, dialect="pythonic")
         calls += parsed.tool_calls
         invalid += parsed.invalid_tool_calls
         following = _NEXT_LIST.match(text, end)
-        if following is None or name_key(following.group("name")) not in {name_key(n) for n in tool_names}:
+        if following is None or name_key(following.group("name")) not in keys:
             break
         bracket = following.start("py")
     if "```" in text[start:match.start("py")] and (fence := _FENCE_END.match(text, end)):
         end = fence.end()
-    return text[end:].strip(), calls, invalid
+    return text[end:].strip(), calls, invalid, to_end
 
 
 def read_text_calls(text: str, tool_names: Collection[str]) -> tuple[str, list[Any], list[Any]] | None:
@@ -104,9 +106,9 @@ def read_text_calls(text: str, tool_names: Collection[str]) -> tuple[str, list[A
         family = next(k for k in ("hermes", "mistral", "tag", "json", "py") if match.group(k) is not None)
         if family in tried or (family == "py" and name_key(match.group("name")) not in keys):
             continue
-        if family != "py" or python_span_end(text, match.start("py")) < 0:  # a list cut off reads to the end
+        rest, calls, invalid, to_end = _calls_at(text, match, names, keys)
+        if to_end:  # the parser read on to the end: a later line of this family holds nothing new
             tried.add(family)
-        rest, calls, invalid = _calls_at(text, match, names)
         if not calls and not invalid:
             continue
         records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
