@@ -7,11 +7,13 @@ same step names: ``convert_to_<p>_tool``, ``lower_messages``, ``lower_request``,
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
+from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
 from toolwire.parsing.arguments import tool_call_from_native
 
@@ -180,6 +182,46 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
         out.append(message)
     flush()
     return out
+
+
+def merge_tool_option(bound: list[dict[str, Any]], given: Any, *, as_is: Callable[[Any], bool],
+                      convert: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+    """The bound tools, then the ``tools`` option's (``model_kwargs={"tools": [...]}``, e.g. a provider's
+    server tools), so neither replaces the other.
+
+    Args:
+        bound: the bound tools, already in the provider's form.
+        given: the option's value: a list of tools.
+        as_is: whether an item is already in the provider's form (sent unchanged, copied).
+        convert: turns any other item (a Tool, a function, an OpenAI-format dict) into the provider's form.
+
+    Returns:
+        A new list: ``bound`` then the option's tools.
+
+    Raises:
+        UserError: the option is not a list, or one of its tools has the name of another tool (a name is
+            ``"name"``, or ``"function"["name"]`` in OpenAI's Chat Completions form; server tools may have none).
+    """
+    if not isinstance(given, list | tuple):
+        raise UserError(f"The 'tools' option must be a list of tools, not {type(given).__name__}.")
+    out = list(bound)
+    names = {_tool_name(t) for t in bound} - {None}
+    for item in given:
+        tool = copy.deepcopy(item) if as_is(item) else convert(item)
+        name = _tool_name(tool)
+        if name is not None and name in names:
+            raise UserError(f"The 'tools' option and the bound tools both have a tool named {name!r}: "
+                            "give it once (bind_tools or model_kwargs).")
+        names.add(name)
+        out.append(tool)
+    return out
+
+
+def _tool_name(tool: Any) -> Any:
+    if not isinstance(tool, dict):
+        return None
+    function = tool.get("function")
+    return function.get("name") if isinstance(function, dict) else tool.get("name")
 
 
 def merge_options(defaults: dict[str, Any] | None, per_call: dict[str, Any] | None) -> dict[str, Any]:

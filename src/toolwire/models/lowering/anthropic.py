@@ -37,6 +37,7 @@ from toolwire.models.lowering._common import (
     log,
     merge_object_union,
     merge_options,
+    merge_tool_option,
     native_call,
     object_branches,
     split_calls,
@@ -296,26 +297,10 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
 
 
 def _merge_tools(bound: list[dict[str, Any]], given: Any) -> list[dict[str, Any]]:
-    """The bound tools, then the ``tools`` option's (``model_kwargs={"tools": [...]}``: dicts in Anthropic's
-    form sent unchanged, anything else converted), so neither replaces the other.
-
-    Raises:
-        UserError: the option is not a list, or one of its tools has the name of another tool.
-    """
-    if not isinstance(given, list | tuple):
-        raise UserError(f"The 'tools' option must be a list of tools, not {type(given).__name__}.")
-    out = list(bound)
-    names = {t.get("name") for t in bound}
-    for item in given:
-        tool = copy.deepcopy(item) if isinstance(item, dict) and (
-            "input_schema" in item or (isinstance(item.get("type"), str) and item["type"] != "function")
-        ) else convert_to_anthropic_tool(item)
-        if tool.get("name") in names:
-            raise UserError(f"The 'tools' option and the bound tools both have a tool named {tool.get('name')!r}: "
-                            "give it once (bind_tools or model_kwargs).")
-        names.add(tool.get("name"))
-        out.append(tool)
-    return out
+    """The bound tools, then the ``tools`` option's: dicts in Anthropic's form (``input_schema``, or a typed
+    server tool) sent unchanged, anything else converted (see :func:`merge_tool_option`)."""
+    return merge_tool_option(bound, given, convert=convert_to_anthropic_tool, as_is=lambda item: isinstance(
+        item, dict) and ("input_schema" in item or (isinstance(item.get("type"), str) and item["type"] != "function")))
 
 
 def _usage(raw: dict[str, Any] | None) -> Any:

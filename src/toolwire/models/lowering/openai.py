@@ -43,6 +43,7 @@ from toolwire.models.lowering._common import (
     content_parts,
     group_messages,
     merge_options,
+    merge_tool_option,
     native_call,
     split_calls,
     tool_result_text,
@@ -213,7 +214,9 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         request: messages, tools, tool_choice, parallel_tool_calls, strict, per-call options.
         model: the model name.
         options: model-level default options (overridden by ``request.options``). ``max_tokens`` goes to
-            ``max_tokens_field``; ``temperature``, ``top_p``, ``stop``, ``seed`` and any other key pass as is.
+            ``max_tokens_field``; a ``tools`` option (``model_kwargs={"tools": [...]}``) is added after the bound
+            tools, never in their place (typed dicts sent unchanged, anything else converted); ``temperature``,
+            ``top_p``, ``stop``, ``seed`` and any other key pass as is.
         max_tokens_field: ``"max_completion_tokens"`` (OpenAI) or ``"max_tokens"`` (OpenAI-compatible
             servers such as vLLM, SGLang, llama.cpp, Ollama).
         compatible: the request goes to an OpenAI-compatible server, not OpenAI (see
@@ -221,6 +224,9 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
 
     Returns:
         ``{"model", "messages"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
+
+    Raises:
+        UserError: the ``tools`` option is not a list, or repeats a bound tool's name.
     """
     body: dict[str, Any] = {"model": model, "messages": lower_messages(request.messages, compatible=compatible)}
     if request.tools:
@@ -230,7 +236,12 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         if request.parallel_tool_calls is not None:
             body["parallel_tool_calls"] = request.parallel_tool_calls
     for key, value in merge_options(options, request.options).items():
-        body[max_tokens_field if key == "max_tokens" else key] = value
+        if key == "tools":  # after the bound tools, never in their place
+            body["tools"] = merge_tool_option(
+                body.get("tools") or [], value, as_is=lambda item: isinstance(item, dict) and isinstance(
+                    item.get("type"), str), convert=lambda item: convert_to_openai_tool(item, strict=request.strict))
+        else:
+            body[max_tokens_field if key == "max_tokens" else key] = value
     return body
 
 
@@ -423,11 +434,14 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
 def lower_responses_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Build the keyword arguments of ``client.responses.create``.
 
-    ``max_tokens`` becomes ``max_output_tokens``; ``temperature``, ``top_p`` and other keys pass as is.
+    ``max_tokens`` becomes ``max_output_tokens``; a ``tools`` option (``model_kwargs={"tools": [...]}``, e.g.
+    ``{"type": "web_search"}``) is added after the bound tools, never in their place (typed dicts in the
+    Responses form sent unchanged, anything else converted); ``temperature``, ``top_p`` and other keys pass as is.
 
     Raises:
         UserError: ``stop`` or ``seed`` was asked for: the Responses API has neither (use Chat
-            Completions, ``use_responses_api=False``).
+            Completions, ``use_responses_api=False``); or the ``tools`` option is not a list or repeats a
+            bound tool's name.
     """
     body: dict[str, Any] = {"model": model, "input": lower_responses_messages(request.messages)}
     if request.tools:
@@ -442,7 +456,14 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
         if key in ("stop", "seed"):
             raise UserError(f"The OpenAI Responses API has no {key!r} option: drop it, or use Chat Completions "
                             "(ChatOpenAI(..., use_responses_api=False)).")
-        body["max_output_tokens" if key == "max_tokens" else key] = value
+        if key == "tools":  # after the bound tools, never in their place
+            body["tools"] = merge_tool_option(
+                body.get("tools") or [], value,
+                as_is=lambda item: isinstance(item, dict) and isinstance(item.get("type"), str)
+                and "function" not in item,
+                convert=lambda item: convert_to_openai_responses_tool(item, strict=request.strict))
+        else:
+            body["max_output_tokens" if key == "max_tokens" else key] = value
     return body
 
 
