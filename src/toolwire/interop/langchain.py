@@ -17,9 +17,11 @@ mirror; see https://python.langchain.com/docs/concepts/messages/ and .../concept
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Iterable
 from typing import Any
 
+from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -41,6 +43,9 @@ __all__ = [
 ]
 
 _PROVIDER_DATA_KEY = "toolwire_provider_data"
+# the id of the tool call LangChain is running (BaseTool.run's ``tool_call_id``), for current_tool_call()
+_LC_CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("toolwire_langchain_call_id", default=None)
+_tool_class: list[type] = []  # the StructuredTool subclass, made once langchain-core is imported
 
 
 def _lc() -> Any:
@@ -195,14 +200,16 @@ def to_langchain_tool(tool: Any) -> Any:
         (``args_schema`` is the schema dict), ``return_direct`` and ``response_format``. Calls go
         through toolwire (validation, timeout); when the toolwire tool handles errors
         (``handle_errors=True``, the default) a failure becomes a LangChain ``status="error"``
-        ToolMessage with toolwire's error text.
+        ToolMessage with toolwire's error text. Invoked with a whole LangChain ToolCall, the tool's
+        :func:`~toolwire.current_tool_call` gives that call (its ``id`` is LangChain's ``tool_call_id``);
+        invoked with bare arguments, it gives None, as ``tool.invoke(args)`` does.
 
     Raises:
         SchemaError: ``tool`` has no function to run (a schema-only spec).
         UserError: langchain-core is not installed.
     """
     _lc()
-    from langchain_core.tools import StructuredTool, ToolException
+    from langchain_core.tools import ToolException
 
     from toolwire.models.base import to_tool
 
@@ -225,19 +232,32 @@ def to_langchain_tool(tool: Any) -> Any:
             return exc
         return ToolException(error_text(exc, tw.name, hide_details=tw.hide_error_details))
 
+    def current(kwargs: dict[str, Any]) -> contextvars.Token[Any] | None:
+        call_id = _LC_CALL_ID.get()  # set only while LangChain runs a whole tool call (not bare arguments)
+        return None if call_id is None else _CURRENT_CALL.set(
+            {"name": tw.name, "args": kwargs, "id": call_id, "type": "tool_call"})
+
     def run(**kwargs: Any) -> Any:
+        token = current(kwargs)
         try:
             return shape(tw.invoke(kwargs))
         except Exception as exc:
             raise failed(exc) from exc
+        finally:
+            if token is not None:
+                _CURRENT_CALL.reset(token)
 
     async def arun(**kwargs: Any) -> Any:
+        token = current(kwargs)
         try:
             return shape(await tw.ainvoke(kwargs))
         except Exception as exc:
             raise failed(exc) from exc
+        finally:
+            if token is not None:
+                _CURRENT_CALL.reset(token)
 
-    return StructuredTool(
+    return _structured_tool_class()(
         name=tw.name,
         description=tw.description,
         args_schema=tw.parameters,
@@ -247,6 +267,35 @@ def to_langchain_tool(tool: Any) -> Any:
         response_format=tw.response_format,
         handle_tool_error=tw.handle_errors,
     )
+
+
+def _structured_tool_class() -> type:
+    """A ``StructuredTool`` subclass that keeps the id of the tool call LangChain runs (``run``/``arun`` get it
+    as ``tool_call_id`` when invoked with a whole ToolCall), so the toolwire tool's
+    :func:`~toolwire.current_tool_call` gives it, as on toolwire's own paths."""
+    if not _tool_class:
+        from langchain_core.tools import StructuredTool
+
+        class ToolwireStructuredTool(StructuredTool):
+            """A toolwire tool as a LangChain StructuredTool (see :func:`to_langchain_tool`)."""
+
+            def run(self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any) -> Any:
+                token = _LC_CALL_ID.set(tool_call_id)
+                try:
+                    return super().run(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+                finally:
+                    _LC_CALL_ID.reset(token)
+
+            async def arun(self, tool_input: Any, *args: Any, tool_call_id: str | None = None,
+                           **kwargs: Any) -> Any:
+                token = _LC_CALL_ID.set(tool_call_id)
+                try:
+                    return await super().arun(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+                finally:
+                    _LC_CALL_ID.reset(token)
+
+        _tool_class.append(ToolwireStructuredTool)
+    return _tool_class[0]
 
 
 # -- messages -------------------------------------------------------------------------------------
