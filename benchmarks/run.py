@@ -11,8 +11,8 @@ from one machine to another.
 
 B1-B3 and B6 use pyperf (several worker processes, calibrated loops; the median is reported).
 B4, B5 and B7-B9 time whole runs of 0.1 s to minutes with time.perf_counter, alternating with their
-peer, and report the median. B7-B9 run in a separate interpreter that has llama-cpp-python (this one,
-or the repository's .venv, or --model-python).
+peer; B4 and B5 report the median, B7 and B8 the best run, B9 one pass. B7-B9 run in a separate interpreter
+that has llama-cpp-python (--model-python when given, else this one, else the repository's .venv).
 """
 
 from __future__ import annotations

@@ -105,7 +105,8 @@ _id_prefix = os.urandom(4).hex()
 
 
 def new_tool_call_id() -> str:
-    """Return a new tool-call id, unique within this process (``"call_<8 hex>_<n>"``)."""
+    """Return a new tool-call id, unique within this process (``"call_<8 hex><n>"``: a random prefix made once
+    per process, then a counter)."""
     return f"call_{_id_prefix}{next(_ids)}"
 
 

@@ -3,7 +3,7 @@
 Example::
 
     toolwire eval bfcl --data ../shared/bfcl --category simple_python,irrelevance --limit 50 \\
-        --model qwen2.5-0.5b --out bfcl.json --html bfcl.html
+        --model qwen2.5-coder-0.5b --out bfcl.json --html bfcl.html
 
 Errors are printed as one line (``error: ...``, as the main ``toolwire`` command does) with exit
 code 1; Ctrl-C saves what was scored to ``--out`` (rerun the same command to resume) and exits with

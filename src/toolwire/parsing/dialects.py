@@ -44,7 +44,8 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
         tool_names: the names of the bound tools (any collection of strings, or a mapping by name).
             Only these names make a call: prose such as ``{"name": "Ann"}`` stays text. An unknown name
             inside an explicit call marker (``<tool_call>``, ``[TOOL_CALLS]``, ``<|python_tag|>``) or in a
-            list of calls gives an InvalidToolCall whose error names the available tools.
+            list of calls that also names a bound tool gives an InvalidToolCall whose error names the
+            available tools; a list naming no bound tool at all stays text.
         dialect: one of :data:`DIALECTS`:
 
             * ``"hermes"``: Hermes / Qwen ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``;
