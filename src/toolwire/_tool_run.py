@@ -82,10 +82,16 @@ def own_cancellation() -> bool:
     return task is not None and task.cancelling() == 0
 
 
+_CATCH_UP_STEPS = 3  # loop turns a task gets at its deadline to finish steps already due (see wait_timed)
+
+
 async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_async: bool) -> tuple[str, Any]:
     """Wait for ``task`` (the call's task, or the future of its thread) at most ``timeout`` seconds.
 
-    Returns ``("done", result)`` when it finished in time (its exception propagates). At the timeout the
+    Returns ``("done", result)`` when it finished in time (its exception propagates); a task whose last
+    steps were due at the deadline but had not run because the event loop was blocked (by another tool) gets
+    those few loop turns first (whether the tool itself ran late is for the caller to judge: see
+    :class:`StepClock` and :func:`finished_at`). At the timeout the
     task is cancelled and the result is ``("stopped", None)``, except for an async task still running
     :data:`CANCEL_GRACE` seconds later (it ignores its cancellation): it is abandoned (its coroutine
     closed, see :func:`toolwire._concurrency.abandon`; logged), ``("abandoned", None)``, so the wait is
@@ -94,6 +100,12 @@ async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_as
     """
     try:
         done, _ = await asyncio.wait((task,), timeout=timeout)
+        if not done:
+            # when the event loop was blocked at the deadline (another tool), the task's last steps are due
+            # in the same loop turn as the timeout: let them run before deciding it did not finish
+            for _ in range(_CATCH_UP_STEPS):
+                await asyncio.sleep(0)
+            done = {task} if task.done() else set()
     except asyncio.CancelledError:
         task.cancel()
         raise
@@ -116,3 +128,65 @@ async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_as
     if not task.cancelled() and task.exception() is None:
         return "abandoned", None  # it ignored its cancellation and returned: the result is dropped
     return "stopped", None
+
+
+class StepClock:
+    """An awaitable that runs a coroutine step by step and notes whether one of the coroutine's own steps
+    (the code between two of its awaits, which holds the event loop) ran across ``deadline``.
+
+    That tells an async tool that blocked the event loop past its timeout (``time.sleep``, a sync client:
+    its result comes late because of itself) from one whose result was ready in time but whose last step
+    ran late because another tool blocked the loop. Cancellation and ``close`` reach the coroutine as
+    usual (thrown in at the await it is paused on).
+
+    Args:
+        coro: the coroutine (the tool's guarded call).
+        deadline: the time, on ``clock``, by which the tool must be done (seconds).
+        clock: the event loop's clock (``loop.time``).
+    """
+
+    def __init__(self, coro: Any, deadline: float, clock: Callable[[], float]) -> None:
+        self.coro = coro
+        self.deadline = deadline
+        self.clock = clock
+        self.crossed = False  # a step started before the deadline and ended after it
+
+    def _step_done(self, start: float) -> None:
+        if start <= self.deadline < self.clock():
+            self.crossed = True
+
+    def __await__(self) -> Any:
+        value: Any = None
+        error: BaseException | None = None
+        while True:
+            start = self.clock()
+            try:
+                out = self.coro.send(value) if error is None else self.coro.throw(error)
+            except StopIteration as stop:
+                self._step_done(start)
+                return stop.value
+            except BaseException:
+                self._step_done(start)
+                raise
+            self._step_done(start)
+            try:
+                value, error = (yield out), None
+            except BaseException as exc:  # CancelledError, GeneratorExit: into the coroutine
+                value, error = None, exc
+
+
+async def clocked(clock: StepClock) -> Any:
+    """Await ``clock`` (a coroutine, so that it can run as a task)."""
+    return await clock
+
+
+def finished_at(func: Callable[..., Any], clock: Callable[[], float]) -> Callable[..., tuple[Any, float]]:
+    """``func`` made to return ``(its result, the time on clock when it returned)``: a sync tool's thread
+    says when it finished, so a result ready in time is kept even when the event loop that waits for it was
+    blocked at the timeout."""
+
+    def run(*args: Any, **kwargs: Any) -> tuple[Any, float]:
+        result = func(*args, **kwargs)
+        return result, clock()
+
+    return run

@@ -31,7 +31,17 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, start_thread, thread_pool
-from toolwire._tool_run import _CURRENT_CALL, _in_context, current_tool_call, escaped, own_cancellation, wait_timed
+from toolwire._tool_run import (
+    _CURRENT_CALL,
+    StepClock,
+    _in_context,
+    clocked,
+    current_tool_call,
+    escaped,
+    finished_at,
+    own_cancellation,
+    wait_timed,
+)
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
@@ -494,22 +504,28 @@ class Tool:
                 return await self._guarded(kwargs)
             return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
         task: asyncio.Future[Any]
+        deadline = loop.time() + timeout
+        clock: StepClock | None = None
         if self.is_async:
-            task = loop.create_task(self._guarded(kwargs))
+            clock = StepClock(self._guarded(kwargs), deadline, loop.time)
+            task = loop.create_task(clocked(clock))
         else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
-            task = asyncio.wrap_future(start_thread(_in_context(self._call), kwargs))
-        started = loop.time()
+            task = asyncio.wrap_future(start_thread(_in_context(finished_at(self._call, loop.time)), kwargs))
         state, result = await wait_timed(task, timeout, self.name, self.is_async)
         if state == "stopped":  # an async tool cancelled in time
             raise self._timeout_error(timeout, "it was stopped")
         if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
             raise self._timeout_error(timeout, "its result will not be used" + (
                 " (it did not stop after its cancellation)" if self.is_async else ""))
-        if loop.time() - started > timeout:
-            # an async tool that blocked the event loop (time.sleep, a sync client) or ignored its
-            # cancellation finishes late: a late result is a timeout, as for sync tools
+        if not self.is_async:
+            result, ended = result
+            if ended > deadline:  # it ran past its timeout while the event loop was blocked: as if abandoned
+                raise self._timeout_error(timeout, "its result will not be used")
+        elif clock is not None and clock.crossed:
+            # an async tool that blocked the event loop itself (time.sleep, a sync client) past its deadline;
+            # one whose last step only ran late because another tool blocked the loop keeps its result
             raise self._timeout_error(timeout, "its result will not be used (an async tool must not block the "
-                                      "event loop or ignore its cancellation)")
+                                      "event loop)")
         return result
 
     def _timeout_error(self, timeout: float, what: str) -> ToolTimeoutError:

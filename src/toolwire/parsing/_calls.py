@@ -171,9 +171,9 @@ class Collector:
         try:
             parsed = normalize_arguments(args)
         except ToolCallParseError as exc:
-            self.add_invalid(name, args, str(exc), call_id)
+            self.add_invalid(name, args if isinstance(args, str) or _finite(args) else raw, str(exc), call_id)
         else:
-            self.add_call(name, parsed, call_id)
+            self.add_call(name, parsed, call_id, raw=raw)
         return True
 
     def result(self, text: str) -> ParsedReply:
@@ -342,3 +342,13 @@ def add_list_items(collector: Collector, text: str, start: int, stop: int, messa
     if rest:
         add_failure(collector, rest, message, marked=True)
     return closed if closed >= 0 else stop
+
+
+def _finite(value: Any) -> bool:
+    """Whether decoded arguments hold no NaN or infinity (else the call's text is kept on an invalid call:
+    an integer too long to read was decoded as an infinity, and only the text still has its digits)."""
+    try:
+        clean_value(value)
+    except NonFiniteNumber:
+        return False
+    return True

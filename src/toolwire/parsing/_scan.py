@@ -15,7 +15,18 @@ import re
 import warnings
 from typing import Any
 
-_DECODER = json.JSONDecoder(strict=False)
+
+def read_int(digits: str) -> int | float:
+    """A JSON integer as ``int``; one too long for Python to read (over ``sys.get_int_max_str_digits()``
+    digits, 4300 by default) as an infinity, which :func:`clean_value` then refuses with a sentence the model
+    can act on, instead of a bare ``ValueError`` from deep in the decoder."""
+    try:
+        return int(digits)
+    except ValueError:
+        return -math.inf if digits.startswith("-") else math.inf
+
+
+_DECODER = json.JSONDecoder(strict=False, parse_int=read_int)
 _WS_RE = re.compile(r"\s*")
 # characters that matter when balancing Python brackets
 _PY_SPECIAL = re.compile(r"[\[\](){}'\"\n#]")

@@ -1,0 +1,105 @@
+"""Review 17 regressions (robustness of parsing, execution and messages on bad input).
+
+Each test names the finding it covers; each fails on the code before the fix.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from toolwire import AIMessage, ToolExecutor, tool
+
+# -- finding 2: a result ready in time is not thrown away because another tool blocked the event loop ----------
+
+
+@tool(timeout=0.5)
+def charge_card(amount: int) -> str:
+    """Charge the card (sync, quick)."""
+    time.sleep(0.02)
+    return f"charged {amount}"
+
+
+@tool(timeout=0.5)
+async def lookup(q: str) -> str:
+    """An async lookup that is done long before its timeout (its last step is due while the loop is blocked)."""
+    await asyncio.sleep(0.1)
+    return f"found {q}"
+
+
+@tool
+async def blocker() -> str:
+    """An async tool that blocks the event loop for 0.8 s (a sync client inside async code; no timeout)."""
+    await asyncio.sleep(0.03)  # the other calls start first
+    time.sleep(0.8)
+    return "ok"
+
+
+@tool(timeout=0.2)
+async def self_blocker() -> str:
+    """An async tool that blocks the event loop past its own timeout."""
+    time.sleep(0.4)
+    return "late"
+
+
+def _calls(*names: str) -> AIMessage:
+    return AIMessage(tool_calls=[{"name": n, "args": {"amount": 5} if n == "charge_card" else
+                                  ({"q": "x"} if n == "lookup" else {}), "id": f"c{i}", "type": "tool_call"}
+                                 for i, n in enumerate(names)])
+
+
+@pytest.mark.parametrize("run", ["sync", "async"])
+def test_results_ready_in_time_survive_another_tool_blocking_the_loop(run):
+    executor = ToolExecutor([charge_card, lookup, blocker])
+    reply = _calls("charge_card", "lookup", "blocker")
+    out = executor.execute(reply) if run == "sync" else asyncio.run(executor.aexecute(reply))
+    assert [(m.status, m.content) for m in out] == [
+        ("success", "charged 5"), ("success", "found x"), ("success", "ok")]
+
+
+def test_an_async_tool_that_blocks_the_loop_past_its_own_timeout_still_times_out():
+    [message] = ToolExecutor([self_blocker]).execute(_calls("self_blocker"))
+    assert message.status == "error" and "did not finish within 0.2 seconds" in message.content
+    assert "must not block the event loop" in message.content
+
+
+# -- finding 1: an integer too long for Python to read is an invalid call, not a crash -----------------------
+
+_HUGE = "9" * 5000  # over Python's 4300-digit limit for int()
+
+
+@tool
+def add(a: int, b: int = 0) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+def test_an_integer_too_long_to_read_makes_an_invalid_call_everywhere():
+    from toolwire.messages import AIMessageChunk, merge_chunks, message_from_dict
+    from toolwire.models.lowering.openai import parse_response
+    from toolwire.parsing import normalize_arguments, parse_tool_calls
+    from toolwire.parsing.arguments import ToolCallParseError
+
+    args = '{"a": ' + _HUGE + "}"
+    parsed = parse_tool_calls('<tool_call>{"name": "add", "arguments": ' + args + "}</tool_call>", ["add"])
+    [bad] = parsed.invalid_tool_calls
+    assert not parsed.tool_calls and _HUGE in bad["args"]  # the text as written is kept
+    assert "not a finite number" in bad["error"] and "too large to read" in bad["error"]
+    with pytest.raises(ToolCallParseError, match="too large to read"):
+        normalize_arguments(args)
+    chunk = AIMessageChunk(tool_call_chunks=[{"name": "add", "args": args, "id": "c1", "index": 0,
+                                              "type": "tool_call_chunk"}])
+    merged = merge_chunks([chunk], as_chunk=False)
+    restored = message_from_dict({"role": "assistant", "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "add", "arguments": args}}]})
+    reply = parse_response({"id": "r", "model": "m", "choices": [{"index": 0, "finish_reason": "tool_calls",
+                            "message": {"role": "assistant", "content": None, "tool_calls": [
+                                {"id": "c1", "type": "function", "function": {"name": "add", "arguments": args}}]}}]},
+                           tool_names=["add"])
+    for message in (merged, restored, reply):
+        assert not message.tool_calls and message.invalid_tool_calls[0]["args"] == args
+    [answer] = ToolExecutor([add]).execute(AIMessage(tool_calls=[{"name": "add", "args": args, "id": "c1",
+                                                                   "type": "tool_call"}]))
+    assert answer.status == "error" and "too large to read" in answer.content
