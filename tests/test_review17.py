@@ -103,3 +103,78 @@ def test_an_integer_too_long_to_read_makes_an_invalid_call_everywhere():
     [answer] = ToolExecutor([add]).execute(AIMessage(tool_calls=[{"name": "add", "args": args, "id": "c1",
                                                                    "type": "tool_call"}]))
     assert answer.status == "error" and "too large to read" in answer.content
+
+
+# -- finding 3: a resumed conversation that repeats a call id leaves no call unanswered, runs none twice ----------
+
+
+def test_repeated_ids_in_a_resumed_conversation_are_answered_once_each():
+    from toolwire import Agent, HumanMessage, ToolMessage
+    from toolwire.testing import ScriptedChatModel
+
+    ai = AIMessage(tool_calls=[{"name": "add", "args": {"a": 1}, "id": "c", "type": "tool_call"},
+                               {"name": "add", "args": {"a": 2}, "id": "c", "type": "tool_call"}])
+    for tail, second in (([], "2"), ([HumanMessage("and?")], None)):
+        model = ScriptedChatModel(["done"])
+        result = Agent(model, [add]).invoke([HumanMessage("go"), ai, ToolMessage("1", "c", name="add"), *tail])
+        sent = model.requests[0].messages
+        calls = [c["id"] for m in sent if isinstance(m, AIMessage) for c in m.tool_calls]
+        answers = [m for m in sent if isinstance(m, ToolMessage)]
+        assert calls == ["c", "c_2"] and [m.tool_call_id for m in answers] == ["c", "c_2"]
+        assert answers[0].content == "1"  # the answer given is kept for the first call
+        if second is None:  # the conversation went on past it: the second call gets the stale-call error
+            assert answers[1].status == "error"
+        else:  # still pending: it runs now
+            assert answers[1].content == second
+        assert result.output == "done"
+    # two answers to two calls with one id: nothing runs again
+    model = ScriptedChatModel(["done"])
+    Agent(model, [add]).invoke([HumanMessage("go"), ai, ToolMessage("1", "c"), ToolMessage("2", "c")])
+    assert [m.content for m in model.requests[0].messages if isinstance(m, ToolMessage)] == ["1", "2"]
+
+
+# -- findings 4, 5, 12: call ids and invalid calls of odd shapes get the shape the rest relies on ---------------
+
+
+def test_numeric_and_missing_ids_and_odd_invalid_calls_are_normalised():
+    from toolwire import Agent, HumanMessage, ToolMessage
+    from toolwire.messages import message_from_dict
+    from toolwire.models.lowering.openai import lower_messages
+    from toolwire.testing import ScriptedChatModel
+
+    ai = message_from_dict({"role": "assistant", "content": None, "tool_calls": [
+        {"id": 7, "type": "function", "function": {"name": "add", "arguments": '{"a": 1}'}},
+        {"id": 7, "type": "function", "function": {"name": "add", "arguments": '{"a": 2}'}}]})
+    assert [c["id"] for c in ai.tool_calls] == ["7", "7"]
+    result = Agent(ScriptedChatModel(["done"]), [add]).invoke([HumanMessage("go"), ai])
+    answers = [(m.tool_call_id, m.content) for m in result.messages if isinstance(m, ToolMessage)]
+    assert answers == [("7", "1"), ("7_2", "2")]
+    assert [message_from_dict(m.to_dict()) for m in result.messages] == result.messages  # it reloads
+
+    odd = AIMessage(invalid_tool_calls=[{"name": "add", "args": "{", "id": "x", "error": {"code": 1}},
+                                        {"name": "add", "args": {"a": 1}, "error": "cut off"}])
+    first, second = odd.invalid_tool_calls
+    assert first["error"] == "{'code': 1}" and second["args"] == '{"a": 1}' and second["id"]
+    result = Agent(ScriptedChatModel(["done"]), [add]).invoke([HumanMessage("go"), odd])
+    answers = [m for m in result.messages if isinstance(m, ToolMessage)]
+    assert [m.tool_call_id for m in answers] == ["x", second["id"]] and all(m.status == "error" for m in answers)
+    lower_messages(result.messages)  # no KeyError
+
+    calls = [{"name": "add", "args": {"a": 1}, "id": None}, {"name": "add", "args": {"a": 2}, "id": None}]
+    for out in (ToolExecutor([add]).call(calls), asyncio.run(ToolExecutor([add]).acall(calls))):
+        ids = [m.tool_call_id for m in out]
+        assert all(ids) and len(set(ids)) == 2 and [m.content for m in out] == ["1", "2"]
+
+
+# -- finding 11: a Python definition in a text reply is not a call --------------------------------------------
+
+
+def test_a_function_definition_in_text_is_not_a_tool_call():
+    from toolwire.parsing import parse_tool_calls
+
+    text = "Here is the helper:\ndef add(a=1, b=2):\n    return a + b"
+    reply = parse_tool_calls(text, ["add"])
+    assert not reply.tool_calls and reply.content == text
+    for other in ("class add(a=1): pass", "async def add(a=1): pass"):
+        assert not parse_tool_calls(other, ["add"]).tool_calls
+    assert parse_tool_calls("undef add(a=1)", ["add"]).tool_calls  # only the keyword itself

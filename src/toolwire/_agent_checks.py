@@ -121,6 +121,39 @@ def unique_call_ids(reply: AIMessage) -> AIMessage:
     return reply.copy(tool_calls=calls, invalid_tool_calls=invalid) if changed else reply  # type: ignore[return-value]
 
 
+def unique_ids_in_turns(messages: list[BaseMessage]) -> None:
+    """Make call ids unique in every turn of a conversation, in place (a resumed or loaded one may repeat them).
+
+    Each AIMessage whose calls repeat an id is replaced by :func:`unique_call_ids`'s copy, and the
+    ToolMessages after it (up to the next AIMessage) that answer a repeated id are renamed in the same order:
+    the k-th answer with id ``X`` answers the k-th call with id ``X``. So a turn ``[c, c]`` answered once
+    leaves exactly its second call pending, and no call is run twice.
+    """
+    for index, message in enumerate(messages):
+        if not isinstance(message, AIMessage):
+            continue
+        renamed = unique_call_ids(message)
+        if renamed is message:
+            continue
+        messages[index] = renamed
+        new_ids: dict[str, list[str]] = {}
+        for old, new in zip([*message.tool_calls, *message.invalid_tool_calls],
+                            [*renamed.tool_calls, *renamed.invalid_tool_calls], strict=True):
+            if isinstance(old.get("id"), str):
+                new_ids.setdefault(old["id"], []).append(new["id"])
+        seen: dict[str, int] = {}
+        for later in range(index + 1, len(messages)):
+            answer = messages[later]
+            if isinstance(answer, AIMessage):
+                break
+            if isinstance(answer, ToolMessage) and answer.tool_call_id in new_ids:
+                order = seen.get(answer.tool_call_id, 0)
+                seen[answer.tool_call_id] = order + 1
+                targets = new_ids[answer.tool_call_id]
+                if order < len(targets) and targets[order] != answer.tool_call_id:
+                    messages[later] = answer.copy(tool_call_id=targets[order])
+
+
 def stale_answer(call: ToolCall | InvalidToolCall) -> ToolMessage:
     """The error ToolMessage for a call that a conversation went on past without answering."""
     return ToolMessage(f"Error: {named(call.get('name'))} was not run: the conversation went on without its result.",

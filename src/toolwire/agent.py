@@ -54,6 +54,7 @@ from toolwire._agent_checks import (
     named,
     stop_kind,
     unique_call_ids,
+    unique_ids_in_turns,
 )
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
@@ -234,13 +235,12 @@ class Agent:
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
         answered: dict[str, ToolMessage] = {}
+        unique_ids_in_turns(messages)  # a resumed conversation may repeat call ids (its answers follow suit)
         stale = answer_stale_calls(messages)
         for call, _ in stale:  # every tool_call first, then the results, as for a reply's calls
             yield ("event", AgentEvent("tool_call", call, 0))
         for _, result in stale:
             yield ("event", AgentEvent("tool_result", result, 0))
-        if isinstance(messages[-1], AIMessage):  # pending calls, none answered yet: make their ids unique
-            messages[-1] = unique_call_ids(messages[-1])
         pending, pending_invalid = _unanswered(messages)
         tools_ran = bool(pending or pending_invalid)
         if tools_ran:

@@ -180,9 +180,18 @@ class ToolExecutor:
         """Run ``calls`` concurrently and answer each, then each ``invalid`` call; order is kept.
 
         Returns:
-            One ToolMessage per call, then one per invalid call.
+            One ToolMessage per call, then one per invalid call. A call without an id (None, empty, or a
+            number) gets one first, as :class:`~toolwire.messages.AIMessage` gives it.
+
+        Raises:
+            UserError: a call is not a dict with a string ``name``.
         """
-        calls = list(calls)
+        calls, invalid = list(calls), list(invalid)
+        if not all(isinstance(c, dict) and isinstance(c.get("id"), str) and c["id"] for c in (*calls, *invalid)):
+            # calls without an id (or with a number for one) get theirs as in an AIMessage, so each answer
+            # can be matched to its call
+            normal = AIMessage(tool_calls=calls, invalid_tool_calls=invalid)
+            calls, invalid = normal.tool_calls, normal.invalid_tool_calls
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
         if len(calls) == 1:
             results = [await self._one(calls[0], gate)]

@@ -22,6 +22,7 @@ Content is a string or a list of content blocks (``{"type": "text", "text": ...}
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
@@ -122,6 +123,34 @@ def invalid_tool_call(
     """Build an :class:`InvalidToolCall` dict; a missing ``id`` is generated."""
     return {"name": name, "args": args, "id": id or new_tool_call_id(), "error": error,
             "type": "invalid_tool_call"}
+
+
+def _id_text(value: Any) -> str | None:
+    """A call id as text: None for a missing or empty one (a new id is then made), else ``str(value)``."""
+    return None if value is None or value == "" else str(value)
+
+
+def _checked_invalid(bad: Any) -> InvalidToolCall:
+    """A copy of an invalid tool call with the shape the rest of toolwire relies on: ``id`` a non-empty
+    string (made when missing), ``name``, ``args`` and ``error`` strings or None (other values as text).
+
+    Raises:
+        UserError: ``bad`` is not a dict.
+    """
+    if not isinstance(bad, dict):
+        from toolwire.errors import UserError
+
+        raise UserError(f"Each invalid tool call must be a dict {{'name', 'args', 'id', 'error'}}; got {bad!r:.80}.")
+    out = _copy_containers(bad)
+    out["id"] = _id_text(bad.get("id")) or new_tool_call_id()
+    for key in ("name", "args", "error"):
+        value = bad.get(key)
+        if value is not None and not isinstance(value, str):
+            out[key] = json.dumps(value, ensure_ascii=False, default=str) if key == "args" else str(value)
+        else:
+            out[key] = value
+    out["type"] = "invalid_tool_call"
+    return out  # type: ignore[no-any-return]
 
 
 _set = object.__setattr__
@@ -324,11 +353,13 @@ class AIMessage(BaseMessage):
                     "Each tool call must be a dict {'name': str, 'args': dict, 'id': str}; "
                     f"got {call!r:.80}."
                 )
-            if "type" not in call or "id" not in call or call.get("id") is None:
-                call = tool_call(call["name"], call.get("args") or {}, call.get("id"))
+            call_id = call.get("id")
+            if "type" not in call or not isinstance(call_id, str) or not call_id:
+                # a missing or empty id is made; a number (some servers) is kept as its text
+                call = tool_call(call["name"], call.get("args") or {}, _id_text(call_id))
             calls.append(_copy_containers(call))
         _set(self, "tool_calls", calls)
-        _set(self, "invalid_tool_calls", [_copy_containers(bad) for bad in invalid_tool_calls or ()])
+        _set(self, "invalid_tool_calls", [_checked_invalid(bad) for bad in invalid_tool_calls or ()])
         _set(self, "usage", usage)
         _set(self, "response_metadata", dict(response_metadata or {}))
         _set(self, "provider_data", provider_data)

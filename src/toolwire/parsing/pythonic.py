@@ -29,6 +29,7 @@ __all__ = ["PythonNames", "add_calls_in", "call_at", "parse_pythonic", "python_n
 
 _LIST_START = re.compile(r"\[\s*([A-Za-z_][\w]*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(")
 _ANY_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(")
+_DEFINES = re.compile(r"(?:^|[^\w.])(?:def|class)[ \t]+\Z")  # right before a name: it is being defined
 _KEYWORD_START = re.compile(r"\s*(?:[A-Za-z_]\w*\s*=|$)")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\Z")
 _LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, MemoryError, RecursionError)
@@ -357,9 +358,9 @@ def call_at(collector: Collector, text: str, pos: int) -> int | None:
 def _scan(collector: Collector, text: str, marked: bool, spell: PythonNames) -> list[tuple[int, int]]:
     candidates = [(m.start(), m.start(), m.group(1), True, m.end()) for m in _LIST_START.finditer(text)]
     pattern = _ANY_CALL if marked else _bound_pattern(spell.spelled)
-    if pattern is not None:
-        candidates.extend((m.start(), m.end() - 1, m.group(1), False, m.end())
-                          for m in pattern.finditer(text))
+    if pattern is not None:  # a name after ``def``/``class`` is a definition, not a call
+        candidates.extend((m.start(), m.end() - 1, m.group(1), False, m.end()) for m in pattern.finditer(text)
+                          if not _DEFINES.search(text, max(0, m.start() - 16), m.start()))
     candidates.sort()
     spans = []
     pos = 0
