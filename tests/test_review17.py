@@ -178,3 +178,51 @@ def test_a_function_definition_in_text_is_not_a_tool_call():
     for other in ("class add(a=1): pass", "async def add(a=1): pass"):
         assert not parse_tool_calls(other, ["add"]).tool_calls
     assert parse_tool_calls("undef add(a=1)", ["add"]).tool_calls  # only the keyword itself
+
+
+# -- findings 6, 9: URL credentials never show (MCP server URLs; keys in a query string) ------------------------
+
+
+def test_url_credentials_are_masked_in_mcp_reprs_messages_and_descriptions():
+    from toolwire import UserError
+    from toolwire.mcp import MCPClient
+    from toolwire.mcp.common import HttpServer, _describe
+
+    url = "http://user:sk-SECRET@127.0.0.1:9/mcp?token=tk-SECRET"
+    server = HttpServer(url)
+    assert "SECRET" not in repr(server) and "SECRET" not in server.label
+    assert server.url == url  # the real URL is still the one connected to
+    assert "SECRET" not in repr(MCPClient(url))
+    assert "SECRET" not in _describe(OSError(f"cannot reach {url}"))
+    with pytest.raises(UserError) as caught, MCPClient(url, connect_timeout=5):
+        pass
+    assert "SECRET" not in str(caught.value)
+
+
+def test_secret_query_parameters_are_masked():
+    from toolwire.models._retry import redact_url
+    from toolwire.models.openai import ChatOpenAI
+
+    shown = repr(ChatOpenAI("gpt-x", api_key="sk-1", base_url="https://proxy.example/v1?api_key=sk-SECRET&v=2"))
+    assert "sk-SECRET" not in shown and "api_key=****&v=2" in shown
+    assert redact_url("https://u:p@x/v1?page=2&Access_Token=abc#f") == "https://****@x/v1?page=2&Access_Token=****#f"
+
+
+# -- finding 8: a timeout that is not a positive number of seconds is refused with one sentence -----------------
+
+
+def test_bad_timeouts_are_refused_with_a_sentence():
+    from toolwire import SchemaError, UserError
+
+    def f(x: int) -> int:
+        """Echo."""
+        return x
+
+    for bad in (float("nan"), "5", 0, -1, True, float("inf")):
+        with pytest.raises(SchemaError, match="timeout must be a positive number of seconds"):
+            tool(timeout=bad)(f)
+        with pytest.raises(UserError, match="timeout must be a positive number of seconds"):
+            add.invoke({"a": 1}, timeout=bad)
+        with pytest.raises(UserError, match="timeout must be a positive number of seconds"):
+            asyncio.run(add.ainvoke({"a": 1}, timeout=bad))
+    assert add.invoke({"a": 1}, timeout=5) == 1

@@ -15,6 +15,7 @@ import contextlib
 import contextvars
 import functools
 import logging
+import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -80,6 +81,14 @@ def own_cancellation() -> bool:
     not a cancellation of the task running the call (``cancelling() == 0``)."""
     task = asyncio.current_task()
     return task is not None and task.cancelling() == 0
+
+
+def bad_timeout(value: Any) -> str | None:
+    """The sentence saying what is wrong with a ``timeout`` value, or None when it is valid: a positive number
+    of seconds (int or float, not a bool, not NaN, not infinite) or None."""
+    if value is None or (isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < math.inf):
+        return None
+    return f"timeout must be a positive number of seconds, or None, not {value!r}."
 
 
 _CATCH_UP_STEPS = 3  # loop turns a task gets at its deadline to finish steps already due (see wait_timed)

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from toolwire._concurrency import run_coroutine_sync
-from toolwire._tool_run import _running
+from toolwire._tool_run import _running, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content
@@ -87,9 +87,8 @@ class ToolExecutor:
             self.tools[converted.name] = converted
         if max_concurrency is not None and (not _is_int(max_concurrency) or max_concurrency < 1):
             raise UserError(f"max_concurrency must be a whole number of at least 1, or None, not {max_concurrency!r}.")
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
-                                    or not timeout > 0):  # (not > 0: NaN too)
-            raise UserError(f"timeout must be a positive number of seconds, or None, not {timeout!r}.")
+        if (problem := bad_timeout(timeout)) is not None:
+            raise UserError(problem)
         if max_result_chars is not None and (not _is_int(max_result_chars) or max_result_chars < 1):
             raise UserError("max_result_chars must be a whole number of at least 1, or None to keep whole "
                             f"results, not {max_result_chars!r}.")

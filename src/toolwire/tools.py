@@ -35,6 +35,7 @@ from toolwire._tool_run import (
     _CURRENT_CALL,
     StepClock,
     _in_context,
+    bad_timeout,
     clocked,
     current_tool_call,
     escaped,
@@ -42,7 +43,7 @@ from toolwire._tool_run import (
     own_cancellation,
     wait_timed,
 )
-from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError
+from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError, UserError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
 from toolwire.results import error_text, result_to_content, truncate_content
@@ -140,8 +141,8 @@ class Tool:
             )
         if response_format not in ("content", "content_and_artifact"):
             raise SchemaError("response_format must be 'content' or 'content_and_artifact'.")
-        if timeout is not None and timeout <= 0:
-            raise SchemaError("timeout must be a positive number of seconds, or None.")
+        if (problem := bad_timeout(timeout)) is not None:
+            raise SchemaError(problem)
         self.func = func
         self.name = name
         self.description = schema.description
@@ -194,7 +195,8 @@ class Tool:
             parse_docstring: read parameter descriptions from the docstring.
 
         Raises:
-            SchemaError: bad name, no description, or a signature with no JSON Schema.
+            SchemaError: bad name, no description, a signature with no JSON Schema, or a ``timeout`` that is not
+                a positive number of seconds.
         """
         tool_name = name if name is not None else getattr(func, "__name__", None)
         if tool_name is None:
@@ -442,9 +444,12 @@ class Tool:
         Raises:
             ToolValidationError: invalid arguments (arguments form only).
             ToolTimeoutError: the call took longer than the timeout.
+            UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...).
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``);
                 StopIteration and BaseException subclasses arrive as ``RuntimeError`` (see the module).
         """
+        if timeout is not None and (problem := bad_timeout(timeout)) is not None:
+            raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
             token = _CURRENT_CALL.set(input)  # current_tool_call(); not a context manager: B1 times this path
@@ -537,6 +542,8 @@ class Tool:
     async def ainvoke(self, input: Any, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
         worker thread (on timeout the thread is abandoned, since Python cannot kill it)."""
+        if timeout is not None and (problem := bad_timeout(timeout)) is not None:
+            raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
             token = _CURRENT_CALL.set(input)

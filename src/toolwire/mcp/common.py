@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolwire._secrets import redact_url
 from toolwire.errors import UserError
 
 __all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from"]
@@ -79,11 +80,11 @@ class HttpServer:
 
     @property
     def label(self) -> str:
-        """The name, or the URL."""
-        return self.name or self.url
+        """The name, or the URL with its credentials masked (what messages, logs and reprs show)."""
+        return self.name or redact_url(self.url)
 
     def __repr__(self) -> str:
-        return f"HttpServer(url={self.url!r}, headers={_masked(self.headers)}, name={self.name!r})"
+        return f"HttpServer(url={redact_url(self.url)!r}, headers={_masked(self.headers)}, name={self.name!r})"
 
 
 ServerLike = StdioServer | HttpServer | str | Mapping[str, Any] | Sequence[str]
@@ -160,7 +161,7 @@ def _leaf(exc: BaseException) -> BaseException:
 
 def _describe(exc: BaseException) -> str:
     exc = _leaf(exc)
-    detail = str(exc).strip()
+    detail = redact_url(str(exc).strip())  # an HTTP error may quote the URL, token and all
     return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
 
 

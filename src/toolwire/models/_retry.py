@@ -27,6 +27,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
+from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
 __all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "redact_url", "retry_after",
@@ -38,8 +39,6 @@ Translate = Callable[[BaseException], "ProviderError | None"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 
-# the user name and password of a URL: "scheme://" then anything up to the last "@" before the path
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
 _HTTP_LIBRARIES = frozenset({"httpx", "httpx2", "httpcore", "aiohttp"})
 
 
@@ -138,12 +137,6 @@ def error_message(exc: BaseException) -> str:
     """
     found = _body_text(getattr(exc, "body", None))
     return found or str(getattr(exc, "message", None) or exc)
-
-
-def redact_url(text: str) -> str:
-    """``text`` with the credentials of every URL in it masked: ``http://user:token@host`` gives
-    ``http://****@host`` (for reprs, logs and error messages)."""
-    return _USERINFO.sub(r"\1****@", text)
 
 
 def _status_hint(status: int, key_env: str) -> str | None:
