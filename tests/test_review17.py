@@ -226,3 +226,39 @@ def test_bad_timeouts_are_refused_with_a_sentence():
         with pytest.raises(UserError, match="timeout must be a positive number of seconds"):
             asyncio.run(add.ainvoke({"a": 1}, timeout=bad))
     assert add.invoke({"a": 1}, timeout=5) == 1
+
+
+# -- finding 7: a sync generator tool that times out stops being drained ----------------------------------------
+
+
+def test_a_timed_out_sync_generator_is_closed_not_drained():
+    pulled: list[int] = []
+    closed: list[bool] = []
+
+    @tool(timeout=0.2)
+    def feed() -> list:
+        """Yield rows of an endless feed."""
+        try:
+            while True:
+                time.sleep(0.01)
+                pulled.append(1)
+                yield "row"
+        finally:
+            closed.append(True)
+
+    def settle() -> int:
+        deadline = time.monotonic() + 2
+        while not closed and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return len(pulled)
+
+    for run in (lambda: ToolExecutor([feed]).execute([{"name": "feed", "args": {}, "id": "c"}])[0],
+                lambda: feed.invoke({"name": "feed", "args": {}, "id": "c", "type": "tool_call"})):
+        pulled.clear()
+        closed.clear()
+        message = run()
+        assert message.status == "error" and "did not finish within 0.2 seconds" in message.content
+        count = settle()
+        assert closed == [True]  # the generator was closed (its finally ran) ...
+        time.sleep(0.2)
+        assert len(pulled) == count  # ... and nothing more was pulled from it

@@ -16,6 +16,7 @@ import contextvars
 import functools
 import logging
 import math
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -199,3 +200,15 @@ def finished_at(func: Callable[..., Any], clock: Callable[[], float]) -> Callabl
         return result, clock()
 
     return run
+
+
+def drain(generator: Any, stop: threading.Event) -> list[Any]:
+    """The items of a sync generator tool's result, read until it ends or ``stop`` is set (its call timed out
+    and nobody will read them: the generator is closed, so its ``finally`` blocks run, and the thread ends)."""
+    items = []
+    for item in generator:
+        if stop.is_set():
+            generator.close()
+            break
+        items.append(item)
+    return items

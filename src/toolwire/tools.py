@@ -22,8 +22,10 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import functools
 import inspect
 import re
+import threading
 import types
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, overload
@@ -38,6 +40,7 @@ from toolwire._tool_run import (
     bad_timeout,
     clocked,
     current_tool_call,
+    drain,
     escaped,
     finished_at,
     own_cancellation,
@@ -356,11 +359,12 @@ class Tool:
                 raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {exc}", self.name) from None
         return self.validate_args(args)
 
-    def _call(self, kwargs: dict[str, Any]) -> Any:
+    def _call(self, kwargs: dict[str, Any], stop: threading.Event | None = None) -> Any:
         """Call the function (on the thread that runs a sync tool, so inside its timeout).
 
-        A generator it returns is consumed here into a list. Exceptions other than ordinary ones are
-        turned into ones that fail this call only: ``SystemExit`` -> :class:`ToolExecutionError`;
+        A generator it returns is consumed here into a list, until ``stop`` is set (the call timed out and
+        its thread was abandoned: the generator is closed rather than drained for nobody). Exceptions other
+        than ordinary ones are turned into ones that fail this call only: ``SystemExit`` -> :class:`ToolExecutionError`;
         ``StopIteration``, ``StopAsyncIteration`` and other ``BaseException`` subclasses (a sync tool's
         ``CancelledError`` is always its own) -> ``RuntimeError`` from them. ``KeyboardInterrupt`` and
         ``GeneratorExit`` propagate. For an async tool this only makes the coroutine (see :meth:`_guarded`).
@@ -372,7 +376,7 @@ class Tool:
             else:
                 result = self.func(**kwargs)
             if type(result) is _GENERATOR:  # its body runs now, on this thread, inside the timeout
-                result = list(result)
+                result = list(result) if stop is None else drain(result, stop)
             return result
         except (StopIteration, StopAsyncIteration) as exc:  # asyncio cannot carry them: a run would hang
             raise escaped(exc) from exc
@@ -420,7 +424,13 @@ class Tool:
             return run_coroutine_sync(self._arun(kwargs, timeout))
         if timeout is None:
             return self._call(kwargs)
-        return run_sync_with_timeout(_in_context(self._call), kwargs, timeout, self.name)
+        stop = threading.Event()
+        try:
+            return run_sync_with_timeout(_in_context(functools.partial(self._call, stop=stop)), kwargs, timeout,
+                                         self.name)
+        except ToolTimeoutError:
+            stop.set()  # a generator tool stops being drained
+            raise
 
     @overload
     def invoke(self, input: ToolCall, *, timeout: float | None = ...) -> ToolMessage: ...
@@ -511,12 +521,19 @@ class Tool:
         task: asyncio.Future[Any]
         deadline = loop.time() + timeout
         clock: StepClock | None = None
+        stop = threading.Event()  # set when a sync tool's thread is given up
         if self.is_async:
             clock = StepClock(self._guarded(kwargs), deadline, loop.time)
             task = loop.create_task(clocked(clock))
         else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
-            task = asyncio.wrap_future(start_thread(_in_context(finished_at(self._call, loop.time)), kwargs))
-        state, result = await wait_timed(task, timeout, self.name, self.is_async)
+            call = finished_at(functools.partial(self._call, stop=stop), loop.time)
+            task = asyncio.wrap_future(start_thread(_in_context(call), kwargs))
+        state = "gone"  # the caller was cancelled, or the tool raised
+        try:
+            state, result = await wait_timed(task, timeout, self.name, self.is_async)
+        finally:
+            if state != "done":
+                stop.set()
         if state == "stopped":  # an async tool cancelled in time
             raise self._timeout_error(timeout, "it was stopped")
         if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
@@ -525,6 +542,7 @@ class Tool:
         if not self.is_async:
             result, ended = result
             if ended > deadline:  # it ran past its timeout while the event loop was blocked: as if abandoned
+                stop.set()
                 raise self._timeout_error(timeout, "its result will not be used")
         elif clock is not None and clock.crossed:
             # an async tool that blocked the event loop itself (time.sleep, a sync client) past its deadline;
