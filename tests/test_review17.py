@@ -262,3 +262,23 @@ def test_a_timed_out_sync_generator_is_closed_not_drained():
         assert closed == [True]  # the generator was closed (its finally ran) ...
         time.sleep(0.2)
         assert len(pulled) == count  # ... and nothing more was pulled from it
+
+
+# -- finding 10: odd chunk fields are read as what they stand for, never a TypeError -------------------------
+
+
+def test_merge_chunks_reads_odd_chunk_fields():
+    from toolwire.messages import AIMessageChunk, merge_chunks
+
+    def chunk(**fields: object) -> AIMessageChunk:
+        return AIMessageChunk(tool_call_chunks=[{"name": None, "args": None, "id": None, "index": None,
+                                                 "type": "tool_call_chunk", **fields}])  # type: ignore[typeddict-item]
+
+    merged = merge_chunks([chunk(index=0, id="a", name="f", args={"x": 1})], as_chunk=False)
+    assert merged.tool_calls[0]["args"] == {"x": 1}
+    merged = merge_chunks([chunk(index="1", id="b", name="g", args="{}"), chunk(index=0, id="a", name="f", args="{}")],
+                          as_chunk=False)
+    assert [c["name"] for c in merged.tool_calls] == ["f", "g"]  # "1" is index 1
+    merged = merge_chunks([chunk(index=0, id=["a"], name="f", args="{}"), chunk(index=1, id=7, name="g", args="{}")],
+                          as_chunk=False)
+    assert merged.tool_calls[0]["id"] and merged.tool_calls[1]["id"] == "7"

@@ -9,6 +9,7 @@ in the total text length, and ``merge_chunks(chunks).to_message()`` equals the r
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
@@ -172,10 +173,15 @@ class _Calls:
         self.last: dict[str, Any] | None = None
 
     def add(self, part: ToolCallChunk) -> None:
-        """File one piece under its call (a new one when it starts one)."""
-        index = part.get("index")
-        call_id = part.get("id") or None
-        name = part.get("name") or None
+        """File one piece under its call (a new one when it starts one).
+
+        Odd fields are read as what they stand for, never failing the merge: an ``index`` that is a numeral
+        string counts as that number (any other non-integer index as none), an ``id`` that is a number as its
+        text (any other non-string as none), decoded ``args`` (a dict or list) as their JSON text.
+        """
+        index = _index(part.get("index"))
+        call_id = _text_id(part.get("id"))
+        name = part.get("name") if isinstance(part.get("name"), str) and part.get("name") else None
         if index is not None:
             group = self.by_key.get((index, call_id)) if call_id else None
             if group is not None:
@@ -205,8 +211,9 @@ class _Calls:
             self.by_id[call_id] = group
             if index is not None:
                 self.by_key[index, call_id] = group
-        if part.get("args"):
-            group["args"].append(part["args"])
+        args = part.get("args")
+        if args:
+            group["args"].append(args if isinstance(args, str) else json.dumps(args, ensure_ascii=False, default=str))
         self.last = group
 
     def chunks(self) -> list[ToolCallChunk]:
@@ -216,6 +223,24 @@ class _Calls:
             ordered = sorted(ordered, key=lambda g: g["index"])
         return [{"name": g["name"], "args": "".join(g["args"]), "id": g["id"], "index": g["index"],
                  "type": "tool_call_chunk"} for g in ordered]
+
+
+def _index(value: Any) -> int | None:
+    """A chunk's ``index`` as an int (a numeral string too), else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdecimal():
+        return int(value)
+    return None
+
+
+def _text_id(value: Any) -> str | None:
+    """A chunk's ``id`` as a non-empty string (a number as its text), else None."""
+    if isinstance(value, str):
+        return value or None
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
 
 
 def _starts_new_call(group: dict[str, Any], part: ToolCallChunk, same_id: bool = False) -> bool:
