@@ -20,7 +20,8 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from toolwire._concurrency import abandon
+from toolwire._concurrency import abandon, start_thread
+from toolwire.errors import ToolTimeoutError
 
 log = logging.getLogger("toolwire.tools")
 
@@ -212,3 +213,59 @@ def drain(generator: Any, stop: threading.Event) -> list[Any]:
             break
         items.append(item)
     return items
+
+async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
+    """Run a :class:`~toolwire.tools.Tool` with validated ``kwargs`` for at most ``timeout`` seconds and return
+    its result (the async path; the sync one without an event loop is
+    :func:`toolwire._concurrency.run_sync_with_timeout`).
+
+    An async tool runs as a task under a :class:`StepClock`; a sync tool on a thread of its own (one abandoned
+    at its timeout cannot starve the shared pool), which says when it finished (:func:`finished_at`) and
+    stops draining a generator once given up (:func:`drain`).
+
+    Raises:
+        ToolTimeoutError: at the timeout (an async tool that ignores its cancellation is abandoned, so the
+            wait stays bounded), or for a result that came late because the tool itself ran past its deadline
+            while the event loop was blocked.
+        Exception: only ``Exception`` subclasses for anything the tool does (see ``Tool._call`` and
+            ``Tool._guarded``: StopIteration, the tool's own CancelledError and other BaseException subclasses
+            arrive as ``RuntimeError``, SystemExit as ToolExecutionError); ``CancelledError`` only when the
+            caller is cancelled; ``KeyboardInterrupt``/``GeneratorExit``.
+    """
+    loop = asyncio.get_running_loop()
+    task: asyncio.Future[Any]
+    deadline = loop.time() + timeout
+    clock: StepClock | None = None
+    stop = threading.Event()  # set when a sync tool's thread is given up
+    if tool.is_async:
+        clock = StepClock(tool._guarded(kwargs), deadline, loop.time)
+        task = loop.create_task(clocked(clock))
+    else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
+        call = finished_at(functools.partial(tool._call, stop=stop), loop.time)
+        task = asyncio.wrap_future(start_thread(_in_context(call), kwargs))
+    state = "gone"  # the caller was cancelled, or the tool raised
+    try:
+        state, result = await wait_timed(task, timeout, tool.name, tool.is_async)
+    finally:
+        if state != "done":
+            stop.set()
+    if state == "stopped":  # an async tool cancelled in time
+        raise _timeout(tool, timeout, "it was stopped")
+    if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
+        raise _timeout(tool, timeout, "its result will not be used" + (
+            " (it did not stop after its cancellation)" if tool.is_async else ""))
+    if not tool.is_async:
+        result, ended = result
+        if ended > deadline:  # it ran past its timeout while the event loop was blocked: as if abandoned
+            stop.set()
+            raise _timeout(tool, timeout, "its result will not be used")
+    elif clock is not None and clock.crossed:
+        # an async tool that blocked the event loop itself (time.sleep, a sync client) past its deadline;
+        # one whose last step only ran late because another tool blocked the loop keeps its result
+        raise _timeout(tool, timeout, "its result will not be used (an async tool must not block the event loop)")
+    return result
+
+
+def _timeout(tool: Any, timeout: float, what: str) -> ToolTimeoutError:
+    return ToolTimeoutError(
+        f"Tool '{tool.name}' did not finish within {timeout:g} seconds; {what}. Try a smaller request.", tool.name)

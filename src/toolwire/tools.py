@@ -32,19 +32,16 @@ from typing import Any, Literal, overload
 
 from pydantic import BaseModel
 
-from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, start_thread, thread_pool
+from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
 from toolwire._tool_run import (
     _CURRENT_CALL,
-    StepClock,
     _in_context,
     bad_timeout,
-    clocked,
     current_tool_call,
     drain,
     escaped,
-    finished_at,
     own_cancellation,
-    wait_timed,
+    run_timed,
 )
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError, UserError
 from toolwire.messages import ToolCall, ToolMessage
@@ -505,57 +502,13 @@ class Tool:
             raise escaped(exc) from exc
 
     async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
-        """Run the function with validated ``kwargs``, at most ``timeout`` seconds, and return its result.
-
-        Raises only ``Exception`` subclasses for anything the tool does (see :meth:`_call` and
-        :meth:`_guarded`: StopIteration, the tool's own CancelledError and other BaseException subclasses
-        arrive as ``RuntimeError``, SystemExit as :class:`ToolExecutionError`), :class:`ToolTimeoutError`
-        at the timeout (an async tool that ignores its cancellation is abandoned, the wait stays bounded);
-        ``CancelledError`` only when the caller is cancelled; ``KeyboardInterrupt``/``GeneratorExit``.
-        """
+        """Run the function with validated ``kwargs``, at most ``timeout`` seconds (see :func:`run_timed`)."""
         loop = asyncio.get_running_loop()
-        if timeout is None:
-            if self.is_async:
-                return await self._guarded(kwargs)
-            return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
-        task: asyncio.Future[Any]
-        deadline = loop.time() + timeout
-        clock: StepClock | None = None
-        stop = threading.Event()  # set when a sync tool's thread is given up
+        if timeout is not None:
+            return await run_timed(self, kwargs, timeout)
         if self.is_async:
-            clock = StepClock(self._guarded(kwargs), deadline, loop.time)
-            task = loop.create_task(clocked(clock))
-        else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
-            call = finished_at(functools.partial(self._call, stop=stop), loop.time)
-            task = asyncio.wrap_future(start_thread(_in_context(call), kwargs))
-        state = "gone"  # the caller was cancelled, or the tool raised
-        try:
-            state, result = await wait_timed(task, timeout, self.name, self.is_async)
-        finally:
-            if state != "done":
-                stop.set()
-        if state == "stopped":  # an async tool cancelled in time
-            raise self._timeout_error(timeout, "it was stopped")
-        if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
-            raise self._timeout_error(timeout, "its result will not be used" + (
-                " (it did not stop after its cancellation)" if self.is_async else ""))
-        if not self.is_async:
-            result, ended = result
-            if ended > deadline:  # it ran past its timeout while the event loop was blocked: as if abandoned
-                stop.set()
-                raise self._timeout_error(timeout, "its result will not be used")
-        elif clock is not None and clock.crossed:
-            # an async tool that blocked the event loop itself (time.sleep, a sync client) past its deadline;
-            # one whose last step only ran late because another tool blocked the loop keeps its result
-            raise self._timeout_error(timeout, "its result will not be used (an async tool must not block the "
-                                      "event loop)")
-        return result
-
-    def _timeout_error(self, timeout: float, what: str) -> ToolTimeoutError:
-        return ToolTimeoutError(
-            f"Tool '{self.name}' did not finish within {timeout:g} seconds; {what}. Try a smaller request.",
-            self.name,
-        )
+            return await self._guarded(kwargs)
+        return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
 
     async def ainvoke(self, input: Any, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
