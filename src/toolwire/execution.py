@@ -13,7 +13,10 @@ Timeouts: an async tool past its timeout is cancelled. A sync tool's thread cann
 Python, so the executor stops waiting for it at the timeout, answers the call with a timeout error, and
 lets the thread finish in the background (its result is discarded). Such an abandoned thread no longer
 counts against ``max_concurrency``: the slot is given to the next call at the timeout, so with tools that
-hang past their timeout more threads than ``max_concurrency`` may be running at once.
+hang past their timeout more threads than ``max_concurrency`` may be running at once. A sync generator
+tool that times out is closed (its ``finally`` blocks run) rather than drained for nobody. A result ready in
+time is kept even when another tool blocked the event loop at the deadline: a sync tool's thread says when
+it finished, and an async tool is late only when a step of its own ran across its deadline.
 
 A big result (thousands of items, or hundreds of thousands of characters) is turned into text on a worker
 thread, piece by piece, so the event loop keeps running and toolwire's own work is not counted against
