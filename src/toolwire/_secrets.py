@@ -12,9 +12,10 @@ __all__ = ["redact_url"]
 
 # the user name and password of a URL: "scheme://" then anything up to the last "@" before the path
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
-# a query parameter whose name says it holds a secret, up to its value (which is masked)
-_SECRET_QUERY = re.compile(r"([?&;][^=&#;\s]*(?:key|token|secret|passw|pwd|sig|auth|credential)[^=&#;\s]*=)"
-                           r"[^&#;\s'\"]+", re.IGNORECASE)
+# a query parameter (a name of at most 64 characters, so the search stays linear in the text's length) and the
+# words that say its value is a secret
+_QUERY_PARAM = re.compile(r"([?&;][^=&#;?\s]{1,64}=)([^&#;\s'\"]+)")
+_SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|sig|auth|credential", re.IGNORECASE)
 
 
 def redact_url(text: str) -> str:
@@ -22,4 +23,9 @@ def redact_url(text: str) -> str:
     info (``http://user:token@host`` gives ``http://****@host``) and the values of query parameters whose name
     says they hold a secret (``?api_key=sk-1`` gives ``?api_key=****``: names with key, token, secret,
     password, signature, auth or credential in them, any letter case)."""
-    return _SECRET_QUERY.sub(r"\1****", _USERINFO.sub(r"\1****@", text))
+    return _QUERY_PARAM.sub(_mask_value, _USERINFO.sub(r"\1****@", text))
+
+
+def _mask_value(match: re.Match[str]) -> str:
+    name = match.group(1)
+    return name + "****" if _SECRET_NAME.search(name) else match.group(0)

@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import decimal
 import functools
 import logging
 import math
+import numbers
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
@@ -85,24 +87,26 @@ def own_cancellation() -> bool:
     return task is not None and task.cancelling() == 0
 
 
-def bad_timeout(value: Any) -> str | None:
-    """The sentence saying what is wrong with a ``timeout`` value, or None when it is valid: a positive number
-    of seconds (int or float, not a bool, not NaN, not infinite) or None."""
-    if value is None or (isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < math.inf):
+def bad_timeout(value: Any, name: str = "timeout", *, optional: bool = True) -> str | None:
+    """The sentence saying what is wrong with a timeout value, or None when it is valid: a positive, finite
+    real number of seconds (int, float, Fraction, Decimal, NumPy scalars; not a bool, not NaN), or None when
+    ``optional``. ``name`` is the option's name in the sentence."""
+    if value is None and optional:
         return None
-    return f"timeout must be a positive number of seconds, or None, not {value!r}."
-
-
-_CATCH_UP_STEPS = 3  # loop turns a task gets at its deadline to finish steps already due (see wait_timed)
+    if isinstance(value, numbers.Real | decimal.Decimal) and not isinstance(value, bool):
+        try:
+            if 0 < float(value) < math.inf:
+                return None
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return f"{name} must be a positive number of seconds{', or None' if optional else ''}, not {value!r}."
 
 
 async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_async: bool) -> tuple[str, Any]:
     """Wait for ``task`` (the call's task, or the future of its thread) at most ``timeout`` seconds.
 
-    Returns ``("done", result)`` when it finished in time (its exception propagates); a task whose last
-    steps were due at the deadline but had not run because the event loop was blocked (by another tool) gets
-    those few loop turns first (whether the tool itself ran late is for the caller to judge: see
-    :class:`StepClock` and :func:`finished_at`). At the timeout the
+    Returns ``("done", result)`` when it finished in time (its exception propagates; whether it finished
+    late while the event loop was blocked is for the caller to judge: see :func:`run_timed`). At the timeout the
     task is cancelled and the result is ``("stopped", None)``, except for an async task still running
     :data:`CANCEL_GRACE` seconds later (it ignores its cancellation): it is abandoned (its coroutine
     closed, see :func:`toolwire._concurrency.abandon`; logged), ``("abandoned", None)``, so the wait is
@@ -111,12 +115,6 @@ async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_as
     """
     try:
         done, _ = await asyncio.wait((task,), timeout=timeout)
-        if not done:
-            # when the event loop was blocked at the deadline (another tool), the task's last steps are due
-            # in the same loop turn as the timeout: let them run before deciding it did not finish
-            for _ in range(_CATCH_UP_STEPS):
-                await asyncio.sleep(0)
-            done = {task} if task.done() else set()
     except asyncio.CancelledError:
         task.cancel()
         raise
@@ -139,56 +137,6 @@ async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_as
     if not task.cancelled() and task.exception() is None:
         return "abandoned", None  # it ignored its cancellation and returned: the result is dropped
     return "stopped", None
-
-
-class StepClock:
-    """An awaitable that runs a coroutine step by step and notes whether one of the coroutine's own steps
-    (the code between two of its awaits, which holds the event loop) ran across ``deadline``.
-
-    That tells an async tool that blocked the event loop past its timeout (``time.sleep``, a sync client:
-    its result comes late because of itself) from one whose result was ready in time but whose last step
-    ran late because another tool blocked the loop. Cancellation and ``close`` reach the coroutine as
-    usual (thrown in at the await it is paused on).
-
-    Args:
-        coro: the coroutine (the tool's guarded call).
-        deadline: the time, on ``clock``, by which the tool must be done (seconds).
-        clock: the event loop's clock (``loop.time``).
-    """
-
-    def __init__(self, coro: Any, deadline: float, clock: Callable[[], float]) -> None:
-        self.coro = coro
-        self.deadline = deadline
-        self.clock = clock
-        self.crossed = False  # a step started before the deadline and ended after it
-
-    def _step_done(self, start: float) -> None:
-        if start <= self.deadline < self.clock():
-            self.crossed = True
-
-    def __await__(self) -> Any:
-        value: Any = None
-        error: BaseException | None = None
-        while True:
-            start = self.clock()
-            try:
-                out = self.coro.send(value) if error is None else self.coro.throw(error)
-            except StopIteration as stop:
-                self._step_done(start)
-                return stop.value
-            except BaseException:
-                self._step_done(start)
-                raise
-            self._step_done(start)
-            try:
-                value, error = (yield out), None
-            except BaseException as exc:  # CancelledError, GeneratorExit: into the coroutine
-                value, error = None, exc
-
-
-async def clocked(clock: StepClock) -> Any:
-    """Await ``clock`` (a coroutine, so that it can run as a task)."""
-    return await clock
 
 
 def finished_at(func: Callable[..., Any], clock: Callable[[], float]) -> Callable[..., tuple[Any, float]]:
@@ -219,14 +167,17 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
     its result (the async path; the sync one without an event loop is
     :func:`toolwire._concurrency.run_sync_with_timeout`).
 
-    An async tool runs as a task under a :class:`StepClock`; a sync tool on a thread of its own (one abandoned
-    at its timeout cannot starve the shared pool), which says when it finished (:func:`finished_at`) and
-    stops draining a generator once given up (:func:`drain`).
+    An async tool runs as a task; a sync tool on a thread of its own (one abandoned at its timeout cannot
+    starve the shared pool), which says when it finished (:func:`finished_at`) and stops draining a generator
+    once given up (:func:`drain`). When the event loop was blocked at the deadline (``time.sleep`` or a sync
+    client in an async tool), a sync tool's result that its thread had ready in time is kept; an async tool's
+    result that arrives after the deadline is a timeout, whichever tool blocked the loop: toolwire cannot tell
+    when its awaited work was ready.
 
     Raises:
         ToolTimeoutError: at the timeout (an async tool that ignores its cancellation is abandoned, so the
             wait stays bounded), or for a result that came late because the tool itself ran past its deadline
-            while the event loop was blocked.
+            while the event loop was blocked (any late async result).
         Exception: only ``Exception`` subclasses for anything the tool does (see ``Tool._call`` and
             ``Tool._guarded``: StopIteration, the tool's own CancelledError and other BaseException subclasses
             arrive as ``RuntimeError``, SystemExit as ToolExecutionError); ``CancelledError`` only when the
@@ -235,11 +186,9 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
     loop = asyncio.get_running_loop()
     task: asyncio.Future[Any]
     deadline = loop.time() + timeout
-    clock: StepClock | None = None
     stop = threading.Event()  # set when a sync tool's thread is given up
     if tool.is_async:
-        clock = StepClock(tool._guarded(kwargs), deadline, loop.time)
-        task = loop.create_task(clocked(clock))
+        task = loop.create_task(tool._guarded(kwargs))
     else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
         call = finished_at(functools.partial(tool._call, stop=stop), loop.time)
         task = asyncio.wrap_future(start_thread(_in_context(call), kwargs))
@@ -259,10 +208,10 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
         if ended > deadline:  # it ran past its timeout while the event loop was blocked: as if abandoned
             stop.set()
             raise _timeout(tool, timeout, "its result will not be used")
-    elif clock is not None and clock.crossed:
-        # an async tool that blocked the event loop itself (time.sleep, a sync client) past its deadline;
-        # one whose last step only ran late because another tool blocked the loop keeps its result
-        raise _timeout(tool, timeout, "its result will not be used (an async tool must not block the event loop)")
+    elif loop.time() > deadline:
+        # an async tool that blocked the event loop (time.sleep, a sync client), or waited behind one that did:
+        # a late result is a timeout, as for sync tools
+        raise _timeout(tool, timeout, "its result will not be used (async tools must not block the event loop)")
     return result
 
 

@@ -179,9 +179,15 @@ class _Calls:
         string counts as that number (any other non-integer index as none), an ``id`` that is a number as its
         text (any other non-string as none), decoded ``args`` (a dict or list) as their JSON text.
         """
-        index = _index(part.get("index"))
-        call_id = _text_id(part.get("id"))
-        name = part.get("name") if isinstance(part.get("name"), str) and part.get("name") else None
+        index = part.get("index")
+        if type(index) is not int and index is not None:
+            index = _index(index)
+        call_id = part.get("id") or None
+        if call_id is not None and type(call_id) is not str:
+            call_id = _text_id(call_id)
+        name = part.get("name") or None
+        if name is not None and type(name) is not str:
+            name = None
         if index is not None:
             group = self.by_key.get((index, call_id)) if call_id else None
             if group is not None:
@@ -213,7 +219,7 @@ class _Calls:
                 self.by_key[index, call_id] = group
         args = part.get("args")
         if args:
-            group["args"].append(args if isinstance(args, str) else json.dumps(args, ensure_ascii=False, default=str))
+            group["args"].append(args if type(args) is str else _args_text(args))
         self.last = group
 
     def chunks(self) -> list[ToolCallChunk]:
@@ -223,6 +229,13 @@ class _Calls:
             ordered = sorted(ordered, key=lambda g: g["index"])
         return [{"name": g["name"], "args": "".join(g["args"]), "id": g["id"], "index": g["index"],
                  "type": "tool_call_chunk"} for g in ordered]
+
+
+def _args_text(value: Any) -> str:
+    """A chunk's ``args`` as text: a str subclass as its string, decoded arguments as their JSON text."""
+    if isinstance(value, str):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _index(value: Any) -> int | None:

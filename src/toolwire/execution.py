@@ -14,9 +14,10 @@ Python, so the executor stops waiting for it at the timeout, answers the call wi
 lets the thread finish in the background (its result is discarded). Such an abandoned thread no longer
 counts against ``max_concurrency``: the slot is given to the next call at the timeout, so with tools that
 hang past their timeout more threads than ``max_concurrency`` may be running at once. A sync generator
-tool that times out is closed (its ``finally`` blocks run) rather than drained for nobody. A result ready in
-time is kept even when another tool blocked the event loop at the deadline: a sync tool's thread says when
-it finished, and an async tool is late only when a step of its own ran across its deadline.
+tool that times out is closed (its ``finally`` blocks run) rather than drained for nobody. A sync tool's result
+that its thread had ready in time is kept even when another tool blocked the event loop at the deadline; an
+async tool's result that arrives after its deadline is a timeout, whichever tool blocked the loop (async
+tools must not block it: ``time.sleep`` or a sync client belong in a sync tool).
 
 A big result (thousands of items, or hundreds of thousands of characters) is turned into text on a worker
 thread, piece by piece, so the event loop keeps running and toolwire's own work is not counted against
@@ -37,7 +38,7 @@ from typing import Any
 from toolwire._concurrency import run_coroutine_sync
 from toolwire._tool_run import _running, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
-from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
+from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage, new_tool_call_id
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content
 from toolwire.tools import Tool
 
@@ -182,18 +183,11 @@ class ToolExecutor:
         """Run ``calls`` concurrently and answer each, then each ``invalid`` call; order is kept.
 
         Returns:
-            One ToolMessage per call, then one per invalid call. A call without an id (None, empty, or a
-            number) gets one first, as :class:`~toolwire.messages.AIMessage` gives it.
-
-        Raises:
-            UserError: a call is not a dict with a string ``name``.
+            One ToolMessage per call, then one per invalid call. A call without an id gets one first, and a
+            number as an id becomes its text, as :class:`~toolwire.messages.AIMessage` does, so each answer can
+            be matched to its call.
         """
-        calls, invalid = list(calls), list(invalid)
-        if not all(isinstance(c, dict) and isinstance(c.get("id"), str) and c["id"] for c in (*calls, *invalid)):
-            # calls without an id (or with a number for one) get theirs as in an AIMessage, so each answer
-            # can be matched to its call
-            normal = AIMessage(tool_calls=calls, invalid_tool_calls=invalid)
-            calls, invalid = normal.tool_calls, normal.invalid_tool_calls
+        calls, invalid = [_with_id(c) for c in calls], [_with_id(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
         if len(calls) == 1:
             results = [await self._one(calls[0], gate)]
@@ -232,6 +226,14 @@ class ToolExecutor:
 
     def __repr__(self) -> str:
         return f"ToolExecutor(tools={list(self.tools)}, max_concurrency={self.max_concurrency})"
+
+
+def _with_id(call: Any) -> Any:
+    """``call``, or a copy with an id: a new one for a missing one, a number's text for a number."""
+    if not isinstance(call, dict) or isinstance(call.get("id"), str):
+        return call
+    call_id = call.get("id")
+    return {**call, "id": new_tool_call_id() if call_id is None else str(call_id)}
 
 
 def _is_int(value: Any) -> bool:

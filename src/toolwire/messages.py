@@ -126,13 +126,15 @@ def invalid_tool_call(
 
 
 def _id_text(value: Any) -> str | None:
-    """A call id as text: None for a missing or empty one (a new id is then made), else ``str(value)``."""
-    return None if value is None or value == "" else str(value)
+    """A call id as text: None stays None (a new id is then made), a string is kept, anything else (a number,
+    as some servers send) becomes ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call
+    and its answer still match."""
+    return value if value is None or isinstance(value, str) else str(value)
 
 
 def _checked_invalid(bad: Any) -> InvalidToolCall:
-    """A copy of an invalid tool call with the shape the rest of toolwire relies on: ``id`` a non-empty
-    string (made when missing), ``name``, ``args`` and ``error`` strings or None (other values as text).
+    """A copy of an invalid tool call with the shape the rest of toolwire relies on: ``id`` a string (made
+    when missing, a number as its text), ``name``, ``args`` and ``error`` strings or None (other values as text).
 
     Raises:
         UserError: ``bad`` is not a dict.
@@ -142,7 +144,8 @@ def _checked_invalid(bad: Any) -> InvalidToolCall:
 
         raise UserError(f"Each invalid tool call must be a dict {{'name', 'args', 'id', 'error'}}; got {bad!r:.80}.")
     out = _copy_containers(bad)
-    out["id"] = _id_text(bad.get("id")) or new_tool_call_id()
+    call_id = _id_text(bad.get("id"))
+    out["id"] = new_tool_call_id() if call_id is None else call_id
     for key in ("name", "args", "error"):
         value = bad.get(key)
         if value is not None and not isinstance(value, str):
@@ -354,8 +357,8 @@ class AIMessage(BaseMessage):
                     f"got {call!r:.80}."
                 )
             call_id = call.get("id")
-            if "type" not in call or not isinstance(call_id, str) or not call_id:
-                # a missing or empty id is made; a number (some servers) is kept as its text
+            if "type" not in call or not isinstance(call_id, str):
+                # a missing id is made; a number (some servers) is kept as its text
                 call = tool_call(call["name"], call.get("args") or {}, _id_text(call_id))
             calls.append(_copy_containers(call))
         _set(self, "tool_calls", calls)
@@ -408,7 +411,8 @@ class ToolMessage(BaseMessage):
         if status not in ("success", "error"):
             raise ValueError(f"ToolMessage status must be 'success' or 'error', not {status!r}.")
         super().__init__(content, id=id, name=name)
-        _set(self, "tool_call_id", tool_call_id)
+        # a number (some servers' call ids) as its text, as AIMessage keeps the call's id
+        _set(self, "tool_call_id", tool_call_id if isinstance(tool_call_id, str) else str(tool_call_id))
         _set(self, "status", status)
         _set(self, "artifact", artifact)
 

@@ -423,8 +423,8 @@ class Tool:
             return self._call(kwargs)
         stop = threading.Event()
         try:
-            return run_sync_with_timeout(_in_context(functools.partial(self._call, stop=stop)), kwargs, timeout,
-                                         self.name)
+            return run_sync_with_timeout(_in_context(functools.partial(self._call, stop=stop)), kwargs,
+                                         float(timeout), self.name)  # float: a Decimal or NumPy number too
         except ToolTimeoutError:
             stop.set()  # a generator tool stops being drained
             raise
@@ -505,7 +505,7 @@ class Tool:
         """Run the function with validated ``kwargs``, at most ``timeout`` seconds (see :func:`run_timed`)."""
         loop = asyncio.get_running_loop()
         if timeout is not None:
-            return await run_timed(self, kwargs, timeout)
+            return await run_timed(self, kwargs, float(timeout))  # float: a Decimal or NumPy number too
         if self.is_async:
             return await self._guarded(kwargs)
         return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)

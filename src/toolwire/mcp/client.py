@@ -38,6 +38,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
+from toolwire._tool_run import bad_timeout
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.mcp.common import (
     HttpServer,
@@ -102,7 +103,8 @@ class MCPClient(Sequence[Tool]):
         connect_timeout: seconds to wait for the handshake and the first tool list.
 
     Raises:
-        UserError: bad server description, or (on open) the server cannot be started or reached.
+        UserError: bad server description, a ``timeout`` or ``connect_timeout`` that is not a positive number of
+            seconds, or (on open) the server cannot be started or reached.
     """
 
     def __init__(
@@ -114,6 +116,9 @@ class MCPClient(Sequence[Tool]):
         on_tools_changed: Callable[[list[Tool]], Any] | None = None,
         connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
+        problem = bad_timeout(timeout) or bad_timeout(connect_timeout, "connect_timeout", optional=False)
+        if problem is not None:
+            raise UserError(f"MCPClient's {problem}")
         self.server = server_from(server)
         self.prefix = prefix
         self.timeout = timeout

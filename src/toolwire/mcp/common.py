@@ -54,11 +54,12 @@ class StdioServer:
 
     @property
     def label(self) -> str:
-        """The name, or the command line."""
-        return self.name or shlex.join([self.command, *self.args])
+        """The name, or the command line (URL credentials in it masked: ``mcp-remote https://...?api_key=...``)."""
+        return self.name or redact_url(shlex.join([self.command, *self.args]))
 
     def __repr__(self) -> str:
-        return (f"StdioServer(command={self.command!r}, args={self.args!r}, env={_masked(self.env)}, "
+        args = [redact_url(str(a)) for a in self.args]
+        return (f"StdioServer(command={redact_url(self.command)!r}, args={args!r}, env={_masked(self.env)}, "
                 f"cwd={self.cwd!r}, name={self.name!r})")
 
 

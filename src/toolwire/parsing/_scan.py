@@ -26,7 +26,36 @@ def read_int(digits: str) -> int | float:
         return -math.inf if digits.startswith("-") else math.inf
 
 
-_DECODER = json.JSONDecoder(strict=False, parse_int=read_int)
+class LenientDecoder:
+    """``json.JSONDecoder(strict=False)`` (control characters allowed inside strings), with the C fast path kept
+    for integers: only when it fails on an integer too long for Python to read (a plain ``ValueError``, not a
+    ``JSONDecodeError``) is the text read again with :func:`read_int`, which gives such an integer as an
+    infinity. ``decode`` and ``raw_decode`` are :class:`json.JSONDecoder`'s."""
+
+    def __init__(self) -> None:
+        self._fast = json.JSONDecoder(strict=False)
+        self._slow = json.JSONDecoder(strict=False, parse_int=read_int)
+
+    def decode(self, text: str) -> Any:
+        """The value of the whole ``text`` (raises :class:`json.JSONDecodeError` when it is not JSON)."""
+        try:
+            return self._fast.decode(text)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer over sys.get_int_max_str_digits() digits
+            return self._slow.decode(text)
+
+    def raw_decode(self, text: str, idx: int = 0) -> tuple[Any, int]:
+        """``(the value starting at idx, the index just past it)``."""
+        try:
+            return self._fast.raw_decode(text, idx)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:
+            return self._slow.raw_decode(text, idx)
+
+
+_DECODER = LenientDecoder()
 _WS_RE = re.compile(r"\s*")
 # characters that matter when balancing Python brackets
 _PY_SPECIAL = re.compile(r"[\[\](){}'\"\n#]")

@@ -13,11 +13,11 @@ import json
 import re
 from typing import Any
 
-from toolwire.parsing._scan import read_int
+from toolwire.parsing._scan import LenientDecoder
 
 __all__ = ["PartialJSONParser", "partial_value"]
 
-_DECODER = json.JSONDecoder(strict=False, parse_int=read_int)
+_DECODER = LenientDecoder()
 _STRING_STOP = re.compile(r'["\\]')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _NUMBER_CHARS = frozenset("0123456789+-.eE")
