@@ -162,6 +162,7 @@ def drain(generator: Any, stop: threading.Event) -> list[Any]:
         items.append(item)
     return items
 
+
 async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
     """Run a :class:`~toolwire.tools.Tool` with validated ``kwargs`` for at most ``timeout`` seconds and return
     its result (the async path; the sync one without an event loop is
@@ -206,7 +207,6 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
     if not tool.is_async:
         result, ended = result
         if ended > deadline:  # it ran past its timeout while the event loop was blocked: as if abandoned
-            stop.set()
             raise _timeout(tool, timeout, "its result will not be used")
     elif loop.time() > deadline:
         # an async tool that blocked the event loop (time.sleep, a sync client), or waited behind one that did:
