@@ -20,6 +20,7 @@ from toolwire.messages import (
     ToolCall,
     ToolCallChunk,
     Usage,
+    _id_text,
     content_text,
 )
 
@@ -176,15 +177,16 @@ class _Calls:
         """File one piece under its call (a new one when it starts one).
 
         Odd fields are read as what they stand for, never failing the merge: an ``index`` that is a numeral
-        string counts as that number (any other non-integer index as none), an ``id`` that is a number as its
-        text (any other non-string as none), decoded ``args`` (a dict or list) as their JSON text.
+        string counts as that number (any other non-integer index as none), an ``id`` that is not a string as
+        its text (as :class:`~toolwire.messages.AIMessage` keeps call ids), decoded ``args`` (a dict or list)
+        as their JSON text.
         """
         index = part.get("index")
         if type(index) is not int and index is not None:
             index = _index(index)
         call_id = part.get("id") or None
         if call_id is not None and type(call_id) is not str:
-            call_id = _text_id(call_id)
+            call_id = _id_text(call_id) or None  # a number (some servers) as its text, as AIMessage keeps it
         name = part.get("name") or None
         if name is not None and type(name) is not str:
             name = None
@@ -244,15 +246,6 @@ def _index(value: Any) -> int | None:
         return value
     if isinstance(value, str) and value.strip().isdecimal():
         return int(value)
-    return None
-
-
-def _text_id(value: Any) -> str | None:
-    """A chunk's ``id`` as a non-empty string (a number as its text), else None."""
-    if isinstance(value, str):
-        return value or None
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
     return None
 
 

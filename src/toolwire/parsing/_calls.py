@@ -173,7 +173,7 @@ class Collector:
         except ToolCallParseError as exc:
             self.add_invalid(name, args if isinstance(args, str) or _finite(args) else raw, str(exc), call_id)
         else:
-            self.add_call(name, parsed, call_id, raw=raw)
+            self.add_call(name, parsed, call_id)
         return True
 
     def result(self, text: str) -> ParsedReply:
