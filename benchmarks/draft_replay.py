@@ -23,6 +23,7 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "bfcl"
 
 def collect(out: Path, model: str, per_category: int) -> None:
     import toolwire.models._decoding as decoding
+    import toolwire.models._generation as generation
     import toolwire.models.llamacpp as llamacpp
     from toolwire.evals.bfcl import load_category
     from toolwire.evals.bfcl_runner import score_item
@@ -37,7 +38,7 @@ def collect(out: Path, model: str, per_category: int) -> None:
             reply.append(token)
             yield token
 
-    llamacpp.greedy_tokens = recording
+    generation.greedy_tokens = recording
     chat = llamacpp.ChatLlamaCpp(model, draft_tokens=0, prompt_cache=False)
     for category in ("simple_python", "multiple", "parallel", "parallel_multiple"):
         for item in load_category(DATA, category, limit=per_category):

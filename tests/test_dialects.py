@@ -549,7 +549,7 @@ def test_another_letter_case_or_separator_in_a_bound_name_opens_a_call():
 
 
 class _ScriptedGeneration:
-    """Drives ``_Generation._free`` with scripted token streams instead of llama.cpp: each stream is a
+    """Drives ``Generation._free`` with scripted token streams instead of llama.cpp: each stream is a
     list of ``(token, candidates)``; the calls' prompts and bans are recorded. A call that starts is
     "generated" from ``calls``: ``(call text, token spans with probabilities, tokens it costs)`` each (none
     left: the opening alone, at no cost)."""
@@ -557,11 +557,11 @@ class _ScriptedGeneration:
     def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100, value_bar: float = 0.0, calls=()):
         from types import SimpleNamespace
 
-        from toolwire.models.llamacpp import _Generation
+        from toolwire.models._generation import Generation
 
         model = SimpleNamespace(temperature=0.0, max_tokens=max_tokens, seed=None, options={},
                                 min_call_probability=bar, min_value_probability=value_bar)
-        self.gen = _Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
+        self.gen = Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
         self.gen.bar, self.gen.value_bar, self.gen.budget = bar, value_bar, max_tokens
         self.streams = list(streams)
         self.made = list(calls)
@@ -718,7 +718,7 @@ def test_without_kv_reuse_each_prompt_is_evaluated_from_an_empty_cache():
     from types import SimpleNamespace
 
     from toolwire.models._loaded import LoadedModel
-    from toolwire.models.llamacpp import _Generation
+    from toolwire.models._generation import Generation
 
     cleared: list[bool] = []
     context = SimpleNamespace(kv_cache_clear=lambda: cleared.append(True))
@@ -727,7 +727,7 @@ def test_without_kv_reuse_each_prompt_is_evaluated_from_an_empty_cache():
     for reuse, reused in ((True, 2), (False, 0)):  # the cache holds [1, 2, 3, 4]; the prompt is [1, 2, 9]
         model = SimpleNamespace(temperature=0.0, max_tokens=10, seed=None, options={}, min_call_probability=0.0,
                                 min_value_probability=0.0, reuse_kv=reuse)
-        gen = _Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
+        gen = Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
         gen.prefix = 0  # no system turn kept on disk
         loaded.llm.n_tokens = 4
         assert gen._warm(loaded, [1, 2, 9]) == reused, reuse  # type: ignore[arg-type]

@@ -1,0 +1,393 @@
+"""One reply of :class:`~toolwire.models.llamacpp.ChatLlamaCpp`: render the conversation, generate (free text,
+then a tool call under its grammar once one starts), judge the call where the model's own probabilities say
+so, parse, and yield the reply as chunks. The steps are described in :mod:`toolwire.models.llamacpp`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import time
+from collections.abc import Generator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolwire.errors import ProviderError, UserError
+from toolwire.messages import AIMessageChunk
+from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability, stream_spans
+from toolwire.models._decoding import greedy_tokens
+from toolwire.models._loaded import LoadedModel, _llama_cpp
+from toolwire.models._reply import read_reply
+from toolwire.models._tool_text import example_strings
+from toolwire.models._turns import Turn
+from toolwire.models.base import ChatRequest
+from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint
+from toolwire.models.grammar import OpenerScanner, call_grammar
+from toolwire.tools import ToolSpec
+
+if TYPE_CHECKING:
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+__all__ = ["Generation"]
+
+_MAX_DECLINES = 3  # call openings declined in one reply (min_call_probability) before the rest is text
+_MIN_ROOM = 8  # tokens the context must have free for a reply
+
+
+class Generation:
+    """One reply: render, generate (free, then constrained from a call's start), parse, report."""
+
+    def __init__(self, model: ChatLlamaCpp, request: ChatRequest, options: dict[str, Any] | None = None,
+                 loaded: LoadedModel | None = None, turn: Turn | None = None, *, started: float = 0.0,
+                 fresh: bool = False) -> None:
+        self.model = model
+        self.request = request
+        self.opts = {"temperature": model.temperature, "max_tokens": model.max_tokens, "seed": model.seed,
+                     **model.options, **(request.options if options is None else options)}
+        self.loaded = loaded
+        self.turn = turn  # ended as soon as the model is not needed any more
+        self.started = started or time.perf_counter()
+        self.fresh = fresh
+        self.generated = 0
+        self.declined_calls = 0
+        self.call_probability: float | None = None  # of the call opening seen, when min_call_probability is set
+        self.finish = "stop"
+        self.prefix = 0
+        self.bar = 0.0  # min_call_probability in effect (the model's, else its dialect's)
+        self.value_bar = 0.0  # min_value_probability in effect (likewise)
+        self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
+
+    def run(self) -> Iterator[AIMessageChunk]:
+        loaded = self.loaded if self.loaded is not None else self.model.load()
+        dialect = self.model.dialect_for(loaded)
+        bar = self.model.min_call_probability
+        self.bar = dialect.min_call_probability if bar is None else bar
+        value_bar = self.model.min_value_probability
+        self.value_bar = dialect.min_value_probability if value_bar is None else value_bar
+        request = self.request
+        choice = request.tool_choice or "auto"
+        offered: tuple[ToolSpec, ...] = ()
+        if choice in ("auto", "required"):
+            offered = request.tools
+        elif choice != "none":
+            offered = tuple(t for t in request.tools if t.name == choice)
+        names = [t.name for t in offered]
+        chat = dialect.render(request.messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls,
+                              model=self.model.model_name)
+        tokens = loaded.tokenize(loaded.render(chat))
+        self.prefix = self._system_prefix(loaded, chat, tokens)
+        room = self.model.n_ctx - len(tokens)
+        if room < _MIN_ROOM:
+            raise UserError(f"The conversation is {len(tokens)} tokens long and the reply needs room for at least "
+                            f"{_MIN_ROOM} more, but the context holds {self.model.n_ctx}: pass a larger n_ctx or "
+                            f"shorten the conversation.")
+        self.budget = min(int(self.opts["max_tokens"]), room)
+        parallel = request.parallel_tool_calls is not False
+        signature = dialect.formats[0] == "pythonic"  # the prompt shows Python signatures (required arguments first)
+        fmt: str | None = None
+        cached = self._warm(loaded, tokens)
+        if offered and choice != "auto":
+            fmt = dialect.formats[0]
+            head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel, signature))
+        else:
+            scanner = OpenerScanner(dialect.formats, names) if offered else None
+            judged = self.value_bar > 0 and dialect.name == "pythonic"
+            spec = CallSpec(offered, parallel, signature, example_strings(offered, parallel) if judged else {})
+            context = conversation_texts(request.messages)
+            head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
+        if self.turn is not None:
+            self.turn.end()  # the model is not needed any more: the next reply may go on
+        reply = read_reply(head, call_text, offered, dialect.formats, fmt, cut=self.finish == "length")
+        content, calls = reply.content, reply.tool_calls
+        for index, call in enumerate(calls):
+            yield AIMessageChunk(tool_call_chunks=[{
+                "name": call["name"], "args": json.dumps(call["args"], ensure_ascii=False),
+                "id": call["id"], "index": index, "type": "tool_call_chunk"}])
+        if reply.invalid_tool_calls:  # as they are: merging chunks would read their raw text as arguments
+            yield AIMessageChunk(invalid_tool_calls=reply.invalid_tool_calls)
+        if len(content) > len(head.strip()):  # text the parser left around the calls (head: already streamed)
+            yield AIMessageChunk(content[len(head.strip()):])
+        if calls and self.finish != "length":
+            self.finish = "tool_calls"
+        raw = head + call_text
+        usage = {"input_tokens": len(tokens), "output_tokens": self.generated,
+                 "total_tokens": len(tokens) + self.generated, "cached_tokens": cached}
+        metadata: dict[str, Any] = {
+            "model_name": self.model.model_name, "finish_reason": self.finish,
+            "seconds": round(time.perf_counter() - self.started, 3), "dialect": dialect.name, "call_format": fmt}
+        if self.call_probability is not None:
+            metadata["call_probability"] = round(self.call_probability, 4)
+            metadata["declined_calls"] = self.declined_calls
+        if self.made_up_values:
+            metadata["made_up_values"] = list(self.made_up_values)
+        if self.fresh:
+            metadata["load_seconds"] = round(loaded.load_seconds, 3)
+        provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
+        yield AIMessageChunk(usage=usage, response_metadata=metadata,  # type: ignore[arg-type]
+                             provider_data=provider_data)
+
+    def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
+              judged: bool) -> tuple[str, list[tuple[int, int, float]]]:
+        """Generate under the grammar the call in ``fmt`` whose ``opener`` the free text began after ``head``.
+
+        Returns ``(the call's text, opener included; with ``judged``, for each token generated here, its
+        character span in that text and the model's probability of it)``.
+        """
+        more = loaded.tokenize(head, bos=False) if head else []
+        grammar = self._grammar(loaded, spec.tools, fmt, spec.parallel, spec.signature)
+        # the call's opening (``[get_weather(``) is kept when the grammar accepts it as written, instead of
+        # being generated again under the grammar
+        forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
+        if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
+            forced = []
+        self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
+        if self.budget <= 0:  # the opening took the last token allowed: the call is cut off there
+            self.finish = "length"
+            return opener, []
+        steps: list[dict[int, float]] | None = [] if judged else None
+        made: list[int] = []
+        start = len(opener) if forced else 0
+        text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made)
+        spans = []
+        if steps is not None:
+            decoder = codecs.getincrementaldecoder("utf-8")("replace")
+            for token, candidates in zip(made, steps, strict=False):
+                end = start + len(decoder.decode(loaded.piece(token)))
+                spans.append((start, end, candidates.get(token, 0.0)))
+                start = end
+        return text, spans
+
+    def _free(self, loaded: LoadedModel, tokens: list[int], scanner: OpenerScanner | None, spec: CallSpec,
+              context: list[str]) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
+        """Generate unconstrained, streaming the text that cannot be the start of a call; a call that starts
+        is generated under the grammar (:meth:`_call`).
+
+        With greedy decoding (temperature 0, no repeat penalty) each call is judged twice
+        (:mod:`toolwire.models._call_checks`). With ``min_call_probability`` set, its opening, when it is
+        recognised: its probability is the product, over its tokens (from the ``[`` or ``{`` to the
+        name), of the probability of every token that would go on opening a call (any format, any
+        bound tool, any tokenization). With ``min_value_probability`` set, the whole call once generated
+        (pythonic calls): declined when one of its values is below that bar and not found in ``context``.
+        A declined call is not made: the reply is generated again from just before its opening with the
+        opening's tokens banned (and whitespace there too, so that the same call cannot just move to the
+        next position), and later openings are judged the same way, up to ``_MAX_DECLINES``; after that
+        the rest of the reply is text. The declined tokens do not count against ``max_tokens`` (they do
+        count in ``usage["output_tokens"]``, the tokens generated).
+
+        Returns (as the generator's value) ``(text before the call, the call's text, call format)`` when a
+        call is made, else ``(whole text, "", None)``.
+        """
+        stops = _stop_list(self.opts.get("stop"))
+        hold = max((len(s) for s in stops), default=1) - 1
+        greedy = scanner is not None and self._greedy()
+        gate = self.bar if greedy else 0.0
+        value_gate = self.value_bar if greedy else 0.0
+        steps: list[dict[int, float]] | None = [] if gate > 0 or value_gate > 0 else None
+        prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
+        made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
+        ends: list[int] = []  # the text length after each of them
+        base = ""
+        shown = 0
+        text = ""
+        stream = self._texts(loaded, tokens, None, candidates=steps, made=made)
+        while True:
+            restart: tuple[int, list[int]] | None = None
+            for latest in stream:
+                text = base + latest
+                ends.append(len(text))
+                if stops:
+                    text, hit = _cut_stop(text, stops)
+                    if hit:
+                        self.finish = "stop"
+                        break
+                if scanner is not None and (found := scanner.feed(text)) is not None:
+                    pos, fmt = found
+                    if steps is not None:
+                        first = next(i for i, end in enumerate(ends) if end > pos)
+                        probability, opening, spaces = opening_probability(loaded, scanner, text, base, ends, steps,
+                                                                           first)
+                        self.call_probability = probability
+                        if probability < gate:
+                            restart = first, [*opening, *spaces]
+                            break
+                    stream.close()  # its tokens come off the budget now
+                    head = text[:pos]
+                    before = self.budget
+                    judged = steps is not None and value_gate > 0 and fmt == "pythonic"
+                    call_text, spans = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
+                    said = (head, stream_spans(len(base), ends, made, steps, len(head)))
+                    made_up = (made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
+                               if judged else None)
+                    if made_up is not None:
+                        self.made_up_values.append(made_up)
+                        self.budget = before  # the declined call's tokens do not count
+                        restart = first, [*opening, *spaces]
+                        break
+                    piece = _visible(head, shown, len(head.rstrip()))
+                    if piece:
+                        yield AIMessageChunk(piece)
+                    return head, call_text, fmt
+                end = scanner.safe_end(text) if scanner else len(text.rstrip())
+                end = min(end, len(text) - hold)
+                piece = _visible(text, shown, end)
+                if piece:
+                    shown = end
+                    yield AIMessageChunk(piece)
+            if restart is None:
+                break
+            # not sure enough of this call: the reply goes on from just before its opening, without it
+            stream.close()
+            self.declined_calls += 1
+            first, banned = restart
+            base = text = text[:ends[first - 1]] if first else base
+            prior += made[:first]
+            # closing the stream took all its tokens off the budget; the declined ones do not count
+            self.budget += len(made) - first
+            del made[:], ends[:]
+            if self.declined_calls >= _MAX_DECLINES:
+                scanner = steps = None
+            else:
+                scanner = OpenerScanner(scanner.formats, scanner.names)  # type: ignore[union-attr]
+                scanner.feed(text)
+                steps = []
+            stream = self._texts(loaded, [*tokens, *prior], None, candidates=steps, ban=banned, made=made)
+        stream.close()
+        piece = _visible(text, shown, len(text.rstrip()))
+        if piece:
+            yield AIMessageChunk(piece)
+        return text, "", None
+
+    # -- pieces ---------------------------------------------------------------------------------
+
+    def _grammar(self, loaded: LoadedModel, tools: Sequence[ToolSpec], fmt: str, parallel: bool,
+                 signature: bool) -> str | None:
+        """The GBNF text constraining calls of ``tools`` in ``fmt`` (None: grammar off, or refused); with
+        ``signature``, JSON calls take their arguments in the order the pythonic prompt's signatures show."""
+        if not self.model.grammar:
+            return None
+        key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel,
+               signature)
+        if key not in loaded.grammar_texts:
+            text: str | None = call_grammar(tools, fmt, parallel=parallel, signature=signature)
+            try:
+                loaded.sampler(text)
+            except ValueError:  # never expected: fall back to unconstrained calls rather than crash llama.cpp
+                text = None
+            loaded.grammar_texts[key] = text
+        return loaded.grammar_texts[key]
+
+    def _system_prefix(self, loaded: LoadedModel, chat: Rendered, tokens: list[int]) -> int:
+        """How many leading ``tokens`` are the system turn (with the tools), for the disk prompt cache;
+        0 when the cache is off, there is no system turn, or it does not render as a prefix."""
+        if not self.model.prompt_cache or not chat.messages or chat.messages[0].get("role") != "system":
+            return 0
+        try:
+            head = loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools), add_generation_prompt=False))
+        except UserError:  # a template that refuses a conversation of one system turn
+            return 0
+        return len(head) if len(head) < len(tokens) and tokens[:len(head)] == head else 0
+
+    def _warm(self, loaded: LoadedModel, tokens: list[int]) -> int:
+        """Make the KV cache hold the system turn: from memory, else from the disk prompt cache, else
+        by evaluating it now and keeping its state on disk for the next process.
+
+        Returns:
+            How many leading prompt tokens were reused (from memory or disk), not evaluated.
+        """
+        size = self.prefix
+        if not self.model.reuse_kv:  # an empty cache: the same batches, so the same logits, whatever ran before
+            loaded.llm._ctx.kv_cache_clear()
+            loaded.llm.n_tokens = 0
+        have = loaded.cached_prefix(tokens)
+        if size <= 0 or have >= size:
+            return have
+        llama_cpp = _llama_cpp()
+        cache = loaded.prompt_cache()
+        have = cache.restore(llama_cpp, loaded.llm, tokens, have)
+        if have < size:
+            loaded.llm.n_tokens = have
+            loaded.llm.eval(tokens[have:size])
+            cache.store(llama_cpp, loaded.llm, tokens[:size])
+        return have
+
+    def _greedy(self) -> bool:
+        """Whether replies are decoded greedily by :func:`~toolwire.models._decoding.greedy_tokens`."""
+        return float(self.opts.get("temperature") or 0.0) <= 0 and float(self.opts.get("repeat_penalty", 1.0)) == 1.0
+
+    def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None,
+               forced: Sequence[int] = (), *, candidates: list[dict[int, float]] | None = None,
+               ban: Sequence[int] = (), made: list[int] | None = None) -> Iterator[str]:
+        """Generate, yielding the whole decoded reply text after each token (``forced``: tokens already
+        written after ``tokens``, accepted by the grammar first and not yielded; ``candidates``, ``ban``: see
+        :func:`~toolwire.models._decoding.greedy_tokens`, greedy decoding only; ``made``: each generated
+        token is appended to it)."""
+        if self.budget <= 0:  # max_tokens reached already: not one more token
+            self.finish = "length"
+            return
+        llm = loaded.llm
+        temperature = float(self.opts.get("temperature") or 0.0)
+        if temperature > 0 and self.opts.get("seed") is not None:
+            llm.set_seed(int(self.opts["seed"]))
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        text = ""
+        count = 0
+        if self._greedy():  # prompt-lookup drafts, lazy grammar
+            # drafts only inside tool calls (names and values copied from the prompt): on free text they
+            # were rejected too often and cost more than they saved (B8: 0.90 of raw speed with them)
+            stream = greedy_tokens(_llama_cpp(), llm, tokens, grammar=loaded.sampler(grammar) if grammar else None,
+                                   is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens if grammar else 0,
+                                   forced=forced, candidates=candidates, ban=ban)
+        else:
+            stream = llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
+                                  top_p=float(self.opts.get("top_p", 0.95)), min_p=float(self.opts.get("min_p", 0.05)),
+                                  repeat_penalty=float(self.opts.get("repeat_penalty", 1.0)),
+                                  grammar=loaded.llama_grammar(grammar) if grammar else None)
+        try:
+            for token in stream:
+                if loaded.is_eog(token):
+                    self.finish = "stop"
+                    return
+                count += 1
+                self.generated += 1
+                if made is not None:
+                    made.append(token)
+                text += decoder.decode(loaded.piece(token))
+                yield text
+                if count >= self.budget:
+                    self.finish = "length"
+                    return
+            self.finish = "stop"
+        except UserError:
+            raise
+        except Exception as exc:
+            raise ProviderError(f"llama.cpp failed while generating: {exc}", provider="llamacpp") from exc
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+            self.budget -= count
+
+    def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = (),
+              candidates: list[dict[int, float]] | None = None, made: list[int] | None = None) -> str:
+        text = ""
+        for latest in self._texts(loaded, tokens, grammar, forced, candidates=candidates, made=made):
+            text = latest
+        return text
+
+
+def _stop_list(stop: Any) -> list[str]:
+    if not stop:
+        return []
+    return [stop] if isinstance(stop, str) else [s for s in stop if s]
+
+
+def _cut_stop(text: str, stop: Any) -> tuple[str, bool]:
+    stops = _stop_list(stop)
+    cuts = [text.find(s) for s in stops if s in text]
+    return (text[: min(cuts)], True) if cuts else (text, False)
+
+
+def _visible(text: str, shown: int, end: int) -> str:
+    """The part of ``text[:end]`` not shown yet, skipping the reply's leading whitespace."""
+    lead = len(text) - len(text.lstrip())
+    start = max(shown, lead)
+    return text[start:end] if end > start else ""
