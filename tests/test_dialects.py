@@ -589,10 +589,10 @@ class _ScriptedGeneration:
     def _call(self, loaded, tokens, head, opener, fmt, spec, judged):
         self.judged.append(judged)
         if not self.made:
-            return opener, []
+            return opener, [], 0
         text, spans, cost = self.made.pop(0)
         self.gen.budget -= cost
-        return text, spans
+        return text, spans, 0
 
     def run(self, loaded, names=("get_weather",), context=(), example_values=()):
         from toolwire.models.grammar import OpenerScanner
@@ -717,8 +717,8 @@ def test_a_call_copying_the_prompts_example_value_is_declined_however_sure():
 def test_without_kv_reuse_each_prompt_is_evaluated_from_an_empty_cache():
     from types import SimpleNamespace
 
-    from toolwire.models._loaded import LoadedModel
     from toolwire.models._generation import Generation
+    from toolwire.models._loaded import LoadedModel
 
     cleared: list[bool] = []
     context = SimpleNamespace(kv_cache_clear=lambda: cleared.append(True))

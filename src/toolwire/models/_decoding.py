@@ -36,9 +36,12 @@ import contextlib
 import ctypes
 import math
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from toolwire.models._argument_lean import ArgumentLean
 
 __all__ = ["GrammarSampler", "greedy_tokens", "lookup_draft"]
 
@@ -174,6 +177,7 @@ def greedy_tokens(
     candidates: list[dict[int, float]] | None = None,
     ban: Collection[int] = (),
     top_k: int = 16,
+    lean: ArgumentLean | None = None,
 ) -> Iterator[int]:
     """Generate the argmax token at each step after ``prompt``, until an end-of-generation token.
 
@@ -194,6 +198,8 @@ def greedy_tokens(
             (probabilities: softmax of the logits at temperature 1, before any grammar or ``ban``).
         ban: tokens that may not be the reply's first token (the most likely other token is taken).
         top_k: how many tokens ``candidates`` holds per step (besides the chosen one).
+        lean: may replace the greedy token where a pythonic call would close (see
+            :class:`~toolwire.models._argument_lean.ArgumentLean`); fed every token of the reply, ``forced`` too.
 
     Yields:
         Token ids, end-of-generation excluded.
@@ -205,6 +211,9 @@ def greedy_tokens(
         grammar.reset()
         for token in forced:
             grammar.accept(token)
+    if lean is not None:
+        for token in forced:
+            lean.feed(token)
     prompt = [*prompt, *forced]
 
     def pick(index: int, banned: Collection[int] = ()) -> int:
@@ -216,6 +225,8 @@ def greedy_tokens(
         token = int(np.argmax(logits))
         if grammar is not None and not grammar.allows(token, float(logits[token])):
             token = grammar.best(logits)
+        if lean is not None:
+            token = lean.choose(token, logits, grammar)
         if candidates is not None:
             peak = float(np.max(raw))
             total = float(np.exp(raw.astype(np.float64) - peak).sum())
@@ -244,6 +255,8 @@ def greedy_tokens(
             return
         if grammar is not None:
             grammar.accept(token)
+        if lean is not None:
+            lean.feed(token)
         if candidates is not None:
             candidates.append(step[0])
         yield token
@@ -265,6 +278,8 @@ def greedy_tokens(
         while len(agreed) < len(draft) and token == draft[len(agreed)] and not is_eog(token):
             if grammar is not None:
                 grammar.accept(token)
+            if lean is not None:
+                lean.feed(token)
             agreed.append((token, step[0]))
             token = pick(len(agreed))
         history.extend(t for t, _ in agreed)

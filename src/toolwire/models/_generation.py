@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk
+from toolwire.models._argument_lean import ArgumentLean
 from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability, stream_spans
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp
@@ -54,6 +55,8 @@ class Generation:
         self.prefix = 0
         self.bar = 0.0  # min_call_probability in effect (the model's, else its dialect's)
         self.value_bar = 0.0  # min_value_probability in effect (likewise)
+        self.share = 0.0  # optional_argument_share in effect (likewise)
+        self.calls_continued = 0  # times a call made went on where it would have closed (optional_argument_share)
         self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
 
     def run(self) -> Iterator[AIMessageChunk]:
@@ -63,6 +66,8 @@ class Generation:
         self.bar = dialect.min_call_probability if bar is None else bar
         value_bar = self.model.min_value_probability
         self.value_bar = dialect.min_value_probability if value_bar is None else value_bar
+        share = self.model.optional_argument_share
+        self.share = dialect.optional_argument_share if share is None else share
         request = self.request
         choice = request.tool_choice or "auto"
         offered: tuple[ToolSpec, ...] = ()
@@ -87,7 +92,10 @@ class Generation:
         cached = self._warm(loaded, tokens)
         if offered and choice != "auto":
             fmt = dialect.formats[0]
-            head, call_text = "", self._text(loaded, tokens, self._grammar(loaded, offered, fmt, parallel, signature))
+            grammar = self._grammar(loaded, offered, fmt, parallel, signature)
+            lean = self._lean(loaded, fmt, grammar)
+            head, call_text = "", self._text(loaded, tokens, grammar, lean=lean)
+            self.calls_continued += lean.continued if lean else 0
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
             judged = self.value_bar > 0 and dialect.name == "pythonic"
@@ -119,6 +127,8 @@ class Generation:
             metadata["declined_calls"] = self.declined_calls
         if self.made_up_values:
             metadata["made_up_values"] = list(self.made_up_values)
+        if self.calls_continued:
+            metadata["calls_continued"] = self.calls_continued
         if self.fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
         provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
@@ -126,11 +136,12 @@ class Generation:
                              provider_data=provider_data)
 
     def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
-              judged: bool) -> tuple[str, list[tuple[int, int, float]]]:
+              judged: bool) -> tuple[str, list[tuple[int, int, float]], int]:
         """Generate under the grammar the call in ``fmt`` whose ``opener`` the free text began after ``head``.
 
         Returns ``(the call's text, opener included; with ``judged``, for each token generated here, its
-        character span in that text and the model's probability of it)``.
+        character span in that text and the model's probability of it; how many times it went on
+        where it would have closed (optional_argument_share))``.
         """
         more = loaded.tokenize(head, bos=False) if head else []
         grammar = self._grammar(loaded, spec.tools, fmt, spec.parallel, spec.signature)
@@ -142,11 +153,12 @@ class Generation:
         self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
         if self.budget <= 0:  # the opening took the last token allowed: the call is cut off there
             self.finish = "length"
-            return opener, []
+            return opener, [], 0
         steps: list[dict[int, float]] | None = [] if judged else None
         made: list[int] = []
         start = len(opener) if forced else 0
-        text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made)
+        lean = self._lean(loaded, fmt, grammar)
+        text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made, lean)
         spans = []
         if steps is not None:
             decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -154,7 +166,7 @@ class Generation:
                 end = start + len(decoder.decode(loaded.piece(token)))
                 spans.append((start, end, candidates.get(token, 0.0)))
                 start = end
-        return text, spans
+        return text, spans, lean.continued if lean else 0
 
     def _free(self, loaded: LoadedModel, tokens: list[int], scanner: OpenerScanner | None, spec: CallSpec,
               context: list[str]) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
@@ -213,7 +225,7 @@ class Generation:
                     head = text[:pos]
                     before = self.budget
                     judged = steps is not None and value_gate > 0 and fmt == "pythonic"
-                    call_text, spans = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
+                    call_text, spans, added = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
                     said = (head, stream_spans(len(base), ends, made, steps, len(head)))
                     made_up = (made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
                                if judged else None)
@@ -222,6 +234,7 @@ class Generation:
                         self.budget = before  # the declined call's tokens do not count
                         restart = first, [*opening, *spaces]
                         break
+                    self.calls_continued += added
                     piece = _visible(head, shown, len(head.rstrip()))
                     if piece:
                         yield AIMessageChunk(piece)
@@ -315,11 +328,12 @@ class Generation:
 
     def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None,
                forced: Sequence[int] = (), *, candidates: list[dict[int, float]] | None = None,
-               ban: Sequence[int] = (), made: list[int] | None = None) -> Iterator[str]:
+               ban: Sequence[int] = (), made: list[int] | None = None,
+               lean: ArgumentLean | None = None) -> Iterator[str]:
         """Generate, yielding the whole decoded reply text after each token (``forced``: tokens already
-        written after ``tokens``, accepted by the grammar first and not yielded; ``candidates``, ``ban``: see
-        :func:`~toolwire.models._decoding.greedy_tokens`, greedy decoding only; ``made``: each generated
-        token is appended to it)."""
+        written after ``tokens``, accepted by the grammar first and not yielded; ``candidates``, ``ban``,
+        ``lean``: see :func:`~toolwire.models._decoding.greedy_tokens`, greedy decoding only; ``made``: each
+        generated token is appended to it)."""
         if self.budget <= 0:  # max_tokens reached already: not one more token
             self.finish = "length"
             return
@@ -335,7 +349,7 @@ class Generation:
             # were rejected too often and cost more than they saved (B8: 0.90 of raw speed with them)
             stream = greedy_tokens(_llama_cpp(), llm, tokens, grammar=loaded.sampler(grammar) if grammar else None,
                                    is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens if grammar else 0,
-                                   forced=forced, candidates=candidates, ban=ban)
+                                   forced=forced, candidates=candidates, ban=ban, lean=lean)
         else:
             stream = llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
                                   top_p=float(self.opts.get("top_p", 0.95)), min_p=float(self.opts.get("min_p", 0.05)),
@@ -367,11 +381,18 @@ class Generation:
             self.budget -= count
 
     def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = (),
-              candidates: list[dict[int, float]] | None = None, made: list[int] | None = None) -> str:
+              candidates: list[dict[int, float]] | None = None, made: list[int] | None = None,
+              lean: ArgumentLean | None = None) -> str:
         text = ""
-        for latest in self._texts(loaded, tokens, grammar, forced, candidates=candidates, made=made):
+        for latest in self._texts(loaded, tokens, grammar, forced, candidates=candidates, made=made, lean=lean):
             text = latest
         return text
+
+    def _lean(self, loaded: LoadedModel, fmt: str, grammar: str | None) -> ArgumentLean | None:
+        """The optional-argument rule for a call in ``fmt`` (None: off, not pythonic, no grammar, or not greedy)."""
+        if self.share <= 0 or fmt != "pythonic" or not grammar or not self._greedy():
+            return None
+        return ArgumentLean(loaded.piece, loaded.tokens_starting_with, self.share)
 
 
 def _stop_list(stop: Any) -> list[str]:

@@ -119,6 +119,7 @@ class LoadedModel:
         self._prompt_cache: PromptCache | None = None
         self._neutraliser: Neutraliser | None = None
         self._pieces: dict[int, bytes] = {}
+        self._starting: dict[bytes, np.ndarray] = {}  # tokens_starting_with, per prefix
         llama_cpp = _llama_cpp()
         self._token_to_piece = llama_cpp.llama_token_to_piece
         self._vocab = llm._model.vocab
@@ -147,6 +148,17 @@ class LoadedModel:
                 size = -n + 1
             self._pieces[token] = cached
         return cached
+
+    def tokens_starting_with(self, prefix: bytes) -> np.ndarray:
+        """The ids (a NumPy integer array, ascending) of every token whose bytes (:meth:`piece`) start with
+        ``prefix``; the first call reads the whole vocabulary (about 150,000 tokens for Qwen2.5), and each
+        prefix's answer is kept."""
+        found = self._starting.get(prefix)
+        if found is None:
+            pieces = [self.piece(token) for token in range(self.llm.n_vocab())]
+            found = np.array([t for t, data in enumerate(pieces) if data.startswith(prefix)], dtype=np.intp)
+            self._starting[prefix] = found
+        return found
 
     def prompt_cache(self) -> PromptCache:
         """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``)."""

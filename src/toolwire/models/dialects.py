@@ -243,12 +243,16 @@ class Dialect:
             conversation does not hold is declined (0: off; see :mod:`toolwire.models._call_checks`). 0.3
             for ``pythonic``: BFCL irrelevance 55.8 -> 77.1 on the default model, three right calls lost in
             the other categories (benchmarks/ACCURACY.md); 0 for the others (their calls are not judged).
+        optional_argument_share: the share ``ChatLlamaCpp`` uses when its own is None: where a pythonic call
+            would close with an optional parameter left, it goes on with another argument when the model
+            gives that at least this share of its probability (:mod:`toolwire.models._argument_lean`; 0: off).
     """
 
     name: str
     formats: tuple[str, ...]
     min_call_probability: float = 0.0
     min_value_probability: float = 0.0
+    optional_argument_share: float = 0.0
 
     def render(
         self,
@@ -434,7 +438,8 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
         UserError: unknown name, or ``"template"`` for a model whose template takes no tools.
     """
     if name == "pythonic":
-        return Dialect("pythonic", ("pythonic", "json"), min_call_probability=0.25, min_value_probability=0.3)
+        return Dialect("pythonic", ("pythonic", "json"), min_call_probability=0.25, min_value_probability=0.3,
+                       optional_argument_share=0.3)
     if name == "json":
         return Dialect("json", ("json",))
     if name == "template":

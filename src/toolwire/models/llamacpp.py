@@ -96,6 +96,14 @@ class ChatLlamaCpp(BaseChatModel):
             prompt's example calls is also declined, however sure the model was, when it copies one of the
             example's made-up strings (``"value"``) that the conversation does not hold. Declined values are listed
             in ``response_metadata["made_up_values"]`` (``"keyword=literal"``).
+        optional_argument_share: at temperature 0, where a pythonic tool call would close although its
+            function has an optional parameter left (in signature order), the call goes on with another
+            argument when the model gives going on (``, name=``) at least this share (0 to 1) of its
+            probability of closing or going on (see :mod:`toolwire.models._argument_lean`). 0 turns it off;
+            None (default) takes the dialect's
+            (:attr:`~toolwire.models.dialects.Dialect.optional_argument_share`). ``response_metadata`` then
+            holds ``calls_continued`` (how many times a call went on where it would have closed; the model may
+            then add more than one argument) when it did.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -120,7 +128,7 @@ class ChatLlamaCpp(BaseChatModel):
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
                  min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
-                 **options: Any) -> None:
+                 optional_argument_share: float | None = None, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
@@ -135,6 +143,10 @@ class ChatLlamaCpp(BaseChatModel):
         if min_value_probability is not None and not 0.0 <= float(min_value_probability) <= 1.0:
             raise UserError(f"min_value_probability must be between 0 and 1, not {min_value_probability!r}.")
         self.min_value_probability = None if min_value_probability is None else float(min_value_probability)
+        share = optional_argument_share
+        if share is not None and not 0.0 <= float(share) <= 1.0:
+            raise UserError(f"optional_argument_share must be between 0 and 1, not {share!r}.")
+        self.optional_argument_share = None if share is None else float(share)
         self.verbose = verbose
         self.options = check_options(options)
         if dialect is not None and dialect not in DIALECTS:

@@ -1,0 +1,125 @@
+"""Does the model's own probability say when it left out an optional argument it should have passed? Signal only.
+
+For each call of a finished report's reply (pythonic dialect) that closes while its function still has optional
+parameters after the last argument written (in signature order, the grammar's order), the conversation is
+rendered as ChatLlamaCpp renders it, the reply is fed back, and at the token that closes the call the model's
+(unconstrained) probability of going on with ``,`` is compared with that of closing with ``)``. Each call is
+printed with that share and with the item's verdict, so the calls that lost a point for a missing parameter
+can be compared with the calls of right items (which a "go on when the share is high" rule would put at risk)
+before any rule is built.
+
+Usage: ``python benchmarks/bfcl_optional_gap.py REPORT.json.gz ../shared/bfcl [--every K] > out.jsonl``
+(every missing-parameter failure; right items every K-th from ``--offset``; about 4 s per item on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import gzip
+import json
+
+import llama_cpp
+import numpy as np
+
+from toolwire.evals.bfcl import load_category
+from toolwire.models import init_chat_model
+from toolwire.models.base import to_tool_spec
+from toolwire.models.dialects import format_calls
+from toolwire.parsing.pythonic import signature_order
+
+CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple")
+
+
+def _probs(llm: llama_cpp.Llama) -> np.ndarray:
+    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),))
+    p = np.exp(logits.astype(np.float64) - float(logits.max()))
+    return p / p.sum()
+
+
+def _closes(text: str, specs: dict) -> list[tuple[int, str, list[str]]]:
+    """Byte offset of each call's ``)``, its function name and the optional parameters it could still take."""
+    tree = ast.parse(text, mode="eval").body
+    out = []
+    for node in tree.elts if isinstance(tree, ast.List) else []:
+        if not isinstance(node, ast.Call) or node.end_col_offset is None:
+            continue
+        name = ast.unparse(node.func)
+        spec = specs.get(name)
+        if spec is None:
+            continue
+        order = signature_order(spec.parameters)
+        given = [k.arg for k in node.keywords if k.arg in order]
+        last = max((order.index(g) for g in given), default=-1)
+        required = set(spec.parameters.get("required") or [])
+        left = [n for n in order[last + 1:] if n not in required]
+        if left:
+            out.append((node.end_col_offset - 1, name, left))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("report")
+    parser.add_argument("data")
+    parser.add_argument("--every", type=int, default=2)
+    parser.add_argument("--offset", type=int, default=0, help="the first right item taken (0 to every-1)")
+    parser.add_argument("--no-missing", action="store_true", help="leave out the missing-parameter failures")
+    parser.add_argument("--model", default=None)
+    ns = parser.parse_args()
+    opener = gzip.open if ns.report.endswith(".gz") else open
+    with opener(ns.report, "rt", encoding="utf-8") as handle:
+        items = [x for x in json.load(handle)["items"] if x["category"] in CATEGORIES and x["actual"]]
+    chosen = [] if ns.no_missing else [x for x in items if x["reason"] == "missing_parameter"]
+    chosen += [x for x in items if x["valid"]][ns.offset:: ns.every]
+    by_id = {it.id: it for cat in CATEGORIES for it in load_category(ns.data, cat)}
+    chat_model = init_chat_model(ns.model)
+    chat_model.prompt_cache = False
+    loaded = chat_model.load()
+    dialect = chat_model.dialect_for(loaded)
+    llm = loaded.llm
+    vocab = [loaded.piece(t) for t in range(llm.n_vocab())]
+    split: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
+    for x in chosen:
+        item = by_id[x["id"]]
+        toolset = item.toolset()
+        specs = [to_tool_spec(t) for t in toolset.tools]
+        sent = {original: name for name, original in toolset.names.items()}
+        calls = [{"name": sent.get(c["name"], c["name"]), "args": c["args"], "id": f"c{i}", "type": "tool_call"}
+                 for i, c in enumerate(x["actual"])]
+        text = format_calls(calls, "pythonic", specs)
+        try:
+            closes = _closes(text, {s.name: s for s in specs})
+        except SyntaxError:
+            continue
+        if not closes:
+            continue
+        raw = text.encode()
+        prompt = loaded.render(dialect.render(list(item.messages()), specs, tool_choice="auto"))
+        reply = loaded.tokenize(text, bos=False)
+        starts, pos = [], 0
+        for tok in reply:
+            starts.append(pos)
+            pos += len(vocab[tok])
+        llm.reset()
+        llm.eval(loaded.tokenize(prompt))
+        done = 0
+        for at, name, left in closes:
+            i = max(k for k, s in enumerate(starts) if s <= at)
+            llm.eval(reply[done:i])
+            done = i
+            p = _probs(llm)
+            prefix = raw[starts[i]:at]
+            if prefix not in split:
+                split[prefix] = tuple(np.array([t for t, b in enumerate(vocab) if b.startswith(prefix + c)], dtype=int)
+                                      for c in (b",", b")"))
+            go, stop = (float(p[idx].sum()) for idx in split[prefix])
+            print(json.dumps({"id": x["id"], "category": x["category"], "valid": x["valid"], "reason": x["reason"],
+                              "message": x["message"][:120], "call": name, "left": left,
+                              "go": round(float(go), 4), "stop": round(float(stop), 4),
+                              "share": round(float(go / (go + stop)), 4) if go + stop else None},
+                             ensure_ascii=False), flush=True)
+
+
+if __name__ == "__main__":
+    main()
