@@ -15,7 +15,8 @@ from toolwire.messages import HumanMessage
 from toolwire.models._argument_lean import ArgumentLean, _Nesting
 from toolwire.tools import tool
 
-VOCAB = [b")", b")]", b", ", b",", b'")', b'", ', b"x", b'"', b"(", b"[", b"f", b"a=1", b"),"]
+VOCAB = [b")", b")]", b", ", b",", b'")', b'", ', b"x", b'"', b"(", b"[", b"f", b"a=1", b"),", b",)", b",\n",
+         b", city", b", 2"]
 CLOSE, CLOSE_LIST, COMMA_SPACE, COMMA, QUOTE_CLOSE, QUOTE_COMMA = 0, 1, 2, 3, 4, 5
 
 
@@ -50,6 +51,19 @@ def _logits(**probs: float) -> np.ndarray:
 ALL = _Grammar(set(range(len(VOCAB))))
 
 
+@tool
+def find_hotels(city: str, stars: int | None = None, pool: bool | None = None, pets: bool | None = None) -> str:
+    """Find hotels.
+
+    Args:
+        city: the city.
+        stars: the least number of stars.
+        pool: only hotels with a pool.
+        pets: only hotels that take pets.
+    """
+    return "none"
+
+
 def test_nesting_finds_the_parenthesis_that_closes_the_call() -> None:
     state = _Nesting()
     for byte in b'[f(a="x)", b=[1, 2], c={"k": (1)}':
@@ -75,6 +89,7 @@ def test_goes_on_when_the_model_gives_going_on_the_share() -> None:
     lean = _lean(0.3, b"[f(a=1")
     logits = _logits(close_list=0.5, comma_space=0.3, comma=0.1)  # going on: 0.4 of 0.9
     assert lean.choose(CLOSE_LIST, logits, ALL) == COMMA_SPACE  # the likelier way of going on
+    lean.feed(COMMA_SPACE)
     assert lean.continued == 1
     assert _lean(0.5, b"[f(a=1").choose(CLOSE_LIST, logits, ALL) == CLOSE_LIST  # 0.44 < 0.5
 
@@ -96,21 +111,106 @@ def test_a_token_that_ends_a_string_and_the_call_goes_on_after_the_string() -> N
     assert _lean(0.3, b'[f(a="x').choose(QUOTE_CLOSE, logits, ALL) == QUOTE_COMMA
 
 
+def test_only_tokens_that_can_begin_another_keyword_argument_count_as_going_on() -> None:
+    lean = _lean(0.3, b"[f(a=1")
+    assert sorted(lean._going_on(b"").tolist()) == [COMMA_SPACE, COMMA, 15]  # not ",)", ",\\n" or ", 2"
+    # the trailing-comma close ",)" is likely, the real ways of going on are not: the greedy token stands
+    logits = _logits(close_list=0.3, comma_space=0.02)
+    logits[13] = np.log(0.6)
+    assert lean.choose(CLOSE_LIST, logits, ALL) == CLOSE_LIST
+
+
+def test_a_replacement_counts_only_once_the_token_is_fed() -> None:
+    lean = _lean(0.3, b"[f(a=1")
+    logits = _logits(close_list=0.5, comma_space=0.4)
+    assert lean.choose(CLOSE_LIST, logits, ALL) == COMMA_SPACE and lean.continued == 0
+    assert lean.choose(CLOSE_LIST, logits, ALL) == COMMA_SPACE  # chosen again (a draft position): not fed yet
+    lean.feed(COMMA_SPACE)
+    assert lean.continued == 1
+    lean.feed(6)  # a token that was no replacement
+    assert lean.continued == 1
+
+
+@pytest.mark.parametrize("share", [float("nan"), -0.5])
+def test_a_share_that_is_not_a_positive_number_turns_the_rule_off(share: float) -> None:
+    logits = _logits(close_list=0.5, comma_space=0.4)
+    assert _lean(share, b"[f(a=1").choose(CLOSE_LIST, logits, ALL) == CLOSE_LIST
+
+
+@pytest.mark.parametrize("name", ["min_call_probability", "min_value_probability", "optional_argument_share"])
+@pytest.mark.parametrize("value", [True, "0.3", float("nan"), 1.5, -0.1, [0.3]])
+def test_probability_options_are_numbers_from_0_to_1(name: str, value: object) -> None:
+    from toolwire.errors import UserError
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    with pytest.raises(UserError, match=f"{name} must be a number from 0 to 1"):
+        ChatLlamaCpp("smollm2-135m", **{name: value})
+    assert getattr(ChatLlamaCpp("smollm2-135m", **{name: np.float32(0.25)}), name) == 0.25
+
+
+@pytest.mark.model
+def test_tokens_starting_with_finds_every_token(smol) -> None:
+    loaded = smol.load()
+    pieces = [loaded.piece(t) for t in range(loaded.llm.n_vocab())]
+    for prefix in (b",", b'")', b")", b", ", b"\xe2", b"zzzzzz-none"):
+        assert loaded.tokens_starting_with(prefix).tolist() == [t for t, p in enumerate(pieces) if p.startswith(prefix)]
+
+
+class _ReplaceAt:
+    """A stand-in lean that puts ``token`` in place of the greedy choice at step ``at`` (counted in feeds)."""
+
+    def __init__(self, at: int, token: int) -> None:
+        self.at, self.token, self.fed, self.greedy = at, token, 0, None
+
+    def feed(self, token: int) -> None:
+        self.fed += 1
+
+    def choose(self, token: int, logits, grammar) -> int:
+        if self.fed == self.at:
+            self.greedy = token
+            return self.token
+        return token
+
+
+@pytest.mark.model
+def test_a_replaced_token_is_recorded_as_sure_as_the_one_it_replaced(smol) -> None:
+    import llama_cpp
+
+    from toolwire.models._decoding import greedy_tokens
+
+    loaded = smol.load()
+    prompt = loaded.tokenize("<|im_start|>user\nSay hello.<|im_end|>\n<|im_start|>assistant\n")
+    other = loaded.tokenize(" zebra", bos=False)[0]
+    lean = _ReplaceAt(3, other)
+    candidates: list[dict[int, float]] = []
+    stream = greedy_tokens(llama_cpp, loaded.llm, prompt, is_eog=loaded.is_eog, draft_tokens=0,
+                           candidates=candidates, lean=lean)  # type: ignore[arg-type]
+    out = [t for _, t in zip(range(6), stream, strict=False)]
+    stream.close()
+    assert out[3] == other and lean.greedy is not None and lean.greedy != other
+    assert candidates[3][other] == candidates[3][lean.greedy] > 0.0
+
+
+@pytest.mark.model
+def test_the_rule_gives_the_same_calls_with_and_without_drafts(smol) -> None:
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    question = [HumanMessage("Hotels in Paris, in Oslo and in Rome?")]
+
+    def ask(drafts: int):
+        model = ChatLlamaCpp("smollm2-135m", dialect="pythonic", optional_argument_share=1e-6, draft_tokens=drafts)
+        return model.bind_tools([find_hotels], tool_choice="required").invoke(question, max_tokens=120)
+
+    plain, drafted = ask(0), ask(8)
+    assert plain.response_metadata.get("calls_continued", 0) >= 1
+    assert plain.text == drafted.text
+    assert [(c["name"], c["args"]) for c in plain.tool_calls] == [(c["name"], c["args"]) for c in drafted.tool_calls]
+    assert plain.response_metadata.get("calls_continued") == drafted.response_metadata.get("calls_continued")
+
+
 @pytest.mark.model
 def test_the_embedded_model_passes_the_optional_arguments_it_hesitated_over(smol) -> None:
     from toolwire.models.llamacpp import ChatLlamaCpp
-
-    @tool
-    def find_hotels(city: str, stars: int | None = None, pool: bool | None = None, pets: bool | None = None) -> str:
-        """Find hotels.
-
-        Args:
-            city: the city.
-            stars: the least number of stars.
-            pool: only hotels with a pool.
-            pets: only hotels that take pets.
-        """
-        return "none"
 
     question = [HumanMessage("Find a hotel in Rome.")]
 

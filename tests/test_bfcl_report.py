@@ -383,8 +383,8 @@ def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyP
     made: list[tuple[Any, ...]] = []
 
     def load(model: str | None, dialect: str | None, min_call_probability: float | None = None,
-             min_value_probability: float | None = None) -> FakeModel:
-        made.append((model, dialect, min_call_probability, min_value_probability))
+             min_value_probability: float | None = None, optional_argument_share: float | None = None) -> FakeModel:
+        made.append((model, dialect, min_call_probability, min_value_probability, optional_argument_share))
         return oracle(name=model or "oracle")
 
     monkeypatch.setattr(cli, "_load_model", load)
@@ -392,9 +392,10 @@ def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyP
     result = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--category", "simple,irrelevance",
                                           "--limit", "3", "--model", "qwen-test", "--dialect", "hermes",
                                           "--concurrency", "2", "--out", str(out), "--html", str(html),
-                                          "--min-call-probability", "0.5", "--min-value-probability", "0.2"])
+                                          "--min-call-probability", "0.5", "--min-value-probability", "0.2",
+                                          "--optional-argument-share", "0.4"])
     assert result.exit_code == 0, result.output
-    assert made == [("qwen-test", "hermes", 0.5, 0.2)]
+    assert made == [("qwen-test", "hermes", 0.5, 0.2, 0.4)]
     assert "simple_python" in result.output and "100.00" in result.output
     assert Report.load(out).accuracy() == {"simple_python": 100.0, "irrelevance": 100.0}
     assert "qwen-test" in html.read_text(encoding="utf-8")

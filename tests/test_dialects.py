@@ -551,8 +551,8 @@ def test_another_letter_case_or_separator_in_a_bound_name_opens_a_call():
 class _ScriptedGeneration:
     """Drives ``Generation._free`` with scripted token streams instead of llama.cpp: each stream is a
     list of ``(token, candidates)``; the calls' prompts and bans are recorded. A call that starts is
-    "generated" from ``calls``: ``(call text, token spans with probabilities, tokens it costs)`` each (none
-    left: the opening alone, at no cost)."""
+    "generated" from ``calls``: ``(call text, token spans with probabilities, tokens it costs[, times it went on
+    under optional_argument_share])`` each (none left: the opening alone, at no cost)."""
 
     def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100, value_bar: float = 0.0, calls=()):
         from types import SimpleNamespace
@@ -566,6 +566,7 @@ class _ScriptedGeneration:
         self.streams = list(streams)
         self.made = list(calls)
         self.judged: list[bool] = []
+        self.leaned: list[bool] = []
         self.calls: list[tuple[list[int], tuple[int, ...]]] = []
         self.gen._texts = self._texts  # type: ignore[method-assign]
         self.gen._call = self._call  # type: ignore[method-assign]
@@ -586,13 +587,14 @@ class _ScriptedGeneration:
         finally:  # as ChatLlamaCpp's own: every token generated comes off the budget
             self.gen.budget -= count
 
-    def _call(self, loaded, tokens, head, opener, fmt, spec, judged):
+    def _call(self, loaded, tokens, head, opener, fmt, spec, judged, *, use_lean=True):
         self.judged.append(judged)
+        self.leaned.append(use_lean)
         if not self.made:
             return opener, [], 0
-        text, spans, cost = self.made.pop(0)
+        text, spans, cost, *continued = self.made.pop(0)  # a fourth item: times the call went on (lean)
         self.gen.budget -= cost
-        return text, spans, 0
+        return text, spans, continued[0] if continued and use_lean else 0
 
     def run(self, loaded, names=("get_weather",), context=(), example_values=()):
         from toolwire.models.grammar import OpenerScanner
@@ -732,3 +734,29 @@ def test_without_kv_reuse_each_prompt_is_evaluated_from_an_empty_cache():
         loaded.llm.n_tokens = 4
         assert gen._warm(loaded, [1, 2, 9]) == reused, reuse  # type: ignore[arg-type]
     assert cleared == [True] and loaded.llm.n_tokens == 0
+
+
+def test_a_call_that_went_on_to_a_made_up_argument_is_judged_as_the_model_would_have_closed_it():
+    # optional_argument_share made the call go on, and the argument it went on to is made up: the call is
+    # generated again without the rule and judged as that; it is made, and only its own tokens count
+    paris = '[get_weather(city="Paris")]'
+    sure_paris = [(0, 13, 1.0), (13, 20, 0.9), (20, len(paris), 1.0)]
+    added = '[get_weather(city="Paris", country="Atlantis")]'
+    unsure_added = [(0, 13, 1.0), (13, 20, 0.9), (20, 32, 1.0), (32, 42, 0.1), (42, len(added), 1.0)]
+    context = ["What is the weather like in Paris?"]
+    run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3,
+                              calls=[(added, unsure_added, 12, 1), (paris, sure_paris, 9, 1)])
+    (head, call_text, fmt), _ = run.run(_VOCAB, context=context)
+    assert (head, call_text, fmt) == ("", paris, "pythonic") and run.leaned == [True, False]
+    assert run.gen.made_up_values == [] and run.gen.declined_calls == 0 and run.gen.calls_continued == 0
+    assert run.gen.budget == 100 - 3 - 9
+    # a call that went on to a value the conversation holds is made as it is, and counted
+    run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3, calls=[(added, unsure_added, 12, 1)])
+    (head, call_text, fmt), _ = run.run(_VOCAB, context=["Weather in Paris, Atlantis?"])
+    assert call_text == added and run.leaned == [True] and run.gen.calls_continued == 1
+    # made up without the rule too: declined as any such call
+    run = _ScriptedGeneration([_SURE_OPENING, [(7, {7: 0.9})]], bar=0.25, value_bar=0.3,
+                              calls=[(added, unsure_added, 12, 1), (_ATLANTIS, _UNSURE_CITY, 9)])
+    (whole, call_text, fmt), _ = run.run(_VOCAB, context=["What is the weather like?"])
+    assert (whole, call_text) == ("It", "") and run.gen.made_up_values == ['city="Atlantis"']
+

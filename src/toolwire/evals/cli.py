@@ -47,27 +47,30 @@ def _group() -> None:
 
 
 def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
-                min_value_probability: float | None = None) -> Any:
+                min_value_probability: float | None = None, optional_argument_share: float | None = None) -> Any:
     """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily).
 
+    ``min_call_probability``, ``min_value_probability`` and ``optional_argument_share``: the local model's
+    options of those names (None: its own default).
+
     Raises:
-        UserError: toolwire.models.init_chat_model is not available, or ``min_call_probability`` or
-            ``min_value_probability`` was set for a model that is not local (None: the local model's own
-            default).
+        UserError: toolwire.models.init_chat_model is not available, or one of those options was set for a
+            model that is not local.
     """
     try:
         from toolwire.models import init_chat_model
     except (ImportError, AttributeError) as exc:
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
     chat_model = init_chat_model(model, dialect=dialect)
-    if min_call_probability is not None:
+    local = {"min_call_probability": min_call_probability, "min_value_probability": min_value_probability,
+             "optional_argument_share": optional_argument_share}
+    for name, value in local.items():
+        if value is None:
+            continue
         if getattr(chat_model, "provider", "") != "llamacpp":
-            raise UserError("--min-call-probability only applies to local models; leave it out for this model.")
-        chat_model.min_call_probability = min_call_probability
-    if min_value_probability is not None:
-        if getattr(chat_model, "provider", "") != "llamacpp":
-            raise UserError("--min-value-probability only applies to local models; leave it out for this model.")
-        chat_model.min_value_probability = min_value_probability
+            flag = "--" + name.replace("_", "-")
+            raise UserError(f"{flag} only applies to local models; leave it out for this model.")
+        setattr(chat_model, name, float(value))
     if getattr(chat_model, "provider", "") == "llamacpp":
         # every BFCL item has its own tools, so a disk cache of the system turn would only be written; and
         # each item is evaluated from an empty KV cache, so its reply does not depend on the item run before
@@ -161,6 +164,11 @@ def bfcl(
         help="Local models: decline a pythonic tool call with a value the model is less sure of than this and "
              "that the conversation does not hold (default: the dialect's bar; 0 turns it off).",
         min=0.0, max=1.0)] = None,
+    optional_argument_share: Annotated[float | None, typer.Option(
+        help="Local models: where a pythonic tool call would close with an optional parameter left, go on "
+             "with another argument when the model gives that at least this share (default: the dialect's; "
+             "0 turns it off).",
+        min=0.0, max=1.0)] = None,
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
@@ -176,7 +184,7 @@ def bfcl(
             find_category_files(data, name)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
-        chat_model = _load_model(model, dialect, min_call_probability, min_value_probability)
+        chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share)
         with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("acc {task.fields[acc]}"), TimeElapsedColumn(), TextColumn("left"),
                       TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal) as bar:

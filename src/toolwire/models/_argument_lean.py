@@ -88,7 +88,8 @@ class ArgumentLean:
             get; 0 turns the rule off.
 
     :meth:`feed` is given every token of the call text in order (forced ones too); :meth:`choose` may replace
-    the token greedy decoding chose at the current step. ``continued`` counts the replacements.
+    the token greedy decoding chose at the current step. ``continued`` counts the replacements that were fed
+    (a token chosen and then dropped, with a draft or at ``max_tokens``, does not count).
     """
 
     def __init__(self, piece: Callable[[int], bytes], starting_with: Callable[[bytes], np.ndarray],
@@ -97,23 +98,28 @@ class ArgumentLean:
         self._starting_with = starting_with
         self.share = share
         self._nesting = _Nesting()
+        self._chosen: int | None = None  # the token the latest choose() put in place of the greedy one
         self.continued = 0
 
     def feed(self, token: int) -> None:
         """Move past ``token``, a token of the call text."""
+        if token == self._chosen:
+            self.continued += 1
+        self._chosen = None
         for byte in self._piece(token):
             self._nesting.step(byte)
 
     def choose(self, token: int, logits: np.ndarray, grammar: GrammarSampler | None) -> int:
         """The token to take at this step: ``token`` (the greedy, grammar-allowed choice), or a token that
         goes on with another argument, as the class docstring says. ``logits``: this step's raw logits."""
-        if grammar is None or self.share <= 0:
+        self._chosen = None
+        if grammar is None or not self.share > 0:  # NaN: off
             return token
         piece = self._piece(token)
         at = self._nesting.closing_at(piece)
         if at is None:
             return token
-        go_ids = self._starting_with(piece[:at] + b",")
+        go_ids = self._going_on(piece[:at])
         if not len(go_ids):
             return token
         stop_ids = self._starting_with(piece[:at] + b")")
@@ -125,6 +131,24 @@ class ArgumentLean:
         order = go_ids[np.argsort(-logits[go_ids], kind="stable")][:_TRIES]
         for candidate in order.tolist():
             if grammar.allows(candidate, float(logits[candidate])):
-                self.continued += 1
+                self._chosen = candidate
                 return candidate
         return token
+
+    def _going_on(self, prefix: bytes) -> np.ndarray:
+        """The tokens that start with ``prefix`` and go on with another keyword argument as the pythonic
+        grammar writes it: ``,`` alone, or ``, `` then at most the start of a name (not ``,)``, ``,\\n``)."""
+        ids = self._starting_with(prefix + b",")
+        start = len(prefix) + 1
+        keep = [t for t in ids.tolist() if _next_argument(self._piece(t)[start:])]
+        return np.array(keep, dtype=np.intp)
+
+
+def _next_argument(rest: bytes) -> bool:
+    """Whether ``rest`` (what a token holds after the comma) can begin the next ``name=value``."""
+    if not rest:
+        return True
+    if rest[:1] != b" ":
+        return False
+    name = rest[1:]
+    return not name or (not name[:1].isdigit() and name.replace(b"_", b"a").isalnum() and name.isascii())

@@ -225,13 +225,16 @@ def greedy_tokens(
         token = int(np.argmax(logits))
         if grammar is not None and not grammar.allows(token, float(logits[token])):
             token = grammar.best(logits)
+        greedy = token
         if lean is not None:
             token = lean.choose(token, logits, grammar)
         if candidates is not None:
             peak = float(np.max(raw))
             total = float(np.exp(raw.astype(np.float64) - peak).sum())
             top = np.argpartition(raw, -top_k)[-top_k:] if 0 < top_k < n_vocab else np.arange(n_vocab)
-            step[0] = {int(t): math.exp(float(raw[t]) - peak) / total for t in {*top.tolist(), token}}
+            step[0] = {int(t): math.exp(float(raw[t]) - peak) / total for t in {*top.tolist(), token, greedy}}
+            if token != greedy:  # the lean's token (``",`` ending a string value) is as sure as the one it replaced
+                step[0][token] = max(step[0][token], step[0][greedy])
         return token
 
     step: list[dict[int, float]] = [{}]  # the candidates of the token ``pick`` returned last

@@ -135,13 +135,24 @@ class Generation:
         yield AIMessageChunk(usage=usage, response_metadata=metadata,  # type: ignore[arg-type]
                              provider_data=provider_data)
 
+    def _judged_call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str,
+                     spec: CallSpec, context: list[str], said: Any, value_gate: float, *,
+                     lean: bool = True) -> tuple[str, int, str | None]:
+        """``(call text, times it went on, made-up value)``: :meth:`_call`, then, when ``said`` is given (a
+        pythonic call judged by ``min_value_probability``), the value it made up
+        (:func:`~toolwire.models._call_checks.made_up_value`), else None."""
+        call_text, spans, added = self._call(loaded, tokens, head, opener, fmt, spec, said is not None, use_lean=lean)
+        if said is None:
+            return call_text, added, None
+        return call_text, added, made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
+
     def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
-              judged: bool) -> tuple[str, list[tuple[int, int, float]], int]:
+              judged: bool, *, use_lean: bool = True) -> tuple[str, list[tuple[int, int, float]], int]:
         """Generate under the grammar the call in ``fmt`` whose ``opener`` the free text began after ``head``.
 
         Returns ``(the call's text, opener included; with ``judged``, for each token generated here, its
         character span in that text and the model's probability of it; how many times it went on
-        where it would have closed (optional_argument_share))``.
+        where it would have closed (optional_argument_share; ``use_lean`` False: never))``.
         """
         more = loaded.tokenize(head, bos=False) if head else []
         grammar = self._grammar(loaded, spec.tools, fmt, spec.parallel, spec.signature)
@@ -157,7 +168,7 @@ class Generation:
         steps: list[dict[int, float]] | None = [] if judged else None
         made: list[int] = []
         start = len(opener) if forced else 0
-        lean = self._lean(loaded, fmt, grammar)
+        lean = self._lean(loaded, fmt, grammar) if use_lean else None
         text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made, lean)
         spans = []
         if steps is not None:
@@ -225,10 +236,15 @@ class Generation:
                     head = text[:pos]
                     before = self.budget
                     judged = steps is not None and value_gate > 0 and fmt == "pythonic"
-                    call_text, spans, added = self._call(loaded, tokens, head, text[pos:], fmt, spec, judged)
-                    said = (head, stream_spans(len(base), ends, made, steps, len(head)))
-                    made_up = (made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
-                               if judged else None)
+                    said = (head, stream_spans(len(base), ends, made, steps, len(head))) if judged else None
+                    call_text, added, made_up = self._judged_call(loaded, tokens, head, text[pos:], fmt, spec,
+                                                                  context, said, value_gate)
+                    if made_up is not None and added:
+                        # an argument the call went on to (optional_argument_share) may not cost the call
+                        # itself: the call as the model would have closed it is judged instead
+                        self.budget = before
+                        call_text, added, made_up = self._judged_call(
+                            loaded, tokens, head, text[pos:], fmt, spec, context, said, value_gate, lean=False)
                     if made_up is not None:
                         self.made_up_values.append(made_up)
                         self.budget = before  # the declined call's tokens do not count

@@ -9,6 +9,7 @@ a model (:mod:`toolwire.models._turns`), since a llama.cpp context holds one rep
 from __future__ import annotations
 
 import atexit
+import bisect
 import contextlib
 import ctypes
 import dataclasses
@@ -119,7 +120,7 @@ class LoadedModel:
         self._prompt_cache: PromptCache | None = None
         self._neutraliser: Neutraliser | None = None
         self._pieces: dict[int, bytes] = {}
-        self._starting: dict[bytes, np.ndarray] = {}  # tokens_starting_with, per prefix
+        self._sorted_pieces: tuple[list[bytes], np.ndarray] | None = None  # for tokens_starting_with
         llama_cpp = _llama_cpp()
         self._token_to_piece = llama_cpp.llama_token_to_piece
         self._vocab = llm._model.vocab
@@ -151,14 +152,17 @@ class LoadedModel:
 
     def tokens_starting_with(self, prefix: bytes) -> np.ndarray:
         """The ids (a NumPy integer array, ascending) of every token whose bytes (:meth:`piece`) start with
-        ``prefix``; the first call reads the whole vocabulary (about 150,000 tokens for Qwen2.5), and each
-        prefix's answer is kept."""
-        found = self._starting.get(prefix)
-        if found is None:
-            pieces = [self.piece(token) for token in range(self.llm.n_vocab())]
-            found = np.array([t for t, data in enumerate(pieces) if data.startswith(prefix)], dtype=np.intp)
-            self._starting[prefix] = found
-        return found
+        ``prefix``. The first call sorts the whole vocabulary's pieces (about 150,000 tokens for Qwen2.5,
+        under a second); later ones search that order (microseconds plus the matches)."""
+        if self._sorted_pieces is None:
+            order = sorted(range(self.llm.n_vocab()), key=self.piece)
+            self._sorted_pieces = ([self.piece(t) for t in order], np.array(order, dtype=np.intp))
+        pieces, ids = self._sorted_pieces
+        start = bisect.bisect_left(pieces, prefix)
+        end = start
+        while end < len(pieces) and pieces[end].startswith(prefix):
+            end += 1
+        return np.sort(ids[start:end])
 
     def prompt_cache(self) -> PromptCache:
         """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``)."""

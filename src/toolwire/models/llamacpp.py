@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import numbers
 import os
 import threading
 import time
@@ -137,16 +138,9 @@ class ChatLlamaCpp(BaseChatModel):
         self.dialect, self.max_tokens, self.grammar, self.pull = dialect, max_tokens, grammar, pull
         self.draft_tokens = max(0, int(draft_tokens))
         self.prompt_cache, self.reuse_kv = prompt_cache, reuse_kv
-        if min_call_probability is not None and not 0.0 <= float(min_call_probability) <= 1.0:
-            raise UserError(f"min_call_probability must be between 0 and 1, not {min_call_probability!r}.")
-        self.min_call_probability = None if min_call_probability is None else float(min_call_probability)
-        if min_value_probability is not None and not 0.0 <= float(min_value_probability) <= 1.0:
-            raise UserError(f"min_value_probability must be between 0 and 1, not {min_value_probability!r}.")
-        self.min_value_probability = None if min_value_probability is None else float(min_value_probability)
-        share = optional_argument_share
-        if share is not None and not 0.0 <= float(share) <= 1.0:
-            raise UserError(f"optional_argument_share must be between 0 and 1, not {share!r}.")
-        self.optional_argument_share = None if share is None else float(share)
+        self.min_call_probability = _fraction("min_call_probability", min_call_probability)
+        self.min_value_probability = _fraction("min_value_probability", min_value_probability)
+        self.optional_argument_share = _fraction("optional_argument_share", optional_argument_share)
         self.verbose = verbose
         self.options = check_options(options)
         if dialect is not None and dialect not in DIALECTS:
@@ -236,3 +230,16 @@ class ChatLlamaCpp(BaseChatModel):
                 yield item
         finally:
             stop.set()
+
+
+def _fraction(name: str, value: Any) -> float | None:
+    """``value`` as a float from 0 to 1 (None stays None).
+
+    Raises:
+        UserError: a bool, a string, NaN or anything else that is not a real number from 0 to 1.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 <= float(value) <= 1.0:
+        raise UserError(f"{name} must be a number from 0 to 1 (such as 0.3), not {value!r}.")
+    return float(value)
