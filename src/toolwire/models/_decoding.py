@@ -1,7 +1,9 @@
 """Greedy decoding for the embedded model, with prompt-lookup drafts and a lazily applied grammar.
 
-At temperature 0 a reply is the argmax token at every step. Two things make that cheaper than
-llama-cpp-python's general sampler chain, choosing the same tokens by the same rule (argmax):
+At temperature 0 a reply is the argmax token at every step (the one exception: with a ``lean``, where a
+pythonic tool call would close and the model nearly goes on with another argument, see
+:mod:`toolwire.models._argument_lean`). Two things make that cheaper than llama-cpp-python's general sampler
+chain, choosing the same tokens by the same rule (argmax):
 
 * **Prompt-lookup drafts** (speculative decoding with the conversation as the draft model, after
   Saxena's "prompt lookup decoding", also in llama.cpp as ``--lookup``): tool calls and answers copy a
@@ -179,7 +181,7 @@ def greedy_tokens(
     top_k: int = 16,
     lean: ArgumentLean | None = None,
 ) -> Iterator[int]:
-    """Generate the argmax token at each step after ``prompt``, until an end-of-generation token.
+    """Generate the argmax token at each step after ``prompt`` (``lean`` aside), until an end-of-generation token.
 
     The caller stops early by closing the iterator (``max_tokens``, stop strings).
 

@@ -97,14 +97,15 @@ class ChatLlamaCpp(BaseChatModel):
             prompt's example calls is also declined, however sure the model was, when it copies one of the
             example's made-up strings (``"value"``) that the conversation does not hold. Declined values are listed
             in ``response_metadata["made_up_values"]`` (``"keyword=literal"``).
-        optional_argument_share: at temperature 0, where a pythonic tool call would close although its
-            function has an optional parameter left (in signature order), the call goes on with another
-            argument when the model gives going on (``, name=``) at least this share (0 to 1) of its
-            probability of closing or going on (see :mod:`toolwire.models._argument_lean`). 0 turns it off;
-            None (default) takes the dialect's
-            (:attr:`~toolwire.models.dialects.Dialect.optional_argument_share`). ``response_metadata`` then
-            holds ``calls_continued`` (how many times a call went on where it would have closed; the model may
-            then add more than one argument) when it did.
+        optional_argument_share: with greedy decoding (temperature 0, no repeat penalty) and the grammar on,
+            where a pythonic tool call would close although its function has an optional parameter left (in
+            signature order), the call goes on with another argument when the model gives going on (``, name=``)
+            at least this share (0 to 1) of its probability of closing or going on
+            (:mod:`toolwire.models._argument_lean`). A call whose added argument ``min_value_probability`` finds
+            made up is judged as the model would have closed it. 0 turns it off; None (default) takes the
+            dialect's (:attr:`~toolwire.models.dialects.Dialect.optional_argument_share`). ``response_metadata``
+            then holds ``calls_continued`` (how many times a call went on where it would have closed; the model
+            may then add more than one argument).
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
