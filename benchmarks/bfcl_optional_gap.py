@@ -21,11 +21,10 @@ import json
 
 import llama_cpp
 import numpy as np
+from _bfcl_replay import prompt_tokens, replayed_reply
 
 from toolwire.evals.bfcl import load_category
 from toolwire.models import init_chat_model
-from toolwire.models.base import to_tool_spec
-from toolwire.models.dialects import format_calls
 from toolwire.parsing.pythonic import signature_order
 
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple")
@@ -82,12 +81,7 @@ def main() -> None:
     split: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
     for x in chosen:
         item = by_id[x["id"]]
-        toolset = item.toolset()
-        specs = [to_tool_spec(t) for t in toolset.tools]
-        sent = {original: name for name, original in toolset.names.items()}
-        calls = [{"name": sent.get(c["name"], c["name"]), "args": c["args"], "id": f"c{i}", "type": "tool_call"}
-                 for i, c in enumerate(x["actual"])]
-        text = format_calls(calls, "pythonic", specs)
+        specs, _calls, text = replayed_reply(item, x["actual"])
         try:
             closes = _closes(text, {s.name: s for s in specs})
         except SyntaxError:
@@ -95,14 +89,13 @@ def main() -> None:
         if not closes:
             continue
         raw = text.encode()
-        prompt = loaded.render(dialect.render(list(item.messages()), specs, tool_choice="auto"))
         reply = loaded.tokenize(text, bos=False)
         starts, pos = [], 0
         for tok in reply:
             starts.append(pos)
             pos += len(vocab[tok])
         llm.reset()
-        llm.eval(loaded.tokenize(prompt))
+        llm.eval(prompt_tokens(loaded, dialect, item, specs))
         done = 0
         for at, name, left in closes:
             i = max(k for k, s in enumerate(starts) if s <= at)

@@ -22,12 +22,11 @@ import json
 
 import llama_cpp
 import numpy as np
+from _bfcl_replay import prompt_tokens, replayed_reply
 
 from toolwire.evals.bfcl import load_category
 from toolwire.models import init_chat_model
 from toolwire.models._call_checks import _value_nodes
-from toolwire.models.base import to_tool_spec
-from toolwire.models.dialects import format_calls
 from toolwire.models.grammar import required_keys
 
 CATEGORIES = ("irrelevance", "simple_python", "multiple", "parallel", "parallel_multiple")
@@ -66,20 +65,14 @@ def main() -> None:
     llm = loaded.llm
     for x in chosen:
         item = by_id[x["id"]]
-        toolset = item.toolset()
-        specs = [to_tool_spec(t) for t in toolset.tools]
-        sent = {original: name for name, original in toolset.names.items()}
-        calls = [{"name": sent.get(c["name"], c["name"]), "args": c["args"], "id": f"c{i}", "type": "tool_call"}
-                 for i, c in enumerate(x["actual"])]
-        text = format_calls(calls, "pythonic", specs)  # the report keeps calls, not the reply's text
+        specs, calls, text = replayed_reply(item, x["actual"])
         nodes = list(_value_nodes(text))  # the implementation's own spans (characters, any line)
         if not nodes:
             continue
-        prompt = loaded.render(dialect.render(list(item.messages()), specs, tool_choice="auto"))
-        prompt_tokens = loaded.tokenize(prompt)
+        prompt = prompt_tokens(loaded, dialect, item, specs)
         reply_tokens = loaded.tokenize(text, bos=False)
         llm.reset()
-        llm.eval(prompt_tokens)
+        llm.eval(prompt)
         offsets, pos, probs = [], 0, []
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         for tok in reply_tokens:
