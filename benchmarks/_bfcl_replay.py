@@ -23,3 +23,16 @@ def replayed_reply(item: Any, actual: list[dict[str, Any]]) -> tuple[list[ToolSp
 def prompt_tokens(loaded: Any, dialect: Any, item: Any, specs: list[ToolSpec]) -> list[int]:
     """The item's prompt tokens, rendered as a reply with ``tool_choice`` auto is."""
     return loaded.tokenize(loaded.render(dialect.render(list(item.messages()), specs, tool_choice="auto")))
+
+
+def load_for_replay(data: str, categories: tuple[str, ...], model: str | None) -> tuple[dict[str, Any], Any, Any]:
+    """``(BFCL items by id, the loaded model, its dialect)``: the model without its disk prompt cache."""
+    from toolwire.evals.bfcl import load_category
+    from toolwire.models import init_chat_model
+
+    by_id = {it.id: it for cat in categories for it in load_category(data, cat)}
+    chat_model = init_chat_model(model)
+    chat_model.prompt_cache = False
+    loaded = chat_model.load()
+    return by_id, loaded, chat_model.dialect_for(loaded)
+

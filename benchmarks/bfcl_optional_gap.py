@@ -21,10 +21,8 @@ import json
 
 import llama_cpp
 import numpy as np
-from _bfcl_replay import prompt_tokens, replayed_reply
+from _bfcl_replay import load_for_replay, prompt_tokens, replayed_reply
 
-from toolwire.evals.bfcl import load_category
-from toolwire.models import init_chat_model
 from toolwire.parsing.pythonic import signature_order
 
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple")
@@ -71,11 +69,7 @@ def main() -> None:
         items = [x for x in json.load(handle)["items"] if x["category"] in CATEGORIES and x["actual"]]
     chosen = [] if ns.no_missing else [x for x in items if x["reason"] == "missing_parameter"]
     chosen += [x for x in items if x["valid"]][ns.offset:: ns.every]
-    by_id = {it.id: it for cat in CATEGORIES for it in load_category(ns.data, cat)}
-    chat_model = init_chat_model(ns.model)
-    chat_model.prompt_cache = False
-    loaded = chat_model.load()
-    dialect = chat_model.dialect_for(loaded)
+    by_id, loaded, dialect = load_for_replay(ns.data, CATEGORIES, ns.model)
     llm = loaded.llm
     vocab = [loaded.piece(t) for t in range(llm.n_vocab())]
     split: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}

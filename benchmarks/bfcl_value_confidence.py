@@ -22,10 +22,8 @@ import json
 
 import llama_cpp
 import numpy as np
-from _bfcl_replay import prompt_tokens, replayed_reply
+from _bfcl_replay import load_for_replay, prompt_tokens, replayed_reply
 
-from toolwire.evals.bfcl import load_category
-from toolwire.models import init_chat_model
 from toolwire.models._call_checks import _value_nodes
 from toolwire.models.grammar import required_keys
 
@@ -57,11 +55,7 @@ def main() -> None:
         with open(ns.skip, encoding="utf-8") as handle:
             done = {json.loads(line)["id"] for line in handle if line.strip()}
         chosen = [x for x in chosen if x["id"] not in done]
-    by_id = {it.id: it for cat in CATEGORIES for it in load_category(ns.data, cat)}
-    chat_model = init_chat_model(ns.model)
-    chat_model.prompt_cache = False
-    loaded = chat_model.load()
-    dialect = chat_model.dialect_for(loaded)
+    by_id, loaded, dialect = load_for_replay(ns.data, CATEGORIES, ns.model)
     llm = loaded.llm
     for x in chosen:
         item = by_id[x["id"]]
