@@ -131,6 +131,23 @@ def test_a_replacement_counts_only_once_the_token_is_fed() -> None:
     assert lean.continued == 1
 
 
+def test_the_arguments_a_call_went_on_to_are_known_up_to_its_close() -> None:
+    vocab = [b"[f(", b"a=", b'"x', b'")]', b'", ', b"b=", b"1", b")]", b"), g(", b"c=2", b")"]
+    starting = lambda p: np.array([i for i, b in enumerate(vocab) if b.startswith(p)], dtype=np.intp)  # noqa: E731
+    lean = ArgumentLean(lambda t: vocab[t], starting, 0.3)
+    logits = np.log(np.array([0.01, 0.01, 0.01, 0.5, 0.4, 0.01, 0.01, 0.01, 0.02, 0.01, 0.01]))
+    for token in (0, 1, 2):
+        lean.feed(token)
+    assert lean.choose(3, logits, ALL) == 4  # '")]' becomes '", ': the string ends, the call goes on
+    for token in (4, 5, 6):
+        lean.feed(token)
+    assert lean.added_tokens() == [(3, 1, 5)]  # open: from the comma (1 byte into token 3) to the last fed
+    lean.feed(8)  # "), g(" closes the call
+    lean.feed(9)
+    lean.feed(10)
+    assert lean.added_tokens() == [(3, 1, 6)] and lean.continued == 1
+
+
 @pytest.mark.parametrize("share", [float("nan"), -0.5])
 def test_a_share_that_is_not_a_positive_number_turns_the_rule_off(share: float) -> None:
     logits = _logits(close_list=0.5, comma_space=0.4)

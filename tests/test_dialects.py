@@ -552,7 +552,8 @@ class _ScriptedGeneration:
     """Drives ``Generation._free`` with scripted token streams instead of llama.cpp: each stream is a
     list of ``(token, candidates)``; the calls' prompts and bans are recorded. A call that starts is
     "generated" from ``calls``: ``(call text, token spans with probabilities, tokens it costs[, times it went on
-    under optional_argument_share])`` each (none left: the opening alone, at no cost)."""
+    under optional_argument_share, character spans of the arguments it went on to])`` each (none left: the
+    opening alone, at no cost)."""
 
     def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100, value_bar: float = 0.0, calls=()):
         from types import SimpleNamespace
@@ -591,10 +592,10 @@ class _ScriptedGeneration:
         self.judged.append(judged)
         self.leaned.append(use_lean)
         if not self.made:
-            return opener, [], 0
-        text, spans, cost, *continued = self.made.pop(0)  # a fourth item: times the call went on (lean)
+            return opener, [], 0, []
+        text, spans, cost, *lean = self.made.pop(0)  # (times the call went on, spans of what it went on to)
         self.gen.budget -= cost
-        return text, spans, continued[0] if continued and use_lean else 0
+        return (text, spans, *lean) if lean and use_lean else (text, spans, 0, [])
 
     def run(self, loaded, names=("get_weather",), context=(), example_values=()):
         from toolwire.models.grammar import OpenerScanner
@@ -745,18 +746,28 @@ def test_a_call_that_went_on_to_a_made_up_argument_is_judged_as_the_model_would_
     unsure_added = [(0, 13, 1.0), (13, 20, 0.9), (20, 32, 1.0), (32, 42, 0.1), (42, len(added), 1.0)]
     context = ["What is the weather like in Paris?"]
     run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3,
-                              calls=[(added, unsure_added, 12, 1), (paris, sure_paris, 9, 1)])
+                              calls=[(added, unsure_added, 12, 1, [(25, 46)]), (paris, sure_paris, 9, 1, [])])
     (head, call_text, fmt), _ = run.run(_VOCAB, context=context)
     assert (head, call_text, fmt) == ("", paris, "pythonic") and run.leaned == [True, False]
     assert run.gen.made_up_values == [] and run.gen.declined_calls == 0 and run.gen.calls_continued == 0
     assert run.gen.budget == 100 - 3 - 9
     # a call that went on to a value the conversation holds is made as it is, and counted
-    run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3, calls=[(added, unsure_added, 12, 1)])
+    run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.3,
+                              calls=[(added, unsure_added, 12, 1, [(25, 46)])])
     (head, call_text, fmt), _ = run.run(_VOCAB, context=["Weather in Paris, Atlantis?"])
     assert call_text == added and run.leaned == [True] and run.gen.calls_continued == 1
+    # a string the call went on to that the conversation does not hold is refused however sure the model was,
+    # and the call is made as the model would have closed it; with the value check off too
+    sure_added = [(0, len(added), 0.99)]
+    for value_bar in (0.3, 0.0):
+        run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=value_bar,
+                                  calls=[(added, sure_added, 12, 1, [(25, 46)]), (paris, sure_paris, 9)])
+        (head, call_text, fmt), _ = run.run(_VOCAB, context=context)
+        assert call_text == paris and run.leaned == [True, False] and run.gen.calls_continued == 0
+        assert run.gen.made_up_values == [] and run.gen.declined_calls == 0
     # made up without the rule too: declined as any such call
     run = _ScriptedGeneration([_SURE_OPENING, [(7, {7: 0.9})]], bar=0.25, value_bar=0.3,
-                              calls=[(added, unsure_added, 12, 1), (_ATLANTIS, _UNSURE_CITY, 9)])
+                              calls=[(added, unsure_added, 12, 1, [(25, 46)]), (_ATLANTIS, _UNSURE_CITY, 9)])
     (whole, call_text, fmt), _ = run.run(_VOCAB, context=["What is the weather like?"])
     assert (whole, call_text) == ("It", "") and run.gen.made_up_values == ['city="Atlantis"']
 

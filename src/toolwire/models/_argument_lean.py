@@ -11,8 +11,11 @@ pythonic call's argument list, it sums the model's probability (softmax of the r
 grammar) of every token that starts the same way but goes on with ``,`` and of every token that closes with
 ``)``. When going on gets at least ``share`` of the two together and the grammar allows going on (the
 function has an optional parameter left, in signature order), the most likely allowed token that goes on is
-taken instead; the grammar then makes the model name a parameter and give its value. Where ``share`` comes
-from, and what it moved on BFCL: ``benchmarks/ACCURACY.md`` ("Tenth session").
+taken instead; the grammar then makes the model name a parameter and give its value. The arguments a call
+went on to are known (:meth:`ArgumentLean.added_tokens`), so that a string or number among them that the
+conversation does not hold can be refused (``toolwire.models._generation``: the call is then made as the model
+would have closed it). Where ``share`` comes from, and what it moved on BFCL: ``benchmarks/ACCURACY.md``
+("Tenth session").
 """
 
 from __future__ import annotations
@@ -98,16 +101,35 @@ class ArgumentLean:
         self._starting_with = starting_with
         self.share = share
         self._nesting = _Nesting()
-        self._chosen: int | None = None  # the token the latest choose() put in place of the greedy one
+        self._chosen: tuple[int, int] | None = None  # the token choose() put in place of the greedy one, and
+        # the bytes in it before the comma
+        self._fed = 0  # tokens fed so far
+        self._open: tuple[int, int] | None = None  # where the arguments the call went on to begin (as added)
+        self.added: list[tuple[int, int, int]] = []  # (first token, bytes before the comma in it, last token)
         self.continued = 0
 
     def feed(self, token: int) -> None:
         """Move past ``token``, a token of the call text."""
-        if token == self._chosen:
+        if self._chosen is not None and token == self._chosen[0]:
             self.continued += 1
+            if self._open is None:
+                self._open = (self._fed, self._chosen[1])
         self._chosen = None
+        closed = False
         for byte in self._piece(token):
-            self._nesting.step(byte)
+            closed = self._nesting.step(byte) or closed
+        if closed and self._open is not None:
+            self.added.append((*self._open, self._fed))
+            self._open = None
+        self._fed += 1
+
+    def added_tokens(self) -> list[tuple[int, int, int]]:
+        """The arguments the call went on to: ``(index of the first token fed, bytes of that token before the
+        comma, index of the last token)`` each, up to the call's ``)`` (or to the last token fed, when the
+        reply ended inside them)."""
+        if self._open is None:
+            return list(self.added)
+        return [*self.added, (*self._open, self._fed - 1)]
 
     def choose(self, token: int, logits: np.ndarray, grammar: GrammarSampler | None) -> int:
         """The token to take at this step: ``token`` (the greedy, grammar-allowed choice), or a token that
@@ -131,7 +153,7 @@ class ArgumentLean:
         order = go_ids[np.argsort(-logits[go_ids], kind="stable")][:_TRIES]
         for candidate in order.tolist():
             if grammar.allows(candidate, float(logits[candidate])):
-                self._chosen = candidate
+                self._chosen = (candidate, at)
                 return candidate
         return token
 

@@ -92,10 +92,9 @@ class Generation:
         cached = self._warm(loaded, tokens)
         if offered and choice != "auto":
             fmt = dialect.formats[0]
-            grammar = self._grammar(loaded, offered, fmt, parallel, signature)
-            lean = self._lean(loaded, fmt, grammar)
-            head, call_text = "", self._text(loaded, tokens, grammar, lean=lean)
-            self.calls_continued += lean.continued if lean else 0
+            spec = CallSpec(offered, parallel, signature, {})
+            head = ""
+            call_text, _ = self._made_call(loaded, tokens, "", "", fmt, spec, conversation_texts(request.messages))
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
             judged = self.value_bar > 0 and dialect.name == "pythonic"
@@ -135,24 +134,50 @@ class Generation:
         yield AIMessageChunk(usage=usage, response_metadata=metadata,  # type: ignore[arg-type]
                              provider_data=provider_data)
 
+    def _made_call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
+                   context: list[str], said: Any = None, value_gate: float = 0.0) -> tuple[str, str | None]:
+        """Generate a call (:meth:`_call`) and judge it: ``(call text, the value it made up or None)``.
+
+        With ``said`` (a pythonic call judged by ``min_value_probability``), a value the model was unsure of and
+        the conversation does not hold is made up (:func:`~toolwire.models._call_checks.made_up_value`). Where
+        the call went on to more arguments (``optional_argument_share``), a string or number among those that
+        the conversation does not hold is made up however sure the model was: the rule is there for arguments
+        the request gave. Either way, a call that went on is then generated again as the model would have
+        closed it, judged by ``said`` alone (the first attempt's tokens do not count against the budget).
+        """
+        before = self.budget
+        text, continued, made_up = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
+                                                     value_gate)
+        if made_up is not None and continued:
+            self.budget = before
+            text, continued, made_up = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
+                                                         value_gate, lean=False)
+        if made_up is None:
+            self.calls_continued += continued
+        return text, made_up
+
     def _judged_call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str,
                      spec: CallSpec, context: list[str], said: Any, value_gate: float, *,
                      lean: bool = True) -> tuple[str, int, str | None]:
-        """``(call text, times it went on, made-up value)``: :meth:`_call`, then, when ``said`` is given (a
-        pythonic call judged by ``min_value_probability``), the value it made up
-        (:func:`~toolwire.models._call_checks.made_up_value`), else None."""
-        call_text, spans, added = self._call(loaded, tokens, head, opener, fmt, spec, said is not None, use_lean=lean)
-        if said is None:
-            return call_text, added, None
-        return call_text, added, made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
+        """``(call text, times it went on, made-up value or None)``, as :meth:`_made_call` judges one attempt."""
+        call_text, spans, continued, added = self._call(loaded, tokens, head, opener, fmt, spec, said is not None,
+                                                        use_lean=lean)
+        made_up = None
+        if said is not None:
+            made_up = made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
+        if made_up is None and added:  # every value the call went on to is judged as unsure
+            made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0)
+        return call_text, continued, made_up
 
     def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
-              judged: bool, *, use_lean: bool = True) -> tuple[str, list[tuple[int, int, float]], int]:
+              judged: bool, *, use_lean: bool = True
+              ) -> tuple[str, list[tuple[int, int, float]], int, list[tuple[int, int]]]:
         """Generate under the grammar the call in ``fmt`` whose ``opener`` the free text began after ``head``.
 
         Returns ``(the call's text, opener included; with ``judged``, for each token generated here, its
         character span in that text and the model's probability of it; how many times it went on
-        where it would have closed (optional_argument_share; ``use_lean`` False: never))``.
+        where it would have closed (optional_argument_share; ``use_lean`` False: never); the character spans
+        of the arguments it went on to, from the comma to the call's ``)``)``.
         """
         more = loaded.tokenize(head, bos=False) if head else []
         grammar = self._grammar(loaded, spec.tools, fmt, spec.parallel, spec.signature)
@@ -164,7 +189,7 @@ class Generation:
         self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
         if self.budget <= 0:  # the opening took the last token allowed: the call is cut off there
             self.finish = "length"
-            return opener, [], 0
+            return opener, [], 0, []
         steps: list[dict[int, float]] | None = [] if judged else None
         made: list[int] = []
         start = len(opener) if forced else 0
@@ -177,7 +202,9 @@ class Generation:
                 end = start + len(decoder.decode(loaded.piece(token)))
                 spans.append((start, end, candidates.get(token, 0.0)))
                 start = end
-        return text, spans, lean.continued if lean else 0
+        if lean is None or not lean.continued:
+            return text, spans, 0, []
+        return text, spans, lean.continued, _added_spans(loaded, [*forced, *made], lean)
 
     def _free(self, loaded: LoadedModel, tokens: list[int], scanner: OpenerScanner | None, spec: CallSpec,
               context: list[str]) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
@@ -237,20 +264,13 @@ class Generation:
                     before = self.budget
                     judged = steps is not None and value_gate > 0 and fmt == "pythonic"
                     said = (head, stream_spans(len(base), ends, made, steps, len(head))) if judged else None
-                    call_text, added, made_up = self._judged_call(loaded, tokens, head, text[pos:], fmt, spec,
-                                                                  context, said, value_gate)
-                    if made_up is not None and added:
-                        # an argument the call went on to (optional_argument_share) may not cost the call
-                        # itself: the call as the model would have closed it is judged instead
-                        self.budget = before
-                        call_text, added, made_up = self._judged_call(
-                            loaded, tokens, head, text[pos:], fmt, spec, context, said, value_gate, lean=False)
+                    call_text, made_up = self._made_call(loaded, tokens, head, text[pos:], fmt, spec, context, said,
+                                                         value_gate)
                     if made_up is not None:
                         self.made_up_values.append(made_up)
                         self.budget = before  # the declined call's tokens do not count
                         restart = first, [*opening, *spaces]
                         break
-                    self.calls_continued += added
                     piece = _visible(head, shown, len(head.rstrip()))
                     if piece:
                         yield AIMessageChunk(piece)
@@ -428,3 +448,17 @@ def _visible(text: str, shown: int, end: int) -> str:
     lead = len(text) - len(text.lstrip())
     start = max(shown, lead)
     return text[start:end] if end > start else ""
+
+
+def _added_spans(loaded: LoadedModel, fed: Sequence[int], lean: ArgumentLean) -> list[tuple[int, int]]:
+    """The character spans, in the text of the ``fed`` tokens, of the arguments ``lean`` made a call go on to
+    (from the comma: the bytes of a ``",`` token before its comma belong to the value before)."""
+    starts, pos = [], 0
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    for token in fed:
+        starts.append(pos)
+        pos += len(decoder.decode(loaded.piece(token)))
+    starts.append(pos)
+    return [(starts[first] + len(loaded.piece(fed[first])[:skip].decode("utf-8", "replace")), starts[last + 1])
+            for first, skip, last in lean.added_tokens() if 0 <= first <= last < len(fed)]
+
