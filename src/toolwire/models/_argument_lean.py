@@ -15,8 +15,8 @@ taken instead; the grammar then makes the model name a parameter and give its va
 went on to are known (:meth:`ArgumentLean.added_tokens`), so that a string or number among them that the
 conversation does not hold can be refused (``toolwire.models._generation``: the call is then made as the model
 would have closed it). Left alone: a call with no argument yet (going on there is a name, not a comma), and a
-closing token whose bytes before the ``)`` no vocabulary token continues with a comma. Where ``share`` comes from, and what it moved on BFCL: ``benchmarks/ACCURACY.md``
-("Tenth session").
+closing token whose bytes before the ``)`` no vocabulary token continues with a comma. Where ``share`` comes
+from, and what it moved on BFCL: ``benchmarks/ACCURACY.md`` ("Tenth session").
 """
 
 from __future__ import annotations
