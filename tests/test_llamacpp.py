@@ -260,7 +260,7 @@ def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
     short = unsure.invoke(question, max_tokens=4)
     assert short.response_metadata["finish_reason"] == "length"
     assert len(unsure.load().tokenize(short.text, bos=False)) <= 4
-    with pytest.raises(UserError, match="between 0 and 1"):
+    with pytest.raises(UserError, match="must be a number from 0 to 1"):
         ChatLlamaCpp(min_call_probability=1.5)
 
 
