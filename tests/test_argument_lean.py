@@ -243,3 +243,30 @@ def test_the_embedded_model_passes_the_optional_arguments_it_hesitated_over(smol
     assert set(before) < set(after) and all(after[k] == v for k, v in before.items())
     # flags (never refused) only: a string or number the call went on to must be in the conversation
     assert all(isinstance(after[k], bool) for k in set(after) - set(before))
+
+
+@pytest.mark.model
+def test_a_number_the_call_went_on_to_that_the_request_never_gave_is_refused(smol) -> None:
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    @tool
+    def rate_hotels(city: str, stars: int | None = None) -> str:
+        """Find hotels.
+
+        Args:
+            city: the city.
+            stars: the least number of stars.
+        """
+        return "none"
+
+    question = [HumanMessage("Find a hotel in Rome.")]
+
+    def ask(share: float):
+        model = ChatLlamaCpp("smollm2-135m", dialect="pythonic", optional_argument_share=share)
+        return model.bind_tools([rate_hotels], tool_choice="required").invoke(question, max_tokens=60)
+
+    plain, leaning = ask(0.0), ask(1e-6)
+    # the call went on to a number of stars the question does not hold: made as the model would have closed it
+    assert [c["args"] for c in leaning.tool_calls] == [c["args"] for c in plain.tool_calls]
+    assert all("stars" not in c["args"] for c in leaning.tool_calls)
+    assert "calls_continued" not in leaning.response_metadata

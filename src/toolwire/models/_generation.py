@@ -195,16 +195,18 @@ class Generation:
         start = len(opener) if forced else 0
         lean = self._lean(loaded, fmt, grammar) if use_lean else None
         text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made, lean)
-        spans = []
-        if steps is not None:
-            decoder = codecs.getincrementaldecoder("utf-8")("replace")
-            for token, candidates in zip(made, steps, strict=False):
-                end = start + len(decoder.decode(loaded.piece(token)))
-                spans.append((start, end, candidates.get(token, 0.0)))
-                start = end
-        if lean is None or not lean.continued:
-            return text, spans, 0, []
-        return text, spans, lean.continued, _added_spans(loaded, [*forced, *made], lean)
+        continued = lean.continued if lean is not None else 0
+        if steps is None and not continued:
+            return text, [], 0, []
+        starts = _char_starts(loaded, made, start)
+        spans = [(starts[i], starts[i + 1], candidates.get(token, 0.0))
+                 for i, (token, candidates) in enumerate(zip(made, steps or (), strict=False))]
+        added = []
+        for first, skip, last in lean.added_tokens() if lean is not None else ():
+            i, j = first - len(forced), last - len(forced)  # the lean was fed the forced tokens first
+            if 0 <= i <= j < len(made):  # from the comma: bytes before it in a ``",`` token end the value before
+                added.append((starts[i] + len(loaded.piece(made[i])[:skip].decode("utf-8", "replace")), starts[j + 1]))
+        return text, spans, continued, added
 
     def _free(self, loaded: LoadedModel, tokens: list[int], scanner: OpenerScanner | None, spec: CallSpec,
               context: list[str]) -> Generator[AIMessageChunk, None, tuple[str, str, str | None]]:
@@ -450,15 +452,11 @@ def _visible(text: str, shown: int, end: int) -> str:
     return text[start:end] if end > start else ""
 
 
-def _added_spans(loaded: LoadedModel, fed: Sequence[int], lean: ArgumentLean) -> list[tuple[int, int]]:
-    """The character spans, in the text of the ``fed`` tokens, of the arguments ``lean`` made a call go on to
-    (from the comma: the bytes of a ``",`` token before its comma belong to the value before)."""
-    starts, pos = [], 0
+def _char_starts(loaded: LoadedModel, tokens: Sequence[int], start: int) -> list[int]:
+    """Where each of ``tokens`` starts in their decoded text placed at character ``start``, then where the last ends."""
+    starts, pos = [start], start
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    for token in fed:
-        starts.append(pos)
+    for token in tokens:
         pos += len(decoder.decode(loaded.piece(token)))
-    starts.append(pos)
-    return [(starts[first] + len(loaded.piece(fed[first])[:skip].decode("utf-8", "replace")), starts[last + 1])
-            for first, skip, last in lean.added_tokens() if 0 <= first <= last < len(fed)]
-
+        starts.append(pos)
+    return starts
