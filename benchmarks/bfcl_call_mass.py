@@ -5,7 +5,8 @@ ChatLlamaCpp does (tool_choice auto), evaluates it, forces a ``[`` and sums the 
 tokens (top 200) whose text starts a bound tool's name. Prints one JSON line per item; compare the
 figures with a report's replies (``benchmarks/ACCURACY.md``, "Irrelevance: what was tried").
 
-Usage: ``python benchmarks/bfcl_call_mass.py /tmp/bs [model] > mass.jsonl`` (about 4 s per item here).
+Usage: ``python benchmarks/bfcl_call_mass.py /tmp/bs [model] > mass.jsonl`` (about 4 s per item here); with
+``--all`` every item of the five categories in the folder (for a folder of chosen items, ``bfcl_sample.py --ids``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from toolwire.models import init_chat_model
 from toolwire.models.base import to_tool_spec
 
 CATEGORIES = (("irrelevance", 60), ("simple_python", 50), ("multiple", 25))
+EVERY = tuple((c, None) for c in ("irrelevance", "simple_python", "multiple", "parallel", "parallel_multiple"))
 
 
 def _softmax_last(llm: llama_cpp.Llama) -> np.ndarray:
@@ -29,15 +31,19 @@ def _softmax_last(llm: llama_cpp.Llama) -> np.ndarray:
     return p / p.sum()
 
 
-def main(data: str, model: str | None = None) -> None:
+def main(data: str, model: str | None = None, every: bool = False) -> None:
     chat_model = init_chat_model(model)
     chat_model.prompt_cache = False
     loaded = chat_model.load()
     dialect = chat_model.dialect_for(loaded)
     llm = loaded.llm
     bracket = loaded.tokenize("[", bos=False)
-    for category, limit in CATEGORIES:
-        for item in load_category(data, category)[:limit]:
+    for category, limit in EVERY if every else CATEGORIES:
+        try:
+            chosen = load_category(data, category)[:limit]
+        except (OSError, ValueError):  # a folder of chosen items may lack a category
+            continue
+        for item in chosen:
             specs = [to_tool_spec(t) for t in item.toolset().tools]
             names = [s.name for s in specs]
             tokens = loaded.tokenize(loaded.render(dialect.render(item.messages(), specs, tool_choice="auto")))
@@ -56,4 +62,5 @@ def main(data: str, model: str | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None)
+    args = [a for a in sys.argv[1:] if a != "--all"]
+    main(args[0], args[1] if len(args) > 1 else None, every="--all" in sys.argv)

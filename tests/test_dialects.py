@@ -20,7 +20,7 @@ from toolwire.models.dialects import (
     parse_reply,
     python_signature,
 )
-from toolwire.models.grammar import OpenerScanner
+from toolwire.models.openers import OpenerScanner
 from toolwire.tools import ToolSpec
 
 # The chat template stored in Qwen2.5-Coder-1.5B-Instruct's GGUF (Apache-2.0, Qwen team).
@@ -415,6 +415,7 @@ def scan(text: str, formats=("pythonic", "json")):
     ("['get_weather(city=\"Paris\")']", 0, "pythonic"),
     ('  [ calculate (expression="1")]', 2, "pythonic"),
     ('get_weather(city="Paris")', 0, "pythonic"),
+    ('Get_Weather(city="Paris")', 0, "pythonic"),  # a bare call at the start: letter case does not count
     ('```python\n[get_weather(city="Paris")]\n```', 0, "pythonic"),
     ('Vou verificar.\n[calculate(expression="2")]', 15, "pythonic"),
     ('```json\n{\n  "name": "get_weather",\n  "arguments": {}}\n```', 0, "json"),
@@ -434,6 +435,8 @@ def test_call_starts_are_found(text, pos, fmt):
     'A pessoa: {"name": "Ann", "age": 3}',
     "Use get_weather(city) to know.",  # not at the start of a line
     'Texto\nget_weather(city="Paris")',  # a bare call only counts at the reply's start
+    'get.weather(city) is how you ask.',  # ...and with the bound name's own separators
+    'Get-Weather(city="Paris")',
     "```python\nprint([get_weather])\n```",
 ])
 def test_prose_and_code_are_not_calls(text):
@@ -598,7 +601,7 @@ class _ScriptedGeneration:
         return (text, spans, *lean) if lean and use_lean else (text, spans, 0, [])
 
     def run(self, loaded, names=("get_weather",), context=(), example_values=()):
-        from toolwire.models.grammar import OpenerScanner
+        from toolwire.models.openers import OpenerScanner
 
         chunks = []
         from toolwire.models._call_checks import CallSpec

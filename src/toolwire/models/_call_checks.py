@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolwire.models._loaded import LoadedModel
-    from toolwire.models.grammar import OpenerScanner
+    from toolwire.models.openers import OpenerScanner
     from toolwire.tools import ToolSpec
 
 __all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts", "in_context", "made_up_value",

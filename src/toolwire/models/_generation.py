@@ -22,7 +22,8 @@ from toolwire.models._tool_text import example_strings
 from toolwire.models._turns import Turn
 from toolwire.models.base import ChatRequest
 from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint
-from toolwire.models.grammar import OpenerScanner, call_grammar
+from toolwire.models.grammar import call_grammar
+from toolwire.models.openers import OpenerScanner
 from toolwire.tools import ToolSpec
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call
 from toolwire.models.dialects import parse_reply
-from toolwire.models.grammar import OpenerScanner
+from toolwire.models.openers import OpenerScanner
 from toolwire.parsing._calls import _EXAMPLE, name_key
 from toolwire.parsing.pythonic import _CUT_OFF, PythonNames
 from toolwire.tools import ToolSpec

@@ -18,7 +18,7 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
   ``[{"name": ..., "arguments": {...}}]`` (one call object when ``parallel`` is off; earlier calls are
   written with their arguments in the tool's schema order, as the grammar lets the model write them).
 
-Where a call starts in a reply is recognised by :class:`toolwire.models.grammar.OpenerScanner`.
+Where a call starts in a reply is recognised by :class:`toolwire.models.openers.OpenerScanner`.
 
 The default per model family is :data:`DEFAULT_DIALECTS` (first match on the GGUF's
 ``general.architecture`` and ``general.name``), see :func:`default_dialect`.
