@@ -44,13 +44,22 @@ def check_model(model: Any) -> None:
                         f"got {got}.")
 
 
-def check_tools(tools: Any) -> None:
-    """``tools`` is a list (or other iterable) of tools, not ``None``, one tool, a string or a dict."""
+def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:
+    """``tools`` is a list (or other iterable) of tools, not ``None``, one tool, a string or a dict.
+
+    Args:
+        tools: what the caller passed.
+        example: the call to show in the error, ``{}`` standing for the tool's name.
+
+    Raises:
+        UserError: ``tools`` is not such a list.
+    """
     if tools is None:
-        raise UserError("Pass the tools as a list, such as Agent(model, [my_tool]), or [] for no tools; got None.")
+        raise UserError(f"Pass the tools as a list, such as {example.format('my_tool')}, or [] for no tools; "
+                        "got None.")
     if callable(tools) or isinstance(tools, str | bytes | dict) or not isinstance(tools, Iterable):
         name = getattr(tools, "name", None) or getattr(tools, "__name__", None) or "my_tool"
-        raise UserError(f"Pass the tools as a list, such as Agent(model, [{name}]), not a single tool.")
+        raise UserError(f"Pass the tools as a list, such as {example.format(name)}, not a single tool.")
 
 
 def check_tool_choice(tool_choice: Any, names: Collection[str]) -> None:

@@ -32,13 +32,22 @@ being cancelled; when the run itself is cancelled, the cancellation propagates.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire._concurrency import run_coroutine_sync
 from toolwire._tool_run import _running, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
-from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage, new_tool_call_id
+from toolwire.messages import (
+    AIMessage,
+    InvalidToolCall,
+    ToolCall,
+    ToolMessage,
+    _checked_call,
+    _checked_invalid,
+    invalid_tool_call,
+    new_tool_call_id,
+)
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content
 from toolwire.tools import Tool
 
@@ -64,8 +73,8 @@ class ToolExecutor:
 
     Raises:
         SchemaError: a tool cannot be converted, or two tools share a name.
-        UserError: ``max_concurrency``, ``timeout`` or ``max_result_chars`` is not a valid value (a bool
-            is not a number here).
+        UserError: ``tools`` is not a list (one tool alone, None), or ``max_concurrency``, ``timeout`` or
+            ``max_result_chars`` is not a valid value (a bool is not a number here).
     """
 
     def __init__(
@@ -78,9 +87,11 @@ class ToolExecutor:
         max_result_chars: int | None = DEFAULT_MAX_RESULT_CHARS,
         hide_error_details: bool = False,
     ) -> None:
+        from toolwire._agent_checks import check_tools
         from toolwire.errors import SchemaError
         from toolwire.models.base import to_tool
 
+        check_tools(tools, "ToolExecutor([{}])")
         self.tools: dict[str, Tool] = {}
         for item in tools:
             converted = to_tool(item)
@@ -109,7 +120,7 @@ class ToolExecutor:
 
     async def _one(self, call: ToolCall, gate: asyncio.Semaphore | None) -> ToolMessage:
         name = call.get("name")
-        tool = self.tools.get(name)  # type: ignore[arg-type]
+        tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
             available = ", ".join(sorted(self.tools)) or "none"
             exc = UnknownToolError(
@@ -185,15 +196,37 @@ class ToolExecutor:
         Returns:
             One ToolMessage per call, then one per invalid call. A call without an id gets one first, and a
             number as an id becomes its text, as :class:`~toolwire.messages.AIMessage` does, so each answer can
-            be matched to its call.
+            be matched to its call. A call that is not a dict is answered in its place as an invalid call,
+            and one without a text name as a call of an unknown tool.
+
+        Raises:
+            UserError: ``calls`` (or ``invalid``) is one call, a dict, rather than a list of them.
+            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``; the other
+                calls still running are cancelled first, as the sync :meth:`call` does.
         """
-        calls, invalid = [_with_id(c) for c in calls], [_with_id(c) for c in invalid]
+        if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
+            raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
+        checked = [_prepared(c) for c in calls]
+        bad = [_checked_invalid(c) if isinstance(c, dict) else _prepared(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
-        if len(calls) == 1:
-            results = [await self._one(calls[0], gate)]
+
+        async def answer(call: Any) -> ToolMessage:
+            return await self._one(call, gate) if call["type"] == "tool_call" else self._invalid(call)
+
+        if len(checked) == 1:
+            results = [await answer(checked[0])]
+        elif checked:
+            tasks = [asyncio.ensure_future(answer(c)) for c in checked]
+            try:
+                results = list(await asyncio.gather(*tasks))
+            except BaseException:  # handle_errors=False (or the run cancelled): stop the other calls too
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                raise
         else:
-            results = list(await asyncio.gather(*(self._one(c, gate) for c in calls)))
-        results.extend(self._invalid(bad) for bad in invalid)
+            results = []
+        results.extend(self._invalid(b) for b in bad)
         return results
 
     async def aexecute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
@@ -228,12 +261,19 @@ class ToolExecutor:
         return f"ToolExecutor(tools={list(self.tools)}, max_concurrency={self.max_concurrency})"
 
 
-def _with_id(call: Any) -> Any:
-    """``call``, or a copy with an id: a new one for a missing one, a number's text for a number."""
-    if not isinstance(call, dict) or isinstance(call.get("id"), str):
-        return call
-    call_id = call.get("id")
-    return {**call, "id": new_tool_call_id() if call_id is None else str(call_id)}
+def _prepared(call: Any) -> ToolCall | InvalidToolCall:
+    """A call as :meth:`ToolExecutor.acall` answers it: a well-formed call as
+    :class:`~toolwire.messages.AIMessage` shapes it (an id made or turned to text, argument text decoded); a
+    dict whose name is missing or not text kept in place, so it is answered as an unknown tool; anything else
+    (a string, a number) an invalid call, answered in its place."""
+    if isinstance(call, dict):
+        if isinstance(call.get("name"), str):
+            return _checked_call(call)
+        call_id = call.get("id")
+        return {**call, "id": new_tool_call_id() if call_id is None else str(call_id),  # type: ignore[typeddict-item]
+                "type": "tool_call"}
+    return invalid_tool_call(None, f"{call!r:.200}", None,
+                             "a tool call must be a dict with 'name', 'args' and 'id'")
 
 
 def _is_int(value: Any) -> bool:

@@ -21,10 +21,11 @@ Content is a string or a list of content blocks (``{"type": "text", "text": ...}
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from toolwire.results import json_ready
@@ -130,6 +131,40 @@ def _id_text(value: Any) -> str | None:
     as some servers send) becomes ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call
     and its answer still match."""
     return value if value is None or isinstance(value, str) else str(value)
+
+
+def _checked_call(call: Any) -> ToolCall:
+    """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a string (made when
+    missing, a number as its text) and ``"type": "tool_call"``. Arguments given as text (JSON, or what
+    :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
+    get an object; arguments that cannot be read that way stay as they are, and running the call answers
+    them with the tool's "Invalid arguments" error, as for any other form of bad arguments.
+
+    Raises:
+        UserError: ``call`` is not a dict with a string ``name``.
+    """
+    if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+        from toolwire.errors import UserError
+
+        raise UserError(f"Each tool call must be a dict {{'name': str, 'args': dict, 'id': str}}; got {call!r:.80}.")
+    args = call.get("args")
+    call_id = call.get("id")
+    if args is not None and not isinstance(args, dict):
+        if isinstance(args, Mapping):
+            args = dict(args)
+        elif isinstance(args, str | bytes | bytearray):
+            from toolwire.errors import ToolCallParseError
+            from toolwire.parsing.arguments import normalize_arguments
+
+            with contextlib.suppress(ToolCallParseError):  # the call's run then gives the tool's error
+                args = normalize_arguments(args)
+        out = tool_call(call["name"], {}, _id_text(call_id))
+        out["args"] = args  # type: ignore[typeddict-item]
+        return out
+    if "type" not in call or not isinstance(call_id, str) or args is None:
+        # a missing id is made; a number (some servers) is kept as its text
+        return tool_call(call["name"], args or {}, _id_text(call_id))
+    return _copy_containers(call)  # type: ignore[no-any-return]
 
 
 def _checked_invalid(bad: Any) -> InvalidToolCall:
@@ -347,21 +382,7 @@ class AIMessage(BaseMessage):
     ) -> None:
         super().__init__(content, id=id, name=name)
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
-        calls = []
-        for call in tool_calls or ():
-            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-                from toolwire.errors import UserError
-
-                raise UserError(
-                    "Each tool call must be a dict {'name': str, 'args': dict, 'id': str}; "
-                    f"got {call!r:.80}."
-                )
-            call_id = call.get("id")
-            if "type" not in call or not isinstance(call_id, str):
-                # a missing id is made; a number (some servers) is kept as its text
-                call = tool_call(call["name"], call.get("args") or {}, _id_text(call_id))
-            calls.append(_copy_containers(call))
-        _set(self, "tool_calls", calls)
+        _set(self, "tool_calls", [_checked_call(call) for call in tool_calls or ()])
         _set(self, "invalid_tool_calls", [_checked_invalid(bad) for bad in invalid_tool_calls or ()])
         _set(self, "usage", usage)
         _set(self, "response_metadata", dict(response_metadata or {}))

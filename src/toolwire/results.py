@@ -130,7 +130,10 @@ def result_to_content(result: Any) -> str | list[Any]:
     if _is_blocks(result):
         return result
     if isinstance(result, BaseModel):
-        return result.model_dump_json()
+        try:
+            return result.model_dump_json()
+        except (ValueError, TypeError):  # a field pydantic cannot write as JSON: as for a model in a list
+            pass
     return _json_text(lambda: _dumps(result))
 
 
@@ -288,7 +291,8 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
 
     Validation, timeout and unknown-tool errors say what to change; any other exception gives its type
     and message (never a traceback), or only its type when ``hide_details`` is set (for tools whose
-    errors may hold secrets).
+    errors may hold secrets). An exception group (``asyncio.TaskGroup``) gives its first error's, the one
+    that says what went wrong.
     """
     if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
         isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
@@ -298,12 +302,17 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
         return str(exc)  # already written for the model (an MCP server's error text, for one)
     if isinstance(exc, ToolExecutionError):
         return f"Error: tool '{tool_name}' failed: {exc}"
+    more = ""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # a TaskGroup's: the error inside tells
+        if len(exc.exceptions) > 1 and not more:
+            more = f" (the first of {len(exc.exceptions)} errors)"
+        exc = exc.exceptions[0]
     kind = type(exc).__name__
     if hide_details:
-        return f"Error: tool '{tool_name}' raised {kind}. Try different arguments or another approach."
+        return f"Error: tool '{tool_name}' raised {kind}{more}. Try different arguments or another approach."
     try:
         detail = str(exc).strip()
     except Exception:  # an exception whose __str__ itself fails still gets its error result
         detail = ""
-    return f"Error: tool '{tool_name}' raised {kind}: {detail}" if detail else \
-        f"Error: tool '{tool_name}' raised {kind}."
+    return f"Error: tool '{tool_name}' raised {kind}{more}: {detail}" if detail else \
+        f"Error: tool '{tool_name}' raised {kind}{more}."

@@ -33,6 +33,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
+from toolwire._tool_checks import check_fields_taken
 from toolwire._tool_run import (
     _CURRENT_CALL,
     _in_context,
@@ -162,9 +163,9 @@ class Tool:
         self.response_format = response_format
         self.handle_errors = handle_errors
         self.hide_error_details = hide_error_details
-        code = getattr(func, "__code__", None)  # a function defined in a class body, taking self
-        self._method = bool(inspect.isfunction(func) and code is not None and code.co_argcount
-                            and code.co_varnames[0] == "self")
+        code = getattr(func, "__code__", None)  # a function defined in a class body, taking self (or cls)
+        self._method = code.co_varnames[0] if (inspect.isfunction(func) and code is not None and code.co_argcount
+                                               and code.co_varnames[0] in ("self", "cls")) else ""
 
     # -- construction ------------------------------------------------------------------------------
 
@@ -195,9 +196,12 @@ class Tool:
             parse_docstring: read parameter descriptions from the docstring.
 
         Raises:
-            SchemaError: bad name, no description, a signature with no JSON Schema, or a ``timeout`` that is not
-                a positive number of seconds.
+            SchemaError: bad name, no description, a signature with no JSON Schema, an ``args_schema`` whose
+                fields the function does not take as keyword arguments, or a ``timeout`` that is not a positive
+                number of seconds.
         """
+        if isinstance(func, classmethod | staticmethod):  # ``@tool`` above ``@classmethod``: see ``__get__``
+            func = func.__func__
         tool_name = name if name is not None else getattr(func, "__name__", None)
         if tool_name is None:
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
@@ -205,6 +209,7 @@ class Tool:
         if args_schema is not None:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
                 raise SchemaError("args_schema must be a pydantic BaseModel class.")
+            check_fields_taken(func, args_schema, tool_name)
             doc_desc = _docstring_summary(func) if description is None else None
             schema = model_schema(args_schema, tool_name, description or doc_desc or None)
         else:
@@ -284,12 +289,17 @@ class Tool:
 
     def __get__(self, obj: Any, objtype: Any = None) -> Tool:
         """``@tool`` on a method: reading it from an instance gives the tool bound to that instance
-        (``self`` is not a parameter the model sees)."""
-        if obj is None or not self._method:
+        (``self`` is not a parameter the model sees); on a classmethod (``@tool`` above ``@classmethod``), the
+        tool bound to the class, read from the class or an instance (``cls`` is not a parameter either)."""
+        if self._method == "cls":
+            owner = objtype if objtype is not None else type(obj)
+        elif obj is None or not self._method:
             return self
+        else:
+            owner = obj
         bound = copy.copy(self)
-        bound.func = types.MethodType(self.func, obj)
-        bound._method = False
+        bound.func = types.MethodType(self.func, owner)
+        bound._method = ""
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -392,7 +402,7 @@ class Tool:
 
     def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
         if type(result) is str and self.response_format == "content":  # the common case, without the checks
-            return ToolMessage._made(result, call.get("id") or "", self.name, "success", None)
+            return ToolMessage._made(result, _call_id(call), self.name, "success", None)
         artifact = None
         if self.response_format == "content_and_artifact":
             if not (isinstance(result, tuple) and len(result) == 2):
@@ -407,12 +417,11 @@ class Tool:
             raise ToolExecutionError(
                 f"Tool '{self.name}' returned an awaitable instead of a result; declare the function "
                 "`async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
-        return ToolMessage(result_to_content(result), call.get("id") or "", name=self.name,
-                           artifact=artifact)
+        return ToolMessage(result_to_content(result), _call_id(call), name=self.name, artifact=artifact)
 
     def _error_message(self, exc: BaseException, call: Mapping[str, Any]) -> ToolMessage:
         return ToolMessage(error_text(exc, self.name, hide_details=self.hide_error_details),
-                           call.get("id") or "", name=self.name, status="error")
+                           _call_id(call), name=self.name, status="error")
 
     # -- sync --------------------------------------------------------------------------------------
 
@@ -461,7 +470,7 @@ class Tool:
         if _is_tool_call(input):
             token = _CURRENT_CALL.set(input)  # current_tool_call(); not a context manager: B1 times this path
             try:
-                return self._to_message(self._run(self.call_args(input.get("args")), limit), input)
+                return self._to_message(self._run(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise
@@ -519,7 +528,7 @@ class Tool:
         if _is_tool_call(input):
             token = _CURRENT_CALL.set(input)
             try:
-                return self._to_message(await self._arun(self.call_args(input.get("args")), limit), input)
+                return self._to_message(await self._arun(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
                     raise
@@ -534,12 +543,20 @@ _TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
 
 def _is_tool_call(value: Any) -> bool:
     """Whether ``invoke``'s input is a tool call rather than arguments: a mapping with ``"type": "tool_call"``,
-    an ``"args"`` key and no key outside ``name``/``args``/``id``/``type`` (the ToolCall shape of
-    LangChain and OpenAI-style messages). Arguments of a tool whose parameters happen to include ``type``
-    and ``args`` are read as a tool call only when they have exactly that shape."""
+    an ``"args"`` key, or ``"name"`` and ``"id"`` (a call of a tool without arguments may leave ``args`` out),
+    and no key outside ``name``/``args``/``id``/``type`` (the ToolCall shape of LangChain and OpenAI-style
+    messages). Arguments of a tool whose parameters happen to include ``type`` and ``args`` are read as a
+    tool call only when they have exactly that shape."""
     if not (type(value) is dict or isinstance(value, Mapping)) or value.get("type") != "tool_call":
         return False
-    return "args" in value and _TOOL_CALL_KEYS.issuperset(value.keys())
+    return ("args" in value or ("name" in value and "id" in value)) and _TOOL_CALL_KEYS.issuperset(value.keys())
+
+
+def _call_id(call: Mapping[str, Any]) -> str:
+    """The ``tool_call_id`` answering ``call``: its ``id`` as text (``5`` -> ``"5"``, as :class:`ToolMessage`
+    and the executor write it, so it matches the AIMessage's call), ``""`` when it has none."""
+    found = call.get("id")
+    return found if type(found) is str else "" if found is None else str(found)
 
 
 def _is_async_def(func: Any) -> bool:
@@ -584,7 +601,8 @@ def tool(*args: Any, **kwargs: Any) -> Any:
         SchemaError: at definition time, for a bad name, a missing description, or a signature with no
             JSON Schema.
     """
-    if len(args) == 1 and callable(args[0]) and not isinstance(args[0], str) and not kwargs:
+    if len(args) == 1 and (callable(args[0]) or isinstance(args[0], classmethod)) and not isinstance(args[0], str) \
+            and not kwargs:
         return Tool.from_function(args[0])
     if len(args) > 1:
         raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")

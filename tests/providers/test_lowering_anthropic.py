@@ -44,7 +44,7 @@ def test_top_level_union_is_wrapped_or_refused():
                                          "name": {"type": "string"}}, "required": ["kind"],
         "description": "Give id or name."}
     scalar = {"name": "pick", "parameters": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}
-    with pytest.raises(SchemaError, match="input_schema must be one object"):
+    with pytest.raises(SchemaError, match="must be an object schema"):  # refused as the tool dict is read
         convert_to_anthropic_tool(scalar)
 
 

@@ -197,7 +197,9 @@ def to_langchain_tool(tool: Any) -> Any:
 
     Returns:
         A ``langchain_core.tools.StructuredTool`` with the same name, description and JSON Schema
-        (``args_schema`` is the schema dict), ``return_direct`` and ``response_format``. Calls go
+        (``args_schema`` is the schema dict; an argument named ``config`` or ``run_manager``, which
+        LangChain keeps for itself, is offered as ``config_`` / ``run_manager_``), ``return_direct`` and
+        ``response_format``. Calls go
         through toolwire (validation, timeout); when the toolwire tool handles errors
         (``handle_errors=True``, the default) a failure becomes a LangChain ``status="error"``
         ToolMessage with toolwire's error text. Invoked with a whole LangChain ToolCall, the tool's
@@ -217,6 +219,7 @@ def to_langchain_tool(tool: Any) -> Any:
     if not isinstance(converted, Tool):
         raise SchemaError(f"Tool {converted.name!r} has a schema but no function, so LangChain cannot run it.")
     tw = converted
+    parameters, renamed = _unreserved(tw.parameters)
 
     def shape(result: Any) -> Any:
         if tw.response_format == "content_and_artifact":
@@ -238,6 +241,7 @@ def to_langchain_tool(tool: Any) -> Any:
             {"name": tw.name, "args": kwargs, "id": call_id, "type": "tool_call"})
 
     def run(**kwargs: Any) -> Any:
+        kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
         token = current(kwargs)
         try:
             return shape(tw.invoke(kwargs))
@@ -248,6 +252,7 @@ def to_langchain_tool(tool: Any) -> Any:
                 _CURRENT_CALL.reset(token)
 
     async def arun(**kwargs: Any) -> Any:
+        kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
         token = current(kwargs)
         try:
             return shape(await tw.ainvoke(kwargs))
@@ -260,13 +265,39 @@ def to_langchain_tool(tool: Any) -> Any:
     return _structured_tool_class()(
         name=tw.name,
         description=tw.description,
-        args_schema=tw.parameters,
+        args_schema=parameters,
         func=run,
         coroutine=arun,
         return_direct=tw.return_direct,
         response_format=tw.response_format,
         handle_tool_error=tw.handle_errors,
     )
+
+
+_LC_RESERVED = ("config", "run_manager")
+"""Keyword arguments LangChain's ``StructuredTool._run`` keeps for itself: a tool argument of that name never
+reaches the function (langchain-core ``tools/structured.py``)."""
+
+
+def _unreserved(parameters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The schema LangChain is given, and ``{LangChain's name: the tool's}`` for the renamed arguments: an
+    argument named ``config`` or ``run_manager`` is offered as ``config_`` (``config__``, ... if taken), so its
+    value reaches the tool instead of being taken by LangChain."""
+    props = parameters.get("properties")
+    if not isinstance(props, dict) or not any(name in props for name in _LC_RESERVED):
+        return parameters, {}
+    new_names: dict[str, str] = {}
+    for name in props:
+        if name in _LC_RESERVED:
+            new = name + "_"
+            while new in props or new in new_names.values():
+                new += "_"
+            new_names[name] = new
+    out = dict(parameters)
+    out["properties"] = {new_names.get(k, k): v for k, v in props.items()}
+    if isinstance(parameters.get("required"), list):
+        out["required"] = [new_names.get(k, k) for k in parameters["required"]]
+    return out, {new: old for old, new in new_names.items()}
 
 
 def _structured_tool_class() -> type:

@@ -140,13 +140,16 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     ``{"name", "description", "parameters"}`` (or Anthropic ``input_schema``) dict (schema only; other keys
     such as ``cache_control`` kept in a :class:`ToolDictSpec`), a provider server-tool dict (a
     :class:`ServerTool`, see :func:`server_tool`), and a LangChain tool. A dict's
-    parameters get their local ``$ref``/``$defs`` inlined and ``title`` keywords dropped by the code
-    :func:`~toolwire.interop.tool_from_schema` uses (:func:`toolwire.schema.inline_refs`), so the
-    :class:`ToolSpec` holds no ``$ref``, as it promises, and strict mode can read it.
+    parameters are checked and made self-contained as :func:`~toolwire.interop.tool_from_schema` does
+    (:func:`toolwire.interop.openai_tools.normalize_parameters`: valid JSON Schema of an object, local
+    ``$ref``/``$defs`` inlined, ``title`` keywords and ``$schema`` dropped), so the :class:`ToolSpec` holds no
+    ``$ref``, as it promises, strict mode can read it, and a broken schema fails here rather than at the
+    provider.
 
     Raises:
         SchemaError: the object cannot be a tool (the message says what is accepted), or a dict's
-            parameters are not a dict, have a recursive ``$ref`` or one to a definition they lack.
+            parameters are not a valid JSON Schema of an object (not a dict, another type, a recursive
+            ``$ref`` or one to a definition they lack), or its description is not text.
     """
     if isinstance(obj, Tool | ToolSpec):
         return obj
@@ -157,16 +160,20 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         fn = obj.get("function") if obj.get("type") == "function" else obj
         if not isinstance(fn, dict) or "name" not in fn:
             raise SchemaError("A tool dict needs 'name' (or the OpenAI form {'type': 'function', 'function': {...}}).")
-        from toolwire.schema import inline_refs
+        from toolwire.interop.openai_tools import normalize_parameters
 
         name = check_name(fn["name"])
         params = fn.get("parameters") or fn.get("input_schema") or {"type": "object", "properties": {}}
         if not isinstance(params, dict):
             raise SchemaError(f"The 'parameters' of tool {name!r} must be a JSON Schema dict.")
+        description = fn.get("description") or ""
+        if not isinstance(description, str):
+            raise SchemaError(f"The 'description' of tool {name!r} must be text, not {type(description).__name__}.")
+        params = normalize_parameters(params, name)
         extra = {k: copy.deepcopy(v) for k, v in [*obj.items(), *fn.items()] if k not in _SPEC_KEYS}
         if extra:
-            return ToolDictSpec(name, fn.get("description", ""), inline_refs(params), extra)
-        return ToolSpec(name, fn.get("description", ""), inline_refs(params))
+            return ToolDictSpec(name, description, params, extra)
+        return ToolSpec(name, description, params)
     if isinstance(obj, type) and issubclass(obj, BaseModel):
         from toolwire.schema import model_schema
 
@@ -291,9 +298,12 @@ class BaseChatModel:
 
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
-            UserError: ``tool_choice`` names a tool that is not bound, or a server tool is of another
-                provider (see :attr:`server_tools`).
+            UserError: ``tools`` is not a list (one tool alone, None), ``tool_choice`` names a tool that is
+                not bound, or a server tool is of another provider (see :attr:`server_tools`).
         """
+        from toolwire._agent_checks import check_tools
+
+        check_tools(tools, "model.bind_tools([{}])")
         converted = tuple(to_tool(t) for t in tools)
         for item in converted:
             if isinstance(item, ServerTool) and item.provider not in self.server_tools:

@@ -10,6 +10,7 @@ literal, or cut-off text. :func:`normalize_arguments` turns each of these into a
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
@@ -576,8 +577,8 @@ def tool_call_from_native(
     if schema is None:
         inner = _inner_call(args)
         if inner is not None and inner[0] == name and len(args) == 2:
-            try:
+            # not a wrapper after all when the inner part is no object (a tool with arguments ``name`` and
+            # ``parameters``, say): the call is read as sent
+            with contextlib.suppress(ToolCallParseError):
                 args = normalize_arguments(inner[1])
-            except ToolCallParseError as exc:
-                return invalid_tool_call(name, raw_text(arguments), id, str(exc))
     return tool_call(name, args, id)

@@ -130,15 +130,17 @@ def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
 
 
 def arguments_json(call: ToolCall | InvalidToolCall) -> str:
-    """A call's arguments as JSON object text (an invalid call keeps its raw text; none gives ``{}``)."""
-    if call.get("type") == "invalid_tool_call":
-        raw = call.get("args")
+    """A call's arguments as JSON object text (an invalid call, or a call whose arguments are text that
+    could not be read, keeps its raw text; none gives ``{}``)."""
+    raw = call.get("args")
+    if call.get("type") == "invalid_tool_call" or isinstance(raw, str):
         return raw if isinstance(raw, str) and raw.strip() else "{}"
-    return json.dumps(call.get("args") or {}, ensure_ascii=False)
+    return json.dumps(raw or {}, ensure_ascii=False, default=str)
 
 
 def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
-    """A call's arguments as an object, for providers that carry them decoded (``{}`` for invalid calls)."""
+    """A call's arguments as an object, for providers that carry them decoded (``{}`` for invalid calls and
+    for arguments that are not an object, which the call's error result explains)."""
     if call.get("type") == "invalid_tool_call":
         return {}
     args = call.get("args")
