@@ -178,7 +178,8 @@ def test_s3_openai_form_keeps_the_nested_object() -> None:
         "parameters": {
             "type": "object",
             "properties": {
-                "to": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+                "to": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+                       "additionalProperties": False},
                 "express": {"type": "boolean", "default": False},
             },
             "required": ["to"],

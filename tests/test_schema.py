@@ -161,9 +161,11 @@ def test_nested_pydantic_model_is_inlined_without_refs_or_titles() -> None:
         "type": "object",
         "properties": {"city": {"type": "string"}, "zip_code": {"type": "string", "default": ""}},
         "required": ["city"],
+        "additionalProperties": False,
     }
     assert schema["properties"]["order"] == {
         "type": "object",
+        "additionalProperties": False,
         "properties": {
             "ship_to": address,
             "bill_to": {"anyOf": [address, {"type": "null"}], "default": None},

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel
-from pydantic_core import SchemaValidator
 
 from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
+from toolwire._schema_strict import build_validator, strict_class_schema
 
 __all__ = ["Unsupported", "fast_default", "fast_function_schema", "sorted_inline"]
 
@@ -48,7 +48,7 @@ _VALIDATION_ONLY_CONFIG = frozenset({
 })
 _NODE_KEYS: dict[str, frozenset[str]] = {
     kind: frozenset(keys) for kind, keys in {
-        "str": {"type", "metadata"}, "int": {"type", "metadata"}, "float": {"type", "metadata"},
+        "str": {"type", "metadata"}, "int": {"type", "metadata"}, "float": {"type", "metadata", "allow_inf_nan"},
         "bool": {"type", "metadata"}, "any": {"type", "metadata"}, "none": {"type", "metadata"},
         "list": {"type", "items_schema", "metadata"},
         "dict": {"type", "keys_schema", "values_schema", "metadata"},
@@ -69,14 +69,17 @@ _METADATA_KEYS = frozenset(("pydantic_js_updates", "pydantic_js_functions"))
 _default_json_schema = BaseModel.__get_pydantic_json_schema__.__func__  # type: ignore[attr-defined]
 
 
-def _fast_core(tp: Any) -> dict[str, Any]:
-    """The core schema pydantic's GenerateSchema makes for ``tp``, for the types the fast path knows."""
+def _fast_core(tp: Any, classes: list[type] | None = None) -> dict[str, Any]:
+    """The core schema pydantic's GenerateSchema makes for ``tp``, for the types the fast path knows; with
+    ``classes``, the one :mod:`toolwire._schema_strict` makes of it (the model classes to build from their schema
+    are added to ``classes``: see :func:`~toolwire._schema_strict.build_validator`)."""
     try:
         simple = _SIMPLE_CORE.get(tp)
     except TypeError:  # an unhashable annotation
         raise Unsupported from None
     if simple is not None:
-        return {"type": simple}
+        return {"type": simple, "allow_inf_nan": False} if simple == "float" and classes is not None else \
+            {"type": simple}
     if tp is Any:
         return {"type": "any"}
     if tp is None or tp is type(None):
@@ -88,11 +91,11 @@ def _fast_core(tp: Any) -> dict[str, Any]:
     origin = get_origin(tp)
     args = get_args(tp)
     if origin is list and len(args) == 1:
-        return {"type": "list", "items_schema": _fast_core(args[0])}
+        return {"type": "list", "items_schema": _fast_core(args[0], classes)}
     if origin is dict and len(args) == 2 and args[0] is str:
-        return {"type": "dict", "keys_schema": {"type": "str"}, "values_schema": _fast_core(args[1])}
+        return {"type": "dict", "keys_schema": {"type": "str"}, "values_schema": _fast_core(args[1], classes)}
     if origin is typing.Union or origin is types.UnionType:
-        choices = [_fast_core(a) for a in args if a is not type(None)]
+        choices = [_fast_core(a, classes) for a in args if a is not type(None)]
         if not choices:
             raise Unsupported
         schema = choices[0] if len(choices) == 1 else {"type": "union", "choices": choices}
@@ -108,8 +111,21 @@ def _fast_core(tp: Any) -> dict[str, Any]:
         schema = tp.__dict__.get("__pydantic_core_schema__")
         if not isinstance(schema, dict) or schema.get("type") != "model" or schema.get("cls") is not tp:
             raise Unsupported
-        return schema  # type: ignore[return-value]
+        return schema if classes is None else strict_class_schema(schema, classes)  # type: ignore[return-value]
     raise Unsupported
+
+
+def _finite(value: Any) -> bool:
+    """Whether JSON-like ``value`` holds no ``inf``/``nan``. Every other number the fast path writes is finite
+    (defaults: :func:`fast_default`; literals: str, int, bool), so its schemas need no check for them."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)
+    if kind is dict:
+        return all(_finite(v) for v in value.values())
+    if kind is list or kind is tuple:
+        return all(_finite(v) for v in value)
+    return True
 
 
 def fast_default(value: Any) -> Any:
@@ -214,7 +230,8 @@ def _fast_json(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
     if metadata:
         updates = metadata.get("pydantic_js_updates")
         functions = metadata.get("pydantic_js_functions", ())
-        if not _METADATA_KEYS.issuperset(metadata) or (updates is not None and type(updates) is not dict):
+        if not _METADATA_KEYS.issuperset(metadata) or (updates is not None and type(updates) is not dict) \
+                or (updates and not _finite(updates)):  # (examples=[inf]: the general path drops them)
             raise Unsupported
     else:
         updates, functions = None, ()
@@ -303,7 +320,7 @@ def _fast_model_json(node: dict[str, Any], functions: Any, defs: dict[str, Any])
         extra = cls.model_config.get("extra")
         if extra == "allow":
             body["additionalProperties"] = True
-        elif extra == "forbid":
+        elif extra is None or extra == "forbid":  # pydantic's default is refused too (see _schema_strict)
             body["additionalProperties"] = False
         defs[ref] = body
     elif defs[ref] is None:
@@ -335,8 +352,9 @@ def fast_function_schema(
     properties: dict[str, Any] = {}
     required: list[str] = []
     defs: dict[str, Any] = {}
+    classes: list[type] = []
     for name, annotation, desc, is_required in params:
-        inner = _fast_core(annotation)
+        inner = _fast_core(annotation, classes)  # (the JSON Schema of the stricter schema is pydantic's of the other)
         field: dict[str, Any] = {"type": "typed-dict-field", "schema": inner, "required": is_required,
                                  "metadata": {"pydantic_js_updates": {"description": desc}} if desc else {}}
         fields[name] = field
@@ -349,7 +367,7 @@ def fast_function_schema(
     core = {"type": "typed-dict", "fields": fields, "extra_behavior": "forbid",
             "config": {"title": model_name, "extra_fields_behavior": "forbid"}}
     try:
-        validator = SchemaValidator(core)  # type: ignore[arg-type]
+        validator = build_validator(core, classes)
     except Exception:  # a schema pydantic-core refuses (never expected): let the general path report it
         raise Unsupported from None
     raw: dict[str, Any] = {"type": "object", "properties": properties}

@@ -1,18 +1,22 @@
 """JSON Schema rewriting shared by tool definitions and providers: ``$ref`` inlining (every provider gets a
 self-contained schema), the null plan of OpenAI strict mode (nulls sent for optional values are
-dropped where the schema does not accept them) and the path of a validation error as the model sees it.
-Re-exported by :mod:`toolwire.schema`.
+dropped where the schema does not accept them), and the path of a validation error as the model sees it,
+in the message a validation error gives (:func:`validation_message`). Re-exported by :mod:`toolwire.schema`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from toolwire.errors import SchemaError
 
-__all__ = ["NullPlan", "drop_defaulted_nulls", "inline_refs", "null_plan", "shown_path"]
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+__all__ = ["NullPlan", "drop_defaulted_nulls", "field_names", "inline_refs", "null_plan", "shown_path",
+           "validation_message"]
 
 
 # -- $ref inlining --------------------------------------------------------------------------------
@@ -382,19 +386,85 @@ def drop_defaulted_nulls(value: Any, plan: NullPlan) -> Any:
     return value
 
 
-# -- validation error paths ------------------------------------------------------------------------
+# -- validation error paths and messages -----------------------------------------------------------
+_UNKNOWN_KEY = ("extra_forbidden", "unexpected_keyword_argument")  # (the second from a dataclass)
 
 
-def shown_path(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> str:
-    """``loc`` as a dotted path in the arguments, without the union member names pydantic adds: a step is
-    such a name when every schema the path can be at is an ``anyOf``/``oneOf`` of two or more non-null
-    branches (``X | None`` is no union to pydantic); the path then goes on in each branch."""
+def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str] = (),
+                       schema: Mapping[str, Any] | None = None) -> str:
+    """Turn a pydantic ``ValidationError`` into one message naming each field, what was expected and
+    what came, e.g. ``"Invalid arguments for tool 'f': 'k': Input should be a valid integer (got 'x')."``.
+
+    Args:
+        exc: the pydantic error.
+        tool_name: the tool's name, for the message.
+        known: the tool's parameter names as the model sees them (aliases), listed when an unknown
+            argument came.
+        schema: the JSON Schema of the arguments (``$ref`` inlined), read to show each error's path as a
+            path in the arguments: pydantic puts the name of the union member it tried in its ``loc``
+            (``p.Cat.meow``, ``u.int``), which the model never wrote, so those steps are left out
+            (``p.meow``, ``u``); the errors then at the same path with the same input are joined with
+            "or". Without it the ``loc`` is shown as it is. An unknown key inside an object is named as a
+            field of that object, whose fields the schema lists.
+    """
+    entries: list[str | tuple[str, str]] = []  # a finished part, or the (path, input) of an "or" part
+    messages: dict[tuple[str, str], list[str]] = {}
+    extra = False
+    objects: dict[str, list[str] | None] = {}  # objects that got an unknown key: their fields, when known
+    for err in exc.errors(include_url=False):
+        full = tuple(err.get("loc", ()))
+        loc = shown_path(full, schema) or "(arguments)"
+        kind = err.get("type")
+        if kind == "missing":
+            entries.append(f"'{loc}' is required but missing")
+        elif kind in _UNKNOWN_KEY and len(full) > 1:
+            parent = shown_path(full[:-1], schema)
+            objects.setdefault(parent, field_names(full[:-1], schema))
+            entries.append(f"'{loc}' is not an allowed field of '{parent}' (got {_short(err.get('input'))})")
+        elif kind in _UNKNOWN_KEY:
+            extra = True
+            entries.append(f"'{loc}' is not a parameter of this tool (got {_short(err.get('input'))})")
+        else:
+            key = (loc, _short(err.get("input")))
+            if key not in messages:
+                messages[key] = []
+                entries.append(key)
+            if str(err.get("msg")) not in messages[key]:
+                messages[key].append(str(err.get("msg")))
+    parts: list[str] = []
+    for entry in entries:
+        if isinstance(entry, tuple):
+            first, *rest = messages[entry]
+            text = ", or ".join([first, *(m[:1].lower() + m[1:] for m in rest)])
+            entry = f"'{entry[0]}': {text} (got {entry[1]})"
+        if entry not in parts:
+            parts.append(entry)
+    text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
+    names = list(known)
+    if extra and names:
+        text += f" Its parameters are: {', '.join(names)}."
+    for parent, fields in objects.items():
+        if fields:
+            text += f" The fields of '{parent}' are: {', '.join(fields)}."
+        elif fields is not None:
+            text += f" '{parent}' takes no fields."
+    return text
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _schemas_at(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> tuple[list[str], list[Any]]:
+    """``loc`` as the steps the model wrote (see :func:`shown_path`) and the schemas the path can end at (none
+    when the schema cannot be followed that far)."""
     nodes: list[Any] = [schema] if isinstance(schema, Mapping) else []
     shown: list[str] = []
     for index, step in enumerate(loc):
         if not nodes or step == "[key]":  # a schema it cannot follow, or a dict key's own error
             shown.extend(str(s) for s in loc[index:])
-            break
+            return shown, []
         unions = [_union_branches(node) for node in nodes]
         if all(len(branches) > 1 for branches in unions):
             nodes = [branch for branches in unions for branch in branches]
@@ -402,7 +472,30 @@ def shown_path(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> str:
         shown.append(str(step))
         nodes = [child for node, branches in zip(nodes, unions, strict=True)
                  if (child := _child_schema(branches[0] if len(branches) == 1 else node, step)) is not None]
-    return ".".join(shown)
+    return shown, nodes
+
+
+def shown_path(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> str:
+    """``loc`` as a dotted path in the arguments, without the union member names pydantic adds: a step is
+    such a name when every schema the path can be at is an ``anyOf``/``oneOf`` of two or more non-null
+    branches (``X | None`` is no union to pydantic); the path then goes on in each branch."""
+    return ".".join(_schemas_at(loc, schema)[0])
+
+
+def field_names(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> list[str] | None:
+    """The property names of the object at ``loc`` (a pydantic ``loc``, as for :func:`shown_path`), or None
+    when the schema does not tell one list (no schema, a path it cannot follow, union branches that differ)."""
+    found: list[list[str]] = []
+    for node in _schemas_at(loc, schema)[1]:
+        branches = _union_branches(node) if isinstance(node, Mapping) else []
+        node = branches[0] if len(branches) == 1 else node  # (X | None: the X)
+        props = node.get("properties") if isinstance(node, Mapping) else None
+        if not isinstance(props, Mapping):
+            return None
+        found.append(list(props))
+    if not found or any(names != found[0] for names in found[1:]):
+        return None
+    return found[0]
 
 
 def _child_schema(node: Mapping[str, Any], step: Any) -> Any:

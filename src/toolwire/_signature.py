@@ -216,12 +216,36 @@ def _parse_docstring_fields(doc: str) -> docstring_parser.Docstring:
     return max(results, key=lambda parsed: len(parsed.meta))  # (the first of the longest, as sorted() keeps)
 
 
+def _indent_leading_section(doc: str) -> str:
+    """``doc`` (cleaned as ``inspect.getdoc`` cleans it) with the body of a Google section that starts it indented
+    back under its title.
+
+    A docstring that opens with its section (``\"\"\"Args:`` on the line of the quotes, no summary) loses that
+    body's indentation: ``inspect.cleandoc`` measures the margin from the second line on, so the body ends up
+    at the title's level, where no style reads it as the section's (the title and body became the
+    description). When the line after such a title is not indented, the lines up to the next title at the left
+    margin are the title's body. (The text starts with a newline: docstring_parser cleans it again, and would
+    otherwise undo the indentation the same way.)
+    """
+    first, newline, rest = doc.partition("\n")
+    if not newline or not _GOOGLE.titles_re.match(first):
+        return doc
+    lines = rest.split("\n")
+    body = next((line for line in lines if line.strip()), "")
+    if not body or body[0].isspace():
+        return doc  # already indented under the title (another section follows at the margin)
+    end = next((i for i, line in enumerate(lines) if i and _GOOGLE.titles_re.match(line)), len(lines))
+    indented = ["    " + line if line.strip() else line for line in lines[:end]]
+    return "\n".join(["", first, *indented, *lines[end:]])
+
+
 def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     """``(description, {parameter: description})`` of a docstring: the summary and the paragraphs after it
     (never the ``Args``/``Returns``/``Raises`` sections), and each documented parameter's text; a docstring
     no style can parse is all description."""
     if not doc or not doc.strip():
         return "", {}
+    doc = _indent_leading_section(doc)
     try:
         parsed = _parse_docstring_fields(doc)
     except docstring_parser.ParseError:

@@ -39,7 +39,6 @@ import typing_extensions
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
-from pydantic.json_schema import GenerateJsonSchema
 from pydantic_core import PydanticUndefined
 
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
@@ -49,8 +48,9 @@ from toolwire._schema_refs import (
     drop_defaulted_nulls,
     inline_refs,
     null_plan,
-    shown_path,
+    validation_message,
 )
+from toolwire._schema_strict import StrictJsonSchema, strict_validator, validator_config
 from toolwire._signature import (
     _parse_docstring,
     _parse_docstring_fields,  # noqa: F401  (benchmarks/check_schema_fastpath.py checks it)
@@ -238,63 +238,6 @@ def _strip_required(hint: Any) -> Any:
     return hint
 
 
-# -- validation errors ----------------------------------------------------------------------------
-
-
-def validation_message(exc: ValidationError, tool_name: str, known: typing.Iterable[str] = (),
-                       schema: Mapping[str, Any] | None = None) -> str:
-    """Turn a pydantic ``ValidationError`` into one message naming each field, what was expected and
-    what came, e.g. ``"Invalid arguments for tool 'f': 'k': Input should be a valid integer (got 'x')."``.
-
-    Args:
-        exc: the pydantic error.
-        tool_name: the tool's name, for the message.
-        known: the tool's parameter names as the model sees them (aliases), listed when an unknown
-            argument came.
-        schema: the JSON Schema of the arguments (``$ref`` inlined), read to show each error's path as a
-            path in the arguments: pydantic puts the name of the union member it tried in its ``loc``
-            (``p.Cat.meow``, ``u.int``), which the model never wrote, so those steps are left out
-            (``p.meow``, ``u``); the errors then at the same path with the same input are joined with
-            "or". Without it the ``loc`` is shown as it is.
-    """
-    entries: list[str | tuple[str, str]] = []  # a finished part, or the (path, input) of an "or" part
-    messages: dict[tuple[str, str], list[str]] = {}
-    extra = False
-    for err in exc.errors(include_url=False):
-        loc = shown_path(tuple(err.get("loc", ())), schema) or "(arguments)"
-        kind = err.get("type")
-        if kind == "missing":
-            entries.append(f"'{loc}' is required but missing")
-        elif kind == "extra_forbidden":
-            extra = True
-            entries.append(f"'{loc}' is not a parameter of this tool (got {_short(err.get('input'))})")
-        else:
-            key = (loc, _short(err.get("input")))
-            if key not in messages:
-                messages[key] = []
-                entries.append(key)
-            if str(err.get("msg")) not in messages[key]:
-                messages[key].append(str(err.get("msg")))
-    parts: list[str] = []
-    for entry in entries:
-        if isinstance(entry, tuple):
-            first, *rest = messages[entry]
-            text = ", or ".join([first, *(m[:1].lower() + m[1:] for m in rest)])
-            entry = f"'{entry[0]}': {text} (got {entry[1]})"
-        if entry not in parts:
-            parts.append(entry)
-    text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
-    names = list(known)
-    if extra and names:
-        text += f" Its parameters are: {', '.join(names)}."
-    return text
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 # -- builders -------------------------------------------------------------------------------------
 
 
@@ -326,8 +269,8 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters
     return validate
 
 
-def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str, Any]) -> Callable[..., dict]:
-    validate_python = model.__pydantic_validator__.validate_python
+def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str, Any],
+                    validate_python: Callable[[Any], Any]) -> Callable[..., dict]:
     names = list(model.model_fields)
     shown = list(parameters.get("properties", {}))  # the names the model sees (aliases)
 
@@ -359,8 +302,9 @@ def _renamed_keys(value: Any, names: Mapping[str, str]) -> Any:
     return value
 
 
-class _DefaultsAsData(GenerateJsonSchema):
-    """pydantic's JSON Schema generator, with "$ref"/"$defs" keys in defaults hidden from its reference walk."""
+class _DefaultsAsData(StrictJsonSchema):
+    """pydantic's JSON Schema generator (of the stricter core schema, see :mod:`toolwire._schema_strict`), with
+    "$ref"/"$defs" keys in defaults hidden from its reference walk."""
 
     def encode_default(self, dft: Any) -> Any:
         return _renamed_keys(super().encode_default(dft), _HIDDEN)
@@ -394,7 +338,9 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
     if model.model_config.get("extra") is None:
         model = type(model.__name__, (model,), {"model_config": {**model.model_config, "extra": "forbid"},
                                                  "__module__": model.__module__, "__doc__": model.__doc__})
-    raw = _pydantic_json_schema(model.model_json_schema, model.__name__)
+    raw = _pydantic_json_schema(model.model_json_schema, model.__name__)  # (completes a model not yet built)
+    core = model.__pydantic_core_schema__
+    validator = strict_validator(core, validator_config(core), model.__pydantic_validator__)  # type: ignore[arg-type]
     parameters = _object_schema(raw)
     _drop_non_finite(parameters, tool_name)
     desc = parameters.pop("description", "")
@@ -404,8 +350,9 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
         name for name, f in model.model_fields.items()
         if not f.is_required() and not _accepts_none(f.annotation)
     )
-    return FunctionSchema(description, parameters, _model_validate(model, tool_name, parameters),
-                          defaulted_non_nullable=defaulted, null_plan=null_plan(parameters, defaulted))
+    validate = _model_validate(model, tool_name, parameters, validator.validate_python)
+    return FunctionSchema(description, parameters, validate, defaulted_non_nullable=defaulted,
+                          null_plan=null_plan(parameters, defaulted))
 
 
 def _pydantic_function_schema(
@@ -424,7 +371,8 @@ def _pydantic_function_schema(
     except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
         raise SchemaError(f"Cannot build a JSON Schema for tool {tool_name!r}: {exc}") from None
     raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}")
-    return raw, adapter.validator.validate_python
+    # (the JSON Schema above is the one of this validator's schema, see _DefaultsAsData)
+    return raw, strict_validator(adapter.core_schema, None, adapter.validator).validate_python  # type: ignore[arg-type]
 
 
 _NO_JSON: Any = object()
@@ -571,9 +519,9 @@ def function_schema(
             prop_default = _default_json(value)
             if prop_default is not _NO_JSON:  # a default with no JSON form is simply not advertised
                 prop["default"] = prop_default
-    if not fast:  # the fast path builds every dict and list afresh; pydantic's output may share some
+    if not fast:  # the fast path builds every dict and list afresh, and writes no inf/nan (_schema_fast._finite)
         parameters = copy.deepcopy(parameters)
-    _drop_non_finite(parameters, tool_name)
+        _drop_non_finite(parameters, tool_name)
     return FunctionSchema(
         description=description if description is not None else doc_desc,
         parameters=parameters,

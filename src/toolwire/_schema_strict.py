@@ -1,0 +1,212 @@
+"""Where toolwire checks a model's arguments more strictly than pydantic's defaults, written into the arguments'
+core schema once, when a tool is defined (so a call costs nothing more).
+
+Private to :mod:`toolwire.schema` and :mod:`toolwire._schema_fast`. Three rules, each leaving a choice the
+user wrote alone:
+
+* An object with pydantic's default ``extra`` setting (a nested ``BaseModel`` whose ``model_config`` does not
+  set ``extra``, or a TypedDict or dataclass inside such a model) refuses unknown keys, as the arguments
+  themselves do: pydantic's default, ``"ignore"``, would drop a misspelled field and run the tool with the
+  field's default, losing what the model sent. ``extra="allow"`` and ``extra="ignore"`` written by the user
+  are kept. The JSON Schema says ``additionalProperties: false`` for such objects, so the model knows.
+* A ``float`` refuses NaN and infinities (``"NaN"``, ``"inf"``, ``float("nan")``), which JSON cannot carry and
+  toolwire's argument parser refuses in JSON text, unless ``allow_inf_nan`` is set (on the field or in the
+  model's config).
+* An ``Iterable[X]`` (a pydantic "generator" schema, checked lazily while the tool iterates, so a bad item
+  would surface as an exception inside the tool) is validated up front as a ``list[X]``; the tool gets the list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
+from pydantic_core import SchemaValidator
+
+__all__ = ["StrictJsonSchema", "build_validator", "strict_class_schema", "strict_core", "strict_validator",
+           "validator_config"]
+
+# keys whose values are data or settings, never a schema to rewrite
+_DATA_KEYS = frozenset((
+    "default", "expected", "metadata", "serialization", "config", "cls", "custom_error_context", "members",
+    "function", "ref", "schema_ref", "json_schema_input_schema",
+))
+_FORBID = "forbid"
+_CONTAINERS = (dict, list, tuple)
+_CLASSES = frozenset(("model", "dataclass"))  # the nodes pydantic-core may build from the class's own validator
+# schema types that hold no schema (the common ones; any other is walked)
+_LEAVES = frozenset(("str", "int", "bool", "any", "none", "literal", "bytes", "date", "time", "datetime", "timedelta",
+                     "decimal", "uuid", "url", "multi-host-url", "is-instance", "is-subclass", "callable", "enum",
+                     "definition-ref", "complex", "missing-sentinel"))
+# id(node) -> (node, result, classes) for model and dataclass nodes (built once with their class and shared by
+# every tool that takes it), so the same class is not walked again for each tool
+_CACHE: dict[int, tuple[dict[str, Any], dict[str, Any], tuple[type, ...]]] = {}
+
+
+def _model(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    own = node.get("config") or {}
+    fields = node.get("schema")
+    if ("extra_fields_behavior" in own or not isinstance(fields, dict) or fields.get("type") != "model-fields"
+            or "extra_behavior" in fields):
+        return node
+    return {**node, "config": {**own, "extra_fields_behavior": _FORBID},
+            "schema": {**fields, "extra_behavior": _FORBID}}
+
+
+def _typed_dict(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    own = node.get("config") or {}
+    # pydantic writes "ignore" when nothing chose (no config setting, not a PEP 728 closed TypedDict or extra_items)
+    if "extra_fields_behavior" in own or node.get("extra_behavior", "ignore") != "ignore":
+        return node
+    return {**node, "config": {**own, "extra_fields_behavior": _FORBID}, "extra_behavior": _FORBID}
+
+
+def _dataclass(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    own = node.get("config") or {}
+    args = node.get("schema")
+    if ("extra_fields_behavior" in own or not isinstance(args, dict) or args.get("type") != "dataclass-args"
+            or "extra_behavior" in args):
+        return node
+    return {**node, "config": {**own, "extra_fields_behavior": _FORBID}, "schema": {**args, "extra_behavior": _FORBID}}
+
+
+def _float(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    if "allow_inf_nan" in node or "allow_inf_nan" in config:
+        return node
+    return {**node, "allow_inf_nan": False}
+
+
+def _generator(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    return {**node, "type": "list"}  # a generator schema's keys are all list schema keys
+
+
+_RULES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]] = {
+    "model": _model, "typed-dict": _typed_dict, "dataclass": _dataclass, "float": _float, "generator": _generator,
+}
+
+
+def strict_core(schema: Any) -> Any:
+    """The pydantic core schema ``schema`` with the rules of this module applied: a new schema sharing every
+    unchanged part with ``schema`` (which is not changed), or ``schema`` itself when no rule applies."""
+    return _walk(schema, {}, [])
+
+
+def strict_validator(schema: Any, config: dict[str, Any] | None = None,
+                     unchanged: SchemaValidator | None = None) -> SchemaValidator:
+    """A validator of ``strict_core(schema)`` (``unchanged``, when given, if no rule applies)."""
+    classes: list[type] = []
+    strict = _walk(schema, {}, classes)
+    if strict is schema:
+        return unchanged if unchanged is not None else SchemaValidator(schema, config)  # type: ignore[arg-type]
+    return build_validator(strict, classes, config)
+
+
+def strict_class_schema(schema: dict[str, Any], classes: list[type]) -> dict[str, Any]:
+    """``strict_core`` of a class's own (self-contained) core schema; when a rule applied, the classes it holds are
+    added to ``classes``, for :func:`build_validator`."""
+    found: list[type] = []
+    result = _walk(schema, {}, found)
+    if result is not schema:
+        classes.extend(found)
+    return result  # type: ignore[no-any-return]
+
+
+def build_validator(schema: Any, classes: list[type], config: dict[str, Any] | None = None) -> SchemaValidator:
+    """``SchemaValidator(schema, config)``, building the model and pydantic dataclass ``classes`` from ``schema``.
+
+    pydantic-core builds a model or pydantic dataclass node from the class's own ``__pydantic_validator__``
+    (its "prebuilt" validator, made from the class's own schema) when the class is complete, which would undo
+    the rules (for a class whose node changed, or that reaches one through a ``definition-ref``), so those
+    classes are marked incomplete while the validator is built. (A validator built meanwhile elsewhere only
+    builds such a class from its schema instead, with the same result.)
+    """
+    marked = []
+    try:
+        for cls in dict.fromkeys(classes):
+            if cls.__dict__.get("__pydantic_complete__") is True:
+                type.__setattr__(cls, "__pydantic_complete__", False)
+                marked.append(cls)
+        return SchemaValidator(schema, config)  # type: ignore[arg-type]
+    finally:
+        for cls in marked:
+            type.__setattr__(cls, "__pydantic_complete__", True)
+
+
+def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
+    """``node`` with the rules applied (itself when none applies); the classes of its model and dataclass nodes
+    are added to ``classes``. A dict with a string ``type`` is a schema; any other (the ``fields`` of a model,
+    the ``choices`` of a tagged union) maps names to schemas, so a field named ``config`` or ``type`` is a field."""
+    kind = type(node)
+    if kind is list or kind is tuple:
+        items = [_walk(item, config, classes) for item in node]
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else kind(items)
+    if kind is not dict:
+        return node
+    schema_type = node.get("type")
+    is_schema = type(schema_type) is str
+    if is_schema:
+        if schema_type in _LEAVES:
+            return node
+        if schema_type == "float":
+            return _float(node, config)
+        own = type(node.get("config")) is dict
+        if own:  # the config a model, TypedDict or dataclass passes down
+            config = node["config"]
+        # a class's schema, shared by every tool that takes the class (and, with a config of its own, the same
+        # whatever holds it): walked once
+        cache = own and schema_type in _CLASSES
+        if cache:
+            cached = _CACHE.get(id(node))
+            if cached is not None and cached[0] is node:
+                classes.extend(cached[2])
+                return cached[1]
+            outer, classes = classes, []
+    out: dict[str, Any] | None = None
+    for key, value in node.items():
+        if type(value) not in _CONTAINERS or (is_schema and key in _DATA_KEYS):
+            continue
+        new = _walk(value, config, classes)
+        if new is not value:
+            if out is None:
+                out = dict(node)
+            out[key] = new
+    result = node if out is None else out
+    if not is_schema:
+        return result
+    rule = _RULES.get(schema_type)
+    if rule is not None:
+        result = rule(result, config)
+    if schema_type in _CLASSES and isinstance(result.get("cls"), type):
+        classes.append(result["cls"])
+    if cache:
+        if len(_CACHE) > 1024:
+            _CACHE.clear()
+        _CACHE[id(node)] = (node, result, tuple(classes))  # (node kept alive: its id is not reused meanwhile)
+        outer.extend(classes)
+    return result
+
+
+def validator_config(schema: dict[str, Any]) -> dict[str, Any] | None:
+    """The config pydantic validates a model's core schema with (the model's own), for a ``SchemaValidator`` built
+    from :func:`strict_core`'s result."""
+    if schema.get("type") == "definitions":
+        schema = schema.get("schema") or {}
+    config = schema.get("config")
+    return config if isinstance(config, dict) else None
+
+
+class StrictJsonSchema(GenerateJsonSchema):
+    """pydantic's JSON Schema generator, writing the schema of :func:`strict_core`'s result: a nested model that
+    refuses unknown keys says ``additionalProperties: false`` (pydantic reads only the class's own setting)."""
+
+    def generate(self, schema: Any, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
+        """The JSON Schema of ``strict_core(schema)``."""
+        return super().generate(strict_core(schema), mode=mode)
+
+    def model_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's model schema, with ``additionalProperties: false`` when the core schema refuses extra keys."""
+        out = super().model_schema(schema)
+        if (schema.get("config") or {}).get("extra_fields_behavior") == _FORBID:
+            out.setdefault("additionalProperties", False)
+        return out
