@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from toolwire.models.base import ToolSpec, to_tool_spec
 from toolwire.models.dialects import format_calls
 
@@ -36,3 +38,25 @@ def load_for_replay(data: str, categories: tuple[str, ...], model: str | None) -
     loaded = chat_model.load()
     return by_id, loaded, chat_model.dialect_for(loaded)
 
+
+
+def next_token_probs(llm: Any) -> np.ndarray:
+    """The model's probability of each vocabulary token after the tokens evaluated so far (a softmax of the last
+    logits, in float64)."""
+    import llama_cpp
+
+    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),))
+    p = np.exp(logits.astype(np.float64) - float(logits.max()))
+    return np.asarray(p / p.sum())
+
+
+def go_and_stop(p: np.ndarray, vocab: list[bytes], prefix: bytes, go: bytes, stop: bytes,
+                cache: dict[bytes, tuple[np.ndarray, np.ndarray]]) -> tuple[float, float]:
+    """``(probability of the tokens that start with prefix + go, of those that start with prefix + stop)``: the
+    two choices at a token that begins with ``prefix`` (the bytes of the reply's token before the character
+    that decides); ``cache`` keeps each prefix's token lists."""
+    if prefix not in cache:
+        cache[prefix] = tuple(  # type: ignore[assignment]
+            np.array([t for t, b in enumerate(vocab) if b.startswith(prefix + c)], dtype=int) for c in (go, stop))
+    going, stopping = cache[prefix]
+    return float(p[going].sum()), float(p[stopping].sum())

@@ -18,19 +18,13 @@ import argparse
 import gzip
 import json
 
-import llama_cpp
 import numpy as np
-from _bfcl_replay import load_for_replay, prompt_tokens, replayed_reply
+from _bfcl_replay import go_and_stop, load_for_replay, next_token_probs, prompt_tokens, replayed_reply
 
 from toolwire.models.dialects import format_calls
 
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple")
 
-
-def _probs(llm: llama_cpp.Llama) -> np.ndarray:
-    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),))
-    p = np.exp(logits.astype(np.float64) - float(logits.max()))
-    return p / p.sum()
 
 
 def main() -> None:
@@ -67,12 +61,7 @@ def main() -> None:
         i = max(k for k, s in enumerate(starts) if s <= at)
         llm.reset()
         llm.eval(prompt_tokens(loaded, dialect, item, specs) + reply[:i])
-        p = _probs(llm)
-        prefix = raw[starts[i]:at]
-        if prefix not in split:
-            split[prefix] = tuple(np.array([t for t, b in enumerate(vocab) if b.startswith(prefix + c)], dtype=int)
-                                  for c in (b",", b"]"))
-        go, stop = (float(p[idx].sum()) for idx in split[prefix])
+        go, stop = go_and_stop(next_token_probs(llm), vocab, raw[starts[i]:at], b",", b"]", split)
         print(json.dumps({"id": x["id"], "category": x["category"], "valid": x["valid"], "reason": x["reason"],
                           "made": len(x["actual"]), "expected": len(x["expected"]),
                           "go": round(go, 4), "stop": round(stop, 4),

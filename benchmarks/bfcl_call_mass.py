@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import sys
 
-import llama_cpp
 import numpy as np
+from _bfcl_replay import next_token_probs
 
 from toolwire.evals.bfcl import load_category
 from toolwire.models import init_chat_model
@@ -24,11 +24,6 @@ from toolwire.models.base import to_tool_spec
 CATEGORIES = (("irrelevance", 60), ("simple_python", 50), ("multiple", 25))
 EVERY = tuple((c, None) for c in ("irrelevance", "simple_python", "multiple", "parallel", "parallel_multiple"))
 
-
-def _softmax_last(llm: llama_cpp.Llama) -> np.ndarray:
-    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),))
-    p = np.exp(logits.astype(np.float64) - float(logits.max()))
-    return p / p.sum()
 
 
 def main(data: str, model: str | None = None, every: bool = False) -> None:
@@ -49,9 +44,9 @@ def main(data: str, model: str | None = None, every: bool = False) -> None:
             tokens = loaded.tokenize(loaded.render(dialect.render(item.messages(), specs, tool_choice="auto")))
             llm.reset()
             llm.eval(tokens)
-            first = _softmax_last(llm)
+            first = next_token_probs(llm)
             llm.eval(bracket)
-            after = _softmax_last(llm)
+            after = next_token_probs(llm)
             top = np.argsort(-after)[:200]
             mass = sum(float(after[i]) for i in top
                        if (piece := loaded.piece(int(i)).decode("utf-8", "replace"))

@@ -18,8 +18,7 @@ from __future__ import annotations
 import json
 import sys
 
-import llama_cpp
-import numpy as np
+from _bfcl_replay import next_token_probs
 
 from toolwire import AIMessage, HumanMessage
 from toolwire.evals.bfcl import load_category
@@ -28,11 +27,6 @@ from toolwire.models.base import to_tool_spec
 
 CHECK = "Before these calls run: does {names} do exactly what I asked for? Answer yes or no."
 
-
-def _softmax_last(llm: llama_cpp.Llama) -> np.ndarray:
-    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),))
-    p = np.exp(logits.astype(np.float64) - float(logits.max()))
-    return p / p.sum()
 
 
 def main(report: str, data: str, model: str | None = None) -> None:
@@ -63,7 +57,7 @@ def main(report: str, data: str, model: str | None = None) -> None:
         tokens = loaded.tokenize(loaded.render(dialect.render(messages, specs, tool_choice="auto")))
         llm.reset()
         llm.eval(tokens)
-        p = _softmax_last(llm)
+        p = next_token_probs(llm)
         print(json.dumps({"id": x["id"], "category": x["category"], "p_yes": round(float(p[yes].sum()), 3),
                           "p_no": round(float(p[no].sum()), 3)}), flush=True)
 

@@ -20,20 +20,14 @@ import codecs
 import gzip
 import json
 
-import llama_cpp
 import numpy as np
-from _bfcl_replay import load_for_replay, prompt_tokens, replayed_reply
+from _bfcl_replay import load_for_replay, next_token_probs, prompt_tokens, replayed_reply
 
 from toolwire.models._call_checks import _value_nodes
 from toolwire.models.grammar import required_keys
 
 CATEGORIES = ("irrelevance", "simple_python", "multiple", "parallel", "parallel_multiple")
 
-
-def _probs(llm: llama_cpp.Llama) -> np.ndarray:
-    logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(llm._ctx.ctx, -1), shape=(llm.n_vocab(),))
-    p = np.exp(logits.astype(np.float64) - float(logits.max()))
-    return p / p.sum()
 
 
 def main() -> None:
@@ -70,7 +64,7 @@ def main() -> None:
         offsets, pos, probs = [], 0, []
         decoder = codecs.getincrementaldecoder("utf-8")("replace")
         for tok in reply_tokens:
-            p = _probs(llm)
+            p = next_token_probs(llm)
             probs.append(float(p[tok]))
             piece = decoder.decode(loaded.piece(tok))
             offsets.append((pos, pos + len(piece)))
