@@ -44,14 +44,22 @@ _LEAVES = frozenset(("str", "int", "bool", "any", "none", "literal", "bytes", "d
 _CACHE: dict[int, tuple[dict[str, Any], dict[str, Any], tuple[type, ...]]] = {}
 
 
-def _model(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-    own = node.get("config") or {}
-    fields = node.get("schema")
-    if ("extra_fields_behavior" in own or not isinstance(fields, dict) or fields.get("type") != "model-fields"
-            or "extra_behavior" in fields):
-        return node
-    return {**node, "config": {**own, "extra_fields_behavior": _FORBID},
-            "schema": {**fields, "extra_behavior": _FORBID}}
+def _closed(fields_type: str) -> Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]:
+    """The rule for a class node (``model``, ``dataclass``) whose fields node has type ``fields_type``: with
+    pydantic's default ``extra`` (neither the class's config nor its fields node chose), refuse unknown keys."""
+    def rule(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+        own = node.get("config") or {}
+        fields = node.get("schema")
+        if ("extra_fields_behavior" in own or not isinstance(fields, dict) or fields.get("type") != fields_type
+                or "extra_behavior" in fields):
+            return node
+        return {**node, "config": {**own, "extra_fields_behavior": _FORBID},
+                "schema": {**fields, "extra_behavior": _FORBID}}
+    return rule
+
+
+_model = _closed("model-fields")
+_dataclass = _closed("dataclass-args")
 
 
 def _typed_dict(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
@@ -60,15 +68,6 @@ def _typed_dict(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     if "extra_fields_behavior" in own or node.get("extra_behavior", "ignore") != "ignore":
         return node
     return {**node, "config": {**own, "extra_fields_behavior": _FORBID}, "extra_behavior": _FORBID}
-
-
-def _dataclass(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-    own = node.get("config") or {}
-    args = node.get("schema")
-    if ("extra_fields_behavior" in own or not isinstance(args, dict) or args.get("type") != "dataclass-args"
-            or "extra_behavior" in args):
-        return node
-    return {**node, "config": {**own, "extra_fields_behavior": _FORBID}, "schema": {**args, "extra_behavior": _FORBID}}
 
 
 def _float(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
