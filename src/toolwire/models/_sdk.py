@@ -19,6 +19,7 @@ import asyncio
 import copy
 import importlib
 import inspect
+import json
 import logging
 import os
 import threading
@@ -305,8 +306,7 @@ class SDKChatModel(BaseChatModel):
         self._log_request(kwargs, False)
         call = self._endpoint(self._client(), False)
         kwargs = fit_to_endpoint(call, kwargs)
-        raw = with_retries(lambda: call(**kwargs), self.retry_policy, self._translate)
-        return self._parse(raw, request)
+        return with_retries(lambda: self._read(call(**kwargs), request), self.retry_policy, self._translate_any)
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
@@ -316,8 +316,11 @@ class SDKChatModel(BaseChatModel):
         self._log_request(kwargs, False)
         call = self._endpoint(self._aclient(), False)
         kwargs = fit_to_endpoint(call, kwargs)
-        raw = await awith_retries(lambda: call(**kwargs), self.retry_policy, self._translate)
-        return self._parse(raw, request)
+
+        async def attempt() -> AIMessage:
+            return self._read(await call(**kwargs), request)
+
+        return await awith_retries(attempt, self.retry_policy, self._translate_any)
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         kwargs = self._lower(request)
@@ -325,8 +328,8 @@ class SDKChatModel(BaseChatModel):
         state = self._stream_state(request)
         call = self._endpoint(self._client(), True)
         kwargs = fit_to_endpoint(call, kwargs)
-        for event in retry_stream(lambda: call(**kwargs), self.retry_policy, self._translate):
-            chunk = state.feed(event)
+        for event in retry_stream(lambda: call(**kwargs), self.retry_policy, self._translate_any):
+            chunk = self._fed(state, event)
             if chunk is not None:
                 yield chunk
         yield state.finish()
@@ -337,8 +340,62 @@ class SDKChatModel(BaseChatModel):
         state = self._stream_state(request)
         call = self._endpoint(self._aclient(), True)
         kwargs = fit_to_endpoint(call, kwargs)
-        async for event in aretry_stream(lambda: call(**kwargs), self.retry_policy, self._translate):
-            chunk = state.feed(event)
+        async for event in aretry_stream(lambda: call(**kwargs), self.retry_policy, self._translate_any):
+            chunk = self._fed(state, event)
             if chunk is not None:
                 yield chunk
         yield state.finish()
+
+    # -- replies that are not the provider's ------------------------------------------------------------------
+
+    def _not_a_reply(self, exc: BaseException, retryable: bool) -> ProviderError:
+        """The error for a body that is not a reply of this provider (a proxy's login page, a cut-off body)."""
+        detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        return ProviderError(
+            f"The server answered with a body that is not a {self.provider} reply ({detail}).", provider=self.provider,
+            retryable=retryable,
+            hint="Check base_url and any proxy between toolwire and the provider; try again if the body was cut off.")
+
+    def _read(self, raw: Any, request: ChatRequest) -> AIMessage:
+        """:meth:`_parse`, a reply it cannot read (an HTML page, text, a body of another shape) becoming a
+        :class:`ProviderError` rather than a raw TypeError or AttributeError."""
+        try:
+            return self._parse(raw, request)
+        except (ProviderError, UserError):
+            raise
+        except Exception as exc:
+            raise self._not_a_reply(exc, False) from exc
+
+    def _fed(self, state: Any, event: Any) -> AIMessageChunk | None:
+        """``state.feed(event)``, an event it cannot read becoming a :class:`ProviderError`."""
+        try:
+            return state.feed(event)  # type: ignore[no-any-return]
+        except (ProviderError, UserError):
+            raise
+        except Exception as exc:
+            raise self._not_a_reply(exc, False) from exc
+
+    def _translate_any(self, exc: BaseException) -> ProviderError | None:
+        """:meth:`_translate`, and a body the SDK could not decode (a ``ValueError`` such as
+        ``json.JSONDecodeError`` or Gemini's ``UnknownApiResponseError``) as a :class:`ProviderError`, retryable
+        when the JSON broke off after it began (a body or stream line cut in transit); any API key in the
+        error's text masked (:meth:`_without_key`)."""
+        found = self._translate(exc)
+        if found is None and isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
+            # JSON that breaks off after it began was cut in transit (worth another try); a body that is not
+            # JSON from its first character (an HTML page) will not change
+            began = not isinstance(exc, json.JSONDecodeError) or (exc.pos > 0 and exc.doc.lstrip()[:1] != "<")
+            found = self._not_a_reply(exc, began)
+        return self._without_key(found) if found is not None else None
+
+    def _without_key(self, error: ProviderError) -> ProviderError:
+        """``error`` with this model's API key masked in its text: a proxy (or a server less careful than the
+        big providers) may echo the key it was given in its error body."""
+        key = self._api_key.get() if self._api_key is not None else ""
+        if len(key) < 8 or not any(key in str(part) for part in (*error.args, error.hint or "")):
+            return error
+        masked = ProviderError(str(error.args[0]).replace(key, "**********"), provider=error.provider,
+                               status=error.status, retryable=error.retryable,
+                               hint=error.hint.replace(key, "**********") if error.hint else None)
+        masked.__cause__ = error.__cause__
+        return masked

@@ -11,7 +11,14 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import connection_error, error_message, redact_url, status_error, transport_error
+from toolwire.models._retry import (
+    connection_error,
+    error_message,
+    redact_url,
+    status_error,
+    stream_error_status,
+    transport_error,
+)
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import anthropic as codec
@@ -67,7 +74,10 @@ class ChatAnthropic(SDKChatModel):
         """The one place where ``anthropic`` exceptions become ProviderError."""
         sdk = self.sdk
         if isinstance(exc, sdk.APIStatusError):
-            return status_error(self.provider, exc.status_code, error_message(exc), key_env="ANTHROPIC_API_KEY")
+            status = exc.status_code
+            if status < 400:  # an error event inside a stream the server opened with 200
+                status = stream_error_status(exc) or status
+            return status_error(self.provider, status, error_message(exc), key_env="ANTHROPIC_API_KEY")
         if isinstance(exc, sdk.APITimeoutError):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
                                 base_url=self.base_url)

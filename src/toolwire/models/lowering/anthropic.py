@@ -25,7 +25,15 @@ from collections.abc import Collection
 from typing import Any
 
 from toolwire.errors import ProviderError, SchemaError, UserError
-from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, SystemMessage, ToolMessage
+from toolwire.messages import (
+    AIMessage,
+    AIMessageChunk,
+    BaseMessage,
+    InvalidToolCall,
+    SystemMessage,
+    ToolMessage,
+    invalid_tool_call,
+)
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._common import (
     COMBINATORS,
@@ -333,7 +341,8 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
 
     Returns:
         An AIMessage: text blocks joined, one call per ``tool_use`` block (its ``input`` object, its
-        ``id``), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque (thinking),
+        ``id``; the last one, when the reply stopped at ``max_tokens``, an invalid call, since its ``input``
+        may be cut short), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque (thinking),
         usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
         ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``).
     """
@@ -342,11 +351,22 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     text = "".join(b.get("text") or "" for b in blocks if b.get("type") == "text")
     calls = [native_call(b.get("name"), b.get("input"), b.get("id"), tool_names)
              for b in blocks if b.get("type") == "tool_use"]
+    if data.get("stop_reason") == "max_tokens" and blocks and blocks[-1].get("type") == "tool_use" and calls:
+        calls[-1] = _cut_call(blocks[-1])
     valid, invalid = split_calls(calls)
     opaque = any(b.get("type") not in ("text", "tool_use") for b in blocks)
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
                      response_metadata=_metadata(data.get("model"), data.get("stop_reason")),
                      provider_data={"anthropic": {"content": blocks}} if opaque else None, id=data.get("id"))
+
+
+def _cut_call(block: dict[str, Any]) -> InvalidToolCall:
+    """The ``tool_use`` block a reply ended on when it stopped at ``max_tokens``: its ``input`` may be cut short
+    (Anthropic, "Handling stop reasons": retry with a higher ``max_tokens``), so it is not run."""
+    raw = block.get("input")
+    return invalid_tool_call(block.get("name") or None, json.dumps(raw, ensure_ascii=False) if raw is not None else "",
+                             block.get("id"), "The call was cut off at max_tokens before its arguments were complete; "
+                             "ask again with a higher max_tokens.")
 
 
 def _input_object(text: str, block: dict[str, Any]) -> Any:
@@ -373,7 +393,8 @@ class StreamState:
     the chunks equal :func:`parse_response` of the same reply.
 
     Raises:
-        ProviderError: an ``error`` event arrives (``overloaded_error`` is retryable).
+        ProviderError: an ``error`` event arrives (``overloaded_error`` is retryable), or the stream ends
+            without a ``stop_reason`` (see :meth:`finish`).
     """
 
     def __init__(self) -> None:
@@ -449,7 +470,15 @@ class StreamState:
         return out
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque."""
+        """The closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque.
+
+        Raises:
+            ProviderError: (retryable) the stream ended before the ``message_delta`` that gives every reply of the
+                Messages API its ``stop_reason``: the connection was cut and the reply is incomplete.
+        """
+        if self.finish_reason is None:
+            raise ProviderError("The stream ended before the reply was complete (no stop_reason arrived).",
+                                provider="anthropic", retryable=True, hint="Try again.")
         opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
         return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
                               provider_data={"anthropic": {"content": self._content()}} if opaque else None,
