@@ -155,3 +155,30 @@ def test_the_agent_answers_through_a_whole_reply_after_the_fixes():
         result = Agent(build_model("anthropic", server.url), [get_weather]).invoke("weather in Oslo?")
     assert result.output == "Sunny in Oslo."
     assert json.dumps(server.requests[1]).count("sunny in Oslo") == 1
+
+
+# -- 5: results out of place are sent where each API wants them, and none is lost ------------------------------
+
+
+def _conversation(case: str) -> list[Any]:
+    from toolwire import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+    call = AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": "Oslo"}, "id": "c1",
+                                      "type": "tool_call"}])
+    head = [HumanMessage("Como está o clima em Oslo?"), call]
+    return {
+        "user text before the result": [*head, HumanMessage("go ahead"), ToolMessage("sunny", tool_call_id="c1")],
+        "a result for an unknown id": [*head, ToolMessage("sunny", tool_call_id="c1"),
+                                       ToolMessage("stale-result", tool_call_id="old-9")],
+        "a system message before the result": [*head, SystemMessage("Answer in French."),
+                                               ToolMessage("sunny", tool_call_id="c1")],
+    }[case]
+
+
+@pytest.mark.parametrize("case", ["user text before the result", "a result for an unknown id",
+                                  "a system message before the result"])
+def test_results_out_of_place_go_where_each_api_wants_them(make_model, server, case):
+    make_model().bind_tools([get_weather]).invoke(_conversation(case))
+    sent = json.dumps(server.requests[-1].body, ensure_ascii=False)
+    assert "sunny" in sent and ("stale-result" in sent) == (case == "a result for an unknown id")
+    # (the server fixture fails the test if the request broke the API's ordering rules)

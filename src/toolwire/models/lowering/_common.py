@@ -159,31 +159,60 @@ def call_names(messages: Iterable[BaseMessage]) -> dict[str, str]:
 
 
 def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[ToolMessage]]:
-    """Group each run of consecutive ToolMessages into one list, ordered as the calls of the assistant
-    turn before them (case E3), whatever order they were appended in.
+    """Put each ToolMessage right after the assistant turn whose call it answers, grouped and ordered as that
+    turn's calls (case E3), whatever order and place they were appended in.
 
-    Results whose id matches no call of that turn keep their arrival order, after the matched ones.
+    Every provider wants a call's results to follow its assistant turn directly: OpenAI Chat "an assistant
+    message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'", Anthropic
+    ``tool_result`` blocks first in the next user turn, Gemini the function responses in the turn right after
+    the function calls. So a result appended after a user or system message is moved back to its call's
+    turn. A result whose id matches no call before it (a stale or mistyped id) would be refused by all three:
+    it is sent as a user message that says what it is, so neither the request nor the result is lost.
     """
     out: list[BaseMessage | list[ToolMessage]] = []
-    order: dict[str, int] = {}
-    run: list[ToolMessage] = []
-
-    def flush() -> None:
-        if run:
-            ranked = sorted(enumerate(run), key=lambda p: (order.get(p[1].tool_call_id, len(order)), p[0]))
-            out.append([m for _, m in ranked])
-            run.clear()
+    turns: dict[str, int] = {}  # call id -> index in ``out`` of the latest assistant turn that made it
+    orders: dict[int, dict[str, int]] = {}  # that turn's index -> its calls' order
 
     for message in messages:
         if isinstance(message, ToolMessage):
-            run.append(message)
+            at = turns.get(message.tool_call_id)
+            if at is None:
+                out.append(_orphan_result(message))
+                continue
+            if at + 1 < len(out) and isinstance(out[at + 1], list):
+                out[at + 1].append(message)  # type: ignore[union-attr]
+            else:
+                out.insert(at + 1, [message])
+                for key, value in turns.items():  # the turns after it moved one place on
+                    if value > at:
+                        turns[key] = value + 1
+                orders = {(k + 1 if k > at else k): v for k, v in orders.items()}
             continue
-        flush()
         if isinstance(message, AIMessage):
-            order = {str(c.get("id")): i for i, c in enumerate(assistant_calls(message))}
+            calls = assistant_calls(message)
+            if calls:
+                index = len(out)
+                orders[index] = {str(c.get("id")): n for n, c in enumerate(calls)}
+                turns.update({str(c.get("id")): index for c in calls})
         out.append(message)
-    flush()
+    for at, order in orders.items():
+        if at + 1 < len(out) and isinstance(out[at + 1], list):
+            run = out[at + 1]
+            ranked = sorted(enumerate(run), key=lambda p: (order.get(p[1].tool_call_id, len(order)), p[0]))  # type: ignore[union-attr]
+            out[at + 1] = [m for _, m in ranked]
     return out
+
+
+def _orphan_result(message: ToolMessage) -> BaseMessage:
+    """A tool result that answers no call of the conversation, as a user message saying what it is."""
+    from toolwire.messages import HumanMessage
+
+    head = (f"(A tool result{f' of {message.name}' if message.name else ''} for call id {message.tool_call_id!r}, "
+            "which no earlier call in this conversation made:)")
+    content = message.content
+    if isinstance(content, str):
+        return HumanMessage(f"{head}\n{content}")
+    return HumanMessage([{"type": "text", "text": head}, *content])
 
 
 def merge_tool_option(bound: list[dict[str, Any]], given: Any, *, as_is: Callable[[Any], bool],
