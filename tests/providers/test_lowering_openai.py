@@ -202,7 +202,8 @@ def test_parse_responses_response():
     assert reply.text == "Checking."
     assert reply.tool_calls == [{"name": "get_weather", "args": {"location": "Paris, France"},
                                  "id": "call_12345xyz", "type": "tool_call"}]
-    assert reply.provider_data == {"openai": {"reasoning": [RESPONSES_DOC["output"][0]]}}
+    assert reply.provider_data == {"openai": {"reasoning": [RESPONSES_DOC["output"][0]],
+                                              "function_call_ids": {"call_12345xyz": "fc_12345xyz"}}}
     assert reply.usage == {"input_tokens": 36, "output_tokens": 87, "total_tokens": 123}
     assert reply.response_metadata == {"model": "gpt-4.1-2025-04-14", "finish_reason": "completed"}
     with pytest.raises(ProviderError, match="quota"):

@@ -139,22 +139,17 @@ def error_message(exc: BaseException) -> str:
     return found or str(getattr(exc, "message", None) or exc)
 
 
-_ERROR_TYPE_STATUS = {"overloaded_error": 529, "rate_limit_error": 429, "rate_limit_exceeded": 429,
-                      "api_error": 500, "server_error": 500, "internal_server_error": 500, "timeout_error": 504}
-
-
 def stream_error_status(exc: BaseException) -> int | None:
     """The HTTP status an error *event* stands for, when an SDK raises it with the 200 of the stream that
     carried it: Anthropic sends ``event: error`` with ``{"error": {"type": "overloaded_error"}}`` after a 200
     (Messages API "Streaming messages", error events), OpenAI a ``data: {"error": {"type": "server_error"}}``
-    line. ``overloaded_error`` is 529, rate limits 429, ``api_error``/``server_error`` 500; None when the body
-    says nothing of the kind."""
+    line; read by :func:`toolwire.models.lowering._stream_errors.error_status` (529, 429, 500...), None when the
+    body says nothing of the kind."""
+    from toolwire.models.lowering._stream_errors import error_status
+
     body = getattr(exc, "body", None)
     error = body.get("error") if isinstance(body, dict) else None
-    kind = error.get("type") if isinstance(error, dict) else None
-    if not isinstance(kind, str) and isinstance(body, dict):
-        kind = body.get("type") if body.get("type") != "error" else None
-    return _ERROR_TYPE_STATUS.get(kind) if isinstance(kind, str) else None
+    return error_status(error.get("type"), error.get("code")) if isinstance(error, dict) else None
 
 
 def _status_hint(status: int, key_env: str) -> str | None:

@@ -19,6 +19,7 @@ from toolwire.models._sdk import SDKChatModel
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import openai as codec
+from toolwire.models.lowering._stream_errors import error_status
 
 __all__ = ["ChatOpenAI"]
 
@@ -139,6 +140,18 @@ class ChatOpenAI(SDKChatModel):
         return ("The server does not take stream_options (sent to get token usage at the end of a stream): "
                 "pass stream_usage=False to ChatOpenAI.")
 
+    @staticmethod
+    def _event_status(exc: BaseException) -> int | None:
+        """The HTTP status an ``{"error": {...}}`` event in a stream stands for (the server answered 200, then
+        wrote the error into the stream, e.g. ``{"type": "server_error"}``): its ``type`` or ``code`` read
+        by :func:`~toolwire.models.lowering._stream_errors.error_status` (``server_error``/``api_error`` 500,
+        rate limits 429, ``overloaded_error`` 529), so the retry policy retries it like that status."""
+        body = getattr(exc, "body", None)
+        if not isinstance(body, dict):
+            return None
+        error = body.get("error") if isinstance(body.get("error"), dict) else body
+        return error_status(error.get("type"), error.get("code"))
+
     def _translate(self, exc: BaseException) -> ProviderError | None:
         """The one place where ``openai`` exceptions become ProviderError."""
         sdk = self.sdk
@@ -152,6 +165,9 @@ class ChatOpenAI(SDKChatModel):
         if isinstance(exc, sdk.APIConnectionError):
             return connection_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
         if isinstance(exc, sdk.OpenAIError):  # e.g. an {"error": ...} event in a stream
+            status = self._event_status(exc)
+            if status is not None:
+                return status_error(self.provider, status, error_message(exc), key_env="OPENAI_API_KEY")
             return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)

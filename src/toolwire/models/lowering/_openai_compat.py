@@ -12,8 +12,9 @@ merged stream chunks equal the reply ``invoke`` returns:
   Groq, LM Studio). The vLLM releases of the change send both with the same text, so one message or delta
   gives ``reasoning_content`` if it has any, else ``reasoning``. The reasoning of a reply is kept in
   ``AIMessage.provider_data["openai"]["reasoning_content"]`` (one string: the field's text, then the
-  ``thinking`` parts'); the Chat Completions lowering never sends it back (servers differ on whether
-  they take it; DeepSeek's API has refused requests that carry it).
+  ``thinking`` parts'). The Chat Completions lowering sends it back only on a turn with tool calls whose
+  server sent it in ``reasoning_content`` (DeepSeek's and Kimi's thinking mode answer 400 "Missing
+  reasoning_content field" without it; see :func:`~toolwire.models.lowering.openai.lower_messages`).
 * **several choices**: the choice with ``index`` 0 is the reply (a choice without ``index`` counts as 0);
   when none has index 0, the first one (in a stream: the first index that came, read at its end).
 * **an error as a stream event**: older vLLM writes ``data: {"object": "error", "message": ...,

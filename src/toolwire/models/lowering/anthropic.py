@@ -52,6 +52,7 @@ from toolwire.models.lowering._common import (
     usage,
 )
 from toolwire.models.lowering._stream import ToolCallMerger
+from toolwire.models.lowering._stream_errors import cut_short
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -477,8 +478,7 @@ class StreamState:
                 Messages API its ``stop_reason``: the connection was cut and the reply is incomplete.
         """
         if self.finish_reason is None:
-            raise ProviderError("The stream ended before the reply was complete (no stop_reason arrived).",
-                                provider="anthropic", retryable=True, hint="Try again.")
+            raise cut_short("anthropic", "stop_reason")
         opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
         return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
                               provider_data={"anthropic": {"content": self._content()}} if opaque else None,

@@ -30,6 +30,10 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
 * replies: ``finishReason``/``finishMessage`` and ``promptFeedback.blockReason`` are kept in
   ``response_metadata``; ``MALFORMED_FUNCTION_CALL`` (no ``functionCall`` part; the ``finishMessage`` holds
   what the model wrote) becomes an InvalidToolCall, answered like any invalid call so the model retries.
+  Code execution parts (``executableCode``, ``codeExecutionResult``) are kept with the other parts and sent
+  back unchanged; the text shows them as fenced blocks (:mod:`toolwire.models.lowering._gemini_code`).
+  A stream whose chunks never bring a ``finishReason`` (nor a ``blockReason``) was cut short: its
+  :class:`StreamState` raises a retryable ProviderError when it ends.
 """
 
 from __future__ import annotations
@@ -63,9 +67,11 @@ from toolwire.models.lowering._common import (
     tool_result_text,
     usage,
 )
+from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
 from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
 from toolwire.models.lowering._gemini_schema import JsonPath, decode_json_text, gemini_schema, json_text_paths
 from toolwire.models.lowering._stream import ToolCallMerger
+from toolwire.models.lowering._stream_errors import cut_short
 
 __all__ = [
     "StreamState",
@@ -337,7 +343,7 @@ def _malformed_call(outcome: dict[str, Any], tool_names: Collection[str] | None)
 
 
 def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
-    if any("thought_signature" in p or p.get("thought") for p in parts):
+    if any("thought_signature" in p or p.get("thought") or any(k in p for k in CODE_PARTS) for p in parts):
         return {"gemini": {"parts": parts}}
     return None
 
@@ -378,9 +384,10 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
             is decoded in the calls' args (the kept parts keep it as sent).
 
     Returns:
-        An AIMessage: text of the first candidate's non-thought parts, one call per ``function_call``
-        part (id = Gemini's when sent, else a new one), ``provider_data["gemini"]["parts"]`` when parts
-        carry thought signatures or thoughts, usage in tokens (output includes thinking tokens),
+        An AIMessage: text of the first candidate's non-thought parts (code execution parts as fenced
+        blocks), one call per ``function_call`` part (id = Gemini's when sent, else a new one),
+        ``provider_data["gemini"]["parts"]`` when parts carry thought signatures, thoughts or code
+        execution, usage in tokens (output includes thinking tokens),
         ``response_metadata`` ``{"model", "finish_reason", "finish_message"?, "block_reason"?,
         "block_reason_message"?}``; a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
         (see :func:`_malformed_call`).
@@ -398,7 +405,7 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
     dropped = max(0, seen - 1) if single_call else 0
     if dropped:
         log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
-    text = "".join(p.get("text") or "" for p in kept_parts if "text" in p and not p.get("thought"))
+    text = VisibleText().of(kept_parts)
     calls = [native_call(p["function_call"].get("name"), _args(p["function_call"], json_text),
                          p["function_call"].get("id"), tool_names) for p in kept_parts if "function_call" in p]
     valid, invalid = split_calls(calls)
@@ -417,7 +424,12 @@ class StreamState:
     Text parts are yielded as they come; each ``function_call`` part is one whole call. Consecutive text
     parts are joined (a thought signature stays on the part it came with) and empty ones without a signature
     are left out, so the kept parts, calls and metadata equal those of the same reply read by
-    :func:`parse_response` (``tool_names`` and ``json_text`` as there).
+    :func:`parse_response` (``tool_names`` and ``json_text`` as there); code execution parts give the same
+    text there and here.
+
+    Raises:
+        ProviderError: in :meth:`finish`, no chunk brought a ``finishReason`` or a ``blockReason``: the stream
+            was cut short (retryable).
     """
 
     def __init__(self, *, single_call: bool = False, tool_names: Collection[str] | None = None,
@@ -432,6 +444,7 @@ class StreamState:
         self.model: str | None = None
         self.outcome: dict[str, Any] = {}
         self.raw_usage: Any = None
+        self.visible = VisibleText()
 
     def _keep_text(self, part: dict[str, Any]) -> None:
         last = self.parts[-1] if self.parts else None
@@ -464,10 +477,10 @@ class StreamState:
                                               args=_args(call, self.json_text) or {}))
                 self.parts.append(part)
             elif "text" in part:
-                if not part.get("thought"):
-                    text.append(part.get("text") or "")
+                text.append(self.visible.add(part))
                 self._keep_text(part)
             else:
+                text.append(self.visible.add(part))
                 self.parts.append(part)
         if not any(text) and not pieces:
             return None
@@ -475,7 +488,13 @@ class StreamState:
 
     def finish(self) -> AIMessageChunk:
         """The closing chunk: usage, ``response_metadata`` as :func:`parse_response` has it, kept parts when
-        opaque, and the InvalidToolCall of a ``MALFORMED_FUNCTION_CALL`` reply."""
+        opaque, and the InvalidToolCall of a ``MALFORMED_FUNCTION_CALL`` reply.
+
+        Raises:
+            ProviderError: no chunk brought a ``finishReason`` or a ``blockReason`` (retryable).
+        """
+        if not self.outcome.get("finish_reason") and not self.outcome.get("block_reason"):
+            raise cut_short("google", "chunk with a finishReason")
         dropped = max(0, self.calls - 1) if self.single_call else 0
         if dropped:
             log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)

@@ -13,9 +13,15 @@ OpenAI API reference:
   "parameters", "strict"}`` (``strict`` defaults to true there, so it is always sent); input items
   ``{"role", "content"}``, ``{"type": "function_call", "call_id", "name", "arguments"}``,
   ``{"type": "function_call_output", "call_id", "output"}`` and ``reasoning`` items, which are kept on
-  the AIMessage (``provider_data["openai"]["reasoning"]``) and sent back unchanged. Streaming events:
-  ``response.output_text.delta``, ``response.output_item.added``,
-  ``response.function_call_arguments.delta`` (keyed by ``output_index``), ``response.completed``.
+  the AIMessage (``provider_data["openai"]["reasoning"]``) and sent back unchanged, each ``function_call``
+  item with its own ``id`` (``fc_...``, kept in ``provider_data["openai"]["function_call_ids"]``). Replies
+  are read in :mod:`~toolwire.models.lowering._openai_replies` (``parse_responses_response``,
+  ``ResponsesStreamState``, re-exported here).
+
+Refusals (``message.refusal`` / ``delta.refusal`` in Chat Completions, ``refusal`` content parts and
+``response.refusal.delta`` in the Responses API) are the reply's text, the same in ``invoke`` and ``stream``;
+``response_metadata["refusal"]`` holds the refusal text and ``finish_reason`` is ``"refusal"``, so the Agent
+stops with ``stop_reason="refusal"`` (as for Anthropic's ``refusal`` stop reason).
 
 Strict mode rules (OpenAI Structured Outputs guide, "Supported schemas"): every object lists all its
 properties in ``required`` and sets ``additionalProperties: false``; an optional parameter is expressed
@@ -34,7 +40,7 @@ import warnings
 from collections.abc import Collection
 from typing import Any
 
-from toolwire.errors import ProviderError, UserError
+from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
 from toolwire.models.base import ChatRequest, to_tool_spec
 from toolwire.models.lowering._common import (
@@ -58,8 +64,12 @@ from toolwire.models.lowering._openai_compat import (
     reasoning_of,
     same_choice,
 )
+from toolwire.models.lowering._openai_replies import REFUSAL, ResponsesStreamState, parse_responses_response
+from toolwire.models.lowering._openai_replies import as_dict as _as_dict
+from toolwire.models.lowering._openai_replies import metadata as _metadata
 from toolwire.models.lowering._openai_strict import strict_schema
 from toolwire.models.lowering._stream import ToolCallMerger
+from toolwire.models.lowering._stream_errors import cut_short
 
 __all__ = [
     "ResponsesStreamState",
@@ -77,6 +87,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("toolwire.lowering")
+
+RETURN_REASONING = "return_reasoning"
+"""The ``provider_data["openai"]`` flag of a reply whose ``reasoning_content`` goes back with its tool calls."""
 
 
 class StrictSchemaWarning(UserWarning):
@@ -174,6 +187,13 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
     validate ``content`` as a string) and
     ``tool_calls`` (invalid calls included, with their raw argument text, since a result answers them);
     tool results follow their turn in the order of its calls.
+
+    Reasoning text is not sent back, except on a turn with tool calls whose server sent it in
+    ``reasoning_content`` (``provider_data["openai"]["return_reasoning"]``), and only when ``compatible``:
+    there it goes back as ``reasoning_content``, since DeepSeek's thinking mode (its guide "Thinking Mode",
+    "Tool Calls") and Kimi's thinking models answer 400 "Missing reasoning_content field" for a tool-call
+    turn sent without it. Reasoning sent in ``reasoning`` (Groq, OpenRouter, newer vLLM, Ollama) or in
+    ``thinking`` content parts (Mistral) is not sent back: Groq and Mistral refuse unknown message fields.
     """
     out: list[dict[str, Any]] = []
     for item in group_messages(messages):
@@ -192,6 +212,10 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
                      "function": {"name": c.get("name") or "unknown_tool", "arguments": arguments_json(c)}}
                     for c in calls
                 ]
+                kept = (item.provider_data or {}).get("openai") or {}
+                reasoning = kept.get(REASONING_KEY)
+                if compatible and kept.get(RETURN_REASONING) is True and isinstance(reasoning, str) and reasoning:
+                    msg[REASONING_KEY] = reasoning
             out.append(msg)
         elif isinstance(item, HumanMessage):
             out.append({"role": "user", "content": _chat_parts(item.content)})
@@ -252,18 +276,22 @@ def _chat_usage(raw: Any) -> Any:
     return usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), raw.get("total_tokens"), cached)
 
 
-def _metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
-    data = {"model": model, "finish_reason": finish, **extra}
-    return {k: v for k, v in data.items() if v is not None}
-
-
 def _chat_metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
     """Chat Completions metadata: ``finish_reason`` is always there, ``None`` when the server sent none."""
     return {**_metadata(model, finish, **extra), "finish_reason": finish}
 
 
-def _reasoning_data(reasoning: str) -> dict[str, Any] | None:
-    return {"openai": {REASONING_KEY: reasoning}} if reasoning else None
+def _reasoning_data(reasoning: str, returned: bool = False) -> dict[str, Any] | None:
+    """``provider_data`` of a reply's reasoning; ``returned``: the server sent it in ``reasoning_content``
+    and the reply has tool calls, so :func:`lower_messages` sends it back (DeepSeek, Kimi thinking mode)."""
+    if not reasoning:
+        return None
+    return {"openai": {REASONING_KEY: reasoning, RETURN_REASONING: True} if returned else {REASONING_KEY: reasoning}}
+
+
+def _field_text(message: dict[str, Any], key: str) -> str:
+    value = message.get(key)
+    return value if isinstance(value, str) else ""
 
 
 def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
@@ -282,7 +310,9 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         text), ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}`` (``finish_reason``
         ``None`` when the server sent none), ``provider_data["openai"]["reasoning_content"]`` = the
         reasoning text (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
-        :mod:`~toolwire.models.lowering._openai_compat`), ``id``.
+        :mod:`~toolwire.models.lowering._openai_compat`; with ``"return_reasoning": True`` when it came in
+        ``reasoning_content`` beside tool calls), ``id``. A ``message.refusal`` is the content's text (after
+        any other text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``.
     """
     data = _as_dict(obj)
     choice = pick_choice(data.get("choices") or ())
@@ -290,27 +320,19 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
                          tc.get("id"), tool_names) for tc in message.get("tool_calls") or ()]
     valid, invalid = split_calls(calls)
-    extra = {"refusal": message["refusal"]} if message.get("refusal") else {}
+    refusal = _field_text(message, "refusal")
     parts = read_content(message.get("content"))
-    content: str | list[Any] = parts.text
+    text = parts.text + refusal
+    content: str | list[Any] = text
     if parts.blocks:
-        content = [{"type": "text", "text": parts.text}, *parts.blocks] if parts.text else parts.blocks
+        content = [{"type": "text", "text": text}, *parts.blocks] if text else parts.blocks
+    finish = REFUSAL if refusal else choice.get("finish_reason")
+    returned = bool(calls and _field_text(message, REASONING_KEY))
     return AIMessage(content, tool_calls=valid, invalid_tool_calls=invalid,
                      usage=_chat_usage(data.get("usage")),
-                     response_metadata=_chat_metadata(data.get("model"), choice.get("finish_reason"), **extra),
-                     provider_data=_reasoning_data(reasoning_of(message) + parts.reasoning),
+                     response_metadata=_chat_metadata(data.get("model"), finish, refusal=refusal or None),
+                     provider_data=_reasoning_data(reasoning_of(message) + parts.reasoning, returned),
                      id=data.get("id"))
-
-
-def _as_dict(obj: Any) -> dict[str, Any]:
-    if isinstance(obj, dict):
-        return obj
-    dump = getattr(obj, "model_dump", None)
-    if dump is None:
-        raise TypeError(f"Cannot read a reply of type {type(obj).__name__}.")
-    # servers send fields in other shapes than the SDK's models declare (arguments as a JSON object, content
-    # as a list of parts): read them as they came, without pydantic's serializer warning on every reply
-    return dump(mode="json", exclude_none=True, warnings=False)  # type: ignore[no-any-return]
 
 
 class StreamState:
@@ -326,10 +348,14 @@ class StreamState:
     A stream that ends without a ``finish_reason`` may have been cut short (the ``openai`` SDK does not say
     whether ``data: [DONE]`` came, and llama.cpp server reports a failure mid-stream in an ``error:`` line
     the SDK skips): ``finish()`` then logs a warning and sets ``response_metadata["finish_reason"]`` to
-    ``None``, so the reply is not taken for a complete one unseen.
+    ``None``, so the reply is not taken for a complete one unseen. It is not refused, since some
+    OpenAI-compatible servers never send a ``finish_reason``; a stream that brought no chunk at all is.
+
+    ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``.
 
     Raises:
-        ProviderError: an error event (``{"object": "error", "message"}``) arrives.
+        ProviderError: an error event (``{"object": "error", "message"}``) arrives, or, in ``finish()``, the
+            stream brought no chunk at all (retryable).
     """
 
     def __init__(self) -> None:
@@ -339,7 +365,10 @@ class StreamState:
         self.finish_reason: str | None = None
         self.usage: Any = None
         self.reasoning: list[str] = []
+        self.reasoning_field = False  # some reasoning came in reasoning_content
+        self.refusal: list[str] = []
         self.blocks: list[dict[str, Any]] = []
+        self.chunks = 0
         self.seen_first = False  # a choice with index 0 came
         self.other: list[dict[str, Any]] = []  # until then, the choices of the first other index
 
@@ -347,6 +376,9 @@ class StreamState:
         delta = choice.get("delta") or {}
         parts = read_content(delta.get("content"))
         self.reasoning.extend((reasoning_of(delta), parts.reasoning))
+        self.reasoning_field = self.reasoning_field or bool(_field_text(delta, REASONING_KEY))
+        refusal = _field_text(delta, "refusal")
+        self.refusal.append(refusal)
         self.blocks.extend(parts.blocks)
         pieces = []
         for tc in delta.get("tool_calls") or ():
@@ -354,12 +386,13 @@ class StreamState:
             pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
                                           args=fn.get("arguments")))
         self.finish_reason = choice.get("finish_reason") or self.finish_reason
-        return parts.text, pieces
+        return parts.text + refusal, pieces
 
     def feed(self, event: Any) -> AIMessageChunk | None:
         """Read one chunk; return its text and tool-call pieces as an AIMessageChunk, or ``None``."""
         data = _as_dict(event)
         raise_stream_error(data)
+        self.chunks += 1
         self.id = self.id or data.get("id")
         self.model = data.get("model") or self.model
         if data.get("usage"):
@@ -379,7 +412,13 @@ class StreamState:
         return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"}``, reasoning, other content parts."""
+        """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other content parts.
+
+        Raises:
+            ProviderError: no chunk came at all (retryable).
+        """
+        if not self.chunks:
+            raise cut_short("openai", "chunk")
         text = ""
         pieces = []
         for choice in self.other:
@@ -392,9 +431,12 @@ class StreamState:
         content: str | list[Any] = text
         if self.blocks:
             content = [{"type": "text", "text": text}, *self.blocks] if text else list(self.blocks)
+        refusal = "".join(self.refusal)
+        finish = REFUSAL if refusal else self.finish_reason
+        returned = self.reasoning_field and len(self.merger) > 0
         return AIMessageChunk(content, tool_call_chunks=pieces, usage=self.usage,
-                              response_metadata=_chat_metadata(self.model, self.finish_reason),
-                              provider_data=_reasoning_data("".join(self.reasoning)), id=self.id)
+                              response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None),
+                              provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
 
 
 # --------------------------------------------------------------------------- Responses API
@@ -404,12 +446,23 @@ def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
     return _content_parts(content, "input_text", lambda url: {"type": "input_image", "image_url": url})
 
 
+def _function_call_item(call: Any, item_ids: Any) -> dict[str, Any]:
+    """A call as a Responses API ``function_call`` input item, with its item ``id`` when the reply gave one."""
+    item: dict[str, Any] = {"type": "function_call", "call_id": call["id"], "name": call.get("name") or "unknown_tool",
+                            "arguments": arguments_json(call)}
+    item_id = item_ids.get(call["id"]) if isinstance(item_ids, dict) else None
+    if isinstance(item_id, str) and item_id:
+        item["id"] = item_id
+    return item
+
+
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
     """Lower a conversation to Responses API ``input`` items.
 
     An assistant turn becomes its kept ``reasoning`` items (unchanged), an assistant message when it has
-    text, then one ``function_call`` item per call; tool results become ``function_call_output`` items
-    in the order of the calls.
+    text, then one ``function_call`` item per call (with the ``id`` of the reply's item, kept in
+    ``provider_data["openai"]["function_call_ids"]``: a reasoning item sent back must be followed by the
+    item that followed it); tool results become ``function_call_output`` items in the order of the calls.
     """
     items: list[dict[str, Any]] = []
     for item in group_messages(messages):
@@ -419,11 +472,11 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
         elif isinstance(item, SystemMessage):
             items.append({"role": "system", "content": item.text})
         elif isinstance(item, AIMessage):
-            items.extend(copy.deepcopy(((item.provider_data or {}).get("openai") or {}).get("reasoning") or []))
+            kept = (item.provider_data or {}).get("openai") or {}
+            items.extend(copy.deepcopy(kept.get("reasoning") or []))
             if item.text:
                 items.append({"role": "assistant", "content": item.text})
-            items.extend({"type": "function_call", "call_id": c["id"], "name": c.get("name") or "unknown_tool",
-                          "arguments": arguments_json(c)} for c in assistant_calls(item))
+            items.extend(_function_call_item(c, kept.get("function_call_ids")) for c in assistant_calls(item))
         elif isinstance(item, HumanMessage):
             items.append({"role": "user", "content": _responses_content(item.content)})
         else:
@@ -465,119 +518,3 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
         else:
             body["max_output_tokens" if key == "max_tokens" else key] = value
     return body
-
-
-def _responses_usage(raw: Any) -> Any:
-    if not isinstance(raw, dict):
-        return None
-    cached = (raw.get("input_tokens_details") or {}).get("cached_tokens")
-    return usage(raw.get("input_tokens"), raw.get("output_tokens"), raw.get("total_tokens"), cached)
-
-
-def _responses_finish(data: dict[str, Any]) -> Any:
-    reason = (data.get("incomplete_details") or {}).get("reason")
-    return reason or data.get("status")
-
-
-def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
-    """Read a Responses API reply (``response`` object, or the SDK's ``Response``).
-
-    Args:
-        obj: the reply.
-        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
-            known, the error names no tools).
-
-    Returns:
-        An AIMessage: text of the ``output_text`` parts, one call per ``function_call`` item (id =
-        ``call_id``), ``reasoning`` items kept in ``provider_data["openai"]["reasoning"]``, usage in tokens,
-        ``response_metadata`` ``{"model", "finish_reason"}`` (the status, or the incomplete reason).
-
-    Raises:
-        ProviderError: the response has ``status: "failed"``.
-    """
-    data = _as_dict(obj)
-    if data.get("status") == "failed":
-        error = data.get("error") or {}
-        raise ProviderError(str(error.get("message") or "The response failed."), provider="openai")
-    text: list[str] = []
-    calls = []
-    reasoning = []
-    for item in data.get("output") or ():
-        kind = item.get("type")
-        if kind == "message":
-            text.extend(p.get("text") or "" for p in item.get("content") or () if p.get("type") == "output_text")
-        elif kind == "function_call":
-            calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id"), tool_names))
-        elif kind == "reasoning":
-            reasoning.append(item)
-    valid, invalid = split_calls(calls)
-    return AIMessage("".join(text), tool_calls=valid, invalid_tool_calls=invalid,
-                     usage=_responses_usage(data.get("usage")),
-                     response_metadata=_metadata(data.get("model"), _responses_finish(data)),
-                     provider_data={"openai": {"reasoning": reasoning}} if reasoning else None,
-                     id=data.get("id"))
-
-
-class ResponsesStreamState:
-    """Folds Responses API stream events into AIMessageChunks (same contract as :class:`StreamState`).
-
-    Function-call pieces are keyed by ``output_index``; ``reasoning`` items are collected from
-    ``response.output_item.done`` and returned in :meth:`finish` as ``provider_data``.
-
-    Raises:
-        ProviderError: an ``error`` or ``response.failed`` event arrives.
-    """
-
-    def __init__(self) -> None:
-        self.merger = ToolCallMerger()
-        self.id: str | None = None
-        self.model: str | None = None
-        self.finish_reason: str | None = None
-        self.usage: Any = None
-        self.reasoning: list[dict[str, Any]] = []
-
-    def _call(self, item: dict[str, Any], index: Any, whole: bool) -> AIMessageChunk | None:
-        if self.merger.has_args(index) and whole:
-            return None
-        args = item.get("arguments") if (whole or item.get("arguments")) else None
-        piece = self.merger.add(index=index, id=item.get("call_id"), name=item.get("name"), args=args)
-        return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
-
-    def feed(self, event: Any) -> AIMessageChunk | None:
-        """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
-        data = _as_dict(event)
-        kind = data.get("type")
-        index = data.get("output_index")
-        if kind in ("response.created", "response.in_progress"):
-            response = data.get("response") or {}
-            self.id = self.id or response.get("id")
-            self.model = response.get("model") or self.model
-        elif kind == "response.output_text.delta" and data.get("delta"):
-            return AIMessageChunk(data["delta"], id=self.id)
-        elif kind == "response.output_item.added" and (data.get("item") or {}).get("type") == "function_call":
-            return self._call(data["item"], index, whole=False)
-        elif kind == "response.function_call_arguments.delta" and data.get("delta"):
-            return AIMessageChunk(tool_call_chunks=[self.merger.add(index=index, args=data["delta"])], id=self.id)
-        elif kind == "response.function_call_arguments.done":
-            return self._call({"arguments": data.get("arguments")}, index, whole=True)
-        elif kind == "response.output_item.done":
-            item = data.get("item") or {}
-            if item.get("type") == "reasoning":
-                self.reasoning.append(item)
-            elif item.get("type") == "function_call":
-                return self._call(item, index, whole=True)
-        elif kind in ("response.completed", "response.incomplete"):
-            response = data.get("response") or {}
-            self.usage = _responses_usage(response.get("usage"))
-            self.model = response.get("model") or self.model
-            self.finish_reason = _responses_finish(response)
-        elif kind in ("response.failed", "error"):
-            error = (data.get("response") or {}).get("error") or data
-            raise ProviderError(str(error.get("message") or "The response failed."), provider="openai")
-        return None
-
-    def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"}``, kept reasoning items."""
-        return AIMessageChunk(usage=self.usage, response_metadata=_metadata(self.model, self.finish_reason),
-                              provider_data={"openai": {"reasoning": self.reasoning}} if self.reasoning else None,
-                              id=self.id)

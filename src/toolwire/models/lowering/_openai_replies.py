@@ -1,0 +1,228 @@
+"""Reading OpenAI replies: what Chat Completions and the Responses API share, and the Responses API reader.
+
+Pure functions, no I/O; :mod:`toolwire.models.lowering.openai` re-exports :func:`parse_responses_response`
+and :class:`ResponsesStreamState`. Formats, from the OpenAI API reference ("The response object",
+"Streaming events"):
+
+* ``output`` items: ``message`` (content parts ``output_text`` and ``refusal``), ``function_call``
+  (``{"id": "fc_...", "call_id", "name", "arguments"}``) and ``reasoning`` items.
+* Streaming: ``response.output_text.delta``, ``response.refusal.delta``, ``response.output_item.added`` /
+  ``.done``, ``response.function_call_arguments.delta`` / ``.done`` (keyed by ``output_index``), and one
+  terminal event: ``response.completed``, ``response.incomplete`` or ``response.failed`` (an ``error`` event
+  may come instead).
+
+What is kept on the AIMessage, and sent back unchanged by ``lower_responses_messages``:
+``provider_data["openai"]["reasoning"]`` (the ``reasoning`` items) and, with them,
+``provider_data["openai"]["function_call_ids"]`` (``{call_id: "fc_..."}``, each ``function_call`` item's own
+id: a reasoning item sent back must be followed by the item that followed it, matched by that id; without
+reasoning items the ids pair nothing and are not kept).
+
+A refusal (``refusal`` content parts, ``response.refusal.delta`` events) is the reply's text, as Anthropic's
+refusals and Gemini's safety stops keep theirs; the text is also in ``response_metadata["refusal"]`` and
+``finish_reason`` is ``"refusal"``, so the Agent stops with ``stop_reason="refusal"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from toolwire.errors import ProviderError
+from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.models._retry import status_error
+from toolwire.models.lowering._common import native_call, split_calls, usage
+from toolwire.models.lowering._stream import ToolCallMerger
+from toolwire.models.lowering._stream_errors import cut_short, error_status
+
+__all__ = ["REFUSAL", "ResponsesStreamState", "as_dict", "metadata", "parse_responses_response"]
+
+REFUSAL = "refusal"
+"""The ``finish_reason`` of a reply that is a refusal (the Agent's refusal stop reasons include it)."""
+
+
+def as_dict(obj: Any) -> dict[str, Any]:
+    """A reply (or stream event) as a dict: a dict as it is, an SDK model dumped in JSON mode.
+
+    Raises:
+        TypeError: ``obj`` is neither.
+    """
+    if isinstance(obj, dict):
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if dump is None:
+        raise TypeError(f"Cannot read a reply of type {type(obj).__name__}.")
+    # servers send fields in other shapes than the SDK's models declare (arguments as a JSON object, content
+    # as a list of parts): read them as they came, without pydantic's serializer warning on every reply
+    return dump(mode="json", exclude_none=True, warnings=False)  # type: ignore[no-any-return]
+
+
+def metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
+    """``response_metadata``: ``{"model", "finish_reason", **extra}`` without the ``None`` values."""
+    data = {"model": model, "finish_reason": finish, **extra}
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def _usage(raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        return None
+    cached = (raw.get("input_tokens_details") or {}).get("cached_tokens")
+    return usage(raw.get("input_tokens"), raw.get("output_tokens"), raw.get("total_tokens"), cached)
+
+
+def _finish(data: dict[str, Any]) -> Any:
+    reason = (data.get("incomplete_details") or {}).get("reason")
+    return reason or data.get("status")
+
+
+def _failure(error: Any) -> ProviderError:
+    """The error of a ``response.failed`` response or an ``error`` event: its ``code`` read as an HTTP status
+    when it names one (``server_error`` 500, ``rate_limit_exceeded`` 429...), so those are retryable."""
+    error = error if isinstance(error, dict) else {}
+    message = str(error.get("message") or "The response failed.")
+    status = error_status(error.get("code"), error.get("type"))
+    return status_error("openai", status, message) if status else ProviderError(message, provider="openai")
+
+
+def _opaque(reasoning: list[dict[str, Any]], call_ids: dict[str, str]) -> dict[str, Any] | None:
+    """``provider_data``: the reasoning items, and with them the ids of the function_call items they go with."""
+    if not reasoning:
+        return None
+    return {"openai": {"reasoning": reasoning, "function_call_ids": call_ids} if call_ids else {"reasoning": reasoning}}
+
+
+def _keep_call_id(call_ids: dict[str, str], item: dict[str, Any]) -> None:
+    if isinstance(item.get("call_id"), str) and isinstance(item.get("id"), str) and item["id"]:
+        call_ids[item["call_id"]] = item["id"]
+
+
+def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
+    """Read a Responses API reply (``response`` object, or the SDK's ``Response``).
+
+    Args:
+        obj: the reply.
+        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
+            known, the error names no tools).
+
+    Returns:
+        An AIMessage: text of the ``output_text`` and ``refusal`` parts in order, one call per
+        ``function_call`` item (id = ``call_id``), ``provider_data["openai"]`` with the ``reasoning`` items
+        and then the ``function_call`` items' ids (``function_call_ids``), usage in tokens, ``response_metadata``
+        ``{"model", "finish_reason"}`` (the status, or the incomplete reason; ``"refusal"`` with
+        ``"refusal"``: the refusal text, for a refusal).
+
+    Raises:
+        ProviderError: the response has ``status: "failed"`` (retryable when its error code is a server
+            error or a rate limit).
+    """
+    data = as_dict(obj)
+    if data.get("status") == "failed":
+        raise _failure(data.get("error"))
+    text: list[str] = []
+    refusal: list[str] = []
+    calls = []
+    reasoning = []
+    call_ids: dict[str, str] = {}
+    for item in data.get("output") or ():
+        kind = item.get("type")
+        if kind == "message":
+            for part in item.get("content") or ():
+                if part.get("type") == "output_text":
+                    text.append(part.get("text") or "")
+                elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+                    text.append(part["refusal"])
+                    refusal.append(part["refusal"])
+        elif kind == "function_call":
+            calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id"), tool_names))
+            _keep_call_id(call_ids, item)
+        elif kind == "reasoning":
+            reasoning.append(item)
+    valid, invalid = split_calls(calls)
+    refused = "".join(refusal)
+    finish = REFUSAL if refused else _finish(data)
+    return AIMessage("".join(text), tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
+                     response_metadata=metadata(data.get("model"), finish, refusal=refused or None),
+                     provider_data=_opaque(reasoning, call_ids), id=data.get("id"))
+
+
+class ResponsesStreamState:
+    """Folds Responses API stream events into AIMessageChunks (same contract as the Chat ``StreamState``).
+
+    Function-call pieces are keyed by ``output_index``; ``reasoning`` items (from
+    ``response.output_item.done``) and the ``function_call`` items' ids are returned in :meth:`finish` as
+    ``provider_data``; refusal deltas are text, as in :func:`parse_responses_response`.
+
+    Raises:
+        ProviderError: an ``error`` or ``response.failed`` event arrives (retryable when its code is a
+            server error or a rate limit), or, in :meth:`finish`, the stream ended without a terminal event
+            (retryable: the connection was cut before the reply was complete).
+    """
+
+    def __init__(self) -> None:
+        self.merger = ToolCallMerger()
+        self.id: str | None = None
+        self.model: str | None = None
+        self.finish_reason: str | None = None
+        self.usage: Any = None
+        self.reasoning: list[dict[str, Any]] = []
+        self.call_ids: dict[str, str] = {}
+        self.refusal: list[str] = []
+        self.ended = False  # response.completed or response.incomplete came
+
+    def _call(self, item: dict[str, Any], index: Any, whole: bool) -> AIMessageChunk | None:
+        _keep_call_id(self.call_ids, item)
+        if self.merger.has_args(index) and whole:
+            return None
+        args = item.get("arguments") if (whole or item.get("arguments")) else None
+        piece = self.merger.add(index=index, id=item.get("call_id"), name=item.get("name"), args=args)
+        return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
+
+    def feed(self, event: Any) -> AIMessageChunk | None:
+        """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
+        data = as_dict(event)
+        kind = data.get("type")
+        index = data.get("output_index")
+        if kind in ("response.created", "response.in_progress"):
+            response = data.get("response") or {}
+            self.id = self.id or response.get("id")
+            self.model = response.get("model") or self.model
+        elif kind == "response.output_text.delta" and data.get("delta"):
+            return AIMessageChunk(data["delta"], id=self.id)
+        elif kind == "response.refusal.delta" and isinstance(data.get("delta"), str) and data["delta"]:
+            self.refusal.append(data["delta"])
+            return AIMessageChunk(data["delta"], id=self.id)
+        elif kind == "response.output_item.added" and (data.get("item") or {}).get("type") == "function_call":
+            return self._call(data["item"], index, whole=False)
+        elif kind == "response.function_call_arguments.delta" and data.get("delta"):
+            return AIMessageChunk(tool_call_chunks=[self.merger.add(index=index, args=data["delta"])], id=self.id)
+        elif kind == "response.function_call_arguments.done":
+            return self._call({"arguments": data.get("arguments")}, index, whole=True)
+        elif kind == "response.output_item.done":
+            item = data.get("item") or {}
+            if item.get("type") == "reasoning":
+                self.reasoning.append(item)
+            elif item.get("type") == "function_call":
+                return self._call(item, index, whole=True)
+        elif kind in ("response.completed", "response.incomplete"):
+            response = data.get("response") or {}
+            self.usage = _usage(response.get("usage"))
+            self.model = response.get("model") or self.model
+            self.finish_reason = _finish(response)
+            self.ended = True
+        elif kind == "response.failed":
+            raise _failure((data.get("response") or {}).get("error"))
+        elif kind == "error":
+            raise _failure(data.get("error") if isinstance(data.get("error"), dict) else data)
+        return None
+
+    def finish(self) -> AIMessageChunk:
+        """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, kept reasoning items and call ids.
+
+        Raises:
+            ProviderError: no ``response.completed`` or ``response.incomplete`` event came (retryable).
+        """
+        if not self.ended:
+            raise cut_short("openai", "response.completed event")
+        refused = "".join(self.refusal)
+        finish = REFUSAL if refused else self.finish_reason
+        return AIMessageChunk(usage=self.usage, response_metadata=metadata(self.model, finish, refusal=refused or None),
+                              provider_data=_opaque(self.reasoning, self.call_ids), id=self.id)
