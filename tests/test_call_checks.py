@@ -56,6 +56,11 @@ def test_numbers_are_read_as_written_and_compared_exactly() -> None:
 
     assert context_numbers(["mean of 1,2,3,4 at (3,4) and 40.7,-74.0; pay 1,500,000.5 or 1,500"]) >= {
         Decimal(n) for n in ("1", "2", "3", "4", "40.7", "-74.0", "1500000.5", "1500")}
+    # thousands grouped by spaces (a no-break space too) or apostrophes, one separator throughout
+    assert context_numbers(["pay 1 000 or 1\u00a0500 000 or 2'000'000"]) >= {Decimal(n) for n in (
+        "1000", "1500000", "2000000")}
+    text = "[book(budget=1500000)]"
+    assert made_up_value(text, _spans(text, 0.1), ["My budget is 1 500 000 euros."], 0.3) is None
     text = "[f(numbers=[1, 2, 3, 4], lat=40.7, lon=-74.0)]"
     assert made_up_value(text, _spans(text, 0.1), ["What is the mean of 1,2,3,4 at 40.7,-74.0?"], 0.3) is None
     # a 64-bit id one off from the conversation's is not the conversation's; a huge literal does not crash

@@ -35,7 +35,9 @@ __all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts",
            "opening_probability", "stream_spans"]
 
 _NUMBER = re.compile(r"(?<![\d.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
-_GROUPED = re.compile(r"(?<![\d.,])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)")
+# thousands grouped with one separator throughout: ``1,500,000``, ``1 500 000`` (also a no-break or thin space,
+# which NFKC makes a space), ``1'500'000``
+_GROUPED = re.compile(r"(?<![\d.,'])-?\d{1,3}(?P<sep>[, '])\d{3}(?:(?P=sep)\d{3})*(?:\.\d+)?(?!\d|[, ']\d)")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -169,8 +171,8 @@ def _normal(text: str) -> str:
 
 def context_numbers(context: Iterable[str]) -> set[Decimal]:
     """Every number written in the texts, exactly: as written (``1,2,3`` is 1, 2 and 3; ``.5``; the digits of
-    ``T4521`` or ``order_42``) and, for numbers grouped by thousands (``1,500,000``), also without the
-    separators."""
+    ``T4521`` or ``order_42``) and, for numbers grouped by thousands (``1,500,000``, ``1 500 000``,
+    ``1'500'000``), also without the separators."""
     found: set[Decimal] = set()
     for text in context:
         text = _normal(text)
@@ -178,8 +180,8 @@ def context_numbers(context: Iterable[str]) -> set[Decimal]:
             number = _exact(match)
             if number is not None:
                 found.add(number)
-        for match in _GROUPED.findall(text):
-            number = _exact(match.replace(",", ""))
+        for match in _GROUPED.finditer(text):
+            number = _exact(match.group(0).replace(match.group("sep"), ""))
             if number is not None:
                 found.add(number)
     return found
