@@ -266,3 +266,29 @@ def test_arguments_named_like_a_wrapper_are_kept():
     message = parse_response(reply)
     assert message.invalid_tool_calls == []
     assert message.tool_calls[0]["args"] == {"name": "log_call", "parameters": "verbose"}
+
+
+# -- 15: an older dialect's schema is sent to providers in the 2020-12 form they read --------------------------
+
+
+def test_a_draft07_tuple_and_a_draft04_bound_are_sent_as_2020_12_and_validated_in_their_own_dialect():
+    jsonschema = pytest.importorskip("jsonschema")
+    from toolwire.interop import tool_from_schema
+
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["pair"],
+              "properties": {"pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                                      "additionalItems": False, "default": {"items": [1]}}}}
+    pair = tool_from_schema(schema, lambda **k: k, name="d7", description="A pair.")
+    jsonschema.Draft202012Validator.check_schema(pair.parameters)
+    sent = pair.parameters["properties"]["pair"]
+    assert sent["prefixItems"] == [{"type": "string"}, {"type": "integer"}] and sent["items"] is False
+    assert sent["default"] == {"items": [1]}  # data, not a schema
+    assert pair.invoke({"pair": ["a", 1]}) == {"pair": ["a", 1]}
+    for bad in (["a", "b"], ["a", 1, 2]):
+        assert pair.invoke({"name": "d7", "args": {"pair": bad}, "id": "1", "type": "tool_call"}).status == "error"
+    limit = {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+             "properties": {"n": {"type": "number", "maximum": 5, "exclusiveMaximum": True}}}
+    below = tool_from_schema(limit, lambda **k: k, name="d4", description="Below five.")
+    assert below.parameters["properties"]["n"] == {"type": "number", "exclusiveMaximum": 5}
+    assert below.invoke({"n": 4.5}) == {"n": 4.5}
+    assert below.invoke({"name": "d4", "args": {"n": 5}, "id": "1", "type": "tool_call"}).status == "error"

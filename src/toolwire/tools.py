@@ -269,7 +269,8 @@ class Tool:
         params = normalize_parameters(parameters, name)
         if validate is None:  # in the schema's own dialect: normalize_parameters drops "$schema"
             dialect = parameters.get("$schema")
-            validate = schema_validator(params, name, dialect=dialect if isinstance(dialect, str) else None)
+            own = normalize_parameters(parameters, name, dialect_form=True) if isinstance(dialect, str) else params
+            validate = schema_validator(own, name, dialect=dialect if isinstance(dialect, str) else None)
         plan = null_plan(params)
         schema = FunctionSchema(description or "", params, validate,
                                 defaulted_non_nullable=frozenset((plan or {}).get("drop", ())), null_plan=plan)

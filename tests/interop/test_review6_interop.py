@@ -6,6 +6,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import jsonschema
 import pytest
 
 from toolwire import ToolValidationError, UserError
@@ -33,7 +34,9 @@ LIMIT_D4: dict[str, Any] = {
 def test_draft07_tuple_schema_makes_a_tool_validated_with_draft07() -> None:
     t = tool_from_schema({"name": "p", "description": "P.", "parameters": PAIR_D7}, lambda pair: pair)
     assert "$schema" not in t.parameters  # providers do not get the dialect URI
-    assert t.parameters["properties"]["pair"]["items"] == [{"type": "integer"}, {"type": "string"}]
+    # providers read JSON Schema 2020-12: the draft-07 tuple is sent as prefixItems (review 21)
+    assert t.parameters["properties"]["pair"]["prefixItems"] == [{"type": "integer"}, {"type": "string"}]
+    jsonschema.Draft202012Validator.check_schema(t.parameters)
     assert t.invoke({"pair": [1, "a"]}) == [1, "a"]
     with pytest.raises(ToolValidationError) as info:
         t.invoke({"pair": ["x", 1, 3]})
@@ -51,7 +54,9 @@ def test_draft04_boolean_exclusive_maximum_is_validated_with_draft04() -> None:
 
 
 def test_schema_validator_takes_the_dialect_of_a_stripped_schema() -> None:
-    params = normalize_parameters(LIMIT_D4, "p4")
+    sent = normalize_parameters(LIMIT_D4, "p4")  # what providers get: 2020-12's numeric exclusiveMaximum
+    jsonschema.Draft202012Validator.check_schema(sent)
+    params = normalize_parameters(LIMIT_D4, "p4", dialect_form=True)
     assert "$schema" not in params
     validate = schema_validator(params, "p4", dialect=DRAFT4)
     with pytest.raises(ToolValidationError):

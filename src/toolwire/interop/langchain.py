@@ -155,7 +155,7 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
         from toolwire.interop.openai_tools import normalize_parameters
 
         dialect = parameters.get("$schema")  # validated in the schema's own dialect, as Tool.from_schema does
-        validate = schema_validator(normalize_parameters(parameters, name), name,
+        validate = schema_validator(normalize_parameters(parameters, name, dialect_form=True), name,
                                     dialect=dialect if isinstance(dialect, str) else None)
 
     def unpack(message: Any) -> Any:

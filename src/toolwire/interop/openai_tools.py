@@ -91,14 +91,18 @@ def _split(definition: Mapping[str, Any]) -> tuple[str | None, str | None, dict[
     return (title if isinstance(title, str) else None), schema.get("description"), schema, True
 
 
-def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool") -> dict[str, Any]:
+def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool", *,
+                         dialect_form: bool = False) -> dict[str, Any]:
     """Return a self-contained object schema for a tool's arguments.
 
     Local ``$ref``/``$defs`` are inlined and ``title`` keywords dropped (as for ``@tool`` schemas), a
     missing ``type`` becomes ``"object"`` and ``properties`` is always present. The input is not changed.
     The schema is checked in its own dialect (its ``$schema``), and ``$schema`` is then dropped from what
-    providers get: pass the original ``$schema`` to :func:`schema_validator`'s ``dialect`` so arguments
-    are validated in that dialect too.
+    providers get, who read a schema as JSON Schema 2020-12: so the tuple arrays of an older dialect
+    (``"items": [A, B]``, ``"additionalItems"``) are written the 2020-12 way (``prefixItems``, ``items``), and
+    draft-04's boolean ``exclusiveMaximum``/``exclusiveMinimum`` become the bound itself. With
+    ``dialect_form`` the schema is kept as its dialect writes it: pass that one, with the original
+    ``$schema`` as :func:`schema_validator`'s ``dialect``, so arguments are validated in that dialect.
 
     Raises:
         SchemaError: not a dict, not an object schema (also a top-level ``anyOf``/``oneOf`` none of whose
@@ -115,8 +119,9 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool")
             f"The parameters of tool {tool_name!r} must be an object schema (named arguments), "
             f"not type {kind!r}."
         )
+    validator = _jsonschema().validators.validator_for(raw)
     try:
-        _jsonschema().validators.validator_for(raw).check_schema(raw)
+        validator.check_schema(raw)
     except _jsonschema().exceptions.SchemaError as exc:
         raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") \
             from None
@@ -135,7 +140,36 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool")
     ordered.setdefault("properties", {})
     if "required" in ordered and not ordered["required"]:
         del ordered["required"]
+    if not dialect_form and "$schema" in raw and validator is not _jsonschema().Draft202012Validator:
+        return _tuples_as_2020(ordered)  # type: ignore[no-any-return]
     return ordered
+
+
+_DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+
+
+def _tuples_as_2020(schema: Any) -> Any:
+    """A schema of an older dialect written the 2020-12 way: ``items: [A, B]`` becomes ``prefixItems: [A, B]``
+    and ``additionalItems: X`` becomes ``items: X`` (JSON Schema 2020-12 release notes, "Array-based
+    items"; an ``additionalItems`` beside a single ``items`` schema, which it does not affect, is dropped);
+    draft-04's ``"maximum": 5, "exclusiveMaximum": true`` becomes ``"exclusiveMaximum": 5`` (draft-06 on).
+    Values of ``enum``, ``const``, ``default`` and ``examples`` are data, left alone."""
+    if isinstance(schema, list):
+        return [_tuples_as_2020(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: v if k in _DATA_KEYWORDS else _tuples_as_2020(v) for k, v in schema.items()}
+    if isinstance(out.get("items"), list):
+        out["prefixItems"] = out.pop("items")
+        if "additionalItems" in out:
+            out["items"] = out.pop("additionalItems")
+    else:
+        out.pop("additionalItems", None)
+    for bound, limit in (("exclusiveMaximum", "maximum"), ("exclusiveMinimum", "minimum")):
+        # draft-04: a flag on maximum/minimum; since draft-06 the number itself
+        if isinstance(out.get(bound), bool) and out.pop(bound) and limit in out:
+            out[bound] = out.pop(limit)
+    return out
 
 
 def _may_be_object(schema: Any) -> bool:
