@@ -292,3 +292,14 @@ def test_a_draft07_tuple_and_a_draft04_bound_are_sent_as_2020_12_and_validated_i
     assert below.parameters["properties"]["n"] == {"type": "number", "exclusiveMaximum": 5}
     assert below.invoke({"n": 4.5}) == {"n": 4.5}
     assert below.invoke({"name": "d4", "args": {"n": 5}, "id": "1", "type": "tool_call"}).status == "error"
+
+
+def test_a_call_with_unreadable_argument_text_goes_to_langchain_as_an_invalid_call():
+    pytest.importorskip("langchain_core")
+    from toolwire.interop.langchain import to_langchain_messages
+
+    message = AIMessage(tool_calls=[{"name": "f", "args": "{bad", "id": "c1"},
+                                    {"name": "g", "args": {"a": 1}, "id": "c2"}])
+    (lc,) = to_langchain_messages([message])
+    assert [c["id"] for c in lc.tool_calls] == ["c2"]
+    assert [(c["id"], c["args"]) for c in lc.invalid_tool_calls] == [("c1", "{bad")]

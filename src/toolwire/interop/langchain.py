@@ -18,6 +18,7 @@ mirror; see https://python.langchain.com/docs/concepts/messages/ and .../concept
 from __future__ import annotations
 
 import contextvars
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -383,8 +384,14 @@ def to_langchain_messages(messages: Any) -> list[Any]:
             out.append(lc.AIMessage(
                 content=msg.content,
                 tool_calls=[{"name": c["name"], "args": c["args"], "id": c["id"], "type": "tool_call"}
-                            for c in msg.tool_calls],
-                invalid_tool_calls=[dict(c) for c in msg.invalid_tool_calls],
+                            for c in msg.tool_calls if isinstance(c["args"], dict)],
+                # a call whose arguments are text that could not be read (kept as sent, see AIMessage): LangChain
+                # holds such a call as an invalid one
+                invalid_tool_calls=[*(dict(c) for c in msg.invalid_tool_calls),
+                                    *({"name": c["name"], "args": c["args"] if isinstance(c["args"], str)
+                                       else json.dumps(c["args"], default=str), "id": c["id"],
+                                       "error": "the arguments are not a JSON object", "type": "invalid_tool_call"}
+                                      for c in msg.tool_calls if not isinstance(c["args"], dict))],
                 usage_metadata=_usage_to_lc(msg.usage),
                 response_metadata=dict(msg.response_metadata),
                 additional_kwargs=extra,
