@@ -303,3 +303,14 @@ def test_a_call_with_unreadable_argument_text_goes_to_langchain_as_an_invalid_ca
     (lc,) = to_langchain_messages([message])
     assert [c["id"] for c in lc.tool_calls] == ["c2"]
     assert [(c["id"], c["args"]) for c in lc.invalid_tool_calls] == [("c1", "{bad")]
+
+
+def test_a_call_with_unreadable_argument_text_renders_in_every_dialect():
+    from toolwire.models.base import to_tool_spec
+    from toolwire.models.dialects import get_dialect
+
+    conversation = [HumanMessage("q"), AIMessage(tool_calls=[{"name": "echo", "args": "{city: ", "id": "c1"}]),
+                    ToolMessage("Error: not JSON", "c1")]
+    for name in ("pythonic", "json"):
+        rendered = get_dialect(name).render(conversation, [to_tool_spec(echo)])
+        assert "{city: " in json.dumps(rendered.messages, ensure_ascii=False), name

@@ -71,9 +71,12 @@ def _python_names(tools: Sequence[ToolSpec]) -> PythonNames:
 
 
 def _python_call(call: ToolCall, names: PythonNames) -> str:
-    """One call as the pythonic prompt writes it: Python-safe names, arguments in signature order."""
+    """One call as the pythonic prompt writes it: Python-safe names, arguments in signature order (arguments
+    kept as unreadable text, which its error result answered, written as that text)."""
     name = call["name"]
     args: dict[str, Any] = call.get("args") or {}
+    if not isinstance(args, dict):
+        return f"{names.tool(name)}({args if isinstance(args, str) else json_form(args)})"
     order = [k for k in names.params(name) if k in args]
     order += [k for k in args if k not in order]
     written = ", ".join(f"{names.param(name, k)}={_py(json_form(args[k]))}" for k in order)
