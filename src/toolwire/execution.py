@@ -267,6 +267,9 @@ def _prepared(call: Any) -> ToolCall | InvalidToolCall:
     dict whose name is missing or not text kept in place, so it is answered as an unknown tool; anything else
     (a string, a number) an invalid call, answered in its place."""
     if isinstance(call, dict):
+        if (type(call.get("args")) is dict and type(call.get("id")) is str and call.get("type") == "tool_call"
+                and isinstance(call.get("name"), str)):
+            return call  # type: ignore[return-value]  # already in shape (an AIMessage's calls): no second copy
         if isinstance(call.get("name"), str):
             return _checked_call(call)
         call_id = call.get("id")
