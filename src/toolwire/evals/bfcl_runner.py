@@ -17,6 +17,7 @@ from typing import Any
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import BfclItem, load_category, parse_categories
 from toolwire.evals.bfcl_checker import category_kind, check_calls
+from toolwire.evals.bfcl_text import text_calls
 from toolwire.evals.report import ItemResult, Report
 
 __all__ = ["model_label", "reply_calls", "run_bfcl", "score_item"]
@@ -44,8 +45,9 @@ def reply_calls(reply: Any, names: dict[str, str], *, include_invalid: bool = Tr
         reply: an AIMessage-like object (``tool_calls`` and optionally ``invalid_tool_calls``).
         names: sent name -> original name (:attr:`toolwire.evals.bfcl.ToolSet.names`).
         include_invalid: also list calls whose arguments could not be parsed (``args`` is then the raw
-            text, which the checker fails with ``wrong_type``). BFCL counts such output as no call for
-            irrelevance and as a wrong answer elsewhere, so the runner passes False for irrelevance.
+            text, which the checker fails with ``wrong_type``). BFCL counts output its decoder cannot read as
+            no call for irrelevance and as a wrong answer elsewhere, so the runner passes False for
+            irrelevance (and reads the raw text of such calls as BFCL would, see :func:`score_item`).
     """
     calls = [{"name": names.get(str(c.get("name")), c.get("name")), "args": c.get("args")}
              for c in getattr(reply, "tool_calls", None) or ()]
@@ -63,6 +65,10 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
             ``invoke(list_of_messages)`` that returns an AIMessage (``tool_calls``, ``usage``, ``text``).
         item: the item.
 
+    For irrelevance, a reply without tool calls whose whole text is a call list (of any function, offered or
+    not) counts as a call, as BFCL counts it (:func:`~toolwire.evals.bfcl_text.text_calls`), and so do invalid
+    calls that are the whole reply when BFCL's decoder reads their text (a pythonic call with a name as a value).
+
     Returns:
         An :class:`ItemResult`. An exception from the model (any ``Exception``) becomes a failed result
         with reason ``"error"`` and the exception as the message; it is not raised.
@@ -75,18 +81,25 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
         return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
                           item.ground_truth, [], time.perf_counter() - start, question=item.question_text)
     seconds = time.perf_counter() - start
-    calls = reply_calls(reply, toolset.names, include_invalid=category_kind(item.category) != "irrelevance")
+    irrelevance = category_kind(item.category) == "irrelevance"
+    calls = reply_calls(reply, toolset.names, include_invalid=not irrelevance)
+    text = getattr(reply, "text", "")
+    text = text if isinstance(text, str) else ""
+    if irrelevance and not calls:  # a reply that is itself a call list calls a function, whatever its name
+        unread = [c.get("args") for c in getattr(reply, "invalid_tool_calls", None) or ()]
+        # calls toolwire could not read count when they are the whole reply and BFCL's decoder reads them
+        found = text_calls(text) if text.strip() else [c for raw in unread if isinstance(raw, str)
+                                                       for c in text_calls(raw)]
+        calls = [{"name": toolset.names.get(c["name"], c["name"]), "args": c["args"]} for c in found]
     try:
         result = check_calls(item.category, item.functions, item.ground_truth, calls)
     except Exception as exc:  # an answer key the checker cannot read fails this item, not the run
         return ItemResult(item.id, item.category, False, "error", f"The checker failed: {type(exc).__name__}: "
                           f"{exc}", item.ground_truth, calls, seconds, question=item.question_text)
     usage = getattr(reply, "usage", None) or {}
-    text = getattr(reply, "text", "")
     return ItemResult(item.id, item.category, result.valid, result.reason, result.message, item.ground_truth,
                       calls, seconds, int(usage.get("input_tokens") or 0),
-                      int(usage.get("output_tokens") or 0), item.question_text,
-                      text if isinstance(text, str) else "")
+                      int(usage.get("output_tokens") or 0), item.question_text, text)
 
 
 def _previous(out: Path | None, model: str) -> tuple[dict[str, ItemResult], list[ItemResult], list[str]]:

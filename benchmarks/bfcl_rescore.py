@@ -1,0 +1,75 @@
+"""Score a finished ``toolwire eval bfcl`` report again with today's checker, without the model.
+
+    python benchmarks/bfcl_rescore.py REPORT.json[.gz] [--data ../shared/bfcl] [--list] [--out NEW.json]
+
+Each item's stored calls are checked again against the answer key (``toolwire.evals.bfcl_checker``); for
+irrelevance, a reply without calls whose stored text is a call list counts as a call
+(``toolwire.evals.bfcl_text.text_calls``, BFCL's reading). Calls toolwire could not read were not stored for
+irrelevance items, so their raw text is not read again here (a live run reads it). Prints, per category, the
+accuracy stored and the accuracy now, with the number of items that changed; ``--list`` prints those ids;
+``--out`` writes the report with the new verdicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from toolwire.evals.bfcl import load_category
+from toolwire.evals.bfcl_checker import category_kind, check_calls
+from toolwire.evals.bfcl_text import text_calls
+
+
+def rescore(report: dict[str, Any], data: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """``[(stored item, rescored item)]`` for every item of ``report`` (rescored: a copy with new verdicts)."""
+    categories = sorted({item["category"] for item in report["items"]})
+    items = {it.id: it for cat in categories for it in load_category(data, cat)}
+    out = []
+    for stored in report["items"]:
+        item = items[stored["id"]]
+        calls = list(stored["actual"])
+        if category_kind(item.category) == "irrelevance" and not calls:
+            names = item.toolset().names
+            calls = [{"name": names.get(c["name"], c["name"]), "args": c["args"]}
+                     for c in text_calls(stored.get("text") or "")]
+        new = dict(stored)
+        if stored.get("reason") != "error":
+            result = check_calls(item.category, item.functions, item.ground_truth, calls)
+            new.update(valid=result.valid, reason=result.reason, message=result.message, actual=calls)
+        out.append((stored, new))
+    return out
+
+
+def main() -> None:
+    """Parse the command line, rescore, print one row per category."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("report", type=Path)
+    parser.add_argument("--data", type=Path, default=Path("../shared/bfcl"))
+    parser.add_argument("--list", action="store_true", help="print the ids whose verdict changed")
+    parser.add_argument("--out", type=Path, help="write the rescored report here (JSON)")
+    args = parser.parse_args()
+    opener = gzip.open if args.report.suffix == ".gz" else open
+    with opener(args.report, "rt", encoding="utf-8") as handle:
+        report = json.load(handle)
+    pairs = rescore(report, args.data)
+    print("| category | items | stored | now | changed |")
+    print("|---|---|---|---|---|")
+    for category in dict.fromkeys(stored["category"] for stored, _ in pairs):
+        rows = [(a, b) for a, b in pairs if a["category"] == category]
+        before = sum(a["valid"] for a, _ in rows)
+        after = sum(b["valid"] for _, b in rows)
+        changed = [a["id"] for a, b in rows if a["valid"] != b["valid"]]
+        print(f"| {category} | {len(rows)} | {100 * before / len(rows):.2f} | {100 * after / len(rows):.2f} "
+              f"| {len(changed)} |")
+        if args.list and changed:
+            print("  " + " ".join(changed))
+    if args.out:
+        report = dict(report, items=[b for _, b in pairs])
+        args.out.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
