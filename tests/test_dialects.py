@@ -564,7 +564,8 @@ class _ScriptedGeneration:
         from toolwire.models._generation import Generation
 
         model = SimpleNamespace(temperature=0.0, max_tokens=max_tokens, seed=None, options={},
-                                min_call_probability=bar, min_value_probability=value_bar)
+                                min_call_probability=bar, min_value_probability=value_bar,
+                                decline_unknown_calls=True)
         self.gen = Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
         self.gen.bar, self.gen.value_bar, self.gen.budget = bar, value_bar, max_tokens
         self.streams = list(streams)

@@ -59,6 +59,7 @@ class Generation:
         self.share = 0.0  # optional_argument_share in effect (likewise)
         self.calls_continued = 0  # times a call made went on where it would have closed (optional_argument_share)
         self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
+        self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
 
     def run(self) -> Iterator[AIMessageChunk]:
         loaded = self.loaded if self.loaded is not None else self.model.load()
@@ -129,6 +130,8 @@ class Generation:
             metadata["made_up_values"] = list(self.made_up_values)
         if self.calls_continued:
             metadata["calls_continued"] = self.calls_continued
+        if self.unknown_calls:
+            metadata["declined_unknown_calls"] = self.unknown_calls
         if self.fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
         provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
@@ -224,7 +227,9 @@ class Generation:
         opening's tokens banned (and whitespace there too, so that the same call cannot just move to the
         next position), and later openings are judged the same way, up to ``_MAX_DECLINES``; after that
         the rest of the reply is text. The declined tokens do not count against ``max_tokens`` (they do
-        count in ``usage["output_tokens"]``, the tokens generated).
+        count in ``usage["output_tokens"]``, the tokens generated). A reply that opens as a call of no bound
+        tool (:meth:`~toolwire.models.openers.OpenerScanner.unknown_call`) is declined the same way, with every
+        likely token that would open one again banned (``decline_unknown_calls``).
 
         Returns (as the generator's value) ``(text before the call, the call's text, call format)`` when a
         call is made, else ``(whole text, "", None)``.
@@ -232,9 +237,12 @@ class Generation:
         stops = _stop_list(self.opts.get("stop"))
         hold = max((len(s) for s in stops), default=1) - 1
         greedy = scanner is not None and self._greedy()
+        unknown = greedy and self.model.decline_unknown_calls
         gate = self.bar if greedy else 0.0
         value_gate = self.value_bar if greedy else 0.0
-        steps: list[dict[int, float]] | None = [] if gate > 0 or value_gate > 0 else None
+        judging = gate > 0 or value_gate > 0
+        # the candidates of each token: for the bars, and for banning every way to open a declined call again
+        steps: list[dict[int, float]] | None = [] if judging or unknown else None
         prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
@@ -254,7 +262,7 @@ class Generation:
                         break
                 if scanner is not None and (found := scanner.feed(text)) is not None:
                     pos, fmt = found
-                    if steps is not None:
+                    if steps is not None and judging:
                         first = next(i for i, end in enumerate(ends) if end > pos)
                         probability, opening, spaces = opening_probability(loaded, scanner, text, base, ends, steps,
                                                                            first)
@@ -278,6 +286,16 @@ class Generation:
                     if piece:
                         yield AIMessageChunk(piece)
                     return head, call_text, fmt
+                if unknown and scanner is not None and (pos := scanner.unknown_call(text)) is not None:
+                    # the reply opens as a call of no bound tool (``[calculate_area(``): declined like a call
+                    # the model was not sure of, so that it answers in text instead
+                    first = next(i for i, end in enumerate(ends) if end > pos)
+                    kept = text[:ends[first - 1]] if first else base
+                    others = [t for t in (steps[first] if steps else ()) if t != made[first]
+                              and scanner.opens_unknown(kept + loaded.piece(t).decode("utf-8", "replace"))]
+                    self.unknown_calls += 1
+                    restart = first, [made[first], *others]  # every likely token that would open one again
+                    break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
                 piece = _visible(text, shown, end)

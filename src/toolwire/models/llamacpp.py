@@ -106,6 +106,12 @@ class ChatLlamaCpp(BaseChatModel):
             dialect's (:attr:`~toolwire.models.dialects.Dialect.optional_argument_share`). ``response_metadata``
             then holds ``calls_continued`` (how many times a call went on where it would have closed; the model
             may then add more than one argument).
+        decline_unknown_calls: at temperature 0 with ``tool_choice`` auto, a reply that opens as a call of no
+            bound tool (a call list of a made-up function, ``[calculate_area(width=5)]``; a bound one written
+            as no call list is, ``[[get_weather(``; a bare ``fibonacci(20)``; a JSON call object of a made-up
+            name) is generated again from its start without the tokens that open one (as a declined call is,
+            sharing its limit of 3): the model asked for a tool it was not given and answers in text
+            instead. Default True; ``response_metadata["declined_unknown_calls"]`` counts them.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -130,7 +136,8 @@ class ChatLlamaCpp(BaseChatModel):
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
                  min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
-                 optional_argument_share: float | None = None, **options: Any) -> None:
+                 optional_argument_share: float | None = None, decline_unknown_calls: bool = True,
+                 **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
@@ -142,6 +149,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.min_call_probability = _fraction("min_call_probability", min_call_probability)
         self.min_value_probability = _fraction("min_value_probability", min_value_probability)
         self.optional_argument_share = _fraction("optional_argument_share", optional_argument_share)
+        self.decline_unknown_calls = bool(decline_unknown_calls)
         self.verbose = verbose
         self.options = check_options(options)
         if dialect is not None and dialect not in DIALECTS:

@@ -20,6 +20,19 @@ _WS = " \t\r\n"
 # ``_`` (one character for one, so a partial match stays a prefix)
 _CASE_FOLD = str.maketrans({chr(c): chr(c + 32) for c in range(65, 91)})
 _NAME_FOLD = str.maketrans({**{chr(c): chr(c + 32) for c in range(65, 91)}, ".": "_", "-": "_"})
+# a reply that opens as a call of any function (``unknown_call``), at the reply's start only: after an optional
+# code fence, ``[`` (once or more) and a Python name with its ``(``, or a JSON call object with its arguments key
+_ANY_CALL = {
+    "pythonic": [("ws", ()), ("fence", ()), ("ws", ()), ("brackets", ()), ("ident", ()), ("ws", ()), ("lit", ("(",))],
+    # a bare call (``fibonacci(20)``), name and parenthesis together (``Paris (France)`` is prose)
+    # (unfenced: a code block may well open with a call, ``print(``)
+    "bare": [("ws", ()), ("ident", ()), ("lit", ("(",))],
+    "json": [("ws", ()), ("fence", ()), ("ws", ()), ("opt", ("[",)), ("ws", ()), ("lit", ("{",)), ("ws", ()),
+             ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()), ("str", ()), ("ws", ()), ("lit", (",",)),
+             ("ws", ()), ("lit", ('"arguments"', '"parameters"'))],
+}
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENT = _IDENT_START | frozenset("0123456789.")
 
 
 def _patterns(fmt: str, names: Sequence[str], at_start: bool,
@@ -75,6 +88,8 @@ def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k:
     if k == len(pattern):
         return "yes"
     kind, options = pattern[k]
+    if kind in _RUNS:
+        return _match_run(kind, pattern, text, i, k)
     if kind == "ws":
         while i < len(text) and text[i] in _WS:
             i += 1
@@ -107,6 +122,58 @@ def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k:
     return best
 
 
+_RUNS = frozenset({"fence", "brackets", "ident", "str"})
+
+
+def _match_run(kind: str, pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int, k: int) -> str:
+    """:func:`_match` for the atoms of variable length: ``fence`` (an optional code fence line, with or without
+    a language), ``brackets`` (``[`` once or more, whitespace between), ``ident`` (a Python name, dots allowed),
+    ``str`` (a JSON string without escapes or line breaks)."""
+    n = len(text)
+    if kind == "fence":
+        if i == n:
+            return "maybe"
+        if text[i] != "`":
+            return _match(pattern, text, i, k + 1)
+        if not text.startswith("```"[: n - i], i):
+            return "no"
+        j = i + 3
+        while j < n and text[j].isascii() and text[j].isalpha():
+            j += 1
+        while j < n and text[j] in " \t":
+            j += 1
+        if j >= n:
+            return "maybe"
+        return _match(pattern, text, j + 1, k + 1) if text[j] == "\n" else "no"
+    if kind == "brackets":
+        if i == n:
+            return "maybe"
+        if text[i] != "[":
+            return "no"
+        while i < n and text[i] in "[" + _WS:
+            i += 1
+        return "maybe" if i == n else _match(pattern, text, i, k + 1)
+    if kind == "ident":
+        if i == n:
+            return "maybe"
+        if text[i] not in _IDENT_START:
+            return "no"
+        while i < n and text[i] in _IDENT:
+            i += 1
+        return "maybe" if i == n else _match(pattern, text, i, k + 1)
+    # str
+    if i == n:
+        return "maybe"
+    if text[i] != '"':
+        return "no"
+    end = text.find('"', i + 1)
+    if end < 0:
+        return "maybe" if "\n" not in text[i:] and "\\" not in text[i:] else "no"
+    if "\n" in text[i:end] or "\\" in text[i:end]:
+        return "no"
+    return _match(pattern, text, end + 1, k + 1)
+
+
 class OpenerScanner:
     """Watch a reply as it is generated and say where a tool call starts.
 
@@ -125,6 +192,7 @@ class OpenerScanner:
         self.names = tuple(names)
         self._pending: list[int] = [0]  # line starts that may still begin a call
         self._seen = 0
+        self._unknown_pending = False  # the reply may still open as a call feed() does not take (unknown_call)
 
     def feed(self, text: str) -> tuple[int, str] | None:
         """Look at the whole reply so far.
@@ -163,8 +231,40 @@ class OpenerScanner:
         return any(_match(pattern, text, start) != "no"
                    for fmt in self.formats for pattern in _patterns(fmt, self.names, start == 0, in_block))
 
+    def unknown_call(self, text: str) -> int | None:
+        """Where the reply opens as a call that :meth:`feed` does not take: a call list of a function that is
+        not bound (``[calculate_area(``), or written so that it is no call (``[[get_weather(``), or a JSON call
+        object of such a function; fenced or not. Only the start of the reply counts: prose that shows a
+        call further on stays prose. Call it when :meth:`feed` returned None for the same text; while the
+        reply may still become such an opening, :meth:`safe_end` holds it back.
+
+        Returns:
+            The position of the opening (after the whitespace before it), or None.
+        """
+        self._unknown_pending = False
+        for pattern in self._unknown_patterns():
+            result = _match(pattern, text)
+            if result == "yes":
+                return len(text) - len(text.lstrip(_WS))
+            self._unknown_pending = self._unknown_pending or result == "maybe"
+        return None
+
+    def opens_unknown(self, text: str) -> bool:
+        """Whether ``text`` (a whole reply so far) is, or may still become, what :meth:`unknown_call` finds;
+        stateless (used to ban every token that would open such a reply again). A bare call counts once its
+        ``(`` is written: any reply may begin with a word."""
+        bare = _ANY_CALL["bare"]
+        return any(_match(pattern, text) not in ("no", "maybe" if pattern is bare else "")
+                   for pattern in self._unknown_patterns())
+
+    def _unknown_patterns(self) -> list[list[tuple[str, tuple[str, ...]]]]:
+        kinds = [fmt for fmt in self.formats if fmt in _ANY_CALL] + (["bare"] if "pythonic" in self.formats else [])
+        return [_ANY_CALL[kind] for kind in kinds]
+
     def safe_end(self, text: str) -> int:
         """How much of ``text`` may be shown already: up to the first line that may still start a call,
         without trailing whitespace."""
         end = min(self._pending) if self._pending else len(text)
+        if self._unknown_pending:
+            end = 0
         return len(text[:end].rstrip())

@@ -1,0 +1,122 @@
+"""A reply that opens as a call of no bound tool is declined, so that the model answers in text (review 22).
+
+The default model answered many questions no offered tool fits with a call list of a made-up function
+(``[calculate_triangle_area(base=10, height=5)]``): text to toolwire, but of no use to the user, and a call
+by BFCL's rules.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_dialects import _VOCAB, _Pieces, _ScriptedGeneration
+from toolwire.models.openers import OpenerScanner
+
+NAMES = ("get_weather", "calculate")
+
+
+def _scan(text: str, formats: tuple[str, ...] = ("pythonic",)) -> tuple[tuple[int, str] | None, int | None, int]:
+    """Feed ``text`` one character at a time as generation does: ``(feed's find, unknown_call's, safe_end)``."""
+    scanner = OpenerScanner(formats, NAMES)
+    for n in range(1, len(text) + 1):
+        found = scanner.feed(text[:n])
+        if found is not None:
+            return found, None, scanner.safe_end(text[:n])
+        unknown = scanner.unknown_call(text[:n])
+        if unknown is not None:
+            return None, unknown, scanner.safe_end(text[:n])
+    return None, None, scanner.safe_end(text)
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("[calculate_triangle_area(base=10)]", 0),
+    ("  [str('Eiffel Tower')]", 2),
+    ("[[get_weather(city='Oslo')]]", 0),  # a bound tool, but written as no call list is
+    ("```python\n[fibonacci(n=20)]\n```", 0),
+    ("fibonacci(20)", 0),  # BFCL reads a bare call as a call list
+    ("\n sin(45)", 2),
+])
+def test_a_reply_opening_as_a_call_of_no_bound_tool_is_found(text: str, where: int) -> None:
+    found, unknown, _ = _scan(text)
+    assert found is None and unknown == where
+
+
+@pytest.mark.parametrize("text", [
+    "The area is 25.", "['James Buchanan']", "[1, 2, 3]", "[(10 * 5) / 2]", "Paris (France) is sunny.",
+    "```python\nprint(area(10, 5))\n```",  # a code block may open with a call
+    "Use this:\n[calculate_area(base=10)]",  # only the start of the reply counts
+    "```json\n[1, 2]\n```", "", "   ",
+])
+def test_prose_literals_and_code_are_not_calls_of_unknown_tools(text: str) -> None:
+    assert _scan(text)[:2] == (None, None)
+
+
+def test_bound_calls_are_still_calls_and_json_objects_count_too() -> None:
+    assert _scan("[get_weather(city='Oslo')]")[:2] == ((0, "pythonic"), None)
+    assert _scan('[{"name": "get_weather", "arguments": {}}]', ("json",))[:2] == ((0, "json"), None)
+    assert _scan('[{"name": "calc_area", "arguments": {"b": 10}}]', ("json",))[:2] == (None, 0)
+    # a function's definition written out is not a call
+    assert _scan('{"name": "calc_area", "description": "Area."}', ("json",))[:2] == (None, None)
+
+
+def test_a_reply_that_may_still_open_as_such_a_call_is_held_back() -> None:
+    scanner = OpenerScanner(("pythonic",), NAMES)
+    for text in ("[", "[calc_area", "```py", "```python\n[", "fibonacci", "  "):
+        scanner.feed(text)
+        assert scanner.unknown_call(text) is None and scanner.safe_end(text) == 0, text
+        assert scanner.opens_unknown(text) is (text != "fibonacci")  # a bare call counts from its "("
+    assert scanner.opens_unknown("fibonacci(")
+    for text in ("The", "The area", "[1,", "['James"):
+        scanner = OpenerScanner(("pythonic",), NAMES)
+        scanner.feed(text)
+        scanner.unknown_call(text)
+        assert scanner.safe_end(text) > 0 or text == "The", text
+        assert not scanner.opens_unknown(text + " ")
+
+
+_TOKENS = _Pieces({**_VOCAB.pieces, 20: "calc", 21: "[calc", 22: " ", 23: "_area", 24: "[[", 25: "The",
+                   26: " area", 27: " is", 28: " 25", 29: " [", 30: "[1"})
+_MADE_UP = [(4, {4: 0.6, 21: 0.1, 22: 0.1, 25: 0.1, 30: 0.1}), (20, {20: 1.0}), (23, {23: 1.0}), (6, {6: 1.0})]
+_ANSWER = [(25, {25: 0.9}), (26, {26: 0.9}), (27, {27: 0.9}), (28, {28: 0.9})]
+
+
+def test_the_opening_is_declined_and_the_reply_generated_again_without_any_token_that_opens_one() -> None:
+    run = _ScriptedGeneration([_MADE_UP, _ANSWER], bar=0.5)
+    (whole, call_text, fmt), shown = run.run(_TOKENS, names=NAMES)
+    assert (whole, call_text, fmt) == ("The area is 25", "", None) and shown == whole
+    # banned at the reply's first token: the "[" taken, "[calc" and the whitespace; "[1" (a literal list)
+    # and "The" stay allowed
+    assert run.calls == [([100, 101], ()), ([100, 101], (4, 21, 22))]
+    assert run.gen.unknown_calls == 1 and run.gen.declined_calls == 1
+    assert run.gen.budget == 100 - 4  # the declined tokens do not count
+
+
+def test_declines_are_bounded_and_then_the_reply_stays_text() -> None:
+    again = [(24, {24: 1.0}), (20, {20: 1.0}), (6, {6: 1.0})]  # "[[calc("
+    bare = [(20, {20: 1.0}), (6, {6: 1.0})]  # "calc("
+    run = _ScriptedGeneration([_MADE_UP, again, bare, _MADE_UP], bar=0.5)
+    (whole, call_text, fmt), shown = run.run(_TOKENS, names=NAMES)
+    assert (whole, call_text, fmt) == ("[calc_area(", "", None) and shown == whole
+    assert run.gen.unknown_calls == 3 and [ban for _, ban in run.calls] == [(), (4, 21, 22), (24,), (20,)]
+
+
+def test_without_greedy_decoding_nothing_is_declined() -> None:
+    run = _ScriptedGeneration([_MADE_UP], bar=0.5)
+    run.gen.opts["temperature"] = 0.7  # sampling: the reply is the model's draw, as it is
+    (whole, _, _), shown = run.run(_TOKENS, names=NAMES)
+    assert whole == shown == "[calc_area(" and run.gen.unknown_calls == 0
+
+
+def test_the_option_turns_it_off() -> None:
+    run = _ScriptedGeneration([_MADE_UP], bar=0.5)
+    run.gen.model.decline_unknown_calls = False
+    (whole, _, _), shown = run.run(_TOKENS, names=NAMES)
+    assert whole == shown == "[calc_area(" and run.gen.unknown_calls == 0
+
+
+def test_with_the_bars_off_the_candidates_are_still_read_for_the_ban() -> None:
+    # the json dialect has no bars (0): the tokens that would open the made-up call again are banned all the same
+    run = _ScriptedGeneration([_MADE_UP, _ANSWER], bar=0.0)
+    (whole, _, _), _ = run.run(_TOKENS, names=NAMES)
+    assert whole == "The area is 25" and run.calls[1] == ([100, 101], (4, 21, 22))
+    assert run.gen.call_probability is None
