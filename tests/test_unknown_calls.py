@@ -87,7 +87,7 @@ def test_the_opening_is_declined_and_the_reply_generated_again_without_any_token
     # banned at the reply's first token: the "[" taken, "[calc" and the whitespace; "[1" (a literal list)
     # and "The" stay allowed
     assert run.calls == [([100, 101], ()), ([100, 101], (4, 21, 22))]
-    assert run.gen.unknown_calls == 1 and run.gen.declined_calls == 1
+    assert run.gen.unknown_calls == 1 and run.gen.declined_calls == 0  # (declined_calls: by the bars)
     assert run.gen.budget == 100 - 4  # the declined tokens do not count
 
 
@@ -97,7 +97,9 @@ def test_declines_are_bounded_and_then_the_reply_stays_text() -> None:
     run = _ScriptedGeneration([_MADE_UP, again, bare, _MADE_UP], bar=0.5)
     (whole, call_text, fmt), shown = run.run(_TOKENS, names=NAMES)
     assert (whole, call_text, fmt) == ("[calc_area(", "", None) and shown == whole
-    assert run.gen.unknown_calls == 3 and [ban for _, ban in run.calls] == [(), (4, 21, 22), (24,), (20,)]
+    # the bans at the reply's first token add up over the declines there
+    assert run.gen.unknown_calls == 3 and [ban for _, ban in run.calls] == [(), (4, 21, 22), (4, 21, 22, 24),
+                                                                            (4, 20, 21, 22, 24)]
 
 
 def test_without_greedy_decoding_nothing_is_declined() -> None:
@@ -120,3 +122,14 @@ def test_with_the_bars_off_the_candidates_are_still_read_for_the_ban() -> None:
     (whole, _, _), _ = run.run(_TOKENS, names=NAMES)
     assert whole == "The area is 25" and run.calls[1] == ([100, 101], (4, 21, 22))
     assert run.gen.call_probability is None
+
+
+def test_the_tokens_of_an_unknown_call_stay_banned_at_their_place_after_a_declined_call() -> None:
+    # the model wrote [calc_area( (declined), then a bound call the value check declined, then [calc_area( again:
+    # the second restart at the reply's start bans the first one's tokens as well as its own
+    sure_call = [(4, {4: 0.95}), (5, {5: 1.0}), (6, {6: 1.0})]
+    run = _ScriptedGeneration([_MADE_UP, sure_call, _ANSWER], bar=0.5, value_bar=0.5,
+                              calls=[('[get_weather(city="Atlantis")]', [(0, 13, 1.0), (13, 23, 0.1), (23, 30, 1.0)], 3)])
+    (whole, _, _), _ = run.run(_TOKENS, names=NAMES)
+    assert whole == "The area is 25" and run.gen.made_up_values == ['city="Atlantis"']
+    assert run.calls[2][1] == (4, 21, 22)  # the value decline's own ban ([) and the unknown call's

@@ -244,6 +244,8 @@ class Generation:
         # the candidates of each token: for the bars, and for banning every way to open a declined call again
         steps: list[dict[int, float]] | None = [] if judging or unknown else None
         prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
+        unknown_bans: dict[int, set[int]] = {}  # reply token index -> tokens banned there by unknown-call declines
+        calls_on, unknown_on = True, unknown  # calls still recognised; unknown calls still declined
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
         base = ""
@@ -260,7 +262,8 @@ class Generation:
                     if hit:
                         self.finish = "stop"
                         break
-                if scanner is not None and (found := scanner.feed(text)) is not None:
+                found = scanner.feed(text) if scanner is not None else None
+                if found is not None and calls_on:
                     pos, fmt = found
                     if steps is not None and judging:
                         first = next(i for i, end in enumerate(ends) if end > pos)
@@ -286,15 +289,17 @@ class Generation:
                     if piece:
                         yield AIMessageChunk(piece)
                     return head, call_text, fmt
-                if unknown and scanner is not None and (pos := scanner.unknown_call(text)) is not None:
-                    # the reply opens as a call of no bound tool (``[calculate_area(``): declined like a call
-                    # the model was not sure of, so that it answers in text instead
+                if unknown_on and scanner is not None and (pos := scanner.unknown_call(text)) is not None:
+                    # the reply opens as a call of no bound tool (``[calculate_area(``), or of one when calls
+                    # are off: declined like a call the model was not sure of, so that it answers in text
                     first = next(i for i, end in enumerate(ends) if end > pos)
                     kept = text[:ends[first - 1]] if first else base
                     others = [t for t in (steps[first] if steps else ()) if t != made[first]
                               and scanner.opens_unknown(kept + loaded.piece(t).decode("utf-8", "replace"))]
                     self.unknown_calls += 1
-                    restart = first, [made[first], *others]  # every likely token that would open one again
+                    # every likely token that would open one again, and those banned at the same place before
+                    unknown_bans.setdefault(len(prior) + first, set()).update([made[first], *others])
+                    restart = first, []
                     break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
@@ -306,14 +311,21 @@ class Generation:
                 break
             # not sure enough of this call: the reply goes on from just before its opening, without it
             stream.close()
-            self.declined_calls += 1
             first, banned = restart
+            if banned:  # a call declined by a bar (an unknown call's ban is kept in unknown_bans)
+                self.declined_calls += 1
+            # the tokens that opened an unknown call at this place stay banned there, whatever was declined
+            banned = sorted({*banned, *unknown_bans.get(len(prior) + first, ())})
             base = text = text[:ends[first - 1]] if first else base
             prior += made[:first]
             # closing the stream took all its tokens off the budget; the declined ones do not count
             self.budget += len(made) - first
             del made[:], ends[:]
-            if self.declined_calls >= _MAX_DECLINES:
+            # after _MAX_DECLINES declined calls the reply is text: a call opening then counts as an unknown
+            # call (declined up to _MAX_DECLINES times as well, so that the text is not a call list either)
+            calls_on = self.declined_calls < _MAX_DECLINES
+            unknown_on = unknown and self.unknown_calls < _MAX_DECLINES
+            if not (calls_on or unknown_on):
                 scanner = steps = None
             else:
                 scanner = OpenerScanner(scanner.formats, scanner.names)  # type: ignore[union-attr]
