@@ -110,8 +110,10 @@ class ChatLlamaCpp(BaseChatModel):
             bound tool (a call list of a made-up function, ``[calculate_area(width=5)]``; a bound one written
             as no call list is, ``[[get_weather(``; a bare ``fibonacci(20)``; a JSON call object of a made-up
             name) is generated again from its start without the tokens that open one (as a declined call is,
-            sharing its limit of 3): the model asked for a tool it was not given and answers in text
-            instead. Default True; ``response_metadata["declined_unknown_calls"]`` counts them.
+            up to 3 times; those tokens stay banned there): the model asked for a tool it was not given and
+            answers in text instead. Once 3 calls were declined by the bars above, a call opening of a bound
+            tool is declined this way too, so that the text does not open as a call list. Default True;
+            ``response_metadata["declined_unknown_calls"]`` counts them.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
