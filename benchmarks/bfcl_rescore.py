@@ -4,7 +4,7 @@
 
 Each item's stored calls are checked again against the answer key (``toolwire.evals.bfcl_checker``); for
 irrelevance, a reply without calls whose stored text is a call list counts as a call
-(``toolwire.evals.bfcl_text.text_calls``, BFCL's reading). Calls toolwire could not read were not stored for
+(``toolwire.parsing.call_lists.text_calls``, BFCL's reading). Calls toolwire could not read were not stored for
 irrelevance items, so their raw text is not read again here (a live run reads it). Prints, per category, the
 accuracy stored and the accuracy now, with the number of items that changed; ``--list`` prints those ids;
 ``--out`` writes the report with the new verdicts.
@@ -20,7 +20,7 @@ from typing import Any
 
 from toolwire.evals.bfcl import load_category
 from toolwire.evals.bfcl_checker import category_kind, check_calls
-from toolwire.evals.bfcl_text import text_calls
+from toolwire.parsing.call_lists import text_calls
 
 
 def rescore(report: dict[str, Any], data: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:

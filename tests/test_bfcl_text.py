@@ -8,8 +8,8 @@ import pytest
 
 from toolwire.evals.bfcl import BfclItem
 from toolwire.evals.bfcl_runner import score_item
-from toolwire.evals.bfcl_text import text_calls
 from toolwire.messages import AIMessage
+from toolwire.parsing.call_lists import text_calls
 
 _BMI = {"name": "determine_body_mass_index", "description": "BMI.",
         "parameters": {"type": "dict", "properties": {"weight": {"type": "float", "description": "kg"}},
@@ -23,6 +23,7 @@ _BMI = {"name": "determine_body_mass_index", "description": "BMI.",
     ('[Chord("C"), Chord("G")]', ["Chord", "Chord"]),  # positional arguments are dropped, the calls stay
     ("[math.sqrt(x=4)]", ["math.sqrt"]),
     ("[f(**{'a': 1})]", ["f"]),
+    ("[calculate_average(value=sum([1, 2, 3]) / 3)]", ["calculate_average"]),  # BFCL evaluates builtins
     ('[f(x=-1, y={"a": [1, 2]}, z=unit, w=g(q=1), v=data["k"], u=2 * 3)]', ["f"]),
     ('[{"name": "calc", "arguments": {"a": 1}}]', ["calc"]),  # the json dialect's call objects
     ('```json\n{"name": "calc", "parameters": {}}\n```', ["calc"]),
@@ -41,7 +42,7 @@ def test_values_are_read_as_bfcl_reads_them_without_evaluating() -> None:
     "", "The answer is 25.", "['James Buchanan']", "[1494]", "[500 * 0.75]", "[True]", "25",
     "[[f(x=1)]]",  # a list in a list: BFCL's decoder fails on it
     "```python\n[f(x=1)]\n```",  # the fence's language tag is left in the text, so BFCL cannot parse it
-    "[f(x=a * 2)]", "[f(x=lambda y: y)]", "[f(x=y > 2)]", '[f(x=f"{y}")]', "[f(x=-y)]",
+    "[f(x=a * 2)]", "[f(x=math.pi * 2)]", "[f(x=lambda y: y)]", "[f(x=y > 2)]", '[f(x=f"{y}")]', "[f(x=-y)]",
     "[f(x={**d})]", "[x for x in y]", "[f(x=1)] and more", "Use `f(x=1)`, then answer.",
     '{"name": "bitcoin_price", "description": "Price.", "parameters": {"type": "object"}}',  # a definition
     '[{"name": "f"}]', '{"name": 3, "arguments": {}}', "[" * 5000,
@@ -93,3 +94,10 @@ def test_other_categories_still_score_only_the_calls_toolwire_read() -> None:
                     [{"determine_body_mass_index": {"weight": [70.0]}}])
     result = score_item(_Replying(AIMessage("[bmi(weight=70)]")), item)
     assert (result.valid, result.reason, result.actual) == (False, "no_call", [])
+
+
+def test_live_relevance_counts_a_reply_that_is_a_call_list_as_bfcl_does() -> None:
+    # review 23: BFCL's relevance_file_runner decodes relevance replies the same way
+    item = BfclItem("live_relevance_x", "live_relevance", [[{"role": "user", "content": "BMI of 70 kg?"}]], [_BMI])
+    assert score_item(_Replying(AIMessage("[bmi(weight=70)]")), item).valid
+    assert not score_item(_Replying(AIMessage("Your BMI needs your height.")), item).valid

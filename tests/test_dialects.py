@@ -643,12 +643,14 @@ def test_an_opening_after_a_decline_is_judged_again_and_declines_are_bounded():
     assert run.gen.call_probability == pytest.approx(0.9)
     # three unsure openings in a row: the rest of the reply is text, not recognised as a call; a call opening
     # there is declined as a call of no tool (up to three times too), so the text does not open as a call list
-    run = _ScriptedGeneration([unsure, unsure, unsure, unsure, [(7, {7: 1.0})]], bar=0.5)
-    (whole, opener, fmt), _ = run.run(_VOCAB)
+    whole_call = [*unsure, (12, {12: 1.0})]  # [get_weather()]
+    vocab = _Pieces({**_VOCAB.pieces, 12: ")]"})
+    run = _ScriptedGeneration([unsure, unsure, unsure, whole_call, [(7, {7: 1.0})]], bar=0.5)
+    (whole, opener, fmt), _ = run.run(vocab)
     assert (whole, opener, fmt) == ("It", "", None) and run.gen.declined_calls == 3 and run.gen.unknown_calls == 1
-    run = _ScriptedGeneration([unsure] * 7, bar=0.5)
-    (whole, opener, fmt), _ = run.run(_VOCAB)
-    assert (whole, opener, fmt) == ("[get_weather(", "", None) and run.gen.declined_calls == 3
+    run = _ScriptedGeneration([unsure] * 3 + [whole_call] * 4, bar=0.5)
+    (whole, opener, fmt), _ = run.run(vocab)
+    assert (whole, opener, fmt) == ("[get_weather()]", "", None) and run.gen.declined_calls == 3
     assert run.gen.unknown_calls == 3
 
 

@@ -17,8 +17,8 @@ from typing import Any
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import BfclItem, load_category, parse_categories
 from toolwire.evals.bfcl_checker import category_kind, check_calls
-from toolwire.evals.bfcl_text import text_calls
 from toolwire.evals.report import ItemResult, Report
+from toolwire.parsing.call_lists import text_calls
 
 __all__ = ["model_label", "reply_calls", "run_bfcl", "score_item"]
 
@@ -46,8 +46,8 @@ def reply_calls(reply: Any, names: dict[str, str], *, include_invalid: bool = Tr
         names: sent name -> original name (:attr:`toolwire.evals.bfcl.ToolSet.names`).
         include_invalid: also list calls whose arguments could not be parsed (``args`` is then the raw
             text, which the checker fails with ``wrong_type``). BFCL counts output its decoder cannot read as
-            no call for irrelevance and as a wrong answer elsewhere, so the runner passes False for
-            irrelevance (and reads the raw text of such calls as BFCL would, see :func:`score_item`).
+            no call for (ir)relevance and as a wrong answer elsewhere, so the runner passes False for
+            (ir)relevance (and reads the raw text of such calls as BFCL would, see :func:`score_item`).
     """
     calls = [{"name": names.get(str(c.get("name")), c.get("name")), "args": c.get("args")}
              for c in getattr(reply, "tool_calls", None) or ()]
@@ -65,9 +65,10 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
             ``invoke(list_of_messages)`` that returns an AIMessage (``tool_calls``, ``usage``, ``text``).
         item: the item.
 
-    For irrelevance, a reply without tool calls whose whole text is a call list (of any function, offered or
-    not) counts as a call, as BFCL counts it (:func:`~toolwire.evals.bfcl_text.text_calls`), and so do invalid
-    calls that are the whole reply when BFCL's decoder reads their text (a pythonic call with a name as a value).
+    For irrelevance and relevance, a reply without tool calls whose whole text is a call list (of any function,
+    offered or not) counts as a call, as BFCL counts it (:func:`~toolwire.parsing.call_lists.text_calls`), and so do
+    invalid calls that are the whole reply when BFCL's decoder reads their text (a pythonic call with a name as a
+    value).
 
     Returns:
         An :class:`ItemResult`. An exception from the model (any ``Exception``) becomes a failed result
@@ -81,11 +82,11 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
         return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
                           item.ground_truth, [], time.perf_counter() - start, question=item.question_text)
     seconds = time.perf_counter() - start
-    irrelevance = category_kind(item.category) == "irrelevance"
-    calls = reply_calls(reply, toolset.names, include_invalid=not irrelevance)
+    relevance = category_kind(item.category) in ("irrelevance", "relevance")  # scored on whether a call is made
+    calls = reply_calls(reply, toolset.names, include_invalid=not relevance)
     text = getattr(reply, "text", "")
     text = text if isinstance(text, str) else ""
-    if irrelevance and not calls:  # a reply that is itself a call list calls a function, whatever its name
+    if relevance and not calls:  # a reply that is itself a call list calls a function, whatever its name
         unread = [c.get("args") for c in getattr(reply, "invalid_tool_calls", None) or ()]
         # calls toolwire could not read count when they are the whole reply and BFCL's decoder reads them
         found = text_calls(text) if text.strip() else [c for raw in unread if isinstance(raw, str)

@@ -244,7 +244,8 @@ class Generation:
         # the candidates of each token: for the bars, and for banning every way to open a declined call again
         steps: list[dict[int, float]] | None = [] if judging or unknown else None
         prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
-        unknown_bans: dict[int, set[int]] = {}  # reply token index -> tokens banned there by unknown-call declines
+        bans_at: dict[int, set[int]] = {}  # reply token index -> tokens banned there by declines
+        unknown_at: set[int] = set()  # reply token indexes where a call of no tool was declined
         calls_on, unknown_on = True, unknown  # calls still recognised; unknown calls still declined
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
@@ -253,7 +254,7 @@ class Generation:
         text = ""
         stream = self._texts(loaded, tokens, None, candidates=steps, made=made)
         while True:
-            restart: tuple[int, list[int]] | None = None
+            restart: tuple[int, list[int], bool] | None = None  # (stream index, tokens banned, unknown call)
             for latest in stream:
                 text = base + latest
                 ends.append(len(text))
@@ -271,7 +272,7 @@ class Generation:
                                                                            first)
                         self.call_probability = probability
                         if probability < gate:
-                            restart = first, [*opening, *spaces]
+                            restart = first, [*opening, *spaces], False
                             break
                     stream.close()  # its tokens come off the budget now
                     head = text[:pos]
@@ -283,23 +284,14 @@ class Generation:
                     if made_up is not None:
                         self.made_up_values.append(made_up)
                         self.budget = before  # the declined call's tokens do not count
-                        restart = first, [*opening, *spaces]
+                        restart = first, [*opening, *spaces], False
                         break
                     piece = _visible(head, shown, len(head.rstrip()))
                     if piece:
                         yield AIMessageChunk(piece)
                     return head, call_text, fmt
                 if unknown_on and scanner is not None and (pos := scanner.unknown_call(text)) is not None:
-                    # the reply opens as a call of no bound tool (``[calculate_area(``), or of one when calls
-                    # are off: declined like a call the model was not sure of, so that it answers in text
-                    first = next(i for i, end in enumerate(ends) if end > pos)
-                    kept = text[:ends[first - 1]] if first else base
-                    others = [t for t in (steps[first] if steps else ()) if t != made[first]
-                              and scanner.opens_unknown(kept + loaded.piece(t).decode("utf-8", "replace"))]
-                    self.unknown_calls += 1
-                    # every likely token that would open one again, and those banned at the same place before
-                    unknown_bans.setdefault(len(prior) + first, set()).update([made[first], *others])
-                    restart = first, []
+                    restart = self._unknown_restart(loaded, scanner, text, base, pos, ends, made, steps)
                     break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
@@ -307,15 +299,20 @@ class Generation:
                 if piece:
                     shown = end
                     yield AIMessageChunk(piece)
+            else:  # the reply ended: what may still have been a call of no tool is judged as it stands
+                if unknown_on and scanner is not None and (pos := scanner.unknown_call(text, final=True)) is not None:
+                    restart = self._unknown_restart(loaded, scanner, text, base, pos, ends, made, steps)
             if restart is None:
                 break
             # not sure enough of this call: the reply goes on from just before its opening, without it
             stream.close()
-            first, banned = restart
-            if banned:  # a call declined by a bar (an unknown call's ban is kept in unknown_bans)
-                self.declined_calls += 1
-            # the tokens that opened an unknown call at this place stay banned there, whatever was declined
-            banned = sorted({*banned, *unknown_bans.get(len(prior) + first, ())})
+            first, banned, was_unknown = restart
+            at = len(prior) + first  # the reply's token index the generation goes on from
+            self.declined_calls += not was_unknown
+            unknown_at.update([at] if was_unknown else [])
+            bans_at.setdefault(at, set()).update(banned)
+            # where a call of no tool opened, every token banned there stays banned (each decline's own else)
+            banned = sorted(bans_at[at]) if at in unknown_at else banned
             base = text = text[:ends[first - 1]] if first else base
             prior += made[:first]
             # closing the stream took all its tokens off the budget; the declined ones do not count
@@ -328,7 +325,7 @@ class Generation:
             if not (calls_on or unknown_on):
                 scanner = steps = None
             else:
-                scanner = OpenerScanner(scanner.formats, scanner.names)  # type: ignore[union-attr]
+                scanner = OpenerScanner(scanner.formats, scanner.names, calls=calls_on)  # type: ignore[union-attr]
                 scanner.feed(text)
                 steps = []
             stream = self._texts(loaded, [*tokens, *prior], None, candidates=steps, ban=banned, made=made)
@@ -337,6 +334,20 @@ class Generation:
         if piece:
             yield AIMessageChunk(piece)
         return text, "", None
+
+    def _unknown_restart(self, loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, pos: int,
+                         ends: list[int], made: list[int], steps: list[dict[int, float]] | None
+                         ) -> tuple[int, list[int], bool]:
+        """The restart that declines a reply opening at ``pos`` as a call of no bound tool (or of one once calls
+        are off): from the opening's first token, banning it and every likely token there that would open
+        such a call again (:meth:`~toolwire.models.openers.OpenerScanner.opens_unknown`), so that the model
+        answers in text."""
+        first = next(i for i, end in enumerate(ends) if end > pos)
+        kept = text[:ends[first - 1]] if first else base
+        others = [t for t in (steps[first] if steps else ()) if t != made[first]
+                  and scanner.opens_unknown(kept + loaded.piece(t).decode("utf-8", "replace"))]
+        self.unknown_calls += 1
+        return first, [made[first], *others], True
 
     # -- pieces ---------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from toolwire.parsing.call_lists import text_calls
 from toolwire.parsing.pythonic import PythonNames
 
 __all__ = ["OpenerScanner"]
@@ -20,13 +21,15 @@ _WS = " \t\r\n"
 # ``_`` (one character for one, so a partial match stays a prefix)
 _CASE_FOLD = str.maketrans({chr(c): chr(c + 32) for c in range(65, 91)})
 _NAME_FOLD = str.maketrans({**{chr(c): chr(c + 32) for c in range(65, 91)}, ".": "_", "-": "_"})
-# a reply that opens as a call of any function (``unknown_call``), at the reply's start only: after an optional
-# code fence, ``[`` (once or more) and a Python name with its ``(``, or a JSON call object with its arguments key
+# how a reply that may be a call of any function opens (``unknown_call``), at the reply's start only: after an
+# optional code fence or backtick, ``[`` (once or more) and a Python name with its ``(``, or a JSON call object
+# with its arguments key; whether it is a call is decided once the list, object or line is whole
 _ANY_CALL = {
-    "pythonic": [("ws", ()), ("fence", ()), ("ws", ()), ("brackets", ()), ("ident", ()), ("ws", ()), ("lit", ("(",))],
+    "pythonic": [("ws", ()), ("fence", ()), ("ws", ()), ("opt", ("`",)), ("brackets", ()), ("ident", ()),
+                 ("lit", ("(",))],
     # a bare call (``fibonacci(20)``), name and parenthesis together (``Paris (France)`` is prose)
     # (unfenced: a code block may well open with a call, ``print(``)
-    "bare": [("ws", ()), ("ident", ()), ("lit", ("(",))],
+    "bare": [("ws", ()), ("opt", ("`",)), ("ident", ()), ("lit", ("(",))],
     "json": [("ws", ()), ("fence", ()), ("ws", ()), ("opt", ("[",)), ("ws", ()), ("lit", ("{",)), ("ws", ()),
              ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()), ("str", ()), ("ws", ()), ("lit", (",",)),
              ("ws", ()), ("lit", ('"arguments"', '"parameters"'))],
@@ -133,10 +136,8 @@ def _match_run(kind: str, pattern: list[tuple[str, tuple[str, ...]]], text: str,
     if kind == "fence":
         if i == n:
             return "maybe"
-        if text[i] != "`":
+        if not text.startswith("```"[: n - i], i):  # no fence (a lone backtick is not one)
             return _match(pattern, text, i, k + 1)
-        if not text.startswith("```"[: n - i], i):
-            return "no"
         j = i + 3
         while j < n and text[j].isascii() and text[j].isalpha():
             j += 1
@@ -174,6 +175,31 @@ def _match_run(kind: str, pattern: list[tuple[str, tuple[str, ...]]], text: str,
     return _match(pattern, text, end + 1, k + 1)
 
 
+def _closing(text: str, start: int) -> int | None:
+    """The index just after the bracket that closes the one at ``text[start]`` (``[``, ``{`` or ``(``), skipping
+    quoted strings; None when it is not closed yet."""
+    depth = 0
+    quote = ""
+    i = start
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "[{(":
+            depth += 1
+        elif c in "]})":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
 class OpenerScanner:
     """Watch a reply as it is generated and say where a tool call starts.
 
@@ -185,12 +211,15 @@ class OpenerScanner:
     Args:
         formats: the call formats to look for, in priority order.
         names: the bound tool names.
+        calls: False: :meth:`feed` finds no call (after the declines allowed in one reply; only
+            :meth:`unknown_call` still holds the reply back).
     """
 
-    def __init__(self, formats: Sequence[str], names: Sequence[str]) -> None:
+    def __init__(self, formats: Sequence[str], names: Sequence[str], *, calls: bool = True) -> None:
         self.formats = tuple(formats)
         self.names = tuple(names)
-        self._pending: list[int] = [0]  # line starts that may still begin a call
+        self.calls = calls
+        self._pending: list[int] = [0] if calls else []  # line starts that may still begin a call
         self._seen = 0
         self._unknown_pending = False  # the reply may still open as a call feed() does not take (unknown_call)
 
@@ -201,6 +230,8 @@ class OpenerScanner:
             ``(position, format)`` when a call starts at ``position`` (after the whitespace before it),
             else None.
         """
+        if not self.calls:
+            return None
         for j in range(self._seen, len(text)):
             if text[j] == "\n":
                 self._pending.append(j + 1)
@@ -231,35 +262,55 @@ class OpenerScanner:
         return any(_match(pattern, text, start) != "no"
                    for fmt in self.formats for pattern in _patterns(fmt, self.names, start == 0, in_block))
 
-    def unknown_call(self, text: str) -> int | None:
-        """Where the reply opens as a call that :meth:`feed` does not take: a call list of a function that is
-        not bound (``[calculate_area(``), or written so that it is no call (``[[get_weather(``), or a JSON call
-        object of such a function; fenced or not. Only the start of the reply counts: prose that shows a
-        call further on stays prose. Call it when :meth:`feed` returned None for the same text; while the
-        reply may still become such an opening, :meth:`safe_end` holds it back.
+    def unknown_call(self, text: str, *, final: bool = False) -> int | None:
+        """Where the reply is a call that :meth:`feed` does not take, from its start: a call list of a function
+        that is not bound (``[calculate_area(width=5)]``), or written so that it is no call
+        (``[[get_weather(city="Oslo")]]``), a bare call alone on the first line (``fibonacci(20)``), or a JSON
+        call object of such a function; fenced or not. Whether it is a call is decided as BFCL reads one
+        (:func:`~toolwire.parsing.call_lists.text_calls`) once the list or object is closed, or the bare call's
+        line ends, so prose and code that begin alike (``O(n log n) is ...``, ``[str(x) for x in xs]``) stay
+        text; until then :meth:`safe_end` holds the reply back. Only the start of the reply counts: prose that
+        shows a call further on stays prose. Call it when :meth:`feed` returned None for the same text.
+
+        Args:
+            text: the whole reply so far.
+            final: the reply has ended (what is still open is judged as it stands).
 
         Returns:
             The position of the opening (after the whitespace before it), or None.
         """
         self._unknown_pending = False
-        for pattern in self._unknown_patterns():
+        for kind, pattern in self._unknown_patterns():
             result = _match(pattern, text)
-            if result == "yes":
-                return len(text) - len(text.lstrip(_WS))
-            self._unknown_pending = self._unknown_pending or result == "maybe"
+            if result == "maybe":
+                self._unknown_pending = not final
+            if result != "yes":
+                continue
+            pos = len(text) - len(text.lstrip(_WS))
+            if kind == "bare":
+                start, end = pos, (text.find("\n", pos) if "\n" in text[pos:] else None)
+            else:  # the list or object after the fence
+                start = min(i for i in (text.find("[", pos), text.find("{", pos)) if i >= 0)
+                end = _closing(text, start)
+            if end is None and not final:
+                self._unknown_pending = True
+                continue
+            segment = text[start:end]
+            # a call list in a list (``[[get_weather(city="Oslo")]]``) is no call to BFCL, nor any use as text
+            if text_calls(segment) or (segment.startswith("[[") and text_calls(segment[1:-1])):
+                return pos
         return None
 
     def opens_unknown(self, text: str) -> bool:
         """Whether ``text`` (a whole reply so far) is, or may still become, what :meth:`unknown_call` finds;
         stateless (used to ban every token that would open such a reply again). A bare call counts once its
         ``(`` is written: any reply may begin with a word."""
-        bare = _ANY_CALL["bare"]
-        return any(_match(pattern, text) not in ("no", "maybe" if pattern is bare else "")
-                   for pattern in self._unknown_patterns())
+        return any(_match(pattern, text) not in ("no", "maybe" if kind == "bare" else "")
+                   for kind, pattern in self._unknown_patterns())
 
-    def _unknown_patterns(self) -> list[list[tuple[str, tuple[str, ...]]]]:
+    def _unknown_patterns(self) -> list[tuple[str, list[tuple[str, tuple[str, ...]]]]]:
         kinds = [fmt for fmt in self.formats if fmt in _ANY_CALL] + (["bare"] if "pythonic" in self.formats else [])
-        return [_ANY_CALL[kind] for kind in kinds]
+        return [(kind, _ANY_CALL[kind]) for kind in kinds]
 
     def safe_end(self, text: str) -> int:
         """How much of ``text`` may be shown already: up to the first line that may still start a call,

@@ -1,4 +1,4 @@
-"""A reply's text read as BFCL's prompt mode reads a model's output, for the irrelevance category.
+"""A reply's text read as a list of calls, as BFCL's prompt mode reads a model's output.
 
 BFCL scores an irrelevance item right when the model makes no call, and in prompt mode "a call" is any output
 that decodes as a list of Python calls, whatever the function names: ``relevance_file_runner`` in
@@ -6,25 +6,31 @@ that decodes as a list of Python calls, whatever the function names: ``relevance
 ``default_decode_ast_prompting`` (``bfcl_eval/model_handler/utils.py``) succeeds on the whole output and the
 result is not empty. toolwire reads calls only of the tools it bound, so a reply such as
 ``[calculate_triangle_area(base=10, height=5)]`` to a question no offered tool fits is text to toolwire, but a
-call to BFCL; :func:`text_calls` finds such replies so that the eval counts them as BFCL does. JSON call objects
-written as text (``[{"name": "f", "arguments": {...}}]``, the ``json`` dialect's format) count the same way: in
-function-calling mode BFCL counts a call of any name the model makes.
+call to BFCL; :func:`text_calls` finds such replies, for the eval (which counts them as BFCL does) and for the
+embedded model (which declines a reply that opens as a call of no bound tool, see
+:meth:`toolwire.models.openers.OpenerScanner.unknown_call`). JSON call objects written as text
+(``[{"name": "f", "arguments": {...}}]``, the ``json`` dialect's call format) count the same way; that is
+stricter than BFCL's prompt mode, whose decoder reads Python only, and is how the ``json`` dialect writes a call.
 
 The decoding follows BFCL's: the text is stripped of backticks, newlines and spaces at both ends, wrapped in
 ``[`` ``]`` when it does not already start or end with them, and parsed as one Python expression; every element
 must be a call. Keyword values are read as BFCL's ``resolve_ast_by_type`` reads them; the node types it cannot
-read (a comparison, an f-string, a lambda, arithmetic on names) make the whole text not a call list, as they
-make BFCL's decoder fail. Nothing is evaluated: constant arithmetic (which BFCL evaluates) is kept as its
-source text.
+read (a comparison, an f-string, a lambda, arithmetic on names other than Python's builtins) make the whole text
+not a call list, as they make BFCL's decoder fail. Nothing is evaluated: arithmetic (which BFCL evaluates) is
+kept as its source text, so arithmetic BFCL's evaluation would fail on (``1/0``) still reads.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 from typing import Any
 
 __all__ = ["text_calls"]
+
+_BUILTINS = frozenset(dir(builtins))
+
 
 class _NotCalls(Exception):
     """The text is not a list of calls as BFCL decodes one."""
@@ -94,8 +100,8 @@ def _value(node: ast.expr) -> Any:
         return _call(node) if node.keywords else ast.unparse(node)
     if isinstance(node, ast.Subscript):
         return ast.unparse(node)
-    if isinstance(node, ast.BinOp):  # BFCL evaluates it: arithmetic on names or calls fails there
-        if any(isinstance(n, ast.Name | ast.Call | ast.Attribute | ast.Subscript) for n in ast.walk(node)):
+    if isinstance(node, ast.BinOp):  # BFCL evaluates it: names other than builtins fail there (sum(x) / 3 reads)
+        if any(isinstance(n, ast.Name) and n.id not in _BUILTINS for n in ast.walk(node)):
             raise _NotCalls
         return ast.unparse(node)
     raise _NotCalls
