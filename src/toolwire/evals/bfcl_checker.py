@@ -26,8 +26,10 @@ The code is written from those rules, not copied. In short:
 
 Deliberate differences from BFCL (none changed a verdict of the default model's full runs; review 22
 replayed them through a transcription of BFCL's checker): strings are normalised at every depth (BFCL
-normalises them one level deep only), parallel calls are paired by a maximum matching (above), and a value
-of another type than the schema's is compared like any (BFCL compares such "variables" raw). Java and
+normalises them one level deep only), parallel calls are paired by a maximum matching (above), a value
+of another type than the schema's is compared like any (BFCL compares such "variables" raw), array elements
+may have the type of any answer's elements (BFCL takes it from each answer's first element), and an empty
+list matches an optional list at any depth (BFCL: at the top level). Java and
 JavaScript categories load, but are scored with these Python-type rules (BFCL has separate type rules for them).
 """
 
