@@ -21,10 +21,17 @@ full run gives the full categories' figures for the change.
 
 ``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/ids --ids FILE`` copies the items whose ids ``FILE`` lists,
 one per line (for example those ``bfcl_ungrounded.py`` prints).
+
+``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/unk --opens-as-call REPORT [REPORT ...]`` copies the items
+whose stored reply text opens as a call that is no tool call of the reply (a call list of a made-up name, a bare
+``fibonacci(20)``, a call written as text after three declined calls): the replies ``decline_unknown_calls`` acts
+on (``OpenerScanner.unknown_call``). Reports are ``toolwire eval bfcl`` JSON files (``.gz`` too); an id in several
+reports is taken from the last.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -88,6 +95,21 @@ def changed_items(data: Path, old_src: Path, new_src: Path, dialect: str = "pyth
     return {key for key in new if old.get(key) != new[key]}
 
 
+def opens_as_call(reports: list[Path]) -> set[str]:
+    """Ids of the items whose stored reply text (in the last of ``reports`` holding the id) opens as a call of any
+    function, read as :meth:`toolwire.models.openers.OpenerScanner.unknown_call` reads a whole reply."""
+    from toolwire.models.openers import OpenerScanner
+
+    texts: dict[str, str] = {}
+    for path in reports:
+        opener = gzip.open if path.suffix == ".gz" else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            texts.update((item["id"], item.get("text") or "") for item in json.load(handle)["items"])
+    scanner = OpenerScanner(("pythonic", "json"), [], calls=False)
+    return {key for key, text in texts.items()
+            if text.strip() and scanner.unknown_call(text.strip(), final=True) is not None}
+
+
 def sample(src: Path, dst: Path, stride: dict[str, int] = STRIDE, pick: Callable[[dict], bool] | None = None
            ) -> dict[str, int]:
     """Copy every ``stride[category]``-th item (by the number ending its id) of each category file, or with
@@ -125,6 +147,9 @@ if __name__ == "__main__":
         with open(args[args.index("--ids") + 1], encoding="utf-8") as handle:
             wanted = {line.strip() for line in handle if line.strip()}
         picker = lambda row: row["id"] in wanted  # noqa: E731
+    if "--opens-as-call" in args:
+        found = opens_as_call([Path(a) for a in args[args.index("--opens-as-call") + 1:] if not a.startswith("--")])
+        picker = lambda row: row["id"] in found  # noqa: E731
     if "--changed" in args:
         dialect = args[args.index("--dialect") + 1] if "--dialect" in args else "pythonic"
         ids = changed_items(Path(sys.argv[1]), Path(args[args.index("--changed") + 1]),
