@@ -32,6 +32,7 @@ def _scan(text: str, formats: tuple[str, ...] = ("pythonic",)) -> tuple[tuple[in
     ("[calculate_triangle_area(base=10)]", 0),
     ("  [str('Eiffel Tower')] and more", 2),  # decided when the list closes
     ("[[get_weather(city='Oslo')]]", 0),  # a bound tool, but written as no call list is
+    ("[\n  [calc_area(base=10)]\n]", 0),  # a list of a call list, over lines
     ("```python\n[fibonacci(n=20)]\n```", 0),
     ("`[calc_area(base=10)]`", 0),
     ("fibonacci(20)\nThat is all.", 0),  # BFCL reads a bare call as a call list: alone on its line

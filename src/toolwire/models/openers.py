@@ -296,8 +296,10 @@ class OpenerScanner:
                 self._unknown_pending = True
                 continue
             segment = text[start:end]
-            # a call list in a list (``[[get_weather(city="Oslo")]]``) is no call to BFCL, nor any use as text
-            if text_calls(segment) or (segment.startswith("[[") and text_calls(segment[1:-1])):
+            # a call list in a list (``[[get_weather(city="Oslo")]]``, ``[\n  [get_weather(...)]\n]``) is no call
+            # to BFCL, nor any use as text
+            inner = segment[1:-1].strip()
+            if text_calls(segment) or (inner.startswith("[") and segment.endswith("]") and text_calls(inner)):
                 return pos
         return None
 
