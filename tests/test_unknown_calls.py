@@ -73,6 +73,10 @@ def test_bound_calls_are_still_calls_and_json_objects_count_too() -> None:
     assert _scan("[get_weather(city='Oslo')]")[:2] == ((0, "pythonic"), None)
     assert _scan('[{"name": "get_weather", "arguments": {}}]', ("json",))[:2] == ((0, "json"), None)
     assert _scan('[{"name": "calc_area", "arguments": {"b": 10}}]', ("json",))[:2] == (None, 0)
+    # a JSON call list inside a list is no call list to BFCL nor any use as text, as ``[[calc(...)]]`` is not
+    assert _scan('[[{"name": "calc_area", "arguments": {"b": 10}}]]', ("json",))[:2] == (None, 0)
+    assert _scan('[\n [{"name": "calc_area", "arguments": {}}]\n]', ("json",))[:2] == (None, 0)
+    assert _scan('[[1, 2], [3, 4]]', ("json",))[:2] == (None, None)
     # a function's definition written out is not a call
     assert _scan('{"name": "calc_area", "description": "Area."}', ("json",))[:2] == (None, None)
 

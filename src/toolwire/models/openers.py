@@ -30,7 +30,7 @@ _ANY_CALL = {
     # a bare call (``fibonacci(20)``), name and parenthesis together (``Paris (France)`` is prose)
     # (unfenced: a code block may well open with a call, ``print(``)
     "bare": [("ws", ()), ("opt", ("`",)), ("ident", ()), ("lit", ("(",))],
-    "json": [("ws", ()), ("fence", ()), ("ws", ()), ("opt", ("[",)), ("ws", ()), ("lit", ("{",)), ("ws", ()),
+    "json": [("ws", ()), ("fence", ()), ("ws", ()), ("brackets", ("any",)), ("lit", ("{",)), ("ws", ()),
              ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()), ("str", ()), ("ws", ()), ("lit", (",",)),
              ("ws", ()), ("lit", ('"arguments"', '"parameters"'))],
 }
@@ -130,8 +130,8 @@ _RUNS = frozenset({"fence", "brackets", "ident", "str"})
 
 def _match_run(kind: str, pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int, k: int) -> str:
     """:func:`_match` for the atoms of variable length: ``fence`` (an optional code fence line, with or without
-    a language), ``brackets`` (``[`` once or more, whitespace between), ``ident`` (a Python name, dots allowed),
-    ``str`` (a JSON string without escapes or line breaks)."""
+    a language), ``brackets`` (``[`` once or more, whitespace between; none too with the argument ``"any"``),
+    ``ident`` (a Python name, dots allowed), ``str`` (a JSON string without escapes or line breaks)."""
     n = len(text)
     if kind == "fence":
         if i == n:
@@ -150,7 +150,7 @@ def _match_run(kind: str, pattern: list[tuple[str, tuple[str, ...]]], text: str,
         if i == n:
             return "maybe"
         if text[i] != "[":
-            return "no"
+            return _match(pattern, text, i, k + 1) if pattern[k][1] == ("any",) else "no"
         while i < n and text[i] in "[" + _WS:
             i += 1
         return "maybe" if i == n else _match(pattern, text, i, k + 1)
