@@ -108,8 +108,9 @@ class ChatLlamaCpp(BaseChatModel):
             may then add more than one argument).
         decline_unknown_calls: at temperature 0 with ``tool_choice`` auto, a reply that opens as a call of no
             bound tool (a call list of a made-up function, ``[calculate_area(width=5)]``; a bound one written
-            as no call list is, ``[[get_weather(city="Oslo")]]``; a bare ``fibonacci(20)`` alone on its line; a
-            JSON call object of a made-up name; judged once the list or line is whole, as BFCL reads a call, see
+            as no call list is, ``[[get_weather(city="Oslo")]]``, or ``[[{"name": ...}]]`` in JSON; a bare
+            ``fibonacci(20)`` alone on its line; a JSON call object of a made-up name; judged once the list or
+            line is whole, as BFCL reads a call, see
             :meth:`~toolwire.models.openers.OpenerScanner.unknown_call`) is generated again from its start
             without the tokens that open one (as a declined call is, up to 3 times; those tokens stay banned
             there): the model asked for a tool it was not given and
