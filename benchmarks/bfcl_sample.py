@@ -22,7 +22,8 @@ full run gives the full categories' figures for the change.
 ``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/ids --ids FILE`` copies the items whose ids ``FILE`` lists,
 one per line (for example those ``bfcl_ungrounded.py`` prints).
 
-``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/unk --opens-as-call REPORT [REPORT ...]`` copies the items
+``python benchmarks/bfcl_sample.py ../shared/bfcl /tmp/unk --opens-as-call REPORT [REPORT ...]`` (last on the
+command line: every argument after it is a report) copies the items
 whose stored reply text opens as a call that is no tool call of the reply (a call list of a made-up name, a bare
 ``fibonacci(20)``, a call written as text after three declined calls): the replies ``decline_unknown_calls`` acts
 on (``OpenerScanner.unknown_call``). Reports are ``toolwire eval bfcl`` JSON files (``.gz`` too); an id in several
