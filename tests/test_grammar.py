@@ -561,3 +561,54 @@ def test_json_history_calls_are_written_as_the_grammar_allows() -> None:
     assert rendered.messages[2] == {"role": "assistant", "content": written}
     assert rendered.messages[3]["content"].startswith(f"Function results:\n{written} -> ok")
     assert format_calls([call], "json") == '{"name": "s", "arguments": {"b": {"y": 2, "x": 1}, "a": "1"}}'
+
+
+# -- float elements ----------------------------------------------------------------------------------------
+
+SERIES = ToolSpec("mean", "Mean of numbers.", {"type": "object", "properties": {
+    "numbers": {"type": "array", "items": {"type": "number"}},
+    "counts": {"type": "array", "items": {"type": "integer"}},
+    "mixed": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "number"}]}},
+    "scale": {"type": "number"}}, "required": ["numbers"]})
+
+
+@pytest.mark.parametrize("fmt", ["pythonic", "json"])
+def test_float_array_elements_are_written_as_floats(fmt: str) -> None:
+    """A ``list[float]``'s elements need a decimal point or an exponent (a reader keeps ``[1, 3]`` as ints,
+    which BFCL's checker rejects for "float" elements); a top-level number, integer lists and unions keep
+    whole numbers."""
+    g = Gbnf(call_grammar([SERIES], fmt))
+
+    def reply(args: dict) -> str:
+        return format_calls([{"name": "mean", "args": args, "id": "1", "type": "tool_call"}], fmt, [SERIES])
+
+    if fmt == "pythonic":
+        assert g.accepts("[mean(numbers=[1.0, 2.5, -3e2, 4E+1])]")
+        assert not g.accepts("[mean(numbers=[1.0, 2])]")
+        assert not g.accepts("[mean(numbers=[1])]")
+        assert g.accepts("[mean(numbers=[], counts=[1, 2], mixed=[1, 2.5], scale=3)]")
+    else:
+        assert g.accepts('{"name": "mean", "arguments": {"numbers": [1.0, 2.5, -3e2]}}')
+        assert not g.accepts('{"name": "mean", "arguments": {"numbers": [1.0, 2]}}')
+        assert g.accepts('{"name": "mean", "arguments": {"numbers": [], "counts": [1, 2], "mixed": [1], "scale": 3}}')
+    # the history and the examples write such lists as the grammar allows
+    text = reply({"numbers": [1, 2.5, True], "counts": [1, 2], "scale": 3})
+    assert "[1.0, 2.5" in text and "[1, 2]" in text
+    assert g.accepts(reply({"numbers": [1, 2], "counts": [1, 2], "mixed": [1], "scale": 3}))
+    parsed = parse_reply(reply({"numbers": [1, 3]}), [SERIES], fmt).tool_calls[0]["args"]["numbers"]
+    assert parsed == [1.0, 3.0] and all(type(v) is float for v in parsed)
+
+
+def test_the_examples_of_a_float_list_are_floats() -> None:
+    from toolwire.models._tool_text import _example_value
+
+    schema = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 0}, "minItems": 2}
+    assert _example_value(schema) == [0.0, 0.0] and all(type(v) is float for v in _example_value(schema))
+    assert Gbnf(_value_grammar(schema)).accepts("[0.0, 0.0]")
+
+
+def _value_grammar(schema: dict) -> str:
+    from toolwire.models.grammar import Rules, value_rule
+
+    rules = Rules("py")
+    return rules.text(value_rule(schema, rules))

@@ -17,7 +17,7 @@ from typing import Any
 from toolwire.messages import ToolCall
 from toolwire.models._call_checks import _leaves
 from toolwire.models._text_content import json_form
-from toolwire.models.grammar import _types, python_literal, required_keys
+from toolwire.models.grammar import _types, float_items, python_literal, required_keys
 from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
@@ -52,7 +52,8 @@ def _schema_order(value: Any, schema: Any, depth: int = 0) -> Any:
     """``value`` with the keys of each object the schema describes in the schema's property order (the order
     the JSON call grammar writes them), keys the schema does not name after them in their own order; objects
     inside ``properties`` and ``items`` are ordered too, other schemas (``anyOf``, ``$ref``) leave values as
-    they are."""
+    they are. Whole numbers in a ``list[float]`` become floats, as the grammar writes them
+    (:func:`~toolwire.models.grammar.float_items`)."""
     if not isinstance(schema, dict) or depth > 32:
         return value
     if isinstance(value, dict):
@@ -62,6 +63,9 @@ def _schema_order(value: Any, schema: Any, depth: int = 0) -> Any:
         order = [k for k in props if k in value] + [k for k in value if k not in props]
         return {k: _schema_order(value[k], props.get(k), depth + 1) for k in order}
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        if float_items(schema["items"]):
+            return [float(v) if isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**53 else v
+                    for v in value]
         return [_schema_order(v, schema["items"], depth + 1) for v in value]
     return value
 
@@ -79,7 +83,10 @@ def _python_call(call: ToolCall, names: PythonNames) -> str:
         return f"{names.tool(name)}({args if isinstance(args, str) else json_form(args)})"
     order = [k for k in names.params(name) if k in args]
     order += [k for k in args if k not in order]
-    written = ", ".join(f"{names.param(name, k)}={_py(json_form(args[k]))}" for k in order)
+    props = (names.schema(name) or {}).get("properties")
+    props = props if isinstance(props, dict) else {}
+    written = ", ".join(f"{names.param(name, k)}={_py(_schema_order(json_form(args[k]), props.get(k)))}"
+                        for k in order)
     return f"{names.tool(name)}({written})"
 
 
@@ -267,7 +274,8 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
         count = schema.get("minItems")
         count = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 16 else 0
         step = 1 if schema.get("uniqueItems") is True else 0
-        return [_example_value(schema.get("items"), variant + i * step, depth + 1) for i in range(count)]
+        values = [_example_value(schema.get("items"), variant + i * step, depth + 1) for i in range(count)]
+        return [float(v) for v in values] if float_items(schema.get("items")) else values  # as the grammar
     if kind == "integer":
         return _number(schema, variant + 1, True)
     if kind == "number":

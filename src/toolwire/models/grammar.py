@@ -17,9 +17,10 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 :func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may
 follow but the end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string``
 (``enum``/``const``), ``number``, ``integer``, ``boolean``, ``null``, arrays (``items``, ``minItems``,
-``maxItems``), objects (``properties``; ``required`` keys always present and optional ones optional, in
-the schema's property order; no other keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of
-any type. Anything else (``$ref``, ``allOf``, ``not``, patterns, formats) accepts any value of the
+``maxItems``; a ``list[float]``'s elements as floats, see :func:`float_items`), objects (``properties``;
+``required`` keys always present and optional ones optional, in the schema's property order; no other
+keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type. Anything else (``$ref``,
+``allOf``, ``not``, patterns, formats) accepts any value of the
 format. Whitespace runs are bounded and numbers have at most 24 integer and 20 fraction digits (room
 for any 64-bit id, which JSON writes in 19 or 20 digits); strings and lists are bounded only by the reply's
 ``max_tokens``.
@@ -38,7 +39,7 @@ from typing import Any
 from toolwire.parsing.pythonic import PythonNames, signature_order
 from toolwire.tools import ToolSpec
 
-__all__ = ["FORMATS", "Rules", "call_grammar", "gbnf_literal", "python_literal", "value_rule"]
+__all__ = ["FORMATS", "Rules", "call_grammar", "float_items", "gbnf_literal", "python_literal", "value_rule"]
 
 FORMATS = ("pythonic", "json", "hermes")
 """The call formats :func:`call_grammar` can build."""
@@ -53,6 +54,8 @@ _COMMON = {
     "char": r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})',
     "pychar": r'[^"\\\x00-\x1f] | "\\" (["\\bfnrt] | "u" [0-9a-fA-F]{4})',
 }
+_FLOAT = r'integer ("." digits ([eE] [-+]? [0-9]{1,3})? | [eE] [-+]? [0-9]{1,3})'  # a list[float]'s elements
+
 _ANY = {
     "json": {
         "string": r'"\"" char* "\""',
@@ -219,6 +222,21 @@ def _types(schema: dict[str, Any]) -> list[str]:
     return []
 
 
+def float_items(schema: Any) -> bool:
+    """Whether an array's ``items`` schema is a plain ``{"type": "number"}`` (a ``list[float]``), whose
+    elements the grammar writes as floats (``1.0``, ``2.5e3``; not ``1``).
+
+    A top-level number may be written ``1``: readers (pydantic, BFCL's checker) take an int for a float
+    there. An array element may not: a Python or JSON reader keeps ``[1, 3]`` as ints, and a checker that
+    types elements exactly (BFCL's ``ast_checker.py``, ``list_checker``: "float" elements must be floats)
+    rejects them. A schema with ``enum``/``const``/``anyOf``/``oneOf`` or other types (``list[int | float]``)
+    keeps the plain number rule.
+    """
+    if not isinstance(schema, dict) or schema.get("type") != "number":
+        return False
+    return not any(key in schema for key in ("enum", "const", "anyOf", "oneOf", "allOf", "$ref", "not"))
+
+
 def value_rule(schema: Any, rules: Rules, hint: str = "value", depth: int = 0) -> str:
     """Lower a JSON Schema to a GBNF expression (usually a rule name) for one value.
 
@@ -265,7 +283,8 @@ def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: in
     if kind == "null":
         return rules.null
     if kind == "array":
-        item = value_rule(schema.get("items", True), rules, hint + "-item", depth + 1)
+        items = schema.get("items", True)
+        item = rules.add("float", _FLOAT) if float_items(items) else value_rule(items, rules, hint + "-item", depth + 1)
         lo = schema.get("minItems", 0)
         hi = schema.get("maxItems")
         lo = lo if isinstance(lo, int) and not isinstance(lo, bool) and 0 <= lo <= 16 else 0

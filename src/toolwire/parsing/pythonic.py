@@ -133,6 +133,7 @@ class PythonNames:
                     schemas[name] = getattr(value, "parameters", value)
         else:
             schemas = dict.fromkeys(sorted(tool_name_set(tools)))
+        self._schemas = {name: schema for name, schema in schemas.items() if isinstance(schema, dict)}
         self._tools = _spell_all(schemas, tool=True)
         self._tools_back = {spelled: name for name, spelled in self._tools.items()}
         self._params: dict[str, dict[str, str]] = {}
@@ -153,6 +154,10 @@ class PythonNames:
     def params(self, tool: str) -> dict[str, str]:
         """The parameters of ``tool`` (real name -> spelling) in signature order (:func:`signature_order`)."""
         return dict(self._params.get(tool, {}))
+
+    def schema(self, tool: str) -> dict[str, Any] | None:
+        """The parameters' JSON Schema of ``tool`` as given (None when only its name is known)."""
+        return self._schemas.get(tool)
 
     def real_tool(self, written: str) -> str:
         """The real name of the tool written ``written`` (``written`` itself when no tool is spelled so)."""
