@@ -49,6 +49,10 @@ _CALL_LINE = re.compile(
     r")")
 """A line that starts with call syntax; the group that matched names the format."""
 
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
+"""A reasoning block (DeepSeek-R1, Qwen3, QwQ write ``<think>...</think>`` in the text when the server does
+not split it out): calls drafted there are not calls the model made; an unclosed block runs to the end."""
+
 _FENCE_END = re.compile(r"\s*```")
 _NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
 
@@ -95,14 +99,17 @@ def read_text_calls(text: str, tool_names: Collection[str]) -> tuple[str, list[A
         left after them; the calls (arguments read as a native call's are, so a call wrapped twice,
         ``{"name": "f", "arguments": {...}}`` inside the arguments of ``f``, is unwrapped) and the calls that
         could not be read (an unknown name inside a call marker: the error lists the tools). None when no
-        such line holds a call.
+        such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`) are never read.
     """
     if not tool_names:
         return None
     names = tuple(tool_names)
     keys = {name_key(n) for n in names}
     tried: set[str] = set()  # a marked or JSON format is parsed once, from its first line: the parser reads on
+    thinking = [m.span() for m in _THINK.finditer(text)] if "<think>" in text else []
     for match in _CALL_LINE.finditer(text):
+        if any(start <= match.start() < end for start, end in thinking):
+            continue
         family = next(k for k in ("hermes", "mistral", "tag", "json", "py") if match.group(k) is not None)
         if family in tried or (family == "py" and name_key(match.group("name")) not in keys):
             continue

@@ -59,6 +59,12 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
             first that finds a valid call; when none does, the first that found an invalid one (so a
             marker quoted inside another dialect's string argument does not hide that call).
 
+    Lenient by design: this reads a reply meant to hold calls (what a local model wrote once a call
+    started, a server's text reply), so a call of a bound tool is read wherever it stands, prose and code
+    included (``'You could call get_weather(city="Paris")'`` gives a call). For free text in which calls
+    may only be mentioned, ``ChatOpenAI(text_tool_calls=True)`` reads calls only where a line starts with
+    call syntax and never inside a ``<think>`` block (:mod:`toolwire.models._text_calls`, docs/providers.md).
+
     Returns:
         A :class:`ParsedReply` ``(content, tool_calls, invalid_tool_calls)``: the text without the call
         syntax (stripped), the calls in order with unique ids (generated when the model sent none), and

@@ -238,6 +238,9 @@ def _add_call(collector: Collector, src: str, call: ast.Call, written: str, spel
         if kw.arg is None:
             collector.add_invalid(name, raw, f"Call {written} with explicit keyword arguments, not **mapping.")
             return
+        if spell.real_param(name, kw.arg) in args:  # Python itself refuses f(a=1, a=2)
+            collector.add_invalid(name, raw, f"Call {written} with each argument once; {kw.arg!r} is repeated.")
+            return
         try:
             args[spell.real_param(name, kw.arg)] = to_jsonable(ast.literal_eval(kw.value))
         except _LITERAL_ERRORS:
