@@ -354,10 +354,11 @@ def test_good_constructor_values_are_kept() -> None:
 # -- 15: NaN and Infinity become null ----------------------------------------------------------------
 
 
-def test_non_finite_floats_become_null() -> None:
-    assert result_to_content(float("nan")) == "null"
+def test_non_finite_floats_are_written_by_name() -> None:
+    """Review 24: "null" read as "no value"; the names keep the text valid JSON."""
+    assert result_to_content(float("nan")) == '"NaN"'
     assert result_to_content({"x": [1.5, float("inf"), -float("inf")], "t": (float("nan"),)}) == \
-        '{"x": [1.5, null, null], "t": [null]}'
+        '{"x": [1.5, "Infinity", "-Infinity"], "t": ["NaN"]}'
 
     @tool
     def ratio(a: float, b: float) -> float:
@@ -365,7 +366,7 @@ def test_non_finite_floats_become_null() -> None:
         return a / b if b else float("nan")
 
     [result] = ToolExecutor([ratio]).execute(reply(tool_call("ratio", {"a": 1, "b": 0}, "a")))
-    assert (result.status, result.content) == ("success", "null")
+    assert (result.status, result.content) == ("success", '"NaN"')
     json.loads(result.content)
 
 
@@ -374,8 +375,8 @@ class _Point:
     x: float
 
 
-def test_nan_inside_objects_of_a_big_result_becomes_null_as_in_a_small_one() -> None:
+def test_nan_inside_objects_of_a_big_result_is_written_as_in_a_small_one() -> None:
     """Review 10: past the size probe the retry lost the NaN conversion inside dataclasses and models."""
     for count in (2, 6000):
         text = tw_results.bounded_content([_Point(float("nan"))] * count, None)
-        assert isinstance(text, str) and json.loads(text)[:2] == [{"x": None}, {"x": None}], count
+        assert isinstance(text, str) and json.loads(text)[:2] == [{"x": "NaN"}, {"x": "NaN"}], count

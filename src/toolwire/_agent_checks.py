@@ -19,6 +19,7 @@ __all__ = [
     "check_repeat_calls",
     "check_tool_choice",
     "check_tools",
+    "keep_run",
     "stop_kind",
     "unique_call_ids",
 ]
@@ -83,6 +84,23 @@ def check_repeat_calls(repeat_calls: Any, names: Collection[str]) -> Literal["an
         raise UserError(f"repeat_calls names tools the Agent does not have: {', '.join(unknown)} "
                         f"(its tools: {', '.join(names) or 'none'}).")
     return chosen
+
+
+def keep_run(exc: BaseException, messages: list[BaseMessage]) -> None:
+    """Attach the Agent run so far to ``exc``, an error raised by a model call or the executor, in place.
+
+    ``exc.messages`` becomes a copy of ``messages`` (the whole conversation: the input, every reply and every
+    tool result up to the failure), so the work already done, tools with side effects included, is not lost:
+    ``agent.invoke(exc.messages)`` resumes the run (calls left unanswered are run first, as for any input). The
+    exception keeps its type (a :class:`~toolwire.errors.ProviderError` stays one) and gets a note saying so. An
+    exception that refuses new attributes is left as it is.
+    """
+    try:
+        exc.messages = list(messages)  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):
+        return
+    exc.add_note(f"toolwire: the Agent run so far ({len(messages)} messages) is on this error's .messages: pass "
+                 "them to invoke() to resume it.")
 
 
 def stop_kind(reply: AIMessage) -> Literal["pause", "refusal"] | None:

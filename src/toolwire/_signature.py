@@ -241,8 +241,9 @@ def _indent_leading_section(doc: str) -> str:
 
 def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     """``(description, {parameter: description})`` of a docstring: the summary and the paragraphs after it
-    (never the ``Args``/``Returns``/``Raises`` sections), and each documented parameter's text; a docstring
-    no style can parse is all description."""
+    (never the ``Args``/``Returns``/``Raises`` sections), as written (a summary wrapped over several lines keeps
+    its lines in one paragraph), and each documented parameter's text; a docstring no style can parse is all
+    description."""
     if not doc or not doc.strip():
         return "", {}
     doc = _indent_leading_section(doc)
@@ -251,9 +252,12 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     except docstring_parser.ParseError:
         return inspect.cleandoc(doc), {}
     parts = [p for p in (parsed.short_description, parsed.long_description) if p]
+    # docstring_parser takes the first line as the summary and the rest as the long description: a summary
+    # wrapped over several lines (no blank line after its first) goes on in the same paragraph (review 24)
+    joint = "\n\n" if parsed.blank_after_short_description else "\n"
     params = {p.arg_name: p.description or "" for p in parsed.params}
     # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser)
-    return "\n\n".join(parts).strip(), {k: v.strip() for k, v in params.items() if v}
+    return joint.join(parts).strip(), {k: v.strip() for k, v in params.items() if v}
 
 
 def partial_keywords(func: Any) -> set[str]:

@@ -1,16 +1,92 @@
-"""Checks made when a tool is defined, so that a mistake shows at decoration time rather than on every call."""
+"""Checks made when a tool is defined, so that a mistake shows at decoration time rather than on every call.
+
+Errors (:class:`~toolwire.errors.SchemaError`) for what cannot work; warnings
+(:class:`~toolwire.errors.ToolDefinitionWarning`, once, pointing at the user's code) for what works in Python but
+that the model or a provider cannot use as written (review 24, finding 5).
+"""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+import os
+import re
+import sys
+import warnings
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from pydantic import BaseModel
 
-from toolwire.errors import SchemaError
+from toolwire.errors import SchemaError, ToolDefinitionWarning, UserError
 
-__all__ = ["check_fields_taken"]
+__all__ = [
+    "NAME_RE",
+    "check_fields_taken",
+    "check_name",
+    "unbound_method_error",
+    "warn_dropped_params",
+    "warn_provider_name",
+    "warn_unknown_documented",
+]
+
+NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+"""The tool names toolwire accepts: the rule of the OpenAI and Anthropic APIs."""
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def check_name(name: str) -> str:
+    """Return ``name`` if it is a valid tool name (:data:`NAME_RE`), else raise :class:`SchemaError` saying how to
+    fix it."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):  # fullmatch: "$" would allow a final "\n"
+        raise SchemaError(
+            f"Tool name {name!r} is not allowed: use 1 to 64 letters, digits, '_' or '-' "
+            "(the rule of the OpenAI and Anthropic APIs)."
+        )
+    return name
+
+
+def _warn(message: str) -> None:
+    """Issue a :class:`ToolDefinitionWarning` attributed to the first caller outside toolwire (the ``@tool`` line)."""
+    level, frame = 1, sys._getframe(0)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
+    warnings.warn(message, ToolDefinitionWarning, stacklevel=level)
+
+
+def warn_provider_name(name: str) -> None:
+    """Warn when ``name`` (valid for toolwire, :func:`check_name`) is one Gemini refuses: Gemini's function names
+    start with a letter or ``_`` (``^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$``), so ``1abc`` or ``-x`` fail there."""
+    if name and not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        _warn(f"Tool name {name!r} does not start with a letter or '_', so Gemini refuses it (OpenAI and Anthropic "
+              "accept it): rename the tool if it may be used with Gemini.")
+
+
+def warn_dropped_params(tool_name: str, names: Collection[str]) -> None:
+    """Warn that the ``*args``/``**kwargs`` parameters ``names`` are not in the tool's schema: the model only
+    sends the named arguments the schema lists, so they always stay empty."""
+    if names:
+        shown = " and ".join(names)
+        _warn(f"Tool {tool_name!r} takes {shown}, which are left out of its schema, so the model can never pass "
+              "them: give the function a named parameter for each value the model should send.")
+
+
+def warn_unknown_documented(tool_name: str, documented: Iterable[str], params: Collection[str]) -> None:
+    """Warn about docstring parameter entries (``Args:``, ``:param:``...) naming no parameter of the function
+    (a typo such as ``dayz`` for ``days``): their description never reaches the model. ``*args`` and
+    ``**kwargs`` match their entries written with or without the stars."""
+    unknown = [name for name in documented if name.lstrip("*") not in params]
+    if unknown:
+        which = ", ".join(repr(name) for name in unknown)
+        _warn(f"The docstring of tool {tool_name!r} describes {which}, which the function does not take "
+              f"(its parameters: {', '.join(params) or 'none'}): fix the name so the model gets the description.")
+
+
+def unbound_method_error(tool_name: str, func: Any) -> UserError:
+    """The error for a tool made from a method (``self`` first) called on its class rather than an instance."""
+    owner = getattr(func, "__qualname__", "").rpartition(".")[0].rpartition(".")[2] or "TheClass"
+    return UserError(f"Tool {tool_name!r} is a method of {owner}: call it on an instance, such as "
+                     f"{owner}().{tool_name}.invoke(...), or give the Agent or executor the instance's tool.")
 
 
 def check_fields_taken(func: Callable[..., Any], model: type[BaseModel], tool_name: str) -> None:

@@ -6,6 +6,7 @@
   ``BaseException`` subclass would end the whole run rather than this call).
 * :func:`wait_timed`: waiting for a call's task or thread at most its timeout, even when the tool
   swallows its cancellation.
+* :func:`_is_tool_call` and :func:`_call_id`: telling a tool call from arguments, and the id that answers it.
 """
 
 from __future__ import annotations
@@ -218,3 +219,24 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
 def _timeout(tool: Any, timeout: float, what: str) -> ToolTimeoutError:
     return ToolTimeoutError(
         f"Tool '{tool.name}' did not finish within {timeout:g} seconds; {what}. Try a smaller request.", tool.name)
+
+
+_TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
+
+
+def _is_tool_call(value: Any) -> bool:
+    """Whether ``invoke``'s input is a tool call rather than arguments: a mapping with ``"type": "tool_call"``,
+    an ``"args"`` key, or ``"name"`` and ``"id"`` (a call of a tool without arguments may leave ``args`` out),
+    and no key outside ``name``/``args``/``id``/``type`` (the ToolCall shape of LangChain and OpenAI-style
+    messages). Arguments of a tool whose parameters happen to include ``type`` and ``args`` are read as a
+    tool call only when they have exactly that shape."""
+    if not (type(value) is dict or isinstance(value, Mapping)) or value.get("type") != "tool_call":
+        return False
+    return ("args" in value or ("name" in value and "id" in value)) and _TOOL_CALL_KEYS.issuperset(value.keys())
+
+
+def _call_id(call: Mapping[str, Any]) -> str:
+    """The ``tool_call_id`` answering ``call``: its ``id`` as text (``5`` -> ``"5"``, as :class:`ToolMessage`
+    and the executor write it, so it matches the AIMessage's call), ``""`` when it has none."""
+    found = call.get("id")
+    return found if type(found) is str else "" if found is None else str(found)

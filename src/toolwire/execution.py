@@ -65,7 +65,10 @@ class ToolExecutor:
             abandoned at its timeout gives its slot back at once, though its thread may still run.
         timeout: seconds each call may take, unless the tool sets its own (None: no limit).
         handle_errors: True (default) turns every failure into a ``status="error"`` ToolMessage;
-            False re-raises the first failure.
+            False re-raises the first failure, in call order: every call is checked before any runs, and one
+            that cannot run (unknown tool, invalid arguments) keeps the calls after it from starting; its error
+            is raised once the calls before it have run, unless one of them failed. A tool that raises while
+            running stops the other running calls at once (they are cancelled) and its exception is raised.
         max_result_chars: results longer than this many characters are cut with a clear marker, so
             one tool cannot fill the context window (default 20,000; None keeps everything). The limit
             applies to error results too, and to the total text of a result made of several text blocks.
@@ -118,21 +121,48 @@ class ToolExecutor:
             text = truncate_content(text, self.max_result_chars)  # type: ignore[assignment]
         return ToolMessage(text, call.get("id") or "", status="error", name=name)
 
-    async def _one(self, call: ToolCall, gate: asyncio.Semaphore | None) -> ToolMessage:
+    def _unknown(self, call: ToolCall) -> UnknownToolError:
+        name = call.get("name")
+        available = ", ".join(sorted(self.tools)) or "none"
+        return UnknownToolError(
+            f"There is no tool named {name!r}. Available tools: {available}. Call one of them by its exact name.",
+            name, call.get("id"),
+        )
+
+    def _before_run(self, calls: list[Any]) -> tuple[list[Any], list[dict[str, Any]], BaseException | None]:
+        """``handle_errors=False``: check every call before any runs, in call order, up to the first one refused
+        (not a valid call, an unknown tool, invalid arguments).
+
+        Returns:
+            The calls before that one, their checked keyword arguments, and its failure (``None``: none refused).
+        """
+        checked_args: list[dict[str, Any]] = []
+        for index, call in enumerate(calls):
+            try:
+                if call["type"] != "tool_call":
+                    self._invalid(call)  # raises (handle_errors=False)
+                tool = self.tools.get(call.get("name")) if isinstance(call.get("name"), str) else None
+                if tool is None:
+                    raise self._unknown(call)
+                checked_args.append(tool.call_args(call.get("args")))
+            except Exception as exc:
+                return calls[:index], checked_args, exc
+        return calls, checked_args, None
+
+    async def _one(self, call: ToolCall, gate: asyncio.Semaphore | None,
+                   kwargs: dict[str, Any] | None = None) -> ToolMessage:
+        """Run ``call`` and answer it (``kwargs``: its arguments, when :meth:`_before_run` checked them)."""
         name = call.get("name")
         tool = self.tools.get(name) if isinstance(name, str) else None
         if tool is None:
-            available = ", ".join(sorted(self.tools)) or "none"
-            exc = UnknownToolError(
-                f"There is no tool named {name!r}. Available tools: {available}. Call one of them by its exact name.",
-                name, call.get("id"),
-            )
+            exc = self._unknown(call)
             if not self.handle_errors:
                 raise exc
             return self._error(error_text(exc, str(name)), call, name)
         timeout = tool.timeout if tool.timeout is not None else self.timeout
         try:
-            kwargs = tool.call_args(call.get("args"))
+            if kwargs is None:
+                kwargs = tool.call_args(call.get("args"))
             with _running(call):  # this task's context: current_tool_call() inside the tool
                 if gate is None:
                     result = await tool._arun(kwargs, timeout)
@@ -201,22 +231,27 @@ class ToolExecutor:
 
         Raises:
             UserError: ``calls`` (or ``invalid``) is one call, a dict, rather than a list of them.
-            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``; the other
-                calls still running are cancelled first, as the sync :meth:`call` does.
+            ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``: the first
+                failure in call order (see ``handle_errors`` in the class docs); the other calls still running
+                are cancelled first, as the sync :meth:`call` does.
         """
         if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
             raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
         checked = [_prepared(c) for c in calls]
         bad = [_checked_invalid(c) if isinstance(c, dict) else _prepared(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
+        refused: BaseException | None = None
+        checked_args: list[dict[str, Any] | None] = [None] * len(checked)
+        if not self.handle_errors:  # the calls after the first refused one never start
+            checked, checked_args, refused = self._before_run(checked)  # type: ignore[assignment]
 
-        async def answer(call: Any) -> ToolMessage:
-            return await self._one(call, gate) if call["type"] == "tool_call" else self._invalid(call)
+        async def answer(call: Any, kwargs: dict[str, Any] | None) -> ToolMessage:
+            return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
 
         if len(checked) == 1:
-            results = [await answer(checked[0])]
+            results = [await answer(checked[0], checked_args[0])]
         elif checked:
-            tasks = [asyncio.ensure_future(answer(c)) for c in checked]
+            tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
             try:
                 results = list(await asyncio.gather(*tasks))
             except BaseException:  # handle_errors=False (or the run cancelled): stop the other calls too
@@ -226,6 +261,8 @@ class ToolExecutor:
                 raise
         else:
             results = []
+        if refused is not None:  # the calls before it ran without failing
+            raise refused
         results.extend(self._invalid(b) for b in bad)
         return results
 

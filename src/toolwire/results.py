@@ -6,8 +6,11 @@ model sees when a call fails. :func:`is_cheap_result` tells, cheaply, whether a 
 serialise on the event loop; :func:`bounded_content` serialises a big one piece by piece off the loop.
 :func:`json_ready` makes any value JSON-ready the same way (used for a ToolMessage's ``artifact``).
 
-JSON has no NaN or Infinity: a non-finite float in a result becomes ``null`` (as JavaScript's
-``JSON.stringify`` and pydantic's ``model_dump_json`` write it).
+JSON has no NaN or Infinity, and ``null`` would tell the model "no value": a non-finite float in a result is
+written as the JSON string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` (the names JavaScript and Python's
+``json`` give them, as strings the way pydantic's ``ser_json_inf_nan="strings"`` and the protobuf JSON mapping
+write them), so the text stays valid JSON and the model still reads which number it was (review 24). A
+ToolMessage's ``artifact``, which the model never sees, keeps ``None`` for them (:func:`json_ready`).
 
 :class:`~toolwire.tools.Tool` and :class:`~toolwire.execution.ToolExecutor` use these functions; providers
 lower the result afterwards (``toolwire.models.lowering``).
@@ -36,15 +39,33 @@ def _json_default(value: Any) -> Any:
     return to_jsonable_python(value, fallback=str)
 
 
+def _non_finite_name(value: float) -> str:
+    """``"NaN"``, ``"Infinity"`` or ``"-Infinity"``: how a result's non-finite float is written."""
+    return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+
+
 def _finite(value: Any) -> Any:
-    """``value`` with every NaN or infinite float (in plain dicts, lists and tuples) replaced by None."""
+    """``value`` with every NaN or infinite float (in plain dicts, lists and tuples) replaced by its name as a
+    string (:func:`_non_finite_name`)."""
     if isinstance(value, float):
-        return value if math.isfinite(value) else None
+        return value if math.isfinite(value) else _non_finite_name(value)
     if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
+        return {_non_finite_name(k) if isinstance(k, float) and not math.isfinite(k) else k: _finite(v)
+                for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_finite(v) for v in value]
     return value
+
+
+def _has_non_finite(value: Any) -> bool:
+    """Whether ``value`` (JSON-like data: dicts, lists, tuples) holds a NaN or infinite float."""
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    if isinstance(value, dict):
+        return any(_has_non_finite(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_non_finite(v) for v in value)
+    return False
 
 
 def _finite_default(value: Any) -> Any:
@@ -56,7 +77,8 @@ def _is_nan_error(exc: ValueError) -> bool:
 
 
 def _dumps(result: Any) -> str:
-    """JSON text of ``result``, non-finite floats written as ``null`` (strict JSON has no NaN)."""
+    """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
+    ``"-Infinity"`` (strict JSON has no NaN)."""
     try:
         return json.dumps(result, ensure_ascii=False, default=_json_default, allow_nan=False)
     except ValueError as exc:
@@ -114,7 +136,8 @@ def result_to_content(result: Any) -> str | list[Any]:
       file/document blocks with their ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
       (UTF-8, ``ensure_ascii=False``); other objects (dates, UUIDs, enums...) take their JSON form;
-      NaN and infinite floats become ``null`` (JSON has no NaN).
+      NaN and infinite floats become the JSON strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (JSON has no
+      NaN, and ``null`` would read as "no value"): ``float("inf")`` gives ``'"Infinity"'``.
 
     Raises:
         ToolExecutionError: the result is ``bytes`` (return text, or content blocks such as
@@ -131,9 +154,12 @@ def result_to_content(result: Any) -> str | list[Any]:
         return result
     if isinstance(result, BaseModel):
         try:
-            return result.model_dump_json()
+            text = result.model_dump_json()
         except (ValueError, TypeError):  # a field pydantic cannot write as JSON: as for a model in a list
             pass
+        else:  # pydantic writes NaN as null: a model holding one is written as a model in a list is (below)
+            if "null" not in text or not _has_non_finite(_json_default(result)):
+                return text
     return _json_text(lambda: _dumps(result))
 
 

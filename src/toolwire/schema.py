@@ -10,8 +10,10 @@ Rules (issue [1] of the project, and the cases S1-S2 of ``shared/cases``):
   generics, ``Optional``/``X | None``, Union, Literal, Enum, nested pydantic models, dataclasses,
   TypedDict with Required/NotRequired, ``Annotated[T, "description"]``, ``Annotated[T, Field(...)]``).
   A parameter without a hint accepts any JSON value.
-* ``*args`` and ``**kwargs`` are left out, and so is the first parameter of a function written in a class
-  body when it is named ``self`` or ``cls`` (a plain function keeps a parameter of that name).
+* ``*args`` and ``**kwargs`` are left out (with a :class:`~toolwire.errors.ToolDefinitionWarning`: the model
+  cannot pass them), and so is the first parameter of a function written in a class body when it is named
+  ``self`` or ``cls`` (a plain function keeps a parameter of that name). A docstring entry for a parameter the
+  function does not have (a typo) is a ``ToolDefinitionWarning`` too.
 * Descriptions come from the docstring through ``docstring_parser`` (Google, NumPy, Sphinx/reST and
   Epydoc styles are detected): the tool description is the summary plus the following paragraphs,
   never the ``Args``/``Returns``/``Raises`` sections; each parameter takes its own description (Google
@@ -62,6 +64,7 @@ from toolwire._signature import (
     signature_params,
     type_hints,
 )
+from toolwire._tool_checks import warn_dropped_params, warn_unknown_documented
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -447,6 +450,10 @@ def function_schema(
 
     Raises:
         SchemaError: a type hint cannot be resolved or has no JSON Schema, or the type is recursive.
+
+    Warns:
+        ToolDefinitionWarning: the function takes ``*args``/``**kwargs`` (left out of the schema), or its docstring
+            describes a parameter it does not have.
     """
     try:
         params = signature_params(func)
@@ -468,6 +475,10 @@ def function_schema(
             doc_params = {**_parse_docstring(extra)[1], **doc_params}
     if not parse_docstring:
         doc_params = {}
+    elif call_doc(func) is None:  # (a callable object's class docstring may well describe its __init__)
+        warn_unknown_documented(tool_name, doc_params, [name for name, _, _ in params])
+    warn_dropped_params(tool_name, [("*" if kind is inspect.Parameter.VAR_POSITIONAL else "**") + name
+                                    for name, kind, _ in params if kind in _SKIPPED_KINDS])
 
     specs: list[tuple[str, Any, str | None, bool]] = []  # (name, annotation, description, required)
     positional_only: list[str] = []

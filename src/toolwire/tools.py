@@ -24,7 +24,6 @@ import copy
 import dataclasses
 import functools
 import inspect
-import re
 import threading
 import types
 from collections.abc import Callable, Mapping
@@ -33,10 +32,18 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
-from toolwire._tool_checks import check_fields_taken
+from toolwire._tool_checks import (  # check_name, NAME_RE: imported from here by other modules
+    NAME_RE,  # noqa: F401
+    check_fields_taken,
+    check_name,
+    unbound_method_error,
+    warn_provider_name,
+)
 from toolwire._tool_run import (
     _CURRENT_CALL,
+    _call_id,
     _in_context,
+    _is_tool_call,
     bad_timeout,
     current_tool_call,
     drain,
@@ -52,7 +59,6 @@ from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schem
 
 __all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_content", "tool", "truncate_content"]
 
-NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 ResponseFormat = Literal["content", "content_and_artifact"]
 _GENERATOR = types.GeneratorType
 _ASYNC_GENERATOR = types.AsyncGeneratorType
@@ -71,16 +77,6 @@ class ToolSpec:
     name: str
     description: str
     parameters: dict[str, Any]
-
-
-def check_name(name: str) -> str:
-    """Return ``name`` if it is a valid tool name, else raise :class:`SchemaError` saying how to fix it."""
-    if not isinstance(name, str) or not NAME_RE.fullmatch(name):  # fullmatch: "$" would allow a final "\n"
-        raise SchemaError(
-            f"Tool name {name!r} is not allowed: use 1 to 64 letters, digits, '_' or '-' "
-            "(the rule of the OpenAI and Anthropic APIs)."
-        )
-    return name
 
 
 class Tool:
@@ -135,6 +131,7 @@ class Tool:
         hide_error_details: bool = False,
     ) -> None:
         check_name(name)
+        warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
         if not schema.description:
             raise SchemaError(
                 f"Tool {name!r} has no description: add a docstring to the function or pass "
@@ -318,7 +315,11 @@ class Tool:
 
         Raises:
             ToolValidationError: the message names each bad field, what was expected and what came.
+            UserError: the tool is a method (``self`` first) read from its class, not from an instance
+                (``Svc.m`` rather than ``Svc().m``): the message says to call it on an instance.
         """
+        if self._method == "self" and "self" not in self.parameters.get("properties", ()):
+            raise unbound_method_error(self.name, self.func)
         if args is None:
             args = {}
         elif type(args) is not dict and not isinstance(args, Mapping):  # (the type test skips the ABC check)
@@ -537,27 +538,6 @@ class Tool:
             finally:
                 _CURRENT_CALL.reset(token)
         return await self._arun(self.validate_args(input), limit)
-
-
-_TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
-
-
-def _is_tool_call(value: Any) -> bool:
-    """Whether ``invoke``'s input is a tool call rather than arguments: a mapping with ``"type": "tool_call"``,
-    an ``"args"`` key, or ``"name"`` and ``"id"`` (a call of a tool without arguments may leave ``args`` out),
-    and no key outside ``name``/``args``/``id``/``type`` (the ToolCall shape of LangChain and OpenAI-style
-    messages). Arguments of a tool whose parameters happen to include ``type`` and ``args`` are read as a
-    tool call only when they have exactly that shape."""
-    if not (type(value) is dict or isinstance(value, Mapping)) or value.get("type") != "tool_call":
-        return False
-    return ("args" in value or ("name" in value and "id" in value)) and _TOOL_CALL_KEYS.issuperset(value.keys())
-
-
-def _call_id(call: Mapping[str, Any]) -> str:
-    """The ``tool_call_id`` answering ``call``: its ``id`` as text (``5`` -> ``"5"``, as :class:`ToolMessage`
-    and the executor write it, so it matches the AIMessage's call), ``""`` when it has none."""
-    found = call.get("id")
-    return found if type(found) is str else "" if found is None else str(found)
 
 
 def _is_async_def(func: Any) -> bool:
