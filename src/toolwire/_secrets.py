@@ -1,4 +1,6 @@
-"""Masking secrets in text shown to people (reprs, logs, error messages): the credentials of URLs.
+"""Masking secrets in what is shown to people (reprs, logs, error messages, tracebacks): the credentials of
+URLs (:func:`redact_url`), and a known secret such as an API key, in text (:func:`mask_secret`) and in an
+exception with everything it chains (:func:`scrub_exception`).
 
 Used by the cloud models (:mod:`toolwire.models._retry`, :mod:`toolwire.models._sdk`) and the MCP client,
 whose server URLs may carry a token.
@@ -6,9 +8,12 @@ whose server URLs may carry a token.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import traceback
+from typing import Any
 
-__all__ = ["redact_url"]
+__all__ = ["MASK", "mask_secret", "redact_url", "scrub_exception"]
 
 # the user name and password of a URL: "scheme://" then anything up to the last "@" before the path
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
@@ -29,3 +34,84 @@ def redact_url(text: str) -> str:
 def _mask_value(match: re.Match[str]) -> str:
     name = match.group(1)
     return name + "****" if _SECRET_NAME.search(name) else match.group(0)
+
+
+MASK = "**********"
+"""What a secret is replaced by wherever it would be shown."""
+
+_MAX_WALK = 64  # exceptions in one chain, and levels of nested containers, looked at (a chain can loop)
+
+
+def mask_secret(text: str, secret: str) -> str:
+    """``text`` with every occurrence of ``secret`` replaced by :data:`MASK` (``text`` itself when ``secret``
+    is empty)."""
+    return text.replace(secret, MASK) if secret else text
+
+
+def _masked(value: Any, secret: str, depth: int = 0) -> Any:
+    """A copy of ``value`` with ``secret`` masked in every string of it (through dicts, lists and tuples), or
+    ``value`` itself when it holds no such string; other objects are returned unchanged."""
+    if isinstance(value, str):
+        return value.replace(secret, MASK) if secret in value else value
+    if depth >= _MAX_WALK:
+        return value
+    if isinstance(value, dict):
+        items = {k: _masked(v, secret, depth + 1) for k, v in value.items()}
+        return items if any(items[k] is not v for k, v in value.items()) else value
+    if isinstance(value, list | tuple):
+        parts = [_masked(v, secret, depth + 1) for v in value]
+        if all(a is b for a, b in zip(parts, value, strict=True)):
+            return value
+        return parts if isinstance(value, list) else tuple(parts)
+    return value
+
+
+def _chained(exc: BaseException) -> list[BaseException]:
+    """``exc`` and the exceptions it chains: cause, context (suppressed or not) and an exception group's
+    members, each once, at most ``_MAX_WALK``."""
+    found: list[BaseException] = []
+    stack: list[BaseException | None] = [exc]
+    while stack and len(found) < _MAX_WALK:
+        current = stack.pop()
+        if current is None or any(current is seen for seen in found):
+            continue
+        found.append(current)
+        stack += [current.__cause__, current.__context__, *getattr(current, "exceptions", ())]
+    return found
+
+
+def scrub_exception(exc: BaseException, secret: str) -> bool:
+    """Mask ``secret`` in place in ``exc`` and every exception it chains (``__cause__``, ``__context__``,
+    exception-group members): in their ``args``, their notes and their attributes that are strings or
+    dicts/lists/tuples of them (an SDK error's ``message`` and decoded ``body``, Gemini's ``details``).
+    Objects held in other attributes (an HTTP request or response) are left as they are: they are not shown
+    in a traceback.
+
+    Used where a provider's SDK error becomes a :class:`~toolwire.errors.ProviderError`
+    (:meth:`toolwire.models._sdk.SDKChatModel._translate_any`): a server, or a proxy, may echo the API key it
+    was sent in its error body, and the SDK's error is the ProviderError's ``__cause__``.
+
+    Args:
+        exc: the exception to clean; changed in place.
+        secret: the text to hide; an empty string masks nothing.
+
+    Returns:
+        True when no formatted traceback of ``exc`` (:func:`traceback.format_exception`, which shows the
+        chain) shows ``secret`` any more; False when an exception still shows it (one whose ``__str__`` is
+        not built from what was masked): the caller must then not chain ``exc``.
+    """
+    if not secret:
+        return True
+    for current in _chained(exc):
+        args = _masked(current.args, secret)
+        if args is not current.args:
+            current.args = args
+        for name, value in list(getattr(current, "__dict__", {}).items()):
+            clean = _masked(value, secret)
+            if clean is not value:
+                with contextlib.suppress(AttributeError, TypeError):  # read-only: the check below tells
+                    setattr(current, name, clean)
+    try:
+        return secret not in "".join(traceback.format_exception(exc))
+    except Exception:  # an exception whose text cannot even be made: do not chain it
+        return False

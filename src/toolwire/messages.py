@@ -113,7 +113,7 @@ def new_tool_call_id() -> str:
 
 
 def tool_call(name: str, args: dict[str, Any] | None = None, id: str | None = None) -> ToolCall:
-    """Build a :class:`ToolCall` dict; a missing ``id`` is generated with :func:`new_tool_call_id`."""
+    """Build a :class:`ToolCall` dict; a missing ``id`` (None or ``""``) is generated with :func:`new_tool_call_id`."""
     return {"name": name, "args": args if args is not None else {}, "id": id or new_tool_call_id(),
             "type": "tool_call"}
 
@@ -121,22 +121,24 @@ def tool_call(name: str, args: dict[str, Any] | None = None, id: str | None = No
 def invalid_tool_call(
     name: str | None, args: str | None, id: str | None = None, error: str | None = None
 ) -> InvalidToolCall:
-    """Build an :class:`InvalidToolCall` dict; a missing ``id`` is generated."""
+    """Build an :class:`InvalidToolCall` dict; a missing ``id`` (None or ``""``) is generated."""
     return {"name": name, "args": args, "id": id or new_tool_call_id(), "error": error,
             "type": "invalid_tool_call"}
 
 
 def _id_text(value: Any) -> str | None:
-    """A call id as text: None stays None (a new id is then made), a string is kept, anything else (a number,
-    as some servers send) becomes ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call
-    and its answer still match."""
-    return value if value is None or isinstance(value, str) else str(value)
+    """A call id as text: None and ``""`` give None (a new id is then made: ids are never empty,
+    docs/architecture.md), a string is kept, anything else (a number, as some servers send) becomes
+    ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call and its answer still match."""
+    if value is None or value == "":
+        return None
+    return value if isinstance(value, str) else str(value)
 
 
 def _checked_call(call: Any) -> ToolCall:
-    """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a string (made when
-    missing, a number as its text) and ``"type": "tool_call"``. Arguments given as text (JSON, or what
-    :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
+    """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string (made
+    when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments given as text (JSON, or
+    what :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
     get an object; arguments that cannot be read that way stay as they are, and running the call answers
     them with the tool's "Invalid arguments" error, as for any other form of bad arguments.
 
@@ -161,15 +163,16 @@ def _checked_call(call: Any) -> ToolCall:
         out = tool_call(call["name"], {}, _id_text(call_id))
         out["args"] = args  # type: ignore[typeddict-item]
         return out
-    if "type" not in call or not isinstance(call_id, str) or args is None:
-        # a missing id is made; a number (some servers) is kept as its text
+    if "type" not in call or not isinstance(call_id, str) or not call_id or args is None:
+        # a missing or empty id is made; a number (some servers) is kept as its text
         return tool_call(call["name"], args or {}, _id_text(call_id))
     return _copy_containers(call)  # type: ignore[no-any-return]
 
 
 def _checked_invalid(bad: Any) -> InvalidToolCall:
-    """A copy of an invalid tool call with the shape the rest of toolwire relies on: ``id`` a string (made
-    when missing, a number as its text), ``name``, ``args`` and ``error`` strings or None (other values as text).
+    """A copy of an invalid tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string
+    (made when missing or empty, a number as its text), ``name``, ``args`` and ``error`` strings or None (other
+    values as text).
 
     Raises:
         UserError: ``bad`` is not a dict.

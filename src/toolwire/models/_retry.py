@@ -13,7 +13,9 @@ the stream in one ProviderError.
 
 The HTTP clients' own exceptions that an SDK lets through (``httpx``, ``aiohttp``) are read by
 :func:`transport_error`, by class name and module, so no HTTP library is imported here. Credentials in a
-URL (``http://user:token@host``) are masked (:func:`redact_url`) in every message built here.
+URL (``http://user:token@host``) are masked (:func:`redact_url`) in every message built here. A translated
+error is raised ``from`` the SDK's exception (kept for debugging: its class, status, request id), unless the
+translator hid it (:func:`hide_cause`) because its text would show a secret.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from typing import Any, TypeVar
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
-__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "redact_url", "retry_after",
-           "retry_stream", "status_error", "transport_error", "with_retries"]
+__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "hide_cause", "redact_url",
+           "retry_after", "retry_stream", "status_error", "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
 T = TypeVar("T")
@@ -203,11 +205,24 @@ def transport_error(provider: str, exc: BaseException, *, timeout: float,
     return None
 
 
+def hide_cause(error: ProviderError) -> ProviderError:
+    """Mark ``error`` (a translator's result) to be raised ``from None``, not ``from`` the SDK exception it
+    stands for: for an exception whose text still shows a secret (see
+    :func:`toolwire._secrets.scrub_exception`). Returns ``error``."""
+    error.__cause__ = None  # (this also sets __suppress_context__, the mark _raise reads)
+    return error
+
+
+def _cause_hidden(error: ProviderError) -> bool:
+    return error.__cause__ is None and error.__suppress_context__
+
+
 def _give_up(error: ProviderError, attempts: int) -> ProviderError:
     if attempts <= 1 or not error.retryable:
         return error
     message = f"{error.args[0]} (gave up after {attempts} attempts)"
-    return ProviderError(message, provider=error.provider, status=error.status, retryable=True, hint=error.hint)
+    out = ProviderError(message, provider=error.provider, status=error.status, retryable=True, hint=error.hint)
+    return hide_cause(out) if _cause_hidden(error) else out
 
 
 def _failure(exc: Exception, translate: Translate) -> ProviderError:
@@ -218,8 +233,12 @@ def _failure(exc: Exception, translate: Translate) -> ProviderError:
 
 
 def _raise(error: ProviderError, exc: Exception) -> None:
+    """Raise ``error`` (translated from ``exc``) ``from exc``, or ``from None`` when the translator hid the
+    cause (:func:`hide_cause`)."""
     if error is exc:
         raise error
+    if _cause_hidden(error):
+        raise error from None
     raise error from exc
 
 

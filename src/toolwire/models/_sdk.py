@@ -21,16 +21,28 @@ import importlib
 import inspect
 import json
 import logging
+import math
 import os
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
+from numbers import Integral, Real
 from types import ModuleType
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 from urllib.parse import urlsplit
 
+from toolwire._secrets import mask_secret, scrub_exception
+from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
-from toolwire.models._retry import RetryPolicy, aretry_stream, awith_retries, redact_url, retry_stream, with_retries
+from toolwire.models._retry import (
+    RetryPolicy,
+    aretry_stream,
+    awith_retries,
+    hide_cause,
+    redact_url,
+    retry_stream,
+    with_retries,
+)
 from toolwire.models.base import BaseChatModel, ChatRequest
 
 __all__ = ["SDKChatModel", "Secret", "fit_to_endpoint", "import_sdk"]
@@ -123,6 +135,29 @@ def _check_base_url(base_url: str | None) -> str | None:
     return text
 
 
+def _check_retry_options(owner: str, timeout: Any, max_retries: Any, retry_backoff: Any) -> tuple[float, int, float]:
+    """``(timeout, max_retries, retry_backoff)`` checked at construction, so a bad value fails there in one
+    sentence rather than at the first request (httpx's "Timeout value out of range"): ``timeout`` a positive,
+    finite number of seconds (the rule of tool timeouts, :func:`toolwire._tool_run.bad_timeout`),
+    ``max_retries`` a whole number of 0 or more (not a bool), ``retry_backoff`` a finite number of seconds of 0
+    or more.
+
+    Raises:
+        UserError: one of them is out of range or of the wrong kind.
+    """
+    problem = bad_timeout(timeout, optional=False)
+    if problem:
+        raise UserError(f"{owner}: {problem[:-1]}; pass e.g. timeout=60.")
+    if not isinstance(max_retries, Integral) or isinstance(max_retries, bool) or max_retries < 0:
+        raise UserError(f"{owner}: max_retries must be a whole number of 0 or more (retries after the first "
+                        f"attempt), not {max_retries!r}; pass e.g. max_retries=2.")
+    backoff_ok = isinstance(retry_backoff, Real) and not isinstance(retry_backoff, bool)
+    if not backoff_ok or not 0 <= float(retry_backoff) < math.inf:
+        raise UserError(f"{owner}: retry_backoff must be a number of seconds of 0 or more, not {retry_backoff!r}; "
+                        "pass e.g. retry_backoff=0.5.")
+    return float(timeout), int(max_retries), float(retry_backoff)
+
+
 class SDKChatModel(BaseChatModel):
     """Base of the chat models that call a hosted API through its official SDK.
 
@@ -139,10 +174,14 @@ class SDKChatModel(BaseChatModel):
         model_kwargs: other provider options sent with every request, as the SDK names them.
 
     Raises:
-        UserError: the SDK is not installed, or no API key was given or found in the environment.
+        UserError: the SDK is not installed, no API key was given or found in the environment, or
+            ``timeout`` (a positive number of seconds), ``max_retries`` (a whole number of 0 or more) or
+            ``retry_backoff`` (seconds, 0 or more) is out of range; checked here, before any request.
     """
 
     provider: ClassVar[str] = "sdk"
+    label: ClassVar[str] = "an SDK"
+    """How messages name the provider's replies, with its article ("an OpenAI", "a Gemini")."""
     key_env: ClassVar[tuple[str, ...]] = ()
     sdk_module: ClassVar[str] = ""
     extra: ClassVar[str] = ""
@@ -169,8 +208,8 @@ class SDKChatModel(BaseChatModel):
         self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)
         self.model = model
         self.base_url = _check_base_url(base_url)
-        self.timeout = float(timeout)
-        self.retry_policy = RetryPolicy(max_retries=max(0, int(max_retries)), initial_delay=float(retry_backoff))
+        self.timeout, retries, backoff = _check_retry_options(type(self).__name__, timeout, max_retries, retry_backoff)
+        self.retry_policy = RetryPolicy(max_retries=retries, initial_delay=backoff)
         self.streaming = streaming
         self.options: dict[str, Any] = {k: v for k, v in (("temperature", temperature), ("max_tokens", max_tokens),
                                                           ("top_p", top_p), ("stop", stop), ("seed", seed))
@@ -352,7 +391,7 @@ class SDKChatModel(BaseChatModel):
         """The error for a body that is not a reply of this provider (a proxy's login page, a cut-off body)."""
         detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
         return ProviderError(
-            f"The server answered with a body that is not a {self.provider} reply ({detail}).", provider=self.provider,
+            f"The server answered with a body that is not {self.label} reply ({detail}).", provider=self.provider,
             retryable=retryable,
             hint="Check base_url and any proxy between toolwire and the provider; try again if the body was cut off.")
 
@@ -364,7 +403,8 @@ class SDKChatModel(BaseChatModel):
         except (ProviderError, UserError):
             raise
         except Exception as exc:
-            raise self._not_a_reply(exc, False) from exc
+            failed = exc
+        self._raise_not_a_reply(failed)  # (out of the except block: no __context__ either)
 
     def _fed(self, state: Any, event: Any) -> AIMessageChunk | None:
         """``state.feed(event)``, an event it cannot read becoming a :class:`ProviderError`."""
@@ -373,29 +413,54 @@ class SDKChatModel(BaseChatModel):
         except (ProviderError, UserError):
             raise
         except Exception as exc:
-            raise self._not_a_reply(exc, False) from exc
+            failed = exc
+        self._raise_not_a_reply(failed)
+
+    def _raise_not_a_reply(self, exc: Exception) -> NoReturn:
+        """Raise :meth:`_not_a_reply` for ``exc`` (not retryable), the API key masked in it and in ``exc`` as
+        :meth:`_translate_any` masks it (``exc`` not chained when its text would still show the key)."""
+        key = self._secret_key()
+        clean = scrub_exception(exc, key)
+        error = self._without_key(self._not_a_reply(exc, False))
+        if clean:
+            raise error from exc
+        raise error from None
 
     def _translate_any(self, exc: BaseException) -> ProviderError | None:
         """:meth:`_translate`, and a body the SDK could not decode (a ``ValueError`` such as
         ``json.JSONDecodeError`` or Gemini's ``UnknownApiResponseError``) as a :class:`ProviderError`, retryable
-        when the JSON broke off after it began (a body or stream line cut in transit); any API key in the
-        error's text masked (:meth:`_without_key`)."""
+        when the JSON broke off after it began (a body or stream line cut in transit).
+
+        The API key never shows: a proxy (or a server less careful than the big providers) may echo the key it
+        was given in its error body. It is masked in the ProviderError's text (:meth:`_without_key`) and, in
+        place, in ``exc`` and the exceptions it chains (:func:`~toolwire._secrets.scrub_exception`), which
+        stays the ProviderError's ``__cause__`` (its class, status, body and request id, for debugging). An
+        exception whose text still shows the key after that is not chained at all (raised ``from None``), so
+        no formatted traceback or ``logging.exception`` line shows it."""
+        key = self._secret_key()
+        clean = scrub_exception(exc, key)
         found = self._translate(exc)
         if found is None and isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
             # JSON that breaks off after it began was cut in transit (worth another try); a body that is not
             # JSON from its first character (an HTML page) will not change
             began = not isinstance(exc, json.JSONDecodeError) or (exc.pos > 0 and exc.doc.lstrip()[:1] != "<")
             found = self._not_a_reply(exc, began)
-        return self._without_key(found) if found is not None else None
+        if found is None:
+            return None
+        found = self._without_key(found)
+        return found if clean else hide_cause(found)
+
+    def _secret_key(self) -> str:
+        """The API key to mask in errors; ``""`` (mask nothing) without one, or for a key of fewer than 8
+        characters (a dummy such as ``"x"`` for a local server, which would mask ordinary words)."""
+        key = self._api_key.get() if self._api_key is not None else ""
+        return key if len(key) >= 8 else ""
 
     def _without_key(self, error: ProviderError) -> ProviderError:
-        """``error`` with this model's API key masked in its text: a proxy (or a server less careful than the
-        big providers) may echo the key it was given in its error body."""
-        key = self._api_key.get() if self._api_key is not None else ""
-        if len(key) < 8 or not any(key in str(part) for part in (*error.args, error.hint or "")):
+        """``error`` with this model's API key masked in its message and hint (``error`` itself when neither
+        holds it)."""
+        key = self._secret_key()
+        if not key or not any(key in str(part) for part in (*error.args, error.hint or "")):
             return error
-        masked = ProviderError(str(error.args[0]).replace(key, "**********"), provider=error.provider,
-                               status=error.status, retryable=error.retryable,
-                               hint=error.hint.replace(key, "**********") if error.hint else None)
-        masked.__cause__ = error.__cause__
-        return masked
+        return ProviderError(mask_secret(str(error.args[0]), key), provider=error.provider, status=error.status,
+                             retryable=error.retryable, hint=mask_secret(error.hint, key) if error.hint else None)

@@ -47,6 +47,7 @@ class ChatAnthropic(SDKChatModel):
     """
 
     provider: ClassVar[str] = "anthropic"
+    label: ClassVar[str] = "an Anthropic"
     server_tools: ClassVar[tuple[str | None, ...]] = codec.SERVER_TOOL_PROVIDERS
     key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
     sdk_module: ClassVar[str] = "anthropic"

@@ -35,6 +35,7 @@ class ChatGoogleGenAI(SDKChatModel):
     """
 
     provider: ClassVar[str] = "google"
+    label: ClassVar[str] = "a Gemini"
     server_tools: ClassVar[tuple[str | None, ...]] = ("google",)  # {"google_search": {}}, {"code_execution": {}}...
     key_env: ClassVar[tuple[str, ...]] = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
     sdk_module: ClassVar[str] = "google.genai"

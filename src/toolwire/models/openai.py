@@ -55,6 +55,7 @@ class ChatOpenAI(SDKChatModel):
     """
 
     provider: ClassVar[str] = "openai"
+    label: ClassVar[str] = "an OpenAI"
     key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     sdk_module: ClassVar[str] = "openai"
     extra: ClassVar[str] = "openai"

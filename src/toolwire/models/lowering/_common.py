@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
-from toolwire.errors import UserError
+from toolwire.errors import SchemaError, UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
 from toolwire.parsing.arguments import tool_call_from_native
 
@@ -28,6 +28,7 @@ __all__ = [
     "block_as_text",
     "call_names",
     "content_parts",
+    "fold_top_union",
     "group_messages",
     "log",
     "merge_object_union",
@@ -412,4 +413,62 @@ def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[s
     if notes:
         description = str(node.get("description") or "").strip()
         out["description"] = " ".join([description, *notes]) if description else " ".join(notes)
+    return out
+
+
+def _resolve_ref(node: Any, root: dict[str, Any]) -> Any:
+    """``node``, or the schema its local ``$ref`` (``#/$defs/X``) points to in ``root`` when there is one."""
+    ref = node.get("$ref") if isinstance(node, dict) else None
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        if isinstance(target, dict):
+            return target
+    return node
+
+
+def fold_top_union(name: str, schema: dict[str, Any], *, provider: str, field: str) -> dict[str, Any]:
+    """One object schema for tool arguments whose schema has a top-level ``anyOf``/``oneOf``/``allOf`` (a
+    ``tool_from_schema`` or MCP tool, say), which the providers refuse: OpenAI answers 400 "schema must have
+    type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level", Anthropic "input_schema
+    does not support oneOf, allOf, or anyOf at the top level", Gemini "parameters schema should be of type
+    OBJECT". The branches are folded in with :func:`merge_object_union` (their properties added, the
+    alternatives written in the description); toolwire still validates the arguments against the full
+    schema before the tool runs. A debug log of ``toolwire.lowering`` says so.
+
+    Args:
+        name: the tool's name, for messages.
+        schema: its argument schema (not changed); branches may be local ``$ref`` s.
+        provider: the provider's name for messages (``"Anthropic"``).
+        field: what the provider calls the schema, for messages (``"input_schema"``).
+
+    Returns:
+        ``schema`` itself when it has none of the three keywords at the top, else a new object schema
+        with ``"type": "object"``.
+
+    Raises:
+        SchemaError: a branch is not an object schema while ``schema`` is not one either (the arguments
+            would not be an object).
+    """
+    if not any(k in schema for k in COMBINATORS):
+        return schema
+    own_object = isinstance(schema.get("properties"), dict) or schema.get("type") == "object"
+    combos = []
+    for key in COMBINATORS:
+        if key not in schema:
+            continue
+        raw = schema[key] if isinstance(schema[key], list) else []
+        branches = object_branches([_resolve_ref(b, schema) for b in raw], own_object)
+        if branches is None or not (branches or own_object):
+            raise SchemaError(
+                f"Tool {name!r} cannot be sent to {provider}: its arguments are a top-level {key} of non-object "
+                f"schemas, and {provider}'s {field} must be one object. Give the function named parameters "
+                "(e.g. one parameter holding the union)."
+            )
+        combos.append((key, branches))
+    out = merge_object_union(schema, combos)
+    log.debug("%s: tool %s: top-level %s sent as one object (properties merged, the alternatives in the "
+              "description); toolwire still validates the arguments against the full schema",
+              provider.lower(), name, "/".join(key for key, _ in combos))
     return out

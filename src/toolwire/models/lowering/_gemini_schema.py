@@ -14,7 +14,10 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   its item types (one type when they agree), its length in ``min_items``/``max_items``; toolwire still
   validates each position before running the tool;
 * no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
-  ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped.
+  ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped;
+* the parameters are one ``OBJECT`` (400 "parameters schema should be of type OBJECT"): a top-level
+  ``anyOf``/``oneOf`` of objects (a ``tool_from_schema`` or MCP tool) is folded into one object
+  (:func:`~toolwire.models.lowering._common.fold_top_union`), a union of other schemas is a SchemaError.
 
 Everything changed or dropped is named in ``dropped`` (``"<what> at <path>"``).
 """
@@ -25,7 +28,7 @@ import json
 from typing import Any
 
 from toolwire.errors import SchemaError
-from toolwire.models.lowering._common import COMBINATORS, merge_object_union, object_branches
+from toolwire.models.lowering._common import COMBINATORS, fold_top_union, merge_object_union, object_branches
 
 __all__ = ["ITEMS", "JsonPath", "decode_json_text", "gemini_schema", "json_text_paths"]
 
@@ -258,7 +261,14 @@ class _Lowering:
 
 def _lower(parameters: dict[str, Any], name: str) -> tuple[dict[str, Any] | None, _Lowering]:
     lowering = _Lowering(name, parameters)
-    out = lowering.schema(parameters, "")
+    root, _ = lowering.resolve(parameters, ())
+    if isinstance(root, dict) and any(isinstance(root.get(k), list) for k in ("anyOf", "oneOf")):
+        # the parameters must be one OBJECT (400 "parameters schema should be of type OBJECT")
+        for key in ("anyOf", "oneOf"):
+            if key in root:
+                lowering.drop("", key)  # (as a nested object's folded union is named)
+        root = fold_top_union(name, root, provider="Gemini", field="parameters")
+    out = lowering.schema(root, "")
     if out.get("type") == "OBJECT" and not out.get("properties"):
         return None, lowering  # no parameters (an OBJECT needs properties)
     return out, lowering
@@ -278,7 +288,8 @@ def gemini_schema(parameters: dict[str, Any], name: str = "tool") -> tuple[dict[
         JSON text) at <path>"``: a node without a type, each sent as JSON text in a ``STRING``).
 
     Raises:
-        SchemaError: the schema is recursive or has a reference that cannot be resolved.
+        SchemaError: the schema is recursive, has a reference that cannot be resolved, or is a top-level
+            union of schemas that are not objects.
     """
     out, lowering = _lower(parameters, name)
     return out, lowering.dropped

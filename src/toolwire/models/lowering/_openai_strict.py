@@ -8,7 +8,18 @@ uses the same subset):
 * ``anyOf`` is supported, but not at the root ("Root objects must not be anyOf");
 * the composition keywords ``allOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired`` and
   ``dependentSchemas`` are not supported, nor is ``oneOf`` (the API answers 400 "'oneOf' is not
-  permitted"); of the array keywords only ``minItems``/``maxItems`` are, so ``uniqueItems`` is not.
+  permitted"); of the array keywords only ``items``, ``minItems`` and ``maxItems`` are, so neither
+  ``uniqueItems`` nor ``prefixItems`` (a ``tuple[int, str]``) is;
+* limits on size ("Objects have limitations on nesting depth and size", same section): at most 5000 object
+  properties in all, 10 levels of nesting, 1000 ``enum`` values in all, 15,000 characters for all the
+  values of one string ``enum`` of more than 250 values, and 120,000 characters for all property names,
+  ``enum`` values and ``const`` values together. toolwire counts a level for each object on the way from
+  the root (the root object is level 1), whether reached through ``properties``, ``items`` or ``anyOf``,
+  a cautious count (the guide does not say how it counts: a schema near a limit goes non-strict rather
+  than risk a 400), and counts the ``enum`` values strict mode writes (a nullable ``enum`` gains its
+  ``null``).
+
+Source: https://platform.openai.com/docs/guides/structured-outputs#supported-schemas
 
 What :func:`strict_schema` does with a schema outside that subset:
 
@@ -20,7 +31,10 @@ What :func:`strict_schema` does with a schema outside that subset:
   dropped: the arguments are still validated against the tool's full schema before the call
   (``jsonschema`` enforces ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it
   always does);
-* anything else it cannot express raises ``ValueError``, and
+* an object that takes keys beyond its declared properties (``additionalProperties`` true or a schema, as a
+  pydantic model with ``extra="allow"`` writes) cannot be strict, which forces ``additionalProperties:
+  false``: writing false would silently refuse the extra keys the tool takes;
+* anything else it cannot express, and a schema past the size limits, raises ``ValueError``, and
   :func:`~toolwire.models.lowering.openai.convert_to_openai_tool` sends the tool non-strict with a
   warning.
 """
@@ -31,11 +45,15 @@ import copy
 import json
 from typing import Any
 
-__all__ = ["strict_schema"]
+__all__ = ["StrictLimitError", "strict_schema"]
 
 
 class _NotStrict(Exception):
     pass
+
+
+class StrictLimitError(ValueError):
+    """The strict form of a schema is past a size limit of OpenAI's Structured Outputs (module doc)."""
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
@@ -56,7 +74,7 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-_SUB_SCHEMA_LISTS = ("anyOf", "prefixItems")
+_SUB_SCHEMA_LISTS = ("anyOf",)
 _SUB_SCHEMAS = ("items", "contains")
 _TYPED = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items")
 _DROPPED = ("default", "properties", "discriminator", "uniqueItems")
@@ -68,7 +86,16 @@ _REFUSED = {
     "else": "an if/then/else schema",
     "dependentRequired": "a dependentRequired rule",
     "dependentSchemas": "a dependentSchemas rule",
+    "prefixItems": "a tuple (an array with a schema per position, prefixItems)",
 }
+
+# the limits of the Structured Outputs guide, "Supported schemas" (module doc)
+MAX_PROPERTIES = 5000
+MAX_NESTING = 10
+MAX_ENUM_VALUES = 1000
+MAX_TEXT = 120_000
+LARGE_ENUM = 250  # a string enum of more values than this...
+MAX_LARGE_ENUM_TEXT = 15_000  # ...may have at most this many characters in all its values
 
 
 def _json_types(branch: dict[str, Any]) -> set[str] | None:
@@ -162,6 +189,9 @@ def _strict(node: Any) -> Any:
             raise _NotStrict("an object with free-form keys")
         if not props and extra is None:
             raise _NotStrict("an object with no declared properties")
+        if extra not in (None, False):
+            raise _NotStrict("an object that takes keys beyond its declared properties (additionalProperties, "
+                             "a pydantic model with extra='allow')")
         required = set(node.get("required") or ())
         out["properties"] = {
             name: _strict(sub) if name in required else _nullable(_strict(sub)) for name, sub in props.items()
@@ -169,6 +199,63 @@ def _strict(node: Any) -> Any:
         out["required"] = list(props)
         out["additionalProperties"] = False
     return out
+
+
+class _Size:
+    """What the size limits count in a strict schema (see :func:`_measure`)."""
+
+    def __init__(self) -> None:
+        self.properties = 0
+        self.depth = 0
+        self.enum_values = 0
+        self.text = 0
+        self.large_enum_text = 0  # the longest total of one string enum of more than LARGE_ENUM values
+
+
+def _measure(node: Any, size: _Size, depth: int = 0) -> None:
+    """Add what ``node`` (a strict schema, from :func:`_strict`) counts towards the limits to ``size``;
+    ``depth``: the objects on the way to ``node``, itself excluded."""
+    if not isinstance(node, dict):
+        return
+    props = node.get("properties")
+    if node.get("type") == "object" or (isinstance(node.get("type"), list) and "object" in node["type"]) or (
+            isinstance(props, dict)):
+        depth += 1
+        size.depth = max(size.depth, depth)
+    if isinstance(props, dict):
+        size.properties += len(props)
+        size.text += sum(len(str(name)) for name in props)
+        for sub in props.values():
+            _measure(sub, size, depth)
+    enum = node.get("enum")
+    if isinstance(enum, list):
+        size.enum_values += len(enum)
+        strings = [v for v in enum if isinstance(v, str)]
+        size.text += sum(len(v) for v in strings)
+        if len(strings) > LARGE_ENUM:
+            size.large_enum_text = max(size.large_enum_text, sum(len(v) for v in strings))
+    if isinstance(node.get("const"), str):
+        size.text += len(node["const"])
+    for key in _SUB_SCHEMA_LISTS:
+        for sub in node.get(key) or ():
+            _measure(sub, size, depth)
+    for key in _SUB_SCHEMAS:
+        _measure(node.get(key), size, depth)
+
+
+def _check_size(schema: dict[str, Any]) -> None:
+    """Raise ValueError naming the first size limit (module doc) that the strict ``schema`` goes past."""
+    size = _Size()
+    _measure(schema, size)
+    for count, limit, what in (
+        (size.properties, MAX_PROPERTIES, "object properties in all"),
+        (size.depth, MAX_NESTING, "levels of nested objects"),
+        (size.enum_values, MAX_ENUM_VALUES, "enum values in all"),
+        (size.large_enum_text, MAX_LARGE_ENUM_TEXT, f"characters in one string enum of over {LARGE_ENUM} values"),
+        (size.text, MAX_TEXT, "characters of property names and enum/const values"),
+    ):
+        if count > limit:
+            raise StrictLimitError(f"{count} {what}, past the limit of {limit} that OpenAI's Structured Outputs set")
 
 
 def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
@@ -180,16 +267,22 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
     ``oneOf`` whose alternatives cannot overlap becomes an ``anyOf``. The input is not changed.
 
     Raises:
-        ValueError: the schema has something strict mode cannot express: an object with free-form keys,
-            a parameter of any type (no ``type``), a top-level union, a ``oneOf`` whose alternatives
-            may overlap, ``allOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired`` or
-            ``dependentSchemas``.
+        ValueError: the schema has something strict mode cannot express: an object with free-form keys
+            or with keys beyond its declared properties, a parameter of any type (no ``type``), a
+            top-level union, a ``oneOf`` whose alternatives may overlap, ``allOf``, ``not``,
+            ``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas`` or ``prefixItems`` (a
+            tuple); or its strict form is past one of the size limits of the Structured Outputs guide
+            (too many properties or enum values, objects nested more than 10 deep; module doc): then a
+            :class:`StrictLimitError`.
     """
-    if not parameters.get("properties") and not any(k in parameters for k in ("anyOf", "oneOf", *_REFUSED)):
+    if not parameters.get("properties") and parameters.get("additionalProperties") in (None, False) and not any(
+            k in parameters for k in ("anyOf", "oneOf", *_REFUSED)):
         return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
     if "anyOf" in parameters or "oneOf" in parameters:
         raise ValueError("a top-level union of argument sets, which strict mode does not allow at the root")
     try:
-        return _strict(copy.deepcopy(parameters))  # type: ignore[no-any-return]
+        out: dict[str, Any] = _strict(copy.deepcopy(parameters))
     except _NotStrict as exc:
         raise ValueError(str(exc)) from None
+    _check_size(out)
+    return out

@@ -24,7 +24,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from toolwire.errors import ProviderError, SchemaError, UserError
+from toolwire.errors import ProviderError, UserError
 from toolwire.messages import (
     AIMessage,
     AIMessageChunk,
@@ -36,18 +36,16 @@ from toolwire.messages import (
 )
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._common import (
-    COMBINATORS,
     arguments_object,
     assistant_calls,
     block_as_text,
     content_parts,
+    fold_top_union,
     group_messages,
     log,
-    merge_object_union,
     merge_options,
     merge_tool_option,
     native_call,
-    object_branches,
     split_calls,
     usage,
 )
@@ -73,41 +71,6 @@ SERVER_TOOL_PROVIDERS = ("anthropic", None)
 ``type`` (``web_search_20250305``) or any other ``type`` but ``custom`` (Anthropic tool-use guide)."""
 
 
-def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            target = target.get(part) if isinstance(target, dict) else None
-        if isinstance(target, dict):
-            return target
-    return node
-
-
-def _wrap_union(name: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """One object for a schema with a top-level ``anyOf``/``oneOf``/``allOf``, which ``input_schema`` refuses
-    ("input_schema does not support oneOf, allOf, or anyOf at the top level", the API's 400 error)."""
-    own_object = isinstance(schema.get("properties"), dict) or schema.get("type") == "object"
-    combos = []
-    for key in COMBINATORS:
-        if key not in schema:
-            continue
-        raw = schema[key] if isinstance(schema[key], list) else []
-        branches = object_branches([_resolve(b, schema) if isinstance(b, dict) else b for b in raw], own_object)
-        if branches is None or not (branches or own_object):
-            raise SchemaError(
-                f"Tool {name!r} cannot be sent to Anthropic: its arguments are a top-level {key} of non-object "
-                "schemas, and Anthropic's input_schema must be one object. Give the function named parameters "
-                "(e.g. one parameter holding the union)."
-            )
-        combos.append((key, branches))
-    out = merge_object_union(schema, combos)
-    log.debug("anthropic: tool %s: top-level %s sent as one object (properties merged, the alternatives in the "
-              "description); toolwire still validates the arguments against the full schema",
-              name, "/".join(key for key, _ in combos))
-    return out
-
-
 def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
     """Return the Anthropic tool definition of a tool, function, pydantic model or tool dict.
 
@@ -129,8 +92,7 @@ def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
             raise UserError(f"Tool {spec.definition!r} is a Gemini server tool: Anthropic cannot run it.")
         return copy.deepcopy(spec.definition)
     schema = copy.deepcopy(spec.parameters) or {"type": "object", "properties": {}}
-    if any(k in schema for k in COMBINATORS):
-        schema = _wrap_union(spec.name, schema)
+    schema = fold_top_union(spec.name, schema, provider="Anthropic", field="input_schema")
     schema.setdefault("type", "object")
     out: dict[str, Any] = {"name": spec.name}
     if spec.description:

@@ -25,11 +25,12 @@ stops with ``stop_reason="refusal"`` (as for Anthropic's ``refusal`` stop reason
 
 Strict mode rules (OpenAI Structured Outputs guide, "Supported schemas"): every object lists all its
 properties in ``required`` and sets ``additionalProperties: false``; an optional parameter is expressed
-as a nullable type; ``default``, ``oneOf``, ``allOf``, ``not``, ``uniqueItems`` are not supported.
+as a nullable type; ``default``, ``oneOf``, ``allOf``, ``not``, ``uniqueItems``, ``prefixItems`` are not
+supported; a schema has size limits (5000 properties, 10 levels of nesting, 1000 enum values...).
 :func:`strict_schema` (in ``_openai_strict``) rewrites a schema into that subset where it can (a
 disjoint ``oneOf`` becomes ``anyOf``; ``discriminator``/``uniqueItems`` dropped). What it cannot write,
-such as an object that takes arbitrary keys (``dict[str, str]``), makes the tool go non-strict, with a
-warning (case S5).
+such as an object that takes arbitrary keys (``dict[str, str]``, a model with ``extra="allow"``) or a
+``tuple``, or a schema past the size limits, makes the tool go non-strict, with a warning (case S5).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from toolwire.models.lowering._common import (
     arguments_json,
     assistant_calls,
     content_parts,
+    fold_top_union,
     group_messages,
     merge_options,
     merge_tool_option,
@@ -67,7 +69,7 @@ from toolwire.models.lowering._openai_compat import (
 from toolwire.models.lowering._openai_replies import REFUSAL, ResponsesStreamState, parse_responses_response
 from toolwire.models.lowering._openai_replies import as_dict as _as_dict
 from toolwire.models.lowering._openai_replies import metadata as _metadata
-from toolwire.models.lowering._openai_strict import strict_schema
+from toolwire.models.lowering._openai_strict import StrictLimitError, strict_schema
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short
 
@@ -102,27 +104,34 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
     Args:
         tool: anything :func:`toolwire.models.to_tool` accepts.
         strict: write the schema in strict mode (:func:`strict_schema`). A schema strict mode cannot
-            express (a free-form ``dict``, a parameter without a type, a ``oneOf`` whose alternatives may
-            overlap, ``allOf``/``not``/``if``, a top-level union) is sent non-strict with a
-            :class:`StrictSchemaWarning`.
+            express (a free-form ``dict``, an object with ``extra="allow"``, a ``tuple``, a parameter
+            without a type, a ``oneOf`` whose alternatives may overlap, ``allOf``/``not``/``if``, a
+            top-level union) or past the Structured Outputs size limits (5000 properties, 10 levels of
+            nested objects, 1000 enum values...) is sent non-strict with a :class:`StrictSchemaWarning`.
 
     Returns:
-        ``{"type": "function", "function": {"name", "description", "parameters"[, "strict": True]}}``.
+        ``{"type": "function", "function": {"name", "description", "parameters"[, "strict": True]}}``. A
+        top-level ``anyOf``/``oneOf``/``allOf`` of objects (OpenAI answers 400 "schema must have type
+        'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level") is folded into one
+        object (:func:`~toolwire.models.lowering._common.fold_top_union`), sent non-strict.
 
     Raises:
-        SchemaError: the object cannot be a tool.
+        SchemaError: the object cannot be a tool, or its arguments are a top-level union of schemas that
+            are not objects.
     """
     spec = to_tool_spec(tool)
-    function: dict[str, Any] = {"name": spec.name, "description": spec.description,
-                                "parameters": spec.parameters}
+    parameters = fold_top_union(spec.name, spec.parameters, provider="OpenAI", field="function parameters")
+    function: dict[str, Any] = {"name": spec.name, "description": spec.description, "parameters": parameters}
     if strict:
         try:
             function["parameters"] = strict_schema(spec.parameters)
             function["strict"] = True
         except ValueError as exc:
+            fix = ("Split the tool, or give it fewer or flatter parameters" if isinstance(exc, StrictLimitError)
+                   else "Give the parameter a pydantic model with named fields")
             warnings.warn(
                 f"Tool {spec.name!r} cannot use OpenAI strict mode ({exc}); it is sent non-strict. "
-                "Give the parameter a pydantic model with named fields to make it strict.",
+                f"{fix} to make it strict.",
                 StrictSchemaWarning,
                 stacklevel=2,
             )
