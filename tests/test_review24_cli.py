@@ -79,3 +79,23 @@ def test_help_shows_boolean_flags_without_a_type(command: list[str]) -> None:
     assert "--help" in result.output and "<bool>" not in result.output
     if command[0] == "ask":
         assert "--json" in result.output and "<str>" in result.output  # other options keep their type
+
+
+def test_chat_keeps_the_calls_already_run_when_a_turn_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A provider error after a tool ran: the next question goes on from the tool's result instead of dropping it
+    (so the tool is not run again)."""
+    from toolwire import AIMessage, ProviderError
+    from toolwire.messages import tool_call
+    from toolwire.testing import ScriptedChatModel
+
+    def fail(messages: list) -> AIMessage:
+        raise ProviderError("The server is overloaded.", provider="openai", status=503)
+
+    model = ScriptedChatModel([
+        AIMessage("", tool_calls=[tool_call("calculate", {"expression": "2 + 2"}, "c1")]), fail, "It is 4."])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect: model)
+    result = CliRunner().invoke(cli.app, ["chat"], input="2 + 2?\nand so?\nexit\n")
+    assert result.exit_code == 0, result.output
+    assert "overloaded" in result.output and "It is 4." in result.output
+    last = model.requests[-1].messages
+    assert [type(m).__name__ for m in last] == ["HumanMessage", "AIMessage", "ToolMessage", "HumanMessage"]

@@ -355,12 +355,11 @@ def chat(
 
         try:
             result = _run(agent, [*conversation, HumanMessage(line)], False)
-        except MaxStepsExceeded as exc:
+        except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
             err.print(f"[red]error:[/red] {escape(str(exc))}")
-            conversation = list(exc.messages)
-            continue
-        except ToolwireError as exc:
-            err.print(f"[red]error:[/red] {escape(str(exc))}")
+            kept = getattr(exc, "messages", None)
+            if isinstance(kept, list) and kept:
+                conversation = list(kept)
             continue
         if result is not None:
             conversation = list(result.messages)
