@@ -23,6 +23,7 @@ EXPECTED = [
     "Tool",
     "ToolCall",
     "ToolCallParseError",
+    "ToolDefinitionWarning",
     "ToolExecutionError",
     "ToolExecutor",
     "ToolMessage",
