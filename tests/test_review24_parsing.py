@@ -24,3 +24,12 @@ def test_a_repeated_keyword_makes_an_invalid_call_not_the_last_value() -> None:
     assert "repeated" in reply.invalid_tool_calls[0]["error"]
     assert parse_tool_calls('[get_weather(city="A", days=2)]', ["get_weather"]).tool_calls[0]["args"] == {
         "city": "A", "days": 2}
+
+
+def test_a_number_too_long_for_python_is_an_invalid_call_not_silent_text() -> None:
+    """Python reads at most 4,300 digits of an int: the call is answered with what to fix instead of being text."""
+    huge = "1" + "0" * 5000
+    reply = parse_tool_calls(f"[calculate(expression={huge})]", ["calculate"], dialect="pythonic")
+    assert reply.tool_calls == [] and reply.invalid_tool_calls[0]["name"] == "calculate"
+    assert "too many digits" in reply.invalid_tool_calls[0]["error"]
+    assert parse_tool_calls(f"[other(x={huge})]", ["calculate"], dialect="pythonic").invalid_tool_calls == []

@@ -254,7 +254,9 @@ def _add_call(collector: Collector, src: str, call: ast.Call, written: str, spel
 def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spell: PythonNames) -> bool:
     try:
         body = parse_expr(src)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    except (SyntaxError, ValueError) as exc:  # Python reads at most 4,300 digits of an int (sys.int_max_str_digits)
+        return "Exceeds the limit" in str(exc) and _too_long(collector, src, is_list, marked, spell)
+    except (MemoryError, RecursionError):
         return False
     if is_list:
         if not isinstance(body, ast.List) or not body.elts:
@@ -279,6 +281,21 @@ def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spe
     for call, name in zip(calls, names, strict=True):
         assert isinstance(call, ast.Call) and name is not None
         _add_call(collector, src, call, name, spell)
+    return True
+
+
+def _too_long(collector: Collector, src: str, is_list: bool, marked: bool, spell: PythonNames) -> bool:
+    """A call (list) Python refuses for a number too long to read: one invalid call under the first call's name,
+    so the model hears what to fix, when it is marked or names a bound tool; else False (it stays text)."""
+    m = _ANY_CALL.match(src, skip_ws(src, 1) if is_list else 0)
+    if m is None:
+        return False
+    written = re.sub(r"\s+", "", m.group(1))
+    name = _real(collector, spell, written)
+    if not marked and name not in collector.names:
+        return False
+    collector.add_invalid(name, src, (f"A number in the call to {written} has too many digits to read; send it "
+                                      "with fewer digits, or as a string if the tool takes one."))
     return True
 
 
