@@ -27,7 +27,18 @@ _BY_TYPE: dict[str, type[BaseMessage]] = {
     "ai": AIMessage,
     "assistant": AIMessage,
     "tool": ToolMessage,
+    "developer": SystemMessage,  # OpenAI's name for the system role of its reasoning models
 }
+
+# LangChain's ``messages_to_dict`` form, ``{"type": ..., "data": <the message's model_dump()>}``: its types
+_LC_TYPES = {"human": "human", "ai": "ai", "system": "system", "tool": "tool", "HumanMessageChunk": "human",
+             "AIMessageChunk": "ai", "SystemMessageChunk": "system", "ToolMessageChunk": "tool"}
+_LC_CHAT_TYPES = ("chat", "ChatMessageChunk")  # the role is in ``data["role"]``
+_LC_SKIPPED = frozenset({"type", "role", "example", "tool_call_chunks", "additional_kwargs", "usage_metadata",
+                         "response_metadata", "lc_attributes"})
+_PROVIDER_DATA_KEY = "toolwire_provider_data"  # where toolwire.interop.langchain keeps provider_data
+# keys read besides the message class's fields (the other keys of an OpenAI SDK dump are ignored)
+_READ_KEYS = frozenset({"type", "role", "content", "function_call", "refusal"})
 
 
 _FIELD_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
@@ -43,7 +54,8 @@ _FIELD_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
 
 
 def message_from_dict(data: dict[str, Any]) -> BaseMessage:
-    """Rebuild a message from :meth:`BaseMessage.to_dict` output (or an OpenAI-style ``role`` dict).
+    """Rebuild a message from :meth:`BaseMessage.to_dict` output, an OpenAI-style ``role`` dict, or LangChain's
+    ``messages_to_dict`` form.
 
     The keys read are ``type`` (or ``role``), ``content`` and the message class's own fields: ``id`` and
     ``name``; for an AI message ``tool_calls``, ``invalid_tool_calls``, ``usage``, ``response_metadata`` and
@@ -53,12 +65,35 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     name) becomes an :class:`InvalidToolCall` keeping the raw text. OpenAI's ``refusal`` text is kept in
     ``response_metadata["refusal"]``, as a provider reply gives it. Other keys (such as ``annotations`` and
     ``audio`` of an OpenAI SDK message dump) are ignored, and a field whose value is ``None`` takes its default.
-    ``content`` is kept as it is (an empty list stays an empty list); a missing or ``None`` content is ``""``.
+    ``content`` is kept as it is (an empty list stays an empty list); a missing or ``None`` content is ``""``,
+    but a dict without ``content`` that has keys this function does not read (such as ``{"role": "user",
+    "text": "hi"}``) is refused rather than read as an empty message. A tool message's content may be any
+    value, made text as :class:`ToolMessage` makes it. The roles are ``system`` (and OpenAI's ``developer``,
+    its name for the system role of reasoning models), ``user``/``human``, ``assistant``/``ai`` and ``tool``.
+
+    LangChain's ``messages_to_dict`` form, ``{"type": "ai", "data": {"content", "tool_calls", "id", ...}}``
+    (types ``human``, ``ai``, ``system``, ``tool``, their ``...MessageChunk`` forms, and ``chat`` with one of
+    the roles above), is read as LangChain's message: ``content``, ``id``, ``name``, ``tool_calls`` and
+    ``invalid_tool_calls`` (or, from older LangChain, OpenAI-format calls in ``additional_kwargs["tool_calls"]``),
+    ``usage_metadata`` as ``usage`` (``input_token_details["cache_read"]`` as ``cached_tokens``),
+    ``response_metadata``, and a tool message's ``tool_call_id``, ``status`` and ``artifact``. An AI message's
+    ``additional_kwargs`` are kept: ``toolwire_provider_data`` (written by :mod:`toolwire.interop.langchain`)
+    as ``provider_data``, ``refusal`` in ``response_metadata["refusal"]``, the others (except the raw
+    ``tool_calls``) in ``response_metadata["additional_kwargs"]``; other messages' ``additional_kwargs`` and
+    ``response_metadata`` are ignored, as :func:`toolwire.interop.langchain.from_langchain_messages` does.
+
+    Args:
+        data: the dict.
+
+    Returns:
+        A new :class:`SystemMessage`, :class:`HumanMessage`, :class:`AIMessage` or :class:`ToolMessage`.
 
     Raises:
         UserError: ``data`` is not a dict, has no known ``type``/``role``, has a field of the wrong type (such
-            as a ``content`` that is neither a string nor a list), is a tool message without ``tool_call_id``,
-            or holds an OpenAI legacy ``function_call``.
+            as a ``content`` that is neither a string nor a list), has no ``content`` but keys that are not
+            read, is a tool message without ``tool_call_id``, holds an OpenAI legacy ``function_call``, or is
+            a LangChain ``{"type", "data"}`` dict whose ``data`` is not a dict of a message toolwire has
+            (LangChain's ``function`` and ``remove`` messages have none).
     """
     from toolwire.errors import UserError
 
@@ -67,19 +102,28 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
             f"Cannot read a message from {type(data).__name__}; give a dict such as "
             "{'role': 'user', 'content': 'hi'}."
         )
+    if "data" in data and "content" not in data and "role" not in data:
+        data = _from_langchain_dump(data)
     kind = data.get("type") or data.get("role")
     cls = _BY_TYPE.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise UserError(f"Cannot read a message of type {kind!r}; use one of {sorted(set(_BY_TYPE))}.")
+    names = {name for name, _ in cls._fields if name != "content"}
+    if "content" not in data:
+        unread = sorted(str(key) for key in data if key not in names and key not in _READ_KEYS)
+        if unread:
+            raise UserError(
+                f"Cannot read a {kind!r} message without 'content' that has the key(s) {unread}; "
+                "put the message's text in 'content'."
+            )
     content = data.get("content")
     if content is None:
         content = ""
-    if not isinstance(content, str | list):
+    if not isinstance(content, str | list) and cls is not ToolMessage:  # a ToolMessage makes any value text
         raise UserError(
             f"Cannot read a saved {kind!r} message whose content is {type(content).__name__}; "
             "the content must be a string or a list of content blocks."
         )
-    names = {name for name, _ in cls._fields if name != "content"}
     fields = {k: v for k, v in data.items() if k in names and v is not None}
     for key, value in fields.items():
         kinds, expected = _FIELD_KINDS.get(key, ((object,), ""))
@@ -120,6 +164,89 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
         return cls(content, **fields)
     except (TypeError, ValueError) as exc:  # a backstop: the checks above should leave nothing for these
         raise UserError(f"Cannot read a saved {kind!r} message ({exc}); fix the saved data.") from None
+
+
+def _from_langchain_dump(dump: dict[str, Any]) -> dict[str, Any]:
+    """The toolwire dict of LangChain's ``{"type", "data"}`` form of a message (see :func:`message_from_dict`).
+
+    Raises:
+        UserError: ``data`` is not a dict, or the type is not one of a message toolwire has.
+    """
+    from toolwire.errors import UserError
+
+    kind, data = dump.get("type"), dump.get("data")
+    if not isinstance(data, dict):
+        raise UserError(
+            f"Cannot read a LangChain message dict whose 'data' is {type(data).__name__}; give the dict "
+            "messages_to_dict wrote, {'type': 'ai', 'data': {'content': ...}}."
+        )
+    if not isinstance(kind, str):
+        kind = None  # (an unhashable type is refused below, as any unknown one)
+    if kind in _LC_CHAT_TYPES:
+        kind = data.get("role")
+        if not isinstance(kind, str) or kind not in _BY_TYPE or kind == "tool":
+            raise UserError(
+                f"Cannot read a LangChain chat message with the role {kind!r}; use 'system', 'user' or 'assistant'."
+            )
+    elif kind not in _LC_TYPES:
+        raise UserError(
+            f"Cannot read a LangChain message of type {dump.get('type')!r}; toolwire reads the types "
+            f"{sorted({*_LC_TYPES, *_LC_CHAT_TYPES})}."
+        )
+    else:
+        kind = _LC_TYPES[kind]
+    out = {k: v for k, v in data.items() if k not in _LC_SKIPPED}
+    out["type"] = kind
+    out.setdefault("content", "")
+    if kind != "ai":
+        return out
+    extra = data.get("additional_kwargs")
+    extra = dict(extra) if isinstance(extra, dict) else {}
+    metadata = data.get("response_metadata")
+    metadata = dict(metadata) if isinstance(metadata, dict) else metadata  # (not a dict: refused as a field)
+    raw_calls = extra.pop("tool_calls", None)
+    if not out.get("tool_calls") and raw_calls:  # older LangChain kept only the OpenAI-format calls here
+        out["tool_calls"] = raw_calls
+    if extra.get("function_call"):
+        out["function_call"] = extra.pop("function_call")  # refused as the legacy form it is
+    if _PROVIDER_DATA_KEY in extra:
+        out["provider_data"] = extra.pop(_PROVIDER_DATA_KEY)
+    if extra.get("refusal"):
+        out["refusal"] = extra.pop("refusal")
+    extra = {k: v for k, v in extra.items() if v is not None}
+    if extra and isinstance(metadata, dict | None):
+        metadata = {**(metadata or {}), "additional_kwargs": extra}
+    if metadata is not None:
+        out["response_metadata"] = metadata
+    usage = data.get("usage_metadata")
+    if usage is not None:
+        out["usage"] = _usage_from_langchain(usage)
+    return out
+
+
+def _usage_from_langchain(usage: Any) -> Any:
+    """LangChain's ``usage_metadata`` as toolwire's :class:`~toolwire.messages.Usage` (a value that is not a
+    dict is left for :func:`message_from_dict` to refuse).
+
+    Raises:
+        UserError: a token count is not a number.
+    """
+    if not isinstance(usage, dict):
+        return usage
+    from toolwire.errors import UserError
+
+    try:
+        out: dict[str, int] = {k: int(usage.get(k) or 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
+        details = usage.get("input_token_details")
+        cached = details.get("cache_read") if isinstance(details, dict) else None
+        if cached is not None:
+            out["cached_tokens"] = int(cached)
+    except (TypeError, ValueError):
+        raise UserError(
+            f"Cannot read a LangChain message whose usage_metadata {usage!r:.80} holds a count that is not a "
+            "number; fix or remove 'usage_metadata'."
+        ) from None
+    return out
 
 
 def _read_calls(raw_calls: Any) -> tuple[list[Any], list[InvalidToolCall]]:

@@ -43,6 +43,12 @@ class AIMessageChunk:
         name: the speaker name of the message (the first one given wins).
 
     ``a + b`` merges two chunks; :func:`merge_chunks` merges many in linear time.
+
+    As on LangChain's ``AIMessageChunk``, a (merged) chunk also reads :attr:`tool_calls` (the calls its
+    ``tool_call_chunks`` make, parsed as :meth:`to_message` parses them) and :attr:`usage_metadata`
+    (LangChain's name for :attr:`usage`). Its ``invalid_tool_calls`` attribute stays the list carried
+    through merging: calls whose streamed argument text cannot be read are in
+    ``to_message().invalid_tool_calls`` (LangChain also lists them in the chunk's ``invalid_tool_calls``).
     """
 
     __slots__ = ("content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
@@ -73,6 +79,20 @@ class AIMessageChunk:
     def text(self) -> str:
         """The chunk's text: ``content`` if a string, else its text blocks joined by newlines."""
         return content_text(self.content)
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """The tool calls of this (merged) chunk, as LangChain's ``AIMessageChunk.tool_calls`` gives them:
+        ``to_message().tool_calls``, a new list of :class:`ToolCall` dicts each time it is read (its cost is
+        linear in the argument text; merging does not compute it). A call whose argument text is not (yet)
+        a JSON object is not among them (see :meth:`to_message`)."""
+        return self.to_message().tool_calls
+
+    @property
+    def usage_metadata(self) -> Usage | None:
+        """LangChain's name for :attr:`usage` (the same dict, or None), as on
+        :attr:`toolwire.messages.AIMessage.usage_metadata`: cached prompt tokens are ``cached_tokens``."""
+        return self.usage
 
     def __add__(self, other: AIMessageChunk) -> AIMessageChunk:
         if not isinstance(other, AIMessageChunk):

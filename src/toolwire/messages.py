@@ -16,7 +16,8 @@ The shapes follow the field's common form (OpenAI Chat Completions, LangChain co
   ``invoke`` returns.
 
 Content is a string or a list of content blocks (``{"type": "text", "text": ...}``,
-``{"type": "image", ...}``); :attr:`BaseMessage.text` gives the text of either.
+``{"type": "image", ...}``); :attr:`BaseMessage.text` gives the text of either. A :class:`ToolMessage` takes
+any value as content and makes it text as a tool's result is written (a number, a dict...), as LangChain's does.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
-from toolwire.results import json_ready
+from pydantic_core import to_jsonable_python
+
+from toolwire.results import json_ready, result_to_content
 
 __all__ = [
     "AIMessage",
@@ -201,6 +204,69 @@ _MISSING: Any = object()
 _JSON_CONTAINERS = (dict, list)
 
 
+def _is_default(value: Any, default: Any) -> bool:
+    """Whether a field holds its default: ``None`` by identity (an artifact such as a numpy array does not
+    compare to None as a bool), other defaults (``[]``, ``{}``, ``"success"``) by value."""
+    if default is None:
+        return value is None
+    return value is _MISSING or value == default
+
+
+def _json_value(value: Any) -> Any:
+    """A JSON-ready copy of a message field: JSON values come back equal (non-finite floats stay floats, as
+    ``json.dumps`` writes them); dates and UUIDs become text, pydantic models and dataclasses their JSON form,
+    ``bytes`` base64 text, tuples and sets lists, dict keys strings, any other object its ``str()``."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    return to_jsonable_python(value, fallback=str, bytes_mode="base64", inf_nan_mode="constants")
+
+
+def _tool_content(content: Any) -> Content:
+    """The content of a :class:`ToolMessage` made from any value (see its docstring).
+
+    Raises:
+        TypeError: ``content`` is ``bytes`` (or holds bytes in a list), which a model cannot read.
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        if all(isinstance(item, str | dict) for item in content):
+            return content
+        out: list[Any] = []
+        for item in content:
+            if isinstance(item, str | dict):
+                out.append(item)
+                continue
+            value = _result_content(item)
+            if isinstance(value, list):
+                out.extend(value)  # a nested list of content blocks: its blocks
+            else:
+                out.append(value)
+        return out
+    return _result_content(content)
+
+
+def _result_content(value: Any) -> Content:
+    """``value`` written as toolwire writes a tool's result (:func:`~toolwire.results.result_to_content`);
+    a value that cannot be JSON (a circular reference) as its ``str()``.
+
+    Raises:
+        TypeError: ``value`` is bytes.
+    """
+    if isinstance(value, bytes | bytearray | memoryview):
+        raise TypeError(
+            "ToolMessage content cannot be bytes: decode it to text, or pass content blocks such as "
+            "[{'type': 'image', 'base64': ..., 'mime_type': 'image/png'}]."
+        )
+    from toolwire.errors import ToolExecutionError
+
+    try:
+        return result_to_content(value)
+    except ToolExecutionError:
+        return str(value)
+
+
 def _copy_containers(value: Any) -> Any:
     """Copy nested plain dicts and lists (the JSON containers); every other value, tuples and dict or
     list subclasses included, is shared as it is."""
@@ -284,17 +350,28 @@ class BaseMessage:
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict: ``{"type": ..., "content": ..., <fields that are not default>}``.
 
-        Its lists and dicts are new ones: changing the dict never changes the message.
-        """
-        return self._as_dict()
+        ``json.dumps`` can write every value: values JSON already holds are kept as they are (equal, non-finite
+        floats included), and the others are converted as tool results are: dates, times and UUIDs to
+        ISO/text, pydantic models and dataclasses to their JSON form, ``bytes`` (such as an image block's
+        data) to base64 text, tuples and sets to lists, dict keys to strings, any other object to its
+        ``str()``. :func:`message_from_dict` reads the dict back into an equal message when every value was
+        already JSON (converted values come back in their JSON form). Its lists and dicts are new ones:
+        changing the dict never changes the message.
 
-    def _as_dict(self) -> dict[str, Any]:
-        """:meth:`to_dict` with every value as it is (pickling keeps a ToolMessage's artifact unchanged)."""
-        out: dict[str, Any] = {"type": self.type, "content": _copy_containers(self.content)}
+        Returns:
+            A new dict of strings, numbers, bools, None, lists and dicts.
+        """
+        return self._as_dict(as_json=True)
+
+    def _as_dict(self, as_json: bool = False) -> dict[str, Any]:
+        """:meth:`to_dict` (``as_json``; an ``artifact`` is made JSON-ready by :func:`json_ready`), or, with
+        ``as_json`` False, every value as it is, containers copied (pickling keeps an artifact unchanged)."""
+        convert = _json_value if as_json else _copy_containers
+        out: dict[str, Any] = {"type": self.type, "content": convert(self.content)}
         for name, default in self._fields[1:]:
             value = getattr(self, name)
-            if value != default and value is not _MISSING:
-                out[name] = _copy_containers(value)
+            if not _is_default(value, default):
+                out[name] = json_ready(value) if as_json and name == "artifact" else convert(value)
         return out
 
     def __eq__(self, other: object) -> bool:
@@ -308,8 +385,7 @@ class BaseMessage:
         parts = [f"content={self.content!r}"]
         for name in self._str_fields:
             value = getattr(self, name)
-            default = dict(self._fields).get(name)
-            if value != default:
+            if not _is_default(value, dict(self._fields).get(name)):
                 parts.append(f"{name}={value!r}")
         return " ".join(parts)
 
@@ -317,7 +393,7 @@ class BaseMessage:
         parts = [f"content={self.content!r}"]
         for name, default in self._fields[1:]:
             value = getattr(self, name)
-            if value != default:
+            if not _is_default(value, default):
                 parts.append(f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(parts)})"
 
@@ -346,7 +422,8 @@ class AIMessage(BaseMessage):
         content: the reply text (``""`` when the reply is only a tool-call request) or content blocks.
         tool_calls: list of :class:`ToolCall` dicts, in the order the model sent them.
         invalid_tool_calls: list of :class:`InvalidToolCall` dicts (raw text kept).
-        usage: token counts (:class:`Usage`) of the call that produced this reply, if known.
+        usage: token counts (:class:`Usage`) of the call that produced this reply, if known; also read as
+            :attr:`usage_metadata`, LangChain's name.
         response_metadata: provider details (model name, finish reason, timings in seconds).
         provider_data: provider-opaque data (Gemini thought signatures, Anthropic thinking blocks)
             that must be sent back unchanged with the conversation.
@@ -391,19 +468,41 @@ class AIMessage(BaseMessage):
         _set(self, "response_metadata", dict(response_metadata or {}))
         _set(self, "provider_data", provider_data)
 
+    @property
+    def usage_metadata(self) -> Usage | None:
+        """LangChain's name for :attr:`usage` (the same dict, or None): ``input_tokens``, ``output_tokens`` and
+        ``total_tokens`` read alike; cached prompt tokens are toolwire's ``cached_tokens`` (LangChain's
+        ``input_token_details["cache_read"]``)."""
+        return self.usage
+
 
 class ToolMessage(BaseMessage):
     """The result of one tool call, sent back to the model.
 
     Args:
-        content: the result as text (or content blocks); this is what the model sees.
-        tool_call_id: the ``id`` of the :class:`ToolCall` this answers (required).
+        content: the result: any value, made message content as LangChain's ``ToolMessage`` coerces its
+            content (so ``ToolMessage(content=calculate(...), tool_call_id=...)`` works for a tool that returns
+            a number), in the form toolwire writes a tool's result (:func:`toolwire.results.result_to_content`).
+            A string stays as it is. A list stays a list: its strings and dicts (content blocks) as they are,
+            each other item as its text, as below (``[1, None]`` gives ``["1", "null"]``; a nested list of
+            content blocks gives its blocks). Anything else becomes text: numbers, ``None``, dicts, tuples,
+            pydantic models and dataclasses their JSON text (``56088`` gives ``"56088"``, ``{"a": 1}`` gives
+            ``'{"a": 1}'``), NaN and infinite floats the JSON strings ``"NaN"``, ``"Infinity"``,
+            ``"-Infinity"``, other objects their JSON form or ``str()``. LangChain writes ``str(value)``
+            instead (``"None"``, ``"{'a': 1}"``); toolwire's JSON text is what the model would see had the
+            tool been run by toolwire.
+        tool_call_id: the ``id`` of the :class:`ToolCall` this answers (required; a number as its text).
         status: ``"success"`` or ``"error"``.
         artifact: the full result object for the program (never sent to the model).
         name: the tool's name.
         id: an optional message id.
 
     ``print(msg)`` shows ``content=... tool_call_id=...`` (and ``status='error'`` when it is one).
+
+    Raises:
+        TypeError: no ``tool_call_id``, or ``content`` is (or a list of it holds) ``bytes``, which a model cannot
+            read: decode them, or give a content block.
+        ValueError: ``status`` is neither ``"success"`` nor ``"error"``.
     """
 
     __slots__ = ("artifact", "status", "tool_call_id")
@@ -422,7 +521,7 @@ class ToolMessage(BaseMessage):
 
     def __init__(
         self,
-        content: Content = "",
+        content: Any = "",
         tool_call_id: str | None = None,
         *,
         status: Literal["success", "error"] = "success",
@@ -434,6 +533,8 @@ class ToolMessage(BaseMessage):
             raise TypeError("ToolMessage needs tool_call_id: pass the 'id' of the tool call it answers.")
         if status not in ("success", "error"):
             raise ValueError(f"ToolMessage status must be 'success' or 'error', not {status!r}.")
+        if type(content) is not str:
+            content = _tool_content(content)
         super().__init__(content, id=id, name=name)
         # a number (some servers' call ids) as its text, as AIMessage keeps the call's id
         _set(self, "tool_call_id", tool_call_id if isinstance(tool_call_id, str) else str(tool_call_id))
@@ -456,14 +557,15 @@ class ToolMessage(BaseMessage):
         """As :meth:`BaseMessage.to_dict`; ``tool_call_id`` is always present. An ``artifact`` that is not
         JSON-ready is converted as tool results are (:func:`toolwire.results.json_ready`: dates and UUIDs
         to text, ``bytes`` to base64, sets and tuples to lists, pydantic models and dataclasses to dicts,
-        NaN to None, other objects to their ``str()``); a JSON-ready artifact round-trips unchanged."""
-        out = self._as_dict()
-        if "artifact" in out:
-            out["artifact"] = json_ready(self.artifact)
-        return out
+        NaN to None, other objects to their ``str()``); a JSON-ready artifact round-trips unchanged.
 
-    def _as_dict(self) -> dict[str, Any]:
-        out = super()._as_dict()
+        Returns:
+            A new JSON-ready dict.
+        """
+        return self._as_dict(as_json=True)
+
+    def _as_dict(self, as_json: bool = False) -> dict[str, Any]:
+        out = super()._as_dict(as_json)
         out["tool_call_id"] = self.tool_call_id
         return out
 
