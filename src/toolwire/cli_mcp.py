@@ -5,12 +5,15 @@ Examples::
     toolwire mcp serve --tools my_tools.py                      # stdio: an MCP client starts this command
     toolwire mcp serve --tools my_tools.py --transport http --port 8000   # http://127.0.0.1:8000/mcp
 
-With stdio, standard output carries the protocol: errors go to standard error (one line, exit code 1).
+With stdio, standard output carries the protocol: errors go to standard error (one line, exit code 1), and
+so does whatever the tools print (when the tools file is imported, during calls, and after serving).
 ``--tools`` imports the named file or module: it is the user's own code and runs with the user's rights.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from typing import Annotated
 
 import typer
@@ -47,7 +50,9 @@ def serve(
     try:
         if transport not in ("stdio", "http"):
             raise typer.BadParameter("use 'stdio' or 'http'.", param_hint="--transport")
-        loaded = [t for spec in tools for t in load_tools(spec)]
+        # with stdio, stdout carries the protocol: what the tools file prints on import goes to stderr
+        with contextlib.redirect_stdout(sys.stderr) if transport == "stdio" else contextlib.nullcontext():
+            loaded = [t for spec in tools for t in load_tools(spec)]
         if transport == "http":
             import socket
 
@@ -59,6 +64,8 @@ def serve(
                                     "choose another --port or --host.") from None
             err.print(f"[dim]serving {len(loaded)} tools at http://{host}:{port}{path}[/dim]")
         run_server(loaded, transport=transport, host=host, port=port, path=path, name=name)  # type: ignore[arg-type]
+        if transport == "stdio":  # a tool thread still running prints to stderr too, until the process ends
+            sys.stdout = sys.stderr
     except ToolwireError as exc:
         err.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(1) from None

@@ -16,10 +16,12 @@ Two ways to hold a session:
   ``asyncio.run_coroutine_threadsafe``); close it with ``tools.close()`` / ``with load_tools(...)``, or
   it is closed at interpreter exit. :func:`aload_tools` does the same from async code.
 
-Each MCP tool keeps its name (characters a toolwire name cannot hold become ``_``), description and
-input schema (validated with ``jsonschema`` before the call). A call result maps to a ToolMessage:
-text blocks become the text content, image/audio blocks ``{"type": "image"|"audio", "base64",
-"mime_type"}`` blocks, and the artifact is ``{"structured_content": ..., "content": [raw MCP blocks]}``.
+Each MCP tool keeps its name, description and input schema (validated with ``jsonschema`` before the
+call). A name that is not a valid toolwire name is renamed (each character it cannot hold becomes ``_``,
+cut to 64); a renamed tool whose new name is taken gets ``_2``, ``_3``..., never a tool that keeps its own.
+A call result maps to a ToolMessage: text blocks become the text content, image/audio blocks
+``{"type": "image"|"audio", "base64", "mime_type"}`` blocks, and the artifact is
+``{"structured_content": ..., "content": [raw MCP blocks]}``.
 ``isError`` results and transport failures become ``status="error"`` ToolMessages.
 """
 
@@ -30,10 +32,8 @@ import atexit
 import concurrent.futures
 import contextlib
 import logging
-import os
-import re
-import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
@@ -44,9 +44,12 @@ from toolwire.mcp.common import (
     HttpServer,
     ServerLike,
     StdioServer,
+    _check_jsonschema,
     _describe,
+    _free_name,
     _leaf,
     _mcp,
+    _open_transport,
     _wire,
     convert_call_result,
     server_from,
@@ -68,19 +71,20 @@ __all__ = [
 log = logging.getLogger("toolwire.mcp")
 
 CONNECT_TIMEOUT = 60.0
-_BAD_NAME_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
+_BACKGROUND: set[asyncio.Task[None]] = set()
 
 
-def _errlog() -> Any:
-    """Where a stdio server's stderr goes: ours, when it is a real file (not a test runner's buffer)."""
-    for stream in (sys.stderr, sys.__stderr__):
-        try:
-            if stream is not None:
-                stream.fileno()
-                return stream
-        except (AttributeError, OSError, ValueError):
-            continue
-    return open(os.devnull, "w")  # lives as long as the process it serves
+def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> Callable[[BaseException | None], None]:
+    """``report(None)`` resolves ``ready``, ``report(error)`` fails it; only the first report counts."""
+    def report(error: BaseException | None) -> None:
+        if ready.done():
+            return
+        if error is None:
+            ready.set_result(None)
+        else:
+            ready.set_exception(error)
+
+    return report
 
 
 # -- the client -----------------------------------------------------------------------------------
@@ -100,11 +104,14 @@ class MCPClient(Sequence[Tool]):
         on_tools_changed: called with the new list of tools after the server announced a change
             (``notifications/tools/list_changed``) and the list was fetched again; runs on the session's
             event loop.
-        connect_timeout: seconds to wait for the handshake and the first tool list.
+        connect_timeout: seconds the whole opening may take (starting the server, the handshake and
+            the first tool list); past it, opening raises at once and the server is stopped afterwards.
 
     Raises:
-        UserError: bad server description, a ``timeout`` or ``connect_timeout`` that is not a positive number of
-            seconds, or (on open) the server cannot be started or reached.
+        UserError: bad server description (a command line with an unclosed quote, too), a ``timeout`` or
+            ``connect_timeout`` that is not a positive number of seconds, or (on open) the mcp SDK or
+            ``jsonschema`` cannot be imported, the server cannot be started or reached, or it did not answer
+            within ``connect_timeout``.
     """
 
     def __init__(
@@ -133,6 +140,8 @@ class MCPClient(Sequence[Tool]):
         self._closing: asyncio.Event | None = None
         self._stale = False
         self._refresher: asyncio.Task[None] | None = None
+        self._holder: asyncio.Task[None] | None = None
+        self._deadline = 0.0  # time.monotonic() by which an opening must be done
 
     # -- sequence of tools ------------------------------------------------------------------------
 
@@ -164,63 +173,81 @@ class MCPClient(Sequence[Tool]):
 
     # -- opening and closing ----------------------------------------------------------------------
 
-    async def _transport(self, stack: contextlib.AsyncExitStack) -> tuple[Any, Any]:
-        server = self.server
-        if isinstance(server, StdioServer):
-            from mcp.client.stdio import StdioServerParameters, stdio_client
+    def _preflight(self) -> None:
+        """Start the ``connect_timeout`` clock (importing the SDK counts: it can take a second), and raise
+        UserError before anything starts when the SDK or ``jsonschema`` cannot be imported."""
+        self._deadline = time.monotonic() + self.connect_timeout
+        _mcp()
+        _check_jsonschema()
 
-            params = StdioServerParameters(command=server.command, args=list(server.args),
-                                           env=dict(server.env) if server.env is not None else None,
-                                           cwd=server.cwd)
-            streams = await stack.enter_async_context(stdio_client(params, errlog=_errlog()))
-            return streams[0], streams[1]
-        headers = dict(server.headers or {}) or None
-        try:  # mcp >= 1.24 and 2.x: the transport takes a configured HTTP client
-            from mcp.client.streamable_http import streamable_http_client
-            from mcp.shared._httpx_utils import create_mcp_http_client
-        except ImportError:  # older 1.x
-            from mcp.client.streamable_http import streamablehttp_client
-
-            streams = await stack.enter_async_context(streamablehttp_client(server.url, headers=headers))
-            return streams[0], streams[1]
-        http = await stack.enter_async_context(create_mcp_http_client(headers=headers))
-        streams = await stack.enter_async_context(streamable_http_client(server.url, http_client=http))
-        return streams[0], streams[1]
-
-    async def _open(self) -> None:
+    async def _enter(self, stack: contextlib.AsyncExitStack) -> None:
+        """Start the transport, shake hands and list the tools by the deadline :meth:`_preflight` set
+        (``connect_timeout`` seconds after the opening began). Raises TimeoutError past it."""
         mcp = _mcp()
         from toolwire import __version__
 
+        def left() -> float:
+            return max(self._deadline - time.monotonic(), 0.0)
+
+        read, write = await _open_transport(self.server, stack)
+        info = mcp.types.Implementation(name="toolwire", version=__version__)
+        session = await stack.enter_async_context(
+            mcp.ClientSession(read, write, message_handler=self._on_message, client_info=info))
+        init = await asyncio.wait_for(session.initialize(), left())
+        self._session = session
+        self._loop = asyncio.get_running_loop()
+        self.server_info = _wire(init)
+        await asyncio.wait_for(self._refresh(), left())
+
+    def _timeout_error(self) -> UserError:
+        return UserError(f"The MCP server {self.server.label!r} did not answer within {self.connect_timeout:g} "
+                         "seconds: check that it is an MCP server and is up, or give a larger connect_timeout.")
+
+    async def _failure(self, exc: BaseException, stack: contextlib.AsyncExitStack) -> UserError:
+        """Close what was opened before ``exc`` stopped the opening, and return the UserError that says
+        why; a cancellation from outside and KeyboardInterrupt are raised again instead."""
+        cause: BaseException = exc
+        try:  # a transport's task group cancels us when it fails, and raises the real error on exit
+            await stack.aclose()
+        except BaseException as close_exc:
+            if not isinstance(_leaf(close_exc), asyncio.CancelledError):
+                cause = close_exc
+        task = asyncio.current_task()
+        if isinstance(exc, KeyboardInterrupt) or (
+            isinstance(cause, asyncio.CancelledError) and task is not None and task.cancelling()
+        ):
+            raise exc
+        if isinstance(_leaf(cause), TimeoutError):
+            return self._timeout_error()
+        detail = "the connection was closed" if isinstance(cause, asyncio.CancelledError) else _describe(cause)
+        return UserError(f"Could not connect to the MCP server {self.server.label!r}: {detail}")
+
+    async def _hold(self, report: Callable[[BaseException | None], None]) -> None:
+        """The whole life of a session, in one task (anyio's scopes must be left by the task that entered
+        them): open it, ``report(None)`` or ``report(error)``, keep it until ``self._closing`` is set,
+        close it. A server that did not answer within ``connect_timeout`` is reported at once and stopped
+        afterwards (the SDK gives a stdio server seconds to exit), so the caller waits no longer."""
         stack = contextlib.AsyncExitStack()
         try:
-            read, write = await self._transport(stack)
-            info = mcp.types.Implementation(name="toolwire", version=__version__)
-            session = await stack.enter_async_context(
-                mcp.ClientSession(read, write, message_handler=self._on_message, client_info=info))
-            init = await asyncio.wait_for(session.initialize(), self.connect_timeout)
-            self._session = session
-            self._loop = asyncio.get_running_loop()
-            self.server_info = _wire(init)
-            await asyncio.wait_for(self._refresh(), self.connect_timeout)
+            await self._enter(stack)
         except BaseException as exc:
             self._session = None
-            cause: BaseException = exc
-            try:  # a transport's task group cancels us when it fails, and raises the real error on exit
+            if not isinstance(exc, TimeoutError):
+                report(await self._failure(exc, stack))
+                return
+            report(self._timeout_error())
+            try:
                 await stack.aclose()
-            except BaseException as close_exc:
-                if not isinstance(_leaf(close_exc), asyncio.CancelledError):
-                    cause = close_exc
-            task = asyncio.current_task()
-            if isinstance(exc, KeyboardInterrupt) or (
-                isinstance(cause, asyncio.CancelledError) and task is not None and task.cancelling()
-            ):
-                raise
-            if isinstance(_leaf(cause), TimeoutError):
-                raise UserError(f"The MCP server {self.server.label!r} did not answer within "
-                                f"{self.connect_timeout:g} seconds: is it an MCP server?") from None
-            detail = "the connection was closed" if isinstance(cause, asyncio.CancelledError) else _describe(cause)
-            raise UserError(f"Could not connect to the MCP server {self.server.label!r}: {detail}") from None
+            except Exception as close_exc:
+                log.debug("stopping the MCP server %s: %s", self.server.label, _describe(close_exc))
+            return
         self._stack = stack
+        report(None)
+        try:
+            if self._closing is not None:
+                await self._closing.wait()
+        finally:
+            await self._close()
 
     async def _close(self) -> None:
         refresher, self._refresher = self._refresher, None
@@ -237,17 +264,43 @@ class MCPClient(Sequence[Tool]):
                 log.debug("closing the MCP session of %s: %s", self.server.label, _describe(exc))
 
     async def __aenter__(self) -> MCPClient:
-        if self._session is not None:
+        if self._session is not None or self._holder is not None or self._thread is not None:
             raise UserError("This MCP client is already open.")
-        await self._open()
+        self._preflight()
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        self._closing = asyncio.Event()
+        holder = loop.create_task(self._hold(_reporter(ready)), name=f"toolwire-mcp {self.server.label}")
+        _BACKGROUND.add(holder)  # a task the loop holds only weakly: kept until it ends
+        holder.add_done_callback(_BACKGROUND.discard)
+        try:
+            await asyncio.wait({ready, holder}, return_when=asyncio.FIRST_COMPLETED)
+        except BaseException:  # cancelled while connecting: stop what was started first
+            holder.cancel()
+            await asyncio.wait({holder})
+            raise
+        if not ready.done():  # the holder failed before it could say why: its own error does
+            holder.result()
+        ready.result()  # raises the connection's UserError; the holder may still be stopping the server
+        self._holder = holder
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        await self._close()
+        await self.aclose()
 
     async def aclose(self) -> None:
-        """Close an async session (same as leaving ``async with``)."""
-        await self._close()
+        """Close the session (same as leaving ``async with``; for a :meth:`start` session, :meth:`close`
+        runs on a worker thread). Idempotent."""
+        holder, self._holder = self._holder, None
+        if holder is None:
+            if self._thread is not None:
+                await asyncio.to_thread(self.close)
+            return
+        if self._closing is not None:
+            self._closing.set()
+        await asyncio.wait({holder})
+        if not holder.cancelled() and holder.exception() is not None:
+            log.debug("closing the MCP session of %s: %s", self.server.label, _describe(holder.exception()))
 
     def start(self) -> MCPClient:
         """Open the session on a background event-loop thread and wait until the tools are listed.
@@ -256,24 +309,23 @@ class MCPClient(Sequence[Tool]):
             This client; its tools can then be called from any thread or event loop.
 
         Raises:
-            UserError: the server cannot be started or reached.
+            UserError: the server cannot be started or reached, or did not answer within
+                ``connect_timeout`` seconds (raised then; the server is stopped in the background).
         """
-        if self._thread is not None or self._session is not None:
+        if self._thread is not None or self._session is not None or self._holder is not None:
             raise UserError("This MCP client is already open.")
+        self._preflight()
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         loop = asyncio.new_event_loop()
         self._loop = loop
+        closing = self._closing = asyncio.Event()  # bound to no loop until awaited: set from here at will
 
         async def main() -> None:
-            self._closing = asyncio.Event()
+            report = _reporter(ready)
             try:
-                await self._open()
+                await self._hold(report)
             except BaseException as exc:
-                ready.set_exception(exc)
-                return
-            ready.set_result(None)
-            await self._closing.wait()
-            await self._close()
+                report(exc)
 
         def run() -> None:
             asyncio.set_event_loop(loop)
@@ -282,13 +334,17 @@ class MCPClient(Sequence[Tool]):
             finally:
                 loop.close()
 
-        self._thread = threading.Thread(target=run, name=f"toolwire-mcp {self.server.label}", daemon=True)
-        self._thread.start()
+        thread = threading.Thread(target=run, name=f"toolwire-mcp {self.server.label}", daemon=True)
+        self._thread = thread
+        thread.start()
         try:
             ready.result()
         except BaseException:
-            self._thread.join()
             self._thread = None
+            if thread.is_alive():  # stopping a server that did not answer, or still opening (Ctrl-C here):
+                with contextlib.suppress(RuntimeError):  # have it stopped, by the exit at the latest
+                    loop.call_soon_threadsafe(closing.set)
+                atexit.register(thread.join, 10.0)
             raise
         atexit.register(self.close)
         return self
@@ -352,32 +408,28 @@ class MCPClient(Sequence[Tool]):
             raise UserError("refresh() is for sessions opened with start()/load_tools; await list_tools(refresh=True).")
         return asyncio.run_coroutine_threadsafe(self._refresh(), self._loop).result()
 
-    def _tool_name(self, mcp_name: str, taken: set[str]) -> str:
-        base = _BAD_NAME_CHARS.sub("_", self.prefix + mcp_name)[:64] or "tool"
-        name, n = base, 2
-        while name in taken:
-            suffix = f"_{n}"
-            name, n = base[: 64 - len(suffix)] + suffix, n + 1
-        taken.add(name)
-        return name
-
     def _build(self, listed: list[dict[str, Any]]) -> list[Tool]:
-        tools: list[Tool] = []
+        # tools whose names are valid toolwire names go first: they keep them, and a renamed tool
+        # ("a.b" -> "a_b") whose new name is taken gets "_2", "_3"... instead of taking it from them
+        wanted = [self.prefix + str(item.get("name", "")) for item in listed]
+        order = sorted(range(len(listed)), key=lambda i: _free_name(wanted[i], set()) != wanted[i])
         taken: set[str] = set()
-        for item in listed:
-            mcp_name = str(item.get("name", ""))
-            name = self._tool_name(mcp_name, taken)
+        built: dict[int, Tool] = {}
+        for i in order:
+            item, mcp_name = listed[i], str(listed[i].get("name", ""))
+            name = _free_name(wanted[i], taken)
             annotations = item.get("annotations") or {}
             desc = (item.get("description") or item.get("title") or annotations.get("title")
                     or f"The '{mcp_name}' tool of the MCP server {self.server.label}.")
             params = item.get("inputSchema") or {"type": "object", "properties": {}}
             try:
-                tools.append(Tool.from_schema(self._tool_function(mcp_name, name), name, desc, params,
-                                              timeout=self.timeout, response_format="content_and_artifact"))
-            except SchemaError as exc:
-                taken.discard(name)  # a skipped tool keeps no name: a later tool may have it
+                built[i] = Tool.from_schema(self._tool_function(mcp_name, name), name, desc, params,
+                                            timeout=self.timeout, response_format="content_and_artifact")
+            except SchemaError as exc:  # a skipped tool keeps no name: a later tool may have it
                 warnings.warn(f"Skipping the MCP tool {mcp_name!r} of {self.server.label}: {exc}", stacklevel=2)
-        return tools
+                continue
+            taken.add(name)
+        return [built[i] for i in sorted(built)]
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -510,7 +562,9 @@ def load_tools(server: ServerLike, **options: Any) -> MCPToolList:
         ``tools.client.tools`` follows the server's later changes.
 
     Raises:
-        UserError: the mcp SDK is missing, or the server cannot be started or reached.
+        UserError: the mcp SDK or ``jsonschema`` cannot be imported (the message quotes the import error),
+            the server description cannot be read, the server cannot be started or reached, or it did not
+            answer within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
     """
     return MCPToolList(MCPClient(server, **options).start())
 

@@ -8,10 +8,13 @@ Tools > Tool Result" (content blocks ``text``, ``image``, ``audio``, ``resource_
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import os
 import re
 import shlex
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -101,8 +104,9 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
             ``{"command", "args"?, "env"?, "cwd"?}`` or ``{"url", "headers"?}``.
 
     Raises:
-        UserError: the description is empty or of another kind. The message names a dict's keys, never
-            its values (``headers`` and ``env`` hold tokens).
+        UserError: the description is empty or of another kind, or a command line cannot be split into
+            words (an unclosed quote, a trailing backslash). The message names a dict's keys, never its
+            values (``headers`` and ``env`` hold tokens).
     """
     if isinstance(spec, StdioServer | HttpServer):
         return spec
@@ -110,7 +114,13 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
         text = spec.strip()
         if re.match(r"^https?://", text):
             return HttpServer(text)
-        words = shlex.split(text)
+        try:
+            words = shlex.split(text)
+        except ValueError as exc:  # "No closing quotation", "No escaped character"
+            raise UserError(
+                f"Cannot split the MCP server command {redact_url(text)!r} into words ({exc}): close the quote "
+                "or escape the backslash, or give the command as a list of words."
+            ) from None
         if not words:
             raise UserError("An MCP server command is empty: give 'command args...' or an http(s):// URL.")
         return StdioServer(words[0], tuple(words[1:]))
@@ -139,12 +149,85 @@ def _what(spec: Any) -> str:
     return f"a value of type {type(spec).__name__}"
 
 
+_BAD_NAME_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def _free_name(wanted: str, taken: set[str]) -> str:
+    """The toolwire tool name for an MCP tool named ``wanted`` (prefix included), not one in ``taken``.
+
+    A valid name (``^[a-zA-Z0-9_-]{1,64}$``) is kept; otherwise each character a name cannot hold becomes
+    ``_`` and the name is cut to 64 characters (empty: ``"tool"``). A name in ``taken`` gets ``_2``,
+    ``_3``... (still within 64 characters). ``taken`` is not changed.
+    """
+    base = _BAD_NAME_CHARS.sub("_", wanted)[:64] or "tool"
+    name, n = base, 2
+    while name in taken:
+        suffix = f"_{n}"
+        name, n = base[: 64 - len(suffix)] + suffix, n + 1
+    return name
+
+
+def _errlog() -> Any:
+    """Where a stdio server's stderr goes: ours, when it is a real file (not a test runner's buffer)."""
+    for stream in (sys.stderr, sys.__stderr__):
+        try:
+            if stream is not None:
+                stream.fileno()
+                return stream
+        except (AttributeError, OSError, ValueError):
+            continue
+    return open(os.devnull, "w")  # lives as long as the process it serves
+
+
 def _mcp() -> Any:
     try:
         import mcp
     except ImportError:
         raise UserError("MCP support needs the mcp SDK: pip install 'toolwire[mcp]'.") from None
     return mcp
+
+
+def _check_jsonschema() -> None:
+    """Check that ``jsonschema`` (which validates the arguments of every MCP tool) can be imported.
+
+    Raises:
+        UserError: it is not installed (the message gives the ``pip install`` line), or importing it failed
+            for another reason, such as a broken dependency (the message quotes that import error).
+    """
+    try:
+        import jsonschema  # noqa: F401
+    except Exception as exc:
+        if isinstance(exc, ModuleNotFoundError) and exc.name == "jsonschema":
+            raise UserError("MCP tools need the jsonschema package to check their arguments: "
+                            "pip install 'jsonschema>=4'.") from None
+        # a broken install (a dependency of it missing or too old): say what failed, not that it is missing
+        raise UserError(f"Importing jsonschema failed ({_describe(exc)}): reinstall it and what it needs "
+                        "with pip install --force-reinstall 'jsonschema>=4'.") from None
+
+
+async def _open_transport(server: StdioServer | HttpServer, stack: contextlib.AsyncExitStack) -> tuple[Any, Any]:
+    """Start a stdio server (its stderr goes to ours) or reach an HTTP one, with the SDK's transports
+    entered on ``stack``; returns the session's ``(read, write)`` streams."""
+    if isinstance(server, StdioServer):
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        params = StdioServerParameters(command=server.command, args=list(server.args),
+                                       env=dict(server.env) if server.env is not None else None,
+                                       cwd=server.cwd)
+        streams = await stack.enter_async_context(stdio_client(params, errlog=_errlog()))
+        return streams[0], streams[1]
+    headers = dict(server.headers or {}) or None
+    try:  # mcp >= 1.24 and 2.x: the transport takes a configured HTTP client
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+    except ImportError:  # older 1.x
+        from mcp.client.streamable_http import streamablehttp_client
+
+        streams = await stack.enter_async_context(streamablehttp_client(server.url, headers=headers))
+        return streams[0], streams[1]
+    http = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+    streams = await stack.enter_async_context(streamable_http_client(server.url, http_client=http))
+    return streams[0], streams[1]
 
 
 def _wire(model: Any) -> dict[str, Any]:

@@ -26,8 +26,10 @@ import asyncio
 import contextlib
 import inspect
 import json
+import os
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from toolwire.errors import SchemaError, UserError
@@ -160,11 +162,35 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
     return server
 
 
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Send what is printed to standard error while stdio serving runs (standard output carries the
+    protocol), then flush both streams and put ``sys.stdout`` back.
+
+    Entered inside the SDK's ``stdio_server()``, which finds the protocol stream through ``sys.stdout``
+    and (mcp 2.x) points file descriptor 1 at stderr until it exits: so text left in the buffer of the
+    original ``sys.stdout`` (code that kept a reference to it) is flushed there too, not onto the
+    protocol after the descriptor is restored.
+    """
+    original = sys.stdout
+    with contextlib.ExitStack() as stack:
+        target = sys.stderr if sys.stderr is not None else stack.enter_context(open(os.devnull, "w"))
+        sys.stdout = target
+        try:
+            yield
+        finally:
+            sys.stdout = original
+            for stream in (target, original):
+                with contextlib.suppress(Exception):  # a closed or broken stream: nothing more to do
+                    stream.flush()
+
+
 async def _serve_stdio(server: Any) -> None:
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        with _stdout_to_stderr():  # a tool's print() must never reach the protocol
+            await server.run(read, write, server.create_initialization_options())
 
 
 def _http_app(server: Any, host: str, path: str) -> Any:
@@ -201,8 +227,9 @@ async def serve_async(
 
     Args:
         tools: the tools to publish.
-        transport: ``"stdio"`` (JSON-RPC on this process's stdin/stdout: print nothing else there) or
-            ``"http"`` (streamable HTTP at ``http://{host}:{port}{path}``).
+        transport: ``"stdio"`` (JSON-RPC on this process's stdin/stdout; while serving, what the tools
+            print goes to stderr, but write nothing to stdout before serving) or ``"http"`` (streamable
+            HTTP at ``http://{host}:{port}{path}``).
         host, port, path: where the HTTP transport listens.
         name: the server name clients see.
         log_level: uvicorn's log level for HTTP.
