@@ -215,7 +215,7 @@ def test_a_broken_jsonschema_import_is_said_once_as_itself(tmp_path: Path, monke
     path = tmp_path / "tools.py"
     path.write_text(PRINTING_TOOLS, encoding="utf-8")
     server = StdioServer(sys.executable, tuple(_serve_argv(path)[1:]), env={"PYTHONPATH": str(SRC)})
-    monkeypatch.delitem(sys.modules, "jsonschema")
+    monkeypatch.delitem(sys.modules, "jsonschema", raising=False)  # not imported yet when run alone
     monkeypatch.setattr(sys, "meta_path", [_BrokenJsonschema(), *sys.meta_path])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -234,3 +234,14 @@ def test_a_missing_jsonschema_says_to_install_it(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setitem(sys.modules, "jsonschema", None)  # import jsonschema: ModuleNotFoundError
     with pytest.raises(UserError, match=r"pip install 'jsonschema>=4'"):
         _check_jsonschema()
+
+
+def test_schema_tools_say_what_failed_when_jsonschema_does_not_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken dependency of jsonschema is not "install jsonschema": the error quotes the import failure."""
+    from toolwire.errors import SchemaError
+    from toolwire.interop.openai_tools import _jsonschema
+
+    monkeypatch.delitem(sys.modules, "jsonschema", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_BrokenJsonschema(), *sys.meta_path])
+    with pytest.raises(SchemaError, match=r"does not import .*force-reinstall"):
+        _jsonschema()

@@ -54,8 +54,11 @@ _OPEN_KEYWORDS = ("additionalProperties", "patternProperties", "unevaluatedPrope
 def _jsonschema() -> Any:
     try:
         import jsonschema
-    except ImportError:  # pragma: no cover - jsonschema is a core dependency
-        raise SchemaError("Schema tools need the 'jsonschema' package: pip install 'jsonschema>=4'.") from None
+    except ImportError as exc:  # pragma: no cover - jsonschema is a core dependency
+        if isinstance(exc, ModuleNotFoundError) and exc.name == "jsonschema":
+            raise SchemaError("Schema tools need the 'jsonschema' package: pip install 'jsonschema>=4'.") from None
+        raise SchemaError(f"The 'jsonschema' package is installed but does not import ({exc}): reinstall it with "
+                          "pip install --force-reinstall 'jsonschema>=4'.") from None
     return jsonschema
 
 
