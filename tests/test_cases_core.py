@@ -352,9 +352,11 @@ def test_e1_the_loop_goes_on_and_re_raising_is_opt_in() -> None:
     with pytest.raises(ValueError, match=r"^boom$"):
         ToolExecutor([explode], handle_errors=False).execute(
             AIMessage("", tool_calls=[tool_call("explode", {"x": 1}, "c9")]))
-    with pytest.raises(ValueError, match=r"^boom$"):
+    with pytest.raises(ValueError, match=r"^boom\n") as info:  # the tool's own error, with a note on resuming
         Agent(ScriptedChatModel([AIMessage("", tool_calls=[tool_call("explode", {"x": 1}, "c9")])]), [explode],
               handle_errors=False).invoke("go")
+    assert str(info.value) == "boom"
+    assert [type(m).__name__ for m in info.value.messages] == ["HumanMessage", "AIMessage"]
 
 
 def test_e1_neighbour_exceptions_without_message_or_of_other_types() -> None:
