@@ -168,7 +168,7 @@ def test_connect_timeout_bounds_the_whole_wait_and_the_silent_server_is_still_st
     with pytest.raises(UserError, match="did not answer within 2 seconds"):
         load_tools(StdioServer(silent[0], tuple(silent[1:])), connect_timeout=2)
     elapsed = time.monotonic() - start
-    assert elapsed < 3.0, f"connect_timeout=2 but the failure took {elapsed:.1f} s"
+    assert elapsed < 3.5, f"connect_timeout=2 but the failure took {elapsed:.1f} s"
     pid = int(pid_file.read_text())
     deadline = time.monotonic() + 20
     while not _gone(pid) and time.monotonic() < deadline:
@@ -188,7 +188,7 @@ def test_connect_timeout_bounds_the_async_wait_too(tmp_path: Path) -> None:
                 pass
         return time.monotonic() - start
 
-    assert asyncio.run(main()) < 2.5
+    assert asyncio.run(main()) < 2.9
 
 
 @pytest.mark.parametrize("command", ["python 'unclosed", 'python "a\\'])

@@ -221,7 +221,7 @@ def test_is_cheap_result_is_bounded() -> None:
     assert not tw_results.is_cheap_result([{"text": "y" * 100_000}] * 10)
     started = time.perf_counter()
     assert not tw_results.is_cheap_result([list(range(1000))] * 10_000)
-    assert time.perf_counter() - started < 0.05
+    assert time.perf_counter() - started < 0.5  # serialising these 10 million numbers takes seconds
 
 
 def test_bounded_content_matches_result_to_content() -> None:
