@@ -148,3 +148,54 @@ def test_handle_errors_false_with_every_call_succeeding_returns_them_in_order() 
     results = ToolExecutor([echo], handle_errors=False).call(
         [tool_call("echo", {"text": "a"}, "1"), tool_call("echo", {"text": "b"}, "2")])
     assert [r.text for r in results] == ["a", "b"]
+
+
+# -- the calls that finished before a handle_errors=False failure are kept --------------------------------
+
+
+def test_handle_errors_false_keeps_the_answers_of_the_calls_that_ran_before_the_failure() -> None:
+    ran: list[str] = []
+
+    @tool
+    def note(text: str) -> str:
+        """Note it."""
+        ran.append(text)
+        return f"noted {text}"
+
+    executor = ToolExecutor([note], handle_errors=False)
+    with pytest.raises(UnknownToolError) as refused:  # a call that cannot run, after one that ran
+        executor.call([tool_call("note", {"text": "a"}, "1"), tool_call("nope", {}, "2")])
+    assert [(m.tool_call_id, m.text) for m in refused.value.tool_messages] == [("1", "noted a")]  # type: ignore[attr-defined]
+    @tool
+    def late_boom() -> str:
+        """Fail after a while."""
+        time.sleep(0.5)  # the note has long finished by then
+        raise KeyError("late")
+
+    with pytest.raises(KeyError) as failed:  # a tool that raises while another finished first
+        ToolExecutor([note, late_boom], handle_errors=False).call(
+            [tool_call("note", {"text": "b"}, "3"), tool_call("late_boom", {}, "4")])
+    assert [(m.tool_call_id, m.text) for m in failed.value.tool_messages] == [("3", "noted b")]  # type: ignore[attr-defined]
+    assert ran == ["a", "b"]
+
+
+def test_an_agent_resumed_after_a_handle_errors_false_failure_does_not_run_the_finished_calls_again() -> None:
+    ran: list[str] = []
+
+    @tool
+    def note(text: str) -> str:
+        """Note it."""
+        ran.append(text)
+        return f"noted {text}"
+
+    reply = AIMessage("", tool_calls=[tool_call("note", {"text": "a"}, "1"), tool_call("boom", {}, "2")])
+    agent = Agent(ScriptedChatModel([reply]), [note, boom], handle_errors=False)
+    with pytest.raises(KeyError) as info:
+        agent.invoke("go")
+    kept = info.value.messages  # type: ignore[attr-defined]
+    assert [type(m).__name__ for m in kept] == ["HumanMessage", "AIMessage", "ToolMessage"]
+    assert kept[2].tool_call_id == "1" and ran == ["a"]
+    resumed = Agent(ScriptedChatModel(["done"]), [note, boom]).invoke(kept)  # handle_errors=True now
+    assert ran == ["a"]  # the note already taken is not taken again
+    answers = {m.tool_call_id: m for m in resumed.messages if isinstance(m, ToolMessage)}
+    assert set(answers) == {"1", "2"} and answers["2"].status == "error" and resumed.output == "done"

@@ -90,16 +90,22 @@ def keep_run(exc: BaseException, messages: list[BaseMessage]) -> None:
     """Attach the Agent run so far to ``exc``, an error raised by a model call or the executor, in place.
 
     ``exc.messages`` becomes a copy of ``messages`` (the whole conversation: the input, every reply and every
-    tool result up to the failure), so the work already done, tools with side effects included, is not lost:
+    tool result up to the failure; with the executor's ``exc.tool_messages``, the answers of the calls of the
+    last reply that finished before a ``handle_errors=False`` failure), so the work already done, tools with
+    side effects included, is not lost:
     ``agent.invoke(exc.messages)`` resumes the run (calls left unanswered are run first, as for any input). The
     exception keeps its type (a :class:`~toolwire.errors.ProviderError` stays one) and gets a note saying so. An
     exception that refuses new attributes is left as it is.
     """
+    kept = list(messages)
+    answered = getattr(exc, "tool_messages", None)  # the executor's: calls that finished before the failure
+    if isinstance(answered, list) and all(isinstance(m, ToolMessage) for m in answered):
+        kept.extend(answered)
     try:
-        exc.messages = list(messages)  # type: ignore[attr-defined]
+        exc.messages = kept  # type: ignore[attr-defined]
     except (AttributeError, TypeError):
         return
-    exc.add_note(f"toolwire: the Agent run so far ({len(messages)} messages) is on this error's .messages: pass "
+    exc.add_note(f"toolwire: the Agent run so far ({len(kept)} messages) is on this error's .messages: pass "
                  "them to invoke() to resume it.")
 
 

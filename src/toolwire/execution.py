@@ -69,6 +69,9 @@ class ToolExecutor:
             that cannot run (unknown tool, invalid arguments) keeps the calls after it from starting; its error
             is raised once the calls before it have run, unless one of them failed. A tool that raises while
             running stops the other running calls at once (they are cancelled) and its exception is raised.
+            Nothing that ran is lost: the raised exception carries the ToolMessages of the calls that finished
+            before it, in call order, as ``exc.tool_messages`` (an :class:`~toolwire.agent.Agent` adds them to
+            the conversation it keeps on the exception, so resuming does not run those calls again).
         max_result_chars: results longer than this many characters are cut with a clear marker, so
             one tool cannot fill the context window (default 20,000; None keeps everything). The limit
             applies to error results too, and to the total text of a result made of several text blocks.
@@ -254,14 +257,16 @@ class ToolExecutor:
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
             try:
                 results = list(await asyncio.gather(*tasks))
-            except BaseException:  # handle_errors=False (or the run cancelled): stop the other calls too
+            except BaseException as exc:  # handle_errors=False (or the run cancelled): stop the other calls too
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
+                _keep_answers(exc, [t.result() for t in tasks if not t.cancelled() and t.exception() is None])
                 raise
         else:
             results = []
         if refused is not None:  # the calls before it ran without failing
+            _keep_answers(refused, results)
             raise refused
         results.extend(self._invalid(b) for b in bad)
         return results
@@ -296,6 +301,16 @@ class ToolExecutor:
 
     def __repr__(self) -> str:
         return f"ToolExecutor(tools={list(self.tools)}, max_concurrency={self.max_concurrency})"
+
+
+def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> None:
+    """Put ``answers``, the ToolMessages of the calls that finished before ``exc`` stopped the others
+    (``handle_errors=False``), on ``exc`` as ``exc.tool_messages``, in call order, so the work done is not
+    lost. An exception that refuses new attributes is left as it is."""
+    try:
+        exc.tool_messages = answers  # type: ignore[attr-defined]
+    except (AttributeError, TypeError):
+        pass
 
 
 def _prepared(call: Any) -> ToolCall | InvalidToolCall:
