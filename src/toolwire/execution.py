@@ -32,6 +32,7 @@ being cancelled; when the run itself is cancelled, the cancellation propagates.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -307,10 +308,8 @@ def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> None:
     """Put ``answers``, the ToolMessages of the calls that finished before ``exc`` stopped the others
     (``handle_errors=False``), on ``exc`` as ``exc.tool_messages``, in call order, so the work done is not
     lost. An exception that refuses new attributes is left as it is."""
-    try:
+    with contextlib.suppress(AttributeError, TypeError):
         exc.tool_messages = answers  # type: ignore[attr-defined]
-    except (AttributeError, TypeError):
-        pass
 
 
 def _prepared(call: Any) -> ToolCall | InvalidToolCall:
