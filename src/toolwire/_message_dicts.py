@@ -300,8 +300,9 @@ def _from_role_pair(pair: tuple[Any, ...]) -> BaseMessage:
 def coerce_messages(value: Any) -> list[BaseMessage]:
     """Turn what a user passes to ``invoke`` into a list of messages.
 
-    Accepts a string (one :class:`HumanMessage`), a message, a single ``(role, text)`` tuple such as
-    ``("user", "hi")`` (one message), or a list of messages, strings, ``(role, text)`` tuples and
+    Accepts a string (one :class:`HumanMessage`), a message (a streamed reply's merged
+    :class:`~toolwire.chunks.AIMessageChunk` too, read as its ``to_message()``), a single ``(role, text)`` tuple
+    such as ``("user", "hi")`` (one message), or a list of messages, strings, ``(role, text)`` tuples and
     ``{"role"|"type", "content", ...}`` dicts (read by :func:`message_from_dict`, which says which keys it reads;
     an OpenAI SDK message's ``model_dump()`` is accepted). The roles of a tuple are ``"system"``, ``"user"``
     (or ``"human"``) and ``"assistant"`` (or ``"ai"``). A tuple of two items whose first is one of these roles
@@ -319,6 +320,8 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     if _is_role_pair(value):
         return [_from_role_pair(value)]
     if not isinstance(value, list | tuple) or not value:
+        if (message := _chunk_message(value)) is not None:
+            return [message]
         raise UserError(
             "Pass a question (a string), a message, or a non-empty list of messages; "
             f"got {type(value).__name__ if value is not None else 'None'}{' (empty)' if value == [] else ''}."
@@ -333,9 +336,19 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
             out.append(_from_role_pair(item))
         elif isinstance(item, dict):
             out.append(message_from_dict(item))
+        elif (message := _chunk_message(item)) is not None:
+            out.append(message)
         else:
             raise UserError(
                 f"Cannot use {type(item).__name__} as a message; pass strings, messages, "
                 "(role, text) tuples or {'role', 'content'} dicts."
             )
     return out
+
+
+def _chunk_message(value: Any) -> BaseMessage | None:
+    """The AIMessage of a streamed reply's (merged) :class:`~toolwire.chunks.AIMessageChunk`, as LangChain takes a
+    chunk wherever it takes a message (review 26); None for anything else."""
+    from toolwire.chunks import AIMessageChunk
+
+    return value.to_message() if isinstance(value, AIMessageChunk) else None

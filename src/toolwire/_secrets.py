@@ -9,11 +9,12 @@ whose server URLs may carry a token.
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import traceback
 from typing import Any
 
-__all__ = ["MASK", "mask_secret", "redact_url", "scrub_exception"]
+__all__ = ["MASK", "mask_secret", "redact_http_logs", "redact_url", "scrub_exception"]
 
 # the user name and password of a URL: "scheme://" then anything up to the last "@" before the path
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
@@ -29,6 +30,36 @@ def redact_url(text: str) -> str:
     says they hold a secret (``?api_key=sk-1`` gives ``?api_key=****``: names with key, token, secret,
     password, signature, auth or credential in them, any letter case)."""
     return _QUERY_PARAM.sub(_mask_value, _USERINFO.sub(r"\1****@", text))
+
+
+class _RedactURLs(logging.Filter):
+    """A logging filter that masks URL credentials (:func:`redact_url`) in the records of the logger it is on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            text = record.getMessage()
+        except Exception:  # a record that cannot be formatted: left for logging to report
+            return True
+        clean = redact_url(text)
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
+
+
+# the loggers of the HTTP libraries under the providers' SDKs: httpx (anthropic, google-genai) and the openai
+# SDK's httpx2 log every request's full URL at INFO ("HTTP Request: POST http://user:token@host/v1/...")
+_HTTP_LOGGERS = ("httpx", "httpx2")
+_http_filter = _RedactURLs()
+
+
+def redact_http_logs() -> None:
+    """Mask URL credentials in what the SDKs' HTTP libraries log (their request lines), so a ``base_url`` holding
+    a token (``http://user:token@host/v1``, ``?api_key=...``) never reaches a log (review 26). Installs one
+    filter on each of those loggers; calling it again changes nothing."""
+    for name in _HTTP_LOGGERS:
+        logger = logging.getLogger(name)
+        if _http_filter not in logger.filters:
+            logger.addFilter(_http_filter)
 
 
 def _mask_value(match: re.Match[str]) -> str:

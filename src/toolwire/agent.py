@@ -155,7 +155,9 @@ class Agent:
     """Runs the tool-calling loop with a chat model and a set of tools.
 
     Args:
-        model: a chat model (toolwire's, any :class:`~toolwire.models.BaseChatModel`).
+        model: a chat model (toolwire's, any :class:`~toolwire.models.BaseChatModel`). The Agent binds its tools to
+            it; the ``parallel_tool_calls`` and ``strict`` of a model bound beforehand
+            (``model.bind_tools([], parallel_tool_calls=False, strict=True)``) are kept.
         tools: toolwire tools, plain functions with docstrings, or LangChain tools; a provider's server tool
             dict (``{"type": "web_search_20250305", "name": "web_search"}``, ``{"google_search": {}}``) is sent
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
@@ -223,10 +225,13 @@ class Agent:
         runnable = [*self.executor.tools.values(), *servers]
         check_tool_choice(tool_choice, self.executor.tools)
         self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
-        self.model = model.bind_tools(runnable, tool_choice=tool_choice or "auto") if runnable else model
+        # a model bound beforehand keeps its parallel_tool_calls and strict (the Agent takes no such arguments)
+        keep = {name: value for name in ("parallel_tool_calls", "strict")
+                if isinstance(model, BaseChatModel) and (value := getattr(model, name, None)) is not None}
+        self.model = model.bind_tools(runnable, tool_choice=tool_choice or "auto", **keep) if runnable else model
         reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
-        self._after_tools_model = model.bind_tools(runnable, tool_choice="auto") if reset else self.model
-        self._answer_model = model.bind_tools(runnable, tool_choice="none") if runnable else model
+        self._after_tools_model = model.bind_tools(runnable, tool_choice="auto", **keep) if reset else self.model
+        self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model
         self.system_prompt = system_prompt
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice

@@ -155,15 +155,30 @@ class AIMessageChunk:
         )
 
 
-def _add_usage(a: Usage | None, b: Usage | None) -> Usage | None:
+def _add_usage(a: Any, b: Any) -> Any:
+    """The usage of two chunks together: token counts (ints) summed key by key, nested dicts (a custom model's
+    LangChain-style ``input_token_details``) merged the same way; any other value (``None``, text) is kept,
+    the later non-None one winning, so odd usage never fails the merge (review 26)."""
     if a is None:
         return b
     if b is None:
         return a
-    out: dict[str, int] = dict(a)
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return b
+    out: dict[str, Any] = dict(a)
     for key, value in b.items():
-        out[key] = out.get(key, 0) + value
-    return out  # type: ignore[return-value]
+        old = out.get(key)
+        if _is_count(old) and _is_count(value):
+            out[key] = old + value
+        elif isinstance(old, dict) and isinstance(value, dict):
+            out[key] = _add_usage(old, value)
+        elif value is not None or key not in out:
+            out[key] = value
+    return out
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 class _Calls:
@@ -327,7 +342,8 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     a new call when it brings another name, or the same name with argument text after complete JSON (one
     id for every call on index 0). The first non-empty ``name`` and ``id`` of a call win and its ``args``
     fragments are concatenated in order. When every call has an index, the calls come out in index order.
-    ``invalid_tool_calls`` are concatenated, ``usage`` is summed, ``response_metadata`` and
+    ``invalid_tool_calls`` are concatenated, ``usage`` is summed (token counts key by key, nested dicts alike;
+    a value that is not a number, such as None, is kept rather than added), ``response_metadata`` and
     ``provider_data`` are updated in order, and the first message ``id`` and ``name`` given win.
 
     Args:

@@ -14,12 +14,14 @@ user's rights. toolwire never imports anything a model names.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
 import inspect
 import json
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +31,7 @@ from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
 from toolwire.errors import MaxStepsExceeded, SchemaError, ToolwireError, UserError
+from toolwire.results import valid_text
 from toolwire.tools import Tool
 
 
@@ -121,7 +124,8 @@ def load_tools(spec: str) -> list[Tool]:
         The tools, in definition order.
 
     Raises:
-        UserError: the file or module cannot be imported, or holds no tools, or one of the functions the
+        UserError: the file or module cannot be imported, or holds no tools, or its ``TOOLS`` is not a list of
+            tools (one tool alone, a dict, a string), or one of the functions the
             rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
             naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
             with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
@@ -145,6 +149,11 @@ def load_tools(spec: str) -> list[Tool]:
         raise
     except SchemaError as exc:
         raise UserError(f"A tool in {spec!r} is not valid: {exc}") from None
+    except ModuleNotFoundError as exc:
+        if exc.name == spec and Path(spec + ".py").is_file():  # `--tools my_tools` for ./my_tools.py
+            raise UserError(f"There is no module named {spec!r}, but there is a file {spec + '.py'!r}: pass "
+                            f"--tools {spec}.py to load it.") from None
+        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
     except Exception as exc:
         raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
     except SystemExit as exc:  # a script's `sys.exit()` at import would end toolwire silently
@@ -154,6 +163,10 @@ def load_tools(spec: str) -> list[Tool]:
 
     explicit = getattr(module, "TOOLS", None)
     if explicit is not None:
+        if isinstance(explicit, str | bytes | Mapping | Tool) or not isinstance(explicit, Iterable):
+            # `TOOLS = get_weather` (one tool), a dict, a string, a number: one line, not a TypeError
+            raise UserError(f"TOOLS in {spec!r} must be a list of tools, not {type(explicit).__name__}: write "
+                            "TOOLS = [my_tool, ...].")
         found = []
         for entry in explicit:
             try:
@@ -243,9 +256,10 @@ def _fmt_args(args: Any) -> str:
 
 
 def _print_event(event: Any) -> None:
-    if event.type == "tool_call":
+    if event.type == "tool_call":  # an invalid call may have no name, and its args as raw text (or None)
         call = event.data
-        out.print(f"[cyan]→ {escape(call['name'])}({escape(_fmt_args(call['args']))})[/cyan]")
+        name = str(call.get("name") or "?")
+        out.print(f"[cyan]→ {escape(name)}({escape(_fmt_args(call.get('args')))})[/cyan]")
     elif event.type == "tool_result":
         msg = event.data
         style = "red" if msg.status == "error" else "green"
@@ -255,6 +269,13 @@ def _print_event(event: Any) -> None:
             out.print(f"[yellow]! invalid tool call: {escape(str(bad.get('error')))}[/yellow]")
     elif event.type == "final":
         out.print(f"[bold]{escape(event.data.output)}[/bold]")
+
+
+def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
+    """The command line's one sentence for a run that reached ``--max-steps``: the library's own message points
+    to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26)."""
+    return (f"The model gave no final answer within {exc.steps} model calls: raise --max-steps, e.g. "
+            f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
 
 
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
@@ -302,7 +323,7 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question to answer.")],
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls.")] = 6,
+    max_steps: Annotated[int, typer.Option(help="The most model calls.", min=1)] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
@@ -311,13 +332,14 @@ def ask(
     """Answer one question, calling tools as the model asks (the book's three tools by default)."""
     if not question.strip():
         fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
+    question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
     try:
-        agent = _agent(model, tools, max_steps, system, dialect, mcp)
+        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp)
         if not as_json:
             out.print(f"[bold]? {escape(question)}[/bold]")
         _run(agent, question, as_json)
     except MaxStepsExceeded as exc:
-        fail(str(exc))
+        fail(_max_steps_text(exc, max_steps))
     except ToolwireError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -328,14 +350,14 @@ def ask(
 def chat(
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls per question.")] = 6,
+    max_steps: Annotated[int, typer.Option(help="The most model calls per question.", min=1)] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
     dialect: DialectOpt = None,
     mcp: McpOpt = None,
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave)."""
     try:
-        agent = _agent(model, tools, max_steps, system, dialect, mcp)
+        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp)
     except ToolwireError as exc:
         fail(str(exc))
         return
@@ -343,10 +365,13 @@ def chat(
     out.print("[dim]toolwire chat: type a question; 'exit' or Ctrl-D leaves.[/dim]")
     while True:
         try:
-            line = input("you> ").strip()
+            line = valid_text(input("you> ").strip())
         except (EOFError, KeyboardInterrupt):
             out.print()
             return
+        except UnicodeDecodeError:  # a terminal (or pipe) that is not UTF-8, read strictly: the session goes on
+            err.print("[red]error:[/red] that line is not UTF-8 text: set your terminal to UTF-8 and type it again.")
+            continue
         if line.lower() in ("exit", "quit", ":q"):
             return
         if not line:
@@ -356,7 +381,8 @@ def chat(
         try:
             result = _run(agent, [*conversation, HumanMessage(line)], False)
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
-            err.print(f"[red]error:[/red] {escape(str(exc))}")
+            text = _max_steps_text(exc, max_steps) if isinstance(exc, MaxStepsExceeded) else str(exc)
+            err.print(f"[red]error:[/red] {escape(text)}")
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:
                 conversation = list(kept)
@@ -368,8 +394,20 @@ def chat(
 _mount()
 
 
+def _tolerant_output() -> None:
+    """Let text that the terminal's encoding cannot show (Portuguese in an ASCII ``LC_ALL=C`` shell) print as ``?``
+    instead of ending the command with a UnicodeEncodeError traceback (review 26). Streams that are not text
+    files with ``reconfigure`` (a test runner's) are left as they are."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            with contextlib.suppress(ValueError, OSError):  # a closed or detached stream
+                reconfigure(errors="replace")
+
+
 def main() -> None:
     """Console entry point: run the app, turning stray user errors into one line."""
+    _tolerant_output()
     try:
         app()
     except UserError as exc:  # pragma: no cover - commands catch their own

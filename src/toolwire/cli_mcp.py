@@ -56,6 +56,9 @@ def serve(
         if transport == "http":
             import socket
 
+            if not path.startswith("/"):  # before the port is tried and "serving" is claimed
+                raise ToolwireError(f"--path must start with '/', as /mcp does, not {path!r}: try --path /{path}.")
+
             try:  # say so at once when the port cannot be had, rather than after claiming to serve
                 with socket.create_server((host, port)):
                     pass

@@ -80,6 +80,9 @@ def path(
     name: Annotated[str, typer.Argument(help="Registry name of the model.")] = DEFAULT_MODEL,
 ) -> None:
     """Print the path of a pulled model; exit code 1 when it is not there."""
+    if name not in REGISTRY and (name.endswith(".gguf") or "/" in name):  # the registry's error offers a path
+        raise _fail(UserError(f"toolwire models path takes a registry name ({', '.join(REGISTRY)}), not a file: "
+                              f"give {name} to --model as it is."))
     try:
         entry = get_entry(name)
         found = find_model(name)

@@ -26,7 +26,8 @@ another async tool's timeout; small results, the common case, are turned into te
 Failures: every ``Exception`` from a tool, and any other ``BaseException`` except ``KeyboardInterrupt``,
 ``SystemExit`` and ``GeneratorExit``, becomes the call's error result. An ``asyncio.CancelledError`` is
 the tool's own failure (an inner task of the tool was cancelled) while the task running the calls is not
-being cancelled; when the run itself is cancelled, the cancellation propagates.
+being cancelled; when the run itself is cancelled, the cancellation propagates, also when a tool catches the
+``CancelledError`` and returns (the run stops all the same, and its answers are not given).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from toolwire._tool_run import _running, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import (
     AIMessage,
+    AIMessageChunk,
     InvalidToolCall,
     ToolCall,
     ToolMessage,
@@ -253,7 +255,12 @@ class ToolExecutor:
             return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
 
         if len(checked) == 1:
+            task = asyncio.current_task()
+            requests = task.cancelling() if task is not None else 0
             results = [await answer(checked[0], checked_args[0])]
+            if task is not None and task.cancelling() > requests:  # the run was cancelled while the tool ran, and
+                raise asyncio.CancelledError  # the tool swallowed it: the run stops all the same, as with several
+                # calls (gather), review 26
         elif checked:
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
             try:
@@ -276,18 +283,23 @@ class ToolExecutor:
         """Run every tool call of ``message`` (async) and return their results in call order.
 
         Args:
-            message: the model's reply, or a list of its tool calls (``ai_message.tool_calls``).
+            message: the model's reply (or its streamed chunks merged: an
+                :class:`~toolwire.messages.AIMessageChunk`), or a list of its tool calls (``ai_message.tool_calls``).
 
-        Every tool call and every invalid tool call gets exactly one ToolMessage.
+        Every tool call and every invalid tool call gets exactly one ToolMessage; an item of a list that is not a
+        well-formed call (not a dict, a name that is not text) gets an error ToolMessage in its place, as in
+        :meth:`acall`.
 
         Raises:
-            UserError: ``message`` is neither an AIMessage nor a list of tool calls.
+            UserError: ``message`` is neither an AIMessage nor a list (or tuple) of tool calls.
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
         """
+        if isinstance(message, AIMessageChunk):
+            message = message.to_message()  # a streamed reply, merged (merge_chunks' default)
         if isinstance(message, AIMessage):
             return await self.acall(message.tool_calls, message.invalid_tool_calls)
-        if isinstance(message, list | tuple) and all(isinstance(c, dict) for c in message):
-            return await self.acall(AIMessage(tool_calls=list(message)).tool_calls)
+        if isinstance(message, list | tuple):  # shaped as acall shapes them: a malformed item answered in its place
+            return await self.acall(list(message))
         raise UserError(
             f"execute() takes the model's AIMessage (or its .tool_calls list), not {type(message).__name__}."
         )

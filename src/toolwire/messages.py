@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from pydantic_core import to_jsonable_python
 
-from toolwire.results import json_ready, result_to_content
+from toolwire.results import json_ready, result_to_content, valid_text
 
 __all__ = [
     "AIMessage",
@@ -303,7 +303,10 @@ class BaseMessage:
     """An immutable message value. Subclasses set ``type`` and their own fields.
 
     Attributes:
-        content: a string, or a list of content blocks (dicts such as ``{"type": "text", "text": ...}``).
+        content: a string, or a list of content blocks (dicts such as ``{"type": "text", "text": ...}``). A string
+            holding a lone surrogate (text decoded from bytes that were not UTF-8, with ``surrogateescape``: a file
+            name from ``os.listdir``, ``sys.argv``) has it replaced by U+FFFD (:func:`toolwire.results.valid_text`),
+            as such text cannot be encoded as UTF-8 to be sent or saved.
         id: an optional message id (a provider's, or the user's).
         name: an optional name of the speaker (for a ToolMessage, the tool's name).
     """
@@ -319,6 +322,8 @@ class BaseMessage:
                 f"{type(self).__name__} content must be a string or a list of content blocks, "
                 f"not {type(content).__name__}."
             )
+        if type(content) is str and not content.isascii():
+            content = valid_text(content)  # a lone surrogate (bytes that were not UTF-8) could never be sent
         _set(self, "content", content)
         _set(self, "id", id)
         _set(self, "name", name)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,9 +29,30 @@ from pydantic_core import to_jsonable_python
 
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, ToolValidationError
 
-__all__ = ["bounded_content", "error_text", "is_cheap_result", "json_ready", "result_to_content", "truncate_content"]
+__all__ = ["bounded_content", "error_text", "is_cheap_result", "json_ready", "result_to_content", "truncate_content",
+           "valid_text"]
 
 _BLOCK_TYPES = frozenset({"text", "image", "image_url", "audio", "file", "document", "resource"})
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode: a surrogate pair written as two code points becomes the character it stands for,
+    and a lone surrogate (from bytes that were not UTF-8, read with ``surrogateescape``: ``os.listdir``,
+    ``sys.argv``, a subprocess's output) becomes U+FFFD, the replacement character. Such text cannot be encoded
+    as UTF-8, so every provider's request (and the local model's tokenizer) would fail on it (review 26).
+
+    Args:
+        text: any string.
+
+    Returns:
+        ``text`` itself when it holds no surrogate (the common case, checked quickly), else the repaired copy.
+    """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def _json_default(value: Any) -> Any:
@@ -126,16 +148,19 @@ def _is_block(block: Any) -> bool:
 
 
 def _is_blocks(value: Any) -> bool:
-    return bool(value) and isinstance(value, list) and all(_is_block(b) for b in value)
+    # the type first: the truth value of some results is an error (a numpy array's, review 26)
+    return isinstance(value, list) and bool(value) and all(_is_block(b) for b in value)
 
 
 def result_to_content(result: Any) -> str | list[Any]:
     """Turn a tool's return value into message content.
 
-    * ``str`` stays as is; a list of well-formed content blocks (``{"type": "text", "text"}``, image/audio/
-      file/document blocks with their ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
+    * ``str`` stays as is (but for a lone surrogate, which becomes U+FFFD: :func:`valid_text`); a list of
+      well-formed content blocks (``{"type": "text", "text"}``, image/audio/file/document blocks with their
+      ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
-      (UTF-8, ``ensure_ascii=False``); other objects (dates, UUIDs, enums...) take their JSON form;
+      (UTF-8, ``ensure_ascii=False``, lone surrogates replaced); other objects (dates, UUIDs, enums...) take
+      their JSON form;
       NaN and infinite floats become the JSON strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (JSON has no
       NaN, and ``null`` would read as "no value"): ``float("inf")`` gives ``'"Infinity"'``.
 
@@ -144,7 +169,7 @@ def result_to_content(result: Any) -> str | list[Any]:
             ``{"type": "image", "base64": ..., "mime_type": ...}``).
     """
     if isinstance(result, str):
-        return result
+        return valid_text(result)
     if isinstance(result, bytes | bytearray):
         raise ToolExecutionError(
             "The tool returned bytes, which a model cannot read: return text, or content blocks "
@@ -159,7 +184,7 @@ def result_to_content(result: Any) -> str | list[Any]:
             pass
         else:  # pydantic writes NaN as null: a model holding one is written as a model in a list is (below)
             if "null" not in text or not _has_non_finite(_json_default(result)):
-                return text
+                return valid_text(text)
     return _json_text(lambda: _dumps(result))
 
 
@@ -303,7 +328,7 @@ def _json_text(encode: Callable[[], str]) -> str:
         ToolExecutionError: a value JSON cannot hold (TypeError) or a circular reference (ValueError).
     """
     try:
-        return encode()
+        return valid_text(encode())
     except TypeError as exc:
         raise ToolExecutionError(
             f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."
@@ -318,8 +343,14 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
     Validation, timeout and unknown-tool errors say what to change; any other exception gives its type
     and message (never a traceback), or only its type when ``hide_details`` is set (for tools whose
     errors may hold secrets). An exception group (``asyncio.TaskGroup``) gives its first error's, the one
-    that says what went wrong.
+    that says what went wrong. The text is valid Unicode (:func:`valid_text`: an error naming a file whose
+    name is not UTF-8 still reaches the model).
     """
+    return valid_text(_error_text(exc, tool_name, hide_details))
+
+
+def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
+    """:func:`error_text` before its text is made valid Unicode."""
     if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
         isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
     ):

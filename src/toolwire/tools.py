@@ -54,7 +54,7 @@ from toolwire._tool_run import (
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError, UserError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
-from toolwire.results import error_text, result_to_content, truncate_content
+from toolwire.results import error_text, result_to_content, truncate_content, valid_text
 from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
 
 __all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_content", "tool", "truncate_content"]
@@ -404,7 +404,7 @@ class Tool:
 
     def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
         if type(result) is str and self.response_format == "content":  # the common case, without the checks
-            return ToolMessage._made(result, _call_id(call), self.name, "success", None)
+            return ToolMessage._made(valid_text(result), _call_id(call), self.name, "success", None)
         artifact = None
         if self.response_format == "content_and_artifact":
             if not (isinstance(result, tuple) and len(result) == 2):

@@ -250,6 +250,9 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise UserError(f"Cannot read BFCL file {str(path)!r}: {exc.strerror or exc}.") from exc
+    except UnicodeDecodeError as exc:  # (a ValueError, not an OSError): name the file, as for bad JSON
+        raise UserError(f"BFCL file {str(path)!r} is not UTF-8 text (byte {exc.start}): get a fresh copy of the "
+                        "BFCL data.") from exc
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue

@@ -54,14 +54,16 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
     options of those names (None: its own default).
 
     Raises:
-        UserError: toolwire.models.init_chat_model is not available, or one of those options was set for a
-            model that is not local.
+        UserError: toolwire.models.init_chat_model is not available, or ``dialect`` or one of those options was
+            set for a model that is not local (it would be ignored, and the run would not measure it).
     """
     try:
         from toolwire.models import init_chat_model
     except (ImportError, AttributeError) as exc:
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
     chat_model = init_chat_model(model, dialect=dialect)
+    if dialect is not None and getattr(chat_model, "provider", "") != "llamacpp":  # as `toolwire ask` refuses it
+        raise UserError("--dialect only applies to local models; leave it out for this model.")
     local = {"min_call_probability": min_call_probability, "min_value_probability": min_value_probability,
              "optional_argument_share": optional_argument_share}
     for name, value in local.items():
@@ -79,6 +81,18 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
         chat_model.prompt_cache = False
         chat_model.reuse_kv = False
     return chat_model
+
+
+def _check_outputs(out: Path | None, html: Path | None) -> None:
+    """Refuse, before any item runs, an ``--out`` or ``--html`` that names a folder (a file cannot be written
+    there), so a long run does not end without its report (review 26).
+
+    Raises:
+        UserError: one of them is an existing folder; the message suggests a file name inside it.
+    """
+    for flag, path, example in (("--out", out, "bfcl.json"), ("--html", html, "bfcl.html")):
+        if path is not None and path.is_dir():
+            raise UserError(f"{flag} {str(path)!r} is a folder: give a file name, such as {str(path / example)!r}.")
 
 
 def _results_table(report: Report) -> Table:
@@ -180,6 +194,7 @@ def bfcl(
     err = Console(stderr=True)
     try:
         cats = parse_categories(category)
+        _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
         for name in cats:
             find_category_files(data, name)
         readme = data / "README.md"

@@ -203,13 +203,23 @@ class Report:
         """Read a report written by :meth:`save`.
 
         Raises:
-            UserError: the file cannot be read or is not a report.
+            UserError: the file cannot be read, or is not a report (not UTF-8, not JSON, JSON of another shape):
+                the message names the file and says to use another or delete it.
         """
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except OSError as exc:
             raise UserError(f"Cannot read the BFCL report {str(path)!r}: {exc}.") from exc
-        return cls.from_dict(data)
+        except ValueError as exc:  # not JSON, or not UTF-8 (UnicodeDecodeError): not a report toolwire wrote
+            raise UserError(f"{str(path)!r} is not a BFCL report toolwire wrote ({exc}): use another file, or "
+                            "delete it to start over.") from exc
+        try:
+            return cls.from_dict(data)
+        except (UserError, TypeError, AttributeError, ValueError) as exc:  # JSON of another shape (items that
+            # are not dicts, or lack fields): name the file and what to do, as above
+            detail = "no 'model' and 'items'" if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
+            raise UserError(f"{str(path)!r} is not a BFCL report toolwire wrote ({detail}): use another file, or "
+                            "delete it to start over.") from None
 
     def save(self, path: str | Path, *, cache: dict[str, str] | None = None) -> None:
         """Write :meth:`to_json` to ``path`` atomically (temporary file in the same folder, then

@@ -220,7 +220,9 @@ class MCPClient(Sequence[Tool]):
         if isinstance(_leaf(cause), TimeoutError):
             return self._timeout_error()
         detail = "the connection was closed" if isinstance(cause, asyncio.CancelledError) else _describe(cause)
-        return UserError(f"Could not connect to the MCP server {self.server.label!r}: {detail}")
+        check = ("check the URL and that the server is running" if isinstance(self.server, HttpServer) else
+                 "check that the command exists and starts an MCP server on stdio")
+        return UserError(f"Could not connect to the MCP server {self.server.label!r} ({detail}): {check}.")
 
     async def _hold(self, report: Callable[[BaseException | None], None]) -> None:
         """The whole life of a session, in one task (anyio's scopes must be left by the task that entered

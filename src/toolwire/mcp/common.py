@@ -18,7 +18,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolwire._secrets import redact_url
+from toolwire._secrets import redact_http_logs, redact_url
 from toolwire.errors import UserError
 
 __all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from"]
@@ -81,6 +81,10 @@ class HttpServer:
     url: str
     headers: Mapping[str, str] | None = None
     name: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.url, str) and redact_url(self.url) != self.url:
+            redact_http_logs()  # httpx logs each request's URL, credentials and all (review 26)
 
     @property
     def label(self) -> str:

@@ -235,11 +235,13 @@ async def serve_async(
         log_level: uvicorn's log level for HTTP.
 
     Raises:
-        UserError: unknown transport, missing SDK, no tools.
+        UserError: unknown transport, an HTTP ``path`` that does not start with ``/``, missing SDK, no tools.
         SchemaError: see :func:`build_server`.
     """
     if transport not in ("stdio", "http"):
         raise UserError(f"Unknown MCP transport {transport!r}: use 'stdio' or 'http'.")
+    if transport == "http" and (not isinstance(path, str) or not path.startswith("/")):
+        raise UserError(f"The HTTP endpoint path must start with '/', as '/mcp' does, not {path!r}.")
     server = build_server(tools, name=name)
     if transport == "stdio":
         await _serve_stdio(server)

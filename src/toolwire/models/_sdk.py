@@ -30,7 +30,7 @@ from types import ModuleType
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 from urllib.parse import urlsplit
 
-from toolwire._secrets import mask_secret, scrub_exception
+from toolwire._secrets import mask_secret, redact_http_logs, scrub_exception
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
@@ -208,6 +208,8 @@ class SDKChatModel(BaseChatModel):
         self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)
         self.model = model
         self.base_url = _check_base_url(base_url)
+        if self.base_url is not None and redact_url(self.base_url) != self.base_url:
+            redact_http_logs()  # the HTTP library logs each request's URL, credentials and all
         self.timeout, retries, backoff = _check_retry_options(type(self).__name__, timeout, max_retries, retry_backoff)
         self.retry_policy = RetryPolicy(max_retries=retries, initial_delay=backoff)
         self.streaming = streaming

@@ -299,7 +299,8 @@ class BaseChatModel:
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
             UserError: ``tools`` is not a list (one tool alone, None), ``tool_choice`` names a tool that is
-                not bound, or a server tool is of another provider (see :attr:`server_tools`).
+                not bound, ``parallel_tool_calls`` or ``strict`` is neither a bool nor None (the text ``"false"``,
+                say), or a server tool is of another provider (see :attr:`server_tools`).
         """
         from toolwire._agent_checks import check_tools
 
@@ -318,6 +319,9 @@ class BaseChatModel:
         if dupes:
             raise SchemaError(f"Two tools are named {dupes[0]!r}: give each tool a unique name.")
         choice = _check_tool_choice(tool_choice, names)
+        for flag, value in (("parallel_tool_calls", parallel_tool_calls), ("strict", strict)):
+            if value is not None and not isinstance(value, bool):  # "false" from a config file reads as true
+                raise UserError(f"{flag} must be True, False or None, not {value!r}.")
         if parallel_tool_calls is None and isinstance(tool_choice, dict) and tool_choice.get(
                 "disable_parallel_tool_use") is True:  # Anthropic's own flag, inside its tool_choice dict
             parallel_tool_calls = False
