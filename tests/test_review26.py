@@ -483,3 +483,22 @@ def test_output_a_terminal_cannot_encode_prints_replaced(monkeypatch: pytest.Mon
     ascii_out.flush()
     assert raw.getvalue() == b"Como est? o clima? ?\n"
     cli._tolerant_output()  # a stream without reconfigure (a test runner's) is left alone
+
+
+def test_ctrl_c_during_a_chat_answer_drops_that_question_and_the_session_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+    from toolwire.testing import ScriptedChatModel
+
+    def interrupted(messages: list) -> AIMessage:
+        raise KeyboardInterrupt
+
+    model = ScriptedChatModel(["Hello.", interrupted, "Still here."])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect: model)
+    result = CliRunner().invoke(cli.app, ["chat"], input="hi\nslow one\nare you there?\nexit\n")
+    assert result.exit_code == 0, result.output
+    assert "interrupted" in result.output and "Still here." in result.output
+    last = model.requests[-1].messages  # the interrupted question is not in the conversation
+    assert [m.text for m in last] == ["hi", "Hello.", "are you there?"]

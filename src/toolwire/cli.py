@@ -355,7 +355,8 @@ def chat(
     dialect: DialectOpt = None,
     mcp: McpOpt = None,
 ) -> None:
-    """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave)."""
+    """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave; Ctrl-C during an
+    answer stops that question only)."""
     try:
         agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp)
     except ToolwireError as exc:
@@ -386,6 +387,11 @@ def chat(
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:
                 conversation = list(kept)
+            continue
+        except KeyboardInterrupt:  # Ctrl-C stops this question only: the session and the conversation before it go on
+            out.print()
+            err.print("[yellow]interrupted:[/yellow] that question was dropped from the conversation; ask again, or "
+                      "type 'exit' to leave.")
             continue
         if result is not None:
             conversation = list(result.messages)
