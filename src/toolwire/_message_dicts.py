@@ -213,15 +213,30 @@ def _from_langchain_dump(dump: dict[str, Any]) -> dict[str, Any]:
         out["provider_data"] = extra.pop(_PROVIDER_DATA_KEY)
     if extra.get("refusal"):
         out["refusal"] = extra.pop("refusal")
-    extra = {k: v for k, v in extra.items() if v is not None}
-    if extra and isinstance(metadata, dict | None):
-        metadata = {**(metadata or {}), "additional_kwargs": extra}
+    if isinstance(metadata, dict | None):
+        metadata = kept_additional_kwargs(extra, metadata)
     if metadata is not None:
         out["response_metadata"] = metadata
     usage = data.get("usage_metadata")
     if usage is not None:
         out["usage"] = _usage_from_langchain(usage)
     return out
+
+
+def kept_additional_kwargs(extra: dict[str, Any], metadata: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``metadata`` (a LangChain AI message's ``response_metadata``) with the ``additional_kwargs`` toolwire has no
+    field for (``reasoning_content``...) kept under ``"additional_kwargs"``, their ``None`` values left out;
+    ``metadata`` itself when none is left. ``extra`` must no longer hold the keys read into fields (the raw
+    ``tool_calls``, ``toolwire_provider_data``, a ``refusal``). Shared by :func:`message_from_dict` and
+    :func:`toolwire.interop.langchain.from_langchain_messages`, so both keep the same data.
+
+    Returns:
+        A new dict, or ``metadata`` unchanged (None stays None when nothing is kept).
+    """
+    extra = {k: v for k, v in extra.items() if v is not None}
+    if not extra:
+        return metadata
+    return {**(metadata or {}), "additional_kwargs": extra}
 
 
 def _usage_from_langchain(usage: Any) -> Any:

@@ -126,8 +126,9 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
     The name, description and argument schema are LangChain's (``convert_to_openai_tool``, so
     injected arguments such as ``InjectedToolArg`` stay hidden from the model). Arguments are checked
     against that model-visible schema (the pydantic ``tool_call_schema``, or ``jsonschema`` for a dict
-    schema): a key it does not declare, an injected argument's name included, is a validation error the
-    model sees. The checked arguments are passed to the LangChain tool as a tool call carrying the
+    schema and for a model whose fields are not the schema's properties, such as the single ``__arg1`` of
+    LangChain's single-input ``Tool``): a key it does not declare, an injected argument's name included, is a
+    validation error the model sees. The checked arguments are passed to the LangChain tool as a tool call carrying the
     model's call id, so LangChain fills ``InjectedToolCallId`` with it (other injected arguments take
     their defaults) and a ``response_format="content_and_artifact"`` artifact lands on
     ``ToolMessage.artifact``; ``return_direct`` is kept. A LangChain ``status="error"`` answer
@@ -148,7 +149,10 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
     name = lc_tool.name
     parameters = _lc_parameters(lc_tool)
     schema_model = getattr(lc_tool, "tool_call_schema", None)
-    if isinstance(schema_model, type) and issubclass(schema_model, BaseModel):
+    # LangChain's single-input ``Tool`` (no args_schema) is offered as {"__arg1": string} while its tool_call_schema
+    # is made from ``Tool._run(*args, config, **kwargs)``: check such a tool against the schema the model sees
+    if isinstance(schema_model, type) and issubclass(schema_model, BaseModel) and set(
+            getattr(schema_model, "model_fields", {}) or {}) == set(parameters.get("properties") or {}):
         validate = _pydantic_validator(schema_model, name)
     else:
         validate = None
@@ -362,7 +366,9 @@ def to_langchain_messages(messages: Any) -> list[Any]:
     Returns:
         LangChain ``SystemMessage``/``HumanMessage``/``AIMessage``/``ToolMessage`` objects in order.
         ``AIMessage.usage`` becomes ``usage_metadata``; ``provider_data`` is kept in
-        ``additional_kwargs["toolwire_provider_data"]`` so it survives a round trip.
+        ``additional_kwargs["toolwire_provider_data"]`` so it survives a round trip, and the LangChain
+        ``additional_kwargs`` that :func:`from_langchain_messages` kept in ``response_metadata["additional_kwargs"]``
+        go back to ``additional_kwargs``.
 
     Raises:
         UserError: langchain-core is not installed, or an item is not a message.
@@ -378,7 +384,9 @@ def to_langchain_messages(messages: Any) -> list[Any]:
         elif isinstance(msg, HumanMessage):
             out.append(lc.HumanMessage(content=msg.content, **common))
         elif isinstance(msg, AIMessage):
-            extra: dict[str, Any] = {}
+            metadata = dict(msg.response_metadata)
+            kept = metadata.get("additional_kwargs")  # what from_langchain_messages kept of LangChain's
+            extra: dict[str, Any] = dict(metadata.pop("additional_kwargs")) if isinstance(kept, dict) else {}
             if msg.provider_data:
                 extra[_PROVIDER_DATA_KEY] = msg.provider_data
             out.append(lc.AIMessage(
@@ -393,7 +401,7 @@ def to_langchain_messages(messages: Any) -> list[Any]:
                                        "error": "the arguments are not a JSON object", "type": "invalid_tool_call"}
                                       for c in msg.tool_calls if not isinstance(c["args"], dict))],
                 usage_metadata=_usage_to_lc(msg.usage),
-                response_metadata=dict(msg.response_metadata),
+                response_metadata=metadata,
                 additional_kwargs=extra,
                 **common,
             ))
@@ -413,23 +421,41 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
     """Convert ``langchain_core.messages`` objects to toolwire messages.
 
     Args:
-        messages: one LangChain message or an iterable of them (``AIMessageChunk`` counts as an
-            ``AIMessage``; a ``ChatMessage`` is read by its role).
+        messages: one LangChain message or a list (any iterable) of them (``AIMessageChunk`` counts as an
+            ``AIMessage``; a ``ChatMessage`` is read by its role). Items that are not LangChain messages are read
+            as toolwire reads a conversation (:func:`toolwire.messages.coerce_messages`): toolwire messages are
+            kept, ``(role, text)`` tuples, role dicts and strings become messages.
 
     Returns:
         toolwire messages in order; tool calls keep name, args and id, invalid tool calls keep their raw
-        text, ToolMessages keep ``tool_call_id``, ``status`` and ``artifact``.
+        text, ToolMessages keep ``tool_call_id``, ``status`` and ``artifact``. An AI message's
+        ``additional_kwargs`` are kept as :func:`toolwire.message_from_dict` keeps them from LangChain's
+        ``messages_to_dict`` form: ``refusal`` in ``response_metadata["refusal"]``, the others (such as
+        ``reasoning_content``; not the raw ``tool_calls``, which LangChain already read into ``tool_calls``) in
+        ``response_metadata["additional_kwargs"]``.
 
     Raises:
-        UserError: langchain-core is not installed, or a message has no toolwire equivalent
-            (``FunctionMessage``, ``RemoveMessage``, a ``ChatMessage`` with an unknown role).
+        UserError: langchain-core is not installed, ``messages`` is not a message or an iterable of them, or a
+            message has no toolwire equivalent (``FunctionMessage``, ``RemoveMessage``, a ``ChatMessage`` with an
+            unknown role), or an item is neither a LangChain message nor one toolwire reads.
     """
+    from toolwire._message_dicts import _is_role_pair, kept_additional_kwargs
+    from toolwire.messages import coerce_messages
+
     lc = _lc()
-    items: Iterable[Any] = [messages] if isinstance(messages, lc.BaseMessage) else messages
+    if isinstance(messages, lc.BaseMessage | BaseMessage | str | dict) or _is_role_pair(messages):
+        messages = [messages]  # one message (a string is one question, not its characters)
+    elif not isinstance(messages, Iterable):
+        raise UserError(f"from_langchain_messages takes a LangChain message or a list of them, not "
+                        f"{type(messages).__name__}.")
+    items: Iterable[Any] = messages
     out: list[BaseMessage] = []
     roles = {"system": SystemMessage, "user": HumanMessage, "human": HumanMessage,
              "assistant": AIMessage, "ai": AIMessage}
     for msg in items:
+        if not isinstance(msg, lc.BaseMessage):  # a toolwire message, a (role, text) tuple, a role dict...
+            out.extend(coerce_messages([msg]))
+            continue
         common = {"id": msg.id, "name": msg.name}
         content = _content(msg.content)
         if isinstance(msg, lc.SystemMessage):
@@ -438,14 +464,19 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
             out.append(HumanMessage(content, **common))
         elif isinstance(msg, lc.AIMessage):
             extra = dict(msg.additional_kwargs or {})
+            provider_data = extra.pop(_PROVIDER_DATA_KEY, None)
+            extra.pop("tool_calls", None)  # OpenAI's raw form of the calls LangChain read into tool_calls
+            metadata = dict(msg.response_metadata or {})
+            if extra.get("refusal"):
+                metadata["refusal"] = extra.pop("refusal")
             out.append(AIMessage(
                 content,
                 tool_calls=[tool_call(c["name"], dict(c.get("args") or {}), c.get("id")) for c in msg.tool_calls],
                 invalid_tool_calls=[invalid_tool_call(c.get("name"), c.get("args"), c.get("id"), c.get("error"))
                                     for c in msg.invalid_tool_calls],
                 usage=_usage_from_lc(msg.usage_metadata),
-                response_metadata=dict(msg.response_metadata or {}),
-                provider_data=extra.get(_PROVIDER_DATA_KEY),
+                response_metadata=kept_additional_kwargs(extra, metadata),
+                provider_data=provider_data,
                 **common,
             ))
         elif isinstance(msg, lc.ToolMessage):

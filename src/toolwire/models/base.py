@@ -20,6 +20,7 @@ import re
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, ClassVar, Literal, Self
 
+import typing_extensions
 from pydantic import BaseModel
 
 from toolwire._concurrency import thread_pool
@@ -147,7 +148,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     provider.
 
     Raises:
-        SchemaError: the object cannot be a tool (the message says what is accepted), or a dict's
+        SchemaError: the object cannot be a tool (the message says what is accepted; a TypedDict class, which
+            LangChain takes as a schema, included), or a dict's
             parameters are not a valid JSON Schema of an object (not a dict, another type, a recursive
             ``$ref`` or one to a definition they lack), or its description is not text.
     """
@@ -183,6 +185,11 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         from toolwire.interop.langchain import from_langchain_tool
 
         return from_langchain_tool(obj)
+    if typing_extensions.is_typeddict(obj):  # callable (a dict type), but no function: LangChain takes it as a schema
+        raise SchemaError(
+            f"Cannot use the TypedDict {obj.__name__!r} as a tool: make it a pydantic model class with the same "
+            "fields and docstring (class ...(BaseModel)), or write a function with a docstring."
+        )
     if callable(obj):
         return Tool.from_function(obj)
     raise SchemaError(

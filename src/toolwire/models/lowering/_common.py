@@ -48,18 +48,21 @@ STANDARD_OPTIONS = ("temperature", "top_p", "max_tokens", "stop", "seed")
 
 class ImageBlock(dict):  # type: ignore[type-arg]
     """An image content block in toolwire's neutral form: ``{"type": "image", "url"}`` or
-    ``{"type": "image", "data": <base64 str>, "mime_type": "image/png"}``."""
+    ``{"type": "image", "data": <base64 str>, "mime_type": "image/png"}``, with the ``"detail"`` (``"low"``,
+    ``"high"``, ``"auto"``) of an OpenAI ``image_url`` block that gave one (the OpenAI codecs send it back)."""
 
 
 def _image(block: dict[str, Any]) -> ImageBlock | None:
     kind = block.get("type")
-    if kind == "image_url":  # OpenAI form {"type": "image_url", "image_url": {"url": ...}} or a string
+    if kind == "image_url":  # OpenAI form {"type": "image_url", "image_url": {"url": ..., "detail"?}} or a string
         ref = block.get("image_url")
         url = ref.get("url") if isinstance(ref, dict) else ref
+        detail = ref.get("detail") if isinstance(ref, dict) else None
+        extra = {"detail": detail} if isinstance(detail, str) else {}
         if isinstance(url, str) and url.startswith("data:") and ";base64," in url:
             head, data = url[5:].split(";base64,", 1)
-            return ImageBlock(type="image", data=data, mime_type=head or "image/png")
-        return ImageBlock(type="image", url=url) if isinstance(url, str) else None
+            return ImageBlock(type="image", data=data, mime_type=head or "image/png", **extra)
+        return ImageBlock(type="image", url=url, **extra) if isinstance(url, str) else None
     if kind == "image" and "source" not in block:  # toolwire / LangChain neutral form
         data = block.get("base64") or block.get("data")
         if isinstance(data, str):

@@ -11,7 +11,8 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
   ``text``, ``image``, ``tool_use`` ``{"id", "name", "input"}`` (assistant), ``tool_result``
   ``{"tool_use_id", "content", "is_error"}`` (user, before any other block of that turn), ``thinking`` /
   ``redacted_thinking`` (kept on the AIMessage as ``provider_data["anthropic"]["content"]`` and sent
-  back unchanged). Empty text blocks are refused by the API, so they are dropped.
+  back unchanged; an AIMessage without that, such as one from LangChain's ChatAnthropic, sends the thinking
+  blocks of its content list first). Empty text blocks are refused by the API, so they are dropped.
 * streaming events: ``message_start``, ``content_block_start`` / ``_delta`` (``text_delta``,
   ``input_json_delta`` (on ``tool_use`` and on server blocks such as ``server_tool_use``), ``citations_delta``,
   ``thinking_delta``, ``signature_delta``) / ``_stop``, ``message_delta``, ``message_stop``, ``error``.
@@ -65,6 +66,9 @@ DEFAULT_MAX_TOKENS = 4096
 """``max_tokens`` is required by the Messages API; this is sent when none is given."""
 
 _OPAQUE = ("thinking", "redacted_thinking")
+_OPAQUE_KEYS = frozenset({"type", "thinking", "signature", "data"})
+"""The fields of ``thinking`` / ``redacted_thinking`` blocks (Messages API reference); others (LangChain's stream
+``index``) are dropped from such a block taken from an AIMessage's content."""
 
 SERVER_TOOL_PROVIDERS = ("anthropic", None)
 """The :attr:`~toolwire.models.base.ServerTool.provider` values sent to Anthropic unchanged: a versioned
@@ -160,6 +164,9 @@ def _assistant(message: AIMessage) -> list[dict[str, Any]]:
         # the turn as the API sent it (thinking signatures intact), less any empty text block
         return [copy.deepcopy(b) for b in kept if b.get("type") != "text" or str(b.get("text", "")).strip()]
     blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]
+    if not kept and isinstance(message.content, list):  # LangChain's ChatAnthropic keeps thinking in the content
+        blocks = [{k: copy.deepcopy(v) for k, v in b.items() if k in _OPAQUE_KEYS} for b in message.content
+                  if isinstance(b, dict) and b.get("type") in _OPAQUE]
     if message.text.strip():
         blocks.append({"type": "text", "text": message.text})
     blocks.extend({"type": "tool_use", "id": c["id"], "name": c.get("name") or "unknown_tool",

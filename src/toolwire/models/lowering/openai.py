@@ -169,7 +169,8 @@ def _data_url(block: dict[str, Any]) -> str:
 
 def _content_parts(content: str | list[Any], text_type: str,
                    image: Any) -> str | list[dict[str, Any]]:
-    """Content blocks in an OpenAI API's own part types (shared by Chat Completions and Responses)."""
+    """Content blocks in an OpenAI API's own part types (shared by Chat Completions and Responses); ``image(url,
+    detail)`` makes an image part, ``detail`` being ``{"detail": ...}`` when the block gave one, else ``{}``."""
     if isinstance(content, str):
         return content
     parts: list[dict[str, Any]] = []
@@ -177,14 +178,15 @@ def _content_parts(content: str | list[Any], text_type: str,
         if block.get("type") == "text":
             parts.append({"type": text_type, "text": block["text"]})
         elif block.get("type") == "image" and ("url" in block or "data" in block):
-            parts.append(image(_data_url(block)))
+            parts.append(image(_data_url(block), {"detail": block["detail"]} if "detail" in block else {}))
         else:
             parts.append(block)
     return parts or ""
 
 
 def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
-    return _content_parts(content, "text", lambda url: {"type": "image_url", "image_url": {"url": url}})
+    return _content_parts(content, "text",
+                          lambda url, detail: {"type": "image_url", "image_url": {"url": url, **detail}})
 
 
 def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
@@ -452,7 +454,8 @@ class StreamState:
 
 
 def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
-    return _content_parts(content, "input_text", lambda url: {"type": "input_image", "image_url": url})
+    return _content_parts(content, "input_text",
+                          lambda url, detail: {"type": "input_image", "image_url": url, **detail})
 
 
 def _function_call_item(call: Any, item_ids: Any) -> dict[str, Any]:
