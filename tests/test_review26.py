@@ -502,3 +502,19 @@ def test_ctrl_c_during_a_chat_answer_drops_that_question_and_the_session_goes_on
     assert "interrupted" in result.output and "Still here." in result.output
     last = model.requests[-1].messages  # the interrupted question is not in the conversation
     assert [m.text for m in last] == ["hi", "Hello.", "are you there?"]
+
+
+def test_eval_checks_the_data_and_the_resume_file_before_the_model_loads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(eval_cli, "_load_model", lambda *a: pytest.fail("the model loaded before the checks"))
+    data = tmp_path / "bfcl"
+    (data / "possible_answer").mkdir(parents=True)
+    (data / "BFCL_v4_simple_python.json").write_text('{"id": "simple_python_0", "question": [], "function": []}\n')
+    (data / "possible_answer" / "BFCL_v4_simple_python.json").write_text('{"id": "simple_python_0", "ground_truth"\n')
+    result = CliRunner().invoke(eval_cli.app, ["bfcl", "--data", str(data), "--category", "simple_python"])
+    assert result.exit_code == 1 and "possible_answer" in result.output  # the answer file's bad JSON, named
+    bad_report = tmp_path / "old.json"
+    bad_report.write_text('{"bad')
+    result = CliRunner().invoke(eval_cli.app, ["bfcl", "--data", str(BFCL), "--category", "simple_python",
+                                               "--limit", "1", "--out", str(bad_report)])
+    assert result.exit_code == 1 and "is not a BFCL report toolwire wrote" in result.output

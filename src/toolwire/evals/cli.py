@@ -31,7 +31,7 @@ from rich.progress import (
 from rich.table import Table
 
 from toolwire.errors import UserError
-from toolwire.evals.bfcl import CATEGORIES, find_category_files, parse_categories
+from toolwire.evals.bfcl import CATEGORIES, load_category, parse_categories
 from toolwire.evals.bfcl_runner import run_bfcl
 from toolwire.evals.report import Report, load_published_scores, write_html
 
@@ -195,8 +195,10 @@ def bfcl(
     try:
         cats = parse_categories(category)
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
-        for name in cats:
-            find_category_files(data, name)
+        for name in cats:  # read and checked before the model loads (a GGUF takes seconds), then again by the run
+            load_category(data, name, limit)
+        if out is not None and out.is_file():  # a report that cannot be resumed, said before the model loads
+            Report.load(out)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
         chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share)
