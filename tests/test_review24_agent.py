@@ -153,8 +153,8 @@ def test_handle_errors_false_with_every_call_succeeding_returns_them_in_order() 
 # -- the calls that finished before a handle_errors=False failure are kept --------------------------------
 
 
-def test_handle_errors_false_keeps_the_answers_of_the_calls_that_ran_before_the_failure() -> None:
-    ran: list[str] = []
+def _noting(ran: list[str]) -> Any:
+    """A tool ``note(text)`` that appends ``text`` to ``ran``."""
 
     @tool
     def note(text: str) -> str:
@@ -162,10 +162,18 @@ def test_handle_errors_false_keeps_the_answers_of_the_calls_that_ran_before_the_
         ran.append(text)
         return f"noted {text}"
 
+    return note
+
+
+def test_handle_errors_false_keeps_the_answers_of_the_calls_that_ran_before_the_failure() -> None:
+    ran: list[str] = []
+    note = _noting(ran)
+
     executor = ToolExecutor([note], handle_errors=False)
     with pytest.raises(UnknownToolError) as refused:  # a call that cannot run, after one that ran
         executor.call([tool_call("note", {"text": "a"}, "1"), tool_call("nope", {}, "2")])
     assert [(m.tool_call_id, m.text) for m in refused.value.tool_messages] == [("1", "noted a")]  # type: ignore[attr-defined]
+
     @tool
     def late_boom() -> str:
         """Fail after a while."""
@@ -181,12 +189,7 @@ def test_handle_errors_false_keeps_the_answers_of_the_calls_that_ran_before_the_
 
 def test_an_agent_resumed_after_a_handle_errors_false_failure_does_not_run_the_finished_calls_again() -> None:
     ran: list[str] = []
-
-    @tool
-    def note(text: str) -> str:
-        """Note it."""
-        ran.append(text)
-        return f"noted {text}"
+    note = _noting(ran)
 
     reply = AIMessage("", tool_calls=[tool_call("note", {"text": "a"}, "1"), tool_call("boom", {}, "2")])
     agent = Agent(ScriptedChatModel([reply]), [note, boom], handle_errors=False)
