@@ -323,8 +323,15 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     (or ``"human"``) and ``"assistant"`` (or ``"ai"``). A tuple of two items whose first is one of these roles
     is one message; any other tuple is a sequence of messages, as a list is.
 
+    Args:
+        value: the input, in any of the forms above.
+
+    Returns:
+        A new list of messages, in the given order (the messages themselves are not copied).
+
     Raises:
-        UserError: an item is none of these, a tuple names an unknown role, or a dict cannot be read.
+        UserError: ``value`` is None, empty or of another type, an item is none of these, a tuple names an
+            unknown role, or a dict cannot be read.
     """
     from toolwire.errors import UserError
 

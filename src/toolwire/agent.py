@@ -394,6 +394,7 @@ class Agent:
                 unanswered are run first (their events have ``step=0``).
 
         Raises:
+            UserError: ``input`` cannot be read as messages (raised at the first ``next``).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed; ``exc.messages`` holds the conversation so far (see the module docs),
                 as on any other exception from a model call or from the executor.
@@ -453,7 +454,11 @@ class Agent:
     def invoke(self, input: Any) -> AgentResult:
         """Run the loop to the end and return the :class:`AgentResult`.
 
+        Args:
+            input: a question (string), or a list of messages to continue, as for :meth:`stream`.
+
         Raises:
+            UserError: ``input`` cannot be read as messages (:func:`~toolwire.messages.coerce_messages`).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed. Like any exception from a model call or the executor, it carries the
                 conversation so far as ``exc.messages`` (the tools that ran are in it): pass it to ``invoke`` to

@@ -63,6 +63,8 @@ class SchemaError(UserError):
 class ToolCallParseError(ToolwireError):
     """Model output could not be read as a tool call.
 
+    ``message`` is the error's text; the other constructor arguments are kept as these attributes.
+
     Attributes:
         raw: the exact text (or object) that failed to parse, kept so nothing is lost.
     """
@@ -74,6 +76,8 @@ class ToolCallParseError(ToolwireError):
 
 class ToolExecutionError(ToolwireError):
     """A tool call could not be carried out.
+
+    ``message`` is the error's text; the other constructor arguments are kept as these attributes.
 
     Attributes:
         tool_name: the name of the tool that was called (may be unknown to the executor).
@@ -103,6 +107,9 @@ class UnknownToolError(ToolExecutionError):
 
 class ProviderError(ToolwireError):
     """A model provider (OpenAI, Anthropic, Gemini, llama.cpp, ...) failed.
+
+    ``message`` is the error's text (``str(exc)`` prefixes the provider and status and appends the hint); the
+    other constructor arguments are kept as these attributes.
 
     Attributes:
         provider: short provider name, e.g. ``"openai"``.
@@ -138,6 +145,8 @@ class ProviderError(ToolwireError):
 
 class MaxStepsExceeded(ToolwireError):
     """The Agent loop reached ``max_steps`` model calls without a final answer.
+
+    ``message`` is the error's text; the other constructor arguments are kept as these attributes.
 
     Attributes:
         messages: the whole conversation so far (list of messages), so no work is lost.

@@ -116,7 +116,8 @@ def new_tool_call_id() -> str:
 
 
 def tool_call(name: str, args: dict[str, Any] | None = None, id: str | None = None) -> ToolCall:
-    """Build a :class:`ToolCall` dict; a missing ``id`` (None or ``""``) is generated with :func:`new_tool_call_id`."""
+    """Return a new :class:`ToolCall` dict calling the tool ``name`` with the arguments ``args`` (None gives
+    ``{}``); a missing ``id`` (None or ``""``) is generated with :func:`new_tool_call_id`."""
     return {"name": name, "args": args if args is not None else {}, "id": id or new_tool_call_id(),
             "type": "tool_call"}
 
@@ -124,7 +125,9 @@ def tool_call(name: str, args: dict[str, Any] | None = None, id: str | None = No
 def invalid_tool_call(
     name: str | None, args: str | None, id: str | None = None, error: str | None = None
 ) -> InvalidToolCall:
-    """Build an :class:`InvalidToolCall` dict; a missing ``id`` (None or ``""``) is generated."""
+    """Return a new :class:`InvalidToolCall` dict: ``name`` and ``args`` (the raw argument text) as the model sent
+    them, each possibly None, and ``error`` saying why the call is unusable; a missing ``id`` (None or ``""``) is
+    generated."""
     return {"name": name, "args": args, "id": id or new_tool_call_id(), "error": error,
             "type": "invalid_tool_call"}
 
@@ -309,6 +312,9 @@ class BaseMessage:
             as such text cannot be encoded as UTF-8 to be sent or saved.
         id: an optional message id (a provider's, or the user's).
         name: an optional name of the speaker (for a ToolMessage, the tool's name).
+
+    Raises:
+        TypeError: ``content`` is neither a string nor a list.
     """
 
     __slots__ = ("content", "id", "name")
@@ -343,7 +349,11 @@ class BaseMessage:
         return {name: getattr(self, name) for name, _ in self._fields}
 
     def copy(self, **changes: Any) -> BaseMessage:
-        """Return a new message of the same class with ``changes`` applied (fields by name)."""
+        """Return a new message of the same class with ``changes`` applied (fields by name).
+
+        Raises:
+            TypeError: a name in ``changes`` is not a field of this class.
+        """
         values = self._values()
         unknown = set(changes) - set(values)
         if unknown:

@@ -338,13 +338,13 @@ def _json_text(encode: Callable[[], str]) -> str:
 
 
 def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
-    """The text a model sees when a tool call fails.
+    """Return the text a model sees when a call of the tool ``tool_name`` failed with ``exc``.
 
     Validation, timeout and unknown-tool errors say what to change; any other exception gives its type
     and message (never a traceback), or only its type when ``hide_details`` is set (for tools whose
     errors may hold secrets). An exception group (``asyncio.TaskGroup``) gives its first error's, the one
-    that says what went wrong. The text is valid Unicode (:func:`valid_text`: an error naming a file whose
-    name is not UTF-8 still reaches the model).
+    that says what went wrong. The text starts with ``"Error:"`` and is valid Unicode (:func:`valid_text`: an
+    error naming a file whose name is not UTF-8 still reaches the model).
     """
     return valid_text(_error_text(exc, tool_name, hide_details))
 

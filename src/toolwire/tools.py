@@ -82,7 +82,8 @@ class ToolSpec:
 class Tool:
     """A callable tool: a function, its :class:`ToolSpec`, and how to run it.
 
-    Build one with :func:`tool` or :meth:`Tool.from_function`.
+    Build one with :func:`tool`, :meth:`Tool.from_function` or :meth:`Tool.from_schema` (the constructor takes a
+    :class:`toolwire.schema.FunctionSchema` and raises :class:`~toolwire.errors.SchemaError` as they do).
 
     Attributes:
         name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema).
@@ -181,7 +182,7 @@ class Tool:
         handle_errors: bool = True,
         hide_error_details: bool = False,
     ) -> Tool:
-        """Make a :class:`Tool` from a function.
+        """Return a new :class:`Tool` made from a function.
 
         Args:
             func: a sync or ``async def`` function.
@@ -237,7 +238,7 @@ class Tool:
         handle_errors: bool = True,
         hide_error_details: bool = False,
     ) -> Tool:
-        """Make a :class:`Tool` from a ready JSON Schema instead of a signature.
+        """Return a new :class:`Tool` made from a ready JSON Schema instead of a signature.
 
         Used for tools whose schema comes from elsewhere (an OpenAI tool dict, an MCP server, a
         LangChain tool); see :func:`toolwire.interop.openai_tools.tool_from_schema` for the friendly
@@ -301,7 +302,7 @@ class Tool:
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Call the underlying function directly, without validation."""
+        """Return ``func(*args, **kwargs)``: the underlying function called directly, without validation or timeout."""
         return self.func(*args, **kwargs)
 
     # -- the shared steps of a call (no I/O) --------------------------------------------------------
@@ -573,14 +574,17 @@ def tool(
 def tool(*args: Any, **kwargs: Any) -> Any:
     """Make a :class:`Tool` from a function: ``@tool``, ``@tool("name")`` or ``@tool(name=..., ...)``.
 
-    Keyword options are those of :meth:`Tool.from_function`: ``name``, ``description``,
-    ``args_schema``, ``return_direct``, ``timeout`` (seconds), ``response_format``
-    (``"content"`` | ``"content_and_artifact"``), ``parse_docstring``, ``handle_errors``,
-    ``hide_error_details``.
+    ``args`` is the function alone or the tool name alone; ``kwargs`` are the options of :meth:`Tool.from_function`:
+    ``name``, ``description``, ``args_schema``, ``return_direct``, ``timeout`` (seconds), ``response_format``
+    (``"content"`` | ``"content_and_artifact"``), ``parse_docstring``, ``handle_errors``, ``hide_error_details``.
+
+    Returns:
+        The :class:`Tool` for ``@tool``; for ``@tool("name")`` or ``@tool(...)``, a decorator returning one.
 
     Raises:
         SchemaError: at definition time, for a bad name, a missing description, or a signature with no
             JSON Schema.
+        TypeError: more than one positional argument, or one that is neither a function nor a name.
     """
     if len(args) == 1 and (callable(args[0]) or isinstance(args[0], classmethod)) and not isinstance(args[0], str) \
             and not kwargs:

@@ -106,9 +106,14 @@ def resolve_category(name: str) -> str:
 
 
 def parse_categories(categories: str | Iterable[str] | None) -> list[str]:
-    """Turn ``"simple,multiple"`` or ``["simple", "multiple"]`` into canonical names, duplicates removed.
+    """Return the canonical names of ``categories``, in order, duplicates removed.
 
-    ``None`` gives :data:`CATEGORIES`. Raises :class:`UserError` if no category is left.
+    Args:
+        categories: comma-separated names (``"simple,multiple"``), a list of names, or None for every one of
+            :data:`CATEGORIES`. Names are resolved by :func:`resolve_category` (aliases, case ignored).
+
+    Raises:
+        UserError: no category is left (every name given is blank).
     """
     if categories is None:
         return list(CATEGORIES)
@@ -135,7 +140,8 @@ def _file_names(category: str) -> list[str]:
 
 
 def available_categories(data_dir: str | Path) -> list[str]:
-    """List the canonical categories that have a data file in ``data_dir`` (sorted).
+    """Return the sorted canonical categories with a question file (``BFCL_v4_<name>.json``, or an earlier
+    release's name) in ``data_dir``.
 
     Raises:
         UserError: ``data_dir`` is not a folder.
@@ -200,7 +206,7 @@ class ToolSet:
     names: dict[str, str]
 
     def original_name(self, sent: str) -> str:
-        """Return the BFCL name of a name the model called (unknown names are returned unchanged)."""
+        """Return the BFCL name of ``sent``, a name the model called (unknown names are returned unchanged)."""
         return self.names.get(sent, sent)
 
 
@@ -225,13 +231,21 @@ class BfclItem:
     _toolset: list[ToolSet] = field(default_factory=list, repr=False, compare=False)
 
     def toolset(self) -> ToolSet:
-        """Return (and cache) :func:`functions_to_tools` of this item's functions."""
+        """Return (and cache) :func:`functions_to_tools` of this item's functions.
+
+        Raises:
+            UserError: as :func:`functions_to_tools` (a function doc without a name, or two with one name).
+        """
         if not self._toolset:
             self._toolset.append(functions_to_tools(self.functions))
         return self._toolset[0]
 
     def messages(self) -> list[BaseMessage]:
-        """Return the question as toolwire messages (see :func:`question_to_messages`)."""
+        """Return the question as a new list of toolwire messages (see :func:`question_to_messages`).
+
+        Raises:
+            UserError: a message with a role other than system, user or assistant.
+        """
         return question_to_messages(self.question)
 
     @property
@@ -349,7 +363,8 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
 
 
 def json_type(bfcl_type: Any) -> str:
-    """Map a BFCL / Python / Java type name to a JSON Schema type (BFCL README type mapping).
+    """Return the JSON Schema type of ``bfcl_type``, a BFCL / Python / Java type name or a list of them (the
+    BFCL README's type mapping).
 
     ``dict`` -> ``object``; ``float``/``double`` -> ``number``; ``integer``/``long``/``short``/``byte``
     -> ``integer``; ``string``/``char``/``any`` -> ``string``; ``boolean``/``bool`` -> ``boolean``;
@@ -365,7 +380,8 @@ def json_type(bfcl_type: Any) -> str:
 
 
 def convert_schema(schema: Any) -> dict[str, Any]:
-    """Convert one BFCL parameter schema to JSON Schema, recursively (a new dict; input untouched).
+    """Return ``schema``, one BFCL parameter schema, converted to JSON Schema, recursively (a new dict; the
+    input is untouched).
 
     ``type`` is mapped with :func:`json_type`; ``properties`` (each value), ``items`` and a dict
     ``additionalProperties`` are converted recursively; BFCL's non-standard ``optional`` flag is
@@ -426,6 +442,9 @@ def functions_to_tools(functions: Sequence[Mapping[str, Any]]) -> ToolSet:
     ``math.factorial`` becomes ``math_factorial``, as the leaderboard does). If that collides with another
     function's name in the same item, a suffix ``_2``, ``_3``... is added, so the map is a bijection.
 
+    Args:
+        functions: the item's function docs, ``{"name", "description", "parameters"}`` each (BFCL's dialect).
+
     Returns:
         A :class:`ToolSet` (``tools`` in the input order, ``names``: sent name -> original name).
 
@@ -462,6 +481,13 @@ def question_to_messages(question: Sequence[Sequence[Mapping[str, Any]]]) -> lis
 
     ``system`` -> :class:`SystemMessage`, ``user`` -> :class:`HumanMessage`, ``assistant`` ->
     :class:`AIMessage`.
+
+    Args:
+        question: an item's ``question``: a list of turns, each a list of ``{"role", "content"}`` dicts (a
+            missing role is ``"user"``; content that is not text or blocks becomes its ``str()``).
+
+    Returns:
+        A new list of messages.
 
     Raises:
         UserError: a message with another role.

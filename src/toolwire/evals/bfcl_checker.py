@@ -84,7 +84,7 @@ class CheckResult:
 
     @classmethod
     def fail(cls, reason: str, message: str) -> CheckResult:
-        """Return a failing result with ``reason`` (one of :data:`REASONS`) and a sentence."""
+        """Return a failing result with ``reason`` (one of :data:`REASONS`) and ``message``, one sentence."""
         return cls(False, reason, message)
 
 
@@ -102,7 +102,8 @@ def category_kind(category: str) -> Kind:
 
 
 def normalize_string(text: str) -> str:
-    """BFCL's string normalisation: drop spaces and ``, . / - _ * ^``, lowercase, ``'`` -> ``"``.
+    """Return ``text`` normalised as BFCL compares strings: spaces and ``, . / - _ * ^`` dropped, lowercased,
+    ``'`` -> ``"``.
 
     ``"April 1, 2024"`` and ``"april 1 2024"`` both become ``"april12024"``.
     """
@@ -145,7 +146,7 @@ def _as_list(options: Any) -> list[Any]:
 
 
 def value_matches(value: Any, allowed: Sequence[Any]) -> bool:
-    """True when ``value`` matches one of the ``allowed`` values of an answer key (BFCL rule 4).
+    """Return True when ``value`` matches one of the ``allowed`` values of an answer key (BFCL rule 4).
 
     ``""`` in ``allowed`` marks the parameter as optional; it matches the empty string, and an empty list (BFCL's
     ``list_checker`` reads that ``""`` as ``[]`` for a list value).
@@ -373,7 +374,8 @@ def _example(answer: Any) -> Any:
 
 def example_calls(ground_truth: Sequence[Mapping[str, Any]],
                   functions: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """Build one correct answer from an answer key: the first allowed value of every parameter.
+    """Build one correct answer from ``ground_truth``, an item's answer key (``[{name: {parameter: [allowed
+    values]}}]``): the first allowed value of every parameter.
 
     Parameters whose only allowed value is ``""`` (may be left out), and, when ``functions`` is given,
     parameters outside the function's schema, are left out. Useful to test a runner or checker.

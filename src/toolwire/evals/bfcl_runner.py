@@ -26,7 +26,8 @@ Progress = Callable[[int, int, int], None]
 
 
 def model_label(model: Any) -> str:
-    """The name a report files a model under: ``model.name``, else ``model.model_name``, else its class."""
+    """Return the name a report files ``model`` under: ``model.name``, else ``model.model_name`` (each only when
+    a non-empty string), else its class name."""
     for attr in ("name", "model_name"):
         value = getattr(model, attr, None)
         if isinstance(value, str) and value:
@@ -39,7 +40,8 @@ def _now() -> str:
 
 
 def reply_calls(reply: Any, names: dict[str, str], *, include_invalid: bool = True) -> list[dict[str, Any]]:
-    """The calls of a model reply as ``[{"name": <original BFCL name>, "args": ...}]``.
+    """Return the calls of a model reply as a new list ``[{"name": <original BFCL name>, "args": ...}]``, valid
+    calls first, then invalid ones (names not in ``names`` are kept as sent).
 
     Args:
         reply: an AIMessage-like object (``tool_calls`` and optionally ``invalid_tool_calls``).
@@ -73,6 +75,9 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
     Returns:
         An :class:`ItemResult`. An exception from the model (any ``Exception``) becomes a failed result
         with reason ``"error"`` and the exception as the message; it is not raised.
+
+    Raises:
+        UserError: the item's function docs cannot be made tools (:meth:`BfclItem.toolset`).
     """
     toolset = item.toolset()
     start = time.perf_counter()

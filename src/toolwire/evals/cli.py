@@ -146,6 +146,8 @@ class LogLines:
         self.last = float("-inf")
 
     def __call__(self, done: int, total: int, correct: int) -> None:
+        """Take one progress report (``done`` of ``total`` items scored, ``correct`` of them right; counts of
+        items) and write a line with ``echo`` when one is due (see the class)."""
         now = self.clock()
         if self.first is None:
             self.first = done
@@ -162,6 +164,8 @@ class LogLines:
         self.echo(line)
 
 
+# The docstring below is the command's --help text (Typer), so it has no Args section: each option's help= says
+# what it is. Exits with code 1 after a one-line "error: ..." on any failure, 130 on Ctrl-C (typer.Exit).
 @app.command("bfcl")
 def bfcl(
     data: Annotated[Path, typer.Option("--data", help="Folder of BFCL_v*_<category>.json files.")],

@@ -67,7 +67,11 @@ class ItemResult:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ItemResult:
-        """Rebuild from :meth:`to_dict` output (unknown keys are ignored)."""
+        """Return a new item rebuilt from ``data``, :meth:`to_dict` output (unknown keys are ignored).
+
+        Raises:
+            TypeError: ``data`` lacks ``id``, ``category`` or ``valid``.
+        """
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -113,7 +117,8 @@ class Report:
     finished: str | None = None
 
     def summary(self) -> list[CategorySummary]:
-        """Per-category numbers, in :attr:`categories` order (then any other category seen in items)."""
+        """Return one :class:`CategorySummary` per category, in :attr:`categories` order (then any other
+        category seen in items, sorted)."""
         groups: dict[str, list[ItemResult]] = {category: [] for category in self.categories}
         for item in self.items:
             groups.setdefault(item.category, []).append(item)
@@ -133,22 +138,22 @@ class Report:
         return out
 
     def accuracy(self) -> dict[str, float]:
-        """Category -> accuracy in percent (2 decimals), for categories with at least one item."""
+        """Return category -> accuracy in percent (2 decimals), for categories with at least one item."""
         return {s.category: s.accuracy for s in self.summary() if s.count}
 
     def overall(self) -> float | None:
-        """Unweighted mean of the category accuracies (percent, 2 decimals), as the leaderboard averages
-        categories; None when nothing was scored."""
+        """Return the unweighted mean of the category accuracies (percent, 2 decimals), as the leaderboard
+        averages categories; None when nothing was scored."""
         values = list(self.accuracy().values())
         return round(sum(values) / len(values), 2) if values else None
 
     def failures(self, category: str | None = None) -> list[ItemResult]:
-        """The items scored wrong (errors included), optionally of one category, in data order."""
+        """Return the items scored wrong (errors included), of ``category`` only when given, in data order."""
         return [i for i in self.items if not i.valid and (category is None or i.category == category)]
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: run fields, ``summary`` (list of :class:`CategorySummary` dicts),
-        ``overall`` and ``items``."""
+        """Return a JSON-ready dict: run fields, ``summary`` (list of :class:`CategorySummary` dicts),
+        ``overall`` and ``items`` (list of :meth:`ItemResult.to_dict` dicts)."""
         return {**self._head(), "items": [i.to_dict() for i in self.items]}
 
     def _head(self) -> dict[str, Any]:
@@ -186,10 +191,11 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Report:
-        """Rebuild from :meth:`to_dict` output (``summary`` is recomputed, not read).
+        """Return a new report rebuilt from ``data``, :meth:`to_dict` output (``summary`` is recomputed, not read).
 
         Raises:
-            UserError: the dict is not a report.
+            UserError: ``data`` is not a mapping with ``model`` and an ``items`` list.
+            TypeError, AttributeError: an item is not a dict or lacks a field (see :meth:`ItemResult.from_dict`).
         """
         if not isinstance(data, Mapping) or "model" not in data or not isinstance(data.get("items"), list):
             raise UserError("This JSON is not a toolwire BFCL report (no 'model' and 'items').")
@@ -200,7 +206,7 @@ class Report:
 
     @classmethod
     def load(cls, path: str | Path) -> Report:
-        """Read a report written by :meth:`save`.
+        """Return the report written by :meth:`save` to ``path``.
 
         Raises:
             UserError: the file cannot be read, or is not a report (not UTF-8, not JSON, JSON of another shape):
@@ -251,7 +257,7 @@ def _atomic_write(path: Path, text: str) -> None:
 # ---------------------------------------------------------------- published scores
 
 def parse_published_table(markdown: str) -> dict[str, dict[str, float]]:
-    """Read the published-scores table of a Markdown text (the data README's last table).
+    """Read the published-scores table of ``markdown``, a Markdown text (the data README's last table).
 
     The table is the first one whose header's first cell is ``model``; the other header cells are
     category names (``simple`` is read as ``simple_python``); cells that are not numbers are skipped.
@@ -294,7 +300,7 @@ def parse_published_table(markdown: str) -> dict[str, dict[str, float]]:
 
 
 def load_published_scores(readme: str | Path) -> dict[str, dict[str, float]]:
-    """:func:`parse_published_table` of a file (the BFCL data README).
+    """Return :func:`parse_published_table` of the text of ``readme``, a UTF-8 file (the BFCL data README).
 
     Raises:
         UserError: the file cannot be read.

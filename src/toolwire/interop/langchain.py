@@ -135,6 +135,12 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
     becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage through ``invoke(tool_call)``).
     Tools with only a ``coroutine`` run async.
 
+    Args:
+        lc_tool: a LangChain ``BaseTool`` instance (``@tool``-decorated function, ``StructuredTool``, ``Tool``...).
+
+    Returns:
+        A new :class:`~toolwire.tools.Tool` that runs ``lc_tool``.
+
     Raises:
         SchemaError: the tool's name or schema cannot be used.
         UserError: langchain-core is not installed.

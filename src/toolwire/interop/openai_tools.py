@@ -107,6 +107,11 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
     ``dialect_form`` the schema is kept as its dialect writes it: pass that one, with the original
     ``$schema`` as :func:`schema_validator`'s ``dialect``, so arguments are validated in that dialect.
 
+    Args:
+        parameters: the JSON Schema of the arguments.
+        tool_name: the tool's name, used only in error messages.
+        dialect_form: keep the dialect's own form (see above) instead of the 2020-12 form.
+
     Raises:
         SchemaError: not a dict, not an object schema (also a top-level ``anyOf``/``oneOf`` none of whose
             branches can be an object), a recursive ``$ref``, or not valid JSON Schema.

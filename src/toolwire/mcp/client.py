@@ -352,7 +352,8 @@ class MCPClient(Sequence[Tool]):
         return self
 
     def close(self, timeout: float = 30.0) -> None:
-        """Close a session opened with :meth:`start` (the server process is stopped); idempotent."""
+        """Close a session opened with :meth:`start` (the server process is stopped), waiting at most ``timeout``
+        seconds for its thread to end; idempotent."""
         thread, loop, closing = self._thread, self._loop, self._closing
         if thread is None or loop is None or closing is None:
             return
@@ -394,9 +395,12 @@ class MCPClient(Sequence[Tool]):
         return self.tools
 
     async def list_tools(self, *, refresh: bool = False) -> list[Tool]:
-        """The server's tools: cached, or fetched again (``tools/list``, every page) with ``refresh``.
+        """Return the server's tools: cached, or fetched again (``tools/list``, every page) with ``refresh``.
 
         Must be awaited on the session's loop (async mode); in background-thread mode it is marshalled.
+
+        Raises:
+            UserError: the session is not open.
         """
         self._check_open()
         if not refresh:
@@ -481,7 +485,11 @@ class MCPClient(Sequence[Tool]):
         )
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Call an MCP tool by its *MCP* name, without local validation.
+        """Call an MCP tool by its *MCP* name (``name``), without local validation.
+
+        Args:
+            name: the tool's name on the server (without the client's ``prefix``).
+            arguments: the arguments sent as they are (None sends ``{}``).
 
         Returns:
             ``(content, artifact)`` as :func:`convert_call_result` makes them.
@@ -523,8 +531,8 @@ class MCPClient(Sequence[Tool]):
 
 
 def connect(server: ServerLike, **options: Any) -> MCPClient:
-    """An :class:`MCPClient` to use as ``async with connect(server) as client:`` (``client`` is the
-    sequence of tools; ``options`` as for :class:`MCPClient`)."""
+    """Return a new :class:`MCPClient` to use as ``async with connect(server) as client:`` (``client`` is the
+    sequence of tools; ``server`` and ``options`` as for :class:`MCPClient`, which raises :class:`UserError`)."""
     return MCPClient(server, **options)
 
 
@@ -572,5 +580,6 @@ def load_tools(server: ServerLike, **options: Any) -> MCPToolList:
 
 
 async def aload_tools(server: ServerLike, **options: Any) -> MCPToolList:
-    """:func:`load_tools` for async code: the background session is opened without blocking the loop."""
+    """Async :func:`load_tools` (the same ``server`` and ``options``, return value and errors): the background
+    session is opened in a worker thread, without blocking the loop."""
     return await asyncio.to_thread(load_tools, server, **options)

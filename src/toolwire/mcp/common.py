@@ -107,6 +107,9 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
             command-line words; or a dict in the common ``mcpServers`` config shape,
             ``{"command", "args"?, "env"?, "cwd"?}`` or ``{"url", "headers"?}``.
 
+    Returns:
+        ``spec`` itself when it is a :class:`StdioServer` or :class:`HttpServer`, else a new one.
+
     Raises:
         UserError: the description is empty or of another kind, or a command line cannot be split into
             words (an unclosed quote, a trailing backslash). The message names a dict's keys, never its

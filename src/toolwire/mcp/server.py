@@ -254,5 +254,5 @@ async def serve_async(
 
 
 def serve(tools: Sequence[Any], **options: Any) -> None:
-    """Blocking :func:`serve_async` (same arguments); returns when the server stops."""
+    """Sync :func:`serve_async` (the same ``tools`` and keyword ``options``): blocks until the server stops."""
     asyncio.run(serve_async(tools, **options))

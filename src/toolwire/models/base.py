@@ -147,6 +147,13 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     ``$ref``, as it promises, strict mode can read it, and a broken schema fails here rather than at the
     provider.
 
+    Args:
+        obj: any one of the forms above (not a list of them).
+
+    Returns:
+        ``obj`` itself for a :class:`Tool` or :class:`ToolSpec`; a new :class:`Tool` for a function or a LangChain
+        tool; otherwise a new :class:`ToolSpec` (a :class:`ToolDictSpec` or :class:`ServerTool` for those dicts).
+
     Raises:
         SchemaError: the object cannot be a tool (the message says what is accepted; a TypedDict class, which
             LangChain takes as a schema, included), or a dict's
@@ -199,7 +206,11 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
 
 
 def to_tool_spec(obj: Any) -> ToolSpec:
-    """Return the :class:`ToolSpec` of anything :func:`to_tool` accepts."""
+    """Return the :class:`ToolSpec` (name, description, JSON Schema) of ``obj``, anything :func:`to_tool` accepts.
+
+    Raises:
+        SchemaError: as :func:`to_tool`.
+    """
     converted = to_tool(obj)
     return converted.spec if isinstance(converted, Tool) else converted
 
@@ -375,7 +386,14 @@ class BaseChatModel:
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
         """Yield the reply as :class:`~toolwire.messages.AIMessageChunk` pieces; merged with
-        :func:`~toolwire.messages.merge_chunks` they equal what :meth:`invoke` returns."""
+        :func:`~toolwire.messages.merge_chunks` they equal what :meth:`invoke` returns.
+
+        Args:
+            input, options: as for :meth:`invoke`.
+
+        Raises:
+            ProviderError, UserError: as :meth:`invoke`, raised while iterating.
+        """
         yield from self._stream(self._request(input, options))
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:

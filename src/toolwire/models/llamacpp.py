@@ -169,10 +169,11 @@ class ChatLlamaCpp(BaseChatModel):
     # -- loading ----------------------------------------------------------------------------------
 
     def model_path(self) -> Path:
-        """The GGUF file this model runs (pulling a registry model first when allowed).
+        """Return the path of the GGUF file this model runs (pulling a registry model first when ``pull`` is set).
 
         Raises:
-            UserError: unknown name, or a missing file that cannot be pulled.
+            UserError: unknown name, a registry model not pulled (``pull=False``) or that cannot be pulled, or a
+                missing file.
         """
         if self.model in REGISTRY:
             from toolwire.models.pull import find_model, pull_model
@@ -191,7 +192,12 @@ class ChatLlamaCpp(BaseChatModel):
         raise UserError(f"Unknown model {self.model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file.")
 
     def load(self) -> LoadedModel:
-        """Load the model now (once per process; later calls return the cached one)."""
+        """Load the model now and return it (once per process; later calls return the cached one).
+
+        Raises:
+            UserError: llama-cpp-python is missing, or :meth:`model_path` fails, or the file is not a loadable
+                GGUF model.
+        """
         if self._loaded is None:
             _llama_cpp()
             self._loaded = load_model(self.model_path(), n_ctx=self.n_ctx, n_threads=self.n_threads,
@@ -199,7 +205,11 @@ class ChatLlamaCpp(BaseChatModel):
         return self._loaded
 
     def dialect_for(self, loaded: LoadedModel) -> Dialect:
-        """The dialect used with ``loaded``: the ``dialect`` argument, else the family default."""
+        """Return the :class:`Dialect` used with ``loaded``: the ``dialect`` argument, else the family default.
+
+        Raises:
+            UserError: an unknown dialect name, or one the model's chat template cannot take.
+        """
         name = self.dialect or default_dialect(loaded.metadata, loaded.template)
         return get_dialect(name, loaded.template)
 
