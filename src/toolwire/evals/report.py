@@ -257,7 +257,7 @@ def _atomic_write(path: Path, text: str) -> None:
 # ---------------------------------------------------------------- published scores
 
 def parse_published_table(markdown: str) -> dict[str, dict[str, float]]:
-    """Read the published-scores table of ``markdown``, a Markdown text (in the BFCL data README, its table of published scores).
+    """Read the published-scores table of ``markdown``, a Markdown text (the BFCL data README).
 
     The table is the first one whose header's first cell is ``model``; the other header cells are
     category names (``simple`` is read as ``simple_python``); cells that are not numbers are skipped.
