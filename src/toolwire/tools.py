@@ -32,13 +32,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
-from toolwire._tool_checks import (  # check_name, NAME_RE: imported from here by other modules
-    NAME_RE,  # noqa: F401
-    check_fields_taken,
-    check_name,
-    unbound_method_error,
-    warn_provider_name,
-)
+from toolwire._tool_checks import check_fields_taken, check_name, unbound_method_error, warn_provider_name
 from toolwire._tool_run import (
     _CURRENT_CALL,
     _call_id,

@@ -24,6 +24,7 @@ import typing_extensions
 from pydantic import BaseModel
 
 from toolwire._concurrency import thread_pool
+from toolwire._tool_checks import check_name
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -33,7 +34,7 @@ from toolwire.messages import (
     coerce_messages,
     merge_chunks,
 )
-from toolwire.tools import Tool, ToolSpec, check_name
+from toolwire.tools import Tool, ToolSpec
 
 __all__ = [
     "BaseChatModel",
