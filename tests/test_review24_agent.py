@@ -202,3 +202,22 @@ def test_an_agent_resumed_after_a_handle_errors_false_failure_does_not_run_the_f
     assert ran == ["a"]  # the note already taken is not taken again
     answers = {m.tool_call_id: m for m in resumed.messages if isinstance(m, ToolMessage)}
     assert set(answers) == {"1", "2"} and answers["2"].status == "error" and resumed.output == "done"
+
+
+def test_a_cancelled_async_run_keeps_its_work_on_the_cancellation() -> None:
+    ran: list[str] = []
+    note = _noting(ran)
+
+    @tool
+    async def slow() -> str:
+        """Wait a long time."""
+        await asyncio.sleep(30)
+        return "late"
+
+    reply = AIMessage("", tool_calls=[tool_call("note", {"text": "a"}, "1"), tool_call("slow", {}, "2")])
+    agent = Agent(ScriptedChatModel([reply, "never asked"]), [note, slow])
+    with pytest.raises(TimeoutError) as info:
+        asyncio.run(asyncio.wait_for(agent.ainvoke("go"), 1.0))
+    kept = info.value.__cause__.messages  # type: ignore[union-attr]
+    assert [type(m).__name__ for m in kept] == ["HumanMessage", "AIMessage", "ToolMessage"]
+    assert kept[2].tool_call_id == "1" and ran == ["a"]  # the note taken is kept: resuming runs only `slow`

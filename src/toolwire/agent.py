@@ -46,6 +46,7 @@ that reply are not run, each gets an error ToolMessage.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 from collections.abc import AsyncIterator, Collection, Generator, Iterator, Sequence
@@ -425,7 +426,9 @@ class Agent:
                 raise
 
     async def astream(self, input: Any) -> AsyncIterator[AgentEvent]:
-        """Async :meth:`stream` (the same loop; a failure carries ``exc.messages`` in the same way)."""
+        """Async :meth:`stream` (the same loop; a failure carries ``exc.messages`` in the same way, and so does the
+        ``CancelledError`` of a run cancelled during a model call or its tools: ``asyncio.wait_for`` raises
+        ``TimeoutError`` from it, so the conversation is on that error's ``__cause__.messages``)."""
         messages = self._start(input)
         flow = self._flow(messages)
         value: Any = None
@@ -447,7 +450,7 @@ class Agent:
                     value = await self._answer_model.ainvoke(payload)
                 else:  # "tools"
                     value = await self.executor.acall(payload[0], payload[1])
-            except Exception as exc:
+            except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too
                 keep_run(exc, messages)
                 raise
 
