@@ -113,18 +113,21 @@ def pyperf_main(benchmarks: dict[str, Callable[[int], float]]) -> None:
 _INHERIT = "PYTHONPATH,TOOLWIRE_BENCH_SRC,TOOLWIRE_BENCH_ONLY"
 
 
-def run_pyperf(script: Path, *, processes: int, values: int = 3, extra: Sequence[str] = ()) -> dict[str, Any]:
+def run_pyperf(script: Path, *, processes: int, values: int = 3, extra: Sequence[str] = (),
+               only: Sequence[str] = ()) -> dict[str, Any]:
     """Run the pyperf script ``script`` and return ``{name: {"median", "mean", "stdev", "values"}}``.
 
-    Worker processes inherit PYTHONPATH, so the same toolwire is measured everywhere.
+    Worker processes inherit PYTHONPATH, so the same toolwire is measured everywhere. ``only`` names the
+    benchmarks to run (default: all the script registers).
     """
     import pyperf
 
+    env = {**os.environ, "TOOLWIRE_BENCH_ONLY": "|".join(only)} if only else None
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "result.json"
         cmd = [sys.executable, str(script), "--quiet", "-o", str(out), "--processes", str(processes),
                "--values", str(values), "--warmups", "1", "--inherit-environ", _INHERIT, *extra]
-        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
         if proc.returncode != 0 or not out.exists():
             raise RuntimeError(f"{script.name} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
         suite = pyperf.BenchmarkSuite.load(str(out))
@@ -136,6 +139,43 @@ def run_pyperf(script: Path, *, processes: int, values: int = 3, extra: Sequence
             "stdev": bench.stdev() if len(vals) > 1 else 0.0, "values": list(vals),
         }
     return results
+
+
+def paired_pyperf(script: Path, pairs: Sequence[tuple[str, str]], *, rounds: int,
+                  values: int = 3) -> tuple[dict[str, Any], dict[tuple[str, str], list[float]]]:
+    """Time each ``(ours, peer)`` pair of the pyperf script ``script`` in alternating rounds, for a steadier ratio.
+
+    pyperf runs one benchmark's worker processes after another's, so a slow minute on a shared machine
+    lands on one side only. Here each round runs one worker process of every benchmark in turn
+    (ours, peer, ours, peer...), and the ratio ``peer / ours`` is formed within each round, where both
+    sides met the same machine state.
+
+    Args:
+        script: a pyperf script (its benchmarks registered with :func:`pyperf_main`).
+        pairs: ``(ours, peer)`` benchmark names.
+        rounds: rounds to run (one worker process per benchmark and round).
+        values: timed values per worker process.
+
+    Returns:
+        ``(stats, ratios)``: ``stats`` as :func:`run_pyperf` returns it, over every round's values, and
+        ``ratios[(ours, peer)]``: each round's ``median(peer) / median(ours)``.
+    """
+    pooled: dict[str, list[float]] = {name: [] for pair in pairs for name in pair}
+    ratios: dict[tuple[str, str], list[float]] = {pair: [] for pair in pairs}
+    for _ in range(rounds):
+        got: dict[str, float] = {}
+        for name in pooled:
+            stats = run_pyperf(script, processes=1, values=values, only=[name])[name]
+            pooled[name].extend(stats["values"])
+            got[name] = stats["median"]
+        for ours, peer in pairs:
+            ratios[(ours, peer)].append(got[peer] / got[ours])
+    stats = {
+        name: {"median": statistics.median(vals), "mean": statistics.mean(vals),
+               "stdev": statistics.stdev(vals) if len(vals) > 1 else 0.0, "values": vals}
+        for name, vals in pooled.items()
+    }
+    return stats, ratios
 
 
 def spread(stats: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import Result, fmt_time, pyperf_main, run_pyperf, spread
+from _common import Result, fmt_time, median, paired_pyperf, pyperf_main, spread
 from pydantic import BaseModel, Field
 
 
@@ -118,20 +118,24 @@ def check() -> None:
 
 
 def run(processes: int) -> list[Result]:
+    """B3 and B3b in ``processes`` alternating rounds (one pyperf worker per side and round); each ratio is
+    the median of the rounds' ratios."""
     check()
-    stats = run_pyperf(Path(__file__), processes=processes)
+    pairs = [("B3 toolwire", "B3 langchain"), ("B3b toolwire", "B3b langchain")]
+    stats, ratios = paired_pyperf(Path(__file__), pairs, rounds=processes)
     tw, lc = stats["B3 toolwire"], stats["B3 langchain"]
     twb, lcb = stats["B3b toolwire"], stats["B3b langchain"]
-    b3, b3b = lc["median"] / tw["median"], lcb["median"] / twb["median"]
+    b3, b3b = median(ratios[pairs[0]]), median(ratios[pairs[1]])
+    rounds = {pair: " ".join(f"{r:.1f}" for r in ratios[pair]) for pair in pairs}
     return [
         Result("B3", "@tool on a 5-parameter function (nested model, Google docstring)",
                "langchain-core @tool(parse_docstring=True)", b3, "LangChain time / toolwire time", ">= 10",
                b3 >= 10, f"toolwire {fmt_time(tw['median'])} {spread(tw)}, "
-                         f"LangChain {fmt_time(lc['median'])} {spread(lc)}"),
+                         f"LangChain {fmt_time(lc['median'])} {spread(lc)}; ratio per round {rounds[pairs[0]]}"),
         Result("B3b", "the same, ready to use: decorate + OpenAI tool dict + first invoke",
                "langchain-core, the same three steps", b3b, "LangChain time / toolwire time", ">= 10",
                b3b >= 10, f"toolwire {fmt_time(twb['median'])} {spread(twb)}, "
-                          f"LangChain {fmt_time(lcb['median'])} {spread(lcb)}"),
+                          f"LangChain {fmt_time(lcb['median'])} {spread(lcb)}; ratio per round {rounds[pairs[1]]}"),
     ]
 
 
