@@ -312,6 +312,42 @@ def test_async_tool_invoked_synchronously_and_awaited() -> None:
     assert message == ToolMessage('{"url": "w", "ok": true}', "a1", name="fetch")
 
 
+def test_async_is_told_through_wrappers_callable_objects_and_partials() -> None:
+    import functools
+
+    async def fetch(url: str) -> str:
+        """Fetch a page."""
+        return url
+
+    @functools.wraps(fetch)
+    def logged(*args: object, **kwargs: object) -> object:  # a plain sync decorator around an async def
+        return fetch(*args, **kwargs)  # type: ignore[arg-type]
+
+    class Fetcher:
+        """Fetch a page."""
+
+        async def __call__(self, url: str) -> str:
+            return url
+
+    class SyncFetcher:
+        """Fetch a page."""
+
+        def __call__(self, url: str) -> str:
+            return url
+
+    def plain(url: str) -> str:
+        """Fetch a page."""
+        return url
+
+    def made(func: object) -> Tool:
+        return Tool.from_function(func, name="fetch")  # type: ignore[arg-type]
+
+    assert made(logged).is_async and made(Fetcher()).is_async and made(functools.partial(fetch)).is_async
+    assert not made(SyncFetcher()).is_async and not made(plain).is_async
+    assert asyncio.run(made(Fetcher()).ainvoke({"url": "u"})) == "u"
+    assert tool(logged).invoke({"url": "v"}) == "v"
+
+
 def test_async_tool_invoked_synchronously_inside_a_running_loop() -> None:
     @tool
     async def fetch(url: str) -> str:

@@ -147,8 +147,9 @@ class Tool:
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
         # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its
         # coroutine; an async generator function is async too (its items are gathered into a list)
-        self.is_async = _is_async_def(func) or _is_async_def(inspect.unwrap(func)) or (
-            callable(func) and _is_async_def(type(func).__call__)
+        unwrapped = inspect.unwrap(func)
+        self.is_async = _is_async_def(func) or (unwrapped is not func and _is_async_def(unwrapped)) or (
+            not inspect.isroutine(func) and callable(func) and _is_async_def(type(func).__call__)
         )
         self.return_direct = return_direct
         self.timeout = timeout
