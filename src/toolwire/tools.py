@@ -33,6 +33,7 @@ from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
 from toolwire._tool_checks import check_fields_taken, check_name, unbound_method_error, warn_provider_name
+from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
     _CURRENT_CALL,
     _call_id,
@@ -99,6 +100,7 @@ class Tool:
         "_method",
         "_null_plan",
         "_positional_only",
+        "_source",
         "_validate",
         "description",
         "func",
@@ -145,6 +147,7 @@ class Tool:
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
+        self._source: tuple[str, Any] | None = None  # how to make it again when pickled (_tool_pickle)
         # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its
         # coroutine; an async generator function is async too (its items are gathered into a list)
         unwrapped = inspect.unwrap(func)
@@ -207,16 +210,10 @@ class Tool:
             schema = model_schema(args_schema, tool_name, description or doc_desc or None)
         else:
             schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring)
-        return cls(
-            func,
-            schema,
-            name=tool_name,
-            return_direct=return_direct,
-            timeout=timeout,
-            response_format=response_format,
-            handle_errors=handle_errors,
-            hide_error_details=hide_error_details,
-        )
+        made = cls(func, schema, name=tool_name, return_direct=return_direct, timeout=timeout,
+                   response_format=response_format, handle_errors=handle_errors, hide_error_details=hide_error_details)
+        made._source = ("function", (args_schema, parse_docstring))
+        return made
 
     @classmethod
     def from_schema(
@@ -255,21 +252,14 @@ class Tool:
         Raises:
             SchemaError: bad name, empty description, or a schema that is not a valid object schema.
         """
-        from toolwire.interop.openai_tools import normalize_parameters, schema_validator
-        from toolwire.schema import null_plan
+        from toolwire.interop.openai_tools import ready_function_schema
 
         check_name(name)
-        params = normalize_parameters(parameters, name)
-        if validate is None:  # in the schema's own dialect: normalize_parameters drops "$schema"
-            dialect = parameters.get("$schema")
-            own = normalize_parameters(parameters, name, dialect_form=True) if isinstance(dialect, str) else params
-            validate = schema_validator(own, name, dialect=dialect if isinstance(dialect, str) else None)
-        plan = null_plan(params)
-        schema = FunctionSchema(description or "", params, validate,
-                                defaulted_non_nullable=frozenset((plan or {}).get("drop", ())), null_plan=plan)
-        return cls(func, schema, name=name, return_direct=return_direct, timeout=timeout,
-                   response_format=response_format, handle_errors=handle_errors,
-                   hide_error_details=hide_error_details)
+        made = cls(func, ready_function_schema(parameters, name, description, validate), name=name,
+                   return_direct=return_direct, timeout=timeout, response_format=response_format,
+                   handle_errors=handle_errors, hide_error_details=hide_error_details)
+        made._source = ("schema", copy.deepcopy(dict(parameters))) if validate is None else None
+        return made
 
     # -- introspection -----------------------------------------------------------------------------
 
@@ -280,6 +270,16 @@ class Tool:
 
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r}, description={self.description!r})"
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickle support (by reference, or made again from the function): see :mod:`toolwire._tool_pickle`."""
+        return reduce_tool(self)
+
+    def __copy__(self) -> Tool:
+        return copy_tool(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tool:
+        return copy_tool(self, memo)
 
     def __get__(self, obj: Any, objtype: Any = None) -> Tool:
         """``@tool`` on a method: reading it from an instance gives the tool bound to that instance

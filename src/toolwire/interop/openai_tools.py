@@ -40,6 +40,7 @@ from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
     "normalize_parameters",
+    "ready_function_schema",
     "schema_validator",
     "split_tool_definition",
     "tool_from_schema",
@@ -280,6 +281,32 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         raise ToolValidationError(text, tool_name)
 
     return validate
+
+
+def ready_function_schema(parameters: Mapping[str, Any], tool_name: str, description: str,
+                          validate: Callable[[Mapping[str, Any]], dict[str, Any]] | None) -> Any:
+    """The :class:`toolwire.schema.FunctionSchema` of a tool whose JSON Schema is given (``Tool.from_schema``).
+
+    Args:
+        parameters: the arguments' JSON Schema (an object schema); local ``$ref`` are inlined.
+        tool_name: the tool's name, for messages.
+        description: the tool's description.
+        validate: ``validate(args) -> dict``; None checks the arguments against ``parameters`` with
+            :func:`schema_validator`, in the dialect its ``$schema`` names.
+
+    Raises:
+        SchemaError: ``parameters`` is not a valid object schema.
+    """
+    from toolwire.schema import FunctionSchema, null_plan
+
+    params = normalize_parameters(parameters, tool_name)
+    if validate is None:  # in the schema's own dialect: normalize_parameters drops "$schema"
+        dialect = parameters.get("$schema")
+        own = normalize_parameters(parameters, tool_name, dialect_form=True) if isinstance(dialect, str) else params
+        validate = schema_validator(own, tool_name, dialect=dialect if isinstance(dialect, str) else None)
+    plan = null_plan(params)
+    return FunctionSchema(description or "", params, validate,
+                          defaulted_non_nullable=frozenset((plan or {}).get("drop", ())), null_plan=plan)
 
 
 def tool_from_schema(

@@ -1,0 +1,137 @@
+"""Copying and pickling tools (``copy``, ``pickle``, ``multiprocessing``, ``concurrent.futures`` process pools).
+
+A :class:`~toolwire.tools.Tool` holds a validator built for its schema (a closure, which pickle cannot save),
+so a tool is pickled by what makes it, not by its state, in the first of these ways that applies:
+
+1. *By reference*: the tool is the module attribute its function's qualified name names (``@tool`` on a
+   function at module level, or on a method of a class at module level). Unpickling imports the module
+   and reads the attribute, as pickle does for functions and classes.
+2. *A bound method's tool* (``Svc().add`` where ``add`` is a ``@tool`` method): read again from the pickled
+   instance (or class), as pickle does for bound methods.
+3. *Rebuilt*: a tool made by ``Tool.from_function`` (or ``tool(...)`` with options) or ``Tool.from_schema``
+   (without a ``validate`` callable) is made again from its function, which pickle saves by reference, with
+   the tool's current name, description and options.
+
+Anything else (a function defined inside another function, a lambda, a tool built from a ready
+``FunctionSchema`` or with its own ``validate``) raises :class:`pickle.PicklingError` in one sentence that
+says what to do. Copies (``copy.copy``, ``copy.deepcopy``) copy the tool's attributes and need none of this.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pickle
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolwire.tools import Tool
+
+__all__ = ["copy_tool", "reduce_tool"]
+
+# Tool options given again when a tool is rebuilt (their current values: they may have been set after creation)
+_OPTIONS = ("return_direct", "timeout", "response_format", "handle_errors", "hide_error_details")
+
+
+def _attributes(tool: Tool) -> dict[str, Any]:
+    """Every attribute the tool has set: its slots (along the class hierarchy) and a subclass's ``__dict__``."""
+    state: dict[str, Any] = dict(getattr(tool, "__dict__", {}))
+    for klass in type(tool).__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__") and hasattr(tool, slot):
+                state[slot] = getattr(tool, slot)
+    return state
+
+
+def copy_tool(tool: Tool, memo: dict[int, Any] | None = None) -> Tool:
+    """A shallow copy of ``tool`` (``memo`` None), or a deep copy (``copy.deepcopy``'s ``memo``): the same
+    class, every attribute copied; functions and validators are shared (``deepcopy`` keeps functions as they are)."""
+    new = object.__new__(type(tool))
+    if memo is not None:
+        memo[id(tool)] = new
+    for key, value in _attributes(tool).items():
+        object.__setattr__(new, key, value if memo is None else copy.deepcopy(value, memo))
+    return new
+
+
+def _lookup(module: str, qualname: str) -> Any:
+    """The object ``module.qualname`` names; class attributes are read from the class ``__dict__`` (so a tool
+    method's descriptor is not applied)."""
+    found: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = found.__dict__[part] if isinstance(found, type) else getattr(found, part)
+    return found
+
+
+def tool_at(module: str, qualname: str) -> Any:
+    """Unpickling, way 1: the tool stored at ``module.qualname``.
+
+    Raises:
+        pickle.UnpicklingError: there is no tool there any more (the module changed since it was pickled).
+    """
+    from toolwire.tools import Tool
+
+    try:
+        found = _lookup(module, qualname)
+    except (ImportError, AttributeError, KeyError) as exc:
+        raise pickle.UnpicklingError(f"Cannot find the tool {module}.{qualname} ({exc}); unpickle it where "
+                                     "the module that defines it can be imported.") from None
+    if not isinstance(found, Tool):
+        raise pickle.UnpicklingError(f"{module}.{qualname} is no longer a tool; unpickle with the code it was "
+                                     "pickled with.")
+    return found
+
+
+def rebuild_tool(cls: type[Tool], how: str, func: Any, source: Any, name: str, description: str,
+                 options: dict[str, Any]) -> Tool:
+    """Unpickling, way 3: ``cls.from_function`` (``how`` "function"; ``source`` is ``(args_schema,
+    parse_docstring)``) or ``cls.from_schema`` (``how`` "schema"; ``source`` is the parameters' JSON Schema)."""
+    if how == "function":
+        args_schema, parse_docstring = source
+        return cls.from_function(func, name, description, args_schema=args_schema,
+                                 parse_docstring=parse_docstring, **options)
+    return cls.from_schema(func, name, description, source, **options)
+
+
+def _defined_inside(func: Any) -> str | None:
+    """The qualified name of ``func`` (through ``functools.partial``) when pickle cannot find it by name."""
+    while hasattr(func, "func") and hasattr(func, "keywords"):  # functools.partial
+        func = func.func
+    qualname = getattr(func, "__qualname__", None)
+    if isinstance(qualname, str) and ("<locals>" in qualname or "<lambda>" in qualname):
+        return qualname
+    return None
+
+
+def reduce_tool(tool: Tool) -> Any:
+    """``tool.__reduce_ex__``: how pickle saves a tool (see the module docstring for the three ways).
+
+    Raises:
+        pickle.PicklingError: the tool can be saved none of the three ways; the message says what to do.
+    """
+    func = tool.func
+    if isinstance(func, types.MethodType):  # a tool method read from an instance (or a classmethod tool)
+        owner, name = func.__self__, func.__func__.__name__
+        attr = (owner if isinstance(owner, type) else type(owner)).__dict__.get(name)
+        if attr is not None and getattr(attr, "func", None) is func.__func__:
+            return getattr, (owner, name)
+    module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
+    if isinstance(module, str) and isinstance(qualname, str) and "<" not in qualname:
+        try:
+            if _lookup(module, qualname) is tool:
+                return tool_at, (module, qualname)
+        except (ImportError, AttributeError, KeyError):
+            pass
+    source = tool._source
+    if source is None:
+        raise pickle.PicklingError(
+            f"Tool {tool.name!r} cannot be pickled: it was built from a ready FunctionSchema or with its own "
+            "validate callable; build it with tool() or Tool.from_function() from a module-level function.")
+    if (inner := _defined_inside(func)) is not None:
+        raise pickle.PicklingError(
+            f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or "
+            "is a lambda; define the function at module level.")
+    options = {key: getattr(tool, key) for key in _OPTIONS}
+    return rebuild_tool, (type(tool), source[0], func, source[1], tool.name, tool.description, options)
