@@ -98,9 +98,47 @@ def _is_nan_error(exc: ValueError) -> bool:
     return "Out of range float" in str(exc)
 
 
+_JSON_KEYS = (str, int, float, bool, type(None))
+
+
+def _is_key_error(exc: TypeError) -> bool:
+    return str(exc).startswith("keys must be")
+
+
+def _json_key(key: Any) -> Any:
+    """A dict key as JSON can hold it: a date, UUID, Decimal, enum or tuple as the text pydantic writes for it
+    (``"2024-01-01"``, ``"a,1"``); any other key its ``str()``."""
+    if isinstance(key, _JSON_KEYS):
+        return key
+    try:
+        return next(iter(to_jsonable_python({key: None}, fallback=str)))
+    except (TypeError, ValueError):  # (pydantic refuses a frozenset as a key)
+        return str(key)
+
+
+def _json_keys(value: Any) -> Any:
+    """``value`` with the keys of its plain dicts (in dicts, lists and tuples) that JSON cannot hold written as
+    text (:func:`_json_key`): ``json.dumps`` never passes keys to its ``default``, so a ``dict[date, float]``
+    result failed (review 28). Models, dataclasses... are converted by ``default``, keys included."""
+    if isinstance(value, dict):
+        return {_json_key(k): _json_keys(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_keys(v) for v in value]
+    return value
+
+
 def _dumps(result: Any) -> str:
     """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
-    ``"-Infinity"`` (strict JSON has no NaN)."""
+    ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`)."""
+    try:
+        return _dumps_as_is(result)
+    except TypeError as exc:
+        if not _is_key_error(exc):
+            raise
+    return _dumps_as_is(_json_keys(result))
+
+
+def _dumps_as_is(result: Any) -> str:
     try:
         return json.dumps(result, ensure_ascii=False, default=_json_default, allow_nan=False)
     except ValueError as exc:
@@ -160,7 +198,7 @@ def result_to_content(result: Any) -> str | list[Any]:
       ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
       (UTF-8, ``ensure_ascii=False``, lone surrogates replaced); other objects (dates, UUIDs, enums...) take
-      their JSON form;
+      their JSON form; dict keys JSON cannot hold (dates, UUIDs, enums, tuples...) are written as text;
       NaN and infinite floats become the JSON strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (JSON has no
       NaN, and ``null`` would read as "no value"): ``float("inf")`` gives ``'"Infinity"'``.
 
@@ -310,13 +348,21 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     if type(result) not in (dict, list, tuple) or _is_blocks(result):
         return truncate_content(result_to_content(result), limit)
 
-    def encode() -> str:
+    def encode_as_is(value: Any) -> str:
         try:
-            return _bounded_json(result, limit)
+            return _bounded_json(value, limit)
         except ValueError as exc:
             if not _is_nan_error(exc):
                 raise
-        return _bounded_json(_finite(result), limit, _finite_default)
+        return _bounded_json(_finite(value), limit, _finite_default)
+
+    def encode() -> str:
+        try:
+            return encode_as_is(result)
+        except TypeError as exc:
+            if not _is_key_error(exc):
+                raise
+        return encode_as_is(_json_keys(result))
 
     return _json_text(encode)
 
