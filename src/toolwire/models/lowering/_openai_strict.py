@@ -27,6 +27,11 @@ What :func:`strict_schema` does with a schema outside that subset:
   one matches" and "at least one matches" accept the same values: each alternative is a distinct JSON
   type, or each is an object pinning one shared (in strict mode required) property to its own
   ``const``/``enum`` values, as a pydantic discriminated union does (``Field(discriminator="kind")``);
+* a string ``format`` strict mode does not support (the guide's "Supported properties" list only
+  ``date-time``, ``time``, ``date``, ``duration``, ``email``, ``hostname``, ``ipv4``, ``ipv6`` and ``uuid``;
+  the API answers 400 "'uri' is not a valid format") is dropped and named in the description instead
+  (``Format: path.``): pydantic writes ``path`` for ``pathlib.Path``, ``binary`` for ``bytes``, ``uri`` for
+  ``HttpUrl``, ``password`` for ``SecretStr``... (review 28); the value is still validated before the call;
 * ``discriminator`` (an OpenAPI keyword pydantic writes next to that ``oneOf``) and ``uniqueItems`` are
   dropped: the arguments are still validated against the tool's full schema before the call
   (``jsonschema`` enforces ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it
@@ -73,6 +78,9 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
         out["enum"] = [*out["enum"], None] if None not in out["enum"] else out["enum"]
     return out
 
+
+# the string formats strict mode supports (Structured Outputs guide, "Supported properties")
+STRICT_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
 
 _SUB_SCHEMA_LISTS = ("anyOf",)
 _SUB_SCHEMAS = ("items", "contains")
@@ -181,6 +189,12 @@ def _strict(node: Any) -> Any:
             out[key] = _strict(value)
         else:
             out[key] = copy.deepcopy(value)
+    fmt = out.get("format")
+    if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
+        del out["format"]  # (a 400 in strict mode; the model is told in the description, toolwire validates it)
+        note = f"Format: {fmt}."
+        described = out.get("description")
+        out["description"] = f"{described} ({note})" if isinstance(described, str) and described else note
     is_object = node.get("type") == "object" or "properties" in node
     if is_object:
         props = node.get("properties") or {}
@@ -263,8 +277,9 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
 
     Every property becomes required; the ones that were optional become nullable (the executor
     replaces a ``null`` received for a defaulted parameter by its Python default); every object gets
-    ``additionalProperties: false``; ``default``, ``discriminator`` and ``uniqueItems`` are dropped; a
-    ``oneOf`` whose alternatives cannot overlap becomes an ``anyOf``. The input is not changed.
+    ``additionalProperties: false``; ``default``, ``discriminator`` and ``uniqueItems`` are dropped, and so is
+    a ``format`` strict mode does not support (named in the description instead); a ``oneOf`` whose
+    alternatives cannot overlap becomes an ``anyOf``. The input is not changed.
 
     Raises:
         ValueError: the schema has something strict mode cannot express: an object with free-form keys
