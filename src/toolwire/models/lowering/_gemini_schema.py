@@ -15,6 +15,10 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   validates each position before running the tool;
 * no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
   ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped;
+* ``enum`` is for ``STRING`` values only: the values of another ``enum``/``const`` (an ``IntEnum``, a
+  ``Literal[0, 3]``, a mixed ``Literal["a", 1]`` sent as JSON text) are written in the description instead
+  (``One of: 1, 2.``), so the model still knows the only values the tool takes; a ``null`` among the values
+  (``Literal["a", "b", None]``) makes the node nullable rather than the enum mixed (review 28);
 * the parameters are one ``OBJECT`` (400 "parameters schema should be of type OBJECT"): a top-level
   ``anyOf``/``oneOf`` of objects (a ``tool_from_schema`` or MCP tool) is folded into one object
   (:func:`~toolwire.models.lowering._common.fold_top_union`), a union of other schemas is a SchemaError.
@@ -62,12 +66,18 @@ def _kind_of(values: list[Any]) -> str | None:
     return kind if kind != "other" else None
 
 
+def _values_hint(values: list[Any]) -> str:
+    """What the description says of the values of an ``enum``/``const`` Gemini cannot send as its ``enum``."""
+    return "One of: " + ", ".join(json.dumps(v, ensure_ascii=False, default=str) for v in values) + "."
+
+
 class _Lowering:
     def __init__(self, name: str, root: dict[str, Any]) -> None:
         self.name = name
         self.root = root
         self.dropped: list[str] = []
-        self.json_hints: dict[str, str] = {}  # path -> what an object sent as JSON text says (see json_text)
+        self.json_hints: dict[str, str] = {}  # path -> what the lowering adds to the description (json_text,
+        # any_text, an enum Gemini cannot send: see values_hint), kept when a union's description replaces it
         self.positions: dict[str, JsonPath] = {"": ()}  # path (for messages) -> where it is in the arguments
         self.any_paths: list[JsonPath] = []  # untyped values sent as JSON text (see any_text)
 
@@ -175,6 +185,9 @@ class _Lowering:
                 return {**out, "nullable": True} if nullable else out
             kind = kinds[0] if kinds else None
         enum = [node["const"]] if "const" in node else node.get("enum")
+        if isinstance(enum, list) and None in enum and any(v is not None for v in enum):
+            enum = [v for v in enum if v is not None]  # (Literal["a", "b", None]: a nullable STRING enum)
+            nullable = True
         if kind is None:  # what the node says without a type
             if isinstance(enum, list) and enum:
                 kind = _kind_of(enum)
@@ -196,6 +209,8 @@ class _Lowering:
                 out["enum"] = list(enum)
             else:
                 self.drop(path, "enum" if "enum" in node else "const")
+                hint = self.json_hints[path] = _values_hint(enum)
+                out["description"] = f"{out['description']} ({hint})" if out.get("description") else hint
         fmt = node.get("format")
         if isinstance(fmt, str):
             if fmt in _FORMATS.get(gtype, ()):
@@ -240,7 +255,10 @@ class _Lowering:
         self.drop(path, "untyped value (sent as JSON text)")
         self.any_paths.append(self.positions.get(path, ()))
         description = node.get("description")
-        out = {"type": "STRING", "description": f"{description} ({_ANY_HINT})" if description else _ANY_HINT}
+        enum = [node["const"]] if "const" in node else node.get("enum")
+        hint = f"{_values_hint(enum)} {_ANY_HINT}" if isinstance(enum, list) and enum else _ANY_HINT
+        self.json_hints[path] = hint
+        out = {"type": "STRING", "description": f"{description} ({hint})" if description else hint}
         return {**out, "nullable": True} if nullable or node.get("nullable") else out
 
     def json_text(self, node: dict[str, Any], out: dict[str, Any], path: str) -> dict[str, Any]:
