@@ -237,8 +237,6 @@ def test_a_dataclass_field_the_schema_offers_is_accepted() -> None:
 # --------------------------------------------------------------------------- 5. future annotations, local models
 
 
-@pytest.mark.xfail(strict=True, reason="review 28: with `from __future__ import annotations` a tool's hints are "
-                                       "resolved without the defining function's locals")
 def test_a_tool_using_a_model_defined_in_the_same_function_under_future_annotations() -> None:
     source = textwrap.dedent('''
         from __future__ import annotations
@@ -261,3 +259,35 @@ def test_a_tool_using_a_model_defined_in_the_same_function_under_future_annotati
     exec(compile(source, "<review28_future>", "exec"), namespace)
     search = namespace["make_tools"]("db")[0]
     assert search.invoke({"query": {"text": "x"}}) == "db: x 5"
+
+
+class _Outer(BaseModel):
+    text: str
+
+
+def test_local_models_resolve_through_every_way_of_making_a_tool_and_unknown_names_still_fail() -> None:
+    from toolwire import SchemaError, Tool
+
+    class Local(BaseModel):  # annotations below are text (this module uses future annotations)
+        n: int
+
+    def count(item: Local, outer: _Outer) -> int:
+        """Count."""
+        return item.n + len(outer.text)
+
+    @tool("counted", timeout=5)
+    def counted(item: Local) -> int:
+        """Count."""
+        return item.n
+
+    assert Tool.from_function(count).invoke({"item": {"n": 2}, "outer": {"text": "abc"}}) == 5
+    assert counted.invoke({"item": {"n": 4}}) == 4
+    made = [tool(f) for f in (count,)]  # from a comprehension: its frame's caller holds Local
+    assert made[0].args["item"]["properties"]["n"]["type"] == "integer"
+
+    def broken(item: Missing) -> int:  # type: ignore[name-defined]  # noqa: F821
+        """Broken."""
+        return 0
+
+    with pytest.raises(SchemaError, match="Missing"):
+        tool(broken)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import inspect
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -109,6 +110,32 @@ def type_hints(target: Any) -> dict[str, Any]:
             return typing.get_type_hints(target, include_extras=True)
         hints[name] = value
     return hints
+
+
+def type_hints_in_callers(target: Any, error: NameError, depth: int = 3) -> dict[str, Any]:
+    """:func:`type_hints` of ``target`` with the local variables of the code that is defining the tool as well.
+
+    Under ``from __future__ import annotations`` every annotation is text, resolved later in the function's
+    module globals, so a class defined in the function that makes the tool (``def make_tools(): class
+    Query(BaseModel): ...; @tool def search(query: Query)``) is not found there (review 28). As pydantic does
+    for ``validate_call`` (its parent frame's namespace), the local variables of the nearest frames outside
+    toolwire (up to ``depth`` of them, nearest first) are tried in turn.
+
+    Raises:
+        NameError: ``error`` (the first failure) when no such frame resolves every annotation.
+    """
+    frame = sys._getframe(1)
+    tried = 0
+    while frame is not None and tried < depth:
+        module = frame.f_globals.get("__name__")
+        if not (isinstance(module, str) and (module == "toolwire" or module.startswith("toolwire."))):
+            tried += 1
+            try:
+                return typing.get_type_hints(target, localns=dict(frame.f_locals), include_extras=True)
+            except NameError:
+                pass
+        frame = frame.f_back
+    raise error
 
 
 def _unwrap(func: Any, stop: Callable[[Any], bool] | None = None) -> Any:

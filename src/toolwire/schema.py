@@ -63,6 +63,7 @@ from toolwire._signature import (
     partial_keywords,
     signature_params,
     type_hints,
+    type_hints_in_callers,
 )
 from toolwire._tool_checks import warn_dropped_params, warn_unknown_documented
 from toolwire.errors import SchemaError, ToolValidationError
@@ -460,7 +461,10 @@ def function_schema(
     except (TypeError, ValueError) as exc:
         raise SchemaError(f"Cannot read the signature of {func!r}: {exc}") from None
     try:
-        hints = type_hints(hint_target(func))
+        try:
+            hints = type_hints(hint_target(func))
+        except NameError as exc:  # a class local to the code that makes the tool, under future annotations
+            hints = type_hints_in_callers(hint_target(func), exc)
     except Exception as exc:  # NameError for unresolved forward references, among others
         raise SchemaError(
             f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
