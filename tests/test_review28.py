@@ -223,8 +223,6 @@ def count(counter: Counter) -> int:
     return counter.start + counter.step + counter.total
 
 
-@pytest.mark.xfail(strict=True, reason="review 28: an init=False dataclass field is in the schema (required in strict "
-                                       "mode) but a value sent for it is refused")
 def test_a_dataclass_field_the_schema_offers_is_accepted() -> None:
     strict = convert_to_openai_tool(count, strict=True)["function"]["parameters"]
     offered = "total" in strict["properties"]["counter"]["properties"]
@@ -232,6 +230,11 @@ def test_a_dataclass_field_the_schema_offers_is_accepted() -> None:
                             "type": "tool_call"})
     # either the field is not offered, or a value the schema allows for it is taken
     assert not offered or message.status == "success", message.content
+    plain = convert_to_openai_tool(count)["function"]["parameters"]["properties"]["counter"]
+    assert list(plain["properties"]) == ["start", "step"] and plain["additionalProperties"] is False
+    if not offered:  # the error for a value sent anyway does not list the field as allowed
+        assert "are: start, step." in message.content, message.content
+    assert count.invoke({"counter": {"start": 2}}) == 3
 
 
 # --------------------------------------------------------------------------- 5. future annotations, local models

@@ -209,3 +209,12 @@ class StrictJsonSchema(GenerateJsonSchema):
         if (schema.get("config") or {}).get("extra_fields_behavior") == _FORBID:
             out.setdefault("additionalProperties", False)
         return out
+
+    def dataclass_args_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's schema of a dataclass's fields, without those declared ``field(init=False)``: ``__init__``
+        does not take them, so a value sent for one is refused (or ignored), and the model is not offered them
+        (review 28)."""
+        fields = schema.get("fields")
+        if isinstance(fields, list) and any(isinstance(f, dict) and f.get("init") is False for f in fields):
+            schema = {**schema, "fields": [f for f in fields if not (isinstance(f, dict) and f.get("init") is False)]}
+        return super().dataclass_args_schema(schema)
