@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from toolwire.errors import UserError
-from toolwire.messages import AIMessageChunk
+from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models._generation import Generation
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
@@ -223,6 +223,13 @@ class ChatLlamaCpp(BaseChatModel):
         turn = Turn(loaded)
         generation = Generation(self, request, options, loaded, turn, started=started, fresh=fresh)
         yield from take_turns(turn, generation.run())
+
+    async def _agenerate(self, request: ChatRequest) -> AIMessage:
+        """The reply of ``ainvoke``: :meth:`_astream`'s chunks merged, so that a cancelled call (``asyncio.wait_for``
+        timing out, a cancelled task or Agent run) stops generating at the next token instead of writing its whole
+        reply in a worker thread while holding the model (review 29)."""
+        chunks = [chunk async for chunk in self._astream(request)]
+        return merge_chunks(chunks, as_chunk=False, tool_names=[t.name for t in request.tools])  # type: ignore[return-value]
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
         loop = asyncio.get_running_loop()

@@ -1,0 +1,164 @@
+"""Review 29: the embedded model used the way real users do (concurrency, cancellation, context limits, CLI).
+
+1. (xfail) ``ChatLlamaCpp.ainvoke`` cancelled (``asyncio.wait_for`` timing out, a cancelled task, a cancelled
+   async ``Agent`` run) keeps generating in its worker thread to the end of the reply, holding the model: the
+   next call waits for the abandoned reply (14.7 s instead of about 1 s with qwen2.5-coder-0.5b and
+   ``max_tokens=300``). ``astream`` stops at once on cancellation; ``ainvoke`` does not use it.
+2. (xfail) ``toolwire chat``: once the conversation no longer fits the context, every later question fails with
+   the same error, and each failed question is kept, so the session can never recover.
+3. (xfail) The context-overflow error tells a command-line user to "pass a larger n_ctx", which ``toolwire ask``
+   and ``toolwire chat`` have no option for (a tool result cut to the Agent's 20,000 characters is still 17,945
+   tokens of hex text, over the default 8,192).
+4. (xfail) When the bound tools alone fill the context, the error says "The conversation is 7484 tokens long ...
+   shorten the conversation" for a conversation of one word: the tools are not named as the cause.
+5. (xfail) ``tool_choice="none"`` on a conversation that already holds calls (what ``Agent(on_max_steps="answer")``
+   sends for its last call) gives the text ``[slow_lookup(term="tomato")]`` as the answer with the default model:
+   a call list of a bound tool, which ``decline_unknown_calls`` would decline, is left as the final answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from _llama_fixtures import qwen_fixture, smol_fixture  # noqa: F401
+from toolwire import AIMessage, HumanMessage, Tool, ToolMessage, cli, tool
+from toolwire.errors import UserError
+from toolwire.messages import AIMessageChunk, tool_call
+from toolwire.models.llamacpp import ChatLlamaCpp
+from toolwire.parsing import parse_tool_calls
+
+# -- 1: a cancelled ainvoke keeps the model busy ------------------------------------------------------------
+
+
+class _SlowLocal(ChatLlamaCpp):
+    """A ChatLlamaCpp whose reply is 100 slow chunks (no model file): it records when its reply is closed."""
+
+    def __init__(self) -> None:
+        super().__init__("/nonexistent/slow.gguf")
+        self.produced = 0
+        self.closed = threading.Event()
+
+    def _stream(self, request):  # type: ignore[override]
+        try:
+            for i in range(100):
+                time.sleep(0.05)
+                self.produced += 1
+                yield AIMessageChunk(f"w{i} ")
+        finally:
+            self.closed.set()
+
+
+def test_a_cancelled_ainvoke_stops_generating() -> None:
+    model = _SlowLocal()
+
+    async def main() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(model.ainvoke("Write a long essay."), 0.3)
+
+    asyncio.run(main())
+    stopped = model.closed.wait(1.0)
+    produced = model.produced
+    model.closed.wait(10)  # let the background reply end before the next test
+    assert stopped, f"the reply went on after the cancellation ({produced} chunks one second later)"
+    assert produced < 40
+
+
+def test_a_cancelled_astream_stops_generating() -> None:
+    """The behaviour asked of ``ainvoke`` above, which ``astream`` already has."""
+    model = _SlowLocal()
+
+    async def read() -> None:
+        async for _ in model.astream("Write a long essay."):
+            pass
+
+    async def main() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(read(), 0.3)
+
+    asyncio.run(main())
+    assert model.closed.wait(1.0) and model.produced < 40
+
+
+# -- 2, 3: the command line and a conversation longer than the context ---------------------------------------
+
+_LONG = "Please read this carefully: " + "lorem ipsum dolor sit amet " * 1200  # over 4096 tokens
+
+
+@pytest.mark.model
+@pytest.mark.xfail(strict=True, reason="review 29: toolwire chat never recovers once the conversation outgrows the "
+                                       "context: every later question fails the same way")
+def test_chat_goes_on_after_a_question_too_long_for_the_context(smol, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: smol)
+    result = CliRunner().invoke(cli.app, ["chat", "--max-steps", "1"], input=f"{_LONG}\nhi\nexit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("the context holds") == 1, result.output[-2000:]
+
+
+@pytest.mark.model
+@pytest.mark.xfail(strict=True, reason="review 29: the CLI's context-overflow error says to pass a larger n_ctx, "
+                                       "which the CLI has no option for")
+def test_the_cli_overflow_error_gives_advice_the_cli_can_follow(smol, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: smol)
+    result = CliRunner().invoke(cli.app, ["ask", _LONG])
+    assert result.exit_code == 1
+    assert "the context holds" in result.output
+    helps = CliRunner().invoke(cli.app, ["ask", "--help"]).output
+    if "n_ctx" in result.output:
+        assert "--n-ctx" in helps, "the error's advice names an option `toolwire ask` does not take"
+
+
+# -- 4: tools that fill the context are not named as the cause -----------------------------------------------
+
+
+def _long_tool(i: int) -> Tool:
+    def lookup(city: str, days: int = 1) -> str:
+        return f"{city} {days}"
+
+    lookup.__name__ = f"city_lookup_{i}"
+    lookup.__doc__ = (f"Look up fact number {i} about a city: " + "it reports data and many details. " * 40
+                      + "\n\nArgs:\n    city: the city.\n    days: how many days.")
+    return Tool.from_function(lookup)
+
+
+@pytest.mark.model
+@pytest.mark.xfail(strict=True, reason="review 29: tools that fill the context get 'the conversation is N tokens "
+                                       "long... shorten the conversation' for a one-word question")
+def test_tools_too_long_for_the_context_are_named_as_the_cause(smol) -> None:
+    with pytest.raises(UserError) as caught:
+        smol.bind_tools([_long_tool(i) for i in range(40)]).invoke("hi")
+    message = str(caught.value)
+    assert "the context holds" in message
+    assert "tool" in message.lower(), message
+
+
+# -- 5: tool_choice="none" answers with a call list ----------------------------------------------------------
+
+
+@tool
+def slow_lookup(term: str) -> str:
+    """Look a term up in the encyclopedia."""
+    return f"{term}: a thing."
+
+
+@pytest.mark.model
+@pytest.mark.xfail(strict=True, reason="review 29: with tool_choice='none' the local model's answer is a call list "
+                                       "of a bound tool written as text")
+def test_tool_choice_none_does_not_answer_with_a_call_list(qwen) -> None:
+    """The conversation of an Agent run that reached ``max_steps`` (the model repeated its call) and now makes
+    its ``on_max_steps="answer"`` call: the user gets ``[slow_lookup(term="tomato")]`` as the answer."""
+    conversation = [
+        HumanMessage("Look up 'tomato' in the encyclopedia."),
+        AIMessage("", tool_calls=[tool_call("slow_lookup", {"term": "tomato"}, "c1")]),
+        ToolMessage("tomato: a thing.", tool_call_id="c1"),
+        AIMessage("", tool_calls=[tool_call("slow_lookup", {"term": "tomato"}, "c2")]),
+        ToolMessage("You already called slow_lookup with these same arguments, and the result was: tomato: a thing.\n"
+                    "Do not call it again: use this result to answer.", tool_call_id="c2"),
+    ]
+    reply = qwen.bind_tools([slow_lookup], tool_choice="none").invoke(conversation, max_tokens=60)
+    assert not reply.tool_calls
+    assert not parse_tool_calls(reply.text, ["slow_lookup"]).tool_calls, reply.text
