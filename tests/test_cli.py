@@ -18,7 +18,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedChatModel:
         AIMessage("", tool_calls=[tool_call("calculate", {"expression": "123 * 456"}, "c1")]),
         "123 * 456 = 56088.",
     ])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
     return model
 
 

@@ -14,6 +14,7 @@ EXPECTED = [
     "AgentResult",
     "BaseChatModel",
     "BaseMessage",
+    "ContextOverflowError",
     "HumanMessage",
     "InvalidToolCall",
     "MaxStepsExceeded",

@@ -162,3 +162,55 @@ def test_tool_choice_none_does_not_answer_with_a_call_list(qwen) -> None:
     reply = qwen.bind_tools([slow_lookup], tool_choice="none").invoke(conversation, max_tokens=60)
     assert not reply.tool_calls
     assert not parse_tool_calls(reply.text, ["slow_lookup"]).tool_calls, reply.text
+
+
+# -- 2-4 without a model: the error, and the command line's handling of it ------------------------------------
+
+
+def _fits_or_overflows(messages: list) -> str:
+    """A scripted reply: overflow when the latest question is long, else say how many questions the model saw."""
+    from toolwire.errors import ContextOverflowError
+
+    questions = [m for m in messages if isinstance(m, HumanMessage)]
+    if len(questions[-1].text) > 100:
+        raise ContextOverflowError(9000, 8192)
+    return f"seen {len(questions)} questions"
+
+
+def test_chat_drops_a_question_that_overflows_and_clear_starts_over(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel([_fits_or_overflows], cycle=True)
+    monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: model)
+    result = CliRunner().invoke(cli.app, ["chat"], input=f"one\n{'x' * 200}\ntwo\nclear\nthree\nexit\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("the context holds") == 1
+    assert "--n-ctx" in result.output and "that question was dropped" in result.output
+    assert "seen 1 questions" in result.output  # "one"
+    assert "seen 2 questions" in result.output  # "two": the long question is not in the conversation
+    assert result.output.count("seen 1 questions") == 2  # "three", after clear
+
+
+def test_the_overflow_error_names_the_tools_when_they_take_the_room() -> None:
+    from toolwire import ContextOverflowError
+
+    by_tools = ContextOverflowError(1100, 1024, tools_tokens=1000, tool_count=40)
+    assert "40 tools bound take 1000 of the 1024 tokens" in str(by_tools) and "bind fewer tools" in str(by_tools)
+    by_talk = ContextOverflowError(9000, 8192, tools_tokens=300, tool_count=3)
+    assert str(by_talk).startswith("The conversation is 9000 tokens long") and "a larger n_ctx" in str(by_talk)
+    assert "--n-ctx 16384" in by_talk.advice("--n-ctx 16384")
+    assert isinstance(by_talk, UserError)
+
+
+def test_n_ctx_is_passed_to_a_local_model_and_refused_for_a_hosted_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list = []
+
+    def fake(name: str | None, dialect: str | None, n_ctx: int | None = None) -> object:
+        seen.append(n_ctx)
+        raise UserError("stop here.")
+
+    monkeypatch.setattr(cli, "_model", fake)
+    result = CliRunner().invoke(cli.app, ["ask", "hi", "--n-ctx", "16384"])
+    assert result.exit_code == 1 and seen == [16384]
+    hosted = CliRunner().invoke(cli.app, ["ask", "hi", "--model", "openai:gpt-4o-mini", "--n-ctx", "16384"])
+    assert hosted.exit_code == 1 and "--n-ctx applies to local models only" in hosted.output and seen == [16384]

@@ -199,3 +199,22 @@ def _spec():
     from toolwire.models._call_checks import CallSpec
 
     return CallSpec((), True, True, {})
+
+
+def test_with_calls_off_a_call_of_a_bound_tool_is_declined_too() -> None:
+    """``tool_choice="none"`` scans with ``calls=False`` (review 29): a call list of a bound tool is not the answer."""
+    from toolwire.models._call_checks import CallSpec
+
+    bound = [(4, {4: 0.9, 25: 0.1}), (5, {5: 1.0}), (6, {6: 1.0}), (31, {31: 1.0}), (32, {32: 1.0})]
+    run = _ScriptedGeneration([bound, _ANSWER], bar=0.5)
+    free = run.gen._free(_TOKENS, [100, 101], OpenerScanner(("pythonic",), NAMES, calls=False),
+                         CallSpec((), True, True, {}), [])
+    shown = []
+    while True:
+        try:
+            shown.append(next(free).content)
+        except StopIteration as stop:
+            whole, call_text, fmt = stop.value
+            break
+    assert (whole, call_text, fmt) == ("The area is 25", "", None) and "".join(shown) == whole
+    assert run.gen.unknown_calls == 1 and run.calls[1][1] == (4,)

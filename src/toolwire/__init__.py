@@ -7,6 +7,7 @@ reply's ``tool_calls``, run them (``tool.invoke(tool_call)`` or :class:`ToolExec
 
 from toolwire.agent import Agent, AgentEvent, AgentResult
 from toolwire.errors import (
+    ContextOverflowError,
     MaxStepsExceeded,
     ProviderError,
     SchemaError,
@@ -46,6 +47,7 @@ __all__ = [
     "AgentResult",
     "BaseChatModel",
     "BaseMessage",
+    "ContextOverflowError",
     "HumanMessage",
     "InvalidToolCall",
     "MaxStepsExceeded",

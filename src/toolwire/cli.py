@@ -30,7 +30,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
-from toolwire.errors import MaxStepsExceeded, SchemaError, ToolwireError, UserError
+from toolwire.errors import ContextOverflowError, MaxStepsExceeded, SchemaError, ToolwireError, UserError
 from toolwire.results import valid_text
 from toolwire.tools import Tool
 
@@ -220,33 +220,46 @@ def _default_tools() -> list[Tool]:
     return list(BOOK_TOOLS)
 
 
-def _check_dialect(name: str | None, dialect: str | None) -> None:
-    """Refuse a ``--dialect`` that would be ignored or cannot work, before any model is built.
+def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = None) -> None:
+    """Refuse a ``--dialect`` or ``--n-ctx`` that would be ignored or cannot work, before any model is built.
 
     Raises:
-        UserError: ``dialect`` is given with a provider's model (``openai:...``: dialects apply to local models
-            only), or is not one of :data:`~toolwire.models.dialects.DIALECTS`.
+        UserError: ``dialect`` or ``n_ctx`` is given with a provider's model (``openai:...``: both apply to local
+            models only), or ``dialect`` is not one of :data:`~toolwire.models.dialects.DIALECTS`.
     """
-    if dialect is None:
+    if dialect is None and n_ctx is None:
         return
     from toolwire.models.dialects import DIALECTS
     from toolwire.models.factory import PROVIDERS
 
     provider, sep, _ = (name or "local").strip().partition(":")
     if sep and provider in PROVIDERS and provider != "local":
-        raise UserError(f"--dialect applies to local models only, not to {name!r}: leave it out.")
+        option = "--dialect" if dialect is not None else "--n-ctx"
+        raise UserError(f"{option} applies to local models only, not to {name!r}: leave it out.")
+    if dialect is None:
+        return
     if dialect not in DIALECTS:
         raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}, or leave out --dialect "
                         "to use the model's own.")
 
 
-def _model(name: str | None, dialect: str | None) -> Any:
+def _model(name: str | None, dialect: str | None, n_ctx: int | None = None) -> Any:
     from toolwire.models.factory import init_chat_model
 
     kwargs: dict[str, Any] = {}
     if dialect:
         kwargs["dialect"] = dialect
+    if n_ctx is not None:
+        kwargs["n_ctx"] = n_ctx
     return init_chat_model(name or "local", **kwargs)
+
+
+def _error_text(exc: ToolwireError) -> str:
+    """A library error as the command line says it: a context overflow names ``--n-ctx``, the option the
+    commands take, rather than the ``n_ctx`` argument (review 29)."""
+    if isinstance(exc, ContextOverflowError):
+        return exc.advice(f"a larger --n-ctx (more than {exc.n_ctx})")
+    return str(exc)
 
 
 def _fmt_args(args: Any) -> str:
@@ -301,21 +314,23 @@ DialectOpt = Annotated[str | None, typer.Option(
     "--dialect", help="Tool-call dialect of a local model: template, pythonic or json (local models only).")]
 
 
+NCtxOpt = Annotated[int | None, typer.Option(
+    "--n-ctx", min=256, help="Context window of a local model, in tokens (default 8192; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
 
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
-           dialect: str | None, mcp: list[str] | None = None) -> Any:
+           dialect: str | None, mcp: list[str] | None = None, n_ctx: int | None = None) -> Any:
     from toolwire.agent import Agent
 
-    _check_dialect(model, dialect)  # before tools load and MCP servers start
+    _check_dialect(model, dialect, n_ctx)  # before tools load and MCP servers start
     loaded = [t for spec in tools or () for t in load_tools(spec)] if tools or mcp else _default_tools()
     if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools
 
         loaded += [t for server in mcp for t in load_mcp_tools(server)]
-    return Agent(_model(model, dialect), loaded, max_steps=max_steps, system_prompt=system)
+    return Agent(_model(model, dialect, n_ctx), loaded, max_steps=max_steps, system_prompt=system)
 
 
 @app.command()
@@ -328,20 +343,21 @@ def ask(
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
     mcp: McpOpt = None,
+    n_ctx: NCtxOpt = None,
 ) -> None:
     """Answer one question, calling tools as the model asks (the book's three tools by default)."""
     if not question.strip():
         fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
     question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
     try:
-        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp)
+        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx)
         if not as_json:
             out.print(f"[bold]? {escape(question)}[/bold]")
         _run(agent, question, as_json)
     except MaxStepsExceeded as exc:
         fail(_max_steps_text(exc, max_steps))
     except ToolwireError as exc:
-        fail(str(exc))
+        fail(_error_text(exc))
     except KeyboardInterrupt:
         fail("interrupted.", 130)
 
@@ -354,16 +370,17 @@ def chat(
     system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
     dialect: DialectOpt = None,
     mcp: McpOpt = None,
+    n_ctx: NCtxOpt = None,
 ) -> None:
-    """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave; Ctrl-C during an
-    answer stops that question only)."""
+    """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
+    conversation; Ctrl-C during an answer stops that question only)."""
     try:
-        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp)
+        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx)
     except ToolwireError as exc:
         fail(str(exc))
         return
     conversation: list[Any] = []
-    out.print("[dim]toolwire chat: type a question; 'exit' or Ctrl-D leaves.[/dim]")
+    out.print("[dim]toolwire chat: type a question; 'clear' starts a new conversation; 'exit' or Ctrl-D leaves.[/dim]")
     while True:
         try:
             line = valid_text(input("you> ").strip())
@@ -377,12 +394,21 @@ def chat(
             return
         if not line:
             continue
+        if line.lower() in ("clear", "/clear"):
+            conversation = []
+            out.print("[dim]a new conversation starts.[/dim]")
+            continue
         from toolwire.messages import HumanMessage
 
         try:
             result = _run(agent, [*conversation, HumanMessage(line)], False)
+        except ContextOverflowError as exc:  # the question does not fit: it is dropped, so the session can go on
+            err.print(f"[red]error:[/red] {escape(_error_text(exc))}")
+            err.print("[yellow]that question was dropped from the conversation:[/yellow] ask something shorter, or "
+                      "type 'clear' to start a new conversation.")
+            continue
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
-            text = _max_steps_text(exc, max_steps) if isinstance(exc, MaxStepsExceeded) else str(exc)
+            text = _max_steps_text(exc, max_steps) if isinstance(exc, MaxStepsExceeded) else _error_text(exc)
             err.print(f"[red]error:[/red] {escape(text)}")
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:

@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "ContextOverflowError",
     "MaxStepsExceeded",
     "ProviderError",
     "SchemaError",
@@ -51,6 +52,41 @@ class ToolwireError(Exception):
 
 class UserError(ToolwireError):
     """The API or the command line was used in a way that cannot work; the message says what to do."""
+
+
+class ContextOverflowError(UserError):
+    """A local model's prompt leaves no room for a reply in its context window (``n_ctx`` tokens).
+
+    Raised before anything is generated. The message says what takes the room and what to do; the CLI
+    gives the same advice with its own option names (:meth:`advice`).
+
+    Attributes:
+        tokens: the prompt's length in tokens (the conversation, with the system turn and the tools).
+        n_ctx: the context window in tokens.
+        tools_tokens: the tokens of the system turn that carries the bound tools' descriptions (0 when no
+            tools are offered or it cannot be measured on its own).
+        tool_count: how many tools were offered.
+    """
+
+    def __init__(self, tokens: int, n_ctx: int, *, tools_tokens: int = 0, tool_count: int = 0,
+                 min_room: int = 8) -> None:
+        self.tokens, self.n_ctx, self.tools_tokens, self.tool_count = tokens, n_ctx, tools_tokens, tool_count
+        self.min_room = min_room
+        super().__init__(self.advice())
+
+    @property
+    def tools_fill_it(self) -> bool:
+        """Whether the tools' descriptions take most of the prompt (then binding fewer tools is the fix)."""
+        return self.tool_count > 0 and 2 * self.tools_tokens >= self.tokens
+
+    def advice(self, n_ctx_option: str = "a larger n_ctx") -> str:
+        """The message, with ``n_ctx_option`` naming how to raise the context (``"--n-ctx 16384"`` on the CLI)."""
+        if self.tools_fill_it:
+            return (f"The {self.tool_count} tools bound take {self.tools_tokens} of the {self.n_ctx} tokens the "
+                    f"context holds, leaving too little room for the conversation and the reply ({self.tokens} tokens "
+                    f"in all): bind fewer tools, shorten their descriptions, or pass {n_ctx_option}.")
+        return (f"The conversation is {self.tokens} tokens long and the reply needs room for at least {self.min_room} "
+                f"more, but the context holds {self.n_ctx}: pass {n_ctx_option} or shorten the conversation.")
 
 
 class SchemaError(UserError):

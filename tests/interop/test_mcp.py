@@ -358,7 +358,7 @@ def test_cli_ask_with_mcp_servers(monkeypatch, demo_http_url):
 
 def _ask_with_mcp(cli, monkeypatch, demo_http_url) -> None:
     model = ScriptedChatModel([calls(("add", {"a": 2, "b": 2}, "q1")), "2 + 2 = 4"])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
     runner = CliRunner()
     command = " ".join(DEMO)
     result = runner.invoke(cli.app, ["ask", "2 + 2?", "--mcp", command, "--json"])
@@ -372,7 +372,7 @@ def _ask_with_mcp(cli, monkeypatch, demo_http_url) -> None:
 
     # with --tools too, both sets are offered
     model2 = ScriptedChatModel(["ok"])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect: model2)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model2)
     result = runner.invoke(cli.app, ["ask", "x", "--tools", "toolwire.examples.book", "--mcp", demo_http_url])
     assert result.exit_code == 0, result.output
     assert model2.requests[0].tools[:4] == ["get_weather", "calculate", "search_web", "add"]

@@ -11,7 +11,7 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolwire.errors import ProviderError, UserError
+from toolwire.errors import ContextOverflowError, ProviderError, UserError
 from toolwire.messages import AIMessageChunk
 from toolwire.models._argument_lean import ArgumentLean
 from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability, stream_spans
@@ -84,9 +84,8 @@ class Generation:
         self.prefix = self._system_prefix(loaded, chat, tokens)
         room = self.model.n_ctx - len(tokens)
         if room < _MIN_ROOM:
-            raise UserError(f"The conversation is {len(tokens)} tokens long and the reply needs room for at least "
-                            f"{_MIN_ROOM} more, but the context holds {self.model.n_ctx}: pass a larger n_ctx or "
-                            f"shorten the conversation.")
+            raise ContextOverflowError(len(tokens), self.model.n_ctx, tools_tokens=self._system_tokens(loaded, chat),
+                                       tool_count=len(offered), min_room=_MIN_ROOM)
         self.budget = min(int(self.opts["max_tokens"]), room)
         parallel = request.parallel_tool_calls is not False
         signature = dialect.formats[0] == "pythonic"  # the prompt shows Python signatures (required arguments first)
@@ -99,6 +98,10 @@ class Generation:
             call_text, _ = self._made_call(loaded, tokens, "", "", fmt, spec, conversation_texts(request.messages))
         else:
             scanner = OpenerScanner(dialect.formats, names) if offered else None
+            if choice == "none" and request.tools:  # a call written anyway (as earlier turns show them) is declined:
+                # with calls=False every call opening counts as a call of no tool (review 29: the final answer of
+                # Agent(on_max_steps="answer") was the text "[lookup(term=...)]")
+                scanner = OpenerScanner(dialect.formats, [t.name for t in request.tools], calls=False)
             judged = self.value_bar > 0 and dialect.name == "pythonic"
             spec = CallSpec(offered, parallel, signature, example_strings(offered, parallel) if judged else {})
             context = conversation_texts(request.messages)
@@ -367,6 +370,17 @@ class Generation:
                 text = None
             loaded.grammar_texts[key] = text
         return loaded.grammar_texts[key]
+
+    def _system_tokens(self, loaded: LoadedModel, chat: Rendered) -> int:
+        """The length in tokens of the system turn, which carries the offered tools' descriptions (for the
+        overflow error); 0 when there is none or it cannot be rendered alone."""
+        if not chat.messages or chat.messages[0].get("role") != "system":
+            return 0
+        try:
+            return len(loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools),
+                                                     add_generation_prompt=False)))
+        except UserError:
+            return 0
 
     def _system_prefix(self, loaded: LoadedModel, chat: Rendered, tokens: list[int]) -> int:
         """How many leading ``tokens`` are the system turn (with the tools), for the disk prompt cache;
