@@ -59,7 +59,9 @@ class ChatLlamaCpp(BaseChatModel):
     Args:
         model: a registry name (``"qwen2.5-coder-1.5b"``, the default; see ``toolwire models list``),
             pulled on first use if missing, or the path of a ``.gguf`` file.
-        n_ctx: context size in tokens (prompt plus reply), at least 1.
+        n_ctx: context size in tokens (prompt plus reply), at least 1. The weights are loaded once per process for
+            each file and ``n_ctx``: instances that share both share the loaded model (and its KV cache, taken in
+            turns), and the first one's ``n_threads`` and ``verbose`` apply to all of them.
         n_threads: CPU threads (default: all cores).
         temperature: sampling temperature; 0 (default) is greedy and deterministic.
         seed: sampling seed used when ``temperature`` > 0.
