@@ -371,27 +371,28 @@ class Generation:
             loaded.grammar_texts[key] = text
         return loaded.grammar_texts[key]
 
-    def _system_tokens(self, loaded: LoadedModel, chat: Rendered) -> int:
-        """The length in tokens of the system turn, which carries the offered tools' descriptions (for the
-        overflow error); 0 when there is none or it cannot be rendered alone."""
+    @staticmethod
+    def _system_head(loaded: LoadedModel, chat: Rendered) -> list[int]:
+        """The tokens of the system turn alone, which carries the offered tools' descriptions; empty when there is
+        no system turn or the template refuses a conversation of one system turn."""
         if not chat.messages or chat.messages[0].get("role") != "system":
-            return 0
+            return []
         try:
-            return len(loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools),
-                                                     add_generation_prompt=False)))
+            return loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools), add_generation_prompt=False))
         except UserError:
-            return 0
+            return []
+
+    def _system_tokens(self, loaded: LoadedModel, chat: Rendered) -> int:
+        """The length in tokens of the system turn (for the overflow error); 0 when it cannot be measured alone."""
+        return len(self._system_head(loaded, chat))
 
     def _system_prefix(self, loaded: LoadedModel, chat: Rendered, tokens: list[int]) -> int:
         """How many leading ``tokens`` are the system turn (with the tools), for the disk prompt cache;
         0 when the cache is off, there is no system turn, or it does not render as a prefix."""
-        if not self.model.prompt_cache or not chat.messages or chat.messages[0].get("role") != "system":
+        if not self.model.prompt_cache:
             return 0
-        try:
-            head = loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools), add_generation_prompt=False))
-        except UserError:  # a template that refuses a conversation of one system turn
-            return 0
-        return len(head) if len(head) < len(tokens) and tokens[:len(head)] == head else 0
+        head = self._system_head(loaded, chat)
+        return len(head) if head and len(head) < len(tokens) and tokens[:len(head)] == head else 0
 
     def _warm(self, loaded: LoadedModel, tokens: list[int]) -> int:
         """Make the KV cache hold the system turn: from memory, else from the disk prompt cache, else
