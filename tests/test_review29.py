@@ -1,17 +1,19 @@
 """Review 29: the embedded model used the way real users do (concurrency, cancellation, context limits, CLI).
 
-1. (xfail) ``ChatLlamaCpp.ainvoke`` cancelled (``asyncio.wait_for`` timing out, a cancelled task, a cancelled
+What the review found (each fixed; the tests below failed before the fix):
+
+1. ``ChatLlamaCpp.ainvoke`` cancelled (``asyncio.wait_for`` timing out, a cancelled task, a cancelled
    async ``Agent`` run) keeps generating in its worker thread to the end of the reply, holding the model: the
    next call waits for the abandoned reply (14.7 s instead of about 1 s with qwen2.5-coder-0.5b and
    ``max_tokens=300``). ``astream`` stops at once on cancellation; ``ainvoke`` does not use it.
-2. (xfail) ``toolwire chat``: once the conversation no longer fits the context, every later question fails with
+2. ``toolwire chat``: once the conversation no longer fits the context, every later question fails with
    the same error, and each failed question is kept, so the session can never recover.
-3. (xfail) The context-overflow error tells a command-line user to "pass a larger n_ctx", which ``toolwire ask``
+3. The context-overflow error tells a command-line user to "pass a larger n_ctx", which ``toolwire ask``
    and ``toolwire chat`` have no option for (a tool result cut to the Agent's 20,000 characters is still 17,945
    tokens of hex text, over the default 8,192).
-4. (xfail) When the bound tools alone fill the context, the error says "The conversation is 7484 tokens long ...
+4. When the bound tools alone fill the context, the error says "The conversation is 7484 tokens long ...
    shorten the conversation" for a conversation of one word: the tools are not named as the cause.
-5. (xfail) ``tool_choice="none"`` on a conversation that already holds calls (what ``Agent(on_max_steps="answer")``
+5. ``tool_choice="none"`` on a conversation that already holds calls (what ``Agent(on_max_steps="answer")``
    sends for its last call) gives the text ``[slow_lookup(term="tomato")]`` as the answer with the default model:
    a call list of a bound tool, which ``decline_unknown_calls`` would decline, is left as the final answer.
 """
@@ -90,8 +92,6 @@ _LONG = "Please read this carefully: " + "lorem ipsum dolor sit amet " * 1200  #
 
 
 @pytest.mark.model
-@pytest.mark.xfail(strict=True, reason="review 29: toolwire chat never recovers once the conversation outgrows the "
-                                       "context: every later question fails the same way")
 def test_chat_goes_on_after_a_question_too_long_for_the_context(smol, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: smol)
     result = CliRunner().invoke(cli.app, ["chat", "--max-steps", "1"], input=f"{_LONG}\nhi\nexit\n")
@@ -100,8 +100,6 @@ def test_chat_goes_on_after_a_question_too_long_for_the_context(smol, monkeypatc
 
 
 @pytest.mark.model
-@pytest.mark.xfail(strict=True, reason="review 29: the CLI's context-overflow error says to pass a larger n_ctx, "
-                                       "which the CLI has no option for")
 def test_the_cli_overflow_error_gives_advice_the_cli_can_follow(smol, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: smol)
     result = CliRunner().invoke(cli.app, ["ask", _LONG])
@@ -126,8 +124,6 @@ def _long_tool(i: int) -> Tool:
 
 
 @pytest.mark.model
-@pytest.mark.xfail(strict=True, reason="review 29: tools that fill the context get 'the conversation is N tokens "
-                                       "long... shorten the conversation' for a one-word question")
 def test_tools_too_long_for_the_context_are_named_as_the_cause(smol) -> None:
     with pytest.raises(UserError) as caught:
         smol.bind_tools([_long_tool(i) for i in range(40)]).invoke("hi")
@@ -146,8 +142,6 @@ def slow_lookup(term: str) -> str:
 
 
 @pytest.mark.model
-@pytest.mark.xfail(strict=True, reason="review 29: with tool_choice='none' the local model's answer is a call list "
-                                       "of a bound tool written as text")
 def test_tool_choice_none_does_not_answer_with_a_call_list(qwen) -> None:
     """The conversation of an Agent run that reached ``max_steps`` (the model repeated its call) and now makes
     its ``on_max_steps="answer"`` call: the user gets ``[slow_lookup(term="tomato")]`` as the answer."""
