@@ -185,6 +185,18 @@ def function_doc(func: Any) -> str | None:
     return inspect.getdoc(func) or call_doc(func)
 
 
+def is_async_callable(func: Any) -> bool:
+    """Whether calling ``func`` gives a coroutine or an async generator: an ``async def`` (or async generator
+    function), one under a plain ``functools.wraps`` decorator (the wrapper returns its coroutine), or a callable
+    object whose ``__call__`` is one."""
+    def async_def(target: Any) -> bool:
+        return inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target)
+
+    unwrapped = inspect.unwrap(func)
+    return async_def(func) or (unwrapped is not func and async_def(unwrapped)) or (
+        not inspect.isroutine(func) and callable(func) and async_def(type(func).__call__))
+
+
 def call_doc(func: Any) -> str | None:
     """The docstring of ``type(func).__call__`` when ``func`` (through ``functools.partial``) is a callable
     object, not a function, method or class; else None. Its ``Args:`` describe the parameters the object
@@ -294,3 +306,8 @@ def partial_keywords(func: Any) -> set[str]:
         fixed.update(func.keywords)
         func = func.func
     return fixed
+
+
+def docstring_summary(func: Any) -> str:
+    """The description :func:`function_doc`'s docstring gives ``func`` (its summary and body, without sections)."""
+    return _parse_docstring(function_doc(func))[0]

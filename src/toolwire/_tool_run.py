@@ -153,15 +153,27 @@ def finished_at(func: Callable[..., Any], clock: Callable[[], float]) -> Callabl
 
 
 def drain(generator: Any, stop: threading.Event) -> list[Any]:
-    """The items of a sync generator tool's result, read until it ends or ``stop`` is set (its call timed out
-    and nobody will read them: the generator is closed, so its ``finally`` blocks run, and the thread ends)."""
+    """The items of a sync generator tool's result (or of any lazy iterator a tool returns), read until it ends
+    or ``stop`` is set (its call timed out and nobody will read them: a generator, or an iterator with a
+    ``close`` method, is closed, so its ``finally`` blocks run, and the thread ends)."""
     items = []
     for item in generator:
         if stop.is_set():
-            generator.close()
+            close = getattr(generator, "close", None)
+            if callable(close):
+                close()
             break
         items.append(item)
     return items
+
+
+def current_task() -> asyncio.Task[Any] | None:
+    """The task running the caller, or None outside a running event loop (a coroutine being closed by the
+    garbage collector)."""
+    try:
+        return asyncio.current_task()
+    except RuntimeError:
+        return None
 
 
 async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -306,7 +306,10 @@ def is_cheap_result(result: Any) -> bool:
         nodes += 1
         if isinstance(value, bytes | bytearray):
             chars += len(value)
-        elif isinstance(value, BaseModel) or hasattr(value, "__dataclass_fields__"):
+        elif isinstance(value, Iterator):  # read lazily, maybe slowly or without end: not on the event loop
+            return False
+        elif isinstance(value, BaseModel) or hasattr(type(value), "__dataclass_fields__"):  # (the class's: an
+            # instance's __getattr__ may raise anything, review 31)
             fields = getattr(value, "__dict__", None)
             if fields is None:
                 return False  # a slotted dataclass: not walked, treated as big

@@ -26,12 +26,13 @@ import functools
 import inspect
 import threading
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal, overload
 
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
+from toolwire._signature import docstring_summary, is_async_callable
 from toolwire._tool_checks import check_fields_taken, check_name, unbound_method_error, warn_provider_name
 from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
@@ -40,6 +41,7 @@ from toolwire._tool_run import (
     _in_context,
     _is_tool_call,
     bad_timeout,
+    current_task,
     current_tool_call,
     drain,
     escaped,
@@ -47,7 +49,7 @@ from toolwire._tool_run import (
     run_timed,
 )
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError, UserError
-from toolwire.messages import ToolCall, ToolMessage
+from toolwire.messages import ToolCall, ToolMessage, _copy_containers
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
 from toolwire.results import error_text, result_to_content, truncate_content, valid_text
 from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
@@ -57,6 +59,8 @@ __all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_con
 ResponseFormat = Literal["content", "content_and_artifact"]
 _GENERATOR = types.GeneratorType
 _ASYNC_GENERATOR = types.AsyncGeneratorType
+_CONTAINERS = (dict, list)
+_NOT_LAZY = frozenset((str, int, float, bool, type(None), dict, list, tuple))  # common results, no iterator test
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -148,12 +152,7 @@ class Tool:
         self._null_plan = schema.null_plan
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
         self._source: tuple[str, Any] | None = None  # how to make it again when pickled (_tool_pickle)
-        # an ``async def`` under a plain functools.wraps decorator is async too: the wrapper returns its
-        # coroutine; an async generator function is async too (its items are gathered into a list)
-        unwrapped = inspect.unwrap(func)
-        self.is_async = _is_async_def(func) or (unwrapped is not func and _is_async_def(unwrapped)) or (
-            not inspect.isroutine(func) and callable(func) and _is_async_def(type(func).__call__)
-        )
+        self.is_async = is_async_callable(func)
         self.return_direct = return_direct
         self.timeout = timeout
         self.response_format = response_format
@@ -206,7 +205,7 @@ class Tool:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
                 raise SchemaError("args_schema must be a pydantic BaseModel class.")
             check_fields_taken(func, args_schema, tool_name)
-            doc_desc = _docstring_summary(func) if description is None else None
+            doc_desc = docstring_summary(func) if description is None else None
             schema = model_schema(args_schema, tool_name, description or doc_desc or None)
         else:
             schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring)
@@ -354,6 +353,10 @@ class Tool:
                 plan = self._json_plan = json_string_plan(self.parameters)
             if isinstance(plan, dict):  # None: no parameter wants an object or array
                 args = decode_json_strings(args, plan)
+            for value in args.values():  # pydantic passes an Any (or dict[str, Any]) value on as it is: a tool
+                if type(value) in _CONTAINERS:  # changing it would rewrite the model's recorded call (review 31)
+                    args = _copy_containers(args)
+                    break
         elif isinstance(args, str | bytes | bytearray):
             from toolwire.errors import ToolCallParseError
             from toolwire.parsing.arguments import normalize_arguments
@@ -371,8 +374,8 @@ class Tool:
         its thread was abandoned: the generator is closed rather than drained for nobody). Exceptions other
         than ordinary ones are turned into ones that fail this call only: ``SystemExit`` -> :class:`ToolExecutionError`;
         ``StopIteration``, ``StopAsyncIteration`` and other ``BaseException`` subclasses (a sync tool's
-        ``CancelledError`` is always its own) -> ``RuntimeError`` from them. ``KeyboardInterrupt`` and
-        ``GeneratorExit`` propagate. For an async tool this only makes the coroutine (see :meth:`_guarded`).
+        ``CancelledError`` and ``GeneratorExit`` are always its own) -> ``RuntimeError`` from them.
+        ``KeyboardInterrupt`` propagates. For an async tool this only makes the coroutine (see :meth:`_guarded`).
         """
         try:
             if self._positional_only:
@@ -380,7 +383,10 @@ class Tool:
                 result = self.func(*pos, **kwargs)
             else:
                 result = self.func(**kwargs)
-            if type(result) is _GENERATOR:  # its body runs now, on this thread, inside the timeout
+            kind = type(result)
+            if kind is _GENERATOR or (kind not in _NOT_LAZY and isinstance(result, Iterator)):
+                # a generator's body, or any lazy iterator (a cursor, a map over a file), runs now, on this
+                # thread, inside the timeout (review 31), not later where the result is written
                 result = list(result) if stop is None else drain(result, stop)
             return result
         except (StopIteration, StopAsyncIteration) as exc:  # asyncio cannot carry them: a run would hang
@@ -389,7 +395,7 @@ class Tool:
             raise
         except SystemExit as exc:  # a tool must not end the program that runs it
             raise self._exit_error(exc) from None
-        except (KeyboardInterrupt, GeneratorExit):
+        except KeyboardInterrupt:
             raise
         except BaseException as exc:  # CancelledError, a library's own BaseException subclass
             raise escaped(exc) from exc
@@ -409,12 +415,12 @@ class Tool:
                     f"(content, artifact) tuple, but returned {type(result).__name__}."
                 )
             result, artifact = result
-        if inspect.isawaitable(result):
+        if inspect.isawaitable(result) or type(result) is _ASYNC_GENERATOR:
             if inspect.iscoroutine(result):
                 result.close()  # never awaited: close it so Python does not warn later
             raise ToolExecutionError(
-                f"Tool '{self.name}' returned an awaitable instead of a result; declare the function "
-                "`async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
+                f"Tool '{self.name}' returned an awaitable or async generator instead of a result; declare the "
+                "function `async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
         return ToolMessage(result_to_content(result), _call_id(call), name=self.name, artifact=artifact)
 
     def _error_message(self, exc: BaseException, call: Mapping[str, Any]) -> ToolMessage:
@@ -488,6 +494,7 @@ class Tool:
         task running the call is being cancelled (the caller's run, or the timeout); the tool's own (an
         inner task it awaited was cancelled) becomes a ``RuntimeError``.
         """
+        running = current_task()
         try:
             result = self._call(kwargs)
             if type(result) is _ASYNC_GENERATOR:
@@ -503,7 +510,11 @@ class Tool:
             raise
         except SystemExit as exc:
             raise self._exit_error(exc) from None
-        except (KeyboardInterrupt, GeneratorExit):
+        except GeneratorExit as exc:  # the tool's own while its task runs it; else this coroutine is being closed
+            if running is None or current_task() is not running:
+                raise
+            raise escaped(exc) from exc
+        except KeyboardInterrupt:
             raise
         except BaseException as exc:
             raise escaped(exc) from exc
@@ -534,17 +545,6 @@ class Tool:
             finally:
                 _CURRENT_CALL.reset(token)
         return await self._arun(self.validate_args(input), limit)
-
-
-def _is_async_def(func: Any) -> bool:
-    return inspect.iscoroutinefunction(func) or inspect.isasyncgenfunction(func)
-
-
-def _docstring_summary(func: Callable[..., Any]) -> str:
-    from toolwire._signature import function_doc
-    from toolwire.schema import _parse_docstring
-
-    return _parse_docstring(function_doc(func))[0]
 
 
 @overload
