@@ -161,12 +161,18 @@ def unique_ids_in_turns(messages: list[BaseMessage]) -> None:
     ToolMessages after it (up to the next AIMessage) that answer a repeated id are renamed in the same order:
     the k-th answer with id ``X`` answers the k-th call with id ``X``. So a turn ``[c, c]`` answered once
     leaves exactly its second call pending, and no call is run twice.
+
+    Then the ToolMessages of each turn with an empty (or ``None``) ``tool_call_id`` answer, in order, the calls
+    of its AIMessage that no ToolMessage answers by id, and get those calls' ids (:func:`_fill_empty_answers`):
+    an AIMessage gives a call with an empty id a new generated one, so its answer would otherwise match no call
+    and the call would be run again.
     """
     for index, message in enumerate(messages):
         if not isinstance(message, AIMessage):
             continue
         renamed = unique_call_ids(message)
         if renamed is message:
+            _fill_empty_answers(messages, index)
             continue
         messages[index] = renamed
         new_ids: dict[str, list[str]] = {}
@@ -185,6 +191,30 @@ def unique_ids_in_turns(messages: list[BaseMessage]) -> None:
                 targets = new_ids[answer.tool_call_id]
                 if order < len(targets) and targets[order] != answer.tool_call_id:
                     messages[later] = answer.copy(tool_call_id=targets[order])
+        _fill_empty_answers(messages, index)
+
+
+def _fill_empty_answers(messages: list[BaseMessage], index: int) -> None:
+    """Give the ToolMessages with no ``tool_call_id`` after the AIMessage at ``index`` (up to the next
+    AIMessage) the ids of its calls that no ToolMessage answers by id, in call order (valid calls, then invalid
+    ones), in place; each such ToolMessage is replaced by a copy. Those left over when every call is answered
+    stay as they are."""
+    ai: AIMessage = messages[index]  # type: ignore[assignment]
+    answers: list[tuple[int, ToolMessage]] = []
+    for later in range(index + 1, len(messages)):
+        message = messages[later]
+        if isinstance(message, AIMessage):
+            break
+        if isinstance(message, ToolMessage):
+            answers.append((later, message))
+    empty = [(later, answer) for later, answer in answers if not answer.tool_call_id]
+    if not empty:
+        return
+    answered = {answer.tool_call_id for _, answer in answers}
+    unanswered = [call["id"] for call in [*ai.tool_calls, *ai.invalid_tool_calls]
+                  if isinstance(call.get("id"), str) and call["id"] and call["id"] not in answered]
+    for (later, answer), call_id in zip(empty, unanswered, strict=False):
+        messages[later] = answer.copy(tool_call_id=call_id)
 
 
 def stale_answer(call: ToolCall | InvalidToolCall) -> ToolMessage:
