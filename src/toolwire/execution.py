@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire._concurrency import run_coroutine_sync
+from toolwire._printing import printed, safe_text
 from toolwire._tool_run import _running, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import (
@@ -128,11 +129,17 @@ class ToolExecutor:
         return ToolMessage(text, call.get("id") or "", status="error", name=name)
 
     def _unknown(self, call: ToolCall) -> UnknownToolError:
+        """The error of a call whose name is no tool's (or not text: shown as its ``repr()``, or its type's name
+        when that fails).
+
+        Returns:
+            The error, to be raised or answered; never raises itself.
+        """
         name = call.get("name")
         available = ", ".join(sorted(self.tools)) or "none"
         return UnknownToolError(
-            f"There is no tool named {name!r}. Available tools: {available}. Call one of them by its exact name.",
-            name, call.get("id"),
+            f"There is no tool named {safe_text(name)}. Available tools: {available}. Call one of them by its "
+            "exact name.", name, call.get("id"),
         )
 
     def _before_run(self, calls: list[Any]) -> tuple[list[Any], list[dict[str, Any]], BaseException | None]:
@@ -164,7 +171,8 @@ class ToolExecutor:
             exc = self._unknown(call)
             if not self.handle_errors:
                 raise exc
-            return self._error(error_text(exc, str(name)), call, name)
+            shown = name if isinstance(name, str) else None  # a ToolMessage's name is text
+            return self._error(error_text(exc, safe_text(name, str)), call, shown)
         timeout = tool.timeout if tool.timeout is not None else self.timeout
         try:
             if kwargs is None:
@@ -328,17 +336,27 @@ def _prepared(call: Any) -> ToolCall | InvalidToolCall:
     """A call as :meth:`ToolExecutor.acall` answers it: a well-formed call as
     :class:`~toolwire.messages.AIMessage` shapes it (an id made or turned to text, argument text decoded); a
     dict whose name is missing or not text kept in place, so it is answered as an unknown tool; anything else
-    (a string, a number) an invalid call, answered in its place."""
+    (a string, a number) an invalid call, answered in its place, as is a dict whose id cannot be made text (its
+    ``str()`` raises). An item whose ``repr()`` fails is shown as ``<TypeName>``: printing it cannot fail.
+
+    Returns:
+        The call, shaped as above.
+    """
     if isinstance(call, dict):
+        call_id = call.get("id")
+        id_text = call_id if call_id is None or isinstance(call_id, str) else printed(call_id, str)
+        if id_text is None and call_id is not None:
+            name = call.get("name")
+            return invalid_tool_call(name if isinstance(name, str) else None, None, None,
+                                     f"the call's id ({safe_text(call_id):.100}) cannot be read as text")
         if (type(call.get("args")) is dict and type(call.get("id")) is str and call.get("type") == "tool_call"
                 and isinstance(call.get("name"), str)):
             return call  # type: ignore[return-value]  # already in shape (an AIMessage's calls): no second copy
         if isinstance(call.get("name"), str):
             return _checked_call(call)
-        call_id = call.get("id")
-        return {**call, "id": new_tool_call_id() if call_id is None else str(call_id),  # type: ignore[typeddict-item]
+        return {**call, "id": new_tool_call_id() if id_text is None else id_text,  # type: ignore[typeddict-item]
                 "type": "tool_call"}
-    return invalid_tool_call(None, f"{call!r:.200}", None,
+    return invalid_tool_call(None, f"{safe_text(call):.200}", None,
                              "a tool call must be a dict with 'name', 'args' and 'id'")
 
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 
 from pydantic_core import to_jsonable_python
 
+from toolwire._printing import json_text, printed, safe_text
 from toolwire.results import json_ready, result_to_content, valid_text
 
 __all__ = [
@@ -135,10 +135,13 @@ def invalid_tool_call(
 def _id_text(value: Any) -> str | None:
     """A call id as text: None and ``""`` give None (a new id is then made: ids are never empty,
     docs/architecture.md), a string is kept, anything else (a number, as some servers send) becomes
-    ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call and its answer still match."""
-    if value is None or value == "":
-        return None
-    return value if isinstance(value, str) else str(value)
+    ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call and its answer still match.
+
+    Returns: the id's text, or None: no id, or one whose ``str()`` fails (a new id is made then too). Never raises.
+    """
+    if isinstance(value, str):
+        return value or None
+    return None if value is None else printed(value, str)
 
 
 def _checked_call(call: Any) -> ToolCall:
@@ -154,7 +157,8 @@ def _checked_call(call: Any) -> ToolCall:
     if not isinstance(call, dict) or not isinstance(call.get("name"), str):
         from toolwire.errors import UserError
 
-        raise UserError(f"Each tool call must be a dict {{'name': str, 'args': dict, 'id': str}}; got {call!r:.80}.")
+        raise UserError("Each tool call must be a dict {'name': str, 'args': dict, 'id': str}; "
+                        f"got {safe_text(call):.80}.")
     args = call.get("args")
     call_id = call.get("id")
     if args is not None and not isinstance(args, dict):
@@ -186,14 +190,15 @@ def _checked_invalid(bad: Any) -> InvalidToolCall:
     if not isinstance(bad, dict):
         from toolwire.errors import UserError
 
-        raise UserError(f"Each invalid tool call must be a dict {{'name', 'args', 'id', 'error'}}; got {bad!r:.80}.")
+        raise UserError("Each invalid tool call must be a dict {'name', 'args', 'id', 'error'}; "
+                        f"got {safe_text(bad):.80}.")
     out = _copy_containers(bad)
     call_id = _id_text(bad.get("id"))
     out["id"] = new_tool_call_id() if call_id is None else call_id
     for key in ("name", "args", "error"):
         value = bad.get(key)
         if value is not None and not isinstance(value, str):
-            out[key] = json.dumps(value, ensure_ascii=False, default=str) if key == "args" else str(value)
+            out[key] = json_text(value) if key == "args" else safe_text(value, str)
         else:
             out[key] = value
     out["type"] = "invalid_tool_call"

@@ -1,0 +1,52 @@
+"""Turning any value into text for a message, also a value whose ``repr`` or ``str`` raises.
+
+Malformed tool calls are answered in their place with an error that shows what was received; the text of what
+was received must never be the thing that fails (an object whose ``__repr__`` raises, a lazy proxy whose
+``__str__`` needs a lost connection). :func:`safe_text` falls back to ``<TypeName>`` then.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["json_text", "printed", "safe_text"]
+
+
+def printed(value: Any, convert: Callable[[Any], str] = repr) -> str | None:
+    """Return ``convert(value)`` (``repr`` by default, or ``str``), or None when it cannot be made.
+
+    Returns:
+        The text, or None when ``convert`` raised an ``Exception`` or returned something that is not a string.
+        ``KeyboardInterrupt``, ``SystemExit`` and other ``BaseException`` s are not caught.
+    """
+    try:
+        text = convert(value)
+    except Exception:
+        return None
+    return text if isinstance(text, str) else None
+
+
+def safe_text(value: Any, convert: Callable[[Any], str] = repr) -> str:
+    """Return ``convert(value)`` (``repr`` by default, or ``str``), or ``"<TypeName>"`` when that fails.
+
+    Returns:
+        The text; ``"<TypeName>"`` (the name of the value's type) when ``convert`` raised an ``Exception`` or
+        did not return a string. Never raises an ``Exception``.
+    """
+    text = printed(value, convert)
+    return text if text is not None else f"<{type(value).__name__}>"
+
+
+def json_text(value: Any) -> str:
+    """Return ``value`` (an invalid call's arguments that are not text) as text: its JSON (objects JSON cannot
+    hold as their ``str()``), else its ``repr()``, else ``"<TypeName>"`` (a value that cannot be printed at all).
+
+    Returns:
+        The text. Never raises an ``Exception``.
+    """
+    try:
+        return json.dumps(value, ensure_ascii=False, default=lambda item: safe_text(item, str))
+    except Exception:  # a circular container, a key JSON cannot hold, a failing __eq__ or __iter__
+        return safe_text(value)
