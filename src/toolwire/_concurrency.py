@@ -17,7 +17,9 @@
 
   The loop ends as ``asyncio.run`` ends one (tasks left over are cancelled and waited for), except for
   tasks given up with :func:`abandon` (an async tool that ignored its cancellation at its timeout):
-  those are closed and not waited for, so such a tool cannot keep a sync call from returning.
+  those are closed and not waited for, so such a tool cannot keep a sync call from returning. A leftover
+  task (a background helper an async tool started) that is still running ``CANCEL_GRACE`` seconds after its
+  cancellation is abandoned the same way (and logged), so it cannot either.
 * :func:`run_sync_with_timeout` runs a sync function with a timeout in seconds. A thread cannot be
   killed in Python: on timeout the caller stops waiting and gets :class:`ToolTimeoutError`, while the
   abandoned thread finishes on its own in the background. Timed calls run on a thread of their own
@@ -31,6 +33,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import contextvars
+import logging
 import queue
 import threading
 import weakref
@@ -40,6 +43,7 @@ from typing import Any, TypeVar
 from toolwire.errors import ToolTimeoutError
 
 T = TypeVar("T")
+log = logging.getLogger("toolwire.tools")
 MAX_THREADS = 64
 _pools: list[_DaemonPool] = []
 _lock = threading.Lock()
@@ -141,18 +145,39 @@ def _forget(task: asyncio.Task[Any]) -> None:
 
 
 def _finish_tasks(loop: asyncio.AbstractEventLoop) -> None:
-    """Cancel the tasks left on ``loop`` and wait for them as ``asyncio.run`` does, except abandoned ones."""
+    """Cancel the tasks left on ``loop`` and wait for them as ``asyncio.run`` does, except abandoned ones, and
+    at most :data:`toolwire._tool_run.CANCEL_GRACE` seconds: the tasks still running then (they ignore their
+    cancellation) are abandoned (:func:`abandon`) and logged, so the loop's end is bounded.
+
+    Returns:
+        None. An exception a finished task raised is passed to the loop's exception handler, not raised.
+    """
+    from toolwire._tool_run import CANCEL_GRACE  # read at each loop's end: imported here, it imports this module
+
     tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
     for task in tasks:
         task.cancel()
     waited = [task for task in tasks if task not in _abandoned]
     if not waited:
         return
-    loop.run_until_complete(asyncio.gather(*waited, return_exceptions=True))
-    for task in waited:
+    done, pending = loop.run_until_complete(asyncio.wait(waited, timeout=CANCEL_GRACE))
+    if pending:
+        for task in pending:
+            abandon(task)
+        log.warning("%d task(s) left behind by a tool were still running %gs after their cancellation at the end "
+                    "of the run (they ignore cancellation); their coroutines were closed: %s", len(pending),
+                    CANCEL_GRACE, ", ".join(sorted(_task_text(task) for task in pending)))
+    for task in done:
         if not task.cancelled() and task.exception() is not None:
             loop.call_exception_handler({"message": "unhandled exception during toolwire's loop shutdown",
                                          "exception": task.exception(), "task": task})
+
+
+def _task_text(task: asyncio.Task[Any]) -> str:
+    """Return the task's name and the function its coroutine runs (``"Task-3 (helper)"``), for a log line."""
+    coro = task.get_coro()
+    func = getattr(coro, "__qualname__", None) or type(coro).__name__
+    return f"{task.get_name()} ({func})"
 
 
 def _run_loop(coro: Coroutine[Any, Any, T]) -> T:
