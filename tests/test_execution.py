@@ -408,7 +408,7 @@ def test_a_sync_function_returning_a_coroutine_is_an_error_not_a_success() -> No
 
     [result] = ToolExecutor([sneaky]).execute(reply(tool_call("sneaky", {"x": 1}, "c1")))
     assert result.status == "error"
-    assert "returned an awaitable instead of a result" in result.content
+    assert "returned an awaitable or async generator instead of a result" in result.content
 
 
 def test_an_async_tool_that_blocks_past_its_timeout_is_a_timeout_not_a_success() -> None:
