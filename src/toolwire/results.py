@@ -127,15 +127,21 @@ def _json_keys(value: Any) -> Any:
     return value
 
 
-def _dumps(result: Any) -> str:
-    """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
-    ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`)."""
+def _keys_as_text(encode: Callable[[Any], str], value: Any) -> str:
+    """``encode(value)``; when JSON refuses one of its dict keys, ``encode`` again with such keys written as text
+    (:func:`_json_keys`)."""
     try:
-        return _dumps_as_is(result)
+        return encode(value)
     except TypeError as exc:
         if not _is_key_error(exc):
             raise
-    return _dumps_as_is(_json_keys(result))
+    return encode(_json_keys(value))
+
+
+def _dumps(result: Any) -> str:
+    """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
+    ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`)."""
+    return _keys_as_text(_dumps_as_is, result)
 
 
 def _dumps_as_is(result: Any) -> str:
@@ -359,15 +365,7 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
                 raise
         return _bounded_json(_finite(value), limit, _finite_default)
 
-    def encode() -> str:
-        try:
-            return encode_as_is(result)
-        except TypeError as exc:
-            if not _is_key_error(exc):
-                raise
-        return encode_as_is(_json_keys(result))
-
-    return _json_text(encode)
+    return _json_text(lambda: _keys_as_text(encode_as_is, result))
 
 
 def _json_text(encode: Callable[[], str]) -> str:
