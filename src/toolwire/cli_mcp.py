@@ -59,13 +59,15 @@ def serve(
             if not path.startswith("/"):  # before the port is tried and "serving" is claimed
                 raise ToolwireError(f"--path must start with '/', as /mcp does, not {path!r}: try --path /{path}.")
 
+            shown = f"[{host}]" if ":" in host else host  # an IPv6 address in a URL (RFC 3986) (review 32)
             try:  # say so at once when the port cannot be had, rather than after claiming to serve
-                with socket.create_server((host, port)):
+                family = socket.AF_INET6 if ":" in host else socket.AF_INET
+                with socket.create_server((host, port), family=family):
                     pass
             except OSError as exc:
-                raise ToolwireError(f"Cannot listen on {host}:{port} ({exc.strerror or exc}): "
+                raise ToolwireError(f"Cannot listen on {shown}:{port} ({exc.strerror or exc}): "
                                     "choose another --port or --host.") from None
-            err.print(f"[dim]serving {len(loaded)} tools at http://{host}:{port}{path}[/dim]")
+            err.print(f"[dim]serving {len(loaded)} tools at http://{shown}:{port}{path}[/dim]")
         run_server(loaded, transport=transport, host=host, port=port, path=path, name=name)  # type: ignore[arg-type]
         if transport == "stdio":  # a tool thread still running prints to stderr too, until the process ends
             sys.stdout = sys.stderr

@@ -4,7 +4,8 @@ Protocol: MCP revision 2025-11-25, "Server features > Tools": each toolwire tool
 (``tools/list``) with its name, description and JSON Schema as ``inputSchema``; a ``tools/call`` runs
 it through toolwire (argument validation, timeout, error handling) and answers with
 ``{"content": [...], "isError": bool}``: text as a ``text`` block, image/audio blocks as MCP
-``image``/``audio`` blocks (``data`` + ``mimeType``), and a failed call (invalid arguments, exception,
+``image``/``audio`` blocks (``data`` + ``mimeType``), ``resource`` blocks as they are and binary ``file``/``document``
+blocks as embedded resources (``blob`` + ``mimeType``), and a failed call (invalid arguments, exception,
 timeout) as ``isError: true`` with toolwire's error text. Artifacts stay on the server: they are never
 sent to a model, so they are not published.
 
@@ -76,12 +77,18 @@ def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
             out.append({"type": "text", "text": block})
             continue
         kind = block.get("type")
-        data = block.get("base64") or block.get("data")
+        data, mime = _payload(block)
         if kind == "text":
             out.append({"type": "text", "text": str(block.get("text", ""))})
         elif kind in ("image", "audio") and data:
-            mime = block.get("mime_type") or block.get("mimeType") or ("image/png" if kind == "image" else "audio/wav")
+            mime = mime or ("image/png" if kind == "image" else "audio/wav")
             out.append({"type": kind, "data": data, "mimeType": mime})
+        elif kind == "resource" and isinstance(block.get("resource"), dict):  # an MCP embedded resource, as it is
+            out.append({"type": "resource", "resource": block["resource"]})
+        elif kind in ("file", "document") and data:  # binary content: an embedded resource (review 32)
+            name = block.get("filename") or block.get("name") or "attachment"
+            out.append({"type": "resource", "resource": {"uri": f"attachment:///{name}", "blob": data,
+                                                         "mimeType": mime or "application/octet-stream"}})
         elif kind == "image_url":
             url = block.get("image_url")
             url = url.get("url") if isinstance(url, dict) else url
@@ -91,6 +98,20 @@ def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
         else:
             out.append({"type": "text", "text": json.dumps(block, ensure_ascii=False, default=str)})
     return out
+
+
+def _payload(block: dict[str, Any]) -> tuple[Any, Any]:
+    """``(base64 data, MIME type)`` of a content block in any form toolwire keeps as binary content: ``base64`` or
+    ``data`` with ``mime_type``/``mimeType``, an Anthropic-style ``source`` dict (``data``, ``media_type``), or a
+    ``url``/``data`` holding a ``data:`` URL (LangChain's form); ``(None, None)`` when it carries none."""
+    source = block.get("source")
+    if isinstance(source, dict) and source.get("data"):
+        return source["data"], source.get("media_type") or source.get("mime_type")
+    for key in ("url", "data"):
+        match = _DATA_URL.match(block[key]) if isinstance(block.get(key), str) else None
+        if match:
+            return match["data"], match["mime"]
+    return block.get("base64") or block.get("data"), block.get("mime_type") or block.get("mimeType")
 
 
 def message_to_result(message: ToolMessage) -> dict[str, Any]:
@@ -188,9 +209,23 @@ def _stdout_to_stderr() -> Iterator[None]:
 async def _serve_stdio(server: Any) -> None:
     from mcp.server.stdio import stdio_server
 
-    async with stdio_server() as (read, write):
-        with _stdout_to_stderr():  # a tool's print() must never reach the protocol
-            await server.run(read, write, server.create_initialization_options())
+    try:
+        async with stdio_server() as (read, write):
+            with _stdout_to_stderr():  # a tool's print() must never reach the protocol
+                await server.run(read, write, server.create_initialization_options())
+    except BaseExceptionGroup as group:  # the client went away mid-call: its pipes are closed (review 32)
+        if not _only_gone(group):
+            raise
+        with contextlib.suppress(OSError):  # nothing can be written to the closed pipe at exit either
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (kept open until the process ends)
+
+
+def _only_gone(error: BaseException) -> bool:
+    """Whether every exception in ``error`` (an exception group, walked to its leaves) says the client's pipe
+    is closed (``BrokenPipeError``, ``ConnectionResetError``)."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_only_gone(inner) for inner in error.exceptions)
+    return isinstance(error, BrokenPipeError | ConnectionResetError)
 
 
 def _http_app(server: Any, host: str, path: str) -> Any:
@@ -200,7 +235,15 @@ def _http_app(server: Any, host: str, path: str) -> Any:
     from starlette.applications import Starlette
     from starlette.routing import Mount
 
-    manager = StreamableHTTPSessionManager(app=server)
+    security = None
+    if host in ("127.0.0.1", "localhost", "::1"):  # DNS-rebinding protection, as mcp 2.x's streamable_http_app has it
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        security = TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
+    manager = StreamableHTTPSessionManager(app=server, security_settings=security)
 
     async def handle(scope: Any, receive: Any, send: Any) -> None:
         await manager.handle_request(scope, receive, send)
