@@ -208,3 +208,42 @@ def test_n_ctx_is_passed_to_a_local_model_and_refused_for_a_hosted_one(monkeypat
     assert result.exit_code == 1 and seen == [16384]
     hosted = CliRunner().invoke(cli.app, ["ask", "hi", "--model", "openai:gpt-4o-mini", "--n-ctx", "16384"])
     assert hosted.exit_code == 1 and "--n-ctx applies to local models only" in hosted.output and seen == [16384]
+
+
+# -- 3 again: a tool result too long for the context is shown cut, and the reply keeps its room ---------------
+
+
+def test_fit_tool_results_cuts_the_longest_results_first_to_a_common_length() -> None:
+    from toolwire.models._fit import fit_tool_results
+
+    def measure(messages: list) -> int:  # a model whose tokens are 4 characters each
+        return sum(len(m.text) for m in messages) // 4
+
+    question = HumanMessage("Summarise these.")
+    calls = AIMessage("", tool_calls=[tool_call("read", {"n": i}, f"c{i}") for i in range(3)])
+    results = [ToolMessage("a" * 40_000, tool_call_id="c0"), ToolMessage("b" * 300, tool_call_id="c1"),
+               ToolMessage("c" * 8_000, tool_call_id="c2")]
+    messages = [question, calls, *results]
+    fitted = fit_tool_results(messages, measure, 2_000)
+    assert fitted is not None
+    shown, cut = fitted
+    assert measure(shown) <= 2_000 and cut == 2
+    assert shown[3] is results[1]  # the short result stays whole
+    assert shown[2].text.startswith("a" * 1_000) and "result truncated" in shown[2].text
+    assert shown[2].tool_call_id == "c0" and shown[4].tool_call_id == "c2"
+    assert messages[2] is results[0] and len(results[0].text) == 40_000  # the caller's messages are unchanged
+    assert fit_tool_results(messages, measure, 100) is None  # the rest of the conversation does not fit
+    assert fit_tool_results([question], measure, 1) is None  # no tool result to cut
+
+
+@pytest.mark.model
+def test_a_tool_result_longer_than_the_context_is_shown_cut(smol) -> None:
+    conversation = [
+        HumanMessage("What does the file say?"),
+        AIMessage("", tool_calls=[tool_call("slow_lookup", {"term": "file"}, "c1")]),
+        ToolMessage("0123456789abcdef" * 12_000, tool_call_id="c1"),  # 192,000 characters
+    ]
+    reply = smol.bind_tools([slow_lookup]).invoke(conversation, max_tokens=16)
+    assert reply.response_metadata.get("tool_results_cut") == 1
+    assert reply.usage_metadata["input_tokens"] <= smol.n_ctx - 16
+    assert len(conversation[2].text) == 192_000

@@ -16,6 +16,7 @@ from toolwire.messages import AIMessageChunk
 from toolwire.models._argument_lean import ArgumentLean
 from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability, stream_spans
 from toolwire.models._decoding import greedy_tokens
+from toolwire.models._fit import fit_tool_results
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import read_reply
 from toolwire.models._tool_text import example_strings
@@ -60,6 +61,7 @@ class Generation:
         self.calls_continued = 0  # times a call made went on where it would have closed (optional_argument_share)
         self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
         self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
+        self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
 
     def run(self) -> Iterator[AIMessageChunk]:
         loaded = self.loaded if self.loaded is not None else self.model.load()
@@ -78,9 +80,19 @@ class Generation:
         elif choice != "none":
             offered = tuple(t for t in request.tools if t.name == choice)
         names = [t.name for t in offered]
-        chat = dialect.render(request.messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls,
-                              model=self.model.model_name)
-        tokens = loaded.tokenize(loaded.render(chat))
+        def render(messages: Sequence[Any]) -> tuple[Rendered, list[int]]:
+            chat = dialect.render(messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls,
+                                  model=self.model.model_name)
+            return chat, loaded.tokenize(loaded.render(chat))
+
+        chat, tokens = render(request.messages)
+        wanted = min(int(self.opts["max_tokens"]), self.model.n_ctx // 4)  # room a reply should have
+        if self.model.n_ctx - len(tokens) < wanted:  # long tool results: the prompt shows them cut (models/_fit.py)
+            fitted = fit_tool_results(request.messages, lambda messages: len(render(messages)[1]),
+                                      self.model.n_ctx - wanted)
+            if fitted is not None:
+                chat, tokens = render(fitted[0])
+                self.results_cut = fitted[1]
         self.prefix = self._system_prefix(loaded, chat, tokens)
         room = self.model.n_ctx - len(tokens)
         if room < _MIN_ROOM:
@@ -135,6 +147,8 @@ class Generation:
             metadata["calls_continued"] = self.calls_continued
         if self.unknown_calls:
             metadata["declined_unknown_calls"] = self.unknown_calls
+        if self.results_cut:
+            metadata["tool_results_cut"] = self.results_cut
         if self.fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
         provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
