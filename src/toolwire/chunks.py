@@ -22,6 +22,7 @@ from toolwire.messages import (
     Usage,
     _id_text,
     content_text,
+    new_tool_call_id,
 )
 
 __all__ = ["AIMessageChunk", "merge_chunks"]
@@ -123,8 +124,9 @@ class AIMessageChunk:
         ``{"name": <the call's name>, "arguments": {...}}`` are unwrapped, and a call with an empty name
         whose arguments wrap ``{"name", "arguments"}`` is read as that inner call. Text that is not a JSON
         object, or a call left without a name, becomes an :class:`InvalidToolCall` that keeps the text.
-        The chunk's own ``invalid_tool_calls`` follow. Ids are kept as they are: the provider codecs have
-        already renamed repeated ones (:class:`~toolwire.models.lowering._common.CallIds`), and a finished
+        The chunk's own ``invalid_tool_calls`` follow. A call chunk without an id is given a new one, once:
+        it is kept on this chunk, so every read gives the same id. Other ids are kept as they are: the provider
+        codecs have already renamed repeated ones (:class:`~toolwire.models.lowering._common.CallIds`), and a finished
         message streamed by :func:`~toolwire.models.base.message_to_chunks` comes back with its own.
 
         Args:
@@ -136,7 +138,11 @@ class AIMessageChunk:
 
         calls: list[ToolCall] = []
         invalid: list[InvalidToolCall] = []
-        for chunk in self.tool_call_chunks:
+        for position, chunk in enumerate(self.tool_call_chunks):
+            if not chunk.get("id"):  # one new id, kept on this chunk: every read gives the call the same id, so
+                # results already given for it still answer it (review 33); the caller's dict is not changed
+                chunk = {**chunk, "id": new_tool_call_id()}  # type: ignore[typeddict-item]
+                self.tool_call_chunks[position] = chunk
             call = native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names)
             if call.get("type") == "invalid_tool_call":
                 invalid.append(call)  # type: ignore[arg-type]

@@ -395,6 +395,15 @@ class StreamState:
                 return AIMessageChunk(block["text"], id=self.id)
         elif kind == "content_block_delta":
             return self._delta(index, data.get("delta") or {})
+        elif kind == "content_block_stop":
+            block = self.blocks.get(index) or {}
+            given = block.get("input")
+            if (block.get("type") == "tool_use" and isinstance(given, dict) and given
+                    and not self.merger.has_args(index)):
+                # the whole input came in the block's start and no input_json_delta followed (some compatible
+                # servers and proxies send it so; review 33): it is the call's arguments
+                piece = self.merger.add(index=index, args=json.dumps(given, ensure_ascii=False))
+                return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
         elif kind == "message_delta":
             self.finish_reason = (data.get("delta") or {}).get("stop_reason") or self.finish_reason
             self.raw_usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
