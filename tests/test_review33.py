@@ -1,17 +1,14 @@
 """Review 33: the streaming paths (merged chunks, provider stream codecs, Agent events).
 
-Found: (1) an Anthropic stream that stops at ``max_tokens`` on a ``tool_use`` block whose input is already a whole
-JSON object keeps that call valid, where the whole reply marks it invalid (left open, ``xfail(strict=True)``: a
-streamed call cannot be taken back once sent, and its arguments are complete JSON); (2) the input of a ``tool_use``
-that comes whole in its start block was lost in a stream; (3) a merged chunk's call without an id got a new id on
-every read. (2) and (3) are fixed; their tests failed before the fix.
+Found, and fixed (each test failed before its fix): (1) an Anthropic stream that stops at ``max_tokens`` on a
+``tool_use`` block kept that call valid, where the whole reply marks it invalid (now the closing chunk declares it
+invalid and the merged message leaves it out); (2) the input of a ``tool_use`` that comes whole in its start block
+was lost in a stream; (3) a merged chunk's call without an id got a new id on every read.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-import pytest
 
 from toolwire import Agent, HumanMessage, tool
 from toolwire.execution import ToolExecutor
@@ -47,8 +44,6 @@ def _streamed(events: list[dict[str, Any]]) -> Any:
     return merge_chunks([*chunks, state.finish()], as_chunk=False)
 
 
-@pytest.mark.xfail(strict=True, reason="review 33: anthropic StreamState.finish does not turn the tool_use a "
-                                       "max_tokens reply ended on into an invalid call, as parse_response does")
 def test_an_anthropic_stream_cut_at_max_tokens_makes_its_last_call_invalid() -> None:
     text = {"type": "text", "text": ""}
     call = {"type": "tool_use", "id": "t1", "name": "delete_files", "input": {}}

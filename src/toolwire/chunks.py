@@ -124,7 +124,10 @@ class AIMessageChunk:
         ``{"name": <the call's name>, "arguments": {...}}`` are unwrapped, and a call with an empty name
         whose arguments wrap ``{"name", "arguments"}`` is read as that inner call. Text that is not a JSON
         object, or a call left without a name, becomes an :class:`InvalidToolCall` that keeps the text.
-        The chunk's own ``invalid_tool_calls`` follow. A call chunk without an id is given a new one, once:
+        The chunk's own ``invalid_tool_calls`` follow; when the reply stopped at ``max_tokens``
+        (``response_metadata["finish_reason"]``), a call chunk whose id is among them is left out (the stream
+        declared it invalid at its end, as Anthropic's codec does for the call it was cut off in). A call chunk
+        without an id is given a new one, once:
         it is kept on this chunk, so every read gives the same id. Other ids are kept as they are: the provider
         codecs have already renamed repeated ones (:class:`~toolwire.models.lowering._common.CallIds`), and a finished
         message streamed by :func:`~toolwire.models.base.message_to_chunks` comes back with its own.
@@ -138,7 +141,13 @@ class AIMessageChunk:
 
         calls: list[ToolCall] = []
         invalid: list[InvalidToolCall] = []
+        # in a reply cut off at max_tokens, a call the stream declared invalid at its end is that, not a call to run
+        cut = self.response_metadata.get("finish_reason") == "max_tokens"
+        declared = {bad.get("id") for bad in self.invalid_tool_calls if isinstance(bad, dict) and bad.get("id")} \
+            if cut else set()
         for position, chunk in enumerate(self.tool_call_chunks):
+            if chunk.get("id") and chunk.get("id") in declared:
+                continue
             if not chunk.get("id"):  # one new id, kept on this chunk: every read gives the call the same id, so
                 # results already given for it still answer it (review 33); the caller's dict is not changed
                 chunk = {**chunk, "id": new_tool_call_id()}  # type: ignore[typeddict-item]

@@ -458,6 +458,11 @@ class StreamState:
         if self.finish_reason is None:
             raise cut_short("anthropic", "stop_reason")
         opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
+        cut: list[InvalidToolCall] = []
+        if self.finish_reason == "max_tokens" and self.blocks:  # as parse_response: the tool_use the reply ended
+            last = self._content()[-1]  # on is not run; its chunks were sent, so it is declared invalid here
+            if last.get("type") == "tool_use":                 # (the merged message leaves that call out, review 33)
+                cut.append(_cut_call(last))
         return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
                               provider_data={"anthropic": {"content": self._content()}} if opaque else None,
-                              id=self.id)
+                              invalid_tool_calls=cut, id=self.id)
