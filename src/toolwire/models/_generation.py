@@ -96,7 +96,7 @@ class Generation:
         self.prefix = self._system_prefix(loaded, chat, tokens)
         room = self.model.n_ctx - len(tokens)
         if room < _MIN_ROOM:
-            raise ContextOverflowError(len(tokens), self.model.n_ctx, tools_tokens=self._system_tokens(loaded, chat),
+            raise ContextOverflowError(len(tokens), self.model.n_ctx, tools_tokens=len(self._system_head(loaded, chat)),
                                        tool_count=len(offered), min_room=_MIN_ROOM)
         self.budget = min(int(self.opts["max_tokens"]), room)
         parallel = request.parallel_tool_calls is not False
@@ -395,10 +395,6 @@ class Generation:
             return loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools), add_generation_prompt=False))
         except UserError:
             return []
-
-    def _system_tokens(self, loaded: LoadedModel, chat: Rendered) -> int:
-        """The length in tokens of the system turn (for the overflow error); 0 when it cannot be measured alone."""
-        return len(self._system_head(loaded, chat))
 
     def _system_prefix(self, loaded: LoadedModel, chat: Rendered, tokens: list[int]) -> int:
         """How many leading ``tokens`` are the system turn (with the tools), for the disk prompt cache;
