@@ -22,6 +22,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import Any
 
 from pydantic import BaseModel
@@ -138,10 +139,67 @@ def _keys_as_text(encode: Callable[[Any], str], value: Any) -> str:
     return encode(_json_keys(value))
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _is_named_tuple_type(kind: type) -> bool:
+    return kind is not tuple and issubclass(kind, tuple) and hasattr(kind, "_fields")
+
+
+_CONTAINERS = (dict, list, tuple)
+
+
+def _has_named_tuple(value: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> bool:
+    """Whether the plain dicts, lists and tuples inside ``value`` hold a NamedTuple. The walk goes one level
+    at a time, gathering each level's items and their types at C speed (``chain``, ``set(map(type, ...))``), so
+    a result without one costs a fraction of its ``json.dumps``; each container is visited once, a circular
+    result included."""
+    children: list[Any] | Any = value.values() if isinstance(value, dict) else value
+    seen = {id(value)}
+    while True:
+        kinds = set(map(type, children))
+        if kinds <= _SCALARS:
+            return False
+        kinds -= _SCALARS
+        if any(_is_named_tuple_type(k) for k in kinds):
+            return True
+        if not any(issubclass(k, _CONTAINERS) for k in kinds):
+            return False
+        level = [c for c in children if isinstance(c, _CONTAINERS) and id(c) not in seen]
+        if not level:
+            return False
+        seen.update(map(id, level))
+        children = list(chain.from_iterable(c.values() if isinstance(c, dict) else c for c in level))
+
+
+def _named_tuples(value: Any, path: set[int] | None = None) -> Any:
+    """``value`` with every NamedTuple in it (in plain dicts, lists and tuples) written as a dict of its fields,
+    so the model reads ``{"total": 16, "available": 8}`` rather than the bare list ``json.dumps`` and pydantic
+    write for it (``psutil``'s results, ``namedtuple`` rows). ``value`` itself when it holds none (checked
+    first, at little cost: :func:`_has_named_tuple`); a container met again on its own path (a circular
+    result) is left as it is, for ``json.dumps`` to refuse."""
+    if path is None:
+        if not isinstance(value, _CONTAINERS) or not (
+                _is_named_tuple_type(type(value)) or _has_named_tuple(value)):
+            return value
+        path = set()
+    if type(value) in _SCALARS or not isinstance(value, _CONTAINERS) or id(value) in path:
+        return value
+    path.add(id(value))
+    try:
+        if isinstance(value, dict):  # (a Counter, an OrderedDict... as well)
+            return {k: _named_tuples(v, path) for k, v in value.items()}
+        parts = [_named_tuples(v, path) for v in value]
+        return dict(zip(value._fields, parts, strict=True)) if _is_named_tuple_type(type(value)) else parts
+    finally:
+        path.discard(id(value))
+
+
 def _dumps(result: Any) -> str:
     """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
-    ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`)."""
-    return _keys_as_text(_dumps_as_is, result)
+    ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`),
+    NamedTuples as objects (:func:`_named_tuples`)."""
+    return _keys_as_text(_dumps_as_is, _named_tuples(result))
 
 
 def _dumps_as_is(result: Any) -> str:
@@ -155,9 +213,10 @@ def _dumps_as_is(result: Any) -> str:
 
 def json_ready(value: Any) -> Any:
     """A JSON-ready copy of ``value``, converted as tool results are: pydantic models, dataclasses, dates,
-    UUIDs, enums, sets and tuples take their JSON form, ``bytes`` become base64 text, non-finite floats
+    UUIDs, enums, sets and tuples take their JSON form (a NamedTuple an object of its fields), ``bytes`` become
+    base64 text, non-finite floats
     ``None``, dict keys strings, and any other object its ``str()``. JSON-ready values come back equal."""
-    return to_jsonable_python(value, fallback=str, bytes_mode="base64", inf_nan_mode="null")
+    return to_jsonable_python(_named_tuples(value), fallback=str, bytes_mode="base64", inf_nan_mode="null")
 
 
 _MEDIA_KEYS = ("base64", "data", "url", "file_id")
@@ -203,10 +262,12 @@ def result_to_content(result: Any) -> str | list[Any]:
       well-formed content blocks (``{"type": "text", "text"}``, image/audio/file/document blocks with their
       ``base64``/``data``/``url``/``file_id`` payload, ...) stays a list;
     * pydantic models, dataclasses, dicts, lists, tuples, numbers, bools and ``None`` become JSON text
-      (UTF-8, ``ensure_ascii=False``, lone surrogates replaced); other objects (dates, UUIDs, enums...) take
-      their JSON form; dict keys JSON cannot hold (dates, UUIDs, enums, tuples...) are written as text;
-      NaN and infinite floats become the JSON strings ``"NaN"``, ``"Infinity"`` and ``"-Infinity"`` (JSON has no
-      NaN, and ``null`` would read as "no value"): ``float("inf")`` gives ``'"Infinity"'``.
+      (UTF-8, ``ensure_ascii=False``, lone surrogates replaced); a NamedTuple becomes an object of its fields
+      (in dicts, lists and tuples; inside a pydantic model or dataclass, pydantic writes it as a list); other
+      objects (dates, UUIDs, enums...) take their JSON form; dict keys JSON cannot hold (dates, UUIDs, enums,
+      tuples...) are written as text; NaN and infinite floats become the JSON strings ``"NaN"``,
+      ``"Infinity"`` and ``"-Infinity"`` (JSON has no NaN, and ``null`` would read as "no value"):
+      ``float("inf")`` gives ``'"Infinity"'``.
 
     Raises:
         ToolExecutionError: the result is ``bytes`` (return text, or content blocks such as
@@ -365,7 +426,7 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
                 raise
         return _bounded_json(_finite(value), limit, _finite_default)
 
-    return _json_text(lambda: _keys_as_text(encode_as_is, result))
+    return _json_text(lambda: _keys_as_text(encode_as_is, _named_tuples(result)))
 
 
 def _json_text(encode: Callable[[], str]) -> str:
