@@ -277,7 +277,7 @@ def test_report_json_round_trip_and_rounding() -> None:
     (simple, irrelevance) = data["summary"]
     assert simple == {"category": "simple_python", "count": 3, "correct": 2, "accuracy": 66.67,
                       "mean_seconds": 1.0, "input_tokens": 7, "output_tokens": 3, "errors": 0}
-    assert irrelevance["count"] == 0 and irrelevance["accuracy"] == 0.0
+    assert irrelevance["count"] == 0 and irrelevance["accuracy"] is None  # nothing scored is not 0 % right
     assert data["overall"] == 66.67  # categories without items are not averaged
     assert data["items"][2]["actual"] == [{"name": "f", "args": {"a": 2}}]
     again = Report.from_dict(data)
@@ -464,9 +464,9 @@ def test_the_local_model_is_set_up_to_score_each_item_alone(monkeypatch: pytest.
     import toolwire.models
 
     made = SimpleNamespace(provider="llamacpp", prompt_cache=True, reuse_kv=True)
-    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None: made)
+    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None, temperature=None: made)
     assert cli._load_model(None, None) is made
     assert made.prompt_cache is False and made.reuse_kv is False
     other = SimpleNamespace(provider="openai")
-    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None: other)
+    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None, temperature=None: other)
     assert cli._load_model("openai:gpt-5-mini", None) is other and not hasattr(other, "reuse_kv")

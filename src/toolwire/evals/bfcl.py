@@ -7,7 +7,7 @@ The data is the single-turn part of BFCL (repository ShishirPatil/gorilla, folde
 * ``possible_answer/<prefix><category>.json``: ``{"id", "ground_truth": [{"<name>": {"<param>": [allowed
   values...]}}]}`` (irrelevance categories have none; ``""`` in an allowed list means "may be left out").
 
-Any release's file names are accepted: ``BFCL_v4_``, ``BFCL_v3_``, ``BFCL_v2_`` and
+Any release's file names are accepted: ``BFCL_v4_``, ``BFCL_v3_``, ``BFCL_v2_``, ``BFCL_v1_`` and
 ``gorilla_openfunctions_v1_test_`` prefixes, and the category names of each release (``simple`` and
 ``simple_python``, ``parallel_function`` and ``parallel``...). The newest release present wins.
 
@@ -49,7 +49,7 @@ __all__ = [
 #: The five core single-turn categories run by default, with the item counts of BFCL v4.
 CATEGORIES: tuple[str, ...] = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
 
-_PREFIXES = ("BFCL_v4_", "BFCL_v3_", "BFCL_v2_", "gorilla_openfunctions_v1_test_")
+_PREFIXES = ("BFCL_v4_", "BFCL_v3_", "BFCL_v2_", "BFCL_v1_", "gorilla_openfunctions_v1_test_")
 
 # canonical (v4) category -> other names the same data had in earlier releases (file names)
 _FILE_ALIASES: dict[str, tuple[str, ...]] = {
@@ -234,10 +234,14 @@ class BfclItem:
         """Return (and cache) :func:`functions_to_tools` of this item's functions.
 
         Raises:
-            UserError: as :func:`functions_to_tools` (a function doc without a name, or two with one name).
+            UserError: as :func:`functions_to_tools` (a function doc without a name, or two with one name), the
+                message starting with the item's id.
         """
         if not self._toolset:
-            self._toolset.append(functions_to_tools(self.functions))
+            try:
+                self._toolset.append(functions_to_tools(self.functions))
+            except UserError as exc:
+                raise UserError(f"BFCL item {self.id!r}: {exc}") from None
         return self._toolset[0]
 
     def messages(self) -> list[BaseMessage]:
@@ -297,8 +301,10 @@ def _normalise_answer(row: dict[str, Any], where: str) -> list[dict[str, Any]]:
     Raises:
         UserError: an entry is not a one-key object whose value is an object of parameters.
     """
-    # early releases: the line is the answer itself
-    truth = row["ground_truth"] if "ground_truth" in row else {k: v for k, v in row.items() if k != "id"}
+    # early releases: the line is the answer itself, one key per expected call (v1's parallel answers put
+    # several calls of one function in one object, their names numbered: "spotify.play_1", "spotify.play_2";
+    # load_category maps such names back to the item's functions)
+    truth = row["ground_truth"] if "ground_truth" in row else [{k: v} for k, v in row.items() if k != "id"]
     if isinstance(truth, dict):
         truth = [truth]
     if not isinstance(truth, list):
@@ -322,8 +328,9 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
         The items. Answers are matched by ``id`` (by line position when the files have no ids).
 
     Raises:
-        UserError: missing files, invalid JSON, an item without an answer, or a multi-turn category
-            (those need executing the tools, which this loader does not do).
+        UserError: missing files, invalid JSON, a question file with no item, two items (or answers) with
+            one id, an item without an answer, or a multi-turn category (those need executing the tools, which
+            this loader does not do).
     """
     canonical = resolve_category(category)
     if "multi_turn" in canonical:
@@ -333,12 +340,17 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
         raise UserError(f"limit must be 0 or more, not {limit}.")
     questions_path, answers_path = find_category_files(data_dir, canonical)
     rows = _read_jsonl(questions_path)
+    if not rows:
+        raise UserError(f"BFCL file {str(questions_path)!r} holds no items: get a fresh copy of the BFCL data.")
+    _refuse_repeated_ids(rows, questions_path)
     if limit is not None:
         rows = rows[:limit]
     answers: dict[str, list[dict[str, Any]]] = {}
     by_line: list[list[dict[str, Any]]] = []
     if answers_path is not None:
-        for line, row in enumerate(_read_jsonl(answers_path), start=1):
+        answer_rows = _read_jsonl(answers_path)
+        _refuse_repeated_ids(answer_rows, answers_path)
+        for line, row in enumerate(answer_rows, start=1):
             truth = _normalise_answer(row, f"{str(answers_path)!r} (item {row.get('id', line)!r})")
             by_line.append(truth)
             if "id" in row:
@@ -357,9 +369,46 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
                 truth = by_line[index]
             else:
                 raise UserError(f"BFCL item {item_id!r} has no answer in {str(answers_path)!r}.")
+        if truth is not None:
+            truth = _numbered_names(truth, functions)
         items.append(BfclItem(item_id, canonical, _normalise_question(row.get("question", "")),
                               list(functions), truth))
     return items
+
+
+def _refuse_repeated_ids(rows: list[dict[str, Any]], path: Path) -> None:
+    """Refuse a file where two lines have one ``id``: their items would share one answer and one result.
+
+    Raises:
+        UserError: naming the id and both lines.
+    """
+    first: dict[str, int] = {}
+    for line, row in enumerate(rows, start=1):
+        if "id" in row:
+            key = str(row["id"])
+            if key in first:
+                raise UserError(f"{path}: items {first[key]} and {line} both have the id {key!r}; ids must be "
+                                "unique (remove or rename one).")
+            first[key] = line
+
+
+_NUMBERED = re.compile(r"[_ ]\d+$")
+
+
+def _numbered_names(truth: list[dict[str, Any]], functions: Sequence[Any]) -> list[dict[str, Any]]:
+    """``truth`` with each expected call named ``<function>_<n>`` or ``<function> <n>`` (v1's parallel answers
+    number the calls of one function) renamed to that function, when the item offers it and not the
+    numbered name."""
+    offered = {f.get("name") for f in functions if isinstance(f, Mapping)}
+    out = []
+    for call in truth:
+        name, params = next(iter(call.items()))
+        if name not in offered:
+            stem = _NUMBERED.sub("", name)
+            if stem != name and stem in offered:
+                call = {stem: params}
+        out.append(call)
+    return out
 
 
 def json_type(bfcl_type: Any) -> str:

@@ -20,9 +20,25 @@ from toolwire.evals.bfcl_checker import category_kind, check_calls
 from toolwire.evals.report import ItemResult, Report
 from toolwire.parsing.call_lists import text_calls
 
-__all__ = ["model_label", "reply_calls", "run_bfcl", "score_item"]
+__all__ = ["RunInterrupted", "model_label", "model_settings", "reply_calls", "run_bfcl", "score_item"]
 
 Progress = Callable[[int, int, int], None]
+
+# the model attributes that change its replies, recorded in a report so a resumed run uses the same ones
+_SETTINGS = ("dialect", "temperature", "min_call_probability", "min_value_probability", "optional_argument_share",
+             "grammar", "max_tokens", "decline_unknown_calls")
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_bfcl`, after the items scored were saved; ``report`` holds them (``finished`` None).
+
+    A ``KeyboardInterrupt``, so code that stops on Ctrl-C still does; the CLI prints ``report`` and writes its
+    HTML page, so a run without ``--out`` keeps what was scored.
+    """
+
+    def __init__(self, report: Report) -> None:
+        super().__init__("interrupted")
+        self.report = report
 
 
 def model_label(model: Any) -> str:
@@ -33,6 +49,22 @@ def model_label(model: Any) -> str:
         if isinstance(value, str) and value:
             return value
     return type(model).__name__
+
+
+def model_settings(model: Any) -> dict[str, Any]:
+    """Return the settings of ``model`` that change its replies, as a new JSON-ready dict: those of ``dialect``,
+    ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``, ``grammar``,
+    ``max_tokens`` and ``decline_unknown_calls`` it has as attributes (a local model's), and ``temperature`` from a
+    provider model's ``options``; a setting left to the model's default is recorded as None."""
+    settings: dict[str, Any] = {}
+    for name in _SETTINGS:
+        value = getattr(model, name, None)
+        if (value is None or isinstance(value, str | int | float | bool)) and hasattr(model, name):
+            settings[name] = value
+    options = getattr(model, "options", None)
+    if isinstance(options, dict) and isinstance(options.get("temperature"), int | float):
+        settings.setdefault("temperature", options["temperature"])
+    return settings
 
 
 def _now() -> str:
@@ -82,7 +114,7 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
     toolset = item.toolset()
     start = time.perf_counter()
     try:
-        reply = model.bind_tools(toolset.tools).invoke(item.messages())
+        reply = model.bind_tools(toolset.tools).invoke(item.messages())  # (temperature 0: the model's own setting)
     except Exception as exc:
         return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
                           item.ground_truth, [], time.perf_counter() - start, question=item.question_text)
@@ -108,11 +140,13 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
                       int(usage.get("output_tokens") or 0), item.question_text, text)
 
 
-def _previous(out: Path | None, model: str) -> tuple[dict[str, ItemResult], list[ItemResult], list[str]]:
+def _previous(out: Path | None, model: str,
+              settings: dict[str, Any]) -> tuple[dict[str, ItemResult], list[ItemResult], list[str]]:
     """The scored items of an existing report at ``out``: ``(reusable by id, all items, its categories)``.
 
     Raises:
-        UserError: the file holds another model's report (it is never replaced silently).
+        UserError: the file holds another model's report, or one run with other settings (it is never replaced
+            or mixed silently); a report written before settings were recorded is resumed.
     """
     if out is None or not out.exists():
         return {}, [], []
@@ -120,6 +154,12 @@ def _previous(out: Path | None, model: str) -> tuple[dict[str, ItemResult], list
     if old.model != model:
         raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {model!r}: pass another --out, "
                         "or delete the file to start over.")
+    if old.settings is not None:
+        changed = [f"{k} {old.settings.get(k)!r} there, {settings.get(k)!r} now"
+                   for k in sorted(set(old.settings) | set(settings)) if old.settings.get(k) != settings.get(k)]
+        if changed:
+            raise UserError(f"{str(out)!r} holds a run with other settings ({'; '.join(changed)}): pass another "
+                            "--out, or the same options to resume it.")
     return {i.id: i for i in old.items if i.reason != "error"}, list(old.items), list(old.categories)
 
 
@@ -148,27 +188,32 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         The report: items of the selection, in data order; ``finished`` set.
 
     Raises:
-        UserError: bad categories, missing or invalid data, concurrency below 1, an unreadable ``out``,
-            or an ``out`` that holds another model's report.
-        KeyboardInterrupt: re-raised after saving the items scored so far to ``out`` (the report then
-            has ``finished=None``); with threads, queued items are cancelled and running ones abandoned
-            (Python still waits for those model calls to return before the process exits). A rerun with
-            the same ``out`` resumes.
+        UserError: bad categories, missing or invalid data (an item whose function docs cannot be made tools
+            included, found before any item runs), concurrency below 1, an unreadable ``out``, or an ``out``
+            that holds another model's report or one run with other settings (:func:`model_settings`).
+        RunInterrupted: a ``KeyboardInterrupt``, raised after saving the items scored so far to ``out`` and
+            holding them as its ``report`` (which then has ``finished=None``); with threads, queued items are
+            cancelled and running ones abandoned (Python still waits for those model calls to return before the
+            process exits). A rerun with the same ``out`` resumes.
     """
     if concurrency < 1:
         raise UserError(f"concurrency must be 1 or more, not {concurrency}.")
     cats = parse_categories(categories)
     items = [item for category in cats for item in load_category(data_dir, category, limit)]
+    for item in items:  # every item's tools, before the model is asked anything
+        item.toolset()
     out_path = Path(out) if out is not None else None
     name = model_label(model)
+    settings = model_settings(model)
     done: dict[str, ItemResult] = {}
-    previous, before, old_categories = _previous(out_path, name)
+    previous, before, old_categories = _previous(out_path, name, settings)
     for item in items:
         if item.id in previous:
             done[item.id] = previous[item.id]
     selected = {item.id for item in items}
     kept = [i for i in before if i.id not in selected]  # scored earlier, outside this run's selection
-    report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir), _now())
+    report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir), _now(),
+                    settings=settings)
     cache: dict[str, str] = {}
 
     def publish(final: bool = False) -> None:
@@ -194,7 +239,7 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             _run_threads(model, todo, concurrency, done, publish, tick)
     except KeyboardInterrupt:
         publish()
-        raise
+        raise RunInterrupted(report) from None
     publish(final=True)
     return report
 

@@ -6,8 +6,8 @@ Example::
         --model qwen2.5-coder-0.5b --out bfcl.json --html bfcl.html
 
 Errors are printed as one line (``error: ...``, as the main ``toolwire`` command does) with exit
-code 1; Ctrl-C saves what was scored to ``--out`` (rerun the same command to resume) and exits with
-code 130.
+code 1; Ctrl-C prints the table of the items scored so far, writes ``--html`` for them, saves them to
+``--out`` (rerun the same command to resume) and exits with code 130.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ def _group() -> None:
 
 def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
                 min_value_probability: float | None = None, optional_argument_share: float | None = None) -> Any:
-    """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily).
+    """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily), at temperature 0 as BFCL
+    asks every item (greedy decoding: a rerun gives the same replies).
 
     ``min_call_probability``, ``min_value_probability`` and ``optional_argument_share``: the local model's
     options of those names (None: its own default).
@@ -61,7 +62,7 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
         from toolwire.models import init_chat_model
     except (ImportError, AttributeError) as exc:
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
-    chat_model = init_chat_model(model, dialect=dialect)
+    chat_model = init_chat_model(model, dialect=dialect, temperature=0)  # (BFCL's rule; a local model's default)
     if dialect is not None and getattr(chat_model, "provider", "") != "llamacpp":  # as `toolwire ask` refuses it
         raise UserError("--dialect only applies to local models; leave it out for this model.")
     local = {"min_call_probability": min_call_probability, "min_value_probability": min_value_probability,
@@ -100,7 +101,8 @@ def _results_table(report: Report) -> Table:
     for header in ("category", "items", "correct", "accuracy %", "mean s", "in tok", "out tok", "errors"):
         table.add_column(header, justify="left" if header == "category" else "right", no_wrap=True)
     for s in report.summary():
-        table.add_row(s.category, str(s.count), str(s.correct), f"{s.accuracy:.2f}", f"{s.mean_seconds:.2f}",
+        table.add_row(s.category, str(s.count), str(s.correct), "" if s.accuracy is None else f"{s.accuracy:.2f}",
+                      f"{s.mean_seconds:.2f}",
                       str(s.input_tokens), str(s.output_tokens), str(s.errors))
     overall = report.overall()
     table.add_row("overall", str(len(report.items)), str(sum(i.valid for i in report.items)),
@@ -122,6 +124,24 @@ def _published_table(report: Report, published: dict[str, dict[str, float]]) -> 
     for label, scores in rows:
         table.add_row(label, *[f"{scores[c]:.2f}" if c in scores else "" for c in cats])
     return table
+
+
+def _interrupted(report: Report | None, console: Console, out: Path | None, html: Path | None,
+                 published: dict[str, dict[str, float]]) -> None:
+    """On Ctrl-C: the table of the items scored so far and, with ``--html``, their page (with ``--out`` they are
+    saved already), then where they are kept."""
+    if report is not None and report.items:
+        console.print(_results_table(report))
+        if html is not None:
+            try:
+                write_html(report, html, published=published)
+            except Exception as exc:  # the interrupt is the news: say why the page is missing, do not hide it
+                typer.echo(f"error: the HTML report could not be written: {exc}", err=True)
+                html = None
+    kept = [f"saved in {out}, rerun to resume"] if out is not None else []
+    if html is not None and report is not None and report.items:
+        kept.append(f"HTML report: {html}")
+    typer.echo(f"Interrupted{'; the items scored are ' + '; '.join(kept) if kept else ''}.", err=True)
 
 
 class LogLines:
@@ -190,17 +210,19 @@ def bfcl(
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
-        "another model's file is refused)."))] = None,
+        "a file of another model or other settings is refused)."))] = None,
     html: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report here.")] = None,
 ) -> None:
     """Score a model on BFCL single-turn categories with toolwire's AST checker."""
     console = Console()
     err = Console(stderr=True)
+    published: dict[str, dict[str, float]] = {}
     try:
         cats = parse_categories(category)
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
         for name in cats:  # read and checked before the model loads (a GGUF takes seconds), then again by the run
-            load_category(data, name, limit)
+            for item in load_category(data, name, limit):
+                item.toolset()  # a function doc that makes no tool, said now rather than mid-run
         if out is not None and out.is_file():  # a report that cannot be resumed, said before the model loads
             Report.load(out)
         readme = data / "README.md"
@@ -230,9 +252,8 @@ def bfcl(
         if html is not None:
             write_html(report, html, published=published)
             console.print(f"HTML report: {html}", markup=False, highlight=False)
-    except KeyboardInterrupt:
-        where = f"; the items scored are saved in {out}, rerun to resume" if out is not None else ""
-        typer.echo(f"Interrupted{where}.", err=True)
+    except KeyboardInterrupt as exc:
+        _interrupted(getattr(exc, "report", None), console, out, html, published)
         raise typer.Exit(130) from None
     except typer.Exit:
         raise

@@ -82,7 +82,8 @@ class CategorySummary:
 
     Attributes:
         category: canonical name. count: items scored. correct: items scored correct.
-        accuracy: ``100 * correct / count`` in percent, rounded to 2 decimals (0.0 when count is 0).
+        accuracy: ``100 * correct / count`` in percent, rounded to 2 decimals (None when count is 0: nothing
+            was scored, which is not 0 % right).
         mean_seconds: mean model time per item, in seconds. errors: items where the model raised.
         input_tokens, output_tokens: totals over the category's items, in tokens.
     """
@@ -90,7 +91,7 @@ class CategorySummary:
     category: str
     count: int
     correct: int
-    accuracy: float
+    accuracy: float | None
     mean_seconds: float
     input_tokens: int
     output_tokens: int
@@ -107,6 +108,9 @@ class Report:
         items: the scored items, in data order.
         data_dir: the data folder used.
         started, finished: ISO-8601 times; ``finished`` is None while running or after an interrupt.
+        settings: the model settings that change its replies (``dialect``, ``temperature``...: see
+            :func:`toolwire.evals.bfcl_runner.model_settings`); a resumed run must use the same. None in a
+            report written before they were recorded.
     """
 
     model: str
@@ -115,6 +119,7 @@ class Report:
     data_dir: str = ""
     started: str = ""
     finished: str | None = None
+    settings: dict[str, Any] | None = None
 
     def summary(self) -> list[CategorySummary]:
         """Return one :class:`CategorySummary` per category, in :attr:`categories` order (then any other
@@ -130,7 +135,7 @@ class Report:
             correct = sum(i.valid for i in items)
             out.append(CategorySummary(
                 category=category, count=count, correct=correct,
-                accuracy=round(100.0 * correct / count, 2) if count else 0.0,
+                accuracy=round(100.0 * correct / count, 2) if count else None,
                 mean_seconds=round(sum(i.seconds for i in items) / count, 4) if count else 0.0,
                 input_tokens=sum(i.input_tokens for i in items),
                 output_tokens=sum(i.output_tokens for i in items),
@@ -139,7 +144,7 @@ class Report:
 
     def accuracy(self) -> dict[str, float]:
         """Return category -> accuracy in percent (2 decimals), for categories with at least one item."""
-        return {s.category: s.accuracy for s in self.summary() if s.count}
+        return {s.category: s.accuracy for s in self.summary() if s.accuracy is not None}
 
     def overall(self) -> float | None:
         """Return the unweighted mean of the category accuracies (percent, 2 decimals), as the leaderboard
@@ -159,7 +164,7 @@ class Report:
     def _head(self) -> dict[str, Any]:
         return {
             "model": self.model, "categories": list(self.categories), "data_dir": self.data_dir,
-            "started": self.started, "finished": self.finished,
+            "started": self.started, "finished": self.finished, "settings": self.settings,
             "summary": [asdict(s) for s in self.summary()], "overall": self.overall(),
         }
 
@@ -202,7 +207,8 @@ class Report:
         return cls(model=str(data["model"]), categories=list(data.get("categories") or []),
                    items=[ItemResult.from_dict(i) for i in data["items"]],
                    data_dir=str(data.get("data_dir") or ""), started=str(data.get("started") or ""),
-                   finished=data.get("finished"))
+                   finished=data.get("finished"),
+                   settings=dict(data["settings"]) if isinstance(data.get("settings"), Mapping) else None)
 
     @classmethod
     def load(cls, path: str | Path) -> Report:

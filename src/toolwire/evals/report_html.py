@@ -100,8 +100,9 @@ def _summary_table(report: Report, published: Mapping[str, Mapping[str, float]])
             '<th>accuracy %</th><th>mean s / item</th><th>input tokens</th><th>output tokens</th>'
             '<th>errors</th></tr></thead><tbody>']
     for s in report.summary():
+        accuracy = "" if s.accuracy is None else f"{s.accuracy:.2f}"
         rows.append(f"<tr><td>{_e(s.category)}</td><td class=num>{s.count}</td><td class=num>{s.correct}</td>"
-                    f"<td class=num>{s.accuracy:.2f}</td><td class=num>{s.mean_seconds:.3f}</td>"
+                    f"<td class=num>{accuracy}</td><td class=num>{s.mean_seconds:.3f}</td>"
                     f"<td class=num>{s.input_tokens}</td><td class=num>{s.output_tokens}</td>"
                     f"<td class=num>{s.errors}</td></tr>")
     overall = report.overall()
