@@ -180,11 +180,11 @@ def test_eval_dialect_with_a_provider_model_is_refused(monkeypatch: pytest.Monke
     import toolwire.models
 
     monkeypatch.setattr(toolwire.models, "init_chat_model",
-                        lambda model, dialect=None: SimpleNamespace(provider="openai"))
+                        lambda model, dialect=None, temperature=None: SimpleNamespace(provider="openai"))
     with pytest.raises(Exception, match="--dialect only applies to local models"):
         eval_cli._load_model("openai:gpt-5-mini", "json")
     local = SimpleNamespace(provider="llamacpp", prompt_cache=True, reuse_kv=True)
-    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None: local)
+    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None, temperature=None: local)
     assert eval_cli._load_model(None, "json") is local
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Literal
 
+from toolwire._error_state import exclusive, mark
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage
 from toolwire.models.lowering._common import CallIds
@@ -86,7 +87,7 @@ def check_repeat_calls(repeat_calls: Any, names: Collection[str]) -> Literal["an
     return chosen
 
 
-def keep_run(exc: BaseException, messages: list[BaseMessage]) -> None:
+def keep_run(exc: BaseException, messages: list[BaseMessage]) -> BaseException:
     """Attach the Agent run so far to ``exc``, an error raised by a model call or the executor, in place.
 
     ``exc.messages`` becomes a copy of ``messages`` (the whole conversation: the input, every reply and every
@@ -96,17 +97,25 @@ def keep_run(exc: BaseException, messages: list[BaseMessage]) -> None:
     ``agent.invoke(exc.messages)`` resumes the run (calls left unanswered are run first, as for any input). The
     exception keeps its type (a :class:`~toolwire.errors.ProviderError` stays one) and gets a note saying so. An
     exception that refuses new attributes is left as it is.
+
+    Returns:
+        The error to raise: ``exc``, or this run's copy of it when another run already wrote its state on that
+        object (one error raised in two runs: :func:`~toolwire._error_state.exclusive`).
     """
     kept = list(messages)
     answered = getattr(exc, "tool_messages", None)  # the executor's: calls that finished before the failure
     if isinstance(answered, list) and all(isinstance(m, ToolMessage) for m in answered):
-        kept.extend(answered)
+        kept.extend(answered)  # (this run's: the executor raised it just now, with no await since)
+    if "messages" in getattr(exc, "__dict__", {}):  # an Agent run wrote on this object already
+        exc = exclusive(exc)
     try:
         exc.messages = kept  # type: ignore[attr-defined]
     except (AttributeError, TypeError):
-        return
+        return exc
+    mark(exc)
     exc.add_note(f"toolwire: the Agent run so far ({len(kept)} messages) is on this error's .messages: pass "
                  "them to invoke() to resume it.")
+    return exc
 
 
 def stop_kind(reply: AIMessage) -> Literal["pause", "refusal"] | None:

@@ -1,8 +1,9 @@
 """Running sync code from async code and async code from sync code, in one place.
 
 * :func:`thread_pool` is the pool for sync tools (64 threads at most per pool, created on demand; the
-  per-call bound is the executor's ``max_concurrency``). Python's default executor holds only
-  ``cpu + 4`` threads, which would serialise ten slow sync tools on a 2-core machine.
+  per-call bound is the executor's ``max_concurrency``; a child made by ``os.fork()`` starts with none).
+  Python's default executor holds only ``cpu + 4`` threads, which would serialise ten slow sync tools on a
+  2-core machine.
 
   There is one pool per *nesting depth*: code running on a pool thread of depth ``d`` (a sync tool
   that runs an inner Agent, say) gets the pool of depth ``d + 1``. A thread that waits for a pool's
@@ -15,9 +16,11 @@
   this thread when no loop runs here, else in a worker thread with its own loop (a running loop cannot
   be re-entered), in a copy of the caller's :mod:`contextvars` context either way.
 
-  The loop ends as ``asyncio.run`` ends one (tasks left over are cancelled and waited for), except for
-  tasks given up with :func:`abandon` (an async tool that ignored its cancellation at its timeout):
-  those are closed and not waited for, so such a tool cannot keep a sync call from returning. A leftover
+  The loop ends as ``asyncio.run`` ends one (tasks left over are cancelled and waited for), except that it is
+  never made the thread's current loop (a loop the thread set itself stays), threads left on its default
+  executor are not waited for, and tasks given up with :func:`abandon` (an async tool that ignored its
+  cancellation at its timeout) are closed and not waited for, so such a tool cannot keep a sync call from
+  returning. A leftover
   task (a background helper an async tool started) that is still running ``CANCEL_GRACE`` seconds after its
   cancellation is abandoned the same way (and logged), so it cannot either.
 * :func:`run_sync_with_timeout` runs a sync function with a timeout in seconds. A thread cannot be
@@ -34,6 +37,7 @@ import concurrent.futures
 import contextlib
 import contextvars
 import logging
+import os
 import queue
 import threading
 import weakref
@@ -53,6 +57,19 @@ _abandoned: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
 
 def _depth() -> int:
     return getattr(_local, "depth", 0)  # type: ignore[no-any-return]
+
+
+def _forget_pools_after_fork() -> None:
+    """In a child made by ``os.fork()`` (gunicorn ``--preload``, a fork ``multiprocessing`` pool), start with no pool:
+    the parent's pool threads do not exist in the child, but its pools still count them as started or idle, so
+    the child's first sync tool waited forever for one of them (review 34)."""
+    global _lock
+    _pools.clear()
+    _lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):  # (POSIX)
+    os.register_at_fork(after_in_child=_forget_pools_after_fork)
 
 
 class _DaemonPool(concurrent.futures.Executor):
@@ -181,19 +198,20 @@ def _task_text(task: asyncio.Task[Any]) -> str:
 
 
 def _run_loop(coro: Coroutine[Any, Any, T]) -> T:
-    """``asyncio.run(coro)``, but a task given up with :func:`abandon` cannot hold up the loop's end."""
+    """``asyncio.run(coro)``, but a task given up with :func:`abandon` cannot hold up the loop's end, nor can work
+    a tool left on the loop's default executor (``asyncio.to_thread`` in an async tool stopped at its timeout:
+    the loop's end does not wait for that thread, which finishes on its own); and the thread's current event
+    loop is left as it was (``asyncio.run`` sets it to None, which broke a thread that had set its own, review
+    34), as the coroutine only needs the running loop."""
     loop = asyncio.new_event_loop()
     try:
-        asyncio.set_event_loop(loop)
         return loop.run_until_complete(coro)
     finally:
         try:
             _finish_tasks(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.run_until_complete(loop.shutdown_default_executor())
         finally:
-            asyncio.set_event_loop(None)
-            loop.close()
+            loop.close()  # (shuts the default executor down without waiting for its threads)
 
 
 def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:

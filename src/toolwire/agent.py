@@ -422,8 +422,10 @@ class Agent:
                 else:  # "tools"
                     value = self.executor.call(payload[0], payload[1])
             except Exception as exc:
-                keep_run(exc, messages)
-                raise
+                own = keep_run(exc, messages)
+                if own is exc:
+                    raise
+                raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
 
     async def astream(self, input: Any) -> AsyncIterator[AgentEvent]:
         """Async :meth:`stream` (the same loop; a failure carries ``exc.messages`` in the same way, and so does the
@@ -451,8 +453,10 @@ class Agent:
                 else:  # "tools"
                     value = await self.executor.acall(payload[0], payload[1])
             except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too
-                keep_run(exc, messages)
-                raise
+                own = keep_run(exc, messages)
+                if own is exc:
+                    raise
+                raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
 
     def invoke(self, input: Any) -> AgentResult:
         """Run the loop to the end and return the :class:`AgentResult`.

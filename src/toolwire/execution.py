@@ -38,6 +38,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire._concurrency import run_coroutine_sync
+from toolwire._error_state import exclusive, mark
 from toolwire._printing import printed, safe_text
 from toolwire._tool_run import _running, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
@@ -277,13 +278,14 @@ class ToolExecutor:
                 for task in tasks:
                     task.cancel()
                 await asyncio.gather(*tasks, return_exceptions=True)
-                _keep_answers(exc, [t.result() for t in tasks if not t.cancelled() and t.exception() is None])
-                raise
+                own = _keep_answers(exc, [t.result() for t in tasks if not t.cancelled() and t.exception() is None])
+                if own is exc:
+                    raise
+                raise own from exc.__cause__  # (another run's error object: this run's copy of it)
         else:
             results = []
         if refused is not None:  # the calls before it ran without failing
-            _keep_answers(refused, results)
-            raise refused
+            raise _keep_answers(refused, results)
         results.extend(self._invalid(b) for b in bad)
         return results
 
@@ -324,12 +326,17 @@ class ToolExecutor:
         return f"ToolExecutor(tools={list(self.tools)}, max_concurrency={self.max_concurrency})"
 
 
-def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> None:
+def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> BaseException:
     """Put ``answers``, the ToolMessages of the calls that finished before ``exc`` stopped the others
     (``handle_errors=False``), on ``exc`` as ``exc.tool_messages``, in call order, so the work done is not
-    lost. An exception that refuses new attributes is left as it is."""
+    lost, and return the error to raise: ``exc``, or this run's copy of it when another run already wrote its
+    state on that object (:func:`~toolwire._error_state.exclusive`). An exception that refuses new attributes
+    is left as it is."""
+    exc = exclusive(exc)
     with contextlib.suppress(AttributeError, TypeError):
         exc.tool_messages = answers  # type: ignore[attr-defined]
+        mark(exc)
+    return exc
 
 
 def _prepared(call: Any) -> ToolCall | InvalidToolCall:

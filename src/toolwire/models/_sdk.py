@@ -24,6 +24,7 @@ import logging
 import math
 import os
 import threading
+import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from numbers import Integral, Real
 from types import ModuleType
@@ -119,8 +120,8 @@ class _Clients:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.sync: Any = None
-        self.loop: Any = None
-        self.async_: Any = None
+        # event loop -> its async client (dropped with the loop: a loop that ended unclosed takes its pool along)
+        self.async_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
 
 def _check_base_url(base_url: str | None) -> str | None:
@@ -305,10 +306,10 @@ class SDKChatModel(BaseChatModel):
         loop = asyncio.get_running_loop()
         clients = self._clients
         with clients.lock:
-            if clients.async_ is None or clients.loop is not loop:
-                clients.async_ = self._make_client(True)
-                clients.loop = loop
-            return clients.async_
+            client = clients.async_by_loop.get(loop)
+            if client is None:  # (loops in several threads, or asyncio.run per request: one client each)
+                client = clients.async_by_loop[loop] = self._make_client(True)
+            return client
 
     def close(self) -> None:
         """Close the sync SDK client's connections (a new client opens on the next call)."""
@@ -319,13 +320,12 @@ class SDKChatModel(BaseChatModel):
             close()
 
     async def aclose(self) -> None:
-        """Close the async SDK client of the running event loop (call it before the loop ends); a client
-        left from another, finished loop is only dropped."""
+        """Close the async SDK client of the running event loop (call it before the loop ends); the clients of
+        other loops stay theirs (each loop closes its own)."""
         loop = asyncio.get_running_loop()
         with self._clients.lock:
-            client, owner = self._clients.async_, self._clients.loop
-            self._clients.async_ = self._clients.loop = None
-        if client is None or owner is not loop:
+            client = self._clients.async_by_loop.pop(loop, None)
+        if client is None:
             return
         close = getattr(client, "aclose", None) or getattr(client, "close", None)
         result = close() if callable(close) else None

@@ -1,0 +1,62 @@
+"""The run state toolwire puts on an error (``exc.messages``, ``exc.tool_messages``), kept to the one run it is for.
+
+A failed call is answered by raising its exception with the work done so far on it (review 24). One exception
+object can reach two runs at once, though: two conversations awaiting one shared task (a single-flight token
+refresh that failed), or a module-level error instance raised twice. Written on that shared object, the
+second run's conversation replaced the first one's, so one caller found the other's messages on its error, and
+resuming from them answered the wrong user (review 34). :func:`exclusive` gives each run an object of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+from typing import TypeVar
+
+__all__ = ["STATE", "exclusive", "mark"]
+
+E = TypeVar("E", bound=BaseException)
+
+#: The attributes toolwire writes on an error for one run (and its marker).
+STATE = ("messages", "tool_messages", "_toolwire_run_state")
+_MARK = "_toolwire_run_state"
+_NOTE = "toolwire: "
+
+
+def mark(exc: BaseException) -> None:
+    """Record that run state was written on ``exc`` (an error that refuses attributes is left as it is)."""
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(exc, _MARK, True)
+
+
+def exclusive(exc: E) -> E:
+    """``exc`` itself when no run has written its state on it yet, else a copy for this run: same type, arguments,
+    attributes, traceback and cause, without the other run's state (:data:`STATE`) and notes.
+
+    The copy is made without calling ``__init__`` when ``copy.copy`` cannot rebuild the error from its
+    arguments (``httpx.HTTPStatusError`` takes keyword-only ones); an error that cannot be copied at all is
+    returned as it is.
+    """
+    if not getattr(exc, _MARK, False):
+        return exc
+    try:
+        twin = copy.copy(exc)
+    except Exception:
+        try:
+            twin = type(exc).__new__(type(exc))
+            twin.args = exc.args
+            twin.__dict__.update(vars(exc))
+        except Exception:
+            return exc
+    for name in STATE:
+        twin.__dict__.pop(name, None)
+    notes = [n for n in getattr(exc, "__notes__", ()) if not (isinstance(n, str) and n.startswith(_NOTE))]
+    if notes:
+        twin.__notes__ = notes
+    else:
+        twin.__dict__.pop("__notes__", None)
+    twin.__traceback__ = exc.__traceback__
+    twin.__cause__ = exc.__cause__
+    twin.__context__ = exc.__context__
+    twin.__suppress_context__ = exc.__suppress_context__
+    return twin
