@@ -309,7 +309,7 @@ def test_message_from_dict_errors_are_one_sentence() -> None:
         ({"type": "ai", "usage": 5}, r"'usage' must be a dict, not int"),
         ({"role": "user", "content": 5},
          r"^Cannot read a saved 'user' message whose content is int; the content must be a string or a list"),
-        ({"role": "user", "content": "x", "id": 7}, r"'id' must be a string, not int"),
+        ({"role": "user", "content": "x", "id": [7]}, r"'id' must be a string, not list"),
         ({"role": "tool", "content": "r"}, r"^Cannot read a saved 'tool' message without 'tool_call_id'; add the id "),
         ({"role": "tool", "content": "r", "tool_call_id": "c", "status": "ok"},
          r"^Cannot read a saved 'tool' message whose status is 'ok'; use 'success' or 'error'\.$"),

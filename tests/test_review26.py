@@ -301,8 +301,8 @@ def test_a_numpy_array_result_is_text_not_a_misleading_error() -> None:
         return np.arange(n)
 
     [result] = ToolExecutor([stats]).execute(AIMessage("", tool_calls=[tool_call("stats", {"n": 3}, "s")]))
-    assert result.status == "success" and "0 1 2" in result.text
-    assert "0 1 2" in ToolMessage(np.arange(3), tool_call_id="c").text
+    assert result.status == "success" and result.text == "[0, 1, 2]"  # its values as JSON (review 36: not str(),
+    assert ToolMessage(np.arange(3), tool_call_id="c").text == "[0, 1, 2]"  # which elides a long array's middle)
 
 
 # ------------------------------------------------------------------ 10. eval files that are not UTF-8

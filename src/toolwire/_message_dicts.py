@@ -125,6 +125,10 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
             "the content must be a string or a list of content blocks."
         )
     fields = {k: v for k, v in data.items() if k in names and v is not None}
+    for key in ("id", "tool_call_id"):  # a number (some servers' call ids, a database key) as its text, as the
+        value = fields.get(key)  # message classes take it (review 36)
+        if isinstance(value, int) and not isinstance(value, bool):
+            fields[key] = str(value)
     for key, value in fields.items():
         kinds, expected = _FIELD_KINDS.get(key, ((object,), ""))
         if not isinstance(value, kinds):

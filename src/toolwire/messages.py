@@ -31,7 +31,14 @@ from typing import Any, ClassVar, Literal, NotRequired, TypedDict
 from pydantic_core import to_jsonable_python
 
 from toolwire._printing import json_text, printed, safe_text
-from toolwire.results import json_ready, result_to_content, valid_text
+from toolwire.results import (
+    json_fallback,
+    json_ready,
+    result_to_content,
+    valid_blocks,
+    valid_strings,
+    valid_text,
+)
 
 __all__ = [
     "AIMessage",
@@ -223,11 +230,16 @@ def _is_default(value: Any, default: Any) -> bool:
 def _json_value(value: Any) -> Any:
     """A JSON-ready copy of a message field: JSON values come back equal (non-finite floats stay floats, as
     ``json.dumps`` writes them); dates and UUIDs become text, pydantic models and dataclasses their JSON form,
-    ``bytes`` base64 text, tuples and sets lists, dict keys strings, any other object its ``str()``."""
+    ``bytes`` base64 text, tuples and sets lists, dict keys strings, an array or number type with ``tolist()``
+    (numpy's) its Python value, any other object its ``str()``; a lone surrogate in text becomes U+FFFD
+    (:func:`~toolwire.results.valid_strings`), so the dict can be written as UTF-8."""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str:
+        return value if value.isascii() else valid_text(value)
+    if kind is int or kind is bool or value is None:
         return value
-    return to_jsonable_python(value, fallback=str, bytes_mode="base64", inf_nan_mode="constants")
+    return valid_strings(to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64",
+                                            inf_nan_mode="constants"))
 
 
 def _tool_content(content: Any) -> Content:
@@ -314,9 +326,10 @@ class BaseMessage:
         content: a string, or a list of content blocks (dicts such as ``{"type": "text", "text": ...}``). A string
             holding a lone surrogate (text decoded from bytes that were not UTF-8, with ``surrogateescape``: a file
             name from ``os.listdir``, ``sys.argv``) has it replaced by U+FFFD (:func:`toolwire.results.valid_text`),
-            as such text cannot be encoded as UTF-8 to be sent or saved.
-        id: an optional message id (a provider's, or the user's).
-        name: an optional name of the speaker (for a ToolMessage, the tool's name).
+            as such text cannot be encoded as UTF-8 to be sent or saved; so has the text of a text block in a list.
+        id: an optional message id (a provider's, or the user's; another value, such as an integer database key,
+            is kept as its text).
+        name: an optional name of the speaker (for a ToolMessage, the tool's name; kept as text).
 
     Raises:
         TypeError: ``content`` is neither a string nor a list.
@@ -333,8 +346,15 @@ class BaseMessage:
                 f"{type(self).__name__} content must be a string or a list of content blocks, "
                 f"not {type(content).__name__}."
             )
-        if type(content) is str and not content.isascii():
-            content = valid_text(content)  # a lone surrogate (bytes that were not UTF-8) could never be sent
+        if type(content) is str:
+            if not content.isascii():
+                content = valid_text(content)  # a lone surrogate (bytes that were not UTF-8) could never be sent
+        else:
+            content = valid_blocks(content)
+        if id is not None and type(id) is not str:  # an integer database key, a UUID: kept as its text, so the
+            id = printed(id, str)  # message can be saved, copied and read back (review 36)
+        if name is not None and type(name) is not str:
+            name = printed(name, str)
         _set(self, "content", content)
         _set(self, "id", id)
         _set(self, "name", name)

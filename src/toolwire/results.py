@@ -30,8 +30,8 @@ from pydantic_core import to_jsonable_python
 
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, ToolValidationError
 
-__all__ = ["bounded_content", "error_text", "is_cheap_result", "json_ready", "result_to_content", "truncate_content",
-           "valid_text"]
+__all__ = ["bounded_content", "error_text", "is_cheap_result", "json_fallback", "json_ready", "result_to_content",
+           "truncate_content", "valid_blocks", "valid_strings", "valid_text"]
 
 _BLOCK_TYPES = frozenset({"text", "image", "image_url", "audio", "file", "document", "resource"})
 
@@ -56,10 +56,60 @@ def valid_text(text: str) -> str:
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
+def valid_strings(value: Any) -> Any:
+    """``value`` (JSON-like data: dicts, lists) with a lone surrogate in any string, key or value, replaced as
+    :func:`valid_text` replaces it; ``value`` itself when it holds none."""
+    kind = type(value)
+    if kind is str:
+        return value if value.isascii() else valid_text(value)
+    if kind is list:
+        items = [valid_strings(v) for v in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if kind is dict:
+        pairs = [(valid_strings(k), valid_strings(v)) for k, v in value.items()]
+        if all(k is k2 and v is v2 for (k, v), (k2, v2) in zip(pairs, value.items(), strict=True)):
+            return value
+        return dict(pairs)
+    return value
+
+
+def valid_blocks(blocks: list[Any]) -> list[Any]:
+    """``blocks`` (message content: strings and content-block dicts) with a lone surrogate in a string item or
+    in a block's ``text`` replaced as :func:`valid_text` replaces it (a copy of the block); ``blocks`` itself
+    when none holds one (the common case, checked quickly)."""
+    out: list[Any] | None = None
+    for index, block in enumerate(blocks):
+        if type(block) is str:
+            fixed: Any = block if block.isascii() else valid_text(block)
+        elif type(block) is dict and type(block.get("text")) is str and not block["text"].isascii():
+            text = valid_text(block["text"])
+            fixed = block if text is block["text"] else {**block, "text": text}
+        else:
+            continue
+        if fixed is not block:
+            if out is None:
+                out = list(blocks)
+            out[index] = fixed
+    return blocks if out is None else out
+
+
+def json_fallback(value: Any) -> Any:
+    """The JSON form of an object pydantic does not know: an array or number type with ``tolist()`` (numpy's, and
+    so pandas values) its Python value (``str()`` of a 2,000-item array keeps only its first and last items),
+    anything else its ``str()``."""
+    tolist = getattr(type(value), "tolist", None)
+    if callable(tolist):
+        try:
+            return tolist(value)
+        except Exception:  # (a tolist that fails: the text is still something)
+            pass
+    return str(value)
+
+
 def _json_default(value: Any) -> Any:
     if isinstance(value, bytes | bytearray):
         raise TypeError("bytes")
-    return to_jsonable_python(value, fallback=str)
+    return to_jsonable_python(value, fallback=json_fallback)
 
 
 def _non_finite_name(value: float) -> str:
@@ -213,10 +263,12 @@ def _dumps_as_is(result: Any) -> str:
 
 def json_ready(value: Any) -> Any:
     """A JSON-ready copy of ``value``, converted as tool results are: pydantic models, dataclasses, dates,
-    UUIDs, enums, sets and tuples take their JSON form (a NamedTuple an object of its fields), ``bytes`` become
-    base64 text, non-finite floats
+    UUIDs, enums, sets and tuples take their JSON form (a NamedTuple an object of its fields), an array or number
+    type with ``tolist()`` (numpy's) its Python value, ``bytes`` become base64 text, lone surrogates in text
+    U+FFFD, non-finite floats
     ``None``, dict keys strings, and any other object its ``str()``. JSON-ready values come back equal."""
-    return to_jsonable_python(_named_tuples(value), fallback=str, bytes_mode="base64", inf_nan_mode="null")
+    return valid_strings(to_jsonable_python(_named_tuples(value), fallback=json_fallback, bytes_mode="base64",
+                                            inf_nan_mode="null"))
 
 
 _MEDIA_KEYS = ("base64", "data", "url", "file_id")
@@ -281,7 +333,7 @@ def result_to_content(result: Any) -> str | list[Any]:
             "such as {'type': 'image', 'base64': ..., 'mime_type': 'image/png'}."
         )
     if _is_blocks(result):
-        return result
+        return valid_blocks(result)
     if isinstance(result, BaseModel):
         try:
             text = result.model_dump_json()

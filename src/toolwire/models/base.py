@@ -357,8 +357,14 @@ class BaseChatModel:
         return tuple(t.spec if isinstance(t, Tool) else t for t in self.tools)
 
     def _request(self, input: Any, options: dict[str, Any]) -> ChatRequest:
+        from toolwire._agent_checks import unique_ids_in_turns  # (it imports the lowering package)
+
+        messages = coerce_messages(input)
+        # a call stored with an empty id is given one when read, and its answer (stored with "" too) must follow
+        # it; a turn repeating an id gets them renamed with its answers: as the Agent pairs them (review 36)
+        unique_ids_in_turns(messages)
         return ChatRequest(
-            coerce_messages(input),
+            messages,
             self.tool_specs,
             self.tool_choice,
             self.parallel_tool_calls,

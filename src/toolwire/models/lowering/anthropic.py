@@ -21,7 +21,9 @@ the Anthropic API reference ("Messages", "Streaming Messages") and the tool-use 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -139,8 +141,23 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
     return out
 
 
+_VALID_ID = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def tool_use_id(call_id: str) -> str:
+    """``call_id`` as Anthropic takes a ``tool_use`` id (``^[a-zA-Z0-9_-]+$``, the Messages API's check): kept when
+    it fits, else every other character turned to ``_`` and 8 hex digits of its SHA-256 added, so the same id
+    always maps to the same text (a call and its result still match) and two ids differing only in such
+    characters stay apart. Ids from another provider need it: Kimi K2 on OpenAI-compatible servers writes
+    ``functions.get_weather:0`` (review 36)."""
+    if _VALID_ID.fullmatch(call_id):
+        return call_id
+    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{re.sub(r'[^A-Za-z0-9_-]', '_', call_id)}_{digest}"
+
+
 def _tool_result(message: ToolMessage) -> dict[str, Any]:
-    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": message.tool_call_id}
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id(message.tool_call_id)}
     content: Any = message.content if isinstance(message.content, str) else _blocks(message.content, True)
     if content:
         block["content"] = content
@@ -169,7 +186,7 @@ def _assistant(message: AIMessage) -> list[dict[str, Any]]:
                   if isinstance(b, dict) and b.get("type") in _OPAQUE]
     if message.text.strip():
         blocks.append({"type": "text", "text": message.text})
-    blocks.extend({"type": "tool_use", "id": c["id"], "name": c.get("name") or "unknown_tool",
+    blocks.extend({"type": "tool_use", "id": tool_use_id(c["id"]), "name": c.get("name") or "unknown_tool",
                    "input": arguments_object(c)} for c in calls)
     return blocks
 
