@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from toolwire._error_state import exclusive, mark
 from toolwire.errors import UserError
-from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage
+from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 from toolwire.models.lowering._common import CallIds
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "answer_stale_calls",
     "check_model",
     "check_repeat_calls",
+    "check_system_prompt",
     "check_tool_choice",
     "check_tools",
     "keep_run",
@@ -39,11 +40,26 @@ def named(name: str | None) -> str:
 
 
 def check_model(model: Any) -> None:
-    """A chat model has ``invoke``, ``ainvoke`` and ``bind_tools``; anything else (``None``, a string) is refused."""
+    """A chat model has ``invoke``, ``ainvoke`` and ``bind_tools``; anything else (``None``, a string, a model class
+    rather than a model built from it) is refused."""
+    if isinstance(model, type):
+        raise UserError(f"Agent takes a chat model, not the class {model.__name__}: build one first, such as "
+                        f"Agent({model.__name__}(...), [my_tool]).")
     if not all(callable(getattr(model, attr, None)) for attr in ("invoke", "ainvoke", "bind_tools")):
         got = "None" if model is None else f"a {type(model).__name__}"
         raise UserError(f"Agent takes a chat model first, such as Agent(ChatOpenAI('gpt-4o-mini'), [my_tool]); "
                         f"got {got}.")
+
+
+def check_system_prompt(prompt: Any) -> Any:
+    """``prompt`` when it is text, a :class:`~toolwire.messages.SystemMessage` (LangChain's prompt form) or None.
+
+    Raises:
+        UserError: anything else.
+    """
+    if prompt is None or isinstance(prompt, str | SystemMessage):
+        return prompt
+    raise UserError(f"system_prompt takes text (or a SystemMessage), not {type(prompt).__name__}.")
 
 
 def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:

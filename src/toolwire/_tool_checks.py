@@ -96,6 +96,17 @@ def check_fields_taken(func: Callable[..., Any], model: type[BaseModel], tool_na
     Raises:
         SchemaError: the fields and the parameters do not match.
     """
+    check_params_taken(func, set(model.model_fields), f"args_schema {model.__name__}", tool_name,
+                       "give the model one field per keyword parameter of the function")
+
+
+def check_params_taken(func: Callable[..., Any], fields: set[str], source: str, tool_name: str, advice: str) -> None:
+    """Refuse argument names ``fields`` (from ``source``, named in the message) that ``func`` cannot take as keyword
+    arguments, or that leave out one of its required parameters; ``advice`` ends the message.
+
+    Raises:
+        SchemaError: the fields and the parameters do not match.
+    """
     try:
         params = list(inspect.signature(func).parameters.values())
     except (TypeError, ValueError):  # no signature to compare (some builtins): the call will tell
@@ -104,12 +115,10 @@ def check_fields_taken(func: Callable[..., Any], model: type[BaseModel], tool_na
         params = params[1:]
     if any(p.kind is p.VAR_KEYWORD for p in params):
         return
-    fields = set(model.model_fields)
     taken = {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
     needed = {p.name for p in params if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
     extra, missing = sorted(fields - taken), sorted(needed - fields)
     if extra or missing:
         what = "; ".join(filter(None, (f"fields it does not take: {', '.join(extra)}" if extra else "",
                                        f"required parameters it lacks: {', '.join(missing)}" if missing else "")))
-        raise SchemaError(f"args_schema {model.__name__} does not match the function of tool '{tool_name}' ({what}); "
-                          "give the model one field per keyword parameter of the function.")
+        raise SchemaError(f"{source} does not match the function of tool '{tool_name}' ({what}); {advice}.")

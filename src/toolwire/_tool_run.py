@@ -88,6 +88,15 @@ def own_cancellation() -> bool:
     return task is not None and task.cancelling() == 0
 
 
+def bad_flags(**flags: Any) -> str | None:
+    """The sentence saying which of the yes/no options ``flags`` (name -> value) is not ``True`` or ``False``, or
+    None when all are: ``"false"`` from a config file would count as true (review 37)."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            return f"{name} must be True or False, not {value!r}."
+    return None
+
+
 def bad_timeout(value: Any, name: str = "timeout", *, optional: bool = True) -> str | None:
     """The sentence saying what is wrong with a timeout value, or None when it is valid: a positive, finite
     real number of seconds (int, float, Fraction, Decimal, NumPy scalars; not a bool, not NaN), or None when

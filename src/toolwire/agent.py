@@ -56,6 +56,7 @@ from toolwire._agent_checks import (
     answer_stale_calls,
     check_model,
     check_repeat_calls,
+    check_system_prompt,
     check_tool_choice,
     check_tools,
     keep_run,
@@ -162,7 +163,8 @@ class Agent:
         tools: toolwire tools, plain functions with docstrings, or LangChain tools; a provider's server tool
             dict (``{"type": "web_search_20250305", "name": "web_search"}``, ``{"google_search": {}}``) is sent
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
-        system_prompt: a system message put first when the conversation has none.
+        system_prompt: a system message put first when the conversation has none (its text, or a
+            :class:`~toolwire.messages.SystemMessage`).
         max_steps: the most model calls in one run (a whole number, default 10).
         tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
             (``"required"`` or a tool name) applies until tool calls have been answered in the run, which is
@@ -196,7 +198,7 @@ class Agent:
         model: BaseChatModel,
         tools: Sequence[Any] = (),
         *,
-        system_prompt: str | None = None,
+        system_prompt: str | SystemMessage | None = None,
         max_steps: int = 10,
         tool_choice: str | None = None,
         reset_tool_choice: bool = True,
@@ -210,6 +212,8 @@ class Agent:
     ) -> None:
         check_model(model)
         check_tools(tools)
+        if not isinstance(reset_tool_choice, bool):  # ("false" from a config file would count as true)
+            raise UserError(f"reset_tool_choice must be True or False, not {reset_tool_choice!r}.")
         tools = list(tools)  # read more than once below: a generator of tools must not be used up
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
@@ -233,7 +237,7 @@ class Agent:
         reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
         self._after_tools_model = model.bind_tools(runnable, tool_choice="auto", **keep) if reset else self.model
         self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model
-        self.system_prompt = system_prompt
+        self.system_prompt = check_system_prompt(system_prompt)
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice
         self.on_max_steps = on_max_steps
@@ -243,7 +247,8 @@ class Agent:
     def _start(self, input: Any) -> list[BaseMessage]:
         messages = coerce_messages(input)
         if self.system_prompt and not (messages and isinstance(messages[0], SystemMessage)):
-            messages.insert(0, SystemMessage(self.system_prompt))
+            prompt = self.system_prompt
+            messages.insert(0, prompt if isinstance(prompt, SystemMessage) else SystemMessage(prompt))
         return messages
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:

@@ -64,7 +64,11 @@ def pull(
 @app.command("list")
 def list_models() -> None:
     """List the known models: name, size, license, and whether the file is present."""
-    table = Table(title=f"Models (folder: {models_dir()})")
+    try:
+        folder = models_dir()
+    except UserError as exc:  # no home folder to look in (HOME unset)
+        raise _fail(exc) from None
+    table = Table(title=f"Models (folder: {folder})")
     for column in ("name", "file", "size", "license", "present"):
         table.add_column(column)
     for entry in REGISTRY.values():

@@ -40,7 +40,7 @@ from typing import Any
 from toolwire._concurrency import run_coroutine_sync
 from toolwire._error_state import exclusive, mark
 from toolwire._printing import printed, safe_text
-from toolwire._tool_run import _running, bad_timeout
+from toolwire._tool_run import _running, bad_flags, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -113,7 +113,8 @@ class ToolExecutor:
             self.tools[converted.name] = converted
         if max_concurrency is not None and (not _is_int(max_concurrency) or max_concurrency < 1):
             raise UserError(f"max_concurrency must be a whole number of at least 1, or None, not {max_concurrency!r}.")
-        if (problem := bad_timeout(timeout)) is not None:
+        if (problem := bad_timeout(timeout) or bad_flags(handle_errors=handle_errors,
+                                                         hide_error_details=hide_error_details)) is not None:
             raise UserError(problem)
         if max_result_chars is not None and (not _is_int(max_result_chars) or max_result_chars < 1):
             raise UserError("max_result_chars must be a whole number of at least 1, or None to keep whole "
@@ -250,6 +251,8 @@ class ToolExecutor:
                 failure in call order (see ``handle_errors`` in the class docs); the other calls still running
                 are cancelled first, as the sync :meth:`call` does.
         """
+        if isinstance(calls, AIMessage) and not invalid:  # call(reply), for execute(reply): the same answers
+            calls, invalid = calls.tool_calls, calls.invalid_tool_calls
         if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
             raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
         checked = [_prepared(c) for c in calls]

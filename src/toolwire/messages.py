@@ -332,7 +332,8 @@ class BaseMessage:
         name: an optional name of the speaker (for a ToolMessage, the tool's name; kept as text).
 
     Raises:
-        TypeError: ``content`` is neither a string nor a list.
+        TypeError: ``content`` is neither a string nor a list, or a list holding an item that is neither text nor a
+            content-block dict.
     """
 
     __slots__ = ("content", "id", "name")
@@ -350,11 +351,16 @@ class BaseMessage:
             if not content.isascii():
                 content = valid_text(content)  # a lone surrogate (bytes that were not UTF-8) could never be sent
         else:
+            for block in content:
+                if not isinstance(block, str | dict):  # (a provider would silently drop it: the 42 in
+                    raise TypeError(  # HumanMessage(["The order number is", 42]), review 37)
+                        f"{type(self).__name__} content items must be text or content-block dicts, not "
+                        f"{type(block).__name__} ({safe_text(block):.40}): write it as text.")
             content = valid_blocks(content)
         if id is not None and type(id) is not str:  # an integer database key, a UUID: kept as its text, so the
-            id = printed(id, str)  # message can be saved, copied and read back (review 36)
+            id = safe_text(id, str)  # message can be saved, copied and read back (review 36)
         if name is not None and type(name) is not str:
-            name = printed(name, str)
+            name = safe_text(name, str)
         _set(self, "content", content)
         _set(self, "id", id)
         _set(self, "name", name)

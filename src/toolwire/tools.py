@@ -40,6 +40,7 @@ from toolwire._tool_run import (
     _call_id,
     _in_context,
     _is_tool_call,
+    bad_flags,
     bad_timeout,
     current_task,
     current_tool_call,
@@ -140,7 +141,8 @@ class Tool:
             )
         if response_format not in ("content", "content_and_artifact"):
             raise SchemaError("response_format must be 'content' or 'content_and_artifact'.")
-        if (problem := bad_timeout(timeout)) is not None:
+        if (problem := bad_timeout(timeout) or bad_flags(return_direct=return_direct, handle_errors=handle_errors,
+                                                         hide_error_details=hide_error_details)) is not None:
             raise SchemaError(problem)
         self.func = func
         self.name = name
@@ -574,16 +576,16 @@ def tool(*args: Any, **kwargs: Any) -> Any:
     (``"content"`` | ``"content_and_artifact"``), ``parse_docstring``, ``handle_errors``, ``hide_error_details``.
 
     Returns:
-        The :class:`Tool` for ``@tool``; for ``@tool("name")`` or ``@tool(...)``, a decorator returning one.
+        The :class:`Tool` for ``@tool`` and for ``tool(func, name=..., ...)``; for ``@tool("name")`` or
+        ``@tool(...)``, a decorator returning one.
 
     Raises:
         SchemaError: at definition time, for a bad name, a missing description, or a signature with no
             JSON Schema.
         TypeError: more than one positional argument, or one that is neither a function nor a name.
     """
-    if len(args) == 1 and (callable(args[0]) or isinstance(args[0], classmethod)) and not isinstance(args[0], str) \
-            and not kwargs:
-        return Tool.from_function(args[0])
+    if len(args) == 1 and (callable(args[0]) or isinstance(args[0], classmethod)) and not isinstance(args[0], str):
+        return Tool.from_function(args[0], **kwargs)  # (tool(func, description=...): what its errors advise)
     if len(args) > 1:
         raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")
     if args:

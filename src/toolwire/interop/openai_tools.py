@@ -36,6 +36,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -360,4 +361,9 @@ def tool_from_schema(
     params = dict(params)
     if def_desc and params.get("description") == def_desc:
         params.pop("description")
+    properties = params.get("properties")
+    if isinstance(properties, dict) and not isinstance(func, type):  # called as func(**arguments): refuse at once a
+        # function that cannot take them (every call would fail with a TypeError the model cannot fix)
+        check_params_taken(func, set(properties), "The schema's parameters", str(tool_name),
+                           "give a function with one keyword parameter per property")
     return Tool.from_schema(func, tool_name, desc, params, **options)

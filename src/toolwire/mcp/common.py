@@ -43,10 +43,13 @@ class StdioServer:
 
     Attributes:
         command: the program (``"python"``, ``"npx"``...).
-        args: its arguments.
+        args: its arguments, a list; one string is split as a shell would split it (``"server.py --verbose"``).
         env: extra environment variables (added to the SDK's safe default environment).
         cwd: working directory of the process.
         name: a label for messages (default: the command line).
+
+    Raises:
+        UserError: ``command`` is not text, or ``args`` is neither text nor a list of texts.
     """
 
     command: str
@@ -54,6 +57,16 @@ class StdioServer:
     env: Mapping[str, str] | None = None
     cwd: str | None = None
     name: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.command, str) or not self.command.strip():
+            raise UserError("StdioServer needs the command as text, such as StdioServer('python', ['server.py']).")
+        args = self.args
+        if isinstance(args, str):  # a string is a sequence of characters: it would start `python s e r v e r . p y`
+            args = shlex.split(args)
+        elif isinstance(args, bytes) or not all(isinstance(a, str) for a in args):
+            raise UserError("StdioServer args must be a list of texts, such as ['server.py', '--verbose'].")
+        object.__setattr__(self, "args", tuple(args))
 
     @property
     def label(self) -> str:

@@ -53,8 +53,10 @@ def _sdk() -> Any:
 
 
 def _tools(tools: Sequence[Any]) -> dict[str, Tool]:
+    from toolwire._agent_checks import check_tools
     from toolwire.models.base import to_tool
 
+    check_tools(tools, "serve([{}])")  # one tool rather than a list: one sentence, as Agent and bind_tools say it
     out: dict[str, Tool] = {}
     for item in tools:
         converted = to_tool(item)
@@ -278,13 +280,16 @@ async def serve_async(
         log_level: uvicorn's log level for HTTP.
 
     Raises:
-        UserError: unknown transport, an HTTP ``path`` that does not start with ``/``, missing SDK, no tools.
+        UserError: unknown transport, an HTTP ``path`` that does not start with ``/``, a bad ``port`` or one that
+            cannot be bound (in use), missing SDK, no tools, or one tool rather than a list.
         SchemaError: see :func:`build_server`.
     """
     if transport not in ("stdio", "http"):
         raise UserError(f"Unknown MCP transport {transport!r}: use 'stdio' or 'http'.")
     if transport == "http" and (not isinstance(path, str) or not path.startswith("/")):
         raise UserError(f"The HTTP endpoint path must start with '/', as '/mcp' does, not {path!r}.")
+    if transport == "http" and (isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535):
+        raise UserError(f"The HTTP port must be a whole number from 0 to 65535, not {port!r}.")
     server = build_server(tools, name=name)
     if transport == "stdio":
         await _serve_stdio(server)
@@ -293,7 +298,11 @@ async def serve_async(
 
     app = _http_app(server, host, path)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
-    await uvicorn.Server(config).serve()
+    try:
+        await uvicorn.Server(config).serve()
+    except SystemExit as exc:  # uvicorn exits the process when it cannot bind: the caller's program lives on
+        raise UserError(f"Cannot serve MCP on {host}:{port}: the port is in use or cannot be bound here; pick "
+                        "another port.") from exc
 
 
 def serve(tools: Sequence[Any], **options: Any) -> None:

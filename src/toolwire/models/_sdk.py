@@ -224,8 +224,21 @@ class SDKChatModel(BaseChatModel):
     # -- configuration ------------------------------------------------------------------------------
 
     def _resolve_key(self, api_key: str | None) -> Secret | None:
-        value = api_key or next((os.environ[k] for k in self.key_env if os.environ.get(k)), None)
+        """The API key: ``api_key``, else the first of :attr:`key_env` set, as a :class:`Secret`, without the spaces and
+        line end a key read from a file or a CRLF ``.env`` brings along (sent as they are, they made an HTTP
+        header error that showed the whole key, review 37).
+
+        Raises:
+            UserError: no key where one is needed, or a key holding other characters than printable ASCII (a
+                pasted quote): HTTP headers cannot carry them. The message never shows the key.
+        """
+        source = "api_key" if api_key else next((k for k in self.key_env if os.environ.get(k)), None)
+        value = api_key or (os.environ[source] if source else None)
         if value:
+            value = value.strip()
+            if not value.isascii() or not value.isprintable():
+                raise UserError(f"The API key given by {source} holds a character an HTTP header cannot carry (a "
+                                "pasted quote, a space or a control character): set it to the key alone.")
             return Secret(value)
         if self._key_optional():
             return None

@@ -12,7 +12,9 @@ Forms:
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import inspect
 import re
 from typing import Any
 
@@ -61,6 +63,16 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     Raises:
         UserError: unknown provider, missing extra, a malformed name, or a folder given as a local model.
     """
+    if "model" in kwargs and name in (None, "local"):  # LangChain's keyword form: init_chat_model(model="openai:...")
+        name = kwargs.pop("model")
+    provider_kw = kwargs.pop("model_provider", None)  # ... and init_chat_model("gpt-4o", model_provider="openai")
+    if name is not None and not isinstance(name, str):
+        raise UserError(f"The model name must be text such as 'openai:gpt-4o' or 'local', not {type(name).__name__}.")
+    if provider_kw is not None:
+        if not isinstance(provider_kw, str) or not name or ":" in name:
+            raise UserError("model_provider= goes with a bare model name (init_chat_model('gpt-4o', "
+                            "model_provider='openai')); or write the name as 'provider:model'.")
+        name = f"{provider_kw}:{name}"
     name = (name or "local").strip()
     provider, sep, rest = name.partition(":")
     if not sep:
@@ -77,6 +89,7 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     if provider not in PROVIDERS:
         raise UserError(f"Unknown provider {provider!r}: use one of {', '.join(PROVIDERS)}.")
     cls = _load(provider)
+    _check_keywords(cls, kwargs)
     if provider == "local":
         if rest:
             _check_folder(rest)
@@ -91,6 +104,34 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     if not rest:
         raise UserError(f"Name the model after the provider, e.g. '{provider}:<model name>'.")
     return cls(model=rest, **kwargs)
+
+
+def _check_keywords(cls: type, kwargs: dict[str, Any]) -> None:
+    """Refuse, in one sentence with the close match, an option ``cls`` does not take (``temprature=0``), which its
+    constructor would refuse as a ``TypeError`` naming an internal class (review 37); ``dialect`` is let through
+    (only local models use it, the others ignore it).
+
+    Raises:
+        UserError: the first unknown option.
+    """
+    known: list[str] = []
+    for klass in cls.__mro__:  # a subclass's **kwargs go on to its base's __init__
+        if "__init__" not in vars(klass) or klass is object:
+            continue
+        try:
+            params = inspect.signature(vars(klass)["__init__"]).parameters
+        except (TypeError, ValueError):
+            return
+        known += [n for n, p in params.items() if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+            break
+    else:
+        return
+    for key in kwargs:
+        if key not in known and key != "dialect":
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(known))}."
+            raise UserError(f"Unknown {cls.__name__} option {key!r}: {hint}")
 
 
 def _split_model_url(text: str) -> tuple[str, str, str]:

@@ -164,9 +164,19 @@ def get_entry(name: str | None = None) -> ModelEntry:
 
 
 def toolwire_home() -> Path:
-    """The toolwire data folder: ``$TOOLWIRE_HOME``, by default ``~/.cache/toolwire``."""
+    """The toolwire data folder: ``$TOOLWIRE_HOME``, by default ``~/.cache/toolwire``.
+
+    Raises:
+        UserError: neither is known (no ``HOME`` and no user database entry: a container run as a bare uid).
+    """
     home = os.environ.get("TOOLWIRE_HOME")
-    return Path(home).expanduser() if home else Path.home() / ".cache" / "toolwire"
+    if home:
+        return Path(home).expanduser()
+    try:
+        return Path.home() / ".cache" / "toolwire"
+    except (RuntimeError, KeyError) as exc:
+        raise UserError("toolwire cannot find a home folder for its models (HOME is not set): set TOOLWIRE_HOME to a "
+                        "writable folder.") from exc
 
 
 def models_dir() -> Path:
