@@ -375,3 +375,20 @@ def test_an_error_without_a_rebuildable_init_is_still_copied_for_a_second_run() 
     assert [m.text for m in first.messages] == ["alice"]  # type: ignore[attr-defined]
     assert [m.text for m in second.messages] == ["bob"]  # type: ignore[attr-defined]
     assert len(second.__notes__) == 1 and "2 messages" not in second.__notes__[0]
+
+
+def test_ctrl_c_during_a_sync_run_keeps_the_conversation() -> None:
+    calls = {"n": 0}
+
+    def reply(messages: list[Any]) -> AIMessage:
+        calls["n"] += 1
+        if calls["n"] == 2:  # Ctrl-C while the model answers after the tool ran
+            raise KeyboardInterrupt
+        return AIMessage("", tool_calls=[{"name": "echo", "args": {"x": "a"}, "id": "e1"}])
+
+    agent = Agent(ScriptedChatModel([reply], cycle=True), [echo])
+    with pytest.raises(KeyboardInterrupt) as caught:
+        agent.invoke("go")
+    kept = caught.value.messages  # type: ignore[attr-defined]
+    assert [type(m).__name__ for m in kept] == ["HumanMessage", "AIMessage", "ToolMessage"]
+    assert kept[2].text == "echo:a"

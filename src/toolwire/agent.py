@@ -403,7 +403,8 @@ class Agent:
             UserError: ``input`` cannot be read as messages (raised at the first ``next``).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed; ``exc.messages`` holds the conversation so far (see the module docs),
-                as on any other exception from a model call or from the executor.
+                as on any other exception from a model call or from the executor, and on a ``KeyboardInterrupt``
+                (Ctrl-C) that stops one.
         """
         messages = self._start(input)
         flow = self._flow(messages)
@@ -426,7 +427,7 @@ class Agent:
                     value = self._answer_model.invoke(payload)
                 else:  # "tools"
                     value = self.executor.call(payload[0], payload[1])
-            except Exception as exc:
+            except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
                 own = keep_run(exc, messages)
                 if own is exc:
                     raise
