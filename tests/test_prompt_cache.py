@@ -108,7 +108,7 @@ def test_oldest_entries_go_first(tmp_path: Path) -> None:
     small._trim()
     assert sum(p.exists() for p in paths) < 3
     header = json.loads(next(tmp_path.glob("*.kv")).read_bytes().split(b"\n", 1)[0])
-    assert header["format"] == 1 and header["model"] == "model-a"
+    assert header["format"] == 2 and header["model"] == "model-a"
 
 
 # -- on the tiny model ----------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from toolwire.errors import UserError
-from toolwire.models.pull import SOURCES, find_model, pull_model
+from toolwire.models.pull import SOURCES, find_model, pull_model, pulled_state
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
 
 __all__ = ["app"]
@@ -63,7 +63,8 @@ def pull(
 
 @app.command("list")
 def list_models() -> None:
-    """List the known models: name, size, license, and whether the file is present."""
+    """List the known models: name, size, license, and whether the file is present ("yes": verified; "unverified":
+    its size is right, its sha256 is checked at its next use; "damaged"; "no")."""
     try:
         folder = models_dir()
     except UserError as exc:  # no home folder to look in (HOME unset)
@@ -72,10 +73,8 @@ def list_models() -> None:
     for column in ("name", "file", "size", "license", "present"):
         table.add_column(column)
     for entry in REGISTRY.values():
-        present = entry.path.is_file() and entry.path.stat().st_size == entry.size
         label = entry.name + (" (default)" if entry.name == DEFAULT_MODEL else "")
-        table.add_row(label, entry.filename, f"{entry.size / 1e6:,.0f} MB", entry.license,
-                      "yes" if present else "no")
+        table.add_row(label, entry.filename, f"{entry.size / 1e6:,.0f} MB", entry.license, pulled_state(entry))
     _out.print(table)
 
 

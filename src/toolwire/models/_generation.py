@@ -420,11 +420,13 @@ class Generation:
             return have
         llama_cpp = _llama_cpp()
         cache = loaded.prompt_cache()
-        have = cache.restore(llama_cpp, loaded.llm, tokens, have)
+        if cache is not None:
+            have = cache.restore(llama_cpp, loaded.llm, tokens, have)
         if have < size:
             loaded.llm.n_tokens = have
             loaded.llm.eval(tokens[have:size])
-            cache.store(llama_cpp, loaded.llm, tokens[:size])
+            if cache is not None:
+                cache.store(llama_cpp, loaded.llm, tokens[:size])
         return have
 
     def _greedy(self) -> bool:

@@ -164,11 +164,15 @@ class LoadedModel:
             end += 1
         return np.sort(ids[start:end])
 
-    def prompt_cache(self) -> PromptCache:
-        """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``)."""
+    def prompt_cache(self) -> PromptCache | None:
+        """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``); None when there is no
+        home folder to keep it in (HOME unset: the cache is only a saving, so the model runs without it)."""
         if self._prompt_cache is None:
-            self._prompt_cache = PromptCache(toolwire_home() / "prompt-cache",
-                                             PromptCache.key_for(self.path, self.llm.n_ctx(), _llama_cpp()))
+            try:
+                folder = toolwire_home() / "prompt-cache"
+            except UserError:
+                return None
+            self._prompt_cache = PromptCache(folder, PromptCache.key_for(self.path, self.llm.n_ctx(), _llama_cpp()))
         return self._prompt_cache
 
     def sampler(self, grammar: str) -> GrammarSampler:

@@ -6,9 +6,10 @@ prompt processing for qwen2.5-coder-1.5b on 2 cores). Within one process llama.c
 skips it; this cache also skips it in the next process (``toolwire ask`` runs one per question), like
 llama.cpp's ``--prompt-cache`` file but keyed by the prefix tokens, several prefixes at once.
 
-Each entry is one file ``<sha256>.kv`` in the folder: a JSON header line (format version, model key,
-the prefix token ids) and the bytes of ``llama_state_seq_get_data`` for sequence 0 holding exactly those
-tokens. The model key names the GGUF file (name, size, modification time), ``n_ctx`` and the
+Each entry is one file ``<sha256>.kv`` in the folder (named by the hash of the model key and the prefix tokens,
+checked when read): a JSON header line (format version, model key, the prefix token ids, the sha256 of the state
+bytes, checked before they are loaded) and the bytes of ``llama_state_seq_get_data`` for sequence 0 holding
+exactly those tokens. The model key names the GGUF file (name, size, modification time), ``n_ctx`` and the
 llama-cpp-python version, so a state is only loaded into the model and build that wrote it. Files are
 written to a temporary name and renamed; the oldest entries beyond ``max_entries`` or ``max_bytes``
 are deleted. Any unreadable or refused entry is a miss.
@@ -29,7 +30,7 @@ from typing import Any
 
 __all__ = ["PromptCache"]
 
-_FORMAT = 1
+_FORMAT = 2  # 2: the header holds the state's sha256
 
 
 class PromptCache:
@@ -76,6 +77,8 @@ class PromptCache:
                 head = json.loads(fh.readline())
             if head.get("format") == _FORMAT and head.get("model") == self.model_key:
                 tokens = [int(t) for t in head["tokens"]]
+                if self._file(tokens) != path:  # a header changed or damaged: it would load another prompt's state
+                    tokens = None
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             tokens = None
         self._headers[path] = (mtime, tokens) if tokens is not None else None
@@ -111,9 +114,13 @@ class PromptCache:
         size, path = found
         try:
             with path.open("rb") as fh:
-                fh.readline()
+                head = json.loads(fh.readline())
                 data = fh.read()
-        except OSError:
+        except (OSError, ValueError):
+            return at_least
+        if not data or head.get("sha256") != hashlib.sha256(data).hexdigest():  # cut short or changed on disk: a
+            with contextlib.suppress(OSError):  # state that is not the one written would answer without its prompt
+                path.unlink()
             return at_least
         ctx = llm._ctx.ctx
         llm._ctx.kv_cache_seq_rm(-1, 0, -1)
@@ -150,13 +157,15 @@ class PromptCache:
         written = llama_cpp.llama_state_seq_get_data(ctx, buf, size, 0)
         if not written:
             return False
-        header = json.dumps({"format": _FORMAT, "model": self.model_key, "tokens": list(tokens)}).encode() + b"\n"
+        state = bytes(buf)[:written]
+        header = json.dumps({"format": _FORMAT, "model": self.model_key, "tokens": list(tokens),
+                             "sha256": hashlib.sha256(state).hexdigest()}).encode() + b"\n"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, suffix=".tmp")
             with os.fdopen(fd, "wb") as fh:
                 fh.write(header)
-                fh.write(bytes(buf)[:written])
+                fh.write(state)
             os.replace(tmp, path)
         except OSError:
             with contextlib.suppress(OSError, UnboundLocalError):

