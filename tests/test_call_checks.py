@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from toolwire.models._call_checks import made_up_value
 
 
@@ -39,7 +41,7 @@ def test_only_the_values_own_tokens_count_and_offsets_survive_multibyte_text() -
     assert made_up_value(text, spans[:start], ["Tempo?"], 0.3) is None  # city: sure
 
 
-def test_text_that_is_not_a_pythonic_call_list_is_never_judged() -> None:
+def test_text_that_is_not_a_pythonic_call_list_is_never_judged_as_one() -> None:
     for text in ('{"name": "f", "arguments": {"a": 1}}', "[f(a=1", "[1, 2]", "[f(*x)]", ""):
         assert made_up_value(text, _spans(text, 0.01), ["nothing"], 0.5) is None
     fenced = '```python\n[f(a="zz")]\n```'
@@ -197,3 +199,63 @@ def test_the_prose_check_finds_a_value_as_the_conversation_check_does() -> None:
         call = f'[book(feature="{value}")]'
         found = made_up_value(call, _spans(call, 0.99), ["Book a hotel"], 0.3, head=(said, words(said, "friendly")))
         assert found == f'feature="{value}"', value
+
+
+# -- JSON calls -------------------------------------------------------------------------------------------
+
+
+def test_json_calls_are_judged_in_every_form_the_grammar_allows() -> None:
+    context = ["What is the weather in Paris?"]
+    forms = [
+        '{"name": "get_weather", "arguments": {"city": "Paris", "units": "kelvin"}}',
+        '[{"name": "get_weather", "arguments": {"city": "Paris", "units": "kelvin"}}]',
+        '```json\n[ {"name":"get_weather","arguments":{"city":"Paris","units":"kelvin"}} ]\n```',
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}\n'
+        '{"name": "get_weather", "arguments": {"city": "Paris", "units": "kelvin"}}',
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n'
+        '<tool_call>\n{"name": "get_weather", "arguments": {"units": "kelvin", "city": "Paris"}}\n</tool_call>',
+    ]
+    for text in forms:
+        fmt = "hermes" if text.startswith("<") else "json"
+        assert made_up_value(text, _spans(text, 0.2), context, 0.3, fmt=fmt) == 'units="kelvin"', text
+        assert made_up_value(text, _spans(text, 0.2), [*context, "in kelvin"], 0.3, fmt=fmt) is None
+        assert made_up_value(text, _spans(text, 0.9), context, 0.3, fmt=fmt) is None  # sure of it
+    # the span is the value's own: an unsure "units" key next to a sure value does not count
+    text = forms[0]
+    start = text.index('"kelvin"')
+    spans = [(i, i + 1, 1.0 if start <= i < start + 8 else 0.1) for i in range(len(text))]
+    assert made_up_value(text, spans, context, 0.3, fmt="json") is None
+    spans = [(i, i + 1, 0.1 if start <= i < start + 8 else 1.0) for i in range(len(text))]
+    assert made_up_value(text, spans, context, 0.3, fmt="json") == 'units="kelvin"'
+
+
+def test_json_numbers_are_read_as_written_and_nested_values_count() -> None:
+    text = '{"name": "pay", "arguments": {"amount": 1500000.10, "to": {"iban": ["DE89"]}}}'
+    assert made_up_value(text, _spans(text, 0.1), ["Pay 1,500,000.1 to DE89"], 0.3, fmt="json") is None
+    assert made_up_value(text, _spans(text, 0.1), ["Pay 1,500,000.1 to me"], 0.3, fmt="json") == (
+        'to={"iban": ["DE89"]}')
+    text = '{"name": "pay", "arguments": {"amount": 1e400}}'  # beyond a float: judged as written
+    assert made_up_value(text, _spans(text, 0.1), ["pay 1e400"], 0.3, fmt="json") is None
+    assert made_up_value(text, _spans(text, 0.1), ["pay it"], 0.3, fmt="json") == "amount=1e400"
+
+
+def test_text_that_is_not_json_calls_is_never_judged() -> None:
+    for text in ('{"name": "f", "arguments": {"a": "zz"', '[f(a="zz")]', '{"a": "zz"}', '["zz"]', "{}", "",
+                 '{"name": "f", "arguments": {"a": "zz",}}', '{"name": "f", "arguments": ["zz"]}', "[" * 5000,
+                 "{" * 5000):
+        assert made_up_value(text, _spans(text, 0.01), ["nothing"], 0.5, fmt="json") is None, text
+
+
+def test_example_values_of_the_json_prompt_count_by_the_real_tool_name() -> None:
+    from toolwire.models._tool_text import example_strings
+    from toolwire.tools import ToolSpec
+
+    spec = ToolSpec("get-weather", "Weather of a city.", {"type": "object", "properties": {"city": {"type": "string"}},
+                                                          "required": ["city"]})
+    examples = example_strings([spec])
+    assert examples["get_weather"] == examples["get-weather"]  # the pythonic spelling and the real name
+    assert examples and all(examples.values())
+    value = sorted(examples["get-weather"])[0]
+    text = json.dumps({"name": "get-weather", "arguments": {"city": value}})
+    assert made_up_value(text, _spans(text, 0.99), ["weather?"], 0.3, examples, fmt="json") == f'city="{value}"'
+    assert made_up_value(text, _spans(text, 0.99), [f"weather in {value}?"], 0.3, examples, fmt="json") is None

@@ -601,14 +601,14 @@ class _ScriptedGeneration:
         self.gen.budget -= cost
         return (text, spans, *lean) if lean and use_lean else (text, spans, 0, [])
 
-    def run(self, loaded, names=("get_weather",), context=(), example_values=()):
+    def run(self, loaded, names=("get_weather",), context=(), example_values=(), formats=("pythonic",)):
         from toolwire.models.openers import OpenerScanner
 
         chunks = []
         from toolwire.models._call_checks import CallSpec
 
         spec = CallSpec((), True, True, {"get_weather": frozenset(example_values)})
-        free = self.gen._free(loaded, [100, 101], OpenerScanner(("pythonic",), names), spec, list(context))
+        free = self.gen._free(loaded, [100, 101], OpenerScanner(formats, names), spec, list(context))
         while True:
             try:
                 chunks.append(next(free))
@@ -715,6 +715,23 @@ def test_an_unsure_value_from_the_conversation_or_a_sure_one_keeps_the_call():
     # the check off: the call is not even judged
     run = _ScriptedGeneration([_SURE_OPENING], bar=0.25, value_bar=0.0, calls=[(_ATLANTIS, _UNSURE_CITY, 9)])
     assert run.run(_VOCAB, context=["?"])[0] == ("", _ATLANTIS, "pythonic") and run.judged == [False]
+
+
+def test_a_json_call_with_a_made_up_value_is_declined_as_a_pythonic_one_is():
+    vocab = _Pieces({**_VOCAB.pieces, 20: '{"', 21: "name", 22: '":', 23: ' "', 24: "get_weather", 25: '",'})
+    opening = [(20, {20: 0.95}), (21, {21: 1.0}), (22, {22: 1.0}), (23, {23: 1.0}), (24, {24: 1.0}), (25, {25: 1.0})]
+    atlantis = '{"name": "get_weather", "arguments": {"city": "Atlantis"}}'
+    at = atlantis.index('"Atlantis"')
+    unsure = [(0, at, 1.0), (at, at + 10, 0.1), (at + 10, len(atlantis), 1.0)]
+    text = [(7, {7: 0.9}), (8, {8: 0.9}), (9, {9: 0.9})]
+    run = _ScriptedGeneration([opening, text], bar=0.25, value_bar=0.3, calls=[(atlantis, unsure, 9)])
+    (whole, call_text, fmt), _ = run.run(vocab, context=["What is the weather like?"], formats=("json",))
+    assert (whole, call_text, fmt) == ("It is sunny", "", None) and run.judged == [True]
+    assert run.gen.made_up_values == ['city="Atlantis"'] and run.gen.declined_calls == 1
+    # the city in the question: the same call is made
+    run = _ScriptedGeneration([opening], bar=0.25, value_bar=0.3, calls=[(atlantis, unsure, 9)])
+    (head, call_text, fmt), _ = run.run(vocab, context=["Weather in Atlantis?"], formats=("json",))
+    assert (head, call_text, fmt) == ("", atlantis, "json") and run.gen.made_up_values == []
 
 
 def test_a_call_copying_the_prompts_example_value_is_declined_however_sure():

@@ -10,8 +10,10 @@ grammar or ban):
   hold: the value of a call to a tool that does not fit, made up to fill the schema
   (``min_value_probability``). A value the model copies from the question is kept however unsure the model
   was of its spelling (``"Seattle, Washington"`` against ``"Seattle, WA"``); a value it is sure of is kept
-  even when it was worked out (``70`` inches for "5 feet 10 inches"). Pythonic call lists only for now: the
-  spans of their values come from Python's own parser (``ast.parse``, nothing is evaluated but literals).
+  even when it was worked out (``70`` inches for "5 feet 10 inches"). The spans of the values come from
+  Python's own parser for pythonic call lists (``ast.parse``, nothing is evaluated but literals) and from
+  the standard JSON decoder for JSON calls (``{"name": ..., "arguments": {...}}``, one per line, in a list,
+  in a ```` ```json ```` fence or in hermes ``<tool_call>`` blocks).
 """
 
 from __future__ import annotations
@@ -137,6 +139,81 @@ def _value_nodes(text: str) -> Iterator[tuple[str, str, ast.expr, int, int]]:
                 if kw.arg and node.end_lineno is not None and node.end_col_offset is not None:
                     yield name, kw.arg, node, where(node.lineno, node.col_offset), where(node.end_lineno,
                                                                                            node.end_col_offset)
+
+
+_DECODER = json.JSONDecoder()
+_WS = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
+_BETWEEN = re.compile(r"(?:[ \t\n\r,]|</?tool_call>)*")  # what may part two call objects (a hermes block's tags)
+
+
+def _json_members(text: str, i: int) -> tuple[list[tuple[str, int, int, Any]], int]:
+    """The members of the JSON object that opens at ``text[i]`` (``{``), as ``(key, start, end, value)``
+    with the value's character span, and the index just after its ``}``.
+
+    Raises:
+        ValueError: the text there is not a JSON object (json.JSONDecodeError is one).
+    """
+    members: list[tuple[str, int, int, Any]] = []
+    i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+    if text.startswith("}", i):
+        return members, i + 1
+    while True:
+        if not text.startswith('"', i):
+            raise ValueError("a key was expected")
+        key, i = _DECODER.raw_decode(text, i)
+        i = _WS.match(text, i).end()  # type: ignore[union-attr]
+        if not text.startswith(":", i):
+            raise ValueError("':' was expected")
+        start = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+        value, end = _DECODER.raw_decode(text, start)
+        members.append((key, start, end, value))
+        i = _WS.match(text, end).end()  # type: ignore[union-attr]
+        if text.startswith(",", i):
+            i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+        elif text.startswith("}", i):
+            return members, i + 1
+        else:
+            raise ValueError("',' or '}' was expected")
+
+
+def _json_values(text: str) -> list[tuple[str, str, Any, int, int]]:
+    """``(function name, argument name, value, start, end)`` for each argument of the JSON calls in ``text``
+    (``{"name": ..., "arguments": {...}}`` objects: one, several one per line or in hermes blocks, or a JSON
+    list of them; fenced or not), each value's character span in ``text``; [] when ``text`` holds no such
+    calls or is not valid JSON where they are."""
+    starts = [i for i in (text.find("{"), text.find("[")) if i >= 0]
+    if not starts:
+        return []
+    i = min(starts)
+    in_list = text.startswith("[", i)
+    if in_list:
+        i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+    found: list[tuple[str, str, Any, int, int]] = []
+    try:
+        while text.startswith("{", i):
+            members, i = _json_members(text, i)
+            name = next((v for k, _, _, v in members if k == "name" and isinstance(v, str)), "")
+            for key, a, _, value in members:
+                if key in ("arguments", "parameters") and isinstance(value, dict):
+                    found += [(name, arg, v, start, end) for arg, start, end, v in _json_members(text, a)[0]]
+            i = _BETWEEN.match(text, i).end()  # type: ignore[union-attr]
+    except (ValueError, RecursionError, MemoryError):
+        return []
+    return found
+
+
+def _values(text: str, fmt: str) -> Iterator[tuple[str, str, Any, int, int]]:
+    """``(function name, argument name, value, start, end)`` for each argument of the calls in ``text``
+    written in call format ``fmt`` (``"pythonic"``; ``"json"`` and ``"hermes"``): the value as a Python
+    object (a literal Python cannot read is left out) and its character span in ``text``."""
+    if fmt != "pythonic":
+        yield from _json_values(text)
+        return
+    for name, key, node, a, b in _value_nodes(text):
+        try:
+            yield name, key, ast.literal_eval(node), a, b
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
 
 
 def _leaves(value: Any, depth: int = 0) -> Iterator[Any]:
@@ -272,12 +349,14 @@ def conversation_texts(messages: Iterable[Any]) -> list[str]:
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
                   bar: float, example_values: Mapping[str, Collection[str]] | Collection[str] = (),
-                  head: tuple[str, Iterable[tuple[int, int, float]]] = ("", ())) -> str | None:
-    """The first argument value of a pythonic call list that the model was unsure of and did not take from
-    the conversation, as ``"keyword=literal"``; None when there is none (or ``text`` is not such a list).
+                  head: tuple[str, Iterable[tuple[int, int, float]]] = ("", ()), fmt: str = "pythonic"
+                  ) -> str | None:
+    """The first argument value of a reply's tool calls that the model was unsure of and did not take from
+    the conversation, as ``"keyword=literal"``; None when there is none (or ``text`` holds no calls in ``fmt``).
 
     Args:
-        text: the reply's call text (``[f(a=1), g(b="x")]``, fenced or not).
+        text: the reply's call text (``[f(a=1), g(b="x")]`` in ``"pythonic"``, ``[{"name": "f", "arguments":
+            {"a": 1}}]`` in ``"json"``; fenced or not).
         tokens: ``(start, end, probability)`` of each generated token: its character span in ``text`` and the
             model's probability of it (0..1, before the grammar). Tokens ``text`` begins with that were not
             generated (a call's opening kept as written) may be left out.
@@ -293,13 +372,14 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
             it whose probabilities are known (spans in that text). A value the model first wrote there,
             in its own prose ("I need the period "16th century""), and then copied into the call surely
             is judged by how sure the model was where it wrote it first: the copy is sure, the choice was not.
+        fmt: the call format of ``text`` (:data:`toolwire.models.grammar.FORMATS`).
 
     Returns:
         ``"keyword=literal"`` of the first value that is unsure (in the call, or where ``head`` first writes
         it) and holds a string or number (at any depth) not found in ``context`` (:func:`in_context`), or
         holds an example value not found there; None
         otherwise (also when ``bar`` is 0: the check is off). Never raises on odd text: what Python's
-        parser does not read as a call list of literals is not judged.
+        parser does not read as a call list of literals, or the JSON decoder as call objects, is not judged.
     """
     spans = list(tokens)
     if bar <= 0 or not spans:
@@ -307,15 +387,11 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
     texts = list(context)
     words, numbers = context_words(texts), context_numbers(texts)
     said, said_spans = head[0], list(head[1])
-    for name, key, node, a, b in _value_nodes(text):
+    for name, key, value, a, b in _values(text, fmt):
         inside = [p for start, end, p in spans if start < b and end > a]
         unsure = bool(inside) and math.prod(inside) < bar
         examples = example_values.get(name, ()) if isinstance(example_values, Mapping) else example_values
         if not unsure and not examples and not said_spans:
-            continue
-        try:
-            value = ast.literal_eval(node)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             continue
         if isinstance(value, int | float) and not isinstance(value, bool):
             value = text[a:b]  # a bare number as written: literal_eval rounds long fractions and 1e400

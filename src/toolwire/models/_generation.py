@@ -114,7 +114,7 @@ class Generation:
                 # with calls=False every call opening counts as a call of no tool (review 29: the final answer of
                 # Agent(on_max_steps="answer") was the text "[lookup(term=...)]")
                 scanner = OpenerScanner(dialect.formats, [t.name for t in request.tools], calls=False)
-            judged = self.value_bar > 0 and dialect.name == "pythonic"
+            judged = self.value_bar > 0 and dialect.name != "template"  # the template's prompt shows no examples
             spec = CallSpec(offered, parallel, signature, example_strings(offered, parallel) if judged else {})
             context = conversation_texts(request.messages)
             head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
@@ -159,7 +159,7 @@ class Generation:
                    context: list[str], said: Any = None, value_gate: float = 0.0) -> tuple[str, str | None]:
         """Generate a call (:meth:`_call`) and judge it: ``(call text, the value it made up or None)``.
 
-        With ``said`` (a pythonic call judged by ``min_value_probability``), a value the model was unsure of and
+        With ``said`` (a call judged by ``min_value_probability``), a value the model was unsure of and
         the conversation does not hold is made up (:func:`~toolwire.models._call_checks.made_up_value`). Where
         the call went on to more arguments (``optional_argument_share``), a string or number among those that
         the conversation does not hold is made up however sure the model was: the rule is there for arguments
@@ -185,9 +185,9 @@ class Generation:
                                                         use_lean=lean)
         made_up = None
         if said is not None:
-            made_up = made_up_value(call_text, spans, context, value_gate, spec.example_values, said)
+            made_up = made_up_value(call_text, spans, context, value_gate, spec.example_values, said, fmt)
         if made_up is None and added:  # every value the call went on to is judged as unsure
-            made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0)
+            made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0, fmt=fmt)
         return call_text, continued, made_up
 
     def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
@@ -239,7 +239,7 @@ class Generation:
         recognised: its probability is the product, over its tokens (from the ``[`` or ``{`` to the
         name), of the probability of every token that would go on opening a call (any format, any
         bound tool, any tokenization). With ``min_value_probability`` set, the whole call once generated
-        (pythonic calls): declined when one of its values is below that bar and not found in ``context``.
+        (any call format): declined when one of its values is below that bar and not found in ``context``.
         A declined call is not made: the reply is generated again from just before its opening with the
         opening's tokens banned (and whitespace there too, so that the same call cannot just move to the
         next position), and later openings are judged the same way, up to ``_MAX_DECLINES``; after that
@@ -294,7 +294,7 @@ class Generation:
                     stream.close()  # its tokens come off the budget now
                     head = text[:pos]
                     before = self.budget
-                    judged = steps is not None and value_gate > 0 and fmt == "pythonic"
+                    judged = steps is not None and value_gate > 0
                     said = (head, stream_spans(len(base), ends, made, steps, len(head))) if judged else None
                     call_text, made_up = self._made_call(loaded, tokens, head, text[pos:], fmt, spec, context, said,
                                                          value_gate)

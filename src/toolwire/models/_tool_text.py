@@ -307,11 +307,12 @@ def example_strings(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[st
         parallel: whether the prompt shows two example calls (parallel tool calls on) or one.
 
     Returns:
-        ``{Python-safe name of the first tool: its example calls' strings}`` (``"value"``, ``"other
-        value"``), leaving out any string the schema itself lists (``enum``/``const``/``default``/``examples``:
-        real choices); numbers are left out (``1.5`` is too often a real value). Empty for no tools. A call
-        of that tool that copies one of them, where the conversation does not hold it, fills the schema with
-        the example rather than with the user's values. Never raises on odd schemas (nothing is found then).
+        ``{name of the first tool, as a pythonic call writes it and as a JSON call does: its example calls'
+        strings}`` (``"value"``, ``"other value"``), leaving out any string the schema itself lists
+        (``enum``/``const``/``default``/``examples``: real choices); numbers are left out (``1.5`` is too
+        often a real value). Empty for no tools. A call of that tool that copies one of them, where the
+        conversation does not hold it, fills the schema with the example rather than with the user's values.
+        Never raises on odd schemas (nothing is found then).
     """
     if not tools:
         return {}
@@ -337,7 +338,9 @@ def example_strings(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[st
         found = {leaf for args in shown for leaf in _scalars(args) if isinstance(leaf, str)} - listed
     except (RecursionError, ValueError, TypeError, AttributeError, OverflowError):
         return {}
-    return {_python_names(tools).tool(spec.name): frozenset(found)} if found else {}
+    if not found:
+        return {}
+    return {_python_names(tools).tool(spec.name): frozenset(found), spec.name: frozenset(found)}
 
 
 def _scalars(value: Any) -> list[Any]:

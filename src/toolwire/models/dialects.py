@@ -239,10 +239,10 @@ class Dialect:
             58.3 on the sample, nothing lost elsewhere) and keeps the book's calls (the lowest, 0.36);
             0 for the others, not measured yet (benchmarks/ACCURACY.md).
         min_value_probability: the bar ``ChatLlamaCpp`` uses when its own is None for the values of a
-            pythonic call: a call with a value the model is less sure of than this and that the
+            call: a call with a value the model is less sure of than this and that the
             conversation does not hold is declined (0: off; see :mod:`toolwire.models._call_checks`). 0.3
             for ``pythonic``: BFCL irrelevance 55.8 -> 77.1 on the default model, three right calls lost in
-            the other categories (benchmarks/ACCURACY.md); 0 for the others (their calls are not judged).
+            the other categories (benchmarks/ACCURACY.md); 0 for the others, not measured yet.
         optional_argument_share: the share ``ChatLlamaCpp`` uses when its own is None: where a pythonic call
             would close with an optional parameter left, it goes on with another argument when the model
             gives that at least this share of its probability (:mod:`toolwire.models._argument_lean`; 0: off).

@@ -87,7 +87,7 @@ class ChatLlamaCpp(BaseChatModel):
             0.25 for ``pythonic``, 0 for the others). When it or ``min_value_probability`` is on and a call
             opening was seen, ``response_metadata`` holds ``call_probability`` (of the last opening judged)
             and ``declined_calls`` (0 to 3: calls declined by either bar).
-        min_value_probability: likewise, a pythonic tool call is declined (and the reply goes on as above)
+        min_value_probability: likewise, a tool call (any call format) is declined (and the reply goes on as above)
             when one of its argument values is both unsure (the model's probability of writing it, the
             product over its tokens, is below this, 0 to 1, where the call or the reply's prose before it
             first writes it) and not found in the conversation (a string or
