@@ -268,6 +268,14 @@ def test_a_toolwire_model_path_that_does_not_exist_is_reported(entry, tmp_path, 
         pull_model(entry.name, progress=False, echo=lines.append)
     said = " ".join([*lines, str(info.value)])
     assert "TOOLWIRE_MODEL_PATH" in said and str(missing) in said
+    # with a path of the user's own that is missing too, each is named as what it is
+    given = tmp_path / "other"
+    lines.clear()
+    with pytest.raises(UserError) as info:
+        pull_model(entry.name, path=given, progress=False, echo=lines.append)
+    said = " ".join([*lines, str(info.value)])
+    assert f"TOOLWIRE_MODEL_PATH={missing} does not exist" in said
+    assert f"{given} does not exist" in said and f"TOOLWIRE_MODEL_PATH={given}" not in said
 
 
 def test_models_list_does_not_call_a_damaged_copy_present(entry, parts, monkeypatch):

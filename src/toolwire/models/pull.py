@@ -512,9 +512,10 @@ def _local_problem(candidate: Path, entry: ModelEntry, given: str | os.PathLike[
     if folder is not None and folder.is_dir() and candidate.parent == folder and not candidate.exists():
         return f"the folder {folder} holds no {entry.filename}"
     if not candidate.exists():
-        where = "TOOLWIRE_MODEL_PATH=" if given is None and str(candidate) == str(
-            Path(os.environ.get("TOOLWIRE_MODEL_PATH", "")).expanduser()) else ""
-        return f"{where}{candidate} does not exist"
+        env = os.environ.get("TOOLWIRE_MODEL_PATH")
+        named = {folder, folder / entry.filename} if folder is not None else set()  # what the user's path names
+        from_env = bool(env) and candidate == Path(env).expanduser() and candidate not in named
+        return f"{'TOOLWIRE_MODEL_PATH=' if from_env else ''}{candidate} does not exist"
     if not candidate.is_file():
         return f"{candidate} is not a file"
     return f"{candidate} is not {entry.filename} (size or sha256 differ)"
