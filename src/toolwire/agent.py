@@ -189,8 +189,12 @@ class Agent:
     Raises:
         UserError: ``model`` is not a chat model (``None``), ``tools`` is ``None`` or a single tool rather than a
             list, ``tool_choice`` forces a call but there are no tools, ``max_steps`` is not a whole number of
-            at least 1, ``on_max_steps`` is not ``"raise"`` or ``"answer"``, or ``repeat_calls`` is not
-            ``"answer"``, ``"run"`` or a list of the Agent's tool names.
+            at least 1, ``on_max_steps`` is not ``"raise"`` or ``"answer"``, ``repeat_calls`` is not
+            ``"answer"``, ``"run"`` or a list of the Agent's tool names, ``model`` is a class rather than an
+            instance, ``system_prompt`` is neither text nor a SystemMessage, ``reset_tool_choice`` is not a bool,
+            or an executor option (``max_concurrency``, ``timeout``, ``max_result_chars``, ``handle_errors``,
+            ``hide_error_details``) is out of range, as :class:`~toolwire.execution.ToolExecutor` checks them.
+        SchemaError: a tool cannot be converted to a tool definition, or two tools share one name.
     """
 
     def __init__(
@@ -434,9 +438,20 @@ class Agent:
                 raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
 
     async def astream(self, input: Any) -> AsyncIterator[AgentEvent]:
-        """Async :meth:`stream` (the same loop; a failure carries ``exc.messages`` in the same way, and so does the
-        ``CancelledError`` of a run cancelled during a model call or its tools: ``asyncio.wait_for`` raises
-        ``TimeoutError`` from it, so the conversation is on that error's ``__cause__.messages``)."""
+        """Async :meth:`stream`: the same loop, awaiting the model's ``ainvoke`` and the executor's ``acall``.
+
+        Args:
+            input: a question (string), or a list of messages to continue, as for :meth:`stream`.
+
+        Yields:
+            :class:`AgentEvent` objects, as :meth:`stream` does (the last one ``"final"``).
+
+        Raises:
+            UserError, MaxStepsExceeded, ProviderError: as :meth:`stream`; a failure carries ``exc.messages`` in the
+                same way, and so does the ``CancelledError`` of a run cancelled during a model call or its tools
+                (``asyncio.wait_for`` raises ``TimeoutError`` from it, so the conversation is on that error's
+                ``__cause__.messages``).
+        """
         messages = self._start(input)
         flow = self._flow(messages)
         value: Any = None
@@ -485,7 +500,15 @@ class Agent:
         return result
 
     async def ainvoke(self, input: Any) -> AgentResult:
-        """Async :meth:`invoke` (the same loop; a failure carries ``exc.messages`` in the same way)."""
+        """Async :meth:`invoke`: run the loop to the end (:meth:`astream`) and return the :class:`AgentResult`.
+
+        Args:
+            input: a question (string), or a list of messages to continue, as for :meth:`stream`.
+
+        Raises:
+            UserError, MaxStepsExceeded, ProviderError: as :meth:`invoke`; a failure carries ``exc.messages`` in
+                the same way.
+        """
         result = None
         async for event in self.astream(input):
             if event.type == "final":

@@ -136,6 +136,14 @@ class AIMessageChunk:
             tool_names: the bound tools' names, listed in the error of a call that has no name, as
                 ``parse_response(..., tool_names=...)`` lists them (``None``: not known, the error names
                 no tools).
+
+        Returns:
+            The AIMessage: this chunk's content, the calls read from its tool-call chunks, then its invalid
+            calls, its usage and metadata.
+
+        Raises:
+            TypeError, UserError: the chunk's content or its invalid calls cannot make an AIMessage (as
+                :class:`~toolwire.messages.AIMessage` raises them).
         """
         from toolwire.models.lowering._common import native_call
 

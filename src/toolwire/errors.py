@@ -66,6 +66,7 @@ class ContextOverflowError(UserError):
         tools_tokens: the tokens of the system turn that carries the bound tools' descriptions (0 when no
             tools are offered or it cannot be measured on its own).
         tool_count: how many tools were offered.
+        min_room: the fewest tokens a reply must have left in the window (the prompt leaves fewer).
     """
 
     def __init__(self, tokens: int, n_ctx: int, *, tools_tokens: int = 0, tool_count: int = 0,

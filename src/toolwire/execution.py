@@ -59,6 +59,8 @@ from toolwire.tools import Tool
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
 
 DEFAULT_MAX_RESULT_CHARS = 20_000
+"""The most characters of a tool result sent to the model by default (``max_result_chars``); a longer result is
+cut with a clear marker."""
 
 
 class ToolExecutor:
@@ -84,8 +86,9 @@ class ToolExecutor:
 
     Raises:
         SchemaError: a tool cannot be converted, or two tools share a name.
-        UserError: ``tools`` is not a list (one tool alone, None), or ``max_concurrency``, ``timeout`` or
-            ``max_result_chars`` is not a valid value (a bool is not a number here).
+        UserError: ``tools`` is not a list (one tool alone, None), ``max_concurrency``, ``timeout`` or
+            ``max_result_chars`` is not a valid value (a bool is not a number here), or ``handle_errors`` or
+            ``hide_error_details`` is not a bool.
     """
 
     def __init__(
@@ -239,6 +242,11 @@ class ToolExecutor:
     async def acall(self, calls: Iterable[ToolCall], invalid: Iterable[InvalidToolCall] = ()) -> list[ToolMessage]:
         """Run ``calls`` concurrently and answer each, then each ``invalid`` call; order is kept.
 
+        Args:
+            calls: the tool calls (``{"name", "args", "id", "type"}`` dicts), or an AIMessage, whose
+                ``tool_calls`` and ``invalid_tool_calls`` are then answered.
+            invalid: the calls that could not be parsed (:class:`~toolwire.messages.InvalidToolCall`).
+
         Returns:
             One ToolMessage per call, then one per invalid call. A call without an id gets one first, and a
             number as an id becomes its text, as :class:`~toolwire.messages.AIMessage` does, so each answer can
@@ -318,11 +326,32 @@ class ToolExecutor:
         )
 
     def execute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
-        """Sync :meth:`aexecute` (runs the same implementation on an event loop)."""
+        """Sync :meth:`aexecute`: the same implementation, run on an event loop of its own.
+
+        Args:
+            message: an AIMessage (or a streamed AIMessageChunk), or a list of tool calls.
+
+        Returns:
+            One ToolMessage per tool call, and per invalid call, in order (see :meth:`acall`).
+
+        Raises:
+            UserError, ToolExecutionError, the tool's own exception: as :meth:`aexecute`.
+        """
         return run_coroutine_sync(self.aexecute(message))
 
     def call(self, calls: Iterable[ToolCall], invalid: Iterable[InvalidToolCall] = ()) -> list[ToolMessage]:
-        """Sync :meth:`acall`."""
+        """Sync :meth:`acall`: the same implementation, run on an event loop of its own.
+
+        Args:
+            calls: the tool calls, or an AIMessage (see :meth:`acall`).
+            invalid: the calls that could not be parsed.
+
+        Returns:
+            One ToolMessage per call, then one per invalid call (see :meth:`acall`).
+
+        Raises:
+            UserError, ToolExecutionError, the tool's own exception: as :meth:`acall`.
+        """
         return run_coroutine_sync(self.acall(calls, invalid))
 
     def __repr__(self) -> str:

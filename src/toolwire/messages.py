@@ -79,7 +79,8 @@ class ToolCall(TypedDict):
 class InvalidToolCall(TypedDict):
     """A tool call the model sent that could not be parsed or resolved.
 
-    ``args`` keeps the raw argument text exactly as the model sent it; ``error`` says what was wrong.
+    ``name`` is the tool name as sent (None when missing), ``args`` keeps the raw argument text exactly as the
+    model sent it, ``id`` the call's id (generated when the model sent none), ``error`` says what was wrong.
     The executor still answers it with one ``status="error"`` :class:`ToolMessage`.
     """
 
@@ -93,7 +94,8 @@ class InvalidToolCall(TypedDict):
 class ToolCallChunk(TypedDict):
     """A streamed piece of a tool call: ``args`` is a fragment of the argument JSON text.
 
-    Pieces with the same ``index`` (or, without an index, the same ``id``) belong to one call.
+    Pieces with the same ``index`` (or, without an index, the same ``id``) belong to one call; ``name`` and
+    ``id`` usually come with a call's first piece only (None on the others).
     """
 
     name: str | None
@@ -104,7 +106,17 @@ class ToolCallChunk(TypedDict):
 
 
 class Usage(TypedDict):
-    """Token counts of one model call (tokens, not characters)."""
+    """Token counts of one model call (tokens, not characters); the field names are LangChain's ``UsageMetadata``.
+
+    Attributes:
+        input_tokens: the prompt's tokens, cached ones included (each provider's figure made to include them:
+            OpenAI's ``prompt_tokens``, Anthropic's ``input_tokens`` plus its cache reads and writes).
+        output_tokens: the tokens generated, as the provider counts them.
+        total_tokens: ``input_tokens + output_tokens``.
+        cached_tokens: of ``input_tokens``, those read from a cache instead of processed (OpenAI's
+            ``cached_tokens``, Anthropic's ``cache_read_input_tokens``, the embedded model's reused KV cache);
+            absent when the provider does not say.
+    """
 
     input_tokens: int
     output_tokens: int
@@ -474,6 +486,11 @@ class AIMessage(BaseMessage):
         provider_data: provider-opaque data (Gemini thought signatures, Anthropic thinking blocks)
             that must be sent back unchanged with the conversation.
         id, name: as in :class:`BaseMessage`.
+
+    Raises:
+        UserError: a ``tool_calls`` item is not a dict with a text ``name``, or an ``invalid_tool_calls`` item
+            is not a dict.
+        TypeError: ``content`` is neither text nor a list of content blocks (as :class:`BaseMessage`).
     """
 
     __slots__ = ("invalid_tool_calls", "provider_data", "response_metadata", "tool_calls", "usage")

@@ -193,9 +193,14 @@ class Tool:
             parse_docstring: read parameter descriptions from the docstring.
 
         Raises:
-            SchemaError: bad name, no description, a signature with no JSON Schema, an ``args_schema`` whose
-                fields the function does not take as keyword arguments, or a ``timeout`` that is not a positive
-                number of seconds.
+            SchemaError: bad name, no description, a signature with no JSON Schema, an ``args_schema`` that is
+                not a pydantic model class or whose fields the function does not take as keyword arguments, a
+                ``timeout`` that is not a positive number of seconds, a ``response_format`` other than
+                ``"content"`` or ``"content_and_artifact"``, or ``return_direct``, ``handle_errors`` or
+                ``hide_error_details`` that is not a bool.
+
+        Warns:
+            ToolDefinitionWarning: the definition works but is likely a mistake (see its message).
         """
         if isinstance(func, classmethod | staticmethod):  # ``@tool`` above ``@classmethod``: see ``__get__``
             func = func.__func__
@@ -251,7 +256,9 @@ class Tool:
         before validation, as for decorated tools (OpenAI strict mode sends ``null`` for left-out ones).
 
         Raises:
-            SchemaError: bad name, empty description, or a schema that is not a valid object schema.
+            SchemaError: bad name, empty description, a schema that is not a valid object schema, no
+                ``validate`` given and the ``jsonschema`` package not installed, or an option
+                refused as :meth:`from_function` refuses it (``timeout``, ``response_format``, the bool flags).
         """
         from toolwire.interop.openai_tools import ready_function_schema
 
@@ -348,6 +355,7 @@ class Tool:
 
         Raises:
             ToolValidationError: the arguments are not a JSON object, or do not match the schema.
+            UserError: the tool is a method read from its class (see :meth:`validate_args`).
         """
         if type(args) is dict:
             plan = self._json_plan
@@ -466,7 +474,11 @@ class Tool:
         Raises:
             ToolValidationError: invalid arguments (arguments form only).
             ToolTimeoutError: the call took longer than the timeout.
-            UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...).
+            UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...), or the
+                tool is a method read from its class (``Class.method``: no instance to call it on).
+            ToolExecutionError: with ``handle_errors=False``, a ``response_format="content_and_artifact"``
+                tool returned something other than a ``(content, artifact)`` pair, or a sync tool returned
+                an awaitable (use :meth:`ainvoke`).
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``);
                 StopIteration and BaseException subclasses arrive as ``RuntimeError`` (see the module).
         """
@@ -532,7 +544,19 @@ class Tool:
 
     async def ainvoke(self, input: Any, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
-        worker thread (on timeout the thread is abandoned, since Python cannot kill it)."""
+        worker thread (on timeout the thread is abandoned, since Python cannot kill it).
+
+        Args:
+            input: the arguments as a dict (or a string for a one-parameter tool), or a tool call, as for
+                :meth:`invoke`.
+            timeout: seconds, overriding the tool's own ``timeout``.
+
+        Returns:
+            As :meth:`invoke`: the function's raw result for arguments, a :class:`ToolMessage` for a tool call.
+
+        Raises:
+            ToolValidationError, ToolTimeoutError, UserError, ToolExecutionError, Exception: as :meth:`invoke`.
+        """
         if timeout is not None and (problem := bad_timeout(timeout)) is not None:
             raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
@@ -580,8 +604,9 @@ def tool(*args: Any, **kwargs: Any) -> Any:
         ``@tool(...)``, a decorator returning one.
 
     Raises:
-        SchemaError: at definition time, for a bad name, a missing description, or a signature with no
-            JSON Schema.
+        SchemaError: at definition time, for a bad name, a missing description, a signature with no
+            JSON Schema, or an option :meth:`Tool.from_function` refuses (``args_schema``, ``timeout``,
+            ``response_format``, the bool flags).
         TypeError: more than one positional argument, or one that is neither a function nor a name.
     """
     if len(args) == 1 and (callable(args[0]) or isinstance(args[0], classmethod)) and not isinstance(args[0], str):

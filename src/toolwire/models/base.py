@@ -308,18 +308,21 @@ class BaseChatModel:
         Args:
             tools: toolwire tools, plain functions with docstrings, pydantic model classes, or
                 OpenAI-format tool dicts (see :func:`to_tool`).
-            tool_choice: ``"auto"``, ``"none"``, ``"required"`` (``"any"`` and ``True`` mean the same)
-                or the name of one bound tool; or the provider dicts Anthropic ``{"type": "auto" | "any" |
+            tool_choice: ``"auto"``, ``"none"`` (also ``False``), ``"required"`` (``"any"`` and ``True`` mean
+                the same) or the name of one bound tool; ``None`` sends none (the provider's default, which is
+                auto when tools are sent); or the provider dicts Anthropic ``{"type": "auto" | "any" |
                 "none"}``, ``{"type": "tool", "name"}`` (``"disable_parallel_tool_use": True`` in it means
-                ``parallel_tool_calls=False``) and OpenAI ``{"type": "function", "function": {"name"}}``.
+                ``parallel_tool_calls=False``) and OpenAI ``{"type": "function", "function": {"name"}}``
+                (Responses API: ``{"type": "function", "name"}``).
             parallel_tool_calls: ``False`` for at most one call per reply.
             strict: enforce the schemas exactly where the provider can (OpenAI strict mode).
 
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
             UserError: ``tools`` is not a list (one tool alone, None), ``tool_choice`` names a tool that is
-                not bound, ``parallel_tool_calls`` or ``strict`` is neither a bool nor None (the text ``"false"``,
-                say), or a server tool is of another provider (see :attr:`server_tools`).
+                not bound or is no value listed above, ``parallel_tool_calls`` or ``strict`` is neither a bool
+                nor None (the text ``"false"``, say), or a server tool is of another provider
+                (see :attr:`server_tools`).
         """
         from toolwire._agent_checks import check_tools
 
@@ -388,7 +391,17 @@ class BaseChatModel:
         return self._generate(self._request(input, options))
 
     async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
-        """Async :meth:`invoke`."""
+        """Async :meth:`invoke`: the same request, awaited (providers use their SDK's async client).
+
+        Args:
+            input, options: as for :meth:`invoke`.
+
+        Returns:
+            The reply, an :class:`~toolwire.messages.AIMessage`, as :meth:`invoke` returns it.
+
+        Raises:
+            ProviderError, UserError: as :meth:`invoke`.
+        """
         return await self._agenerate(self._request(input, options))
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
@@ -404,7 +417,14 @@ class BaseChatModel:
         yield from self._stream(self._request(input, options))
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
-        """Async :meth:`stream`."""
+        """Async :meth:`stream`: the reply as :class:`~toolwire.messages.AIMessageChunk` pieces, awaited.
+
+        Args:
+            input, options: as for :meth:`invoke`.
+
+        Raises:
+            ProviderError, UserError: as :meth:`invoke`, raised while iterating.
+        """
         async for chunk in self._astream(self._request(input, options)):
             yield chunk
 

@@ -55,13 +55,16 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         name: see the module docstring; None or "local" gives the default embedded model.
         **kwargs: passed to the model class (temperature, dialect, n_ctx, api_key, base_url...).
             Options a class does not take are an error, except ``dialect``, which only local models use
-            and others ignore.
+            and others ignore. LangChain's keyword forms are read too: ``model="openai:gpt-4o"`` for
+            ``name``, and ``model_provider="openai"`` with a bare model name.
 
     Returns:
         A :class:`~toolwire.models.BaseChatModel`.
 
     Raises:
-        UserError: unknown provider, missing extra, a malformed name, or a folder given as a local model.
+        UserError: unknown provider, missing extra, a malformed name, ``model_provider`` with a name that
+            already names a provider, an option the model class does not take (the close match is named),
+            a folder given as a local model, or what the model class raises (a missing API key...).
     """
     if "model" in kwargs and name in (None, "local"):  # LangChain's keyword form: init_chat_model(model="openai:...")
         name = kwargs.pop("model")

@@ -51,7 +51,8 @@ class ChatOpenAI(SDKChatModel):
     ``max_completion_tokens`` to OpenAI and as ``max_tokens`` to other servers.
 
     Raises:
-        UserError: the ``openai`` package is missing, or no key is set for OpenAI itself.
+        UserError: the ``openai`` package is missing, no key is set for OpenAI itself, or
+            ``use_responses_api=True`` with an ``openai`` package too old to have the Responses API.
     """
 
     provider: ClassVar[str] = "openai"

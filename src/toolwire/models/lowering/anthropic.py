@@ -264,9 +264,18 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     after the bound tools, never in their place; ``temperature``, ``top_p`` and other keys (``top_k``,
     ``thinking``...) pass as is.
 
+    Args:
+        request: messages, tools, tool_choice, parallel_tool_calls, per-call options.
+        model: the model name.
+        options: model-level default options (overridden by ``request.options``).
+
+    Returns:
+        ``{"model", "max_tokens", "messages"[, "system", "tools", "tool_choice"], ...options}``.
+
     Raises:
-        UserError: ``seed`` was asked for (the Messages API has none), or the ``tools`` option repeats a
-            bound tool's name.
+        UserError: ``seed`` was asked for (the Messages API has none), the ``tools`` option repeats a
+            bound tool's name, or a server tool is Gemini's.
+        SchemaError: a bound tool cannot be written as an Anthropic tool.
     """
     system, messages = lower_messages(request.messages)
     opts = merge_options(options, request.options)

@@ -205,6 +205,18 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     ``config`` holds ``system_instruction``, ``tools``, ``tool_config``, ``automatic_function_calling``
     (disabled: toolwire runs the tools) and the options: ``max_tokens`` becomes ``max_output_tokens``,
     ``stop`` ``stop_sequences``; ``temperature``, ``top_p``, ``seed`` and other keys pass as is.
+
+    Args:
+        request: messages, tools, tool_choice, parallel_tool_calls, per-call options.
+        model: the model name.
+        options: model-level default options (overridden by ``request.options``).
+
+    Returns:
+        ``{"model", "contents", "config"}``.
+
+    Raises:
+        UserError: the ``tools`` option is not a list, or a server tool is another provider's.
+        SchemaError: a bound tool cannot be written as a Gemini function declaration.
     """
     system, contents = lower_messages(request.messages)
     config: dict[str, Any] = {}

@@ -475,6 +475,12 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     text, then one ``function_call`` item per call (with the ``id`` of the reply's item, kept in
     ``provider_data["openai"]["function_call_ids"]``: a reasoning item sent back must be followed by the
     item that followed it); tool results become ``function_call_output`` items in the order of the calls.
+
+    Args:
+        messages: the conversation (toolwire messages).
+
+    Returns:
+        The ``input`` items, dicts in the Responses API's form.
     """
     items: list[dict[str, Any]] = []
     for item in group_messages(messages):
@@ -502,6 +508,14 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
     ``max_tokens`` becomes ``max_output_tokens``; a ``tools`` option (``model_kwargs={"tools": [...]}``, e.g.
     ``{"type": "web_search"}``) is added after the bound tools, never in their place (typed dicts in the
     Responses form sent unchanged, anything else converted); ``temperature``, ``top_p`` and other keys pass as is.
+
+    Args:
+        request: messages, tools, tool_choice, parallel_tool_calls, per-call options.
+        model: the model name.
+        options: model-level default options (overridden by ``request.options``).
+
+    Returns:
+        ``{"model", "input"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
 
     Raises:
         UserError: ``stop`` or ``seed`` was asked for: the Responses API has neither (use Chat
