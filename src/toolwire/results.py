@@ -323,7 +323,8 @@ def result_to_content(result: Any) -> str | list[Any]:
 
     Raises:
         ToolExecutionError: the result is ``bytes`` (return text, or content blocks such as
-            ``{"type": "image", "base64": ..., "mime_type": ...}``).
+            ``{"type": "image", "base64": ..., "mime_type": ...}``), holds a value JSON cannot hold, or refers
+            to itself (a circular reference).
     """
     if isinstance(result, str):
         return valid_text(result)

@@ -335,6 +335,14 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
     unknown keys are rejected unless the model explicitly allows them (``extra="allow"``: they are then
     passed on to the function).
 
+    Args:
+        model: the pydantic model class (``BaseModel`` subclass) whose fields are the tool's arguments.
+        tool_name: the tool's name, used in error messages.
+        description: the tool's description (None: the model's docstring).
+
+    Returns:
+        The :class:`FunctionSchema`: the JSON Schema of the arguments, the description, and the validator.
+
     Raises:
         SchemaError: the model's JSON Schema cannot be produced or is recursive, or holds ``inf``/``nan``
             elsewhere than in a default (which is dropped).

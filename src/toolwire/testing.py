@@ -62,6 +62,10 @@ class ScriptedChatModel(BaseChatModel):
 
     Attributes:
         requests: every :class:`RecordedRequest` received, by this model and its bound copies.
+
+    Raises:
+        UserError: (on a call) the script ran out, or a scripted reply, or what a callable returned, is
+            neither an AIMessage nor a string.
     """
 
     provider: ClassVar[str] = "scripted"

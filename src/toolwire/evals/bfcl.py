@@ -46,7 +46,7 @@ __all__ = [
     "resolve_category",
 ]
 
-#: The five core single-turn categories run by default, with the item counts of BFCL v4.
+#: The five core single-turn categories run by default (BFCL v4 item counts: 400, 200, 200, 200, 240).
 CATEGORIES: tuple[str, ...] = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
 
 _PREFIXES = ("BFCL_v4_", "BFCL_v3_", "BFCL_v2_", "BFCL_v1_", "gorilla_openfunctions_v1_test_")
@@ -328,9 +328,9 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
         The items. Answers are matched by ``id`` (by line position when the files have no ids).
 
     Raises:
-        UserError: missing files, invalid JSON, a question file with no item, two items (or answers) with
-            one id, an item without an answer, or a multi-turn category (those need executing the tools, which
-            this loader does not do).
+        UserError: missing files, invalid JSON, a question file with no item, a negative ``limit``, two items
+            (or answers) with one id, an item without an answer, or a multi-turn category (those need executing
+            the tools, which this loader does not do).
     """
     canonical = resolve_category(category)
     if "multi_turn" in canonical:

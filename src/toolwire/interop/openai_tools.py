@@ -335,7 +335,8 @@ def tool_from_schema(
         ``tool.invoke(tool_call)`` returns a ``status="error"`` ToolMessage instead.
 
     Raises:
-        SchemaError: no usable name, no description, or an invalid schema.
+        SchemaError: no usable name, no description, an invalid schema, ``func`` not callable, or a ``func``
+            that cannot take the schema's properties as keyword arguments.
     """
     from toolwire.tools import Tool
 

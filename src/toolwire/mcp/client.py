@@ -311,8 +311,9 @@ class MCPClient(Sequence[Tool]):
             This client; its tools can then be called from any thread or event loop.
 
         Raises:
-            UserError: the server cannot be started or reached, or did not answer within
-                ``connect_timeout`` seconds (raised then; the server is stopped in the background).
+            UserError: the client is already open, the ``mcp`` SDK or ``jsonschema`` cannot be imported
+                (install ``toolwire[mcp]``), the server cannot be started or reached, or it did not answer
+                within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
         """
         if self._thread is not None or self._session is not None or self._holder is not None:
             raise UserError("This MCP client is already open.")
@@ -399,8 +400,15 @@ class MCPClient(Sequence[Tool]):
 
         Must be awaited on the session's loop (async mode); in background-thread mode it is marshalled.
 
+        Args:
+            refresh: ask the server again instead of returning the tools listed when the session opened.
+
+        Returns:
+            The tools, toolwire :class:`~toolwire.tools.Tool` objects that call the server.
+
         Raises:
-            UserError: the session is not open.
+            UserError: the session is not open, or (``async with`` mode) it is awaited on another event loop
+                than the session's.
         """
         self._check_open()
         if not refresh:
@@ -408,7 +416,15 @@ class MCPClient(Sequence[Tool]):
         return await self._on_session_loop(self._refresh())
 
     def refresh(self) -> list[Tool]:
-        """Sync :meth:`list_tools` with ``refresh=True``, for a session opened with :meth:`start`."""
+        """Sync :meth:`list_tools` with ``refresh=True``, for a session opened with :meth:`start`.
+
+        Returns:
+            The server's tools, listed again (every page of ``tools/list``).
+
+        Raises:
+            UserError: the session is not open, or was opened with ``async with`` (await
+                ``list_tools(refresh=True)`` there).
+        """
         self._check_open()
         if self._thread is None or self._loop is None:
             raise UserError("refresh() is for sessions opened with start()/load_tools; await list_tools(refresh=True).")

@@ -306,5 +306,15 @@ async def serve_async(
 
 
 def serve(tools: Sequence[Any], **options: Any) -> None:
-    """Sync :func:`serve_async` (the same ``tools`` and keyword ``options``): blocks until the server stops."""
+    """Sync :func:`serve_async`: serve ``tools`` and block until the server stops.
+
+    Args:
+        tools: the tools to serve, as for :func:`serve_async`.
+        **options: :func:`serve_async`'s keyword options (``transport``, ``host``, ``port``, ``path``...).
+
+    Raises:
+        UserError, SchemaError: as :func:`serve_async`.
+        RuntimeError: called inside a running event loop (``asyncio.run`` cannot nest): await
+            :func:`serve_async` there instead.
+    """
     asyncio.run(serve_async(tools, **options))

@@ -169,6 +169,14 @@ class ChatTemplate:
     def render(self, chat: Rendered, *, add_generation_prompt: bool = True) -> str:
         """Render a conversation (adding the assistant's generation prompt by default).
 
+        Args:
+            chat: the conversation as the dialect wrote it (messages as role/content dicts, and the tools for
+                the template's ``tools`` variable).
+            add_generation_prompt: end with the opening of the assistant's turn (``<|im_start|>assistant``).
+
+        Returns:
+            The prompt text, as the template renders it.
+
         Raises:
             UserError: the template refused the conversation (its ``raise_exception`` message).
         """
@@ -459,7 +467,11 @@ def parse_reply(text: str, tools: Sequence[ToolSpec] | Sequence[str], fmt: str) 
         text: the reply (or the part of it holding the calls).
         tools: the bound tools (or only their names: then pythonic parameter spellings such as ``from_``
             are not mapped back to the real names).
-        fmt: the call format.
+        fmt: the call format: ``"pythonic"``, ``"json"`` or ``"hermes"``
+            (:data:`toolwire.models.grammar.FORMATS`).
+
+    Returns:
+        The :class:`~toolwire.parsing.ParsedReply`: the text left, the tool calls and the invalid ones.
     """
     by_name = {t if isinstance(t, str) else t.name: None if isinstance(t, str) else t.parameters for t in tools}
     return parse_tool_calls(text, by_name, dialect=_PARSER_DIALECT.get(fmt))

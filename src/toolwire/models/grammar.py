@@ -125,6 +125,9 @@ class Rules:
 
     Args:
         style: ``"json"`` (JSON values) or ``"py"`` (Python literals).
+
+    Raises:
+        ValueError: ``style`` is neither.
     """
 
     def __init__(self, style: str = "json") -> None:

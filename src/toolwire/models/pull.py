@@ -527,8 +527,14 @@ def find_model(name: str | None = None, *, path: str | os.PathLike[str] | None =
 
     Looks at ``path``, ``$TOOLWIRE_MODEL_PATH`` and :func:`~toolwire.models.registry.models_dir`.
 
+    Args:
+        name: a registry name (``None``: the default model).
+        path: a local file, or a folder holding it, to look at first.
+        progress: show a progress bar on stderr while a file is hashed (sha256; skipped when its sidecar
+            record still vouches for it).
+
     Raises:
-        UserError: ``name`` is not a registry model.
+        UserError: ``name`` is not a registry model, or there is no home folder (see ``models_dir``).
     """
     entry = get_entry(name)
     for candidate, _ in _local_candidates(entry, path):
@@ -563,8 +569,9 @@ def pull_model(
         The path of the GGUF file (the local file itself, or ``models_dir() / entry.filename``).
 
     Raises:
-        UserError: ``name`` is unknown, ``path`` is given while ``sources`` leaves out ``"local"``, or
-            no source could provide a valid file (one sentence naming what was tried).
+        UserError: ``name`` is unknown, ``sources`` names an unknown source, ``path`` is given while
+            ``sources`` leaves out ``"local"``, the models folder cannot be made or written (full, read-only,
+            no home folder), or no source could provide a valid file (one sentence naming what was tried).
     """
     entry = get_entry(name)
     unknown = set(sources) - set(SOURCES)

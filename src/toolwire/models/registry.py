@@ -91,7 +91,11 @@ class ModelEntry:
 
     @property
     def path(self) -> Path:
-        """Where the file lives once pulled: ``models_dir() / filename`` (it may not exist yet)."""
+        """Where the file lives once pulled: ``models_dir() / filename`` (it may not exist yet).
+
+        Raises:
+            UserError: there is no home folder (HOME and TOOLWIRE_HOME unset; see :func:`models_dir`).
+        """
         return models_dir() / self.filename
 
 
@@ -180,7 +184,11 @@ def toolwire_home() -> Path:
 
 
 def models_dir() -> Path:
-    """The folder pulled model files land in: ``toolwire_home() / "models"`` (not created here)."""
+    """The folder pulled model files land in: ``toolwire_home() / "models"`` (not created here).
+
+    Raises:
+        UserError: there is no home folder (HOME and TOOLWIRE_HOME unset): the message says to set TOOLWIRE_HOME.
+    """
     return toolwire_home() / "models"
 
 
