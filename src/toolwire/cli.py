@@ -308,7 +308,9 @@ ModelOpt = Annotated[
     str | None, typer.Option("--model", "-m", help="local | registry name | .gguf path | provider:model")
 ]
 ToolsOpt = Annotated[
-    list[str] | None, typer.Option("--tools", "-t", help="A .py file or module with tools (repeatable).")
+    list[str] | None, typer.Option("--tools", "-t", help=(
+        "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects, else its public "
+        "functions with docstrings."))
 ]
 DialectOpt = Annotated[str | None, typer.Option(
     "--dialect", help="Tool-call dialect of a local model: template, pythonic or json (local models only).")]
@@ -341,11 +343,15 @@ def ask(
     max_steps: Annotated[int, typer.Option(help="The most model calls.", min=1)] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
     dialect: DialectOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the conversation as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=(
+        "Print the conversation as JSON: a list of messages, each as Message.to_dict() writes it."))] = False,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
 ) -> None:
-    """Answer one question, calling tools as the model asks (the book's three tools by default)."""
+    """Answer one question, calling tools as the model asks (the book's three tools by default).
+
+    Exits with 1 after a one-line error, and with 130 on Ctrl-C.
+    """
     if not question.strip():
         fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
     question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
@@ -373,7 +379,10 @@ def chat(
     n_ctx: NCtxOpt = None,
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
-    conversation; Ctrl-C during an answer stops that question only)."""
+    conversation; Ctrl-C during an answer stops that question only).
+
+    Exits with 1 after a one-line error (a model or tools that do not load).
+    """
     try:
         agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx)
     except ToolwireError as exc:

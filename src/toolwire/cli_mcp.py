@@ -36,14 +36,20 @@ def _group() -> None:
 
 @app.command()
 def serve(
-    tools: Annotated[list[str], typer.Option("--tools", "-t", help="A .py file or module with tools (repeatable).")],
+    tools: Annotated[list[str], typer.Option("--tools", "-t", help=(
+        "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects, else its public "
+        "functions with docstrings."))],
     transport: Annotated[str, typer.Option(help="stdio | http")] = "stdio",
     host: Annotated[str, typer.Option(help="HTTP address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="HTTP port (1-65535).", min=1, max=65535)] = 8000,
     path: Annotated[str, typer.Option(help="HTTP endpoint path.")] = "/mcp",
     name: Annotated[str, typer.Option(help="The server name MCP clients see.")] = "toolwire",
 ) -> None:
-    """Serve the tools of --tools over MCP (stdio by default, or streamable HTTP)."""
+    """Serve the tools of --tools over MCP (stdio by default, or streamable HTTP).
+
+    With stdio, stdout carries the protocol: what the tools print goes to stderr. Exits with 1 after a one-line
+    error (tools that do not load, a port in use).
+    """
     from toolwire.cli import load_tools
     from toolwire.mcp.server import serve as run_server
 

@@ -48,7 +48,8 @@ def pull(
     """Download a model (if needed), verify its sha256 and print its path.
 
     An explicit ``--path`` that does not exist is an error (exit code 1), not a reason to fall back on another
-    copy: the user asked for that file.
+    copy: the user asked for that file. Exits with 1 too for an unknown name, or when no source gives a valid
+    copy (one line naming what was tried).
     """
     if path is not None and not Path(path).expanduser().exists():
         raise _fail(UserError(f"--path {path} does not exist: give the model's GGUF file (or the folder holding "
@@ -63,7 +64,7 @@ def pull(
 
 @app.command("list")
 def list_models() -> None:
-    """List the known models: name, size, license, and whether the file is present ("yes": verified; "unverified":
+    """List the known models: name, size (MB), license, and whether the file is present ("yes": verified; "unverified":
     its size is right, its sha256 is checked at its next use; "damaged"; "no")."""
     try:
         folder = models_dir()

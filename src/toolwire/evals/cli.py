@@ -188,18 +188,23 @@ class LogLines:
 # what it is. Exits with code 1 after a one-line "error: ..." on any failure, 130 on Ctrl-C (typer.Exit).
 @app.command("bfcl")
 def bfcl(
-    data: Annotated[Path, typer.Option("--data", help="Folder of BFCL_v*_<category>.json files.")],
-    category: Annotated[str, typer.Option(help="Comma-separated categories.")] = ",".join(CATEGORIES),
+    data: Annotated[Path, typer.Option("--data", help=(
+        "Folder of BFCL_v*_<category>.json question files, with the answers in its possible_answer/ folder "
+        "(and the published scores read from its README.md, when there is one)."))],
+    category: Annotated[str, typer.Option(help=(
+        "Comma-separated categories: " + ", ".join(CATEGORIES) + ", or live_* ones (v1-v3 names are "
+        "read too)."))] = ",".join(CATEGORIES),
     limit: Annotated[int | None, typer.Option(help="First N items of each category.", min=0)] = None,
     model: Annotated[str | None, typer.Option(
         help="'local' (default), a registry name, a .gguf path or 'provider:model'.")] = None,
-    dialect: Annotated[str | None, typer.Option(help="Tool-calling dialect of a local model.")] = None,
+    dialect: Annotated[str | None, typer.Option(
+        help="Tool-calling dialect of a local model: template, pythonic or json (default: the model's).")] = None,
     min_call_probability: Annotated[float | None, typer.Option(
         help="Local models: make a tool call only when the model opens it with at least this probability "
              "(default: the dialect's bar; 0 turns it off).",
         min=0.0, max=1.0)] = None,
     min_value_probability: Annotated[float | None, typer.Option(
-        help="Local models: decline a pythonic tool call with a value the model is less sure of than this and "
+        help="Local models: decline a tool call with a value the model is less sure of than this and "
              "that the conversation does not hold (default: the dialect's bar; 0 turns it off).",
         min=0.0, max=1.0)] = None,
     optional_argument_share: Annotated[float | None, typer.Option(
@@ -213,7 +218,10 @@ def bfcl(
         "a file of another model or other settings is refused)."))] = None,
     html: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report here.")] = None,
 ) -> None:
-    """Score a model on BFCL single-turn categories with toolwire's AST checker."""
+    """Score a model on BFCL single-turn categories with toolwire's AST checker.
+
+    Exits with 1 after a one-line error, and with 130 on Ctrl-C (after the table of what was scored).
+    """
     console = Console()
     err = Console(stderr=True)
     published: dict[str, dict[str, float]] = {}
