@@ -2,7 +2,7 @@
 docs' examples, tool dicts as the provider docs write them, and Agent edge cases.
 
 The README and docs examples all ran as documented (with ScriptedChatModel and local servers). Faults found
-(each test below is an xfail that passes once the fault is fixed):
+(each fixed; each test failed before its fix):
 
 1. Gemini: a generation option the SDK's ``GenerateContentConfig`` refuses (a typo such as ``temprature``,
    ``model_kwargs={"thinking_budget": ...}``) is reported as "The server answered with a body that is not a Gemini
@@ -20,7 +20,7 @@ The README and docs examples all ran as documented (with ScriptedChatModel and l
    server tool is bound and ``bind_tools`` takes the same choice.
 7. A bound tool named ``none`` (or ``auto``, ``required``) forced with the explicit dict form
    ``{"type": "function", "function": {"name": "none"}}`` is sent as the mode ``"none"``: calls are forbidden instead
-   of forced.
+   of forced. (Fixed by refusing it with a clear message: the neutral ``tool_choice`` is the name itself.)
 8. A toolwire tool that returns a ``ToolMessage`` (as LangChain tools may) is answered with the quoted ``str()`` of
    the message (``'"content=\\'...\\' tool_call_id=...'"``): its content is mangled and its artifact lost, whereas a
    LangChain tool returning a LangChain ToolMessage keeps both.
@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 
-from toolwire import AIMessage, Agent, ToolMessage, tool
+from toolwire import Agent, ToolMessage, tool
 from toolwire.errors import UserError
 from toolwire.testing import ScriptedChatModel
 
@@ -114,8 +114,6 @@ def get_weather(city: str) -> str:
 # -- 1 -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #1: a Gemini config the SDK refuses locally is reported as a "
-                                       "server reply that is not Gemini's, retryable, and retried")
 def test_gemini_option_the_sdk_refuses_is_a_clear_non_retryable_error(recorder: _Recorder) -> None:
     pytest.importorskip("google.genai")
     from toolwire.models import ChatGoogleGenAI
@@ -134,8 +132,6 @@ def test_gemini_option_the_sdk_refuses_is_a_clear_non_retryable_error(recorder: 
 # -- 2 -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #2: the Responses API's flat function-tool dict is refused with "
-                                       "'A tool dict needs name'")
 def test_bind_tools_takes_the_responses_api_flat_function_dict() -> None:
     flat = {"type": "function", "name": "get_weather", "description": "Get the weather.",
             "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
@@ -152,8 +148,6 @@ _STRICT_DICT = {"type": "function", "function": {
                    "additionalProperties": False}}}
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #3: an OpenAI tool dict's strict: true is dropped (Chat "
-                                       "Completions) or sent as false (Responses)")
 def test_openai_tool_dict_keeps_its_strict_flag(recorder: _Recorder) -> None:
     _openai(recorder).bind_tools([_STRICT_DICT]).invoke("hi")
     _openai(recorder, use_responses_api=True).bind_tools([_STRICT_DICT]).invoke("hi")
@@ -165,8 +159,6 @@ def test_openai_tool_dict_keeps_its_strict_flag(recorder: _Recorder) -> None:
 # -- 4 -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #4: OpenAI's own Responses built-in tool is refused as another "
-                                       "provider's server tool")
 def test_responses_api_built_in_tool_can_be_bound(recorder: _Recorder) -> None:
     model = _openai(recorder, use_responses_api=True)
     model.bind_tools([get_weather, {"type": "web_search"}]).invoke("hi")
@@ -176,8 +168,6 @@ def test_responses_api_built_in_tool_can_be_bound(recorder: _Recorder) -> None:
 # -- 5 -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #5: Agent without tools calls tool_choice=False / {'type': "
-                                       "'auto'} a forcing choice")
 def test_agent_without_tools_takes_non_forcing_tool_choice_forms() -> None:
     for choice in (False, {"type": "auto"}, {"type": "none"}):
         result = Agent(ScriptedChatModel(["hello"]), [], tool_choice=choice).invoke("hi")
@@ -187,8 +177,6 @@ def test_agent_without_tools_takes_non_forcing_tool_choice_forms() -> None:
 # -- 6 -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #6: Agent with only a server tool says it has no tools and "
-                                       "refuses tool_choice='required'")
 def test_agent_forcing_a_bound_server_tool(recorder: _Recorder) -> None:
     pytest.importorskip("anthropic")
     from toolwire.models import ChatAnthropic
@@ -209,12 +197,17 @@ def none_tool(x: int) -> int:
     return x
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #7: forcing a tool named 'none' by its dict form sends "
-                                       "tool_choice 'none' (no calls allowed)")
 def test_forcing_a_tool_whose_name_is_a_mode_word(recorder: _Recorder) -> None:
+    # the neutral tool_choice cannot tell the tool "none" from the mode "none": forcing it is refused, never sent as
+    # the mode (which forbids calls instead of forcing one); the tool itself binds and runs as any other
     forced = {"type": "function", "function": {"name": "none"}}
-    _openai(recorder).bind_tools([none_tool], tool_choice=forced).invoke("hi")
-    assert recorder.bodies[-1]["tool_choice"] == forced
+    with pytest.raises(UserError, match="rename the tool"):
+        _openai(recorder).bind_tools([none_tool], tool_choice=forced)
+    with pytest.raises(UserError, match="rename the tool"):
+        ScriptedChatModel(["x"]).bind_tools([none_tool], tool_choice={"type": "tool", "name": "none"})
+    _openai(recorder).bind_tools([none_tool], tool_choice="required").invoke("hi")
+    assert recorder.bodies[-1]["tool_choice"] == "required"
+    assert recorder.bodies == recorder.bodies[-1:]  # nothing was sent for the refused choices
 
 
 # -- 8 -------------------------------------------------------------------------------------------------------
@@ -226,8 +219,6 @@ def returns_message(x: int) -> ToolMessage:
     return ToolMessage("custom text", tool_call_id="ignored", artifact={"rows": [1, 2]})
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #8: a tool returning a ToolMessage is answered with its quoted "
-                                       "str(), its artifact lost")
 def test_tool_returning_a_tool_message_keeps_content_and_artifact() -> None:
     answer = returns_message.invoke({"name": "returns_message", "args": {"x": 1}, "id": "c1", "type": "tool_call"})
     assert answer.tool_call_id == "c1"
@@ -238,8 +229,6 @@ def test_tool_returning_a_tool_message_keeps_content_and_artifact() -> None:
 # -- 9 -------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="review 39 #9: toolwire ask --tools drops TOOLS entries that are server "
-                                       "tools or schema-only classes without a word")
 def test_cli_tools_file_entries_are_not_dropped_silently(tmp_path: Path) -> None:
     from toolwire.cli import load_tools
 
@@ -263,3 +252,22 @@ def test_cli_tools_file_entries_are_not_dropped_silently(tmp_path: Path) -> None
         return
     names = {getattr(t, "name", None) for t in tools}
     assert {"get_time", "web_search", "Lookup"} <= names
+
+
+def test_cli_tools_file_keeps_server_tools_for_ask_and_refuses_them_for_mcp(tmp_path: Path) -> None:
+    from toolwire.cli import load_tools
+    from toolwire.models.base import ServerTool
+
+    path = tmp_path / "review39_servers.py"
+    path.write_text(
+        "from toolwire import tool\n\n"
+        "@tool\n"
+        "def get_time(zone: str) -> str:\n"
+        "    \"\"\"Get the time in a zone.\"\"\"\n"
+        "    return '12:00'\n\n"
+        "TOOLS = [get_time, {'type': 'web_search_20250305', 'name': 'web_search'}]\n"
+    )
+    kept = load_tools(str(path), server_tools=True)
+    assert [t.name for t in kept] == ["get_time", "web_search"] and isinstance(kept[1], ServerTool)
+    with pytest.raises(UserError, match=r"web_search.*server tool"):
+        load_tools(str(path))

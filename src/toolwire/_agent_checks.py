@@ -83,8 +83,15 @@ def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:
 def check_tool_choice(tool_choice: Any, names: Collection[str]) -> None:
     """A forcing ``tool_choice`` (``"required"``, a tool name, a dict) needs tools to force; with none bound the
     model could never obey it, so the Agent refuses it at construction rather than ignoring it. With tools, the
-    model's ``bind_tools`` checks the choice against their names."""
-    if not names and tool_choice not in (None, "auto", "none"):
+    model's ``bind_tools`` checks the choice against their names (server tools count: the model runs them). The
+    forms that force nothing, as ``bind_tools`` reads them, are always taken: None, ``"auto"``, ``"none"``,
+    ``False``, and Anthropic's ``{"type": "auto"}`` / ``{"type": "none"}``."""
+    if names:
+        return
+    forces = not (tool_choice is None or tool_choice is False or (isinstance(tool_choice, str) and tool_choice in (
+        "auto", "none")) or (isinstance(tool_choice, dict) and tool_choice.get("type") in ("auto", "none")
+                             and "name" not in tool_choice))
+    if forces:
         raise UserError(f"tool_choice={tool_choice!r} forces a tool call, but the Agent has no tools: pass the tools, "
                         "or leave tool_choice unset.")
 

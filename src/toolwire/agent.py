@@ -76,7 +76,7 @@ from toolwire.messages import (
     ToolMessage,
     coerce_messages,
 )
-from toolwire.models.base import BaseChatModel, ServerTool, server_tool
+from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
@@ -204,7 +204,7 @@ class Agent:
         *,
         system_prompt: str | SystemMessage | None = None,
         max_steps: int = 10,
-        tool_choice: str | None = None,
+        tool_choice: ToolChoice | dict[str, Any] | bool | None = None,
         reset_tool_choice: bool = True,
         on_max_steps: Literal["raise", "answer"] = "raise",
         repeat_calls: Literal["answer", "run"] | Collection[str] = "answer",
@@ -232,12 +232,14 @@ class Agent:
             hide_error_details=hide_error_details,
         )
         runnable = [*self.executor.tools.values(), *servers]
-        check_tool_choice(tool_choice, self.executor.tools)
+        check_tool_choice(tool_choice, [*self.executor.tools, *(
+            (s if isinstance(s, ServerTool) else server_tool(s)).name for s in servers)])  # type: ignore[union-attr]
         self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
         # a model bound beforehand keeps its parallel_tool_calls and strict (the Agent takes no such arguments)
         keep = {name: value for name in ("parallel_tool_calls", "strict")
                 if isinstance(model, BaseChatModel) and (value := getattr(model, name, None)) is not None}
-        self.model = model.bind_tools(runnable, tool_choice=tool_choice or "auto", **keep) if runnable else model
+        choice = "auto" if tool_choice is None else tool_choice  # (False is "none", as bind_tools reads it)
+        self.model = model.bind_tools(runnable, tool_choice=choice, **keep) if runnable else model
         reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
         self._after_tools_model = model.bind_tools(runnable, tool_choice="auto", **keep) if reset else self.model
         self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model

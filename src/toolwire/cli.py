@@ -31,6 +31,7 @@ from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
 from toolwire.errors import ContextOverflowError, MaxStepsExceeded, SchemaError, ToolwireError, UserError
+from toolwire.models.base import ServerTool
 from toolwire.results import valid_text
 from toolwire.tools import Tool
 
@@ -111,7 +112,7 @@ def fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def load_tools(spec: str) -> list[Tool]:
+def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     """Load the tools of a Python file or importable module.
 
     The module's ``TOOLS`` list is used when it has one; otherwise every toolwire :class:`Tool` in it,
@@ -119,13 +120,18 @@ def load_tools(spec: str) -> list[Tool]:
 
     Args:
         spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
+        server_tools: keep the provider server tools of ``TOOLS`` (``{"type": "web_search_20250305", ...}``,
+            as :class:`~toolwire.models.base.ServerTool`), which the model runs itself (``ask``, ``chat``);
+            False refuses them (``mcp serve`` can serve only tools it runs).
 
     Returns:
         The tools, in definition order.
 
     Raises:
         UserError: the file or module cannot be imported, or holds no tools, or its ``TOOLS`` is not a list of
-            tools (one tool alone, a dict, a string), or one of the functions the
+            tools (one tool alone, a dict, a string) or holds an entry the command cannot use (a schema without
+            a function, such as a pydantic model class or an OpenAI tool dict; a server tool where
+            ``server_tools`` is False: never dropped without a word), or one of the functions the
             rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
             naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
             with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
@@ -169,12 +175,20 @@ def load_tools(spec: str) -> list[Tool]:
                             "TOOLS = [my_tool, ...].")
         found = []
         for entry in explicit:
+            label = getattr(entry, "__name__", None) or (entry.get("name") if isinstance(entry, Mapping) else None) \
+                or type(entry).__name__
             try:
-                found.append(to_tool(entry))
+                converted = to_tool(entry)
             except Exception as exc:
-                label = getattr(entry, "__name__", None) or type(entry).__name__
                 raise UserError(f"The TOOLS entry {label!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): "
                                 "fix it or take it out of TOOLS.") from None
+            if isinstance(converted, ServerTool) and not server_tools:
+                raise UserError(f"The TOOLS entry {label!r} in {spec!r} is a provider's server tool, which only that "
+                                "provider's model runs: this command cannot serve it; take it out of TOOLS.")
+            if not isinstance(converted, Tool | ServerTool):
+                raise UserError(f"The TOOLS entry {label!r} in {spec!r} is a schema without a function, which the "
+                                "command cannot run: make it a function with @tool, or take it out of TOOLS.")
+            found.append(converted)
     else:
         values = list(vars(module).values())
         found = [v for v in values if isinstance(v, Tool)]
@@ -185,7 +199,7 @@ def load_tools(spec: str) -> list[Tool]:
                 and v.__module__ == module.__name__ and inspect.getdoc(v)
             ]
     unique = {id(t): t for t in found}  # an alias (`weather = get_weather`) is the same tool, counted once
-    tools = [t for t in unique.values() if isinstance(t, Tool)]
+    tools = [t for t in unique.values() if isinstance(t, Tool | ServerTool)]
     if not tools:
         raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
     return tools
@@ -327,7 +341,8 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
     from toolwire.agent import Agent
 
     _check_dialect(model, dialect, n_ctx)  # before tools load and MCP servers start
-    loaded = [t for spec in tools or () for t in load_tools(spec)] if tools or mcp else _default_tools()
+    loaded = [t for spec in tools or () for t in load_tools(spec, server_tools=True)] if tools or mcp else \
+        _default_tools()
     if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools
 

@@ -8,7 +8,8 @@ receive (name, description, parameters); the :class:`Tool` holds the function.
 ``tool.invoke(args)`` validates and returns the function's raw result;
 ``tool.invoke(tool_call)`` (a dict with ``"type": "tool_call"``) returns a :class:`ToolMessage` with the
 call's id, turning every failure (invalid arguments, an exception, a timeout) into a
-``status="error"`` result the model can act on.
+``status="error"`` result the model can act on. A tool that returns a ToolMessage of its own (as LangChain
+tools may) answers with its content, status and artifact, under the call's id.
 
 A generator function's items are gathered into a list on the thread that runs the tool, inside its
 timeout; an ``async def`` generator's items likewise, on the event loop. ``StopIteration``,
@@ -417,6 +418,10 @@ class Tool:
     def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
         if type(result) is str and self.response_format == "content":  # the common case, without the checks
             return ToolMessage._made(valid_text(result), _call_id(call), self.name, "success", None)
+        if isinstance(result, ToolMessage):  # the tool wrote its own answer (as LangChain tools may): its content,
+            # status and artifact answer this call, under this call's id
+            return ToolMessage(result.content, _call_id(call), name=self.name, status=result.status,
+                               artifact=result.artifact)
         artifact = None
         if self.response_format == "content_and_artifact":
             if not (isinstance(result, tuple) and len(result) == 2):

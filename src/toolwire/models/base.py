@@ -167,7 +167,10 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         server = server_tool(obj)
         if server is not None:
             return server
-        fn = obj.get("function") if obj.get("type") == "function" else obj
+        # OpenAI Chat Completions nests the function ({"type": "function", "function": {...}}); the Responses
+        # API writes it flat ({"type": "function", "name", "description", "parameters", "strict"})
+        nested = obj.get("type") == "function" and "function" in obj
+        fn = obj.get("function") if nested else obj
         if not isinstance(fn, dict) or "name" not in fn:
             raise SchemaError("A tool dict needs 'name' (or the OpenAI form {'type': 'function', 'function': {...}}).")
         from toolwire.interop.openai_tools import normalize_parameters
@@ -329,7 +332,7 @@ class BaseChatModel:
         check_tools(tools, "model.bind_tools([{}])")
         converted = tuple(to_tool(t) for t in tools)
         for item in converted:
-            if isinstance(item, ServerTool) and item.provider not in self.server_tools:
+            if isinstance(item, ServerTool) and not self._takes_server_tool(item):
                 owner = {"anthropic": "Anthropic (ChatAnthropic)", "google": "Gemini (ChatGoogleGenAI)"}.get(
                     item.provider or "", "another provider")
                 raise UserError(
@@ -353,6 +356,10 @@ class BaseChatModel:
         new.parallel_tool_calls = parallel_tool_calls
         new.strict = strict
         return new
+
+    def _takes_server_tool(self, tool: ServerTool) -> bool:
+        """Whether this model sends the server tool ``tool`` (by default: its provider is in :attr:`server_tools`)."""
+        return tool.provider in self.server_tools
 
     @property
     def tool_specs(self) -> tuple[ToolSpec, ...]:
@@ -468,7 +475,9 @@ def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
     {"name"}}`` (Chat Completions) and ``{"type": "function", "name"}`` (Responses).
 
     Raises:
-        UserError: anything else, or a name that is not bound; the message shows the value given.
+        UserError: anything else, a name that is not bound, or a dict naming a bound tool spelled as a mode
+            (``"auto"``, ``"none"``, ``"required"``, ``"any"``), which the neutral form cannot tell from the
+            mode; the message shows the value given.
     """
     if choice is None:
         return None
@@ -485,6 +494,9 @@ def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
             return _CHOICE_TYPES[kind]
         function = choice.get("function")
         choice = (function.get("name") if isinstance(function, dict) else None) or choice.get("name")
+        if isinstance(choice, str) and choice in _CHOICE_TYPES and choice in names:
+            raise UserError(f"tool_choice {given!r} forces the tool named {choice!r}, a name that also means the "
+                            f"tool_choice mode {choice!r}: rename the tool (name='{choice}_tool', say) to force it.")
     if isinstance(choice, str) and choice in names:
         return choice
     raise UserError(

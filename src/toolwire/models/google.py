@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from toolwire.errors import ProviderError
+from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
@@ -55,7 +55,21 @@ class ChatGoogleGenAI(SDKChatModel):
         return client.models.generate_content_stream if stream else client.models.generate_content
 
     def _lower(self, request: ChatRequest) -> dict[str, Any]:
-        return codec.lower_request(request, self.model, self.options)
+        """The request's keyword arguments, their ``config`` checked as the SDK checks it before sending.
+
+        Raises:
+            UserError: the SDK's ``GenerateContentConfig`` refuses an option (a misspelt name, a value of the
+                wrong type): it would refuse it on every try, before any request, so it is named here rather than
+                retried as a failed reply.
+        """
+        kwargs = codec.lower_request(request, self.model, self.options)
+        config_type = getattr(self.sdk.types, "GenerateContentConfig", None)
+        if config_type is not None and hasattr(config_type, "model_validate"):
+            try:
+                config_type.model_validate(kwargs.get("config") or {})
+            except ValueError as exc:  # pydantic's ValidationError
+                raise UserError(_refused_options(exc)) from None
+        return kwargs
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         return codec.parse_response(raw, single_call=request.parallel_tool_calls is False,
@@ -81,3 +95,16 @@ class ChatGoogleGenAI(SDKChatModel):
                 return ProviderError(redact_url(message), provider=self.provider)
             return status_error(self.provider, code, message, key_env="GOOGLE_API_KEY or GEMINI_API_KEY")
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
+
+
+def _refused_options(exc: ValueError) -> str:
+    """One sentence naming the options the SDK's ``GenerateContentConfig`` refused (``exc``: pydantic's
+    ValidationError; its ``errors()`` give each field's location and reason)."""
+    try:
+        problems = [(".".join(str(part) for part in error.get("loc", ())), str(error.get("msg", "")))
+                    for error in exc.errors()]  # type: ignore[attr-defined]
+    except Exception:  # not pydantic's: its first line is all there is
+        problems = [("", str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)]
+    shown = "; ".join(f"{where}: {why}" if where else why for where, why in problems[:5])
+    return (f"Gemini's SDK refuses the request's options ({shown}): check their names and values in the model's "
+            "options or the keywords of invoke().")

@@ -17,7 +17,7 @@ from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._retry import connection_error, error_message, redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models._text_calls import TextCallStream, with_text_calls
-from toolwire.models.base import ChatRequest
+from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
 from toolwire.models.lowering._stream_errors import error_status
 
@@ -72,6 +72,12 @@ class ChatOpenAI(SDKChatModel):
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package: run pip install -U 'toolwire[openai]'.")
+
+    def _takes_server_tool(self, tool: ServerTool) -> bool:
+        """The Responses API runs OpenAI's built-in tools (``{"type": "web_search"}``, ``file_search``,
+        ``code_interpreter``...: OpenAI API reference, Responses, "Tools"), typed dicts of no other provider;
+        Chat Completions takes function tools only."""
+        return self.use_responses_api and tool.provider is None
 
     def _key_optional(self) -> bool:
         return self._compatible

@@ -43,7 +43,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
-from toolwire.models.base import ChatRequest, to_tool_spec
+from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._common import (
     arguments_json,
     assistant_calls,
@@ -103,7 +103,8 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
 
     Args:
         tool: anything :func:`toolwire.models.to_tool` accepts.
-        strict: write the schema in strict mode (:func:`strict_schema`). A schema strict mode cannot
+        strict: write the schema in strict mode (:func:`strict_schema`); None takes a tool dict's own
+            ``"strict"`` (OpenAI function-calling guide), else not strict. A schema strict mode cannot
             express (a free-form ``dict``, an object with ``extra="allow"``, a ``tuple``, a parameter
             without a type, a ``oneOf`` whose alternatives may overlap, ``allOf``/``not``/``if``, a
             top-level union) or past the Structured Outputs size limits (5000 properties, 10 levels of
@@ -120,6 +121,8 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
             are not objects.
     """
     spec = to_tool_spec(tool)
+    if strict is None and isinstance(spec, ToolDictSpec) and isinstance(spec.extra.get("strict"), bool):
+        strict = spec.extra["strict"]  # the dict's own flag, as written in OpenAI's guide
     parameters = fold_top_union(spec.name, spec.parameters, provider="OpenAI", field="function parameters")
     function: dict[str, Any] = {"name": spec.name, "description": spec.description, "parameters": parameters}
     if strict:
@@ -524,7 +527,8 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
     """
     body: dict[str, Any] = {"model": model, "input": lower_responses_messages(request.messages)}
     if request.tools:
-        body["tools"] = [convert_to_openai_responses_tool(t, strict=request.strict) for t in request.tools]
+        body["tools"] = [copy.deepcopy(t.definition) if isinstance(t, ServerTool)  # a built-in tool, unchanged
+                         else convert_to_openai_responses_tool(t, strict=request.strict) for t in request.tools]
         if request.tool_choice:
             choice = request.tool_choice
             body["tool_choice"] = choice if choice in ("auto", "none", "required") else {"type": "function",
