@@ -294,9 +294,27 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     # docstring_parser takes the first line as the summary and the rest as the long description: a summary
     # wrapped over several lines (no blank line after its first) goes on in the same paragraph (review 24)
     joint = "\n\n" if parsed.blank_after_short_description else "\n"
-    params = {p.arg_name: p.description or "" for p in parsed.params}
-    # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser)
+    # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser); numpydoc
+    # documents parameters that share a type and a text together ("x, y : float")
+    params = {name: p.description or "" for p in parsed.params for name in re.split(r"\s*,\s*", p.arg_name.strip())
+              if name}
     return joint.join(parts).strip(), {k: v.strip() for k, v in params.items() if v}
+
+
+def partial_positionals(func: Any) -> set[str]:
+    """The parameters a ``functools.partial`` (or a chain of them) fills by position (``partial(f, db)`` fills
+    ``f``'s first parameter): not parameters of the tool, though the function's docstring may describe them."""
+    chain = []
+    while isinstance(func, functools.partial):
+        chain.append(func)
+        func = func.func
+    try:
+        names = [p.name for p in inspect.signature(func).parameters.values()
+                 if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return set()
+    bound = sum(len(part.args) for part in chain)
+    return set(names[:bound])
 
 
 def partial_keywords(func: Any) -> set[str]:

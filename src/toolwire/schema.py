@@ -61,6 +61,7 @@ from toolwire._signature import (
     function_doc,
     hint_target,
     partial_keywords,
+    partial_positionals,
     signature_params,
     type_hints,
     type_hints_in_callers,
@@ -245,6 +246,13 @@ def _strip_required(hint: Any) -> Any:
 # -- builders -------------------------------------------------------------------------------------
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Factory:
+    """A parameter's ``Field(default_factory=...)``: its value is made afresh for each call that leaves it out."""
+
+    factory: Callable[[], Any]
+
+
 def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters: dict[str, Any],
                fill: dict[str, Any] | None = None) -> Callable[..., dict]:
     """Wrap pydantic's ``validate_python``; its errors are worded by :func:`validation_message` against
@@ -259,7 +267,7 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters
                 raise ToolValidationError(validation_message(exc, tool_name, names, parameters), tool_name) from None
             for key, value in fill.items():
                 if key not in out:
-                    out[key] = copy.deepcopy(value)
+                    out[key] = value.factory() if isinstance(value, _Factory) else copy.deepcopy(value)
             return out  # type: ignore[no-any-return]
 
         return validate_and_fill
@@ -488,7 +496,9 @@ def function_schema(
     if not parse_docstring:
         doc_params = {}
     elif call_doc(func) is None:  # (a callable object's class docstring may well describe its __init__)
-        warn_unknown_documented(tool_name, doc_params, [name for name, _, _ in params])
+        bound = partial_positionals(func)  # described by the function's docstring, filled by the partial
+        warn_unknown_documented(tool_name, {k: v for k, v in doc_params.items() if k not in bound},
+                                [name for name, _, _ in params])
     warn_dropped_params(tool_name, [("*" if kind is inspect.Parameter.VAR_POSITIONAL else "**") + name
                                     for name, kind, _ in params if kind in _SKIPPED_KINDS])
 
@@ -507,8 +517,8 @@ def function_schema(
             info = default
             if info.default is not PydanticUndefined:
                 default = info.default
-            elif info.default_factory is not None:
-                default = info.default_factory()  # type: ignore[call-arg]
+            elif info.default_factory is not None:  # called for each call that leaves the argument out, as
+                default = _Factory(info.default_factory)  # pydantic does (a uuid, a timestamp, a fresh list)
             else:
                 default = inspect.Parameter.empty
             if default is not inspect.Parameter.empty:
@@ -538,7 +548,7 @@ def function_schema(
     parameters.pop("description", None)
     for name, value in defaults.items():
         prop = parameters["properties"].get(name)
-        if prop is not None and "default" not in prop:
+        if prop is not None and "default" not in prop and not isinstance(value, _Factory):  # (no fixed value)
             prop_default = _default_json(value)
             if prop_default is not _NO_JSON:  # a default with no JSON form is simply not advertised
                 prop["default"] = prop_default

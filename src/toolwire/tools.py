@@ -378,6 +378,18 @@ class Tool:
                 raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {exc}", self.name) from None
         return self.validate_args(args)
 
+    def _positional(self, kwargs: dict[str, Any]) -> list[Any]:
+        """The positional-only arguments, in order, taken out of ``kwargs``: one left out before one given gets
+        its default from the signature (``f(a=1, b=2, /)`` called with ``b`` alone is ``f(1, b)``)."""
+        names = self._positional_only
+        last = max((i for i, n in enumerate(names) if n in kwargs), default=-1)
+        if last < 0:
+            return []
+        if any(n not in kwargs for n in names[:last]):
+            parameters = inspect.signature(self.func).parameters
+            return [kwargs.pop(n) if n in kwargs else parameters[n].default for n in names[:last + 1]]
+        return [kwargs.pop(n) for n in names[:last + 1]]
+
     def _call(self, kwargs: dict[str, Any], stop: threading.Event | None = None) -> Any:
         """Call the function (on the thread that runs a sync tool, so inside its timeout).
 
@@ -389,11 +401,8 @@ class Tool:
         ``KeyboardInterrupt`` propagates. For an async tool this only makes the coroutine (see :meth:`_guarded`).
         """
         try:
-            if self._positional_only:
-                pos = [kwargs.pop(n) for n in self._positional_only if n in kwargs]
-                result = self.func(*pos, **kwargs)
-            else:
-                result = self.func(**kwargs)
+            positional = self._positional(kwargs) if self._positional_only else ()
+            result = self.func(*positional, **kwargs)
             kind = type(result)
             if kind is _GENERATOR or (kind not in _NOT_LAZY and isinstance(result, Iterator)):
                 # a generator's body, or any lazy iterator (a cursor, a map over a file), runs now, on this
