@@ -286,7 +286,6 @@ def test_an_unknown_key_in_a_union_of_models_does_not_blame_a_real_field() -> No
 MaybeInt = TypeAliasType("MaybeInt", int | None)
 
 
-@pytest.mark.xfail(strict=True, reason="review 40 #11: a null the schema accepts is dropped for a default")
 def test_a_null_for_a_nullable_alias_reaches_the_function() -> None:
     @tool
     def pick(m: MaybeInt = 3, anything: object = 5) -> str:

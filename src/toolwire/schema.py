@@ -159,14 +159,21 @@ def _field_copy(info: FieldInfo, **values: Any) -> FieldInfo:
     return info
 
 
-def _accepts_none(annotation: Any) -> bool:
-    if annotation is Any or annotation is None or annotation is type(None):
+def _accepts_none(annotation: Any, depth: int = 0) -> bool:
+    """Whether ``annotation`` takes None (so a null the model sends is a value, not a left-out argument)."""
+    if annotation is Any or annotation is None or annotation is type(None) or annotation is object:
         return True
+    if depth > 32:
+        return False
+    if type(annotation).__name__ == "TypeAliasType" and hasattr(annotation, "__value__"):  # `type X = int | None`
+        return _accepts_none(annotation.__value__, depth + 1)
+    if hasattr(annotation, "__supertype__"):  # typing.NewType
+        return _accepts_none(annotation.__supertype__, depth + 1)
     origin = get_origin(annotation)
     if origin is Annotated:
-        return _accepts_none(get_args(annotation)[0])
+        return _accepts_none(get_args(annotation)[0], depth + 1)
     if origin in (typing.Union, types.UnionType):
-        return any(_accepts_none(a) for a in get_args(annotation))
+        return any(_accepts_none(a, depth + 1) for a in get_args(annotation))
     if origin is typing.Literal:
         return None in get_args(annotation)
     return False
