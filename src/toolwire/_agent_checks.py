@@ -80,17 +80,20 @@ def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:
         raise UserError(f"Pass the tools as a list, such as {example.format(name)}, not a single tool.")
 
 
-def check_tool_choice(tool_choice: Any, names: Collection[str]) -> None:
+def check_tool_choice(tool_choice: Any, tools: Collection[Any]) -> None:
     """A forcing ``tool_choice`` (``"required"``, a tool name, a dict) needs tools to force; with none bound the
-    model could never obey it, so the Agent refuses it at construction rather than ignoring it. With tools, the
-    model's ``bind_tools`` checks the choice against their names (server tools count: the model runs them). The
-    forms that force nothing, as ``bind_tools`` reads them, are always taken: None, ``"auto"``, ``"none"``,
-    ``False``, and Anthropic's ``{"type": "auto"}`` / ``{"type": "none"}``."""
-    if names:
+    model could never obey it, so the Agent refuses it at construction rather than ignoring it. With tools (server
+    tools count: the model runs them), the model's ``bind_tools`` checks the choice against their names. The
+    forms that force nothing are read as ``bind_tools`` reads them (:func:`toolwire.models.base._check_tool_choice`:
+    None, ``"auto"``, ``"none"``, ``False``, Anthropic's ``{"type": "auto"}``...) and always taken."""
+    from toolwire.models.base import _check_tool_choice
+
+    if tools:
         return
-    forces = not (tool_choice is None or tool_choice is False or (isinstance(tool_choice, str) and tool_choice in (
-        "auto", "none")) or (isinstance(tool_choice, dict) and tool_choice.get("type") in ("auto", "none")
-                             and "name" not in tool_choice))
+    try:
+        forces = _check_tool_choice(tool_choice, []) not in (None, "auto", "none")
+    except UserError:  # a tool name (none is bound) or no form at all: it would force a call
+        forces = True
     if forces:
         raise UserError(f"tool_choice={tool_choice!r} forces a tool call, but the Agent has no tools: pass the tools, "
                         "or leave tool_choice unset.")

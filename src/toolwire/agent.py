@@ -232,8 +232,7 @@ class Agent:
             hide_error_details=hide_error_details,
         )
         runnable = [*self.executor.tools.values(), *servers]
-        check_tool_choice(tool_choice, [*self.executor.tools, *(
-            (s if isinstance(s, ServerTool) else server_tool(s)).name for s in servers)])  # type: ignore[union-attr]
+        check_tool_choice(tool_choice, runnable)
         self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
         # a model bound beforehand keeps its parallel_tool_calls and strict (the Agent takes no such arguments)
         keep = {name: value for name in ("parallel_tool_calls", "strict")
