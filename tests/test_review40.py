@@ -266,7 +266,6 @@ class Dog2(BaseModel):
     bark: int = 1
 
 
-@pytest.mark.xfail(strict=True, reason="review 40 #10: a union's error calls a real field 'not an allowed field'")
 def test_an_unknown_key_in_a_union_of_models_does_not_blame_a_real_field() -> None:
     @tool
     def pet(q: Cat2 | Dog2) -> str:

@@ -411,7 +411,14 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
     messages: dict[tuple[str, str], list[str]] = {}
     extra = False
     objects: dict[str, list[str] | None] = {}  # objects that got an unknown key: their fields, when known
-    for err in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    # a key refused by one member of a union that another member takes is not the error (Cat | Dog given
+    # {"meow": ..., "zzz": ...}: "meow" is Cat's field, only "zzz" is unknown); said only when nothing else is
+    fine = [err for err in errors if err.get("type") in _UNKNOWN_KEY and len(err.get("loc", ())) > 1
+            and str(err["loc"][-1]) in _any_member_fields(tuple(err["loc"][:-1]), schema)]
+    if len(fine) < len(errors):
+        errors = [err for err in errors if not any(err is f for f in fine)]
+    for err in errors:
         full = tuple(err.get("loc", ()))
         loc = shown_path(full, schema) or "(arguments)"
         kind = err.get("type")
@@ -480,6 +487,21 @@ def shown_path(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> str:
     such a name when every schema the path can be at is an ``anyOf``/``oneOf`` of two or more non-null
     branches (``X | None`` is no union to pydantic); the path then goes on in each branch."""
     return ".".join(_schemas_at(loc, schema)[0])
+
+
+def _any_member_fields(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> set[str]:
+    """The property names that some member of a union at ``loc`` (a pydantic ``loc``) takes; empty where ``loc``
+    passes through no union (there one object's fields decide) or the schema cannot be followed."""
+    nodes = _schemas_at(loc, schema)[1]
+    branches = [b for node in nodes if isinstance(node, Mapping) for b in _union_branches(node)]
+    if len(nodes) < 2 and len(branches) < 2:
+        return set()
+    names: set[str] = set()
+    for node in [*nodes, *branches]:
+        props = node.get("properties") if isinstance(node, Mapping) else None
+        if isinstance(props, Mapping):
+            names.update(props)
+    return names
 
 
 def field_names(loc: tuple[Any, ...], schema: Mapping[str, Any] | None) -> list[str] | None:
