@@ -186,18 +186,33 @@ def _accepts_none(annotation: Any, depth: int = 0) -> bool:
 _td_cache: dict[Any, Any] = {}
 
 
+def _text_metadata(hint: Any) -> bool:
+    """Whether ``hint`` (a field's, qualifiers and all) is ``Annotated`` with a plain string among its metadata."""
+    while get_origin(hint) in (typing.Required, typing_extensions.Required, typing.NotRequired,
+                               typing_extensions.NotRequired):
+        hint = get_args(hint)[0]
+    return get_origin(hint) is Annotated and any(isinstance(m, str) for m in get_args(hint)[1:])
+
+
 def _compat(tp: Any) -> Any:
-    if sys.version_info >= (3, 12):
+    """``tp`` with each TypedDict in it rebuilt where pydantic would not read it as written: a ``typing.TypedDict``
+    before Python 3.12 (pydantic refuses it), and one whose fields are described by ``Annotated[T, "text"]``
+    (pydantic ignores the string: it becomes the field's ``Field(description=...)``)."""
+    if isinstance(tp, type) and not typing_extensions.is_typeddict(tp):  # a plain class: nothing to rebuild
         return tp
-    if isinstance(tp, type) and not typing.is_typeddict(tp):  # a plain class: nothing to rebuild
-        return tp
-    if typing.is_typeddict(tp) and type(tp).__module__ == "typing":
+    if typing_extensions.is_typeddict(tp):
         if tp in _td_cache:
             return _td_cache[tp]
-        fields: dict[str, Any] = {}
         hints = typing.get_type_hints(tp, include_extras=True)
+        old = sys.version_info < (3, 12) and type(tp).__module__ == "typing"
+        if not old and not any(_text_metadata(hint) for hint in hints.values()):
+            return tp
+        fields: dict[str, Any] = {}
         for key, hint in hints.items():
             inner = _compat(_strip_required(hint))
+            bare, text = _annotation_description(inner)
+            if text is not None and bare is not inner:  # the description was a plain string in the metadata
+                inner = Annotated[bare, Field(description=text)]
             # the qualifier in the resolved hint wins: under ``from __future__ import annotations`` the
             # class saw only strings, so its __required_keys__ ignore Required/NotRequired
             required = _required_qualifier(hint)
