@@ -8,8 +8,8 @@ parameters, methods, functools.partial, callable objects, async and wrapped func
 docstrings, coercion, JSON-encoded nested values, null handling, unknown keys. Every generated schema was checked
 with ``Draft202012Validator.check_schema``, ``json.dumps`` and for dangling ``$ref``.
 
-Faults (each test asserts the correct behaviour; fixed in the eighteenth session: 1, 2, 4, 9, 10, 11, 12, each test
-failing before its fix; still open, their tests ``xfail(strict=True)``: 3, 5, 6, 7, 8):
+Faults (each test asserts the correct behaviour; fixed in the eighteenth session: 1, 2, 4, 8, 9, 10, 11, 12, each test
+failing before its fix; still open, their tests ``xfail(strict=True)``: 3, 5, 6, 7):
 
 1. Positional-only parameters with defaults: ``def f(a=1, b=2, /)`` called with ``{"b": 5}`` runs ``f(5)``, so the
    function gets ``a=5, b=2``: the value lands in the wrong parameter, silently.
@@ -226,7 +226,6 @@ def catalogue_search(query: str, limit: int = 10) -> str:
     return f"{query}:{limit}"
 
 
-@pytest.mark.xfail(strict=True, reason="review 40 #8: an args_schema docstring's Attributes section leaks")
 def test_an_args_schema_docstring_is_parsed_like_a_function_docstring() -> None:
     t = tool(catalogue_search, args_schema=SearchArgs)
     assert t.description == "Search the catalogue."

@@ -360,8 +360,9 @@ def _pydantic_json_schema(make: Callable[..., dict[str, Any]], what: str) -> dic
 def model_schema(model: type[BaseModel], tool_name: str, description: str | None = None) -> FunctionSchema:
     """Build a :class:`FunctionSchema` from a pydantic model class used as ``args_schema``.
 
-    Field descriptions come from the model's ``Field(description=...)``; the tool description, when
-    not given, from the model's docstring. Validation keeps the model's own ``extra`` setting but
+    Field descriptions come from the model's ``Field(description=...)``, else from an ``Attributes:`` (or
+    ``Args:``) section of its docstring; the tool description, when not given, from the docstring's summary
+    and body (its sections left out), as for a function. Validation keeps the model's own ``extra`` setting but
     unknown keys are rejected unless the model explicitly allows them (``extra="allow"``: they are then
     passed on to the function).
 
@@ -385,9 +386,17 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
     validator = strict_validator(core, validator_config(core), model.__pydantic_validator__)  # type: ignore[arg-type]
     parameters = _object_schema(raw)
     _drop_non_finite(parameters, tool_name)
-    desc = parameters.pop("description", "")
+    # the model's docstring as a function's is read: its summary and body describe the tool, and an
+    # ``Attributes:`` (or ``Args:``) section describes the fields that have no Field(description=...)
+    summary, documented = _parse_docstring(parameters.pop("description", ""))
     if description is None:
-        description = desc or ""
+        description = summary
+    properties = parameters.get("properties", {})
+    for name, info in model.model_fields.items():
+        prop = properties.get(info.alias or name)
+        text = documented.get(name) or documented.get(info.alias or name)
+        if text and isinstance(prop, dict) and "description" not in prop:
+            prop["description"] = text
     defaulted = frozenset(
         name for name, f in model.model_fields.items()
         if not f.is_required() and not _accepts_none(f.annotation)
