@@ -304,6 +304,8 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
 def partial_positionals(func: Any) -> set[str]:
     """The parameters a ``functools.partial`` (or a chain of them) fills by position (``partial(f, db)`` fills
     ``f``'s first parameter): not parameters of the tool, though the function's docstring may describe them."""
+    if not isinstance(func, functools.partial):  # (most tools: no signature read)
+        return set()
     chain = []
     while isinstance(func, functools.partial):
         chain.append(func)
