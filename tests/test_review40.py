@@ -9,7 +9,7 @@ docstrings, coercion, JSON-encoded nested values, null handling, unknown keys. E
 with ``Draft202012Validator.check_schema``, ``json.dumps`` and for dangling ``$ref``.
 
 Faults (each test asserts the correct behaviour; fixed in the eighteenth session: 1, 2, 4, 8, 9, 10, 11, 12, each test
-failing before its fix; still open, their tests ``xfail(strict=True)``: 3, 5, 6, 7):
+failing before its fix; still open, their tests ``xfail(strict=True)``: 3, 5, 6):
 
 1. Positional-only parameters with defaults: ``def f(a=1, b=2, /)`` called with ``{"b": 5}`` runs ``f(5)``, so the
    function gets ``a=5, b=2``: the value lands in the wrong parameter, silently.
@@ -190,7 +190,6 @@ def test_an_open_args_schema_is_not_closed_in_strict_mode() -> None:
 # ----------------------------------------------------------------------------------------- 7. text after Args
 
 
-@pytest.mark.xfail(strict=True, reason="review 40 #7: a paragraph after the Args section is dropped")
 def test_a_paragraph_after_the_args_section_is_kept() -> None:
     @tool
     def search(q: str) -> str:
@@ -204,7 +203,45 @@ def test_a_paragraph_after_the_args_section_is_kept() -> None:
         return q
 
     assert search.parameters["properties"]["q"]["description"] == "The query."
-    assert "prefer the cache" in search.description
+    assert search.description == "Search the catalogue.\n\nThis tool is slow: prefer the cache for repeated queries."
+
+
+def test_a_paragraph_after_rest_fields_is_description_not_the_last_fields_text() -> None:
+    @tool
+    def search(q: str, n: int = 5) -> str:
+        """Search the catalogue.
+
+        :param q: The query.
+        :param n: How many results,
+            at most.
+
+        This tool is slow.
+
+        :returns: the hits.
+        """
+        return q
+
+    props = search.parameters["properties"]
+    assert props["q"]["description"] == "The query."
+    assert props["n"]["description"] == "How many results,\nat most."
+    assert search.description == "Search the catalogue.\n\nThis tool is slow."
+
+
+def test_a_section_written_without_indentation_is_left_to_the_parser() -> None:
+    @tool
+    def search(q: str) -> str:
+        """Search the catalogue.
+
+        Returns:
+        the hits.
+
+        Args:
+            q: The query.
+        """
+        return q
+
+    assert search.parameters["properties"]["q"]["description"] == "The query."
+    assert "the hits" not in search.description
 
 
 # ----------------------------------------------------------------------------------------- 8. args_schema docstring

@@ -278,6 +278,39 @@ def _indent_leading_section(doc: str) -> str:
     return "\n".join(["", first, *indented, *lines[end:]])
 
 
+# A reST/Epydoc field at the left margin (":param q:", "@param q:"), which starts or goes on a field list.
+_FIELD_LINE = re.compile(r"^[:@]\w")
+
+
+def _split_text_after_sections(doc: str) -> tuple[str, str]:
+    """``(doc without them, paragraphs)``: the paragraphs written at the left margin after a Google section's
+    indented body or after a reST/Epydoc field list, which docstring_parser drops (Google) or glues onto the
+    last field's text (reST).
+
+    Google style (the Napoleon guide) ends a section at the first line back at the section title's margin, and
+    reST ends a field list at a blank line followed by text at the list's margin; such text is the docstring's
+    own prose and belongs in the description. Only a paragraph after a blank line, following a section that had
+    an indented body or a field, is taken, so a section written without indentation is left to the parser.
+    """
+    kept: list[str] = []
+    moved: list[str] = []
+    in_section = has_body = free = blank = False
+    for line in doc.split("\n"):
+        stripped = line.strip()
+        at_margin = bool(stripped) and not line[0].isspace()
+        if at_margin and (_GOOGLE.titles_re.match(line) or _FIELD_LINE.match(line)):
+            free, in_section, has_body = False, True, bool(_FIELD_LINE.match(line))  # a field holds its text
+        elif at_margin and in_section and has_body and blank:
+            free, in_section = True, False
+        elif stripped and in_section and line[0].isspace():
+            has_body = True
+        (moved if free else kept).append(line)
+        blank = not stripped
+    if not moved:
+        return doc, ""
+    return "\n".join(kept).rstrip(), "\n".join(moved).strip()
+
+
 def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     """``(description, {parameter: description})`` of a docstring: the summary and the paragraphs after it
     (never the ``Args``/``Returns``/``Raises`` sections), as written (a summary wrapped over several lines keeps
@@ -285,11 +318,12 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     description."""
     if not doc or not doc.strip():
         return "", {}
+    doc, after = _split_text_after_sections(doc)
     doc = _indent_leading_section(doc)
     try:
         parsed = _parse_docstring_fields(doc)
     except docstring_parser.ParseError:
-        return inspect.cleandoc(doc), {}
+        return "\n\n".join(p for p in (inspect.cleandoc(doc), after) if p), {}
     parts = [p for p in (parsed.short_description, parsed.long_description) if p]
     # docstring_parser takes the first line as the summary and the rest as the long description: a summary
     # wrapped over several lines (no blank line after its first) goes on in the same paragraph (review 24)
@@ -298,7 +332,8 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     # documents parameters that share a type and a text together ("x, y : float")
     params = {name: p.description or "" for p in parsed.params for name in re.split(r"\s*,\s*", p.arg_name.strip())
               if name}
-    return joint.join(parts).strip(), {k: v.strip() for k, v in params.items() if v}
+    description = "\n\n".join(p for p in (joint.join(parts).strip(), after) if p)
+    return description, {k: v.strip() for k, v in params.items() if v}
 
 
 def partial_positionals(func: Any) -> set[str]:
