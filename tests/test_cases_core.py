@@ -66,7 +66,7 @@ class Library:
 # -- S1: self, cls, *args, **kwargs are left out ---------------------------------------------------
 
 S1_SCHEMA = {"type": "object", "properties": {"term": {"type": "string", "description": "text"}},
-             "required": ["term"]}
+             "required": ["term"], "additionalProperties": False}
 
 
 @pytest.mark.parametrize("method", [Library.find, Library().find, Library.find_cls, Library.find_static],
@@ -137,6 +137,7 @@ def test_s2_docstring_styles(doc: str) -> None:
         "properties": {"q": {"type": "string", "description": "the query text."},
                        "k": {"type": "integer", "description": "how many results.", "default": 5}},
         "required": ["q"],
+        "additionalProperties": False,
     }
     for leak in ("Args", "Returns", "Parameters", ":param", "A list of titles", "----"):
         assert leak not in made.description
@@ -183,6 +184,7 @@ def test_s3_openai_form_keeps_the_nested_object() -> None:
                 "express": {"type": "boolean", "default": False},
             },
             "required": ["to"],
+            "additionalProperties": False,
         },
     }}
     assert tool(ship).invoke({"to": {"city": "Oslo"}}) == "Oslo:False"
@@ -208,9 +210,10 @@ def test_s3_gemini_form_has_only_the_subset() -> None:
 
 def test_s3_zero_parameter_tool() -> None:
     made = tool(reset)
-    assert made.parameters == {"type": "object", "properties": {}}
+    assert made.parameters == {"type": "object", "properties": {}, "additionalProperties": False}
     assert made.invoke({}) == "ok" and made.invoke(None) == "ok"
-    assert convert_to_openai_tool(reset)["function"]["parameters"] == {"type": "object", "properties": {}}
+    assert convert_to_openai_tool(reset)["function"]["parameters"] == {"type": "object", "properties": {},
+                                                                    "additionalProperties": False}
     assert convert_to_openai_tool(reset, strict=True)["function"]["parameters"] == {
         "type": "object", "properties": {}, "required": [], "additionalProperties": False}
     assert convert_to_gemini_tool(reset) == {"name": "reset", "description": "Reset the device."}
@@ -289,6 +292,7 @@ def test_s5_free_form_dict_switches_to_non_strict_with_a_warning() -> None:
             "type": "object",
             "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}},
             "required": ["labels"],
+            "additionalProperties": False,
         },
     }}
     assert tool(tag).invoke({"labels": {"b": "2", "a": "1"}}) == "a=1,b=2"

@@ -46,6 +46,7 @@ def test_function_non_strict() -> None:
                 "properties": {"q": {"type": "string", "description": "the query."},
                                "k": {"type": "integer", "description": "how many.", "default": 5}},
                 "required": ["q"],
+                "additionalProperties": False,
             },
         },
     }
@@ -81,6 +82,7 @@ def test_a_tool_the_pydantic_model_and_the_dict_forms() -> None:
                     "max_results": {"type": "integer", "default": 10},
                 },
                 "required": ["query"],
+                "additionalProperties": False,
             },
         },
     }

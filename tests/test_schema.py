@@ -108,6 +108,7 @@ def test_scalar_types_map_to_json_schema_types() -> None:
             "b": {"type": "boolean"},
         },
         "required": ["s", "i", "x", "b"],
+        "additionalProperties": False,  # unknown keys are refused (review 40 #5)
     }
 
 
@@ -277,7 +278,8 @@ def test_a_parameter_without_a_hint_takes_any_value() -> None:
     def f(x, y=3) -> None:
         """F."""
 
-    assert params(f) == {"type": "object", "properties": {"x": {}, "y": {"default": 3}}, "required": ["x"]}
+    assert params(f) == {"type": "object", "properties": {"x": {}, "y": {"default": 3}}, "required": ["x"],
+                         "additionalProperties": False}
 
 
 def test_zero_parameters_give_an_empty_object_schema() -> None:
@@ -285,7 +287,7 @@ def test_zero_parameters_give_an_empty_object_schema() -> None:
         """Reset."""
         return "ok"
 
-    assert params(reset) == {"type": "object", "properties": {}}
+    assert params(reset) == {"type": "object", "properties": {}, "additionalProperties": False}
 
 
 # -- left out: self, cls, *args, **kwargs ----------------------------------------------------------
@@ -308,14 +310,15 @@ class Finder:
 
 def test_self_cls_args_kwargs_are_left_out() -> None:
     expected = {"type": "object", "properties": {"term": {"type": "string", "description": "text"}},
-                "required": ["term"]}
+                "required": ["term"], "additionalProperties": False}
     from toolwire.errors import ToolDefinitionWarning
 
     with pytest.warns(ToolDefinitionWarning, match="left out of its schema"):
         assert function_schema(Finder.find, "find").parameters == expected
         assert function_schema(Finder().find, "find").parameters == expected
         assert function_schema(Finder.make, "make").parameters == {
-            "type": "object", "properties": {"size": {"type": "integer"}}, "required": ["size"]}
+            "type": "object", "properties": {"size": {"type": "integer"}}, "required": ["size"],
+            "additionalProperties": False}
 
 
 def test_keyword_only_and_positional_only_parameters() -> None:
@@ -343,7 +346,8 @@ def test_a_partial_describes_the_wrapped_function_and_hides_the_keywords_it_fixe
     bound = Tool.from_function(functools.partial(functools.partial(search, api="test"), limit=3), name="search")
     assert bound.description == "Search the product catalogue."
     assert bound.parameters == {"type": "object", "required": ["query"],
-                                "properties": {"query": {"type": "string", "description": "words to look for."}}}
+                                "properties": {"query": {"type": "string", "description": "words to look for."}},
+                                "additionalProperties": False}
     assert bound.invoke({"query": "pens"}) == "pens 3 test"
     with pytest.raises(ToolValidationError, match="'api' is not a parameter of this tool"):
         bound.invoke({"query": "pens", "api": "prod"})
@@ -367,7 +371,7 @@ def test_partial_callable_instance_and_decorated_function() -> None:
     counter = Tool.from_function(Counter(), name="count")
     assert counter.description == "Count characters."
     assert counter.parameters == {"type": "object", "properties": {"text": {"type": "string"}},
-                                  "required": ["text"]}
+                                  "required": ["text"], "additionalProperties": False}
     assert counter.invoke({"text": "abcd"}) == 4
 
     def logged(func: Any) -> Any:
@@ -453,6 +457,7 @@ def test_google_numpy_sphinx_docstrings_give_the_same_descriptions() -> None:
                 "k": {"type": "integer", "description": "how many hits to return.", "default": 5},
             },
             "required": ["q"],
+            "additionalProperties": False,
         }, func.__name__
 
 
@@ -612,6 +617,7 @@ def test_model_schema_from_args_schema_class() -> None:
         "properties": {"query": {"type": "string", "description": "what to look for"},
                        "limit": {"type": "integer", "default": 10}},
         "required": ["query"],
+        "additionalProperties": False,
     }
     assert schema.validate({"query": "q"}) == {"query": "q", "limit": 10}
     with pytest.raises(ToolValidationError, match="'extra' is not a parameter"):

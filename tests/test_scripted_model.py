@@ -77,7 +77,8 @@ def test_bind_tools_returns_a_new_model_and_leaves_the_original_unchanged() -> N
     assert [s.description for s in bound.tool_specs] == [
         "Get the weather of a city.", "Spell a word.", "Evaluate an arithmetic expression.", "Look up a word."]
     assert bound.tool_specs[2].parameters == {"type": "object", "properties": {
-        "expression": {"type": "string", "description": "e.g. 123 * 456"}}, "required": ["expression"]}
+        "expression": {"type": "string", "description": "e.g. 123 * 456"}}, "required": ["expression"],
+        "additionalProperties": False}
     bound.invoke("q")
     model.invoke("r")
     # the bound copy shares the script and the record with its model

@@ -52,7 +52,7 @@ def test_bare_decorator() -> None:
     assert get_weather.name == "get_weather"
     assert get_weather.description == "Get the current weather of a city."
     assert get_weather.parameters == {"type": "object", "properties": {"city": {"type": "string"}},
-                                      "required": ["city"]}
+                                      "required": ["city"], "additionalProperties": False}
     assert get_weather.args == {"city": {"type": "string"}}
     assert get_weather.return_direct is False and get_weather.timeout is None
     assert get_weather.response_format == "content"
@@ -122,6 +122,7 @@ def test_args_schema_model() -> None:
         "properties": {"query": {"type": "string", "description": "what to look for"},
                        "limit": {"type": "integer", "default": 3}},
         "required": ["query"],
+        "additionalProperties": False,
     }
     assert search.invoke({"query": "rain"}) == "rain:3"
     with pytest.raises(ToolValidationError, match="'page' is not a parameter of this tool"):

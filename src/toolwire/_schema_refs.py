@@ -144,7 +144,10 @@ def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _object_shape(out: dict[str, Any]) -> dict[str, Any]:
-    out.pop("additionalProperties", None)
+    """A tool's top-level parameters schema: an object (``type``, ``description`` first), whose
+    ``additionalProperties`` says what validation does with unknown keys (``false``: refused, as for every
+    function tool; ``true``: taken, an args_schema with ``extra="allow"``; absent: ignored)."""
+    extra = out.pop("additionalProperties", None)
     out["type"] = "object"
     out.setdefault("properties", {})
     if not out.get("required"):
@@ -154,6 +157,8 @@ def _object_shape(out: dict[str, Any]) -> dict[str, Any]:
     if "description" in out:
         ordered["description"] = out.pop("description")
     ordered.update(out)
+    if extra is not None:
+        ordered["additionalProperties"] = extra
     return ordered
 
 

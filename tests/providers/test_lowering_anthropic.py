@@ -27,7 +27,8 @@ CALLS = [{"name": "get_weather", "args": {"city": "Paris"}, "id": "a1"},
 def test_convert_tool():
     assert convert_to_anthropic_tool(get_weather) == {
         "name": "get_weather", "description": "Obtém o clima atual de uma determinada cidade.",
-        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+        "input_schema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+                         "additionalProperties": False}}
     bare = convert_to_anthropic_tool({"name": "ping", "parameters": {"type": "object", "properties": {}}})
     assert bare == {"name": "ping", "input_schema": {"type": "object", "properties": {}}}
 

@@ -96,7 +96,8 @@ def test_no_tools_means_no_tool_fields():
 def test_responses_tool_always_states_strict():
     assert convert_to_openai_responses_tool(get_weather) == {
         "type": "function", "name": "get_weather", "description": "Obtém o clima atual de uma determinada cidade.",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+                       "additionalProperties": False},
         "strict": False}
     strict = convert_to_openai_responses_tool(get_weather, strict=True)
     assert strict["strict"] is True and strict["parameters"]["additionalProperties"] is False

@@ -201,8 +201,17 @@ def _raise(message: str) -> None:
 
 
 def _openai_tool(spec: ToolSpec) -> dict[str, Any]:
-    return {"type": "function",
-            "function": {"name": spec.name, "description": spec.description, "parameters": spec.parameters}}
+    return {"type": "function", "function": {"name": spec.name, "description": spec.description,
+                                             "parameters": _prompt_parameters(spec.parameters)}}
+
+
+def _prompt_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
+    """The parameters schema as a local model's prompt shows it: without the top-level
+    ``additionalProperties: false`` every function tool has. The grammar and validation already refuse unknown
+    keys, so the words would only cost prompt tokens (and change what the model is measured on)."""
+    if parameters.get("additionalProperties") is not False:
+        return parameters
+    return {key: value for key, value in parameters.items() if key != "additionalProperties"}
 
 
 _PYTHONIC_PROMPT = """You can call these Python functions:
@@ -376,7 +385,8 @@ class Dialect:
                                            how_many=how_many)
         else:
             specs = "\n".join(json.dumps({"name": t.name, "description": t.description,
-                                          "parameters": t.parameters}, ensure_ascii=False) for t in tools)
+                                          "parameters": _prompt_parameters(t.parameters)}, ensure_ascii=False)
+                              for t in tools)
             if parallel is False:  # one call object, as the grammar (parallel off) and the history write it
                 what, example = "one JSON call object", format_calls(examples, "json", tools)
             else:
