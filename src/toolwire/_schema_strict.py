@@ -14,10 +14,14 @@ user wrote alone:
   model's config).
 * An ``Iterable[X]`` (a pydantic "generator" schema, checked lazily while the tool iterates, so a bad item
   would surface as an exception inside the tool) is validated up front as a ``list[X]``; the tool gets the list.
+
+And one repair: ``Literal[Kind.CAT]`` of a plain ``Enum`` member (the usual tag of a discriminated union) takes
+the value its JSON Schema shows (``"cat"``), which pydantic alone refuses, so no model could call the tool.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from typing import Any
 
@@ -80,8 +84,47 @@ def _generator(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     return {**node, "type": "list"}  # a generator schema's keys are all list schema keys
 
 
+def _enum_values(values: Any) -> dict[tuple[type, Any], enum.Enum]:
+    """``{(type of value, value): member}`` for the members of a plain Enum among ``values`` (a member that is
+    not equal to its own value, as a ``str``/``int`` mixin's is)."""
+    return {(type(v.value), v.value): v for v in values if isinstance(v, enum.Enum) and v != v.value}
+
+
+def _literal(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """``Literal[Kind.CAT]`` of a plain Enum's member: the JSON Schema shows the value (``{"const": "cat"}``),
+    which pydantic's literal check refuses (only the member itself is equal to it); the value is turned into
+    its member first. A value of another type (``True`` for a member valued ``1``) is left to the check."""
+    members = _enum_values(node.get("expected") or ())
+    if not members:
+        return node
+
+    def to_member(value: Any) -> Any:
+        try:
+            return members.get((type(value), value), value)
+        except TypeError:  # an unhashable value: the literal check refuses it
+            return value
+
+    shown = [repr(v.value if isinstance(v, enum.Enum) and v != v.value else v) for v in node["expected"]]
+    expected = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"  # (pydantic's wording)
+    before = {"type": "function-before", "function": {"type": "no-info", "function": to_member}, "schema": node}
+    return {"type": "custom-error", "custom_error_type": "literal_error",
+            "custom_error_context": {"expected": expected}, "schema": before}
+
+
+def _tagged_union(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """A discriminated union tagged by plain Enum members (``kind: Literal[Kind.CAT]``) finds its branch by the
+    tag's value too, the value the JSON Schema shows."""
+    choices = node.get("choices")
+    if not isinstance(choices, dict):
+        return node
+    members = _enum_values(choices)
+    extra = {value: choices[member] for (_, value), member in members.items() if value not in choices}
+    return {**node, "choices": {**choices, **extra}} if extra else node
+
+
 _RULES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]] = {
     "model": _model, "typed-dict": _typed_dict, "dataclass": _dataclass, "float": _float, "generator": _generator,
+    "tagged-union": _tagged_union,
 }
 
 
@@ -146,7 +189,7 @@ def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
     is_schema = type(schema_type) is str
     if is_schema:
         if schema_type in _LEAVES:
-            return node
+            return _literal(node, config) if schema_type == "literal" else node
         if schema_type == "float":
             return _float(node, config)
         own = type(node.get("config")) is dict
