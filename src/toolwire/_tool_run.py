@@ -60,9 +60,9 @@ def _running(call: Mapping[str, Any]) -> Iterator[None]:
 
 
 def _in_context(func: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``func`` run in a copy of the calling context, so worker threads see :func:`current_tool_call`."""
-    if _CURRENT_CALL.get() is None:
-        return func
+    """``func`` run in a copy of the calling context, so a tool on a worker thread sees what the caller's code
+    does: :func:`current_tool_call` and the caller's own context variables (a request id, a tracing span), as
+    ``asyncio.to_thread`` gives them (review 41)."""
     return functools.partial(contextvars.copy_context().run, func)
 
 

@@ -52,7 +52,7 @@ class AIMessageChunk:
     ``to_message().invalid_tool_calls`` (LangChain also lists them in the chunk's ``invalid_tool_calls``).
     """
 
-    __slots__ = ("content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
+    __slots__ = ("_made_ids", "content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
                  "tool_call_chunks", "usage")
 
     def __init__(
@@ -75,6 +75,9 @@ class AIMessageChunk:
         self.provider_data = provider_data
         self.id = id
         self.name = name
+        # the ids made for tool-call chunks that have none, by position: every read of this chunk gives a call
+        # the same id, while the chunks themselves keep None, so a later chunk's real id still wins in a merge
+        self._made_ids: dict[int, str] = {}
 
     @property
     def text(self) -> str:
@@ -110,7 +113,7 @@ class AIMessageChunk:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, AIMessageChunk):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__ if k != "_made_ids")
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -128,7 +131,8 @@ class AIMessageChunk:
         (``response_metadata["finish_reason"]``), a call chunk whose id is among them is left out (the stream
         declared it invalid at its end, as Anthropic's codec does for the call it was cut off in). A call chunk
         without an id is given a new one, once:
-        it is kept on this chunk, so every read gives the same id. Other ids are kept as they are: the provider
+        it is kept with this chunk (not written into its tool-call chunk, so a real id in a later chunk still
+        wins when they are merged), so every read gives the same id. Other ids are kept as they are: the provider
         codecs have already renamed repeated ones (:class:`~toolwire.models.lowering._common.CallIds`), and a finished
         message streamed by :func:`~toolwire.models.base.message_to_chunks` comes back with its own.
 
@@ -156,10 +160,13 @@ class AIMessageChunk:
         for position, chunk in enumerate(self.tool_call_chunks):
             if chunk.get("id") and chunk.get("id") in declared:
                 continue
-            if not chunk.get("id"):  # one new id, kept on this chunk: every read gives the call the same id, so
-                # results already given for it still answer it (review 33); the caller's dict is not changed
-                chunk = {**chunk, "id": new_tool_call_id()}  # type: ignore[typeddict-item]
-                self.tool_call_chunks[position] = chunk
+            if not chunk.get("id"):  # one new id, kept with this chunk: every read gives the call the same id, so
+                # results already given for it still answer it (review 33); the chunk's own part keeps None, so
+                # the provider's id in a later chunk still wins when they are merged (review 41)
+                made = self._made_ids.get(position)
+                if made is None:
+                    made = self._made_ids[position] = new_tool_call_id()
+                chunk = {**chunk, "id": made}  # type: ignore[typeddict-item]
             call = native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names)
             if call.get("type") == "invalid_tool_call":
                 invalid.append(call)  # type: ignore[arg-type]

@@ -277,7 +277,13 @@ class ToolExecutor:
         if len(checked) == 1:
             task = asyncio.current_task()
             requests = task.cancelling() if task is not None else 0
-            results = [await answer(checked[0], checked_args[0])]
+            try:
+                results = [await answer(checked[0], checked_args[0])]
+            except BaseException as exc:  # handle_errors=False (or the run cancelled): no answer finished, and
+                own = _keep_answers(exc, [])  # the error says so as for several calls (review 41)
+                if own is exc:
+                    raise
+                raise own from exc.__cause__
             if task is not None and task.cancelling() > requests:  # the run was cancelled while the tool ran, and
                 raise asyncio.CancelledError  # the tool swallowed it: the run stops all the same, as with several
                 # calls (gather), review 26

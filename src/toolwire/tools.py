@@ -21,6 +21,7 @@ timeout; an ``async def`` generator's items likewise, on the event loop. ``StopI
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import copy
 import dataclasses
 import functools
@@ -396,8 +397,9 @@ class Tool:
         A generator it returns is consumed here into a list, until ``stop`` is set (the call timed out and
         its thread was abandoned: the generator is closed rather than drained for nobody). Exceptions other
         than ordinary ones are turned into ones that fail this call only: ``SystemExit`` -> :class:`ToolExecutionError`;
-        ``StopIteration``, ``StopAsyncIteration`` and other ``BaseException`` subclasses (a sync tool's
-        ``CancelledError`` and ``GeneratorExit`` are always its own) -> ``RuntimeError`` from them.
+        ``StopIteration``, ``StopAsyncIteration``, ``concurrent.futures.CancelledError`` and other ``BaseException``
+        subclasses (a sync tool's ``CancelledError`` and ``GeneratorExit`` are always its own) -> ``RuntimeError``
+        from them.
         ``KeyboardInterrupt`` propagates. For an async tool this only makes the coroutine (see :meth:`_guarded`).
         """
         try:
@@ -411,6 +413,8 @@ class Tool:
             return result
         except (StopIteration, StopAsyncIteration) as exc:  # asyncio cannot carry them: a run would hang
             raise escaped(exc) from exc
+        except concurrent.futures.CancelledError as exc:  # (an Exception) asyncio would read as the caller's
+            raise escaped(exc) from exc  # cancellation when a worker thread's future carries it (review 41)
         except Exception:
             raise
         except SystemExit as exc:  # a tool must not end the program that runs it
@@ -553,7 +557,9 @@ class Tool:
         if timeout is not None:
             return await run_timed(self, kwargs, float(timeout))  # float: a Decimal or NumPy number too
         if self.is_async:
-            return await self._guarded(kwargs)
+            # a task of its own runs the tool in a copy of the caller's context (as a sync tool's thread and a
+            # timed call do), so a context variable the tool sets does not leak into the caller (review 41)
+            return await loop.create_task(self._guarded(kwargs))
         return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
 
     async def ainvoke(self, input: Any, *, timeout: float | None = None) -> Any:

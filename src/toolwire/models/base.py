@@ -13,6 +13,7 @@ checks, chunk merging) lives here once, for every provider and for sync and asyn
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import copy
 import dataclasses
 import json
@@ -432,8 +433,14 @@ class BaseChatModel:
         Raises:
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
-        async for chunk in self._astream(self._request(input, options)):
-            yield chunk
+        stream = self._astream(self._request(input, options))
+        try:
+            async for chunk in stream:
+                yield chunk
+        finally:  # closed early (break, aclose): the provider's stream (an HTTP response, the llama.cpp worker)
+            close = getattr(stream, "aclose", None)  # is closed now, as stream()'s ``yield from`` does, not
+            if close is not None:  # when collected (an async iterator that is not a generator may have none)
+                await close()
 
     # -- provider hooks -------------------------------------------------------------------------------
 
@@ -445,9 +452,10 @@ class BaseChatModel:
                             tool_names=[t.name for t in request.tools])
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
-        """Async reply; the default runs :meth:`_generate` in a worker thread."""
+        """Async reply; the default runs :meth:`_generate` in a worker thread, in a copy of the caller's context
+        (its context variables: a request id, a tracing span), as ``asyncio.to_thread`` does."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(thread_pool(), self._generate, request)
+        return await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, self._generate, request)
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         """Streamed reply; the default yields the whole :meth:`_generate` reply as chunks."""
