@@ -163,6 +163,13 @@ def _previous(out: Path | None, model: str,
     return {i.id: i for i in old.items if i.reason != "error"}, list(old.items), list(old.categories)
 
 
+def _same_item(old: ItemResult, item: Any) -> bool:
+    """Whether a resumed report's result ``old`` was scored on this very ``item``: the same answer key and, when
+    the report recorded it, the same question. Ids repeat across BFCL versions (``multiple_0`` in v3 and v4), so
+    an id alone does not say a verdict still holds (review 42); an item that changed is run again."""
+    return old.expected == item.ground_truth and (not old.question or old.question == item.question_text)
+
+
 def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] | None = None,
              limit: int | None = None, concurrency: int = 1, out: str | Path | None = None,
              progress: Progress | None = None) -> Report:
@@ -178,7 +185,8 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         limit: the first ``limit`` items of each category (None: all).
         concurrency: how many items run at once, on threads (1: one after the other).
         out: a JSON report file, rewritten atomically after every item. If it exists, the item ids it
-            scored are not run again (resume); items that failed with ``"error"`` are run again. Items it
+            scored are not run again (resume), unless their question or answer key changed (another data
+            folder, another BFCL version); items that failed with ``"error"`` are run again. Items it
             holds outside this run's ``categories``/``limit`` are kept (after this run's items), so a
             quick ``limit`` rerun never deletes a long run's results.
         progress: ``progress(done, total, correct)``, called from the calling thread once at the start
@@ -208,8 +216,9 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
     done: dict[str, ItemResult] = {}
     previous, before, old_categories = _previous(out_path, name, settings)
     for item in items:
-        if item.id in previous:
-            done[item.id] = previous[item.id]
+        old = previous.get(item.id)
+        if old is not None and _same_item(old, item):
+            done[item.id] = old
     selected = {item.id for item in items}
     kept = [i for i in before if i.id not in selected]  # scored earlier, outside this run's selection
     report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir), _now(),

@@ -12,6 +12,7 @@ code 1; Ctrl-C prints the table of the items scored so far, writes ``--html`` fo
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -85,15 +86,31 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
 
 
 def _check_outputs(out: Path | None, html: Path | None) -> None:
-    """Refuse, before any item runs, an ``--out`` or ``--html`` that names a folder (a file cannot be written
-    there), so a long run does not end without its report (review 26).
+    """Refuse, before the model loads, an ``--out`` or ``--html`` that cannot be written, so a long run does not
+    end without its report (reviews 26 and 42): a folder, a path under a file, a file or folder without write
+    permission, or one file named for both (the page would overwrite the report, which could then not be resumed).
 
     Raises:
-        UserError: one of them is an existing folder; the message suggests a file name inside it.
+        UserError: one of those; the message says which option and what to pass instead.
     """
+    if out is not None and html is not None and out.resolve() == html.resolve():
+        raise UserError(f"--out and --html both name {str(out)!r}: give the HTML page its own file, such as "
+                        f"{str(out.with_suffix('.html'))!r}.")
     for flag, path, example in (("--out", out, "bfcl.json"), ("--html", html, "bfcl.html")):
-        if path is not None and path.is_dir():
+        if path is None:
+            continue
+        if path.is_dir():
             raise UserError(f"{flag} {str(path)!r} is a folder: give a file name, such as {str(path / example)!r}.")
+        folder = path.absolute().parent
+        while not folder.exists():  # (the report's folders are made when it is written)
+            folder = folder.parent
+        if not folder.is_dir():
+            raise UserError(f"{flag} {str(path)!r} cannot be written: {str(folder)!r} is a file, not a folder; "
+                            "pass a path in a folder.")
+        target = path if path.exists() else folder
+        if not os.access(target, os.W_OK):
+            raise UserError(f"{flag} {str(path)!r} cannot be written: no permission to write "
+                            f"{'the file' if target is path else repr(str(folder))}; pass a path you can write.")
 
 
 def _results_table(report: Report) -> Table:
