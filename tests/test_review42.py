@@ -83,26 +83,18 @@ def _one_line_error(result: Any) -> bool:
     return text.startswith("error:") and len(text.splitlines()) == 1 and "Traceback" not in text
 
 
-# -- 1 ---------------------------------------------------------------------------------------------------------
-def test_unwritable_out_is_refused_before_the_model_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+# -- 1 and 2 ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("flag", "name"), [("--out", "r.json"), ("--html", "r.html")])
+def test_an_unwritable_output_is_refused_before_the_model_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 flag: str, name: str) -> None:
     data = _data(tmp_path / "data")
     blocker = tmp_path / "afile"
     blocker.write_text("not a folder", encoding="utf-8")
-    result, loaded = _run_cli(monkeypatch, data, "--out", str(blocker / "r.json"))
+    result, loaded = _run_cli(monkeypatch, data, flag, str(blocker / name))
     assert result.exit_code == 1
-    assert loaded == [], "the model was loaded (and asked) before --out was found unwritable"
+    assert loaded == [], f"the model was loaded (and asked) before {flag} was found unwritable"
     assert _one_line_error(result), result.output
-
-
-# -- 2 ---------------------------------------------------------------------------------------------------------
-def test_unwritable_html_is_refused_before_the_model_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    data = _data(tmp_path / "data")
-    blocker = tmp_path / "afile"
-    blocker.write_text("not a folder", encoding="utf-8")
-    result, loaded = _run_cli(monkeypatch, data, "--html", str(blocker / "r.html"))
-    assert result.exit_code == 1
-    assert loaded == [], "the model was loaded and ran every item before --html was found unwritable"
-    assert _one_line_error(result), result.output
+    assert flag in result.output and "is a file, not a folder" in result.output
 
 
 # -- 3 ---------------------------------------------------------------------------------------------------------
