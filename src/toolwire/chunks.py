@@ -279,6 +279,8 @@ class _Calls:
             self.by_index[index] = group
         if name and not group["name"]:
             group["name"] = name
+        elif name and continues_name(group["name"], bool(group["args"]), name, None):
+            group["name"] += name  # the name streamed in pieces (the group was kept: no other id came)
         if call_id and not group["id"]:
             group["id"] = call_id
             self.by_id[call_id] = group
@@ -324,6 +326,8 @@ def _starts_new_call(group: dict[str, Any], part: ToolCallChunk, same_id: bool =
         return False
     if not group["name"]:
         return not same_id and bool(group["args"])
+    if continues_name(group["name"], bool(group["args"]), name, None if same_id else part.get("id")):
+        return False
     if name != group["name"]:
         return True
     if not ((part.get("id") and not same_id) or part.get("args")):
@@ -338,6 +342,24 @@ def _starts_new_call(group: dict[str, Any], part: ToolCallChunk, same_id: bool =
         parser.feed(fragment, build=False)
     group["fed"] = len(group["args"])
     return bool(parser.complete)
+
+
+def continues_name(current: str | None, has_args: bool, name: str, other_id: Any) -> bool:
+    """Whether a streamed piece's ``name`` is the next piece of the call's name rather than another call.
+
+    Args:
+        current: the call's name so far (``None``: no name yet, nothing to continue).
+        has_args: whether the call has any argument text yet.
+        name: the piece's name.
+        other_id: the piece's id when it differs from the call's (a new id starts a call), else ``None``.
+
+    Returns:
+        True when the call has a name and no argument text, the piece brings another name and no other id:
+        the OpenAI Chat Completions stream may split ``function.name`` over deltas, and the official SDK's
+        stream accumulator joins the pieces. A name equal to the call's is a repeat (some servers send the
+        name on every delta), never joined.
+    """
+    return bool(current) and not has_args and name != current and not other_id
 
 
 def opens_value(args: Any) -> bool:

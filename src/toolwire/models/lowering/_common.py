@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 from toolwire.errors import SchemaError, UserError
-from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
+from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage, _id_text
 from toolwire.parsing.arguments import tool_call_from_native
 
 __all__ = [
@@ -63,6 +63,15 @@ def _image(block: dict[str, Any]) -> ImageBlock | None:
             head, data = url[5:].split(";base64,", 1)
             return ImageBlock(type="image", data=data, mime_type=head or "image/png", **extra)
         return ImageBlock(type="image", url=url, **extra) if isinstance(url, str) else None
+    if kind == "image" and isinstance(block.get("source"), dict) and set(block) <= {"type", "source"}:
+        # Anthropic's form (Messages API, image content blocks), read so that other providers get it too;
+        # with other keys (cache_control) it stays as given, for the Anthropic codec to send unchanged
+        source = block["source"]
+        if source.get("type") == "base64" and isinstance(source.get("data"), str):
+            return ImageBlock(type="image", data=source["data"], mime_type=source.get("media_type") or "image/png")
+        if source.get("type") == "url" and isinstance(source.get("url"), str):
+            return ImageBlock(type="image", url=source["url"])
+        return None
     if kind == "image" and "source" not in block:  # toolwire / LangChain neutral form
         data = block.get("base64") or block.get("data")
         if isinstance(data, str):
@@ -82,7 +91,8 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         Blocks in order: ``{"type": "text", "text", ...}`` (never empty or whitespace-only; a text block's
         other keys, such as ``cache_control``, kept: the OpenAI and Gemini codecs read only ``text``),
         :class:`ImageBlock` for the image forms toolwire reads (``{"type": "image", "base64"|"data",
-        "mime_type"}``, ``{"type": "image", "url"}``, OpenAI ``{"type": "image_url", ...}``), and any other
+        "mime_type"}``, ``{"type": "image", "url"}``, OpenAI ``{"type": "image_url", ...}``, Anthropic
+        ``{"type": "image", "source": {"type": "base64" | "url", ...}}`` with no other key), and any other
         dict unchanged (a provider-native block the codec may pass through).
     """
     items = [content] if isinstance(content, str) else list(content)
@@ -342,9 +352,10 @@ def native_call(name: Any, arguments: Any, call_id: Any,
     JSON object or the name is empty. Streams and whole replies go through this same function.
 
     ``tool_names`` are the bound tools' names, listed in the error of a call with no name; when they are
-    ``None`` (not known here) that error names no tools."""
+    ``None`` (not known here) that error names no tools. A ``call_id`` that is not a string (a number, as some
+    OpenAI-compatible servers send) is kept as its text, as the stream keeps it; an empty one gets a new id."""
     return tool_call_from_native(name if isinstance(name, str) else None, arguments,
-                                 call_id if isinstance(call_id, str) and call_id else None, tool_names=tool_names,
+                                 _id_text(call_id), tool_names=tool_names,
                                  require_name=True)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolwire.chunks import opens_value
+from toolwire.chunks import continues_name, opens_value
 from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk, new_tool_call_id
 from toolwire.models.lowering._common import CallIds, native_call
 from toolwire.parsing import PartialJSONParser
@@ -38,16 +38,19 @@ class _Slot:
 def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: Any, same_id: bool = False) -> bool:
     """Whether a named piece that would continue ``slot`` starts another call instead.
 
-    A piece without ``slot``'s id (``call_id`` is another id, or ``None``) starts one when it has a name,
-    and the slot has argument text but no name, or another name, or complete JSON arguments while the
-    piece brings a new id or more argument text. A piece with the slot's own id (``same_id``) starts one
-    only when the slot has a name and the piece another, or the same name with more argument text after
-    complete JSON (DeepSeek, GLM, Kimi and OpenRouter send parallel calls under one id, OpenRouter even on
-    one index). (The rule :func:`~toolwire.messages.merge_chunks` follows too.)"""
+    A piece without ``slot``'s id (``call_id`` is another id, or ``None``) starts one when it has a name, and the slot
+    has argument text but no name, or another name, or complete JSON arguments while the piece brings a new id or more
+    argument text. A piece that continues the slot's name (:func:`~toolwire.chunks.continues_name`: the name streamed
+    in pieces, as the OpenAI SDK joins them) starts none. A piece with the slot's own id (``same_id``) starts one only
+    when the slot has a name and the piece another, or the same name with more argument text after complete JSON
+    (DeepSeek, GLM, Kimi and OpenRouter send parallel calls under one id, OpenRouter even on one index). (The rule
+    :func:`~toolwire.messages.merge_chunks` follows too.)"""
     if not name:
         return False
     if not slot.name:
         return not same_id and slot.fragments > 0
+    if continues_name(slot.name, slot.fragments > 0, name, call_id if not same_id else None):
+        return False
     if name != slot.name:
         return True
     if same_id:  # the same name again: a new call only when its arguments open a JSON value (not whitespace)
@@ -153,6 +156,8 @@ class ToolCallMerger:
         self._last = slot
         if name and not slot.name:
             slot.name = name
+        elif name and name != slot.name and not slot.fragments:
+            slot.name += name  # _resolve kept the slot: the piece continues its name (continues_name)
         if args is not None and not isinstance(args, str):
             args = json.dumps(args, ensure_ascii=False)
         if args:

@@ -235,9 +235,41 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
             add("assistant", _assistant(item))
         else:
             add("user", _blocks(item.content))
+    _unique_use_ids(turns)
     if any(set(b) - {"type", "text"} for _, blocks in system for b in blocks):
         return [b for _, blocks in system for b in blocks], turns
     return ("\n\n".join(text for text, _ in system) or None), turns
+
+
+def _unique_use_ids(turns: list[dict[str, Any]]) -> None:
+    """Give every ``tool_use`` block of the conversation its own id, in place.
+
+    Anthropic refuses a request whose ``tool_use`` ids repeat ("tool_use ids must be unique"), which
+    happens when a conversation's calls come from several sources (a provider that numbers calls
+    ``call_1``... in every reply, hand-written history). A repeated id becomes ``<id>_2``, ``<id>_3``...
+    and the ``tool_result`` blocks of the next user turn that answer it follow, in call order (the
+    results sit in that turn: :func:`~toolwire.models.lowering._common.group_messages`).
+    """
+    seen: set[str] = set()
+    for n, turn in enumerate(turns):
+        if turn["role"] != "assistant":
+            continue
+        renamed: dict[str, list[str]] = {}  # a repeated id -> the new ids of its uses in this turn, in order
+        for block in turn["content"]:
+            if block.get("type") != "tool_use":
+                continue
+            old = new = str(block.get("id"))
+            suffix = 2
+            while new in seen:
+                new, suffix = f"{old}_{suffix}", suffix + 1
+            seen.add(new)
+            renamed.setdefault(old, []).append(new)
+            block["id"] = new
+        if n + 1 < len(turns) and any(len(ids) > 1 or ids[0] != old for old, ids in renamed.items()):
+            for block in turns[n + 1]["content"]:
+                ids = renamed.get(str(block.get("tool_use_id"))) if block.get("type") == "tool_result" else None
+                if ids:
+                    block["tool_use_id"] = ids.pop(0) if len(ids) > 1 else ids[0]
 
 
 def _tool_choice(choice: str | None, parallel: bool | None) -> dict[str, Any] | None:
@@ -356,11 +388,14 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
                      provider_data={"anthropic": {"content": blocks}} if opaque else None, id=data.get("id"))
 
 
-def _cut_call(block: dict[str, Any]) -> InvalidToolCall:
+def _cut_call(block: dict[str, Any], text: str | None = None) -> InvalidToolCall:
     """The ``tool_use`` block a reply ended on when it stopped at ``max_tokens``: its ``input`` may be cut short
-    (Anthropic, "Handling stop reasons": retry with a higher ``max_tokens``), so it is not run."""
+    (Anthropic, "Handling stop reasons": retry with a higher ``max_tokens``), so it is not run. ``text``: the
+    argument JSON text streamed for it (kept as the invalid call's ``args``, cut as it is), else ``input``'s."""
     raw = block.get("input")
-    return invalid_tool_call(block.get("name") or None, json.dumps(raw, ensure_ascii=False) if raw is not None else "",
+    if text is None:
+        text = json.dumps(raw, ensure_ascii=False) if raw is not None else ""
+    return invalid_tool_call(block.get("name") or None, text,
                              block.get("id"), "The call was cut off at max_tokens before its arguments were complete; "
                              "ask again with a higher max_tokens.")
 
@@ -486,9 +521,11 @@ class StreamState:
         opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
         cut: list[InvalidToolCall] = []
         if self.finish_reason == "max_tokens" and self.blocks:  # as parse_response: the tool_use the reply ended
-            last = self._content()[-1]  # on is not run; its chunks were sent, so it is declared invalid here
-            if last.get("type") == "tool_use":                 # (the merged message leaves that call out, review 33)
-                cut.append(_cut_call(last))
+            content = self._content()  # on is not run; its chunks were sent, so it is declared invalid here
+            last = content[-1]         # (the merged message leaves that call out, review 33), with its text
+            if last.get("type") == "tool_use":
+                position = sum(b.get("type") == "tool_use" for b in content) - 1
+                cut.append(_cut_call(last, self.merger.raw_args(position) or None))
         return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
                               provider_data={"anthropic": {"content": self._content()}} if opaque else None,
                               invalid_tool_calls=cut, id=self.id)

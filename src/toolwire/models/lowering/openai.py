@@ -317,22 +317,26 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
             known, the error names no tools).
 
     Returns:
-        An AIMessage of the choice with ``index`` 0 (else the first): ``content`` = its text (``""`` when
-        null; the ``text`` parts joined when it is a list of parts, other parts kept as blocks after the
-        text), ``tool_calls`` from ``message.tool_calls`` (arguments JSON text read with
-        :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the
-        text), ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}`` (``finish_reason``
-        ``None`` when the server sent none), ``provider_data["openai"]["reasoning_content"]`` = the
-        reasoning text (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
+        An AIMessage of the choice with ``index`` 0 (else the first): ``content`` = its text (``""`` when null; the
+        ``text`` parts joined when it is a list of parts, other parts kept as blocks after the text), ``tool_calls``
+        from ``message.tool_calls``, or from the deprecated ``message.function_call`` (``finish_reason``
+        ``"function_call"``, a call with a generated id) when there are none (arguments JSON text read with
+        :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the text),
+        ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}`` (``finish_reason`` ``None`` when the
+        server sent none), ``provider_data["openai"]["reasoning_content"]`` = the reasoning text
+        (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
         :mod:`~toolwire.models.lowering._openai_compat`; with ``"return_reasoning": True`` when it came in
-        ``reasoning_content`` beside tool calls), ``id``. A ``message.refusal`` is the content's text (after
-        any other text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``.
+        ``reasoning_content`` beside tool calls), ``id``. A ``message.refusal`` is the content's text (after any other
+        text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``.
     """
     data = _as_dict(obj)
     choice = pick_choice(data.get("choices") or ())
     message = choice.get("message") or {}
     calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
                          tc.get("id"), tool_names) for tc in message.get("tool_calls") or ()]
+    legacy = message.get("function_call")
+    if not calls and isinstance(legacy, dict):  # the deprecated single-call form (functions API), no id
+        calls = [native_call(legacy.get("name"), legacy.get("arguments"), None, tool_names)]
     valid, invalid = split_calls(calls)
     refusal = _field_text(message, "refusal")
     parts = read_content(message.get("content"))
@@ -347,6 +351,9 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
                      response_metadata=_chat_metadata(data.get("model"), finish, refusal=refusal or None),
                      provider_data=_reasoning_data(reasoning_of(message) + parts.reasoning, returned),
                      id=data.get("id"))
+
+
+_LEGACY_CALL = "function_call"  # the merger's key for a streamed legacy ``delta.function_call``
 
 
 class StreamState:
@@ -385,6 +392,7 @@ class StreamState:
         self.chunks = 0
         self.seen_first = False  # a choice with index 0 came
         self.other: list[dict[str, Any]] = []  # until then, the choices of the first other index
+        self.tool_calls_seen = False  # a delta brought tool_calls (a legacy function_call is then not read)
 
     def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
         delta = choice.get("delta") or {}
@@ -399,6 +407,12 @@ class StreamState:
             fn = tc.get("function") or {}
             pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
                                           args=fn.get("arguments")))
+        self.tool_calls_seen = self.tool_calls_seen or bool(delta.get("tool_calls"))
+        legacy = delta.get("function_call")
+        if isinstance(legacy, dict) and not self.tool_calls_seen:
+            # the deprecated single-call form, read as parse_response reads it: only in a stream with no
+            # tool_calls (llama-cpp-python's function-calling handlers send the same call in both)
+            pieces.append(self.merger.add(index=_LEGACY_CALL, name=legacy.get("name"), args=legacy.get("arguments")))
         self.finish_reason = choice.get("finish_reason") or self.finish_reason
         return parts.text + refusal, pieces
 
