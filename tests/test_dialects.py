@@ -14,6 +14,7 @@ from toolwire.models.dialects import (
     ChatTemplate,
     Rendered,
     default_dialect,
+    default_dialect_for,
     fingerprint,
     format_calls,
     get_dialect,
@@ -121,6 +122,22 @@ def test_default_dialect_per_family():
     assert default_dialect({"general.architecture": "gemma3"}, "{% if tools %}") == "template"
     assert default_dialect({"general.architecture": "phi3"}, CHATML_TEMPLATE) == "json"
     assert default_dialect({}, None) == "json"
+
+
+def test_default_dialect_with_several_tools():
+    q15 = {"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder 1.5B Instruct GGUF"}
+    q05 = {"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder 0.5B Instruct GGUF"}
+    # one tool (or none): the family default; two or more: the dialect measured better there (ACCURACY.md)
+    assert [default_dialect(q15, QWEN_TEMPLATE, n) for n in (0, 1, 2, 5)] == ["pythonic", "pythonic", "json", "json"]
+    assert [default_dialect(q05, QWEN_TEMPLATE, n) for n in (1, 3)] == ["json", "json"]
+    assert default_dialect({"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder 3B"}, None, 3) == "pythonic"
+    one, several = default_dialect_for(q15, QWEN_TEMPLATE, 1), default_dialect_for(q15, QWEN_TEMPLATE, 3)
+    assert one == get_dialect("pythonic")
+    # json with the bars it was measured with: pythonic's call bar and value check
+    assert (several.name, several.formats) == ("json", ("json",))
+    assert (several.min_call_probability, several.min_value_probability, several.optional_argument_share) == (
+        0.25, 0.3, 0.0)
+    assert default_dialect_for(q05, QWEN_TEMPLATE, 3) == get_dialect("json")  # the 0.5b: json, its own bars
 
 
 def test_get_dialect():
@@ -799,3 +816,16 @@ def test_a_call_that_went_on_to_a_made_up_argument_is_judged_as_the_model_would_
     (whole, call_text, fmt), _ = run.run(_VOCAB, context=["What is the weather like?"])
     assert (whole, call_text) == ("It", "") and run.gen.made_up_values == ['city="Atlantis"']
 
+
+
+def test_chat_model_dialect_argument_wins_over_the_tool_count():
+    from types import SimpleNamespace
+
+    from toolwire.models import ChatLlamaCpp
+
+    loaded = SimpleNamespace(metadata={"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder 1.5B"},
+                             template=QWEN_TEMPLATE)
+    assert ChatLlamaCpp().dialect_for(loaded, 1).name == "pythonic"  # type: ignore[arg-type]
+    assert ChatLlamaCpp().dialect_for(loaded, 3).name == "json"  # type: ignore[arg-type]
+    chosen = ChatLlamaCpp(dialect="pythonic").dialect_for(loaded, 3)  # type: ignore[arg-type]
+    assert chosen == get_dialect("pythonic")

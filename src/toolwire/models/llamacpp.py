@@ -44,7 +44,7 @@ from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
     DIALECTS,
     Dialect,
-    default_dialect,
+    default_dialect_for,
     get_dialect,
 )
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, model_file
@@ -206,14 +206,17 @@ class ChatLlamaCpp(BaseChatModel):
                                       verbose=self.verbose)
         return self._loaded
 
-    def dialect_for(self, loaded: LoadedModel) -> Dialect:
-        """Return the :class:`Dialect` used with ``loaded``: the ``dialect`` argument, else the family default.
+    def dialect_for(self, loaded: LoadedModel, tool_count: int = 1) -> Dialect:
+        """Return the :class:`Dialect` used with ``loaded`` for a request binding ``tool_count`` tools: the
+        ``dialect`` argument, else the family default for that many tools
+        (:func:`~toolwire.models.dialects.default_dialect_for`).
 
         Raises:
             UserError: an unknown dialect name, or one the model's chat template cannot take.
         """
-        name = self.dialect or default_dialect(loaded.metadata, loaded.template)
-        return get_dialect(name, loaded.template)
+        if self.dialect:
+            return get_dialect(self.dialect, loaded.template)
+        return default_dialect_for(loaded.metadata, loaded.template, tool_count)
 
     # -- generation ------------------------------------------------------------------------------
 
