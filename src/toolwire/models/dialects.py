@@ -301,7 +301,8 @@ class Dialect:
             when the model's probability of opening it is at least this (0: every call is made). 0.25
             for ``pythonic``: it declines calls the default model is unsure of (BFCL irrelevance 51.7 ->
             58.3 on the sample, nothing lost elsewhere) and keeps the book's calls (the lowest, 0.36);
-            0 for the others, not measured yet (benchmarks/ACCURACY.md).
+            0 for the others, not measured yet (benchmarks/ACCURACY.md), but 0.25 for ``json`` where
+            :data:`SEVERAL_TOOLS_DIALECTS` picks it (as it was measured there).
         min_value_probability: the bar ``ChatLlamaCpp`` uses when its own is None for the values of a
             call: a call with a value the model is less sure of than this and that the
             conversation does not hold is declined (0: off; see :mod:`toolwire.models._call_checks`). 0.3

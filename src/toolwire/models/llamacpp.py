@@ -66,7 +66,9 @@ class ChatLlamaCpp(BaseChatModel):
         temperature: sampling temperature; 0 (default) is greedy and deterministic.
         seed: sampling seed used when ``temperature`` > 0.
         dialect: ``"pythonic"``, ``"json"`` or ``"template"`` (see :mod:`toolwire.models.dialects`);
-            None picks the model family's default.
+            None picks the model family's default for the number of tools a request binds
+            (:func:`~toolwire.models.dialects.default_dialect`: the default model writes ``pythonic`` with one
+            tool, ``json`` with two or more).
         max_tokens: the most tokens one reply may have.
         grammar: constrain tool calls with a GBNF grammar (default True).
         pull: download a registry model that is missing (default True); False raises instead.
