@@ -226,7 +226,9 @@ class _Calls:
     one call, as the OpenAI SDK and LangChain merge them by index. A piece with the call's own id starts a
     new call only when that call has a name and the piece another, or the same name with argument text
     after complete JSON (OpenRouter: one id and index 0 for every parallel call). A repeated name with
-    nothing else joins the call. Ids are kept as given (the provider codecs have made them unique).
+    nothing else joins the call; another name on the call's index from a piece with no id, before any
+    argument text, is the next piece of the name (:func:`continues_name`). Ids are kept as given (the provider
+    codecs have made them unique).
     """
 
     __slots__ = ("by_id", "by_index", "by_key", "groups", "last")
@@ -268,9 +270,10 @@ class _Calls:
             group = self.by_id.get(call_id)
             if group is not None and _starts_new_call(group, part, same_id=True):
                 group = None
-        else:
+        else:  # no index, no id: a named piece after a named call starts the next one (as ToolCallMerger)
             group = self.last
-            if group is not None and _starts_new_call(group, part):
+            if group is not None and (_starts_new_call(group, part) or (
+                    name and group["name"] and name != group["name"])):
                 group = None
         if group is None:
             group = {"name": None, "id": None, "index": index, "args": [], "parser": None, "fed": 0}
@@ -279,8 +282,8 @@ class _Calls:
             self.by_index[index] = group
         if name and not group["name"]:
             group["name"] = name
-        elif name and continues_name(group["name"], bool(group["args"]), name, None):
-            group["name"] += name  # the name streamed in pieces (the group was kept: no other id came)
+        elif name and index is not None and continues_name(group["name"], bool(group["args"]), name, call_id):
+            group["name"] += name  # the name streamed in pieces on one index (the group was kept: no id came)
         if call_id and not group["id"]:
             group["id"] = call_id
             self.by_id[call_id] = group
@@ -326,8 +329,8 @@ def _starts_new_call(group: dict[str, Any], part: ToolCallChunk, same_id: bool =
         return False
     if not group["name"]:
         return not same_id and bool(group["args"])
-    if continues_name(group["name"], bool(group["args"]), name, None if same_id else part.get("id")):
-        return False
+    if part.get("index") is not None and continues_name(group["name"], bool(group["args"]), name, part.get("id")):
+        return False  # the name streamed in pieces: only on an index, and only by a piece with no id
     if name != group["name"]:
         return True
     if not ((part.get("id") and not same_id) or part.get("args")):
@@ -351,10 +354,12 @@ def continues_name(current: str | None, has_args: bool, name: str, other_id: Any
         current: the call's name so far (``None``: no name yet, nothing to continue).
         has_args: whether the call has any argument text yet.
         name: the piece's name.
-        other_id: the piece's id when it differs from the call's (a new id starts a call), else ``None``.
+        other_id: the piece's id, if any: a piece with an id (even the call's own: OpenRouter, DeepSeek, GLM
+            and Kimi send parallel calls under one id) is never a name piece, since OpenAI sends the id only
+            with the first piece of a call.
 
     Returns:
-        True when the call has a name and no argument text, the piece brings another name and no other id:
+        True when the call has a name and no argument text, the piece brings another name and no id:
         the OpenAI Chat Completions stream may split ``function.name`` over deltas, and the official SDK's
         stream accumulator joins the pieces. A name equal to the call's is a repeat (some servers send the
         name on every delta), never joined.

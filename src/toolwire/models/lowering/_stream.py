@@ -6,7 +6,8 @@ piece), the Responses API ``response.function_call_arguments.delta`` keyed by ``
 Anthropic ``input_json_delta`` keyed by the content-block ``index``, Gemini whole ``functionCall``
 parts. :class:`ToolCallMerger` maps each piece to one call slot (by provider index, then by id), numbers
 the calls 0, 1, 2... in the order they start, gives every piece the call's id (generated when the
-provider sends none, renamed when an earlier call of the reply has it), and feeds each argument fragment
+provider sends none, renamed when an earlier call of the reply has it; none on a piece that only continues
+the call's name), and feeds each argument fragment
 once to a :class:`~toolwire.parsing.PartialJSONParser` of its own, so the work is linear in the argument
 text: nothing re-reads the whole buffer on every chunk.
 """
@@ -49,7 +50,7 @@ def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: A
         return False
     if not slot.name:
         return not same_id and slot.fragments > 0
-    if continues_name(slot.name, slot.fragments > 0, name, call_id if not same_id else None):
+    if continues_name(slot.name, slot.fragments > 0, name, call_id):  # a piece with any id is no name piece
         return False
     if name != slot.name:
         return True
@@ -149,21 +150,24 @@ class ToolCallMerger:
 
         Returns:
             ``{"name", "args", "id", "index", "type": "tool_call_chunk"}`` where ``index`` is the call's
-            position in the reply (0-based), ``id`` the call's id, and ``args`` the text fragment, so
+            position in the reply (0-based), ``id`` the call's id (``None`` on a piece that continues the
+            call's name, as OpenAI sends such pieces), and ``args`` the text fragment, so
             :func:`~toolwire.messages.merge_chunks` of the chunks rebuilds the calls.
         """
         slot = self._resolve(index, id, name, args)
         self._last = slot
+        call_id: str | None = slot.id
         if name and not slot.name:
             slot.name = name
         elif name and name != slot.name and not slot.fragments:
             slot.name += name  # _resolve kept the slot: the piece continues its name (continues_name)
+            call_id = None  # so merge_chunks joins it too (a piece with an id is never a name piece there)
         if args is not None and not isinstance(args, str):
             args = json.dumps(args, ensure_ascii=False)
         if args:
             slot.parser.feed(args, build=False)  # scans only this fragment
             slot.fragments += 1
-        return {"name": name or None, "args": args or "", "id": slot.id, "index": slot.position,
+        return {"name": name or None, "args": args or "", "id": call_id, "index": slot.position,
                 "type": "tool_call_chunk"}
 
     def has_args(self, index: Any) -> bool:

@@ -393,6 +393,7 @@ class StreamState:
         self.seen_first = False  # a choice with index 0 came
         self.other: list[dict[str, Any]] = []  # until then, the choices of the first other index
         self.tool_calls_seen = False  # a delta brought tool_calls (a legacy function_call is then not read)
+        self.legacy: list[dict[str, Any]] = []  # the delta.function_call pieces, read in finish() when alone
 
     def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
         delta = choice.get("delta") or {}
@@ -409,10 +410,8 @@ class StreamState:
                                           args=fn.get("arguments")))
         self.tool_calls_seen = self.tool_calls_seen or bool(delta.get("tool_calls"))
         legacy = delta.get("function_call")
-        if isinstance(legacy, dict) and not self.tool_calls_seen:
-            # the deprecated single-call form, read as parse_response reads it: only in a stream with no
-            # tool_calls (llama-cpp-python's function-calling handlers send the same call in both)
-            pieces.append(self.merger.add(index=_LEGACY_CALL, name=legacy.get("name"), args=legacy.get("arguments")))
+        if isinstance(legacy, dict):  # the deprecated single-call form: held until finish() knows there were
+            self.legacy.append(legacy)  # no tool_calls (llama-cpp-python's handlers send the call in both)
         self.finish_reason = choice.get("finish_reason") or self.finish_reason
         return parts.text + refusal, pieces
 
@@ -453,6 +452,9 @@ class StreamState:
             more, new = self._read(choice)
             text += more
             pieces += new
+        if not self.tool_calls_seen:  # as parse_response reads message.function_call: one call, whole
+            pieces += [self.merger.add(index=_LEGACY_CALL, name=p.get("name"), args=p.get("arguments"))
+                       for p in self.legacy]
         if self.finish_reason is None:
             log.warning("The chat completion stream%s ended without a finish_reason: the reply may be cut short "
                         "(response_metadata['finish_reason'] is None).", f" {self.id}" if self.id else "")
