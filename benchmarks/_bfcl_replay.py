@@ -22,13 +22,16 @@ def replayed_reply(item: Any, actual: list[dict[str, Any]]) -> tuple[list[ToolSp
     return specs, calls, format_calls(calls, "pythonic", specs)
 
 
-def prompt_tokens(loaded: Any, dialect: Any, item: Any, specs: list[ToolSpec]) -> list[int]:
-    """The item's prompt tokens, rendered as a reply with ``tool_choice`` auto is."""
+def prompt_tokens(loaded: Any, dialects: Any, item: Any, specs: list[ToolSpec]) -> list[int]:
+    """The item's prompt tokens, rendered as a reply with ``tool_choice`` auto is, in the dialect
+    ``dialects(len(specs))`` (the model's default for that many tools)."""
+    dialect = dialects(len(specs))
     return loaded.tokenize(loaded.render(dialect.render(list(item.messages()), specs, tool_choice="auto")))
 
 
 def load_for_replay(data: str, categories: tuple[str, ...], model: str | None) -> tuple[dict[str, Any], Any, Any]:
-    """``(BFCL items by id, the loaded model, its dialect)``: the model without its disk prompt cache."""
+    """``(BFCL items by id, the loaded model, its dialects)``: the model without its disk prompt cache;
+    ``dialects(n)`` is the dialect it uses with ``n`` tools bound."""
     from toolwire.evals.bfcl import load_category
     from toolwire.models import init_chat_model
 
@@ -36,7 +39,7 @@ def load_for_replay(data: str, categories: tuple[str, ...], model: str | None) -
     chat_model = init_chat_model(model)
     chat_model.prompt_cache = False
     loaded = chat_model.load()
-    return by_id, loaded, chat_model.dialect_for(loaded)
+    return by_id, loaded, lambda count: chat_model.dialect_for(loaded, count)
 
 
 

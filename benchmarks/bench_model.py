@@ -132,7 +132,7 @@ def b8(repeat: int) -> list[Result]:
     llm = ChatLlamaCpp(n_threads=THREADS, max_tokens=B8_TOKENS)
     loaded = llm.load()
     messages = [HumanMessage(B8_PROMPT)]
-    prompt = loaded.render(llm.dialect_for(loaded).render(messages, (), tool_choice="auto"))
+    prompt = loaded.render(llm.dialect_for(loaded, 0).render(messages, (), tool_choice="auto"))
     raw_llm = loaded.llm
 
     def ours() -> tuple[int, str]:

@@ -39,14 +39,14 @@ def main() -> None:
         items = [x for x in json.load(handle)["items"] if x["category"] in CATEGORIES and x["actual"]]
     chosen = [x for x in items if x["reason"] == "wrong_count" and len(x["actual"]) < len(x["expected"])]
     chosen += [x for x in items if x["valid"]][:: ns.every]
-    by_id, loaded, dialect = load_for_replay(ns.data, CATEGORIES, ns.model)
-    fmt = dialect.formats[0]
+    by_id, loaded, dialects = load_for_replay(ns.data, CATEGORIES, ns.model)
     llm = loaded.llm
     vocab = [loaded.piece(t) for t in range(llm.n_vocab())]
     split: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
     for x in chosen:
         item = by_id[x["id"]]
         specs, calls, text = replayed_reply(item, x["actual"])
+        fmt = dialects(len(specs)).formats[0]
         if fmt == "json":  # the list the prompt asks for, one call or several
             text = "[" + ", ".join(format_calls([c], "json", specs) for c in calls) + "]"
         elif fmt != "pythonic":
@@ -60,7 +60,7 @@ def main() -> None:
             pos += len(vocab[tok])
         i = max(k for k, s in enumerate(starts) if s <= at)
         llm.reset()
-        llm.eval(prompt_tokens(loaded, dialect, item, specs) + reply[:i])
+        llm.eval(prompt_tokens(loaded, dialects, item, specs) + reply[:i])
         go, stop = go_and_stop(next_token_probs(llm), vocab, raw[starts[i]:at], b",", b"]", split)
         print(json.dumps({"id": x["id"], "category": x["category"], "valid": x["valid"], "reason": x["reason"],
                           "made": len(x["actual"]), "expected": len(x["expected"]),

@@ -30,7 +30,6 @@ def main(data: str, model: str | None = None, every: bool = False) -> None:
     chat_model = init_chat_model(model)
     chat_model.prompt_cache = False
     loaded = chat_model.load()
-    dialect = chat_model.dialect_for(loaded)
     llm = loaded.llm
     bracket = loaded.tokenize("[", bos=False)
     for category, limit in EVERY if every else CATEGORIES:
@@ -41,6 +40,7 @@ def main(data: str, model: str | None = None, every: bool = False) -> None:
         for item in chosen:
             specs = [to_tool_spec(t) for t in item.toolset().tools]
             names = [s.name for s in specs]
+            dialect = chat_model.dialect_for(loaded, len(specs))
             tokens = loaded.tokenize(loaded.render(dialect.render(item.messages(), specs, tool_choice="auto")))
             llm.reset()
             llm.eval(tokens)

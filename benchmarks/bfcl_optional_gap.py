@@ -63,13 +63,15 @@ def main() -> None:
         items = [x for x in json.load(handle)["items"] if x["category"] in CATEGORIES and x["actual"]]
     chosen = [] if ns.no_missing else [x for x in items if x["reason"] == "missing_parameter"]
     chosen += [x for x in items if x["valid"]][ns.offset:: ns.every]
-    by_id, loaded, dialect = load_for_replay(ns.data, CATEGORIES, ns.model)
+    by_id, loaded, dialects = load_for_replay(ns.data, CATEGORIES, ns.model)
     llm = loaded.llm
     vocab = [loaded.piece(t) for t in range(llm.n_vocab())]
     split: dict[bytes, tuple[np.ndarray, np.ndarray]] = {}
     for x in chosen:
         item = by_id[x["id"]]
         specs, _calls, text = replayed_reply(item, x["actual"])
+        if dialects(len(specs)).formats[0] != "pythonic":  # the replay writes pythonic calls: only those items
+            continue
         try:
             closes = _closes(text, {s.name: s for s in specs})
         except SyntaxError:
@@ -83,7 +85,7 @@ def main() -> None:
             starts.append(pos)
             pos += len(vocab[tok])
         llm.reset()
-        llm.eval(prompt_tokens(loaded, dialect, item, specs))
+        llm.eval(prompt_tokens(loaded, dialects, item, specs))
         done = 0
         for at, name, left in closes:
             i = max(k for k, s in enumerate(starts) if s <= at)

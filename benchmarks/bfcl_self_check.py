@@ -40,7 +40,6 @@ def main(report: str, data: str, model: str | None = None) -> None:
     chat_model = init_chat_model(model)
     chat_model.prompt_cache = False
     loaded = chat_model.load()
-    dialect = chat_model.dialect_for(loaded)
     llm = loaded.llm
     words = {t: loaded.piece(t).decode("utf-8", "replace").strip().lower() for t in range(llm.n_vocab())}
     yes = [t for t, w in words.items() if w == "yes"]
@@ -49,6 +48,7 @@ def main(report: str, data: str, model: str | None = None) -> None:
         item = by_id[x["id"]]
         toolset = item.toolset()
         specs = [to_tool_spec(t) for t in toolset.tools]
+        dialect = chat_model.dialect_for(loaded, len(specs))
         sent = {original: name for name, original in toolset.names.items()}
         calls = [{"name": sent.get(c["name"], c["name"]), "args": c["args"], "id": f"c{i}"}
                  for i, c in enumerate(x["actual"])]

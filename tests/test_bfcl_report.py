@@ -201,6 +201,28 @@ def test_resume_skips_scored_items(tmp_path: Path) -> None:
     assert other.calls == 0 and len(Report.load(out).items) == 16  # another model's file is never replaced
 
 
+def test_resume_refuses_a_report_of_other_default_dialects(tmp_path: Path) -> None:
+    # a local model left to its default dialect records which those are, so a run begun before the defaults
+    # changed (pythonic everywhere, then json with several tools) is not mixed with the new replies
+    out = tmp_path / "report.json"
+    before = oracle()
+    before.dialect = None  # type: ignore[attr-defined]
+    before.default_dialects = lambda: "pythonic"  # type: ignore[attr-defined]
+    run_bfcl(before, DATA, "multiple", limit=2, out=out)
+    assert json.loads(out.read_text())["settings"]["default_dialects"] == "pythonic"
+    after = oracle()
+    after.dialect = None  # type: ignore[attr-defined]
+    after.default_dialects = lambda: "pythonic; json with 2+ tools"  # type: ignore[attr-defined]
+    with pytest.raises(UserError, match="default_dialects 'pythonic' there, 'pythonic; json with 2\\+ tools' now"):
+        run_bfcl(after, DATA, "multiple", limit=4, out=out)
+    assert after.calls == 0
+    same = oracle()
+    same.dialect = None  # type: ignore[attr-defined]
+    same.default_dialects = lambda: "pythonic"  # type: ignore[attr-defined]
+    run_bfcl(same, DATA, "multiple", limit=4, out=out)
+    assert same.calls == 2
+
+
 def test_a_smaller_rerun_keeps_the_items_outside_its_selection(tmp_path: Path) -> None:
     out = tmp_path / "report.json"
     run_bfcl(oracle(), DATA, "simple_python,irrelevance", limit=4, out=out)

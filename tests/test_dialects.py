@@ -829,3 +829,19 @@ def test_chat_model_dialect_argument_wins_over_the_tool_count():
     assert ChatLlamaCpp().dialect_for(loaded, 3).name == "json"  # type: ignore[arg-type]
     chosen = ChatLlamaCpp(dialect="pythonic").dialect_for(loaded, 3)  # type: ignore[arg-type]
     assert chosen == get_dialect("pythonic")
+
+
+def test_chat_model_default_dialects_as_a_report_records_them():
+    from types import SimpleNamespace
+
+    from toolwire.models import ChatLlamaCpp
+
+    def model(name: str, dialect: str | None = None) -> ChatLlamaCpp:
+        made = ChatLlamaCpp(dialect=dialect)
+        made._loaded = SimpleNamespace(metadata={"general.architecture": "qwen2", "general.name": name},  # type: ignore[assignment]
+                                       template=QWEN_TEMPLATE)
+        return made
+
+    assert model("Qwen2.5 Coder 1.5B Instruct").default_dialects() == "pythonic; json with 2+ tools"
+    assert model("Qwen2.5 Coder 0.5B Instruct").default_dialects() == "json"
+    assert model("Qwen2.5 Coder 1.5B Instruct", dialect="pythonic").default_dialects() is None

@@ -55,7 +55,9 @@ def model_settings(model: Any) -> dict[str, Any]:
     """Return the settings of ``model`` that change its replies, as a new JSON-ready dict: those of ``dialect``,
     ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``, ``grammar``,
     ``max_tokens`` and ``decline_unknown_calls`` it has as attributes (a local model's), and ``temperature`` from a
-    provider model's ``options``; a setting left to the model's default is recorded as None."""
+    provider model's ``options``; a setting left to the model's default is recorded as None. A local model left to
+    its default dialect also records which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``),
+    so that a report of other defaults is not resumed (loading the model to read them)."""
     settings: dict[str, Any] = {}
     for name in _SETTINGS:
         value = getattr(model, name, None)
@@ -64,6 +66,9 @@ def model_settings(model: Any) -> dict[str, Any]:
     options = getattr(model, "options", None)
     if isinstance(options, dict) and isinstance(options.get("temperature"), int | float):
         settings.setdefault("temperature", options["temperature"])
+    defaults = getattr(model, "default_dialects", None)  # a local model left to its default dialects
+    if callable(defaults) and isinstance(value := defaults(), str):
+        settings["default_dialects"] = value
     return settings
 
 

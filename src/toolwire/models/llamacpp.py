@@ -220,6 +220,21 @@ class ChatLlamaCpp(BaseChatModel):
             return get_dialect(self.dialect, loaded.template)
         return default_dialect_for(loaded.metadata, loaded.template, tool_count)
 
+    def default_dialects(self) -> str | None:
+        """The dialects this model writes by default, as a report records them (a BFCL run resumed with other
+        defaults is refused rather than mixed): ``None`` when ``dialect`` is set; else the dialect with one
+        tool, followed by ``"; <name> with 2+ tools"`` when another is used with several (``"pythonic; json
+        with 2+ tools"`` for the default model). Loads the model (its GGUF metadata decides).
+
+        Raises:
+            UserError: as :meth:`load`.
+        """
+        if self.dialect:
+            return None
+        loaded = self.load()
+        one, several = self.dialect_for(loaded, 1).name, self.dialect_for(loaded, 2).name
+        return one if one == several else f"{one}; {several} with 2+ tools"
+
     # -- generation ------------------------------------------------------------------------------
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
