@@ -244,12 +244,14 @@ def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
     from toolwire.models.llamacpp import ChatLlamaCpp
 
     question = "Como está o clima em Paris?"
-    sure = ChatLlamaCpp(min_call_probability=1e-9).bind_tools(BOOK).invoke(question)
-    assert [c["name"] for c in sure.tool_calls] == ["get_weather"]
-    probability = sure.response_metadata["call_probability"]
-    assert 0.0 < probability < 1.0 and sure.response_metadata["declined_calls"] == 0
-    # the same reply with a bar above that probability: no call, an answer in text instead
-    unsure = ChatLlamaCpp(min_call_probability=min(1.0, probability * 1.01)).bind_tools(BOOK)
+    for dialect in ("json", "pythonic"):  # the book's three tools take json by default; one tool, pythonic
+        sure = ChatLlamaCpp(min_call_probability=1e-9, dialect=dialect).bind_tools(BOOK).invoke(question)
+        assert [c["name"] for c in sure.tool_calls] == ["get_weather"]
+        probability = sure.response_metadata["call_probability"]
+        assert 0.0 < probability < 1.0 and sure.response_metadata["declined_calls"] == 0
+    # the same reply with a bar well above that probability: no call, an answer in text instead (the
+    # probability moves by a few hundredths with how the prompt was evaluated, cached or not: hence halfway)
+    unsure = ChatLlamaCpp(min_call_probability=(1.0 + probability) / 2, dialect="pythonic").bind_tools(BOOK)
     reply = unsure.invoke(question)
     assert reply.tool_calls == [] and reply.invalid_tool_calls == [] and reply.text
     assert 1 <= reply.response_metadata["declined_calls"] <= 3
@@ -267,20 +269,30 @@ def test_a_call_the_model_is_not_sure_of_is_declined(qwen):
 def test_the_default_bar_is_the_dialects(qwen):
     from toolwire.models.llamacpp import ChatLlamaCpp
 
-    # without a bar the default model answers this with an unlikely call (get_weather, probability
-    # about 0.14); the pythonic dialect's bar (0.25) declines it, and the book's calls stay (above 0.35)
+    # in the pythonic dialect without a bar the default model answers this with an unlikely call
+    # (get_weather, probability about 0.14); the dialect's bar (0.25) declines it, and the book's calls stay
+    # (above 0.35)
     question = "Quem escreveu Dom Casmurro?"
-    reckless = ChatLlamaCpp(min_call_probability=0, min_value_probability=0).bind_tools(BOOK).invoke(question)
-    assert [c["name"] for c in reckless.tool_calls] == ["get_weather"]
-    assert "call_probability" not in reckless.response_metadata
+    reckless = ChatLlamaCpp(min_call_probability=0, min_value_probability=0, dialect="pythonic").bind_tools(BOOK)
+    reply = reckless.invoke(question)
+    assert [c["name"] for c in reply.tool_calls] == ["get_weather"]
+    assert "call_probability" not in reply.response_metadata
     # the value check alone also declines it: the city is made up (not in the question) and unsure
-    valued = ChatLlamaCpp(min_call_probability=0).bind_tools(BOOK).invoke(question)
+    valued = ChatLlamaCpp(min_call_probability=0, dialect="pythonic").bind_tools(BOOK).invoke(question)
     assert valued.tool_calls == [] and valued.text
     assert [v.split("=")[0] for v in valued.response_metadata["made_up_values"]] == ["city"]
-    assert qwen.dialect_for(qwen.load()).min_call_probability == 0.25 and qwen.min_call_probability is None
-    careful = qwen.bind_tools(BOOK).invoke(question)
+    # the default model's bars for one tool (pythonic) and for several (json) are the same two
+    assert qwen.min_call_probability is None and qwen.min_value_probability is None
+    for count, name in ((1, "pythonic"), (3, "json")):
+        dialect = qwen.dialect_for(qwen.load(), count)
+        assert (dialect.name, dialect.min_call_probability, dialect.min_value_probability) == (name, 0.25, 0.3)
+    careful = ChatLlamaCpp(dialect="pythonic").bind_tools(BOOK).invoke(question)
     assert careful.tool_calls == [] and careful.text
     assert careful.response_metadata["call_probability"] < 0.25 and careful.response_metadata["declined_calls"] >= 1
+    # with the default (json for the three tools) the question is answered in text, as with one tool
+    for tools in (BOOK, [get_weather]):
+        plain = qwen.bind_tools(tools).invoke(question)
+        assert plain.tool_calls == [] and plain.invalid_tool_calls == [] and plain.text
 
 
 def test_tool_choice_none_required_and_named(qwen):
