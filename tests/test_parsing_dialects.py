@@ -426,7 +426,7 @@ def test_pythonic_several_single_calls_with_text():
 
 
 def test_dialects_tuple_and_unknown_dialect():
-    assert DIALECTS == ("hermes", "json", "mistral", "pythonic")
+    assert DIALECTS == ("hermes", "json", "mistral", "pythonic", "function_tag")
     with pytest.raises(UserError, match="Unknown tool-call dialect"):
         parse_tool_calls("x", TOOLS, "xml")
     with pytest.raises(UserError):

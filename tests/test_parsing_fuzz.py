@@ -23,7 +23,7 @@ from toolwire.parsing import DIALECTS, ParsedReply, PartialJSONParser, normalize
 TOOLS = ["get_weather", "get_time", "web_search", "calculate", "brave_search.call"]
 MODES = (None, *DIALECTS)
 SEED = 20240607
-N_OUTPUTS = 6_000  # model outputs, each parsed in the 5 modes
+N_OUTPUTS = 6_000  # model outputs, each parsed in the 6 modes
 N_ARGUMENTS = 4_000  # argument strings through normalize_arguments
 SCHEMA = {"type": "object", "properties": {
     "city": {"type": "string"}, "opts": {"type": "object"},
@@ -33,14 +33,15 @@ SCHEMA = {"type": "object", "properties": {
 WORDS = ["Oslo", "Tóquio", "São Paulo", "東京", "🌧 rain", "naïve café", "x", "", "a b c", "Ελλάδα", "null"]
 NASTY = ['} ] )', "{x}", '"quoted"', "it's", "back\\slash", "</tool_call>", "<tool_call>", "[TOOL_CALLS]",
          "<|python_tag|>", "[ARGS]", "line\nbreak", "tab\t", "```json", "f(a=1)", "\u2028", "\x00",
-         '[{"q": "[1]"}, 2]', '{"a": 1}', "[1, 2]", '"[1]"', "[]", "{}"]
-MARKERS = ("<tool_call>", "[TOOL_CALLS]", "<|python_tag|>", "```")
+         '[{"q": "[1]"}, 2]', '{"a": 1}', "[1, 2]", '"[1]"', "[]", "{}", "<function=f>", "</parameter>"]
+MARKERS = ("<tool_call>", "[TOOL_CALLS]", "<|python_tag|>", "```", "<function=")
 PROSE = ["", "", "Sure, let me check.", "Vou verificar o tempo.", "東京の天気を調べます。", "Done!",
          "I'll call a tool now:", "Here you go\n", "Thinking... ok.", "Result follows."]
 TOKENS = ["<tool_call>", "</tool_call>", "[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "<|python_tag|>", "<|eom_id|>",
           "```json\n", "```", "{", "}", "[", "]", "(", ")", '"', "'", "\\", ",", ":", ";", "=", "\n", " ", "é",
           "🌧", "\x00", "\ud800", "True", "null", "1e999", "-", "{'name': ", '{"name": "get_weather", ',
-          '"arguments": ', '"parameters": {', "get_weather(", "get_time()", "[get_time(), ", "name", "#"]
+          '"arguments": ', '"parameters": {', "get_weather(", "get_time()", "[get_time(), ", "name", "#",
+          "<function=", "<function=get_time>", "</function>", "<parameter=", "<parameter=q>", "</parameter>", ">"]
 DEEP = [
     "[" * 5000, "{" * 5000, "(" * 5000, '"' * 5000, "'" * 5000, '{"a":' * 5000, "{'a': " * 3000,
     "[f(" * 2000, "[{" * 3000, '[{"name": "get_time", "arguments": {}}, ' * 2000, "<tool_call>" * 2000,
@@ -132,8 +133,14 @@ def dumps(rng: random.Random, value: Any) -> str:
 def render(rng: random.Random, calls: list[tuple[str, dict[str, Any]]]) -> tuple[str, str]:
     """Write ``calls`` in a random dialect; return ``(dialect, text of the calls)``."""
     style = rng.choice(["hermes", "tag", "bare", "list", "fence", "pydict", "mistral_list", "mistral_args",
-                        "pythonic"])
+                        "pythonic", "function_tag"])
     objs = [{"name": n, "arguments": a} for n, a in calls]
+    if style == "function_tag":  # Qwen3-Coder's XML parameters when every value is plain text, else Llama 3.1's
+        xml = all(isinstance(v, str) and "<" not in v for _, a in calls for v in a.values())
+        blocks = [f"<tool_call>\n<function={n}>\n" + "".join(f"<parameter={k}>\n{v}\n</parameter>\n"
+                                                            for k, v in a.items()) + "</function>\n</tool_call>"
+                  if xml else f"<function={n}>{dumps(rng, a)}</function>" for n, a in calls]
+        return "function_tag", "\n".join(blocks)
     if style == "hermes":
         blocks = [f"<tool_call>\n{dumps(rng, o)}\n" + ("</tool_call>" if rng.random() < 0.8 else "")
                   for o in objs]
@@ -271,7 +278,7 @@ def test_hypothesis_partial_json_streams(value, cuts, ascii_only):
 
 @settings(derandomize=True, max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.dictionaries(st.sampled_from(["city", "q", "n"]), json_values, max_size=3),
-       st.sampled_from(["hermes", "json", "mistral", "pythonic"]), st.integers(min_value=0))
+       st.sampled_from(["hermes", "json", "mistral", "pythonic", "function_tag"]), st.integers(min_value=0))
 def test_hypothesis_calls_round_trip_or_fail_cleanly(args, dialect, cut):
     rng = random.Random(cut)
     body = {
@@ -279,6 +286,7 @@ def test_hypothesis_calls_round_trip_or_fail_cleanly(args, dialect, cut):
         "json": json.dumps({"name": "get_time", "parameters": args}),
         "mistral": f"[TOOL_CALLS]get_time[ARGS]{json.dumps(args)}",
         "pythonic": "[get_time(" + ", ".join(f"{k}={v!r}" for k, v in args.items()) + ")]",
+        "function_tag": f"<function=get_time>{json.dumps(args)}</function>",
     }[dialect]
     replies = parse_all(body)
     assert [(c["name"], c["args"]) for c in replies[dialect].tool_calls] == [("get_time", args)]

@@ -5,8 +5,9 @@ llama.cpp server without ``--jinja``, a model whose format the server's parser d
 as text. :class:`ChatOpenAI <toolwire.models.openai.ChatOpenAI>` reads them, the same way in ``invoke`` and
 in ``stream``, only where a line *starts* with call syntax (after spaces):
 
-* ``<tool_call>`` blocks (Hermes, Qwen), ``[TOOL_CALLS]`` (Mistral), ``<|python_tag|>`` (Llama 3): read in
-  that format;
+* ``<tool_call>`` blocks (Hermes, Qwen; Qwen3-Coder's ``<function=NAME>`` tags inside them too),
+  ``[TOOL_CALLS]`` (Mistral), ``<|python_tag|>`` (Llama 3), ``<function=NAME>`` (Llama 3.1, Qwen3-Coder): read
+  in that format;
 * a JSON call object or a list of them, bare or in a ```` ``` ```` / ```` ```json ```` fence;
 * a Python list of calls, ``[get_weather(city="Oslo")]``, bare or in a ```` ```python ```` fence (just
   that list: a call inside other code or inside prose, ``result = f(x)``, is not a call).
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from toolwire.messages import AIMessage, AIMessageChunk
@@ -43,7 +44,7 @@ _MAYBE_HERE = re.compile(r"[ \t]*[<{\[`]")
 
 _CALL_LINE = re.compile(
     r"(?m)^[ \t]*(?:"
-    r"(?P<hermes><tool_call>)|(?P<mistral>\[TOOL_CALLS\])|(?P<tag><\|python_tag\|>)"
+    r"(?P<hermes><tool_call>)|(?P<mistral>\[TOOL_CALLS\])|(?P<tag><\|python_tag\|>)|(?P<function><function=)"
     r"|(?:```(?:json)?[ \t]*\n\s*)?(?P<json>\{|\[\s*\{)"
     r"|(?:```(?:python|py)?[ \t]*\n\s*)?(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\("
     r")")
@@ -57,13 +58,14 @@ _FENCE_END = re.compile(r"\s*```")
 _NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
 
 
-def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str],
+def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str] | Mapping[str, Any],
               keys: Collection[str]) -> tuple[str, list[Any], list[Any], bool]:
     """Parse the calls that start at ``match`` (a :data:`_CALL_LINE` match; ``keys``: the tool names'
     :func:`name_key`): ``(text left after them, calls, invalid calls, whether the parser read to the end)``."""
     start = match.start()
     if match.group("py") is None:
-        dialect = "hermes" if match.group("hermes") else "mistral" if match.group("mistral") else "json"
+        dialect = ("hermes" if match.group("hermes") else "mistral" if match.group("mistral")
+                   else "function_tag" if match.group("function") else "json")
         parsed = parse_tool_calls(text[start:], tool_names, dialect=dialect)
         return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls, True
     calls: list[Any] = []
@@ -86,12 +88,15 @@ def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str],
     return text[end:].strip(), calls, invalid, to_end
 
 
-def read_text_calls(text: str, tool_names: Collection[str]) -> tuple[str, list[Any], list[Any]] | None:
+def read_text_calls(text: str,
+                    tool_names: Collection[str] | Mapping[str, Any]) -> tuple[str, list[Any], list[Any]] | None:
     """The tool calls written in a reply's text, by the rules of this module.
 
     Args:
         text: the reply's text.
-        tool_names: the bound tools' names; only they make a call.
+        tool_names: the bound tools' names; only they make a call. A mapping ``{name: parameters JSON
+            Schema}`` also types raw values (Qwen3-Coder's ``<parameter=...>`` tags, see
+            :mod:`toolwire.parsing.function_tags`).
 
     Returns:
         ``(content, tool_calls, invalid_tool_calls)``: the prose before the first line that starts with
@@ -103,14 +108,14 @@ def read_text_calls(text: str, tool_names: Collection[str]) -> tuple[str, list[A
     """
     if not tool_names:
         return None
-    names = tuple(tool_names)
+    names = tool_names if isinstance(tool_names, Mapping) else tuple(tool_names)  # a mapping keeps the schemas
     keys = {name_key(n) for n in names}
     tried: set[str] = set()  # a marked or JSON format is parsed once, from its first line: the parser reads on
     thinking = [m.span() for m in _THINK.finditer(text)] if "<think>" in text else []
     for match in _CALL_LINE.finditer(text):
         if any(start <= match.start() < end for start, end in thinking):
             continue
-        family = next(k for k in ("hermes", "mistral", "tag", "json", "py") if match.group(k) is not None)
+        family = next(k for k in ("hermes", "mistral", "tag", "function", "json", "py") if match.group(k) is not None)
         if family in tried or (family == "py" and name_key(match.group("name")) not in keys):
             continue
         rest, calls, invalid, to_end = _calls_at(text, match, names, keys)
@@ -126,7 +131,7 @@ def read_text_calls(text: str, tool_names: Collection[str]) -> tuple[str, list[A
     return None
 
 
-def with_text_calls(message: AIMessage, tool_names: Collection[str]) -> AIMessage:
+def with_text_calls(message: AIMessage, tool_names: Collection[str] | Mapping[str, Any]) -> AIMessage:
     """``message`` with the calls its text holds (:func:`read_text_calls`) moved into ``tool_calls``, when it
     has no native calls and its content is a string; else ``message`` unchanged."""
     if message.tool_calls or message.invalid_tool_calls or not isinstance(message.content, str):
@@ -145,11 +150,12 @@ class TextCallStream:
     to the chunk (the text is scanned once).
 
     Args:
-        tool_names: the bound tools' names.
+        tool_names: the bound tools' names, or a mapping ``{name: parameters JSON Schema}``
+            (see :func:`read_text_calls`).
     """
 
-    def __init__(self, tool_names: Collection[str]) -> None:
-        self.tool_names = tuple(tool_names)
+    def __init__(self, tool_names: Collection[str] | Mapping[str, Any]) -> None:
+        self.tool_names = dict(tool_names) if isinstance(tool_names, Mapping) else tuple(tool_names)
         self.text = ""
         self.shown = 0  # how much of ``text`` was sent on
         self.hold: int | None = None  # where the first line that may open a call starts

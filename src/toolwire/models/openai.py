@@ -112,21 +112,21 @@ class ChatOpenAI(SDKChatModel):
             message = codec.parse_responses_response(raw, tool_names=names)
         else:
             message = codec.parse_response(raw, tool_names=names)
-        return with_text_calls(message, names) if self._reads_text(request) else message
+        return with_text_calls(message, _schemas(request)) if self._reads_text(request) else message
 
     def _reads_text(self, request: ChatRequest) -> bool:
         """Whether calls left in the reply's text are read (``text_tool_calls``, tools bound, calls allowed)."""
         return self.text_tool_calls and bool(request.tools) and request.tool_choice != "none"
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
-        reader = TextCallStream([t.name for t in request.tools]) if self._reads_text(request) else None
+        reader = TextCallStream(_schemas(request)) if self._reads_text(request) else None
         for chunk in super()._stream(request):
             yield from reader.feed(chunk) if reader else (chunk,)
         if reader:
             yield from reader.finish()
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
-        reader = TextCallStream([t.name for t in request.tools]) if self._reads_text(request) else None
+        reader = TextCallStream(_schemas(request)) if self._reads_text(request) else None
         async for chunk in super()._astream(request):
             for piece in reader.feed(chunk) if reader else (chunk,):
                 yield piece
@@ -180,3 +180,8 @@ class ChatOpenAI(SDKChatModel):
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
 
+
+def _schemas(request: ChatRequest) -> dict[str, Any]:
+    """``{tool name: parameters JSON Schema}`` of the bound tools: the text parsers type raw values with it
+    (Qwen3-Coder's ``<parameter=...>`` text) and map pythonic spellings such as ``from_`` back."""
+    return {t.name: t.parameters for t in request.tools}

@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection
 
 from toolwire.errors import UserError
 from toolwire.parsing._calls import ParsedReply
+from toolwire.parsing.function_tags import FUNCTION_TAG, parse_function_tags
 from toolwire.parsing.hermes import OPEN_TAG, parse_hermes
 from toolwire.parsing.llama import parse_json
 from toolwire.parsing.mistral import MARKER, parse_mistral
@@ -18,19 +19,21 @@ from toolwire.parsing.pythonic import parse_pythonic
 __all__ = ["DIALECTS", "parse_tool_calls"]
 
 #: The dialect names :func:`parse_tool_calls` accepts (besides ``None`` for "try all").
-DIALECTS: tuple[str, ...] = ("hermes", "json", "mistral", "pythonic")
+DIALECTS: tuple[str, ...] = ("hermes", "json", "mistral", "pythonic", "function_tag")
 
 _PARSERS: dict[str, Callable[[str, Collection[str]], ParsedReply]] = {
     "hermes": parse_hermes,
     "json": parse_json,
     "mistral": parse_mistral,
     "pythonic": parse_pythonic,
+    "function_tag": parse_function_tags,
 }
 
 
 _AUTO_ORDER: tuple[tuple[Callable[[str, Collection[str]], ParsedReply], str | None], ...] = (
     (parse_hermes, OPEN_TAG),
     (parse_mistral, MARKER),
+    (parse_function_tags, FUNCTION_TAG),
     (parse_json, None),
     (parse_pythonic, None),
 )
@@ -41,7 +44,9 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
 
     Args:
         text: the model's reply text.
-        tool_names: the names of the bound tools (any collection of strings, or a mapping by name).
+        tool_names: the names of the bound tools (any collection of strings, or a mapping by name, such as
+            ``{name: parameters JSON Schema}``: pythonic spellings such as ``from_`` and function_tag's raw
+            values are then read by the schema).
             Only these names make a call: prose such as ``{"name": "Ann"}`` stays text. An unknown name
             inside an explicit call marker (``<tool_call>``, ``[TOOL_CALLS]``, ``<|python_tag|>``) or in a
             list of calls that also names a bound tool gives an InvalidToolCall whose error names the
@@ -53,8 +58,12 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
               fences, bare JSON call objects or lists, Python-dict call syntax;
             * ``"mistral"``: ``[TOOL_CALLS] [{...}, ...]``, ``[TOOL_CALLS]name[ARGS]{...}``;
             * ``"pythonic"``: ``[get_weather(city="Oslo"), get_time(tz="CET")]`` or ``f(a=1)``;
+            * ``"function_tag"``: Qwen3-Coder's ``<function=get_weather><parameter=city>Oslo</parameter>
+              </function>`` (raw values, typed by the tool's schema when ``tool_names`` maps names to
+              schemas) and Llama 3.1's ``<function=get_weather>{"city": "Oslo"}</function>``; the hermes
+              dialect reads the first inside ``<tool_call>`` blocks too (:mod:`toolwire.parsing.function_tags`);
 
-            or ``None`` (default) to try them in turn (marked formats first: hermes, mistral, then json
+            or ``None`` (default) to try them in turn (marked formats first: hermes, mistral, function_tag, then json
             which reads ``<|python_tag|>``, fences and bare JSON left to right, then pythonic) and use the
             first that finds a valid call; when none does, the first that found an invalid one (so a
             marker quoted inside another dialect's string argument does not hide that call).

@@ -1,7 +1,8 @@
 """The Hermes / Qwen tool-call format: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``.
 
 Format source: NousResearch Hermes-2-Pro / Hermes-3 function-calling prompt format, also used by
-Qwen2.5 / Qwen3 chat templates (one ``<tool_call>`` block per call, a JSON object inside). Blocks are
+Qwen2.5 / Qwen3 chat templates (one ``<tool_call>`` block per call, a JSON object inside); a block
+holding Qwen3-Coder's ``<function=NAME>`` tags instead is read by :mod:`toolwire.parsing.function_tags`. Blocks are
 read by JSON boundaries (:meth:`json.JSONDecoder.raw_decode` from the first ``{`` after the tag), not by
 searching for ``</tool_call>``, so the closing tag or braces inside a string argument do no harm and a
 missing closing tag is tolerated.
@@ -10,10 +11,12 @@ missing closing tag is tolerated.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_value, call_head
 from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
+from toolwire.parsing.function_tags import FUNCTION_TAG, read_function_tag
 from toolwire.parsing.pythonic import call_at
 
 __all__ = ["OPEN_TAG", "parse_hermes"]
@@ -31,7 +34,7 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
 
     Args:
         text: the model's reply.
-        tool_names: the bound tool names.
+        tool_names: the bound tool names, or a mapping ``{name: parameters JSON Schema or None}``.
 
     Returns:
         A :class:`~toolwire.parsing.ParsedReply`. Every block is call syntax (removed from the content):
@@ -39,10 +42,12 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         malformed JSON, or nothing readable before its ``</tool_call>`` gives an InvalidToolCall that
         keeps the raw text. A block may hold a JSON list of calls, several call objects one after the
         other (each one a call, as Qwen models write parallel calls), a fenced JSON object, or a pythonic
-        call (``get_weather(city="Oslo")``); a missing ``</tool_call>`` is tolerated. A tag followed by
+        call (``get_weather(city="Oslo")``), or Qwen3-Coder's ``<function=NAME>`` tags (typed with the
+        schemas when ``tool_names`` maps names to them); a missing ``</tool_call>`` is tolerated. A tag followed by
         prose and never closed (the tag named in a sentence) stays text.
     """
     collector = Collector(tool_names)
+    schemas = tool_names if isinstance(tool_names, Mapping) else {}
     pos = 0
     n = len(text)
     while True:
@@ -57,6 +62,10 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         fence = _FENCE_OPEN.match(text, first)
         if fence is not None:
             first = fence.end()
+        if text.startswith(FUNCTION_TAG, first):  # Qwen3-Coder: <function=NAME> tags inside the block
+            pos = _function_tags(collector, text, first, limit, schemas)
+            collector.add_span(start, pos)
+            continue
         end = call_at(collector, text, first) if first < limit and text[first] != "{" else None
         if end is None and (first >= limit or text[first] not in "{["):
             if close < 0 and first < limit:  # the tag named in prose, not a call
@@ -72,6 +81,21 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         pos = _after_close(text, end)
         collector.add_span(start, pos)
     return collector.result(text)
+
+
+def _function_tags(collector: Collector, text: str, p: int, limit: int, schemas: Mapping[str, Any]) -> int:
+    """Read the ``<function=NAME>`` calls of one block from ``p``; return the end of the block (past its
+    ``</tool_call>`` when it has one)."""
+    end = p
+    while p < limit and text.startswith(FUNCTION_TAG, p):
+        stop = read_function_tag(collector, text, p, schemas)
+        if stop is None:  # a tag with no readable name: the block's text is one invalid call
+            close = text.find(CLOSE_TAG, p, limit)
+            stop = close if close >= 0 else limit
+            collector.add_invalid(None, text[p:stop].strip(), _EMPTY)
+        end = stop
+        p = skip_ws(text, stop)
+    return _after_close(text, end)
 
 
 def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
