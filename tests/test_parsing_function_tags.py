@@ -127,17 +127,82 @@ def test_unknown_tool_cut_off_and_repeated_values_are_invalid_calls_with_their_t
     assert twice.tool_calls == [] and "given twice" in bad["error"]
     broken_json = parse_function_tags('<function=plan_trip>{"city": "Oslo", </function>', SCHEMAS)
     assert broken_json.tool_calls == [] and broken_json.invalid_tool_calls[0]["name"] == "plan_trip"
-    prose = parse_function_tags("<function=plan_trip>\nsome words\n</function>", SCHEMAS)
-    assert prose.tool_calls == [] and "neither" in prose.invalid_tool_calls[0]["error"]
+    # inside a <tool_call> block any body is a call; outside one, a body of words stays text
+    words = "<function=plan_trip>\nsome words\n</function>"
+    block = parse_function_tags(f"<tool_call>{words}</tool_call>", SCHEMAS)
+    assert block.tool_calls == [] and "neither" in block.invalid_tool_calls[0]["error"] and block.content == ""
+    prose = parse_function_tags(f"The syntax is {words} in Llama 3.1.", SCHEMAS)
+    assert prose.tool_calls == prose.invalid_tool_calls == [] and prose.content.startswith("The syntax")
 
 
 def test_missing_closing_tags_are_tolerated_where_the_call_is_complete() -> None:
     no_param_close = "<function=plan_trip>\n<parameter=city>\nRome\n<parameter=days>\n3\n</function>"
-    no_function_close = ("<function=plan_trip>\n<parameter=city>\nRome\n</parameter>\n<parameter=days>\n3\n"
-                         "</parameter>\n")
-    for text in (no_param_close, no_function_close):
+    params = "<function=plan_trip>\n<parameter=city>\nRome\n</parameter>\n<parameter=days>\n3\n</parameter>\n"
+    for text in (no_param_close, f"<tool_call>\n{params}</tool_call>\nThen I wait.",
+                 f"{params}<function=get_time>\n</function>"):
         reply = parse_function_tags(text, SCHEMAS)
-        assert calls(reply) == [("plan_trip", {"city": "Rome", "days": 3})] and reply.invalid_tool_calls == []
+        assert calls(reply)[0] == ("plan_trip", {"city": "Rome", "days": 3}) and reply.invalid_tool_calls == []
+        assert reply.content in ("", "Then I wait.")
+
+
+def test_a_call_the_text_ends_inside_is_cut_off_never_a_call_with_arguments_missing() -> None:
+    whole = qwen3_coder("plan_trip", {"city": "Rome", "days": 3})
+    head = "<tool_call>\n<function=plan_trip>\n"
+    for cut in range(len(head), len(whole) - len("</function>\n</tool_call>")):
+        for parse in (parse_tool_calls, parse_hermes, parse_function_tags):
+            reply = parse(whole[:cut], SCHEMAS)
+            assert reply.tool_calls == [] and len(reply.invalid_tool_calls) == 1, (cut, whole[:cut])
+            bad = reply.invalid_tool_calls[0]
+            assert bad["name"] == "plan_trip" and "cut off" in bad["error"] and reply.content == ""
+    # cut inside the closing tags, from the "</" of </function> on: the call is whole
+    for cut in range(len(whole) - len("</function>\n</tool_call>") + 2, len(whole) + 1):
+        assert calls(parse_tool_calls(whole[:cut], SCHEMAS)) == [("plan_trip", {"city": "Rome", "days": 3})], cut
+
+
+def test_an_unclosed_call_ends_at_its_block_and_the_text_after_it_stays() -> None:
+    one = "<tool_call>\n<function=get_time>\n<parameter=x>\n1\n</parameter>\n</tool_call>"
+    two = qwen3_coder("plan_trip", {"city": "Lima", "days": 2})
+    for parse in (parse_tool_calls, parse_hermes, parse_function_tags):
+        reply = parse(f"A\n{one}\nB\n{two}\nC", SCHEMAS)
+        assert calls(reply) == [("get_time", {"x": "1"}), ("plan_trip", {"city": "Lima", "days": 2})]
+        assert reply.content.split() == ["A", "B", "C"]
+
+
+def test_markup_inside_a_value_stays_in_it_and_stray_text_makes_the_call_invalid() -> None:
+    for value in ("<a>x</parameter>tail</a>", "Use <parameter=KEY> tags", "end with </function> tag"):
+        reply = parse_function_tags(qwen3_coder("plan_trip", {"city": value, "days": 1}), SCHEMAS)
+        assert calls(reply) == [("plan_trip", {"city": value, "days": 1})] and reply.content == "", value
+    stray = ("<function=plan_trip>\n<parameter=city>\nRome\n</parameter>\na note\n<parameter=days>\n2\n"
+             "</parameter>\n</function>")
+    reply = parse_function_tags(stray, SCHEMAS)
+    assert reply.tool_calls == [] and "Text stands between" in reply.invalid_tool_calls[0]["error"]
+    assert "a note" in reply.invalid_tool_calls[0]["args"] and reply.content == ""
+
+
+def test_names_crlf_and_typing_edges() -> None:
+    odd = {name: {"type": "object", "properties": {"n": {"type": "integer"}}}
+           for name in ("3d_render", "server:tool", "ns/tool")}
+    for name in odd:
+        reply = parse_function_tags(f"<function={name}>\n<parameter=n>\n3.0\n</parameter>\n</function>", odd)
+        assert calls(reply) == [(name, {"n": 3})]
+    crlf = "<function=plan_trip>\r\n<parameter=city>\r\nOslo\r\n</parameter>\r\n</function>"
+    assert calls(parse_function_tags(crlf, SCHEMAS)) == [("plan_trip", {"city": "Oslo"})]
+    schema = {"f": {"type": "object", "properties": {
+        "note": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "level": {"enum": [1, "a"]},
+        "big": {"type": "integer"}}}}
+    text = ("<function=f><parameter=note>null</parameter><parameter=level>1</parameter>"
+            f"<parameter=big>{'1' * 5000}</parameter></function>")
+    [call] = parse_function_tags(text, schema).tool_calls
+    assert call["args"]["note"] is None and call["args"]["level"] == 1 and call["args"]["big"] == "1" * 5000
+
+
+def test_cut_off_messages_name_the_tool() -> None:
+    for text in ("<tool_call>\n<function=plan_trip>\n", "<tool_call>\n<function=plan_trip>\n<parameter=da",
+                 "<function=plan_trip>\n<parame"):
+        for parse in (parse_tool_calls, parse_hermes if "<tool_call>" in text else parse_function_tags):
+            [bad] = parse(text, SCHEMAS).invalid_tool_calls
+            assert bad["name"] == "plan_trip" and bad["error"] == (
+                "The tool call was cut off before its closing tag; send the whole call again."), (text, parse)
 
 
 def test_the_format_named_in_prose_stays_text() -> None:

@@ -17,6 +17,13 @@ literal, read with :func:`ast.literal_eval`, never evaluated), and keeps the tex
 that the tool's validation reports the wrong type to the model. With names only, every value stays text
 (as vLLM does); :func:`toolwire.parsing.normalize_arguments` and the tool's pydantic validation convert
 ``"3"`` to ``3`` for an integer parameter when the call runs.
+
+Where a call ends: a value ends at the first ``</parameter>`` followed by another tag (``<parameter=``,
+``</function>``, ``</tool_call>``) or by the end of the block, so markup inside a value (even a
+``</parameter>`` followed by more text) stays in it; a call ends at its ``</function>``, else at the next
+``<function=``, ``<tool_call>`` or ``</tool_call>``. A call the text ends inside (no closing tag follows: a
+reply cut at its token limit) is invalid, never a call with arguments missing. The format has no escapes:
+a value holding ``<function=``, ``<tool_call>`` or ``</tool_call>`` ends its call there, as in vLLM's parser.
 """
 
 from __future__ import annotations
@@ -28,20 +35,46 @@ from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply
 from toolwire.parsing._scan import DecodeFailure, _literal, decode_value_at, skip_ws
-from toolwire.parsing.arguments import _wanted_kinds
+from toolwire.parsing.arguments import _resolve, _wanted_kinds
 
-__all__ = ["FUNCTION_TAG", "parse_function_tags", "read_function_tag"]
+__all__ = ["FUNCTION_TAG", "Finder", "parse_function_tags", "read_function_tag"]
 
 FUNCTION_TAG = "<function="
 FUNCTION_CLOSE = "</function>"
 PARAMETER_TAG = "<parameter="
 PARAMETER_CLOSE = "</parameter>"
-_WRAP_OPEN = "<tool_call>"
-_WRAP_CLOSE = "</tool_call>"
-_NAME = re.compile(r"""\s*["']?([A-Za-z_][\w.\-]{0,199})["']?\s*>""")
-_KEY = re.compile(r"""\s*["']?([^\s<>="']{1,200})["']?\s*>""")
+WRAP_OPEN = "<tool_call>"
+WRAP_CLOSE = "</tool_call>"
+_NAME = re.compile(r"""[ \t]*["']?([^\s<>"'=]{1,200})["']?[ \t]*>""")
+_KEY = re.compile(r"""[ \t]*["']?([^\s<>"'=]{1,200})["']?[ \t]*>""")
 _DECODER = json.JSONDecoder()
-_EXAMPLE = (f"{FUNCTION_TAG}tool_name>\\n{PARAMETER_TAG}name>\\nvalue\\n{PARAMETER_CLOSE}\\n{FUNCTION_CLOSE}")
+_EXAMPLE = f"{FUNCTION_TAG}tool_name>\\n{PARAMETER_TAG}name>\\nvalue\\n{PARAMETER_CLOSE}\\n{FUNCTION_CLOSE}"
+_CUT = "The tool call was cut off before its closing tag; send the whole call again."
+_STRAY = (f"Text stands between the call's {PARAMETER_TAG}...> tags; send the call again with only its "
+          f"parameters, such as {_EXAMPLE}.")
+
+
+class Finder:
+    """The next occurrence of a few fixed strings in one text, each searched at most once per stretch of
+    text (positions asked for only grow in practice, so scanning a whole reply stays linear)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[str, tuple[int, int]] = {}  # needle -> (searched from, index found or -1)
+
+    def next(self, needle: str, pos: int) -> int:
+        """The index of the first ``needle`` at or after ``pos``, or -1."""
+        known = self._found.get(needle)
+        if known is not None and known[0] <= pos and (known[1] >= pos or known[1] < 0):
+            return known[1]
+        found = self.text.find(needle, pos)
+        self._found[needle] = (pos, found)
+        return found
+
+    def first(self, needles: tuple[str, ...], pos: int, limit: int) -> int:
+        """The index of the first of ``needles`` in ``[pos, limit)``, or ``limit``."""
+        hits = [i for n in needles if 0 <= (i := self.next(n, pos)) < limit]
+        return min(hits, default=limit)
 
 
 def parse_function_tags(text: str, tool_names: Collection[str] | Mapping[str, Any]) -> ParsedReply:
@@ -53,29 +86,33 @@ def parse_function_tags(text: str, tool_names: Collection[str] | Mapping[str, An
             schemas type the raw parameter values (see the module docstring).
 
     Returns:
-        A :class:`~toolwire.parsing.ParsedReply`. Every ``<function=NAME>`` tag that opens a body of
-        ``<parameter=...>`` tags or a JSON object is call syntax (removed from the content, with a
-        ``<tool_call>`` / ``</tool_call>`` pair around it): a bound name gives a ToolCall; an unknown
-        name, a parameter given twice, a value or body cut off before its closing tag (a reply that hit
-        its token limit), or a body that is neither gives an InvalidToolCall keeping the raw text. A
-        missing ``</parameter>`` before the next ``<parameter=`` or ``</function>`` is tolerated, as is a
-        missing ``</function>`` after a complete body. A tag followed by prose and never closed (the
-        format named in a sentence) stays text.
+        A :class:`~toolwire.parsing.ParsedReply`. Call syntax (removed from the content, with a
+        ``<tool_call>`` / ``</tool_call>`` pair around it): a ``<function=NAME>`` tag followed by
+        ``<parameter=...>`` tags, a JSON object, or nothing up to its ``</function>``; inside a
+        ``<tool_call>`` block, any ``<function=NAME>`` tag. A bound name gives a ToolCall; an unknown
+        name, a parameter given twice, text between the parameters, a call the text ends inside (cut
+        off), or, inside a block, a body that is none of those gives an InvalidToolCall keeping the
+        raw text. A missing ``</parameter>`` before the next tag, or a missing ``</function>`` before
+        ``</tool_call>`` or the next call, is tolerated. Outside a block, a tag followed by anything else
+        (the format named in a sentence) stays text.
     """
     collector = Collector(tool_names)
     schemas = tool_names if isinstance(tool_names, Mapping) else {}
+    finder = Finder(text)
     pos = 0
-    while (start := text.find(FUNCTION_TAG, pos)) >= 0:
-        end = read_function_tag(collector, text, start, schemas)
+    while (start := finder.next(FUNCTION_TAG, pos)) >= 0:
+        opened = _wrap_start(text, start)
+        end = read_function_tag(collector, text, start, schemas, marked=opened != start, finder=finder)
         if end is None:  # the tag named in prose, not a call
             pos = start + len(FUNCTION_TAG)
             continue
-        collector.add_span(_wrap_start(text, start), _wrap_end(text, end))
+        collector.add_span(opened, _wrap_end(text, end))
         pos = end
     return collector.result(text)
 
 
-def read_function_tag(collector: Collector, text: str, start: int, schemas: Mapping[str, Any]) -> int | None:
+def read_function_tag(collector: Collector, text: str, start: int, schemas: Mapping[str, Any], *,
+                      marked: bool, limit: int | None = None, finder: Finder | None = None) -> int | None:
     """Record the call whose ``<function=NAME>`` tag is at ``text[start]``.
 
     Args:
@@ -83,98 +120,214 @@ def read_function_tag(collector: Collector, text: str, start: int, schemas: Mapp
         text: the reply.
         start: the index of ``<function=``.
         schemas: ``{tool name: parameters JSON Schema}`` for typing raw values (may be empty).
+        marked: whether the tag stands inside a ``<tool_call>`` block (then whatever follows it is a call,
+            an invalid one when it cannot be read).
+        limit: where the call must end at the latest (the next block), default the end of ``text``.
+        finder: a :class:`Finder` over ``text`` shared by the calls of one reply (keeps the scan linear).
 
     Returns:
-        The end of the call's text (past its ``</function>``, or where the next ``<function=`` tag or the
-        text begins or ends when it has none), or ``None`` when the tag opens no call (it stays text).
+        The end of the call's text (past its ``</function>``, or where its block ends), or ``None`` when
+        the tag opens no call (it stays text).
     """
-    head = _NAME.match(text, start + len(FUNCTION_TAG))
+    finder = finder or Finder(text)
+    limit = len(text) if limit is None else limit
+    head = _NAME.match(text, start + len(FUNCTION_TAG), limit)
     if head is None:
+        if marked:  # a block holding a tag without a name: cut off, or unreadable
+            stop = finder.first((WRAP_CLOSE, WRAP_OPEN), start, limit)
+            cut = stop == len(text) and ">" not in text[start:stop]
+            collector.add_invalid(None, text[start:stop].strip(), _CUT if cut else
+                                  f"The {FUNCTION_TAG}...> tag names no tool; write {_EXAMPLE}.")
+            return stop
         return None
-    body = head.end()
-    following = text.find(FUNCTION_TAG, body)
-    limit = following if following >= 0 else len(text)
-    close = text.find(FUNCTION_CLOSE, body, limit)
-    stop = close if close >= 0 else limit
-    end = close + len(FUNCTION_CLOSE) if close >= 0 else limit
-    first = skip_ws(text, body)
     name = head.group(1)
-    if text.startswith("{", first):  # read by JSON boundaries: a tag inside a string value does no harm
-        try:
-            value, after = decode_value_at(text, first)
-        except DecodeFailure as failure:
-            collector.add_invalid(collector.resolve(name) or name, text[start:end].strip(),
-                                  f"{failure.message} Send the whole tool call again, its arguments one JSON object.")
-            return end
-        j = skip_ws(text, after)
-        end = j + len(FUNCTION_CLOSE) if text.startswith(FUNCTION_CLOSE, j) else after
-        collector.add_object({"name": name, "arguments": value}, text[start:end].strip(), marked=True)
+    body = head.end()
+    block = finder.first((FUNCTION_TAG, WRAP_OPEN, WRAP_CLOSE), body, limit)
+    first = skip_ws(text, body)
+    if text.startswith("{", first) and first < block:  # read by JSON boundaries
+        return _json_body(collector, text, start, first, block, name, finder)
+    if text.startswith(PARAMETER_TAG, first) and first < block:
+        return _parameters(collector, text, start, first, block, name, schemas, finder)
+    close = finder.next(FUNCTION_CLOSE, body)
+    if 0 <= close < block and not text[body:close].strip():  # a call without arguments
+        end = close + len(FUNCTION_CLOSE)
+        _record(collector, name, {}, text[start:end].strip())
         return end
-    raw = text[start:end].strip()
-    if text.startswith(PARAMETER_TAG, first) or (close >= 0 and not text[body:close].strip()):
-        _parameters(collector, text[body:stop], close >= 0, name, raw, schemas)
-    elif close >= 0:
-        collector.add_invalid(collector.resolve(name) or name, raw,
-                              f"The call's body is neither {PARAMETER_TAG}...> tags nor a JSON object; "
-                              f"write {_EXAMPLE}.")
-    else:
+    rest = text[first:block]
+    if block == len(text) and _closing(rest):  # a call without arguments, the text ending inside its </function>
+        _record(collector, name, {}, text[start:block].strip())
+        return block
+    if block == len(text) and (not rest or PARAMETER_TAG.startswith(rest) or FUNCTION_CLOSE.startswith(rest)):
+        if marked or collector.resolve(name):  # cut off right after the tag
+            collector.add_invalid(collector.resolve(name) or name, text[start:block].strip(), _CUT)
+            return block
         return None
+    if not marked:
+        return None
+    end = close + len(FUNCTION_CLOSE) if 0 <= close < block else block
+    collector.add_invalid(collector.resolve(name) or name, text[start:end].strip(),
+                          f"The call's body is neither {PARAMETER_TAG}...> tags nor a JSON object; write {_EXAMPLE}.")
     return end
 
 
-def _parameters(collector: Collector, body: str, closed: bool, name: str, raw: str,
-                schemas: Mapping[str, Any]) -> None:
-    """Record the call whose arguments are the ``<parameter=KEY>VALUE</parameter>`` tags in ``body``."""
+def _json_body(collector: Collector, text: str, start: int, first: int, block: int, name: str,
+               finder: Finder) -> int:
+    """Record the call whose arguments are the JSON object at ``text[first]`` (Llama 3.1's form)."""
+    try:
+        value, after = decode_value_at(text, first)
+    except DecodeFailure as failure:
+        close = finder.next(FUNCTION_CLOSE, first)
+        end = close + len(FUNCTION_CLOSE) if 0 <= close < block else block
+        reason = failure.message.rstrip(".")
+        collector.add_invalid(collector.resolve(name) or name, text[start:end].strip(),
+                              f"{reason}; send the whole tool call again with its arguments as one JSON object.")
+        return end
+    j = skip_ws(text, after)
+    end = j + len(FUNCTION_CLOSE) if text.startswith(FUNCTION_CLOSE, j) else after
+    collector.add_object({"name": name, "arguments": value}, text[start:end].strip(), marked=True)
+    return end
+
+
+def _parameters(collector: Collector, text: str, start: int, p: int, block: int, name: str,
+                schemas: Mapping[str, Any], finder: Finder) -> int:
+    """Record the call whose arguments are the ``<parameter=KEY>VALUE</parameter>`` tags from ``p``; return
+    where it ends."""
+    resolved = collector.resolve(name)
+    schema = schemas.get(resolved) if resolved is not None else None
+    args: dict[str, Any] = {}
+    problem: str | None = None
+    while True:
+        p = skip_ws(text, p)
+        if p >= block:
+            end = block
+            if block == len(text):
+                problem = problem or _CUT
+            break
+        if text.startswith(FUNCTION_CLOSE, p):
+            end = p + len(FUNCTION_CLOSE)
+            break
+        if not text.startswith(PARAMETER_TAG, p):
+            rest = text[p:block]
+            if block == len(text) and _closing(rest):  # the text ends inside the </function>: the call is whole
+                end = block
+                break
+            cut = block == len(text) and (PARAMETER_TAG.startswith(rest) or FUNCTION_CLOSE.startswith(rest))
+            problem = problem or (_CUT if cut else _STRAY)
+            close = finder.next(FUNCTION_CLOSE, p)
+            end = close + len(FUNCTION_CLOSE) if 0 <= close < block else block
+            break
+        key = _KEY.match(text, p + len(PARAMETER_TAG), block)
+        if key is None:
+            cut = block == len(text) and ">" not in text[p:block]
+            problem = problem or (_CUT if cut else f"A {PARAMETER_TAG}...> tag has no readable name; write {_EXAMPLE}.")
+            close = finder.next(FUNCTION_CLOSE, p)
+            end = close + len(FUNCTION_CLOSE) if 0 <= close < block else block
+            break
+        value_end, p, issue = _value_end(text, key.end(), block, finder)
+        problem = problem or issue
+        if key.group(1) in args:
+            problem = problem or f"Parameter {key.group(1)!r} is given twice; give each parameter once."
+        if problem is None:
+            args[key.group(1)] = _typed(_trimmed(text[key.end():value_end]), key.group(1), schema)
+    raw = text[start:end].strip()
+    if problem is not None:
+        collector.add_invalid(resolved or name, raw, problem)
+    else:
+        _record(collector, name, args, raw)
+    return end
+
+
+def _value_end(text: str, start: int, block: int, finder: Finder) -> tuple[int, int, str | None]:
+    """Where the value from ``start`` ends: ``(its end, where scanning goes on, a problem or None)``."""
+    stray = -1  # the first </parameter> followed by text that is not a tag
+    close = finder.next(PARAMETER_CLOSE, start)
+    while 0 <= close < block:
+        after = skip_ws(text, close + len(PARAMETER_CLOSE))
+        if after >= block or text.startswith((PARAMETER_TAG, FUNCTION_CLOSE, WRAP_CLOSE), after) or (
+                block == len(text) and any(tag.startswith(text[after:]) for tag in (PARAMETER_TAG, FUNCTION_CLOSE))):
+            if stray >= 0 and 0 <= finder.next(PARAMETER_TAG, stray) < close:
+                return stray, close, _STRAY  # a parameter after text after a closed value
+            return close, close + len(PARAMETER_CLOSE), None
+        stray = close if stray < 0 else stray
+        close = finder.next(PARAMETER_CLOSE, close + 1)
+    if stray >= 0:
+        return stray, block, _STRAY
+    # no </parameter>: the value runs to the next tag (tolerated) or is cut off with the text
+    end = finder.first((PARAMETER_TAG, FUNCTION_CLOSE), start, block)
+    if end == len(text):
+        return end, end, _CUT
+    return end, end, None
+
+
+def _closing(rest: str) -> bool:
+    """Whether ``rest`` (the end of the text) is the start of a ``</function>`` (``</`` at least)."""
+    return len(rest) >= 2 and FUNCTION_CLOSE.startswith(rest)
+
+
+def _trimmed(value: str) -> str:
+    """``value`` without one line break at each end (the template writes the value on its own lines)."""
+    for brk in ("\r\n", "\n"):
+        if value.startswith(brk):
+            value = value[len(brk):]
+            break
+    for brk in ("\r\n", "\n"):
+        if value.endswith(brk):
+            return value[: -len(brk)]
+    return value
+
+
+def _record(collector: Collector, name: str, args: dict[str, Any], raw: str) -> None:
+    """A call of ``name`` with ``args``, or an invalid call when no bound tool has that name."""
     resolved = collector.resolve(name)
     if resolved is None:
         collector.add_invalid(name, raw, collector.unknown_error(name))
-        return
-    schema = schemas.get(resolved) if isinstance(schemas.get(resolved), Mapping) else None
-    args: dict[str, Any] = {}
-    pos = 0
-    while (at := body.find(PARAMETER_TAG, pos)) >= 0:
-        key = _KEY.match(body, at + len(PARAMETER_TAG))
-        if key is None:
-            collector.add_invalid(resolved, raw, f"A {PARAMETER_TAG} tag has no readable name; write {_EXAMPLE}.")
-            return
-        start = key.end()
-        ends = [i for i in (body.find(PARAMETER_CLOSE, start), body.find(PARAMETER_TAG, start)) if i >= 0]
-        value_end = min(ends) if ends else len(body)
-        if not ends and not closed:
-            collector.add_invalid(resolved, raw, f"The value of {key.group(1)!r} was cut off before its "
-                                  f"{PARAMETER_CLOSE}; send the whole tool call again.")
-            return
-        if key.group(1) in args:
-            collector.add_invalid(resolved, raw, f"Parameter {key.group(1)!r} is given twice; give each "
-                                  "parameter once.")
-            return
-        value = body[start:value_end].removeprefix("\n").removesuffix("\n")
-        args[key.group(1)] = _typed(value, key.group(1), schema)
-        pos = value_end + (len(PARAMETER_CLOSE) if body.startswith(PARAMETER_CLOSE, value_end) else 0)
-    collector.add_call(resolved, args, raw=raw)
+    else:
+        collector.add_call(resolved, args, raw=raw)
 
 
 def _typed(value: str, key: str, schema: Mapping[str, Any] | None) -> Any:
     """``value`` typed by property ``key`` of ``schema``: text when it admits a string or is unknown."""
-    props = schema.get("properties") if schema is not None else None
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(props, Mapping) or key not in props:
         return value
-    kinds = _wanted_kinds(props[key], schema)  # type: ignore[arg-type]
+    prop = _resolve(props[key], schema)  # type: ignore[arg-type]
+    kinds = _wanted_kinds(prop, schema)  # type: ignore[arg-type]
+    text = value.strip()
+    decoded = _decoded(text)
+    options = prop.get("enum") if isinstance(prop, Mapping) else None
+    if (isinstance(options, list) and decoded is not _NONE and not isinstance(decoded, str)
+            and any(decoded == o and type(decoded) is type(o) for o in options)):
+        return decoded
+    if "null" in kinds and text == "null":  # how the template writes None, whatever else the type admits
+        return None
     if not kinds or "string" in kinds:
         return value
-    text = value.strip()
-    try:
-        decoded = _DECODER.decode(text)
-    except (json.JSONDecodeError, RecursionError):
-        decoded = _literal(text) if text[:1] in "[{(" else None
-        if decoded is None:
-            lowered = text.lower()
-            if "boolean" in kinds and lowered in ("true", "false"):
-                return lowered == "true"
-            if "null" in kinds and lowered in ("none", "null"):
-                return None
-            return value
+    if decoded is _NONE:
+        lowered = text.lower()
+        if "boolean" in kinds and lowered in ("true", "false"):
+            return lowered == "true"
+        if "null" in kinds and lowered == "none":
+            return None
+        return value
+    if isinstance(decoded, float) and decoded.is_integer() and "integer" in kinds and "number" not in kinds:
+        return int(decoded)
     return decoded if _fits(decoded, kinds) else value
+
+
+_NONE = object()
+
+
+def _decoded(text: str) -> Any:
+    """The JSON value of ``text`` (or, for a bracketed one, its Python-literal value), else ``_NONE``."""
+    try:
+        return _DECODER.decode(text)
+    except (ValueError, RecursionError):  # JSONDecodeError, and int() refusing over 4,300 digits
+        pass
+    if text[:1] in "[{(":
+        value = _literal(text)
+        if value is not None:
+            return value
+    return _NONE
 
 
 def _fits(value: Any, kinds: set[str]) -> bool:
@@ -184,7 +337,7 @@ def _fits(value: Any, kinds: set[str]) -> bool:
     if isinstance(value, int):
         return bool(kinds & {"integer", "number"})
     if isinstance(value, float):
-        return "number" in kinds or ("integer" in kinds and value.is_integer())
+        return "number" in kinds
     if value is None:
         return "null" in kinds
     if isinstance(value, dict):
@@ -196,11 +349,17 @@ def _fits(value: Any, kinds: set[str]) -> bool:
 
 def _wrap_start(text: str, start: int) -> int:
     """``start``, or the start of a ``<tool_call>`` tag right before it (whitespace between)."""
-    before = text[:start].rstrip()
-    return len(before) - len(_WRAP_OPEN) if before.endswith(_WRAP_OPEN) else start
+    j = start
+    while j > 0 and text[j - 1].isspace():
+        j -= 1
+    return j - len(WRAP_OPEN) if text.startswith(WRAP_OPEN, j - len(WRAP_OPEN)) and j >= len(WRAP_OPEN) else start
 
 
 def _wrap_end(text: str, end: int) -> int:
-    """``end``, or the end of a ``</tool_call>`` tag right after it (whitespace between)."""
+    """``end``, or the end of a ``</tool_call>`` tag right after it (whitespace between; a tag the text
+    ends inside counts)."""
     after = skip_ws(text, end)
-    return after + len(_WRAP_CLOSE) if text.startswith(_WRAP_CLOSE, after) else end
+    if text.startswith(WRAP_CLOSE, after):
+        return after + len(WRAP_CLOSE)
+    rest = text[after:]
+    return len(text) if rest and len(rest) < len(WRAP_CLOSE) and WRAP_CLOSE.startswith(rest) else end

@@ -16,7 +16,7 @@ from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_value, call_head
 from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
-from toolwire.parsing.function_tags import FUNCTION_TAG, read_function_tag
+from toolwire.parsing.function_tags import FUNCTION_TAG, Finder, read_function_tag
 from toolwire.parsing.pythonic import call_at
 
 __all__ = ["OPEN_TAG", "parse_hermes"]
@@ -48,6 +48,7 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
     """
     collector = Collector(tool_names)
     schemas = tool_names if isinstance(tool_names, Mapping) else {}
+    finder = Finder(text)  # one for the reply, so that reading many blocks stays linear
     pos = 0
     n = len(text)
     while True:
@@ -63,7 +64,7 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         if fence is not None:
             first = fence.end()
         if text.startswith(FUNCTION_TAG, first):  # Qwen3-Coder: <function=NAME> tags inside the block
-            pos = _function_tags(collector, text, first, limit, schemas)
+            pos = _function_tags(collector, text, first, limit, schemas, finder)
             collector.add_span(start, pos)
             continue
         end = call_at(collector, text, first) if first < limit and text[first] != "{" else None
@@ -83,18 +84,15 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
     return collector.result(text)
 
 
-def _function_tags(collector: Collector, text: str, p: int, limit: int, schemas: Mapping[str, Any]) -> int:
+def _function_tags(collector: Collector, text: str, p: int, limit: int, schemas: Mapping[str, Any],
+                   finder: Finder) -> int:
     """Read the ``<function=NAME>`` calls of one block from ``p``; return the end of the block (past its
     ``</tool_call>`` when it has one)."""
     end = p
     while p < limit and text.startswith(FUNCTION_TAG, p):
-        stop = read_function_tag(collector, text, p, schemas)
-        if stop is None:  # a tag with no readable name: the block's text is one invalid call
-            close = text.find(CLOSE_TAG, p, limit)
-            stop = close if close >= 0 else limit
-            collector.add_invalid(None, text[p:stop].strip(), _EMPTY)
-        end = stop
-        p = skip_ws(text, stop)
+        stop = read_function_tag(collector, text, p, schemas, marked=True, limit=limit, finder=finder)
+        end = stop if stop is not None else limit
+        p = skip_ws(text, end)
     return _after_close(text, end)
 
 
