@@ -45,6 +45,8 @@ def _calls(message: AIMessage) -> list[tuple[str, dict[str, Any]]]:
     '```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```',
     '{"name": "get_weather", "parameters": {"city": "Paris"}}',
     '[get_weather(city="Paris")]',
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+    '<function=get_weather>{"city": "Paris"}</function>',
 ])
 def test_a_call_left_in_the_text_is_read_in_invoke_and_stream(raw: RawServer, make: Callable[..., ChatOpenAI],
                                                               text: str) -> None:
@@ -199,3 +201,22 @@ def test_a_split_fence_and_a_call_wrapped_twice_read_alike_in_invoke_and_stream(
             assert [c["args"] for c in merged.tool_calls] == [c["args"] for c in whole[1]]  # type: ignore[union-attr]
             assert "`" not in "".join(c.content for c in out)  # type: ignore[misc]
         assert whole[1][0]["args"] in ({"city": "Paris"}, {"city": "Oslo"})
+
+
+def test_qwen3_coder_values_left_in_the_text_are_typed_by_the_bound_tools_schema(
+        raw: RawServer, make: Callable[..., ChatOpenAI]) -> None:
+    from toolwire import tool
+
+    @tool
+    def add(a: int, b: float, exact: bool = False) -> str:
+        """Add two numbers."""
+        return str(a + b)
+
+    text = ("<tool_call>\n<function=add>\n<parameter=a>\n2\n</parameter>\n<parameter=b>\n0.5\n</parameter>\n"
+            "<parameter=exact>\ntrue\n</parameter>\n</function>\n</tool_call>")
+    raw.queue(Raw(body=completion({"role": "assistant", "content": text})), Raw(events=_events(text)))
+    bound = make().bind_tools([add])
+    whole = bound.invoke("q")
+    streamed = merge_chunks(list(bound.stream("q")), as_chunk=False)
+    for reply in (whole, streamed):
+        assert _calls(reply) == [("add", {"a": 2, "b": 0.5, "exact": True})] and reply.content == ""
