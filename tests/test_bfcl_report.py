@@ -213,14 +213,27 @@ def test_resume_refuses_a_report_of_other_default_dialects(tmp_path: Path) -> No
     after = oracle()
     after.dialect = None  # type: ignore[attr-defined]
     after.default_dialects = lambda: "pythonic; json with 2+ tools"  # type: ignore[attr-defined]
-    with pytest.raises(UserError, match="default_dialects 'pythonic' there, 'pythonic; json with 2\\+ tools' now"):
+    with pytest.raises(UserError, match="the model's default dialects 'pythonic' there, 'pythonic; json with 2\\+ "
+                       "tools' now"):
         run_bfcl(after, DATA, "multiple", limit=4, out=out)
     assert after.calls == 0
     same = oracle()
     same.dialect = None  # type: ignore[attr-defined]
     same.default_dialects = lambda: "pythonic"  # type: ignore[attr-defined]
+    saved = json.loads(out.read_text())
+    saved["started"] = "2020-01-02T03:04:05+00:00"
+    out.write_text(json.dumps(saved))
     run_bfcl(same, DATA, "multiple", limit=4, out=out)
-    assert same.calls == 2
+    resumed = json.loads(out.read_text())
+    assert same.calls == 2 and resumed["started"] == "2020-01-02T03:04:05+00:00"  # a resumed run keeps its start
+    assert resumed["finished"] > resumed["started"]
+    # a dialect named now: the message names the option, not the defaults it replaces
+    named = oracle()
+    named.dialect = "json"  # type: ignore[attr-defined]
+    with pytest.raises(UserError) as refused:
+        run_bfcl(named, DATA, "multiple", limit=4, out=out)
+    assert "(--dialect the model's default there, 'json' now)" in str(refused.value)
+    assert "default dialects" not in str(refused.value)
 
 
 def test_a_smaller_rerun_keeps_the_items_outside_its_selection(tmp_path: Path) -> None:

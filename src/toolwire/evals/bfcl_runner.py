@@ -145,27 +145,41 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
                       int(usage.get("output_tokens") or 0), item.question_text, text)
 
 
-def _previous(out: Path | None, model: str,
-              settings: dict[str, Any]) -> tuple[dict[str, ItemResult], list[ItemResult], list[str]]:
-    """The scored items of an existing report at ``out``: ``(reusable by id, all items, its categories)``.
+_LABELS = {"dialect": "--dialect", "min_call_probability": "--min-call-probability",
+           "min_value_probability": "--min-value-probability", "optional_argument_share": "--optional-argument-share",
+           "default_dialects": "the model's default dialects"}
+"""How a setting is named in the message refusing to resume a report run with other settings."""
+
+
+def _setting_text(value: Any) -> str:
+    return "the model's default" if value is None else repr(value)
+
+
+def _previous(out: Path | None, model: str, settings: dict[str, Any]
+              ) -> tuple[dict[str, ItemResult], list[ItemResult], list[str], str | None]:
+    """The scored items of an existing report at ``out``: ``(reusable by id, all items, its categories, when it
+    was started)``.
 
     Raises:
         UserError: the file holds another model's report, or one run with other settings (it is never replaced
             or mixed silently); a report written before settings were recorded is resumed.
     """
     if out is None or not out.exists():
-        return {}, [], []
+        return {}, [], [], None
     old = Report.load(out)
     if old.model != model:
         raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {model!r}: pass another --out, "
                         "or delete the file to start over.")
     if old.settings is not None:
-        changed = [f"{k} {old.settings.get(k)!r} there, {settings.get(k)!r} now"
-                   for k in sorted(set(old.settings) | set(settings)) if old.settings.get(k) != settings.get(k)]
+        changed = [f"{_LABELS.get(k, k)} {_setting_text(old.settings.get(k))} there, "
+                   f"{_setting_text(settings.get(k))} now"
+                   for k in sorted(set(old.settings) | set(settings)) if old.settings.get(k) != settings.get(k)
+                   and not (k == "default_dialects" and old.settings.get("dialect") != settings.get("dialect"))]
         if changed:
             raise UserError(f"{str(out)!r} holds a run with other settings ({'; '.join(changed)}): pass another "
                             "--out, or the same options to resume it.")
-    return {i.id: i for i in old.items if i.reason != "error"}, list(old.items), list(old.categories)
+    return ({i.id: i for i in old.items if i.reason != "error"}, list(old.items), list(old.categories),
+            old.started or None)
 
 
 def _same_item(old: ItemResult, item: Any) -> bool:
@@ -219,15 +233,15 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
     name = model_label(model)
     settings = model_settings(model)
     done: dict[str, ItemResult] = {}
-    previous, before, old_categories = _previous(out_path, name, settings)
+    previous, before, old_categories, started = _previous(out_path, name, settings)
     for item in items:
         old = previous.get(item.id)
         if old is not None and _same_item(old, item):
             done[item.id] = old
     selected = {item.id for item in items}
     kept = [i for i in before if i.id not in selected]  # scored earlier, outside this run's selection
-    report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir), _now(),
-                    settings=settings)
+    report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir),
+                    started or _now(), settings=settings)  # a resumed run keeps its start
     cache: dict[str, str] = {}
 
     def publish(final: bool = False) -> None:
