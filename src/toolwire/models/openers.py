@@ -66,9 +66,11 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool,
         return out
     if fmt == "json":
         fences = () if in_block else ("```json\n", "```\n")
+        # ``{{"name"``: Qwen2.5's chat template writes its example call with doubled braces (a Jinja string
+        # meant to escape them), and qwen2.5-coder copies them; the call is then generated again under the grammar
         return [[("ws", ()), ("opt", fences), ("ws", ()), ("opt", ("[",)), ("ws", ()),
-                 ("lit", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()),
-                 ("name", tuple(f'"{n}"' for n in tools))]]
+                 ("lit", ("{",)), ("opt", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)),
+                 ("ws", ()), ("name", tuple(f'"{n}"' for n in tools))]]
     if fmt == "hermes":
         return [[("ws", ()), ("lit", ("<tool_call>",))]]
     return []
