@@ -517,6 +517,37 @@ def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():
     assert probability == pytest.approx(0.15) and opening == [1]
 
 
+
+def test_before_a_decline_the_other_first_tokens_are_followed_apart():
+    # qwen2.5-coder-1.5b on the book's first question with one tool: "['" (0.44) then an unsure name (0.23), or
+    # "[" (0.39) then a sure one; following only the path taken said 0.22, below the bar, and the call was lost
+    from toolwire.models._call_checks import opening_paths_probability, opening_probability
+
+    loaded = _Pieces({1: "[", 2: "['", 3: "Hello", 4: "get", 5: "_weather", 6: "(", 7: "Paris", 8: "x", 9: "[get"})
+    scanner = OpenerScanner(("pythonic",), NAMES)
+    steps = [{2: 0.44, 1: 0.39, 3: 0.1, 9: 0.03}, {4: 0.23, 7: 0.7, 8: 0.07}, {5: 1.0}, {6: 1.0}]
+    text, ends = "['get_weather(", [2, 5, 13, 14]
+    old, opening, _ = opening_probability(loaded, scanner, text, "", ends, steps, 0)
+    assert old == pytest.approx((0.44 + 0.39 + 0.03) * 0.23) and sorted(opening) == [1, 2, 9]
+    asked: list[int] = []
+
+    def follow(token: int) -> dict[int, float] | None:
+        asked.append(token)
+        return {4: 0.9, 8: 0.1}  # after "[": the name, surely
+
+    new = opening_paths_probability(loaded, scanner, text, "", ends, steps, 0, 2, follow)
+    # "['" by its own path, "[" by the one followed, "[get" (below 0.05) as the path taken
+    assert new == pytest.approx(0.44 * 0.23 + 0.39 * 0.9 + 0.03 * 0.23) and asked == [1]
+    # a token banned there opens nothing; a follower that cannot evaluate leaves the path taken's figure
+    assert opening_paths_probability(loaded, scanner, text, "", ends, steps, 0, 2, follow, banned={1}) == (
+        pytest.approx((0.44 + 0.03) * 0.23))
+    assert opening_paths_probability(loaded, scanner, text, "", ends, steps, 0, 2, lambda t: None) == (
+        pytest.approx(old))
+    # an opening of one token is judged as before
+    assert opening_paths_probability(loaded, scanner, "[get_weather(", "", [12], [{9: 0.6, 3: 0.4}], 0, 9,
+                                     follow) == pytest.approx(opening_probability(
+                                         loaded, scanner, "[get_weather(", "", [12], [{9: 0.6, 3: 0.4}], 0)[0])
+
 def test_a_bare_call_opening_a_code_block_opens_a_call():
     # after a declined call the model often says which function it would call and writes the call in a
     # fenced block (BFCL multiple_44: ```python\ncalculate_weight_in_space(weight_earth_kg=70, planet="Mars")```),
@@ -845,3 +876,14 @@ def test_chat_model_default_dialects_as_a_report_records_them():
     assert model("Qwen2.5 Coder 1.5B Instruct").default_dialects() == "pythonic; json with 2+ tools"
     assert model("Qwen2.5 Coder 0.5B Instruct").default_dialects() == "json"
     assert model("Qwen2.5 Coder 1.5B Instruct", dialect="pythonic").default_dialects() is None
+
+
+def test_a_json_call_with_doubled_braces_opens_a_call():
+    # Qwen2.5's chat template shows its example call as {{"name": ...}} (a Jinja string meant to escape the
+    # braces) and qwen2.5-coder copies them under dialect="template": the opening is recognised, and the call is
+    # generated again under the grammar (which does not take the second brace)
+    text = '{{"name": "get_weather", "arguments": {"city": "Paris"}}}'
+    scanner = OpenerScanner(("hermes", "json"), NAMES)
+    found = [i for i in range(1, len(text) + 1) if scanner.feed(text[:i]) is not None]
+    assert found and text[:found[0]] == '{{"name": "get_weather"'
+    assert OpenerScanner(("json",), NAMES).feed('{{"name": "calculate_sum"') is None  # an unbound name: no call

@@ -8,13 +8,22 @@ from __future__ import annotations
 import codecs
 import json
 import time
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from toolwire.errors import ContextOverflowError, ProviderError, UserError
 from toolwire.messages import AIMessageChunk
 from toolwire.models._argument_lean import ArgumentLean
-from toolwire.models._call_checks import CallSpec, conversation_texts, made_up_value, opening_probability, stream_spans
+from toolwire.models._call_checks import (
+    CallSpec,
+    conversation_texts,
+    made_up_value,
+    opening_paths_probability,
+    opening_probability,
+    stream_spans,
+)
 from toolwire.models._decoding import greedy_tokens
 from toolwire.models._fit import fit_tool_results
 from toolwire.models._loaded import LoadedModel, _llama_cpp
@@ -287,6 +296,11 @@ class Generation:
                         first = next(i for i, end in enumerate(ends) if end > pos)
                         probability, opening, spaces = opening_probability(loaded, scanner, text, base, ends, steps,
                                                                            first)
+                        if probability < gate:  # before declining, the other first tokens followed apart
+                            follow = self._follower(loaded, [*tokens, *prior, *made[:first]])
+                            probability = max(probability, opening_paths_probability(
+                                loaded, scanner, text, base, ends, steps, first, made[first], follow,
+                                bans_at.get(len(prior) + first, ())))
                         self.call_probability = probability
                         if probability < gate:
                             restart = first, [*opening, *spaces], False
@@ -351,6 +365,33 @@ class Generation:
         if piece:
             yield AIMessageChunk(piece)
         return text, "", None
+
+    @staticmethod
+    def _follower(loaded: LoadedModel, prefix: list[int]) -> Callable[[int], dict[int, float] | None]:
+        """``follow(token)``: the model's 32 likeliest next tokens after ``prefix`` + ``token`` with their
+        probabilities (softmax of the logits), for :func:`~toolwire.models._call_checks.opening_paths_probability`.
+        The paused reply's state (KV cache, tokens) is saved before and put back after, so its generation goes
+        on as if nothing had run; None when the KV cache does not hold ``prefix`` or cannot drop what follows."""
+        def follow(token: int) -> dict[int, float] | None:
+            llm = getattr(loaded, "llm", None)  # a stand-in model without llama.cpp state follows nothing
+            n = len(prefix)
+            if llm is None or llm.n_tokens < n or list(llm.input_ids[:n]) != prefix:
+                return None
+            state = loaded.save_state()
+            try:
+                if not llm._ctx.kv_cache_seq_rm(-1, n, -1):
+                    return None
+                llm.n_tokens = n
+                llm.eval([token])
+                logits = np.ctypeslib.as_array(_llama_cpp().llama_get_logits_ith(llm._ctx.ctx, -1),
+                                               shape=(llm.n_vocab(),)).astype(np.float64)
+            finally:
+                loaded.restore_state(state)
+            p = np.exp(logits - logits.max())
+            p /= p.sum()
+            top = np.argpartition(p, -32)[-32:]
+            return {int(t): float(p[t]) for t in top}
+        return follow
 
     def _unknown_restart(self, loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, pos: int,
                          ends: list[int], made: list[int], steps: list[dict[int, float]] | None

@@ -83,7 +83,10 @@ class ChatLlamaCpp(BaseChatModel):
         min_call_probability: at temperature 0 with ``tool_choice`` auto, a tool call is made only when the
             model's probability of opening a call there (``[get_weather(``: at each of its tokens, the
             summed probability of every token that goes on opening a call to a bound tool, multiplied over
-            its tokens) is at least this (0 to 1); otherwise the reply goes on from before that opening
+            its tokens; before a decline, each first token of the opening with probability 0.05 or more is
+            followed one token further instead of taken to go on as the path the model took:
+            :func:`~toolwire.models._call_checks.opening_paths_probability`) is at least this (0 to 1);
+            otherwise the reply goes on from before that opening
             with those tokens banned (up to 3 openings per reply, then text). 0 turns the check off; None
             (default) takes the dialect's bar (:attr:`~toolwire.models.dialects.Dialect.min_call_probability`:
             0.25 for ``pythonic``, 0 for the others). When it or ``min_value_probability`` is on and a call
