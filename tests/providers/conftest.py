@@ -32,7 +32,8 @@ MODEL_NAMES = {"openai-chat": "gpt-5-mini", "openai-responses": "gpt-5-mini", "a
                "gemini": "gemini-2.5-flash"}
 KEY = "sk-wire-test-SECRET-0123456789abcdef"
 KEY_ENV = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL",
-           "ANTHROPIC_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID")
+           "ANTHROPIC_BASE_URL", "GOOGLE_GENAI_USE_VERTEXAI", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID",
+           "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT")
 _LOCAL = {"127.0.0.1", "localhost", "::1"}
 
 

@@ -75,7 +75,7 @@ class OpenAIChat:
     name = "openai-chat"
 
     def route(self, path: str, query: Any) -> str | None:
-        return "chat" if path == "/v1/chat/completions" else None
+        return "chat" if path in ("/v1/chat/completions", "/openai/v1/chat/completions") else None  # OpenAI, Azure v1
 
     def is_stream(self, route: str, body: Any, query: Any) -> bool:
         return isinstance(body, dict) and body.get("stream") is True
@@ -271,7 +271,7 @@ class OpenAIResponses:
     name = "openai-responses"
 
     def route(self, path: str, query: Any) -> str | None:
-        return "responses" if path == "/v1/responses" else None
+        return "responses" if path in ("/v1/responses", "/openai/v1/responses") else None
 
     is_stream = OpenAIChat.is_stream
     model_of = OpenAIChat.model_of

@@ -5,6 +5,8 @@ Forms:
 * ``"local"`` or ``""`` - the default embedded model (:class:`~toolwire.models.ChatLlamaCpp`);
   ``"local:<registry name>"`` or a registry name such as ``"qwen2.5-coder-0.5b"``; a path to a ``.gguf``.
 * ``"openai:<model>"`` (``gpt-5-mini``...), ``"anthropic:<model>"``, ``"google:<model>"``.
+* ``"azure_openai:<deployment>"`` (LangChain's provider name): Azure OpenAI's v1 API at ``base_url=`` or
+  ``AZURE_OPENAI_ENDPOINT`` (the resource URL), key ``AZURE_OPENAI_API_KEY``; see ``ChatOpenAI``.
 * ``"openai-compatible:<model>@<base_url>"`` for vLLM, SGLang, llama.cpp server, Ollama, LM Studio; the name
   ends at the ``@`` before the URL's ``http://`` or ``https://``, so the URL may carry ``user:token@``.
 * ``"scripted"`` is not offered: tests build :class:`~toolwire.testing.ScriptedChatModel` directly.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import inspect
+import os
 import re
 from typing import Any
 
@@ -28,6 +31,7 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
     "local": ("toolwire.models.llamacpp", "ChatLlamaCpp", "local"),
     "openai": ("toolwire.models.openai", "ChatOpenAI", "openai"),
     "openai-compatible": ("toolwire.models.openai", "ChatOpenAI", "openai"),
+    "azure_openai": ("toolwire.models.openai", "ChatOpenAI", "openai"),
     "anthropic": ("toolwire.models.anthropic", "ChatAnthropic", "anthropic"),
     "google": ("toolwire.models.google", "ChatGoogleGenAI", "google"),
 }
@@ -106,6 +110,11 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         return cls(model=model, base_url=base_url, **kwargs)
     if not rest:
         raise UserError(f"Name the model after the provider, e.g. '{provider}:<model name>'.")
+    if provider == "azure_openai":
+        kwargs["base_url"] = kwargs.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT", "").strip()
+        if not kwargs["base_url"]:
+            raise UserError("Set AZURE_OPENAI_ENDPOINT to your Azure OpenAI resource URL "
+                            "(https://RESOURCE.openai.azure.com), or pass base_url=...")
     return cls(model=rest, **kwargs)
 
 

@@ -2,7 +2,9 @@
 
 Thin I/O over the official ``openai`` SDK (``pip install 'toolwire[openai]'``); the formats live in
 :mod:`toolwire.models.lowering.openai`. With ``base_url`` it talks to any server that speaks Chat
-Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy key is fine).
+Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy key is fine). An Azure OpenAI
+``base_url`` is OpenAI's own service behind Microsoft's v1 API, so it keeps OpenAI's rules (see
+:func:`azure_v1_url`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import functools
 import os
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
@@ -21,9 +24,48 @@ from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
 from toolwire.models.lowering._stream_errors import error_status
 
-__all__ = ["ChatOpenAI"]
+__all__ = ["ChatOpenAI", "azure_v1_url"]
 
 OPENAI_URL = "https://api.openai.com/v1"
+# Azure OpenAI resource hosts (Azure public cloud, AI Foundry, US Government, China): Microsoft Learn,
+# "Azure OpenAI in Azure AI Foundry Models v1 API" and the sovereign-cloud endpoint lists
+AZURE_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com", ".openai.azure.us",
+               ".openai.azure.cn")
+AZURE_V1_PATH = "/openai/v1"
+
+
+def azure_v1_url(base_url: str | None) -> str | None:
+    """The v1 API URL of an Azure OpenAI resource, or None for a ``base_url`` that is not Azure's.
+
+    Azure's v1 API (Microsoft Learn, "Azure OpenAI v1 API lifecycle", generally available since August 2025)
+    speaks OpenAI's Chat Completions and Responses APIs at ``https://RESOURCE.openai.azure.com/openai/v1/``,
+    with the deployment name as the model and the key as a bearer token, so the plain OpenAI client reaches
+    it. A resource URL alone (what ``AZURE_OPENAI_ENDPOINT`` holds) or one ending at ``/openai`` gets
+    ``/openai/v1`` added.
+
+    Args:
+        base_url: the URL the user gave, or None.
+
+    Returns:
+        The URL ending in ``/openai/v1``, or None when ``base_url`` is None or its host is not an Azure
+        OpenAI host (:data:`AZURE_HOSTS`).
+
+    Raises:
+        UserError: an Azure URL of the older per-deployment API (``/openai/deployments/NAME``, which needs an
+            ``api-version`` on every request) or of another path: the message gives the v1 URL to use.
+    """
+    if not base_url:
+        return None
+    parts = urlsplit(str(base_url).strip())
+    host = (parts.hostname or "").lower()
+    if not host.endswith(AZURE_HOSTS):
+        return None
+    path = parts.path.rstrip("/")
+    if path in ("", "/openai", AZURE_V1_PATH):
+        return urlunsplit((parts.scheme, parts.netloc, AZURE_V1_PATH, "", ""))
+    root = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+    raise UserError(f"Azure OpenAI is reached through its v1 API: set base_url to {redact_url(root)}{AZURE_V1_PATH} "
+                    "and pass the deployment name as the model.")
 
 
 class ChatOpenAI(SDKChatModel):
@@ -39,7 +81,7 @@ class ChatOpenAI(SDKChatModel):
         text_tool_calls: read tool calls the server left in the reply's text (``<tool_call>`` blocks, JSON
             call objects, ``[f(a=1)]`` lists, for bound tool names only) when the reply has no native
             ``tool_calls``; a server that does not parse the model's calls itself sends them that way.
-            ``None`` (default): on for a ``base_url`` that is not OpenAI's, off for OpenAI. Such a reply has
+            ``None`` (default): on for a ``base_url`` that is not OpenAI's or Azure's, off for them. Such a reply has
             ``response_metadata["tool_calls_from_text"] = True`` (:mod:`toolwire.models._text_calls` gives
             the rules, the same in ``invoke`` and ``stream``). Never with ``tool_choice="none"``.
         **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
@@ -50,9 +92,14 @@ class ChatOpenAI(SDKChatModel):
     is not OpenAI's and no key, a dummy key is sent (local servers ignore it). ``max_tokens`` is sent as
     ``max_completion_tokens`` to OpenAI and as ``max_tokens`` to other servers.
 
+    An Azure OpenAI ``base_url`` (:func:`azure_v1_url`; the model is the deployment name) is treated as OpenAI:
+    a key is needed (``api_key``, ``AZURE_OPENAI_API_KEY`` or ``OPENAI_API_KEY``), ``max_completion_tokens``
+    is sent (Azure's reasoning deployments refuse ``max_tokens``) and no calls are read from text.
+
     Raises:
-        UserError: the ``openai`` package is missing, no key is set for OpenAI itself, or
-            ``use_responses_api=True`` with an ``openai`` package too old to have the Responses API.
+        UserError: the ``openai`` package is missing, no key is set for OpenAI or Azure, an Azure ``base_url``
+            is not of the v1 API, or ``use_responses_api=True`` with an ``openai`` package too old to have
+            the Responses API.
     """
 
     provider: ClassVar[str] = "openai"
@@ -67,7 +114,12 @@ class ChatOpenAI(SDKChatModel):
         self.stream_usage = stream_usage
         self.organization = organization
         kwargs["base_url"] = kwargs.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
-        self._compatible = bool(kwargs["base_url"]) and not str(kwargs["base_url"]).startswith(OPENAI_URL)
+        azure = azure_v1_url(kwargs["base_url"])
+        if azure:
+            kwargs["base_url"] = azure
+            self.key_env = ("AZURE_OPENAI_API_KEY", *type(self).key_env)  # type: ignore[misc]
+        self._compatible = (bool(kwargs["base_url"]) and not azure
+                            and not str(kwargs["base_url"]).startswith(OPENAI_URL))
         self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
@@ -165,7 +217,7 @@ class ChatOpenAI(SDKChatModel):
         sdk = self.sdk
         if isinstance(exc, sdk.APIStatusError):
             message = error_message(exc)
-            return status_error(self.provider, exc.status_code, message, key_env="OPENAI_API_KEY",
+            return status_error(self.provider, exc.status_code, message, key_env=" or ".join(self.key_env),
                                 hint=self._stream_options_hint(exc.status_code, message, exc.body))
         if isinstance(exc, sdk.APITimeoutError):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
@@ -175,7 +227,7 @@ class ChatOpenAI(SDKChatModel):
         if isinstance(exc, sdk.OpenAIError):  # e.g. an {"error": ...} event in a stream
             status = self._event_status(exc)
             if status is not None:
-                return status_error(self.provider, status, error_message(exc), key_env="OPENAI_API_KEY")
+                return status_error(self.provider, status, error_message(exc), key_env=" or ".join(self.key_env))
             return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
