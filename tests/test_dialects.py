@@ -887,3 +887,40 @@ def test_a_json_call_with_doubled_braces_opens_a_call():
     found = [i for i in range(1, len(text) + 1) if scanner.feed(text[:i]) is not None]
     assert found and text[:found[0]] == '{{"name": "get_weather"'
     assert OpenerScanner(("json",), NAMES).feed('{{"name": "calculate_sum"') is None  # an unbound name: no call
+
+
+# A chat template in the style of Qwen3-Coder's (written for this test): calls as <function=NAME> and
+# <parameter=KEY> tags inside <tool_call> blocks, a string value as it is and any other as JSON.
+CODER_TEMPLATE = (
+    "{%- if tools %}<|im_start|>system\n# Tools\n<tools>{% for tool in tools %}\n{{ tool | tojson }}{% endfor %}"
+    "\n</tools>\nCall a function as <tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n"
+    "</function>\n</tool_call><|im_end|>\n{%- endif %}"
+    "{%- for message in messages %}"
+    "{%- if message.role == 'assistant' and message.tool_calls %}<|im_start|>assistant{{ message.content or '' }}"
+    "{%- for call in message.tool_calls %}{% set f = call.function %}"
+    "{{- '\n<tool_call>\n<function=' + f.name + '>\n' }}"
+    "{%- for key, value in f.arguments | items %}{{- '<parameter=' + key + '>\n' }}"
+    "{{- value if value is string else value | tojson }}{{- '\n</parameter>\n' }}{%- endfor %}"
+    "{{- '</function>\n</tool_call>' }}{%- endfor %}<|im_end|>\n"
+    "{%- elif message.role == 'tool' %}<|im_start|>user\n<tool_response>\n{{ message.content }}\n"
+    "</tool_response><|im_end|>\n"
+    "{%- else %}<|im_start|>{{ message.role }}\n{{ message.content }}<|im_end|>\n{%- endif %}{%- endfor %}"
+    "{%- if add_generation_prompt %}<|im_start|>assistant\n{%- endif %}"
+)
+
+
+def test_a_template_that_writes_function_tags_generates_them():
+    """Qwen3-Coder's template writes calls as XML tags: the template dialect generates them under the
+    ``function_tag`` grammar (not JSON inside the block), and reads them back typed by the schema."""
+    assert get_dialect("template", QWEN_TEMPLATE).formats == ("hermes", "json")
+    dialect = get_dialect("template", CODER_TEMPLATE)
+    assert dialect.formats == ("function_tag", "json")
+    assert OpenerScanner(dialect.formats, NAMES).feed("I will look.\n<tool_call>") == (13, "function_tag")
+    calls = [tool_call("get_weather", {"city": "Tóquio"}, "c1"), tool_call("calculate", {"expression": "1 + 1"}, "c2")]
+    history = ChatTemplate(CODER_TEMPLATE).render(dialect.render([HumanMessage("oi"), AIMessage("", tool_calls=calls)],
+                                                                 TOOLS))
+    written = format_calls(calls, "function_tag", TOOLS)
+    assert written in history  # the grammar's form is the template's
+    parsed = parse_reply(written, TOOLS, "function_tag")
+    assert [(c["name"], c["args"]) for c in parsed.tool_calls] == [("get_weather", {"city": "Tóquio"}),
+                                                                   ("calculate", {"expression": "1 + 1"})]

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toolwire.messages import tool_call
 from toolwire.models.dialects import format_calls, parse_reply, python_signature
 from toolwire.models.grammar import call_grammar, gbnf_literal, python_literal
 from toolwire.tools import ToolSpec
@@ -206,7 +207,7 @@ def vocab():
     return llama_cpp, llm
 
 
-@pytest.mark.parametrize("fmt", ["pythonic", "json", "hermes"])
+@pytest.mark.parametrize("fmt", ["pythonic", "json", "hermes", "function_tag"])
 @pytest.mark.parametrize("parallel", [True, False])
 def test_llama_cpp_parses_every_grammar(vocab, fmt, parallel):
     llama_cpp, llm = vocab
@@ -441,6 +442,67 @@ def test_hermes_grammar():
     assert g.accepts(one) and g.accepts(two)
     assert not g.accepts('<tool_call>\n{"name": "nope", "arguments": {}}\n</tool_call>')
     assert not g.accepts(one + "\nThe weather is nice.")
+
+
+def _tag(name: str, *params: tuple[str, str]) -> str:
+    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params)
+    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
+
+
+TAG_OK = [
+    _tag("get_weather", ("city", "Paris")),
+    _tag("get_weather", ("city", "São Paulo, SP"), ("units", "c"), ("days", "3")),
+    _tag("get_weather", ("city", "Oslo"), ("days", "-2")),
+    _tag("get_weather", ("city", "a < b, 2 > 1\nsecond line")),  # raw text: markup and line breaks
+    _tag("get_weather", ("city", "")),
+    _tag("get_weather", ("city", "x <<")),  # "<" just before the closing tag
+    _tag("now"),
+    _tag("calculate", ("expression", '"quoted" 123 * 456')),
+    _tag("plan", ("steps", '["a", "b"]'), ("note", "null"), ("where", '{"lat": 1.5, "ok": true}'), ("mode", "fast"),
+         ("any", '[1, {"k": null}]'), ("either", "7")),
+    _tag("plan", ("steps", '["x"]'), ("either", "false")),
+    _tag("now") + "\n" + _tag("get_weather", ("city", "Paris")),
+]
+TAG_BAD = [
+    _tag("get_wether", ("city", "Paris")),  # unknown tool
+    _tag("get_weather"),  # required parameter missing
+    _tag("get_weather", ("days", "3"), ("city", "Oslo")),  # fixed order (the schema's)
+    _tag("get_weather", ("city", "Oslo"), ("units", "k")),  # not in the enum
+    _tag("get_weather", ("city", "Oslo"), ("days", "three")),  # not an integer
+    _tag("get_weather", ("city", "Oslo"), ("country", "NO")),  # unknown parameter
+    _tag("get_weather", ("city", "a</b")),  # would close the parameter
+    _tag("plan", ("steps", "[]")),  # minItems
+    _tag("plan", ("steps", '["a"]'), ("mode", "slow")),  # const
+    _tag("plan", ("steps", "['a']")),  # JSON, not Python
+    '<tool_call>\n{"name": "now", "arguments": {}}\n</tool_call>',  # the hermes JSON body
+    _tag("now") + " and more",  # nothing may follow
+]
+
+
+def test_function_tag_grammar_accepts_valid_calls_only():
+    g = Gbnf(call_grammar(TOOLS, "function_tag"))
+    for text in TAG_OK:
+        assert g.accepts(text), text
+    for text in TAG_BAD:
+        assert not g.accepts(text), text
+    assert not Gbnf(call_grammar(TOOLS, "function_tag", parallel=False)).accepts(TAG_OK[-1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(city=st.text(st.one_of(st.sampled_from("<>/\n "), st.characters(blacklist_categories=("Cs",))),
+                   max_size=30).filter(lambda t: "</" not in t),
+       days=st.integers(-10**6, 10**6), units=st.sampled_from([None, "c", "f"]),
+       steps=st.lists(st.text(max_size=8), min_size=1, max_size=3),
+       note=st.one_of(st.none(), st.text(max_size=10).filter(lambda t: "</" not in t and t.strip() != "null")))
+def test_function_tag_calls_as_the_template_writes_them_pass_the_grammar_and_parse_back(city, days, units, steps,
+                                                                                         note):
+    args = {"city": city, "days": days} if units is None else {"city": city, "units": units, "days": days}
+    calls = [tool_call("get_weather", args, "c1"), tool_call("plan", {"steps": steps, "note": note}, "c2")]
+    text = format_calls(calls, "function_tag", TOOLS)
+    assert Gbnf(call_grammar(TOOLS, "function_tag")).accepts(text), text
+    parsed = parse_reply(text, TOOLS, "function_tag")
+    assert not parsed.invalid_tool_calls
+    assert [(c["name"], c["args"]) for c in parsed.tool_calls] == [(c["name"], c["args"]) for c in calls]
 
 
 def test_unknown_format_and_no_tools_are_errors():

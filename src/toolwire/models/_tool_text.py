@@ -27,7 +27,7 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
 
     Args:
         calls: ToolCall dicts.
-        fmt: ``"pythonic"``, ``"json"`` or ``"hermes"``.
+        fmt: ``"pythonic"``, ``"json"``, ``"hermes"`` or ``"function_tag"``.
         tools: the bound tools; in ``"pythonic"``, their names and schemas decide the Python-safe spelling
             of names (:class:`~toolwire.parsing.pythonic.PythonNames`; without them, each name's own); in
             ``"json"`` and ``"hermes"``, their schemas decide the order of the arguments (the schema's
@@ -35,7 +35,9 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
 
     Returns:
         ``[f(a=1), g(b="x")]`` (keyword arguments in signature order); ``[{"name": "f", "arguments":
-        {"a": 1}}, ...]`` (one object alone when there is one call); or one ``<tool_call>`` block per call.
+        {"a": 1}}, ...]`` (one object alone when there is one call); or one ``<tool_call>`` block per call
+        (``function_tag``: Qwen3-Coder's ``<function=NAME>`` and ``<parameter=KEY>`` tags inside, as its chat
+        template writes them: a string as it is, any other value as JSON).
     """
     if fmt == "pythonic":
         names = _python_names(tools or ())
@@ -45,7 +47,16 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
                for c in calls]
     if fmt == "hermes":
         return "\n".join(f"<tool_call>\n{json.dumps(o, ensure_ascii=False)}\n</tool_call>" for o in objects)
+    if fmt == "function_tag":
+        return "\n".join(_tag_block(o["name"], o["arguments"]) for o in objects)
     return json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False)
+
+
+def _tag_block(name: str, arguments: Any) -> str:
+    """One call as Qwen3-Coder's chat template writes it (``function_tag``)."""
+    params = "".join(f"<parameter={key}>\n{value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)}"
+                     "\n</parameter>\n" for key, value in (arguments.items() if isinstance(arguments, dict) else ()))
+    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
 
 
 def _schema_order(value: Any, schema: Any, depth: int = 0) -> Any:

@@ -7,7 +7,9 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
 * ``"template"``: the model's own chat template (from the GGUF) renders everything; tools go in as the
   template's ``tools`` variable (OpenAI format), calls as ``tool_calls`` and results as ``tool``
   messages (the Hugging Face chat-template conventions). Replies are read as ``hermes`` blocks when the
-  template speaks of ``<tool_call>``, and as JSON call objects (what small Qwen models actually write).
+  template speaks of ``<tool_call>`` (generated as ``function_tag`` blocks when the template writes
+  Qwen3-Coder's ``<function=NAME><parameter=KEY>`` tags), and as JSON call objects (what small Qwen models
+  actually write).
 * ``"pythonic"``: a system prompt lists the tools as Python function signatures and asks for a Python list
   of calls, ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; earlier calls are written
   the same way and results come back as plain text in a user turn (``Function results:``). Names Python
@@ -113,7 +115,8 @@ CHATML_TEMPLATE = (
 )
 """The template used when a GGUF carries none (ChatML)."""
 
-_PARSER_DIALECT = {"pythonic": "pythonic", "json": "json", "hermes": "hermes"}
+# the hermes parser reads both bodies of a <tool_call> block, JSON and Qwen3-Coder's <function=NAME> tags
+_PARSER_DIALECT = {"pythonic": "pythonic", "json": "json", "hermes": "hermes", "function_tag": "hermes"}
 
 
 def default_dialect(metadata: dict[str, str], template: str | None = None, tool_count: int = 1) -> str:
@@ -503,7 +506,8 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
     Args:
         name: one of :data:`DIALECTS`.
         template: the model's chat template; for ``"template"`` it decides the formats (``hermes``
-            first when it mentions ``<tool_call>``).
+            first when it mentions ``<tool_call>``, ``function_tag`` when it also writes ``<function=`` and
+            ``<parameter=`` tags, as Qwen3-Coder's does).
 
     Raises:
         UserError: unknown name, or ``"template"`` for a model whose template takes no tools.
@@ -516,7 +520,11 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
     if name == "template":
         if not template or "tools" not in template:
             raise UserError("This model's chat template does not take tools: use dialect='pythonic' or 'json'.")
-        return Dialect("template", ("hermes", "json") if "<tool_call>" in template else ("json",))
+        if "<tool_call>" not in template:
+            return Dialect("template", ("json",))
+        # Qwen3-Coder's template writes calls as <function=NAME><parameter=KEY> tags inside the block
+        tags = "<function=" in template and "<parameter=" in template
+        return Dialect("template", ("function_tag" if tags else "hermes", "json"))
     raise UserError(f"Unknown dialect {name!r}: use one of {', '.join(DIALECTS)}.")
 
 
@@ -527,7 +535,7 @@ def parse_reply(text: str, tools: Sequence[ToolSpec] | Sequence[str], fmt: str) 
         text: the reply (or the part of it holding the calls).
         tools: the bound tools (or only their names: then pythonic parameter spellings such as ``from_``
             are not mapped back to the real names).
-        fmt: the call format: ``"pythonic"``, ``"json"`` or ``"hermes"``
+        fmt: the call format: ``"pythonic"``, ``"json"``, ``"hermes"`` or ``"function_tag"``
             (:data:`toolwire.models.grammar.FORMATS`).
 
     Returns:

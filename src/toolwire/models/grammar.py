@@ -12,7 +12,11 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 * ``"json"``: ``{"name": "get_weather", "arguments": {"city": "Paris"}}`` or a JSON list of such
   objects, optionally inside a ```` ```json ```` fence; arguments in the schema's property order, or in
   the signature's when the prompt showed Python signatures (``signature=True``);
-* ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates).
+* ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates);
+* ``"function_tag"``: one ``<tool_call>`` block per call holding Qwen3-Coder's XML form,
+  ``<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>\\n...</function>``, as its chat template writes it
+  (format: :mod:`toolwire.parsing.function_tags`): a value whose schema admits a string is raw text (a string
+  ``enum`` one of its values), any other value JSON; parameters in the schema's property order.
 
 :func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may
 follow but the end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string``
@@ -36,12 +40,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolwire.parsing.arguments import _wanted_kinds
 from toolwire.parsing.pythonic import PythonNames, signature_order
 from toolwire.tools import ToolSpec
 
 __all__ = ["FORMATS", "Rules", "call_grammar", "float_items", "gbnf_literal", "python_literal", "value_rule"]
 
-FORMATS = ("pythonic", "json", "hermes")
+FORMATS = ("pythonic", "json", "hermes", "function_tag")
 """The call formats :func:`call_grammar` can build."""
 
 MAX_DEPTH = 8  # nested schema levels lowered exactly; deeper ones accept any value
@@ -54,6 +59,8 @@ _COMMON = {
     "char": r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})',
     "pychar": r'[^"\\\x00-\x1f] | "\\" (["\\bfnrt] | "u" [0-9a-fA-F]{4})',
 }
+# a raw ``function_tag`` value: any text without ``</`` (which would close the parameter), ``<`` at its end too
+_RAW = r'([^<] | "<"+ [^/<])* "<"*'
 _FLOAT = r'integer ("." digits ([eE] [-+]? [0-9]{1,3})? | [eE] [-+]? [0-9]{1,3})'  # a list[float]'s elements
 
 _ANY = {
@@ -410,6 +417,39 @@ def _python_call(spec: ToolSpec, rules: Rules, names: PythonNames) -> str:
     return rules.add(f"{spec.name}-call", f'{gbnf_literal(names.tool(spec.name) + "(")}{inner} ")"')
 
 
+def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str) -> str:
+    """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: raw text
+    for a schema that admits a string (or says nothing), one of the values for a string ``enum`` or ``const``,
+    else the JSON value :func:`value_rule` allows."""
+    if isinstance(schema, dict):
+        options = [schema["const"]] if "const" in schema else schema.get("enum")
+        if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
+            return rules.add(hint + "-enum", " | ".join(gbnf_literal(o) for o in dict.fromkeys(options)))
+    kinds = _wanted_kinds(schema, root)
+    if not kinds or "string" in kinds:
+        return rules.add("raw", _RAW)
+    return value_rule(schema, rules, hint)
+
+
+_TAG_OPEN, _TAG_CLOSE, _PARAM_CLOSE = "<function=", "</function>", "\n</parameter>\n"
+
+
+def _tag_call(spec: ToolSpec, rules: Rules) -> str:
+    """A call of ``spec`` in the ``function_tag`` form: required parameters always, optional ones maybe, in the
+    schema's property order, each ``<parameter=KEY>\\nVALUE\\n</parameter>\\n``."""
+    schema = spec.parameters
+    props = schema.get("properties")
+    required = set(required_keys(schema))
+    pairs: list[tuple[str, bool]] = []
+    for name, sub in (props.items() if isinstance(props, dict) else ()):
+        value = _tag_value(sub, schema, rules, f"{spec.name}-{name}")
+        pair = f"{gbnf_literal(f'<parameter={name}>' + chr(10))} {value} {gbnf_literal(_PARAM_CLOSE)}"
+        pairs.append((rules.add(f"{spec.name}-{name}-param", pair), name in required))
+    params = _keyword_sequence(pairs, '""', rules, f"{spec.name}-params") if pairs else '""'
+    parts = [gbnf_literal(f"{_TAG_OPEN}{spec.name}>" + chr(10)), params, gbnf_literal(_TAG_CLOSE)]
+    return rules.add(f"{spec.name}-call", " ".join(p for p in parts if p != '""'))
+
+
 def call_grammar(
     tools: Sequence[ToolSpec],
     fmt: str,
@@ -422,7 +462,7 @@ def call_grammar(
 
     Args:
         tools: the callable tools (for a named ``tool_choice``, just that one).
-        fmt: one of :data:`FORMATS` (``"pythonic"``, ``"json"``, ``"hermes"``).
+        fmt: one of :data:`FORMATS` (``"pythonic"``, ``"json"``, ``"hermes"``, ``"function_tag"``).
         parallel: allow up to ``max_calls`` calls in one reply; False allows exactly one (in ``"json"``, a
             bare call object, as the prompt and the history show it).
         max_calls: the most calls one reply may hold.
@@ -455,9 +495,10 @@ def call_grammar(
             body = rules.add("calls", f'{call} ("\\n" {call}){{0,{more}}} | '
                                       f'"[" ws {call} ("," ws {call}){{0,{more}}} ws "]"')
         return rules.text(f'{body} | "```json\\n" {body} "\\n```"')
-    if fmt == "hermes":
+    if fmt in ("hermes", "function_tag"):
         rules = Rules("json")
-        call = rules.add("call", " | ".join(_json_call(t, rules, signature) for t in tools))
+        written = [_json_call(t, rules, signature) if fmt == "hermes" else _tag_call(t, rules) for t in tools]
+        call = rules.add("call", " | ".join(written))
         block = rules.add("block", f'"<tool_call>\\n" {call} "\\n</tool_call>"')
         return rules.text(f'{block} ("\\n" {block}){{0,{more}}}' if more else block)
     raise ValueError(f"unknown call format {fmt!r}; use one of {', '.join(FORMATS)}")

@@ -1,9 +1,10 @@
 """Where a tool call starts in a reply as a local model generates it.
 
 :class:`OpenerScanner` watches the reply's text and says where a call in one of the formats of
-:mod:`toolwire.models.grammar` (``pythonic``, ``json``, ``hermes``) opens, so that the rest of the reply
-can be generated under that format's grammar; ``ChatLlamaCpp`` also adds up, with :meth:`OpenerScanner.opens`,
-the probability of every token that would go on opening a call (``min_call_probability``).
+:mod:`toolwire.models.grammar` (``pythonic``, ``json``, ``hermes``, ``function_tag``) opens, so that the rest
+of the reply can be generated under that format's grammar; ``ChatLlamaCpp`` also adds up, with
+:meth:`OpenerScanner.opens`, the probability of every token that would go on opening a call
+(``min_call_probability``).
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool,
         return [[("ws", ()), ("opt", fences), ("ws", ()), ("opt", ("[",)), ("ws", ()),
                  ("lit", ("{",)), ("opt", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)),
                  ("ws", ()), ("name", tuple(f'"{n}"' for n in tools))]]
-    if fmt == "hermes":
+    if fmt in ("hermes", "function_tag"):  # JSON or Qwen3-Coder's XML inside the block: the grammar decides
         return [[("ws", ()), ("lit", ("<tool_call>",))]]
     return []
 
