@@ -44,7 +44,9 @@ from toolwire.mcp.common import (
     HttpServer,
     ServerLike,
     StdioServer,
+    _call_error,
     _check_jsonschema,
+    _connect_error,
     _describe,
     _free_name,
     _leaf,
@@ -142,6 +144,7 @@ class MCPClient(Sequence[Tool]):
         self._refresher: asyncio.Task[None] | None = None
         self._holder: asyncio.Task[None] | None = None
         self._deadline = 0.0  # time.monotonic() by which an opening must be done
+        self._statuses: list[int] = []  # the HTTP error statuses of the opening
 
     # -- sequence of tools ------------------------------------------------------------------------
 
@@ -189,7 +192,8 @@ class MCPClient(Sequence[Tool]):
         def left() -> float:
             return max(self._deadline - time.monotonic(), 0.0)
 
-        read, write = await _open_transport(self.server, stack)
+        self._statuses = []
+        read, write = await _open_transport(self.server, stack, self._statuses)
         info = mcp.types.Implementation(name="toolwire", version=__version__)
         session = await stack.enter_async_context(
             mcp.ClientSession(read, write, message_handler=self._on_message, client_info=info))
@@ -219,10 +223,7 @@ class MCPClient(Sequence[Tool]):
             raise exc
         if isinstance(_leaf(cause), TimeoutError):
             return self._timeout_error()
-        detail = "the connection was closed" if isinstance(cause, asyncio.CancelledError) else _describe(cause)
-        check = ("check the URL and that the server is running" if isinstance(self.server, HttpServer) else
-                 "check that the command exists and starts an MCP server on stdio")
-        return UserError(f"Could not connect to the MCP server {self.server.label!r} ({detail}): {check}.")
+        return _connect_error(self.server, cause, self._statuses)
 
     async def _hold(self, report: Callable[[BaseException | None], None]) -> None:
         """The whole life of a session, in one task (anyio's scopes must be left by the task that entered
@@ -528,8 +529,7 @@ class MCPClient(Sequence[Tool]):
         try:
             result = await session.call_tool(name, arguments)
         except Exception as exc:
-            raise ToolExecutionError(
-                f"the MCP server {self.server.label!r} did not answer ({_describe(exc)}).", name) from exc
+            raise ToolExecutionError(_call_error(self.server.label, exc), name) from exc
         content, artifact, is_error = convert_call_result(result)
         if is_error:
             text = content if isinstance(content, str) else "\n".join(

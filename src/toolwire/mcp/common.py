@@ -8,9 +8,11 @@ Tools > Tool Result" (content blocks ``text``, ``image``, ``audio``, ``resource_
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
+import logging
 import os
 import re
 import shlex
@@ -18,7 +20,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolwire._secrets import redact_http_logs, redact_url
+from toolwire._secrets import _RedactURLs, redact_http_logs, redact_url
 from toolwire.errors import UserError
 
 __all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from"]
@@ -34,12 +36,39 @@ def _masked(values: Mapping[str, Any] | None) -> str:
         return "'***'"
 
 
+# words of a command line that say the next word, or the value after "=" or ":", is a secret
+_SECRET_WORD = re.compile(r"key|token|secret|passw|pwd|auth|credential|cookie|bearer", re.IGNORECASE)
+_OPTION = re.compile(r"^-{1,2}[\w.-]+$")  # --token, -k: a flag whose value may be the next word
+_ASSIGNED = re.compile(r"^(-{0,2}[\w.-]+=)(.+)$", re.DOTALL)  # --api-key=..., API_KEY=...
+_HEADER = re.compile(r"^(\s*[\w-]+\s*:)(.+)$", re.DOTALL)  # "Authorization: Bearer ..." (mcp-remote --header)
+
+
+def _masked_args(words: Sequence[str]) -> list[str]:
+    """Command-line words for a label or repr with what looks like a secret hidden: URL credentials
+    (:func:`redact_url`), the value of ``--token X`` / ``--api-key=X`` / ``API_KEY=X`` and of a header such as
+    ``Authorization: Bearer X`` (how ``mcp-remote`` is given a token), each option named with key, token,
+    secret, password, auth, credential, cookie or bearer."""
+    shown: list[str] = []
+    secret_next = False
+    for word in words:
+        text = redact_url(str(word))
+        if secret_next and not text.startswith("-"):
+            text = "****"
+        elif (found := _ASSIGNED.match(text) or _HEADER.match(text)) and _SECRET_WORD.search(found.group(1)):
+            text = found.group(1) + ("****" if found.group(1).endswith("=") else " ****")
+        secret_next = bool(_OPTION.match(text) and _SECRET_WORD.search(text))
+        shown.append(text)
+    return shown
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class StdioServer:
     """An MCP server started as a child process that speaks JSON-RPC on its stdin/stdout.
 
     The repr shows the names of ``env`` but hides their values (tokens such as ``GITHUB_TOKEN`` live
-    there), so a logged or printed server description leaks no secret.
+    there), and the repr and :attr:`label` hide the secrets of the command line (``--token X``,
+    ``--header "Authorization: Bearer X"``, URL credentials), so a logged or printed server description or
+    an error message leaks no secret.
 
     Attributes:
         command: the program (``"python"``, ``"npx"``...).
@@ -70,11 +99,12 @@ class StdioServer:
 
     @property
     def label(self) -> str:
-        """The name, or the command line (URL credentials in it masked: ``mcp-remote https://...?api_key=...``)."""
-        return self.name or redact_url(shlex.join([self.command, *self.args]))
+        """The name, or the command line with what looks like a secret masked (:func:`_masked_args`: URL
+        credentials, ``--token X``, ``Authorization: Bearer X``)."""
+        return self.name or shlex.join(_masked_args([self.command, *self.args]))
 
     def __repr__(self) -> str:
-        args = [redact_url(str(a)) for a in self.args]
+        args = _masked_args(self.args)
         return (f"StdioServer(command={redact_url(self.command)!r}, args={args!r}, env={_masked(self.env)}, "
                 f"cwd={self.cwd!r}, name={self.name!r})")
 
@@ -98,6 +128,9 @@ class HttpServer:
     def __post_init__(self) -> None:
         if isinstance(self.url, str) and redact_url(self.url) != self.url:
             redact_http_logs()  # httpx logs each request's URL, credentials and all (review 26)
+            for name in _SDK_URL_LOGGERS:  # and so does the SDK's transport, when it connects (review 46)
+                if _url_filter not in logging.getLogger(name).filters:
+                    logging.getLogger(name).addFilter(_url_filter)
 
     @property
     def label(self) -> str:
@@ -107,6 +140,9 @@ class HttpServer:
     def __repr__(self) -> str:
         return f"HttpServer(url={redact_url(self.url)!r}, headers={_masked(self.headers)}, name={self.name!r})"
 
+
+_SDK_URL_LOGGERS = ("mcp.client.streamable_http", "mcp.client.sse")
+_url_filter = _RedactURLs()
 
 ServerLike = StdioServer | HttpServer | str | Mapping[str, Any] | Sequence[str]
 
@@ -138,7 +174,8 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
             words = shlex.split(text)
         except ValueError as exc:  # "No closing quotation", "No escaped character"
             raise UserError(
-                f"Cannot split the MCP server command {redact_url(text)!r} into words ({exc}): close the quote "
+                f"Cannot split the MCP server command {' '.join(_masked_args(text.split()))!r} into words ({exc}): "
+                "close the quote "
                 "or escape the backslash, or give the command as a list of words."
             ) from None
         if not words:
@@ -225,9 +262,12 @@ def _check_jsonschema() -> None:
                         "with pip install --force-reinstall 'jsonschema>=4'.") from None
 
 
-async def _open_transport(server: StdioServer | HttpServer, stack: contextlib.AsyncExitStack) -> tuple[Any, Any]:
+async def _open_transport(server: StdioServer | HttpServer, stack: contextlib.AsyncExitStack,
+                          statuses: list[int] | None = None) -> tuple[Any, Any]:
     """Start a stdio server (its stderr goes to ours) or reach an HTTP one, with the SDK's transports
-    entered on ``stack``; returns the session's ``(read, write)`` streams."""
+    entered on ``stack``; returns the session's ``(read, write)`` streams. The HTTP error statuses the
+    server answers (401, 404...) are appended to ``statuses``: mcp 2.x reports most of them only as
+    "Server returned an error response"."""
     if isinstance(server, StdioServer):
         from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -246,6 +286,12 @@ async def _open_transport(server: StdioServer | HttpServer, stack: contextlib.As
         streams = await stack.enter_async_context(streamablehttp_client(server.url, headers=headers))
         return streams[0], streams[1]
     http = await stack.enter_async_context(create_mcp_http_client(headers=headers))
+    if statuses is not None:
+        async def note_status(response: Any) -> None:
+            if response.status_code >= 400 and response.request.method == "POST":  # not the optional GET stream
+                statuses.append(response.status_code)
+
+        http.event_hooks["response"].append(note_status)
     streams = await stack.enter_async_context(streamable_http_client(server.url, http_client=http))
     return streams[0], streams[1]
 
@@ -263,10 +309,65 @@ def _leaf(exc: BaseException) -> BaseException:
     return exc
 
 
-def _describe(exc: BaseException) -> str:
+def _invalid_answer(exc: BaseException) -> str | None:
+    """For a pydantic ValidationError (the SDK refusing an answer that breaks the protocol), a one-line
+    summary: the model, where the first problem is and what it is, and how many more there are; else None."""
     exc = _leaf(exc)
-    detail = redact_url(str(exc).strip())  # an HTTP error may quote the URL, token and all
+    try:
+        from pydantic import ValidationError
+
+        if not isinstance(exc, ValidationError):
+            return None
+        problems = exc.errors(include_url=False, include_input=False)
+    except Exception:  # no pydantic, or an error that cannot list its problems
+        return None
+    if not problems:
+        return exc.title
+    where = ".".join(str(part) for part in problems[0].get("loc", ())) or "the answer"
+    more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+    return f"{exc.title}: {where}: {problems[0].get('msg', 'invalid')}{more}"
+
+
+def _describe(exc: BaseException) -> str:
+    """``exc`` (the first leaf of an exception group) as one line: its type and text, URL credentials masked,
+    a pydantic ValidationError summed up by :func:`_invalid_answer` rather than dumped over many lines."""
+    exc = _leaf(exc)
+    detail = _invalid_answer(exc) or " ".join(str(exc).split())
+    detail = redact_url(detail)  # an HTTP error may quote the URL, token and all
     return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+def _call_error(label: str, exc: BaseException) -> str:
+    """The message of a ``tools/call`` that failed with ``exc``: the server did not answer (it stopped, the
+    connection broke), or answered with a result the SDK refuses as against the protocol."""
+    if _invalid_answer(exc) is not None:
+        return f"the MCP server {label!r} answered with a result that breaks the MCP protocol ({_describe(exc)})."
+    code = getattr(getattr(_leaf(exc), "error", None), "code", None)  # an SDK McpError/MCPError's JSON-RPC code
+    if isinstance(code, int) and code not in (-32000, -32001):  # not the SDK's "connection closed", "timed out"
+        return f"the MCP server {label!r} answered the call with an error ({_describe(exc)})."
+    return f"the MCP server {label!r} did not answer ({_describe(exc)})."
+
+
+def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statuses: Sequence[int]) -> UserError:
+    """The UserError of an opening that failed with ``cause`` (not a timeout), saying what to check: a server
+    that answered against the protocol, refused credentials (HTTP 401/403, the last of ``statuses``), an HTTP
+    server that cannot be reached, or a command that does not start an MCP server."""
+    label = server.label
+    detail = "the connection was closed" if isinstance(cause, asyncio.CancelledError) else _describe(cause)
+    if _invalid_answer(cause) is not None:
+        return UserError(f"The MCP server {label!r} answered, but not as the MCP protocol says ({detail}): "
+                         "the server needs fixing, so tell its maintainers.")
+    if isinstance(server, StdioServer):
+        return UserError(f"Could not connect to the MCP server {label!r} ({detail}): "
+                         "check that the command exists and starts an MCP server on stdio.")
+    status = statuses[-1] if statuses else None
+    if status in (401, 403):
+        return UserError(f"The MCP server {label!r} refused the credentials (HTTP {status}, {detail}): check the "
+                         "token it needs, given as HttpServer(url, headers={'Authorization': 'Bearer ...'}) "
+                         "or in the URL.")
+    detail = f"HTTP {status}, {detail}" if status else detail
+    return UserError(f"Could not connect to the MCP server {label!r} ({detail}): "
+                     "check the URL and that the server is running.")
 
 
 # -- results --------------------------------------------------------------------------------------
