@@ -346,7 +346,16 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
     if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools
 
-        loaded += [t for server in mcp for t in load_mcp_tools(server)]
+        for index, server in enumerate(mcp, 1):
+            offered = load_mcp_tools(server)
+            clash = sorted({t.name for t in offered} & {t.name for t in loaded})
+            if clash:  # a name another --mcp server (or --tools) has: this server's tools get a prefix
+                offered.client.prefix = f"mcp{index}_"
+                offered = offered.client.refresh()
+                shown = ", ".join(map(repr, clash[:3])) + (f" and {len(clash) - 3} more" if len(clash) > 3 else "")
+                err.print(f"note: --mcp server {index} offers tools named like those before it ({shown}), so its "
+                          f"tools are named mcp{index}_<name>.")
+            loaded += offered
     return Agent(_model(model, dialect, n_ctx), loaded, max_steps=max_steps, system_prompt=system)
 
 

@@ -366,9 +366,16 @@ def _ask_with_mcp(cli, monkeypatch, demo_http_url) -> None:
     assert '"tool_call_id": "q1"' in result.output and '"content": "4"' in result.output
     assert model.requests[0].tools[:2] == ["add", "divide"]  # only the MCP tools: no --tools given
 
-    # two servers at once: the same tools twice collide, said in one line
-    result = runner.invoke(cli.app, ["ask", "x", "--mcp", command, "--mcp", demo_http_url])
-    assert result.exit_code == 1 and "Two tools are named" in result.output
+    # two servers at once with the same tools: the second server's tools get a prefix, said in one note
+    both = ScriptedChatModel([calls(("mcp2_add", {"a": 1, "b": 2}, "q2")), "3"])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: both)
+    result = runner.invoke(cli.app, ["ask", "1 + 2?", "--mcp", command, "--mcp", demo_http_url, "--json"])
+    assert result.exit_code == 0, result.output
+    offered = both.requests[0].tools
+    assert offered[:2] == ["add", "divide"] and len(offered) % 2 == 0
+    assert offered[len(offered) // 2:] == [f"mcp2_{name}" for name in offered[:len(offered) // 2]]
+    assert "note: --mcp server 2 offers tools named like those before it ('add', 'crash', 'divide' and" in result.output
+    assert "so its tools are named mcp2_<name>" in result.output and '"content": "3"' in result.output
 
     # with --tools too, both sets are offered
     model2 = ScriptedChatModel(["ok"])
