@@ -130,3 +130,21 @@ def test_a_tools_entry_that_cannot_be_a_tool_is_one_clear_line(tmp_path) -> None
         cli.load_tools(str(path))
     text = str(info.value)
     assert "\n" not in text and text.startswith(f"The TOOLS entry 'open_conn' in {str(path)!r} cannot be a tool (")
+
+
+def test_tool_timeout_answers_a_slow_tool_with_an_error(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--tool-timeout (seconds): a tool that takes longer is answered to the model as an error, and the
+    command goes on (a hung MCP server or tool no longer holds the command until Ctrl-C)."""
+    script = tmp_path / "slow.py"
+    script.write_text('import time\n\n\ndef nap(seconds: float) -> str:\n    """Sleep.\n\n    Args:\n'
+                      '        seconds: how long.\n    """\n    time.sleep(seconds)\n    return "rested"\n')
+    model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("nap", {"seconds": 3}, "n1")]), "Too slow."])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    result = CliRunner().invoke(cli.app, ["ask", "Nap?", "--tools", str(script), "--tool-timeout", "0.2", "--json"])
+    assert result.exit_code == 0, result.output
+    messages = json.loads(result.output)
+    answer = next(m for m in messages if m["type"] == "tool")
+    assert answer["tool_call_id"] == "n1" and answer["status"] == "error" and "0.2" in str(answer["content"])
+    assert messages[-1]["content"] == "Too slow."
+    refused = CliRunner().invoke(cli.app, ["ask", "Nap?", "--tool-timeout", "0"])
+    assert refused.exit_code == 2 and "--tool-timeout" in refused.output

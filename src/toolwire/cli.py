@@ -334,10 +334,14 @@ NCtxOpt = Annotated[int | None, typer.Option(
     "--n-ctx", min=256, help="Context window of a local model, in tokens (default 8192; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
+TimeoutOpt = Annotated[float | None, typer.Option(
+    "--tool-timeout", min=0.001, help=("Seconds a tool call may take; a call that takes longer is answered to the "
+                                       "model as an error (default: no limit)."))]
 
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
-           dialect: str | None, mcp: list[str] | None = None, n_ctx: int | None = None) -> Any:
+           dialect: str | None, mcp: list[str] | None = None, n_ctx: int | None = None,
+           tool_timeout: float | None = None) -> Any:
     from toolwire.agent import Agent
 
     _check_dialect(model, dialect, n_ctx)  # before tools load and MCP servers start
@@ -356,7 +360,8 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
                 err.print(f"note: --mcp server {index} offers tools named like those before it ({shown}), so its "
                           f"tools are named mcp{index}_<name>.")
             loaded += offered
-    return Agent(_model(model, dialect, n_ctx), loaded, max_steps=max_steps, system_prompt=system)
+    return Agent(_model(model, dialect, n_ctx), loaded, max_steps=max_steps, system_prompt=system,
+                 timeout=tool_timeout)
 
 
 @app.command()
@@ -371,6 +376,7 @@ def ask(
         "Print the conversation as JSON: a list of messages, each as Message.to_dict() writes it."))] = False,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
+    tool_timeout: TimeoutOpt = None,
 ) -> None:
     """Answer one question, calling tools as the model asks (the book's three tools by default).
 
@@ -380,7 +386,7 @@ def ask(
         fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
     question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
     try:
-        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx)
+        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout)
         if not as_json:
             out.print(f"[bold]? {escape(question)}[/bold]")
         _run(agent, question, as_json)
@@ -401,6 +407,7 @@ def chat(
     dialect: DialectOpt = None,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
+    tool_timeout: TimeoutOpt = None,
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
     conversation; Ctrl-C during an answer stops that question only).
@@ -408,7 +415,7 @@ def chat(
     Exits with 1 after a one-line error (a model or tools that do not load).
     """
     try:
-        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx)
+        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout)
     except ToolwireError as exc:
         fail(str(exc))
         return
