@@ -6,7 +6,8 @@ Forms:
   ``"local:<registry name>"`` or a registry name such as ``"qwen2.5-coder-0.5b"``; a path to a ``.gguf``.
 * ``"openai:<model>"`` (``gpt-5-mini``...), ``"anthropic:<model>"``, ``"google:<model>"``.
 * ``"azure_openai:<deployment>"`` (LangChain's provider name): Azure OpenAI's v1 API at ``base_url=`` or
-  ``AZURE_OPENAI_ENDPOINT`` (the resource URL), key ``AZURE_OPENAI_API_KEY``; see ``ChatOpenAI``.
+  ``AZURE_OPENAI_ENDPOINT`` (the resource URL, or a gateway's or custom domain's: Azure's rules hold whatever
+  the host), key ``AZURE_OPENAI_API_KEY``; see ``ChatOpenAI``.
 * ``"openai-compatible:<model>@<base_url>"`` for vLLM, SGLang, llama.cpp server, Ollama, LM Studio; the name
   ends at the ``@`` before the URL's ``http://`` or ``https://``, so the URL may carry ``user:token@``.
 * ``"scripted"`` is not offered: tests build :class:`~toolwire.testing.ScriptedChatModel` directly.
@@ -110,11 +111,16 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         return cls(model=model, base_url=base_url, **kwargs)
     if not rest:
         raise UserError(f"Name the model after the provider, e.g. '{provider}:<model name>'.")
-    if provider == "azure_openai":
-        kwargs["base_url"] = kwargs.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT", "").strip()
-        if not kwargs["base_url"]:
+    if provider == "azure_openai":  # Azure's rules whatever the endpoint's host (a gateway, a custom domain)
+        setting = "base_url" if kwargs.get("base_url") else "AZURE_OPENAI_ENDPOINT"
+        base_url = kwargs.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT", "").strip()
+        if not base_url:
             raise UserError("Set AZURE_OPENAI_ENDPOINT to your Azure OpenAI resource URL "
                             "(https://RESOURCE.openai.azure.com), or pass base_url=...")
+        from toolwire.models.openai import azure_v1_url
+
+        kwargs["base_url"] = azure_v1_url(base_url, any_host=True, setting=setting)
+        kwargs.setdefault("azure", True)
     return cls(model=rest, **kwargs)
 
 

@@ -15,8 +15,11 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 * ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates);
 * ``"function_tag"``: one ``<tool_call>`` block per call holding Qwen3-Coder's XML form,
   ``<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>\\n...</function>``, as its chat template writes it
-  (format: :mod:`toolwire.parsing.function_tags`): a value whose schema admits a string is raw text (a string
-  ``enum`` one of its values), any other value JSON; parameters in the schema's property order.
+  (format: :mod:`toolwire.parsing.function_tags`): a value whose schema admits any string is raw text, an
+  ``enum``/``const`` one of its values (a string as it is, others as JSON), each ``anyOf`` branch so, any other
+  value JSON; no value (nor a string inside a JSON value) holds ``</``, ``<function=`` or ``<tool_call>``, where
+  the parser would end it (JSON strings can write ``<`` as ``\\u003c``); parameters in the schema's property
+  order.
 
 :func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may
 follow but the end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string``
@@ -59,8 +62,10 @@ _COMMON = {
     "char": r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})',
     "pychar": r'[^"\\\x00-\x1f] | "\\" (["\\bfnrt] | "u" [0-9a-fA-F]{4})',
 }
-# a raw ``function_tag`` value: any text without ``</`` (which would close the parameter), ``<`` at its end too
-_RAW = r'([^<] | "<"+ [^/<])* "<"*'
+# what may not follow a "<" in a ``function_tag`` value (raw text, or a string inside a JSON value): "/" (``</``
+# could close the parameter or the block) and these words (``<function=``, ``<tool_call>`` open a call)
+_TAG_WORDS = ("function=", "tool_call>")
+_JSON_EXCLUDED, _JSON_ESCAPE = r'"\\\x00-\x1f', r'"\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'  # as in "char"
 _FLOAT = r'integer ("." digits ([eE] [-+]? [0-9]{1,3})? | [eE] [-+]? [0-9]{1,3})'  # a list[float]'s elements
 
 _ANY = {
@@ -417,17 +422,50 @@ def _python_call(spec: ToolSpec, rules: Rules, names: PythonNames) -> str:
     return rules.add(f"{spec.name}-call", f'{gbnf_literal(names.tool(spec.name) + "(")}{inner} ")"')
 
 
-def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str) -> str:
-    """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: raw text
-    for a schema that admits a string (or says nothing), one of the values for a string ``enum`` or ``const``,
+def _tag_safe(rules: Rules, hint: str, excluded: str = "", escape: str = "") -> str:
+    """A run of ``function_tag`` value text (the rule's name) in which no ``</``, ``<function=`` or ``<tool_call>``
+    stands (:data:`_TAG_WORDS`): the parser ends a value, a call or a block there. A ``<`` is followed by a
+    character that starts none of them, by part of a word and then a character that leaves it, or by another
+    ``<`` or the end of the run.
+
+    Args:
+        rules: the rule set.
+        hint: the rule's name.
+        excluded: the GBNF character-class text of characters the run never holds (a JSON string's ``"``, ``\\``
+            and control characters).
+        escape: the GBNF of an escape sequence the run may hold (a JSON string's), or ``""``.
+    """
+    def other(*chars: str) -> str:  # a character that is not "<", nor one of chars, nor excluded; or an escape
+        return f"[^<{''.join(chars)}{excluded}]" + (f" | {escape}" if escape else "")
+
+    words = [(w[:k], w[k]) for w in _TAG_WORDS for k in range(1, len(w))]  # ("f", "u") ... ("function", "=")
+    opened = rules.add(hint + "-lt", '"<" (' + " | ".join(gbnf_literal(part) for part, _ in words) + ")?")
+    left = " | ".join([other("/", *sorted({w[0] for w in _TAG_WORDS})),
+                       *(f"{gbnf_literal(part)} ({other(nxt)})" for part, nxt in words)])
+    broken = rules.add(hint + "-lt-left", f'"<" ({left})')
+    return rules.add(hint, f"({other()} | {opened}* {broken})* {opened}*")
+
+
+def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth: int = 0) -> str:
+    """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: one of the
+    values of an ``enum`` or ``const`` (a string as it is, any other value as JSON), each branch of an
+    ``anyOf``/``oneOf``, raw text (:func:`_tag_safe`) for a schema that admits any string (or says nothing),
     else the JSON value :func:`value_rule` allows."""
-    if isinstance(schema, dict):
+    if isinstance(schema, dict) and depth <= MAX_DEPTH:
         options = [schema["const"]] if "const" in schema else schema.get("enum")
-        if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
-            return rules.add(hint + "-enum", " | ".join(gbnf_literal(o) for o in dict.fromkeys(options)))
+        if isinstance(options, list) and options:
+            written = (o if isinstance(o, str) else json.dumps(o, ensure_ascii=False) for o in options)
+            return rules.add(hint + "-enum", " | ".join(dict.fromkeys(gbnf_literal(w) for w in written)))
+        for key in ("anyOf", "oneOf"):
+            branches = schema.get(key)
+            if isinstance(branches, list) and branches:
+                base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
+                alts = [_tag_value({**base, **b} if isinstance(b, dict) else b, root, rules, f"{hint}-{i}", depth + 1)
+                        for i, b in enumerate(branches)]
+                return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
     kinds = _wanted_kinds(schema, root)
     if not kinds or "string" in kinds:
-        return rules.add("raw", _RAW)
+        return _tag_safe(rules, "raw")
     return value_rule(schema, rules, hint)
 
 
@@ -497,6 +535,8 @@ def call_grammar(
         return rules.text(f'{body} | "```json\\n" {body} "\\n```"')
     if fmt in ("hermes", "function_tag"):
         rules = Rules("json")
+        if fmt == "function_tag":  # JSON strings inside a parameter hold no call markup either
+            rules.rules["string"] = f'"\\"" {_tag_safe(rules, "tag-chars", _JSON_EXCLUDED, _JSON_ESCAPE)} "\\""'
         written = [_json_call(t, rules, signature) if fmt == "hermes" else _tag_call(t, rules) for t in tools]
         call = rules.add("call", " | ".join(written))
         block = rules.add("block", f'"<tool_call>\\n" {call} "\\n</tool_call>"')

@@ -34,7 +34,7 @@ AZURE_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com", ".services.a
 AZURE_V1_PATH = "/openai/v1"
 
 
-def azure_v1_url(base_url: str | None) -> str | None:
+def azure_v1_url(base_url: str | None, *, any_host: bool = False, setting: str = "base_url") -> str | None:
     """The v1 API URL of an Azure OpenAI resource, or None for a ``base_url`` that is not Azure's.
 
     Azure's v1 API (Microsoft Learn, "Azure OpenAI v1 API lifecycle", generally available since August 2025)
@@ -45,26 +45,36 @@ def azure_v1_url(base_url: str | None) -> str | None:
 
     Args:
         base_url: the URL the user gave, or None.
+        any_host: the URL is Azure OpenAI's whatever its host (``ChatOpenAI(azure=True)``, ``azure_openai:``): a
+            gateway or custom domain in front of a resource. Its other paths are then kept as they are (a
+            gateway's own), all but the per-deployment one.
+        setting: where the URL came from (``base_url``, ``OPENAI_BASE_URL``, ``AZURE_OPENAI_ENDPOINT``), named by
+            the refusal.
 
     Returns:
-        The URL ending in ``/openai/v1``, or None when ``base_url`` is None or its host is not an Azure
-        OpenAI host (:data:`AZURE_HOSTS`).
+        The URL ending in ``/openai/v1`` (or, with ``any_host``, the URL itself), or None when ``base_url`` is
+        None or, without ``any_host``, its host is not an Azure OpenAI host (:data:`AZURE_HOSTS`).
 
     Raises:
         UserError: an Azure URL of the older per-deployment API (``/openai/deployments/NAME``, which needs an
-            ``api-version`` on every request) or of another path: the message gives the v1 URL to use.
+            ``api-version`` on every request) or, on an Azure host, of another path: the message gives the v1
+            URL to use.
     """
     if not base_url:
         return None
-    parts = urlsplit(str(base_url).strip())
+    text = str(base_url).strip()
+    parts = urlsplit(text)
     host = (parts.hostname or "").lower()
-    if not host.endswith(AZURE_HOSTS):
+    azure_host = host.endswith(AZURE_HOSTS)
+    if not azure_host and not any_host:
         return None
     path = parts.path.rstrip("/")
     if path in ("", "/openai", AZURE_V1_PATH):
         return urlunsplit((parts.scheme, parts.netloc, AZURE_V1_PATH, "", ""))
+    if not azure_host and "/openai/deployments" not in path.lower():
+        return text
     root = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
-    raise UserError(f"Azure OpenAI is reached through its v1 API: set base_url to {redact_url(root)}{AZURE_V1_PATH} "
+    raise UserError(f"Azure OpenAI is reached through its v1 API: set {setting} to {redact_url(root)}{AZURE_V1_PATH} "
                     "and pass the deployment name as the model.")
 
 
@@ -84,6 +94,9 @@ class ChatOpenAI(SDKChatModel):
             ``None`` (default): on for a ``base_url`` that is not OpenAI's or Azure's, off for them. Such a reply has
             ``response_metadata["tool_calls_from_text"] = True`` (:mod:`toolwire.models._text_calls` gives
             the rules, the same in ``invoke`` and ``stream``). Never with ``tool_choice="none"``.
+        azure: whether ``base_url`` is Azure OpenAI's v1 API. ``None`` (default): when its host is an Azure OpenAI
+            host (:func:`azure_v1_url`); ``True`` for any host (an API Management gateway or a custom domain in
+            front of the resource; ``init_chat_model("azure_openai:...")`` passes it); ``False`` never.
         **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
             in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
             ``top_p``, ``stop``, ``seed``, ``model_kwargs``).
@@ -92,14 +105,15 @@ class ChatOpenAI(SDKChatModel):
     is not OpenAI's and no key, a dummy key is sent (local servers ignore it). ``max_tokens`` is sent as
     ``max_completion_tokens`` to OpenAI and as ``max_tokens`` to other servers.
 
-    An Azure OpenAI ``base_url`` (:func:`azure_v1_url`; the model is the deployment name) is treated as OpenAI:
+    An Azure OpenAI ``base_url`` (:func:`azure_v1_url`, or any with ``azure=True``; the model is the deployment
+    name) is treated as OpenAI:
     a key is needed (``api_key``, ``AZURE_OPENAI_API_KEY`` or ``OPENAI_API_KEY``), ``max_completion_tokens``
     is sent (Azure's reasoning deployments refuse ``max_tokens``) and no calls are read from text.
 
     Raises:
         UserError: the ``openai`` package is missing, no key is set for OpenAI or Azure, an Azure ``base_url``
-            is not of the v1 API, or ``use_responses_api=True`` with an ``openai`` package too old to have
-            the Responses API.
+            is not of the v1 API, ``azure=True`` without a ``base_url``, or ``use_responses_api=True`` with an
+            ``openai`` package too old to have the Responses API.
     """
 
     provider: ClassVar[str] = "openai"
@@ -109,16 +123,21 @@ class ChatOpenAI(SDKChatModel):
     extra: ClassVar[str] = "openai"
 
     def __init__(self, model: str, *, use_responses_api: bool = False, stream_usage: bool = True,
-                 organization: str | None = None, text_tool_calls: bool | None = None, **kwargs: Any) -> None:
+                 organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
+                 **kwargs: Any) -> None:
         self.use_responses_api = use_responses_api
         self.stream_usage = stream_usage
         self.organization = organization
+        setting = "base_url" if kwargs.get("base_url") else "OPENAI_BASE_URL"
         kwargs["base_url"] = kwargs.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
-        azure = azure_v1_url(kwargs["base_url"])
-        if azure:
-            kwargs["base_url"] = azure
+        if azure and not kwargs["base_url"]:
+            raise UserError("azure=True needs the Azure OpenAI endpoint: pass base_url=https://RESOURCE.openai.azure.com.")
+        azure_url = None if azure is False else azure_v1_url(kwargs["base_url"], any_host=bool(azure),
+                                                             setting=setting)
+        if azure_url:
+            kwargs["base_url"] = azure_url
             self.key_env = ("AZURE_OPENAI_API_KEY", *type(self).key_env)  # type: ignore[misc]
-        self._compatible = (bool(kwargs["base_url"]) and not azure
+        self._compatible = (bool(kwargs["base_url"]) and not azure_url
                             and not str(kwargs["base_url"]).startswith(OPENAI_URL))
         self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
         super().__init__(model, **kwargs)

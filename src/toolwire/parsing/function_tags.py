@@ -14,8 +14,10 @@ A raw value is typed with the bound tool's JSON Schema when it is known (a ``{na
 as ``tool_names``): a property that admits a string keeps the text; one that wants a number, a boolean,
 null, an object or an array gets the value the text holds as JSON (or, for an object or array, as a Python
 literal, read with :func:`ast.literal_eval`, never evaluated), and keeps the text when it holds none, so
-that the tool's validation reports the wrong type to the model. With names only, every value stays text
-(as vLLM does); :func:`toolwire.parsing.normalize_arguments` and the tool's pydantic validation convert
+that the tool's validation reports the wrong type to the model; where the only strings a property takes are an
+``enum`` or ``const`` (``int | Literal["auto"]``), other text is read as JSON too. A parameter name is read as
+the schema names it when it does (any characters: ``<parameter=first name>``). With names only, every value
+stays text (as vLLM does); :func:`toolwire.parsing.normalize_arguments` and the tool's pydantic validation convert
 ``"3"`` to ``3`` for an integer parameter when the call runs.
 
 Where a call ends: a value ends at the first ``</parameter>`` followed by another tag (``<parameter=``,
@@ -216,25 +218,41 @@ def _parameters(collector: Collector, text: str, start: int, p: int, block: int,
             close = finder.next(FUNCTION_CLOSE, p)
             end = close + len(FUNCTION_CLOSE) if 0 <= close < block else block
             break
-        key = _KEY.match(text, p + len(PARAMETER_TAG), block)
+        key = _key(text, p + len(PARAMETER_TAG), block, schema)
         if key is None:
             cut = block == len(text) and ">" not in text[p:block]
             problem = problem or (_CUT if cut else f"A {PARAMETER_TAG}...> tag has no readable name; write {_EXAMPLE}.")
             close = finder.next(FUNCTION_CLOSE, p)
             end = close + len(FUNCTION_CLOSE) if 0 <= close < block else block
             break
-        value_end, p, issue = _value_end(text, key.end(), block, finder)
+        key_name, key_end = key
+        value_end, p, issue = _value_end(text, key_end, block, finder)
         problem = problem or issue
-        if key.group(1) in args:
-            problem = problem or f"Parameter {key.group(1)!r} is given twice; give each parameter once."
+        if key_name in args:
+            problem = problem or f"Parameter {key_name!r} is given twice; give each parameter once."
         if problem is None:
-            args[key.group(1)] = _typed(_trimmed(text[key.end():value_end]), key.group(1), schema)
+            args[key_name] = _typed(_trimmed(text[key_end:value_end]), key_name, schema)
     raw = text[start:end].strip()
     if problem is not None:
         collector.add_invalid(resolved or name, raw, problem)
     else:
         _record(collector, name, args, raw)
     return end
+
+
+def _key(text: str, at: int, block: int, schema: Mapping[str, Any] | None) -> tuple[str, int] | None:
+    """The parameter name after ``<parameter=`` at ``text[at]`` and where its tag ends: a property of the tool's
+    schema written as it is and closed by ``>`` (the longest such name; JSON Schema allows any property name,
+    ``"first name"`` or ``"a=b"``, and the template writes it unchanged), else a name :data:`_KEY` reads (a
+    model's own spelling: quoted, spaces before the ``>``), else None."""
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    if isinstance(props, Mapping):
+        known = [k for k in props if isinstance(k, str) and text.startswith(f"{k}>", at) and at + len(k) < block]
+        if known:
+            name = max(known, key=len)
+            return name, at + len(name) + 1
+    key = _KEY.match(text, at, block)
+    return None if key is None else (key.group(1), key.end())
 
 
 def _value_end(text: str, start: int, block: int, finder: Finder) -> tuple[int, int, str | None]:
@@ -294,13 +312,13 @@ def _typed(value: str, key: str, schema: Mapping[str, Any] | None) -> Any:
     kinds = _wanted_kinds(prop, schema)  # type: ignore[arg-type]
     text = value.strip()
     decoded = _decoded(text)
-    options = prop.get("enum") if isinstance(prop, Mapping) else None
+    options = ([prop["const"]] if "const" in prop else prop.get("enum")) if isinstance(prop, Mapping) else None
     if (isinstance(options, list) and decoded is not _NONE and not isinstance(decoded, str)
             and any(decoded == o and type(decoded) is type(o) for o in options)):
         return decoded
     if "null" in kinds and text == "null":  # how the template writes None, whatever else the type admits
         return None
-    if not kinds or "string" in kinds:
+    if not kinds or ("string" in kinds and (decoded is _NONE or _takes_text(prop, schema, value))):
         return value
     if decoded is _NONE:
         lowered = text.lower()
@@ -315,6 +333,31 @@ def _typed(value: str, key: str, schema: Mapping[str, Any] | None) -> Any:
 
 
 _NONE = object()
+
+
+def _takes_text(prop: Any, root: Mapping[str, Any], value: str) -> bool:
+    """Whether a string branch of ``prop`` takes ``value`` as it is: one of any string (a string type without
+    ``enum`` or ``const``, or a schema saying nothing), or an ``enum``/``const`` holding it. False when the only
+    strings are other values (``int | Literal["auto"]`` given ``5``: then the number is meant)."""
+    todo, seen = [prop], 0
+    while todo and seen < 64:
+        seen += 1
+        node = _resolve(todo.pop(), root)
+        if not isinstance(node, Mapping):
+            return True  # True / {} schemas: anything
+        options = [node["const"]] if "const" in node else node.get("enum")
+        if isinstance(options, list):
+            if value in options:
+                return True
+            continue
+        branches = [b for key in ("anyOf", "oneOf") if isinstance(node.get(key), list) for b in node[key]]
+        if branches:
+            todo.extend(branches)
+            continue
+        kinds = _wanted_kinds(node, root)
+        if not kinds or "string" in kinds:
+            return True
+    return False
 
 
 def _decoded(text: str) -> Any:
