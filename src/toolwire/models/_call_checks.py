@@ -127,9 +127,12 @@ def opening_paths_probability(loaded: LoadedModel, scanner: OpenerScanner, text:
     opens a call at its first step with probability at least :data:`FOLLOWED` is followed one token further.
 
     :func:`opening_probability` takes every way of opening to go on as surely as the path the model took. That
-    fails where the path taken is a detour: qwen2.5-coder-1.5b opens the book's call as ``['`` (0.44, a call
-    written as a string in the list, after which the name is unsure: 0.23) rather than ``[`` (0.39, after which
-    it is sure: 1.0), so the estimate was 0.22 where the model's probability of the call is about 0.5. Here each
+    fails where the path taken is a detour: in some KV-cache states qwen2.5-coder-1.5b opened the book's call as
+    ``['`` (0.44, a call written as a string in the list, after which the name was unsure: 0.23) rather than
+    ``[`` (0.39, after which it is sure), so the estimate was 0.22 where the model's probability of the call is
+    about 0.5 (a hand probe, twenty-first session). From an empty cache the model takes ``[`` (0.43; ``['`` 0.40,
+    after which the name has 0.39): ``python benchmarks/probe_opening_paths.py --min-call-probability 1.0``
+    prints these steps. Here each
     first token ``t`` weighs ``P(t) * P(the next token goes on opening a call | t)``, from ``follow(t)`` (the
     model's next-token candidates after ``t``, one evaluation each) for the likely ones and from the path taken
     for the others, times the path taken's later steps.
