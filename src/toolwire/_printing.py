@@ -8,10 +8,11 @@ was received must never be the thing that fails (an object whose ``__repr__`` ra
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["json_text", "printed", "safe_text"]
+__all__ = ["json_text", "printed", "safe_text", "terminal_text"]
 
 
 def printed(value: Any, convert: Callable[[Any], str] = repr) -> str | None:
@@ -50,3 +51,14 @@ def json_text(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, default=lambda item: safe_text(item, str))
     except Exception:  # a circular container, a key JSON cannot hold, a failing __eq__ or __iter__
         return safe_text(value)
+
+
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_text(text: str) -> str:
+    """Return ``text`` (a model's reply, a tool's result) safe to print on a terminal: its control characters other
+    than line ends and tabs (ESC, which starts the sequences that recolour, retitle or clear a terminal or write its
+    clipboard; a lone carriage return that overwrites the line) shown as ``\\x1b``-style escapes instead of sent.
+    A Windows line end (CR LF) is a line end."""
+    return _CONTROLS.sub(lambda match: f"\\x{ord(match.group()):02x}", text.replace("\r\n", "\n"))

@@ -20,6 +20,7 @@ import importlib
 import importlib.util
 import inspect
 import json
+import math
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -30,6 +31,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
+from toolwire._printing import terminal_text
 from toolwire.errors import ContextOverflowError, MaxStepsExceeded, SchemaError, ToolwireError, UserError
 from toolwire.models.base import ServerTool
 from toolwire.results import valid_text
@@ -48,17 +50,27 @@ def _flags_take_no_value(command: Any, ctx: Any) -> None:
             param.metavar = ""
 
 
+def _reflow(command: Any) -> None:
+    """Join the lines of each paragraph of ``command``'s help: typer's rich help keeps a docstring's line ends, so a
+    sentence wrapped in the source broke in the middle of the terminal's line (review 48)."""
+    if command.help:
+        paragraphs = inspect.cleandoc(command.help).split("\n\n")
+        command.help = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
 class _Command(TyperCommand):
-    """A typer command whose help shows boolean flags bare (:func:`_flags_take_no_value`)."""
+    """A typer command whose help shows boolean flags bare (:func:`_flags_take_no_value`) and its paragraphs
+    unbroken (:func:`_reflow`)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         _flags_take_no_value(self, ctx)
+        _reflow(self)
         super().format_help(ctx, formatter)
 
 
 class _Group(TyperGroup):
     """A typer group whose help, and that of every command and group under it (mounted sub-apps included),
-    shows boolean flags bare (:func:`_flags_take_no_value`)."""
+    shows boolean flags bare (:func:`_flags_take_no_value`) and paragraphs unbroken (:func:`_reflow`)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         _flags_take_no_value(self, ctx)
@@ -66,6 +78,8 @@ class _Group(TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         command = super().get_command(ctx, cmd_name)
+        if command is not None:  # the group's list of commands shows their first paragraphs
+            _reflow(command)
         if type(command) is TyperCommand:  # typer's own classes (same state, one method more)
             command.__class__ = _Command
         elif type(command) is TyperGroup:
@@ -268,12 +282,24 @@ def _model(name: str | None, dialect: str | None, n_ctx: int | None = None) -> A
     return init_chat_model(name or "local", **kwargs)
 
 
+# advice naming a library argument the commands do not take, as the command line says it (review 48)
+_LIBRARY_ADVICE = (
+    (", or give a larger connect_timeout.", "."),  # an MCP server that does not answer
+    (", or raise timeout / max_retries.", "."),  # a provider that cannot be reached
+    (", or raise max_retries.", "."),  # a provider's rate limit
+)
+
+
 def _error_text(exc: ToolwireError) -> str:
     """A library error as the command line says it: a context overflow names ``--n-ctx``, the option the
-    commands take, rather than the ``n_ctx`` argument (review 29)."""
+    commands take, rather than the ``n_ctx`` argument (review 29); advice to raise a library argument that no
+    option sets (``connect_timeout``, ``max_retries``) is left out (review 48)."""
     if isinstance(exc, ContextOverflowError):
         return exc.advice(f"a larger --n-ctx (more than {exc.n_ctx})")
-    return str(exc)
+    text = str(exc)
+    for library, command_line in _LIBRARY_ADVICE:
+        text = text.replace(library, command_line)
+    return text
 
 
 def _fmt_args(args: Any) -> str:
@@ -285,29 +311,31 @@ def _fmt_args(args: Any) -> str:
 def _print_event(event: Any) -> None:
     if event.type == "tool_call":  # an invalid call may have no name, and its args as raw text (or None)
         call = event.data
-        name = str(call.get("name") or "?")
-        out.print(f"[cyan]→ {escape(name)}({escape(_fmt_args(call.get('args')))})[/cyan]")
+        name, args = terminal_text(str(call.get("name") or "?")), terminal_text(_fmt_args(call.get("args")))
+        out.print(f"[cyan]→ {escape(name)}({escape(args)})[/cyan]")
     elif event.type == "tool_result":
         msg = event.data
         style = "red" if msg.status == "error" else "green"
-        out.print(f"[{style}]← {escape(msg.text)}[/{style}]")
+        out.print(f"[{style}]← {escape(terminal_text(msg.text))}[/{style}]")
     elif event.type == "model_reply":
         for bad in event.data.invalid_tool_calls:
-            out.print(f"[yellow]! invalid tool call: {escape(str(bad.get('error')))}[/yellow]")
+            out.print(f"[yellow]! invalid tool call: {escape(terminal_text(str(bad.get('error'))))}[/yellow]")
     elif event.type == "final":
-        out.print(f"[bold]{escape(event.data.output)}[/bold]")
+        out.print(f"[bold]{escape(terminal_text(event.data.output))}[/bold]")
 
 
 def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
     """The command line's one sentence for a run that reached ``--max-steps``: the library's own message points
     to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26)."""
-    return (f"The model gave no final answer within {exc.steps} model calls: raise --max-steps, e.g. "
+    calls = "model call" if exc.steps == 1 else "model calls"
+    return (f"The model gave no final answer within {exc.steps} {calls}: raise --max-steps, e.g. "
             f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
 
 
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
-    if as_json:
-        result = agent.invoke(conversation)
+    if as_json:  # what the tools print goes to stderr, so stdout holds the JSON alone (review 48)
+        with contextlib.redirect_stdout(sys.stderr):
+            result = agent.invoke(conversation)
         out.print_json(json.dumps([m.to_dict() for m in result.messages], ensure_ascii=False, default=str))
         return result
     result = None
@@ -336,7 +364,8 @@ McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--tool-timeout", min=0.001, help=("Seconds a tool call may take; a call that takes longer is answered to the "
-                                       "model as an error (default: no limit)."))]
+                                       "model as an error (default: no limit; a tool's own @tool(timeout=...) "
+                                       "is kept)."))]
 
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
@@ -345,6 +374,9 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
     from toolwire.agent import Agent
 
     _check_dialect(model, dialect, n_ctx)  # before tools load and MCP servers start
+    if tool_timeout is not None and not math.isfinite(tool_timeout):  # `inf`: the library's message names `None`
+        raise UserError(f"--tool-timeout must be a finite number of seconds, not {tool_timeout}: leave it out for "
+                        "no limit.")
     loaded = [t for spec in tools or () for t in load_tools(spec, server_tools=True)] if tools or mcp else \
         _default_tools()
     if mcp:  # each session lives until the command ends (closed at exit)
@@ -386,7 +418,9 @@ def ask(
         fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
     question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
     try:
-        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout)
+        # with --json, what a tools file prints on import goes to stderr, as during the run (see _run)
+        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+            agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout)
         if not as_json:
             out.print(f"[bold]? {escape(question)}[/bold]")
         _run(agent, question, as_json)
@@ -417,7 +451,7 @@ def chat(
     try:
         agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout)
     except ToolwireError as exc:
-        fail(str(exc))
+        fail(_error_text(exc))
         return
     conversation: list[Any] = []
     out.print("[dim]toolwire chat: type a question; 'clear' starts a new conversation; 'exit' or Ctrl-D leaves.[/dim]")

@@ -31,6 +31,18 @@ _out = Console(highlight=False, soft_wrap=True)
 _err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def _known(name: str, command: str) -> None:
+    """Refuse a name that is not in the registry: ``pull`` and ``path`` take registry names only, so the registry's
+    own message, which offers a .gguf path, would send the user round in a circle (review 48).
+
+    Raises:
+        UserError: ``name`` is not a registry name; the message lists the names and where a file of one's own goes.
+    """
+    if name not in REGISTRY:
+        raise UserError(f"Unknown model {name!r}: toolwire models {command} takes a registry name "
+                        f"({', '.join(REGISTRY)}); give a .gguf file of your own to --model as it is.")
+
+
 def _fail(exc: Exception) -> typer.Exit:
     _err.print(f"[red]error:[/red] {escape(str(exc))}")
     return typer.Exit(1)
@@ -55,6 +67,7 @@ def pull(
         raise _fail(UserError(f"--path {path} does not exist: give the model's GGUF file (or the folder holding "
                               "it), or leave out --path to use the copy already pulled or download one."))
     try:
+        _known(name, "pull")
         got = pull_model(name, path=path, sources=tuple(source or SOURCES), force=force, progress=not quiet,
                          echo=lambda line: _err.print(escape(line)))
     except UserError as exc:
@@ -84,10 +97,8 @@ def path(
     name: Annotated[str, typer.Argument(help="Registry name of the model.")] = DEFAULT_MODEL,
 ) -> None:
     """Print the path of a pulled model; exit code 1 when it is not there."""
-    if name not in REGISTRY and (name.endswith(".gguf") or "/" in name):  # the registry's error offers a path
-        raise _fail(UserError(f"toolwire models path takes a registry name ({', '.join(REGISTRY)}), not a file: "
-                              f"give {name} to --model as it is."))
     try:
+        _known(name, "path")
         entry = get_entry(name)
         found = find_model(name)
     except UserError as exc:

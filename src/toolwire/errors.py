@@ -175,8 +175,9 @@ class ProviderError(ToolwireError):
         if self.status is not None:
             head += f" (status {self.status})"
         text = f"{head}: {self.args[0]}"
-        if self.hint:
-            text += f" {self.hint}"
+        if self.hint:  # the hint is a sentence of its own: the message ends with a full stop before it
+            text = text.rstrip()
+            text += f"{'' if text.endswith(('.', '!', '?')) else '.'} {self.hint}"
         return text
 
 

@@ -82,15 +82,15 @@ FASTAPI_422 = {"detail": [{"type": "extra_forbidden", "loc": ["body", "parallel_
 
 @pytest.mark.parametrize(("status", "body", "shown"), [
     (400, {"error": "Unexpected endpoint or method. (POST /v1/chat/completions)"},  # LM Studio, TGI, Ollama
-     "(status 400): Unexpected endpoint or method. (POST /v1/chat/completions) "),
+     "(status 400): Unexpected endpoint or method. (POST /v1/chat/completions). "),
     (422, FASTAPI_422, "(status 422): body.parallel_tool_calls: Extra inputs are not permitted; "
-                       "body.messages.0.content: Field required "),
-    (404, {"detail": "Not Found"}, "(status 404): Not Found "),
+                       "body.messages.0.content: Field required. "),
+    (404, {"detail": "Not Found"}, "(status 404): Not Found. "),
     (404, PlainText("Model 'qwen' is not loaded. Load it with\n  lms load qwen"),
-     "(status 404): Model 'qwen' is not loaded. Load it with lms load qwen "),
+     "(status 404): Model 'qwen' is not loaded. Load it with lms load qwen. "),
     (502, PlainText("<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>"),
-     "(status 502): 502 Bad Gateway 502 Bad Gateway "),
-    (400, {"error": {"message": "bad value", "type": "invalid_request_error"}}, "(status 400): bad value "),
+     "(status 502): 502 Bad Gateway 502 Bad Gateway. "),
+    (400, {"error": {"message": "bad value", "type": "invalid_request_error"}}, "(status 400): bad value. "),
 ])
 def test_the_error_shows_the_servers_own_text(raw, make, status, body, shown):
     raw.queue(raw.fail(status, body))
