@@ -5,9 +5,9 @@
 3. ``--tool-timeout inf`` was refused with the library's wording ("timeout ..., or None").
 4. ``models pull FILE.gguf`` / ``models path NAME`` offered "or the path of a .gguf file", which they refuse.
 5. ``--max-steps 1`` said "within 1 model calls".
-6. Errors advised raising library arguments the commands do not take (``connect_timeout``, ``max_retries``),
-   (A provider's message running into its hint without a full stop is left: tests/providers pin that form.)
+6. Errors advised raising library arguments the commands do not take (``connect_timeout``, ``max_retries``).
 7. Help paragraphs broke in mid-sentence where the docstring's source line ended.
+8. A provider error's message ran into its hint without a full stop ("... Not Found Check the model name.").
 """
 
 from __future__ import annotations
