@@ -924,3 +924,20 @@ def test_a_template_that_writes_function_tags_generates_them():
     parsed = parse_reply(written, TOOLS, "function_tag")
     assert [(c["name"], c["args"]) for c in parsed.tool_calls] == [("get_weather", {"city": "Tóquio"}),
                                                                    ("calculate", {"expression": "1 + 1"})]
+
+
+@pytest.mark.parametrize("name", ["json", "pythonic", "template"])
+def test_an_invalid_call_from_another_dialect_is_shown_as_written(name):
+    """A reply whose only call was invalid (cut off), written by another dialect or a provider: the turn shows the
+    call's raw text before the error result that answers it, not an empty assistant turn."""
+    bad = {"name": "get_weather", "args": "[get_weather(city=)]", "id": "b1", "error": "cut off",
+           "type": "invalid_tool_call"}
+    other = "json" if name == "pythonic" else "pythonic"
+    reply = AIMessage("Checking.", invalid_tool_calls=[bad],
+                      provider_data={RAW_KEY: {"dialect": other, "text": "Checking.\n[get_weather(city=)]",
+                                               "check": fingerprint("Checking.", [])}})
+    conversation = [HumanMessage("weather?"), reply, ToolMessage("cut off", tool_call_id="b1", status="error",
+                                                                 name="get_weather")]
+    rendered = get_dialect(name, QWEN_TEMPLATE).render(conversation, TOOLS)
+    assistant = next(m for m in rendered.messages if m["role"] == "assistant")
+    assert assistant["content"] == "Checking.\n[get_weather(city=)]"

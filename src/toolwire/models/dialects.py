@@ -381,12 +381,16 @@ class Dialect:
 
     def _assistant(self, message: AIMessage, names: PythonNames, tools: Sequence[ToolSpec]) -> dict[str, Any]:
         """An assistant turn: its raw reply when this dialect wrote it, else its text and calls as the
-        dialect writes them (JSON arguments in the offered tool's schema order, as its grammar allows)."""
+        dialect writes them (JSON arguments in the offered tool's schema order, as its grammar allows), then the
+        raw text of its invalid calls (another dialect's reply, a provider's): the error results that answer them
+        follow, so the model sees what it wrote rather than an empty turn."""
         raw = (message.provider_data or {}).get(RAW_KEY)
         check = fingerprint(message.text, message.tool_calls)
         if isinstance(raw, dict) and raw.get("dialect") == self.name and raw.get("check") == check:
             return {"role": "assistant", "content": raw.get("text", "")}
         text = message.text
+        broken = "\n".join(str(c.get("args")) for c in message.invalid_tool_calls if c.get("args"))
+        text = f"{text}\n{broken}" if text and broken else text or broken
         calls = message.tool_calls
         if self.name == "template":
             entry: dict[str, Any] = {"role": "assistant", "content": text}
