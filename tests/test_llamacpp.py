@@ -340,3 +340,30 @@ def test_the_template_dialect_reads_the_default_models_doubled_brace_calls(qwen)
     reply = ChatLlamaCpp(dialect="template").bind_tools([get_weather]).invoke("What's the weather in Paris?")
     assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("get_weather", {"city": "Paris"})]
     assert reply.content == "" and reply.response_metadata["dialect"] == "template"
+
+
+@pytest.mark.model
+def test_a_template_writing_function_tags_makes_calls_in_that_form():
+    """A GGUF whose chat template writes Qwen3-Coder's ``<function=NAME><parameter=KEY>`` calls: under
+    ``dialect="template"`` a forced call is generated under the ``function_tag`` grammar (compiled and run by
+    llama.cpp) and read back typed by the schema. The tiny model stands in with such a template put on it (its
+    own model object: the cache key n_ctx 1536 is used by no other test)."""
+    from _llama_fixtures import _load
+    from test_dialects import CODER_TEMPLATE
+    from toolwire.models.dialects import ChatTemplate
+
+    model = _load("smollm2-135m", n_ctx=1536, dialect="template")
+    loaded = model.load()
+    saved = loaded.template, loaded.chat_template, loaded._neutraliser
+    loaded.template, loaded._neutraliser = CODER_TEMPLATE, None
+    loaded.chat_template = ChatTemplate(CODER_TEMPLATE, bos_token="", eos_token="<|im_end|>")
+    try:
+        assert model.dialect_for(loaded, 2).formats == ("function_tag", "json")
+        reply = model.bind_tools([get_weather, calculate], tool_choice="get_weather").invoke(
+            "What's the weather in Paris?", max_tokens=64)
+    finally:
+        loaded.template, loaded.chat_template, loaded._neutraliser = saved
+    raw = reply.provider_data["llamacpp"]["text"]
+    assert raw.startswith("<tool_call>\n<function=get_weather>\n<parameter=city>\n"), raw
+    assert [c["name"] for c in reply.tool_calls] == ["get_weather"] and not reply.invalid_tool_calls
+    assert isinstance(reply.tool_calls[0]["args"]["city"], str)
