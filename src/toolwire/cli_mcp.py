@@ -73,7 +73,8 @@ def serve(
             except OSError as exc:
                 raise ToolwireError(f"Cannot listen on {shown}:{port} ({exc.strerror or exc}): "
                                     "choose another --port or --host.") from None
-            err.print(f"[dim]serving {len(loaded)} tools at http://{shown}:{port}{path}[/dim]")
+            tools = "tool" if len(loaded) == 1 else "tools"
+            err.print(f"[dim]serving {len(loaded)} {tools} at http://{shown}:{port}{path}[/dim]")
         run_server(loaded, transport=transport, host=host, port=port, path=path, name=name)  # type: ignore[arg-type]
         if transport == "stdio":  # a tool thread still running prints to stderr too, until the process ends
             sys.stdout = sys.stderr
