@@ -123,3 +123,23 @@ def test_a_provider_errors_hint_follows_a_full_stop() -> None:
         "openai (status 404): Not Found. Check the model name."
     assert str(ProviderError("Refused.", provider="openai", hint="Check the key.")) == "openai: Refused. Check the key."
     assert str(ProviderError("Refused", provider="openai")) == "openai: Refused"
+
+
+def test_the_advice_naming_a_library_argument_is_a_field_of_the_error_kept_through_rewrites() -> None:
+    # the clause is kept apart (api_advice) where the error is made, so the CLI need not know the library's
+    # sentences; it survives the retry summary and the masking of an echoed key
+    from toolwire import UserError
+    from toolwire.models import ChatOpenAI
+    from toolwire.models._retry import _give_up, status_error
+
+    plain = UserError("It failed: retry, or pass a larger wait_seconds.", api_advice=", or pass a larger wait_seconds")
+    assert plain.without_api_advice() == "It failed: retry."
+    assert UserError("No advice here.").without_api_advice() == "No advice here."
+    assert status_error("openai", 401, "Bad key.").api_advice is None
+    key = "sk-secretsecret1234"
+    limited = _give_up(status_error("openai", 429, f"Rate limited for {key}."), 4)
+    assert limited.api_advice == ", or raise max_retries" and "gave up after 4 attempts" in str(limited)
+    masked = ChatOpenAI(model="gpt-4o-mini", api_key=key)._without_key(limited)
+    assert masked is not limited and key not in str(masked)
+    assert masked.without_api_advice().endswith("wait, send fewer requests at once.")
+    assert cli._error_text(masked) == masked.without_api_advice()

@@ -282,24 +282,13 @@ def _model(name: str | None, dialect: str | None, n_ctx: int | None = None) -> A
     return init_chat_model(name or "local", **kwargs)
 
 
-# advice naming a library argument the commands do not take, as the command line says it (review 48)
-_LIBRARY_ADVICE = (
-    (", or give a larger connect_timeout.", "."),  # an MCP server that does not answer
-    (", or raise timeout / max_retries.", "."),  # a provider that cannot be reached
-    (", or raise max_retries.", "."),  # a provider's rate limit
-)
-
-
 def _error_text(exc: ToolwireError) -> str:
     """A library error as the command line says it: a context overflow names ``--n-ctx``, the option the
     commands take, rather than the ``n_ctx`` argument (review 29); advice to raise a library argument that no
-    option sets (``connect_timeout``, ``max_retries``) is left out (review 48)."""
+    option sets (``connect_timeout``, ``max_retries``: the error's ``api_advice``) is left out (review 48)."""
     if isinstance(exc, ContextOverflowError):
         return exc.advice(f"a larger --n-ctx (more than {exc.n_ctx})")
-    text = str(exc)
-    for library, command_line in _LIBRARY_ADVICE:
-        text = text.replace(library, command_line)
-    return text
+    return exc.without_api_advice()
 
 
 def _fmt_args(args: Any) -> str:

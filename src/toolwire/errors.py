@@ -47,7 +47,27 @@ __all__ = [
 
 
 class ToolwireError(Exception):
-    """Base class of every error toolwire raises."""
+    """Base class of every error toolwire raises.
+
+    Args:
+        *args: as for :class:`Exception` (the first is the message).
+        api_advice: the clause of the message that advises changing a Python argument (``", or raise
+            max_retries"``), exactly as the message writes it; None when the message names none. A caller that
+            offers other settings (the command line has no ``max_retries``) says the message without it,
+            with :meth:`without_api_advice`.
+
+    Attributes:
+        api_advice: as given.
+    """
+
+    def __init__(self, *args: Any, api_advice: str | None = None) -> None:
+        super().__init__(*args)
+        self.api_advice = api_advice
+
+    def without_api_advice(self) -> str:
+        """``str(self)`` without its :attr:`api_advice` clause (the text as it is when there is none)."""
+        text = str(self)
+        return text.replace(self.api_advice, "", 1) if self.api_advice else text
 
 
 class UserError(ToolwireError):
@@ -153,6 +173,7 @@ class ProviderError(ToolwireError):
         status: HTTP status code when there was one, else ``None``.
         retryable: whether trying again later may succeed (429, 5xx, connection errors).
         hint: one sentence telling the user what to do.
+        api_advice: the hint's clause that names a Python argument (see :class:`ToolwireError`).
     """
 
     def __init__(
@@ -163,8 +184,9 @@ class ProviderError(ToolwireError):
         status: int | None = None,
         retryable: bool = False,
         hint: str | None = None,
+        api_advice: str | None = None,
     ) -> None:
-        super().__init__(message)
+        super().__init__(message, api_advice=api_advice)
         self.provider = provider
         self.status = status
         self.retryable = retryable

@@ -204,8 +204,9 @@ class MCPClient(Sequence[Tool]):
         await asyncio.wait_for(self._refresh(), left())
 
     def _timeout_error(self) -> UserError:
+        advice = ", or give a larger connect_timeout"
         return UserError(f"The MCP server {self.server.label!r} did not answer within {self.connect_timeout:g} "
-                         "seconds: check that it is an MCP server and is up, or give a larger connect_timeout.")
+                         f"seconds: check that it is an MCP server and is up{advice}.", api_advice=advice)
 
     async def _failure(self, exc: BaseException, stack: contextlib.AsyncExitStack) -> UserError:
         """Close what was opened before ``exc`` stopped the opening, and return the UserError that says

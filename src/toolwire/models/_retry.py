@@ -154,13 +154,18 @@ def stream_error_status(exc: BaseException) -> int | None:
     return error_status(error.get("type"), error.get("code")) if isinstance(error, dict) else None
 
 
+# the hints' clauses that name a Python argument (``ToolwireError.api_advice``: the CLI has no such option)
+_RETRY_ADVICE = ", or raise max_retries"
+_TIMEOUT_ADVICE = ", or raise timeout / max_retries"
+
+
 def _status_hint(status: int, key_env: str) -> str | None:
     if status in (401, 403):
         return f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
     if status == 404:
         return "Check the model name (and base_url)."
     if status == 429:
-        return "You hit a rate limit or quota: wait, send fewer requests at once, or raise max_retries."
+        return f"You hit a rate limit or quota: wait, send fewer requests at once{_RETRY_ADVICE}."
     if status >= 500:
         return "The provider failed on its side: try again later."
     if status in (400, 422):
@@ -172,16 +177,20 @@ def status_error(provider: str, status: int | None, message: str, *, key_env: st
                  base_url: str | None = None, hint: str | None = None) -> ProviderError:
     """Build the ProviderError for an HTTP status (``None``: no response, a connection failure or timeout),
     with ``retryable`` set and a hint that says what to do (``hint``, when given, instead of the status's
-    own). Credentials in URLs are masked."""
+    own; its ``api_advice`` is the clause that names ``max_retries`` or ``timeout``). Credentials in URLs are
+    masked."""
     message = redact_url(message)
     base_url = redact_url(base_url) if base_url else None
     if status is None:
         where = f" {base_url}" if base_url else ""
-        hint = hint or f"Check the network and that the server{where} is running, or raise timeout / max_retries."
-        return ProviderError(message, provider=provider, status=None, retryable=True, hint=hint)
+        if hint is None:
+            hint = f"Check the network and that the server{where} is running{_TIMEOUT_ADVICE}."
+        return ProviderError(message, provider=provider, status=None, retryable=True, hint=hint,
+                             api_advice=_TIMEOUT_ADVICE if _TIMEOUT_ADVICE in hint else None)
     retryable = status in RETRYABLE_STATUS or status >= 500
-    return ProviderError(message, provider=provider, status=status, retryable=retryable,
-                         hint=hint or _status_hint(status, key_env))
+    hint = hint or _status_hint(status, key_env)
+    return ProviderError(message, provider=provider, status=status, retryable=retryable, hint=hint,
+                         api_advice=_RETRY_ADVICE if hint and _RETRY_ADVICE + "." in hint else None)
 
 
 def transport_error(provider: str, exc: BaseException, *, timeout: float,
@@ -221,7 +230,8 @@ def _give_up(error: ProviderError, attempts: int) -> ProviderError:
     if attempts <= 1 or not error.retryable:
         return error
     message = f"{error.args[0]} (gave up after {attempts} attempts)"
-    out = ProviderError(message, provider=error.provider, status=error.status, retryable=True, hint=error.hint)
+    out = ProviderError(message, provider=error.provider, status=error.status, retryable=True, hint=error.hint,
+                        api_advice=error.api_advice)
     return hide_cause(out) if _cause_hidden(error) else out
 
 

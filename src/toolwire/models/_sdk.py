@@ -478,4 +478,5 @@ class SDKChatModel(BaseChatModel):
         if not key or not any(key in str(part) for part in (*error.args, error.hint or "")):
             return error
         return ProviderError(mask_secret(str(error.args[0]), key), provider=error.provider, status=error.status,
-                             retryable=error.retryable, hint=mask_secret(error.hint, key) if error.hint else None)
+                             retryable=error.retryable, hint=mask_secret(error.hint, key) if error.hint else None,
+                             api_advice=error.api_advice)
