@@ -155,6 +155,25 @@ def test_tool_choice_mapping(provider, server, make_model, choice):
     assert CHOICES[provider](server.requests[-1].body)[0] == EXPECTED_CHOICE[provider][choice]
 
 
+def test_structured_output_forces_its_tool_and_reads_the_value(provider, server, make_model):
+    from pydantic import BaseModel
+
+    class CityWeather(BaseModel):
+        """The weather in a city."""
+
+        city: str
+        celsius: float
+
+    server.queue(Reply(calls=[("CityWeather", {"city": "Paris", "celsius": 21.5})]))
+    value = make_model().with_structured_output(CityWeather).invoke("Clima em Paris?")
+    assert value == CityWeather(city="Paris", celsius=21.5)
+    expected = {"openai-chat": {"type": "function", "function": {"name": "CityWeather"}},
+                "openai-responses": {"type": "function", "name": "CityWeather"},
+                "anthropic": {"type": "tool", "name": "CityWeather"},
+                "gemini": {"mode": "ANY", "allowedFunctionNames": ["CityWeather"]}}[provider]
+    assert CHOICES[provider](server.requests[-1].body)[0] == expected
+
+
 def test_parallel_tool_calls_disabled(provider, server, make_model):
     two = [("get_weather", {"city": "Paris"}), ("calculate", {"expression": "1 + 1"})]
     server.queue(Reply(calls=two), Reply(calls=two))

@@ -19,7 +19,7 @@ import dataclasses
 import json
 import re
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from typing import Any, ClassVar, Literal, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 import typing_extensions
 from pydantic import BaseModel
@@ -36,6 +36,9 @@ from toolwire.messages import (
     merge_chunks,
 )
 from toolwire.tools import Tool, ToolSpec
+
+if TYPE_CHECKING:
+    from toolwire.models.structured import StructuredOutput
 
 __all__ = [
     "BaseChatModel",
@@ -357,6 +360,35 @@ class BaseChatModel:
         new.parallel_tool_calls = parallel_tool_calls
         new.strict = strict
         return new
+
+    def with_structured_output(self, schema: Any, *, include_raw: bool = False,
+                               strict: bool | None = None) -> StructuredOutput:
+        """Return a model that answers with one value of ``schema``, read from a forced tool call.
+
+        The new model binds one tool made from ``schema`` (it replaces any tools bound here) with
+        ``tool_choice`` set to it, as LangChain's ``with_structured_output`` does by default; this model is
+        unchanged. On the embedded model the call is generated under a grammar made from the schema.
+
+        Args:
+            schema: a pydantic model class (the value is an instance), a ``TypedDict`` class (a dict) or a
+                dataclass (an instance), a JSON Schema dict with a ``title`` or a tool dict (a dict of the
+                arguments, as written).
+            include_raw: return ``{"raw": AIMessage, "parsed": value or None, "parsing_error": error or None}``
+                and raise nothing for a reply that cannot be read.
+            strict: as for :meth:`bind_tools` (OpenAI strict mode).
+
+        Returns:
+            A :class:`~toolwire.models.structured.StructuredOutput` (``invoke``, ``ainvoke``).
+
+        Raises:
+            SchemaError: ``schema`` cannot be a tool's arguments (see
+                :func:`~toolwire.models.structured.output_tool`).
+        """
+        from toolwire.models.structured import StructuredOutput, output_tool
+
+        spec, read = output_tool(schema)
+        bound = self.bind_tools([spec], tool_choice=spec.name, strict=strict)
+        return StructuredOutput(bound, spec.name, read, include_raw=include_raw)
 
     def _takes_server_tool(self, tool: ServerTool) -> bool:
         """Whether this model sends the server tool ``tool`` (by default: its provider is in :attr:`server_tools`)."""

@@ -1,0 +1,191 @@
+"""Structured output: a chat model that answers with one value of a schema, through a forced tool call.
+
+``model.with_structured_output(Schema)`` binds one tool whose arguments are the schema's fields and forces
+the model to call it (``tool_choice`` set to its name), then reads the call's arguments as a value of the
+schema. This is how LangChain's ``with_structured_output`` works by default (``method="function_calling"``)
+and what Pydantic AI calls an output tool; every provider toolwire drives can force a tool call, and on the
+embedded model the call is generated under a grammar made from the schema, so its arguments always fit it.
+
+What comes back, per schema kind:
+
+* a pydantic model class: an instance of it (validated by pydantic);
+* a ``TypedDict`` class: a dict, and a dataclass: an instance (both validated with pydantic's ``TypeAdapter``);
+* a JSON Schema dict (with a ``title``, the tool's name) or a tool dict (OpenAI or bare
+  ``{"name", "description", "parameters"}``): the arguments as a dict, as the model wrote them (not checked
+  against the schema: the provider's strict mode, or the local model's grammar, is what holds them to it).
+
+A reply without the call (a provider that ignored ``tool_choice``), arguments that are not JSON, or arguments
+the schema refuses raise :class:`~toolwire.errors.ToolCallParseError` whose ``raw`` is the reply; with
+``include_raw=True`` nothing is raised for those and the result is LangChain's dict ``{"raw": AIMessage,
+"parsed": value or None, "parsing_error": exception or None}``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, is_typeddict
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from toolwire._tool_checks import check_name
+from toolwire.errors import SchemaError, ToolCallParseError
+from toolwire.messages import AIMessage
+
+if TYPE_CHECKING:
+    from toolwire.models.base import BaseChatModel
+    from toolwire.tools import ToolSpec
+
+__all__ = ["StructuredOutput", "output_tool"]
+
+
+def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]:
+    """The tool a structured-output model forces, and the reader that turns its arguments into the value.
+
+    Args:
+        schema: a pydantic model class, a ``TypedDict`` class, a dataclass, a JSON Schema dict of an object with
+            a ``title`` (the tool's name; its ``description`` the tool's), or a tool dict as ``bind_tools`` takes it.
+
+    Returns:
+        ``(spec, read)``: the :class:`~toolwire.tools.ToolSpec` to bind (name, description, JSON Schema of the
+        arguments), and a function from the call's arguments (a dict) to the value (see the module docs).
+
+    Raises:
+        SchemaError: ``schema`` is none of the above, a JSON Schema dict has no ``title``, or the schema cannot
+            be a tool's arguments (not an object, a recursive reference).
+    """
+    from toolwire.models.base import to_tool_spec
+
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        model: type[BaseModel] = schema
+        return to_tool_spec(model), model.model_validate
+    if isinstance(schema, type) and (is_typeddict(schema) or dataclasses.is_dataclass(schema)):
+        from toolwire.schema import _compat  # a typing.TypedDict, which pydantic refuses before Python 3.12
+
+        try:
+            adapter: TypeAdapter[Any] = TypeAdapter(_compat(schema))
+            parameters = adapter.json_schema()
+        except Exception as exc:  # pydantic cannot give a JSON Schema for one of its fields
+            raise SchemaError(f"{schema.__name__} cannot be given as a JSON Schema: {exc}") from None
+        spec = to_tool_spec({"name": check_name(schema.__name__), "description": _class_description(schema),
+                             "parameters": parameters})
+        return spec, adapter.validate_python
+    if isinstance(schema, Mapping):
+        if "name" in schema or schema.get("type") == "function":  # a tool dict, as bind_tools takes it
+            return to_tool_spec(dict(schema)), dict
+        title = schema.get("title")
+        if not isinstance(title, str) or not title:
+            raise SchemaError("A JSON Schema given for structured output needs a 'title' (it names the tool the "
+                              "model calls), e.g. {'title': 'Answer', 'type': 'object', 'properties': {...}}.")
+        parameters = {k: v for k, v in schema.items() if k not in ("title", "description")}
+        description = schema.get("description") or f"Give the answer as {title}."
+        return to_tool_spec({"name": check_name(title), "description": description, "parameters": parameters}), dict
+    raise SchemaError(f"Structured output takes a pydantic model class, a TypedDict, a dataclass, a JSON Schema "
+                      f"dict or a tool dict, not {schema!r}.")
+
+
+def _class_description(cls: type) -> str:
+    doc = inspect.getdoc(cls) or ""
+    if dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):  # the signature dataclass writes
+        doc = ""
+    return doc or f"Give the answer as {cls.__name__}."
+
+
+class StructuredOutput:
+    """A chat model that answers with one value of a schema (see the module docs).
+
+    Made by :meth:`BaseChatModel.with_structured_output <toolwire.models.base.BaseChatModel.with_structured_output>`.
+
+    Args:
+        model: the chat model with the output tool bound and forced.
+        name: the output tool's name.
+        read: turns the call's arguments (a dict) into the value; may raise pydantic's ``ValidationError``.
+        include_raw: return ``{"raw", "parsed", "parsing_error"}`` instead of the value, and raise nothing for a
+            reply that cannot be read.
+
+    Attributes:
+        model: as given (its ``tools`` hold the output tool alone).
+        include_raw: as given.
+    """
+
+    def __init__(self, model: BaseChatModel, name: str, read: Callable[[dict[str, Any]], Any], *,
+                 include_raw: bool = False) -> None:
+        self.model = model
+        self.include_raw = include_raw
+        self._name = name
+        self._read = read
+
+    def __repr__(self) -> str:
+        return f"StructuredOutput({self.model!r}, tool={self._name!r}, include_raw={self.include_raw})"
+
+    def invoke(self, input: Any, **options: Any) -> Any:
+        """Ask the model and read its forced call as a value of the schema.
+
+        Args:
+            input: a string, a message, or a list of messages, as :meth:`BaseChatModel.invoke` takes.
+            **options: generation options for this call (temperature, max_tokens, ...).
+
+        Returns:
+            The value (see the module docs), or with ``include_raw`` the dict ``{"raw": AIMessage, "parsed":
+            value or None, "parsing_error": ToolCallParseError or None}``.
+
+        Raises:
+            ToolCallParseError: (without ``include_raw``) the reply has no call of the output tool, or its
+                arguments are not JSON or do not fit the schema; ``raw`` is the reply.
+            ProviderError, UserError: as :meth:`BaseChatModel.invoke`.
+        """
+        return self._result(self.model.invoke(input, **options))
+
+    async def ainvoke(self, input: Any, **options: Any) -> Any:
+        """Async :meth:`invoke`: the same request, awaited.
+
+        Args:
+            input, options: as for :meth:`invoke`.
+
+        Returns:
+            As :meth:`invoke`.
+
+        Raises:
+            ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
+        """
+        return self._result(await self.model.ainvoke(input, **options))
+
+    def _result(self, reply: AIMessage) -> Any:
+        try:
+            parsed = self.parse(reply)
+        except ToolCallParseError as exc:
+            if not self.include_raw:
+                raise
+            return {"raw": reply, "parsed": None, "parsing_error": exc}
+        return {"raw": reply, "parsed": parsed, "parsing_error": None} if self.include_raw else parsed
+
+    def parse(self, reply: AIMessage) -> Any:
+        """Read ``reply``'s first call of the output tool as a value of the schema.
+
+        Args:
+            reply: the model's reply.
+
+        Returns:
+            The value (see the module docs).
+
+        Raises:
+            ToolCallParseError: no call of the output tool, or its arguments are not JSON or do not fit the schema
+                (the message says which field and why); ``raw`` is ``reply``.
+        """
+        for call in reply.tool_calls:
+            if call["name"] == self._name:
+                try:
+                    return self._read(call["args"])
+                except ValidationError as exc:
+                    problem = exc.errors(include_url=False, include_input=False)[0]
+                    where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
+                    raise ToolCallParseError(f"The model's {self._name} does not fit the schema: {where}: "
+                                             f"{problem.get('msg', 'invalid')}.", raw=reply) from None
+        for bad in reply.invalid_tool_calls:
+            if bad.get("name") in (self._name, None):
+                raise ToolCallParseError(f"The model's {self._name} could not be read: {bad.get('error')}",
+                                         raw=reply)
+        said = f" (it answered in text: {reply.text[:80]!r})" if reply.text else ""
+        raise ToolCallParseError(f"The model did not call {self._name}{said}: ask again, or use a model that "
+                                 "follows tool_choice.", raw=reply)
