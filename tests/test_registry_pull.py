@@ -173,12 +173,12 @@ def test_interrupted_download_leaves_no_final_file(entry, parts, monkeypatch):
     real_copy = pull_mod._copy
     calls = {"n": 0}
 
-    def copy_then_interrupt(src, out, digest, progress):
+    def copy_then_interrupt(src, out, digest, progress, limit):
         calls["n"] += 1
         if calls["n"] == 2:  # the second part: the first is already written
             out.write(src.read(100))
             raise KeyboardInterrupt
-        real_copy(src, out, digest, progress)
+        real_copy(src, out, digest, progress, limit)
 
     monkeypatch.setattr(pull_mod, "_copy", copy_then_interrupt)
     with pytest.raises(KeyboardInterrupt):

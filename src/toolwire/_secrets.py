@@ -14,7 +14,7 @@ import re
 import traceback
 from typing import Any
 
-__all__ = ["MASK", "mask_secret", "redact_http_logs", "redact_url", "scrub_exception"]
+__all__ = ["MASK", "mask_secret", "redact_http_logs", "redact_url", "scrub_exception", "url_secrets"]
 
 # the user name and password of a URL: "scheme://" then anything up to the last "@" before the path
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
@@ -32,6 +32,16 @@ def redact_url(text: str) -> str:
     return _QUERY_PARAM.sub(_mask_value, _USERINFO.sub(r"\1****@", text))
 
 
+def url_secrets(url: str | None) -> list[str]:
+    """The parts of ``url`` that :func:`redact_url` masks, as they are written: its user info (``user:token``)
+    and the values of its query parameters whose name says they hold a secret; empty for no URL."""
+    if not url:
+        return []
+    found = [match.group(0)[len(match.group(1)):-1] for match in _USERINFO.finditer(url)]
+    found += [match.group(2) for match in _QUERY_PARAM.finditer(url) if _SECRET_NAME.search(match.group(1))]
+    return [part for part in found if part]
+
+
 class _RedactURLs(logging.Filter):
     """A logging filter that masks URL credentials (:func:`redact_url`) in the records of the logger it is on."""
 
@@ -46,16 +56,19 @@ class _RedactURLs(logging.Filter):
         return True
 
 
-# the loggers of the HTTP libraries under the providers' SDKs: httpx (anthropic, google-genai) and the openai
-# SDK's httpx2 log every request's full URL at INFO ("HTTP Request: POST http://user:token@host/v1/...")
-_HTTP_LOGGERS = ("httpx", "httpx2")
+# the loggers that write a request's full URL: the HTTP libraries under the providers' SDKs, httpx (anthropic,
+# google-genai) and the openai SDK's httpx2, at INFO ("HTTP Request: POST http://user:token@host/v1/..."), and
+# the SDKs' own clients at DEBUG ("Sending HTTP Request: POST http://..."; review 51). A filter acts on the
+# records of the logger it is on only, not on those of its children, so each is named.
+_HTTP_LOGGERS = ("httpx", "httpx2", "openai._base_client", "anthropic._base_client", "google_genai._api_client")
 _http_filter = _RedactURLs()
 
 
 def redact_http_logs() -> None:
-    """Mask URL credentials in what the SDKs' HTTP libraries log (their request lines), so a ``base_url`` holding
-    a token (``http://user:token@host/v1``, ``?api_key=...``) never reaches a log (review 26). Installs one
-    filter on each of those loggers; calling it again changes nothing."""
+    """Mask URL credentials in what the SDKs and their HTTP libraries log (request lines), so a base URL holding
+    a token (``http://user:token@host/v1``, ``?api_key=...``), given or read by an SDK from its environment
+    variable, never reaches a log (reviews 26 and 51). Installs one filter on each of those loggers; calling it
+    again changes nothing."""
     for name in _HTTP_LOGGERS:
         logger = logging.getLogger(name)
         if _http_filter not in logger.filters:

@@ -122,7 +122,7 @@ def _mount() -> None:
 
 def fail(message: str, code: int = 1) -> None:
     """Print ``error: <message>`` on stderr and exit with ``code``."""
-    err.print(f"[red]error:[/red] {escape(message)}")
+    err.print(f"[red]error:[/red] {escape(terminal_text(message))}")
     raise typer.Exit(code)
 
 
@@ -466,13 +466,13 @@ def chat(
         try:
             result = _run(agent, [*conversation, HumanMessage(line)], False)
         except ContextOverflowError as exc:  # the question does not fit: it is dropped, so the session can go on
-            err.print(f"[red]error:[/red] {escape(_error_text(exc))}")
+            err.print(f"[red]error:[/red] {escape(terminal_text(_error_text(exc)))}")
             err.print("[yellow]that question was dropped from the conversation:[/yellow] ask something shorter, or "
                       "type 'clear' to start a new conversation.")
             continue
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
             text = _max_steps_text(exc, max_steps) if isinstance(exc, MaxStepsExceeded) else _error_text(exc)
-            err.print(f"[red]error:[/red] {escape(text)}")
+            err.print(f"[red]error:[/red] {escape(terminal_text(text))}")
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:
                 conversation = list(kept)
@@ -506,7 +506,7 @@ def main() -> None:
     try:
         app()
     except UserError as exc:  # pragma: no cover - commands catch their own
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        err.print(f"[red]error:[/red] {escape(terminal_text(str(exc)))}")
         sys.exit(1)
 
 

@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from toolwire._printing import terminal_text
 from toolwire.errors import ToolwireError
 
 __all__ = ["app", "serve"]
@@ -79,7 +80,7 @@ def serve(
         if transport == "stdio":  # a tool thread still running prints to stderr too, until the process ends
             sys.stdout = sys.stderr
     except ToolwireError as exc:
-        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        err.print(f"[red]error:[/red] {escape(terminal_text(str(exc)))}")
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
         raise typer.Exit(130) from None

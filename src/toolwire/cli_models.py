@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from toolwire._printing import terminal_text
 from toolwire.errors import UserError
 from toolwire.models.pull import SOURCES, find_model, pull_model, pulled_state
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
@@ -44,7 +45,7 @@ def _known(name: str, command: str) -> None:
 
 
 def _fail(exc: Exception) -> typer.Exit:
-    _err.print(f"[red]error:[/red] {escape(str(exc))}")
+    _err.print(f"[red]error:[/red] {escape(terminal_text(str(exc)))}")
     return typer.Exit(1)
 
 
@@ -69,7 +70,7 @@ def pull(
     try:
         _known(name, "pull")
         got = pull_model(name, path=path, sources=tuple(source or SOURCES), force=force, progress=not quiet,
-                         echo=lambda line: _err.print(escape(line)))
+                         echo=lambda line: _err.print(escape(terminal_text(line))))
     except UserError as exc:
         raise _fail(exc) from None
     _out.print(str(got))

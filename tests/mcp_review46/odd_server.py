@@ -5,7 +5,9 @@ embedded resources, ``structuredContent`` only, huge text, a hang, a crash, garb
 
 Run: ``python odd_server.py [MODE...]``. Modes: ``conforming`` offers only the tools whose schema has
 ``"type": "object"`` (what the mcp 2.x SDK accepts), ``garbage`` writes a non-JSON line to stdout before every
-answer, ``exit`` exits at once, ``dup`` offers only ``add`` and ``echo`` (for two-server tests).
+answer, ``exit`` exits at once, ``dup`` offers only ``add`` and ``echo`` (for two-server tests), ``cursor_loop``
+gives the page cursor ``again`` on every page of every tool list after the first (on the first too with
+``loop_first``).
 """
 
 import json
@@ -58,6 +60,7 @@ if "dup" in MODES:
     TOOLS = [t for t in TOOLS if t["name"] in ("add", "echo")]
 
 lock = threading.Lock()
+LISTINGS = []  # the params of each tools/list request
 
 
 def send(message):
@@ -110,6 +113,9 @@ def handle(message):
                   "serverInfo": {"name": "odd", "version": "1"}}
     elif method == "tools/list":
         result = {"tools": TOOLS}
+        LISTINGS.append(message.get("params"))
+        if "cursor_loop" in MODES and (len(LISTINGS) > 1 or "loop_first" in MODES):
+            result["nextCursor"] = "again"  # the pages of the tool list loop (review 51)
     elif method == "tools/call":
         params = message["params"]
         if params["name"] == "rpc_error":

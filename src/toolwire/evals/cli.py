@@ -31,6 +31,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from toolwire._printing import terminal_text
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import CATEGORIES, load_category, parse_categories
 from toolwire.evals.bfcl_runner import run_bfcl
@@ -153,7 +154,7 @@ def _interrupted(report: Report | None, console: Console, out: Path | None, html
             try:
                 write_html(report, html, published=published)
             except Exception as exc:  # the interrupt is the news: say why the page is missing, do not hide it
-                typer.echo(f"error: the HTML report could not be written: {exc}", err=True)
+                typer.echo(terminal_text(f"error: the HTML report could not be written: {exc}"), err=True)
                 html = None
     kept = [f"saved in {out}, rerun to resume"] if out is not None else []
     if html is not None and report is not None and report.items:
@@ -283,5 +284,5 @@ def bfcl(
     except typer.Exit:
         raise
     except Exception as exc:  # one clear line, never a traceback
-        typer.echo(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}", err=True)
+        typer.echo(terminal_text(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}"), err=True)
         raise typer.Exit(1) from None

@@ -31,6 +31,7 @@ Example::
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import re
 from collections.abc import Callable, Mapping
@@ -200,6 +201,43 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+@functools.lru_cache(maxsize=512)
+def _linear_pattern(pattern: str) -> Any:
+    """``pattern`` compiled by pydantic-core's Rust regex engine, whose search time is linear in the text's
+    length, or None when that engine cannot read it (a lookaround or a backreference)."""
+    from pydantic_core import SchemaValidator
+    from pydantic_core import core_schema as cs
+
+    try:
+        return SchemaValidator(cs.str_schema(pattern=pattern, regex_engine="rust-regex"))
+    except Exception:  # pydantic_core.SchemaError: not a pattern the Rust engine reads
+        return None
+
+
+def pattern_found(pattern: str, text: str) -> bool:
+    """Whether the JSON Schema ``pattern`` (a regular expression, unanchored) matches somewhere in ``text``.
+
+    Searched with a linear-time engine (Rust's ``regex``, through pydantic-core) where it reads the pattern, so
+    that a pattern such as ``^(a+)+$`` from an MCP server or a tool dict cannot make checking a model's argument
+    take hours, as Python's backtracking ``re`` (what ``jsonschema`` uses) would (review 51); a pattern only
+    ``re`` reads (a lookaround, a backreference) is searched with ``re``. A pattern neither reads counts as
+    matching: it constrains nothing that can be checked.
+    """
+    linear = _linear_pattern(pattern)
+    if linear is not None:
+        return bool(linear.isinstance_python(text))
+    try:
+        return re.search(pattern, text) is not None
+    except re.error:
+        return True
+
+
+def _pattern_keyword(validator: Any, pattern: Any, instance: Any, schema: Any) -> Any:
+    """``jsonschema``'s ``pattern`` keyword, searched by :func:`pattern_found`."""
+    if validator.is_type(instance, "string") and isinstance(pattern, str) and not pattern_found(pattern, instance):
+        yield _jsonschema().ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 def _loc(path: Any, extra: str | None = None) -> str:
     parts = [str(p) for p in path]
     if extra is not None:
@@ -218,7 +256,7 @@ def _describe(error: Any) -> tuple[list[str], bool]:
         schema = error.schema if isinstance(error.schema, Mapping) else {}
         known = schema.get("properties") or {}
         patterns = list(schema.get("patternProperties") or {})
-        extras = [k for k in instance if k not in known and not any(re.search(p, k) for p in patterns)]
+        extras = [k for k in instance if k not in known and not any(pattern_found(p, k) for p in patterns)]
         if extras:
             what = "a parameter of this tool" if not path else "an allowed field here"
             return [f"'{_loc(path, k)}' is not {what} (got {_short(instance[k])})" for k in extras], not path
@@ -259,6 +297,7 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         cls.check_schema(parameters)
     except js.exceptions.SchemaError as exc:
         raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") from None
+    cls = js.validators.extend(cls, {"pattern": _pattern_keyword})  # linear-time search (review 51)
     checked = dict(parameters)
     if not any(k in checked for k in _OPEN_KEYWORDS):
         checked["additionalProperties"] = False  # like a @tool: an argument it does not declare is an error

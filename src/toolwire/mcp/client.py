@@ -92,6 +92,8 @@ def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> 
 # -- the client -----------------------------------------------------------------------------------
 
 
+_MAX_PAGES = 1000  # pages of tools/list read at most (a server that never stops giving a cursor)
+
 class MCPClient(Sequence[Tool]):
     """One MCP session and the toolwire tools of its server.
 
@@ -386,16 +388,36 @@ class MCPClient(Sequence[Tool]):
             return _wire(await self._session.list_tools(cursor=cursor))
 
     async def _refresh(self) -> list[Tool]:
+        """List the tools (every page of ``tools/list``) and build them. A server whose pages loop (a cursor
+        given twice) or never end (more than ``_MAX_PAGES``) is refused (review 51)."""
         listed: list[dict[str, Any]] = []
         cursor: str | None = None
-        while True:
+        seen: set[str] = set()
+        for _ in range(_MAX_PAGES):
             page = await self._list_page(cursor)
             listed.extend(page.get("tools") or ())
             cursor = page.get("nextCursor")
             if not cursor:
                 break
+            if cursor in seen:
+                raise UserError(f"The MCP server {self.server.label!r} gave the same page cursor of its tool list "
+                                "twice, so its pages loop: the server is at fault; ask its authors to fix tools/list.")
+            seen.add(cursor)
+        else:
+            raise UserError(f"The MCP server {self.server.label!r} lists its tools on more than {_MAX_PAGES} pages: "
+                            "the server is at fault; ask its authors to fix tools/list.")
         self._tools = self._build(listed)
         return self.tools
+
+    async def _relist(self) -> list[Tool]:
+        """:meth:`_refresh` within ``connect_timeout`` seconds (as the listing at the opening is)."""
+        try:
+            return await asyncio.wait_for(self._refresh(), self.connect_timeout)
+        except TimeoutError:
+            advice = ", or give a larger connect_timeout"
+            raise UserError(f"The MCP server {self.server.label!r} did not list its tools within "
+                            f"{self.connect_timeout:g} seconds: check that it is up{advice}.",
+                            api_advice=advice) from None
 
     async def list_tools(self, *, refresh: bool = False) -> list[Tool]:
         """Return the server's tools: cached, or fetched again (``tools/list``, every page) with ``refresh``.
@@ -410,12 +432,13 @@ class MCPClient(Sequence[Tool]):
 
         Raises:
             UserError: the session is not open, or (``async with`` mode) it is awaited on another event loop
-                than the session's.
+                than the session's; or the server's pages of tools loop, or its listing takes more than
+                ``connect_timeout`` seconds.
         """
         self._check_open()
         if not refresh:
             return self.tools
-        return await self._on_session_loop(self._refresh())
+        return await self._on_session_loop(self._relist())
 
     def refresh(self) -> list[Tool]:
         """Sync :meth:`list_tools` with ``refresh=True``, for a session opened with :meth:`start`.
@@ -425,12 +448,12 @@ class MCPClient(Sequence[Tool]):
 
         Raises:
             UserError: the session is not open, or was opened with ``async with`` (await
-                ``list_tools(refresh=True)`` there).
+                ``list_tools(refresh=True)`` there); or the listing failed as :meth:`list_tools` says.
         """
         self._check_open()
         if self._thread is None or self._loop is None:
             raise UserError("refresh() is for sessions opened with start()/load_tools; await list_tools(refresh=True).")
-        return asyncio.run_coroutine_threadsafe(self._refresh(), self._loop).result()
+        return asyncio.run_coroutine_threadsafe(self._relist(), self._loop).result()
 
     def _build(self, listed: list[dict[str, Any]]) -> list[Tool]:
         # tools whose names are valid toolwire names go first: they keep them, and a renamed tool
@@ -471,7 +494,7 @@ class MCPClient(Sequence[Tool]):
         while self._stale and self._session is not None:
             self._stale = False
             try:
-                await self._refresh()
+                await self._relist()
             except Exception as exc:
                 log.warning("Could not list the tools of %s again: %s", self.server.label, _describe(exc))
                 return

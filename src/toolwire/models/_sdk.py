@@ -31,7 +31,7 @@ from types import ModuleType
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 from urllib.parse import urlsplit
 
-from toolwire._secrets import mask_secret, redact_http_logs, scrub_exception
+from toolwire._secrets import mask_secret, redact_http_logs, scrub_exception, url_secrets
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
@@ -129,8 +129,13 @@ def _check_base_url(base_url: str | None) -> str | None:
     if base_url is None:
         return None
     text = str(base_url).strip()
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in text):
+    try:
+        parts = urlsplit(text)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and not any(c.isspace() for c in text)
+        usable = usable and (parts.port is None or parts.port > 0)  # a port that is no number raises (review 51)
+    except ValueError:  # an unclosed IPv6 bracket, a port out of range or not a number
+        usable = False
+    if not usable:
         shown = redact_url(str(base_url))
         raise UserError(f"base_url {shown!r} is not an http(s) URL: pass one like http://localhost:8000/v1.")
     return text
@@ -209,8 +214,9 @@ class SDKChatModel(BaseChatModel):
         self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)
         self.model = model
         self.base_url = _check_base_url(base_url)
-        if self.base_url is not None and redact_url(self.base_url) != self.base_url:
-            redact_http_logs()  # the HTTP library logs each request's URL, credentials and all
+        # the HTTP library and the SDK log each request's URL, credentials and all: a base_url given here, or one
+        # the SDK reads from its environment (ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL; review 51)
+        redact_http_logs()
         self.timeout, retries, backoff = _check_retry_options(type(self).__name__, timeout, max_retries, retry_backoff)
         self.retry_policy = RetryPolicy(max_retries=retries, initial_delay=backoff)
         self.streaming = streaming
@@ -434,8 +440,7 @@ class SDKChatModel(BaseChatModel):
     def _raise_not_a_reply(self, exc: Exception) -> NoReturn:
         """Raise :meth:`_not_a_reply` for ``exc`` (not retryable), the API key masked in it and in ``exc`` as
         :meth:`_translate_any` masks it (``exc`` not chained when its text would still show the key)."""
-        key = self._secret_key()
-        clean = scrub_exception(exc, key)
+        clean = self._scrub(exc)
         error = self._without_key(self._not_a_reply(exc, False))
         if clean:
             raise error from exc
@@ -452,8 +457,7 @@ class SDKChatModel(BaseChatModel):
         stays the ProviderError's ``__cause__`` (its class, status, body and request id, for debugging). An
         exception whose text still shows the key after that is not chained at all (raised ``from None``), so
         no formatted traceback or ``logging.exception`` line shows it."""
-        key = self._secret_key()
-        clean = scrub_exception(exc, key)
+        clean = self._scrub(exc)
         found = self._translate(exc)
         if found is None and isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
             # JSON that breaks off after it began was cut in transit (worth another try); a body that is not
@@ -464,6 +468,16 @@ class SDKChatModel(BaseChatModel):
             return None
         found = self._without_key(found)
         return found if clean else hide_cause(found)
+
+    base_url_env: ClassVar[str] = ""  # the environment variable the SDK reads its base URL from
+
+    def _scrub(self, exc: BaseException) -> bool:
+        """Mask in place, in ``exc`` and what it chains, the API key and the secrets of the base URL (given, or
+        the one the SDK reads from :attr:`base_url_env`: an SDK error may quote the request URL; review 51).
+        Returns :func:`~toolwire._secrets.scrub_exception`'s verdict for all of them."""
+        url = self.base_url or (os.environ.get(self.base_url_env) if self.base_url_env else None)
+        secrets = [self._secret_key(), *(part for part in url_secrets(url) if len(part) >= 4)]
+        return all([scrub_exception(exc, secret) for secret in secrets])  # (a list: every secret is masked)
 
     def _secret_key(self) -> str:
         """The API key to mask in errors; ``""`` (mask nothing) without one, or for a key of fewer than 8

@@ -50,6 +50,7 @@ class ChatAnthropic(SDKChatModel):
     label: ClassVar[str] = "an Anthropic"
     server_tools: ClassVar[tuple[str | None, ...]] = codec.SERVER_TOOL_PROVIDERS
     key_env: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY",)
+    base_url_env: ClassVar[str] = "ANTHROPIC_BASE_URL"
     sdk_module: ClassVar[str] = "anthropic"
     extra: ClassVar[str] = "anthropic"
 

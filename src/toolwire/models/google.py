@@ -38,6 +38,7 @@ class ChatGoogleGenAI(SDKChatModel):
     label: ClassVar[str] = "a Gemini"
     server_tools: ClassVar[tuple[str | None, ...]] = ("google",)  # {"google_search": {}}, {"code_execution": {}}...
     key_env: ClassVar[tuple[str, ...]] = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+    base_url_env: ClassVar[str] = "GOOGLE_GEMINI_BASE_URL"
     sdk_module: ClassVar[str] = "google.genai"
     extra: ClassVar[str] = "google"
 

@@ -63,7 +63,10 @@ def azure_v1_url(base_url: str | None, *, any_host: bool = False, setting: str =
     if not base_url:
         return None
     text = str(base_url).strip()
-    parts = urlsplit(text)
+    try:
+        parts = urlsplit(text)
+    except ValueError:  # no URL (an unclosed IPv6 bracket): the base_url check refuses it in its own words
+        return None
     host = (parts.hostname or "").lower()
     azure_host = host.endswith(AZURE_HOSTS)
     if not azure_host and not any_host:
@@ -119,6 +122,7 @@ class ChatOpenAI(SDKChatModel):
     provider: ClassVar[str] = "openai"
     label: ClassVar[str] = "an OpenAI"
     key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
+    base_url_env: ClassVar[str] = "OPENAI_BASE_URL"
     sdk_module: ClassVar[str] = "openai"
     extra: ClassVar[str] = "openai"
 

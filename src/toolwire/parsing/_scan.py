@@ -46,13 +46,58 @@ class LenientDecoder:
             return self._slow.decode(text)
 
     def raw_decode(self, text: str, idx: int = 0) -> tuple[Any, int]:
-        """``(the value starting at idx, the index just past it)``."""
+        """``(the value starting at idx, the index just past it)``.
+
+        The value is first read from the next :data:`_WINDOW` characters only, and from the whole rest of
+        ``text`` when it may go on past them: :class:`json.JSONDecodeError` counts the lines from the start of
+        the text it was given, so each failed attempt on a long reply cost as much as the reply, and a reply
+        with many places that open a JSON object took quadratic time to scan (review 51). The error raised
+        counts them only when its ``lineno`` or ``colno`` is read.
+        """
+        if len(text) - idx <= _WINDOW:
+            return self._raw(text, idx)
+        window = text[idx:idx + _WINDOW]
+        try:
+            value, end = self._raw(window, 0)
+        except json.JSONDecodeError as exc:
+            if exc.msg.startswith("Unterminated string") or exc.pos >= len(window) - 16:  # may go on past it
+                return self._raw(text, idx)
+            raise _DecodeError(exc.msg, text, idx + exc.pos) from None
+        if end >= len(window):  # a number may go on past the window
+            return self._raw(text, idx)
+        return value, idx + end
+
+    def _raw(self, text: str, idx: int) -> tuple[Any, int]:
         try:
             return self._fast.raw_decode(text, idx)
         except json.JSONDecodeError:
             raise
         except ValueError:
             return self._slow.raw_decode(text, idx)
+
+
+_WINDOW = 4096  # characters a JSON value is first read from (LenientDecoder.raw_decode)
+
+
+class _DecodeError(json.JSONDecodeError):
+    """A :class:`json.JSONDecodeError` whose ``lineno`` and ``colno`` are counted when read, not when it is made."""
+
+    def __init__(self, msg: str, doc: str, pos: int) -> None:  # (JSONDecodeError's own would count them now)
+        ValueError.__init__(self, f"{msg}: char {pos}")
+        self.msg, self.doc, self.pos = msg, doc, pos
+
+    def __str__(self) -> str:
+        return f"{self.msg}: line {self.lineno} column {self.colno} (char {self.pos})"
+
+    @property  # type: ignore[override]
+    def lineno(self) -> int:
+        """The line of ``pos`` (from 1)."""
+        return self.doc.count("\n", 0, self.pos) + 1
+
+    @property  # type: ignore[override]
+    def colno(self) -> int:
+        """The column of ``pos`` (from 1)."""
+        return self.pos - self.doc.rfind("\n", 0, self.pos)
 
 
 _DECODER = LenientDecoder()

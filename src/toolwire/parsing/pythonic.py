@@ -36,6 +36,8 @@ _LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, MemoryError, RecursionErr
 _CUT_OFF = ('The call is cut off before its closing parenthesis; send the complete call, '
             'such as {name}(param="value").')
 _UNREADABLE = 'The call cannot be read as Python; send it as {name}(param="value").'
+_TOO_DEEP = ('The call to {name} nests its brackets too deeply to read; send its arguments with less nesting, '
+             'such as {name}(param="value").')
 _ASCII_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # a fence around a call list: ```python ... ``` (what the pythonic grammar allows, and Gemma's ```tool_code)
 _FENCE_OPEN = re.compile(r"```[ \t]*(?:python3?|py|tool_code)?[ \t]*\r?\n[ \t\r\n]*\Z", re.IGNORECASE)
@@ -344,12 +346,18 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
          marked: bool, args_pos: int, spell: PythonNames) -> int | None:
     """Read the candidate starting at ``start``; return the end of its span when it was call syntax.
 
-    Returns -1 (stop scanning) when the brackets nest deeper than any call list would.
+    Returns -1 (stop scanning) when the brackets nest deeper than any call list would, after recording an
+    invalid call when the call names a bound tool (or is marked as a call): it is not lost (review 51).
     """
     end = python_span_end(text, open_idx)
     if end == BAD:
         return None
     if end == DEEP:
+        written = re.sub(r"\s+", "", name)
+        real = _real(collector, spell, written)
+        if marked or (real in collector.names and _KEYWORD_START.match(text, args_pos)):
+            collector.add_invalid(real, text[start:].strip(), _TOO_DEEP.format(name=written))
+            return len(text)
         return -1
     if end == EOF:
         written = re.sub(r"\s+", "", name)
