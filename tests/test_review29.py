@@ -28,7 +28,7 @@ import pytest
 from typer.testing import CliRunner
 
 from _llama_fixtures import qwen_fixture, smol_fixture  # noqa: F401
-from toolwire import AIMessage, HumanMessage, Tool, ToolMessage, cli, tool
+from toolwire import AIMessage, HumanMessage, SystemMessage, Tool, ToolMessage, cli, tool
 from toolwire.errors import UserError
 from toolwire.messages import AIMessageChunk, tool_call
 from toolwire.models.llamacpp import ChatLlamaCpp
@@ -247,3 +247,21 @@ def test_a_tool_result_longer_than_the_context_is_shown_cut(smol) -> None:
     assert reply.response_metadata.get("tool_results_cut") == 1
     assert reply.usage_metadata["input_tokens"] <= smol.n_ctx - 16
     assert len(conversation[2].text) == 192_000
+
+
+@pytest.mark.model
+def test_results_cut_as_far_as_they_go_leave_the_reply_the_room_there_is() -> None:
+    # review 50: at n_ctx=1024 with max_tokens above what the cut results leave, the prompt was not cut at all
+    # and ContextOverflowError was raised, although the cut prompt left room for a reply
+    small = ChatLlamaCpp("smollm2-135m", n_ctx=1024)
+    conversation: list = [SystemMessage("You are terse.")]
+    for i in range(4):
+        conversation += [HumanMessage(f"Look up item{i}."),
+                         AIMessage("", tool_calls=[tool_call("slow_lookup", {"term": f"item{i}"}, f"c{i}")]),
+                         ToolMessage(f"item{i}: " + "lorem ipsum " * 40, tool_call_id=f"c{i}"),
+                         AIMessage(f"Item{i} is lorem ipsum.")]
+    conversation.append(HumanMessage("Look up item9."))
+    bound = small.bind_tools([slow_lookup])
+    reply = bound.invoke(conversation, max_tokens=512)
+    assert reply.response_metadata.get("tool_results_cut", 0) >= 1
+    assert reply.usage_metadata["input_tokens"] > 1024 - 256  # less room than max_tokens wanted, but room

@@ -84,6 +84,11 @@ EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
 StopReason = Literal["answer", "return_direct", "max_steps", "refusal"]
 
 
+def _steps(count: int) -> str:
+    """``"1 step"``, ``"3 steps"``."""
+    return f"{count} step" if count == 1 else f"{count} steps"
+
+
 @dataclasses.dataclass(frozen=True)
 class AgentResult:
     """What an Agent run produced.
@@ -315,12 +320,12 @@ class Agent:
             return
         if paused:
             raise MaxStepsExceeded(
-                f"The model was still working (it paused its turn, pause_turn) after {self.max_steps} steps: raise "
+                f"The model was still working (it paused its turn, pause_turn) after {_steps(self.max_steps)}: raise "
                 "max_steps, or use on_max_steps='answer' to get a final answer.",
                 messages, self.max_steps,
             )
         raise MaxStepsExceeded(
-            f"The model still asked for tools after {self.max_steps} steps: raise max_steps, or use "
+            f"The model still asked for tools after {_steps(self.max_steps)}: raise max_steps, or use "
             "on_max_steps='answer' to get a final answer.",
             messages, self.max_steps,
         )

@@ -97,8 +97,14 @@ class Generation:
         chat, tokens = render(request.messages)
         wanted = min(int(self.opts["max_tokens"]), self.model.n_ctx // 4)  # room a reply should have
         if self.model.n_ctx - len(tokens) < wanted:  # long tool results: the prompt shows them cut (models/_fit.py)
-            fitted = fit_tool_results(request.messages, lambda messages: len(render(messages)[1]),
-                                      self.model.n_ctx - wanted)
+            def measure(messages: Sequence[Any]) -> int:
+                return len(render(messages)[1])
+
+            fitted = fit_tool_results(request.messages, measure, self.model.n_ctx - wanted)
+            if fitted is None and wanted > _MIN_ROOM:  # the results cut as far as they go leave less room than
+                # max_tokens asks, but still some: the reply gets that (review 50: max_tokens=128 at n_ctx=1024
+                # raised although cut results left room for a call)
+                fitted = fit_tool_results(request.messages, measure, self.model.n_ctx - _MIN_ROOM)
             if fitted is not None:
                 chat, tokens = render(fitted[0])
                 self.results_cut = fitted[1]

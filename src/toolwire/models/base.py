@@ -327,8 +327,9 @@ class BaseChatModel:
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
             UserError: ``tools`` is not a list (one tool alone, None), ``tool_choice`` names a tool that is
-                not bound or is no value listed above, ``parallel_tool_calls`` or ``strict`` is neither a bool
-                nor None (the text ``"false"``, say), or a server tool is of another provider
+                not bound or is no value listed above, or is ``"required"`` with no tools, ``parallel_tool_calls``
+                or ``strict`` is neither a bool nor None (the text ``"false"``, say), or a server tool is of another
+                provider
                 (see :attr:`server_tools`).
         """
         from toolwire._agent_checks import check_tools
@@ -348,6 +349,9 @@ class BaseChatModel:
         if dupes:
             raise SchemaError(f"Two tools are named {dupes[0]!r}: give each tool a unique name.")
         choice = _check_tool_choice(tool_choice, names)
+        if choice == "required" and not names:  # nothing could satisfy it (review 50)
+            raise UserError("tool_choice='required' needs at least one tool: bind the tools with it, or leave "
+                            "tool_choice out.")
         for flag, value in (("parallel_tool_calls", parallel_tool_calls), ("strict", strict)):
             if value is not None and not isinstance(value, bool):  # "false" from a config file reads as true
                 raise UserError(f"{flag} must be True, False or None, not {value!r}.")
