@@ -259,3 +259,22 @@ def test_example_values_of_the_json_prompt_count_by_the_real_tool_name() -> None
     text = json.dumps({"name": "get-weather", "arguments": {"city": value}})
     assert made_up_value(text, _spans(text, 0.99), ["weather?"], 0.3, examples, fmt="json") == f'city="{value}"'
     assert made_up_value(text, _spans(text, 0.99), [f"weather in {value}?"], 0.3, examples, fmt="json") is None
+
+
+def test_text_the_model_writes_is_not_judged_as_made_up() -> None:
+    # review 50: an email's body or a SQL query is unsure word by word however right the call is; the check is for
+    # picked values (numbers, names, single words), and still judges those, and copies of the prompt's examples
+    from toolwire.models._call_checks import written_text
+
+    assert written_text("The meeting has been moved to 3pm.") and written_text("SELECT COUNT(*) FROM users")
+    assert not written_text("New York City, NY") and not written_text("https://example.com/a/very/long/path")
+    assert not written_text(42) and not written_text("two words here")  # (14 characters)
+    context = ["Email bob@x.com to tell him the meeting moved to 3pm."]
+    mail = ('[send_email(to="bob@x.com", subject="Meeting moved to 3pm", '
+            'body="The meeting has been moved to 3pm. Please let me know if you have questions.")]')
+    assert made_up_value(mail, _spans(mail, 0.5), context, 0.3) is None
+    titled = '[send_email(to="bob@x.com", subject="Reschedule", body="The meeting has been moved to 3pm.")]'
+    assert made_up_value(titled, _spans(titled, 0.5), context, 0.3) == 'subject="Reschedule"'
+    example = '[send_email(to="bob@x.com", subject="value", body="value value value and more value")]'
+    assert made_up_value(example, _spans(example, 0.99), context, 0.3,
+                         {"send_email": ["value value value and more value"]}) is not None

@@ -63,7 +63,10 @@ class ChatLlamaCpp(BaseChatModel):
             each file and ``n_ctx``: instances that share both share the loaded model (and its KV cache, taken in
             turns), and the first one's ``n_threads`` and ``verbose`` apply to all of them.
         n_threads: CPU threads (default: all cores).
-        temperature: sampling temperature; 0 (default) is greedy and deterministic.
+        temperature: sampling temperature; 0 (default) is greedy: the same prompt gives the same reply, but with
+            ``reuse_kv`` (the default) the logits of a prompt that shares a prefix with the one before may differ
+            in their last bits, which can flip a near tie (even call against text); ``reuse_kv=False`` for replies
+            that must not depend on what ran before (tests, evaluations).
         seed: sampling seed used when ``temperature`` > 0.
         dialect: ``"pythonic"``, ``"json"`` or ``"template"`` (see :mod:`toolwire.models.dialects`);
             None picks the model family's default for the number of tools a request binds
@@ -89,7 +92,9 @@ class ChatLlamaCpp(BaseChatModel):
             otherwise the reply goes on from before that opening
             with those tokens banned (up to 3 openings per reply, then text). 0 turns the check off; None
             (default) takes the dialect's bar (:attr:`~toolwire.models.dialects.Dialect.min_call_probability`:
-            0.25 for ``pythonic``, 0 for the others). When it or ``min_value_probability`` is on and a call
+            0.25 for ``pythonic``, 0 for the others, but 0.25 for the ``json`` the default model uses with two or
+            more tools bound, :data:`~toolwire.models.dialects.SEVERAL_TOOLS_DIALECTS`). When it or
+            ``min_value_probability`` is on and a call
             opening was seen, ``response_metadata`` holds ``call_probability`` (of the last opening judged)
             and ``declined_calls`` (0 to 3: calls declined by either bar).
         min_value_probability: likewise, a tool call (any call format) is declined (and the reply goes on as above)
@@ -98,8 +103,11 @@ class ChatLlamaCpp(BaseChatModel):
             first writes it) and not found in the conversation (a string or
             number that no message of the conversation, system message included, or earlier call's
             arguments hold): the value of a call to a tool
-            that does not fit, made up to fill its schema (:mod:`toolwire.models._call_checks`). 0 turns
-            the check off; None (default) takes the dialect's bar
+            that does not fit, made up to fill its schema (:mod:`toolwire.models._call_checks`). Text the model
+            writes (a string of more than 20 characters and three words or more: an email's body, a SQL query)
+            is not judged so (:func:`~toolwire.models._call_checks.written_text`); for a tool whose short values
+            the model must invent (a title, a file name), pass 0. 0 turns the check off; None (default) takes the
+            dialect's bar
             (:attr:`~toolwire.models.dialects.Dialect.min_value_probability`). A call of the tool the
             prompt's example calls is also declined, however sure the model was, when it copies one of the
             example's made-up strings (``"value"``) that the conversation does not hold. Declined values are listed
