@@ -7,6 +7,8 @@ cut tool results in ``test_review29.py``):
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from toolwire import Agent, AIMessage, MaxStepsExceeded, UserError
@@ -30,3 +32,19 @@ def test_one_step_is_said_in_the_singular() -> None:
     model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("lookup", {"term": "x"}, "c1")])])
     with pytest.raises(MaxStepsExceeded, match="after 1 step: raise max_steps"):
         Agent(model, [lookup], max_steps=1).invoke("q")
+
+
+@pytest.mark.parametrize("dialect", ["pythonic", "json"])
+def test_an_empty_tool_result_is_said_to_be_empty(dialect: str) -> None:
+    from toolwire import HumanMessage, ToolMessage
+    from toolwire.models.dialects import get_dialect
+    from toolwire.tools import ToolSpec
+
+    spec = ToolSpec("get_weather", "Weather of a city.", {"type": "object", "properties": {"city": {"type": "string"}},
+                                                           "required": ["city"]})
+    messages = [HumanMessage("Weather in Oslo?"),
+                AIMessage("", tool_calls=[tool_call("get_weather", {"city": "Oslo"}, "c1")]),
+                ToolMessage("", tool_call_id="c1"), ToolMessage("  ", tool_call_id="c2")]
+    chat = get_dialect(dialect).render(messages, [spec], tool_choice="auto", parallel=None, model="m")
+    shown = json.dumps(chat.messages if hasattr(chat, "messages") else chat, default=str)
+    assert shown.count("(the tool returned nothing)") == 2

@@ -106,6 +106,8 @@ SEVERAL_TOOLS_DIALECTS: tuple[tuple[str, str, str, dict[str, float]], ...] = (
 """The dialect a model family uses by default when two or more tools are bound, where it differs from
 :data:`DEFAULT_DIALECTS`' (keyed the same way); see :func:`default_dialect`."""
 
+_EMPTY_RESULT = "(the tool returned nothing)"
+
 RAW_KEY = "llamacpp"
 """The ``provider_data`` key under which a reply keeps its exact generated text."""
 
@@ -410,8 +412,13 @@ class Dialect:
     def _result(self, message: ToolMessage, calls_by_id: dict[str, ToolCall], names: PythonNames,
                 tools: Sequence[ToolSpec]) -> dict[str, Any]:
         """A tool result: a ``tool`` message for a template, else a user turn headed by the call it answers."""
+        # an empty result is said to be empty: shown as nothing, the model took it for a result yet to come and made
+        # one up ("sunny"; review 50)
+        body = result_text(message.content)
+        if not body.strip():
+            body = _EMPTY_RESULT
         if self.name == "template":
-            entry = {"role": "tool", "content": result_text(message.content), "tool_call_id": message.tool_call_id}
+            entry = {"role": "tool", "content": body, "tool_call_id": message.tool_call_id}
             if message.name:
                 entry["name"] = message.name
             return entry
@@ -422,7 +429,6 @@ class Dialect:
             head = f"{message.name or 'function'}(...)"
         else:
             head = f"{names.tool(message.name)}(...)"
-        body = result_text(message.content)
         if message.status == "error":
             body = f"error: {body}"
         line = f"{head} -> {body}" if "\n" not in body else f"{head} ->\n{body}"
