@@ -93,6 +93,8 @@ def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> 
 
 
 _MAX_PAGES = 1000  # pages of tools/list read at most (a server that never stops giving a cursor)
+_CONNECT_ADVICE = ", or give a larger connect_timeout"  # (api_advice: the CLI has no such option)
+
 
 class MCPClient(Sequence[Tool]):
     """One MCP session and the toolwire tools of its server.
@@ -206,9 +208,9 @@ class MCPClient(Sequence[Tool]):
         await asyncio.wait_for(self._refresh(), left())
 
     def _timeout_error(self) -> UserError:
-        advice = ", or give a larger connect_timeout"
         return UserError(f"The MCP server {self.server.label!r} did not answer within {self.connect_timeout:g} "
-                         f"seconds: check that it is an MCP server and is up{advice}.", api_advice=advice)
+                         f"seconds: check that it is an MCP server and is up{_CONNECT_ADVICE}.",
+                         api_advice=_CONNECT_ADVICE)
 
     async def _failure(self, exc: BaseException, stack: contextlib.AsyncExitStack) -> UserError:
         """Close what was opened before ``exc`` stopped the opening, and return the UserError that says
@@ -414,10 +416,9 @@ class MCPClient(Sequence[Tool]):
         try:
             return await asyncio.wait_for(self._refresh(), self.connect_timeout)
         except TimeoutError:
-            advice = ", or give a larger connect_timeout"
             raise UserError(f"The MCP server {self.server.label!r} did not list its tools within "
-                            f"{self.connect_timeout:g} seconds: check that it is up{advice}.",
-                            api_advice=advice) from None
+                            f"{self.connect_timeout:g} seconds: check that it is up{_CONNECT_ADVICE}.",
+                            api_advice=_CONNECT_ADVICE) from None
 
     async def list_tools(self, *, refresh: bool = False) -> list[Tool]:
         """Return the server's tools: cached, or fetched again (``tools/list``, every page) with ``refresh``.

@@ -189,6 +189,7 @@ class SDKChatModel(BaseChatModel):
     label: ClassVar[str] = "an SDK"
     """How messages name the provider's replies, with its article ("an OpenAI", "a Gemini")."""
     key_env: ClassVar[tuple[str, ...]] = ()
+    base_url_env: ClassVar[str] = ""  # the environment variable the SDK reads its base URL from
     sdk_module: ClassVar[str] = ""
     extra: ClassVar[str] = ""
 
@@ -468,8 +469,6 @@ class SDKChatModel(BaseChatModel):
             return None
         found = self._without_key(found)
         return found if clean else hide_cause(found)
-
-    base_url_env: ClassVar[str] = ""  # the environment variable the SDK reads its base URL from
 
     def _scrub(self, exc: BaseException) -> bool:
         """Mask in place, in ``exc`` and what it chains, the API key and the secrets of the base URL (given, or

