@@ -419,7 +419,7 @@ def written_text(value: Any) -> bool:
     whether the tool fits; :func:`made_up_value` judges it only when it copies a prompt example (review 50:
     ``send_email`` and ``run_sql`` calls were declined). The values the check is for, made up to fill the schema of
     a tool that does not fit, are numbers, names and single words: of the 48 BFCL irrelevance items the declines
-    turned right for the default model, 47 had such a value made up (``benchmarks/ACCURACY.md``)."""
+    turned right for the default model, 47 had such a value made up (``benchmarks/bfcl_declined_values.py``)."""
     return isinstance(value, str) and len(value) > _WRITTEN_CHARS and len(value.split()) >= 3
 
 

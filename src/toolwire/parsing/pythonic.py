@@ -352,19 +352,14 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
     end = python_span_end(text, open_idx)
     if end == BAD:
         return None
-    if end == DEEP:
-        written = re.sub(r"\s+", "", name)
-        real = _real(collector, spell, written)
-        if marked or (real in collector.names and _KEYWORD_START.match(text, args_pos)):
-            collector.add_invalid(real, text[start:].strip(), _TOO_DEEP.format(name=written))
-            return len(text)
-        return -1
-    if end == EOF:
+    if end in (DEEP, EOF):  # nested too deeply, or cut off: an invalid call when it is one of a bound tool
         written = re.sub(r"\s+", "", name)
         real = _real(collector, spell, written)
         if not marked and (real not in collector.names or not _KEYWORD_START.match(text, args_pos)):
-            return None
-        if not (is_list and _cut_list(collector, text, open_idx, spell)):
+            return -1 if end == DEEP else None
+        if end == DEEP:
+            collector.add_invalid(real, text[start:].strip(), _TOO_DEEP.format(name=written))
+        elif not (is_list and _cut_list(collector, text, open_idx, spell)):
             collector.add_invalid(real, text[start:].strip(), _CUT_OFF.format(name=written))
         return len(text)
     return end if _add_source(collector, text[start:end], is_list, marked, spell) else None
