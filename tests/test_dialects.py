@@ -941,3 +941,46 @@ def test_an_invalid_call_from_another_dialect_is_shown_as_written(name):
     rendered = get_dialect(name, QWEN_TEMPLATE).render(conversation, TOOLS)
     assistant = next(m for m in rendered.messages if m["role"] == "assistant")
     assert assistant["content"] == "Checking.\n[get_weather(city=)]"
+
+
+def _stopping(streams, stop, max_tokens=100):
+    run = _ScriptedGeneration(streams, bar=0.0, max_tokens=max_tokens)
+    run.gen.opts["stop"] = stop
+    return run
+
+
+_STOP_VOCAB = _Pieces({**_VOCAB.pieces, 13: "_x", 14: ")]", 15: " Rome"})
+
+
+def test_a_stop_string_inside_a_call_opening_does_not_cut_the_call():
+    # review 50: stop=["("] returned "[get_weather" as text; the call's opening decides first, and a call ignores it
+    for stop in (["("], ["["], ["weather"], ["[get"]):
+        run = _stopping([[(4, {}), (5, {}), (6, {})]], stop)
+        (head, opener, fmt), shown = run.run(_STOP_VOCAB)
+        assert (head, opener, fmt, shown) == ("", "[get_weather(", "pythonic", ""), stop
+    # fenced: the fence's newline is part of the opening
+    run = _stopping([[(11, {}), (3, {}), (4, {}), (5, {}), (6, {})]], ["\n"])
+    assert run.run(_STOP_VOCAB)[0] == ("", "```\n[get_weather(", "pythonic")
+
+
+def test_a_stop_string_in_text_ends_the_reply_there_even_before_a_call():
+    run = _stopping([[(1, {}), (2, {}), (3, {}), (4, {}), (5, {}), (6, {})]], ["."])
+    (whole, opener, fmt), shown = run.run(_STOP_VOCAB)
+    assert (whole, opener, fmt, shown) == ("Sure", "", None, "Sure") and run.gen.finish == "stop"
+    # the stop string is the newline before the call's line: the text stops there, no call is made
+    run = _stopping([[(1, {}), (2, {}), (3, {}), (4, {}), (5, {}), (6, {})]], ["\n"])
+    assert run.run(_STOP_VOCAB)[0] == ("Sure.", "", None) and run.gen.finish == "stop"
+    # plain text: cut at the first stop string, which is never shown, not even in part
+    run = _stopping([[(7, {}), (8, {}), (9, {}), (2, {})]], [" sun"])
+    assert run.run(_STOP_VOCAB) == (("It is", "", None), "It is") and run.gen.finish == "stop"
+
+
+def test_a_stop_string_held_back_with_a_possible_opening_applies_once_it_is_text():
+    # "[get" may open get_weather( until "_x" comes: then it is text, and the "[" stop string cuts it
+    run = _stopping([[(10, {}), (13, {}), (14, {}), (8, {})]], ["["])
+    assert run.run(_STOP_VOCAB) == (("", "", None), "") and run.gen.finish == "stop"
+    run = _stopping([[(7, {}), (3, {}), (10, {}), (13, {}), (8, {})]], ["_x"])
+    assert run.run(_STOP_VOCAB) == (("It\n[get", "", None), "It\n[get") and run.gen.finish == "stop"
+    # the reply ends (max_tokens) while the opening is still possible: the stop string applies then
+    run = _stopping([[(7, {}), (3, {}), (10, {})]], ["[g"], max_tokens=3)
+    assert run.run(_STOP_VOCAB) == (("It\n", "", None), "It") and run.gen.finish == "stop"

@@ -290,12 +290,14 @@ class Generation:
             for latest in stream:
                 text = base + latest
                 ends.append(len(text))
-                if stops:
-                    text, hit = _cut_stop(text, stops)
-                    if hit:
-                        self.finish = "stop"
-                        break
+                # a stop string ends the text, not a call: one in what may still open a call waits until
+                # the opening is decided (a call then ignores it; text stops there)
+                stop_at = _stop_at(text, stops)
                 found = scanner.feed(text) if scanner is not None else None
+                if 0 <= stop_at < (found[0] if found is not None else -1):  # the text stopped before the call
+                    text = text[:stop_at]
+                    self.finish = "stop"
+                    break
                 if found is not None and calls_on:
                     pos, fmt = found
                     if steps is not None and judging:
@@ -327,8 +329,13 @@ class Generation:
                     if piece:
                         yield AIMessageChunk(piece)
                     return head, call_text, fmt
-                if unknown_on and scanner is not None and (pos := scanner.unknown_call(text)) is not None:
+                if (unknown_on and scanner is not None and (pos := scanner.unknown_call(text)) is not None
+                        and not 0 <= stop_at < pos):
                     restart = self._unknown_restart(loaded, scanner, text, base, pos, ends, made, steps)
+                    break
+                if 0 <= stop_at < (scanner.held_from(text) if scanner is not None else len(text)):
+                    text = text[:stop_at]
+                    self.finish = "stop"
                     break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
@@ -367,6 +374,9 @@ class Generation:
                 steps = []
             stream = self._texts(loaded, [*tokens, *prior], None, candidates=steps, ban=banned, made=made)
         stream.close()
+        if (stop_at := _stop_at(text, stops)) >= 0:  # held back as a possible call opening until the reply ended
+            text = text[:stop_at]
+            self.finish = "stop"
         piece = _visible(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
@@ -555,10 +565,10 @@ def _stop_list(stop: Any) -> list[str]:
     return [stop] if isinstance(stop, str) else [s for s in stop if s]
 
 
-def _cut_stop(text: str, stop: Any) -> tuple[str, bool]:
-    stops = _stop_list(stop)
-    cuts = [text.find(s) for s in stops if s in text]
-    return (text[: min(cuts)], True) if cuts else (text, False)
+def _stop_at(text: str, stops: Sequence[str]) -> int:
+    """Where the first of ``stops`` starts in ``text``; -1 when none is there."""
+    cuts = [at for s in stops if (at := text.find(s)) >= 0]
+    return min(cuts) if cuts else -1
 
 
 def _visible(text: str, shown: int, end: int) -> str:

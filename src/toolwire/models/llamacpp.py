@@ -140,7 +140,9 @@ class ChatLlamaCpp(BaseChatModel):
     ``input_tokens``, ``output_tokens``, ``total_tokens``, ``cached_tokens``) and ``response_metadata``
     (``finish_reason``: ``"stop"``, ``"length"`` or ``"tool_calls"``; ``seconds`` of the call; ``model_name``;
     ``dialect``; ``call_format``). A reply cut off by ``max_tokens`` inside a call (``"length"``) has
-    that call as an invalid tool call keeping its raw text.
+    that call as an invalid tool call keeping its raw text. ``stop`` strings end the reply's text
+    (``"stop"``; the string itself is left out) and never cut a tool call: one that falls where a call may
+    still be opening waits until that is decided, and is ignored inside a call.
 
     Raises:
         UserError: a bad ``n_ctx``, dialect or option (also a per-call option, on the call); on first use

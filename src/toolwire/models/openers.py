@@ -317,10 +317,14 @@ class OpenerScanner:
         kinds = [fmt for fmt in self.formats if fmt in _ANY_CALL] + (["bare"] if "pythonic" in self.formats else [])
         return [(kind, _ANY_CALL[kind]) for kind in kinds]
 
+    def held_from(self, text: str) -> int:
+        """Where the part of ``text`` that may still begin a call starts (the first such line start, 0 while
+        the reply may still open as a call of no tool); ``len(text)`` when none may."""
+        if self._unknown_pending:
+            return 0
+        return min(self._pending) if self._pending else len(text)
+
     def safe_end(self, text: str) -> int:
         """How much of ``text`` may be shown already: up to the first line that may still start a call,
         without trailing whitespace."""
-        end = min(self._pending) if self._pending else len(text)
-        if self._unknown_pending:
-            end = 0
-        return len(text[:end].rstrip())
+        return len(text[:self.held_from(text)].rstrip())
