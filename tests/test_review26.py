@@ -181,7 +181,7 @@ def test_eval_dialect_with_a_provider_model_is_refused(monkeypatch: pytest.Monke
 
     monkeypatch.setattr(toolwire.models, "init_chat_model",
                         lambda model, dialect=None, temperature=None: SimpleNamespace(provider="openai"))
-    with pytest.raises(Exception, match="--dialect only applies to local models"):
+    with pytest.raises(Exception, match="--dialect applies to local models only"):
         eval_cli._load_model("openai:gpt-5-mini", "json")
     local = SimpleNamespace(provider="llamacpp", prompt_cache=True, reuse_kv=True)
     monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None, temperature=None: local)

@@ -38,6 +38,9 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 def check_name(name: str) -> str:
     """Return ``name`` if it is a valid tool name (:data:`NAME_RE`), else raise :class:`SchemaError` saying how to
     fix it."""
+    if name == "<lambda>":  # a lambda's __name__ (review 52)
+        raise SchemaError("A lambda has no name or docstring to make a tool from: use Tool.from_function(func, "
+                          "name=\"...\", description=\"...\"), or write a def with a docstring.")
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):  # fullmatch: "$" would allow a final "\n"
         raise SchemaError(
             f"Tool name {name!r} is not allowed: use 1 to 64 letters, digits, '_' or '-' "

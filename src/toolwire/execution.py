@@ -235,7 +235,8 @@ class ToolExecutor:
             detail += "."
         raw = bad.get("args")
         shown = f" The arguments received were: {raw[:500]}." if isinstance(raw, str) and raw else ""
-        text = (f"Error: the call to {bad.get('name') or 'a tool'!r} was not valid: {detail}"
+        called = f"the call to {bad['name']!r}" if bad.get("name") else "a tool call"
+        text = (f"Error: {called} was not valid: {detail}"
                 f"{shown} Send the call again with the arguments as a JSON object.")
         return self._error(text, bad, bad.get("name"))
 

@@ -29,7 +29,8 @@ class RecordedRequest:
     Attributes:
         messages: the conversation sent (a copy of the list; messages are immutable).
         tools: the names of the bound tools, in bind order.
-        tool_choice: the binding's tool_choice (None when not set).
+        tool_choice: the binding's tool_choice: ``"auto"`` when tools were bound without one (``bind_tools``'s
+            default), None with no binding or ``tool_choice=None``.
         parallel_tool_calls: the binding's setting.
         options: the per-call options (temperature...).
     """

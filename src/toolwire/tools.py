@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import copy
 import dataclasses
 import functools
@@ -460,8 +461,8 @@ class Tool:
     def _run(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
         if self.is_async:
             return run_coroutine_sync(self._arun(kwargs, timeout))
-        if timeout is None:
-            return self._call(kwargs)
+        if timeout is None:  # in a copy of the caller's context: what the tool sets there does not leak back
+            return contextvars.copy_context().run(self._call, kwargs)
         stop = threading.Event()
         try:
             return run_sync_with_timeout(_in_context(functools.partial(self._call, stop=stop)), kwargs,
@@ -513,7 +514,13 @@ class Tool:
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
-        return self._run(self.validate_args(input), limit)
+        try:
+            kwargs = self.validate_args(input)
+        except ToolValidationError as exc:
+            if (hinted := _untyped_call_hint(exc, input)) is None:
+                raise
+            raise hinted from exc.__cause__
+        return self._run(kwargs, limit)
 
     # -- async -------------------------------------------------------------------------------------
 
@@ -642,3 +649,13 @@ def tool(*args: Any, **kwargs: Any) -> Any:
         return Tool.from_function(func, **kwargs)
 
     return decorator
+
+
+def _untyped_call_hint(exc: ToolValidationError, given: Any) -> ToolValidationError | None:
+    """``exc`` with a last sentence saying how to pass a tool call, when ``given`` has a call's keys (``name``,
+    ``args``, ``id``) but not ``"type": "tool_call"`` and so was read as the tool's arguments (review 52); else None."""
+    if not (isinstance(given, Mapping) and "type" not in given and {"name", "args"} <= given.keys()
+            <= {"name", "args", "id"}):
+        return None
+    return ToolValidationError(f"{exc} To pass a tool call rather than arguments, add \"type\": \"tool_call\" to "
+                               "it.", exc.tool_name, exc.tool_call_id)

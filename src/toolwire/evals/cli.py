@@ -66,7 +66,7 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
     chat_model = init_chat_model(model, dialect=dialect, temperature=0)  # (BFCL's rule; a local model's default)
     if dialect is not None and getattr(chat_model, "provider", "") != "llamacpp":  # as `toolwire ask` refuses it
-        raise UserError("--dialect only applies to local models; leave it out for this model.")
+        raise UserError(f"--dialect applies to local models only, not to {model!r}: leave it out.")
     local = {"min_call_probability": min_call_probability, "min_value_probability": min_value_probability,
              "optional_argument_share": optional_argument_share}
     for name, value in local.items():
@@ -74,7 +74,7 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
             continue
         if getattr(chat_model, "provider", "") != "llamacpp":
             flag = "--" + name.replace("_", "-")
-            raise UserError(f"{flag} only applies to local models; leave it out for this model.")
+            raise UserError(f"{flag} applies to local models only, not to {model!r}: leave it out.")
         setattr(chat_model, name, float(value))
     if getattr(chat_model, "provider", "") == "llamacpp":
         # every BFCL item has its own tools, so a disk cache of the system turn would only be written; and

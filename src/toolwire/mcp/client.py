@@ -38,6 +38,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
+from toolwire._keywords import check_keywords, keyword_names
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.mcp.common import (
@@ -613,10 +614,12 @@ def load_tools(server: ServerLike, **options: Any) -> MCPToolList:
         ``tools.client.tools`` follows the server's later changes.
 
     Raises:
-        UserError: the mcp SDK or ``jsonschema`` cannot be imported (the message quotes the import error),
+        UserError: an option it does not take (with the close match), the mcp SDK or ``jsonschema`` cannot be
+            imported (the message quotes the import error),
             the server description cannot be read, the server cannot be started or reached, or it did not
             answer within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
     """
+    check_keywords("load_tools", options, keyword_names(MCPClient.__init__)[1:])  # not ``server``
     return MCPToolList(MCPClient(server, **options).start())
 
 

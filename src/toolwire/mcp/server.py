@@ -33,6 +33,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
+from toolwire._keywords import check_keywords, keyword_names
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import ToolMessage, new_tool_call_id
 from toolwire.tools import Tool
@@ -313,8 +314,9 @@ def serve(tools: Sequence[Any], **options: Any) -> None:
         **options: :func:`serve_async`'s keyword options (``transport``, ``host``, ``port``, ``path``...).
 
     Raises:
-        UserError, SchemaError: as :func:`serve_async`.
+        UserError, SchemaError: as :func:`serve_async`; UserError too for an option it does not take.
         RuntimeError: called inside a running event loop (``asyncio.run`` cannot nest): await
             :func:`serve_async` there instead.
     """
+    check_keywords("serve", options, keyword_names(serve_async)[1:])  # not ``tools``
     asyncio.run(serve_async(tools, **options))

@@ -13,7 +13,10 @@ from toolwire.models.base import BaseChatModel, ChatRequest, to_tool, to_tool_sp
 
 __all__ = [
     "BaseChatModel",
+    "ChatAnthropic",
+    "ChatGoogleGenAI",
     "ChatLlamaCpp",
+    "ChatOpenAI",
     "ChatRequest",
     "init_chat_model",
     "to_tool",
@@ -36,3 +39,8 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    """The module's names with the lazily imported ones (tab completion, ``dir()``; review 52)."""
+    return sorted({*globals(), *_LAZY})

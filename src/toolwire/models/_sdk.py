@@ -209,7 +209,12 @@ class SDKChatModel(BaseChatModel):
         stop: str | list[str] | None = None,
         seed: int | None = None,
         model_kwargs: dict[str, Any] | None = None,
+        **unknown: Any,
     ) -> None:
+        if unknown:  # a misspelled option: one sentence with the close match, not a TypeError naming this class
+            from toolwire.models.factory import _check_keywords
+
+            _check_keywords(type(self), unknown, let_through=())
         if not isinstance(model, str) or not model.strip():
             raise UserError(f"{type(self).__name__} needs a model name, e.g. model='...'.")
         self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)
@@ -250,7 +255,8 @@ class SDKChatModel(BaseChatModel):
         if self._key_optional():
             return None
         names = " or ".join(self.key_env)
-        raise UserError(f"{type(self).__name__} needs an API key: set {names}, or pass api_key=...")
+        advice = ", or pass it as api_key"  # the command line has no api_key: it leaves this clause out
+        raise UserError(f"{type(self).__name__} needs an API key: set {names}{advice}.", api_advice=advice)
 
     def _key_optional(self) -> bool:
         return False

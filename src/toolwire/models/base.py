@@ -338,12 +338,7 @@ class BaseChatModel:
         converted = tuple(to_tool(t) for t in tools)
         for item in converted:
             if isinstance(item, ServerTool) and not self._takes_server_tool(item):
-                owner = {"anthropic": "Anthropic (ChatAnthropic)", "google": "Gemini (ChatGoogleGenAI)"}.get(
-                    item.provider or "", "another provider")
-                raise UserError(
-                    f"Tool {item.definition!r} is a server tool of {owner}, which that provider runs itself; "
-                    f"{type(self).__name__} cannot send it: bind it to that provider's model, or use a toolwire tool."
-                )
+                raise UserError(self._server_tool_refusal(item))
         names = [t.name for t in converted]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
@@ -397,6 +392,13 @@ class BaseChatModel:
     def _takes_server_tool(self, tool: ServerTool) -> bool:
         """Whether this model sends the server tool ``tool`` (by default: its provider is in :attr:`server_tools`)."""
         return tool.provider in self.server_tools
+
+    def _server_tool_refusal(self, tool: ServerTool) -> str:
+        """The sentence :meth:`bind_tools` refuses the server tool ``tool`` with (one this model does not send)."""
+        owner = {"anthropic": "Anthropic (ChatAnthropic)", "google": "Gemini (ChatGoogleGenAI)"}.get(
+            tool.provider or "", "another provider")
+        return (f"Tool {tool.definition!r} is a server tool of {owner}, which that provider runs itself; "
+                f"{type(self).__name__} cannot send it: bind it to that provider's model, or use a toolwire tool.")
 
     @property
     def tool_specs(self) -> tuple[ToolSpec, ...]:

@@ -15,13 +15,13 @@ Forms:
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import inspect
 import os
 import re
 from typing import Any
 
+from toolwire._keywords import check_keywords, keyword_names
 from toolwire.errors import UserError
 from toolwire.models.base import BaseChatModel
 
@@ -124,10 +124,10 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     return cls(model=rest, **kwargs)
 
 
-def _check_keywords(cls: type, kwargs: dict[str, Any]) -> None:
+def _check_keywords(cls: type, kwargs: dict[str, Any], let_through: tuple[str, ...] = ("dialect",)) -> None:
     """Refuse, in one sentence with the close match, an option ``cls`` does not take (``temprature=0``), which its
-    constructor would refuse as a ``TypeError`` naming an internal class (review 37); ``dialect`` is let through
-    (only local models use it, the others ignore it).
+    constructor would refuse as a ``TypeError`` naming an internal class (review 37); ``let_through`` is not checked
+    (``dialect``: only local models use it, and :func:`init_chat_model` drops it for the others).
 
     Raises:
         UserError: the first unknown option.
@@ -140,16 +140,13 @@ def _check_keywords(cls: type, kwargs: dict[str, Any]) -> None:
             params = inspect.signature(vars(klass)["__init__"]).parameters
         except (TypeError, ValueError):
             return
-        known += [n for n, p in params.items() if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
+        known += keyword_names(vars(klass)["__init__"])
+        forwards = [n for n, p in params.items() if p.kind is inspect.Parameter.VAR_KEYWORD]
+        if forwards in ([], ["unknown"]):  # no **kwargs, or one that only refuses what is left (SDKChatModel)
             break
     else:
         return
-    for key in kwargs:
-        if key not in known and key != "dialect":
-            close = difflib.get_close_matches(str(key), known, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(known))}."
-            raise UserError(f"Unknown {cls.__name__} option {key!r}: {hint}")
+    check_keywords(cls.__name__, (key for key in kwargs if key not in let_through), known)
 
 
 def _split_model_url(text: str) -> tuple[str, str, str]:

@@ -154,6 +154,12 @@ class ChatOpenAI(SDKChatModel):
         Chat Completions takes function tools only."""
         return self.use_responses_api and tool.provider is None
 
+    def _server_tool_refusal(self, tool: ServerTool) -> str:
+        if tool.provider is None:  # OpenAI's own built-in tools: the Responses API takes them (review 52)
+            return (f"Tool {tool.definition!r} is a built-in tool, which only the Responses API takes: create the "
+                    f"model with {type(self).__name__}(..., use_responses_api=True), or use a toolwire tool.")
+        return super()._server_tool_refusal(tool)
+
     def _key_optional(self) -> bool:
         return self._compatible
 

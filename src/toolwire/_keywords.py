@@ -1,0 +1,47 @@
+"""Refusing a misspelled keyword option in one sentence, with its close match.
+
+Python refuses an unknown keyword with a ``TypeError`` that names the function that took it, often an internal
+one (``SDKChatModel.__init__() got an unexpected keyword argument 'temprature'``, review 37 and review 52); the
+public entry points that forward ``**options`` check them here first.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from toolwire.errors import UserError
+
+__all__ = ["check_keywords", "keyword_names"]
+
+
+def keyword_names(*functions: Callable[..., Any]) -> list[str]:
+    """The parameter names ``functions`` take by keyword (``self`` and ``*args``/``**kwargs`` left out), in order."""
+    names: list[str] = []
+    for function in functions:
+        params = inspect.signature(function).parameters
+        names += [n for n, p in params.items()
+                  if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and n not in names]
+    return names
+
+
+def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> None:
+    """Refuse the first of ``given`` that is not in ``known``.
+
+    Args:
+        owner: what takes the options, as the message names it (``"ChatOpenAI"``, ``"load_tools"``).
+        given: the keyword names passed.
+        known: the names ``owner`` takes.
+
+    Raises:
+        UserError: ``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"``, or the list of the
+            options when none is close.
+    """
+    names = list(dict.fromkeys(known))
+    for key in given:
+        if key not in names:
+            close = difflib.get_close_matches(str(key), names, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(names))}."
+            raise UserError(f"Unknown {owner} option {key!r}: {hint}")
