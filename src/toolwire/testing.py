@@ -70,6 +70,7 @@ class ScriptedChatModel(BaseChatModel):
     """
 
     provider: ClassVar[str] = "scripted"
+    strict_mode: ClassVar[bool] = True  # recorded as given (RecordedRequest), for tests of the calling code
 
     def __init__(self, responses: Sequence[Reply], *, cycle: bool = False, stream_pieces: int = 3) -> None:
         self._script = _Script(responses, cycle)

@@ -18,6 +18,7 @@ import copy
 import dataclasses
 import json
 import re
+import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
@@ -289,6 +290,9 @@ class BaseChatModel:
     provider: ClassVar[str] = "base"
     server_tools: ClassVar[tuple[str | None, ...]] = ()
     """The :attr:`ServerTool.provider` values this model sends unchanged; ``bind_tools`` refuses the others."""
+    strict_mode: ClassVar[bool] = False
+    """Whether ``strict=True`` has an effect: the provider enforces the schemas (OpenAI strict mode) or the model
+    always does (a local model's grammar). ``bind_tools(strict=True)`` warns where it has none (review 53)."""
 
     tools: tuple[Tool | ToolSpec, ...] = ()
     tool_choice: str | None = None
@@ -358,6 +362,12 @@ class BaseChatModel:
         new.tool_choice = choice
         new.parallel_tool_calls = parallel_tool_calls
         new.strict = strict
+        if strict and not self.strict_mode:
+            from toolwire.models.lowering.openai import StrictSchemaWarning
+
+            warnings.warn(f"{type(self).__name__} has no strict mode: strict=True is not sent and the provider does "
+                          "not enforce the schemas; toolwire still validates each call's arguments before its tool "
+                          "runs.", StrictSchemaWarning, stacklevel=2)
         return new
 
     def with_structured_output(self, schema: Any, *, include_raw: bool = False,

@@ -152,6 +152,7 @@ class ChatLlamaCpp(BaseChatModel):
     """
 
     provider = "llamacpp"
+    strict_mode = True  # the grammar always holds a call to its tool's schema
 
     def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,

@@ -120,6 +120,7 @@ class ChatOpenAI(SDKChatModel):
     """
 
     provider: ClassVar[str] = "openai"
+    strict_mode: ClassVar[bool] = True  # sent as each tool's "strict" (OpenAI strict mode)
     label: ClassVar[str] = "an OpenAI"
     key_env: ClassVar[tuple[str, ...]] = ("OPENAI_API_KEY",)
     base_url_env: ClassVar[str] = "OPENAI_BASE_URL"

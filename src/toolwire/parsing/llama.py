@@ -43,6 +43,10 @@ def _python_tag(collector: Collector, text: str, start: int) -> int:
     nxt = text.find(PYTHON_TAG, start + len(PYTHON_TAG))
     limit = nxt if nxt >= 0 else n
     p = skip_ws(text, start + len(PYTHON_TAG))
+    fence = _FENCE.match(text, p)  # the calls in a code fence after the tag (review 53)
+    fence = fence if fence is not None and fence.end() <= limit else None
+    if fence is not None:
+        p, limit = skip_ws(text, fence.start(2)), fence.end(2)
     found = False
     while p < limit:
         if text[p] in "{[":
@@ -67,6 +71,8 @@ def _python_tag(collector: Collector, text: str, start: int) -> int:
         raw = _until_end_token(text, p, limit)
         collector.add_invalid(None, raw, _AFTER_TAG)
         p = p + len(raw) if raw else p
+    if fence is not None and skip_ws(text, p) >= limit:  # the whole fence was calls: it ends the call syntax
+        p = fence.end()
     p = skip_ws(text, p)
     for token in _END_TOKENS:
         if text.startswith(token, p):
@@ -119,10 +125,10 @@ def _bare(collector: Collector, text: str, start: int) -> int | None:
             if end is not None:  # a list of calls with a malformed item
                 collector.add_span(start, end)
                 return end
-        if failure.kind == "invalid":
+        if failure.kind in ("invalid", "deep"):  # (too deep: an invalid call too, not text; review 53)
             name = call_head(text, start)
-            if collector.resolve(name) is None:
-                return start + 1
+            if collector.resolve(name) is None:  # (too deep: stop, as scanning on inside it costs quadratic time)
+                return start + 1 if failure.kind == "invalid" else None
             end = python_span_end(text, start)  # a broken call to a bound tool: up to its last bracket
             if end == EOF:
                 end = len(text)

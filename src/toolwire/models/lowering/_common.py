@@ -135,7 +135,7 @@ def tool_result_text(message: ToolMessage) -> str:
 
 
 def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
-    """The calls of an assistant turn, valid then invalid, in the order they came.
+    """The calls of an assistant turn: the valid ones, then the invalid ones (each list in the order it came).
 
     Invalid calls are part of the turn too: the executor answered each with an error ToolMessage, and
     providers reject a result whose call is missing from the previous turn.
@@ -182,10 +182,19 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
     the function calls. So a result appended after a user or system message is moved back to its call's
     turn. A result whose id matches no call before it (a stale or mistyped id) would be refused by all three:
     it is sent as a user message that says what it is, so neither the request nor the result is lost.
+
+    Every call gets exactly one result in the request, as the providers require (review 53): of several results
+    for one call (a retried tool whose results were both appended) the last is sent, with a warning on the
+    ``toolwire.lowering`` log; a call that the conversation went on past without a result gets the error result
+    the Agent gives such a call (``... was not run: the conversation went on without its result``). The calls of
+    the last assistant turn, when nothing but their results follows it, are left as they are.
     """
+    from toolwire._agent_checks import stale_answer  # (that module imports this one)
+
     out: list[BaseMessage | list[ToolMessage]] = []
     turns: dict[str, int] = {}  # call id -> index in ``out`` of the latest assistant turn that made it
     orders: dict[int, dict[str, int]] = {}  # that turn's index -> its calls' order
+    made: dict[int, list[ToolCall | InvalidToolCall]] = {}  # that turn's index -> its calls
 
     for message in messages:
         if isinstance(message, ToolMessage):
@@ -201,19 +210,45 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
                     if value > at:
                         turns[key] = value + 1
                 orders = {(k + 1 if k > at else k): v for k, v in orders.items()}
+                made = {(k + 1 if k > at else k): v for k, v in made.items()}
             continue
         if isinstance(message, AIMessage):
             calls = assistant_calls(message)
             if calls:
                 index = len(out)
                 orders[index] = {str(c.get("id")): n for n, c in enumerate(calls)}
+                made[index] = calls
                 turns.update({str(c.get("id")): index for c in calls})
         out.append(message)
-    for at, order in orders.items():
-        if at + 1 < len(out) and isinstance(out[at + 1], list):
-            run = out[at + 1]
-            ranked = sorted(enumerate(run), key=lambda p: (order.get(p[1].tool_call_id, len(order)), p[0]))  # type: ignore[union-attr]
-            out[at + 1] = [m for _, m in ranked]
+    for at in sorted(orders, reverse=True):  # from the end: an inserted group moves nothing still to come
+        order = orders[at]
+        grouped = at + 1 < len(out) and isinstance(out[at + 1], list)
+        run: list[ToolMessage] = out[at + 1] if grouped else []  # type: ignore[assignment]
+        need: dict[str, int] = {}  # results each call id takes: one per call (a turn may repeat an id)
+        for call in made[at]:
+            need[str(call.get("id"))] = need.get(str(call.get("id")), 0) + 1
+        by_id: dict[str, list[ToolMessage]] = {}
+        for message in run:
+            by_id.setdefault(message.tool_call_id, []).append(message)
+        twice = sorted(i for i, got in by_id.items() if len(got) > need.get(i, 1))
+        if twice:
+            log.warning("tool call %s has several results: the request sends the last", ", ".join(twice))
+        kept = [m for i, got in by_id.items() for m in got[-need.get(i, 1):]]  # one per call: the last given
+        if at + 1 + grouped < len(out):  # the conversation went on past this turn: every call needs its result
+            seen: dict[str, int] = {}
+            for call in made[at]:
+                key = str(call.get("id"))
+                seen[key] = seen.get(key, 0) + 1
+                if seen[key] > len(by_id.get(key, ())):
+                    kept.append(stale_answer(call))
+        if not kept:
+            continue
+        place = {id(m): n for n, m in enumerate(run)}
+        kept.sort(key=lambda m: (order.get(m.tool_call_id, len(order)), place.get(id(m), len(run))))
+        if grouped:
+            out[at + 1] = kept
+        else:
+            out.insert(at + 1, kept)
     return out
 
 

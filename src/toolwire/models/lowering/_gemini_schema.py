@@ -271,10 +271,27 @@ class _Lowering:
         values = node.get("additionalProperties")
         kind = values.get("type") if isinstance(values, dict) else None
         hint = "A JSON object written as a string, e.g. '{\"key\": ...}'"
-        hint += f", each value of type {kind}." if isinstance(kind, str) else "."
+        shape = _value_schema_text(values)
+        if shape is not None:  # models, lists...: the model must see their fields (review 53)
+            hint += f", each value matching the JSON Schema {shape}."
+        else:
+            hint += f", each value of type {kind}." if isinstance(kind, str) else "."
         self.json_hints[path] = hint
         text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
         return {**text, "nullable": True} if out.get("nullable") else text
+
+
+_MAX_VALUE_SCHEMA = 1500  # characters of a map's value schema written into a description
+
+
+def _value_schema_text(values: Any) -> str | None:
+    """The compact JSON text of a map's value schema (``additionalProperties``) when a type name does not say it
+    all (an object with properties, an array, an enum...); None for a bare scalar type, a schema with a ``$ref``
+    (meaningless out of place) or one over :data:`_MAX_VALUE_SCHEMA` characters."""
+    if not isinstance(values, dict) or set(values) <= {"type", "description", "title"}:
+        return None
+    text = json.dumps(values, ensure_ascii=False, separators=(",", ":"), default=str)
+    return None if '"$ref"' in text or len(text) > _MAX_VALUE_SCHEMA else text
 
 
 def _lower(parameters: dict[str, Any], name: str) -> tuple[dict[str, Any] | None, _Lowering]:

@@ -355,7 +355,11 @@ def _malformed_call(outcome: dict[str, Any], tool_names: Collection[str] | None)
 
 
 def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
-    if any("thought_signature" in p or p.get("thought") or any(k in p for k in CODE_PARTS) for p in parts):
+    """The reply's parts to send back as they are, when they hold what toolwire's own message cannot carry:
+    thought signatures, code parts, or Gemini's call ids (each ``function_response`` then names its call's
+    ``id``, as the API reference asks of a call that had one; review 53)."""
+    if any("thought_signature" in p or p.get("thought") or any(k in p for k in CODE_PARTS)
+           or (p.get("function_call") or {}).get("id") for p in parts):
         return {"gemini": {"parts": parts}}
     return None
 
