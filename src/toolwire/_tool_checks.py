@@ -49,12 +49,18 @@ def check_name(name: str) -> str:
     return name
 
 
-def _warn(message: str) -> None:
-    """Issue a :class:`ToolDefinitionWarning` attributed to the first caller outside toolwire (the ``@tool`` line)."""
-    level, frame = 1, sys._getframe(0)
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that attributes a warning its caller issues to the first frame outside toolwire (the
+    user's ``@tool`` or ``bind_tools`` line, however deep inside toolwire the warning is issued)."""
+    level, frame = 1, sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1  # type: ignore[assignment]
-    warnings.warn(message, ToolDefinitionWarning, stacklevel=level)
+    return level
+
+
+def _warn(message: str) -> None:
+    """Issue a :class:`ToolDefinitionWarning` attributed to the first caller outside toolwire (the ``@tool`` line)."""
+    warnings.warn(message, ToolDefinitionWarning, stacklevel=user_stacklevel())
 
 
 def warn_provider_name(name: str) -> None:

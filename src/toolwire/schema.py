@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any, get_args, get_origin
 
 import typing_extensions
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
+from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, ValidationError, with_config
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
@@ -375,9 +375,12 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
         The :class:`FunctionSchema`: the JSON Schema of the arguments, the description, and the validator.
 
     Raises:
-        SchemaError: the model's JSON Schema cannot be produced or is recursive, or holds ``inf``/``nan``
-            elsewhere than in a default (which is dropped).
+        SchemaError: the model is a ``RootModel``, its JSON Schema cannot be produced or is recursive, or holds
+            ``inf``/``nan`` elsewhere than in a default (which is dropped).
     """
+    if issubclass(model, RootModel):  # its value is not an object of named fields (review 54)
+        raise SchemaError(f"{model.__name__} is a RootModel, whose value is not an object with named fields, as a "
+                          "tool's arguments are: use a model with a field that holds the value.")
     if model.model_config.get("extra") is None:
         model = type(model.__name__, (model,), {"model_config": {**model.model_config, "extra": "forbid"},
                                                  "__module__": model.__module__, "__doc__": model.__doc__})

@@ -169,9 +169,13 @@ def test_structured_output_forces_its_tool_and_reads_the_value(provider, server,
     assert value == CityWeather(city="Paris", celsius=21.5)
     expected = {"openai-chat": {"type": "function", "function": {"name": "CityWeather"}},
                 "openai-responses": {"type": "function", "name": "CityWeather"},
-                "anthropic": {"type": "tool", "name": "CityWeather"},
+                # one call only (parallel_tool_calls=False): Anthropic says it inside tool_choice
+                "anthropic": {"type": "tool", "name": "CityWeather", "disable_parallel_tool_use": True},
                 "gemini": {"mode": "ANY", "allowedFunctionNames": ["CityWeather"]}}[provider]
     assert CHOICES[provider](server.requests[-1].body)[0] == expected
+    body = server.requests[-1].body
+    if provider.startswith("openai"):
+        assert body["parallel_tool_calls"] is False
 
 
 def test_parallel_tool_calls_disabled(provider, server, make_model):

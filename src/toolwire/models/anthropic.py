@@ -7,8 +7,10 @@ Thin I/O (``pip install 'toolwire[anthropic]'``); the formats live in
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any, ClassVar
 
+from toolwire._tool_checks import user_stacklevel
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import (
@@ -53,6 +55,18 @@ class ChatAnthropic(SDKChatModel):
     base_url_env: ClassVar[str] = "ANTHROPIC_BASE_URL"
     sdk_module: ClassVar[str] = "anthropic"
     extra: ClassVar[str] = "anthropic"
+
+    def _structured_choice(self, name: str) -> str:
+        """``"auto"`` with extended thinking on (``model_kwargs={"thinking": {"type": "enabled", ...}}``), with a
+        warning: Anthropic refuses a forced tool then ("Thinking may not be enabled when tool_choice forces tool
+        use", extended-thinking guide); the tool itself otherwise."""
+        thinking = self.options.get("thinking")
+        if not (isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")):
+            return name
+        warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so {name} is offered with "
+                      "tool_choice='auto': a reply without the call raises ToolCallParseError; turn thinking off to "
+                      "force it.", UserWarning, stacklevel=user_stacklevel())
+        return "auto"
 
     def _make_client(self, asynchronous: bool) -> Any:
         cls = self.sdk.AsyncAnthropic if asynchronous else self.sdk.Anthropic

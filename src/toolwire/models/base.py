@@ -363,11 +363,12 @@ class BaseChatModel:
         new.parallel_tool_calls = parallel_tool_calls
         new.strict = strict
         if strict and not self.strict_mode:
+            from toolwire._tool_checks import user_stacklevel
             from toolwire.models.lowering.openai import StrictSchemaWarning
 
             warnings.warn(f"{type(self).__name__} has no strict mode: strict=True is not sent and the provider does "
                           "not enforce the schemas; toolwire still validates each call's arguments before its tool "
-                          "runs.", StrictSchemaWarning, stacklevel=2)
+                          "runs.", StrictSchemaWarning, stacklevel=user_stacklevel())
         return new
 
     def with_structured_output(self, schema: Any, *, include_raw: bool = False,
@@ -375,8 +376,11 @@ class BaseChatModel:
         """Return a model that answers with one value of ``schema``, read from a forced tool call.
 
         The new model binds one tool made from ``schema`` (it replaces any tools bound here) with
-        ``tool_choice`` set to it, as LangChain's ``with_structured_output`` does by default; this model is
-        unchanged. On the embedded model the call is generated under a grammar made from the schema.
+        ``tool_choice`` set to it and ``parallel_tool_calls=False``, as LangChain's ``with_structured_output`` does
+        by default (Anthropic with extended thinking, which cannot force a tool, gets ``"auto"`` and a warning);
+        this model is unchanged. On the embedded model the call is generated under a grammar made from the schema.
+        The call's arguments get the repairs a tool's do (JSON text of a nested object decoded, a ``null`` for a
+        field with a default dropped) before they are validated.
 
         Args:
             schema: a pydantic model class (the value is an instance), a ``TypedDict`` class (a dict) or a
@@ -396,8 +400,14 @@ class BaseChatModel:
         from toolwire.models.structured import StructuredOutput, output_tool
 
         spec, read = output_tool(schema)
-        bound = self.bind_tools([spec], tool_choice=spec.name, strict=strict)
+        # one call: LangChain's ChatOpenAI does the same, and OpenAI does not promise strict schemas with parallel calls
+        bound = self.bind_tools([spec], tool_choice=self._structured_choice(spec.name), parallel_tool_calls=False,
+                                strict=strict)
         return StructuredOutput(bound, spec.name, read, include_raw=include_raw)
+
+    def _structured_choice(self, name: str) -> str:
+        """The ``tool_choice`` :meth:`with_structured_output` binds its tool ``name`` with: the tool itself."""
+        return name
 
     def _takes_server_tool(self, tool: ServerTool) -> bool:
         """Whether this model sends the server tool ``tool`` (by default: its provider is in :attr:`server_tools`)."""

@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = ["StructuredOutput", "output_tool"]
 
+# finish reasons of a reply stopped by its token limit: OpenAI Chat "length", Anthropic "max_tokens", Gemini
+# "MAX_TOKENS", the Responses API's "max_output_tokens", a local model's "length"
+_CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
+
 
 def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]:
     """The tool a structured-output model forces, and the reader that turns its arguments into the value.
@@ -55,6 +59,32 @@ def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]
         SchemaError: ``schema`` is none of the above, a JSON Schema dict has no ``title``, or the schema cannot
             be a tool's arguments (not an object, a recursive reference).
     """
+    spec, validate = _output_tool(schema)
+    return spec, _repairing(spec.parameters, validate)
+
+
+def _repairing(parameters: dict[str, Any], validate: Callable[[dict[str, Any]], Any]) -> Callable[[Any], Any]:
+    """``validate`` after the repairs a tool's arguments get (:meth:`Tool.call_args <toolwire.tools.Tool.call_args>`):
+    a nested object or array sent as JSON text is decoded (Gemini gets a ``dict[str, X]`` field as a ``STRING`` of
+    JSON, and providers JSON-encode nested objects), and a ``null`` sent for a field that has a default and does not
+    take ``None`` is dropped, so the default applies (OpenAI strict mode sends one for every field left out)."""
+    from toolwire._schema_refs import drop_defaulted_nulls, null_plan
+    from toolwire.parsing.arguments import decode_json_strings, json_string_plan
+
+    strings, nulls = json_string_plan(parameters), null_plan(parameters)
+
+    def read(args: Any) -> Any:
+        if isinstance(args, dict):
+            if strings is not None:
+                args = decode_json_strings(args, strings)
+            if nulls is not None:
+                args = drop_defaulted_nulls(args, nulls)
+        return validate(args)
+
+    return read
+
+
+def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]:
     from toolwire.models.base import to_tool_spec
 
     if isinstance(schema, type) and issubclass(schema, BaseModel):
@@ -86,7 +116,8 @@ def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]
 
 
 def _class_description(cls: type) -> str:
-    doc = inspect.getdoc(cls) or ""
+    own = cls.__dict__.get("__doc__")  # (inspect.getdoc would give a TypedDict dict's own docstring)
+    doc = inspect.cleandoc(own) if isinstance(own, str) else ""
     if dataclasses.is_dataclass(cls) and doc.startswith(f"{cls.__name__}("):  # the signature dataclass writes
         doc = ""
     return doc or f"Give the answer as {cls.__name__}."
@@ -173,19 +204,32 @@ class StructuredOutput:
             ToolCallParseError: no call of the output tool, or its arguments are not JSON or do not fit the schema
                 (the message says which field and why); ``raw`` is ``reply``.
         """
+        cut = str(reply.response_metadata.get("finish_reason") or "").lower() in _CUT_OFF
         for call in reply.tool_calls:
             if call["name"] == self._name:
                 try:
                     return self._read(call["args"])
                 except ValidationError as exc:
+                    if cut:
+                        raise self._cut_off(reply) from None
                     problem = exc.errors(include_url=False, include_input=False)[0]
                     where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
                     raise ToolCallParseError(f"The model's {self._name} does not fit the schema: {where}: "
                                              f"{problem.get('msg', 'invalid')}.", raw=reply) from None
+        if cut:
+            raise self._cut_off(reply)
         for bad in reply.invalid_tool_calls:
             if bad.get("name") in (self._name, None):
-                raise ToolCallParseError(f"The model's {self._name} could not be read: {bad.get('error')}",
+                error = str(bad.get("error") or "its arguments are not valid JSON").strip()
+                raise ToolCallParseError(f"The model's {self._name} could not be read: {error.rstrip('.')}.",
                                          raw=reply)
-        said = f" (it answered in text: {reply.text[:80]!r})" if reply.text else ""
+        others = sorted({str(c["name"]) for c in reply.tool_calls} | {str(b.get("name")) for b in
+                                                                       reply.invalid_tool_calls if b.get("name")})
+        said = (f" (it called {', '.join(others)})" if others
+                else f" (it answered in text: {reply.text[:80]!r})" if reply.text else "")
         raise ToolCallParseError(f"The model did not call {self._name}{said}: ask again, or use a model that "
                                  "follows tool_choice.", raw=reply)
+
+    def _cut_off(self, reply: AIMessage) -> ToolCallParseError:
+        return ToolCallParseError(f"The reply was cut off at max_tokens before the model's {self._name} was "
+                                  "complete: ask again with a higher max_tokens.", raw=reply)
