@@ -115,3 +115,14 @@ def test_the_strict_warning_points_at_the_users_line() -> None:
     with pytest.warns(StrictSchemaWarning) as caught:
         ChatAnthropic("claude", api_key="k").with_structured_output(Outer, strict=True)
     assert caught[0].filename == __file__
+
+
+def test_langchain_habits_get_one_sentence() -> None:
+    from toolwire import UserError
+
+    model = ScriptedChatModel([_answer({"inner": {"x": 1}, "tags": {}})])
+    assert model.with_structured_output(Outer, method="function_calling").invoke("q").inner == Inner(x=1)
+    with pytest.raises(UserError, match=r"method='json_schema'\) is not available: .*leave method out\.$"):
+        model.with_structured_output(Outer, method="json_schema")
+    with pytest.raises(UserError, match=r"^invoke\(config=\.\.\.\) is LangChain's RunnableConfig"):
+        model.invoke("q", config={"tags": ["x"]})

@@ -371,8 +371,8 @@ class BaseChatModel:
                           "runs.", StrictSchemaWarning, stacklevel=user_stacklevel())
         return new
 
-    def with_structured_output(self, schema: Any, *, include_raw: bool = False,
-                               strict: bool | None = None) -> StructuredOutput:
+    def with_structured_output(self, schema: Any, *, include_raw: bool = False, strict: bool | None = None,
+                               method: str = "function_calling") -> StructuredOutput:
         """Return a model that answers with one value of ``schema``, read from a forced tool call.
 
         The new model binds one tool made from ``schema`` (it replaces any tools bound here) with
@@ -389,6 +389,8 @@ class BaseChatModel:
             include_raw: return ``{"raw": AIMessage, "parsed": value or None, "parsing_error": error or None}``
                 and raise nothing for a reply that cannot be read.
             strict: as for :meth:`bind_tools` (OpenAI strict mode).
+            method: ``"function_calling"``, the only way toolwire reads structured output (LangChain's name for it,
+                so code written for LangChain runs unchanged).
 
         Returns:
             A :class:`~toolwire.models.structured.StructuredOutput` (``invoke``, ``ainvoke``).
@@ -396,8 +398,13 @@ class BaseChatModel:
         Raises:
             SchemaError: ``schema`` cannot be a tool's arguments (see
                 :func:`~toolwire.models.structured.output_tool`).
+            UserError: ``method`` is another (``"json_schema"``, ``"json_mode"``).
         """
         from toolwire.models.structured import StructuredOutput, output_tool
+
+        if method != "function_calling":
+            raise UserError(f"with_structured_output(method={method!r}) is not available: toolwire reads structured "
+                            "output from a forced tool call, method='function_calling'; leave method out.")
 
         spec, read = output_tool(schema)
         # one call: LangChain's ChatOpenAI does the same, and OpenAI does not promise strict schemas with parallel calls
@@ -428,6 +435,9 @@ class BaseChatModel:
     def _request(self, input: Any, options: dict[str, Any]) -> ChatRequest:
         from toolwire._agent_checks import unique_ids_in_turns  # (it imports the lowering package)
 
+        if "config" in options:  # LangChain's RunnableConfig: a provider would refuse it as a body field (review 54)
+            raise UserError("invoke(config=...) is LangChain's RunnableConfig, which toolwire models do not take: "
+                            "leave it out (generation options such as temperature go as keywords).")
         messages = coerce_messages(input)
         # a call stored with an empty id is given one when read, and its answer (stored with "" too) must follow
         # it; a turn repeating an id gets them renamed with its answers: as the Agent pairs them (review 36)
@@ -452,7 +462,7 @@ class BaseChatModel:
 
         Raises:
             ProviderError: the provider failed (after its retries).
-            UserError: the input cannot be read as messages.
+            UserError: the input cannot be read as messages, or ``config=`` (LangChain's) was passed.
         """
         return self._generate(self._request(input, options))
 
