@@ -126,3 +126,27 @@ def test_langchain_habits_get_one_sentence() -> None:
         model.with_structured_output(Outer, method="json_schema")
     with pytest.raises(UserError, match=r"^invoke\(config=\.\.\.\) is LangChain's RunnableConfig"):
         model.invoke("q", config={"tags": ["x"]})
+
+
+def test_pydantic_v1_models_keep_their_types() -> None:
+    v1 = pytest.importorskip("pydantic.v1")
+    from toolwire.models.base import to_tool
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (pydantic.v1 on Python 3.14 warns)
+
+        class Person(v1.BaseModel):
+            """A person."""
+
+            age: int
+            name: str = "x"
+
+    spec = to_tool(Person)
+    assert spec.parameters["properties"] == {"age": {"type": "integer"}, "name": {"default": "x", "type": "string"}}
+    assert spec.description == "A person."
+    structured = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("Person", {"age": 3}, "c")]),
+                                    AIMessage("", tool_calls=[tool_call("Person", {"age": "old"}, "c")])]
+                                   ).with_structured_output(Person)
+    assert structured.invoke("q") == Person(age=3)
+    with pytest.raises(ToolCallParseError, match=r"^The model's Person does not fit the schema: age: "):
+        structured.invoke("q")

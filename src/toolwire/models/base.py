@@ -16,8 +16,10 @@ import asyncio
 import contextvars
 import copy
 import dataclasses
+import inspect
 import json
 import re
+import sys
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
@@ -142,7 +144,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     :class:`ToolSpec` (schema only).
 
     Accepts a :class:`Tool`, a :class:`ToolSpec`, a plain function with a docstring, a pydantic model
-    class (its fields are the arguments, its docstring the description; schema only), an OpenAI-format
+    class (its fields are the arguments, its docstring the description; schema only; a ``pydantic.v1`` model too,
+    by its ``schema()``), an OpenAI-format
     tool dict ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
     ``{"name", "description", "parameters"}`` (or Anthropic ``input_schema``) dict (schema only; other keys
     such as ``cache_control`` kept in a :class:`ToolDictSpec`), a provider server-tool dict (a
@@ -197,6 +200,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
 
         schema = model_schema(obj, obj.__name__)
         return ToolSpec(check_name(obj.__name__), schema.description, schema.parameters)
+    if (v1 := _pydantic_v1_schema(obj)) is not None:  # LangChain takes these too (review 54)
+        return to_tool(v1)
     if _is_langchain_tool(obj):
         from toolwire.interop.langchain import from_langchain_tool
 
@@ -212,6 +217,22 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
         "a pydantic model class, or an OpenAI tool dict."
     )
+
+
+def _pydantic_v1_schema(obj: Any) -> dict[str, Any] | None:
+    """The tool dict of a ``pydantic.v1`` model class (its ``schema()`` as the parameters), else None: read as a
+    function, its fields would have lost their types."""
+    v1 = sys.modules.get("pydantic.v1")
+    if v1 is None or not (isinstance(obj, type) and issubclass(obj, v1.BaseModel)):
+        return None
+    try:
+        parameters = obj.schema()
+    except Exception as exc:  # a field type v1 cannot describe
+        raise SchemaError(f"{obj.__name__} cannot be given as a JSON Schema: {exc}") from None
+    own = obj.__dict__.get("__doc__")
+    description = inspect.cleandoc(own) if isinstance(own, str) else ""
+    return {"name": check_name(obj.__name__), "description": description or f"Give the answer as {obj.__name__}.",
+            "parameters": {k: v for k, v in parameters.items() if k not in ("title", "description")}}
 
 
 def to_tool_spec(obj: Any) -> ToolSpec:

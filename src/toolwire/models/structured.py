@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, is_typeddict
 
@@ -42,6 +43,12 @@ __all__ = ["StructuredOutput", "output_tool"]
 # finish reasons of a reply stopped by its token limit: OpenAI Chat "length", Anthropic "max_tokens", Gemini
 # "MAX_TOKENS", the Responses API's "max_output_tokens", a local model's "length"
 _CUT_OFF = frozenset({"length", "max_tokens", "max_output_tokens"})
+
+
+def _validation_errors() -> tuple[type[Exception], ...]:
+    """pydantic's ``ValidationError``, and pydantic.v1's once a v1 model may have been given (it is imported)."""
+    v1 = sys.modules.get("pydantic.v1")
+    return (ValidationError, v1.ValidationError) if v1 is not None else (ValidationError,)
 
 
 def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]:
@@ -101,6 +108,9 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
         spec = to_tool_spec({"name": check_name(schema.__name__), "description": _class_description(schema),
                              "parameters": parameters})
         return spec, adapter.validate_python
+    v1 = sys.modules.get("pydantic.v1")
+    if v1 is not None and isinstance(schema, type) and issubclass(schema, v1.BaseModel):  # as LangChain takes it
+        return to_tool_spec(schema), schema.parse_obj
     if isinstance(schema, Mapping):
         if "name" in schema or schema.get("type") == "function":  # a tool dict, as bind_tools takes it
             return to_tool_spec(dict(schema)), dict
@@ -209,10 +219,10 @@ class StructuredOutput:
             if call["name"] == self._name:
                 try:
                     return self._read(call["args"])
-                except ValidationError as exc:
+                except _validation_errors() as exc:
                     if cut:
                         raise self._cut_off(reply) from None
-                    problem = exc.errors(include_url=False, include_input=False)[0]
+                    problem = exc.errors()[0]
                     where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
                     raise ToolCallParseError(f"The model's {self._name} does not fit the schema: {where}: "
                                              f"{problem.get('msg', 'invalid')}.", raw=reply) from None
