@@ -12,8 +12,8 @@ from calculator_corpus import HOSTILE, WORST_CASES, Tree, random_text, token_mix
 from toolwire.examples.arith import MAX_BITS, MAX_DEPTH, MAX_LENGTH, CalculationError, evaluate
 
 # Deterministic in CI: a fixed seed, no example database, no per-example deadline. Issue #4 asks each call to
-# answer or refuse within 100 ms of CPU: benchmarks/calculator_cpu.py times this same corpus (timings stay out
-# of tests, where a garbage collection or a busy CI machine makes them flaky).
+# answer or refuse within 100 ms of CPU: benchmarks/calculator_cpu.py times inputs of the same corpus module
+# (timings stay out of tests, where a garbage collection or a busy CI machine makes them flaky).
 FUZZ = settings(derandomize=True, database=None, deadline=None)
 
 

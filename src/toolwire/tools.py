@@ -514,13 +514,7 @@ class Tool:
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
-        try:
-            kwargs = self.validate_args(input)
-        except ToolValidationError as exc:
-            if (hinted := _untyped_call_hint(exc, input)) is None:
-                raise
-            raise hinted from exc.__cause__
-        return self._run(kwargs, limit)
+        return self._run(self._arguments(input), limit)
 
     # -- async -------------------------------------------------------------------------------------
 
@@ -597,7 +591,17 @@ class Tool:
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
-        return await self._arun(self.validate_args(input), limit)
+        return await self._arun(self._arguments(input), limit)
+
+    def _arguments(self, given: Any) -> dict[str, Any]:
+        """:meth:`validate_args` for :meth:`invoke` and :meth:`ainvoke` given arguments, whose error says how to pass
+        a tool call when ``given`` looks like one without its ``"type"`` (review 52)."""
+        try:
+            return self.validate_args(given)
+        except ToolValidationError as exc:
+            if (hinted := _untyped_call_hint(exc, given, self.parameters)) is None:
+                raise
+            raise hinted from exc.__cause__
 
 
 @overload
@@ -651,11 +655,15 @@ def tool(*args: Any, **kwargs: Any) -> Any:
     return decorator
 
 
-def _untyped_call_hint(exc: ToolValidationError, given: Any) -> ToolValidationError | None:
+def _untyped_call_hint(exc: ToolValidationError, given: Any,
+                       parameters: Mapping[str, Any]) -> ToolValidationError | None:
     """``exc`` with a last sentence saying how to pass a tool call, when ``given`` has a call's keys (``name``,
-    ``args``, ``id``) but not ``"type": "tool_call"`` and so was read as the tool's arguments (review 52); else None."""
+    ``args``, ``id``) but not ``"type": "tool_call"`` and so was read as the tool's arguments (review 52); else None
+    (also for a tool whose own parameters include ``name`` or ``args``: then they are its arguments)."""
     if not (isinstance(given, Mapping) and "type" not in given and {"name", "args"} <= given.keys()
             <= {"name", "args", "id"}):
+        return None
+    if {"name", "args"} & set(parameters.get("properties") or ()):
         return None
     return ToolValidationError(f"{exc} To pass a tool call rather than arguments, add \"type\": \"tool_call\" to "
                                "it.", exc.tool_name, exc.tool_call_id)

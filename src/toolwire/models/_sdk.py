@@ -214,7 +214,10 @@ class SDKChatModel(BaseChatModel):
         if unknown:  # a misspelled option: one sentence with the close match, not a TypeError naming this class
             from toolwire.models.factory import _check_keywords
 
-            _check_keywords(type(self), unknown, let_through=())
+            _check_keywords(type(self), unknown, let_through=())  # the close match, when there is one
+            # a name a subclass takes and passes on here is unknown too: nothing here would use it
+            raise UserError(f"Unknown {type(self).__name__} option {next(iter(unknown))!r}: "
+                            f"{type(self).__name__} passes it on, but no model class takes it.")
         if not isinstance(model, str) or not model.strip():
             raise UserError(f"{type(self).__name__} needs a model name, e.g. model='...'.")
         self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)

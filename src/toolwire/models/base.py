@@ -232,7 +232,22 @@ def _pydantic_v1_schema(obj: Any) -> dict[str, Any] | None:
     own = obj.__dict__.get("__doc__")
     description = inspect.cleandoc(own) if isinstance(own, str) else ""
     return {"name": check_name(obj.__name__), "description": description or f"Give the answer as {obj.__name__}.",
-            "parameters": {k: v for k, v in parameters.items() if k not in ("title", "description")}}
+            "parameters": _one_ref({k: v for k, v in parameters.items() if k not in ("title", "description")})}
+
+
+def _one_ref(node: Any) -> Any:
+    """``node`` with pydantic v1's ``{"description": ..., "allOf": [{"$ref": ...}]}`` (a described nested model)
+    written as ``{"$ref": ..., "description": ...}``, as pydantic v2 writes it (strict mode refuses ``allOf``)."""
+    if isinstance(node, list):
+        return [_one_ref(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _one_ref(value) for key, value in node.items()}
+    only = out.get("allOf")
+    if isinstance(only, list) and len(only) == 1 and isinstance(only[0], dict) and set(only[0]) == {"$ref"}:
+        del out["allOf"]
+        out = {**only[0], **out}
+    return out
 
 
 def to_tool_spec(obj: Any) -> ToolSpec:
@@ -382,8 +397,9 @@ class BaseChatModel:
         new.tools = converted
         new.tool_choice = choice
         new.parallel_tool_calls = parallel_tool_calls
+        already = self.strict  # (the Agent binds again what a user bound: warned once, at the user's line)
         new.strict = strict
-        if strict and not self.strict_mode:
+        if strict and not self.strict_mode and not already:
             from toolwire._tool_checks import user_stacklevel
             from toolwire.models.lowering.openai import StrictSchemaWarning
 

@@ -67,18 +67,21 @@ def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]
             be a tool's arguments (not an object, a recursive reference).
     """
     spec, validate = _output_tool(schema)
-    return spec, _repairing(spec.parameters, validate)
+    return spec, _repairing(spec.parameters, validate, defaults=validate is not dict)
 
 
-def _repairing(parameters: dict[str, Any], validate: Callable[[dict[str, Any]], Any]) -> Callable[[Any], Any]:
+def _repairing(parameters: dict[str, Any], validate: Callable[[dict[str, Any]], Any], *,
+               defaults: bool) -> Callable[[Any], Any]:
     """``validate`` after the repairs a tool's arguments get (:meth:`Tool.call_args <toolwire.tools.Tool.call_args>`):
     a nested object or array sent as JSON text is decoded (Gemini gets a ``dict[str, X]`` field as a ``STRING`` of
-    JSON, and providers JSON-encode nested objects), and a ``null`` sent for a field that has a default and does not
-    take ``None`` is dropped, so the default applies (OpenAI strict mode sends one for every field left out)."""
+    JSON, and providers JSON-encode nested objects), and, when ``validate`` fills in defaults (a pydantic model,
+    TypedDict or dataclass; not a JSON Schema read as a plain dict), a ``null`` sent for a field that has a default
+    and does not take ``None`` is dropped, so the default applies (OpenAI strict mode sends one for every field left
+    out)."""
     from toolwire._schema_refs import drop_defaulted_nulls, null_plan
     from toolwire.parsing.arguments import decode_json_strings, json_string_plan
 
-    strings, nulls = json_string_plan(parameters), null_plan(parameters)
+    strings, nulls = json_string_plan(parameters), null_plan(parameters) if defaults else None
 
     def read(args: Any) -> Any:
         if isinstance(args, dict):
@@ -231,8 +234,8 @@ class StructuredOutput:
         for bad in reply.invalid_tool_calls:
             if bad.get("name") in (self._name, None):
                 error = str(bad.get("error") or "its arguments are not valid JSON").strip()
-                raise ToolCallParseError(f"The model's {self._name} could not be read: {error.rstrip('.')}.",
-                                         raw=reply)
+                end = "" if error.endswith((".", "!", "?")) else "."
+                raise ToolCallParseError(f"The model's {self._name} could not be read: {error}{end}", raw=reply)
         others = sorted({str(c["name"]) for c in reply.tool_calls} | {str(b.get("name")) for b in
                                                                        reply.invalid_tool_calls if b.get("name")})
         said = (f" (it called {', '.join(others)})" if others

@@ -204,6 +204,8 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
                 continue
             if at + 1 < len(out) and isinstance(out[at + 1], list):
                 out[at + 1].append(message)  # type: ignore[union-attr]
+            elif at + 1 == len(out):  # right after its turn, as results mostly come: nothing moves
+                out.append([message])
             else:
                 out.insert(at + 1, [message])
                 for key, value in turns.items():  # the turns after it moved one place on

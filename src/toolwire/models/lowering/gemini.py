@@ -22,7 +22,8 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   call of a reply and logs the others it dropped.
 * ``contents``: ``{"role": "user" | "model", "parts": [...]}``; parts ``text``, ``inline_data``,
   ``function_call`` ``{"name", "args", "id"?}``, ``function_response`` ``{"name", "response", "id"?}``;
-  ``thought`` / ``thought_signature`` parts are kept on the AIMessage
+  ``thought`` / ``thought_signature`` parts, and the parts of a reply whose calls carry Gemini ids, are kept on
+  the AIMessage
   (``provider_data["gemini"]["parts"]``, signatures as standard base64) and sent back byte-identical
   (:mod:`toolwire.models.lowering._gemini_parts`); empty text parts without a signature are dropped. User
   blocks (images, files, audio, video) become ``inline_data``/``file_data``. The results of one model turn go in one
@@ -402,8 +403,8 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
     Returns:
         An AIMessage: text of the first candidate's non-thought parts (code execution parts as fenced
         blocks), one call per ``function_call`` part (id = Gemini's when sent, else a new one),
-        ``provider_data["gemini"]["parts"]`` when parts carry thought signatures, thoughts or code
-        execution, usage in tokens (output includes thinking tokens),
+        ``provider_data["gemini"]["parts"]`` when parts carry thought signatures, thoughts, code
+        execution or call ids, usage in tokens (output includes thinking tokens),
         ``response_metadata`` ``{"model", "finish_reason", "finish_message"?, "block_reason"?,
         "block_reason_message"?}``; a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
         (see :func:`_malformed_call`).
