@@ -6,9 +6,11 @@ This replays the idea on two stored whole runs, without the model: for every one
 reply made no call and is a bracketed list, take the ``json`` run's verdict instead, and count the items won
 and lost per category.
 
-``python benchmarks/bfcl_value_list_fallback.py PYTHONIC_REPORT JSON_REPORT`` (reports as ``toolwire eval bfcl
---out`` writes them, ``.json`` or ``.json.gz``), e.g. ``benchmarks/bfcl-runs/q15-paths-one.json.gz`` and
-``benchmarks/bfcl-runs/q15-json-bv-full.json.gz``.
+``python benchmarks/bfcl_value_list_fallback.py PYTHONIC_REPORT JSON_REPORT [--grounded DATA_DIR]`` (reports as
+``toolwire eval bfcl --out`` writes them, ``.json`` or ``.json.gz``), e.g.
+``benchmarks/bfcl-runs/q15-paths-one.json.gz`` and ``benchmarks/bfcl-runs/q15-json-bv-full.json.gz``. With
+``--grounded ../shared/bfcl`` a ``json`` call is taken only when the question holds every one of its values (the
+value check's own test, ``in_context``); the other replies keep ``pythonic``'s verdict.
 """
 
 from __future__ import annotations
@@ -30,8 +32,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pythonic", type=Path)
     parser.add_argument("json", type=Path)
+    parser.add_argument("--grounded", metavar="DATA_DIR", help="take only json calls whose values the question holds")
     args = parser.parse_args()
     first, second = _items(args.pythonic), _items(args.json)
+    if args.grounded:
+        second = {k: v for k, v in second.items() if k not in _ungrounded(args.grounded, second)}
     print("| category | value-list replies | won | lost | right before | right after | n |")
     print("|---|---|---|---|---|---|---|")
     for category in sorted({item["category"] for item in first.values()}):
@@ -43,6 +48,24 @@ def main() -> None:
         before = sum(1 for i in items if i["valid"])
         print(f"| {category} | {len(lists)} | {won} | {lost} | {100 * before / len(items):.2f} | "
               f"{100 * (before + won - lost) / len(items):.2f} | {len(items)} |")
+
+
+def _ungrounded(data: str, items: dict[str, dict[str, Any]]) -> set[str]:
+    """The ids of ``items`` whose calls hold a value the item's conversation does not."""
+    from toolwire.evals.bfcl import load_category
+    from toolwire.models._call_checks import _leaves, context_numbers, context_words, conversation_texts, in_context
+
+    out = set()
+    for category in sorted({item["category"] for item in items.values()}):
+        for item in load_category(data, category):
+            done = items.get(item.id)
+            if done is None or not done["actual"]:
+                continue
+            context = conversation_texts(item.messages())
+            words, numbers = context_words(context), context_numbers(context)
+            if any(not in_context(leaf, words, numbers) for call in done["actual"] for leaf in _leaves(call["args"])):
+                out.add(item.id)
+    return out
 
 
 if __name__ == "__main__":
