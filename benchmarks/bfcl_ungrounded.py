@@ -17,11 +17,28 @@ from __future__ import annotations
 import gzip
 import json
 import sys
+from collections.abc import Iterator
 
 from toolwire.evals.bfcl import load_category
 from toolwire.models._call_checks import _leaves, context_numbers, context_words, conversation_texts, in_context
 
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple", "irrelevance")
+
+
+def ungrounded(data: str, items: dict[str, dict],
+               categories: tuple[str, ...] = CATEGORIES) -> Iterator[tuple[str, str]]:
+    """``(category, id)`` of each of ``items`` (a report's items by id) whose calls hold a value the item's
+    conversation does not, in the data's order."""
+    for category in categories:
+        for item in load_category(data, category):
+            done = items.get(item.id)
+            if done is None or not done["actual"]:
+                continue
+            context = conversation_texts(item.messages())
+            words, numbers = context_words(context), context_numbers(context)
+            if any(not in_context(leaf, words, numbers)
+                   for call in done["actual"] for leaf in _leaves(call["args"])):
+                yield category, item.id
 
 
 def main(data: str, reports: list[str]) -> None:
@@ -32,17 +49,9 @@ def main(data: str, reports: list[str]) -> None:
         with opener(path, "rt", encoding="utf-8") as handle:
             items.update({x["id"]: x for x in json.load(handle)["items"]})
     counts: dict[str, int] = {}
-    for category in CATEGORIES:
-        for item in load_category(data, category):
-            done = items.get(item.id)
-            if done is None or not done["actual"]:
-                continue
-            context = conversation_texts(item.messages())
-            words, numbers = context_words(context), context_numbers(context)
-            if any(not in_context(leaf, words, numbers)
-                   for call in done["actual"] for leaf in _leaves(call["args"])):
-                print(item.id)
-                counts[category] = counts.get(category, 0) + 1
+    for category, item_id in ungrounded(data, items):
+        print(item_id)
+        counts[category] = counts.get(category, 0) + 1
     print(counts, file=sys.stderr)
 
 

@@ -52,20 +52,9 @@ def main() -> None:
 
 def _ungrounded(data: str, items: dict[str, dict[str, Any]]) -> set[str]:
     """The ids of ``items`` whose calls hold a value the item's conversation does not."""
-    from toolwire.evals.bfcl import load_category
-    from toolwire.models._call_checks import _leaves, context_numbers, context_words, conversation_texts, in_context
+    from bfcl_ungrounded import ungrounded  # (this folder is on the path of a script run from it)
 
-    out = set()
-    for category in sorted({item["category"] for item in items.values()}):
-        for item in load_category(data, category):
-            done = items.get(item.id)
-            if done is None or not done["actual"]:
-                continue
-            context = conversation_texts(item.messages())
-            words, numbers = context_words(context), context_numbers(context)
-            if any(not in_context(leaf, words, numbers) for call in done["actual"] for leaf in _leaves(call["args"])):
-                out.add(item.id)
-    return out
+    return {item_id for _, item_id in ungrounded(data, items, tuple(sorted({i["category"] for i in items.values()})))}
 
 
 if __name__ == "__main__":
