@@ -16,7 +16,6 @@ import asyncio
 import contextvars
 import copy
 import dataclasses
-import inspect
 import json
 import re
 import sys
@@ -229,9 +228,9 @@ def _pydantic_v1_schema(obj: Any) -> dict[str, Any] | None:
         parameters = obj.schema()
     except Exception as exc:  # a field type v1 cannot describe
         raise SchemaError(f"{obj.__name__} cannot be given as a JSON Schema: {exc}") from None
-    own = obj.__dict__.get("__doc__")
-    description = inspect.cleandoc(own) if isinstance(own, str) else ""
-    return {"name": check_name(obj.__name__), "description": description or f"Give the answer as {obj.__name__}.",
+    from toolwire.models.structured import _class_description  # (that module imports this one)
+
+    return {"name": check_name(obj.__name__), "description": _class_description(obj),
             "parameters": _one_ref({k: v for k, v in parameters.items() if k not in ("title", "description")})}
 
 
