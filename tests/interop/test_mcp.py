@@ -13,9 +13,9 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from conftest import DEMO, SRC, free_port, start_http, stop
 from typer.testing import CliRunner
 
+from conftest import DEMO, SRC, free_port, start_http, stop
 from toolwire import Agent, AIMessage, ToolExecutor, ToolMessage, UserError
 from toolwire.mcp import HttpServer, MCPClient, StdioServer, aload_tools, connect, load_tools, server_from
 from toolwire.mcp.client import convert_call_result
