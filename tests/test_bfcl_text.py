@@ -8,6 +8,7 @@ import pytest
 
 from toolwire.evals.bfcl import BfclItem
 from toolwire.evals.bfcl_runner import score_item
+from toolwire.evals.report import ItemResult
 from toolwire.messages import AIMessage
 from toolwire.parsing.call_lists import text_calls
 
@@ -101,3 +102,16 @@ def test_live_relevance_counts_a_reply_that_is_a_call_list_as_bfcl_does() -> Non
     item = BfclItem("live_relevance_x", "live_relevance", [[{"role": "user", "content": "BMI of 70 kg?"}]], [_BMI])
     assert score_item(_Replying(AIMessage("[bmi(weight=70)]")), item).valid
     assert not score_item(_Replying(AIMessage("Your BMI needs your height.")), item).valid
+
+
+def test_an_item_keeps_what_the_decoding_rules_did() -> None:
+    item = BfclItem("simple_x", "simple_python", [[{"role": "user", "content": "BMI of 70 kg?"}]], [_BMI],
+                    [{"determine_body_mass_index": {"weight": [70.0]}}])
+    call = {"name": "determine_body_mass_index", "args": {"weight": 70.0}, "id": "c1", "type": "tool_call"}
+    reply = AIMessage("", tool_calls=[call], response_metadata={
+        "parallel_call_shares": [0.01], "call_probability": 0.9, "seconds": 1.5, "model_name": "m"})
+    result = score_item(_Replying(reply), item)
+    assert result.valid
+    assert result.decoding == {"call_probability": 0.9, "parallel_call_shares": [0.01]}  # not seconds, not the name
+    assert ItemResult.from_dict(result.to_dict()) == result
+    assert ItemResult.from_dict({"id": "a", "category": "simple_python", "valid": True}).decoding == {}

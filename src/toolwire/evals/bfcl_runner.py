@@ -20,13 +20,18 @@ from toolwire.evals.bfcl_checker import category_kind, check_calls
 from toolwire.evals.report import ItemResult, Report
 from toolwire.parsing.call_lists import text_calls
 
-__all__ = ["RunInterrupted", "model_label", "model_settings", "reply_calls", "run_bfcl", "score_item"]
+__all__ = ["DECODING_KEYS", "RunInterrupted", "model_label", "model_settings", "reply_calls", "run_bfcl", "score_item"]
+
+DECODING_KEYS = ("dialect", "call_format", "call_probability", "declined_calls", "made_up_values", "calls_continued",
+                 "parallel_call_shares", "parallel_calls_added", "declined_unknown_calls")
+"""The keys of a local model's ``response_metadata`` (:class:`~toolwire.models.llamacpp.ChatLlamaCpp`) an item's
+report keeps as ``decoding``: what its decoding rules saw and did, to study them on whole runs."""
 
 Progress = Callable[[int, int, int], None]
 
 # the model attributes that change its replies, recorded in a report so a resumed run uses the same ones
 _SETTINGS = ("dialect", "temperature", "min_call_probability", "min_value_probability", "optional_argument_share",
-             "grammar", "max_tokens", "decline_unknown_calls")
+             "parallel_call_share", "grammar", "max_tokens", "decline_unknown_calls")
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -53,11 +58,12 @@ def model_label(model: Any) -> str:
 
 def model_settings(model: Any) -> dict[str, Any]:
     """Return the settings of ``model`` that change its replies, as a new JSON-ready dict: those of ``dialect``,
-    ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``, ``grammar``,
-    ``max_tokens`` and ``decline_unknown_calls`` it has as attributes (a local model's), and ``temperature`` from a
-    provider model's ``options``; a setting left to the model's default is recorded as None. A local model left to
-    its default dialect also records which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``),
-    so that a report of other defaults is not resumed (loading the model to read them)."""
+    ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``,
+    ``parallel_call_share``, ``grammar``, ``max_tokens`` and ``decline_unknown_calls`` it has as attributes (a
+    local model's), and ``temperature`` from a provider model's ``options``; a setting left to the model's default
+    is recorded as None. A local model left to its default dialect also records which those are
+    (``default_dialects``: ``"pythonic; json with 2+ tools"``), so that a report of other defaults is not resumed
+    (loading the model to read them)."""
     settings: dict[str, Any] = {}
     for name in _SETTINGS:
         value = getattr(model, name, None)
@@ -140,13 +146,16 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
         return ItemResult(item.id, item.category, False, "error", f"The checker failed: {type(exc).__name__}: "
                           f"{exc}", item.ground_truth, calls, seconds, question=item.question_text)
     usage = getattr(reply, "usage", None) or {}
+    metadata = getattr(reply, "response_metadata", None)
+    decoding = {k: metadata[k] for k in DECODING_KEYS if k in metadata} if isinstance(metadata, dict) else {}
     return ItemResult(item.id, item.category, result.valid, result.reason, result.message, item.ground_truth,
                       calls, seconds, int(usage.get("input_tokens") or 0),
-                      int(usage.get("output_tokens") or 0), item.question_text, text)
+                      int(usage.get("output_tokens") or 0), item.question_text, text, decoding)
 
 
 _LABELS = {"dialect": "--dialect", "min_call_probability": "--min-call-probability",
            "min_value_probability": "--min-value-probability", "optional_argument_share": "--optional-argument-share",
+           "parallel_call_share": "--parallel-call-share",
            "default_dialects": "the model's default dialects"}
 """How a setting is named in the message refusing to resume a report run with other settings."""
 

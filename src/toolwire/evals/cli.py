@@ -49,12 +49,13 @@ def _group() -> None:
 
 
 def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
-                min_value_probability: float | None = None, optional_argument_share: float | None = None) -> Any:
+                min_value_probability: float | None = None, optional_argument_share: float | None = None,
+                parallel_call_share: float | None = None) -> Any:
     """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily), at temperature 0 as BFCL
     asks every item (greedy decoding: a rerun gives the same replies).
 
-    ``min_call_probability``, ``min_value_probability`` and ``optional_argument_share``: the local model's
-    options of those names (None: its own default).
+    ``min_call_probability``, ``min_value_probability``, ``optional_argument_share`` and
+    ``parallel_call_share``: the local model's options of those names (None: its own default).
 
     Raises:
         UserError: toolwire.models.init_chat_model is not available, or ``dialect`` or one of those options was
@@ -68,7 +69,7 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
     if dialect is not None and getattr(chat_model, "provider", "") != "llamacpp":  # as `toolwire ask` refuses it
         raise UserError(f"--dialect applies to local models only, not to {model!r}: leave it out.")
     local = {"min_call_probability": min_call_probability, "min_value_probability": min_value_probability,
-             "optional_argument_share": optional_argument_share}
+             "optional_argument_share": optional_argument_share, "parallel_call_share": parallel_call_share}
     for name, value in local.items():
         if value is None:
             continue
@@ -230,6 +231,10 @@ def bfcl(
              "with another argument when the model gives that at least this share (default: the dialect's; "
              "0 turns it off).",
         min=0.0, max=1.0)] = None,
+    parallel_call_share: Annotated[float | None, typer.Option(
+        help="Local models: where a pythonic or json call list would close, go on with another call when the "
+             "model gives that at least this share (default: the dialect's; 0 turns it off).",
+        min=0.0, max=1.0)] = None,
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
@@ -253,7 +258,8 @@ def bfcl(
             Report.load(out)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
-        chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share)
+        chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share,
+                                 parallel_call_share)
         with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("acc {task.fields[acc]}"), TimeElapsedColumn(), TextColumn("left"),
                       TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal) as bar:

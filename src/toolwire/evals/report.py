@@ -46,6 +46,9 @@ class ItemResult:
         input_tokens, output_tokens: the reply's token counts (0 when the model reports none).
         question: the last user message of the item (for reading failures).
         text: the model's reply text, if any.
+        decoding: what a local model's decoding rules did on the reply (the keys of its ``response_metadata``
+            named in :data:`toolwire.evals.bfcl_runner.DECODING_KEYS` it holds: ``call_probability``,
+            ``made_up_values``, ``parallel_call_shares``...); empty for other models.
     """
 
     id: str
@@ -60,6 +63,7 @@ class ItemResult:
     output_tokens: int = 0
     question: str = ""
     text: str = ""
+    decoding: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict of all fields."""

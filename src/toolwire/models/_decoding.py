@@ -38,14 +38,23 @@ import contextlib
 import ctypes
 import math
 from collections.abc import Callable, Collection, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from toolwire.models._argument_lean import ArgumentLean
+__all__ = ["GrammarSampler", "Lean", "greedy_tokens", "lookup_draft"]
 
-__all__ = ["GrammarSampler", "greedy_tokens", "lookup_draft"]
+
+class Lean(Protocol):
+    """What :func:`greedy_tokens` asks of a ``lean`` (:class:`~toolwire.models._argument_lean.ArgumentLean`,
+    :class:`~toolwire.models._call_lean.CallLean`, or :class:`~toolwire.models._call_lean.Leans` of them)."""
+
+    def feed(self, token: int) -> None:
+        """Move past ``token``, a token of the reply."""
+
+    def choose(self, token: int, logits: np.ndarray, grammar: GrammarSampler | None) -> int:
+        """The token to take at this step instead of ``token``, the greedy grammar-allowed one."""
+
 
 _TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)])
 
@@ -179,7 +188,7 @@ def greedy_tokens(
     candidates: list[dict[int, float]] | None = None,
     ban: Collection[int] = (),
     top_k: int = 16,
-    lean: ArgumentLean | None = None,
+    lean: Lean | None = None,
 ) -> Iterator[int]:
     """Generate the argmax token at each step after ``prompt`` (``lean`` aside), until an end-of-generation token.
 
@@ -201,7 +210,8 @@ def greedy_tokens(
         ban: tokens that may not be the reply's first token (the most likely other token is taken).
         top_k: how many tokens ``candidates`` holds per step (besides the chosen one).
         lean: may replace the greedy token where a pythonic call would close (see
-            :class:`~toolwire.models._argument_lean.ArgumentLean`); fed every token of the reply, ``forced`` too.
+            :class:`~toolwire.models._argument_lean.ArgumentLean`) or a call list would close
+            (:class:`~toolwire.models._call_lean.CallLean`); fed every token of the reply, ``forced`` too.
 
     Yields:
         Token ids, end-of-generation excluded.

@@ -24,7 +24,8 @@ from toolwire.models._call_checks import (
     opening_probability,
     stream_spans,
 )
-from toolwire.models._decoding import greedy_tokens
+from toolwire.models._call_lean import CallLean, Leans
+from toolwire.models._decoding import Lean, greedy_tokens
 from toolwire.models._fit import fit_tool_results
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import read_reply
@@ -68,6 +69,12 @@ class Generation:
         self.value_bar = 0.0  # min_value_probability in effect (likewise)
         self.share = 0.0  # optional_argument_share in effect (likewise)
         self.calls_continued = 0  # times a call made went on where it would have closed (optional_argument_share)
+        self.parallel_share = 0.0  # parallel_call_share in effect (the model's, else its dialect's)
+        self.calls_added = 0  # calls a call list made went on to where it would have closed (parallel_call_share)
+        self.list_shares: list[float] = []  # the share of going on at each close of the last call list generated
+        self._listed = 0  # calls the last call generated went on to (CallLean)
+        self._list_starts: list[int] = []  # the index of the call each of those began
+        self.calls_refused = 0  # call lists generated again without calls they went on to (repeats, made-up values)
         self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
         self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
@@ -81,6 +88,8 @@ class Generation:
         self.value_bar = dialect.min_value_probability if value_bar is None else value_bar
         share = self.model.optional_argument_share
         self.share = dialect.optional_argument_share if share is None else share
+        parallel_share = self.model.parallel_call_share
+        self.parallel_share = dialect.parallel_call_share if parallel_share is None else parallel_share
         request = self.request
         choice = request.tool_choice or "auto"
         offered: tuple[ToolSpec, ...] = ()
@@ -160,6 +169,12 @@ class Generation:
             metadata["made_up_values"] = list(self.made_up_values)
         if self.calls_continued:
             metadata["calls_continued"] = self.calls_continued
+        if self.list_shares:
+            metadata["parallel_call_shares"] = [round(x, 4) for x in self.list_shares]
+        if self.calls_added:
+            metadata["parallel_calls_added"] = self.calls_added
+        if self.calls_refused:
+            metadata["parallel_calls_refused"] = self.calls_refused
         if self.unknown_calls:
             metadata["declined_unknown_calls"] = self.unknown_calls
         if self.results_cut:
@@ -178,42 +193,58 @@ class Generation:
         the conversation does not hold is made up (:func:`~toolwire.models._call_checks.made_up_value`). Where
         the call went on to more arguments (``optional_argument_share``), a string or number among those that
         the conversation does not hold is made up however sure the model was: the rule is there for arguments
-        the request gave. Either way, a call that went on is then generated again as the model would have
-        closed it, judged by ``said`` alone (the first attempt's tokens do not count against the budget).
+        the request gave. A call list that went on to more calls (``parallel_call_share``) is refused the same
+        way; where one of the calls it went on to repeats a call, it is first generated again going on only to the
+        calls before that one. Either way, a call that went on is then generated again as the model would have
+        closed it, judged by ``said`` alone (the first attempts' tokens do not count against the budget).
         """
         before = self.budget
-        text, continued, made_up = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
-                                                     value_gate)
-        if made_up is not None and continued:
+        text, continued, made_up, cap = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
+                                                          value_gate)
+        if made_up is not None and continued and cap is not None:  # a repeat: the calls before it are kept
+            self.calls_refused += self._listed - cap
             self.budget = before
-            text, continued, made_up = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
-                                                         value_gate, lean=False)
+            text, continued, made_up, _ = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
+                                                            value_gate, call_cap=cap)
+        if made_up is not None and continued:
+            self.calls_refused += self._listed
+            self.budget = before
+            text, continued, made_up, _ = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
+                                                            value_gate, lean=False)
         if made_up is None:
-            self.calls_continued += continued
+            self.calls_continued += continued - self._listed
+            self.calls_added += self._listed
         return text, made_up
 
     def _judged_call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str,
                      spec: CallSpec, context: list[str], said: Any, value_gate: float, *,
-                     lean: bool = True) -> tuple[str, int, str | None]:
-        """``(call text, times it went on, made-up value or None)``, as :meth:`_made_call` judges one attempt."""
+                     lean: bool = True, call_cap: int | None = None) -> tuple[str, int, str | None, int | None]:
+        """``(call text, times it went on, made-up value or None, calls to go on to at most when generated again)``,
+        as :meth:`_made_call` judges one attempt; the last is None but for a call list that went on to a call that
+        repeats one: then it counts the calls it went on to before that one."""
         call_text, spans, continued, added = self._call(loaded, tokens, head, opener, fmt, spec, said is not None,
-                                                        use_lean=lean)
+                                                        use_lean=lean, call_cap=call_cap)
         made_up = None
         if said is not None:
             made_up = made_up_value(call_text, spans, context, value_gate, spec.example_values, said, fmt)
         if made_up is None and added:  # every value the call went on to is judged as unsure
             made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0, fmt=fmt)
-        return call_text, continued, made_up
+        cap = None
+        if made_up is None and self._listed and (repeat := _first_repeat(call_text, spec.tools, fmt)) is not None:
+            made_up = "(a call repeated)"  # never kept: the call is generated again (_made_call)
+            cap = sum(start < repeat for start in self._list_starts)
+        return call_text, continued, made_up, cap
 
     def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
-              judged: bool, *, use_lean: bool = True
+              judged: bool, *, use_lean: bool = True, call_cap: int | None = None
               ) -> tuple[str, list[tuple[int, int, float]], int, list[tuple[int, int]]]:
         """Generate under the grammar the call in ``fmt`` whose ``opener`` the free text began after ``head``.
 
         Returns ``(the call's text, opener included; with ``judged``, for each token generated here, its
         character span in that text and the model's probability of it; how many times it went on
-        where it would have closed (optional_argument_share; ``use_lean`` False: never); the character spans
-        of the arguments it went on to, from the comma to the call's ``)``)``.
+        where it would have closed (optional_argument_share, parallel_call_share; ``use_lean`` False: never;
+        ``call_cap``: the most calls the list may go on to); the character spans of the arguments and calls it went
+        on to, from the comma to the call's ``)`` or the list's end)``.
         """
         more = loaded.tokenize(head, bos=False) if head else []
         grammar = self._grammar(loaded, spec.tools, fmt, spec.parallel, spec.signature)
@@ -230,15 +261,20 @@ class Generation:
         made: list[int] = []
         start = len(opener) if forced else 0
         lean = self._lean(loaded, fmt, grammar) if use_lean else None
-        text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made, lean)
-        continued = lean.continued if lean is not None else 0
+        listing = self._call_lean(loaded, fmt, grammar, spec.parallel, call_cap) if use_lean else None
+        both = Leans(lean, listing) if lean is not None and listing is not None else lean or listing
+        text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made, both)
+        self._listed = listing.continued if listing is not None else 0
+        self._list_starts = list(listing.starts) if listing is not None else []
+        self.list_shares = list(listing.shares) if listing is not None else []
+        continued = (lean.continued if lean is not None else 0) + self._listed
         if steps is None and not continued:
             return text, [], 0, []
         starts = _char_starts(loaded, made, start)
         spans = [(starts[i], starts[i + 1], candidates.get(token, 0.0))
                  for i, (token, candidates) in enumerate(zip(made, steps or (), strict=False))]
         added = []
-        for first, skip, last in lean.added_tokens() if lean is not None else ():
+        for first, skip, last in sorted(t for one in (lean, listing) if one is not None for t in one.added_tokens()):
             i, j = first - len(forced), last - len(forced)  # the lean was fed the forced tokens first
             if 0 <= i <= j < len(made):  # from the comma: bytes before it in a ``",`` token end the value before
                 added.append((starts[i] + len(loaded.piece(made[i])[:skip].decode("utf-8", "replace")), starts[j + 1]))
@@ -493,7 +529,7 @@ class Generation:
     def _texts(self, loaded: LoadedModel, tokens: list[int], grammar: str | None,
                forced: Sequence[int] = (), *, candidates: list[dict[int, float]] | None = None,
                ban: Sequence[int] = (), made: list[int] | None = None,
-               lean: ArgumentLean | None = None) -> Iterator[str]:
+               lean: Lean | None = None) -> Iterator[str]:
         """Generate, yielding the whole decoded reply text after each token (``forced``: tokens already
         written after ``tokens``, accepted by the grammar first and not yielded; ``candidates``, ``ban``,
         ``lean``: see :func:`~toolwire.models._decoding.greedy_tokens`, greedy decoding only; ``made``: each
@@ -546,17 +582,38 @@ class Generation:
 
     def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = (),
               candidates: list[dict[int, float]] | None = None, made: list[int] | None = None,
-              lean: ArgumentLean | None = None) -> str:
+              lean: Lean | None = None) -> str:
         text = ""
         for latest in self._texts(loaded, tokens, grammar, forced, candidates=candidates, made=made, lean=lean):
             text = latest
         return text
+
+    def _call_lean(self, loaded: LoadedModel, fmt: str, grammar: str | None, parallel: bool,
+                   limit: int | None = None) -> CallLean | None:
+        """The one-more-call rule for a call list in ``fmt``, adding at most ``limit`` calls (None: not pythonic or
+        json, one call allowed, no grammar, or not greedy); with ``parallel_call_share`` 0 it only records the
+        shares."""
+        if fmt not in ("pythonic", "json") or not parallel or not grammar or not self._greedy():
+            return None
+        return CallLean(loaded.piece, loaded.tokens_starting_with, self.parallel_share, fmt, limit)
 
     def _lean(self, loaded: LoadedModel, fmt: str, grammar: str | None) -> ArgumentLean | None:
         """The optional-argument rule for a call in ``fmt`` (None: off, not pythonic, no grammar, or not greedy)."""
         if self.share <= 0 or fmt != "pythonic" or not grammar or not self._greedy():
             return None
         return ArgumentLean(loaded.piece, loaded.tokens_starting_with, self.share)
+
+
+def _first_repeat(call_text: str, tools: Sequence[ToolSpec], fmt: str) -> int | None:
+    """The index (from 0) of the first of the calls ``call_text`` holds (read in ``fmt``) with the same name and
+    arguments as a call before it; None when no call repeats one."""
+    seen: set[tuple[str, str]] = set()
+    for index, call in enumerate(read_reply("", call_text, tools, (fmt,), fmt, cut=False).tool_calls):
+        key = (call["name"], json.dumps(call["args"], sort_keys=True, default=str))
+        if key in seen:
+            return index
+        seen.add(key)
+    return None
 
 
 def _stop_list(stop: Any) -> list[str]:

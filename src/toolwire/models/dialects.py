@@ -321,6 +321,10 @@ class Dialect:
             0.3 for ``pythonic``: on the default model's BFCL replies, 12 items won and 3 lost over simple,
             multiple, parallel and parallel_multiple (benchmarks/ACCURACY.md, "Tenth session"); 0 for the
             others (not measured).
+        parallel_call_share: the share ``ChatLlamaCpp`` uses when its own is None: where a call list would
+            close, it goes on with another call when the model gives that at least this share of its
+            probability (:mod:`toolwire.models._call_lean`; 0: off, the shares are only recorded). 0 for every
+            dialect until measured (benchmarks/ACCURACY.md, "Twenty-fifth session").
     """
 
     name: str
@@ -328,6 +332,7 @@ class Dialect:
     min_call_probability: float = 0.0
     min_value_probability: float = 0.0
     optional_argument_share: float = 0.0
+    parallel_call_share: float = 0.0
 
     def render(
         self,

@@ -121,6 +121,14 @@ class ChatLlamaCpp(BaseChatModel):
             dialect's (:attr:`~toolwire.models.dialects.Dialect.optional_argument_share`). ``response_metadata``
             then holds ``calls_continued`` (how many times a call went on where it would have closed; the model
             may then add more than one argument).
+        parallel_call_share: with greedy decoding and the grammar on, where a ``pythonic`` or ``json`` call list
+            would close (its ``]``) although the grammar allows another call, the list goes on with another call
+            when the model gives going on (``,``) at least this share (0 to 1) of its probability of closing or
+            going on (:mod:`toolwire.models._call_lean`). A list whose added calls hold a string or number the
+            conversation does not, or repeat a call, is made as the model would have closed it. 0 turns it off;
+            None (default) takes the dialect's (:attr:`~toolwire.models.dialects.Dialect.parallel_call_share`).
+            ``response_metadata`` holds ``parallel_call_shares`` (the share of going on the model gave at each
+            close of the call list weighed, whether the rule acted or not) and ``parallel_calls_added``.
         decline_unknown_calls: at temperature 0 with ``tool_choice`` auto, a reply that opens as a call of no
             bound tool (a call list of a made-up function, ``[calculate_area(width=5)]``; a bound one written
             as no call list is, ``[[get_weather(city="Oslo")]]``, or ``[[{"name": ...}]]`` in JSON; a bare
@@ -160,7 +168,7 @@ class ChatLlamaCpp(BaseChatModel):
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
                  min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
                  optional_argument_share: float | None = None, decline_unknown_calls: bool = True,
-                 **options: Any) -> None:
+                 parallel_call_share: float | None = None, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
@@ -172,6 +180,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.min_call_probability = _fraction("min_call_probability", min_call_probability)
         self.min_value_probability = _fraction("min_value_probability", min_value_probability)
         self.optional_argument_share = _fraction("optional_argument_share", optional_argument_share)
+        self.parallel_call_share = _fraction("parallel_call_share", parallel_call_share)
         self.decline_unknown_calls = bool(decline_unknown_calls)
         self.verbose = verbose
         self.options = check_options(options)

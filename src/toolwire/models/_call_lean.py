@@ -1,0 +1,190 @@
+"""Leaning toward one more tool call where the model hesitates to close its list of calls.
+
+Small models often stop after the first call of a request that asks the same thing of several values ("the
+factorial of 5, 10 and 15" gets one call): on BFCL these are the ``parallel`` and ``parallel_multiple``
+"wrong count" failures with fewer calls than asked. At the token that closes the call list (the ``]`` of
+``[f(x=5)]`` or of ``[{"name": ..., "arguments": ...}]``) the model may still give going on with ``,`` a large
+share of its probability, only less than closing.
+
+:class:`CallLean` is that rule for greedy decoding under the call grammar, the call-list twin of
+:class:`~toolwire.models._argument_lean.ArgumentLean`. At a token that would close the outermost list of a
+``"pythonic"`` or ``"json"`` reply it sums the model's probability (softmax of the raw logits, before the
+grammar) of every token that starts the same way but goes on with ``,`` (then, in JSON, whitespace and at most
+the next call object's opening; in Python, a space and at most a name), and of every token that closes with
+``]``. It records that share of going on (:attr:`CallLean.shares`, one per close seen, whether it acted or not),
+and when it is at least ``share`` and the grammar allows another call (fewer than its ``max_calls``), the most
+likely allowed token that goes on is taken instead: the model then writes another call. The calls it went on to
+are known (:meth:`CallLean.added_tokens`), so the caller can refuse them when they repeat a call or hold a value
+the conversation does not (``toolwire.models._generation``: the reply is then generated as the model would have
+closed it). With ``share`` 0 the rule only records. Where ``share`` comes from, and what it moved on BFCL:
+``benchmarks/ACCURACY.md`` ("Twenty-fifth session").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from toolwire.models._argument_lean import ArgumentLean, _Nesting
+
+if TYPE_CHECKING:
+    from toolwire.models._decoding import GrammarSampler
+
+__all__ = ["CallLean", "Leans"]
+
+_TRIES = 32  # the most "go on" candidates checked against the grammar, most likely first
+_LIST = ord("[")
+_CLOSE_LIST = ord("]")
+_COMMA = ord(",")
+# what a token may hold after the comma and still only begin the next call
+_NEXT = {"json": re.compile(rb'[ \t\n]*(\{[ \t\n]*("[a-z]*)?)?'),
+         "pythonic": re.compile(rb"( [A-Za-z_][A-Za-z0-9_]*)?| ")}
+
+
+class _ListNesting(_Nesting):
+    """:class:`_Nesting`, telling the ``]`` that closes the outermost list instead of a call's ``)``."""
+
+    def step(self, byte: int) -> bool:
+        outermost = self.quote is None and byte == _CLOSE_LIST and self.stack == [_LIST]
+        super().step(byte)
+        return outermost
+
+    def copy(self) -> _ListNesting:
+        other = _ListNesting()
+        other.stack, other.quote, other.escaped = list(self.stack), self.quote, self.escaped
+        return other
+
+
+class CallLean:
+    """Greedy decoding of a call list: go on with another call where the model nearly does.
+
+    Args:
+        piece: the bytes of a token as generated text.
+        starting_with: the ids of every token whose bytes start with the given bytes (a NumPy integer array).
+        share: the least share (0 to 1) of the probability of "close" and "go on" together that "go on" must
+            get; 0 only records :attr:`shares`.
+        fmt: the call format, ``"pythonic"`` or ``"json"`` (what may follow the comma differs).
+        limit: the most calls it may add (None: as many as the grammar allows); it still records the shares.
+
+    :meth:`feed` is given every token of the call text in order (forced ones too); :meth:`choose` may replace
+    the token greedy decoding chose at the current step. ``continued`` counts the replacements that were fed,
+    ``starts`` holds for each the index (from 0) of the call it began.
+
+    Raises:
+        ValueError: ``fmt`` is neither ``"pythonic"`` nor ``"json"``.
+    """
+
+    def __init__(self, piece: Callable[[int], bytes], starting_with: Callable[[bytes], np.ndarray],
+                 share: float, fmt: str, limit: int | None = None) -> None:
+        if fmt not in _NEXT:
+            raise ValueError(f"CallLean takes 'pythonic' or 'json' calls, not {fmt!r}")
+        self._piece = piece
+        self._starting_with = starting_with
+        self._next = _NEXT[fmt]
+        self.share = share
+        self.limit = limit
+        self._nesting = _ListNesting()
+        self._calls = 0  # the call list's commas so far: the index of the call being written
+        self._chosen: tuple[int, int] | None = None  # the token choose() put in, and its bytes before the comma
+        self._fed = 0
+        self._open: tuple[int, int] | None = None  # where the calls the list went on to begin
+        self.shares: list[float] = []  # the share of going on at each close of the list that was weighed
+        self.continued = 0
+        self.starts: list[int] = []
+
+    def feed(self, token: int) -> None:
+        """Move past ``token``, a token of the call text."""
+        added = self._chosen is not None and token == self._chosen[0]
+        if added and self._open is None:
+            self._open = (self._fed, self._chosen[1])  # type: ignore[index]
+        self._chosen = None
+        nesting = self._nesting
+        for byte in self._piece(token):
+            if byte == _COMMA and nesting.quote is None and nesting.stack == [_LIST]:
+                self._calls += 1
+            nesting.step(byte)
+        if added:
+            self.continued += 1
+            self.starts.append(self._calls)
+        self._fed += 1
+
+    def added_tokens(self) -> list[tuple[int, int, int]]:
+        """The calls the list went on to: ``(index of the first token fed, bytes of that token before the comma,
+        index of the last token fed)``, one span from the first comma it chose to the end of the call text."""
+        return [] if self._open is None else [(*self._open, self._fed - 1)]
+
+    def choose(self, token: int, logits: np.ndarray, grammar: GrammarSampler | None) -> int:
+        """The token to take at this step: ``token`` (the greedy, grammar-allowed choice), or a token that goes
+        on with another call, as the class docstring says. ``logits``: this step's raw logits."""
+        self._chosen = None
+        if grammar is None:
+            return token
+        piece = self._piece(token)
+        at = self._closing_at(piece)
+        if at is None:
+            return token
+        prefix = piece[:at]
+        go_ids = self._going_on(prefix)
+        if not len(go_ids):
+            return token
+        stop_ids = self._starting_with(prefix + b"]")
+        peak = float(np.max(logits))
+        go = float(np.exp(logits[go_ids].astype(np.float64) - peak).sum())
+        stop = float(np.exp(logits[stop_ids].astype(np.float64) - peak).sum())
+        if go + stop <= 0:
+            return token
+        self.shares.append(go / (go + stop))
+        if not self.share > 0 or go < self.share * (go + stop):  # NaN or 0: record only
+            return token
+        if self.limit is not None and self.continued >= self.limit:
+            return token
+        order = go_ids[np.argsort(-logits[go_ids], kind="stable")][:_TRIES]
+        for candidate in order.tolist():
+            if grammar.allows(candidate, float(logits[candidate])):
+                self._chosen = (candidate, at)
+                return candidate
+        return token
+
+    def _closing_at(self, piece: bytes) -> int | None:
+        probe = self._nesting.copy()
+        for i, byte in enumerate(piece):
+            if probe.step(byte):
+                return i
+        return None
+
+    def _going_on(self, prefix: bytes) -> np.ndarray:
+        ids = self._starting_with(prefix + b",")
+        start = len(prefix) + 1
+        keep = [t for t in ids.tolist() if self._next.fullmatch(self._piece(t)[start:])]
+        return np.array(keep, dtype=np.intp)
+
+
+class Leans:
+    """Several leans as one, for :func:`~toolwire.models._decoding.greedy_tokens`: each is fed every token, and
+    the first whose :meth:`choose` replaces the greedy token decides the step.
+
+    Args:
+        leans: :class:`~toolwire.models._argument_lean.ArgumentLean` and :class:`CallLean` objects, the one to
+            ask first first.
+    """
+
+    def __init__(self, *leans: ArgumentLean | CallLean) -> None:
+        self.leans = leans
+
+    def feed(self, token: int) -> None:
+        """Feed ``token`` to every lean."""
+        for lean in self.leans:
+            lean.feed(token)
+
+    def choose(self, token: int, logits: np.ndarray, grammar: GrammarSampler | None) -> int:
+        """The first lean's replacement of ``token``, else ``token``."""
+        chosen = token
+        for lean in self.leans:
+            if chosen != token:  # decided: the others' earlier choice is void
+                lean._chosen = None
+            else:
+                chosen = lean.choose(token, logits, grammar)
+        return chosen

@@ -1,0 +1,193 @@
+"""Going on with another tool call where the model nearly does (toolwire.models._call_lean, issue [5]).
+
+The rule weighs only the token that closes the outermost call list (``]``), records the share of going on
+there whatever it does, replaces the greedy token only when going on gets at least the given share and the
+grammar allows another call, and leaves every other token alone. A list that went on to a call repeating
+an earlier one, or holding a value the conversation does not, is made as the model would have closed it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from toolwire.models._argument_lean import ArgumentLean
+from toolwire.models._call_lean import CallLean, Leans
+from toolwire.models._generation import _first_repeat
+from toolwire.tools import tool
+
+VOCAB = [b"]", b")]", b"}]", b",", b", ", b", {", b',{"', b"x", b"}", b")", b"[", b"{", b",]", b", 2", b"),",
+         b"},", b"]\n", b",\n"]
+CLOSE, PAREN_CLOSE, BRACE_CLOSE, COMMA, COMMA_SPACE, COMMA_BRACE, COMMA_BRACE_QUOTE = 0, 1, 2, 3, 4, 5, 6
+PAREN_COMMA, BRACE_COMMA = 14, 15
+
+
+class _Grammar:
+    """Allows the tokens given (a stand-in for llama.cpp's grammar sampler)."""
+
+    def __init__(self, allowed: set[int]) -> None:
+        self.allowed = allowed
+
+    def allows(self, token: int, logit: float) -> bool:
+        return token in self.allowed
+
+
+ALL = _Grammar(set(range(len(VOCAB))))
+
+
+def _starting_with(prefix: bytes) -> np.ndarray:
+    return np.array([i for i, b in enumerate(VOCAB) if b.startswith(prefix)], dtype=np.intp)
+
+
+def _lean(share: float, fed: bytes, fmt: str = "json") -> CallLean:
+    lean = CallLean(lambda t: VOCAB[t], _starting_with, share, fmt)
+    for byte in fed:  # the call text so far, one byte at a time
+        lean._nesting.step(byte)
+    return lean
+
+
+def _logits(probs: dict[int, float]) -> np.ndarray:
+    """Logits whose softmax gives the tokens these probabilities (the rest next to nothing)."""
+    p = np.full(len(VOCAB), 1e-9)
+    for token, value in probs.items():
+        p[token] = value
+    return np.log(p).astype(np.float32)
+
+
+JSON_SO_FAR = b'[{"name": "f", "arguments": {"a": [1, 2]}}'
+
+
+def test_only_the_close_of_the_outermost_list_is_weighed() -> None:
+    lean = _lean(0.3, b'[{"name": "f", "arguments": {"a": [1, 2')
+    logits = _logits({CLOSE: 0.5, COMMA: 0.4})
+    assert lean.choose(CLOSE, logits, ALL) == CLOSE  # closes the inner list [1, 2]: not weighed
+    assert lean.shares == []
+    inside = _lean(0.3, b'[{"name": "f", "arguments": {"a": "x')
+    assert inside.choose(CLOSE, logits, ALL) == CLOSE  # a "]" inside a string
+    assert inside.shares == []
+
+
+def test_goes_on_when_the_share_is_reached_and_records_it() -> None:
+    lean = _lean(0.3, JSON_SO_FAR)
+    logits = _logits({CLOSE: 0.5, COMMA: 0.1, COMMA_SPACE: 0.05, COMMA_BRACE: 0.1})
+    chosen = lean.choose(CLOSE, logits, ALL)
+    assert chosen in (COMMA, COMMA_BRACE)  # the likeliest token going on (ties: the first)
+    assert lean.shares == [pytest.approx(0.25 / 0.75, abs=1e-4)]
+    lean.feed(chosen)
+    assert lean.continued == 1
+    assert lean.added_tokens() == [(0, 0, 0)]  # from the comma (no byte before it in the token) on
+
+
+def test_below_the_share_it_only_records() -> None:
+    lean = _lean(0.5, JSON_SO_FAR)
+    assert lean.choose(CLOSE, _logits({CLOSE: 0.6, COMMA: 0.2}), ALL) == CLOSE
+    assert lean.shares == [pytest.approx(0.25, abs=1e-4)]
+    off = _lean(0.0, JSON_SO_FAR)  # 0: record only, however likely going on is
+    assert off.choose(CLOSE, _logits({CLOSE: 0.1, COMMA: 0.8}), ALL) == CLOSE
+    assert off.shares == [pytest.approx(0.8 / 0.9, abs=1e-4)]
+    lean.feed(CLOSE)
+    assert lean.continued == 0 and lean.added_tokens() == []
+
+
+def test_a_token_that_closes_more_than_the_list_goes_on_after_the_same_bytes() -> None:
+    lean = _lean(0.3, JSON_SO_FAR[:-1])  # the call object still open: "}]" closes it, then the list
+    logits = _logits({BRACE_CLOSE: 0.4, BRACE_COMMA: 0.35})
+    assert lean.choose(BRACE_CLOSE, logits, ALL) == BRACE_COMMA
+    lean.feed(BRACE_COMMA)
+    assert lean.added_tokens() == [(0, 1, 0)]  # the "}" before the comma ends the call before
+
+
+def test_pythonic_lists_take_a_space_and_a_name_after_the_comma() -> None:
+    lean = _lean(0.3, b"[f(a=1", fmt="pythonic")
+    logits = _logits({PAREN_CLOSE: 0.4, PAREN_COMMA: 0.35, BRACE_COMMA: 0.2})
+    assert lean.choose(PAREN_CLOSE, logits, ALL) == PAREN_COMMA
+    assert lean.shares == [pytest.approx(0.35 / 0.75, abs=1e-4)]  # "}," is not a way to go on after ")"
+    spaced = _lean(0.3, b"[f(a=1)", fmt="pythonic")
+    ways = spaced._going_on(b"").tolist()
+    assert COMMA in ways and COMMA_SPACE in ways
+    assert COMMA_BRACE not in ways and VOCAB.index(b", 2") not in ways  # not the start of a call
+    assert VOCAB.index(b",]") not in ways and VOCAB.index(b",\n") not in ways
+
+
+def test_json_lists_take_whitespace_and_the_next_object_after_the_comma() -> None:
+    lean = _lean(0.3, JSON_SO_FAR)
+    ways = lean._going_on(b"").tolist()
+    assert {COMMA, COMMA_SPACE, COMMA_BRACE, COMMA_BRACE_QUOTE, VOCAB.index(b",\n")} <= set(ways)
+    assert VOCAB.index(b",]") not in ways and VOCAB.index(b", 2") not in ways
+
+
+def test_the_grammar_decides_when_no_other_call_is_allowed() -> None:
+    lean = _lean(0.1, JSON_SO_FAR)
+    logits = _logits({CLOSE: 0.5, COMMA: 0.4})
+    assert lean.choose(CLOSE, logits, _Grammar({CLOSE})) == CLOSE  # max_calls reached
+    assert lean.shares  # still recorded
+    assert _lean(0.1, JSON_SO_FAR).choose(CLOSE, logits, None) == CLOSE  # no grammar: off
+
+
+def test_unknown_formats_are_refused() -> None:
+    with pytest.raises(ValueError, match="pythonic"):
+        CallLean(lambda t: VOCAB[t], _starting_with, 0.3, "hermes")
+
+
+def test_leans_ask_in_order_and_forget_a_choice_not_taken() -> None:
+    arg = ArgumentLean(lambda t: VOCAB[t], _starting_with, 0.3)
+    for byte in b"[f(a=1":
+        arg._nesting.step(byte)
+    calls = _lean(0.3, b"[f(a=1", fmt="pythonic")
+    both = Leans(arg, calls)
+    # ", " instead of ")]" goes on with an argument: the argument lean decides, the call lean is not asked
+    logits = _logits({PAREN_CLOSE: 0.4, COMMA_SPACE: 0.35})
+    assert both.choose(PAREN_CLOSE, logits, ALL) == COMMA_SPACE
+    assert calls.shares == [] and calls._chosen is None
+    both.feed(COMMA_SPACE)
+    assert arg.continued == 1 and calls.continued == 0
+    # the argument lean keeps ")]": the call lean weighs "),", and its choice is taken
+    arg2 = ArgumentLean(lambda t: VOCAB[t], _starting_with, 0.3)
+    for byte in b"[f(a=1":
+        arg2._nesting.step(byte)
+    calls2 = _lean(0.3, b"[f(a=1", fmt="pythonic")
+    both2 = Leans(arg2, calls2)
+    assert both2.choose(PAREN_CLOSE, _logits({PAREN_CLOSE: 0.4, PAREN_COMMA: 0.35}), ALL) == PAREN_COMMA
+    both2.feed(PAREN_COMMA)
+    assert calls2.continued == 1 and arg2.continued == 0
+
+
+@tool
+def factorial(number: int) -> int:
+    """The factorial of a number.
+
+    Args:
+        number: the number.
+    """
+    return 1
+
+
+def test_repeated_calls_are_told() -> None:
+    spec = [factorial.spec]
+    assert _first_repeat('[{"name": "factorial", "arguments": {"number": 5}}, '
+                         '{"name": "factorial", "arguments": {"number": 5}}]', spec, "json") == 1
+    assert _first_repeat('[{"name": "factorial", "arguments": {"number": 5}}, '
+                         '{"name": "factorial", "arguments": {"number": 6}}]', spec, "json") is None
+    assert _first_repeat("[factorial(number=5), factorial(number=6), factorial(number=5), factorial(number=6)]",
+                         spec, "pythonic") == 2
+    assert _first_repeat("[factorial(number=5)]", spec, "pythonic") is None
+
+
+def test_each_call_added_is_known_by_its_index_and_a_limit_stops_adding() -> None:
+    lean = _lean(0.3, b"")
+    for piece in (b"[", b"{", b"}"):  # the first call
+        lean.feed(VOCAB.index(piece))
+    logits = _logits({CLOSE: 0.5, COMMA: 0.45})
+    assert lean.choose(CLOSE, logits, ALL) == COMMA
+    lean.feed(COMMA)
+    for piece in (b"{", b"}"):  # the call it added
+        lean.feed(VOCAB.index(piece))
+    lean.feed(COMMA)  # the model goes on by itself: the third call, not added
+    for piece in (b"{", b"}"):
+        lean.feed(VOCAB.index(piece))
+    assert lean.choose(CLOSE, logits, ALL) == COMMA
+    lean.feed(COMMA)
+    assert lean.continued == 2 and lean.starts == [1, 3]
+    capped = _lean(0.3, JSON_SO_FAR)
+    capped.limit = 0
+    assert capped.choose(CLOSE, logits, ALL) == CLOSE and capped.shares
