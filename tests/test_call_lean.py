@@ -191,3 +191,71 @@ def test_each_call_added_is_known_by_its_index_and_a_limit_stops_adding() -> Non
     capped = _lean(0.3, JSON_SO_FAR)
     capped.limit = 0
     assert capped.choose(CLOSE, logits, ALL) == CLOSE and capped.shares
+
+
+class _Attempts:
+    """Stands in for ``Generation._call``: each attempt returns the next scripted call text, with the calls the
+    list went on to (their indexes) and the character spans of what they added; records ``use_lean`` and
+    ``call_cap``."""
+
+    def __init__(self, gen: object, attempts: list[tuple[str, list[int]]]) -> None:
+        self.gen, self.attempts, self.seen = gen, list(attempts), []
+
+    def __call__(self, loaded, tokens, head, opener, fmt, spec, judged, *, use_lean=True, call_cap=None):
+        self.seen.append((use_lean, call_cap))
+        text, starts = self.attempts.pop(0)
+        if not use_lean:
+            starts = []
+        starts = starts[:call_cap] if call_cap is not None else starts
+        self.gen._listed, self.gen._list_starts = len(starts), starts
+        added = []
+        if starts:  # from the comma before the first call added to the end
+            pieces = text.split(", factorial")
+            added = [(len(", factorial".join(pieces[:starts[0]])), len(text))]
+        return text, [], len(starts), added
+
+
+def _generation(attempts: list[tuple[str, list[int]]]) -> tuple[object, _Attempts]:
+    from types import SimpleNamespace
+
+    from toolwire.models._generation import Generation
+
+    model = SimpleNamespace(temperature=0.0, max_tokens=100, seed=None, options={})
+    gen = Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
+    gen.budget = 100
+    script = _Attempts(gen, attempts)
+    gen._call = script  # type: ignore[method-assign]
+    return gen, script
+
+
+def _made(gen: object, question: str) -> tuple[str, str | None]:
+    from toolwire.models._call_checks import CallSpec
+
+    spec = CallSpec((factorial.spec,), True, True, {})
+    return gen._made_call(None, [], "", "", "pythonic", spec, [question])  # type: ignore[attr-defined]
+
+
+def test_a_list_that_went_on_to_a_repeat_keeps_the_calls_before_it() -> None:
+    gen, script = _generation([
+        ("[factorial(number=5), factorial(number=6), factorial(number=5)]", [1, 2]),
+        ("[factorial(number=5), factorial(number=6)]", [1, 2]),
+    ])
+    text, made_up = _made(gen, "The factorials of 5 and 6.")
+    assert (text, made_up) == ("[factorial(number=5), factorial(number=6)]", None)
+    assert script.seen == [(True, None), (True, 1)]  # again, going on to one call only
+    assert (gen.calls_added, gen.calls_refused) == (1, 1)
+
+
+def test_a_list_that_went_on_to_a_made_up_value_is_made_as_the_model_closed_it() -> None:
+    gen, script = _generation([
+        ("[factorial(number=5), factorial(number=99)]", [1]),
+        ("[factorial(number=5)]", []),
+    ])
+    text, made_up = _made(gen, "The factorial of 5.")
+    assert (text, made_up) == ("[factorial(number=5)]", None)
+    assert script.seen == [(True, None), (False, None)]
+    assert (gen.calls_added, gen.calls_refused) == (0, 1)
+    # a value the question holds is kept
+    gen, script = _generation([("[factorial(number=5), factorial(number=7)]", [1])])
+    assert _made(gen, "The factorials of 5 and 7.") == ("[factorial(number=5), factorial(number=7)]", None)
+    assert (gen.calls_added, gen.calls_refused) == (1, 0) and script.seen == [(True, None)]
