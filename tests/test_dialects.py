@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -137,7 +138,9 @@ def test_default_dialect_with_several_tools():
     assert (several.name, several.formats) == ("json", ("json",))
     assert (several.min_call_probability, several.min_value_probability, several.optional_argument_share) == (
         0.25, 0.3, 0.0)
-    assert default_dialect_for(q05, QWEN_TEMPLATE, 3) == get_dialect("json")  # the 0.5b: json, its own bars
+    # the 0.5b: json, with its family's going on to another call (twenty-fifth session)
+    small = dataclasses.replace(get_dialect("json"), parallel_call_share=0.02)
+    assert default_dialect_for(q05, QWEN_TEMPLATE, 3) == default_dialect_for(q05, QWEN_TEMPLATE, 1) == small
 
 
 def test_get_dialect():
@@ -640,7 +643,7 @@ class _ScriptedGeneration:
         finally:  # as ChatLlamaCpp's own: every token generated comes off the budget
             self.gen.budget -= count
 
-    def _call(self, loaded, tokens, head, opener, fmt, spec, judged, *, use_lean=True):
+    def _call(self, loaded, tokens, head, opener, fmt, spec, judged, *, use_lean=True, call_cap=None):
         self.judged.append(judged)
         self.leaned.append(use_lean)
         if not self.made:
@@ -874,8 +877,26 @@ def test_chat_model_default_dialects_as_a_report_records_them():
         return made
 
     assert model("Qwen2.5 Coder 1.5B Instruct").default_dialects() == "pythonic; json with 2+ tools"
-    assert model("Qwen2.5 Coder 0.5B Instruct").default_dialects() == "json"
+    # the 0.5b family's own bar (parallel_call_share, twenty-fifth session): a report of the plain json default
+    # before it is not resumed with it
+    assert model("Qwen2.5 Coder 0.5B Instruct").default_dialects() == "json (parallel_call_share 0.02)"
     assert model("Qwen2.5 Coder 1.5B Instruct", dialect="pythonic").default_dialects() is None
+
+
+def test_the_family_default_carries_its_own_bars_and_an_explicit_dialect_does_not():
+    from types import SimpleNamespace
+
+    from toolwire.models import ChatLlamaCpp
+
+    small = SimpleNamespace(metadata={"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder 0.5B Instruct"},
+                            template=QWEN_TEMPLATE)
+    for count in (1, 3):
+        assert ChatLlamaCpp().dialect_for(small, count).parallel_call_share == 0.02  # type: ignore[arg-type]
+    assert ChatLlamaCpp(dialect="json").dialect_for(small, 1) == get_dialect("json")  # type: ignore[arg-type]
+    assert get_dialect("json").parallel_call_share == get_dialect("pythonic").parallel_call_share == 0.0
+    large = SimpleNamespace(metadata={"general.architecture": "qwen2", "general.name": "Qwen2.5 Coder 1.5B Instruct"},
+                            template=QWEN_TEMPLATE)
+    assert ChatLlamaCpp().dialect_for(large, 1) == get_dialect("pythonic")  # type: ignore[arg-type]
 
 
 def test_a_json_call_with_doubled_braces_opens_a_call():

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import numbers
 import os
 import threading
@@ -246,8 +247,10 @@ class ChatLlamaCpp(BaseChatModel):
     def default_dialects(self) -> str | None:
         """The dialects this model writes by default, as a report records them (a BFCL run resumed with other
         defaults is refused rather than mixed): ``None`` when ``dialect`` is set; else the dialect with one
-        tool, followed by ``"; <name> with 2+ tools"`` when another is used with several (``"pythonic; json
-        with 2+ tools"`` for the default model). Loads the model (its GGUF metadata decides).
+        tool, with the bars the model family sets where they differ from the dialect's (``"json
+        (parallel_call_share 0.02)"`` for qwen2.5-coder-0.5b), followed by ``"; <name> with 2+ tools"`` when
+        another is used with several (``"pythonic; json with 2+ tools"`` for the default model). Loads the model
+        (its GGUF metadata decides).
 
         Raises:
             UserError: as :meth:`load`.
@@ -255,8 +258,12 @@ class ChatLlamaCpp(BaseChatModel):
         if self.dialect:
             return None
         loaded = self.load()
-        one, several = self.dialect_for(loaded, 1).name, self.dialect_for(loaded, 2).name
-        return one if one == several else f"{one}; {several} with 2+ tools"
+        family = self.dialect_for(loaded, 1)
+        one, several = family.name, self.dialect_for(loaded, 2).name
+        plain = get_dialect(one, loaded.template)  # the family's own bars, where they differ from the dialect's
+        one += "".join(f" ({f.name} {getattr(family, f.name)})" for f in dataclasses.fields(family)
+                       if getattr(family, f.name) != getattr(plain, f.name))
+        return one if family.name == several else f"{one}; {several} with 2+ tools"
 
     # -- generation ------------------------------------------------------------------------------
 
