@@ -5,7 +5,8 @@ model gave where its call list closed, :mod:`toolwire.models._call_lean`), which
 per item (``decoding``). For each bar this prints, per category, on how many items the rule would act: items
 whose calls were fewer than the answer key's (the rule may win them), items scored right (it may lose them,
 unless the call it adds is refused as a repeat or a made-up value), and the others. It reads a report run
-with the rule off (the shares are recorded anyway), so the figures are upper bounds on wins and losses.
+with ``--parallel-call-share 1`` (the shares are recorded, and the rule acts only where closing has no probability
+at all), so the figures are upper bounds on wins and losses.
 
 Run: ``python benchmarks/bfcl_call_lean_shares.py REPORT.json[.gz] [--bars 0.05,0.1,0.2,0.3]``.
 """

@@ -16,7 +16,8 @@ and when it is at least ``share`` and the grammar allows another call (fewer tha
 likely allowed token that goes on is taken instead: the model then writes another call. The calls it went on to
 are known (:meth:`CallLean.added_tokens`), so the caller can refuse them when they repeat a call or hold a value
 the conversation does not (``toolwire.models._generation``: the reply is then generated as the model would have
-closed it). With ``share`` 0 the rule only records. Where ``share`` comes from, and what it moved on BFCL:
+closed it). With ``share`` 1 the rule records and acts only where closing has no probability at all; with 0 it
+only records. Where ``share`` comes from, and what it moved on BFCL:
 ``benchmarks/ACCURACY.md`` ("Twenty-fifth session").
 """
 

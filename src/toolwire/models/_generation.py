@@ -590,10 +590,11 @@ class Generation:
 
     def _call_lean(self, loaded: LoadedModel, fmt: str, grammar: str | None, parallel: bool,
                    limit: int | None = None) -> CallLean | None:
-        """The one-more-call rule for a call list in ``fmt``, adding at most ``limit`` calls (None: not pythonic or
-        json, one call allowed, no grammar, or not greedy); with ``parallel_call_share`` 0 it only records the
-        shares."""
-        if fmt not in ("pythonic", "json") or not parallel or not grammar or not self._greedy():
+        """The one-more-call rule for a call list in ``fmt``, adding at most ``limit`` calls (None: off, not pythonic
+        or json, one call allowed, no grammar, or not greedy). Off, it costs nothing: on, its first use in a process
+        indexes the vocabulary (:meth:`~toolwire.models._loaded.LoadedModel.tokens_starting_with`, about 0.4 s)."""
+        if (not self.parallel_share > 0 or fmt not in ("pythonic", "json") or not parallel or not grammar
+                or not self._greedy()):
             return None
         return CallLean(loaded.piece, loaded.tokens_starting_with, self.parallel_share, fmt, limit)
 

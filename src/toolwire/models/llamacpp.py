@@ -128,8 +128,9 @@ class ChatLlamaCpp(BaseChatModel):
             going on (:mod:`toolwire.models._call_lean`). A list whose added calls hold a string or number the
             conversation does not, or repeat a call, is made as the model would have closed it. 0 turns it off;
             None (default) takes the dialect's (:attr:`~toolwire.models.dialects.Dialect.parallel_call_share`).
-            ``response_metadata`` holds ``parallel_call_shares`` (the share of going on the model gave at each
-            close of the call list weighed, whether the rule acted or not) and ``parallel_calls_added``.
+            ``response_metadata`` then holds ``parallel_call_shares`` (the share of going on the model gave at
+            each close of the call list weighed, whether the rule acted or not), ``parallel_calls_added`` and
+            ``parallel_calls_refused``; 1 records the shares and acts only where closing has no probability at all.
         decline_unknown_calls: at temperature 0 with ``tool_choice`` auto, a reply that opens as a call of no
             bound tool (a call list of a made-up function, ``[calculate_area(width=5)]``; a bound one written
             as no call list is, ``[[get_weather(city="Oslo")]]``, or ``[[{"name": ...}]]`` in JSON; a bare
