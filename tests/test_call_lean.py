@@ -198,12 +198,13 @@ class _Attempts:
     list went on to (their indexes) and the character spans of what they added; records ``use_lean`` and
     ``call_cap``."""
 
-    def __init__(self, gen: object, attempts: list[tuple[str, list[int]]]) -> None:
+    def __init__(self, gen: object, attempts: list[tuple]) -> None:
         self.gen, self.attempts, self.seen = gen, list(attempts), []
 
     def __call__(self, loaded, tokens, head, opener, fmt, spec, judged, *, use_lean=True, call_cap=None):
         self.seen.append((use_lean, call_cap))
-        text, starts = self.attempts.pop(0)
+        text, starts, *finish = self.attempts.pop(0)
+        self.gen.finish = finish[0] if finish else "stop"
         if not use_lean:
             starts = []
         starts = starts[:call_cap] if call_cap is not None else starts
@@ -215,7 +216,7 @@ class _Attempts:
         return text, [], len(starts), added
 
 
-def _generation(attempts: list[tuple[str, list[int]]]) -> tuple[object, _Attempts]:
+def _generation(attempts: list[tuple]) -> tuple[object, _Attempts]:
     from types import SimpleNamespace
 
     from toolwire.models._generation import Generation
@@ -259,3 +260,45 @@ def test_a_list_that_went_on_to_a_made_up_value_is_made_as_the_model_closed_it()
     gen, script = _generation([("[factorial(number=5), factorial(number=7)]", [1])])
     assert _made(gen, "The factorials of 5 and 7.") == ("[factorial(number=5), factorial(number=7)]", None)
     assert (gen.calls_added, gen.calls_refused) == (1, 0) and script.seen == [(True, None)]
+
+
+def test_a_repeat_the_model_wrote_itself_does_not_refuse_the_call_added_after_it() -> None:
+    # review 56: the model wrote f(5) twice, the rule added f(6), which repeats nothing: the list is kept
+    gen, script = _generation([("[factorial(number=5), factorial(number=5), factorial(number=6)]", [2])])
+    made = _made(gen, "The factorials of 5 and 6.")[0]
+    assert made == "[factorial(number=5), factorial(number=5), factorial(number=6)]"
+    assert script.seen == [(True, None)] and (gen.calls_added, gen.calls_refused) == (1, 0)
+    assert _first_repeat("[factorial(number=5), factorial(number=5), factorial(number=6)]", [factorial.spec],
+                         "pythonic", 2) is None
+
+
+def test_a_list_that_went_on_and_ran_out_of_tokens_is_made_as_the_model_closed_it() -> None:
+    # review 56: an added call cut off by max_tokens was kept, where closing gave a whole call
+    gen, script = _generation([("[factorial(number=5), factorial(number=", [1], "length"),
+                               ("[factorial(number=5)]", [], "stop")])
+    assert _made(gen, "The factorials of 5 and 6.") == ("[factorial(number=5)]", None)
+    assert script.seen == [(True, None), (False, None)] and gen.finish == "stop"
+    assert (gen.calls_added, gen.calls_refused) == (0, 1)
+
+
+def test_the_shares_of_a_refused_list_are_kept() -> None:
+    from types import SimpleNamespace
+
+    from toolwire.models._call_checks import CallSpec
+    from toolwire.models._generation import Generation
+
+    model = SimpleNamespace(temperature=0.0, max_tokens=100, seed=None, options={}, n_ctx=4096)
+    gen = Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
+    gen.budget = 100
+    # the list went on to f(6) and then wrote f(5) again, twice (the second time capped at the one call added)
+    texts = iter(["[factorial(number=5), factorial(number=6), factorial(number=5)]"] * 2 + ["[factorial(number=5)]"])
+    listing = SimpleNamespace(continued=1, starts=[1], shares=[0.4, 0.01], added_tokens=lambda: [])
+    gen._grammar = lambda *a: "g"  # type: ignore[method-assign]
+    gen._lean = lambda *a: None  # type: ignore[method-assign]
+    gen._call_lean = lambda loaded, fmt, grammar, parallel, limit=None: listing  # type: ignore[method-assign]
+    gen._text = lambda *a, **k: next(texts)  # type: ignore[method-assign]
+    loaded = SimpleNamespace(tokenize=lambda s, bos=False: [], piece=lambda t: b"")
+    spec = CallSpec((factorial.spec,), True, True, {})
+    text, made_up = gen._made_call(loaded, [], "", "", "pythonic", spec, ["The factorials of 5 and 6."])
+    assert (text, made_up, gen.calls_refused) == ("[factorial(number=5)]", None, 1)
+    assert gen.list_shares == [0.4, 0.01]  # what the rule saw, though the list it made was refused

@@ -23,7 +23,7 @@ from toolwire.parsing.call_lists import text_calls
 __all__ = ["DECODING_KEYS", "RunInterrupted", "model_label", "model_settings", "reply_calls", "run_bfcl", "score_item"]
 
 DECODING_KEYS = ("dialect", "call_format", "call_probability", "declined_calls", "made_up_values", "calls_continued",
-                 "parallel_call_shares", "parallel_calls_added", "declined_unknown_calls")
+                 "parallel_call_shares", "parallel_calls_added", "parallel_calls_refused", "declined_unknown_calls")
 """The keys of a local model's ``response_metadata`` (:class:`~toolwire.models.llamacpp.ChatLlamaCpp`) an item's
 report keeps as ``decoding``: what its decoding rules saw and did, to study them on whole runs."""
 

@@ -11,7 +11,9 @@ share of its probability, only less than closing.
 ``"pythonic"`` or ``"json"`` reply it sums the model's probability (softmax of the raw logits, before the
 grammar) of every token that starts the same way but goes on with ``,`` (then, in JSON, whitespace and at most
 the next call object's opening; in Python, a space and at most a name), and of every token that closes with
-``]``. It records that share of going on (:attr:`CallLean.shares`, one per close seen, whether it acted or not),
+``]``. It records that share of going on (:attr:`CallLean.shares`, one per close where some token goes on after
+the same bytes, whether it acted or not; a close such as the ``]`` of a list written one call per line, after which
+the grammar allows no comma, is recorded but never acted on),
 and when it is at least ``share`` and the grammar allows another call (fewer than its ``max_calls``), the most
 likely allowed token that goes on is taken instead: the model then writes another call. The calls it went on to
 are known (:meth:`CallLean.added_tokens`), so the caller can refuse them when they repeat a call or hold a value
@@ -42,7 +44,7 @@ _CLOSE_LIST = ord("]")
 _COMMA = ord(",")
 # what a token may hold after the comma and still only begin the next call
 _NEXT = {"json": re.compile(rb'[ \t\n]*(\{[ \t\n]*("[a-z]*)?)?'),
-         "pythonic": re.compile(rb"( [A-Za-z_][A-Za-z0-9_]*)?| ")}
+         "pythonic": re.compile(rb"( [A-Za-z_][A-Za-z0-9_.]*)?| ")}  # names may be dotted (math.factorial)
 
 
 class _ListNesting(_Nesting):

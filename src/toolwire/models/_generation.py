@@ -195,8 +195,9 @@ class Generation:
         the conversation does not hold is made up however sure the model was: the rule is there for arguments
         the request gave. A call list that went on to more calls (``parallel_call_share``) is refused the same
         way; where one of the calls it went on to repeats a call, it is first generated again going on only to the
-        calls before that one. Either way, a call that went on is then generated again as the model would have
-        closed it, judged by ``said`` alone (the first attempts' tokens do not count against the budget).
+        calls before that one. A call or list that went on and was then cut off by ``max_tokens`` is refused too.
+        Either way, a call that went on is then generated again as the model would have closed it, judged by
+        ``said`` alone (the first attempts' tokens do not count against the budget).
         """
         before = self.budget
         text, continued, made_up, cap = self._judged_call(loaded, tokens, head, opener, fmt, spec, context, said,
@@ -230,9 +231,12 @@ class Generation:
         if made_up is None and added:  # every value the call went on to is judged as unsure
             made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0, fmt=fmt)
         cap = None
-        if made_up is None and self._listed and (repeat := _first_repeat(call_text, spec.tools, fmt)) is not None:
+        if (made_up is None and self._listed
+                and (repeat := _first_repeat(call_text, spec.tools, fmt, min(self._list_starts))) is not None):
             made_up = "(a call repeated)"  # never kept: the call is generated again (_made_call)
             cap = sum(start < repeat for start in self._list_starts)
+        if made_up is None and continued and self.finish == "length":  # going on ran out of max_tokens: closing
+            made_up = "(cut off)"  # would have given a whole call, so it is generated again that way (_made_call)
         return call_text, continued, made_up, cap
 
     def _call(self, loaded: LoadedModel, tokens: list[int], head: str, opener: str, fmt: str, spec: CallSpec,
@@ -266,7 +270,8 @@ class Generation:
         text = (opener if forced else "") + self._text(loaded, tokens + more, grammar, forced, steps, made, both)
         self._listed = listing.continued if listing is not None else 0
         self._list_starts = list(listing.starts) if listing is not None else []
-        self.list_shares = list(listing.shares) if listing is not None else []
+        if listing is not None:  # (an attempt without the leans keeps the shares of the one before)
+            self.list_shares = list(listing.shares)
         continued = (lean.continued if lean is not None else 0) + self._listed
         if steps is None and not continued:
             return text, [], 0, []
@@ -605,13 +610,13 @@ class Generation:
         return ArgumentLean(loaded.piece, loaded.tokens_starting_with, self.share)
 
 
-def _first_repeat(call_text: str, tools: Sequence[ToolSpec], fmt: str) -> int | None:
-    """The index (from 0) of the first of the calls ``call_text`` holds (read in ``fmt``) with the same name and
-    arguments as a call before it; None when no call repeats one."""
+def _first_repeat(call_text: str, tools: Sequence[ToolSpec], fmt: str, start: int = 0) -> int | None:
+    """The index (from 0) of the first of the calls ``call_text`` holds (read in ``fmt``), from index ``start`` on,
+    with the same name and arguments as a call before it; None when no such call repeats one."""
     seen: set[tuple[str, str]] = set()
     for index, call in enumerate(read_reply("", call_text, tools, (fmt,), fmt, cut=False).tool_calls):
         key = (call["name"], json.dumps(call["args"], sort_keys=True, default=str))
-        if key in seen:
+        if key in seen and index >= start:
             return index
         seen.add(key)
     return None

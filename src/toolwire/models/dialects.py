@@ -337,7 +337,7 @@ class Dialect:
             others (not measured).
         parallel_call_share: the share ``ChatLlamaCpp`` uses when its own is None: where a call list would
             close, it goes on with another call when the model gives that at least this share of its
-            probability (:mod:`toolwire.models._call_lean`; 0: off, the shares are only recorded). 0 for every
+            probability (:mod:`toolwire.models._call_lean`; 0: off). 0 for every
             dialect; :data:`DEFAULT_DIALECTS` sets 0.02 for qwen2.5-coder-0.5b, where it was measured
             (benchmarks/ACCURACY.md, "Twenty-fifth session").
     """
