@@ -12,10 +12,10 @@ share of its probability, only less than closing.
 grammar) of every token that starts the same way but goes on with ``,`` (then, in JSON, whitespace and at most
 the next call object's opening; in Python, a space and at most a name), and of every token that closes with
 ``]``. It records that share of going on (:attr:`CallLean.shares`, one per close where some token goes on after
-the same bytes, whether it acted or not; a close such as the ``]`` of a list written one call per line, after which
-the grammar allows no comma, is recorded but never acted on),
-and when it is at least ``share`` and the grammar allows another call (fewer than its ``max_calls``), the most
-likely allowed token that goes on is taken instead: the model then writes another call. The calls it went on to
+the same bytes, whether it acted or not; the ``]`` of a list after whose last call the grammar allows no comma is
+recorded but never acted on), and when it is at least ``share`` and the grammar allows another call (fewer than
+its ``max_calls``), the most likely allowed token that goes on is taken instead: the model then writes another
+call. The calls it went on to
 are known (:meth:`CallLean.added_tokens`), so the caller can refuse them when they repeat a call or hold a value
 the conversation does not (``toolwire.models._generation``: the reply is then generated as the model would have
 closed it). With ``share`` 1 the rule records and acts only where closing has no probability at all; with 0 it

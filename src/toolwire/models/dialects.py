@@ -165,8 +165,14 @@ def default_dialect_for(metadata: dict[str, str], template: str | None, tool_cou
 
 
 def _family_default(metadata: dict[str, str]) -> tuple[str, dict[str, float]] | None:
+    return _first_match(DEFAULT_DIALECTS, metadata)
+
+
+def _first_match(table: tuple[tuple[str, str, str, dict[str, float]], ...], metadata: dict[str, str]
+                 ) -> tuple[str, dict[str, float]] | None:
+    """``(dialect, bars)`` of the first row of ``table`` whose regexes match the model's architecture and name."""
     arch, name = _model_names(metadata)
-    for arch_re, name_re, dialect, bars in DEFAULT_DIALECTS:
+    for arch_re, name_re, dialect, bars in table:
         if re.search(arch_re, arch) and re.search(name_re, name):
             return dialect, bars
     return None
@@ -178,11 +184,7 @@ def _model_names(metadata: dict[str, str]) -> tuple[str, str]:
 
 
 def _several_tools(metadata: dict[str, str]) -> tuple[str, dict[str, float]] | None:
-    arch, name = _model_names(metadata)
-    for arch_re, name_re, dialect, bars in SEVERAL_TOOLS_DIALECTS:
-        if re.search(arch_re, arch) and re.search(name_re, name):
-            return dialect, bars
-    return None
+    return _first_match(SEVERAL_TOOLS_DIALECTS, metadata)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
