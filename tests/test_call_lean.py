@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from toolwire.models._argument_lean import ArgumentLean
-from toolwire.models._call_lean import CallLean, Leans
-from toolwire.models._generation import _first_repeat
+from toolwire.models._call_lean import CallLean, Leans, first_repeat
 from toolwire.tools import tool
 
 VOCAB = [b"]", b")]", b"}]", b",", b", ", b", {", b',{"', b"x", b"}", b")", b"[", b"{", b",]", b", 2", b"),",
@@ -164,13 +163,13 @@ def factorial(number: int) -> int:
 
 def test_repeated_calls_are_told() -> None:
     spec = [factorial.spec]
-    assert _first_repeat('[{"name": "factorial", "arguments": {"number": 5}}, '
+    assert first_repeat('[{"name": "factorial", "arguments": {"number": 5}}, '
                          '{"name": "factorial", "arguments": {"number": 5}}]', spec, "json") == 1
-    assert _first_repeat('[{"name": "factorial", "arguments": {"number": 5}}, '
+    assert first_repeat('[{"name": "factorial", "arguments": {"number": 5}}, '
                          '{"name": "factorial", "arguments": {"number": 6}}]', spec, "json") is None
-    assert _first_repeat("[factorial(number=5), factorial(number=6), factorial(number=5), factorial(number=6)]",
+    assert first_repeat("[factorial(number=5), factorial(number=6), factorial(number=5), factorial(number=6)]",
                          spec, "pythonic") == 2
-    assert _first_repeat("[factorial(number=5)]", spec, "pythonic") is None
+    assert first_repeat("[factorial(number=5)]", spec, "pythonic") is None
 
 
 def test_each_call_added_is_known_by_its_index_and_a_limit_stops_adding() -> None:
@@ -268,7 +267,7 @@ def test_a_repeat_the_model_wrote_itself_does_not_refuse_the_call_added_after_it
     made = _made(gen, "The factorials of 5 and 6.")[0]
     assert made == "[factorial(number=5), factorial(number=5), factorial(number=6)]"
     assert script.seen == [(True, None)] and (gen.calls_added, gen.calls_refused) == (1, 0)
-    assert _first_repeat("[factorial(number=5), factorial(number=5), factorial(number=6)]", [factorial.spec],
+    assert first_repeat("[factorial(number=5), factorial(number=5), factorial(number=6)]", [factorial.spec],
                          "pythonic", 2) is None
 
 

@@ -29,13 +29,15 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 if TYPE_CHECKING:
     from toolwire.models._loaded import LoadedModel
     from toolwire.models.openers import OpenerScanner
     from toolwire.tools import ToolSpec
 
-__all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts", "in_context", "made_up_value",
-           "opening_paths_probability", "opening_probability", "stream_spans"]
+__all__ = ["CallSpec", "context_numbers", "context_words", "conversation_texts", "follower", "in_context",
+           "made_up_value", "opening_paths_probability", "opening_probability", "stream_spans"]
 
 _NUMBER = re.compile(r"(?<![\d.])-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
 # thousands grouped with one separator throughout: ``1,500,000``, ``1 500 000`` (also a no-break or thin space,
@@ -525,3 +527,32 @@ def stream_spans(start: int, ends: list[int], made: list[int], steps: list[dict[
         out.append((start, end, candidates.get(token, 0.0)))
         start = end
     return out
+
+
+def follower(loaded: LoadedModel, prefix: list[int]) -> Callable[[int], dict[int, float] | None]:
+    """``follow(token)``: the model's 32 likeliest next tokens after ``prefix`` + ``token`` with their
+    probabilities (softmax of the logits), for :func:`~toolwire.models._call_checks.opening_paths_probability`.
+    The paused reply's state (KV cache, tokens) is saved before and put back after, so its generation goes
+    on as if nothing had run; None when the KV cache does not hold ``prefix`` or cannot drop what follows."""
+    from toolwire.models._loaded import _llama_cpp
+
+    def follow(token: int) -> dict[int, float] | None:
+        llm = getattr(loaded, "llm", None)  # a stand-in model without llama.cpp state follows nothing
+        n = len(prefix)
+        if llm is None or llm.n_tokens < n or list(llm.input_ids[:n]) != prefix:
+            return None
+        state = loaded.save_state()
+        try:
+            if not llm._ctx.kv_cache_seq_rm(-1, n, -1):
+                return None
+            llm.n_tokens = n
+            llm.eval([token])
+            logits = np.ctypeslib.as_array(_llama_cpp().llama_get_logits_ith(llm._ctx.ctx, -1),
+                                           shape=(llm.n_vocab(),)).astype(np.float64)
+        finally:
+            loaded.restore_state(state)
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        top = np.argpartition(p, -32)[-32:]
+        return {int(t): float(p[t]) for t in top}
+    return follow

@@ -25,18 +25,21 @@ only records. Where ``share`` comes from, and what it moved on BFCL:
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from toolwire.models._argument_lean import ArgumentLean, _Nesting
+from toolwire.models._reply import read_reply
 
 if TYPE_CHECKING:
     from toolwire.models._decoding import GrammarSampler
+    from toolwire.tools import ToolSpec
 
-__all__ = ["CallLean", "Leans"]
+__all__ = ["CallLean", "Leans", "first_repeat"]
 
 _TRIES = 32  # the most "go on" candidates checked against the grammar, most likely first
 _LIST = ord("[")
@@ -191,3 +194,15 @@ class Leans:
             else:
                 chosen = lean.choose(token, logits, grammar)
         return chosen
+
+
+def first_repeat(call_text: str, tools: Sequence[ToolSpec], fmt: str, start: int = 0) -> int | None:
+    """The index (from 0) of the first of the calls ``call_text`` holds (read in ``fmt``), from index ``start`` on,
+    with the same name and arguments as a call before it; None when no such call repeats one."""
+    seen: set[tuple[str, str]] = set()
+    for index, call in enumerate(read_reply("", call_text, tools, (fmt,), fmt, cut=False).tool_calls):
+        key = (call["name"], json.dumps(call["args"], sort_keys=True, default=str))
+        if key in seen and index >= start:
+            return index
+        seen.add(key)
+    return None

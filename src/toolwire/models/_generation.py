@@ -8,10 +8,8 @@ from __future__ import annotations
 import codecs
 import json
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from toolwire.errors import ContextOverflowError, ProviderError, UserError
 from toolwire.messages import AIMessageChunk
@@ -19,12 +17,13 @@ from toolwire.models._argument_lean import ArgumentLean
 from toolwire.models._call_checks import (
     CallSpec,
     conversation_texts,
+    follower,
     made_up_value,
     opening_paths_probability,
     opening_probability,
     stream_spans,
 )
-from toolwire.models._call_lean import CallLean, Leans
+from toolwire.models._call_lean import CallLean, Leans, first_repeat
 from toolwire.models._decoding import Lean, greedy_tokens
 from toolwire.models._fit import fit_tool_results
 from toolwire.models._loaded import LoadedModel, _llama_cpp
@@ -232,7 +231,7 @@ class Generation:
             made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0, fmt=fmt)
         cap = None
         if (made_up is None and self._listed
-                and (repeat := _first_repeat(call_text, spec.tools, fmt, min(self._list_starts))) is not None):
+                and (repeat := first_repeat(call_text, spec.tools, fmt, min(self._list_starts))) is not None):
             made_up = "(a call repeated)"  # never kept: the call is generated again (_made_call)
             cap = sum(start < repeat for start in self._list_starts)
         if made_up is None and continued and self.finish == "length":  # going on ran out of max_tokens: closing
@@ -346,7 +345,7 @@ class Generation:
                         probability, opening, spaces = opening_probability(loaded, scanner, text, base, ends, steps,
                                                                            first)
                         if probability < gate:  # before declining, the other first tokens followed apart
-                            follow = self._follower(loaded, [*tokens, *prior, *made[:first]])
+                            follow = follower(loaded, [*tokens, *prior, *made[:first]])
                             probability = max(probability, opening_paths_probability(
                                 loaded, scanner, text, base, ends, steps, first, made[first], follow,
                                 bans_at.get(len(prior) + first, ())))
@@ -422,33 +421,6 @@ class Generation:
         if piece:
             yield AIMessageChunk(piece)
         return text, "", None
-
-    @staticmethod
-    def _follower(loaded: LoadedModel, prefix: list[int]) -> Callable[[int], dict[int, float] | None]:
-        """``follow(token)``: the model's 32 likeliest next tokens after ``prefix`` + ``token`` with their
-        probabilities (softmax of the logits), for :func:`~toolwire.models._call_checks.opening_paths_probability`.
-        The paused reply's state (KV cache, tokens) is saved before and put back after, so its generation goes
-        on as if nothing had run; None when the KV cache does not hold ``prefix`` or cannot drop what follows."""
-        def follow(token: int) -> dict[int, float] | None:
-            llm = getattr(loaded, "llm", None)  # a stand-in model without llama.cpp state follows nothing
-            n = len(prefix)
-            if llm is None or llm.n_tokens < n or list(llm.input_ids[:n]) != prefix:
-                return None
-            state = loaded.save_state()
-            try:
-                if not llm._ctx.kv_cache_seq_rm(-1, n, -1):
-                    return None
-                llm.n_tokens = n
-                llm.eval([token])
-                logits = np.ctypeslib.as_array(_llama_cpp().llama_get_logits_ith(llm._ctx.ctx, -1),
-                                               shape=(llm.n_vocab(),)).astype(np.float64)
-            finally:
-                loaded.restore_state(state)
-            p = np.exp(logits - logits.max())
-            p /= p.sum()
-            top = np.argpartition(p, -32)[-32:]
-            return {int(t): float(p[t]) for t in top}
-        return follow
 
     def _unknown_restart(self, loaded: LoadedModel, scanner: OpenerScanner, text: str, base: str, pos: int,
                          ends: list[int], made: list[int], steps: list[dict[int, float]] | None
@@ -608,18 +580,6 @@ class Generation:
         if self.share <= 0 or fmt != "pythonic" or not grammar or not self._greedy():
             return None
         return ArgumentLean(loaded.piece, loaded.tokens_starting_with, self.share)
-
-
-def _first_repeat(call_text: str, tools: Sequence[ToolSpec], fmt: str, start: int = 0) -> int | None:
-    """The index (from 0) of the first of the calls ``call_text`` holds (read in ``fmt``), from index ``start`` on,
-    with the same name and arguments as a call before it; None when no such call repeats one."""
-    seen: set[tuple[str, str]] = set()
-    for index, call in enumerate(read_reply("", call_text, tools, (fmt,), fmt, cut=False).tool_calls):
-        key = (call["name"], json.dumps(call["args"], sort_keys=True, default=str))
-        if key in seen and index >= start:
-            return index
-        seen.add(key)
-    return None
 
 
 def _stop_list(stop: Any) -> list[str]:
