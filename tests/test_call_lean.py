@@ -301,3 +301,11 @@ def test_the_shares_of_a_refused_list_are_kept() -> None:
     text, made_up = gen._made_call(loaded, [], "", "", "pythonic", spec, ["The factorials of 5 and 6."])
     assert (text, made_up, gen.calls_refused) == ("[factorial(number=5)]", None, 1)
     assert gen.list_shares == [0.4, 0.01]  # what the rule saw, though the list it made was refused
+
+
+def test_the_list_nesting_finds_the_outermost_close_only() -> None:
+    lean = _lean(0.3, b'[{"name": "f", "arguments": {"xs": [1, "]"]}}')
+    probe = lean._nesting.copy()
+    assert type(probe) is type(lean._nesting) and probe.stack == lean._nesting.stack
+    assert lean._nesting.closing_at(b"]") == 0 and lean._nesting.closing_at(b'"]') is None
+    assert _lean(0.3, b"[f(xs=[1, 2")._nesting.closing_at(b"])]") == 2  # the argument's list, the call, the list

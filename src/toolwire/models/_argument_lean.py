@@ -48,7 +48,7 @@ class _Nesting:
         self.escaped = False
 
     def copy(self) -> _Nesting:
-        other = _Nesting()
+        other = type(self)()  # subclasses (the call lean's list nesting) copy as themselves
         other.stack, other.quote, other.escaped = list(self.stack), self.quote, self.escaped
         return other
 

@@ -58,11 +58,6 @@ class _ListNesting(_Nesting):
         super().step(byte)
         return outermost
 
-    def copy(self) -> _ListNesting:
-        other = _ListNesting()
-        other.stack, other.quote, other.escaped = list(self.stack), self.quote, self.escaped
-        return other
-
 
 class CallLean:
     """Greedy decoding of a call list: go on with another call where the model nearly does.
@@ -129,7 +124,7 @@ class CallLean:
         if grammar is None:
             return token
         piece = self._piece(token)
-        at = self._closing_at(piece)
+        at = self._nesting.closing_at(piece)  # the offset of the list's "]" (this nesting's step says)
         if at is None:
             return token
         prefix = piece[:at]
@@ -153,13 +148,6 @@ class CallLean:
                 self._chosen = (candidate, at)
                 return candidate
         return token
-
-    def _closing_at(self, piece: bytes) -> int | None:
-        probe = self._nesting.copy()
-        for i, byte in enumerate(piece):
-            if probe.step(byte):
-                return i
-        return None
 
     def _going_on(self, prefix: bytes) -> np.ndarray:
         ids = self._starting_with(prefix + b",")
