@@ -163,6 +163,12 @@ NOT_CALLS = [  # a bound name used in code, prose or reasoning is not a call
     '<b>Note</b>: the call would be get_weather(city="Oslo"), which I will not make.',
     '<think>\nI could call get_weather(city="Paris") but no tool is needed.\n</think>\n\nFrance won in 1998.',
     '```python\nget_weather(city="Oslo")\n```',  # a bare call in a code block: code, not a call list
+    # review 57: an unmarked call with more text after it is an example the reply shows, maybe one it declines
+    ('I won\'t check that yet. For reference, the call would be:\n```json\n'
+     '{"name": "calculate", "arguments": {"expression": "1/0"}}\n```\nPlease confirm first.'),
+    'You could run it yourself like this:\n\n[calculate(expression="1/0")]\n\nbut I will not do it.',
+    '{"name": "get_weather", "arguments": {"city": "Oslo"}} is what the call looks like.',
+    '[get_weather(city="Oslo")] would do it; say yes and I will.',
 ]
 
 
@@ -180,16 +186,17 @@ def test_calls_after_reasoning_and_consecutive_call_lists_are_read() -> None:
             '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>')
     content, calls, _ = read_text_calls(text, NAMES)  # type: ignore[misc]
     assert content.startswith("<think>") and [c["args"] for c in calls] == [{"city": "Paris"}]
-    text = 'Both:\n```python\n[get_weather(city="Oslo")]\n[calculate(expression="2*3")]\n```\n[x(1)] stays.'
+    text = 'Both:\n```python\n[get_weather(city="Oslo")]\n[calculate(expression="2*3")]\n```\n'
     content, calls, _ = read_text_calls(text, NAMES)  # type: ignore[misc]
-    assert [c["name"] for c in calls] == ["get_weather", "calculate"] and content == "Both:\n\n[x(1)] stays."
-    text = '[get_weather(city="Oslo")]\n\n[x(1)]'  # a list of an unknown function after the calls is kept
-    assert read_text_calls(text, NAMES)[0] == "[x(1)]"  # type: ignore[index]
+    assert [c["name"] for c in calls] == ["get_weather", "calculate"] and content == "Both:"
+    # more text after a call list (even a list of an unknown function): an example, not calls
+    assert read_text_calls(text + "[x(1)] stays.", NAMES) is None
+    assert read_text_calls('[get_weather(city="Oslo")]\n\n[x(1)]', NAMES) is None
 
 
 def test_a_split_fence_and_a_call_wrapped_twice_read_alike_in_invoke_and_stream() -> None:
     wrapped = '<tool_call>{"name": "get_weather", "arguments": {"name": "get_weather", "arguments": {"city": "Oslo"}}}'
-    for text in ('Let me check.\n```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```\nOne moment.',
+    for text in ('Let me check.\n```json\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n```\n',
                  wrapped + "</tool_call>", '[get_weather(name="get_weather", arguments={"city": "Oslo"})]'):
         whole = read_text_calls(text, NAMES)
         assert whole is not None, text

@@ -14,9 +14,14 @@ in ``stream``, only where a line *starts* with call syntax (after spaces):
 
 Only bound tool names make a call (:func:`~toolwire.parsing.parse_tool_calls`); the first such line that
 holds one is where the calls start. The prose before it is the reply's text; the text the parser leaves
-after the calls follows, after a blank line. A stream shows the text as it comes until a line starts with
-``<``, ``{``, ``[`` or a backtick; from there it is held back until the reply ends, then sent as the calls
-(and the text left), or as text when it holds none. A reply with native ``tool_calls`` is never read again.
+after marked calls follows, after a blank line. JSON calls and Python call lists carry no marker, so they are
+calls only where they end the reply (nothing but whitespace, or the closing fence, after them): followed by
+more text ("...but I will not run it.", "Please confirm first."), they are an example the reply shows, and
+stay text, since running them could do what the model declined to do.
+
+A stream shows the text as it comes until a line starts with ``<``, ``{``, ``[`` or a backtick; from there
+it is held back until the reply ends, then sent as the calls (and the text left), or as text when it holds
+none. A reply with native ``tool_calls`` is never read again.
 """
 
 from __future__ import annotations
@@ -53,6 +58,9 @@ _CALL_LINE = re.compile(
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 """A reasoning block (DeepSeek-R1, Qwen3, QwQ write ``<think>...</think>`` in the text when the server does
 not split it out): calls drafted there are not calls the model made; an unclosed block runs to the end."""
+
+_UNMARKED = frozenset({"json", "py"})
+"""The call formats without a marker of their own: read only where the calls end the reply (review 57)."""
 
 _FENCE_END = re.compile(r"\s*```")
 _NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
@@ -122,6 +130,8 @@ def read_text_calls(text: str,
         if to_end:  # the parser read on to the end: a later line of this family holds nothing new
             tried.add(family)
         if not calls and not invalid:
+            continue
+        if rest and family in _UNMARKED:  # text after unmarked calls: an example the reply talks about
             continue
         records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
                    for c in calls]

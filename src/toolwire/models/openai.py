@@ -93,7 +93,9 @@ class ChatOpenAI(SDKChatModel):
         organization: the OpenAI organization id, if any.
         text_tool_calls: read tool calls the server left in the reply's text (``<tool_call>`` blocks, JSON
             call objects, ``[f(a=1)]`` lists, for bound tool names only) when the reply has no native
-            ``tool_calls``; a server that does not parse the model's calls itself sends them that way.
+            ``tool_calls``; a server that does not parse the model's calls itself sends them that way. JSON
+            calls and call lists, which carry no marker, only where they end the reply (followed by
+            more text they are an example the reply shows).
             ``None`` (default): on for a ``base_url`` that is not OpenAI's or Azure's, off for them. Such a reply has
             ``response_metadata["tool_calls_from_text"] = True`` (:mod:`toolwire.models._text_calls` gives
             the rules, the same in ``invoke`` and ``stream``). Never with ``tool_choice="none"``.

@@ -72,7 +72,8 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
     started, a server's text reply), so a call of a bound tool is read wherever it stands, prose and code
     included (``'You could call get_weather(city="Paris")'`` gives a call). For free text in which calls
     may only be mentioned, ``ChatOpenAI(text_tool_calls=True)`` reads calls only where a line starts with
-    call syntax and never inside a ``<think>`` block (:mod:`toolwire.models._text_calls`, docs/providers.md).
+    call syntax (JSON calls and Python call lists only where they end the reply) and never inside a
+    ``<think>`` block (:mod:`toolwire.models._text_calls`, docs/providers.md).
 
     Returns:
         A :class:`ParsedReply` ``(content, tool_calls, invalid_tool_calls)``: the text without the call
