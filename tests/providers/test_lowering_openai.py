@@ -330,3 +330,23 @@ def test_a_nameless_call_names_the_bound_tools_or_none_of_them(parse, reply):
     assert (bad["name"], bad["args"], bad["id"]) == (None, "{}", "c1")
     (bad,) = parse(reply).invalid_tool_calls
     assert bad["error"] == "The tool call has no name; send it again with the name of the tool to call."
+
+
+def test_call_ids_too_long_for_openai_are_cut_alike_in_the_call_and_its_result():
+    """Review 57: OpenAI refuses a tool call id over 40 characters (Responses: 64); ids from other providers
+    (``call_0_<uuid>``, ``fc_<48 hex>``) run longer, so they are cut the same way in a call and its result."""
+    long_ids = ["call_0_4b24360d-45b4-425f-a66e-0c9e7a4f5a11", "fc_" + "ab" * 24, "fc_" + "ab" * 24 + "c"]
+    calls = [{"name": "get_weather", "args": {"city": "Paris"}, "id": i} for i in long_ids]
+    short = {"name": "calculate", "args": {"expression": "1"}, "id": "a" * 40}
+    convo = [HumanMessage("q"), AIMessage("", tool_calls=[*calls, short]),
+             *(ToolMessage("sol", tool_call_id=i) for i in [*long_ids, "a" * 40])]
+    chat = lower_messages(convo)
+    sent = [c["id"] for c in chat[1]["tool_calls"]]
+    assert sent[-1] == "a" * 40 and all(len(i) <= 40 for i in sent) and len(set(sent)) == 4
+    assert [m["tool_call_id"] for m in chat[2:]] == sent
+    assert sent[0].startswith("call_0_4b24360d") and sent == [c["id"] for c in lower_messages(convo)[1]["tool_calls"]]
+    items = lower_responses_messages(convo)
+    call_ids = [i["call_id"] for i in items if i.get("type") == "function_call"]
+    assert all(len(i) <= 64 for i in call_ids) and len(set(call_ids)) == 4
+    assert call_ids[0] == long_ids[0]  # 43 characters: within the Responses API's 64
+    assert [i["call_id"] for i in items if i.get("type") == "function_call_output"] == call_ids

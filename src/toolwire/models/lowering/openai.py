@@ -36,6 +36,7 @@ such as an object that takes arbitrary keys (``dict[str, str]``, a model with ``
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
 import warnings
 from collections.abc import Collection
@@ -192,6 +193,35 @@ def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
                           lambda url, detail: {"type": "image_url", "image_url": {"url": url, **detail}})
 
 
+CHAT_ID_LIMIT = 40
+"""The longest tool call id Chat Completions takes: OpenAI answers 400 "Invalid 'messages[N].tool_calls[0].id':
+string too long. Expected a string with maximum length 40" (review 57)."""
+
+RESPONSES_ID_LIMIT = 64
+"""The longest ``call_id`` the Responses API takes (the same check, with 64)."""
+
+
+def capped_call_id(call_id: str, limit: int = CHAT_ID_LIMIT) -> str:
+    """``call_id`` cut to at most ``limit`` characters for OpenAI, which refuses longer ids (ids from other
+    providers or proxies run longer: ``call_0_<uuid>``, 43; ``fc_<48 hex>``, 51).
+
+    Kept when it fits; else its first ``limit - 9`` characters, ``_`` and 8 hex digits of its SHA-256, so the
+    same id always gives the same text (a call and its result still match) and two long ids that share a
+    beginning stay apart.
+
+    Args:
+        call_id: a tool call's id (the call's ``id`` or a result's ``tool_call_id``).
+        limit: the most characters the API takes: :data:`CHAT_ID_LIMIT` or :data:`RESPONSES_ID_LIMIT`.
+
+    Returns:
+        The id as sent.
+    """
+    if len(call_id) <= limit:
+        return call_id
+    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{call_id[:limit - 9]}_{digest}"
+
+
 def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
     """Lower a conversation to Chat Completions ``messages``.
 
@@ -200,7 +230,8 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
     OpenAI reference allows; ``""`` when ``compatible`` is set, since servers such as llama.cpp's
     validate ``content`` as a string) and
     ``tool_calls`` (invalid calls included, with their raw argument text, since a result answers them);
-    tool results follow their turn in the order of its calls.
+    tool results follow their turn in the order of its calls. Call ids longer than 40 characters are cut
+    (:func:`capped_call_id`), alike in a call and its result.
 
     Reasoning text is not sent back, except on a turn with tool calls whose server sent it in
     ``reasoning_content`` (``provider_data["openai"]["return_reasoning"]``), and only when ``compatible``:
@@ -212,7 +243,7 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
     out: list[dict[str, Any]] = []
     for item in group_messages(messages):
         if isinstance(item, list):
-            out.extend({"role": "tool", "tool_call_id": m.tool_call_id, "content": tool_result_text(m)}
+            out.extend({"role": "tool", "tool_call_id": capped_call_id(m.tool_call_id), "content": tool_result_text(m)}
                        for m in item)
         elif isinstance(item, SystemMessage):
             out.append({"role": "system", "content": item.text})
@@ -222,7 +253,7 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
             msg: dict[str, Any] = {"role": "assistant", "content": item.text or empty}
             if calls:
                 msg["tool_calls"] = [
-                    {"id": c["id"], "type": "function",
+                    {"id": capped_call_id(c["id"]), "type": "function",
                      "function": {"name": c.get("name") or "unknown_tool", "arguments": arguments_json(c)}}
                     for c in calls
                 ]
@@ -479,7 +510,8 @@ def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
 
 def _function_call_item(call: Any, item_ids: Any) -> dict[str, Any]:
     """A call as a Responses API ``function_call`` input item, with its item ``id`` when the reply gave one."""
-    item: dict[str, Any] = {"type": "function_call", "call_id": call["id"], "name": call.get("name") or "unknown_tool",
+    item: dict[str, Any] = {"type": "function_call", "call_id": capped_call_id(call["id"], RESPONSES_ID_LIMIT),
+                            "name": call.get("name") or "unknown_tool",
                             "arguments": arguments_json(call)}
     item_id = item_ids.get(call["id"]) if isinstance(item_ids, dict) else None
     if isinstance(item_id, str) and item_id:
@@ -494,6 +526,7 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     text, then one ``function_call`` item per call (with the ``id`` of the reply's item, kept in
     ``provider_data["openai"]["function_call_ids"]``: a reasoning item sent back must be followed by the
     item that followed it); tool results become ``function_call_output`` items in the order of the calls.
+    Call ids longer than 64 characters are cut (:func:`capped_call_id`), alike in a call and its result.
 
     Args:
         messages: the conversation (toolwire messages).
@@ -504,8 +537,8 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     items: list[dict[str, Any]] = []
     for item in group_messages(messages):
         if isinstance(item, list):
-            items.extend({"type": "function_call_output", "call_id": m.tool_call_id, "output": tool_result_text(m)}
-                         for m in item)
+            items.extend({"type": "function_call_output", "call_id": capped_call_id(m.tool_call_id, RESPONSES_ID_LIMIT),
+                          "output": tool_result_text(m)} for m in item)
         elif isinstance(item, SystemMessage):
             items.append({"role": "system", "content": item.text})
         elif isinstance(item, AIMessage):
