@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import inspect
+import json
 import threading
 import typing
 
@@ -447,7 +448,7 @@ def test_result_to_content(value: object, expected: object) -> None:
 def test_bytes_are_a_clear_error() -> None:
     from toolwire import ToolExecutionError
 
-    with pytest.raises(ToolExecutionError, match="The tool returned bytes, which a model cannot read"):
+    with pytest.raises(ToolExecutionError, match="The tool returned bytes that are not UTF-8 text, which a model"):
         result_to_content(b"\x89PNG")
 
     @tool
@@ -458,6 +459,33 @@ def test_bytes_are_a_clear_error() -> None:
     message = picture.invoke(call("picture", {}))
     assert message.status == "error"
     assert "returned bytes" in message.content
+
+
+def test_a_result_that_cannot_be_sent_says_the_tool_ran_and_utf8_bytes_are_text() -> None:
+    """Review 57: a tool that did its work but returned bytes (or a value whose str() fails) was reported to the
+    model as failed, which invites it to do the work again."""
+    from toolwire import ToolResultError
+
+    class Broken:
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+        __str__ = __repr__
+
+    @tool
+    def send_email(to: str, raw: bool = False) -> dict:
+        """Send an email."""
+        return {"status": "sent", "smtp": b"250 OK" if not raw else b"\xff\xfe", "handle": Broken()}
+
+    sent = send_email.invoke(call("send_email", {"to": "a@b"}))
+    assert sent.status == "success" and json.loads(sent.content) == {
+        "status": "sent", "smtp": "250 OK", "handle": "<Broken object>"}
+    assert result_to_content(b"250 OK") == "250 OK" and result_to_content(bytearray(b"ok")) == "ok"
+    failed = send_email.invoke(call("send_email", {"to": "a@b", "raw": True}))
+    assert failed.status == "error" and failed.content.startswith("Error: tool 'send_email' ran, but its result")
+    assert "2 bytes that are not UTF-8 text" in failed.content and "Do not call it again" in failed.content
+    with pytest.raises(ToolResultError):
+        result_to_content({"x": b"\xff"})
 
 
 def test_content_and_artifact() -> None:

@@ -13,7 +13,8 @@ Tree::
     ├── ToolExecutionError     a tool failed: invalid arguments, exception, timeout, unknown tool
     │   ├── ToolValidationError
     │   ├── ToolTimeoutError
-    │   └── UnknownToolError
+    │   ├── UnknownToolError
+    │   └── ToolResultError    the tool ran, but its result cannot be sent to a model (bytes, a cycle)
     ├── ProviderError          a model provider failed (provider, status, retryable, hint)
     └── MaxStepsExceeded       the Agent loop hit max_steps (carries the messages so far)
 
@@ -38,6 +39,7 @@ __all__ = [
     "ToolCallParseError",
     "ToolDefinitionWarning",
     "ToolExecutionError",
+    "ToolResultError",
     "ToolTimeoutError",
     "ToolValidationError",
     "ToolwireError",
@@ -160,6 +162,14 @@ class ToolTimeoutError(ToolExecutionError):
 
 class UnknownToolError(ToolExecutionError):
     """The model called a tool name that is not among the available tools (the message lists them)."""
+
+
+class ToolResultError(ToolExecutionError):
+    """The tool ran and returned, but its result cannot be sent to a model: bytes that are not UTF-8 text, a value
+    JSON cannot hold, a circular reference (:func:`toolwire.results.result_to_content`). The message says what
+    to return instead; the text the model gets says the tool *ran*, so that it does not call it again for an
+    action that already happened (review 57).
+    """
 
 
 class ProviderError(ToolwireError):

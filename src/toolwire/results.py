@@ -28,7 +28,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from toolwire.errors import ToolExecutionError, ToolTimeoutError, ToolValidationError
+from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
 
 __all__ = ["bounded_content", "error_text", "is_cheap_result", "json_fallback", "json_ready", "result_to_content",
            "truncate_content", "valid_blocks", "valid_strings", "valid_text"]
@@ -96,19 +96,34 @@ def valid_blocks(blocks: list[Any]) -> list[Any]:
 def json_fallback(value: Any) -> Any:
     """The JSON form of an object pydantic does not know: an array or number type with ``tolist()`` (numpy's, and
     so pandas values) its Python value (``str()`` of a 2,000-item array keeps only its first and last items),
-    anything else its ``str()``."""
+    anything else its ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return)."""
     tolist = getattr(type(value), "tolist", None)
     if callable(tolist):
         try:
             return tolist(value)
         except Exception:  # (a tolist that fails: the text is still something)
             pass
-    return str(value)
+    try:
+        return str(value)
+    except Exception:  # a broken __str__/__repr__ is the result's, not a failure of the call that returned it
+        return f"<{type(value).__name__} object>"
+
+
+def _utf8(value: bytes | bytearray) -> str:
+    """``value`` as text when it is UTF-8 (``b"250 OK"``, a subprocess's output).
+
+    Raises:
+        TypeError: it is not UTF-8 (an image, a compressed file): a model cannot read it.
+    """
+    try:
+        return bytes(value).decode("utf-8")
+    except UnicodeDecodeError:
+        raise TypeError(f"{len(value)} bytes that are not UTF-8 text") from None
 
 
 def _json_default(value: Any) -> Any:
     if isinstance(value, bytes | bytearray):
-        raise TypeError("bytes")
+        return _utf8(value)
     return to_jsonable_python(value, fallback=json_fallback)
 
 
@@ -321,18 +336,23 @@ def result_to_content(result: Any) -> str | list[Any]:
       ``"Infinity"`` and ``"-Infinity"`` (JSON has no NaN, and ``null`` would read as "no value"):
       ``float("inf")`` gives ``'"Infinity"'``.
 
+    ``bytes`` that are UTF-8 (``b"250 OK"``) are text, at the top and inside containers.
+
     Raises:
-        ToolExecutionError: the result is ``bytes`` (return text, or content blocks such as
-            ``{"type": "image", "base64": ..., "mime_type": ...}``), holds a value JSON cannot hold, or refers
-            to itself (a circular reference).
+        ToolResultError: the result is or holds ``bytes`` that are not UTF-8 (return text, or content blocks
+            such as ``{"type": "image", "base64": ..., "mime_type": ...}``), holds a value JSON cannot hold,
+            or refers to itself (a circular reference).
     """
     if isinstance(result, str):
         return valid_text(result)
     if isinstance(result, bytes | bytearray):
-        raise ToolExecutionError(
-            "The tool returned bytes, which a model cannot read: return text, or content blocks "
-            "such as {'type': 'image', 'base64': ..., 'mime_type': 'image/png'}."
-        )
+        try:
+            return valid_text(_utf8(result))
+        except TypeError:
+            raise ToolResultError(
+                "The tool returned bytes that are not UTF-8 text, which a model cannot read: return text, or "
+                "content blocks such as {'type': 'image', 'base64': ..., 'mime_type': 'image/png'}."
+            ) from None
     if _is_blocks(result):
         return valid_blocks(result)
     if isinstance(result, BaseModel):
@@ -466,7 +486,7 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     how many characters were cut, since the whole text is never built.
 
     Raises:
-        ToolExecutionError: as :func:`result_to_content`.
+        ToolResultError: as :func:`result_to_content`.
     """
     if type(result) not in (dict, list, tuple) or _is_blocks(result):
         return truncate_content(result_to_content(result), limit)
@@ -483,19 +503,19 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
 
 
 def _json_text(encode: Callable[[], str]) -> str:
-    """``encode()``, its failures as the one ToolExecutionError a model can act on.
+    """``encode()``, its failures as the one ToolResultError a model can act on.
 
     Raises:
-        ToolExecutionError: a value JSON cannot hold (TypeError) or a circular reference (ValueError).
+        ToolResultError: a value JSON cannot hold (TypeError) or a circular reference (ValueError).
     """
     try:
         return valid_text(encode())
     except TypeError as exc:
-        raise ToolExecutionError(
+        raise ToolResultError(
             f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."
         ) from None
     except ValueError as exc:  # circular reference
-        raise ToolExecutionError(f"The tool's result could not be turned into JSON text: {exc}.") from None
+        raise ToolResultError(f"The tool's result could not be turned into JSON text: {exc}.") from None
 
 
 def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
@@ -512,6 +532,9 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
 
 def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
     """:func:`error_text` before its text is made valid Unicode."""
+    if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
+        return (f"Error: tool '{tool_name}' ran, but its result could not be sent back ({exc}). Do not call it "
+                "again for the same action: whatever it does has been done.")
     if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
         isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
     ):
