@@ -16,6 +16,7 @@ from toolwire.models.lowering._common import CallIds
 __all__ = [
     "REFUSAL_REASONS",
     "answer_stale_calls",
+    "bound_beforehand",
     "check_model",
     "check_repeat_calls",
     "check_system_prompt",
@@ -49,6 +50,38 @@ def check_model(model: Any) -> None:
         got = "None" if model is None else f"a {type(model).__name__}"
         raise UserError(f"Agent takes a chat model first, such as Agent(ChatOpenAI('gpt-4o-mini'), [my_tool]); "
                         f"got {got}.")
+
+
+def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
+    """What a model bound beforehand (``Agent(model.bind_tools([a], tool_choice="required"), [b])``) carries that
+    the Agent would otherwise replace when it binds its own tools (review 57).
+
+    Args:
+        model: the model given to the Agent.
+        tools: the Agent's tools.
+
+    Returns:
+        ``(tools, tool_choice)``: ``tools`` followed by each tool bound to ``model`` that can be run (a
+        :class:`~toolwire.tools.Tool`, or a provider's server tool) and whose name ``tools`` lacks; and the
+        model's bound ``tool_choice`` when it forces a call or forbids one (else None). A bound tool that is only a
+        description (a schema dict) cannot be run, so it is left out, with a warning that says what to do.
+    """
+    import warnings
+
+    from toolwire.models.base import BaseChatModel, ServerTool, to_tool
+    from toolwire.tools import Tool
+
+    if not isinstance(model, BaseChatModel) or not (model.tools or model.tool_choice not in (None, "auto")):
+        return tools, None
+    names = {to_tool(t).name for t in tools}
+    kept = [t for t in model.tools if isinstance(t, Tool | ServerTool) and t.name not in names]
+    lost = sorted(t.name for t in model.tools if not isinstance(t, Tool | ServerTool) and t.name not in names)
+    if lost:
+        warnings.warn(f"The model given to the Agent has tools bound that have no function to run ({', '.join(lost)}); "
+                      "the Agent leaves them out: pass them to Agent(model, tools) as functions or tools.",
+                      UserWarning, stacklevel=3)
+    choice = model.tool_choice if model.tool_choice not in (None, "auto") else None
+    return [*tools, *kept], choice
 
 
 def check_system_prompt(prompt: Any) -> Any:

@@ -54,6 +54,7 @@ from typing import Any, Literal
 
 from toolwire._agent_checks import (
     answer_stale_calls,
+    bound_beforehand,
     check_model,
     check_repeat_calls,
     check_system_prompt,
@@ -163,8 +164,10 @@ class Agent:
 
     Args:
         model: a chat model (toolwire's, any :class:`~toolwire.models.BaseChatModel`). The Agent binds its tools to
-            it; the ``parallel_tool_calls`` and ``strict`` of a model bound beforehand
-            (``model.bind_tools([], parallel_tool_calls=False, strict=True)``) are kept.
+            it; of a model bound beforehand (``model.bind_tools([a], tool_choice="required", strict=True)``) the
+            ``parallel_tool_calls``, ``strict``, a forcing or forbidding ``tool_choice`` (when the Agent is given
+            none) and the bound tools the Agent can run (added to ``tools`` when their names are not there) are
+            kept; a bound schema without a function is left out, with a warning.
         tools: toolwire tools, plain functions with docstrings, or LangChain tools; a provider's server tool
             dict (``{"type": "web_search_20250305", "name": "web_search"}``, ``{"google_search": {}}``) is sent
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
@@ -223,7 +226,8 @@ class Agent:
         check_tools(tools)
         if not isinstance(reset_tool_choice, bool):  # ("false" from a config file would count as true)
             raise UserError(f"reset_tool_choice must be True or False, not {reset_tool_choice!r}.")
-        tools = list(tools)  # read more than once below: a generator of tools must not be used up
+        tools, bound_choice = bound_beforehand(model, list(tools))  # (a generator of tools is read once here)
+        tool_choice = bound_choice if tool_choice is None else tool_choice
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise UserError(f"max_steps must be a whole number of at least 1, not {max_steps!r}.")
         if on_max_steps not in ("raise", "answer"):
