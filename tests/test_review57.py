@@ -62,3 +62,22 @@ def test_a_bound_schema_without_a_function_is_left_out_with_a_warning() -> None:
     with pytest.warns(UserWarning, match=r"no function to run \(lookup\).*pass them to Agent\(model, tools\)"):
         agent = Agent(model.bind_tools([spec]), [b])
     assert [t.name for t in agent.model.tools] == ["b"]
+
+
+def test_a_docstring_of_sections_only_is_told_to_add_a_summary() -> None:
+    from toolwire import SchemaError
+
+    def only_args(x: int) -> int:
+        """Args:
+            x: the value.
+        """
+        return x
+
+    with pytest.raises(SchemaError, match="its docstring has sections but no summary; put a first line"):
+        tool(only_args)
+
+    def none(x: int) -> int:
+        return x
+
+    with pytest.raises(SchemaError, match="add a docstring to the function"):
+        tool(none)

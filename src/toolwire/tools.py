@@ -138,6 +138,9 @@ class Tool:
         check_name(name)
         warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
         if not schema.description:
+            if (inspect.getdoc(func) or "").strip():  # a docstring of sections only (``Args:``...): no summary
+                raise SchemaError(f"Tool {name!r} has no description: its docstring has sections but no summary; "
+                                  "put a first line saying what the tool does, or pass description='...'.")
             raise SchemaError(
                 f"Tool {name!r} has no description: add a docstring to the function or pass "
                 "description=... so the model knows when to use it."
