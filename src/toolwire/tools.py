@@ -36,7 +36,8 @@ from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
 from toolwire._signature import docstring_summary, is_async_callable
-from toolwire._tool_checks import check_fields_taken, check_name, unbound_method_error, warn_provider_name
+from toolwire._tool_args import ToolArguments
+from toolwire._tool_checks import check_fields_taken, check_name, warn_provider_name
 from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
     _CURRENT_CALL,
@@ -52,11 +53,11 @@ from toolwire._tool_run import (
     own_cancellation,
     run_timed,
 )
-from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, ToolValidationError, UserError
-from toolwire.messages import ToolCall, ToolMessage, _copy_containers
-from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
+from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, UserError
+from toolwire.messages import ToolCall, ToolMessage
+from toolwire.parsing.arguments import JsonStringPlan
 from toolwire.results import error_text, result_to_content, truncate_content, valid_text
-from toolwire.schema import FunctionSchema, drop_defaulted_nulls, function_schema, model_schema
+from toolwire.schema import FunctionSchema, function_schema, model_schema
 
 __all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_content", "tool", "truncate_content"]
 
@@ -82,7 +83,7 @@ class ToolSpec:
     parameters: dict[str, Any]
 
 
-class Tool:
+class Tool(ToolArguments):
     """A callable tool: a function, its :class:`ToolSpec`, and how to run it.
 
     Build one with :func:`tool`, :meth:`Tool.from_function` or :meth:`Tool.from_schema` (the constructor takes a
@@ -314,87 +315,6 @@ class Tool:
         """Return ``func(*args, **kwargs)``: the underlying function called directly, without validation or timeout."""
         return self.func(*args, **kwargs)
 
-    # -- the shared steps of a call (no I/O) --------------------------------------------------------
-
-    def validate_args(self, args: Mapping[str, Any] | str | None) -> dict[str, Any]:
-        """Check ``args`` against the schema and return the keyword arguments for the function.
-
-        A single string is accepted for a tool with exactly one parameter. A ``null`` for a parameter
-        (or a field of a nested object) that has a default but does not accept None is dropped, so the
-        default applies.
-
-        Raises:
-            ToolValidationError: the message names each bad field, what was expected and what came.
-            UserError: the tool is a method (``self`` first) read from its class, not from an instance
-                (``Svc.m`` rather than ``Svc().m``): the message says to call it on an instance.
-        """
-        if self._method == "self" and "self" not in self.parameters.get("properties", ()):
-            raise unbound_method_error(self.name, self.func)
-        if args is None:
-            args = {}
-        elif type(args) is not dict and not isinstance(args, Mapping):  # (the type test skips the ABC check)
-            props = self.args
-            if isinstance(args, str) and len(props) == 1:
-                args = {next(iter(props)): args}
-            else:
-                raise ToolValidationError(
-                    f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
-                    f"arguments, got {type(args).__name__}.",
-                    self.name,
-                )
-        if self._null_plan is not None:
-            args = drop_defaulted_nulls(args, self._null_plan)
-        return self._validate(args)
-
-    def call_args(self, args: Any) -> dict[str, Any]:
-        """Check the ``args`` of a tool call (as a model sent them) and return the keyword arguments.
-
-        Unlike :meth:`validate_args`, a string is always read as the argument JSON text (with
-        :func:`toolwire.parsing.arguments.normalize_arguments`), never as the value of a lone parameter:
-        ``"[1, 2]"`` is an error, not the string ``"[1, 2]"``.
-
-        In a dict of arguments, a string value whose schema wants an object or an array (and not a
-        string) is decoded when it holds JSON of that kind, as ``normalize_arguments`` does for argument
-        text: providers that send arguments as an object (Anthropic's ``input``) sometimes JSON-encode a
-        nested one, ``{"addr": "{\"street\": \"Main\"}"}``
-        (:func:`toolwire.parsing.arguments.decode_json_strings`).
-
-        Raises:
-            ToolValidationError: the arguments are not a JSON object, or do not match the schema.
-            UserError: the tool is a method read from its class (see :meth:`validate_args`).
-        """
-        if type(args) is dict:
-            plan = self._json_plan
-            if plan is False:  # not at decoration time: most tools are made far more often than called
-                plan = self._json_plan = json_string_plan(self.parameters)
-            if isinstance(plan, dict):  # None: no parameter wants an object or array
-                args = decode_json_strings(args, plan)
-            for value in args.values():  # pydantic passes an Any (or dict[str, Any]) value on as it is: a tool
-                if type(value) in _CONTAINERS:  # changing it would rewrite the model's recorded call (review 31)
-                    args = _copy_containers(args)
-                    break
-        elif isinstance(args, str | bytes | bytearray):
-            from toolwire.errors import ToolCallParseError
-            from toolwire.parsing.arguments import normalize_arguments
-
-            try:
-                args = normalize_arguments(args, self.parameters)
-            except ToolCallParseError as exc:
-                raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {exc}", self.name) from None
-        return self.validate_args(args)
-
-    def _positional(self, kwargs: dict[str, Any]) -> list[Any]:
-        """The positional-only arguments, in order, taken out of ``kwargs``: one left out before one given gets
-        its default from the signature (``f(a=1, b=2, /)`` called with ``b`` alone is ``f(1, b)``)."""
-        names = self._positional_only
-        last = max((i for i, n in enumerate(names) if n in kwargs), default=-1)
-        if last < 0:
-            return []
-        if any(n not in kwargs for n in names[:last]):
-            parameters = inspect.signature(self.func).parameters
-            return [kwargs.pop(n) if n in kwargs else parameters[n].default for n in names[:last + 1]]
-        return [kwargs.pop(n) for n in names[:last + 1]]
-
     def _call(self, kwargs: dict[str, Any], stop: threading.Event | None = None) -> Any:
         """Call the function (on the thread that runs a sync tool, so inside its timeout).
 
@@ -596,17 +516,6 @@ class Tool:
                 _CURRENT_CALL.reset(token)
         return await self._arun(self._arguments(input), limit)
 
-    def _arguments(self, given: Any) -> dict[str, Any]:
-        """:meth:`validate_args` for :meth:`invoke` and :meth:`ainvoke` given arguments, whose error says how to pass
-        a tool call when ``given`` looks like one without its ``"type"`` (review 52)."""
-        try:
-            return self.validate_args(given)
-        except ToolValidationError as exc:
-            if (hinted := _untyped_call_hint(exc, given, self.parameters)) is None:
-                raise
-            raise hinted from exc.__cause__
-
-
 @overload
 def tool(func: Callable[..., Any], /) -> Tool: ...
 @overload
@@ -656,17 +565,3 @@ def tool(*args: Any, **kwargs: Any) -> Any:
         return Tool.from_function(func, **kwargs)
 
     return decorator
-
-
-def _untyped_call_hint(exc: ToolValidationError, given: Any,
-                       parameters: Mapping[str, Any]) -> ToolValidationError | None:
-    """``exc`` with a last sentence saying how to pass a tool call, when ``given`` has a call's keys (``name``,
-    ``args``, ``id``) but not ``"type": "tool_call"`` and so was read as the tool's arguments (review 52); else None
-    (also for a tool whose own parameters include ``name`` or ``args``: then they are its arguments)."""
-    if not (isinstance(given, Mapping) and "type" not in given and {"name", "args"} <= given.keys()
-            <= {"name", "args", "id"}):
-        return None
-    if {"name", "args"} & set(parameters.get("properties") or ()):
-        return None
-    return ToolValidationError(f"{exc} To pass a tool call rather than arguments, add \"type\": \"tool_call\" to "
-                               "it.", exc.tool_name, exc.tool_call_id)

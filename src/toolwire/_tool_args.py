@@ -1,0 +1,142 @@
+"""Checking a tool call's arguments: the steps :class:`~toolwire.tools.Tool` runs before it calls the function.
+
+Kept apart from :mod:`toolwire.tools` so that the module stays short; :class:`ToolArguments` is a mixin of
+:class:`~toolwire.tools.Tool` (no state of its own), and its methods are documented as ``Tool``'s.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolwire._tool_checks import unbound_method_error
+from toolwire.errors import ToolValidationError
+from toolwire.messages import _copy_containers
+from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
+from toolwire.schema import drop_defaulted_nulls
+
+__all__ = ["ToolArguments"]
+
+_CONTAINERS = (dict, list)
+
+
+class ToolArguments:
+    """How a :class:`~toolwire.tools.Tool` checks arguments (:meth:`validate_args`, :meth:`call_args`)."""
+
+    __slots__ = ()
+
+    # set by Tool.__init__ (its __slots__)
+    name: str
+    func: Callable[..., Any]
+    parameters: dict[str, Any]
+    _json_plan: JsonStringPlan | bool | None
+    _method: str | None
+    _null_plan: Any
+    _positional_only: tuple[str, ...]
+    _validate: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+    # -- the shared steps of a call (no I/O) --------------------------------------------------------
+
+    def validate_args(self, args: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        """Check ``args`` against the schema and return the keyword arguments for the function.
+
+        A single string is accepted for a tool with exactly one parameter. A ``null`` for a parameter
+        (or a field of a nested object) that has a default but does not accept None is dropped, so the
+        default applies.
+
+        Raises:
+            ToolValidationError: the message names each bad field, what was expected and what came.
+            UserError: the tool is a method (``self`` first) read from its class, not from an instance
+                (``Svc.m`` rather than ``Svc().m``): the message says to call it on an instance.
+        """
+        if self._method == "self" and "self" not in self.parameters.get("properties", ()):
+            raise unbound_method_error(self.name, self.func)
+        if args is None:
+            args = {}
+        elif type(args) is not dict and not isinstance(args, Mapping):  # (the type test skips the ABC check)
+            props = self.parameters.get("properties", {})
+            if isinstance(args, str) and len(props) == 1:
+                args = {next(iter(props)): args}
+            else:
+                raise ToolValidationError(
+                    f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
+                    f"arguments, got {type(args).__name__}.",
+                    self.name,
+                )
+        if self._null_plan is not None:
+            args = drop_defaulted_nulls(args, self._null_plan)
+        return self._validate(args)
+
+    def call_args(self, args: Any) -> dict[str, Any]:
+        """Check the ``args`` of a tool call (as a model sent them) and return the keyword arguments.
+
+        Unlike :meth:`validate_args`, a string is always read as the argument JSON text (with
+        :func:`toolwire.parsing.arguments.normalize_arguments`), never as the value of a lone parameter:
+        ``"[1, 2]"`` is an error, not the string ``"[1, 2]"``.
+
+        In a dict of arguments, a string value whose schema wants an object or an array (and not a
+        string) is decoded when it holds JSON of that kind, as ``normalize_arguments`` does for argument
+        text: providers that send arguments as an object (Anthropic's ``input``) sometimes JSON-encode a
+        nested one, ``{"addr": "{\"street\": \"Main\"}"}``
+        (:func:`toolwire.parsing.arguments.decode_json_strings`).
+
+        Raises:
+            ToolValidationError: the arguments are not a JSON object, or do not match the schema.
+            UserError: the tool is a method read from its class (see :meth:`validate_args`).
+        """
+        if type(args) is dict:
+            plan = self._json_plan
+            if plan is False:  # not at decoration time: most tools are made far more often than called
+                plan = self._json_plan = json_string_plan(self.parameters)
+            if isinstance(plan, dict):  # None: no parameter wants an object or array
+                args = decode_json_strings(args, plan)
+            for value in args.values():  # pydantic passes an Any (or dict[str, Any]) value on as it is: a tool
+                if type(value) in _CONTAINERS:  # changing it would rewrite the model's recorded call (review 31)
+                    args = _copy_containers(args)
+                    break
+        elif isinstance(args, str | bytes | bytearray):
+            from toolwire.errors import ToolCallParseError
+            from toolwire.parsing.arguments import normalize_arguments
+
+            try:
+                args = normalize_arguments(args, self.parameters)
+            except ToolCallParseError as exc:
+                raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {exc}", self.name) from None
+        return self.validate_args(args)
+
+    def _positional(self, kwargs: dict[str, Any]) -> list[Any]:
+        """The positional-only arguments, in order, taken out of ``kwargs``: one left out before one given gets
+        its default from the signature (``f(a=1, b=2, /)`` called with ``b`` alone is ``f(1, b)``)."""
+        names = self._positional_only
+        last = max((i for i, n in enumerate(names) if n in kwargs), default=-1)
+        if last < 0:
+            return []
+        if any(n not in kwargs for n in names[:last]):
+            parameters = inspect.signature(self.func).parameters
+            return [kwargs.pop(n) if n in kwargs else parameters[n].default for n in names[:last + 1]]
+        return [kwargs.pop(n) for n in names[:last + 1]]
+
+    def _arguments(self, given: Any) -> dict[str, Any]:
+        """:meth:`validate_args` for :meth:`invoke` and :meth:`ainvoke` given arguments, whose error says how to pass
+        a tool call when ``given`` looks like one without its ``"type"`` (review 52)."""
+        try:
+            return self.validate_args(given)
+        except ToolValidationError as exc:
+            if (hinted := _untyped_call_hint(exc, given, self.parameters)) is None:
+                raise
+            raise hinted from exc.__cause__
+
+
+def _untyped_call_hint(exc: ToolValidationError, given: Any,
+                       parameters: Mapping[str, Any]) -> ToolValidationError | None:
+    """``exc`` with a last sentence saying how to pass a tool call, when ``given`` has a call's keys (``name``,
+    ``args``, ``id``) but not ``"type": "tool_call"`` and so was read as the tool's arguments (review 52); else None
+    (also for a tool whose own parameters include ``name`` or ``args``: then they are its arguments)."""
+    if not (isinstance(given, Mapping) and "type" not in given and {"name", "args"} <= given.keys()
+            <= {"name", "args", "id"}):
+        return None
+    if {"name", "args"} & set(parameters.get("properties") or ()):
+        return None
+    return ToolValidationError(f"{exc} To pass a tool call rather than arguments, add \"type\": \"tool_call\" to "
+                               "it.", exc.tool_name, exc.tool_call_id)
