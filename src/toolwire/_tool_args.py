@@ -10,9 +10,9 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolwire._call_records import _copy_containers
 from toolwire._tool_checks import unbound_method_error
 from toolwire.errors import ToolValidationError
-from toolwire.messages import _copy_containers
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
 from toolwire.schema import drop_defaulted_nulls
 

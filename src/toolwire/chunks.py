@@ -13,6 +13,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
+from toolwire._call_records import _id_text
 from toolwire.messages import (
     AIMessage,
     Content,
@@ -20,7 +21,6 @@ from toolwire.messages import (
     ToolCall,
     ToolCallChunk,
     Usage,
-    _id_text,
     content_text,
     new_tool_call_id,
 )

@@ -37,6 +37,7 @@ import contextlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from toolwire._call_records import _checked_call, _checked_invalid
 from toolwire._concurrency import run_coroutine_sync
 from toolwire._error_state import exclusive, mark
 from toolwire._printing import printed, safe_text
@@ -48,8 +49,6 @@ from toolwire.messages import (
     InvalidToolCall,
     ToolCall,
     ToolMessage,
-    _checked_call,
-    _checked_invalid,
     invalid_tool_call,
     new_tool_call_id,
 )

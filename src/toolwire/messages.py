@@ -22,15 +22,24 @@ any value as content and makes it text as a tool's result is written (a number, 
 
 from __future__ import annotations
 
-import contextlib
-import itertools
-import os
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Literal, NotRequired, TypedDict
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Literal
 
 from pydantic_core import to_jsonable_python
 
-from toolwire._printing import json_text, printed, safe_text
+from toolwire._call_records import (
+    InvalidToolCall,
+    ToolCall,
+    ToolCallChunk,
+    Usage,
+    _checked_call,
+    _checked_invalid,
+    _copy_containers,
+    invalid_tool_call,
+    new_tool_call_id,
+    tool_call,
+)
+from toolwire._printing import safe_text
 from toolwire.results import (
     json_fallback,
     json_ready,
@@ -63,172 +72,8 @@ __all__ = [
 Content = str | list[Any]
 
 
-class ToolCall(TypedDict):
-    """A request from the model to run one tool: ``{"name", "args", "id", "type": "tool_call"}``.
-
-    ``args`` is the parsed argument object (a dict); ``id`` pairs the call with its
-    :class:`ToolMessage` (``tool_call_id``).
-    """
-
-    name: str
-    args: dict[str, Any]
-    id: str | None
-    type: Literal["tool_call"]
-
-
-class InvalidToolCall(TypedDict):
-    """A tool call the model sent that could not be parsed or resolved.
-
-    ``name`` is the tool name as sent (None when missing), ``args`` keeps the raw argument text exactly as the
-    model sent it, ``id`` the call's id (generated when the model sent none), ``error`` says what was wrong.
-    The executor still answers it with one ``status="error"`` :class:`ToolMessage`.
-    """
-
-    name: str | None
-    args: str | None
-    id: str | None
-    error: str | None
-    type: Literal["invalid_tool_call"]
-
-
-class ToolCallChunk(TypedDict):
-    """A streamed piece of a tool call: ``args`` is a fragment of the argument JSON text.
-
-    Pieces with the same ``index`` (or, without an index, the same ``id``) belong to one call; ``name`` and
-    ``id`` usually come with a call's first piece only (None on the others).
-    """
-
-    name: str | None
-    args: str | None
-    id: str | None
-    index: int | None
-    type: Literal["tool_call_chunk"]
-
-
-class Usage(TypedDict):
-    """Token counts of one model call (tokens, not characters); the field names are LangChain's ``UsageMetadata``.
-
-    Attributes:
-        input_tokens: the prompt's tokens, cached ones included (each provider's figure made to include them:
-            OpenAI's ``prompt_tokens``, Anthropic's ``input_tokens`` plus its cache reads and writes).
-        output_tokens: the tokens generated, as the provider counts them.
-        total_tokens: ``input_tokens + output_tokens``.
-        cached_tokens: of ``input_tokens``, those read from a cache instead of processed (OpenAI's
-            ``cached_tokens``, Anthropic's ``cache_read_input_tokens``, the embedded model's reused KV cache);
-            absent when the provider does not say.
-    """
-
-    input_tokens: int
-    output_tokens: int
-    total_tokens: int
-    cached_tokens: NotRequired[int]
-
-
-_ids = itertools.count(1)
-_id_prefix = os.urandom(4).hex()
-
-
-def new_tool_call_id() -> str:
-    """Return a new tool-call id, unique within this process (``"call_<8 hex><n>"``: a random prefix made once
-    per process, then a counter)."""
-    return f"call_{_id_prefix}{next(_ids)}"
-
-
-def tool_call(name: str, args: dict[str, Any] | None = None, id: str | None = None) -> ToolCall:
-    """Return a new :class:`ToolCall` dict calling the tool ``name`` with the arguments ``args`` (None gives
-    ``{}``); a missing ``id`` (None or ``""``) is generated with :func:`new_tool_call_id`."""
-    return {"name": name, "args": args if args is not None else {}, "id": id or new_tool_call_id(),
-            "type": "tool_call"}
-
-
-def invalid_tool_call(
-    name: str | None, args: str | None, id: str | None = None, error: str | None = None
-) -> InvalidToolCall:
-    """Return a new :class:`InvalidToolCall` dict: ``name`` and ``args`` (the raw argument text) as the model sent
-    them, each possibly None, and ``error`` saying why the call is unusable; a missing ``id`` (None or ``""``) is
-    generated."""
-    return {"name": name, "args": args, "id": id or new_tool_call_id(), "error": error,
-            "type": "invalid_tool_call"}
-
-
-def _id_text(value: Any) -> str | None:
-    """A call id as text: None and ``""`` give None (a new id is then made: ids are never empty,
-    docs/architecture.md), a string is kept, anything else (a number, as some servers send) becomes
-    ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call and its answer still match.
-
-    Returns: the id's text, or None: no id, or one whose ``str()`` fails (a new id is made then too). Never raises.
-    """
-    if isinstance(value, str):
-        return value or None
-    return None if value is None else printed(value, str)
-
-
-def _checked_call(call: Any) -> ToolCall:
-    """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string (made
-    when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments given as text (JSON, or
-    what :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
-    get an object; arguments that cannot be read that way stay as they are, and running the call answers
-    them with the tool's "Invalid arguments" error, as for any other form of bad arguments.
-
-    Raises:
-        UserError: ``call`` is not a dict with a string ``name``.
-    """
-    if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-        from toolwire.errors import UserError
-
-        raise UserError("Each tool call must be a dict {'name': str, 'args': dict, 'id': str}; "
-                        f"got {safe_text(call):.80}.")
-    args = call.get("args")
-    call_id = call.get("id")
-    if args is not None and not isinstance(args, dict):
-        if isinstance(args, Mapping):
-            args = dict(args)
-        elif isinstance(args, str | bytes | bytearray):
-            from toolwire.errors import ToolCallParseError
-            from toolwire.parsing.arguments import normalize_arguments
-
-            with contextlib.suppress(ToolCallParseError):  # the call's run then gives the tool's error
-                args = normalize_arguments(args)
-        out = tool_call(call["name"], {}, _id_text(call_id))
-        out["args"] = args  # type: ignore[typeddict-item]
-        return out
-    if "type" not in call or not isinstance(call_id, str) or not call_id or args is None:
-        # a missing or empty id is made; a number (some servers) is kept as its text
-        return tool_call(call["name"], args or {}, _id_text(call_id))
-    return _copy_containers(call)  # type: ignore[no-any-return]
-
-
-def _checked_invalid(bad: Any) -> InvalidToolCall:
-    """A copy of an invalid tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string
-    (made when missing or empty, a number as its text), ``name``, ``args`` and ``error`` strings or None (other
-    values as text).
-
-    Raises:
-        UserError: ``bad`` is not a dict.
-    """
-    if not isinstance(bad, dict):
-        from toolwire.errors import UserError
-
-        raise UserError("Each invalid tool call must be a dict {'name', 'args', 'id', 'error'}; "
-                        f"got {safe_text(bad):.80}.")
-    out = _copy_containers(bad)
-    call_id = _id_text(bad.get("id"))
-    out["id"] = new_tool_call_id() if call_id is None else call_id
-    for key in ("name", "args", "error"):
-        value = bad.get(key)
-        if value is not None and not isinstance(value, str):
-            out[key] = json_text(value) if key == "args" else safe_text(value, str)
-        else:
-            out[key] = value
-    out["type"] = "invalid_tool_call"
-    return out  # type: ignore[no-any-return]
-
-
 _set = object.__setattr__
 _MISSING: Any = object()
-
-
-_JSON_CONTAINERS = (dict, list)
 
 
 def _is_default(value: Any, default: Any) -> bool:
@@ -297,17 +142,6 @@ def _result_content(value: Any) -> Content:
         return result_to_content(value)
     except ToolExecutionError:
         return str(value)
-
-
-def _copy_containers(value: Any) -> Any:
-    """Copy nested plain dicts and lists (the JSON containers); every other value, tuples and dict or
-    list subclasses included, is shared as it is."""
-    kind = type(value)
-    if kind is dict:
-        return {k: _copy_containers(v) if type(v) in _JSON_CONTAINERS else v for k, v in value.items()}
-    if kind is list:
-        return [_copy_containers(v) if type(v) in _JSON_CONTAINERS else v for v in value]
-    return value
 
 
 def content_text(content: Content, other: Callable[[Any], str] | None = None) -> str:

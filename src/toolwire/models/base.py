@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 import typing_extensions
 from pydantic import BaseModel
 
+from toolwire._call_records import _copy_containers
 from toolwire._concurrency import thread_pool
 from toolwire._tool_checks import check_name
 from toolwire.errors import SchemaError, UserError
@@ -33,7 +34,6 @@ from toolwire.messages import (
     AIMessage,
     AIMessageChunk,
     BaseMessage,
-    _copy_containers,
     coerce_messages,
     merge_chunks,
 )

@@ -13,8 +13,9 @@ import logging
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
+from toolwire._call_records import _id_text
 from toolwire.errors import SchemaError, UserError
-from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage, _id_text
+from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
 from toolwire.parsing.arguments import tool_call_from_native
 
 __all__ = [
