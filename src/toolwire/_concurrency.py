@@ -197,16 +197,58 @@ def _task_text(task: asyncio.Task[Any]) -> str:
     return f"{task.get_name()} ({func})"
 
 
-def _run_loop(coro: Coroutine[Any, Any, T]) -> T:
+class _Main:
+    """The task :func:`_run_loop` runs, and what it leaves on its cancellation: the executor puts the answers of
+    the calls that finished on the ``CancelledError`` (``tool_messages``), which a Ctrl-C hands on (review 58)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.task: asyncio.Task[Any] | None = None
+        self.answers: Any = None
+        self.ready = threading.Event()
+
+    async def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        try:
+            return await coro
+        except asyncio.CancelledError as exc:
+            self.answers = getattr(exc, "tool_messages", None)
+            raise
+
+    def keep(self, interrupt: BaseException) -> None:
+        """Put the answers kept at the cancellation on ``interrupt`` as ``tool_messages`` (an Agent adds them to
+        the conversation on the error, so a resumed run does not run those calls again)."""
+        from toolwire._error_state import mark
+
+        if isinstance(self.answers, list) and self.answers and "tool_messages" not in vars(interrupt):
+            with contextlib.suppress(AttributeError, TypeError):
+                interrupt.tool_messages = self.answers  # type: ignore[attr-defined]
+                mark(interrupt)
+
+
+def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
     """``asyncio.run(coro)``, but a task given up with :func:`abandon` cannot hold up the loop's end, nor can work
     a tool left on the loop's default executor (``asyncio.to_thread`` in an async tool stopped at its timeout:
     the loop's end does not wait for that thread, which finishes on its own); and the thread's current event
     loop is left as it was (``asyncio.run`` sets it to None, which broke a thread that had set its own, review
-    34), as the coroutine only needs the running loop."""
+    34), as the coroutine only needs the running loop.
+
+    On Ctrl-C (``KeyboardInterrupt`` out of the loop) the coroutine's task is cancelled and waited for, at most
+    :data:`toolwire._tool_run.CANCEL_GRACE` seconds, as ``asyncio.run`` does, and the answers it kept are put on
+    the ``KeyboardInterrupt`` (:meth:`_Main.keep`) before it propagates.
+    """
+    main = main or _Main()
     loop = asyncio.new_event_loop()
     try:
-        return loop.run_until_complete(coro)
+        main.loop, main.task = loop, loop.create_task(main.run(coro))
+        main.ready.set()
+        try:
+            return loop.run_until_complete(main.task)
+        except KeyboardInterrupt as interrupt:
+            _wind_down(loop, main.task)
+            main.keep(interrupt)
+            raise
     finally:
+        main.ready.set()
         try:
             _finish_tasks(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
@@ -214,27 +256,52 @@ def _run_loop(coro: Coroutine[Any, Any, T]) -> T:
             loop.close()  # (shuts the default executor down without waiting for its threads)
 
 
+def _wind_down(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> None:
+    """Cancel ``task`` and run ``loop`` until it ends, at most ``CANCEL_GRACE`` seconds."""
+    from toolwire._tool_run import CANCEL_GRACE
+
+    if not task.done():
+        task.cancel()
+        loop.run_until_complete(asyncio.wait([task], timeout=CANCEL_GRACE))
+
+
 def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` to completion from sync code and return its result (exceptions propagate).
 
     The coroutine sees the caller's context variables (``current_tool_call()``, a request id) also
-    when it has to run on a worker thread because a loop already runs here (Jupyter).
+    when it has to run on a worker thread because a loop already runs here (Jupyter). A Ctrl-C cancels the
+    coroutine (on the worker thread's loop too) and carries the tool answers it kept (:func:`_run_loop`).
     """
     if not _loop_running():
         return _run_loop(coro)
     depth = _depth()
     context = contextvars.copy_context()
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
+    main = _Main()
 
     def run() -> None:
         _local.depth = depth  # the caller waits on this thread: it takes the caller's place
         try:
-            future.set_result(context.run(_run_loop, coro))
+            future.set_result(context.run(_run_loop, coro, main))
         except BaseException as exc:  # handed to the waiting caller
             future.set_exception(exc)
 
     threading.Thread(target=run, name="toolwire-loop", daemon=True).start()
-    return future.result()
+    try:
+        return future.result()
+    except KeyboardInterrupt as interrupt:
+        if future.done():  # (the worker's own)
+            raise
+        from toolwire._tool_run import CANCEL_GRACE
+
+        main.ready.wait(CANCEL_GRACE)
+        if main.loop is not None and main.task is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                main.loop.call_soon_threadsafe(main.task.cancel)
+        with contextlib.suppress(BaseException):
+            future.exception(timeout=CANCEL_GRACE)
+        main.keep(interrupt)
+        raise
 
 
 def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any]) -> concurrent.futures.Future[T]:

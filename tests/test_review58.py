@@ -1,0 +1,74 @@
+"""Review 58 (a fresh user trying interop, MCP, streaming and async): Ctrl-C in a sync run keeps the answers of
+the calls that finished, so resuming does not run them again."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+
+import pytest
+
+from toolwire import Agent, AIMessage, tool
+from toolwire.messages import tool_call
+from toolwire.testing import ScriptedChatModel
+
+
+def _agent(charged: list[int], started: threading.Event) -> Agent:
+    @tool
+    def charge_card(amount: int) -> str:
+        """Charge the customer's card (a side effect)."""
+        charged.append(amount)
+        started.set()
+        return f"charged {amount}"
+
+    @tool
+    async def slow_report(x: int) -> str:
+        """A slow report."""
+        await asyncio.sleep(30)
+        return "report"
+
+    calls = [tool_call("charge_card", {"amount": 10}, "c1"), tool_call("slow_report", {"x": 1}, "c2")]
+    return Agent(ScriptedChatModel([AIMessage("", tool_calls=calls), "done"]), [charge_card, slow_report])
+
+
+def _interrupt_when(started: threading.Event) -> None:
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def fire() -> None:
+        if started.wait(10):
+            threading.Event().wait(0.2)  # the main thread is back waiting on the slow call
+            signal.pthread_kill(main, signal.SIGINT)
+
+    threading.Thread(target=fire, daemon=True).start()
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread")
+@pytest.mark.parametrize("inside_a_loop", [False, True])
+def test_ctrl_c_during_a_tool_round_keeps_the_finished_answers_on_the_error(inside_a_loop: bool) -> None:
+    charged: list[int] = []
+    started = threading.Event()
+    agent = _agent(charged, started)
+    _interrupt_when(started)
+
+    async def in_a_loop() -> None:  # a loop already runs here (Jupyter): the run goes to a worker thread
+        agent.invoke("pay")
+
+    with pytest.raises(KeyboardInterrupt) as caught:
+        if inside_a_loop:
+            loop = asyncio.new_event_loop()  # (asyncio.run would turn the signal into a cancellation)
+            try:
+                loop.run_until_complete(in_a_loop())
+            finally:
+                loop.close()
+        else:
+            agent.invoke("pay")
+    messages = caught.value.messages  # type: ignore[attr-defined]
+    assert [(m.type, getattr(m, "tool_call_id", None)) for m in messages] == [
+        ("human", None), ("ai", None), ("tool", "c1")]
+    assert messages[-1].content == "charged 10" and charged == [10]
+    # resuming runs only the call left unanswered
+    fast = tool(lambda x: "report", name="slow_report", description="The report, fast now.")
+    resumed = Agent(ScriptedChatModel(["done"]), [agent.executor.tools["charge_card"], fast])
+    assert resumed.invoke(messages).output == "done" and charged == [10]
