@@ -392,3 +392,35 @@ def test_cleanup_of_failed_http_server_fixture_helper():
     # start_http reports a server that cannot start instead of waiting forever
     with pytest.raises(RuntimeError, match="did not start"):
         start_http([sys.executable, "-c", "import sys; sys.exit(2)"], free_port())
+
+
+def test_cancelling_an_in_process_http_server_frees_its_port_and_serving_again_works():
+    """Review 58: ``serve_async(transport="http")`` cancelled inside uvicorn's main loop never shut down, so clients
+    still reached the tools and serving again on the port failed with "port in use"."""
+    from toolwire import tool
+    from toolwire.mcp import serve_async
+
+    @tool
+    def double(n: int) -> int:
+        """Double a number."""
+        return 2 * n
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def served_once() -> None:
+        task = asyncio.create_task(serve_async([double], transport="http", port=port))
+        async with connect(url, connect_timeout=20) as client:
+            assert (await client[0].ainvoke({"n": 3}))[0] == "6"
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    async def run() -> None:
+        await served_once()
+        with pytest.raises(UserError, match="Could not connect"):
+            async with connect(url, connect_timeout=2):
+                pass
+        await served_once()  # the same port again
+
+    asyncio.run(run())

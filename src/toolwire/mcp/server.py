@@ -41,6 +41,9 @@ from toolwire.tools import Tool
 __all__ = ["build_server", "message_to_result", "serve", "serve_async"]
 
 Transport = Literal["stdio", "http"]
+SHUTDOWN_SECONDS = 5.0
+"""The longest a cancelled HTTP server waits for its open connections to close before it lets them go."""
+
 _DATA_URL = re.compile(r"^data:(?P<mime>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)$", re.S)
 
 
@@ -299,11 +302,18 @@ async def serve_async(
 
     app = _http_app(server, host, path)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
+    http = uvicorn.Server(config)
     try:
-        await uvicorn.Server(config).serve()
+        await http.serve()
     except SystemExit as exc:  # uvicorn exits the process when it cannot bind: the caller's program lives on
         raise UserError(f"Cannot serve MCP on {host}:{port}: the port is in use or cannot be bound here; pick "
                         "another port.") from exc
+    except asyncio.CancelledError:  # cancelled inside uvicorn's main loop, its shutdown never runs: run it, so the
+        http.should_exit = True  # port is free and no client reaches the tools once the task ends (review 58)
+        if http.started:
+            with contextlib.suppress(Exception, asyncio.TimeoutError):
+                await asyncio.wait_for(http.shutdown(), SHUTDOWN_SECONDS)
+        raise
 
 
 def serve(tools: Sequence[Any], **options: Any) -> None:
