@@ -535,12 +535,12 @@ def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
     if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
         return (f"Error: tool '{tool_name}' ran, but its result could not be sent back ({exc}). Do not call it "
                 "again for the same action: whatever it does has been done.")
+    if isinstance(exc, ToolExecutionError) and str(exc).startswith("Error:"):
+        return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)
     if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
         isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
     ):
         return f"Error: {exc}"
-    if isinstance(exc, ToolExecutionError) and str(exc).startswith("Error:"):
-        return str(exc)  # already written for the model (an MCP server's error text, for one)
     if isinstance(exc, ToolExecutionError):
         return f"Error: tool '{tool_name}' failed: {exc}"
     more = ""

@@ -428,3 +428,25 @@ def test_a_langchain_tool_with_a_draft07_dict_schema_is_validated_in_draft07():
     assert wrapped.invoke({"pair": [1, "a"]})[0] == "[1, 'a']"
     bad = wrapped.invoke({"name": "p", "args": {"pair": ["x", 1]}, "id": "1", "type": "tool_call"})
     assert bad.status == "error" and "'x' is not of type 'integer'" in bad.content
+
+
+def test_review58_a_one_parameter_tool_takes_a_bare_string_and_error_text_is_not_prefixed_twice():
+    from toolwire import tool
+    from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
+
+    @tool
+    def get_weather(city: str) -> str:
+        """Weather of a city."""
+        return f"sunny in {city}"
+
+    @tool
+    def boom(x: int) -> str:
+        """Raises."""
+        raise ValueError("bad")
+
+    lc = to_langchain_tool(get_weather)
+    assert lc.invoke("Paris") == lc.invoke({"city": "Paris"}) == "sunny in Paris"  # as LangChain's own @tool
+    assert asyncio.run(lc.ainvoke("Oslo")) == "sunny in Oslo"
+    call = {"name": "boom", "args": {"x": 1}, "id": "c1", "type": "tool_call"}
+    assert from_langchain_tool(to_langchain_tool(boom)).invoke(call).content == boom.invoke(call).content == (
+        "Error: tool 'boom' raised ValueError: bad")

@@ -208,7 +208,8 @@ def to_langchain_tool(tool: Any) -> Any:
 
     Returns:
         A ``langchain_core.tools.StructuredTool`` with the same name, description and JSON Schema
-        (``args_schema`` is the schema dict; an argument named ``config`` or ``run_manager``, which
+        (``args_schema`` is the schema dict; a tool of one parameter also takes its value as a bare string, as
+        LangChain's own ``@tool`` does; an argument named ``config`` or ``run_manager``, which
         LangChain keeps for itself, is offered as ``config_`` / ``run_manager_``), ``return_direct`` and
         ``response_format``. Calls go
         through toolwire (validation, timeout); when the toolwire tool handles errors
@@ -321,10 +322,18 @@ def _structured_tool_class() -> type:
         class ToolwireStructuredTool(StructuredTool):
             """A toolwire tool as a LangChain StructuredTool (see :func:`to_langchain_tool`)."""
 
+            def _single(self, tool_input: Any) -> Any:
+                """A string given to a tool of one parameter is that parameter's value, as for LangChain's own
+                ``@tool`` (its JSON Schema ``args_schema`` refuses strings; legacy text agents send them)."""
+                props = self.args_schema.get("properties") if isinstance(self.args_schema, dict) else None
+                if isinstance(tool_input, str) and isinstance(props, dict) and len(props) == 1:
+                    return {next(iter(props)): tool_input}
+                return tool_input
+
             def run(self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any) -> Any:
                 token = _LC_CALL_ID.set(tool_call_id)
                 try:
-                    return super().run(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+                    return super().run(self._single(tool_input), *args, tool_call_id=tool_call_id, **kwargs)
                 finally:
                     _LC_CALL_ID.reset(token)
 
@@ -332,7 +341,7 @@ def _structured_tool_class() -> type:
                            **kwargs: Any) -> Any:
                 token = _LC_CALL_ID.set(tool_call_id)
                 try:
-                    return await super().arun(tool_input, *args, tool_call_id=tool_call_id, **kwargs)
+                    return await super().arun(self._single(tool_input), *args, tool_call_id=tool_call_id, **kwargs)
                 finally:
                     _LC_CALL_ID.reset(token)
 
