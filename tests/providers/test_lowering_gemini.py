@@ -321,3 +321,20 @@ def test_a_nameless_call_names_the_bound_tools_or_none_of_them():
     assert bad["error"] == "The tool call has no name; call one of the available tools: get_weather."
     (bad,) = parse_response(reply).invalid_tool_calls
     assert "available tools" not in bad["error"] and bad["error"].startswith("The tool call has no name;")
+
+
+def test_review58_a_url_block_without_a_mime_type_takes_the_one_its_path_names():
+    from toolwire.models.lowering._gemini_parts import user_parts
+
+    def sent(block: dict[str, Any]) -> Any:
+        return user_parts([block])[0]["file_data"].get("mime_type")
+
+    assert sent({"type": "image", "url": "https://example.org/cat.jpg?size=2"}) == "image/jpeg"
+    assert sent({"type": "image", "url": "https://example.org/a.webp"}) == "image/webp"
+    assert sent({"type": "image", "url": "https://example.org/doc.pdf"}) == "application/pdf"
+    assert sent({"type": "image", "url": "https://example.org/render"}) == "image/png"  # nothing to go by
+    assert sent({"type": "image", "url": "https://example.org/page.html"}) == "image/png"  # not a media type
+    assert sent({"type": "image", "url": "https://example.org/a.jpg", "mime_type": "image/gif"}) == "image/gif"
+    assert sent({"type": "image", "source": {"type": "url", "url": "https://example.org/x.jpeg"}}) == "image/jpeg"
+    assert sent({"type": "document", "source": {"type": "url", "url": "https://example.org/y"}}) == "application/pdf"
+    assert sent({"type": "audio", "url": "https://example.org/s.mp3"}) == "audio/mpeg"

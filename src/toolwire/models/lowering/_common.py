@@ -77,8 +77,9 @@ def _image(block: dict[str, Any]) -> ImageBlock | None:
         data = block.get("base64") or block.get("data")
         if isinstance(data, str):
             return ImageBlock(type="image", data=data, mime_type=block.get("mime_type") or "image/png")
-        if isinstance(block.get("url"), str):
-            return ImageBlock(type="image", url=block["url"])
+        if isinstance(block.get("url"), str):  # a mime_type given is kept: Gemini sends it with the URL
+            mime = block.get("mime_type")
+            return ImageBlock(type="image", url=block["url"], **({"mime_type": mime} if isinstance(mime, str) else {}))
     return None
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import base64
 import binascii
 import copy
+import mimetypes
+import urllib.parse
 from typing import Any
 
 from toolwire.errors import UserError
@@ -106,6 +108,19 @@ def _linked(url: str, mime: Any) -> dict[str, Any]:
     return {"file_data": {"file_uri": url, **({"mime_type": mime} if isinstance(mime, str) and mime else {})}}
 
 
+def _url_mime(url: str, kind: Any, fallback: str | None) -> str | None:
+    """The media type of a block given by URL with none of its own: guessed from the URL's path (``cat.jpg``
+    -> ``image/jpeg``, ``doc.pdf`` -> ``application/pdf``, review 58) when it is a media type Gemini reads
+    files of (image, audio, video, PDF), else ``fallback`` (a ``kind`` of ``file`` or ``document`` takes any)."""
+    if url.startswith("data:"):
+        return fallback
+    guessed = mimetypes.guess_type(urllib.parse.urlsplit(url).path)[0]
+    if guessed and (kind in ("document", "file") or guessed.split("/")[0] in ("image", "audio", "video")
+                    or guessed == "application/pdf"):
+        return guessed
+    return fallback
+
+
 def _block_part(block: dict[str, Any]) -> dict[str, Any]:
     """One content block (not text) as a Gemini part; UserError naming the block when none fits."""
     kind = block.get("type")
@@ -115,7 +130,8 @@ def _block_part(block: dict[str, Any]) -> dict[str, Any]:
         if source.get("type") == "base64":
             return _inline(block, source.get("data"), mime)
         if source.get("type") == "url" and isinstance(source.get("url"), str):
-            return _linked(source["url"], mime or ("image/png" if kind == "image" else "application/pdf"))
+            url = source["url"]
+            return _linked(url, mime or _url_mime(url, kind, "image/png" if kind == "image" else "application/pdf"))
         raise UserError(f"Gemini cannot take a {kind!r} block whose source is of type {source.get('type')!r}: "
                         "send base64 data or a URL.")
     if kind in ("image", "file", "audio", "video"):  # neutral {"base64"|"data", "mime_type"} or {"url"}
@@ -124,7 +140,8 @@ def _block_part(block: dict[str, Any]) -> dict[str, Any]:
         if data is not None:
             return _inline(block, data, mime)
         if isinstance(block.get("url"), str):
-            return _linked(block["url"], mime)
+            url = block["url"]
+            return _linked(url, block.get("mime_type") or _url_mime(url, kind, mime))
         file = block.get("file")
         if kind == "file" and isinstance(file, dict) and isinstance(file.get("file_data"), str):  # OpenAI form
             return _linked(file["file_data"], None)
