@@ -28,6 +28,7 @@ EXPECTED = [
     "ToolExecutionError",
     "ToolExecutor",
     "ToolMessage",
+    "ToolResultError",
     "ToolSpec",
     "ToolTimeoutError",
     "ToolValidationError",

@@ -56,7 +56,7 @@ def test_circular_result_still_gives_the_json_error() -> None:
     try:
         result_to_content(loop)
     except Exception as exc:  # the one error a model can act on, not a RecursionError
-        assert type(exc).__name__ == "ToolExecutionError"
+        assert type(exc).__name__ == "ToolResultError"  # (a ToolExecutionError whose text says the tool ran)
     else:
         raise AssertionError("a circular result must fail")
 
