@@ -72,3 +72,58 @@ def test_ctrl_c_during_a_tool_round_keeps_the_finished_answers_on_the_error(insi
     fast = tool(lambda x: "report", name="slow_report", description="The report, fast now.")
     resumed = Agent(ScriptedChatModel(["done"]), [agent.executor.tools["charge_card"], fast])
     assert resumed.invoke(messages).output == "done" and charged == [10]
+
+
+def _counted() -> tuple[list[str], list]:
+    ran: list[str] = []
+
+    @tool
+    def first(x: int) -> str:
+        """First."""
+        ran.append("first")
+        return "one"
+
+    @tool
+    def second(x: int) -> str:
+        """Second."""
+        ran.append("second")
+        return "two"
+
+    return ran, [first, second]
+
+
+def _two_calls() -> AIMessage:
+    return AIMessage("", tool_calls=[tool_call("first", {"x": 1}, "c1"), tool_call("second", {"x": 2}, "c2")])
+
+
+def test_breaking_out_of_a_stream_keeps_every_answer_of_the_round_on_stream_messages() -> None:
+    ran, tools = _counted()
+    model = ScriptedChatModel([_two_calls(), "never asked"])
+    stream = Agent(model, tools).stream("go")
+    assert stream.messages == []  # nothing runs before the first event is asked for
+    for event in stream:
+        if event.type == "tool_result":
+            break  # after the first result: the second was answered too, in the same round
+    assert [(m.type, getattr(m, "tool_call_id", None)) for m in stream.messages] == [
+        ("human", None), ("ai", None), ("tool", "c1"), ("tool", "c2")]
+    assert ran == ["first", "second"] and len(model.requests) == 1  # stopped: no second model call
+    stream.close()
+    resumed = Agent(ScriptedChatModel(["done"]), tools).invoke(stream.messages)
+    assert resumed.output == "done" and ran == ["first", "second"]  # nothing ran again
+
+
+def test_breaking_out_of_an_async_stream_keeps_the_conversation_too() -> None:
+    ran, tools = _counted()
+    model = ScriptedChatModel([_two_calls(), "never asked"])
+
+    async def run() -> list:
+        stream = Agent(model, tools).astream("go")
+        async for event in stream:
+            if event.type == "tool_result":
+                break
+        await stream.aclose()
+        return stream.messages
+
+    messages = asyncio.run(run())
+    assert [m.type for m in messages] == ["human", "ai", "tool", "tool"] and ran == ["first", "second"]
+    assert len(model.requests) == 1

@@ -66,6 +66,7 @@ from toolwire._agent_checks import (
     unique_call_ids,
     unique_ids_in_turns,
 )
+from toolwire._agent_stream import AgentStream, AsyncAgentStream
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
@@ -394,14 +395,14 @@ class Agent:
                 tool = self.executor.tools.get(call["name"])
                 if tool is not None and tool.return_direct and direct is None:
                     direct = result
+        messages.extend(ordered)  # all of them before the first event: a caller that stops there keeps them
         for result in ordered:
-            messages.append(result)
             yield ("event", AgentEvent("tool_result", result, step))
         return direct
 
     # -- drivers --------------------------------------------------------------------------------------
 
-    def stream(self, input: Any) -> Iterator[AgentEvent]:
+    def stream(self, input: Any) -> AgentStream:
         """Run the loop and yield its :class:`AgentEvent` objects; the last is ``"final"``.
 
         Events come in loop order: each model reply as it arrives; then every call of that reply
@@ -413,6 +414,11 @@ class Agent:
             input: a question (string), or a list of messages to continue; calls its last AIMessage left
                 unanswered are run first (their events have ``step=0``).
 
+        Returns:
+            An :class:`~toolwire._agent_stream.AgentStream`: an iterator of the events whose ``messages`` is the
+            conversation so far, so a caller that stops early (``break``) keeps the work done and can resume it
+            with ``invoke(stream.messages)``.
+
         Raises:
             UserError: ``input`` cannot be read as messages (raised at the first ``next``).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
@@ -420,7 +426,12 @@ class Agent:
                 as on any other exception from a model call or from the executor, and on a ``KeyboardInterrupt``
                 (Ctrl-C) that stops one.
         """
-        messages = self._start(input)
+        messages: list[BaseMessage] = []
+        return AgentStream(self._events(input, messages), messages)
+
+    def _events(self, input: Any, messages: list[BaseMessage]) -> Iterator[AgentEvent]:
+        """:meth:`stream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it."""
+        messages.extend(self._start(input))
         flow = self._flow(messages)
         value: Any = None
         while True:
@@ -447,14 +458,16 @@ class Agent:
                     raise
                 raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
 
-    async def astream(self, input: Any) -> AsyncIterator[AgentEvent]:
+    def astream(self, input: Any) -> AsyncAgentStream:
         """Async :meth:`stream`: the same loop, awaiting the model's ``ainvoke`` and the executor's ``acall``.
 
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
 
-        Yields:
-            :class:`AgentEvent` objects, as :meth:`stream` does (the last one ``"final"``).
+        Returns:
+            An :class:`~toolwire._agent_stream.AsyncAgentStream`: an async iterator of :class:`AgentEvent`
+            objects, as :meth:`stream` yields them (the last one ``"final"``), whose ``messages`` is the
+            conversation so far.
 
         Raises:
             UserError, MaxStepsExceeded, ProviderError: as :meth:`stream`; a failure carries ``exc.messages`` in the
@@ -462,7 +475,12 @@ class Agent:
                 (``asyncio.wait_for`` raises ``TimeoutError`` from it, so the conversation is on that error's
                 ``__cause__.messages``).
         """
-        messages = self._start(input)
+        messages: list[BaseMessage] = []
+        return AsyncAgentStream(self._aevents(input, messages), messages)
+
+    async def _aevents(self, input: Any, messages: list[BaseMessage]) -> AsyncIterator[AgentEvent]:
+        """:meth:`astream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it."""
+        messages.extend(self._start(input))
         flow = self._flow(messages)
         value: Any = None
         while True:
