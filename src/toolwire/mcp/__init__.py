@@ -13,17 +13,8 @@ Importing this package does not import the SDK; using it without the SDK raises
 
 from __future__ import annotations
 
-from toolwire.mcp.client import (
-    HttpServer,
-    MCPClient,
-    MCPToolList,
-    StdioServer,
-    aload_tools,
-    connect,
-    convert_call_result,
-    load_tools,
-    server_from,
-)
+from toolwire.mcp.client import HttpServer, MCPClient, StdioServer, convert_call_result, server_from
+from toolwire.mcp.loading import MCPToolList, aload_tools, connect, load_tools
 from toolwire.mcp.server import build_server, serve, serve_async
 
 __all__ = [

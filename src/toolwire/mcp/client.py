@@ -38,7 +38,6 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
-from toolwire._keywords import check_keywords, keyword_names
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.mcp.common import (
@@ -62,12 +61,8 @@ from toolwire.tools import Tool
 __all__ = [
     "HttpServer",
     "MCPClient",
-    "MCPToolList",
     "StdioServer",
-    "aload_tools",
-    "connect",
     "convert_call_result",
-    "load_tools",
     "server_from",
 ]
 
@@ -570,60 +565,3 @@ class MCPClient(Sequence[Tool]):
         call_mcp_tool.__name__ = tool_name.replace("-", "_")
         call_mcp_tool.__qualname__ = f"mcp:{mcp_name}"
         return call_mcp_tool
-
-
-def connect(server: ServerLike, **options: Any) -> MCPClient:
-    """Return a new :class:`MCPClient` to use as ``async with connect(server) as client:`` (``client`` is the
-    sequence of tools; ``server`` and ``options`` as for :class:`MCPClient`, which raises :class:`UserError`)."""
-    return MCPClient(server, **options)
-
-
-class MCPToolList(list[Tool]):
-    """The tools :func:`load_tools` returns: a plain list, plus the :attr:`client` that owns the
-    background session, :meth:`close`, and ``with`` support (closes on exit)."""
-
-    def __init__(self, client: MCPClient) -> None:
-        super().__init__(client.tools)
-        self.client = client
-
-    def close(self) -> None:
-        """Close the session and stop the server process (idempotent)."""
-        self.client.close()
-
-    def __enter__(self) -> MCPToolList:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def load_tools(server: ServerLike, **options: Any) -> MCPToolList:
-    """Start (or reach) an MCP server and return its tools, for sync code.
-
-    The session runs on a background event-loop thread until ``tools.close()`` (or the end of a
-    ``with load_tools(...) as tools:`` block, or interpreter exit). The tools work from any thread or
-    event loop: ``tool.invoke``, ``ToolExecutor.execute``, ``Agent.invoke`` and their async forms.
-
-    Args:
-        server: ``"command args..."``, an ``http(s)://`` URL, a dict, :class:`StdioServer` or
-            :class:`HttpServer` (see :func:`server_from`).
-        **options: ``prefix``, ``timeout``, ``on_tools_changed``, ``connect_timeout`` (:class:`MCPClient`).
-
-    Returns:
-        An :class:`MCPToolList` (a list of :class:`~toolwire.tools.Tool`); the list is a snapshot,
-        ``tools.client.tools`` follows the server's later changes.
-
-    Raises:
-        UserError: an option it does not take (with the close match), the mcp SDK or ``jsonschema`` cannot be
-            imported (the message quotes the import error),
-            the server description cannot be read, the server cannot be started or reached, or it did not
-            answer within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
-    """
-    check_keywords("load_tools", options, keyword_names(MCPClient.__init__)[1:])  # not ``server``
-    return MCPToolList(MCPClient(server, **options).start())
-
-
-async def aload_tools(server: ServerLike, **options: Any) -> MCPToolList:
-    """Async :func:`load_tools` (the same ``server`` and ``options``, return value and errors): the background
-    session is opened in a worker thread, without blocking the loop."""
-    return await asyncio.to_thread(load_tools, server, **options)

@@ -1,0 +1,72 @@
+"""Opening MCP sessions for use: :func:`connect` (``async with``), :func:`load_tools` and :func:`aload_tools` (a
+background session and its tools as a list, :class:`MCPToolList`). The session itself is
+:class:`~toolwire.mcp.client.MCPClient`'s."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from toolwire._keywords import check_keywords, keyword_names
+from toolwire.mcp.client import MCPClient
+from toolwire.mcp.common import ServerLike
+from toolwire.tools import Tool
+
+__all__ = ["MCPToolList", "aload_tools", "connect", "load_tools"]
+
+
+def connect(server: ServerLike, **options: Any) -> MCPClient:
+    """Return a new :class:`MCPClient` to use as ``async with connect(server) as client:`` (``client`` is the
+    sequence of tools; ``server`` and ``options`` as for :class:`MCPClient`, which raises :class:`UserError`)."""
+    return MCPClient(server, **options)
+
+
+class MCPToolList(list[Tool]):
+    """The tools :func:`load_tools` returns: a plain list, plus the :attr:`client` that owns the
+    background session, :meth:`close`, and ``with`` support (closes on exit)."""
+
+    def __init__(self, client: MCPClient) -> None:
+        super().__init__(client.tools)
+        self.client = client
+
+    def close(self) -> None:
+        """Close the session and stop the server process (idempotent)."""
+        self.client.close()
+
+    def __enter__(self) -> MCPToolList:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def load_tools(server: ServerLike, **options: Any) -> MCPToolList:
+    """Start (or reach) an MCP server and return its tools, for sync code.
+
+    The session runs on a background event-loop thread until ``tools.close()`` (or the end of a
+    ``with load_tools(...) as tools:`` block, or interpreter exit). The tools work from any thread or
+    event loop: ``tool.invoke``, ``ToolExecutor.execute``, ``Agent.invoke`` and their async forms.
+
+    Args:
+        server: ``"command args..."``, an ``http(s)://`` URL, a dict, :class:`StdioServer` or
+            :class:`HttpServer` (see :func:`server_from`).
+        **options: ``prefix``, ``timeout``, ``on_tools_changed``, ``connect_timeout`` (:class:`MCPClient`).
+
+    Returns:
+        An :class:`MCPToolList` (a list of :class:`~toolwire.tools.Tool`); the list is a snapshot,
+        ``tools.client.tools`` follows the server's later changes.
+
+    Raises:
+        UserError: an option it does not take (with the close match), the mcp SDK or ``jsonschema`` cannot be
+            imported (the message quotes the import error),
+            the server description cannot be read, the server cannot be started or reached, or it did not
+            answer within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
+    """
+    check_keywords("load_tools", options, keyword_names(MCPClient.__init__)[1:])  # not ``server``
+    return MCPToolList(MCPClient(server, **options).start())
+
+
+async def aload_tools(server: ServerLike, **options: Any) -> MCPToolList:
+    """Async :func:`load_tools` (the same ``server`` and ``options``, return value and errors): the background
+    session is opened in a worker thread, without blocking the loop."""
+    return await asyncio.to_thread(load_tools, server, **options)
