@@ -17,18 +17,12 @@ import contextvars
 import copy
 import dataclasses
 import json
-import re
-import sys
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
-import typing_extensions
-from pydantic import BaseModel
-
 from toolwire._call_records import _copy_containers
 from toolwire._concurrency import thread_pool
-from toolwire._tool_checks import check_name
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -36,6 +30,13 @@ from toolwire.messages import (
     BaseMessage,
     coerce_messages,
     merge_chunks,
+)
+from toolwire.models._tool_conversion import (
+    ServerTool,
+    ToolDictSpec,
+    server_tool,
+    to_tool,
+    to_tool_spec,
 )
 from toolwire.tools import Tool, ToolSpec
 
@@ -78,190 +79,6 @@ class ChatRequest:
     parallel_tool_calls: bool | None = None
     strict: bool | None = None
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ToolDictSpec(ToolSpec):
-    """The spec of a tool dict that carries provider keys besides its name, description and schema.
-
-    Attributes:
-        extra: those keys, unchanged (e.g. Anthropic's ``"cache_control": {"type": "ephemeral"}``, which marks
-            the end of a cached prefix: Anthropic prompt-caching guide). A codec sends the ones its API takes.
-    """
-
-    extra: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ServerTool(ToolSpec):
-    """A provider's server tool (the provider runs it; toolwire never does), kept as the dict given.
-
-    Recognised by :func:`server_tool` from its dict: Anthropic's ``{"type": "web_search_20250305", "name":
-    "web_search", "max_uses": 3}`` (any ``"type"`` but ``"custom"``/``"function"``: Anthropic tool-use guide,
-    "server tools"), Gemini's ``{"google_search": {}}``, ``{"code_execution": {}}``, ``{"url_context": {}}``...
-    (the ``Tool`` fields other than ``function_declarations``). Its calls come back as provider blocks
-    (``server_tool_use``...), not as tool calls, so no ToolMessage answers them.
-
-    Attributes:
-        provider: ``"anthropic"`` (a versioned ``type`` such as ``web_search_20250305``), ``"google"``, or
-            ``None`` (another ``type``: Anthropic takes it as a server tool, other providers refuse it).
-        definition: the dict, sent unchanged by the provider that takes it.
-    """
-
-    provider: str | None = None
-    definition: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-
-GEMINI_SERVER_TOOLS = frozenset({
-    "google_search", "google_search_retrieval", "code_execution", "url_context", "file_search", "google_maps",
-    "computer_use", "enterprise_web_search", "retrieval", "googleSearch", "googleSearchRetrieval", "codeExecution",
-    "urlContext", "fileSearch", "googleMaps", "computerUse", "enterpriseWebSearch",
-})
-"""Keys of a Gemini ``Tool`` that are server tools (google-genai ``types.Tool`` fields, snake or camel case)."""
-
-_VERSIONED = re.compile(r"^[a-z][a-z0-9_]*_\d{8}$")
-
-
-def server_tool(obj: dict[str, Any]) -> ServerTool | None:
-    """The :class:`ServerTool` a tool dict is, or ``None`` for a client tool (``"type"`` missing,
-    ``"function"`` or ``"custom"``, or a Gemini dict with ``function_declarations``)."""
-    kind = obj.get("type")
-    if isinstance(kind, str) and kind not in ("function", "custom"):
-        name = obj.get("name") if isinstance(obj.get("name"), str) else kind
-        provider = "anthropic" if _VERSIONED.match(kind) else None
-        return ServerTool(name, "", {}, provider, copy.deepcopy(obj))
-    if kind is None and obj and set(obj) <= GEMINI_SERVER_TOOLS:
-        return ServerTool("/".join(obj), "", {}, "google", copy.deepcopy(obj))
-    return None
-
-
-_SPEC_KEYS = frozenset({"type", "function", "name", "description", "parameters", "input_schema"})
-
-
-def to_tool(obj: Any) -> Tool | ToolSpec:
-    """Convert what a user may pass to ``bind_tools`` into a :class:`Tool` (runnable) or
-    :class:`ToolSpec` (schema only).
-
-    Accepts a :class:`Tool`, a :class:`ToolSpec`, a plain function with a docstring, a pydantic model
-    class (its fields are the arguments, its docstring the description; schema only; a ``pydantic.v1`` model too,
-    by its ``schema()``), an OpenAI-format
-    tool dict ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
-    ``{"name", "description", "parameters"}`` (or Anthropic ``input_schema``) dict (schema only; other keys
-    such as ``cache_control`` kept in a :class:`ToolDictSpec`), a provider server-tool dict (a
-    :class:`ServerTool`, see :func:`server_tool`), and a LangChain tool. A dict's
-    parameters are checked and made self-contained as :func:`~toolwire.interop.tool_from_schema` does
-    (:func:`toolwire.interop.openai_tools.normalize_parameters`: valid JSON Schema of an object, local
-    ``$ref``/``$defs`` inlined, ``title`` keywords and ``$schema`` dropped), so the :class:`ToolSpec` holds no
-    ``$ref``, as it promises, strict mode can read it, and a broken schema fails here rather than at the
-    provider.
-
-    Args:
-        obj: any one of the forms above (not a list of them).
-
-    Returns:
-        ``obj`` itself for a :class:`Tool` or :class:`ToolSpec`; a new :class:`Tool` for a function or a LangChain
-        tool; otherwise a new :class:`ToolSpec` (a :class:`ToolDictSpec` or :class:`ServerTool` for those dicts).
-
-    Raises:
-        SchemaError: the object cannot be a tool (the message says what is accepted; a TypedDict class, which
-            LangChain takes as a schema, included), or a dict's
-            parameters are not a valid JSON Schema of an object (not a dict, another type, a recursive
-            ``$ref`` or one to a definition they lack), or its description is not text.
-    """
-    if isinstance(obj, Tool | ToolSpec):
-        return obj
-    if isinstance(obj, dict):
-        server = server_tool(obj)
-        if server is not None:
-            return server
-        # OpenAI Chat Completions nests the function ({"type": "function", "function": {...}}); the Responses
-        # API writes it flat ({"type": "function", "name", "description", "parameters", "strict"})
-        nested = obj.get("type") == "function" and "function" in obj
-        fn = obj.get("function") if nested else obj
-        if not isinstance(fn, dict) or "name" not in fn:
-            raise SchemaError("A tool dict needs 'name' (or the OpenAI form {'type': 'function', 'function': {...}}).")
-        from toolwire.interop.openai_tools import normalize_parameters
-
-        name = check_name(fn["name"])
-        params = fn.get("parameters") or fn.get("input_schema") or {"type": "object", "properties": {}}
-        if not isinstance(params, dict):
-            raise SchemaError(f"The 'parameters' of tool {name!r} must be a JSON Schema dict.")
-        description = fn.get("description") or ""
-        if not isinstance(description, str):
-            raise SchemaError(f"The 'description' of tool {name!r} must be text, not {type(description).__name__}.")
-        params = normalize_parameters(params, name)
-        extra = {k: copy.deepcopy(v) for k, v in [*obj.items(), *fn.items()] if k not in _SPEC_KEYS}
-        if extra:
-            return ToolDictSpec(name, description, params, extra)
-        return ToolSpec(name, description, params)
-    if isinstance(obj, type) and issubclass(obj, BaseModel):
-        from toolwire.schema import model_schema
-
-        schema = model_schema(obj, obj.__name__)
-        return ToolSpec(check_name(obj.__name__), schema.description, schema.parameters)
-    if (v1 := _pydantic_v1_schema(obj)) is not None:  # LangChain takes these too (review 54)
-        return to_tool(v1)
-    if _is_langchain_tool(obj):
-        from toolwire.interop.langchain import from_langchain_tool
-
-        return from_langchain_tool(obj)
-    if typing_extensions.is_typeddict(obj):  # callable (a dict type), but no function: LangChain takes it as a schema
-        raise SchemaError(
-            f"Cannot use the TypedDict {obj.__name__!r} as a tool: make it a pydantic model class with the same "
-            "fields and docstring (class ...(BaseModel)), or write a function with a docstring."
-        )
-    if callable(obj):
-        return Tool.from_function(obj)
-    raise SchemaError(
-        f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
-        "a pydantic model class, or an OpenAI tool dict."
-    )
-
-
-def _pydantic_v1_schema(obj: Any) -> dict[str, Any] | None:
-    """The tool dict of a ``pydantic.v1`` model class (its ``schema()`` as the parameters), else None: read as a
-    function, its fields would have lost their types."""
-    v1 = sys.modules.get("pydantic.v1")
-    if v1 is None or not (isinstance(obj, type) and issubclass(obj, v1.BaseModel)):
-        return None
-    try:
-        parameters = obj.schema()
-    except Exception as exc:  # a field type v1 cannot describe
-        raise SchemaError(f"{obj.__name__} cannot be given as a JSON Schema: {exc}") from None
-    from toolwire.models.structured import _class_description  # (that module imports this one)
-
-    return {"name": check_name(obj.__name__), "description": _class_description(obj),
-            "parameters": _one_ref({k: v for k, v in parameters.items() if k not in ("title", "description")})}
-
-
-def _one_ref(node: Any) -> Any:
-    """``node`` with pydantic v1's ``{"description": ..., "allOf": [{"$ref": ...}]}`` (a described nested model)
-    written as ``{"$ref": ..., "description": ...}``, as pydantic v2 writes it (strict mode refuses ``allOf``)."""
-    if isinstance(node, list):
-        return [_one_ref(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {key: _one_ref(value) for key, value in node.items()}
-    only = out.get("allOf")
-    if isinstance(only, list) and len(only) == 1 and isinstance(only[0], dict) and set(only[0]) == {"$ref"}:
-        del out["allOf"]
-        out = {**only[0], **out}
-    return out
-
-
-def to_tool_spec(obj: Any) -> ToolSpec:
-    """Return the :class:`ToolSpec` (name, description, JSON Schema) of ``obj``, anything :func:`to_tool` accepts.
-
-    Raises:
-        SchemaError: as :func:`to_tool`.
-    """
-    converted = to_tool(obj)
-    return converted.spec if isinstance(converted, Tool) else converted
-
-
-def _is_langchain_tool(obj: Any) -> bool:
-    return any(c.__module__.startswith("langchain_core.tools") and c.__name__ == "BaseTool"
-               for c in type(obj).__mro__)
 
 
 def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageChunk]:
