@@ -127,3 +127,21 @@ def test_breaking_out_of_an_async_stream_keeps_the_conversation_too() -> None:
     messages = asyncio.run(run())
     assert [m.type for m in messages] == ["human", "ai", "tool", "tool"] and ran == ["first", "second"]
     assert len(model.requests) == 1
+
+
+# -- review 59: a model that asks again for a call it has the answer to -----------------------------------------
+
+
+def test_a_reply_of_repeated_calls_only_is_followed_by_a_model_call_with_tools_off() -> None:
+    ran, tools = _counted()
+    again = AIMessage("", tool_calls=[tool_call("first", {"x": 1}, "c2")])
+    model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("first", {"x": 1}, "c1")]), again,
+                               "It is one."])
+    result = Agent(model, tools, max_steps=3).invoke("go")
+    assert result.output == "It is one." and ran == ["first"]
+    assert [r.tool_choice for r in model.requests] == ["auto", "auto", "none"]
+    # a reply with a new call besides the repeat keeps the tools
+    mixed = AIMessage("", tool_calls=[tool_call("first", {"x": 1}, "c2"), tool_call("second", {"x": 2}, "c3")])
+    model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("first", {"x": 1}, "c1")]), mixed, "Done."])
+    assert Agent(model, tools).invoke("go").output == "Done."
+    assert [r.tool_choice for r in model.requests] == ["auto", "auto", "auto"]

@@ -187,9 +187,14 @@ class Agent:
             server that ignores ``tool_choice="none"``), they are not run: each gets an error ToolMessage
             saying no more tool calls are allowed, and ``output`` says so when the reply has no text.
         repeat_calls: ``"answer"`` (default): a call identical to one already answered with success in the
-            run (same tool, same arguments) is not run again; its ToolMessage gives the earlier result and says
-            not to repeat it. ``"run"``: every call runs. A list of tool names: those tools' calls always run
-            (tools whose result changes, such as polling a job, or that act each time), the others are answered.
+            run (same tool, same arguments) is not run again; its ToolMessage gives the earlier result again
+            (content, status and artifact). ``"run"``: every call runs. A list of tool names: those tools' calls
+            always run (tools whose result changes, such as polling a job, or that act each time), the others are
+            answered.
+            When every call of a reply is answered that way, the next model call is made with tools off
+            (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise
+            asks for the same call again and again until ``max_steps`` (review 59); not with
+            ``reset_tool_choice=False``, which keeps ``tool_choice`` on every call.
         max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
 
@@ -277,13 +282,15 @@ class Agent:
         pending, pending_invalid = _unanswered(messages)
         tools_ran = bool(pending or pending_invalid)
         if tools_ran:
-            direct = yield from self._tool_round(messages, pending, pending_invalid, 0, answered)
+            direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, answered)
             if direct is not None:
                 yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
                 return
         paused = False
+        only_repeats = False  # the last reply asked only for calls already answered: the next answers, tools off
         for step in range(1, self.max_steps + 1):
-            reply = unique_call_ids((yield ("after_tools" if tools_ran else "model", messages)))
+            ask = "answer" if only_repeats else "after_tools" if tools_ran else "model"
+            reply = unique_call_ids((yield (ask, messages)))
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
             kind = stop_kind(reply)
@@ -299,7 +306,9 @@ class Agent:
                 yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step), step))
                 return
             tools_ran = True
-            direct = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls, step, answered)
+            direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
+                                                               step, answered)
+            only_repeats = only_repeats and self.reset_tool_choice  # (False: tool_choice holds on every call)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct")
                 yield ("event", AgentEvent("final", final, step))
@@ -361,13 +370,13 @@ class Agent:
         invalid: list[InvalidToolCall],
         step: int,
         answered: dict[str, ToolMessage],
-    ) -> Generator[tuple[str, Any], Any, ToolMessage | None]:
+    ) -> Generator[tuple[str, Any], Any, tuple[ToolMessage | None, bool]]:
         """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order).
 
         Every call, invalid ones too, gets its ``tool_call`` event first; the ``tool_result`` events follow once
         the executor has answered them all (it returns the whole round at once). A call identical to one already
-        answered with success is not run again, unless ``repeat_calls`` says it runs. Returns the result of the
-        first successful ``return_direct`` tool, or ``None``.
+        answered with success is not run again, unless ``repeat_calls`` says it runs. Returns ``(the result of the
+        first successful return_direct tool or None, whether every call was such a repeat)``.
         """
         fresh: list[ToolCall] = []
         repeats: dict[int, ToolMessage] = {}
@@ -377,11 +386,10 @@ class Agent:
             if earlier is None:
                 fresh.append(call)
             else:
-                repeats[index] = ToolMessage(
-                    f"You already called {call['name']} with these same arguments, and the result was: "
-                    f"{earlier.text}\nDo not call it again: use this result to answer.",
-                    call["id"] or "", name=call["name"], status="error",
-                )
+                # the earlier answer itself: a note beside it ("do not call it again") was what small models
+                # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
+                repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
+                                             status=earlier.status, artifact=earlier.artifact)
         for bad in invalid:
             yield ("event", AgentEvent("tool_call", bad, step))
         results: list[ToolMessage] = yield ("tools", (fresh, invalid))
@@ -398,7 +406,7 @@ class Agent:
         messages.extend(ordered)  # all of them before the first event: a caller that stops there keeps them
         for result in ordered:
             yield ("event", AgentEvent("tool_result", result, step))
-        return direct
+        return direct, bool(calls) and len(repeats) == len(calls) and not invalid
 
     # -- drivers --------------------------------------------------------------------------------------
 
