@@ -145,3 +145,22 @@ def test_a_reply_of_repeated_calls_only_is_followed_by_a_model_call_with_tools_o
     model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("first", {"x": 1}, "c1")]), mixed, "Done."])
     assert Agent(model, tools).invoke("go").output == "Done."
     assert [r.tool_choice for r in model.requests] == ["auto", "auto", "auto"]
+
+
+def test_a_boolean_for_a_number_parameter_is_refused_as_json_schema_refuses_it() -> None:
+    """Review 59: pydantic's lax mode read ``true`` for an ``int`` or ``float`` parameter as 1, so a model that sent
+    a boolean ran the tool with a number the schema it was shown never allowed."""
+    from toolwire import ToolValidationError
+
+    @tool
+    def repeat(text: str, times: int | None = None, loud: bool = False, ratio: float = 1.0) -> str:
+        """Repeat a text."""
+        return (text * (times or 1)).upper() if loud else text * (times or 1)
+
+    for args, name in (({"text": "ab", "times": True}, "times"), ({"text": "ab", "ratio": False}, "ratio")):
+        message = repeat.invoke({"type": "tool_call", "name": "repeat", "args": args, "id": "c"})
+        assert message.status == "error" and f"'{name}' must be a number, not the boolean" in message.content
+        with pytest.raises(ToolValidationError):
+            repeat.invoke(args)
+    assert repeat.invoke({"text": "ab", "times": 2, "loud": True}) == "ABAB"  # a bool parameter still takes one
+    assert repeat.invoke({"text": "ab", "times": "2"}) == "abab"  # and a number as text is still read
