@@ -37,6 +37,17 @@ def test_ask_json_prints_the_conversation(scripted: ScriptedChatModel) -> None:
     assert roles == ["human", "ai", "tool", "ai"]
 
 
+def test_ask_json_that_reaches_max_steps_still_prints_the_conversation_so_far(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review 59: with --json, a run that hit --max-steps printed nothing, so a script reading stdout got no JSON."""
+    looping = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("calculate", {"expression": f"{n} * 2"}, f"c{n}")])
+                                 for n in range(3)])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: looping)
+    result = CliRunner().invoke(cli.app, ["ask", "q", "--json", "--max-steps", "2"])
+    assert result.exit_code == 1 and "raise --max-steps" in result.stderr
+    assert [m["type"] for m in json.loads(result.stdout)] == ["human", "ai", "tool", "ai", "tool"]
+
+
 @pytest.mark.parametrize("question", ["", "   ", "\n\t"])
 def test_blank_question_is_refused_before_any_model_call(scripted: ScriptedChatModel, question: str) -> None:
     result = CliRunner().invoke(cli.app, ["ask", question])

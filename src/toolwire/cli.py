@@ -323,8 +323,14 @@ def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
 
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     if as_json:  # what the tools print goes to stderr, so stdout holds the JSON alone (review 48)
-        with contextlib.redirect_stdout(sys.stderr):
-            result = agent.invoke(conversation)
+        try:
+            with contextlib.redirect_stdout(sys.stderr):
+                result = agent.invoke(conversation)
+        except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
+            kept = getattr(exc, "messages", None)
+            if isinstance(kept, list) and kept:
+                out.print_json(json.dumps([m.to_dict() for m in kept], ensure_ascii=False, default=str))
+            raise
         out.print_json(json.dumps([m.to_dict() for m in result.messages], ensure_ascii=False, default=str))
         return result
     result = None
@@ -394,7 +400,8 @@ def ask(
     system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help=(
-        "Print the conversation as JSON: a list of messages, each as Message.to_dict() writes it."))] = False,
+        "Print the conversation as JSON: a list of messages, each as Message.to_dict() writes it (on an error, "
+        "the conversation so far, and the error on stderr)."))] = False,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
     tool_timeout: TimeoutOpt = None,
