@@ -436,6 +436,14 @@ def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "simple_python" in result.output and "100.00" in result.output
     assert Report.load(out).accuracy() == {"simple_python": 100.0, "irrelevance": 100.0}
     assert "qwen-test" in html.read_text(encoding="utf-8")
+    assert "Resuming" not in result.stderr
+    # review 59: a rerun says it resumes, and a table written to a pipe keeps its category names whole
+    again = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--category", "simple,irrelevance",
+                                         "--limit", "3", "--model", "qwen-test", "--dialect", "hermes",
+                                         "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert f"Resuming {out}: it holds 6 scored items, which are not run again." in again.stderr
+    assert "simple_python" in again.stdout and "irrelevance" in again.stdout and "…" not in again.stdout
 
 
 @pytest.mark.parametrize(("args", "message"), [

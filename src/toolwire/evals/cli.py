@@ -246,6 +246,8 @@ def bfcl(
     Exits with 1 after a one-line error, and with 130 on Ctrl-C (after the table of what was scored).
     """
     console = Console()
+    if not console.is_terminal:  # a log file or a pipe: rich would cut the tables at 80 columns (review 59)
+        console = Console(width=max(console.width, 160))
     err = Console(stderr=True)
     published: dict[str, dict[str, float]] = {}
     try:
@@ -255,7 +257,9 @@ def bfcl(
             for item in load_category(data, name, limit):
                 item.toolset()  # a function doc that makes no tool, said now rather than mid-run
         if out is not None and out.is_file():  # a report that cannot be resumed, said before the model loads
-            Report.load(out)
+            held = len(Report.load(out).items)
+            typer.echo(f"Resuming {out}: it holds {held} scored item{'s' if held != 1 else ''}, which are not run "
+                       "again.", err=True)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
         chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share,
