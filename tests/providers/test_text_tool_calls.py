@@ -227,3 +227,30 @@ def test_qwen3_coder_values_left_in_the_text_are_typed_by_the_bound_tools_schema
     streamed = merge_chunks(list(bound.stream("q")), as_chunk=False)
     for reply in (whole, streamed):
         assert _calls(reply) == [("add", {"a": 2, "b": 0.5, "exact": True})] and reply.content == ""
+
+
+# -- review 60: what may follow calls that end the reply, and calls after other JSON ---------------------------
+
+ENDING = [
+    '```tool_code\n[get_weather(city="Oslo")]\n```',  # Gemma's fence
+    '```JSON\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```',
+    '```Python\n[get_weather(city="Oslo")]\n```',
+    '~~~json\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n~~~',
+    '```json\r\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\r\n```\r\n',  # CRLF
+    '```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```<|im_end|>',  # an end token left in
+    'The last result was:\n{"temp": 5}\nNow I call:\n{"name": "get_weather", "arguments": {"city": "Oslo"}}',
+    'For example:\n{"name": "get_weather", "arguments": {"city": "X"}}\nNow:\n'
+    '{"name": "get_weather", "arguments": {"city": "Oslo"}}',
+]
+
+
+@pytest.mark.parametrize("text", ENDING)
+def test_calls_that_end_the_reply_are_read_whatever_fence_or_json_comes_before(text: str) -> None:
+    content, calls, invalid = read_text_calls(text, NAMES)  # type: ignore[misc]
+    assert [(c["name"], c["args"]) for c in calls] == [("get_weather", {"city": "Oslo"})] and not invalid
+    assert "```" not in content and "~~~" not in content and "Oslo" not in content
+    for size in (1, 5):  # the stream reads them alike
+        reader = TextCallStream(NAMES)
+        out = [c for i in range(0, len(text), size) for c in reader.feed(_chunk(text[i:i + size]))]
+        merged = merge_chunks([*out, *reader.finish()], as_chunk=False, tool_names=NAMES)
+        assert merged.content == content and [c["args"] for c in merged.tool_calls] == [{"city": "Oslo"}]  # type: ignore[union-attr]

@@ -19,7 +19,7 @@ calls only where they end the reply (nothing but whitespace, or the closing fenc
 more text ("...but I will not run it.", "Please confirm first."), they are an example the reply shows, and
 stay text, since running them could do what the model declined to do.
 
-A stream shows the text as it comes until a line starts with ``<``, ``{``, ``[`` or a backtick; from there
+A stream shows the text as it comes until a line starts with ``<``, ``{``, ``[``, a backtick or ``~``; from there
 it is held back until the reply ends, then sent as the calls (and the text left), or as text when it holds
 none. A reply with native ``tool_calls`` is never read again.
 """
@@ -42,10 +42,10 @@ __all__ = ["METADATA_KEY", "TextCallStream", "read_text_calls", "with_text_calls
 METADATA_KEY = "tool_calls_from_text"
 """``response_metadata`` key set to True on a reply whose calls were read from its text."""
 
-_MAYBE = re.compile(r"(?m)^[ \t]*[<{\[`]")
+_MAYBE = re.compile(r"(?m)^[ \t]*[<{\[`~]")
 """A line that may open a call (the stream holds text back from the first one)."""
 
-_MAYBE_HERE = re.compile(r"[ \t]*[<{\[`]")
+_MAYBE_HERE = re.compile(r"[ \t]*[<{\[`~]")
 
 _CALL_LINE = re.compile(
     r"(?m)^[ \t]*(?:"
@@ -63,6 +63,11 @@ _UNMARKED = frozenset({"json", "py"})
 """The call formats without a marker of their own: read only where the calls end the reply (review 57)."""
 
 _FENCE_END = re.compile(r"\s*```")
+_FENCE_ONLY = re.compile(r"\s*(?:```|~~~)?\s*(?:<\|[\w.-]+\|>\s*)*")
+"""The text left after calls when it is only a closing fence (of an opening ``_CALL_LINE`` does not take in:
+```` ```tool_code ```` (Gemma), ```` ```JSON ````, ``~~~json``, a CRLF reply) or an end-of-turn token a server
+left in (``<|im_end|>``, ``<|eot_id|>``): the calls still end the reply."""
+_OPENING_FENCE = re.compile(r"(?:^|\n)[ \t]*(?:```|~~~)[^\n`]*\s*$")
 _NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
 
 
@@ -127,16 +132,20 @@ def read_text_calls(text: str,
         if family in tried or (family == "py" and name_key(match.group("name")) not in keys):
             continue
         rest, calls, invalid, to_end = _calls_at(text, match, names, keys)
-        if to_end:  # the parser read on to the end: a later line of this family holds nothing new
-            tried.add(family)
+        head = text[:match.start()].rstrip()
         if not calls and not invalid:
+            if to_end:  # the parser read on to the end: a later line of this family holds nothing new
+                tried.add(family)
             continue
-        if rest and family in _UNMARKED:  # text after unmarked calls: an example the reply talks about
-            continue
+        if rest and family in _UNMARKED:
+            if not _FENCE_ONLY.fullmatch(rest):  # text after unmarked calls: an example the reply talks about;
+                continue  # a later line may still hold the calls that end the reply (review 60)
+            rest, head = "", _OPENING_FENCE.sub("", head).rstrip()  # a fence the call line did not take in
+        elif to_end:
+            tried.add(family)
         records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
                    for c in calls]
         valid, bad = split_calls(records)
-        head = text[:match.start()].rstrip()
         return head + ("\n\n" if head and rest else "") + rest, valid, [*bad, *invalid]
     return None
 
