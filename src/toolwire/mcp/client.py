@@ -61,8 +61,12 @@ from toolwire.tools import Tool
 __all__ = [
     "HttpServer",
     "MCPClient",
+    "MCPToolList",
     "StdioServer",
+    "aload_tools",
+    "connect",
     "convert_call_result",
+    "load_tools",
     "server_from",
 ]
 
@@ -565,3 +569,7 @@ class MCPClient(Sequence[Tool]):
         call_mcp_tool.__name__ = tool_name.replace("-", "_")
         call_mcp_tool.__qualname__ = f"mcp:{mcp_name}"
         return call_mcp_tool
+
+
+# where they lived before mcp/loading.py (imports of them from here keep working); loading imports MCPClient
+from toolwire.mcp.loading import MCPToolList, aload_tools, connect, load_tools  # noqa: E402

@@ -41,7 +41,7 @@ from toolwire.tools import Tool
 __all__ = ["build_server", "message_to_result", "serve", "serve_async"]
 
 Transport = Literal["stdio", "http"]
-SHUTDOWN_SECONDS = 5.0
+SHUTDOWN_SECONDS = 2.0
 """The longest a cancelled HTTP server waits for its open connections to close before it lets them go."""
 
 _DATA_URL = re.compile(r"^data:(?P<mime>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)$", re.S)
@@ -301,7 +301,8 @@ async def serve_async(
     import uvicorn
 
     app = _http_app(server, host, path)
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on")
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
+                            timeout_graceful_shutdown=SHUTDOWN_SECONDS)  # (a client's open stream: cut, review 60)
     http = uvicorn.Server(config)
     try:
         await http.serve()
@@ -311,8 +312,8 @@ async def serve_async(
     except asyncio.CancelledError:  # cancelled inside uvicorn's main loop, its shutdown never runs: run it, so the
         http.should_exit = True  # port is free and no client reaches the tools once the task ends (review 58)
         if http.started:
-            with contextlib.suppress(Exception, asyncio.TimeoutError):
-                await asyncio.wait_for(http.shutdown(), SHUTDOWN_SECONDS)
+            with contextlib.suppress(Exception, asyncio.TimeoutError):  # uvicorn cuts connections at the timeout
+                await asyncio.wait_for(http.shutdown(), SHUTDOWN_SECONDS + 2)
         raise
 
 
