@@ -81,3 +81,11 @@ def test_a_docstring_of_sections_only_is_told_to_add_a_summary() -> None:
 
     with pytest.raises(SchemaError, match="add a docstring to the function"):
         tool(none)
+
+
+def test_a_forced_bound_schema_without_a_function_drops_its_tool_choice_with_the_warning() -> None:
+    spec = {"type": "function", "function": {"name": "lookup", "description": "Look up.",
+                                             "parameters": {"type": "object", "properties": {}}}}
+    with pytest.warns(UserWarning, match="the tool_choice 'lookup' that forced one is dropped too"):
+        agent = Agent(ScriptedChatModel(["hi"]).bind_tools([spec], tool_choice="lookup"), [b])
+    assert agent.model.tool_choice == "auto" and [t.name for t in agent.model.tools] == ["b"]

@@ -76,11 +76,13 @@ def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
     names = {to_tool(t).name for t in tools}
     kept = [t for t in model.tools if isinstance(t, Tool | ServerTool) and t.name not in names]
     lost = sorted(t.name for t in model.tools if not isinstance(t, Tool | ServerTool) and t.name not in names)
-    if lost:
-        warnings.warn(f"The model given to the Agent has tools bound that have no function to run ({', '.join(lost)}); "
-                      "the Agent leaves them out: pass them to Agent(model, tools) as functions or tools.",
-                      UserWarning, stacklevel=3)
     choice = model.tool_choice if model.tool_choice not in (None, "auto") else None
+    if lost:
+        forced = f"; the tool_choice {choice!r} that forced one is dropped too" if choice in lost else ""
+        warnings.warn(f"The model given to the Agent has tools bound that have no function to run ({', '.join(lost)}); "
+                      f"the Agent leaves them out{forced}: pass them to Agent(model, tools) as functions or tools.",
+                      UserWarning, stacklevel=3)
+        choice = None if choice in lost else choice
     return [*tools, *kept], choice
 
 
