@@ -159,8 +159,81 @@ def test_a_boolean_for_a_number_parameter_is_refused_as_json_schema_refuses_it()
 
     for args, name in (({"text": "ab", "times": True}, "times"), ({"text": "ab", "ratio": False}, "ratio")):
         message = repeat.invoke({"type": "tool_call", "name": "repeat", "args": args, "id": "c"})
-        assert message.status == "error" and f"'{name}' must be a number, not the boolean" in message.content
+        assert message.status == "error" and f"'{name}': Input should be a valid " in message.content
+        assert "not a boolean" in message.content
         with pytest.raises(ToolValidationError):
             repeat.invoke(args)
     assert repeat.invoke({"text": "ab", "times": 2, "loud": True}) == "ABAB"  # a bool parameter still takes one
     assert repeat.invoke({"text": "ab", "times": "2"}) == "abab"  # and a number as text is still read
+
+
+def test_a_boolean_for_a_number_is_refused_at_every_depth_and_on_every_path() -> None:
+    """Review 61: the check covered only top-level parameters, so ``[true, 2]`` for a ``list[int]``, a nested model's
+    ``int`` field, a TypedDict's or a dataclass's, and an ``args_schema`` model took 1; and it answered before
+    pydantic ran, hiding the call's other errors. The rule is now in the validator built from the schema."""
+    from dataclasses import dataclass
+    from typing import TypedDict
+
+    from pydantic import BaseModel
+
+    class Inner(BaseModel):
+        n: int
+
+    class Box(TypedDict):
+        k: int
+
+    @dataclass
+    class Point:
+        x: float
+
+    @tool
+    def f(o: Inner, li: list[int], m: dict[str, int], t: tuple[int, str], box: Box | None = None,
+          p: Point | None = None, either: int | bool = 0, text_or_int: int | str = 0, n: int = 0) -> str:
+        """F."""
+        return repr((o, li, m, t, box, p, either, text_or_int, n))
+
+    good = {"o": {"n": 1}, "li": [1, 2], "m": {"k": 1}, "t": [1, "a"]}
+    bad = {"o": {"n": True}, "li": [True, 2], "m": {"k": False}, "t": [True, "a"], "box": {"k": True},
+           "p": {"x": False}, "text_or_int": True, "n": True}
+    for key, value in bad.items():
+        message = f.invoke({"type": "tool_call", "name": "f", "args": {**good, key: value}, "id": "c"})
+        assert message.status == "error" and "not a boolean" in message.content, (key, message.content)
+    both = f.invoke({"type": "tool_call", "name": "f", "args": {**good, "n": True, "li": "x"}, "id": "c"}).content
+    assert "'n'" in both and "'li'" in both  # every error is told at once
+    assert "True" in f.invoke({**good, "either": True})  # a union with bool still takes one
+    assert f.invoke({**good, "li": ["5", 2.0]}).startswith("(Inner(n=1), [5, 2]")  # lax numbers are still read
+    assert f.parameters["properties"]["li"] == {"type": "array", "items": {"type": "integer"}}  # schema unchanged
+
+    class Args(BaseModel):
+        a: int
+        inner: Inner
+
+    def g(a: int, inner: Inner) -> str:
+        return f"{a} {inner}"
+
+    modelled = tool(g, args_schema=Args, description="G.")
+    for args in ({"a": True, "inner": {"n": 1}}, {"a": 1, "inner": {"n": False}}):
+        assert "not a boolean" in modelled.invoke({"type": "tool_call", "name": "g", "args": args, "id": "c"}).content
+
+
+def test_a_schema_tool_gets_a_whole_float_for_an_integer_as_an_int() -> None:
+    """Review 61: JSON Schema counts ``2.0`` as an integer, so ``tool_from_schema`` accepted it and passed the float on,
+    and ``"ab" * 2.0`` raised inside the tool."""
+    from toolwire.interop.openai_tools import tool_from_schema
+
+    schema = {"type": "function", "function": {"name": "rep", "description": "Repeat.", "parameters": {
+        "type": "object", "properties": {"n": {"type": "integer"}, "s": {"type": "string"},
+                                         "sizes": {"type": "array", "items": {"type": "integer"}},
+                                         "ratio": {"type": "number"}},
+        "required": ["n", "s"]}}}
+    seen = []
+
+    def rep(n: int, s: str, sizes: list[int] | None = None, ratio: float = 1.0) -> str:
+        seen.append((n, sizes, ratio))
+        return s * n
+
+    t = tool_from_schema(schema, rep)
+    assert t.invoke({"n": 2.0, "s": "ab", "sizes": [1.0, 3], "ratio": 2.0}) == "abab"
+    assert seen == [(2, [1, 3], 2.0)] and type(seen[0][0]) is int and type(seen[0][2]) is float
+    assert "not of type 'integer'" in t.invoke({"type": "tool_call", "name": "rep", "args": {"n": True, "s": "a"},
+                                                "id": "c"}).content

@@ -15,7 +15,7 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel
 
 from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
-from toolwire._schema_strict import build_validator, strict_class_schema
+from toolwire._schema_strict import NOT_BOOL, build_validator, not_bool, strict_class_schema
 
 __all__ = ["Unsupported", "fast_default", "fast_function_schema", "sorted_inline"]
 
@@ -78,8 +78,9 @@ def _fast_core(tp: Any, classes: list[type] | None = None) -> dict[str, Any]:
     except TypeError:  # an unhashable annotation
         raise Unsupported from None
     if simple is not None:
-        return {"type": simple, "allow_inf_nan": False} if simple == "float" and classes is not None else \
-            {"type": simple}
+        if classes is None or simple in ("str", "bool"):
+            return {"type": simple}
+        return not_bool({"type": simple, "allow_inf_nan": False} if simple == "float" else {"type": simple})
     if tp is Any:
         return {"type": "any"}
     if tp is None or tp is type(None):
@@ -223,6 +224,8 @@ def _fast_json(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """The JSON Schema GenerateJsonSchema writes for the core schema ``node`` (validation mode), before
     sorting; models go to ``defs`` and are referred to with ``$ref``."""
     kind = node.get("type")
+    if kind == "function-before" and len(node) == 3 and node["function"].get("function") in NOT_BOOL:
+        return _fast_json(node["schema"], defs)  # a number refusing booleans (_schema_strict.not_bool)
     allowed = _NODE_KEYS.get(kind)
     if allowed is None or not allowed.issuperset(node):
         raise Unsupported

@@ -12,6 +12,10 @@ user wrote alone:
 * A ``float`` refuses NaN and infinities (``"NaN"``, ``"inf"``, ``float("nan")``), which JSON cannot carry and
   toolwire's argument parser refuses in JSON text, unless ``allow_inf_nan`` is set (on the field or in the
   model's config).
+* An ``int`` or a ``float`` refuses ``true`` and ``false``, which pydantic's lax mode reads as 1 and 0 but JSON
+  Schema's ``integer`` and ``number`` do not include (JSON Schema Validation, section 6.1.1: a boolean is its own
+  type), unless the field or the model's config is ``strict`` (which refuses them already). A ``Union[int, bool]``
+  still takes a boolean: its ``bool`` member does.
 * An ``Iterable[X]`` (a pydantic "generator" schema, checked lazily while the tool iterates, so a bad item
   would surface as an exception inside the tool) is validated up front as a ``list[X]``; the tool gets the list.
 
@@ -26,10 +30,10 @@ from collections.abc import Callable
 from typing import Any
 
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
-from pydantic_core import SchemaValidator
+from pydantic_core import PydanticCustomError, SchemaValidator
 
-__all__ = ["StrictJsonSchema", "build_validator", "strict_class_schema", "strict_core", "strict_validator",
-           "validator_config"]
+__all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "strict_class_schema", "strict_core",
+           "strict_validator", "validator_config"]
 
 # keys whose values are data or settings, never a schema to rewrite
 _DATA_KEYS = frozenset((
@@ -78,6 +82,32 @@ def _float(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     if "allow_inf_nan" in node or "allow_inf_nan" in config:
         return node
     return {**node, "allow_inf_nan": False}
+
+
+def _not_bool_int(value: Any) -> Any:
+    if value.__class__ is bool:
+        raise PydanticCustomError("int_type", "Input should be a valid integer, not a boolean")
+    return value
+
+
+def _not_bool_float(value: Any) -> Any:
+    if value.__class__ is bool:
+        raise PydanticCustomError("float_type", "Input should be a valid number, not a boolean")
+    return value
+
+
+NOT_BOOL = (_not_bool_int, _not_bool_float)
+"""The functions of the ``function-before`` nodes :func:`not_bool` writes (a JSON Schema walker sees through
+them: the node's schema is the number's)."""
+
+
+def not_bool(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``int`` or ``float`` core schema ``node`` refusing booleans (see the module's rules), or ``node`` itself
+    when it or ``config`` is strict."""
+    if node.get("strict") or (config or {}).get("strict"):
+        return node
+    check = _not_bool_int if node["type"] == "int" else _not_bool_float
+    return {"type": "function-before", "function": {"type": "no-info", "function": check}, "schema": node}
 
 
 def _generator(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
@@ -188,10 +218,14 @@ def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
     schema_type = node.get("type")
     is_schema = type(schema_type) is str
     if is_schema:
+        if schema_type == "int":
+            return not_bool(node, config)
         if schema_type in _LEAVES:
             return _literal(node, config) if schema_type == "literal" else node
         if schema_type == "float":
-            return _float(node, config)
+            return not_bool(_float(node, config), config)
+        if schema_type == "function-before" and (node.get("function") or {}).get("function") in NOT_BOOL:
+            return node  # written by not_bool already (a schema walked again)
         own = type(node.get("config")) is dict
         if own:  # the config a model, TypedDict or dataclass passes down
             config = node["config"]

@@ -33,7 +33,6 @@ class ToolArguments:
     _json_plan: JsonStringPlan | bool | None
     _method: str | None
     _null_plan: Any
-    _numbers: tuple[str, ...] | None
     _positional_only: tuple[str, ...]
     _validate: Callable[[Mapping[str, Any]], dict[str, Any]]
 
@@ -67,14 +66,6 @@ class ToolArguments:
                 )
         if self._null_plan is not None:
             args = drop_defaulted_nulls(args, self._null_plan)
-        numbers = self._numbers
-        if numbers is None:  # worked out at the first call, as the JSON-string plan is
-            numbers = self._numbers = _number_parameters(self.parameters)
-        for key in numbers:
-            if type(args.get(key)) is bool:  # pydantic's lax mode reads true as 1; JSON Schema does not
-                raise ToolValidationError(
-                    f"Invalid arguments for tool '{self.name}': '{key}' must be a number, not the boolean "
-                    f"{str(args[key]).lower()}.", self.name)
         return self._validate(args)
 
     def call_args(self, args: Any) -> dict[str, Any]:
@@ -149,21 +140,3 @@ def _untyped_call_hint(exc: ToolValidationError, given: Any,
         return None
     return ToolValidationError(f"{exc} To pass a tool call rather than arguments, add \"type\": \"tool_call\" to "
                                "it.", exc.tool_name, exc.tool_call_id)
-
-
-_NUMBER_TYPES = frozenset({"integer", "number"})
-
-
-def _number_parameters(parameters: Mapping[str, Any]) -> tuple[str, ...]:
-    """The parameters whose JSON Schema takes numbers but not booleans (``int``, ``float``, ``int | None``...):
-    a ``true`` given for one is refused, as JSON Schema refuses it (review 59), where pydantic would read 1."""
-    names = []
-    for name, schema in (parameters.get("properties") or {}).items():
-        branches = schema.get("anyOf") or schema.get("oneOf") or [schema] if isinstance(schema, dict) else []
-        types: set[str] = set()
-        for branch in branches:
-            kind = branch.get("type") if isinstance(branch, dict) else None
-            types.update(kind if isinstance(kind, list) else [kind] if isinstance(kind, str) else [])
-        if types & _NUMBER_TYPES and "boolean" not in types:
-            names.append(name)
-    return tuple(names)

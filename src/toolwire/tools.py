@@ -108,7 +108,6 @@ class Tool(ToolArguments):
         "_json_plan",
         "_method",
         "_null_plan",
-        "_numbers",
         "_positional_only",
         "_source",
         "_validate",
@@ -161,7 +160,6 @@ class Tool(ToolArguments):
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
-        self._numbers: tuple[str, ...] | None = None  # likewise: the parameters that take numbers, not booleans
         self._source: tuple[str, Any] | None = None  # how to make it again when pickled (_tool_pickle)
         self.is_async = is_async_callable(func)
         self.return_direct = return_direct

@@ -308,7 +308,7 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         args = dict(args)
         errors = sorted(validator.iter_errors(args), key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
         if not errors:
-            return args
+            return _whole_integers(args, checked)  # type: ignore[no-any-return]
         parts: list[str] = []
         unknown = False
         for error in errors:
@@ -321,6 +321,31 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         raise ToolValidationError(text, tool_name)
 
     return validate
+
+
+def _whole_integers(value: Any, schema: Any) -> Any:
+    """``value`` (valid against ``schema``) with each float where the schema wants an ``integer`` (``2.0``, which
+    JSON Schema counts as an integer: Validation, section 6.1.1) made an ``int``, so the function gets the type
+    the schema promises; objects and arrays are walked through ``properties`` and ``items``. Copies only what
+    changes."""
+    if not isinstance(schema, Mapping):
+        return value
+    if type(value) is float:
+        kind = schema.get("type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        return int(value) if "integer" in kinds and "number" not in kinds and value.is_integer() else value
+    if type(value) is dict and isinstance(props := schema.get("properties"), Mapping):
+        out = None
+        for key, item in value.items():
+            new = _whole_integers(item, props.get(key))
+            if new is not item:
+                out = dict(value) if out is None else out
+                out[key] = new
+        return value if out is None else out
+    if type(value) is list and isinstance(items := schema.get("items"), Mapping):
+        new_items = [_whole_integers(item, items) for item in value]
+        return value if all(a is b for a, b in zip(new_items, value, strict=True)) else new_items
+    return value
 
 
 def ready_function_schema(parameters: Mapping[str, Any], tool_name: str, description: str,

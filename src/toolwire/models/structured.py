@@ -98,8 +98,13 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
     from toolwire.models.base import to_tool_spec
 
     if isinstance(schema, type) and issubclass(schema, BaseModel):
+        from toolwire._schema_strict import strict_validator, validator_config
+
         model: type[BaseModel] = schema
-        return to_tool_spec(model), model.model_validate
+        core = model.__pydantic_core_schema__  # checked as a tool's arguments are (toolwire._schema_strict: no
+        # boolean for a number, no NaN, no key the JSON Schema sent leaves out), into an instance of the model
+        validator = strict_validator(core, validator_config(core), model.__pydantic_validator__)  # type: ignore[arg-type]
+        return to_tool_spec(model), validator.validate_python
     if isinstance(schema, type) and (is_typeddict(schema) or dataclasses.is_dataclass(schema)):
         from toolwire.schema import _compat  # a typing.TypedDict, which pydantic refuses before Python 3.12
 
