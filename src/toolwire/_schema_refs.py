@@ -455,6 +455,8 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
     names = list(known)
     if extra and names:
         text += f" Its parameters are: {', '.join(names)}."
+    elif extra and schema is not None and not schema.get("properties"):
+        text += " It takes no arguments: send {}."
     for parent, fields in objects.items():
         if fields:
             text += f" The fields of '{parent}' are: {', '.join(fields)}."

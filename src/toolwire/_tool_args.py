@@ -7,6 +7,7 @@ Kept apart from :mod:`toolwire.tools` so that the module stays short; :class:`To
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -97,12 +98,13 @@ class ToolArguments:
                     break
         elif isinstance(args, str | bytes | bytearray):
             from toolwire.errors import ToolCallParseError
-            from toolwire.parsing.arguments import normalize_arguments
+            from toolwire.parsing.arguments import EXAMPLE, normalize_arguments
 
             try:
-                args = normalize_arguments(args, self.parameters)
-            except ToolCallParseError as exc:
-                raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {exc}", self.name) from None
+                args = normalize_arguments(args, self.parameters, tool_name=self.name)
+            except ToolCallParseError as exc:  # the error's example object is this tool's (review 61)
+                text = str(exc).replace(EXAMPLE, argument_example(self.parameters))
+                raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {text}", self.name) from None
         return self.validate_args(args)
 
     def _positional(self, kwargs: dict[str, Any]) -> list[Any]:
@@ -126,6 +128,29 @@ class ToolArguments:
             if (hinted := _untyped_call_hint(exc, given, self.parameters)) is None:
                 raise
             raise hinted from exc.__cause__
+
+
+_PLACEHOLDERS = {"string": "<text>", "integer": "<integer>", "number": "<number>", "boolean": "<true or false>",
+                 "array": "[...]", "object": "{...}", "null": "null"}
+
+
+def argument_example(parameters: Mapping[str, Any], most: int = 3) -> str:
+    """The shape of a tool's arguments object for an error message: its required parameters (else its first ones),
+    at most ``most``, each with a placeholder of its JSON type, ``{"a": <integer>, "b": <integer>}``; ``{}`` for a
+    tool without parameters. Placeholders rather than values: a small model copies an example's values (review 61:
+    every tool's errors showed ``{"city": "Paris"}``)."""
+    props = parameters.get("properties") or {}
+    if not isinstance(props, Mapping) or not props:
+        return "{}"
+    required = [n for n in parameters.get("required") or () if n in props]
+    names = (required or list(props))[:most]
+    parts = []
+    for name in names:
+        kind = props[name].get("type") if isinstance(props[name], Mapping) else None
+        kind = next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+        parts.append(f"{json.dumps(name)}: {_PLACEHOLDERS.get(kind, '...') if isinstance(kind, str) else '...'}")
+    more = ", ..." if len(props) > len(names) and not required else ""
+    return "{" + ", ".join(parts) + more + "}"
 
 
 def _untyped_call_hint(exc: ToolValidationError, given: Any,

@@ -61,6 +61,10 @@ from toolwire.schema import FunctionSchema, function_schema, model_schema
 
 __all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_content", "tool", "truncate_content"]
 
+_CONFIG_REFUSED = ("invoke(input, config) takes LangChain's RunnableConfig, which toolwire tools do not take: "
+                   "leave it out (use timeout= for a time limit), or convert the tool with "
+                   "toolwire.interop.langchain.to_langchain_tool.")
+
 ResponseFormat = Literal["content", "content_and_artifact"]
 _GENERATOR = types.GeneratorType
 _ASYNC_GENERATOR = types.AsyncGeneratorType
@@ -215,6 +219,9 @@ class Tool(ToolArguments):
         if tool_name is None:
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
         check_name(tool_name)
+        if isinstance(description, str) and not description.strip():  # (not the docstring's fault: review 61)
+            raise SchemaError(f"Tool {tool_name!r} has no description: description= is empty; pass a sentence saying "
+                              "what the tool does, or leave it out to use the docstring's summary.")
         if args_schema is not None:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
                 raise SchemaError("args_schema must be a pydantic BaseModel class.")
@@ -395,17 +402,19 @@ class Tool(ToolArguments):
             raise
 
     @overload
-    def invoke(self, input: ToolCall, *, timeout: float | None = ...) -> ToolMessage: ...
+    def invoke(self, input: ToolCall, config: None = ..., *, timeout: float | None = ...) -> ToolMessage: ...
     @overload
-    def invoke(self, input: Mapping[str, Any] | str | None, *, timeout: float | None = ...) -> Any: ...
+    def invoke(self, input: Mapping[str, Any] | str | None, config: None = ..., *,
+               timeout: float | None = ...) -> Any: ...
 
-    def invoke(self, input: Any, *, timeout: float | None = None) -> Any:
+    def invoke(self, input: Any, config: Any = None, *, timeout: float | None = None) -> Any:
         """Run the tool.
 
         Args:
             input: the arguments as a dict (or a string for a one-parameter tool), or a tool call
                 ``{"name", "args", "id", "type": "tool_call"}`` (whose ``args`` may also be the argument
                 JSON text, see :meth:`call_args`).
+            config: LangChain's ``RunnableConfig`` place, which toolwire tools do not take: only None.
             timeout: seconds, overriding the tool's own ``timeout``.
 
         Returns:
@@ -416,14 +425,17 @@ class Tool(ToolArguments):
         Raises:
             ToolValidationError: invalid arguments (arguments form only).
             ToolTimeoutError: the call took longer than the timeout.
-            UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...), or the
-                tool is a method read from its class (``Class.method``: no instance to call it on).
+            UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...), the
+                tool is a method read from its class (``Class.method``: no instance to call it on), or a
+                ``config`` was given.
             ToolExecutionError: with ``handle_errors=False``, a ``response_format="content_and_artifact"``
                 tool returned something other than a ``(content, artifact)`` pair, or a sync tool returned
                 an awaitable (use :meth:`ainvoke`).
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``);
                 StopIteration and BaseException subclasses arrive as ``RuntimeError`` (see the module).
         """
+        if config is not None:
+            raise UserError(_CONFIG_REFUSED)
         if timeout is not None and (problem := bad_timeout(timeout)) is not None:
             raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
@@ -486,14 +498,14 @@ class Tool(ToolArguments):
             return await loop.create_task(self._guarded(kwargs))
         return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
 
-    async def ainvoke(self, input: Any, *, timeout: float | None = None) -> Any:
+    async def ainvoke(self, input: Any, config: Any = None, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
         worker thread (on timeout the thread is abandoned, since Python cannot kill it).
 
         Args:
             input: the arguments as a dict (or a string for a one-parameter tool), or a tool call, as for
                 :meth:`invoke`.
-            timeout: seconds, overriding the tool's own ``timeout``.
+            config, timeout: as for :meth:`invoke`.
 
         Returns:
             As :meth:`invoke`: the function's raw result for arguments, a :class:`ToolMessage` for a tool call.
@@ -501,6 +513,8 @@ class Tool(ToolArguments):
         Raises:
             ToolValidationError, ToolTimeoutError, UserError, ToolExecutionError, Exception: as :meth:`invoke`.
         """
+        if config is not None:
+            raise UserError(_CONFIG_REFUSED)
         if timeout is not None and (problem := bad_timeout(timeout)) is not None:
             raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout

@@ -69,7 +69,7 @@ def test_s3_nested_model_and_defaults():
         "description": "Send a parcel.",
         "parameters": {"type": "OBJECT", "properties": {
             "to": {"type": "OBJECT", "properties": {"city": {"type": "STRING"}}, "required": ["city"]},
-            "express": {"type": "BOOLEAN"},
+            "express": {"type": "BOOLEAN", "description": "Default: false."},
         }, "required": ["to"]},
     }
     # the OpenAI form keeps the nested object as it is
@@ -84,7 +84,7 @@ def test_s3_zero_parameter_tool_sends_no_parameters():
 def test_s3_optional_becomes_nullable():
     params = convert_to_gemini_tool(latest)["parameters"]
     assert params["properties"]["major"] == {"type": "INTEGER", "nullable": True}
-    assert params["properties"]["channel"] == {"type": "STRING"}
+    assert params["properties"]["channel"] == {"type": "STRING", "description": 'Default: "stable".'}
     assert "required" not in params
 
 
@@ -111,8 +111,8 @@ def test_s3_refs_inlined_and_forbidden_keywords_removed():
     assert schema == {"type": "OBJECT", "required": ["to"], "properties": {
         "to": {**addr, "description": "where"},
         "alt": {**addr, "nullable": True},
-        "tags": {"type": "ARRAY", "items": {"type": "STRING"}},
-        "mode": {"type": "STRING", "enum": ["fast", "slow"]},
+        "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "description": "Default: []."},
+        "mode": {"type": "STRING", "enum": ["fast", "slow"], "description": 'Default: "fast".'},
         "when": {"type": "STRING", "nullable": True, "format": "date-time"},
         "either": {"any_of": [{"type": "STRING"}, {"type": "INTEGER"}]},
     }}
@@ -137,7 +137,8 @@ def test_object_with_properties_and_a_union_keeps_its_properties():
     schema, dropped = gemini_schema(move, "move")
     assert schema == {"type": "OBJECT", "description": "Give x or target (only one of them).",
                       "properties": {"speed": {"type": "NUMBER"}, "x": {"type": "NUMBER"},
-                                     "target": {"type": "STRING"}}, "required": ["speed"]}
+                                     "target": {"type": "STRING", "description": "Must be at least 1 character long."}},
+                      "required": ["speed"]}
     assert dropped == ["oneOf at the top", "minLength at target"]
     nested, dropped = gemini_schema({"type": "object", "properties": {"who": {**ID_OR_NAME, "description": "Who."}},
                                      "required": ["who"]})
@@ -170,7 +171,9 @@ def test_dropped_constraints_are_logged_and_still_validated(caplog):
     with caplog.at_level(logging.DEBUG, logger="toolwire.lowering"):
         declaration = convert_to_gemini_tool(restock)
     props = declaration["parameters"]["properties"]
-    assert props == {"count": {"type": "INTEGER", "description": "units"}, "sku": {"type": "STRING"}}
+    # ...and still told in the descriptions (review 61)
+    assert props == {"count": {"type": "INTEGER", "description": "units (Must be at least 0.)"},
+                     "sku": {"type": "STRING", "description": r"Must match the regular expression ^[A-Z]{3}-\d+$"}}
     assert "minimum at count" in caplog.text and "pattern at sku" in caplog.text
     # what Gemini was not told is still enforced before the tool runs (full pydantic schema)
     result = restock.invoke({"name": "restock", "args": {"count": -1, "sku": "ABC-1"}, "id": "c1",

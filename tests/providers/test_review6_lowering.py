@@ -84,7 +84,8 @@ def test_strict_turns_a_discriminated_union_into_anyof_and_drops_discriminator_a
     pet = out["parameters"]["properties"]["pet"]
     assert [branch["properties"]["kind"]["const"] for branch in pet["anyOf"]] == ["cat", "dog"]
     assert all(branch["required"] == list(branch["properties"]) for branch in pet["anyOf"])
-    assert out["parameters"]["properties"]["tags"] == {"type": ["array", "null"], "items": {"type": "string"}}
+    assert out["parameters"]["properties"]["tags"] == {"type": ["array", "null"], "items": {"type": "string"},
+                                                       "description": "Default: []."}  # (review 61)
     assert "uniqueItems" in json.dumps(adopt.parameters)  # the tool's own schema is unchanged
     # what a strict model sends is accepted; a pydantic set drops duplicates as it always did
     assert adopt.invoke({"pet": {"kind": "dog", "bark": 2}, "tags": None}) == "Dog:[]"
@@ -178,11 +179,11 @@ def test_gemini_sends_a_nested_free_form_object_as_json_text() -> None:
     props = schema["properties"]
     hint = "A JSON object written as a string, e.g. '{\"key\": ...}'"
     assert props["scores"] == {"type": "STRING", "description": f"{hint}, each value of type integer."}
-    assert props["meta"] == {"type": "STRING", "description": f"{hint}."}
+    assert props["meta"] == {"type": "STRING", "description": f"{hint}. Default: {{}}."}  # (review 61: the default)
     assert props["opt"] == {"type": "STRING", "nullable": True,
                             "description": f"Options. ({hint}, each value of type string.)"}
-    assert props["rows"] == {"type": "ARRAY", "items": {"type": "STRING",
-                                                        "description": f"{hint}, each value of type integer."}}
+    assert props["rows"] == {"type": "ARRAY", "description": "Default: [].",
+                             "items": {"type": "STRING", "description": f"{hint}, each value of type integer."}}
     assert props["cfg"]["properties"]["env"]["type"] == "STRING"
     for path in ("scores", "cfg.env", "meta", "opt", "rows[]"):
         assert f"type object at {path}" in dropped

@@ -318,6 +318,8 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
         if unknown and names:
             text += f" Its parameters are: {', '.join(names)}."
+        elif unknown and not parameters.get("properties"):
+            text += " It takes no arguments: send {}."
         raise ToolValidationError(text, tool_name)
 
     return validate

@@ -31,6 +31,7 @@ from toolwire.messages import (
     coerce_messages,
     merge_chunks,
 )
+from toolwire.models._one_call import one_call, one_call_async_stream, one_call_stream
 from toolwire.models._tool_conversion import (
     ServerTool,
     ToolDictSpec,
@@ -177,7 +178,9 @@ class BaseChatModel:
                 "none"}``, ``{"type": "tool", "name"}`` (``"disable_parallel_tool_use": True`` in it means
                 ``parallel_tool_calls=False``) and OpenAI ``{"type": "function", "function": {"name"}}``
                 (Responses API: ``{"type": "function", "name"}``).
-            parallel_tool_calls: ``False`` for at most one call per reply.
+            parallel_tool_calls: ``False`` for at most one call per reply: asked of the provider, and kept
+                where it sends more (a server that ignores the field, calls read from text): the first call is
+                kept and the others dropped with a warning in the log (:mod:`toolwire.models._one_call`).
             strict: enforce the schemas exactly where the provider can (OpenAI strict mode).
 
         Raises:
@@ -317,7 +320,9 @@ class BaseChatModel:
             ProviderError: the provider failed (after its retries).
             UserError: the input cannot be read as messages, or ``config=`` (LangChain's) was passed.
         """
-        return self._generate(self._request(input, options))
+        request = self._request(input, options)
+        reply = self._generate(request)
+        return one_call(reply) if request.parallel_tool_calls is False else reply
 
     async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
         """Async :meth:`invoke`: the same request, awaited (providers use their SDK's async client).
@@ -331,7 +336,9 @@ class BaseChatModel:
         Raises:
             ProviderError, UserError: as :meth:`invoke`.
         """
-        return await self._agenerate(self._request(input, options))
+        request = self._request(input, options)
+        reply = await self._agenerate(request)
+        return one_call(reply) if request.parallel_tool_calls is False else reply
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
         """Yield the reply as :class:`~toolwire.messages.AIMessageChunk` pieces; merged with
@@ -343,7 +350,9 @@ class BaseChatModel:
         Raises:
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
-        yield from self._stream(self._request(input, options))
+        request = self._request(input, options)
+        chunks = self._stream(request)
+        yield from one_call_stream(chunks) if request.parallel_tool_calls is False else chunks
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`stream`: the reply as :class:`~toolwire.messages.AIMessageChunk` pieces, awaited.
@@ -354,7 +363,10 @@ class BaseChatModel:
         Raises:
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
-        stream = self._astream(self._request(input, options))
+        request = self._request(input, options)
+        stream = self._astream(request)
+        if request.parallel_tool_calls is False:
+            stream = one_call_async_stream(stream)
         try:
             async for chunk in stream:
                 yield chunk

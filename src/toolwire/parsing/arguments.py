@@ -68,7 +68,8 @@ def _not_object(value: Any, raw: Any, decoded: bool) -> ToolCallParseError:
     return ToolCallParseError(f"The arguments must be a JSON object such as {EXAMPLE}; got {what}.", raw)
 
 
-def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, tool_name: str | None = None
+                        ) -> dict[str, Any]:
     """Return a tool call's arguments as a dict.
 
     Args:
@@ -82,14 +83,17 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> di
             JSON of that kind (string-typed properties keep their text), and a wrapper
             ``{"name": ..., "arguments"|"parameters": {...}}`` is unwrapped when the schema has no such
             properties.
+        tool_name: the name of the tool the arguments are for: a wrapper is then unwrapped only when it names
+            that tool (a wrapper naming another tool is an error, so that tool's arguments never run this one).
 
     Returns:
         The arguments dict (the given dict itself when nothing had to change).
 
     Raises:
         ToolCallParseError: the value is not an object (``[1, 2]``, ``"x"``, ``5``), the JSON is cut off
-            or invalid, or it holds values JSON cannot carry (a set in a literal; ``NaN``, ``Infinity``
-            or ``1e999``, which Python's ``json`` reads but JSON has not). ``.raw`` keeps the input; the
+            or invalid, a wrapper names a tool other than ``tool_name``, or it holds values JSON cannot carry
+            (a set in a literal; ``NaN``, ``Infinity`` or ``1e999``, which Python's ``json`` reads but JSON has
+            not). ``.raw`` keeps the input; the
             message is one sentence the model can act on. Never returns ``{}`` for such input.
 
     UTF-16 surrogate pairs left in strings (``'\\ud83d\\ude00'`` read the Python way) are joined, so the
@@ -110,7 +114,7 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None) -> di
     else:
         raise _not_object(raw, raw, decoded=False)
     if schema and isinstance(schema, Mapping):
-        args = _apply_schema(args, schema, schema, 0)
+        args = _apply_schema(args, schema, schema, 0, tool_name)
     try:
         return clean_value(args)  # type: ignore[no-any-return]
     except NonFiniteNumber as exc:
@@ -290,13 +294,16 @@ def _decoded(value: str, kinds: Collection[str]) -> Any:
 
 
 def _apply_schema(args: dict[str, Any], schema: Mapping[str, Any], root: Mapping[str, Any],
-                  depth: int) -> dict[str, Any]:
+                  depth: int, tool_name: str | None = None) -> dict[str, Any]:
     props = schema.get("properties")
     if not isinstance(props, Mapping) or depth > _MAX_SCHEMA_DEPTH:
         return args
     if depth == 0:
         inner = _wrapper_inner(args, props)
         if inner is not None:
+            if tool_name is not None and args["name"] != tool_name:
+                raise ToolCallParseError(f"The arguments are a call of another tool, '{args['name']}'; send this "
+                                         f"tool's own arguments, or call '{args['name']}' by its name.", args)
             args = normalize_arguments(inner)
     out = args
     for key, value in args.items():

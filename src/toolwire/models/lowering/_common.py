@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire._call_records import _id_text
@@ -28,7 +28,9 @@ __all__ = [
     "assistant_calls",
     "block_as_text",
     "call_names",
+    "constraint_notes",
     "content_parts",
+    "default_note",
     "fold_top_union",
     "group_messages",
     "log",
@@ -525,3 +527,29 @@ def fold_top_union(name: str, schema: dict[str, Any], *, provider: str, field: s
               "description); toolwire still validates the arguments against the full schema",
               provider.lower(), name, "/".join(key for key, _ in combos))
     return out
+
+
+_BOUNDS = (("minimum", "at least {}"), ("exclusiveMinimum", "more than {}"), ("maximum", "at most {}"),
+           ("exclusiveMaximum", "less than {}"), ("multipleOf", "a multiple of {}"),
+           ("minLength", "at least {} characters long"), ("maxLength", "at most {} characters long"))
+
+
+def constraint_notes(node: Mapping[str, Any]) -> list[str]:
+    """The bounds of a JSON Schema node as sentences for a description, for a provider whose schema drops them
+    (``["Must be at least 1, at most 5."]``, ``["Must match the regular expression ^[a-z]+$"]``; ``[]`` when it
+    has none; a pattern's sentence has no full stop, which could be read as part of it): ``minimum``, ``maximum``, their exclusive
+    forms (numbers only: draft-04's booleans are left out), ``multipleOf``, ``minLength``, ``maxLength`` and
+    ``pattern`` (JSON Schema Validation, sections 6.2 and 6.3)."""
+    parts = [(words.replace("characters", "character") if node[key] == 1 else words).format(json.dumps(node[key]))
+             for key, words in _BOUNDS
+             if isinstance(node.get(key), int | float) and not isinstance(node.get(key), bool)]
+    notes = [f"Must be {', '.join(parts)}."] if parts else []
+    pattern = node.get("pattern")
+    if isinstance(pattern, str):
+        notes.append(f"Must match the regular expression {pattern}")
+    return notes
+
+
+def default_note(value: Any) -> str:
+    """A default a provider's schema drops, as a sentence for the description: ``'Default: "en".'``."""
+    return f"Default: {json.dumps(value, ensure_ascii=False, default=str)}."

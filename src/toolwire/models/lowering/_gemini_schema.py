@@ -14,7 +14,10 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   its item types (one type when they agree), its length in ``min_items``/``max_items``; toolwire still
   validates each position before running the tool;
 * no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
-  ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped;
+  ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped; the
+  model is still told, in the description, a default, the bounds (``minimum``, ``maximum``, their exclusive
+  forms, ``multipleOf``, ``minLength``, ``maxLength``, ``pattern``) and a ``format`` Gemini does not take
+  (``Format: date.``), as :func:`~toolwire.models.lowering._common.constraint_notes` words them (review 61);
 * ``enum`` is for ``STRING`` values only: the values of another ``enum``/``const`` (an ``IntEnum``, a
   ``Literal[0, 3]``, a mixed ``Literal["a", 1]`` sent as JSON text) are written in the description instead
   (``One of: 1, 2.``), so the model still knows the only values the tool takes; a ``null`` among the values
@@ -32,7 +35,14 @@ import json
 from typing import Any
 
 from toolwire.errors import SchemaError
-from toolwire.models.lowering._common import COMBINATORS, fold_top_union, merge_object_union, object_branches
+from toolwire.models.lowering._common import (
+    COMBINATORS,
+    constraint_notes,
+    default_note,
+    fold_top_union,
+    merge_object_union,
+    object_branches,
+)
 
 __all__ = ["ITEMS", "JsonPath", "decode_json_text", "gemini_schema", "json_text_paths"]
 
@@ -169,10 +179,28 @@ class _Lowering:
             out = {"any_of": [self.schema(b, self.sub(path, None, f"|{i}"), refs) for i, b in enumerate(kept)]}
         if len(kept) < len(resolved):
             out["nullable"] = True
+        if node.get("default") is not None:  # (an Optional parameter's default sits beside its anyOf)
+            self.note(out, path, [default_note(node["default"])])
         if node.get("description"):
             hint = self.json_hints.get(path)
             out["description"] = f"{node['description']} ({hint})" if hint else node["description"]
         return out
+
+    def note(self, out: dict[str, Any], path: str, notes: list[str]) -> None:
+        """Say ``notes`` (what the lowering dropped and the model must still know) in ``out``'s description, and
+        keep them with the node's hints (:attr:`json_hints`) for a union whose description replaces it."""
+        if not notes:
+            return
+        text = " ".join(notes)
+        known = self.json_hints.get(path)
+        if known and text in known:
+            return
+        self.json_hints[path] = f"{known} {text}" if known else text
+        described = out.get("description")
+        if not described or described == known:  # (only notes so far: one more sentence)
+            out["description"] = self.json_hints[path]
+        else:
+            out["description"] = f"{described} ({text})"
 
     def typed(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
         kind = node.get("type")
@@ -211,12 +239,16 @@ class _Lowering:
                 self.drop(path, "enum" if "enum" in node else "const")
                 hint = self.json_hints[path] = _values_hint(enum)
                 out["description"] = f"{out['description']} ({hint})" if out.get("description") else hint
+        notes = constraint_notes(node)
         fmt = node.get("format")
         if isinstance(fmt, str):
             if fmt in _FORMATS.get(gtype, ()):
                 out["format"] = fmt
             else:
                 self.drop(path, f"format {fmt!r}")
+                notes.append(f"Format: {fmt}.")
+        if node.get("default") is not None:  # (None: the model leaves the parameter out)
+            notes.append(default_note(node["default"]))
         if gtype == "ARRAY":
             out["items"] = self.items(node, path, refs)
             for key, field in (("minItems", "min_items"), ("maxItems", "max_items")):
@@ -230,7 +262,8 @@ class _Lowering:
                 if required:
                     out["required"] = required
             elif path:  # (the top level: gemini_schema sends no parameters)
-                return self.json_text(node, out, path)
+                out = self.json_text(node, out, path)
+        self.note(out, path, notes)
         return out
 
     def items(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:

@@ -4,7 +4,8 @@ The rules come from the OpenAI Structured Outputs guide, "Supported schemas" (st
 uses the same subset):
 
 * every object lists all its properties in ``required`` and sets ``additionalProperties: false``; an
-  optional parameter is expressed as a nullable type; ``default`` is not supported;
+  optional parameter is expressed as a nullable type; ``default`` is not supported, so a default other than
+  ``None`` is named in the description instead (``Default: "en".``, review 61), the model then able to send it;
 * ``anyOf`` is supported, but not at the root ("Root objects must not be anyOf");
 * the composition keywords ``allOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired`` and
   ``dependentSchemas`` are not supported, nor is ``oneOf`` (the API answers 400 "'oneOf' is not
@@ -49,6 +50,8 @@ from __future__ import annotations
 import copy
 import json
 from typing import Any
+
+from toolwire.models.lowering._common import default_note
 
 __all__ = ["StrictLimitError", "strict_schema"]
 
@@ -189,10 +192,15 @@ def _strict(node: Any) -> Any:
             out[key] = _strict(value)
         else:
             out[key] = copy.deepcopy(value)
+    notes = []
     fmt = out.get("format")
     if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
         del out["format"]  # (a 400 in strict mode; the model is told in the description, toolwire validates it)
-        note = f"Format: {fmt}."
+        notes.append(f"Format: {fmt}.")
+    if node.get("default") is not None:  # (dropped: the model is told it, so it can send it; review 61)
+        notes.append(default_note(node["default"]))
+    if notes:
+        note = " ".join(notes)
         described = out.get("description")
         out["description"] = f"{described} ({note})" if isinstance(described, str) and described else note
     is_object = node.get("type") == "object" or "properties" in node

@@ -1,0 +1,113 @@
+"""``parallel_tool_calls=False`` kept whatever the provider did: a reply holds at most one tool call.
+
+OpenAI's API documents ``parallel_tool_calls: false`` as "at most one tool call per reply", Gemini has no such
+request field (its lowering keeps the first call, :func:`toolwire.models.lowering.gemini.parse_response`), and
+OpenAI-compatible servers (vLLM, llama.cpp's server, Ollama) often ignore the field, as do calls read from a
+server's text. Users set it so that tools with side effects run one at a time, each seeing the result of the one
+before; an Agent given two calls would run them at once. So :class:`~toolwire.models.base.BaseChatModel` passes
+every reply of a request with ``parallel_tool_calls=False`` through here: the first call is kept, the others are
+dropped with a warning in the log (the model asks for them again after it sees the first one's result). A valid
+call comes before an invalid one: the invalid calls are kept only when the reply has no valid one, and then only
+the first.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from toolwire.messages import AIMessage, AIMessageChunk
+
+__all__ = ["OneCallStream", "one_call", "one_call_async_stream", "one_call_stream"]
+
+log = logging.getLogger("toolwire.models")
+
+
+def one_call(message: AIMessage) -> AIMessage:
+    """``message`` with at most one tool call: itself when it has one or none, else a copy with the first valid call
+    (or, with none valid, the first invalid one) and a warning logged."""
+    valid, invalid = message.tool_calls, message.invalid_tool_calls
+    if len(valid) + len(invalid) <= 1:
+        return message
+    _warn(len(valid) + len(invalid) - 1)
+    return message.copy(tool_calls=valid[:1], invalid_tool_calls=[] if valid else invalid[:1])
+
+
+def _warn(dropped: int) -> None:
+    log.warning("parallel_tool_calls=False: kept the first tool call of the reply, dropped %d", dropped)
+
+
+class OneCallStream:
+    """The chunk filter of :func:`one_call_stream`: the tool-call chunks of the first call are passed on, those of
+    any other call are dropped (a chunk's call is told by its ``index``, else its ``id``; a chunk with neither goes
+    on the call before it, as :func:`~toolwire.messages.merge_chunks` merges it). An invalid call sent as such is
+    a call too: in a stream the first call sent is kept, valid or not."""
+
+    def __init__(self) -> None:
+        self.first: Any = None  # the index (or id) of the call kept
+        self.current = True  # whether the call the last keyed chunk began is the one kept
+        self.dropped: set[Any] = set()
+
+    def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
+        """``chunk`` without the parts of calls other than the first (itself when nothing is dropped)."""
+        parts = chunk.tool_call_chunks
+        invalid = chunk.invalid_tool_calls
+        if not parts and not invalid:
+            return chunk
+        kept = []
+        for part in parts:
+            key = part.get("index")
+            key = part.get("id") if key is None else key
+            if key is not None:
+                if self.first is None:
+                    self.first = key
+                self.current = key == self.first
+                if not self.current:
+                    self.dropped.add(key)
+            if self.current:
+                kept.append(part)
+        kept_invalid = []
+        for call in invalid:
+            if self.first is None:
+                self.first = self  # (no chunk's key): every later call is dropped
+                self.current = False
+                kept_invalid.append(call)
+            else:
+                self.dropped.add(("invalid", id(call)))
+        if len(kept) == len(parts) and len(kept_invalid) == len(invalid):
+            return chunk
+        return AIMessageChunk(chunk.content, tool_call_chunks=kept, invalid_tool_calls=kept_invalid, usage=chunk.usage,
+                              response_metadata=chunk.response_metadata, provider_data=chunk.provider_data,
+                              id=chunk.id, name=chunk.name)
+
+    def done(self) -> None:
+        """Log the warning, when calls were dropped."""
+        if self.dropped:
+            _warn(len(self.dropped))
+
+
+def one_call_stream(chunks: Iterator[AIMessageChunk]) -> Iterator[AIMessageChunk]:
+    """``chunks`` through :class:`OneCallStream` (closed with them)."""
+    kept = OneCallStream()
+    try:
+        for chunk in chunks:
+            yield kept.filter(chunk)
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
+    kept.done()
+
+
+async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk]) -> AsyncIterator[AIMessageChunk]:
+    """Async :func:`one_call_stream`."""
+    kept = OneCallStream()
+    try:
+        async for chunk in chunks:
+            yield kept.filter(chunk)
+    finally:
+        close = getattr(chunks, "aclose", None)
+        if close is not None:
+            await close()
+    kept.done()
