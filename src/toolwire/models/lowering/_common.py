@@ -537,8 +537,9 @@ _BOUNDS = (("minimum", "at least {}"), ("exclusiveMinimum", "more than {}"), ("m
 def constraint_notes(node: Mapping[str, Any]) -> list[str]:
     """The bounds of a JSON Schema node as sentences for a description, for a provider whose schema drops them
     (``["Must be at least 1, at most 5."]``, ``["Must match the regular expression ^[a-z]+$"]``; ``[]`` when it
-    has none; a pattern's sentence has no full stop, which could be read as part of it): ``minimum``, ``maximum``, their exclusive
-    forms (numbers only: draft-04's booleans are left out), ``multipleOf``, ``minLength``, ``maxLength`` and
+    has none; a pattern's sentence has no full stop, which could be read as part of it): ``minimum``,
+    ``maximum``, their exclusive forms (numbers only: draft-04's booleans are left out), ``multipleOf``,
+    ``minLength``, ``maxLength`` and
     ``pattern`` (JSON Schema Validation, sections 6.2 and 6.3)."""
     parts = [(words.replace("characters", "character") if node[key] == 1 else words).format(json.dumps(node[key]))
              for key, words in _BOUNDS
