@@ -182,3 +182,19 @@ def test_gemini_and_strict_openai_tell_the_model_what_their_schema_drops() -> No
         "description", ""))  # the default itself is sent there
     assert f.invoke({"name": "f", "args": {"e": 9, "s": "ab", "d": "2026-01-02"}, "id": "c",
                      "type": "tool_call"}).status == "error"
+
+
+def test_an_agent_drops_a_bound_tool_choice_none_that_would_keep_it_from_its_tools() -> None:
+    """Review 62 #6: ``Agent(model.bind_tools([], tool_choice="none"), [a])`` kept "none", so the Agent could never
+    call ``a``; it is now dropped with a warning. With no tools of its own, the Agent keeps it."""
+
+    @tool
+    def a() -> str:
+        """Say a."""
+        return "a"
+
+    model = ScriptedChatModel(["Done."])
+    with pytest.warns(UserWarning, match="tool_choice='none'"):
+        agent = Agent(model.bind_tools([], tool_choice="none"), [a])
+    assert agent.model.tool_choice in (None, "auto")
+    assert Agent(model.bind_tools([], tool_choice="none"), []).model.tool_choice == "none"

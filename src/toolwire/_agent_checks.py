@@ -64,7 +64,8 @@ def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
         ``(tools, tool_choice)``: ``tools`` followed by each tool bound to ``model`` that can be run (a
         :class:`~toolwire.tools.Tool`, or a provider's server tool) and whose name ``tools`` lacks; and the
         model's bound ``tool_choice`` when it forces a call or forbids one (else None). A bound tool that is only a
-        description (a schema dict) cannot be run, so it is left out, with a warning that says what to do.
+        description (a schema dict) cannot be run, so it is left out, with a warning that says what to do; so is a
+        ``tool_choice="none"`` when the Agent has tools of its own (it could never call them).
     """
     import warnings
 
@@ -83,6 +84,11 @@ def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
                       f"the Agent leaves them out{forced}: pass them to Agent(model, tools) as functions or tools.",
                       UserWarning, stacklevel=3)
         choice = None if choice in lost else choice
+    if choice == "none" and tools:  # (review 62: the Agent could never call the tools it was given)
+        warnings.warn("The model given to the Agent was bound with tool_choice='none', which would keep the Agent "
+                      "from calling its tools; the Agent drops it: bind no tool_choice, or give the Agent no tools.",
+                      UserWarning, stacklevel=3)
+        choice = None
     return [*tools, *kept], choice
 
 

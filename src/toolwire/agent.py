@@ -168,7 +168,8 @@ class Agent:
             it; of a model bound beforehand (``model.bind_tools([a], tool_choice="required", strict=True)``) the
             ``parallel_tool_calls``, ``strict``, a forcing or forbidding ``tool_choice`` (when the Agent is given
             none) and the bound tools the Agent can run (added to ``tools`` when their names are not there) are
-            kept; a bound schema without a function is left out, with a warning.
+            kept; a bound schema without a function is left out, with a warning, and so is a bound
+            ``tool_choice="none"`` when the Agent has tools (it could never call them).
         tools: toolwire tools, plain functions with docstrings, or LangChain tools; a provider's server tool
             dict (``{"type": "web_search_20250305", "name": "web_search"}``, ``{"google_search": {}}``) is sent
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
