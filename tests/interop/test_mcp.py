@@ -157,6 +157,8 @@ def test_transport_failure_becomes_an_error_message():
             assert "did not answer" in msg.content
             after = await add.ainvoke({"name": "add", "args": {"a": 1, "b": 2}, "id": "x2", "type": "tool_call"})
             assert after.status == "error"
+            # the repr no longer says "open" (review 61's known gap): it says what to do
+            assert "server gone (close it, then start it again)" in repr(client)
 
     asyncio.run(main())
 

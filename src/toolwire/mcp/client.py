@@ -55,6 +55,7 @@ from toolwire.mcp.common import (
     _wire,
     convert_call_result,
     server_from,
+    server_gone,
 )
 from toolwire.tools import Tool
 
@@ -149,6 +150,7 @@ class MCPClient(Sequence[Tool]):
         self._holder: asyncio.Task[None] | None = None
         self._deadline = 0.0  # time.monotonic() by which an opening must be done
         self._statuses: list[int] = []  # the HTTP error statuses of the opening
+        self._lost = False  # a call found the server gone (it stopped, the connection broke): see __repr__
 
     # -- sequence of tools ------------------------------------------------------------------------
 
@@ -175,7 +177,8 @@ class MCPClient(Sequence[Tool]):
         return True
 
     def __repr__(self) -> str:
-        state = "open" if self._session is not None else "closed"
+        state = "closed" if self._session is None else "server gone (close it, then start it again)" if self._lost \
+            else "open"
         return f"MCPClient({self.server.label!r}, {state}, tools={[t.name for t in self._tools]})"
 
     # -- opening and closing ----------------------------------------------------------------------
@@ -554,7 +557,9 @@ class MCPClient(Sequence[Tool]):
         try:
             result = await session.call_tool(name, arguments)
         except Exception as exc:
+            self._lost = self._lost or server_gone(exc)
             raise ToolExecutionError(_call_error(self.server.label, exc), name) from exc
+        self._lost = False
         content, artifact, is_error = convert_call_result(result)
         if is_error:
             text = content if isinstance(content, str) else "\n".join(

@@ -23,7 +23,7 @@ from typing import Any
 from toolwire._secrets import _RedactURLs, redact_http_logs, redact_url
 from toolwire.errors import UserError
 
-__all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from"]
+__all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from", "server_gone"]
 
 
 def _masked(values: Mapping[str, Any] | None) -> str:
@@ -346,6 +346,16 @@ def _call_error(label: str, exc: BaseException) -> str:
     if isinstance(code, int) and code not in (-32000, -32001):  # not the SDK's "connection closed", "timed out"
         return f"the MCP server {label!r} answered the call with an error ({_describe(exc)})."
     return f"the MCP server {label!r} did not answer ({_describe(exc)})."
+
+
+def server_gone(exc: BaseException) -> bool:
+    """Whether a ``tools/call`` that failed with ``exc`` found the server gone: no answer at all (the SDK's
+    "connection closed", JSON-RPC code -32000, or the transport's own error), rather than an error answer, an
+    answer against the protocol or a timeout (the server may only be slow)."""
+    if _invalid_answer(exc) is not None or isinstance(_leaf(exc), TimeoutError):
+        return False
+    code = getattr(getattr(_leaf(exc), "error", None), "code", None)
+    return not isinstance(code, int) or code == -32000
 
 
 def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statuses: Sequence[int]) -> UserError:
