@@ -234,7 +234,7 @@ def test_s4_strict_schema() -> None:
         "parameters": {
             "type": "object",
             "properties": {"major": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                           "channel": {"type": ["string", "null"]}},
+                           "channel": {"type": ["string", "null"], "description": 'Default: "stable".'}},
             "required": ["major", "channel"],
             "additionalProperties": False,
         },
@@ -266,7 +266,8 @@ def test_s4_neighbour_nested_defaults_and_required_non_nullable() -> None:
     made = tool(deploy)
     strict = convert_to_openai_tool(made, strict=True)["function"]["parameters"]
     assert strict["properties"]["options"]["required"] == ["retries", "label"]
-    assert strict["properties"]["options"]["properties"]["retries"] == {"type": ["integer", "null"]}
+    assert strict["properties"]["options"]["properties"]["retries"] == {"type": ["integer", "null"],
+                                                                        "description": "Default: 2."}
     # a strict model sends null for the nested default: it is replaced too; a real None stays None
     assert made.invoke({"app": "web", "options": {"retries": None, "label": None}}) == "web:2:None"
     # a null for a required, non-nullable parameter is still an error, not silently dropped

@@ -59,7 +59,7 @@ def test_function_strict() -> None:
         "parameters": {
             "type": "object",
             "properties": {"q": {"type": "string", "description": "the query."},
-                           "k": {"type": ["integer", "null"], "description": "how many."}},
+                           "k": {"type": ["integer", "null"], "description": "how many. (Default: 5.)"}},
             "required": ["q", "k"],
             "additionalProperties": False,
         },
@@ -97,7 +97,7 @@ def test_strict_leaves_data_inside_the_schema_alone() -> None:
     # "examples" holds data, not schemas: its {"default": ...} is not a keyword to drop
     params = convert_to_openai_tool(Filters, strict=True)["function"]["parameters"]
     assert params["properties"]["query"]["examples"] == [{"default": "kept"}]
-    assert params["properties"]["max_results"] == {"type": ["integer", "null"]}
+    assert params["properties"]["max_results"] == {"type": ["integer", "null"], "description": "Default: 10."}
 
 
 def test_strict_nested_objects_and_lists() -> None:
@@ -117,7 +117,7 @@ def test_strict_nested_objects_and_lists() -> None:
         "properties": {
             "to": address,
             "stops": {"type": "array", "items": address},
-            "express": {"type": ["boolean", "null"]},
+            "express": {"type": ["boolean", "null"], "description": "Default: false."},
         },
         "required": ["to", "stops", "express"],
         "additionalProperties": False,
@@ -130,8 +130,9 @@ def test_strict_enum_and_union_become_nullable_correctly() -> None:
         """F."""
 
     props = convert_to_openai_tool(f, strict=True)["function"]["parameters"]["properties"]
-    assert props["mode"] == {"type": ["string", "null"], "enum": ["a", "b", None]}
-    assert props["value"] == {"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]}
+    assert props["mode"] == {"type": ["string", "null"], "enum": ["a", "b", None], "description": 'Default: "a".'}
+    assert props["value"] == {"anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}],
+                              "description": "Default: 0."}
     assert props["note"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}
 
 

@@ -685,7 +685,8 @@ def test_null_plan_drops_nulls_in_the_matching_branch_of_a_union_of_models() -> 
     from toolwire.models.lowering.openai import convert_to_openai_tool
 
     strict = convert_to_openai_tool(pick, strict=True)["function"]["parameters"]
-    assert strict["properties"]["item"]["anyOf"][0]["properties"]["x"] == {"type": ["integer", "null"]}
+    assert strict["properties"]["item"]["anyOf"][0]["properties"]["x"] == {"type": ["integer", "null"],
+                                                                          "description": "Default: 1."}
     done = _strict_call(pick, {"item": {"kind": "a", "x": None}, "items": None})
     assert done.status == "success" and done.content == repr((KindA(kind="a", x=1), None))
     done = _strict_call(pick, {"item": {"kind": "b", "y": None},

@@ -30,7 +30,7 @@ __all__ = [
     "call_names",
     "constraint_notes",
     "content_parts",
-    "default_note",
+    "default_notes",
     "fold_top_union",
     "group_messages",
     "log",
@@ -551,6 +551,11 @@ def constraint_notes(node: Mapping[str, Any]) -> list[str]:
     return notes
 
 
-def default_note(value: Any) -> str:
-    """A default a provider's schema drops, as a sentence for the description: ``'Default: "en".'``."""
-    return f"Default: {json.dumps(value, ensure_ascii=False, default=str)}."
+def default_notes(node: Mapping[str, Any]) -> list[str]:
+    """The ``default`` of a JSON Schema node a provider's schema drops, as a sentence for the description
+    (``['Default: "en".']``); ``[]`` without one, or for ``None`` and ``""`` (the model leaves such a parameter
+    out, so the words would only cost tokens)."""
+    value = node.get("default")
+    if value is None or value == "":
+        return []
+    return [f"Default: {json.dumps(value, ensure_ascii=False, default=str)}."]

@@ -38,7 +38,7 @@ from toolwire.errors import SchemaError
 from toolwire.models.lowering._common import (
     COMBINATORS,
     constraint_notes,
-    default_note,
+    default_notes,
     fold_top_union,
     merge_object_union,
     object_branches,
@@ -179,8 +179,7 @@ class _Lowering:
             out = {"any_of": [self.schema(b, self.sub(path, None, f"|{i}"), refs) for i, b in enumerate(kept)]}
         if len(kept) < len(resolved):
             out["nullable"] = True
-        if node.get("default") is not None:  # (an Optional parameter's default sits beside its anyOf)
-            self.note(out, path, [default_note(node["default"])])
+        self.note(out, path, default_notes(node))  # (an Optional parameter's default sits beside its anyOf)
         if node.get("description"):
             hint = self.json_hints.get(path)
             out["description"] = f"{node['description']} ({hint})" if hint else node["description"]
@@ -247,8 +246,7 @@ class _Lowering:
             else:
                 self.drop(path, f"format {fmt!r}")
                 notes.append(f"Format: {fmt}.")
-        if node.get("default") is not None:  # (None: the model leaves the parameter out)
-            notes.append(default_note(node["default"]))
+        notes += default_notes(node)
         if gtype == "ARRAY":
             out["items"] = self.items(node, path, refs)
             for key, field in (("minItems", "min_items"), ("maxItems", "max_items")):

@@ -51,7 +51,7 @@ import copy
 import json
 from typing import Any
 
-from toolwire.models.lowering._common import default_note
+from toolwire.models.lowering._common import default_notes
 
 __all__ = ["StrictLimitError", "strict_schema"]
 
@@ -197,8 +197,7 @@ def _strict(node: Any) -> Any:
     if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
         del out["format"]  # (a 400 in strict mode; the model is told in the description, toolwire validates it)
         notes.append(f"Format: {fmt}.")
-    if node.get("default") is not None:  # (dropped: the model is told it, so it can send it; review 61)
-        notes.append(default_note(node["default"]))
+    notes += default_notes(node)  # (dropped: the model is told it, so it can send it; review 61)
     if notes:
         note = " ".join(notes)
         described = out.get("description")
