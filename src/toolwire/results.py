@@ -103,9 +103,15 @@ def json_fallback(value: Any) -> Any:
             return tolist(value)
         except Exception:  # (a tolist that fails: the text is still something)
             pass
+    return _str(value)
+
+
+def _str(value: Any) -> str:
+    """``str(value)``, or ``"<TYPE object>"`` when that fails: a broken ``__str__``/``__repr__`` is the result's,
+    not a failure of the call that returned it."""
     try:
         return str(value)
-    except Exception:  # a broken __str__/__repr__ is the result's, not a failure of the call that returned it
+    except Exception:
         return f"<{type(value).__name__} object>"
 
 
@@ -173,13 +179,20 @@ def _is_key_error(exc: TypeError) -> bool:
 
 def _json_key(key: Any) -> Any:
     """A dict key as JSON can hold it: a date, UUID, Decimal, enum or tuple as the text pydantic writes for it
-    (``"2024-01-01"``, ``"a,1"``); any other key its ``str()``."""
+    (``"2024-01-01"``, ``"a,1"``); bytes as text, as a bytes value is (:func:`_utf8`); any other key its
+    ``str()``, or ``"<TYPE object>"`` when that fails (review 62).
+
+    Raises:
+        TypeError: the key is bytes that are not UTF-8 text.
+    """
     if isinstance(key, _JSON_KEYS):
         return key
+    if isinstance(key, bytes):
+        return _utf8(key)
     try:
-        return next(iter(to_jsonable_python({key: None}, fallback=str)))
-    except (TypeError, ValueError):  # (pydantic refuses a frozenset as a key)
-        return str(key)
+        return next(iter(to_jsonable_python({key: None}, fallback=_str)))
+    except Exception:  # (pydantic refuses a frozenset as a key; a key's own serialiser may fail)
+        return _str(key)
 
 
 def _json_keys(value: Any) -> Any:
@@ -340,8 +353,9 @@ def result_to_content(result: Any) -> str | list[Any]:
 
     Raises:
         ToolResultError: the result is or holds ``bytes`` that are not UTF-8 (return text, or content blocks
-            such as ``{"type": "image", "base64": ..., "mime_type": ...}``), holds a value JSON cannot hold,
-            or refers to itself (a circular reference).
+            such as ``{"type": "image", "base64": ..., "mime_type": ...}``; a dict key included), holds a value
+            JSON cannot hold, refers to itself (a circular reference), is nested too deeply to write, or fails
+            to write (a model's serialiser that raises): see :func:`_json_text`.
     """
     if isinstance(result, str):
         return valid_text(result)
@@ -358,8 +372,8 @@ def result_to_content(result: Any) -> str | list[Any]:
     if isinstance(result, BaseModel):
         try:
             text = result.model_dump_json()
-        except (ValueError, TypeError):  # a field pydantic cannot write as JSON: as for a model in a list
-            pass
+        except Exception:  # a field pydantic cannot write as JSON (or a serialiser that fails): as for a model in
+            pass  # a list, whose failure _json_text reports
         else:  # pydantic writes NaN as null: a model holding one is written as a model in a list is (below)
             if "null" not in text or not _has_non_finite(_json_default(result)):
                 return valid_text(text)
@@ -506,16 +520,29 @@ def _json_text(encode: Callable[[], str]) -> str:
     """``encode()``, its failures as the one ToolResultError a model can act on.
 
     Raises:
-        ToolResultError: a value JSON cannot hold (TypeError) or a circular reference (ValueError).
+        ToolResultError: a value JSON cannot hold (TypeError), a circular reference (ValueError), a result
+            nested too deeply to write (RecursionError), or any other error while writing it (a model's
+            serialiser that raises): the tool ran, so it is never reported as the tool's own failure (review
+            62). The error it stands for is its ``__cause__``, whose message :func:`error_text` leaves out
+            with ``hide_details`` (it may quote the result).
     """
     try:
         return valid_text(encode())
+    except RecursionError as exc:
+        raise ToolResultError(
+            "The tool's result is nested too deeply to be turned into JSON text: return flatter data."
+        ) from exc
     except TypeError as exc:
         raise ToolResultError(
-            f"The tool's result could not be turned into JSON text ({exc}): return text or JSON-like data."
-        ) from None
+            f"The tool's result could not be turned into JSON text ({_str(exc)}): return text or JSON-like data."
+        ) from exc
     except ValueError as exc:  # circular reference
-        raise ToolResultError(f"The tool's result could not be turned into JSON text: {exc}.") from None
+        raise ToolResultError(f"The tool's result could not be turned into JSON text: {_str(exc)}.") from exc
+    except Exception as exc:
+        raise ToolResultError(
+            f"The tool's result could not be turned into JSON text ({type(exc).__name__}: {_str(exc)}): return text "
+            "or JSON-like data."
+        ) from exc
 
 
 def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
@@ -523,9 +550,19 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
 
     Validation, timeout and unknown-tool errors say what to change; any other exception gives its type
     and message (never a traceback), or only its type when ``hide_details`` is set (for tools whose
-    errors may hold secrets). An exception group (``asyncio.TaskGroup``) gives its first error's, the one
-    that says what went wrong. The text starts with ``"Error:"`` and is valid Unicode (:func:`valid_text`: an
-    error naming a file whose name is not UTF-8 still reaches the model).
+    errors may hold secrets). A :class:`~toolwire.errors.ToolResultError` says the tool ran; with
+    ``hide_details`` it names only the type of the error that kept its result from being written, whose
+    message may quote the result (review 62). An exception group (``asyncio.TaskGroup``) gives its first
+    error's, the one that says what went wrong.
+
+    Args:
+        exc: the exception the call ended with.
+        tool_name: the called tool's name, as the text names it.
+        hide_details: leave exception messages out.
+
+    Returns:
+        One paragraph starting with ``"Error:"``, valid Unicode (:func:`valid_text`: an error naming a file
+        whose name is not UTF-8 still reaches the model).
     """
     return valid_text(_error_text(exc, tool_name, hide_details))
 
@@ -533,7 +570,10 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
 def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
     """:func:`error_text` before its text is made valid Unicode."""
     if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
-        return (f"Error: tool '{tool_name}' ran, but its result could not be sent back ({exc}). Do not call it "
+        cause = exc.__cause__
+        why = (f"it could not be turned into JSON text: {type(cause).__name__}" if hide_details and cause is not None
+               else _str(exc))  # (the error writing it may quote the result: only its type, review 62)
+        return (f"Error: tool '{tool_name}' ran, but its result could not be sent back ({why}). Do not call it "
                 "again for the same action: whatever it does has been done.")
     if isinstance(exc, ToolExecutionError) and str(exc).startswith("Error:"):
         return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)

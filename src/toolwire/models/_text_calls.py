@@ -15,9 +15,10 @@ in ``stream``, only where a line *starts* with call syntax (after spaces):
 Only bound tool names make a call (:func:`~toolwire.parsing.parse_tool_calls`); the first such line that
 holds one is where the calls start. The prose before it is the reply's text; the text the parser leaves
 after marked calls follows, after a blank line. JSON calls and Python call lists carry no marker, so they are
-calls only where they end the reply (nothing but whitespace, or the closing fence, after them): followed by
-more text ("...but I will not run it.", "Please confirm first."), they are an example the reply shows, and
-stay text, since running them could do what the model declined to do.
+calls only where they end the reply (nothing but whitespace, a closing fence or an end-of-turn token a server
+left in after them, :data:`_FENCE_ONLY`): followed by more text ("...but I will not run it.", "Please confirm
+first."), they are an example the reply shows, and stay text, since running them could do what the model
+declined to do. Finding where such calls start takes time about linear in the reply's length (review 62).
 
 A stream shows the text as it comes until a line starts with ``<``, ``{``, ``[``, a backtick or ``~``; from there
 it is held back until the reply ends, then sent as the calls (and the text left), or as text when it holds
@@ -35,7 +36,7 @@ from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models.lowering._common import native_call, split_calls
 from toolwire.parsing import parse_tool_calls
 from toolwire.parsing._calls import name_key
-from toolwire.parsing._scan import python_span_end
+from toolwire.parsing._scan import DEEP, EOF, DecodeFailure, decode_value_at, python_span_end, skip_ws
 
 __all__ = ["METADATA_KEY", "TextCallStream", "read_text_calls", "with_text_calls"]
 
@@ -63,32 +64,39 @@ _UNMARKED = frozenset({"json", "py"})
 """The call formats without a marker of their own: read only where the calls end the reply (review 57)."""
 
 _FENCE_END = re.compile(r"\s*```")
-_FENCE_ONLY = re.compile(r"\s*(?:```|~~~)?\s*(?:<\|[\w.-]+\|>\s*)*")
+_END_TOKEN = r"(?:<\|[\w.-]+\|>|<\uff5c[\w\u2581.-]+\uff5c>|</s>|<eos>|<end_of_turn>)"
+"""An end-of-turn token a server may leave in the text: ``<|...|>`` (``<|im_end|>``, ``<|eot_id|>``,
+``<|eom_id|>``, ``<|end|>``, ``<|endoftext|>``), DeepSeek's ``<\uff5cend\u2581of\u2581sentence\uff5c>`` (full-width
+bars), ``</s>`` (Llama 2, Mistral), ``<eos>`` and ``<end_of_turn>`` (Gemma)."""
+_FENCE_ONLY = re.compile(rf"\s*(?:`{{3,}}|~{{3,}})?\s*(?:{_END_TOKEN}\s*)*")
 """The text left after calls when it is only a closing fence (of an opening ``_CALL_LINE`` does not take in:
-```` ```tool_code ```` (Gemma), ```` ```JSON ````, ``~~~json``, a CRLF reply) or an end-of-turn token a server
-left in (``<|im_end|>``, ``<|eot_id|>``): the calls still end the reply."""
-_OPENING_FENCE = re.compile(r"(?:^|\n)[ \t]*(?:```|~~~)[^\n`]*\s*$")
+```` ```tool_code ```` (Gemma), ```` ```JSON ````, ``~~~json``, a CRLF reply) or end-of-turn tokens a server
+left in (:data:`_END_TOKEN`): the calls still end the reply, and the tokens are dropped."""
+_FENCE_LINE = re.compile(r"(?m)^[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+"""A code fence line: its backticks or tildes, then the info string (```` ```json ````)."""
+_FENCE_HERE = re.compile(r"(?:`{3,}|~{3,})(?P<info>[^\n]*)")
+_TOKENS_ONLY = re.compile(rf"\s*(?:{_END_TOKEN}\s*)*")
+_FENCED = re.compile(r"```[^\n`]*\n.*?```", re.DOTALL)
+"""A ```` ``` ```` fence and its body, up to the next three backticks (where the JSON parser ends one)."""
 _NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
 
 
-def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str] | Mapping[str, Any],
-              keys: Collection[str]) -> tuple[str, list[Any], list[Any], bool]:
-    """Parse the calls that start at ``match`` (a :data:`_CALL_LINE` match; ``keys``: the tool names'
-    :func:`name_key`): ``(text left after them, calls, invalid calls, whether the parser read to the end)``."""
-    start = match.start()
-    if match.group("py") is None:
-        dialect = ("hermes" if match.group("hermes") else "mistral" if match.group("mistral")
-                   else "function_tag" if match.group("function") else "json")
-        parsed = parse_tool_calls(text[start:], tool_names, dialect=dialect)
-        return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls, True
+def _py_calls_at(text: str, match: re.Match[str], tool_names: Collection[str] | Mapping[str, Any],
+                 keys: Collection[str]) -> tuple[int, list[Any], list[Any]]:
+    """Parse the Python call list that starts at ``match`` (a :data:`_CALL_LINE` match of the ``py`` group;
+    ``keys``: the tool names' :func:`name_key`) and any list of calls on the lines right after it.
+
+    Returns:
+        ``(end, calls, invalid calls)``: ``end`` is where the lists (and the closing fence of an opening one
+        the match took in) end; ``len(text)`` when a list is cut off or unbalanced (the parser then read the rest).
+    """
     calls: list[Any] = []
     invalid: list[Any] = []
     bracket = match.start("py")
-    to_end = False
     while True:  # the list, and any list of calls on the lines right after it
         end = python_span_end(text, bracket)
         if end < 0:  # cut off or unbalanced: what the parser makes of the rest (an invalid call, or nothing)
-            end, to_end = len(text), True
+            end = len(text)
         parsed = parse_tool_calls(text[bracket:end], tool_names, dialect="pythonic")
         calls += parsed.tool_calls
         invalid += parsed.invalid_tool_calls
@@ -96,9 +104,85 @@ def _calls_at(text: str, match: re.Match[str], tool_names: Collection[str] | Map
         if following is None or name_key(following.group("name")) not in keys:
             break
         bracket = following.start("py")
-    if "```" in text[start:match.start("py")] and (fence := _FENCE_END.match(text, end)):
+    if "```" in text[match.start():match.start("py")] and (fence := _FENCE_END.match(text, end)):
         end = fence.end()
-    return text[end:].strip(), calls, invalid, to_end
+    return end, calls, invalid
+
+
+def _value_end(text: str, start: int) -> tuple[int, bool]:
+    """Where the bracketed value at ``start`` ends, as the JSON parser reads it: the decoded value's end; for
+    text that does not decode, its last bracket, or the end of its line when its brackets do not match.
+
+    Returns:
+        ``(end, whether it runs on unclosed to the end of the text)``.
+    """
+    try:
+        return decode_value_at(text, start)[1], False
+    except DecodeFailure as failure:
+        end = DEEP if failure.kind == "deep" else python_span_end(text, start)
+    if end == EOF:
+        return len(text), True
+    if end < 0:  # unbalanced, or nested too deeply: the line
+        line_end = text.find("\n", start)
+        return (len(text) if line_end < 0 else line_end), False
+    return end, False
+
+
+def _json_run(text: str, start: int, tool_names: Collection[str] | Mapping[str, Any]) -> tuple[bool, int]:
+    """Whether the text from ``start`` (a :data:`_CALL_LINE` match of the ``json`` group) is JSON calls to its
+    end: call objects, lists of them or ```` ``` ```` fences holding them, separated by whitespace, then only
+    :data:`_FENCE_ONLY`. Each piece is parsed on its own, so a walk costs time linear in what it reads (review
+    62). A fence line at ``start`` that no fence closes (the closing fence of an earlier block, say) stays in the
+    text, as the parser leaves it: the calls after it end the reply only when it is a bare fence and no other
+    fence follows them.
+
+    Returns:
+        ``(ends the reply, next)``: when it does not, ``next`` is where a later JSON line may still start calls
+        that do: past the text that is not a call (a line before it reaches that text too), past a value that
+        is not a call (a line inside it is followed by its closing bracket), but inside a fence or a value
+        left open to the end of the reply that holds a call (it may end the reply); past the end when such a
+        value holds none (the parser reads no further).
+    """
+    pos = skip_ws(text, start)
+    fence = None if _FENCED.match(text, pos) else _FENCE_HERE.match(text, pos)
+    if fence is not None:
+        pos = fence.end()
+    first, found = skip_ws(text, pos), False
+    while True:
+        pos = skip_ws(text, pos)
+        if found and _FENCE_ONLY.fullmatch(text, pos):
+            if fence is None or (not fence.group("info").strip() and _TOKENS_ONLY.fullmatch(text, pos)):
+                return True, len(text)
+            return False, first + 1  # (the calls after the first may still end the reply)
+        fenced = _FENCED.match(text, pos) if text.startswith("```", pos) else None
+        open_to_end = False
+        if fenced is not None:
+            end = fenced.end()
+        elif pos < len(text) and text[pos] in "{[":
+            end, open_to_end = _value_end(text, pos)
+        else:  # prose (or a fence left open)
+            return False, max(pos, start + 1)
+        parsed = parse_tool_calls(text[pos:end], tool_names, dialect="json")
+        if parsed.content or not (parsed.tool_calls or parsed.invalid_tool_calls):
+            if open_to_end:
+                return False, pos + 1 if parsed.tool_calls or parsed.invalid_tool_calls else len(text)
+            return False, pos + 1 if fenced is not None else max(end, start + 1)
+        pos, found = end, True
+
+
+def _without_opening_fence(head: str) -> str:
+    """``head`` (the text before calls) without its last line when that line opens a code block, not when it
+    closes an earlier one (review 62): the fence belongs to the calls. A fence line with an info string
+    (```` ```json ````) opens a block; a bare one closes the open block of its kind, else opens one."""
+    opened: re.Match[str] | None = None
+    for line in _FENCE_LINE.finditer(head):
+        closes = (opened is not None and not line.group("info").strip()
+                  and line.group("fence")[0] == opened.group("fence")[0]
+                  and len(line.group("fence")) >= len(opened.group("fence")))
+        opened = None if closes else line
+    if opened is None or opened.end() < len(head):
+        return head
+    return head[:opened.start()].rstrip()
 
 
 def read_text_calls(text: str,
@@ -123,31 +207,64 @@ def read_text_calls(text: str,
         return None
     names = tool_names if isinstance(tool_names, Mapping) else tuple(tool_names)  # a mapping keeps the schemas
     keys = {name_key(n) for n in names}
-    tried: set[str] = set()  # a marked or JSON format is parsed once, from its first line: the parser reads on
+    # a family's lines before skip[family] hold no calls that end the reply, or were read already (a marked
+    # format is parsed once, from its first line: the parser reads on to the end)
+    skip: dict[str, int] = {}
     thinking = [m.span() for m in _THINK.finditer(text)] if "<think>" in text else []
     for match in _CALL_LINE.finditer(text):
         if any(start <= match.start() < end for start, end in thinking):
             continue
         family = next(k for k in ("hermes", "mistral", "tag", "function", "json", "py") if match.group(k) is not None)
-        if family in tried or (family == "py" and name_key(match.group("name")) not in keys):
+        if match.start(family) < skip.get(family, 0) or (family == "py" and name_key(match.group("name")) not in keys):
             continue
-        rest, calls, invalid, to_end = _calls_at(text, match, names, keys)
-        head = text[:match.start()].rstrip()
-        if not calls and not invalid:
-            if to_end:  # the parser read on to the end: a later line of this family holds nothing new
-                tried.add(family)
-            continue
-        if rest and family in _UNMARKED:
-            if not _FENCE_ONLY.fullmatch(rest):  # text after unmarked calls: an example the reply talks about;
-                continue  # a later line may still hold the calls that end the reply (review 60)
-            rest, head = "", _OPENING_FENCE.sub("", head).rstrip()  # a fence the call line did not take in
-        elif to_end:
-            tried.add(family)
+        if family in _UNMARKED:  # calls only where they end the reply (review 57), found in linear time (62)
+            found = _ending_calls(text, match, names, keys, skip)
+            if found is None:
+                continue
+            calls, invalid = found
+            # the fence line before the calls is theirs when it opens a block (not when it closes an earlier one)
+            head, rest = _without_opening_fence(text[:match.start(family)].rstrip()), ""
+        else:
+            dialect = ("hermes" if family == "hermes" else "mistral" if family == "mistral"
+                       else "function_tag" if family == "function" else "json")
+            parsed = parse_tool_calls(text[match.start():], names, dialect=dialect)
+            skip[family] = len(text)  # the parser read on to the end: a later line of this family holds nothing new
+            if not parsed.tool_calls and not parsed.invalid_tool_calls:
+                continue
+            head, rest = text[:match.start()].rstrip(), parsed.content
+            calls, invalid = parsed.tool_calls, parsed.invalid_tool_calls
         records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
                    for c in calls]
         valid, bad = split_calls(records)
         return head + ("\n\n" if head and rest else "") + rest, valid, [*bad, *invalid]
     return None
+
+
+def _ending_calls(text: str, match: re.Match[str], names: Collection[str] | Mapping[str, Any],
+                  keys: Collection[str], skip: dict[str, int]) -> tuple[list[Any], list[Any]] | None:
+    """The JSON calls or Python call lists that start at ``match`` (a :data:`_CALL_LINE` match of the ``json``
+    or ``py`` group) when they end the reply, as ``(calls, invalid calls)``; else None, with ``skip`` (as in
+    :func:`read_text_calls`) moved past the lines of the family that cannot start such calls either."""
+    if match.group("py") is not None:
+        end, calls, invalid = _py_calls_at(text, match, names, keys)
+        if (calls or invalid) and _FENCE_ONLY.fullmatch(text, end):
+            return calls, invalid
+        skip["py"] = end  # a later line up to there ends no calls either
+        return None
+    parsed = None
+    if "json" not in skip:  # the first JSON line: the parser reads every JSON call from there on, once
+        parsed = parse_tool_calls(text[match.start():], names, dialect="json")
+        if not (parsed.tool_calls or parsed.invalid_tool_calls):
+            skip["json"] = len(text)  # none at all
+            return None
+    if parsed is None or not _FENCE_ONLY.fullmatch(parsed.content):  # some text follows: piece by piece
+        ends, skip["json"] = _json_run(text, match.start(), names)
+        if not ends:
+            return None
+        parsed = parse_tool_calls(text[match.start():], names, dialect="json")
+        if not _FENCE_ONLY.fullmatch(parsed.content) or not (parsed.tool_calls or parsed.invalid_tool_calls):
+            return None  # (the parser read the text otherwise than piece by piece; skip is past the end)
+    return parsed.tool_calls, parsed.invalid_tool_calls
 
 
 def with_text_calls(message: AIMessage, tool_names: Collection[str] | Mapping[str, Any]) -> AIMessage:
