@@ -292,7 +292,31 @@ def _fast_json_body(kind: str, node: dict[str, Any], defs: dict[str, Any]) -> di
     raise Unsupported
 
 
+# id(node) -> (node, the $defs entries its JSON Schema made: its own and its nested models'), for model nodes: a
+# model's JSON Schema is the same each time a tool takes it, so it is walked once (the entries are never changed:
+# sorted_inline builds new dicts)
+_MODEL_JSON: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+
 def _fast_model_json(node: dict[str, Any], functions: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    cached = _MODEL_JSON.get(id(node))
+    if cached is not None and cached[0] is node:
+        for key, body in cached[1].items():
+            known = defs.setdefault(key, body)
+            if known is None:  # being built further up: a recursive model, which needs the general path
+                raise Unsupported
+        return {"$ref": f"#/$defs/{node['ref']}"}
+    before = set(defs)
+    out = _fast_model_json_uncached(node, functions, defs)
+    made = {key: body for key, body in defs.items() if key not in before}
+    if made and all(body is not None for body in made.values()):
+        if len(_MODEL_JSON) > 1024:
+            _MODEL_JSON.clear()
+        _MODEL_JSON[id(node)] = (node, made)  # (node kept alive: its id is not reused meanwhile)
+    return out
+
+
+def _fast_model_json_uncached(node: dict[str, Any], functions: Any, defs: dict[str, Any]) -> dict[str, Any]:
     cls = node["cls"]
     ref = node["ref"]
     if (len(functions) != 1 or getattr(functions[0], "__func__", None) is not _default_json_schema
