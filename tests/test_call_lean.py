@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from toolwire.models._argument_lean import ArgumentLean
-from toolwire.models._call_lean import CallLean, Leans, first_repeat
+from toolwire.models._call_lean import _NEXT_OBJECT, CallLean, Leans, first_repeat
 from toolwire.tools import tool
 
 VOCAB = [b"]", b")]", b"}]", b",", b", ", b", {", b',{"', b"x", b"}", b")", b"[", b"{", b",]", b", 2", b"),",
@@ -309,3 +309,71 @@ def test_the_list_nesting_finds_the_outermost_close_only() -> None:
     assert type(probe) is type(lean._nesting) and probe.stack == lean._nesting.stack
     assert lean._nesting.closing_at(b"]") == 0 and lean._nesting.closing_at(b'"]') is None
     assert _lean(0.3, b"[f(xs=[1, 2")._nesting.closing_at(b"])]") == 2  # the argument's list, the call, the list
+
+
+# JSON call objects one per line (the grammar's other JSON form; qwen2.5-coder-0.5b's own template writes them in
+# a ```json fence): between two objects, "close the fence" (or, unfenced, end the reply) is weighed against
+# "open the next object".
+LINES = [b"```json\n", b"{", b'"name": "f", "arguments": {"a": 1}', b"}", b"}\n", b"\n", b"```", b"<|im_end|>",
+         b'{"', b"\n{", b"x", b"{}"]
+L_FENCE, L_OPEN, L_BODY, L_CLOSE, L_CLOSE_NL, L_NL, L_BACKTICKS, L_END = range(8)
+L_OPEN_QUOTE, L_NL_OPEN, L_X, L_EMPTY = range(8, 12)
+
+
+def _lines_lean(share: float, tokens: list[int]) -> CallLean:
+    def starting_with(prefix: bytes) -> np.ndarray:
+        return np.array([i for i, b in enumerate(LINES) if b.startswith(prefix)], dtype=np.intp)
+
+    lean = CallLean(lambda t: LINES[t], starting_with, share, "json", ends=np.array([L_END], dtype=np.intp))
+    for token in tokens:
+        lean.feed(token)
+    return lean
+
+
+def _lines_logits(probs: dict[int, float]) -> np.ndarray:
+    p = np.full(len(LINES), 1e-9)
+    for token, value in probs.items():
+        p[token] = value
+    return np.log(p).astype(np.float32)
+
+
+def test_json_lines_in_a_fence_weigh_the_fence_close_against_the_next_object() -> None:
+    lean = _lines_lean(0.02, [L_FENCE, L_OPEN, L_BODY, L_CLOSE_NL])
+    logits = _lines_logits({L_BACKTICKS: 0.9, L_OPEN: 0.04, L_OPEN_QUOTE: 0.06})
+    chosen = lean.choose(L_BACKTICKS, logits, _Grammar(set(range(len(LINES)))))
+    assert chosen == L_OPEN_QUOTE  # the likeliest token that only opens the next object
+    assert lean.shares == [pytest.approx(0.1, abs=1e-4)]
+    assert L_EMPTY not in lean._after(b"{", _NEXT_OBJECT)  # "{}" is no opening of a call object
+    lean.feed(chosen)
+    assert lean.continued == 1 and lean.starts == [1]  # it began the second call (index 1)
+    assert lean.added_tokens() == [(4, 0, 4)]
+
+
+def test_json_lines_weigh_only_the_line_after_a_top_level_object() -> None:
+    assert _lines_lean(0.02, [L_FENCE, L_OPEN, L_BODY, L_CLOSE]).choose(  # the newline is not decided yet
+        L_NL, _lines_logits({L_NL: 0.9}), ALL) == L_NL
+    inside = _lines_lean(0.02, [L_FENCE, L_OPEN, L_OPEN, L_CLOSE])  # "}" closed a nested object only
+    assert inside.choose(L_BACKTICKS, _lines_logits({L_BACKTICKS: 0.5, L_OPEN: 0.5}), ALL) == L_BACKTICKS
+    assert inside.shares == []
+    below = _lines_lean(0.2, [L_FENCE, L_OPEN, L_BODY, L_CLOSE_NL])
+    assert below.choose(L_BACKTICKS, _lines_logits({L_BACKTICKS: 0.9, L_OPEN: 0.1}), ALL) == L_BACKTICKS
+    assert below.shares == [pytest.approx(0.1, abs=1e-4)] and below.continued == 0
+    greedy_goes_on = _lines_lean(0.02, [L_FENCE, L_OPEN, L_BODY, L_CLOSE_NL])  # nothing to replace
+    assert greedy_goes_on.choose(L_OPEN, _lines_logits({L_OPEN: 0.9}), ALL) == L_OPEN
+    assert greedy_goes_on.shares == []
+
+
+def test_json_lines_without_a_fence_weigh_the_end_of_the_reply() -> None:
+    lean = _lines_lean(0.02, [L_OPEN, L_BODY, L_CLOSE])
+    logits = _lines_logits({L_END: 0.9, L_NL: 0.05, L_NL_OPEN: 0.05})
+    assert lean.choose(L_END, logits, ALL) in (L_NL, L_NL_OPEN)
+    assert lean.shares == [pytest.approx(0.1, abs=1e-4)]
+    lean.feed(L_NL)
+    assert lean.starts == [1]  # a bare newline begins the next call, whose "{" comes next
+    lean.feed(L_OPEN)
+    assert lean._calls == 1
+    pythonic = CallLean(lambda t: LINES[t], lambda p: np.zeros(0, dtype=np.intp), 0.02, "pythonic",
+                        ends=np.array([L_END], dtype=np.intp))
+    for token in (L_OPEN, L_BODY, L_CLOSE):
+        pythonic.feed(token)
+    assert pythonic.choose(L_END, logits, ALL) == L_END  # only JSON calls are written one per line

@@ -573,7 +573,8 @@ class Generation:
         if (not self.parallel_share > 0 or fmt not in ("pythonic", "json") or not parallel or not grammar
                 or not self._greedy()):
             return None
-        return CallLean(loaded.piece, loaded.tokens_starting_with, self.parallel_share, fmt, limit)
+        return CallLean(loaded.piece, loaded.tokens_starting_with, self.parallel_share, fmt, limit,
+                        ends=loaded.end_tokens)
 
     def _lean(self, loaded: LoadedModel, fmt: str, grammar: str | None) -> ArgumentLean | None:
         """The optional-argument rule for a call in ``fmt`` (None: off, not pythonic, no grammar, or not greedy)."""

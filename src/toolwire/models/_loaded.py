@@ -121,6 +121,7 @@ class LoadedModel:
         self._neutraliser: Neutraliser | None = None
         self._pieces: dict[int, bytes] = {}
         self._sorted_pieces: tuple[list[bytes], np.ndarray] | None = None  # for tokens_starting_with
+        self._end_tokens: np.ndarray | None = None  # for end_tokens
         llama_cpp = _llama_cpp()
         self._token_to_piece = llama_cpp.llama_token_to_piece
         self._vocab = llm._model.vocab
@@ -191,6 +192,16 @@ class LoadedModel:
         """``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
         return self._llama_grammars.get_or_make(
             grammar, lambda: _llama_cpp().LlamaGrammar.from_string(grammar, verbose=False))
+
+    @property
+    def end_tokens(self) -> np.ndarray:
+        """The ids (a NumPy integer array, ascending) of the tokens that end generation, found among the tokens
+        whose written-out piece starts with ``<`` (special tokens: ``<|im_end|>``, ``<|endoftext|>``, ``</s>``...;
+        found once, then kept)."""
+        if self._end_tokens is None:
+            self._end_tokens = np.array([t for t in self.tokens_starting_with(b"<").tolist() if self.is_eog(t)],
+                                        dtype=np.intp)
+        return self._end_tokens
 
     def is_eog(self, token: int) -> bool:
         """Whether ``token`` ends generation (end of turn / end of text)."""

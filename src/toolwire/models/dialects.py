@@ -338,7 +338,8 @@ class Dialect:
             multiple, parallel and parallel_multiple (benchmarks/ACCURACY.md, "Tenth session"); 0 for the
             others (not measured).
         parallel_call_share: the share ``ChatLlamaCpp`` uses when its own is None: where a call list would
-            close, it goes on with another call when the model gives that at least this share of its
+            close (or, for JSON call objects one per line, the line after one would close their fence or end the
+            reply), it goes on with another call when the model gives that at least this share of its
             probability (:mod:`toolwire.models._call_lean`; 0: off). 0 for every
             dialect; :data:`DEFAULT_DIALECTS` sets 0.02 for qwen2.5-coder-0.5b, where it was measured
             (benchmarks/ACCURACY.md, "Twenty-fifth session").
