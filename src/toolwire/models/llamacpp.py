@@ -126,8 +126,9 @@ class ChatLlamaCpp(BaseChatModel):
             would close (its ``]``) although the grammar allows another call, the list goes on with another call
             when the model gives going on (``,``) at least this share (0 to 1) of its probability of closing or
             going on (:mod:`toolwire.models._call_lean`); JSON call objects written one per line are weighed
-            likewise where the line after one would close its code fence, or end the reply. A list whose added calls hold a string or number the
-            conversation does not, or that runs out of ``max_tokens``, is made as the model would have closed it;
+            likewise where the line after one would close its code fence, or end the reply. A list whose added
+            calls hold a string or number the conversation does not, or that runs out of ``max_tokens``, is made
+            as the model would have closed it;
             one whose added call repeats a call keeps the calls added before that one. 0 turns it off;
             None (default) takes the dialect's (:attr:`~toolwire.models.dialects.Dialect.parallel_call_share`).
             ``response_metadata`` then holds ``parallel_call_shares`` (the share of going on the model gave at
