@@ -15,7 +15,7 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel
 
 from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
-from toolwire._schema_strict import NOT_BOOL, build_validator, not_bool, strict_class_schema
+from toolwire._schema_strict import NOT_BOOL, build_validator, not_bool, numeric_leaf, strict_class_schema
 
 __all__ = ["Unsupported", "fast_default", "fast_function_schema", "sorted_inline"]
 
@@ -104,7 +104,8 @@ def _fast_core(tp: Any, classes: list[type] | None = None) -> dict[str, Any]:
     if origin is typing.Literal:
         if not args or any(type(a) not in (str, int, bool) for a in args):
             raise Unsupported
-        return {"type": "literal", "expected": list(args)}
+        literal = {"type": "literal", "expected": list(args)}
+        return literal if classes is None else numeric_leaf(literal, {})
     if isinstance(tp, type) and issubclass(tp, BaseModel):
         generic = tp.__dict__.get("__pydantic_generic_metadata__") or {}
         if not tp.__dict__.get("__pydantic_complete__", False) or generic.get("args") or generic.get("parameters"):

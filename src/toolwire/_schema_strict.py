@@ -12,7 +12,8 @@ user wrote alone:
 * A ``float`` refuses NaN and infinities (``"NaN"``, ``"inf"``, ``float("nan")``), which JSON cannot carry and
   toolwire's argument parser refuses in JSON text, unless ``allow_inf_nan`` is set (on the field or in the
   model's config).
-* An ``int`` or a ``float`` refuses ``true`` and ``false``, which pydantic's lax mode reads as 1 and 0 but JSON
+* An ``int`` or a ``float`` (and a ``Literal`` or ``Enum`` of numbers, whose ``1`` a ``true`` equals in Python:
+  review 63) refuses ``true`` and ``false``, which pydantic's lax mode reads as 1 and 0 but JSON
   Schema's ``integer`` and ``number`` do not include (JSON Schema Validation, section 6.1.1: a boolean is its own
   type), unless the field or the model's config is ``strict`` (which refuses them already). A ``Union[int, bool]``
   still takes a boolean: its ``bool`` member does.
@@ -32,8 +33,8 @@ from typing import Any
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import PydanticCustomError, SchemaValidator
 
-__all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "strict_class_schema", "strict_core",
-           "strict_validator", "validator_config"]
+__all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "numeric_leaf", "strict_class_schema",
+           "strict_core", "strict_validator", "validator_config"]
 
 # keys whose values are data or settings, never a schema to rewrite
 _DATA_KEYS = frozenset((
@@ -96,18 +97,49 @@ def _not_bool_float(value: Any) -> Any:
     return value
 
 
-NOT_BOOL = (_not_bool_int, _not_bool_float)
+def _not_bool_value(value: Any) -> Any:
+    if value.__class__ is bool:
+        raise PydanticCustomError("literal_error", "Input should be one of the allowed numbers, not a boolean")
+    return value
+
+
+NOT_BOOL = (_not_bool_int, _not_bool_float, _not_bool_value)
 """The functions of the ``function-before`` nodes :func:`not_bool` writes (a JSON Schema walker sees through
 them: the node's schema is the number's)."""
 
+_MOVED_UP = ("ref",)  # keys of a wrapped node that belong to the wrapper (a definition's ref: review 63)
+
 
 def not_bool(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ``int`` or ``float`` core schema ``node`` refusing booleans (see the module's rules), or ``node`` itself
-    when it or ``config`` is strict."""
-    if node.get("strict") or (config or {}).get("strict"):
+    """The ``int``, ``float``, numeric ``literal`` or numeric ``enum`` core schema ``node`` refusing booleans (see
+    the module's rules), or ``node`` itself when it (else ``config``) is strict. A definition's ``ref`` moves to the
+    wrapper, where pydantic looks for it."""
+    strict = node["strict"] if "strict" in node else (config or {}).get("strict")
+    if strict:
         return node
-    check = _not_bool_int if node["type"] == "int" else _not_bool_float
-    return {"type": "function-before", "function": {"type": "no-info", "function": check}, "schema": node}
+    kind = node["type"]
+    check = _not_bool_int if kind == "int" else _not_bool_float if kind == "float" else _not_bool_value
+    inner = {k: v for k, v in node.items() if k not in _MOVED_UP}
+    out = {"type": "function-before", "function": {"type": "no-info", "function": check}, "schema": inner}
+    out.update((k, node[k]) for k in _MOVED_UP if k in node)
+    return out
+
+
+def _numeric(values: Any) -> bool:
+    """Whether ``values`` (a literal's or an enum's) hold a number and no boolean: a ``true`` sent for one of them
+    would be read as 1 (``True == 1``), which JSON Schema's ``enum``/``const`` refuse."""
+    values = [v.value if isinstance(v, enum.Enum) else v for v in values or ()]
+    return any(type(v) in (int, float) for v in values) and not any(type(v) is bool for v in values)
+
+
+def numeric_leaf(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """A ``literal`` or ``enum`` node of numbers refusing booleans (review 63); any other leaf as it is."""
+    kind = node["type"]
+    if kind == "literal" and _numeric(node.get("expected")):
+        return not_bool(node, config)
+    if kind == "enum" and (node.get("sub_type") in ("int", "float") or _numeric(node.get("members"))):
+        return not_bool(node, config)
+    return node
 
 
 def _generator(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
@@ -221,7 +253,8 @@ def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
         if schema_type == "int":
             return not_bool(node, config)
         if schema_type in _LEAVES:
-            return _literal(node, config) if schema_type == "literal" else node
+            leaf = _literal(node, config) if schema_type == "literal" else node
+            return numeric_leaf(node, config) if leaf is node and schema_type in ("literal", "enum") else leaf
         if schema_type == "float":
             return not_bool(_float(node, config), config)
         if schema_type == "function-before" and (node.get("function") or {}).get("function") in NOT_BOOL:

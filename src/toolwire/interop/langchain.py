@@ -84,8 +84,9 @@ def _pydantic_validator(model: Any, name: str) -> Any | None:
     fills ``InjectedToolCallId`` itself from the call's id. pydantic ignores unknown keys by default, so
     the arguments are checked with a subclass set to ``extra="forbid"``: a key the schema does not
     declare (an injected one included) is an error naming the tool's parameters, which the model can
-    correct, and only declared keys reach the LangChain tool. Returns ``None`` when ``model`` cannot be subclassed
-    (the caller then checks with ``jsonschema``, which also refuses undeclared keys).
+    correct, and only declared keys reach the LangChain tool. The check follows toolwire's own rules as well
+    (:mod:`toolwire._schema_strict`: no boolean for a number, no NaN). Returns ``None`` when ``model`` cannot be
+    subclassed (the caller then checks with ``jsonschema``, which also refuses undeclared keys).
 
     Raises:
         ToolValidationError: (when validating) one message naming each bad field, e.g. ``"Invalid
@@ -104,11 +105,15 @@ def _pydantic_validator(model: Any, name: str) -> Any | None:
                                                   "__module__": model.__module__})
     except Exception:  # a model that cannot be subclassed: the caller checks with jsonschema instead
         return None
+    from toolwire._schema_strict import strict_validator, validator_config
+
+    core = checked.__pydantic_core_schema__  # toolwire's rules too (a boolean refused for a number: review 63)
+    validate_python = strict_validator(core, validator_config(core), checked.__pydantic_validator__).validate_python
 
     def validate(args: Any) -> dict[str, Any]:
         args = dict(args)
         try:
-            checked.model_validate(args)
+            validate_python(args)
         except ValidationError as exc:
             raise ToolValidationError(validation_message(exc, name, fields), name) from None
         return args

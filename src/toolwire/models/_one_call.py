@@ -40,14 +40,18 @@ def _warn(dropped: int) -> None:
 
 class OneCallStream:
     """The chunk filter of :func:`one_call_stream`: the tool-call chunks of the first call are passed on, those of
-    any other call are dropped (a chunk's call is told by its ``index``, else its ``id``; a chunk with neither goes
-    on the call before it, as :func:`~toolwire.messages.merge_chunks` merges it). An invalid call sent as such is
-    a call too: in a stream the first call sent is kept, valid or not."""
+    any other call are dropped. Which call a chunk belongs to is decided as :func:`~toolwire.messages.merge_chunks`
+    decides it (``toolwire.chunks._Calls``: by index, id and name, with the providers' quirks: an index reused for
+    every call, one id for all of them, whole calls with neither). An invalid call sent as such is a call too: it is
+    kept when it has the kept call's id (a call the provider reports cut off, review 63: dropping it would make the
+    cut call's chunks look whole), or when it comes before any call; in a stream the first call sent is kept."""
 
     def __init__(self) -> None:
-        self.first: Any = None  # the index (or id) of the call kept
-        self.current = True  # whether the call the last keyed chunk began is the one kept
-        self.dropped: set[Any] = set()
+        from toolwire.chunks import _Calls
+
+        self.calls = _Calls()
+        self.first: Any = None  # the group of the call kept (None: none yet; self: an invalid call was kept)
+        self.dropped: set[int] = set()  # ids (id()) of the groups and invalid calls dropped
 
     def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
         """``chunk`` without the parts of calls other than the first (itself when nothing is dropped)."""
@@ -57,24 +61,24 @@ class OneCallStream:
             return chunk
         kept = []
         for part in parts:
-            key = part.get("index")
-            key = part.get("id") if key is None else key
-            if key is not None:
-                if self.first is None:
-                    self.first = key
-                self.current = key == self.first
-                if not self.current:
-                    self.dropped.add(key)
-            if self.current:
+            self.calls.add(part)
+            group = self.calls.last
+            if self.first is None:
+                self.first = group
+            if group is self.first:
                 kept.append(part)
+            else:
+                self.dropped.add(id(group))
         kept_invalid = []
+        kept_id = self.first.get("id") if isinstance(self.first, dict) else None
         for call in invalid:
             if self.first is None:
-                self.first = self  # (no chunk's key): every later call is dropped
-                self.current = False
+                self.first = self  # (no group is this): every later call is dropped
                 kept_invalid.append(call)
+            elif kept_id is not None and call.get("id") == kept_id:
+                kept_invalid.append(call)  # the kept call, cut off: not another call
             else:
-                self.dropped.add(("invalid", id(call)))
+                self.dropped.add(id(call))
         if len(kept) == len(parts) and len(kept_invalid) == len(invalid):
             return chunk
         return AIMessageChunk(chunk.content, tool_call_chunks=kept, invalid_tool_calls=kept_invalid, usage=chunk.usage,

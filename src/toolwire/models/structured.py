@@ -110,12 +110,17 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
 
         try:
             adapter: TypeAdapter[Any] = TypeAdapter(_compat(schema))
-            parameters = adapter.json_schema()
+            from toolwire._schema_strict import StrictJsonSchema
+
+            parameters = adapter.json_schema(schema_generator=StrictJsonSchema)  # (says the keys it refuses)
         except Exception as exc:  # pydantic cannot give a JSON Schema for one of its fields
             raise SchemaError(f"{schema.__name__} cannot be given as a JSON Schema: {exc}") from None
         spec = to_tool_spec({"name": check_name(schema.__name__), "description": _class_description(schema),
                              "parameters": parameters})
-        return spec, adapter.validate_python
+        from toolwire._schema_strict import strict_validator
+
+        validator = strict_validator(adapter.core_schema, None, adapter.validator)  # type: ignore[arg-type]
+        return spec, validator.validate_python  # (toolwire's rules, as for a model: review 63)
     v1 = sys.modules.get("pydantic.v1")
     if v1 is not None and isinstance(schema, type) and issubclass(schema, v1.BaseModel):  # as LangChain takes it
         return to_tool_spec(schema), schema.parse_obj
