@@ -172,7 +172,8 @@ def test_gemini_and_strict_openai_tell_the_model_what_their_schema_drops() -> No
 
     props = convert_to_gemini_tool(f)["parameters"]["properties"]
     assert props["e"]["description"] == "Must be at least 1, at most 5."
-    assert props["s"]["description"] == "Must be at least 2 characters long. Must match the regular expression ^[a-z]+$"
+    assert props["s"]["description"] == \
+        "Must be at least 2 characters long. Must match the regular expression `^[a-z]+$`."
     assert props["d"]["description"] == "Format: date."
     assert props["lang"] == {"type": "STRING", "nullable": True, "description": 'Default: "en".'}
     assert props["n"]["description"] == "Must be at least 0."  # (a None default is not worth a word)

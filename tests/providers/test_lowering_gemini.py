@@ -173,7 +173,7 @@ def test_dropped_constraints_are_logged_and_still_validated(caplog):
     props = declaration["parameters"]["properties"]
     # ...and still told in the descriptions (review 61)
     assert props == {"count": {"type": "INTEGER", "description": "units (Must be at least 0.)"},
-                     "sku": {"type": "STRING", "description": r"Must match the regular expression ^[A-Z]{3}-\d+$"}}
+                     "sku": {"type": "STRING", "description": r"Must match the regular expression `^[A-Z]{3}-\d+$`."}}
     assert "minimum at count" in caplog.text and "pattern at sku" in caplog.text
     # what Gemini was not told is still enforced before the tool runs (full pydantic schema)
     result = restock.invoke({"name": "restock", "args": {"count": -1, "sku": "ABC-1"}, "id": "c1",

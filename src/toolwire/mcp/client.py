@@ -200,6 +200,7 @@ class MCPClient(Sequence[Tool]):
             return max(self._deadline - time.monotonic(), 0.0)
 
         self._statuses = []
+        self._lost = False  # a new session: whether the last one lost its server no longer matters
         read, write = await _open_transport(self.server, stack, self._statuses)
         info = mcp.types.Implementation(name="toolwire", version=__version__)
         session = await stack.enter_async_context(
@@ -267,7 +268,7 @@ class MCPClient(Sequence[Tool]):
             with contextlib.suppress(BaseException):
                 await refresher
         stack, self._stack = self._stack, None
-        self._session = None
+        self._session, self._lost = None, False
         if stack is not None:
             try:
                 await stack.aclose()

@@ -171,26 +171,16 @@ def _from_bad_json(raw: str, exc: json.JSONDecodeError) -> dict[str, Any]:
         if value is not None:
             return value
     if exc.msg == "Extra data":
-        raise ToolCallParseError(
-            f"The arguments must be exactly one JSON object such as {EXAMPLE}; "
-            f"other text follows it at character {exc.pos}.",
-            raw,
-        )
+        raise ToolCallParseError(f"The arguments must be exactly one JSON object such as {EXAMPLE}; other text "
+                                 f"follows it at character {exc.pos}.", raw)
     if text[0] in "{[\"" and is_truncation(raw, exc):
-        raise ToolCallParseError(
-            "The arguments JSON is cut off before it is closed; "
-            f"send the complete JSON object such as {EXAMPLE}.",
-            raw,
-        )
+        raise ToolCallParseError("The arguments JSON is cut off before it is closed; send the complete JSON object "
+                                 f"such as {EXAMPLE}.", raw)
     if text[0] not in "{[\"-0123456789tfn":
-        raise ToolCallParseError(
-            f"The arguments must be a JSON object such as {EXAMPLE}; got text that is not JSON.", raw
-        )
-    raise ToolCallParseError(
-        f"The arguments are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
-        f"send one JSON object such as {EXAMPLE}.",
-        raw,
-    )
+        raise ToolCallParseError(f"The arguments must be a JSON object such as {EXAMPLE}; got text that is not JSON.",
+                                 raw)
+    raise ToolCallParseError(f"The arguments are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}); "
+                             f"send one JSON object such as {EXAMPLE}.", raw)
 
 
 def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
@@ -275,6 +265,15 @@ def _wrapper_inner(args: Mapping[str, Any], props: Mapping[str, Any]) -> Any:
     return None
 
 
+def _same_tool(written: str, name: str) -> bool:
+    """Whether ``written``, the name in a ``{"name", "arguments"}`` wrapper, is the tool ``name`` spelled another
+    way: ``getWeather``, ``get-weather``, ``"get_weather "`` or ``functions.get_weather`` for ``get_weather``."""
+    from toolwire.parsing._calls import name_key  # not at the top: _calls imports this module
+
+    key = name_key(written.strip().removeprefix("functions."))
+    return written == name or (bool(key) and key == name_key(name))
+
+
 def _decode_kinds(prop: Mapping[str, Any], root: Mapping[str, Any]) -> frozenset[str]:
     """The kinds (``"object"``, ``"array"``) a JSON-encoded string is decoded to at ``prop``: none when
     ``prop`` admits a string (its text is then kept) or wants neither an object nor an array."""
@@ -301,7 +300,7 @@ def _apply_schema(args: dict[str, Any], schema: Mapping[str, Any], root: Mapping
     if depth == 0:
         inner = _wrapper_inner(args, props)
         if inner is not None:
-            if tool_name is not None and args["name"] != tool_name:
+            if tool_name is not None and not _same_tool(args["name"], tool_name):
                 raise ToolCallParseError(f"The arguments are a call of another tool, '{args['name']}'; send this "
                                          f"tool's own arguments, or call '{args['name']}' by its name.", args)
             args = normalize_arguments(inner)
@@ -559,7 +558,8 @@ def tool_call_from_native(
         tool_names: the bound tool names; when given, an empty name makes an invalid call whose error
             lists them (see :func:`no_name_error`). An unknown name is *not* invalid here (the executor
             answers it, listing the available tools).
-        schema: the tool's JSON Schema, passed to :func:`normalize_arguments`.
+        schema: the tool's JSON Schema, passed to :func:`normalize_arguments` with ``name`` as its ``tool_name``
+            (arguments that wrap a call of another tool make an invalid call).
         require_name: make an empty name an invalid call even when ``tool_names`` is not given (the
             error then names no tools: they are not known here).
 
@@ -574,7 +574,7 @@ def tool_call_from_native(
         if inner is not None:
             name, arguments = inner
     try:
-        args = normalize_arguments(arguments, schema)
+        args = normalize_arguments(arguments, schema, tool_name=name or None)
     except ToolCallParseError as exc:
         return invalid_tool_call(name or None, raw_text(arguments), id, str(exc))
     if not name:
@@ -583,7 +583,7 @@ def tool_call_from_native(
         return tool_call(name, args, id)
     if schema is None:
         inner = _inner_call(args)
-        if inner is not None and inner[0] == name and len(args) == 2:
+        if inner is not None and _same_tool(inner[0], name) and len(args) == 2:
             # not a wrapper after all when the inner part is no object (a tool with arguments ``name`` and
             # ``parameters``, say): the call is read as sent
             with contextlib.suppress(ToolCallParseError):

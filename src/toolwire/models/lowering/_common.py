@@ -535,19 +535,27 @@ _BOUNDS = (("minimum", "at least {}"), ("exclusiveMinimum", "more than {}"), ("m
 
 
 def constraint_notes(node: Mapping[str, Any]) -> list[str]:
-    """The bounds of a JSON Schema node as sentences for a description, for a provider whose schema drops them
-    (``["Must be at least 1, at most 5."]``, ``["Must match the regular expression ^[a-z]+$"]``; ``[]`` when it
-    has none; a pattern's sentence has no full stop, which could be read as part of it): ``minimum``,
-    ``maximum``, their exclusive forms (numbers only: draft-04's booleans are left out), ``multipleOf``,
-    ``minLength``, ``maxLength`` and
-    ``pattern`` (JSON Schema Validation, sections 6.2 and 6.3)."""
+    """The bounds of a JSON Schema node as sentences for a description, for a provider whose schema drops them:
+    ``minimum``, ``maximum``, their exclusive forms (numbers only: draft-04's booleans are left out),
+    ``multipleOf``, ``minLength``, ``maxLength`` and ``pattern`` (JSON Schema Validation, sections 6.2 and 6.3).
+
+    Args:
+        node: one schema node (a dict); its other keywords are ignored.
+
+    Returns:
+        The sentences, each ending in a full stop: ``["Must be at least 1, at most 5."]``,
+        ``["Must match the regular expression `^[a-z]+$`."]`` (the pattern between backticks, two with spaces
+        when it holds one, so neither the full stop nor a note after it reads as part of it); ``[]`` when it
+        has none.
+    """
     parts = [(words.replace("characters", "character") if node[key] == 1 else words).format(json.dumps(node[key]))
              for key, words in _BOUNDS
              if isinstance(node.get(key), int | float) and not isinstance(node.get(key), bool)]
     notes = [f"Must be {', '.join(parts)}."] if parts else []
     pattern = node.get("pattern")
     if isinstance(pattern, str):
-        notes.append(f"Must match the regular expression {pattern}")
+        quoted = f"`` {pattern} ``" if "`" in pattern else f"`{pattern}`"
+        notes.append(f"Must match the regular expression {quoted}.")
     return notes
 
 
