@@ -182,7 +182,9 @@ def test_pythonic_rendering_of_tools_calls_and_results():
     assert "the same question about several values takes one call per value" in system
     assert chat.messages[2]["content"] == '[get_weather(city="Tóquio"), calculate(expression="123 * 456")]'
     assert chat.messages[3]["content"] == ('Function results:\nget_weather(city="Tóquio") -> It\'s always sunny '
-                                          'in Tóquio!\ncalculate(expression="123 * 456") -> 56088')
+                                          'in Tóquio!\ncalculate(expression="123 * 456") -> 56088\n\nUsing these '
+                                          'results (and another function call first if it still needs one), answer: '
+                                          'Como está o clima em Tóquio e quanto é 123 * 456?')  # (review 64)
 
 
 def test_results_errors_and_a_following_user_turn_share_one_message():
@@ -200,7 +202,8 @@ def test_json_dialect_rendering():
     chat = get_dialect("json").render(conversation(), TOOLS, tool_choice="calculate")
     system = chat.messages[0]["content"]
     assert json.loads(system.split("\n")[2])["name"] == "get_weather"
-    assert chat.messages[-1]["content"].endswith("56088\n\nNow reply with a call of the function calculate only.")
+    assert chat.messages[-1]["content"].endswith("answer: Como está o clima em Tóquio e quanto é 123 * 456?\n\nNow "
+                                                 "reply with a call of the function calculate only.")
     assert json.loads(chat.messages[2]["content"]) == [
         {"name": "get_weather", "arguments": {"city": "Tóquio"}},
         {"name": "calculate", "arguments": {"expression": "123 * 456"}}]
@@ -1005,3 +1008,21 @@ def test_a_stop_string_held_back_with_a_possible_opening_applies_once_it_is_text
     # the reply ends (max_tokens) while the opening is still possible: the stop string applies then
     run = _stopping([[(7, {}), (3, {}), (10, {})]], ["[g"], max_tokens=3)
     assert run.run(_STOP_VOCAB) == (("It\n", "", None), "It") and run.gen.finish == "stop"
+
+
+def test_a_turn_of_results_says_the_request_again_in_every_turn_alike() -> None:
+    """Review 64: after a turn holding only "Function results: ...", the default model answered another question
+    (often about the last tool listed: "The capital city of France is Paris." for "Convert 10 km to miles."). Such a
+    turn now ends with the user's last request said again; a long request is only referred to. Later turns render
+    it the same way, so each prompt still begins with the one before."""
+    from toolwire.models.dialects import _REPEAT_LIMIT
+
+    for name in ("pythonic", "json"):
+        first = get_dialect(name).render(conversation(), TOOLS).messages
+        assert first[-1]["content"].endswith("answer: Como está o clima em Tóquio e quanto é 123 * 456?")
+        later = get_dialect(name).render([*conversation(), AIMessage("Faz sol; 56088."), HumanMessage("E amanhã?")],
+                                         TOOLS).messages
+        assert later[: len(first)] == first
+    long = "x" * (_REPEAT_LIMIT + 1)
+    chat = get_dialect("json").render([HumanMessage(long), *conversation()[1:]], TOOLS).messages
+    assert chat[-1]["content"].endswith("answer the request.") and long not in chat[-1]["content"]

@@ -337,7 +337,8 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
         return future.result(timeout)
     except concurrent.futures.TimeoutError:
         raise ToolTimeoutError(
-            f"Tool '{name}' did not finish within {timeout:g} seconds; its result will not be used. "
+            f"Tool '{name}' did not finish within {timeout:g} second{'' if timeout == 1 else 's'}; its result will "
+            "not be used. "
             "Try a smaller request.",
             name,
         ) from None

@@ -239,7 +239,8 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
 
 def _timeout(tool: Any, timeout: float, what: str) -> ToolTimeoutError:
     return ToolTimeoutError(
-        f"Tool '{tool.name}' did not finish within {timeout:g} seconds; {what}. Try a smaller request.", tool.name)
+        f"Tool '{tool.name}' did not finish within {timeout:g} second{'' if timeout == 1 else 's'}; "
+        f"{what}. Try a smaller request.", tool.name)
 
 
 _TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))

@@ -380,6 +380,7 @@ class Dialect:
         calls_by_id: dict[str, ToolCall] = {}
         out: list[dict[str, Any]] = []
         names = _python_names(tools)
+        question = ""  # the last user message's text: said again after the results the model now answers
         for message in messages:
             if isinstance(message, AIMessage):
                 for call in message.tool_calls:
@@ -387,11 +388,13 @@ class Dialect:
                         calls_by_id[call["id"]] = call
                 out.append(self._assistant(message, names, tools))
             elif isinstance(message, ToolMessage):
-                out.append(self._result(message, calls_by_id, names, tools))
+                result = self._result(message, calls_by_id, names, tools)
+                out.append({**result, "_question": question} if result.get("_result") else result)
             elif isinstance(message, SystemMessage):
                 out.append({"role": "system", "content": prompt_text(message, model)})
             elif isinstance(message, HumanMessage):
-                out.append({"role": "user", "content": prompt_text(message, model)})
+                question = prompt_text(message, model)
+                out.append({"role": "user", "content": question})
             else:
                 raise UserError(f"ChatLlamaCpp cannot send a {type(message).__name__}; use the toolwire messages.")
         instruction = _choice_instruction(tool_choice, tools, names if self.name == "pythonic" else None)
@@ -510,8 +513,23 @@ def _add_system(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any
     return [{"role": "system", "content": text}, *messages]
 
 
+_REPEAT_LIMIT = 500  # characters of the request said again after the results; a longer one is only referred to
+
+
+def _answer_line(question: str) -> str:
+    """The line after the tool results a ``pythonic`` or ``json`` reply is about to answer: the user's last request
+    said again (up to :data:`_REPEAT_LIMIT` characters; beyond, only referred to)."""
+    question = question.strip()
+    if question and len(question) <= _REPEAT_LIMIT:
+        return f"\n\nUsing these results (and another function call first if it still needs one), answer: {question}"
+    return "\n\nUsing these results (and another function call first if it still needs one), answer the request."
+
+
 def _merge_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Join consecutive result turns (and a user turn right after them) into one user turn."""
+    """Join consecutive result turns (and a user turn right after them) into one user turn. A turn of results alone
+    ends with the user's request said again (:func:`_answer_line`; review 64: after "Function results: ..." alone the
+    default model answered another question, often about the last tool listed), in every turn alike, so that each
+    prompt still begins with the one before (the KV cache is reused)."""
     out: list[dict[str, Any]] = []
     for message in messages:
         prev = out[-1] if out else None
@@ -523,7 +541,9 @@ def _merge_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out[-1] = {**prev, "content": prev["content"] + text, "_result": message.get("_result")}
         else:
             out.append(message)
-    return [{k: v for k, v in m.items() if k != "_result"} for m in out]
+    out = [{**m, "content": m["content"] + _answer_line(m.get("_question", ""))} if m.get("_result") else m
+           for m in out]
+    return [{k: v for k, v in m.items() if k not in ("_result", "_question")} for m in out]
 
 
 def fingerprint(text: str, calls: Sequence[ToolCall]) -> str:
