@@ -521,8 +521,8 @@ def _answer_line(question: str) -> str:
     said again (up to :data:`_REPEAT_LIMIT` characters; beyond, only referred to)."""
     question = question.strip()
     if question and len(question) <= _REPEAT_LIMIT:
-        return f"\n\nUsing these results (and another function call first if it still needs one), answer: {question}"
-    return "\n\nUsing these results (and another function call first if it still needs one), answer the request."
+        return f"\n\nUsing these results, answer: {question}"
+    return "\n\nUsing these results, answer the request."
 
 
 def _merge_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
