@@ -183,7 +183,7 @@ def test_pythonic_rendering_of_tools_calls_and_results():
     assert chat.messages[2]["content"] == '[get_weather(city="Tóquio"), calculate(expression="123 * 456")]'
     assert chat.messages[3]["content"] == ('Function results:\nget_weather(city="Tóquio") -> It\'s always sunny '
                                           'in Tóquio!\ncalculate(expression="123 * 456") -> 56088\n\nUsing these '
-                                          'results, answer: Como está o clima em Tóquio e quanto é 123 * 456?')  # (review 64)
+                                          'results, answer: Como está o clima em Tóquio e quanto é 123 * 456?')
 
 
 def test_results_errors_and_a_following_user_turn_share_one_message():
