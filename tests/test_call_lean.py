@@ -45,9 +45,9 @@ def _lean(share: float, fed: bytes, fmt: str = "json") -> CallLean:
     return lean
 
 
-def _logits(probs: dict[int, float]) -> np.ndarray:
+def _logits(probs: dict[int, float], size: int = len(VOCAB)) -> np.ndarray:
     """Logits whose softmax gives the tokens these probabilities (the rest next to nothing)."""
-    p = np.full(len(VOCAB), 1e-9)
+    p = np.full(size, 1e-9)
     for token, value in probs.items():
         p[token] = value
     return np.log(p).astype(np.float32)
@@ -331,10 +331,7 @@ def _lines_lean(share: float, tokens: list[int]) -> CallLean:
 
 
 def _lines_logits(probs: dict[int, float]) -> np.ndarray:
-    p = np.full(len(LINES), 1e-9)
-    for token, value in probs.items():
-        p[token] = value
-    return np.log(p).astype(np.float32)
+    return _logits(probs, len(LINES))
 
 
 def test_json_lines_in_a_fence_weigh_the_fence_close_against_the_next_object() -> None:

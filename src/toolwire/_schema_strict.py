@@ -107,8 +107,6 @@ NOT_BOOL = (_not_bool_int, _not_bool_float, _not_bool_value)
 """The functions of the ``function-before`` nodes :func:`not_bool` writes (a JSON Schema walker sees through
 them: the node's schema is the number's)."""
 
-_MOVED_UP = ("ref",)  # keys of a wrapped node that belong to the wrapper (a definition's ref: review 63)
-
 
 def not_bool(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``int``, ``float``, numeric ``literal`` or numeric ``enum`` core schema ``node`` refusing booleans (see
@@ -119,9 +117,10 @@ def not_bool(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict
         return node
     kind = node["type"]
     check = _not_bool_int if kind == "int" else _not_bool_float if kind == "float" else _not_bool_value
-    inner = {k: v for k, v in node.items() if k not in _MOVED_UP}
+    inner = {k: v for k, v in node.items() if k != "ref"}
     out = {"type": "function-before", "function": {"type": "no-info", "function": check}, "schema": inner}
-    out.update((k, node[k]) for k in _MOVED_UP if k in node)
+    if "ref" in node:  # a definition's ref belongs to the wrapper, where pydantic looks for it (review 63)
+        out["ref"] = node["ref"]
     return out
 
 
@@ -252,9 +251,13 @@ def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
     if is_schema:
         if schema_type == "int":
             return not_bool(node, config)
+        if schema_type == "literal":
+            member = _literal(node, config)  # (a plain Enum member's literal takes its value; else numbers checked)
+            return numeric_leaf(node, config) if member is node else member
+        if schema_type == "enum":
+            return numeric_leaf(node, config)
         if schema_type in _LEAVES:
-            leaf = _literal(node, config) if schema_type == "literal" else node
-            return numeric_leaf(node, config) if leaf is node and schema_type in ("literal", "enum") else leaf
+            return node
         if schema_type == "float":
             return not_bool(_float(node, config), config)
         if schema_type == "function-before" and (node.get("function") or {}).get("function") in NOT_BOOL:
