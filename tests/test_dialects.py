@@ -801,20 +801,15 @@ def test_a_call_copying_the_prompts_example_value_is_declined_however_sure():
 def test_without_kv_reuse_each_prompt_is_evaluated_from_an_empty_cache():
     from types import SimpleNamespace
 
-    from toolwire.models._generation import Generation
     from toolwire.models._loaded import LoadedModel
 
     cleared: list[bool] = []
     context = SimpleNamespace(kv_cache_clear=lambda: cleared.append(True))
-    loaded = SimpleNamespace(llm=SimpleNamespace(input_ids=[1, 2, 3, 4], n_tokens=4, _ctx=context))
-    loaded.cached_prefix = lambda tokens: LoadedModel.cached_prefix(loaded, tokens)  # type: ignore[arg-type]
+    loaded = object.__new__(LoadedModel)
+    loaded.llm = SimpleNamespace(input_ids=[1, 2, 3, 4], n_tokens=4, _ctx=context)
     for reuse, reused in ((True, 2), (False, 0)):  # the cache holds [1, 2, 3, 4]; the prompt is [1, 2, 9]
-        model = SimpleNamespace(temperature=0.0, max_tokens=10, seed=None, options={}, min_call_probability=0.0,
-                                min_value_probability=0.0, reuse_kv=reuse)
-        gen = Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
-        gen.prefix = 0  # no system turn kept on disk
         loaded.llm.n_tokens = 4
-        assert gen._warm(loaded, [1, 2, 9]) == reused, reuse  # type: ignore[arg-type]
+        assert loaded.warm([1, 2, 9], 0, reuse_kv=reuse) == reused, reuse  # no system turn kept on disk
     assert cleared == [True] and loaded.llm.n_tokens == 0
 
 

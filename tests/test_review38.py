@@ -150,7 +150,6 @@ def test_a_header_that_lies_about_its_tokens_is_not_used(tmp_path):
 
 def test_no_home_folder_turns_the_disk_cache_off_instead_of_failing_the_reply(tmp_path, monkeypatch):
     from toolwire.models import _generation, _loaded
-    from toolwire.models._generation import Generation
     from toolwire.models._loaded import LoadedModel
 
     gguf = tmp_path / "mine.gguf"
@@ -178,11 +177,8 @@ def test_no_home_folder_turns_the_disk_cache_off_instead_of_failing_the_reply(tm
     llm.eval = evaluate
     loaded = object.__new__(LoadedModel)
     loaded.llm, loaded.path, loaded._prompt_cache = llm, gguf, None
-    generation = object.__new__(Generation)
-    generation.prefix = 40
-    generation.model = types.SimpleNamespace(reuse_kv=True, prompt_cache=True)
     tokens = list(range(1, 51))
-    assert generation._warm(loaded, tokens) == 0  # nothing reused; the system turn evaluated
+    assert loaded.warm(tokens, 40) == 0  # nothing reused; the system turn evaluated
     assert evaluated == tokens[:40]
 
 

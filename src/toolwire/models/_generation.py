@@ -119,13 +119,13 @@ class Generation:
         self.prefix = self._system_prefix(loaded, chat, tokens)
         room = self.model.n_ctx - len(tokens)
         if room < _MIN_ROOM:
-            raise ContextOverflowError(len(tokens), self.model.n_ctx, tools_tokens=len(self._system_head(loaded, chat)),
+            raise ContextOverflowError(len(tokens), self.model.n_ctx, tools_tokens=len(loaded.system_head(chat)),
                                        tool_count=len(offered), min_room=_MIN_ROOM)
         self.budget = min(int(self.opts["max_tokens"]), room)
         parallel = request.parallel_tool_calls is not False
         signature = dialect.formats[0] == "pythonic"  # the prompt shows Python signatures (required arguments first)
         fmt: str | None = None
-        cached = self._warm(loaded, tokens)
+        cached = loaded.warm(tokens, self.prefix, reuse_kv=self.model.reuse_kv)
         if offered and choice != "auto":
             fmt = dialect.formats[0]
             spec = CallSpec(offered, parallel, signature, {})
@@ -455,49 +455,13 @@ class Generation:
             loaded.grammar_texts[key] = text
         return loaded.grammar_texts[key]
 
-    @staticmethod
-    def _system_head(loaded: LoadedModel, chat: Rendered) -> list[int]:
-        """The tokens of the system turn alone, which carries the offered tools' descriptions; empty when there is
-        no system turn or the template refuses a conversation of one system turn."""
-        if not chat.messages or chat.messages[0].get("role") != "system":
-            return []
-        try:
-            return loaded.tokenize(loaded.render(Rendered(chat.messages[:1], chat.tools), add_generation_prompt=False))
-        except UserError:
-            return []
-
     def _system_prefix(self, loaded: LoadedModel, chat: Rendered, tokens: list[int]) -> int:
         """How many leading ``tokens`` are the system turn (with the tools), for the disk prompt cache;
         0 when the cache is off, there is no system turn, or it does not render as a prefix."""
         if not self.model.prompt_cache:
             return 0
-        head = self._system_head(loaded, chat)
+        head = loaded.system_head(chat)
         return len(head) if head and len(head) < len(tokens) and tokens[:len(head)] == head else 0
-
-    def _warm(self, loaded: LoadedModel, tokens: list[int]) -> int:
-        """Make the KV cache hold the system turn: from memory, else from the disk prompt cache, else
-        by evaluating it now and keeping its state on disk for the next process.
-
-        Returns:
-            How many leading prompt tokens were reused (from memory or disk), not evaluated.
-        """
-        size = self.prefix
-        if not self.model.reuse_kv:  # an empty cache: the same batches, so the same logits, whatever ran before
-            loaded.llm._ctx.kv_cache_clear()
-            loaded.llm.n_tokens = 0
-        have = loaded.cached_prefix(tokens)
-        if size <= 0 or have >= size:
-            return have
-        llama_cpp = _llama_cpp()
-        cache = loaded.prompt_cache()
-        if cache is not None:
-            have = cache.restore(llama_cpp, loaded.llm, tokens, have)
-        if have < size:
-            loaded.llm.n_tokens = have
-            loaded.llm.eval(tokens[have:size])
-            if cache is not None:
-                cache.store(llama_cpp, loaded.llm, tokens[:size])
-        return have
 
     def _greedy(self) -> bool:
         """Whether replies are decoded greedily by :func:`~toolwire.models._decoding.greedy_tokens`."""

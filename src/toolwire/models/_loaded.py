@@ -292,6 +292,42 @@ class LoadedModel:
             n += 1
         return min(n, max(len(tokens) - 1, 0))
 
+    def system_head(self, chat: Rendered) -> list[int]:
+        """The tokens of ``chat``'s system turn alone, which carries the offered tools' descriptions; empty when
+        there is no system turn or the template refuses a conversation of one system turn."""
+        if not chat.messages or chat.messages[0].get("role") != "system":
+            return []
+        try:
+            return self.tokenize(self.render(Rendered(chat.messages[:1], chat.tools), add_generation_prompt=False))
+        except UserError:
+            return []
+
+    def warm(self, tokens: list[int], size: int, *, reuse_kv: bool = True) -> int:
+        """Make the KV cache hold ``tokens[:size]`` (the system turn; ``size`` 0: nothing to keep): from memory,
+        else from the disk prompt cache, else by evaluating it now and keeping its state on disk for the next
+        process. ``reuse_kv`` False clears the cache first (the same batches, so the same logits, whatever ran
+        before).
+
+        Returns:
+            How many leading prompt tokens were reused (from memory or disk), not evaluated.
+        """
+        if not reuse_kv:
+            self.llm._ctx.kv_cache_clear()
+            self.llm.n_tokens = 0
+        have = self.cached_prefix(tokens)
+        if size <= 0 or have >= size:
+            return have
+        llama_cpp = _llama_cpp()
+        cache = self.prompt_cache()
+        if cache is not None:
+            have = cache.restore(llama_cpp, self.llm, tokens, have)
+        if have < size:
+            self.llm.n_tokens = have
+            self.llm.eval(tokens[have:size])
+            if cache is not None:
+                cache.store(llama_cpp, self.llm, tokens[:size])
+        return have
+
 
 _MODELS: dict[tuple[str, int], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
