@@ -276,7 +276,8 @@ def _loaded(prompts: list[str]) -> Any:
         return text
 
     return SimpleNamespace(metadata=Q15, template=CHATML_TEMPLATE, render=render,
-                           tokenize=lambda text: [ord(ch) for ch in text], cached_prefix=lambda tokens: 0)
+                           tokenize=lambda text: [ord(ch) for ch in text], cached_prefix=lambda tokens: 0,
+                           warm=lambda tokens, size, reuse_kv=True: 0, system_head=lambda chat: [])
 
 
 def _reply(tools: tuple[ToolSpec, ...], choice: str | None, messages: list, dialect: str | None = None
