@@ -193,7 +193,7 @@ def test_results_errors_and_a_following_user_turn_share_one_message():
         TOOLS, parallel=False)
     assert chat.messages[2]["content"] == 'Vou ver.\n[calculate(expression="1/0")]'
     assert chat.messages[3]["content"] == ('Function results:\ncalculate(expression="1/0") ->\nerror: division by '
-                                          'zero\nline 2\n\ne aí?')
+                                          'zero\nline 2\n\nUsing these results, answer: e aí?')  # (review 65)
     assert "Call at most one function per reply." in chat.messages[0]["content"]
 
 

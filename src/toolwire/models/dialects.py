@@ -516,28 +516,28 @@ def _add_system(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any
 _REPEAT_LIMIT = 500  # characters of the request said again after the results; a longer one is only referred to
 
 
-def _answer_line(question: str) -> str:
-    """The line after the tool results a ``pythonic`` or ``json`` reply is about to answer: the user's last request
-    said again (up to :data:`_REPEAT_LIMIT` characters; beyond, only referred to)."""
+def _answer_line(question: str, *, again: bool = True) -> str:
+    """The line after the tool results a ``pythonic`` or ``json`` reply is about to answer: the newest user request,
+    said again (``again``: up to :data:`_REPEAT_LIMIT` characters; beyond, only referred to) or here first, in full."""
     question = question.strip()
-    if question and len(question) <= _REPEAT_LIMIT:
+    if question and (not again or len(question) <= _REPEAT_LIMIT):
         return f"\n\nUsing these results, answer: {question}"
     return "\n\nUsing these results, answer the request."
 
 
 def _merge_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Join consecutive result turns (and a user turn right after them) into one user turn. A turn of results alone
-    ends with the user's request said again (:func:`_answer_line`; review 64: after "Function results: ..." alone the
-    default model answered another question, often about the last tool listed), in every turn alike, so that each
-    prompt still begins with the one before (the KV cache is reused)."""
+    """Join consecutive result turns (and a user turn right after them) into one user turn, ending with the request the
+    model now answers (:func:`_answer_line`; review 64): the user turn after the results, said there once (review 65),
+    else the user's last request said again; alike in every turn, so each prompt begins with the one before."""
     out: list[dict[str, Any]] = []
     for message in messages:
         prev = out[-1] if out else None
         if prev is not None and prev.get("_result") and message["role"] == "user":
             if message.get("_result"):
                 text = "\n" + message["content"].removeprefix("Function results:\n")
-            else:
-                text = "\n\n" + message["content"]
+            else:  # (a blank user turn leaves the earlier request to answer)
+                asked = message["content"].strip()
+                text = _answer_line(asked or prev.get("_question", ""), again=not asked)
             out[-1] = {**prev, "content": prev["content"] + text, "_result": message.get("_result")}
         else:
             out.append(message)
