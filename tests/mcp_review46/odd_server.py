@@ -53,6 +53,10 @@ TOOLS = [
         "type": "object", "additionalProperties": True}},
     {"name": "unknown_block", "description": "A block of an unknown type.", "inputSchema": OBJ},
     {"name": "rpc_error", "description": "Answers a JSON-RPC error.", "inputSchema": OBJ},
+    {"name": "busy", "description": "Answers JSON-RPC error -32000 (a generic server error) and stays up.",
+     "inputSchema": OBJ},
+    {"name": "upstream_closed", "description": "Answers -32000 'Connection closed' (a gateway whose upstream went "
+     "away) and stays up.", "inputSchema": OBJ},
 ]
 if "conforming" in MODES:  # only schemas the mcp 2.x SDK accepts (an object schema)
     TOOLS = [t for t in TOOLS if t["inputSchema"].get("type") == "object"]
@@ -120,6 +124,10 @@ def handle(message):
         params = message["params"]
         if params["name"] == "rpc_error":
             send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32603, "message": "the server broke"}})
+            return
+        if params["name"] in ("busy", "upstream_closed"):  # review 65: an answer, not a server gone
+            text = "the server is busy, try again" if params["name"] == "busy" else "Connection closed"
+            send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32000, "message": text}})
             return
         if params["name"] not in {t["name"] for t in TOOLS}:
             send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32602, "message": "unknown tool"}})

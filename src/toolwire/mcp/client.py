@@ -52,6 +52,7 @@ from toolwire.mcp.common import (
     _leaf,
     _mcp,
     _open_transport,
+    _rpc_code,
     _wire,
     convert_call_result,
     server_from,
@@ -95,6 +96,7 @@ def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> 
 
 _MAX_PAGES = 1000  # pages of tools/list read at most (a server that never stops giving a cursor)
 _CONNECT_ADVICE = ", or give a larger connect_timeout"  # (api_advice: the CLI has no such option)
+_PROBE_SECONDS = 2.0  # how long a server that sent "Connection closed" has to answer a ping (then: not gone)
 
 
 class MCPClient(Sequence[Tool]):
@@ -558,8 +560,9 @@ class MCPClient(Sequence[Tool]):
         try:
             result = await session.call_tool(name, arguments)
         except Exception as exc:
-            self._lost = self._lost or server_gone(exc)
-            raise ToolExecutionError(_call_error(self.server.label, exc), name) from exc
+            gone = await self._gone(session, exc)
+            self._lost = self._lost or gone
+            raise ToolExecutionError(_call_error(self.server.label, exc, gone), name) from exc
         self._lost = False
         content, artifact, is_error = convert_call_result(result)
         if is_error:
@@ -567,6 +570,18 @@ class MCPClient(Sequence[Tool]):
                 b.get("text", "") for b in content if b.get("type") == "text")
             raise ToolExecutionError(text or "the MCP server reported an error.", name)
         return content, artifact
+
+    async def _gone(self, session: Any, exc: Exception) -> bool:
+        """Whether the call that failed with ``exc`` found the server gone (:func:`server_gone`): for the SDK's
+        "connection closed", only when the server does not answer a ``ping`` either (within ``_PROBE_SECONDS``; no
+        answer in time is a slow server, not a gone one), as a server may send that error itself and stay up."""
+        if not server_gone(exc) or not isinstance(_rpc_code(exc), int):  # (no code: the transport's own error)
+            return server_gone(exc)
+        try:
+            await asyncio.wait_for(session.send_ping(), _PROBE_SECONDS)
+        except Exception as probe:
+            return server_gone(probe)
+        return False
 
     def _tool_function(self, mcp_name: str, tool_name: str) -> Callable[..., Any]:
         async def call_mcp_tool(**arguments: Any) -> tuple[Any, dict[str, Any]]:

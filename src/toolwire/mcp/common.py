@@ -337,25 +337,39 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
 
 
-def _call_error(label: str, exc: BaseException) -> str:
+def _call_error(label: str, exc: BaseException, gone: bool | None = None) -> str:
     """The message of a ``tools/call`` that failed with ``exc``: the server did not answer (it stopped, the
-    connection broke), or answered with a result the SDK refuses as against the protocol."""
+    connection broke: ``gone``, by default :func:`server_gone`; or a timeout), or answered with an error or with a
+    result the SDK refuses as against the protocol."""
     if _invalid_answer(exc) is not None:
         return f"the MCP server {label!r} answered with a result that breaks the MCP protocol ({_describe(exc)})."
-    code = getattr(getattr(_leaf(exc), "error", None), "code", None)  # an SDK McpError/MCPError's JSON-RPC code
-    if isinstance(code, int) and code not in (-32000, -32001):  # not the SDK's "connection closed", "timed out"
+    gone = server_gone(exc) if gone is None else gone
+    code = _rpc_code(exc)
+    if isinstance(code, int) and code != -32001 and not gone:  # -32001: the SDK's "timed out"
         return f"the MCP server {label!r} answered the call with an error ({_describe(exc)})."
     return f"the MCP server {label!r} did not answer ({_describe(exc)})."
 
 
+def _rpc_code(exc: BaseException) -> Any:
+    """The JSON-RPC error code of an SDK ``McpError``/``MCPError`` (None for any other error)."""
+    return getattr(getattr(_leaf(exc), "error", None), "code", None)
+
+
 def server_gone(exc: BaseException) -> bool:
-    """Whether a ``tools/call`` that failed with ``exc`` found the server gone: no answer at all (the SDK's
-    "connection closed", JSON-RPC code -32000, or the transport's own error), rather than an error answer, an
-    answer against the protocol or a timeout (the server may only be slow)."""
+    """Whether a ``tools/call`` that failed with ``exc`` may have found the server gone: the transport's own error, or
+    the SDK's "connection closed" (JSON-RPC code -32000 with the SDK's text, ``"Connection closed"``), rather than an
+    error answer, an answer against the protocol or a timeout (the server may only be slow).
+
+    A server may answer -32000 itself (the generic server error: "busy, try again") and stay up: only the SDK's own
+    text counts (review 65), and as a server (a gateway whose upstream went away) may send that text too, the client
+    asks the server whether it still answers before it says the server is gone (``MCPClient._gone``).
+    """
     if _invalid_answer(exc) is not None or isinstance(_leaf(exc), TimeoutError):
         return False
-    code = getattr(getattr(_leaf(exc), "error", None), "code", None)
-    return not isinstance(code, int) or code == -32000
+    code = _rpc_code(exc)
+    if not isinstance(code, int):
+        return True
+    return code == -32000 and getattr(getattr(_leaf(exc), "error", None), "message", None) == "Connection closed"
 
 
 def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statuses: Sequence[int]) -> UserError:
