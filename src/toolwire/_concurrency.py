@@ -14,7 +14,9 @@
   not keep the process alive after Ctrl-C (its work is cut off when the interpreter exits).
 * :func:`run_coroutine_sync` runs a coroutine to completion from sync code: on a new event loop in
   this thread when no loop runs here, else in a worker thread with its own loop (a running loop cannot
-  be re-entered), in a copy of the caller's :mod:`contextvars` context either way.
+  be re-entered), in a copy of the caller's :mod:`contextvars` context either way. A Ctrl-C cancels the coroutine
+  and carries the tool answers it had (``tool_messages``), also inside ``asyncio.run``, whose own handler could not
+  stop a sync call that blocks its loop (:func:`ctrl_c_interrupts`).
 
   The loop ends as ``asyncio.run`` ends one (tasks left over are cancelled and waited for), except that it is
   never made the thread's current loop (a loop the thread set itself stays), threads left on its default
@@ -39,9 +41,10 @@ import contextvars
 import logging
 import os
 import queue
+import signal
 import threading
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from toolwire.errors import ToolTimeoutError
@@ -53,6 +56,7 @@ _pools: list[_DaemonPool] = []
 _lock = threading.Lock()
 _local = threading.local()  # .depth: the nesting depth of the code running on this thread (default 0)
 _abandoned: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+_SYNC_CALL: contextvars.ContextVar[_Main | None] = contextvars.ContextVar("toolwire_sync_call", default=None)
 
 
 def _depth() -> int:
@@ -161,10 +165,11 @@ def _forget(task: asyncio.Task[Any]) -> None:
         task.exception()  # retrieved: no "exception was never retrieved" log
 
 
-def _finish_tasks(loop: asyncio.AbstractEventLoop) -> None:
+def _finish_tasks(loop: asyncio.AbstractEventLoop, echoes: tuple[BaseException, ...] = ()) -> None:
     """Cancel the tasks left on ``loop`` and wait for them as ``asyncio.run`` does, except abandoned ones, and
     at most :data:`toolwire._tool_run.CANCEL_GRACE` seconds: the tasks still running then (they ignore their
-    cancellation) are abandoned (:func:`abandon`) and logged, so the loop's end is bounded.
+    cancellation) are abandoned (:func:`abandon`) and logged, so the loop's end is bounded. ``echoes``: the Ctrl-C
+    being handled, which a task raises again when it awaited the one it interrupted (see :func:`_wait_past`).
 
     Returns:
         None. An exception a finished task raised is passed to the loop's exception handler, not raised.
@@ -177,7 +182,7 @@ def _finish_tasks(loop: asyncio.AbstractEventLoop) -> None:
     waited = [task for task in tasks if task not in _abandoned]
     if not waited:
         return
-    done, pending = loop.run_until_complete(asyncio.wait(waited, timeout=CANCEL_GRACE))
+    done, pending = _wait_past(loop, waited, CANCEL_GRACE, echoes)
     if pending:
         for task in pending:
             abandon(task)
@@ -199,7 +204,9 @@ def _task_text(task: asyncio.Task[Any]) -> str:
 
 class _Main:
     """The task :func:`_run_loop` runs, and what it leaves on its cancellation: the executor puts the answers of
-    the calls that finished on the ``CancelledError`` (``tool_messages``), which a Ctrl-C hands on (review 58)."""
+    the calls that finished on the ``CancelledError`` (``tool_messages``), which a Ctrl-C hands on (review 58); it
+    also hands them here as they finish (:func:`answers_sink`), so a tool that ignores its cancellation, or blocks
+    the event loop, cannot keep them from the ``KeyboardInterrupt`` (review 65)."""
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -208,11 +215,18 @@ class _Main:
         self.ready = threading.Event()
 
     async def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        _SYNC_CALL.set(self)  # (this task's own context)
         try:
             return await coro
-        except asyncio.CancelledError as exc:
-            self.answers = getattr(exc, "tool_messages", None)
+        except (asyncio.CancelledError, KeyboardInterrupt) as exc:
+            answers = getattr(exc, "tool_messages", None)
+            if isinstance(answers, list):
+                self.answers = answers
             raise
+
+    def note(self, answers: list[Any]) -> None:
+        """Keep ``answers``, the tool answers finished so far, for a Ctrl-C (see :func:`answers_sink`)."""
+        self.answers = answers
 
     def keep(self, interrupt: BaseException) -> None:
         """Put the answers kept at the cancellation on ``interrupt`` as ``tool_messages`` (an Agent adds them to
@@ -223,6 +237,20 @@ class _Main:
             with contextlib.suppress(AttributeError, TypeError):
                 interrupt.tool_messages = self.answers  # type: ignore[attr-defined]
                 mark(interrupt)
+
+
+def answers_sink() -> Callable[[list[Any]], None] | None:
+    """Where the coroutine a sync call runs (:func:`run_coroutine_sync`) hands the tool answers finished so far, so
+    that a Ctrl-C carries them (:meth:`_Main.keep`) even when its task cannot end in time.
+
+    Returns:
+        A function taking the list of answers (each call replaces the last), or None when the running task is not
+        the one a sync call runs (the async API, or code inside a tool).
+    """
+    main = _SYNC_CALL.get()
+    if main is None or main.task is None or main.task is not asyncio.current_task():
+        return None
+    return main.note
 
 
 def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
@@ -238,31 +266,89 @@ def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
     """
     main = main or _Main()
     loop = asyncio.new_event_loop()
+    interrupts: tuple[BaseException, ...] = ()
     try:
         main.loop, main.task = loop, loop.create_task(main.run(coro))
         main.ready.set()
         try:
             return loop.run_until_complete(main.task)
-        except KeyboardInterrupt as interrupt:
-            _wind_down(loop, main.task)
-            main.keep(interrupt)
+        except KeyboardInterrupt as first:
+            interrupts = (first,)
+            try:
+                _wind_down(loop, main.task, first)
+            except KeyboardInterrupt as again:  # a second Ctrl-C: stop waiting
+                interrupts = (first, again)
+                main.keep(again)
+                raise
+            main.keep(first)
             raise
     finally:
         main.ready.set()
         try:
-            _finish_tasks(loop)
+            _finish_tasks(loop, interrupts)
             loop.run_until_complete(loop.shutdown_asyncgens())
         finally:
             loop.close()  # (shuts the default executor down without waiting for its threads)
 
 
-def _wind_down(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any]) -> None:
-    """Cancel ``task`` and run ``loop`` until it ends, at most ``CANCEL_GRACE`` seconds."""
+def _wind_down(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any], interrupt: BaseException) -> None:
+    """Cancel ``task`` and run ``loop`` until it ends, at most ``CANCEL_GRACE`` seconds, past ``interrupt``."""
     from toolwire._tool_run import CANCEL_GRACE
 
     if not task.done():
         task.cancel()
-        loop.run_until_complete(asyncio.wait([task], timeout=CANCEL_GRACE))
+        _wait_past(loop, [task], CANCEL_GRACE, (interrupt,))
+
+
+def _wait_past(loop: asyncio.AbstractEventLoop, tasks: list[asyncio.Task[Any]], timeout: float,
+               echoes: tuple[BaseException, ...]) -> tuple[set[asyncio.Task[Any]], set[asyncio.Task[Any]]]:
+    """Run ``loop`` until ``tasks`` are done or ``timeout`` seconds have passed, and return ``(done, pending)``.
+
+    A Ctrl-C that hit an async tool blocking the event loop (``time.sleep`` in an ``async def``) is that tool's task's
+    exception, and each task awaiting it raises it again out of the loop: such an echo (one of ``echoes``, the same
+    object) is not a new Ctrl-C, so the wait goes on past it (it stopped short, and the answers of the other calls were
+    lost, review 65).
+
+    Raises:
+        KeyboardInterrupt: a new Ctrl-C (not one of ``echoes``).
+    """
+    waiter = loop.create_task(asyncio.wait(tasks, timeout=timeout))
+    while True:
+        try:
+            return loop.run_until_complete(waiter)
+        except KeyboardInterrupt as again:
+            if not any(again is echo for echo in echoes):
+                raise
+
+
+def _sigint_is_asyncio_run() -> bool:
+    """Whether Ctrl-C is handled by ``asyncio.run`` (``asyncio.Runner``): it only cancels the main task, which cannot
+    happen while that task is blocked in a sync call."""
+    handler = signal.getsignal(signal.SIGINT)
+    owner = getattr(getattr(handler, "func", None), "__func__", None)  # functools.partial(runner._on_sigint, ...)
+    return owner is not None and owner is getattr(asyncio.Runner, "_on_sigint", None)
+
+
+@contextlib.contextmanager
+def ctrl_c_interrupts() -> Iterator[None]:
+    """Make Ctrl-C raise ``KeyboardInterrupt`` in the block, a sync call that blocks the main thread's running event
+    loop inside ``asyncio.run``, as it does outside one.
+
+    ``asyncio.run`` turns Ctrl-C into a cancellation of its main task, which cannot be delivered while that task waits
+    in a sync call (``agent.invoke`` in an ``async def``): the call went on to its end, and ``asyncio.run`` then raised
+    a ``KeyboardInterrupt`` without the work done (review 65). In the block, ``asyncio.run``'s handler is replaced
+    by Python's default one (and put back after); any other handler, or another thread, is left alone.
+    """
+    if threading.current_thread() is not threading.main_thread() or not _sigint_is_asyncio_run():
+        yield
+        return
+    handler = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, handler)
 
 
 def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
@@ -286,22 +372,23 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
         except BaseException as exc:  # handed to the waiting caller
             future.set_exception(exc)
 
-    threading.Thread(target=run, name="toolwire-loop", daemon=True).start()
-    try:
-        return future.result()
-    except KeyboardInterrupt as interrupt:
-        if future.done():  # (the worker's own)
-            raise
-        from toolwire._tool_run import CANCEL_GRACE
+    with ctrl_c_interrupts():  # (asyncio.run's handler could not stop this wait)
+        threading.Thread(target=run, name="toolwire-loop", daemon=True).start()
+        try:
+            return future.result()
+        except KeyboardInterrupt as interrupt:
+            if future.done():  # (the worker's own)
+                raise
+            from toolwire._tool_run import CANCEL_GRACE
 
-        main.ready.wait(CANCEL_GRACE)
-        if main.loop is not None and main.task is not None:
-            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-                main.loop.call_soon_threadsafe(main.task.cancel)
-        with contextlib.suppress(BaseException):
-            future.exception(timeout=CANCEL_GRACE)
-        main.keep(interrupt)
-        raise
+            main.ready.wait(CANCEL_GRACE)
+            if main.loop is not None and main.task is not None:
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                    main.loop.call_soon_threadsafe(main.task.cancel)
+            with contextlib.suppress(BaseException):
+                future.exception(timeout=CANCEL_GRACE)
+            main.keep(interrupt)
+            raise
 
 
 def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any]) -> concurrent.futures.Future[T]:

@@ -67,6 +67,7 @@ from toolwire._agent_checks import (
     unique_ids_in_turns,
 )
 from toolwire._agent_stream import AgentStream, AsyncAgentStream
+from toolwire._concurrency import ctrl_c_interrupts
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
@@ -433,7 +434,8 @@ class Agent:
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed; ``exc.messages`` holds the conversation so far (see the module docs),
                 as on any other exception from a model call or from the executor, and on a ``KeyboardInterrupt``
-                (Ctrl-C) that stops one.
+                (Ctrl-C) that stops one (inside ``asyncio.run`` too, where Ctrl-C would otherwise wait for the
+                blocking call to end).
         """
         messages: list[BaseMessage] = []
         return AgentStream(self._events(input, messages), messages)
@@ -453,14 +455,15 @@ class Agent:
                 yield payload
                 continue
             try:
-                if kind == "model":
-                    value = self.model.invoke(payload)
-                elif kind == "after_tools":
-                    value = self._after_tools_model.invoke(payload)
-                elif kind == "answer":
-                    value = self._answer_model.invoke(payload)
-                else:  # "tools"
-                    value = self.executor.call(payload[0], payload[1])
+                with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
+                    if kind == "model":
+                        value = self.model.invoke(payload)
+                    elif kind == "after_tools":
+                        value = self._after_tools_model.invoke(payload)
+                    elif kind == "answer":
+                        value = self._answer_model.invoke(payload)
+                    else:  # "tools"
+                        value = self.executor.call(payload[0], payload[1])
             except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
                 own = keep_run(exc, messages)
                 if own is exc:

@@ -27,18 +27,23 @@ Failures: every ``Exception`` from a tool, and any other ``BaseException`` excep
 ``SystemExit`` and ``GeneratorExit``, becomes the call's error result. An ``asyncio.CancelledError`` is
 the tool's own failure (an inner task of the tool was cancelled) while the task running the calls is not
 being cancelled; when the run itself is cancelled, the cancellation propagates, also when a tool catches the
-``CancelledError`` and returns (the run stops all the same, and its answers are not given).
+``CancelledError`` and returns (the run stops all the same, and its answers are not given). The calls still running
+then get ``CANCEL_GRACE`` seconds to end, and one that ignores its cancellation is given up (its coroutine closed, as
+at a timeout), so a cancelled run always ends; the answers of the calls that finished are on the ``CancelledError``
+(or a Ctrl-C's ``KeyboardInterrupt`` in the sync API) as ``tool_messages``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from toolwire import _tool_run
 from toolwire._call_records import _checked_call, _checked_invalid
-from toolwire._concurrency import run_coroutine_sync
+from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
 from toolwire._error_state import exclusive, mark
 from toolwire._printing import printed, safe_text
 from toolwire._tool_run import _running, bad_flags, bad_timeout
@@ -56,6 +61,8 @@ from toolwire.results import bounded_content, error_text, is_cheap_result, trunc
 from toolwire.tools import Tool
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
+
+log = logging.getLogger("toolwire.tools")
 
 DEFAULT_MAX_RESULT_CHARS = 20_000
 """The most characters of a tool result sent to the model by default (``max_result_chars``); a longer result is
@@ -289,16 +296,21 @@ class ToolExecutor:
                 # calls (gather), review 26
         elif checked:
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
-            try:
-                results = list(await asyncio.gather(*tasks))
-            except BaseException as exc:  # handle_errors=False (or the run cancelled): stop the other calls too
+            if (sink := answers_sink()) is not None:  # a sync call: its Ctrl-C gets the answers as they finish
                 for task in tasks:
-                    task.cancel()
-                await asyncio.gather(*tasks, return_exceptions=True)
-                own = _keep_answers(exc, [t.result() for t in tasks if not t.cancelled() and t.exception() is None])
+                    task.add_done_callback(lambda _: sink(_finished(tasks)))
+            try:  # (not gather: cancelled, it waits for every call to end, a stuck one too; review 65)
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+                for task in tasks:  # the first failure in call order, raised
+                    if task.done() and (task.cancelled() or task.exception() is not None):
+                        task.result()
+                results = [task.result() for task in tasks]
+            except BaseException as exc:  # handle_errors=False (or the run cancelled): stop the other calls too
+                failure = await _stop(tasks, checked, exc)
+                own = _keep_answers(failure, _finished(tasks))
                 if own is exc:
                     raise
-                raise own from exc.__cause__  # (another run's error object: this run's copy of it)
+                raise own from own.__cause__  # (another run's error object: this run's copy of it; or a new Ctrl-C)
         else:
             results = []
         if refused is not None:  # the calls before it ran without failing
@@ -375,6 +387,47 @@ def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> BaseExcepti
         exc.tool_messages = answers  # type: ignore[attr-defined]
         mark(exc)
     return exc
+
+
+def _finished(tasks: list[asyncio.Future[ToolMessage]]) -> list[ToolMessage]:
+    """The answers of the calls whose ``tasks`` finished with one, in call order."""
+    return [t.result() for t in tasks if t.done() and not t.cancelled() and t.exception() is None]
+
+
+async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException) -> BaseException:
+    """Cancel the calls' ``tasks`` still running after ``failure`` (a call failed with ``handle_errors=False``, or
+    the run was cancelled) and wait for them to end, at most :data:`~toolwire._tool_run.CANCEL_GRACE` seconds (their
+    cleanup). A call still running then ignores its cancellation (an async tool that catches ``CancelledError`` and
+    goes on): it is abandoned, its tool's coroutine closed, as at a timeout, so it cannot hold the run and the answers
+    already given (review 65: the wait had no end, and a Ctrl-C that ended it lost them). When the run was
+    interrupted, the answers the event loop already received (a sync tool that finished while an async one blocked
+    the loop) land first: one pass of the loop before the cancellations.
+
+    Returns:
+        The error to raise: ``failure``, or the run's cancellation when it came during the wait (a second Ctrl-C).
+    """
+    try:
+        if isinstance(failure, asyncio.CancelledError | KeyboardInterrupt):
+            await asyncio.sleep(0)
+        for task in tasks:
+            task.cancel()
+        if pending := [task for task in tasks if not task.done()]:
+            await asyncio.wait(pending, timeout=_tool_run.CANCEL_GRACE)
+    except asyncio.CancelledError as again:
+        failure = again
+        for task in tasks:
+            task.cancel()
+    stuck = [(task, call) for task, call in zip(tasks, calls, strict=True) if not task.done()]
+    for task, _ in stuck:
+        tool_task = getattr(task, "_fut_waiter", None)  # the tool's own task, which an untimed async call awaits
+        abandon(task)  # type: ignore[arg-type]
+        if isinstance(tool_task, asyncio.Task) and not tool_task.done():
+            abandon(tool_task)
+    if stuck:
+        log.warning("%d tool call(s) still running %gs after the run stopped (they ignore cancellation) were given up, "
+                    "their coroutines closed: %s", len(stuck), _tool_run.CANCEL_GRACE,
+                    ", ".join(safe_text(call.get("name")) for _, call in stuck))
+    return failure
 
 
 def _prepared(call: Any) -> ToolCall | InvalidToolCall:
