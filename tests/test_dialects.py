@@ -443,6 +443,9 @@ def scan(text: str, formats=("pythonic", "json")):
     ('```json\n{\n  "name": "get_weather",\n  "arguments": {}}\n```', 0, "json"),
     ('[{"name": "calculate", "arguments": {}}]', 0, "json"),
     ('Claro:\n{"name": "get_weather", "arguments": {"city": "Oslo"}}', 7, "json"),
+    # a call written as a pair, name then arguments (review 64)
+    ('["get_weather", {"city": "Oslo"}]', 0, "json"),
+    ('```json\n[ "Calculate" , {"expression": "2"}]\n```', 0, "json"),
 ])
 def test_call_starts_are_found(text, pos, fmt):
     found, _ = scan(text)
@@ -460,6 +463,9 @@ def test_call_starts_are_found(text, pos, fmt):
     'get.weather(city) is how you ask.',  # ...and with the bound name's own separators
     'Get-Weather(city="Paris")',
     "```python\nprint([get_weather])\n```",
+    '["get_weather", "calculate"]',  # a list of the tools' names is no call
+    '["Lisbon"]',
+    '["get_weather"]',
 ])
 def test_prose_and_code_are_not_calls(text):
     found, _ = scan(text)
@@ -478,9 +484,10 @@ def test_hermes_tags_and_safe_end():
 
 def test_opens_tells_a_begun_or_whole_call_opening():
     scanner = OpenerScanner(("pythonic", "json"), NAMES)
-    for text in ("[", "[get", "[get_weather(", "get_w", '{"name": "calc', "```python\n[calculate(", "  ["):
+    for text in ("[", "[get", "[get_weather(", "get_w", '{"name": "calc', "```python\n[calculate(", "  [",
+                 '["calc', '["calculate", {'):
         assert scanner.opens(text, 0), text
-    for text in ("Sure", "[x", "[1, 2]", '{"city"', "get_time("):
+    for text in ("Sure", "[x", "[1, 2]", '{"city"', "get_time(", '["Lisbon"', '["calculate", "x"'):
         assert not scanner.opens(text, 0), text
     assert scanner.opens("Olá!\n[get", 5) and not scanner.opens("Olá!\nget_weather(", 5)  # bare calls: start only
 

@@ -69,9 +69,14 @@ def _patterns(fmt: str, names: Sequence[str], at_start: bool,
         fences = () if in_block else ("```json\n", "```\n")
         # ``{{"name"``: Qwen2.5's chat template writes its example call with doubled braces (a Jinja string
         # meant to escape them), and qwen2.5-coder copies them; the call is then generated again under the grammar
+        quoted = tuple(f'"{n}"' for n in tools)
         return [[("ws", ()), ("opt", fences), ("ws", ()), ("opt", ("[",)), ("ws", ()),
                  ("lit", ("{",)), ("opt", ("{",)), ("ws", ()), ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)),
-                 ("ws", ()), ("name", tuple(f'"{n}"' for n in tools))]]
+                 ("ws", ()), ("name", quoted)],
+                # a call written as a pair, name then arguments (``["get_weather", {"city": "Oslo"}]``): small
+                # models answer so when shown JSON Schemas (review 64); the grammar writes it again as a call object
+                [("ws", ()), ("opt", fences), ("ws", ()), ("lit", ("[",)), ("ws", ()), ("name", quoted), ("ws", ()),
+                 ("lit", (",",)), ("ws", ()), ("lit", ("{",))]]
     if fmt in ("hermes", "function_tag"):  # JSON or Qwen3-Coder's XML inside the block: the grammar decides
         return [[("ws", ()), ("lit", ("<tool_call>",))]]
     return []
