@@ -91,7 +91,9 @@ def test_unreadable_argument_text_is_sent_as_written_and_answered_with_the_tools
 
     message = AIMessage(tool_calls=[{"name": "echo", "args": "{city: ", "id": "c1"}])
     lowered = lo.lower_messages([HumanMessage("q"), message, ToolMessage("r", "c1")])
-    assert lowered[1]["tool_calls"][0]["function"]["arguments"] == "{city: "  # not JSON-encoded a second time
+    # not JSON-encoded a second time; and (review 66, F1) not the raw text either: vLLM and SGLang json.loads every
+    # past call's arguments and refuse the request (vllm-project/vllm#43995), so what can be read of it goes back
+    assert lowered[1]["tool_calls"][0]["function"]["arguments"] == "{}"
     (answer,) = ToolExecutor([echo]).execute(message)
     assert answer.status == "error" and answer.content.startswith("Error: Invalid arguments for tool 'echo'")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -22,6 +23,7 @@ class Answer:
     body: Any = None
     content_type: str = "application/json"
     events: list[Any] | None = None
+    pauses: list[float] | None = None  # seconds to wait before each event (a slow stream)
 
 
 class ScriptedServer:
@@ -50,11 +52,17 @@ class ScriptedServer:
                     self.send_header("content-type", "text/event-stream")
                     self.send_header("connection", "close")
                     self.end_headers()
-                    for event in answer.events:
-                        if isinstance(event, tuple):
-                            self.wfile.write(f"event: {event[0]}\ndata: {json.dumps(event[1])}\n\n".encode())
-                        else:
-                            self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                    try:
+                        for n, event in enumerate(answer.events):
+                            if answer.pauses and n < len(answer.pauses):
+                                time.sleep(answer.pauses[n])
+                            if isinstance(event, tuple):
+                                self.wfile.write(f"event: {event[0]}\ndata: {json.dumps(event[1])}\n\n".encode())
+                            else:
+                                self.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
+                            self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):  # the client gave up waiting (a timeout test)
+                        pass
                     self.close_connection = True
                     return
                 body = answer.body

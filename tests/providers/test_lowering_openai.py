@@ -56,11 +56,13 @@ def test_chat_messages_both_ways():
     ]
 
 
-def test_chat_invalid_call_keeps_its_raw_text():
+def test_chat_invalid_call_goes_back_as_valid_json():
+    # (was: the raw text went back as it was; vLLM and SGLang json.loads every past call's arguments and answer
+    # 400 on every later request, vllm-project/vllm#43995 (review 66, F1): what can be read of it goes back)
     invalid = {"name": "calculate", "args": '{"expression": "2 +', "id": "bad", "error": "cut off",
                "type": "invalid_tool_call"}
     lowered = lower_messages([HumanMessage("?"), AIMessage("", invalid_tool_calls=[invalid])])
-    assert lowered[1]["tool_calls"][0]["function"] == {"name": "calculate", "arguments": '{"expression": "2 +'}
+    assert lowered[1]["tool_calls"][0]["function"] == {"name": "calculate", "arguments": '{"expression": "2 +"}'}
 
 
 def test_a_result_block_the_api_cannot_take_reaches_the_model_as_text():
@@ -203,8 +205,12 @@ def test_parse_responses_response():
     assert reply.text == "Checking."
     assert reply.tool_calls == [{"name": "get_weather", "args": {"location": "Paris, France"},
                                  "id": "call_12345xyz", "type": "tool_call"}]
+    # the output's order is kept too (review 66, F2): the message item goes back after its reasoning item
     assert reply.provider_data == {"openai": {"reasoning": [RESPONSES_DOC["output"][0]],
-                                              "function_call_ids": {"call_12345xyz": "fc_12345xyz"}}}
+                                              "function_call_ids": {"call_12345xyz": "fc_12345xyz"},
+                                              "output": [{"type": "reasoning", "index": 0}, RESPONSES_DOC["output"][1],
+                                                         {"type": "function_call", "id": "fc_12345xyz",
+                                                          "call_id": "call_12345xyz"}]}}
     assert reply.usage == {"input_tokens": 36, "output_tokens": 87, "total_tokens": 123}
     assert reply.response_metadata == {"model": "gpt-4.1-2025-04-14", "finish_reason": "completed"}
     with pytest.raises(ProviderError, match="quota"):

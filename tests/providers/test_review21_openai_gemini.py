@@ -392,7 +392,11 @@ def test_the_function_call_goes_back_with_its_item_id_after_its_reasoning(respon
     assert sent[2] == {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
                        "arguments": '{"city": "Oslo"}'}
     assert result.messages[1].provider_data == {"openai": {"reasoning": [REASONING],
-                                                           "function_call_ids": {"call_1": "fc_1"}}}
+                                                           "function_call_ids": {"call_1": "fc_1"},
+                                                           # the output's order (review 66, F2)
+                                                           "output": [{"type": "reasoning", "index": 0},
+                                                                      {"type": "function_call", "id": "fc_1",
+                                                                       "call_id": "call_1"}]}}
 
 
 def test_the_item_ids_read_the_same_invoked_and_streamed(responses):

@@ -181,7 +181,8 @@ class OpenAIChat:
                             if c.obj(call["function"], f"{cpath}.function", {"name", "arguments"},
                                      ("name", "arguments")):
                                 c.text(call["function"]["name"], f"{cpath}.function.name", non_empty=True)
-                                c.kind(call["function"]["arguments"], str, f"{cpath}.function.arguments")
+                                # vLLM and SGLang json.loads every past call's arguments: 400 when one fails
+                                _json_args(c, call["function"]["arguments"], f"{cpath}.function.arguments")
                             pending.add(call["id"])
             elif role == "tool":
                 if c.obj(msg, path, {"role", "content", "tool_call_id"}, ("content", "tool_call_id")):
@@ -311,6 +312,7 @@ class OpenAIResponses:
         calls: dict[str, int] = {}
         answered: set[str] = set()
         reasoning: dict[str, Any] = {}
+        self._item_order(c, items, server)
         for i, item in enumerate(items):
             path = f"input[{i}]"
             if not isinstance(item, dict):
@@ -321,6 +323,10 @@ class OpenAIResponses:
                 if c.obj(item, path, {"type", "role", "content", "id", "status"}, ("role", "content")):
                     role = item["role"]
                     c.expect(role in ("user", "assistant", "system", "developer"), f"{path}.role", "bad role")
+                    if "id" in item:  # an output message given back: the assistant's, whole (type, status, parts)
+                        c.expect(role == "assistant" and item.get("type") == "message" and "status" in item
+                                 and isinstance(item["content"], list), path,
+                                 "an output message item needs type 'message', role 'assistant', status and parts")
                     part = "output_text" if role == "assistant" else "input_text"
                     if isinstance(item["content"], list):
                         for j, p in enumerate(item["content"]):
@@ -354,6 +360,29 @@ class OpenAIResponses:
                 c.fail(f"{path}.type", f"unknown item type {kind!r}")
         missing = sorted(set(calls) - answered)
         c.expect(not missing, "input", f"No tool output found for function call {missing}")
+
+    @staticmethod
+    def _item_order(c: Checker, items: list[Any], server: WireServer) -> None:
+        """OpenAI's rule for reasoning items given back: each must be followed by the item that followed it in
+        the output (matched by that item's id), and that item must come right after its reasoning item (the API
+        answers 400 "Item 'rs_...' of type 'reasoning' was provided without its required following item", and
+        "Item 'msg_...' of type 'message' was provided without its required 'reasoning' item: 'rs_...'")."""
+        leaders = {after: before for before, after in server.followers.items()}
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            following = server.followers.get(item.get("id")) if item.get("type") == "reasoning" else None
+            if following is not None:
+                after = items[i + 1] if i + 1 < len(items) else None
+                c.expect(isinstance(after, dict) and after.get("id") == following, f"input[{i}]",
+                         f"Item {item['id']!r} of type 'reasoning' was provided without its required following item "
+                         f"({following!r})")
+            leader = leaders.get(item.get("id")) if item.get("type") != "reasoning" else None
+            if leader is not None:
+                before = items[i - 1] if i > 0 else None
+                c.expect(isinstance(before, dict) and before.get("id") == leader, f"input[{i}]",
+                         f"Item {item['id']!r} of type {item.get('type')!r} was provided without its required "
+                         f"'reasoning' item: {leader!r}")
 
     def conversation(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(body["input"], str):
@@ -389,6 +418,8 @@ class OpenAIResponses:
                           "arguments": reply.arguments(i), "status": "completed"})
             if reply.opaque:
                 server.issued[f"call_{n}"] = items[0]
+        if reply.opaque and len(items) > 1:  # the item the reasoning item must be given back with
+            server.followers[items[0]["id"]] = items[1]["id"]
         return items
 
     def _response(self, reply: Reply, body: dict[str, Any], model: str, rid: str,

@@ -169,6 +169,7 @@ class WireServer:
         self._ids = itertools.count(1)
         self.issued: dict[str, Any] = {}  # opaque data handed out, checked when it comes back
         self.returned: list[str] = []  # opaque tokens that came back unchanged
+        self.followers: dict[str, str] = {}  # Responses API: reasoning item id -> id of the output item after it
         self._http = _HTTPServer(("127.0.0.1", 0), _Handler)
         self._http.wire = self
         self.url = f"http://127.0.0.1:{self._http.server_address[1]}"

@@ -32,7 +32,8 @@ from typing import Any, TypeVar
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
-__all__ = ["RetryPolicy", "aretry_stream", "awith_retries", "error_message", "hide_cause", "redact_url",
+__all__ = ["BILLING_CODES", "RetryPolicy", "aretry_stream", "awith_retries", "error_code", "error_message",
+           "hide_cause", "redact_url",
            "retry_after", "retry_stream", "status_error", "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
@@ -71,8 +72,11 @@ class RetryPolicy:
         return max(0.0, base * random.uniform(1 - self.jitter, 1 + self.jitter))
 
 
-def retry_after(exc: BaseException) -> float | None:
-    """The ``Retry-After`` (or ``retry-after-ms``) of an SDK error's HTTP response, in seconds, if any."""
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)s\s*$")  # a google.protobuf.Duration in JSON: "7s", "0.5s"
+_RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
+
+
+def _header_wait(exc: BaseException) -> float | None:
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
     if headers is None:
@@ -85,6 +89,46 @@ def retry_after(exc: BaseException) -> float | None:
         return float(value) if value is not None else None
     except (TypeError, ValueError):
         return None
+
+
+def _body_wait(exc: BaseException) -> float | None:
+    """The ``retryDelay`` of a ``google.rpc.RetryInfo`` detail in the error body (Google's error model: Gemini's
+    429 says when to try again there, ``{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details":
+    [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "7s"}]}}``; Gemini API reference,
+    "Troubleshooting", and ``google/rpc/error_details.proto``), in seconds."""
+    body = getattr(exc, "details", None)  # google-genai's APIError: the decoded error body
+    if body is None:
+        body = getattr(exc, "body", None)  # the OpenAI and Anthropic SDKs' (a proxy may pass Google's through)
+    error = body.get("error") if isinstance(body, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    for detail in details if isinstance(details, list) else ():
+        if isinstance(detail, dict) and detail.get("@type") == _RETRY_INFO:
+            delay = detail.get("retryDelay")
+            found = _DURATION.match(delay) if isinstance(delay, str) else None
+            if found:
+                return float(found.group(1))
+            if isinstance(delay, dict):  # the Duration as an object ({"seconds", "nanos"}), as some gateways send it
+                try:
+                    return float(delay.get("seconds") or 0) + float(delay.get("nanos") or 0) / 1e9
+                except (TypeError, ValueError):
+                    return None
+    return None
+
+
+def retry_after(exc: BaseException) -> float | None:
+    """How long the server asked to wait before the next try, in seconds, if it said.
+
+    Read from the HTTP response's ``retry-after-ms`` or ``Retry-After`` header (seconds), else from the error
+    body's ``google.rpc.RetryInfo`` ``retryDelay`` (``"7s"``), where Gemini gives it.
+
+    Args:
+        exc: an SDK error (its ``response`` headers; its ``details`` or ``body``, the decoded error body).
+
+    Returns:
+        The wait in seconds, or ``None`` when the server gave none (or one that cannot be read).
+    """
+    found = _header_wait(exc)
+    return found if found is not None else _body_wait(exc)
 
 
 _MAX_MESSAGE = 500
@@ -141,6 +185,19 @@ def error_message(exc: BaseException) -> str:
     return found or str(getattr(exc, "message", None) or exc)
 
 
+def error_code(exc: BaseException) -> str | None:
+    """The code (else the type) of an SDK error, as its body gives it: OpenAI's ``{"error": {"code":
+    "insufficient_quota", "type": ...}}`` (the ``openai`` SDK also sets them as ``exc.code`` and ``exc.type``);
+    ``None`` when it gives neither as text."""
+    body = getattr(exc, "body", None)
+    error = body.get("error") if isinstance(body, dict) and isinstance(body.get("error"), dict) else body
+    found = [error.get("code"), error.get("type")] if isinstance(error, dict) else []
+    for value in (*found, getattr(exc, "code", None), getattr(exc, "type", None)):
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
 def stream_error_status(exc: BaseException) -> int | None:
     """The HTTP status an error *event* stands for, when an SDK raises it with the 200 of the stream that
     carried it: Anthropic sends ``event: error`` with ``{"error": {"type": "overloaded_error"}}`` after a 200
@@ -159,6 +216,15 @@ _RETRY_ADVICE = ", or raise max_retries"
 _TIMEOUT_ADVICE = ", or raise timeout / max_retries"
 
 
+BILLING_CODES = frozenset({"insufficient_quota"})
+"""Error codes of a 429 that waiting cannot fix: OpenAI's ``insufficient_quota`` ("You exceeded your current quota,
+please check your plan and billing details": the account has no credit left or reached its spending limit;
+OpenAI's "Error codes" guide)."""
+
+_BILLING_HINT = ("The account has run out of credit or reached its spending limit (insufficient_quota): add credit "
+                 "or raise the limit in the provider's billing settings; retrying will not help.")
+
+
 def _status_hint(status: int, key_env: str) -> str | None:
     if status in (401, 403):
         return f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
@@ -174,11 +240,18 @@ def _status_hint(status: int, key_env: str) -> str | None:
 
 
 def status_error(provider: str, status: int | None, message: str, *, key_env: str = "",
-                 base_url: str | None = None, hint: str | None = None) -> ProviderError:
+                 base_url: str | None = None, hint: str | None = None, code: Any = None) -> ProviderError:
     """Build the ProviderError for an HTTP status (``None``: no response, a connection failure or timeout),
     with ``retryable`` set and a hint that says what to do (``hint``, when given, instead of the status's
     own; its ``api_advice`` is the clause that names ``max_retries`` or ``timeout``). Credentials in URLs are
-    masked."""
+    masked.
+
+    ``code`` is the error body's code or type, when the caller read one: a billing code (:data:`BILLING_CODES`,
+    OpenAI's ``insufficient_quota``, sent with status 429) is not retryable, and its hint says to add credit
+    rather than to wait."""
+    if isinstance(code, str) and code.strip().lower() in BILLING_CODES:
+        return ProviderError(redact_url(message), provider=provider, status=status, retryable=False,
+                             hint=hint or _BILLING_HINT)
     message = redact_url(message)
     base_url = redact_url(base_url) if base_url else None
     if status is None:

@@ -371,7 +371,7 @@ class SDKChatModel(BaseChatModel):
     def _generate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
             return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
-                                tool_names=[t.name for t in request.tools])
+                                tool_names=request.tool_parameters)
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._client(), False)
@@ -381,7 +381,7 @@ class SDKChatModel(BaseChatModel):
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
             return merge_chunks([c async for c in self._astream(request)], as_chunk=False,  # type: ignore[return-value]
-                                tool_names=[t.name for t in request.tools])
+                                tool_names=request.tool_parameters)
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._aclient(), False)
@@ -398,10 +398,20 @@ class SDKChatModel(BaseChatModel):
         state = self._stream_state(request)
         call = self._endpoint(self._client(), True)
         kwargs = fit_to_endpoint(call, kwargs)
-        for event in retry_stream(lambda: call(**kwargs), self.retry_policy, self._translate_any):
+        opened: list[Any] = []
+
+        def open_stream() -> Any:
+            opened.append(call(**kwargs))
+            return opened[-1]
+
+        events = 0
+        for event in retry_stream(open_stream, self.retry_policy, self._translate_any):
+            events += 1
             chunk = self._fed(state, event)
             if chunk is not None:
                 yield chunk
+        if not events:
+            self._check_empty_stream(opened[-1] if opened else None)
         yield state.finish()
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
@@ -410,11 +420,43 @@ class SDKChatModel(BaseChatModel):
         state = self._stream_state(request)
         call = self._endpoint(self._aclient(), True)
         kwargs = fit_to_endpoint(call, kwargs)
-        async for event in aretry_stream(lambda: call(**kwargs), self.retry_policy, self._translate_any):
+        opened: list[Any] = []
+
+        async def open_stream() -> Any:
+            opened.append(await call(**kwargs))
+            return opened[-1]
+
+        events = 0
+        async for event in aretry_stream(open_stream, self.retry_policy, self._translate_any):
+            events += 1
             chunk = self._fed(state, event)
             if chunk is not None:
                 yield chunk
+        if not events:
+            self._check_empty_stream(opened[-1] if opened else None)
         yield state.finish()
+
+    def _check_empty_stream(self, stream: Any) -> None:
+        """Refuse a stream that brought no event at all because its body is not a stream: a proxy's login page
+        (``text/html``) or a whole JSON body answered with status 200, which the SDKs' event readers skip without a
+        word. The same :class:`ProviderError` as for such a body on a call without a stream (check ``base_url``
+        and any proxy), not retryable: the next try gets the same page. A body of server-sent events that ended
+        before its first event is left to the stream state (a retryable stream cut short).
+
+        Args:
+            stream: the SDK's stream object (its ``response``, the HTTP response, gives the content type), or None.
+
+        Raises:
+            ProviderError: the response's content type is given and is not ``text/event-stream``.
+        """
+        headers = getattr(getattr(stream, "response", None), "headers", None)
+        try:
+            kind = str(headers.get("content-type") or "") if headers is not None else ""
+        except Exception:  # an object of another shape: nothing to say
+            return
+        if kind and "event-stream" not in kind.lower():
+            shown = kind.split(";")[0].strip()
+            self._raise_not_a_reply(ValueError(f"a {shown} body where a stream of server-sent events was expected"))
 
     # -- replies that are not the provider's ------------------------------------------------------------------
 
@@ -471,8 +513,11 @@ class SDKChatModel(BaseChatModel):
         found = self._translate(exc)
         if found is None and isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
             # JSON that breaks off after it began was cut in transit (worth another try); a body that is not
-            # JSON from its first character (an HTML page) will not change
-            began = not isinstance(exc, json.JSONDecodeError) or (exc.pos > 0 and exc.doc.lstrip()[:1] != "<")
+            # JSON from its first character (an HTML page) will not change. An SDK's own error for it (Gemini's
+            # UnknownApiResponseError, a stream line included) is raised from the JSONDecodeError it met.
+            decode = next((e for e in (exc, exc.__cause__, exc.__context__) if isinstance(e, json.JSONDecodeError)),
+                          None)
+            began = decode is None or (decode.pos > 0 and decode.doc.lstrip()[:1] != "<")
             found = self._not_a_reply(exc, began)
         if found is None:
             return None

@@ -81,7 +81,7 @@ class ChatAnthropic(SDKChatModel):
         return codec.lower_request(request, self.model, self.options)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
-        return codec.parse_response(raw, tool_names=[t.name for t in request.tools])
+        return codec.parse_response(raw, tool_names=request.tool_parameters)
 
     def _stream_state(self, request: ChatRequest) -> Any:
         return codec.StreamState()

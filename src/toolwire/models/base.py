@@ -81,6 +81,14 @@ class ChatRequest:
     strict: bool | None = None
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
 
+    @property
+    def tool_parameters(self) -> dict[str, dict[str, Any]]:
+        """``{name: parameters JSON Schema}`` of the bound tools, in bind order: what the codecs take as
+        ``tool_names``, to list the tools in the error of a call without a name and to show the called tool's
+        own argument shape in the error of its unreadable arguments
+        (:func:`~toolwire.models.lowering._calls.native_call`)."""
+        return {t.name: t.parameters for t in self.tools}
+
 
 def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageChunk]:
     """Split a complete message into chunks that :func:`~toolwire.messages.merge_chunks` adds back up.
@@ -151,6 +159,8 @@ class BaseChatModel:
     tool_choice: str | None = None
     parallel_tool_calls: bool | None = None
     strict: bool | None = None
+    _one_call: bool = False
+    """Keep at most one tool call per reply, without asking the provider (:meth:`with_structured_output`)."""
 
     @property
     def model_name(self) -> str:
@@ -216,6 +226,7 @@ class BaseChatModel:
         new.tools = converted
         new.tool_choice = choice
         new.parallel_tool_calls = parallel_tool_calls
+        new._one_call = False
         already = self.strict  # (the Agent binds again what a user bound: warned once, at the user's line)
         new.strict = strict
         if strict and not self.strict_mode and not already:
@@ -232,9 +243,12 @@ class BaseChatModel:
         """Return a model that answers with one value of ``schema``, read from a forced tool call.
 
         The new model binds one tool made from ``schema`` (it replaces any tools bound here) with
-        ``tool_choice`` set to it and ``parallel_tool_calls=False``, as LangChain's ``with_structured_output`` does
-        by default (Anthropic with extended thinking, which cannot force a tool, gets ``"auto"`` and a warning);
-        this model is unchanged. On the embedded model the call is generated under a grammar made from the schema.
+        ``tool_choice`` set to it (Anthropic with extended thinking, which cannot force a tool, gets ``"auto"`` and
+        a warning); this model is unchanged. Each reply keeps at most one call (:mod:`toolwire.models._one_call`);
+        the provider is asked for one call too (``parallel_tool_calls=False``: Anthropic's
+        ``disable_parallel_tool_use``, the embedded model's grammar), except where the field may be refused
+        (:meth:`_structured_parallel`: ``ChatOpenAI`` sends it only when this model was bound with it). On the
+        embedded model the call is generated under a grammar made from the schema.
         The call's arguments get the repairs a tool's do (JSON text of a nested object decoded, a ``null`` for a
         field with a default dropped) before they are validated.
 
@@ -263,10 +277,17 @@ class BaseChatModel:
                             "output from a forced tool call, method='function_calling'; leave method out.")
 
         spec, read = output_tool(schema)
-        # one call: LangChain's ChatOpenAI does the same, and OpenAI does not promise strict schemas with parallel calls
-        bound = self.bind_tools([spec], tool_choice=self._structured_choice(spec.name), parallel_tool_calls=False,
-                                strict=strict)
+        # one call: kept here whatever the provider does, and asked of it where the field is always taken
+        bound = self.bind_tools([spec], tool_choice=self._structured_choice(spec.name),
+                                parallel_tool_calls=self._structured_parallel(), strict=strict)
+        bound._one_call = True
         return StructuredOutput(bound, spec.name, read, include_raw=include_raw)
+
+    def _structured_parallel(self) -> bool | None:
+        """The ``parallel_tool_calls`` :meth:`with_structured_output` binds with: ``False`` (one call, as LangChain's
+        ``with_structured_output`` asks); a provider whose models may refuse the field returns this model's own
+        setting instead (the one call is kept locally all the same)."""
+        return False
 
     def _structured_choice(self, name: str) -> str:
         """The ``tool_choice`` :meth:`with_structured_output` binds its tool ``name`` with: the tool itself."""
@@ -322,7 +343,7 @@ class BaseChatModel:
         """
         request = self._request(input, options)
         reply = self._generate(request)
-        return one_call(reply) if request.parallel_tool_calls is False else reply
+        return one_call(reply) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
         """Async :meth:`invoke`: the same request, awaited (providers use their SDK's async client).
@@ -338,7 +359,7 @@ class BaseChatModel:
         """
         request = self._request(input, options)
         reply = await self._agenerate(request)
-        return one_call(reply) if request.parallel_tool_calls is False else reply
+        return one_call(reply) if self._keeps_one_call(request) else reply
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
         """Yield the reply as :class:`~toolwire.messages.AIMessageChunk` pieces; merged with
@@ -352,7 +373,7 @@ class BaseChatModel:
         """
         request = self._request(input, options)
         chunks = self._stream(request)
-        yield from one_call_stream(chunks) if request.parallel_tool_calls is False else chunks
+        yield from one_call_stream(chunks) if self._keeps_one_call(request) else chunks
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`stream`: the reply as :class:`~toolwire.messages.AIMessageChunk` pieces, awaited.
@@ -365,7 +386,7 @@ class BaseChatModel:
         """
         request = self._request(input, options)
         stream = self._astream(request)
-        if request.parallel_tool_calls is False:
+        if self._keeps_one_call(request):
             stream = one_call_async_stream(stream)
         try:
             async for chunk in stream:
@@ -375,6 +396,11 @@ class BaseChatModel:
             if close is not None:  # when collected (an async iterator that is not a generator may have none)
                 await close()
 
+    def _keeps_one_call(self, request: ChatRequest) -> bool:
+        """Whether each reply to ``request`` is cut to one tool call (``parallel_tool_calls=False``, or a structured
+        output model)."""
+        return request.parallel_tool_calls is False or self._one_call
+
     # -- provider hooks -------------------------------------------------------------------------------
 
     def _generate(self, request: ChatRequest) -> AIMessage:
@@ -382,7 +408,7 @@ class BaseChatModel:
         if type(self)._stream is BaseChatModel._stream:
             raise NotImplementedError(f"{type(self).__name__} must implement _generate or _stream.")
         return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
-                            tool_names=[t.name for t in request.tools])
+                            tool_names=request.tool_parameters)
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         """Async reply; the default runs :meth:`_generate` in a worker thread, in a copy of the caller's context

@@ -9,7 +9,11 @@ Forms:
   ``AZURE_OPENAI_ENDPOINT`` (the resource URL, or a gateway's or custom domain's: Azure's rules hold whatever
   the host), key ``AZURE_OPENAI_API_KEY``; see ``ChatOpenAI``.
 * ``"openai-compatible:<model>@<base_url>"`` for vLLM, SGLang, llama.cpp server, Ollama, LM Studio; the name
-  ends at the ``@`` before the URL's ``http://`` or ``https://``, so the URL may carry ``user:token@``.
+  ends at the ``@`` before the URL's ``http://`` or ``https://``, so the URL may carry ``user:token@``. The URL may
+  be given as ``base_url=`` instead (``"openai-compatible:<model>"``), not both.
+* LangChain's provider names: ``"google_genai:<model>"`` is ``"google:<model>"``; ``"ollama:<model>"`` is an
+  OpenAI-compatible server at Ollama's ``http://localhost:11434/v1`` (its OpenAI-compatible API, Ollama docs
+  "OpenAI compatibility"), or at ``base_url=``.
 * ``"scripted"`` is not offered: tests build :class:`~toolwire.testing.ScriptedChatModel` directly.
 """
 
@@ -25,7 +29,7 @@ from toolwire._keywords import check_keywords, keyword_names
 from toolwire.errors import UserError
 from toolwire.models.base import BaseChatModel
 
-__all__ = ["PROVIDERS", "init_chat_model"]
+__all__ = ["ALIASES", "PROVIDERS", "init_chat_model"]
 
 # provider prefix -> (module, class, pip extra)
 PROVIDERS: dict[str, tuple[str, str, str]] = {
@@ -36,6 +40,12 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
     "anthropic": ("toolwire.models.anthropic", "ChatAnthropic", "anthropic"),
     "google": ("toolwire.models.google", "ChatGoogleGenAI", "google"),
 }
+
+ALIASES: dict[str, str] = {"google_genai": "google", "ollama": "openai-compatible"}
+"""LangChain's provider names (``init_chat_model(model_provider=...)``) for the providers above."""
+
+OLLAMA_URL = "http://localhost:11434/v1"
+"""Ollama's OpenAI-compatible API on its default port (Ollama docs, "OpenAI compatibility")."""
 
 _AT_URL = re.compile(r"@(?=https?://)", re.IGNORECASE)  # the "@" that starts the base_url
 
@@ -67,8 +77,9 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         A :class:`~toolwire.models.BaseChatModel`.
 
     Raises:
-        UserError: unknown provider, missing extra, a malformed name, ``model_provider`` with a name that
-            already names a provider, an option the model class does not take (the close match is named),
+        UserError: unknown provider, missing extra, a malformed name, a base URL given both in an
+            ``openai-compatible`` name and as ``base_url=``, ``model_provider`` with a name that already names a
+            provider, an option the model class does not take (the close match is named),
             a folder given as a local model, or what the model class raises (a missing API key...).
     """
     if "model" in kwargs and name in (None, "local"):  # LangChain's keyword form: init_chat_model(model="openai:...")
@@ -94,8 +105,10 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
                 "a .gguf path, or 'provider:model' with provider one of "
                 f"{', '.join(p for p in PROVIDERS if p != 'local')}."
             )
+    ollama = provider == "ollama"
+    provider = ALIASES.get(provider, provider)
     if provider not in PROVIDERS:
-        raise UserError(f"Unknown provider {provider!r}: use one of {', '.join(PROVIDERS)}.")
+        raise UserError(f"Unknown provider {provider!r}: use one of {', '.join([*PROVIDERS, *ALIASES])}.")
     cls = _load(provider)
     _check_keywords(cls, kwargs)
     if provider == "local":
@@ -104,10 +117,20 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
             kwargs["model"] = rest
         return cls(**kwargs)
     kwargs.pop("dialect", None)
+    if ollama:
+        if not rest:
+            raise UserError("Name the Ollama model, e.g. 'ollama:llama3.1'.")
+        kwargs["base_url"] = kwargs.get("base_url") or OLLAMA_URL
+        return cls(model=rest, **kwargs)
     if provider == "openai-compatible":
-        model, at, base_url = _split_model_url(rest)
+        model, at, base_url = _split_model_url(rest) if _AT_URL.search(rest) or not kwargs.get("base_url") \
+            else (rest, "@", kwargs.pop("base_url"))
+        if at and kwargs.get("base_url"):
+            raise UserError("Give the server's URL once: in the name ('openai-compatible:<model>@<base_url>') or as "
+                            "base_url=, not both.")
         if not at or not model or not base_url:
-            raise UserError("Write an OpenAI-compatible model as 'openai-compatible:<model>@<base_url>'.")
+            raise UserError("Write an OpenAI-compatible model as 'openai-compatible:<model>@<base_url>', or as "
+                            "'openai-compatible:<model>' with base_url=.")
         return cls(model=model, base_url=base_url, **kwargs)
     if not rest:
         raise UserError(f"Name the model after the provider, e.g. '{provider}:<model name>'.")

@@ -5,6 +5,10 @@ Thin I/O (``pip install 'toolwire[google]'``); the formats live in :mod:`toolwir
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
@@ -43,17 +47,33 @@ class ChatGoogleGenAI(SDKChatModel):
     extra: ClassVar[str] = "google"
 
     def _make_client(self, asynchronous: bool) -> Any:
+        """The SDK client: the sync one, or the async one (``client.aio``).
+
+        The sync client's HTTP library (httpx) applies ``timeout`` to each read, so a stream may last longer as long
+        as its chunks keep coming. The async one uses aiohttp when it is installed, and google-genai gives aiohttp
+        the timeout as ``ClientTimeout(total=...)`` on every request (no ``http_options`` setting changes that), which
+        would cut a stream that lasts longer than ``timeout`` in all. So the async client gets no timeout of its own
+        (only the ``X-Server-Timeout`` header the SDK sends with the sync one) and :meth:`_endpoint` bounds each
+        await instead: the call, then each chunk of a stream, as the sync client does.
+        """
         types = self.sdk.types
         # one try per call (the retry policy here is the only one): without retry_options the SDK's async
         # aiohttp client retries a failed connection once by itself, after sleeping 1-10 s
         once = {"retry_options": types.HttpRetryOptions(attempts=1)} if hasattr(types, "HttpRetryOptions") else {}
-        options = types.HttpOptions(base_url=self.base_url, timeout=int(self.timeout * 1000), **once)
+        if asynchronous:
+            bound = {"headers": {"X-Server-Timeout": str(math.ceil(self.timeout))}}
+        else:
+            bound = {"timeout": int(self.timeout * 1000)}
+        options = types.HttpOptions(base_url=self.base_url, **bound, **once)
         assert self._api_key is not None
         client = self.sdk.Client(api_key=self._api_key.get(), vertexai=False, http_options=options)
         return client.aio if asynchronous else client
 
     def _endpoint(self, client: Any, stream: bool) -> Any:
-        return client.models.generate_content_stream if stream else client.models.generate_content
+        method = client.models.generate_content_stream if stream else client.models.generate_content
+        if not inspect.iscoroutinefunction(method):  # the sync client: httpx bounds each read
+            return method
+        return _per_await(method, self.timeout, stream)
 
     def _lower(self, request: ChatRequest) -> dict[str, Any]:
         """The request's keyword arguments, their ``config`` checked as the SDK checks it before sending.
@@ -74,12 +94,12 @@ class ChatGoogleGenAI(SDKChatModel):
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         return codec.parse_response(raw, single_call=request.parallel_tool_calls is False,
-                                    tool_names=[t.name for t in request.tools],
+                                    tool_names=request.tool_parameters,
                                     json_text=codec.json_text_plan(request.tools))
 
     def _stream_state(self, request: ChatRequest) -> Any:
         return codec.StreamState(single_call=request.parallel_tool_calls is False,
-                                 tool_names=[t.name for t in request.tools],
+                                 tool_names=request.tool_parameters,
                                  json_text=codec.json_text_plan(request.tools))
 
     def _translate(self, exc: BaseException) -> ProviderError | None:
@@ -109,3 +129,39 @@ def _refused_options(exc: ValueError) -> str:
     shown = "; ".join(f"{where}: {why}" if where else why for where, why in problems[:5])
     return (f"Gemini's SDK refuses the request's options ({shown}): check their names and values in the model's "
             "options or the keywords of invoke().")
+
+
+def _per_await(method: Callable[..., Awaitable[Any]], timeout: float, stream: bool) -> Callable[..., Awaitable[Any]]:
+    """``method`` (an async SDK call) with each await bounded by ``timeout`` seconds: the call itself and, for a
+    stream, the wait for each chunk (:class:`_ChunkBound`). Running out raises :class:`TimeoutError`, which the
+    retry policy reads as a timeout (retryable until the stream's first chunk)."""
+
+    async def call(**kwargs: Any) -> Any:
+        async with asyncio.timeout(timeout):
+            result = await method(**kwargs)
+        return _ChunkBound(result, timeout) if stream else result
+
+    return call
+
+
+class _ChunkBound:
+    """An SDK stream whose every chunk must come within ``timeout`` seconds of the one before (the time a read may
+    take in the sync client), however long the whole stream lasts. Closing it closes the SDK's stream."""
+
+    def __init__(self, stream: Any, timeout: float) -> None:
+        self._stream = stream
+        self._chunks: AsyncIterator[Any] = stream.__aiter__()
+        self._timeout = timeout
+
+    def __aiter__(self) -> _ChunkBound:
+        return self
+
+    async def __anext__(self) -> Any:
+        async with asyncio.timeout(self._timeout):
+            return await self._chunks.__anext__()
+
+    async def aclose(self) -> None:
+        """Close the SDK's stream (its HTTP response)."""
+        close = getattr(self._stream, "aclose", None) or getattr(self._chunks, "aclose", None)
+        if close is not None:
+            await close()

@@ -17,16 +17,26 @@ from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
-from toolwire.models._retry import connection_error, error_message, redact_url, status_error, transport_error
+from toolwire.models._retry import (
+    connection_error,
+    error_code,
+    error_message,
+    redact_url,
+    status_error,
+    transport_error,
+)
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
 from toolwire.models.lowering._stream_errors import error_status
 
-__all__ = ["ChatOpenAI", "azure_v1_url"]
+__all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
 
 OPENAI_URL = "https://api.openai.com/v1"
+OPENAI_HOST = "api.openai.com"
+"""OpenAI's API host; its data-residency hosts are subdomains of it (``eu.api.openai.com``, ``us.``, ``au.``, ``in.``,
+``jp.``, ``ae.``...: OpenAI's guide "Data residency", regional endpoints)."""
 # Azure OpenAI resource hosts (Azure public cloud, AI Foundry, US Government, China): Microsoft Learn,
 # "Azure OpenAI in Azure AI Foundry Models v1 API" and the sovereign-cloud endpoint lists
 AZURE_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com", ".services.ai.azure.com", ".openai.azure.us",
@@ -81,6 +91,23 @@ def azure_v1_url(base_url: str | None, *, any_host: bool = False, setting: str =
                     "and pass the deployment name as the model.")
 
 
+def is_openai_url(base_url: str | None) -> bool:
+    """Whether ``base_url`` is OpenAI's own API: ``https://api.openai.com/...`` or a data-residency host such as
+    ``https://eu.api.openai.com/v1`` (any ``*.api.openai.com``; OpenAI's guide "Data residency").
+
+    Read from the parsed URL's host (lower-cased, credentials and port left out), never as a text prefix, so
+    ``https://api.openai.com.example.net`` is not OpenAI. None (the SDK's default endpoint) is OpenAI's.
+    """
+    if not base_url:
+        return True
+    try:
+        parts = urlsplit(str(base_url).strip())
+        host = (parts.hostname or "").lower().rstrip(".")
+    except ValueError:
+        return False
+    return parts.scheme == "https" and (host == OPENAI_HOST or host.endswith("." + OPENAI_HOST))
+
+
 class ChatOpenAI(SDKChatModel):
     """A chat model served by OpenAI, or by an OpenAI-compatible server at ``base_url``.
 
@@ -96,19 +123,24 @@ class ChatOpenAI(SDKChatModel):
             ``tool_calls``; a server that does not parse the model's calls itself sends them that way. JSON
             calls and call lists, which carry no marker, only where they end the reply (followed by
             more text they are an example the reply shows).
-            ``None`` (default): on for a ``base_url`` that is not OpenAI's or Azure's, off for them. Such a reply has
-            ``response_metadata["tool_calls_from_text"] = True`` (:mod:`toolwire.models._text_calls` gives
+            ``None`` (default): on for a compatible server (see ``compatible``), off for OpenAI and Azure. Such a
+            reply has ``response_metadata["tool_calls_from_text"] = True`` (:mod:`toolwire.models._text_calls` gives
             the rules, the same in ``invoke`` and ``stream``). Never with ``tool_choice="none"``.
         azure: whether ``base_url`` is Azure OpenAI's v1 API. ``None`` (default): when its host is an Azure OpenAI
             host (:func:`azure_v1_url`); ``True`` for any host (an API Management gateway or a custom domain in
             front of the resource; ``init_chat_model("azure_openai:...")`` passes it); ``False`` never.
+        compatible: whether ``base_url`` is an OpenAI-compatible server (vLLM, SGLang, llama.cpp, Ollama...) rather
+            than OpenAI itself. ``None`` (default): decided by the host: OpenAI's (``api.openai.com`` and its
+            data-residency hosts ``*.api.openai.com``, :func:`is_openai_url`) and Azure's are OpenAI, any other is
+            a compatible server. ``False``: OpenAI's rules whatever the host, for a proxy or gateway in front of
+            OpenAI (LiteLLM, Portkey, a company gateway). ``True``: a compatible server's rules whatever the host.
         **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
             in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
             ``top_p``, ``stop``, ``seed``, ``model_kwargs``).
 
-    The key comes from ``api_key`` or ``OPENAI_API_KEY``; with a ``base_url`` (or ``OPENAI_BASE_URL``) that
-    is not OpenAI's and no key, a dummy key is sent (local servers ignore it). ``max_tokens`` is sent as
-    ``max_completion_tokens`` to OpenAI and as ``max_tokens`` to other servers.
+    The key comes from ``api_key`` or ``OPENAI_API_KEY``; with a ``base_url`` (or ``OPENAI_BASE_URL``) of a
+    compatible server and no key, a dummy key is sent (local servers ignore it). ``max_tokens`` is sent as
+    ``max_completion_tokens`` to OpenAI and as ``max_tokens`` to compatible servers.
 
     An Azure OpenAI ``base_url`` (:func:`azure_v1_url`, or any with ``azure=True``; the model is the deployment
     name) is treated as OpenAI:
@@ -117,8 +149,9 @@ class ChatOpenAI(SDKChatModel):
 
     Raises:
         UserError: the ``openai`` package is missing, no key is set for OpenAI or Azure, an Azure ``base_url``
-            is not of the v1 API, ``azure=True`` without a ``base_url``, or ``use_responses_api=True`` with an
-            ``openai`` package too old to have the Responses API.
+            is not of the v1 API, ``azure=True`` without a ``base_url``, ``compatible=True`` without a
+            ``base_url`` or with an Azure one, or ``use_responses_api=True`` with an ``openai`` package too old to
+            have the Responses API.
     """
 
     provider: ClassVar[str] = "openai"
@@ -131,7 +164,7 @@ class ChatOpenAI(SDKChatModel):
 
     def __init__(self, model: str, *, use_responses_api: bool = False, stream_usage: bool = True,
                  organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
-                 **kwargs: Any) -> None:
+                 compatible: bool | None = None, **kwargs: Any) -> None:
         self.use_responses_api = use_responses_api
         self.stream_usage = stream_usage
         self.organization = organization
@@ -144,12 +177,25 @@ class ChatOpenAI(SDKChatModel):
         if azure_url:
             kwargs["base_url"] = azure_url
             self.key_env = ("AZURE_OPENAI_API_KEY", *type(self).key_env)  # type: ignore[misc]
-        self._compatible = (bool(kwargs["base_url"]) and not azure_url
-                            and not str(kwargs["base_url"]).startswith(OPENAI_URL))
+        if compatible is not None and not isinstance(compatible, bool):
+            raise UserError(f"compatible must be True, False or None, not {compatible!r}.")
+        if compatible and (azure_url or not kwargs["base_url"]):
+            raise UserError("compatible=True is for an OpenAI-compatible server: pass its base_url (and no Azure "
+                            "endpoint, which follows OpenAI's rules).")
+        self._compatible = (not is_openai_url(kwargs["base_url"]) and not azure_url) if compatible is None \
+            else compatible
         self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package: run pip install -U 'toolwire[openai]'.")
+
+    def _structured_parallel(self) -> bool | None:
+        """This model's own ``parallel_tool_calls`` (``None``: the field is not sent): OpenAI's o-series reasoning
+        models (o3, o3-mini, o4-mini) answer 400 "Unsupported parameter: 'parallel_tool_calls' is not supported with
+        this model", and some compatible servers refuse unknown fields (FastAPI's "Extra inputs are not permitted").
+        The structured output's forced ``tool_choice`` asks for the one call, and toolwire keeps one
+        (:mod:`toolwire.models._one_call`)."""
+        return self.parallel_tool_calls
 
     def _takes_server_tool(self, tool: ServerTool) -> bool:
         """The Responses API runs OpenAI's built-in tools (``{"type": "web_search"}``, ``file_search``,
@@ -191,7 +237,7 @@ class ChatOpenAI(SDKChatModel):
                                    compatible=self._compatible)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
-        names = [t.name for t in request.tools]
+        names = request.tool_parameters
         if self.use_responses_api:
             message = codec.parse_responses_response(raw, tool_names=names)
         else:
@@ -250,7 +296,8 @@ class ChatOpenAI(SDKChatModel):
         if isinstance(exc, sdk.APIStatusError):
             message = error_message(exc)
             return status_error(self.provider, exc.status_code, message, key_env=" or ".join(self.key_env),
-                                hint=self._stream_options_hint(exc.status_code, message, exc.body))
+                                hint=self._stream_options_hint(exc.status_code, message, exc.body),
+                                code=error_code(exc))
         if isinstance(exc, sdk.APITimeoutError):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
                                 base_url=self.base_url)
@@ -259,7 +306,8 @@ class ChatOpenAI(SDKChatModel):
         if isinstance(exc, sdk.OpenAIError):  # e.g. an {"error": ...} event in a stream
             status = self._event_status(exc)
             if status is not None:
-                return status_error(self.provider, status, error_message(exc), key_env=" or ".join(self.key_env))
+                return status_error(self.provider, status, error_message(exc), key_env=" or ".join(self.key_env),
+                                    code=error_code(exc))
             return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)

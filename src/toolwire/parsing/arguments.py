@@ -42,6 +42,10 @@ __all__ = [
 ]
 
 EXAMPLE = '{"city": "Paris"}'
+"""The example object of the parse errors below; callers that know the tool put its own shape in its place
+(:func:`toolwire._tool_args.argument_example`)."""
+TRUNCATED = "The arguments JSON is cut off before it is closed"
+"""How the error of argument text that ends before its JSON is closed begins."""
 _ARG_KEYS = ("arguments", "parameters")
 _MAX_SCHEMA_DEPTH = 32
 
@@ -174,8 +178,7 @@ def _from_bad_json(raw: str, exc: json.JSONDecodeError) -> dict[str, Any]:
         raise ToolCallParseError(f"The arguments must be exactly one JSON object such as {EXAMPLE}; other text "
                                  f"follows it at character {exc.pos}.", raw)
     if text[0] in "{[\"" and is_truncation(raw, exc):
-        raise ToolCallParseError("The arguments JSON is cut off before it is closed; send the complete JSON object "
-                                 f"such as {EXAMPLE}.", raw)
+        raise ToolCallParseError(f"{TRUNCATED}; send the complete JSON object such as {EXAMPLE}.", raw)
     if text[0] not in "{[\"-0123456789tfn":
         raise ToolCallParseError(f"The arguments must be a JSON object such as {EXAMPLE}; got text that is not JSON.",
                                  raw)

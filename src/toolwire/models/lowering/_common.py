@@ -10,16 +10,16 @@ from __future__ import annotations
 import copy
 import json
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from toolwire._call_records import _id_text
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
-from toolwire.parsing.arguments import tool_call_from_native
+from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call
 
 __all__ = [
     "COMBINATORS",
+    "CUT_OFF",
     "STANDARD_OPTIONS",
     "CallIds",
     "ImageBlock",
@@ -145,24 +145,6 @@ def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
     providers reject a result whose call is missing from the previous turn.
     """
     return [*message.tool_calls, *message.invalid_tool_calls]
-
-
-def arguments_json(call: ToolCall | InvalidToolCall) -> str:
-    """A call's arguments as JSON object text (an invalid call, or a call whose arguments are text that
-    could not be read, keeps its raw text; none gives ``{}``)."""
-    raw = call.get("args")
-    if call.get("type") == "invalid_tool_call" or isinstance(raw, str):
-        return raw if isinstance(raw, str) and raw.strip() else "{}"
-    return json.dumps(raw or {}, ensure_ascii=False, default=str)
-
-
-def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
-    """A call's arguments as an object, for providers that carry them decoded (``{}`` for invalid calls and
-    for arguments that are not an object, which the call's error result explains)."""
-    if call.get("type") == "invalid_tool_call":
-        return {}
-    args = call.get("args")
-    return args if isinstance(args, dict) else {}
 
 
 def call_names(messages: Iterable[BaseMessage]) -> dict[str, str]:
@@ -385,19 +367,6 @@ def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any 
     if cached:
         result["cached_tokens"] = int(cached)
     return result
-
-
-def native_call(name: Any, arguments: Any, call_id: Any,
-                tool_names: Collection[str] | None = None) -> ToolCall | InvalidToolCall:
-    """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
-    JSON object or the name is empty. Streams and whole replies go through this same function.
-
-    ``tool_names`` are the bound tools' names, listed in the error of a call with no name; when they are
-    ``None`` (not known here) that error names no tools. A ``call_id`` that is not a string (a number, as some
-    OpenAI-compatible servers send) is kept as its text, as the stream keeps it; an empty one gets a new id."""
-    return tool_call_from_native(name if isinstance(name, str) else None, arguments,
-                                 _id_text(call_id), tool_names=tool_names,
-                                 require_name=True)
 
 
 # -- an object schema with a top-level anyOf / oneOf / allOf ---------------------------------------

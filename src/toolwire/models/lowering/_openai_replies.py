@@ -14,8 +14,14 @@ and :class:`ResponsesStreamState`. Formats, from the OpenAI API reference ("The 
 What is kept on the AIMessage, and sent back unchanged by ``lower_responses_messages``:
 ``provider_data["openai"]["reasoning"]`` (the ``reasoning`` items) and, with them,
 ``provider_data["openai"]["function_call_ids"]`` (``{call_id: "fc_..."}``, each ``function_call`` item's own
-id: a reasoning item sent back must be followed by the item that followed it, matched by that id; without
-reasoning items the ids pair nothing and are not kept).
+id) and ``provider_data["openai"]["output"]``, the reply's output items in their order: ``{"type": "reasoning",
+"index": k}`` (the k-th reasoning item), the ``message`` items themselves (``{"type": "message", "id": "msg_...",
+"status", "role", "content"}``), ``{"type": "function_call", "id": "fc_...", "call_id"}`` (the call itself is
+the AIMessage's) and any other item (a built-in tool's, ``web_search_call``...) as it came. OpenAI refuses a
+reasoning item sent back without the item that followed it in the output
+("Item 'rs_...' of type 'reasoning' was provided without its required following item"), matched by that item's
+id: so the items go back in their order, each message with its id and status. Without reasoning items the ids
+pair nothing and none of this is kept.
 
 A refusal (``refusal`` content parts, ``response.refusal.delta`` events) is the reply's text, as Anthropic's
 refusals and Gemini's safety stops keep theirs; the text is also in ``response_metadata["refusal"]`` and
@@ -30,7 +36,7 @@ from typing import Any
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._retry import status_error
-from toolwire.models.lowering._common import native_call, split_calls, usage
+from toolwire.models.lowering._common import CallIds, native_call, split_calls, usage
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short, error_status
 
@@ -76,18 +82,59 @@ def _finish(data: dict[str, Any]) -> Any:
 
 def _failure(error: Any) -> ProviderError:
     """The error of a ``response.failed`` response or an ``error`` event: its ``code`` read as an HTTP status
-    when it names one (``server_error`` 500, ``rate_limit_exceeded`` 429...), so those are retryable."""
+    when it names one (``server_error`` 500, ``rate_limit_exceeded`` 429...), so those are retryable (not
+    ``insufficient_quota``, a billing limit: see :func:`~toolwire.models._retry.status_error`)."""
     error = error if isinstance(error, dict) else {}
     message = str(error.get("message") or "The response failed.")
     status = error_status(error.get("code"), error.get("type"))
-    return status_error("openai", status, message) if status else ProviderError(message, provider="openai")
+    code = next((c for c in (error.get("code"), error.get("type")) if isinstance(c, str)), None)
+    return status_error("openai", status, message, code=code) if status else ProviderError(message, provider="openai")
 
 
-def _opaque(reasoning: list[dict[str, Any]], call_ids: dict[str, str]) -> dict[str, Any] | None:
-    """``provider_data``: the reasoning items, and with them the ids of the function_call items they go with."""
+_PART_KEYS = {"output_text": ("type", "text", "annotations"), "refusal": ("type", "refusal")}
+
+
+def _message_item(item: dict[str, Any]) -> dict[str, Any]:
+    """A ``message`` output item as an input item sends it back: ``id``, ``status``, ``role`` and its
+    ``output_text`` / ``refusal`` parts (the fields the API reference lists for an output message given as
+    input; others, such as ``logprobs``, left out)."""
+    parts = [{k: part[k] for k in _PART_KEYS[part["type"]] if k in part}
+             for part in item.get("content") or () if isinstance(part, dict) and part.get("type") in _PART_KEYS]
+    out = {"type": "message", "id": item.get("id"), "status": item.get("status") or "completed",
+           "role": item.get("role") or "assistant", "content": parts}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _opaque(items: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """``provider_data`` of a reply whose output ``items`` (in order) hold reasoning: the reasoning items, the
+    ids of the function_call items, and the order of the output (see the module docs); ``None`` without
+    reasoning."""
+    reasoning = [item for item in items if item.get("type") == "reasoning"]
     if not reasoning:
         return None
-    return {"openai": {"reasoning": reasoning, "function_call_ids": call_ids} if call_ids else {"reasoning": reasoning}}
+    call_ids: dict[str, str] = {}
+    output: list[dict[str, Any]] = []
+    ids = CallIds()  # the calls' ids as split_calls and the stream's merger make them unique, in reply order
+    thoughts = 0
+    for item in items:
+        kind = item.get("type")
+        if kind == "reasoning":
+            output.append({"type": "reasoning", "index": thoughts})
+            thoughts += 1
+        elif kind == "message":
+            output.append(_message_item(item))
+        elif kind == "function_call":
+            _keep_call_id(call_ids, item)
+            ref = {"type": "function_call", "id": item.get("id"),
+                   "call_id": ids.unique(item["call_id"]) if isinstance(item.get("call_id"), str) else None}
+            output.append({k: v for k, v in ref.items() if v is not None})
+        elif isinstance(kind, str):  # a built-in tool's item (web_search_call...): it may be what follows reasoning
+            output.append(item)
+    kept: dict[str, Any] = {"reasoning": reasoning}
+    if call_ids:
+        kept["function_call_ids"] = call_ids
+    kept["output"] = output
+    return {"openai": kept}
 
 
 def _keep_call_id(call_ids: dict[str, str], item: dict[str, Any]) -> None:
@@ -105,8 +152,9 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
 
     Returns:
         An AIMessage: text of the ``output_text`` and ``refusal`` parts in order, one call per
-        ``function_call`` item (id = ``call_id``), ``provider_data["openai"]`` with the ``reasoning`` items
-        and then the ``function_call`` items' ids (``function_call_ids``), usage in tokens, ``response_metadata``
+        ``function_call`` item (id = ``call_id``), ``provider_data["openai"]`` with the ``reasoning`` items, the
+        ``function_call`` items' ids (``function_call_ids``) and the output's order (``output``, see the module
+        docs) when the reply has reasoning items, usage in tokens, ``response_metadata``
         ``{"model", "finish_reason"}`` (the status, or the incomplete reason; ``"refusal"`` with
         ``"refusal"``: the refusal text, for a refusal).
 
@@ -120,9 +168,8 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
     text: list[str] = []
     refusal: list[str] = []
     calls = []
-    reasoning = []
-    call_ids: dict[str, str] = {}
-    for item in data.get("output") or ():
+    items = [item for item in data.get("output") or () if isinstance(item, dict)]
+    for item in items:
         kind = item.get("type")
         if kind == "message":
             for part in item.get("content") or ():
@@ -133,23 +180,21 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
                     refusal.append(part["refusal"])
         elif kind == "function_call":
             calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id"), tool_names))
-            _keep_call_id(call_ids, item)
-        elif kind == "reasoning":
-            reasoning.append(item)
     valid, invalid = split_calls(calls)
     refused = "".join(refusal)
     finish = REFUSAL if refused else _finish(data)
     return AIMessage("".join(text), tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
                      response_metadata=metadata(data.get("model"), finish, refusal=refused or None),
-                     provider_data=_opaque(reasoning, call_ids), id=data.get("id"))
+                     provider_data=_opaque(items), id=data.get("id"))
 
 
 class ResponsesStreamState:
     """Folds Responses API stream events into AIMessageChunks (same contract as the Chat ``StreamState``).
 
-    Function-call pieces are keyed by ``output_index``; ``reasoning`` items (from
-    ``response.output_item.done``) and the ``function_call`` items' ids are returned in :meth:`finish` as
-    ``provider_data``; refusal deltas are text, as in :func:`parse_responses_response`.
+    Function-call pieces are keyed by ``output_index``; the output items (the ``output`` of the terminal event's
+    response, else those of the ``response.output_item.done`` events, in ``output_index`` order) give
+    :meth:`finish`'s ``provider_data`` as :func:`parse_responses_response` reads it from the whole reply
+    (reasoning items, function_call ids, the output's order); refusal deltas are text, as there.
 
     Raises:
         ProviderError: an ``error`` or ``response.failed`` event arrives (retryable when its code is a
@@ -163,13 +208,11 @@ class ResponsesStreamState:
         self.model: str | None = None
         self.finish_reason: str | None = None
         self.usage: Any = None
-        self.reasoning: list[dict[str, Any]] = []
-        self.call_ids: dict[str, str] = {}
+        self.items: dict[Any, dict[str, Any]] = {}  # output_index -> the finished output item
         self.refusal: list[str] = []
         self.ended = False  # response.completed or response.incomplete came
 
     def _call(self, item: dict[str, Any], index: Any, whole: bool) -> AIMessageChunk | None:
-        _keep_call_id(self.call_ids, item)
         if self.merger.has_args(index) and whole:
             return None
         args = item.get("arguments") if (whole or item.get("arguments")) else None
@@ -198,12 +241,14 @@ class ResponsesStreamState:
             return self._call({"arguments": data.get("arguments")}, index, whole=True)
         elif kind == "response.output_item.done":
             item = data.get("item") or {}
-            if item.get("type") == "reasoning":
-                self.reasoning.append(item)
-            elif item.get("type") == "function_call":
+            self.items[index if isinstance(index, int) else len(self.items)] = item
+            if item.get("type") == "function_call":
                 return self._call(item, index, whole=True)
         elif kind in ("response.completed", "response.incomplete"):
             response = data.get("response") or {}
+            output = response.get("output")
+            if isinstance(output, list) and output:  # the whole output, in order: as the reply without a stream
+                self.items = dict(enumerate(item for item in output if isinstance(item, dict)))
             self.usage = _usage(response.get("usage"))
             self.model = response.get("model") or self.model
             self.finish_reason = _finish(response)
@@ -225,4 +270,4 @@ class ResponsesStreamState:
         refused = "".join(self.refusal)
         finish = REFUSAL if refused else self.finish_reason
         return AIMessageChunk(usage=self.usage, response_metadata=metadata(self.model, finish, refusal=refused or None),
-                              provider_data=_opaque(self.reasoning, self.call_ids), id=self.id)
+                              provider_data=_opaque([self.items[k] for k in sorted(self.items)]), id=self.id)

@@ -39,6 +39,7 @@ from toolwire.messages import (
 )
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._common import (
+    CUT_OFF,
     arguments_object,
     assistant_calls,
     block_as_text,
@@ -391,13 +392,12 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
 def _cut_call(block: dict[str, Any], text: str | None = None) -> InvalidToolCall:
     """The ``tool_use`` block a reply ended on when it stopped at ``max_tokens``: its ``input`` may be cut short
     (Anthropic, "Handling stop reasons": retry with a higher ``max_tokens``), so it is not run. ``text``: the
-    argument JSON text streamed for it (kept as the invalid call's ``args``, cut as it is), else ``input``'s."""
+    argument JSON text streamed for it (kept as the invalid call's ``args``, cut as it is), else ``input``'s. Its
+    error is :data:`~toolwire.models.lowering._calls.CUT_OFF`, as for a call other providers' replies cut short."""
     raw = block.get("input")
     if text is None:
         text = json.dumps(raw, ensure_ascii=False) if raw is not None else ""
-    return invalid_tool_call(block.get("name") or None, text,
-                             block.get("id"), "The call was cut off at max_tokens before its arguments were complete; "
-                             "ask again with a higher max_tokens.")
+    return invalid_tool_call(block.get("name") or None, text, block.get("id"), CUT_OFF)
 
 
 def _input_object(text: str, block: dict[str, Any]) -> Any:

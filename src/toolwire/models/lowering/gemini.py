@@ -28,9 +28,11 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   (:mod:`toolwire.models.lowering._gemini_parts`); empty text parts without a signature are dropped. User
   blocks (images, files, audio, video) become ``inline_data``/``file_data``. The results of one model turn go in one
   user turn of ``function_response`` parts, in the order of the calls.
-* replies: ``finishReason``/``finishMessage`` and ``promptFeedback.blockReason`` are kept in
-  ``response_metadata``; ``MALFORMED_FUNCTION_CALL`` (no ``functionCall`` part; the ``finishMessage`` holds
-  what the model wrote) becomes an InvalidToolCall, answered like any invalid call so the model retries.
+* replies: ``finishReason``, ``promptFeedback.blockReason`` and, where the reply read has it, ``finishMessage``
+  are kept in ``response_metadata`` (google-genai drops ``finishMessage`` from a Gemini API reply, so through
+  ``ChatGoogleGenAI`` it is not there); ``MALFORMED_FUNCTION_CALL`` (no ``functionCall`` part; the
+  ``finishMessage``, when present, holds what the model wrote) becomes an InvalidToolCall, answered like any
+  invalid call so the model retries.
   Code execution parts (``executableCode``, ``codeExecutionResult``) are kept with the other parts and sent
   back unchanged; the text shows them as fenced blocks (:mod:`toolwire.models.lowering._gemini_code`).
   A stream whose chunks never bring a ``finishReason`` (nor a ``blockReason``) was cut short: its

@@ -13,10 +13,11 @@ OpenAI API reference:
   "parameters", "strict"}`` (``strict`` defaults to true there, so it is always sent); input items
   ``{"role", "content"}``, ``{"type": "function_call", "call_id", "name", "arguments"}``,
   ``{"type": "function_call_output", "call_id", "output"}`` and ``reasoning`` items, which are kept on
-  the AIMessage (``provider_data["openai"]["reasoning"]``) and sent back unchanged, each ``function_call``
-  item with its own ``id`` (``fc_...``, kept in ``provider_data["openai"]["function_call_ids"]``). Replies
-  are read in :mod:`~toolwire.models.lowering._openai_replies` (``parse_responses_response``,
-  ``ResponsesStreamState``, re-exported here).
+  the AIMessage (``provider_data["openai"]["reasoning"]``) and sent back unchanged, in the order of the reply's
+  output, each ``message`` and ``function_call`` item with its own ``id`` (``msg_...``, ``fc_...``; kept in
+  ``provider_data["openai"]["output"]``). Replies are read in :mod:`~toolwire.models.lowering._openai_replies`
+  (``parse_responses_response``, ``ResponsesStreamState``, re-exported here); assistant turns are written back
+  by :mod:`~toolwire.models.lowering._openai_turns`.
 
 Refusals (``message.refusal`` / ``delta.refusal`` in Chat Completions, ``refusal`` content parts and
 ``response.refusal.delta`` in the Responses API) are the reply's text, the same in ``invoke`` and ``stream``;
@@ -36,7 +37,6 @@ such as an object that takes arbitrary keys (``dict[str, str]``, a model with ``
 from __future__ import annotations
 
 import copy
-import hashlib
 import logging
 import warnings
 from collections.abc import Collection
@@ -71,13 +71,22 @@ from toolwire.models.lowering._openai_replies import REFUSAL, ResponsesStreamSta
 from toolwire.models.lowering._openai_replies import as_dict as _as_dict
 from toolwire.models.lowering._openai_replies import metadata as _metadata
 from toolwire.models.lowering._openai_strict import StrictLimitError, strict_schema
+from toolwire.models.lowering._openai_turns import (
+    CHAT_ID_LIMIT,
+    RESPONSES_ID_LIMIT,
+    capped_call_id,
+    responses_turn_items,
+)
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short
 
 __all__ = [
+    "CHAT_ID_LIMIT",
+    "RESPONSES_ID_LIMIT",
     "ResponsesStreamState",
     "StreamState",
     "StrictSchemaWarning",
+    "capped_call_id",
     "convert_to_openai_responses_tool",
     "convert_to_openai_tool",
     "lower_messages",
@@ -191,35 +200,6 @@ def _content_parts(content: str | list[Any], text_type: str,
 def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
     return _content_parts(content, "text",
                           lambda url, detail: {"type": "image_url", "image_url": {"url": url, **detail}})
-
-
-CHAT_ID_LIMIT = 40
-"""The longest tool call id Chat Completions takes: OpenAI answers 400 "Invalid 'messages[N].tool_calls[0].id':
-string too long. Expected a string with maximum length 40" (review 57)."""
-
-RESPONSES_ID_LIMIT = 64
-"""The longest ``call_id`` the Responses API takes (the same check, with 64)."""
-
-
-def capped_call_id(call_id: str, limit: int = CHAT_ID_LIMIT) -> str:
-    """``call_id`` cut to at most ``limit`` characters for OpenAI, which refuses longer ids (ids from other
-    providers or proxies run longer: ``call_0_<uuid>``, 43; ``fc_<48 hex>``, 51).
-
-    Kept when it fits; else its first ``limit - 9`` characters, ``_`` and 8 hex digits of its SHA-256, so the
-    same id always gives the same text (a call and its result still match) and two long ids that share a
-    beginning stay apart.
-
-    Args:
-        call_id: a tool call's id (the call's ``id`` or a result's ``tool_call_id``).
-        limit: the most characters the API takes: :data:`CHAT_ID_LIMIT` or :data:`RESPONSES_ID_LIMIT`.
-
-    Returns:
-        The id as sent.
-    """
-    if len(call_id) <= limit:
-        return call_id
-    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"{call_id[:limit - 9]}_{digest}"
 
 
 def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
@@ -508,24 +488,14 @@ def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
                           lambda url, detail: {"type": "input_image", "image_url": url, **detail})
 
 
-def _function_call_item(call: Any, item_ids: Any) -> dict[str, Any]:
-    """A call as a Responses API ``function_call`` input item, with its item ``id`` when the reply gave one."""
-    item: dict[str, Any] = {"type": "function_call", "call_id": capped_call_id(call["id"], RESPONSES_ID_LIMIT),
-                            "name": call.get("name") or "unknown_tool",
-                            "arguments": arguments_json(call)}
-    item_id = item_ids.get(call["id"]) if isinstance(item_ids, dict) else None
-    if isinstance(item_id, str) and item_id:
-        item["id"] = item_id
-    return item
-
-
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
     """Lower a conversation to Responses API ``input`` items.
 
-    An assistant turn becomes its kept ``reasoning`` items (unchanged), an assistant message when it has
-    text, then one ``function_call`` item per call (with the ``id`` of the reply's item, kept in
-    ``provider_data["openai"]["function_call_ids"]``: a reasoning item sent back must be followed by the
-    item that followed it); tool results become ``function_call_output`` items in the order of the calls.
+    An assistant turn becomes its output items in the order the reply gave them: ``reasoning`` items unchanged,
+    ``message`` items with their ``id`` and ``status``, ``function_call`` items with theirs (a reasoning item sent
+    back must be followed by the item that followed it; see
+    :func:`~toolwire.models.lowering._openai_turns.responses_turn_items`); tool results become
+    ``function_call_output`` items in the order of the calls.
     Call ids longer than 64 characters are cut (:func:`capped_call_id`), alike in a call and its result.
 
     Args:
@@ -542,11 +512,7 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
         elif isinstance(item, SystemMessage):
             items.append({"role": "system", "content": item.text})
         elif isinstance(item, AIMessage):
-            kept = (item.provider_data or {}).get("openai") or {}
-            items.extend(copy.deepcopy(kept.get("reasoning") or []))
-            if item.text:
-                items.append({"role": "assistant", "content": item.text})
-            items.extend(_function_call_item(c, kept.get("function_call_ids")) for c in assistant_calls(item))
+            items.extend(responses_turn_items(item))
         elif isinstance(item, HumanMessage):
             items.append({"role": "user", "content": _responses_content(item.content)})
         else:

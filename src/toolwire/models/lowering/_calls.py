@@ -1,0 +1,151 @@
+"""Tool calls as the codecs read and write them: native calls read into records, and past calls written back.
+
+* **Reading** (:func:`native_call`): a provider's call (name, arguments as JSON text or an object, id) becomes a
+  :class:`~toolwire.messages.ToolCall`, or an :class:`~toolwire.messages.InvalidToolCall` whose ``error`` the
+  executor sends to the model. Where the bound tools' schemas are known (``tool_names`` given as a mapping
+  ``{name: parameters}``) that error shows the called tool's own argument shape, as a tool's validation errors do
+  (:func:`toolwire._tool_args.argument_example`), not a fixed example; arguments that end before their JSON is
+  closed get :data:`CUT_OFF`, the sentence Anthropic's codec gives a call a reply stopped at ``max_tokens`` cut
+  short, since that is what cuts a provider's argument text short.
+* **Writing back** (:func:`arguments_json`, :func:`arguments_object`): the arguments of a call of an earlier turn,
+  as the next request carries them. Always a JSON object: vLLM and SGLang ``json.loads`` the ``arguments`` of every
+  past call and answer 400 for one that does not parse, on every later request (vllm-project/vllm#43995), so an
+  invalid call is sent with what can be read of its text (the error result that answers it tells the model what
+  was wrong).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from toolwire._call_records import _id_text
+from toolwire.errors import ToolCallParseError
+from toolwire.messages import InvalidToolCall, ToolCall
+from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize_arguments, tool_call_from_native
+from toolwire.parsing.partial_json import partial_value
+
+__all__ = ["CUT_OFF", "arguments_json", "arguments_object", "native_call", "recovered_arguments"]
+
+CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
+           "output token limit (max_tokens), so it was not run: send the call again with shorter arguments (split "
+           "long content over several calls), or raise max_tokens.")
+"""The error of a call whose arguments a reply's token limit cut short (OpenAI ``finish_reason: "length"``,
+Anthropic ``stop_reason: "max_tokens"``: "Handling stop reasons"), the same for every provider. The model cannot
+"send the complete JSON" of a call it has no room to finish: it can send shorter arguments, and the user can raise
+``max_tokens``."""
+
+
+def native_call(name: Any, arguments: Any, call_id: Any,
+                tool_names: Collection[str] | None = None) -> ToolCall | InvalidToolCall:
+    """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
+    JSON object or the name is empty. Streams and whole replies go through this same function.
+
+    Args:
+        name: the function name the provider sent.
+        arguments: its arguments: JSON text (OpenAI), an object (Anthropic, Gemini), or ``None``.
+        call_id: its id. One that is not a string (a number, as some OpenAI-compatible servers send) is kept as
+            its text, as the stream keeps it; an empty one gets a new id.
+        tool_names: the bound tools' names, listed in the error of a call with no name (``None``: not known
+            here, that error names no tools). A mapping ``{name: parameters JSON Schema}`` also gives each tool's
+            argument shape, which the error of its unreadable arguments shows as the example
+            (``{"path": <string>, "text": <string>}``) instead of a fixed one.
+
+    Returns:
+        A ToolCall, or an InvalidToolCall whose ``error`` is one sentence for the model: :data:`CUT_OFF` for
+        argument text that ends before its JSON is closed.
+    """
+    call = tool_call_from_native(name if isinstance(name, str) else None, arguments,
+                                 _id_text(call_id), tool_names=tool_names,
+                                 require_name=True)
+    if call.get("type") != "invalid_tool_call":
+        return call
+    error = str(call.get("error") or "")
+    if error.startswith(TRUNCATED):
+        return {**call, "error": CUT_OFF}  # type: ignore[return-value]
+    parameters = tool_names.get(call.get("name")) if isinstance(tool_names, Mapping) else None
+    if EXAMPLE in error and isinstance(parameters, Mapping):
+        from toolwire._tool_args import argument_example  # (it imports the parsing package)
+
+        return {**call, "error": error.replace(EXAMPLE, argument_example(parameters))}  # type: ignore[return-value]
+    return call
+
+
+def _object_text(text: str) -> bool:
+    """Whether ``text`` is the JSON text of an object that every JSON reader takes (no ``NaN`` or
+    ``Infinity``, which Python's ``json`` reads but JSON has not)."""
+    def refuse(constant: str) -> Any:
+        raise ValueError(constant)
+
+    try:
+        return isinstance(json.loads(text, parse_constant=refuse), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def recovered_arguments(text: str, name: str | None = None) -> dict[str, Any]:
+    """What can be read of argument text that is not a JSON object, as an object.
+
+    Args:
+        text: the raw argument text of an invalid call.
+        name: the call's tool name: text holding a whole call to it (``{"name": name, "arguments": {...}}``, what
+            an invalid call read from a reply's text keeps) gives the arguments inside.
+
+    Returns:
+        The object :func:`~toolwire.parsing.normalize_arguments` reads from it (a Python dict literal, JSON
+        encoded twice); else, for text that opens an object but breaks off or goes wrong, the keys and values
+        written before that point (:func:`~toolwire.parsing.partial_value`: a string cut short is kept as far as
+        it goes); else ``{}`` (an array, text that is no JSON).
+    """
+    try:
+        value: Any = normalize_arguments(text)
+    except (ToolCallParseError, RecursionError):
+        if not text.lstrip().startswith("{"):
+            return {}
+        try:
+            value = partial_value(text)
+        except (ValueError, RecursionError):
+            return {}
+    if not isinstance(value, dict):
+        return {}
+    parts = call_parts(value) if name else None
+    if parts is not None and parts.name == name and isinstance(parts.args, dict) and not parts.extra:
+        return parts.args  # (a whole call, cut short: its arguments)
+    return value
+
+
+def arguments_json(call: ToolCall | InvalidToolCall) -> str:
+    """A past call's arguments as the JSON text of an object, for the APIs that carry them as text (OpenAI Chat
+    Completions ``function.arguments``, the Responses API's ``function_call`` items).
+
+    Args:
+        call: a call of an earlier assistant turn, valid or invalid.
+
+    Returns:
+        Its arguments' JSON text: a valid call's arguments; an invalid call's raw text when it is a JSON object
+        already (a call without a name, say), else :func:`recovered_arguments` of it (``{}`` when nothing can be
+        read); ``{}`` for none. Never text that does not parse: vLLM and SGLang read every past call's
+        ``arguments`` with ``json.loads`` and answer 400 for one that fails, on every later request of the
+        conversation (vllm-project/vllm#43995); the call's error result tells the model what was wrong with it.
+    """
+    raw = call.get("args")
+    if isinstance(raw, str):
+        if _object_text(raw):
+            return raw
+        recovered: Any = recovered_arguments(raw, call.get("name")) if raw.strip() else {}
+    else:
+        recovered = raw if isinstance(raw, dict) else {}
+    try:
+        return json.dumps(recovered, ensure_ascii=False, default=str, allow_nan=False)
+    except (ValueError, RecursionError):  # a non-finite number, a cycle: nothing a JSON reader takes
+        return "{}"
+
+
+def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
+    """A call's arguments as an object, for providers that carry them decoded (``{}`` for invalid calls and
+    for arguments that are not an object, which the call's error result explains)."""
+    if call.get("type") == "invalid_tool_call":
+        return {}
+    args = call.get("args")
+    return args if isinstance(args, dict) else {}

@@ -1,0 +1,114 @@
+"""Writing an assistant turn back to OpenAI: call ids cut to the APIs' limits, and a Responses API turn as its items.
+
+Pure functions, no I/O; :mod:`toolwire.models.lowering.openai` uses them in ``lower_messages`` and
+``lower_responses_messages``. What the Responses API reader keeps on a reply (``provider_data["openai"]``: the
+``reasoning`` items, the ``function_call`` items' ids, the order of the output) is described in
+:mod:`~toolwire.models.lowering._openai_replies`; :func:`responses_turn_items` sends it back.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from typing import Any
+
+from toolwire.messages import AIMessage, InvalidToolCall, ToolCall
+from toolwire.models.lowering._common import arguments_json, assistant_calls
+
+__all__ = ["CHAT_ID_LIMIT", "RESPONSES_ID_LIMIT", "capped_call_id", "responses_turn_items"]
+
+CHAT_ID_LIMIT = 40
+"""The longest tool call id Chat Completions takes: OpenAI answers 400 "Invalid 'messages[N].tool_calls[0].id':
+string too long. Expected a string with maximum length 40" (review 57)."""
+
+RESPONSES_ID_LIMIT = 64
+"""The longest ``call_id`` the Responses API takes (the same check, with 64)."""
+
+
+def capped_call_id(call_id: str, limit: int = CHAT_ID_LIMIT) -> str:
+    """``call_id`` cut to at most ``limit`` characters for OpenAI, which refuses longer ids (ids from other
+    providers or proxies run longer: ``call_0_<uuid>``, 43; ``fc_<48 hex>``, 51).
+
+    Kept when it fits; else its first ``limit - 9`` characters, ``_`` and 8 hex digits of its SHA-256, so the
+    same id always gives the same text (a call and its result still match) and two long ids that share a
+    beginning stay apart.
+
+    Args:
+        call_id: a tool call's id (the call's ``id`` or a result's ``tool_call_id``).
+        limit: the most characters the API takes: :data:`CHAT_ID_LIMIT` or :data:`RESPONSES_ID_LIMIT`.
+
+    Returns:
+        The id as sent.
+    """
+    if len(call_id) <= limit:
+        return call_id
+    digest = hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{call_id[:limit - 9]}_{digest}"
+
+
+def _function_call_item(call: ToolCall | InvalidToolCall, item_ids: Any, item_id: Any = None) -> dict[str, Any]:
+    """A call as a Responses API ``function_call`` input item, with its item ``id`` (``item_id``, else the one
+    ``item_ids`` keeps for its call id) when the reply gave one."""
+    item: dict[str, Any] = {"type": "function_call", "call_id": capped_call_id(call["id"], RESPONSES_ID_LIMIT),
+                            "name": call.get("name") or "unknown_tool",
+                            "arguments": arguments_json(call)}
+    if not isinstance(item_id, str) and isinstance(item_ids, dict):
+        item_id = item_ids.get(call["id"])
+    if isinstance(item_id, str) and item_id:
+        item["id"] = item_id
+    return item
+
+
+def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
+    """An assistant turn as Responses API ``input`` items.
+
+    A reply kept with the order of its output (``provider_data["openai"]["output"]``, from a reply with reasoning
+    items) goes back in that order: each ``reasoning`` item unchanged, each ``message`` item with its ``id`` and
+    ``status``, each ``function_call`` item with its ``id`` and the call as the AIMessage holds it, any other item
+    (a built-in tool's call, ``web_search_call``...) unchanged. OpenAI requires
+    it: a reasoning item must be followed by the item that followed it in the output, or the request is refused
+    ("Item 'rs_...' of type 'reasoning' was provided without its required following item"; OpenAI reasoning guide,
+    "Keeping reasoning items in context"). The turn's text, when no message item was kept, and calls the output did
+    not list (calls read from the text, say) follow, as an assistant message and ``function_call`` items.
+
+    Without that order (an AIMessage of another provider, or of an older toolwire): the kept ``reasoning`` items,
+    then the text as an assistant message, then one ``function_call`` item per call (with its item id when
+    ``function_call_ids`` keeps one).
+
+    Args:
+        message: the assistant turn.
+
+    Returns:
+        The input items, in order (invalid calls included: a result answers each; their arguments as valid JSON,
+        see :func:`~toolwire.models.lowering._calls.arguments_json`).
+    """
+    kept = (message.provider_data or {}).get("openai") or {}
+    reasoning = kept.get("reasoning") if isinstance(kept.get("reasoning"), list) else []
+    item_ids = kept.get("function_call_ids")
+    output = kept.get("output")
+    waiting = assistant_calls(message)
+    items: list[dict[str, Any]] = []
+    said = False
+    if not isinstance(output, list):
+        items.extend(copy.deepcopy(reasoning))
+        output = []
+    for ref in output:
+        kind = ref.get("type") if isinstance(ref, dict) else None
+        if kind == "reasoning":
+            index = ref.get("index")
+            if isinstance(index, int) and 0 <= index < len(reasoning):
+                items.append(copy.deepcopy(reasoning[index]))
+        elif kind == "message":
+            items.append(copy.deepcopy(ref))
+            said = True
+        elif kind == "function_call":
+            call = next((c for c in waiting if c.get("id") == ref.get("call_id")), None)
+            if call is not None:
+                waiting.remove(call)
+                items.append(_function_call_item(call, item_ids, ref.get("id")))
+        elif isinstance(kind, str):  # a built-in tool's item (web_search_call...), unchanged
+            items.append(copy.deepcopy(ref))
+    if message.text and not said:
+        items.append({"role": "assistant", "content": message.text})
+    items.extend(_function_call_item(c, item_ids) for c in waiting)
+    return items
