@@ -23,6 +23,7 @@ pytest.importorskip("anthropic")
 pytest.importorskip("google.genai")
 
 from toolwire import AIMessage, HumanMessage, ToolMessage, UserError, tool
+from toolwire.messages import tool_call
 from toolwire.models import _retry as retry_module
 from toolwire.models import init_chat_model
 from toolwire.models.lowering._calls import CUT_OFF, arguments_json, native_call
@@ -195,3 +196,48 @@ def test_init_chat_model_takes_the_url_once_and_langchains_provider_names(monkey
     assert type(init_chat_model("gemini-2.5-flash", model_provider="google_genai")).__name__ == "ChatGoogleGenAI"
     with pytest.raises(UserError, match="google_genai, ollama"):
         init_chat_model("vllm:m")
+
+
+# -- the Agent and replies cut at the output token limit (review 66, F6) ------------------------------------------
+
+
+def _cut(message: AIMessage, reason: str) -> AIMessage:
+    return message.copy(response_metadata={"finish_reason": reason})
+
+
+@pytest.mark.parametrize("reason", ["length", "max_tokens", "MAX_TOKENS", "max_output_tokens"])
+def test_an_answer_cut_at_the_token_limit_stops_with_stop_reason_length(reason):
+    from toolwire import Agent
+    from toolwire.testing import ScriptedChatModel
+
+    @tool
+    def get_time(tz: str = "UTC") -> str:
+        """Get the current time in a time zone."""
+        return f"12:00 {tz}"
+
+    for text in ("", "It is twelve o'"):  # a reasoning model that spent its budget thinking; a cut answer
+        result = Agent(ScriptedChatModel([_cut(AIMessage(text), reason)]), [get_time]).invoke("Time?")
+        assert (result.stop_reason, result.output) == ("length", text)
+    assert Agent(ScriptedChatModel([AIMessage("Noon.")]), [get_time]).invoke("Time?").stop_reason == "answer"
+
+
+def test_max_steps_with_calls_cut_at_the_token_limit_says_to_raise_max_tokens():
+    from toolwire import Agent, MaxStepsExceeded
+    from toolwire.messages import invalid_tool_call
+    from toolwire.testing import ScriptedChatModel
+
+    @tool
+    def write_file(path: str, text: str) -> str:
+        """Write a file."""
+        return "ok"
+
+    cut = [_cut(AIMessage("", invalid_tool_calls=[invalid_tool_call("write_file", '{"path": "a.txt", "text": "He',
+                                                                      f"c{i}", "cut off")]), "length")
+           for i in range(2)]
+    with pytest.raises(MaxStepsExceeded, match="raise max_tokens") as info:
+        Agent(ScriptedChatModel(cut), [write_file], max_steps=2).invoke("Write it.")
+    assert sum(isinstance(m, ToolMessage) for m in info.value.messages) == 2  # every call answered
+    whole = [AIMessage("", tool_calls=[tool_call("write_file", {"path": "a", "text": "b"}, f"w{i}")])
+             for i in range(2)]
+    with pytest.raises(MaxStepsExceeded, match="raise max_steps"):
+        Agent(ScriptedChatModel(whole), [write_file], max_steps=2).invoke("Write it.")

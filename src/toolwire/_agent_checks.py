@@ -14,6 +14,7 @@ from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMes
 from toolwire.models.lowering._common import CallIds
 
 __all__ = [
+    "LENGTH_REASONS",
     "REFUSAL_REASONS",
     "answer_stale_calls",
     "bound_beforehand",
@@ -33,6 +34,11 @@ REFUSAL_REASONS = frozenset({
     "refusal", "content_filter", "safety", "prohibited_content", "blocklist", "spii", "image_safety",
     "image_prohibited_content",
 })
+
+LENGTH_REASONS = frozenset({"length", "max_tokens", "max_output_tokens"})
+"""``finish_reason`` values (lower-cased) of a reply cut at the output token limit: OpenAI Chat Completions' and
+llama.cpp's ``length``, Anthropic's ``max_tokens`` stop reason, Gemini's ``MAX_TOKENS`` finish reason, and the
+Responses API's ``incomplete_details.reason`` ``max_output_tokens``."""
 
 
 def named(name: str | None) -> str:
@@ -185,13 +191,15 @@ def keep_run(exc: BaseException, messages: list[BaseMessage]) -> BaseException:
     return exc
 
 
-def stop_kind(reply: AIMessage) -> Literal["pause", "refusal"] | None:
+def stop_kind(reply: AIMessage) -> Literal["pause", "refusal", "length"] | None:
     """What the reply's ``response_metadata["finish_reason"]`` asks of the loop.
 
     ``"pause"``: Anthropic's ``pause_turn`` (a long-running server tool paused the turn; the guide "Handling stop
     reasons" says to send the reply back as it is so Claude continues). ``"refusal"``: one of
     :data:`REFUSAL_REASONS` (compared case-insensitively; an enum's ``value`` is read), or any Gemini
-    ``response_metadata["block_reason"]`` (a blocked prompt). ``None``: anything else.
+    ``response_metadata["block_reason"]`` (a blocked prompt). ``"length"``: the reply was cut at the output token
+    limit (:data:`LENGTH_REASONS`: OpenAI's and llama.cpp's ``length``, Anthropic's ``max_tokens``, Gemini's
+    ``MAX_TOKENS``, the Responses API's ``max_output_tokens``). ``None``: anything else.
     """
     metadata = reply.response_metadata or {}
     blocked = getattr(metadata.get("block_reason"), "value", metadata.get("block_reason"))
@@ -204,6 +212,8 @@ def stop_kind(reply: AIMessage) -> Literal["pause", "refusal"] | None:
     reason = reason.lower()
     if reason == "pause_turn":
         return "pause"
+    if reason in LENGTH_REASONS:
+        return "length"
     return "refusal" if reason in REFUSAL_REASONS else None
 
 

@@ -84,7 +84,7 @@ from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_t
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
 EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
-StopReason = Literal["answer", "return_direct", "max_steps", "refusal"]
+StopReason = Literal["answer", "return_direct", "max_steps", "refusal", "length"]
 
 
 def _steps(count: int) -> str:
@@ -102,9 +102,11 @@ class AgentResult:
             reply of ``on_max_steps="answer"`` has no text, only tool calls (which are not run), ``output`` is a
             sentence saying so.
         steps: how many model calls were made.
-        stop_reason: ``"answer"``, ``"return_direct"``, ``"max_steps"``, or ``"refusal"`` (the model's last reply
+        stop_reason: ``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` (the model's last reply
             is a refusal or a safety block, by its ``response_metadata["finish_reason"]``; ``output`` is its text,
-            often empty).
+            often empty), or ``"length"`` (the last reply, without tool calls, was cut at the output token limit,
+            ``max_tokens``: ``output`` is the text it got to, maybe empty, as a reasoning model's that spent its
+            budget thinking; raise ``max_tokens`` for a whole answer).
     """
 
     messages: list[BaseMessage]
@@ -288,7 +290,7 @@ class Agent:
             if direct is not None:
                 yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
                 return
-        paused = False
+        paused = cut = False
         only_repeats = False  # the last reply asked only for calls already answered: the next answers, tools off
         for step in range(1, self.max_steps + 1):
             ask = "answer" if only_repeats else "after_tools" if tools_ran else "model"
@@ -305,8 +307,10 @@ class Agent:
             if paused:  # pause_turn: the reply goes back as it is, and the model continues its turn
                 continue
             if not calls:
-                yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step), step))
+                stop: StopReason = "length" if kind == "length" else "answer"
+                yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step, stop), step))
                 return
+            cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             tools_ran = True
             direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
                                                                step, answered)
@@ -338,6 +342,12 @@ class Agent:
             raise MaxStepsExceeded(
                 f"The model was still working (it paused its turn, pause_turn) after {_steps(self.max_steps)}: raise "
                 "max_steps, or use on_max_steps='answer' to get a final answer.",
+                messages, self.max_steps,
+            )
+        if cut:
+            raise MaxStepsExceeded(
+                f"The model's tool calls were still cut off at the output token limit after {_steps(self.max_steps)}: "
+                "raise max_tokens so that a whole call fits.",
                 messages, self.max_steps,
             )
         raise MaxStepsExceeded(
