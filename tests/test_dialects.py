@@ -661,14 +661,14 @@ class _ScriptedGeneration:
         self.gen.budget -= cost
         return (text, spans, *lean) if lean and use_lean else (text, spans, 0, [])
 
-    def run(self, loaded, names=("get_weather",), context=(), example_values=(), formats=("pythonic",)):
+    def run(self, loaded, names=("get_weather",), context=(), example_values=(), formats=("pythonic",), calls=True):
         from toolwire.models.openers import OpenerScanner
 
         chunks = []
         from toolwire.models._call_checks import CallSpec
 
         spec = CallSpec((), True, True, {"get_weather": frozenset(example_values)})
-        free = self.gen._free(loaded, [100, 101], OpenerScanner(formats, names), spec, list(context))
+        free = self.gen._free(loaded, [100, 101], OpenerScanner(formats, names, calls=calls), spec, list(context))
         while True:
             try:
                 chunks.append(next(free))
@@ -712,6 +712,17 @@ def test_an_opening_after_a_decline_is_judged_again_and_declines_are_bounded():
     (whole, opener, fmt), _ = run.run(vocab)
     assert (whole, opener, fmt) == ("[get_weather()]", "", None) and run.gen.declined_calls == 3
     assert run.gen.unknown_calls == 3
+
+
+def test_with_tool_choice_none_a_call_after_a_declined_one_is_declined_too():
+    # tool_choice="none": every call opening counts as a call of no tool; the reply written again after one such
+    # decline must not start recognising calls of the bound tools (review 67: it made one with no tool offered,
+    # and building its grammar crashed)
+    whole_call = [(4, {4: 0.95}), (5, {5: 1.0}), (6, {6: 1.0}), (12, {12: 1.0})]  # [get_weather()]
+    vocab = _Pieces({**_VOCAB.pieces, 12: ")]"})
+    run = _ScriptedGeneration([whole_call, whole_call, [(7, {7: 1.0})]], bar=0.5)
+    (whole, opener, fmt), _ = run.run(vocab, calls=False)
+    assert (whole, opener, fmt) == ("It", "", None) and run.gen.unknown_calls == 2 and run.gen.declined_calls == 0
 
 
 _SURE_OPENING = [(4, {4: 0.95}), (5, {5: 1.0}), (6, {6: 1.0})]

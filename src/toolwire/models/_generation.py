@@ -404,7 +404,9 @@ class Generation:
             del made[:], ends[:]
             # after _MAX_DECLINES declined calls the reply is text: a call opening then counts as an unknown
             # call (declined up to _MAX_DECLINES times as well, so that the text is not a call list either)
-            calls_on = self.declined_calls < _MAX_DECLINES
+            # (a scanner without calls, tool_choice "none", stays without: review 67, a call of a bound tool
+            # after a declined unknown one was made with no tool offered, and crashed)
+            calls_on = self.declined_calls < _MAX_DECLINES and bool(scanner and scanner.calls)
             unknown_on = unknown and self.unknown_calls < _MAX_DECLINES
             if not (calls_on or unknown_on):
                 scanner = steps = None
