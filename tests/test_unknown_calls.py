@@ -36,6 +36,9 @@ def _scan(text: str, formats: tuple[str, ...] = ("pythonic",)) -> tuple[tuple[in
     ("```python\n[fibonacci(n=20)]\n```", 0),
     ("`[calc_area(base=10)]`", 0),
     ("fibonacci(20)\nThat is all.", 0),  # BFCL reads a bare call as a call list: alone on its line
+    # in parentheses (review 67: after a declined call list the model wrote its call so, a bound tool's too)
+    ("(calc_area(base=10))\n", 0),
+    ("( get_weather(city='Oslo'))\nDone.", 0),
 ])
 def test_a_reply_opening_as_a_call_of_no_bound_tool_is_found(text: str, where: int) -> None:
     found, unknown, _ = _scan(text)
@@ -43,7 +46,8 @@ def test_a_reply_opening_as_a_call_of_no_bound_tool_is_found(text: str, where: i
 
 
 def test_a_bare_call_or_an_open_list_is_judged_when_the_reply_ends() -> None:
-    for text, where in (("\n sin(45)", 2), ("fibonacci(20)", 0), ("[calc(x=1)", 0), ("[calc(x=1", None)):
+    for text, where in (("\n sin(45)", 2), ("fibonacci(20)", 0), ("[calc(x=1)", 0), ("[calc(x=1", None),
+                        ("(calc(x=1))", 0)):
         scanner = OpenerScanner(("pythonic",), NAMES)
         scanner.feed(text)
         assert scanner.unknown_call(text) is None and scanner.safe_end(text) == 0, text  # held back
@@ -58,7 +62,7 @@ def test_a_bare_call_or_an_open_list_is_judged_when_the_reply_ends() -> None:
     # review 23: prose and code that begin like a call
     "O(n log n) is the complexity.", "f(x) = 2x + 1 for all x", "sqrt(16) = 4", "len() returns the length.",
     "[str(x) for x in nums]", "```python\n[str(x) for x in nums]\n```", "[Python (language)](https://x) is",
-    "fibonacci(20) is 6765.",
+    "fibonacci(20) is 6765.", "(see the docs) first.", "(1 + 2) * 3 = 9", "(sqrt(16) = 4)",
 ])
 def test_prose_literals_and_code_are_not_calls_of_unknown_tools(text: str) -> None:
     found, unknown, _ = _scan(text)

@@ -28,9 +28,10 @@ _NAME_FOLD = str.maketrans({**{chr(c): chr(c + 32) for c in range(65, 91)}, ".":
 _ANY_CALL = {
     "pythonic": [("ws", ()), ("fence", ()), ("ws", ()), ("opt", ("`",)), ("brackets", ()), ("ident", ()),
                  ("lit", ("(",))],
-    # a bare call (``fibonacci(20)``), name and parenthesis together (``Paris (France)`` is prose)
-    # (unfenced: a code block may well open with a call, ``print(``)
-    "bare": [("ws", ()), ("opt", ("`",)), ("ident", ()), ("lit", ("(",))],
+    # a bare call (``fibonacci(20)``), name and parenthesis together (``Paris (France)`` is prose), also in
+    # parentheses (``(book_meeting(day="2023-04-01"))``: after a declined call list, the model wrote the call so;
+    # review 67) (unfenced: a code block may well open with a call, ``print(``)
+    "bare": [("ws", ()), ("opt", ("`",)), ("opt", ("(",)), ("ws", ()), ("ident", ()), ("lit", ("(",))],
     "json": [("ws", ()), ("fence", ()), ("ws", ()), ("brackets", ("any",)), ("lit", ("{",)), ("ws", ()),
              ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()), ("str", ()), ("ws", ()), ("lit", (",",)),
              ("ws", ()), ("lit", ('"arguments"', '"parameters"'))],
