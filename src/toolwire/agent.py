@@ -26,7 +26,8 @@ between the reply and the results) are run first, before the model is called. Th
 it still has is answered with an error ToolMessage and not run.
 
 A model that repeats a call it already got the result for (same tool, same arguments) is not run
-again: the model is told so, with the earlier result, in that call's ToolMessage. ``repeat_calls="run"``
+again: the model is told so, with the earlier result, in that call's ToolMessage; so is one that failed
+``_FAILED_TRIES`` (2) times in a row with the same error, which gets that error. ``repeat_calls="run"``
 turns this off, and a list of tool names turns it off for those tools only (polling, side effects: review 9,
 finding 10).
 
@@ -84,6 +85,11 @@ from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_t
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
 EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
+_FAILED_TRIES = 2
+"""Times an identical call (same tool, same arguments) may fail in a row with the same error before a repeat of it
+is answered with that error instead of being run (review 67: a small model sent one bad calculator expression until
+``max_steps``); a transient failure still gets a second try."""
+
 StopReason = Literal["answer", "return_direct", "max_steps", "refusal", "length"]
 
 
@@ -192,7 +198,9 @@ class Agent:
             saying no more tool calls are allowed, and ``output`` says so when the reply has no text.
         repeat_calls: ``"answer"`` (default): a call identical to one already answered with success in the
             run (same tool, same arguments) is not run again; its ToolMessage gives the earlier result again
-            (content, status and artifact). ``"run"``: every call runs. A list of tool names: those tools' calls
+            (content, status and artifact); a call that failed twice in a row with the same error is answered
+            with that error (review 67: a small model sent one bad expression until ``max_steps``).
+            ``"run"``: every call runs. A list of tool names: those tools' calls
             always run (tools whose result changes, such as polling a job, or that act each time), the others are
             answered.
             When every call of a reply is answered that way, the next model call is made with tools off
@@ -277,6 +285,7 @@ class Agent:
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
         answered: dict[str, ToolMessage] = {}
+        failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, its last error)
         unique_ids_in_turns(messages)  # a resumed conversation may repeat call ids (its answers follow suit)
         stale = answer_stale_calls(messages)
         for call, _ in stale:  # every tool_call first, then the results, as for a reply's calls
@@ -286,7 +295,7 @@ class Agent:
         pending, pending_invalid = _unanswered(messages)
         tools_ran = bool(pending or pending_invalid)
         if tools_ran:
-            direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, answered)
+            direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, answered, failed)
             if direct is not None:
                 yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
                 return
@@ -313,7 +322,7 @@ class Agent:
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             tools_ran = True
             direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
-                                                               step, answered)
+                                                               step, answered, failed)
             only_repeats = only_repeats and self.reset_tool_choice  # (False: tool_choice holds on every call)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct")
@@ -382,19 +391,26 @@ class Agent:
         invalid: list[InvalidToolCall],
         step: int,
         answered: dict[str, ToolMessage],
+        failed: dict[str, tuple[int, ToolMessage]],
     ) -> Generator[tuple[str, Any], Any, tuple[ToolMessage | None, bool]]:
         """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order).
 
         Every call, invalid ones too, gets its ``tool_call`` event first; the ``tool_result`` events follow once
         the executor has answered them all (it returns the whole round at once). A call identical to one already
-        answered with success is not run again, unless ``repeat_calls`` says it runs. Returns ``(the result of the
-        first successful return_direct tool or None, whether every call was such a repeat)``.
+        answered with success is not run again, unless ``repeat_calls`` says it runs; nor is one that failed
+        :data:`_FAILED_TRIES` times in a row with the same error (``failed``: call key -> (times, last error)): it gets
+        that error again. Returns ``(the result of the first successful return_direct tool or None, whether every call
+        was such a repeat)``.
         """
         fresh: list[ToolCall] = []
         repeats: dict[int, ToolMessage] = {}
         for index, call in enumerate(calls):
             yield ("event", AgentEvent("tool_call", call, step))
-            earlier = None if self._reruns(call["name"]) else answered.get(_call_key(call))
+            key = _call_key(call)
+            earlier = None if self._reruns(call["name"]) else answered.get(key)
+            tries, error = failed.get(key, (0, None))
+            if earlier is None and tries >= _FAILED_TRIES and not self._reruns(call["name"]):
+                earlier = error  # (failed the same way each time: a deterministic error, such as a bad expression)
             if earlier is None:
                 fresh.append(call)
             else:
@@ -409,7 +425,11 @@ class Agent:
         ordered = [repeats[i] if i in repeats else next(fresh_results) for i in range(len(calls))]
         ordered.extend(results[len(fresh):])
         direct: ToolMessage | None = None
-        for call, result in zip(calls, ordered, strict=False):
+        for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
+            if result.status == "error" and index not in repeats:
+                tries, error = failed.get(_call_key(call), (0, None))
+                same = error is not None and error.content == result.content
+                failed[_call_key(call)] = (tries + 1 if same else 1, result)
             if result.status == "success":
                 answered.setdefault(_call_key(call), result)
                 tool = self.executor.tools.get(call["name"])
