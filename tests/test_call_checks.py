@@ -278,3 +278,17 @@ def test_text_the_model_writes_is_not_judged_as_made_up() -> None:
     example = '[send_email(to="bob@x.com", subject="value", body="value value value and more value")]'
     assert made_up_value(example, _spans(example, 0.99), context, 0.3,
                          {"send_email": ["value value value and more value"]}) is not None
+
+
+def test_an_arithmetic_expression_the_model_writes_is_not_judged_as_made_up() -> None:
+    # review 67: "Calculate 15% of 80." had its calculator call declined (the model unsure of "15 * 80 / 100", whose
+    # 100 the request does not hold), and the model then answered from memory
+    from toolwire.models._call_checks import is_formula
+
+    assert is_formula("15 * 80 / 100") and is_formula("(3.5 + 4.25) * 2") and is_formula("10 - 3")
+    for value in ("2023-09-15", "-5", "1.5", "10-3", "42.195 km * 1000", "50%", "Paris"):
+        assert not is_formula(value), value
+    call = '[calculator(expression="15 * 80 / 100")]'
+    assert made_up_value(call, _spans(call, 0.5), ["Calculate 15% of 80."], 0.3) is None
+    date = '[book(day="2023-04-01")]'  # a date is still a picked value
+    assert made_up_value(date, _spans(date, 0.5), ["Book it tomorrow."], 0.3) == 'day="2023-04-01"'

@@ -419,10 +419,26 @@ def written_text(value: Any) -> bool:
     characters and three words or more (an email's body, a SQL query, a search sentence, code). The model is
     unsure of such text word by word, however right it is to write it, so how unsure it was says nothing of
     whether the tool fits; :func:`made_up_value` judges it only when it copies a prompt example (review 50:
-    ``send_email`` and ``run_sql`` calls were declined). The values the check is for, made up to fill the schema of
+    ``send_email`` and ``run_sql`` calls were declined), or an arithmetic expression (:func:`is_formula`). The
+    values the check is for, made up to fill the schema of
     a tool that does not fit, are numbers, names and single words: of the 48 BFCL irrelevance items the declines
     turned right for the default model, 47 had such a value made up (``benchmarks/bfcl_declined_values.py``)."""
-    return isinstance(value, str) and len(value) > _WRITTEN_CHARS and len(value.split()) >= 3
+    if not isinstance(value, str):
+        return False
+    return (len(value) > _WRITTEN_CHARS and len(value.split()) >= 3) or is_formula(value)
+
+
+_FORMULA = re.compile(r"[\d.\s()+\-*/%^]+")
+_OPERATOR = re.compile(r"[\d.)]\s*[*/+^%]\s*[\d.(]|[\d.)]\s+-\s+[\d.(]")
+
+
+def is_formula(value: str) -> bool:
+    """Whether ``value`` is an arithmetic expression the model wrote (``"15 * 80 / 100"`` for "15% of 80"): only
+    numbers, parentheses and the operators ``+ - * / % ^``, with at least one operator between two numbers (a
+    minus with spaces around it: ``2023-09-15`` is a date). The model composes it from the request, so it holds
+    numbers the request does not (``100`` for a percentage) and is unsure of it token by token however right it
+    is (review 67: "Calculate 15% of 80." had its calculator call declined, and the model answered from memory)."""
+    return bool(_FORMULA.fullmatch(value)) and bool(_OPERATOR.search(value))
 
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
