@@ -47,3 +47,15 @@ def test_a_call_that_failed_once_then_differently_or_with_other_arguments_runs_a
     model = ScriptedChatModel([_call("42.195 km", f"c{i}") for i in range(3)] + ["done"])
     Agent(model, [calculator], max_steps=8, repeat_calls="run").invoke("Metres?")
     assert len(runs) == 3  # repeat_calls="run": every call runs
+
+
+def test_an_empty_question_is_refused_before_the_model_is_asked():
+    import pytest
+
+    from toolwire import UserError
+
+    model = ScriptedChatModel(["should not be asked"])
+    for question in ("", "   \n"):
+        with pytest.raises(UserError, match="question is empty"):
+            Agent(model, [calculator]).invoke(question)
+    assert model.requests == []

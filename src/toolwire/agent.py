@@ -277,6 +277,8 @@ class Agent:
     # -- the loop, once --------------------------------------------------------------------------------
 
     def _start(self, input: Any) -> list[BaseMessage]:
+        if isinstance(input, str) and not input.strip():  # (the model made up calls for an empty question: review 67)
+            raise UserError("The question is empty: pass the text to ask, or a list of messages to continue.")
         messages = coerce_messages(input)
         if self.system_prompt and not (messages and isinstance(messages[0], SystemMessage)):
             prompt = self.system_prompt
@@ -460,7 +462,7 @@ class Agent:
             with ``invoke(stream.messages)``.
 
         Raises:
-            UserError: ``input`` cannot be read as messages (raised at the first ``next``).
+            UserError: ``input`` cannot be read as messages, or is an empty question (raised at the first ``next``).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed; ``exc.messages`` holds the conversation so far (see the module docs),
                 as on any other exception from a model call or from the executor, and on a ``KeyboardInterrupt``
@@ -556,7 +558,8 @@ class Agent:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
 
         Raises:
-            UserError: ``input`` cannot be read as messages (:func:`~toolwire.messages.coerce_messages`).
+            UserError: ``input`` cannot be read as messages (:func:`~toolwire.messages.coerce_messages`), or is an
+                empty question.
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed. Like any exception from a model call or the executor, it carries the
                 conversation so far as ``exc.messages`` (the tools that ran are in it): pass it to ``invoke`` to
