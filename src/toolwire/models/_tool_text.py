@@ -16,6 +16,7 @@ from typing import Any
 
 from toolwire.messages import ToolCall
 from toolwire.models._call_checks import _leaves
+from toolwire.models._grammar_formats import STRING_FORMATS
 from toolwire.models._text_content import json_form
 from toolwire.models.grammar import _types, float_items, python_literal, required_keys
 from toolwire.parsing.pythonic import PythonNames
@@ -260,8 +261,9 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     branch that is not null, with the parent's keys merged in; of a list of types the first that is not
     null; an object gets its required keys, an array its ``minItems`` items (as far as the grammar's 16;
     distinct ones under ``uniqueItems`` where the item type has enough values), a number stays within
-    ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside) and a string is at least
-    ``minLength`` long (up to 64)."""
+    ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside), a string of a ``format`` the
+    grammar follows (:data:`~toolwire.models._grammar_formats.STRING_FORMATS`) is written in it (``"2025-01-01"``)
+    and another string is at least ``minLength`` long (up to 64)."""
     if not isinstance(schema, dict) or depth > 8:
         return "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
     if "const" in schema:
@@ -295,6 +297,11 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
         return not variant % 2
     if kind == "null":
         return None
+    fmt = schema.get("format")
+    if fmt in STRING_FORMATS and "pattern" not in schema:  # the grammar writes such a string in its form only
+        day = f"2025-01-{variant % 28 + 1:02d}"
+        return {"date": day, "date-time": f"{day}T09:00:00", "time": f"{9 + variant % 12:02d}:00:00",
+                "uuid": f"00000000-0000-4000-8000-{variant + 1:012d}"}[fmt]
     text = "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
     least = schema.get("minLength")
     if isinstance(least, int) and not isinstance(least, bool) and len(text) < least <= 64:

@@ -15,22 +15,22 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 * ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates);
 * ``"function_tag"``: one ``<tool_call>`` block per call holding Qwen3-Coder's XML form,
   ``<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>\\n...</function>``, as its chat template writes it
-  (format: :mod:`toolwire.parsing.function_tags`): a value whose schema admits any string is raw text, an
-  ``enum``/``const`` one of its values (a string as it is, others as JSON), each ``anyOf`` branch so, any other
-  value JSON; no value (nor a string inside a JSON value) holds ``</``, ``<function=`` or ``<tool_call>``, where
-  the parser would end it (JSON strings can write ``<`` as ``\\u003c``); parameters in the schema's property
-  order.
+  (format: :mod:`toolwire.parsing.function_tags`): a value whose schema admits any string is raw text (one of
+  a string ``format`` below, raw, when the schema admits only strings), an ``enum``/``const`` one of its values
+  (a string as it is, others as JSON), each ``anyOf`` branch so, any other value JSON; no value (nor a string
+  inside a JSON value) holds ``</``, ``<function=`` or ``<tool_call>``, where the parser would end it (JSON
+  strings can write ``<`` as ``\\u003c``); parameters in the schema's property order.
 
-:func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may
-follow but the end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string``
-(``enum``/``const``), ``number``, ``integer``, ``boolean``, ``null``, arrays (``items``, ``minItems``,
-``maxItems``; a ``list[float]``'s elements as floats, see :func:`float_items`), objects (``properties``;
-``required`` keys always present and optional ones optional, in the schema's property order; no other
-keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type. Anything else (``$ref``,
-``allOf``, ``not``, patterns, formats) accepts any value of the
-format. Whitespace runs are bounded and numbers have at most 24 integer and 20 fraction digits (room
-for any 64-bit id, which JSON writes in 19 or 20 digits); strings and lists are bounded only by the reply's
-``max_tokens``.
+:func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may follow but the
+end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string`` (``enum``/``const``; ``format``
+``date``, ``date-time``, ``time`` and ``uuid`` written as :mod:`toolwire.models._grammar_formats` says, e.g.
+``"2025-05-01"``, unless a ``pattern`` is given), ``number``, ``integer``, ``boolean``, ``null``, arrays (``items``,
+``minItems``, ``maxItems``; a ``list[float]``'s elements as floats, see :func:`float_items`), objects
+(``properties``; ``required`` keys always present and optional ones optional, in the schema's property order; no
+other keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type. Anything else (``$ref``,
+``allOf``, ``not``, patterns, other formats) accepts any value of the format. Whitespace runs are bounded and
+numbers have at most 24 integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19 or 20
+digits); strings and lists are bounded only by the reply's ``max_tokens``.
 
 Where such a call starts in a reply being generated is told by :class:`toolwire.models.openers.OpenerScanner`.
 """
@@ -43,6 +43,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolwire.models._grammar_formats import format_rule
 from toolwire.parsing.arguments import _wanted_kinds
 from toolwire.parsing.pythonic import PythonNames, signature_order
 from toolwire.tools import ToolSpec
@@ -288,7 +289,7 @@ def value_rule(schema: Any, rules: Rules, hint: str = "value", depth: int = 0) -
 
 def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
     if kind == "string":
-        return rules.string
+        return _string(schema, rules)
     if kind == "integer":
         return "integer"
     if kind == "number":
@@ -319,6 +320,17 @@ def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: in
     if kind == "object":
         return object_rule(schema, rules, hint, depth)
     return rules.any_value
+
+
+def _string(schema: dict[str, Any], rules: Rules) -> str:
+    """A string of ``schema``, whose ``enum``/``const`` :func:`value_rule` took first: with ``format`` ``date``,
+    ``date-time``, ``time`` or ``uuid`` (and no ``pattern``, which wins and is not followed), the format's text
+    (:func:`toolwire.models._grammar_formats.format_rule`) in quotes, which JSON and Python literals write alike (no
+    character of it needs escaping); else any string."""
+    text = format_rule(schema, rules)
+    if text is None:
+        return rules.string
+    return rules.add(f"{text}-string", f'"\\"" {text} "\\""')
 
 
 def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
@@ -449,8 +461,9 @@ def _tag_safe(rules: Rules, hint: str, excluded: str = "", escape: str = "") -> 
 def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth: int = 0) -> str:
     """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: one of the
     values of an ``enum`` or ``const`` (a string as it is, any other value as JSON), each branch of an
-    ``anyOf``/``oneOf``, raw text (:func:`_tag_safe`) for a schema that admits any string (or says nothing),
-    else the JSON value :func:`value_rule` allows."""
+    ``anyOf``/``oneOf``, a ``date``/``date-time``/``time``/``uuid`` raw in its form for a ``"string"`` schema of that
+    ``format`` (:func:`toolwire.models._grammar_formats.format_rule`), raw text (:func:`_tag_safe`) for any other
+    schema that admits any string (or says nothing), else the JSON value :func:`value_rule` allows."""
     if isinstance(schema, dict) and depth <= MAX_DEPTH:
         options = [schema["const"]] if "const" in schema else schema.get("enum")
         if isinstance(options, list) and options:
@@ -464,6 +477,8 @@ def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth
                         for i, b in enumerate(branches)]
                 return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
     kinds = _wanted_kinds(schema, root)
+    if kinds == {"string"} and schema.get("type") == "string" and (text := format_rule(schema, rules)) is not None:
+        return text  # a date, time or uuid, raw (its characters hold no "<")
     if not kinds or "string" in kinds:
         return _tag_safe(rules, "raw")
     return value_rule(schema, rules, hint)
