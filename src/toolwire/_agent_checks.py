@@ -5,7 +5,7 @@ Kept apart from :mod:`toolwire.agent` so that the loop stays short. Nothing here
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from toolwire._error_state import exclusive, mark
@@ -112,9 +112,14 @@ def check_system_prompt(prompt: Any) -> Any:
 def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:
     """``tools`` is a list (or other iterable) of tools, not ``None``, one tool, a string or a dict.
 
+    A dict whose values are all tools (callables, or dicts with a ``"name"`` or ``"function"``), such as
+    ``{"plain": plain}``, is told apart from one tool dict (``{"type": "function", ...}``, Gemini's
+    ``{"google_search": {}}``): its error says a dict was passed and to pass ``list(d.values())``.
+
     Args:
         tools: what the caller passed.
-        example: the call to show in the error, ``{}`` standing for the tool's name.
+        example: the call to show in the error, ``{}`` standing for the tool's name (``[{}]`` for
+            ``list(d.values())`` when a dict of tools was passed).
 
     Raises:
         UserError: ``tools`` is not such a list.
@@ -122,6 +127,12 @@ def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:
     if tools is None:
         raise UserError(f"Pass the tools as a list, such as {example.format('my_tool')}, or [] for no tools; "
                         "got None.")
+    if isinstance(tools, Mapping) and all(
+            callable(v) or (isinstance(v, Mapping) and ("name" in v or "function" in v)) for v in tools.values()):
+        keys = ", ".join(repr(k) for k in list(tools)[:3]) + (", ..." if len(tools) > 3 else "")
+        keys = f"keys {keys}" if keys else "empty"
+        raise UserError(f"Pass the tools as a list, not a dict: got a dict of tools ({keys}); "
+                        f"pass a list of its values, such as {example.replace('[{}]', 'list(d.values())')}.")
     if callable(tools) or isinstance(tools, str | bytes | dict) or not isinstance(tools, Iterable):
         name = getattr(tools, "name", None) or getattr(tools, "__name__", None) or "my_tool"
         raise UserError(f"Pass the tools as a list, such as {example.format(name)}, not a single tool.")
