@@ -25,12 +25,14 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import sys
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, is_typeddict
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
+from typing_extensions import is_typeddict  # typing's misses a typing_extensions.TypedDict before 3.13
 
 from toolwire._tool_checks import check_name
+from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
 
@@ -55,8 +57,9 @@ def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]
     """The tool a structured-output model forces, and the reader that turns its arguments into the value.
 
     Args:
-        schema: a pydantic model class, a ``TypedDict`` class, a dataclass, a JSON Schema dict of an object with
-            a ``title`` (the tool's name; its ``description`` the tool's), or a tool dict as ``bind_tools`` takes it.
+        schema: a pydantic model class, a ``TypedDict`` class (``typing``'s or ``typing_extensions``'), a
+            dataclass, a JSON Schema dict of an object with a ``title`` (the tool's name; its ``description`` the
+            tool's), or a tool dict as ``bind_tools`` takes it.
 
     Returns:
         ``(spec, read)``: the :class:`~toolwire.tools.ToolSpec` to bind (name, description, JSON Schema of the
@@ -204,6 +207,38 @@ class StructuredOutput:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
         return self._result(await self.model.ainvoke(input, **options))
+
+    def stream(self, input: Any, **options: Any) -> Iterator[Any]:
+        """Stream the reply and yield the value once it is complete (a part of a schema's value is not a value of
+        it; LangChain's ``with_structured_output(...).stream`` also yields the whole object for a pydantic schema).
+
+        Args:
+            input, options: as for :meth:`invoke`.
+
+        Yields:
+            One item: what :meth:`invoke` returns.
+
+        Raises:
+            ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
+        """
+        yield self._result(self._merged(list(self.model.stream(input, **options))))
+
+    async def astream(self, input: Any, **options: Any) -> AsyncIterator[Any]:
+        """Async :meth:`stream`.
+
+        Args:
+            input, options: as for :meth:`invoke`.
+
+        Yields:
+            One item: what :meth:`invoke` returns.
+
+        Raises:
+            ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
+        """
+        yield self._result(self._merged([chunk async for chunk in self.model.astream(input, **options)]))
+
+    def _merged(self, chunks: list[Any]) -> AIMessage:
+        return merge_chunks(chunks, as_chunk=False, tool_names=[t.name for t in self.model.tools])  # type: ignore
 
     def _result(self, reply: AIMessage) -> Any:
         try:
