@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_grammar import Gbnf
+from test_grammar import vocab as fixture_vocab
 from toolwire import Agent, SchemaError, ToolExecutor, UserError, tool
 from toolwire.messages import AIMessage, tool_call
 from toolwire.models.base import to_tool_spec
@@ -220,16 +221,7 @@ def test_uuids_pass(value: uuid.UUID) -> None:
     assert _FORMATS["uuid"].accepts(f'"{value}"') and _FORMATS["uuid"].accepts(f'"{str(value).upper()}"')
 
 
-@pytest.fixture(scope="module")
-def vocab():
-    """A llama.cpp vocabulary to parse grammars with (the tiny model's vocabulary only, no weights)."""
-    llama_cpp = pytest.importorskip("llama_cpp")
-    from toolwire.models.pull import find_model
-
-    path = find_model("smollm2-135m")
-    if path is None:
-        pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
-    return llama_cpp, llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
+vocab = fixture_vocab  # test_grammar's: the tiny model's vocabulary only, to parse grammars with
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

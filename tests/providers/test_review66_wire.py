@@ -74,15 +74,18 @@ def test_the_chat_wire_server_refuses_past_arguments_that_do_not_parse():
     assert any("function.arguments: is not valid JSON" in p for p in problems)
 
 
+def _write_file_call(arguments: str, streaming: bool) -> Raw:
+    """A Chat Completions reply (streamed or whole) calling write_file with these arguments, as written."""
+    call = {"id": "c1", "type": "function", "function": {"name": "write_file", "arguments": arguments}}
+    if streaming:
+        return Raw(events=[chunk({"tool_calls": [{"index": 0, **call}]}), chunk({}, "tool_calls"), "[DONE]"])
+    return Raw(body=completion({"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"))
+
+
 @pytest.mark.parametrize("streaming", [False, True])
 def test_an_agent_run_goes_on_after_a_malformed_call(raw, make, streaming):
     bad = '{"path": "a.txt", "text": "He said "hi""}'
-    first = (Raw(events=[chunk({"tool_calls": [{"index": 0, "id": "c1", "type": "function",
-                                                "function": {"name": "write_file", "arguments": bad}}]}),
-                         chunk({}, "tool_calls"), "[DONE]"]) if streaming else
-             Raw(body=completion({"role": "assistant", "content": None, "tool_calls": [
-                 {"id": "c1", "type": "function", "function": {"name": "write_file", "arguments": bad}}]},
-                 "tool_calls")))
+    first = _write_file_call(bad, streaming)
     raw.queue(first, Reply(text="done"))
     result = Agent(make(streaming=streaming), [write_file]).invoke("write it")
     assert result.output == "done"  # (was: 400 on the second request, and on every resume)
@@ -287,12 +290,7 @@ def test_structured_output_does_not_send_parallel_tool_calls_to_openai(raw, make
 @pytest.mark.parametrize("streaming", [False, True])
 def test_the_agents_error_result_shows_the_tools_shape(raw, make, streaming):
     bad = '{"path": "a.txt" "text": "hi"}'
-    first = (Raw(events=[chunk({"tool_calls": [{"index": 0, "id": "c1", "type": "function",
-                                                "function": {"name": "write_file", "arguments": bad}}]}),
-                         chunk({}, "tool_calls"), "[DONE]"]) if streaming else
-             Raw(body=completion({"role": "assistant", "content": None, "tool_calls": [
-                 {"id": "c1", "type": "function", "function": {"name": "write_file", "arguments": bad}}]},
-                 "tool_calls")))
+    first = _write_file_call(bad, streaming)
     raw.queue(first, Reply(text="done"))
     result = Agent(make(streaming=streaming), [write_file]).invoke("q")
     assert '{"path": <text>, "text": <text>}' in result.messages[2].text
