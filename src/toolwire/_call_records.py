@@ -127,9 +127,29 @@ def _id_text(value: Any) -> str | None:
     return None if value is None else printed(value, str)
 
 
+def _call_list(calls: Any, field: str, owner: str = "AIMessage") -> Any:
+    """``calls``, the ``tool_calls`` (or ``invalid_tool_calls``..., the ``field``) given to an ``owner`` (AIMessage,
+    AIMessageChunk), as something to iterate over: None (or another empty value) gives none.
+
+    Raises:
+        UserError: ``calls`` is one call (a dict) or text rather than a list of calls: iterated, it gave its keys or
+            characters, refused as calls with a message naming one of them (review 68).
+    """
+    if not calls:  # (None, an empty list; an empty text or dict too, read as no calls as before)
+        return ()
+    if isinstance(calls, Mapping | str | bytes):
+        from toolwire.errors import UserError
+
+        what = "one call (a dict)" if isinstance(calls, Mapping) else type(calls).__name__
+        raise UserError(f"{owner} {field} takes a list of tool calls, not {what}: wrap it in a list, "
+                        f"{field}=[call].")
+    return calls
+
+
 def _checked_call(call: Any) -> ToolCall:
     """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string (made
-    when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments given as text (JSON, or
+    when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments under OpenAI's and MCP's key
+    ``"arguments"`` (with no ``"args"``) are read as ``args``. Arguments given as text (JSON, or
     what :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
     get an object; arguments that cannot be read that way stay as they are, and running the call answers
     them with the tool's "Invalid arguments" error, as for any other form of bad arguments.
@@ -143,6 +163,8 @@ def _checked_call(call: Any) -> ToolCall:
         raise UserError("Each tool call must be a dict {'name': str, 'args': dict, 'id': str}; "
                         f"got {safe_text(call):.80}.")
     args = call.get("args")
+    if args is None and "args" not in call:  # OpenAI's and MCP's key for them: read, not dropped (review 68)
+        args = call.get("arguments")
     call_id = call.get("id")
     if args is not None and not isinstance(args, dict):
         if isinstance(args, Mapping):

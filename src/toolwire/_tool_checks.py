@@ -23,6 +23,7 @@ __all__ = [
     "NAME_RE",
     "check_fields_taken",
     "check_name",
+    "no_json_schema_error",
     "unbound_method_error",
     "warn_dropped_params",
     "warn_provider_name",
@@ -131,3 +132,61 @@ def check_params_taken(func: Callable[..., Any], fields: set[str], source: str, 
         what = "; ".join(filter(None, (f"fields it does not take: {', '.join(extra)}" if extra else "",
                                        f"required parameters it lacks: {', '.join(missing)}" if missing else "")))
         raise SchemaError(f"{source} does not match the function of tool '{tool_name}' ({what}); {advice}.")
+
+
+def no_json_schema_error(what: str, exc: BaseException, params: Iterable[tuple[str | None, Any]] = ()) -> SchemaError:
+    """The error for a signature (or model) pydantic cannot write a JSON Schema of (``exc``): one sentence naming the
+    first of ``params`` (``(name, annotation)`` pairs; a pydantic model's fields are looked into) whose type has
+    none, and what to do. pydantic's own message runs to several paragraphs and advises ``arbitrary_types_allowed``,
+    a setting of a model class that a tool's author cannot reach (review 68): only its first sentence is kept, and
+    only when no parameter is found to blame.
+
+    Args:
+        what: the thing being built, as the message names it (``"tool 'query'"``, a model's name).
+        exc: pydantic's error.
+        params: the parameters to try one at a time, in signature order; a ``None`` name stands for the whole
+            of ``what`` (a model class, whose fields are tried).
+
+    Returns:
+        The :class:`SchemaError` to raise.
+    """
+    found = _without_json_schema(params)
+    if found is None:
+        first = str(exc).strip().split("\n", 1)[0].split(". Set `arbitrary_types_allowed", 1)[0].rstrip(".")
+        return SchemaError(f"Cannot build a JSON Schema for {what}: {first}; give every parameter a JSON type (str, "
+                           "int, float, bool, a list, a dict, a pydantic model...).")
+    path, annotation = found
+    shown = repr(annotation)
+    if isinstance(annotation, type):  # a class by its dotted name, not "<class '...'>"
+        module = annotation.__module__
+        shown = annotation.__qualname__ if module in ("builtins", "__main__") else f"{module}.{annotation.__qualname__}"
+    if "." in path or any(name is None for name, _ in params):  # a model's field: the model must change
+        return SchemaError(f"Cannot build a JSON Schema for {what}: the field {path!r} is typed {shown}, which has no "
+                           "JSON form a model could send; give it a JSON type (str, int, float, bool, a list, a dict, "
+                           "a pydantic model...).")
+    return SchemaError(
+        f"Cannot build a JSON Schema for {what}: parameter {path!r} is typed {shown}, which has no JSON form a model "
+        "could send; give it a JSON type (str, int, float, bool, a list, a dict, a pydantic model...), or supply it "
+        f"yourself so the model never sees it (functools.partial(func, {path}=...), or an attribute of self in a "
+        "tool method).")
+
+
+def _without_json_schema(params: Iterable[tuple[str | None, Any]], seen: frozenset[type] = frozenset()
+                         ) -> tuple[str, Any] | None:
+    """The first ``(path, annotation)`` of ``params`` whose type pydantic cannot write a JSON Schema of, looking into
+    pydantic models' fields (``"m.cb"``; a model met again on the way, ``seen``, is not looked into twice), or None."""
+    from pydantic import TypeAdapter
+
+    for name, annotation in params:
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel) and annotation not in seen:
+            inner = _without_json_schema(((f"{name}.{key}" if name else key, info.annotation)
+                                          for key, info in annotation.model_fields.items()), seen | {annotation})
+            if inner is not None:
+                return inner
+        if name is None:
+            continue
+        try:
+            TypeAdapter(annotation).json_schema()
+        except Exception:  # this one's type has no JSON Schema
+            return name, annotation
+    return None

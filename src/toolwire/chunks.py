@@ -13,7 +13,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from toolwire._call_records import _id_text
+from toolwire._call_records import _call_list, _id_text
 from toolwire.messages import (
     AIMessage,
     Content,
@@ -50,6 +50,9 @@ class AIMessageChunk:
     (LangChain's name for :attr:`usage`). Its ``invalid_tool_calls`` attribute stays the list carried
     through merging: calls whose streamed argument text cannot be read are in
     ``to_message().invalid_tool_calls`` (LangChain also lists them in the chunk's ``invalid_tool_calls``).
+
+    Raises:
+        UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` is one piece (a dict) rather than a list of them.
     """
 
     __slots__ = ("_made_ids", "content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
@@ -68,8 +71,8 @@ class AIMessageChunk:
         name: str | None = None,
     ) -> None:
         self.content = content if content is not None else ""
-        self.tool_call_chunks = list(tool_call_chunks or ())
-        self.invalid_tool_calls = list(invalid_tool_calls or ())
+        self.tool_call_chunks = list(_call_list(tool_call_chunks, "tool_call_chunks", "AIMessageChunk"))
+        self.invalid_tool_calls = list(_call_list(invalid_tool_calls, "invalid_tool_calls", "AIMessageChunk"))
         self.usage = usage
         self.response_metadata = dict(response_metadata or {})
         self.provider_data = provider_data

@@ -32,6 +32,7 @@ from toolwire._call_records import (
     ToolCall,
     ToolCallChunk,
     Usage,
+    _call_list,
     _checked_call,
     _checked_invalid,
     _copy_containers,
@@ -323,7 +324,7 @@ class AIMessage(BaseMessage):
 
     Raises:
         UserError: a ``tool_calls`` item is not a dict with a text ``name``, or an ``invalid_tool_calls`` item
-            is not a dict.
+            is not a dict, or either is one call (a dict) rather than a list of them.
         TypeError: ``content`` is neither text nor a list of content blocks (as :class:`BaseMessage`).
     """
 
@@ -359,8 +360,9 @@ class AIMessage(BaseMessage):
     ) -> None:
         super().__init__(content, id=id, name=name)
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
-        _set(self, "tool_calls", [_checked_call(call) for call in tool_calls or ()])
-        _set(self, "invalid_tool_calls", [_checked_invalid(bad) for bad in invalid_tool_calls or ()])
+        _set(self, "tool_calls", [_checked_call(call) for call in _call_list(tool_calls, "tool_calls")])
+        _set(self, "invalid_tool_calls",
+             [_checked_invalid(bad) for bad in _call_list(invalid_tool_calls, "invalid_tool_calls")])
         _set(self, "usage", usage)
         _set(self, "response_metadata", dict(response_metadata or {}))
         _set(self, "provider_data", provider_data)

@@ -34,7 +34,7 @@ import math
 import sys
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, get_args, get_origin
 
 import typing_extensions
@@ -66,7 +66,7 @@ from toolwire._signature import (
     type_hints,
     type_hints_in_callers,
 )
-from toolwire._tool_checks import warn_dropped_params, warn_unknown_documented
+from toolwire._tool_checks import no_json_schema_error, warn_dropped_params, warn_unknown_documented
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -344,13 +344,13 @@ class _DefaultsAsData(StrictJsonSchema):
         return _renamed_keys(super().encode_default(dft), _HIDDEN)
 
 
-def _pydantic_json_schema(make: Callable[..., dict[str, Any]], what: str) -> dict[str, Any]:
-    """``make(schema_generator=...)`` (a ``model_json_schema``/``TypeAdapter.json_schema``) as a SchemaError
-    naming ``what`` when pydantic cannot write it."""
+def _pydantic_json_schema(make: Callable[..., dict[str, Any]], what: str,
+                          params: Iterable[tuple[str | None, Any]] = ()) -> dict[str, Any]:
+    """``make(schema_generator=...)`` as a SchemaError naming ``what`` (and which of ``params`` to blame) on failure."""
     try:
         return _renamed_keys(make(schema_generator=_DefaultsAsData), _SHOWN)  # type: ignore[no-any-return]
     except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
-        raise SchemaError(f"Cannot build a JSON Schema for {what}: {exc}") from None
+        raise no_json_schema_error(what, exc, params) from None
     except (KeyError, AttributeError) as exc:  # (pydantic's reference walk, on examples or json_schema_extra)
         raise SchemaError(f"Cannot build a JSON Schema for {what}: pydantic read a \"$ref\" or \"$defs\" key in "
                           f"its examples or extra schema data as a reference ({type(exc).__name__}: {exc}), so "
@@ -384,7 +384,7 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
     if model.model_config.get("extra") is None:
         model = type(model.__name__, (model,), {"model_config": {**model.model_config, "extra": "forbid"},
                                                  "__module__": model.__module__, "__doc__": model.__doc__})
-    raw = _pydantic_json_schema(model.model_json_schema, model.__name__)  # (completes a model not yet built)
+    raw = _pydantic_json_schema(model.model_json_schema, model.__name__, [(None, model)])  # (builds it if not yet)
     core = model.__pydantic_core_schema__
     validator = strict_validator(core, validator_config(core), model.__pydantic_validator__)  # type: ignore[arg-type]
     parameters = _object_schema(raw)
@@ -423,8 +423,8 @@ def _pydantic_function_schema(
         td = with_config(_FORBID)(td)
         adapter: TypeAdapter[Any] = TypeAdapter(td)
     except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
-        raise SchemaError(f"Cannot build a JSON Schema for tool {tool_name!r}: {exc}") from None
-    raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}")
+        raise no_json_schema_error(f"tool {tool_name!r}", exc, [spec[:2] for spec in specs]) from None
+    raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}", [spec[:2] for spec in specs])
     # (the JSON Schema above is the one of this validator's schema, see _DefaultsAsData)
     return raw, strict_validator(adapter.core_schema, None, adapter.validator).validate_python  # type: ignore[arg-type]
 

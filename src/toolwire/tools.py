@@ -224,7 +224,8 @@ class Tool(ToolArguments):
                               "what the tool does, or leave it out to use the docstring's summary.")
         if args_schema is not None:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
-                raise SchemaError("args_schema must be a pydantic BaseModel class.")
+                raise SchemaError("args_schema must be a pydantic BaseModel class: for a JSON Schema dict, use "
+                                  "toolwire.interop.tool_from_schema(schema, func) instead.")
             check_fields_taken(func, args_schema, tool_name)
             doc_desc = docstring_summary(func) if description is None else None
             schema = model_schema(args_schema, tool_name, description or doc_desc or None)

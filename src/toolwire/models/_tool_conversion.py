@@ -69,7 +69,7 @@ def server_tool(obj: dict[str, Any]) -> ServerTool | None:
     """The :class:`ServerTool` a tool dict is, or ``None`` for a client tool (``"type"`` missing,
     ``"function"`` or ``"custom"``, or a Gemini dict with ``function_declarations``)."""
     kind = obj.get("type")
-    if isinstance(kind, str) and kind not in ("function", "custom"):
+    if isinstance(kind, str) and kind not in ("function", "custom", "object"):  # ("object": a JSON Schema, review 68)
         name = obj.get("name") if isinstance(obj.get("name"), str) else kind
         provider = "anthropic" if _VERSIONED.match(kind) else None
         return ServerTool(name, "", {}, provider, copy.deepcopy(obj))
@@ -87,7 +87,7 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
 
     Accepts a :class:`Tool`, a :class:`ToolSpec`, a plain function with a docstring, a pydantic model
     class (its fields are the arguments, its docstring the description; schema only; a ``pydantic.v1`` model too,
-    by its ``schema()``), an OpenAI-format
+    by its ``schema()``), a JSON Schema of an object with a ``title`` (the tool's name; schema only), an OpenAI-format
     tool dict ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
     ``{"name", "description", "parameters"}`` (or Anthropic ``input_schema``) dict (schema only; other keys
     such as ``cache_control`` kept in a :class:`ToolDictSpec`), a provider server-tool dict (a
@@ -117,6 +117,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         server = server_tool(obj)
         if server is not None:
             return server
+        if obj.get("type") == "object" and not {"name", "function", "parameters", "input_schema"} & obj.keys():
+            obj = _json_schema_tool(obj)  # a JSON Schema of the arguments, named by its title, as LangChain takes it
         # OpenAI Chat Completions nests the function ({"type": "function", "function": {...}}); the Responses
         # API writes it flat ({"type": "function", "name", "description", "parameters", "strict"})
         nested = obj.get("type") == "function" and "function" in obj
@@ -159,6 +161,21 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
         "a pydantic model class, or an OpenAI tool dict."
     )
+
+
+def _json_schema_tool(schema: dict[str, Any]) -> dict[str, Any]:
+    """The bare tool dict of a JSON Schema of an object given as a tool: its ``title`` the name, its ``description``
+    the description (as :func:`~toolwire.interop.tool_from_schema` and structured output read one).
+
+    Raises:
+        SchemaError: the schema has no ``title`` to name the tool.
+    """
+    title = schema.get("title")
+    if not isinstance(title, str) or not title:
+        raise SchemaError("A JSON Schema given as a tool needs a 'title' (it names the tool), e.g. {'title': "
+                          "'lookup', 'description': 'Look up a word.', 'type': 'object', 'properties': {...}}.")
+    return {"name": title, "description": schema.get("description") or "",
+            "parameters": {k: v for k, v in schema.items() if k not in ("title", "description")}}
 
 
 def _pydantic_v1_schema(obj: Any) -> dict[str, Any] | None:
