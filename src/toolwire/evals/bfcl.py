@@ -265,7 +265,7 @@ class BfclItem:
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # (a byte-order mark, as some editors write, is not data)
     except OSError as exc:
         raise UserError(f"Cannot read BFCL file {str(path)!r}: {exc.strerror or exc}.") from exc
     except UnicodeDecodeError as exc:  # (a ValueError, not an OSError): name the file, as for bad JSON

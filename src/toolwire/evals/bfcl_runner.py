@@ -20,7 +20,8 @@ from toolwire.evals.bfcl_checker import category_kind, check_calls
 from toolwire.evals.report import ItemResult, Report
 from toolwire.parsing.call_lists import text_calls
 
-__all__ = ["DECODING_KEYS", "RunInterrupted", "model_label", "model_settings", "reply_calls", "run_bfcl", "score_item"]
+__all__ = ["DECODING_KEYS", "RunInterrupted", "load_items", "model_label", "model_settings", "reply_calls", "run_bfcl",
+           "score_item"]
 
 DECODING_KEYS = ("dialect", "call_format", "call_probability", "declined_calls", "made_up_values", "calls_continued",
                  "parallel_call_shares", "parallel_calls_added", "parallel_calls_refused", "declined_unknown_calls")
@@ -38,12 +39,14 @@ class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`run_bfcl`, after the items scored were saved; ``report`` holds them (``finished`` None).
 
     A ``KeyboardInterrupt``, so code that stops on Ctrl-C still does; the CLI prints ``report`` and writes its
-    HTML page, so a run without ``--out`` keeps what was scored.
+    HTML page, so a run without ``--out`` keeps what was scored. ``running``: with threads, the items' futures
+    still running (their model calls cannot be stopped; the process waits for them before it exits).
     """
 
-    def __init__(self, report: Report) -> None:
+    def __init__(self, report: Report, running: Sequence[Future[ItemResult]] = ()) -> None:
         super().__init__("interrupted")
         self.report = report
+        self.running = list(running)
 
 
 def model_label(model: Any) -> str:
@@ -191,6 +194,28 @@ def _previous(out: Path | None, model: str, settings: dict[str, Any]
             old.started or None)
 
 
+def load_items(data_dir: str | Path, categories: str | Iterable[str] | None = None,
+               limit: int | None = None) -> list[BfclItem]:
+    """Load the items of ``categories`` (as :func:`run_bfcl` takes them) and make each one's tools, so that bad data
+    is found before any model is asked (or loaded).
+
+    Raises:
+        UserError: as :func:`~toolwire.evals.bfcl.load_category` and :meth:`BfclItem.toolset`, or two items of
+            different categories with one id (a report files each result under its id: one would overwrite the
+            other, and a resumed run would take one for the other).
+    """
+    items = [item for category in parse_categories(categories) for item in load_category(data_dir, category, limit)]
+    seen: dict[str, str] = {}
+    for item in items:
+        item.toolset()
+        other = seen.setdefault(item.id, item.category)
+        if other != item.category:
+            raise UserError(f"BFCL categories {other} and {item.category} both have an item with the id {item.id!r}; "
+                            "ids must be unique across the categories of a run: rename one, or run them into "
+                            "separate --out files.")
+    return items
+
+
 def _same_item(old: ItemResult, item: Any) -> bool:
     """Whether a resumed report's result ``old`` was scored on this very ``item``: the same answer key and, when
     the report recorded it, the same question. Ids repeat across BFCL versions (``multiple_0`` in v3 and v4), so
@@ -224,25 +249,29 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         The report: items of the selection, in data order; ``finished`` set.
 
     Raises:
-        UserError: bad categories, missing or invalid data (an item whose function docs cannot be made tools
-            included, found before any item runs), concurrency below 1, an unreadable ``out``, or an ``out``
-            that holds another model's report or one run with other settings (:func:`model_settings`).
+        UserError: bad categories, missing or invalid data (an item whose function docs cannot be made tools, or
+            an id in two categories, included: found before any item runs), concurrency below 1, an unreadable
+            ``out``, or an ``out`` that holds another model's report, one run with other settings
+            (:func:`model_settings`), or an item of another category with the id of one of this run's.
         RunInterrupted: a ``KeyboardInterrupt``, raised after saving the items scored so far to ``out`` and
             holding them as its ``report`` (which then has ``finished=None``); with threads, queued items are
-            cancelled and running ones abandoned (Python still waits for those model calls to return before the
-            process exits). A rerun with the same ``out`` resumes.
+            cancelled and running ones abandoned (its ``running``: Python still waits for those model calls to
+            return before the process exits). A rerun with the same ``out`` resumes.
     """
     if concurrency < 1:
         raise UserError(f"concurrency must be 1 or more, not {concurrency}.")
     cats = parse_categories(categories)
-    items = [item for category in cats for item in load_category(data_dir, category, limit)]
-    for item in items:  # every item's tools, before the model is asked anything
-        item.toolset()
+    items = load_items(data_dir, cats, limit)  # every item's tools, before the model is asked anything
     out_path = Path(out) if out is not None else None
     name = model_label(model)
     settings = model_settings(model)
     done: dict[str, ItemResult] = {}
     previous, before, old_categories, started = _previous(out_path, name, settings)
+    filed = {i.id: i.category for i in before}
+    for item in items:  # a report files each result under its id (see load_items)
+        if filed.get(item.id, item.category) != item.category:
+            raise UserError(f"{str(out_path)!r} holds the item {item.id!r} of {filed[item.id]}, and this run's "
+                            f"{item.category} has an item with that id: pass another --out.")
     for item in items:
         old = previous.get(item.id)
         if old is not None and _same_item(old, item):
@@ -264,6 +293,7 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             progress(len(done), len(items), sum(r.valid for r in done.values()))
 
     todo = [item for item in items if item.id not in done]
+    running: list[Future[ItemResult]] = []  # with threads, after Ctrl-C: the items still running
     tick()
     try:
         if concurrency == 1:
@@ -273,17 +303,18 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
                 publish()
                 tick()
         else:
-            _run_threads(model, todo, concurrency, done, publish, tick)
+            _run_threads(model, todo, concurrency, done, publish, tick, running)
     except KeyboardInterrupt:
         publish()
-        raise RunInterrupted(report) from None
+        raise RunInterrupted(report, running) from None
     publish(final=True)
     return report
 
 
 def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: dict[str, ItemResult],
-                 publish: Callable[[], None], tick: Callable[[], None]) -> None:
-    # workers only compute; results are recorded, saved and reported here, on the calling thread
+                 publish: Callable[[], None], tick: Callable[[], None], running: list[Future[ItemResult]]) -> None:
+    # workers only compute; results are recorded, saved and reported here, on the calling thread; on an exception,
+    # the futures still running are added to ``running``
     executor = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bfcl")
     pending: dict[Future[ItemResult], BfclItem] = {}
     try:
@@ -300,5 +331,7 @@ def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: d
         for future, item in pending.items():  # keep the items that finished meanwhile
             if future.done() and not future.cancelled() and future.exception() is None:
                 done[item.id] = future.result()
+            elif not future.done():
+                running.append(future)
         raise
     executor.shutdown(wait=True)

@@ -7,14 +7,17 @@ Example::
 
 Errors are printed as one line (``error: ...``, as the main ``toolwire`` command does) with exit
 code 1; Ctrl-C prints the table of the items scored so far, writes ``--html`` for them, saves them to
-``--out`` (rerun the same command to resume) and exits with code 130.
+``--out`` (rerun the same command to resume) and exits with code 130 (with ``--concurrency``, once the items still
+running end; a second Ctrl-C quits at once).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, wait
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any
@@ -33,8 +36,8 @@ from rich.table import Table
 
 from toolwire._printing import terminal_text
 from toolwire.errors import UserError
-from toolwire.evals.bfcl import CATEGORIES, load_category, parse_categories
-from toolwire.evals.bfcl_runner import run_bfcl
+from toolwire.evals.bfcl import CATEGORIES, parse_categories
+from toolwire.evals.bfcl_runner import load_items, run_bfcl
 from toolwire.evals.report import Report, load_published_scores, write_html
 
 __all__ = ["LogLines", "app", "bfcl"]
@@ -163,6 +166,24 @@ def _interrupted(report: Report | None, console: Console, out: Path | None, html
     typer.echo(f"Interrupted{'; the items scored are ' + '; '.join(kept) if kept else ''}.", err=True)
 
 
+def _await_running(running: Sequence[Future[Any]], exit_now: Callable[[int], None] = os._exit) -> None:
+    """After Ctrl-C with ``--concurrency`` above 1: wait, saying so, for the items still ``running`` (model calls
+    cannot be stopped, and Python waits for them before it exits); a second Ctrl-C quits at once with code 130,
+    through ``exit_now`` (``os._exit``: no exit handler runs, for one would free a local model that a running item
+    still uses, a crash). What was scored is saved already."""
+    left = [future for future in running if not future.done()]
+    if not left:
+        return
+    typer.echo(f"Waiting for the {len(left)} item{'s' if len(left) != 1 else ''} still running to end (not kept); "
+               "Ctrl-C again to quit now.", err=True)
+    try:
+        wait(left)
+    except KeyboardInterrupt:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        exit_now(130)
+
+
 class LogLines:
     """Progress as plain lines, for a run whose stderr is a log file or a pipe (where rich draws no bar).
 
@@ -253,9 +274,8 @@ def bfcl(
     try:
         cats = parse_categories(category)
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
-        for name in cats:  # read and checked before the model loads (a GGUF takes seconds), then again by the run
-            for item in load_category(data, name, limit):
-                item.toolset()  # a function doc that makes no tool, said now rather than mid-run
+        load_items(data, cats, limit)  # read and checked before the model loads (a GGUF takes seconds), then again
+        # by the run: a function doc that makes no tool, or an id in two categories, said now rather than mid-run
         if out is not None and out.is_file():  # a report that cannot be resumed, said before the model loads
             held = len(Report.load(out).items)
             typer.echo(f"Resuming {out}: it holds {held} scored item{'s' if held != 1 else ''}, which are not run "
@@ -290,6 +310,7 @@ def bfcl(
             console.print(f"HTML report: {html}", markup=False, highlight=False)
     except KeyboardInterrupt as exc:
         _interrupted(getattr(exc, "report", None), console, out, html, published)
+        _await_running(getattr(exc, "running", ()))
         raise typer.Exit(130) from None
     except typer.Exit:
         raise

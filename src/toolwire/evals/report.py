@@ -310,13 +310,15 @@ def parse_published_table(markdown: str) -> dict[str, dict[str, float]]:
 
 
 def load_published_scores(readme: str | Path) -> dict[str, dict[str, float]]:
-    """Return :func:`parse_published_table` of the text of ``readme``, a UTF-8 file (the BFCL data README).
+    """Return :func:`parse_published_table` of the text of ``readme``, a UTF-8 file (the BFCL data README; bytes
+    that are not UTF-8 are read as U+FFFD).
 
     Raises:
         UserError: the file cannot be read.
     """
     try:
-        return parse_published_table(Path(readme).read_text(encoding="utf-8"))
+        # (bytes that are not UTF-8 elsewhere in the README do not stop a run: its table is all that is read)
+        return parse_published_table(Path(readme).read_text(encoding="utf-8", errors="replace"))
     except OSError as exc:
         raise UserError(f"Cannot read published scores from {str(readme)!r}: {exc.strerror or exc}.") from exc
 
