@@ -442,8 +442,13 @@ def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyP
                                          "--limit", "3", "--model", "qwen-test", "--dialect", "hermes",
                                          "--out", str(out)])
     assert again.exit_code == 0, again.output
-    assert f"Resuming {out}: it holds 6 scored items, which are not run again." in again.stderr
+    assert f"Resuming {out}: 6 of this run's 6 items are scored already and not run again." in again.stderr
     assert "simple_python" in again.stdout and "irrelevance" in again.stdout and "…" not in again.stdout
+    # a resume the run refuses (other settings) is never announced as resuming (review 68)
+    other = CliRunner().invoke(cli.app, ["bfcl", "--data", str(DATA), "--category", "simple,irrelevance",
+                                         "--limit", "3", "--model", "other-model", "--out", str(out)])
+    assert other.exit_code == 1, other.output
+    assert "Resuming" not in other.stderr and "holds a report of" in other.stderr
 
 
 @pytest.mark.parametrize(("args", "message"), [

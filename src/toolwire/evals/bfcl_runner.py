@@ -225,7 +225,7 @@ def _same_item(old: ItemResult, item: Any) -> bool:
 
 def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] | None = None,
              limit: int | None = None, concurrency: int = 1, out: str | Path | None = None,
-             progress: Progress | None = None) -> Report:
+             progress: Progress | None = None, on_resume: Callable[[int, int], None] | None = None) -> Report:
     """Run ``model`` over BFCL categories and return the scored :class:`Report`.
 
     Args:
@@ -244,6 +244,9 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             quick ``limit`` rerun never deletes a long run's results.
         progress: ``progress(done, total, correct)``, called from the calling thread once at the start
             (resumed items counted) and after every item.
+        on_resume: ``on_resume(kept, total)``, called once when ``out`` held a report this run may resume (after
+            every check that refuses one, so a refused resume is never announced): ``kept`` of this run's ``total``
+            items are scored already and not run again.
 
     Returns:
         The report: items of the selection, in data order; ``finished`` set.
@@ -276,6 +279,8 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         old = previous.get(item.id)
         if old is not None and _same_item(old, item):
             done[item.id] = old
+    if on_resume is not None and (previous or before):
+        on_resume(len(done), len(items))
     selected = {item.id for item in items}
     kept = [i for i in before if i.id not in selected]  # scored earlier, outside this run's selection
     report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir),

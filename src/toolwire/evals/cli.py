@@ -276,10 +276,8 @@ def bfcl(
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
         load_items(data, cats, limit)  # read and checked before the model loads (a GGUF takes seconds), then again
         # by the run: a function doc that makes no tool, or an id in two categories, said now rather than mid-run
-        if out is not None and out.is_file():  # a report that cannot be resumed, said before the model loads
-            held = len(Report.load(out).items)
-            typer.echo(f"Resuming {out}: it holds {held} scored item{'s' if held != 1 else ''}, which are not run "
-                       "again.", err=True)
+        if out is not None and out.is_file():  # a report that cannot be read, said before the model loads
+            Report.load(out)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
         chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share,
@@ -297,8 +295,12 @@ def bfcl(
                 if lines is not None:
                     lines(done, total, correct)
 
+            def on_resume(kept: int, total: int) -> None:  # said once the report is known to fit this run
+                typer.echo(f"Resuming {out}: {kept} of this run's {total} item{'s' if total != 1 else ''} "
+                           f"{'is' if kept == 1 else 'are'} scored already and not run again.", err=True)
+
             report = run_bfcl(chat_model, data, cats, limit=limit, concurrency=concurrency, out=out,
-                              progress=on_progress)
+                              progress=on_progress, on_resume=on_resume)
         console.print(_results_table(report))
         comparison = _published_table(report, published)
         if comparison is not None:
