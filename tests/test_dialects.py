@@ -183,7 +183,8 @@ def test_pythonic_rendering_of_tools_calls_and_results():
     assert chat.messages[2]["content"] == '[get_weather(city="Tóquio"), calculate(expression="123 * 456")]'
     assert chat.messages[3]["content"] == ('Function results:\nget_weather(city="Tóquio") -> It\'s always sunny '
                                           'in Tóquio!\ncalculate(expression="123 * 456") -> 56088\n\nUsing these '
-                                          'results, answer this request in its own language: Como está o clima em Tóquio e quanto é 123 * 456?')
+                                          'results, answer this request in its own language'
+                                          ': Como está o clima em Tóquio e quanto é 123 * 456?')
 
 
 def test_results_errors_and_a_following_user_turn_share_one_message():
@@ -193,7 +194,8 @@ def test_results_errors_and_a_following_user_turn_share_one_message():
         TOOLS, parallel=False)
     assert chat.messages[2]["content"] == 'Vou ver.\n[calculate(expression="1/0")]'
     assert chat.messages[3]["content"] == ('Function results:\ncalculate(expression="1/0") ->\nerror: division by '
-                                          'zero\nline 2\n\nUsing these results, answer this request in its own language: e aí?')  # (review 65)
+                                          'zero\nline 2\n\nUsing these results, answer this request in its own language'
+                                          ': e aí?')  # (review 65)
     assert "Call at most one function per reply." in chat.messages[0]["content"]
 
 
@@ -201,7 +203,8 @@ def test_json_dialect_rendering():
     chat = get_dialect("json").render(conversation(), TOOLS, tool_choice="calculate")
     system = chat.messages[0]["content"]
     assert json.loads(system.split("\n")[2])["name"] == "get_weather"
-    assert chat.messages[-1]["content"].endswith("answer this request in its own language: Como está o clima em Tóquio e quanto é 123 * 456?\n\nNow "
+    assert chat.messages[-1]["content"].endswith("answer this request in its own language"
+                                                 ": Como está o clima em Tóquio e quanto é 123 * 456?\n\nNow "
                                                  "reply with a call of the function calculate only.")
     assert json.loads(chat.messages[2]["content"]) == [
         {"name": "get_weather", "arguments": {"city": "Tóquio"}},
@@ -1031,7 +1034,8 @@ def test_a_turn_of_results_says_the_request_again_in_every_turn_alike() -> None:
 
     for name in ("pythonic", "json"):
         first = get_dialect(name).render(conversation(), TOOLS).messages
-        assert first[-1]["content"].endswith("answer this request in its own language: Como está o clima em Tóquio e quanto é 123 * 456?")
+        assert first[-1]["content"].endswith("answer this request in its own language"
+                                             ": Como está o clima em Tóquio e quanto é 123 * 456?")
         later = get_dialect(name).render([*conversation(), AIMessage("Faz sol; 56088."), HumanMessage("E amanhã?")],
                                          TOOLS).messages
         assert later[: len(first)] == first

@@ -171,10 +171,13 @@ def test_a_call_cut_by_max_tokens_after_text_is_an_invalid_call(smol1, dialect):
     model = ChatLlamaCpp("smollm2-135m", n_ctx=2048, n_threads=1, dialect=dialect, min_call_probability=0)
     bound = model.bind_tools([get_weather])
     replies = {}
+    # (a request to check again: asked only "What's the weather in Paris?" after the results turn says to answer in
+    # the request's language, the 135M model answers from Rome's result under pythonic rather than calling)
+    question = "Now check the weather in Paris."
     for max_tokens in range(4, 17):
-        replies[max_tokens] = reply = bound.invoke(_conversation("What's the weather in Paris?"), max_tokens=max_tokens)
+        replies[max_tokens] = reply = bound.invoke(_conversation(question), max_tokens=max_tokens)
         _check_cut_reply(reply, max_tokens)
-        streamed = merge_chunks(bound.stream(_conversation("What's the weather in Paris?"), max_tokens=max_tokens),
+        streamed = merge_chunks(bound.stream(_conversation(question), max_tokens=max_tokens),
                                 as_chunk=False)
         assert (streamed.content, streamed.invalid_tool_calls and streamed.invalid_tool_calls[0]["error"]) == (
             reply.content, reply.invalid_tool_calls and reply.invalid_tool_calls[0]["error"])

@@ -373,7 +373,8 @@ def test_a_user_turn_after_the_results_is_the_request_the_answer_line_says(name:
     last = chat[-1]["content"]
     assert last.startswith("Function results:\n") and "sunny, 21 C" in last
     # was: "...sunny, 21 C\n\nDo I need an umbrella?", the results' answer line gone
-    assert last.endswith("\n\nUsing these results, answer this request in its own language: Do I need an umbrella?"), last
+    assert last.endswith("\n\nUsing these results, answer this request in its own language"
+                         ": Do I need an umbrella?"), last
     assert last.count("Do I need an umbrella?") == 1 and "Weather in Oslo?" not in last
     # a long interjection is said in full (the limit is for a request said again)
     long = "Tell me more. " * (_REPEAT_LIMIT // 10)
@@ -381,7 +382,8 @@ def test_a_user_turn_after_the_results_is_the_request_the_answer_line_says(name:
     assert chat[-1]["content"].endswith("Using these results, answer this request in its own language: " + long.strip())
     # a blank one leaves the earlier request to answer
     chat = get_dialect(name).render(_after_results(HumanMessage(" ")), [WEATHER]).messages
-    assert chat[-1]["content"].endswith("Using these results, answer this request in its own language: Weather in Oslo?")
+    assert chat[-1]["content"].endswith("Using these results, answer this request in its own language"
+                                        ": Weather in Oslo?")
 
 
 @pytest.mark.parametrize("name", ["pythonic", "json"])
@@ -394,7 +396,8 @@ def test_a_results_turn_with_a_user_turn_renders_alike_in_longer_conversations(n
         _after_results(HumanMessage("Do I need an umbrella?"), ai, ToolMessage("rain", "c2", name="get_weather")),
         [WEATHER]).messages
     assert later[: len(first)] == first  # the longer conversation's prompt begins with the shorter one's
-    assert later[-1]["content"].endswith("Using these results, answer this request in its own language: Do I need an umbrella?")  # the newest request
+    assert later[-1]["content"].endswith("Using these results, answer this request in its own language"
+                                         ": Do I need an umbrella?")  # the newest request
     text = get_dialect(name).render(_after_results(HumanMessage("Do I need an umbrella?"), AIMessage("No."),
                                                    HumanMessage("Thanks!")), [WEATHER]).messages
     assert text[: len(first)] == first
