@@ -621,15 +621,16 @@ class _ScriptedGeneration:
     under optional_argument_share, character spans of the arguments it went on to])`` each (none left: the
     opening alone, at no cost)."""
 
-    def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100, value_bar: float = 0.0, calls=()):
+    def __init__(self, streams, bar: float = 0.5, max_tokens: int = 100, value_bar: float = 0.0, calls=(),
+                 messages=()):
         from types import SimpleNamespace
 
         from toolwire.models._generation import Generation
 
         model = SimpleNamespace(temperature=0.0, max_tokens=max_tokens, seed=None, options={},
                                 min_call_probability=bar, min_value_probability=value_bar,
-                                decline_unknown_calls=True)
-        self.gen = Generation(model, SimpleNamespace(options={}))  # type: ignore[arg-type]
+                                decline_unknown_calls=True, decline_repeat_calls=True)
+        self.gen = Generation(model, SimpleNamespace(options={}, messages=list(messages)))  # type: ignore[arg-type]
         self.gen.bar, self.gen.value_bar, self.gen.budget = bar, value_bar, max_tokens
         self.streams = list(streams)
         self.made = list(calls)
@@ -664,13 +665,14 @@ class _ScriptedGeneration:
         self.gen.budget -= cost
         return (text, spans, *lean) if lean and use_lean else (text, spans, 0, [])
 
-    def run(self, loaded, names=("get_weather",), context=(), example_values=(), formats=("pythonic",), calls=True):
+    def run(self, loaded, names=("get_weather",), context=(), example_values=(), formats=("pythonic",), calls=True,
+            tools=()):
         from toolwire.models.openers import OpenerScanner
 
         chunks = []
         from toolwire.models._call_checks import CallSpec
 
-        spec = CallSpec((), True, True, {"get_weather": frozenset(example_values)})
+        spec = CallSpec(tuple(tools), True, True, {"get_weather": frozenset(example_values)})
         free = self.gen._free(loaded, [100, 101], OpenerScanner(formats, names, calls=calls), spec, list(context))
         while True:
             try:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import ContextOverflowError, ProviderError, UserError
 from toolwire.messages import AIMessageChunk
+from toolwire.models._answered import answered_calls, only_answered
 from toolwire.models._argument_lean import ArgumentLean
 from toolwire.models._call_checks import (
     CallSpec,
@@ -313,6 +314,9 @@ class Generation:
         gate = self.bar if greedy else 0.0
         value_gate = self.value_bar if greedy else 0.0
         judging = gate > 0 or value_gate > 0
+        # (declined as a call is: from its opening, known where the bars judge openings)
+        answered = (answered_calls(self.request.messages) if judging and self.model.decline_repeat_calls
+                    else frozenset())
         # the candidates of each token: for the bars, and for banning every way to open a declined call again
         steps: list[dict[int, float]] | None = [] if judging or unknown else None
         prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
@@ -360,6 +364,8 @@ class Generation:
                     said = (head, stream_spans(len(base), ends, made, steps, len(head))) if judged else None
                     call_text, made_up = self._made_call(loaded, tokens, head, text[pos:], fmt, spec, context, said,
                                                          value_gate)
+                    if made_up is None and answered and only_answered(call_text, spec.tools, fmt, answered):
+                        made_up = "(calls answered already)"  # decline_repeat_calls: the model answers instead
                     if made_up is not None:
                         self.made_up_values.append(made_up)
                         self.budget = before  # the declined call's tokens do not count

@@ -145,6 +145,13 @@ class ChatLlamaCpp(BaseChatModel):
             answers in text instead. Once 3 calls were declined by the bars above, a call opening of a bound
             tool is declined this way too, so that the text does not open as a call list. Default True;
             ``response_metadata["declined_unknown_calls"]`` counts them.
+        decline_repeat_calls: where the call bars judge calls (temperature 0, ``tool_choice`` auto, a bar on), a
+            reply whose every call repeats a call answered with success since the newest user message (same tool,
+            same arguments) is declined as a call with a made-up value is, and the model answers from the results
+            it has (:mod:`toolwire.models._answered`; ``response_metadata["made_up_values"]`` then lists
+            ``"(calls answered already)"``): qwen2.5-coder-0.5b otherwise asks for the same call again after its
+            result. Default True; pass False for a tool whose result changes between two identical calls (polling
+            a job), as ``Agent(repeat_calls=[...])`` does for the agent's own check.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -173,7 +180,8 @@ class ChatLlamaCpp(BaseChatModel):
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
                  min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
                  optional_argument_share: float | None = None, decline_unknown_calls: bool = True,
-                 parallel_call_share: float | None = None, **options: Any) -> None:
+                 parallel_call_share: float | None = None, decline_repeat_calls: bool = True,
+                 **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
@@ -187,6 +195,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.optional_argument_share = _fraction("optional_argument_share", optional_argument_share)
         self.parallel_call_share = _fraction("parallel_call_share", parallel_call_share)
         self.decline_unknown_calls = bool(decline_unknown_calls)
+        self.decline_repeat_calls = bool(decline_repeat_calls)
         self.verbose = verbose
         self.options = check_options(options)
         if dialect is not None and dialect not in DIALECTS:

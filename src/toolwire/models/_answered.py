@@ -1,0 +1,65 @@
+"""Tool calls the conversation has already answered, for declining a reply that only asks for them again.
+
+A small model handed the results of its calls sometimes asks for the very same calls again instead of
+answering: qwen2.5-coder-0.5b did so after every one of ten single-call questions (thirtieth session,
+``benchmarks/RESULTS.md``), so a loop written as in the book got an empty answer each time, and an agent's loop
+would have run until its step limit. :class:`~toolwire.agent.Agent` already answers such a repeat with the earlier
+result instead of running it (``repeat_calls="answer"``); this is the embedded model's side of the same rule:
+``ChatLlamaCpp(decline_repeat_calls=True)`` declines a reply whose every call repeats a call answered since the
+newest user message (same tool, same arguments, answered with status ``"success"``), as it declines a call whose
+value is made up, and the model goes on in text. A call answered with an error may be asked again (a retry), and
+so may any call once the user has spoken again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from toolwire.models._reply import read_reply
+from toolwire.tools import ToolSpec
+
+__all__ = ["answered_calls", "only_answered"]
+
+CallKey = tuple[str, str]
+"""A call's name and its arguments as canonical JSON text (keys sorted)."""
+
+
+def _key(name: str, args: Any) -> CallKey:
+    return name, json.dumps(args, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def answered_calls(messages: Iterable[Any]) -> frozenset[CallKey]:
+    """The calls answered with success since the newest user message.
+
+    Args:
+        messages: the conversation, toolwire messages (``HumanMessage``, ``AIMessage`` with ``tool_calls``,
+            ``ToolMessage`` with ``tool_call_id`` and ``status``); other objects are skipped.
+
+    Returns:
+        ``(name, canonical JSON of the arguments)`` of every call of an AIMessage after the newest user message
+        that a later ToolMessage answers with ``status`` ``"success"``; empty when there is none.
+    """
+    calls: dict[str, CallKey] = {}  # tool_call_id -> key, since the newest user message
+    answered: set[CallKey] = set()
+    for message in messages:
+        kind = getattr(message, "type", None)
+        if kind == "human":
+            calls.clear()
+            answered.clear()
+        elif kind == "ai":
+            for call in getattr(message, "tool_calls", None) or ():
+                calls[call["id"]] = _key(call["name"], call.get("args") or {})
+        elif kind == "tool" and getattr(message, "status", "success") == "success":
+            key = calls.get(getattr(message, "tool_call_id", None) or "")
+            if key is not None:
+                answered.add(key)
+    return frozenset(answered)
+
+
+def only_answered(call_text: str, tools: Sequence[ToolSpec], fmt: str, answered: frozenset[CallKey]) -> bool:
+    """Whether every call of ``call_text`` (a whole call or call list in the call format ``fmt``, read as the reply
+    would be) is one of ``answered``; False for text that holds no readable call."""
+    calls = read_reply("", call_text, tools, (fmt,), fmt, cut=False).tool_calls
+    return bool(calls) and all(_key(call["name"], call["args"]) in answered for call in calls)
