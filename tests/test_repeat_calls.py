@@ -87,3 +87,20 @@ def test_answered_calls_reads_ids_status_and_the_newest_request():
 def test_the_model_option_is_on_by_default():
     assert ChatLlamaCpp().decline_repeat_calls is True
     assert ChatLlamaCpp(decline_repeat_calls=False).decline_repeat_calls is False
+
+
+def test_an_agent_that_lets_calls_run_again_turns_the_model_rule_off_on_its_own_copies():
+    from toolwire import Agent, tool
+
+    @tool
+    def check_job(job_id: str) -> str:
+        """Return the status of a job."""
+        return "running"
+
+    model = ChatLlamaCpp()
+    for repeat_calls in (["check_job"], "run"):
+        agent = Agent(model, [check_job], repeat_calls=repeat_calls)
+        assert agent.model.decline_repeat_calls is False and agent._answer_model.decline_repeat_calls is False
+        assert agent._after_tools_model.decline_repeat_calls is False
+    assert model.decline_repeat_calls is True  # the caller's model is unchanged
+    assert Agent(model, [check_job]).model.decline_repeat_calls is True  # "answer": both rules on

@@ -24,6 +24,7 @@ __all__ = [
     "check_tool_choice",
     "check_tools",
     "keep_run",
+    "let_model_repeat",
     "stop_kind",
     "unique_call_ids",
 ]
@@ -56,6 +57,20 @@ def check_model(model: Any) -> None:
         got = "None" if model is None else f"a {type(model).__name__}"
         raise UserError(f"Agent takes a chat model first, such as Agent(ChatOpenAI('gpt-4o-mini'), [my_tool]); "
                         f"got {got}.")
+
+
+def let_model_repeat(*models: Any) -> None:
+    """Turn off the embedded model's own decline of repeated calls (``ChatLlamaCpp.decline_repeat_calls``) on the
+    Agent's bound copies of its model, for an Agent whose ``repeat_calls`` lets some calls run again (review 69:
+    ``Agent(repeat_calls=["check_job"])`` polled once, then the model's rule declined the next identical call). The
+    Agent's own rule still answers the repeats of the other tools with their earlier results.
+
+    Args:
+        models: models the Agent bound (copies made by ``bind_tools``); one without the attribute is left alone.
+    """
+    for model in models:
+        if getattr(model, "decline_repeat_calls", False) is True:
+            model.decline_repeat_calls = False
 
 
 def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:

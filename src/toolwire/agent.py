@@ -62,6 +62,7 @@ from toolwire._agent_checks import (
     check_tool_choice,
     check_tools,
     keep_run,
+    let_model_repeat,
     named,
     stop_kind,
     unique_call_ids,
@@ -202,7 +203,8 @@ class Agent:
             with that error (review 67: a small model sent one bad expression until ``max_steps``).
             ``"run"``: every call runs. A list of tool names: those tools' calls
             always run (tools whose result changes, such as polling a job, or that act each time), the others are
-            answered.
+            answered. Either also turns off the embedded model's own decline of repeated calls on the Agent's
+            copies of the model (``ChatLlamaCpp(decline_repeat_calls=...)``), so the Agent alone decides.
             When every call of a reply is answered that way, the next model call is made with tools off
             (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise
             asks for the same call again and again until ``max_steps`` (review 59); not with
@@ -269,6 +271,8 @@ class Agent:
         reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
         self._after_tools_model = model.bind_tools(runnable, tool_choice="auto", **keep) if reset else self.model
         self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model
+        if runnable and self.repeat_calls != "answer":  # the Agent's bound copies only, never the caller's model
+            let_model_repeat(self.model, self._after_tools_model, self._answer_model)
         self.system_prompt = check_system_prompt(system_prompt)
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice
