@@ -126,6 +126,17 @@ def test_strings_are_found_as_whole_words_in_any_unicode_form() -> None:
     assert _unsure('[f(p="pet_friendly")]', ["a pet hotel, friendly staff"]) == 'p="pet_friendly"'
 
 
+def test_words_of_the_conversation_put_together_anew_are_found() -> None:
+    # review 69: a search query composed from the user's words, one left out, was declined as made up
+    question = ["Quem ganhou a Copa do Mundo de 2022? Pesquise na web."]
+    for value in ("Copa do Mundo 2022", "2022 Copa do Mundo", "Copa  do Mundo"):
+        assert _unsure(f'[f(query="{value}")]', question) is None, value
+    # a word the conversation lacks still makes the value made up, as does one word or an identifier
+    for value in ("Copa America 2022", "Copa do Mundo 2018", "Copas", "Copa_Mundo_2018"):
+        assert _unsure(f'[f(query="{value}")]', question) == f'query="{value}"', value
+    assert _unsure('[f(query="Mundo Copa")]', question) is None  # (order is not judged)
+
+
 def test_tool_results_count_as_the_model_reads_them() -> None:
     from toolwire.messages import AIMessage, HumanMessage, ToolMessage, tool_call
     from toolwire.models._call_checks import conversation_texts

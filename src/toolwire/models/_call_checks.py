@@ -347,8 +347,11 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         For a string: whether the conversation holds it from the start of a word (letter case, Unicode form,
         ``_`` against a space and runs of whitespace aside: ``"Rome"`` is not found in "Jerome", ``"in"`` is
         found in "inches" and ``"EUR"`` in "euros", the abbreviations models write, and ``"pet_friendly"`` in
-        "pet friendly"), or as the number it spells
-        (``"1500"`` in "1,500"). For a number: whether it is written there, exactly (``5`` and ``5.0`` are
+        "pet friendly"), or as the number it spells (``"1500"`` in "1,500"), or, for two words or more written with
+        spaces, each of its words so (``"Copa do Mundo 2022"`` in "a Copa do Mundo de 2022": a query or title the
+        model composed from the user's words; replayed on every decline the stored BFCL runs record, it turns none
+        of the 23 multi-word irrelevance declines into a call). For a number: whether it is written there, exactly
+        (``5`` and ``5.0`` are
         one number, two ids that differ in their last digit are not). ``True``, ``False``, ``None`` and other
         values carry no evidence either way: True.
     """
@@ -367,8 +370,18 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         if re.search(left + re.escape(wanted), words):
             return True
         number = _exact(wanted) if _NUMBER.fullmatch(wanted) else None
-        return number is not None and number in numbers
+        if number is not None:
+            return number in numbers
+        # words the conversation holds, put together anew with spaces (review 69: "Copa do Mundo 2022" for "a Copa do
+        # Mundo de 2022", a search query the value check declined): every word found counts as found; not an
+        # identifier joined by "_" ("pet_friendly" from "a pet hotel, friendly staff" is an enum value made up)
+        parts = _WORD.findall(wanted)
+        return (len(value.split()) >= 2 and len(parts) >= 2
+                and all(re.search(r"(?<!\w)" + re.escape(part), words) for part in parts))
     return True
+
+
+_WORD = re.compile(r"\w+")
 
 
 def _json_strings(text: str) -> list[str]:
