@@ -1,0 +1,75 @@
+"""Which stored value-check declines does the multi-word rule of ``in_context`` turn into accepted values?
+
+Review 69 had a search query composed from the user's words (``"Copa do Mundo 2022"`` for "a Copa do Mundo de
+2022") declined as made up; ``toolwire.models._call_checks.in_context`` now counts a value of two or more words
+written with spaces as found when each word is in the conversation. This reads every declined value the stored
+reports record (``decoding.made_up_values``, ``"keyword=literal"``), keeps the ones holding a multi-word string, and
+says per report and category how many are now found (every multi-word string in them found: the decline would not
+happen) and how many still made up, with the ids of the former (to run again with ``bfcl_sample.py --ids``). The
+item's question is the context, as BFCL items are single-turn.
+
+``python benchmarks/bfcl_multiword_declines.py REPORT...`` (``.json`` or ``.json.gz``), e.g.
+``benchmarks/bfcl-runs/q15-irr28.json.gz benchmarks/bfcl-runs/q05-pair-251.json.gz``.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import gzip
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from toolwire.models._call_checks import context_words, in_context
+
+
+def leaves(value: Any) -> Iterator[Any]:
+    """The non-container values inside ``value`` (dict values and list items, at any depth)."""
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from leaves(item)
+    else:
+        yield value
+
+
+def literal(text: str) -> Any:
+    """The value of a ``"keyword=literal"`` record's literal (JSON or Python), else the text itself."""
+    for read in (json.loads, ast.literal_eval):
+        try:
+            return read(text)
+        except (ValueError, SyntaxError):
+            continue
+    return text
+
+
+def main(paths: list[Path]) -> None:
+    """Print the counts per report and category, and the ids whose decline the rule lifts."""
+    for path in paths:
+        with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")) as f:
+            report = json.load(f)
+        counts: collections.Counter[tuple[str, str]] = collections.Counter()
+        lifted: list[str] = []
+        for item in report["items"]:
+            words = context_words([item["question"]])
+            for record in (item.get("decoding") or {}).get("made_up_values") or []:
+                strings = [v for v in leaves(literal(record.partition("=")[2]))
+                           if isinstance(v, str) and len(v.split()) >= 2]
+                if not strings:
+                    continue
+                found = all(in_context(v, words, set()) for v in strings)
+                counts[(item["category"], "now found" if found else "still made up")] += 1
+                if found:
+                    lifted.append(f"{item['id']} ({record})")
+        print(path.name, dict(sorted(counts.items())))
+        for line in lifted:
+            print("   ", line)
+
+
+if __name__ == "__main__":
+    main([Path(arg) for arg in sys.argv[1:]])
