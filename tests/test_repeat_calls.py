@@ -104,3 +104,43 @@ def test_an_agent_that_lets_calls_run_again_turns_the_model_rule_off_on_its_own_
         assert agent._after_tools_model.decline_repeat_calls is False
     assert model.decline_repeat_calls is True  # the caller's model is unchanged
     assert Agent(model, [check_job]).model.decline_repeat_calls is True  # "answer": both rules on
+
+
+def test_identical_calls_of_one_reply_run_once_and_each_gets_the_result():
+    """Review 69: the default model wrote ``list_orders(customer="Ana")`` 8 times in one reply, and all 8 ran."""
+    from toolwire import Agent, tool
+    from toolwire.messages import tool_call
+    from toolwire.testing import ScriptedChatModel
+
+    ran: list[str] = []
+
+    @tool
+    def list_orders(customer: str) -> str:
+        """List a customer's orders."""
+        ran.append(customer)
+        return f"orders of {customer}: O-{len(ran)}"
+
+    @tool
+    def flaky(n: int) -> str:
+        """Fail."""
+        ran.append(f"flaky {n}")
+        raise ValueError("down")
+
+    reply = AIMessage("", tool_calls=[tool_call("list_orders", {"customer": "Ana"}, "a1"),
+                                      tool_call("list_orders", {"customer": "Bo"}, "b1"),
+                                      tool_call("list_orders", {"customer": "Ana"}, "a2"),
+                                      tool_call("flaky", {"n": 1}, "f1"), tool_call("flaky", {"n": 1}, "f2"),
+                                      tool_call("list_orders", {"customer": "Ana"}, "a3")])
+    result = Agent(ScriptedChatModel([reply, AIMessage("Done.")]), [list_orders, flaky]).invoke("orders?")
+    assert ran == ["Ana", "Bo", "flaky 1"]
+    answers = [(m.tool_call_id, m.content, m.status) for m in result.messages if isinstance(m, ToolMessage)]
+    assert [a[:2] for a in answers if a[0] != "f1" and a[0] != "f2"] == [
+        ("a1", "orders of Ana: O-1"), ("b1", "orders of Bo: O-2"), ("a2", "orders of Ana: O-1"),
+        ("a3", "orders of Ana: O-1")]
+    assert [a[2] for a in answers if a[0] in ("f1", "f2")] == ["error", "error"]
+    assert result.output == "Done." and result.steps == 2  # not "every call a repeat": tools stay on
+    # a tool that may run again runs every time
+    ran.clear()
+    result = Agent(ScriptedChatModel([reply, AIMessage("Done.")]), [list_orders, flaky],
+                   repeat_calls=["list_orders"]).invoke("orders?")
+    assert ran == ["Ana", "Bo", "Ana", "flaky 1", "Ana"]

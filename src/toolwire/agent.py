@@ -203,8 +203,10 @@ class Agent:
             with that error (review 67: a small model sent one bad expression until ``max_steps``).
             ``"run"``: every call runs. A list of tool names: those tools' calls
             always run (tools whose result changes, such as polling a job, or that act each time), the others are
-            answered. Either also turns off the embedded model's own decline of repeated calls on the Agent's
-            copies of the model (``ChatLlamaCpp(decline_repeat_calls=...)``), so the Agent alone decides.
+            answered; ``"run"`` or a list also turns off the embedded model's own decline of repeated calls on the
+            Agent's copies of the model (``ChatLlamaCpp(decline_repeat_calls=...)``), so the Agent alone decides.
+            Identical calls within one reply are judged alike: a tool that does not run again runs once, and each
+            of them gets that result (review 69: one reply held the same call 8 times).
             When every call of a reply is answered that way, the next model call is made with tools off
             (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise
             asks for the same call again and again until ``max_steps`` (review 59); not with
@@ -403,13 +405,16 @@ class Agent:
 
         Every call, invalid ones too, gets its ``tool_call`` event first; the ``tool_result`` events follow once
         the executor has answered them all (it returns the whole round at once). A call identical to one already
-        answered with success is not run again, unless ``repeat_calls`` says it runs; nor is one that failed
+        answered with success is not run again, unless ``repeat_calls`` says it runs (nor is one identical to an
+        earlier call of the same reply: it gets that call's result, whatever it is); nor is one that failed
         :data:`_FAILED_TRIES` times in a row with the same error (``failed``: call key -> (times, last error)): it gets
         that error again. Returns ``(the result of the first successful return_direct tool or None, whether every call
         was such a repeat)``.
         """
         fresh: list[ToolCall] = []
         repeats: dict[int, ToolMessage] = {}
+        twins: dict[int, int] = {}  # call index -> the index of the same call earlier in this reply, run once
+        first: dict[str, int] = {}
         for index, call in enumerate(calls):
             yield ("event", AgentEvent("tool_call", call, step))
             key = _call_key(call)
@@ -417,7 +422,10 @@ class Agent:
             tries, error = failed.get(key, (0, None))
             if earlier is None and tries >= _FAILED_TRIES and not self._reruns(call["name"]):
                 earlier = error  # (failed the same way each time: a deterministic error, such as a bad expression)
-            if earlier is None:
+            if earlier is None and key in first and not self._reruns(call["name"]):
+                twins[index] = first[key]  # (review 69: one reply held the same call 8 times, and all 8 ran)
+            elif earlier is None:
+                first.setdefault(key, index)
                 fresh.append(call)
             else:
                 # the earlier answer itself: a note beside it ("do not call it again") was what small models
@@ -428,11 +436,15 @@ class Agent:
             yield ("event", AgentEvent("tool_call", bad, step))
         results: list[ToolMessage] = yield ("tools", (fresh, invalid))
         fresh_results = iter(results[: len(fresh)])
-        ordered = [repeats[i] if i in repeats else next(fresh_results) for i in range(len(calls))]
+        ordered: list[ToolMessage] = []
+        for i, call in enumerate(calls):
+            twin = ordered[twins[i]] if i in twins else None
+            ordered.append(repeats[i] if i in repeats else next(fresh_results) if twin is None else ToolMessage(
+                twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
         ordered.extend(results[len(fresh):])
         direct: ToolMessage | None = None
         for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
-            if result.status == "error" and index not in repeats:
+            if result.status == "error" and index not in repeats and index not in twins:
                 tries, error = failed.get(_call_key(call), (0, None))
                 same = error is not None and error.content == result.content
                 failed[_call_key(call)] = (tries + 1 if same else 1, result)
