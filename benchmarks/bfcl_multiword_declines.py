@@ -16,26 +16,14 @@ from __future__ import annotations
 
 import ast
 import collections
-import gzip
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bfcl_declined_values import _items, _leaves  # (the report reader and value walk that script already has)
+
 from toolwire.models._call_checks import context_words, in_context
-
-
-def leaves(value: Any) -> Iterator[Any]:
-    """The non-container values inside ``value`` (dict values and list items, at any depth)."""
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from leaves(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from leaves(item)
-    else:
-        yield value
 
 
 def literal(text: str) -> Any:
@@ -51,14 +39,12 @@ def literal(text: str) -> Any:
 def main(paths: list[Path]) -> None:
     """Print the counts per report and category, and the ids whose decline the rule lifts."""
     for path in paths:
-        with (gzip.open(path, "rt", encoding="utf-8") if path.suffix == ".gz" else open(path, encoding="utf-8")) as f:
-            report = json.load(f)
         counts: collections.Counter[tuple[str, str]] = collections.Counter()
         lifted: list[str] = []
-        for item in report["items"]:
+        for item in _items(path).values():
             words = context_words([item["question"]])
             for record in (item.get("decoding") or {}).get("made_up_values") or []:
-                strings = [v for v in leaves(literal(record.partition("=")[2]))
+                strings = [v for v in _leaves(literal(record.partition("=")[2]))
                            if isinstance(v, str) and len(v.split()) >= 2]
                 if not strings:
                     continue
