@@ -1,8 +1,8 @@
 """A reply that only asks again for calls the conversation has answered is declined (``decline_repeat_calls``).
 
-qwen2.5-coder-0.5b, handed the result of its call, asked for the same call again after each of ten single-call
-questions (thirtieth session), so the book's loop printed an empty answer; the reply is now declined as a call with
-a made-up value is, and the model goes on in text.
+qwen2.5-coder-0.5b, handed the result of its call, asked for the same call again after each of the nine questions
+of ``benchmarks/answer_turn.py`` it answered with calls (thirtieth session), so the book's loop printed an empty
+answer; the reply is now declined as a call with a made-up value is, and the model goes on in text.
 """
 
 from __future__ import annotations

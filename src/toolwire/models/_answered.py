@@ -1,8 +1,8 @@
 """Tool calls the conversation has already answered, for declining a reply that only asks for them again.
 
 A small model handed the results of its calls sometimes asks for the very same calls again instead of
-answering: qwen2.5-coder-0.5b did so after every one of ten single-call questions (thirtieth session,
-``benchmarks/RESULTS.md``), so a loop written as in the book got an empty answer each time, and an agent's loop
+answering: qwen2.5-coder-0.5b did so after each of the nine questions of ``benchmarks/answer_turn.py`` it answered
+with calls (thirtieth session), so a loop written as in the book got an empty answer each time, and an agent's loop
 would have run until its step limit. :class:`~toolwire.agent.Agent` already answers such a repeat with the earlier
 result instead of running it (``repeat_calls="answer"``); this is the embedded model's side of the same rule:
 ``ChatLlamaCpp(decline_repeat_calls=True)`` declines a reply whose every call repeats a call answered since the

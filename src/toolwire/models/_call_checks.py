@@ -351,9 +351,8 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         spaces, each of its words so (``"Copa do Mundo 2022"`` in "a Copa do Mundo de 2022": a query or title the
         model composed from the user's words; replayed on every decline the stored BFCL runs record, it turns none
         of the 23 multi-word irrelevance declines into a call). For a number: whether it is written there, exactly
-        (``5`` and ``5.0`` are
-        one number, two ids that differ in their last digit are not). ``True``, ``False``, ``None`` and other
-        values carry no evidence either way: True.
+        (``5`` and ``5.0`` are one number, two ids that differ in their last digit are not). ``True``, ``False``,
+        ``None`` and other values carry no evidence either way: True.
     """
     if isinstance(value, bool) or value is None:
         return True

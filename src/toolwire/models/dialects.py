@@ -521,7 +521,7 @@ def _answer_line(question: str, *, again: bool = True) -> str:
     said again (``again``: up to :data:`_REPEAT_LIMIT` characters; beyond, only referred to) or here first, in full.
     It asks for the answer in the request's own language: told only "answer", the default 1.5b coder model echoed
     English tool results to Portuguese, Spanish and French questions (10 questions in 5 languages, thirtieth
-    session: answers in the request's language 2 -> 9 of 10, every answer still right; benchmarks/RESULTS.md)."""
+    session: answers in the request's language 2 -> 9 of 10, every answer still right; benchmarks/answer_turn.py)."""
     question = question.strip()
     if question and (not again or len(question) <= _REPEAT_LIMIT):
         return f"\n\nUsing these results, answer this request in its own language: {question}"
