@@ -36,7 +36,8 @@ def _run(messages, calls=(_OSLO,), **changes):
 def test_a_call_answered_with_success_since_the_newest_request_is_declined_and_the_model_answers():
     run, head, call_text = _run(_asked())
     assert (head, call_text) == ("It is sunny", "")
-    assert run.gen.made_up_values == ["(calls answered already)"] and run.gen.declined_calls == 1
+    assert run.gen.repeat_calls == 1 and run.gen.declined_calls == 1
+    assert run.gen.made_up_values == []  # (review 70: no value was made up; the count has its own key)
     assert run.calls[1][1] == (4,)  # generated again from the reply's start without its opening
     assert run.gen.budget == 100 - 3  # the declined call's tokens do not count
 
@@ -50,7 +51,7 @@ def test_a_call_answered_with_success_since_the_newest_request_is_declined_and_t
 def test_a_call_is_made_when_it_is_no_repeat_of_an_answered_one(messages, why):
     run, head, call_text = _run(messages)
     assert (head, call_text) == ("", '[get_weather(city="Oslo")]'), why
-    assert run.gen.made_up_values == [] and run.gen.declined_calls == 0
+    assert run.gen.made_up_values == [] and run.gen.declined_calls == run.gen.repeat_calls == 0
 
 
 def test_a_list_with_one_new_call_is_made_and_the_option_turns_the_rule_off():

@@ -77,6 +77,7 @@ class Generation:
         self.calls_refused = 0  # call lists generated again without calls they went on to (repeats, made-up values)
         self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
         self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
+        self.repeat_calls = 0  # calls declined as asked again after their results (decline_repeat_calls)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
 
     def run(self) -> Iterator[AIMessageChunk]:
@@ -177,6 +178,8 @@ class Generation:
             metadata["parallel_calls_refused"] = self.calls_refused
         if self.unknown_calls:
             metadata["declined_unknown_calls"] = self.unknown_calls
+        if self.repeat_calls:
+            metadata["declined_repeat_calls"] = self.repeat_calls
         if self.results_cut:
             metadata["tool_results_cut"] = self.results_cut
         if self.fresh:
@@ -364,10 +367,10 @@ class Generation:
                     said = (head, stream_spans(len(base), ends, made, steps, len(head))) if judged else None
                     call_text, made_up = self._made_call(loaded, tokens, head, text[pos:], fmt, spec, context, said,
                                                          value_gate)
-                    if made_up is None and answered and only_answered(call_text, spec.tools, fmt, answered):
-                        made_up = "(calls answered already)"  # decline_repeat_calls: the model answers instead
-                    if made_up is not None:
-                        self.made_up_values.append(made_up)
+                    repeat = made_up is None and bool(answered) and only_answered(call_text, spec.tools, fmt, answered)
+                    self.repeat_calls += repeat  # decline_repeat_calls: the model answers from the results instead
+                    if made_up is not None or repeat:
+                        self.made_up_values += [made_up] if made_up is not None else []
                         self.budget = before  # the declined call's tokens do not count
                         restart = first, [*opening, *spaces], False
                         break

@@ -148,8 +148,8 @@ class ChatLlamaCpp(BaseChatModel):
         decline_repeat_calls: where the call bars judge calls (temperature 0, ``tool_choice`` auto, a bar on), a
             reply whose every call repeats a call answered with success since the newest user message (same tool,
             same arguments) is declined as a call with a made-up value is, and the model answers from the results
-            it has (:mod:`toolwire.models._answered`; ``response_metadata["made_up_values"]`` then lists
-            ``"(calls answered already)"``): qwen2.5-coder-0.5b otherwise asks for the same call again after its
+            it has (:mod:`toolwire.models._answered`; ``response_metadata["declined_repeat_calls"]`` counts them, and
+            ``declined_calls`` includes them): qwen2.5-coder-0.5b otherwise asks for the same call again after its
             result. Default True; pass False for a tool whose result changes between two identical calls (polling
             a job), as ``Agent(repeat_calls=[...])`` does for the agent's own check.
         verbose: let llama.cpp print its logs.
