@@ -47,6 +47,8 @@ QUESTIONS = [
 ]
 
 
+# (not toolwire.examples.book's tools: their descriptions are Portuguese, and the answer's language is what this
+# measures; the results stay English, as the book's are)
 @tool
 def get_weather(city: str) -> str:
     """Get the current weather of a city."""
