@@ -419,9 +419,9 @@ def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
     def load(model: str | None, dialect: str | None, min_call_probability: float | None = None,
              min_value_probability: float | None = None, optional_argument_share: float | None = None,
-             parallel_call_share: float | None = None) -> FakeModel:
+             parallel_call_share: float | None = None, decline_value_lists: bool = False) -> FakeModel:
         made.append((model, dialect, min_call_probability, min_value_probability, optional_argument_share,
-                     parallel_call_share))
+                     parallel_call_share, decline_value_lists))
         return oracle(name=model or "oracle")
 
     monkeypatch.setattr(cli, "_load_model", load)
@@ -430,9 +430,10 @@ def test_cli_runs_and_writes_reports(tmp_path: Path, monkeypatch: pytest.MonkeyP
                                           "--limit", "3", "--model", "qwen-test", "--dialect", "hermes",
                                           "--concurrency", "2", "--out", str(out), "--html", str(html),
                                           "--min-call-probability", "0.5", "--min-value-probability", "0.2",
-                                          "--optional-argument-share", "0.4", "--parallel-call-share", "0.1"])
+                                          "--optional-argument-share", "0.4", "--parallel-call-share", "0.1",
+                                          "--decline-value-lists"])
     assert result.exit_code == 0, result.output
-    assert made == [("qwen-test", "hermes", 0.5, 0.2, 0.4, 0.1)]
+    assert made == [("qwen-test", "hermes", 0.5, 0.2, 0.4, 0.1, True)]
     assert "simple_python" in result.output and "100.00" in result.output
     assert Report.load(out).accuracy() == {"simple_python": 100.0, "irrelevance": 100.0}
     assert "qwen-test" in html.read_text(encoding="utf-8")

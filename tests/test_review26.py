@@ -518,3 +518,19 @@ def test_eval_checks_the_data_and_the_resume_file_before_the_model_loads(
     result = CliRunner().invoke(eval_cli.app, ["bfcl", "--data", str(BFCL), "--category", "simple_python",
                                                "--limit", "1", "--out", str(bad_report)])
     assert result.exit_code == 1 and "is not a BFCL report toolwire wrote" in result.output
+
+
+def test_eval_decline_value_lists_is_set_on_a_local_model_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire.models
+    from toolwire.evals.bfcl_runner import model_settings
+
+    monkeypatch.setattr(toolwire.models, "init_chat_model",
+                        lambda model, dialect=None, temperature=None: SimpleNamespace(provider="openai"))
+    with pytest.raises(Exception, match="--decline-value-lists applies to local models only"):
+        eval_cli._load_model("openai:gpt-5-mini", None, decline_value_lists=True)
+    local = SimpleNamespace(provider="llamacpp", prompt_cache=True, reuse_kv=True, decline_value_lists=False)
+    monkeypatch.setattr(toolwire.models, "init_chat_model", lambda model, dialect=None, temperature=None: local)
+    # off (its default) it is not recorded, so that reports written before it existed still resume
+    assert "decline_value_lists" not in model_settings(eval_cli._load_model(None, None))
+    assert eval_cli._load_model(None, None, decline_value_lists=True).decline_value_lists is True
+    assert model_settings(local)["decline_value_lists"] is True

@@ -222,3 +222,86 @@ def test_with_calls_off_a_call_of_a_bound_tool_is_declined_too() -> None:
             break
     assert (whole, call_text, fmt) == ("The area is 25", "", None) and "".join(shown) == whole
     assert run.gen.unknown_calls == 1 and run.calls[1][1] == (4,)
+
+
+# -- a reply that is only a list of values (decline_value_lists) --------------------------------------------------
+
+_VALUES = _Pieces({**_TOKENS.pieces, 40: "['", 41: "BR", 42: "CA1", 43: "']", 44: "'BR", 45: "]"})
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("['BRCA1']", 1), ("[1494]\n", 1), ("[ 'a', 'b' ]", 2), ("[(10 * 5) / 2]", 1), ("```python\n[1494]\n```", 11),
+    ("`[-3.5]`", 2),
+])
+def test_a_reply_that_is_only_a_list_of_values_is_found_where_its_first_value_opens(text: str, where: int) -> None:
+    scanner = OpenerScanner(("pythonic",), NAMES, values=True)
+    assert scanner.feed(text) is None
+    assert scanner.unknown_call(text) is None and scanner.safe_end(text) == 0  # held back until the reply ends
+    assert scanner.unknown_call(text, final=True) == where and scanner.found == "values"
+
+
+@pytest.mark.parametrize("text", [
+    "['BRCA1'] is the gene you asked about.",  # more than the list: text
+    "[]", "[x for x in xs]", "[True]",  # no value opens the list (an empty list, a name)
+    "The values are [1, 2].", "[1, 2",  # not at the start; never closed
+])
+def test_other_replies_are_not_lists_of_values(text: str) -> None:
+    scanner = OpenerScanner(("pythonic",), NAMES, values=True)
+    scanner.feed(text)
+    assert scanner.unknown_call(text, final=True) is None, text
+
+
+def test_lists_of_values_are_found_only_when_asked_for_and_only_in_the_pythonic_format() -> None:
+    assert OpenerScanner(("pythonic",), NAMES).unknown_call("['BRCA1']", final=True) is None
+    assert OpenerScanner(("json",), NAMES, values=True).unknown_call("['BRCA1']", final=True) is None
+
+
+def test_after_a_list_of_values_only_what_opens_a_value_is_banned_and_the_bracket_stays() -> None:
+    scanner = OpenerScanner(("pythonic",), NAMES, values=True)
+    assert scanner.unknown_call("['BRCA1']", final=True) == 1
+    assert [scanner.opens_unknown(t) for t in ("['", "[1", "[(", "[", "[get", "[calc_area", "The")] == [
+        True, True, True, False, False, False, False]
+    # after a call of no tool, the other way round: "[" may open one again, "['" may not
+    other = OpenerScanner(("pythonic",), NAMES, values=True)
+    assert other.unknown_call("[calc_area(width=5)]", final=True) == 0 and other.found == "pythonic"
+    assert other.opens_unknown("[") and not other.opens_unknown("['")
+
+
+def _free_values(streams, messages=()) -> tuple[tuple[str, str, str | None], _ScriptedGeneration]:
+    run = _ScriptedGeneration(streams, bar=0.0, messages=messages)
+    free = run.gen._free(_VALUES, [100, 101], OpenerScanner(("pythonic",), NAMES, values=True), _spec(), [])
+    while True:
+        try:
+            next(free)
+        except StopIteration as stop:
+            return stop.value, run
+
+
+def test_a_list_of_values_is_declined_from_its_first_value_and_the_model_goes_on_with_a_call() -> None:
+    values = [(40, {40: 0.6, 4: 0.3, 25: 0.1}), (41, {41: 1.0}), (42, {42: 1.0}), (43, {43: 1.0})]  # ['BRCA1']
+    call = [(4, {4: 0.9}), (5, {5: 1.0}), (6, {6: 1.0})]  # [get_weather(
+    (head, call_text, fmt), run = _free_values([values, call])
+    assert (head, call_text, fmt) == ("", "[get_weather(", "pythonic")
+    assert run.calls[1] == ([100, 101], (40,))  # "['" banned at the first token; "[" and "The" allowed
+    assert run.gen.unknown_calls == 1 and run.gen.budget == 100 - 3  # the declined tokens do not count
+
+
+def test_where_the_bracket_is_a_token_of_its_own_the_ban_comes_after_it() -> None:
+    values = [(4, {4: 0.9}), (44, {44: 0.7, 28: 0.1, 30: 0.1, 5: 0.1}), (42, {42: 1.0}), (43, {43: 1.0})]  # ['BRCA1']
+    answer = [(25, {25: 0.9}), (26, {26: 0.9})]
+    (head, call_text, fmt), run = _free_values([values, answer])
+    # generation goes on after the "[" kept, with "'BR" and " 25" (tokens that open a value there) banned; "[1"
+    # (a list in the list) and "get_weather" stay allowed
+    assert run.calls[1] == ([100, 101, 4], (28, 44))
+    assert (head, call_text, fmt) == ("[The area", "", None)
+
+
+def test_declining_lists_of_values_waits_for_the_newest_user_message_to_have_no_results() -> None:
+    from toolwire import AIMessage, HumanMessage, ToolMessage
+    from toolwire.models._answered import results_since_user
+
+    call = AIMessage("", tool_calls=[{"name": "calculate", "args": {}, "id": "c1", "type": "tool_call"}])
+    assert not results_since_user([HumanMessage("Which gene?")])
+    assert results_since_user([HumanMessage("Which gene?"), call, ToolMessage("BRCA1", tool_call_id="c1")])
+    assert not results_since_user([HumanMessage("q"), call, ToolMessage("r", tool_call_id="c1"), HumanMessage("q2")])
+    assert not results_since_user([])

@@ -32,7 +32,7 @@ Progress = Callable[[int, int, int], None]
 
 # the model attributes that change its replies, recorded in a report so a resumed run uses the same ones
 _SETTINGS = ("dialect", "temperature", "min_call_probability", "min_value_probability", "optional_argument_share",
-             "parallel_call_share", "grammar", "max_tokens", "decline_unknown_calls")
+             "parallel_call_share", "grammar", "max_tokens", "decline_unknown_calls", "decline_value_lists")
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -62,14 +62,16 @@ def model_label(model: Any) -> str:
 def model_settings(model: Any) -> dict[str, Any]:
     """Return the settings of ``model`` that change its replies, as a new JSON-ready dict: those of ``dialect``,
     ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``,
-    ``parallel_call_share``, ``grammar``, ``max_tokens`` and ``decline_unknown_calls`` it has as attributes (a
-    local model's), and ``temperature`` from a provider model's ``options``; a setting left to the model's default
+    ``parallel_call_share``, ``grammar``, ``max_tokens``, ``decline_unknown_calls`` and ``decline_value_lists`` (only
+    when on) it has as attributes (a local model's), and ``temperature`` from a provider model's ``options``; a setting left to the model's default
     is recorded as None. A local model left to its default dialect also records which those are
     (``default_dialects``: ``"pythonic; json with 2+ tools"``), so that a report of other defaults is not resumed
     (loading the model to read them)."""
     settings: dict[str, Any] = {}
     for name in _SETTINGS:
         value = getattr(model, name, None)
+        if name == "decline_value_lists" and value is False:  # its default: reports written before it existed
+            continue  # lack it, and still resume
         if (value is None or isinstance(value, str | int | float | bool)) and hasattr(model, name):
             settings[name] = value
     options = getattr(model, "options", None)
@@ -158,7 +160,7 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
 
 _LABELS = {"dialect": "--dialect", "min_call_probability": "--min-call-probability",
            "min_value_probability": "--min-value-probability", "optional_argument_share": "--optional-argument-share",
-           "parallel_call_share": "--parallel-call-share",
+           "parallel_call_share": "--parallel-call-share", "decline_value_lists": "--decline-value-lists",
            "default_dialects": "the model's default dialects"}
 """How a setting is named in the message refusing to resume a report run with other settings."""
 

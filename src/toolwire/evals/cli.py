@@ -53,12 +53,13 @@ def _group() -> None:
 
 def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
                 min_value_probability: float | None = None, optional_argument_share: float | None = None,
-                parallel_call_share: float | None = None) -> Any:
+                parallel_call_share: float | None = None, decline_value_lists: bool = False) -> Any:
     """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily), at temperature 0 as BFCL
     asks every item (greedy decoding: a rerun gives the same replies).
 
     ``min_call_probability``, ``min_value_probability``, ``optional_argument_share`` and
-    ``parallel_call_share``: the local model's options of those names (None: its own default).
+    ``parallel_call_share``: the local model's options of those names (None: its own default);
+    ``decline_value_lists``: True turns the local model's option of that name on.
 
     Raises:
         UserError: toolwire.models.init_chat_model is not available, or ``dialect`` or one of those options was
@@ -80,6 +81,10 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
             flag = "--" + name.replace("_", "-")
             raise UserError(f"{flag} applies to local models only, not to {model!r}: leave it out.")
         setattr(chat_model, name, float(value))
+    if decline_value_lists:
+        if getattr(chat_model, "provider", "") != "llamacpp":
+            raise UserError(f"--decline-value-lists applies to local models only, not to {model!r}: leave it out.")
+        chat_model.decline_value_lists = True
     if getattr(chat_model, "provider", "") == "llamacpp":
         # every BFCL item has its own tools, so a disk cache of the system turn would only be written; and
         # each item is evaluated from an empty KV cache, so its reply does not depend on the item run before
@@ -256,6 +261,11 @@ def bfcl(
         help="Local models: where a pythonic or json call list would close, go on with another call when the "
              "model gives that at least this share (default: the dialect's; 0 turns it off).",
         min=0.0, max=1.0)] = None,
+    decline_value_lists: Annotated[bool, typer.Option(
+        "--decline-value-lists",
+        help="Local models: decline a pythonic reply that is only a list of values (['BRCA1']) so that the "
+             "model calls or answers in text (off by default: it lost more irrelevance items than it won "
+             "simple ones, benchmarks/ACCURACY.md).")] = False,
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
@@ -281,7 +291,7 @@ def bfcl(
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
         chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share,
-                                 parallel_call_share)
+                                 parallel_call_share, decline_value_lists)
         with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("acc {task.fields[acc]}"), TimeElapsedColumn(), TextColumn("left"),
                       TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal) as bar:

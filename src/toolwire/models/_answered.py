@@ -20,7 +20,7 @@ from typing import Any
 from toolwire.models._reply import read_reply
 from toolwire.tools import ToolSpec
 
-__all__ = ["answered_calls", "only_answered"]
+__all__ = ["answered_calls", "only_answered", "results_since_user"]
 
 CallKey = tuple[str, str]
 """A call's name and its arguments as canonical JSON text (keys sorted)."""
@@ -63,3 +63,15 @@ def only_answered(call_text: str, tools: Sequence[ToolSpec], fmt: str, answered:
     would be) is one of ``answered``; False for text that holds no readable call."""
     calls = read_reply("", call_text, tools, (fmt,), fmt, cut=False).tool_calls
     return bool(calls) and all(_key(call["name"], call["args"]) in answered for call in calls)
+
+
+def results_since_user(messages: Sequence[Any]) -> bool:
+    """Whether a tool result (an object with ``type`` ``"tool"``, a ``ToolMessage``) follows the newest user message
+    (``type`` ``"human"``) of ``messages``; False for a conversation without either."""
+    for message in reversed(messages):
+        kind = getattr(message, "type", None)
+        if kind == "tool":
+            return True
+        if kind == "human":
+            return False
+    return False

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import ContextOverflowError, ProviderError, UserError
 from toolwire.messages import AIMessageChunk
-from toolwire.models._answered import answered_calls, only_answered
+from toolwire.models._answered import answered_calls, only_answered, results_since_user
 from toolwire.models._argument_lean import ArgumentLean
 from toolwire.models._call_checks import (
     CallSpec,
@@ -134,7 +134,8 @@ class Generation:
             head = ""
             call_text, _ = self._made_call(loaded, tokens, "", "", fmt, spec, conversation_texts(request.messages))
         else:
-            scanner = OpenerScanner(dialect.formats, names) if offered else None
+            values = self.model.decline_value_lists and not results_since_user(request.messages)
+            scanner = OpenerScanner(dialect.formats, names, values=values) if offered else None
             if choice == "none" and request.tools:  # a call written anyway (as earlier turns show them) is declined:
                 # with calls=False every call opening counts as a call of no tool (review 29: the final answer of
                 # Agent(on_max_steps="answer") was the text "[lookup(term=...)]")
@@ -420,7 +421,8 @@ class Generation:
             if not (calls_on or unknown_on):
                 scanner = steps = None
             else:
-                scanner = OpenerScanner(scanner.formats, scanner.names, calls=calls_on)  # type: ignore[union-attr]
+                scanner = OpenerScanner(scanner.formats, scanner.names, calls=calls_on,  # type: ignore[union-attr]
+                                        values=scanner.values)  # type: ignore[union-attr]
                 scanner.feed(text)
                 steps = []
             stream = self._texts(loaded, [*tokens, *prior], None, candidates=steps, ban=banned, made=made)

@@ -152,6 +152,11 @@ class ChatLlamaCpp(BaseChatModel):
             ``declined_calls`` includes them): qwen2.5-coder-0.5b otherwise asks for the same call again after its
             result. Default True; pass False for a tool whose result changes between two identical calls (polling
             a job), as ``Agent(repeat_calls=[...])`` does for the agent's own check.
+        decline_value_lists: with ``decline_unknown_calls``, in the ``pythonic`` format and before any tool result
+            since the newest user message, a reply that is only a list of values (``['BRCA1']``, ``[1494]``,
+            written where a call list was wanted) is declined as a call of no tool is, from its first value: the
+            ``[`` stays and what would open a value there is banned, so the model writes a call or answers in
+            text. Default False. Counted in ``response_metadata["declined_unknown_calls"]``.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
 
@@ -181,7 +186,7 @@ class ChatLlamaCpp(BaseChatModel):
                  min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
                  optional_argument_share: float | None = None, decline_unknown_calls: bool = True,
                  parallel_call_share: float | None = None, decline_repeat_calls: bool = True,
-                 **options: Any) -> None:
+                 decline_value_lists: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
@@ -196,6 +201,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.parallel_call_share = _fraction("parallel_call_share", parallel_call_share)
         self.decline_unknown_calls = bool(decline_unknown_calls)
         self.decline_repeat_calls = bool(decline_repeat_calls)
+        self.decline_value_lists = bool(decline_value_lists)
         self.verbose = verbose
         self.options = check_options(options)
         if dialect is not None and dialect not in DIALECTS:

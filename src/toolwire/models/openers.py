@@ -35,9 +35,13 @@ _ANY_CALL = {
     "json": [("ws", ()), ("fence", ()), ("ws", ()), ("brackets", ("any",)), ("lit", ("{",)), ("ws", ()),
              ("lit", ('"name"',)), ("ws", ()), ("lit", (":",)), ("ws", ()), ("str", ()), ("ws", ()), ("lit", (",",)),
              ("ws", ()), ("lit", ('"arguments"', '"parameters"'))],
+    # a list of values in place of a call (``['BRCA1']``, ``[1494]``, ``[(10 * 5) / 2]``): what follows the ``[`` is
+    # no name, list or object (``value``); taken only when the whole reply is that list (``values=True``)
+    "values": [("ws", ()), ("fence", ()), ("ws", ()), ("opt", ("`",)), ("lit", ("[",)), ("ws", ()), ("value", ())],
 }
 _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENT = _IDENT_START | frozenset("0123456789.")
+_NOT_VALUE = _IDENT_START | frozenset("[]{}`" + _WS)  # what cannot open a value in a list of values
 
 
 def _patterns(fmt: str, names: Sequence[str], at_start: bool,
@@ -100,6 +104,10 @@ def _match(pattern: list[tuple[str, tuple[str, ...]]], text: str, i: int = 0, k:
     if k == len(pattern):
         return "yes"
     kind, options = pattern[k]
+    if kind == "value":  # one character that may open a value (a string, number, parenthesis, sign)
+        if i == len(text):
+            return "maybe"
+        return "no" if text[i] in _NOT_VALUE else _match(pattern, text, i + 1, k + 1)
     if kind in _RUNS:
         return _match_run(kind, pattern, text, i, k)
     if kind == "ws":
@@ -222,12 +230,17 @@ class OpenerScanner:
         names: the bound tool names.
         calls: False: :meth:`feed` finds no call (after the declines allowed in one reply; only
             :meth:`unknown_call` still holds the reply back).
+        values: with ``pythonic`` among ``formats``, :meth:`unknown_call` also finds a reply that is only a list
+            of values (``['BRCA1']``, ``[1494]``), written where a call list was wanted.
     """
 
-    def __init__(self, formats: Sequence[str], names: Sequence[str], *, calls: bool = True) -> None:
+    def __init__(self, formats: Sequence[str], names: Sequence[str], *, calls: bool = True,
+                 values: bool = False) -> None:
         self.formats = tuple(formats)
         self.names = tuple(names)
         self.calls = calls
+        self.values = values
+        self.found = ""  # the kind of what unknown_call last found: "values", or a call format or "bare"
         self._pending: list[int] = [0] if calls else []  # line starts that may still begin a call
         self._seen = 0
         self._unknown_pending = False  # the reply may still open as a call feed() does not take (unknown_call)
@@ -279,7 +292,10 @@ class OpenerScanner:
         (:func:`~toolwire.parsing.call_lists.text_calls`) once the list or object is closed, or the bare call's
         line ends, so prose and code that begin alike (``O(n log n) is ...``, ``[str(x) for x in xs]``) stay
         text; until then :meth:`safe_end` holds the reply back. Only the start of the reply counts: prose that
-        shows a call further on stays prose. Call it when :meth:`feed` returned None for the same text.
+        shows a call further on stays prose. With ``values``, a reply that is only a list of values, fenced or
+        not (``['BRCA1']``, ``[1494]``, ``[(10 * 5) / 2]``), is found too, once the reply ends with nothing else
+        written; its position is then that of the first value, after the ``[``, so that a decline keeps the
+        bracket and bans only what opens a value there. Call it when :meth:`feed` returned None for the same text.
 
         Args:
             text: the whole reply so far.
@@ -296,6 +312,11 @@ class OpenerScanner:
             if result != "yes":
                 continue
             pos = len(text) - len(text.lstrip(_WS))
+            if kind == "values":
+                if (first := self._values_only(text, final)) is not None:
+                    self.found = kind
+                    return first
+                continue
             if kind == "bare":
                 start, end = pos, (text.find("\n", pos) if "\n" in text[pos:] else None)
             else:  # the list or object after the fence
@@ -309,19 +330,40 @@ class OpenerScanner:
             # to BFCL, nor any use as text
             inner = segment[1:-1].strip()
             if text_calls(segment) or (inner.startswith("[") and segment.endswith("]") and text_calls(inner)):
+                self.found = kind
                 return pos
         return None
 
     def opens_unknown(self, text: str) -> bool:
-        """Whether ``text`` (a whole reply so far) is, or may still become, what :meth:`unknown_call` finds;
-        stateless (used to ban every token that would open such a reply again). A bare call counts once its
-        ``(`` is written: any reply may begin with a word."""
-        return any(_match(pattern, text) not in ("no", "maybe" if kind == "bare" else "")
-                   for kind, pattern in self._unknown_patterns())
+        """Whether ``text`` (a whole reply so far) is, or may still become, what :meth:`unknown_call` last found
+        (used to ban every token that would open such a reply again). A bare call counts once its ``(`` is
+        written (any reply may begin with a word); after a list of values, only an opened value counts (the
+        ``[`` may still open a call list), and only a list of values."""
+        values = self.found == "values"
+        return any(_match(pattern, text) not in ("no", "maybe" if kind in ("bare", "values") else "")
+                   for kind, pattern in self._unknown_patterns() if (kind == "values") == values)
 
     def _unknown_patterns(self) -> list[tuple[str, list[tuple[str, tuple[str, ...]]]]]:
-        kinds = [fmt for fmt in self.formats if fmt in _ANY_CALL] + (["bare"] if "pythonic" in self.formats else [])
+        pythonic = "pythonic" in self.formats
+        kinds = ([fmt for fmt in self.formats if fmt in _ANY_CALL] + (["bare"] if pythonic else [])
+                 + (["values"] if pythonic and self.values else []))
         return [(kind, _ANY_CALL[kind]) for kind in kinds]
+
+    def _values_only(self, text: str, final: bool) -> int | None:
+        """For :meth:`unknown_call`: the position of the first value when ``text`` (which opens as a list of values)
+        is that list and nothing else, closed and with the reply ended; else None, with the reply held back
+        (``_unknown_pending``) while it may still become one."""
+        start = text.find("[")
+        end = _closing(text, start)
+        if end is None:  # still open, or cut where the reply ended: no list to judge
+            self._unknown_pending = not final
+            return None
+        if text[end:].strip(_WS + "`"):  # more was written after it (a closing fence or backtick aside)
+            return None
+        if not final:
+            self._unknown_pending = True
+            return None
+        return len(text) - len(text[start + 1:].lstrip(_WS))
 
     def held_from(self, text: str) -> int:
         """Where the part of ``text`` that may still begin a call starts (the first such line start, 0 while
