@@ -6,7 +6,8 @@
   ``BaseException`` subclass would end the whole run rather than this call).
 * :func:`wait_timed`: waiting for a call's task or thread at most its timeout, even when the tool
   swallows its cancellation.
-* :func:`_is_tool_call` and :func:`_call_id`: telling a tool call from arguments, and the id that answers it.
+* :func:`_is_tool_call`, :func:`_call_id` and :func:`_require_call_id`: telling a tool call from arguments, and
+  the id that answers it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from toolwire._concurrency import abandon, start_thread
-from toolwire.errors import ToolTimeoutError
+from toolwire.errors import ToolTimeoutError, UserError
 
 log = logging.getLogger("toolwire.tools")
 
@@ -262,3 +263,17 @@ def _call_id(call: Mapping[str, Any]) -> str:
     and the executor write it, so it matches the AIMessage's call), ``""`` when it has none."""
     found = call.get("id")
     return found if type(found) is str else "" if found is None else str(found)
+
+
+def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:
+    """Refuse a tool call given to ``tool.invoke``/``ainvoke`` without an id (missing, None or ``""``): its
+    ToolMessage would answer ``tool_call_id=""``, which providers refuse (the executor gives such calls an id).
+
+    Raises:
+        UserError: ``call`` has no non-empty ``"id"``.
+    """
+    found = call.get("id")
+    if found is None or found == "":
+        raise UserError(f"Tool '{tool_name}' was given a tool call without an \"id\": give the call a non-empty "
+                        "\"id\" (its ToolMessage answers that id), or pass the arguments dict alone "
+                        "(tool.invoke(call[\"args\"])) to get the plain value.")

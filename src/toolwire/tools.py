@@ -44,6 +44,7 @@ from toolwire._tool_run import (
     _call_id,
     _in_context,
     _is_tool_call,
+    _require_call_id,
     bad_flags,
     bad_timeout,
     current_task,
@@ -427,8 +428,8 @@ class Tool(ToolArguments):
             ToolValidationError: invalid arguments (arguments form only).
             ToolTimeoutError: the call took longer than the timeout.
             UserError: ``timeout`` is not a positive number of seconds (NaN, a string, a bool...), the
-                tool is a method read from its class (``Class.method``: no instance to call it on), or a
-                ``config`` was given.
+                tool is a method read from its class (``Class.method``: no instance to call it on), a
+                ``config`` was given, or a tool call has no non-empty ``"id"``.
             ToolExecutionError: with ``handle_errors=False``, a ``response_format="content_and_artifact"``
                 tool returned something other than a ``(content, artifact)`` pair, or a sync tool returned
                 an awaitable (use :meth:`ainvoke`).
@@ -441,6 +442,7 @@ class Tool(ToolArguments):
             raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
+            _require_call_id(input, self.name)
             token = _CURRENT_CALL.set(input)  # current_tool_call(); not a context manager: B1 times this path
             try:
                 return self._to_message(self._run(self.call_args(input.get("args", {})), limit), input)
@@ -520,6 +522,7 @@ class Tool(ToolArguments):
             raise UserError(problem)
         limit = timeout if timeout is not None else self.timeout
         if _is_tool_call(input):
+            _require_call_id(input, self.name)
             token = _CURRENT_CALL.set(input)
             try:
                 return self._to_message(await self._arun(self.call_args(input.get("args", {})), limit), input)
