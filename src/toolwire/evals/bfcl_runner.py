@@ -63,10 +63,10 @@ def model_settings(model: Any) -> dict[str, Any]:
     """Return the settings of ``model`` that change its replies, as a new JSON-ready dict: those of ``dialect``,
     ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``,
     ``parallel_call_share``, ``grammar``, ``max_tokens``, ``decline_unknown_calls`` and ``decline_value_lists`` (only
-    when on) it has as attributes (a local model's), and ``temperature`` from a provider model's ``options``; a setting left to the model's default
-    is recorded as None. A local model left to its default dialect also records which those are
-    (``default_dialects``: ``"pythonic; json with 2+ tools"``), so that a report of other defaults is not resumed
-    (loading the model to read them)."""
+    when on) it has as attributes (a local model's), and ``temperature`` from a provider model's ``options``; a
+    setting left to the model's default is recorded as None. A local model left to its default dialect also records
+    which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``), so that a report of other defaults is
+    not resumed (loading the model to read them)."""
     settings: dict[str, Any] = {}
     for name in _SETTINGS:
         value = getattr(model, name, None)

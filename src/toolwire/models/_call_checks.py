@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from toolwire.models._date_values import date_time_in_context
+
 if TYPE_CHECKING:
     from toolwire.models._loaded import LoadedModel
     from toolwire.models.openers import OpenerScanner
@@ -350,7 +352,9 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         "pet friendly"), or as the number it spells (``"1500"`` in "1,500"), or, for two words or more written with
         spaces, each of its words so (``"Copa do Mundo 2022"`` in "a Copa do Mundo de 2022": a query or title the
         model composed from the user's words; replayed on every decline the stored BFCL runs record, it turns none
-        of the 23 multi-word irrelevance declines into a call). For a number: whether it is written there, exactly
+        of the 23 multi-word irrelevance declines into a call), or, for an ISO 8601 date, time or date-time, each of
+        its parts in a form people write it (``2025-05-02T09:00`` for "May 2nd, 2025 at 9am";
+        :func:`~toolwire.models._date_values.date_time_in_context`). For a number: whether it is written there, exactly
         (``5`` and ``5.0`` are one number, two ids that differ in their last digit are not). ``True``, ``False``,
         ``None`` and other values carry no evidence either way: True.
     """
@@ -368,6 +372,8 @@ def in_context(value: Any, words: str, numbers: set[Decimal]) -> bool:
         left = r"(?<!\w)" if wanted[0].isalnum() or wanted[0] == "_" else ""
         if re.search(left + re.escape(wanted), words):
             return True
+        if (dated := date_time_in_context(wanted, words, numbers)) is not None:  # 2025-05-02T09:00 for "May 2, 9am"
+            return dated
         number = _exact(wanted) if _NUMBER.fullmatch(wanted) else None
         if number is not None:
             return number in numbers
