@@ -162,15 +162,16 @@ def test_thinking_blocks_in_langchain_content_reach_anthropic() -> None:
 # -- 6: a TypedDict class in bind_tools (a LangChain schema tool) failed with an unclear signature error ---------
 
 
-def test_a_typeddict_tool_is_refused_in_one_sentence_that_says_what_to_do() -> None:
+def test_a_typeddict_tool_is_taken_as_a_schema_only_tool() -> None:
     """It failed with "Cannot read the signature of <class 'TD'>: no signature found for builtin type <class
-    'dict'>", which names no way out."""
+    'dict'>", which names no way out; then it was refused in one sentence; since review 71 it is taken as
+    LangChain takes it (a schema-only tool, as ``with_structured_output`` reads one)."""
     import typing
 
     import typing_extensions
 
-    from toolwire.errors import SchemaError
     from toolwire.testing import ScriptedChatModel
+    from toolwire.tools import ToolSpec
 
     class Plain(typing.TypedDict):
         """Record a person."""
@@ -183,6 +184,8 @@ def test_a_typeddict_tool_is_refused_in_one_sentence_that_says_what_to_do() -> N
         name: str
 
     for schema in (Plain, Extended):
-        with pytest.raises(SchemaError, match=r"^Cannot use the TypedDict '\w+' as a tool: make it a pydantic model "
-                                              r"class .*or write a function with a docstring\.$"):
-            ScriptedChatModel(["ok"]).bind_tools([schema])
+        [spec] = ScriptedChatModel(["ok"]).bind_tools([schema]).tools
+        assert type(spec) is ToolSpec
+        assert (spec.name, spec.description) == (schema.__name__, "Record a person.")
+        assert spec.parameters["properties"] == {"name": {"type": "string"}}
+        assert spec.parameters["required"] == ["name"]

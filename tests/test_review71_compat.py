@@ -3,17 +3,23 @@
 1. ``tool.invoke(tool_call)`` with a call that has no ``"id"`` (or ``None``, ``""``) returned a ToolMessage with
    ``tool_call_id=""``, which providers refuse: it is now a UserError saying to give the call an id or pass the
    arguments alone.
+2. LangChain compatibility: ``Tool.args_schema`` did not exist (an AttributeError suggesting ``from_schema``), and
+   ``bind_tools([SomeTypedDict])`` was refused while ``with_structured_output`` and LangChain take a TypedDict.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypedDict
 
 import pytest
+from pydantic import BaseModel
 
 from toolwire import AIMessage, ToolExecutor, ToolMessage, tool
 from toolwire.errors import UserError
+from toolwire.interop import tool_from_schema
+from toolwire.testing import ScriptedChatModel
+from toolwire.tools import ToolSpec
 
 
 @tool
@@ -52,3 +58,52 @@ def test_the_executor_still_answers_calls_whose_id_was_empty() -> None:
     [answer] = ToolExecutor([add]).execute(message)
     assert answer.content == "1"
     assert answer.tool_call_id == message.tool_calls[0]["id"] != ""
+
+
+# -- 2: args_schema, and a TypedDict in bind_tools ----------------------------------------------------------
+
+
+class CityArgs(BaseModel):
+    city: str
+
+
+@tool(args_schema=CityArgs)
+def get_weather(city: str) -> str:
+    """Weather."""
+    return city
+
+
+def test_args_schema_is_the_model_given_and_none_without_one() -> None:
+    assert get_weather.args_schema is CityArgs
+    assert add.args_schema is None
+    made = tool_from_schema({"name": "f", "description": "F.", "parameters": {"type": "object", "properties": {}}},
+                            lambda: "ok")
+    assert made.args_schema is None
+    with pytest.raises(AttributeError):
+        get_weather.args_schema = None  # type: ignore[misc]
+
+
+class Lookup(TypedDict):
+    """Look a word up."""
+
+    word: str
+
+
+class LookupModel(BaseModel):
+    """Look a word up."""
+
+    word: str
+
+
+def test_bind_tools_takes_a_typeddict_as_a_schema_only_tool_like_a_model() -> None:
+    model = ScriptedChatModel(["hi"])
+    [spec] = model.bind_tools([Lookup]).tools
+    [from_model] = model.bind_tools([LookupModel]).tools
+    assert type(spec) is ToolSpec
+    assert (spec.name, spec.description) == ("Lookup", from_model.description)
+    assert spec.parameters["properties"] == from_model.parameters["properties"]
+    assert spec.parameters["required"] == ["word"]
+    assert spec.parameters["additionalProperties"] is False
+    bound = model.bind_tools([Lookup])
+    assert bound.invoke("define ephemeral").content == "hi"
+    assert model.requests[-1].tools == ["Lookup"]

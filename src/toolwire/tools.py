@@ -97,6 +97,7 @@ class Tool(ToolArguments):
     Attributes:
         name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema).
         args: the ``properties`` of ``parameters`` (parameter name -> schema).
+        args_schema: the pydantic model class given as ``args_schema``, else None (read-only).
         func: the wrapped function (sync or async).
         is_async: True for ``async def`` functions (async generator functions included).
         return_direct: when True the Agent stops after this tool and returns its result.
@@ -291,6 +292,18 @@ class Tool(ToolArguments):
     def args(self) -> dict[str, Any]:
         """The parameters' schemas by name (the ``properties`` of :attr:`parameters`)."""
         return self.parameters.get("properties", {})  # type: ignore[no-any-return]
+
+    @property
+    def args_schema(self) -> type[BaseModel] | None:
+        """The pydantic model class given as ``args_schema`` (``@tool(args_schema=Model)``), as LangChain's
+        ``BaseTool.args_schema`` gives it; read-only.
+
+        None for a tool made from a function's signature (toolwire validates its arguments without a model
+        class) or from a JSON Schema (:meth:`from_schema`, MCP and LangChain tools): :attr:`parameters` is
+        every tool's JSON Schema.
+        """
+        source = self._source
+        return source[1][0] if source is not None and source[0] == "function" else None  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r}, description={self.description!r})"

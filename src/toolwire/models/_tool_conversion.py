@@ -1,4 +1,4 @@
-"""Turning what a user binds (toolwire tools, plain functions, pydantic model classes, LangChain tools,
+"""Turning what a user binds (toolwire tools, plain functions, pydantic model classes, TypedDicts, LangChain tools,
 OpenAI-, Anthropic- and Gemini-format tool dicts, providers' server tools) into toolwire tools and specs:
 :func:`to_tool`, :func:`to_tool_spec`, :func:`server_tool`.
 
@@ -87,8 +87,9 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
 
     Accepts a :class:`Tool`, a :class:`ToolSpec`, a plain function with a docstring, a pydantic model
     class (its fields are the arguments, its docstring the description; schema only; a ``pydantic.v1`` model too,
-    by its ``schema()``), a JSON Schema of an object with a ``title`` (the tool's name; schema only), an OpenAI-format
-    tool dict ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
+    by its ``schema()``), a ``TypedDict`` class (the same, as ``with_structured_output`` reads one), a JSON Schema
+    of an object with a ``title`` (the tool's name; schema only), an OpenAI-format tool dict
+    ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
     ``{"name", "description", "parameters"}`` (or Anthropic ``input_schema``) dict (schema only; other keys
     such as ``cache_control`` kept in a :class:`ToolDictSpec`), a provider server-tool dict (a
     :class:`ServerTool`, see :func:`server_tool`), and a LangChain tool. A dict's
@@ -106,10 +107,10 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         tool; otherwise a new :class:`ToolSpec` (a :class:`ToolDictSpec` or :class:`ServerTool` for those dicts).
 
     Raises:
-        SchemaError: the object cannot be a tool (the message says what is accepted; a TypedDict class, which
-            LangChain takes as a schema, included), or a dict's
-            parameters are not a valid JSON Schema of an object (not a dict, another type, a recursive
-            ``$ref`` or one to a definition they lack), or its description is not text.
+        SchemaError: the object cannot be a tool (the message says what is accepted), a pydantic model class or
+            TypedDict cannot give a JSON Schema of its fields, or a dict's parameters are not a valid JSON Schema of
+            an object (not a dict, another type, a recursive ``$ref`` or one to a definition they lack), or its
+            description is not text.
     """
     if isinstance(obj, Tool | ToolSpec):
         return obj
@@ -151,10 +152,9 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
 
         return from_langchain_tool(obj)
     if typing_extensions.is_typeddict(obj):  # callable (a dict type), but no function: LangChain takes it as a schema
-        raise SchemaError(
-            f"Cannot use the TypedDict {obj.__name__!r} as a tool: make it a pydantic model class with the same "
-            "fields and docstring (class ...(BaseModel)), or write a function with a docstring."
-        )
+        from toolwire.models.structured import output_tool  # (that module imports this one)
+
+        return output_tool(obj)[0]  # the spec structured output forces for it: name, docstring, JSON Schema
     if callable(obj):
         return Tool.from_function(obj)
     raise SchemaError(

@@ -180,8 +180,8 @@ class BaseChatModel:
         """Return a new model that sends ``tools`` with every request; this model is unchanged.
 
         Args:
-            tools: toolwire tools, plain functions with docstrings, pydantic model classes, or
-                OpenAI-format tool dicts (see :func:`to_tool`).
+            tools: toolwire tools, plain functions with docstrings, pydantic model classes or TypedDict classes
+                (schema only), or OpenAI-format tool dicts (see :func:`to_tool`).
             tool_choice: ``"auto"``, ``"none"`` (also ``False``), ``"required"`` (``"any"`` and ``True`` mean
                 the same) or the name of one bound tool; ``None`` sends none (the provider's default, which is
                 auto when tools are sent); or the provider dicts Anthropic ``{"type": "auto" | "any" |
