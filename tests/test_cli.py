@@ -18,7 +18,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedChatModel:
         AIMessage("", tool_calls=[tool_call("calculate", {"expression": "123 * 456"}, "c1")]),
         "123 * 456 = 56088.",
     ])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     return model
 
 
@@ -42,7 +42,7 @@ def test_ask_json_that_reaches_max_steps_still_prints_the_conversation_so_far(
     """Review 59: with --json, a run that hit --max-steps printed nothing, so a script reading stdout got no JSON."""
     looping = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("calculate", {"expression": f"{n} * 2"}, f"c{n}")])
                                  for n in range(3)])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: looping)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: looping)
     result = CliRunner().invoke(cli.app, ["ask", "q", "--json", "--max-steps", "2"])
     assert result.exit_code == 1 and "raise --max-steps" in result.stderr
     assert [m["type"] for m in json.loads(result.stdout)] == ["human", "ai", "tool", "ai", "tool"]
@@ -150,7 +150,7 @@ def test_tool_timeout_answers_a_slow_tool_with_an_error(tmp_path, monkeypatch: p
     script.write_text('import time\n\n\ndef nap(seconds: float) -> str:\n    """Sleep.\n\n    Args:\n'
                       '        seconds: how long.\n    """\n    time.sleep(seconds)\n    return "rested"\n')
     model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("nap", {"seconds": 3}, "n1")]), "Too slow."])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     result = CliRunner().invoke(cli.app, ["ask", "Nap?", "--tools", str(script), "--tool-timeout", "0.2", "--json"])
     assert result.exit_code == 0, result.output
     messages = json.loads(result.output)

@@ -62,7 +62,8 @@ def test_an_unknown_dialect_for_a_local_model_is_an_error(model: str | None, mon
 def test_a_known_dialect_for_a_local_model_reaches_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[Any] = []
 
-    def fake_model(name: str | None, dialect: str | None, n_ctx: int | None = None) -> Any:
+    def fake_model(name: str | None, dialect: str | None, n_ctx: int | None = None,
+                   n_threads: int | None = None) -> Any:
         seen.append((name, dialect))
         raise cli.UserError("stop here.")
 
@@ -93,7 +94,7 @@ def test_chat_keeps_the_calls_already_run_when_a_turn_fails(monkeypatch: pytest.
 
     model = ScriptedChatModel([
         AIMessage("", tool_calls=[tool_call("calculate", {"expression": "2 + 2"}, "c1")]), fail, "It is 4."])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     result = CliRunner().invoke(cli.app, ["chat"], input="2 + 2?\nand so?\nexit\n")
     assert result.exit_code == 0, result.output
     assert "overloaded" in result.output and "It is 4." in result.output

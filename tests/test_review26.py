@@ -117,7 +117,7 @@ def test_messages_with_lone_surrogates_can_be_sent_and_saved() -> None:
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedChatModel:
     model = ScriptedChatModel(["ok"], cycle=True)
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     return model
 
 
@@ -194,7 +194,7 @@ def test_eval_dialect_with_a_provider_model_is_refused(monkeypatch: pytest.Monke
 def test_cli_max_steps_error_names_the_option(monkeypatch: pytest.MonkeyPatch) -> None:
     model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("calculate", {"expression": "1 + 1"})])],
                               cycle=True)
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     result = CliRunner().invoke(cli.app, ["ask", "quanto é 1 + 1?", "--max-steps", "2"])
     assert result.exit_code == 1, result.output
     assert "raise --max-steps" in result.output and "on_max_steps" not in result.output
@@ -465,7 +465,7 @@ def test_cli_shows_an_invalid_call_without_a_name(monkeypatch: pytest.MonkeyPatc
                                           {"name": None, "args": None, "id": "z", "error": "no text"}]),
         "done",
     ])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     result = CliRunner().invoke(cli.app, ["ask", "hi"])
     assert result.exit_code == 0, (result.output, result.exception)
     assert '→ ?("{bad")' in result.output and "→ ?(null)" in result.output and "done" in result.output
@@ -496,7 +496,7 @@ def test_ctrl_c_during_a_chat_answer_drops_that_question_and_the_session_goes_on
         raise KeyboardInterrupt
 
     model = ScriptedChatModel(["Hello.", interrupted, "Still here."])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     result = CliRunner().invoke(cli.app, ["chat"], input="hi\nslow one\nare you there?\nexit\n")
     assert result.exit_code == 0, result.output
     assert "interrupted" in result.output and "Still here." in result.output

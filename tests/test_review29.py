@@ -199,7 +199,8 @@ def test_the_overflow_error_names_the_tools_when_they_take_the_room() -> None:
 def test_n_ctx_is_passed_to_a_local_model_and_refused_for_a_hosted_one(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list = []
 
-    def fake(name: str | None, dialect: str | None, n_ctx: int | None = None) -> object:
+    def fake(name: str | None, dialect: str | None, n_ctx: int | None = None,
+             n_threads: int | None = None) -> object:
         seen.append(n_ctx)
         raise UserError("stop here.")
 

@@ -5,6 +5,8 @@
    arguments alone.
 2. LangChain compatibility: ``Tool.args_schema`` did not exist (an AttributeError suggesting ``from_schema``), and
    ``bind_tools([SomeTypedDict])`` was refused while ``with_structured_output`` and LangChain take a TypedDict.
+3. ``toolwire ask``/``chat`` had no way to limit the CPU threads of the embedded model: ``--n-threads N``, refused
+   for a provider's model as ``--n-ctx`` is.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from typing import Any, TypedDict
 
 import pytest
 from pydantic import BaseModel
+from typer.testing import CliRunner
 
-from toolwire import AIMessage, ToolExecutor, ToolMessage, tool
+from toolwire import AIMessage, ToolExecutor, ToolMessage, cli, tool
 from toolwire.errors import UserError
 from toolwire.interop import tool_from_schema
 from toolwire.testing import ScriptedChatModel
@@ -107,3 +110,37 @@ def test_bind_tools_takes_a_typeddict_as_a_schema_only_tool_like_a_model() -> No
     bound = model.bind_tools([Lookup])
     assert bound.invoke("define ephemeral").content == "hi"
     assert model.requests[-1].tools == ["Lookup"]
+
+
+# -- 3: --n-threads ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["ask", "hi"], ["chat"]])
+def test_n_threads_is_passed_to_a_local_model_and_refused_for_a_hosted_one(
+        monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    seen: list[tuple[int | None, int | None]] = []
+
+    def fake(name: str | None, dialect: str | None, n_ctx: int | None = None,
+             n_threads: int | None = None) -> object:
+        seen.append((n_ctx, n_threads))
+        raise UserError("stop here.")
+
+    monkeypatch.setattr(cli, "_model", fake)
+    result = CliRunner().invoke(cli.app, [*command, "--n-threads", "2", "--n-ctx", "4096"])
+    assert result.exit_code == 1 and seen == [(4096, 2)]
+    hosted = CliRunner().invoke(cli.app, [*command, "--model", "openai:gpt-4o-mini", "--n-threads", "2"])
+    assert hosted.exit_code == 1 and "--n-threads applies to local models only" in hosted.output
+    assert seen == [(4096, 2)]
+    zero = CliRunner().invoke(cli.app, [*command, "--n-threads", "0"])
+    assert zero.exit_code == 2 and seen == [(4096, 2)]
+
+
+def test_n_threads_reaches_the_local_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire.models.factory
+
+    made: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(toolwire.models.factory, "init_chat_model",
+                        lambda name, **kwargs: made.append((name, kwargs)) or "model")
+    assert cli._model(None, None, None, 3) == "model"
+    assert cli._model("qwen2.5-coder-0.5b", None, 2048) == "model"
+    assert made == [("local", {"n_threads": 3}), ("qwen2.5-coder-0.5b", {"n_ctx": 2048})]

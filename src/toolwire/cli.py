@@ -248,21 +248,23 @@ def _default_tools() -> list[Tool]:
     return list(BOOK_TOOLS)
 
 
-def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = None) -> None:
-    """Refuse a ``--dialect`` or ``--n-ctx`` that would be ignored or cannot work, before any model is built.
+def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = None,
+                   n_threads: int | None = None) -> None:
+    """Refuse a ``--dialect``, ``--n-ctx`` or ``--n-threads`` that would be ignored or cannot work, before any model
+    is built.
 
     Raises:
-        UserError: ``dialect`` or ``n_ctx`` is given with a provider's model (``openai:...``: both apply to local
-            models only), or ``dialect`` is not one of :data:`~toolwire.models.dialects.DIALECTS`.
+        UserError: ``dialect``, ``n_ctx`` or ``n_threads`` is given with a provider's model (``openai:...``: they
+            apply to local models only), or ``dialect`` is not one of :data:`~toolwire.models.dialects.DIALECTS`.
     """
-    if dialect is None and n_ctx is None:
+    if dialect is None and n_ctx is None and n_threads is None:
         return
     from toolwire.models.dialects import DIALECTS
     from toolwire.models.factory import PROVIDERS
 
     provider, sep, _ = (name or "local").strip().partition(":")
     if sep and provider in PROVIDERS and provider != "local":
-        option = "--dialect" if dialect is not None else "--n-ctx"
+        option = "--dialect" if dialect is not None else "--n-ctx" if n_ctx is not None else "--n-threads"
         raise UserError(f"{option} applies to local models only, not to {name!r}: leave it out.")
     if dialect is None:
         return
@@ -271,7 +273,7 @@ def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = No
                         "to use the model's own.")
 
 
-def _model(name: str | None, dialect: str | None, n_ctx: int | None = None) -> Any:
+def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_threads: int | None = None) -> Any:
     from toolwire.models.factory import init_chat_model
 
     kwargs: dict[str, Any] = {}
@@ -279,6 +281,8 @@ def _model(name: str | None, dialect: str | None, n_ctx: int | None = None) -> A
         kwargs["dialect"] = dialect
     if n_ctx is not None:
         kwargs["n_ctx"] = n_ctx
+    if n_threads is not None:
+        kwargs["n_threads"] = n_threads
     return init_chat_model(name or "local", **kwargs)
 
 
@@ -355,6 +359,8 @@ DialectOpt = Annotated[str | None, typer.Option(
 
 NCtxOpt = Annotated[int | None, typer.Option(
     "--n-ctx", min=256, help="Context window of a local model, in tokens (default 8192; local models only).")]
+NThreadsOpt = Annotated[int | None, typer.Option(
+    "--n-threads", min=1, help="CPU threads a local model uses (default: all cores; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
 TimeoutOpt = Annotated[float | None, typer.Option(
@@ -365,10 +371,10 @@ TimeoutOpt = Annotated[float | None, typer.Option(
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
            dialect: str | None, mcp: list[str] | None = None, n_ctx: int | None = None,
-           tool_timeout: float | None = None) -> Any:
+           tool_timeout: float | None = None, n_threads: int | None = None) -> Any:
     from toolwire.agent import Agent
 
-    _check_dialect(model, dialect, n_ctx)  # before tools load and MCP servers start
+    _check_dialect(model, dialect, n_ctx, n_threads)  # before tools load and MCP servers start
     if tool_timeout is not None and not math.isfinite(tool_timeout):  # `inf`: the library's message names `None`
         raise UserError(f"--tool-timeout must be a finite number of seconds, not {tool_timeout}: leave it out for "
                         "no limit.")
@@ -387,7 +393,7 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
                 err.print(f"note: --mcp server {index} offers tools named like those before it ({shown}), so its "
                           f"tools are named mcp{index}_<name>.")
             loaded += offered
-    return Agent(_model(model, dialect, n_ctx), loaded, max_steps=max_steps, system_prompt=system,
+    return Agent(_model(model, dialect, n_ctx, n_threads), loaded, max_steps=max_steps, system_prompt=system,
                  timeout=tool_timeout)
 
 
@@ -404,6 +410,7 @@ def ask(
         "the conversation so far, and the error on stderr)."))] = False,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
+    n_threads: NThreadsOpt = None,
     tool_timeout: TimeoutOpt = None,
 ) -> None:
     """Answer one question, calling tools as the model asks (the book's three tools by default).
@@ -416,7 +423,8 @@ def ask(
     try:
         # with --json, what a tools file prints on import goes to stderr, as during the run (see _run)
         with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
-            agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout)
+            agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
+                           n_threads)
         if not as_json:
             out.print(f"[bold]? {escape(question)}[/bold]")
         _run(agent, question, as_json)
@@ -437,6 +445,7 @@ def chat(
     dialect: DialectOpt = None,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
+    n_threads: NThreadsOpt = None,
     tool_timeout: TimeoutOpt = None,
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
@@ -445,7 +454,8 @@ def chat(
     Exits with 1 after a one-line error (a model or tools that do not load).
     """
     try:
-        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout)
+        agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
+                       n_threads)
     except ToolwireError as exc:
         fail(_error_text(exc))
         return
