@@ -74,12 +74,12 @@ def test_one_tool_round_then_an_answer() -> None:
     assert [r.tool_choice for r in model.requests] == ["auto", "auto"]
 
 
-def test_system_prompt_goes_first_unless_there_is_one() -> None:
+def test_system_prompt_goes_first_and_joins_the_conversations_own() -> None:
     model = ScriptedChatModel(["a", "b"])
     agent = Agent(model, [get_time], system_prompt="Be brief.")
     assert agent.invoke("hi").messages[:2] == [SystemMessage("Be brief."), HumanMessage("hi")]
-    kept = agent.invoke([SystemMessage("Mine."), HumanMessage("hi")])
-    assert kept.messages[:2] == [SystemMessage("Mine."), HumanMessage("hi")]
+    kept = agent.invoke([SystemMessage("Mine."), HumanMessage("hi")])  # (review 71: the prompt was dropped)
+    assert kept.messages[:2] == [SystemMessage("Be brief.\n\nMine."), HumanMessage("hi")]
 
 
 def test_a_forced_tool_choice_applies_until_tools_ran_then_auto() -> None:

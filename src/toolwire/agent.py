@@ -25,11 +25,12 @@ between the reply and the results) are run first, before the model is called. Th
 ``on_max_steps="answer"`` should have no calls (tools are disabled); when a server ignores that, each call
 it still has is answered with an error ToolMessage and not run.
 
-A model that repeats a call it already got the result for (same tool, same arguments) is not run
-again: the model is told so, with the earlier result, in that call's ToolMessage; so is one that failed
-``_FAILED_TRIES`` (2) times in a row with the same error, which gets that error. ``repeat_calls="run"``
-turns this off, and a list of tool names turns it off for those tools only (polling, side effects: review 9,
-finding 10).
+A model that repeats a call it already got the result for (same tool, same arguments), with no other tool run
+since, is not run again: that call's ToolMessage gives the earlier result again; so is one that failed
+``_FAILED_TRIES`` (2) times in a row with the same error, which gets that error. Once a round runs a tool, the
+results of earlier rounds are not given again (the tool may have changed what they read: review 71).
+``repeat_calls="run"`` turns this off, and a list of tool names turns it off for those tools only (polling, side
+effects: review 9, finding 10).
 
 Ids: the calls of each reply get unique ids before they run (a repeated ``"c1"`` becomes ``"c1_2"``, with
 :class:`~toolwire.models.lowering._common.CallIds`, as the lowerings do), and the AIMessage kept in the
@@ -64,6 +65,7 @@ from toolwire._agent_checks import (
     keep_run,
     let_model_repeat,
     named,
+    put_system_prompt,
     stop_kind,
     unique_call_ids,
     unique_ids_in_turns,
@@ -183,8 +185,9 @@ class Agent:
         tools: toolwire tools, plain functions with docstrings, or LangChain tools; a provider's server tool
             dict (``{"type": "web_search_20250305", "name": "web_search"}``, ``{"google_search": {}}``) is sent
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
-        system_prompt: a system message put first when the conversation has none (its text, or a
-            :class:`~toolwire.messages.SystemMessage`).
+        system_prompt: a system message put first (its text, or a :class:`~toolwire.messages.SystemMessage`); a
+            conversation that opens with a system message of its own gets one that holds both texts, the Agent's
+            first.
         max_steps: the most model calls in one run (a whole number, default 10).
         tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
             (``"required"`` or a tool name) applies until tool calls have been answered in the run, which is
@@ -198,15 +201,16 @@ class Agent:
             server that ignores ``tool_choice="none"``), they are not run: each gets an error ToolMessage
             saying no more tool calls are allowed, and ``output`` says so when the reply has no text.
         repeat_calls: ``"answer"`` (default): a call identical to one already answered with success in the
-            run (same tool, same arguments) is not run again; its ToolMessage gives the earlier result again
-            (content, status and artifact); a call that failed twice in a row with the same error is answered
-            with that error (review 67: a small model sent one bad expression until ``max_steps``).
-            ``"run"``: every call runs. A list of tool names: those tools' calls
+            run (same tool, same arguments), with no tool run since that answer's round, is not run again; its
+            ToolMessage gives the earlier result again (content, status and artifact); a call that failed twice in
+            a row with the same error is answered with that error (review 67: a small model sent one bad expression
+            until ``max_steps``). ``"run"``: every call runs. A list of tool names: those tools' calls
             always run (tools whose result changes, such as polling a job, or that act each time), the others are
             answered; ``"run"`` or a list also turns off the embedded model's own decline of repeated calls on the
             Agent's copies of the model (``ChatLlamaCpp(decline_repeat_calls=...)``), so the Agent alone decides.
             Identical calls within one reply are judged alike: a tool that does not run again runs once, and each
-            of them gets that result (review 69: one reply held the same call 8 times).
+            of them gets that result (review 69: one reply held the same call 8 times); list a tool that acts
+            each time it is called (adds, sends) so that each identical call runs.
             When every call of a reply is answered that way, the next model call is made with tools off
             (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise
             asks for the same call again and again until ``max_steps`` (review 59); not with
@@ -286,9 +290,7 @@ class Agent:
         if isinstance(input, str) and not input.strip():  # (the model made up calls for an empty question: review 67)
             raise UserError("The question is empty: pass the text to ask, or a list of messages to continue.")
         messages = coerce_messages(input)
-        if self.system_prompt and not (messages and isinstance(messages[0], SystemMessage)):
-            prompt = self.system_prompt
-            messages.insert(0, prompt if isinstance(prompt, SystemMessage) else SystemMessage(prompt))
+        put_system_prompt(messages, self.system_prompt)
         return messages
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
@@ -404,12 +406,12 @@ class Agent:
         """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order).
 
         Every call, invalid ones too, gets its ``tool_call`` event first; the ``tool_result`` events follow once
-        the executor has answered them all (it returns the whole round at once). A call identical to one already
-        answered with success is not run again, unless ``repeat_calls`` says it runs (nor is one identical to an
-        earlier call of the same reply: it gets that call's result, whatever it is); nor is one that failed
-        :data:`_FAILED_TRIES` times in a row with the same error (``failed``: call key -> (times, last error)): it gets
-        that error again. Returns ``(the result of the first successful return_direct tool or None, whether every call
-        was such a repeat)``.
+        the executor has answered them all (it returns the whole round at once). A call identical to one answered
+        with success in a round since which no tool ran is not run again, unless ``repeat_calls`` says it runs (nor is
+        one identical to an earlier call of the same reply: it gets that call's result, whatever it is); nor is one
+        that failed :data:`_FAILED_TRIES` times in a row with the same error (``failed``: call key -> (times, last
+        error)): it gets that error again. Returns ``(the result of the first successful return_direct tool or None,
+        whether every call was such a repeat)``.
         """
         fresh: list[ToolCall] = []
         repeats: dict[int, ToolMessage] = {}
@@ -442,13 +444,15 @@ class Agent:
             ordered.append(repeats[i] if i in repeats else next(fresh_results) if twin is None else ToolMessage(
                 twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
         ordered.extend(results[len(fresh):])
+        if fresh:  # a tool ran: what earlier rounds' results read may have changed since (review 71: a second
+            answered.clear()  # list_tasks after add_task got the first list again)
         direct: ToolMessage | None = None
         for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
             if result.status == "error" and index not in repeats and index not in twins:
                 tries, error = failed.get(_call_key(call), (0, None))
                 same = error is not None and error.content == result.content
                 failed[_call_key(call)] = (tries + 1 if same else 1, result)
-            if result.status == "success":
+            if result.status == "success" and not (fresh and index in repeats):
                 answered.setdefault(_call_key(call), result)
                 tool = self.executor.tools.get(call["name"])
                 if tool is not None and tool.return_direct and direct is None:

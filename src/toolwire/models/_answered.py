@@ -6,7 +6,8 @@ with calls (thirtieth session), so a loop written as in the book got an empty an
 would have run until its step limit. :class:`~toolwire.agent.Agent` already answers such a repeat with the earlier
 result instead of running it (``repeat_calls="answer"``); this is the embedded model's side of the same rule:
 ``ChatLlamaCpp(decline_repeat_calls=True)`` declines a reply whose every call repeats a call answered since the
-newest user message (same tool, same arguments, answered with status ``"success"``), as it declines a call whose
+newest user message and since the last reply that asked for a new call (same tool, same arguments, answered with
+status ``"success"``), as it declines a call whose
 value is made up, and the model goes on in text. A call answered with an error may be asked again (a retry), and
 so may any call once the user has spoken again.
 """
@@ -31,7 +32,9 @@ def _key(name: str, args: Any) -> CallKey:
 
 
 def answered_calls(messages: Iterable[Any]) -> frozenset[CallKey]:
-    """The calls answered with success since the newest user message.
+    """The calls answered with success since the newest user message and since the last reply that asked for a call
+    not answered before (a tool run since may have changed what those results read: review 71, ``list_tasks`` after
+    ``add_task``).
 
     Args:
         messages: the conversation, toolwire messages (``HumanMessage``, ``AIMessage`` with ``tool_calls``,
@@ -39,7 +42,8 @@ def answered_calls(messages: Iterable[Any]) -> frozenset[CallKey]:
 
     Returns:
         ``(name, canonical JSON of the arguments)`` of every call of an AIMessage after the newest user message
-        that a later ToolMessage answers with ``status`` ``"success"``; empty when there is none.
+        that a later ToolMessage answers with ``status`` ``"success"``, counting from the last AIMessage with a
+        call not among those before it; empty when there is none.
     """
     calls: dict[str, CallKey] = {}  # tool_call_id -> key, since the newest user message
     answered: set[CallKey] = set()
@@ -49,8 +53,11 @@ def answered_calls(messages: Iterable[Any]) -> frozenset[CallKey]:
             calls.clear()
             answered.clear()
         elif kind == "ai":
-            for call in getattr(message, "tool_calls", None) or ():
-                calls[call["id"]] = _key(call["name"], call.get("args") or {})
+            keys = {call["id"]: _key(call["name"], call.get("args") or {})
+                    for call in getattr(message, "tool_calls", None) or ()}
+            if any(key not in answered for key in keys.values()):  # a new call ran: earlier results may be stale
+                answered.clear()
+            calls.update(keys)
         elif kind == "tool" and getattr(message, "status", "success") == "success":
             key = calls.get(getattr(message, "tool_call_id", None) or "")
             if key is not None:
