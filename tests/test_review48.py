@@ -26,7 +26,7 @@ from toolwire.testing import ScriptedChatModel
 
 def _script(monkeypatch: pytest.MonkeyPatch, *replies: object) -> ScriptedChatModel:
     model = ScriptedChatModel(list(replies))
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     return model
 
 

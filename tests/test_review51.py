@@ -110,7 +110,7 @@ def test_a_provider_error_with_escape_sequences_is_shown_as_text(monkeypatch: py
         raise ProviderError("bad \x1b]0;PWNED\x1b\\\x1b[2J\x1b[31mfake prompt$ \x1b[0m", provider="openai", status=400)
 
     model = ScriptedChatModel([fails])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     result = CliRunner().invoke(cli.app, ["ask", "q"])
     assert result.exit_code == 1
     assert "\x1b" not in result.output

@@ -360,7 +360,7 @@ def test_cli_ask_with_mcp_servers(monkeypatch, demo_http_url):
 
 def _ask_with_mcp(cli, monkeypatch, demo_http_url) -> None:
     model = ScriptedChatModel([calls(("add", {"a": 2, "b": 2}, "q1")), "2 + 2 = 4"])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     runner = CliRunner()
     command = " ".join(DEMO)
     result = runner.invoke(cli.app, ["ask", "2 + 2?", "--mcp", command, "--json"])
@@ -370,7 +370,7 @@ def _ask_with_mcp(cli, monkeypatch, demo_http_url) -> None:
 
     # two servers at once with the same tools: the second server's tools get a prefix, said in one note
     both = ScriptedChatModel([calls(("mcp2_add", {"a": 1, "b": 2}, "q2")), "3"])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: both)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: both)
     result = runner.invoke(cli.app, ["ask", "1 + 2?", "--mcp", command, "--mcp", demo_http_url, "--json"])
     assert result.exit_code == 0, result.output
     offered = both.requests[0].tools
@@ -381,7 +381,7 @@ def _ask_with_mcp(cli, monkeypatch, demo_http_url) -> None:
 
     # with --tools too, both sets are offered
     model2 = ScriptedChatModel(["ok"])
-    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None: model2)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model2)
     result = runner.invoke(cli.app, ["ask", "x", "--tools", "toolwire.examples.book", "--mcp", demo_http_url])
     assert result.exit_code == 0, result.output
     assert model2.requests[0].tools[:4] == ["get_weather", "calculate", "search_web", "add"]
