@@ -100,19 +100,25 @@ def test_distinct_ids_across_categories_still_share_one_report(tmp_path: Path) -
 
 # -- 2 ----------------------------------------------------------------------------------------------------------
 class _SecondBlocks:
-    """Answers the item ``item_0`` at once and ``item_1`` only when ``release`` is set."""
+    """Answers the item ``item_1`` only when ``release`` is set, and ``item_0`` once ``item_1`` has started (so that
+    ``item_1`` is running, not still queued, when ``item_0`` is scored: a queued item is cancelled, not handed over;
+    on a loaded machine the second worker thread could start after the first item was scored)."""
 
     name = "blocking"
 
     def __init__(self) -> None:
         self.release = threading.Event()
+        self.started = threading.Event()
 
     def bind_tools(self, tools: Any) -> _SecondBlocks:
         return self
 
     def invoke(self, messages: Any) -> AIMessage:
         if "Add one to 2." in str(messages[-1].content):
+            self.started.set()
             self.release.wait(10)
+        else:
+            self.started.wait(10)
         return _reply()
 
 
