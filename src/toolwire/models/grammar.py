@@ -1,4 +1,4 @@
-"""GBNF grammars that make a local model's tool calls valid: bound tool names, schema-valid arguments.
+"""GBNF grammars that shape a local model's tool calls: bound tool names, arguments of the schema's shape.
 
 llama.cpp constrains sampling with a GBNF grammar (format: llama.cpp ``grammars/README.md``; parsed by
 ``llama_sampler_init_grammar``, used here through ``llama_cpp.LlamaGrammar.from_string``). This module
@@ -24,13 +24,28 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 :func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may follow but the
 end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string`` (``enum``/``const``; ``format``
 ``date``, ``date-time``, ``time`` and ``uuid`` written as :mod:`toolwire.models._grammar_formats` says, e.g.
-``"2025-05-01"``, unless a ``pattern`` is given), ``number``, ``integer``, ``boolean``, ``null``, arrays (``items``,
-``minItems``, ``maxItems``; a ``list[float]``'s elements as floats, see :func:`float_items`), objects
-(``properties``; ``required`` keys always present and optional ones optional, in the schema's property order; no
-other keys), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type. Anything else (``$ref``,
-``allOf``, ``not``, patterns, other formats) accepts any value of the format. Whitespace runs are bounded and
-numbers have at most 24 integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19 or 20
-digits); strings and lists are bounded only by the reply's ``max_tokens``.
+``"2025-05-01"``, unless a ``pattern`` is given), ``number``, ``integer``, ``boolean``, ``null``, arrays (``items``;
+``prefixItems`` by position, a ``tuple[int, str]`` as ``[1, "a"]`` in both styles, then ``items`` or, for
+``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike; ``minItems``, ``maxItems``; a
+``list[float]``'s elements as floats, see :func:`float_items`), objects (``properties``; ``required`` keys always
+present and optional ones optional, in the schema's property order; no other keys; without ``properties``, a dict
+whose values are of an ``additionalProperties`` schema and whose keys are of ``propertyNames``' ``enum``, ``const`` or
+``format``, ``minProperties``/``maxProperties``, only ``{}`` for ``additionalProperties: false``),
+``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type, and part of the bounds of numbers
+(:func:`toolwire.models._grammar_items.integer_rule`, ``number_rule``): an integer whose bounds leave at most 100
+values is one of them; else an integer bounded below by 0 or more has no ``-`` (by 1 or more, no ``0`` either) and,
+with a ``maximum``, no more digits than it, and one bounded above by a negative number has a ``-``; a number bounded
+below by 0 or more has no ``-``.
+
+Not followed (any value of the format, or any string, where they stand; validation after generation then refuses
+what breaks them, which comes back as an invalid call or an error result): ``$ref``, ``allOf``, ``not``,
+``if``/``then``, ``pattern``, ``patternProperties`` (such an object takes any keys and values), ``minLength``/
+``maxLength``, formats other than the four above, number bounds beyond those above (``maximum: 500`` still lets
+``999`` through; a ``number``'s ``maximum``), ``multipleOf``, ``uniqueItems``, ``contains``, item and key counts
+above 16, ``additionalProperties`` beside ``properties`` (only the named keys are written), and the 32-bit or 64-bit
+range of an integer. Whitespace runs are bounded and numbers have at most 24 integer and 20 fraction digits (room for
+any 64-bit id, which JSON writes in 19 or 20 digits); strings and lists are bounded only by the reply's
+``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take any value.
 
 Where such a call starts in a reply being generated is told by :class:`toolwire.models.openers.OpenerScanner`.
 """
@@ -44,6 +59,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolwire.models._grammar_formats import format_rule
+from toolwire.models._grammar_items import (
+    integer_rule,
+    keyword_sequence,
+    map_rule,
+    number_rule,
+    sequence_rule,
+    tuple_rule,
+)
 from toolwire.parsing.arguments import _wanted_kinds
 from toolwire.parsing.pythonic import PythonNames, signature_order
 from toolwire.tools import ToolSpec
@@ -67,7 +90,6 @@ _COMMON = {
 # could close the parameter or the block) and these words (``<function=``, ``<tool_call>`` open a call)
 _TAG_WORDS = ("function=", "tool_call>")
 _JSON_EXCLUDED, _JSON_ESCAPE = r'"\\\x00-\x1f', r'"\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'  # as in "char"
-_FLOAT = r'integer ("." digits ([eE] [-+]? [0-9]{1,3})? | [eE] [-+]? [0-9]{1,3})'  # a list[float]'s elements
 
 _ANY = {
     "json": {
@@ -291,35 +313,40 @@ def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: in
     if kind == "string":
         return _string(schema, rules)
     if kind == "integer":
-        return "integer"
+        return integer_rule(schema, rules)
     if kind == "number":
-        return "number"
+        return number_rule(schema, rules)
     if kind == "boolean":
         return rules.add("boolean", f"{rules.words(True)} | {rules.words(False)}")
     if kind == "null":
         return rules.null
     if kind == "array":
-        items = schema.get("items", True)
-        item = rules.add("float", _FLOAT) if float_items(items) else value_rule(items, rules, hint + "-item", depth + 1)
-        lo = schema.get("minItems", 0)
-        hi = schema.get("maxItems")
-        lo = lo if isinstance(lo, int) and not isinstance(lo, bool) and 0 <= lo <= 16 else 0
-        # bounds expand the grammar
-        hi = hi if isinstance(hi, int) and not isinstance(hi, bool) and max(lo, 1) <= hi <= 16 else None
-        more = "*" if hi is None else f"{{{max(lo - 1, 0)},{hi - 1}}}"
-        if lo > 1 and hi is None:
-            more = f"{{{lo - 1},}}"
-        opening, closing = ('"["', '"]"') if rules.style == "py" else ('"[" ws', 'ws "]"')
-        if hi == 0 or schema.get("maxItems") == 0:
-            body = f"{opening} {closing}"
-        elif lo == 0:
-            body = f"{opening} ({item} ({rules.sep} {item}){more})? {closing}"
-        else:
-            body = f"{opening} {item} ({rules.sep} {item}){more} {closing}"
-        return rules.add(hint + "-array", body)
+        return _array(schema, rules, hint, depth)
     if kind == "object":
         return object_rule(schema, rules, hint, depth)
     return rules.any_value
+
+
+def _item(schema: Any, rules: Rules, hint: str, depth: int) -> str:
+    """One array element of ``schema``: a ``list[float]``'s as a float (:func:`float_items`), else any value of it."""
+    if float_items(schema):
+        return number_rule(schema, rules, floats=True)
+    return value_rule(schema, rules, hint, depth + 1)
+
+
+def _array(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
+    """An array of ``schema``: with ``prefixItems`` (a ``tuple[int, str]``), its schemas by position and ``items``
+    past them (none for ``items: false``), :func:`toolwire.models._grammar_items.tuple_rule`; else every element of
+    ``items``, :func:`toolwire.models._grammar_items.sequence_rule`; ``minItems``/``maxItems`` followed either way."""
+    items, prefix = schema.get("items", True), schema.get("prefixItems")
+    if isinstance(items, list) and not isinstance(prefix, list):  # draft 7's tuple: items [A, B], additionalItems
+        items, prefix = schema.get("additionalItems", True), items
+    if isinstance(prefix, list) and prefix:
+        placed = [value_rule(sub, rules, f"{hint}-{i}", depth + 1) for i, sub in enumerate(prefix)]
+        extra = None if items is False else _item(items, rules, hint + "-item", depth)
+        return tuple_rule(rules, hint + "-tuple", placed, extra, schema.get("minItems"), schema.get("maxItems"))
+    item = _item(items, rules, hint + "-item", depth)
+    return sequence_rule(rules, hint + "-array", item, schema.get("minItems", 0), schema.get("maxItems"))
 
 
 def _string(schema: dict[str, Any], rules: Rules) -> str:
@@ -344,9 +371,7 @@ def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
     """
     props = schema.get("properties")
     if not isinstance(props, dict) or not props:
-        if python_call:
-            return '""'
-        return "pydict" if rules.style == "py" else "object"
+        return '""' if python_call else _map(schema, rules, hint, depth)
     required = set(required_keys(schema))
     pairs: list[tuple[str, bool]] = []
     for name, sub in props.items():
@@ -356,7 +381,7 @@ def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
         pair = f"{key} {value}"
         pairs.append((rules.add(f"{hint}-{name}-kv", pair), name in required))
     sep = '", "' if python_call or rules.style == "py" else '"," ws'
-    body = _keyword_sequence(pairs, sep, rules, hint)
+    body = keyword_sequence(pairs, sep, rules, hint)
     if python_call:
         return body
     if rules.style == "py":
@@ -364,46 +389,37 @@ def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
     return rules.add(hint + "-obj", f'"{{" ws {body} ws "}}"')
 
 
-def _keyword_sequence(pairs: list[tuple[str, bool]], sep: str, rules: Rules, hint: str) -> str:
-    """GBNF for the pairs in order, separated by ``sep``; required pairs always, optional ones maybe.
+def _map(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
+    """An object without ``properties``: a dict whose values are of ``additionalProperties`` when that is a schema
+    (a ``dict[str, int]``) and whose keys are strings (of ``propertyNames``' ``enum``, ``const`` or ``format`` where it
+    gives one), ``minProperties``/``maxProperties`` followed (:func:`toolwire.models._grammar_items.map_rule`);
+    ``{}`` only for ``additionalProperties: false``; any object when ``patternProperties`` (whose keys take their own
+    schemas) or nothing constrains it."""
+    extra = schema.get("additionalProperties", True)
+    if schema.get("patternProperties"):
+        extra = True
+    if extra is False:
+        return rules.add("empty-dict", '"{}"') if rules.style == "py" else rules.add("empty-object", '"{" ws "}"')
+    value = value_rule(extra, rules, hint + "-value", depth + 1) if isinstance(extra, dict) else rules.any_value
+    key = _key(schema.get("propertyNames"), rules, hint)
+    low, high = schema.get("minProperties"), schema.get("maxProperties")
+    if value == rules.any_value and key == rules.string and low is None and high is None:
+        return "pydict" if rules.style == "py" else "object"
+    return map_rule(rules, hint + "-map", key, value, low, high)
 
-    ``after(i)``: what may follow once something was written, from pair ``i`` on (each pair prefixed
-    by ``sep``). ``start(i)``: what may come first when nothing was written yet, from pair ``i`` on.
-    Rules are made only when referenced; ``'""'`` stands for nothing.
-    """
-    n = len(pairs)
-    memo: dict[tuple[str, int], str] = {}
 
-    def join(*parts: str) -> str:
-        return " ".join(p for p in parts if p != '""') or '""'
-
-    def after(i: int) -> str:
-        if i == n:
-            return '""'
-        if ("a", i) not in memo:
-            rule, required = pairs[i]
-            tail = join(sep, rule, after(i + 1))
-            rest = after(i + 1)
-            optional = f"({tail})?" if rest == '""' else f"({tail}) | {rest}"
-            body = tail if required else optional
-            memo["a", i] = rules.add(f"{hint}-after{i}", body)
-        return memo["a", i]
-
-    def start(i: int) -> str:
-        if i == n:
-            return '""'
-        if ("s", i) not in memo:
-            rule, required = pairs[i]
-            first = join(rule, after(i + 1))
-            if required:
-                memo["s", i] = first if first == rule else rules.add(f"{hint}-start{i}", first)
-            else:
-                nxt = start(i + 1)
-                body = f"({first})?" if nxt == '""' else f"{first} | {nxt}"
-                memo["s", i] = rules.add(f"{hint}-start{i}", body)
-        return memo["s", i]
-
-    return start(0)
+def _key(names: Any, rules: Rules, hint: str) -> str:
+    """A dict key of the ``propertyNames`` schema ``names``: one of its ``enum``'s strings or its ``const`` (a
+    ``dict[Literal["a", "b"], int]``), a string of its ``format`` (a ``dict[UUID, int]``), else any string."""
+    if not isinstance(names, dict) or names.get("type", "string") != "string":
+        return rules.string
+    options = [names["const"]] if "const" in names else names.get("enum")
+    if isinstance(options, list) and options:
+        keys = list(dict.fromkeys(rules.key(o) for o in options if isinstance(o, str)))
+        return rules.add(hint + "-key", " | ".join(keys)) if keys else rules.string
+    if any(word in names for word in ("anyOf", "oneOf", "allOf", "not", "$ref")):
+        return rules.string
+    return _string(names, rules)
 
 
 def _json_call(spec: ToolSpec, rules: Rules, signature: bool = False) -> str:
@@ -413,8 +429,9 @@ def _json_call(spec: ToolSpec, rules: Rules, signature: bool = False) -> str:
     props = schema.get("properties")
     if signature and isinstance(props, dict) and props:
         schema = {**schema, "properties": {k: props[k] for k in signature_order(schema)}}
-    args = object_rule(schema, rules, f"{spec.name}-args")
-    if args == "object":  # a tool without parameters: only {}
+    if isinstance(props, dict) and props:
+        args = object_rule(schema, rules, f"{spec.name}-args")
+    else:  # a tool without parameters: only {} (as the pythonic call takes no arguments)
         args = rules.add("empty-object", '"{" ws "}"')
     body = (f'"{{" ws "\\"name\\"" ws ":" ws {rules.key(spec.name)} ws "," ws '
             f'"\\"arguments\\"" ws ":" ws {args} ws "}}"')
@@ -498,7 +515,7 @@ def _tag_call(spec: ToolSpec, rules: Rules) -> str:
         value = _tag_value(sub, schema, rules, f"{spec.name}-{name}")
         pair = f"{gbnf_literal(f'<parameter={name}>' + chr(10))} {value} {gbnf_literal(_PARAM_CLOSE)}"
         pairs.append((rules.add(f"{spec.name}-{name}-param", pair), name in required))
-    params = _keyword_sequence(pairs, '""', rules, f"{spec.name}-params") if pairs else '""'
+    params = keyword_sequence(pairs, '""', rules, f"{spec.name}-params") if pairs else '""'
     parts = [gbnf_literal(f"{_TAG_OPEN}{spec.name}>" + chr(10)), params, gbnf_literal(_TAG_CLOSE)]
     return rules.add(f"{spec.name}-call", " ".join(p for p in parts if p != '""'))
 
