@@ -300,3 +300,12 @@ def test_llama_cpp_s_own_grammar_engine_takes_the_tuple_and_the_dict(vocab, fmt:
             assert sampler.accepts(tokens) is taken, text
     finally:
         sampler.close()
+
+
+@pytest.mark.parametrize("fmt", ["pythonic", "json"])
+def test_the_prompts_example_call_of_a_tuple_is_one_the_grammar_takes(fmt: str) -> None:
+    from toolwire.models._tool_text import _example_call
+
+    call = _example_call(PAIR)
+    assert call["args"] == {"pair": [1, "value"]}  # (was ["value", "value"], which the grammar refuses)
+    assert Gbnf(call_grammar([PAIR], fmt)).accepts(format_calls([call], fmt, [PAIR]))

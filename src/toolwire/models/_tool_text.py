@@ -259,7 +259,8 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     The example must be a call the grammar (:mod:`toolwire.models.grammar`) lets the model write, read the
     way the grammar reads the schema: ``const``/``enum`` first; of a union (``anyOf``/``oneOf``) the first
     branch that is not null, with the parent's keys merged in; of a list of types the first that is not
-    null; an object gets its required keys, an array its ``minItems`` items (as far as the grammar's 16;
+    null; an object gets its required keys, a tuple (``prefixItems``) an item per position, an array its
+    ``minItems`` items (as far as the grammar's 16;
     distinct ones under ``uniqueItems`` where the item type has enough values), a number stays within
     ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside), a string of a ``format`` the
     grammar follows (:data:`~toolwire.models._grammar_formats.STRING_FORMATS`) is written in it (``"2025-01-01"``)
@@ -287,8 +288,14 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
         count = schema.get("minItems")
         count = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 16 else 0
         step = 1 if schema.get("uniqueItems") is True else 0
-        values = [_example_value(schema.get("items"), variant + i * step, depth + 1) for i in range(count)]
-        return [float(v) for v in values] if float_items(schema.get("items")) else values  # as the grammar
+        # a tuple (``prefixItems``, or the older ``items`` list): each position's own item (review 71: the
+        # example of a tuple[int, str] was ["value", "value"], which the grammar refuses)
+        fixed = schema.get("prefixItems", schema.get("items"))
+        fixed = fixed if isinstance(fixed, list) else []
+        rest = schema.get("additionalItems") if isinstance(schema.get("items"), list) else schema.get("items")
+        head = [_example_value(item, variant, depth + 1) for item in fixed[:16]]
+        values = head + [_example_value(rest, variant + i * step, depth + 1) for i in range(len(head), count)]
+        return [float(v) for v in values] if not fixed and float_items(rest) else values  # as the grammar
     if kind == "integer":
         return _number(schema, variant + 1, True)
     if kind == "number":

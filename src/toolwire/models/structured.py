@@ -4,7 +4,9 @@
 the model to call it (``tool_choice`` set to its name), then reads the call's arguments as a value of the
 schema. This is how LangChain's ``with_structured_output`` works by default (``method="function_calling"``)
 and what Pydantic AI calls an output tool; every provider toolwire drives can force a tool call, and on the
-embedded model the call is generated under a grammar made from the schema, so its arguments always fit it.
+embedded model the call is generated under a grammar made from the schema, which holds its arguments to the
+schema's shape (keys, types, enums, tuples, dict values) but not to every keyword (``pattern``, string lengths, most
+numeric bounds: :mod:`toolwire.models.grammar` lists them); validation catches the rest.
 
 What comes back, per schema kind:
 
@@ -12,7 +14,8 @@ What comes back, per schema kind:
 * a ``TypedDict`` class: a dict, and a dataclass: an instance (both validated with pydantic's ``TypeAdapter``);
 * a JSON Schema dict (with a ``title``, the tool's name) or a tool dict (OpenAI or bare
   ``{"name", "description", "parameters"}``): the arguments as a dict, as the model wrote them (not checked
-  against the schema: the provider's strict mode, or the local model's grammar, is what holds them to it).
+  against the schema: the provider's strict mode, or the local model's grammar, is what holds them to it, the
+  grammar only as far as it goes).
 
 A reply without the call (a provider that ignored ``tool_choice``), arguments that are not JSON, or arguments
 the schema refuses raise :class:`~toolwire.errors.ToolCallParseError` whose ``raw`` is the reply; with
