@@ -10,6 +10,10 @@ item's question is the context, as BFCL items are single-turn.
 
 ``python benchmarks/bfcl_multiword_declines.py REPORT...`` (``.json`` or ``.json.gz``), e.g.
 ``benchmarks/bfcl-runs/q15-irr28.json.gz benchmarks/bfcl-runs/q05-pair-251.json.gz``.
+
+``--dates`` (first on the command line) does the same for the date rule of the thirty-first session (review 71:
+``2025-05-02T09:00`` for "on 2025-05-02 at 09:00", :mod:`toolwire.models._date_values`): it keeps the declined values
+holding an ISO date, time or date-time string instead, and judges them with the question's numbers too (the year).
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from typing import Any
 
 from bfcl_declined_values import _items, _leaves  # (the report reader and value walk that script already has)
 
-from toolwire.models._call_checks import context_words, in_context
+from toolwire.models._call_checks import context_numbers, context_words, in_context
+from toolwire.models._date_values import date_time_in_context
 
 
 def literal(text: str) -> Any:
@@ -36,19 +41,28 @@ def literal(text: str) -> Any:
     return text
 
 
-def main(paths: list[Path]) -> None:
-    """Print the counts per report and category, and the ids whose decline the rule lifts."""
+def _kept(value: Any, dates: bool) -> bool:
+    if not isinstance(value, str):
+        return False
+    if dates:
+        return date_time_in_context(" ".join(value.casefold().split()), "", set()) is not None
+    return len(value.split()) >= 2
+
+
+def main(paths: list[Path], dates: bool = False) -> None:
+    """Print the counts per report and category, and the ids whose decline the rule lifts (``dates``: the date
+    rule's values rather than multi-word strings)."""
     for path in paths:
         counts: collections.Counter[tuple[str, str]] = collections.Counter()
         lifted: list[str] = []
         for item in _items(path).values():
             words = context_words([item["question"]])
+            numbers = context_numbers([item["question"]]) if dates else set()
             for record in (item.get("decoding") or {}).get("made_up_values") or []:
-                strings = [v for v in _leaves(literal(record.partition("=")[2]))
-                           if isinstance(v, str) and len(v.split()) >= 2]
+                strings = [v for v in _leaves(literal(record.partition("=")[2])) if _kept(v, dates)]
                 if not strings:
                     continue
-                found = all(in_context(v, words, set()) for v in strings)
+                found = all(in_context(v, words, numbers) for v in strings)
                 counts[(item["category"], "now found" if found else "still made up")] += 1
                 if found:
                     lifted.append(f"{item['id']} ({record})")
@@ -58,4 +72,5 @@ def main(paths: list[Path]) -> None:
 
 
 if __name__ == "__main__":
-    main([Path(arg) for arg in sys.argv[1:]])
+    with_dates = sys.argv[1:2] == ["--dates"]
+    main([Path(arg) for arg in sys.argv[1 + with_dates:]], dates=with_dates)
