@@ -154,3 +154,17 @@ def test_strict_on_a_provider_without_strict_mode_warns() -> None:
         warnings.simplefilter("error")
         ChatOpenAI("gpt", api_key="k").bind_tools([place], strict=True)
         ChatAnthropic("claude", api_key="k").bind_tools([place], strict=False)
+
+
+def test_a_last_turn_answered_in_part_gets_an_error_result_for_the_rest() -> None:
+    # review 72: [Human, AI(a1, a2), Tool(a2)] was sent as it is, which OpenAI, Anthropic and Gemini all refuse
+    conversation = [HumanMessage("q"), TWO_CALLS, ToolMessage("r2", tool_call_id="a2")]
+    sent = openai_codec.lower_messages(conversation)
+    assert [(m["role"], m.get("tool_call_id")) for m in sent] == [
+        ("user", None), ("assistant", None), ("tool", "a1"), ("tool", "a2")]
+    assert sent[2]["content"] == "Error: tool 't' was not run: the conversation went on without its result."
+    _, blocks = anthropic_codec.lower_messages(conversation)
+    assert [b["tool_use_id"] for b in blocks[-1]["content"]] == ["a1", "a2"]
+    _, contents = gemini_codec.lower_messages(conversation)  # by position: a1's error first, then a2's result
+    assert [p["function_response"]["response"] for p in contents[-1]["parts"]] == [
+        {"error": "Error: tool 't' was not run: the conversation went on without its result."}, {"result": "r2"}]

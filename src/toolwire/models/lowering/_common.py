@@ -172,8 +172,11 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
     Every call gets exactly one result in the request, as the providers require (review 53): of several results
     for one call (a retried tool whose results were both appended) the last is sent, with a warning on the
     ``toolwire.lowering`` log; a call that the conversation went on past without a result gets the error result
-    the Agent gives such a call (``... was not run: the conversation went on without its result``). The calls of
-    the last assistant turn, when nothing but their results follows it, are left as they are.
+    the Agent gives such a call (``... was not run: the conversation went on without its result``), and so does a
+    call of the last assistant turn when some of that turn's calls have results and it has none (review 72: all three
+    providers refuse a turn answered in part, and Gemini, which pairs results by position and name, would have read
+    the one result as another call's). The calls of the last assistant turn with no result at all after it are left
+    as they are (the caller is about to answer them).
     """
     from toolwire._agent_checks import stale_answer  # (that module imports this one)
 
@@ -222,7 +225,7 @@ def group_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage | list[T
         if twice:
             log.warning("tool call %s has several results: the request sends the last", ", ".join(twice))
         kept = [m for i, got in by_id.items() for m in got[-need.get(i, 1):]]  # one per call: the last given
-        if at + 1 + grouped < len(out):  # the conversation went on past this turn: every call needs its result
+        if grouped or at + 1 < len(out):  # results given, or the conversation went on: every call needs its result
             seen: dict[str, int] = {}
             for call in made[at]:
                 key = str(call.get("id"))
