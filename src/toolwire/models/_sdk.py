@@ -23,8 +23,6 @@ import json
 import logging
 import math
 import os
-import threading
-import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
 from numbers import Integral, Real
 from types import ModuleType
@@ -35,6 +33,8 @@ from toolwire._secrets import mask_secret, redact_http_logs, scrub_exception, ur
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.models._loop_clients import Clients as _Clients
+from toolwire.models._loop_clients import close_async_client
 from toolwire.models._retry import (
     RetryPolicy,
     aretry_stream,
@@ -111,17 +111,6 @@ def fit_to_endpoint(call: Callable[..., Any], kwargs: dict[str, Any]) -> dict[st
     fitted = {k: v for k, v in kwargs.items() if k in params}
     fitted["extra_body"] = {**{k: kwargs[k] for k in unknown}, **(kwargs.get("extra_body") or {})}
     return fitted
-
-
-class _Clients:
-    """SDK clients shared by a model and its ``bind_tools`` copies: one sync client, and one async client
-    per event loop (an async HTTP pool belongs to the loop it was opened in)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.sync: Any = None
-        # event loop -> its async client (dropped with the loop: a loop that ended unclosed takes its pool along)
-        self.async_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = weakref.WeakKeyDictionary()
 
 
 def _check_base_url(base_url: str | None) -> str | None:
@@ -332,13 +321,10 @@ class SDKChatModel(BaseChatModel):
             return clients.sync
 
     def _aclient(self) -> Any:
-        loop = asyncio.get_running_loop()
-        clients = self._clients
-        with clients.lock:
-            client = clients.async_by_loop.get(loop)
-            if client is None:  # (loops in several threads, or asyncio.run per request: one client each)
-                client = clients.async_by_loop[loop] = self._make_client(True)
-            return client
+        """The async SDK client of the running event loop, made on the loop's first call and reused by the next
+        ones there (loops in several threads, or ``asyncio.run`` per request: one client each); it is closed on its
+        loop when the loop shuts down (see :mod:`toolwire.models._loop_clients`)."""
+        return self._clients.for_loop(asyncio.get_running_loop(), lambda: self._make_client(True))
 
     def close(self) -> None:
         """Close the sync SDK client's connections (a new client opens on the next call)."""
@@ -349,17 +335,11 @@ class SDKChatModel(BaseChatModel):
             close()
 
     async def aclose(self) -> None:
-        """Close the async SDK client of the running event loop (call it before the loop ends); the clients of
-        other loops stay theirs (each loop closes its own)."""
-        loop = asyncio.get_running_loop()
-        with self._clients.lock:
-            client = self._clients.async_by_loop.pop(loop, None)
-        if client is None:
-            return
-        close = getattr(client, "aclose", None) or getattr(client, "close", None)
-        result = close() if callable(close) else None
-        if asyncio.iscoroutine(result):
-            await result
+        """Close the async SDK client of the running event loop now (``asyncio.run`` closes it anyway when the
+        loop ends); the clients of other loops stay theirs (each loop closes its own)."""
+        client = self._clients.pop(asyncio.get_running_loop())
+        if client is not None:
+            await close_async_client(client)
 
     def _log_request(self, kwargs: dict[str, Any], stream: bool) -> None:
         if log.isEnabledFor(logging.DEBUG):
