@@ -96,3 +96,141 @@ def test_clients_of_a_dropped_model_close_on_the_running_loop(provider, server, 
 
     asyncio.run(main())
     assert errors == []
+
+
+# -- stream error events before any content are retried -------------------------------------------------------------
+
+
+def _response(output: list, status: str = "completed", **extra) -> dict:
+    return {"id": "resp_1", "object": "response", "created_at": 1, "status": status, "model": "gpt-5", "output": output,
+            "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
+            "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}, **extra}
+
+
+_MSG = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+        "content": [{"type": "output_text", "text": "Hi", "annotations": []}]}
+
+
+def _numbered(events: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    return [(kind, {"type": kind, "sequence_number": n, **data}) for n, (kind, data) in enumerate(events)]
+
+
+_RESPONSES_FAILED = _numbered([
+    ("response.created", {"response": _response([], "in_progress")}),
+    ("response.in_progress", {"response": _response([], "in_progress")}),
+    ("response.failed", {"response": _response([], "failed", error={"code": "server_error",
+                                                                     "message": "The server had an error."})})])
+_RESPONSES_OK = _numbered([
+    ("response.created", {"response": _response([], "in_progress")}),
+    ("response.output_item.added", {"output_index": 0, "item": {**_MSG, "content": [], "status": "in_progress"}}),
+    ("response.output_text.delta", {"output_index": 0, "item_id": "msg_1", "content_index": 0, "delta": "Hi"}),
+    ("response.output_item.done", {"output_index": 0, "item": _MSG}),
+    ("response.completed", {"response": _response([_MSG])})])
+_START = ("message_start", {"type": "message_start", "message": {
+    "id": "msg_1", "type": "message", "role": "assistant", "model": "claude", "content": [], "stop_reason": None,
+    "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}})
+_ANTHROPIC_OVERLOADED = [_START, ("ping", {"type": "ping"}),
+                         ("error", {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})]
+_ANTHROPIC_OK = [_START,
+                 ("content_block_start", {"type": "content_block_start", "index": 0,
+                                          "content_block": {"type": "text", "text": ""}}),
+                 ("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                          "delta": {"type": "text_delta", "text": "Hi"}}),
+                 ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+                 ("message_delta", {"type": "message_delta", "usage": {"output_tokens": 2},
+                                    "delta": {"stop_reason": "end_turn", "stop_sequence": None}}),
+                 ("message_stop", {"type": "message_stop"})]
+
+
+def _scripted_model(api: str, url: str, **kwargs):
+    kwargs = {"api_key": "sk-test-0123456789", "retry_backoff": 0.001, **kwargs}
+    if api == "responses":
+        from toolwire.models.openai import ChatOpenAI
+
+        return ChatOpenAI("gpt-5", base_url=url + "/v1", use_responses_api=True, **kwargs)
+    from toolwire.models.anthropic import ChatAnthropic
+
+    return ChatAnthropic("claude-sonnet-4-6", base_url=url, **kwargs)
+
+
+def _run(model, mode: str) -> str:
+    if mode == "invoke":
+        return model.invoke("x").text
+    if mode == "stream":
+        chunks = list(model.stream("x"))
+    else:
+        async def main():
+            if mode == "ainvoke":
+                return await model.ainvoke("x")
+            return [chunk async for chunk in model.astream("x")]
+
+        got = asyncio.run(main())
+        if mode == "ainvoke":
+            return got.text
+        chunks = got
+    from toolwire.messages import merge_chunks
+
+    return merge_chunks(chunks, as_chunk=False).text
+
+
+FAILS = {"responses": (_RESPONSES_FAILED, _RESPONSES_OK, 500), "anthropic": (_ANTHROPIC_OVERLOADED, _ANTHROPIC_OK, 529)}
+
+
+@pytest.mark.parametrize("mode", ["invoke", "stream", "ainvoke", "astream"])
+@pytest.mark.parametrize("api", sorted(FAILS))
+def test_an_error_event_after_the_opening_events_is_retried(api, mode):
+    """``response.created`` / ``message_start`` bring no content: an error event after them is retried as the same
+    error of a call without a stream is (it ended the stream after one attempt), and the caller gets the second
+    try's reply once, with nothing of the first."""
+    from .scripted_http import Answer, ScriptedServer
+
+    failing, ok, _ = FAILS[api]
+    with ScriptedServer() as server:
+        server.push(Answer(events=failing), Answer(events=ok))
+        model = _scripted_model(api, server.url, max_retries=1, streaming=mode.endswith("invoke"))
+        assert _run(model, mode) == "Hi"
+        assert len(server.requests) == 2
+
+
+@pytest.mark.parametrize("api", sorted(FAILS))
+def test_an_error_event_before_content_gives_up_after_the_retries(api):
+    from toolwire.errors import ProviderError
+
+    from .scripted_http import Answer, ScriptedServer
+
+    failing, _, status = FAILS[api]
+    with ScriptedServer() as server:
+        server.push(*[Answer(events=failing)] * 3)
+        with pytest.raises(ProviderError) as failed:
+            list(_scripted_model(api, server.url, max_retries=2).stream("x"))
+        assert failed.value.status == status and failed.value.retryable
+        assert "gave up after 3 attempts" in str(failed.value) and len(server.requests) == 3
+
+
+def test_an_error_event_after_text_is_not_retried():
+    """Once text has reached the caller, a retry would repeat it: the error ends the stream."""
+    from toolwire.errors import ProviderError
+
+    from .scripted_http import Answer, ScriptedServer
+
+    cut = [*_ANTHROPIC_OK[:3], _ANTHROPIC_OVERLOADED[-1]]
+    with ScriptedServer() as server:
+        server.push(Answer(events=cut), Answer(events=_ANTHROPIC_OK))
+        got: list = []
+        with pytest.raises(ProviderError) as failed:
+            got.extend(_scripted_model("anthropic", server.url, max_retries=2).stream("x"))
+        assert failed.value.status == 529 and len(server.requests) == 1
+
+
+def test_a_stream_cut_before_content_is_retried(provider, server, make_model):
+    """A connection that breaks after the opening event only (no text yet; Gemini's first event holds text, so
+    before it) is tried again."""
+    from .wire_servers import Reply
+
+    drop = 0 if provider == "gemini" else 1
+    server.queue(Reply(text="olá mundo", piece=2, drop_after=drop), Reply(text="olá mundo", piece=2))
+    from toolwire.messages import merge_chunks
+
+    chunks = list(make_model(max_retries=1).stream("oi"))
+    assert merge_chunks(chunks, as_chunk=False).text == "olá mundo"
+    assert len(server.requests) == 2

@@ -7,9 +7,10 @@ and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds) is h
 ``max_delay``. When the tries run out, one ProviderError says which provider, the status, the server's
 message and how many attempts were made.
 
-Streams are retried only until their first event arrives: after that, chunks have been handed to the
-caller and a retry would repeat them; a later failure (such as a connection that drops mid-stream) ends
-the stream in one ProviderError.
+Streams are retried until they have handed content (text, a tool-call piece) to the caller: the opening
+events (``response.created``, ``message_start``, pings) bring none, so an error event or a broken connection
+right after them is retried as the same failure of a call without a stream is. After content, a retry would
+repeat it; a later failure (such as a connection that drops mid-stream) ends the stream in one ProviderError.
 
 The HTTP clients' own exceptions that an SDK lets through (``httpx``, ``aiohttp``) are read by
 :func:`transport_error`, by class name and module, so no HTTP library is imported here. Credentials in a
@@ -32,9 +33,9 @@ from typing import Any, TypeVar
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
-__all__ = ["BILLING_CODES", "RetryPolicy", "aretry_stream", "awith_retries", "error_code", "error_message",
-           "hide_cause", "redact_url",
-           "retry_after", "retry_stream", "status_error", "transport_error", "with_retries"]
+__all__ = ["BILLING_CODES", "RetryPolicy", "aclose_stream", "aretry_stream", "awith_retries", "close_stream",
+           "error_code", "error_message", "hide_cause", "redact_url", "retry_after", "retry_stream", "status_error",
+           "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
 T = TypeVar("T")
@@ -325,7 +326,8 @@ def _raise(error: ProviderError, exc: Exception) -> None:
     raise error from exc
 
 
-def _close(stream: Any) -> None:
+def close_stream(stream: Any) -> None:
+    """Close a stream (its ``close()``), a failure logged at DEBUG rather than raised."""
     close = getattr(stream, "close", None)
     if callable(close):
         try:
@@ -334,7 +336,8 @@ def _close(stream: Any) -> None:
             log.debug("closing a stream failed", exc_info=True)
 
 
-async def _aclose(stream: Any) -> None:
+async def aclose_stream(stream: Any) -> None:
+    """Async :func:`close_stream` (its ``aclose()`` or ``close()``, awaited when it is a coroutine)."""
     close = getattr(stream, "aclose", None) or getattr(stream, "close", None)
     if callable(close):
         try:
@@ -343,6 +346,21 @@ async def _aclose(stream: Any) -> None:
                 await result
         except Exception:
             log.debug("closing a stream failed", exc_info=True)
+
+
+def _retry_wait(exc: Exception, translate: Translate, policy: RetryPolicy, attempt: int) -> float:
+    """Seconds to wait before trying again after attempt number ``attempt`` failed with ``exc``.
+
+    Raises:
+        ProviderError: ``exc`` translated, when it may not be retried or the tries have run out.
+        Exception: ``exc`` itself when ``translate`` does not recognise it.
+    """
+    error = _failure(exc, translate)
+    if not error.retryable or attempt > policy.max_retries:
+        _raise(_give_up(error, attempt), exc)
+    wait = policy.delay(attempt, retry_after(exc))
+    log.info("%s: attempt %d failed (%s); retrying in %.2f s", error.provider, attempt, error.status, wait)
+    return wait
 
 
 def with_retries(call: Callable[[], T], policy: RetryPolicy, translate: Translate) -> T:
@@ -358,12 +376,8 @@ def with_retries(call: Callable[[], T], policy: RetryPolicy, translate: Translat
         try:
             return call()
         except Exception as exc:
-            error = _failure(exc, translate)
-            if not error.retryable or attempt > policy.max_retries:
-                _raise(_give_up(error, attempt), exc)
-            wait = policy.delay(attempt, retry_after(exc))
-            log.info("%s: attempt %d failed (%s); retrying in %.2f s", error.provider, attempt, error.status, wait)
-            time.sleep(wait)
+            wait = _retry_wait(exc, translate, policy, attempt)
+        time.sleep(wait)
 
 
 async def awith_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy, translate: Translate) -> T:
@@ -374,73 +388,85 @@ async def awith_retries(call: Callable[[], Awaitable[T]], policy: RetryPolicy, t
         try:
             return await call()
         except Exception as exc:
-            error = _failure(exc, translate)
-            if not error.retryable or attempt > policy.max_retries:
-                _raise(_give_up(error, attempt), exc)
-            wait = policy.delay(attempt, retry_after(exc))
-            log.info("%s: attempt %d failed (%s); retrying in %.2f s", error.provider, attempt, error.status, wait)
-            await asyncio.sleep(wait)
+            wait = _retry_wait(exc, translate, policy, attempt)
+        await asyncio.sleep(wait)
 
 
-_END = object()
+def retry_stream(attempt: Callable[[], Iterator[T]], policy: RetryPolicy, translate: Translate,
+                 handed_out: Callable[[T], bool]) -> Iterator[T]:
+    """Yield the items of ``attempt()`` (one try: it opens the stream and reads it), trying again on a retryable
+    failure until an item that ``handed_out`` says is content has been yielded.
 
+    The items before the first such item (an opening event's bookkeeping: ids, metadata) are held back, so a
+    failed try leaves nothing with the caller and the next one starts afresh; a stream that ends without content
+    yields them at its end. After content has been handed out, a failure is translated and raised, not retried (a
+    retry would repeat what the caller has). The try's iterator is closed when it ends, fails, or the caller stops.
 
-def retry_stream(open_stream: Callable[[], Any], policy: RetryPolicy, translate: Translate) -> Iterator[Any]:
-    """Open a stream (an iterable of events) with retries until its first event, then yield every event.
-
-    Errors after the first event are translated (not retried); the stream is closed when the caller
-    stops early.
+    Raises:
+        ProviderError: a failure that may not be retried, every try failed, or a failure after content.
+        Exception: anything ``translate`` does not recognise, unchanged.
     """
-
-    def first() -> tuple[Any, Any, Any]:
-        stream = open_stream()
-        iterator = iter(stream)
+    tries = 0
+    while True:
+        tries += 1
+        items = attempt()
+        held: list[T] = []
         try:
-            return stream, iterator, next(iterator, _END)
-        except BaseException:
-            _close(stream)
-            raise
+            try:
+                for item in items:
+                    held.append(item)
+                    if handed_out(item):
+                        break
+                else:  # the stream ended without content: all it brought
+                    yield from held
+                    return
+            except Exception as exc:
+                wait = _retry_wait(exc, translate, policy, tries)
+            else:
+                yield from held
+                try:
+                    yield from items
+                except Exception as exc:
+                    _raise(_failure(exc, translate), exc)
+                return
+        finally:
+            close_stream(items)
+        time.sleep(wait)
 
-    stream, iterator, head = with_retries(first, policy, translate)
-    try:
-        if head is _END:
-            return
-        yield head
+
+async def aretry_stream(attempt: Callable[[], AsyncIterator[T]], policy: RetryPolicy, translate: Translate,
+                        handed_out: Callable[[T], bool]) -> AsyncIterator[T]:
+    """Async :func:`retry_stream`: ``attempt()`` returns an async iterator (an async generator); waits use
+    ``asyncio.sleep``."""
+    tries = 0
+    while True:
+        tries += 1
+        items = attempt()
+        held: list[T] = []
         try:
-            yield from iterator
-        except Exception as exc:
-            _raise(_failure(exc, translate), exc)
-    finally:
-        _close(stream)
-
-
-async def aretry_stream(open_stream: Callable[[], Awaitable[Any]], policy: RetryPolicy,
-                        translate: Translate) -> AsyncIterator[Any]:
-    """Async :func:`retry_stream`: ``open_stream()`` returns an awaitable of an async iterable."""
-
-    async def first() -> tuple[Any, Any, Any]:
-        stream = await open_stream()
-        iterator = stream.__aiter__()
-        try:
-            return stream, iterator, await iterator.__anext__()
-        except StopAsyncIteration:
-            return stream, iterator, _END
-        except BaseException:
-            await _aclose(stream)
-            raise
-
-    stream, iterator, head = await awith_retries(first, policy, translate)
-    try:
-        if head is _END:
-            return
-        yield head
-        try:
-            async for event in iterator:
-                yield event
-        except Exception as exc:
-            _raise(_failure(exc, translate), exc)
-    finally:
-        await _aclose(stream)
+            try:
+                async for item in items:
+                    held.append(item)
+                    if handed_out(item):
+                        break
+                else:
+                    for item in held:
+                        yield item
+                    return
+            except Exception as exc:
+                wait = _retry_wait(exc, translate, policy, tries)
+            else:
+                for item in held:
+                    yield item
+                try:
+                    async for item in items:
+                        yield item
+                except Exception as exc:
+                    _raise(_failure(exc, translate), exc)
+                return
+        finally:
+            await aclose_stream(items)
+        await asyncio.sleep(wait)
 
 
 def connection_error(provider: str, exc: BaseException, *, timeout: float,

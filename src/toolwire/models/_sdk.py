@@ -37,8 +37,10 @@ from toolwire.models._loop_clients import Clients as _Clients
 from toolwire.models._loop_clients import close_async_client
 from toolwire.models._retry import (
     RetryPolicy,
+    aclose_stream,
     aretry_stream,
     awith_retries,
+    close_stream,
     hide_cause,
     redact_url,
     retry_stream,
@@ -151,6 +153,12 @@ def _check_retry_options(owner: str, timeout: Any, max_retries: Any, retry_backo
         raise UserError(f"{owner}: retry_backoff must be a number of seconds of 0 or more, not {retry_backoff!r}; "
                         "pass e.g. retry_backoff=0.5.")
     return float(timeout), int(max_retries), float(retry_backoff)
+
+
+def _handed_out(chunk: AIMessageChunk) -> bool:
+    """Whether a streamed chunk carries content (text, a tool-call piece, an invalid call): once one has reached
+    the caller, a failed stream is no longer tried again (see :func:`~toolwire.models._retry.retry_stream`)."""
+    return bool(chunk.content or chunk.tool_call_chunks or chunk.invalid_tool_calls)
 
 
 class SDKChatModel(BaseChatModel):
@@ -375,46 +383,51 @@ class SDKChatModel(BaseChatModel):
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         kwargs = self._lower(request)
         self._log_request(kwargs, True)
-        state = self._stream_state(request)
         call = self._endpoint(self._client(), True)
         kwargs = fit_to_endpoint(call, kwargs)
-        opened: list[Any] = []
 
-        def open_stream() -> Any:
-            opened.append(call(**kwargs))
-            return opened[-1]
+        def attempt() -> Iterator[AIMessageChunk]:  # one try: a new stream, read by a new state
+            stream = call(**kwargs)
+            try:
+                state = self._stream_state(request)
+                events = 0
+                for event in stream:
+                    events += 1
+                    chunk = self._fed(state, event)
+                    if chunk is not None:
+                        yield chunk
+                if not events:
+                    self._check_empty_stream(stream)
+                yield state.finish()
+            finally:
+                close_stream(stream)
 
-        events = 0
-        for event in retry_stream(open_stream, self.retry_policy, self._translate_any):
-            events += 1
-            chunk = self._fed(state, event)
-            if chunk is not None:
-                yield chunk
-        if not events:
-            self._check_empty_stream(opened[-1] if opened else None)
-        yield state.finish()
+        yield from retry_stream(attempt, self.retry_policy, self._translate_any, _handed_out)
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
         kwargs = self._lower(request)
         self._log_request(kwargs, True)
-        state = self._stream_state(request)
         call = self._endpoint(self._aclient(), True)
         kwargs = fit_to_endpoint(call, kwargs)
-        opened: list[Any] = []
 
-        async def open_stream() -> Any:
-            opened.append(await call(**kwargs))
-            return opened[-1]
+        async def attempt() -> AsyncIterator[AIMessageChunk]:
+            stream = await call(**kwargs)
+            try:
+                state = self._stream_state(request)
+                events = 0
+                async for event in stream:
+                    events += 1
+                    chunk = self._fed(state, event)
+                    if chunk is not None:
+                        yield chunk
+                if not events:
+                    self._check_empty_stream(stream)
+                yield state.finish()
+            finally:
+                await aclose_stream(stream)
 
-        events = 0
-        async for event in aretry_stream(open_stream, self.retry_policy, self._translate_any):
-            events += 1
-            chunk = self._fed(state, event)
-            if chunk is not None:
-                yield chunk
-        if not events:
-            self._check_empty_stream(opened[-1] if opened else None)
-        yield state.finish()
+        async for chunk in aretry_stream(attempt, self.retry_policy, self._translate_any, _handed_out):
+            yield chunk
 
     def _check_empty_stream(self, stream: Any) -> None:
         """Refuse a stream that brought no event at all because its body is not a stream: a proxy's login page
