@@ -168,8 +168,29 @@ def test_retry_after_reads_seconds_and_milliseconds():
 
     assert retry_after(Error({"retry-after": "7"})) == 7.0
     assert retry_after(Error({"retry-after-ms": "250"})) == 0.25
-    assert retry_after(Error({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"})) is None
+    assert retry_after(Error({"retry-after": "Wed, 21 Oct 2015 07:28:00 GMT"})) is None  # a date past: no wait
     assert retry_after(ValueError()) is None
+
+
+def test_retry_after_reads_an_http_date():
+    """``Retry-After = HTTP-date / delay-seconds`` (RFC 9110 section 10.2.3): a date is counted from the response's
+    ``Date`` (the server's clock), else from now, and capped as seconds are (it was ignored: the retry came after
+    the short backoff)."""
+    import email.utils
+
+    class Error(Exception):
+        def __init__(self, headers):
+            self.response = types.SimpleNamespace(headers=headers)
+
+    date = "Wed, 21 Oct 2015 07:28:00 GMT"
+    assert retry_after(Error({"retry-after": "Wed, 21 Oct 2015 07:28:30 GMT", "date": date})) == 30.0
+    assert retry_after(Error({"retry-after": "Wed, 21 Oct 2015 07:28:00 +0000", "date": date})) is None
+    assert retry_after(Error({"retry-after": "Wed, 21 Oct 2015 07:27:00 GMT", "date": date})) is None
+    assert retry_after(Error({"retry-after": "soon", "date": date})) is None
+    assert retry_after(Error({"retry-after": "Wed, 21 Oct 2015 07:28:04 GMT", "date": "not a date"})) is None
+    ahead = retry_after(Error({"retry-after": email.utils.formatdate(time.time() + 100, usegmt=True)}))
+    assert ahead is not None and 90 < ahead <= 100
+    assert RetryPolicy(max_delay=20.0).delay(1, server_hint=30.0) == 20.0  # capped as a number of seconds is
 
 
 def _http_error(module, *names, base=Exception, **attrs):

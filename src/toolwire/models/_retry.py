@@ -3,8 +3,8 @@
 A provider gives one *translator* ``translate(exc) -> ProviderError | None``: the single place where its
 SDK's exceptions become :class:`~toolwire.errors.ProviderError` (with ``status`` and ``retryable``);
 ``None`` means "not an SDK error" and the exception propagates unchanged. Retried: HTTP 408, 409, 429
-and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds) is honoured up to
-``max_delay``. When the tries run out, one ProviderError says which provider, the status, the server's
+and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds or an HTTP-date) is honoured up
+to ``max_delay``. When the tries run out, one ProviderError says which provider, the status, the server's
 message and how many attempts were made.
 
 Streams are retried until they have handed content (text, a tool-call piece) to the caller: the opening
@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
+import email.utils
 import logging
 import random
 import re
@@ -77,7 +79,22 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)s\s*$")  # a google.protobuf.D
 _RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
 
 
+def _http_date(value: Any) -> datetime.datetime | None:
+    """An HTTP-date (``Wed, 21 Oct 2015 07:28:00 GMT``, RFC 9110 section 5.6.7) as an aware datetime, else None."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        found = email.utils.parsedate_to_datetime(value.strip())
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return found if found.tzinfo is not None else found.replace(tzinfo=datetime.UTC)  # "-0000": UTC
+
+
 def _header_wait(exc: BaseException) -> float | None:
+    """The wait a response's headers ask for: ``retry-after-ms`` (OpenAI's), else ``Retry-After`` as seconds or
+    as an HTTP-date (``Retry-After = HTTP-date / delay-seconds``, RFC 9110 section 10.2.3), counted from the
+    response's ``Date`` when it has one (the server's clock, so a skewed local clock does not matter), else from
+    now. A date already past gives ``None`` (no wait asked for: the usual backoff applies)."""
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
     if headers is None:
@@ -87,8 +104,19 @@ def _header_wait(exc: BaseException) -> float | None:
         if ms is not None:
             return float(ms) / 1000
         value = headers.get("retry-after")
-        return float(value) if value is not None else None
-    except (TypeError, ValueError):
+        if value is None:
+            return None
+        try:
+            return float(value)
+        except ValueError:
+            pass
+        when = _http_date(value)
+        if when is None:
+            return None
+        sent = _http_date(headers.get("date")) or datetime.datetime.now(datetime.UTC)
+        wait = (when - sent).total_seconds()
+        return wait if wait > 0 else None
+    except (TypeError, ValueError, AttributeError):
         return None
 
 
@@ -119,8 +147,10 @@ def _body_wait(exc: BaseException) -> float | None:
 def retry_after(exc: BaseException) -> float | None:
     """How long the server asked to wait before the next try, in seconds, if it said.
 
-    Read from the HTTP response's ``retry-after-ms`` or ``Retry-After`` header (seconds), else from the error
-    body's ``google.rpc.RetryInfo`` ``retryDelay`` (``"7s"``), where Gemini gives it.
+    Read from the HTTP response's ``retry-after-ms`` or ``Retry-After`` header (seconds, or an HTTP-date such as
+    ``Wed, 21 Oct 2015 07:28:00 GMT``, counted from the response's ``Date``), else from the error body's
+    ``google.rpc.RetryInfo`` ``retryDelay`` (``"7s"``), where Gemini gives it. :meth:`RetryPolicy.delay` caps it
+    at ``max_delay``.
 
     Args:
         exc: an SDK error (its ``response`` headers; its ``details`` or ``body``, the decoded error body).
