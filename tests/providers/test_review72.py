@@ -234,3 +234,35 @@ def test_a_stream_cut_before_content_is_retried(provider, server, make_model):
     chunks = list(make_model(max_retries=1).stream("oi"))
     assert merge_chunks(chunks, as_chunk=False).text == "olá mundo"
     assert len(server.requests) == 2
+
+
+# -- Gemini's invalid key -------------------------------------------------------------------------------------------
+
+_BAD_KEY = {"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.",
+                      "status": "INVALID_ARGUMENT",
+                      "details": [{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
+                                   "domain": "googleapis.com",
+                                   "metadata": {"service": "generativelanguage.googleapis.com"}}]}}
+
+
+@pytest.mark.parametrize("mode", ["invoke", "ainvoke"])
+def test_gemini_invalid_key_says_to_check_the_key(mode):
+    """Gemini refuses a bad key with 400 INVALID_ARGUMENT and ErrorInfo ``API_KEY_INVALID`` (not 401): the hint
+    names the key's variables, as a 401 does, rather than "the message above says which field"."""
+    from toolwire.errors import ProviderError
+    from toolwire.models.google import ChatGoogleGenAI
+
+    from .scripted_http import Answer, ScriptedServer
+
+    with ScriptedServer() as server:
+        server.push(Answer(400, _BAD_KEY), Answer(400, {"error": {**_BAD_KEY["error"], "details": [],
+                                                                  "message": "Invalid value at 'contents'"}}))
+        model = ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-not-a-real-key-0123", base_url=server.url)
+        run = model.invoke if mode == "invoke" else (lambda text: asyncio.run(model.ainvoke(text)))
+        with pytest.raises(ProviderError) as failed:
+            run("x")
+        assert failed.value.status == 400 and not failed.value.retryable
+        assert failed.value.hint == "Check the API key (GOOGLE_API_KEY or GEMINI_API_KEY) and its permissions."
+        with pytest.raises(ProviderError) as other:  # another INVALID_ARGUMENT keeps the field hint
+            run("x")
+        assert "says which field" in (other.value.hint or "")

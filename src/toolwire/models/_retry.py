@@ -35,9 +35,9 @@ from typing import Any, TypeVar
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
-__all__ = ["BILLING_CODES", "RetryPolicy", "aclose_stream", "aretry_stream", "awith_retries", "close_stream",
-           "error_code", "error_message", "hide_cause", "redact_url", "retry_after", "retry_stream", "status_error",
-           "transport_error", "with_retries"]
+__all__ = ["BILLING_CODES", "RetryPolicy", "aclose_stream", "api_key_hint", "aretry_stream", "awith_retries",
+           "close_stream", "error_code", "error_message", "hide_cause", "redact_url", "retry_after", "retry_stream",
+           "status_error", "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
 T = TypeVar("T")
@@ -256,9 +256,15 @@ _BILLING_HINT = ("The account has run out of credit or reached its spending limi
                  "or raise the limit in the provider's billing settings; retrying will not help.")
 
 
+def api_key_hint(key_env: str = "") -> str:
+    """The hint of an error that a bad API key caused: check the key (the environment variables ``key_env`` names,
+    e.g. ``"OPENAI_API_KEY"``) and its permissions."""
+    return f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
+
+
 def _status_hint(status: int, key_env: str) -> str | None:
     if status in (401, 403):
-        return f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
+        return api_key_hint(key_env)
     if status == 404:
         return "Check the model name (and base_url)."
     if status == 429:

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import redact_url, status_error, transport_error
+from toolwire.models._retry import api_key_hint, redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import gemini as codec
@@ -114,8 +114,28 @@ class ChatGoogleGenAI(SDKChatModel):
             code = getattr(exc, "code", None)
             if not isinstance(code, int):
                 return ProviderError(redact_url(message), provider=self.provider)
-            return status_error(self.provider, code, message, key_env="GOOGLE_API_KEY or GEMINI_API_KEY")
+            # a key Google refuses comes as 400 INVALID_ARGUMENT (not 401), its ErrorInfo saying API_KEY_INVALID
+            hint = api_key_hint(_KEY_ENV) if any(r.startswith("API_KEY_") for r in _error_reasons(exc)) else None
+            return status_error(self.provider, code, message, key_env=_KEY_ENV, hint=hint)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
+
+
+_KEY_ENV = " or ".join(ChatGoogleGenAI.key_env)
+_ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+
+
+def _error_reasons(exc: BaseException) -> list[str]:
+    """The ``reason`` of each ``google.rpc.ErrorInfo`` detail in a Google API error body (``exc.details``, the
+    decoded body: ``{"error": {"code": 400, "status": "INVALID_ARGUMENT", "details": [{"@type":
+    "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID", ...}]}}``), e.g.
+    ``["API_KEY_INVALID"]``; ``[]`` when it gives none."""
+    body = getattr(exc, "details", None)
+    if isinstance(body, list) and len(body) == 1:  # some Google endpoints wrap the error in a list
+        body = body[0]
+    error = body.get("error") if isinstance(body, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    return [str(item["reason"]) for item in (details if isinstance(details, list) else ())
+            if isinstance(item, dict) and item.get("@type") == _ERROR_INFO and isinstance(item.get("reason"), str)]
 
 
 def _refused_options(exc: ValueError) -> str:
@@ -134,7 +154,7 @@ def _refused_options(exc: ValueError) -> str:
 def _per_await(method: Callable[..., Awaitable[Any]], timeout: float, stream: bool) -> Callable[..., Awaitable[Any]]:
     """``method`` (an async SDK call) with each await bounded by ``timeout`` seconds: the call itself and, for a
     stream, the wait for each chunk (:class:`_ChunkBound`). Running out raises :class:`TimeoutError`, which the
-    retry policy reads as a timeout (retryable until the stream's first chunk)."""
+    retry policy reads as a timeout (retryable until the stream has handed out content)."""
 
     async def call(**kwargs: Any) -> Any:
         async with asyncio.timeout(timeout):
