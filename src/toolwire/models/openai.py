@@ -265,7 +265,9 @@ class ChatOpenAI(SDKChatModel):
                 yield piece
 
     def _stream_state(self, request: ChatRequest) -> Any:
-        return codec.ResponsesStreamState() if self.use_responses_api else codec.StreamState()
+        if self.use_responses_api:
+            return codec.ResponsesStreamState()
+        return codec.StreamState(compatible=self._compatible)  # OpenAI's own streams always end with a finish_reason
 
     def _stream_options_hint(self, status: int, message: str, body: Any) -> str | None:
         """The hint for a server that refuses ``stream_options`` (older vLLM and Mistral answer 400/422

@@ -20,13 +20,14 @@ import json
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from toolwire._call_records import _id_text
+from toolwire._call_records import _id_text, invalid_tool_call
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall
 from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize_arguments, tool_call_from_native
 from toolwire.parsing.partial_json import partial_value
 
-__all__ = ["CUT_OFF", "arguments_json", "arguments_object", "native_call", "recovered_arguments"]
+__all__ = ["CUT_OFF", "arguments_json", "arguments_object", "cut_call", "native_call", "recovered_arguments",
+           "unopened"]
 
 CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
            "output token limit (max_tokens), so it was not run: send the call again with shorter arguments (split "
@@ -35,6 +36,24 @@ CUT_OFF = ("The call's arguments were cut off before they were complete, as happ
 Anthropic ``stop_reason: "max_tokens"``: "Handling stop reasons"), the same for every provider. The model cannot
 "send the complete JSON" of a call it has no room to finish: it can send shorter arguments, and the user can raise
 ``max_tokens``."""
+
+
+def unopened(arguments: Any) -> bool:
+    """Whether a call's argument text never began: ``None``, or text that is empty or only whitespace (not JSON,
+    which a finished reply's call may still mean as ``{}``, but a cut reply's call was cut off before it)."""
+    return arguments is None or (isinstance(arguments, str) and not arguments.strip())
+
+
+def cut_call(call: ToolCall | InvalidToolCall, arguments: Any) -> ToolCall | InvalidToolCall:
+    """``call`` (read from ``arguments``) as a reply that was cut short leaves it: an InvalidToolCall with
+    :data:`CUT_OFF` when it is valid only because its argument text never began (:func:`unopened`), else itself.
+
+    Argument text that began but is not closed is already invalid with :data:`CUT_OFF` (:func:`native_call`).
+    """
+    if call.get("type") != "tool_call" or not unopened(arguments):
+        return call
+    return invalid_tool_call(call.get("name") or None, arguments if isinstance(arguments, str) else "", call.get("id"),
+                             CUT_OFF)
 
 
 def native_call(name: Any, arguments: Any, call_id: Any,

@@ -19,10 +19,11 @@ from typing import Any
 
 from toolwire.chunks import continues_name, opens_value
 from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk, new_tool_call_id
+from toolwire.models.lowering._calls import cut_call
 from toolwire.models.lowering._common import CallIds, native_call
 from toolwire.parsing import PartialJSONParser
 
-__all__ = ["ToolCallMerger"]
+__all__ = ["ToolCallMerger", "cut_calls"]
 
 
 class _Slot:
@@ -191,3 +192,20 @@ class ToolCallMerger:
         """The calls, in the order they started: a :class:`~toolwire.messages.ToolCall` when the arguments
         read as a JSON object, else an :class:`~toolwire.messages.InvalidToolCall` keeping the raw text."""
         return [native_call(s.name, s.parser.text, s.id) for s in self._slots]
+
+
+def cut_calls(merger: ToolCallMerger) -> list[InvalidToolCall]:
+    """The calls of a stream that was cut short (a token limit, or no finish reason) whose argument text never
+    began: each an InvalidToolCall with :data:`~toolwire.models.lowering._calls.CUT_OFF` and the call's id.
+
+    A stream state puts them in its closing chunk's ``invalid_tool_calls``; the merged message
+    (:meth:`~toolwire.chunks.AIMessageChunk.to_message`) then leaves out the tool-call chunks with those ids,
+    which would read as ``{}``. (A call whose text began and is not closed is invalid with that error already.)
+    """
+    out: list[InvalidToolCall] = []
+    for position, call in enumerate(merger.tool_calls()):
+        if call.get("type") == "tool_call":  # (one whose text began and is not closed is invalid already)
+            cut = cut_call(call, merger.raw_args(position))
+            if cut.get("type") == "invalid_tool_call":
+                out.append(cut)  # type: ignore[arg-type]
+    return out

@@ -77,7 +77,7 @@ from toolwire.models.lowering._openai_turns import (
     capped_call_id,
     responses_turn_items,
 )
-from toolwire.models.lowering._stream import ToolCallMerger
+from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
 from toolwire.models.lowering._stream_errors import cut_short
 
 __all__ = [
@@ -377,20 +377,31 @@ class StreamState:
     ``finish()`` (as :func:`parse_response` falls back to the first choice). Merged with
     :func:`~toolwire.messages.merge_chunks` they equal :func:`parse_response` of the same reply.
 
-    A stream that ends without a ``finish_reason`` may have been cut short (the ``openai`` SDK does not say
-    whether ``data: [DONE]`` came, and llama.cpp server reports a failure mid-stream in an ``error:`` line
-    the SDK skips): ``finish()`` then logs a warning and sets ``response_metadata["finish_reason"]`` to
-    ``None``, so the reply is not taken for a complete one unseen. It is not refused, since some
-    OpenAI-compatible servers never send a ``finish_reason``; a stream that brought no chunk at all is.
+    A stream that ends without a ``finish_reason`` was cut short (the ``openai`` SDK does not say whether
+    ``data: [DONE]`` came, and llama.cpp server reports a failure mid-stream in an ``error:`` line the SDK
+    skips). Under OpenAI's rules (``compatible=False``: OpenAI, Azure, a gateway in front of them) every
+    stream's last choice chunk has one (OpenAI API reference, "The chat completion chunk object"), so
+    ``finish()`` raises a retryable ProviderError, as the Responses, Anthropic and Gemini codecs do. With
+    ``compatible=True`` it is not refused, since some OpenAI-compatible servers never send one: ``finish()``
+    logs a warning and sets ``response_metadata["finish_reason"]`` to ``None``. Either way a tool call whose
+    argument text is unclosed or never began when the stream ended without a ``finish_reason`` is an
+    InvalidToolCall with the cut-off error
+    (:data:`~toolwire.models.lowering._calls.CUT_OFF`), never run: ``finish()`` declares the calls whose text
+    never began, and the merged message leaves their chunks out.
 
     ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``.
 
+    Args:
+        compatible: the stream comes from an OpenAI-compatible server (a missing ``finish_reason`` is then
+            tolerated, see above), not from OpenAI.
+
     Raises:
         ProviderError: an error event (``{"object": "error", "message"}``) arrives, or, in ``finish()``, the
-            stream brought no chunk at all (retryable).
+            stream brought no chunk at all, or (``compatible=False``) none with a ``finish_reason`` (retryable).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, compatible: bool = False) -> None:
+        self.compatible = compatible
         self.merger = ToolCallMerger()
         self.id: str | None = None
         self.model: str | None = None
@@ -453,10 +464,12 @@ class StreamState:
         """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other content parts.
 
         Raises:
-            ProviderError: no chunk came at all (retryable).
+            ProviderError: no chunk came at all, or (``compatible=False``) no ``finish_reason`` came (retryable).
         """
         if not self.chunks:
             raise cut_short("openai", "chunk")
+        if self.finish_reason is None and not self.compatible:
+            raise cut_short("openai", "chunk with a finish_reason")
         text = ""
         pieces = []
         for choice in self.other:
@@ -475,7 +488,8 @@ class StreamState:
         refusal = "".join(self.refusal)
         finish = REFUSAL if refusal else self.finish_reason
         returned = self.reasoning_field and len(self.merger) > 0
-        return AIMessageChunk(content, tool_call_chunks=pieces, usage=self.usage,
+        cut = cut_calls(self.merger) if self.finish_reason is None else []
+        return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
                               response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None),
                               provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
 
