@@ -1,4 +1,4 @@
-"""Review 72: OpenAI Chat Completions streams cut short.
+"""Review 72: OpenAI replies cut short.
 
 2. A Chat Completions stream that ended without a ``finish_reason`` (no ``data: [DONE]`` either) was taken as a
    whole reply: text cut mid-sentence came back as the answer, and a parallel call cut right after its header
@@ -6,6 +6,9 @@
    (``compatible=False``) such a stream is now a retryable ProviderError, as in the other codecs; with
    ``compatible=True`` it is still read (a warning), but a call whose argument text never began or is unclosed
    is an invalid call with the cut-off error, never run.
+3. ``finish_reason: "length"`` with a call whose ``arguments`` is ``""`` (cut right after the name) read as a valid
+   ``{}`` call, in ``invoke`` and ``stream``; it is now the cut-off invalid call (``""`` stays ``{}`` in a reply
+   that finished normally). The Responses API's ``incomplete`` replies alike.
 """
 
 from __future__ import annotations
@@ -22,7 +25,12 @@ from toolwire import Agent, tool
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage, merge_chunks
 from toolwire.models.lowering._calls import CUT_OFF
-from toolwire.models.lowering.openai import StreamState, parse_response
+from toolwire.models.lowering.openai import (
+    ResponsesStreamState,
+    StreamState,
+    parse_response,
+    parse_responses_response,
+)
 
 openai = pytest.importorskip("openai")
 
@@ -184,3 +192,67 @@ def test_agent_on_a_compatible_server_never_runs_a_cut_call(monkeypatch: pytest.
 
 
 # --------------------------------------------------------------------------- 3. finish_reason "length", empty arguments
+
+
+@pytest.mark.parametrize("args", ["", None, " \n"])
+def test_length_with_empty_arguments_is_a_cut_call(args: Any) -> None:
+    reply = parse_response(_chat([("purge_cache", '{"scope": "user:42"}', "call_1"), ("purge_cache", args, "call_2")],
+                                 "length"))
+    assert [(c["args"], c["id"]) for c in reply.tool_calls] == [({"scope": "user:42"}, "call_1")]
+    assert [(c["name"], c["id"], c["error"]) for c in reply.invalid_tool_calls] == [("purge_cache", "call_2", CUT_OFF)]
+
+
+@pytest.mark.parametrize("finish", ["tool_calls", "stop"])
+def test_a_finished_reply_reads_empty_arguments_as_an_empty_object(finish: str) -> None:
+    reply = parse_response(_chat([("purge_cache", "", "call_2")], finish))
+    assert [(c["args"], c["id"]) for c in reply.tool_calls] == [({}, "call_2")] and reply.invalid_tool_calls == []
+
+
+def test_length_with_an_empty_legacy_function_call_is_a_cut_call() -> None:
+    reply = parse_response({"id": "chatcmpl-1", "model": "m", "choices": [{"index": 0, "finish_reason": "length",
+                            "message": {"content": None, "function_call": {"name": "purge_cache", "arguments": ""}}}]})
+    assert reply.tool_calls == [] and reply.invalid_tool_calls[0]["error"] == CUT_OFF
+
+
+@pytest.mark.parametrize("compatible", [False, True])
+def test_length_stream_with_empty_arguments_equals_the_whole_reply(compatible: bool) -> None:
+    reply = _fold(StreamState(compatible=compatible), [*CUT_CALLS, _chunk({}, "length")])
+    assert [c["id"] for c in reply.tool_calls] == ["call_A"]
+    assert [(c["id"], c["error"]) for c in reply.invalid_tool_calls] == [("call_B", CUT_OFF)]
+    assert reply == parse_response(_chat([("get_weather", '{"city": "Paris"}', "call_A"),
+                                          ("purge_cache", "", "call_B")], "length"))
+
+
+@pytest.mark.parametrize("streaming", [False, True])
+def test_agent_never_runs_a_call_cut_after_its_name(monkeypatch: pytest.MonkeyPatch, streaming: bool) -> None:
+    first: bytes | dict[str, Any] = _sse([*CUT_CALLS, _chunk({}, "length")]) if streaming else _chat(
+        [("get_weather", '{"city": "Paris"}', "call_A"), ("purge_cache", "", "call_B")], "length")
+    done: bytes | dict[str, Any] = _sse(ANSWER) if streaming else {
+        "id": "chatcmpl-2", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "Done."}, "finish_reason": "stop"}]}
+    model = _model(monkeypatch, [first, done], streaming=streaming)
+    RAN.clear()
+    result = Agent(model, [get_weather, purge_cache]).invoke("q")
+    assert RAN == [("get_weather", "Paris")] and result.output == "Done."
+
+
+def _response(output: list[dict[str, Any]], status: str = "completed", reason: str | None = None) -> dict[str, Any]:
+    return {"id": "resp_1", "object": "response", "created_at": 1, "status": status, "model": "gpt-5",
+            "output": output, "incomplete_details": {"reason": reason} if reason else None,
+            "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}
+
+
+FC = {"type": "function_call", "id": "fc_1", "call_id": "call_A", "name": "get_weather",
+      "arguments": '{"city":"Paris"}', "status": "completed"}
+
+
+def test_incomplete_responses_reply_with_empty_arguments_is_a_cut_call() -> None:
+    cut = {**FC, "arguments": "", "status": "incomplete"}
+    whole = parse_responses_response(_response([cut], "incomplete", "max_output_tokens"))
+    assert whole.tool_calls == [] and [(c["id"], c["error"]) for c in whole.invalid_tool_calls] == [("call_A", CUT_OFF)]
+    events = [{"type": "response.created", "response": _response([], "in_progress")},
+              {"type": "response.output_item.added", "output_index": 0, "item": cut},
+              {"type": "response.incomplete", "response": _response([cut], "incomplete", "max_output_tokens")}]
+    assert _fold(ResponsesStreamState(), events) == whole
+    finished = parse_responses_response(_response([{**FC, "arguments": ""}]))
+    assert [c["args"] for c in finished.tool_calls] == [{}]

@@ -57,7 +57,7 @@ def cut_call(call: ToolCall | InvalidToolCall, arguments: Any) -> ToolCall | Inv
 
 
 def native_call(name: Any, arguments: Any, call_id: Any,
-                tool_names: Collection[str] | None = None) -> ToolCall | InvalidToolCall:
+                tool_names: Collection[str] | None = None, *, cut: bool = False) -> ToolCall | InvalidToolCall:
     """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
     JSON object or the name is empty. Streams and whole replies go through this same function.
 
@@ -70,16 +70,19 @@ def native_call(name: Any, arguments: Any, call_id: Any,
             here, that error names no tools). A mapping ``{name: parameters JSON Schema}`` also gives each tool's
             argument shape, which the error of its unreadable arguments shows as the example
             (``{"path": <string>, "text": <string>}``) instead of a fixed one.
+        cut: the reply was cut short (OpenAI ``finish_reason: "length"``, the Responses API's
+            ``max_output_tokens``, a stream that ended without a finish reason): argument text that never began
+            (empty, ``None``) is then cut off too (:func:`cut_call`), not ``{}``.
 
     Returns:
         A ToolCall, or an InvalidToolCall whose ``error`` is one sentence for the model: :data:`CUT_OFF` for
-        argument text that ends before its JSON is closed.
+        argument text that ends before its JSON is closed (or, with ``cut``, never began).
     """
     call = tool_call_from_native(name if isinstance(name, str) else None, arguments,
                                  _id_text(call_id), tool_names=tool_names,
                                  require_name=True)
     if call.get("type") != "invalid_tool_call":
-        return call
+        return cut_call(call, arguments) if cut else call
     error = str(call.get("error") or "")
     if error.startswith(TRUNCATED):
         return {**call, "error": CUT_OFF}  # type: ignore[return-value]

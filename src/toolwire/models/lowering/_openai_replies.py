@@ -37,7 +37,7 @@ from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._retry import status_error
 from toolwire.models.lowering._common import CallIds, native_call, split_calls, usage
-from toolwire.models.lowering._stream import ToolCallMerger
+from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
 from toolwire.models.lowering._stream_errors import cut_short, error_status
 
 __all__ = ["REFUSAL", "ResponsesStreamState", "as_dict", "metadata", "parse_responses_response"]
@@ -152,9 +152,10 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
 
     Returns:
         An AIMessage: text of the ``output_text`` and ``refusal`` parts in order, one call per
-        ``function_call`` item (id = ``call_id``), ``provider_data["openai"]`` with the ``reasoning`` items, the
-        ``function_call`` items' ids (``function_call_ids``) and the output's order (``output``, see the module
-        docs) when the reply has reasoning items, usage in tokens, ``response_metadata``
+        ``function_call`` item (id = ``call_id``; in an ``incomplete`` reply, one whose ``arguments`` are empty or
+        unclosed is an invalid call with the cut-off error, never run), ``provider_data["openai"]`` with the
+        ``reasoning`` items, the ``function_call`` items' ids (``function_call_ids``) and the output's order
+        (``output``, see the module docs) when the reply has reasoning items, usage in tokens, ``response_metadata``
         ``{"model", "finish_reason"}`` (the status, or the incomplete reason; ``"refusal"`` with
         ``"refusal"``: the refusal text, for a refusal).
 
@@ -165,6 +166,7 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
     data = as_dict(obj)
     if data.get("status") == "failed":
         raise _failure(data.get("error"))
+    cut = data.get("status") == "incomplete"  # a call whose arguments never began was cut off, not {}
     text: list[str] = []
     refusal: list[str] = []
     calls = []
@@ -179,7 +181,8 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
                     text.append(part["refusal"])
                     refusal.append(part["refusal"])
         elif kind == "function_call":
-            calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id"), tool_names))
+            calls.append(native_call(item.get("name"), item.get("arguments"), item.get("call_id"), tool_names,
+                                     cut=cut))
     valid, invalid = split_calls(calls)
     refused = "".join(refusal)
     finish = REFUSAL if refused else _finish(data)
@@ -194,7 +197,9 @@ class ResponsesStreamState:
     Function-call pieces are keyed by ``output_index``; the output items (the ``output`` of the terminal event's
     response, else those of the ``response.output_item.done`` events, in ``output_index`` order) give
     :meth:`finish`'s ``provider_data`` as :func:`parse_responses_response` reads it from the whole reply
-    (reasoning items, function_call ids, the output's order); refusal deltas are text, as there.
+    (reasoning items, function_call ids, the output's order); refusal deltas are text, as there. In an
+    ``incomplete`` reply, a call whose argument text never began is declared invalid with the cut-off error in
+    :meth:`finish` (one left unclosed is invalid already).
 
     Raises:
         ProviderError: an ``error`` or ``response.failed`` event arrives (retryable when its code is a
@@ -211,6 +216,7 @@ class ResponsesStreamState:
         self.items: dict[Any, dict[str, Any]] = {}  # output_index -> the finished output item
         self.refusal: list[str] = []
         self.ended = False  # response.completed or response.incomplete came
+        self.incomplete = False  # ... and the response is incomplete (a token limit cut it)
 
     def _call(self, item: dict[str, Any], index: Any, whole: bool) -> AIMessageChunk | None:
         if self.merger.has_args(index) and whole:
@@ -252,6 +258,7 @@ class ResponsesStreamState:
             self.usage = _usage(response.get("usage"))
             self.model = response.get("model") or self.model
             self.finish_reason = _finish(response)
+            self.incomplete = response.get("status") == "incomplete"
             self.ended = True
         elif kind == "response.failed":
             raise _failure((data.get("response") or {}).get("error"))
@@ -260,7 +267,8 @@ class ResponsesStreamState:
         return None
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, kept reasoning items and call ids.
+        """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, kept reasoning items and call ids,
+        and, in an incomplete reply, the calls whose argument text never began, as invalid calls.
 
         Raises:
             ProviderError: no ``response.completed`` or ``response.incomplete`` event came (retryable).
@@ -270,4 +278,5 @@ class ResponsesStreamState:
         refused = "".join(self.refusal)
         finish = REFUSAL if refused else self.finish_reason
         return AIMessageChunk(usage=self.usage, response_metadata=metadata(self.model, finish, refusal=refused or None),
-                              provider_data=_opaque([self.items[k] for k in sorted(self.items)]), id=self.id)
+                              provider_data=_opaque([self.items[k] for k in sorted(self.items)]),
+                              invalid_tool_calls=cut_calls(self.merger) if self.incomplete else None, id=self.id)

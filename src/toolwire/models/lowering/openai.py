@@ -103,6 +103,9 @@ log = logging.getLogger("toolwire.lowering")
 RETURN_REASONING = "return_reasoning"
 """The ``provider_data["openai"]`` flag of a reply whose ``reasoning_content`` goes back with its tool calls."""
 
+LENGTH = "length"
+"""The ``finish_reason`` of a reply the output token limit cut short."""
+
 
 class StrictSchemaWarning(UserWarning):
     """A tool asked for strict mode has a schema strict mode cannot express; it is sent non-strict."""
@@ -332,7 +335,8 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         ``text`` parts joined when it is a list of parts, other parts kept as blocks after the text), ``tool_calls``
         from ``message.tool_calls``, or from the deprecated ``message.function_call`` (``finish_reason``
         ``"function_call"``, a call with a generated id) when there are none (arguments JSON text read with
-        :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the text),
+        :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the text; with
+        ``finish_reason: "length"``, a call whose arguments are empty is cut off too, an invalid call never run),
         ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}`` (``finish_reason`` ``None`` when the
         server sent none), ``provider_data["openai"]["reasoning_content"]`` = the reasoning text
         (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
@@ -343,11 +347,12 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     data = _as_dict(obj)
     choice = pick_choice(data.get("choices") or ())
     message = choice.get("message") or {}
+    cut = choice.get("finish_reason") == LENGTH  # a call whose arguments never began was cut off, not {}
     calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
-                         tc.get("id"), tool_names) for tc in message.get("tool_calls") or ()]
+                         tc.get("id"), tool_names, cut=cut) for tc in message.get("tool_calls") or ()]
     legacy = message.get("function_call")
     if not calls and isinstance(legacy, dict):  # the deprecated single-call form (functions API), no id
-        calls = [native_call(legacy.get("name"), legacy.get("arguments"), None, tool_names)]
+        calls = [native_call(legacy.get("name"), legacy.get("arguments"), None, tool_names, cut=cut)]
     valid, invalid = split_calls(calls)
     refusal = _field_text(message, "refusal")
     parts = read_content(message.get("content"))
@@ -384,10 +389,10 @@ class StreamState:
     ``finish()`` raises a retryable ProviderError, as the Responses, Anthropic and Gemini codecs do. With
     ``compatible=True`` it is not refused, since some OpenAI-compatible servers never send one: ``finish()``
     logs a warning and sets ``response_metadata["finish_reason"]`` to ``None``. Either way a tool call whose
-    argument text is unclosed or never began when the stream ended without a ``finish_reason`` is an
-    InvalidToolCall with the cut-off error
+    argument text is unclosed or never began when the stream ended without a ``finish_reason``, or with
+    ``"length"`` (the token limit), is an InvalidToolCall with the cut-off error
     (:data:`~toolwire.models.lowering._calls.CUT_OFF`), never run: ``finish()`` declares the calls whose text
-    never began, and the merged message leaves their chunks out.
+    never began (``""`` is ``{}`` only in a reply that finished), and the merged message leaves their chunks out.
 
     ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``.
 
@@ -488,7 +493,7 @@ class StreamState:
         refusal = "".join(self.refusal)
         finish = REFUSAL if refusal else self.finish_reason
         returned = self.reasoning_field and len(self.merger) > 0
-        cut = cut_calls(self.merger) if self.finish_reason is None else []
+        cut = cut_calls(self.merger) if self.finish_reason in (None, LENGTH) else []
         return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
                               response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None),
                               provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
