@@ -1,4 +1,4 @@
-"""Review 72: OpenAI replies cut short.
+"""Review 72: OpenAI replies cut short, and Responses API text that only the finishing events carry.
 
 2. A Chat Completions stream that ended without a ``finish_reason`` (no ``data: [DONE]`` either) was taken as a
    whole reply: text cut mid-sentence came back as the answer, and a parallel call cut right after its header
@@ -9,6 +9,9 @@
 3. ``finish_reason: "length"`` with a call whose ``arguments`` is ``""`` (cut right after the name) read as a valid
    ``{}`` call, in ``invoke`` and ``stream``; it is now the cut-off invalid call (``""`` stays ``{}`` in a reply
    that finished normally). The Responses API's ``incomplete`` replies alike.
+4. A Responses API stream whose message text came only in ``response.output_text.done``,
+   ``response.content_part.done``, ``response.output_item.done`` or ``response.completed`` (no deltas) lost it, and
+   a lost delta lost its text: the finishing events' text now fills in what the deltas did not bring.
 """
 
 from __future__ import annotations
@@ -256,3 +259,79 @@ def test_incomplete_responses_reply_with_empty_arguments_is_a_cut_call() -> None
     assert _fold(ResponsesStreamState(), events) == whole
     finished = parse_responses_response(_response([{**FC, "arguments": ""}]))
     assert [c["args"] for c in finished.tool_calls] == [{}]
+
+
+# --------------------------------------------------------------------------- 4. Responses text in the done events
+
+MSG = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+       "content": [{"type": "output_text", "text": "It is sunny in Paris.", "annotations": []}]}
+TEXT = MSG["content"][0]["text"]
+START = [{"type": "response.created", "response": _response([], "in_progress")},
+         {"type": "response.output_item.added", "output_index": 0, "item": {**MSG, "content": [],
+                                                                              "status": "in_progress"}}]
+END = [{"type": "response.output_item.added", "output_index": 1, "item": {**FC, "arguments": ""}},
+       {"type": "response.function_call_arguments.done", "output_index": 1, "item_id": "fc_1",
+        "arguments": FC["arguments"]},
+       {"type": "response.output_item.done", "output_index": 1, "item": FC},
+       {"type": "response.completed", "response": _response([MSG, FC])}]
+TEXT_DONE = {"type": "response.output_text.done", "output_index": 0, "item_id": "msg_1", "content_index": 0,
+             "text": TEXT}
+PART_DONE = {"type": "response.content_part.done", "output_index": 0, "item_id": "msg_1", "content_index": 0,
+             "part": MSG["content"][0]}
+ITEM_DONE = {"type": "response.output_item.done", "output_index": 0, "item": MSG}
+
+
+@pytest.mark.parametrize("done", [[TEXT_DONE, PART_DONE, ITEM_DONE], [TEXT_DONE], [PART_DONE], [ITEM_DONE], []],
+                         ids=["all", "output_text.done", "content_part.done", "output_item.done", "completed"])
+def test_responses_text_only_in_done_events_is_streamed(done: list[dict[str, Any]]) -> None:
+    reply = _fold(ResponsesStreamState(), [*START, *done, *END])
+    assert reply.text == TEXT and [c["id"] for c in reply.tool_calls] == ["call_A"]
+    assert reply == parse_responses_response(_response([MSG, FC]))
+
+
+def test_responses_text_and_call_only_in_the_completed_event() -> None:
+    events = [START[0], {"type": "response.completed", "response": _response([MSG, FC])}]
+    assert _fold(ResponsesStreamState(), events) == parse_responses_response(_response([MSG, FC]))
+
+
+def test_responses_lost_delta_is_filled_in_once() -> None:
+    delta = {"type": "response.output_text.delta", "output_index": 0, "item_id": "msg_1", "content_index": 0}
+    events = [*START, {**delta, "delta": "It is "}, {**delta, "delta": "sunny"}, TEXT_DONE, PART_DONE, ITEM_DONE,
+              *END]
+    state = ResponsesStreamState()
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None] + [state.finish()]
+    assert [c.content for c in chunks if c.content] == ["It is ", "sunny", " in Paris."]
+    assert merge_chunks(chunks, as_chunk=False) == parse_responses_response(_response([MSG, FC]))
+
+
+def test_responses_refusal_only_in_its_done_event() -> None:
+    refusal = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+               "content": [{"type": "refusal", "refusal": "I can't help with that."}]}
+    events = [*START, {"type": "response.refusal.done", "output_index": 0, "item_id": "msg_1", "content_index": 0,
+                       "refusal": "I can't help with that."},
+              {"type": "response.completed", "response": _response([refusal])}]
+    reply = _fold(ResponsesStreamState(), events)
+    assert reply == parse_responses_response(_response([refusal]))
+    assert reply.response_metadata["finish_reason"] == "refusal"
+
+
+def test_responses_done_text_that_is_no_extension_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    delta = {"type": "response.output_text.delta", "output_index": 0, "item_id": "msg_1", "content_index": 0}
+    events = [*START, {**delta, "delta": "It is rainy"}, TEXT_DONE, PART_DONE, ITEM_DONE, *END]
+    with caplog.at_level(logging.WARNING, logger="toolwire.lowering"):
+        reply = _fold(ResponsesStreamState(), events)
+    assert reply.text == "It is rainy"  # what was streamed cannot be taken back
+    assert caplog.text.count("differs from its deltas") == 1  # the later done events compare with the finished text
+
+
+def test_responses_stream_async_gets_the_done_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    events = [*START, TEXT_DONE, PART_DONE, ITEM_DONE, *END]
+    model = _model(monkeypatch, [_sse(events, done=False), _sse(events, done=False)], use_responses_api=True)
+    model = model.bind_tools([get_weather])
+
+    async def run() -> AIMessage:
+        return merge_chunks([chunk async for chunk in model.astream("q")], as_chunk=False)  # type: ignore[return-value]
+
+    streamed = asyncio.run(run())
+    assert streamed.text == TEXT and [c["id"] for c in streamed.tool_calls] == ["call_A"]
+    assert merge_chunks(list(model.stream("q")), as_chunk=False) == streamed

@@ -30,6 +30,7 @@ refusals and Gemini's safety stops keep theirs; the text is also in ``response_m
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection
 from typing import Any
 
@@ -41,6 +42,8 @@ from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
 from toolwire.models.lowering._stream_errors import cut_short, error_status
 
 __all__ = ["REFUSAL", "ResponsesStreamState", "as_dict", "metadata", "parse_responses_response"]
+
+log = logging.getLogger("toolwire.lowering")
 
 REFUSAL = "refusal"
 """The ``finish_reason`` of a reply that is a refusal (the Agent's refusal stop reasons include it)."""
@@ -191,15 +194,36 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
                      provider_data=_opaque(items), id=data.get("id"))
 
 
+def _part_text(part: Any) -> tuple[str | None, bool]:
+    """The whole text of a finished ``output_text`` or ``refusal`` content part, and whether it is a refusal
+    (``(None, False)`` for any other part)."""
+    if not isinstance(part, dict):
+        return None, False
+    if part.get("type") == "output_text" and isinstance(part.get("text"), str):
+        return part["text"], False
+    if part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+        return part["refusal"], True
+    return None, False
+
+
 class ResponsesStreamState:
     """Folds Responses API stream events into AIMessageChunks (same contract as the Chat ``StreamState``).
 
     Function-call pieces are keyed by ``output_index``; the output items (the ``output`` of the terminal event's
     response, else those of the ``response.output_item.done`` events, in ``output_index`` order) give
     :meth:`finish`'s ``provider_data`` as :func:`parse_responses_response` reads it from the whole reply
-    (reasoning items, function_call ids, the output's order); refusal deltas are text, as there. In an
-    ``incomplete`` reply, a call whose argument text never began is declared invalid with the cut-off error in
-    :meth:`finish` (one left unclosed is invalid already).
+    (reasoning items, function_call ids, the output's order); refusal deltas are text, as there.
+
+    The events that finish a piece of the output carry it whole: ``response.output_text.done`` (``text``),
+    ``response.refusal.done``, ``response.content_part.done`` (``part``), ``response.output_item.done`` (``item``)
+    and the terminal event (``response.output``). A content part's text that the deltas did not bring (none came,
+    as from gateways that re-chunk a stream and servers that send short items whole, or one was lost) is the
+    missing end of it, sent when such an event shows it, and a function call that no event before the terminal
+    one brought is sent then; so :func:`~toolwire.messages.merge_chunks` of the chunks equals
+    :func:`parse_responses_response` of the reply. Text already sent cannot be taken back: when a finished text
+    does not extend what the deltas gave, the finished one is kept as the part's text (later events are compared
+    with it) and a warning is logged. In an ``incomplete`` reply, a call whose argument text never began is
+    declared invalid with the cut-off error in :meth:`finish` (one left unclosed is invalid already).
 
     Raises:
         ProviderError: an ``error`` or ``response.failed`` event arrives (retryable when its code is a
@@ -217,54 +241,119 @@ class ResponsesStreamState:
         self.refusal: list[str] = []
         self.ended = False  # response.completed or response.incomplete came
         self.incomplete = False  # ... and the response is incomplete (a token limit cut it)
+        self.texts: dict[tuple[Any, Any], str] = {}  # (output index, content index) -> the part's text sent so far
+        self.indexes: dict[str, int] = {}  # output item id -> its output_index
+        self.calls: set[Any] = set()  # the output indexes of the function calls sent
+
+    def _index(self, data: dict[str, Any], item_id: Any = None) -> Any:
+        """The output index of an event (its ``output_index``, else that of its ``item_id``), kept for the id."""
+        index = data.get("output_index")
+        item_id = item_id if item_id is not None else data.get("item_id")
+        if isinstance(index, int) and not isinstance(index, bool):
+            if isinstance(item_id, str):
+                self.indexes[item_id] = index
+            return index
+        return self.indexes.get(item_id, item_id) if isinstance(item_id, str) else index
+
+    def _delta(self, key: tuple[Any, Any], text: str, refusal: bool) -> str:
+        self.texts[key] = self.texts.get(key, "") + text
+        if refusal:
+            self.refusal.append(text)
+        return text
+
+    def _whole(self, key: tuple[Any, Any], text: str | None, refusal: bool) -> str:
+        """The end of a content part's text that the deltas did not bring, now that ``text`` is all of it."""
+        if text is None:
+            return ""
+        sent = self.texts.get(key, "")
+        if text == sent:
+            return ""
+        self.texts[key] = text
+        if text.startswith(sent):
+            missing = text[len(sent):]
+            if refusal:
+                self.refusal.append(missing)
+            return missing
+        log.warning("openai: the finished text of a Responses stream's output item %s differs from its deltas "
+                    "(%d characters sent, %d finished): the text already sent stays, the finished text is kept "
+                    "as that part's.", key[0], len(sent), len(text))
+        return ""
+
+    def _item_text(self, index: Any, item: dict[str, Any]) -> str:
+        """The missing text of a finished ``message`` item's content parts."""
+        if item.get("type") != "message":
+            return ""
+        return "".join(self._whole((index, n), *_part_text(part)) for n, part in enumerate(item.get("content") or ()))
 
     def _call(self, item: dict[str, Any], index: Any, whole: bool) -> AIMessageChunk | None:
         if self.merger.has_args(index) and whole:
             return None
         args = item.get("arguments") if (whole or item.get("arguments")) else None
+        self.calls.add(index)
         piece = self.merger.add(index=index, id=item.get("call_id"), name=item.get("name"), args=args)
         return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
+
+    def _ended(self, response: dict[str, Any]) -> AIMessageChunk | None:
+        """Read the terminal event's response; the text and calls of its output that no event before brought."""
+        output = response.get("output")
+        text: list[str] = []
+        pieces: list[Any] = []
+        if isinstance(output, list) and output:  # the whole output, in order: as the reply without a stream
+            self.items = dict(enumerate(item for item in output if isinstance(item, dict)))
+            for position, item in self.items.items():
+                index = self.indexes.get(item.get("id"), position) if isinstance(item.get("id"), str) else position
+                text.append(self._item_text(index, item))
+                if item.get("type") == "function_call" and (
+                        index not in self.calls or (item.get("arguments") and not self.merger.has_args(index))):
+                    chunk = self._call(item, index, whole=True)
+                    pieces += chunk.tool_call_chunks if chunk else []
+        self.usage = _usage(response.get("usage"))
+        self.model = response.get("model") or self.model
+        self.finish_reason = _finish(response)
+        self.incomplete = response.get("status") == "incomplete"
+        self.ended = True
+        joined = "".join(text)
+        return AIMessageChunk(joined, tool_call_chunks=pieces, id=self.id) if joined or pieces else None
 
     def feed(self, event: Any) -> AIMessageChunk | None:
         """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
         data = as_dict(event)
         kind = data.get("type")
-        index = data.get("output_index")
+        text = ""
         if kind in ("response.created", "response.in_progress"):
             response = data.get("response") or {}
             self.id = self.id or response.get("id")
             self.model = response.get("model") or self.model
-        elif kind == "response.output_text.delta" and data.get("delta"):
-            return AIMessageChunk(data["delta"], id=self.id)
-        elif kind == "response.refusal.delta" and isinstance(data.get("delta"), str) and data["delta"]:
-            self.refusal.append(data["delta"])
-            return AIMessageChunk(data["delta"], id=self.id)
+        elif kind in ("response.output_text.delta", "response.refusal.delta") and isinstance(data.get("delta"), str):
+            key = (self._index(data), data.get("content_index") or 0)
+            text = self._delta(key, data["delta"], kind == "response.refusal.delta")
+        elif kind == "response.output_text.done":
+            text = self._whole((self._index(data), data.get("content_index") or 0), data.get("text"), False)
+        elif kind == "response.refusal.done":
+            text = self._whole((self._index(data), data.get("content_index") or 0), data.get("refusal"), True)
+        elif kind == "response.content_part.done":
+            text = self._whole((self._index(data), data.get("content_index") or 0), *_part_text(data.get("part")))
         elif kind == "response.output_item.added" and (data.get("item") or {}).get("type") == "function_call":
-            return self._call(data["item"], index, whole=False)
+            return self._call(data["item"], self._index(data, data["item"].get("id")), whole=False)
         elif kind == "response.function_call_arguments.delta" and data.get("delta"):
-            return AIMessageChunk(tool_call_chunks=[self.merger.add(index=index, args=data["delta"])], id=self.id)
+            piece = self.merger.add(index=self._index(data), args=data["delta"])
+            return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
         elif kind == "response.function_call_arguments.done":
-            return self._call({"arguments": data.get("arguments")}, index, whole=True)
+            return self._call({"arguments": data.get("arguments")}, self._index(data), whole=True)
         elif kind == "response.output_item.done":
             item = data.get("item") or {}
+            index = self._index(data, item.get("id"))
             self.items[index if isinstance(index, int) else len(self.items)] = item
             if item.get("type") == "function_call":
                 return self._call(item, index, whole=True)
+            text = self._item_text(index, item)
         elif kind in ("response.completed", "response.incomplete"):
-            response = data.get("response") or {}
-            output = response.get("output")
-            if isinstance(output, list) and output:  # the whole output, in order: as the reply without a stream
-                self.items = dict(enumerate(item for item in output if isinstance(item, dict)))
-            self.usage = _usage(response.get("usage"))
-            self.model = response.get("model") or self.model
-            self.finish_reason = _finish(response)
-            self.incomplete = response.get("status") == "incomplete"
-            self.ended = True
+            return self._ended(data.get("response") or {})
         elif kind == "response.failed":
             raise _failure((data.get("response") or {}).get("error"))
         elif kind == "error":
             raise _failure(data.get("error") if isinstance(data.get("error"), dict) else data)
-        return None
+        return AIMessageChunk(text, id=self.id) if text else None
 
     def finish(self) -> AIMessageChunk:
         """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, kept reasoning items and call ids,
