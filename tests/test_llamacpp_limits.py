@@ -198,6 +198,27 @@ def test_a_forced_call_cut_by_max_tokens_is_an_invalid_call(smol1, dialect):
 
 
 @pytest.mark.model
+@pytest.mark.parametrize("n_ctx", range(248, 254))
+def test_a_forced_call_reaching_a_context_llama_cpp_rounded_up_is_cut_not_a_failure(smol1, n_ctx):
+    """Review 73: llama.cpp rounds n_ctx up (250 gives 256) while llama-cpp-python's input_ids holds 250; a batch of
+    a token and its prompt-lookup drafts at the context's end was written past input_ids ("could not broadcast
+    input array from shape (3,) into shape (2,)", with n_ctx 250 and 253 here), on every retry."""
+    from toolwire import tool
+
+    @tool
+    def save_text(text: str) -> str:
+        """Save a text."""
+        return "ok"
+
+    model = ChatLlamaCpp("smollm2-135m", n_ctx=n_ctx, n_threads=1, max_tokens=1000, dialect="json", reuse_kv=False,
+                         prompt_cache=False)
+    reply = model.bind_tools([save_text], tool_choice="required").invoke(
+        "Save a text that repeats the words 'Rome was not built in a day' one hundred times.")
+    assert reply.response_metadata["finish_reason"] == "length" and reply.usage["total_tokens"] == n_ctx
+    assert len(reply.invalid_tool_calls) == 1 and not reply.tool_calls  # the call cut at the context's end
+
+
+@pytest.mark.model
 def test_a_conversation_too_long_for_the_reply_says_what_room_it_needs(smol1):
     small = ChatLlamaCpp("smollm2-135m", n_ctx=128, n_threads=1)
     with pytest.raises(UserError) as error:

@@ -218,7 +218,10 @@ def greedy_tokens(
     """
     ctx = llm._ctx.ctx
     n_vocab = llm.n_vocab()
-    n_ctx = llm.n_ctx()
+    # llama.cpp may round the context up (n_ctx=300 gives 512), while llama-cpp-python's input_ids holds the n_ctx
+    # asked for: the smaller bounds the tokens a batch may write (review 73: a batch of a token and its drafts
+    # past the end of input_ids failed, "could not broadcast input array from shape (3,) into shape (2,)")
+    n_ctx = min(llm.n_ctx(), len(llm.input_ids))
     if grammar is not None:
         grammar.reset()
         for token in forced:
