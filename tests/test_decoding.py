@@ -184,3 +184,38 @@ def test_a_loaded_model_keeps_only_recent_grammars(smol) -> None:
     assert first._ptr is None  # the oldest sampler was let go and its llama.cpp memory freed
     again = loaded.sampler('root ::= "x0"')
     assert again is not first and again.accepts(loaded.tokenize("x0", bos=False))
+
+
+# -- cancelling while the prompt is evaluated (review 73) ---------------------------------------------------------
+
+
+@pytest.mark.model
+def test_a_cancelled_reply_stops_evaluating_its_prompt_between_batches(smol) -> None:
+    import threading
+
+    import llama_cpp
+
+    from toolwire.models._decoding import GenerationCancelled, cancel_on
+
+    loaded = smol.load()
+    llm = loaded.llm
+    prompt = llm.tokenize(("word " * 1500).encode())  # three batches of n_batch (512)
+    llm.reset()
+    evaluated: list[int] = []
+    event = threading.Event()
+    real_eval = llm.eval
+
+    def eval_once(tokens: list[int]) -> None:  # the first batch, then the consumer goes away
+        evaluated.append(len(tokens))
+        real_eval(tokens)
+        event.set()
+
+    llm.eval = eval_once
+    try:
+        with cancel_on(event), pytest.raises(GenerationCancelled):
+            next(greedy_tokens(llama_cpp, llm, prompt, is_eog=loaded.is_eog))
+    finally:
+        del llm.eval
+    assert evaluated == [llm.n_batch] and llm.n_tokens == llm.n_batch  # one batch, and the bookkeeping kept
+    reference = _reference(loaded, prompt[:40], None, 8)  # the model goes on working, from its cache
+    assert _ours(loaded, prompt[:40], None, 8, 2) == reference

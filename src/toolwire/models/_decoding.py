@@ -37,12 +37,37 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import math
+import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["GrammarSampler", "Lean", "greedy_tokens", "lookup_draft"]
+__all__ = ["GenerationCancelled", "GrammarSampler", "Lean", "cancel_on", "cancelled", "greedy_tokens", "lookup_draft"]
+
+_CANCEL = threading.local()  # the event that cancels the reply the current thread generates (cancel_on)
+
+
+class GenerationCancelled(Exception):
+    """The reply's consumer went away (a cancelled ``ainvoke``/``astream``) while its prompt was evaluated."""
+
+
+@contextlib.contextmanager
+def cancel_on(event: threading.Event) -> Iterator[None]:
+    """Within the block, a reply generated on this thread stops evaluating its prompt once ``event`` is set (checked
+    between batches of ``n_batch`` tokens), raising :class:`GenerationCancelled`."""
+    previous = getattr(_CANCEL, "event", None)
+    _CANCEL.event = event
+    try:
+        yield
+    finally:
+        _CANCEL.event = previous
+
+
+def cancelled() -> bool:
+    """Whether the reply generated on this thread was cancelled (:func:`cancel_on`)."""
+    event = getattr(_CANCEL, "event", None)
+    return event is not None and event.is_set()
 
 
 class Lean(Protocol):
@@ -265,7 +290,11 @@ def greedy_tokens(
         common = 0  # a memory that cannot drop its last positions (recurrent models): start again
     llm.n_tokens = common
     llm._requires_eval = True
-    llm.eval(list(prompt[common:]))
+    rest = list(prompt[common:])
+    for start in range(0, len(rest), llm.n_batch):  # the batches llm.eval makes, so the same logits
+        if cancelled():  # (review 73: a cancelled ainvoke held the model for its whole prompt, 65 s with 30 tools)
+            raise GenerationCancelled("The reply was cancelled while its prompt was evaluated.")
+        llm.eval(rest[start:start + llm.n_batch])
     history = list(prompt)
     token = pick(-1, ban)
     while True:

@@ -37,6 +37,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.models._decoding import GenerationCancelled, cancel_on
 from toolwire.models._generation import Generation
 from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
 from toolwire.models._options import check_options
@@ -298,7 +299,8 @@ class ChatLlamaCpp(BaseChatModel):
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         """The reply of ``ainvoke``: :meth:`_astream`'s chunks merged, so that a cancelled call (``asyncio.wait_for``
         timing out, a cancelled task or Agent run) stops generating at the next token instead of writing its whole
-        reply in a worker thread while holding the model (review 29)."""
+        reply in a worker thread while holding the model (review 29); at temperature 0 a prompt still being evaluated
+        stops at the next batch of ``n_batch`` tokens (review 73), while a sampled reply's prompt is evaluated whole."""
         chunks = [chunk async for chunk in self._astream(request)]
         return merge_chunks(chunks, as_chunk=False, tool_names=[t.name for t in request.tools])  # type: ignore[return-value]
 
@@ -314,10 +316,13 @@ class ChatLlamaCpp(BaseChatModel):
 
         def work() -> None:
             try:
-                for chunk in self._stream(request):
-                    if stop.is_set():
-                        break
-                    put(chunk)
+                with cancel_on(stop):  # the prompt's evaluation stops too, between batches (review 73)
+                    for chunk in self._stream(request):
+                        if stop.is_set():
+                            break
+                        put(chunk)
+            except GenerationCancelled:
+                pass  # nobody waits for this reply any more
             except BaseException as exc:
                 put(exc)
             finally:
