@@ -305,3 +305,29 @@ def test_declining_lists_of_values_waits_for_the_newest_user_message_to_have_no_
     assert results_since_user([HumanMessage("Which gene?"), call, ToolMessage("BRCA1", tool_call_id="c1")])
     assert not results_since_user([HumanMessage("q"), call, ToolMessage("r", tool_call_id="c1"), HumanMessage("q2")])
     assert not results_since_user([])
+
+
+def test_a_reply_cut_by_max_tokens_while_a_call_opens_is_a_cut_call_not_text() -> None:
+    # review 73: '[{"name": "get_weather' (json) and '[get_weather' (pythonic), cut by max_tokens while the opening
+    # was still being written, came back as the reply's text; now they go on as a call, which the reply reads as cut
+    for formats, stream in ((("pythonic",), [(4, {4: 1.0}), (5, {5: 1.0})]),  # [get_weather
+                            (("pythonic",), [(1, {1: 1.0}), (3, {3: 1.0}), (10, {10: 1.0})])):  # Sure\n[get
+        run = _ScriptedGeneration([stream], bar=0.0, max_tokens=len(stream))
+        run.gen.finish = "length"  # as _texts sets it when the budget runs out
+        free = run.gen._free(_TOKENS, [100, 101], OpenerScanner(formats, NAMES), _spec(), [])
+        shown = []
+        while True:
+            try:
+                shown.append(next(free).content)
+            except StopIteration as stop:
+                head, call_text, fmt = stop.value
+                break
+        assert fmt == "pythonic" and call_text.startswith("[get") and head.strip() in ("", "Sure")
+        assert "".join(shown) == head.strip()  # the opening is never shown as text
+    # text that only might have opened a call stays text when the reply ended normally
+    run = _ScriptedGeneration([[(4, {4: 1.0}), (5, {5: 1.0})]], bar=0.0)
+    free = run.gen._free(_TOKENS, [100, 101], OpenerScanner(("pythonic",), NAMES), _spec(), [])
+    with pytest.raises(StopIteration) as stop:
+        while True:
+            next(free)
+    assert stop.value.value == ("[get_weather", "", None)

@@ -430,6 +430,16 @@ class Generation:
         if (stop_at := _stop_at(text, stops)) >= 0:  # held back as a possible call opening until the reply ended
             text = text[:stop_at]
             self.finish = "stop"
+        if self.finish == "length" and scanner is not None and scanner.calls:  # cut while a call opened (review 73:
+            pos = scanner.held_from(text)  # '[{"name": "get_weather' came back as the answer): a cut call, as one
+            fmt = next((f for f in scanner.formats if pos < len(text)  # cut after its opening is
+                        and OpenerScanner((f,), scanner.names).opens(text, pos)), None)
+            if fmt is not None:
+                start = len(text) - len(text[pos:].lstrip())
+                piece = _visible(text, shown, len(text[:start].rstrip()))
+                if piece:
+                    yield AIMessageChunk(piece)
+                return text[:start], text[start:], fmt
         piece = _visible(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
