@@ -27,9 +27,9 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from _llama_fixtures import qwen_fixture, smol_fixture  # noqa: F401
+from _llama_fixtures import qwen_fixture, smol1_fixture, smol_fixture  # noqa: F401
 from toolwire import AIMessage, HumanMessage, SystemMessage, Tool, ToolMessage, cli, tool
-from toolwire.errors import UserError
+from toolwire.errors import ContextOverflowError, UserError
 from toolwire.messages import AIMessageChunk, tool_call
 from toolwire.models.llamacpp import ChatLlamaCpp
 from toolwire.parsing import parse_tool_calls
@@ -235,6 +235,30 @@ def test_fit_tool_results_cuts_the_longest_results_first_to_a_common_length() ->
     assert messages[2] is results[0] and len(results[0].text) == 40_000  # the caller's messages are unchanged
     assert fit_tool_results(messages, measure, 100) is None  # the rest of the conversation does not fit
     assert fit_tool_results([question], measure, 1) is None  # no tool result to cut
+
+
+def test_floor_size_measures_the_conversation_with_every_long_result_cut_as_far_as_it_goes() -> None:
+    from toolwire.models._fit import floor_size
+
+    def measure(messages: list) -> int:  # a model whose tokens are 4 characters each
+        return sum(len(m.text) for m in messages) // 4
+
+    calls = AIMessage("", tool_calls=[tool_call("read", {"n": 1}, "c1")])
+    long = [HumanMessage("Summarise it."), calls, ToolMessage("a" * 100_000, tool_call_id="c1")]
+    assert floor_size(long, measure) < 200 < measure(long)  # (review 73: the error quoted the uncut size)
+    assert floor_size([HumanMessage("Hi.")], measure) is None  # no result to cut
+
+
+@pytest.mark.model
+def test_the_overflow_error_gives_the_size_left_once_results_are_cut(smol1) -> None:
+    small = ChatLlamaCpp("smollm2-135m", n_ctx=128, n_threads=1)
+    conversation = [HumanMessage("What does the file say? " * 10),
+                    AIMessage("", tool_calls=[tool_call("slow_lookup", {"term": "file"}, "c1")]),
+                    ToolMessage("0123456789abcdef" * 6_000, tool_call_id="c1")]  # 96,000 characters
+    with pytest.raises(ContextOverflowError) as error:
+        small.bind_tools([slow_lookup]).invoke(conversation)
+    size = int(str(error.value).split(" tokens long")[0].rsplit(" ", 1)[1])
+    assert 128 < size < 600  # the cut conversation's size, not the 30,000 tokens of the whole result
 
 
 @pytest.mark.model

@@ -16,7 +16,7 @@ from typing import Any
 from toolwire.messages import BaseMessage, ToolMessage
 from toolwire.results import truncate_content
 
-__all__ = ["fit_tool_results"]
+__all__ = ["fit_tool_results", "floor_size"]
 
 _FLOOR = 200  # characters a cut result keeps at least (its head, then the marker)
 _TRIES = 4
@@ -73,3 +73,17 @@ def fit_tool_results(messages: Sequence[BaseMessage], measure: Callable[[Sequenc
                 cut += 1
         size = measure(current)
     return (current, cut) if size <= limit else None
+
+
+def floor_size(messages: Sequence[BaseMessage], measure: Callable[[Sequence[BaseMessage]], int]) -> int | None:
+    """The prompt's length in tokens with every tool result cut as far as :func:`fit_tool_results` cuts them (to a
+    couple of hundred characters and the marker), for saying how long a conversation that does not fit still is
+    (review 73: the error quoted the uncut 20,195 tokens of a conversation that fitted in 512 once cut); None when
+    no result is long enough to be cut."""
+    indexes = [i for i, m in enumerate(messages) if isinstance(m, ToolMessage) and len(m.text) > _FLOOR]
+    if not indexes:
+        return None
+    current: list[Any] = list(messages)
+    for i in indexes:
+        current[i] = current[i].copy(content=truncate_content(current[i].content, _FLOOR))
+    return measure(current)

@@ -26,7 +26,7 @@ from toolwire.models._call_checks import (
 )
 from toolwire.models._call_lean import CallLean, Leans, first_repeat
 from toolwire.models._decoding import Lean, greedy_tokens
-from toolwire.models._fit import fit_tool_results
+from toolwire.models._fit import fit_tool_results, floor_size
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import read_reply
 from toolwire.models._tool_text import example_strings
@@ -120,8 +120,9 @@ class Generation:
                 self.results_cut = fitted[1]
         self.prefix = self._system_prefix(loaded, chat, tokens)
         room = self.model.n_ctx - len(tokens)
-        if room < _MIN_ROOM:
-            raise ContextOverflowError(len(tokens), self.model.n_ctx, tools_tokens=len(loaded.system_head(chat)),
+        if room < _MIN_ROOM:  # (the size once tool results are cut as far as they go, when they are: review 73)
+            size = floor_size(request.messages, lambda messages: len(render(messages)[1])) or len(tokens)
+            raise ContextOverflowError(size, self.model.n_ctx, tools_tokens=len(loaded.system_head(chat)),
                                        tool_count=len(offered), min_room=_MIN_ROOM)
         self.budget = min(int(self.opts["max_tokens"]), room)
         parallel = request.parallel_tool_calls is not False
