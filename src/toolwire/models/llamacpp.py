@@ -69,12 +69,16 @@ class ChatLlamaCpp(BaseChatModel):
             ``reuse_kv`` (the default) the logits of a prompt that shares a prefix with the one before may differ
             in their last bits, which can flip a near tie (even call against text); ``reuse_kv=False`` for replies
             that must not depend on what ran before (tests, evaluations).
-        seed: sampling seed used when ``temperature`` > 0.
+        seed: sampling seed used when ``temperature`` > 0. A seeded reply repeats exactly only with ``reuse_kv=False``:
+            a prompt taken partly from the KV cache is evaluated in other batches, whose logits differ in their last
+            bits, and sampling turns that into another reply (review 73).
         dialect: ``"pythonic"``, ``"json"`` or ``"template"`` (see :mod:`toolwire.models.dialects`);
             None picks the model family's default for the number of tools a request binds
             (:func:`~toolwire.models.dialects.default_dialect`: the default model writes ``pythonic`` with one
             tool, ``json`` with two or more).
-        max_tokens: the most tokens one reply may have.
+        max_tokens: the most tokens one reply may have. Tokens of a call the model writes and the checks below
+            decline (then generated again from before it, at most 3 times) do not count against it; they do count
+            in ``usage["output_tokens"]``, which can so exceed ``max_tokens``.
         grammar: constrain tool calls with a GBNF grammar (default True).
         pull: download a registry model that is missing (default True); False raises instead.
         draft_tokens: at temperature 0, the most prompt-lookup draft tokens checked per decoding step
