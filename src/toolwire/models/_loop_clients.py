@@ -19,23 +19,11 @@ import weakref
 from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
-__all__ = ["Clients", "close_async_client"]
+from toolwire.models._retry import aclose_stream
+
+__all__ = ["Clients"]
 
 log = logging.getLogger("toolwire.providers")
-
-
-async def close_async_client(client: Any) -> None:
-    """Close an async SDK client (its ``aclose()`` or ``close()``, awaited when it is a coroutine); a failure
-    is logged at DEBUG, not raised (a client whose connections already broke has nothing left to close)."""
-    close = getattr(client, "aclose", None) or getattr(client, "close", None)
-    if not callable(close):
-        return
-    try:
-        result = close()
-        if asyncio.iscoroutine(result):
-            await result
-    except Exception:
-        log.debug("closing an async SDK client failed", exc_info=True)
 
 
 async def _closer(owner: weakref.ref[Clients], loop: asyncio.AbstractEventLoop,
@@ -53,7 +41,7 @@ async def _closer(owner: weakref.ref[Clients], loop: asyncio.AbstractEventLoop,
             clients = owner()
             if clients is not None:
                 clients.forget(loop, client)
-            await close_async_client(client)
+            await aclose_stream(client)  # (its aclose() or close(), failures logged)
 
 
 def _start(gen: AsyncGenerator[None, None]) -> None:

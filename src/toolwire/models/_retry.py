@@ -373,7 +373,8 @@ def close_stream(stream: Any) -> None:
 
 
 async def aclose_stream(stream: Any) -> None:
-    """Async :func:`close_stream` (its ``aclose()`` or ``close()``, awaited when it is a coroutine)."""
+    """Async :func:`close_stream` (its ``aclose()`` or ``close()``, awaited when it is a coroutine); also closes an
+    async SDK client (:mod:`toolwire.models._loop_clients`). A failure is logged at DEBUG, not raised."""
     close = getattr(stream, "aclose", None) or getattr(stream, "close", None)
     if callable(close):
         try:
@@ -381,7 +382,7 @@ async def aclose_stream(stream: Any) -> None:
             if asyncio.iscoroutine(result):
                 await result
         except Exception:
-            log.debug("closing a stream failed", exc_info=True)
+            log.debug("closing a stream or client failed", exc_info=True)
 
 
 def _retry_wait(exc: Exception, translate: Translate, policy: RetryPolicy, attempt: int) -> float:

@@ -34,7 +34,6 @@ from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models._loop_clients import Clients as _Clients
-from toolwire.models._loop_clients import close_async_client
 from toolwire.models._retry import (
     RetryPolicy,
     aclose_stream,
@@ -347,7 +346,7 @@ class SDKChatModel(BaseChatModel):
         loop ends); the clients of other loops stay theirs (each loop closes its own)."""
         client = self._clients.pop(asyncio.get_running_loop())
         if client is not None:
-            await close_async_client(client)
+            await aclose_stream(client)
 
     def _log_request(self, kwargs: dict[str, Any], stream: bool) -> None:
         if log.isEnabledFor(logging.DEBUG):
