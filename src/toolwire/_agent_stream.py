@@ -1,16 +1,66 @@
-"""What :meth:`Agent.stream <toolwire.agent.Agent.stream>` and ``astream`` return: the loop's events, and the
-conversation so far at any point, so that a caller who stops early keeps the work done (review 58)."""
+"""What an :class:`~toolwire.agent.Agent` run gives back: :class:`AgentResult` (``invoke``), and for ``stream`` and
+``astream`` the loop's :class:`AgentEvent` objects with the conversation so far at any point, so that a caller who
+stops early keeps the work done (review 58). ``toolwire.agent`` and ``toolwire`` export these names."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from toolwire.agent import AgentEvent
     from toolwire.messages import BaseMessage
 
-__all__ = ["AgentStream", "AsyncAgentStream"]
+__all__ = ["AgentEvent", "AgentResult", "AgentStream", "AsyncAgentStream", "EventType", "StopReason"]
+
+EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
+StopReason = Literal["answer", "return_direct", "max_steps", "refusal", "length"]
+
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentResult:
+    """What an Agent run produced.
+
+    Attributes:
+        messages: the whole conversation, the input messages first.
+        output: the final answer's text (for a return_direct stop, the tool result's text). When the last
+            reply of ``on_max_steps="answer"`` has no text, only tool calls (which are not run), ``output`` is a
+            sentence saying so.
+        steps: how many model calls were made.
+        stop_reason: ``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` (the model's last reply
+            is a refusal or a safety block, by its ``response_metadata["finish_reason"]``; ``output`` is its text,
+            often empty), or ``"length"`` (the last reply, without tool calls, was cut at the output token limit,
+            ``max_tokens``: ``output`` is the text it got to, maybe empty, as a reasoning model's that spent its
+            budget thinking; raise ``max_tokens`` for a whole answer).
+    """
+
+    messages: list[BaseMessage]
+    output: str
+    steps: int
+    stop_reason: StopReason = "answer"
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentEvent:
+    """One thing that happened in the loop, as :meth:`Agent.stream` yields it.
+
+    Attributes:
+        type: ``"model_reply"`` (an AIMessage), ``"tool_call"`` (a ToolCall about to run, or a call about to be
+            answered with an error without running: an InvalidToolCall, a call refused by the step limit or a
+            refusal), ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`). Every
+            ``tool_result`` comes after the ``tool_call`` of its call. The calls of one reply all get their
+            ``tool_call`` first; their ``tool_result`` events come, in call order, once all of them have finished.
+        data: the AIMessage, ToolCall (or InvalidToolCall), ToolMessage or AgentResult.
+        step: the number of the model call this event belongs to (1-based); ``0`` for the calls left
+            unanswered in the input conversation, which are answered before the first model call.
+    """
+
+    type: EventType
+    data: Any
+    step: int
+
+
 
 
 class _Conversation:

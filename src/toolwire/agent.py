@@ -49,7 +49,6 @@ that reply are not run, each gets an error ToolMessage.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import json
 from collections.abc import AsyncIterator, Collection, Generator, Iterator, Sequence
 from typing import Any, Literal
@@ -70,7 +69,7 @@ from toolwire._agent_checks import (
     unique_call_ids,
     unique_ids_in_turns,
 )
-from toolwire._agent_stream import AgentStream, AsyncAgentStream
+from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
 from toolwire._concurrency import ctrl_c_interrupts
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
@@ -87,61 +86,15 @@ from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_t
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
-EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
 _FAILED_TRIES = 2
 """Times an identical call (same tool, same arguments) may fail in a row with the same error before a repeat of it
 is answered with that error instead of being run (review 67: a small model sent one bad calculator expression until
 ``max_steps``); a transient failure still gets a second try."""
 
-StopReason = Literal["answer", "return_direct", "max_steps", "refusal", "length"]
-
 
 def _steps(count: int) -> str:
     """``"1 step"``, ``"3 steps"``."""
     return f"{count} step" if count == 1 else f"{count} steps"
-
-
-@dataclasses.dataclass(frozen=True)
-class AgentResult:
-    """What an Agent run produced.
-
-    Attributes:
-        messages: the whole conversation, the input messages first.
-        output: the final answer's text (for a return_direct stop, the tool result's text). When the last
-            reply of ``on_max_steps="answer"`` has no text, only tool calls (which are not run), ``output`` is a
-            sentence saying so.
-        steps: how many model calls were made.
-        stop_reason: ``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` (the model's last reply
-            is a refusal or a safety block, by its ``response_metadata["finish_reason"]``; ``output`` is its text,
-            often empty), or ``"length"`` (the last reply, without tool calls, was cut at the output token limit,
-            ``max_tokens``: ``output`` is the text it got to, maybe empty, as a reasoning model's that spent its
-            budget thinking; raise ``max_tokens`` for a whole answer).
-    """
-
-    messages: list[BaseMessage]
-    output: str
-    steps: int
-    stop_reason: StopReason = "answer"
-
-
-@dataclasses.dataclass(frozen=True)
-class AgentEvent:
-    """One thing that happened in the loop, as :meth:`Agent.stream` yields it.
-
-    Attributes:
-        type: ``"model_reply"`` (an AIMessage), ``"tool_call"`` (a ToolCall about to run, or a call about to be
-            answered with an error without running: an InvalidToolCall, a call refused by the step limit or a
-            refusal), ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`). Every
-            ``tool_result`` comes after the ``tool_call`` of its call. The calls of one reply all get their
-            ``tool_call`` first; their ``tool_result`` events come, in call order, once all of them have finished.
-        data: the AIMessage, ToolCall (or InvalidToolCall), ToolMessage or AgentResult.
-        step: the number of the model call this event belongs to (1-based); ``0`` for the calls left
-            unanswered in the input conversation, which are answered before the first model call.
-    """
-
-    type: EventType
-    data: Any
-    step: int
 
 
 def _unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
