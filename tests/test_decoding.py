@@ -219,3 +219,53 @@ def test_a_cancelled_reply_stops_evaluating_its_prompt_between_batches(smol) -> 
     assert evaluated == [llm.n_batch] and llm.n_tokens == llm.n_batch  # one batch, and the bookkeeping kept
     reference = _reference(loaded, prompt[:40], None, 8)  # the model goes on working, from its cache
     assert _ours(loaded, prompt[:40], None, 8, 2) == reference
+
+
+@pytest.mark.model
+def test_a_cancelled_sampled_reply_stops_evaluating_its_prompt_between_batches(smol) -> None:
+    """temperature > 0 goes through Llama.generate, which would evaluate the prompt whole: toolwire evaluates all
+    but its last token first, in batches, and a cancelled reply stops there as a greedy one does."""
+    import threading
+
+    from toolwire.models._decoding import GenerationCancelled, cancel_on
+
+    model = smol
+    loaded = model.load()
+    llm = loaded.llm
+    llm.reset()
+    evaluated: list[int] = []
+    event = threading.Event()
+    real_eval = llm.eval
+
+    def eval_once(tokens: list[int]) -> None:  # the first batch, then the consumer goes away
+        evaluated.append(len(tokens))
+        real_eval(tokens)
+        event.set()
+
+    request = model._request("word " * 1500, {"temperature": 0.8, "seed": 7, "max_tokens": 4})
+    llm.eval = eval_once
+    try:
+        with cancel_on(event), pytest.raises(GenerationCancelled):
+            list(model._stream(request))
+    finally:
+        del llm.eval
+    assert evaluated == [llm.n_batch] and llm.n_tokens == llm.n_batch
+    # not cancelled: the rest of the prompt but its last token in batches, then generate evaluates that token only
+    real_generate = llm.generate
+    prompts: list[int] = []
+
+    def generate(tokens, **kw):  # type: ignore[no-untyped-def]
+        prompts.append(len(tokens))
+        evaluated.append(-1)  # where generate starts
+        yield from real_generate(tokens, **kw)
+
+    llm.eval, llm.generate = eval_once, generate
+    event.clear()
+    evaluated.clear()
+    try:
+        reply = "".join(chunk.text for chunk in model._stream(request))
+    finally:
+        del llm.eval, llm.generate
+    before = evaluated[: evaluated.index(-1)]
+    assert max(before) <= llm.n_batch and sum(before) == prompts[0] - 1 - llm.n_batch  # the first batch was kept
+    assert evaluated[evaluated.index(-1) + 1] == 1 and isinstance(reply, str)

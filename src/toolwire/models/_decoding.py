@@ -43,7 +43,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-__all__ = ["GenerationCancelled", "GrammarSampler", "Lean", "cancel_on", "cancelled", "greedy_tokens", "lookup_draft"]
+__all__ = [
+    "GenerationCancelled", "GrammarSampler", "Lean", "cancel_on", "cancelled", "evaluate_prompt", "greedy_tokens",
+    "lookup_draft",
+]
 
 _CANCEL = threading.local()  # the event that cancels the reply the current thread generates (cancel_on)
 
@@ -201,6 +204,40 @@ class GrammarSampler:
             self.close()
 
 
+def evaluate_prompt(llm: Any, prompt: Sequence[int], *, fresh_logits: bool = True) -> None:
+    """Bring ``llm``'s KV cache to hold exactly ``prompt``: keep the cached common prefix, evaluate the rest.
+
+    The rest is evaluated in the batches of ``n_batch`` tokens that ``Llama.eval`` makes (so the logits are the
+    same), and before each batch a cancelled reply (:func:`cancel_on`) stops it (review 73: a cancelled ``ainvoke``
+    held the model for its whole prompt, 65 s with 30 tools).
+
+    Args:
+        llm: a loaded ``llama_cpp.Llama``.
+        prompt: the token ids the cache must hold (not empty).
+        fresh_logits: evaluate at least the last token, so that the logits are its own; False when the caller
+            evaluates more tokens after these (``Llama.generate`` always evaluates the prompt's last token).
+
+    Raises:
+        GenerationCancelled: the reply was cancelled; the cache keeps the batches evaluated so far.
+    """
+    common = 0
+    for a, b in zip(llm.input_ids[: llm.n_tokens], prompt, strict=False):
+        if a != b:
+            break
+        common += 1
+    if fresh_logits:
+        common = min(common, len(prompt) - 1)
+    if common and not llm._ctx.kv_cache_seq_rm(-1, common, -1):
+        common = 0  # a memory that cannot drop its last positions (recurrent models): start again
+    llm.n_tokens = common
+    llm._requires_eval = True
+    rest = list(prompt[common:])
+    for start in range(0, len(rest), llm.n_batch):
+        if cancelled():
+            raise GenerationCancelled("The reply was cancelled while its prompt was evaluated.")
+        llm.eval(rest[start:start + llm.n_batch])
+
+
 def greedy_tokens(
     llama_cpp: Any,
     llm: Any,
@@ -279,22 +316,7 @@ def greedy_tokens(
 
     step: list[dict[int, float]] = [{}]  # the candidates of the token ``pick`` returned last
 
-    # the prompt: keep the cached common prefix, evaluate the rest (at least the last token, for its logits)
-    common = 0
-    for a, b in zip(llm.input_ids[: llm.n_tokens], prompt, strict=False):
-        if a != b:
-            break
-        common += 1
-    common = min(common, len(prompt) - 1)
-    if common and not llm._ctx.kv_cache_seq_rm(-1, common, -1):
-        common = 0  # a memory that cannot drop its last positions (recurrent models): start again
-    llm.n_tokens = common
-    llm._requires_eval = True
-    rest = list(prompt[common:])
-    for start in range(0, len(rest), llm.n_batch):  # the batches llm.eval makes, so the same logits
-        if cancelled():  # (review 73: a cancelled ainvoke held the model for its whole prompt, 65 s with 30 tools)
-            raise GenerationCancelled("The reply was cancelled while its prompt was evaluated.")
-        llm.eval(rest[start:start + llm.n_batch])
+    evaluate_prompt(llm, prompt)
     history = list(prompt)
     token = pick(-1, ban)
     while True:

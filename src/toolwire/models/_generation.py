@@ -25,10 +25,10 @@ from toolwire.models._call_checks import (
     stream_spans,
 )
 from toolwire.models._call_lean import CallLean, Leans, first_repeat
-from toolwire.models._decoding import Lean, greedy_tokens
+from toolwire.models._decoding import GenerationCancelled, Lean, evaluate_prompt, greedy_tokens
 from toolwire.models._fit import fit_tool_results, floor_size
 from toolwire.models._loaded import LoadedModel, _llama_cpp
-from toolwire.models._reply import read_reply
+from toolwire.models._reply import find_stop, read_reply, stop_list, visible_part
 from toolwire.models._tool_text import example_strings
 from toolwire.models._turns import Turn
 from toolwire.models.base import ChatRequest
@@ -312,7 +312,7 @@ class Generation:
         Returns (as the generator's value) ``(text before the call, the call's text, call format)`` when a
         call is made, else ``(whole text, "", None)``.
         """
-        stops = _stop_list(self.opts.get("stop"))
+        stops = stop_list(self.opts.get("stop"))
         hold = max((len(s) for s in stops), default=1) - 1
         greedy = scanner is not None and self._greedy()
         unknown = greedy and self.model.decline_unknown_calls
@@ -341,7 +341,7 @@ class Generation:
                 ends.append(len(text))
                 # a stop string ends the text, not a call: one in what may still open a call waits until
                 # the opening is decided (a call then ignores it; text stops there)
-                stop_at = _stop_at(text, stops)
+                stop_at = find_stop(text, stops)
                 found = scanner.feed(text) if scanner is not None else None
                 if 0 <= stop_at < (found[0] if found is not None else -1):  # the text stopped before the call
                     text = text[:stop_at]
@@ -376,7 +376,7 @@ class Generation:
                         self.budget = before  # the declined call's tokens do not count
                         restart = first, [*opening, *spaces], False
                         break
-                    piece = _visible(head, shown, len(head.rstrip()))
+                    piece = visible_part(head, shown, len(head.rstrip()))
                     if piece:
                         yield AIMessageChunk(piece)
                     return head, call_text, fmt
@@ -390,7 +390,7 @@ class Generation:
                     break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
-                piece = _visible(text, shown, end)
+                piece = visible_part(text, shown, end)
                 if piece:
                     shown = end
                     yield AIMessageChunk(piece)
@@ -428,7 +428,7 @@ class Generation:
                 steps = []
             stream = self._texts(loaded, [*tokens, *prior], None, candidates=steps, ban=banned, made=made)
         stream.close()
-        if (stop_at := _stop_at(text, stops)) >= 0:  # held back as a possible call opening until the reply ended
+        if (stop_at := find_stop(text, stops)) >= 0:  # held back as a possible call opening until the reply ended
             text = text[:stop_at]
             self.finish = "stop"
         if self.finish == "length" and scanner is not None and scanner.calls:  # cut while a call opened (review 73:
@@ -437,11 +437,11 @@ class Generation:
                         and OpenerScanner((f,), scanner.names).opens(text, pos)), None)
             if fmt is not None:
                 start = len(text) - len(text[pos:].lstrip())
-                piece = _visible(text, shown, len(text[:start].rstrip()))
+                piece = visible_part(text, shown, len(text[:start].rstrip()))
                 if piece:
                     yield AIMessageChunk(piece)
                 return text[:start], text[start:], fmt
-        piece = _visible(text, shown, len(text.rstrip()))
+        piece = visible_part(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
         return text, "", None
@@ -516,10 +516,7 @@ class Generation:
                                    is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens if grammar else 0,
                                    forced=forced, candidates=candidates, ban=ban, lean=lean)
         else:
-            stream = llm.generate(tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)),
-                                  top_p=float(self.opts.get("top_p", 0.95)), min_p=float(self.opts.get("min_p", 0.05)),
-                                  repeat_penalty=float(self.opts.get("repeat_penalty", 1.0)),
-                                  grammar=loaded.llama_grammar(grammar) if grammar else None)
+            stream = self._sampled(loaded, tokens, temperature, grammar)
         try:
             for token in stream:
                 if loaded.is_eog(token):
@@ -535,7 +532,7 @@ class Generation:
                     self.finish = "length"
                     return
             self.finish = "stop"
-        except UserError:
+        except (UserError, GenerationCancelled):
             raise
         except Exception as exc:
             raise ProviderError(f"llama.cpp failed while generating: {exc}", provider="llamacpp") from exc
@@ -544,6 +541,17 @@ class Generation:
             if close is not None:
                 close()
             self.budget -= count
+
+    def _sampled(self, loaded: LoadedModel, tokens: list[int], temperature: float, grammar: str | None
+                 ) -> Iterator[int]:
+        """Sample a reply with ``Llama.generate``; the prompt but its last token is evaluated first, stopping between
+        batches when the reply is cancelled (:func:`~toolwire.models._decoding.evaluate_prompt`)."""
+        if len(tokens) > 1:
+            evaluate_prompt(loaded.llm, tokens[:-1], fresh_logits=False)
+        yield from loaded.llm.generate(
+            tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)), top_p=float(self.opts.get("top_p", 0.95)),
+            min_p=float(self.opts.get("min_p", 0.05)), repeat_penalty=float(self.opts.get("repeat_penalty", 1.0)),
+            grammar=loaded.llama_grammar(grammar) if grammar else None)
 
     def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = (),
               candidates: list[dict[int, float]] | None = None, made: list[int] | None = None,
@@ -569,25 +577,6 @@ class Generation:
         if self.share <= 0 or fmt != "pythonic" or not grammar or not self._greedy():
             return None
         return ArgumentLean(loaded.piece, loaded.tokens_starting_with, self.share)
-
-
-def _stop_list(stop: Any) -> list[str]:
-    if not stop:
-        return []
-    return [stop] if isinstance(stop, str) else [s for s in stop if s]
-
-
-def _stop_at(text: str, stops: Sequence[str]) -> int:
-    """Where the first of ``stops`` starts in ``text``; -1 when none is there."""
-    cuts = [at for s in stops if (at := text.find(s)) >= 0]
-    return min(cuts) if cuts else -1
-
-
-def _visible(text: str, shown: int, end: int) -> str:
-    """The part of ``text[:end]`` not shown yet, skipping the reply's leading whitespace."""
-    lead = len(text) - len(text.lstrip())
-    start = max(shown, lead)
-    return text[start:end] if end > start else ""
 
 
 def _char_starts(loaded: LoadedModel, tokens: Sequence[int], start: int) -> list[int]:

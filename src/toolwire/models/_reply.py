@@ -11,6 +11,9 @@ generated text is lost on the way:
   call's own format (the parser's words for a cut-off call), also when it was cut before the parser could
   tell it is a call (``{"name": "get_weather", "`` or ``[get_weather(city``); text the parser took along
   before it (a code fence's opening) stays content.
+
+Also here: the ``stop`` strings of a request (:func:`stop_list`, :func:`find_stop`) and the part of a streamed
+reply not shown yet (:func:`visible_part`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call
 from toolwire.models.dialects import parse_reply
@@ -26,7 +30,7 @@ from toolwire.parsing._calls import _EXAMPLE, name_key
 from toolwire.parsing.pythonic import _CUT_OFF, PythonNames
 from toolwire.tools import ToolSpec
 
-__all__ = ["ReadReply", "cut_call", "read_reply"]
+__all__ = ["ReadReply", "cut_call", "find_stop", "read_reply", "stop_list", "visible_part"]
 
 # the parser's sentence for a JSON call that ends before it is closed (toolwire.parsing._calls.add_failure)
 _CUT_OFF_JSON = "The call ends before it is closed (it looks cut off). Send the whole tool call again as valid JSON, " \
@@ -110,3 +114,23 @@ def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str]) -> In
             (n for n in names if name_key(n) == name_key(written)), None)
         error = _CUT_OFF_JSON.format(example=_EXAMPLE.replace("tool_name", name or "tool_name"))
     return invalid_tool_call(name, text.strip(), error=error)
+
+
+def stop_list(stop: Any) -> list[str]:
+    """The stop strings of the ``stop`` option (a string, a list of them, or None), empty ones left out."""
+    if not stop:
+        return []
+    return [stop] if isinstance(stop, str) else [s for s in stop if s]
+
+
+def find_stop(text: str, stops: Sequence[str]) -> int:
+    """Where the first of ``stops`` starts in ``text``; -1 when none is there."""
+    cuts = [at for s in stops if (at := text.find(s)) >= 0]
+    return min(cuts) if cuts else -1
+
+
+def visible_part(text: str, shown: int, end: int) -> str:
+    """The part of ``text[:end]`` not shown yet, skipping the reply's leading whitespace."""
+    lead = len(text) - len(text.lstrip())
+    start = max(shown, lead)
+    return text[start:end] if end > start else ""

@@ -303,8 +303,8 @@ class ChatLlamaCpp(BaseChatModel):
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         """The reply of ``ainvoke``: :meth:`_astream`'s chunks merged, so that a cancelled call (``asyncio.wait_for``
         timing out, a cancelled task or Agent run) stops generating at the next token instead of writing its whole
-        reply in a worker thread while holding the model (review 29); at temperature 0 a prompt still being evaluated
-        stops at the next batch of ``n_batch`` tokens (review 73), while a sampled reply's prompt is evaluated whole."""
+        reply in a worker thread while holding the model (review 29); a prompt still being evaluated stops at the next
+        batch of ``n_batch`` tokens (review 73; a sampled reply's too, since the thirty-second session)."""
         chunks = [chunk async for chunk in self._astream(request)]
         return merge_chunks(chunks, as_chunk=False, tool_names=[t.name for t in request.tools])  # type: ignore[return-value]
 
