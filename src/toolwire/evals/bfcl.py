@@ -20,6 +20,7 @@ The scoring rules live in :mod:`toolwire.evals.bfcl_checker`; the runner in
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -251,6 +252,15 @@ class BfclItem:
             UserError: a message with a role other than system, user or assistant.
         """
         return question_to_messages(self.question)
+
+    @property
+    def fingerprint(self) -> str:
+        """The sha256 (hex) of what the model is asked: every turn of the question and the function docs, as JSON
+        with sorted keys. A report keeps it per item, so a resumed run notices an item whose function docs or
+        earlier turns changed while its id, last question and answer key stayed the same."""
+        text = json.dumps([self.question, self.functions], sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                          default=str)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
     @property
     def question_text(self) -> str:

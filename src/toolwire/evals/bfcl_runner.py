@@ -133,7 +133,8 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
         reply = model.bind_tools(toolset.tools).invoke(item.messages())  # (temperature 0: the model's own setting)
     except Exception as exc:
         return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
-                          item.ground_truth, [], time.perf_counter() - start, question=item.question_text)
+                          item.ground_truth, [], time.perf_counter() - start, question=item.question_text,
+                          fingerprint=item.fingerprint)
     seconds = time.perf_counter() - start
     relevance = category_kind(item.category) in ("irrelevance", "relevance")  # scored on whether a call is made
     calls = reply_calls(reply, toolset.names, include_invalid=not relevance)
@@ -149,13 +150,14 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
         result = check_calls(item.category, item.functions, item.ground_truth, calls)
     except Exception as exc:  # an answer key the checker cannot read fails this item, not the run
         return ItemResult(item.id, item.category, False, "error", f"The checker failed: {type(exc).__name__}: "
-                          f"{exc}", item.ground_truth, calls, seconds, question=item.question_text)
+                          f"{exc}", item.ground_truth, calls, seconds, question=item.question_text,
+                          fingerprint=item.fingerprint)
     usage = getattr(reply, "usage", None) or {}
     metadata = getattr(reply, "response_metadata", None)
     decoding = {k: metadata[k] for k in DECODING_KEYS if k in metadata} if isinstance(metadata, dict) else {}
     return ItemResult(item.id, item.category, result.valid, result.reason, result.message, item.ground_truth,
                       calls, seconds, int(usage.get("input_tokens") or 0),
-                      int(usage.get("output_tokens") or 0), item.question_text, text, decoding)
+                      int(usage.get("output_tokens") or 0), item.question_text, text, decoding, item.fingerprint)
 
 
 _LABELS = {"dialect": "--dialect", "min_call_probability": "--min-call-probability",
@@ -220,9 +222,11 @@ def load_items(data_dir: str | Path, categories: str | Iterable[str] | None = No
 
 def _same_item(old: ItemResult, item: Any) -> bool:
     """Whether a resumed report's result ``old`` was scored on this very ``item``: the same answer key and, when
-    the report recorded it, the same question. Ids repeat across BFCL versions (``multiple_0`` in v3 and v4), so
-    an id alone does not say a verdict still holds (review 42); an item that changed is run again."""
-    return old.expected == item.ground_truth and (not old.question or old.question == item.question_text)
+    the report recorded them, the same question and the same :attr:`~toolwire.evals.bfcl.BfclItem.fingerprint`
+    (every turn and the function docs). Ids repeat across BFCL versions (``multiple_0`` in v3 and v4), so an id
+    alone does not say a verdict still holds (review 42); an item that changed is run again."""
+    return (old.expected == item.ground_truth and (not old.question or old.question == item.question_text)
+            and (not old.fingerprint or old.fingerprint == item.fingerprint))
 
 
 def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] | None = None,

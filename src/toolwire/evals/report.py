@@ -49,6 +49,8 @@ class ItemResult:
         decoding: what a local model's decoding rules did on the reply (the keys of its ``response_metadata``
             named in :data:`toolwire.evals.bfcl_runner.DECODING_KEYS` it holds: ``call_probability``,
             ``made_up_values``, ``parallel_call_shares``...); empty for other models.
+        fingerprint: the sha256 (hex) of the item's question turns and function docs
+            (:attr:`toolwire.evals.bfcl.BfclItem.fingerprint`); empty in reports written before it was recorded.
     """
 
     id: str
@@ -64,6 +66,7 @@ class ItemResult:
     question: str = ""
     text: str = ""
     decoding: dict[str, Any] = field(default_factory=dict)
+    fingerprint: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """Return a JSON-ready dict of all fields."""
