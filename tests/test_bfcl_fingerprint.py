@@ -70,3 +70,57 @@ def test_a_report_written_before_fingerprints_still_resumes(tmp_path: Path) -> N
     again = ScriptedChatModel([_reply()])
     run_bfcl(again, data, "simple_python", out=out)
     assert not again.requests
+
+
+class _LocalModel(ScriptedChatModel):
+    """A scripted model that says which GGUF file it runs, as ChatLlamaCpp does."""
+
+    def __init__(self, replies: list[AIMessage], digest: str) -> None:
+        super().__init__(replies)
+        self.digest = digest
+
+    def file_sha256(self) -> str:
+        return self.digest
+
+
+def test_a_report_of_another_gguf_file_of_the_same_name_is_not_resumed(tmp_path: Path) -> None:
+    import pytest
+
+    from toolwire.errors import UserError
+
+    out = tmp_path / "r.json"
+    data = _data(tmp_path / "v1", _FUNCTION)
+    run_bfcl(_LocalModel([_reply()], "a" * 64), data, "simple_python", out=out)
+    assert Report.load(out).settings == {"gguf_sha256": "a" * 64}
+    same = _LocalModel([_reply()], "a" * 64)
+    run_bfcl(same, data, "simple_python", out=out)
+    assert not same.requests
+    with pytest.raises(UserError, match=r"GGUF file's sha256 'a{64}' there, 'b{64}' now"):
+        run_bfcl(_LocalModel([_reply()], "b" * 64), data, "simple_python", out=out)
+    raw = json.loads(out.read_text(encoding="utf-8"))  # a report written before the sha256 was recorded
+    raw["settings"] = {}
+    out.write_text(json.dumps(raw), encoding="utf-8")
+    older = _LocalModel([_reply()], "b" * 64)
+    run_bfcl(older, data, "simple_python", out=out)
+    assert not older.requests
+
+
+def test_chatllamacpp_file_sha256_hashes_a_users_file_once(tmp_path: Path, monkeypatch) -> None:
+    import hashlib
+
+    from toolwire.models import ChatLlamaCpp, _pull_verify
+    from toolwire.models.registry import REGISTRY
+
+    monkeypatch.setenv("TOOLWIRE_HOME", str(tmp_path / "home"))
+    gguf = tmp_path / "mine" / "model.gguf"
+    gguf.parent.mkdir()
+    gguf.write_bytes(b"GGUF" + bytes(range(256)) * 10)
+    hashed: list[Path] = []
+    real = _pull_verify.sha256_file
+    monkeypatch.setattr(_pull_verify, "sha256_file", lambda path, progress=None: hashed.append(path) or real(path))
+    model = ChatLlamaCpp(str(gguf))
+    assert model.file_sha256() == hashlib.sha256(gguf.read_bytes()).hexdigest()
+    assert model.file_sha256() == hashlib.sha256(gguf.read_bytes()).hexdigest() and hashed == [gguf]  # recorded
+    assert not (gguf.parent / "model.gguf.sha256").exists()  # a user's folder is left alone
+    name = next(iter(REGISTRY))
+    assert ChatLlamaCpp(name).file_sha256() == REGISTRY[name].sha256  # no file read at all

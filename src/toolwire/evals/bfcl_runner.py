@@ -66,7 +66,11 @@ def model_settings(model: Any) -> dict[str, Any]:
     when on) it has as attributes (a local model's), and ``temperature`` from a provider model's ``options``; a
     setting left to the model's default is recorded as None. A local model left to its default dialect also records
     which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``), so that a report of other defaults is
-    not resumed (loading the model to read them)."""
+    not resumed (loading the model to read them), and a local model the sha256 of its GGUF file (``gguf_sha256``,
+    from its ``file_sha256()``), so that a report of another file of the same name is not resumed either.
+
+    Raises:
+        UserError: a local model's file cannot be found or read."""
     settings: dict[str, Any] = {}
     for name in _SETTINGS:
         value = getattr(model, name, None)
@@ -77,6 +81,9 @@ def model_settings(model: Any) -> dict[str, Any]:
     options = getattr(model, "options", None)
     if isinstance(options, dict) and isinstance(options.get("temperature"), int | float):
         settings.setdefault("temperature", options["temperature"])
+    digest = getattr(model, "file_sha256", None)  # a local model's file: two GGUF files of one name differ
+    if callable(digest) and isinstance(value := digest(), str):
+        settings["gguf_sha256"] = value
     defaults = getattr(model, "default_dialects", None)  # a local model left to its default dialects
     if callable(defaults) and isinstance(value := defaults(), str):
         settings["default_dialects"] = value
@@ -163,7 +170,7 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
 _LABELS = {"dialect": "--dialect", "min_call_probability": "--min-call-probability",
            "min_value_probability": "--min-value-probability", "optional_argument_share": "--optional-argument-share",
            "parallel_call_share": "--parallel-call-share", "decline_value_lists": "--decline-value-lists",
-           "default_dialects": "the model's default dialects"}
+           "default_dialects": "the model's default dialects", "gguf_sha256": "the GGUF file's sha256"}
 """How a setting is named in the message refusing to resume a report run with other settings."""
 
 
@@ -190,7 +197,8 @@ def _previous(out: Path | None, model: str, settings: dict[str, Any]
         changed = [f"{_LABELS.get(k, k)} {_setting_text(old.settings.get(k))} there, "
                    f"{_setting_text(settings.get(k))} now"
                    for k in sorted(set(old.settings) | set(settings)) if old.settings.get(k) != settings.get(k)
-                   and not (k == "default_dialects" and old.settings.get("dialect") != settings.get("dialect"))]
+                   and not (k == "default_dialects" and old.settings.get("dialect") != settings.get("dialect"))
+                   and not (k == "gguf_sha256" and k not in old.settings)]  # reports before it was recorded
         if changed:
             raise UserError(f"{str(out)!r} holds a run with other settings ({'; '.join(changed)}): pass another "
                             "--out, or the same options to resume it.")

@@ -17,7 +17,7 @@ from typing import Any
 from toolwire.errors import UserError
 from toolwire.models.registry import ModelEntry, models_dir
 
-__all__ = ["CHUNK", "pulled_state", "sha256_file", "verify_file", "write_sidecar"]
+__all__ = ["CHUNK", "known_sha256", "pulled_state", "sha256_file", "verify_file", "write_sidecar"]
 
 CHUNK = 1 << 20  # bytes per read while copying and hashing
 
@@ -142,6 +142,23 @@ def write_sidecar(path: Path, digest: str) -> None:
             return
         except OSError:
             continue
+
+
+def known_sha256(path: Path) -> str:
+    """Return the sha256 (lowercase hex) of the file at ``path``, from its sidecar record when the file has not
+    changed since (same size in bytes and ``mtime_ns``), else hashed now (about a second per GB) and recorded.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    st = path.stat()
+    side = _read_sidecar(path)
+    if (side and side.get("size") == st.st_size and side.get("mtime_ns") == st.st_mtime_ns
+            and isinstance(side.get("sha256"), str)):
+        return str(side["sha256"])
+    digest = sha256_file(path)
+    write_sidecar(path, digest)
+    return digest
 
 
 def verify_file(path: Path, entry: ModelEntry, *, progress: bool = False) -> bool:

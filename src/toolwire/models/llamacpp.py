@@ -268,6 +268,24 @@ class ChatLlamaCpp(BaseChatModel):
             return get_dialect(self.dialect, loaded.template)
         return default_dialect_for(loaded.metadata, loaded.template, tool_count)
 
+    def file_sha256(self) -> str:
+        """The sha256 (lowercase hex) of the GGUF file this model runs: a registry model's from the registry, a
+        file of the user's hashed once and then read from its sidecar record (so a BFCL report tells two files
+        of one name apart).
+
+        Raises:
+            UserError: as :meth:`model_path`, or the file cannot be read.
+        """
+        if self.model in REGISTRY:
+            return REGISTRY[self.model].sha256
+        from toolwire.models._pull_verify import known_sha256
+
+        path = self.model_path()
+        try:
+            return known_sha256(path)
+        except OSError as exc:
+            raise UserError(f"The model file {str(path)!r} cannot be read ({exc.strerror or exc}).") from None
+
     def default_dialects(self) -> str | None:
         """The dialects this model writes by default, as a report records them (a BFCL run resumed with other
         defaults is refused rather than mixed): ``None`` when ``dialect`` is set; else the dialect with one
