@@ -325,7 +325,10 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     ``{"role"|"type", "content", ...}`` dicts (read by :func:`message_from_dict`, which says which keys it reads;
     an OpenAI SDK message's ``model_dump()`` is accepted). The roles of a tuple are ``"system"``, ``"user"``
     (or ``"human"``) and ``"assistant"`` (or ``"ai"``). A tuple of two items whose first is one of these roles
-    is one message; any other tuple is a sequence of messages, as a list is.
+    is one message; any other tuple is a sequence of messages, as a list is. LangChain's message objects
+    (``langchain_core.messages``: ``HumanMessage``, ``AIMessage`` and its chunks, ``SystemMessage``,
+    ``ToolMessage``, a ``ChatMessage`` of one of these roles), alone or in a list, are converted as
+    :func:`toolwire.interop.langchain.from_langchain_messages` converts them (see :func:`langchain_message`).
 
     Args:
         value: the input, in any of the forms above.
@@ -334,9 +337,11 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
         A new list of messages, in the given order (the messages themselves are not copied).
 
     Raises:
-        UserError: ``value`` is None, empty or of another type, an item is none of these, a tuple names an
-            unknown role, or a dict cannot be read.
+        UserError: ``value`` is None, empty or of another type, an item is none of these (the message names its
+            type with its package: ``a LangChain FunctionMessage``), a tuple names an unknown role, or a dict cannot
+            be read.
     """
+    from toolwire._printing import type_label
     from toolwire.errors import UserError
 
     if isinstance(value, str):
@@ -346,11 +351,11 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     if _is_role_pair(value):
         return [_from_role_pair(value)]
     if not isinstance(value, list | tuple) or not value:
-        if (message := _chunk_message(value)) is not None:
+        if (message := other_message(value)) is not None:
             return [message]
         raise UserError(
             "Pass a question (a string), a message, or a non-empty list of messages; "
-            f"got {type(value).__name__ if value is not None else 'None'}{' (empty)' if value == [] else ''}."
+            f"got {type_label(value) if value is not None else 'None'}{' (empty)' if value == [] else ''}."
         )
     out: list[BaseMessage] = []
     for item in value:
@@ -362,19 +367,69 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
             out.append(_from_role_pair(item))
         elif isinstance(item, dict):
             out.append(message_from_dict(item))
-        elif (message := _chunk_message(item)) is not None:
+        elif (message := other_message(item)) is not None:
             out.append(message)
         else:
             raise UserError(
-                f"Cannot use {type(item).__name__} as a message; pass strings, messages, "
+                f"Cannot use {type_label(item)} as a message; pass strings, toolwire or LangChain messages, "
                 "(role, text) tuples or {'role', 'content'} dicts."
             )
     return out
 
 
-def _chunk_message(value: Any) -> BaseMessage | None:
-    """The AIMessage of a streamed reply's (merged) :class:`~toolwire.chunks.AIMessageChunk`, as LangChain takes a
-    chunk wherever it takes a message (review 26); None for anything else."""
+def other_message(value: Any) -> BaseMessage | None:
+    """The toolwire message of a value that stands for one without being one: a streamed reply's (merged)
+    :class:`~toolwire.chunks.AIMessageChunk` (its ``to_message()``, as LangChain takes a chunk wherever it takes a
+    message, review 26) or a LangChain message object (:func:`langchain_message`); None for anything else.
+
+    Raises:
+        UserError: a LangChain message that toolwire has no message for (see :func:`langchain_message`).
+    """
     from toolwire.chunks import AIMessageChunk
 
-    return value.to_message() if isinstance(value, AIMessageChunk) else None
+    if isinstance(value, AIMessageChunk):
+        return value.to_message()
+    return langchain_message(value)
+
+
+_LC_MODULE = "langchain_core.messages"
+_LC_ADVICE = {
+    "FunctionMessage": "it answers OpenAI's legacy function_call, which toolwire does not have; send the result as a "
+                       "ToolMessage with the tool_call_id of the call it answers",
+    "RemoveMessage": "it tells LangGraph to delete a message from its state and is never sent to a model; leave it out",
+}
+
+
+def langchain_message(value: Any) -> BaseMessage | None:
+    """The toolwire message of a LangChain message object (a class of ``langchain_core.messages``, found by its
+    module, so LangChain is never imported for it), converted by
+    :func:`toolwire.interop.langchain.from_langchain_messages`: content, id, name, tool calls, invalid tool calls,
+    usage, response metadata, ``tool_call_id``, ``status`` and ``artifact`` are kept (langchain-core stays an optional
+    dependency: only a LangChain object, whose package is then loaded, leads here).
+
+    Args:
+        value: anything.
+
+    Returns:
+        A new toolwire message, or None when ``value`` is not a LangChain message.
+
+    Raises:
+        UserError: ``value`` is a LangChain message of a kind toolwire has none of (a ``FunctionMessage``, a
+            LangGraph ``RemoveMessage``, a ``ChatMessage`` of another role); the message says what to pass instead.
+    """
+    if not any(getattr(cls, "__module__", "").startswith(_LC_MODULE) for cls in type(value).__mro__[:-1]):
+        return None
+    kind = getattr(value, "type", None)
+    if kind in _LC_TYPES or (kind in _LC_CHAT_TYPES and getattr(value, "role", None) in _ROLE_ALIASES):
+        from toolwire.interop.langchain import from_langchain_messages
+
+        return from_langchain_messages([value])[0]
+    from toolwire.errors import UserError
+
+    name = type(value).__name__
+    if kind in _LC_CHAT_TYPES:
+        raise UserError(f"Cannot use a LangChain {name} with the role {getattr(value, 'role', None)!r} as a message: "
+                        "give it the role 'system', 'user' or 'assistant', or send a tool's result as a ToolMessage.")
+    advice = _LC_ADVICE.get(name.removesuffix("Chunk"), "toolwire has no message of that kind; convert it to a "
+                            "HumanMessage, AIMessage, SystemMessage or ToolMessage")
+    raise UserError(f"Cannot use a LangChain {name} as a message: {advice}.")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["json_text", "printed", "safe_text", "terminal_text"]
+__all__ = ["json_text", "printed", "safe_text", "terminal_text", "type_label"]
 
 
 def printed(value: Any, convert: Callable[[Any], str] = repr) -> str | None:
@@ -38,6 +38,22 @@ def safe_text(value: Any, convert: Callable[[Any], str] = repr) -> str:
     """
     text = printed(value, convert)
     return text if text is not None else f"<{type(value).__name__}>"
+
+
+def type_label(value: Any) -> str:
+    """Name the type of ``value`` for an error message, so that a class named like toolwire's is not taken for it.
+
+    Returns:
+        ``"int"`` for a builtin type; ``"a LangChain HumanMessage"`` for a class of a ``langchain*`` package;
+        ``"<module>.<class>"`` for any other (``"openai.types.chat.chat_completion_message.ChatCompletionMessage"``).
+    """
+    kind = type(value)
+    module = getattr(kind, "__module__", None) or "builtins"
+    if module == "builtins":
+        return kind.__name__
+    if module.split(".")[0].startswith("langchain"):
+        return f"a LangChain {kind.__name__}"
+    return f"{module}.{kind.__qualname__}"
 
 
 def json_text(value: Any) -> str:

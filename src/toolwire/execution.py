@@ -45,12 +45,12 @@ from toolwire import _tool_run
 from toolwire._call_records import _checked_call, _checked_invalid
 from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
 from toolwire._error_state import exclusive, mark
-from toolwire._printing import printed, safe_text
+from toolwire._message_dicts import other_message
+from toolwire._printing import printed, safe_text, type_label
 from toolwire._tool_run import _running, bad_flags, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import (
     AIMessage,
-    AIMessageChunk,
     InvalidToolCall,
     ToolCall,
     ToolMessage,
@@ -266,8 +266,8 @@ class ToolExecutor:
                 failure in call order (see ``handle_errors`` in the class docs); the other calls still running
                 are cancelled first, as the sync :meth:`call` does.
         """
-        if isinstance(calls, AIMessage) and not invalid:  # call(reply), for execute(reply): the same answers
-            calls, invalid = calls.tool_calls, calls.invalid_tool_calls
+        if not isinstance(calls, list | tuple) and isinstance(reply := _reply(calls), AIMessage) and not invalid:
+            calls, invalid = reply.tool_calls, reply.invalid_tool_calls  # call(reply), as execute(reply) answers it
         if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
             raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
         checked = [_prepared(c) for c in calls]
@@ -323,7 +323,9 @@ class ToolExecutor:
 
         Args:
             message: the model's reply (or its streamed chunks merged: an
-                :class:`~toolwire.messages.AIMessageChunk`), or a list of its tool calls (``ai_message.tool_calls``).
+                :class:`~toolwire.messages.AIMessageChunk`; a LangChain ``AIMessage`` or ``AIMessageChunk`` too,
+                converted as :func:`~toolwire.messages.coerce_messages` converts it), or a list of its tool calls
+                (``ai_message.tool_calls``).
 
         Every tool call and every invalid tool call gets exactly one ToolMessage; an item of a list that is not a
         well-formed call (not a dict, a name that is not text) gets an error ToolMessage in its place, as in
@@ -333,14 +335,14 @@ class ToolExecutor:
             UserError: ``message`` is neither an AIMessage nor a list (or tuple) of tool calls.
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
         """
-        if isinstance(message, AIMessageChunk):
-            message = message.to_message()  # a streamed reply, merged (merge_chunks' default)
-        if isinstance(message, AIMessage):
-            return await self.acall(message.tool_calls, message.invalid_tool_calls)
         if isinstance(message, list | tuple):  # shaped as acall shapes them: a malformed item answered in its place
             return await self.acall(list(message))
+        reply = _reply(message)
+        if isinstance(reply, AIMessage):
+            return await self.acall(reply.tool_calls, reply.invalid_tool_calls)
         raise UserError(
-            f"execute() takes the model's AIMessage (or its .tool_calls list), not {type(message).__name__}."
+            f"execute() takes the model's AIMessage (toolwire's or LangChain's, or its .tool_calls list), not "
+            f"{type_label(message)}."
         )
 
     def execute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
@@ -456,6 +458,19 @@ def _prepared(call: Any) -> ToolCall | InvalidToolCall:
                 "type": "tool_call"}
     return invalid_tool_call(None, f"{safe_text(call):.200}", None,
                              "a tool call must be a dict with 'name', 'args' and 'id'")
+
+
+def _reply(message: Any) -> Any:
+    """``message`` as a toolwire message when it stands for one (a merged :class:`AIMessageChunk`, a LangChain
+    message: :func:`~toolwire._message_dicts.other_message`), else ``message`` itself.
+
+    Raises:
+        UserError: a LangChain message toolwire has no message for.
+    """
+    if isinstance(message, AIMessage):
+        return message
+    converted = other_message(message)
+    return message if converted is None else converted
 
 
 def _is_int(value: Any) -> bool:
