@@ -11,9 +11,11 @@ import inspect
 import os
 import re
 import sys
+import types
+import typing
 import warnings
 from collections.abc import Callable, Collection, Iterable
-from typing import Any
+from typing import Annotated, Any, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -23,6 +25,8 @@ __all__ = [
     "NAME_RE",
     "check_fields_taken",
     "check_name",
+    "langchain_filled",
+    "langchain_marker",
     "no_json_schema_error",
     "unbound_method_error",
     "warn_dropped_params",
@@ -190,3 +194,66 @@ def _without_json_schema(params: Iterable[tuple[str | None, Any]], seen: frozens
         except Exception:  # this one's type has no JSON Schema
             return name, annotation
     return None
+
+
+def langchain_marker(marker: Any) -> str | None:
+    """``"call_id"`` for LangChain's ``InjectedToolCallId`` (the class or an instance), ``"injected"`` for its
+    ``InjectedToolArg`` and subclasses (LangGraph's ``InjectedState``, ``InjectedStore``), else None; read by class
+    names and modules, so that langchain need not be imported."""
+    cls = marker if isinstance(marker, type) else type(marker)
+    kinds = [c.__name__ for c in getattr(cls, "__mro__", ()) if c.__module__.startswith("langchain_core")]
+    return "call_id" if "InjectedToolCallId" in kinds else "injected" if "InjectedToolArg" in kinds else None
+
+
+def _runnable_config(annotation: Any) -> bool:
+    """Whether ``annotation`` is LangChain's ``RunnableConfig``, alone or in a union (``RunnableConfig | None``)."""
+    if getattr(annotation, "__name__", None) == "RunnableConfig" and str(
+            getattr(annotation, "__module__", "")).startswith("langchain_core"):
+        return True
+    return get_origin(annotation) in (typing.Union, types.UnionType) and any(map(_runnable_config,
+                                                                                 get_args(annotation)))
+
+
+def _call_id() -> Any:
+    from toolwire._tool_run import current_tool_call
+
+    return (current_tool_call() or {}).get("id")
+
+
+def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -> Callable[[], Any] | None:
+    """How toolwire fills a parameter LangChain fills rather than the model, which the schema leaves out.
+
+    A LangChain migrant's function may take ``tool_call_id: Annotated[str, InjectedToolCallId]`` (filled here with
+    the id of the call being run, :func:`toolwire.current_tool_call`), an argument the application injects
+    (``Annotated[T, InjectedToolArg]``, LangGraph's ``InjectedState``/``InjectedStore``) or ``config:
+    RunnableConfig``; the last two have no source in toolwire, so they keep their default, and without one the tool
+    is refused (review 74: the model was shown LangChain's whole ``RunnableConfig`` as a required argument).
+
+    Args:
+        tool_name: the tool's name, for the error. name: the parameter's name.
+        annotation: its type hint (``Annotated`` kept). default: its default (``inspect.Parameter.empty``: none).
+
+    Returns:
+        None for a parameter the model fills (the usual case); else a function of no arguments giving its value
+        for each call.
+
+    Raises:
+        SchemaError: an injected argument or ``RunnableConfig`` without a default.
+    """
+    if get_origin(annotation) is Annotated:
+        kinds = {langchain_marker(marker) for marker in annotation.__metadata__}
+        if "call_id" in kinds:
+            return _call_id
+        injected = "injected" in kinds
+        annotation = annotation.__origin__
+    else:
+        injected = False
+    if not (injected or _runnable_config(annotation)):
+        return None
+    if default is not inspect.Parameter.empty:
+        return lambda: default
+    what = "injected by the application in LangChain (InjectedToolArg)" if injected else "LangChain's RunnableConfig"
+    raise SchemaError(f"Tool {tool_name!r}: parameter {name!r} is {what}, which toolwire has no value for: give it a "
+                      f"default, or fix its value with functools.partial(func, {name}=...) before making the tool "
+                      "(toolwire.current_tool_call() gives the call being run).")
+

@@ -66,7 +66,7 @@ from toolwire._signature import (
     type_hints,
     type_hints_in_callers,
 )
-from toolwire._tool_checks import no_json_schema_error, warn_dropped_params, warn_unknown_documented
+from toolwire._tool_checks import langchain_filled, no_json_schema_error, warn_dropped_params, warn_unknown_documented
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -547,6 +547,9 @@ def function_schema(
         if kind in _SKIPPED_KINDS or name in fixed or name == receiver:
             continue
         annotation = hints.get(name, Any)
+        if (filled := langchain_filled(tool_name, name, annotation, default)) is not None:
+            fill[name] = _Factory(filled)  # left out of the schema: LangChain's to fill, not the model's
+            continue
         if isinstance(default, FieldInfo):  # def f(n: int = Field(3, ge=0, description=...))
             info = default
             if info.default is not PydanticUndefined:

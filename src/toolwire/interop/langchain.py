@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextvars
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolwire._tool_run import _CURRENT_CALL
@@ -125,7 +125,20 @@ def _is_async_only(lc_tool: Any) -> bool:
     return getattr(lc_tool, "coroutine", None) is not None and getattr(lc_tool, "func", None) is None
 
 
-def from_langchain_tool(lc_tool: Any) -> Tool:
+def _injected_needed(lc_tool: Any, visible: set[str]) -> list[str]:
+    """The required arguments of ``lc_tool`` the model does not see and LangChain does not fill: those the
+    application injects (``InjectedToolArg``, LangGraph's ``InjectedState``/``InjectedStore``); LangChain fills
+    ``InjectedToolCallId`` (and a ``RunnableConfig``) itself."""
+    from toolwire._tool_checks import langchain_marker
+
+    fields = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
+    if not isinstance(fields, dict):
+        return []
+    return [name for name, field in fields.items() if name not in visible and field.is_required()
+            and "call_id" not in {langchain_marker(m) for m in field.metadata}]
+
+
+def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = None) -> Tool:
     """Wrap a LangChain tool as a toolwire :class:`~toolwire.tools.Tool`.
 
     The name, description and argument schema are LangChain's (``convert_to_openai_tool``, so
@@ -142,13 +155,18 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
 
     Args:
         lc_tool: a LangChain ``BaseTool`` instance (``@tool``-decorated function, ``StructuredTool``, ``Tool``...).
+        injected: ``{argument name: value}`` for the arguments the application injects in LangChain
+            (``InjectedToolArg``, LangGraph's ``InjectedState``/``InjectedStore``), passed with every call; the
+            model never sees them. Required when the tool has such an argument without a default.
 
     Returns:
         A new :class:`~toolwire.tools.Tool` that runs ``lc_tool``.
 
     Raises:
         SchemaError: the tool's name or schema cannot be used.
-        UserError: langchain-core is not installed.
+        UserError: langchain-core is not installed; the tool needs an injected argument ``injected`` does not give
+            (review 74: the model got pydantic's "Field required" for it), or ``injected`` names an argument the
+            tool does not inject.
     """
     _lc()
     from pydantic import BaseModel
@@ -159,6 +177,16 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
 
     name = lc_tool.name
     parameters = _lc_parameters(lc_tool)
+    visible = set(parameters.get("properties") or {})
+    fixed = dict(injected or {})
+    declared = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None) or {}
+    if wrong := sorted(k for k in fixed if k in visible or k not in declared):
+        raise UserError(f"LangChain tool {name!r} does not inject {', '.join(map(repr, wrong))}: pass in injected= "
+                        "only the arguments it marks InjectedToolArg (or InjectedState, InjectedStore).")
+    if missing := [k for k in _injected_needed(lc_tool, visible) if k not in fixed]:
+        raise UserError(f"LangChain tool {name!r} needs {', '.join(map(repr, missing))}, injected by the application "
+                        "rather than the model: convert it with toolwire.interop.langchain.from_langchain_tool(tool, "
+                        f"injected={{{missing[0]!r}: ...}}).")
     schema_model = getattr(lc_tool, "tool_call_schema", None)
     # LangChain's single-input ``Tool`` (no args_schema) is offered as {"__arg1": string} while its tool_call_schema
     # is made from ``Tool._run(*args, config, **kwargs)``: check such a tool against the schema the model sees
@@ -184,7 +212,7 @@ def from_langchain_tool(lc_tool: Any) -> Tool:
         # the model's call id, so an InjectedToolCallId argument (a LangGraph Command, a ToolMessage the tool
         # builds) answers the right call; a new id only when run outside a tool call
         running = current_tool_call()
-        return {"name": name, "args": kwargs, "id": (running or {}).get("id") or new_tool_call_id(),
+        return {"name": name, "args": {**kwargs, **fixed}, "id": (running or {}).get("id") or new_tool_call_id(),
                 "type": "tool_call"}
 
     if _is_async_only(lc_tool):
