@@ -24,7 +24,8 @@ thread, piece by piece, so the event loop keeps running and toolwire's own work 
 another async tool's timeout; small results, the common case, are turned into text on the spot.
 
 Failures: every ``Exception`` from a tool, and any other ``BaseException`` except ``KeyboardInterrupt``,
-``SystemExit`` and ``GeneratorExit``, becomes the call's error result. An ``asyncio.CancelledError`` is
+becomes the call's error result: a ``GeneratorExit`` the tool raises is answered as ``RuntimeError: GeneratorExit
+raised inside the tool`` and a ``SystemExit`` as a :class:`ToolExecutionError`. An ``asyncio.CancelledError`` is
 the tool's own failure (an inner task of the tool was cancelled) while the task running the calls is not
 being cancelled; when the run itself is cancelled, the cancellation propagates, also when a tool catches the
 ``CancelledError`` and returns (the run stops all the same, and its answers are not given). The calls still running

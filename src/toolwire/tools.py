@@ -13,9 +13,9 @@ tools may) answers with its content, status and artifact, under the call's id.
 
 A generator function's items are gathered into a list on the thread that runs the tool, inside its
 timeout; an ``async def`` generator's items likewise, on the event loop. ``StopIteration``,
-``StopAsyncIteration``, a tool's own ``CancelledError`` and other ``BaseException`` subclasses (not
-``KeyboardInterrupt``/``GeneratorExit``) fail the call as a ``RuntimeError`` chained from them; a
-``SystemExit`` as :class:`ToolExecutionError`.
+``StopAsyncIteration``, a tool's own ``CancelledError`` and ``GeneratorExit`` and other ``BaseException``
+subclasses (not ``KeyboardInterrupt``, which propagates) fail the call as a ``RuntimeError`` chained from them
+(``"RuntimeError: GeneratorExit raised inside the tool"``); a ``SystemExit`` as :class:`ToolExecutionError`.
 """
 
 from __future__ import annotations
