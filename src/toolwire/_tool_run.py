@@ -4,6 +4,7 @@
 * :func:`escaped`: the exception a tool call raises in place of one that must not leave the tool as is
   (``StopIteration`` cannot be raised into an asyncio future; a tool's own ``CancelledError`` or a
   ``BaseException`` subclass would end the whole run rather than this call).
+* :func:`guarded`: an async tool's call, its exceptions made ordinary ones as ``Tool._call`` makes a sync tool's.
 * :func:`wait_timed`: waiting for a call's task or thread at most its timeout, even when the tool
   swallows its cancellation.
 * :func:`_is_tool_call`, :func:`_call_id` and :func:`_require_call_id`: telling a tool call from arguments, and
@@ -21,6 +22,7 @@ import logging
 import math
 import numbers
 import threading
+import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -186,6 +188,48 @@ def current_task() -> asyncio.Task[Any] | None:
         return None
 
 
+async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
+    """Await an async :class:`~toolwire.tools.Tool`'s function with validated ``kwargs`` and return its result (an
+    async generator's items gathered into a list), turning what must not leave it as is into ordinary exceptions,
+    as ``Tool._call`` does for a sync tool.
+
+    SystemExit must be caught inside the coroutine: a timed call runs it as a task, and asyncio lets a
+    SystemExit raised in a task end the whole event loop. A ``CancelledError`` propagates only when the
+    task running the call is being cancelled (the caller's run, or the timeout); the tool's own (an
+    inner task it awaited was cancelled) becomes a ``RuntimeError``.
+
+    Raises:
+        RuntimeError: from ``StopIteration``, the tool's own ``CancelledError`` or ``GeneratorExit``, or another
+            ``BaseException`` subclass (:func:`escaped`).
+        ToolExecutionError: the tool called ``sys.exit()``.
+        Exception: whatever the tool raises; ``CancelledError`` when the caller is cancelled; ``KeyboardInterrupt``.
+    """
+    running = current_task()
+    try:
+        result = tool._call(kwargs)
+        if type(result) is types.AsyncGeneratorType:
+            return [item async for item in result]
+        return await result
+    except asyncio.CancelledError as exc:
+        if not own_cancellation():
+            raise
+        raise escaped(exc) from exc
+    except (StopIteration, StopAsyncIteration) as exc:
+        raise escaped(exc) from exc
+    except Exception:
+        raise
+    except SystemExit as exc:
+        raise tool._exit_error(exc) from None
+    except GeneratorExit as exc:  # the tool's own while its task runs it; else this coroutine is being closed
+        if running is None or current_task() is not running:
+            raise
+        raise escaped(exc) from exc
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise escaped(exc) from exc
+
+
 async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
     """Run a :class:`~toolwire.tools.Tool` with validated ``kwargs`` for at most ``timeout`` seconds and return
     its result (the async path; the sync one without an event loop is
@@ -203,7 +247,7 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
             wait stays bounded), or for a result that came late because the tool itself ran past its deadline
             while the event loop was blocked (any late async result).
         Exception: only ``Exception`` subclasses for anything the tool does (see ``Tool._call`` and
-            ``Tool._guarded``: StopIteration, the tool's own CancelledError and other BaseException subclasses
+            :func:`guarded`: StopIteration, the tool's own CancelledError and other BaseException subclasses
             arrive as ``RuntimeError``, SystemExit as ToolExecutionError); ``CancelledError`` only when the
             caller is cancelled; ``KeyboardInterrupt``/``GeneratorExit``.
     """
@@ -212,7 +256,7 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
     deadline = loop.time() + timeout
     stop = threading.Event()  # set when a sync tool's thread is given up
     if tool.is_async:
-        task = loop.create_task(tool._guarded(kwargs))
+        task = loop.create_task(guarded(tool, kwargs))
     else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
         call = finished_at(functools.partial(tool._call, stop=stop), loop.time)
         task = asyncio.wrap_future(start_thread(_in_context(call), kwargs))

@@ -47,11 +47,10 @@ from toolwire._tool_run import (
     _require_call_id,
     bad_flags,
     bad_timeout,
-    current_task,
     current_tool_call,
     drain,
     escaped,
-    own_cancellation,
+    guarded,
     run_timed,
 )
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, UserError
@@ -346,7 +345,8 @@ class Tool(ToolArguments):
         ``StopIteration``, ``StopAsyncIteration``, ``concurrent.futures.CancelledError`` and other ``BaseException``
         subclasses (a sync tool's ``CancelledError`` and ``GeneratorExit`` are always its own) -> ``RuntimeError``
         from them.
-        ``KeyboardInterrupt`` propagates. For an async tool this only makes the coroutine (see :meth:`_guarded`).
+        ``KeyboardInterrupt`` propagates. For an async tool this only makes the coroutine (see
+        :func:`~toolwire._tool_run.guarded`).
         """
         try:
             positional = self._positional(kwargs) if self._positional_only else ()
@@ -470,40 +470,6 @@ class Tool(ToolArguments):
 
     # -- async -------------------------------------------------------------------------------------
 
-    async def _guarded(self, kwargs: dict[str, Any]) -> Any:
-        """Await an async tool (an async generator's items are gathered into a list), turning what must
-        not leave it as is into ordinary exceptions, as :meth:`_call` does.
-
-        SystemExit must be caught inside the coroutine: a timed call runs it as a task, and asyncio lets a
-        SystemExit raised in a task end the whole event loop. A ``CancelledError`` propagates only when the
-        task running the call is being cancelled (the caller's run, or the timeout); the tool's own (an
-        inner task it awaited was cancelled) becomes a ``RuntimeError``.
-        """
-        running = current_task()
-        try:
-            result = self._call(kwargs)
-            if type(result) is _ASYNC_GENERATOR:
-                return [item async for item in result]
-            return await result
-        except asyncio.CancelledError as exc:
-            if not own_cancellation():
-                raise
-            raise escaped(exc) from exc
-        except (StopIteration, StopAsyncIteration) as exc:
-            raise escaped(exc) from exc
-        except Exception:
-            raise
-        except SystemExit as exc:
-            raise self._exit_error(exc) from None
-        except GeneratorExit as exc:  # the tool's own while its task runs it; else this coroutine is being closed
-            if running is None or current_task() is not running:
-                raise
-            raise escaped(exc) from exc
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            raise escaped(exc) from exc
-
     async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
         """Run the function with validated ``kwargs``, at most ``timeout`` seconds (see :func:`run_timed`)."""
         loop = asyncio.get_running_loop()
@@ -512,7 +478,7 @@ class Tool(ToolArguments):
         if self.is_async:
             # a task of its own runs the tool in a copy of the caller's context (as a sync tool's thread and a
             # timed call do), so a context variable the tool sets does not leak into the caller (review 41)
-            return await loop.create_task(self._guarded(kwargs))
+            return await loop.create_task(guarded(self, kwargs))
         return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
 
     async def ainvoke(self, input: Any, config: Any = None, *, timeout: float | None = None) -> Any:
