@@ -44,6 +44,13 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
 ALIASES: dict[str, str] = {"google_genai": "google", "ollama": "openai-compatible"}
 """LangChain's provider names (``init_chat_model(model_provider=...)``) for the providers above."""
 
+
+def _provider_names(*, local: bool = True) -> str:
+    """Every provider prefix a model name may start with (:data:`PROVIDERS`, then :data:`ALIASES`), joined by
+    commas: the one list that every "unknown model/provider" message shows (``local=False`` leaves ``local`` out)."""
+    return ", ".join(p for p in (*PROVIDERS, *ALIASES) if local or p != "local")
+
+
 OLLAMA_URL = "http://localhost:11434/v1"
 """Ollama's OpenAI-compatible API on its default port (Ollama docs, "OpenAI compatibility")."""
 
@@ -102,13 +109,12 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         else:
             raise UserError(
                 f"Unknown model {name!r}: use 'local', a registry name ({', '.join(_registry_names())}), "
-                "a .gguf path, or 'provider:model' with provider one of "
-                f"{', '.join(p for p in PROVIDERS if p != 'local')}."
+                f"a .gguf path, or 'provider:model' with provider one of {_provider_names(local=False)}."
             )
     ollama = provider == "ollama"
     provider = ALIASES.get(provider, provider)
     if provider not in PROVIDERS:
-        raise UserError(f"Unknown provider {provider!r}: use one of {', '.join([*PROVIDERS, *ALIASES])}.")
+        raise UserError(f"Unknown provider {provider!r}: use one of {_provider_names()}.")
     cls = _load(provider)
     _check_keywords(cls, kwargs)
     if provider == "local":
