@@ -392,8 +392,8 @@ def test_surrogate_pairs_are_joined_and_lone_surrogates_replaced():
     json.dumps(normalize_arguments('{"q": "\\udc00\\ud800"}'), ensure_ascii=False).encode("utf-8")
 
 
-def test_clean_value_copies_only_what_changes_and_handles_any_depth():
-    from toolwire.parsing._scan import NonFiniteNumber, clean_value, fix_surrogates
+def test_clean_value_copies_only_what_changes_and_refuses_deep_nesting_without_recursing():
+    from toolwire.parsing._scan import MAX_DEPTH, NestedTooDeep, NonFiniteNumber, clean_value, fix_surrogates
 
     assert fix_surrogates("\ud83d\ude00 \ud83d") == "\U0001f600 \ufffd"
     keep = {"a": [1, "x"], "b": {"c": 2.5}}
@@ -402,12 +402,16 @@ def test_clean_value_copies_only_what_changes_and_handles_any_depth():
     assert out == {"a": [1, "\U0001f600"], "b": keep} and out["b"] is keep and fixed["a"][1] == "\ud83d\ude00"
     assert clean_value(keep) is keep
     deep: list = ["\ud83d\ude00"]
-    for _ in range(50_000):
+    for _ in range(MAX_DEPTH - 1):
         deep = [deep]
     out = clean_value(deep)
-    for _ in range(50_000):
+    for _ in range(MAX_DEPTH - 1):
         out = out[0]
     assert out == ["\U0001f600"]
+    for _ in range(50_000):  # (review 75: the code after it recursed on such values)
+        deep = [deep]
+    with pytest.raises(NestedTooDeep):
+        clean_value(deep)
     with pytest.raises(NonFiniteNumber) as info:
         clean_value({"a": [{"b": float("nan")}]})
     assert info.value.where == "'a[0].b'" and info.value.number == "NaN"

@@ -13,7 +13,9 @@ from typing import Any, NamedTuple
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, new_tool_call_id, tool_call
 from toolwire.parsing._scan import (
+    TOO_DEEP,
     DecodeFailure,
+    NestedTooDeep,
     NonFiniteNumber,
     clean_value,
     decode_value_at,
@@ -21,7 +23,14 @@ from toolwire.parsing._scan import (
     python_span_end,
     skip_ws,
 )
-from toolwire.parsing.arguments import call_parts, no_name_error, non_finite_error, normalize_arguments, raw_text
+from toolwire.parsing.arguments import (
+    EXAMPLE,
+    call_parts,
+    no_name_error,
+    non_finite_error,
+    normalize_arguments,
+    raw_text,
+)
 from toolwire.parsing.partial_json import partial_value
 
 
@@ -122,6 +131,10 @@ class Collector:
             args = clean_value(args)
         except NonFiniteNumber as exc:
             self.add_invalid(name, args if raw is None else raw, non_finite_error(exc), call_id)
+            return
+        except NestedTooDeep:
+            self.add_invalid(name, args if raw is None else raw, f"{TOO_DEEP} such as {EXAMPLE}.",
+                             call_id)
             return
         self.calls.append(tool_call(fix_surrogates(name), args, self._id(call_id)))
 
@@ -351,4 +364,6 @@ def _finite(value: Any) -> bool:
         clean_value(value)
     except NonFiniteNumber:
         return False
+    except NestedTooDeep:
+        return True  # the call is refused when it is added (add_call), with its own sentence
     return True

@@ -116,6 +116,11 @@ EOF = -1
 BAD = -2
 DEEP = -3
 MAX_PY_DEPTH = 64  # well below CPython's 200-level parser limit
+MAX_DEPTH = MAX_PY_DEPTH
+"""How many levels of objects and arrays a tool call's arguments may nest (:func:`clean_value`, :func:`to_jsonable`):
+deeper ones are refused as the model's mistake. Real arguments nest a few levels; the code that walks them later
+(copies, validation, JSON encoding) recurses, and CPython stops at 1,000 frames (review 75: 500 levels crashed the
+readers of a reply)."""
 
 
 class DecodeFailure(Exception):
@@ -149,7 +154,7 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
     if value is None or isinstance(value, bool | int | float):
         return value
     if _depth > MAX_PY_DEPTH:
-        raise ValueError("nested too deeply")
+        raise NestedTooDeep
     if isinstance(value, list | tuple):
         return [to_jsonable(v, _depth + 1) for v in value]
     if isinstance(value, dict):
@@ -172,6 +177,18 @@ def fix_surrogates(text: str) -> str:
     if _SURROGATE.search(text) is None:
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+class NestedTooDeep(ValueError):
+    """A value read from model text nests its objects and arrays more than :data:`MAX_DEPTH` levels deep."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested more than {MAX_DEPTH} levels deep")
+
+
+TOO_DEEP = (f"The arguments are nested too deeply to read (more than {MAX_DEPTH} levels of objects and arrays); "
+            "send a flatter JSON object")
+"""The start of the error sentence for such arguments; the caller ends it with an example."""
 
 
 class NonFiniteNumber(ValueError):
@@ -202,14 +219,15 @@ def _path_text(path: tuple[Any, Any] | None) -> str:
 def clean_value(value: Any) -> Any:
     """Check and tidy a value decoded from model text, so it can be sent on as JSON.
 
-    Strings (and keys) get :func:`fix_surrogates`; NaN and infinite floats are refused. The walk is
-    iterative (any nesting depth) and copies only the containers that change.
+    Strings (and keys) get :func:`fix_surrogates`; NaN and infinite floats are refused, and so is nesting deeper
+    than :data:`MAX_DEPTH`. The walk is iterative and copies only the containers that change.
 
     Returns:
         ``value`` itself when nothing had to change, else a copy with the strings fixed.
 
     Raises:
         NonFiniteNumber: a float in ``value`` is NaN or infinite.
+        NestedTooDeep: ``value`` nests more than :data:`MAX_DEPTH` levels of dicts and lists.
     """
     if isinstance(value, str):
         return fix_surrogates(value)
@@ -221,20 +239,22 @@ def clean_value(value: Any) -> Any:
         return value
     replaced: dict[int, Any] = {}  # id(container) -> its fixed copy
     seen: set[int] = set()
-    stack: list[tuple[Any, Any, bool]] = [(value, None, False)]
+    stack: list[tuple[Any, Any, bool, int]] = [(value, None, False, 1)]
     while stack:
-        node, path, expanded = stack.pop()
+        node, path, expanded, depth = stack.pop()
         if not expanded:
             if id(node) in seen:  # shared or cyclic: already handled
                 continue
             seen.add(id(node))
-            stack.append((node, path, True))
+            stack.append((node, path, True, depth))
             items = node.items() if isinstance(node, dict) else enumerate(node)
             for key, item in items:
                 if isinstance(item, float) and not math.isfinite(item):
                     raise NonFiniteNumber(_path_text((path, key)), item)
                 if isinstance(item, dict | list):
-                    stack.append((item, (path, key), False))
+                    if depth >= MAX_DEPTH:
+                        raise NestedTooDeep
+                    stack.append((item, (path, key), False, depth + 1))
             continue
         if isinstance(node, dict):
             pairs = [(fix_surrogates(k) if isinstance(k, str) else k, _fixed(v, replaced)) for k, v in node.items()]

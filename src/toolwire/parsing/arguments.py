@@ -19,6 +19,8 @@ from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
 from toolwire.parsing._scan import (
     _DECODER,
+    TOO_DEEP,
+    NestedTooDeep,
     NonFiniteNumber,
     clean_value,
     fix_surrogates,
@@ -123,6 +125,8 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, to
         return clean_value(args)  # type: ignore[no-any-return]
     except NonFiniteNumber as exc:
         raise ToolCallParseError(non_finite_error(exc), raw) from None
+    except NestedTooDeep:
+        raise ToolCallParseError(f"{TOO_DEEP} such as {EXAMPLE}.", raw) from None
 
 
 def non_finite_error(exc: NonFiniteNumber) -> str:
@@ -140,9 +144,7 @@ def _from_text(raw: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         return _from_bad_json(raw, exc)
     except RecursionError:
-        raise ToolCallParseError(
-            f"The arguments are nested too deeply to read; send a flat JSON object such as {EXAMPLE}.", raw
-        ) from None
+        raise ToolCallParseError(f"{TOO_DEEP} such as {EXAMPLE}.", raw) from None
     if isinstance(value, dict):
         return value
     if value is None:
@@ -195,8 +197,10 @@ def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
         return None
     try:
         node = parse_expr(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        if isinstance(exc, RecursionError) or "too many nested" in str(exc):  # (CPython's parser stops at 200)
+            raise ToolCallParseError(f"{TOO_DEEP} such as {EXAMPLE}.", raw) from None  # (review 75: read on as
+        return None  # JSON, the error then named a JSON syntax fault)
     if not isinstance(node, ast.Dict):
         return None
     try:
@@ -205,6 +209,8 @@ def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
         return None
     try:
         return to_jsonable(value)  # type: ignore[no-any-return]
+    except NestedTooDeep:
+        raise ToolCallParseError(f"{TOO_DEEP} such as {EXAMPLE}.", raw) from None
     except ValueError as exc:
         raise ToolCallParseError(
             f"The arguments hold {exc}, which JSON cannot carry; send a JSON object such as {EXAMPLE}.", raw
@@ -401,7 +407,7 @@ def _repair(value: Any, plan: JsonValuePlan) -> Any:
         if decoded is not value:
             try:
                 value = clean_value(decoded)
-            except NonFiniteNumber:
+            except (NonFiniteNumber, NestedTooDeep):
                 return value  # left as text: validation then says what the value should be
     if props is not None and type(value) is dict:
         return decode_json_strings(value, props)
