@@ -373,8 +373,8 @@ def _decode_at(value: Any, path: JsonPath) -> Any:
         if isinstance(value, str):
             try:
                 return json.loads(value)
-            except (ValueError, RecursionError):  # (too deep: the call is then refused with the nesting limit's
-                return value  # sentence, review 75) not JSON: the text itself (a string is a value too)
+            except (ValueError, RecursionError):  # not JSON, or too deep to decode (review 75): the text itself
+                return value  # (a string is a value too)
         return value
     step, rest = path[0], path[1:]
     if step == ITEMS and isinstance(value, list):
