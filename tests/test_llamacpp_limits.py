@@ -59,6 +59,8 @@ def test_per_call_options_are_checked_on_every_path_before_loading(options, mess
 def test_the_constructor_checks_options_the_same_way(options, message):
     with pytest.raises(UserError) as error:
         ChatLlamaCpp(**options)
+    if "colour" in options:  # the constructor also takes its own parameters, which it lists first (review 74)
+        message = "Unknown ChatLlamaCpp option 'colour': use one of model, n_ctx, n_threads, temperature,"
     assert message in str(error.value)
 
 

@@ -86,3 +86,58 @@ def test_toolwire_does_not_import_langchain() -> None:
 
 def test_aimessage_text() -> None:  # (AIMessage is used by the tests of finding 3 too)
     assert AIMessage("x").text == "x"
+
+
+# -- finding 2: misspelled keywords --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda: Agent(ScriptedChatModel(["x"]), [], max_step=3),
+     "Unknown Agent option 'max_step': did you mean 'max_steps'?"),
+    (lambda: ToolExecutor([], timout=1), "Unknown ToolExecutor option 'timout': did you mean 'timeout'?"),
+    (lambda: ScriptedChatModel(["x"]).bind_tools([calculate], tool_chioce="auto"),
+     "Unknown bind_tools option 'tool_chioce': did you mean 'tool_choice'?"),
+    (lambda: ScriptedChatModel(["x"]).with_structured_output(dict, include_rw=True),
+     "Unknown with_structured_output option 'include_rw': did you mean 'include_raw'?"),
+    (lambda: __import__("toolwire").tool(timout=3), "Unknown @tool option 'timout': did you mean 'timeout'?"),
+])
+def test_misspelled_keywords_name_the_close_match(make, message) -> None:
+    with pytest.raises(UserError) as error:
+        make()
+    assert str(error.value) == message
+
+
+def test_checked_constructors_keep_their_signatures() -> None:
+    import inspect
+
+    assert "max_steps" in inspect.signature(Agent).parameters
+    assert "timeout" in inspect.signature(ToolExecutor).parameters
+    assert list(inspect.signature(ScriptedChatModel.bind_tools).parameters)[:2] == ["self", "tools"]
+    executor = ToolExecutor(tools=[calculate], timeout=2)  # every name still taken by keyword
+    assert executor.timeout == 2
+
+
+def test_llamacpp_constructor_lists_its_own_options() -> None:
+    from toolwire.models import ChatLlamaCpp
+
+    with pytest.raises(UserError) as error:
+        ChatLlamaCpp(n_batch=512)
+    text = str(error.value)
+    assert text.startswith("Unknown ChatLlamaCpp option 'n_batch': use one of model, n_ctx, n_threads,")
+    assert all(name in text for name in ("dialect", "min_call_probability", "top_p", "repeat_penalty"))
+    with pytest.raises(UserError, match=r"'model_path': pass the \.gguf file's path \(or a registry name\) as model="):
+        ChatLlamaCpp(model_path="/tmp/x.gguf")
+    with pytest.raises(UserError, match="'n_gpu_layers': leave it out, as toolwire runs the embedded model on the CPU"):
+        ChatLlamaCpp(n_gpu_layers=0)
+    with pytest.raises(UserError, match="did you mean 'n_threads'"):
+        ChatLlamaCpp(n_thread=2)
+
+
+def test_llamacpp_per_call_says_which_options_belong_to_the_constructor() -> None:
+    from toolwire.models import ChatLlamaCpp
+
+    model = ChatLlamaCpp("no-such-model-file.gguf")  # never loaded: the option is refused first
+    with pytest.raises(UserError, match=r"option 'n_ctx' is set when the model is made, ChatLlamaCpp\(n_ctx=\.\.\.\)"):
+        model.invoke("hi", n_ctx=4096)
+    with pytest.raises(UserError, match="'colour': use one of temperature, max_tokens, stop, seed, top_p"):
+        model.invoke("hi", colour=1)

@@ -8,13 +8,16 @@ public entry points that forward ``**options`` check them here first.
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["check_keywords", "keyword_names"]
+__all__ = ["check_keywords", "keyword_names", "refuses_unknown_keywords"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def keyword_names(*functions: Callable[..., Any]) -> list[str]:
@@ -45,3 +48,30 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
             close = difflib.get_close_matches(str(key), names, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(names))}."
             raise UserError(f"Unknown {owner} option {key!r}: {hint}")
+
+
+def refuses_unknown_keywords(owner: str) -> Callable[[F], F]:
+    """Decorate a function (or ``__init__``) that names all its keyword parameters, so that an unknown keyword is
+    refused by :func:`check_keywords` (``"Unknown Agent option 'max_step': did you mean 'max_steps'?"``) rather than
+    by Python's ``TypeError``. The signature is kept (``inspect.signature`` and editors read the function's own).
+
+    Args:
+        owner: what the message names (``"Agent"``, ``"bind_tools"``).
+
+    Returns:
+        The decorator; the decorated function raises :class:`UserError` for an unknown keyword, before it runs.
+    """
+
+    def decorate(function: F) -> F:
+        names = keyword_names(function)
+        known = frozenset(names)
+
+        @functools.wraps(function)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            if not known.issuperset(kwargs):
+                check_keywords(owner, kwargs, names)
+            return function(*args, **kwargs)
+
+        return cast(F, checked)
+
+    return decorate

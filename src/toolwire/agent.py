@@ -71,6 +71,7 @@ from toolwire._agent_checks import (
 )
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
 from toolwire._concurrency import ctrl_c_interrupts
+from toolwire._keywords import refuses_unknown_keywords
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
@@ -180,10 +181,12 @@ class Agent:
             ``"answer"``, ``"run"`` or a list of the Agent's tool names, ``model`` is a class rather than an
             instance, ``system_prompt`` is neither text nor a SystemMessage, ``reset_tool_choice`` is not a bool,
             or an executor option (``max_concurrency``, ``timeout``, ``max_result_chars``, ``handle_errors``,
-            ``hide_error_details``) is out of range, as :class:`~toolwire.execution.ToolExecutor` checks them.
+            ``hide_error_details``) is out of range, as :class:`~toolwire.execution.ToolExecutor` checks them, or a
+            keyword is none of the above (``max_step=3``: the message names the close match, ``max_steps``).
         SchemaError: a tool cannot be converted to a tool definition, or two tools share one name.
     """
 
+    @refuses_unknown_keywords("Agent")
     def __init__(
         self,
         model: BaseChatModel,

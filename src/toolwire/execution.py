@@ -46,6 +46,7 @@ from toolwire import _tool_run
 from toolwire._call_records import _checked_call, _checked_invalid
 from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
 from toolwire._error_state import exclusive, mark
+from toolwire._keywords import refuses_unknown_keywords
 from toolwire._message_dicts import other_message
 from toolwire._printing import printed, safe_text, type_label
 from toolwire._tool_run import _running, bad_flags, bad_timeout
@@ -94,10 +95,12 @@ class ToolExecutor:
     Raises:
         SchemaError: a tool cannot be converted, or two tools share a name.
         UserError: ``tools`` is not a list (one tool alone, None), ``max_concurrency``, ``timeout`` or
-            ``max_result_chars`` is not a valid value (a bool is not a number here), or ``handle_errors`` or
-            ``hide_error_details`` is not a bool.
+            ``max_result_chars`` is not a valid value (a bool is not a number here), ``handle_errors`` or
+            ``hide_error_details`` is not a bool, or a keyword is none of the above (``timout=1``: the message names
+            the close match, ``timeout``).
     """
 
+    @refuses_unknown_keywords("ToolExecutor")
     def __init__(
         self,
         tools: Sequence[Any],

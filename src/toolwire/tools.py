@@ -35,6 +35,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
+from toolwire._keywords import check_keywords, keyword_names
 from toolwire._signature import docstring_summary, is_async_callable
 from toolwire._tool_args import ToolArguments
 from toolwire._tool_checks import check_fields_taken, check_name, warn_provider_name
@@ -514,6 +515,10 @@ class Tool(ToolArguments):
                 _CURRENT_CALL.reset(token)
         return await self._arun(self._arguments(input), limit)
 
+
+_TOOL_OPTIONS = frozenset(keyword_names(Tool.from_function)[1:])  # what ``tool(...)`` passes on (not ``func``)
+
+
 @overload
 def tool(func: Callable[..., Any], /) -> Tool: ...
 @overload
@@ -548,8 +553,11 @@ def tool(*args: Any, **kwargs: Any) -> Any:
         SchemaError: at definition time, for a bad name, a missing description, a signature with no
             JSON Schema, or an option :meth:`Tool.from_function` refuses (``args_schema``, ``timeout``,
             ``response_format``, the bool flags).
+        UserError: an option that is none of these (``timout=``: the message names the close match, ``timeout``).
         TypeError: more than one positional argument, or one that is neither a function nor a name.
     """
+    if not _TOOL_OPTIONS.issuperset(kwargs):
+        check_keywords("@tool", kwargs, keyword_names(Tool.from_function)[1:])
     if len(args) == 1 and (callable(args[0]) or isinstance(args[0], classmethod)) and not isinstance(args[0], str):
         return Tool.from_function(args[0], **kwargs)  # (tool(func, description=...): what its errors advise)
     if len(args) > 1:

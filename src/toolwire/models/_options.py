@@ -45,25 +45,34 @@ _RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
 OPTIONS: tuple[str, ...] = tuple(_RULES)
 
 
-def check_options(options: Mapping[str, Any], *, required: Collection[str] = ()) -> dict[str, Any]:
+_ADVICE = {  # what LangChain's ChatLlamaCpp (langchain_community) takes, and what to do instead
+    "model_path": "pass the .gguf file's path (or a registry name) as model=",
+    "n_gpu_layers": "leave it out, as toolwire runs the embedded model on the CPU (n_threads sets how many threads)",
+}
+
+
+def check_options(options: Mapping[str, Any], *, required: Collection[str] = (),
+                  at_construction: bool = False) -> dict[str, Any]:
     """Check generation options by name and value.
 
     Args:
         options: option name -> value; a value of None means "not given" (the model's own is used).
         required: the options that must have a value (None is refused).
+        at_construction: ``options`` are the constructor's ``**options``: an unknown name is matched against the
+            constructor's own parameters too (``n_ctx``, ``dialect``...), which per call are refused as set when the
+            model is made.
 
     Returns:
         The options that are given (None values left out).
 
     Raises:
-        UserError: an unknown option (with the close match for a typo), or a value of the wrong kind.
+        UserError: an unknown option (with the close match for a typo, else the names to use; LangChain's
+            ``model_path`` is told to pass the path as ``model``), or a value of the wrong kind.
     """
     given: dict[str, Any] = {}
     for name, value in options.items():
         if name not in _RULES:
-            close = difflib.get_close_matches(str(name), OPTIONS, n=1)
-            hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(OPTIONS)}."
-            raise UserError(f"Unknown ChatLlamaCpp option {name!r}: {hint}")
+            raise _unknown(str(name), at_construction)
         if value is None and name not in required:
             continue
         ok, kind = _RULES[name]
@@ -71,3 +80,27 @@ def check_options(options: Mapping[str, Any], *, required: Collection[str] = ())
             raise UserError(f"The ChatLlamaCpp option {name} must be {kind}, not {value!r}.")
         given[name] = value
     return given
+
+
+def _unknown(name: str, at_construction: bool) -> UserError:
+    """The error for an option ``name`` that is no generation option (see :func:`check_options`).
+
+    Returns:
+        The error, one sentence saying what to pass instead; never raises itself.
+    """
+    from toolwire._keywords import keyword_names
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    own = [n for n in keyword_names(ChatLlamaCpp.__init__) if n not in _RULES]
+    if name in own:  # (at construction it is a parameter: only a call gets here with it)
+        return UserError(f"The ChatLlamaCpp option {name!r} is set when the model is made, ChatLlamaCpp({name}=...), "
+                         "not per call.")
+    if name in _ADVICE:
+        hint = f"{_ADVICE[name]}."
+    else:
+        names = [*keyword_names(ChatLlamaCpp.__init__), *(n for n in OPTIONS if n not in own)] if at_construction \
+            else list(OPTIONS)
+        names = list(dict.fromkeys(names))
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(names)}."
+    return UserError(f"Unknown ChatLlamaCpp option {name!r}: {hint}")

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from toolwire._call_records import _copy_containers
 from toolwire._concurrency import thread_pool
+from toolwire._keywords import refuses_unknown_keywords
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -169,6 +170,7 @@ class BaseChatModel:
 
     # -- binding -----------------------------------------------------------------------------------
 
+    @refuses_unknown_keywords("bind_tools")
     def bind_tools(
         self,
         tools: Sequence[Any],
@@ -199,7 +201,7 @@ class BaseChatModel:
                 not bound or is no value listed above, or is ``"required"`` with no tools, ``parallel_tool_calls``
                 or ``strict`` is neither a bool nor None (the text ``"false"``, say), or a server tool is of another
                 provider
-                (see :attr:`server_tools`).
+                (see :attr:`server_tools`), or a keyword is none of the above (the message names the close match).
         """
         from toolwire._agent_checks import check_tools
 
@@ -238,6 +240,7 @@ class BaseChatModel:
                           "runs.", StrictSchemaWarning, stacklevel=user_stacklevel())
         return new
 
+    @refuses_unknown_keywords("with_structured_output")
     def with_structured_output(self, schema: Any, *, include_raw: bool = False, strict: bool | None = None,
                                method: str = "function_calling") -> StructuredOutput:
         """Return a model that answers with one value of ``schema``, read from a forced tool call.
@@ -268,7 +271,8 @@ class BaseChatModel:
         Raises:
             SchemaError: ``schema`` cannot be a tool's arguments (see
                 :func:`~toolwire.models.structured.output_tool`).
-            UserError: ``method`` is another (``"json_schema"``, ``"json_mode"``).
+            UserError: ``method`` is another (``"json_schema"``, ``"json_mode"``), or a keyword is none of the above
+                (the message names the close match).
         """
         from toolwire.models.structured import StructuredOutput, output_tool
 

@@ -163,7 +163,9 @@ class ChatLlamaCpp(BaseChatModel):
             ``[`` stays and what would open a value there is banned, so the model writes a call or answers in
             text. Default False. Counted in ``response_metadata["declined_unknown_calls"]``.
         verbose: let llama.cpp print its logs.
-        **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``.
+        **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``. Any
+            other name is refused with the close match among these and the parameters above (LangChain's
+            ``model_path`` is the ``model`` parameter here).
 
     Per-call options (``invoke(..., temperature=..., max_tokens=..., stop=[...], seed=...)``) override
     these (None: the model's own); both are checked alike. Replies carry ``usage`` (tokens:
@@ -208,7 +210,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.decline_repeat_calls = bool(decline_repeat_calls)
         self.decline_value_lists = bool(decline_value_lists)
         self.verbose = verbose
-        self.options = check_options(options)
+        self.options = check_options(options, at_construction=True)
         if dialect is not None and dialect not in DIALECTS:
             raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}.")
         self._loaded: LoadedModel | None = None
