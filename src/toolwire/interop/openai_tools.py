@@ -31,12 +31,11 @@ Example::
 from __future__ import annotations
 
 import copy
-import functools
 import inspect
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolwire._schema_patterns import linear_keywords, pattern_found, warn_unchecked_patterns
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError
 
@@ -201,43 +200,6 @@ def _short(value: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@functools.lru_cache(maxsize=512)
-def _linear_pattern(pattern: str) -> Any:
-    """``pattern`` compiled by pydantic-core's Rust regex engine, whose search time is linear in the text's
-    length, or None when that engine cannot read it (a lookaround or a backreference)."""
-    from pydantic_core import SchemaValidator
-    from pydantic_core import core_schema as cs
-
-    try:
-        return SchemaValidator(cs.str_schema(pattern=pattern, regex_engine="rust-regex"))
-    except Exception:  # pydantic_core.SchemaError: not a pattern the Rust engine reads
-        return None
-
-
-def pattern_found(pattern: str, text: str) -> bool:
-    """Whether the JSON Schema ``pattern`` (a regular expression, unanchored) matches somewhere in ``text``.
-
-    Searched with a linear-time engine (Rust's ``regex``, through pydantic-core) where it reads the pattern, so
-    that a pattern such as ``^(a+)+$`` from an MCP server or a tool dict cannot make checking a model's argument
-    take hours, as Python's backtracking ``re`` (what ``jsonschema`` uses) would (review 51); a pattern only
-    ``re`` reads (a lookaround, a backreference) is searched with ``re``. A pattern neither reads counts as
-    matching: it constrains nothing that can be checked.
-    """
-    linear = _linear_pattern(pattern)
-    if linear is not None:
-        return bool(linear.isinstance_python(text))
-    try:
-        return re.search(pattern, text) is not None
-    except re.error:
-        return True
-
-
-def _pattern_keyword(validator: Any, pattern: Any, instance: Any, schema: Any) -> Any:
-    """``jsonschema``'s ``pattern`` keyword, searched by :func:`pattern_found`."""
-    if validator.is_type(instance, "string") and isinstance(pattern, str) and not pattern_found(pattern, instance):
-        yield _jsonschema().ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
 def _loc(path: Any, extra: str | None = None) -> str:
     parts = [str(p) for p in path]
     if extra is not None:
@@ -278,6 +240,9 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
 
     Keys that ``properties`` does not declare are rejected, as for a ``@tool``, unless the schema
     itself says what to do with them (``additionalProperties``, ``patternProperties``, a combinator...).
+    Regular expressions (``pattern``, ``patternProperties``) are searched in linear time; one that cannot be (a
+    lookaround, a backreference) is not checked, with a :class:`~toolwire.errors.ToolDefinitionWarning` now
+    (see :mod:`toolwire._schema_patterns`, which also says why validation is outside the tool's ``timeout``).
 
     Returns:
         A function returning a copy of ``args`` when valid.
@@ -297,7 +262,8 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         cls.check_schema(parameters)
     except js.exceptions.SchemaError as exc:
         raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") from None
-    cls = js.validators.extend(cls, {"pattern": _pattern_keyword})  # linear-time search (review 51)
+    cls = js.validators.extend(cls, linear_keywords(cls))  # linear-time regex searches (reviews 51, 75)
+    warn_unchecked_patterns(parameters, tool_name)
     checked = dict(parameters)
     if not any(k in checked for k in _OPEN_KEYWORDS):
         checked["additionalProperties"] = False  # like a @tool: an argument it does not declare is an error

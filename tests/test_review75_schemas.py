@@ -1,0 +1,130 @@
+"""Faults a security-minded review (review 75) found in tool schemas, each kept fixed by a test here: regular
+expressions of a JSON Schema tool searched with Python's backtracking ``re`` (A), ``$ref`` bombs (B), recursive
+TypedDicts (C) and ``Literal[1, True]`` (D). The deep-nesting findings are in ``tests/test_review75_depth.py``."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any
+
+import jsonschema
+import pytest
+
+from toolwire import AIMessage, ToolExecutor
+from toolwire.errors import ToolDefinitionWarning
+from toolwire.interop import tool_from_schema
+
+
+def _save(**kwargs: Any) -> str:
+    return "saved"
+
+
+def _call(t: Any, args: dict[str, Any]) -> Any:
+    return t.invoke({"type": "tool_call", "id": "c1", "name": t.name, "args": args})
+
+
+@pytest.fixture
+def no_backtracking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make jsonschema's own regex searches (``re.search`` in its keyword modules) fail the test at once, so a
+    validation that still reaches them is caught without waiting for the exponential search."""
+
+    class NoRe:
+        def search(self, pattern: str, text: str) -> None:
+            raise AssertionError(f"jsonschema searched {pattern!r} with Python's re")
+
+    for module in (jsonschema._keywords, jsonschema._utils, jsonschema._legacy_keywords):
+        monkeypatch.setattr(module, "re", NoRe())
+
+
+# -- A: every regular expression applied to a model's text is searched in linear time -------------------------
+
+
+def test_pattern_properties_are_matched_in_linear_time(no_backtracking: None) -> None:
+    """Review 75 A: ``patternProperties`` (matched against the argument NAMES the model writes) went through
+    Python's ``re``: ``^(a+)+$`` took 1.4 s for a 24-character name, doubling every character."""
+    spec = {"type": "function", "function": {"name": "save", "description": "Save labelled values.", "parameters": {
+        "type": "object", "patternProperties": {"^(a+)+$": {"type": "string"}}, "additionalProperties": False}}}
+    t = tool_from_schema(spec, _save)
+    start = time.perf_counter()
+    bad = _call(t, {"a" * 50_000 + "!": "x"})
+    assert time.perf_counter() - start < 0.5
+    assert bad.status == "error" and "is not a parameter of this tool" in bad.text
+    assert _call(t, {"aaa": "x"}).text == "saved"
+    assert "is not of type 'string'" in _call(t, {"aaa": 5}).text  # the matching name's schema still applies
+
+
+def test_additional_and_unevaluated_properties_ask_the_linear_engine(no_backtracking: None) -> None:
+    """``additionalProperties`` and ``unevaluatedProperties`` ask which names the patterns match: also linear."""
+    key = "a" * 50_000 + "!"
+    open_extra = {"type": "object", "patternProperties": {"^(a+)+$": {}}, "additionalProperties": {"type": "integer"}}
+    t = tool_from_schema(open_extra, _save, name="extra", description="d")
+    assert "is not of type 'integer'" in _call(t, {key: "x"}).text and _call(t, {"aaaa": "x"}).text == "saved"
+    for dialect in ("https://json-schema.org/draft/2020-12/schema", "https://json-schema.org/draft/2019-09/schema"):
+        unevaluated = {"$schema": dialect, "type": "object", "allOf": [{"patternProperties": {"^(a+)+$": {}}}],
+                       "unevaluatedProperties": False}
+        t = tool_from_schema(unevaluated, _save, name="uneval", description="d")
+        assert "is not a parameter of this tool" in _call(t, {key: 1}).text  # refused by unevaluatedProperties
+        assert _call(t, {"aa": 1}).text == "saved"
+
+
+def test_the_linear_keywords_agree_with_jsonschema() -> None:
+    """The keywords toolwire puts in place of jsonschema's give jsonschema's answers (its messages included) on
+    patterns both engines read; and a draft-07 validator does not gain ``unevaluatedProperties``."""
+    from jsonschema import validators
+
+    from toolwire._schema_patterns import linear_keywords
+
+    schemas = [
+        {"properties": {"a": {}}, "patternProperties": {"^x": {"type": "integer"}}, "unevaluatedProperties": False},
+        {"allOf": [{"properties": {"a": {}}}, {"patternProperties": {"^x": {}}}], "unevaluatedProperties": False},
+        {"anyOf": [{"properties": {"a": {"type": "string"}}}, {"patternProperties": {"b$": {}}}],
+         "unevaluatedProperties": {"type": "integer"}},
+        {"if": {"properties": {"a": {"const": 1}}, "required": ["a"]}, "then": {"patternProperties": {"^x": {}}},
+         "else": {"properties": {"b": {}}}, "unevaluatedProperties": False},
+        {"dependentSchemas": {"a": {"patternProperties": {"y": {}}}}, "properties": {"a": {}},
+         "unevaluatedProperties": False},
+        {"$defs": {"d": {"patternProperties": {"^x": {}}}}, "$ref": "#/$defs/d", "unevaluatedProperties": False},
+        {"properties": {"c": {"$ref": "#"}}, "patternProperties": {"^x": {}}, "unevaluatedProperties": False},
+        {"patternProperties": {"^x": {"type": "integer"}, "y": {}}, "additionalProperties": False},
+        {"propertyNames": {"pattern": "^[a-z]+$"}},
+    ]
+    instances = [{}, {"a": 1}, {"x1": 1}, {"x1": "s"}, {"b": 1}, {"a": 1, "x": 2, "y": 3}, {"ab": 1, "b": "z"},
+                 {"c": {"x": 1, "z": 2}}, {"A": 1, "a": "s", "zb": 5}]
+    for base in (jsonschema.Draft202012Validator, jsonschema.Draft201909Validator, jsonschema.Draft7Validator):
+        ours = validators.extend(base, linear_keywords(base))
+        for schema in schemas:
+            for instance in instances:
+                expected = sorted(e.message for e in base(schema).iter_errors(instance))
+                assert sorted(e.message for e in ours(schema).iter_errors(instance)) == expected, (schema, instance)
+    assert "unevaluatedProperties" not in linear_keywords(jsonschema.Draft7Validator)
+
+
+def test_a_pattern_the_linear_engine_cannot_read_is_not_searched_and_said_so(no_backtracking: None) -> None:
+    """Review 75 A: a ``pattern`` with a lookaround fell back to Python's ``re`` (0.6 s at 24 characters and
+    growing 4x every 2): such a pattern is now not checked, with a ToolDefinitionWarning when the tool is defined."""
+    spec = {"type": "function", "function": {"name": "save2", "description": "Save a code.", "parameters": {
+        "type": "object", "properties": {"code": {"type": "string", "pattern": "^(?=x|y)?(a+)+$"}},
+        "patternProperties": {"^(?!_)(a+)+$": {}}}}}
+    with pytest.warns(ToolDefinitionWarning, match=r"'\^\(\?!_\)\(a\+\)\+\$', '\^\(\?=x\|y\)\?\(a\+\)\+\$' use a "
+                      r"lookaround.*not checked against it: rewrite it"):
+        t = tool_from_schema(spec, _save)
+    start = time.perf_counter()
+    assert _call(t, {"code": "a" * 50_000 + "!"}).text == "saved"  # not checked: no search at all
+    assert _call(t, {"code": "ok", "a" * 50_000 + "!": 1}).text == "saved"
+    assert time.perf_counter() - start < 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a schema whose patterns are all searchable says nothing
+        tool_from_schema({"type": "object", "properties": {"s": {"type": "string", "pattern": r"^\d{3}-\w+$"}}},
+                         _save, name="quiet", description="d")
+
+
+def test_the_executor_answers_at_once_whatever_names_the_model_writes(no_backtracking: None) -> None:
+    """Review 75 A: validation runs outside the tool's timeout, so ToolExecutor(timeout=1) answered after 5.8 s;
+    every search being linear, it now answers at once."""
+    spec = {"type": "object", "patternProperties": {"^(a+)+$": {"type": "string"}}, "additionalProperties": False}
+    t = tool_from_schema(spec, _save, name="save", description="Save labelled values.")
+    message = AIMessage("", tool_calls=[{"name": "save", "args": {"a" * 30 + "!": "x"}, "id": "c1"}])
+    start = time.perf_counter()
+    out = ToolExecutor([t], timeout=1).execute(message)
+    assert time.perf_counter() - start < 0.5 and "is not a parameter of this tool" in out[0].text
