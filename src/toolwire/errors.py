@@ -232,5 +232,6 @@ class MaxStepsExceeded(ToolwireError):
 class ToolDefinitionWarning(UserWarning):
     """A tool was defined with something that works in Python but that the model or a provider cannot use as
     written: a ``*args``/``**kwargs`` parameter (the model can only pass named arguments of the schema), a
-    docstring ``Args:`` entry naming a parameter the function does not have, or a name some providers refuse.
-    Issued once, when the tool is defined; the message says what to change."""
+    docstring ``Args:`` entry naming a parameter the function does not have, or a name some providers refuse; or
+    that toolwire does not check: a JSON Schema tool's ``pattern`` with a lookaround or a backreference, which cannot
+    be searched in linear time (review 75). Issued once, when the tool is defined; the message says what to change."""
