@@ -21,6 +21,7 @@ import importlib.util
 import inspect
 import json
 import math
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -273,9 +274,30 @@ def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = No
                         "to use the model's own.")
 
 
+def check_server_url(name: str | None) -> None:
+    """Refuse ``--model openai-compatible:<model>`` without the server's URL in the command line's own words: the
+    library's error says to pass ``base_url=``, which no option of the commands sets.
+
+    Args:
+        name: the ``--model`` value (None: the default model).
+
+    Raises:
+        UserError: the name is ``openai-compatible:<model>`` with no ``@http(s)://...``; the message says to write the
+            URL in the name, or to set ``OPENAI_BASE_URL`` (which ``ChatOpenAI`` reads) and use ``openai:<model>``.
+    """
+    provider, sep, rest = (name or "").strip().partition(":")
+    if not sep or provider != "openai-compatible" or re.search(r"@https?://", rest, re.IGNORECASE):
+        return
+    model = rest.rstrip("@") or "<model>"
+    raise UserError(f"--model {name!r} needs the server's URL: write it in the name, as "
+                    f"'openai-compatible:{model}@http://localhost:8000/v1', or set OPENAI_BASE_URL to it and use "
+                    f"--model 'openai:{model}'.")
+
+
 def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_threads: int | None = None) -> Any:
     from toolwire.models.factory import init_chat_model
 
+    check_server_url(name)
     kwargs: dict[str, Any] = {}
     if dialect:
         kwargs["dialect"] = dialect

@@ -69,6 +69,9 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
         from toolwire.models import init_chat_model
     except (ImportError, AttributeError) as exc:
         raise UserError("toolwire.models.init_chat_model is not available in this installation.") from exc
+    from toolwire.cli import check_server_url  # (here: toolwire.cli mounts this module's app)
+
+    check_server_url(model)
     chat_model = init_chat_model(model, dialect=dialect, temperature=0)  # (BFCL's rule; a local model's default)
     if dialect is not None and getattr(chat_model, "provider", "") != "llamacpp":  # as `toolwire ask` refuses it
         raise UserError(f"--dialect applies to local models only, not to {model!r}: leave it out.")

@@ -337,9 +337,14 @@ def _cause_hidden(error: ProviderError) -> bool:
 
 
 def _give_up(error: ProviderError, attempts: int) -> ProviderError:
+    """``error`` after ``attempts`` tries, the count said inside its sentence (``The request timed out after 1 s
+    (gave up after 3 attempts).``: the full stop a message ends with goes after it, not before); ``error`` itself
+    when it was tried once or is not retryable."""
     if attempts <= 1 or not error.retryable:
         return error
-    message = f"{error.args[0]} (gave up after {attempts} attempts)"
+    text = str(error.args[0]).rstrip()
+    text = text[:-1] if text.endswith(".") and not text.endswith("..") else text
+    message = f"{text} (gave up after {attempts} attempts)"
     out = ProviderError(message, provider=error.provider, status=error.status, retryable=True, hint=error.hint,
                         api_advice=error.api_advice)
     return hide_cause(out) if _cause_hidden(error) else out
