@@ -141,3 +141,154 @@ def test_llamacpp_per_call_says_which_options_belong_to_the_constructor() -> Non
         model.invoke("hi", n_ctx=4096)
     with pytest.raises(UserError, match="'colour': use one of temperature, max_tokens, stop, seed, top_p"):
         model.invoke("hi", colour=1)
+
+
+# -- finding 3a: batch and abatch ----------------------------------------------------------------------------------
+
+
+class _Timed:
+    """A chat model whose reply to ``"<seconds> <text>"`` comes after that many seconds (``fail`` raises), counting
+    the calls running at once."""
+
+    def __new__(cls) -> object:
+        import threading
+        import time
+
+        from toolwire.models.base import BaseChatModel
+
+        class Timed(BaseChatModel):
+            def __init__(self) -> None:
+                self.lock = threading.Lock()
+                self.running = self.peak = 0
+                self.asked: list[str] = []
+
+            def _generate(self, request):  # type: ignore[no-untyped-def]
+                seconds, text = request.messages[-1].text.split(" ", 1)
+                with self.lock:
+                    self.asked.append(text)
+                    self.running += 1
+                    self.peak = max(self.peak, self.running)
+                try:
+                    time.sleep(float(seconds))
+                    if text == "fail":
+                        raise ValueError(f"{text} failed")
+                    return AIMessage(text.upper())
+                finally:
+                    with self.lock:
+                        self.running -= 1
+
+        return Timed()
+
+
+def test_batch_answers_in_input_order_at_once() -> None:
+    import asyncio
+
+    model = _Timed()
+    inputs = ["0.15 a", "0.05 b", "0.1 c", "0 d"]  # finishing d, b, c, a
+    assert [r.content for r in model.batch(inputs)] == ["A", "B", "C", "D"]
+    assert model.peak == 4
+    assert [r.content for r in asyncio.run(model.abatch(inputs))] == ["A", "B", "C", "D"]
+
+
+def test_batch_max_concurrency_bounds_the_calls_running() -> None:
+    import asyncio
+
+    model = _Timed()
+    assert [r.content for r in model.batch(["0.05 a"] * 5, max_concurrency=2)] == ["A"] * 5
+    assert model.peak == 2
+    model.peak = 0
+    assert len(asyncio.run(model.abatch(["0.02 a"] * 4, max_concurrency=1))) == 4
+    assert model.peak == 1
+
+
+def test_batch_return_exceptions_puts_each_failure_in_its_place() -> None:
+    import asyncio
+
+    model = _Timed()
+    out = model.batch(["0 a", "0 fail", "0 c"], return_exceptions=True)
+    assert out[0].content == "A" and isinstance(out[1], ValueError) and out[2].content == "C"
+    out = asyncio.run(model.abatch(["0 fail", "0 b"], return_exceptions=True))
+    assert isinstance(out[0], ValueError) and out[1].content == "B"
+
+
+def test_batch_raises_the_first_failure_and_starts_no_more_calls() -> None:
+    import asyncio
+
+    model = _Timed()
+    with pytest.raises(ValueError, match="fail failed"):
+        model.batch(["0 fail", "0 b", "0 c"], max_concurrency=1)
+    assert model.asked == ["fail"]
+    model.asked.clear()
+    with pytest.raises(ValueError, match="fail failed"):
+        asyncio.run(model.abatch(["0 fail", "0 b"], max_concurrency=1))
+    assert model.asked == ["fail"]
+
+
+def test_batch_on_a_structured_output_model() -> None:
+    import asyncio
+
+    from pydantic import BaseModel
+
+    class City(BaseModel):
+        name: str
+
+    reply = AIMessage("", tool_calls=[{"name": "City", "args": {"name": "Paris"}, "id": "c1"}])
+    structured = ScriptedChatModel([reply], cycle=True).with_structured_output(City)
+    assert structured.batch(["a", "b"]) == [City(name="Paris")] * 2
+    assert asyncio.run(structured.abatch(["a"], max_concurrency=1)) == [City(name="Paris")]
+    bad = ScriptedChatModel(["no call"], cycle=True).with_structured_output(City)
+    from toolwire import ToolCallParseError
+
+    assert isinstance(bad.batch(["a"], return_exceptions=True)[0], ToolCallParseError)
+
+
+def test_batch_checks_its_arguments() -> None:
+    model = ScriptedChatModel(["x"], cycle=True)
+    assert model.batch([]) == []
+    with pytest.raises(UserError, match=r"batch\(\) takes a list of inputs.*not str; for a single input, call invoke"):
+        model.batch("hi")  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="max_concurrency must be a whole number of at least 1"):
+        model.batch(["a"], max_concurrency=0)
+    with pytest.raises(UserError, match="return_exceptions must be True or False"):
+        model.batch(["a"], return_exceptions="yes")  # type: ignore[arg-type]
+    with pytest.raises(UserError, match=r"batch\(config=\.\.\.\) is LangChain's RunnableConfig.*max_concurrency="):
+        model.batch(["a"], config={"max_concurrency": 2})
+
+
+def test_batch_passes_options_and_the_callers_context() -> None:
+    import contextvars
+
+    from toolwire.models.base import BaseChatModel
+
+    var: contextvars.ContextVar[str] = contextvars.ContextVar("review74", default="unset")
+
+    class Echo(BaseChatModel):
+        def _generate(self, request):  # type: ignore[no-untyped-def]
+            return AIMessage(f"{var.get()} {request.options.get('temperature')}")
+
+    var.set("request-7")
+    assert [r.content for r in Echo().batch(["a", "b"], temperature=0.5)] == ["request-7 0.5"] * 2
+
+
+def test_a_cancelled_abatch_cancels_its_calls() -> None:
+    import asyncio
+
+    from toolwire.models.base import BaseChatModel
+
+    cancelled: list[str] = []
+
+    class Hangs(BaseChatModel):
+        async def _agenerate(self, request):  # type: ignore[no-untyped-def]
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                cancelled.append(request.messages[-1].text)
+                raise
+            return AIMessage("late")
+
+    async def main() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(Hangs().abatch(["a", "b"]), 0.1)
+
+    asyncio.run(main())
+    assert sorted(cancelled) == ["a", "b"]

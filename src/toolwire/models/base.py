@@ -32,6 +32,7 @@ from toolwire.messages import (
     coerce_messages,
     merge_chunks,
 )
+from toolwire.models._batch import Batching
 from toolwire.models._one_call import one_call, one_call_async_stream, one_call_stream
 from toolwire.models._tool_conversion import (
     ServerTool,
@@ -136,11 +137,12 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
     return chunks
 
 
-class BaseChatModel:
+class BaseChatModel(Batching):
     """Base class of chat models.
 
-    Public methods: :meth:`invoke`, :meth:`ainvoke`, :meth:`stream`, :meth:`astream`,
-    :meth:`bind_tools`. ``input`` is a string (one user message), a message, or a list of messages,
+    Public methods: :meth:`invoke`, :meth:`ainvoke`, :meth:`stream`, :meth:`astream`, :meth:`batch` and
+    :meth:`abatch` (many inputs at once, answers in input order), :meth:`bind_tools`,
+    :meth:`with_structured_output`. ``input`` is a string (one user message), a message, or a list of messages,
     ``(role, text)`` tuples or ``{"role", "content"}`` dicts.
 
     Attributes:

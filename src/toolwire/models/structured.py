@@ -38,6 +38,7 @@ from toolwire._tool_checks import check_name
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
+from toolwire.models._batch import Batching
 
 if TYPE_CHECKING:
     from toolwire.models.base import BaseChatModel
@@ -152,8 +153,9 @@ def _class_description(cls: type) -> str:
     return doc or f"Give the answer as {cls.__name__}."
 
 
-class StructuredOutput:
-    """A chat model that answers with one value of a schema (see the module docs).
+class StructuredOutput(Batching):
+    """A chat model that answers with one value of a schema (see the module docs): ``invoke``, ``ainvoke``,
+    ``stream``, ``astream``, and ``batch``/``abatch`` for many inputs at once (answers in input order).
 
     Made by :meth:`BaseChatModel.with_structured_output <toolwire.models.base.BaseChatModel.with_structured_output>`.
 

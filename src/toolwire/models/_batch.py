@@ -1,0 +1,190 @@
+"""``batch`` and ``abatch``: one model asked many inputs at once, as LangChain's ``Runnable.batch`` does.
+
+Both are written once, as :func:`gather_answers` over a function that asks one input: ``abatch`` awaits the model's
+``ainvoke`` on the running event loop; ``batch`` runs ``invoke`` on the shared thread pool
+(:func:`~toolwire._concurrency.thread_pool`), from an event loop of its own
+(:func:`~toolwire._concurrency.run_coroutine_sync`), as :class:`~toolwire.execution.ToolExecutor` runs sync tools.
+The answers come back in input order, whatever order they finished in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolwire._concurrency import run_coroutine_sync, thread_pool
+from toolwire._printing import type_label
+from toolwire.errors import UserError
+
+__all__ = ["Batching", "gather_answers"]
+
+_STOP_GRACE = 2.0
+"""Seconds the calls still running after a failure (``return_exceptions=False``) or a cancellation get to end once
+cancelled, before the batch gives up waiting for them."""
+
+
+_SKIPPED = object()  # the answer of an input not asked because another failed first (never returned)
+
+
+class Batching:
+    """``batch`` and ``abatch`` for a class with ``invoke(input, **options)`` and ``ainvoke(input, **options)``
+    (:class:`~toolwire.models.base.BaseChatModel`, :class:`~toolwire.models.structured.StructuredOutput`)."""
+
+    if TYPE_CHECKING:
+        def invoke(self, input: Any, **options: Any) -> Any: ...
+
+        async def ainvoke(self, input: Any, **options: Any) -> Any: ...
+
+    def batch(self, inputs: Sequence[Any], *, max_concurrency: int | None = None, return_exceptions: bool = False,
+              **options: Any) -> list[Any]:
+        """Ask each of ``inputs`` with :meth:`invoke`, several at once on worker threads, and return the answers in
+        input order (LangChain's ``batch``).
+
+        Args:
+            inputs: a list (or tuple) of inputs, each one that ``invoke`` takes (a question, a conversation...).
+            max_concurrency: the most inputs being asked at the same time, a whole number of at least 1; None
+                (default): all of them at once (up to the thread pool's 64 threads, the others waiting for one).
+                LangChain reads it from ``config={"max_concurrency": n}``; here it is a keyword of its own. A
+                provider's rate limit counts every request, so keep it under that limit; the embedded model
+                answers one request at a time whatever it is (requests take turns on the loaded model).
+            return_exceptions: False (default): the first failure is raised (the first in input order among those
+                that failed by then), and the inputs not answered yet are dropped: those not started never start,
+                while a call already running on its thread (which Python cannot stop) finishes in the background,
+                its answer unused. True: an input whose call raised an ``Exception`` gets that exception in its
+                place in the list, and nothing is raised for it.
+            **options: generation options for every call (temperature, max_tokens...), as ``invoke`` takes them.
+
+        Returns:
+            A new list with one answer per input, in input order: what ``invoke`` returns for it (or, with
+            ``return_exceptions``, the exception its call raised).
+
+        Raises:
+            UserError: ``inputs`` is not a list or tuple (one question alone: use ``invoke``), ``max_concurrency`` is
+                not a whole number of at least 1 or None, ``return_exceptions`` is not a bool, or ``config=``
+                (LangChain's ``RunnableConfig``) was given.
+            Exception: the first failure of a call, as ``invoke`` raises it (``return_exceptions=False``).
+        """
+        items = _checked("batch", inputs, max_concurrency, return_exceptions, options)
+        invoke = self.invoke
+
+        def ask(item: Any) -> Awaitable[Any]:
+            call = functools.partial(invoke, item, **options)  # in a copy of the caller's context, as a sync tool
+            return asyncio.get_running_loop().run_in_executor(thread_pool(), contextvars.copy_context().run, call)
+
+        return run_coroutine_sync(gather_answers(ask, items, max_concurrency, return_exceptions))
+
+    async def abatch(self, inputs: Sequence[Any], *, max_concurrency: int | None = None,
+                     return_exceptions: bool = False, **options: Any) -> list[Any]:
+        """Async :meth:`batch`: each input asked with :meth:`ainvoke`, several at once on the running event loop.
+
+        Args:
+            inputs, max_concurrency, return_exceptions, options: as for :meth:`batch`; with
+                ``return_exceptions=False`` the calls not finished at the first failure are cancelled.
+
+        Returns:
+            As :meth:`batch`: one answer per input, in input order.
+
+        Raises:
+            UserError, Exception: as :meth:`batch`. A cancelled ``abatch`` cancels the calls still running.
+        """
+        items = _checked("abatch", inputs, max_concurrency, return_exceptions, options)
+        ainvoke = self.ainvoke
+        return await gather_answers(lambda item: ainvoke(item, **options), items, max_concurrency, return_exceptions)
+
+
+def _checked(name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,
+             options: dict[str, Any]) -> list[Any]:
+    """``inputs`` as a new list, once the arguments of ``batch``/``abatch`` (``name``) are checked.
+
+    Raises:
+        UserError: see :meth:`Batching.batch`.
+    """
+    if not isinstance(inputs, list | tuple):
+        raise UserError(f"{name}() takes a list of inputs, each one that invoke() takes, not {type_label(inputs)}; "
+                        "for a single input, call invoke().")
+    if max_concurrency is not None and (isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int)
+                                        or max_concurrency < 1):
+        raise UserError(f"max_concurrency must be a whole number of at least 1, or None to ask every input at once, "
+                        f"not {max_concurrency!r}.")
+    if not isinstance(return_exceptions, bool):
+        raise UserError(f"return_exceptions must be True or False, not {return_exceptions!r}.")
+    if "config" in options:
+        raise UserError(f"{name}(config=...) is LangChain's RunnableConfig, which toolwire models do not take: pass "
+                        "max_concurrency= as a keyword of its own and leave config out.")
+    return list(inputs)
+
+
+async def gather_answers(ask: Callable[[Any], Awaitable[Any]], inputs: list[Any], max_concurrency: int | None,
+                         return_exceptions: bool) -> list[Any]:
+    """Ask every input with ``ask``, at most ``max_concurrency`` at a time, and return the answers in input order.
+
+    Args:
+        ask: ``ask(input)`` gives an awaitable of its answer (a coroutine, or a future of a worker thread).
+        inputs: the inputs.
+        max_concurrency: the most awaitables pending at once (None: all).
+        return_exceptions: put an ``Exception`` raised for an input in its place instead of raising the first.
+
+    Returns:
+        A new list of the answers (or exceptions), in input order.
+
+    Raises:
+        Exception: the first failure (``return_exceptions=False``; the first in input order among those that
+            failed by then), after the other inputs are stopped (see :func:`_stop`). A ``BaseException`` that is not
+            an ``Exception`` (``KeyboardInterrupt``) is raised whatever ``return_exceptions`` says, and so is the
+            caller's own cancellation.
+    """
+    if not inputs:
+        return []
+    gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
+    failed: list[bool] = []  # set by the first failure (return_exceptions=False): the inputs waiting do not start
+
+    async def asked(item: Any) -> Any:
+        try:
+            return await ask(item)
+        except Exception:
+            if not return_exceptions:
+                failed.append(True)  # before the gate lets the next input in
+            raise
+
+    async def one(item: Any) -> Any:
+        if gate is None:
+            return await asked(item)
+        async with gate:
+            return _SKIPPED if failed else await asked(item)
+
+    tasks = [asyncio.ensure_future(one(item)) for item in inputs]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.ALL_COMPLETED if return_exceptions else asyncio.FIRST_EXCEPTION)
+    except BaseException:  # the caller was cancelled (a Ctrl-C in batch): the calls still running are stopped
+        await _stop(tasks)
+        raise
+    failures = [(task, _failure(task)) for task in tasks if task.done() and _failure(task) is not None]
+    fatal = [exc for _, exc in failures if not isinstance(exc, Exception)]
+    if fatal or (failures and not return_exceptions):
+        await _stop(tasks)
+        raise (fatal or [failures[0][1]])[0]
+    return [_failure(task) or task.result() for task in tasks]
+
+
+def _failure(task: asyncio.Future[Any]) -> BaseException | None:
+    """The exception a finished ``task`` ended with (its cancellation for a cancelled one), or None."""
+    if task.cancelled():
+        return asyncio.CancelledError()
+    return task.exception()
+
+
+async def _stop(tasks: list[asyncio.Future[Any]]) -> None:
+    """Cancel the ``tasks`` still running and wait for them to end, at most :data:`_STOP_GRACE` seconds (a worker
+    thread's call cannot be stopped: its task ends at once, and the thread finishes in the background); the
+    exceptions of the others are read, so none is reported as never retrieved."""
+    for task in tasks:
+        task.cancel()
+    pending = [task for task in tasks if not task.done()]
+    if pending:
+        await asyncio.wait(pending, timeout=_STOP_GRACE)
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            task.exception()
