@@ -128,3 +128,79 @@ def test_the_executor_answers_at_once_whatever_names_the_model_writes(no_backtra
     start = time.perf_counter()
     out = ToolExecutor([t], timeout=1).execute(message)
     assert time.perf_counter() - start < 0.5 and "is not a parameter of this tool" in out[0].text
+
+
+# -- B: a $ref bomb is refused, in milliseconds -------------------------------------------------------------------
+
+
+def _ref_bomb(levels: int) -> dict[str, Any]:
+    """A schema whose $defs each refer to the next level twice: 2**levels leaves once written out."""
+    defs: dict[str, Any] = {f"L{levels}": {"type": "string"}}
+    for i in range(levels - 1, -1, -1):
+        defs[f"L{i}"] = {"type": "object", "properties": {"a": {"$ref": f"#/$defs/L{i + 1}"},
+                                                           "b": {"$ref": f"#/$defs/L{i + 1}"}}}
+    return {"type": "object", "properties": {"root": {"$ref": "#/$defs/L0"}}, "$defs": defs}
+
+
+def test_a_ref_bomb_is_refused_once_it_passes_the_limit() -> None:
+    """Review 75 B: 1.5 KB of $defs referring to the next level twice inlined into 1 MB (7 s) at 14 levels and
+    17 MB (155 s) at 18: the written-out schema is now capped at MAX_INLINED_VALUES values."""
+    from toolwire._schema_refs import MAX_INLINED_VALUES
+    from toolwire.errors import SchemaError
+    from toolwire.schema import inline_refs
+
+    assert MAX_INLINED_VALUES == 20_000
+    start = time.perf_counter()
+    for levels in (14, 30):  # 30 levels: 2**30 leaves, were it written out
+        with pytest.raises(SchemaError, match=r"too large once its \$ref references are written out in place \(more "
+                                              r"than 20,000 JSON values.*refer to each definition from fewer places"):
+            tool_from_schema({"name": "bomb", "description": "d", "parameters": _ref_bomb(levels)}, _save)
+    assert time.perf_counter() - start < 0.5
+    assert tool_from_schema({"name": "fine", "description": "d", "parameters": _ref_bomb(6)}, _save).name == "fine"
+    big_enum = {"$defs": {"E": {"enum": list(range(5_000))}}, "type": "object",  # data counts too
+                "properties": {k: {"$ref": "#/$defs/E"} for k in "abcde"}}
+    with pytest.raises(SchemaError, match="too large"):
+        inline_refs(big_enum)
+
+
+def test_a_schema_nested_too_deeply_is_a_schema_error_not_a_recursion_error() -> None:
+    """A chain of $defs each referring to the next (or a schema nested as deeply by hand) overflowed the stack
+    in jsonschema's check: RecursionError, which the MCP client does not catch, so the whole server failed."""
+    from toolwire.errors import SchemaError
+
+    defs: dict[str, Any] = {"L200": {"type": "string"}}
+    for i in range(199, -1, -1):
+        defs[f"L{i}"] = {"type": "object", "properties": {"a": {"$ref": f"#/$defs/L{i + 1}"}}}
+    chain = {"type": "object", "properties": {"root": {"$ref": "#/$defs/L0"}}, "$defs": defs}
+    with pytest.raises(SchemaError, match="nests more than 64 levels of schemas once its \\$ref references"):
+        tool_from_schema({"name": "chain", "description": "d", "parameters": chain}, _save)
+    nested: dict[str, Any] = {"type": "string"}
+    for _ in range(200):
+        nested = {"type": "array", "items": nested}
+    with pytest.raises(SchemaError, match="tool 'deep' nest more than 64 levels of schemas"):
+        tool_from_schema({"name": "deep", "description": "d",
+                          "parameters": {"type": "object", "properties": {"x": nested}}}, _save)
+    data: Any = 1
+    for _ in range(2_000):
+        data = [data]
+    with pytest.raises(SchemaError, match="nested too deeply"):
+        tool_from_schema({"name": "deep", "description": "d",
+                          "parameters": {"type": "object", "properties": {"x": {"default": data}}}}, _save)
+
+
+def test_the_mcp_client_skips_such_a_tool_and_keeps_the_others() -> None:
+    """Review 75 B: the MCP client skips a tool whose schema is a $ref bomb (or too deep) with a warning, as it
+    does any bad schema, and keeps the server's other tools."""
+    pytest.importorskip("mcp")
+    from toolwire.mcp import MCPClient
+
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(200):
+        deep = {"type": "object", "properties": {"a": deep}}
+    client = MCPClient("python never_started.py")  # _build needs no session
+    with pytest.warns(UserWarning, match="Skipping the MCP tool") as caught:
+        tools = client._build([{"name": "deep", "description": "B.", "inputSchema": deep},
+                               {"name": "bomb", "description": "A.", "inputSchema": _ref_bomb(30)},
+                               {"name": "ok", "description": "C.", "inputSchema": _ref_bomb(3)}])
+    assert [t.name for t in tools] == ["ok"]
+    assert {"'bomb'", "'deep'"} <= {w.message.args[0].split()[4] for w in caught}  # type: ignore[union-attr]

@@ -81,6 +81,20 @@ def _resolve(schema: dict[str, Any], tokens: list[str]) -> Any:
 _MISSING: Any = object()
 
 
+MAX_INLINED_VALUES = 20_000
+"""The most JSON values (every item of every object and array) a schema may have once its ``$ref``s are written
+out in place: about 250 KB of compact JSON, some 60,000 tokens of prompt for one tool. Real tool schemas are far
+below it (a large MCP tool has hundreds of values; OpenAI's strict mode caps a schema at 5,000 properties) and no
+model could use a bigger one, while a schema whose ``$defs`` each refer to the next one twice doubles per level: 1.5
+KB of them wrote out a 17 MB schema (review 75). Checking it stops there, in a few milliseconds."""
+
+MAX_SCHEMA_DEPTH = 64
+"""The most levels of schemas nested in one another (``properties`` in ``properties``, ``items`` in ``items``...)
+a schema may have once its ``$ref``s are written out: JSON Schema validators recurse once per level, so a deeper one
+overflows the stack (about 100 levels, for ``jsonschema``); real schemas use a dozen at most (OpenAI's strict mode
+allows 10)."""
+
+
 def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
     """Return ``schema`` with every local ``$ref`` into its ``$defs`` (or ``definitions``) replaced by the
     schema it points at, and the ``title`` keywords dropped.
@@ -98,14 +112,38 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
 
     Raises:
         SchemaError: a type refers to itself (recursive model): such a schema has no finite inline form;
-            or a ``$ref`` names a definition the schema does not have.
+            or a ``$ref`` names a definition the schema does not have; or the schema written out would hold
+            more than :data:`MAX_INLINED_VALUES` values or nest more than :data:`MAX_SCHEMA_DEPTH` levels.
     """
+    size = 0
 
-    def walk(node: Any, stack: tuple[tuple[str, ...], ...]) -> Any:
+    def too_big() -> SchemaError:
+        return SchemaError(f"The schema is too large once its $ref references are written out in place (more than "
+                           f"{MAX_INLINED_VALUES:,} JSON values; toolwire sends every schema without $ref): refer to "
+                           "each definition from fewer places, or take the deep part as a JSON string.")
+
+    def copy(value: Any) -> Any:  # copy_data, counting the values
+        nonlocal size
+        if isinstance(value, dict | list):
+            size += len(value)
+            if size > MAX_INLINED_VALUES:
+                raise too_big()
+            if isinstance(value, dict):
+                return {k: copy(v) for k, v in value.items()}
+            return [copy(v) for v in value]
+        return value
+
+    def walk(node: Any, stack: tuple[tuple[str, ...], ...], depth: int) -> Any:
+        nonlocal size
         if isinstance(node, list):
-            return [walk(x, stack) for x in node]
+            size += len(node)
+            return [walk(x, stack, depth) for x in node]
         if not isinstance(node, dict):
             return node
+        if depth > MAX_SCHEMA_DEPTH:
+            raise SchemaError(f"The schema nests more than {MAX_SCHEMA_DEPTH} levels of schemas once its $ref "
+                              "references are written out in place: flatten it, or take the deep part as a JSON "
+                              "string.")
         out: dict[str, Any] = {}
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith(_DEF_PREFIXES):
@@ -120,23 +158,27 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             if target is _MISSING:
                 raise SchemaError(f"The schema refers to {ref!r}, which it does not define: add that "
                                   "definition to its $defs or fix the reference.")
-            inlined = walk(target, (*stack, tuple(tokens)))
+            inlined = walk(target, (*stack, tuple(tokens)), depth)
             # a boolean schema (JSON Schema 2020-12 Core, section 4.3.2) as the object form its siblings can join
             out = dict(inlined) if isinstance(inlined, dict) else {} if inlined else {"not": {}}
         for key, value in node.items():
             if key in DROPPED_KEYS or (key == "$ref" and isinstance(ref, str) and ref.startswith(_DEF_PREFIXES)):
                 continue
             if key in SCHEMA_KEYS:
-                out[key] = walk(value, stack)
+                out[key] = walk(value, stack, depth + 1)
             elif key in SCHEMA_MAP_KEYS and isinstance(value, dict):
-                out[key] = {pname: walk(sub, stack) for pname, sub in value.items()}
+                out[key] = {pname: walk(sub, stack, depth + 1) for pname, sub in value.items()}
+                size += len(value)
             elif key == "discriminator" and dangling_discriminator(value):
                 continue
             else:
-                out[key] = copy_data(value)
+                out[key] = copy(value)
+        size += len(out)
+        if size > MAX_INLINED_VALUES:
+            raise too_big()
         return out
 
-    return walk(schema, ())
+    return walk(schema, (), 1)  # type: ignore[no-any-return]
 
 
 def _object_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolwire._schema_patterns import linear_keywords, pattern_found, warn_unchecked_patterns
+from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError
 
@@ -116,12 +117,15 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
 
     Raises:
         SchemaError: not a dict, not an object schema (also a top-level ``anyOf``/``oneOf`` none of whose
-            branches can be an object), a recursive ``$ref``, or not valid JSON Schema.
+            branches can be an object), a recursive ``$ref``, not valid JSON Schema, or too large or deep once its
+            ``$ref``s are written out (:data:`~toolwire._schema_refs.MAX_INLINED_VALUES` values,
+            :data:`~toolwire._schema_refs.MAX_SCHEMA_DEPTH` levels: a ``$defs`` bomb).
     """
     from toolwire.schema import inline_refs
 
     if not isinstance(parameters, Mapping):
         raise SchemaError(f"The parameters of tool {tool_name!r} must be a JSON Schema dict.")
+    _check_nesting(parameters, tool_name)
     raw = copy.deepcopy(dict(parameters))
     kind = raw.get("type", "object")
     if kind != "object":
@@ -156,6 +160,35 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
 
 
 _DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
+_SCHEMA_MAPS = SCHEMA_MAP_KEYS | {"$defs", "definitions"}
+
+
+def _check_nesting(schema: Any, tool_name: str) -> None:
+    """Refuse a schema nested deeper than ``jsonschema`` (which recurses once per level) and copying can go, before
+    they overflow the stack: more than :data:`~toolwire._schema_refs.MAX_SCHEMA_DEPTH` schemas within one another,
+    or JSON (its data, ``default``/``enum``... values, included) more than four times that deep. Walked without
+    recursion.
+
+    Raises:
+        SchemaError: naming the tool and what to do.
+    """
+    pending: list[tuple[Any, int, int, bool]] = [(schema, 1, 1, True)]  # (value, schema level, JSON level, a schema?)
+    while pending:
+        node, level, json_level, is_schema = pending.pop()
+        if level > MAX_SCHEMA_DEPTH or json_level > 4 * MAX_SCHEMA_DEPTH:
+            raise SchemaError(f"The parameters of tool {tool_name!r} nest more than {MAX_SCHEMA_DEPTH} levels of "
+                              "schemas (or their data is nested too deeply): flatten them, or take the deep part "
+                              "as a JSON string.")
+        if isinstance(node, list):
+            pending.extend((item, level, json_level + 1, is_schema) for item in node)
+        elif isinstance(node, Mapping):
+            for key, value in node.items():
+                if is_schema and key in SCHEMA_KEYS:
+                    pending.append((value, level + 1, json_level + 1, True))
+                elif is_schema and key in _SCHEMA_MAPS and isinstance(value, Mapping):
+                    pending.extend((sub, level + 1, json_level + 2, True) for sub in value.values())
+                else:
+                    pending.append((value, level, json_level + 1, False))
 
 
 def _tuples_as_2020(schema: Any) -> Any:
@@ -248,12 +281,14 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         A function returning a copy of ``args`` when valid.
 
     Raises:
-        SchemaError: (when building) ``parameters`` is not valid JSON Schema.
+        SchemaError: (when building) ``parameters`` is not valid JSON Schema, or nests more than
+            :data:`~toolwire._schema_refs.MAX_SCHEMA_DEPTH` levels of schemas.
         ToolValidationError: (when validating) one message naming each bad field, e.g.
             ``"Invalid arguments for tool 'add': 'a': '2' is not of type 'integer'; 'b' is required but
             missing."``
     """
     js = _jsonschema()
+    _check_nesting(parameters, tool_name)
     if dialect is not None and "$schema" not in parameters:
         cls = js.validators.validator_for({"$schema": dialect})
     else:
