@@ -292,3 +292,43 @@ def test_a_cancelled_abatch_cancels_its_calls() -> None:
 
     asyncio.run(main())
     assert sorted(cancelled) == ["a", "b"]
+
+
+# -- finding 3b: LangChain's AIMessage keywords --------------------------------------------------------------------
+
+
+def test_aimessage_takes_usage_metadata_as_usage() -> None:
+    counts = {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}
+    message = AIMessage("hi", usage_metadata={**counts, "input_token_details": {"cache_read": 1},
+                                              "output_token_details": {"reasoning": 1}})
+    assert message.usage == message.usage_metadata == {**counts, "cached_tokens": 1}
+    assert AIMessage("hi", usage_metadata=counts) == AIMessage("hi", usage=counts)
+    assert AIMessage("hi", usage=counts, usage_metadata=dict(counts)).usage == counts  # the same counts twice
+    with pytest.raises(UserError, match="pass usage= or usage_metadata="):
+        AIMessage("hi", usage=counts, usage_metadata={**counts, "input_tokens": 9})
+    with pytest.raises(UserError, match="usage_metadata must be a dict of token counts"):
+        AIMessage("hi", usage_metadata=5)  # type: ignore[arg-type]
+
+
+def test_aimessage_keeps_additional_kwargs_where_langchain_interop_does() -> None:
+    openai_call = {"id": "c1", "type": "function",
+                   "function": {"name": "calculate", "arguments": '{"expression": "2"}'}}
+    message = AIMessage("", additional_kwargs={"tool_calls": [openai_call], "reasoning_content": "think",
+                                               "refusal": None, "toolwire_provider_data": {"k": 1}})
+    assert message.tool_calls == [{"name": "calculate", "args": {"expression": "2"}, "id": "c1", "type": "tool_call"}]
+    assert message.response_metadata == {"additional_kwargs": {"reasoning_content": "think"}}
+    assert message.provider_data == {"k": 1}
+    given = AIMessage("", tool_calls=[{"name": "a", "args": {}, "id": "x"}], additional_kwargs={
+        "tool_calls": [openai_call], "refusal": "no"})
+    assert [c["name"] for c in given.tool_calls] == ["a"] and given.response_metadata == {"refusal": "no"}
+    assert AIMessage("x", additional_kwargs={}) == AIMessage("x")
+    with pytest.raises(UserError, match="additional_kwargs must be a dict, not list"):
+        AIMessage("x", additional_kwargs=[])  # type: ignore[arg-type]
+
+
+def test_aimessage_additional_kwargs_go_back_to_langchain() -> None:
+    _lc()
+    from toolwire.interop.langchain import to_langchain_messages
+
+    (lc_message,) = to_langchain_messages([AIMessage("x", additional_kwargs={"reasoning_content": "r"})])
+    assert lc_message.additional_kwargs == {"reasoning_content": "r"}

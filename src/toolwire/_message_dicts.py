@@ -243,6 +243,51 @@ def kept_additional_kwargs(extra: dict[str, Any], metadata: dict[str, Any] | Non
     return {**(metadata or {}), "additional_kwargs": extra}
 
 
+def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, response_metadata: Any,
+                       provider_data: Any, usage_metadata: Any, additional_kwargs: Any
+                       ) -> tuple[Any, Any, Any, Any, Any]:
+    """:class:`~toolwire.messages.AIMessage`'s ``tool_calls``, ``invalid_tool_calls``, ``usage``,
+    ``response_metadata`` and ``provider_data`` with LangChain's keywords ``usage_metadata`` and
+    ``additional_kwargs`` read into them, as :func:`message_from_dict` reads LangChain's dump of a message (see
+    AIMessage's docstring).
+
+    Returns:
+        The five values, in that order (new containers where something was added).
+
+    Raises:
+        UserError: ``usage`` and a different ``usage_metadata`` both given, either keyword is not a dict, or a
+            token count is not a number.
+    """
+    from toolwire.errors import UserError
+
+    if usage_metadata is not None:
+        if not isinstance(usage_metadata, dict):
+            raise UserError(f"AIMessage usage_metadata must be a dict of token counts such as {{'input_tokens': 10, "
+                            f"'output_tokens': 5, 'total_tokens': 15}}, not {type(usage_metadata).__name__}.")
+        read = _usage_from_langchain(usage_metadata)
+        if "cached_tokens" in usage_metadata and "cached_tokens" not in read:  # toolwire's own Usage, given so
+            read["cached_tokens"] = usage_metadata["cached_tokens"]
+        if usage is not None and usage != read:
+            raise UserError("AIMessage takes the token counts once: pass usage= or usage_metadata= (LangChain's "
+                            "name for it), not both.")
+        usage = read
+    if additional_kwargs is None:
+        return tool_calls, invalid_tool_calls, usage, response_metadata, provider_data
+    if not isinstance(additional_kwargs, dict):
+        raise UserError(f"AIMessage additional_kwargs must be a dict, not {type(additional_kwargs).__name__}.")
+    extra = dict(additional_kwargs)
+    raw_calls = extra.pop("tool_calls", None)
+    if not tool_calls and raw_calls:  # OpenAI-format calls, as LangChain reads them when tool_calls is not given
+        calls, invalid = _read_calls(raw_calls)
+        tool_calls, invalid_tool_calls = calls, [*(invalid_tool_calls or ()), *invalid]
+    found = extra.pop(_PROVIDER_DATA_KEY, None)
+    provider_data = found if provider_data is None else provider_data
+    metadata = dict(response_metadata or {})
+    if extra.get("refusal"):
+        metadata["refusal"] = extra.pop("refusal")
+    return tool_calls, invalid_tool_calls, usage, kept_additional_kwargs(extra, metadata), provider_data
+
+
 def _usage_from_langchain(usage: Any) -> Any:
     """LangChain's ``usage_metadata`` as toolwire's :class:`~toolwire.messages.Usage` (a value that is not a
     dict is left for :func:`message_from_dict` to refuse).

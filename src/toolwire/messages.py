@@ -321,10 +321,22 @@ class AIMessage(BaseMessage):
         provider_data: provider-opaque data (Gemini thought signatures, Anthropic thinking blocks)
             that must be sent back unchanged with the conversation.
         id, name: as in :class:`BaseMessage`.
+        usage_metadata: LangChain's keyword for ``usage`` (give one of them): its token counts, and
+            ``input_token_details["cache_read"]`` as ``cached_tokens`` (its other details have no place in
+            :class:`Usage`).
+        additional_kwargs: LangChain's keyword for the provider's extra reply fields, kept where
+            :func:`~toolwire.interop.langchain.from_langchain_messages` keeps them:
+            ``response_metadata["additional_kwargs"]`` (``None`` values left out; given back by
+            ``to_langchain_messages``), a ``refusal`` in ``response_metadata["refusal"]``,
+            ``toolwire_provider_data`` as ``provider_data`` when that is not given; OpenAI-format
+            ``tool_calls`` there are read as the calls when ``tool_calls`` is not given (as LangChain reads them),
+            else dropped.
 
     Raises:
         UserError: a ``tool_calls`` item is not a dict with a text ``name``, or an ``invalid_tool_calls`` item
-            is not a dict, or either is one call (a dict) rather than a list of them.
+            is not a dict, or either is one call (a dict) rather than a list of them; both ``usage`` and a
+            different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that is not a dict, or
+            a token count in it that is not a number.
         TypeError: ``content`` is neither text nor a list of content blocks (as :class:`BaseMessage`).
     """
 
@@ -357,8 +369,16 @@ class AIMessage(BaseMessage):
         provider_data: dict[str, Any] | None = None,
         id: str | None = None,
         name: str | None = None,
+        usage_metadata: Usage | dict[str, Any] | None = None,
+        additional_kwargs: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(content, id=id, name=name)
+        if usage_metadata is not None or additional_kwargs is not None:  # LangChain's keywords (review 74)
+            from toolwire._message_dicts import langchain_keywords
+
+            tool_calls, invalid_tool_calls, usage, response_metadata, provider_data = langchain_keywords(
+                tool_calls, invalid_tool_calls, usage, response_metadata, provider_data, usage_metadata,
+                additional_kwargs)
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
         _set(self, "tool_calls", [_checked_call(call) for call in _call_list(tool_calls, "tool_calls")])
         _set(self, "invalid_tool_calls",
