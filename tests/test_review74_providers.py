@@ -1,6 +1,11 @@
 """Faults a fresh user's review found in the hosted-provider classes (review 74), each kept fixed by a test here; no
 model is loaded and no request leaves 127.0.0.1.
 
+1. ``api_key`` given as a pydantic ``SecretStr`` (LangChain's type), a function or a number crashed the cloud model
+   classes with ``AttributeError: ... has no attribute 'strip'``. A ``SecretStr`` (any object with
+   ``get_secret_value()``) is read; ``ChatOpenAI`` takes a function returning the key, which the ``openai`` SDK
+   calls before each request (the other SDKs call none: a UserError); anything else is a UserError naming the
+   accepted types. The key shows in no repr and no error.
 4. Error text: ``toolwire ask --model nosuch`` listed fewer providers than ``--model foo:bar`` (``google_genai``
    and ``ollama`` missing); both lists now come from one place. A retried request's error read ``...after 1 s.
    (gave up after 3 attempts). Check...``: the count now goes inside the sentence. ``--model
@@ -10,13 +15,166 @@ model is loaded and no request leaves 127.0.0.1.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
 import pytest
+from pydantic import SecretStr
 from typer.testing import CliRunner
 
 from toolwire import cli
 from toolwire.errors import ProviderError, UserError
 from toolwire.models._retry import _give_up, status_error
 from toolwire.models.factory import ALIASES, PROVIDERS, init_chat_model
+
+pytest.importorskip("openai")
+pytest.importorskip("anthropic")
+pytest.importorskip("google.genai")
+
+from toolwire.models import ChatAnthropic, ChatGoogleGenAI, ChatOpenAI
+
+KEY = "sk-review74-SECRET-0123456789"
+_KEY_ENV = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_BASE_URL",
+            "AZURE_OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "GOOGLE_GEMINI_BASE_URL")
+
+
+@pytest.fixture(autouse=True)
+def _no_provider_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _KEY_ENV:
+        monkeypatch.delenv(name, raising=False)
+
+
+class KeyServer:
+    """Answers every POST with 401 and the key it was sent written into the message (as some proxies do); keeps
+    the keys it got in ``keys``."""
+
+    def __init__(self) -> None:
+        self.keys: list[str] = []
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                sent = (self.headers.get("authorization") or self.headers.get("x-api-key")
+                        or self.headers.get("x-goog-api-key") or "").removeprefix("Bearer ")
+                owner.keys.append(sent)
+                body = json.dumps({"error": {"code": 401, "status": "UNAUTHENTICATED", "type": "authentication_error",
+                                             "message": f"Incorrect API key provided: {sent}"}}).encode()
+                self.send_response(401)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def key_server() -> Iterator[KeyServer]:
+    server = KeyServer()
+    yield server
+    server.close()
+
+
+def _url(cls: type, server: KeyServer) -> str:
+    return server.url + ("/v1" if cls is ChatOpenAI else "")
+
+# -- 1: api_key as a SecretStr, a function, a number ------------------------------------------------------
+
+
+@pytest.mark.parametrize("cls", [ChatOpenAI, ChatAnthropic, ChatGoogleGenAI])
+def test_a_secretstr_key_is_read_sent_and_never_shown(cls: type, key_server: KeyServer) -> None:
+    model = cls(model="m", api_key=SecretStr(f"  {KEY}\n"), base_url=_url(cls, key_server), max_retries=0)
+    assert KEY not in repr(model) and KEY not in repr(vars(model))
+    with pytest.raises(ProviderError) as failed:
+        model.invoke("hi")
+    assert key_server.keys == [KEY]  # sent, without the spaces and line end around it
+    assert KEY not in str(failed.value) and failed.value.status == 401
+
+
+class _Vault:
+    """A duck-typed secret (no pydantic): what LangChain or a settings library may hand over."""
+
+    def get_secret_value(self) -> str:
+        return KEY
+
+
+def test_any_object_with_get_secret_value_is_a_key() -> None:
+    assert ChatAnthropic(model="m", api_key=_Vault())._api_key.get() == KEY  # type: ignore[union-attr]
+
+
+def test_chat_openai_calls_a_key_function_before_each_request(key_server: KeyServer) -> None:
+    keys = iter([f"{KEY}-1", f"{KEY}-2 ", f"{KEY}-3"])
+    model = ChatOpenAI(model="m", api_key=lambda: next(keys), base_url=_url(ChatOpenAI, key_server), max_retries=0,
+                       compatible=False)
+    assert "SECRET" not in repr(model)
+    for _ in range(2):
+        with pytest.raises(ProviderError) as failed:
+            model.invoke("hi")
+        assert "SECRET" not in str(failed.value)  # the key the function gave is masked like any key
+    with pytest.raises(ProviderError) as failed:
+        asyncio.run(model.ainvoke("hi"))
+    assert "SECRET" not in str(failed.value)
+    assert key_server.keys == [f"{KEY}-1", f"{KEY}-2", f"{KEY}-3"]
+
+
+def test_a_key_function_that_returns_no_text_is_a_user_error(key_server: KeyServer) -> None:
+    model = ChatOpenAI(model="m", api_key=lambda: 42, base_url=_url(ChatOpenAI, key_server), compatible=False)
+    with pytest.raises(UserError, match="api_key function must give the key as text"):
+        model.invoke("hi")
+    assert key_server.keys == []
+
+
+@pytest.mark.parametrize(("cls", "api_key", "said"), [
+    (ChatOpenAI, 123, "api_key must be the key as text, a SecretStr (any object with get_secret_value()), or a "
+                      "function that returns it, not int"),
+    (ChatAnthropic, 123, "api_key must be the key as text, a SecretStr (any object with get_secret_value()), not int"),
+    (ChatGoogleGenAI, b"sk-bytes", "not bytes"),
+    (ChatAnthropic, lambda: KEY, "ChatAnthropic takes api_key as text or a SecretStr, not a function"),
+    (ChatGoogleGenAI, lambda: KEY, "ChatGoogleGenAI takes api_key as text or a SecretStr, not a function"),
+])
+def test_a_key_of_another_type_is_refused_naming_the_accepted_ones(cls: type, api_key: Any, said: str) -> None:
+    with pytest.raises(UserError) as refused:
+        cls(model="m", api_key=api_key)
+    assert said in str(refused.value)
+    assert "sk-bytes" not in str(refused.value)
+
+
+def test_an_async_key_function_is_refused_up_front() -> None:
+    async def fetch() -> str:
+        return KEY
+
+    with pytest.raises(UserError, match="not an async one"):
+        ChatOpenAI(model="m", api_key=fetch)
+
+
+def test_a_key_function_needs_an_openai_package_that_calls_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire.models.openai as module
+
+    monkeypatch.setattr(module, "takes_key_function", lambda cls: False)
+    with pytest.raises(UserError, match="not a function"):
+        ChatOpenAI(model="m", api_key=lambda: KEY)
+
+
+def test_an_empty_secretstr_falls_back_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    assert ChatAnthropic(model="m", api_key=SecretStr(""))._api_key.get() == KEY  # type: ignore[union-attr]
+
 
 # -- 4: error text -----------------------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from toolwire._secrets import mask_secret, redact_http_logs, scrub_exception, ur
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.models._keys import Secret, resolve_key
 from toolwire.models._loop_clients import Clients as _Clients
 from toolwire.models._retry import (
     RetryPolicy,
@@ -50,27 +51,6 @@ from toolwire.models.base import BaseChatModel, ChatRequest
 __all__ = ["SDKChatModel", "Secret", "fit_to_endpoint", "import_sdk"]
 
 log = logging.getLogger("toolwire.providers")
-
-
-class Secret:
-    """A string that hides itself: ``repr``/``str`` give ``'**********'``; :meth:`get` returns the value."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def get(self) -> str:
-        """The secret value (to hand to an SDK client, never to print)."""
-        return self._value
-
-    def __repr__(self) -> str:
-        return "'**********'"
-
-    __str__ = __repr__
-
-    def __reduce__(self) -> Any:
-        raise TypeError("An API key is not pickled; build the model again where it is needed.")
 
 
 def import_sdk(module: str, extra: str, owner: str) -> ModuleType:
@@ -165,7 +145,9 @@ class SDKChatModel(BaseChatModel):
 
     Args:
         model: the provider's model name.
-        api_key: the key; default from the provider's environment variables (``key_env``). Kept in a
+        api_key: the key, as text or a pydantic ``SecretStr`` (any object with ``get_secret_value()``), or with
+            :class:`~toolwire.models.ChatOpenAI` a function that returns it (the ``openai`` SDK calls it before
+            each request); default from the provider's environment variables (``key_env``). Kept in a
             :class:`Secret`.
         base_url: another endpoint (a proxy, a local test server, an OpenAI-compatible server).
         timeout: seconds one HTTP request may take before it fails (and is retried).
@@ -176,7 +158,8 @@ class SDKChatModel(BaseChatModel):
         model_kwargs: other provider options sent with every request, as the SDK names them.
 
     Raises:
-        UserError: the SDK is not installed, no API key was given or found in the environment, or
+        UserError: the SDK is not installed, no API key was given or found in the environment, ``api_key`` is
+            of a type the provider cannot take (a number, a function where the SDK calls none), or
             ``timeout`` (a positive number of seconds), ``max_retries`` (a whole number of 0 or more) or
             ``retry_backoff`` (seconds, 0 or more) is out of range; checked here, before any request.
     """
@@ -193,7 +176,7 @@ class SDKChatModel(BaseChatModel):
         self,
         model: str,
         *,
-        api_key: str | None = None,
+        api_key: Any = None,
         base_url: str | None = None,
         timeout: float = 120.0,
         max_retries: int = 2,
@@ -234,28 +217,27 @@ class SDKChatModel(BaseChatModel):
 
     # -- configuration ------------------------------------------------------------------------------
 
-    def _resolve_key(self, api_key: str | None) -> Secret | None:
-        """The API key: ``api_key``, else the first of :attr:`key_env` set, as a :class:`Secret`, without the spaces and
-        line end a key read from a file or a CRLF ``.env`` brings along (sent as they are, they made an HTTP
-        header error that showed the whole key, review 37).
+    def _resolve_key(self, api_key: Any) -> Secret | None:
+        """The API key: ``api_key`` (text, a ``SecretStr`` or, where :meth:`_takes_key_function`, a function that
+        returns it), else the first of :attr:`key_env` set, as a :class:`Secret` (:func:`~toolwire.models._keys.
+        resolve_key`), without the spaces and line end a key read from a file or a CRLF ``.env`` brings along.
 
         Raises:
-            UserError: no key where one is needed, or a key holding other characters than printable ASCII (a
-                pasted quote): HTTP headers cannot carry them. The message never shows the key.
+            UserError: no key where one is needed, a key of another type (the accepted ones are named), or a key
+                holding other characters than printable ASCII (a pasted quote): HTTP headers cannot carry them. The
+                message never shows the key.
         """
-        source = "api_key" if api_key else next((k for k in self.key_env if os.environ.get(k)), None)
-        value = api_key or (os.environ[source] if source else None)
-        if value:
-            value = value.strip()
-            if not value.isascii() or not value.isprintable():
-                raise UserError(f"The API key given by {source} holds a character an HTTP header cannot carry (a "
-                                "pasted quote, a space or a control character): set it to the key alone.")
-            return Secret(value)
-        if self._key_optional():
-            return None
+        secret = resolve_key(api_key, owner=type(self).__name__, key_env=self.key_env,
+                             functions=self._takes_key_function(), sdk=self.sdk_module)
+        if secret is not None or self._key_optional():
+            return secret
         names = " or ".join(self.key_env)
         advice = ", or pass it as api_key"  # the command line has no api_key: it leaves this clause out
         raise UserError(f"{type(self).__name__} needs an API key: set {names}{advice}.", api_advice=advice)
+
+    def _takes_key_function(self) -> bool:
+        """Whether this provider's SDK client takes a function as its key (called before each request)."""
+        return False
 
     def _key_optional(self) -> bool:
         return False
@@ -286,7 +268,7 @@ class SDKChatModel(BaseChatModel):
         for name, value in self.__dict__.items():
             if name == "_clients":
                 value = _Clients()
-            elif name not in ("sdk", "_api_key"):  # a module, and an immutable Secret
+            elif name not in ("sdk", "_api_key"):  # a module, and the key (shared: a KeyFunction too)
                 value = copy.deepcopy(value, memo)
             clone.__dict__[name] = value
         return clone

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.models._keys import takes_key_function
 from toolwire.models._retry import (
     connection_error,
     error_code,
@@ -212,9 +213,13 @@ class ChatOpenAI(SDKChatModel):
     def _key_optional(self) -> bool:
         return self._compatible
 
+    def _takes_key_function(self) -> bool:
+        """The ``openai`` SDK calls a function given as ``api_key`` before each request (in its newer releases)."""
+        return takes_key_function(self.sdk.OpenAI)
+
     def _make_client(self, asynchronous: bool) -> Any:
         cls = self.sdk.AsyncOpenAI if asynchronous else self.sdk.OpenAI
-        key = self._api_key.get() if self._api_key else "not-needed"
+        key = self._api_key.for_client(asynchronous) if self._api_key else "not-needed"
         return cls(api_key=key, base_url=self.base_url, organization=self.organization, timeout=self.timeout,
                    max_retries=0)
 
