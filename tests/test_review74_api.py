@@ -332,3 +332,34 @@ def test_aimessage_additional_kwargs_go_back_to_langchain() -> None:
 
     (lc_message,) = to_langchain_messages([AIMessage("x", additional_kwargs={"reasoning_content": "r"})])
     assert lc_message.additional_kwargs == {"reasoning_content": "r"}
+
+
+# -- finding 3c: init_chat_model infers the provider of a well-known model name ------------------------------------
+
+
+@pytest.mark.parametrize(("name", "provider"), [
+    ("gpt-4o", "openai"), ("gpt-5-mini", "openai"), ("chatgpt-4o-latest", "openai"), ("o1", "openai"),
+    ("o3-mini", "openai"), ("o4-mini", "openai"), ("claude-sonnet-4-5", "anthropic"),
+    ("gemini-2.5-flash", "google"), ("llama3", None), ("omni-x", None), ("o5", None), ("qwen2.5-coder-0.5b", None),
+])
+def test_infer_provider(name: str, provider: str | None) -> None:
+    from toolwire.models.factory import infer_provider
+
+    assert infer_provider(name) == provider
+
+
+def test_init_chat_model_takes_bare_well_known_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import init_chat_model
+
+    classes = {}
+    for module, name in (("openai", "ChatOpenAI"), ("anthropic", "ChatAnthropic"), ("google", "ChatGoogleGenAI")):
+        classes[name] = pytest.importorskip(f"toolwire.models.{module}")
+    for env in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.setenv(env, "test-key-0123456789")
+    for name, cls in (("gpt-4o", "ChatOpenAI"), ("claude-sonnet-4-5", "ChatAnthropic"),
+                      ("gemini-2.5-flash", "ChatGoogleGenAI")):
+        model = init_chat_model(name, temperature=0)
+        assert type(model).__name__ == cls and model.model == name  # type: ignore[attr-defined]
+    assert type(init_chat_model("qwen2.5-coder-0.5b")).__name__ == "ChatLlamaCpp"  # a registry name stays local
+    with pytest.raises(UserError, match=r"Unknown model 'llama3': .*'provider:model'"):
+        init_chat_model("llama3")

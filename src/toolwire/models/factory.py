@@ -14,6 +14,10 @@ Forms:
 * LangChain's provider names: ``"google_genai:<model>"`` is ``"google:<model>"``; ``"ollama:<model>"`` is an
   OpenAI-compatible server at Ollama's ``http://localhost:11434/v1`` (its OpenAI-compatible API, Ollama docs
   "OpenAI compatibility"), or at ``base_url=``.
+* A bare model name of a well-known family names its provider, as LangChain's ``init_chat_model`` infers it
+  (:func:`infer_provider`): ``gpt-...``, ``chatgpt-...``, ``o1``/``o3``/``o4`` (``o4-mini``) are ``openai``,
+  ``claude...`` is ``anthropic``, ``gemini...`` is ``google`` (LangChain's ``google_genai``); any other bare name
+  that is no registry name or path needs the ``"provider:model"`` form.
 * ``"scripted"`` is not offered: tests build :class:`~toolwire.testing.ScriptedChatModel` directly.
 """
 
@@ -29,7 +33,7 @@ from toolwire._keywords import check_keywords, keyword_names
 from toolwire.errors import UserError
 from toolwire.models.base import BaseChatModel
 
-__all__ = ["ALIASES", "PROVIDERS", "init_chat_model"]
+__all__ = ["ALIASES", "PROVIDERS", "infer_provider", "init_chat_model"]
 
 # provider prefix -> (module, class, pip extra)
 PROVIDERS: dict[str, tuple[str, str, str]] = {
@@ -74,7 +78,9 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     """Build a chat model from a ``"provider:model"`` string.
 
     Args:
-        name: see the module docstring; None or "local" gives the default embedded model.
+        name: see the module docstring; None or "local" gives the default embedded model; a bare name of a
+            well-known family (``"gpt-4o"``, ``"o3-mini"``, ``"claude-sonnet-4-5"``, ``"gemini-2.5-flash"``) gets
+            its provider (:func:`infer_provider`).
         **kwargs: passed to the model class (temperature, dialect, n_ctx, api_key, base_url...).
             Options a class does not take are an error, except ``dialect``, which only local models use
             and others ignore. LangChain's keyword forms are read too: ``model="openai:gpt-4o"`` for
@@ -106,6 +112,8 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
             provider, rest = "local", ""
         elif name.endswith(".gguf") or "/" in name or name in _registry_names():
             provider, rest = "local", name
+        elif (inferred := infer_provider(name)) is not None:  # init_chat_model("gpt-4o"), as LangChain's
+            provider, rest = inferred, name
         else:
             raise UserError(
                 f"Unknown model {name!r}: use 'local', a registry name ({', '.join(_registry_names())}), "
@@ -151,6 +159,27 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         kwargs["base_url"] = azure_v1_url(base_url, any_host=True, setting=setting)
         kwargs.setdefault("azure", True)
     return cls(model=rest, **kwargs)
+
+
+_FAMILIES = (("openai", re.compile(r"(gpt-|chatgpt-|o[134](-|$))")), ("anthropic", re.compile("claude")),
+             ("google", re.compile("gemini")))
+"""Model-name prefixes and their provider, as LangChain's ``init_chat_model`` infers one (its
+``_attempt_infer_model_provider``: ``gpt-``, ``chatgpt``, ``o1``, ``o3`` for OpenAI; ``claude``; ``gemini``), with
+OpenAI's ``o4`` family added."""
+
+
+def infer_provider(model: str) -> str | None:
+    """The provider of a bare model name of a well-known family, as LangChain's ``init_chat_model`` infers it.
+
+    Args:
+        model: a model name without a ``provider:`` prefix (letter case is ignored).
+
+    Returns:
+        ``"openai"`` for ``gpt-...``, ``chatgpt-...``, ``o1``, ``o3``, ``o4`` and their ``-mini``... forms;
+        ``"anthropic"`` for ``claude...``; ``"google"`` for ``gemini...``; None for any other name.
+    """
+    lowered = model.lower()
+    return next((provider for provider, prefix in _FAMILIES if prefix.match(lowered)), None)
 
 
 def _check_keywords(cls: type, kwargs: dict[str, Any], let_through: tuple[str, ...] = ("dialect",)) -> None:
