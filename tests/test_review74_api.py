@@ -363,3 +363,32 @@ def test_init_chat_model_takes_bare_well_known_names(monkeypatch: pytest.MonkeyP
     assert type(init_chat_model("qwen2.5-coder-0.5b")).__name__ == "ChatLlamaCpp"  # a registry name stays local
     with pytest.raises(UserError, match=r"Unknown model 'llama3': .*'provider:model'"):
         init_chat_model("llama3")
+
+
+# -- finding 4: docstring sections ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [
+    "toolwire.mcp.connect", "toolwire.Agent.invoke", "toolwire.Agent.ainvoke", "toolwire.ToolExecutor.aexecute",
+    "toolwire.Tool.from_function", "toolwire.Tool.from_schema", "toolwire.tool",
+    "toolwire.models.base.BaseChatModel.batch", "toolwire.models.base.BaseChatModel.abatch",
+])
+def test_public_docstrings_have_their_sections(path: str) -> None:
+    import importlib
+    import inspect
+
+    module_name, _, rest = path.partition(".")
+    target: object = importlib.import_module(module_name)
+    for part in rest.split("."):
+        target = getattr(target, part) if hasattr(target, part) else importlib.import_module(
+            f"{target.__name__}.{part}")  # type: ignore[attr-defined]
+    doc = inspect.getdoc(target) or ""
+    for section in ("Args:", "Returns:", "Raises:"):
+        assert f"\n{section}\n" in doc, (path, section)
+
+
+def test_mcp_connect_refuses_a_misspelled_option() -> None:
+    from toolwire.mcp import connect
+
+    with pytest.raises(UserError, match="Unknown connect option 'timout': did you mean 'timeout'?"):
+        connect("python server.py", timout=3)

@@ -533,6 +533,11 @@ class Agent:
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
 
+        Returns:
+            The :class:`AgentResult` of the run: ``output`` (the answer's text), ``messages`` (the whole
+            conversation, the input first, every reply and tool result after it), ``steps`` (model calls made) and
+            ``stop_reason`` (``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` or ``"length"``).
+
         Raises:
             UserError: ``input`` cannot be read as messages (:func:`~toolwire.messages.coerce_messages`), or is an
                 empty question.
@@ -554,9 +559,12 @@ class Agent:
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
 
+        Returns:
+            The :class:`AgentResult` of the run, as :meth:`invoke` returns it.
+
         Raises:
             UserError, MaxStepsExceeded, ProviderError: as :meth:`invoke`; a failure carries ``exc.messages`` in
-                the same way.
+                the same way, and a cancelled run's ``CancelledError`` too (see :meth:`astream`).
         """
         result = None
         async for event in self.astream(input):

@@ -335,8 +335,14 @@ class ToolExecutor:
         well-formed call (not a dict, a name that is not text) gets an error ToolMessage in its place, as in
         :meth:`acall`.
 
+        Returns:
+            A new list of :class:`~toolwire.messages.ToolMessage`, one per tool call in call order, then one per
+            invalid tool call; each answers its call's id (``status="error"`` for a call that failed, unless
+            ``handle_errors=False``).
+
         Raises:
-            UserError: ``message`` is neither an AIMessage nor a list (or tuple) of tool calls.
+            UserError: ``message`` is neither an AIMessage nor a list (or tuple) of tool calls (or is a LangChain
+                message toolwire cannot convert).
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
         """
         if isinstance(message, list | tuple):  # shaped as acall shapes them: a malformed item answered in its place

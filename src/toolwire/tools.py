@@ -205,6 +205,9 @@ class Tool(ToolArguments):
                 see :class:`Tool`.
             parse_docstring: read parameter descriptions from the docstring.
 
+        Returns:
+            The new tool: its :attr:`spec` (name, description, JSON Schema of the arguments) is built now.
+
         Raises:
             SchemaError: bad name, no description, a signature with no JSON Schema, an ``args_schema`` that is
                 not a pydantic model class or whose fields the function does not take as keyword arguments, a
@@ -271,6 +274,9 @@ class Tool(ToolArguments):
 
         A ``null`` received for a parameter that is optional and does not accept ``null`` is dropped
         before validation, as for decorated tools (OpenAI strict mode sends ``null`` for left-out ones).
+
+        Returns:
+            The new tool, whose :attr:`parameters` are ``parameters`` with local ``$ref`` inlined.
 
         Raises:
             SchemaError: bad name, empty description, a schema that is not a valid object schema, no
@@ -541,9 +547,12 @@ def tool(
 def tool(*args: Any, **kwargs: Any) -> Any:
     """Make a :class:`Tool` from a function: ``@tool``, ``@tool("name")`` or ``@tool(name=..., ...)``.
 
-    ``args`` is the function alone or the tool name alone; ``kwargs`` are the options of :meth:`Tool.from_function`:
-    ``name``, ``description``, ``args_schema``, ``return_direct``, ``timeout`` (seconds), ``response_format``
-    (``"content"`` | ``"content_and_artifact"``), ``parse_docstring``, ``handle_errors``, ``hide_error_details``.
+    Args:
+        *args: the function alone (``@tool``, or ``tool(func, name=...)``), or the tool's name alone
+            (``@tool("name")``); or nothing (``@tool(...)``).
+        **kwargs: the options of :meth:`Tool.from_function`: ``name``, ``description``, ``args_schema`` (a pydantic
+            model class), ``return_direct``, ``timeout`` (seconds), ``response_format`` (``"content"`` |
+            ``"content_and_artifact"``), ``parse_docstring``, ``handle_errors``, ``hide_error_details``.
 
     Returns:
         The :class:`Tool` for ``@tool`` and for ``tool(func, name=..., ...)``; for ``@tool("name")`` or

@@ -16,8 +16,29 @@ __all__ = ["MCPToolList", "aload_tools", "connect", "load_tools"]
 
 
 def connect(server: ServerLike, **options: Any) -> MCPClient:
-    """Return a new :class:`MCPClient` to use as ``async with connect(server) as client:`` (``client`` is the
-    sequence of tools; ``server`` and ``options`` as for :class:`MCPClient`, which raises :class:`UserError`)."""
+    """Return a new :class:`MCPClient` to use as ``async with connect(server) as client:``, in async code: the session
+    opens on entering the block (on the running event loop) and closes on leaving it; ``client`` is the sequence of
+    the server's tools (``Agent(model, client)``). For sync code, :func:`load_tools`.
+
+    Args:
+        server: ``"command args..."`` (started over stdio), an ``http(s)://`` URL (streamable HTTP), a dict in the
+            ``mcpServers`` shape, :class:`StdioServer` or :class:`HttpServer` (see :func:`server_from`).
+        **options: ``prefix`` (put before every tool name), ``timeout`` (seconds a tool call may take),
+            ``on_tools_changed`` (called with the new tool list), ``connect_timeout`` (seconds the opening may take):
+            see :class:`MCPClient`.
+
+    Returns:
+        The client, not yet connected: ``async with`` opens it (or ``client.start()``, for a session on a background
+        thread).
+
+    Raises:
+        UserError: now, for an option it does not take (with the close match), a server description that cannot be
+            read, or a ``timeout``/``connect_timeout`` that is not a positive number of seconds; on entering the
+            block, for the mcp SDK or ``jsonschema`` that cannot be imported, a server that cannot be started or
+            reached (an HTTP server refusing the credentials says so), or one that did not answer within
+            ``connect_timeout`` seconds.
+    """
+    check_keywords("connect", options, keyword_names(MCPClient.__init__)[1:])  # not ``server``
     return MCPClient(server, **options)
 
 
