@@ -6,6 +6,11 @@ model is loaded and no request leaves 127.0.0.1.
    ``get_secret_value()``) is read; ``ChatOpenAI`` takes a function returning the key, which the ``openai`` SDK
    calls before each request (the other SDKs call none: a UserError); anything else is a UserError naming the
    accepted types. The key shows in no repr and no error.
+3. Constructor arguments: ``model_kwargs="x"`` gave a bare ValueError, ``ChatOpenAI(model_name="gpt-4o")``
+   (LangChain's spelling) a TypeError about a missing ``model``, ``ChatAnthropic(anthropic_api_key=...)`` no hint,
+   and ``temperature="hot"``, ``stop=5``, ``max_tokens=0`` went out to the provider. ``model_name`` is now taken as
+   ``model`` (as LangChain's classes take it), LangChain's names of the key, URL and limits get "did you mean",
+   and the options are checked when the model is built, each refusal one sentence naming the option.
 4. Error text: ``toolwire ask --model nosuch`` listed fewer providers than ``--model foo:bar`` (``google_genai``
    and ``ollama`` missing); both lists now come from one place. A retried request's error read ``...after 1 s.
    (gave up after 3 attempts). Check...``: the count now goes inside the sentence. ``--model
@@ -174,6 +179,83 @@ def test_a_key_function_needs_an_openai_package_that_calls_one(monkeypatch: pyte
 def test_an_empty_secretstr_falls_back_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     assert ChatAnthropic(model="m", api_key=SecretStr(""))._api_key.get() == KEY  # type: ignore[union-attr]
+
+
+# -- 3: constructor arguments ------------------------------------------------------------------------------
+
+CLASSES = [ChatOpenAI, ChatAnthropic, ChatGoogleGenAI]
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+@pytest.mark.parametrize("value", ["x", ["a"], 3])
+def test_model_kwargs_must_be_a_dict(cls: type, value: Any) -> None:
+    with pytest.raises(UserError, match=r"model_kwargs takes a dict of provider options"):
+        cls(model="m", api_key=KEY, model_kwargs=value)
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_model_name_is_langchains_name_for_model(cls: type) -> None:
+    model = cls(model_name="gpt-4o", api_key=KEY)
+    assert model.model == "gpt-4o" and model.model_name == "gpt-4o"
+    assert cls(model="gpt-4o", model_name="gpt-4o", api_key=KEY).model == "gpt-4o"
+    with pytest.raises(UserError, match="Give the model name once"):
+        cls(model="gpt-4o", model_name="gpt-4o-mini", api_key=KEY)
+    with pytest.raises(UserError, match="needs a model name"):
+        cls(api_key=KEY)
+    assert init_chat_model("openai:gpt-4o", api_key=KEY).model == "gpt-4o"
+
+
+@pytest.mark.parametrize(("cls", "option", "meant"), [
+    (ChatOpenAI, "openai_api_key", "api_key"),
+    (ChatAnthropic, "anthropic_api_key", "api_key"),
+    (ChatGoogleGenAI, "google_api_key", "api_key"),
+    (ChatOpenAI, "openai_api_base", "base_url"),
+    (ChatAnthropic, "anthropic_api_url", "base_url"),
+    (ChatAnthropic, "default_request_timeout", "timeout"),
+    (ChatGoogleGenAI, "max_output_tokens", "max_tokens"),
+    (ChatAnthropic, "stop_sequences", "stop"),
+])
+def test_langchains_option_names_get_a_did_you_mean(cls: type, option: str, meant: str) -> None:
+    said = f"Unknown {cls.__name__} option {option!r}: did you mean {meant!r}?"
+    with pytest.raises(UserError) as refused:
+        cls(model="m", api_key=KEY, **{option: "sk-SECRET-given-here"})
+    assert str(refused.value) == said
+    provider = {ChatOpenAI: "openai", ChatAnthropic: "anthropic", ChatGoogleGenAI: "google"}[cls]
+    with pytest.raises(UserError) as refused:
+        init_chat_model(f"{provider}:m", api_key=KEY, **{option: "sk-SECRET-given-here"})
+    assert str(refused.value) == said
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("temperature", "hot", "temperature must be a number of 0 or more, not 'hot'"),
+    ("temperature", -0.5, "temperature must be a number of 0 or more"),
+    ("temperature", float("nan"), "temperature must be a number of 0 or more, not nan"),
+    ("temperature", True, "temperature must be a number of 0 or more, not True"),
+    ("top_p", 1.5, "top_p must be a number from 0 to 1"),
+    ("max_tokens", 0, "max_tokens must be a whole number of tokens, at least 1, not 0"),
+    ("max_tokens", -3, "max_tokens must be a whole number of tokens, at least 1"),
+    ("max_tokens", 10.0, "max_tokens must be a whole number of tokens, at least 1"),
+    ("max_tokens", float("inf"), "max_tokens must be a whole number"),
+    ("stop", 5, "stop must be a string or a list of strings, not 5"),
+    ("stop", ["a", 1], "stop must be a string or a list of strings"),
+    ("seed", "7", "seed must be a whole number, not '7'"),
+    ("streaming", "yes", "streaming must be True or False, not 'yes'"),
+])
+def test_generation_options_are_checked_when_the_model_is_built(cls: type, option: str, value: Any,
+                                                                said: str) -> None:
+    with pytest.raises(UserError) as refused:
+        cls(model="m", api_key=KEY, **{option: value})
+    assert str(refused.value).startswith(f"{cls.__name__}: {said}")
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_good_generation_options_are_kept(cls: type) -> None:
+    model = cls(model="m", api_key=KEY, temperature=0, top_p=1, max_tokens=1, stop=("a", "b"), seed=-1,
+                streaming=True, model_kwargs={"logprobs": True})
+    assert model.options == {"temperature": 0, "top_p": 1, "max_tokens": 1, "stop": ("a", "b"), "seed": -1,
+                             "logprobs": True}
+    assert cls(model="m", api_key=KEY, stop="\n\n", temperature=1.5).options == {"temperature": 1.5, "stop": "\n\n"}
 
 
 # -- 4: error text -----------------------------------------------------------------------------------------

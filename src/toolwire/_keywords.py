@@ -15,7 +15,17 @@ from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["check_keywords", "keyword_names", "refuses_unknown_keywords"]
+__all__ = ["RENAMED", "check_keywords", "keyword_names", "refuses_unknown_keywords"]
+
+RENAMED: dict[str, str] = {
+    "openai_api_key": "api_key", "anthropic_api_key": "api_key", "google_api_key": "api_key",
+    "openai_api_base": "base_url", "anthropic_api_url": "base_url", "openai_organization": "organization",
+    "request_timeout": "timeout", "default_request_timeout": "timeout", "max_completion_tokens": "max_tokens",
+    "max_output_tokens": "max_tokens", "stop_sequences": "stop",
+}
+"""LangChain's names of options toolwire names otherwise (``ChatAnthropic(anthropic_api_key=...)``, ``ChatOpenAI
+(openai_api_base=...)``, ``ChatGoogleGenerativeAI(max_output_tokens=...)``): an unknown option of this name is
+refused with "did you mean" the toolwire name, when the owner takes it, although the two are not spelled alike."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -39,13 +49,14 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
         known: the names ``owner`` takes.
 
     Raises:
-        UserError: ``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"``, or the list of the
-            options when none is close.
+        UserError: ``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"`` (the close match, or
+            the toolwire name of a LangChain option, :data:`RENAMED`), or the list of the options when none is close.
     """
     names = list(dict.fromkeys(known))
     for key in given:
         if key not in names:
-            close = difflib.get_close_matches(str(key), names, n=1)
+            renamed = RENAMED.get(str(key))
+            close = [renamed] if renamed in names else difflib.get_close_matches(str(key), names, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(names))}."
             raise UserError(f"Unknown {owner} option {key!r}: {hint}")
 

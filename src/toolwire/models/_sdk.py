@@ -46,6 +46,7 @@ from toolwire.models._retry import (
     retry_stream,
     with_retries,
 )
+from toolwire.models._sdk_options import check_generation_options, check_model_kwargs, model_argument
 from toolwire.models.base import BaseChatModel, ChatRequest
 
 __all__ = ["SDKChatModel", "Secret", "fit_to_endpoint", "import_sdk"]
@@ -154,14 +155,19 @@ class SDKChatModel(BaseChatModel):
         max_retries: retries after the first attempt on 429, 5xx, 408/409, connection errors, timeouts.
         retry_backoff: seconds before the first retry; doubling after each, with jitter.
         streaming: make ``invoke``/``ainvoke`` use the streaming API too (merging the chunks).
-        temperature, max_tokens, top_p, stop, seed: default generation options (per-call options win).
-        model_kwargs: other provider options sent with every request, as the SDK names them.
+        temperature, max_tokens, top_p, stop, seed: default generation options (per-call options win): a
+            temperature of 0 or more, ``top_p`` from 0 to 1, ``max_tokens`` a whole number of at least 1, ``stop``
+            text or a list of text, ``seed`` a whole number.
+        model_kwargs: other provider options sent with every request, as the SDK names them (a dict).
+        model_name: LangChain's other name for ``model`` (give one of them, or both alike).
 
     Raises:
         UserError: the SDK is not installed, no API key was given or found in the environment, ``api_key`` is
             of a type the provider cannot take (a number, a function where the SDK calls none), or
-            ``timeout`` (a positive number of seconds), ``max_retries`` (a whole number of 0 or more) or
-            ``retry_backoff`` (seconds, 0 or more) is out of range; checked here, before any request.
+            ``timeout`` (a positive number of seconds), ``max_retries`` (a whole number of 0 or more),
+            ``retry_backoff`` (seconds, 0 or more), a generation option, ``streaming`` (a bool) or ``model_kwargs``
+            (a dict) is out of range or of the wrong kind, or no model name is given (or two that differ); checked
+            here, before any request.
     """
 
     provider: ClassVar[str] = "sdk"
@@ -174,7 +180,7 @@ class SDKChatModel(BaseChatModel):
 
     def __init__(
         self,
-        model: str,
+        model: str | None = None,
         *,
         api_key: Any = None,
         base_url: str | None = None,
@@ -188,6 +194,7 @@ class SDKChatModel(BaseChatModel):
         stop: str | list[str] | None = None,
         seed: int | None = None,
         model_kwargs: dict[str, Any] | None = None,
+        model_name: str | None = None,
         **unknown: Any,
     ) -> None:
         if unknown:  # a misspelled option: one sentence with the close match, not a TypeError naming this class
@@ -197,9 +204,13 @@ class SDKChatModel(BaseChatModel):
             # a name a subclass takes and passes on here is unknown too: nothing here would use it
             raise UserError(f"Unknown {type(self).__name__} option {next(iter(unknown))!r}: "
                             f"{type(self).__name__} passes it on, but no model class takes it.")
-        if not isinstance(model, str) or not model.strip():
-            raise UserError(f"{type(self).__name__} needs a model name, e.g. model='...'.")
-        self.sdk = import_sdk(self.sdk_module, self.extra, type(self).__name__)
+        owner = type(self).__name__
+        model = model_argument(owner, model, model_name)
+        options = check_generation_options(owner, {"temperature": temperature, "max_tokens": max_tokens,
+                                                   "top_p": top_p, "stop": stop, "seed": seed})
+        check_generation_options(owner, {"streaming": streaming})
+        extra_options = check_model_kwargs(owner, model_kwargs)
+        self.sdk = import_sdk(self.sdk_module, self.extra, owner)
         self.model = model
         self.base_url = _check_base_url(base_url)
         # the HTTP library and the SDK log each request's URL, credentials and all: a base_url given here, or one
@@ -208,10 +219,7 @@ class SDKChatModel(BaseChatModel):
         self.timeout, retries, backoff = _check_retry_options(type(self).__name__, timeout, max_retries, retry_backoff)
         self.retry_policy = RetryPolicy(max_retries=retries, initial_delay=backoff)
         self.streaming = streaming
-        self.options: dict[str, Any] = {k: v for k, v in (("temperature", temperature), ("max_tokens", max_tokens),
-                                                          ("top_p", top_p), ("stop", stop), ("seed", seed))
-                                        if v is not None}
-        self.options.update(model_kwargs or {})
+        self.options: dict[str, Any] = {**options, **extra_options}
         self._api_key = self._resolve_key(api_key)
         self._clients = _Clients()
 

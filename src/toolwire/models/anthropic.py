@@ -32,7 +32,7 @@ class ChatAnthropic(SDKChatModel):
     """A Claude model (``POST /v1/messages``).
 
     Args:
-        model: e.g. ``"claude-sonnet-4-5"``.
+        model: e.g. ``"claude-sonnet-4-5"`` (``model_name=``, LangChain's other name for it, is taken too).
         **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
             in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``
             (default :data:`~toolwire.models.lowering.anthropic.DEFAULT_MAX_TOKENS`), ``top_p``, ``stop``,

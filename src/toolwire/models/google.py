@@ -25,7 +25,7 @@ class ChatGoogleGenAI(SDKChatModel):
     """A Gemini model (``POST /v1beta/models/{model}:generateContent``, ``:streamGenerateContent``).
 
     Args:
-        model: e.g. ``"gemini-2.5-flash"``.
+        model: e.g. ``"gemini-2.5-flash"`` (``model_name=``, LangChain's other name for it, is taken too).
         **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
             in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
             ``top_p``, ``stop``, ``seed``, ``model_kwargs`` such as ``{"thinking_config": {...}}``).

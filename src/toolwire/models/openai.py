@@ -113,7 +113,8 @@ class ChatOpenAI(SDKChatModel):
     """A chat model served by OpenAI, or by an OpenAI-compatible server at ``base_url``.
 
     Args:
-        model: e.g. ``"gpt-5-mini"``, or the name a local server gives its model.
+        model: e.g. ``"gpt-5-mini"``, or the name a local server gives its model (``model_name=``, LangChain's
+            other name for it, is taken too).
         use_responses_api: call the Responses API (``POST /v1/responses``) instead of Chat Completions
             (``POST /v1/chat/completions``). Reasoning items are kept and sent back unchanged.
         stream_usage: ask for token usage at the end of a stream (``stream_options.include_usage``); turn it
@@ -163,7 +164,7 @@ class ChatOpenAI(SDKChatModel):
     sdk_module: ClassVar[str] = "openai"
     extra: ClassVar[str] = "openai"
 
-    def __init__(self, model: str, *, use_responses_api: bool = False, stream_usage: bool = True,
+    def __init__(self, model: str | None = None, *, use_responses_api: bool = False, stream_usage: bool = True,
                  organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
                  compatible: bool | None = None, **kwargs: Any) -> None:
         self.use_responses_api = use_responses_api
