@@ -5,11 +5,14 @@ TypedDicts (C) and ``Literal[1, True]`` (D). The deep-nesting findings are in ``
 from __future__ import annotations
 
 import time
+import typing
 import warnings
-from typing import Any
+from typing import Annotated, Any
 
 import jsonschema
 import pytest
+import typing_extensions
+from pydantic import BaseModel
 
 from toolwire import AIMessage, ToolExecutor
 from toolwire.errors import ToolDefinitionWarning
@@ -204,3 +207,96 @@ def test_the_mcp_client_skips_such_a_tool_and_keeps_the_others() -> None:
                                {"name": "ok", "description": "C.", "inputSchema": _ref_bomb(3)}])
     assert [t.name for t in tools] == ["ok"]
     assert {"'bomb'", "'deep'"} <= {w.message.args[0].split()[4] for w in caught}  # type: ignore[union-attr]
+
+
+# -- C: a recursive TypedDict is refused as a recursive model is ------------------------------------------------
+
+
+class _Model(BaseModel):
+    """A node."""
+
+    value: int
+    children: list[_Model] = []
+
+
+class _Plain(typing.TypedDict):  # typing's: rebuilt on Python 3.11
+    """A node."""
+
+    value: int
+    next: typing.NotRequired[_Plain]
+
+
+class _Described(typing_extensions.TypedDict):  # a field described in Annotated: rebuilt on every version
+    """A node."""
+
+    value: Annotated[int, "the node's value"]
+    children: list[_Described]
+
+
+class _First(typing_extensions.TypedDict):
+    """One of two types referring to each other."""
+
+    value: Annotated[int, "a value"]
+    other: typing_extensions.NotRequired[_Second]
+
+
+class _Second(typing_extensions.TypedDict):
+    """The other one, rebuilt too."""
+
+    first: Annotated[_First, "the first one"]
+
+
+class _Leaf(typing.TypedDict):
+    """A leaf."""
+
+    value: Annotated[int, "the leaf's value"]
+
+
+class _Pair(typing.TypedDict):
+    """Two leaves, the same type twice (not a cycle)."""
+
+    left: _Leaf
+    right: typing.NotRequired[_Leaf]
+
+
+def _refusals(cls: type) -> list[str]:
+    """The SchemaError messages of @tool, bind_tools and with_structured_output given ``cls``."""
+    from toolwire import tool
+    from toolwire.errors import SchemaError
+    from toolwire.testing import ScriptedChatModel
+
+    def walk(node: Any) -> str:
+        return "ok"
+
+    walk.__annotations__ = {"node": cls, "return": str}
+    walk.__doc__ = "Walk the nodes."
+    model = ScriptedChatModel([AIMessage("x")])
+    messages = []
+    for make in (lambda: tool(walk), lambda: model.bind_tools([cls]), lambda: model.with_structured_output(cls)):
+        with pytest.raises(SchemaError) as caught:
+            make()
+        messages.append(str(caught.value))
+    return messages
+
+
+@pytest.mark.parametrize("cls", [_Plain, _Described, _First], ids=["typing", "annotated", "mutual"])
+def test_a_recursive_typeddict_gets_the_schema_error_of_a_recursive_model(cls: type) -> None:
+    """Review 75 C: schema._compat rebuilt a TypedDict and cached it only once its fields were rebuilt, so one
+    that refers to itself raised RecursionError (through bind_tools and with_structured_output: 'cannot be given
+    as a JSON Schema: maximum recursion depth exceeded'); it now gets the documented SchemaError everywhere."""
+    expected = [m.replace("'_Model'", repr(cls.__name__)) for m in _refusals(_Model)]
+    assert "refers to itself" in expected[0] and "depth-limited type or a JSON string" in expected[0]
+    assert _refusals(cls) == expected
+
+
+def test_a_typeddict_that_is_not_recursive_is_still_rebuilt() -> None:
+    from toolwire import tool
+
+    def use(pair: _Pair) -> str:
+        """Use a pair."""
+        return str(pair["left"]["value"])
+
+    made = tool(use)
+    leaf = made.parameters["properties"]["pair"]["properties"]["left"]
+    assert leaf["properties"]["value"]["description"] == "the leaf's value"
+    assert made.invoke({"pair": {"left": {"value": 3}}}) == "3"

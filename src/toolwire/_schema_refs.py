@@ -15,8 +15,8 @@ from toolwire.errors import SchemaError
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["NullPlan", "drop_defaulted_nulls", "field_names", "inline_refs", "null_plan", "shown_path",
-           "validation_message"]
+__all__ = ["NullPlan", "drop_defaulted_nulls", "field_names", "inline_refs", "null_plan", "recursive_type_error",
+           "shown_path", "validation_message"]
 
 
 # -- $ref inlining --------------------------------------------------------------------------------
@@ -79,6 +79,12 @@ def _resolve(schema: dict[str, Any], tokens: list[str]) -> Any:
 
 
 _MISSING: Any = object()
+
+
+def recursive_type_error(name: str) -> SchemaError:
+    """The error for a type that refers to itself (a tree: ``children: list["Node"]``), by its name."""
+    return SchemaError(f"The type {name!r} refers to itself, and a tool schema must be finite: replace the "
+                       "recursive field with a depth-limited type or a JSON string.")
 
 
 MAX_INLINED_VALUES = 20_000
@@ -150,10 +156,7 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             tokens = _pointer(ref)
             name = tokens[1] if len(tokens) > 1 else ref
             if tuple(tokens) in stack:
-                raise SchemaError(
-                    f"The type {name!r} refers to itself, and a tool schema must be finite: "
-                    "replace the recursive field with a depth-limited type or a JSON string."
-                )
+                raise recursive_type_error(name)
             target = _resolve(schema, tokens)
             if target is _MISSING:
                 raise SchemaError(f"The schema refers to {ref!r}, which it does not define: add that "

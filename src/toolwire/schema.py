@@ -31,7 +31,6 @@ import copy
 import dataclasses
 import inspect
 import math
-import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -43,6 +42,7 @@ from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+from toolwire._schema_compat import _annotation_description, _compat, _field_copy
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_refs import (
     _object_schema,
@@ -110,55 +110,6 @@ class FunctionSchema:
     null_plan: dict[str, Any] | None = None
 
 
-def _annotation_description(annotation: Any) -> tuple[Any, str | None]:
-    """Split ``Annotated[T, "text", ...]`` into ``Annotated[T, <non-str metadata>]`` and the text (a
-    ``Field(description=...)`` in the metadata wins over it).
-
-    In a union (``Optional[Annotated[int, "text"]]``, ``Annotated[int, Field(description=...)] | None``) the
-    first member's description is the parameter's: pydantic ignores the string and would leave the Field's
-    description inside an ``anyOf`` branch, so it is taken out of the member. A description on the whole
-    annotation wins over a member's.
-    """
-    origin = get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        members, desc = [], None
-        for member in get_args(annotation):
-            new_member, text = _annotation_description(member)
-            if text is not None and desc is None:
-                desc = text
-            members.append(new_member)
-        if all(a is b for a, b in zip(members, get_args(annotation), strict=True)):
-            return annotation, desc
-        return typing.Union[tuple(members)], desc  # noqa: UP007
-    if origin is not Annotated:
-        return annotation, None
-    base, *meta = get_args(annotation)
-    base, desc = _annotation_description(base)  # Annotated[Optional[Annotated[int, "text"]], ...]
-    texts = [m for m in meta if isinstance(m, str)]
-    desc = texts[0] if texts else desc
-    rest = []
-    for m in meta:
-        if isinstance(m, FieldInfo) and m.description:
-            desc = m.description
-            rest.append(_field_copy(m, description=None))  # the parameter's, not its type's
-        elif not isinstance(m, str):
-            rest.append(m)
-    new = Annotated[(base, *rest)] if rest else base  # type: ignore[valid-type]
-    return new, desc
-
-
-def _field_copy(info: FieldInfo, **values: Any) -> FieldInfo:
-    """A copy of ``info`` with the given attributes set (and no longer marked as given by the user, which is
-    what pydantic merges ``Annotated`` Fields by)."""
-    info = copy.copy(info)
-    for name, value in values.items():
-        setattr(info, name, value)
-    attributes = getattr(info, "_attributes_set", None)
-    if isinstance(attributes, dict) and not attributes.keys().isdisjoint(values):
-        info._attributes_set = {k: v for k, v in attributes.items() if k not in values}
-    return info
-
-
 def _accepts_none(annotation: Any, depth: int = 0) -> bool:
     """Whether ``annotation`` takes None (so a null the model sends is a value, not a left-out argument)."""
     if annotation is Any or annotation is None or annotation is type(None) or annotation is object:
@@ -177,92 +128,6 @@ def _accepts_none(annotation: Any, depth: int = 0) -> bool:
     if origin is typing.Literal:
         return None in get_args(annotation)
     return False
-
-
-# -- typing.TypedDict on Python 3.11 -------------------------------------------------------------
-# pydantic refuses typing.TypedDict before Python 3.12; rebuild such classes as typing_extensions
-# TypedDicts with the same keys, totality and descriptions, so users can write either.
-
-_td_cache: dict[Any, Any] = {}
-
-
-def _text_metadata(hint: Any) -> bool:
-    """Whether ``hint`` (a field's, qualifiers and all) is ``Annotated`` with a plain string among its metadata."""
-    while get_origin(hint) in (typing.Required, typing_extensions.Required, typing.NotRequired,
-                               typing_extensions.NotRequired):
-        hint = get_args(hint)[0]
-    return get_origin(hint) is Annotated and any(isinstance(m, str) for m in get_args(hint)[1:])
-
-
-def _compat(tp: Any) -> Any:
-    """``tp`` with each TypedDict in it rebuilt where pydantic would not read it as written: a ``typing.TypedDict``
-    before Python 3.12 (pydantic refuses it), and one whose fields are described by ``Annotated[T, "text"]``
-    (pydantic ignores the string: it becomes the field's ``Field(description=...)``)."""
-    if isinstance(tp, type) and not typing_extensions.is_typeddict(tp):  # a plain class: nothing to rebuild
-        return tp
-    if typing_extensions.is_typeddict(tp):
-        if tp in _td_cache:
-            return _td_cache[tp]
-        hints = typing.get_type_hints(tp, include_extras=True)
-        old = sys.version_info < (3, 12) and type(tp).__module__ == "typing"
-        if not old and not any(_text_metadata(hint) for hint in hints.values()):
-            return tp
-        fields: dict[str, Any] = {}
-        for key, hint in hints.items():
-            inner = _compat(_strip_required(hint))
-            bare, text = _annotation_description(inner)
-            if text is not None and bare is not inner:  # the description was a plain string in the metadata
-                inner = Annotated[bare, Field(description=text)]
-            # the qualifier in the resolved hint wins: under ``from __future__ import annotations`` the
-            # class saw only strings, so its __required_keys__ ignore Required/NotRequired
-            required = _required_qualifier(hint)
-            if required is None:
-                required = key in tp.__required_keys__
-            wrapper = typing_extensions.Required if required else typing_extensions.NotRequired
-            fields[key] = wrapper[inner]
-        new = typing_extensions.TypedDict(tp.__name__, fields)  # type: ignore[operator]
-        new.__doc__ = tp.__doc__
-        new.__module__ = tp.__module__
-        cfg = getattr(tp, "__pydantic_config__", None)
-        if cfg:
-            new.__pydantic_config__ = cfg  # type: ignore[attr-defined]
-        _td_cache[tp] = new
-        return new
-    origin = get_origin(tp)
-    args = get_args(tp)
-    if origin is None or not args:
-        return tp
-    new_args = tuple(a if isinstance(a, FieldInfo | str) else _compat(a) for a in args)
-    if new_args == args:
-        return tp
-    if origin is Annotated:
-        return Annotated[(new_args[0], *args[1:])]  # type: ignore[valid-type]
-    if origin in (typing.Union, types.UnionType):
-        return typing.Union[new_args]  # noqa: UP007
-    try:
-        return origin[new_args] if len(new_args) > 1 else origin[new_args[0]]
-    except TypeError:
-        return tp
-
-
-def _required_qualifier(hint: Any) -> bool | None:
-    """True for ``Required[...]``, False for ``NotRequired[...]`` (also inside ``Annotated``), else None."""
-    origin = get_origin(hint)
-    if origin is Annotated:
-        return _required_qualifier(get_args(hint)[0])
-    if origin in (typing.Required, typing_extensions.Required):
-        return True
-    if origin in (typing.NotRequired, typing_extensions.NotRequired):
-        return False
-    return None
-
-
-def _strip_required(hint: Any) -> Any:
-    origin = get_origin(hint)
-    if origin in (typing.Required, typing.NotRequired, typing_extensions.Required,
-                  typing_extensions.NotRequired):
-        return get_args(hint)[0]
-    return hint
 
 
 # -- builders -------------------------------------------------------------------------------------

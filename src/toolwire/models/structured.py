@@ -113,13 +113,15 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
         validator = strict_validator(core, validator_config(core), model.__pydantic_validator__)  # type: ignore[arg-type]
         return to_tool_spec(model), validator.validate_python
     if isinstance(schema, type) and (is_typeddict(schema) or dataclasses.is_dataclass(schema)):
-        from toolwire.schema import _compat  # a typing.TypedDict, which pydantic refuses before Python 3.12
+        from toolwire._schema_compat import _compat  # a typing.TypedDict, which pydantic refuses before Python 3.12
 
         try:
             adapter: TypeAdapter[Any] = TypeAdapter(_compat(schema))
             from toolwire._schema_strict import StrictJsonSchema
 
             parameters = adapter.json_schema(schema_generator=StrictJsonSchema)  # (says the keys it refuses)
+        except SchemaError:  # a recursive TypedDict (_compat): said as for a recursive model (review 75)
+            raise
         except Exception as exc:  # pydantic cannot give a JSON Schema for one of its fields
             raise SchemaError(f"{schema.__name__} cannot be given as a JSON Schema: {exc}") from None
         spec = to_tool_spec({"name": check_name(schema.__name__), "description": _class_description(schema),

@@ -1,0 +1,172 @@
+"""Type hints rewritten so that pydantic reads them as toolwire's users mean them; private to
+:mod:`toolwire.schema` (which re-exports these names) and :mod:`toolwire.models.structured`.
+
+* ``Annotated[T, "text"]``: the string is the parameter's (or field's) description, which pydantic ignores
+  (:func:`_annotation_description`).
+* ``typing.TypedDict`` on Python 3.11, which pydantic refuses before 3.12, and any TypedDict whose fields are
+  described with ``Annotated[T, "text"]``: rebuilt as a ``typing_extensions`` TypedDict with the same keys,
+  totality and descriptions (:func:`_compat`), so users can write either. A recursive one is refused with the
+  :class:`~toolwire.errors.SchemaError` a recursive pydantic model gets.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+import types
+import typing
+from typing import Annotated, Any, get_args, get_origin
+
+import typing_extensions
+from pydantic import Field
+from pydantic.fields import FieldInfo
+
+from toolwire._schema_refs import recursive_type_error
+
+__all__ = ["_annotation_description", "_compat", "_field_copy", "_required_qualifier", "_strip_required"]
+
+
+def _annotation_description(annotation: Any) -> tuple[Any, str | None]:
+    """Split ``Annotated[T, "text", ...]`` into ``Annotated[T, <non-str metadata>]`` and the text (a
+    ``Field(description=...)`` in the metadata wins over it).
+
+    In a union (``Optional[Annotated[int, "text"]]``, ``Annotated[int, Field(description=...)] | None``) the
+    first member's description is the parameter's: pydantic ignores the string and would leave the Field's
+    description inside an ``anyOf`` branch, so it is taken out of the member. A description on the whole
+    annotation wins over a member's.
+    """
+    origin = get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        members, desc = [], None
+        for member in get_args(annotation):
+            new_member, text = _annotation_description(member)
+            if text is not None and desc is None:
+                desc = text
+            members.append(new_member)
+        if all(a is b for a, b in zip(members, get_args(annotation), strict=True)):
+            return annotation, desc
+        return typing.Union[tuple(members)], desc  # noqa: UP007
+    if origin is not Annotated:
+        return annotation, None
+    base, *meta = get_args(annotation)
+    base, desc = _annotation_description(base)  # Annotated[Optional[Annotated[int, "text"]], ...]
+    texts = [m for m in meta if isinstance(m, str)]
+    desc = texts[0] if texts else desc
+    rest = []
+    for m in meta:
+        if isinstance(m, FieldInfo) and m.description:
+            desc = m.description
+            rest.append(_field_copy(m, description=None))  # the parameter's, not its type's
+        elif not isinstance(m, str):
+            rest.append(m)
+    new = Annotated[(base, *rest)] if rest else base  # type: ignore[valid-type]
+    return new, desc
+
+
+def _field_copy(info: FieldInfo, **values: Any) -> FieldInfo:
+    """A copy of ``info`` with the given attributes set (and no longer marked as given by the user, which is
+    what pydantic merges ``Annotated`` Fields by)."""
+    info = copy.copy(info)
+    for name, value in values.items():
+        setattr(info, name, value)
+    attributes = getattr(info, "_attributes_set", None)
+    if isinstance(attributes, dict) and not attributes.keys().isdisjoint(values):
+        info._attributes_set = {k: v for k, v in attributes.items() if k not in values}
+    return info
+
+
+_td_cache: dict[Any, Any] = {}
+
+
+def _text_metadata(hint: Any) -> bool:
+    """Whether ``hint`` (a field's, qualifiers and all) is ``Annotated`` with a plain string among its metadata."""
+    while get_origin(hint) in (typing.Required, typing_extensions.Required, typing.NotRequired,
+                               typing_extensions.NotRequired):
+        hint = get_args(hint)[0]
+    return get_origin(hint) is Annotated and any(isinstance(m, str) for m in get_args(hint)[1:])
+
+
+def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
+    """``tp`` with each TypedDict in it rebuilt where pydantic would not read it as written: a ``typing.TypedDict``
+    before Python 3.12 (pydantic refuses it), and one whose fields are described by ``Annotated[T, "text"]``
+    (pydantic ignores the string: it becomes the field's ``Field(description=...)``).
+
+    Args:
+        tp: a type hint.
+        _building: the TypedDicts being rebuilt around this call (internal: a field that refers back to one is a
+            recursive type).
+
+    Returns:
+        ``tp`` itself when nothing in it needs rebuilding, else the rebuilt hint (each TypedDict rebuilt once).
+
+    Raises:
+        SchemaError: a TypedDict to rebuild refers to itself (``children: list["Node"]``), directly or through
+            another: as for a recursive pydantic model, a tool schema must be finite (review 75).
+    """
+    if isinstance(tp, type) and not typing_extensions.is_typeddict(tp):  # a plain class: nothing to rebuild
+        return tp
+    if typing_extensions.is_typeddict(tp):
+        if tp in _td_cache:
+            return _td_cache[tp]
+        if tp in _building:  # cached only once built, so a field referring back would rebuild it forever
+            raise recursive_type_error(tp.__name__)
+        hints = typing.get_type_hints(tp, include_extras=True)
+        old = sys.version_info < (3, 12) and type(tp).__module__ == "typing"
+        if not old and not any(_text_metadata(hint) for hint in hints.values()):
+            return tp
+        fields: dict[str, Any] = {}
+        for key, hint in hints.items():
+            inner = _compat(_strip_required(hint), (*_building, tp))
+            bare, text = _annotation_description(inner)
+            if text is not None and bare is not inner:  # the description was a plain string in the metadata
+                inner = Annotated[bare, Field(description=text)]
+            # the qualifier in the resolved hint wins: under ``from __future__ import annotations`` the
+            # class saw only strings, so its __required_keys__ ignore Required/NotRequired
+            required = _required_qualifier(hint)
+            if required is None:
+                required = key in tp.__required_keys__
+            wrapper = typing_extensions.Required if required else typing_extensions.NotRequired
+            fields[key] = wrapper[inner]
+        new = typing_extensions.TypedDict(tp.__name__, fields)  # type: ignore[operator]
+        new.__doc__ = tp.__doc__
+        new.__module__ = tp.__module__
+        cfg = getattr(tp, "__pydantic_config__", None)
+        if cfg:
+            new.__pydantic_config__ = cfg  # type: ignore[attr-defined]
+        _td_cache[tp] = new
+        return new
+    origin = get_origin(tp)
+    args = get_args(tp)
+    if origin is None or not args:
+        return tp
+    new_args = tuple(a if isinstance(a, FieldInfo | str) else _compat(a, _building) for a in args)
+    if new_args == args:
+        return tp
+    if origin is Annotated:
+        return Annotated[(new_args[0], *args[1:])]  # type: ignore[valid-type]
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[new_args]  # noqa: UP007
+    try:
+        return origin[new_args] if len(new_args) > 1 else origin[new_args[0]]
+    except TypeError:
+        return tp
+
+
+def _required_qualifier(hint: Any) -> bool | None:
+    """True for ``Required[...]``, False for ``NotRequired[...]`` (also inside ``Annotated``), else None."""
+    origin = get_origin(hint)
+    if origin is Annotated:
+        return _required_qualifier(get_args(hint)[0])
+    if origin in (typing.Required, typing_extensions.Required):
+        return True
+    if origin in (typing.NotRequired, typing_extensions.NotRequired):
+        return False
+    return None
+
+
+def _strip_required(hint: Any) -> Any:
+    origin = get_origin(hint)
+    if origin in (typing.Required, typing.NotRequired, typing_extensions.Required,
+                  typing_extensions.NotRequired):
+        return get_args(hint)[0]
+    return hint
