@@ -6,6 +6,11 @@ model is loaded and no request leaves 127.0.0.1.
    ``get_secret_value()``) is read; ``ChatOpenAI`` takes a function returning the key, which the ``openai`` SDK
    calls before each request (the other SDKs call none: a UserError); anything else is a UserError naming the
    accepted types. The key shows in no repr and no error.
+2. A tool call whose argument JSON is unclosed in a reply that finished normally (``finish_reason`` ``stop`` or
+   ``tool_calls``, a ``completed`` Responses reply, Anthropic's ``end_turn``) was reported as cut off at the output
+   token limit ("raise max_tokens"). That is said only of a reply the limit cut (``length``, ``incomplete`` for
+   ``max_output_tokens``, ``max_tokens``); a finished one gets the ordinary "not valid JSON" error naming where the
+   text breaks off, and a compatible server's stream that lost its end (no ``finish_reason``) an error saying so.
 3. Constructor arguments: ``model_kwargs="x"`` gave a bare ValueError, ``ChatOpenAI(model_name="gpt-4o")``
    (LangChain's spelling) a TypeError about a missing ``model``, ``ChatAnthropic(anthropic_api_key=...)`` no hint,
    and ``temperature="hot"``, ``stop=5``, ``max_tokens=0`` went out to the provider. ``model_name`` is now taken as
@@ -33,8 +38,10 @@ from typer.testing import CliRunner
 
 from toolwire import cli
 from toolwire.errors import ProviderError, UserError
+from toolwire.messages import AIMessage, merge_chunks
 from toolwire.models._retry import _give_up, status_error
 from toolwire.models.factory import ALIASES, PROVIDERS, init_chat_model
+from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
 
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
@@ -179,6 +186,113 @@ def test_a_key_function_needs_an_openai_package_that_calls_one(monkeypatch: pyte
 def test_an_empty_secretstr_falls_back_to_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     assert ChatAnthropic(model="m", api_key=SecretStr(""))._api_key.get() == KEY  # type: ignore[union-attr]
+
+
+# -- 2: unclosed arguments in a reply that finished ---------------------------------------------------------
+
+UNCLOSED = '{"city": "Paris"'
+SHAPES = {"get_weather": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+NOT_JSON = ("The arguments are not valid JSON (Expecting ',' delimiter at line 1 column 17, where the text ends before "
+            'its JSON is closed); send one complete JSON object such as {"city": <text>}.')
+
+
+def _chat(arguments: str, finish: str | None) -> dict[str, Any]:
+    call = {"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": arguments}}
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{"index": 0, "finish_reason": finish,
+                         "message": {"role": "assistant", "content": None, "tool_calls": [call]}}]}
+
+
+def _chat_stream(arguments: str, finish: str | None) -> list[dict[str, Any]]:
+    def chunk(delta: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
+        return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                "choices": [{"index": 0, "delta": delta, "finish_reason": reason}]}
+
+    head = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": ""}}
+    events = [chunk({"role": "assistant", "tool_calls": [head]}),
+              chunk({"tool_calls": [{"index": 0, "function": {"arguments": arguments}}]})]
+    return events + ([chunk({}, finish)] if finish else [])
+
+
+def _fold(state: Any, events: list[dict[str, Any]]) -> AIMessage:
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None] + [state.finish()]
+    return merge_chunks(chunks, as_chunk=False, tool_names=SHAPES)  # type: ignore[return-value]
+
+
+def _error(reply: AIMessage) -> str:
+    assert reply.tool_calls == [] and len(reply.invalid_tool_calls) == 1
+    assert reply.invalid_tool_calls[0]["id"] == "call_1" and reply.invalid_tool_calls[0]["args"] == UNCLOSED
+    return str(reply.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize("finish", ["tool_calls", "stop"])
+def test_unclosed_arguments_of_a_finished_chat_reply_are_invalid_json_not_cut_off(finish: str) -> None:
+    from toolwire.models.lowering.openai import StreamState, parse_response
+
+    assert _error(parse_response(_chat(UNCLOSED, finish), tool_names=SHAPES)) == NOT_JSON
+    for compatible in (False, True):
+        assert _error(_fold(StreamState(compatible=compatible), _chat_stream(UNCLOSED, finish))) == NOT_JSON
+    assert "max_tokens" not in NOT_JSON
+
+
+def test_a_reply_the_token_limit_cut_still_says_so() -> None:
+    from toolwire.models.lowering.openai import StreamState, parse_response
+
+    assert _error(parse_response(_chat(UNCLOSED, "length"), tool_names=SHAPES)) == CUT_OFF
+    assert _error(_fold(StreamState(), _chat_stream(UNCLOSED, "length"))) == CUT_OFF
+
+
+def test_a_compatible_stream_that_lost_its_end_says_so_not_max_tokens() -> None:
+    from toolwire.models.lowering.openai import StreamState
+
+    for arguments in (UNCLOSED, ""):
+        reply = _fold(StreamState(compatible=True), _chat_stream(arguments, None))
+        assert [(c["id"], c["error"]) for c in reply.invalid_tool_calls] == [("call_1", STREAM_CUT)]
+        assert reply.tool_calls == [] and reply.response_metadata["finish_reason"] is None
+    assert "stream ended early" in STREAM_CUT and "max_tokens" not in STREAM_CUT
+
+
+def _response(arguments: str, status: str, reason: str | None = None) -> dict[str, Any]:
+    item = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather",
+            "arguments": arguments, "status": "completed" if status == "completed" else "incomplete"}
+    return {"id": "resp_1", "object": "response", "created_at": 1, "status": status, "model": "m",
+            "output": [item], "incomplete_details": {"reason": reason} if reason else None,
+            "usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2}}
+
+
+def _responses_stream(response: dict[str, Any]) -> list[dict[str, Any]]:
+    item = response["output"][0]
+    kind = "response.completed" if response["status"] == "completed" else "response.incomplete"
+    return [{"type": "response.created", "response": {**response, "status": "in_progress", "output": []}},
+            {"type": "response.output_item.added", "output_index": 0, "item": {**item, "arguments": ""}},
+            {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": item["arguments"]},
+            {"type": kind, "response": response}]
+
+
+@pytest.mark.parametrize(("status", "reason", "expected"), [
+    ("completed", None, NOT_JSON),
+    ("incomplete", "max_output_tokens", CUT_OFF),
+    ("incomplete", "content_filter", NOT_JSON),
+])
+def test_responses_api_says_cut_off_only_at_max_output_tokens(status: str, reason: str | None, expected: str) -> None:
+    from toolwire.models.lowering.openai import ResponsesStreamState, parse_responses_response
+
+    response = _response(UNCLOSED, status, reason)
+    assert _error(parse_responses_response(response, tool_names=SHAPES)) == expected
+    assert _error(_fold(ResponsesStreamState(), _responses_stream(response))) == expected
+
+
+def test_anthropic_stream_that_ended_its_turn_gives_the_ordinary_error() -> None:
+    from toolwire.models.lowering.anthropic import StreamState
+
+    block = {"type": "tool_use", "id": "call_1", "name": "get_weather", "input": {}}
+    events = [{"type": "message_start", "message": {"id": "m", "model": "claude", "usage": {"input_tokens": 1}}},
+              {"type": "content_block_start", "index": 0, "content_block": block},
+              {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta",
+                                                                   "partial_json": UNCLOSED}},
+              {"type": "content_block_stop", "index": 0},
+              {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 1}}]
+    assert _error(_fold(StreamState(), events)) == NOT_JSON
 
 
 # -- 3: constructor arguments ------------------------------------------------------------------------------

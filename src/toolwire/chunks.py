@@ -130,12 +130,12 @@ class AIMessageChunk:
         ``{"name": <the call's name>, "arguments": {...}}`` are unwrapped, and a call with an empty name
         whose arguments wrap ``{"name", "arguments"}`` is read as that inner call. Text that is not a JSON
         object, or a call left without a name, becomes an :class:`InvalidToolCall` that keeps the text.
-        The chunk's own ``invalid_tool_calls`` follow; a call chunk whose id is among those with the cut-off error
-        (:data:`~toolwire.models.lowering._calls.CUT_OFF`), or among any of them when the reply stopped at
-        ``max_tokens`` (``response_metadata["finish_reason"]``), is left out: the stream declared it invalid at its
-        end, as Anthropic's codec does for the call a reply stopped at ``max_tokens`` was cut off in, and OpenAI's
-        for a call whose arguments a token limit or the stream's end cut off before they began (which would read
-        as ``{}``). A call chunk
+        The chunk's own ``invalid_tool_calls`` follow; a call chunk whose id is among those with a cut-off error
+        (:data:`~toolwire.models.lowering._calls.CUT_OFF`, ``STREAM_CUT``), or among any of them when the reply
+        stopped at ``max_tokens`` (``response_metadata["finish_reason"]``), is left out: the stream declared it
+        invalid at its end, as Anthropic's codec does for the call a reply stopped at ``max_tokens`` was cut off in,
+        and OpenAI's for a call whose arguments a token limit or the stream's end cut off (which would read as
+        ``{}`` or as merely invalid JSON). A call chunk
         without an id is given a new one, once:
         it is kept with this chunk (not written into its tool-call chunk, so a real id in a later chunk still
         wins when they are merged), so every read gives the same id. Other ids are kept as they are: the provider
@@ -155,7 +155,7 @@ class AIMessageChunk:
             TypeError, UserError: the chunk's content or its invalid calls cannot make an AIMessage (as
                 :class:`~toolwire.messages.AIMessage` raises them).
         """
-        from toolwire.models.lowering._calls import CUT_OFF
+        from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
         from toolwire.models.lowering._common import native_call
 
         calls: list[ToolCall] = []
@@ -163,7 +163,7 @@ class AIMessageChunk:
         # in a reply that was cut short, a call the stream declared invalid at its end is that, not a call to run
         cut = self.response_metadata.get("finish_reason") == "max_tokens"
         declared = {bad.get("id") for bad in self.invalid_tool_calls if isinstance(bad, dict) and bad.get("id")
-                    and (cut or bad.get("error") == CUT_OFF)}
+                    and (cut or bad.get("error") in (CUT_OFF, STREAM_CUT))}
         for position, chunk in enumerate(self.tool_call_chunks):
             if chunk.get("id") and chunk.get("id") in declared:
                 continue

@@ -4,9 +4,10 @@
   :class:`~toolwire.messages.ToolCall`, or an :class:`~toolwire.messages.InvalidToolCall` whose ``error`` the
   executor sends to the model. Where the bound tools' schemas are known (``tool_names`` given as a mapping
   ``{name: parameters}``) that error shows the called tool's own argument shape, as a tool's validation errors do
-  (:func:`toolwire._tool_args.argument_example`), not a fixed example; arguments that end before their JSON is
-  closed get :data:`CUT_OFF`, the sentence Anthropic's codec gives a call a reply stopped at ``max_tokens`` cut
-  short, since that is what cuts a provider's argument text short.
+  (:func:`toolwire._tool_args.argument_example`), not a fixed example. Arguments that end before their JSON is
+  closed get :data:`CUT_OFF` (the sentence Anthropic's codec gives a call a reply stopped at ``max_tokens`` cut
+  short) only in a reply the token limit cut (``cut``); a stream that lost its end gives :data:`STREAM_CUT`, and a
+  reply that finished normally the parser's own "not valid JSON" error, naming where the text breaks off.
 * **Writing back** (:func:`arguments_json`, :func:`arguments_object`): the arguments of a call of an earlier turn,
   as the next request carries them. Always a JSON object: vLLM and SGLang ``json.loads`` the ``arguments`` of every
   past call and answer 400 for one that does not parse, on every later request (vllm-project/vllm#43995), so an
@@ -26,8 +27,8 @@ from toolwire.messages import InvalidToolCall, ToolCall
 from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize_arguments, tool_call_from_native
 from toolwire.parsing.partial_json import partial_value
 
-__all__ = ["CUT_OFF", "arguments_json", "arguments_object", "cut_call", "native_call", "recovered_arguments",
-           "unopened"]
+__all__ = ["CUT_OFF", "STREAM_CUT", "arguments_json", "arguments_object", "cut_call", "native_call",
+           "recovered_arguments", "unopened"]
 
 CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
            "output token limit (max_tokens), so it was not run: send the call again with shorter arguments (split "
@@ -37,6 +38,13 @@ Anthropic ``stop_reason: "max_tokens"``: "Handling stop reasons"), the same for 
 "send the complete JSON" of a call it has no room to finish: it can send shorter arguments, and the user can raise
 ``max_tokens``."""
 
+STREAM_CUT = ("The call's arguments were cut off before they were complete because the reply's stream ended early, "
+              "without saying why (a server failure or the output token limit), so it was not run: send the call "
+              "again, with shorter arguments if they are long.")
+"""The error of a call whose argument text was not closed (or never began) when a stream ended without a finish
+reason (an OpenAI-compatible server's stream that lost its end, which toolwire still reads): it was cut short, but
+not necessarily by the token limit."""
+
 
 def unopened(arguments: Any) -> bool:
     """Whether a call's argument text never began: ``None``, or text that is empty or only whitespace (not JSON,
@@ -44,20 +52,35 @@ def unopened(arguments: Any) -> bool:
     return arguments is None or (isinstance(arguments, str) and not arguments.strip())
 
 
-def cut_call(call: ToolCall | InvalidToolCall, arguments: Any) -> ToolCall | InvalidToolCall:
-    """``call`` (read from ``arguments``) as a reply that was cut short leaves it: an InvalidToolCall with
-    :data:`CUT_OFF` when it is valid only because its argument text never began (:func:`unopened`), else itself.
+def cut_call(call: ToolCall | InvalidToolCall, arguments: Any, error: str = CUT_OFF) -> ToolCall | InvalidToolCall:
+    """``call`` (read from ``arguments``) as a reply that was cut short leaves it: an InvalidToolCall with ``error``
+    (:data:`CUT_OFF`, or :data:`STREAM_CUT`) when it is valid only because its argument text never began
+    (:func:`unopened`), else itself.
 
-    Argument text that began but is not closed is already invalid with :data:`CUT_OFF` (:func:`native_call`).
+    Argument text that began but is not closed is already invalid with that error (:func:`native_call` with ``cut``).
     """
     if call.get("type") != "tool_call" or not unopened(arguments):
         return call
     return invalid_tool_call(call.get("name") or None, arguments if isinstance(arguments, str) else "", call.get("id"),
-                             CUT_OFF)
+                             error)
+
+
+def unclosed_error(text: str) -> str:
+    """The error of argument text that ends before its JSON is closed, in a reply that finished normally (no token
+    limit cut it, so "cut off" would be wrong): the parser's "not valid JSON" sentence, naming where it breaks off
+    (``Expecting ',' delimiter at line 1 column 17``)."""
+    try:
+        json.loads(text)
+        where = "the text ends before its JSON is closed"
+    except json.JSONDecodeError as exc:
+        where = f"{exc.msg} at line {exc.lineno} column {exc.colno}, where the text ends before its JSON is closed"
+    except (ValueError, RecursionError):
+        where = "the text ends before its JSON is closed"
+    return f"The arguments are not valid JSON ({where}); send one complete JSON object such as {EXAMPLE}."
 
 
 def native_call(name: Any, arguments: Any, call_id: Any,
-                tool_names: Collection[str] | None = None, *, cut: bool = False) -> ToolCall | InvalidToolCall:
+                tool_names: Collection[str] | None = None, *, cut: bool | str = False) -> ToolCall | InvalidToolCall:
     """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
     JSON object or the name is empty. Streams and whole replies go through this same function.
 
@@ -70,28 +93,34 @@ def native_call(name: Any, arguments: Any, call_id: Any,
             here, that error names no tools). A mapping ``{name: parameters JSON Schema}`` also gives each tool's
             argument shape, which the error of its unreadable arguments shows as the example
             (``{"path": <string>, "text": <string>}``) instead of a fixed one.
-        cut: the reply was cut short (OpenAI ``finish_reason: "length"``, the Responses API's
-            ``max_output_tokens``, a stream that ended without a finish reason): argument text that never began
-            (empty, ``None``) is then cut off too (:func:`cut_call`), not ``{}``.
+        cut: the reply was cut short: ``True`` by the token limit (OpenAI ``finish_reason: "length"``, the
+            Responses API's ``max_output_tokens``), or the error sentence of another cut (:data:`STREAM_CUT`, a
+            stream that ended without a finish reason). Argument text that ends before its JSON is closed, or that
+            never began (empty, ``None``: :func:`cut_call`, not ``{}``), then gets :data:`CUT_OFF` (or that
+            sentence). ``False``: the reply finished normally.
 
     Returns:
-        A ToolCall, or an InvalidToolCall whose ``error`` is one sentence for the model: :data:`CUT_OFF` for
-        argument text that ends before its JSON is closed (or, with ``cut``, never began).
+        A ToolCall, or an InvalidToolCall whose ``error`` is one sentence for the model: with ``cut``,
+        :data:`CUT_OFF` (or the sentence given) for argument text that ends before its JSON is closed or never
+        began; without, the parser's "not valid JSON" error naming where such text breaks off (:func:`unclosed_error`).
     """
     call = tool_call_from_native(name if isinstance(name, str) else None, arguments,
                                  _id_text(call_id), tool_names=tool_names,
                                  require_name=True)
+    cut_error = (CUT_OFF if cut is True else cut) if cut else None
     if call.get("type") != "invalid_tool_call":
-        return cut_call(call, arguments) if cut else call
+        return cut_call(call, arguments, cut_error) if cut_error else call
     error = str(call.get("error") or "")
     if error.startswith(TRUNCATED):
-        return {**call, "error": CUT_OFF}  # type: ignore[return-value]
+        if cut_error:
+            return {**call, "error": cut_error}  # type: ignore[return-value]
+        error = unclosed_error(arguments) if isinstance(arguments, str) else error
     parameters = tool_names.get(call.get("name")) if isinstance(tool_names, Mapping) else None
     if EXAMPLE in error and isinstance(parameters, Mapping):
         from toolwire._tool_args import argument_example  # (it imports the parsing package)
 
-        return {**call, "error": error.replace(EXAMPLE, argument_example(parameters))}  # type: ignore[return-value]
-    return call
+        error = error.replace(EXAMPLE, argument_example(parameters))
+    return {**call, "error": error} if error != call.get("error") else call  # type: ignore[return-value]
 
 
 def _object_text(text: str) -> bool:

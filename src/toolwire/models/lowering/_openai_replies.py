@@ -78,6 +78,13 @@ def _usage(raw: Any) -> Any:
     return usage(raw.get("input_tokens"), raw.get("output_tokens"), raw.get("total_tokens"), cached)
 
 
+def _token_limit(response: dict[str, Any]) -> bool:
+    """Whether the output token limit cut the response: ``status: "incomplete"`` for ``max_output_tokens`` (or for
+    no reason given), not for another reason such as ``content_filter``, which cuts no argument text at a limit."""
+    reason = (response.get("incomplete_details") or {}).get("reason")
+    return response.get("status") == "incomplete" and reason in (None, "max_output_tokens")
+
+
 def _finish(data: dict[str, Any]) -> Any:
     reason = (data.get("incomplete_details") or {}).get("reason")
     return reason or data.get("status")
@@ -155,8 +162,10 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
 
     Returns:
         An AIMessage: text of the ``output_text`` and ``refusal`` parts in order, one call per
-        ``function_call`` item (id = ``call_id``; in an ``incomplete`` reply, one whose ``arguments`` are empty or
-        unclosed is an invalid call with the cut-off error, never run), ``provider_data["openai"]`` with the
+        ``function_call`` item (id = ``call_id``; in a reply ``incomplete`` for ``max_output_tokens``, one whose
+        ``arguments`` are empty or unclosed is an invalid call with the cut-off error, never run; in one that
+        completed, unclosed ``arguments`` are an invalid call with the ordinary "not valid JSON" error),
+        ``provider_data["openai"]`` with the
         ``reasoning`` items, the ``function_call`` items' ids (``function_call_ids``) and the output's order
         (``output``, see the module docs) when the reply has reasoning items, usage in tokens, ``response_metadata``
         ``{"model", "finish_reason"}`` (the status, or the incomplete reason; ``"refusal"`` with
@@ -169,7 +178,7 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
     data = as_dict(obj)
     if data.get("status") == "failed":
         raise _failure(data.get("error"))
-    cut = data.get("status") == "incomplete"  # a call whose arguments never began was cut off, not {}
+    cut = _token_limit(data)  # a call whose arguments never began was cut off, not {}
     text: list[str] = []
     refusal: list[str] = []
     calls = []
@@ -310,7 +319,7 @@ class ResponsesStreamState:
         self.usage = _usage(response.get("usage"))
         self.model = response.get("model") or self.model
         self.finish_reason = _finish(response)
-        self.incomplete = response.get("status") == "incomplete"
+        self.incomplete = _token_limit(response)
         self.ended = True
         joined = "".join(text)
         return AIMessageChunk(joined, tool_call_chunks=pieces, id=self.id) if joined or pieces else None

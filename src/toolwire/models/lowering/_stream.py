@@ -19,7 +19,7 @@ from typing import Any
 
 from toolwire.chunks import continues_name, opens_value
 from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk, new_tool_call_id
-from toolwire.models.lowering._calls import cut_call
+from toolwire.models.lowering._calls import CUT_OFF
 from toolwire.models.lowering._common import CallIds, native_call
 from toolwire.parsing import PartialJSONParser
 
@@ -188,24 +188,25 @@ class ToolCallMerger:
         """All argument text received for call ``position``."""
         return self._slots[position].parser.text
 
-    def tool_calls(self) -> list[ToolCall | InvalidToolCall]:
+    def tool_calls(self, cut: bool | str = False) -> list[ToolCall | InvalidToolCall]:
         """The calls, in the order they started: a :class:`~toolwire.messages.ToolCall` when the arguments
-        read as a JSON object, else an :class:`~toolwire.messages.InvalidToolCall` keeping the raw text."""
-        return [native_call(s.name, s.parser.text, s.id) for s in self._slots]
+        read as a JSON object, else an :class:`~toolwire.messages.InvalidToolCall` keeping the raw text (``cut``:
+        the stream was cut short, as :func:`~toolwire.models.lowering._calls.native_call` takes it)."""
+        return [native_call(s.name, s.parser.text, s.id, cut=cut) for s in self._slots]
 
 
-def cut_calls(merger: ToolCallMerger) -> list[InvalidToolCall]:
-    """The calls of a stream that was cut short (a token limit, or no finish reason) whose argument text never
-    began: each an InvalidToolCall with :data:`~toolwire.models.lowering._calls.CUT_OFF` and the call's id.
+def cut_calls(merger: ToolCallMerger, error: str = CUT_OFF) -> list[InvalidToolCall]:
+    """The calls of a stream that was cut short whose argument text never began or is not closed: each an
+    InvalidToolCall with ``error`` and the call's id.
+
+    Args:
+        merger: the stream's calls.
+        error: why they are cut: :data:`~toolwire.models.lowering._calls.CUT_OFF` (the token limit) or
+            :data:`~toolwire.models.lowering._calls.STREAM_CUT` (a stream that ended without a finish reason).
 
     A stream state puts them in its closing chunk's ``invalid_tool_calls``; the merged message
-    (:meth:`~toolwire.chunks.AIMessageChunk.to_message`) then leaves out the tool-call chunks with those ids,
-    which would read as ``{}``. (A call whose text began and is not closed is invalid with that error already.)
+    (:meth:`~toolwire.chunks.AIMessageChunk.to_message`) then leaves out the tool-call chunks with those ids, which
+    would read as ``{}`` (text that never began) or as JSON that is merely invalid (text not closed).
     """
-    out: list[InvalidToolCall] = []
-    for position, call in enumerate(merger.tool_calls()):
-        if call.get("type") == "tool_call":  # (one whose text began and is not closed is invalid already)
-            cut = cut_call(call, merger.raw_args(position))
-            if cut.get("type") == "invalid_tool_call":
-                out.append(cut)  # type: ignore[arg-type]
-    return out
+    return [call for call in merger.tool_calls(cut=error)  # type: ignore[misc]
+            if call.get("type") == "invalid_tool_call" and call.get("error") == error]

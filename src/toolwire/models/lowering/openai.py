@@ -45,6 +45,7 @@ from typing import Any
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
+from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
 from toolwire.models.lowering._common import (
     arguments_json,
     assistant_calls,
@@ -390,9 +391,11 @@ class StreamState:
     ``compatible=True`` it is not refused, since some OpenAI-compatible servers never send one: ``finish()``
     logs a warning and sets ``response_metadata["finish_reason"]`` to ``None``. Either way a tool call whose
     argument text is unclosed or never began when the stream ended without a ``finish_reason``, or with
-    ``"length"`` (the token limit), is an InvalidToolCall with the cut-off error
-    (:data:`~toolwire.models.lowering._calls.CUT_OFF`), never run: ``finish()`` declares the calls whose text
-    never began (``""`` is ``{}`` only in a reply that finished), and the merged message leaves their chunks out.
+    ``"length"`` (the token limit), is an InvalidToolCall, never run, with the cut-off error
+    (:data:`~toolwire.models.lowering._calls.CUT_OFF` for ``"length"``,
+    :data:`~toolwire.models.lowering._calls.STREAM_CUT` for a stream that lost its end): ``finish()`` declares them
+    (``""`` is ``{}`` only in a reply that finished), and the merged message leaves their chunks out. In a reply that
+    finished normally, unclosed argument text is an invalid call with the ordinary "not valid JSON" error.
 
     ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``.
 
@@ -493,7 +496,8 @@ class StreamState:
         refusal = "".join(self.refusal)
         finish = REFUSAL if refusal else self.finish_reason
         returned = self.reasoning_field and len(self.merger) > 0
-        cut = cut_calls(self.merger) if self.finish_reason in (None, LENGTH) else []
+        cut = cut_calls(self.merger, CUT_OFF if self.finish_reason == LENGTH else STREAM_CUT) \
+            if self.finish_reason in (None, LENGTH) else []
         return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
                               response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None),
                               provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
