@@ -300,3 +300,35 @@ def test_a_typeddict_that_is_not_recursive_is_still_rebuilt() -> None:
     leaf = made.parameters["properties"]["pair"]["properties"]["left"]
     assert leaf["properties"]["value"]["description"] == "the leaf's value"
     assert made.invoke({"pair": {"left": {"value": 3}}}) == "3"
+
+
+# -- D: a literal holding a boolean keeps numbers and booleans apart ----------------------------------------------
+
+
+class _Mode(BaseModel):
+    mode: typing.Literal[1, True]
+
+
+def _pick(mode: typing.Literal[1, True], flag: typing.Literal[True] = True,
+          modes: list[typing.Literal[1.0, False]] | None = None) -> str:
+    """Pick a mode."""
+    return repr((mode, flag, modes))
+
+
+def test_a_number_is_never_read_as_a_boolean_literal() -> None:
+    """Review 75 D: ``Literal[1, True]`` turned the JSON number 1.0 (which equals 1) into True, pydantic finding the
+    value by Python equality; a number now gets the literal's number and a boolean literal refuses numbers, at any
+    depth, as JSON Schema's enum does (toolwire's rule: numbers and booleans are kept apart)."""
+    from toolwire import tool
+    from toolwire.testing import ScriptedChatModel
+
+    made = tool(_pick)
+    assert made.parameters["properties"]["mode"] == {"enum": [1, True]}  # the schema is unchanged
+    assert made.invoke({"mode": 1.0}) == "(1, True, None)"
+    assert made.invoke({"mode": True, "modes": [1, 1.0, False]}) == "(True, True, [1.0, 1.0, False])"
+    for bad, where in (({"mode": 1, "flag": 1}, "'flag': Input should be True"),
+                       ({"mode": 1, "modes": [0]}, "'modes.0': Input should be 1.0 or False"),
+                       ({"mode": 0.0}, "'mode': Input should be 1 or True")):
+        assert where in _call(made, bad).text
+    model = ScriptedChatModel([AIMessage("", tool_calls=[{"name": "_Mode", "args": {"mode": 1.0}, "id": "c"}])])
+    assert repr(model.with_structured_output(_Mode).invoke("x").mode) == "1"  # type: ignore[union-attr]

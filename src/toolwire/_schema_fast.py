@@ -15,7 +15,7 @@ from typing import Any, get_args, get_origin
 from pydantic import BaseModel
 
 from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
-from toolwire._schema_strict import NOT_BOOL, build_validator, not_bool, numeric_leaf, strict_class_schema
+from toolwire._schema_strict import build_validator, not_bool, numeric_leaf, strict_class_schema, transparent
 
 __all__ = ["Unsupported", "fast_default", "fast_function_schema", "sorted_inline"]
 
@@ -225,8 +225,8 @@ def _fast_json(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """The JSON Schema GenerateJsonSchema writes for the core schema ``node`` (validation mode), before
     sorting; models go to ``defs`` and are referred to with ``$ref``."""
     kind = node.get("type")
-    if kind == "function-before" and len(node) == 3 and node["function"].get("function") in NOT_BOOL:
-        return _fast_json(node["schema"], defs)  # a number refusing booleans (_schema_strict.not_bool)
+    if len(node) == 3 and transparent(node):  # a number refusing booleans, a boolean literal's check (_schema_strict)
+        return _fast_json(node["schema"], defs)
     allowed = _NODE_KEYS.get(kind)
     if allowed is None or not allowed.issuperset(node):
         raise Unsupported

@@ -16,7 +16,9 @@ user wrote alone:
   review 63) refuses ``true`` and ``false``, which pydantic's lax mode reads as 1 and 0 but JSON
   Schema's ``integer`` and ``number`` do not include (JSON Schema Validation, section 6.1.1: a boolean is its own
   type), unless the field or the model's config is ``strict`` (which refuses them already). A ``Union[int, bool]``
-  still takes a boolean: its ``bool`` member does.
+  still takes a boolean: its ``bool`` member does. And a ``Literal`` holding a boolean (``Literal[1, True]``,
+  ``Literal[True]``) gives a number only the literal's equal number (``1.0`` -> ``1``, never ``True``) and a boolean
+  only a boolean (review 75).
 * An ``Iterable[X]`` (a pydantic "generator" schema, checked lazily while the tool iterates, so a bad item
   would surface as an exception inside the tool) is validated up front as a ``list[X]``; the tool gets the list.
 
@@ -34,7 +36,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaV
 from pydantic_core import PydanticCustomError, SchemaValidator
 
 __all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "numeric_leaf", "strict_class_schema",
-           "strict_core", "strict_validator", "validator_config"]
+           "strict_core", "strict_validator", "transparent", "validator_config"]
 
 # keys whose values are data or settings, never a schema to rewrite
 _DATA_KEYS = frozenset((
@@ -108,6 +110,39 @@ NOT_BOOL = (_not_bool_int, _not_bool_float, _not_bool_value)
 them: the node's schema is the number's)."""
 
 
+class _BoolApart:
+    """The ``function-wrap`` of a ``literal`` holding a boolean (``Literal[1, True]``, ``Literal[True]``): pydantic's
+    literal check finds a value by Python equality, where ``1.0 == 1 == True``, so it gave ``True`` for the number
+    ``1.0`` (and for ``1`` with ``Literal[True]``). A number now gets the literal's equal number (``1.0`` -> ``1``)
+    or is refused, and a boolean only ever gives a boolean, as JSON Schema's ``enum`` keeps them apart (review 75)."""
+
+    __slots__ = ("expected", "numbers")
+
+    def __init__(self, values: list[Any]) -> None:
+        self.numbers = [v for v in values if type(v) in (int, float)]
+        shown = [repr(v) for v in values]
+        self.expected = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"  # pydantic's words
+
+    def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
+        result = handler(value)
+        if (value.__class__ is bool) == (result.__class__ is bool):
+            return result
+        if value.__class__ in (int, float):
+            for number in self.numbers:
+                if number == value:
+                    return number
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": self.expected})
+
+
+def transparent(node: dict[str, Any]) -> bool:
+    """Whether the core schema ``node`` is a wrapper this module writes (:func:`not_bool`, a boolean literal's
+    check), whose ``schema`` is what a JSON Schema writer should describe."""
+    kind = node.get("type")
+    function = (node.get("function") or {}).get("function")
+    return (kind == "function-before" and function in NOT_BOOL) or (kind == "function-wrap"
+                                                                     and isinstance(function, _BoolApart))
+
+
 def not_bool(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``int``, ``float``, numeric ``literal`` or numeric ``enum`` core schema ``node`` refusing booleans (see
     the module's rules), or ``node`` itself when it (else ``config``) is strict. A definition's ``ref`` moves to the
@@ -132,10 +167,16 @@ def _numeric(values: Any) -> bool:
 
 
 def numeric_leaf(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-    """A ``literal`` or ``enum`` node of numbers refusing booleans (review 63); any other leaf as it is."""
+    """A ``literal`` or ``enum`` node of numbers refusing booleans (review 63), a ``literal`` holding a boolean
+    keeping numbers and booleans apart (:class:`_BoolApart`, review 75); any other leaf as it is."""
     kind = node["type"]
     if kind == "literal" and _numeric(node.get("expected")):
         return not_bool(node, config)
+    if kind == "literal" and any(v.__class__ is bool for v in node.get("expected") or ()):
+        if node["strict"] if "strict" in node else config.get("strict"):
+            return node
+        return {"type": "function-wrap", "function": {"type": "no-info", "function": _BoolApart(node["expected"])},
+                "schema": node}
     if kind == "enum" and (node.get("sub_type") in ("int", "float") or _numeric(node.get("members"))):
         return not_bool(node, config)
     return node
@@ -260,8 +301,8 @@ def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
             return node
         if schema_type == "float":
             return not_bool(_float(node, config), config)
-        if schema_type == "function-before" and (node.get("function") or {}).get("function") in NOT_BOOL:
-            return node  # written by not_bool already (a schema walked again)
+        if schema_type in ("function-before", "function-wrap") and transparent(node):
+            return node  # written here already (a schema walked again)
         own = type(node.get("config")) is dict
         if own:  # the config a model, TypedDict or dataclass passes down
             config = node["config"]
