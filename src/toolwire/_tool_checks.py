@@ -15,7 +15,7 @@ import types
 import typing
 import warnings
 from collections.abc import Callable, Collection, Iterable
-from typing import Annotated, Any, get_args, get_origin
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -210,8 +210,9 @@ def _runnable_config(annotation: Any) -> bool:
     if getattr(annotation, "__name__", None) == "RunnableConfig" and str(
             getattr(annotation, "__module__", "")).startswith("langchain_core"):
         return True
-    return get_origin(annotation) in (typing.Union, types.UnionType) and any(map(_runnable_config,
-                                                                                 get_args(annotation)))
+    # (attribute checks, not get_origin: this runs for every parameter of every @tool, which B3 times)
+    return (type(annotation) is types.UnionType or getattr(annotation, "__origin__", None) is typing.Union) and any(
+        map(_runnable_config, annotation.__args__))
 
 
 def _call_id() -> Any:
@@ -240,8 +241,9 @@ def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -
     Raises:
         SchemaError: an injected argument or ``RunnableConfig`` without a default.
     """
-    if get_origin(annotation) is Annotated:
-        kinds = {langchain_marker(marker) for marker in annotation.__metadata__}
+    metadata = getattr(annotation, "__metadata__", None)  # Annotated[T, ...] (cheaper than get_origin)
+    if metadata is not None:
+        kinds = {langchain_marker(marker) for marker in metadata}
         if "call_id" in kinds:
             return _call_id
         injected = "injected" in kinds
