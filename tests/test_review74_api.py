@@ -390,5 +390,22 @@ def test_public_docstrings_have_their_sections(path: str) -> None:
 def test_mcp_connect_refuses_a_misspelled_option() -> None:
     from toolwire.mcp import connect
 
-    with pytest.raises(UserError, match="Unknown connect option 'timout': did you mean 'timeout'?"):
+    with pytest.raises(UserError, match=r"Unknown connect option 'timout': did you mean 'timeout'\?"):
         connect("python server.py", timout=3)
+
+
+@pytest.mark.parametrize("name", ["ChatOpenAI", "ChatAnthropic", "ChatGoogleGenAI"])
+def test_provider_classes_document_their_own_options(name: str) -> None:
+    import inspect
+
+    from toolwire._keywords import keyword_names
+
+    pytest.importorskip({"ChatOpenAI": "openai", "ChatAnthropic": "anthropic", "ChatGoogleGenAI": "google.genai"}[name])
+    import toolwire.models as models
+    from toolwire.models._sdk import SDKChatModel
+
+    doc = inspect.getdoc(getattr(models, name)) or ""
+    assert "_sdk.SDKChatModel" not in doc  # not sent to a private class for its options
+    missing = [option for option in keyword_names(SDKChatModel.__init__)
+               if not any(form in doc for form in (f"{option}:", f"``{option}``", f"``{option}=``"))]
+    assert missing == []

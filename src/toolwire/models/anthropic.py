@@ -33,10 +33,24 @@ class ChatAnthropic(SDKChatModel):
 
     Args:
         model: e.g. ``"claude-sonnet-4-5"`` (``model_name=``, LangChain's other name for it, is taken too).
-        **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
-            in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``
-            (default :data:`~toolwire.models.lowering.anthropic.DEFAULT_MAX_TOKENS`), ``top_p``, ``stop``,
-            ``model_kwargs`` such as ``{"thinking": {"type": "enabled", "budget_tokens": 2048}}``).
+        api_key: the key, as text or a pydantic ``SecretStr`` (default: ``ANTHROPIC_API_KEY``); never shown in
+            reprs, logs or errors.
+        base_url: another endpoint, such as a proxy (default: ``ANTHROPIC_BASE_URL``, else Anthropic's).
+        timeout: seconds one HTTP request may take before it fails and is retried (default 120).
+        max_retries: retries after the first attempt, with backoff, on 429, 5xx, 408/409, connection errors and
+            timeouts (default 2); then one :class:`~toolwire.errors.ProviderError`.
+        retry_backoff: seconds before the first retry, doubled after each, with jitter (default 0.5).
+        streaming: make ``invoke``/``ainvoke`` use the streaming API too, merging the chunks (default False).
+        temperature: sampling temperature (Claude takes 0 to 1); None (default): the API's own.
+        max_tokens: the most tokens a reply may have (default
+            :data:`~toolwire.models.lowering.anthropic.DEFAULT_MAX_TOKENS`, 4096: the Messages API requires one).
+        top_p: nucleus sampling, from 0 to 1; None (default): the API's own.
+        stop: a string or a list of strings that end the reply (the API's ``stop_sequences``).
+        model_kwargs: other fields sent with every request, as the Messages API names them, such as
+            ``{"thinking": {"type": "enabled", "budget_tokens": 2048}}`` or ``{"tools": [server tools]}`` (a dict).
+
+    Per-call options (``invoke(..., temperature=..., max_tokens=...)``) override these. The Messages API has no
+    ``seed``: one given here or per call is refused when a request is made.
 
     Server tools (``{"type": "web_search_20250305", "name": "web_search"}``...) bind like other tools, or go
     in ``model_kwargs={"tools": [...]}`` (added after the bound tools); they are sent unchanged and Claude
@@ -45,7 +59,9 @@ class ChatAnthropic(SDKChatModel):
     (``provider_data``) and sent back unchanged, as the API requires during tool use.
 
     Raises:
-        UserError: the ``anthropic`` package is missing, no key is set, or ``seed`` is given (per call).
+        UserError: the ``anthropic`` package is missing, no key is set, an option is of the wrong kind or out of
+            range, or misspelled (the message names the close match: ``anthropic_api_key`` is ``api_key``); at a
+            request, ``seed`` was given.
     """
 
     provider: ClassVar[str] = "anthropic"

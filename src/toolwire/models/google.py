@@ -26,16 +26,31 @@ class ChatGoogleGenAI(SDKChatModel):
 
     Args:
         model: e.g. ``"gemini-2.5-flash"`` (``model_name=``, LangChain's other name for it, is taken too).
-        **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
-            in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
-            ``top_p``, ``stop``, ``seed``, ``model_kwargs`` such as ``{"thinking_config": {...}}``).
+        api_key: the key, as text or a pydantic ``SecretStr`` (default: ``GOOGLE_API_KEY``, else
+            ``GEMINI_API_KEY``); never shown in reprs, logs or errors.
+        base_url: another endpoint, such as a proxy (default: ``GOOGLE_GEMINI_BASE_URL``, else Google's).
+        timeout: seconds one HTTP request may take before it fails and is retried (default 120).
+        max_retries: retries after the first attempt, with backoff, on 429, 5xx, 408/409, connection errors and
+            timeouts (default 2); then one :class:`~toolwire.errors.ProviderError`.
+        retry_backoff: seconds before the first retry, doubled after each, with jitter (default 0.5).
+        streaming: make ``invoke``/``ainvoke`` use the streaming API too, merging the chunks (default False).
+        temperature: sampling temperature (Gemini takes 0 to 2); None (default): the API's own.
+        max_tokens: the most tokens a reply may have (the API's ``max_output_tokens``); None (default): the API's.
+        top_p: nucleus sampling, from 0 to 1; None (default): the API's own.
+        stop: a string or a list of strings that end the reply (the API's ``stop_sequences``).
+        seed: a whole number for repeatable sampling, as far as the API makes it so.
+        model_kwargs: other ``GenerateContentConfig`` fields sent with every request, as google-genai names them,
+            such as ``{"thinking_config": {"thinking_budget": 0}}`` (a dict).
+
+    Per-call options (``invoke(..., temperature=..., max_tokens=...)``) override these.
 
     The key comes from ``api_key``, ``GOOGLE_API_KEY`` or ``GEMINI_API_KEY``. Thought signatures are kept
     on the reply (``provider_data``) and sent back unchanged. Gemini has no setting to forbid parallel
     calls: with ``parallel_tool_calls=False`` the first call of each reply is kept (the others are logged).
 
     Raises:
-        UserError: the ``google-genai`` package is missing, or no key is set.
+        UserError: the ``google-genai`` package is missing, no key is set, or an option is of the wrong kind or out of
+            range, or misspelled (the message names the close match: ``max_output_tokens`` is ``max_tokens``).
     """
 
     provider: ClassVar[str] = "google"

@@ -136,9 +136,25 @@ class ChatOpenAI(SDKChatModel):
             data-residency hosts ``*.api.openai.com``, :func:`is_openai_url`) and Azure's are OpenAI, any other is
             a compatible server. ``False``: OpenAI's rules whatever the host, for a proxy or gateway in front of
             OpenAI (LiteLLM, Portkey, a company gateway). ``True``: a compatible server's rules whatever the host.
-        **kwargs: see :class:`~toolwire.models._sdk.SDKChatModel` (``api_key``, ``base_url``, ``timeout``
-            in seconds, ``max_retries``, ``retry_backoff``, ``streaming``, ``temperature``, ``max_tokens``,
-            ``top_p``, ``stop``, ``seed``, ``model_kwargs``).
+        api_key: the key, as text, a pydantic ``SecretStr``, or a function that returns it (the ``openai`` SDK
+            calls it before each request: a key that rotates); default: ``OPENAI_API_KEY`` (see below for Azure
+            and compatible servers). Never shown in reprs, logs or errors.
+        base_url: an OpenAI-compatible server, Azure OpenAI, or a proxy (default: ``OPENAI_BASE_URL``, else OpenAI).
+        timeout: seconds one HTTP request may take before it fails and is retried (default 120).
+        max_retries: retries after the first attempt, with backoff, on 429, 5xx, 408/409, connection errors and
+            timeouts (default 2); then one :class:`~toolwire.errors.ProviderError`.
+        retry_backoff: seconds before the first retry, doubled after each, with jitter (default 0.5).
+        streaming: make ``invoke``/``ainvoke`` use the streaming API too, merging the chunks (default False).
+        temperature: sampling temperature (OpenAI takes 0 to 2; reasoning models only their default); None
+            (default): the server's own.
+        max_tokens: the most tokens a reply may have; None (default): the server's own.
+        top_p: nucleus sampling, from 0 to 1; None (default): the server's own.
+        stop: a string or a list of strings that end the reply.
+        seed: a whole number for repeatable sampling, as far as the server makes it so.
+        model_kwargs: other fields sent with every request, as the API names them, such as
+            ``{"reasoning_effort": "low"}`` (a dict).
+
+    Per-call options (``invoke(..., temperature=..., max_tokens=...)``) override these.
 
     The key comes from ``api_key`` or ``OPENAI_API_KEY``; with a ``base_url`` (or ``OPENAI_BASE_URL``) of a
     compatible server and no key, a dummy key is sent (local servers ignore it). ``max_tokens`` is sent as
@@ -152,8 +168,9 @@ class ChatOpenAI(SDKChatModel):
     Raises:
         UserError: the ``openai`` package is missing, no key is set for OpenAI or Azure, an Azure ``base_url``
             is not of the v1 API, ``azure=True`` without a ``base_url``, ``compatible=True`` without a
-            ``base_url`` or with an Azure one, or ``use_responses_api=True`` with an ``openai`` package too old to
-            have the Responses API.
+            ``base_url`` or with an Azure one, ``use_responses_api=True`` with an ``openai`` package too old to
+            have the Responses API, or an option of the wrong kind or out of range, or misspelled (the message
+            names the close match: ``openai_api_base`` is ``base_url``).
     """
 
     provider: ClassVar[str] = "openai"
