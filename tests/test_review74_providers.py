@@ -21,6 +21,11 @@ model is loaded and no request leaves 127.0.0.1.
    (gave up after 3 attempts). Check...``: the count now goes inside the sentence. ``--model
    openai-compatible:m`` told a command-line user to pass ``base_url=``, which no option sets: it now says to
    write the URL in the name, or to set ``OPENAI_BASE_URL`` and use ``openai:<model>``.
+5. PDF/file and audio blocks (LangChain's standard form, OpenAI's ``file``/``input_audio``/``input_file``,
+   Anthropic's ``document``) reached OpenAI and Anthropic as given, which their APIs refuse (only Gemini translated
+   them). Each is now written as the provider's API reference takes it (the local wire servers check the shapes),
+   and one the provider cannot take (audio to Anthropic or to the Responses API, a file URL to Chat Completions,
+   video to either) is a UserError saying what to do.
 """
 
 from __future__ import annotations
@@ -36,7 +41,11 @@ import pytest
 from pydantic import SecretStr
 from typer.testing import CliRunner
 
-from toolwire import cli
+from providers.wire_anthropic import Anthropic as AnthropicWire
+from providers.wire_gemini import Gemini as GeminiWire
+from providers.wire_openai import OpenAIChat, OpenAIResponses
+from providers.wire_servers import Reply, WireServer
+from toolwire import HumanMessage, ToolMessage, cli
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, merge_chunks
 from toolwire.models._retry import _give_up, status_error
@@ -408,3 +417,155 @@ def test_the_command_line_says_how_to_give_a_compatible_servers_url(monkeypatch:
     # the library keeps its own wording (base_url= is a keyword there)
     with pytest.raises(UserError, match="base_url="):
         init_chat_model("openai-compatible:m")
+
+
+# -- 5: file, document and audio blocks ----------------------------------------------------------------------
+
+PDF = "JVBERi0xLjQK"  # "%PDF-1.4\n"
+WAV = "UklGRiQAAABXQVZF"
+PDF_FORMS = {
+    "langchain": {"type": "file", "base64": PDF, "mime_type": "application/pdf", "filename": "report.pdf"},
+    "langchain v0": {"type": "file", "source_type": "base64", "data": PDF, "mime_type": "application/pdf",
+                     "metadata": {"filename": "report.pdf"}},
+    "openai chat": {"type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}",
+                                             "filename": "report.pdf"}},
+    "openai responses": {"type": "input_file", "file_data": f"data:application/pdf;base64,{PDF}",
+                         "filename": "report.pdf"},
+    "anthropic": {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": PDF}},
+}
+AUDIO_FORMS = {
+    "langchain": {"type": "audio", "base64": WAV, "mime_type": "audio/wav"},
+    "openai": {"type": "input_audio", "input_audio": {"data": WAV, "format": "wav"}},
+}
+TEXT_DOC = "Line one.\nLine two."
+TEXT_FORMS = {
+    "langchain text-plain": {"type": "text-plain", "text": TEXT_DOC, "mime_type": "text/plain"},
+    "anthropic text": {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": TEXT_DOC}},
+}
+
+
+def _wire(adapter: Any, cls: type, **kwargs: Any) -> tuple[WireServer, Any]:
+    server = WireServer(adapter, brain=None)
+    server.queue(Reply(text="Read."))
+    url = server.url + ("/v1" if cls is ChatOpenAI else "")
+    extra = {"compatible": False} if cls is ChatOpenAI else {}
+    return server, cls(model="m", api_key=KEY, base_url=url, max_retries=0, **extra, **kwargs)
+
+
+def _offline(cls: type, **kwargs: Any) -> Any:
+    """A model aimed at a local port nothing listens on, tried once: a block that should be refused before any
+    request fails fast here, never reaching the network."""
+    return cls(model="m", api_key=KEY, base_url="http://127.0.0.1:9" + ("/v1" if cls is ChatOpenAI else ""),
+               max_retries=0, **kwargs)
+
+
+def _sent(adapter: Any, cls: type, block: dict[str, Any], **kwargs: Any) -> Any:
+    """The part the provider got for ``block`` (sent through its SDK to the local wire server, which checks it)."""
+    server, model = _wire(adapter, cls, **kwargs)
+    try:
+        assert model.invoke([HumanMessage(["Summarise this.", block])]).text == "Read."
+        assert not server.problems, server.problems
+        body = server.requests[-1].body
+    finally:
+        server.close()
+    if cls is ChatGoogleGenAI:
+        return body["contents"][-1]["parts"][1]
+    if kwargs.get("use_responses_api"):
+        return body["input"][-1]["content"][1]
+    return body["messages"][-1]["content"][1]
+
+
+@pytest.mark.parametrize("form", PDF_FORMS)
+def test_a_pdf_in_any_form_reaches_each_provider_as_its_api_takes_it(form: str) -> None:
+    block = PDF_FORMS[form]
+    named = "file.pdf" if form == "anthropic" else "report.pdf"
+    assert _sent(OpenAIChat(), ChatOpenAI, block) == {
+        "type": "file", "file": {"file_data": f"data:application/pdf;base64,{PDF}", "filename": named}}
+    assert _sent(OpenAIResponses(), ChatOpenAI, block, use_responses_api=True) == {
+        "type": "input_file", "file_data": f"data:application/pdf;base64,{PDF}", "filename": named}
+    assert _sent(AnthropicWire(), ChatAnthropic, block) == {
+        "type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": PDF}}
+    gemini = _sent(GeminiWire(), ChatGoogleGenAI, block)
+    assert gemini["inlineData"]["mimeType" if "mimeType" in gemini["inlineData"] else "mime_type"] == \
+        "application/pdf"
+
+
+@pytest.mark.parametrize("form", AUDIO_FORMS)
+def test_audio_goes_to_chat_completions_as_input_audio_and_is_refused_where_it_cannot_go(form: str) -> None:
+    block = AUDIO_FORMS[form]
+    assert _sent(OpenAIChat(), ChatOpenAI, block) == {"type": "input_audio",
+                                                      "input_audio": {"data": WAV, "format": "wav"}}
+    with pytest.raises(UserError, match="Anthropic's Messages API takes no audio: transcribe it to text first"):
+        _offline(ChatAnthropic).invoke([HumanMessage(["Listen.", block])])
+    with pytest.raises(UserError, match="Responses API takes no audio input: use Chat Completions"):
+        _offline(ChatOpenAI, use_responses_api=True).invoke([HumanMessage(["Listen.", block])])
+
+
+@pytest.mark.parametrize("form", TEXT_FORMS)
+def test_a_plain_text_document_is_a_text_document_for_anthropic_and_text_for_openai(form: str) -> None:
+    block = TEXT_FORMS[form]
+    assert _sent(AnthropicWire(), ChatAnthropic, block) == {
+        "type": "document", "source": {"type": "text", "media_type": "text/plain", "data": TEXT_DOC}}
+    assert _sent(OpenAIChat(), ChatOpenAI, block) == {"type": "text", "text": TEXT_DOC}
+
+
+def test_base64_text_becomes_a_text_document_and_an_image_file_an_image_for_anthropic() -> None:
+    import base64
+
+    encoded = base64.b64encode(TEXT_DOC.encode()).decode()
+    assert _sent(AnthropicWire(), ChatAnthropic, {"type": "file", "base64": encoded, "mime_type": "text/markdown"}) \
+        == {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": TEXT_DOC}}
+    from toolwire.models.lowering.anthropic import lower_messages
+
+    _, messages = lower_messages([HumanMessage([{"type": "file", "base64": "iVBORw0K", "mime_type": "image/png"}])])
+    assert messages[0]["content"] == [{"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                                                                   "data": "iVBORw0K"}}]
+
+
+def test_anthropic_document_keys_are_kept_for_anthropic() -> None:
+    from toolwire.models.lowering.anthropic import lower_messages
+
+    block = {**PDF_FORMS["anthropic"], "title": "Q3", "citations": {"enabled": True},
+             "cache_control": {"type": "ephemeral"}}
+    _, messages = lower_messages([HumanMessage([block])])
+    assert messages[0]["content"] == [block]
+
+
+@pytest.mark.parametrize(("cls", "kwargs", "block", "said"), [
+    (ChatOpenAI, {}, {"type": "file", "url": "https://example.com/a.pdf"},
+     "Chat Completions API takes no file URL"),
+    (ChatOpenAI, {}, {"type": "audio", "base64": WAV, "mime_type": "audio/ogg"}, "takes audio as wav or mp3 only"),
+    (ChatOpenAI, {}, {"type": "video", "base64": "AAAA", "mime_type": "video/mp4"}, "takes no video"),
+    (ChatOpenAI, {}, {"type": "file", "base64": PDF}, "needs its mime_type"),
+    (ChatAnthropic, {}, {"type": "file", "base64": "UEsDBA==", "mime_type": "application/zip"},
+     "Anthropic takes PDF and plain-text documents"),
+    (ChatAnthropic, {}, {"type": "video", "url": "https://example.com/v.mp4"}, "takes no video"),
+])
+def test_a_block_the_provider_cannot_take_is_a_user_error(cls: type, kwargs: dict[str, Any], block: dict[str, Any],
+                                                          said: str) -> None:
+    with pytest.raises(UserError, match=said):
+        _offline(cls, **kwargs).invoke([HumanMessage(["Look.", block])])
+
+
+def test_file_ids_and_urls_go_where_the_api_takes_them() -> None:
+    from toolwire.models.lowering.anthropic import lower_messages as anthropic_messages
+    from toolwire.models.lowering.openai import lower_messages, lower_responses_messages
+
+    by_id = {"type": "file", "file_id": "file-123"}
+    by_url = {"type": "file", "url": "https://example.com/a.pdf"}
+    assert lower_messages([HumanMessage([by_id])])[0]["content"] == [{"type": "file", "file": {"file_id": "file-123"}}]
+    assert lower_responses_messages([HumanMessage([by_id, by_url])])[0]["content"] == [
+        {"type": "input_file", "file_id": "file-123"}, {"type": "input_file", "file_url": "https://example.com/a.pdf"}]
+    assert anthropic_messages([HumanMessage([by_url])])[1][0]["content"] == [
+        {"type": "document", "source": {"type": "url", "url": "https://example.com/a.pdf"}}]
+
+
+def test_in_a_tool_result_anthropic_gets_documents_and_audio_as_text() -> None:
+    from toolwire.models.lowering.anthropic import lower_messages
+
+    result = ToolMessage([PDF_FORMS["langchain"], AUDIO_FORMS["langchain"]], tool_call_id="c1")
+    call = {"name": "read", "args": {}, "id": "c1", "type": "tool_call"}
+    _, messages = lower_messages([HumanMessage("q"), AIMessage("", tool_calls=[call]), result])  # type: ignore[list-item]
+    document, audio = messages[-1]["content"][0]["content"]
+    assert document == {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": PDF}}
+    assert audio["type"] == "text" and "base64 characters not sent" in audio["text"] and WAV not in audio["text"]

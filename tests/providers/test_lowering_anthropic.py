@@ -256,19 +256,22 @@ def test_stream_error_event():
 
 
 def test_result_blocks_a_tool_result_cannot_hold_become_text_not_lost():
-    """A file or audio block, or a document without its ``source``, is not taken in a tool_result: its JSON
-    goes to the model as text, with the base64 payload replaced by its length."""
+    """An audio block, or a document without its ``source``, is not taken in a tool_result: its JSON goes to the
+    model as text, with the base64 payload replaced by its length. A PDF file block is a ``document`` there
+    (review 74: tool_result content takes documents)."""
     _, messages = lower_messages([
         HumanMessage("Abra."),
         AIMessage("", tool_calls=CALLS[:1]),
         ToolMessage([{"type": "text", "text": "ok"},
+                     {"type": "audio", "base64": "UklGRg==", "mime_type": "audio/wav"},
                      {"type": "file", "base64": "JVBERi0x", "mime_type": "application/pdf"},
                      {"type": "image", "base64": "iVBORw0KGgo=", "mime_type": "image/png"}], tool_call_id="a1"),
     ])
     assert messages[2]["content"][0]["content"] == [
         {"type": "text", "text": "ok"},
-        {"type": "text", "text": '{"type": "file", "base64": "<8 base64 characters not sent>", '
-                                 '"mime_type": "application/pdf"}'},
+        {"type": "text", "text": '{"type": "audio", "data": "<8 base64 characters not sent>", '
+                                 '"mime_type": "audio/wav"}'},
+        {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERi0x"}},
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]
 
 

@@ -82,6 +82,22 @@ class Anthropic:
             else:
                 c.obj(source, f"{path}.source", {"type", "media_type", "data"}, ("type", "media_type", "data"))
 
+    def _document(self, c: Checker, block: Any, path: str) -> None:
+        """A ``document`` block: a PDF (base64 or URL), plain text, or an uploaded file (Messages API reference)."""
+        if not c.obj(block, path, {"type", "source", "title", "context", "citations", "cache_control"},
+                     ("type", "source")):
+            return
+        source = block["source"]
+        kind = source.get("type") if isinstance(source, dict) else None
+        shapes = {"base64": ({"type", "media_type", "data"}, "application/pdf"),
+                  "text": ({"type", "media_type", "data"}, "text/plain"),
+                  "url": ({"type", "url"}, None), "file": ({"type", "file_id"}, None)}
+        if not c.expect(kind in shapes, f"{path}.source.type", "must be base64, text, url or file"):
+            return
+        keys, media_type = shapes[kind]
+        if c.obj(source, f"{path}.source", keys, tuple(sorted(keys))) and media_type:
+            c.expect(source["media_type"] == media_type, f"{path}.source.media_type", f"must be {media_type!r}")
+
     def _tools(self, c: Checker, body: dict[str, Any]) -> set[str]:
         names: set[str] = set()
         for i, tool in enumerate(body.get("tools") or ()):
@@ -161,6 +177,8 @@ class Anthropic:
             self._text(c, block, path)
         elif kind == "image":
             self._image(c, block, path)
+        elif kind == "document":
+            self._document(c, block, path)
         elif kind == "tool_use":
             c.expect(role == "assistant", path, "tool_use only in assistant turns")
             if c.obj(block, path, {"type", "id", "name", "input", "cache_control"}, ("id", "name", "input")):
@@ -173,6 +191,8 @@ class Anthropic:
                     for k, sub in enumerate(content):
                         if isinstance(sub, dict) and sub.get("type") == "image":
                             self._image(c, sub, f"{path}.content[{k}]")
+                        elif isinstance(sub, dict) and sub.get("type") == "document":
+                            self._document(c, sub, f"{path}.content[{k}]")
                         else:
                             self._text(c, sub, f"{path}.content[{k}]")
                 else:

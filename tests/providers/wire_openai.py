@@ -69,6 +69,21 @@ def _json_args(c: Checker, text: Any, path: str) -> None:
             c.fail(path, "is not valid JSON")
 
 
+def _file_source(c: Checker, file: Any, path: str, sources: tuple[str, ...], more: tuple[str, ...] = ()) -> None:
+    """A file part's fields (Chat Completions ``file``, Responses ``input_file``): exactly one of ``sources``;
+    ``file_data`` a data URL (``data:<mime>;base64,...``) given with a ``filename``."""
+    if not c.obj(file, path, {*sources, "filename", *more}):
+        return
+    given = [key for key in sources if key in file]
+    c.expect(len(given) == 1, path, f"needs exactly one of {', '.join(sources)}")
+    if "file_data" in file:
+        data = file["file_data"]
+        c.expect(isinstance(data, str) and data.startswith("data:") and ";base64," in data, f"{path}.file_data",
+                 "must be a data URL (data:<mime>;base64,...)")
+        c.expect(isinstance(file.get("filename"), str) and file["filename"], f"{path}.filename",
+                 "file data needs its filename")
+
+
 class OpenAIChat:
     """``POST /v1/chat/completions``."""
 
@@ -163,6 +178,13 @@ class OpenAIChat:
                                 c.text(part.get("text"), f"{ppath}.text")
                             elif part["type"] == "image_url":
                                 c.obj(part.get("image_url"), f"{ppath}.image_url", {"url", "detail"}, ("url",))
+                            elif part["type"] == "file":  # {"file_data": <data URL>, "filename"} or {"file_id"}
+                                _file_source(c, part.get("file"), f"{ppath}.file", ("file_data", "file_id"))
+                            elif part["type"] == "input_audio":
+                                audio = part.get("input_audio")
+                                if c.obj(audio, f"{ppath}.input_audio", {"data", "format"}, ("data", "format")):
+                                    c.expect(audio["format"] in ("wav", "mp3"), f"{ppath}.input_audio.format",
+                                             "must be 'wav' or 'mp3'")
             elif role == "assistant":
                 if not c.obj(msg, path, {"role", "content", "name", "tool_calls", "refusal", "audio"}):
                     continue
@@ -332,6 +354,9 @@ class OpenAIResponses:
                         for j, p in enumerate(item["content"]):
                             if isinstance(p, dict) and p.get("type") == "input_image":
                                 c.obj(p, f"{path}.content[{j}]", {"type", "image_url", "file_id", "detail"})
+                            elif isinstance(p, dict) and p.get("type") == "input_file":
+                                _file_source(c, {k: v for k, v in p.items() if k != "type"}, f"{path}.content[{j}]",
+                                             ("file_data", "file_id", "file_url"), ("detail",))
                             else:
                                 _text_parts(c, [p], f"{path}.content[{j}]", part)
                     else:

@@ -16,6 +16,7 @@ from typing import Any
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
 from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call
+from toolwire.models.lowering._media import read_media
 
 __all__ = [
     "COMBINATORS",
@@ -96,7 +97,9 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
         other keys, such as ``cache_control``, kept: the OpenAI and Gemini codecs read only ``text``),
         :class:`ImageBlock` for the image forms toolwire reads (``{"type": "image", "base64"|"data",
         "mime_type"}``, ``{"type": "image", "url"}``, OpenAI ``{"type": "image_url", ...}``, Anthropic
-        ``{"type": "image", "source": {"type": "base64" | "url", ...}}`` with no other key), and any other
+        ``{"type": "image", "source": {"type": "base64" | "url", ...}}`` with no other key),
+        :class:`~toolwire.models.lowering._media.MediaBlock` for the file, document and audio forms
+        :func:`~toolwire.models.lowering._media.read_media` reads (LangChain's, OpenAI's, Anthropic's), and any other
         dict unchanged (a provider-native block the codec may pass through).
     """
     items = [content] if isinstance(content, str) else list(content)
@@ -114,8 +117,10 @@ def content_parts(content: str | list[Any]) -> list[dict[str, Any]]:
                 # other keys (Anthropic's cache_control, citations) kept for the codecs that send them
                 out.append({**item, "type": "text", "text": text})
             continue
-        image = _image(item)
-        out.append(image if image is not None else item)
+        found = _image(item)
+        if found is None:
+            found = read_media(item)
+        out.append(found if found is not None else item)
     return out
 
 

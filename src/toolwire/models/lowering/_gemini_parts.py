@@ -136,6 +136,8 @@ def _block_part(block: dict[str, Any]) -> dict[str, Any]:
                         "send base64 data or a URL.")
     if kind in ("image", "file", "audio", "video"):  # neutral {"base64"|"data", "mime_type"} or {"url"}
         mime = block.get("mime_type") or ("image/png" if kind == "image" else None)
+        if isinstance(block.get("text"), str):  # a plain-text document (_media.MediaBlock): its UTF-8 bytes
+            return {"inline_data": {"mime_type": mime or "text/plain", "data": block["text"].encode("utf-8")}}
         data = block.get("base64", block.get("data"))
         if data is not None:
             return _inline(block, data, mime)

@@ -53,6 +53,7 @@ from toolwire.models.lowering._common import (
     split_calls,
     usage,
 )
+from toolwire.models.lowering._media import MediaBlock, anthropic_part
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short
 
@@ -133,6 +134,8 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
             else:
                 out.append({"type": "image", "source": {"type": "base64", "media_type": block["mime_type"],
                                                         "data": block["data"]}})
+        elif isinstance(block, MediaBlock):
+            out.append(_media_block(block, in_result))
         elif in_result and block.get("type") != "text" and not (
                 "source" in block and block.get("type") in _RESULT_BLOCKS):
             # a block a tool_result does not take (a file, audio, a document without its source): its JSON as text
@@ -140,6 +143,22 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
         else:
             out.append(block)
     return out
+
+
+def _media_block(block: MediaBlock, in_result: bool) -> dict[str, Any]:
+    """A file, document or audio block as Anthropic takes it (:func:`~toolwire.models.lowering._media.
+    anthropic_part`); in a tool result, one it cannot take (audio) goes as its JSON text, as other blocks do there.
+
+    Raises:
+        UserError: in a user message, a block Anthropic cannot take (audio, video, a file of another type than PDF,
+            text or an image).
+    """
+    try:
+        return anthropic_part(block)
+    except UserError:
+        if not in_result:
+            raise
+    return {"type": "text", "text": block_as_text(block)}
 
 
 _VALID_ID = re.compile(r"[A-Za-z0-9_-]+")

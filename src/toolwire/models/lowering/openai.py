@@ -39,7 +39,7 @@ from __future__ import annotations
 import copy
 import logging
 import warnings
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from toolwire.errors import UserError
@@ -59,6 +59,7 @@ from toolwire.models.lowering._common import (
     tool_result_text,
     usage,
 )
+from toolwire.models.lowering._media import MediaBlock, chat_part, responses_part
 from toolwire.models.lowering._openai_compat import (
     REASONING_KEY,
     is_first,
@@ -184,10 +185,12 @@ def _data_url(block: dict[str, Any]) -> str:
     return block["url"] if "url" in block else f"data:{block['mime_type']};base64,{block['data']}"
 
 
-def _content_parts(content: str | list[Any], text_type: str,
-                   image: Any) -> str | list[dict[str, Any]]:
+def _content_parts(content: str | list[Any], text_type: str, image: Any,
+                   media: Callable[[MediaBlock], dict[str, Any]]) -> str | list[dict[str, Any]]:
     """Content blocks in an OpenAI API's own part types (shared by Chat Completions and Responses); ``image(url,
-    detail)`` makes an image part, ``detail`` being ``{"detail": ...}`` when the block gave one, else ``{}``."""
+    detail)`` makes an image part, ``detail`` being ``{"detail": ...}`` when the block gave one, else ``{}``;
+    ``media`` a file or audio part (:mod:`~toolwire.models.lowering._media`, which raises UserError for a block the
+    API cannot take)."""
     if isinstance(content, str):
         return content
     parts: list[dict[str, Any]] = []
@@ -196,6 +199,8 @@ def _content_parts(content: str | list[Any], text_type: str,
             parts.append({"type": text_type, "text": block["text"]})
         elif block.get("type") == "image" and ("url" in block or "data" in block):
             parts.append(image(_data_url(block), {"detail": block["detail"]} if "detail" in block else {}))
+        elif isinstance(block, MediaBlock):
+            parts.append(media(block))
         else:
             parts.append(block)
     return parts or ""
@@ -203,7 +208,7 @@ def _content_parts(content: str | list[Any], text_type: str,
 
 def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
     return _content_parts(content, "text",
-                          lambda url, detail: {"type": "image_url", "image_url": {"url": url, **detail}})
+                          lambda url, detail: {"type": "image_url", "image_url": {"url": url, **detail}}, chat_part)
 
 
 def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
@@ -508,7 +513,7 @@ class StreamState:
 
 def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
     return _content_parts(content, "input_text",
-                          lambda url, detail: {"type": "input_image", "image_url": url, **detail})
+                          lambda url, detail: {"type": "input_image", "image_url": url, **detail}, responses_part)
 
 
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
