@@ -30,7 +30,8 @@ def check(reply: ParsedReply) -> ParsedReply:
         assert isinstance(call["args"], dict) and isinstance(call["name"], str)
         ids.append(call["id"])
     for bad in reply.invalid_tool_calls:
-        assert list(bad) == ["name", "args", "id", "error", "type"] and bad["type"] == "invalid_tool_call"
+        assert list(bad) in (["name", "args", "id", "error", "type"], ["name", "args", "id", "error", "type", "index"])
+        assert bad["type"] == "invalid_tool_call" and type(bad.get("index", 0)) is int  # index: a valid call follows
         assert bad["args"] is None or isinstance(bad["args"], str)
         assert isinstance(bad["error"], str) and bad["error"]
         ids.append(bad["id"])

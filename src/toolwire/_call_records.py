@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 from toolwire._printing import json_text, printed, safe_text
@@ -19,8 +19,10 @@ __all__ = [
     "ToolCall",
     "ToolCallChunk",
     "Usage",
+    "in_reply_order",
     "invalid_tool_call",
     "new_tool_call_id",
+    "split_in_order",
     "tool_call",
 ]
 
@@ -46,6 +48,11 @@ class InvalidToolCall(TypedDict):
     ``name`` is the tool name as sent (None when missing), ``args`` keeps the raw argument text exactly as the
     model sent it, ``id`` the call's id (generated when the model sent none), ``error`` says what was wrong.
     The executor still answers it with one ``status="error"`` :class:`ToolMessage`.
+
+    ``index`` (only when a valid call came after it in the reply) is its 0-based position among all the reply's
+    calls, valid and invalid: an AIMessage keeps the two kinds in two lists, as LangChain's does, and this is how
+    the calls are written back to the provider and answered in the order the model sent them
+    (:func:`split_in_order`, :func:`in_reply_order`; review 74).
     """
 
     name: str | None
@@ -53,6 +60,7 @@ class InvalidToolCall(TypedDict):
     id: str | None
     error: str | None
     type: Literal["invalid_tool_call"]
+    index: NotRequired[int]
 
 
 class ToolCallChunk(TypedDict):
@@ -113,6 +121,45 @@ def invalid_tool_call(
     generated."""
     return {"name": name, "args": args, "id": id or new_tool_call_id(), "error": error,
             "type": "invalid_tool_call"}
+
+
+def split_in_order(calls: Iterable[ToolCall | InvalidToolCall]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+    """Split a reply's call records, in the order the model sent them, into ``(valid, invalid)``; an invalid call
+    that a valid one follows gets its position as ``index`` (see :class:`InvalidToolCall`), so the order can be
+    rebuilt with :func:`in_reply_order`. The records are not copied, but an indexed one is a new dict."""
+    valid: list[ToolCall] = []
+    invalid: list[tuple[int, Any]] = []
+    last_valid = -1
+    for position, call in enumerate(calls):
+        if call.get("type") == "invalid_tool_call":
+            invalid.append((position, call))
+        else:
+            valid.append(call)  # type: ignore[arg-type]
+            last_valid = position
+    return valid, [{**bad, "index": position} if position < last_valid else bad for position, bad in invalid]
+
+
+def in_reply_order(valid: Sequence[Any], invalid: Sequence[Any], invalid_calls: Sequence[Any]) -> list[Any]:
+    """``valid`` then ``invalid``, except that each item of ``invalid`` whose call (the same position of
+    ``invalid_calls``, :class:`InvalidToolCall` dicts) has an ``index`` goes to that position: the calls of a
+    reply, or their answers, in the order the model sent the calls.
+
+    Args:
+        valid: one item per valid call, in order (the calls themselves, or their ToolMessages).
+        invalid: one item per invalid call, in order. invalid_calls: the invalid calls, parallel to ``invalid``.
+
+    Returns:
+        A new list of all the items.
+    """
+    out = list(valid)
+    if not any(isinstance(bad, dict) and type(bad.get("index")) is int for bad in invalid_calls):
+        return [*out, *invalid]
+    placed = sorted((bad["index"], i) for i, bad in enumerate(invalid_calls)
+                    if isinstance(bad, dict) and type(bad.get("index")) is int)
+    for position, i in placed:
+        out.insert(min(position, len(out)), invalid[i])
+    chosen = {i for _, i in placed}
+    return out + [item for i, item in enumerate(invalid) if i not in chosen]
 
 
 def _id_text(value: Any) -> str | None:

@@ -70,6 +70,7 @@ from toolwire._agent_checks import (
     unique_ids_in_turns,
 )
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
+from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire.errors import MaxStepsExceeded, UserError
@@ -369,12 +370,13 @@ class Agent:
         error)): it gets that error again. Returns ``(the result of the first successful return_direct tool or None,
         whether every call was such a repeat)``.
         """
+        for call in in_reply_order(calls, invalid, invalid):  # the model's order (an invalid call's "index")
+            yield ("event", AgentEvent("tool_call", call, step))
         fresh: list[ToolCall] = []
         repeats: dict[int, ToolMessage] = {}
         twins: dict[int, int] = {}  # call index -> the index of the same call earlier in this reply, run once
         first: dict[str, int] = {}
         for index, call in enumerate(calls):
-            yield ("event", AgentEvent("tool_call", call, step))
             key = _call_key(call)
             earlier = None if self._reruns(call["name"]) else answered.get(key)
             tries, error = failed.get(key, (0, None))
@@ -390,16 +392,16 @@ class Agent:
                 # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
                 repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
                                              status=earlier.status, artifact=earlier.artifact)
-        for bad in invalid:
-            yield ("event", AgentEvent("tool_call", bad, step))
-        results: list[ToolMessage] = yield ("tools", (fresh, invalid))
+        # (their places in the reply, "index", are not the executor's: it gets the fresh calls only)
+        results: list[ToolMessage] = yield ("tools", (fresh, [{k: v for k, v in bad.items() if k != "index"}
+                                                              for bad in invalid]))
         fresh_results = iter(results[: len(fresh)])
         ordered: list[ToolMessage] = []
         for i, call in enumerate(calls):
             twin = ordered[twins[i]] if i in twins else None
             ordered.append(repeats[i] if i in repeats else next(fresh_results) if twin is None else ToolMessage(
                 twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
-        ordered.extend(results[len(fresh):])
+        answers = in_reply_order(ordered, results[len(fresh):], invalid)  # the model's order
         if fresh:  # a tool ran: what earlier rounds' results read may have changed since (review 71: a second
             answered.clear()  # list_tasks after add_task got the first list again)
         direct: ToolMessage | None = None
@@ -413,8 +415,8 @@ class Agent:
                 tool = self.executor.tools.get(call["name"])
                 if tool is not None and tool.return_direct and direct is None:
                     direct = result
-        messages.extend(ordered)  # all of them before the first event: a caller that stops there keeps them
-        for result in ordered:
+        messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
+        for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))
         return direct, bool(calls) and len(repeats) == len(calls) and not invalid
 

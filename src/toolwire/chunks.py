@@ -13,7 +13,7 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from toolwire._call_records import _call_list, _id_text
+from toolwire._call_records import _call_list, _id_text, split_in_order
 from toolwire.messages import (
     AIMessage,
     Content,
@@ -158,8 +158,7 @@ class AIMessageChunk:
         from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
         from toolwire.models.lowering._common import native_call
 
-        calls: list[ToolCall] = []
-        invalid: list[InvalidToolCall] = []
+        records: list[ToolCall | InvalidToolCall] = []
         # in a reply that was cut short, a call the stream declared invalid at its end is that, not a call to run
         cut = self.response_metadata.get("finish_reason") == "max_tokens"
         declared = {bad.get("id") for bad in self.invalid_tool_calls if isinstance(bad, dict) and bad.get("id")
@@ -174,11 +173,8 @@ class AIMessageChunk:
                 if made is None:
                     made = self._made_ids[position] = new_tool_call_id()
                 chunk = {**chunk, "id": made}  # type: ignore[typeddict-item]
-            call = native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names)
-            if call.get("type") == "invalid_tool_call":
-                invalid.append(call)  # type: ignore[arg-type]
-            else:
-                calls.append(call)  # type: ignore[arg-type]
+            records.append(native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names))
+        calls, invalid = split_in_order(records)  # an invalid call before a valid one keeps its place (index)
         invalid.extend(self.invalid_tool_calls)
         return AIMessage(
             self.content,

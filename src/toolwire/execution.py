@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire import _tool_run
-from toolwire._call_records import _checked_call, _checked_invalid
+from toolwire._call_records import _checked_call, _checked_invalid, in_reply_order
 from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
 from toolwire._error_state import exclusive, mark
 from toolwire._keywords import refuses_unknown_keywords
@@ -319,8 +319,8 @@ class ToolExecutor:
             results = []
         if refused is not None:  # the calls before it ran without failing
             raise _keep_answers(refused, results)
-        results.extend(self._invalid(b) for b in bad)
-        return results
+        # the invalid calls' answers at their places in the reply (InvalidToolCall "index"), else after the others
+        return in_reply_order(results, [self._invalid(b) for b in bad], bad)
 
     async def aexecute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
         """Run every tool call of ``message`` (async) and return their results in call order.

@@ -95,6 +95,8 @@ class Collector:
         self._keys = name_keys(self.names)
         self.calls: list[ToolCall] = []
         self.invalid: list[InvalidToolCall] = []
+        self._positions: list[int] = []  # each invalid call's place among all the calls, in the order they came
+        self._last_valid = -1
         self.spans: list[tuple[int, int]] = []
         self._ids: set[str] = set()
 
@@ -136,11 +138,13 @@ class Collector:
             self.add_invalid(name, args if raw is None else raw, f"{TOO_DEEP} such as {EXAMPLE}.",
                              call_id)
             return
+        self._last_valid = len(self.calls) + len(self.invalid)
         self.calls.append(tool_call(fix_surrogates(name), args, self._id(call_id)))
 
     def add_invalid(self, name: str | None, raw: Any, error: str, call_id: Any = None) -> None:
         """Record an invalid call keeping ``raw`` (as text) and the ``error`` sentence."""
         name = fix_surrogates(name) if isinstance(name, str) else None
+        self._positions.append(len(self.calls) + len(self.invalid))
         self.invalid.append(invalid_tool_call(name or None, raw_text(raw), self._id(call_id), error))
 
     def add_span(self, start: int, end: int) -> None:
@@ -190,9 +194,12 @@ class Collector:
         return True
 
     def result(self, text: str) -> ParsedReply:
-        """Build the :class:`ParsedReply`: ``text`` without the recorded spans, stripped."""
+        """Build the :class:`ParsedReply`: ``text`` without the recorded spans, stripped; an invalid call that a
+        valid one follows keeps its place as ``index`` (see :class:`~toolwire.messages.InvalidToolCall`)."""
+        invalid = [{**bad, "index": at} if at < self._last_valid else bad  # type: ignore[typeddict-item]
+                   for bad, at in zip(self.invalid, self._positions, strict=True)]
         if not self.spans:
-            return ParsedReply(text.strip(), self.calls, self.invalid)
+            return ParsedReply(text.strip(), self.calls, invalid)
         pieces: list[str] = []
         pos = 0
         for start, end in sorted(self.spans):
@@ -200,7 +207,7 @@ class Collector:
                 pieces.append(text[pos:start])
             pos = max(pos, end)
         pieces.append(text[pos:])
-        return ParsedReply("".join(pieces).strip(), self.calls, self.invalid)
+        return ParsedReply("".join(pieces).strip(), self.calls, invalid)
 
 
 def _looks_like_schema(obj: dict[str, Any], args: Any) -> bool:

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from toolwire._call_records import in_reply_order, split_in_order
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
 from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call
@@ -144,12 +145,13 @@ def tool_result_text(message: ToolMessage) -> str:
 
 
 def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
-    """The calls of an assistant turn: the valid ones, then the invalid ones (each list in the order it came).
+    """The calls of an assistant turn in the order the model sent them: the valid ones, with each invalid one at
+    its ``index`` (:func:`~toolwire._call_records.in_reply_order`), the others after them.
 
     Invalid calls are part of the turn too: the executor answered each with an error ToolMessage, and
     providers reject a result whose call is missing from the previous turn.
     """
-    return [*message.tool_calls, *message.invalid_tool_calls]
+    return in_reply_order(message.tool_calls, message.invalid_tool_calls, message.invalid_tool_calls)
 
 
 def call_names(messages: Iterable[BaseMessage]) -> dict[str, str]:
@@ -346,21 +348,18 @@ class CallIds:
 def split_calls(calls: Iterable[ToolCall | InvalidToolCall]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
     """Split parsed call records into (valid, invalid), order kept within each, after making their ids
     unique in reply order with :class:`CallIds` (a repeated ``"c1"`` becomes ``"c1_2"``): the reply's
-    calls, valid and invalid, are answered by one ToolMessage each."""
-    valid: list[ToolCall] = []
-    invalid: list[InvalidToolCall] = []
+    calls, valid and invalid, are answered by one ToolMessage each. An invalid call that a valid one follows
+    keeps its place as ``index`` (:func:`~toolwire._call_records.split_in_order`), so the reply is written back
+    and answered in the model's order (:func:`assistant_calls`)."""
     ids = CallIds()
-    for call in calls:
+
+    def unique(call: ToolCall | InvalidToolCall) -> ToolCall | InvalidToolCall:
         call_id = call.get("id")
-        if isinstance(call_id, str):
-            unique = ids.unique(call_id)
-            if unique != call_id:
-                call = {**call, "id": unique}  # type: ignore[assignment]
-        if call.get("type") == "invalid_tool_call":
-            invalid.append(call)  # type: ignore[arg-type]
-        else:
-            valid.append(call)  # type: ignore[arg-type]
-    return valid, invalid
+        if isinstance(call_id, str) and (renamed := ids.unique(call_id)) != call_id:
+            return {**call, "id": renamed}  # type: ignore[return-value]
+        return call
+
+    return split_in_order(unique(call) for call in calls)
 
 
 def usage(input_tokens: Any, output_tokens: Any, total: Any = None, cached: Any = None) -> Usage | None:
