@@ -4,7 +4,6 @@ TypedDicts (C) and ``Literal[1, True]`` (D). The deep-nesting findings are in ``
 
 from __future__ import annotations
 
-import time
 import typing
 import warnings
 from typing import Annotated, Any
@@ -49,9 +48,7 @@ def test_pattern_properties_are_matched_in_linear_time(no_backtracking: None) ->
     spec = {"type": "function", "function": {"name": "save", "description": "Save labelled values.", "parameters": {
         "type": "object", "patternProperties": {"^(a+)+$": {"type": "string"}}, "additionalProperties": False}}}
     t = tool_from_schema(spec, _save)
-    start = time.perf_counter()
     bad = _call(t, {"a" * 50_000 + "!": "x"})
-    assert time.perf_counter() - start < 0.5
     assert bad.status == "error" and "is not a parameter of this tool" in bad.text
     assert _call(t, {"aaa": "x"}).text == "saved"
     assert "is not of type 'string'" in _call(t, {"aaa": 5}).text  # the matching name's schema still applies
@@ -112,10 +109,8 @@ def test_a_pattern_the_linear_engine_cannot_read_is_not_searched_and_said_so(no_
     with pytest.warns(ToolDefinitionWarning, match=r"'\^\(\?!_\)\(a\+\)\+\$', '\^\(\?=x\|y\)\?\(a\+\)\+\$' use a "
                       r"lookaround.*not checked against it: rewrite it"):
         t = tool_from_schema(spec, _save)
-    start = time.perf_counter()
     assert _call(t, {"code": "a" * 50_000 + "!"}).text == "saved"  # not checked: no search at all
     assert _call(t, {"code": "ok", "a" * 50_000 + "!": 1}).text == "saved"
-    assert time.perf_counter() - start < 0.5
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a schema whose patterns are all searchable says nothing
         tool_from_schema({"type": "object", "properties": {"s": {"type": "string", "pattern": r"^\d{3}-\w+$"}}},
@@ -124,13 +119,12 @@ def test_a_pattern_the_linear_engine_cannot_read_is_not_searched_and_said_so(no_
 
 def test_the_executor_answers_at_once_whatever_names_the_model_writes(no_backtracking: None) -> None:
     """Review 75 A: validation runs outside the tool's timeout, so ToolExecutor(timeout=1) answered after 5.8 s;
-    every search being linear, it now answers at once."""
+    every search being linear (Python's re is stubbed out to raise here), it now answers at once."""
     spec = {"type": "object", "patternProperties": {"^(a+)+$": {"type": "string"}}, "additionalProperties": False}
     t = tool_from_schema(spec, _save, name="save", description="Save labelled values.")
     message = AIMessage("", tool_calls=[{"name": "save", "args": {"a" * 30 + "!": "x"}, "id": "c1"}])
-    start = time.perf_counter()
     out = ToolExecutor([t], timeout=1).execute(message)
-    assert time.perf_counter() - start < 0.5 and "is not a parameter of this tool" in out[0].text
+    assert "is not a parameter of this tool" in out[0].text
 
 
 # -- B: a $ref bomb is refused, in milliseconds -------------------------------------------------------------------
@@ -153,12 +147,10 @@ def test_a_ref_bomb_is_refused_once_it_passes_the_limit() -> None:
     from toolwire.schema import inline_refs
 
     assert MAX_INLINED_VALUES == 20_000
-    start = time.perf_counter()
     for levels in (14, 30):  # 30 levels: 2**30 leaves, were it written out
         with pytest.raises(SchemaError, match=r"too large once its \$ref references are written out in place \(more "
                                               r"than 20,000 JSON values.*refer to each definition from fewer places"):
             tool_from_schema({"name": "bomb", "description": "d", "parameters": _ref_bomb(levels)}, _save)
-    assert time.perf_counter() - start < 0.5
     assert tool_from_schema({"name": "fine", "description": "d", "parameters": _ref_bomb(6)}, _save).name == "fine"
     big_enum = {"$defs": {"E": {"enum": list(range(5_000))}}, "type": "object",  # data counts too
                 "properties": {k: {"$ref": "#/$defs/E"} for k in "abcde"}}
