@@ -94,3 +94,15 @@ def test_the_index_survives_a_dict_round_trip() -> None:
     message = openai_codec.parse_response(_reply(("a", "{"), ("b", '{"city": "Rome"}')), tool_names=["get_weather"])
     back = message_from_dict(message.to_dict())
     assert back.invalid_tool_calls[0]["index"] == 0 and [c["id"] for c in assistant_calls(back)] == ["a", "b"]
+
+
+def test_langchain_gets_the_invalid_call_without_the_index_it_has_no_field_for() -> None:
+    import pytest
+
+    pytest.importorskip("langchain_core")
+    from toolwire.interop.langchain import to_langchain_messages
+
+    message = openai_codec.parse_response(_reply(("a", "{"), ("b", '{"city": "Rome"}')), tool_names=["get_weather"])
+    (lc_message,) = to_langchain_messages([message])
+    assert [c["id"] for c in lc_message.invalid_tool_calls] == ["a"] and "index" not in lc_message.invalid_tool_calls[0]
+    assert [c["id"] for c in lc_message.tool_calls] == ["b"]

@@ -443,7 +443,8 @@ def to_langchain_messages(messages: Any) -> list[Any]:
                             for c in msg.tool_calls if isinstance(c["args"], dict)],
                 # a call whose arguments are text that could not be read (kept as sent, see AIMessage): LangChain
                 # holds such a call as an invalid one
-                invalid_tool_calls=[*(dict(c) for c in msg.invalid_tool_calls),
+                # (its place in the reply, "index", has no field in LangChain's invalid_tool_call before 1.0)
+                invalid_tool_calls=[*({k: v for k, v in c.items() if k != "index"} for c in msg.invalid_tool_calls),
                                     *({"name": c["name"], "args": c["args"] if isinstance(c["args"], str)
                                        else json.dumps(c["args"], default=str), "id": c["id"],
                                        "error": "the arguments are not a JSON object", "type": "invalid_tool_call"}
