@@ -172,7 +172,8 @@ class ToolExecutor:
                 tool = self.tools.get(call.get("name")) if isinstance(call.get("name"), str) else None
                 if tool is None:
                     raise self._unknown(call)
-                checked_args.append(tool.call_args(call.get("args")))
+                with _running(call):  # (the call id an InjectedToolCallId parameter gets)
+                    checked_args.append(tool.call_args(call.get("args")))
             except Exception as exc:
                 return calls[:index], checked_args, exc
         return calls, checked_args, None
@@ -190,9 +191,9 @@ class ToolExecutor:
             return self._error(error_text(exc, safe_text(name, str)), call, shown)
         timeout = tool.timeout if tool.timeout is not None else self.timeout
         try:
-            if kwargs is None:
-                kwargs = tool.call_args(call.get("args"))
-            with _running(call):  # this task's context: current_tool_call() inside the tool
+            with _running(call):  # this task's context: current_tool_call() inside the tool, and while its
+                if kwargs is None:  # arguments are checked (an InjectedToolCallId parameter is filled then)
+                    kwargs = tool.call_args(call.get("args"))
                 if gate is None:
                     result = await tool._arun(kwargs, timeout)
                 else:

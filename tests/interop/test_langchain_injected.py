@@ -5,7 +5,7 @@ application injects is refused at conversion unless ``injected=`` gives it."""
 from __future__ import annotations
 
 import functools
-from typing import Annotated
+from typing import Annotated, Any
 
 import pytest
 
@@ -84,3 +84,33 @@ def test_a_langchain_tool_needing_an_injected_argument_takes_it_from_injected() 
                                "done"])
     result = Agent(model, [converted]).invoke("go")
     assert result.messages[2].content == "q for u42" and result.output == "done"
+
+
+def test_the_call_id_reaches_the_tool_on_every_path_the_executor_and_the_agent_included() -> None:
+    """Review 76: it was filled while the arguments were checked, which the executor did before it set the call
+    being run, so every tool run by ToolExecutor or Agent got None."""
+    import asyncio
+
+    from toolwire import ToolExecutor
+
+    seen: list[Any] = []
+
+    @tool
+    def note(text: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """Note."""
+        seen.append(tool_call_id)
+        return "ok"
+
+    @tool
+    async def anote(text: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """Note, async."""
+        seen.append(tool_call_id)
+        return "ok"
+
+    reply = AIMessage("", tool_calls=[{"name": "note", "args": {"text": "a"}, "id": "c1"},
+                                      {"name": "anote", "args": {"text": "b"}, "id": "c2"}])
+    ToolExecutor([note, anote]).execute(reply)
+    asyncio.run(ToolExecutor([note, anote]).aexecute(reply))
+    ToolExecutor([note, anote], handle_errors=False).execute(reply)  # (arguments checked before any runs)
+    Agent(ScriptedChatModel([reply, "done"]), [note, anote]).invoke("go")
+    assert seen == ["c1", "c2"] * 4
