@@ -131,7 +131,8 @@ def resolve_key(api_key: Any, *, owner: str, key_env: Sequence[str], functions: 
 
     Args:
         api_key: what the user passed: None, text, an object with ``get_secret_value()`` (``SecretStr``), or a
-            function of no arguments returning the key. Empty text (or an empty ``SecretStr``) counts as not given.
+            function of no arguments returning the key. Empty text (or an empty ``SecretStr``), or text of only
+            spaces and line ends, counts as not given; so does such an environment variable.
         owner: the model class's name, for the messages.
         key_env: the environment variables read, in order, when ``api_key`` is not given.
         functions: whether the provider's SDK calls a key function (:func:`takes_key_function`).
@@ -148,7 +149,8 @@ def resolve_key(api_key: Any, *, owner: str, key_env: Sequence[str], functions: 
                                                                                       None)):
         return _key_function(api_key, owner=owner, functions=functions, sdk=sdk)
     given = _secret_text(api_key, owner, "api_key") if api_key is not None else ""
-    source = "api_key" if given else next((k for k in key_env if os.environ.get(k)), None)
+    given = given if given.strip() else ""  # spaces or a line end alone: no key, as "" is (review 76)
+    source = "api_key" if given else next((k for k in key_env if os.environ.get(k, "").strip()), None)
     value = given or (os.environ[source] if source else "")
     return Secret(clean_key(value, owner, source or "api_key")) if value else None
 

@@ -199,7 +199,8 @@ def chat_part(block: MediaBlock) -> dict[str, Any]:
     """
     _no_video(block, "OpenAI")
     if block["type"] == "audio":
-        return {"type": "input_audio", "input_audio": {"data": block["data"], "format": _audio_format(block)}}
+        fmt = _audio_format(block)  # (first: it refuses audio by URL or file id, which has no "data")
+        return {"type": "input_audio", "input_audio": {"data": block["data"], "format": fmt}}
     if "text" in block:
         return {"type": "text", "text": block["text"]}
     if "file_id" in block:
