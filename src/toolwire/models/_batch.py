@@ -166,7 +166,8 @@ async def gather_answers(ask: Callable[[Any], Awaitable[Any]], inputs: list[Any]
     if fatal or (failures and not return_exceptions):
         await _stop(tasks)
         raise (fatal or [failures[0][1]])[0]
-    return [_failure(task) or task.result() for task in tasks]
+    # (an exception whose truth value is False, one with ``__len__`` returning 0, is still the answer: review 76)
+    return [task.result() if (failure := _failure(task)) is None else failure for task in tasks]
 
 
 def _failure(task: asyncio.Future[Any]) -> BaseException | None:
