@@ -27,7 +27,7 @@ from typing import Any
 
 from toolwire._schema_refs import SCHEMA_KEYS, SCHEMA_MAP_KEYS
 
-__all__ = ["linear_keywords", "pattern_found", "unchecked_patterns", "warn_unchecked_patterns"]
+__all__ = ["check_schema", "linear_keywords", "pattern_found", "unchecked_patterns", "warn_unchecked_patterns"]
 
 
 @functools.lru_cache(maxsize=512)
@@ -259,3 +259,38 @@ def linear_keywords(cls: Any) -> dict[str, Any]:
     if unevaluated is not None and hasattr(cls({}), "_resolver"):  # jsonschema >= 4.18, whose resolver it follows
         ours["unevaluatedProperties"] = _unevaluated(legacy=unevaluated is not _keywords.unevaluatedProperties)
     return {k: f for k, f in ours.items() if k in cls.VALIDATORS}
+
+
+def _a_regex(instance: object) -> bool:
+    """The ``regex`` format of the metaschema: a pattern the linear-time engine reads (``\\p{L}``, Unicode classes
+    Python's ``re`` lacks) or, failing that, one Python's ``re`` reads (a lookaround: accepted, then not searched).
+    JSON Schema's regular expressions are ECMA-262's (2020-12 Validation, section 6.3.3), which neither matches
+    exactly; refusing a pattern one of them reads would skip a tool that works (review 76: ``^\\p{L}+$``)."""
+    import re
+
+    if not isinstance(instance, str) or _linear_pattern(instance) is not None:
+        return True
+    try:
+        re.compile(instance)
+    except (re.error, RecursionError, OverflowError):
+        return False
+    return True
+
+
+def check_schema(cls: Any, schema: Any) -> None:
+    """``cls.check_schema(schema)`` (``cls``: a ``jsonschema`` validator class), with the metaschema's ``regex``
+    format read as :func:`_a_regex` reads it rather than by Python's ``re`` alone.
+
+    Raises:
+        jsonschema.exceptions.SchemaError: ``schema`` is not valid against ``cls``'s metaschema (the best match, as
+            ``check_schema`` raises it).
+    """
+    import jsonschema
+
+    formats = getattr(cls, "FORMAT_CHECKER", None)
+    checker = jsonschema.FormatChecker(formats.checkers) if formats is not None else jsonschema.FormatChecker()
+    checker.checks("regex")(_a_regex)
+    meta = jsonschema.validators.validator_for(cls.META_SCHEMA, default=cls)
+    error = jsonschema.exceptions.best_match(meta(cls.META_SCHEMA, format_checker=checker).iter_errors(schema))
+    if error is not None:
+        raise jsonschema.exceptions.SchemaError.create_from(error)

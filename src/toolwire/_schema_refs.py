@@ -146,7 +146,7 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             return [walk(x, stack, depth) for x in node]
         if not isinstance(node, dict):
             return node
-        if depth > MAX_SCHEMA_DEPTH:
+        if depth > MAX_SCHEMA_DEPTH or len(stack) > MAX_SCHEMA_DEPTH:  # (a chain of $ref to $ref: review 76)
             raise SchemaError(f"The schema nests more than {MAX_SCHEMA_DEPTH} levels of schemas once its $ref "
                               "references are written out in place: flatten it, or take the deep part as a JSON "
                               "string.")
@@ -164,6 +164,9 @@ def inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
             inlined = walk(target, (*stack, tuple(tokens)), depth)
             # a boolean schema (JSON Schema 2020-12 Core, section 4.3.2) as the object form its siblings can join
             out = dict(inlined) if isinstance(inlined, dict) else {} if inlined else {"not": {}}
+        elif isinstance(ref, str) and not ref.startswith("#"):  # (review 76: every call then failed to resolve it)
+            raise SchemaError(f"The schema refers to {ref!r}, another document, which toolwire does not fetch: copy "
+                              "that schema into $defs and refer to it as '#/$defs/<name>'.")
         for key, value in node.items():
             if key in DROPPED_KEYS or (key == "$ref" and isinstance(ref, str) and ref.startswith(_DEF_PREFIXES)):
                 continue

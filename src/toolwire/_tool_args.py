@@ -83,9 +83,18 @@ class ToolArguments:
         (:func:`toolwire.parsing.arguments.decode_json_strings`).
 
         Raises:
-            ToolValidationError: the arguments are not a JSON object, or do not match the schema.
+            ToolValidationError: the arguments are not a JSON object, or do not match the schema, or nest too deeply
+                for Python to walk them.
             UserError: the tool is a method read from its class (see :meth:`validate_args`).
         """
+        try:
+            return self._call_args(args)
+        except RecursionError:  # arguments built deeper than Python recurses (review 76: "tool raised RecursionError")
+            raise ToolValidationError(f"Invalid arguments for tool '{self.name}': they are nested too deeply to read; "
+                                      f"send a flatter JSON object such as {argument_example(self.parameters)}.",
+                                      self.name) from None
+
+    def _call_args(self, args: Any) -> dict[str, Any]:
         if type(args) is dict:
             plan = self._json_plan
             if plan is False:  # not at decoration time: most tools are made far more often than called

@@ -120,7 +120,12 @@ def _call_key(call: ToolCall) -> str:
     try:
         return call["name"] + "\x00" + json.dumps(call.get("args"), sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError):
-        return call["name"] + "\x00" + repr(call.get("args"))
+        try:
+            return call["name"] + "\x00" + repr(call.get("args"))
+        except (RecursionError, ValueError):  # nested too deeply to write out (review 76): never the same as another
+            return call["name"] + "\x00" + str(id(call))
+    except RecursionError:
+        return call["name"] + "\x00" + str(id(call))
 
 
 _STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; answer with the results you already have."

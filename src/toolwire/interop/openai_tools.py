@@ -35,7 +35,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolwire._schema_patterns import linear_keywords, pattern_found, warn_unchecked_patterns
+from toolwire._schema_patterns import check_schema, linear_keywords, pattern_found, warn_unchecked_patterns
 from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError
@@ -135,7 +135,7 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
         )
     validator = _jsonschema().validators.validator_for(raw)
     try:
-        validator.check_schema(raw)
+        check_schema(validator, raw)  # (a \p{L} pattern is a regex too: review 76)
     except _jsonschema().exceptions.SchemaError as exc:
         raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") \
             from None
@@ -294,7 +294,7 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
     else:
         cls = js.validators.validator_for(parameters)
     try:
-        cls.check_schema(parameters)
+        check_schema(cls, parameters)
     except js.exceptions.SchemaError as exc:
         raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") from None
     cls = js.validators.extend(cls, linear_keywords(cls))  # linear-time regex searches (reviews 51, 75)
