@@ -88,33 +88,30 @@ class ToolArguments:
             UserError: the tool is a method read from its class (see :meth:`validate_args`).
         """
         try:
-            return self._call_args(args)
+            if type(args) is dict:
+                plan = self._json_plan
+                if plan is False:  # not at decoration time: most tools are made far more often than called
+                    plan = self._json_plan = json_string_plan(self.parameters)
+                if isinstance(plan, dict):  # None: no parameter wants an object or array
+                    args = decode_json_strings(args, plan)
+                for value in args.values():  # pydantic passes an Any (or dict[str, Any]) value on as it is: a tool
+                    if type(value) in _CONTAINERS:  # changing it would rewrite the model's recorded call (review 31)
+                        args = _copy_containers(args)
+                        break
+            elif isinstance(args, str | bytes | bytearray):
+                from toolwire.errors import ToolCallParseError
+                from toolwire.parsing.arguments import EXAMPLE, normalize_arguments
+
+                try:
+                    args = normalize_arguments(args, self.parameters, tool_name=self.name)
+                except ToolCallParseError as exc:  # the error's example object is this tool's (review 61)
+                    text = str(exc).replace(EXAMPLE, argument_example(self.parameters))
+                    raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {text}", self.name) from None
+            return self.validate_args(args)
         except RecursionError:  # arguments built deeper than Python recurses (review 76: "tool raised RecursionError")
             raise ToolValidationError(f"Invalid arguments for tool '{self.name}': they are nested too deeply to read; "
                                       f"send a flatter JSON object such as {argument_example(self.parameters)}.",
                                       self.name) from None
-
-    def _call_args(self, args: Any) -> dict[str, Any]:
-        if type(args) is dict:
-            plan = self._json_plan
-            if plan is False:  # not at decoration time: most tools are made far more often than called
-                plan = self._json_plan = json_string_plan(self.parameters)
-            if isinstance(plan, dict):  # None: no parameter wants an object or array
-                args = decode_json_strings(args, plan)
-            for value in args.values():  # pydantic passes an Any (or dict[str, Any]) value on as it is: a tool
-                if type(value) in _CONTAINERS:  # changing it would rewrite the model's recorded call (review 31)
-                    args = _copy_containers(args)
-                    break
-        elif isinstance(args, str | bytes | bytearray):
-            from toolwire.errors import ToolCallParseError
-            from toolwire.parsing.arguments import EXAMPLE, normalize_arguments
-
-            try:
-                args = normalize_arguments(args, self.parameters, tool_name=self.name)
-            except ToolCallParseError as exc:  # the error's example object is this tool's (review 61)
-                text = str(exc).replace(EXAMPLE, argument_example(self.parameters))
-                raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {text}", self.name) from None
-        return self.validate_args(args)
 
     def _positional(self, kwargs: dict[str, Any]) -> list[Any]:
         """The positional-only arguments, in order, taken out of ``kwargs``: one left out before one given gets
