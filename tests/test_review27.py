@@ -82,8 +82,9 @@ def test_from_langchain_messages_keeps_additional_kwargs_like_message_from_dict(
 
 def test_additional_kwargs_go_back_to_langchain() -> None:
     (back,) = to_langchain_messages(from_langchain_messages([_lc_ai()]))
-    assert back.additional_kwargs == {"reasoning_content": "think", "toolwire_provider_data": {"p": 1}}
-    assert "additional_kwargs" not in back.response_metadata
+    # the refusal too, where LangChain's ChatOpenAI keeps it (review 76)
+    assert back.additional_kwargs == {"refusal": "no", "reasoning_content": "think", "toolwire_provider_data": {"p": 1}}
+    assert "additional_kwargs" not in back.response_metadata and "refusal" not in back.response_metadata
     plain = lc.AIMessage("y", response_metadata={"model_name": "m"})
     assert from_langchain_messages([plain])[0].response_metadata == {"model_name": "m"}
 

@@ -37,6 +37,8 @@ _LC_CHAT_TYPES = ("chat", "ChatMessageChunk")  # the role is in ``data["role"]``
 _LC_SKIPPED = frozenset({"type", "role", "example", "tool_call_chunks", "additional_kwargs", "usage_metadata",
                          "response_metadata", "lc_attributes"})
 _PROVIDER_DATA_KEY = "toolwire_provider_data"  # where toolwire.interop.langchain keeps provider_data
+# where it keeps each invalid call's place in the reply, {call id: index}: LangChain's invalid_tool_call has no "index"
+INDEX_KEY = "toolwire_invalid_call_index"
 # keys read besides the message class's fields (the other keys of an OpenAI SDK dump are ignored)
 _READ_KEYS = frozenset({"type", "role", "content", "function_call", "refusal"})
 
@@ -78,7 +80,8 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     ``usage_metadata`` as ``usage`` (``input_token_details["cache_read"]`` as ``cached_tokens``),
     ``response_metadata``, and a tool message's ``tool_call_id``, ``status`` and ``artifact``. An AI message's
     ``additional_kwargs`` are kept: ``toolwire_provider_data`` (written by :mod:`toolwire.interop.langchain`)
-    as ``provider_data``, ``refusal`` in ``response_metadata["refusal"]``, the others (except the raw
+    as ``provider_data``, ``toolwire_invalid_call_index`` (written there too) as the invalid calls' ``index``,
+    ``refusal`` in ``response_metadata["refusal"]``, the others (except the raw
     ``tool_calls``) in ``response_metadata["additional_kwargs"]``; other messages' ``additional_kwargs`` and
     ``response_metadata`` are ignored, as :func:`toolwire.interop.langchain.from_langchain_messages` does.
 
@@ -215,6 +218,9 @@ def _from_langchain_dump(dump: dict[str, Any]) -> dict[str, Any]:
         out["function_call"] = extra.pop("function_call")  # refused as the legacy form it is
     if _PROVIDER_DATA_KEY in extra:
         out["provider_data"] = extra.pop(_PROVIDER_DATA_KEY)
+    places = extra.pop(INDEX_KEY, None)  # each invalid call's place, kept by toolwire.interop.langchain (review 76)
+    if places is not None and isinstance(out.get("invalid_tool_calls"), list | tuple):
+        out["invalid_tool_calls"] = placed_invalid_calls(out["invalid_tool_calls"], places)
     if extra.get("refusal"):
         out["refusal"] = extra.pop("refusal")
     if isinstance(metadata, dict | None):
@@ -232,7 +238,9 @@ def kept_additional_kwargs(extra: dict[str, Any], metadata: dict[str, Any] | Non
     field for (``reasoning_content``...) kept under ``"additional_kwargs"``, their ``None`` values left out;
     ``metadata`` itself when none is left. ``extra`` must no longer hold the keys read into fields (the raw
     ``tool_calls``, ``toolwire_provider_data``, a ``refusal``). Shared by :func:`message_from_dict` and
-    :func:`toolwire.interop.langchain.from_langchain_messages`, so both keep the same data.
+    :func:`toolwire.interop.langchain.from_langchain_messages`, so both keep the same data. ``metadata`` that
+    already holds an ``"additional_kwargs"`` dict keeps its keys: ``extra`` is merged into it, its values winning
+    (review 76: it replaced them).
 
     Returns:
         A new dict, or ``metadata`` unchanged (None stays None when nothing is kept).
@@ -240,7 +248,30 @@ def kept_additional_kwargs(extra: dict[str, Any], metadata: dict[str, Any] | Non
     extra = {k: v for k, v in extra.items() if v is not None}
     if not extra:
         return metadata
-    return {**(metadata or {}), "additional_kwargs": extra}
+    kept = (metadata or {}).get("additional_kwargs")
+    return {**(metadata or {}), "additional_kwargs": {**kept, **extra} if isinstance(kept, dict) else extra}
+
+
+def placed_invalid_calls(invalid_calls: Any, places: Any) -> Any:
+    """``invalid_calls`` with each one's ``index`` (its place among the reply's calls, see
+    :class:`~toolwire.messages.InvalidToolCall`) read back from ``places``, the ``{call id: index}`` that
+    :func:`toolwire.interop.langchain.to_langchain_messages` keeps in
+    ``additional_kwargs["toolwire_invalid_call_index"]``, because LangChain's invalid_tool_call has no such field.
+
+    Args:
+        invalid_calls: the invalid calls (dicts; other items are left for AIMessage to refuse).
+        places: the kept ``{id: index}``; anything else (the key edited by hand) places nothing.
+
+    Returns:
+        A new list: a call whose id ``places`` gives a whole number for is a new dict with that ``index``.
+    """
+    if not isinstance(places, dict):
+        return list(invalid_calls or ())
+    out = []
+    for bad in invalid_calls or ():
+        index = places.get(bad.get("id")) if isinstance(bad, dict) and isinstance(bad.get("id"), str) else None
+        out.append({**bad, "index": index} if type(index) is int and index >= 0 else bad)
+    return out
 
 
 def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, response_metadata: Any,
@@ -282,6 +313,8 @@ def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, res
         tool_calls, invalid_tool_calls = calls, [*(invalid_tool_calls or ()), *invalid]
     found = extra.pop(_PROVIDER_DATA_KEY, None)
     provider_data = found if provider_data is None else provider_data
+    if INDEX_KEY in extra:  # where to_langchain_messages keeps the invalid calls' places (review 76)
+        invalid_tool_calls = placed_invalid_calls(invalid_tool_calls, extra.pop(INDEX_KEY))
     metadata = dict(response_metadata or {})
     if extra.get("refusal"):
         metadata["refusal"] = extra.pop("refusal")
@@ -301,6 +334,8 @@ def _usage_from_langchain(usage: Any) -> Any:
 
     try:
         out: dict[str, int] = {k: int(usage.get(k) or 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
+        if usage.get("total_tokens") is None:  # left out: the sum, as every provider's total is (review 76)
+            out["total_tokens"] = out["input_tokens"] + out["output_tokens"]
         details = usage.get("input_token_details")
         cached = details.get("cache_read") if isinstance(details, dict) else None
         if cached is not None:

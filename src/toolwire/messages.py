@@ -177,10 +177,14 @@ class BaseMessage:
         id: an optional message id (a provider's, or the user's; another value, such as an integer database key,
             is kept as its text).
         name: an optional name of the speaker (for a ToolMessage, the tool's name; kept as text).
+        additional_kwargs: LangChain's keyword, taken when empty (``{}`` or None), as LangChain code passes it
+            (:class:`AIMessage` keeps its values; see there).
 
     Raises:
         TypeError: ``content`` is neither a string nor a list, or a list holding an item that is neither text nor a
             content-block dict.
+        UserError: a non-empty ``additional_kwargs`` (a system, user or tool message has no place for it: the
+            message says where such data goes).
     """
 
     __slots__ = ("content", "id", "name")
@@ -188,7 +192,10 @@ class BaseMessage:
     _fields: ClassVar[tuple[tuple[str, Any], ...]] = (("content", _MISSING), ("id", None), ("name", None))
     _str_fields: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, content: Content = "", *, id: str | None = None, name: str | None = None) -> None:
+    def __init__(self, content: Content = "", *, id: str | None = None, name: str | None = None,
+                 additional_kwargs: dict[str, Any] | None = None) -> None:
+        if additional_kwargs:
+            _refuse_additional_kwargs(type(self).__name__, additional_kwargs)
         if not isinstance(content, (str, list)):  # (a tuple is faster than a union here)
             raise TypeError(
                 f"{type(self).__name__} content must be a string or a list of content blocks, "
@@ -294,6 +301,21 @@ class BaseMessage:
         return (message_from_dict, (self._as_dict(),))
 
 
+def _refuse_additional_kwargs(owner: str, value: Any) -> None:
+    """Refuse LangChain's ``additional_kwargs`` on a message other than an AIMessage (review 76: a raw TypeError).
+
+    Raises:
+        UserError: always, saying where the data goes instead.
+    """
+    from toolwire.errors import UserError
+
+    where = ("put what the model should read in content and what only your program needs in artifact="
+             if owner == "ToolMessage" else "put what the model should read in its content")
+    keys = ", ".join(map(repr, value)) if isinstance(value, dict) else type(value).__name__
+    raise UserError(f"{owner} has no additional_kwargs ({keys}): toolwire keeps only its content, id and name, "
+                    f"so {where}.")
+
+
 class SystemMessage(BaseMessage):
     """Instructions for the model (the ``system`` role)."""
 
@@ -321,14 +343,16 @@ class AIMessage(BaseMessage):
         provider_data: provider-opaque data (Gemini thought signatures, Anthropic thinking blocks)
             that must be sent back unchanged with the conversation.
         id, name: as in :class:`BaseMessage`.
-        usage_metadata: LangChain's keyword for ``usage`` (give one of them): its token counts, and
-            ``input_token_details["cache_read"]`` as ``cached_tokens`` (its other details have no place in
+        usage_metadata: LangChain's keyword for ``usage`` (give one of them): its token counts (a missing
+            ``total_tokens`` is ``input_tokens + output_tokens``), and ``input_token_details["cache_read"]`` as
+            ``cached_tokens`` (its other details have no place in
             :class:`Usage`).
         additional_kwargs: LangChain's keyword for the provider's extra reply fields, kept where
             :func:`~toolwire.interop.langchain.from_langchain_messages` keeps them:
-            ``response_metadata["additional_kwargs"]`` (``None`` values left out; given back by
-            ``to_langchain_messages``), a ``refusal`` in ``response_metadata["refusal"]``,
-            ``toolwire_provider_data`` as ``provider_data`` when that is not given; OpenAI-format
+            ``response_metadata["additional_kwargs"]`` (merged into a dict already there; ``None`` values left out;
+            given back by ``to_langchain_messages``), a ``refusal`` in ``response_metadata["refusal"]``,
+            ``toolwire_provider_data`` as ``provider_data`` when that is not given, ``toolwire_invalid_call_index``
+            (``{call id: index}``, written by ``to_langchain_messages``) as the invalid calls' ``index``; OpenAI-format
             ``tool_calls`` there are read as the calls when ``tool_calls`` is not given (as LangChain reads them),
             else dropped.
 
@@ -415,6 +439,7 @@ class ToolMessage(BaseMessage):
         artifact: the full result object for the program (never sent to the model).
         name: the tool's name.
         id: an optional message id.
+        additional_kwargs: LangChain's keyword, taken when empty (see :class:`BaseMessage`).
 
     ``print(msg)`` shows ``content=... tool_call_id=...`` (and ``status='error'`` when it is one).
 
@@ -422,6 +447,7 @@ class ToolMessage(BaseMessage):
         TypeError: no ``tool_call_id``, or ``content`` is (or a list of it holds) ``bytes``, which a model cannot
             read: decode them, or give a content block.
         ValueError: ``status`` is neither ``"success"`` nor ``"error"``.
+        UserError: a non-empty ``additional_kwargs`` (the message says to use ``content`` or ``artifact``).
     """
 
     __slots__ = ("artifact", "status", "tool_call_id")
@@ -447,7 +473,10 @@ class ToolMessage(BaseMessage):
         artifact: Any = None,
         name: str | None = None,
         id: str | None = None,
+        additional_kwargs: dict[str, Any] | None = None,
     ) -> None:
+        if additional_kwargs:
+            _refuse_additional_kwargs("ToolMessage", additional_kwargs)
         if tool_call_id is None:
             raise TypeError("ToolMessage needs tool_call_id: pass the 'id' of the tool call it answers.")
         if status not in ("success", "error"):
