@@ -360,8 +360,8 @@ def test_langchains_option_names_get_a_did_you_mean(cls: type, option: str, mean
     ("max_tokens", -3, "max_tokens must be a whole number of tokens, at least 1"),
     ("max_tokens", 10.0, "max_tokens must be a whole number of tokens, at least 1"),
     ("max_tokens", float("inf"), "max_tokens must be a whole number"),
-    ("stop", 5, "stop must be a string or a list of strings, not 5"),
-    ("stop", ["a", 1], "stop must be a string or a list of strings"),
+    ("stop", 5, "stop must be a non-empty string or a list of them, not 5"),
+    ("stop", ["a", 1], "stop must be a non-empty string or a list of them"),
     ("seed", "7", "seed must be a whole number, not '7'"),
     ("streaming", "yes", "streaming must be True or False, not 'yes'"),
 ])

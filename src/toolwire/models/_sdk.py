@@ -46,7 +46,12 @@ from toolwire.models._retry import (
     retry_stream,
     with_retries,
 )
-from toolwire.models._sdk_options import check_generation_options, check_model_kwargs, model_argument
+from toolwire.models._sdk_options import (
+    check_call_options,
+    check_generation_options,
+    check_model_kwargs,
+    model_argument,
+)
 from toolwire.models.base import BaseChatModel, ChatRequest
 
 __all__ = ["SDKChatModel", "Secret", "fit_to_endpoint", "import_sdk"]
@@ -95,8 +100,20 @@ def fit_to_endpoint(call: Callable[..., Any], kwargs: dict[str, Any]) -> dict[st
     return fitted
 
 
-def _check_base_url(base_url: str | None) -> str | None:
-    """Refuse at construction a ``base_url`` that no request could reach (not ``http(s)://host...``)."""
+def _check_base_url(base_url: str | None, setting: str = "base_url") -> str | None:
+    """Refuse at construction a ``base_url`` that no request could reach (not ``http(s)://host...``).
+
+    Args:
+        base_url: the URL, or None (the SDK's default).
+        setting: where it came from, as the message names it (``"base_url"``, or an environment variable such as
+            ``"OPENAI_BASE_URL"``).
+
+    Returns:
+        The URL without the spaces around it, or None.
+
+    Raises:
+        UserError: it is not an http(s) URL with a host (the message names ``setting``; credentials in it masked).
+    """
     if base_url is None:
         return None
     text = str(base_url).strip()
@@ -108,6 +125,9 @@ def _check_base_url(base_url: str | None) -> str | None:
         usable = False
     if not usable:
         shown = redact_url(str(base_url))
+        if setting != "base_url":
+            raise UserError(f"The environment variable {setting} holds {shown!r}, which is not an http(s) URL: set "
+                            "it to one like http://localhost:8000/v1, or unset it.")
         raise UserError(f"base_url {shown!r} is not an http(s) URL: pass one like http://localhost:8000/v1.")
     return text
 
@@ -285,6 +305,16 @@ class SDKChatModel(BaseChatModel):
         """Refuse pickling in one sentence (before the SDK module or the key's own refusal is reached)."""
         raise TypeError(f"A {type(self).__name__} cannot be pickled, as it holds an API key and open connections: "
                         "build the model again where it is needed.")
+
+    def _request(self, input: Any, options: dict[str, Any]) -> ChatRequest:
+        """The request of one call, its options checked as the constructor's are (review 76): a wrong value
+        (``max_tokens=0``, ``stop=5``), a misspelled generation option (``temprature``) or a request field toolwire
+        writes (``messages``, ``model``...) is a UserError before anything is sent.
+
+        Raises:
+            UserError: see :func:`~toolwire.models._sdk_options.check_call_options`, and the base class's checks.
+        """
+        return super()._request(input, check_call_options(type(self).__name__, options))
 
     # -- provider hooks ---------------------------------------------------------------------------------
 

@@ -1,15 +1,19 @@
-"""The checks of a hosted-provider model's constructor arguments: the model's name and its generation options.
+"""The checks of a hosted-provider model's constructor arguments and per-call options: the model's name and its
+generation options.
 
-:class:`~toolwire.models._sdk.SDKChatModel` runs them when the model is built, so a value no request could carry
-(``temperature="hot"``, ``stop=5``, ``max_tokens=0``, ``model_kwargs="x"``) is refused there, in one sentence that
-names the option, rather than sent to the provider (which answers 400 on every try) or failing as a bare
-``ValueError``. The limits are the ones every provider shares (a temperature of 0 or more, a ``top_p`` from 0 to 1,
-at least one token); each provider's own upper bounds (OpenAI's temperature up to 2, Anthropic's up to 1) are left
-to its API, which names them.
+:class:`~toolwire.models._sdk.SDKChatModel` runs them when the model is built, and on the options of each call
+(``invoke(x, temperature=...)``, ``stream``, ``batch``: :func:`check_call_options`), so a value no request could
+carry (``temperature="hot"``, ``stop=5``, ``max_tokens=0``, ``model_kwargs="x"``), a misspelled option
+(``temprature=0.2``) or a field toolwire writes itself (``model_kwargs={"messages": ...}``) is refused there, in one
+sentence that names the option, rather than sent to the provider (which answers 400 on every try, or silently
+obeys the stray field) or failing as a bare ``ValueError``. The limits are the ones every provider shares (a
+temperature of 0 or more, a ``top_p`` from 0 to 1, at least one token, no empty stop sequence); each provider's own
+upper bounds (OpenAI's temperature up to 2, Anthropic's up to 1) are left to its API, which names them.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable, Mapping
 from numbers import Integral, Real
@@ -17,7 +21,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["check_generation_options", "check_model_kwargs", "model_argument"]
+__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument"]
 
 
 def _number(value: Any) -> bool:
@@ -29,7 +33,11 @@ def _whole(value: Any) -> bool:
 
 
 def _stop(value: Any) -> bool:
-    return isinstance(value, str) or (isinstance(value, list | tuple) and all(isinstance(s, str) for s in value))
+    """Text, or a list of text; no empty string (it would end the reply at once, and some APIs refuse it). An
+    empty list (no stop sequence) is left out before this check, as None is."""
+    if isinstance(value, str):
+        return bool(value)
+    return isinstance(value, list | tuple) and all(isinstance(s, str) and s for s in value)
 
 
 # option -> (is the value right, what it must be, an example)
@@ -37,9 +45,33 @@ _RULES: dict[str, tuple[Callable[[Any], bool], str, str]] = {
     "temperature": (lambda v: _number(v) and v >= 0, "a number of 0 or more", "0.7"),
     "max_tokens": (lambda v: _whole(v) and v >= 1, "a whole number of tokens, at least 1", "1024"),
     "top_p": (lambda v: _number(v) and 0 <= v <= 1, "a number from 0 to 1", "0.9"),
-    "stop": (_stop, "a string or a list of strings", "['\\n\\n']"),
+    "stop": (_stop, "a non-empty string or a list of them", "['\\n\\n']"),
     "seed": (_whole, "a whole number", "42"),
     "streaming": (lambda v: isinstance(v, bool), "True or False", "True"),
+    # ChatOpenAI's own
+    "use_responses_api": (lambda v: isinstance(v, bool), "True or False", "True"),
+    "stream_usage": (lambda v: isinstance(v, bool), "True or False", "False"),
+    "text_tool_calls": (lambda v: isinstance(v, bool), "True, False or None", "True"),
+    "organization": (lambda v: isinstance(v, str) and bool(v.strip()), "the organization id as text", "'org-...'"),
+}
+_GENERATION = ("temperature", "max_tokens", "top_p", "stop", "seed")  # what a call's options may set too
+_NOT_MISSPELT = frozenset({"top_k"})  # providers' own options close to a generation option's name
+
+# request fields toolwire writes itself, which model_kwargs or a call's options would replace -> what to do instead
+_BUILT: dict[str, str] = {
+    "model": "give the model name as model= (build another model for another name)",
+    "messages": "pass the conversation as the input of invoke/stream",
+    "input": "pass the conversation as the input of invoke/stream",
+    "contents": "pass the conversation as the input of invoke/stream",
+    "system": "give the system prompt as a SystemMessage (or ('system', '...')) in the input",
+    "system_instruction": "give the system prompt as a SystemMessage (or ('system', '...')) in the input",
+    "tool_choice": "bind the tools with bind_tools(tools, tool_choice=...)",
+    "tool_config": "bind the tools with bind_tools(tools, tool_choice=...)",
+    "parallel_tool_calls": "bind the tools with bind_tools(tools, parallel_tool_calls=...)",
+    "automatic_function_calling": "leave it out, as toolwire runs the tools itself",
+    "stream": "call model.stream(...), or build the model with streaming=True",
+    "streaming": "call model.stream(...), or build the model with streaming=True",
+    "stream_options": "build the model with ChatOpenAI(..., stream_usage=True or False)",
 }
 
 
@@ -48,8 +80,9 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
 
     Args:
         owner: the model class's name, as the messages name it (``"ChatOpenAI"``).
-        options: ``{"temperature", "max_tokens", "top_p", "stop", "seed", "streaming"}`` as given; None is "not
-            given" (left out of the result).
+        options: ``{"temperature", "max_tokens", "top_p", "stop", "seed", "streaming"}`` (or ChatOpenAI's
+            ``use_responses_api``, ``stream_usage``, ``text_tool_calls``, ``organization``) as given; None is "not
+            given" (left out of the result), and so is ``stop=[]``.
 
     Returns:
         The options given (None values left out), unchanged.
@@ -57,13 +90,14 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
     Raises:
         UserError: a value of the wrong kind or out of range (a temperature below 0, NaN or text; ``top_p`` outside
             0..1; ``max_tokens`` below 1 or not whole; ``stop`` not text or a list of text; ``seed`` not whole;
-            ``streaming`` not a bool): ``"ChatOpenAI: temperature must be a number of 0 or more, not 'hot'; pass
-            e.g. temperature=0.7."``.
+            ``streaming`` not a bool; ChatOpenAI's ``use_responses_api``, ``stream_usage`` and ``text_tool_calls``
+            not a bool, its ``organization`` not text): ``"ChatOpenAI: temperature must be a number of 0 or more,
+            not 'hot'; pass e.g. temperature=0.7."``.
     """
     given: dict[str, Any] = {}
     for name, value in options.items():
-        if value is None:
-            continue
+        if value is None or (name == "stop" and isinstance(value, list | tuple) and not value):
+            continue  # not given (an empty list of stop sequences: none)
         ok, kind, example = _RULES[name]
         if not ok(value):
             raise UserError(f"{owner}: {name} must be {kind}, not {value!r}; pass e.g. {name}={example}.")
@@ -71,18 +105,59 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
     return given
 
 
+def _refuse_built(owner: str, where: str, options: Mapping[str, Any]) -> None:
+    """Refuse a key of ``options`` naming a request field toolwire writes (:data:`_BUILT`), which would replace it."""
+    for key in options:
+        if key in _BUILT:
+            raise UserError(f"{owner}: {where} cannot set {key!r}, a request field toolwire writes itself: "
+                            f"{_BUILT[key]}.")
+
+
 def check_model_kwargs(owner: str, model_kwargs: Any) -> dict[str, Any]:
-    """``model_kwargs`` as a dict of its own (``{}`` for None).
+    """``model_kwargs`` as a dict of its own (``{}`` for None), its generation options checked as the
+    constructor's are (``model_kwargs={"max_tokens": 0}`` is refused like ``max_tokens=0``).
 
     Raises:
-        UserError: it is not a mapping (text, a list...): it takes the provider's options by name.
+        UserError: it is not a mapping (text, a list...): it takes the provider's options by name; or it names a
+            request field toolwire writes (``messages``, ``input``, ``contents``, ``system``, ``model``,
+            ``tool_choice``, ``parallel_tool_calls``, ``stream``...), naming the toolwire option to use instead; or
+            a generation option's value is wrong (see :func:`check_generation_options`).
     """
     if model_kwargs is None:
         return {}
     if not isinstance(model_kwargs, Mapping):
         raise UserError(f"{owner}: model_kwargs takes a dict of provider options, e.g. model_kwargs="
                         f"{{'logprobs': True}}, not {type(model_kwargs).__name__}.")
+    _refuse_built(owner, "model_kwargs", model_kwargs)
+    check_generation_options(owner, {k: v for k, v in model_kwargs.items() if k in _GENERATION})
     return dict(model_kwargs)
+
+
+def check_call_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of one call (``invoke(x, temperature=0.2)``, ``stream``, ``batch``), checked as the
+    constructor's are; other keys are the provider's own options (``top_k``, ``reasoning_effort``...), sent as
+    given.
+
+    Args:
+        owner: the model class's name (``"ChatOpenAI"``).
+        options: the call's keyword options.
+
+    Returns:
+        ``options``, unchanged (a dict of its own).
+
+    Raises:
+        UserError: a generation option's value is wrong (see :func:`check_generation_options`), a key is a close
+            misspelling of one (``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"``), or a
+            key names a request field toolwire writes (see :func:`check_model_kwargs`).
+    """
+    _refuse_built(owner, "a call's options", options)
+    for key in options:
+        if key not in _GENERATION and key not in _NOT_MISSPELT:
+            close = difflib.get_close_matches(str(key), _GENERATION, n=1, cutoff=0.8)
+            if close:
+                raise UserError(f"Unknown {owner} option {key!r}: did you mean {close[0]!r}?")
+    check_generation_options(owner, {k: v for k, v in options.items() if k in _GENERATION})
+    return dict(options)
 
 
 def model_argument(owner: str, model: Any, model_name: Any) -> str:

@@ -10,13 +10,15 @@ Forms:
   the host), key ``AZURE_OPENAI_API_KEY``; see ``ChatOpenAI``.
 * ``"openai-compatible:<model>@<base_url>"`` for vLLM, SGLang, llama.cpp server, Ollama, LM Studio; the name
   ends at the ``@`` before the URL's ``http://`` or ``https://``, so the URL may carry ``user:token@``. The URL may
-  be given as ``base_url=`` instead (``"openai-compatible:<model>"``), not both.
+  be given as ``base_url=`` instead (``"openai-compatible:<model>"``), not both, or, with neither, read from
+  ``OPENAI_BASE_URL``.
 * LangChain's provider names: ``"google_genai:<model>"`` is ``"google:<model>"``; ``"ollama:<model>"`` is an
   OpenAI-compatible server at Ollama's ``http://localhost:11434/v1`` (its OpenAI-compatible API, Ollama docs
   "OpenAI compatibility"), or at ``base_url=``.
 * A bare model name of a well-known family names its provider, as LangChain's ``init_chat_model`` infers it
   (:func:`infer_provider`): ``gpt-...``, ``chatgpt-...``, ``o1``/``o3``/``o4`` (``o4-mini``) are ``openai``,
-  ``claude...`` is ``anthropic``, ``gemini...`` is ``google`` (LangChain's ``google_genai``); any other bare name
+  ``claude...`` is ``anthropic``, ``gemini...`` is ``google`` (LangChain's ``google_genai``; also Gemini's full
+  name ``models/gemini-...``); any other bare name
   that is no registry name or path needs the ``"provider:model"`` form.
 * ``"scripted"`` is not offered: tests build :class:`~toolwire.testing.ScriptedChatModel` directly.
 """
@@ -80,7 +82,7 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     Args:
         name: see the module docstring; None or "local" gives the default embedded model; a bare name of a
             well-known family (``"gpt-4o"``, ``"o3-mini"``, ``"claude-sonnet-4-5"``, ``"gemini-2.5-flash"``) gets
-            its provider (:func:`infer_provider`).
+            its provider (:func:`infer_provider`), and so does Gemini's full name (``"models/gemini-2.5-flash"``).
         **kwargs: passed to the model class (temperature, dialect, n_ctx, api_key, base_url...).
             Options a class does not take are an error, except ``dialect``, which only local models use
             and others ignore. LangChain's keyword forms are read too: ``model="openai:gpt-4o"`` for
@@ -92,7 +94,8 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     Raises:
         UserError: unknown provider, missing extra, a malformed name, a base URL given both in an
             ``openai-compatible`` name and as ``base_url=``, ``model_provider`` with a name that already names a
-            provider, an option the model class does not take (the close match is named),
+            provider, an option the model class does not take (the close match is named), a name with a ``/`` that
+            is no file here and does not end in ``.gguf``,
             a folder given as a local model, or what the model class raises (a missing API key...).
     """
     if "model" in kwargs and name in (None, "local"):  # LangChain's keyword form: init_chat_model(model="openai:...")
@@ -110,8 +113,14 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
     if not sep:
         if name in ("local", ""):
             provider, rest = "local", ""
-        elif name.endswith(".gguf") or "/" in name or name in _registry_names():
+        elif name.startswith("models/") and infer_provider(name[7:]) == "google":  # Gemini's full model name
+            provider, rest = "google", name[7:]
+        elif name.endswith(".gguf") or name in _registry_names() or ("/" in name and _local_file(name)):
             provider, rest = "local", name
+        elif "/" in name:  # a hub-style name (Qwen/Qwen2.5-7B-Instruct), no file here: a server's model
+            raise UserError(f"{name!r} is no local file: for a model a server runs, write "
+                            f"'openai-compatible:{name}@<base_url>' (or 'provider:{name}'), and for a local one "
+                            "give the path of its .gguf file.")
         elif (inferred := infer_provider(name)) is not None:  # init_chat_model("gpt-4o"), as LangChain's
             provider, rest = inferred, name
         else:
@@ -137,6 +146,9 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         kwargs["base_url"] = kwargs.get("base_url") or OLLAMA_URL
         return cls(model=rest, **kwargs)
     if provider == "openai-compatible":
+        from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
+        if rest and "@" not in rest and not kwargs.get("base_url") and from_env:  # ChatOpenAI reads (and checks) it
+            return cls(model=rest, **kwargs)
         model, at, base_url = _split_model_url(rest) if _AT_URL.search(rest) or not kwargs.get("base_url") \
             else (rest, "@", kwargs.pop("base_url"))
         if at and kwargs.get("base_url"):
@@ -144,7 +156,7 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
                             "base_url=, not both.")
         if not at or not model or not base_url:
             raise UserError("Write an OpenAI-compatible model as 'openai-compatible:<model>@<base_url>', or as "
-                            "'openai-compatible:<model>' with base_url=.")
+                            "'openai-compatible:<model>' with base_url= or OPENAI_BASE_URL set.")
         return cls(model=model, base_url=base_url, **kwargs)
     if not rest:
         raise UserError(f"Name the model after the provider, e.g. '{provider}:<model name>'.")
@@ -205,6 +217,16 @@ def _check_keywords(cls: type, kwargs: dict[str, Any], let_through: tuple[str, .
     else:
         return
     check_keywords(cls.__name__, (key for key in kwargs if key not in let_through), known)
+
+
+def _local_file(name: str) -> bool:
+    """Whether ``name`` is an existing file or folder here (a folder is refused later, by :func:`_check_folder`)."""
+    from pathlib import Path
+
+    try:
+        return Path(name).expanduser().exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _split_model_url(text: str) -> tuple[str, str, str]:

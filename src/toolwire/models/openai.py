@@ -26,7 +26,8 @@ from toolwire.models._retry import (
     status_error,
     transport_error,
 )
-from toolwire.models._sdk import SDKChatModel
+from toolwire.models._sdk import SDKChatModel, _check_base_url
+from toolwire.models._sdk_options import check_generation_options
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
@@ -169,7 +170,8 @@ class ChatOpenAI(SDKChatModel):
         UserError: the ``openai`` package is missing, no key is set for OpenAI or Azure, an Azure ``base_url``
             is not of the v1 API, ``azure=True`` without a ``base_url``, ``compatible=True`` without a
             ``base_url`` or with an Azure one, ``use_responses_api=True`` with an ``openai`` package too old to
-            have the Responses API, or an option of the wrong kind or out of range, or misspelled (the message
+            have the Responses API, or an option of the wrong kind or out of range (``use_responses_api``,
+            ``stream_usage`` and ``text_tool_calls`` take a bool, ``organization`` text), or misspelled (the message
             names the close match: ``openai_api_base`` is ``base_url``).
     """
 
@@ -184,11 +186,15 @@ class ChatOpenAI(SDKChatModel):
     def __init__(self, model: str | None = None, *, use_responses_api: bool = False, stream_usage: bool = True,
                  organization: str | None = None, text_tool_calls: bool | None = None, azure: bool | None = None,
                  compatible: bool | None = None, **kwargs: Any) -> None:
+        check_generation_options(type(self).__name__, {
+            "use_responses_api": use_responses_api, "stream_usage": stream_usage, "organization": organization,
+            "text_tool_calls": text_tool_calls})
         self.use_responses_api = use_responses_api
         self.stream_usage = stream_usage
         self.organization = organization
         setting = "base_url" if kwargs.get("base_url") else "OPENAI_BASE_URL"
-        kwargs["base_url"] = kwargs.get("base_url") or os.environ.get("OPENAI_BASE_URL") or None
+        kwargs["base_url"] = _check_base_url(kwargs.get("base_url") or (os.environ.get("OPENAI_BASE_URL") or "").strip()
+                                             or None, setting)
         if azure and not kwargs["base_url"]:
             raise UserError("azure=True needs the Azure OpenAI endpoint: pass base_url=https://RESOURCE.openai.azure.com.")
         azure_url = None if azure is False else azure_v1_url(kwargs["base_url"], any_host=bool(azure),
