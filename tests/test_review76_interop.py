@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolwire import AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolExecutor, ToolMessage, tool
+from toolwire import Agent, AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolExecutor, ToolMessage, tool
 from toolwire.errors import UserError
 from toolwire.messages import message_from_dict
 from toolwire.models.lowering._common import assistant_calls
@@ -166,3 +166,81 @@ def test_other_messages_take_an_empty_additional_kwargs_and_refuse_data_in_one_s
                                         r"name, so put what the model should read in .*content") as caught:
         make({"additional_kwargs": {"x": 1}})
     assert str(caught.value).count(". ") == 0
+
+
+# -- 3: a raw TypeError/AttributeError where the other entry points give "did you mean" ----------------------------
+
+
+@tool
+def double(x: int) -> int:
+    """Double a number."""
+    return 2 * x
+
+
+_SPEC = {"name": "a", "description": "d", "parameters": {"type": "object"}}
+
+
+def test_tool_constructors_refuse_a_misspelled_option_with_its_close_match() -> None:
+    from toolwire.interop import tool_from_schema
+    from toolwire.tools import Tool
+
+    with pytest.raises(UserError, match=r"^Unknown tool_from_schema option 'timout': did you mean 'timeout'\?$"):
+        tool_from_schema(_SPEC, lambda: 1, timout=3)
+    with pytest.raises(UserError, match=r"^Unknown Tool.from_function option 'nmae': did you mean 'name'\?$"):
+        Tool.from_function(lambda x: x, nmae="a")
+    with pytest.raises(UserError, match=r"^Unknown Tool.from_schema option 'timout': did you mean 'timeout'\?$"):
+        Tool.from_schema(lambda: 1, "a", "d", {"type": "object"}, timout=3)
+    assert tool_from_schema(_SPEC, lambda: 1, timeout=3).timeout == 3  # the right spellings still work
+    assert Tool.from_function(double.func, name="twice").name == "twice"
+
+
+def test_the_langchain_tool_converters_refuse_a_typo_and_a_plain_function_in_one_sentence() -> None:
+    lc_tools = pytest.importorskip("langchain_core.tools")
+    from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
+
+    @lc_tools.tool
+    def lf(x: int) -> int:
+        """LF."""
+        return x
+
+    with pytest.raises(UserError, match=r"^Unknown from_langchain_tool option 'injcted': did you mean 'injected'\?$"):
+        from_langchain_tool(lf, injcted={})
+    with pytest.raises(UserError, match=r"^from_langchain_tool takes a LangChain tool .* not a plain function: make a "
+                                        r"toolwire tool of a function with @toolwire.tool or "
+                                        r"toolwire.Tool.from_function\(func\)"):
+        from_langchain_tool(lambda x: x)
+    with pytest.raises(UserError, match=r"^to_langchain_tool\(\) takes only the tool, not nmae=: set the name"):
+        to_langchain_tool(double, nmae="x")
+    assert from_langchain_tool(lf).invoke({"x": 2}) == ("2", None)
+    assert to_langchain_tool(double).invoke({"x": 2}) == "4"
+
+
+@pytest.mark.parametrize("method", ["invoke", "stream", "ainvoke", "astream"])
+def test_agent_run_methods_refuse_langgraphs_config_saying_what_toolwire_uses(method: str) -> None:
+    agent = Agent(ScriptedChatModel(["x"], cycle=True), [double])
+
+    def run(*args: Any, **kwargs: Any) -> Any:
+        made = getattr(agent, method)(*args, **kwargs)  # a stream is refused at once, before its first event
+        return asyncio.run(made) if method == "ainvoke" else made
+
+    with pytest.raises(UserError, match=rf"^Agent.{method}\(\) takes no config \(LangGraph's RunnableConfig\): set the "
+                                        r"step limit with Agent\(model, tools, max_steps=5\) and continue"):
+        run("q", config={"recursion_limit": 5})
+    with pytest.raises(UserError, match=r"takes no config .*max_steps=10"):
+        run("q", {"configurable": {"thread_id": "1"}})  # LangGraph's positional config
+    with pytest.raises(UserError, match=r"takes only the input: max_steps is an option of the Agent"):
+        run("q", max_steps=3)
+
+
+def test_agent_invoke_still_takes_its_input_by_name() -> None:
+    assert Agent(ScriptedChatModel(["x"]), [double]).invoke(input="q").output == "x"
+
+
+def test_batch_refuses_langchains_positional_config_naming_the_keyword() -> None:
+    model = ScriptedChatModel(["x"], cycle=True)
+    with pytest.raises(UserError, match=r"^batch\(\) takes the inputs alone .* pass max_concurrency=2 as a keyword, "
+                                        r"batch\(inputs, max_concurrency=2\)\.$"):
+        model.batch(["a"], {"max_concurrency": 2})
+    with pytest.raises(UserError, match=r"^abatch\(\) takes the inputs alone"):
+        asyncio.run(model.abatch(["a"], {"max_concurrency": 2}))
+    assert [a.content for a in model.batch(["a", "b"], max_concurrency=2)] == ["x", "x"]

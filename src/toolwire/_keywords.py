@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["RENAMED", "check_keywords", "keyword_names", "refuses_unknown_keywords"]
+__all__ = ["RENAMED", "check_keywords", "keyword_names", "refuse_run_config", "refuses_unknown_keywords"]
 
 RENAMED: dict[str, str] = {
     "openai_api_key": "api_key", "anthropic_api_key": "api_key", "google_api_key": "api_key",
@@ -31,12 +31,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def keyword_names(*functions: Callable[..., Any]) -> list[str]:
-    """The parameter names ``functions`` take by keyword (``self`` and ``*args``/``**kwargs`` left out), in order."""
+    """The parameter names ``functions`` take by keyword (``self``, a classmethod's ``cls`` and ``*args``/``**kwargs``
+    left out), in order."""
     names: list[str] = []
     for function in functions:
         params = inspect.signature(function).parameters
-        names += [n for n, p in params.items()
-                  if n != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and n not in names]
+        names += [n for n, p in params.items() if n not in ("self", "cls")
+                  and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and n not in names]
     return names
 
 
@@ -86,3 +87,40 @@ def refuses_unknown_keywords(owner: str) -> Callable[[F], F]:
         return cast(F, checked)
 
     return decorate
+
+
+def refuse_run_config(owner: str, extra: tuple[Any, ...], options: dict[str, Any], settings: Iterable[str]) -> None:
+    """Refuse what a LangGraph habit passes to a run method that takes only its input (``Agent.invoke(question,
+    config={"recursion_limit": 5})``, or the config as a second argument): one sentence saying what toolwire uses
+    instead (review 76: a raw ``TypeError``). Does nothing when ``extra`` and ``options`` are empty.
+
+    Args:
+        owner: the method, as the message names it (``"Agent.invoke"``).
+        extra: the positional arguments given after the input.
+        options: the keyword arguments given besides the input.
+        settings: the options of the object the method belongs to (an Agent's ``max_steps``...), named in the
+            message when one of them is given to the method instead.
+
+    Raises:
+        UserError: ``extra`` or ``options`` is not empty.
+    """
+    if not extra and not options:
+        return
+    config = options.get("config", extra[0] if extra else None)
+    if "config" in options or isinstance(config, dict):
+        limit = config.get("recursion_limit") if isinstance(config, dict) else None
+        steps = limit if isinstance(limit, int) and not isinstance(limit, bool) else 10
+        raise UserError(f"{owner}() takes no config (LangGraph's RunnableConfig): set the step limit with "
+                        f"Agent(model, tools, max_steps={steps}) and continue a conversation by passing its messages, "
+                        f"{owner.rsplit('.', 1)[-1]}(result.messages + [question]).")
+    if extra:
+        raise UserError(f"{owner}() takes one input, a question or a list of messages, not {len(extra) + 1} "
+                        "arguments: put the messages in one list.")
+    key = next(iter(options))
+    known = list(settings)
+    if key in known:
+        raise UserError(f"{owner}() takes only the input: {key} is an option of the Agent, Agent(model, tools, "
+                        f"{key}=...).")
+    close = difflib.get_close_matches(str(key), known, n=1)
+    hint = f" ({close[0]!r} is an option of Agent(...))" if close else ""
+    raise UserError(f"{owner}() takes only the input (a question or a list of messages), not {key}={hint}.")

@@ -72,7 +72,7 @@ from toolwire._agent_checks import (
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
-from toolwire._keywords import refuses_unknown_keywords
+from toolwire._keywords import keyword_names, refuse_run_config, refuses_unknown_keywords
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
@@ -427,7 +427,7 @@ class Agent:
 
     # -- drivers --------------------------------------------------------------------------------------
 
-    def stream(self, input: Any) -> AgentStream:
+    def stream(self, input: Any, *rest: Any, **options: Any) -> AgentStream:
         """Run the loop and yield its :class:`AgentEvent` objects; the last is ``"final"``.
 
         Events come in loop order: each model reply as it arrives; then every call of that reply
@@ -438,6 +438,8 @@ class Agent:
         Args:
             input: a question (string), or a list of messages to continue; calls its last AIMessage left
                 unanswered are run first (their events have ``step=0``).
+            rest, options: nothing (a LangGraph habit such as ``config={"recursion_limit": 5}`` is refused with a
+                ``UserError`` saying what toolwire uses instead: ``Agent(..., max_steps=...)``, the messages).
 
         Returns:
             An :class:`~toolwire._agent_stream.AgentStream`: an iterator of the events whose ``messages`` is the
@@ -445,13 +447,16 @@ class Agent:
             with ``invoke(stream.messages)``.
 
         Raises:
-            UserError: ``input`` cannot be read as messages, or is an empty question (raised at the first ``next``).
+            UserError: ``input`` cannot be read as messages, or is an empty question (raised at the first ``next``);
+                another argument was given (raised at once).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed; ``exc.messages`` holds the conversation so far (see the module docs),
                 as on any other exception from a model call or from the executor, and on a ``KeyboardInterrupt``
                 (Ctrl-C) that stops one (inside ``asyncio.run`` too, where Ctrl-C would otherwise wait for the
                 blocking call to end).
         """
+        if rest or options:  # a LangGraph habit (review 76)
+            refuse_run_config("Agent.stream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
         return AgentStream(self._events(input, messages), messages)
 
@@ -485,11 +490,12 @@ class Agent:
                     raise
                 raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
 
-    def astream(self, input: Any) -> AsyncAgentStream:
+    def astream(self, input: Any, *rest: Any, **options: Any) -> AsyncAgentStream:
         """Async :meth:`stream`: the same loop, awaiting the model's ``ainvoke`` and the executor's ``acall``.
 
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
+            rest, options: nothing, as for :meth:`stream`.
 
         Returns:
             An :class:`~toolwire._agent_stream.AsyncAgentStream`: an async iterator of :class:`AgentEvent`
@@ -502,6 +508,8 @@ class Agent:
                 (``asyncio.wait_for`` raises ``TimeoutError`` from it, so the conversation is on that error's
                 ``__cause__.messages``).
         """
+        if rest or options:  # a LangGraph habit (review 76)
+            refuse_run_config("Agent.astream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
         return AsyncAgentStream(self._aevents(input, messages), messages)
 
@@ -534,11 +542,12 @@ class Agent:
                     raise
                 raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
 
-    def invoke(self, input: Any) -> AgentResult:
+    def invoke(self, input: Any, *rest: Any, **options: Any) -> AgentResult:
         """Run the loop to the end and return the :class:`AgentResult`.
 
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
+            rest, options: nothing, as for :meth:`stream`.
 
         Returns:
             The :class:`AgentResult` of the run: ``output`` (the answer's text), ``messages`` (the whole
@@ -547,12 +556,14 @@ class Agent:
 
         Raises:
             UserError: ``input`` cannot be read as messages (:func:`~toolwire.messages.coerce_messages`), or is an
-                empty question.
+                empty question, or another argument was given (LangGraph's ``config=``: the message says what to use).
             MaxStepsExceeded: ``max_steps`` reached (``on_max_steps="raise"``).
             ProviderError: the model failed. Like any exception from a model call or the executor, it carries the
                 conversation so far as ``exc.messages`` (the tools that ran are in it): pass it to ``invoke`` to
                 resume.
         """
+        if rest or options:  # a LangGraph habit (review 76)
+            refuse_run_config("Agent.invoke", rest, options, keyword_names(Agent.__init__)[2:])
         result = None
         for event in self.stream(input):
             if event.type == "final":
@@ -560,11 +571,12 @@ class Agent:
         assert result is not None
         return result
 
-    async def ainvoke(self, input: Any) -> AgentResult:
+    async def ainvoke(self, input: Any, *rest: Any, **options: Any) -> AgentResult:
         """Async :meth:`invoke`: run the loop to the end (:meth:`astream`) and return the :class:`AgentResult`.
 
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
+            rest, options: nothing, as for :meth:`stream`.
 
         Returns:
             The :class:`AgentResult` of the run, as :meth:`invoke` returns it.
@@ -573,6 +585,8 @@ class Agent:
             UserError, MaxStepsExceeded, ProviderError: as :meth:`invoke`; a failure carries ``exc.messages`` in
                 the same way, and a cancelled run's ``CancelledError`` too (see :meth:`astream`).
         """
+        if rest or options:  # a LangGraph habit (review 76)
+            refuse_run_config("Agent.ainvoke", rest, options, keyword_names(Agent.__init__)[2:])
         result = None
         async for event in self.astream(input):
             if event.type == "final":

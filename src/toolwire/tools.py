@@ -35,7 +35,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
-from toolwire._keywords import check_keywords, keyword_names
+from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
 from toolwire._signature import docstring_summary, is_async_callable
 from toolwire._tool_args import ToolArguments
 from toolwire._tool_checks import check_fields_taken, check_name, warn_provider_name
@@ -180,6 +180,7 @@ class Tool(ToolArguments):
     # -- construction ------------------------------------------------------------------------------
 
     @classmethod
+    @refuses_unknown_keywords("Tool.from_function")
     def from_function(
         cls,
         func: Callable[..., Any],
@@ -214,6 +215,7 @@ class Tool(ToolArguments):
                 ``timeout`` that is not a positive number of seconds, a ``response_format`` other than
                 ``"content"`` or ``"content_and_artifact"``, or ``return_direct``, ``handle_errors`` or
                 ``hide_error_details`` that is not a bool.
+            UserError: a keyword that is none of these (``nmae=``: the message names the close match, ``name``).
 
         Warns:
             ToolDefinitionWarning: the definition works but is likely a mistake (see its message).
@@ -242,6 +244,7 @@ class Tool(ToolArguments):
         return made
 
     @classmethod
+    @refuses_unknown_keywords("Tool.from_schema")
     def from_schema(
         cls,
         func: Callable[..., Any],
@@ -282,6 +285,7 @@ class Tool(ToolArguments):
             SchemaError: bad name, empty description, a schema that is not a valid object schema, no
                 ``validate`` given and the ``jsonschema`` package not installed, or an option
                 refused as :meth:`from_function` refuses it (``timeout``, ``response_format``, the bool flags).
+            UserError: a keyword that is none of these (``timout=``: the message names the close match).
         """
         from toolwire.interop.openai_tools import ready_function_schema
 

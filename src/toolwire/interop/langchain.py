@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolwire._call_records import in_reply_order
+from toolwire._keywords import refuses_unknown_keywords
 from toolwire._message_dicts import INDEX_KEY
 from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
@@ -140,6 +141,7 @@ def _injected_needed(lc_tool: Any, visible: set[str]) -> list[str]:
             and "call_id" not in {langchain_marker(m) for m in field.metadata}]
 
 
+@refuses_unknown_keywords("from_langchain_tool")
 def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = None) -> Tool:
     """Wrap a LangChain tool as a toolwire :class:`~toolwire.tools.Tool`.
 
@@ -166,11 +168,21 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
 
     Raises:
         SchemaError: the tool's name or schema cannot be used.
-        UserError: langchain-core is not installed; the tool needs an injected argument ``injected`` does not give
+        UserError: langchain-core is not installed; ``lc_tool`` is not a LangChain tool (a plain function: the
+            message says to make a toolwire tool of it); a keyword other than ``injected`` (``injcted=``: the
+            message names the close match); the tool needs an injected argument ``injected`` does not give
             (review 74: the model got pydantic's "Field required" for it), or ``injected`` names an argument the
             tool does not inject.
     """
     _lc()
+    from langchain_core.tools import BaseTool
+
+    if not isinstance(lc_tool, BaseTool):  # (review 76: an AttributeError, 'function' object has no attribute 'name')
+        what = "a plain function" if callable(lc_tool) else type(lc_tool).__name__
+        raise UserError(f"from_langchain_tool takes a LangChain tool (what @langchain_core.tools.tool makes, a "
+                        f"StructuredTool or BaseTool), not {what}: make a toolwire tool of a function with "
+                        "@toolwire.tool or toolwire.Tool.from_function(func), or pass the function to bind_tools, "
+                        "ToolExecutor or Agent as it is.")
     from pydantic import BaseModel
 
     from toolwire.interop.openai_tools import schema_validator
@@ -234,12 +246,14 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
                             response_format="content_and_artifact")
 
 
-def to_langchain_tool(tool: Any) -> Any:
+def to_langchain_tool(tool: Any, **options: Any) -> Any:
     """Make a LangChain ``StructuredTool`` that runs a toolwire tool.
 
     Args:
         tool: a toolwire :class:`~toolwire.tools.Tool` (or anything ``toolwire.models.base.to_tool``
             turns into one, such as a function with a docstring).
+        options: none: the LangChain tool takes the toolwire tool's name, description and options (a keyword given
+            here is refused with a ``UserError`` saying to set it on the toolwire tool).
 
     Returns:
         A ``langchain_core.tools.StructuredTool`` with the same name, description and JSON Schema
@@ -255,8 +269,13 @@ def to_langchain_tool(tool: Any) -> Any:
 
     Raises:
         SchemaError: ``tool`` has no function to run (a schema-only spec).
-        UserError: langchain-core is not installed.
+        UserError: langchain-core is not installed, or a keyword was given (``name=``...).
     """
+    if options:  # (review 76: a TypeError)
+        key = next(iter(options))
+        raise UserError(f"to_langchain_tool() takes only the tool, not {key}=: set the name, description and options "
+                        "on the toolwire tool (@tool(name=..., description=...) or Tool.from_function(func, "
+                        "name=...)), which the LangChain tool takes as they are.")
     _lc()
     from langchain_core.tools import ToolException
 

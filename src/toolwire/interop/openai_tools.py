@@ -479,6 +479,10 @@ def ready_function_schema(parameters: Mapping[str, Any], tool_name: str, descrip
                           defaulted_non_nullable=frozenset((plan or {}).get("drop", ())), null_plan=plan)
 
 
+_OPTIONS = frozenset({"return_direct", "timeout", "response_format", "handle_errors", "hide_error_details"})
+"""The options :func:`tool_from_schema` passes on to :meth:`toolwire.tools.Tool.from_schema`."""
+
+
 def tool_from_schema(
     schema: Mapping[str, Any],
     func: Callable[..., Any],
@@ -506,9 +510,13 @@ def tool_from_schema(
     Raises:
         SchemaError: no usable name, no description, an invalid schema, ``func`` not callable, or a ``func``
             that cannot take the schema's properties as keyword arguments.
+        UserError: an option that is none of these (``timout=``: the message names the close match, ``timeout``).
     """
+    from toolwire._keywords import check_keywords
     from toolwire.tools import Tool
 
+    if not _OPTIONS.issuperset(options):  # (review 76: a TypeError naming Tool.from_schema)
+        check_keywords("tool_from_schema", options, ["name", "description", *sorted(_OPTIONS)])
     if not callable(func):
         raise SchemaError(f"tool_from_schema needs the function that implements the tool, not {func!r}.")
     def_name, def_desc, params, is_schema = _split(schema)

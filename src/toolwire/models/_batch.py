@@ -38,13 +38,15 @@ class Batching:
 
         async def ainvoke(self, input: Any, **options: Any) -> Any: ...
 
-    def batch(self, inputs: Sequence[Any], *, max_concurrency: int | None = None, return_exceptions: bool = False,
-              **options: Any) -> list[Any]:
+    def batch(self, inputs: Sequence[Any], *rest: Any, max_concurrency: int | None = None,
+              return_exceptions: bool = False, **options: Any) -> list[Any]:
         """Ask each of ``inputs`` with :meth:`invoke`, several at once on worker threads, and return the answers in
         input order (LangChain's ``batch``).
 
         Args:
             inputs: a list (or tuple) of inputs, each one that ``invoke`` takes (a question, a conversation...).
+            rest: nothing: LangChain's ``batch(inputs, config)`` (a ``{"max_concurrency": 2}`` dict as the second
+                argument) is refused with a ``UserError`` saying to pass ``max_concurrency=2`` instead.
             max_concurrency: the most inputs being asked at the same time, a whole number of at least 1; None
                 (default): all of them at once (up to the thread pool's 64 threads, the others waiting for one).
                 LangChain reads it from ``config={"max_concurrency": n}``; here it is a keyword of its own. A
@@ -64,10 +66,10 @@ class Batching:
         Raises:
             UserError: ``inputs`` is not a list or tuple (one question alone: use ``invoke``), ``max_concurrency`` is
                 not a whole number of at least 1 or None, ``return_exceptions`` is not a bool, or ``config=``
-                (LangChain's ``RunnableConfig``) was given.
+                (LangChain's ``RunnableConfig``) was given, by keyword or as the second argument.
             Exception: the first failure of a call, as ``invoke`` raises it (``return_exceptions=False``).
         """
-        items = _checked("batch", inputs, max_concurrency, return_exceptions, options)
+        items = _checked("batch", inputs, max_concurrency, return_exceptions, options, rest)
         invoke = self.invoke
 
         def ask(item: Any) -> Awaitable[Any]:
@@ -76,12 +78,12 @@ class Batching:
 
         return run_coroutine_sync(gather_answers(ask, items, max_concurrency, return_exceptions))
 
-    async def abatch(self, inputs: Sequence[Any], *, max_concurrency: int | None = None,
+    async def abatch(self, inputs: Sequence[Any], *rest: Any, max_concurrency: int | None = None,
                      return_exceptions: bool = False, **options: Any) -> list[Any]:
         """Async :meth:`batch`: each input asked with :meth:`ainvoke`, several at once on the running event loop.
 
         Args:
-            inputs, max_concurrency, return_exceptions, options: as for :meth:`batch`; with
+            inputs, rest, max_concurrency, return_exceptions, options: as for :meth:`batch`; with
                 ``return_exceptions=False`` the calls not finished at the first failure are cancelled.
 
         Returns:
@@ -90,18 +92,25 @@ class Batching:
         Raises:
             UserError, Exception: as :meth:`batch`. A cancelled ``abatch`` cancels the calls still running.
         """
-        items = _checked("abatch", inputs, max_concurrency, return_exceptions, options)
+        items = _checked("abatch", inputs, max_concurrency, return_exceptions, options, rest)
         ainvoke = self.ainvoke
         return await gather_answers(lambda item: ainvoke(item, **options), items, max_concurrency, return_exceptions)
 
 
 def _checked(name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,
-             options: dict[str, Any]) -> list[Any]:
-    """``inputs`` as a new list, once the arguments of ``batch``/``abatch`` (``name``) are checked.
+             options: dict[str, Any], rest: tuple[Any, ...] = ()) -> list[Any]:
+    """``inputs`` as a new list, once the arguments of ``batch``/``abatch`` (``name``) are checked (``rest``: the
+    positional arguments after ``inputs``).
 
     Raises:
         UserError: see :meth:`Batching.batch`.
     """
+    if rest:  # LangChain's batch(inputs, config): a TypeError about positional arguments before (review 76)
+        config = rest[0]
+        wanted = config.get("max_concurrency") if isinstance(config, dict) else None
+        raise UserError(f"{name}() takes the inputs alone as its argument, not LangChain's config after them: pass "
+                        f"max_concurrency={wanted if wanted is not None else 'n'} as a keyword, "
+                        f"{name}(inputs, max_concurrency={wanted if wanted is not None else 'n'}).")
     if not isinstance(inputs, list | tuple):
         raise UserError(f"{name}() takes a list of inputs, each one that invoke() takes, not {type_label(inputs)}; "
                         "for a single input, call invoke().")
