@@ -19,6 +19,9 @@ model is loaded and no request leaves 127.0.0.1.
 7. ChatOpenAI's ``stream_usage``, ``use_responses_api``, ``text_tool_calls`` (bools) and ``organization`` (text)
    were not checked, and ``stop=""`` passed: they are checked like the other options; ``stop=[]`` is no stop
    sequence (left out, as None), an empty string in it a UserError.
+8. An invalid call written back to Anthropic (and Gemini) went as ``input: {}`` while both OpenAI APIs send what
+   can be read of its text: all send the same (:func:`~toolwire.models.lowering._calls.arguments_object`), also
+   when Anthropic's turn is sent back as the API streamed it.
 """
 
 from __future__ import annotations
@@ -33,7 +36,11 @@ from providers.wire_openai import OpenAIChat
 from providers.wire_servers import Reply, WireServer
 from toolwire import HumanMessage
 from toolwire.errors import UserError
+from toolwire.messages import AIMessage
 from toolwire.models.factory import init_chat_model
+from toolwire.models.lowering import anthropic as anthropic_codec
+from toolwire.models.lowering import gemini as gemini_codec
+from toolwire.models.lowering import openai as openai_codec
 
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
@@ -242,3 +249,35 @@ def test_openai_compatible_without_a_url_reads_openai_base_url(monkeypatch: pyte
         ChatOpenAI(model="m", api_key=KEY)
     with pytest.raises(UserError, match=r"^base_url 'nope' is not an http"):
         ChatOpenAI(model="m", api_key=KEY, base_url="nope")
+
+
+# -- 8: an invalid call written back --------------------------------------------------------------------------
+
+
+def _turn() -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": "f", "args": {"x": 2}, "id": "toolu_B", "type": "tool_call"}],
+                     invalid_tool_calls=[{"name": "f", "args": '{"x": 1,, }', "id": "toolu_A",
+                                          "error": "not valid JSON", "type": "invalid_tool_call", "index": 0}])
+
+
+def test_an_invalid_call_goes_back_with_what_can_be_read_to_every_provider() -> None:
+    chat = next(m for m in openai_codec.lower_messages([HumanMessage("go"), _turn()]) if m["role"] == "assistant")
+    assert [c["function"]["arguments"] for c in chat["tool_calls"]] == ['{"x": 1}', '{"x": 2}']
+    _, sent = anthropic_codec.lower_messages([HumanMessage("go"), _turn()])
+    assert [(b["id"], b["input"]) for b in sent[1]["content"]] == [("toolu_A", {"x": 1}), ("toolu_B", {"x": 2})]
+    contents = gemini_codec.lower_request(_request([HumanMessage("go"), _turn()]), "gemini-2.5-flash")["contents"]
+    assert [p["function_call"]["args"] for p in contents[1]["parts"]] == [{"x": 1}, {"x": 2}]
+
+
+def _request(messages: list[Any]) -> Any:
+    from toolwire.models.base import ChatRequest
+
+    return ChatRequest(messages, (), None, None, False, {})
+
+
+def test_anthropics_kept_turn_gets_the_readable_input_of_an_invalid_call() -> None:
+    turn = _turn().copy(provider_data={"anthropic": {"content": [
+        {"type": "tool_use", "id": "toolu_A", "name": "f", "input": {}},
+        {"type": "tool_use", "id": "toolu_B", "name": "f", "input": {"x": 2}}]}})
+    _, sent = anthropic_codec.lower_messages([HumanMessage("go"), turn])
+    assert [(b["id"], b["input"]) for b in sent[1]["content"]] == [("toolu_A", {"x": 1}), ("toolu_B", {"x": 2})]

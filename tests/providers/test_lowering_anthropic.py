@@ -137,7 +137,7 @@ def test_e4_list_results_errors_invalid_calls_and_empty_text():
         {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}]
     assert messages[1]["content"] == [
         {"type": "tool_use", "id": "a1", "name": "get_weather", "input": {"city": "Paris"}},
-        {"type": "tool_use", "id": "bad", "name": "calculate", "input": {}}]
+        {"type": "tool_use", "id": "bad", "name": "calculate", "input": {"expression": "2 +"}}]
     assert messages[2]["content"] == [
         {"type": "tool_result", "tool_use_id": "a1",
          "content": [{"type": "text", "text": "sol"}, {"type": "text", "text": "22 C"}]},

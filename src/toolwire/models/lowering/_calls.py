@@ -194,9 +194,22 @@ def arguments_json(call: ToolCall | InvalidToolCall) -> str:
 
 
 def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
-    """A call's arguments as an object, for providers that carry them decoded (``{}`` for invalid calls and
-    for arguments that are not an object, which the call's error result explains)."""
+    """A past call's arguments as an object, for the APIs that carry them decoded (Anthropic's ``tool_use``
+    ``input``, Gemini's ``function_call`` ``args``).
+
+    Args:
+        call: a call of an earlier assistant turn, valid or invalid.
+
+    Returns:
+        A valid call's arguments (``{}`` when they are not an object); for an invalid call, what can be read of its
+        text, as :func:`arguments_json` sends it to the OpenAI APIs (``{}`` when nothing can be read). The call's
+        error result tells the model what was wrong with it.
+    """
     if call.get("type") == "invalid_tool_call":
-        return {}
+        try:
+            value = json.loads(arguments_json(call))
+        except (ValueError, RecursionError):
+            return {}
+        return value if isinstance(value, dict) else {}
     args = call.get("args")
     return args if isinstance(args, dict) else {}

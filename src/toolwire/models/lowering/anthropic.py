@@ -198,8 +198,14 @@ def _assistant(message: AIMessage) -> list[dict[str, Any]]:
     calls = assistant_calls(message)
     kept = ((message.provider_data or {}).get("anthropic") or {}).get("content") or []
     if kept and _unchanged(calls, [b for b in kept if b.get("type") == "tool_use"]):
-        # the turn as the API sent it (thinking signatures intact), less any empty text block
-        return [copy.deepcopy(b) for b in kept if b.get("type") != "text" or str(b.get("text", "")).strip()]
+        # the turn as the API sent it (thinking signatures intact), less any empty text block; an invalid call's
+        # input, when the kept block has none (a stream's unreadable JSON), what can be read of its text
+        invalid = {c.get("id"): c for c in calls if c.get("type") == "invalid_tool_call"}
+        turn = [copy.deepcopy(b) for b in kept if b.get("type") != "text" or str(b.get("text", "")).strip()]
+        for block in turn:
+            if block.get("type") == "tool_use" and block.get("id") in invalid and not block.get("input"):
+                block["input"] = arguments_object(invalid[block["id"]])
+        return turn
     blocks = [copy.deepcopy(b) for b in kept if b.get("type") in _OPAQUE]
     if not kept and isinstance(message.content, list):  # LangChain's ChatAnthropic keeps thinking in the content
         blocks = [{k: copy.deepcopy(v) for k, v in b.items() if k in _OPAQUE_KEYS} for b in message.content
