@@ -113,4 +113,4 @@ def test_the_call_id_reaches_the_tool_on_every_path_the_executor_and_the_agent_i
     asyncio.run(ToolExecutor([note, anote]).aexecute(reply))
     ToolExecutor([note, anote], handle_errors=False).execute(reply)  # (arguments checked before any runs)
     Agent(ScriptedChatModel([reply, "done"]), [note, anote]).invoke("go")
-    assert seen == ["c1", "c2"] * 4
+    assert sorted(seen) == ["c1"] * 4 + ["c2"] * 4  # (the two tools of a reply run at the same time)
