@@ -17,7 +17,9 @@ Each becomes a :class:`MediaBlock`, and each codec writes it as its API referenc
 :func:`responses_part`, :func:`anthropic_part`; Gemini's parts are written by
 :mod:`~toolwire.models.lowering._gemini_parts`), or refuses it with a :class:`~toolwire.errors.UserError` that says
 what to do: OpenAI takes no video and no file URL in Chat Completions, audio only as wav or mp3 data and not in the
-Responses API; Anthropic takes PDFs and text as documents, and no audio or video.
+Responses API; Anthropic takes PDFs and text as documents, and no audio or video. A block of a type a codec does not
+know (another provider's own, a misspelled type) is refused by :func:`refuse_block` rather than sent to come back
+as the provider's 400.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["MediaBlock", "anthropic_part", "chat_part", "read_media", "responses_part"]
+__all__ = ["CHAT_PARTS", "RESPONSES_PARTS", "MediaBlock", "anthropic_part", "chat_part", "read_media", "refuse_block",
+           "responses_part"]
 
 
 class MediaBlock(dict):  # type: ignore[type-arg]
@@ -44,6 +47,10 @@ _AUDIO_FORMATS = {"wav": "audio/wav", "mp3": "audio/mp3"}  # OpenAI input_audio 
 _FORMAT_OF = {"audio/wav": "wav", "audio/x-wav": "wav", "audio/wave": "wav", "audio/vnd.wave": "wav",
               "audio/mp3": "mp3", "audio/mpeg": "mp3", "audio/mpeg3": "mp3", "audio/x-mp3": "mp3"}
 _KINDS = ("file", "audio", "video")
+CHAT_PARTS = frozenset({"text", "image_url", "input_audio", "file"})
+"""Chat Completions' user content part types: sent as given when toolwire does not read them."""
+RESPONSES_PARTS = frozenset({"input_text", "input_image", "input_file", "input_audio"})
+"""The Responses API's input content types: sent as given when toolwire does not read them."""
 
 
 def _media(kind: str, source: str, value: Any, mime: Any = None, filename: Any = None,
@@ -54,6 +61,8 @@ def _media(kind: str, source: str, value: Any, mime: Any = None, filename: Any =
         head, value = value[5:].split(";base64,", 1)
         source, mime = "data", mime or head or None
     block = MediaBlock(type=kind, **{source: value})
+    if not mime and isinstance(filename, str):  # "report.pdf" with no media type: the one its name gives
+        mime = mimetypes.guess_type(filename)[0]
     if isinstance(mime, str) and mime:
         block["mime_type"] = mime
     if isinstance(filename, str) and filename:
@@ -274,3 +283,26 @@ def anthropic_part(block: MediaBlock) -> dict[str, Any]:
             raise UserError(f"Anthropic takes PDF and plain-text documents, not a {_described(block)}: convert the "
                             "file to PDF or text (and give its mime_type), or send it to another provider.")
     return {"type": "document", "source": source, **extra}
+
+
+def refuse_block(block: dict[str, Any], api: str) -> UserError:
+    """The error for a user-message content block ``api`` cannot take and toolwire cannot translate: a block of an
+    unknown type (``{"type": "weird"}``), another provider's own block (an Anthropic ``document`` of a ``content``
+    source sent to OpenAI), or a known type in a shape toolwire does not read.
+
+    Args:
+        block: the content block as given.
+        api: the API, as the message names it (``"OpenAI's Chat Completions API"``).
+
+    Returns:
+        The :class:`~toolwire.errors.UserError` to raise (one sentence: what to send instead).
+    """
+    kind = block.get("type")
+    source = block.get("source")
+    if kind == "document" and isinstance(source, dict):
+        return UserError(f"{api} cannot take an Anthropic document whose source is of type {source.get('type')!r}: "
+                         "send its text as text blocks, or the file as a file block with base64 data and a "
+                         "mime_type.")
+    return UserError(f"{api} cannot take a content block of type {kind!r} (keys {sorted(map(str, block))}): use "
+                     "text, image or file blocks (LangChain's standard form, e.g. {'type': 'file', 'base64', "
+                     "'mime_type'}), or put its content in a text block.")

@@ -53,7 +53,7 @@ from toolwire.models.lowering._common import (
     split_calls,
     usage,
 )
-from toolwire.models.lowering._media import MediaBlock, anthropic_part
+from toolwire.models.lowering._media import MediaBlock, anthropic_part, refuse_block
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short
 
@@ -123,7 +123,27 @@ def _text(block: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in block.items() if k in _TEXT_KEYS and (k != "citations" or v)}
 
 
+_NATIVE = frozenset({"text", "image", "document", "search_result", "tool_use", "tool_result", "thinking",
+                     "redacted_thinking", "container_upload", "server_tool_use", "mcp_tool_use"})
+"""Anthropic's own content block types (Messages API reference), sent as given when toolwire does not read them;
+so are the results of its server tools (``web_search_tool_result``, ``mcp_tool_result``...: a ``_tool_result``
+suffix)."""
+
+
+def _native(block: dict[str, Any]) -> bool:
+    kind = block.get("type")
+    return isinstance(kind, str) and (kind in _NATIVE or kind.endswith("_tool_result"))
+
+
 def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str, Any]]:
+    """Message content as Anthropic content blocks (``in_result``: of a tool result).
+
+    Raises:
+        UserError: in a user message, a block Anthropic cannot take: a file or audio block it has no form for
+            (:func:`_media_block`), or a block of a type it does not know (another provider's, such as OpenAI's
+            ``image_url`` in a shape toolwire does not read, or a misspelled one: :func:`~toolwire.models.lowering.
+            _media.refuse_block`).
+    """
     out: list[dict[str, Any]] = []
     for block in content_parts(content):
         if block.get("type") == "text":
@@ -140,8 +160,10 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
                 "source" in block and block.get("type") in _RESULT_BLOCKS):
             # a block a tool_result does not take (a file, audio, a document without its source): its JSON as text
             out.append({"type": "text", "text": block_as_text(block)})
-        else:
+        elif in_result or _native(block):
             out.append(block)
+        else:
+            raise refuse_block(block, "Anthropic's Messages API")
     return out
 
 

@@ -59,7 +59,8 @@ from toolwire.models.lowering._common import (
     tool_result_text,
     usage,
 )
-from toolwire.models.lowering._media import MediaBlock, chat_part, responses_part
+from toolwire.models.lowering._media import CHAT_PARTS, RESPONSES_PARTS, MediaBlock, chat_part, responses_part
+from toolwire.models.lowering._media import refuse_block as _refused
 from toolwire.models.lowering._openai_compat import (
     REASONING_KEY,
     is_first,
@@ -185,12 +186,16 @@ def _data_url(block: dict[str, Any]) -> str:
     return block["url"] if "url" in block else f"data:{block['mime_type']};base64,{block['data']}"
 
 
-def _content_parts(content: str | list[Any], text_type: str, image: Any,
-                   media: Callable[[MediaBlock], dict[str, Any]]) -> str | list[dict[str, Any]]:
-    """Content blocks in an OpenAI API's own part types (shared by Chat Completions and Responses); ``image(url,
-    detail)`` makes an image part, ``detail`` being ``{"detail": ...}`` when the block gave one, else ``{}``;
-    ``media`` a file or audio part (:mod:`~toolwire.models.lowering._media`, which raises UserError for a block the
-    API cannot take)."""
+def _content_parts(content: str | list[Any], text_type: str, image: Any, media: Callable[[MediaBlock], dict[str, Any]],
+                   native: frozenset[str] = CHAT_PARTS, api: str = "OpenAI's Chat Completions API") -> Any:
+    """Content blocks (a string, or a list) in an OpenAI API's own part types (Chat Completions and Responses);
+    ``image(url, detail)`` makes an image part, ``detail`` ``{"detail": ...}`` or ``{}``; ``media`` a file or audio
+    part (:mod:`~toolwire.models.lowering._media`); a block of one of ``api``'s ``native`` types is sent as given.
+
+    Raises:
+        UserError: a block of another type (:func:`~toolwire.models.lowering._media.refuse_block`), or a file or
+            audio block ``api`` cannot take.
+    """
     if isinstance(content, str):
         return content
     parts: list[dict[str, Any]] = []
@@ -201,8 +206,10 @@ def _content_parts(content: str | list[Any], text_type: str, image: Any,
             parts.append(image(_data_url(block), {"detail": block["detail"]} if "detail" in block else {}))
         elif isinstance(block, MediaBlock):
             parts.append(media(block))
-        else:
+        elif block.get("type") in native and "source" not in block:
             parts.append(block)
+        else:
+            raise _refused(block, api)
     return parts or ""
 
 
@@ -513,7 +520,8 @@ class StreamState:
 
 def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
     return _content_parts(content, "input_text",
-                          lambda url, detail: {"type": "input_image", "image_url": url, **detail}, responses_part)
+                          lambda url, detail: {"type": "input_image", "image_url": url, **detail}, responses_part,
+                          RESPONSES_PARTS, "OpenAI's Responses API")
 
 
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
