@@ -106,8 +106,7 @@ log = logging.getLogger("toolwire.lowering")
 RETURN_REASONING = "return_reasoning"
 """The ``provider_data["openai"]`` flag of a reply whose ``reasoning_content`` goes back with its tool calls."""
 
-LENGTH = "length"
-"""The ``finish_reason`` of a reply the output token limit cut short."""
+LENGTH = "length"  # the finish_reason of a reply the output token limit cut short
 
 
 class StrictSchemaWarning(UserWarning):
@@ -193,8 +192,8 @@ def _content_parts(content: str | list[Any], text_type: str, image: Any, media: 
     part (:mod:`~toolwire.models.lowering._media`); a block of one of ``api``'s ``native`` types is sent as given.
 
     Raises:
-        UserError: a block of another type (:func:`~toolwire.models.lowering._media.refuse_block`), or a file or
-            audio block ``api`` cannot take.
+        UserError: a block of another type (:func:`~toolwire.models.lowering._media.refuse_block`), or a file
+            or audio block ``api`` cannot take.
     """
     if isinstance(content, str):
         return content
