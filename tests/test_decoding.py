@@ -189,9 +189,25 @@ def test_a_loaded_model_keeps_only_recent_grammars(smol) -> None:
 # -- cancelling while the prompt is evaluated (review 73) ---------------------------------------------------------
 
 
+def _cancelling_eval(llm):  # type: ignore[no-untyped-def]
+    """``(batch sizes evaluated, the cancel event, an llm.eval that sets it once a batch is evaluated)``: the
+    consumer goes away after the first batch."""
+    import threading
+
+    evaluated: list[int] = []
+    event = threading.Event()
+    real_eval = llm.eval
+
+    def eval_once(tokens: list[int]) -> None:
+        evaluated.append(len(tokens))
+        real_eval(tokens)
+        event.set()
+
+    return evaluated, event, eval_once
+
+
 @pytest.mark.model
 def test_a_cancelled_reply_stops_evaluating_its_prompt_between_batches(smol) -> None:
-    import threading
 
     import llama_cpp
 
@@ -201,15 +217,7 @@ def test_a_cancelled_reply_stops_evaluating_its_prompt_between_batches(smol) -> 
     llm = loaded.llm
     prompt = llm.tokenize(("word " * 1500).encode())  # three batches of n_batch (512)
     llm.reset()
-    evaluated: list[int] = []
-    event = threading.Event()
-    real_eval = llm.eval
-
-    def eval_once(tokens: list[int]) -> None:  # the first batch, then the consumer goes away
-        evaluated.append(len(tokens))
-        real_eval(tokens)
-        event.set()
-
+    evaluated, event, eval_once = _cancelling_eval(llm)
     llm.eval = eval_once
     try:
         with cancel_on(event), pytest.raises(GenerationCancelled):
@@ -225,7 +233,6 @@ def test_a_cancelled_reply_stops_evaluating_its_prompt_between_batches(smol) -> 
 def test_a_cancelled_sampled_reply_stops_evaluating_its_prompt_between_batches(smol) -> None:
     """temperature > 0 goes through Llama.generate, which would evaluate the prompt whole: toolwire evaluates all
     but its last token first, in batches, and a cancelled reply stops there as a greedy one does."""
-    import threading
 
     from toolwire.models._decoding import GenerationCancelled, cancel_on
 
@@ -233,15 +240,7 @@ def test_a_cancelled_sampled_reply_stops_evaluating_its_prompt_between_batches(s
     loaded = model.load()
     llm = loaded.llm
     llm.reset()
-    evaluated: list[int] = []
-    event = threading.Event()
-    real_eval = llm.eval
-
-    def eval_once(tokens: list[int]) -> None:  # the first batch, then the consumer goes away
-        evaluated.append(len(tokens))
-        real_eval(tokens)
-        event.set()
-
+    evaluated, event, eval_once = _cancelling_eval(llm)
     request = model._request("word " * 1500, {"temperature": 0.8, "seed": 7, "max_tokens": 4})
     llm.eval = eval_once
     try:
