@@ -221,11 +221,15 @@ def sorted_inline(raw: dict[str, Any]) -> dict[str, Any]:
     return walk(raw, None)  # type: ignore[no-any-return]
 
 
+_WRAPPERS = ("function-before", "function-wrap")  # the kinds of _schema_strict.transparent wrappers
+
+
 def _fast_json(node: Any, defs: dict[str, Any]) -> dict[str, Any]:
     """The JSON Schema GenerateJsonSchema writes for the core schema ``node`` (validation mode), before
     sorting; models go to ``defs`` and are referred to with ``$ref``."""
     kind = node.get("type")
-    if len(node) == 3 and transparent(node):  # a number refusing booleans, a boolean literal's check (_schema_strict)
+    if len(node) == 3 and kind in _WRAPPERS and transparent(node):  # a number refusing booleans, a boolean
+        # literal's check (_schema_strict)
         return _fast_json(node["schema"], defs)
     allowed = _NODE_KEYS.get(kind)
     if allowed is None or not allowed.issuperset(node):

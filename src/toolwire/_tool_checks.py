@@ -241,6 +241,8 @@ def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -
     Raises:
         SchemaError: an injected argument or ``RunnableConfig`` without a default.
     """
+    if type(annotation) is type:  # str, int, a plain class: the usual case (RunnableConfig is a TypedDict)
+        return None
     metadata = getattr(annotation, "__metadata__", None)  # Annotated[T, ...] (cheaper than get_origin)
     if metadata is not None:
         kinds = {langchain_marker(marker) for marker in metadata}
