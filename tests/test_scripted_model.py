@@ -153,3 +153,16 @@ def test_repr_names_the_bound_tools() -> None:
     model = ScriptedChatModel([])
     assert repr(model) == "ScriptedChatModel(model='scripted')"
     assert repr(model.bind_tools([get_weather])) == "ScriptedChatModel(model='scripted', tools=['get_weather'])"
+
+
+def test_call_options_are_checked_as_a_hosted_model_checks_them() -> None:
+    model = ScriptedChatModel(["x", "y"], cycle=True)
+    with pytest.raises(UserError, match="did you mean 'temperature'"):
+        model.invoke("q", temprature=0)
+    with pytest.raises(UserError, match="max_tokens must be a whole number"):
+        model.invoke("q", max_tokens=0)
+    with pytest.raises(UserError, match="request field toolwire writes"):
+        model.invoke("q", messages=[])
+    assert model.requests == []  # a refused call is not recorded, and does not use up a reply
+    assert model.invoke("q", top_k=3, custom="kept") == AIMessage("x")
+    assert model.requests[0].options == {"top_k": 3, "custom": "kept"}

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
+from toolwire.models._sdk_options import check_call_options
 from toolwire.models.base import BaseChatModel, ChatRequest, message_to_chunks
 
 __all__ = ["RecordedRequest", "ScriptedChatModel"]
@@ -65,8 +66,11 @@ class ScriptedChatModel(BaseChatModel):
         requests: every :class:`RecordedRequest` received, by this model and its bound copies.
 
     Raises:
-        UserError: (on a call) the script ran out, or a scripted reply, or what a callable returned, is
-            neither an AIMessage nor a string.
+        UserError: (on a call) the script ran out; a scripted reply, or what a callable returned, is
+            neither an AIMessage nor a string; or a call's options hold a generation option with a wrong value
+            (``temperature=-1``, ``max_tokens=0``) or a close misspelling of one (``temprature=0``), checked as a
+            hosted model checks them (:func:`~toolwire.models._sdk_options.check_call_options`), so a test with
+            this model fails where production would. Other option names are recorded as given.
     """
 
     provider: ClassVar[str] = "scripted"
@@ -87,6 +91,7 @@ class ScriptedChatModel(BaseChatModel):
         return self._script.requests
 
     def _next(self, request: ChatRequest) -> AIMessage:
+        check_call_options(type(self).__name__, request.options)
         script = self._script
         with script.lock:
             script.requests.append(RecordedRequest(
