@@ -275,12 +275,12 @@ def placed_invalid_calls(invalid_calls: Any, places: Any) -> Any:
 
 
 def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, response_metadata: Any,
-                       provider_data: Any, usage_metadata: Any, additional_kwargs: Any
+                       provider_data: Any, usage_metadata: Any, additional_kwargs: Any, owner: str = "AIMessage"
                        ) -> tuple[Any, Any, Any, Any, Any]:
     """:class:`~toolwire.messages.AIMessage`'s ``tool_calls``, ``invalid_tool_calls``, ``usage``,
     ``response_metadata`` and ``provider_data`` with LangChain's keywords ``usage_metadata`` and
     ``additional_kwargs`` read into them, as :func:`message_from_dict` reads LangChain's dump of a message (see
-    AIMessage's docstring).
+    AIMessage's docstring). ``owner`` is the class the messages name (``"AIMessageChunk"`` for a chunk).
 
     Returns:
         The five values, in that order (new containers where something was added).
@@ -293,19 +293,19 @@ def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, res
 
     if usage_metadata is not None:
         if not isinstance(usage_metadata, dict):
-            raise UserError(f"AIMessage usage_metadata must be a dict of token counts such as {{'input_tokens': 10, "
+            raise UserError(f"{owner} usage_metadata must be a dict of token counts such as {{'input_tokens': 10, "
                             f"'output_tokens': 5, 'total_tokens': 15}}, not {type(usage_metadata).__name__}.")
         read = _usage_from_langchain(usage_metadata)
         if "cached_tokens" in usage_metadata and "cached_tokens" not in read:  # toolwire's own Usage, given so
             read["cached_tokens"] = usage_metadata["cached_tokens"]
         if usage is not None and usage != read:
-            raise UserError("AIMessage takes the token counts once: pass usage= or usage_metadata= (LangChain's "
+            raise UserError(f"{owner} takes the token counts once: pass usage= or usage_metadata= (LangChain's "
                             "name for it), not both.")
         usage = read
     if additional_kwargs is None:
         return tool_calls, invalid_tool_calls, usage, response_metadata, provider_data
     if not isinstance(additional_kwargs, dict):
-        raise UserError(f"AIMessage additional_kwargs must be a dict, not {type(additional_kwargs).__name__}.")
+        raise UserError(f"{owner} additional_kwargs must be a dict, not {type(additional_kwargs).__name__}.")
     extra = dict(additional_kwargs)
     raw_calls = extra.pop("tool_calls", None)
     if not tool_calls and raw_calls:  # OpenAI-format calls, as LangChain reads them when tool_calls is not given

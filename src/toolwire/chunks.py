@@ -43,6 +43,11 @@ class AIMessageChunk:
         id: the message id (the first one given wins).
         name: the speaker name of the message (the first one given wins).
 
+    The constructor also takes LangChain's keywords, read as :class:`AIMessage` reads them: ``usage_metadata``
+    (LangChain's name for ``usage``) and ``additional_kwargs`` (kept in ``response_metadata["additional_kwargs"]``;
+    OpenAI-format streamed calls there, ``[{"index", "id", "function": {"name", "arguments"}}]``, are read as the
+    ``tool_call_chunks`` when those are not given, as LangChain reads them).
+
     ``a + b`` merges two chunks; :func:`merge_chunks` merges many in linear time.
 
     As on LangChain's ``AIMessageChunk``, a (merged) chunk also reads :attr:`tool_calls` (the calls its
@@ -52,7 +57,9 @@ class AIMessageChunk:
     ``to_message().invalid_tool_calls`` (LangChain also lists them in the chunk's ``invalid_tool_calls``).
 
     Raises:
-        UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` is one piece (a dict) rather than a list of them.
+        UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` is one piece (a dict) rather than a list of them;
+            both ``usage`` and a different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that
+            is not a dict, or a token count in it that is not a number.
     """
 
     __slots__ = ("_made_ids", "content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
@@ -69,7 +76,21 @@ class AIMessageChunk:
         provider_data: dict[str, Any] | None = None,
         id: str | None = None,
         name: str | None = None,
+        usage_metadata: Usage | dict[str, Any] | None = None,
+        additional_kwargs: dict[str, Any] | None = None,
     ) -> None:
+        if usage_metadata is not None or additional_kwargs is not None:  # LangChain's keywords
+            from toolwire._message_dicts import langchain_keywords
+
+            raw_calls = None
+            if isinstance(additional_kwargs, dict) and "tool_calls" in additional_kwargs:
+                additional_kwargs = dict(additional_kwargs)
+                raw_calls = additional_kwargs.pop("tool_calls")
+            if not tool_call_chunks and isinstance(raw_calls, list):
+                tool_call_chunks = [_raw_chunk(raw) for raw in raw_calls if isinstance(raw, dict)]
+            _, invalid_tool_calls, usage, response_metadata, provider_data = langchain_keywords(
+                None, invalid_tool_calls, usage, response_metadata, provider_data, usage_metadata, additional_kwargs,
+                "AIMessageChunk")
         self.content = content if content is not None else ""
         self.tool_call_chunks = list(_call_list(tool_call_chunks, "tool_call_chunks", "AIMessageChunk"))
         self.invalid_tool_calls = list(_call_list(invalid_tool_calls, "invalid_tool_calls", "AIMessageChunk"))
@@ -186,6 +207,14 @@ class AIMessageChunk:
             id=self.id,
             name=self.name,
         )
+
+
+def _raw_chunk(raw: dict[str, Any]) -> ToolCallChunk:
+    """One OpenAI-format streamed call (``{"index", "id", "function": {"name", "arguments"}}``, the Chat Completions
+    ``delta.tool_calls`` item LangChain keeps in ``additional_kwargs``) as a :class:`ToolCallChunk`."""
+    function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
+    return ToolCallChunk(name=function.get("name"), args=function.get("arguments"), id=raw.get("id"),
+                         index=raw.get("index"), type="tool_call_chunk")
 
 
 def _add_usage(a: Any, b: Any) -> Any:
