@@ -84,6 +84,7 @@ from toolwire.messages import (
     ToolMessage,
     coerce_messages,
 )
+from toolwire.models._batch import Batching
 from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
@@ -132,7 +133,7 @@ _STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; an
 _REFUSED = "the reply that asked for it was a refusal (or a safety block), so its calls are not run."
 
 
-class Agent:
+class Agent(Batching):
     """Runs the tool-calling loop with a chat model and a set of tools.
 
     Args:
@@ -179,6 +180,8 @@ class Agent:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
 
     Calls the input conversation left unanswered (see the module docs) are run before the first model call.
+    ``batch(inputs, max_concurrency=None)`` / ``abatch`` run one :meth:`invoke` per input, several at once, and return
+    the :class:`AgentResult` of each in input order (:class:`~toolwire.models._batch.Batching`, as a model's batch).
 
     Raises:
         UserError: ``model`` is not a chat model (``None``), ``tools`` is ``None`` or a single tool rather than a
