@@ -407,9 +407,10 @@ def test_e2_array_arguments_are_a_validation_error_in_every_form() -> None:
     assert first.content == ("Error: the call to 'get_time' was not valid: The arguments must be a JSON object. "
                              "The arguments received were: [1, 2]. Send the call again with the arguments as a "
                              "JSON object.")
-    assert second.status == "error" and second.content.startswith("Error: Invalid arguments for tool 'get_time': ")
-    assert third.content == ("Error: Invalid arguments for tool 'get_time': expected a JSON object of named "
-                             "arguments, got list.")
+    # arguments that are no object in tool_calls make an invalid call, as a provider's reply does (review 77)
+    assert as_text.invalid_tool_calls[0]["args"] == as_list.invalid_tool_calls[0]["args"] == "[1, 2]"
+    assert second.status == "error" and "got a JSON array" in second.content
+    assert third.status == "error" and "got a Python list" in third.content
     assert [first.tool_call_id, second.tool_call_id, third.tool_call_id] == ["v1", "v2", "v3"]
 
 

@@ -95,7 +95,8 @@ def test_unreadable_argument_text_is_sent_as_written_and_answered_with_the_tools
     # past call's arguments and refuse the request (vllm-project/vllm#43995), so what can be read of it goes back
     assert lowered[1]["tool_calls"][0]["function"]["arguments"] == "{}"
     (answer,) = ToolExecutor([echo]).execute(message)
-    assert answer.status == "error" and answer.content.startswith("Error: Invalid arguments for tool 'echo'")
+    # (review 77: such a call is an invalid call, answered with the parser's error and the raw text)
+    assert answer.status == "error" and "not valid JSON" in answer.content and "{city: " in answer.content
 
 
 # -- 6: an exception group gives the model the error inside it --------------------------------------------------

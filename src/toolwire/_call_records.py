@@ -6,7 +6,6 @@ Kept apart from :mod:`toolwire.messages`, which re-exports the public names (imp
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 from collections.abc import Iterable, Mapping, Sequence
@@ -193,13 +192,14 @@ def _call_list(calls: Any, field: str, owner: str = "AIMessage") -> Any:
     return calls
 
 
-def _checked_call(call: Any) -> ToolCall:
+def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
     """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string (made
     when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments under OpenAI's and MCP's key
     ``"arguments"`` (with no ``"args"``) are read as ``args``. Arguments given as text (JSON, or
     what :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
-    get an object; arguments that cannot be read that way stay as they are, and running the call answers
-    them with the tool's "Invalid arguments" error, as for any other form of bad arguments.
+    get an object, and another mapping becomes a dict. Arguments that cannot be read as an object (cut-off or
+    invalid JSON, a JSON array, a number...) make an :class:`InvalidToolCall` instead, keeping the raw text and the
+    parser's error, as :func:`~toolwire.messages.message_from_dict` and the providers' parsers make it (review 77).
 
     Raises:
         UserError: ``call`` is not a dict with a string ``name``.
@@ -216,12 +216,15 @@ def _checked_call(call: Any) -> ToolCall:
     if args is not None and not isinstance(args, dict):
         if isinstance(args, Mapping):
             args = dict(args)
-        elif isinstance(args, str | bytes | bytearray):
+        else:  # text, or a value that is no object: read as a provider's arguments are (review 77)
             from toolwire.errors import ToolCallParseError
-            from toolwire.parsing.arguments import normalize_arguments
+            from toolwire.parsing.arguments import normalize_arguments, raw_text
 
-            with contextlib.suppress(ToolCallParseError):  # the call's run then gives the tool's error
+            try:
                 args = normalize_arguments(args)
+            except ToolCallParseError as exc:
+                raw = bytes(args).decode("utf-8", "replace") if isinstance(args, bytes | bytearray) else args
+                return invalid_tool_call(call["name"], raw_text(raw), _id_text(call_id), str(exc))
         out = tool_call(call["name"], {}, _id_text(call_id))
         out["args"] = args  # type: ignore[typeddict-item]
         return out
@@ -229,6 +232,23 @@ def _checked_call(call: Any) -> ToolCall:
         # a missing or empty id is made; a number (some servers) is kept as its text
         return tool_call(call["name"], args or {}, _id_text(call_id))
     return _copy_containers(call)  # type: ignore[no-any-return]
+
+
+def _checked_calls(calls: Any, invalid: Any, owner: str = "AIMessage") -> tuple[list[ToolCall], list[InvalidToolCall]]:
+    """The ``tool_calls`` and ``invalid_tool_calls`` given to an ``owner`` (AIMessage), checked (:func:`_checked_call`,
+    :func:`_checked_invalid`): a call whose arguments cannot be read as an object moves to the invalid calls, keeping
+    its place in the reply as ``index`` (:func:`split_in_order`) among the calls and the invalid calls given
+    (placed by their own ``index``, :func:`in_reply_order`).
+
+    Raises:
+        UserError: as :func:`_call_list`, :func:`_checked_call` and :func:`_checked_invalid`.
+    """
+    checked = [_checked_call(call) for call in _call_list(calls, "tool_calls", owner)]
+    bad = [_checked_invalid(item) for item in _call_list(invalid, "invalid_tool_calls", owner)]
+    for call in checked:
+        if call["type"] != "tool_call":
+            return split_in_order(in_reply_order(checked, bad, bad))
+    return checked, bad  # type: ignore[return-value]
 
 
 def _checked_invalid(bad: Any) -> InvalidToolCall:

@@ -350,23 +350,24 @@ def _usage_from_langchain(usage: Any) -> Any:
 
 def _read_calls(raw_calls: Any) -> tuple[list[Any], list[InvalidToolCall]]:
     """Split saved ``tool_calls`` into calls and invalid calls: OpenAI-format calls are read like a provider's
-    reply (unreadable arguments or no name make an :class:`InvalidToolCall`); other items are kept as they
-    are, for :class:`AIMessage` to check."""
+    reply (unreadable arguments or no name make an :class:`InvalidToolCall`, which a later call gives its place as
+    ``index``, as :func:`~toolwire._call_records.split_in_order` does); other items are kept as they are, for
+    :class:`AIMessage` to check."""
     from toolwire.parsing.arguments import tool_call_from_native
 
     calls: list[Any] = []
-    invalid: list[InvalidToolCall] = []
-    for tc in raw_calls or ():
+    invalid: list[tuple[int, InvalidToolCall]] = []
+    last_valid = -1
+    for position, tc in enumerate(raw_calls or ()):
         fn = tc.get("function") if isinstance(tc, dict) and "args" not in tc else None
-        if not isinstance(fn, dict):
-            calls.append(tc)
-            continue
-        call = tool_call_from_native(fn.get("name"), fn.get("arguments"), tc.get("id"), require_name=True)
-        if call["type"] == "tool_call":
-            calls.append(call)
+        call = tc if not isinstance(fn, dict) else tool_call_from_native(
+            fn.get("name"), fn.get("arguments"), tc.get("id"), require_name=True)
+        if isinstance(fn, dict) and call["type"] != "tool_call":
+            invalid.append((position, call))
         else:
-            invalid.append(call)  # type: ignore[arg-type]
-    return calls, invalid
+            calls.append(call)
+            last_valid = position
+    return calls, [{**bad, "index": position} if position < last_valid else bad for position, bad in invalid]
 
 
 _ROLE_ALIASES = {"user": HumanMessage, "human": HumanMessage, "system": SystemMessage,

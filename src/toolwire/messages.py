@@ -32,9 +32,7 @@ from toolwire._call_records import (
     ToolCall,
     ToolCallChunk,
     Usage,
-    _call_list,
-    _checked_call,
-    _checked_invalid,
+    _checked_calls,
     _copy_containers,
     invalid_tool_call,
     new_tool_call_id,
@@ -404,9 +402,10 @@ class AIMessage(BaseMessage):
                 tool_calls, invalid_tool_calls, usage, response_metadata, provider_data, usage_metadata,
                 additional_kwargs)
         # the message keeps its own copies, so a later change to the caller's dicts does not reach it
-        _set(self, "tool_calls", [_checked_call(call) for call in _call_list(tool_calls, "tool_calls")])
-        _set(self, "invalid_tool_calls",
-             [_checked_invalid(bad) for bad in _call_list(invalid_tool_calls, "invalid_tool_calls")])
+        # (a call whose args are no object moves to the invalid calls, in its place: _checked_calls)
+        calls, invalid = _checked_calls(tool_calls, invalid_tool_calls)
+        _set(self, "tool_calls", calls)
+        _set(self, "invalid_tool_calls", invalid)
         _set(self, "usage", usage)
         _set(self, "response_metadata", dict(response_metadata or {}))
         _set(self, "provider_data", provider_data)
