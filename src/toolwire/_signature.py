@@ -27,7 +27,8 @@ import docstring_parser.numpydoc
 import docstring_parser.rest
 
 __all__ = [
-    "call_doc", "defined_in_class", "function_doc", "hint_target", "partial_keywords", "signature_params", "type_hints",
+    "call_doc", "defined_in_class", "function_doc", "function_name", "hint_target", "partial_keywords",
+    "signature_params", "type_hints",
 ]
 
 _EMPTY = inspect.Parameter.empty
@@ -151,6 +152,17 @@ def _unwrap(func: Any, stop: Callable[[Any], bool] | None = None) -> Any:
         else:
             break
     return func
+
+
+def function_name(func: Any) -> str | None:
+    """The name a tool made from ``func`` takes when none is given: its ``__name__``, or for a ``functools.partial``
+    (or a chain of them) without one, that of the function it wraps, as its description and parameters come from
+    that function (review 77); None when there is none (a callable instance)."""
+    name = getattr(func, "__name__", None)
+    while name is None and isinstance(func, functools.partial):
+        func = func.func
+        name = getattr(func, "__name__", None)
+    return name if isinstance(name, str) else None
 
 
 def hint_target(func: Any) -> Any:

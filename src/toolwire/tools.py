@@ -36,7 +36,7 @@ from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
-from toolwire._signature import docstring_summary, is_async_callable
+from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments
 from toolwire._tool_checks import check_fields_taken, check_name, warn_provider_name
 from toolwire._tool_pickle import copy_tool, reduce_tool
@@ -199,7 +199,8 @@ class Tool(ToolArguments):
 
         Args:
             func: a sync or ``async def`` function.
-            name: the tool name (default: the function's ``__name__``).
+            name: the tool name (default: the function's ``__name__``; for a ``functools.partial``, the wrapped
+                function's).
             description: the tool description (default: from the docstring, or from ``args_schema``'s).
             args_schema: a pydantic model class whose fields are the arguments (instead of the signature).
             return_direct, timeout (seconds), response_format, handle_errors, hide_error_details:
@@ -222,7 +223,7 @@ class Tool(ToolArguments):
         """
         if isinstance(func, classmethod | staticmethod):  # ``@tool`` above ``@classmethod``: see ``__get__``
             func = func.__func__
-        tool_name = name if name is not None else getattr(func, "__name__", None)
+        tool_name = name if name is not None else function_name(func)
         if tool_name is None:
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
         check_name(tool_name)

@@ -37,6 +37,7 @@ from typing import Any
 
 from toolwire._schema_patterns import check_schema, linear_keywords, pattern_found, warn_unchecked_patterns
 from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
+from toolwire._signature import function_name
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError
 
@@ -520,7 +521,7 @@ def tool_from_schema(
     if not callable(func):
         raise SchemaError(f"tool_from_schema needs the function that implements the tool, not {func!r}.")
     def_name, def_desc, params, is_schema = _split(schema)
-    func_name = getattr(func, "__name__", None)
+    func_name = function_name(func)  # (a functools.partial: the wrapped function's)
     if func_name == "<lambda>":
         func_name = None
     tool_name = name or (func_name if is_schema and func_name else def_name) or func_name
