@@ -21,6 +21,7 @@ import importlib.util
 import inspect
 import json
 import math
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -275,23 +276,39 @@ def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = No
 
 
 def check_server_url(name: str | None) -> None:
-    """Refuse ``--model openai-compatible:<model>`` without the server's URL in the command line's own words: the
-    library's error says to pass ``base_url=``, which no option of the commands sets.
+    """Refuse ``--model openai-compatible:<model>`` that gives the library no server URL, in the command line's own
+    words: the library's error says to pass ``base_url=``, which no option of the commands sets. A name that does
+    give a URL, or no URL with ``OPENAI_BASE_URL`` set, is let through as :func:`~toolwire.models.init_chat_model`
+    takes it: the library reads the URL and refuses one that is not http(s) with its own message, naming the
+    name's URL or the variable (review 77).
 
     Args:
         name: the ``--model`` value (None: the default model).
 
     Raises:
-        UserError: the name is ``openai-compatible:<model>`` with no ``@http(s)://...``; the message says to write the
-            URL in the name, or to set ``OPENAI_BASE_URL`` (which ``ChatOpenAI`` reads) and use ``openai:<model>``.
+        UserError: the name is ``openai-compatible:`` with no model name before the URL, or with no URL in the name
+            (nothing after ``@``, or no ``@`` and ``OPENAI_BASE_URL`` unset or blank); the message says to write
+            the model's name, or to write the URL in the name or set ``OPENAI_BASE_URL`` to it.
     """
+    from toolwire.models.factory import _split_model_url
+
     provider, sep, rest = (name or "").strip().partition(":")
-    if not sep or provider != "openai-compatible" or re.search(r"@https?://", rest, re.IGNORECASE):
+    if not sep or provider != "openai-compatible":
         return
-    model = rest.rstrip("@") or "<model>"
+    model, at, url = _split_model_url(rest)
+    if not at:  # no "@": the whole rest is the model's name, as the library reads it
+        model, url = rest, ""
+    if not model.strip() or re.match(r"https?://", model, re.IGNORECASE):
+        shown = url.strip() or model.strip() or "http://localhost:8000/v1"
+        raise UserError(f"--model {name!r} names no model: write the model's name before the server's URL, as "
+                        f"'openai-compatible:<model>@{shown}'.")
+    from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
+    if url.strip() or (not at and from_env):  # (the library checks the URL: "... is not an http(s) URL")
+        return
+    other = f"or write --model 'openai-compatible:{model}' to use OPENAI_BASE_URL" if from_env \
+        else "or set OPENAI_BASE_URL to it"
     raise UserError(f"--model {name!r} needs the server's URL: write it in the name, as "
-                    f"'openai-compatible:{model}@http://localhost:8000/v1', or set OPENAI_BASE_URL to it and use "
-                    f"--model 'openai:{model}'.")
+                    f"'openai-compatible:{model}@http://localhost:8000/v1', {other}.")
 
 
 def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_threads: int | None = None) -> Any:
@@ -544,8 +561,8 @@ def main() -> None:
     _tolerant_output()
     try:
         app()
-    except UserError as exc:  # pragma: no cover - commands catch their own
-        err.print(f"[red]error:[/red] {escape(terminal_text(str(exc)))}")
+    except UserError as exc:  # commands catch their own (`toolwire eval` lets its model's errors come here)
+        err.print(f"[red]error:[/red] {escape(terminal_text(_error_text(exc)))}")
         sys.exit(1)
 
 

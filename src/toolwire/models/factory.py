@@ -96,7 +96,9 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
             ``openai-compatible`` name and as ``base_url=``, ``model_provider`` with a name that already names a
             provider, an option the model class does not take (the close match is named), a name with a ``/`` that
             is no file here and does not end in ``.gguf``,
-            a folder given as a local model, or what the model class raises (a missing API key...).
+            a folder given as a local model, an ``azure_openai:`` model with neither ``base_url=`` nor
+            ``AZURE_OPENAI_ENDPOINT`` (the clause naming ``base_url=`` is the error's ``api_advice``, which the
+            command line leaves out), or what the model class raises (a missing API key...).
     """
     if "model" in kwargs and name in (None, "local"):  # LangChain's keyword form: init_chat_model(model="openai:...")
         name = kwargs.pop("model")
@@ -164,8 +166,9 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         setting = "base_url" if kwargs.get("base_url") else "AZURE_OPENAI_ENDPOINT"
         base_url = kwargs.get("base_url") or os.environ.get("AZURE_OPENAI_ENDPOINT", "").strip()
         if not base_url:
+            advice = ", or pass it as base_url="  # (api_advice: the CLI has no such option)
             raise UserError("Set AZURE_OPENAI_ENDPOINT to your Azure OpenAI resource URL "
-                            "(https://RESOURCE.openai.azure.com), or pass base_url=...")
+                            f"(https://RESOURCE.openai.azure.com){advice}.", api_advice=advice)
         from toolwire.models.openai import azure_v1_url
 
         kwargs["base_url"] = azure_v1_url(base_url, any_host=True, setting=setting)
