@@ -14,14 +14,16 @@ No GGUF model is loaded and nothing reaches the network beyond a scripted server
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from providers.scripted_http import Answer, ScriptedServer
-from toolwire import UserError, cli, tool
+from toolwire import Agent, UserError, cli, tool
 from toolwire.models import init_chat_model
+from toolwire.testing import ScriptedChatModel
 
 _ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT")
 CHAT_REPLY = {"id": "r1", "object": "chat.completion", "model": "m",
@@ -144,3 +146,28 @@ def test_cli_main_leaves_out_python_advice_of_a_stray_error(monkeypatch: pytest.
         cli.main()
     said = " ".join(capsys.readouterr().err.split())
     assert "Set X to it." in said and "x=" not in said
+
+
+# -- 6. the Agent's warnings point at the user's line ------------------------------------------------------------
+
+SCHEMA_ONLY = {"type": "function", "function": {"name": "SchemaOnly", "description": "A schema with no function.",
+                                                "parameters": {"type": "object", "properties": {}}}}
+
+
+def test_agent_warning_for_a_bound_schema_only_tool_points_at_the_callers_line() -> None:
+    model = ScriptedChatModel(["x"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Agent(model.bind_tools([SCHEMA_ONLY]), [get_weather])
+    said = [w for w in caught if "no function to run" in str(w.message)]
+    assert len(said) == 1 and said[0].category is UserWarning
+    assert said[0].filename == __file__, said[0].filename
+
+
+def test_agent_warning_for_a_bound_tool_choice_none_points_at_the_callers_line() -> None:
+    model = ScriptedChatModel(["x"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        Agent(model.bind_tools([], tool_choice="none"), [get_weather])
+    said = [w for w in caught if "tool_choice='none'" in str(w.message)]
+    assert len(said) == 1 and said[0].filename == __file__, [w.filename for w in caught]

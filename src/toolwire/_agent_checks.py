@@ -74,6 +74,12 @@ def let_model_repeat(*models: Any) -> None:
             model.decline_repeat_calls = False
 
 
+_USER_FRAME = 4
+"""The ``stacklevel`` of :func:`bound_beforehand`'s warnings: the line that called ``Agent(...)``, past this
+function, ``Agent.__init__`` and the keyword-checking wrapper around it (``refuses_unknown_keywords``; review 77:
+with 3, the warnings pointed into ``_keywords.py``)."""
+
+
 def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
     """What a model bound beforehand (``Agent(model.bind_tools([a], tool_choice="required"), [b])``) carries that
     the Agent would otherwise replace when it binds its own tools (review 57).
@@ -87,7 +93,8 @@ def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
         :class:`~toolwire.tools.Tool`, or a provider's server tool) and whose name ``tools`` lacks; and the
         model's bound ``tool_choice`` when it forces a call or forbids one (else None). A bound tool that is only a
         description (a schema dict) cannot be run, so it is left out, with a warning that says what to do; so is a
-        ``tool_choice="none"`` when the Agent has tools of its own (it could never call them).
+        ``tool_choice="none"`` when the Agent has tools of its own (it could never call them). The warnings point
+        at the line that called ``Agent(...)`` (:data:`_USER_FRAME`).
     """
     import warnings
 
@@ -104,12 +111,12 @@ def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
         forced = f"; the tool_choice {choice!r} that forced one is dropped too" if choice in lost else ""
         warnings.warn(f"The model given to the Agent has tools bound that have no function to run ({', '.join(lost)}); "
                       f"the Agent leaves them out{forced}: pass them to Agent(model, tools) as functions or tools.",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=_USER_FRAME)
         choice = None if choice in lost else choice
     if choice == "none" and tools:  # (review 62: the Agent could never call the tools it was given)
         warnings.warn("The model given to the Agent was bound with tool_choice='none', which would keep the Agent "
                       "from calling its tools; the Agent drops it: bind no tool_choice, or give the Agent no tools.",
-                      UserWarning, stacklevel=3)
+                      UserWarning, stacklevel=_USER_FRAME)
         choice = None
     return [*tools, *kept], choice
 
