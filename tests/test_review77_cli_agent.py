@@ -14,6 +14,7 @@ No GGUF model is loaded and nothing reaches the network beyond a scripted server
 
 from __future__ import annotations
 
+import asyncio
 import warnings
 from typing import Any
 
@@ -171,3 +172,51 @@ def test_agent_warning_for_a_bound_tool_choice_none_points_at_the_callers_line()
         Agent(model.bind_tools([], tool_choice="none"), [get_weather])
     said = [w for w in caught if "tool_choice='none'" in str(w.message)]
     assert len(said) == 1 and said[0].filename == __file__, [w.filename for w in caught]
+
+
+# -- 7. Agent.batch's errors name what was called ---------------------------------------------------------------
+
+
+def _agent() -> Agent:
+    return Agent(ScriptedChatModel(["x"], cycle=True), [get_weather])
+
+
+def test_agent_batch_refuses_a_generation_option_naming_batch() -> None:
+    with pytest.raises(UserError, match=r"^Agent\.batch\(\) takes only the inputs .*not temperature=\.$") as refused:
+        _agent().batch(["A"], temperature=0)
+    assert "invoke" not in str(refused.value)
+    with pytest.raises(UserError, match=r"^Agent\.abatch\(\) takes only the inputs .*not temperature=\.$"):
+        asyncio.run(_agent().abatch(["A"], temperature=0))
+
+
+def test_agent_batch_refuses_config_as_an_agent_not_a_model() -> None:
+    with pytest.raises(UserError, match=r"^Agent\.batch\(config=\.\.\.\) is LangChain's RunnableConfig, which an "
+                                        r"Agent does not take: pass max_concurrency=2 ") as refused:
+        _agent().batch(["A"], config={"max_concurrency": 2})
+    assert "toolwire models" not in str(refused.value)
+    with pytest.raises(UserError, match=r"^Agent\.abatch\(config=\.\.\.\) .*max_steps=5\) and leave config out\.$"):
+        asyncio.run(_agent().abatch(["A"], config={"recursion_limit": 5}))
+
+
+def test_agent_batch_names_the_agents_options_and_its_own() -> None:
+    with pytest.raises(UserError, match=r"^Agent\.batch\(\) takes only the inputs: max_steps is an option of the "
+                                        r"Agent, Agent\(model, tools, max_steps=\.\.\.\)\.$"):
+        _agent().batch(["A"], max_steps=2)
+    with pytest.raises(UserError, match=r"not max_concurency= \(did you mean max_concurrency=\?\)"):
+        _agent().batch(["A"], max_concurency=2)
+
+
+def test_agent_batch_argument_errors_name_agent_methods() -> None:
+    with pytest.raises(UserError, match=r"^Agent\.batch\(\) takes a list of inputs, each one that Agent\.invoke\(\) "
+                                        r"takes, not str; for a single input, call Agent\.invoke\(\)\.$"):
+        _agent().batch("A")  # type: ignore[arg-type]
+    with pytest.raises(UserError, match=r"^Agent\.abatch\(\) takes the inputs alone .*Agent\.abatch\(inputs, "):
+        asyncio.run(_agent().abatch(["A"], {"max_concurrency": 2}))
+
+
+def test_model_batch_messages_are_unchanged_and_agent_batch_still_runs() -> None:
+    with pytest.raises(UserError, match=r"^batch\(config=\.\.\.\) is LangChain's RunnableConfig, which toolwire "
+                                        r"models do not take"):
+        ScriptedChatModel(["x"]).batch(["A"], config={})
+    results = _agent().batch(["A", "B"], max_concurrency=1, return_exceptions=False)
+    assert [r.output for r in results] == ["x", "x"]

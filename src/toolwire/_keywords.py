@@ -15,7 +15,8 @@ from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["RENAMED", "check_keywords", "keyword_names", "refuse_run_config", "refuses_unknown_keywords"]
+__all__ = ["RENAMED", "check_keywords", "keyword_names", "refuse_batch_options", "refuse_run_config",
+           "refuses_unknown_keywords"]
 
 RENAMED: dict[str, str] = {
     "openai_api_key": "api_key", "anthropic_api_key": "api_key", "google_api_key": "api_key",
@@ -124,3 +125,45 @@ def refuse_run_config(owner: str, extra: tuple[Any, ...], options: dict[str, Any
     close = difflib.get_close_matches(str(key), known, n=1)
     hint = f" ({close[0]!r} is an option of Agent(...))" if close else ""
     raise UserError(f"{owner}() takes only the input (a question or a list of messages), not {key}={hint}.")
+
+
+_BATCH_OWN = ("max_concurrency", "return_exceptions")  # the keywords batch/abatch take themselves
+
+
+def refuse_batch_options(owner: str, options: dict[str, Any], settings: Iterable[str]) -> None:
+    """Refuse the options given to the ``batch``/``abatch`` of an object whose ``invoke`` takes the input alone (an
+    Agent's), naming the method the user called (review 77: the error named ``Agent.invoke()``, or "toolwire
+    models" for ``config=``). Does nothing when ``options`` is empty.
+
+    Args:
+        owner: the method, as the message names it (``"Agent.batch"``).
+        options: the keyword arguments given besides the inputs, ``max_concurrency`` and ``return_exceptions``.
+        settings: the options of the object the method belongs to (an Agent's ``max_steps``...), named in the
+            message when one of them is given to the method instead.
+
+    Raises:
+        UserError: ``options`` is not empty; ``config=`` (LangChain's ``RunnableConfig``) is refused with what to
+            pass instead (``max_concurrency=``, and ``Agent(..., max_steps=)`` for its ``recursion_limit``).
+    """
+    if not options:
+        return
+    if "config" in options:
+        config = options["config"]
+        limit = config.get("recursion_limit") if isinstance(config, dict) else None
+        wanted = config.get("max_concurrency") if isinstance(config, dict) else None
+        steps = limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+        todo = [f"pass max_concurrency={wanted if wanted is not None else 'n'} as a keyword of its own"] \
+            if wanted is not None or steps is None else []
+        todo += [f"set the step limit with Agent(model, tools, max_steps={steps})"] if steps is not None else []
+        raise UserError(f"{owner}(config=...) is LangChain's RunnableConfig, which an Agent does not take: "
+                        f"{', '.join(todo)} and leave config out.")
+    key = next(iter(options))
+    known = list(settings)
+    if key in known:
+        raise UserError(f"{owner}() takes only the inputs: {key} is an option of the Agent, Agent(model, tools, "
+                        f"{key}=...).")
+    own = difflib.get_close_matches(str(key), _BATCH_OWN, n=1)
+    close = difflib.get_close_matches(str(key), known, n=1)
+    hint = f" (did you mean {own[0]}=?)" if own else f" ({close[0]!r} is an option of Agent(...))" if close else ""
+    raise UserError(f"{owner}() takes only the inputs (a list of questions or conversations), max_concurrency= and "
+                    f"return_exceptions=, not {key}={hint}.")

@@ -195,6 +195,8 @@ class Agent(Batching):
         SchemaError: a tool cannot be converted to a tool definition, or two tools share one name.
     """
 
+    batch_options = False  # (invoke takes the input alone: batch refuses options itself, naming Agent.batch())
+
     @refuses_unknown_keywords("Agent")
     def __init__(
         self,

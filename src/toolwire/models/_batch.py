@@ -13,7 +13,7 @@ import asyncio
 import contextvars
 import functools
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolwire._concurrency import run_coroutine_sync, thread_pool
 from toolwire._printing import type_label
@@ -31,7 +31,12 @@ _SKIPPED = object()  # the answer of an input not asked because another failed f
 
 class Batching:
     """``batch`` and ``abatch`` for a class with ``invoke(input, **options)`` and ``ainvoke(input, **options)``
-    (:class:`~toolwire.models.base.BaseChatModel`, :class:`~toolwire.models.structured.StructuredOutput`)."""
+    (:class:`~toolwire.models.base.BaseChatModel`, :class:`~toolwire.models.structured.StructuredOutput`, and
+    :class:`~toolwire.agent.Agent`)."""
+
+    batch_options: ClassVar[bool] = True
+    """Whether ``invoke`` takes options that ``batch`` passes on (a model's generation options). False (an Agent,
+    whose ``invoke`` takes the input alone): ``batch`` refuses them itself, naming ``Agent.batch()`` (review 77)."""
 
     if TYPE_CHECKING:
         def invoke(self, input: Any, **options: Any) -> Any: ...
@@ -65,11 +70,13 @@ class Batching:
 
         Raises:
             UserError: ``inputs`` is not a list or tuple (one question alone: use ``invoke``), ``max_concurrency`` is
-                not a whole number of at least 1 or None, ``return_exceptions`` is not a bool, or ``config=``
-                (LangChain's ``RunnableConfig``) was given, by keyword or as the second argument.
+                not a whole number of at least 1 or None, ``return_exceptions`` is not a bool, ``config=``
+                (LangChain's ``RunnableConfig``) was given, by keyword or as the second argument, or (an Agent's
+                batch, whose ``invoke`` takes no options) any other option; an Agent's messages name
+                ``Agent.batch()`` (``Agent.abatch()``).
             Exception: the first failure of a call, as ``invoke`` raises it (``return_exceptions=False``).
         """
-        items = _checked("batch", inputs, max_concurrency, return_exceptions, options, rest)
+        items = _checked(self, "batch", inputs, max_concurrency, return_exceptions, options, rest)
         invoke = self.invoke
 
         def ask(item: Any) -> Awaitable[Any]:
@@ -92,34 +99,44 @@ class Batching:
         Raises:
             UserError, Exception: as :meth:`batch`. A cancelled ``abatch`` cancels the calls still running.
         """
-        items = _checked("abatch", inputs, max_concurrency, return_exceptions, options, rest)
+        items = _checked(self, "abatch", inputs, max_concurrency, return_exceptions, options, rest)
         ainvoke = self.ainvoke
         return await gather_answers(lambda item: ainvoke(item, **options), items, max_concurrency, return_exceptions)
 
 
-def _checked(name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,
+def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,
              options: dict[str, Any], rest: tuple[Any, ...] = ()) -> list[Any]:
-    """``inputs`` as a new list, once the arguments of ``batch``/``abatch`` (``name``) are checked (``rest``: the
-    positional arguments after ``inputs``).
+    """``inputs`` as a new list, once the arguments of ``owner``'s ``batch``/``abatch`` (``name``) are checked
+    (``rest``: the positional arguments after ``inputs``). A model's messages name ``batch()``; those of an owner
+    whose ``invoke`` takes no options (:attr:`Batching.batch_options` False: an Agent) name its class,
+    ``Agent.batch()``, and its ``invoke``.
 
     Raises:
         UserError: see :meth:`Batching.batch`.
     """
+    takes_options = type(owner).batch_options
+    label = name if takes_options else f"{type(owner).__name__}.{name}"
+    invoke = "invoke()" if takes_options else f"{type(owner).__name__}.{name.removesuffix('batch')}invoke()"
     if rest:  # LangChain's batch(inputs, config): a TypeError about positional arguments before (review 76)
         config = rest[0]
         wanted = config.get("max_concurrency") if isinstance(config, dict) else None
-        raise UserError(f"{name}() takes the inputs alone as its argument, not LangChain's config after them: pass "
+        raise UserError(f"{label}() takes the inputs alone as its argument, not LangChain's config after them: pass "
                         f"max_concurrency={wanted if wanted is not None else 'n'} as a keyword, "
-                        f"{name}(inputs, max_concurrency={wanted if wanted is not None else 'n'}).")
+                        f"{label}(inputs, max_concurrency={wanted if wanted is not None else 'n'}).")
     if not isinstance(inputs, list | tuple):
-        raise UserError(f"{name}() takes a list of inputs, each one that invoke() takes, not {type_label(inputs)}; "
-                        "for a single input, call invoke().")
+        raise UserError(f"{label}() takes a list of inputs, each one that {invoke} takes, not {type_label(inputs)}; "
+                        f"for a single input, call {invoke}.")
     if max_concurrency is not None and (isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int)
                                         or max_concurrency < 1):
         raise UserError(f"max_concurrency must be a whole number of at least 1, or None to ask every input at once, "
                         f"not {max_concurrency!r}.")
     if not isinstance(return_exceptions, bool):
         raise UserError(f"return_exceptions must be True or False, not {return_exceptions!r}.")
+    if not takes_options:
+        from toolwire._keywords import keyword_names, refuse_batch_options
+
+        refuse_batch_options(label, options, [n for n in keyword_names(type(owner).__init__)
+                                              if n not in ("model", "tools")])
     if "config" in options:
         raise UserError(f"{name}(config=...) is LangChain's RunnableConfig, which toolwire models do not take: pass "
                         "max_concurrency= as a keyword of its own and leave config out.")
