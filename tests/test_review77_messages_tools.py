@@ -115,3 +115,54 @@ def test_a_partial_of_an_object_without_a_name_still_asks_for_one() -> None:
 
     with pytest.raises(SchemaError, match="pass name="):
         tool(functools.partial(Runner()))
+
+
+# -- 5: options an API has not, and an unknown local model name, are refused when the model is built --------------
+
+
+def test_anthropic_refuses_seed_when_built() -> None:
+    pytest.importorskip("anthropic")
+    from toolwire.errors import UserError
+    from toolwire.models.anthropic import ChatAnthropic
+
+    with pytest.raises(UserError, match="The Anthropic Messages API has no 'seed' option"):
+        ChatAnthropic("claude-x", api_key="k", seed=1)
+    with pytest.raises(UserError, match="no 'seed' option"):
+        ChatAnthropic("claude-x", api_key="k", model_kwargs={"seed": 1})
+    model = ChatAnthropic("claude-x", api_key="k", stop="x")
+    with pytest.raises(UserError, match="no 'seed' option"):  # a per-call seed still fails at that call
+        model.invoke("hi", seed=1)
+
+
+def test_the_responses_api_refuses_stop_and_seed_when_built() -> None:
+    pytest.importorskip("openai")
+    from toolwire.errors import UserError
+    from toolwire.models.openai import ChatOpenAI
+
+    with pytest.raises(UserError, match="The OpenAI Responses API has no 'stop' option"):
+        ChatOpenAI("gpt-5-mini", api_key="k", use_responses_api=True, stop=["x"], seed=1)
+    with pytest.raises(UserError, match="no 'seed' option"):
+        ChatOpenAI("gpt-5-mini", api_key="k", use_responses_api=True, seed=1)
+    assert ChatOpenAI("gpt-5-mini", api_key="k", stop=["x"], seed=1).options == {"stop": ["x"], "seed": 1}
+    model = ChatOpenAI("gpt-5-mini", api_key="k", use_responses_api=True)
+    with pytest.raises(UserError, match="no 'stop' option"):
+        model.invoke("hi", stop=["x"])
+
+
+def test_an_unknown_local_model_name_is_refused_when_built(tmp_path, monkeypatch) -> None:
+    from toolwire.errors import UserError
+    from toolwire.models.llamacpp import ChatLlamaCpp
+    from toolwire.models.registry import DEFAULT_MODEL
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError, match="Unknown model 'nope'"):
+        ChatLlamaCpp(model="nope")
+    unreadable = tmp_path / "weights"
+    unreadable.write_bytes(b"not a gguf file")
+    unreadable.chmod(0)  # a name of an existing file builds without its contents being read
+    try:
+        assert ChatLlamaCpp(model="weights").model == "weights"
+        assert ChatLlamaCpp(model=str(tmp_path / "missing.gguf"))._loaded is None  # checked when loaded
+        assert ChatLlamaCpp(model=DEFAULT_MODEL, pull=False)._loaded is None
+    finally:
+        unreadable.chmod(0o600)

@@ -51,6 +51,7 @@ from toolwire.models._sdk_options import (
     check_generation_options,
     check_model_kwargs,
     model_argument,
+    refuse_untaken,
 )
 from toolwire.models.base import BaseChatModel, ChatRequest
 
@@ -197,6 +198,7 @@ class SDKChatModel(BaseChatModel):
     base_url_env: ClassVar[str] = ""  # the environment variable the SDK reads its base URL from
     sdk_module: ClassVar[str] = ""
     extra: ClassVar[str] = ""
+    untaken_options: ClassVar[str | None] = None  # the API whose missing options are refused (refuse_untaken)
 
     def __init__(
         self,
@@ -240,6 +242,8 @@ class SDKChatModel(BaseChatModel):
         self.retry_policy = RetryPolicy(max_retries=retries, initial_delay=backoff)
         self.streaming = streaming
         self.options: dict[str, Any] = {**options, **extra_options}
+        if self.untaken_options:  # an option the API has not: refused now, not at the first request (review 77)
+            refuse_untaken(self.untaken_options, self.options)
         self._api_key = self._resolve_key(api_key)
         self._clients = _Clients()
 

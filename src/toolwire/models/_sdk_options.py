@@ -21,7 +21,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument"]
+__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument", "refuse_untaken"]
 
 
 def _number(value: Any) -> bool:
@@ -158,6 +158,27 @@ def check_call_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]
                 raise UserError(f"Unknown {owner} option {key!r}: did you mean {close[0]!r}?")
     check_generation_options(owner, {k: v for k, v in options.items() if k in _GENERATION})
     return dict(options)
+
+
+# the options an API has not -> (those options, the API as the message names it, what to do)
+_UNTAKEN: dict[str, tuple[tuple[str, ...], str, str]] = {
+    "anthropic": (("seed",), "The Anthropic Messages API", "drop it for this model."),
+    "responses": (("stop", "seed"), "The OpenAI Responses API",
+                  "drop it, or use Chat Completions (ChatOpenAI(..., use_responses_api=False))."),
+}
+
+
+def refuse_untaken(api: str, options: Mapping[str, Any]) -> None:
+    """Refuse an option the ``api`` (``"anthropic"``, ``"responses"``) has not: run when the model is built (on its
+    options and ``model_kwargs``) and on each request (the call's options too; review 77). A None value is not given.
+
+    Raises:
+        UserError: ``options`` sets one (the first in their order), naming it and what to do.
+    """
+    names, label, advice = _UNTAKEN[api]
+    for key, value in options.items():
+        if key in names and value is not None:
+            raise UserError(f"{label} has no {key!r} option: {advice}")
 
 
 def model_argument(owner: str, model: Any, model_name: Any) -> str:

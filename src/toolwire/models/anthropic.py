@@ -50,7 +50,8 @@ class ChatAnthropic(SDKChatModel):
             ``{"thinking": {"type": "enabled", "budget_tokens": 2048}}`` or ``{"tools": [server tools]}`` (a dict).
 
     Per-call options (``invoke(..., temperature=..., max_tokens=...)``) override these. The Messages API has no
-    ``seed``: one given here or per call is refused when a request is made.
+    ``seed``: one given here (or in ``model_kwargs``) is refused when the model is built, one given per call at
+    that call.
 
     Server tools (``{"type": "web_search_20250305", "name": "web_search"}``...) bind like other tools, or go
     in ``model_kwargs={"tools": [...]}`` (added after the bound tools); they are sent unchanged and Claude
@@ -60,8 +61,8 @@ class ChatAnthropic(SDKChatModel):
 
     Raises:
         UserError: the ``anthropic`` package is missing, no key is set, an option is of the wrong kind or out of
-            range, or misspelled (the message names the close match: ``anthropic_api_key`` is ``api_key``); at a
-            request, ``seed`` was given.
+            range, or misspelled (the message names the close match: ``anthropic_api_key`` is ``api_key``), or
+            ``seed`` was given (here, or per call at that call).
     """
 
     provider: ClassVar[str] = "anthropic"
@@ -71,6 +72,7 @@ class ChatAnthropic(SDKChatModel):
     base_url_env: ClassVar[str] = "ANTHROPIC_BASE_URL"
     sdk_module: ClassVar[str] = "anthropic"
     extra: ClassVar[str] = "anthropic"
+    untaken_options: ClassVar[str | None] = "anthropic"  # no seed: refused when the model is built (review 77)
 
     def _structured_choice(self, name: str) -> str:
         """``"auto"`` with extended thinking on (``model_kwargs={"thinking": {"type": "enabled", ...}}``), with a

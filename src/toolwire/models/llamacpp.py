@@ -55,6 +55,20 @@ __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
 
 
 
+def _local_path(model: str) -> Path:
+    """The path a model that is no registry name stands for: an existing file, or a name that reads as a path (a
+    ``.gguf`` name, a folder in it, an existing folder), which :func:`~toolwire.models.registry.model_file` checks
+    when the model is loaded. Only the file system's entries are looked at, never a file's contents.
+
+    Raises:
+        UserError: ``model`` is neither (an unknown name such as ``"nope"``).
+    """
+    path = Path(model).expanduser()
+    if path.is_file() or path.suffix == ".gguf" or os.sep in model or path.is_dir():
+        return path
+    raise UserError(f"Unknown model {model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file.")
+
+
 class ChatLlamaCpp(BaseChatModel):
     """A local GGUF chat model with tool calling, run in-process by llama.cpp.
 
@@ -177,9 +191,10 @@ class ChatLlamaCpp(BaseChatModel):
     still be opening waits until that is decided, and is ignored inside a call.
 
     Raises:
-        UserError: a bad ``n_ctx``, dialect or option (also a per-call option, on the call); on first use
-            an unknown model name, model missing and no source reachable, or llama-cpp-python not installed;
-            a conversation that leaves no room for the reply in ``n_ctx``.
+        UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
+            ``n_ctx``, dialect or option (also a per-call option, on the call); on first use a model file missing
+            and no source reachable, or llama-cpp-python not installed; a conversation that leaves no room for the
+            reply in ``n_ctx``.
         ProviderError: llama.cpp failed while generating.
     """
 
@@ -195,6 +210,8 @@ class ChatLlamaCpp(BaseChatModel):
                  parallel_call_share: float | None = None, decline_repeat_calls: bool = True,
                  decline_value_lists: bool = False, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
+        if self.model not in REGISTRY:  # an unknown name is refused now, as init_chat_model does (review 77)
+            _local_path(self.model)
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
         check_options({"temperature": temperature, "max_tokens": max_tokens, "seed": seed}, required=("max_tokens",))
@@ -238,12 +255,8 @@ class ChatLlamaCpp(BaseChatModel):
             if found is None:
                 raise UserError(f"Model {self.model!r} is not pulled: run toolwire models pull {self.model}.")
             return found
-        path = Path(self.model).expanduser()
-        if path.is_file():
-            return path
-        if path.suffix == ".gguf" or os.sep in self.model or path.is_dir():
-            return model_file(path)  # says whether it is a folder or missing
-        raise UserError(f"Unknown model {self.model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file.")
+        path = _local_path(self.model)
+        return path if path.is_file() else model_file(path)  # says whether it is a folder or missing
 
     def load(self) -> LoadedModel:
         """Load the model now and return it (once per process; later calls return the cached one).

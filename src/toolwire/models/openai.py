@@ -170,7 +170,9 @@ class ChatOpenAI(SDKChatModel):
         UserError: the ``openai`` package is missing, no key is set for OpenAI or Azure, an Azure ``base_url``
             is not of the v1 API, ``azure=True`` without a ``base_url``, ``compatible=True`` without a
             ``base_url`` or with an Azure one, ``use_responses_api=True`` with an ``openai`` package too old to
-            have the Responses API, or an option of the wrong kind or out of range (``use_responses_api``,
+            have the Responses API, ``use_responses_api=True`` with ``stop`` or ``seed`` (the Responses API has
+            neither: also refused per call, at that call), or an option of the wrong kind or out of range
+            (``use_responses_api``,
             ``stream_usage`` and ``text_tool_calls`` take a bool, ``organization`` text), or misspelled (the message
             names the close match: ``openai_api_base`` is ``base_url``).
     """
@@ -190,6 +192,8 @@ class ChatOpenAI(SDKChatModel):
             "use_responses_api": use_responses_api, "stream_usage": stream_usage, "organization": organization,
             "text_tool_calls": text_tool_calls})
         self.use_responses_api = use_responses_api
+        if use_responses_api:  # no stop or seed: refused when the model is built (review 77)
+            self.untaken_options = "responses"  # type: ignore[misc]
         self.stream_usage = stream_usage
         self.organization = organization
         setting = "base_url" if kwargs.get("base_url") else "OPENAI_BASE_URL"

@@ -37,6 +37,7 @@ from toolwire.messages import (
     ToolMessage,
     invalid_tool_call,
 )
+from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._common import (
     CUT_OFF,
@@ -368,9 +369,8 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         choice = _tool_choice(request.tool_choice, request.parallel_tool_calls)
         if choice:
             body["tool_choice"] = choice
+    refuse_untaken("anthropic", opts)  # (the model refused its own options when built)
     for key, value in opts.items():
-        if key == "seed":
-            raise UserError("The Anthropic Messages API has no 'seed' option: drop it for this model.")
         if key == "stop":
             body["stop_sequences"] = [value] if isinstance(value, str) else list(value)
         elif key == "tools":

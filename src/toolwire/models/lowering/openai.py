@@ -42,8 +42,8 @@ import warnings
 from collections.abc import Callable, Collection
 from typing import Any
 
-from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
+from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
 from toolwire.models.lowering._common import (
@@ -585,10 +585,9 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
                                                                                         "name": choice}
         if request.parallel_tool_calls is not None:
             body["parallel_tool_calls"] = request.parallel_tool_calls
-    for key, value in merge_options(options, request.options).items():
-        if key in ("stop", "seed"):
-            raise UserError(f"The OpenAI Responses API has no {key!r} option: drop it, or use Chat Completions "
-                            "(ChatOpenAI(..., use_responses_api=False)).")
+    opts = merge_options(options, request.options)
+    refuse_untaken("responses", opts)  # (the model refused its own options when built)
+    for key, value in opts.items():
         if key == "tools":  # after the bound tools, never in their place
             body["tools"] = merge_tool_option(
                 body.get("tools") or [], value,
