@@ -60,9 +60,15 @@ def test_following_the_advice_of_tools_own_errors_works() -> None:
         tool(nodoc)
     made = tool(nodoc, description="Echo the city.")  # what the error said to do
     assert made.description == "Echo the city."
+    class Power:  # a callable object has no __name__ (a partial of a function takes the function's: review 77)
+        def __call__(self, base: int, exp: int) -> int:
+            return base ** exp
+
     with pytest.raises(ToolwireError, match="pass name="):
-        tool(functools.partial(pow, 2))
-    assert tool(functools.partial(pow, 2), name="power_of_two", description="2 ** exp.").name == "power_of_two"
+        tool(functools.partial(Power(), 2), description="2 ** exp.")
+    made = tool(functools.partial(Power(), 2), name="power_of_two", description="2 ** exp.")
+    assert made.name == "power_of_two"
+    assert tool(functools.partial(pow, 2)).name == "pow"
 
 
 def test_init_chat_model_with_the_model_keyword_is_not_a_local_model(monkeypatch: pytest.MonkeyPatch) -> None:
