@@ -190,9 +190,9 @@ def defined_in_class(func: Any) -> bool:
 
 def function_doc(func: Any) -> str | None:
     """``inspect.getdoc(func)``, but a ``functools.partial`` gives the docstring of the function it wraps
-    (not ``partial``'s own), so its description and ``Args:`` reach the schema; a callable object whose
-    class has no docstring gives its ``__call__``'s."""
-    while isinstance(func, functools.partial) and func.__doc__ == functools.partial.__doc__:
+    (not ``partial``'s own, nor a subclass's without one), so its description and ``Args:`` reach the schema; a
+    callable object whose class has no docstring gives its ``__call__``'s."""
+    while isinstance(func, functools.partial) and func.__doc__ in (None, functools.partial.__doc__):
         func = func.func
     return inspect.getdoc(func) or call_doc(func)
 

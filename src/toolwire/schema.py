@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import inspect
 import math
 import types
@@ -408,6 +409,11 @@ def function_schema(
     fill: dict[str, Any] = {}
     fixed = partial_keywords(func)
     receiver = params[0][0] if params and params[0][0] in ("self", "cls") and defined_in_class(func) else None
+    if receiver is not None and isinstance(func, functools.partial) and receiver not in fixed:  # review 78
+        owner, _, method = getattr(hint_target(func), "__qualname__", "TheClass.method").rpartition(".")
+        raise SchemaError(f"Tool {tool_name!r} is a partial of the method {owner}.{method} with no instance for "
+                          f"{receiver!r}: make it from an instance's method, functools.partial({owner}().{method}, "
+                          "...).")
     for name, kind, default in params:
         if kind in _SKIPPED_KINDS or name in fixed or name == receiver:
             continue

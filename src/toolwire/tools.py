@@ -36,7 +36,7 @@ from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
-from toolwire._signature import docstring_summary, function_name, is_async_callable
+from toolwire._signature import docstring_summary, function_doc, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments
 from toolwire._tool_checks import check_fields_taken, check_name, warn_provider_name
 from toolwire._tool_pickle import copy_tool, reduce_tool
@@ -145,7 +145,7 @@ class Tool(ToolArguments):
         check_name(name)
         warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
         if not schema.description:
-            if (inspect.getdoc(func) or "").strip():  # a docstring of sections only (``Args:``...): no summary
+            if (function_doc(func) or "").strip():  # a docstring of sections only (``Args:``...): no summary
                 raise SchemaError(f"Tool {name!r} has no description: its docstring has sections but no summary; "
                                   "put a first line saying what the tool does, or pass description='...'.")
             raise SchemaError(

@@ -1,0 +1,87 @@
+"""Review 78 (a skeptic on the thirty-third session's features): partials of methods, partial docstrings, streamed
+calls in a chunk's additional_kwargs, and local model names that are no usable path."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from toolwire import SchemaError, UserError, tool
+from toolwire.messages import AIMessageChunk
+from toolwire.models import init_chat_model
+from toolwire.models.llamacpp import ChatLlamaCpp
+
+
+class Shop:
+    def price(self, item: str, count: int) -> float:
+        """Price of some items.
+
+        Args:
+            item: the item.
+            count: how many.
+        """
+        return 2.5 * count
+
+
+def test_a_partial_of_a_method_read_from_its_class_is_refused_when_the_tool_is_made() -> None:
+    for made in (functools.partial(Shop.price, count=2), functools.partial(Shop.price)):
+        with pytest.raises(SchemaError, match=r"partial of the method Shop\.price with no instance for 'self': .*"
+                                              r"functools\.partial\(Shop\(\)\.price, \.\.\.\)"):
+            tool(made)
+
+
+def test_a_partial_that_fills_self_or_wraps_a_bound_method_works() -> None:
+    assert tool(functools.partial(Shop.price, Shop(), count=2)).invoke({"item": "pen"}) == 5.0
+    assert tool(functools.partial(Shop.price, self=Shop(), count=2)).invoke({"item": "pen"}) == 5.0
+    assert tool(functools.partial(Shop().price, count=2)).invoke({"item": "pen"}) == 5.0
+
+
+def test_a_partial_of_an_undocumented_function_says_to_add_a_docstring() -> None:
+    def nodoc(a: int) -> int:
+        return a
+
+    with pytest.raises(SchemaError, match="add a docstring to the function or pass description="):
+        tool(functools.partial(nodoc))
+
+
+def test_a_subclass_of_partial_without_a_docstring_reads_the_wrapped_function() -> None:
+    class Bound(functools.partial):  # type: ignore[type-arg]
+        pass
+
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    made = tool(Bound(add, 1))
+    assert made.description == "Add two numbers." and made.invoke({"b": 2}) == 3
+
+
+@pytest.mark.parametrize("raw", [{"index": 0, "id": "a", "function": {"name": "f", "arguments": "{}"}}, "calls"])
+def test_streamed_calls_in_additional_kwargs_that_are_no_list_are_refused(raw: object) -> None:
+    with pytest.raises(UserError, match="takes a list of tool calls"):
+        AIMessageChunk("", additional_kwargs={"tool_calls": raw})
+
+
+def test_a_streamed_call_that_is_no_dict_is_refused() -> None:
+    with pytest.raises(UserError, match="holds NoneType where a streamed call is a dict"):
+        AIMessageChunk("", additional_kwargs={"tool_calls": [None]})
+
+
+def test_streamed_calls_in_a_tuple_are_read() -> None:
+    raw = ({"index": 0, "id": "a", "function": {"name": "f", "arguments": '{"x": 1}'}},)
+    assert AIMessageChunk("", additional_kwargs={"tool_calls": raw}).tool_calls[0]["args"] == {"x": 1}
+
+
+@pytest.mark.parametrize("name", ["", "   "])
+def test_an_empty_local_model_name_is_refused(name: str) -> None:
+    with pytest.raises(UserError, match="The model name is empty"):
+        ChatLlamaCpp(model=name)
+
+
+@pytest.mark.parametrize("name", ["a" * 5000, "a" * 5000 + ".gguf"])
+def test_a_model_name_too_long_for_a_path_is_one_sentence(name: str) -> None:
+    with pytest.raises(UserError, match="is not a usable path"):
+        ChatLlamaCpp(model=name)
+    with pytest.raises(UserError, match="is not a usable path"):
+        init_chat_model("local:" + name)
