@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from toolwire._call_records import _call_list, _id_text, split_in_order
+from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
     Content,
@@ -57,7 +58,8 @@ class AIMessageChunk:
     ``to_message().invalid_tool_calls`` (LangChain also lists them in the chunk's ``invalid_tool_calls``).
 
     Raises:
-        UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` is one piece (a dict) rather than a list of them;
+        UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` (or ``additional_kwargs["tool_calls"]``) is one
+            piece (a dict) rather than a list of them, or an item of ``additional_kwargs["tool_calls"]`` is no dict;
             both ``usage`` and a different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that
             is not a dict, or a token count in it that is not a number.
     """
@@ -86,8 +88,9 @@ class AIMessageChunk:
             if isinstance(additional_kwargs, dict) and "tool_calls" in additional_kwargs:
                 additional_kwargs = dict(additional_kwargs)
                 raw_calls = additional_kwargs.pop("tool_calls")
-            if not tool_call_chunks and isinstance(raw_calls, list):
-                tool_call_chunks = [_raw_chunk(raw) for raw in raw_calls if isinstance(raw, dict)]
+            if not tool_call_chunks and raw_calls:  # (one call, not in a list, is refused as AIMessage refuses it)
+                tool_call_chunks = [_raw_chunk(raw) for raw in _call_list(raw_calls, "additional_kwargs tool_calls",
+                                                                          "AIMessageChunk")]
             _, invalid_tool_calls, usage, response_metadata, provider_data = langchain_keywords(
                 None, invalid_tool_calls, usage, response_metadata, provider_data, usage_metadata, additional_kwargs,
                 "AIMessageChunk")
@@ -212,6 +215,9 @@ class AIMessageChunk:
 def _raw_chunk(raw: dict[str, Any]) -> ToolCallChunk:
     """One OpenAI-format streamed call (``{"index", "id", "function": {"name", "arguments"}}``, the Chat Completions
     ``delta.tool_calls`` item LangChain keeps in ``additional_kwargs``) as a :class:`ToolCallChunk`."""
+    if not isinstance(raw, dict):
+        raise UserError(f"AIMessageChunk additional_kwargs tool_calls holds {type(raw).__name__} where a streamed call "
+                        "is a dict {'index', 'id', 'function': {'name', 'arguments'}}: fix or remove it.")
     function = raw.get("function") if isinstance(raw.get("function"), dict) else {}
     return ToolCallChunk(name=function.get("name"), args=function.get("arguments"), id=raw.get("id"),
                          index=raw.get("index"), type="tool_call_chunk")

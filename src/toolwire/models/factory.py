@@ -246,7 +246,11 @@ def _check_folder(model: str) -> None:
     reported when the model is first used, as before)."""
     from pathlib import Path
 
-    if model not in _registry_names() and Path(model).expanduser().is_dir():
+    try:
+        folder = model not in _registry_names() and Path(model).expanduser().is_dir()
+    except OSError:  # a name too long for a path: ChatLlamaCpp refuses it in one sentence (review 78)
+        folder = False
+    if folder:
         from toolwire.models.registry import model_file
 
         model_file(model)

@@ -61,11 +61,19 @@ def _local_path(model: str) -> Path:
     when the model is loaded. Only the file system's entries are looked at, never a file's contents.
 
     Raises:
-        UserError: ``model`` is neither (an unknown name such as ``"nope"``).
+        UserError: ``model`` is neither (an unknown name such as ``"nope"``, an empty name), or the system refuses it
+            as a path (too long: review 78).
     """
+    if not model.strip():
+        raise UserError(f"The model name is empty: pass one of {', '.join(REGISTRY)} or the path of a .gguf file "
+                        "(or leave model out for the default).")
     path = Path(model).expanduser()
-    if path.is_file() or path.suffix == ".gguf" or os.sep in model or path.is_dir():
-        return path
+    try:
+        if path.is_file() or path.suffix == ".gguf" or os.sep in model or path.is_dir():
+            return path
+    except OSError as exc:  # (a name too long for a path: is_file() raises)
+        raise UserError(f"The model name {model[:60]!r}... is not a usable path ({exc.strerror}): pass one of "
+                        f"{', '.join(REGISTRY)} or the path of a .gguf file.") from None
     raise UserError(f"Unknown model {model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file.")
 
 
