@@ -85,3 +85,16 @@ def test_a_model_name_too_long_for_a_path_is_one_sentence(name: str) -> None:
         ChatLlamaCpp(model=name)
     with pytest.raises(UserError, match="is not a usable path"):
         init_chat_model("local:" + name)
+
+
+def test_merging_joins_the_text_pieces_of_additional_kwargs_and_keeps_every_key() -> None:
+    from toolwire.messages import merge_chunks
+
+    parts = [AIMessageChunk("", additional_kwargs={"reasoning_content": "Let me ", "x": 1}),
+             AIMessageChunk("", additional_kwargs={"reasoning_content": "think.", "tags": ["a"]}),
+             AIMessageChunk("Hi", additional_kwargs={"y": 2, "x": 3})]
+    want = {"reasoning_content": "Let me think.", "x": 3, "tags": ["a"], "y": 2}
+    assert merge_chunks(parts).response_metadata["additional_kwargs"] == want
+    assert (parts[0] + parts[1] + parts[2]).response_metadata["additional_kwargs"] == want
+    assert merge_chunks(parts, as_chunk=False).response_metadata == {"additional_kwargs": want}
+    assert merge_chunks([AIMessageChunk("a"), AIMessageChunk("b")]).response_metadata == {}

@@ -422,6 +422,31 @@ def _join_content(text: list[str], blocks: list[Any] | None) -> Content:
     return [*blocks, {"type": "text", "text": "".join(text)}] if text else blocks
 
 
+class _ExtraFields:
+    """The ``additional_kwargs`` of streamed chunks merged key by key, in linear time: a key's text pieces are
+    joined, any other value replaces what came before (and a text after it starts anew)."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self) -> None:
+        self.fields: dict[str, Any] = {}  # key -> a list of its text pieces, or its latest other value
+
+    def add(self, kwargs: dict[str, Any]) -> None:
+        fields = self.fields
+        for key, value in kwargs.items():
+            if isinstance(value, str) and isinstance(parts := fields.get(key), _Pieces):
+                parts.append(value)
+            else:
+                fields[key] = _Pieces([value]) if isinstance(value, str) else value
+
+    def merged(self) -> dict[str, Any]:
+        return {k: "".join(v) if isinstance(v, _Pieces) else v for k, v in self.fields.items()}
+
+
+class _Pieces(list):  # type: ignore[type-arg]
+    """The text pieces of one ``additional_kwargs`` key (a list of its own type, told apart from a list value)."""
+
+
 def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
                  tool_names: Collection[str] | None = None) -> AIMessageChunk | AIMessage:
     """Merge streamed chunks into one, in time linear in the total text length.
@@ -439,7 +464,9 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     fragments are concatenated in order. When every call has an index, the calls come out in index order.
     ``invalid_tool_calls`` are concatenated, ``usage`` is summed (token counts key by key, nested dicts alike;
     a value that is not a number, such as None, is kept rather than added), ``response_metadata`` and
-    ``provider_data`` are updated in order, and the first message ``id`` and ``name`` given win.
+    ``provider_data`` are updated in order, but for ``response_metadata["additional_kwargs"]`` (LangChain's extra
+    reply fields), merged key by key with the text pieces of a key joined (a streamed ``reasoning_content``), as
+    LangChain's ``merge_dicts`` merges them; the first message ``id`` and ``name`` given win.
 
     Args:
         chunks: the chunks in arrival order.
@@ -460,6 +487,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     provider_data: dict[str, Any] | None = None
     msg_id: str | None = None
     name: str | None = None
+    extra: _ExtraFields | None = None  # LangChain's additional_kwargs, merged key by key
     for chunk in chunks:
         content = chunk.content
         if isinstance(content, list):
@@ -478,12 +506,17 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
             usage = _add_usage(usage, chunk.usage)
         if chunk.response_metadata:
             metadata.update(chunk.response_metadata)
+            if isinstance(kept := chunk.response_metadata.get("additional_kwargs"), dict):
+                extra = _ExtraFields() if extra is None else extra
+                extra.add(kept)
         if chunk.provider_data is not None:
             provider_data = {**(provider_data or {}), **chunk.provider_data}
         if chunk.id is not None and not msg_id:
             msg_id = chunk.id
         if chunk.name is not None and not name:
             name = chunk.name
+    if extra is not None:
+        metadata["additional_kwargs"] = extra.merged()
     merged = AIMessageChunk(
         _join_content(text, blocks),
         tool_call_chunks=calls.chunks(),
