@@ -98,3 +98,17 @@ def test_merging_joins_the_text_pieces_of_additional_kwargs_and_keeps_every_key(
     assert (parts[0] + parts[1] + parts[2]).response_metadata["additional_kwargs"] == want
     assert merge_chunks(parts, as_chunk=False).response_metadata == {"additional_kwargs": want}
     assert merge_chunks([AIMessageChunk("a"), AIMessageChunk("b")]).response_metadata == {}
+
+
+@pytest.mark.parametrize("index", [-1, "0", True, 1.0])
+def test_an_invalid_calls_index_that_is_no_place_is_left_out(index: object) -> None:
+    from toolwire import AIMessage
+    from toolwire._call_records import in_reply_order
+    from toolwire.messages import invalid_tool_call, tool_call
+
+    bad = {**invalid_tool_call("f", "{", "bad", "cut off"), "index": index}
+    message = AIMessage("", tool_calls=[tool_call("f", {}, id="a"), tool_call("f", {}, id="b")],
+                        invalid_tool_calls=[bad])
+    assert "index" not in message.invalid_tool_calls[0]
+    calls, invalid = message.tool_calls, message.invalid_tool_calls
+    assert [c["id"] for c in in_reply_order(calls, invalid, invalid)] == ["a", "b", "bad"]  # after the valid calls

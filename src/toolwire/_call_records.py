@@ -254,7 +254,8 @@ def _checked_calls(calls: Any, invalid: Any, owner: str = "AIMessage") -> tuple[
 def _checked_invalid(bad: Any) -> InvalidToolCall:
     """A copy of an invalid tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string
     (made when missing or empty, a number as its text), ``name``, ``args`` and ``error`` strings or None (other
-    values as text).
+    values as text); an ``index`` that is no whole number of 0 or more is left out (the call then goes after
+    the others).
 
     Raises:
         UserError: ``bad`` is not a dict.
@@ -273,6 +274,8 @@ def _checked_invalid(bad: Any) -> InvalidToolCall:
             out[key] = json_text(value) if key == "args" else safe_text(value, str)
         else:
             out[key] = value
+    if "index" in out and not (type(out["index"]) is int and out["index"] >= 0):
+        del out["index"]  # no place in the reply ("0", True, -1): the call goes after the others (review 78)
     out["type"] = "invalid_tool_call"
     return out  # type: ignore[no-any-return]
 
