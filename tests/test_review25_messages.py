@@ -170,7 +170,7 @@ def test_unreadable_dicts_are_refused_not_read_as_empty() -> None:
         ({"type": "chat", "data": {"content": "x", "role": "narrator"}},
          r"^Cannot read a LangChain chat message with the role 'narrator'; use 'system', 'user' or 'assistant'\.$"),
         ({"type": "ai", "data": {"content": "x", "usage_metadata": {"input_tokens": "many"}}},
-         r"^Cannot read a LangChain message whose usage_metadata .* is not a number; fix or remove"),
+         r"^Cannot read a LangChain message whose usage_metadata .* is not a whole number of tokens \(0 or more\); "),
         ({"type": "ai", "data": {"content": "x", "response_metadata": [1]}},
          r"'response_metadata' must be a dict, not list"),
         ({"role": "user", "text": "hi"},

@@ -112,3 +112,17 @@ def test_an_invalid_calls_index_that_is_no_place_is_left_out(index: object) -> N
     assert "index" not in message.invalid_tool_calls[0]
     calls, invalid = message.tool_calls, message.invalid_tool_calls
     assert [c["id"] for c in in_reply_order(calls, invalid, invalid)] == ["a", "b", "bad"]  # after the valid calls
+
+
+@pytest.mark.parametrize("count", [3.5, "3", -1, float("nan"), float("inf"), True])
+def test_a_usage_metadata_count_that_is_no_whole_number_of_tokens_is_refused(count: object) -> None:
+    from toolwire import AIMessage
+
+    for make in (AIMessage, AIMessageChunk):
+        with pytest.raises(UserError, match="not a whole number of tokens"):
+            make("a", usage_metadata={"input_tokens": count, "output_tokens": 1})
+
+
+def test_a_whole_float_count_is_read_as_its_number() -> None:
+    assert AIMessageChunk("a", usage_metadata={"input_tokens": 3.0, "output_tokens": 2}).usage == {
+        "input_tokens": 3, "output_tokens": 2, "total_tokens": 5}

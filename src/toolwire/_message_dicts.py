@@ -287,7 +287,7 @@ def langchain_keywords(tool_calls: Any, invalid_tool_calls: Any, usage: Any, res
 
     Raises:
         UserError: ``usage`` and a different ``usage_metadata`` both given, either keyword is not a dict, or a
-            token count is not a number.
+            token count is not a whole number of 0 or more.
     """
     from toolwire.errors import UserError
 
@@ -326,25 +326,28 @@ def _usage_from_langchain(usage: Any) -> Any:
     dict is left for :func:`message_from_dict` to refuse).
 
     Raises:
-        UserError: a token count is not a number.
+        UserError: a token count is not a whole number of 0 or more (text, ``3.5``, ``-1``: review 78; a float with
+            no fraction, ``3.0``, is read as its whole number).
     """
     if not isinstance(usage, dict):
         return usage
-    from toolwire.errors import UserError
+    details = usage.get("input_token_details")
+    counts = {k: usage.get(k) or 0 for k in ("input_tokens", "output_tokens", "total_tokens")}
+    if isinstance(details, dict) and details.get("cache_read") is not None:
+        counts["cached_tokens"] = details["cache_read"]
+    out: dict[str, int] = {}
+    for key, value in counts.items():
+        whole = (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float)
+                                                                              and value.is_integer())
+        if not whole or value < 0:
+            from toolwire.errors import UserError
 
-    try:
-        out: dict[str, int] = {k: int(usage.get(k) or 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
-        if usage.get("total_tokens") is None:  # left out: the sum, as every provider's total is (review 76)
-            out["total_tokens"] = out["input_tokens"] + out["output_tokens"]
-        details = usage.get("input_token_details")
-        cached = details.get("cache_read") if isinstance(details, dict) else None
-        if cached is not None:
-            out["cached_tokens"] = int(cached)
-    except (TypeError, ValueError):
-        raise UserError(
-            f"Cannot read a LangChain message whose usage_metadata {usage!r:.80} holds a count that is not a "
-            "number; fix or remove 'usage_metadata'."
-        ) from None
+            raise UserError(f"Cannot read a LangChain message whose usage_metadata {usage!r:.80} holds {key} "
+                            f"{value!r}, which is not a whole number of tokens (0 or more); fix or remove "
+                            "'usage_metadata'.")
+        out[key] = int(value)
+    if usage.get("total_tokens") is None:  # left out: the sum, as every provider's total is (review 76)
+        out["total_tokens"] = out["input_tokens"] + out["output_tokens"]
     return out
 
 

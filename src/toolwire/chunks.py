@@ -61,7 +61,7 @@ class AIMessageChunk:
         UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` (or ``additional_kwargs["tool_calls"]``) is one
             piece (a dict) rather than a list of them, or an item of ``additional_kwargs["tool_calls"]`` is no dict;
             both ``usage`` and a different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that
-            is not a dict, or a token count in it that is not a number.
+            is not a dict, or a token count in it that is not a whole number of 0 or more.
     """
 
     __slots__ = ("_made_ids", "content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",

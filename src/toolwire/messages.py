@@ -358,7 +358,7 @@ class AIMessage(BaseMessage):
         UserError: a ``tool_calls`` item is not a dict with a text ``name``, or an ``invalid_tool_calls`` item
             is not a dict, or either is one call (a dict) rather than a list of them; both ``usage`` and a
             different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that is not a dict, or
-            a token count in it that is not a number.
+            a token count in it that is not a whole number of 0 or more.
         TypeError: ``content`` is neither text nor a list of content blocks (as :class:`BaseMessage`).
     """
 
