@@ -126,3 +126,17 @@ def test_a_usage_metadata_count_that_is_no_whole_number_of_tokens_is_refused(cou
 def test_a_whole_float_count_is_read_as_its_number() -> None:
     assert AIMessageChunk("a", usage_metadata={"input_tokens": 3.0, "output_tokens": 2}).usage == {
         "input_tokens": 3, "output_tokens": 2, "total_tokens": 5}
+
+
+def test_an_option_the_api_has_not_is_never_offered_as_the_close_match() -> None:
+    from toolwire.models.anthropic import ChatAnthropic
+    from toolwire.models.openai import ChatOpenAI
+
+    with pytest.raises(UserError, match=r"'sed': use one of api_key") as caught:
+        ChatAnthropic("claude-x", api_key="k", sed=1)
+    assert "seed" not in str(caught.value).split(":", 1)[1]
+    with pytest.raises(UserError) as caught:
+        ChatOpenAI("gpt-x", api_key="k", use_responses_api=True, sead=1)
+    assert "'seed'" not in str(caught.value)
+    with pytest.raises(UserError, match="did you mean 'seed'"):  # Chat Completions takes seed
+        ChatOpenAI("gpt-x", api_key="k", sead=1)

@@ -52,6 +52,7 @@ from toolwire.models._sdk_options import (
     check_model_kwargs,
     model_argument,
     refuse_untaken,
+    untaken_names,
 )
 from toolwire.models.base import BaseChatModel, ChatRequest
 
@@ -222,7 +223,8 @@ class SDKChatModel(BaseChatModel):
         if unknown:  # a misspelled option: one sentence with the close match, not a TypeError naming this class
             from toolwire.models.factory import _check_keywords
 
-            _check_keywords(type(self), unknown, let_through=())  # the close match, when there is one
+            _check_keywords(type(self), unknown, let_through=(),  # the close match, when there is one
+                            untaken=untaken_names(self.untaken_options))
             # a name a subclass takes and passes on here is unknown too: nothing here would use it
             raise UserError(f"Unknown {type(self).__name__} option {next(iter(unknown))!r}: "
                             f"{type(self).__name__} passes it on, but no model class takes it.")

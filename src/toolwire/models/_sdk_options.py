@@ -21,7 +21,8 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument", "refuse_untaken"]
+__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument", "refuse_untaken",
+           "untaken_names"]
 
 
 def _number(value: Any) -> bool:
@@ -166,6 +167,12 @@ _UNTAKEN: dict[str, tuple[tuple[str, ...], str, str]] = {
     "responses": (("stop", "seed"), "The OpenAI Responses API",
                   "drop it, or use Chat Completions (ChatOpenAI(..., use_responses_api=False))."),
 }
+
+
+def untaken_names(api: str | None) -> tuple[str, ...]:
+    """The options the ``api`` (``"anthropic"``, ``"responses"``; None: none) has not, which :func:`refuse_untaken`
+    refuses."""
+    return _UNTAKEN[api][0] if api else ()
 
 
 def refuse_untaken(api: str, options: Mapping[str, Any]) -> None:

@@ -197,10 +197,12 @@ def infer_provider(model: str) -> str | None:
     return next((provider for provider, prefix in _FAMILIES if prefix.match(lowered)), None)
 
 
-def _check_keywords(cls: type, kwargs: dict[str, Any], let_through: tuple[str, ...] = ("dialect",)) -> None:
+def _check_keywords(cls: type, kwargs: dict[str, Any], let_through: tuple[str, ...] = ("dialect",),
+                    untaken: tuple[str, ...] = ()) -> None:
     """Refuse, in one sentence with the close match, an option ``cls`` does not take (``temprature=0``), which its
     constructor would refuse as a ``TypeError`` naming an internal class (review 37); ``let_through`` is not checked
-    (``dialect``: only local models use it, and :func:`init_chat_model` drops it for the others).
+    (``dialect``: only local models use it, and :func:`init_chat_model` drops it for the others), and ``untaken``
+    (options the model's API has not: Anthropic's ``seed``) is never offered as the close match (review 78).
 
     Raises:
         UserError: the first unknown option.
@@ -219,7 +221,8 @@ def _check_keywords(cls: type, kwargs: dict[str, Any], let_through: tuple[str, .
             break
     else:
         return
-    check_keywords(cls.__name__, (key for key in kwargs if key not in let_through), known)
+    check_keywords(cls.__name__, (key for key in kwargs if key not in let_through),
+                   [name for name in known if name not in untaken])
 
 
 def _local_file(name: str) -> bool:
