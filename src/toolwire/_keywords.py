@@ -117,14 +117,26 @@ def refuse_run_config(owner: str, extra: tuple[Any, ...], options: dict[str, Any
     if extra:
         raise UserError(f"{owner}() takes one input, a question or a list of messages, not {len(extra) + 1} "
                         "arguments: put the messages in one list.")
-    key = next(iter(options))
+    _refuse_option(owner, next(iter(options)), settings, "the input", "the input (a question or a list of messages)")
+
+
+def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, takes: str,
+                   own: tuple[str, ...] = ()) -> None:
+    """Refuse ``key``, an option an Agent method (``owner``) does not take, saying what it takes (``short``, or in
+    full ``takes``): an Agent's setting (``settings``) is named as one, else the close match among ``own`` (the
+    method's own keywords) or the settings is offered.
+
+    Raises:
+        UserError: always.
+    """
     known = list(settings)
     if key in known:
-        raise UserError(f"{owner}() takes only the input: {key} is an option of the Agent, Agent(model, tools, "
+        raise UserError(f"{owner}() takes only {short}: {key} is an option of the Agent, Agent(model, tools, "
                         f"{key}=...).")
+    mine = difflib.get_close_matches(str(key), own, n=1)
     close = difflib.get_close_matches(str(key), known, n=1)
-    hint = f" ({close[0]!r} is an option of Agent(...))" if close else ""
-    raise UserError(f"{owner}() takes only the input (a question or a list of messages), not {key}={hint}.")
+    hint = f" (did you mean {mine[0]}=?)" if mine else f" ({close[0]!r} is an option of Agent(...))" if close else ""
+    raise UserError(f"{owner}() takes only {takes}, not {key}={hint}.")
 
 
 _BATCH_OWN = ("max_concurrency", "return_exceptions")  # the keywords batch/abatch take themselves
@@ -157,13 +169,5 @@ def refuse_batch_options(owner: str, options: dict[str, Any], settings: Iterable
         todo += [f"set the step limit with Agent(model, tools, max_steps={steps})"] if steps is not None else []
         raise UserError(f"{owner}(config=...) is LangChain's RunnableConfig, which an Agent does not take: "
                         f"{', '.join(todo)} and leave config out.")
-    key = next(iter(options))
-    known = list(settings)
-    if key in known:
-        raise UserError(f"{owner}() takes only the inputs: {key} is an option of the Agent, Agent(model, tools, "
-                        f"{key}=...).")
-    own = difflib.get_close_matches(str(key), _BATCH_OWN, n=1)
-    close = difflib.get_close_matches(str(key), known, n=1)
-    hint = f" (did you mean {own[0]}=?)" if own else f" ({close[0]!r} is an option of Agent(...))" if close else ""
-    raise UserError(f"{owner}() takes only the inputs (a list of questions or conversations), max_concurrency= and "
-                    f"return_exceptions=, not {key}={hint}.")
+    _refuse_option(owner, next(iter(options)), settings, "the inputs", "the inputs (a list of questions or "
+                   "conversations), max_concurrency= and return_exceptions=", _BATCH_OWN)
