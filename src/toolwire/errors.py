@@ -67,7 +67,7 @@ class ToolwireError(Exception):
         self.api_advice = api_advice
 
     def without_api_advice(self) -> str:
-        """``str(self)`` without its :attr:`api_advice` clause (the text as it is when there is none)."""
+        """Return ``str(self)`` without its :attr:`api_advice` clause (the text unchanged when there is none)."""
         text = str(self)
         return text.replace(self.api_advice, "", 1) if self.api_advice else text
 
@@ -103,7 +103,11 @@ class ContextOverflowError(UserError):
         return self.tool_count > 0 and 2 * self.tools_tokens >= self.tokens
 
     def advice(self, n_ctx_option: str = "a larger n_ctx") -> str:
-        """The message, with ``n_ctx_option`` naming how to raise the context (``"--n-ctx 16384"`` on the CLI)."""
+        """Return the error's advice text: what fills the context (sizes in tokens) and what to do about it.
+
+        Args:
+            n_ctx_option: how to ask for a larger context, quoted in the text (``"--n-ctx 16384"`` on the CLI).
+        """
         if self.tools_fill_it:
             return (f"The {self.tool_count} tools bound take {self.tools_tokens} of the {self.n_ctx} tokens the "
                     f"context holds, leaving too little room for the conversation and the reply ({self.tokens} tokens "

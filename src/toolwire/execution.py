@@ -270,6 +270,7 @@ class ToolExecutor:
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``: the first
                 failure in call order (see ``handle_errors`` in the class docs); the other calls still running
                 are cancelled first, as the sync :meth:`call` does.
+            asyncio.CancelledError: the run was cancelled while the tools ran (also when a tool swallowed it).
         """
         if not isinstance(calls, list | tuple) and isinstance(reply := _reply(calls), AIMessage) and not invalid:
             calls, invalid = reply.tool_calls, reply.invalid_tool_calls  # call(reply), as execute(reply) answers it

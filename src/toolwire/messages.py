@@ -234,6 +234,9 @@ class BaseMessage:
     def copy(self, **changes: Any) -> BaseMessage:
         """Return a new message of the same class with ``changes`` applied (fields by name).
 
+        Args:
+            **changes: new field values by name (``content=``, ``id=``, ``tool_calls=``...); others are kept.
+
         Raises:
             TypeError: a name in ``changes`` is not a field of this class.
         """

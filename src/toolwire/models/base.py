@@ -197,13 +197,16 @@ class BaseChatModel(Batching):
                 kept and the others dropped with a warning in the log (:mod:`toolwire.models._one_call`).
             strict: enforce the schemas exactly where the provider can (OpenAI strict mode).
 
+        Returns:
+            A copy of this model (same class and settings) with the tools converted and bound.
+
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
             UserError: ``tools`` is not a list (one tool alone, None), ``tool_choice`` names a tool that is
                 not bound or is no value listed above, or is ``"required"`` with no tools, ``parallel_tool_calls``
                 or ``strict`` is neither a bool nor None (the text ``"false"``, say), or a server tool is of another
-                provider
-                (see :attr:`server_tools`), or a keyword is none of the above (the message names the close match).
+                provider (see :attr:`server_tools`), or a keyword is none of the above (the message names the close
+                match).
         """
         from toolwire._agent_checks import check_tools
 
@@ -343,6 +346,9 @@ class BaseChatModel(Batching):
             input: a string, a message, or a list of messages.
             **options: generation options for this call (temperature, max_tokens, stop, seed...).
 
+        Returns:
+            The reply, an :class:`~toolwire.messages.AIMessage` (``content``, ``tool_calls``, ``usage`` in tokens).
+
         Raises:
             ProviderError: the provider failed (after its retries).
             UserError: the input cannot be read as messages, or ``config=`` (LangChain's) was passed.
@@ -374,6 +380,9 @@ class BaseChatModel(Batching):
         Args:
             input, options: as for :meth:`invoke`.
 
+        Yields:
+            :class:`~toolwire.messages.AIMessageChunk` objects, in the order the provider sends them.
+
         Raises:
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
@@ -386,6 +395,9 @@ class BaseChatModel(Batching):
 
         Args:
             input, options: as for :meth:`invoke`.
+
+        Yields:
+            :class:`~toolwire.messages.AIMessageChunk` objects, as :meth:`stream` yields them.
 
         Raises:
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
