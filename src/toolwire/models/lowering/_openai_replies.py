@@ -325,7 +325,7 @@ class ResponsesStreamState:
         return AIMessageChunk(joined, tool_call_chunks=pieces, id=self.id) if joined or pieces else None
 
     def feed(self, event: Any) -> AIMessageChunk | None:
-        """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
+        """Return the text or tool-call piece of one Responses API stream ``event`` as a chunk, or ``None``."""
         data = as_dict(event)
         kind = data.get("type")
         text = ""
@@ -365,7 +365,7 @@ class ResponsesStreamState:
         return AIMessageChunk(text, id=self.id) if text else None
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, kept reasoning items and call ids,
+        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, kept reasoning items, call ids,
         and, in an incomplete reply, the calls whose argument text never began, as invalid calls.
 
         Raises:

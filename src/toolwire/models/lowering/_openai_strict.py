@@ -288,6 +288,12 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
     a ``format`` strict mode does not support (named in the description instead); a ``oneOf`` whose
     alternatives cannot overlap becomes an ``anyOf``. The input is not changed.
 
+    Args:
+        parameters: a tool's argument schema, a JSON Schema object (``{"type": "object", "properties"...}``).
+
+    Returns:
+        A new schema dict in strict form.
+
     Raises:
         ValueError: the schema has something strict mode cannot express: an object with free-form keys
             or with keys beyond its declared properties, a parameter of any type (no ``type``), a

@@ -83,6 +83,9 @@ SERVER_TOOL_PROVIDERS = ("anthropic", None)
 def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
     """Return the Anthropic tool definition of a tool, function, pydantic model or tool dict.
 
+    Args:
+        tool: anything :meth:`~toolwire.models.base.BaseChatModel.bind_tools` takes as one tool.
+
     Returns:
         A server tool's dict unchanged (``{"type": "web_search_20250305", "name": "web_search", ...}``);
         else ``{"name", "description", "input_schema"}`` (``description`` left out when empty) plus the
@@ -254,6 +257,9 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
     Tool results that answer one assistant turn go into one ``user`` turn, as ``tool_result`` blocks in the
     order of that turn's calls (case E3), ahead of any user text that follows; consecutive turns of one role
     are merged; empty text is dropped; text blocks keep their ``cache_control``.
+
+    Args:
+        messages: the conversation, toolwire messages in order.
 
     Returns:
         ``(system, [{"role": "user" | "assistant", "content": [blocks]}])``; ``system`` is a string, a list
@@ -485,7 +491,12 @@ class StreamState:
         self.partial: dict[int, str] = {}  # input JSON text of blocks that are not client calls, by index
 
     def feed(self, event: Any) -> AIMessageChunk | None:
-        """Read one event; return its text or tool-call piece as an AIMessageChunk, or ``None``."""
+        """Return the text or tool-call piece of one Messages API stream ``event`` (SDK object or dict) as an
+        AIMessageChunk, or ``None`` for an event that carries none (``message_start``, ``message_delta``...).
+
+        Raises:
+            ProviderError: an ``error`` event (``overloaded_error``: status 529, retryable).
+        """
         data = _as_dict(event)
         kind = data.get("type")
         index = data.get("index")
@@ -557,7 +568,7 @@ class StreamState:
         return out
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque.
+        """Return the closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque.
 
         Raises:
             ProviderError: (retryable) the stream ended before the ``message_delta`` that gives every reply of the

@@ -92,6 +92,9 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$")
 def convert_to_gemini_tool(tool: Any) -> dict[str, Any]:
     """Return the Gemini ``FunctionDeclaration`` of a tool, function, pydantic model or tool dict.
 
+    Args:
+        tool: anything :meth:`~toolwire.models.base.BaseChatModel.bind_tools` takes as one tool.
+
     Returns:
         ``{"name", "description", "parameters"?}`` (no ``parameters`` for a tool without arguments).
         What the subset cannot say is dropped and named in a debug log of ``toolwire.lowering``.
@@ -162,6 +165,9 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
     content of ``function_response`` parts (``{"result": text}``, or ``{"error": text}`` for a failed call),
     in the order of the calls (text of list content joined, case E4); a kept model turn is sent back with
     its parts (thought signatures) unchanged; empty text is dropped.
+
+    Args:
+        messages: the conversation, toolwire messages in order.
 
     Returns:
         ``(system_instruction or None, [{"role": "user" | "model", "parts": [...]}])``.
@@ -368,8 +374,8 @@ def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def json_text_plan(tools: Collection[Any]) -> dict[str, list[JsonPath]]:
-    """For each bound tool that has them, where its lowered schema asks for an untyped value (``Any``, bare
-    ``list`` items) as JSON text: ``{tool name: [path, ...]}``, for :func:`parse_response` and
+    """Return, for each of ``tools`` (bound tools) that has them, where its lowered schema asks for an untyped value
+    (``Any``, bare ``list`` items) as JSON text: ``{tool name: [path, ...]}``, for :func:`parse_response` and
     :class:`StreamState`, which decode that text back into the value before the call is returned."""
     plan: dict[str, list[JsonPath]] = {}
     for tool in tools:
@@ -476,7 +482,7 @@ class StreamState:
             self.parts.append(dict(part))
 
     def feed(self, event: Any) -> AIMessageChunk | None:
-        """Read one chunk; return its text and calls as an AIMessageChunk, or ``None``."""
+        """Return the text and calls of one streamed ``event`` (a response chunk) as an AIMessageChunk, or ``None``."""
         data = _as_dict(event)
         parts, candidate = _reply_parts(data)
         self.id = self.id or _get(data, "response_id")
@@ -506,7 +512,7 @@ class StreamState:
         return AIMessageChunk("".join(text), tool_call_chunks=pieces, id=self.id)
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``response_metadata`` as :func:`parse_response` has it, kept parts when
+        """Return the closing chunk: usage, ``response_metadata`` as :func:`parse_response` has it, kept parts when
         opaque, and the InvalidToolCall of a ``MALFORMED_FUNCTION_CALL`` reply.
 
         Raises:

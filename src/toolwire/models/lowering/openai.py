@@ -457,7 +457,7 @@ class StreamState:
         return parts.text + refusal, pieces
 
     def feed(self, event: Any) -> AIMessageChunk | None:
-        """Read one chunk; return its text and tool-call pieces as an AIMessageChunk, or ``None``."""
+        """Return the text and tool-call pieces of one streamed ``event`` (a chunk) as an AIMessageChunk or ``None``."""
         data = _as_dict(event)
         raise_stream_error(data)
         self.chunks += 1
@@ -480,7 +480,7 @@ class StreamState:
         return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
 
     def finish(self) -> AIMessageChunk:
-        """The closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other content parts.
+        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other parts.
 
         Raises:
             ProviderError: no chunk came at all, or (``compatible=False``) no ``finish_reason`` came (retryable).
