@@ -365,8 +365,11 @@ class MCPClient(Sequence[Tool]):
         return self
 
     def close(self, timeout: float = 30.0) -> None:
-        """Close a session opened with :meth:`start` (the server process is stopped), waiting at most ``timeout``
-        seconds for its thread to end; idempotent."""
+        """Close a session opened with :meth:`start` (the server process is stopped); idempotent.
+
+        Args:
+            timeout: seconds to wait at most for the session's thread to end.
+        """
         thread, loop, closing = self._thread, self._loop, self._closing
         if thread is None or loop is None or closing is None:
             return

@@ -356,13 +356,16 @@ def _rpc_code(exc: BaseException) -> Any:
 
 
 def server_gone(exc: BaseException) -> bool:
-    """Whether a ``tools/call`` that failed with ``exc`` may have found the server gone: the transport's own error, or
+    """Return whether a ``tools/call`` that failed with ``exc`` may have found the server gone: a transport error, or
     the SDK's "connection closed" (JSON-RPC code -32000 with the SDK's text, ``"Connection closed"``), rather than an
     error answer, an answer against the protocol or a timeout (the server may only be slow).
 
     A server may answer -32000 itself (the generic server error: "busy, try again") and stay up: only the SDK's own
     text counts (review 65), and as a server (a gateway whose upstream went away) may send that text too, the client
     asks the server whether it still answers before it says the server is gone (``MCPClient._gone``).
+
+    Args:
+        exc: the exception the call raised (an ``ExceptionGroup`` is read through to its first leaf).
     """
     if _invalid_answer(exc) is not None or isinstance(_leaf(exc), TimeoutError):
         return False
@@ -418,6 +421,9 @@ def _block(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def convert_call_result(result: Any) -> tuple[str | list[dict[str, Any]], dict[str, Any], bool]:
     """Map an MCP ``CallToolResult`` (an SDK model or its wire dict) to toolwire message parts.
+
+    Args:
+        result: the ``CallToolResult`` (MCP specification, "Tools": ``content``, ``structuredContent``, ``isError``).
 
     Returns:
         ``(content, artifact, is_error)``: ``content`` is the text when every block is text (joined by

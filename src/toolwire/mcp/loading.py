@@ -88,6 +88,15 @@ def load_tools(server: ServerLike, **options: Any) -> MCPToolList:
 
 
 async def aload_tools(server: ServerLike, **options: Any) -> MCPToolList:
-    """Async :func:`load_tools` (the same ``server`` and ``options``, return value and errors): the background
-    session is opened in a worker thread, without blocking the loop."""
+    """Async :func:`load_tools`: the background session is opened in a worker thread, without blocking the loop.
+
+    Args:
+        server, options: as for :func:`load_tools`.
+
+    Returns:
+        An :class:`MCPToolList`, as :func:`load_tools` returns it.
+
+    Raises:
+        UserError: as :func:`load_tools`.
+    """
     return await asyncio.to_thread(load_tools, server, **options)

@@ -121,8 +121,14 @@ def _payload(block: dict[str, Any]) -> tuple[Any, Any]:
 
 
 def message_to_result(message: ToolMessage) -> dict[str, Any]:
-    """The MCP ``CallToolResult`` wire dict for a toolwire ToolMessage:
-    ``{"content": [blocks], "isError": status == "error"}``."""
+    """Return the MCP ``CallToolResult`` wire dict for a toolwire ToolMessage.
+
+    Args:
+        message: the tool's answer; its content becomes MCP content blocks (text, image...).
+
+    Returns:
+        ``{"content": [blocks], "isError": message.status == "error"}``.
+    """
     return {"content": _blocks(message.content), "isError": message.status == "error"}
 
 
