@@ -94,7 +94,7 @@ def valid_blocks(blocks: list[Any]) -> list[Any]:
 
 
 def json_fallback(value: Any) -> Any:
-    """The JSON form of an object pydantic does not know: an array or number type with ``tolist()`` (numpy's, and
+    """Return the JSON form of an object pydantic does not know: an array or number type with ``tolist()`` (numpy's, and
     so pandas values) its Python value (``str()`` of a 2,000-item array keeps only its first and last items),
     anything else its ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return)."""
     tolist = getattr(type(value), "tolist", None)
@@ -290,7 +290,7 @@ def _dumps_as_is(result: Any) -> str:
 
 
 def json_ready(value: Any) -> Any:
-    """A JSON-ready copy of ``value``, converted as tool results are: pydantic models, dataclasses, dates,
+    """Return a JSON-ready copy of ``value``, converted as tool results are: pydantic models, dataclasses, dates,
     UUIDs, enums, sets and tuples take their JSON form (a NamedTuple an object of its fields), an array or number
     type with ``tolist()`` (numpy's) its Python value, ``bytes`` become base64 text, lone surrogates in text
     U+FFFD, non-finite floats
@@ -432,7 +432,7 @@ _CHEAP_CHARS = 500_000  # string characters seen before a result counts as big
 
 
 def is_cheap_result(result: Any) -> bool:
-    """Whether turning ``result`` into content is cheap enough to do on the event loop.
+    """Return whether turning ``result`` into content is cheap enough to do on the event loop.
 
     True for text, numbers and containers (dicts, lists, tuples, pydantic models, dataclasses) holding at
     most a few thousand items and a few hundred thousand characters in all. The walk stops as soon as

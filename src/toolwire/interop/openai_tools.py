@@ -456,7 +456,7 @@ def _whole_in_array(value: list[Any], schema: Mapping[str, Any]) -> list[Any]:
 
 def ready_function_schema(parameters: Mapping[str, Any], tool_name: str, description: str,
                           validate: Callable[[Mapping[str, Any]], dict[str, Any]] | None) -> Any:
-    """The :class:`toolwire.schema.FunctionSchema` of a tool whose JSON Schema is given (``Tool.from_schema``).
+    """Return the :class:`toolwire.schema.FunctionSchema` of a tool whose JSON Schema is given (``Tool.from_schema``).
 
     Args:
         parameters: the arguments' JSON Schema (an object schema); local ``$ref`` are inlined.

@@ -137,7 +137,7 @@ class LoadedModel:
         return self.piece(token).decode("utf-8", "replace")
 
     def piece(self, token: int) -> bytes:
-        """The bytes of one token as generated text (special tokens written out, no space stripped)."""
+        """Return the bytes of one token as generated text (special tokens written out, no space stripped)."""
         cached = self._pieces.get(token)
         if cached is None:
             size = 64
@@ -152,7 +152,7 @@ class LoadedModel:
         return cached
 
     def tokens_starting_with(self, prefix: bytes) -> np.ndarray:
-        """The ids (a NumPy integer array, ascending) of every token whose bytes (:meth:`piece`) start with
+        """Return the ids (a NumPy integer array, ascending) of every token whose bytes (:meth:`piece`) start with
         ``prefix``. The first call sorts the whole vocabulary's pieces (about 150,000 tokens for Qwen2.5,
         under a second); later ones search that order (microseconds plus the matches)."""
         if self._sorted_pieces is None:
@@ -177,7 +177,7 @@ class LoadedModel:
         return self._prompt_cache
 
     def sampler(self, grammar: str) -> GrammarSampler:
-        """The llama.cpp grammar sampler of GBNF ``grammar`` (built once; reset before each use).
+        """Return the llama.cpp grammar sampler of GBNF ``grammar`` (built once; reset before each use).
 
         Raises:
             ValueError: llama.cpp refused the grammar.
@@ -185,7 +185,7 @@ class LoadedModel:
         return self._samplers.get_or_make(grammar, lambda: GrammarSampler(_llama_cpp(), self._vocab, grammar))
 
     def grammar_samplers(self) -> list[GrammarSampler]:
-        """The grammar samplers kept (see :meth:`sampler`), least recently used first."""
+        """Return the grammar samplers kept (see :meth:`sampler`), least recently used first."""
         return list(self._samplers.values())
 
     def llama_grammar(self, grammar: str) -> Any:
@@ -204,7 +204,7 @@ class LoadedModel:
         return self._end_tokens
 
     def is_eog(self, token: int) -> bool:
-        """Whether ``token`` ends generation (end of turn / end of text)."""
+        """Return whether ``token`` ends generation (end of turn / end of text)."""
         return bool(self._is_eog(self._vocab, token))
 
     @property
@@ -234,7 +234,7 @@ class LoadedModel:
         return tokens
 
     def save_state(self) -> ReplyState:
-        """The state of the reply now in the model, to put back with :meth:`restore_state` after another
+        """Return the state of the reply now in the model, to put back with :meth:`restore_state` after another
         reply used the model: its tokens, a copy of its KV cache (llama.cpp's sequence state, as the disk
         prompt cache keeps it), and its samplers (references, with the tokens each grammar had accepted)."""
         llm = self.llm
@@ -282,7 +282,7 @@ class LoadedModel:
             sampler.restore(history)
 
     def cached_prefix(self, tokens: Sequence[int]) -> int:
-        """How many leading ``tokens`` (a count of tokens) are already in the KV cache, which
+        """Return how many leading ``tokens`` (a count of tokens) are already in the KV cache, which
         llama-cpp-python reuses; the last prompt token is always evaluated again."""
         n = 0
         current = self.llm.input_ids[: self.llm.n_tokens]
@@ -293,7 +293,7 @@ class LoadedModel:
         return min(n, max(len(tokens) - 1, 0))
 
     def system_head(self, chat: Rendered) -> list[int]:
-        """The tokens of ``chat``'s system turn alone, which carries the offered tools' descriptions; empty when
+        """Return the tokens of ``chat``'s system turn alone, which carries the offered tools' descriptions; empty when
         there is no system turn or the template refuses a conversation of one system turn."""
         if not chat.messages or chat.messages[0].get("role") != "system":
             return []

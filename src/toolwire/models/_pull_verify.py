@@ -200,7 +200,7 @@ def verify_file(path: Path, entry: ModelEntry, *, progress: bool = False) -> boo
 
 
 def pulled_state(entry: ModelEntry) -> str:
-    """How the copy of ``entry`` in the models folder stands, without hashing it (for listings): ``"yes"`` when a
+    """Return how the copy of ``entry`` in the models folder stands, without hashing it (for listings): ``"yes"`` when a
     verification record vouches for it (same size, ``mtime_ns`` and sha256 as when it was checked), ``"unverified"``
     when only its size is right (it is hashed at its next use), ``"damaged"`` when its size is wrong, ``"no"`` when
     there is none."""

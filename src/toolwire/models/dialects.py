@@ -143,7 +143,7 @@ def default_dialect(metadata: dict[str, str], template: str | None = None, tool_
 
 
 def default_dialect_for(metadata: dict[str, str], template: str | None, tool_count: int) -> Dialect:
-    """The :class:`Dialect` a model uses by default for a request binding ``tool_count`` tools: the one
+    """Return the :class:`Dialect` a model uses by default for a request binding ``tool_count`` tools: the one
     :func:`default_dialect` names, with the bars the table that picked it gives (:data:`SEVERAL_TOOLS_DIALECTS`,
     :data:`DEFAULT_DIALECTS`).
 
@@ -466,7 +466,7 @@ def _merge_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def fingerprint(text: str, calls: Sequence[ToolCall]) -> str:
-    """A text identifying a reply by its content and calls, stored with its raw text so that a changed
+    """Return a text identifying a reply by its content and calls, stored with its raw text so that a changed
     message (``copy(tool_calls=...)``) is rendered from its fields instead."""
     return json.dumps([text, [[c["name"], c["args"]] for c in calls]], sort_keys=True, ensure_ascii=False,
                       default=str)

@@ -188,7 +188,7 @@ class Rules:
         return name
 
     def text(self, root: str) -> str:
-        """The grammar text with ``root ::= <root>`` first."""
+        """Return the grammar text with ``root ::= <root>`` first."""
         lines = [f"root ::= {root}"]
         lines += [f"{name} ::= {body}" for name, body in self.rules.items() if name != "root"]
         return "\n".join(lines) + "\n"
@@ -229,7 +229,7 @@ class Rules:
         return '": "' if self.style == "py" else 'ws ":" ws'
 
     def words(self, true: bool) -> str:
-        """The GBNF literal of ``True``/``False`` (Python) or ``true``/``false`` (JSON)."""
+        """Return the GBNF literal of ``True``/``False`` (Python) or ``true``/``false`` (JSON)."""
         if self.style == "py":
             return '"True"' if true else '"False"'
         return '"true"' if true else '"false"'
@@ -261,7 +261,7 @@ def _types(schema: dict[str, Any]) -> list[str]:
 
 
 def float_items(schema: Any) -> bool:
-    """Whether an array's ``items`` schema is a plain ``{"type": "number"}`` (a ``list[float]``), whose
+    """Return whether an array's ``items`` schema is a plain ``{"type": "number"}`` (a ``list[float]``), whose
     elements the grammar writes as floats (``1.0``, ``2.5e3``; not ``1``).
 
     A top-level number may be written ``1``: readers (pydantic, BFCL's checker) take an int for a float

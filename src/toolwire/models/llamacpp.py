@@ -292,7 +292,7 @@ class ChatLlamaCpp(BaseChatModel):
         return default_dialect_for(loaded.metadata, loaded.template, tool_count)
 
     def file_sha256(self) -> str:
-        """The sha256 (lowercase hex) of the GGUF file this model runs: a registry model's from the registry, a
+        """Return the sha256 (lowercase hex) of the GGUF file this model runs: a registry model's from the registry, a
         file of the user's hashed once and then read from its sidecar record (so a BFCL report tells two files
         of one name apart).
 
@@ -310,7 +310,7 @@ class ChatLlamaCpp(BaseChatModel):
             raise UserError(f"The model file {str(path)!r} cannot be read ({exc.strerror or exc}).") from None
 
     def default_dialects(self) -> str | None:
-        """The dialects this model writes by default, as a report records them (a BFCL run resumed with other
+        """Return the dialects this model writes by default, as a report records them (a BFCL run resumed with other
         defaults is refused rather than mixed): ``None`` when ``dialect`` is set; else the dialect with one
         tool, with the bars the model family sets where they differ from the dialect's (``"json
         (parallel_call_share 0.02)"`` for qwen2.5-coder-0.5b), followed by ``"; <name> with 2+ tools"`` when

@@ -94,7 +94,7 @@ def azure_v1_url(base_url: str | None, *, any_host: bool = False, setting: str =
 
 
 def is_openai_url(base_url: str | None) -> bool:
-    """Whether ``base_url`` is OpenAI's own API: ``https://api.openai.com/...`` or a data-residency host such as
+    """Return whether ``base_url`` is OpenAI's own API: ``https://api.openai.com/...`` or a data-residency host such as
     ``https://eu.api.openai.com/v1`` (any ``*.api.openai.com``; OpenAI's guide "Data residency").
 
     Read from the parsed URL's host (lower-cased, credentials and port left out), never as a text prefix, so

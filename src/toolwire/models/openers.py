@@ -275,7 +275,7 @@ class OpenerScanner:
         return None
 
     def opens(self, text: str, start: int) -> bool:
-        """Whether ``text[start:]`` (``start``: a line start) is a call opening, whole or begun; stateless.
+        """Return whether ``text[start:]`` (``start``: a line start) is a call opening, whole or begun; stateless.
 
         Used to add up the probability of every token that would go on opening a call, in any of the
         formats and for any bound tool, and not only the one the model chose.
@@ -335,7 +335,7 @@ class OpenerScanner:
         return None
 
     def opens_unknown(self, text: str) -> bool:
-        """Whether ``text`` (a whole reply so far) is, or may still become, what :meth:`unknown_call` last found
+        """Return whether ``text`` (a whole reply so far) is, or may still become, what :meth:`unknown_call` last found
         (used to ban every token that would open such a reply again). A bare call counts once its ``(`` is
         written (any reply may begin with a word); after a list of values, only an opened value counts (the
         ``[`` may still open a call list), and only a list of values."""
@@ -366,13 +366,13 @@ class OpenerScanner:
         return len(text) - len(text[start + 1:].lstrip(_WS))
 
     def held_from(self, text: str) -> int:
-        """Where the part of ``text`` that may still begin a call starts (the first such line start, 0 while
+        """Return where the part of ``text`` that may still begin a call starts (the first such line start, 0 while
         the reply may still open as a call of no tool); ``len(text)`` when none may."""
         if self._unknown_pending:
             return 0
         return min(self._pending) if self._pending else len(text)
 
     def safe_end(self, text: str) -> int:
-        """How much of ``text`` may be shown already: up to the first line that may still start a call,
+        """Return how much of ``text`` may be shown already: up to the first line that may still start a call,
         without trailing whitespace."""
         return len(text[:self.held_from(text)].rstrip())

@@ -168,7 +168,7 @@ def get_entry(name: str | None = None) -> ModelEntry:
 
 
 def toolwire_home() -> Path:
-    """The toolwire data folder: ``$TOOLWIRE_HOME``, by default ``~/.cache/toolwire``.
+    """Return the toolwire data folder: ``$TOOLWIRE_HOME``, by default ``~/.cache/toolwire``.
 
     Raises:
         UserError: neither is known (no ``HOME`` and no user database entry: a container run as a bare uid).
@@ -184,7 +184,7 @@ def toolwire_home() -> Path:
 
 
 def models_dir() -> Path:
-    """The folder pulled model files land in: ``toolwire_home() / "models"`` (not created here).
+    """Return the folder pulled model files land in: ``toolwire_home() / "models"`` (not created here).
 
     Raises:
         UserError: there is no home folder (HOME and TOOLWIRE_HOME unset): the message says to set TOOLWIRE_HOME.

@@ -65,7 +65,7 @@ class Finder:
         self._found: dict[str, tuple[int, int]] = {}  # needle -> (searched from, index found or -1)
 
     def next(self, needle: str, pos: int) -> int:
-        """The index of the first ``needle`` at or after ``pos``, or -1."""
+        """Return the index of the first ``needle`` at or after ``pos``, or -1."""
         known = self._found.get(needle)
         if known is not None and known[0] <= pos and (known[1] >= pos or known[1] < 0):
             return known[1]
@@ -74,7 +74,7 @@ class Finder:
         return found
 
     def first(self, needles: tuple[str, ...], pos: int, limit: int) -> int:
-        """The index of the first of ``needles`` in ``[pos, limit)``, or ``limit``."""
+        """Return the index of the first of ``needles`` in ``[pos, limit)``, or ``limit``."""
         hits = [i for n in needles if 0 <= (i := self.next(n, pos)) < limit]
         return min(hits, default=limit)
 

@@ -277,7 +277,7 @@ def _ends_in_high_half(body: str) -> bool:
 
 
 def partial_value(text: str) -> Any:
-    """Best-effort value of a (possibly cut-off) JSON text; ``None`` when nothing can be read."""
+    """Return the best-effort value of a (possibly cut-off) JSON text; ``None`` when nothing can be read."""
     parser = PartialJSONParser()
     parser.feed(text, build=False)
     return parser.value()

@@ -66,7 +66,7 @@ def _respell(name: str, *, ascii_only: bool) -> str:
 
 
 def python_name(name: str, *, tool: bool = False) -> str:
-    """The Python-safe spelling of one tool name (``tool=True``) or parameter name, regardless of others.
+    """Return the Python-safe spelling of one tool name (``tool=True``) or parameter name, regardless of others.
 
     A name Python reads back unchanged is kept (a tool name may be dotted, ``brave_search.call``; a
     parameter name may be any NFKC-normal identifier). Otherwise each character that cannot be part of a
@@ -146,27 +146,27 @@ class PythonNames:
             self._params_back[name] = {s: p for p, s in spelled.items()}
 
     def tool(self, name: str) -> str:
-        """The spelling of tool ``name`` (:func:`python_name`'s for a tool not in the set)."""
+        """Return the spelling of tool ``name`` (:func:`python_name`'s for a tool not in the set)."""
         return self._tools.get(name) or python_name(name, tool=True)
 
     def param(self, tool: str, name: str) -> str:
-        """The spelling of parameter ``name`` of ``tool`` (:func:`python_name`'s for one not in its schema)."""
+        """Return the spelling of parameter ``name`` of ``tool`` (:func:`python_name`'s for one not in its schema)."""
         return self._params.get(tool, {}).get(name) or python_name(name)
 
     def params(self, tool: str) -> dict[str, str]:
-        """The parameters of ``tool`` (real name -> spelling) in signature order (:func:`signature_order`)."""
+        """Return the parameters of ``tool`` (real name -> spelling) in signature order (:func:`signature_order`)."""
         return dict(self._params.get(tool, {}))
 
     def schema(self, tool: str) -> dict[str, Any] | None:
-        """The parameters' JSON Schema of ``tool`` as given (None when only its name is known)."""
+        """Return the parameters' JSON Schema of ``tool`` as given (None when only its name is known)."""
         return self._schemas.get(tool)
 
     def real_tool(self, written: str) -> str:
-        """The real name of the tool written ``written`` (``written`` itself when no tool is spelled so)."""
+        """Return the real name of the tool written ``written`` (``written`` itself when no tool is spelled so)."""
         return self._tools_back.get(written, written)
 
     def real_param(self, tool: str, written: str) -> str:
-        """The real name of the parameter of ``tool`` written ``written`` (else ``written`` itself)."""
+        """Return the real name of the parameter of ``tool`` written ``written`` (else ``written`` itself)."""
         return self._params_back.get(tool, {}).get(written, written)
 
     @property
