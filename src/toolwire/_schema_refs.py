@@ -445,7 +445,7 @@ _UNKNOWN_KEY = ("extra_forbidden", "unexpected_keyword_argument")  # (the second
 
 def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str] = (),
                        schema: Mapping[str, Any] | None = None) -> str:
-    """Turn a pydantic ``ValidationError`` into one message naming each field, what was expected and
+    """Return a pydantic ``ValidationError`` as one message naming each field, what was expected and
     what came, e.g. ``"Invalid arguments for tool 'f': 'k': Input should be a valid integer (got 'x')."``.
 
     Args:

@@ -57,7 +57,7 @@ def valid_text(text: str) -> str:
 
 
 def valid_strings(value: Any) -> Any:
-    """``value`` (JSON-like data: dicts, lists) with a lone surrogate in any string, key or value, replaced as
+    """Return ``value`` (JSON-like data: dicts, lists) with a lone surrogate in any string, key or value, replaced as
     :func:`valid_text` replaces it; ``value`` itself when it holds none."""
     kind = type(value)
     if kind is str:
@@ -74,7 +74,7 @@ def valid_strings(value: Any) -> Any:
 
 
 def valid_blocks(blocks: list[Any]) -> list[Any]:
-    """``blocks`` (message content: strings and content-block dicts) with a lone surrogate in a string item or
+    """Return ``blocks`` (message content: strings and content-block dicts) with a lone surrogate in a string or
     in a block's ``text`` replaced as :func:`valid_text` replaces it (a copy of the block); ``blocks`` itself
     when none holds one (the common case, checked quickly)."""
     out: list[Any] | None = None
@@ -336,7 +336,7 @@ def _is_blocks(value: Any) -> bool:
 
 
 def result_to_content(result: Any) -> str | list[Any]:
-    """Turn a tool's return value into message content.
+    """Return ``result`` (a tool's return value) as message content: a string or a list of content blocks.
 
     * ``str`` stays as is (but for a lone surrogate, which becomes U+FFFD: :func:`valid_text`); a list of
       well-formed content blocks (``{"type": "text", "text"}``, image/audio/file/document blocks with their
@@ -493,7 +493,7 @@ def _bounded_json(result: Any, limit: int | None, default: Any = _json_default) 
 
 
 def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
-    """``truncate_content(result_to_content(result), limit)`` for a big result, meant to run off the loop.
+    """Return ``truncate_content(result_to_content(result), limit)`` (``limit`` in characters), run off the loop.
 
     A dict, list or tuple that is not content blocks is encoded piece by piece (letting the event loop's
     thread run) and, with a ``limit``, encoding stops at twice the limit: the marker then says at least

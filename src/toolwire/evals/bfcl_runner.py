@@ -211,6 +211,13 @@ def load_items(data_dir: str | Path, categories: str | Iterable[str] | None = No
     """Load the items of ``categories`` (as :func:`run_bfcl` takes them) and make each one's tools, so that bad data
     is found before any model is asked (or loaded).
 
+    Args:
+        data_dir: the BFCL data folder (see :func:`~toolwire.evals.bfcl.find_category_files`).
+        categories, limit: as :func:`run_bfcl` takes them (``limit``: the first that many items of each category).
+
+    Returns:
+        The items, category by category, in data order, their tools already made.
+
     Raises:
         UserError: as :func:`~toolwire.evals.bfcl.load_category` and :meth:`BfclItem.toolset`, or two items of
             different categories with one id (a report files each result under its id: one would overwrite the

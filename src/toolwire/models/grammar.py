@@ -131,8 +131,14 @@ def python_literal(value: Any) -> str:
     """Return the Python-literal text of a JSON value, as the pythonic format writes it.
 
     Strings are double-quoted with JSON escapes (valid Python), ``True``/``False``/``None`` replace
-    ``true``/``false``/``null``, lists use ``[a, b]`` and dicts ``{"k": v}``. Non-finite floats have no
-    literal and raise ``ValueError``.
+    ``true``/``false``/``null``, lists use ``[a, b]`` and dicts ``{"k": v}``.
+
+    Args:
+        value: JSON-like data (``None``, bools, numbers, strings, lists, tuples, dicts); other objects are
+            written as their ``str`` in quotes.
+
+    Raises:
+        ValueError: ``value`` is or holds a non-finite float (NaN, an infinity), which has no literal.
     """
     if value is None:
         return "None"

@@ -269,6 +269,9 @@ class ChatLlamaCpp(BaseChatModel):
     def load(self) -> LoadedModel:
         """Load the model now and return it (once per process; later calls return the cached one).
 
+        Returns:
+            The :class:`~toolwire.models._loaded.LoadedModel` (the ``llama_cpp.Llama`` object and its chat template).
+
         Raises:
             UserError: llama-cpp-python is missing, or :meth:`model_path` fails, or the file is not a loadable
                 GGUF model.

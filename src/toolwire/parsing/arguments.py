@@ -480,7 +480,7 @@ def _inner_call(args: Any) -> tuple[str, Any] | None:
 
 
 def call_parts(obj: Any) -> CallParts | None:
-    """Split a call object into :class:`CallParts`; ``None`` when ``obj`` is not a dict with a name.
+    """Return the :class:`CallParts` of a call object ``obj``; ``None`` when ``obj`` is not a dict with a name.
 
     Accepted shapes: ``{"name", "arguments"}``, ``{"name", "parameters"}`` (Llama 3), OpenAI's
     ``{"id", "type": "function", "function": {"name", "arguments"}}``, and a call with an empty name whose
