@@ -89,8 +89,8 @@ class CheckResult:
 
 
 def category_kind(category: str) -> Kind:
-    """Return how a category is scored: ``"irrelevance"`` (no call expected), ``"relevance"`` (some
-    call expected), ``"parallel"`` (several calls, any order) or ``"single"`` (exactly one call)."""
+    """Return how ``category`` (a BFCL category name, any case) is scored: ``"irrelevance"`` (no call expected),
+    ``"relevance"`` (some call expected), ``"parallel"`` (several calls, any order) or ``"single"`` (one call)."""
     name = category.lower()
     if "irrelevance" in name:
         return "irrelevance"

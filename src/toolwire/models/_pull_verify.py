@@ -80,6 +80,10 @@ def _default_echo(line: str) -> None:
 def sha256_file(path: Path, progress: _Progress | None = None) -> str:
     """Return the lowercase hex sha256 of the file at ``path``, read 1 MiB at a time.
 
+    Args:
+        path: the file to hash.
+        progress: a progress bar advanced by the bytes read, or None.
+
     Raises:
         OSError: the file cannot be read.
     """

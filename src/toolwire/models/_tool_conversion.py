@@ -66,7 +66,7 @@ _VERSIONED = re.compile(r"^[a-z][a-z0-9_]*_\d{8}$")
 
 
 def server_tool(obj: dict[str, Any]) -> ServerTool | None:
-    """Return the :class:`ServerTool` a tool dict is, or ``None`` for a client tool (``"type"`` missing,
+    """Return the :class:`ServerTool` the tool dict ``obj`` is, or ``None`` for a client tool (``"type"`` missing,
     ``"function"`` or ``"custom"``, or a Gemini dict with ``function_declarations``)."""
     kind = obj.get("type")
     if isinstance(kind, str) and kind not in ("function", "custom", "object"):  # ("object": a JSON Schema, review 68)

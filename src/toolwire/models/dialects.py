@@ -147,6 +147,10 @@ def default_dialect_for(metadata: dict[str, str], template: str | None, tool_cou
     :func:`default_dialect` names, with the bars the table that picked it gives (:data:`SEVERAL_TOOLS_DIALECTS`,
     :data:`DEFAULT_DIALECTS`).
 
+    Args:
+        metadata, template: the GGUF metadata and chat template text, as :func:`default_dialect` takes them.
+        tool_count: how many tools the request binds (2 or more may pick another dialect).
+
     Raises:
         UserError: ``"template"`` picked for a model whose chat template takes no tools (never by the tables).
     """
@@ -467,7 +471,12 @@ def _merge_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def fingerprint(text: str, calls: Sequence[ToolCall]) -> str:
     """Return a text identifying a reply by its content and calls, stored with its raw text so that a changed
-    message (``copy(tool_calls=...)``) is rendered from its fields instead."""
+    message (``copy(tool_calls=...)``) is rendered from its fields instead.
+
+    Args:
+        text: the reply's text content.
+        calls: the reply's tool calls (only their ``name`` and ``args`` are used).
+    """
     return json.dumps([text, [[c["name"], c["args"]] for c in calls]], sort_keys=True, ensure_ascii=False,
                       default=str)
 

@@ -248,6 +248,9 @@ class OpenerScanner:
     def feed(self, text: str) -> tuple[int, str] | None:
         """Look at the whole reply so far.
 
+        Args:
+            text: the reply's text so far, from its start (not only the new piece); lines already read are skipped.
+
         Returns:
             ``(position, format)`` when a call starts at ``position`` (after the whitespace before it),
             else None.
@@ -279,6 +282,10 @@ class OpenerScanner:
 
         Used to add up the probability of every token that would go on opening a call, in any of the
         formats and for any bound tool, and not only the one the model chose.
+
+        Args:
+            text: the reply text so far.
+            start: the index in ``text`` of the line start to read from.
         """
         in_block = _in_block(text, start)
         return any(_match(pattern, text, start) != "no"

@@ -277,7 +277,11 @@ def _ends_in_high_half(body: str) -> bool:
 
 
 def partial_value(text: str) -> Any:
-    """Return the best-effort value of a (possibly cut-off) JSON text; ``None`` when nothing can be read."""
+    """Return the best-effort value of a (possibly cut-off) JSON text; ``None`` when nothing can be read.
+
+    Args:
+        text: JSON text, whole or cut off anywhere (a streamed tool call's argument text so far).
+    """
     parser = PartialJSONParser()
     parser.feed(text, build=False)
     return parser.value()

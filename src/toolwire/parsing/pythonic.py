@@ -73,6 +73,10 @@ def python_name(name: str, *, tool: bool = False) -> str:
     name becomes ``_``, a leading digit gets ``_`` before it and a keyword ``_`` after it:
     ``get-weather`` -> ``get_weather``, ``first-name`` -> ``first_name``, ``from`` -> ``from_``,
     ``3d`` -> ``_3d``. Tool names keep ASCII characters only.
+
+    Args:
+        name: the tool or parameter name as the schema gives it.
+        tool: True for a tool name, False for a parameter name.
     """
     if tool:
         if all(_readable(part, ascii_only=True) for part in name.split(".")):
@@ -368,6 +372,10 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
 def call_at(collector: Collector, text: str, pos: int) -> int | None:
     """Read a call or call list starting exactly at ``pos`` inside a call marker (unknown names invalid).
 
+    Args:
+        collector: the reply's :class:`~toolwire.parsing._calls.Collector`, which gets the calls read.
+        text, pos: the reply text and the index in it where the call must start.
+
     Returns:
         The end of the call syntax, or ``None`` when there is no call at ``pos``.
     """
@@ -425,6 +433,10 @@ def _fences(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def add_calls_in(collector: Collector, text: str) -> bool:
     """Record the pythonic calls in ``text``, a block inside a call marker (unknown names invalid).
+
+    Args:
+        collector: the reply's :class:`~toolwire.parsing._calls.Collector` (bound tool names), which gets the calls.
+        text: the block's text.
 
     Returns:
         True when any call (valid or invalid) was found.
