@@ -123,7 +123,11 @@ def _mount() -> None:
 
 
 def fail(message: str, code: int = 1) -> None:
-    """Print ``error: <message>`` on stderr and exit with ``code``."""
+    """Print ``error: <message>`` on stderr and exit with ``code`` (the process exit status).
+
+    Raises:
+        typer.Exit: always.
+    """
     err.print(f"[red]error:[/red] {escape(terminal_text(message))}")
     raise typer.Exit(code)
 

@@ -166,8 +166,8 @@ class LoadedModel:
         return np.sort(ids[start:end])
 
     def prompt_cache(self) -> PromptCache | None:
-        """The disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``); None when there is no
-        home folder to keep it in (HOME unset: the cache is only a saving, so the model runs without it)."""
+        """Return the disk cache of this model's prompt prefixes (``$TOOLWIRE_HOME/prompt-cache``); None when there
+        is no home folder to keep it in (HOME unset: the cache is only a saving, so the model runs without it)."""
         if self._prompt_cache is None:
             try:
                 folder = toolwire_home() / "prompt-cache"
@@ -189,7 +189,7 @@ class LoadedModel:
         return list(self._samplers.values())
 
     def llama_grammar(self, grammar: str) -> Any:
-        """``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
+        """Return GBNF ``grammar`` as llama-cpp-python's ``LlamaGrammar`` (for sampling at temperature > 0)."""
         return self._llama_grammars.get_or_make(
             grammar, lambda: _llama_cpp().LlamaGrammar.from_string(grammar, verbose=False))
 
@@ -217,7 +217,8 @@ class LoadedModel:
         return self._neutraliser
 
     def render(self, chat: Rendered, *, add_generation_prompt: bool = True) -> str:
-        """Render a conversation with the model's chat template (see :class:`ChatTemplate`).
+        """Return the prompt text of ``chat`` rendered with the chat template (``add_generation_prompt``: open the
+        assistant turn; see :class:`ChatTemplate`).
 
         The messages' text is defused first (:attr:`neutraliser`): the prompt is tokenized with special
         tokens parsed, so a tool result holding ``<|im_end|>`` would otherwise end its turn and forge the
@@ -225,9 +226,9 @@ class LoadedModel:
         return self.chat_template.render(self.neutraliser.rendered(chat), add_generation_prompt=add_generation_prompt)
 
     def tokenize(self, text: str, *, bos: bool = True) -> list[int]:
-        """Tokens of ``text`` (special tokens such as ``<|im_start|>`` parsed), with BOS when the model
-        wants one and the text does not start with it. Message text in ``text`` must have been defused
-        (:meth:`render` does it)."""
+        """Return the token ids of ``text`` (special tokens such as ``<|im_start|>`` parsed), with BOS when ``bos``
+        is true, the model wants one and the text does not start with it. Message text in ``text`` must have been
+        defused (:meth:`render` does it)."""
         tokens = list(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
         if bos and self.add_bos and self.bos is not None and self.bos >= 0 and tokens[:1] != [self.bos]:
             tokens.insert(0, self.bos)
@@ -251,7 +252,11 @@ class LoadedModel:
     def restore_state(self, state: ReplyState) -> None:
         """Put a reply's state back as :meth:`save_state` found it (should llama.cpp refuse the KV copy, its
         tokens after the KV cache's common prefix are evaluated again: the same tokens, though logits
-        computed in a batch may differ in their last bits)."""
+        computed in a batch may differ in their last bits).
+
+        Raises:
+            ProviderError: llama.cpp failed evaluating the tokens again.
+        """
         llm = self.llm
         tokens = state.tokens
         if state.kv is not None:
@@ -353,6 +358,9 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         n_threads: CPU threads (default: all cores). Used only when the model is first loaded.
         n_batch: prompt tokens processed per batch.
         verbose: let llama.cpp print its logs.
+
+    Returns:
+        The :class:`LoadedModel` (the same object for the same resolved path and ``n_ctx``).
 
     Raises:
         UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model.
