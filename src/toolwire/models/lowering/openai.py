@@ -164,11 +164,12 @@ def _function_parts(tool: Any, strict: bool | None) -> tuple[Any, dict[str, Any]
 
 
 def convert_to_openai_responses_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
-    """Return the Responses API function tool of a tool (OpenAI API reference, Responses, "Function").
+    """Return the Responses API function tool of ``tool`` (OpenAI API reference, Responses, "Function"); ``tool``
+    and ``strict`` are read as :func:`convert_to_openai_tool` reads them.
 
     Returns:
-        ``{"type": "function", "name", "description", "parameters", "strict": bool}``; ``strict`` is
-        always present because the Responses API treats a missing one as true.
+        ``{"type": "function", "name", "description", "parameters", "strict"}`` (``strict`` always: a missing one
+        reads as true).
 
     Raises:
         SchemaError: the object cannot be a tool.
@@ -218,14 +219,13 @@ def _chat_parts(content: str | list[Any]) -> str | list[dict[str, Any]]:
 
 
 def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> list[dict[str, Any]]:
-    """Lower a conversation to Chat Completions ``messages``.
+    """Return the conversation ``messages`` lowered to Chat Completions ``messages`` (a list of message dicts).
 
-    System and tool content is sent as text (blocks joined); user content keeps its parts (text,
-    ``image_url``); an assistant turn carries ``content`` (``None`` when it only calls tools, as the
-    OpenAI reference allows; ``""`` when ``compatible`` is set, since servers such as llama.cpp's
-    validate ``content`` as a string) and
-    ``tool_calls`` (invalid calls included, with their raw argument text, since a result answers them);
-    tool results follow their turn in the order of its calls. Call ids longer than 40 characters are cut
+    System and tool content is sent as text (blocks joined); user content keeps its parts (text, ``image_url``);
+    an assistant turn carries ``content`` (``None`` when it only calls tools, as the OpenAI reference allows;
+    ``""`` when ``compatible`` is set, since servers such as llama.cpp's validate ``content`` as a string) and
+    ``tool_calls`` (invalid calls included, with their raw argument text, since a result answers them); tool
+    results follow their turn in the order of its calls. Call ids longer than 40 characters are cut
     (:func:`capped_call_id`), alike in a call and its result.
 
     Reasoning text is not sent back, except on a turn with tool calls whose server sent it in
