@@ -180,8 +180,8 @@ class Rules:
         self._by_body: dict[str, str] = {}
 
     def add(self, hint: str, body: str) -> str:
-        """Add a rule whose name starts with ``hint`` (sanitised) and return its name; a rule with the
-        same body is reused."""
+        """Add a rule of GBNF ``body`` whose name starts with ``hint`` (sanitised) and return its name; a rule with
+        the same body is reused (its name returned)."""
         if body in self._by_body:
             return self._by_body[body]
         base = re.sub(r"[^a-zA-Z0-9]+", "-", hint).strip("-").lower() or "r"
@@ -194,7 +194,7 @@ class Rules:
         return name
 
     def text(self, root: str) -> str:
-        """Return the grammar text with ``root ::= <root>`` first."""
+        """Return the GBNF grammar text, one rule a line, with ``root ::= <root>`` (``root``: a rule body) first."""
         lines = [f"root ::= {root}"]
         lines += [f"{name} ::= {body}" for name, body in self.rules.items() if name != "root"]
         return "\n".join(lines) + "\n"
@@ -212,7 +212,7 @@ class Rules:
         return "pystring" if self.style == "py" else "string"
 
     def literal_of(self, value: Any) -> str:
-        """GBNF literal of a constant value in this style."""
+        """Return the GBNF literal of the constant ``value`` (JSON data) in this style (Python or JSON)."""
         if self.style == "py":
             try:
                 return gbnf_literal(python_literal(value))
@@ -221,7 +221,7 @@ class Rules:
         return gbnf_literal(json.dumps(value, ensure_ascii=False))
 
     def key(self, name: str) -> str:
-        """GBNF literal of an object key (``"name"`` with JSON quoting) in this style."""
+        """Return the GBNF literal of the object key ``name``: JSON-quoted (``"name"``), valid in both styles."""
         return gbnf_literal(json.dumps(name, ensure_ascii=False))
 
     @property
@@ -267,7 +267,7 @@ def _types(schema: dict[str, Any]) -> list[str]:
 
 
 def float_items(schema: Any) -> bool:
-    """Return whether an array's ``items`` schema is a plain ``{"type": "number"}`` (a ``list[float]``), whose
+    """Return whether ``schema``, an array's ``items``, is a plain ``{"type": "number"}`` (a ``list[float]``), whose
     elements the grammar writes as floats (``1.0``, ``2.5e3``; not ``1``).
 
     A top-level number may be written ``1``: readers (pydantic, BFCL's checker) take an int for a float
