@@ -137,7 +137,7 @@ class LoadedModel:
         return self.piece(token).decode("utf-8", "replace")
 
     def piece(self, token: int) -> bytes:
-        """Return the bytes of one token as generated text (special tokens written out, no space stripped)."""
+        """Return the bytes of one ``token`` (an id) as generated text (special tokens written out, no space cut)."""
         cached = self._pieces.get(token)
         if cached is None:
             size = 64
@@ -250,7 +250,7 @@ class LoadedModel:
                           [(sampler, list(sampler.history)) for sampler in self.grammar_samplers()])
 
     def restore_state(self, state: ReplyState) -> None:
-        """Put a reply's state back as :meth:`save_state` found it (should llama.cpp refuse the KV copy, its
+        """Put a reply's ``state`` back as :meth:`save_state` found it (should llama.cpp refuse the KV copy, its
         tokens after the KV cache's common prefix are evaluated again: the same tokens, though logits
         computed in a batch may differ in their last bits).
 

@@ -130,7 +130,7 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, to
 
 
 def non_finite_error(exc: NonFiniteNumber) -> str:
-    """Return the error sentence for arguments holding NaN or an infinity (JSON has neither)."""
+    """Return the error sentence for arguments holding NaN or an infinity (JSON has neither), as ``exc`` found."""
     where = f"The argument {exc.where}" if exc.where else "The arguments"
     what = "NaN" if exc.number == "NaN" else f"{exc.number}, or a number too large to read"
     return f"{where} is not a finite number ({what}), which JSON cannot carry; send a finite number instead."
@@ -441,7 +441,7 @@ def decode_json_strings(args: dict[str, Any], plan: JsonStringPlan) -> dict[str,
 
 
 def raw_text(value: Any) -> str | None:
-    """Return the argument text to keep on an InvalidToolCall: strings as they are, other values as JSON."""
+    """Return the argument text of ``value`` to keep on an InvalidToolCall: strings and None as is, others as JSON."""
     if value is None or isinstance(value, str):
         return value
     try:
