@@ -73,7 +73,8 @@ def unclosed_error(text: str) -> str:
         json.loads(text)
         where = "the text ends before its JSON is closed"
     except json.JSONDecodeError as exc:
-        where = f"{exc.msg} at line {exc.lineno} column {exc.colno}, where the text ends before its JSON is closed"
+        what = exc.msg.removesuffix(" at")  # "Unterminated string starting at" names its place itself
+        where = f"{what} at line {exc.lineno} column {exc.colno}, where the text ends before its JSON is closed"
     except (ValueError, RecursionError):
         where = "the text ends before its JSON is closed"
     return f"The arguments are not valid JSON ({where}); send one complete JSON object such as {EXAMPLE}."
