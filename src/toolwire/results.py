@@ -4,7 +4,8 @@
 blocks), :func:`truncate_content` bounds its length, and :func:`error_text` writes the one-paragraph error a
 model sees when a call fails. :func:`is_cheap_result` tells, cheaply, whether a result is small enough to
 serialise on the event loop; :func:`bounded_content` serialises a big one piece by piece off the loop.
-:func:`json_ready` makes any value JSON-ready the same way (used for a ToolMessage's ``artifact``).
+:func:`json_ready` makes any value JSON-ready the same way (used for a ToolMessage's ``artifact``). The
+conversions that write a value as JSON text are in :mod:`toolwire._result_json`.
 
 JSON has no NaN or Infinity, and ``null`` would tell the model "no value": a non-finite float in a result is
 written as the JSON string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` (the names JavaScript and Python's
@@ -19,15 +20,26 @@ lower the result afterwards (``toolwire.models.lowering``).
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Iterator
-from itertools import chain
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from toolwire._result_json import (
+    _dumps,
+    _finite,
+    _finite_default,
+    _has_non_finite,
+    _is_nan_error,
+    _json_default,
+    _keys_as_text,
+    _named_tuples,
+    _str,
+    _utf8,
+    json_fallback,
+)
 from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
 
 __all__ = ["bounded_content", "error_text", "is_cheap_result", "json_fallback", "json_ready", "result_to_content",
@@ -91,202 +103,6 @@ def valid_blocks(blocks: list[Any]) -> list[Any]:
                 out = list(blocks)
             out[index] = fixed
     return blocks if out is None else out
-
-
-def json_fallback(value: Any) -> Any:
-    """Return the JSON form of an object pydantic does not know: an array or number type with ``tolist()`` (numpy's, and
-    so pandas values) its Python value (``str()`` of a 2,000-item array keeps only its first and last items),
-    anything else its ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return)."""
-    tolist = getattr(type(value), "tolist", None)
-    if callable(tolist):
-        try:
-            return tolist(value)
-        except Exception:  # (a tolist that fails: the text is still something)
-            pass
-    return _str(value)
-
-
-def _str(value: Any) -> str:
-    """``str(value)``, or ``"<TYPE object>"`` when that fails: a broken ``__str__``/``__repr__`` is the result's,
-    not a failure of the call that returned it."""
-    try:
-        return str(value)
-    except Exception:
-        return f"<{type(value).__name__} object>"
-
-
-def _utf8(value: bytes | bytearray) -> str:
-    """``value`` as text when it is UTF-8 (``b"250 OK"``, a subprocess's output).
-
-    Raises:
-        TypeError: it is not UTF-8 (an image, a compressed file): a model cannot read it.
-    """
-    try:
-        return bytes(value).decode("utf-8")
-    except UnicodeDecodeError:
-        raise TypeError(f"{len(value)} bytes that are not UTF-8 text") from None
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, bytes | bytearray):
-        return _utf8(value)
-    return to_jsonable_python(value, fallback=json_fallback)
-
-
-def _non_finite_name(value: float) -> str:
-    """``"NaN"``, ``"Infinity"`` or ``"-Infinity"``: how a result's non-finite float is written."""
-    return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
-
-
-def _finite(value: Any) -> Any:
-    """``value`` with every NaN or infinite float (in plain dicts, lists and tuples) replaced by its name as a
-    string (:func:`_non_finite_name`)."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else _non_finite_name(value)
-    if isinstance(value, dict):
-        return {_non_finite_name(k) if isinstance(k, float) and not math.isfinite(k) else k: _finite(v)
-                for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
-
-
-def _has_non_finite(value: Any) -> bool:
-    """Whether ``value`` (JSON-like data: dicts, lists, tuples) holds a NaN or infinite float."""
-    if isinstance(value, float):
-        return not math.isfinite(value)
-    if isinstance(value, dict):
-        return any(_has_non_finite(v) for v in value.values())
-    if isinstance(value, list | tuple):
-        return any(_has_non_finite(v) for v in value)
-    return False
-
-
-def _finite_default(value: Any) -> Any:
-    return _finite(_json_default(value))
-
-
-def _is_nan_error(exc: ValueError) -> bool:
-    return "Out of range float" in str(exc)
-
-
-_JSON_KEYS = (str, int, float, bool, type(None))
-
-
-def _is_key_error(exc: TypeError) -> bool:
-    return str(exc).startswith("keys must be")
-
-
-def _json_key(key: Any) -> Any:
-    """A dict key as JSON can hold it: a date, UUID, Decimal, enum or tuple as the text pydantic writes for it
-    (``"2024-01-01"``, ``"a,1"``); bytes as text, as a bytes value is (:func:`_utf8`); any other key its
-    ``str()``, or ``"<TYPE object>"`` when that fails (review 62).
-
-    Raises:
-        TypeError: the key is bytes that are not UTF-8 text.
-    """
-    if isinstance(key, _JSON_KEYS):
-        return key
-    if isinstance(key, bytes):
-        return _utf8(key)
-    try:
-        return next(iter(to_jsonable_python({key: None}, fallback=_str)))
-    except Exception:  # (pydantic refuses a frozenset as a key; a key's own serialiser may fail)
-        return _str(key)
-
-
-def _json_keys(value: Any) -> Any:
-    """``value`` with the keys of its plain dicts (in dicts, lists and tuples) that JSON cannot hold written as
-    text (:func:`_json_key`): ``json.dumps`` never passes keys to its ``default``, so a ``dict[date, float]``
-    result failed (review 28). Models, dataclasses... are converted by ``default``, keys included."""
-    if isinstance(value, dict):
-        return {_json_key(k): _json_keys(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_keys(v) for v in value]
-    return value
-
-
-def _keys_as_text(encode: Callable[[Any], str], value: Any) -> str:
-    """``encode(value)``; when JSON refuses one of its dict keys, ``encode`` again with such keys written as text
-    (:func:`_json_keys`)."""
-    try:
-        return encode(value)
-    except TypeError as exc:
-        if not _is_key_error(exc):
-            raise
-    return encode(_json_keys(value))
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def _is_named_tuple_type(kind: type) -> bool:
-    return kind is not tuple and issubclass(kind, tuple) and hasattr(kind, "_fields")
-
-
-_CONTAINERS = (dict, list, tuple)
-
-
-def _has_named_tuple(value: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> bool:
-    """Whether the plain dicts, lists and tuples inside ``value`` hold a NamedTuple. The walk goes one level
-    at a time, gathering each level's items and their types at C speed (``chain``, ``set(map(type, ...))``), so
-    a result without one costs a fraction of its ``json.dumps``; each container is visited once, a circular
-    result included."""
-    children: list[Any] | Any = value.values() if isinstance(value, dict) else value
-    seen = {id(value)}
-    while True:
-        kinds = set(map(type, children))
-        if kinds <= _SCALARS:
-            return False
-        kinds -= _SCALARS
-        if any(_is_named_tuple_type(k) for k in kinds):
-            return True
-        if not any(issubclass(k, _CONTAINERS) for k in kinds):
-            return False
-        level = [c for c in children if isinstance(c, _CONTAINERS) and id(c) not in seen]
-        if not level:
-            return False
-        seen.update(map(id, level))
-        children = list(chain.from_iterable(c.values() if isinstance(c, dict) else c for c in level))
-
-
-def _named_tuples(value: Any, path: set[int] | None = None) -> Any:
-    """``value`` with every NamedTuple in it (in plain dicts, lists and tuples) written as a dict of its fields,
-    so the model reads ``{"total": 16, "available": 8}`` rather than the bare list ``json.dumps`` and pydantic
-    write for it (``psutil``'s results, ``namedtuple`` rows). ``value`` itself when it holds none (checked
-    first, at little cost: :func:`_has_named_tuple`); a container met again on its own path (a circular
-    result) is left as it is, for ``json.dumps`` to refuse."""
-    if path is None:
-        if not isinstance(value, _CONTAINERS) or not (
-                _is_named_tuple_type(type(value)) or _has_named_tuple(value)):
-            return value
-        path = set()
-    if type(value) in _SCALARS or not isinstance(value, _CONTAINERS) or id(value) in path:
-        return value
-    path.add(id(value))
-    try:
-        if isinstance(value, dict):  # (a Counter, an OrderedDict... as well)
-            return {k: _named_tuples(v, path) for k, v in value.items()}
-        parts = [_named_tuples(v, path) for v in value]
-        return dict(zip(value._fields, parts, strict=True)) if _is_named_tuple_type(type(value)) else parts
-    finally:
-        path.discard(id(value))
-
-
-def _dumps(result: Any) -> str:
-    """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
-    ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`),
-    NamedTuples as objects (:func:`_named_tuples`)."""
-    return _keys_as_text(_dumps_as_is, _named_tuples(result))
-
-
-def _dumps_as_is(result: Any) -> str:
-    try:
-        return json.dumps(result, ensure_ascii=False, default=_json_default, allow_nan=False)
-    except ValueError as exc:
-        if not _is_nan_error(exc):
-            raise
-    return json.dumps(_finite(result), ensure_ascii=False, default=_finite_default, allow_nan=False)
 
 
 def json_ready(value: Any) -> Any:
