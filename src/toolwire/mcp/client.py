@@ -117,9 +117,9 @@ class MCPClient(Sequence[Tool]):
             the first tool list); past it, opening raises at once and the server is stopped afterwards.
 
     Raises:
-        UserError: bad server description (a command line with an unclosed quote, too), a ``timeout`` or
-            ``connect_timeout`` that is not a positive number of seconds, or (on open) the mcp SDK or
-            ``jsonschema`` cannot be imported, the server cannot be started or reached, or it did not answer
+        UserError: bad server description (a command line with an unclosed quote, too), a ``prefix`` that is not
+            text, a ``timeout`` or ``connect_timeout`` that is not a positive number of seconds, or (on open) the mcp
+            SDK or ``jsonschema`` cannot be imported, the server cannot be started or reached, or it did not answer
             within ``connect_timeout``.
     """
 
@@ -132,7 +132,8 @@ class MCPClient(Sequence[Tool]):
         on_tools_changed: Callable[[list[Tool]], Any] | None = None,
         connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
-        problem = bad_timeout(timeout) or bad_timeout(connect_timeout, "connect_timeout", optional=False)
+        problem = bad_timeout(timeout) or bad_timeout(connect_timeout, "connect_timeout", optional=False) or (
+            None if isinstance(prefix, str) else f"prefix must be text put before each tool name, not {prefix!r}.")
         if problem is not None:
             raise UserError(f"MCPClient's {problem}")
         self.server = server_from(server)
