@@ -67,7 +67,7 @@ from toolwire.models._grammar_items import (
     sequence_rule,
     tuple_rule,
 )
-from toolwire.parsing.arguments import _wanted_kinds
+from toolwire.parsing._json_strings import _wanted_kinds
 from toolwire.parsing.pythonic import PythonNames, signature_order
 from toolwire.tools import ToolSpec
 

@@ -36,8 +36,8 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply
+from toolwire.parsing._json_strings import _resolve, _wanted_kinds
 from toolwire.parsing._scan import DecodeFailure, _literal, decode_value_at, skip_ws
-from toolwire.parsing.arguments import _resolve, _wanted_kinds
 
 __all__ = ["FUNCTION_TAG", "Finder", "parse_function_tags", "read_function_tag"]
 
