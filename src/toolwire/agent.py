@@ -27,10 +27,10 @@ it still has is answered with an error ToolMessage and not run.
 
 A model that repeats a call it already got the result for (same tool, same arguments), with no other tool run
 since, is not run again: that call's ToolMessage gives the earlier result again; so is one that failed
-``_FAILED_TRIES`` (2) times in a row with the same error, which gets that error. Once a round runs a tool, the
+``FAILED_TRIES`` (2) times in a row with the same error, which gets that error. Once a round runs a tool, the
 results of earlier rounds are not given again (the tool may have changed what they read: review 71).
 ``repeat_calls="run"`` turns this off, and a list of tool names turns it off for those tools only (polling, side
-effects: review 9, finding 10).
+effects: review 9, finding 10). These rules are kept in :mod:`toolwire._agent_repeats`.
 
 Ids: the calls of each reply get unique ids before they run (a repeated ``"c1"`` becomes ``"c1_2"``, with
 :class:`~toolwire.models.lowering._common.CallIds`, as the lowerings do), and the AIMessage kept in the
@@ -49,7 +49,6 @@ that reply are not run, each gets an error ToolMessage.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Collection, Generator, Iterator, Sequence
 from typing import Any, Literal
 
@@ -69,6 +68,7 @@ from toolwire._agent_checks import (
     unique_call_ids,
     unique_ids_in_turns,
 )
+from toolwire._agent_repeats import RepeatedCalls
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
@@ -88,11 +88,6 @@ from toolwire.models._batch import Batching
 from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
-
-_FAILED_TRIES = 2
-"""Times an identical call (same tool, same arguments) may fail in a row with the same error before a repeat of it
-is answered with that error instead of being run (review 67: a small model sent one bad calculator expression until
-``max_steps``); a transient failure still gets a second try."""
 
 
 def _steps(count: int) -> str:
@@ -115,18 +110,6 @@ def _unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[Inval
         else:
             break
     return [], []
-
-
-def _call_key(call: ToolCall) -> str:
-    try:
-        return call["name"] + "\x00" + json.dumps(call.get("args"), sort_keys=True, ensure_ascii=False)
-    except (TypeError, ValueError):
-        try:
-            return call["name"] + "\x00" + repr(call.get("args"))
-        except (RecursionError, ValueError):  # nested too deeply to write out (review 76): never the same as another
-            return call["name"] + "\x00" + str(id(call))
-    except RecursionError:
-        return call["name"] + "\x00" + str(id(call))
 
 
 _STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; answer with the results you already have."
@@ -261,8 +244,7 @@ class Agent(Batching):
         return messages
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
-        answered: dict[str, ToolMessage] = {}
-        failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, its last error)
+        repeated = RepeatedCalls(self.repeat_calls)
         unique_ids_in_turns(messages)  # a resumed conversation may repeat call ids (its answers follow suit)
         stale = answer_stale_calls(messages)
         for call, _ in stale:  # every tool_call first, then the results, as for a reply's calls
@@ -272,7 +254,7 @@ class Agent(Batching):
         pending, pending_invalid = _unanswered(messages)
         tools_ran = bool(pending or pending_invalid)
         if tools_ran:
-            direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, answered, failed)
+            direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
                 yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
                 return
@@ -299,7 +281,7 @@ class Agent(Batching):
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             tools_ran = True
             direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
-                                                               step, answered, failed)
+                                                               step, repeated)
             only_repeats = only_repeats and self.reset_tool_choice  # (False: tool_choice holds on every call)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct")
@@ -355,20 +337,13 @@ class Agent(Batching):
         for result in results:
             yield ("event", AgentEvent("tool_result", result, step))
 
-    def _reruns(self, name: str) -> bool:
-        """Whether a repeated identical call of tool ``name`` runs again (``repeat_calls``)."""
-        if isinstance(self.repeat_calls, frozenset):
-            return name in self.repeat_calls
-        return self.repeat_calls == "run"
-
     def _tool_round(
         self,
         messages: list[BaseMessage],
         calls: list[ToolCall],
         invalid: list[InvalidToolCall],
         step: int,
-        answered: dict[str, ToolMessage],
-        failed: dict[str, tuple[int, ToolMessage]],
+        repeated: RepeatedCalls,
     ) -> Generator[tuple[str, Any], Any, tuple[ToolMessage | None, bool]]:
         """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order).
 
@@ -376,32 +351,13 @@ class Agent(Batching):
         the executor has answered them all (it returns the whole round at once). A call identical to one answered
         with success in a round since which no tool ran is not run again, unless ``repeat_calls`` says it runs (nor is
         one identical to an earlier call of the same reply: it gets that call's result, whatever it is); nor is one
-        that failed :data:`_FAILED_TRIES` times in a row with the same error (``failed``: call key -> (times, last
-        error)): it gets that error again. Returns ``(the result of the first successful return_direct tool or None,
-        whether every call was such a repeat)``.
+        that failed :data:`~toolwire._agent_repeats.FAILED_TRIES` times in a row with the same error: it gets that
+        error again (``repeated`` keeps what that takes). Returns ``(the result of the first successful
+        return_direct tool or None, whether every call was such a repeat)``.
         """
         for call in in_reply_order(calls, invalid, invalid):  # the model's order (an invalid call's "index")
             yield ("event", AgentEvent("tool_call", call, step))
-        fresh: list[ToolCall] = []
-        repeats: dict[int, ToolMessage] = {}
-        twins: dict[int, int] = {}  # call index -> the index of the same call earlier in this reply, run once
-        first: dict[str, int] = {}
-        for index, call in enumerate(calls):
-            key = _call_key(call)
-            earlier = None if self._reruns(call["name"]) else answered.get(key)
-            tries, error = failed.get(key, (0, None))
-            if earlier is None and tries >= _FAILED_TRIES and not self._reruns(call["name"]):
-                earlier = error  # (failed the same way each time: a deterministic error, such as a bad expression)
-            if earlier is None and key in first and not self._reruns(call["name"]):
-                twins[index] = first[key]  # (review 69: one reply held the same call 8 times, and all 8 ran)
-            elif earlier is None:
-                first.setdefault(key, index)
-                fresh.append(call)
-            else:
-                # the earlier answer itself: a note beside it ("do not call it again") was what small models
-                # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
-                repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
-                                             status=earlier.status, artifact=earlier.artifact)
+        fresh, repeats, twins = repeated.sort(calls)
         # (their places in the reply, "index", are not the executor's: it gets the fresh calls only)
         results: list[ToolMessage] = yield ("tools", (fresh, [{k: v for k, v in bad.items() if k != "index"}
                                                               for bad in invalid]))
@@ -412,19 +368,11 @@ class Agent(Batching):
             ordered.append(repeats[i] if i in repeats else next(fresh_results) if twin is None else ToolMessage(
                 twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
         answers = in_reply_order(ordered, results[len(fresh):], invalid)  # the model's order
-        if fresh:  # a tool ran: what earlier rounds' results read may have changed since (review 71: a second
-            answered.clear()  # list_tasks after add_task got the first list again)
         direct: ToolMessage | None = None
-        for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
-            if result.status == "error" and index not in repeats and index not in twins:
-                tries, error = failed.get(_call_key(call), (0, None))
-                same = error is not None and error.content == result.content
-                failed[_call_key(call)] = (tries + 1 if same else 1, result)
-            if result.status == "success" and not (fresh and index in repeats):
-                answered.setdefault(_call_key(call), result)
-                tool = self.executor.tools.get(call["name"])
-                if tool is not None and tool.return_direct and direct is None:
-                    direct = result
+        for call, result in repeated.record(calls, ordered, repeats, twins, ran=bool(fresh)):
+            tool = self.executor.tools.get(call["name"])
+            if tool is not None and tool.return_direct and direct is None:
+                direct = result
         messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))

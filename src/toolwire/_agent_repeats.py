@@ -1,0 +1,133 @@
+"""Repeated tool calls in an :class:`~toolwire.agent.Agent` run: which calls of a reply are answered with an
+earlier result instead of being run.
+
+A call identical to one answered with success (same tool, same arguments) in a round since which no tool ran is
+not run again: it gets that answer. Nor is one that failed :data:`FAILED_TRIES` times in a row with the same
+error (it gets that error), nor one identical to an earlier call of the same reply (it gets that call's result,
+whatever it is). The Agent's ``repeat_calls`` (``"run"``, or the names of tools whose calls always run) turns
+this off. :class:`RepeatedCalls` keeps what one run needs for it; ``Agent._tool_round`` uses it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolwire.messages import ToolCall, ToolMessage
+
+__all__ = ["FAILED_TRIES", "RepeatedCalls", "call_key"]
+
+FAILED_TRIES = 2
+"""Times an identical call (same tool, same arguments) may fail in a row with the same error before a repeat of it
+is answered with that error instead of being run (review 67: a small model sent one bad calculator expression until
+``max_steps``); a transient failure still gets a second try."""
+
+
+def call_key(call: ToolCall) -> str:
+    """Return the key under which identical calls meet: the tool's name and its arguments as canonical JSON text.
+
+    Args:
+        call: a tool call.
+
+    Returns:
+        ``name``, a NUL character, and the arguments (JSON with sorted keys, else their ``repr``); a call whose
+        arguments are nested too deeply to write gets a key of its own, never the same as another's (review 76).
+    """
+    try:
+        return call["name"] + "\x00" + json.dumps(call.get("args"), sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        try:
+            return call["name"] + "\x00" + repr(call.get("args"))
+        except (RecursionError, ValueError):  # nested too deeply to write out (review 76): never the same as another
+            return call["name"] + "\x00" + str(id(call))
+    except RecursionError:
+        return call["name"] + "\x00" + str(id(call))
+
+
+class RepeatedCalls:
+    """What one Agent run remembers of the calls it answered, so that a repeat is answered without running it.
+
+    Args:
+        repeat_calls: the Agent's checked ``repeat_calls``: ``"answer"``, ``"run"``, or a frozenset of the names
+            of the tools whose calls always run.
+    """
+
+    def __init__(self, repeat_calls: Any) -> None:
+        self.repeat_calls = repeat_calls
+        self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
+        self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
+
+    def reruns(self, name: str) -> bool:
+        """Return whether a repeated identical call of tool ``name`` runs again (``repeat_calls``).
+
+        Args:
+            name: the tool's name.
+
+        Returns:
+            True when ``repeat_calls`` is ``"run"`` or names the tool.
+        """
+        if isinstance(self.repeat_calls, frozenset):
+            return name in self.repeat_calls
+        return self.repeat_calls == "run"
+
+    def sort(self, calls: list[ToolCall]) -> tuple[list[ToolCall], dict[int, ToolMessage], dict[int, int]]:
+        """Split a reply's ``calls`` into those to run and those answered without running.
+
+        Args:
+            calls: the reply's valid calls, in order.
+
+        Returns:
+            ``(fresh, repeats, twins)``: the calls to run; call index -> its answer (the earlier result, or the
+            error it failed with :data:`FAILED_TRIES` times in a row); call index -> the index of the same call
+            earlier in this reply (run once, its result given to both).
+        """
+        fresh: list[ToolCall] = []
+        repeats: dict[int, ToolMessage] = {}
+        twins: dict[int, int] = {}
+        first: dict[str, int] = {}
+        for index, call in enumerate(calls):
+            key = call_key(call)
+            earlier = None if self.reruns(call["name"]) else self.answered.get(key)
+            tries, error = self.failed.get(key, (0, None))
+            if earlier is None and tries >= FAILED_TRIES and not self.reruns(call["name"]):
+                earlier = error  # (failed the same way each time: a deterministic error, such as a bad expression)
+            if earlier is None and key in first and not self.reruns(call["name"]):
+                twins[index] = first[key]  # (review 69: one reply held the same call 8 times, and all 8 ran)
+            elif earlier is None:
+                first.setdefault(key, index)
+                fresh.append(call)
+            else:
+                # the earlier answer itself: a note beside it ("do not call it again") was what small models
+                # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
+                repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
+                                             status=earlier.status, artifact=earlier.artifact)
+        return fresh, repeats, twins
+
+    def record(self, calls: list[ToolCall], ordered: list[ToolMessage], repeats: dict[int, ToolMessage],
+               twins: dict[int, int], ran: bool) -> list[tuple[ToolCall, ToolMessage]]:
+        """Remember a round's answers: its successes, and how many times in a row each call failed the same way.
+
+        Args:
+            calls: the reply's valid calls, as given to :meth:`sort`.
+            ordered: their answers, in the same order.
+            repeats: the calls :meth:`sort` answered without running.
+            twins: the calls :meth:`sort` gave an earlier call's result.
+            ran: whether a tool ran in this round: the answers of earlier rounds are then forgotten (what they
+                read may have changed since: review 71, a second ``list_tasks`` after ``add_task`` got the
+                first list again).
+
+        Returns:
+            The ``(call, answer)`` pairs remembered as successes, in call order.
+        """
+        if ran:
+            self.answered.clear()
+        successes: list[tuple[ToolCall, ToolMessage]] = []
+        for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
+            if result.status == "error" and index not in repeats and index not in twins:
+                tries, error = self.failed.get(call_key(call), (0, None))
+                same = error is not None and error.content == result.content
+                self.failed[call_key(call)] = (tries + 1 if same else 1, result)
+            if result.status == "success" and not (ran and index in repeats):
+                self.answered.setdefault(call_key(call), result)
+                successes.append((call, result))
+        return successes
