@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
 import pytest
 
+from toolwire import ToolExecutor
 from toolwire.errors import UserError
 from toolwire.mcp import connect, load_tools
-from toolwire.messages import AIMessageChunk, merge_chunks
+from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 
 
 def test_a_stream_cut_inside_a_string_names_where_it_breaks_in_one_clear_sentence():
@@ -27,3 +35,55 @@ def test_a_prefix_that_is_not_text_is_refused_before_any_server_starts(prefix):
         connect("python -c 'raise SystemExit(1)'", prefix=prefix)
     with pytest.raises(UserError, match="prefix must be text"):
         load_tools("python -c 'raise SystemExit(1)'", prefix=prefix, connect_timeout=5)
+
+
+def _http_server(tools_file: Path, port: int) -> subprocess.Popen[bytes]:
+    """``toolwire mcp serve --transport http`` on ``port``, once it accepts connections (20 s at most)."""
+    argv = [sys.executable, "-c", "from toolwire.cli import main; main()", "mcp", "serve", "--tools", str(tools_file),
+            "--transport", "http", "--port", str(port)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    limit = time.monotonic() + 20
+    while time.monotonic() < limit:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail("the MCP test server did not start")
+
+
+def test_a_client_whose_http_server_died_and_says_closed_can_be_started_again(tmp_path: Path) -> None:
+    # the HTTP session ends itself when its server dies: the client said "closed", yet start() answered
+    # "This MCP client is already open."
+    tools_file = tmp_path / "add_tools.py"
+    tools_file.write_text(textwrap.dedent('''
+        from toolwire import tool
+
+        @tool
+        def add(a: int, b: int) -> int:
+            """Add a and b."""
+            return a + b
+    '''))
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    call = AIMessage("", tool_calls=[{"name": "add", "args": {"a": 2, "b": 3}, "id": "c1"}])
+    proc = _http_server(tools_file, port)
+    tools = load_tools(f"http://127.0.0.1:{port}/mcp", timeout=20, connect_timeout=20)
+    try:
+        proc.kill()
+        proc.wait()
+        first = ToolExecutor(tools).execute(call)
+        assert [m.status for m in first] == ["error"]
+        limit = time.monotonic() + 20  # the session's thread ends once the SDK has closed the transport
+        while tools.client._thread is not None and tools.client._thread.is_alive() and time.monotonic() < limit:
+            time.sleep(0.05)
+        assert "closed" in repr(tools.client)
+        proc = _http_server(tools_file, port)
+        tools.client.start()  # what a closed client takes, not "already open"
+        again = ToolExecutor(tools).execute(call)
+        assert [(m.status, m.content) for m in again] == [("success", "5")]
+    finally:
+        tools.close()
+        proc.kill()
+        proc.wait()

@@ -328,7 +328,7 @@ class MCPClient(Sequence[Tool]):
                 (install ``toolwire[mcp]``), the server cannot be started or reached, or it did not answer
                 within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
         """
-        if self._thread is not None or self._session is not None or self._holder is not None:
+        if self._session is not None or self._holder is not None or (self._thread and self._thread.is_alive()):
             raise UserError("This MCP client is already open.")
         self._preflight()
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
