@@ -7,14 +7,17 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from toolwire import ToolExecutor
+from toolwire import Agent, ToolExecutor, tool
 from toolwire.errors import UserError
 from toolwire.mcp import connect, load_tools
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.models.base import BaseChatModel
 
 
 def test_a_stream_cut_inside_a_string_names_where_it_breaks_in_one_clear_sentence():
@@ -87,3 +90,44 @@ def test_a_client_whose_http_server_died_and_says_closed_can_be_started_again(tm
         tools.close()
         proc.kill()
         proc.wait()
+
+
+class _Streamed(BaseChatModel):
+    """A custom model that implements only ``_stream`` (its ``invoke`` merges the chunks)."""
+
+    provider = "streamed"
+
+    def __init__(self, replies: list[list[AIMessageChunk]]) -> None:
+        self.replies = list(replies)
+
+    def _stream(self, request: Any) -> Iterator[AIMessageChunk]:
+        yield from self.replies.pop(0)
+
+
+@pytest.mark.parametrize("reason", ["length", "max_tokens", "MAX_TOKENS"])
+def test_a_streamed_call_whose_arguments_the_token_limit_cut_before_they_began_is_never_run(reason):
+    # README: "A tool call that limit cut off (its argument text empty or unclosed) ... is answered with an error
+    # and never run"; merged, its empty argument text read as {} and the tool ran with its defaults
+    runs: list[str] = []
+
+    @tool
+    def ping(host: str = "localhost") -> str:
+        """Ping a host."""
+        runs.append(host)
+        return "pong"
+
+    cut = [AIMessageChunk(tool_call_chunks=[{"name": "ping", "args": "", "id": "c1", "index": 0}],
+                          response_metadata={"finish_reason": reason})]
+    merged = merge_chunks(cut, as_chunk=False)
+    assert merged.tool_calls == [] and [bad["id"] for bad in merged.invalid_tool_calls] == ["c1"]
+    result = Agent(_Streamed([cut, [AIMessageChunk("ok")]]), [ping]).invoke("Ping it.")
+    answers = [m for m in result.messages if m.type == "tool"]
+    assert runs == [] and [(m.tool_call_id, m.status) for m in answers] == [("c1", "error")]
+    assert "cut off" in answers[0].content
+
+
+def test_a_streamed_call_with_complete_arguments_at_the_token_limit_still_runs():
+    part = {"name": "ping", "args": '{"host": "a"}', "id": "c1", "index": 0}
+    chunk = AIMessageChunk(tool_call_chunks=[part], response_metadata={"finish_reason": "length"})  # type: ignore[list-item]
+    merged = merge_chunks([chunk], as_chunk=False)
+    assert merged.tool_calls == [{"name": "ping", "args": {"host": "a"}, "id": "c1", "type": "tool_call"}]

@@ -159,7 +159,9 @@ class AIMessageChunk:
         stopped at ``max_tokens`` (``response_metadata["finish_reason"]``), is left out: the stream declared it
         invalid at its end, as Anthropic's codec does for the call a reply stopped at ``max_tokens`` was cut off in,
         and OpenAI's for a call whose arguments a token limit or the stream's end cut off (which would read as
-        ``{}`` or as merely invalid JSON). A call chunk
+        ``{}`` or as merely invalid JSON). In a reply that stopped at the output token limit (``finish_reason``
+        ``length``, ``max_tokens``, ``MAX_TOKENS``), a call chunk whose argument text is empty or unclosed is invalid
+        with that cut-off error, as a provider codec reads it, rather than a call with ``{}``. A call chunk
         without an id is given a new one, once:
         it is kept with this chunk (not written into its tool-call chunk, so a real id in a later chunk still
         wins when they are merged), so every read gives the same id. Other ids are kept as they are: the provider
@@ -179,12 +181,15 @@ class AIMessageChunk:
             TypeError, UserError: the chunk's content or its invalid calls cannot make an AIMessage (as
                 :class:`~toolwire.messages.AIMessage` raises them).
         """
+        from toolwire._agent_checks import LENGTH_REASONS
         from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
         from toolwire.models.lowering._common import native_call
 
         records: list[ToolCall | InvalidToolCall] = []
         # in a reply that was cut short, a call the stream declared invalid at its end is that, not a call to run
         cut = self.response_metadata.get("finish_reason") == "max_tokens"
+        reason = self.response_metadata.get("finish_reason")  # at the token limit, empty argument text is cut off
+        limit = isinstance(reason, str) and reason.lower() in LENGTH_REASONS
         declared = {bad.get("id") for bad in self.invalid_tool_calls if isinstance(bad, dict) and bad.get("id")
                     and (cut or bad.get("error") in (CUT_OFF, STREAM_CUT))}
         for position, chunk in enumerate(self.tool_call_chunks):
@@ -197,7 +202,7 @@ class AIMessageChunk:
                 if made is None:
                     made = self._made_ids[position] = new_tool_call_id()
                 chunk = {**chunk, "id": made}  # type: ignore[typeddict-item]
-            records.append(native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names))
+            records.append(native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names, cut=limit))
         calls, invalid = split_in_order(records)  # an invalid call before a valid one keeps its place (index)
         invalid.extend(self.invalid_tool_calls)
         return AIMessage(
