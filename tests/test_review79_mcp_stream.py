@@ -131,3 +131,15 @@ def test_a_streamed_call_with_complete_arguments_at_the_token_limit_still_runs()
     chunk = AIMessageChunk(tool_call_chunks=[part], response_metadata={"finish_reason": "length"})  # type: ignore[list-item]
     merged = merge_chunks([chunk], as_chunk=False)
     assert merged.tool_calls == [{"name": "ping", "args": {"host": "a"}, "id": "c1", "type": "tool_call"}]
+
+
+@pytest.mark.parametrize("tools", [None, []])
+def test_serving_no_tools_says_to_pass_a_list_of_at_least_one_not_to_pass_an_empty_one(tools):
+    # serve(None) said "Pass the tools as a list, such as serve([my_tool]), or [] for no tools", and serve([])
+    # then refused with "An MCP server needs at least one tool." (no advice)
+    from toolwire.mcp import serve
+
+    with pytest.raises(UserError) as info:
+        serve(tools, transport="http", port=1)
+    message = str(info.value)
+    assert "[] for no tools" not in message and "serve([my_tool])" in message

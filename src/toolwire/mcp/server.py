@@ -60,6 +60,8 @@ def _tools(tools: Sequence[Any]) -> dict[str, Tool]:
     from toolwire._agent_checks import check_tools
     from toolwire.models.base import to_tool
 
+    if tools is None:  # (check_tools offers "[] for no tools", which a server cannot take)
+        raise UserError("Pass the tools to serve as a list of at least one tool, such as serve([my_tool]); got None.")
     check_tools(tools, "serve([{}])")  # one tool rather than a list: one sentence, as Agent and bind_tools say it
     out: dict[str, Tool] = {}
     for item in tools:
@@ -70,7 +72,7 @@ def _tools(tools: Sequence[Any]) -> dict[str, Tool]:
             raise SchemaError(f"Two tools are named {converted.name!r}: give each tool a unique name.")
         out[converted.name] = converted
     if not out:
-        raise UserError("An MCP server needs at least one tool.")
+        raise UserError("An MCP server needs at least one tool: pass them as a list, such as serve([my_tool]).")
     return out
 
 
