@@ -143,3 +143,15 @@ def test_serving_no_tools_says_to_pass_a_list_of_at_least_one_not_to_pass_an_emp
         serve(tools, transport="http", port=1)
     message = str(info.value)
     assert "[] for no tools" not in message and "serve([my_tool])" in message
+
+
+def test_a_later_chunk_with_finish_reason_none_does_not_lose_the_reason():
+    # OpenAI-style raw chunks carry finish_reason null on every delta, then the reason, then a usage chunk with
+    # null again: the merge kept None, so an Agent no longer saw that the reply stopped at the token limit
+    chunks = [AIMessageChunk("a", response_metadata={"finish_reason": None}),
+              AIMessageChunk("b", response_metadata={"finish_reason": "length", "model_name": "m"}),
+              AIMessageChunk("", response_metadata={"finish_reason": None, "model_name": None},
+                             usage={"input_tokens": 1, "output_tokens": 2, "total_tokens": 3})]
+    merged = merge_chunks(chunks, as_chunk=False)
+    assert merged.response_metadata == {"finish_reason": "length", "model_name": "m"}
+    assert merge_chunks(chunks[:1], as_chunk=False).response_metadata == {"finish_reason": None}

@@ -469,9 +469,11 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     fragments are concatenated in order. When every call has an index, the calls come out in index order.
     ``invalid_tool_calls`` are concatenated, ``usage`` is summed (token counts key by key, nested dicts alike;
     a value that is not a number, such as None, is kept rather than added), ``response_metadata`` and
-    ``provider_data`` are updated in order, but for ``response_metadata["additional_kwargs"]`` (LangChain's extra
-    reply fields), merged key by key with the text pieces of a key joined (a streamed ``reasoning_content``), as
-    LangChain's ``merge_dicts`` merges them; the first message ``id`` and ``name`` given win.
+    ``provider_data`` are updated in order (a ``response_metadata`` value of None does not replace an earlier value,
+    so a usage chunk's ``finish_reason: None`` keeps the reason, as LangChain keeps it), but for
+    ``response_metadata["additional_kwargs"]`` (LangChain's extra reply fields), merged key by key with the text
+    pieces of a key joined (a streamed ``reasoning_content``), as LangChain's ``merge_dicts`` merges them; the first
+    message ``id`` and ``name`` given win.
 
     Args:
         chunks: the chunks in arrival order.
@@ -510,7 +512,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
         if chunk.usage is not None:
             usage = _add_usage(usage, chunk.usage)
         if chunk.response_metadata:
-            metadata.update(chunk.response_metadata)
+            metadata.update({k: v for k, v in chunk.response_metadata.items() if v is not None or k not in metadata})
             if isinstance(kept := chunk.response_metadata.get("additional_kwargs"), dict):
                 extra = _ExtraFields() if extra is None else extra
                 extra.add(kept)
