@@ -15,7 +15,7 @@ import pytest
 
 from toolwire import Agent, ToolExecutor, tool
 from toolwire.errors import UserError
-from toolwire.mcp import connect, load_tools
+from toolwire.mcp import HttpServer, StdioServer, connect, load_tools, server_from
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models.base import BaseChatModel
 
@@ -155,3 +155,28 @@ def test_a_later_chunk_with_finish_reason_none_does_not_lose_the_reason():
     merged = merge_chunks(chunks, as_chunk=False)
     assert merged.response_metadata == {"finish_reason": "length", "model_name": "m"}
     assert merge_chunks(chunks[:1], as_chunk=False).response_metadata == {"finish_reason": None}
+
+
+@pytest.mark.parametrize("make", [
+    lambda: HttpServer("http://127.0.0.1:9/mcp", headers="Bearer SECRET1"),  # type: ignore[arg-type]
+    lambda: HttpServer("http://127.0.0.1:9/mcp", headers=["Authorization: Bearer SECRET1"]),  # type: ignore[arg-type]
+    lambda: HttpServer("http://127.0.0.1:9/mcp", headers={"Authorization": "Bearer SEC\nRET1"}),
+    lambda: HttpServer("http://127.0.0.1:9/mcp", headers={"Authorization": None}),  # type: ignore[dict-item]
+    lambda: StdioServer("python", ["server.py"], env="GITHUB_TOKEN=SECRET1"),  # type: ignore[arg-type]
+    lambda: StdioServer("python", ["server.py"], env={"GITHUB_TOKEN": 5}),  # type: ignore[dict-item]
+    lambda: server_from({"url": "http://127.0.0.1:9/mcp", "headers": ["Authorization: Bearer SECRET1"]}),
+])
+def test_headers_or_env_that_are_not_a_dict_of_texts_are_refused_without_showing_the_secret(make):
+    # a string was read as a mapping of its characters, so the repr spelled the token out ({'S': '***', 'E': ...}),
+    # a list kept "Authorization: Bearer X" as a header name in the repr, a value with a line break came back in the
+    # connection error (httpx quotes it), and an int env value was blamed on the server ("the server needs fixing")
+    with pytest.raises(UserError) as info:
+        make()
+    message = str(info.value)
+    assert "SECRET" not in message and "SEC" not in message and "must" in message
+
+
+def test_a_header_value_read_with_its_line_end_is_sent_without_it():
+    server = HttpServer("http://127.0.0.1:9/mcp", headers={"Authorization": "Bearer SECRET1\n"})
+    assert server.headers == {"Authorization": "Bearer SECRET1"}
+    assert "SECRET1" not in repr(server)

@@ -30,6 +30,8 @@ def _masked(values: Mapping[str, Any] | None) -> str:
     """A mapping of secrets (HTTP headers, environment variables) for a repr: the keys, each value hidden."""
     if values is None:
         return "None"
+    if not isinstance(values, Mapping):  # a string's "keys" would be its characters: the secret itself
+        return "'***'"
     try:
         return "{" + ", ".join(f"{key!r}: '***'" for key in values) + "}"
     except Exception:  # not iterable: still nothing of it shown
@@ -61,6 +63,35 @@ def _masked_args(words: Sequence[str]) -> list[str]:
     return shown
 
 
+def _text_mapping(values: Any, what: str, example: str, *, header: bool = False) -> dict[str, str] | None:
+    """``values`` (HTTP headers, environment variables) checked as a mapping of texts to texts.
+
+    Args:
+        values: what the caller gave (None: none).
+        what: the option, for the message (``"HttpServer headers"``).
+        example: a mapping to show in the message.
+        header: the values are HTTP header values: the spaces and line end around one (a token read from a
+            file) are dropped, as HTTP drops them, and one that still holds a line break is refused.
+
+    Returns:
+        A dict of the values, or None.
+
+    Raises:
+        UserError: not such a mapping, or a header value with a line break; the message never quotes a value.
+    """
+    if values is None:
+        return None
+    if not isinstance(values, Mapping) or not all(isinstance(k, str) and isinstance(v, str)
+                                                  for k, v in values.items()):
+        raise UserError(f"{what} must be a dict of names to text values, such as {example}.")
+    if not header:
+        return dict(values)
+    out = {key: value.strip() for key, value in values.items()}
+    if any(c in value for value in out.values() for c in "\r\n\0"):
+        raise UserError(f"{what} must not hold a line break inside a value: give each value on one line.")
+    return out
+
+
 @dataclasses.dataclass(frozen=True, repr=False)
 class StdioServer:
     """An MCP server started as a child process that speaks JSON-RPC on its stdin/stdout.
@@ -78,7 +109,8 @@ class StdioServer:
         name: a label for messages (default: the command line).
 
     Raises:
-        UserError: ``command`` is not text, or ``args`` is neither text nor a list of texts.
+        UserError: ``command`` is not text, ``args`` is neither text nor a list of texts, or ``env`` is not a dict
+            of texts.
     """
 
     command: str
@@ -96,6 +128,7 @@ class StdioServer:
         elif isinstance(args, bytes) or not all(isinstance(a, str) for a in args):
             raise UserError("StdioServer args must be a list of texts, such as ['server.py', '--verbose'].")
         object.__setattr__(self, "args", tuple(args))
+        object.__setattr__(self, "env", _text_mapping(self.env, "StdioServer env", "{'GITHUB_TOKEN': '...'}"))
 
     @property
     def label(self) -> str:
@@ -119,6 +152,10 @@ class HttpServer:
         url: the endpoint, e.g. ``"http://127.0.0.1:8000/mcp"``.
         headers: HTTP headers sent with every request (``Authorization`` ...).
         name: a label for messages (default: the URL).
+
+    Raises:
+        UserError: ``headers`` is not a dict of texts, or a header value holds a line break (the spaces and line end
+            around a value are dropped).
     """
 
     url: str
@@ -126,6 +163,8 @@ class HttpServer:
     name: str | None = None
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "headers", _text_mapping(self.headers, "HttpServer headers",
+                                                          "{'Authorization': 'Bearer ...'}", header=True))
         if isinstance(self.url, str) and redact_url(self.url) != self.url:
             redact_http_logs()  # httpx logs each request's URL, credentials and all (review 26)
             for name in _SDK_URL_LOGGERS:  # and so does the SDK's transport, when it connects (review 46)
