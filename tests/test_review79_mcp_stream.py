@@ -180,3 +180,20 @@ def test_a_header_value_read_with_its_line_end_is_sent_without_it():
     server = HttpServer("http://127.0.0.1:9/mcp", headers={"Authorization": "Bearer SECRET1\n"})
     assert server.headers == {"Authorization": "Bearer SECRET1"}
     assert "SECRET1" not in repr(server)
+
+
+@pytest.mark.parametrize("host", ["", "  "])
+def test_mcp_serve_refuses_an_empty_host_rather_than_listening_everywhere(tmp_path, monkeypatch, host):
+    # --host "" (an unset $HOST) listened on every interface and printed "serving 1 tool at http://:8000/mcp"
+    from typer.testing import CliRunner
+
+    import toolwire.mcp.server as mcp_server
+    from toolwire.cli import app
+
+    path = tmp_path / "one_tool.py"
+    path.write_text('from toolwire import tool\n\n@tool\ndef ping() -> str:\n    """Ping."""\n    return "pong"\n')
+    served: list[dict[str, Any]] = []
+    monkeypatch.setattr(mcp_server, "serve", lambda tools, **options: served.append(options))
+    result = CliRunner().invoke(app, ["mcp", "serve", "--tools", str(path), "--transport", "http", "--host", host])
+    assert result.exit_code == 1 and served == []
+    assert "--host is empty" in result.output and "127.0.0.1" in result.output

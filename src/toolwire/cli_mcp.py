@@ -63,6 +63,9 @@ def serve(
         if transport == "http":
             import socket
 
+            if not host.strip():  # "" would listen on every interface, and the URL shown would be http://:PORT
+                raise ToolwireError("--host is empty: give an address, such as 127.0.0.1 (this machine only) or "
+                                    "0.0.0.0 (every interface).")
             if not path.startswith("/"):  # before the port is tried and "serving" is claimed
                 raise ToolwireError(f"--path must start with '/', as /mcp does, not {path!r}: try --path /{path}.")
 
