@@ -34,12 +34,12 @@ import contextlib
 import logging
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from toolwire._tool_run import bad_timeout
-from toolwire.errors import SchemaError, ToolExecutionError, UserError
+from toolwire.errors import ToolExecutionError, UserError
+from toolwire.mcp._listing import build_tools, list_all_tools
 from toolwire.mcp.common import (
     HttpServer,
     ServerLike,
@@ -48,7 +48,6 @@ from toolwire.mcp.common import (
     _check_jsonschema,
     _connect_error,
     _describe,
-    _free_name,
     _leaf,
     _mcp,
     _open_transport,
@@ -94,7 +93,6 @@ def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> 
 # -- the client -----------------------------------------------------------------------------------
 
 
-_MAX_PAGES = 1000  # pages of tools/list read at most (a server that never stops giving a cursor)
 _CONNECT_ADVICE = ", or give a larger connect_timeout"  # (api_advice: the CLI has no such option)
 _PROBE_SECONDS = 2.0  # how long a server that sent "Connection closed" has to answer a ping (then: not gone)
 
@@ -389,36 +387,10 @@ class MCPClient(Sequence[Tool]):
 
     # -- tool lists -------------------------------------------------------------------------------
 
-    async def _list_page(self, cursor: str | None) -> dict[str, Any]:
-        if cursor is None:
-            return _wire(await self._session.list_tools())
-        try:
-            from mcp.types import PaginatedRequestParams
-
-            return _wire(await self._session.list_tools(params=PaginatedRequestParams(cursor=cursor)))
-        except (ImportError, TypeError):  # mcp 1.x before PaginatedRequestParams
-            return _wire(await self._session.list_tools(cursor=cursor))
-
     async def _refresh(self) -> list[Tool]:
-        """List the tools (every page of ``tools/list``) and build them. A server whose pages loop (a cursor
-        given twice) or never end (more than ``_MAX_PAGES``) is refused (review 51)."""
-        listed: list[dict[str, Any]] = []
-        cursor: str | None = None
-        seen: set[str] = set()
-        for _ in range(_MAX_PAGES):
-            page = await self._list_page(cursor)
-            listed.extend(page.get("tools") or ())
-            cursor = page.get("nextCursor")
-            if not cursor:
-                break
-            if cursor in seen:
-                raise UserError(f"The MCP server {self.server.label!r} gave the same page cursor of its tool list "
-                                "twice, so its pages loop: the server is at fault; ask its authors to fix tools/list.")
-            seen.add(cursor)
-        else:
-            raise UserError(f"The MCP server {self.server.label!r} lists its tools on more than {_MAX_PAGES} pages: "
-                            "the server is at fault; ask its authors to fix tools/list.")
-        self._tools = self._build(listed)
+        """List the tools (every page of ``tools/list``: :func:`~toolwire.mcp._listing.list_all_tools`, which refuses
+        pages that loop or never end, review 51) and build them."""
+        self._tools = self._build(await list_all_tools(self._session, self.server.label))
         return self.tools
 
     async def _relist(self) -> list[Tool]:
@@ -467,27 +439,8 @@ class MCPClient(Sequence[Tool]):
         return asyncio.run_coroutine_threadsafe(self._relist(), self._loop).result()
 
     def _build(self, listed: list[dict[str, Any]]) -> list[Tool]:
-        # tools whose names are valid toolwire names go first: they keep them, and a renamed tool
-        # ("a.b" -> "a_b") whose new name is taken gets "_2", "_3"... instead of taking it from them
-        wanted = [self.prefix + str(item.get("name", "")) for item in listed]
-        order = sorted(range(len(listed)), key=lambda i: _free_name(wanted[i], set()) != wanted[i])
-        taken: set[str] = set()
-        built: dict[int, Tool] = {}
-        for i in order:
-            item, mcp_name = listed[i], str(listed[i].get("name", ""))
-            name = _free_name(wanted[i], taken)
-            annotations = item.get("annotations") or {}
-            desc = (item.get("description") or item.get("title") or annotations.get("title")
-                    or f"The '{mcp_name}' tool of the MCP server {self.server.label}.")
-            params = item.get("inputSchema") or {"type": "object", "properties": {}}
-            try:
-                built[i] = Tool.from_schema(self._tool_function(mcp_name, name), name, desc, params,
-                                            timeout=self.timeout, response_format="content_and_artifact")
-            except SchemaError as exc:  # a skipped tool keeps no name: a later tool may have it
-                warnings.warn(f"Skipping the MCP tool {mcp_name!r} of {self.server.label}: {exc}", stacklevel=2)
-                continue
-            taken.add(name)
-        return [built[i] for i in sorted(built)]
+        return build_tools(listed, prefix=self.prefix, label=self.server.label, timeout=self.timeout,
+                           function=self._tool_function)
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):

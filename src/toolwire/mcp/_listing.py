@@ -1,0 +1,101 @@
+"""An MCP server's tool list: every page of ``tools/list`` (:func:`list_all_tools`) and the toolwire tools made of
+it (:func:`build_tools`), for :class:`~toolwire.mcp.client.MCPClient`.
+
+A name that is not a valid toolwire name is renamed (each character it cannot hold becomes ``_``, cut to 64); a
+renamed tool whose new name is taken gets ``_2``, ``_3``..., never a tool that keeps its own.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from toolwire.errors import SchemaError, UserError
+from toolwire.mcp.common import _free_name, _wire
+from toolwire.tools import Tool
+
+__all__ = ["MAX_PAGES", "build_tools", "list_all_tools"]
+
+MAX_PAGES = 1000  # pages of tools/list read at most (a server that never stops giving a cursor)
+
+
+async def _list_page(session: Any, cursor: str | None) -> dict[str, Any]:
+    """One page of ``tools/list`` (the first for ``cursor`` None), as a plain dict."""
+    if cursor is None:
+        return _wire(await session.list_tools())
+    try:
+        from mcp.types import PaginatedRequestParams
+
+        return _wire(await session.list_tools(params=PaginatedRequestParams(cursor=cursor)))
+    except (ImportError, TypeError):  # mcp 1.x before PaginatedRequestParams
+        return _wire(await session.list_tools(cursor=cursor))
+
+
+async def list_all_tools(session: Any, label: str) -> list[dict[str, Any]]:
+    """List the tools of an MCP session, every page of ``tools/list``.
+
+    Args:
+        session: the SDK's open ``ClientSession``.
+        label: the server, as messages name it.
+
+    Returns:
+        The tools as the server describes them (``name``, ``description``, ``inputSchema``...), in its order.
+
+    Raises:
+        UserError: the server's pages loop (a cursor given twice) or never end (more than :data:`MAX_PAGES`); the
+            session's own errors pass through.
+    """
+    listed: list[dict[str, Any]] = []
+    cursor: str | None = None
+    seen: set[str] = set()
+    for _ in range(MAX_PAGES):
+        page = await _list_page(session, cursor)
+        listed.extend(page.get("tools") or ())
+        cursor = page.get("nextCursor")
+        if not cursor:
+            return listed
+        if cursor in seen:
+            raise UserError(f"The MCP server {label!r} gave the same page cursor of its tool list "
+                            "twice, so its pages loop: the server is at fault; ask its authors to fix tools/list.")
+        seen.add(cursor)
+    raise UserError(f"The MCP server {label!r} lists its tools on more than {MAX_PAGES} pages: "
+                    "the server is at fault; ask its authors to fix tools/list.")
+
+
+def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeout: float | None,
+                function: Callable[[str, str], Callable[..., Any]]) -> list[Tool]:
+    """Make toolwire tools of the MCP tools ``listed``; one whose schema toolwire cannot use is skipped with a warning.
+
+    Tools whose names are valid toolwire names go first: they keep them, and a renamed tool (``"a.b"`` ->
+    ``"a_b"``) whose new name is taken gets ``_2``, ``_3``... instead of taking it from them.
+
+    Args:
+        listed: the tools as :func:`list_all_tools` returns them.
+        prefix: put before every tool name.
+        label: the server, as messages name it.
+        timeout: seconds a call may take (None: no limit).
+        function: ``function(mcp_name, tool_name)`` gives the async function that calls the tool on the server.
+
+    Returns:
+        The tools, in the server's order.
+    """
+    wanted = [prefix + str(item.get("name", "")) for item in listed]
+    order = sorted(range(len(listed)), key=lambda i: _free_name(wanted[i], set()) != wanted[i])
+    taken: set[str] = set()
+    built: dict[int, Tool] = {}
+    for i in order:
+        item, mcp_name = listed[i], str(listed[i].get("name", ""))
+        name = _free_name(wanted[i], taken)
+        annotations = item.get("annotations") or {}
+        desc = (item.get("description") or item.get("title") or annotations.get("title")
+                or f"The '{mcp_name}' tool of the MCP server {label}.")
+        params = item.get("inputSchema") or {"type": "object", "properties": {}}
+        try:
+            built[i] = Tool.from_schema(function(mcp_name, name), name, desc, params,
+                                        timeout=timeout, response_format="content_and_artifact")
+        except SchemaError as exc:  # a skipped tool keeps no name: a later tool may have it
+            warnings.warn(f"Skipping the MCP tool {mcp_name!r} of {label}: {exc}", stacklevel=3)
+            continue
+        taken.add(name)
+    return [built[i] for i in sorted(built)]
