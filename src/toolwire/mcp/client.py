@@ -31,6 +31,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import inspect
 import logging
 import threading
 import time
@@ -90,6 +91,22 @@ def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> 
     return report
 
 
+def _callback_problem(callback: Any) -> str | None:
+    """What is wrong with ``on_tools_changed`` (called with the new list of tools), or None when it can be called so."""
+    wanted = "on_tools_changed must be a function taking the new list of tools (an async function is fine too) or None"
+    if callback is None:
+        return None
+    if not callable(callback):
+        return f"{wanted}, not a value of type {type(callback).__name__}."
+    try:
+        inspect.signature(callback).bind([])
+    except TypeError:
+        return f"{wanted}; {getattr(callback, '__qualname__', 'the one given')} cannot be called with one argument."
+    except ValueError:  # no signature to read (some builtins): it is tried when the list changes
+        pass
+    return None
+
+
 # -- the client -----------------------------------------------------------------------------------
 
 
@@ -108,17 +125,18 @@ class MCPClient(Sequence[Tool]):
         server: what :func:`server_from` accepts.
         prefix: put before every tool name (``"github_"``), to keep tools of several servers apart.
         timeout: seconds a tool call may take (None: no limit; the call is cancelled past it).
-        on_tools_changed: called with the new list of tools after the server announced a change
-            (``notifications/tools/list_changed``) and the list was fetched again; runs on the session's
-            event loop.
+        on_tools_changed: a function (or async function) called with the new list of tools after the server
+            announced a change (``notifications/tools/list_changed``) and the list was fetched again; runs on the
+            session's event loop.
         connect_timeout: seconds the whole opening may take (starting the server, the handshake and
             the first tool list); past it, opening raises at once and the server is stopped afterwards.
 
     Raises:
         UserError: bad server description (a command line with an unclosed quote, too), a ``prefix`` that is not
-            text, a ``timeout`` or ``connect_timeout`` that is not a positive number of seconds, or (on open) the mcp
-            SDK or ``jsonschema`` cannot be imported, the server cannot be started or reached, or it did not answer
-            within ``connect_timeout``.
+            text, an ``on_tools_changed`` that cannot be called with one argument, a ``timeout`` or
+            ``connect_timeout`` that is not a positive number of seconds, or (on open) the mcp SDK or ``jsonschema``
+            cannot be imported, the server cannot be started or reached, or it did not answer within
+            ``connect_timeout``.
     """
 
     def __init__(
@@ -131,7 +149,8 @@ class MCPClient(Sequence[Tool]):
         connect_timeout: float = CONNECT_TIMEOUT,
     ) -> None:
         problem = bad_timeout(timeout) or bad_timeout(connect_timeout, "connect_timeout", optional=False) or (
-            None if isinstance(prefix, str) else f"prefix must be text put before each tool name, not {prefix!r}.")
+            None if isinstance(prefix, str) else f"prefix must be text put before each tool name, not {prefix!r}.") \
+            or _callback_problem(on_tools_changed)
         if problem is not None:
             raise UserError(f"MCPClient's {problem}")
         self.server = server_from(server)
