@@ -3,12 +3,19 @@ died, an empty ``host`` for ``serve``, and server dicts that cannot be read."""
 
 from __future__ import annotations
 
+import asyncio
+import socket
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from toolwire import ToolExecutor
 from toolwire.errors import UserError
 from toolwire.mcp import MCPClient, connect, load_tools
+from toolwire.messages import AIMessage
 
 _NO_SERVER = "python -c 'raise SystemExit(1)'"  # never started: the options are refused first
 
@@ -33,3 +40,64 @@ def test_functions_sync_or_async_and_none_are_taken_as_on_tools_changed() -> Non
 
     for callback in (None, print, changed, lambda tools, *more: None, list.append.__get__([])):
         assert MCPClient(_NO_SERVER, on_tools_changed=callback).on_tools_changed is callback
+
+
+def _ping_tools(folder: Path) -> Path:
+    """A tools file with one tool, ``ping``, answering ``"pong"``."""
+    path = folder / "ping_tools.py"
+    path.write_text('from toolwire import tool\n\n@tool\ndef ping() -> str:\n    """Ping."""\n    return "pong"\n')
+    return path
+
+
+def test_async_with_opens_again_a_client_whose_http_server_died(tmp_path: Path) -> None:
+    # as start() did before review 79: the client said "closed", calls said the session is closed, and entering it
+    # again answered "This MCP client is already open."
+    from test_review79_mcp_stream import _http_server
+
+    tools_file = _ping_tools(tmp_path)
+    with socket.create_server(("127.0.0.1", 0)) as probe:
+        port = probe.getsockname()[1]
+    call = AIMessage("", tool_calls=[{"name": "ping", "args": {}, "id": "c1"}])
+    procs = [_http_server(tools_file, port)]
+
+    async def scenario() -> list[tuple[str, Any]]:
+        client = connect(f"http://127.0.0.1:{port}/mcp", timeout=20, connect_timeout=20)
+        async with client:
+            procs[0].kill()
+            procs[0].wait()
+            assert [m.status for m in await ToolExecutor(client).aexecute(call)] == ["error"]
+            limit = time.monotonic() + 20  # the session's task ends once the SDK has closed the transport
+            while client._holder is not None and not client._holder.done() and time.monotonic() < limit:
+                await asyncio.sleep(0.05)
+            assert "closed" in repr(client)
+            procs.append(await asyncio.to_thread(_http_server, tools_file, port))
+            async with client:  # what a closed client takes, not "already open"
+                again = await ToolExecutor(client).aexecute(call)
+            assert "closed" in repr(client)
+        return [(m.status, m.content) for m in again]
+
+    try:
+        assert asyncio.run(scenario()) == [("success", "pong")]
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_client_open_on_a_live_session_is_still_refused_as_already_open(tmp_path: Path) -> None:
+    tools_file = _ping_tools(tmp_path)
+    server = [sys.executable, "-c", "from toolwire.cli import main; main()", "mcp", "serve", "--tools", str(tools_file)]
+
+    async def scenario() -> None:
+        async with connect(server, connect_timeout=20) as client:
+            with pytest.raises(UserError, match="already open"):
+                await client.__aenter__()
+            with pytest.raises(UserError, match="already open"):
+                client.start()
+
+    asyncio.run(scenario())
+    with load_tools(server, connect_timeout=20) as tools:
+        with pytest.raises(UserError, match="already open"):
+            asyncio.run(tools.client.__aenter__())
+        with pytest.raises(UserError, match="already open"):
+            tools.client.start()

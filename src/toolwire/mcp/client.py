@@ -296,8 +296,7 @@ class MCPClient(Sequence[Tool]):
                 log.debug("closing the MCP session of %s: %s", self.server.label, _describe(exc))
 
     async def __aenter__(self) -> MCPClient:
-        if self._session is not None or self._holder is not None or self._thread is not None:
-            raise UserError("This MCP client is already open.")
+        self._check_closed()
         self._preflight()
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
@@ -331,8 +330,24 @@ class MCPClient(Sequence[Tool]):
         if self._closing is not None:
             self._closing.set()
         await asyncio.wait({holder})
+        self._log_end(holder)
+
+    def _log_end(self, holder: asyncio.Task[None]) -> None:
+        """Log (debug) the error an ended ``async with`` session's task ended with, which also marks it as read."""
         if not holder.cancelled() and holder.exception() is not None:
             log.debug("closing the MCP session of %s: %s", self.server.label, _describe(holder.exception()))
+
+    def _check_closed(self) -> None:
+        """Raise UserError("This MCP client is already open.") unless the client is closed, for :meth:`__aenter__`
+        and :meth:`start`. A session that ended on its own (its HTTP server died: the SDK ends the session then) is
+        closed, as the repr says: its ended task or thread is forgotten, so the client can be opened again."""
+        holder, thread = self._holder, self._thread
+        if self._session is not None or (holder is not None and not holder.done()) or (thread and thread.is_alive()):
+            raise UserError("This MCP client is already open.")
+        if holder is not None:
+            self._holder = None
+            self._log_end(holder)
+        self.close()  # a thread that ended: only forgotten (and no longer closed at exit)
 
     def start(self) -> MCPClient:
         """Open the session on a background event-loop thread and wait until the tools are listed.
@@ -345,8 +360,7 @@ class MCPClient(Sequence[Tool]):
                 (install ``toolwire[mcp]``), the server cannot be started or reached, or it did not answer
                 within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
         """
-        if self._session is not None or self._holder is not None or (self._thread and self._thread.is_alive()):
-            raise UserError("This MCP client is already open.")
+        self._check_closed()
         self._preflight()
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         loop = asyncio.new_event_loop()
