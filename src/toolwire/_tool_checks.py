@@ -48,7 +48,7 @@ def check_name(name: str) -> str:
                           "name=\"...\", description=\"...\"), or write a def with a docstring.")
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):  # fullmatch: "$" would allow a final "\n"
         raise SchemaError(
-            f"Tool name {name!r} is not allowed: use 1 to 64 letters, digits, '_' or '-' "
+            f"Tool name {name!r} is not allowed: use 1 to 64 ASCII letters, digits, '_' or '-' "
             "(the rule of the OpenAI and Anthropic APIs)."
         )
     return name
