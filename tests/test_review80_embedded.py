@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
-import pytest
+from typing import Generic, TypeVar
 
-from toolwire import Tool, tool
+import pytest
+from pydantic import BaseModel
+
+from toolwire import AIMessage, Tool, tool
 from toolwire.errors import SchemaError
+from toolwire.testing import ScriptedChatModel
+
+T = TypeVar("T")
+
+
+class Item(BaseModel):
+    """An item."""
+
+    name: str
+
+
+class Page(BaseModel, Generic[T]):
+    """A page of items."""
+
+    items: list[T]
+
+
+class Città(BaseModel):  # a Python identifier may hold any letter
+    """Una città."""
+
+    nome: str
+
+
+def _answer(model: ScriptedChatModel, args: dict) -> AIMessage:
+    """A reply calling the one tool the newest request bound, whatever its name."""
+    name = model.requests[-1].tools[0]
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": "c1", "type": "tool_call"}])
 
 
 @pytest.mark.parametrize("name", ["météo", "天气"])
@@ -19,3 +49,21 @@ def test_a_non_ascii_tool_name_is_refused_saying_ascii(name: str) -> None:
         Tool.from_function(f, name=name)
     with pytest.raises(SchemaError, match="ASCII letters"):
         tool(name)(f)
+
+
+@pytest.mark.parametrize(("schema", "args", "expected"), [
+    (Page[Item], {"items": [{"name": "a"}]}, Page[Item](items=[Item(name="a")])),
+    (Città, {"nome": "Roma"}, Città(nome="Roma")),
+    ({"title": "Weather Report", "type": "object", "properties": {"t": {"type": "number"}}}, {"t": 1.5},
+     {"t": 1.5}),
+])
+def test_structured_output_takes_a_schema_whose_name_is_no_tool_name(schema: object, args: dict,
+                                                                       expected: object) -> None:
+    # a generic pydantic model (Page[Item]), a class named with an accent, a JSON Schema title with a space: the
+    # output tool's name is toolwire's to choose (with_structured_output takes none), yet each raised "Tool name
+    # ... is not allowed", which the user could not act on
+    model = ScriptedChatModel([lambda messages: _answer(model, args)])
+    assert model.with_structured_output(schema).invoke("go") == expected
+    name = model.requests[0].tools[0]
+    assert model.requests[0].tool_choice == name
+    Tool.from_function(lambda: None, name=name, description="valid name")  # (raises for a name no tool may have)

@@ -27,14 +27,16 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 import sys
+import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import is_typeddict  # typing's misses a typing_extensions.TypedDict before 3.13
 
-from toolwire._tool_checks import check_name
+from toolwire._tool_checks import NAME_RE
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
@@ -111,7 +113,12 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
         core = model.__pydantic_core_schema__  # checked as a tool's arguments are (toolwire._schema_strict: no
         # boolean for a number, no NaN, no key the JSON Schema sent leaves out), into an instance of the model
         validator = strict_validator(core, validator_config(core), model.__pydantic_validator__)  # type: ignore[arg-type]
-        return to_tool_spec(model), validator.validate_python
+        from toolwire.schema import model_schema
+        from toolwire.tools import ToolSpec
+
+        name = _output_name(model.__name__)
+        arguments = model_schema(model, name)
+        return ToolSpec(name, arguments.description, arguments.parameters), validator.validate_python
     if isinstance(schema, type) and (is_typeddict(schema) or dataclasses.is_dataclass(schema)):
         from toolwire._schema_compat import _compat  # a typing.TypedDict, which pydantic refuses before Python 3.12
 
@@ -124,7 +131,7 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
             raise
         except Exception as exc:  # pydantic cannot give a JSON Schema for one of its fields
             raise SchemaError(f"{schema.__name__} cannot be given as a JSON Schema: {exc}") from None
-        spec = to_tool_spec({"name": check_name(schema.__name__), "description": _class_description(schema),
+        spec = to_tool_spec({"name": _output_name(schema.__name__), "description": _class_description(schema),
                              "parameters": parameters})
         from toolwire._schema_strict import strict_validator
 
@@ -142,9 +149,28 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
                               "model calls), e.g. {'title': 'Answer', 'type': 'object', 'properties': {...}}.")
         parameters = {k: v for k, v in schema.items() if k not in ("title", "description")}
         description = schema.get("description") or f"Give the answer as {title}."
-        return to_tool_spec({"name": check_name(title), "description": description, "parameters": parameters}), dict
+        return to_tool_spec({"name": _output_name(title), "description": description, "parameters": parameters}), dict
     raise SchemaError(f"Structured output takes a pydantic model class, a TypedDict, a dataclass, a JSON Schema "
                       f"dict or a tool dict, not {schema!r}.")
+
+
+def _output_name(name: str) -> str:
+    """The output tool's name made from a class's name or a JSON Schema's ``title``: ``name`` itself when a tool may
+    have it, else ``name`` with its accents dropped and each run of other characters a tool name cannot hold written
+    ``_``. ``with_structured_output`` takes no tool name, so one a tool may not have (a generic model's
+    ``Page[Item]``, a title ``"Weather Report"``, a class ``Città``) is made valid rather than refused (review 80).
+
+    Args:
+        name: the class's ``__name__`` or the schema's ``title``.
+
+    Returns:
+        A name :data:`~toolwire._tool_checks.NAME_RE` accepts (``"Answer"`` when none of ``name``'s characters
+        can stay).
+    """
+    if NAME_RE.fullmatch(name):
+        return name
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-zA-Z0-9_-]+", "_", plain).strip("_")[:64] or "Answer"
 
 
 def _class_description(cls: type) -> str:
