@@ -101,3 +101,22 @@ def test_a_client_open_on_a_live_session_is_still_refused_as_already_open(tmp_pa
             asyncio.run(tools.client.__aenter__())
         with pytest.raises(UserError, match="already open"):
             tools.client.start()
+
+
+@pytest.mark.parametrize("host", ["", "  ", None, 5])
+def test_serve_refuses_an_empty_host_rather_than_listening_on_every_interface(host: Any) -> None:
+    # serve(..., transport="http", host="") bound every interface; only the CLI's --host refused it
+    from toolwire.mcp import serve_async
+    from toolwire.tools import tool
+
+    @tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    wanted = "host is empty: give an address, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)."
+    if not isinstance(host, str):
+        wanted = "host must be an address as text, such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"
+    with pytest.raises(UserError) as info:  # (before: it served, until this limit)
+        asyncio.run(asyncio.wait_for(serve_async([ping], transport="http", host=host, port=0), 10))
+    assert str(info.value).startswith(wanted)

@@ -52,6 +52,7 @@ def serve(
     error (tools that do not load, a port in use).
     """
     from toolwire.cli import load_tools
+    from toolwire.mcp.server import check_host
     from toolwire.mcp.server import serve as run_server
 
     try:
@@ -63,9 +64,7 @@ def serve(
         if transport == "http":
             import socket
 
-            if not host.strip():  # "" would listen on every interface, and the URL shown would be http://:PORT
-                raise ToolwireError("--host is empty: give an address, such as 127.0.0.1 (this machine only) or "
-                                    "0.0.0.0 (every interface).")
+            check_host(host, "--host")  # "" would listen on every interface, and the URL shown be http://:PORT
             if not path.startswith("/"):  # before the port is tried and "serving" is claimed
                 raise ToolwireError(f"--path must start with '/', as /mcp does, not {path!r}: try --path /{path}.")
 

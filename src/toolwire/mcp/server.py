@@ -270,6 +270,24 @@ def _http_app(server: Any, host: str, path: str) -> Any:
     return Starlette(routes=[Mount(path, app=handle)], lifespan=lifespan)
 
 
+def check_host(host: Any, option: str = "host") -> None:
+    """Refuse an HTTP ``host`` that names no address: ``""`` (an unset ``$HOST``) would listen on every interface,
+    while the address shown, ``http://:8000/mcp``, names none.
+
+    Args:
+        host: the address to listen on.
+        option: its name in the message (``"--host"`` on the command line).
+
+    Raises:
+        UserError: ``host`` is not text, or is empty or blank; the message names 127.0.0.1 and 0.0.0.0.
+    """
+    examples = "such as 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)"
+    if not isinstance(host, str):
+        raise UserError(f"{option} must be an address as text, {examples}, not a value of type {type(host).__name__}.")
+    if not host.strip():
+        raise UserError(f"{option} is empty: give an address, {examples}.")
+
+
 async def serve_async(
     tools: Sequence[Any],
     *,
@@ -292,14 +310,17 @@ async def serve_async(
         log_level: uvicorn's log level for HTTP.
 
     Raises:
-        UserError: unknown transport, an HTTP ``path`` that does not start with ``/``, a bad ``port`` or one that
-            cannot be bound (in use), missing SDK, no tools, or one tool rather than a list.
+        UserError: unknown transport, an HTTP ``host`` that is empty (it would listen on every interface) or not
+            text, an HTTP ``path`` that does not start with ``/``, a bad ``port`` or one that cannot be bound (in use),
+            missing SDK, no tools, or one tool rather than a list.
         SchemaError: see :func:`build_server`.
     """
     if transport not in ("stdio", "http"):
         raise UserError(f"Unknown MCP transport {transport!r}: use 'stdio' or 'http'.")
     if transport == "http" and (not isinstance(path, str) or not path.startswith("/")):
         raise UserError(f"The HTTP endpoint path must start with '/', as '/mcp' does, not {path!r}.")
+    if transport == "http":
+        check_host(host)
     if transport == "http" and (isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535):
         raise UserError(f"The HTTP port must be a whole number from 0 to 65535, not {port!r}.")
     server = build_server(tools, name=name)
