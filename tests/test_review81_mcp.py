@@ -120,3 +120,34 @@ def test_serve_refuses_an_empty_host_rather_than_listening_on_every_interface(ho
     with pytest.raises(UserError) as info:  # (before: it served, until this limit)
         asyncio.run(asyncio.wait_for(serve_async([ping], transport="http", host=host, port=0), 10))
     assert str(info.value).startswith(wanted)
+
+
+_URL_TEXT = "An MCP server dict's 'url' must be text, such as 'http://127.0.0.1:8000/mcp', not a value of type"
+
+
+@pytest.mark.parametrize(("spec", "wanted"), [
+    ({"url": 5}, f"{_URL_TEXT} int."),
+    ({"url": ["http://127.0.0.1:8000/mcp"], "headers": {"Authorization": "Bearer SECRET1"}}, f"{_URL_TEXT} list."),
+    ({"command": 5}, "An MCP server dict's 'command' must be text, such as 'python', not a value of type int."),
+    ({"command": "python", "args": ["server.py"], "url": "http://user:SECRET1@127.0.0.1:8000/mcp"},
+     "An MCP server dict has both 'command' and 'url': give 'command' (with 'args') for a server to start here, or "
+     "'url' for one to reach over HTTP, not both."),
+    ({"command": "python", "args": 5}, "StdioServer args must be a list of texts"),
+])
+def test_a_server_dict_that_cannot_be_read_is_refused_in_one_sentence(spec: dict[str, Any], wanted: str) -> None:
+    # {"url": 5} became HttpServer("5"), and a dict with both keys a server reached at its url, silently
+    from toolwire.mcp import server_from
+
+    for read in (server_from, MCPClient, load_tools):
+        with pytest.raises(UserError) as info:
+            read(spec)
+        assert str(info.value).startswith(wanted) and "SECRET1" not in str(info.value)
+
+
+def test_a_server_dict_gives_args_as_a_stdio_server_takes_them() -> None:
+    from toolwire.mcp import StdioServer, server_from
+
+    given = server_from({"command": "python", "args": "server.py --verbose"})
+    assert given == StdioServer("python", "server.py --verbose") and given.args == ("server.py", "--verbose")
+    assert server_from({"command": "python", "args": ["server.py"], "url": None}).args == ("server.py",)
+    assert server_from({"url": "http://127.0.0.1:8000/mcp", "command": None}).url == "http://127.0.0.1:8000/mcp"

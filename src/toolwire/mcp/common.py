@@ -125,7 +125,7 @@ class StdioServer:
         args = self.args
         if isinstance(args, str):  # a string is a sequence of characters: it would start `python s e r v e r . p y`
             args = shlex.split(args)
-        elif isinstance(args, bytes) or not all(isinstance(a, str) for a in args):
+        elif not isinstance(args, Sequence) or isinstance(args, bytes) or not all(isinstance(a, str) for a in args):
             raise UserError("StdioServer args must be a list of texts, such as ['server.py', '--verbose'].")
         object.__setattr__(self, "args", tuple(args))
         object.__setattr__(self, "env", _text_mapping(self.env, "StdioServer env", "{'GITHUB_TOKEN': '...'}"))
@@ -199,9 +199,9 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
         ``spec`` itself when it is a :class:`StdioServer` or :class:`HttpServer`, else a new one.
 
     Raises:
-        UserError: the description is empty or of another kind, or a command line cannot be split into
-            words (an unclosed quote, a trailing backslash). The message names a dict's keys, never its
-            values (``headers`` and ``env`` hold tokens).
+        UserError: the description is empty or of another kind, a dict has both ``command`` and ``url`` or either
+            is not text, or a command line cannot be split into words (an unclosed quote, a trailing backslash). The
+            message names a dict's keys, never its values (``headers`` and ``env`` hold tokens).
     """
     if isinstance(spec, StdioServer | HttpServer):
         return spec
@@ -221,17 +221,30 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
             raise UserError("An MCP server command is empty: give 'command args...' or an http(s):// URL.")
         return StdioServer(words[0], tuple(words[1:]))
     if isinstance(spec, Mapping):
+        _check_dict(spec)
         if spec.get("url"):
-            return HttpServer(str(spec["url"]), spec.get("headers"), spec.get("name"))
+            return HttpServer(spec["url"], spec.get("headers"), spec.get("name"))
         if spec.get("command"):
-            return StdioServer(str(spec["command"]), tuple(spec.get("args") or ()), spec.get("env"),
-                               spec.get("cwd"), spec.get("name"))
+            return StdioServer(spec["command"], spec.get("args") or (), spec.get("env"), spec.get("cwd"),
+                               spec.get("name"))
     elif isinstance(spec, Sequence) and spec and all(isinstance(w, str) for w in spec):
         return StdioServer(spec[0], tuple(spec[1:]))
     raise UserError(
         f"Cannot read {_what(spec)} as an MCP server: give 'command args...', an http(s):// URL, "
         "or a dict with 'command' or 'url'."
     )
+
+
+def _check_dict(spec: Mapping[str, Any]) -> None:
+    """Refuse a server dict with both ``command`` and ``url`` (None counts as not given), or either not text; the
+    message names the keys and types, never a value."""
+    if spec.get("command") is not None and spec.get("url") is not None:
+        raise UserError("An MCP server dict has both 'command' and 'url': give 'command' (with 'args') for a server to "
+                        "start here, or 'url' for one to reach over HTTP, not both.")
+    for key, example in (("url", "http://127.0.0.1:8000/mcp"), ("command", "python")):
+        if spec.get(key) is not None and not isinstance(spec[key], str):
+            raise UserError(f"An MCP server dict's {key!r} must be text, such as {example!r}, not a value of type "
+                            f"{type(spec[key]).__name__}.")
 
 
 def _what(spec: Any) -> str:
