@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Generic, TypeVar
 
 import pytest
@@ -67,3 +71,21 @@ def test_structured_output_takes_a_schema_whose_name_is_no_tool_name(schema: obj
     name = model.requests[0].tools[0]
     assert model.requests[0].tool_choice == name
     Tool.from_function(lambda: None, name=name, description="valid name")  # (raises for a name no tool may have)
+
+
+def test_ask_json_keeps_stdout_for_the_json_when_a_tool_writes_below_python(tmp_path: Path) -> None:
+    # a tool running a command (subprocess.run without capture) or C code writes to file descriptor 1, not through
+    # sys.stdout: that text came before the JSON on stdout, so `toolwire ask --json | jq` could not parse it
+    tools = tmp_path / "shell_tools.py"
+    tools.write_text("import os\nfrom toolwire import tool\nos.write(1, b'import noise\\n')\n\n\n@tool\n"
+                     "def shell(x: int) -> int:\n    'Run a command.'\n    os.write(1, b'command output\\n')\n"
+                     "    return x\n")
+    script = ("import sys\nfrom toolwire import AIMessage, cli\nfrom toolwire.messages import tool_call\n"
+              "from toolwire.testing import ScriptedChatModel\n"
+              "model = ScriptedChatModel([AIMessage('', tool_calls=[tool_call('shell', {'x': 1}, 'c1')]), 'done'])\n"
+              "cli._model = lambda *args, **kwargs: model\n"
+              f"sys.argv = ['toolwire', 'ask', 'q', '--tools', {str(tools)!r}, '--json']\ncli.main()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [m["type"] for m in json.loads(done.stdout)] == ["human", "ai", "tool", "ai"]
+    assert "import noise" in done.stderr and "command output" in done.stderr

@@ -24,7 +24,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -368,10 +368,32 @@ def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
             f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
 
 
+@contextlib.contextmanager
+def _output_to_stderr() -> Iterator[None]:
+    """Send what is written to standard output to standard error while the block runs: ``print`` (``sys.stdout``)
+    and what writes to file descriptor 1 below Python, such as a command a tool runs or C code (review 80).
+
+    Returns:
+        A context manager; file descriptor 1 is itself again when it exits (left alone when it is closed).
+    """
+    sys.stdout.flush()
+    saved: int | None = None
+    with contextlib.suppress(OSError):  # no file descriptor 1 or 2 (closed): sys.stdout alone is sent
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     if as_json:  # what the tools print goes to stderr, so stdout holds the JSON alone (review 48)
         try:
-            with contextlib.redirect_stdout(sys.stderr):
+            with _output_to_stderr():
                 result = agent.invoke(conversation)
         except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
             kept = getattr(exc, "messages", None)
@@ -465,7 +487,7 @@ def ask(
     question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
     try:
         # with --json, what a tools file prints on import goes to stderr, as during the run (see _run)
-        with contextlib.redirect_stdout(sys.stderr) if as_json else contextlib.nullcontext():
+        with _output_to_stderr() if as_json else contextlib.nullcontext():
             agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
                            n_threads)
         if not as_json:
