@@ -89,3 +89,35 @@ def test_ask_json_keeps_stdout_for_the_json_when_a_tool_writes_below_python(tmp_
     assert done.returncode == 0, done.stderr
     assert [m["type"] for m in json.loads(done.stdout)] == ["human", "ai", "tool", "ai"]
     assert "import noise" in done.stderr and "command output" in done.stderr
+
+
+class _Address(BaseModel):
+    """A postal address."""
+
+    street: str
+    city: str
+    zip: str = "00000"
+
+
+def _ship(address: _Address, express: bool = False) -> str:
+    """Ship a parcel to an address."""
+    return address.city
+
+
+def test_a_value_the_schema_gives_as_default_is_not_judged_made_up() -> None:
+    # the default model wrote zip="00000", the schema's default, unsure of it; not found in the conversation it was
+    # "made up", the right call was declined, and the model then wrote its lead-in sentence again and again until
+    # max_tokens (stop_reason "length" after 20 copies); writing a default says what leaving it out says
+    from toolwire.messages import HumanMessage
+    from toolwire.models._call_checks import conversation_texts, made_up_value
+    from toolwire.models._tool_text import default_values
+    from toolwire.models.base import to_tool_spec
+
+    specs = [to_tool_spec(Tool.from_function(_ship, name="ship"))]
+    text = '[ship(address={"street": "5 Main St", "city": "Springfield", "zip": "00000"})]'
+    start = text.index('"00000"')
+    spans = [(0, start, 0.99), (start, start + 7, 0.1), (start + 7, len(text), 0.99)]
+    said = conversation_texts([HumanMessage("Ship a parcel to 5 Main St, Springfield.")])
+    assert made_up_value(text, spans, said, 0.3) is not None  # (the rule itself: unsure and not in the conversation)
+    assert "00000" in default_values(specs)
+    assert made_up_value(text, spans, said + default_values(specs), 0.3) is None

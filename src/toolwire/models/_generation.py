@@ -29,7 +29,7 @@ from toolwire.models._decoding import GenerationCancelled, Lean, evaluate_prompt
 from toolwire.models._fit import fit_tool_results, floor_size
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import find_stop, read_reply, stop_list, visible_part
-from toolwire.models._tool_text import example_strings
+from toolwire.models._tool_text import default_values, example_strings
 from toolwire.models._turns import Turn
 from toolwire.models.base import ChatRequest
 from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint
@@ -129,11 +129,12 @@ class Generation:
         signature = dialect.formats[0] == "pythonic"  # the prompt shows Python signatures (required arguments first)
         fmt: str | None = None
         cached = loaded.warm(tokens, self.prefix, reuse_kv=self.model.reuse_kv)
+        context = conversation_texts(request.messages) + default_values(offered)  # where a call's values may come from
         if offered and choice != "auto":
             fmt = dialect.formats[0]
             spec = CallSpec(offered, parallel, signature, {})
             head = ""
-            call_text, _ = self._made_call(loaded, tokens, "", "", fmt, spec, conversation_texts(request.messages))
+            call_text, _ = self._made_call(loaded, tokens, "", "", fmt, spec, context)
         else:
             values = self.model.decline_value_lists and not results_since_user(request.messages)
             scanner = OpenerScanner(dialect.formats, names, values=values) if offered else None
@@ -143,7 +144,6 @@ class Generation:
                 scanner = OpenerScanner(dialect.formats, [t.name for t in request.tools], calls=False)
             judged = self.value_bar > 0 and dialect.name != "template"  # the template's prompt shows no examples
             spec = CallSpec(offered, parallel, signature, example_strings(offered, parallel) if judged else {})
-            context = conversation_texts(request.messages)
             head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
         if self.turn is not None:
             self.turn.end()  # the model is not needed any more: the next reply may go on

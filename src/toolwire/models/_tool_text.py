@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Sequence
@@ -366,6 +367,41 @@ def example_strings(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[st
     if not found:
         return {}
     return {_python_names(tools).tool(spec.name): frozenset(found), spec.name: frozenset(found)}
+
+
+def default_values(tools: Sequence[ToolSpec]) -> list[str]:
+    """The values the tools' schemas give as ``default`` or ``const`` (at any depth), as text.
+
+    A call that writes one makes nothing up: a default says what leaving the argument out says, a const is the one
+    value allowed. So they count as found, beside the conversation's texts, when a call's values are judged
+    (:func:`~toolwire.models._call_checks.made_up_value`; review 80: ``zip="00000"``, the default, declined a right
+    call of ``ship``, and the default model then wrote its lead-in sentence again until ``max_tokens``).
+
+    Args:
+        tools: the tools offered.
+
+    Returns:
+        The strings and numbers found, as text (booleans and None left out: they are never judged); what was
+        found before an odd schema stopped the search.
+    """
+    found: list[str] = []
+
+    def walk(node: Any, depth: int = 0) -> None:
+        if depth > 32:
+            return
+        if isinstance(node, dict):
+            found.extend(str(leaf) for key in ("default", "const") if key in node
+                         for leaf in _scalars(node[key]) if isinstance(leaf, str | int | float))
+            for item in node.values():
+                walk(item, depth + 1)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, depth + 1)
+
+    with contextlib.suppress(RecursionError, ValueError, TypeError, AttributeError):
+        for spec in tools:
+            walk(spec.parameters)
+    return found
 
 
 def _scalars(value: Any) -> list[Any]:
