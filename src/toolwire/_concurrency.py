@@ -25,6 +25,8 @@
   returning. A leftover
   task (a background helper an async tool started) that is still running ``CANCEL_GRACE`` seconds after its
   cancellation is abandoned the same way (and logged), so it cannot either.
+* :func:`iterate_in_thread` passes a sync iterator's items to async code as they come: the iterator runs on a
+  daemon thread of its own, and stops at its next item once the async consumer stops reading.
 * :func:`run_sync_with_timeout` runs a sync function with a timeout in seconds. A thread cannot be
   killed in Python: on timeout the caller stops waiting and gets :class:`ToolTimeoutError`, while the
   abandoned thread finishes on its own in the background. Timed calls run on a thread of their own
@@ -44,7 +46,7 @@ import queue
 import signal
 import threading
 import weakref
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 from toolwire.errors import ToolTimeoutError
@@ -429,3 +431,59 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
             "Try a smaller request.",
             name,
         ) from None
+
+
+async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], name: str) -> AsyncIterator[T]:
+    """Yield the items of a sync iterator as it makes them, without blocking the event loop.
+
+    The iterator (``produce(stop)``) is made and read on a daemon thread of its own (a stream can last long, so
+    it takes no pool thread), in a copy of the caller's :mod:`contextvars` context. When the consumer stops (it
+    leaves the ``async for``, or its task is cancelled), ``stop`` is set: the thread stops at the iterator's next
+    item and closes it (``produce`` may also watch ``stop`` to stop sooner, as the embedded model does during a
+    prompt's evaluation).
+
+    Args:
+        produce: makes the iterator, given the event set when the consumer has stopped.
+        name: the thread's name (shown in debuggers and thread dumps).
+
+    Yields:
+        The iterator's items, in order.
+
+    Raises:
+        BaseException: what the iterator raised, raised here at that point of the stream.
+    """
+    loop = asyncio.get_running_loop()
+    items: asyncio.Queue[Any] = asyncio.Queue()
+    done = object()
+    stop = threading.Event()
+
+    def put(item: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop may be closed if the consumer left
+            loop.call_soon_threadsafe(items.put_nowait, item)
+
+    def work() -> None:
+        iterator = None
+        try:
+            iterator = produce(stop)
+            for item in iterator:
+                if stop.is_set():
+                    break
+                put(item)
+        except BaseException as exc:
+            put(exc)
+        finally:
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):  # closing cannot lose what was already passed on
+                    close()
+            put(done)
+
+    context = contextvars.copy_context()
+    threading.Thread(target=context.run, args=(work,), name=name, daemon=True).start()
+    try:
+        while (item := await items.get()) is not done:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()

@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from toolwire._call_records import _copy_containers
-from toolwire._concurrency import thread_pool
+from toolwire._concurrency import iterate_in_thread, thread_pool
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import (
@@ -439,7 +439,16 @@ class BaseChatModel(Batching):
         yield from message_to_chunks(self._generate(request))
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
-        """Async streamed reply; the default yields the :meth:`_agenerate` reply as chunks."""
+        """Async streamed reply. The default, for a model that implements :meth:`_stream` and neither
+        :meth:`_generate` nor :meth:`_agenerate`: :meth:`_stream` read on a worker thread, its chunks passed on as
+        they come (so ``astream`` streams, and keeps the same calls, as ``stream`` does); else the
+        :meth:`_agenerate` reply as chunks."""
+        cls = type(self)
+        if cls._stream is not BaseChatModel._stream and cls._generate is BaseChatModel._generate \
+                and cls._agenerate is BaseChatModel._agenerate:
+            async for chunk in iterate_in_thread(lambda stop: self._stream(request), "toolwire-stream"):
+                yield chunk
+            return
         for chunk in message_to_chunks(await self._agenerate(request)):
             yield chunk
 

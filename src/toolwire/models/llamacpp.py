@@ -24,8 +24,6 @@ are processed; ``usage["cached_tokens"]`` says how many were reused.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 import numbers
 import os
@@ -35,6 +33,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+from toolwire._concurrency import iterate_in_thread
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models._decoding import GenerationCancelled, cancel_on
@@ -353,38 +352,15 @@ class ChatLlamaCpp(BaseChatModel):
         return merge_chunks(chunks, as_chunk=False, tool_names=[t.name for t in request.tools])  # type: ignore[return-value]
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-        done = object()
-        stop = threading.Event()
+        def produce(stop: threading.Event) -> Iterator[AIMessageChunk]:
+            with cancel_on(stop):  # the prompt's evaluation stops too, between batches (review 73)
+                try:
+                    yield from self._stream(request)
+                except GenerationCancelled:
+                    return  # nobody waits for this reply any more
 
-        def put(item: Any) -> None:
-            with contextlib.suppress(RuntimeError):  # the loop may be closed if the consumer left
-                loop.call_soon_threadsafe(queue.put_nowait, item)
-
-        def work() -> None:
-            try:
-                with cancel_on(stop):  # the prompt's evaluation stops too, between batches (review 73)
-                    for chunk in self._stream(request):
-                        if stop.is_set():
-                            break
-                        put(chunk)
-            except GenerationCancelled:
-                pass  # nobody waits for this reply any more
-            except BaseException as exc:
-                put(exc)
-            finally:
-                put(done)
-
-        thread = threading.Thread(target=work, name="toolwire-llamacpp", daemon=True)
-        thread.start()
-        try:
-            while (item := await queue.get()) is not done:
-                if isinstance(item, BaseException):
-                    raise item
-                yield item
-        finally:
-            stop.set()
+        async for chunk in iterate_in_thread(produce, "toolwire-llamacpp"):
+            yield chunk
 
 
 def _fraction(name: str, value: Any) -> float | None:
