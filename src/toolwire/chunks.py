@@ -160,8 +160,9 @@ class AIMessageChunk:
         invalid at its end, as Anthropic's codec does for the call a reply stopped at ``max_tokens`` was cut off in,
         and OpenAI's for a call whose arguments a token limit or the stream's end cut off (which would read as
         ``{}`` or as merely invalid JSON). In a reply that stopped at the output token limit (``finish_reason``
-        ``length``, ``max_tokens``, ``MAX_TOKENS``), a call chunk whose argument text is empty or unclosed is invalid
-        with that cut-off error, as a provider codec reads it, rather than a call with ``{}``. A call chunk
+        ``length``, ``max_tokens``, ``MAX_TOKENS``), the last call chunk, when its argument text is empty or
+        unclosed, is invalid with that cut-off error, as a provider codec reads it, rather than a call with ``{}``
+        (an earlier call, which another followed, was not cut). A call chunk
         without an id is given a new one, once:
         it is kept with this chunk (not written into its tool-call chunk, so a real id in a later chunk still
         wins when they are merged), so every read gives the same id. Other ids are kept as they are: the provider
@@ -202,7 +203,9 @@ class AIMessageChunk:
                 if made is None:
                     made = self._made_ids[position] = new_tool_call_id()
                 chunk = {**chunk, "id": made}  # type: ignore[typeddict-item]
-            records.append(native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names, cut=limit))
+            last = position == len(self.tool_call_chunks) - 1  # a call another followed was not cut (review 82)
+            records.append(native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names,
+                                       cut=limit and last))
         calls, invalid = split_in_order(records)  # an invalid call before a valid one keeps its place (index)
         invalid.extend(self.invalid_tool_calls)
         return AIMessage(

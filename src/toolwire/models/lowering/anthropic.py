@@ -517,10 +517,10 @@ class StreamState:
         elif kind == "content_block_stop":
             block = self.blocks.get(index) or {}
             given = block.get("input")
-            if (block.get("type") == "tool_use" and isinstance(given, dict) and given
-                    and not self.merger.has_args(index)):
+            if block.get("type") == "tool_use" and isinstance(given, dict) and not self.merger.has_args(index):
                 # the whole input came in the block's start and no input_json_delta followed (some compatible
-                # servers and proxies send it so; review 33): it is the call's arguments
+                # servers and proxies send it so; review 33): it is the call's arguments. An empty one is "{}": the
+                # block closed, so the call was whole, not cut before its arguments began (review 82)
                 piece = self.merger.add(index=index, args=json.dumps(given, ensure_ascii=False))
                 return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
         elif kind == "message_delta":

@@ -1,0 +1,43 @@
+"""Review 82: today's changes to the stream bridge, the default values the value check finds, and cut-off calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire.messages import AIMessageChunk, merge_chunks
+from toolwire.models.lowering.anthropic import StreamState
+
+
+def _anthropic_reply(events: list[dict[str, Any]]) -> Any:
+    state = StreamState()
+    chunks = [chunk for event in events if (chunk := state.feed(event)) is not None]
+    return merge_chunks([*chunks, state.finish()], as_chunk=False)
+
+
+def test_a_complete_call_without_arguments_in_a_reply_stopped_at_max_tokens_still_runs():
+    # the reply's zero-argument call was whole (its block closed); the token limit cut the text after it. Read as
+    # "cut off before its arguments began", the call was refused and never run
+    events = [
+        {"type": "message_start", "message": {"id": "m1", "model": "claude", "usage": {"input_tokens": 5}}},
+        {"type": "content_block_start", "index": 0,
+         "content_block": {"type": "tool_use", "id": "tu1", "name": "get_time", "input": {}}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": ""}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "Then I will"}},
+        {"type": "message_delta", "delta": {"stop_reason": "max_tokens"}, "usage": {"output_tokens": 10}},
+    ]
+    reply = _anthropic_reply(events)
+    assert reply.tool_calls == [{"name": "get_time", "args": {}, "id": "tu1", "type": "tool_call"}]
+    assert reply.invalid_tool_calls == []
+
+
+def test_an_earlier_call_with_empty_argument_text_at_the_token_limit_was_not_cut():
+    # only the reply's last call can be the one the limit cut; a server that sends "" for a call without
+    # arguments has the earlier one run, the last one refused as cut off
+    parts = [{"name": "get_time", "args": "", "id": "c1", "index": 0},
+             {"name": "ping", "args": "", "id": "c2", "index": 1}]
+    chunk = AIMessageChunk(tool_call_chunks=parts, response_metadata={"finish_reason": "length"})  # type: ignore[arg-type]
+    merged = merge_chunks([chunk], as_chunk=False)
+    assert [call["id"] for call in merged.tool_calls] == ["c1"]
+    assert [bad["id"] for bad in merged.invalid_tool_calls] == ["c2"]
