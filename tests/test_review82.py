@@ -41,3 +41,32 @@ def test_an_earlier_call_with_empty_argument_text_at_the_token_limit_was_not_cut
     merged = merge_chunks([chunk], as_chunk=False)
     assert [call["id"] for call in merged.tool_calls] == ["c1"]
     assert [bad["id"] for bad in merged.invalid_tool_calls] == ["c2"]
+
+
+def test_a_parameter_named_default_or_const_is_no_default_value():
+    # properties map parameter names to schemas: a parameter called "default" is not a default, and its
+    # schema's words (its description's example, "string") were counted as found by the value check
+    from toolwire.models._tool_text import default_values
+    from toolwire.tools import ToolSpec
+
+    parameters = {"type": "object", "properties": {
+        "default": {"type": "string", "description": "The fallback city, such as Paris."},
+        "const": {"type": "integer", "enum": [7, 8]},
+        "unit": {"type": "string", "default": "celsius"},
+        "mode": {"const": "fast"},
+    }, "required": ["default"]}
+    assert sorted(default_values([ToolSpec("set_city", "Set the city.", parameters)])) == ["celsius", "fast"]
+
+
+def test_default_values_still_reads_nested_and_listed_schemas():
+    from toolwire.models._tool_text import default_values
+    from toolwire.tools import ToolSpec
+
+    parameters = {"type": "object", "properties": {
+        "address": {"type": "object", "properties": {"zip": {"type": "string", "default": "00000"},
+                                                      "default": {"type": "string", "default": "home"}}},
+        "size": {"anyOf": [{"type": "integer", "default": 3}, {"type": "null"}]},
+        "tags": {"type": "array", "items": {"type": "string", "const": "x"}, "default": ["a", "b"]},
+    }}
+    found = default_values([ToolSpec("ship", "Ship it.", parameters)])
+    assert sorted(found) == ["00000", "3", "a", "b", "home", "x"]

@@ -369,6 +369,13 @@ def example_strings(tools: Sequence[ToolSpec], parallel: bool = True) -> dict[st
     return {_python_names(tools).tool(spec.name): frozenset(found), spec.name: frozenset(found)}
 
 
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+"""JSON Schema keywords whose value maps names (a parameter's, a definition's) to schemas."""
+
+_DATA_KEYWORDS = frozenset({"default", "const", "enum", "examples"})
+"""JSON Schema keywords whose value is data, not a schema."""
+
+
 def default_values(tools: Sequence[ToolSpec]) -> list[str]:
     """The values the tools' schemas give as ``default`` or ``const`` (at any depth), as text.
 
@@ -386,14 +393,17 @@ def default_values(tools: Sequence[ToolSpec]) -> list[str]:
     """
     found: list[str] = []
 
-    def walk(node: Any, depth: int = 0) -> None:
+    def walk(node: Any, depth: int = 0, names: bool = False) -> None:
+        # names: node maps names to schemas (``properties``...): a parameter called "default" is no default (review 82)
         if depth > 32:
             return
         if isinstance(node, dict):
-            found.extend(str(leaf) for key in ("default", "const") if key in node
-                         for leaf in _scalars(node[key]) if isinstance(leaf, str | int | float))
-            for item in node.values():
-                walk(item, depth + 1)
+            if not names:
+                found.extend(str(leaf) for key in ("default", "const") if key in node
+                             for leaf in _scalars(node[key]) if isinstance(leaf, str | int | float))
+            for key, item in node.items():
+                if names or key not in _DATA_KEYWORDS:  # values, not schemas (a default's own leaves are read above)
+                    walk(item, depth + 1, not names and key in _SCHEMA_MAPS)
         elif isinstance(node, list):
             for item in node:
                 walk(item, depth + 1)
