@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
+
+from toolwire._concurrency import iterate_in_thread
 from toolwire.messages import AIMessageChunk, merge_chunks
 from toolwire.models.lowering.anthropic import StreamState
 
@@ -70,3 +76,34 @@ def test_default_values_still_reads_nested_and_listed_schemas():
     }}
     found = default_values([ToolSpec("ship", "Ship it.", parameters)])
     assert sorted(found) == ["00000", "3", "a", "b", "home", "x"]
+
+
+def _collect(produce: Any) -> list[Any]:
+    async def run() -> list[Any]:
+        return [item async for item in iterate_in_thread(produce, "review82")]
+
+    async def limited() -> list[Any]:
+        return await asyncio.wait_for(run(), 30)  # a limit only: the stream ends at once
+
+    return asyncio.run(limited())
+
+
+def test_an_item_that_is_an_exception_is_passed_on_not_raised():
+    # "Yields: the iterator's items, in order": an exception the iterator yields (a list of errors, say) was
+    # raised at the consumer as if the iterator had raised it, and the items after it were lost
+    error = ValueError("an item")
+
+    def produce(stop: threading.Event) -> Iterator[Any]:
+        yield error
+        yield 2
+
+    assert _collect(produce) == [error, 2]
+
+
+def test_an_exception_the_iterator_raises_still_reaches_the_consumer():
+    def produce(stop: threading.Event) -> Iterator[int]:
+        yield 1
+        raise KeyError("gone")
+
+    with pytest.raises(KeyError, match="gone"):
+        _collect(produce)

@@ -433,6 +433,15 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
         ) from None
 
 
+class _Raised:
+    """What the iterator of :func:`iterate_in_thread` raised, as it crosses to the consumer."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
 async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], name: str) -> AsyncIterator[T]:
     """Yield the items of a sync iterator as it makes them, without blocking the event loop.
 
@@ -470,7 +479,7 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
                     break
                 put(item)
         except BaseException as exc:
-            put(exc)
+            put(_Raised(exc))  # (boxed: an item may itself be an exception, which is passed on, review 82)
         finally:
             close = getattr(iterator, "close", None)
             if close is not None:
@@ -482,8 +491,8 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
     threading.Thread(target=context.run, args=(work,), name=name, daemon=True).start()
     try:
         while (item := await items.get()) is not done:
-            if isinstance(item, BaseException):
-                raise item
+            if isinstance(item, _Raised):
+                raise item.error
             yield item
     finally:
         stop.set()
