@@ -107,3 +107,32 @@ def test_an_exception_the_iterator_raises_still_reaches_the_consumer():
 
     with pytest.raises(KeyError, match="gone"):
         _collect(produce)
+
+
+class _ClosingExits:
+    """An iterator (not a generator) whose close() raises SystemExit, as a library's cleanup may."""
+
+    def __init__(self) -> None:
+        self.items = iter([1, 2])
+
+    def __iter__(self) -> _ClosingExits:
+        return self
+
+    def __next__(self) -> int:
+        return next(self.items)
+
+    def close(self) -> None:
+        raise SystemExit(3)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")  # (the SystemExit ends the thread)
+def test_a_consumer_is_not_left_waiting_when_closing_the_iterator_raises_a_base_exception():
+    # the end marker was put only after close() returned or raised an Exception: a SystemExit (or a
+    # KeyboardInterrupt) out of close() left the consumer waiting for ever
+    async def run() -> list[int]:
+        return [item async for item in iterate_in_thread(lambda stop: _ClosingExits(), "review82")]
+
+    async def limited() -> list[int]:
+        return await asyncio.wait_for(run(), 10)  # a limit only: it ends at once when right
+
+    assert asyncio.run(limited()) == [1, 2]

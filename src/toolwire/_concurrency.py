@@ -481,11 +481,13 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
         except BaseException as exc:
             put(_Raised(exc))  # (boxed: an item may itself be an exception, which is passed on, review 82)
         finally:
-            close = getattr(iterator, "close", None)
-            if close is not None:
-                with contextlib.suppress(Exception):  # closing cannot lose what was already passed on
-                    close()
-            put(done)
+            try:
+                close = getattr(iterator, "close", None)
+                if close is not None:
+                    with contextlib.suppress(Exception):  # closing cannot lose what was already passed on
+                        close()
+            finally:
+                put(done)  # also when closing raised a SystemExit: the consumer is not left waiting (review 82)
 
     context = contextvars.copy_context()
     threading.Thread(target=context.run, args=(work,), name=name, daemon=True).start()
