@@ -130,9 +130,12 @@ def test_a_consumer_is_not_left_waiting_when_closing_the_iterator_raises_a_base_
     # the end marker was put only after close() returned or raised an Exception: a SystemExit (or a
     # KeyboardInterrupt) out of close() left the consumer waiting for ever
     async def run() -> list[int]:
-        return [item async for item in iterate_in_thread(lambda stop: _ClosingExits(), "review82")]
+        return [item async for item in iterate_in_thread(lambda stop: _ClosingExits(), "review82-exit")]
 
     async def limited() -> list[int]:
         return await asyncio.wait_for(run(), 10)  # a limit only: it ends at once when right
 
     assert asyncio.run(limited()) == [1, 2]
+    for thread in threading.enumerate():
+        if thread.name == "review82-exit":
+            thread.join(10)  # (its SystemExit is reported within this test)
