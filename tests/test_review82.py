@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -139,3 +144,21 @@ def test_a_consumer_is_not_left_waiting_when_closing_the_iterator_raises_a_base_
     for thread in threading.enumerate():
         if thread.name == "review82-exit":
             thread.join(10)  # (its SystemExit is reported within this test)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the C library is read with ctypes.CDLL(None) (POSIX)")
+def test_what_c_code_prints_during_ask_json_does_not_follow_the_json_on_stdout():
+    # printf in C code stays in the C library's buffer (stdout is a pipe: fully buffered) until the process
+    # exits, by when file descriptor 1 is stdout again: it came after the JSON, which then did not parse
+    script = textwrap.dedent("""
+        import ctypes, json
+        from toolwire.cli import _output_to_stderr
+        with _output_to_stderr():
+            ctypes.CDLL(None).printf(b"from C code\\n")
+        print(json.dumps({"answer": 1}))
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # (-u makes C stdio unbuffered too)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"answer": 1}
+    assert "from C code" in done.stderr

@@ -371,7 +371,7 @@ def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
 @contextlib.contextmanager
 def _output_to_stderr() -> Iterator[None]:
     """Send what is written to standard output to standard error while the block runs: ``print`` (``sys.stdout``)
-    and what writes to file descriptor 1 below Python, such as a command a tool runs or C code (review 80).
+    and what writes to file descriptor 1 below Python, such as a command a tool runs or C code's printf (review 80, 82).
 
     Returns:
         A context manager; file descriptor 1 is itself again when it exits (left alone when it is closed).
@@ -386,6 +386,10 @@ def _output_to_stderr() -> Iterator[None]:
             yield
     finally:
         if saved is not None:
+            with contextlib.suppress(Exception):  # C code's printf, still in the C library's buffer (review 82)
+                import ctypes
+
+                ctypes.CDLL(None).fflush(None)
             os.dup2(saved, 1)
             os.close(saved)
 
