@@ -374,3 +374,32 @@ def test_json_lines_without_a_fence_weigh_the_end_of_the_reply() -> None:
     for token in (L_OPEN, L_BODY, L_CLOSE):
         pythonic.feed(token)
     assert pythonic.choose(L_END, logits, ALL) == L_END  # only JSON calls are written one per line
+
+
+def test_a_schema_default_is_no_reason_to_go_on_to_another_call_or_argument() -> None:
+    # a tool's schema defaults count as found for a value the model chose (review 80), but not for what a call went
+    # on to: that rule is for values the request gave. Writing defaults there changed BFCL replies (parallel_43 lost:
+    # an optional time_period=30 written, then two calls where four were asked; thirty-fourth session)
+    gen, script = _generation([
+        ("[factorial(number=5), factorial(number=99)]", [1]),
+        ("[factorial(number=5)]", []),
+    ])
+    gen.defaults = ["99"]  # type: ignore[attr-defined]
+    assert _made(gen, "The factorial of 5.") == ("[factorial(number=5)]", None)
+    assert script.seen == [(True, None), (False, None)]  # refused, then made as the model closed it
+
+
+def test_a_value_the_model_chose_that_is_a_schema_default_is_not_made_up() -> None:
+    # review 80: zip="00000", the schema's default, written unsure and not in the conversation, declined a right call
+    from toolwire.models._call_checks import CallSpec
+
+    gen, _ = _generation([])
+    text = "[factorial(number=99)]"
+    start = text.index("99")
+    gen._call = lambda *args, **kwargs: (text, [(start, start + 2, 0.1)], 0, [])  # type: ignore[attr-defined]
+    spec = CallSpec((factorial.spec,), True, True, {})
+    judged = gen._judged_call(None, [], "", "", "pythonic", spec, ["The factorial."], ("", ()), 0.3)  # type: ignore[attr-defined]
+    assert judged[2] == "number=99"  # unsure and found nowhere: made up
+    gen.defaults = ["99"]  # type: ignore[attr-defined]
+    judged = gen._judged_call(None, [], "", "", "pythonic", spec, ["The factorial."], ("", ()), 0.3)  # type: ignore[attr-defined]
+    assert judged[2] is None

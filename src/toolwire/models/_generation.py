@@ -79,6 +79,7 @@ class Generation:
         self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
         self.repeat_calls = 0  # calls declined as asked again after their results (decline_repeat_calls)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
+        self.defaults: list[str] = []  # the offered tools' schema defaults: found for a value the model chose only
 
     def run(self) -> Iterator[AIMessageChunk]:
         loaded = self.loaded if self.loaded is not None else self.model.load()
@@ -129,7 +130,8 @@ class Generation:
         signature = dialect.formats[0] == "pythonic"  # the prompt shows Python signatures (required arguments first)
         fmt: str | None = None
         cached = loaded.warm(tokens, self.prefix, reuse_kv=self.model.reuse_kv)
-        context = conversation_texts(request.messages) + default_values(offered)  # where a call's values may come from
+        context = conversation_texts(request.messages)  # where a call's values may come from
+        self.defaults = default_values(offered)  # (not for arguments a call went on to: the request gave those)
         if offered and choice != "auto":
             fmt = dialect.formats[0]
             spec = CallSpec(offered, parallel, signature, {})
@@ -194,11 +196,12 @@ class Generation:
                    context: list[str], said: Any = None, value_gate: float = 0.0) -> tuple[str, str | None]:
         """Generate a call (:meth:`_call`) and judge it: ``(call text, the value it made up or None)``.
 
-        With ``said`` (a call judged by ``min_value_probability``), a value the model was unsure of and
-        the conversation does not hold is made up (:func:`~toolwire.models._call_checks.made_up_value`). Where
-        the call went on to more arguments (``optional_argument_share``), a string or number among those that
-        the conversation does not hold is made up however sure the model was: the rule is there for arguments
-        the request gave. A call list that went on to more calls (``parallel_call_share``) is refused the same
+        With ``said`` (a call judged by ``min_value_probability``), a value the model was unsure of that neither
+        the conversation holds nor a tool's schema gives as its default is made up
+        (:func:`~toolwire.models._call_checks.made_up_value`). Where the call went on to more arguments
+        (``optional_argument_share``), a string or number among those that the conversation does not hold (a
+        schema default is no reason to go on) is made up however sure the model was: the rule is there for
+        arguments the request gave. A call list that went on to more calls (``parallel_call_share``) is refused the same
         way; where one of the calls it went on to repeats a call, it is first generated again going on only to the
         calls before that one. A call or list that went on and was then cut off by ``max_tokens`` is refused too.
         Either way, a call that went on is then generated again as the model would have closed it, judged by
@@ -232,7 +235,8 @@ class Generation:
                                                         use_lean=lean, call_cap=call_cap)
         made_up = None
         if said is not None:
-            made_up = made_up_value(call_text, spans, context, value_gate, spec.example_values, said, fmt)
+            made_up = made_up_value(call_text, spans, context + self.defaults, value_gate, spec.example_values, said,
+                                    fmt)
         if made_up is None and added:  # every value the call went on to is judged as unsure
             made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0, fmt=fmt)
         cap = None
