@@ -188,9 +188,9 @@ class AIMessageChunk:
 
         records: list[ToolCall | InvalidToolCall] = []
         # in a reply that was cut short, a call the stream declared invalid at its end is that, not a call to run
-        cut = self.response_metadata.get("finish_reason") == "max_tokens"
-        reason = self.response_metadata.get("finish_reason")  # at the token limit, empty argument text is cut off
-        limit = isinstance(reason, str) and reason.lower() in LENGTH_REASONS
+        reason = self.response_metadata.get("finish_reason")
+        cut = reason == "max_tokens"
+        limit = isinstance(reason, str) and reason.lower() in LENGTH_REASONS  # there, empty argument text is cut off
         declared = {bad.get("id") for bad in self.invalid_tool_calls if isinstance(bad, dict) and bad.get("id")
                     and (cut or bad.get("error") in (CUT_OFF, STREAM_CUT))}
         for position, chunk in enumerate(self.tool_call_chunks):

@@ -380,9 +380,11 @@ def default_values(tools: Sequence[ToolSpec]) -> list[str]:
     """The values the tools' schemas give as ``default`` or ``const`` (at any depth), as text.
 
     A call that writes one makes nothing up: a default says what leaving the argument out says, a const is the one
-    value allowed. So they count as found, beside the conversation's texts, when a call's values are judged
-    (:func:`~toolwire.models._call_checks.made_up_value`; review 80: ``zip="00000"``, the default, declined a right
-    call of ``ship``, and the default model then wrote its lead-in sentence again until ``max_tokens``).
+    value allowed. So they count as found, beside the conversation's texts, when the values the model chose for a
+    call are judged, but not the arguments or calls a call went on to (the rule for those is about values the
+    request gave) (:func:`~toolwire.models._call_checks.made_up_value`; review 80: ``zip="00000"``, the default,
+    declined a right call of ``ship``, and the default model then wrote its lead-in sentence again until
+    ``max_tokens``).
 
     Args:
         tools: the tools offered.
