@@ -162,3 +162,18 @@ def test_what_c_code_prints_during_ask_json_does_not_follow_the_json_on_stdout()
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"answer": 1}
     assert "from C code" in done.stderr
+
+
+def test_one_rule_makes_a_valid_tool_name_for_mcp_tools_and_structured_output() -> None:
+    # the self-review found the structured-output naming written again beside MCP's; both now call valid_name
+    from toolwire._tool_checks import NAME_RE, valid_name
+    from toolwire.mcp.common import _free_name
+    from toolwire.models.structured import _output_name
+
+    cases = {"a.b": "a_b", "météo": "meteo", "Page[Item]": "Page_Item", "a..b": "a_b", "ok_name": "ok_name",
+             "x" * 70: "x" * 64}
+    for name, made in cases.items():
+        assert valid_name(name, "tool") == _free_name(name, set()) == made
+        assert _output_name(name) == made and NAME_RE.fullmatch(made)
+    assert (_free_name("天气", set()), _output_name("天气")) == ("tool", "Answer")
+    assert _free_name("a.b", {"a_b"}) == "a_b_2"

@@ -13,6 +13,7 @@ import re
 import sys
 import types
 import typing
+import unicodedata
 import warnings
 from collections.abc import Callable, Collection, Iterable
 from typing import Any
@@ -29,6 +30,7 @@ __all__ = [
     "langchain_marker",
     "no_json_schema_error",
     "unbound_method_error",
+    "valid_name",
     "warn_dropped_params",
     "warn_provider_name",
     "warn_unknown_documented",
@@ -52,6 +54,27 @@ def check_name(name: str) -> str:
             "(the rule of the OpenAI and Anthropic APIs)."
         )
     return name
+
+
+def valid_name(name: str, fallback: str) -> str:
+    """A tool name made from a name toolwire did not choose (an MCP tool's, a structured output's class or title).
+
+    Args:
+        name: the name wanted.
+        fallback: the name to use when none of ``name``'s characters can stay (a valid tool name itself).
+
+    Returns:
+        ``name`` itself when it is valid (:data:`NAME_RE`); else ``name`` with its accents dropped (``Città`` ->
+        ``Citta``) and each run of other characters a name cannot hold written ``_`` (``Page[Item]`` ->
+        ``Page_Item``), without ``_`` at its ends, cut to 64 characters; ``fallback`` when nothing is left.
+    """
+    if NAME_RE.fullmatch(name):
+        return name
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return _BAD_RUNS.sub("_", plain).strip("_")[:64] or fallback
+
+
+_BAD_RUNS = re.compile(r"[^a-zA-Z0-9_-]+")
 
 
 def user_stacklevel() -> int:

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolwire._secrets import _RedactURLs, redact_http_logs, redact_url
+from toolwire._tool_checks import valid_name
 from toolwire.errors import UserError
 
 __all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from", "server_gone"]
@@ -258,17 +259,14 @@ def _what(spec: Any) -> str:
     return f"a value of type {type(spec).__name__}"
 
 
-_BAD_NAME_CHARS = re.compile(r"[^a-zA-Z0-9_-]")
-
-
 def _free_name(wanted: str, taken: set[str]) -> str:
     """The toolwire tool name for an MCP tool named ``wanted`` (prefix included), not one in ``taken``.
 
-    A valid name (``^[a-zA-Z0-9_-]{1,64}$``) is kept; otherwise each character a name cannot hold becomes
-    ``_`` and the name is cut to 64 characters (empty: ``"tool"``). A name in ``taken`` gets ``_2``,
-    ``_3``... (still within 64 characters). ``taken`` is not changed.
+    A valid name (``^[a-zA-Z0-9_-]{1,64}$``) is kept; otherwise it is made one by
+    :func:`~toolwire._tool_checks.valid_name` (accents dropped, each run of other characters ``_``; empty:
+    ``"tool"``). A name in ``taken`` gets ``_2``, ``_3``... (still within 64 characters). ``taken`` is not changed.
     """
-    base = _BAD_NAME_CHARS.sub("_", wanted)[:64] or "tool"
+    base = valid_name(wanted, "tool")
     name, n = base, 2
     while name in taken:
         suffix = f"_{n}"

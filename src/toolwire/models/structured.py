@@ -27,16 +27,14 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import re
 import sys
-import unicodedata
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from typing_extensions import is_typeddict  # typing's misses a typing_extensions.TypedDict before 3.13
 
-from toolwire._tool_checks import NAME_RE
+from toolwire._tool_checks import valid_name
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
@@ -155,22 +153,11 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
 
 
 def _output_name(name: str) -> str:
-    """The output tool's name made from a class's name or a JSON Schema's ``title``: ``name`` itself when a tool may
-    have it, else ``name`` with its accents dropped and each run of other characters a tool name cannot hold written
-    ``_``. ``with_structured_output`` takes no tool name, so one a tool may not have (a generic model's
-    ``Page[Item]``, a title ``"Weather Report"``, a class ``Città``) is made valid rather than refused (review 80).
-
-    Args:
-        name: the class's ``__name__`` or the schema's ``title``.
-
-    Returns:
-        A name :data:`~toolwire._tool_checks.NAME_RE` accepts (``"Answer"`` when none of ``name``'s characters
-        can stay).
-    """
-    if NAME_RE.fullmatch(name):
-        return name
-    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-zA-Z0-9_-]+", "_", plain).strip("_")[:64] or "Answer"
+    """The output tool's name made from a class's name or a JSON Schema's ``title``, by
+    :func:`~toolwire._tool_checks.valid_name` (``"Answer"`` when nothing is left). ``with_structured_output`` takes no
+    tool name, so one a tool may not have (a generic model's ``Page[Item]``, a title ``"Weather Report"``, a class
+    ``Città``) is made valid rather than refused (review 80)."""
+    return valid_name(name, "Answer")
 
 
 def _class_description(cls: type) -> str:
