@@ -2,7 +2,8 @@
 
 For every declined value (``made_up_values``) in the given stored BFCL reports (names under ``benchmarks/bfcl-runs``,
 without ``.json.gz``), this checks whether the value is now found among the tool schemas' ``default``/``const``
-values (``toolwire.models._tool_text.default_values``, read as the value check reads its context). A value that
+values for the argument it names (``toolwire.models._tool_text.default_values``, read as the value check reads its
+context; the record does not name the function, so any offered tool's argument of that name counts). A value that
 holds objects is counted when its plain leaves are all found, so the list over-counts; the candidates then need a
 run. ``benchmarks/ACCURACY.md`` ("Thirty-fourth session") gives what it showed.
 
@@ -46,8 +47,9 @@ def main(names: list[str], data: str = "../shared/bfcl") -> None:
             for made_up in (report.get("decoding") or {}).get("made_up_values") or []:
                 declined += 1
                 specs = [to_tool_spec(t) for t in by_id[report["id"]].toolset().tools]
-                defaults = default_values(specs)
-                value = _value(made_up.split("=", 1)[1])
+                key, literal = made_up.split("=", 1)  # (the record names no function: any tool's key counts)
+                defaults = [text for args in default_values(specs).values() for text in args.get(key, ())]
+                value = _value(literal)
                 leaves = [v for v in (value if isinstance(value, list) else [value]) if not isinstance(v, dict | list)]
                 words, numbers = context_words(defaults), context_numbers(defaults)
                 if defaults and all(in_context(leaf, words, numbers) for leaf in leaves):

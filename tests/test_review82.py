@@ -66,7 +66,8 @@ def test_a_parameter_named_default_or_const_is_no_default_value():
         "unit": {"type": "string", "default": "celsius"},
         "mode": {"const": "fast"},
     }, "required": ["default"]}
-    assert sorted(default_values([ToolSpec("set_city", "Set the city.", parameters)])) == ["celsius", "fast"]
+    assert default_values([ToolSpec("set_city", "Set the city.", parameters)]) == {
+        "set_city": {"unit": ["celsius"], "mode": ["fast"]}}
 
 
 def test_default_values_still_reads_nested_and_listed_schemas():
@@ -79,8 +80,8 @@ def test_default_values_still_reads_nested_and_listed_schemas():
         "size": {"anyOf": [{"type": "integer", "default": 3}, {"type": "null"}]},
         "tags": {"type": "array", "items": {"type": "string", "const": "x"}, "default": ["a", "b"]},
     }}
-    found = default_values([ToolSpec("ship", "Ship it.", parameters)])
-    assert sorted(found) == ["00000", "3", "a", "b", "home", "x"]
+    found = default_values([ToolSpec("ship", "Ship it.", parameters)])["ship"]
+    assert found == {"address": ["00000", "home"], "size": ["3"], "tags": ["a", "b", "x"]}
 
 
 def _collect(produce: Any) -> list[Any]:
@@ -152,8 +153,8 @@ def test_what_c_code_prints_during_ask_json_does_not_follow_the_json_on_stdout()
     # exits, by when file descriptor 1 is stdout again: it came after the JSON, which then did not parse
     script = textwrap.dedent("""
         import ctypes, json
-        from toolwire.cli import _output_to_stderr
-        with _output_to_stderr():
+        from toolwire._std_streams import output_to_stderr
+        with output_to_stderr():
             ctypes.CDLL(None).printf(b"from C code\\n")
         print(json.dumps({"answer": 1}))
     """)

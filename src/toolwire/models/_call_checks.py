@@ -461,8 +461,8 @@ def is_formula(value: str) -> bool:
 
 def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: Iterable[str],
                   bar: float, example_values: Mapping[str, Collection[str]] | Collection[str] = (),
-                  head: tuple[str, Iterable[tuple[int, int, float]]] = ("", ()), fmt: str = "pythonic"
-                  ) -> str | None:
+                  head: tuple[str, Iterable[tuple[int, int, float]]] = ("", ()), fmt: str = "pythonic",
+                  defaults: Mapping[str, Mapping[str, Collection[str]]] | None = None) -> str | None:
     """The first argument value of a reply's tool calls that the model was unsure of and did not take from
     the conversation, as ``"keyword=literal"``; None when there is none (or ``text`` holds no calls in ``fmt``).
 
@@ -485,6 +485,9 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
             in its own prose ("I need the period "16th century""), and then copied into the call surely
             is judged by how sure the model was where it wrote it first: the copy is sure, the choice was not.
         fmt: the call format of ``text`` (:data:`toolwire.models.grammar.FORMATS`).
+        defaults: texts that count as found for one argument of one function only, ``{function name: {argument
+            name: texts}}`` (the schema's own defaults: :func:`toolwire.models._tool_text.default_values`), found
+            in them as in ``context``.
 
     Returns:
         ``"keyword=literal"`` of the first value that is unsure (in the call, or where ``head`` first writes
@@ -511,9 +514,14 @@ def made_up_value(text: str, tokens: Iterable[tuple[int, int, float]], context: 
         for leaf in _leaves(value):
             picked = not written_text(leaf) and (unsure or _unsure_where_said(leaf, said, said_spans, bar))
             flagged = picked or (isinstance(leaf, str) and leaf in examples)
-            if flagged and not in_context(leaf, words, numbers):
+            if flagged and not in_context(leaf, words, numbers) and not _a_default(leaf, name, key, defaults):
                 return f"{key}={text[a:b]}"
     return None
+
+
+def _a_default(leaf: Any, name: str, key: str, defaults: Mapping[str, Mapping[str, Collection[str]]] | None) -> bool:
+    texts = list((defaults or {}).get(name, {}).get(key, ()))
+    return bool(texts) and in_context(leaf, context_words(texts), context_numbers(texts))
 
 
 def _unsure_where_said(leaf: Any, said: str, spans: list[tuple[int, int, float]], bar: float) -> bool:

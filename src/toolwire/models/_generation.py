@@ -79,7 +79,7 @@ class Generation:
         self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
         self.repeat_calls = 0  # calls declined as asked again after their results (decline_repeat_calls)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
-        self.defaults: list[str] = []  # the offered tools' schema defaults: found for a value the model chose only
+        self.defaults: dict[str, dict[str, list[str]]] = {}  # schema defaults: found for a value the model chose
 
     def run(self) -> Iterator[AIMessageChunk]:
         loaded = self.loaded if self.loaded is not None else self.model.load()
@@ -235,8 +235,8 @@ class Generation:
                                                         use_lean=lean, call_cap=call_cap)
         made_up = None
         if said is not None:
-            made_up = made_up_value(call_text, spans, context + self.defaults, value_gate, spec.example_values, said,
-                                    fmt)
+            made_up = made_up_value(call_text, spans, context, value_gate, spec.example_values, said, fmt,
+                                    self.defaults)
         if made_up is None and added:  # every value the call went on to is judged as unsure
             made_up = made_up_value(call_text, [(a, b, 0.0) for a, b in added], context, 1.0, fmt=fmt)
         cap = None

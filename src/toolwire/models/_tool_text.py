@@ -376,24 +376,48 @@ _DATA_KEYWORDS = frozenset({"default", "const", "enum", "examples"})
 """JSON Schema keywords whose value is data, not a schema."""
 
 
-def default_values(tools: Sequence[ToolSpec]) -> list[str]:
-    """The values the tools' schemas give as ``default`` or ``const`` (at any depth), as text.
+def default_values(tools: Sequence[ToolSpec]) -> dict[str, dict[str, list[str]]]:
+    """The values each tool's schema gives as ``default`` or ``const`` (at any depth), as text, by the function
+    name a call writes and the argument they belong to.
 
     A call that writes one makes nothing up: a default says what leaving the argument out says, a const is the one
     value allowed. So they count as found, beside the conversation's texts, when the values the model chose for a
     call are judged, but not the arguments or calls a call went on to (the rule for those is about values the
     request gave) (:func:`~toolwire.models._call_checks.made_up_value`; review 80: ``zip="00000"``, the default,
     declined a right call of ``ship``, and the default model then wrote its lead-in sentence again until
-    ``max_tokens``).
+    ``max_tokens``). They count only for that tool's argument: another tool's default, or another argument's,
+    says nothing about this value.
 
     Args:
         tools: the tools offered.
 
     Returns:
-        The strings and numbers found, as text (booleans and None left out: they are never judged); what was
-        found before an odd schema stopped the search.
+        ``{function name, as a pythonic call writes it and as a JSON call does: {argument name, likewise: the
+        strings and numbers found, as text}}``. An argument's values are those under its own schema and under the
+        ``$defs`` it refers to (``#/$defs/Address`` for a nested model), at any depth; booleans and None are left
+        out (they are never judged). What was found before an odd schema stopped the search.
     """
+    found: dict[str, dict[str, list[str]]] = {}
+    names = _python_names(tools)
+    for spec in tools:
+        params = spec.parameters
+        props = params.get("properties") if isinstance(params, dict) else None
+        by_arg: dict[str, list[str]] = {}
+        with contextlib.suppress(RecursionError, ValueError, TypeError, AttributeError):
+            for arg, schema in (props.items() if isinstance(props, dict) else ()):
+                values = _schema_defaults(schema, params)
+                if values:
+                    by_arg[arg] = by_arg[names.param(spec.name, arg)] = values
+        if by_arg:
+            found[spec.name] = found[names.tool(spec.name)] = by_arg
+    return found
+
+
+def _schema_defaults(schema: Any, root: dict[str, Any]) -> list[str]:
+    """The ``default``/``const`` values, as text, under ``schema`` and the local ``$ref`` targets in ``root`` it
+    reaches (each target read once)."""
     found: list[str] = []
+    seen: set[str] = set()
 
     def walk(node: Any, depth: int = 0, names: bool = False) -> None:
         # names: node maps names to schemas (``properties``...): a parameter called "default" is no default (review 82)
@@ -403,6 +427,14 @@ def default_values(tools: Sequence[ToolSpec]) -> list[str]:
             if not names:
                 found.extend(str(leaf) for key in ("default", "const") if key in node
                              for leaf in _scalars(node[key]) if isinstance(leaf, str | int | float))
+                ref = node.get("$ref")
+                if isinstance(ref, str) and ref.startswith("#/") and ref not in seen:
+                    seen.add(ref)
+                    target: Any = root
+                    for part in ref[2:].split("/"):
+                        target = target.get(part.replace("~1", "/").replace("~0", "~")) \
+                            if isinstance(target, dict) else None
+                    walk(target, depth + 1)
             for key, item in node.items():
                 if names or key not in _DATA_KEYWORDS:  # values, not schemas (a default's own leaves are read above)
                     walk(item, depth + 1, not names and key in _SCHEMA_MAPS)
@@ -410,9 +442,7 @@ def default_values(tools: Sequence[ToolSpec]) -> list[str]:
             for item in node:
                 walk(item, depth + 1)
 
-    with contextlib.suppress(RecursionError, ValueError, TypeError, AttributeError):
-        for spec in tools:
-            walk(spec.parameters)
+    walk(schema)
     return found
 
 

@@ -156,8 +156,10 @@ def _output_name(name: str) -> str:
     """The output tool's name made from a class's name or a JSON Schema's ``title``, by
     :func:`~toolwire._tool_checks.valid_name` (``"Answer"`` when nothing is left). ``with_structured_output`` takes no
     tool name, so one a tool may not have (a generic model's ``Page[Item]``, a title ``"Weather Report"``, a class
-    ``Città``) is made valid rather than refused (review 80)."""
-    return valid_name(name, "Answer")
+    ``Città``) is made valid rather than refused (review 80). It starts with a letter or ``_`` (``"1st Answer"`` ->
+    ``"_1st_Answer"``), as Gemini's function names must, so that every provider takes it."""
+    made = valid_name(name, "Answer")
+    return made if made[0].isalpha() or made[0] == "_" else ("_" + made)[:64]
 
 
 def _class_description(cls: type) -> str:
