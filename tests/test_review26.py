@@ -478,11 +478,13 @@ def test_output_a_terminal_cannot_encode_prints_replaced(monkeypatch: pytest.Mon
     raw = io.BytesIO()
     ascii_out = io.TextIOWrapper(raw, encoding="ascii", errors="strict")  # an LC_ALL=C shell's stdout
     monkeypatch.setattr("sys.stdout", ascii_out)
-    cli._tolerant_output()
+    from toolwire._std_streams import tolerant_output
+
+    tolerant_output()
     print("Como está o clima? →", file=ascii_out)
     ascii_out.flush()
     assert raw.getvalue() == b"Como est? o clima? ?\n"
-    cli._tolerant_output()  # a stream without reconfigure (a test runner's) is left alone
+    tolerant_output()  # a stream without reconfigure (a test runner's) is left alone
 
 
 def test_ctrl_c_during_a_chat_answer_drops_that_question_and_the_session_goes_on(

@@ -24,7 +24,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,7 +34,9 @@ from rich.markup import escape
 from typer.core import TyperCommand, TyperGroup
 
 from toolwire._printing import terminal_text
+from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.errors import ContextOverflowError, MaxStepsExceeded, SchemaError, ToolwireError, UserError
+from toolwire.messages import ToolMessage
 from toolwire.models.base import ServerTool
 from toolwire.results import valid_text
 from toolwire.tools import Tool
@@ -360,6 +362,18 @@ def _print_event(event: Any) -> None:
         out.print(f"[bold]{escape(terminal_text(event.data.output))}[/bold]")
 
 
+def _tools_ran(exc: ContextOverflowError, conversation: list[Any]) -> str:
+    """`` (its N tool calls had run ...)`` when the question's tools ran before its answer overflowed the context
+    (the Agent's ``exc.messages``: the conversation, the question, then this turn), so a user who drops the question
+    knows their side effects happened; else ``""``."""
+    turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
+    ran = sum(isinstance(message, ToolMessage) for message in turn)
+    if not ran:
+        return ""
+    calls = "tool call had" if ran == 1 else "tool calls had"
+    return f" after its {ran} {calls} run (the results left no room for the answer)"
+
+
 def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
     """The command line's one sentence for a run that reached ``--max-steps``: the library's own message points
     to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26)."""
@@ -368,36 +382,10 @@ def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
             f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
 
 
-@contextlib.contextmanager
-def _output_to_stderr() -> Iterator[None]:
-    """Send what is written to standard output to standard error while the block runs: ``print`` (``sys.stdout``)
-    and what writes to file descriptor 1 below Python, such as a command a tool runs or C code's printf (review 80, 82).
-
-    Returns:
-        A context manager; file descriptor 1 is itself again when it exits (left alone when it is closed).
-    """
-    sys.stdout.flush()
-    saved: int | None = None
-    with contextlib.suppress(OSError):  # no file descriptor 1 or 2 (closed): sys.stdout alone is sent
-        saved = os.dup(1)
-        os.dup2(2, 1)
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
-    finally:
-        if saved is not None:
-            with contextlib.suppress(Exception):  # C code's printf, still in the C library's buffer (review 82)
-                import ctypes
-
-                ctypes.CDLL(None).fflush(None)
-            os.dup2(saved, 1)
-            os.close(saved)
-
-
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     if as_json:  # what the tools print goes to stderr, so stdout holds the JSON alone (review 48)
         try:
-            with _output_to_stderr():
+            with output_to_stderr():
                 result = agent.invoke(conversation)
         except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
             kept = getattr(exc, "messages", None)
@@ -491,7 +479,7 @@ def ask(
     question = valid_text(question)  # bytes that are not UTF-8 (a Latin-1 terminal) as U+FFFD, not a crash
     try:
         # with --json, what a tools file prints on import goes to stderr, as during the run (see _run)
-        with _output_to_stderr() if as_json else contextlib.nullcontext():
+        with output_to_stderr() if as_json else contextlib.nullcontext():
             agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
                            n_threads)
         if not as_json:
@@ -553,8 +541,8 @@ def chat(
             result = _run(agent, [*conversation, HumanMessage(line)], False)
         except ContextOverflowError as exc:  # the question does not fit: it is dropped, so the session can go on
             err.print(f"[red]error:[/red] {escape(terminal_text(_error_text(exc)))}")
-            err.print("[yellow]that question was dropped from the conversation:[/yellow] ask something shorter, or "
-                      "type 'clear' to start a new conversation.")
+            err.print(f"[yellow]that question was dropped from the conversation{_tools_ran(exc, conversation)}:"
+                      "[/yellow] ask something shorter, or type 'clear' to start a new conversation.")
             continue
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
             text = _max_steps_text(exc, max_steps) if isinstance(exc, MaxStepsExceeded) else _error_text(exc)
@@ -575,20 +563,9 @@ def chat(
 _mount()
 
 
-def _tolerant_output() -> None:
-    """Let text that the terminal's encoding cannot show (Portuguese in an ASCII ``LC_ALL=C`` shell) print as ``?``
-    instead of ending the command with a UnicodeEncodeError traceback (review 26). Streams that are not text
-    files with ``reconfigure`` (a test runner's) are left as they are."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
-            with contextlib.suppress(ValueError, OSError):  # a closed or detached stream
-                reconfigure(errors="replace")
-
-
 def main() -> None:
     """Console entry point: run the app, turning stray user errors into one line."""
-    _tolerant_output()
+    tolerant_output()
     try:
         app()
     except UserError as exc:  # commands catch their own (`toolwire eval` lets its model's errors come here)
