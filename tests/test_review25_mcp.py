@@ -140,7 +140,7 @@ def test_serve_async_puts_stdout_back_after_serving(monkeypatch: pytest.MonkeyPa
 
     import mcp.server.stdio
 
-    monkeypatch.setattr(mcp.server.stdio, "stdio_server", lambda: Streams())
+    monkeypatch.setattr(mcp.server.stdio, "stdio_server", lambda **streams: Streams())
     original, fake_err = io.StringIO(), io.StringIO()
     monkeypatch.setattr(sys, "stdout", original)
     monkeypatch.setattr(sys, "stderr", fake_err)

@@ -202,10 +202,9 @@ def _stdout_to_stderr() -> Iterator[None]:
     """Send what is printed to standard error while stdio serving runs (standard output carries the
     protocol), then flush both streams and put ``sys.stdout`` back.
 
-    Entered inside the SDK's ``stdio_server()``, which finds the protocol stream through ``sys.stdout``
-    and (mcp 2.x) points file descriptor 1 at stderr until it exits: so text left in the buffer of the
-    original ``sys.stdout`` (code that kept a reference to it) is flushed there too, not onto the
-    protocol after the descriptor is restored.
+    Entered inside :func:`_protocol_streams`, which points file descriptor 1 at stderr until it exits: so text left
+    in the buffer of the original ``sys.stdout`` (code that kept a reference to it) is flushed there too, not onto
+    the protocol after the descriptor is restored.
     """
     original = sys.stdout
     with contextlib.ExitStack() as stack:
@@ -220,13 +219,64 @@ def _stdout_to_stderr() -> Iterator[None]:
                     stream.flush()
 
 
+@contextlib.contextmanager
+def _protocol_streams() -> Iterator[dict[str, Any]]:
+    """The protocol's stdin and stdout, as the SDK's ``stdio_server`` takes them, on copies of file descriptors 0
+    and 1; while serving, descriptor 0 reads the null device and descriptor 1 writes to standard error.
+
+    So a command a tool runs, or C code, can neither read the client's messages nor write onto the protocol. mcp 2.x
+    does this itself when given no streams; mcp 1.x wraps ``sys.stdin``/``sys.stdout`` and leaves the descriptors as
+    they are, so toolwire does it for both. The descriptors are themselves again on exit.
+
+    Returns:
+        A context manager giving ``{"stdin": ..., "stdout": ...}`` (anyio text files, UTF-8) to pass to
+        ``stdio_server``; ``{}`` (the SDK's own streams) when descriptor 0, 1 or 2 is closed.
+    """
+    import io
+
+    import anyio
+
+    try:
+        sys.stdout.flush()
+        os.fstat(2)  # (first: with 2 closed, the copies below would take that number)
+        saved_in, saved_out = os.dup(0), os.dup(1)
+    except (OSError, ValueError, AttributeError):
+        yield {}
+        return
+    try:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        os.dup2(2, 1)
+    except OSError:  # no descriptor 2: the protocol stays where it is
+        os.dup2(saved_in, 0)
+        os.dup2(saved_out, 1)
+        os.close(saved_in)
+        os.close(saved_out)
+        yield {}
+        return
+    reader = io.TextIOWrapper(os.fdopen(saved_in, "rb"), encoding="utf-8", errors="replace")
+    writer = io.TextIOWrapper(os.fdopen(saved_out, "wb"), encoding="utf-8")
+    try:
+        yield {"stdin": anyio.wrap_file(reader), "stdout": anyio.wrap_file(writer)}
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # the client's pipe is closed: nothing more reaches it
+            writer.flush()
+        os.dup2(reader.fileno(), 0)
+        os.dup2(writer.fileno(), 1)
+        for stream in (reader, writer):
+            with contextlib.suppress(OSError, ValueError):
+                stream.close()
+
+
 async def _serve_stdio(server: Any) -> None:
     from mcp.server.stdio import stdio_server
 
     try:
-        async with stdio_server() as (read, write):
-            with _stdout_to_stderr():  # a tool's print() must never reach the protocol
-                await server.run(read, write, server.create_initialization_options())
+        with _protocol_streams() as streams:
+            async with stdio_server(**streams) as (read, write):
+                with _stdout_to_stderr():  # a tool's print() must never reach the protocol
+                    await server.run(read, write, server.create_initialization_options())
     except BaseExceptionGroup as group:  # the client went away mid-call: its pipes are closed (review 32)
         if not _only_gone(group):
             raise
@@ -303,7 +353,8 @@ async def serve_async(
     Args:
         tools: the tools to publish.
         transport: ``"stdio"`` (JSON-RPC on this process's stdin/stdout; while serving, what the tools
-            print goes to stderr, but write nothing to stdout before serving) or ``"http"`` (streamable
+            print, and what the commands they run write, goes to stderr, and stdin reads as empty to them; but
+            write nothing to stdout before serving) or ``"http"`` (streamable
             HTTP at ``http://{host}:{port}{path}``).
         host, port, path: where the HTTP transport listens.
         name: the server name clients see.
