@@ -397,7 +397,9 @@ def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
         isinstance(exc, ToolExecutionError) and type(exc) is not ToolExecutionError
     ):
         return f"Error: {exc}"
-    if isinstance(exc, ToolExecutionError):
+    if isinstance(exc, ToolExecutionError) and hide_details and isinstance(exc.__context__, SystemExit):
+        exc = exc.__context__  # a tool's sys.exit(...) (raised from None while handled): its argument may be a secret
+    elif isinstance(exc, ToolExecutionError):
         return f"Error: tool '{tool_name}' failed: {exc}"
     more = ""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # a TaskGroup's: the error inside tells
