@@ -3,11 +3,14 @@ be written), lone surrogates in call ids and argument keys, cyclic artifacts and
 
 from __future__ import annotations
 
+import json
 import sys
+from typing import Any
 
 import pytest
 
-from toolwire import ToolExecutor, tool
+from toolwire import Agent, AIMessage, ToolExecutor, ToolMessage, tool
+from toolwire.testing import ScriptedChatModel
 
 SECRET = "sk-LEAKME"
 
@@ -35,3 +38,50 @@ def test_hide_error_details_shows_only_the_type_of_a_sys_exit(timeout: float | N
         assert f"tool '{message.name}' raised SystemExit." in message.content
     shown = ToolExecutor([exits]).execute(calls[:1])[0].content  # without the option the message is kept
     assert "tried to exit the program" in shown and SECRET in shown
+
+
+# -- #8: lone surrogates in call ids and argument keys become U+FFFD, so to_dict() can be saved as UTF-8 JSON -------
+
+def _saved(message: Any) -> bytes:
+    return json.dumps(message.to_dict(), ensure_ascii=False).encode("utf-8")
+
+
+@tool
+def add(a: int) -> int:
+    """Add."""
+    return a
+
+
+def test_a_call_id_with_a_lone_surrogate_becomes_u_fffd_in_the_call_and_its_answer() -> None:
+    reply = AIMessage("", tool_calls=[{"name": "add", "args": {"a": 1}, "id": "\udc80sur", "type": "tool_call"}],
+                      invalid_tool_calls=[{"name": "add", "args": "{", "id": "\udc81bad", "error": "cut"}])
+    assert reply.tool_calls[0]["id"] == "\ufffdsur"
+    assert reply.invalid_tool_calls[0]["id"] == "\ufffdbad"
+    _saved(reply)
+    answers = ToolExecutor([add]).execute(reply)
+    assert [m.tool_call_id for m in answers] == ["\ufffdsur", "\ufffdbad"]
+    for message in answers:
+        _saved(message)
+    # a list of call dicts, a ToolMessage made by hand and tool.invoke answer under the same repaired id
+    [answer] = ToolExecutor([add]).execute([{"name": "add", "args": {"a": 1}, "id": "\udc80sur"}])
+    assert answer.tool_call_id == "\ufffdsur" and b"\xef\xbf\xbdsur" in _saved(answer)
+    assert ToolMessage("x", tool_call_id="\udc80sur").tool_call_id == "\ufffdsur"
+    _saved(ToolMessage("x", tool_call_id="\udc80sur"))
+    assert add.invoke({"name": "add", "args": {"a": 1}, "id": "\udc80sur", "type": "tool_call"}).tool_call_id == \
+        "\ufffdsur"
+
+
+def test_an_agent_run_with_a_surrogate_call_id_can_be_saved_and_pairs_the_answer() -> None:
+    model = ScriptedChatModel([AIMessage("", tool_calls=[{"name": "add", "args": {"a": 3}, "id": "\udc80"}]), "done"])
+    result = Agent(model, [add]).invoke("q")
+    assert result.messages[1].tool_calls[0]["id"] == "\ufffd"
+    assert result.messages[2].tool_call_id == "\ufffd"
+    for message in result.messages:
+        _saved(message)
+
+
+def test_argument_keys_with_a_lone_surrogate_at_any_depth_are_replaced_in_to_dict() -> None:
+    args = {"\udc80": {"k\udc81": [{"\udc82": "v\udc83"}]}}
+    reply = AIMessage("", tool_calls=[{"name": "add", "args": args, "id": "c1"}])
+    saved = json.loads(_saved(reply))
+    assert saved["tool_calls"][0]["args"] == {"\ufffd": {"k\ufffd": [{"\ufffd": "v\ufffd"}]}}

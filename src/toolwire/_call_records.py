@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, NotRequired, TypedDict
 
 from toolwire._printing import json_text, printed, safe_text
+from toolwire.results import valid_text
 
 __all__ = [
     "InvalidToolCall",
@@ -164,13 +165,15 @@ def in_reply_order(valid: Sequence[Any], invalid: Sequence[Any], invalid_calls: 
 def _id_text(value: Any) -> str | None:
     """A call id as text: None and ``""`` give None (a new id is then made: ids are never empty,
     docs/architecture.md), a string is kept, anything else (a number, as some servers send) becomes
-    ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call and its answer still match.
+    ``str(value)``, as :class:`ToolMessage` turns its ``tool_call_id``, so a call and its answer still match; a lone
+    surrogate becomes U+FFFD (:func:`~toolwire.results.valid_text`), as in the ``tool_call_id`` (review 83).
 
     Returns: the id's text, or None: no id, or one whose ``str()`` fails (a new id is made then too). Never raises.
     """
     if isinstance(value, str):
-        return value or None
-    return None if value is None else printed(value, str)
+        return (value if value.isascii() else valid_text(value)) or None
+    text = None if value is None else printed(value, str)
+    return text if text is None or text.isascii() else valid_text(text)
 
 
 def _call_list(calls: Any, field: str, owner: str = "AIMessage") -> Any:
@@ -231,7 +234,10 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
     if "type" not in call or not isinstance(call_id, str) or not call_id or args is None:
         # a missing or empty id is made; a number (some servers) is kept as its text
         return tool_call(call["name"], args or {}, _id_text(call_id))
-    return _copy_containers(call)  # type: ignore[no-any-return]
+    out = _copy_containers(call)
+    if not call_id.isascii():
+        out["id"] = valid_text(call_id)  # a lone surrogate could not be sent or saved as UTF-8 (review 83)
+    return out  # type: ignore[no-any-return]
 
 
 def _checked_calls(calls: Any, invalid: Any, owner: str = "AIMessage") -> tuple[list[ToolCall], list[InvalidToolCall]]:

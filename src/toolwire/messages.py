@@ -87,15 +87,19 @@ def _json_value(value: Any) -> Any:
     """A JSON-ready copy of a message field: JSON values come back equal (non-finite floats stay floats, as
     ``json.dumps`` writes them); dates and UUIDs become text, pydantic models and dataclasses their JSON form,
     ``bytes`` base64 text, tuples and sets lists, dict keys strings, an array or number type with ``tolist()``
-    (numpy's) its Python value, any other object its ``str()``; a lone surrogate in text becomes U+FFFD
-    (:func:`~toolwire.results.valid_strings`), so the dict can be written as UTF-8."""
+    (numpy's) its Python value, any other object its ``str()``; a lone surrogate in text, a dict key included,
+    becomes U+FFFD (:func:`~toolwire.results.valid_strings`), so the dict can be written as UTF-8."""
     kind = type(value)
     if kind is str:
         return value if value.isascii() else valid_text(value)
     if kind is int or kind is bool or value is None:
         return value
-    return valid_strings(to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64",
-                                            inf_nan_mode="constants"))
+    try:
+        ready = to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64", inf_nan_mode="constants")
+    except UnicodeEncodeError:  # a dict key with a lone surrogate (an argument's, at any depth): pydantic cannot
+        ready = to_jsonable_python(valid_strings(value), fallback=json_fallback, bytes_mode="base64",  # write it
+                                   inf_nan_mode="constants")
+    return valid_strings(ready)
 
 
 def _tool_content(content: Any) -> Content:
@@ -436,7 +440,8 @@ class ToolMessage(BaseMessage):
             ``"-Infinity"``, other objects their JSON form or ``str()``. LangChain writes ``str(value)``
             instead (``"None"``, ``"{'a': 1}"``); toolwire's JSON text is what the model would see had the
             tool been run by toolwire.
-        tool_call_id: the ``id`` of the :class:`ToolCall` this answers (required; a number as its text).
+        tool_call_id: the ``id`` of the :class:`ToolCall` this answers (required; a number as its text; a lone
+            surrogate becomes U+FFFD, as in the AIMessage's call ids, so the two still match).
         status: ``"success"`` or ``"error"``.
         artifact: the full result object for the program (never sent to the model).
         name: the tool's name.
@@ -487,7 +492,9 @@ class ToolMessage(BaseMessage):
             content = _tool_content(content)
         super().__init__(content, id=id, name=name)
         # a number (some servers' call ids) as its text, as AIMessage keeps the call's id
-        _set(self, "tool_call_id", tool_call_id if isinstance(tool_call_id, str) else str(tool_call_id))
+        if not isinstance(tool_call_id, str):
+            tool_call_id = str(tool_call_id)
+        _set(self, "tool_call_id", tool_call_id if tool_call_id.isascii() else valid_text(tool_call_id))
         _set(self, "status", status)
         _set(self, "artifact", artifact)
 

@@ -388,7 +388,7 @@ class Tool(ToolArguments):
 
     def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
         if type(result) is str and self.response_format == "content":  # the common case, without the checks
-            return ToolMessage._made(valid_text(result), _call_id(call), self.name, "success", None)
+            return ToolMessage._made(valid_text(result), valid_text(_call_id(call)), self.name, "success", None)
         if isinstance(result, ToolMessage):  # the tool wrote its own answer (as LangChain tools may): its content,
             # status and artifact answer this call, under this call's id
             return ToolMessage(result.content, _call_id(call), name=self.name, status=result.status,
