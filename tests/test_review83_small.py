@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from toolwire import Agent, AIMessage, ToolExecutor, ToolMessage, tool
+from toolwire import Agent, AIMessage, ToolExecutor, ToolMessage, message_from_dict, tool
 from toolwire.testing import ScriptedChatModel
 
 SECRET = "sk-LEAKME"
@@ -85,3 +85,28 @@ def test_argument_keys_with_a_lone_surrogate_at_any_depth_are_replaced_in_to_dic
     reply = AIMessage("", tool_calls=[{"name": "add", "args": args, "id": "c1"}])
     saved = json.loads(_saved(reply))
     assert saved["tool_calls"][0]["args"] == {"\ufffd": {"k\ufffd": [{"\ufffd": "v\ufffd"}]}}
+
+
+# -- #9: a cyclic artifact is saved as its str(), so to_dict() does not raise -------------------------------------
+
+def test_a_cyclic_artifact_is_saved_as_its_text_and_the_message_reads_back() -> None:
+    tree: dict[str, Any] = {"name": "root"}
+    tree["parent_of_self"] = tree
+    loop: list[Any] = [1]
+    loop.append(loop)
+
+    @tool(response_format="content_and_artifact")
+    def load_tree(which: str) -> Any:
+        """Load a tree."""
+        return "loaded", (tree if which == "tree" else {"rows": loop, "k\udc80": 1})
+
+    for which in ("tree", "list"):
+        [message] = ToolExecutor([load_tree]).execute([{"name": "load_tree", "args": {"which": which}, "id": "a"}])
+        assert message.status == "success"
+        assert message.artifact["rows" if which == "list" else "name"] is not None  # the object itself is kept
+        saved = json.loads(_saved(message))
+        assert isinstance(saved["artifact"], str)
+        assert ("{...}" if which == "tree" else "[...]") in saved["artifact"]
+        assert message_from_dict(saved).artifact == saved["artifact"]
+    assert json.loads(_saved(ToolMessage("x", tool_call_id="a", artifact={"k\udc80": [1]})))["artifact"] == \
+        {"k\ufffd": [1]}

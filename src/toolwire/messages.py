@@ -514,7 +514,9 @@ class ToolMessage(BaseMessage):
         """As :meth:`BaseMessage.to_dict`; ``tool_call_id`` is always present. An ``artifact`` that is not
         JSON-ready is converted as tool results are (:func:`toolwire.results.json_ready`: dates and UUIDs
         to text, ``bytes`` to base64, sets and tuples to lists, pydantic models and dataclasses to dicts,
-        NaN to None, other objects to their ``str()``); a JSON-ready artifact round-trips unchanged.
+        NaN to None, other objects to their ``str()``); a JSON-ready artifact round-trips unchanged. An artifact
+        that holds itself (a circular reference, which JSON cannot write) is saved as its ``str()``, so the
+        message can still be saved (it reads back with that text as its artifact).
 
         Returns:
             A new JSON-ready dict.

@@ -110,9 +110,19 @@ def json_ready(value: Any) -> Any:
     UUIDs, enums, sets and tuples take their JSON form (a NamedTuple an object of its fields), an array or number
     type with ``tolist()`` (numpy's) its Python value, ``bytes`` become base64 text, lone surrogates in text
     U+FFFD, non-finite floats
-    ``None``, dict keys strings, and any other object its ``str()``. JSON-ready values come back equal."""
-    return valid_strings(to_jsonable_python(_named_tuples(value), fallback=json_fallback, bytes_mode="base64",
-                                            inf_nan_mode="null"))
+    ``None``, dict keys strings, and any other object its ``str()``. JSON-ready values come back equal. A value
+    that holds itself (a circular reference, which JSON cannot write) becomes its ``str()`` as a whole
+    (``{'name': 'root', 'parent': {...}}``), so the message that holds it can still be saved."""
+    value = _named_tuples(value)
+    try:
+        try:
+            ready = to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64", inf_nan_mode="null")
+        except UnicodeEncodeError:  # a dict key with a lone surrogate: pydantic cannot write it
+            ready = to_jsonable_python(valid_strings(value), fallback=json_fallback, bytes_mode="base64",
+                                       inf_nan_mode="null")
+    except (ValueError, RecursionError):  # "Circular reference detected" (review 83)
+        return valid_text(_str(value))
+    return valid_strings(ready)
 
 
 _MEDIA_KEYS = ("base64", "data", "url", "file_id")
