@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from toolwire import Agent, AIMessage, ToolExecutor, ToolMessage, message_from_dict, tool
+from toolwire.errors import SchemaError
 from toolwire.testing import ScriptedChatModel
 
 SECRET = "sk-LEAKME"
@@ -110,3 +111,20 @@ def test_a_cyclic_artifact_is_saved_as_its_text_and_the_message_reads_back() -> 
         assert message_from_dict(saved).artifact == saved["artifact"]
     assert json.loads(_saved(ToolMessage("x", tool_call_id="a", artifact={"k\udc80": [1]})))["artifact"] == \
         {"k\ufffd": [1]}
+
+
+# -- #12a: a default that holds itself is a SchemaError at decoration, not a RecursionError ------------------------
+
+def test_a_parameter_default_that_holds_itself_is_a_schema_error_naming_it() -> None:
+    cyc: list[Any] = []
+    cyc.append(cyc)
+    loop: dict[str, Any] = {}
+    loop["self"] = loop
+    for default in (cyc, loop):
+        def f(x: int, opts: Any = default) -> int:
+            """Tool whose default is self-referencing."""
+            return x
+
+        with pytest.raises(SchemaError, match=r"parameter 'opts' of tool 'f' holds itself") as info:
+            tool(f)
+        assert str(info.value).count(". ") == 0 and str(info.value).endswith("inside the tool.")

@@ -366,7 +366,8 @@ def function_schema(
         The frozen :class:`FunctionSchema`.
 
     Raises:
-        SchemaError: a type hint cannot be resolved or has no JSON Schema, or the type is recursive.
+        SchemaError: a type hint cannot be resolved or has no JSON Schema, the type is recursive, or a default
+            holds itself (``cyc.append(cyc)``).
 
     Warns:
         ToolDefinitionWarning: the function takes ``*args``/``**kwargs`` (left out of the schema), or its docstring
@@ -457,7 +458,12 @@ def function_schema(
     for name, value in defaults.items():
         prop = parameters["properties"].get(name)
         if prop is not None and "default" not in prop and not isinstance(value, _Factory):  # (no fixed value)
-            prop_default = _default_json(value)
+            try:
+                prop_default = _default_json(value)
+            except RecursionError:  # (review 83: cyc = []; cyc.append(cyc) gave a bare RecursionError)
+                raise SchemaError(f"The default of parameter {name!r} of tool {tool_name!r} holds itself (a circular "
+                                  "reference) or is nested too deeply for JSON: use None as the default and build "
+                                  "the value inside the tool.") from None
             if prop_default is not _NO_JSON:  # a default with no JSON form is simply not advertised
                 prop["default"] = prop_default
     if not fast:  # the fast path builds every dict and list afresh, and writes no inf/nan (_schema_fast._finite)
