@@ -128,3 +128,30 @@ def test_a_parameter_default_that_holds_itself_is_a_schema_error_naming_it() -> 
         with pytest.raises(SchemaError, match=r"parameter 'opts' of tool 'f' holds itself") as info:
             tool(f)
         assert str(info.value).count(". ") == 0 and str(info.value).endswith("inside the tool.")
+
+
+# -- #12b: a tiny max_result_chars keeps an error result saying it is an error, without "narrower result" advice ---
+
+@tool
+def fails(x: int = 0) -> str:
+    """Always fails."""
+    raise ValueError("the database is down, try again in a minute")
+
+
+@tool
+def long_text(x: int = 0) -> str:
+    """A long result."""
+    return "y" * 50
+
+
+@pytest.mark.parametrize("limit", [1, 3, 10])
+def test_a_tiny_max_result_chars_keeps_an_error_result_an_error(limit: int) -> None:
+    calls = [{"name": "fails", "args": {}, "id": "a"}, {"name": "nope", "args": {}, "id": "b"},
+             {"name": "long_text", "args": {}, "id": "c"}]
+    error, unknown, success = ToolExecutor([fails, long_text], max_result_chars=limit).execute(calls)
+    for message in (error, unknown):
+        assert message.status == "error"
+        assert message.content.startswith("Error:")
+        assert "error text truncated" in message.content and "narrower" not in message.content
+    assert success.content.startswith("y" * limit + "\n[... result truncated")
+    assert "ask for a narrower result" in success.content

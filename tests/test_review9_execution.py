@@ -263,7 +263,7 @@ def test_error_results_are_cut_too() -> None:
     [result] = ToolExecutor([fetch], max_result_chars=1000).execute(reply(tool_call("fetch", {"url": "u"}, "a")))
     assert result.status == "error"
     assert result.content.startswith("Error: tool 'fetch' raised RuntimeError: HTTP 500, body: <html>")
-    assert result.content.endswith("characters cut; ask for a narrower result ...]")
+    assert result.content.endswith("characters cut ...]") and "narrower" not in result.content  # (review 83)
     assert len(result.content) < 1100
     [kept] = ToolExecutor([fetch], max_result_chars=None).execute(reply(tool_call("fetch", {"url": "u"}, "a")))
     assert len(kept.content) > 1_200_000
