@@ -155,3 +155,25 @@ def test_a_tiny_max_result_chars_keeps_an_error_result_an_error(limit: int) -> N
         assert "error text truncated" in message.content and "narrower" not in message.content
     assert success.content.startswith("y" * limit + "\n[... result truncated")
     assert "ask for a narrower result" in success.content
+
+
+# -- #12d: a result whose __len__ raises is "ran, but its result could not be sent back", not "tool raised" --------
+
+class _BadLen(list):  # type: ignore[type-arg]
+    def __len__(self) -> int:
+        raise RuntimeError("len boom")
+
+
+@tool
+def bad_len(x: int = 0) -> Any:
+    """Returns a list whose len() fails."""
+    return _BadLen([1])
+
+
+def test_a_result_whose_len_raises_is_not_blamed_on_the_tool() -> None:
+    call = {"name": "bad_len", "args": {}, "id": "a", "type": "tool_call"}
+    for message in (ToolExecutor([bad_len]).execute([call])[0], bad_len.invoke(call)):
+        assert "raised RuntimeError" not in message.content
+        # written as JSON (json's C encoder reads a list without len()), or else the error that says it ran
+        assert (message.status, message.content) == ("success", "[1]") or (
+            message.status == "error" and "ran, but its result could not be sent back" in message.content)

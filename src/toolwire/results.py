@@ -158,7 +158,12 @@ def _is_block(block: Any) -> bool:
 
 def _is_blocks(value: Any) -> bool:
     # the type first: the truth value of some results is an error (a numpy array's, review 26)
-    return isinstance(value, list) and bool(value) and all(_is_block(b) for b in value)
+    if not isinstance(value, list):
+        return False
+    try:
+        return bool(value) and all(_is_block(b) for b in value)
+    except Exception:  # a list subclass whose __len__ or __iter__ raises: no blocks; writing it as JSON then fails
+        return False  # with the error that says the tool ran (review 83: it was "tool raised")
 
 
 def result_to_content(result: Any) -> str | list[Any]:
