@@ -157,8 +157,8 @@ def abandon(task: asyncio.Task[Any]) -> None:
     task.add_done_callback(_forget)
     with contextlib.suppress(AttributeError):
         task._log_destroy_pending = False  # type: ignore[attr-defined]  # a pending task at loop close
-    with contextlib.suppress(RuntimeError):  # "coroutine ignored GeneratorExit": it awaited while closing
-        task.get_coro().close()  # type: ignore[union-attr]
+    with contextlib.suppress(Exception):  # "coroutine ignored GeneratorExit" (it awaited while closing), or what
+        task.get_coro().close()  # type: ignore[union-attr]  # its cleanup raised: the call is given up all the same
     task.cancel()
 
 

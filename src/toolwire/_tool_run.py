@@ -59,7 +59,10 @@ def _running(call: Mapping[str, Any]) -> Iterator[None]:
     try:
         yield
     finally:
-        _CURRENT_CALL.reset(token)
+        # (ValueError: the call's coroutine closed from another context, when it was given up: see
+        # toolwire._concurrency.abandon; its own context, which the token is of, is gone with it)
+        with contextlib.suppress(ValueError):
+            _CURRENT_CALL.reset(token)
 
 
 def _in_context(func: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -287,20 +287,7 @@ class ToolExecutor:
         async def answer(call: Any, kwargs: dict[str, Any] | None) -> ToolMessage:
             return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
 
-        if len(checked) == 1:
-            task = asyncio.current_task()
-            requests = task.cancelling() if task is not None else 0
-            try:
-                results = [await answer(checked[0], checked_args[0])]
-            except BaseException as exc:  # handle_errors=False (or the run cancelled): no answer finished, and
-                own = _keep_answers(exc, [])  # the error says so as for several calls (review 41)
-                if own is exc:
-                    raise
-                raise own from exc.__cause__
-            if task is not None and task.cancelling() > requests:  # the run was cancelled while the tool ran, and
-                raise asyncio.CancelledError  # the tool swallowed it: the run stops all the same, as with several
-                # calls (gather), review 26
-        elif checked:
+        if checked:  # each call a task, one call too: a run cancelled while a tool ignores it must still end (_stop)
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
             if (sink := answers_sink()) is not None:  # a sync call: its Ctrl-C gets the answers as they finish
                 for task in tasks:

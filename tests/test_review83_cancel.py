@@ -1,0 +1,110 @@
+"""Review 83 (a new user breaking the execution side): a stopped run always ends, and the error that stopped it is
+the one raised.
+
+An async tool that ignores its cancellation held a cancelled run for ever when it was the reply's only call (that
+path awaited it in the run's own task, without the grace period the several-calls path has), and giving it up closed
+its coroutine from another context, where resetting the current tool call raised a ValueError in place of the
+tool's own error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import pytest
+
+from toolwire import Agent, AIMessage, ToolExecutor, tool
+from toolwire.testing import ScriptedChatModel
+
+LIMIT = 30  # seconds: a limit only, so that a regression fails instead of hanging; the runs end in about GRACE
+GRACE = 0.05
+
+
+@pytest.fixture(autouse=True)
+def _short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire._tool_run as tool_run
+
+    monkeypatch.setattr(tool_run, "CANCEL_GRACE", GRACE)
+
+
+@tool
+async def stubborn(x: int) -> int:
+    """Ignore every cancellation."""
+    while True:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(0.01)
+
+
+@tool
+async def boom(x: int) -> int:
+    """Fail after a moment."""
+    await asyncio.sleep(0.01)
+    raise ValueError("boom")
+
+
+_ONE = [{"name": "stubborn", "args": {"x": 1}, "id": "a"}]
+_TWO = [*_ONE, {"name": "boom", "args": {"x": 2}, "id": "b"}]
+
+
+def _agent() -> Agent:
+    return Agent(ScriptedChatModel([AIMessage("", tool_calls=_ONE), "done"]), [stubborn])
+
+
+async def _cancel_soon(coro: Any) -> BaseException:
+    task = asyncio.ensure_future(coro)
+    await asyncio.sleep(0.05)
+    task.cancel()
+    done, _ = await asyncio.wait([task], timeout=LIMIT)
+    assert done, "the cancelled run did not end"
+    with pytest.raises(asyncio.CancelledError) as error:
+        task.result()
+    return error.value
+
+
+def test_a_cancelled_execute_of_one_stubborn_call_ends(caplog: pytest.LogCaptureFixture) -> None:
+    asyncio.run(_cancel_soon(ToolExecutor([stubborn]).aexecute(_ONE)))
+    assert "given up" in caplog.text and "stubborn" in caplog.text
+
+
+def test_a_cancelled_agent_run_with_one_stubborn_call_ends() -> None:
+    asyncio.run(_cancel_soon(_agent().ainvoke("q")))
+
+
+def test_an_agent_run_under_wait_for_with_one_stubborn_call_ends() -> None:
+    async def main() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(_agent().ainvoke("q"), 0.05)
+
+    asyncio.run(asyncio.wait_for(main(), LIMIT))
+
+
+def test_a_cancelled_consumer_of_an_agent_stream_ends() -> None:
+    async def consume() -> None:
+        async for _ in _agent().astream("q"):
+            pass
+
+    asyncio.run(_cancel_soon(consume()))
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+def test_handle_errors_false_raises_the_tools_own_error_beside_a_stubborn_call(how: str) -> None:
+    executor = ToolExecutor([stubborn, boom], handle_errors=False)
+    with pytest.raises(ValueError, match=r"^boom$") as error:
+        if how == "sync":
+            executor.execute(_TWO)
+        else:
+            asyncio.run(asyncio.wait_for(executor.aexecute(_TWO), LIMIT))
+    assert error.value.tool_messages == []  # (no call finished: the stubborn one was given up)
+
+
+def test_one_call_still_runs_in_a_task_of_its_own_and_answers_as_before() -> None:
+    from toolwire import current_tool_call
+
+    @tool
+    async def who(x: int) -> str:
+        """Say the id of the call being run."""
+        return str(current_tool_call()["id"])
+
+    assert [m.content for m in ToolExecutor([who]).execute([{"name": "who", "args": {"x": 1}, "id": "c9"}])] == ["c9"]
