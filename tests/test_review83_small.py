@@ -3,6 +3,7 @@ be written), lone surrogates in call ids and argument keys, cyclic artifacts and
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -177,3 +178,28 @@ def test_a_result_whose_len_raises_is_not_blamed_on_the_tool() -> None:
         # written as JSON (json's C encoder reads a list without len()), or else the error that says it ran
         assert (message.status, message.content) == ("success", "[1]") or (
             message.status == "error" and "ran, but its result could not be sent back" in message.content)
+
+
+# -- #12c: a result that cannot be written gives toolwire's sentence, not Python's advice or a codec error ---------
+
+@dataclasses.dataclass
+class _Blob:
+    data: bytes
+
+
+@tool
+def unwritable(which: str) -> Any:
+    """Returns a value JSON text cannot hold."""
+    return {"bigint": 10**5000, "big_list": [*range(6000), 10**5000], "blob": _Blob(b"\xff\xfe"),
+            "nested_bytes": {"a": [b"\xff"]}}[which]
+
+
+@pytest.mark.parametrize("which", ["bigint", "big_list", "blob", "nested_bytes"])
+def test_a_result_that_cannot_be_written_gives_one_sentence_of_toolwire(which: str) -> None:
+    call = {"name": "unwritable", "args": {"which": which}, "id": "a", "type": "tool_call"}
+    for message in (ToolExecutor([unwritable]).execute([call])[0], unwritable.invoke(call)):
+        assert message.status == "error"
+        assert "ran, but its result could not be sent back" in message.content
+        assert "set_int_max_str_digits" not in message.content and "codec" not in message.content
+        wanted = "integer too long to be written as text" if which.startswith("big") else "not UTF-8 text"
+        assert wanted in message.content

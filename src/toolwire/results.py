@@ -166,6 +166,10 @@ def _is_blocks(value: Any) -> bool:
         return False  # with the error that says the tool ran (review 83: it was "tool raised")
 
 
+_NOT_UTF8 = ("The tool{} bytes that are not UTF-8 text, which a model cannot read: return text, or content blocks "
+             "such as {{'type': 'image', 'base64': ..., 'mime_type': 'image/png'}}.")
+
+
 def result_to_content(result: Any) -> str | list[Any]:
     """Return ``result`` (a tool's return value) as message content: a string or a list of content blocks.
 
@@ -194,10 +198,7 @@ def result_to_content(result: Any) -> str | list[Any]:
         try:
             return valid_text(_utf8(result))
         except TypeError:
-            raise ToolResultError(
-                "The tool returned bytes that are not UTF-8 text, which a model cannot read: return text, or "
-                "content blocks such as {'type': 'image', 'base64': ..., 'mime_type': 'image/png'}."
-            ) from None
+            raise ToolResultError(_NOT_UTF8.format(" returned")) from None
     if _is_blocks(result):
         return valid_blocks(result)
     if isinstance(result, BaseModel):
@@ -376,13 +377,23 @@ def _json_text(encode: Callable[[], str]) -> str:
         raise ToolResultError(
             f"The tool's result could not be turned into JSON text ({_str(exc)}): return text or JSON-like data."
         ) from exc
-    except ValueError as exc:  # circular reference
-        raise ToolResultError(f"The tool's result could not be turned into JSON text: {_str(exc)}.") from exc
+    except ValueError as exc:  # toolwire's own sentence: Python's would advise sys.set_int_max_str_digits() or
+        raise ToolResultError(_value_error_text(exc)) from exc  # quote a codec error to the model (review 83)
     except Exception as exc:
         raise ToolResultError(
             f"The tool's result could not be turned into JSON text ({type(exc).__name__}: {_str(exc)}): return text "
             "or JSON-like data."
         ) from exc
+
+
+def _value_error_text(exc: ValueError) -> str:
+    """The sentence a :class:`ToolResultError` says for a ``ValueError`` met while writing a result as JSON."""
+    if isinstance(exc, UnicodeError):
+        return _NOT_UTF8.format("'s result holds")
+    if "integer string conversion" in _str(exc):
+        return ("The tool's result holds an integer too long to be written as text: return a shorter number, or "
+                "its first digits and how many digits it has.")
+    return f"The tool's result could not be turned into JSON text: {_str(exc)}."  # ("Circular reference detected")
 
 
 def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
