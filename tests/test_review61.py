@@ -94,7 +94,7 @@ def test_argument_errors_show_the_tools_own_shape_not_a_city() -> None:
         return "pong"
 
     def content(t: object, args: object) -> str:
-        return t.invoke({"name": "x", "args": args, "id": "c", "type": "tool_call"}).content  # type: ignore[attr-defined]
+        return t.invoke({"name": t.name, "args": args, "id": "c", "type": "tool_call"}).content  # type: ignore[attr-defined]
 
     for args in ('{"a": 1, "b": ', "[1, 2]", '{"a": 1} and more'):
         text = content(add, args)

@@ -21,7 +21,7 @@ MyInt = TypeAliasType("MyInt", int)
 
 
 def _call(t: object, args: dict) -> object:
-    return t.invoke({"name": "t", "args": args, "id": "c", "type": "tool_call"})  # type: ignore[attr-defined]
+    return t.invoke({"name": t.name, "args": args, "id": "c", "type": "tool_call"})  # type: ignore[attr-defined]
 
 
 def test_an_int_alias_used_twice_still_builds() -> None:

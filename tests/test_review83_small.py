@@ -3,6 +3,7 @@ be written), lone surrogates in call ids and argument keys, cyclic artifacts and
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import sys
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from toolwire import Agent, AIMessage, ToolExecutor, ToolMessage, message_from_dict, tool
-from toolwire.errors import SchemaError
+from toolwire.errors import SchemaError, ToolExecutionError
 from toolwire.testing import ScriptedChatModel
 
 SECRET = "sk-LEAKME"
@@ -203,3 +204,28 @@ def test_a_result_that_cannot_be_written_gives_one_sentence_of_toolwire(which: s
         assert "set_int_max_str_digits" not in message.content and "codec" not in message.content
         wanted = "integer too long to be written as text" if which.startswith("big") else "not UTF-8 text"
         assert wanted in message.content
+
+
+# -- #12e: tool.invoke(call) of a call that names another tool does not run the tool ------------------------------
+
+def test_a_call_naming_another_tool_is_not_run_by_the_tool_it_was_given_to() -> None:
+    ran: list[int] = []
+
+    @tool
+    def ok(x: int) -> int:
+        """Records that it ran."""
+        ran.append(x)
+        return x
+
+    call = {"name": "other", "args": {"x": 1}, "id": "a", "type": "tool_call"}
+    for answer in (ok.invoke(call), asyncio.run(ok.ainvoke(call))):
+        assert answer.status == "error" and answer.tool_call_id == "a"
+        assert "names the tool 'other' but was given to the tool 'ok'" in answer.content
+    assert ran == []
+    strict = tool(ok.func, name="ok", handle_errors=False)
+    with pytest.raises(ToolExecutionError, match="given to the tool 'ok'"):
+        strict.invoke(call)
+    assert ran == []
+    assert ok.invoke({**call, "name": "ok"}).content == "1"  # its own name, or none, runs it
+    assert ok.invoke({"args": {"x": 2}, "id": "b", "type": "tool_call"}).content == "2"
+    assert ran == [1, 2]

@@ -409,6 +409,13 @@ class Tool(ToolArguments):
                 "function `async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
         return ToolMessage(result_to_content(result), _call_id(call), name=self.name, artifact=artifact)
 
+    def _check_call_name(self, call: Mapping[str, Any]) -> None:
+        """Refuse a tool call that names another tool: running this one for it is not what the model asked."""
+        name = call.get("name")
+        if isinstance(name, str) and name and name != self.name:  # (review 83: it ran without comment)
+            raise ToolExecutionError(f"The call names the tool {name[:80]!r} but was given to the tool '{self.name}', "
+                                     "which did not run it: give each call to the tool it names.", self.name)
+
     def _error_message(self, exc: BaseException, call: Mapping[str, Any]) -> ToolMessage:
         return ToolMessage(error_text(exc, self.name, hide_details=self.hide_error_details),
                            _call_id(call), name=self.name, status="error")
@@ -456,8 +463,9 @@ class Tool(ToolArguments):
                 tool is a method read from its class (``Class.method``: no instance to call it on), a
                 ``config`` was given, or a tool call has no non-empty ``"id"``.
             ToolExecutionError: with ``handle_errors=False``, a ``response_format="content_and_artifact"``
-                tool returned something other than a ``(content, artifact)`` pair, or a sync tool returned
-                an awaitable (use :meth:`ainvoke`).
+                tool returned something other than a ``(content, artifact)`` pair, a sync tool returned
+                an awaitable (use :meth:`ainvoke`), or the tool call names another tool (which is then not run;
+                an error ToolMessage saying so otherwise).
             Exception: whatever the function raises (arguments form, or ``handle_errors=False``);
                 StopIteration and BaseException subclasses arrive as ``RuntimeError`` (see the module).
         """
@@ -471,6 +479,7 @@ class Tool(ToolArguments):
                 _require_call_id(input, self.name)
             token = _CURRENT_CALL.set(input)  # current_tool_call(); not a context manager: B1 times this path
             try:
+                self._check_call_name(input)
                 return self._to_message(self._run(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
@@ -517,6 +526,7 @@ class Tool(ToolArguments):
             _require_call_id(input, self.name)
             token = _CURRENT_CALL.set(input)
             try:
+                self._check_call_name(input)
                 return self._to_message(await self._arun(self.call_args(input.get("args", {})), limit), input)
             except Exception as exc:
                 if not self.handle_errors:
