@@ -229,3 +229,31 @@ def test_a_call_naming_another_tool_is_not_run_by_the_tool_it_was_given_to() -> 
     assert ok.invoke({**call, "name": "ok"}).content == "1"  # its own name, or none, runs it
     assert ok.invoke({"args": {"x": 2}, "id": "b", "type": "tool_call"}).content == "2"
     assert ran == [1, 2]
+
+
+# -- #11: an async tool's StopIteration gives the sync tool's text, message kept ----------------------------------
+
+@tool
+def s_stop(x: int = 0) -> int:
+    """Raises StopIteration."""
+    raise StopIteration("no more rows")
+
+
+@tool
+async def a_stop(x: int = 0) -> int:
+    """Raises StopIteration (async)."""
+    raise StopIteration("no more rows")
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_a_stop_iteration_reads_the_same_from_a_sync_and_an_async_tool(timeout: float | None) -> None:
+    calls = [{"name": "s_stop", "args": {}, "id": "s"}, {"name": "a_stop", "args": {}, "id": "a"}]
+    sync, async_ = ToolExecutor([s_stop, a_stop], timeout=timeout).execute(calls)
+    assert sync.content == ("Error: tool 's_stop' raised RuntimeError: StopIteration raised inside the tool: "
+                            "no more rows")
+    assert async_.content == sync.content.replace("s_stop", "a_stop")
+    assert a_stop.invoke({**calls[1], "type": "tool_call"}).content == async_.content
+    strict = tool(a_stop.func, name="a_stop", handle_errors=False)
+    with pytest.raises(RuntimeError, match="StopIteration raised inside the tool: no more rows") as info:
+        strict.invoke({})
+    assert isinstance(info.value.__cause__, StopIteration)

@@ -202,7 +202,8 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
     inner task it awaited was cancelled) becomes a ``RuntimeError``.
 
     Raises:
-        RuntimeError: from ``StopIteration``, the tool's own ``CancelledError`` or ``GeneratorExit``, or another
+        RuntimeError: from ``StopIteration`` (the one Python turns into "coroutine raised StopIteration" too, worded
+            as a sync tool's), the tool's own ``CancelledError`` or ``GeneratorExit``, or another
             ``BaseException`` subclass (:func:`escaped`).
         ToolExecutionError: the tool called ``sys.exit()``.
         Exception: whatever the tool raises; ``CancelledError`` when the caller is cancelled; ``KeyboardInterrupt``.
@@ -219,6 +220,11 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
         raise escaped(exc) from exc
     except (StopIteration, StopAsyncIteration) as exc:
         raise escaped(exc) from exc
+    except RuntimeError as exc:  # Python's "coroutine raised StopIteration" (PEP 479) said as a sync tool's is, its
+        stop = exc.__cause__  # message kept (review 83)
+        if isinstance(stop, StopIteration) and str(exc) == "coroutine raised StopIteration":
+            raise escaped(stop) from stop
+        raise
     except Exception:
         raise
     except SystemExit as exc:
