@@ -418,12 +418,12 @@ class SDKChatModel(BaseChatModel):
                 events = 0
                 for event in stream:
                     events += 1
-                    chunk = self._fed(state, event)
+                    chunk = self._fed(state.feed, event)
                     if chunk is not None:
                         yield chunk
                 if not events:
                     self._check_empty_stream(stream)
-                yield state.finish()
+                yield self._fed(state.finish)  # type: ignore[misc]
             finally:
                 close_stream(stream)
 
@@ -442,12 +442,12 @@ class SDKChatModel(BaseChatModel):
                 events = 0
                 async for event in stream:
                     events += 1
-                    chunk = self._fed(state, event)
+                    chunk = self._fed(state.feed, event)
                     if chunk is not None:
                         yield chunk
                 if not events:
                     self._check_empty_stream(stream)
-                yield state.finish()
+                yield self._fed(state.finish)  # type: ignore[misc]
             finally:
                 await aclose_stream(stream)
 
@@ -487,8 +487,10 @@ class SDKChatModel(BaseChatModel):
             hint="Check base_url and any proxy between toolwire and the provider; try again if the body was cut off.")
 
     def _read(self, raw: Any, request: ChatRequest) -> AIMessage:
-        """:meth:`_parse`, a reply it cannot read (an HTML page, text, a body of another shape) becoming a
-        :class:`ProviderError` rather than a raw TypeError or AttributeError."""
+        """:meth:`_parse`, a reply it cannot read (an HTML page, text, a body of another shape) or JSON that is not
+        this provider's reply (``{}``, a gateway's ``{"status": "ok"}``: the codec's ``NotAReply``) becoming a
+        :class:`ProviderError` that says to check ``base_url``, rather than a raw TypeError or a silent empty
+        reply."""
         try:
             return self._parse(raw, request)
         except (ProviderError, UserError):
@@ -497,10 +499,11 @@ class SDKChatModel(BaseChatModel):
             failed = exc
         self._raise_not_a_reply(failed)  # (out of the except block: no __context__ either)
 
-    def _fed(self, state: Any, event: Any) -> AIMessageChunk | None:
-        """``state.feed(event)``, an event it cannot read becoming a :class:`ProviderError`."""
+    def _fed(self, step: Callable[..., AIMessageChunk | None], *event: Any) -> AIMessageChunk | None:
+        """``step(*event)``: a stream state's ``feed(event)``, or its ``finish()``; an event it cannot read, or a
+        stream that was not this provider's (the codec's ``NotAReply``), becoming a :class:`ProviderError`."""
         try:
-            return state.feed(event)  # type: ignore[no-any-return]
+            return step(*event)
         except (ProviderError, UserError):
             raise
         except Exception as exc:

@@ -39,7 +39,7 @@ from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._retry import status_error
 from toolwire.models.lowering._common import CallIds, native_call, split_calls, usage
 from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
-from toolwire.models.lowering._stream_errors import cut_short, error_status
+from toolwire.models.lowering._stream_errors import cut_short, error_status, not_a_reply
 
 __all__ = ["REFUSAL", "ResponsesStreamState", "as_dict", "metadata", "parse_responses_response"]
 
@@ -174,10 +174,13 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
     Raises:
         ProviderError: the response has ``status: "failed"`` (retryable when its error code is a server
             error or a rate limit).
+        NotAReply: ``obj`` has no ``output`` list (not a Responses API reply: ``{}``, a gateway's JSON).
     """
     data = as_dict(obj)
     if data.get("status") == "failed":
         raise _failure(data.get("error"))
+    if not isinstance(data.get("output"), list):
+        raise not_a_reply(data, "output")
     cut = _token_limit(data)  # a call whose arguments never began was cut off, not {}
     text: list[str] = []
     refusal: list[str] = []

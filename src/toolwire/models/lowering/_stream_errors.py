@@ -1,4 +1,4 @@
-"""Errors a streamed reply reports, shared by the OpenAI and Gemini codecs.
+"""Errors a reply reports, shared by the codecs.
 
 * **A stream cut short**: each API ends a complete stream with a terminal event (the Responses API
   ``response.completed`` / ``response.incomplete`` / ``response.failed``, Gemini a chunk whose candidate has
@@ -9,6 +9,10 @@
   (OpenAI ``data: {"error": {"type": "server_error"}}``, the Responses API ``error`` event and
   ``response.failed``'s ``error.code``) read as the HTTP status it stands for (:func:`error_status`), so the
   usual retry rules (429 and 5xx are retryable) apply to it.
+* **Not a reply at all**: JSON of another shape (a gateway's ``{"status": "ok"}``, ``{}``, another API's reply,
+  Chat Completions ``"choices": []``) where the provider's reply or stream was expected: the codec raises
+  :class:`NotAReply` (:func:`not_a_reply`), and the model's driver turns it into the one ProviderError that says to
+  check ``base_url`` and any proxy (:meth:`toolwire.models._sdk.SDKChatModel._read`), for invoke and stream alike.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any
 
 from toolwire.errors import ProviderError
 
-__all__ = ["cut_short", "error_status"]
+__all__ = ["NotAReply", "cut_short", "error_status", "not_a_reply"]
 
 _STATUS = {
     "server_error": 500, "api_error": 500, "internal_error": 500, "internal_server_error": 500,
@@ -46,3 +50,26 @@ def cut_short(provider: str, missing: str) -> ProviderError:
     """The retryable error of a stream that ended before its terminal event (``missing`` names it)."""
     return ProviderError(f"The stream ended before the reply was complete (no {missing} came).", provider=provider,
                          retryable=True, hint="Try the request again.")
+
+
+class NotAReply(ValueError):
+    """JSON that is not the provider's reply (its text says what came instead); the drivers make it the
+    ProviderError that says to check ``base_url``, not retryable (the next try gets the same body)."""
+
+
+def not_a_reply(data: Any, field: str, *, stream: bool = False) -> NotAReply:
+    """The :class:`NotAReply` of ``data`` (a reply body, or a stream's last event), which lacks ``field``.
+
+    Args:
+        data: what came (a dict; its first keys are named, never its values, which may echo an API key).
+        field: the field every reply of the API has (``"choices"``, ``"content"``...), missing or empty in ``data``.
+        stream: ``data`` is the last of a stream's events, none of which had ``field``.
+    """
+    keys = [str(k) for k in data if not str(k).startswith("sdk_")] if isinstance(data, dict) else []
+    where = "stream events" if stream else "JSON"
+    if field in keys:
+        return NotAReply(f"{where} whose {field!r} is empty or not a list")
+    if not keys:  # {} (or keys an SDK's reader dropped)
+        return NotAReply(f"{where} without {field!r}")
+    listed = ", ".join(repr(k) for k in keys[:4]) + (", ..." if len(keys) > 4 else "")
+    return NotAReply(f"{where} with {listed} but no {field!r}")

@@ -56,7 +56,7 @@ from toolwire.models.lowering._common import (
 )
 from toolwire.models.lowering._media import MediaBlock, anthropic_part, refuse_block
 from toolwire.models.lowering._stream import ToolCallMerger
-from toolwire.models.lowering._stream_errors import cut_short
+from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -427,9 +427,14 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         may be cut short), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque (thinking),
         usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
         ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``).
+
+    Raises:
+        NotAReply: ``obj`` has no ``content`` list (not a Messages API reply: ``{}``, a gateway's JSON).
     """
     data = _as_dict(obj)
-    blocks = data.get("content") or []
+    blocks = data.get("content")
+    if not isinstance(blocks, list):
+        raise not_a_reply(data, "content")
     text = "".join(b.get("text") or "" for b in blocks if b.get("type") == "text")
     calls = [native_call(b.get("name"), b.get("input"), b.get("id"), tool_names)
              for b in blocks if b.get("type") == "tool_use"]

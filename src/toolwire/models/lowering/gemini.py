@@ -74,7 +74,7 @@ from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
 from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
 from toolwire.models.lowering._gemini_schema import JsonPath, decode_json_text, gemini_schema, json_text_paths
 from toolwire.models.lowering._stream import ToolCallMerger
-from toolwire.models.lowering._stream_errors import cut_short
+from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
 
 __all__ = [
     "StreamState",
@@ -416,8 +416,14 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
         ``response_metadata`` ``{"model", "finish_reason", "finish_message"?, "block_reason"?,
         "block_reason_message"?}``; a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
         (see :func:`_malformed_call`).
+
+    Raises:
+        NotAReply: ``obj`` has no ``candidates`` and no ``promptFeedback`` (not a Gemini reply: ``{}``, a gateway's
+            JSON, another API's reply).
     """
     data = _as_dict(obj)
+    if not _get(data, "candidates") and not _get(data, "prompt_feedback"):
+        raise not_a_reply(data, "candidates")
     parts, candidate = _reply_parts(data)
     seen = 0
     kept_parts = []

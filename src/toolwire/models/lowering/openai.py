@@ -16,7 +16,9 @@ OpenAI API reference:
   the AIMessage (``provider_data["openai"]["reasoning"]``) and sent back unchanged, in the order of the reply's
   output, each ``message`` and ``function_call`` item with its own ``id`` (``msg_...``, ``fc_...``; kept in
   ``provider_data["openai"]["output"]``). Replies are read in :mod:`~toolwire.models.lowering._openai_replies`
-  (``parse_responses_response``, ``ResponsesStreamState``, re-exported here); assistant turns are written back
+  (``parse_responses_response``, ``ResponsesStreamState``, re-exported here), Chat Completions replies in
+  :mod:`~toolwire.models.lowering._openai_chat_replies` (``parse_response``, ``StreamState``, re-exported here);
+  assistant turns are written back
   by :mod:`~toolwire.models.lowering._openai_turns`.
 
 Refusals (``message.refusal`` / ``delta.refusal`` in Chat Completions, ``refusal`` content parts and
@@ -39,13 +41,12 @@ from __future__ import annotations
 import copy
 import logging
 import warnings
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
-from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage, SystemMessage
+from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
-from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
 from toolwire.models.lowering._common import (
     arguments_json,
     assistant_calls,
@@ -54,25 +55,15 @@ from toolwire.models.lowering._common import (
     group_messages,
     merge_options,
     merge_tool_option,
-    native_call,
-    split_calls,
     tool_result_text,
-    usage,
 )
 from toolwire.models.lowering._media import CHAT_PARTS, RESPONSES_PARTS, MediaBlock, chat_part, responses_part
 from toolwire.models.lowering._media import refuse_block as _refused
+from toolwire.models.lowering._openai_chat_replies import RETURN_REASONING, StreamState, parse_response
 from toolwire.models.lowering._openai_compat import (
     REASONING_KEY,
-    is_first,
-    pick_choice,
-    raise_stream_error,
-    read_content,
-    reasoning_of,
-    same_choice,
 )
-from toolwire.models.lowering._openai_replies import REFUSAL, ResponsesStreamState, parse_responses_response
-from toolwire.models.lowering._openai_replies import as_dict as _as_dict
-from toolwire.models.lowering._openai_replies import metadata as _metadata
+from toolwire.models.lowering._openai_replies import ResponsesStreamState, parse_responses_response
 from toolwire.models.lowering._openai_strict import StrictLimitError, strict_schema
 from toolwire.models.lowering._openai_turns import (
     CHAT_ID_LIMIT,
@@ -80,8 +71,6 @@ from toolwire.models.lowering._openai_turns import (
     capped_call_id,
     responses_turn_items,
 )
-from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
-from toolwire.models.lowering._stream_errors import cut_short
 
 __all__ = [
     "CHAT_ID_LIMIT",
@@ -103,10 +92,6 @@ __all__ = [
 
 log = logging.getLogger("toolwire.lowering")
 
-RETURN_REASONING = "return_reasoning"
-"""The ``provider_data["openai"]`` flag of a reply whose ``reasoning_content`` goes back with its tool calls."""
-
-LENGTH = "length"  # the finish_reason of a reply the output token limit cut short
 
 
 class StrictSchemaWarning(UserWarning):
@@ -307,211 +292,6 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         else:
             body[max_tokens_field if key == "max_tokens" else key] = value
     return body
-
-
-def _chat_usage(raw: Any) -> Any:
-    if not isinstance(raw, dict):
-        return None
-    cached = (raw.get("prompt_tokens_details") or {}).get("cached_tokens")
-    return usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), raw.get("total_tokens"), cached)
-
-
-def _chat_metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
-    """Chat Completions metadata: ``finish_reason`` is always there, ``None`` when the server sent none."""
-    return {**_metadata(model, finish, **extra), "finish_reason": finish}
-
-
-def _reasoning_data(reasoning: str, returned: bool = False) -> dict[str, Any] | None:
-    """``provider_data`` of a reply's reasoning; ``returned``: the server sent it in ``reasoning_content``
-    and the reply has tool calls, so :func:`lower_messages` sends it back (DeepSeek, Kimi thinking mode)."""
-    if not reasoning:
-        return None
-    return {"openai": {REASONING_KEY: reasoning, RETURN_REASONING: True} if returned else {REASONING_KEY: reasoning}}
-
-
-def _field_text(message: dict[str, Any], key: str) -> str:
-    value = message.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
-    """Read a Chat Completions reply (``chat.completion`` object, or the SDK's ``ChatCompletion``).
-
-    Args:
-        obj: the reply.
-        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
-            known, the error names no tools).
-
-    Returns:
-        An AIMessage of the choice with ``index`` 0 (else the first): ``content`` = its text (``""`` when null; the
-        ``text`` parts joined when it is a list of parts, other parts kept as blocks after the text), ``tool_calls``
-        from ``message.tool_calls``, or from the deprecated ``message.function_call`` (``finish_reason``
-        ``"function_call"``, a call with a generated id) when there are none (arguments JSON text read with
-        :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the text; with
-        ``finish_reason: "length"``, a call whose arguments are empty is cut off too, an invalid call never run),
-        ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}`` (``finish_reason`` ``None`` when the
-        server sent none), ``provider_data["openai"]["reasoning_content"]`` = the reasoning text
-        (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
-        :mod:`~toolwire.models.lowering._openai_compat`; with ``"return_reasoning": True`` when it came in
-        ``reasoning_content`` beside tool calls), ``id``. A ``message.refusal`` is the content's text (after any other
-        text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``.
-    """
-    data = _as_dict(obj)
-    choice = pick_choice(data.get("choices") or ())
-    message = choice.get("message") or {}
-    cut = choice.get("finish_reason") == LENGTH  # a call whose arguments never began was cut off, not {}
-    calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
-                         tc.get("id"), tool_names, cut=cut) for tc in message.get("tool_calls") or ()]
-    legacy = message.get("function_call")
-    if not calls and isinstance(legacy, dict):  # the deprecated single-call form (functions API), no id
-        calls = [native_call(legacy.get("name"), legacy.get("arguments"), None, tool_names, cut=cut)]
-    valid, invalid = split_calls(calls)
-    refusal = _field_text(message, "refusal")
-    parts = read_content(message.get("content"))
-    text = parts.text + refusal
-    content: str | list[Any] = text
-    if parts.blocks:
-        content = [{"type": "text", "text": text}, *parts.blocks] if text else parts.blocks
-    finish = REFUSAL if refusal else choice.get("finish_reason")
-    returned = bool(calls and _field_text(message, REASONING_KEY))
-    return AIMessage(content, tool_calls=valid, invalid_tool_calls=invalid,
-                     usage=_chat_usage(data.get("usage")),
-                     response_metadata=_chat_metadata(data.get("model"), finish, refusal=refusal or None),
-                     provider_data=_reasoning_data(reasoning_of(message) + parts.reasoning, returned),
-                     id=data.get("id"))
-
-
-_LEGACY_CALL = "function_call"  # the merger's key for a streamed legacy ``delta.function_call``
-
-
-class StreamState:
-    """Folds Chat Completions stream chunks (``chat.completion.chunk`` objects) into AIMessageChunks.
-
-    ``feed(chunk)`` returns the chunk's text and tool-call pieces (or ``None``); ``finish()`` returns the
-    last chunk with usage (sent when ``stream_options.include_usage`` is set), finish reason, model, the
-    reasoning text (``provider_data``) and any content part that is neither text nor thinking. Only the
-    choice with index 0 is read; a stream that never sends one gives the first index it sent, whole, in
-    ``finish()`` (as :func:`parse_response` falls back to the first choice). Merged with
-    :func:`~toolwire.messages.merge_chunks` they equal :func:`parse_response` of the same reply.
-
-    A stream that ends without a ``finish_reason`` was cut short (the ``openai`` SDK does not say whether
-    ``data: [DONE]`` came, and llama.cpp server reports a failure mid-stream in an ``error:`` line the SDK
-    skips). Under OpenAI's rules (``compatible=False``: OpenAI, Azure, a gateway in front of them) every
-    stream's last choice chunk has one (OpenAI API reference, "The chat completion chunk object"), so
-    ``finish()`` raises a retryable ProviderError, as the Responses, Anthropic and Gemini codecs do. With
-    ``compatible=True`` it is not refused, since some OpenAI-compatible servers never send one: ``finish()``
-    logs a warning and sets ``response_metadata["finish_reason"]`` to ``None``. Either way a tool call whose
-    argument text is unclosed or never began when the stream ended without a ``finish_reason``, or with
-    ``"length"`` (the token limit), is an InvalidToolCall, never run, with the cut-off error
-    (:data:`~toolwire.models.lowering._calls.CUT_OFF` for ``"length"``,
-    :data:`~toolwire.models.lowering._calls.STREAM_CUT` for a stream that lost its end): ``finish()`` declares them
-    (``""`` is ``{}`` only in a reply that finished), and the merged message leaves their chunks out. In a reply that
-    finished normally, unclosed argument text is an invalid call with the ordinary "not valid JSON" error.
-
-    ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``.
-
-    Args:
-        compatible: the stream comes from an OpenAI-compatible server (a missing ``finish_reason`` is then
-            tolerated, see above), not from OpenAI.
-
-    Raises:
-        ProviderError: an error event (``{"object": "error", "message"}``) arrives, or, in ``finish()``, the
-            stream brought no chunk at all, or (``compatible=False``) none with a ``finish_reason`` (retryable).
-    """
-
-    def __init__(self, *, compatible: bool = False) -> None:
-        self.compatible = compatible
-        self.merger = ToolCallMerger()
-        self.id: str | None = None
-        self.model: str | None = None
-        self.finish_reason: str | None = None
-        self.usage: Any = None
-        self.reasoning: list[str] = []
-        self.reasoning_field = False  # some reasoning came in reasoning_content
-        self.refusal: list[str] = []
-        self.blocks: list[dict[str, Any]] = []
-        self.chunks = 0
-        self.seen_first = False  # a choice with index 0 came
-        self.other: list[dict[str, Any]] = []  # until then, the choices of the first other index
-        self.tool_calls_seen = False  # a delta brought tool_calls (a legacy function_call is then not read)
-        self.legacy: list[dict[str, Any]] = []  # the delta.function_call pieces, read in finish() when alone
-
-    def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
-        delta = choice.get("delta") or {}
-        parts = read_content(delta.get("content"))
-        self.reasoning.extend((reasoning_of(delta), parts.reasoning))
-        self.reasoning_field = self.reasoning_field or bool(_field_text(delta, REASONING_KEY))
-        refusal = _field_text(delta, "refusal")
-        self.refusal.append(refusal)
-        self.blocks.extend(parts.blocks)
-        pieces = []
-        for tc in delta.get("tool_calls") or ():
-            fn = tc.get("function") or {}
-            pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
-                                          args=fn.get("arguments")))
-        self.tool_calls_seen = self.tool_calls_seen or bool(delta.get("tool_calls"))
-        legacy = delta.get("function_call")
-        if isinstance(legacy, dict):  # the deprecated single-call form: held until finish() knows there were
-            self.legacy.append(legacy)  # no tool_calls (llama-cpp-python's handlers send the call in both)
-        self.finish_reason = choice.get("finish_reason") or self.finish_reason
-        return parts.text + refusal, pieces
-
-    def feed(self, event: Any) -> AIMessageChunk | None:
-        """Return the text and tool-call pieces of one streamed ``event`` (a chunk) as an AIMessageChunk or ``None``."""
-        data = _as_dict(event)
-        raise_stream_error(data)
-        self.chunks += 1
-        self.id = self.id or data.get("id")
-        self.model = data.get("model") or self.model
-        if data.get("usage"):
-            self.usage = _chat_usage(data["usage"])
-        text = ""
-        pieces = []
-        for choice in data.get("choices") or ():
-            if is_first(choice):
-                self.seen_first, self.other = True, []
-                more, new = self._read(choice)
-                text += more
-                pieces += new
-            elif not self.seen_first and (not self.other or same_choice(choice, self.other[0])):
-                self.other.append(choice)
-        if not text and not pieces:
-            return None
-        return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
-
-    def finish(self) -> AIMessageChunk:
-        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other parts.
-
-        Raises:
-            ProviderError: no chunk came at all, or (``compatible=False``) no ``finish_reason`` came (retryable).
-        """
-        if not self.chunks:
-            raise cut_short("openai", "chunk")
-        if self.finish_reason is None and not self.compatible:
-            raise cut_short("openai", "chunk with a finish_reason")
-        text = ""
-        pieces = []
-        for choice in self.other:
-            more, new = self._read(choice)
-            text += more
-            pieces += new
-        if not self.tool_calls_seen:  # as parse_response reads message.function_call: one call, whole
-            pieces += [self.merger.add(index=_LEGACY_CALL, name=p.get("name"), args=p.get("arguments"))
-                       for p in self.legacy]
-        if self.finish_reason is None:
-            log.warning("The chat completion stream%s ended without a finish_reason: the reply may be cut short "
-                        "(response_metadata['finish_reason'] is None).", f" {self.id}" if self.id else "")
-        content: str | list[Any] = text
-        if self.blocks:
-            content = [{"type": "text", "text": text}, *self.blocks] if text else list(self.blocks)
-        refusal = "".join(self.refusal)
-        finish = REFUSAL if refusal else self.finish_reason
-        returned = self.reasoning_field and len(self.merger) > 0
-        cut = cut_calls(self.merger, CUT_OFF if self.finish_reason == LENGTH else STREAM_CUT) \
-            if self.finish_reason in (None, LENGTH) else []
-        return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
-                              response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None),
-                              provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
 
 
 # --------------------------------------------------------------------------- Responses API

@@ -1,0 +1,259 @@
+"""Chat Completions replies: :func:`parse_response` reads a whole ``chat.completion``, :class:`StreamState` folds
+its stream (``chat.completion.chunk`` events) into the same AIMessage. Both are re-exported by
+:mod:`toolwire.models.lowering.openai`.
+
+A body or stream that is not a Chat Completions reply at all (a gateway's ``{"status": "ok"}``, ``{}``, another
+API's reply or events, ``"choices": []``) raises :class:`~toolwire.models.lowering._stream_errors.NotAReply`, which
+the model's driver turns into the ProviderError that says to check ``base_url``; a reply whose choice has empty
+content is read as it is.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection
+from typing import Any
+
+from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
+from toolwire.models.lowering._common import native_call, split_calls, usage
+from toolwire.models.lowering._openai_compat import (
+    REASONING_KEY,
+    is_first,
+    pick_choice,
+    raise_stream_error,
+    read_content,
+    reasoning_of,
+    same_choice,
+)
+from toolwire.models.lowering._openai_replies import REFUSAL
+from toolwire.models.lowering._openai_replies import as_dict as _as_dict
+from toolwire.models.lowering._openai_replies import metadata as _metadata
+from toolwire.models.lowering._stream import ToolCallMerger, cut_calls
+from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
+
+__all__ = ["LENGTH", "RETURN_REASONING", "StreamState", "parse_response"]
+
+log = logging.getLogger("toolwire.lowering")
+
+RETURN_REASONING = "return_reasoning"
+"""The ``provider_data["openai"]`` flag of a reply whose ``reasoning_content`` goes back with its tool calls."""
+
+LENGTH = "length"  # the finish_reason of a reply the output token limit cut short
+
+
+def _chat_usage(raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        return None
+    cached = (raw.get("prompt_tokens_details") or {}).get("cached_tokens")
+    return usage(raw.get("prompt_tokens"), raw.get("completion_tokens"), raw.get("total_tokens"), cached)
+
+
+def _chat_metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
+    """Chat Completions metadata: ``finish_reason`` is always there, ``None`` when the server sent none."""
+    return {**_metadata(model, finish, **extra), "finish_reason": finish}
+
+
+def _reasoning_data(reasoning: str, returned: bool = False) -> dict[str, Any] | None:
+    """``provider_data`` of a reply's reasoning; ``returned``: the server sent it in ``reasoning_content``
+    and the reply has tool calls, so :func:`lower_messages` sends it back (DeepSeek, Kimi thinking mode)."""
+    if not reasoning:
+        return None
+    return {"openai": {REASONING_KEY: reasoning, RETURN_REASONING: True} if returned else {REASONING_KEY: reasoning}}
+
+
+def _field_text(message: dict[str, Any], key: str) -> str:
+    value = message.get(key)
+    return value if isinstance(value, str) else ""
+
+
+def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
+    """Read a Chat Completions reply (``chat.completion`` object, or the SDK's ``ChatCompletion``).
+
+    Args:
+        obj: the reply.
+        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
+            known, the error names no tools).
+
+    Returns:
+        An AIMessage of the choice with ``index`` 0 (else the first): ``content`` = its text (``""`` when null; the
+        ``text`` parts joined when it is a list of parts, other parts kept as blocks after the text), ``tool_calls``
+        from ``message.tool_calls``, or from the deprecated ``message.function_call`` (``finish_reason``
+        ``"function_call"``, a call with a generated id) when there are none (arguments JSON text read with
+        :func:`~toolwire.parsing.normalize_arguments`; unreadable ones become invalid calls keeping the text; with
+        ``finish_reason: "length"``, a call whose arguments are empty is cut off too, an invalid call never run),
+        ``usage`` in tokens, ``response_metadata`` ``{"model", "finish_reason"}`` (``finish_reason`` ``None`` when the
+        server sent none), ``provider_data["openai"]["reasoning_content"]`` = the reasoning text
+        (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
+        :mod:`~toolwire.models.lowering._openai_compat`; with ``"return_reasoning": True`` when it came in
+        ``reasoning_content`` beside tool calls), ``id``. A ``message.refusal`` is the content's text (after any other
+        text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``.
+
+    Raises:
+        NotAReply: ``obj`` has no ``choices``, or none (not a Chat Completions reply).
+    """
+    data = _as_dict(obj)
+    if not isinstance(data.get("choices"), list) or not data["choices"]:  # {}, a gateway's JSON, another API's
+        raise not_a_reply(data, "choices")
+    choice = pick_choice(data["choices"])
+    message = choice.get("message") or {}
+    cut = choice.get("finish_reason") == LENGTH  # a call whose arguments never began was cut off, not {}
+    calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
+                         tc.get("id"), tool_names, cut=cut) for tc in message.get("tool_calls") or ()]
+    legacy = message.get("function_call")
+    if not calls and isinstance(legacy, dict):  # the deprecated single-call form (functions API), no id
+        calls = [native_call(legacy.get("name"), legacy.get("arguments"), None, tool_names, cut=cut)]
+    valid, invalid = split_calls(calls)
+    refusal = _field_text(message, "refusal")
+    parts = read_content(message.get("content"))
+    text = parts.text + refusal
+    content: str | list[Any] = text
+    if parts.blocks:
+        content = [{"type": "text", "text": text}, *parts.blocks] if text else parts.blocks
+    finish = REFUSAL if refusal else choice.get("finish_reason")
+    returned = bool(calls and _field_text(message, REASONING_KEY))
+    return AIMessage(content, tool_calls=valid, invalid_tool_calls=invalid,
+                     usage=_chat_usage(data.get("usage")),
+                     response_metadata=_chat_metadata(data.get("model"), finish, refusal=refusal or None),
+                     provider_data=_reasoning_data(reasoning_of(message) + parts.reasoning, returned),
+                     id=data.get("id"))
+
+
+_LEGACY_CALL = "function_call"  # the merger's key for a streamed legacy ``delta.function_call``
+
+
+class StreamState:
+    """Folds Chat Completions stream chunks (``chat.completion.chunk`` objects) into AIMessageChunks.
+
+    ``feed(chunk)`` returns the chunk's text and tool-call pieces (or ``None``); ``finish()`` returns the
+    last chunk with usage (sent when ``stream_options.include_usage`` is set), finish reason, model, the
+    reasoning text (``provider_data``) and any content part that is neither text nor thinking. Only the
+    choice with index 0 is read; a stream that never sends one gives the first index it sent, whole, in
+    ``finish()`` (as :func:`parse_response` falls back to the first choice). Merged with
+    :func:`~toolwire.messages.merge_chunks` they equal :func:`parse_response` of the same reply.
+
+    A stream that ends without a ``finish_reason`` was cut short (the ``openai`` SDK does not say whether
+    ``data: [DONE]`` came, and llama.cpp server reports a failure mid-stream in an ``error:`` line the SDK
+    skips). Under OpenAI's rules (``compatible=False``: OpenAI, Azure, a gateway in front of them) every
+    stream's last choice chunk has one (OpenAI API reference, "The chat completion chunk object"), so
+    ``finish()`` raises a retryable ProviderError, as the Responses, Anthropic and Gemini codecs do. With
+    ``compatible=True`` it is not refused, since some OpenAI-compatible servers never send one: ``finish()``
+    logs a warning and sets ``response_metadata["finish_reason"]`` to ``None``. Either way a tool call whose
+    argument text is unclosed or never began when the stream ended without a ``finish_reason``, or with
+    ``"length"`` (the token limit), is an InvalidToolCall, never run, with the cut-off error
+    (:data:`~toolwire.models.lowering._calls.CUT_OFF` for ``"length"``,
+    :data:`~toolwire.models.lowering._calls.STREAM_CUT` for a stream that lost its end): ``finish()`` declares them
+    (``""`` is ``{}`` only in a reply that finished), and the merged message leaves their chunks out. In a reply that
+    finished normally, unclosed argument text is an invalid call with the ordinary "not valid JSON" error.
+
+    ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``.
+
+    Args:
+        compatible: the stream comes from an OpenAI-compatible server (a missing ``finish_reason`` is then
+            tolerated, see above), not from OpenAI.
+
+    Raises:
+        ProviderError: an error event (``{"object": "error", "message"}``) arrives, or, in ``finish()``, the
+            stream brought no chunk at all, or (``compatible=False``) none with a ``finish_reason`` (retryable).
+    """
+
+    def __init__(self, *, compatible: bool = False) -> None:
+        self.compatible = compatible
+        self.merger = ToolCallMerger()
+        self.id: str | None = None
+        self.model: str | None = None
+        self.finish_reason: str | None = None
+        self.usage: Any = None
+        self.reasoning: list[str] = []
+        self.reasoning_field = False  # some reasoning came in reasoning_content
+        self.refusal: list[str] = []
+        self.blocks: list[dict[str, Any]] = []
+        self.chunks = 0
+        self.other_events: dict[str, Any] | None = {}  # the last event without "choices" (None: one had them)
+        self.seen_first = False  # a choice with index 0 came
+        self.other: list[dict[str, Any]] = []  # until then, the choices of the first other index
+        self.tool_calls_seen = False  # a delta brought tool_calls (a legacy function_call is then not read)
+        self.legacy: list[dict[str, Any]] = []  # the delta.function_call pieces, read in finish() when alone
+
+    def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
+        delta = choice.get("delta") or {}
+        parts = read_content(delta.get("content"))
+        self.reasoning.extend((reasoning_of(delta), parts.reasoning))
+        self.reasoning_field = self.reasoning_field or bool(_field_text(delta, REASONING_KEY))
+        refusal = _field_text(delta, "refusal")
+        self.refusal.append(refusal)
+        self.blocks.extend(parts.blocks)
+        pieces = []
+        for tc in delta.get("tool_calls") or ():
+            fn = tc.get("function") or {}
+            pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
+                                          args=fn.get("arguments")))
+        self.tool_calls_seen = self.tool_calls_seen or bool(delta.get("tool_calls"))
+        legacy = delta.get("function_call")
+        if isinstance(legacy, dict):  # the deprecated single-call form: held until finish() knows there were
+            self.legacy.append(legacy)  # no tool_calls (llama-cpp-python's handlers send the call in both)
+        self.finish_reason = choice.get("finish_reason") or self.finish_reason
+        return parts.text + refusal, pieces
+
+    def feed(self, event: Any) -> AIMessageChunk | None:
+        """Return the text and tool-call pieces of one streamed ``event`` (a chunk) as an AIMessageChunk or ``None``."""
+        data = _as_dict(event)
+        raise_stream_error(data)
+        self.chunks += 1
+        if self.other_events is not None:
+            self.other_events = None if "choices" in data else data
+        self.id = self.id or data.get("id")
+        self.model = data.get("model") or self.model
+        if data.get("usage"):
+            self.usage = _chat_usage(data["usage"])
+        text = ""
+        pieces = []
+        for choice in data.get("choices") or ():
+            if is_first(choice):
+                self.seen_first, self.other = True, []
+                more, new = self._read(choice)
+                text += more
+                pieces += new
+            elif not self.seen_first and (not self.other or same_choice(choice, self.other[0])):
+                self.other.append(choice)
+        if not text and not pieces:
+            return None
+        return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
+
+    def finish(self) -> AIMessageChunk:
+        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other parts.
+
+        Raises:
+            ProviderError: no chunk came at all, or (``compatible=False``) no ``finish_reason`` came (retryable).
+            NotAReply: events came, but none with ``choices`` (not a Chat Completions stream).
+        """
+        if not self.chunks:
+            raise cut_short("openai", "chunk")
+        if self.other_events is not None:  # events of another API, or a gateway's: no chunk of a reply came
+            raise not_a_reply(self.other_events, "choices", stream=True)
+        if self.finish_reason is None and not self.compatible:
+            raise cut_short("openai", "chunk with a finish_reason")
+        text = ""
+        pieces = []
+        for choice in self.other:
+            more, new = self._read(choice)
+            text += more
+            pieces += new
+        if not self.tool_calls_seen:  # as parse_response reads message.function_call: one call, whole
+            pieces += [self.merger.add(index=_LEGACY_CALL, name=p.get("name"), args=p.get("arguments"))
+                       for p in self.legacy]
+        if self.finish_reason is None:
+            log.warning("The chat completion stream%s ended without a finish_reason: the reply may be cut short "
+                        "(response_metadata['finish_reason'] is None).", f" {self.id}" if self.id else "")
+        content: str | list[Any] = text
+        if self.blocks:
+            content = [{"type": "text", "text": text}, *self.blocks] if text else list(self.blocks)
+        refusal = "".join(self.refusal)
+        finish = REFUSAL if refusal else self.finish_reason
+        returned = self.reasoning_field and len(self.merger) > 0
+        cut = cut_calls(self.merger, CUT_OFF if self.finish_reason == LENGTH else STREAM_CUT) \
+            if self.finish_reason in (None, LENGTH) else []
+        return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
+                              response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None),
+                              provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
+
