@@ -108,3 +108,34 @@ def test_one_call_still_runs_in_a_task_of_its_own_and_answers_as_before() -> Non
         return str(current_tool_call()["id"])
 
     assert [m.content for m in ToolExecutor([who]).execute([{"name": "who", "args": {"x": 1}, "id": "c9"}])] == ["c9"]
+
+
+def test_an_async_generator_tool_that_never_awaits_is_stopped_at_its_timeout() -> None:
+    # the items were gathered in a loop that never gave the event loop a turn, so the timeout never fired
+    made = [0]
+    closed: list[str] = []
+
+    @tool(timeout=0.05)
+    async def numbers(limit: int):  # type: ignore[no-untyped-def]
+        """Yield numbers for ever (a buggy tool: it ignores limit)."""
+        try:
+            while made[0] < 50_000_000:  # (a valve, so that a regression fails rather than hangs)
+                made[0] += 1
+                yield made[0]
+        finally:
+            closed.append("closed")
+
+    [answer] = ToolExecutor([numbers]).execute([{"name": "numbers", "args": {"limit": 3}, "id": "a"}])
+    assert answer.status == "error" and "did not finish within 0.05 seconds" in answer.text
+    assert made[0] < 50_000_000 and closed == ["closed"]
+
+
+def test_an_async_generator_tool_still_gives_every_item() -> None:
+    @tool
+    async def numbers(limit: int):  # type: ignore[no-untyped-def]
+        """Yield the numbers below limit."""
+        for n in range(limit):
+            yield n
+
+    [answer] = ToolExecutor([numbers]).execute([{"name": "numbers", "args": {"limit": 200}, "id": "a"}])
+    assert answer.content == str(list(range(200)))

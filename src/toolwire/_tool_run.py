@@ -212,7 +212,7 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
     try:
         result = tool._call(kwargs)
         if type(result) is types.AsyncGeneratorType:
-            return [item async for item in result]
+            return await _gathered(result)
         return await result
     except asyncio.CancelledError as exc:
         if not own_cancellation():
@@ -237,6 +237,26 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
         raise
     except BaseException as exc:
         raise escaped(exc) from exc
+
+
+_YIELD_EVERY = 64  # items of an async generator tool gathered between two turns given to the event loop
+
+
+async def _gathered(generator: Any) -> list[Any]:
+    """The items of an async generator tool, gathered into a list. Every :data:`_YIELD_EVERY` items the event loop
+    gets a turn, so that a generator that yields without ever awaiting can still be stopped by its timeout or a
+    cancelled run (review 83: one never stopped); it is closed when the gathering stops early (its ``finally``
+    blocks run)."""
+    items: list[Any] = []
+    try:
+        async for item in generator:
+            items.append(item)
+            if len(items) % _YIELD_EVERY == 0:
+                await asyncio.sleep(0)
+    finally:
+        with contextlib.suppress(Exception):  # (what its cleanup raises: the call ends the way it was ending)
+            await generator.aclose()
+    return items
 
 
 async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
