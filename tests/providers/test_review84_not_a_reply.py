@@ -95,15 +95,17 @@ def test_a_compatible_servers_stream_of_other_events_is_a_provider_error(events:
         _assert_not_a_reply(caught.value)
 
 
-def test_legitimate_empty_replies_are_still_read() -> None:
+def test_only_json_of_another_shape_is_refused_not_an_empty_reply() -> None:
     empty_chat = {**OPENAI_REPLY, "choices": [{"index": 0, "message": {"role": "assistant", "content": ""},
                                                "finish_reason": "stop"}]}
     empty_anthropic = {**ANTHROPIC_REPLY, "content": []}
     blocked_gemini = {"promptFeedback": {"blockReason": "SAFETY"}}
     with ScriptedServer() as server:
-        server.push(Answer(body=empty_chat), Answer(body=empty_anthropic), Answer(body=blocked_gemini),
+        server.push(Answer(body={**OPENAI_REPLY, "choices": []}), Answer(body=empty_chat), Answer(body=empty_anthropic), Answer(body=blocked_gemini),
                     Answer(events=[{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
                                     "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]))
+        with pytest.raises(ProviderError):  # (was: the same empty AIMessage as the real empty reply below)
+            build_model("openai-chat", server.url, compatible=False).invoke("hi")
         chat = build_model("openai-chat", server.url, compatible=False).invoke("hi")
         anthropic = build_model("anthropic", server.url).invoke("hi")
         gemini = build_model("gemini", server.url).invoke("hi")
