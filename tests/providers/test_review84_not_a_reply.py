@@ -101,7 +101,8 @@ def test_only_json_of_another_shape_is_refused_not_an_empty_reply() -> None:
     empty_anthropic = {**ANTHROPIC_REPLY, "content": []}
     blocked_gemini = {"promptFeedback": {"blockReason": "SAFETY"}}
     with ScriptedServer() as server:
-        server.push(Answer(body={**OPENAI_REPLY, "choices": []}), Answer(body=empty_chat), Answer(body=empty_anthropic), Answer(body=blocked_gemini),
+        server.push(Answer(body={**OPENAI_REPLY, "choices": []}), Answer(body=empty_chat),
+                    Answer(body=empty_anthropic), Answer(body=blocked_gemini),
                     Answer(events=[{"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
                                     "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]))
         with pytest.raises(ProviderError):  # (was: the same empty AIMessage as the real empty reply below)
