@@ -55,6 +55,7 @@ from toolwire.models._sdk_options import (
     untaken_names,
 )
 from toolwire.models.base import BaseChatModel, ChatRequest
+from toolwire.models.lowering._calls import remember_streamed
 
 __all__ = ["SDKChatModel", "Secret", "fit_to_endpoint", "import_sdk"]
 
@@ -161,6 +162,14 @@ def _handed_out(chunk: AIMessageChunk) -> bool:
     """Whether a streamed chunk carries content (text, a tool-call piece, an invalid call): once one has reached
     the caller, a failed stream is no longer tried again (see :func:`~toolwire.models._retry.retry_stream`)."""
     return bool(chunk.content or chunk.tool_call_chunks or chunk.invalid_tool_calls)
+
+
+def _shaped(chunk: AIMessageChunk, request: ChatRequest) -> AIMessageChunk:
+    """``chunk``, its tool-call pieces' tools remembered (:func:`~toolwire.models.lowering._calls.remember_streamed`)
+    so the error of a streamed call's unreadable arguments shows its tool's shape, as ``invoke``'s does."""
+    if chunk.tool_call_chunks and request.tools:
+        remember_streamed(chunk.tool_call_chunks, request.tool_parameters)
+    return chunk
 
 
 class SDKChatModel(BaseChatModel):
@@ -427,7 +436,8 @@ class SDKChatModel(BaseChatModel):
             finally:
                 close_stream(stream)
 
-        yield from retry_stream(attempt, self.retry_policy, self._translate_any, _handed_out)
+        for chunk in retry_stream(attempt, self.retry_policy, self._translate_any, _handed_out):
+            yield _shaped(chunk, request)
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
         kwargs = self._lower(request)
@@ -452,7 +462,7 @@ class SDKChatModel(BaseChatModel):
                 await aclose_stream(stream)
 
         async for chunk in aretry_stream(attempt, self.retry_policy, self._translate_any, _handed_out):
-            yield chunk
+            yield _shaped(chunk, request)
 
     def _check_empty_stream(self, stream: Any) -> None:
         """Refuse a stream that brought no event at all because its body is not a stream: a proxy's login page

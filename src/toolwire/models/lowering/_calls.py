@@ -7,7 +7,9 @@
   (:func:`toolwire._tool_args.argument_example`), not a fixed example. Arguments that end before their JSON is
   closed get :data:`CUT_OFF` (the sentence Anthropic's codec gives a call a reply stopped at ``max_tokens`` cut
   short) only in a reply the token limit cut (``cut``); a stream that lost its end gives :data:`STREAM_CUT`, and a
-  reply that finished normally the parser's own "not valid JSON" error, naming where the text breaks off.
+  reply that finished normally the parser's own "not valid JSON" error, naming where the text breaks off. A call a
+  model streamed (:func:`remember_streamed`) shows its tool's shape even where the chunks are merged without the
+  schemas (``merge_chunks(model.stream(...), as_chunk=False)``), so the merged message equals ``invoke``'s.
 * **Writing back** (:func:`arguments_json`, :func:`arguments_object`): the arguments of a call of an earlier turn,
   as the next request carries them. Always a JSON object: vLLM and SGLang ``json.loads`` the ``arguments`` of every
   past call and answer 400 for one that does not parse, on every later request (vllm-project/vllm#43995), so an
@@ -18,7 +20,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from toolwire._call_records import _id_text, invalid_tool_call
@@ -28,7 +32,7 @@ from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize
 from toolwire.parsing.partial_json import partial_value
 
 __all__ = ["CUT_OFF", "STREAM_CUT", "arguments_json", "arguments_object", "cut_call", "native_call",
-           "recovered_arguments", "unopened"]
+           "recovered_arguments", "remember_streamed", "unopened"]
 
 CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
            "output token limit (max_tokens), so it was not run: send the call again with shorter arguments (split "
@@ -80,6 +84,38 @@ def unclosed_error(text: str) -> str:
     return f"The arguments are not valid JSON ({where}); send one complete JSON object such as {EXAMPLE}."
 
 
+_STREAMED: OrderedDict[str, tuple[str, Mapping[str, Any]]] = OrderedDict()  # call id -> (name, parameters)
+_STREAMED_LIMIT = 4096  # the most recent streamed calls remembered (a merge reads them right after the stream)
+_STREAMED_LOCK = threading.Lock()
+
+
+def remember_streamed(pieces: Iterable[Mapping[str, Any]], parameters: Mapping[str, Mapping[str, Any]]) -> None:
+    """Remember the called tool's parameters for each streamed tool-call piece that names its call's id and tool,
+    so that merging the chunks without the schemas (``merge_chunks(model.stream(...), as_chunk=False)``, which reads
+    each call with :func:`native_call` and no ``tool_names``) still shows that tool's shape in the error of
+    unreadable arguments, as ``invoke`` does.
+
+    Args:
+        pieces: a chunk's ``tool_call_chunks``.
+        parameters: ``{tool name: parameters JSON Schema}`` of the request's bound tools.
+    """
+    for piece in pieces:
+        call_id, name = piece.get("id"), piece.get("name")
+        if isinstance(call_id, str) and call_id and isinstance(name, str) and isinstance(parameters.get(name), Mapping):
+            with _STREAMED_LOCK:
+                _STREAMED[call_id] = (name, parameters[name])
+                _STREAMED.move_to_end(call_id)
+                while len(_STREAMED) > _STREAMED_LIMIT:
+                    _STREAMED.popitem(last=False)
+
+
+def _streamed_parameters(call_id: Any, name: Any) -> Mapping[str, Any] | None:
+    """The parameters :func:`remember_streamed` kept for this call (``None``: not streamed here, or another tool)."""
+    with _STREAMED_LOCK:
+        kept = _STREAMED.get(call_id) if isinstance(call_id, str) else None
+    return kept[1] if kept is not None and kept[0] == name else None
+
+
 def native_call(name: Any, arguments: Any, call_id: Any,
                 tool_names: Collection[str] | None = None, *, cut: bool | str = False) -> ToolCall | InvalidToolCall:
     """A provider's native call as a record: valid, or invalid (raw text kept) when the arguments are not a
@@ -93,7 +129,8 @@ def native_call(name: Any, arguments: Any, call_id: Any,
         tool_names: the bound tools' names, listed in the error of a call with no name (``None``: not known
             here, that error names no tools). A mapping ``{name: parameters JSON Schema}`` also gives each tool's
             argument shape, which the error of its unreadable arguments shows as the example
-            (``{"path": <string>, "text": <string>}``) instead of a fixed one.
+            (``{"path": <string>, "text": <string>}``) instead of a fixed one; without it, the shape
+            :func:`remember_streamed` kept for a streamed call of this id.
         cut: the reply was cut short: ``True`` by the token limit (OpenAI ``finish_reason: "length"``, the
             Responses API's ``max_output_tokens``), or the error sentence of another cut (:data:`STREAM_CUT`, a
             stream that ended without a finish reason). Argument text that ends before its JSON is closed, or that
@@ -116,7 +153,8 @@ def native_call(name: Any, arguments: Any, call_id: Any,
         if cut_error:
             return {**call, "error": cut_error}  # type: ignore[return-value]
         error = unclosed_error(arguments) if isinstance(arguments, str) else error
-    parameters = tool_names.get(call.get("name")) if isinstance(tool_names, Mapping) else None
+    parameters = (tool_names.get(call.get("name")) if isinstance(tool_names, Mapping)
+                  else _streamed_parameters(call.get("id"), call.get("name")))
     if EXAMPLE in error and isinstance(parameters, Mapping):
         from toolwire._tool_args import argument_example  # (it imports the parsing package)
 
