@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from typing import Any
 
 import pytest
@@ -139,3 +140,61 @@ def test_an_async_generator_tool_still_gives_every_item() -> None:
 
     [answer] = ToolExecutor([numbers]).execute([{"name": "numbers", "args": {"limit": 200}, "id": "a"}])
     assert answer.content == str(list(range(200)))
+
+
+def _blocking_tool(ran: list[str], started: threading.Event, release: threading.Event) -> Any:
+    @tool
+    def send_email(to: str) -> str:
+        """Send an email (a side effect that cannot be undone)."""
+        started.set()
+        release.wait(LIMIT)
+        ran.append(to)
+        return f"sent to {to}"
+
+    return send_email
+
+
+async def _cancelled_while_running(coro: Any, started: threading.Event, release: threading.Event | None
+                                   ) -> BaseException:
+    task = asyncio.ensure_future(coro)
+    while not started.is_set():
+        await asyncio.sleep(0.001)
+    task.cancel()
+    await asyncio.sleep(0)
+    if release is not None:
+        release.set()  # the thread finishes within its grace
+    done, _ = await asyncio.wait([task], timeout=LIMIT)
+    assert done
+    with pytest.raises(asyncio.CancelledError) as error:
+        task.result()
+    return error.value
+
+
+def test_a_sync_call_that_finishes_within_the_grace_keeps_its_answer_and_is_not_run_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire._tool_run as tool_run
+
+    monkeypatch.setattr(tool_run, "CANCEL_GRACE", LIMIT)  # (the thread is released at once: no wait that long)
+    ran: list[str] = []
+    started, release = threading.Event(), threading.Event()
+    send = _blocking_tool(ran, started, release)
+    calls = [{"name": "send_email", "args": {"to": "bob"}, "id": "e1"}]
+    agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=calls), "sent"]), [send])
+    error = asyncio.run(_cancelled_while_running(agent.ainvoke("mail bob"), started, release))
+    answers = [m for m in error.messages if m.type == "tool"]
+    assert [(m.tool_call_id, m.content, m.status) for m in answers] == [("e1", "sent to bob", "success")]
+    assert agent.invoke(error.messages).output == "sent" and ran == ["bob"]  # resumed: not sent twice
+
+
+def test_a_sync_call_still_running_after_the_grace_is_answered_as_maybe_done_and_not_run_again() -> None:
+    ran: list[str] = []
+    started, release = threading.Event(), threading.Event()
+    send = _blocking_tool(ran, started, release)
+    calls = [{"name": "send_email", "args": {"to": "ann"}, "id": "e1"}]
+    try:
+        error = asyncio.run(_cancelled_while_running(ToolExecutor([send]).aexecute(calls), started, None))
+    finally:
+        release.set()
+    [answer] = error.tool_messages
+    assert answer.status == "error" and answer.tool_call_id == "e1"
+    assert "still running when the run was stopped; it may still finish and take effect" in answer.text

@@ -52,7 +52,7 @@ def _raising_arun(tool_: Any, exc: BaseException, monkeypatch: pytest.MonkeyPatc
     class Raising(type(tool_)):  # type: ignore[misc]
         __slots__ = ()
 
-        async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
+        async def _arun(self, kwargs: dict[str, Any], timeout: float | None, settle: bool = False) -> Any:
             raise exc
 
     monkeypatch.setattr(tool_, "__class__", Raising)
@@ -102,7 +102,7 @@ def _cancelling_arun(tool_: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     class Cancelling(type(tool_)):  # type: ignore[misc]
         __slots__ = ()
 
-        async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
+        async def _arun(self, kwargs: dict[str, Any], timeout: float | None, settle: bool = False) -> Any:
             inner = asyncio.ensure_future(asyncio.sleep(10))
             await asyncio.sleep(0)
             inner.cancel()

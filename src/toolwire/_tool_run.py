@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import contextvars
 import decimal
@@ -155,6 +156,47 @@ async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_as
     return "stopped", None
 
 
+THREAD_GRACE_SHARE = 0.8
+"""The share of :data:`CANCEL_GRACE` a sync call's thread, still running when its run is cancelled, gets to finish
+(less than the whole, so that its answer lands within the run's own wait of ``CANCEL_GRACE`` seconds)."""
+
+
+class StillRunning(Exception):
+    """A sync tool's thread was still running when its run was stopped, and went on past the grace it was given:
+    it cannot be stopped, so the call may still take effect. The executor answers the call with this error, so
+    that a resumed run does not run it again (review 83)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Tool '{name}' was still running when the run was stopped; it may still finish and take "
+                         "effect, but its result will not be used: check what it did before running it again.")
+
+
+async def settled(future: concurrent.futures.Future[Any], name: str) -> Any:
+    """Await a sync tool call's thread (``future``) for the executor, so that no call that ran is lost when the run
+    is cancelled meanwhile (review 83: a sync call went on, took effect, lost its answer, and ran again on resume).
+
+    A call still queued for a thread then never runs (``CancelledError`` raised). A running one gets
+    ``THREAD_GRACE_SHARE * CANCEL_GRACE`` seconds more to finish: its result is returned, or its exception raised,
+    as if the cancellation had come after it (the run still stops: the executor raises the cancellation with this
+    answer kept).
+
+    Raises:
+        StillRunning: the thread was still running at the end of that grace.
+        asyncio.CancelledError: the call had not started, or the run was cancelled again during the grace.
+        Exception: the tool's own.
+    """
+    waited = asyncio.wrap_future(future)
+    try:
+        return await asyncio.shield(waited)
+    except asyncio.CancelledError:
+        if future.cancel():  # not started: it never will
+            raise
+        done, _ = await asyncio.wait((waited,), timeout=THREAD_GRACE_SHARE * CANCEL_GRACE)
+        if not done:
+            raise StillRunning(name) from None
+        return waited.result()
+
+
 def finished_at(func: Callable[..., Any], clock: Callable[[], float]) -> Callable[..., tuple[Any, float]]:
     """``func`` made to return ``(its result, the time on clock when it returned)``: a sync tool's thread
     says when it finished, so a result ready in time is kept even when the event loop that waits for it was
@@ -259,7 +301,7 @@ async def _gathered(generator: Any) -> list[Any]:
     return items
 
 
-async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
+async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle: bool = False) -> Any:
     """Run a :class:`~toolwire.tools.Tool` with validated ``kwargs`` for at most ``timeout`` seconds and return
     its result (the async path; the sync one without an event loop is
     :func:`toolwire._concurrency.run_sync_with_timeout`).
@@ -269,7 +311,8 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
     once given up (:func:`drain`). When the event loop was blocked at the deadline (``time.sleep`` or a sync
     client in an async tool), a sync tool's result that its thread had ready in time is kept; an async tool's
     result that arrives after the deadline is a timeout, whichever tool blocked the loop: toolwire cannot tell
-    when its awaited work was ready.
+    when its awaited work was ready. With ``settle`` (the executor's calls), a sync tool's thread running when the
+    caller is cancelled is waited for as :func:`settled` says, its deadline still applying.
 
     Raises:
         ToolTimeoutError: at the timeout (an async tool that ignores its cancellation is abandoned, so the
@@ -288,10 +331,15 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float) -> Any:
         task = loop.create_task(guarded(tool, kwargs))
     else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
         call = finished_at(functools.partial(tool._call, stop=stop), loop.time)
-        task = asyncio.wrap_future(start_thread(_in_context(call), kwargs))
+        thread = start_thread(_in_context(call), kwargs)
+        task = asyncio.wrap_future(thread)
     state = "gone"  # the caller was cancelled, or the tool raised
     try:
         state, result = await wait_timed(task, timeout, tool.name, tool.is_async)
+    except asyncio.CancelledError:
+        if not settle or tool.is_async:
+            raise
+        state, result = "done", await settled(thread, tool.name)  # (its deadline is checked below)
     finally:
         if state != "done":
             stop.set()

@@ -49,7 +49,7 @@ from toolwire._error_state import exclusive, mark
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._message_dicts import other_message
 from toolwire._printing import printed, safe_text, type_label
-from toolwire._tool_run import _running, bad_flags, bad_timeout
+from toolwire._tool_run import StillRunning, _running, bad_flags, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -195,13 +195,15 @@ class ToolExecutor:
                 if kwargs is None:  # arguments are checked (an InjectedToolCallId parameter is filled then)
                     kwargs = tool.call_args(call.get("args"))
                 if gate is None:
-                    result = await tool._arun(kwargs, timeout)
+                    result = await tool._arun(kwargs, timeout, settle=True)
                 else:
                     async with gate:
-                        result = await tool._arun(kwargs, timeout)
+                        result = await tool._arun(kwargs, timeout, settle=True)
             if is_cheap_result(_content_part(tool, result)):
                 return self._finish(tool, result, call)
             return await asyncio.to_thread(self._finish_big, tool, result, call)
+        except StillRunning as exc:  # the run stopped while its thread ran on: answered, so it is not run again
+            return self._error(f"Error: {exc}", call, tool.name)
         except Exception as exc:
             if not self.handle_errors:
                 raise

@@ -53,6 +53,7 @@ from toolwire._tool_run import (
     escaped,
     guarded,
     run_timed,
+    settled,
 )
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, UserError
 from toolwire.messages import ToolCall, ToolMessage
@@ -491,16 +492,18 @@ class Tool(ToolArguments):
 
     # -- async -------------------------------------------------------------------------------------
 
-    async def _arun(self, kwargs: dict[str, Any], timeout: float | None) -> Any:
-        """Run the function with validated ``kwargs``, at most ``timeout`` seconds (see :func:`run_timed`)."""
+    async def _arun(self, kwargs: dict[str, Any], timeout: float | None, settle: bool = False) -> Any:
+        """Run the function with validated ``kwargs``, at most ``timeout`` seconds (see :func:`run_timed`; ``settle``:
+        a sync tool's thread that runs when the caller is cancelled is waited for, see :func:`settled`)."""
         loop = asyncio.get_running_loop()
         if timeout is not None:
-            return await run_timed(self, kwargs, float(timeout))  # float: a Decimal or NumPy number too
+            return await run_timed(self, kwargs, float(timeout), settle=settle)  # float: a Decimal, NumPy number
         if self.is_async:
             # a task of its own runs the tool in a copy of the caller's context (as a sync tool's thread and a
             # timed call do), so a context variable the tool sets does not leak into the caller (review 41)
             return await loop.create_task(guarded(self, kwargs))
-        return await loop.run_in_executor(thread_pool(), _in_context(self._call), kwargs)
+        thread = thread_pool().submit(_in_context(self._call), kwargs)
+        return await (settled(thread, self.name) if settle else asyncio.wrap_future(thread, loop=loop))
 
     async def ainvoke(self, input: Any, config: Any = None, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
