@@ -164,6 +164,12 @@ def _handed_out(chunk: AIMessageChunk) -> bool:
     return bool(chunk.content or chunk.tool_call_chunks or chunk.invalid_tool_calls)
 
 
+def _held(chunk: AIMessageChunk) -> bool:
+    """For ``invoke`` through a stream: no chunk reaches the caller before the stream ends, so a failure at any point
+    may be tried again (see :func:`~toolwire.models._retry.retry_stream`)."""
+    return False
+
+
 def _shaped(chunk: AIMessageChunk, request: ChatRequest) -> AIMessageChunk:
     """``chunk``, its tool-call pieces' tools remembered (:func:`~toolwire.models.lowering._calls.remember_streamed`)
     so the error of a streamed call's unreadable arguments shows its tool's shape, as ``invoke``'s does."""
@@ -391,8 +397,8 @@ class SDKChatModel(BaseChatModel):
     # -- drivers ------------------------------------------------------------------------------------------------
 
     def _generate(self, request: ChatRequest) -> AIMessage:
-        if self.streaming:
-            return merge_chunks(self._stream(request), as_chunk=False,  # type: ignore[return-value]
+        if self.streaming:  # the whole stream, retried as a reply is (nothing reaches the caller before its end)
+            return merge_chunks(self._stream(request, whole=True), as_chunk=False,  # type: ignore[return-value]
                                 tool_names=request.tool_parameters)
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
@@ -402,7 +408,7 @@ class SDKChatModel(BaseChatModel):
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
-            return merge_chunks([c async for c in self._astream(request)], as_chunk=False,  # type: ignore[return-value]
+            return merge_chunks([c async for c in self._astream(request, whole=True)], as_chunk=False,  # type: ignore[return-value]
                                 tool_names=request.tool_parameters)
         kwargs = self._lower(request)
         self._log_request(kwargs, False)
@@ -414,7 +420,11 @@ class SDKChatModel(BaseChatModel):
 
         return await awith_retries(attempt, self.retry_policy, self._translate_any)
 
-    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+    def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
+        """The reply's chunks, a failed stream tried again (:func:`~toolwire.models._retry.retry_stream`) until it has
+        handed content to the caller; with ``whole`` (``invoke`` of a ``streaming=True`` model, which hands out
+        nothing before the reply is complete) every chunk is held until the stream ends, so a stream that breaks
+        after its first content is retried as a reply without a stream is (the same ``max_retries``)."""
         kwargs = self._lower(request)
         self._log_request(kwargs, True)
         call = self._endpoint(self._client(), True)
@@ -436,10 +446,11 @@ class SDKChatModel(BaseChatModel):
             finally:
                 close_stream(stream)
 
-        for chunk in retry_stream(attempt, self.retry_policy, self._translate_any, _handed_out):
+        for chunk in retry_stream(attempt, self.retry_policy, self._translate_any, _held if whole else _handed_out):
             yield _shaped(chunk, request)
 
-    async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
+    async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
+        """Async :meth:`_stream`."""
         kwargs = self._lower(request)
         self._log_request(kwargs, True)
         call = self._endpoint(self._aclient(), True)
@@ -461,7 +472,8 @@ class SDKChatModel(BaseChatModel):
             finally:
                 await aclose_stream(stream)
 
-        async for chunk in aretry_stream(attempt, self.retry_policy, self._translate_any, _handed_out):
+        async for chunk in aretry_stream(attempt, self.retry_policy, self._translate_any,
+                                         _held if whole else _handed_out):
             yield _shaped(chunk, request)
 
     def _check_empty_stream(self, stream: Any) -> None:

@@ -281,16 +281,16 @@ class ChatOpenAI(SDKChatModel):
         """Whether calls left in the reply's text are read (``text_tool_calls``, tools bound, calls allowed)."""
         return self.text_tool_calls and bool(request.tools) and request.tool_choice != "none"
 
-    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+    def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
         reader = TextCallStream(_schemas(request)) if self._reads_text(request) else None
-        for chunk in super()._stream(request):
+        for chunk in super()._stream(request, whole=whole):
             yield from reader.feed(chunk) if reader else (chunk,)
         if reader:
             yield from reader.finish()
 
-    async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
+    async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
         reader = TextCallStream(_schemas(request)) if self._reads_text(request) else None
-        async for chunk in super()._astream(request):
+        async for chunk in super()._astream(request, whole=whole):
             for piece in reader.feed(chunk) if reader else (chunk,):
                 yield piece
         if reader:
