@@ -76,6 +76,9 @@ _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 """A code fence line: its backticks or tildes, then the info string (```` ```json ````)."""
 _FENCE_HERE = re.compile(r"(?:`{3,}|~{3,})(?P<info>[^\n]*)")
 _TOKENS_ONLY = re.compile(rf"\s*(?:{_END_TOKEN}\s*)*")
+_TOKENS_AT_END = re.compile(rf"(?:\s*{_END_TOKEN})+\s*\Z")
+"""End-of-turn tokens a server left after the text that follows marked calls (``</tool_call><|im_end|>``): dropped,
+as after unmarked calls, so they are not sent back as the assistant's text."""
 _FENCED = re.compile(r"```[^\n`]*\n.*?```", re.DOTALL)
 """A ```` ``` ```` fence and its body, up to the next three backticks (where the JSON parser ends one)."""
 _NEXT_LIST = re.compile(r"[ \t]*\n\s*(?P<py>\[)\s*(?P<name>[A-Za-z_][\w.\-]*)\s*\(")
@@ -231,7 +234,7 @@ def read_text_calls(text: str,
             skip[family] = len(text)  # the parser read on to the end: a later line of this family holds nothing new
             if not parsed.tool_calls and not parsed.invalid_tool_calls:
                 continue
-            head, rest = text[:match.start()].rstrip(), parsed.content
+            head, rest = text[:match.start()].rstrip(), _TOKENS_AT_END.sub("", parsed.content)
             calls, invalid = parsed.tool_calls, parsed.invalid_tool_calls
         records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
                    for c in calls]
