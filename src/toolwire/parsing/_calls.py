@@ -6,6 +6,7 @@ an object is a call, keeps ids unique, and rebuilds the reply text without the c
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
@@ -87,11 +88,13 @@ class Collector:
     """Accumulates the calls one parser finds in one reply.
 
     Args:
-        tool_names: the bound tool names; only these make a :class:`ToolCall`.
+        tool_names: the bound tool names; only these make a :class:`ToolCall`. A mapping ``{name: parameters
+            JSON Schema}`` also gives each tool's argument shape, shown in the error of its broken call.
     """
 
     def __init__(self, tool_names: Collection[str] | Mapping[str, Any] | None) -> None:
         self.names = tool_name_set(tool_names)
+        self._schemas = dict(tool_names) if isinstance(tool_names, Mapping) else {}
         self._keys = name_keys(self.names)
         self.calls: list[ToolCall] = []
         self.invalid: list[InvalidToolCall] = []
@@ -115,6 +118,16 @@ class Collector:
         if name in self.names:
             return name
         return self._keys.get(name_key(name))
+
+    def call_example(self, name: str | None) -> str:
+        """A whole call to ``name`` for an error message: ``{"name": "f", "arguments": <the tool's own shape>}``
+        (:func:`toolwire._tool_args.argument_example`) when its schema is known, else with a placeholder argument."""
+        schema = self._schemas.get(name) if name else None
+        if not isinstance(schema, Mapping):
+            return _EXAMPLE if not name else _EXAMPLE.replace("tool_name", name)
+        from toolwire._tool_args import argument_example  # (it imports the parsing package)
+
+        return f'{{"name": {json.dumps(name)}, "arguments": {argument_example(schema)}}}'
 
     def unknown_error(self, name: str) -> str:
         """The error sentence for a call to a name that is not bound."""
@@ -276,7 +289,7 @@ def add_failure(collector: Collector, raw: str, message: str, *, marked: bool) -
     name = collector.resolve(name) or name
     if not marked and (name not in collector.names or not has_args):
         return False
-    example = _EXAMPLE if not name else _EXAMPLE.replace("tool_name", name)
+    example = collector.call_example(name)
     collector.add_invalid(name, raw, f"{message} Send the whole tool call again as valid JSON, such as {example}.")
     return True
 
