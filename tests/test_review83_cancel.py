@@ -198,3 +198,22 @@ def test_a_sync_call_still_running_after_the_grace_is_answered_as_maybe_done_and
     [answer] = error.tool_messages
     assert answer.status == "error" and answer.tool_call_id == "e1"
     assert "still running when the run was stopped; it may still finish and take effect" in answer.text
+
+
+def test_answers_of_calls_sharing_an_id_reach_the_model_paired_in_call_order() -> None:
+    from toolwire import HumanMessage
+
+    @tool
+    def echo(a: int) -> int:
+        """Give a back."""
+        return a
+
+    reply = AIMessage("", tool_calls=[{"name": "echo", "args": {"a": 1}, "id": "d"},
+                                      {"name": "echo", "args": {"a": 2}, "id": "d"}])
+    answers = ToolExecutor([echo]).execute(reply)
+    assert [(m.tool_call_id, m.content) for m in answers] == [("d", "1"), ("d", "2")]
+    model = ScriptedChatModel(["ok"]).bind_tools([echo])
+    model.invoke([HumanMessage("q"), reply, *answers])
+    sent = model.requests[0].messages
+    assert [c["id"] for c in sent[1].tool_calls] == ["d", "d_2"]
+    assert [(m.tool_call_id, m.content) for m in sent[2:]] == [("d", "1"), ("d_2", "2")]

@@ -264,8 +264,10 @@ class ToolExecutor:
         Returns:
             One ToolMessage per call, then one per invalid call. A call without an id gets one first, and a
             number as an id becomes its text, as :class:`~toolwire.messages.AIMessage` does, so each answer can
-            be matched to its call. A call that is not a dict is answered in its place as an invalid call,
-            and one without a text name as a call of an unknown tool.
+            be matched to its call. Calls that share an id (a hand-made AIMessage) are answered under it in call
+            order: toolwire's models and the Agent pair the k-th answer with the k-th call (review 83). A call
+            that is not a dict is answered in its place as an invalid call, and one without a text name as a call
+            of an unknown tool.
 
         Raises:
             UserError: ``calls`` (or ``invalid``) is one call, a dict, rather than a list of them.
