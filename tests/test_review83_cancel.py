@@ -217,3 +217,38 @@ def test_answers_of_calls_sharing_an_id_reach_the_model_paired_in_call_order() -
     sent = model.requests[0].messages
     assert [c["id"] for c in sent[1].tool_calls] == ["d", "d_2"]
     assert [(m.tool_call_id, m.content) for m in sent[2:]] == [("d", "1"), ("d_2", "2")]
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread")
+def test_ctrl_c_during_a_sync_run_whose_only_call_ignores_it_blames_no_toolwire_task(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # the only call ran in the run's own task: the end of the loop then named toolwire's tasks "left behind by a
+    # tool" (Task-1 (_Main.run), Task-2 (guarded)), printed a "cannot reuse already awaited coroutine" traceback
+    # and waited the grace twice
+    import signal
+
+    started = threading.Event()
+
+    @tool
+    async def stubborn_report(x: int) -> int:
+        """Catch every cancellation and go on."""
+        started.set()
+        while True:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(0.01)
+
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def ctrl_c() -> None:
+        if started.wait(LIMIT):
+            signal.pthread_kill(main, signal.SIGINT)
+
+    threading.Thread(target=ctrl_c, daemon=True).start()
+    agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=[{"name": "stubborn_report", "args": {"x": 1},
+                                                                "id": "a"}]), "done"]), [stubborn_report])
+    with pytest.raises(KeyboardInterrupt) as error:
+        agent.invoke("q")
+    assert [m.type for m in error.value.messages] == ["human", "ai"]  # the call, given up, is left to run again
+    assert "left behind by a tool" not in caplog.text and "_Main" not in caplog.text
+    assert "given up" in caplog.text and "stubborn_report" in caplog.text
