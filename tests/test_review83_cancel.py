@@ -252,3 +252,36 @@ def test_ctrl_c_during_a_sync_run_whose_only_call_ignores_it_blames_no_toolwire_
     assert [m.type for m in error.value.messages] == ["human", "ai"]  # the call, given up, is left to run again
     assert "left behind by a tool" not in caplog.text and "_Main" not in caplog.text
     assert "given up" in caplog.text and "stubborn_report" in caplog.text
+
+
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="signals reach the main thread")
+def test_ctrl_c_in_an_async_run_under_asyncio_run_keeps_the_answers_on_the_interrupts_context() -> None:
+    # asyncio.run answers Ctrl-C by cancelling its main task, then raises a KeyboardInterrupt of its own: the run's
+    # CancelledError, which carries the conversation, is that interrupt's __context__ (as the README says)
+    import signal
+
+    started = threading.Event()
+
+    @tool
+    def fast(x: int) -> int:
+        """Give x back at once."""
+        return x
+
+    @tool
+    async def slow(x: int) -> int:
+        """Give x back after a long while."""
+        started.set()
+        await asyncio.sleep(LIMIT)
+        return x
+
+    main = threading.main_thread().ident
+    assert main is not None
+    threading.Thread(target=lambda: started.wait(LIMIT) and signal.pthread_kill(main, signal.SIGINT),
+                     daemon=True).start()
+    calls = [{"name": "fast", "args": {"x": 1}, "id": "a"}, {"name": "slow", "args": {"x": 2}, "id": "b"}]
+    agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=calls), "done"]), [fast, slow])
+    with pytest.raises(KeyboardInterrupt) as error:
+        asyncio.run(agent.ainvoke("q"))
+    kept = error.value.__context__.messages  # type: ignore[union-attr]
+    assert [(m.type, getattr(m, "tool_call_id", None)) for m in kept] == [("human", None), ("ai", None),
+                                                                          ("tool", "a")]
