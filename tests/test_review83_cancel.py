@@ -261,17 +261,22 @@ def test_ctrl_c_in_an_async_run_under_asyncio_run_keeps_the_answers_on_the_inter
     import signal
 
     started = threading.Event()
+    fast_ran = threading.Event()
 
     @tool
     def fast(x: int) -> int:
         """Give x back at once."""
+        fast_ran.set()
         return x
 
     @tool
     async def slow(x: int) -> int:
         """Give x back after a long while."""
+        while not fast_ran.is_set():  # (the Ctrl-C comes once fast ran: its answer is one that finished)
+            await asyncio.sleep(0.001)
         started.set()
-        await asyncio.sleep(LIMIT)
+        for _ in range(LIMIT * 100):  # (short sleeps: asyncio.run's Ctrl-C handler runs when the loop wakes up)
+            await asyncio.sleep(0.01)
         return x
 
     main = threading.main_thread().ident
@@ -285,3 +290,19 @@ def test_ctrl_c_in_an_async_run_under_asyncio_run_keeps_the_answers_on_the_inter
     kept = error.value.__context__.messages  # type: ignore[union-attr]
     assert [(m.type, getattr(m, "tool_call_id", None)) for m in kept] == [("human", None), ("ai", None),
                                                                           ("tool", "a")]
+
+
+def test_a_method_read_from_its_class_is_refused_when_the_executor_or_agent_is_made() -> None:
+    from toolwire import UserError
+
+    class Service:
+        @tool
+        def lookup(self, x: int) -> int:
+            """Look x up."""
+            return x
+
+    for make in (lambda: ToolExecutor([Service.lookup]), lambda: Agent(ScriptedChatModel([]), [Service.lookup])):
+        with pytest.raises(UserError, match=r"method of Service: call it on an instance"):
+            make()
+    assert [m.content for m in ToolExecutor([Service().lookup]).execute(
+        [{"name": "lookup", "args": {"x": 4}, "id": "a"}])] == ["4"]

@@ -49,6 +49,7 @@ from toolwire._error_state import exclusive, mark
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._message_dicts import other_message
 from toolwire._printing import printed, safe_text, type_label
+from toolwire._tool_checks import unbound_method_error
 from toolwire._tool_run import StillRunning, _running, bad_flags, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
 from toolwire.messages import (
@@ -97,7 +98,8 @@ class ToolExecutor:
         UserError: ``tools`` is not a list (one tool alone, None), ``max_concurrency``, ``timeout`` or
             ``max_result_chars`` is not a valid value (a bool is not a number here), ``handle_errors`` or
             ``hide_error_details`` is not a bool, or a keyword is none of the above (``timout=1``: the message names
-            the close match, ``timeout``).
+            the close match, ``timeout``), or a tool is a method read from its class (``Svc.m``: the message
+            says to take it from an instance).
     """
 
     @refuses_unknown_keywords("ToolExecutor")
@@ -123,6 +125,8 @@ class ToolExecutor:
                 raise SchemaError(f"Tool {converted.name!r} has a schema but no function to run.")
             if converted.name in self.tools:
                 raise SchemaError(f"Two tools are named {converted.name!r}: give each tool a unique name.")
+            if converted._method == "self" and "self" not in converted.parameters.get("properties", ()):
+                raise unbound_method_error(converted.name, converted.func)  # (Svc.m: every call would fail; review 83)
             self.tools[converted.name] = converted
         if max_concurrency is not None and (not _is_int(max_concurrency) or max_concurrency < 1):
             raise UserError(f"max_concurrency must be a whole number of at least 1, or None, not {max_concurrency!r}.")
