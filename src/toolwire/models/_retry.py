@@ -262,7 +262,19 @@ def api_key_hint(key_env: str = "") -> str:
     return f"Check the API key{f' ({key_env})' if key_env else ''} and its permissions."
 
 
-def _status_hint(status: int, key_env: str) -> str | None:
+_CONTEXT_FULL = re.compile(
+    r"context_length_exceeded|context[ _](?:length|window|size)|prompt is too long|input token count"
+    r"|exceeds? the maximum number of tokens|too many (?:input )?tokens", re.IGNORECASE)
+"""How providers say a request is longer than the model's context (OpenAI's and vLLM's ``context_length_exceeded``,
+"maximum context length"; Anthropic's "prompt is too long"; Gemini's "The input token count ... exceeds the maximum
+number of tokens allowed"; llama.cpp's "exceeds the available context size")."""
+_CONTEXT_HINT = ("The conversation is longer than the model's context window: shorten it (fewer or shorter messages "
+                 "and tool results), lower max_tokens, or use a model with a larger context window.")
+
+
+def _status_hint(status: int, key_env: str, message: str = "", code: Any = None) -> str | None:
+    if status in (400, 413, 422) and _CONTEXT_FULL.search(f"{code or ''} {message}"):
+        return _CONTEXT_HINT
     if status in (401, 403):
         return api_key_hint(key_env)
     if status == 404:
@@ -281,7 +293,8 @@ def status_error(provider: str, status: int | None, message: str, *, key_env: st
     """Build the ProviderError for an HTTP status (``None``: no response, a connection failure or timeout),
     with ``retryable`` set and a hint that says what to do (``hint``, when given, instead of the status's
     own; its ``api_advice`` is the clause that names ``max_retries`` or ``timeout``). Credentials in URLs are
-    masked.
+    masked. A 400 (or 413, 422) that says the request is longer than the model's context (``code``
+    ``context_length_exceeded``, "prompt is too long"...) gets the hint to shorten the conversation.
 
     ``code`` is the error body's code or type, when the caller read one: a billing code (:data:`BILLING_CODES`,
     OpenAI's ``insufficient_quota``, sent with status 429) is not retryable, and its hint says to add credit
@@ -298,7 +311,7 @@ def status_error(provider: str, status: int | None, message: str, *, key_env: st
         return ProviderError(message, provider=provider, status=None, retryable=True, hint=hint,
                              api_advice=_TIMEOUT_ADVICE if _TIMEOUT_ADVICE in hint else None)
     retryable = status in RETRYABLE_STATUS or status >= 500
-    hint = hint or _status_hint(status, key_env)
+    hint = hint or _status_hint(status, key_env, message, code)
     return ProviderError(message, provider=provider, status=status, retryable=retryable, hint=hint,
                          api_advice=_RETRY_ADVICE if hint and _RETRY_ADVICE + "." in hint else None)
 
@@ -347,6 +360,17 @@ def _give_up(error: ProviderError, attempts: int) -> ProviderError:
     message = f"{text} (gave up after {attempts} attempts)"
     out = ProviderError(message, provider=error.provider, status=error.status, retryable=True, hint=error.hint,
                         api_advice=error.api_advice)
+    return hide_cause(out) if _cause_hidden(error) else out
+
+
+def _after_content(error: ProviderError) -> ProviderError:
+    """``error`` of a stream that failed after it handed out content, which is not tried again: its hint no longer
+    advises raising ``max_retries`` (a stall says to raise ``timeout`` only)."""
+    if error.api_advice not in (_RETRY_ADVICE, _TIMEOUT_ADVICE) or not error.hint:
+        return error
+    advice = ", or raise timeout" if error.api_advice == _TIMEOUT_ADVICE else None
+    out = ProviderError(str(error.args[0]), provider=error.provider, status=error.status, retryable=error.retryable,
+                        hint=error.hint.replace(error.api_advice, advice or "", 1), api_advice=advice)
     return hide_cause(out) if _cause_hidden(error) else out
 
 
@@ -469,7 +493,7 @@ def retry_stream(attempt: Callable[[], Iterator[T]], policy: RetryPolicy, transl
                 try:
                     yield from items
                 except Exception as exc:
-                    _raise(_failure(exc, translate), exc)
+                    _raise(_after_content(_failure(exc, translate)), exc)
                 return
         finally:
             close_stream(items)
@@ -504,7 +528,7 @@ async def aretry_stream(attempt: Callable[[], AsyncIterator[T]], policy: RetryPo
                     async for item in items:
                         yield item
                 except Exception as exc:
-                    _raise(_failure(exc, translate), exc)
+                    _raise(_after_content(_failure(exc, translate)), exc)
                 return
         finally:
             await aclose_stream(items)

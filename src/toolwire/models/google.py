@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import api_key_hint, redact_url, status_error, transport_error
+from toolwire.models._retry import _clip, api_key_hint, redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import gemini as codec
@@ -125,7 +125,7 @@ class ChatGoogleGenAI(SDKChatModel):
         """
         errors = self.sdk.errors
         if isinstance(exc, errors.APIError):
-            message = str(getattr(exc, "message", None) or exc)
+            message = _clip(str(getattr(exc, "message", None) or exc))  # an HTML error page as one line of its text
             code = getattr(exc, "code", None)
             if not isinstance(code, int):
                 return ProviderError(redact_url(message), provider=self.provider)

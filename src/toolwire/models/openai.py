@@ -330,8 +330,11 @@ class ChatOpenAI(SDKChatModel):
         sdk = self.sdk
         if isinstance(exc, sdk.APIStatusError):
             message = error_message(exc)
+            hint = self._stream_options_hint(exc.status_code, message, exc.body)
+            if hint is None and self._compatible and exc.status_code in (401, 403):  # the server's own key, not
+                hint = _SERVER_KEY_HINT  # OpenAI's: setting OPENAI_API_KEY would send an OpenAI key to this host
             return status_error(self.provider, exc.status_code, message, key_env=" or ".join(self.key_env),
-                                hint=self._stream_options_hint(exc.status_code, message, exc.body),
+                                hint=hint,
                                 code=error_code(exc))
         if isinstance(exc, sdk.APITimeoutError):
             return status_error(self.provider, None, f"The request timed out after {self.timeout:g} s.",
@@ -346,6 +349,12 @@ class ChatOpenAI(SDKChatModel):
             return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
+
+
+_SERVER_KEY_HINT = ("Pass this server's own API key as ChatOpenAI(..., api_key=...) (the key it was started with, "
+                    "such as vLLM's --api-key) and check its permissions.")
+"""The hint of a 401/403 from an OpenAI-compatible server (docs/providers.md: "use ``api_key=`` for a server that
+needs its own"); ``OPENAI_API_KEY`` would go to that host too."""
 
 
 def _schemas(request: ChatRequest) -> dict[str, Any]:

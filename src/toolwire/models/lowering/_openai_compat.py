@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from toolwire.errors import ProviderError
+from toolwire.models._retry import status_error
 
 __all__ = ["REASONING_KEY", "ContentParts", "is_first", "pick_choice", "raise_stream_error", "read_content",
            "reasoning_of", "same_choice"]
@@ -120,7 +121,10 @@ def raise_stream_error(data: dict[str, Any]) -> None:
     """Raise the ProviderError of an error event in a stream (``{"object": "error", "message", "code"}``).
 
     Raises:
-        ProviderError: ``data`` is such an event (not retryable: part of the reply may have been handed out).
+        ProviderError: ``data`` is such an event: with its ``code`` as the HTTP status (retryable for a server
+            error, as :func:`~toolwire.models._retry.status_error` says), else a server failure, retryable, that says
+            to try the request again, like any stream that broke off (tried again only while no content was
+            handed out, see :func:`~toolwire.models._retry.retry_stream`).
     """
     if data.get("object") != "error":
         return
@@ -128,4 +132,7 @@ def raise_stream_error(data: dict[str, Any]) -> None:
     code = data.get("code")
     status = code if isinstance(code, int) and not isinstance(code, bool) and 400 <= code < 600 else None
     text = message if isinstance(message, str) and message else "The server reported an error in the stream."
-    raise ProviderError(f"The server sent an error in the stream: {text}", provider="openai", status=status)
+    text = f"The server sent an error in the stream: {text}"
+    if status is not None:
+        raise status_error("openai", status, text)
+    raise ProviderError(text, provider="openai", retryable=True, hint="Try the request again.")
