@@ -306,3 +306,30 @@ def test_a_method_read_from_its_class_is_refused_when_the_executor_or_agent_is_m
             make()
     assert [m.content for m in ToolExecutor([Service().lookup]).execute(
         [{"name": "lookup", "args": {"x": 4}, "id": "a"}])] == ["4"]
+
+
+def test_an_injected_call_id_needs_a_tool_call_or_a_default() -> None:
+    # tool.invoke(args) gave the str parameter None; LangChain refuses such a call, and so does toolwire now
+    from typing import Annotated
+
+    pytest.importorskip("langchain_core")
+    from langchain_core.tools import InjectedToolCallId
+
+    from toolwire import UserError
+
+    @tool
+    def remember(fact: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+        """Remember a fact."""
+        return f"{fact} ({tool_call_id})"
+
+    with pytest.raises(UserError, match=r"invoke it with a tool call"):
+        remember.invoke({"fact": "sky"})
+    assert remember.invoke({"name": "remember", "args": {"fact": "sky"}, "id": "c1", "type": "tool_call"}
+                           ).content == "sky (c1)"
+
+    @tool
+    def note(fact: str, tool_call_id: Annotated[str | None, InjectedToolCallId] = None) -> str:
+        """Note a fact."""
+        return f"{fact} ({tool_call_id})"
+
+    assert note.invoke({"fact": "sky"}) == "sky (None)"

@@ -7,6 +7,7 @@ that the model or a provider cannot use as written (review 24, finding 5).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import re
@@ -238,10 +239,19 @@ def _runnable_config(annotation: Any) -> bool:
         map(_runnable_config, annotation.__args__))
 
 
-def _call_id() -> Any:
+def _call_id(tool_name: str, default: Any) -> Any:
+    """The id of the call being run, for an ``InjectedToolCallId`` parameter; outside a call (``tool.invoke(args)``)
+    its default, and without one a :class:`UserError` (as LangChain refuses it: the parameter wants a text id)."""
     from toolwire._tool_run import current_tool_call
 
-    return (current_tool_call() or {}).get("id")
+    call = current_tool_call()
+    if call is not None:
+        return call.get("id")
+    if default is not inspect.Parameter.empty:
+        return default
+    raise UserError(f"Tool {tool_name!r} takes the id of its tool call (InjectedToolCallId): invoke it with a tool "
+                    "call, {\"name\", \"args\", \"id\", \"type\": \"tool_call\"}, not with its arguments alone, or "
+                    "give that parameter a default.")
 
 
 def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -> Callable[[], Any] | None:
@@ -270,7 +280,7 @@ def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -
     if metadata is not None:
         kinds = {langchain_marker(marker) for marker in metadata}
         if "call_id" in kinds:
-            return _call_id
+            return functools.partial(_call_id, tool_name, default)
         injected = "injected" in kinds
         annotation = annotation.__origin__
     else:
