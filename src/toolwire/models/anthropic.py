@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import warnings
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, Self
 
 from toolwire._tool_checks import user_stacklevel
 from toolwire.errors import ProviderError
@@ -74,12 +75,34 @@ class ChatAnthropic(SDKChatModel):
     extra: ClassVar[str] = "anthropic"
     untaken_options: ClassVar[str | None] = "anthropic"  # no seed: refused when the model is built (review 77)
 
-    def _structured_choice(self, name: str) -> str:
-        """``"auto"`` with extended thinking on (``model_kwargs={"thinking": {"type": "enabled", ...}}``), with a
-        warning: Anthropic refuses a forced tool then ("Thinking may not be enabled when tool_choice forces tool
-        use", extended-thinking guide); the tool itself otherwise."""
+    def _thinking(self) -> bool:
+        """Whether extended thinking is on (``model_kwargs={"thinking": {"type": "enabled" | "adaptive", ...}}``)."""
         thinking = self.options.get("thinking")
-        if not (isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")):
+        return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
+
+    def bind_tools(self, tools: Sequence[Any], **options: Any) -> Self:
+        """:meth:`~toolwire.models.base.BaseChatModel.bind_tools` (same arguments); with extended thinking on, a
+        ``tool_choice`` that forces a call (``"required"``, a tool's name; also what an ``Agent`` binds) is bound as
+        ``"auto"``, with a warning, as :meth:`with_structured_output` does: Anthropic refuses a forced tool then
+        ("Thinking may not be enabled when tool_choice forces tool use", extended-thinking guide) with a 400.
+
+        Raises:
+            SchemaError, UserError: as the base method raises them.
+        """
+        new = super().bind_tools(tools, **options)
+        if new.tool_choice in (None, "auto", "none") or not self._thinking():
+            return new
+        warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice={new.tool_choice!r} "
+                      "is sent as 'auto' (the model may answer without a call); turn thinking off to force it.",
+                      UserWarning, stacklevel=user_stacklevel())
+        new.tool_choice = "auto"
+        return new
+
+    def _structured_choice(self, name: str) -> str:
+        """``"auto"`` with extended thinking on (:meth:`_thinking`), with a warning: Anthropic refuses a forced tool
+        then ("Thinking may not be enabled when tool_choice forces tool use", extended-thinking guide); the tool
+        itself otherwise."""
+        if not self._thinking():
             return name
         warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so {name} is offered with "
                       "tool_choice='auto': a reply without the call raises ToolCallParseError; turn thinking off to "
