@@ -400,6 +400,6 @@ def test_a_value_the_model_chose_that_is_a_schema_default_is_not_made_up() -> No
     spec = CallSpec((factorial.spec,), True, True, {})
     judged = gen._judged_call(None, [], "", "", "pythonic", spec, ["The factorial."], ("", ()), 0.3)  # type: ignore[attr-defined]
     assert judged[2] == "number=99"  # unsure and found nowhere: made up
-    gen.defaults = ["99"]  # type: ignore[attr-defined]
+    gen.defaults = {"factorial": {"number": ["99"]}}  # type: ignore[attr-defined]  # (its own argument's default)
     judged = gen._judged_call(None, [], "", "", "pythonic", spec, ["The factorial."], ("", ()), 0.3)  # type: ignore[attr-defined]
     assert judged[2] is None
