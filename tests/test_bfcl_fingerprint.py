@@ -91,7 +91,7 @@ def test_a_report_of_another_gguf_file_of_the_same_name_is_not_resumed(tmp_path:
     out = tmp_path / "r.json"
     data = _data(tmp_path / "v1", _FUNCTION)
     run_bfcl(_LocalModel([_reply()], "a" * 64), data, "simple_python", out=out)
-    assert Report.load(out).settings == {"gguf_sha256": "a" * 64}
+    assert Report.load(out).settings == {"gguf_sha256": "a" * 64, "provider": "scripted"}
     same = _LocalModel([_reply()], "a" * 64)
     run_bfcl(same, data, "simple_python", out=out)
     assert not same.requests

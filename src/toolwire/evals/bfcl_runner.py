@@ -13,6 +13,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import BfclItem, load_category, parse_categories
@@ -67,7 +68,9 @@ def model_settings(model: Any) -> dict[str, Any]:
     setting left to the model's default is recorded as None. A local model left to its default dialect also records
     which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``), so that a report of other defaults is
     not resumed (loading the model to read them), and a local model the sha256 of its GGUF file (``gguf_sha256``,
-    from its ``file_sha256()``), so that a report of another file of the same name is not resumed either.
+    from its ``file_sha256()``), so that a report of another file of the same name is not resumed either; a server
+    model its ``provider`` and ``base_url`` (without credentials), so that another server's model of the same name is
+    not resumed either (review 85).
 
     Raises:
         UserError: a local model's file cannot be found or read."""
@@ -87,7 +90,22 @@ def model_settings(model: Any) -> dict[str, Any]:
     defaults = getattr(model, "default_dialects", None)  # a local model left to its default dialects
     if callable(defaults) and isinstance(value := defaults(), str):
         settings["default_dialects"] = value
+    for name in ("provider", "base_url"):  # a server model: two servers may serve models of one name (review 85)
+        value = getattr(model, name, None)
+        if isinstance(value, str) and value and not (name == "provider" and value == "llamacpp"):
+            settings[name] = _without_credentials(value) if name == "base_url" else value
     return settings
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` without a ``user:password@`` part (a report is shared; the server is what matters)."""
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"[{host}]" if ":" in host else host
+    netloc += f":{parts.port}" if parts.port is not None else ""
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _now() -> str:
@@ -170,8 +188,12 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
 _LABELS = {"dialect": "--dialect", "min_call_probability": "--min-call-probability",
            "min_value_probability": "--min-value-probability", "optional_argument_share": "--optional-argument-share",
            "parallel_call_share": "--parallel-call-share", "decline_value_lists": "--decline-value-lists",
-           "default_dialects": "the model's default dialects", "gguf_sha256": "the GGUF file's sha256"}
+           "default_dialects": "the model's default dialects", "gguf_sha256": "the GGUF file's sha256",
+           "provider": "the provider", "base_url": "the server"}
 """How a setting is named in the message refusing to resume a report run with other settings."""
+
+_RECORDED_LATER = frozenset({"gguf_sha256", "provider", "base_url"})
+"""Settings reports began to record after reports existed: a report without one is still resumed."""
 
 
 def _setting_text(value: Any) -> str:
@@ -179,16 +201,16 @@ def _setting_text(value: Any) -> str:
 
 
 def _previous(out: Path | None, model: str, settings: dict[str, Any]
-              ) -> tuple[dict[str, ItemResult], list[ItemResult], list[str], str | None]:
+              ) -> tuple[dict[str, ItemResult], list[ItemResult], list[str], str | None, str]:
     """The scored items of an existing report at ``out``: ``(reusable by id, all items, its categories, when it
-    was started)``.
+    was started, its data folder)``.
 
     Raises:
         UserError: the file holds another model's report, or one run with other settings (it is never replaced
             or mixed silently); a report written before settings were recorded is resumed.
     """
     if out is None or not out.exists():
-        return {}, [], [], None
+        return {}, [], [], None, ""
     old = Report.load(out)
     if old.model != model:
         raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {model!r}: pass another --out, "
@@ -198,12 +220,45 @@ def _previous(out: Path | None, model: str, settings: dict[str, Any]
                    f"{_setting_text(settings.get(k))} now"
                    for k in sorted(set(old.settings) | set(settings)) if old.settings.get(k) != settings.get(k)
                    and not (k == "default_dialects" and old.settings.get("dialect") != settings.get("dialect"))
-                   and not (k == "gguf_sha256" and k not in old.settings)]  # reports before it was recorded
+                   and not (k in _RECORDED_LATER and k not in old.settings)]  # reports before they were
         if changed:
             raise UserError(f"{str(out)!r} holds a run with other settings ({'; '.join(changed)}): pass another "
-                            "--out, or the same options to resume it.")
+                            "--out, or the same --model and options to resume it.")
     return ({i.id: i for i in old.items if i.reason != "error"}, list(old.items), list(old.categories),
-            old.started or None)
+            old.started or None, old.data_dir)
+
+
+def _folder(path: str) -> str:
+    try:
+        return str(Path(path).expanduser().resolve())
+    except (OSError, RuntimeError, ValueError):
+        return path
+
+
+_FAILED_IN_A_ROW = 5
+"""Items in a row on which the model may fail (it raised: reason ``"error"``) before a run stops, so that a server
+that is down does not fill a whole run with errors (review 85: every item of a run took its retries and the run
+ended as an ordinary 0%)."""
+
+
+class _Failures:
+    """Counts the items in a row on which the model failed, and stops the run at :data:`_FAILED_IN_A_ROW`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self, result: ItemResult) -> None:
+        """Take an item's result; raise :class:`UserError` once the model failed on :data:`_FAILED_IN_A_ROW` in a
+        row (the checker failing on an answer key does not count: that is the data's, not the model's)."""
+        if result.reason != "error" or result.message.startswith("The checker failed"):
+            self.count = 0
+            return
+        self.count += 1
+        if self.count >= _FAILED_IN_A_ROW:
+            last = result.message if len(result.message) <= 300 else result.message[:300] + "..."
+            raise UserError(f"The model failed on {self.count} items in a row, the last with: {last.rstrip('.')}. "
+                            "Check the model and its server, then run again (with the same --out, the items "
+                            "scored are kept and those that failed are run again).")
 
 
 def load_items(data_dir: str | Path, categories: str | Iterable[str] | None = None,
@@ -276,7 +331,10 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         UserError: bad categories, missing or invalid data (an item whose function docs cannot be made tools, or
             an id in two categories, included: found before any item runs), concurrency below 1, an unreadable
             ``out``, or an ``out`` that holds another model's report, one run with other settings
-            (:func:`model_settings`), or an item of another category with the id of one of this run's.
+            (:func:`model_settings`), items outside this run's selection scored on another data folder (kept,
+            they would be counted unchecked), or an item of another category with the id of one of this run's;
+            the model failed (raised) on :data:`_FAILED_IN_A_ROW` items in a row (the items scored are saved
+            first: a rerun resumes).
         RunInterrupted: a ``KeyboardInterrupt``, raised after saving the items scored so far to ``out`` and
             holding them as its ``report`` (which then has ``finished=None``); with threads, queued items are
             cancelled and running ones abandoned (its ``running``: Python still waits for those model calls to
@@ -290,7 +348,7 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
     name = model_label(model)
     settings = model_settings(model)
     done: dict[str, ItemResult] = {}
-    previous, before, old_categories, started = _previous(out_path, name, settings)
+    previous, before, old_categories, started, old_data = _previous(out_path, name, settings)
     filed = {i.id: i.category for i in before}
     for item in items:  # a report files each result under its id (see load_items)
         if filed.get(item.id, item.category) != item.category:
@@ -304,7 +362,12 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         on_resume(len(done), len(items))
     selected = {item.id for item in items}
     kept = [i for i in before if i.id not in selected]  # scored earlier, outside this run's selection
-    report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], str(data_dir),
+    if kept and old_data and _folder(old_data) != _folder(str(data_dir)):  # (this run's items are checked one by
+        # one, _same_item; those it keeps are not: review 85 found another data set's items counted as this run's)
+        raise UserError(f"{str(out_path)!r} holds {len(kept)} item{'s' if len(kept) != 1 else ''} outside this "
+                        f"run's selection scored on the data in {old_data!r}, not {str(data_dir)!r}: pass another "
+                        "--out, or that --data to resume it.")
+    report = Report(name, [*cats, *(c for c in old_categories if c not in cats)], [], _folder(str(data_dir)),
                     started or _now(), settings=settings)  # a resumed run keeps its start
     cache: dict[str, str] = {}
 
@@ -320,6 +383,7 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
 
     todo = [item for item in items if item.id not in done]
     running: list[Future[ItemResult]] = []  # with threads, after Ctrl-C: the items still running
+    failures = _Failures()
     tick()
     try:
         if concurrency == 1:
@@ -328,8 +392,9 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
                 done[item.id] = result
                 publish()
                 tick()
+                failures.add(result)
         else:
-            _run_threads(model, todo, concurrency, done, publish, tick, running)
+            _run_threads(model, todo, concurrency, done, publish, tick, running, failures)
     except KeyboardInterrupt:
         publish()
         raise RunInterrupted(report, running) from None
@@ -338,7 +403,8 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
 
 
 def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: dict[str, ItemResult],
-                 publish: Callable[[], None], tick: Callable[[], None], running: list[Future[ItemResult]]) -> None:
+                 publish: Callable[[], None], tick: Callable[[], None], running: list[Future[ItemResult]],
+                 failures: _Failures) -> None:
     # workers only compute; results are recorded, saved and reported here, on the calling thread; on an exception,
     # the futures still running are added to ``running``
     executor = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bfcl")
@@ -352,6 +418,7 @@ def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: d
                 done[item.id] = future.result()
                 publish()
                 tick()
+                failures.add(done[item.id])
     except BaseException:
         executor.shutdown(wait=False, cancel_futures=True)
         for future, item in pending.items():  # keep the items that finished meanwhile

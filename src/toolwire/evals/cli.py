@@ -272,7 +272,7 @@ def bfcl(
     concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
-        "a file of another model or other settings is refused)."))] = None,
+        "a file of another model, server, data folder or other settings is refused)."))] = None,
     html: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report here.")] = None,
 ) -> None:
     """Score a model on BFCL single-turn categories with toolwire's AST checker.

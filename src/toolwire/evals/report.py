@@ -77,10 +77,25 @@ class ItemResult:
         """Return a new item rebuilt from ``data``, :meth:`to_dict` output (unknown keys are ignored).
 
         Raises:
-            TypeError: ``data`` lacks ``id``, ``category`` or ``valid``.
+            TypeError: ``data`` lacks ``id``, ``category`` or ``valid``, or a field holds another type than
+                :meth:`to_dict` writes (``"seconds": null`` in a hand-edited report: review 85, whose run then
+                failed at its end without saving).
         """
         known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        kept = {k: v for k, v in data.items() if k in known}
+        for name, value in kept.items():
+            wanted = _FIELD_TYPES.get(name)
+            if wanted is not None and not (isinstance(value, wanted)
+                                           and (wanted == (bool,) or not isinstance(value, bool))):
+                raise TypeError(f"item {kept.get('id')!r} has {name}={value!r}")
+        return cls(**kept)
+
+
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "id": (str,), "category": (str,), "valid": (bool,), "reason": (str, type(None)), "message": (str,),
+    "expected": (list, type(None)), "actual": (list,), "seconds": (int, float), "input_tokens": (int,),
+    "output_tokens": (int,), "question": (str,), "text": (str,), "decoding": (dict,), "fingerprint": (str,)}
+"""The JSON types of an item's fields (a boolean is no number here)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,103 @@
+"""Review 85 (a new user of `toolwire eval bfcl`): resume never mixes another server's or another data set's results,
+a model that keeps failing stops the run, and a hand-edited report is refused before the model is asked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire import AIMessage
+from toolwire.errors import UserError
+from toolwire.evals.bfcl_runner import _FAILED_IN_A_ROW, model_settings, run_bfcl
+from toolwire.evals.report import Report
+from toolwire.testing import ScriptedChatModel
+
+_FUNCTION: dict[str, Any] = {
+    "name": "add_one", "description": "Add one to x.",
+    "parameters": {"type": "dict", "properties": {"x": {"type": "integer"}}, "required": ["x"]},
+}
+
+
+def _data(folder: Path, count: int = 1) -> Path:
+    (folder / "possible_answer").mkdir(parents=True, exist_ok=True)
+    items = [{"id": f"simple_python_{n}", "question": [[{"role": "user", "content": f"Add one to {n}."}]],
+              "function": [_FUNCTION]} for n in range(count)]
+    keys = [{"id": f"simple_python_{n}", "ground_truth": [{"add_one": {"x": [n]}}]} for n in range(count)]
+    (folder / "BFCL_v4_simple_python.json").write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
+    (folder / "possible_answer" / "BFCL_v4_simple_python.json").write_text(
+        "".join(json.dumps(k) + "\n" for k in keys), encoding="utf-8")
+    return folder
+
+
+def _replies(count: int) -> list[AIMessage]:
+    return [AIMessage("", tool_calls=[{"name": "add_one", "args": {"x": n}, "id": f"c{n}", "type": "tool_call"}])
+            for n in range(count)]
+
+
+class _ServerModel(ScriptedChatModel):
+    """A scripted model that says which server it talks to, as a ChatOpenAI with base_url does."""
+
+    def __init__(self, replies: list[Any], base_url: str) -> None:
+        super().__init__(replies, cycle=True)
+        self.base_url = base_url
+        self.name = "fake"
+
+
+def test_a_report_of_another_server_s_model_of_the_same_name_is_not_resumed(tmp_path: Path) -> None:
+    data, out = _data(tmp_path / "d", 2), tmp_path / "r.json"
+    run_bfcl(_ServerModel(_replies(2), "http://127.0.0.1:18101/v1"), data, "simple_python", limit=1, out=out)
+    with pytest.raises(UserError, match=r"the server 'http://127.0.0.1:18101/v1' there, 'http://127.0.0.1:18102/v1'"):
+        run_bfcl(_ServerModel(_replies(2), "http://127.0.0.1:18102/v1"), data, "simple_python", out=out)
+    same = _ServerModel(_replies(2), "http://127.0.0.1:18101/v1")
+    run_bfcl(same, data, "simple_python", out=out)
+    assert len(same.requests) == 1  # the first item was kept
+
+
+def test_the_recorded_server_holds_no_credentials() -> None:
+    settings = model_settings(_ServerModel([], "https://user:s3cret@llm.example.org:8443/v1"))
+    assert settings["base_url"] == "https://llm.example.org:8443/v1"
+
+
+def test_items_kept_from_another_data_folder_are_not_mixed_in(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    run_bfcl(ScriptedChatModel(_replies(3), cycle=True), _data(tmp_path / "odd", 3), "simple_python", out=out)
+    with pytest.raises(UserError, match=r"holds 2 items outside this run's selection scored on the data in"):
+        run_bfcl(ScriptedChatModel(_replies(3), cycle=True), _data(tmp_path / "bfcl", 3), "simple_python", limit=1,
+                 out=out)
+    # the same folder, however it is written, resumes
+    again = ScriptedChatModel(_replies(3), cycle=True)
+    run_bfcl(again, tmp_path / "odd" / ".." / "odd", "simple_python", limit=1, out=out)
+    assert not again.requests
+
+
+def test_a_model_that_keeps_failing_stops_the_run_and_what_was_scored_is_saved(tmp_path: Path) -> None:
+    data, out = _data(tmp_path / "d", _FAILED_IN_A_ROW + 3), tmp_path / "r.json"
+
+    def down(messages: list[Any]) -> Any:
+        raise ConnectionError("Could not connect to http://127.0.0.1:18199/v1")
+
+    for concurrency in (1, 2):
+        model = ScriptedChatModel([*_replies(1), *([down] * (_FAILED_IN_A_ROW + 5))])  # one answer, then a dead server
+        with pytest.raises(UserError, match=rf"failed on {_FAILED_IN_A_ROW} items in a row, the last with: "
+                                            r"ConnectionError: Could not connect"):
+            run_bfcl(model, data, "simple_python", out=out, concurrency=concurrency)
+        saved = Report.load(out)
+        assert sum(i.reason == "error" for i in saved.items) >= _FAILED_IN_A_ROW
+        assert len(saved.items) < _FAILED_IN_A_ROW + 3  # (stopped before the end)
+        out.unlink()
+
+
+def test_a_report_with_a_field_of_another_type_is_refused_before_the_model_is_asked(tmp_path: Path) -> None:
+    data, out = _data(tmp_path / "d", 2), tmp_path / "r.json"
+    run_bfcl(ScriptedChatModel(_replies(2), cycle=True), data, "simple_python", limit=1, out=out)
+    raw = json.loads(out.read_text(encoding="utf-8"))
+    raw["items"][0]["seconds"] = None
+    out.write_text(json.dumps(raw), encoding="utf-8")
+    model = ScriptedChatModel(_replies(2), cycle=True)
+    with pytest.raises(UserError, match=r"is not a BFCL report toolwire wrote \(TypeError: item 'simple_python_0' "
+                                        r"has seconds=None\)"):
+        run_bfcl(model, data, "simple_python", out=out)
+    assert not model.requests
