@@ -101,3 +101,46 @@ def test_a_report_with_a_field_of_another_type_is_refused_before_the_model_is_as
                                         r"has seconds=None\)"):
         run_bfcl(model, data, "simple_python", out=out)
     assert not model.requests
+
+
+def test_html_never_replaces_a_file_that_is_not_a_report_page(tmp_path: Path) -> None:
+    from toolwire.evals.cli import _check_outputs
+    from toolwire.evals.report import write_html
+
+    victim = tmp_path / "victim.json"
+    victim.write_text('{"model": "a long run"}', encoding="utf-8")
+    with pytest.raises(UserError, match=r"--html .*victim.json' is a file that is not a toolwire report page: pass "
+                                        r"a new file name, such as '.*victim.html'"):
+        _check_outputs(None, victim)
+    page = tmp_path / "page.html"
+    page.write_text("<html><body>my notes</body></html>", encoding="utf-8")
+    with pytest.raises(UserError, match=r"page-bfcl.html"):
+        _check_outputs(None, page)
+    ours = tmp_path / "ours.html"
+    write_html(Report("m", ["simple_python"], [], "", ""), ours)
+    _check_outputs(None, ours)  # a page it wrote is rewritten
+    (tmp_path / "empty.html").touch()
+    _check_outputs(None, tmp_path / "empty.html")
+
+
+def test_a_function_doc_whose_properties_are_not_schemas_is_found_before_the_model_is_asked(tmp_path: Path) -> None:
+    from toolwire.evals.bfcl_runner import load_items
+
+    data = _data(tmp_path / "d")
+    item = json.loads((data / "BFCL_v4_simple_python.json").read_text(encoding="utf-8"))
+    item["function"][0]["parameters"]["properties"] = ["x"]
+    (data / "BFCL_v4_simple_python.json").write_text(json.dumps(item) + "\n", encoding="utf-8")
+    with pytest.raises(UserError, match=r"simple_python_0.*'add_one' has parameters that are not an object of named "
+                                        r"parameter schemas"):
+        load_items(data, "simple_python")
+
+
+def test_ctrl_c_before_any_item_was_scored_does_not_say_a_file_was_saved(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.console import Console
+
+    from toolwire.evals.cli import _interrupted
+
+    _interrupted(None, Console(), tmp_path / "never.json", None, {})
+    said = capsys.readouterr().err
+    assert said.strip() == "Interrupted." and "rerun to resume" not in said

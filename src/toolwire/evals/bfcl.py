@@ -477,12 +477,18 @@ def function_to_tool(doc: Mapping[str, Any], name: str | None = None) -> dict[st
         ``parameters`` is a JSON Schema object (``{"type": "object", "properties": {...}, ...}``).
 
     Raises:
-        UserError: the doc has no name.
+        UserError: the doc has no name, or its ``parameters`` is not an object schema whose ``properties`` map
+            names to schemas (review 85: ``"properties": ["x"]`` reached the model, then failed the checker).
     """
     original = doc.get("name")
     if not original or not isinstance(original, str):
         raise UserError("A BFCL function doc has no name.")
-    params = convert_schema(doc.get("parameters") or {})
+    raw = doc.get("parameters") or {}
+    props = raw.get("properties", {}) if isinstance(raw, Mapping) else None
+    if not isinstance(props, Mapping) or not all(isinstance(v, Mapping) for v in props.values()):
+        raise UserError(f"The BFCL function {original!r} has parameters that are not an object of named parameter "
+                        "schemas ({\"type\": \"dict\", \"properties\": {\"name\": {...}}}): fix or remove that item.")
+    params = convert_schema(raw)
     params["type"] = "object"
     params.setdefault("properties", {})
     return {"type": "function",

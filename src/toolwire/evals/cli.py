@@ -98,10 +98,25 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
     return chat_model
 
 
+def _our_page(path: Path) -> bool:
+    """Whether ``path`` is a page ``--html`` wrote (its ``<meta name="generator">``, in its first 2,000 bytes), or an
+    empty file, which it may overwrite."""
+    from toolwire.evals.report_html import GENERATOR
+
+    try:
+        with path.open("rb") as f:
+            head = f.read(2000)
+    except OSError:
+        return True  # (the write permission check below says what is wrong)
+    return not head.strip() or f'<meta name="generator" content="{GENERATOR}">'.encode() in head
+
+
 def _check_outputs(out: Path | None, html: Path | None) -> None:
     """Refuse, before the model loads, an ``--out`` or ``--html`` that cannot be written, so a long run does not
     end without its report (reviews 26 and 42): a folder, a path under a file, a file or folder without write
     permission, or one file named for both (the page would overwrite the report, which could then not be resumed).
+
+    An existing ``--html`` file must be a page it wrote (or empty): review 85 had it replace a JSON report.
 
     Raises:
         UserError: one of those; the message says which option and what to pass instead.
@@ -121,6 +136,10 @@ def _check_outputs(out: Path | None, html: Path | None) -> None:
             raise UserError(f"{flag} {str(path)!r} cannot be written: {str(folder)!r} is a file, not a folder; "
                             "pass a path in a folder.")
         target = path if path.exists() else folder
+        if flag == "--html" and path.is_file() and not _our_page(path):  # (review 85: it replaced a JSON report)
+            other = path.with_suffix(".html") if path.suffix != ".html" else path.with_stem(path.stem + "-bfcl")
+            raise UserError(f"--html {str(path)!r} is a file that is not a toolwire report page: pass a new file "
+                            f"name, such as {str(other)!r}.")
         if not os.access(target, os.W_OK):
             raise UserError(f"{flag} {str(path)!r} cannot be written: no permission to write "
                             f"{'the file' if target is path else repr(str(folder))}; pass a path you can write.")
@@ -168,7 +187,8 @@ def _interrupted(report: Report | None, console: Console, out: Path | None, html
             except Exception as exc:  # the interrupt is the news: say why the page is missing, do not hide it
                 typer.echo(terminal_text(f"error: the HTML report could not be written: {exc}"), err=True)
                 html = None
-    kept = [f"saved in {out}, rerun to resume"] if out is not None else []
+    kept = [f"saved in {out}, rerun to resume"] if out is not None and out.is_file() else []  # (none scored yet:
+    # no file was written; review 85)
     if html is not None and report is not None and report.items:
         kept.append(f"HTML report: {html}")
     typer.echo(f"Interrupted{'; the items scored are ' + '; '.join(kept) if kept else ''}.", err=True)

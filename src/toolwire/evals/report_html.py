@@ -35,6 +35,9 @@ pre{margin:0;white-space:pre-wrap;word-break:break-word;font-size:.8rem;max-widt
 svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 """
 
+GENERATOR = "toolwire eval bfcl"
+"""The page's ``<meta name="generator">``: how ``--html`` tells a page it may overwrite from another file."""
+
 
 def _e(value: Any) -> str:
     return escape(str(value), quote=True)
@@ -171,6 +174,7 @@ def render_html(report: Report, published: Mapping[str, Mapping[str, float]]) ->
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="generator" content="{GENERATOR}">',
         f"<title>BFCL report: {_e(report.model)}</title>",
         f"<style>{_CSS}</style></head><body>",
         f"<h1>BFCL results: {_e(report.model)}</h1>",
