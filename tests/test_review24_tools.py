@@ -258,12 +258,14 @@ def test_an_unbound_method_tool_says_to_use_an_instance() -> None:
     assert Svc().scale.invoke({"x": 2}) == 6 and Svc(5).scale.invoke(tool_call("scale", {"x": 2}, "c2")).text == "10"
 
 
-def test_the_executor_and_the_agent_answer_an_unbound_method_tool_clearly() -> None:
-    [result] = ToolExecutor([Svc.scale]).call([tool_call("scale", {"x": 1}, "c1")])
-    assert result.status == "error" and "call it on an instance" in result.text
+def test_the_executor_and_the_agent_refuse_an_unbound_method_tool_clearly() -> None:
+    # review 24 had every call answered with this error; review 83: the model cannot act on it, so the executor
+    # and the Agent refuse the tool when they are made, with the same advice for the programmer
+    with pytest.raises(UserError, match="call it on an instance"):
+        ToolExecutor([Svc.scale])
     model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("scale", {"x": 1}, "c1")]), "ok"])
-    run = Agent(model, [Svc.scale]).invoke("scale 1")
-    assert "call it on an instance" in run.messages[2].text
+    with pytest.raises(UserError, match="call it on an instance"):
+        Agent(model, [Svc.scale])
 
 
 def test_a_plain_function_whose_first_parameter_is_self_is_not_a_method() -> None:
