@@ -144,3 +144,10 @@ def test_ctrl_c_before_any_item_was_scored_does_not_say_a_file_was_saved(tmp_pat
     _interrupted(None, Console(), tmp_path / "never.json", None, {})
     said = capsys.readouterr().err
     assert said.strip() == "Interrupted." and "rerun to resume" not in said
+
+
+def test_a_parameter_the_key_wants_left_out_says_so() -> None:
+    from toolwire.evals.bfcl_checker import _allowed_text
+
+    assert _allowed_text([""]) == "it left out"
+    assert _allowed_text([3, ""]) == "3 (or leave it out)"

@@ -211,6 +211,8 @@ def _type_error(name: str, param: str, schema: Mapping[str, Any], value: Any,
 
 def _allowed_text(allowed: Sequence[Any]) -> str:
     shown = [a for a in allowed if a != ""]
+    if not shown:  # (review 85: "one of [] (or leave it out)")
+        return "it left out"
     text = "one of " + _short(shown, 200) if len(shown) != 1 else _short(shown[0], 200)
     return text + (" (or leave it out)" if "" in allowed else "")
 
