@@ -152,3 +152,20 @@ def test_a_parameter_the_key_wants_left_out_says_so() -> None:
 
     assert _allowed_text([""]) == "it left out"
     assert _allowed_text([3, ""]) == "3 (or leave it out)"
+
+
+def test_a_category_with_fewer_items_than_the_readme_lists_gets_a_note(tmp_path: Path) -> None:
+    from toolwire.evals.bfcl_runner import load_items
+    from toolwire.evals.cli import _count_notes
+    from toolwire.evals.report import parse_item_counts, parse_published_table
+
+    data = _data(tmp_path / "d", 3)
+    readme = data / "README.md"
+    readme.write_text("| category | items | what |\n|---|---|---|\n| simple_python | 4 | one call |\n"
+                      "| irrelevance | 240 | no call |\n\n| model | simple | irrelevance |\n|---|---|---|\n"
+                      "| A | 91.5 | inf |\n| B | -20 | 80 |\n", encoding="utf-8")
+    assert parse_item_counts(readme.read_text()) == {"simple_python": 4, "irrelevance": 240}
+    [note] = _count_notes(load_items(data, "simple_python"), readme)
+    assert note.startswith("note: simple_python has 3 items, but") and "lists 4" in note
+    # published scores that are no percentages are skipped
+    assert parse_published_table(readme.read_text()) == {"A": {"simple_python": 91.5}, "B": {"irrelevance": 80.0}}

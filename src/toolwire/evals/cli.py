@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, wait
 from datetime import timedelta
@@ -38,7 +39,7 @@ from toolwire._printing import terminal_text
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import CATEGORIES, parse_categories
 from toolwire.evals.bfcl_runner import load_items, run_bfcl
-from toolwire.evals.report import Report, load_published_scores, write_html
+from toolwire.evals.report import Report, load_published_scores, parse_item_counts, write_html
 
 __all__ = ["LogLines", "app", "bfcl"]
 
@@ -96,6 +97,20 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
         chat_model.prompt_cache = False
         chat_model.reuse_kv = False
     return chat_model
+
+
+def _count_notes(items: Sequence[Any], readme: Path) -> list[str]:
+    """A note for each category whose data holds another number of items than the data's README lists (a file cut
+    at a line boundary reads as a shorter category: review 85), whose scores then do not compare with the
+    published ones."""
+    try:
+        listed = parse_item_counts(readme.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    found = Counter(item.category for item in items)
+    return [f"note: {category} has {found[category]} items, but {readme} lists {listed[category]}: the data file "
+            "may be cut short, and its accuracy does not compare with the published scores."
+            for category in found if category in listed and listed[category] != found[category]]
 
 
 def _our_page(path: Path) -> bool:
@@ -307,12 +322,15 @@ def bfcl(
     try:
         cats = parse_categories(category)
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
-        load_items(data, cats, limit)  # read and checked before the model loads (a GGUF takes seconds), then again
-        # by the run: a function doc that makes no tool, or an id in two categories, said now rather than mid-run
+        items = load_items(data, cats, limit)  # read and checked before the model loads (a GGUF takes seconds), then
+        # again by the run: a function doc that makes no tool, or an id in two categories, said now, not mid-run
         if out is not None and out.is_file():  # a report that cannot be read, said before the model loads
             Report.load(out)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
+        if limit is None and readme.is_file():
+            for note in _count_notes(items, readme):
+                typer.echo(terminal_text(note), err=True)
         chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share,
                                  parallel_call_share, decline_value_lists)
         with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),

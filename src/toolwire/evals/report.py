@@ -288,7 +288,8 @@ def parse_published_table(markdown: str) -> dict[str, dict[str, float]]:
     """Read the published-scores table of ``markdown``, a Markdown text (the BFCL data README).
 
     The table is the first one whose header's first cell is ``model``; the other header cells are
-    category names (``simple`` is read as ``simple_python``); cells that are not numbers are skipped.
+    category names (``simple`` is read as ``simple_python``); cells that are not numbers from 0 to 100 are
+    skipped.
 
     Returns:
         ``{model row label: {canonical category: score in percent}}``, in table order; ``{}`` when the
@@ -318,13 +319,41 @@ def parse_published_table(markdown: str) -> dict[str, dict[str, float]]:
             scores: dict[str, float] = {}
             for column, cell in zip(columns, values[1:], strict=False):
                 try:
-                    scores[column] = float(cell.rstrip("%"))
+                    score = float(cell.rstrip("%"))
                 except ValueError:
                     continue
+                if 0 <= score <= 100:  # a percentage: not inf, nan or -20 (review 85)
+                    scores[column] = score
             if values[0]:
                 out[values[0]] = scores
         return out
     return out
+
+
+def parse_item_counts(markdown: str) -> dict[str, int]:
+    """Read how many items each category has from ``markdown`` (the BFCL data README): the first table whose
+    header begins ``| category | items |``.
+
+    Returns:
+        ``{canonical category: item count}``; ``{}`` when the text has no such table (cells that are not whole
+        numbers are skipped).
+    """
+    from toolwire.evals.bfcl import resolve_category
+
+    counts: dict[str, int] = {}
+    lines = [line.strip() for line in markdown.splitlines()]
+    for start, line in enumerate(lines):
+        header = [c.strip().lower() for c in line.strip("|").split("|")] if line.startswith("|") else []
+        if header[:2] != ["category", "items"]:
+            continue
+        for row in lines[start + 2:]:
+            if not row.startswith("|"):
+                break
+            values = [c.strip() for c in row.strip("|").split("|")]
+            if len(values) > 1 and values[1].isdigit():
+                counts[resolve_category(values[0])] = int(values[1])
+        break
+    return counts
 
 
 def load_published_scores(readme: str | Path) -> dict[str, dict[str, float]]:
