@@ -9,6 +9,7 @@ whose server URLs may carry a token.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import logging
 import re
 import traceback
@@ -86,17 +87,31 @@ MASK = "**********"
 _MAX_WALK = 64  # exceptions in one chain, and levels of nested containers, looked at (a chain can loop)
 
 
+_PART = 10
+"""The fewest characters of a secret that are masked where a text holds only part of it."""
+
+
 def mask_secret(text: str, secret: str) -> str:
-    """``text`` with every occurrence of ``secret`` replaced by :data:`MASK` (``text`` itself when ``secret``
-    is empty)."""
-    return text.replace(secret, MASK) if secret else text
+    """``text`` with every occurrence of ``secret`` replaced by :data:`MASK`, and so every run of :data:`_PART` or
+    more of its characters in a row (a server that echoes the first 30 characters of a 33-character token: review
+    84); ``text`` itself when ``secret`` is empty."""
+    if not secret:
+        return text
+    text = text.replace(secret, MASK)
+    if len(secret) < _PART or len(text) < _PART:
+        return text
+    blocks = difflib.SequenceMatcher(None, text, secret, autojunk=False).get_matching_blocks()
+    for start, _, size in sorted((b for b in blocks if b.size >= _PART), reverse=True):  # (from the end: spans hold)
+        text = text[:start] + MASK + text[start + size:]
+    return text
 
 
 def _masked(value: Any, secret: str, depth: int = 0) -> Any:
     """A copy of ``value`` with ``secret`` masked in every string of it (through dicts, lists and tuples), or
     ``value`` itself when it holds no such string; other objects are returned unchanged."""
     if isinstance(value, str):
-        return value.replace(secret, MASK) if secret in value else value
+        masked = mask_secret(value, secret)
+        return masked if masked != value else value
     if depth >= _MAX_WALK:
         return value
     if isinstance(value, dict):
@@ -125,8 +140,9 @@ def _chained(exc: BaseException) -> list[BaseException]:
 
 
 def scrub_exception(exc: BaseException, secret: str) -> bool:
-    """Mask ``secret`` in place in ``exc`` and every exception it chains (``__cause__``, ``__context__``,
-    exception-group members): in their ``args``, their notes and their attributes that are strings or
+    """Mask ``secret`` (and runs of its characters, :func:`mask_secret`) in place in ``exc`` and every exception it
+    chains (``__cause__``, ``__context__``, exception-group members): in their ``args``, their notes and their
+    attributes that are strings or
     dicts/lists/tuples of them (an SDK error's ``message`` and decoded ``body``, Gemini's ``details``).
     Objects held in other attributes (an HTTP request or response) are left as they are: they are not shown
     in a traceback.
@@ -156,6 +172,7 @@ def scrub_exception(exc: BaseException, secret: str) -> bool:
                 with contextlib.suppress(AttributeError, TypeError):  # read-only: the check below tells
                     setattr(current, name, clean)
     try:
-        return secret not in "".join(traceback.format_exception(exc))
+        shown = "".join(traceback.format_exception(exc))
+        return mask_secret(shown, secret) == shown
     except Exception:  # an exception whose text cannot even be made: do not chain it
         return False

@@ -585,7 +585,7 @@ class SDKChatModel(BaseChatModel):
         """``error`` with this model's API key masked in its message and hint (``error`` itself when neither
         holds it)."""
         key = self._secret_key()
-        if not key or not any(key in str(part) for part in (*error.args, error.hint or "")):
+        if not key or all(mask_secret(str(part), key) == str(part) for part in (*error.args, error.hint or "")):
             return error
         return ProviderError(mask_secret(str(error.args[0]), key), provider=error.provider, status=error.status,
                              retryable=error.retryable, hint=mask_secret(error.hint, key) if error.hint else None,
