@@ -26,12 +26,17 @@ log = logging.getLogger("toolwire.models")
 
 def one_call(message: AIMessage) -> AIMessage:
     """``message`` with at most one tool call: itself when it has one or none, else a copy with the first valid call
-    (or, with none valid, the first invalid one) and a warning logged."""
+    (or, with none valid, the first invalid one), a warning logged, and the number of calls dropped added to its
+    ``response_metadata["dropped_tool_calls"]`` (as Gemini's lowering records them; review 84)."""
     valid, invalid = message.tool_calls, message.invalid_tool_calls
     if len(valid) + len(invalid) <= 1:
         return message
-    _warn(len(valid) + len(invalid) - 1)
-    return message.copy(tool_calls=valid[:1], invalid_tool_calls=[] if valid else invalid[:1])
+    dropped = len(valid) + len(invalid) - 1
+    _warn(dropped)
+    metadata = dict(message.response_metadata)
+    metadata["dropped_tool_calls"] = int(metadata.get("dropped_tool_calls") or 0) + dropped
+    return message.copy(tool_calls=valid[:1], invalid_tool_calls=[] if valid else invalid[:1],
+                        response_metadata=metadata)
 
 
 def _warn(dropped: int) -> None:
@@ -85,10 +90,13 @@ class OneCallStream:
                               response_metadata=chunk.response_metadata, provider_data=chunk.provider_data,
                               id=chunk.id, name=chunk.name)
 
-    def done(self) -> None:
-        """Log the warning, when calls were dropped."""
-        if self.dropped:
-            _warn(len(self.dropped))
+    def done(self) -> AIMessageChunk | None:
+        """Log the warning, when calls were dropped, and return the chunk that ends the stream saying how many
+        (``response_metadata["dropped_tool_calls"]``, as :func:`one_call` gives it); None when none were."""
+        if not self.dropped:
+            return None
+        _warn(len(self.dropped))
+        return AIMessageChunk("", response_metadata={"dropped_tool_calls": len(self.dropped)})
 
 
 def one_call_stream(chunks: Iterator[AIMessageChunk]) -> Iterator[AIMessageChunk]:
@@ -101,7 +109,8 @@ def one_call_stream(chunks: Iterator[AIMessageChunk]) -> Iterator[AIMessageChunk
         close = getattr(chunks, "close", None)
         if close is not None:
             close()
-    kept.done()
+    if (last := kept.done()) is not None:
+        yield last
 
 
 async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk]) -> AsyncIterator[AIMessageChunk]:
@@ -114,4 +123,5 @@ async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk]) -> AsyncI
         close = getattr(chunks, "aclose", None)
         if close is not None:
             await close()
-    kept.done()
+    if (last := kept.done()) is not None:
+        yield last
