@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from toolwire._concurrency import abandon, start_thread
-from toolwire.errors import ToolTimeoutError, UserError
+from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
 
 log = logging.getLogger("toolwire.tools")
 
@@ -384,6 +384,19 @@ def _call_id(call: Mapping[str, Any]) -> str:
     and the executor write it, so it matches the AIMessage's call), ``""`` when it has none."""
     found = call.get("id")
     return found if type(found) is str else "" if found is None else str(found)
+
+
+def check_call_name(tool_name: str, call: Mapping[str, Any]) -> None:
+    """Refuse a tool call given to the tool ``tool_name`` that names another tool: running this one for it is not
+    what the model asked (review 83: it ran without comment). A call without a text name is left alone.
+
+    Raises:
+        ToolExecutionError: ``call["name"]`` is another tool's name.
+    """
+    name = call.get("name")
+    if isinstance(name, str) and name and name != tool_name:
+        raise ToolExecutionError(f"The call names the tool {name[:80]!r} but was given to the tool '{tool_name}', "
+                                 "which did not run it: give each call to the tool it names.", tool_name)
 
 
 def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:
