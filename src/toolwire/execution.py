@@ -144,7 +144,7 @@ class ToolExecutor:
 
     def _error(self, text: str, call: ToolCall | InvalidToolCall, name: str | None) -> ToolMessage:
         if self.max_result_chars is not None:
-            text = truncate_content(text, self.max_result_chars)  # type: ignore[assignment]
+            text = truncate_content(text, self.max_result_chars, error=True)  # type: ignore[assignment]
         return ToolMessage(text, call.get("id") or "", status="error", name=name)
 
     def _unknown(self, call: ToolCall) -> UnknownToolError:

@@ -219,7 +219,7 @@ def _marker(cut: int, total: int) -> str:
 _ERROR = "Error:"  # how every error result starts (error_text, the executor's answers to invalid calls)
 
 
-def truncate_content(content: str | list[Any], limit: int | None) -> str | list[Any]:
+def truncate_content(content: str | list[Any], limit: int | None, *, error: bool = False) -> str | list[Any]:
     """Cut text content longer than ``limit`` characters, ending it with a clear marker.
 
     Args:
@@ -231,15 +231,16 @@ def truncate_content(content: str | list[Any], limit: int | None) -> str | list[
     Returns:
         ``content`` itself when it fits, else a new string or list. The marker says how many characters
         were cut of how many: ``[... result truncated: 2 of 6 characters cut; ask for a narrower result ...]``.
-        Text that starts with ``Error:`` (an error result) keeps that word however small ``limit`` is, and
-        its marker gives no advice to narrow a result: ``[... error text truncated: 2 of 30 characters cut ...]``.
+        With ``error`` (the text of an error result, which starts ``Error:``), that word is kept however small
+        ``limit`` is, and the marker gives no advice to narrow a result: ``[... error text truncated: 2 of 30
+        characters cut ...]`` (review 83).
     """
     if limit is None:
         return content
     if isinstance(content, str):
         if len(content) <= limit:
             return content
-        if content.startswith(_ERROR):  # (review 83: max_result_chars=1 left "E" and the advice to narrow it)
+        if error:  # (review 83: max_result_chars=1 left "E" and the advice to narrow it)
             keep = max(limit, len(_ERROR))
             return content[:keep] + f"\n[... error text truncated: {len(content) - keep} of {len(content)} " \
                 "characters cut ...]"

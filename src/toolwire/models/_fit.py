@@ -69,7 +69,8 @@ def fit_tool_results(messages: Sequence[BaseMessage], measure: Callable[[Sequenc
         for i, n in zip(indexes, lengths, strict=True):
             if n > cap:
                 message: Any = messages[i]
-                current[i] = message.copy(content=truncate_content(message.content, cap))
+                current[i] = message.copy(content=truncate_content(message.content, cap,
+                                                                   error=message.status == "error"))
                 cut += 1
         size = measure(current)
     return (current, cut) if size <= limit else None
@@ -85,5 +86,6 @@ def floor_size(messages: Sequence[BaseMessage], measure: Callable[[Sequence[Base
         return None
     current: list[Any] = list(messages)
     for i in indexes:
-        current[i] = current[i].copy(content=truncate_content(current[i].content, _FLOOR))
+        current[i] = current[i].copy(content=truncate_content(current[i].content, _FLOOR,
+                                                              error=current[i].status == "error"))
     return measure(current)
