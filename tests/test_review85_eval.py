@@ -169,3 +169,30 @@ def test_a_category_with_fewer_items_than_the_readme_lists_gets_a_note(tmp_path:
     assert note.startswith("note: simple_python has 3 items, but") and "lists 4" in note
     # published scores that are no percentages are skipped
     assert parse_published_table(readme.read_text()) == {"A": {"simple_python": 91.5}, "B": {"irrelevance": 80.0}}
+
+
+def test_errors_of_the_items_themselves_do_not_stop_the_run(tmp_path: Path) -> None:
+    # review 86: a context overflow or a schema a provider refuses fails the same items on every rerun; counted,
+    # they stopped the run again and again before it could reach the rest
+    from toolwire.errors import ProviderError
+
+    data, out = _data(tmp_path / "d", _FAILED_IN_A_ROW + 2), tmp_path / "r.json"
+
+    def too_long(messages: list[Any]) -> Any:
+        raise ProviderError("the prompt is too long", provider="openai", status=400)
+
+    model = ScriptedChatModel([too_long] * (_FAILED_IN_A_ROW + 2))
+    report = run_bfcl(model, data, "simple_python", out=out)
+    assert len(report.items) == _FAILED_IN_A_ROW + 2 and all(i.reason == "error" for i in report.items)
+
+
+def test_a_page_written_before_the_generator_tag_is_still_rewritten_and_urls_keep_no_secret(tmp_path: Path) -> None:
+    from toolwire.evals.bfcl_runner import _without_credentials
+    from toolwire.evals.cli import _check_outputs
+
+    old = tmp_path / "old.html"
+    old.write_text('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n<title>BFCL report: m</title>',
+                   encoding="utf-8")
+    _check_outputs(None, old)
+    assert _without_credentials("https://u:pw@llm.example.org/v1?api_key=sk-1") == \
+        "https://llm.example.org/v1?api_key=****"

@@ -98,7 +98,11 @@ def model_settings(model: Any) -> dict[str, Any]:
 
 
 def _without_credentials(url: str) -> str:
-    """``url`` without a ``user:password@`` part (a report is shared; the server is what matters)."""
+    """``url`` without a ``user:password@`` part, and with secret query values masked (``?api_key=****``,
+    :func:`toolwire._secrets.redact_url`): a report is shared; the server is what matters."""
+    from toolwire._secrets import redact_url
+
+    url = redact_url(url)
     parts = urlsplit(url)
     if parts.username is None and parts.password is None:
         return url
@@ -159,6 +163,7 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
     except Exception as exc:
         return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
                           item.ground_truth, [], time.perf_counter() - start, question=item.question_text,
+                          decoding={"failure": "server"} if _server_trouble(exc) else {},
                           fingerprint=item.fingerprint)
     seconds = time.perf_counter() - start
     relevance = category_kind(item.category) in ("irrelevance", "relevance")  # scored on whether a call is made
@@ -241,6 +246,16 @@ that is down does not fill a whole run with errors (review 85: every item of a r
 ended as an ordinary 0%)."""
 
 
+def _server_trouble(exc: BaseException) -> bool:
+    """Whether a model call's exception says the server, not the item, is at fault: no connection or a timeout,
+    an error a retry might fix (429, 5xx), or a refused key or unknown model (401, 403, 404)."""
+    from toolwire.errors import ProviderError
+
+    if isinstance(exc, ProviderError):
+        return exc.retryable or exc.status in (None, 401, 403, 404)
+    return isinstance(exc, ConnectionError | TimeoutError)
+
+
 class _Failures:
     """Counts the items in a row on which the model failed, and stops the run at :data:`_FAILED_IN_A_ROW`."""
 
@@ -249,8 +264,10 @@ class _Failures:
 
     def add(self, result: ItemResult) -> None:
         """Take an item's result; raise :class:`UserError` once the model failed on :data:`_FAILED_IN_A_ROW` in a
-        row (the checker failing on an answer key does not count: that is the data's, not the model's)."""
-        if result.reason != "error" or result.message.startswith("The checker failed"):
+        row with server trouble (:func:`_server_trouble`). An error of the item itself (a context overflow, a schema
+        the provider refuses, a content filter) does not count: a rerun would run it again first and stop again
+        (review 86)."""
+        if result.reason != "error" or result.decoding.get("failure") != "server":
             self.count = 0
             return
         self.count += 1

@@ -114,8 +114,8 @@ def _count_notes(items: Sequence[Any], readme: Path) -> list[str]:
 
 
 def _our_page(path: Path) -> bool:
-    """Whether ``path`` is a page ``--html`` wrote (its ``<meta name="generator">``, in its first 2,000 bytes), or an
-    empty file, which it may overwrite."""
+    """Whether ``path`` is a page ``--html`` wrote (its ``<meta name="generator">``, or for pages written before it
+    its ``<title>BFCL report: ...``, in its first 2,000 bytes), or an empty file, which it may overwrite."""
     from toolwire.evals.report_html import GENERATOR
 
     try:
@@ -123,7 +123,8 @@ def _our_page(path: Path) -> bool:
             head = f.read(2000)
     except OSError:
         return True  # (the write permission check below says what is wrong)
-    return not head.strip() or f'<meta name="generator" content="{GENERATOR}">'.encode() in head
+    return (not head.strip() or f'<meta name="generator" content="{GENERATOR}">'.encode() in head
+            or (b"<title>BFCL report: " in head and b"<!DOCTYPE html>" in head))  # (pages written before the tag)
 
 
 def _check_outputs(out: Path | None, html: Path | None) -> None:
