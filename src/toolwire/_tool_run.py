@@ -171,14 +171,15 @@ class StillRunning(Exception):
                          "effect, but its result will not be used: check what it did before running it again.")
 
 
-async def settled(future: concurrent.futures.Future[Any], name: str) -> Any:
+async def settled(future: concurrent.futures.Future[Any], name: str, most: float | None = None) -> Any:
     """Await a sync tool call's thread (``future``) for the executor, so that no call that ran is lost when the run
     is cancelled meanwhile (review 83: a sync call went on, took effect, lost its answer, and ran again on resume).
 
     A call still queued for a thread then never runs (``CancelledError`` raised). A running one gets
     ``THREAD_GRACE_SHARE * CANCEL_GRACE`` seconds more to finish: its result is returned, or its exception raised,
     as if the cancellation had come after it (the run still stops: the executor raises the cancellation with this
-    answer kept).
+    answer kept). ``most``: seconds left before the call's own timeout, past which its answer would be dropped
+    anyway (review 86), to wait no longer than that.
 
     Raises:
         StillRunning: the thread was still running at the end of that grace.
@@ -191,7 +192,8 @@ async def settled(future: concurrent.futures.Future[Any], name: str) -> Any:
     except asyncio.CancelledError:
         if future.cancel():  # not started: it never will
             raise
-        done, _ = await asyncio.wait((waited,), timeout=THREAD_GRACE_SHARE * CANCEL_GRACE)
+        grace = THREAD_GRACE_SHARE * CANCEL_GRACE
+        done, _ = await asyncio.wait((waited,), timeout=grace if most is None else max(min(grace, most), 0.0))
         if not done:
             raise StillRunning(name) from None
         return waited.result()
@@ -339,7 +341,7 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
     except asyncio.CancelledError:
         if not settle or tool.is_async:
             raise
-        state, result = "done", await settled(thread, tool.name)  # (its deadline is checked below)
+        state, result = "done", await settled(thread, tool.name, deadline - loop.time())  # (checked below too)
     finally:
         if state != "done":
             stop.set()
