@@ -5,7 +5,10 @@ its stream (``chat.completion.chunk`` events) into the same AIMessage. Both are 
 A body or stream that is not a Chat Completions reply at all (a gateway's ``{"status": "ok"}``, ``{}``, another
 API's reply or events, ``"choices": []``) raises :class:`~toolwire.models.lowering._stream_errors.NotAReply`, which
 the model's driver turns into the ProviderError that says to check ``base_url``; a reply whose choice has empty
-content is read as it is.
+content is read as it is. Azure OpenAI's block of a filtered prompt (``"choices": []`` beside
+``prompt_filter_results`` in which a category has ``"filtered": true``; Azure OpenAI reference, "Content
+filtering": annotations) is a reply: empty content, ``finish_reason`` ``"content_filter"`` and the filter's results
+in ``response_metadata["prompt_filter_results"]``, which the Agent reports as a refusal.
 """
 
 from __future__ import annotations
@@ -62,6 +65,37 @@ def _reasoning_data(reasoning: str, returned: bool = False) -> dict[str, Any] | 
     return {"openai": {REASONING_KEY: reasoning, RETURN_REASONING: True} if returned else {REASONING_KEY: reasoning}}
 
 
+CONTENT_FILTER = "content_filter"  # the finish_reason of a reply Azure OpenAI's content filter stopped
+
+
+def prompt_filtered(data: dict[str, Any]) -> list[Any] | None:
+    """Return ``data["prompt_filter_results"]`` when Azure OpenAI filtered the prompt (one of its entries'
+    ``content_filter_results`` has a category with ``"filtered": true``), else ``None``.
+
+    Args:
+        data: a reply body or stream chunk as a dict. Azure sends ``prompt_filter_results`` as a list of
+            ``{"prompt_index", "content_filter_results": {category: {"filtered", "severity"}}}`` (Azure OpenAI
+            reference, "Content filtering"); anything else there is not a filter's result and gives ``None``.
+    """
+    results = data.get("prompt_filter_results")
+    if not isinstance(results, list):
+        return None
+    for entry in results:
+        categories = entry.get("content_filter_results") if isinstance(entry, dict) else None
+        if isinstance(categories, dict) and any(
+                isinstance(found, dict) and found.get("filtered") is True for found in categories.values()):
+            return results
+    return None
+
+
+def _filtered(id_: Any, model: Any, results: list[Any]) -> dict[str, Any]:
+    """Log Azure OpenAI's block of the prompt of reply ``id_`` and return the reply's ``response_metadata``:
+    ``finish_reason`` ``"content_filter"`` and the filter's ``prompt_filter_results`` (see :func:`prompt_filtered`)."""
+    log.warning("Azure OpenAI's content filter blocked the prompt%s: the reply is empty (response_metadata"
+                "['prompt_filter_results'] says which category).", f" of {id_}" if id_ else "")
+    return _chat_metadata(model, CONTENT_FILTER, prompt_filter_results=results)
+
+
 def _field_text(message: dict[str, Any], key: str) -> str:
     value = message.get(key)
     return value if isinstance(value, str) else ""
@@ -89,11 +123,19 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         ``reasoning_content`` beside tool calls), ``id``. A ``message.refusal`` is the content's text (after any other
         text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``.
 
+        A prompt Azure OpenAI's content filter blocked (``"choices": []`` with ``prompt_filter_results``, see the
+        module's docstring) gives empty content and ``finish_reason`` ``"content_filter"``.
+
     Raises:
-        NotAReply: ``obj`` has no ``choices``, or none (not a Chat Completions reply).
+        NotAReply: ``obj`` has no ``choices``, or none (not a Chat Completions reply), and no content filter
+            blocked its prompt.
     """
     data = _as_dict(obj)
     if not isinstance(data.get("choices"), list) or not data["choices"]:  # {}, a gateway's JSON, another API's
+        results = prompt_filtered(data)
+        if results is not None:
+            return AIMessage("", usage=_chat_usage(data.get("usage")), id=data.get("id"),
+                             response_metadata=_filtered(data.get("id"), data.get("model"), results))
         raise not_a_reply(data, "choices")
     choice = pick_choice(data["choices"])
     message = choice.get("message") or {}
@@ -174,6 +216,7 @@ class StreamState:
         self.other: list[dict[str, Any]] = []  # until then, the choices of the first other index
         self.tool_calls_seen = False  # a delta brought tool_calls (a legacy function_call is then not read)
         self.legacy: list[dict[str, Any]] = []  # the delta.function_call pieces, read in finish() when alone
+        self.prompt_filter: list[Any] | None = None  # Azure's prompt_filter_results when its filter blocked one
 
     def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
         delta = choice.get("delta") or {}
@@ -204,6 +247,7 @@ class StreamState:
             self.other_events = None if "choices" in data else data
         self.id = self.id or data.get("id")
         self.model = data.get("model") or self.model
+        self.prompt_filter = prompt_filtered(data) or self.prompt_filter
         if data.get("usage"):
             self.usage = _chat_usage(data["usage"])
         text = ""
@@ -221,7 +265,9 @@ class StreamState:
         return AIMessageChunk(text, tool_call_chunks=pieces, id=self.id)
 
     def finish(self) -> AIMessageChunk:
-        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other parts.
+        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, reasoning, other parts;
+        for a stream whose prompt Azure OpenAI's content filter blocked (no choice came, ``prompt_filter_results``
+        says filtered), empty with ``finish_reason`` ``"content_filter"`` as :func:`parse_response` reads it.
 
         Raises:
             ProviderError: no chunk came at all, or (``compatible=False``) no ``finish_reason`` came (retryable).
@@ -229,6 +275,9 @@ class StreamState:
         """
         if not self.chunks:
             raise cut_short("openai", "chunk")
+        if self.prompt_filter is not None and not (self.seen_first or self.other):  # Azure blocked the prompt
+            return AIMessageChunk("", usage=self.usage, id=self.id,
+                                  response_metadata=_filtered(self.id, self.model, self.prompt_filter))
         if self.other_events is not None:  # events of another API, or a gateway's: no chunk of a reply came
             raise not_a_reply(self.other_events, "choices", stream=True)
         if self.finish_reason is None and not self.compatible:
