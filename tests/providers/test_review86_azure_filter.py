@@ -82,7 +82,7 @@ def test_empty_choices_without_a_filtered_category_are_still_not_a_reply() -> No
         server.push(Answer(body=unfiltered), Answer(body=odd))
         model = build_model("openai-chat", server.url, compatible=False)
         for _ in range(2):
-            with pytest.raises(ProviderError, match=r"not a Chat Completions reply"):
+            with pytest.raises(ProviderError, match=r"not an OpenAI reply"):
                 model.invoke("hi")
 
 
