@@ -151,14 +151,18 @@ def abandon(task: asyncio.Task[Any]) -> None:
     Its coroutine is closed (``GeneratorExit`` at the ``await`` where it waits, as when Python collects
     an unfinished coroutine: its ``finally`` blocks run) and the task cancelled again, which ends it. A
     coroutine that ignores even that is left running; a loop of :func:`run_coroutine_sync` does not wait
-    for it at its end. Its eventual outcome is neither reported nor logged as lost.
+    for it at its end. Its eventual outcome is neither reported nor logged as lost. An exception that closing it
+    raises (``RuntimeError: coroutine ignored GeneratorExit`` when it awaited while closing, or what its cleanup
+    raised) does not stop the call being given up; it is logged at debug level on ``toolwire.tools``.
     """
     _abandoned.add(task)
     task.add_done_callback(_forget)
     with contextlib.suppress(AttributeError):
         task._log_destroy_pending = False  # type: ignore[attr-defined]  # a pending task at loop close
-    with contextlib.suppress(Exception):  # "coroutine ignored GeneratorExit" (it awaited while closing), or what
-        task.get_coro().close()  # type: ignore[union-attr]  # its cleanup raised: the call is given up all the same
+    try:
+        task.get_coro().close()  # type: ignore[union-attr]
+    except Exception as exc:  # the call is given up all the same; the cleanup's failure is only logged
+        log.debug("Closing the abandoned task %s raised %s: %s", task.get_name(), type(exc).__name__, exc)
     task.cancel()
 
 

@@ -49,7 +49,9 @@ class ToolArguments:
         Raises:
             ToolValidationError: the message names each bad field, what was expected and what came.
             UserError: the tool is a method (``self`` first) read from its class, not from an instance
-                (``Svc.m`` rather than ``Svc().m``): the message says to call it on an instance.
+                (``Svc.m`` rather than ``Svc().m``): the message says to call it on an instance; or it takes
+                LangChain's ``InjectedToolCallId`` without a default and is validated outside a tool call (with
+                its arguments alone), so there is no call id to fill in.
         """
         if self._method == "self" and "self" not in self.parameters.get("properties", ()):
             raise unbound_method_error(self.name, self.func)

@@ -390,13 +390,15 @@ def _call_id(call: Mapping[str, Any]) -> str:
 
 def check_call_name(tool_name: str, call: Mapping[str, Any]) -> None:
     """Refuse a tool call given to the tool ``tool_name`` that names another tool: running this one for it is not
-    what the model asked (review 83: it ran without comment). A call without a text name is left alone.
+    what the model asked (review 83: it ran without comment). A call without a text name is left alone, and so is a
+    name that differs from ``tool_name`` only in case (``"Get_Weather"`` for ``get_weather``): LangChain's tool
+    guide looks tools up by ``tool_call["name"].lower()`` and then gives the call to the tool found (review 86).
 
     Raises:
-        ToolExecutionError: ``call["name"]`` is another tool's name.
+        ToolExecutionError: ``call["name"]`` is another tool's name (compared ignoring case).
     """
     name = call.get("name")
-    if isinstance(name, str) and name and name != tool_name:
+    if isinstance(name, str) and name and name != tool_name and name.casefold() != tool_name.casefold():
         raise ToolExecutionError(f"The call names the tool {name[:80]!r} but was given to the tool '{tool_name}', "
                                  "which did not run it: give each call to the tool it names.", tool_name)
 
