@@ -38,3 +38,17 @@ def test_a_forced_choice_with_thinking_is_sent_as_auto_with_a_warning(choice: st
         assert request["tool_choice"]["type"] == "auto"
     assert server.requests[2]["tool_choice"]["type"] != "auto"  # without thinking the choice still forces
 
+
+
+@pytest.mark.parametrize("choice", ["required", "get_weather"])
+def test_thinking_turned_on_for_one_call_also_sends_auto(choice: str) -> None:
+    """Review 86: thinking given per call (not on the model) with a forced choice still went out forced."""
+    with ScriptedServer() as server:
+        server.push(Answer(body=REPLY), Answer(body=REPLY))
+        bound = build_model("anthropic", server.url).bind_tools([get_weather], tool_choice=choice)
+        with pytest.warns(UserWarning, match="sent as 'auto' for this call"):
+            bound.invoke("hi", **THINKING)
+        bound.invoke("hi", thinking={"type": "disabled"})
+    assert server.requests[0]["tool_choice"]["type"] == "auto"
+    assert server.requests[0]["thinking"] == THINKING["thinking"]
+    assert server.requests[1]["tool_choice"]["type"] != "auto"  # thinking off: the choice still forces

@@ -6,6 +6,7 @@ Thin I/O (``pip install 'toolwire[anthropic]'``); the formats live in
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 from collections.abc import Sequence
@@ -75,9 +76,10 @@ class ChatAnthropic(SDKChatModel):
     extra: ClassVar[str] = "anthropic"
     untaken_options: ClassVar[str | None] = "anthropic"  # no seed: refused when the model is built (review 77)
 
-    def _thinking(self) -> bool:
-        """Whether extended thinking is on (``model_kwargs={"thinking": {"type": "enabled" | "adaptive", ...}}``)."""
-        thinking = self.options.get("thinking")
+    def _thinking(self, options: dict[str, Any] | None = None) -> bool:
+        """Whether extended thinking is on in ``options`` (default: the model's own;
+        ``{"thinking": {"type": "enabled" | "adaptive", ...}}``)."""
+        thinking = (self.options if options is None else options).get("thinking")
         return isinstance(thinking, dict) and thinking.get("type") in ("enabled", "adaptive")
 
     def bind_tools(self, tools: Sequence[Any], **options: Any) -> Self:
@@ -119,6 +121,16 @@ class ChatAnthropic(SDKChatModel):
         return functools.partial(create, stream=True) if stream else create
 
     def _lower(self, request: ChatRequest) -> dict[str, Any]:
+        """The request's body; extended thinking turned on for this call alone (``invoke(..., thinking={...})``)
+        with a forced ``tool_choice`` sends ``"auto"`` with a warning, as :meth:`bind_tools` does for thinking set
+        on the model (review 86: the forced choice went out and Anthropic answered 400)."""
+        forced = request.tools and request.tool_choice not in (None, "auto", "none")
+        if forced and "thinking" in request.options and self._thinking(request.options):
+            warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice="
+                          f"{request.tool_choice!r} is sent as 'auto' for this call (the model may answer without "
+                          "a call); leave thinking off for calls that must call a tool.", UserWarning,
+                          stacklevel=user_stacklevel())
+            request = dataclasses.replace(request, tool_choice="auto")
         return codec.lower_request(request, self.model, self.options)
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
