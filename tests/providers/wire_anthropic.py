@@ -44,6 +44,9 @@ class Anthropic:
         c.expect(headers.get("x-api-key") or headers.get("authorization", "").startswith("Bearer "), "headers",
                  "missing x-api-key (or a bearer token)")
         c.expect(headers.get("anthropic-version"), "headers", "missing anthropic-version")
+        if _file_sources(body.get("messages")):  # the Files API guide: uploaded files need the beta header
+            c.expect("files-api-2025-04-14" in headers.get("anthropic-beta", "").split(","), "headers",
+                     "a file_id source needs anthropic-beta: files-api-2025-04-14")
         c.text(body["model"], "model", non_empty=True)
         c.expect(isinstance(body["max_tokens"], int) and body["max_tokens"] >= 1, "max_tokens", "must be >= 1")
         if "system" in body:
@@ -288,3 +291,13 @@ class Anthropic:
                            "usage": {"output_tokens": usage["output_tokens"]}}, "message_delta"))
         frames.append(sse({"type": "message_stop"}, "message_stop"))
         return frames
+
+
+def _file_sources(value: Any) -> int:
+    """How many blocks of a request's messages have an uploaded file (``{"type": "file", "file_id"}``) as source."""
+    if isinstance(value, list):
+        return sum(map(_file_sources, value))
+    if not isinstance(value, dict):
+        return 0
+    found = isinstance(value.get("source"), dict) and value["source"].get("type") == "file"
+    return int(found) + sum(_file_sources(v) for v in value.values() if isinstance(v, list))

@@ -131,7 +131,7 @@ class ChatAnthropic(SDKChatModel):
                           "a call); leave thinking off for calls that must call a tool.", UserWarning,
                           stacklevel=user_stacklevel())
             request = dataclasses.replace(request, tool_choice="auto")
-        return codec.lower_request(request, self.model, self.options)
+        return with_files_beta(codec.lower_request(request, self.model, self.options))
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         return codec.parse_response(raw, tool_names=request.tool_parameters)
@@ -157,3 +157,39 @@ class ChatAnthropic(SDKChatModel):
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
 
+
+FILES_BETA = "files-api-2025-04-14"
+"""The ``anthropic-beta`` value the Messages API needs to read a block whose ``source`` is an uploaded file
+(``{"type": "file", "file_id"}``; Anthropic's "Files API" guide)."""
+
+
+def _holds_file_id(value: Any) -> bool:
+    """Whether a lowered message list holds a content block whose ``source`` is an uploaded file, at any depth (a
+    tool result's blocks too)."""
+    if isinstance(value, list):
+        return any(map(_holds_file_id, value))
+    if not isinstance(value, dict):
+        return False
+    source = value.get("source")
+    if isinstance(source, dict) and source.get("type") == "file":
+        return True
+    content = value.get("content")
+    return isinstance(content, list) and _holds_file_id(content)
+
+
+def with_files_beta(body: dict[str, Any]) -> dict[str, Any]:
+    """Return ``body`` (the keyword arguments of ``messages.create``) with :data:`FILES_BETA` added to its
+    ``extra_headers``' ``anthropic-beta`` header when a message holds an uploaded file's id, so such a request is
+    not refused for the missing beta header; a header the caller set (``model_kwargs={"extra_headers": ...}``, in
+    any letter case) keeps its values, the beta appended to its comma-separated list. A body without file ids is
+    returned unchanged.
+    """
+    if not _holds_file_id(body.get("messages")):
+        return body
+    headers = dict(body.get("extra_headers") or {})
+    key = next((k for k in headers if isinstance(k, str) and k.lower() == "anthropic-beta"), "anthropic-beta")
+    given = headers.get(key)
+    betas = [b.strip() for b in given.split(",") if b.strip()] if isinstance(given, str) else []
+    if FILES_BETA not in betas:
+        headers[key] = ",".join([*betas, FILES_BETA])
+    return {**body, "extra_headers": headers}
