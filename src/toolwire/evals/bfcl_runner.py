@@ -234,10 +234,31 @@ def _previous(out: Path | None, model: str, settings: dict[str, Any]
 
 
 def _folder(path: str) -> str:
+    """``path`` made absolute (``~`` expanded, against the current directory) and resolved, as a report records its
+    data folder; ``path`` itself when it cannot be resolved."""
     try:
         return str(Path(path).expanduser().resolve())
     except (OSError, RuntimeError, ValueError):
         return path
+
+
+def _same_folder(recorded: str, out: Path | None, data_dir: str | Path) -> bool:
+    """Whether a report's ``recorded`` data folder is the folder ``data_dir`` (this run's ``--data``).
+
+    Reports since review 85 record an absolute path. Older ones recorded ``--data`` as typed, so a relative path,
+    relative to a working directory the report does not record (review 87: resumed from another directory, the same
+    folder was refused as another one). Such a path is taken as relative to either of the two likely directories:
+    the current one (the same command run again where it was run) and the report file's own (a run started beside
+    its report, ``--out r.json``); the folder is the same when either gives ``data_dir``. Neither guess can be proved
+    right, but a wrong match needs a folder at that relative path from one of them that is also this run's ``--data``.
+    """
+    here = _folder(str(data_dir))
+    if _folder(recorded) == here:
+        return True
+    path = Path(recorded)
+    if out is None or path.is_absolute() or recorded.startswith("~"):
+        return False
+    return _folder(str(out.expanduser().absolute().parent / path)) == here
 
 
 _FAILED_IN_A_ROW = 5
@@ -267,15 +288,23 @@ class _Failures:
         row with server trouble (:func:`_server_trouble`). An error of the item itself (a context overflow, a schema
         the provider refuses, a content filter) does not count: a rerun would run it again first and stop again
         (review 86)."""
+        stop = self.check(result)
+        if stop is not None:
+            raise stop
+
+    def check(self, result: ItemResult) -> UserError | None:
+        """Take an item's result as :meth:`add` does, but return the :class:`UserError` that stops the run (None:
+        the run goes on) rather than raise it, so that the threaded runner can save the items still running first."""
         if result.reason != "error" or result.decoding.get("failure") != "server":
             self.count = 0
-            return
+            return None
         self.count += 1
-        if self.count >= _FAILED_IN_A_ROW:
-            last = result.message if len(result.message) <= 300 else result.message[:300] + "..."
-            raise UserError(f"The model failed on {self.count} items in a row, the last with: {last.rstrip('.')}. "
-                            "Check the model and its server, then run again (with the same --out, the items "
-                            "scored are kept and those that failed are run again).")
+        if self.count < _FAILED_IN_A_ROW:
+            return None
+        last = result.message if len(result.message) <= 300 else result.message[:300] + "..."
+        return UserError(f"The model failed on {self.count} items in a row, the last with: {last.rstrip('.')}. "
+                         "Check the model and its server, then run again (with the same --out, the items "
+                         "scored are kept and those that failed are run again).")
 
 
 def load_items(data_dir: str | Path, categories: str | Iterable[str] | None = None,
@@ -349,9 +378,12 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             an id in two categories, included: found before any item runs), concurrency below 1, an unreadable
             ``out``, or an ``out`` that holds another model's report, one run with other settings
             (:func:`model_settings`), items outside this run's selection scored on another data folder (kept,
-            they would be counted unchecked), or an item of another category with the id of one of this run's;
-            the model failed (raised) on :data:`_FAILED_IN_A_ROW` items in a row (the items scored are saved
-            first: a rerun resumes).
+            they would be counted unchecked; a report records its folder as an absolute path, and an older report's
+            relative one is taken as relative to the current directory or to the report's own, either matching:
+            :func:`_same_folder`), or an item of another category with the id of one of this run's;
+            the model failed (raised) on :data:`_FAILED_IN_A_ROW` items in a row with server trouble (the items
+            scored are saved first: a rerun resumes; with threads, no item starts once the stop is decided, and the
+            items still running are waited for, each bounded by its model call's own timeout, and saved too).
         RunInterrupted: a ``KeyboardInterrupt``, raised after saving the items scored so far to ``out`` and
             holding them as its ``report`` (which then has ``finished=None``); with threads, queued items are
             cancelled and running ones abandoned (its ``running``: Python still waits for those model calls to
@@ -379,8 +411,8 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
         on_resume(len(done), len(items))
     selected = {item.id for item in items}
     kept = [i for i in before if i.id not in selected]  # scored earlier, outside this run's selection
-    if kept and old_data and _folder(old_data) != _folder(str(data_dir)):  # (this run's items are checked one by
-        # one, _same_item; those it keeps are not: review 85 found another data set's items counted as this run's)
+    if kept and old_data and not _same_folder(old_data, out_path, data_dir):  # (this run's items are checked one
+        # by one, _same_item; those it keeps are not: review 85 found another data set's items counted as this run's)
         raise UserError(f"{str(out_path)!r} holds {len(kept)} item{'s' if len(kept) != 1 else ''} outside this "
                         f"run's selection scored on the data in {old_data!r}, not {str(data_dir)!r}: pass another "
                         "--out, or that --data to resume it.")
@@ -422,20 +454,35 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
 def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: dict[str, ItemResult],
                  publish: Callable[[], None], tick: Callable[[], None], running: list[Future[ItemResult]],
                  failures: _Failures) -> None:
-    # workers only compute; results are recorded, saved and reported here, on the calling thread; on an exception,
-    # the futures still running are added to ``running``
+    # workers only compute; results are recorded, saved and reported here, on the calling thread. At most
+    # ``concurrency`` items are handed to the workers at a time, the next one only once a result is recorded and the
+    # run goes on, so that no item starts once the server-failures stop is decided (review 87: queued items started
+    # meanwhile). On that stop, the items still running are waited for (each bounded by its model call's own
+    # timeout), each one that finishes recorded and saved, and then the stop is raised. On an exception (Ctrl-C),
+    # the futures still running are added to ``running``.
     executor = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bfcl")
+    queue = iter(todo)
     pending: dict[Future[ItemResult], BfclItem] = {}
+    stop: UserError | None = None
+
+    def start_next() -> None:
+        item = next(queue, None)
+        if item is not None:
+            pending[executor.submit(score_item, model, item)] = item
+
     try:
-        pending.update({executor.submit(score_item, model, item): item for item in todo})
+        for _ in range(concurrency):
+            start_next()
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 item = pending.pop(future)
-                done[item.id] = future.result()
+                done[item.id] = result = future.result()
+                stop = stop or failures.check(result)
+                if stop is None:
+                    start_next()
                 publish()
                 tick()
-                failures.add(done[item.id])
     except BaseException:
         executor.shutdown(wait=False, cancel_futures=True)
         for future, item in pending.items():  # keep the items that finished meanwhile
@@ -445,3 +492,5 @@ def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: d
                 running.append(future)
         raise
     executor.shutdown(wait=True)
+    if stop is not None:
+        raise stop
