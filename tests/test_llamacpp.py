@@ -36,7 +36,7 @@ def test_missing_file_is_a_user_error(tmp_path):
 
 def test_missing_llama_cpp_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "llama_cpp", None)
-    with pytest.raises(UserError, match=re.escape("pip install 'toolwire[local]'")):
+    with pytest.raises(UserError, match=re.escape("pip install 'llama-cpp-python==0.3.36'")):
         ChatLlamaCpp("smollm2-135m").invoke("hi")
 
 

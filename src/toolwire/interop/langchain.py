@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolwire._call_records import in_reply_order
+from toolwire._extras import install_hint
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._message_dicts import INDEX_KEY
 from toolwire._tool_run import _CURRENT_CALL
@@ -56,7 +57,7 @@ def _lc() -> Any:
     try:
         import langchain_core  # noqa: F401
     except ImportError:
-        raise UserError("LangChain interop needs langchain-core: pip install 'toolwire[langchain]'.") from None
+        raise UserError(f"LangChain interop needs langchain-core: run {install_hint('langchain')}.") from None
     import langchain_core.messages as lc_messages
 
     return lc_messages

@@ -20,6 +20,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolwire._extras import install_hint
 from toolwire._secrets import _RedactURLs, redact_http_logs, redact_url
 from toolwire._tool_checks import valid_name
 from toolwire.errors import UserError
@@ -290,7 +291,7 @@ def _mcp() -> Any:
     try:
         import mcp
     except ImportError:
-        raise UserError("MCP support needs the mcp SDK: pip install 'toolwire[mcp]'.") from None
+        raise UserError(f"MCP support needs the mcp SDK: run {install_hint('mcp')}.") from None
     return mcp
 
 

@@ -33,6 +33,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
+from toolwire._extras import install_hint
 from toolwire._keywords import check_keywords, keyword_names
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import ToolMessage, new_tool_call_id
@@ -52,7 +53,7 @@ def _sdk() -> Any:
         import mcp.types
         from mcp.server.lowlevel import Server
     except ImportError:
-        raise UserError("MCP support needs the mcp SDK: pip install 'toolwire[mcp]'.") from None
+        raise UserError(f"MCP support needs the mcp SDK: run {install_hint('mcp')}.") from None
     return mcp.types, Server
 
 

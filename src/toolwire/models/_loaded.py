@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from toolwire._extras import install_hint
 from toolwire.errors import ProviderError, UserError
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
@@ -33,7 +34,7 @@ from toolwire.models.registry import toolwire_home
 
 __all__ = ["LoadedModel", "ReplyState", "load_model"]
 
-_INSTALL = "Local models need llama-cpp-python: run pip install 'toolwire[local]'."
+_INSTALL = f"Local models need llama-cpp-python: run {install_hint('local')}."
 
 
 def _llama_cpp() -> Any:

@@ -29,6 +29,7 @@ from types import ModuleType
 from typing import Any, ClassVar, NoReturn, Self, SupportsIndex
 from urllib.parse import urlsplit
 
+from toolwire._extras import install_hint
 from toolwire._secrets import mask_secret, redact_http_logs, scrub_exception, url_secrets
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
@@ -63,7 +64,8 @@ log = logging.getLogger("toolwire.providers")
 
 
 def import_sdk(module: str, extra: str, owner: str) -> ModuleType:
-    """Import an optional SDK, or raise UserError with the ``pip install 'toolwire[<extra>]'`` line.
+    """Import an optional SDK, or raise UserError with the command that installs it
+    (:func:`~toolwire._extras.install_hint`).
 
     Raises:
         UserError: the SDK is not installed.
@@ -71,7 +73,7 @@ def import_sdk(module: str, extra: str, owner: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise UserError(f"{owner} needs the {module!r} package: run pip install 'toolwire[{extra}]'.") from None
+        raise UserError(f"{owner} needs the {module!r} package: run {install_hint(extra)}.") from None
 
 
 def fit_to_endpoint(call: Callable[..., Any], kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """``ChatAnthropic``: Anthropic's Messages API through the official ``anthropic`` SDK.
 
-Thin I/O (``pip install 'toolwire[anthropic]'``); the formats live in
+Thin I/O over the official ``anthropic`` SDK (toolwire's ``anthropic`` extra); the formats live in
 :mod:`toolwire.models.lowering.anthropic`.
 """
 

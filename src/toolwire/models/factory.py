@@ -31,6 +31,7 @@ import os
 import re
 from typing import Any
 
+from toolwire._extras import install_hint
 from toolwire._keywords import check_keywords, keyword_names
 from toolwire.errors import UserError
 from toolwire.models.base import BaseChatModel
@@ -71,7 +72,7 @@ def _load(provider: str) -> type[BaseChatModel]:
         if exc.name and exc.name.startswith("toolwire"):
             raise UserError(f"The {provider!r} provider is not available in this version of toolwire.") from None
         raise UserError(
-            f"The {provider!r} provider needs {exc.name!r}: run pip install 'toolwire[{extra}]'."
+            f"The {provider!r} provider needs {exc.name!r}: run {install_hint(extra)}."
         ) from None
     return getattr(module, class_name)  # type: ignore[no-any-return]
 

@@ -1,6 +1,7 @@
 """``ChatGoogleGenAI``: Google's Gemini API through the official ``google-genai`` SDK.
 
-Thin I/O (``pip install 'toolwire[google]'``); the formats live in :mod:`toolwire.models.lowering.gemini`.
+Thin I/O over the official ``google-genai`` SDK (toolwire's ``google`` extra); the formats live in
+:mod:`toolwire.models.lowering.gemini`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``ChatOpenAI``: OpenAI's Chat Completions and Responses APIs, and OpenAI-compatible servers.
 
-Thin I/O over the official ``openai`` SDK (``pip install 'toolwire[openai]'``); the formats live in
+Thin I/O over the official ``openai`` SDK (toolwire's ``openai`` extra); the formats live in
 :mod:`toolwire.models.lowering.openai`. With ``base_url`` it talks to any server that speaks Chat
 Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy key is fine). An Azure OpenAI
 ``base_url`` is OpenAI's own service behind Microsoft's v1 API, so it keeps OpenAI's rules (see
@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
+from toolwire._extras import install_hint
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
@@ -216,7 +217,8 @@ class ChatOpenAI(SDKChatModel):
         self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
-            raise UserError("The Responses API needs a newer openai package: run pip install -U 'toolwire[openai]'.")
+            raise UserError("The Responses API needs a newer openai package: "
+                            f"run {install_hint('openai', upgrade=True)}.")
 
     def _structured_parallel(self) -> bool | None:
         """This model's own ``parallel_tool_calls`` (``None``: the field is not sent): OpenAI's o-series reasoning

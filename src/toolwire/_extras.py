@@ -1,0 +1,39 @@
+"""What to install for an optional part of toolwire, said so that the command works however toolwire was installed.
+
+toolwire is installed from its repository (``pip install -e '.[local]'``), not from PyPI, so an error that says
+``pip install 'toolwire[openai]'`` would send the user to a package that is not there. :func:`install_hint` names
+the packages of the extra instead (the same pins as ``[project.optional-dependencies]`` in ``pyproject.toml``; a test
+keeps the two equal) and the extra's name, for those who install from a clone.
+"""
+
+from __future__ import annotations
+
+__all__ = ["EXTRAS", "install_hint"]
+
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "local": ("llama-cpp-python==0.3.36", "huggingface_hub>=0.20"),
+    "openai": ("openai>=1.40",),
+    "anthropic": ("anthropic>=0.34",),
+    "google": ("google-genai>=1.0",),
+    "mcp": ("mcp>=1.12",),
+    "langchain": ("langchain-core>=0.3.36",),
+}
+"""The packages of each extra toolwire's messages name, as ``pyproject.toml`` lists them."""
+
+
+def install_hint(extra: str, *, upgrade: bool = False) -> str:
+    """The command that installs the optional extra ``extra``, for an error message.
+
+    Args:
+        extra: a key of :data:`EXTRAS` (``"local"``, ``"openai"``, ...).
+        upgrade: the packages are there but too old: the command upgrades them (``pip install -U``).
+
+    Returns:
+        ``"pip install 'openai>=1.40' (toolwire's [openai] extra)"``; for an unknown extra,
+        ``"pip install -e '.[NAME]' in toolwire's repository"``.
+    """
+    packages = EXTRAS.get(extra)
+    if not packages:
+        return f"pip install -e '.[{extra}]' in toolwire's repository"
+    flag = "-U " if upgrade else ""
+    return f"pip install {flag}{' '.join(repr(p) for p in packages)} (toolwire's [{extra}] extra)"
