@@ -33,9 +33,11 @@ def test_pull_with_a_path_that_does_not_exist_fails_at_once(tmp_path: Path, monk
     assert pulled == []
     present = tmp_path / "mine.gguf"
     present.write_bytes(b"GGUF")
+    checked: list[Any] = []
+    monkeypatch.setattr(cli_models, "explicit_copy", lambda name, path, **o: checked.append(path) or Path(path))
     result = CliRunner().invoke(cli.app, ["models", "pull", "--path", str(present), "--source", "local", "-q"])
     assert result.exit_code == 0, result.output
-    assert pulled and pulled[0]["path"] == str(present)
+    assert checked == [str(present)] and pulled == []  # that file, checked, and no other source tried
 
 
 @pytest.mark.parametrize("model", ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest", "google:gemini-2.0-flash",

@@ -21,7 +21,7 @@ from rich.table import Table
 
 from toolwire._printing import terminal_text
 from toolwire.errors import UserError
-from toolwire.models.pull import SOURCES, find_model, pull_model, pulled_state
+from toolwire.models.pull import SOURCES, explicit_copy, find_model, pull_model, pulled_state
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
 
 __all__ = ["app"]
@@ -60,15 +60,18 @@ def pull(
 ) -> None:
     """Download a model (if needed), verify its sha256 and print its path.
 
-    An explicit ``--path`` that does not exist is an error (exit code 1), not a reason to fall back on another
-    copy: the user asked for that file. Exits with 1 too for an unknown name, or when no source gives a valid
-    copy (one line naming what was tried).
+    An explicit --path that does not exist, or is not the model's file (its size or sha256 differ), is an error
+    (exit code 1), not a reason to fall back on another copy: the user asked for that file. Exits with 1 too for
+    an unknown name, or when no source gives a valid copy (one line naming what was tried).
     """
     if path is not None and not Path(path).expanduser().exists():
         raise _fail(UserError(f"--path {path} does not exist: give the model's GGUF file (or the folder holding "
                               "it), or leave out --path to use the copy already pulled or download one."))
     try:
         _known(name, "pull")
+        if path is not None and "local" in (source or SOURCES):  # that file or none (review 87: another copy was
+            _out.print(str(explicit_copy(name, path, progress=not quiet)))  # used, with exit code 0)
+            return
         got = pull_model(name, path=path, sources=tuple(source or SOURCES), force=force, progress=not quiet,
                          echo=lambda line: _err.print(escape(terminal_text(line))))
     except UserError as exc:

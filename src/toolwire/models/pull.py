@@ -373,6 +373,28 @@ def _local_problem(candidate: Path, entry: ModelEntry, given: str | os.PathLike[
     return f"{candidate} is not {entry.filename} (size or sha256 differ)"
 
 
+def explicit_copy(name: str | None, path: str | os.PathLike[str], *, progress: bool = False) -> Path:
+    """Return the model file that ``path`` names, verified: the file itself, or the model's file name in the folder
+    ``path`` (``toolwire models pull --path``, where the user asked for that file and no other copy will do).
+
+    Args:
+        name: a registry name (``None``: the default model).
+        path: a GGUF file or the folder holding it.
+        progress: show a progress bar while the file is hashed (seconds per GB; once, see :func:`verify_file`).
+
+    Raises:
+        UserError: ``name`` is unknown, or ``path`` does not name the model's file (missing, not a file, or its
+            size or sha256 differ), in one sentence saying what to give instead.
+    """
+    entry = get_entry(name)
+    given = Path(path).expanduser()
+    candidate = given / entry.filename if given.is_dir() else given
+    if verify_file(candidate, entry, progress=progress):
+        return candidate
+    raise UserError(f"--path: {_local_problem(candidate, entry, path)}: give {entry.name}'s GGUF file (or the folder "
+                    "holding it), or leave out --path to use the copy already pulled or download one.")
+
+
 def find_model(name: str | None = None, *, path: str | os.PathLike[str] | None = None,
                progress: bool = False) -> Path | None:
     """Return the path of a verified local copy of model ``name`` without downloading, else None.
