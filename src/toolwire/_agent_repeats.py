@@ -3,9 +3,10 @@ earlier result instead of being run.
 
 A call identical to one answered with success (same tool, same arguments) in a round since which no tool ran is
 not run again: it gets that answer. Nor is one that failed :data:`FAILED_TRIES` times in a row with the same
-error (it gets that error), nor one identical to an earlier call of the same reply (it gets that call's result,
-whatever it is). The Agent's ``repeat_calls`` (``"run"``, or the names of tools whose calls always run) turns
-this off. :class:`RepeatedCalls` keeps what one run needs for it; ``Agent._tool_round`` uses it.
+error, with no tool succeeding in between (it gets that error), nor one identical to an earlier call of the same
+reply (it gets that call's result, whatever it is). The Agent's ``repeat_calls`` (``"run"``, or the names of tools
+whose calls always run) turns this off. :class:`RepeatedCalls` keeps what one run needs for it;
+``Agent._tool_round`` uses it.
 """
 
 from __future__ import annotations
@@ -85,12 +86,11 @@ class RepeatedCalls:
         repeats: dict[int, ToolMessage] = {}
         twins: dict[int, int] = {}
         first: dict[str, int] = {}
+        keys = [call_key(call) for call in calls]
         for index, call in enumerate(calls):
-            key = call_key(call)
-            earlier = None if self.reruns(call["name"]) else self.answered.get(key)
-            tries, error = self.failed.get(key, (0, None))
-            if earlier is None and tries >= FAILED_TRIES and not self.reruns(call["name"]):
-                earlier = error  # (failed the same way each time: a deterministic error, such as a bad expression)
+            key = keys[index]
+            earlier = self._earlier(call, key)  # (a repeat beside a call that runs gets the earlier answer all the
+            # same: the calls of one reply run in no set order, so it is the answer it might have got anyway)
             if earlier is None and key in first and not self.reruns(call["name"]):
                 twins[index] = first[key]  # (review 69: one reply held the same call 8 times, and all 8 ran)
             elif earlier is None:
@@ -102,6 +102,17 @@ class RepeatedCalls:
                 repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
                                              status=earlier.status, artifact=earlier.artifact)
         return fresh, repeats, twins
+
+    def _earlier(self, call: ToolCall, key: str) -> ToolMessage | None:
+        """The answer a repeat of ``call`` gets without running: its earlier success, or the error it failed with
+        :data:`FAILED_TRIES` times in a row; None when it is to run (never for a tool in ``repeat_calls``)."""
+        if self.reruns(call["name"]):
+            return None
+        earlier = self.answered.get(key)
+        tries, error = self.failed.get(key, (0, None))
+        if earlier is None and tries >= FAILED_TRIES:
+            earlier = error  # (failed the same way each time: a deterministic error, such as a bad expression)
+        return earlier
 
     def record(self, calls: list[ToolCall], ordered: list[ToolMessage], repeats: dict[int, ToolMessage],
                twins: dict[int, int], ran: bool) -> list[tuple[ToolCall, ToolMessage]]:
@@ -121,6 +132,11 @@ class RepeatedCalls:
         """
         if ran:
             self.answered.clear()
+            if any(result.status == "success" for index, result in enumerate(ordered) if index not in repeats):
+                # a tool ran and did its work: what the failed calls read may have changed too (review 88: a read of
+                # a missing file, failed twice, was answered with that error after a write made the file), so
+                # their count starts again; the calls that failed in this round are counted below
+                self.failed.clear()
         successes: list[tuple[ToolCall, ToolMessage]] = []
         for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
             if result.status == "error" and index not in repeats and index not in twins:

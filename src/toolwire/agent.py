@@ -28,7 +28,8 @@ it still has is answered with an error ToolMessage and not run.
 A model that repeats a call it already got the result for (same tool, same arguments), with no other tool run
 since, is not run again: that call's ToolMessage gives the earlier result again; so is one that failed
 ``FAILED_TRIES`` (2) times in a row with the same error, which gets that error. Once a round runs a tool, the
-results of earlier rounds are not given again (the tool may have changed what they read: review 71).
+results of earlier rounds are not given again (the tool may have changed what they read: review 71), and once a tool
+succeeds, earlier failures count no more (a read that failed twice runs again after a write: review 88).
 ``repeat_calls="run"`` turns this off, and a list of tool names turns it off for those tools only (polling, side
 effects: review 9, finding 10). These rules are kept in :mod:`toolwire._agent_repeats`.
 
@@ -351,9 +352,9 @@ class Agent(Batching):
         the executor has answered them all (it returns the whole round at once). A call identical to one answered
         with success in a round since which no tool ran is not run again, unless ``repeat_calls`` says it runs (nor is
         one identical to an earlier call of the same reply: it gets that call's result, whatever it is); nor is one
-        that failed :data:`~toolwire._agent_repeats.FAILED_TRIES` times in a row with the same error: it gets that
-        error again (``repeated`` keeps what that takes). Returns ``(the result of the first successful
-        return_direct tool or None, whether every call was such a repeat)``.
+        that failed :data:`~toolwire._agent_repeats.FAILED_TRIES` times in a row with the same error, no tool
+        succeeding since: it gets that error again (``repeated`` keeps what that takes). Returns ``(the result of
+        the first successful return_direct tool or None, whether every call was such a repeat)``.
         """
         for call in in_reply_order(calls, invalid, invalid):  # the model's order (an invalid call's "index")
             yield ("event", AgentEvent("tool_call", call, step))

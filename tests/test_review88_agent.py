@@ -1,0 +1,59 @@
+"""Review 88 (breaking the Agent loop and the executor with a scripted model)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from toolwire import Agent, tool
+from toolwire.messages import AIMessage
+from toolwire.testing import ScriptedChatModel
+
+
+def _call(name: str, args: dict, call_id: str) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": call_id}])
+
+
+# -- #1: a call that failed twice is run again once another tool has done its work ------------------------------
+
+def test_a_failed_call_runs_again_after_another_tool_succeeded() -> None:
+    files: dict[str, str] = {}
+
+    @tool
+    def read_file(path: str) -> str:
+        """Read a file."""
+        return files[path]
+
+    @tool
+    def write_file(path: str, text: str) -> str:
+        """Write a file."""
+        files[path] = text
+        return "written"
+
+    def run(invoke: str) -> object:
+        files.clear()
+        model = ScriptedChatModel([_call("read_file", {"path": "a"}, "1"), _call("read_file", {"path": "a"}, "2"),
+                                   _call("write_file", {"path": "a", "text": "hi"}, "3"),
+                                   _call("read_file", {"path": "a"}, "4"), "done"])
+        agent = Agent(model, [read_file, write_file])
+        result = agent.invoke("q") if invoke == "sync" else asyncio.run(agent.ainvoke("q"))
+        assert [r.tool_choice for r in model.requests] == ["auto"] * 5  # (was: tools off after the stale answer)
+        return result
+
+    for how in ("sync", "async"):
+        result = run(how)
+        last = result.messages[-2]  # (was: "Error: ... KeyError: 'a'" although the file had been written)
+        assert (last.tool_call_id, last.status, last.content) == ("4", "success", "hi")
+
+
+def test_a_call_failing_the_same_way_with_nothing_else_succeeding_is_still_answered_with_its_error() -> None:
+    ran: list[str] = []
+
+    @tool
+    def calculate(expression: str) -> str:
+        """Evaluate."""
+        ran.append(expression)
+        raise ValueError("bad expression")
+
+    model = ScriptedChatModel([_call("calculate", {"expression": "1+"}, f"c{i}") for i in range(4)] + ["gave up"])
+    result = Agent(model, [calculate]).invoke("q")
+    assert ran == ["1+", "1+"] and result.output == "gave up"  # the third try is answered with the error
