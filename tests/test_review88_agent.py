@@ -57,3 +57,41 @@ def test_a_call_failing_the_same_way_with_nothing_else_succeeding_is_still_answe
     model = ScriptedChatModel([_call("calculate", {"expression": "1+"}, f"c{i}") for i in range(4)] + ["gave up"])
     result = Agent(model, [calculate]).invoke("q")
     assert ran == ["1+", "1+"] and result.output == "gave up"  # the third try is answered with the error
+
+
+# -- #2: handle_errors=False refuses an invalid call at its place in the reply, keeping the answers of those before --
+
+def test_an_invalid_call_is_refused_before_the_calls_after_it_and_keeps_the_answers_before() -> None:
+    import pytest
+
+    from toolwire.errors import ToolExecutionError
+    from toolwire.execution import ToolExecutor
+
+    sent: list[str] = []
+
+    @tool
+    def send_email(to: str) -> str:
+        """Send an email."""
+        sent.append(to)
+        return f"sent to {to}"
+
+    good = {"name": "send_email", "args": {"to": "bob"}, "id": "c1"}
+    cut = {"name": "send_email", "args": '{"to": ', "id": "c2", "error": "the arguments were cut off"}
+    after = AIMessage("", tool_calls=[good], invalid_tool_calls=[cut])  # the invalid call after the valid one
+    agent = Agent(ScriptedChatModel([after, "done"]), [send_email], handle_errors=False)
+    with pytest.raises(ToolExecutionError) as caught:
+        agent.invoke("q")
+    assert sent == ["bob"]
+    assert [m.type for m in caught.value.messages] == ["human", "ai", "tool"]  # (was: no answer for c1)
+    assert caught.value.messages[-1].tool_call_id == "c1"
+    assert str(caught.value).startswith("The call to 'send_email' was not valid, so it did not run: the arguments "
+                                        "were cut off. Ask the model again")
+    Agent(ScriptedChatModel(["done"]), [send_email]).invoke(caught.value.messages)
+    assert sent == ["bob"]  # resuming does not send it twice
+    sent.clear()
+    first = AIMessage("", tool_calls=[good], invalid_tool_calls=[{**cut, "index": 0}])  # the invalid call first
+    for run in (lambda: ToolExecutor([send_email], handle_errors=False).execute(first),
+                lambda: asyncio.run(ToolExecutor([send_email], handle_errors=False).aexecute(first))):
+        with pytest.raises(ToolExecutionError):
+            run()
+    assert sent == []  # (was: c1 ran before the invalid call ahead of it was refused)

@@ -245,11 +245,14 @@ class ToolExecutor:
         return tool._to_message(bounded_content(result, self.max_result_chars), call)
 
     def _invalid(self, bad: InvalidToolCall) -> ToolMessage:
-        if not self.handle_errors:
-            raise ToolExecutionError(bad.get("error") or "invalid tool call", bad.get("name"), bad.get("id"))
         detail = (bad.get("error") or "it could not be parsed").strip()
         if not detail.endswith((".", "!", "?")):
             detail += "."
+        if not self.handle_errors:
+            called = f"The call to {bad['name']!r}" if bad.get("name") else "A tool call"
+            raise ToolExecutionError(f"{called} was not valid, so it did not run: {detail} Ask the model again, or "
+                                     "run with handle_errors=True to send the model this error.", bad.get("name"),
+                                     bad.get("id"))
         raw = bad.get("args")
         shown = f" The arguments received were: {raw[:500]}." if isinstance(raw, str) and raw else ""
         called = f"the call to {bad['name']!r}" if bad.get("name") else "a tool call"
@@ -289,8 +292,12 @@ class ToolExecutor:
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
         refused: BaseException | None = None
         checked_args: list[dict[str, Any] | None] = [None] * len(checked)
-        if not self.handle_errors:  # the calls after the first refused one never start
-            checked, checked_args, refused = self._before_run(checked)  # type: ignore[assignment]
+        if not self.handle_errors:  # the calls after the first refused one never start; an invalid call is
+            # refused at its place in the reply, before the calls after it run (review 88: it was refused after
+            # every valid call had run, and their answers were lost)
+            ordered = in_reply_order(checked, bad, bad) if bad else checked
+            checked, checked_args, refused = self._before_run(ordered)  # type: ignore[assignment]
+            bad = []  # each invalid call is refused there, or after one that was
 
         async def answer(call: Any, kwargs: dict[str, Any] | None) -> ToolMessage:
             return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
