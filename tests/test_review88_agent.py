@@ -95,3 +95,48 @@ def test_an_invalid_call_is_refused_before_the_calls_after_it_and_keeps_the_answ
         with pytest.raises(ToolExecutionError):
             run()
     assert sent == []  # (was: c1 ran before the invalid call ahead of it was refused)
+
+
+# -- #3: a resumed run whose calls were answered is past its forced tool_choice ------------------------------------
+
+def test_resuming_after_the_tools_answered_does_not_force_a_call_again() -> None:
+    import pytest
+
+    from toolwire.errors import ProviderError
+
+    sent: list[str] = []
+
+    @tool
+    def send_email(to: str) -> str:
+        """Send an email."""
+        sent.append(to)
+        return "sent"
+
+    asked = {"n": 0}
+
+    def reply(messages: list) -> object:
+        asked["n"] += 1
+        if asked["n"] == 1:
+            return _call("send_email", {"to": "bob"}, "c1")
+        if asked["n"] == 2:
+            raise ProviderError("overloaded (503): try again.", provider="x", status=503)
+        return "Done."
+
+    model = ScriptedChatModel([reply], cycle=True)
+    agent = Agent(model, [send_email], tool_choice="required")
+    with pytest.raises(ProviderError) as caught:
+        agent.invoke("Email Bob")
+    result = agent.invoke(caught.value.messages)
+    assert result.output == "Done." and sent == ["bob"]
+    assert [r.tool_choice for r in model.requests] == ["required", "auto", "auto"]  # (was: ..., "required")
+    stream_model = ScriptedChatModel([_call("send_email", {"to": "ann"}, "c1"), "Sent."])
+    streaming = Agent(stream_model, [send_email], tool_choice="required")
+    stream = streaming.stream("Email Ann")
+    for event in stream:
+        if event.type == "tool_result":
+            break
+    assert streaming.invoke(stream.messages).output == "Sent."
+    assert [r.tool_choice for r in stream_model.requests] == ["required", "auto"]
+    fresh = ScriptedChatModel([_call("send_email", {"to": "cy"}, "c9"), "ok"])
+    Agent(fresh, [send_email], tool_choice="required").invoke([*caught.value.messages, ("human", "Email Cy")])
+    assert fresh.requests[0].tool_choice == "required"  # a new question is forced as before

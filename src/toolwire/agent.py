@@ -16,8 +16,9 @@ as ``MaxStepsExceeded`` does; ``agent.invoke(exc.messages)`` resumes it, and the
 run again (:func:`~toolwire._agent_checks.keep_run`, review 24).
 
 A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
-the run (normally: to the first model call only); later model calls use ``"auto"`` so the model can answer
-(``reset_tool_choice``, as in the OpenAI Agents SDK).
+the run (normally: to the first model call only), or since the newest user message of a conversation the run
+resumes; later model calls use ``"auto"`` so the model can answer (``reset_tool_choice``, as in the OpenAI Agents
+SDK).
 
 Every tool call gets exactly one ToolMessage. Calls the input conversation left unanswered (its last
 AIMessage has calls with no ToolMessage after it: a saved conversation, a human-approval step, a crash
@@ -94,6 +95,16 @@ __all__ = ["Agent", "AgentEvent", "AgentResult"]
 def _steps(count: int) -> str:
     """``"1 step"``, ``"3 steps"``."""
     return f"{count} step" if count == 1 else f"{count} steps"
+
+
+def _answered_since_question(messages: list[BaseMessage]) -> bool:
+    """Whether a ToolMessage follows the newest user message of ``messages`` (tool calls of this turn answered)."""
+    for message in reversed(messages):
+        if message.type == "tool":
+            return True
+        if message.type == "human":
+            return False
+    return False
 
 
 def _unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
@@ -253,7 +264,9 @@ class Agent(Batching):
         for _, result in stale:
             yield ("event", AgentEvent("tool_result", result, 0))
         pending, pending_invalid = _unanswered(messages)
-        tools_ran = bool(pending or pending_invalid)
+        # a resumed run whose calls were answered since the newest question (exc.messages, stream.messages) is past
+        # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
+        tools_ran = bool(pending or pending_invalid) or _answered_since_question(messages)
         if tools_ran:
             direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
