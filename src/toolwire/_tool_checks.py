@@ -242,11 +242,10 @@ def _runnable_config(annotation: Any) -> bool:
 def _call_id(tool_name: str, default: Any) -> Any:
     """The id of the call being run, for an ``InjectedToolCallId`` parameter; outside a call (``tool.invoke(args)``)
     its default, and without one a :class:`UserError` (as LangChain refuses it: the parameter wants a text id)."""
-    from toolwire._tool_run import current_tool_call
+    from toolwire._tool_run import _CURRENT_CALL, current_call_id
 
-    call = current_tool_call()
-    if call is not None:
-        return call.get("id")
+    if _CURRENT_CALL.get() is not None:
+        return current_call_id()
     if default is not inspect.Parameter.empty:
         return default
     raise UserError(f"Tool {tool_name!r} takes the id of its tool call (InjectedToolCallId): invoke it with a tool "

@@ -17,6 +17,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import contextvars
+import copy
 import decimal
 import functools
 import logging
@@ -49,9 +50,26 @@ def current_tool_call() -> Mapping[str, Any] | None:
         The call ``{"name", "args", "id", "type": "tool_call"}`` that ``tool.invoke(tool_call)``,
         ``ainvoke`` or :class:`~toolwire.execution.ToolExecutor` is running (sync tools on worker threads
         see it too), or None outside a tool call (``tool.invoke(args)``). A tool that needs its call's id,
-        as LangChain's ``InjectedToolCallId`` gives it, reads ``current_tool_call()["id"]``.
+        as LangChain's ``InjectedToolCallId`` gives it, reads ``current_tool_call()["id"]``. It is a copy made
+        for this read: changing it (redacting a password from ``["args"]`` before logging it) changes neither the
+        call in the conversation nor the caller's dict (review 88: it was the live call, and the edit reached the
+        model). Arguments that cannot be deep-copied are copied one level deep.
     """
-    return _CURRENT_CALL.get()
+    call = _CURRENT_CALL.get()
+    if call is None:
+        return None
+    try:
+        return copy.deepcopy(dict(call))
+    except Exception:  # an argument object that refuses copying (a lock, a socket): its containers are copied
+        args = call.get("args")
+        return {**call, "args": dict(args) if isinstance(args, Mapping) else args}
+
+
+def current_call_id() -> Any:
+    """The id of the tool call being executed (``None`` outside one), read without copying the call (for
+    ``InjectedToolCallId`` and LangChain tools, which need only that)."""
+    call = _CURRENT_CALL.get()
+    return None if call is None else call.get("id")
 
 
 @contextlib.contextmanager

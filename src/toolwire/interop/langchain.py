@@ -186,9 +186,9 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
                         "ToolExecutor or Agent as it is.")
     from pydantic import BaseModel
 
+    from toolwire._tool_run import current_call_id
     from toolwire.interop.openai_tools import schema_validator
     from toolwire.messages import new_tool_call_id
-    from toolwire.tools import current_tool_call
 
     name = lc_tool.name
     parameters = _lc_parameters(lc_tool)
@@ -226,8 +226,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     def call(kwargs: dict[str, Any]) -> dict[str, Any]:
         # the model's call id, so an InjectedToolCallId argument (a LangGraph Command, a ToolMessage the tool
         # builds) answers the right call; a new id only when run outside a tool call
-        running = current_tool_call()
-        return {"name": name, "args": {**kwargs, **fixed}, "id": (running or {}).get("id") or new_tool_call_id(),
+        return {"name": name, "args": {**kwargs, **fixed}, "id": current_call_id() or new_tool_call_id(),
                 "type": "tool_call"}
 
     if _is_async_only(lc_tool):
