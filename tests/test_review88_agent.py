@@ -140,3 +140,25 @@ def test_resuming_after_the_tools_answered_does_not_force_a_call_again() -> None
     fresh = ScriptedChatModel([_call("send_email", {"to": "cy"}, "c9"), "ok"])
     Agent(fresh, [send_email], tool_choice="required").invoke([*caught.value.messages, ("human", "Email Cy")])
     assert fresh.requests[0].tool_choice == "required"  # a new question is forced as before
+
+
+# -- #6, #7: the error of non-object arguments shows this tool's shape; call(None) is a UserError ----------------
+
+def test_non_object_arguments_are_answered_with_the_tools_own_shape_and_call_none_is_refused() -> None:
+    import pytest
+
+    from toolwire.errors import UserError
+    from toolwire.execution import ToolExecutor
+
+    @tool
+    def echo(x: str) -> str:
+        """Echo."""
+        return x
+
+    reply = AIMessage("", tool_calls=[{"name": "echo", "args": "[1]", "id": "c1"}])
+    answer = ToolExecutor([echo]).execute(reply)[0]
+    assert answer.status == "error" and '{"x": <text>}' in answer.content
+    assert "Paris" not in answer.content  # (was: an example naming a parameter echo has not)
+    for bad in (None, 5, "echo"):
+        with pytest.raises(UserError, match="call\\(\\) takes a list of tool calls"):  # (was: TypeError)
+            ToolExecutor([echo]).call(bad)  # type: ignore[arg-type]

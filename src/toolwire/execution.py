@@ -49,6 +49,7 @@ from toolwire._error_state import exclusive, mark
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._message_dicts import other_message
 from toolwire._printing import printed, safe_text, type_label
+from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
 from toolwire._tool_run import StillRunning, _running, bad_flags, bad_timeout
 from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
@@ -60,6 +61,7 @@ from toolwire.messages import (
     invalid_tool_call,
     new_tool_call_id,
 )
+from toolwire.parsing.arguments import EXAMPLE
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content
 from toolwire.tools import Tool
 
@@ -246,6 +248,9 @@ class ToolExecutor:
 
     def _invalid(self, bad: InvalidToolCall) -> ToolMessage:
         detail = (bad.get("error") or "it could not be parsed").strip()
+        tool = self.tools.get(bad.get("name")) if isinstance(bad.get("name"), str) else None
+        if tool is not None and EXAMPLE in detail:  # the parser's generic example: this tool's own shape instead
+            detail = detail.replace(EXAMPLE, argument_example(tool.parameters))  # (review 88; review 61 for why)
         if not detail.endswith((".", "!", "?")):
             detail += "."
         if not self.handle_errors:
@@ -287,6 +292,9 @@ class ToolExecutor:
             calls, invalid = reply.tool_calls, reply.invalid_tool_calls  # call(reply), as execute(reply) answers it
         if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
             raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
+        if not isinstance(calls, Iterable) or not isinstance(invalid, Iterable) or isinstance(calls, str | bytes):
+            raise UserError(f"call() takes a list of tool calls or an AIMessage, not {safe_text(calls, repr):.80}: "
+                            "pass reply.tool_calls, or the reply itself.")
         checked = [_prepared(c) for c in calls]
         bad = [_checked_invalid(c) if isinstance(c, dict) else _prepared(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
