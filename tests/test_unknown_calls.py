@@ -331,3 +331,42 @@ def test_a_reply_cut_by_max_tokens_while_a_call_opens_is_a_cut_call_not_text() -
         while True:
             next(free)
     assert stop.value.value == ("[get_weather", "", None)
+
+
+# -- with the call bar on, a list of values is declined only where a call was about as likely (review 87) ----------
+
+def test_the_call_probability_where_a_list_of_values_opened() -> None:
+    from toolwire.models._value_lists import value_list_call_probability
+
+    scanner = OpenerScanner(("pythonic",), NAMES, values=True)
+    assert scanner.unknown_call("['BRCA1']", final=True) == 1
+    # at the list's first token: "['" (a value) 0.5, "[" 0.4 (then get_weather 0.75 or "'BR" 0.25), "[get" 0.06
+    # (then "_weather"... taken as 0.0 here: followed, but nothing after it opens), "The" 0.04
+    after = {4: {5: 0.75, 44: 0.25}, 10: {25: 1.0}}
+    probability = value_list_call_probability(_VALUES, scanner, "", {40: 0.5, 4: 0.4, 10: 0.06, 25: 0.04},
+                                              lambda token: after.get(token))
+    assert probability == pytest.approx(0.4 * 0.75)  # the quote after "[" may open either: it is not counted
+    assert value_list_call_probability(_VALUES, scanner, "", {40: 0.5, 4: 0.4}, lambda token: None) == 0.0
+
+
+@pytest.mark.parametrize(("after_bracket", "declined"), [({5: 0.9, 44: 0.1}, True), ({5: 0.3, 44: 0.7}, False)])
+def test_with_the_call_bar_a_list_of_values_is_declined_only_where_a_call_was_likely(
+        monkeypatch: pytest.MonkeyPatch, after_bracket: dict[int, float], declined: bool) -> None:
+    from toolwire.models import _generation
+
+    monkeypatch.setattr(_generation, "follower", lambda loaded, prefix: lambda token: after_bracket)
+    values = [(40, {40: 0.55, 4: 0.45}), (41, {41: 1.0}), (42, {42: 1.0}), (43, {43: 1.0})]  # ['BRCA1']
+    call = [(4, {4: 0.9}), (5, {5: 1.0}), (6, {6: 1.0})]  # [get_weather(
+    run = _ScriptedGeneration([values, call], bar=0.25)
+    free = run.gen._free(_VALUES, [100, 101], OpenerScanner(("pythonic",), NAMES, values=True), _spec(), [])
+    while True:
+        try:
+            next(free)
+        except StopIteration as stop:
+            head, call_text, fmt = stop.value
+            break
+    if declined:  # 0.45 * 0.9 = 0.405 >= 0.25: the call the model nearly wrote
+        assert (call_text, run.gen.unknown_calls, run.gen.value_lists_kept) == ("[get_weather(", 1, 0)
+    else:  # 0.45 * 0.3 = 0.135 < 0.25: the list stays, as text (was: declined however unlikely a call was)
+        assert (head, call_text, fmt) == ("['BRCA1']", "", None)
+        assert (run.gen.unknown_calls, run.gen.value_lists_kept) == (0, 1)

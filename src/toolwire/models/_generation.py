@@ -31,6 +31,7 @@ from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import find_stop, read_reply, stop_list, visible_part
 from toolwire.models._tool_text import default_values, example_strings
 from toolwire.models._turns import Turn
+from toolwire.models._value_lists import value_list_call_probability
 from toolwire.models.base import ChatRequest
 from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint
 from toolwire.models.grammar import call_grammar
@@ -77,6 +78,7 @@ class Generation:
         self.calls_refused = 0  # call lists generated again without calls they went on to (repeats, made-up values)
         self.made_up_values: list[str] = []  # of the calls declined by min_value_probability
         self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
+        self.value_lists_kept = 0  # lists of values kept as text: no call was likely there (decline_value_lists)
         self.repeat_calls = 0  # calls declined as asked again after their results (decline_repeat_calls)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
         self.defaults: dict[str, dict[str, list[str]]] = {}  # schema defaults: found for a value the model chose
@@ -170,22 +172,12 @@ class Generation:
         if self.call_probability is not None:
             metadata["call_probability"] = round(self.call_probability, 4)
             metadata["declined_calls"] = self.declined_calls
-        if self.made_up_values:
-            metadata["made_up_values"] = list(self.made_up_values)
-        if self.calls_continued:
-            metadata["calls_continued"] = self.calls_continued
-        if self.list_shares:
-            metadata["parallel_call_shares"] = [round(x, 4) for x in self.list_shares]
-        if self.calls_added:
-            metadata["parallel_calls_added"] = self.calls_added
-        if self.calls_refused:
-            metadata["parallel_calls_refused"] = self.calls_refused
-        if self.unknown_calls:
-            metadata["declined_unknown_calls"] = self.unknown_calls
-        if self.repeat_calls:
-            metadata["declined_repeat_calls"] = self.repeat_calls
-        if self.results_cut:
-            metadata["tool_results_cut"] = self.results_cut
+        counts = {"made_up_values": list(self.made_up_values), "calls_continued": self.calls_continued,
+                  "parallel_call_shares": [round(x, 4) for x in self.list_shares],
+                  "parallel_calls_added": self.calls_added, "parallel_calls_refused": self.calls_refused,
+                  "declined_unknown_calls": self.unknown_calls, "value_lists_kept": self.value_lists_kept,
+                  "declined_repeat_calls": self.repeat_calls, "tool_results_cut": self.results_cut}
+        metadata.update((key, value) for key, value in counts.items() if value)  # (only what happened)
         if self.fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
         provider_data = {RAW_KEY: {"dialect": dialect.name, "text": raw, "check": fingerprint(content, calls)}}
@@ -401,6 +393,13 @@ class Generation:
             else:  # the reply ended: what may still have been a call of no tool is judged as it stands
                 if unknown_on and scanner is not None and (pos := scanner.unknown_call(text, final=True)) is not None:
                     restart = self._unknown_restart(loaded, scanner, text, base, pos, ends, made, steps)
+                    if scanner.found == "values" and gate > 0 and steps:  # a list of values: declined only where a
+                        follow = follower(loaded, [*tokens, *prior, *made[:restart[0]]])  # call was likely enough
+                        kept = text[:ends[restart[0] - 1]] if restart[0] else base
+                        if value_list_call_probability(loaded, scanner, kept, steps[restart[0]], follow) < gate:
+                            self.unknown_calls -= 1
+                            self.value_lists_kept += 1
+                            restart = None
             if restart is None:
                 break
             # not sure enough of this call: the reply goes on from just before its opening, without it

@@ -182,7 +182,11 @@ class ChatLlamaCpp(BaseChatModel):
             since the newest user message, a reply that is only a list of values (``['BRCA1']``, ``[1494]``,
             written where a call list was wanted) is declined as a call of no tool is, from its first value: the
             ``[`` stays and what would open a value there is banned, so the model writes a call or answers in
-            text. Default False. Counted in ``response_metadata["declined_unknown_calls"]``.
+            text. With the call bar on (``min_call_probability`` > 0, greedy decoding), only where the model's
+            probability of opening a call of a bound tool there instead reaches that bar
+            (:func:`~toolwire.models._value_lists.value_list_call_probability`); a list kept is counted in
+            ``response_metadata["value_lists_kept"]``. Default False (BFCL: ``benchmarks/ACCURACY.md``, "Thirty-sixth
+            session"). Counted in ``response_metadata["declined_unknown_calls"]``.
         verbose: let llama.cpp print its logs.
         **options: default generation options: ``top_p``, ``top_k``, ``min_p``, ``repeat_penalty``, ``stop``. Any
             other name is refused with the close match among these and the parameters above (LangChain's
