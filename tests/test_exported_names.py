@@ -37,6 +37,7 @@ EXPECTED = [
     "UserError",
     "__version__",
     "convert_to_openai_tool",
+    "current_call_id",
     "current_tool_call",
     "merge_chunks",
     "message_from_dict",

@@ -36,7 +36,7 @@ from toolwire.messages import (
 )
 from toolwire.models.base import BaseChatModel
 from toolwire.models.lowering.openai import convert_to_openai_tool
-from toolwire.tools import Tool, ToolSpec, current_tool_call, tool
+from toolwire.tools import Tool, ToolSpec, current_call_id, current_tool_call, tool
 
 __version__ = "0.1.0"
 
@@ -71,6 +71,7 @@ __all__ = [
     "UserError",
     "__version__",
     "convert_to_openai_tool",
+    "current_call_id",
     "current_tool_call",
     "merge_chunks",
     "message_from_dict",

@@ -3,20 +3,23 @@ earlier result instead of being run.
 
 A call identical to one answered with success (same tool, same arguments) in a round since which no tool ran is
 not run again: it gets that answer. Nor is one that failed :data:`FAILED_TRIES` times in a row with the same
-error, with no tool succeeding in between (it gets that error), nor one identical to an earlier call of the same
-reply (it gets that call's result, whatever it is). The Agent's ``repeat_calls`` (``"run"``, or the names of tools
-whose calls always run) turns this off. :class:`RepeatedCalls` keeps what one run needs for it;
-``Agent._tool_round`` uses it.
+error (it gets that error; once another tool has succeeded since, it gets one more try, once per run), nor one
+identical to an earlier call of the same reply (it gets that call's result, whatever it is). The Agent's
+``repeat_calls`` (``"run"``, or the names of tools whose calls always run) turns this off. :class:`RepeatedCalls`
+keeps what one run needs for it; ``Agent._tool_round`` uses it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 from typing import Any
 
-from toolwire.messages import ToolCall, ToolMessage
+from toolwire._call_records import in_reply_order
+from toolwire.messages import InvalidToolCall, ToolCall, ToolMessage
 
-__all__ = ["FAILED_TRIES", "RepeatedCalls", "call_key"]
+__all__ = ["FAILED_TRIES", "RepeatedCalls", "ToolsJob", "call_key", "executor_invalid"]
 
 FAILED_TRIES = 2
 """Times an identical call (same tool, same arguments) may fail in a row with the same error before a repeat of it
@@ -57,6 +60,7 @@ class RepeatedCalls:
         self.repeat_calls = repeat_calls
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
+        self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
 
     def reruns(self, name: str) -> bool:
         """Return whether a repeated identical call of tool ``name`` runs again (``repeat_calls``).
@@ -132,18 +136,76 @@ class RepeatedCalls:
         """
         if ran:
             self.answered.clear()
-            if any(result.status == "success" for index, result in enumerate(ordered) if index not in repeats):
-                # a tool ran and did its work: what the failed calls read may have changed too (review 88: a read of
-                # a missing file, failed twice, was answered with that error after a write made the file), so
-                # their count starts again; the calls that failed in this round are counted below
-                self.failed.clear()
         successes: list[tuple[ToolCall, ToolMessage]] = []
+        failed_now: set[str] = set()
         for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
             if result.status == "error" and index not in repeats and index not in twins:
                 tries, error = self.failed.get(call_key(call), (0, None))
                 same = error is not None and error.content == result.content
                 self.failed[call_key(call)] = (tries + 1 if same else 1, result)
+                failed_now.add(call_key(call))
+        if ran and any(result.status == "success" for index, result in enumerate(ordered) if index not in repeats):
+            # a tool ran and did its work: what a call given up on reads may have changed (review 88: a read of a
+            # missing file, failed twice, was answered with that error after a write made the file), so it gets one
+            # more try, once per run and only when it did not fail in this round too (review 89: each reply held
+            # the bad expression and a call that succeeded, and the bad one ran until max_steps)
+            for key, (tries, error) in list(self.failed.items()):
+                if tries >= FAILED_TRIES and key not in failed_now and key not in self.retried:
+                    self.failed[key] = (FAILED_TRIES - 1, error)
+                    self.retried.add(key)
             if result.status == "success" and not (ran and index in repeats):
                 self.answered.setdefault(call_key(call), result)
                 successes.append((call, result))
         return successes
+
+
+def executor_invalid(calls: list[ToolCall], fresh: list[ToolCall], invalid: list[InvalidToolCall],
+                      handle_errors: bool) -> list[InvalidToolCall]:
+    """The invalid calls as the executor gets them with the reply's ``fresh`` calls only: their place in the reply,
+    ``"index"``, is counted among the fresh calls under ``handle_errors=False`` (the executor refuses an invalid call
+    before the calls after it run: review 89), and dropped otherwise (the Agent puts their answers in place)."""
+    if handle_errors or not invalid:
+        return [{k: v for k, v in bad.items() if k != "index"} for bad in invalid]  # type: ignore[misc]
+    running = {id(call) for call in fresh}
+    out: list[InvalidToolCall] = []
+    before = 0
+    for item in in_reply_order(calls, invalid, invalid):
+        if id(item) in running:
+            before += 1
+        elif any(item is bad for bad in invalid):
+            out.append({**item, "index": before})  # type: ignore[typeddict-item]
+    return out
+
+
+@dataclasses.dataclass
+class ToolsJob:
+    """One round's calls as the Agent hands them to its executor, and what makes its failure keep every answer.
+
+    ``fresh`` and ``invalid`` go to the executor; ``calls``, ``repeats`` and ``twins`` are the reply's valid calls
+    and those :meth:`~toolwire._agent_repeats.RepeatedCalls.sort` answered without running them.
+    """
+
+    calls: list[ToolCall]
+    fresh: list[ToolCall]
+    repeats: dict[int, ToolMessage]
+    twins: dict[int, int]
+    invalid: list[InvalidToolCall]
+
+    def with_answers(self, exc: BaseException) -> BaseException:
+        """``exc`` with ``tool_messages`` holding, beside the answers of the run calls that finished before it (the
+        executor's, ``handle_errors=False``), those of the calls answered without running: repeats, and twins of a
+        call that finished (review 89: a twin was left unanswered, so resuming sent the same email again)."""
+        finished = getattr(exc, "tool_messages", None)
+        if not isinstance(finished, list) or not (self.repeats or self.twins):
+            return exc
+        by_id = {m.tool_call_id: m for m in finished if isinstance(m, ToolMessage)}
+        answers: list[ToolMessage] = []
+        for i, call in enumerate(self.calls):
+            source = self.calls[self.twins[i]] if i in self.twins else call
+            found = self.repeats.get(i) or by_id.get(source["id"])
+            if found is not None:
+                answers.append(found if found.tool_call_id == call["id"] else ToolMessage(
+                    found.content, call["id"], name=call["name"], status=found.status, artifact=found.artifact))
+        with contextlib.suppress(AttributeError, TypeError):
+            exc.tool_messages = answers  # type: ignore[attr-defined]
+        return exc

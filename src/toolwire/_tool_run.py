@@ -17,7 +17,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import contextvars
-import copy
 import decimal
 import functools
 import logging
@@ -28,6 +27,7 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from toolwire._call_records import _copy_containers
 from toolwire._concurrency import abandon, start_thread
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
 
@@ -50,24 +50,29 @@ def current_tool_call() -> Mapping[str, Any] | None:
         The call ``{"name", "args", "id", "type": "tool_call"}`` that ``tool.invoke(tool_call)``,
         ``ainvoke`` or :class:`~toolwire.execution.ToolExecutor` is running (sync tools on worker threads
         see it too), or None outside a tool call (``tool.invoke(args)``). A tool that needs its call's id,
-        as LangChain's ``InjectedToolCallId`` gives it, reads ``current_tool_call()["id"]``. It is a copy made
-        for this read: changing it (redacting a password from ``["args"]`` before logging it) changes neither the
-        call in the conversation nor the caller's dict (review 88: it was the live call, and the edit reached the
-        model). Arguments that cannot be deep-copied are copied one level deep.
+        as LangChain's ``InjectedToolCallId`` gives it, reads :func:`current_call_id` (no copy made). The call is a
+        copy of its JSON containers (dicts and lists) made for this read: changing them (redacting a password from
+        ``["args"]`` before logging it) changes neither the call in the conversation nor the caller's dict (review
+        88: it was the live call, and the edit reached the model); other objects in the arguments (a session an
+        application passed) are the same objects (review 89), and the copy costs time in proportion to the
+        containers' size.
     """
     call = _CURRENT_CALL.get()
     if call is None:
         return None
     try:
-        return copy.deepcopy(dict(call))
-    except Exception:  # an argument object that refuses copying (a lock, a socket): its containers are copied
-        args = call.get("args")
-        return {**call, "args": dict(args) if isinstance(args, Mapping) else args}
+        return _copy_containers(dict(call))
+    except RecursionError:  # nested past what Python recurses: one level is copied
+        return dict(call)
 
 
-def current_call_id() -> Any:
-    """The id of the tool call being executed (``None`` outside one), read without copying the call (for
-    ``InjectedToolCallId`` and LangChain tools, which need only that)."""
+def current_call_id() -> str | None:
+    """The id of the tool call being executed, read without copying the call, when called from inside a tool's
+    function (what LangChain's ``InjectedToolCallId`` gives).
+
+    Returns:
+        The ``"id"`` of the call :func:`current_tool_call` would return, or None outside a tool call.
+    """
     call = _CURRENT_CALL.get()
     return None if call is None else call.get("id")
 

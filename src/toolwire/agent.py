@@ -17,8 +17,9 @@ run again (:func:`~toolwire._agent_checks.keep_run`, review 24).
 
 A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
 the run (normally: to the first model call only), or since the newest user message of a conversation the run
-resumes; later model calls use ``"auto"`` so the model can answer (``reset_tool_choice``, as in the OpenAI Agents
-SDK).
+resumes (answered there by an earlier run or by the application: to force a call after results the application put
+in, end the input with a user message, or bind the model with that ``tool_choice`` and give it to a run of its own);
+later model calls use ``"auto"`` so the model can answer (``reset_tool_choice``, as in the OpenAI Agents SDK).
 
 Every tool call gets exactly one ToolMessage. Calls the input conversation left unanswered (its last
 AIMessage has calls with no ToolMessage after it: a saved conversation, a human-approval step, a crash
@@ -29,8 +30,9 @@ it still has is answered with an error ToolMessage and not run.
 A model that repeats a call it already got the result for (same tool, same arguments), with no other tool run
 since, is not run again: that call's ToolMessage gives the earlier result again; so is one that failed
 ``FAILED_TRIES`` (2) times in a row with the same error, which gets that error. Once a round runs a tool, the
-results of earlier rounds are not given again (the tool may have changed what they read: review 71), and once a tool
-succeeds, earlier failures count no more (a read that failed twice runs again after a write: review 88).
+results of earlier rounds are not given again (the tool may have changed what they read: review 71), and once
+another tool succeeds, a call given up on gets one more try, once per run (a read that failed twice runs again after a
+write: review 88).
 ``repeat_calls="run"`` turns this off, and a list of tool names turns it off for those tools only (polling, side
 effects: review 9, finding 10). These rules are kept in :mod:`toolwire._agent_repeats`.
 
@@ -70,7 +72,7 @@ from toolwire._agent_checks import (
     unique_call_ids,
     unique_ids_in_turns,
 )
-from toolwire._agent_repeats import RepeatedCalls
+from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
@@ -267,7 +269,7 @@ class Agent(Batching):
         # a resumed run whose calls were answered since the newest question (exc.messages, stream.messages) is past
         # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
         tools_ran = bool(pending or pending_invalid) or _answered_since_question(messages)
-        if tools_ran:
+        if pending or pending_invalid:  # (none: no round to run, review 89)
             direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
                 yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
@@ -365,16 +367,17 @@ class Agent(Batching):
         the executor has answered them all (it returns the whole round at once). A call identical to one answered
         with success in a round since which no tool ran is not run again, unless ``repeat_calls`` says it runs (nor is
         one identical to an earlier call of the same reply: it gets that call's result, whatever it is); nor is one
-        that failed :data:`~toolwire._agent_repeats.FAILED_TRIES` times in a row with the same error, no tool
-        succeeding since: it gets that error again (``repeated`` keeps what that takes). Returns ``(the result of
-        the first successful return_direct tool or None, whether every call was such a repeat)``.
+        that failed :data:`~toolwire._agent_repeats.FAILED_TRIES` times in a row with the same error: it gets that
+        error again (after another tool's success, one more try, once per run; ``repeated`` keeps what that takes).
+        Returns ``(the result of the first successful return_direct tool or None, whether every call was such a
+        repeat)``.
         """
         for call in in_reply_order(calls, invalid, invalid):  # the model's order (an invalid call's "index")
             yield ("event", AgentEvent("tool_call", call, step))
         fresh, repeats, twins = repeated.sort(calls)
-        # (their places in the reply, "index", are not the executor's: it gets the fresh calls only)
-        results: list[ToolMessage] = yield ("tools", (fresh, [{k: v for k, v in bad.items() if k != "index"}
-                                                              for bad in invalid]))
+        job = ToolsJob(calls, fresh, repeats, twins, executor_invalid(calls, fresh, invalid,
+                                                                      self.executor.handle_errors))
+        results: list[ToolMessage] = yield ("tools", job)
         fresh_results = iter(results[: len(fresh)])
         ordered: list[ToolMessage] = []
         for i, call in enumerate(calls):
@@ -450,8 +453,10 @@ class Agent(Batching):
                     elif kind == "answer":
                         value = self._answer_model.invoke(payload)
                     else:  # "tools"
-                        value = self.executor.call(payload[0], payload[1])
+                        value = self.executor.call(payload.fresh, payload.invalid)
             except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
+                if kind == "tools":
+                    exc = payload.with_answers(exc)
                 own = keep_run(exc, messages)
                 if own is exc:
                     raise
@@ -502,8 +507,10 @@ class Agent(Batching):
                 elif kind == "answer":
                     value = await self._answer_model.ainvoke(payload)
                 else:  # "tools"
-                    value = await self.executor.acall(payload[0], payload[1])
+                    value = await self.executor.acall(payload.fresh, payload.invalid)
             except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too
+                if kind == "tools":
+                    exc = payload.with_answers(exc)
                 own = keep_run(exc, messages)
                 if own is exc:
                     raise

@@ -292,9 +292,12 @@ class ToolExecutor:
             calls, invalid = reply.tool_calls, reply.invalid_tool_calls  # call(reply), as execute(reply) answers it
         if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
             raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
-        if not isinstance(calls, Iterable) or not isinstance(invalid, Iterable) or isinstance(calls, str | bytes):
+        if not isinstance(calls, Iterable) or isinstance(calls, str | bytes):
             raise UserError(f"call() takes a list of tool calls or an AIMessage, not {safe_text(calls, repr):.80}: "
                             "pass reply.tool_calls, or the reply itself.")
+        if not isinstance(invalid, Iterable) or isinstance(invalid, str | bytes):
+            raise UserError(f"call()'s invalid calls must be a list, not {safe_text(invalid, repr):.80}: pass "
+                            "reply.invalid_tool_calls, or leave it out.")
         checked = [_prepared(c) for c in calls]
         bad = [_checked_invalid(c) if isinstance(c, dict) else _prepared(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None

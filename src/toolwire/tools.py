@@ -49,6 +49,7 @@ from toolwire._tool_run import (
     bad_flags,
     bad_timeout,
     check_call_name,
+    current_call_id,
     current_tool_call,
     drain,
     escaped,
@@ -62,7 +63,8 @@ from toolwire.parsing.arguments import JsonStringPlan
 from toolwire.results import error_text, result_to_content, truncate_content, valid_text
 from toolwire.schema import FunctionSchema, function_schema, model_schema
 
-__all__ = ["Tool", "ToolSpec", "current_tool_call", "error_text", "result_to_content", "tool", "truncate_content"]
+__all__ = ["Tool", "ToolSpec", "current_call_id", "current_tool_call", "error_text", "result_to_content", "tool",
+           "truncate_content"]
 
 _CONFIG_REFUSED = ("invoke(input, config) takes LangChain's RunnableConfig, which toolwire tools do not take: "
                    "leave it out (use timeout= for a time limit), or convert the tool with "

@@ -1,0 +1,115 @@
+"""Review 89 (a skeptic's review of the thirty-sixth session's changes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolwire import Agent, current_call_id, current_tool_call, tool
+from toolwire.errors import MaxStepsExceeded, ToolExecutionError
+from toolwire.messages import AIMessage
+from toolwire.testing import ScriptedChatModel
+
+
+def _calls(*calls: tuple[str, dict, str], invalid: list | None = None) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": n, "args": a, "id": i} for n, a, i in calls],
+                     invalid_tool_calls=invalid or [])
+
+
+# -- #1: a bad call beside a call that succeeds is still given up on (review 67's loop) ----------------------------
+
+def test_a_bad_call_sent_with_a_good_one_each_time_is_given_up_on() -> None:
+    ran: list[str] = []
+
+    @tool
+    def calculate(expression: str) -> str:
+        """Evaluate."""
+        ran.append(expression)
+        raise ValueError("bad expression")
+
+    @tool
+    def get_time() -> str:
+        """The time."""
+        return "12:00"
+
+    both = [_calls(("calculate", {"expression": "1+"}, f"a{i}"), ("get_time", {}, f"b{i}")) for i in range(12)]
+    model = ScriptedChatModel(both)
+    with pytest.raises(MaxStepsExceeded):
+        Agent(model, [calculate, get_time], max_steps=12).invoke("q")
+    assert len(ran) <= 3  # (review 88's reset let it run 9 times, tools on to the end)
+    assert "none" in [r.tool_choice for r in model.requests]
+
+
+# -- #2: handle_errors=False in an Agent: an invalid call is refused at its place; twins keep their answers --------
+
+@tool
+def send_email(to: str) -> str:
+    """Send an email."""
+    _sent.append(to)
+    return f"sent to {to}"
+
+
+_sent: list[str] = []
+_CUT = {"name": "send_email", "args": '{"to": ', "id": "c0", "error": "the arguments were cut off"}
+
+
+def test_an_invalid_call_first_in_the_reply_stops_the_agents_calls_after_it() -> None:
+    _sent.clear()
+    reply = _calls(("send_email", {"to": "bob"}, "c1"), invalid=[{**_CUT, "index": 0}])
+    with pytest.raises(ToolExecutionError) as caught:
+        Agent(ScriptedChatModel([reply, "done"]), [send_email], handle_errors=False).invoke("q")
+    assert _sent == []  # (was: ['bob']: the Agent dropped the index, so the invalid call came last)
+    assert [m.type for m in caught.value.messages] == ["human", "ai"]
+
+
+def test_a_twin_of_a_call_that_ran_keeps_its_answer_on_the_error() -> None:
+    _sent.clear()
+    reply = _calls(("send_email", {"to": "bob"}, "c1"), ("send_email", {"to": "bob"}, "c2"), invalid=[_CUT])
+    with pytest.raises(ToolExecutionError) as caught:
+        Agent(ScriptedChatModel([reply, "done"]), [send_email], handle_errors=False).invoke("q")
+    answered = [m.tool_call_id for m in caught.value.messages if m.type == "tool"]
+    assert _sent == ["bob"] and answered == ["c1", "c2"]  # (was: c1 only)
+    Agent(ScriptedChatModel(["done"]), [send_email]).invoke(caught.value.messages)
+    assert _sent == ["bob"]  # (was: resuming sent bob a second email)
+
+
+# -- #3: current_tool_call() copies the JSON containers only; current_call_id() copies nothing ---------------------
+
+def test_the_current_call_shares_the_applications_objects_and_the_id_needs_no_copy() -> None:
+    class Session:
+        def __init__(self) -> None:
+            self.log: list[str] = []
+
+    session = Session()
+    seen: list[object] = []
+
+    @tool
+    def act(session: object, rows: list) -> str:
+        """Act."""
+        call = current_tool_call()
+        call["args"]["session"].log.append("acted")  # the application's object, not a copy
+        call["args"]["rows"].append("edited")  # a copy of the list
+        seen.append(current_call_id())
+        return "ok"
+
+    rows = [1, 2]
+    answer = act.invoke({"name": "act", "args": {"session": session, "rows": rows}, "id": "c7", "type": "tool_call"})
+    assert answer.content == "ok" and session.log == ["acted"] and rows == [1, 2] and seen == ["c7"]
+    assert current_call_id() is None and current_tool_call() is None  # outside a call
+
+
+# -- #5, #6: a resumed run with nothing to answer runs no round; call()'s errors name the argument at fault --------
+
+def test_no_empty_round_and_call_names_the_bad_argument() -> None:
+    from toolwire import HumanMessage, ToolMessage
+    from toolwire.errors import UserError
+    from toolwire.execution import ToolExecutor
+
+    rounds: list[object] = []
+    agent = Agent(ScriptedChatModel(["Sent."]), [send_email], tool_choice="required")
+    real = agent.executor.call
+    agent.executor.call = lambda *a: rounds.append(a) or real(*a)  # type: ignore[method-assign]
+    done = [HumanMessage("Email Bob"), _calls(("send_email", {"to": "bob"}, "c1")), ToolMessage("sent", "c1")]
+    assert agent.invoke(done).output == "Sent." and rounds == []  # (was: one round of no calls)
+    with pytest.raises(UserError, match=r"^call\(\)'s invalid calls must be a list, not None"):
+        ToolExecutor([send_email]).call([{"name": "send_email", "args": {"to": "x"}, "id": "c"}],
+                                        None)  # type: ignore[arg-type]
