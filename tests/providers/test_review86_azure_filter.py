@@ -95,3 +95,20 @@ def test_a_stream_whose_choices_came_after_the_filter_results_is_read_as_usual()
         reply = merge_chunks(build_model("openai-chat", server.url, compatible=False).stream("hi"), as_chunk=False)
     assert (reply.content, reply.response_metadata["finish_reason"]) == ("Hello", "stop")
     assert "prompt_filter_results" not in reply.response_metadata
+
+
+def test_azures_usual_400_for_a_filtered_prompt_says_to_rephrase_it() -> None:
+    """Review 89: Azure's documented answer to a filtered prompt is a 400 with ``code: content_filter``; its hint
+    said "the message above says which field", as for a malformed request."""
+    body = {"error": {"message": "The response was filtered due to the prompt triggering Azure OpenAI's content "
+                                 "management policy.", "type": None, "param": "prompt", "code": "content_filter",
+                      "status": 400, "innererror": {"code": "ResponsibleAIPolicyViolation",
+                                                    "content_filter_result": {"jailbreak": {"filtered": True,
+                                                                                            "detected": True}}}}}
+    with ScriptedServer() as server:
+        server.push(Answer(status=400, body=body))
+        with pytest.raises(ProviderError) as caught:
+            build_model("openai-chat", server.url, compatible=False).invoke("how do I ...")
+    assert caught.value.status == 400 and caught.value.retryable is False
+    assert "content filter refused the prompt" in (caught.value.hint or "")
+    assert "rephrase" in str(caught.value) and "which field" not in str(caught.value)

@@ -283,9 +283,19 @@ def _status_hint(status: int, key_env: str, message: str = "", code: Any = None)
         return f"You hit a rate limit or quota: wait, send fewer requests at once{_RETRY_ADVICE}."
     if status >= 500:
         return "The provider failed on its side: try again later."
+    if status == 400 and isinstance(code, str) and code.strip().lower() in _FILTER_CODES:
+        return _FILTER_HINT
     if status in (400, 422):
         return "The provider rejected the request; the message above says which field."
     return None
+
+
+_FILTER_CODES = frozenset({"content_filter", "content_policy_violation"})
+"""Error codes of a prompt a content filter refused: Azure OpenAI's ``content_filter`` (status 400, its "Content
+filtering" guide) and OpenAI's ``content_policy_violation``."""
+
+_FILTER_HINT = ("The provider's content filter refused the prompt, not its form: rephrase the request (the message "
+                "above may say why), or ask the deployment's owner about its filter settings.")
 
 
 def status_error(provider: str, status: int | None, message: str, *, key_env: str = "",
