@@ -47,3 +47,14 @@ def test_the_right_file_or_its_folder_is_printed(entry, tmp_path: Path) -> None:
         result = CliRunner().invoke(app, ["pull", entry.name, "--path", str(given), "-q"])
         assert result.exit_code == 0, result.output
         assert result.output.strip() == str(mine / entry.filename)
+
+
+def test_path_with_force_or_an_unknown_source_is_refused(entry, tmp_path: Path) -> None:
+    """Review 89: the early answer for --path skipped the check of --source names and ignored --force."""
+    mine = tmp_path / entry.filename
+    mine.write_bytes(b"GGUF" + bytes(range(200)) * 3)
+    result = CliRunner().invoke(app, ["pull", entry.name, "--path", str(mine), "--source", "bogus", "--source",
+                                      "local", "-q"])
+    assert result.exit_code == 1 and "Unknown model source(s) ['bogus']" in result.output
+    result = CliRunner().invoke(app, ["pull", entry.name, "--path", str(mine), "--force", "-q"])
+    assert result.exit_code == 1 and "leave out one of them" in result.output

@@ -69,8 +69,14 @@ def pull(
                               "it), or leave out --path to use the copy already pulled or download one."))
     try:
         _known(name, "pull")
+        unknown = sorted(set(source or ()) - set(SOURCES))
+        if unknown:
+            raise UserError(f"Unknown model source(s) {unknown}: use {', '.join(SOURCES)}.")
         if path is not None and "local" in (source or SOURCES):  # that file or none (review 87: another copy was
-            _out.print(str(explicit_copy(name, path, progress=not quiet)))  # used, with exit code 0)
+            if force:  # used, with exit code 0)
+                raise UserError("--force downloads the model again, which --path (a file of your own) never does: "
+                                "leave out one of them.")
+            _out.print(str(explicit_copy(name, path, progress=not quiet)))
             return
         got = pull_model(name, path=path, sources=tuple(source or SOURCES), force=force, progress=not quiet,
                          echo=lambda line: _err.print(escape(terminal_text(line))))
