@@ -25,11 +25,16 @@ __all__ = ["DECODING_KEYS", "RunInterrupted", "load_items", "model_label", "mode
            "score_item"]
 
 DECODING_KEYS = ("dialect", "call_format", "call_probability", "declined_calls", "made_up_values", "calls_continued",
-                 "parallel_call_shares", "parallel_calls_added", "parallel_calls_refused", "declined_unknown_calls")
+                 "parallel_call_shares", "parallel_calls_added", "parallel_calls_refused", "declined_unknown_calls",
+                 "value_lists_kept")
 """The keys of a local model's ``response_metadata`` (:class:`~toolwire.models.llamacpp.ChatLlamaCpp`) an item's
 report keeps as ``decoding``: what its decoding rules saw and did, to study them on whole runs."""
 
 Progress = Callable[[int, int, int], None]
+
+_VALUE_LISTS_RULE = "declined where a call was as likely as the call bar"
+"""How a report records ``decline_value_lists=True`` (the thirty-first session's rule, which declined every list of
+values, was recorded as ``true``)."""
 
 # the model attributes that change its replies, recorded in a report so a resumed run uses the same ones
 _SETTINGS = ("dialect", "temperature", "min_call_probability", "min_value_probability", "optional_argument_share",
@@ -63,14 +68,14 @@ def model_label(model: Any) -> str:
 def model_settings(model: Any) -> dict[str, Any]:
     """Return the settings of ``model`` that change its replies, as a new JSON-ready dict: those of ``dialect``,
     ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``,
-    ``parallel_call_share``, ``grammar``, ``max_tokens``, ``decline_unknown_calls`` and ``decline_value_lists`` (only
-    when on) it has as attributes (a local model's), and ``temperature`` from a provider model's ``options``; a
-    setting left to the model's default is recorded as None. A local model left to its default dialect also records
-    which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``), so that a report of other defaults is
-    not resumed (loading the model to read them), and a local model the sha256 of its GGUF file (``gguf_sha256``,
-    from its ``file_sha256()``), so that a report of another file of the same name is not resumed either; a server
-    model its ``provider`` and ``base_url`` (without credentials), so that another server's model of the same name is
-    not resumed either (review 85).
+    ``parallel_call_share``, ``grammar``, ``max_tokens``, ``decline_unknown_calls`` and ``decline_value_lists``
+    (only when on, recorded as the rule it follows) it has as attributes (a local model's), and ``temperature`` from
+    a provider model's ``options``; a setting left to the model's default is recorded as None. A local model left to
+    its default dialect also records which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``), so
+    that a report of other defaults is not resumed (loading the model to read them), and a local model the sha256 of
+    its GGUF file (``gguf_sha256``, from its ``file_sha256()``), so that a report of another file of the same name
+    is not resumed either; a server model its ``provider`` and ``base_url`` (without credentials), so that another
+    server's model of the same name is not resumed either (review 85).
 
     Raises:
         UserError: a local model's file cannot be found or read."""
@@ -79,6 +84,9 @@ def model_settings(model: Any) -> dict[str, Any]:
         value = getattr(model, name, None)
         if name == "decline_value_lists" and value is False:  # its default: reports written before it existed
             continue  # lack it, and still resume
+        if name == "decline_value_lists" and value is True:  # the rule's version: since the thirty-sixth session a
+            value = _VALUE_LISTS_RULE  # list is declined only where a call was likely (a report of the older rule,
+            # recorded as true, is not resumed with it: review 89)
         if (value is None or isinstance(value, str | int | float | bool)) and hasattr(model, name):
             settings[name] = value
     options = getattr(model, "options", None)
