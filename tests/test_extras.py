@@ -20,9 +20,9 @@ def test_the_extras_match_pyproject() -> None:
 
 
 def test_install_hint() -> None:
-    assert install_hint("openai") == "pip install 'openai>=1.40' (toolwire's [openai] extra)"
-    assert install_hint("openai", upgrade=True).startswith("pip install -U 'openai>=1.40'")
-    assert install_hint("nope") == "pip install -e '.[nope]' in toolwire's repository"
+    assert install_hint("openai") == "toolwire's [openai] extra: run pip install 'openai>=1.40'"
+    assert install_hint("openai", upgrade=True).endswith("run pip install -U 'openai>=1.40'")  # the command last
+    assert install_hint("nope") == "toolwire's [nope] extra: run pip install -e '.[nope]' in toolwire's repository"
 
 
 def test_missing_packages_name_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -31,7 +31,8 @@ def test_missing_packages_name_what_to_install(monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setitem(sys.modules, "langchain_core", None)
     monkeypatch.setitem(sys.modules, "mcp", None)
-    with pytest.raises(UserError, match=r"run pip install 'langchain-core>=0\.3\.36' \(toolwire's \[langchain\]"):
+    with pytest.raises(UserError, match=r"\[langchain\] extra: run pip install 'langchain-core>=0\.3\.36'\.$"):
         langchain._lc()
-    with pytest.raises(UserError, match=r"run pip install 'mcp>=1\.12' \(toolwire's \[mcp\] extra\)\.$"):
+    with pytest.raises(UserError, match=r"^MCP support needs the mcp SDK, toolwire's \[mcp\] extra: run pip install "
+                                        r"'mcp>=1\.12'\.$"):
         common._mcp()

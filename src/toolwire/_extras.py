@@ -22,18 +22,19 @@ EXTRAS: dict[str, tuple[str, ...]] = {
 
 
 def install_hint(extra: str, *, upgrade: bool = False) -> str:
-    """The command that installs the optional extra ``extra``, for an error message.
+    """The end of an error sentence that says how to install the optional extra ``extra``, the command last so that it
+    can be copied as it is.
 
     Args:
         extra: a key of :data:`EXTRAS` (``"local"``, ``"openai"``, ...).
         upgrade: the packages are there but too old: the command upgrades them (``pip install -U``).
 
     Returns:
-        ``"pip install 'openai>=1.40' (toolwire's [openai] extra)"``; for an unknown extra,
-        ``"pip install -e '.[NAME]' in toolwire's repository"``.
+        ``"toolwire's [openai] extra: run pip install 'openai>=1.40'"``; for an unknown extra,
+        ``"toolwire's [NAME] extra: run pip install -e '.[NAME]' in toolwire's repository"``.
     """
     packages = EXTRAS.get(extra)
     if not packages:
-        return f"pip install -e '.[{extra}]' in toolwire's repository"
+        return f"toolwire's [{extra}] extra: run pip install -e '.[{extra}]' in toolwire's repository"
     flag = "-U " if upgrade else ""
-    return f"pip install {flag}{' '.join(repr(p) for p in packages)} (toolwire's [{extra}] extra)"
+    return f"toolwire's [{extra}] extra: run pip install {flag}{' '.join(repr(p) for p in packages)}"

@@ -379,7 +379,7 @@ def test_missing_sdk_says_what_to_install(provider, server, monkeypatch):
     monkeypatch.setitem(sys.modules, MODULES[provider], None)
     with pytest.raises(UserError) as missing:
         build_model(provider, server.url)
-    assert f"(toolwire's [{EXTRAS[provider]}] extra)" in str(missing.value)
+    assert f"toolwire's [{EXTRAS[provider]}] extra: run pip install '" in str(missing.value)
     assert "pip install 'toolwire[" not in str(missing.value)  # toolwire is not on PyPI (review 87)
 
 

@@ -57,7 +57,7 @@ def _lc() -> Any:
     try:
         import langchain_core  # noqa: F401
     except ImportError:
-        raise UserError(f"LangChain interop needs langchain-core: run {install_hint('langchain')}.") from None
+        raise UserError(f"LangChain interop needs langchain-core, {install_hint('langchain')}.") from None
     import langchain_core.messages as lc_messages
 
     return lc_messages

@@ -1,5 +1,5 @@
-"""MCP (Model Context Protocol) support, on the official ``mcp`` SDK (extra ``mcp``: ``pip install
-'toolwire[mcp]'``).
+"""MCP (Model Context Protocol) support, on the official ``mcp`` SDK (toolwire's ``mcp`` extra: ``pip install
+'mcp>=1.12'``).
 
 * Client: :func:`load_tools` (sync, background session), :func:`aload_tools`, and
   ``async with connect(server) as tools:`` turn an MCP server's tools into toolwire tools

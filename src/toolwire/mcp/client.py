@@ -357,7 +357,7 @@ class MCPClient(Sequence[Tool]):
 
         Raises:
             UserError: the client is already open, the ``mcp`` SDK or ``jsonschema`` cannot be imported
-                (install ``toolwire[mcp]``), the server cannot be started or reached, or it did not answer
+                (install toolwire's ``mcp`` extra), the server cannot be started or reached, or it did not answer
                 within ``connect_timeout`` seconds (raised then; the server is stopped in the background).
         """
         self._check_closed()

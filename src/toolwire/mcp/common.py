@@ -291,7 +291,7 @@ def _mcp() -> Any:
     try:
         import mcp
     except ImportError:
-        raise UserError(f"MCP support needs the mcp SDK: run {install_hint('mcp')}.") from None
+        raise UserError(f"MCP support needs the mcp SDK, {install_hint('mcp')}.") from None
     return mcp
 
 

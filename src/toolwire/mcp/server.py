@@ -53,7 +53,7 @@ def _sdk() -> Any:
         import mcp.types
         from mcp.server.lowlevel import Server
     except ImportError:
-        raise UserError(f"MCP support needs the mcp SDK: run {install_hint('mcp')}.") from None
+        raise UserError(f"MCP support needs the mcp SDK, {install_hint('mcp')}.") from None
     return mcp.types, Server
 
 

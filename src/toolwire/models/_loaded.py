@@ -34,7 +34,7 @@ from toolwire.models.registry import toolwire_home
 
 __all__ = ["LoadedModel", "ReplyState", "load_model"]
 
-_INSTALL = f"Local models need llama-cpp-python: run {install_hint('local')}."
+_INSTALL = f"Local models need llama-cpp-python, {install_hint('local')}."
 
 
 def _llama_cpp() -> Any:

@@ -73,7 +73,7 @@ def import_sdk(module: str, extra: str, owner: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise UserError(f"{owner} needs the {module!r} package: run {install_hint(extra)}.") from None
+        raise UserError(f"{owner} needs the {module!r} package, {install_hint(extra)}.") from None
 
 
 def fit_to_endpoint(call: Callable[..., Any], kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -72,7 +72,7 @@ def _load(provider: str) -> type[BaseChatModel]:
         if exc.name and exc.name.startswith("toolwire"):
             raise UserError(f"The {provider!r} provider is not available in this version of toolwire.") from None
         raise UserError(
-            f"The {provider!r} provider needs {exc.name!r}: run {install_hint(extra)}."
+            f"The {provider!r} provider needs {exc.name!r}, {install_hint(extra)}."
         ) from None
     return getattr(module, class_name)  # type: ignore[no-any-return]
 

@@ -217,8 +217,8 @@ class ChatOpenAI(SDKChatModel):
         self.text_tool_calls = self._compatible if text_tool_calls is None else bool(text_tool_calls)
         super().__init__(model, **kwargs)
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
-            raise UserError("The Responses API needs a newer openai package: "
-                            f"run {install_hint('openai', upgrade=True)}.")
+            raise UserError("The Responses API needs a newer openai package, "
+                            f"{install_hint('openai', upgrade=True)}.")
 
     def _structured_parallel(self) -> bool | None:
         """This model's own ``parallel_tool_calls`` (``None``: the field is not sent): OpenAI's o-series reasoning
