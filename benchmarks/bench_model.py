@@ -146,8 +146,9 @@ def b8(repeat: int) -> list[Result]:
 
     speeds: dict[str, list[float]] = {"toolwire": [], "raw": []}
     texts: dict[str, str] = {}
-    for _ in range(repeat):
-        for name, func in (("toolwire", ours), ("raw", raw)):
+    for round_ in range(repeat):
+        pair = (("toolwire", ours), ("raw", raw))
+        for name, func in pair if round_ % 2 == 0 else pair[::-1]:  # each side first in turn: no order bias
             raw_llm.reset()  # both process the same prompt from scratch
             start = time.perf_counter()
             tokens, text = func()

@@ -131,7 +131,7 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated ids, e.g. B1,B3,B7")
     parser.add_argument("--processes", type=int, default=6, help="pyperf worker processes per benchmark (6)")
     parser.add_argument("--repeat", type=int, default=5, help="timed repeats of the wall-clock benchmarks (5)")
-    parser.add_argument("--model-repeat", type=int, default=3, help="timed repeats of B7 and B8 (3)")
+    parser.add_argument("--model-repeat", type=int, default=5, help="timed repeats of B7 and B8 (5)")
     parser.add_argument("--model-python", help="an interpreter with llama-cpp-python, for B7-B9")
     parser.add_argument("--model-threads", type=int, help="llama.cpp threads for B7-B9 (default: all cores)")
     parser.add_argument("--out", default=str(HERE / "RESULTS.md"), help="where to write the results")
