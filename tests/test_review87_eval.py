@@ -21,28 +21,12 @@ from typing import Any
 
 import pytest
 
+from test_review85_eval import _data  # a BFCL folder of n simple items: item n wants add_one(x=n)
 from toolwire import AIMessage
 from toolwire.errors import UserError
 from toolwire.evals.bfcl_runner import _FAILED_IN_A_ROW, RunInterrupted, run_bfcl
 from toolwire.evals.report import Report
 from toolwire.testing import ScriptedChatModel
-
-_FUNCTION: dict[str, Any] = {
-    "name": "add_one", "description": "Add one to x.",
-    "parameters": {"type": "dict", "properties": {"x": {"type": "integer"}}, "required": ["x"]},
-}
-
-
-def _data(folder: Path, count: int) -> Path:
-    """A BFCL folder of ``count`` simple_python items: item n asks "Add one to n." and wants ``add_one(x=n)``."""
-    (folder / "possible_answer").mkdir(parents=True, exist_ok=True)
-    items = [{"id": f"simple_python_{n}", "question": [[{"role": "user", "content": f"Add one to {n}."}]],
-              "function": [_FUNCTION]} for n in range(count)]
-    keys = [{"id": f"simple_python_{n}", "ground_truth": [{"add_one": {"x": [n]}}]} for n in range(count)]
-    (folder / "BFCL_v4_simple_python.json").write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
-    (folder / "possible_answer" / "BFCL_v4_simple_python.json").write_text(
-        "".join(json.dumps(k) + "\n" for k in keys), encoding="utf-8")
-    return folder
 
 
 def _reply(n: int) -> AIMessage:
