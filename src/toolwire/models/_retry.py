@@ -341,10 +341,20 @@ def transport_error(provider: str, exc: BaseException, *, timeout: float,
         return status_error(provider, None, f"The request timed out after {timeout:g} s.", base_url=base_url)
     if names & {"ConnectError", "ClientConnectorError"}:
         reason = getattr(exc, "os_error", None) or exc  # aiohttp's own text shows the SSL context object
-        return status_error(provider, None, f"Could not connect: {reason}", base_url=base_url)
+        return status_error(provider, None, f"Could not connect: {reason}", base_url=base_url,
+                            hint=_unreachable_hint(base_url))
     if names & {"TransportError", "ClientConnectionError", "ClientPayloadError"}:
-        return status_error(provider, None, f"The connection broke off: {exc}", base_url=base_url)
+        where = f" at {redact_url(base_url)}" if base_url else ""
+        return status_error(provider, None, f"The connection broke off: {exc}", base_url=base_url,
+                            hint=f"Check that the server{where} is still running (its log may say why it "
+                                 "stopped), then try again.")
     return None
+
+
+def _unreachable_hint(base_url: str | None) -> str:
+    """The hint of a connection that could not be opened: a longer timeout cannot help (review 90)."""
+    where = f" {redact_url(base_url)}" if base_url else ""
+    return f"Check the network, the address and that the server{where} is running, then try again."
 
 
 def hide_cause(error: ProviderError) -> ProviderError:
@@ -555,4 +565,5 @@ def connection_error(provider: str, exc: BaseException, *, timeout: float,
     """
     cause = exc.__cause__
     found = transport_error(provider, cause, timeout=timeout, base_url=base_url) if cause is not None else None
-    return found or status_error(provider, None, f"Could not connect: {exc}", base_url=base_url)
+    return found or status_error(provider, None, f"Could not connect: {exc}", base_url=base_url,
+                                 hint=_unreachable_hint(base_url))

@@ -335,6 +335,8 @@ class ChatOpenAI(SDKChatModel):
             hint = self._stream_options_hint(exc.status_code, message, exc.body)
             if hint is None and self._compatible and exc.status_code in (401, 403):  # the server's own key, not
                 hint = _SERVER_KEY_HINT  # OpenAI's: setting OPENAI_API_KEY would send an OpenAI key to this host
+            if hint is None and self._compatible:  # (review 90: "check the model name" and "try again later"
+                hint = _server_hint(exc.status_code, self.base_url)  # sent users the wrong way on a local server)
             return status_error(self.provider, exc.status_code, message, key_env=" or ".join(self.key_env),
                                 hint=hint,
                                 code=error_code(exc))
@@ -351,6 +353,19 @@ class ChatOpenAI(SDKChatModel):
             return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
+
+
+def _server_hint(status: int, base_url: str | None) -> str | None:
+    """The hint of an OpenAI-compatible server's 404 (the URL's path, most often: servers serve ``/v1``) or 5xx
+    (the server itself failed, often the same way each time: its log says why); None for other statuses."""
+    shown = redact_url(base_url) if base_url else "base_url"
+    if status == 404:
+        return (f"Check base_url ({shown}): OpenAI-compatible servers answer under /v1 (such as "
+                "http://127.0.0.1:8000/v1, without /chat/completions), and some check the model name too.")
+    if status >= 500:
+        return (f"The server at {shown} failed while answering: its log says why (a request it cannot serve, such "
+                "as a tool_choice its chat format does not support, fails the same way each time).")
+    return None
 
 
 _SERVER_KEY_HINT = ("Pass this server's own API key as ChatOpenAI(..., api_key=...) (the key it was started with, "
