@@ -36,3 +36,22 @@ def test_a_refused_connection_does_not_advise_a_longer_timeout() -> None:
         build_model("openai-chat", f"http://127.0.0.1:{port}", compatible=True).invoke("hi")
     assert "Could not connect" in str(caught.value)
     assert "timeout" not in (caught.value.hint or "") and "is running, then try again" in (caught.value.hint or "")
+
+
+def test_tool_choice_errors_name_the_unbound_tool_or_the_close_match() -> None:
+    from toolwire import tool
+    from toolwire.errors import UserError
+    from toolwire.testing import ScriptedChatModel
+
+    @tool
+    def Get_Weather(city: str) -> str:  # (a tool name in two cases)
+        """Weather."""
+        return city
+
+    model = ScriptedChatModel(["ok"])
+    with pytest.raises(UserError, match=r"names the tool 'nope', which is not bound \(Get_Weather\)"):
+        model.bind_tools([Get_Weather], tool_choice={"type": "function", "function": {"name": "nope"}})
+    with pytest.raises(UserError, match=r"did you mean 'required'\?$"):
+        model.bind_tools([Get_Weather], tool_choice="Required")
+    with pytest.raises(UserError, match=r"did you mean 'Get_Weather'\?$"):
+        model.bind_tools([Get_Weather], tool_choice="get_wether")

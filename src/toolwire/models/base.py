@@ -16,6 +16,7 @@ import asyncio
 import contextvars
 import copy
 import dataclasses
+import difflib
 import json
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
@@ -493,9 +494,17 @@ def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
                             f"tool_choice mode {choice!r}: rename the tool (name='{choice}_tool', say) to force it.")
     if isinstance(choice, str) and choice in names:
         return choice
+    bound = ", ".join(names) or "no tools are bound"
+    if isinstance(given, dict) and isinstance(choice, str):  # a well-formed dict naming a tool that is not bound
+        raise UserError(f"tool_choice {given!r} names the tool {choice!r}, which is not bound ({bound}): name one "
+                        "of those, or bind that tool.")
+    options = {option.lower(): option for option in ("auto", "none", "required", "any", *names)}
+    if isinstance(choice, str) and (close := difflib.get_close_matches(choice.lower(), options, n=1, cutoff=0.75)):
+        raise UserError(f"tool_choice {given!r} is not 'auto', 'none', 'required' or a bound tool name ({bound}): "
+                        f"did you mean {options[close[0]]!r}?")
     raise UserError(
         f"tool_choice {given!r} is not 'auto', 'none', 'required', a bound tool name "
-        f"({', '.join(names) or 'no tools are bound'}), or a dict such as {{'type': 'any'}} or "
+        f"({bound}), or a dict such as {{'type': 'any'}} or "
         "{'type': 'tool', 'name': ...}."
     )
 
