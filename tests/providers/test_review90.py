@@ -55,3 +55,29 @@ def test_tool_choice_errors_name_the_unbound_tool_or_the_close_match() -> None:
         model.bind_tools([Get_Weather], tool_choice="Required")
     with pytest.raises(UserError, match=r"did you mean 'Get_Weather'\?$"):
         model.bind_tools([Get_Weather], tool_choice="get_wether")
+
+
+def test_a_call_cut_at_max_tokens_that_the_server_calls_finished_is_read_as_cut() -> None:
+    """llama-cpp-python's server answers finish_reason "tool_calls" for a call it stopped at max_tokens; the error
+    then told the model to send complete JSON, not the user to raise max_tokens (review 90)."""
+    from toolwire.models.lowering._calls import CUT_OFF
+
+    def reply(finish: str, used: int) -> dict:
+        return {"id": "c", "object": "chat.completion", "created": 1, "model": "qwen",
+                "choices": [{"index": 0, "finish_reason": finish, "message": {"role": "assistant", "content": None,
+                             "tool_calls": [{"id": "call_1", "type": "function", "function": {
+                                 "name": "get_weather", "arguments": '{"city": "Os'}}]}}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": used, "total_tokens": 10 + used}}
+
+    weather = {"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+    with ScriptedServer() as server:
+        server.push(Answer(body=reply("tool_calls", 8)), Answer(body=reply("tool_calls", 5)))
+        model = build_model("openai-chat", server.url, compatible=True, max_tokens=8).bind_tools([weather])
+        cut = model.invoke("Weather in Oslo?")
+        short = model.invoke("Weather in Oslo?")
+    assert cut.invalid_tool_calls[0]["error"] == CUT_OFF  # (was: "...send one complete JSON object...")
+    assert cut.response_metadata["finish_reason"] == "length"
+    assert cut.response_metadata["server_finish_reason"] == "tool_calls"
+    assert short.invalid_tool_calls[0]["error"] != CUT_OFF  # under the limit: broken JSON, said as such
+    assert short.response_metadata["finish_reason"] == "tool_calls"

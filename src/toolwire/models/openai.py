@@ -32,6 +32,8 @@ from toolwire.models._sdk_options import check_generation_options
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
+from toolwire.models.lowering._calls import CUT_OFF
+from toolwire.models.lowering._openai_chat_replies import LENGTH
 from toolwire.models.lowering._stream_errors import error_status
 
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
@@ -277,7 +279,24 @@ class ChatOpenAI(SDKChatModel):
             message = codec.parse_responses_response(raw, tool_names=names)
         else:
             message = codec.parse_response(raw, tool_names=names)
-        return with_text_calls(message, _schemas(request)) if self._reads_text(request) else message
+        message = with_text_calls(message, _schemas(request)) if self._reads_text(request) else message
+        return self._cut_at_limit(message, request) if self._compatible else message
+
+    def _cut_at_limit(self, message: AIMessage, request: ChatRequest) -> AIMessage:
+        """``message`` with its unreadable calls read as cut off by ``max_tokens`` when it used every output token
+        allowed but its ``finish_reason`` says otherwise: llama-cpp-python's server reports ``"tool_calls"`` for a
+        call it stopped at the limit (review 90), and the error then told the model to send complete JSON rather
+        than the user to raise ``max_tokens``. ``finish_reason`` becomes ``"length"``; the server's is kept in
+        ``response_metadata["server_finish_reason"]``."""
+        limit = request.options.get("max_tokens", self.options.get("max_tokens"))
+        used = (message.usage or {}).get("output_tokens")
+        finish = message.response_metadata.get("finish_reason")
+        if not (message.invalid_tool_calls and finish != LENGTH and type(limit) is int and type(used) is int
+                and used >= limit):
+            return message
+        cut = [{**bad, "error": CUT_OFF} for bad in message.invalid_tool_calls]
+        metadata = {**message.response_metadata, "finish_reason": LENGTH, "server_finish_reason": finish}
+        return message.copy(invalid_tool_calls=cut, response_metadata=metadata)  # type: ignore[return-value]
 
     def _reads_text(self, request: ChatRequest) -> bool:
         """Whether calls left in the reply's text are read (``text_tool_calls``, tools bound, calls allowed)."""
