@@ -5,6 +5,7 @@ Kept apart from :mod:`toolwire.agent` so that the loop stays short. Nothing here
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
@@ -12,6 +13,8 @@ from toolwire._error_state import exclusive, mark
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 from toolwire.models.lowering._common import CallIds
+
+log = logging.getLogger("toolwire.agent")
 
 __all__ = [
     "LENGTH_REASONS",
@@ -28,6 +31,7 @@ __all__ = [
     "put_system_prompt",
     "stop_kind",
     "unique_call_ids",
+    "warn_call_as_answer",
 ]
 
 #: ``response_metadata["finish_reason"]`` values that mean the model declined to answer: Anthropic's
@@ -423,3 +427,21 @@ def _missing(messages: Sequence[BaseMessage], owner: int) -> list[ToolCall | Inv
         if isinstance(message, ToolMessage):
             answered.add(message.tool_call_id or "")
     return [call for call in [*ai.tool_calls, *ai.invalid_tool_calls] if (call.get("id") or "") not in answered]
+
+
+def warn_call_as_answer(reply: AIMessage, tool_names: Collection[str]) -> None:
+    """Log a warning when the run's final answer (``reply``, with no calls) is only a call of a bound tool written
+    as text (review 90: a server whose chat template showed earlier calls with their arguments as a JSON string
+    got the model to write ``{"name": "get_weather", "arguments": "{...}"}`` once tools were off, and that text
+    was the run's output). The output is left as it is; the warning says what it is and where to look."""
+    text = reply.text.strip()
+    if not text or text[0] not in "{[<`" or not tool_names:
+        return
+    from toolwire.parsing.dialects import parse_tool_calls
+
+    parsed = parse_tool_calls(text, tool_names)
+    if parsed.tool_calls and not parsed.content.strip():
+        names = ", ".join(sorted({call["name"] for call in parsed.tool_calls}))
+        log.warning("The model's final answer is a call of %s written as text, not an answer: the model (or its "
+                    "server's chat template or tool parser) did not make it a tool call; the run's output is that "
+                    "text.", names)

@@ -71,6 +71,7 @@ from toolwire._agent_checks import (
     stop_kind,
     unique_call_ids,
     unique_ids_in_turns,
+    warn_call_as_answer,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
@@ -292,6 +293,7 @@ class Agent(Batching):
                 continue
             if not calls:
                 stop: StopReason = "length" if kind == "length" else "answer"
+                warn_call_as_answer(reply, self.executor.tools)
                 yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step, stop), step))
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)

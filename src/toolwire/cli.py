@@ -359,7 +359,10 @@ def _print_event(event: Any) -> None:
         for bad in event.data.invalid_tool_calls:
             out.print(f"[yellow]! invalid tool call: {escape(terminal_text(str(bad.get('error'))))}[/yellow]")
     elif event.type == "final":
-        out.print(f"[bold]{escape(terminal_text(event.data.output))}[/bold]")
+        if event.data.output.strip():
+            out.print(f"[bold]{escape(terminal_text(event.data.output))}[/bold]")
+        else:  # (review 90: a blank line, and the user could not tell there was no answer)
+            out.print(f"[yellow](the model gave no answer: stop reason {event.data.stop_reason})[/yellow]")
 
 
 def _tools_ran(exc: ContextOverflowError, conversation: list[Any]) -> str:
