@@ -81,3 +81,24 @@ def test_a_call_cut_at_max_tokens_that_the_server_calls_finished_is_read_as_cut(
     assert cut.response_metadata["server_finish_reason"] == "tool_calls"
     assert short.invalid_tool_calls[0]["error"] != CUT_OFF  # under the limit: broken JSON, said as such
     assert short.response_metadata["finish_reason"] == "tool_calls"
+
+
+def test_fenced_calls_one_block_each_keep_the_complete_ones_when_the_last_is_cut() -> None:
+    """Review 90: a reply of one fenced JSON call per block whose last block max_tokens cut stayed text whole; the
+    complete calls are now read, the cut one answered as cut (as <tool_call> blocks already were)."""
+    from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+    from toolwire.models._text_calls import TextCallStream, with_text_calls
+
+    cut = ('```json\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n```\n\n'
+           '```json\n{"name": "get_weather", "arguments": {"city": "Ber')
+    whole = cut.replace('"Ber', '"Berlin"}}\n```')
+    names = {"get_weather": {"type": "object", "properties": {"city": {"type": "string"}}}}
+    read = with_text_calls(AIMessage(cut), names)
+    assert [c["args"] for c in read.tool_calls] == [{"city": "Oslo"}] and read.content == ""
+    assert len(read.invalid_tool_calls) == 1 and "cut off" in read.invalid_tool_calls[0]["error"]
+    both = with_text_calls(AIMessage(whole), names)
+    assert [c["args"] for c in both.tool_calls] == [{"city": "Oslo"}, {"city": "Berlin"}] and both.content == ""
+    stream = TextCallStream(names)
+    pieces = [piece for i in range(0, len(cut), 7) for piece in stream.feed(AIMessageChunk(cut[i:i + 7]))]
+    streamed = merge_chunks([*pieces, *stream.finish()], as_chunk=False)
+    assert [c["args"] for c in streamed.tool_calls] == [{"city": "Oslo"}] and streamed.content == ""

@@ -68,10 +68,12 @@ _END_TOKEN = r"(?:<\|[\w.-]+\|>|<\uff5c[\w\u2581.-]+\uff5c>|</s>|<eos>|<end_of_t
 """An end-of-turn token a server may leave in the text: ``<|...|>`` (``<|im_end|>``, ``<|eot_id|>``,
 ``<|eom_id|>``, ``<|end|>``, ``<|endoftext|>``), DeepSeek's ``<\uff5cend\u2581of\u2581sentence\uff5c>`` (full-width
 bars), ``</s>`` (Llama 2, Mistral), ``<eos>`` and ``<end_of_turn>`` (Gemma)."""
-_FENCE_ONLY = re.compile(rf"\s*(?:`{{3,}}|~{{3,}})?\s*(?:{_END_TOKEN}\s*)*")
-"""The text left after calls when it is only a closing fence (of an opening ``_CALL_LINE`` does not take in:
-```` ```tool_code ```` (Gemma), ```` ```JSON ````, ``~~~json``, a CRLF reply) or end-of-turn tokens a server
-left in (:data:`_END_TOKEN`): the calls still end the reply, and the tokens are dropped."""
+_FENCE_ONLY = re.compile(rf"\s*(?:(?:`{{3,}}|~{{3,}})[\w.+-]*\s*)*(?:{_END_TOKEN}\s*)*")
+"""The text left after calls when it is only fences (the closing one of an opening ``_CALL_LINE`` does not take
+in: ```` ```tool_code ```` (Gemma), ```` ```JSON ````, ``~~~json``, a CRLF reply; and those between calls written
+one fenced block each, ```` ``` ```` then ```` ```json ````: review 90, whose last block was cut at max_tokens) or
+end-of-turn tokens a server left in (:data:`_END_TOKEN`): the calls still end the reply, and the tokens are
+dropped."""
 _FENCE_LINE = re.compile(r"(?m)^[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
 """A code fence line: its backticks or tildes, then the info string (```` ```json ````)."""
 _FENCE_HERE = re.compile(r"(?:`{3,}|~{3,})(?P<info>[^\n]*)")
