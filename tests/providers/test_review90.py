@@ -102,3 +102,17 @@ def test_fenced_calls_one_block_each_keep_the_complete_ones_when_the_last_is_cut
     pieces = [piece for i in range(0, len(cut), 7) for piece in stream.feed(AIMessageChunk(cut[i:i + 7]))]
     streamed = merge_chunks([*pieces, *stream.finish()], as_chunk=False)
     assert [c["args"] for c in streamed.tool_calls] == [{"city": "Oslo"}] and streamed.content == ""
+
+
+def test_the_retry_log_says_why_an_attempt_without_a_status_failed(caplog: pytest.LogCaptureFixture) -> None:
+    """Review 90: a stream cut short was logged as "attempt 1 failed (None)"."""
+    import logging
+
+    chunk = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+             "choices": [{"index": 0, "delta": {"content": "Hel"}, "finish_reason": None}]}
+    done = {**chunk, "choices": [{"index": 0, "delta": {"content": "lo"}, "finish_reason": "stop"}]}
+    with ScriptedServer() as server, caplog.at_level(logging.INFO, "toolwire.providers"):
+        server.push(Answer(events=[chunk]), Answer(events=[chunk, done]))
+        model = build_model("openai-chat", server.url, compatible=False, max_retries=1, streaming=True)
+        assert model.invoke("hi").text == "Hello"  # (invoke of a streaming model retries a cut stream)
+    assert "attempt 1 failed (openai: The stream ended before the reply was complete" in caplog.text  # (was: None)

@@ -32,6 +32,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
+from toolwire._printing import safe_text
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
@@ -445,7 +446,9 @@ def _retry_wait(exc: Exception, translate: Translate, policy: RetryPolicy, attem
     if not error.retryable or attempt > policy.max_retries:
         _raise(_give_up(error, attempt), exc)
     wait = policy.delay(attempt, retry_after(exc))
-    log.info("%s: attempt %d failed (%s); retrying in %.2f s", error.provider, attempt, error.status, wait)
+    said = error.args[0] if error.args else error
+    reason = f"status {error.status}" if error.status is not None else safe_text(said, str)
+    log.info("%s: attempt %d failed (%.200s); retrying in %.2f s", error.provider, attempt, reason, wait)
     return wait
 
 
