@@ -115,4 +115,4 @@ def test_the_retry_log_says_why_an_attempt_without_a_status_failed(caplog: pytes
         server.push(Answer(events=[chunk]), Answer(events=[chunk, done]))
         model = build_model("openai-chat", server.url, compatible=False, max_retries=1, streaming=True)
         assert model.invoke("hi").text == "Hello"  # (invoke of a streaming model retries a cut stream)
-    assert "attempt 1 failed (openai: The stream ended before the reply was complete" in caplog.text  # (was: None)
+    assert "attempt 1 failed (The stream ended before the reply was complete" in caplog.text  # (was: None)
