@@ -113,3 +113,53 @@ def test_no_empty_round_and_call_names_the_bad_argument() -> None:
     with pytest.raises(UserError, match=r"^call\(\)'s invalid calls must be a list, not None"):
         ToolExecutor([send_email]).call([{"name": "send_email", "args": {"to": "x"}, "id": "c"}],
                                         None)  # type: ignore[arg-type]
+
+
+# -- review 91: every success of a round is recorded, wherever it stands in the reply ------------------------------
+
+def test_return_direct_first_and_repeats_are_seen_in_any_call_order() -> None:
+    from toolwire import ToolMessage
+
+    runs: list[str] = []
+
+    @tool(return_direct=True)
+    def finish(answer: str) -> str:
+        """Give the final answer."""
+        return f"FINAL:{answer}"
+
+    @tool
+    def lookup(key: str) -> str:
+        """Look a key up."""
+        runs.append(key)
+        return f"value of {key}"
+
+    model = ScriptedChatModel([_calls(("finish", {"answer": "x"}, "c1"), ("lookup", {"key": "a"}, "c2"))])
+    result = Agent(model, [finish, lookup]).invoke("q")
+    assert (result.stop_reason, result.output) == ("return_direct", "FINAL:x")  # (was: the model's text)
+    runs.clear()
+    model = ScriptedChatModel([_calls(("lookup", {"key": "a"}, "c1"), ("lookup", {"key": "b"}, "c2")),
+                               _calls(("lookup", {"key": "a"}, "c3")), "done"])
+    result = Agent(model, [lookup]).invoke("q")
+    assert runs == ["a", "b"]  # the repeat of a (not the last call of its round) is answered, not run again
+    assert result.messages[-2] == ToolMessage("value of a", "c3", name="lookup")
+
+
+def test_a_bad_call_after_a_good_one_each_time_is_given_up_on_too() -> None:
+    ran: list[str] = []
+
+    @tool
+    def calculate(expression: str) -> str:
+        """Evaluate."""
+        ran.append(expression)
+        raise ValueError("bad expression")
+
+    @tool
+    def get_time() -> str:
+        """The time."""
+        return "12:00"
+
+    both = [_calls(("get_time", {}, f"b{i}"), ("calculate", {"expression": "1+"}, f"a{i}")) for i in range(12)]
+    model = ScriptedChatModel(both)
+    with pytest.raises(MaxStepsExceeded):
+        Agent(model, [calculate, get_time], max_steps=12).invoke("q")
+    assert len(ran) <= 3 and "none" in [r.tool_choice for r in model.requests]

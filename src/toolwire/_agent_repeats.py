@@ -144,6 +144,9 @@ class RepeatedCalls:
                 same = error is not None and error.content == result.content
                 self.failed[call_key(call)] = (tries + 1 if same else 1, result)
                 failed_now.add(call_key(call))
+            if result.status == "success" and not (ran and index in repeats):
+                self.answered.setdefault(call_key(call), result)
+                successes.append((call, result))
         if ran and any(result.status == "success" for index, result in enumerate(ordered) if index not in repeats):
             # a tool ran and did its work: what a call given up on reads may have changed (review 88: a read of a
             # missing file, failed twice, was answered with that error after a write made the file), so it gets one
@@ -153,9 +156,6 @@ class RepeatedCalls:
                 if tries >= FAILED_TRIES and key not in failed_now and key not in self.retried:
                     self.failed[key] = (FAILED_TRIES - 1, error)
                     self.retried.add(key)
-            if result.status == "success" and not (ran and index in repeats):
-                self.answered.setdefault(call_key(call), result)
-                successes.append((call, result))
         return successes
 
 
