@@ -163,3 +163,26 @@ def test_a_bad_call_after_a_good_one_each_time_is_given_up_on_too() -> None:
     with pytest.raises(MaxStepsExceeded):
         Agent(model, [calculate, get_time], max_steps=12).invoke("q")
     assert len(ran) <= 3 and "none" in [r.tool_choice for r in model.requests]
+
+
+def test_two_invalid_calls_in_a_row_keep_their_order_and_mapping_args_are_copied() -> None:
+    from collections import OrderedDict
+
+    from toolwire._agent_repeats import executor_invalid
+    from toolwire._call_records import in_reply_order
+
+    first = {"name": "a", "args": "x", "id": "i0", "error": "first", "index": 0, "type": "invalid_tool_call"}
+    second = {"name": "b", "args": "y", "id": "i1", "error": "second", "index": 1, "type": "invalid_tool_call"}
+    valid = [{"name": "send_email", "args": {"to": "x"}, "id": "v", "type": "tool_call"}]
+    placed = executor_invalid(valid, valid, [first, second], handle_errors=False)
+    assert [c["id"] for c in in_reply_order(valid, placed, placed)] == ["i0", "i1", "v"]  # (was: i1, i0, v)
+
+    @tool
+    def login(user: str, password: str) -> str:
+        """Log in."""
+        current_tool_call()["args"]["password"] = "***"
+        return "ok"
+
+    mine = {"name": "login", "args": OrderedDict(user="u", password="secret"), "id": "c1", "type": "tool_call"}
+    assert login.invoke(mine).content == "ok"
+    assert mine["args"]["password"] == "secret"  # (was: '***': a dict subclass was shared)

@@ -168,12 +168,13 @@ def executor_invalid(calls: list[ToolCall], fresh: list[ToolCall], invalid: list
         return [{k: v for k, v in bad.items() if k != "index"} for bad in invalid]  # type: ignore[misc]
     running = {id(call) for call in fresh}
     out: list[InvalidToolCall] = []
-    before = 0
+    place = 0  # the item's place among the fresh and invalid calls, as the executor will order them
     for item in in_reply_order(calls, invalid, invalid):
         if id(item) in running:
-            before += 1
+            place += 1
         elif any(item is bad for bad in invalid):
-            out.append({**item, "index": before})  # type: ignore[typeddict-item]
+            out.append({**item, "index": place})  # type: ignore[typeddict-item]
+            place += 1  # (review 91: two in a row got the same index and swapped places)
     return out
 
 

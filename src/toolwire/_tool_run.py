@@ -60,10 +60,12 @@ def current_tool_call() -> Mapping[str, Any] | None:
     call = _CURRENT_CALL.get()
     if call is None:
         return None
+    args = call.get("args")
+    args = dict(args) if isinstance(args, Mapping) else args  # (an OrderedDict or other mapping too: review 91)
     try:
-        return _copy_containers(dict(call))
-    except RecursionError:  # nested past what Python recurses: one level is copied
-        return dict(call)
+        return {**call, "args": _copy_containers(args)}
+    except RecursionError:  # nested past what Python recurses: the call and its arguments' top level are copied
+        return {**call, "args": args}
 
 
 def current_call_id() -> str | None:
