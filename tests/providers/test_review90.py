@@ -116,3 +116,41 @@ def test_the_retry_log_says_why_an_attempt_without_a_status_failed(caplog: pytes
         model = build_model("openai-chat", server.url, compatible=False, max_retries=1, streaming=True)
         assert model.invoke("hi").text == "Hello"  # (invoke of a streaming model retries a cut stream)
     assert "attempt 1 failed (The stream ended before the reply was complete" in caplog.text  # (was: None)
+
+
+def test_the_cut_at_max_tokens_reads_the_same_streamed_and_spares_other_invalid_calls() -> None:
+    """Review 91: the stream kept the server's finish_reason and a "not valid JSON" error; and every invalid call
+    got the cut-off error, an unknown tool's too."""
+    from toolwire.messages import merge_chunks
+    from toolwire.models.lowering._calls import CUT_OFF
+
+    weather = {"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "qwen"}
+    events = [
+        {**head, "choices": [{"index": 0, "delta": {"role": "assistant", "tool_calls": [
+            {"index": 0, "id": "call_1", "type": "function", "function": {"name": "get_wether",
+                                                                          "arguments": '{"city": "Oslo"}'}},
+            {"index": 1, "id": "call_2", "type": "function", "function": {"name": "get_weather",
+                                                                          "arguments": '{"city": "Os'}}]},
+                              "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+        {**head, "choices": [], "usage": {"prompt_tokens": 10, "completion_tokens": 8, "total_tokens": 18}},
+    ]
+    whole = {"id": "c", "object": "chat.completion", "created": 1, "model": "qwen",
+             "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None,
+                          "tool_calls": [{"id": f"call_{i + 1}", "type": "function", "function": {
+                              "name": name, "arguments": args}} for i, (name, args) in enumerate(
+                              [("get_wether", '{"city": "Oslo"}'), ("get_weather", '{"city": "Os')])]}}],
+             "usage": {"prompt_tokens": 10, "completion_tokens": 8, "total_tokens": 18}}
+    with ScriptedServer() as server:
+        server.push(Answer(events=events), Answer(body=whole))
+        model = build_model("openai-chat", server.url, compatible=True).bind_tools([weather])
+        streamed = merge_chunks(model.stream("Weather in Oslo?", max_tokens=8), as_chunk=False)
+        invoked = model.invoke("Weather in Oslo?", max_tokens=8)
+    for reply in (streamed, invoked):
+        errors = {bad["name"]: bad["error"] for bad in reply.invalid_tool_calls}
+        assert errors["get_weather"] == CUT_OFF
+        assert errors.get("get_wether", "") != CUT_OFF  # the unknown tool's call keeps its own answer
+        assert reply.response_metadata["finish_reason"] == "length"
+        assert reply.response_metadata["server_finish_reason"] == "tool_calls"

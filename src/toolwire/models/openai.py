@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 from toolwire._extras import install_hint
-from toolwire.errors import ProviderError, UserError
+from toolwire.errors import ProviderError, ToolCallParseError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
 from toolwire.models._retry import (
@@ -35,6 +35,7 @@ from toolwire.models.lowering import openai as codec
 from toolwire.models.lowering._calls import CUT_OFF
 from toolwire.models.lowering._openai_chat_replies import LENGTH
 from toolwire.models.lowering._stream_errors import error_status
+from toolwire.parsing.arguments import TRUNCATED, normalize_arguments
 
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
 
@@ -283,20 +284,29 @@ class ChatOpenAI(SDKChatModel):
         return self._cut_at_limit(message, request) if self._compatible else message
 
     def _cut_at_limit(self, message: AIMessage, request: ChatRequest) -> AIMessage:
-        """``message`` with its unreadable calls read as cut off by ``max_tokens`` when it used every output token
-        allowed but its ``finish_reason`` says otherwise: llama-cpp-python's server reports ``"tool_calls"`` for a
-        call it stopped at the limit (review 90), and the error then told the model to send complete JSON rather
-        than the user to raise ``max_tokens``. ``finish_reason`` becomes ``"length"``; the server's is kept in
+        """``message`` with the calls whose argument text is not closed read as cut off by ``max_tokens``, when it
+        used every output token allowed but its ``finish_reason`` says otherwise: llama-cpp-python's server reports
+        ``"tool_calls"`` for a call it stopped at the limit (review 90), and the error then told the model to send
+        complete JSON rather than the user to raise ``max_tokens``. Other invalid calls (an unknown tool) keep their
+        error (review 91). ``finish_reason`` becomes ``"length"``; the server's is kept in
         ``response_metadata["server_finish_reason"]``."""
-        limit = request.options.get("max_tokens", self.options.get("max_tokens"))
-        used = (message.usage or {}).get("output_tokens")
         finish = message.response_metadata.get("finish_reason")
-        if not (message.invalid_tool_calls and finish != LENGTH and type(limit) is int and type(used) is int
-                and used >= limit):
+        if not message.invalid_tool_calls or finish == LENGTH or not _used_all(message.usage, self._limit(request)):
             return message
-        cut = [{**bad, "error": CUT_OFF} for bad in message.invalid_tool_calls]
+        cut = [{**bad, "error": CUT_OFF} if _unclosed(bad.get("args")) else bad for bad in message.invalid_tool_calls]
+        if cut == message.invalid_tool_calls:
+            return message
         metadata = {**message.response_metadata, "finish_reason": LENGTH, "server_finish_reason": finish}
         return message.copy(invalid_tool_calls=cut, response_metadata=metadata)  # type: ignore[return-value]
+
+    def _limit(self, request: ChatRequest) -> Any:
+        """The request's output token limit (``max_tokens``, or ``max_completion_tokens`` given in ``model_kwargs``),
+        per call or on the model; None when none was set."""
+        for options in (request.options, self.options, self.options.get("model_kwargs") or {}):
+            for key in ("max_tokens", "max_completion_tokens"):
+                if isinstance(options, dict) and type(options.get(key)) is int:
+                    return options[key]
+        return None
 
     def _reads_text(self, request: ChatRequest) -> bool:
         """Whether calls left in the reply's text are read (``text_tool_calls``, tools bound, calls allowed)."""
@@ -321,7 +331,8 @@ class ChatOpenAI(SDKChatModel):
     def _stream_state(self, request: ChatRequest) -> Any:
         if self.use_responses_api:
             return codec.ResponsesStreamState()
-        return codec.StreamState(compatible=self._compatible)  # OpenAI's own streams always end with a finish_reason
+        return codec.StreamState(compatible=self._compatible,  # OpenAI's own streams always end with a finish_reason
+                                 limit=self._limit(request) if self._compatible else None)
 
     def _stream_options_hint(self, status: int, message: str, body: Any) -> str | None:
         """The hint for a server that refuses ``stream_options`` (older vLLM and Mistral answer 400/422
@@ -397,3 +408,22 @@ def _schemas(request: ChatRequest) -> dict[str, Any]:
     """``{tool name: parameters JSON Schema}`` of the bound tools: the text parsers type raw values with it
     (Qwen3-Coder's ``<parameter=...>`` text) and map pythonic spellings such as ``from_`` back."""
     return {t.name: t.parameters for t in request.tools}
+
+
+def _used_all(usage: Any, limit: Any) -> bool:
+    """Whether ``usage`` (a reply's token counts) shows every output token ``limit`` allowed was used."""
+    used = (usage or {}).get("output_tokens") if isinstance(usage, dict) else None
+    return type(limit) is int and type(used) is int and used >= limit
+
+
+def _unclosed(arguments: Any) -> bool:
+    """Whether a call's argument text ends before its JSON is closed (the parser's :data:`TRUNCATED` error)."""
+    if not isinstance(arguments, str):
+        return False
+    try:
+        normalize_arguments(arguments)
+    except ToolCallParseError as exc:
+        return str(exc).startswith(TRUNCATED)
+    except Exception:  # any other reading failure: not a cut
+        return False
+    return False

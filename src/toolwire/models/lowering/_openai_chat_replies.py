@@ -193,14 +193,18 @@ class StreamState:
     Args:
         compatible: the stream comes from an OpenAI-compatible server (a missing ``finish_reason`` is then
             tolerated, see above), not from OpenAI.
+        limit: the request's output token limit, for a compatible server: a stream that used every token of it and
+            left a call's argument text unclosed is read as cut at the limit (``finish_reason`` ``"length"``, the
+            server's own in ``server_finish_reason``) whatever ``finish_reason`` the server sent.
 
     Raises:
         ProviderError: an error event (``{"object": "error", "message"}``) arrives, or, in ``finish()``, the
             stream brought no chunk at all, or (``compatible=False``) none with a ``finish_reason`` (retryable).
     """
 
-    def __init__(self, *, compatible: bool = False) -> None:
+    def __init__(self, *, compatible: bool = False, limit: int | None = None) -> None:
         self.compatible = compatible
+        self.limit = limit  # the request's max_tokens, on a compatible server (see finish())
         self.merger = ToolCallMerger()
         self.id: str | None = None
         self.model: str | None = None
@@ -302,7 +306,13 @@ class StreamState:
         returned = self.reasoning_field and len(self.merger) > 0
         cut = cut_calls(self.merger, CUT_OFF if self.finish_reason == LENGTH else STREAM_CUT) \
             if self.finish_reason in (None, LENGTH) else []
+        extra: dict[str, Any] = {}
+        used = (self.usage or {}).get("output_tokens") if isinstance(self.usage, dict) else None
+        if not cut and self.limit is not None and type(used) is int and used >= self.limit and not refusal:
+            cut = cut_calls(self.merger, CUT_OFF)  # every token used, a call not closed: cut at the limit, though
+            if cut:  # the server said otherwise (llama-cpp-python's "tool_calls"; review 91), as ChatOpenAI reads
+                extra, finish = {"server_finish_reason": finish}, LENGTH  # a whole reply
         return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
-                              response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None),
+                              response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None, **extra),
                               provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
 
