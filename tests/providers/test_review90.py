@@ -154,3 +154,13 @@ def test_the_cut_at_max_tokens_reads_the_same_streamed_and_spares_other_invalid_
         assert errors.get("get_wether", "") != CUT_OFF  # the unknown tool's call keeps its own answer
         assert reply.response_metadata["finish_reason"] == "length"
         assert reply.response_metadata["server_finish_reason"] == "tool_calls"
+
+
+def test_a_hosted_compatible_apis_404_and_503_keep_the_usual_hints() -> None:
+    """Review 91: the own-server hints ("its log", "/v1") went to Groq or OpenRouter users too."""
+    from toolwire.models.openai import _own_server, _server_hint
+
+    assert _own_server("http://127.0.0.1:8000/v1") and _own_server("http://localhost:11434/v1")
+    assert _own_server("http://192.168.1.20:8000/v1") and _own_server("http://gpu-box.local/v1")
+    assert not _own_server("https://api.groq.com/openai/v1") and not _own_server("https://openrouter.ai/api/v1")
+    assert not _own_server(None) and _server_hint(400, "http://127.0.0.1:8000/v1") is None

@@ -10,6 +10,7 @@ Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy ke
 from __future__ import annotations
 
 import functools
+import ipaddress
 import os
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, ClassVar
@@ -365,8 +366,9 @@ class ChatOpenAI(SDKChatModel):
             hint = self._stream_options_hint(exc.status_code, message, exc.body)
             if hint is None and self._compatible and exc.status_code in (401, 403):  # the server's own key, not
                 hint = _SERVER_KEY_HINT  # OpenAI's: setting OPENAI_API_KEY would send an OpenAI key to this host
-            if hint is None and self._compatible:  # (review 90: "check the model name" and "try again later"
-                hint = _server_hint(exc.status_code, self.base_url)  # sent users the wrong way on a local server)
+            if hint is None and self._compatible and _own_server(self.base_url):  # (review 90: "check the model
+                hint = _server_hint(exc.status_code, self.base_url)  # name" and "try again later" sent users the
+                # wrong way on their own server; a hosted API's 404 and 503 keep those hints: review 91)
             return status_error(self.provider, exc.status_code, message, key_env=" or ".join(self.key_env),
                                 hint=hint,
                                 code=error_code(exc))
@@ -427,3 +429,16 @@ def _unclosed(arguments: Any) -> bool:
     except Exception:  # any other reading failure: not a cut
         return False
     return False
+
+
+def _own_server(base_url: str | None) -> bool:
+    """Whether ``base_url`` is a server of the user's own: on this machine or a private network (loopback, RFC 1918
+    and link-local addresses, ``localhost``, ``*.local``), whose log the user can read; hosted APIs are not."""
+    host = (urlsplit(base_url).hostname or "") if base_url else ""
+    if host == "localhost" or host.endswith((".localhost", ".local")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
