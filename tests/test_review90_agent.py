@@ -39,3 +39,13 @@ def test_the_cli_says_when_there_was_no_answer() -> None:
     finally:
         cli.out.print = original  # type: ignore[method-assign]
     assert printed == ["[yellow](the model gave no answer: stop reason answer)[/yellow]"]
+
+
+def test_the_last_answer_after_max_steps_is_checked_too(caplog: pytest.LogCaptureFixture) -> None:
+    from toolwire.messages import AIMessage
+
+    call = AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "1+1"}, "id": "c1"}])
+    written = '{"name": "calculate", "arguments": {"expression": "2+2"}}'
+    with caplog.at_level(logging.WARNING, "toolwire.agent"):
+        result = Agent(ScriptedChatModel([call, written]), BOOK_TOOLS, max_steps=1, on_max_steps="answer").invoke("q")
+    assert result.stop_reason == "max_steps" and "final answer is a call of calculate" in caplog.text

@@ -312,6 +312,8 @@ class Agent(Batching):
             yield ("event", AgentEvent("model_reply", reply, steps))
             output = reply.text
             refused = [*reply.tool_calls, *reply.invalid_tool_calls]
+            if not refused:
+                warn_call_as_answer(reply, self.executor.tools)
             if stop_kind(reply) == "refusal":
                 yield from self._not_run(messages, refused, steps, _REFUSED)
                 yield ("event", AgentEvent("final", AgentResult(messages, output, steps, "refusal"), steps))

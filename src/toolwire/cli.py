@@ -361,6 +361,8 @@ def _print_event(event: Any) -> None:
     elif event.type == "final":
         if event.data.output.strip():
             out.print(f"[bold]{escape(terminal_text(event.data.output))}[/bold]")
+        elif event.data.stop_reason == "return_direct":  # the tool's own result was the answer, and it was empty
+            out.print("[yellow](the tool that gives the answer returned nothing)[/yellow]")
         else:  # (review 90: a blank line, and the user could not tell there was no answer)
             out.print(f"[yellow](the model gave no answer: stop reason {event.data.stop_reason})[/yellow]")
 
