@@ -169,3 +169,17 @@ def test_two_invalid_calls_in_a_row_keep_their_order_and_mapping_args_are_copied
     mine = {"name": "login", "args": OrderedDict(user="u", password="secret"), "id": "c1", "type": "tool_call"}
     assert login.invoke(mine).content == "ok"
     assert mine["args"]["password"] == "secret"  # (was: '***': a dict subclass was shared)
+
+
+def test_a_mapping_nested_in_the_arguments_is_copied_too() -> None:
+    """Review 92: a mapping inside the arguments (not a plain dict) was still shared with the caller."""
+    from collections import OrderedDict
+
+    @tool
+    def edit(x: dict) -> str:
+        """Edit."""
+        current_tool_call()["args"]["x"]["k"] = "EDIT"
+        return "ok"
+
+    mine = {"name": "edit", "args": {"x": OrderedDict(k="orig")}, "id": "c1", "type": "tool_call"}
+    assert edit.invoke(mine).content == "ok" and mine["args"]["x"]["k"] == "orig"

@@ -27,7 +27,6 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from toolwire._call_records import _copy_containers
 from toolwire._concurrency import abandon, start_thread
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
 
@@ -48,24 +47,33 @@ def current_tool_call() -> Mapping[str, Any] | None:
 
     Returns:
         The call ``{"name", "args", "id", "type": "tool_call"}`` that ``tool.invoke(tool_call)``,
-        ``ainvoke`` or :class:`~toolwire.execution.ToolExecutor` is running (sync tools on worker threads
-        see it too), or None outside a tool call (``tool.invoke(args)``). A tool that needs its call's id,
-        as LangChain's ``InjectedToolCallId`` gives it, reads :func:`current_call_id` (no copy made). The call is a
-        copy of its JSON containers (dicts and lists) made for this read: changing them (redacting a password from
-        ``["args"]`` before logging it) changes neither the call in the conversation nor the caller's dict (review
-        88: it was the live call, and the edit reached the model); other objects in the arguments (a session an
-        application passed) are the same objects (review 89), and the copy costs time in proportion to the
-        containers' size.
+        ``ainvoke`` or :class:`~toolwire.execution.ToolExecutor` is running (sync tools on worker threads see it
+        too), or None outside a tool call (``tool.invoke(args)``). A tool that needs its call's id, as LangChain's
+        ``InjectedToolCallId`` gives it, reads :func:`current_call_id` (no copy made). The call is a copy of its
+        containers (mappings, as dicts, and lists, at any depth) made for this read: changing them (redacting a
+        password from ``["args"]`` before logging it) changes neither the call in the conversation nor the caller's
+        dict (review 88: it was the live call, and the edit reached the model); other objects in the arguments (a
+        session an application passed) are the same objects (review 89), and the copy costs time in proportion to
+        the containers' size.
     """
     call = _CURRENT_CALL.get()
     if call is None:
         return None
     args = call.get("args")
-    args = dict(args) if isinstance(args, Mapping) else args  # (an OrderedDict or other mapping too: review 91)
     try:
-        return {**call, "args": _copy_containers(args)}
+        return {**call, "args": _containers_copied(args)}
     except RecursionError:  # nested past what Python recurses: the call and its arguments' top level are copied
-        return {**call, "args": args}
+        return {**call, "args": dict(args) if isinstance(args, Mapping) else args}
+
+
+def _containers_copied(value: Any) -> Any:
+    """``value`` with every mapping (an OrderedDict too: review 91) copied as a dict and every list copied, at any
+    depth; any other object (a tuple, an application's session) is the same object."""
+    if isinstance(value, Mapping):
+        return {key: _containers_copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_containers_copied(item) for item in value]
+    return value
 
 
 def current_call_id() -> str | None:

@@ -164,3 +164,29 @@ def test_a_hosted_compatible_apis_404_and_503_keep_the_usual_hints() -> None:
     assert _own_server("http://192.168.1.20:8000/v1") and _own_server("http://gpu-box.local/v1")
     assert not _own_server("https://api.groq.com/openai/v1") and not _own_server("https://openrouter.ai/api/v1")
     assert not _own_server(None) and _server_hint(400, "http://127.0.0.1:8000/v1") is None
+
+
+def test_review92_blank_arguments_at_the_limit_stay_a_call_and_private_hosts_are_own_servers() -> None:
+    """Review 92: a streamed call whose argument text was blank got the cut-off error at the limit (invoke read {});
+    docker-compose names, .internal/.lan/.home.arpa hosts and carrier-grade NAT addresses got the hosted hints."""
+    from toolwire.messages import merge_chunks
+    from toolwire.models.openai import _own_server
+
+    tool = {"type": "function", "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}}}
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "qwen"}
+    events = [{**head, "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1", "type":
+                                                                          "function", "function": {"name": "get_time",
+                                                                                                   "arguments": ""}}]},
+                                    "finish_reason": None}]},
+              {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+              {**head, "choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 4, "total_tokens": 9}}]
+    with ScriptedServer() as server:
+        server.push(Answer(events=events))
+        model = build_model("openai-chat", server.url, compatible=True).bind_tools([tool])
+        streamed = merge_chunks(model.stream("Time?", max_tokens=4), as_chunk=False)
+    assert [(c["name"], c["args"]) for c in streamed.tool_calls] == [("get_time", {})]
+    assert not streamed.invalid_tool_calls and streamed.response_metadata["finish_reason"] == "tool_calls"
+    for own in ("http://vllm:8000/v1", "http://host.docker.internal:8000/v1", "http://box.lan/v1",
+                "http://box.home.arpa/v1", "http://100.100.1.2/v1", "http://[::1]:8000/v1", "http://localhost./v1"):
+        assert _own_server(own), own
+    assert not _own_server("http://8.8.8.8/v1") and not _own_server("https://api.together.xyz/v1")

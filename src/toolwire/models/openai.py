@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 from toolwire._extras import install_hint
-from toolwire.errors import ProviderError, ToolCallParseError, UserError
+from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
 from toolwire.models._retry import (
@@ -33,10 +33,9 @@ from toolwire.models._sdk_options import check_generation_options
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
-from toolwire.models.lowering._calls import CUT_OFF
+from toolwire.models.lowering._calls import CUT_OFF, unclosed_arguments
 from toolwire.models.lowering._openai_chat_replies import LENGTH
 from toolwire.models.lowering._stream_errors import error_status
-from toolwire.parsing.arguments import TRUNCATED, normalize_arguments
 
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
 
@@ -294,7 +293,8 @@ class ChatOpenAI(SDKChatModel):
         finish = message.response_metadata.get("finish_reason")
         if not message.invalid_tool_calls or finish == LENGTH or not _used_all(message.usage, self._limit(request)):
             return message
-        cut = [{**bad, "error": CUT_OFF} if _unclosed(bad.get("args")) else bad for bad in message.invalid_tool_calls]
+        cut = [{**bad, "error": CUT_OFF} if unclosed_arguments(bad.get("args")) else bad
+               for bad in message.invalid_tool_calls]
         if cut == message.invalid_tool_calls:
             return message
         metadata = {**message.response_metadata, "finish_reason": LENGTH, "server_finish_reason": finish}
@@ -303,7 +303,7 @@ class ChatOpenAI(SDKChatModel):
     def _limit(self, request: ChatRequest) -> Any:
         """The request's output token limit (``max_tokens``, or ``max_completion_tokens`` given in ``model_kwargs``),
         per call or on the model; None when none was set."""
-        for options in (request.options, self.options, self.options.get("model_kwargs") or {}):
+        for options in (request.options, self.options):  # (model_kwargs are merged into self.options)
             for key in ("max_tokens", "max_completion_tokens"):
                 if isinstance(options, dict) and type(options.get(key)) is int:
                     return options[key]
@@ -418,27 +418,19 @@ def _used_all(usage: Any, limit: Any) -> bool:
     return type(limit) is int and type(used) is int and used >= limit
 
 
-def _unclosed(arguments: Any) -> bool:
-    """Whether a call's argument text ends before its JSON is closed (the parser's :data:`TRUNCATED` error)."""
-    if not isinstance(arguments, str):
-        return False
-    try:
-        normalize_arguments(arguments)
-    except ToolCallParseError as exc:
-        return str(exc).startswith(TRUNCATED)
-    except Exception:  # any other reading failure: not a cut
-        return False
-    return False
+_PRIVATE_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
+"""Host name endings of machines on a private network (RFC 6761, RFC 6762, RFC 8375; ``host.docker.internal``)."""
 
 
 def _own_server(base_url: str | None) -> bool:
-    """Whether ``base_url`` is a server of the user's own: on this machine or a private network (loopback, RFC 1918
-    and link-local addresses, ``localhost``, ``*.local``), whose log the user can read; hosted APIs are not."""
-    host = (urlsplit(base_url).hostname or "") if base_url else ""
-    if host == "localhost" or host.endswith((".localhost", ".local")):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
+    """Whether ``base_url`` is a server of the user's own, whose log the user can read: a host name with no dot (a
+    docker-compose service such as ``vllm``, ``localhost``), one ending in :data:`_PRIVATE_SUFFIXES`, or an address
+    that is not a global one (loopback, RFC 1918, link-local, carrier-grade NAT such as Tailscale's). Hosted APIs
+    are not."""
+    host = ((urlsplit(base_url).hostname or "") if base_url else "").rstrip(".")
+    if not host:
         return False
-    return address.is_loopback or address.is_private or address.is_link_local
+    try:
+        return not ipaddress.ip_address(host).is_global
+    except ValueError:
+        return "." not in host or host.endswith(_PRIVATE_SUFFIXES)

@@ -252,3 +252,19 @@ def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
         return value if isinstance(value, dict) else {}
     args = call.get("args")
     return args if isinstance(args, dict) else {}
+
+
+def unclosed_arguments(arguments: Any) -> bool:
+    """Whether a call's argument text ends before its JSON is closed (the parser's ``TRUNCATED`` error): text that
+    a token limit may have cut. Empty or blank text is not (it reads as ``{}``, a call of no arguments), nor is
+    anything but text.
+    """
+    if not isinstance(arguments, str):
+        return False
+    try:
+        normalize_arguments(arguments)
+    except ToolCallParseError as exc:
+        return str(exc).startswith(TRUNCATED)
+    except Exception:  # any other reading failure: not a cut
+        return False
+    return False

@@ -18,7 +18,7 @@ from collections.abc import Collection
 from typing import Any
 
 from toolwire.messages import AIMessage, AIMessageChunk
-from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
+from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT, unclosed_arguments
 from toolwire.models.lowering._common import native_call, split_calls, usage
 from toolwire.models.lowering._openai_compat import (
     REASONING_KEY,
@@ -309,9 +309,11 @@ class StreamState:
         extra: dict[str, Any] = {}
         used = (self.usage or {}).get("output_tokens") if isinstance(self.usage, dict) else None
         if not cut and self.limit is not None and type(used) is int and used >= self.limit and not refusal:
-            cut = cut_calls(self.merger, CUT_OFF)  # every token used, a call not closed: cut at the limit, though
-            if cut:  # the server said otherwise (llama-cpp-python's "tool_calls"; review 91), as ChatOpenAI reads
-                extra, finish = {"server_finish_reason": finish}, LENGTH  # a whole reply
+            # every token used, a call's text not closed: cut at the limit, though the server said otherwise
+            # (llama-cpp-python's "tool_calls"; review 91), as ChatOpenAI reads a whole reply (blank text is {})
+            cut = [bad for bad in cut_calls(self.merger, CUT_OFF) if unclosed_arguments(bad.get("args"))]
+            if cut:
+                extra, finish = {"server_finish_reason": finish}, LENGTH
         return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
                               response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None, **extra),
                               provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
