@@ -33,6 +33,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._common import native_call, split_calls
 from toolwire.parsing import parse_tool_calls
 from toolwire.parsing._calls import name_key
@@ -293,10 +294,17 @@ class TextCallStream:
     Args:
         tool_names: the bound tools' names, or a mapping ``{name: parameters JSON Schema}``
             (see :func:`read_text_calls`).
+        limit: the request's output token limit in tokens (``max_tokens``) on a server whose ``finish_reason``
+            may not say that the limit cut the reply (an OpenAI-compatible server), else None. A call whose text is
+            not closed in a reply cut at the limit gets the cut-off error, as ``invoke`` gives it
+            (:func:`~toolwire.models.lowering._calls.read_as_cut`).
     """
 
-    def __init__(self, tool_names: Collection[str] | Mapping[str, Any]) -> None:
+    def __init__(self, tool_names: Collection[str] | Mapping[str, Any], limit: int | None = None) -> None:
         self.tool_names = dict(tool_names) if isinstance(tool_names, Mapping) else tuple(tool_names)
+        self.limit = limit
+        self.finish_reason: Any = None  # the last the chunks gave
+        self.used: int | None = None  # output tokens, summed over the chunks as merge_chunks sums them
         self.text = ""
         self.shown = 0  # how much of ``text`` was sent on
         self.hold: int | None = None  # where the first line that may open a call starts
@@ -304,6 +312,10 @@ class TextCallStream:
 
     def feed(self, chunk: AIMessageChunk) -> Iterator[AIMessageChunk]:
         """Pass ``chunk`` on, holding back the text from the first line that may open a call."""
+        if chunk.response_metadata.get("finish_reason") is not None:
+            self.finish_reason = chunk.response_metadata["finish_reason"]
+        if isinstance(chunk.usage, dict) and type(used := chunk.usage.get("output_tokens")) is int:
+            self.used = (self.used or 0) + used
         if chunk.tool_call_chunks or chunk.invalid_tool_calls or not isinstance(chunk.content, str):
             if not self.native:
                 self.native = True
@@ -338,10 +350,14 @@ class TextCallStream:
             yield from self._flush()
             return
         content, calls, invalid = found
+        invalid, finish = read_as_cut(invalid, self.finish_reason, {"output_tokens": self.used}, self.limit)
+        metadata: dict[str, Any] = {METADATA_KEY: True}
+        if finish != self.finish_reason:  # the limit cut the reply, though the server said otherwise
+            metadata.update(finish_reason=finish, server_finish_reason=self.finish_reason)
         chunks = [{"name": call["name"], "args": json.dumps(call["args"], ensure_ascii=False, default=str),
                    "id": call["id"], "index": index, "type": "tool_call_chunk"} for index, call in enumerate(calls)]
         yield AIMessageChunk(content[self.shown:], tool_call_chunks=chunks,  # type: ignore[arg-type]
-                             invalid_tool_calls=invalid, response_metadata={METADATA_KEY: True})
+                             invalid_tool_calls=invalid, response_metadata=metadata)
 
     def _flush(self) -> Iterator[AIMessageChunk]:
         if len(self.text) > self.shown:

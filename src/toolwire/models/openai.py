@@ -33,8 +33,7 @@ from toolwire.models._sdk_options import check_generation_options
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
-from toolwire.models.lowering._calls import CUT_OFF, unclosed_arguments
-from toolwire.models.lowering._openai_chat_replies import LENGTH
+from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._stream_errors import error_status
 
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
@@ -281,23 +280,24 @@ class ChatOpenAI(SDKChatModel):
         else:
             message = codec.parse_response(raw, tool_names=names)
         message = with_text_calls(message, _schemas(request)) if self._reads_text(request) else message
-        return self._cut_at_limit(message, request) if self._compatible else message
+        return self._cut_at_limit(message, request)
 
     def _cut_at_limit(self, message: AIMessage, request: ChatRequest) -> AIMessage:
-        """``message`` with the calls whose argument text is not closed read as cut off by ``max_tokens``, when it
-        used every output token allowed but its ``finish_reason`` says otherwise: llama-cpp-python's server reports
-        ``"tool_calls"`` for a call it stopped at the limit (review 90), and the error then told the model to send
-        complete JSON rather than the user to raise ``max_tokens``. Other invalid calls (an unknown tool) keep their
-        error (review 91). ``finish_reason`` becomes ``"length"``; the server's is kept in
-        ``response_metadata["server_finish_reason"]``."""
+        """``message`` with the calls whose argument text is not closed read as cut off by ``max_tokens``
+        (:func:`~toolwire.models.lowering._calls.read_as_cut`: a ``"length"`` finish, or on a compatible server every
+        output token used whatever its ``finish_reason`` says; llama-cpp-python's server reports ``"tool_calls"`` for
+        a call it stopped at the limit, review 90), calls read from the reply's text too: the error then tells the
+        user to raise ``max_tokens`` rather than the model to send complete JSON. Other invalid calls (an unknown
+        tool) keep their error (review 91). When the limit rule acts, ``finish_reason`` becomes ``"length"`` and the
+        server's is kept in ``response_metadata["server_finish_reason"]``."""
         finish = message.response_metadata.get("finish_reason")
-        if not message.invalid_tool_calls or finish == LENGTH or not _used_all(message.usage, self._limit(request)):
+        cut, reason = read_as_cut(message.invalid_tool_calls, finish, message.usage,
+                                  self._limit(request) if self._compatible else None)
+        if cut is message.invalid_tool_calls:
             return message
-        cut = [{**bad, "error": CUT_OFF} if unclosed_arguments(bad.get("args")) else bad
-               for bad in message.invalid_tool_calls]
-        if cut == message.invalid_tool_calls:
-            return message
-        metadata = {**message.response_metadata, "finish_reason": LENGTH, "server_finish_reason": finish}
+        metadata = {**message.response_metadata, "finish_reason": reason}
+        if reason != finish:
+            metadata["server_finish_reason"] = finish
         return message.copy(invalid_tool_calls=cut, response_metadata=metadata)  # type: ignore[return-value]
 
     def _limit(self, request: ChatRequest) -> Any:
@@ -313,15 +313,21 @@ class ChatOpenAI(SDKChatModel):
         """Whether calls left in the reply's text are read (``text_tool_calls``, tools bound, calls allowed)."""
         return self.text_tool_calls and bool(request.tools) and request.tool_choice != "none"
 
+    def _text_reader(self, request: ChatRequest) -> TextCallStream | None:
+        """The reader of the calls left in a streamed reply's text, when they are read (see :meth:`_reads_text`)."""
+        if not self._reads_text(request):
+            return None
+        return TextCallStream(_schemas(request), limit=self._limit(request) if self._compatible else None)
+
     def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
-        reader = TextCallStream(_schemas(request)) if self._reads_text(request) else None
+        reader = self._text_reader(request)
         for chunk in super()._stream(request, whole=whole):
             yield from reader.feed(chunk) if reader else (chunk,)
         if reader:
             yield from reader.finish()
 
     async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
-        reader = TextCallStream(_schemas(request)) if self._reads_text(request) else None
+        reader = self._text_reader(request)
         async for chunk in super()._astream(request, whole=whole):
             for piece in reader.feed(chunk) if reader else (chunk,):
                 yield piece
@@ -410,12 +416,6 @@ def _schemas(request: ChatRequest) -> dict[str, Any]:
     """``{tool name: parameters JSON Schema}`` of the bound tools: the text parsers type raw values with it
     (Qwen3-Coder's ``<parameter=...>`` text) and map pythonic spellings such as ``from_`` back."""
     return {t.name: t.parameters for t in request.tools}
-
-
-def _used_all(usage: Any, limit: Any) -> bool:
-    """Whether ``usage`` (a reply's token counts) shows every output token ``limit`` allowed was used."""
-    used = (usage or {}).get("output_tokens") if isinstance(usage, dict) else None
-    return type(limit) is int and type(used) is int and used >= limit
 
 
 _PRIVATE_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")

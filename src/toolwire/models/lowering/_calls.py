@@ -268,3 +268,36 @@ def unclosed_arguments(arguments: Any) -> bool:
     except Exception:  # any other reading failure: not a cut
         return False
     return False
+
+
+def read_as_cut(invalid: list[InvalidToolCall], finish: Any, usage: Any,
+                limit: Any) -> tuple[list[InvalidToolCall], Any]:
+    """The invalid calls of an OpenAI chat reply with those whose argument text is not closed given the
+    :data:`CUT_OFF` error, when the reply was cut at its output token limit; the one rule of ``ChatOpenAI.invoke``
+    and its stream, for calls the server sent and calls read from the reply's text alike.
+
+    A reply was cut when its ``finish_reason`` is ``"length"`` (OpenAI's chat completions reference), or when
+    ``limit`` is given and ``usage`` shows every output token of it used while the server said otherwise
+    (llama-cpp-python's server answers ``"tool_calls"`` or ``"stop"`` for a reply it stopped at ``max_tokens``;
+    reviews 90 and 91). Other invalid calls (an unknown tool, a value that is not JSON) keep their own error.
+
+    Args:
+        invalid: the reply's ``invalid_tool_calls``.
+        finish: the reply's ``finish_reason`` as the server sent it (None when it sent none).
+        usage: the reply's token counts (``{"output_tokens": int, ...}``), or None.
+        limit: the request's output token limit in tokens (``max_tokens``) where the server's ``finish_reason``
+            is not to be trusted (an OpenAI-compatible server), else None.
+
+    Returns:
+        ``(calls, finish_reason)``: the calls (``invalid`` itself when none changed) and ``"length"`` when the
+        limit rule changed a call, else ``finish``.
+    """
+    used = usage.get("output_tokens") if isinstance(usage, dict) else None
+    at_limit = type(limit) is int and type(used) is int and used >= limit
+    if not invalid or not (finish == "length" or at_limit):
+        return invalid, finish
+    cut = [{**bad, "error": CUT_OFF} if bad.get("error") != CUT_OFF and unclosed_arguments(bad.get("args")) else bad
+           for bad in invalid]
+    if cut == invalid:
+        return invalid, finish
+    return cut, "length"  # type: ignore[return-value]
