@@ -32,7 +32,7 @@ from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize
 from toolwire.parsing.partial_json import partial_value
 
 __all__ = ["CUT_OFF", "STREAM_CUT", "arguments_json", "arguments_object", "cut_call", "native_call",
-           "recovered_arguments", "remember_streamed", "unopened"]
+           "read_as_cut", "recovered_arguments", "remember_streamed", "unclosed_arguments", "unopened"]
 
 CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
            "output token limit (max_tokens), so it was not run: send the call again with shorter arguments (split "
