@@ -1,0 +1,235 @@
+"""LangChain messages, both ways: :func:`to_langchain_messages` and :func:`from_langchain_messages`.
+
+Re-exported by :mod:`toolwire.interop.langchain` (where they are documented for users); kept apart from the tool
+conversions there so each module stays short. Formats follow langchain-core's own (``langchain_core.messages``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from toolwire._call_records import in_reply_order
+from toolwire._extras import install_hint
+from toolwire._message_dicts import INDEX_KEY
+from toolwire.errors import UserError
+from toolwire.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+    invalid_tool_call,
+    tool_call,
+)
+
+__all__ = ["from_langchain_messages", "to_langchain_messages"]
+
+_PROVIDER_DATA_KEY = "toolwire_provider_data"
+
+
+def _lc() -> Any:
+    """``langchain_core.messages``, imported on first use.
+
+    Raises:
+        UserError: langchain-core is not installed (the message gives the command that installs it).
+    """
+    try:
+        import langchain_core  # noqa: F401
+    except ImportError:
+        raise UserError(f"LangChain interop needs langchain-core, {install_hint('langchain')}.") from None
+    import langchain_core.messages as lc_messages
+
+    return lc_messages
+
+
+def _usage_to_lc(usage: Any) -> Any:
+    if not usage:
+        return None
+    out: dict[str, Any] = {k: usage.get(k, 0) for k in ("input_tokens", "output_tokens", "total_tokens")}
+    if usage.get("cached_tokens") is not None:
+        out["input_token_details"] = {"cache_read": usage["cached_tokens"]}
+    return out
+
+
+def _invalid_places(msg: AIMessage) -> dict[str, int]:
+    """``{call id: index}`` for the calls of ``msg`` that go to LangChain as invalid ones and have a place among the
+    reply's calls (:class:`~toolwire.messages.InvalidToolCall` ``index``): each indexed invalid call, and each call
+    whose arguments are not an object (LangChain's invalid call too) that a readable call follows. LangChain's
+    invalid_tool_call has no ``index``, so :func:`to_langchain_messages` keeps this in ``additional_kwargs``, where
+    :func:`from_langchain_messages` reads it back (review 76: a round trip wrote the turn back reordered)."""
+    unread = [c for c in msg.tool_calls if not isinstance(c["args"], dict)]
+    places = {bad["id"]: bad["index"] for bad in msg.invalid_tool_calls if type(bad.get("index")) is int}
+    if unread:
+        order = in_reply_order(msg.tool_calls, msg.invalid_tool_calls, msg.invalid_tool_calls)
+        last_read = max((i for i, c in enumerate(order) if c.get("type") == "tool_call"
+                         and isinstance(c.get("args"), dict)), default=-1)
+        for position, call in enumerate(order):
+            if position < last_read and any(call is c for c in unread):
+                places[call["id"]] = position
+    return places
+
+
+def _chunk_calls(msg: Any) -> tuple[list[Any], list[Any]]:
+    """The ``(tool_calls, invalid_tool_calls)`` of a LangChain ``AIMessageChunk``, read from its raw
+    ``tool_call_chunks`` as toolwire's own :class:`~toolwire.chunks.AIMessageChunk` reads them
+    (:meth:`~toolwire.chunks.AIMessageChunk.to_message`), not from LangChain's ``tool_calls``: LangChain parses the
+    argument text as partial JSON, so arguments a stream cut off mid-way (``'{"pattern": "*.tmp", "dry_run": fa'``)
+    read as a call without the cut ones (review 76: it ran with ``dry_run`` at its default). Here such a call is an
+    :class:`~toolwire.messages.InvalidToolCall` that never runs. Invalid calls the chunk was given with an error
+    (LangChain makes a chunk of each; those read from chunks have none) are kept as given."""
+    from toolwire.chunks import AIMessageChunk as Chunk
+
+    pieces = [dict(piece) for piece in msg.tool_call_chunks]
+    given = [bad for bad in msg.invalid_tool_calls if bad.get("error") is not None]
+    for bad in given:  # the piece LangChain made of it (None index, its name, args and id) is not read again
+        made = [i for i, piece in enumerate(pieces) if piece.get("index") is None and (
+            piece.get("name"), piece.get("args"), piece.get("id")) == (bad.get("name"), bad.get("args"), bad.get("id"))]
+        if made:
+            del pieces[made[0]]
+    read = Chunk("", tool_call_chunks=pieces,  # type: ignore[arg-type]
+                 invalid_tool_calls=[invalid_tool_call(bad.get("name"), bad.get("args"), bad.get("id"),
+                                                       bad.get("error")) for bad in given],
+                 response_metadata=dict(msg.response_metadata or {})).to_message()
+    return read.tool_calls, read.invalid_tool_calls
+
+
+def to_langchain_messages(messages: Any) -> list[Any]:
+    """Convert toolwire messages to ``langchain_core.messages`` ones.
+
+    Args:
+        messages: a toolwire message, a list of them, or anything toolwire accepts as a conversation
+            (strings, ``(role, text)`` tuples, role dicts).
+
+    Returns:
+        LangChain ``SystemMessage``/``HumanMessage``/``AIMessage``/``ToolMessage`` objects in order.
+        ``AIMessage.usage`` becomes ``usage_metadata``; ``provider_data`` is kept in
+        ``additional_kwargs["toolwire_provider_data"]`` so it survives a round trip, as is each invalid call's place
+        in the reply (its ``index``, for which LangChain's ``invalid_tool_call`` has no field), as
+        ``additional_kwargs["toolwire_invalid_call_index"]`` ``{call id: index}``; the LangChain
+        ``additional_kwargs`` that :func:`from_langchain_messages` kept in ``response_metadata["additional_kwargs"]``
+        go back to ``additional_kwargs``, and so does ``response_metadata["refusal"]`` (where ChatOpenAI keeps it).
+
+    Raises:
+        UserError: langchain-core is not installed, or an item is not a message.
+    """
+    lc = _lc()
+    from toolwire.messages import coerce_messages
+
+    out: list[Any] = []
+    for msg in coerce_messages(messages):
+        common = {"id": msg.id, "name": msg.name}
+        if isinstance(msg, SystemMessage):
+            out.append(lc.SystemMessage(content=msg.content, **common))
+        elif isinstance(msg, HumanMessage):
+            out.append(lc.HumanMessage(content=msg.content, **common))
+        elif isinstance(msg, AIMessage):
+            metadata = dict(msg.response_metadata)
+            kept = metadata.get("additional_kwargs")  # what from_langchain_messages kept of LangChain's
+            extra: dict[str, Any] = dict(metadata.pop("additional_kwargs")) if isinstance(kept, dict) else {}
+            if metadata.get("refusal"):  # where LangChain's ChatOpenAI keeps it (review 76)
+                extra["refusal"] = metadata.pop("refusal")
+            if msg.provider_data:
+                extra[_PROVIDER_DATA_KEY] = msg.provider_data
+            if places := _invalid_places(msg):
+                extra[INDEX_KEY] = places
+            out.append(lc.AIMessage(
+                content=msg.content,
+                tool_calls=[{"name": c["name"], "args": c["args"], "id": c["id"], "type": "tool_call"}
+                            for c in msg.tool_calls if isinstance(c["args"], dict)],
+                # a call whose arguments are text that could not be read (kept as sent, see AIMessage): LangChain
+                # holds such a call as an invalid one (a place in the reply, "index", is kept in extra above:
+                # LangChain's invalid_tool_call has no field for it)
+                invalid_tool_calls=[*({k: v for k, v in c.items() if k != "index"} for c in msg.invalid_tool_calls),
+                                    *({"name": c["name"], "args": c["args"] if isinstance(c["args"], str)
+                                       else json.dumps(c["args"], default=str), "id": c["id"],
+                                       "error": "the arguments are not a JSON object", "type": "invalid_tool_call"}
+                                      for c in msg.tool_calls if not isinstance(c["args"], dict))],
+                usage_metadata=_usage_to_lc(msg.usage),
+                response_metadata=metadata,
+                additional_kwargs=extra,
+                **common,
+            ))
+        elif isinstance(msg, ToolMessage):
+            out.append(lc.ToolMessage(content=msg.content, tool_call_id=msg.tool_call_id, status=msg.status,
+                                      artifact=msg.artifact, **common))
+        else:  # pragma: no cover - coerce_messages returns only these
+            raise UserError(f"Cannot convert {type(msg).__name__} to a LangChain message.")
+    return out
+
+
+def _content(value: Any) -> Any:
+    return value if isinstance(value, str | list) else str(value)
+
+
+def from_langchain_messages(messages: Any) -> list[BaseMessage]:
+    """Convert ``langchain_core.messages`` objects to toolwire messages.
+
+    Args:
+        messages: one LangChain message or a list (any iterable) of them (``AIMessageChunk`` counts as an
+            ``AIMessage``, its calls read from its raw ``tool_call_chunks`` as toolwire's own chunk reads them, so a
+            call whose arguments a stream cut off is an invalid call; a ``ChatMessage`` is read by its role). Items
+            that are not LangChain messages are read as toolwire reads a conversation
+            (:func:`toolwire.messages.coerce_messages`): toolwire messages are kept, ``(role, text)`` tuples, role
+            dicts and strings become messages.
+
+    Returns:
+        toolwire messages in order; tool calls keep name, args and id, invalid tool calls keep their raw
+        text, ToolMessages keep ``tool_call_id``, ``status`` and ``artifact``. An AI message's
+        ``additional_kwargs`` are kept as :func:`toolwire.message_from_dict` keeps them from LangChain's
+        ``messages_to_dict`` form: ``refusal`` in ``response_metadata["refusal"]``, the others (such as
+        ``reasoning_content``; not the raw ``tool_calls``, which LangChain already read into ``tool_calls``) in
+        ``response_metadata["additional_kwargs"]``, and the invalid calls' places that :func:`to_langchain_messages`
+        kept (``toolwire_invalid_call_index``) as their ``index``.
+
+    Raises:
+        UserError: langchain-core is not installed, ``messages`` is not a message or an iterable of them, or a
+            message has no toolwire equivalent (``FunctionMessage``, ``RemoveMessage``, a ``ChatMessage`` with an
+            unknown role), or an item is neither a LangChain message nor one toolwire reads.
+    """
+    from toolwire._message_dicts import _is_role_pair
+    from toolwire.messages import coerce_messages
+
+    lc = _lc()
+    if isinstance(messages, lc.BaseMessage | BaseMessage | str | dict) or _is_role_pair(messages):
+        messages = [messages]  # one message (a string is one question, not its characters)
+    elif not isinstance(messages, Iterable):
+        raise UserError(f"from_langchain_messages takes a LangChain message or a list of them, not "
+                        f"{type(messages).__name__}.")
+    items: Iterable[Any] = messages
+    out: list[BaseMessage] = []
+    roles = {"system": SystemMessage, "user": HumanMessage, "human": HumanMessage,
+             "assistant": AIMessage, "ai": AIMessage}
+    for msg in items:
+        if not isinstance(msg, lc.BaseMessage):  # a toolwire message, a (role, text) tuple, a role dict...
+            out.extend(coerce_messages([msg]))
+            continue
+        common = {"id": msg.id, "name": msg.name}
+        content = _content(msg.content)
+        if isinstance(msg, lc.SystemMessage):
+            out.append(SystemMessage(content, **common))
+        elif isinstance(msg, lc.HumanMessage):
+            out.append(HumanMessage(content, **common))
+        elif isinstance(msg, lc.AIMessage):
+            extra = dict(msg.additional_kwargs or {})
+            extra.pop("tool_calls", None)  # OpenAI's raw form of the calls LangChain read into tool_calls
+            if isinstance(msg, lc.AIMessageChunk) and msg.tool_call_chunks:
+                calls, invalid = _chunk_calls(msg)
+            else:
+                calls = [tool_call(c["name"], dict(c.get("args") or {}), c.get("id")) for c in msg.tool_calls]
+                invalid = [invalid_tool_call(c.get("name"), c.get("args"), c.get("id"), c.get("error"))
+                           for c in msg.invalid_tool_calls]
+            # LangChain's keywords, read as AIMessage reads them (provider_data, refusal, the invalid calls' places)
+            out.append(AIMessage(content, tool_calls=calls, invalid_tool_calls=invalid,
+                                 usage_metadata=msg.usage_metadata or None,
+                                 response_metadata=dict(msg.response_metadata or {}), additional_kwargs=extra,
+                                 **common))
+        elif isinstance(msg, lc.ToolMessage):
+            out.append(ToolMessage(content, msg.tool_call_id, status=getattr(msg, "status", "success"),
+                                   artifact=getattr(msg, "artifact", None), **common))
+        elif isinstance(msg, lc.ChatMessage) and msg.role in roles:
+            out.append(roles[msg.role](content, **common))
+        else:
+            raise UserError(f"Cannot convert a LangChain {type(msg).__name__} to a toolwire message.")
+    return out
