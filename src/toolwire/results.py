@@ -27,6 +27,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from toolwire._foreign_results import is_foreign_answer
 from toolwire._result_json import (
     _dumps,
     _finite,
@@ -278,10 +279,13 @@ def is_cheap_result(result: Any) -> bool:
 
     True for text, numbers and containers (dicts, lists, tuples, pydantic models, dataclasses) holding at
     most a few thousand items and a few hundred thousand characters in all. The walk stops as soon as
-    the budget is spent, so the answer costs little even for a huge result.
+    the budget is spent, so the answer costs little even for a huge result. True also for a LangChain
+    ``ToolMessage`` or a LangGraph ``Command``, which are read as messages, never written out as JSON.
     """
     kind = type(result)
     if kind is str or kind is int or kind is float or kind is bool or result is None:
+        return True
+    if is_foreign_answer(result):  # LangChain's ToolMessage (read as toolwire's own, review 93), a LangGraph Command
         return True
     nodes = chars = 0
     stack = [result]

@@ -8,8 +8,8 @@ receive (name, description, parameters); the :class:`Tool` holds the function.
 ``tool.invoke(args)`` validates and returns the function's raw result;
 ``tool.invoke(tool_call)`` (a dict with ``"type": "tool_call"``) returns a :class:`ToolMessage` with the
 call's id, turning every failure (invalid arguments, an exception, a timeout) into a
-``status="error"`` result the model can act on. A tool that returns a ToolMessage of its own (as LangChain
-tools may) answers with its content, status and artifact, under the call's id.
+``status="error"`` result the model can act on. A tool that returns a ToolMessage of its own (toolwire's or
+LangChain's) answers with its content, status and artifact, under the call's id; a LangGraph ``Command`` is an error.
 
 A generator function's items are gathered into a list on the thread that runs the tool, inside its
 timeout; an ``async def`` generator's items likewise, on the event loop. ``StopIteration``,
@@ -35,6 +35,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
+from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
 from toolwire._signature import docstring_summary, function_doc, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments
@@ -395,8 +396,8 @@ class Tool(ToolArguments):
             call_id = _call_id(call)
             return ToolMessage._made(valid_text(result), call_id if call_id.isascii() else valid_text(call_id),
                                      self.name, "success", None)
-        if isinstance(result, ToolMessage):  # the tool wrote its own answer (as LangChain tools may): its content,
-            # status and artifact answer this call, under this call's id
+        if isinstance(result := foreign_answer(result, self.name), ToolMessage):  # the tool's own answer (toolwire's
+            # or LangChain's ToolMessage, review 93): its content, status and artifact answer this call, under its id
             return ToolMessage(result.content, _call_id(call), name=self.name, status=result.status,
                                artifact=result.artifact)
         artifact = None
