@@ -35,13 +35,14 @@ def command_error(tool_name: str) -> ToolExecutionError:
     """The error for a tool that returned a LangGraph ``Command``, which toolwire's executor does not apply.
 
     Returns:
-        A :class:`~toolwire.errors.ToolExecutionError` (one sentence saying what to do), for its caller to raise: the
-        call is then answered with one ``status="error"`` ToolMessage saying so.
+        A :class:`~toolwire.errors.ToolExecutionError` (one sentence, starting ``"Error:"`` as written for the model,
+        saying what to do), for its caller to raise: the call is then answered with one ``status="error"``
+        ToolMessage of that text.
     """
     return ToolExecutionError(
-        f"Tool {tool_name!r} returned a LangGraph Command (a graph state update), which toolwire's executor does "
-        "not apply, so its update was dropped (what the tool did before returning it is done): return the text "
-        "the model should read (or a ToolMessage) instead, or run the tool in a LangGraph graph (ToolNode).",
+        f"Error: tool {tool_name!r} ran but returned a LangGraph Command (a graph state update), which toolwire's "
+        "executor does not apply, so the update was not made: make the tool return the text the model should read "
+        "(or a ToolMessage), or run it in a LangGraph graph's ToolNode.",
         tool_name)
 
 

@@ -382,7 +382,7 @@ def test_a_langchain_tool_refuses_keys_its_schema_does_not_declare_injected_ones
         message = tw.invoke({"name": "lc_add", "args": args, "id": "c1", "type": "tool_call"})
         assert message.status == "error" and bad in message.content
     # the declared ones still go through, coerced by LangChain, the injected one at its default
-    assert tw.invoke({"a": "5"}) == ("7 by anon", None)
+    assert tw.invoke({"a": "5"}) == "7 by anon"  # a "content" tool: its content (review 93)
 
 
 def test_a_model_sent_tool_call_id_is_refused_and_langchain_fills_it():
@@ -409,7 +409,7 @@ def test_an_async_langchain_tool_refuses_unknown_keys_too():
         return text.upper()
 
     tw = from_langchain_tool(StructuredTool.from_function(coroutine=shout, name="shout", description="Shout."))
-    assert asyncio.run(tw.ainvoke({"text": "hi"})) == ("HI", None)
+    assert asyncio.run(tw.ainvoke({"text": "hi"})) == "HI"
     with pytest.raises(ToolValidationError, match=r"'loud' is not a parameter of this tool"):
         asyncio.run(tw.ainvoke({"text": "hi", "loud": True}))
 
@@ -425,7 +425,7 @@ def test_a_langchain_tool_with_a_draft07_dict_schema_is_validated_in_draft07():
               "required": ["pair"]}
     lc = StructuredTool.from_function(func=lambda pair: str(pair), name="p", description="P.", args_schema=schema)
     wrapped = from_langchain_tool(lc)
-    assert wrapped.invoke({"pair": [1, "a"]})[0] == "[1, 'a']"
+    assert wrapped.invoke({"pair": [1, "a"]}) == "[1, 'a']"
     bad = wrapped.invoke({"name": "p", "args": {"pair": ["x", 1]}, "id": "1", "type": "tool_call"})
     assert bad.status == "error" and "'x' is not of type 'integer'" in bad.content
 

@@ -13,8 +13,10 @@ pytest.importorskip("langchain_core")
 
 import langchain_core.messages as L
 from langchain_core.tools import InjectedToolCallId
+from langchain_core.tools import tool as lc_tool
 
 from toolwire import AIMessage, ToolExecutor, tool
+from toolwire.interop.langchain import from_langchain_tool
 
 
 def _call(name: str, args: dict[str, Any], call_id: str = "c1") -> dict[str, Any]:
@@ -50,3 +52,75 @@ def test_a_big_langchain_tool_message_is_cut_not_written_out_as_json() -> None:
     (message,) = ToolExecutor([big], max_result_chars=50).execute(
         AIMessage("", tool_calls=[{"name": "big", "args": {}, "id": "c3"}]))
     assert message.content.startswith("x" * 50 + "\n[... result truncated") and message.artifact == [1]
+
+
+# -- 3: from_langchain_tool keeps LangChain's response_format; a positional call works as LangChain's does ----------
+
+
+def test_an_ordinary_langchain_tool_gives_its_content_and_a_content_and_artifact_one_the_pair() -> None:
+    @lc_tool
+    def weather(city: str, days: int = 1) -> str:
+        """Weather."""
+        return f"sunny {city} x{days}"
+
+    @lc_tool(response_format="content_and_artifact")
+    def rows(n: int) -> tuple[str, list[int]]:
+        """Rows."""
+        return f"{n} rows", list(range(n))
+
+    w, r = from_langchain_tool(weather), from_langchain_tool(rows)
+    assert (w.response_format, r.response_format) == ("content", "content_and_artifact")
+    assert w.invoke({"city": "x"}) == weather.invoke({"city": "x"}) == "sunny x x1"
+    assert r.invoke({"n": 2}) == ("2 rows", [0, 1])  # toolwire's bare form of such a tool (documented)
+    assert r.invoke(_call("rows", {"n": 2})).artifact == [0, 1]
+    assert w("Paris") == w("Paris", days=1) == w(city="Paris") == "sunny Paris x1"  # as weather("Paris") runs it
+    with pytest.raises(TypeError, match=r"^LangChain tool 'weather' takes 2 argument\(s\) \(city, days\), but 3 were "
+                                        r"given: pass them by name\.$"):
+        w("a", 1, 2)
+    with pytest.raises(TypeError, match=r"got 'city' both by position and by name"):
+        w("a", city="b")
+
+
+def test_a_content_langchain_tool_returning_a_tool_message_keeps_its_artifact() -> None:
+    @lc_tool
+    def make(x: int, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+        """Make."""
+        return L.ToolMessage(content=f"made {x}", tool_call_id=tool_call_id, artifact={"a": x})
+
+    converted = from_langchain_tool(make)
+    assert converted.response_format == "content"
+    (message,) = ToolExecutor([converted]).execute(AIMessage("", tool_calls=[{"name": "make", "args": {"x": 3},
+                                                                              "id": "c4"}]))
+    assert (message.content, message.artifact, message.status, message.tool_call_id) == ("made 3", {"a": 3},
+                                                                                         "success", "c4")
+
+
+# -- 6: a tool returning a LangGraph Command gets one clear error result -----------------------------------------
+
+
+def test_a_langgraph_command_is_one_error_result_saying_toolwire_does_not_apply_it() -> None:
+    types = pytest.importorskip("langgraph.types")
+    ran: list[str] = []
+
+    @lc_tool
+    def set_name(name: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+        """Set the user's name."""
+        ran.append(name)
+        return types.Command(update={"name": name, "messages": [L.ToolMessage("ok", tool_call_id=tool_call_id)]})
+
+    @tool
+    def set_name_tw(name: str) -> Any:
+        """Set the user's name."""
+        ran.append(name)
+        return types.Command(update={"name": name})
+
+    calls = [{"name": "set_name", "args": {"name": "Al"}, "id": "c1"},
+             {"name": "set_name_tw", "args": {"name": "Bo"}, "id": "c2"}]
+    answers = ToolExecutor([set_name, set_name_tw]).execute(AIMessage("", tool_calls=calls))
+    assert [(m.tool_call_id, m.status) for m in answers] == [("c1", "error"), ("c2", "error")] and ran == ["Al", "Bo"]
+    for message, name in zip(answers, ("set_name", "set_name_tw"), strict=True):
+        assert message.content == (
+            f"Error: tool '{name}' ran but returned a LangGraph Command (a graph state update), which toolwire's "
+            "executor does not apply, so the update was not made: make the tool return the text the model should read "
+            "(or a ToolMessage), or run it in a LangGraph graph's ToolNode.")
+    assert set_name_tw.invoke(_call("set_name_tw", {"name": "Cy"})).status == "error"

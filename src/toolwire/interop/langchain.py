@@ -21,6 +21,7 @@ import contextvars
 from collections.abc import Mapping
 from typing import Any
 
+from toolwire._foreign_results import command_error, foreign_answer, is_foreign_answer
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
@@ -130,8 +131,14 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     validation error the model sees. The checked arguments are passed to the LangChain tool as a tool call carrying the
     model's call id, so LangChain fills ``InjectedToolCallId`` with it (other injected arguments take
     their defaults) and a ``response_format="content_and_artifact"`` artifact lands on
-    ``ToolMessage.artifact``; ``return_direct`` is kept. A LangChain ``status="error"`` answer
-    becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage through ``invoke(tool_call)``).
+    ``ToolMessage.artifact``; ``return_direct`` and ``response_format`` are kept: ``invoke(args)`` gives a
+    ``"content"`` tool's content, as LangChain's does (a ToolMessage the tool built with an artifact, as toolwire's
+    :class:`~toolwire.messages.ToolMessage`, so the artifact is kept), and a ``"content_and_artifact"`` tool's
+    ``(content, artifact)`` pair. Called directly, ``tool("Paris")`` takes positional arguments in the schema's
+    order, as LangChain's ``tool("Paris")`` does. A LangChain ``status="error"`` answer
+    becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage through ``invoke(tool_call)``); a LangGraph
+    ``Command``, which toolwire does not apply, a :class:`~toolwire.errors.ToolExecutionError` saying so (the tool
+    has run).
     Tools with only a ``coroutine`` run async.
 
     Args:
@@ -150,8 +157,9 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
             message names the close match); the tool needs an injected argument ``injected`` does not give
             (review 74: the model got pydantic's "Field required" for it), or ``injected`` names an argument the
             tool does not inject.
+        TypeError: (when called directly) more positional arguments than parameters, or one given both ways.
     """
-    _lc()
+    lc = _lc()
     from langchain_core.tools import BaseTool
 
     if not isinstance(lc_tool, BaseTool):  # (review 76: an AttributeError, 'function' object has no attribute 'name')
@@ -193,33 +201,53 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         validate = schema_validator(normalize_parameters(parameters, name, dialect_form=True), name,
                                     dialect=dialect if isinstance(dialect, str) else None)
 
+    with_artifact = getattr(lc_tool, "response_format", "content") == "content_and_artifact"
+    props = list(parameters.get("properties") or {})
+
     def unpack(message: Any) -> Any:
-        if getattr(message, "status", "success") == "error":
+        if not isinstance(message, lc.ToolMessage):  # LangChain passes a ToolOutputMixin on as the tool returned it
+            if is_foreign_answer(message):  # a LangGraph Command: refused after the tool ran (review 93: it was
+                raise command_error(name)  # "'Command' object has no attribute 'content'")
+            raise ToolExecutionError(f"LangChain tool {name!r} returned a {type(message).__name__} instead of its "
+                                     "result or a ToolMessage, which toolwire cannot send the model: return text (or "
+                                     "a ToolMessage) from the tool.", name)
+        if message.status == "error":
             text = message.content if isinstance(message.content, str) else str(message.content)
             raise LangChainToolError(text, name)
-        return message.content, getattr(message, "artifact", None)
+        if with_artifact:  # (review 93: every LangChain tool was marked so, so invoke(args) gave (content, None))
+            return message.content, message.artifact
+        # a ToolMessage the tool built with an artifact (InjectedToolCallId) keeps it; else the content, as LangChain's
+        return message.content if message.artifact is None else foreign_answer(message, name)  # invoke(args) gives
 
-    def call(kwargs: dict[str, Any]) -> dict[str, Any]:
+    def call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         # the model's call id, so an InjectedToolCallId argument (a LangGraph Command, a ToolMessage the tool
         # builds) answers the right call; a new id only when run outside a tool call
+        if args:  # tool("Paris"), as LangChain's tool("Paris") (review 93: a TypeError naming run())
+            if len(args) > len(props):
+                raise TypeError(f"LangChain tool {name!r} takes {len(props)} argument(s) ({', '.join(props)}), "
+                                f"but {len(args)} were given: pass them by name.")
+            if twice := [p for p in props[:len(args)] if p in kwargs]:
+                raise TypeError(f"LangChain tool {name!r} got {twice[0]!r} both by position and by name: pass it "
+                                "once.")
+            kwargs = {**dict(zip(props, args, strict=False)), **kwargs}
         return {"name": name, "args": {**kwargs, **fixed}, "id": current_call_id() or new_tool_call_id(),
                 "type": "tool_call"}
 
     if _is_async_only(lc_tool):
-        async def run_async(**kwargs: Any) -> Any:
-            return unpack(await lc_tool.ainvoke(call(kwargs)))
+        async def run_async(*args: Any, **kwargs: Any) -> Any:
+            return unpack(await lc_tool.ainvoke(call(args, kwargs)))
 
         func: Any = run_async
     else:
-        def run(**kwargs: Any) -> Any:
-            return unpack(lc_tool.invoke(call(kwargs)))
+        def run(*args: Any, **kwargs: Any) -> Any:
+            return unpack(lc_tool.invoke(call(args, kwargs)))
 
         func = run
     func.__name__ = name if name.isidentifier() else "langchain_tool"
     func.__doc__ = lc_tool.description
     return Tool.from_schema(func, name, lc_tool.description or "", parameters, validate,
                             return_direct=bool(getattr(lc_tool, "return_direct", False)),
-                            response_format="content_and_artifact")
+                            response_format="content_and_artifact" if with_artifact else "content")
 
 
 def to_langchain_tool(tool: Any, **options: Any) -> Any:
