@@ -99,7 +99,7 @@ def test_content_is_a_string_or_blocks() -> None:
     blocks = [{"type": "text", "text": "one"}, {"type": "image", "url": "u"}, {"type": "text", "text": "two"}]
     message = HumanMessage(blocks)
     assert message.content == blocks
-    assert message.text == "one\ntwo"
+    assert message.text == "onetwo"  # (joined with nothing between, as LangChain joins them; review 93)
     assert HumanMessage("plain").text == "plain"
     with pytest.raises(TypeError, match="content must be a string or a list of content blocks, not int"):
         HumanMessage(5)  # type: ignore[arg-type]

@@ -412,7 +412,8 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     is one message; any other tuple is a sequence of messages, as a list is. LangChain's message objects
     (``langchain_core.messages``: ``HumanMessage``, ``AIMessage`` and its chunks, ``SystemMessage``,
     ``ToolMessage``, a ``ChatMessage`` of one of these roles), alone or in a list, are converted as
-    :func:`toolwire.interop.langchain.from_langchain_messages` converts them (see :func:`langchain_message`).
+    :func:`toolwire.interop.langchain.from_langchain_messages` converts them (see :func:`langchain_message`); a
+    LangChain prompt value (``ChatPromptTemplate.invoke(...)``) is read as its ``to_messages()``.
 
     Args:
         value: the input, in any of the forms above.
@@ -437,6 +438,8 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     if not isinstance(value, list | tuple) or not value:
         if (message := other_message(value)) is not None:
             return [message]
+        if _is_prompt_value(value):  # a LangChain prompt's output, read as LangChain's chat models read it
+            return coerce_messages(value.to_messages())
         raise UserError(
             "Pass a question (a string), a message, or a non-empty list of messages; "
             f"got {type_label(value) if value is not None else 'None'}{' (empty)' if value == [] else ''}."
@@ -459,6 +462,14 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
                 "(role, text) tuples or {'role', 'content'} dicts."
             )
     return out
+
+
+def _is_prompt_value(value: Any) -> bool:
+    """Whether ``value`` is a LangChain prompt value (``ChatPromptTemplate.invoke(...)``'s ``ChatPromptValue``, a
+    ``StringPromptValue``: a class of ``langchain_core.prompt_values``, found by its module), whose
+    ``to_messages()`` gives the conversation."""
+    return any(getattr(cls, "__module__", "") == "langchain_core.prompt_values" for cls in type(value).__mro__[:-1]) \
+        and callable(getattr(value, "to_messages", None))
 
 
 def other_message(value: Any) -> BaseMessage | None:

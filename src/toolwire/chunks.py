@@ -19,6 +19,7 @@ from toolwire.messages import (
     AIMessage,
     Content,
     InvalidToolCall,
+    MessageText,
     ToolCall,
     ToolCallChunk,
     Usage,
@@ -107,9 +108,10 @@ class AIMessageChunk:
         self._made_ids: dict[int, str] = {}
 
     @property
-    def text(self) -> str:
-        """The chunk's text: ``content`` if a string, else its text blocks joined by newlines."""
-        return content_text(self.content)
+    def text(self) -> MessageText:
+        """The chunk's text (a ``str``): ``content`` if a string, else its text blocks joined with nothing between
+        them, as LangChain joins them. ``chunk.text()`` gives the same text."""
+        return MessageText(content_text(self.content))
 
     @property
     def tool_calls(self) -> list[ToolCall]:
@@ -427,7 +429,67 @@ def _join_content(text: list[str], blocks: list[Any] | None) -> Content:
     the last list as one text block."""
     if blocks is None:
         return "".join(text)
+    blocks = [block.merged() if isinstance(block, _Block) else block for block in blocks]
     return [*blocks, {"type": "text", "text": "".join(text)}] if text else blocks
+
+
+_SAME_KEYS = frozenset({"type", "index", "id", "name"})  # a merged block's own keys: the first value stays
+
+
+class _Block:
+    """The pieces of one content block streamed in parts that share its ``index`` (LangChain's and Anthropic's
+    block streaming: ``{"type": "text", "text": "Hel", "index": 0}`` then ``{..., "text": "lo", "index": 0}``),
+    merged as LangChain's ``merge_lists`` merges them: the text of a key is joined (in linear time), a key's first
+    value otherwise stays, a later one fills a key that was missing or None; ``type``, ``index``, ``id`` and
+    ``name`` keep their first value (a ``tool_use`` block and its ``input_json_delta`` parts are one block)."""
+
+    __slots__ = ("fields", "pieces")
+
+    def __init__(self, block: dict[str, Any]) -> None:
+        self.fields: dict[str, Any] = {}  # every key in first-seen order; a joined key's value is its pieces' key
+        self.pieces: dict[str, list[str]] = {}
+        self.add(block)
+
+    def add(self, block: dict[str, Any]) -> None:
+        for key, value in block.items():
+            if key in self.pieces:
+                if isinstance(value, str):
+                    self.pieces[key].append(value)
+            elif key not in self.fields or self.fields[key] is None:
+                if isinstance(value, str) and key not in _SAME_KEYS:
+                    self.fields[key] = None
+                    self.pieces[key] = [value]
+                else:
+                    self.fields[key] = value
+
+    def merged(self) -> dict[str, Any]:
+        return {key: "".join(self.pieces[key]) if key in self.pieces else value for key, value in self.fields.items()}
+
+
+def _add_blocks(blocks: list[Any], content: list[Any],
+                indexed: dict[int | str, _Block] | None) -> dict[int | str, _Block] | None:
+    """Add a chunk's ``content`` blocks to ``blocks``: a dict block whose ``index`` an earlier block has is merged
+    into it (:class:`_Block`), any other block is added in order. Returns the merged blocks by index."""
+    for block in content:
+        key = _block_key(block)
+        if key is None:
+            blocks.append(block)
+            continue
+        indexed = {} if indexed is None else indexed
+        if (open_block := indexed.get(key)) is not None:
+            open_block.add(block)
+        else:
+            indexed[key] = open_block = _Block(block)
+            blocks.append(open_block)
+    return indexed
+
+
+def _block_key(block: Any) -> int | str | None:
+    """The ``index`` of a block streamed in parts, or None (not a dict, no ``index`` that is an int or a str)."""
+    if not isinstance(block, dict):
+        return None
+    index = block.get("index")
+    return index if isinstance(index, int | str) and not isinstance(index, bool) else None
 
 
 class _ExtraFields:
@@ -490,6 +552,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     """
     text: list[str] = []
     blocks: list[Any] | None = None
+    indexed: dict[int | str, _Block] | None = None  # the blocks merged by their index
     invalid: list[InvalidToolCall] = []
     calls = _Calls()
     usage: Usage | None = None
@@ -505,7 +568,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
             if text:
                 blocks.append({"type": "text", "text": "".join(text)})
                 text = []
-            blocks.extend(content)
+            indexed = _add_blocks(blocks, content, indexed)
         elif content:
             text.append(content)
         for part in chunk.tool_call_chunks:

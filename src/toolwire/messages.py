@@ -55,6 +55,7 @@ __all__ = [
     "BaseMessage",
     "HumanMessage",
     "InvalidToolCall",
+    "MessageText",
     "SystemMessage",
     "ToolCall",
     "ToolCallChunk",
@@ -147,13 +148,17 @@ def _result_content(value: Any) -> Content:
         return str(value)
 
 
-def content_text(content: Content, other: Callable[[Any], str] | None = None) -> str:
-    """Return the text of a message content: the string itself, or its text blocks joined by newlines.
+def content_text(content: Content, other: Callable[[Any], str] | None = None, sep: str = "") -> str:
+    """Return the text of a message content: the string itself, or its text blocks joined by ``sep``.
 
     Args:
         content: a string or a list of strings and blocks.
         other: what to write for a block that is not text (an image, a provider block...); None leaves
             such blocks out. A text block without text is always left out.
+        sep: what goes between the parts: nothing by default, as LangChain's ``.text`` and the providers' own
+            readers (OpenAI's ``output_text``, google-genai's ``response.text``) join text blocks, since a block
+            may end mid-sentence (Anthropic's text around a citation, a streamed block); a newline where the parts
+            are separate items (a local model's prompt with a note for an image).
     """
     if isinstance(content, str):
         return content
@@ -165,7 +170,18 @@ def content_text(content: Content, other: Callable[[Any], str] | None = None) ->
             parts.append(str(block["text"]))
         elif other is not None and not (isinstance(block, dict) and block.get("type") == "text"):
             parts.append(other(block))
-    return "\n".join(parts)
+    return sep.join(parts)
+
+
+class MessageText(str):
+    """A message's text (a ``str``), also callable as LangChain's older ``message.text()`` method was: calling it
+    returns the same text as a plain ``str``, so code written for either form runs unchanged."""
+
+    __slots__ = ()
+
+    def __call__(self) -> str:
+        """Return the text as a plain ``str``."""
+        return str(self)
 
 
 class BaseMessage:
@@ -228,9 +244,10 @@ class BaseMessage:
         raise AttributeError(f"{type(self).__name__} is immutable.")
 
     @property
-    def text(self) -> str:
-        """The message's text: ``content`` if a string, else its text blocks joined by newlines."""
-        return content_text(self.content)
+    def text(self) -> MessageText:
+        """The message's text (a ``str``): ``content`` if a string, else its text blocks joined with nothing
+        between them, as LangChain joins them (:func:`content_text`). ``message.text()`` gives the same text."""
+        return MessageText(content_text(self.content))
 
     def _values(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name, _ in self._fields}
@@ -304,6 +321,17 @@ class BaseMessage:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (message_from_dict, (self._as_dict(),))
+
+    def pretty_repr(self) -> str:
+        """The message laid out for people, as LangChain's ``pretty_repr()`` lays it out (a title line of
+        ``=``, the name, the content, an AI message's tool calls with their arguments one per line)."""
+        from toolwire._pretty import pretty_repr
+
+        return pretty_repr(self)
+
+    def pretty_print(self) -> None:
+        """Print :meth:`pretty_repr` (LangChain's ``pretty_print()``, used in tutorials' message loops)."""
+        print(self.pretty_repr())
 
 
 def _refuse_additional_kwargs(owner: str, value: Any) -> None:

@@ -82,7 +82,7 @@ def prompt_text(message: BaseMessage, model: str | None = None) -> str:
                             f"{noun if noun == 'audio' else noun + 's'}.")
         return _block_json(block)
 
-    return content_text(message.content, other)
+    return content_text(message.content, other, "\n")
 
 
 def _note(block: dict[str, Any], noun: str) -> str:
@@ -108,4 +108,4 @@ def result_text(content: str | list[Any]) -> str:
         noun = _media(block)
         return _note(block, noun) if noun is not None else _block_json(block)
 
-    return content_text(content, other)
+    return content_text(content, other, "\n")
