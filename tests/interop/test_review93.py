@@ -5,6 +5,7 @@ No model runs here: tools are invoked directly or through ToolExecutor, and agen
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 import pytest
@@ -15,8 +16,9 @@ import langchain_core.messages as L
 from langchain_core.tools import InjectedToolCallId
 from langchain_core.tools import tool as lc_tool
 
-from toolwire import AIMessage, ToolExecutor, tool
-from toolwire.interop.langchain import from_langchain_tool
+from toolwire import AIMessage, ToolExecutor, ToolValidationError, tool
+from toolwire.errors import UserError
+from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
 
 
 def _call(name: str, args: dict[str, Any], call_id: str = "c1") -> dict[str, Any]:
@@ -124,3 +126,49 @@ def test_a_langgraph_command_is_one_error_result_saying_toolwire_does_not_apply_
             "executor does not apply, so the update was not made: make the tool return the text the model should read "
             "(or a ToolMessage), or run it in a LangGraph graph's ToolNode.")
     assert set_name_tw.invoke(_call("set_name_tw", {"name": "Cy"})).status == "error"
+
+
+# -- 2: to_langchain_tool with bare arguments raises as the toolwire tool does; a ToolCall gets an error message -----
+
+
+@tool
+def _boom(x: int) -> str:
+    """Boom."""
+    raise ValueError("kaboom")
+
+
+@tool
+def _needs_id(x: int, tool_call_id: Annotated[str, InjectedToolCallId]) -> str:
+    """Needs its call id."""
+    return f"{x} {tool_call_id}"
+
+
+def test_a_converted_tool_raises_on_bare_arguments_and_answers_a_tool_call_with_an_error() -> None:
+    lt = to_langchain_tool(_boom)
+    assert (lt.handle_tool_error, lt.handle_validation_error) == (True, True)  # what a ToolCall gets
+    with pytest.raises(ValueError, match=r"^kaboom$"):
+        lt.invoke({"x": 1})
+    with pytest.raises(ToolValidationError, match=r"^Invalid arguments for tool '_boom': 'x'"):
+        lt.invoke({"x": "zz"})
+    with pytest.raises(ValueError, match=r"^kaboom$"):
+        asyncio.run(lt.ainvoke({"x": 1}))
+    with pytest.raises(UserError, match="InjectedToolCallId"):
+        to_langchain_tool(_needs_id).invoke({"x": 1})
+    for args, text in (({"x": 1}, "Error: tool '_boom' raised ValueError: kaboom"),
+                       ({"x": "zz"}, "Error: Invalid arguments for tool '_boom': 'x'")):
+        for message in (lt.invoke(_call("_boom", args)), asyncio.run(lt.ainvoke(_call("_boom", args)))):
+            assert isinstance(message, L.ToolMessage) and message.status == "error"
+            assert message.content.startswith(text) and message.tool_call_id == "c1"
+    assert to_langchain_tool(_needs_id).invoke(_call("_needs_id", {"x": 2}, "c9")).content == "2 c9"
+
+
+def test_a_tool_that_does_not_handle_errors_raises_with_a_tool_call_too() -> None:
+    @tool(handle_errors=False)
+    def strict(x: int) -> str:
+        """Strict."""
+        raise ValueError("no")
+
+    lt = to_langchain_tool(strict)
+    assert (lt.handle_tool_error, lt.handle_validation_error) == (False, False)
+    with pytest.raises(ValueError, match=r"^no$"):
+        lt.invoke(_call("strict", {"x": 1}))

@@ -264,16 +264,22 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         (``args_schema`` is the schema dict; a tool of one parameter also takes its value as a bare string, as
         LangChain's own ``@tool`` does; an argument named ``config`` or ``run_manager``, which
         LangChain keeps for itself, is offered as ``config_`` / ``run_manager_``), ``return_direct`` and
-        ``response_format``. Calls go
-        through toolwire (validation, timeout); when the toolwire tool handles errors
-        (``handle_errors=True``, the default) a failure becomes a LangChain ``status="error"``
-        ToolMessage with toolwire's error text. Invoked with a whole LangChain ToolCall, the tool's
-        :func:`~toolwire.current_tool_call` gives that call (its ``id`` is LangChain's ``tool_call_id``);
-        invoked with bare arguments, it gives None, as ``tool.invoke(args)`` does.
+        ``response_format``. Calls go through toolwire (validation, timeout). Invoked with a whole LangChain
+        ToolCall (what LangGraph's ``ToolNode`` does), a failure or invalid arguments become a LangChain
+        ``status="error"`` ToolMessage with toolwire's error text when the toolwire tool handles errors
+        (``handle_errors=True``, the default; the LangChain tool's ``handle_tool_error`` and
+        ``handle_validation_error`` are that flag), and the tool's :func:`~toolwire.current_tool_call` gives that
+        call (its ``id`` is LangChain's ``tool_call_id``). Invoked with bare arguments (``lc_tool.invoke({"x": 1})``),
+        it raises what ``tool.invoke(args)`` raises, as LangChain's own tools do, and
+        :func:`~toolwire.current_tool_call` gives None.
 
     Raises:
         SchemaError: ``tool`` has no function to run (a schema-only spec).
         UserError: langchain-core is not installed, or a keyword was given (``name=``...).
+
+    The returned tool, invoked with bare arguments, raises as the toolwire tool does: ``ToolValidationError``,
+    ``ToolTimeoutError``, ``UserError`` (a tool taking ``InjectedToolCallId`` needs a ToolCall), or the function's
+    own exception.
     """
     if options:  # (review 76: a TypeError)
         key = next(iter(options))
@@ -301,7 +307,10 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         return result_to_content(result)
 
     def failed(exc: Exception) -> Exception:
-        if not tw.handle_errors:
+        # invoked with bare arguments, the error is raised as tw.invoke(args) raises it (review 93: its text came
+        # back as if it were the result); with a whole ToolCall, a ToolException LangChain answers with an error
+        # ToolMessage (handle_tool_error), as toolwire's tool.invoke(tool_call) and LangGraph's ToolNode do
+        if not tw.handle_errors or _LC_CALL_ID.get() is None:
             return exc
         return ToolException(error_text(exc, tw.name, hide_details=tw.hide_error_details))
 
@@ -316,7 +325,9 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         try:
             return shape(tw.invoke(kwargs))
         except Exception as exc:
-            raise failed(exc) from exc
+            if (handled := failed(exc)) is exc:
+                raise
+            raise handled from exc
         finally:
             if token is not None:
                 _CURRENT_CALL.reset(token)
@@ -327,7 +338,9 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         try:
             return shape(await tw.ainvoke(kwargs))
         except Exception as exc:
-            raise failed(exc) from exc
+            if (handled := failed(exc)) is exc:
+                raise
+            raise handled from exc
         finally:
             if token is not None:
                 _CURRENT_CALL.reset(token)
@@ -341,6 +354,7 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         return_direct=tw.return_direct,
         response_format=tw.response_format,
         handle_tool_error=tw.handle_errors,
+        handle_validation_error=tw.handle_errors,
     )
 
 
