@@ -54,10 +54,21 @@ def named(name: str | None) -> str:
 
 def check_model(model: Any) -> None:
     """A chat model has ``invoke``, ``ainvoke`` and ``bind_tools``; anything else (``None``, a string, a model class
-    rather than a model built from it) is refused."""
+    rather than a model built from it) is refused, and so is a LangChain chat model (or a LangChain runnable such as
+    its ``bind_tools`` result), read by its classes' modules without importing LangChain.
+
+    Raises:
+        UserError: one sentence saying which toolwire model to build instead (review 93: a LangChain model failed
+            later with a bare NotImplementedError or an AttributeError naming toolwire's internals).
+    """
     if isinstance(model, type):
         raise UserError(f"Agent takes a chat model, not the class {model.__name__}: build one first, such as "
                         f"Agent({model.__name__}(...), [my_tool]).")
+    if any(str(getattr(c, "__module__", "")).startswith("langchain") for c in type(model).__mro__):
+        raise UserError(f"Agent takes a toolwire chat model, not LangChain's {type(model).__name__}: build toolwire's "
+                        "own for the same provider, such as toolwire.models.ChatOpenAI(model=...), ChatAnthropic, "
+                        "ChatGoogleGenAI or ChatLlamaCpp, or toolwire.models.init_chat_model('gpt-4o-mini') "
+                        "(LangChain tools and messages work with it as they are).")
     if not all(callable(getattr(model, attr, None)) for attr in ("invoke", "ainvoke", "bind_tools")):
         got = "None" if model is None else f"a {type(model).__name__}"
         raise UserError(f"Agent takes a chat model first, such as Agent(ChatOpenAI('gpt-4o-mini'), [my_tool]); "

@@ -16,9 +16,10 @@ import langchain_core.messages as L
 from langchain_core.tools import InjectedToolCallId
 from langchain_core.tools import tool as lc_tool
 
-from toolwire import AIMessage, ToolExecutor, ToolValidationError, tool
+from toolwire import Agent, AIMessage, ToolExecutor, ToolValidationError, tool
 from toolwire.errors import UserError
 from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
+from toolwire.testing import ScriptedChatModel
 
 
 def _call(name: str, args: dict[str, Any], call_id: str = "c1") -> dict[str, Any]:
@@ -172,3 +173,21 @@ def test_a_tool_that_does_not_handle_errors_raises_with_a_tool_call_too() -> Non
     assert (lt.handle_tool_error, lt.handle_validation_error) == (False, False)
     with pytest.raises(ValueError, match=r"^no$"):
         lt.invoke(_call("strict", {"x": 1}))
+
+
+# -- 5: Agent given a LangChain chat model says to build toolwire's own ---------------------------------------------
+
+
+def test_agent_refuses_a_langchain_chat_model_in_one_sentence() -> None:
+    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+
+    lc_model = FakeMessagesListChatModel(responses=[L.AIMessage("done")])
+    for model in (lc_model, lc_model.bind(stop=["x"])):  # the model, and a runnable made from it
+        with pytest.raises(UserError) as info:
+            Agent(model, [_boom])
+        assert str(info.value) == (
+            f"Agent takes a toolwire chat model, not LangChain's {type(model).__name__}: build toolwire's own for the "
+            "same provider, such as toolwire.models.ChatOpenAI(model=...), ChatAnthropic, ChatGoogleGenAI or "
+            "ChatLlamaCpp, or toolwire.models.init_chat_model('gpt-4o-mini') (LangChain tools and messages work with "
+            "it as they are).")
+    assert Agent(ScriptedChatModel(["hi"]), [_boom]).invoke("q").output == "hi"  # toolwire's own models still work
