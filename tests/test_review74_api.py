@@ -301,7 +301,10 @@ def test_aimessage_takes_usage_metadata_as_usage() -> None:
     counts = {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}
     message = AIMessage("hi", usage_metadata={**counts, "input_token_details": {"cache_read": 1},
                                               "output_token_details": {"reasoning": 1}})
-    assert message.usage == message.usage_metadata == {**counts, "cached_tokens": 1}
+    assert message.usage == {**counts, "cached_tokens": 1}
+    # given back in LangChain's shape too (review 93), and read again as the same usage
+    assert message.usage_metadata == {**counts, "cached_tokens": 1, "input_token_details": {"cache_read": 1}}
+    assert AIMessage("hi", usage_metadata=message.usage_metadata).usage == message.usage
     assert AIMessage("hi", usage_metadata=counts) == AIMessage("hi", usage=counts)
     assert AIMessage("hi", usage=counts, usage_metadata=dict(counts)).usage == counts  # the same counts twice
     with pytest.raises(UserError, match="pass usage= or usage_metadata="):

@@ -78,3 +78,12 @@ def test_a_langchain_prompt_value_is_read_as_its_messages() -> None:
     assert model.requests[-1].messages == [SystemMessage("Be brief."), HumanMessage("hi")]
     assert model.invoke(prompts.PromptTemplate.from_template("say {q}").invoke({"q": "x"})).text == "ok"
     assert model.requests[-1].messages == [HumanMessage("say x")]
+
+
+def test_usage_metadata_has_cached_tokens_where_langchain_puts_them() -> None:
+    counts = {"input_tokens": 10, "output_tokens": 2, "total_tokens": 12}
+    cached = AIMessage("a", usage={**counts, "cached_tokens": 8})  # type: ignore[typeddict-item]
+    assert cached.usage_metadata["input_token_details"] == {"cache_read": 8}  # type: ignore[index, typeddict-item]
+    assert AIMessageChunk("a", usage={**counts, "cached_tokens": 8}).usage_metadata == cached.usage_metadata
+    plain = AIMessage("a", usage=counts)  # type: ignore[arg-type]
+    assert plain.usage_metadata is plain.usage

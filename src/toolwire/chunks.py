@@ -24,6 +24,7 @@ from toolwire.messages import (
     ToolCallChunk,
     Usage,
     content_text,
+    langchain_usage,
     new_tool_call_id,
 )
 
@@ -123,9 +124,10 @@ class AIMessageChunk:
 
     @property
     def usage_metadata(self) -> Usage | None:
-        """LangChain's name for :attr:`usage` (the same dict, or None), as on
-        :attr:`toolwire.messages.AIMessage.usage_metadata`: cached prompt tokens are ``cached_tokens``."""
-        return self.usage
+        """LangChain's name for :attr:`usage`, in LangChain's shape, as
+        :attr:`toolwire.messages.AIMessage.usage_metadata` gives it (cached prompt tokens also as
+        ``input_token_details["cache_read"]``)."""
+        return langchain_usage(self.usage)
 
     def __add__(self, other: AIMessageChunk) -> AIMessageChunk:
         if not isinstance(other, AIMessageChunk):

@@ -447,10 +447,19 @@ class AIMessage(BaseMessage):
 
     @property
     def usage_metadata(self) -> Usage | None:
-        """LangChain's name for :attr:`usage` (the same dict, or None): ``input_tokens``, ``output_tokens`` and
-        ``total_tokens`` read alike; cached prompt tokens are toolwire's ``cached_tokens`` (LangChain's
-        ``input_token_details["cache_read"]``)."""
-        return self.usage
+        """LangChain's name for :attr:`usage`, in LangChain's ``UsageMetadata`` shape: ``input_tokens``,
+        ``output_tokens`` and ``total_tokens`` read alike; when the provider counted cached prompt tokens, a copy
+        that also has them as ``input_token_details["cache_read"]`` (beside toolwire's ``cached_tokens``), else
+        :attr:`usage` itself (None when there is none)."""
+        return langchain_usage(self.usage)
+
+
+def langchain_usage(usage: Usage | None) -> Usage | None:
+    """``usage`` as LangChain's ``UsageMetadata`` gives it: a copy with ``input_token_details["cache_read"]`` when
+    it has ``cached_tokens``, else ``usage`` itself."""
+    if not usage or "cached_tokens" not in usage:
+        return usage
+    return {**usage, "input_token_details": {"cache_read": usage["cached_tokens"]}}  # type: ignore[typeddict-unknown-key]
 
 
 class ToolMessage(BaseMessage):
