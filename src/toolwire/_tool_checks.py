@@ -16,7 +16,7 @@ import types
 import typing
 import unicodedata
 import warnings
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
@@ -27,8 +27,12 @@ __all__ = [
     "NAME_RE",
     "check_fields_taken",
     "check_name",
+    "explain_injected",
+    "injected_guard",
+    "injected_kinds",
     "langchain_filled",
     "langchain_marker",
+    "marker_name",
     "no_json_schema_error",
     "unbound_method_error",
     "valid_name",
@@ -205,6 +209,8 @@ def _without_json_schema(params: Iterable[tuple[str | None, Any]], seen: frozens
     pydantic models' fields (``"m.cb"``; a model met again on the way, ``seen``, is not looked into twice), or None."""
     from pydantic import TypeAdapter
 
+    from toolwire._schema_strict import StrictJsonSchema  # (which refuses more than pydantic's: review 94)
+
     for name, annotation in params:
         if isinstance(annotation, type) and issubclass(annotation, BaseModel) and annotation not in seen:
             inner = _without_json_schema(((f"{name}.{key}" if name else key, info.annotation)
@@ -214,7 +220,7 @@ def _without_json_schema(params: Iterable[tuple[str | None, Any]], seen: frozens
         if name is None:
             continue
         try:
-            TypeAdapter(annotation).json_schema()
+            TypeAdapter(annotation).json_schema(schema_generator=StrictJsonSchema)
         except Exception:  # this one's type has no JSON Schema
             return name, annotation
     return None
@@ -227,6 +233,13 @@ def langchain_marker(marker: Any) -> str | None:
     cls = marker if isinstance(marker, type) else type(marker)
     kinds = [c.__name__ for c in getattr(cls, "__mro__", ()) if c.__module__.startswith("langchain_core")]
     return "call_id" if "InjectedToolCallId" in kinds else "injected" if "InjectedToolArg" in kinds else None
+
+
+def marker_name(marker: Any) -> str:
+    """How an error names a LangChain injection marker (the class or an instance): ``"InjectedToolArg"``,
+    ``"LangGraph's InjectedState"`` (a marker of LangGraph's is named so)."""
+    cls = marker if isinstance(marker, type) else type(marker)
+    return ("LangGraph's " if cls.__module__.startswith("langgraph") else "") + cls.__name__
 
 
 def _runnable_config(annotation: Any) -> bool:
@@ -280,16 +293,93 @@ def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -
         kinds = {langchain_marker(marker) for marker in metadata}
         if "call_id" in kinds:
             return functools.partial(_call_id, tool_name, default)
-        injected = "injected" in kinds
+        injected = next((marker_name(m) for m in metadata if langchain_marker(m) == "injected"), "")
         annotation = annotation.__origin__
     else:
-        injected = False
+        injected = ""
     if not (injected or _runnable_config(annotation)):
         return None
     if default is not inspect.Parameter.empty:
         return lambda: default
-    what = "injected by the application in LangChain (InjectedToolArg)" if injected else "LangChain's RunnableConfig"
+    # (review 93: an InjectedState parameter was called "InjectedToolArg")
+    what = ("LangChain's RunnableConfig" if not injected else f"injected by LangGraph ({injected[12:]})"
+            if injected.startswith("LangGraph's ") else f"injected by the application in LangChain ({injected})")
     raise SchemaError(f"Tool {tool_name!r}: parameter {name!r} is {what}, which toolwire has no value for: give it a "
                       f"default, or fix its value with functools.partial(func, {name}=...) before making the tool "
                       "(toolwire.current_tool_call() gives the call being run).")
 
+
+
+def injected_kinds(func: Callable[..., Any], names: Iterable[str]) -> dict[str, str]:
+    """``{name: what fills it}`` for the parameters of ``func`` among ``names`` that LangChain fills rather than the
+    model (``"InjectedToolCallId"``, ``"InjectedToolArg"``, ``"LangGraph's InjectedState"``..., ``"RunnableConfig"``);
+    read from its type hints, only when an error needs them (``{}`` when they cannot be read)."""
+    try:
+        hints = typing.get_type_hints(func, include_extras=True)
+    except Exception:  # a hint that cannot be resolved: no explanation, the original error stands
+        return {}
+    found: dict[str, str] = {}
+    for name in names:
+        hint = hints.get(name)
+        for marker in getattr(hint, "__metadata__", ()):
+            if langchain_marker(marker) is not None:
+                found[name] = marker_name(marker)
+                break
+        else:
+            if hint is not None and _runnable_config(hint.__origin__ if hasattr(hint, "__metadata__") else hint):
+                found[name] = "RunnableConfig"
+    return found
+
+
+def explain_injected(message: str, kinds: dict[str, str], fix: Callable[[str, str], str]) -> str:
+    """``message`` (a :class:`~toolwire.errors.ToolValidationError`'s, refusing arguments the call set) with each
+    injected argument in ``kinds`` (``{name: what fills it}``) no longer called "not a parameter", and a sentence
+    saying how toolwire fills it (``fix(name, kind)``), for a LangChain habit: setting an injected argument in
+    ``tool_call["args"]`` (review 93)."""
+    for name in kinds:
+        message = message.replace(f"'{name}' is not a parameter of this tool",
+                                  f"'{name}' is not an argument a call may set")
+    return message + "".join(" " + fix(name, kind) for name, kind in kinds.items())
+
+
+def _injected_fix(name: str, kind: str) -> str:
+    if kind == "InjectedToolCallId":
+        return f"'{name}' is the call's id (InjectedToolCallId), which toolwire fills from the tool call's \"id\"."
+    what = "LangChain's RunnableConfig" if kind == "RunnableConfig" else f"injected ({kind})"
+    return (f"'{name}' is {what}, which toolwire never reads from a call's arguments (it keeps its default): to give "
+            f"it a value, make the tool from functools.partial(func, {name}=...), one tool per value.")
+
+
+def injected_guard(func: Callable[..., Any], validate: Callable[[Any], dict[str, Any]], parameters: dict[str, Any],
+                   tool_name: str) -> Callable[[Any], dict[str, Any]]:
+    """``validate``, or, for a function with parameters its schema leaves out (LangChain's injected arguments), a
+    ``validate`` whose error for arguments setting one of them says how toolwire fills it instead of calling it "not a
+    parameter" (review 93: ``tool_call["args"]["user_id"] = ...``, LangChain's way to pass a run-time value).
+
+    The check made when the tool is defined is only a comparison of names; the type hints are read when such an
+    error happens.
+
+    Raises:
+        ToolValidationError: (the returned function) as ``validate`` does, with the explanation added.
+    """
+    from toolwire.errors import ToolValidationError
+
+    code = getattr(func, "__code__", None)
+    properties = parameters.get("properties")
+    if code is None or not isinstance(properties, dict):
+        return validate
+    hidden = tuple(n for n in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+                   if n not in properties and n not in ("self", "cls"))
+    if not hidden:
+        return validate
+
+    def checked(args: Any) -> dict[str, Any]:
+        try:
+            return validate(args)
+        except ToolValidationError as exc:
+            given = [n for n in hidden if n in args] if isinstance(args, Mapping) else []
+            if not given or not (kinds := injected_kinds(func, given)):
+                raise
+            raise ToolValidationError(explain_injected(str(exc), kinds, _injected_fix), tool_name) from None
+
+    return checked

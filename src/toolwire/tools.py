@@ -39,7 +39,7 @@ from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
 from toolwire._signature import docstring_summary, function_doc, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments
-from toolwire._tool_checks import check_fields_taken, check_name, warn_provider_name
+from toolwire._tool_checks import check_fields_taken, check_name, injected_guard, warn_provider_name
 from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
     _CURRENT_CALL,
@@ -167,7 +167,7 @@ class Tool(ToolArguments):
         self.description = schema.description
         self.parameters = schema.parameters
         self.spec = ToolSpec(name, schema.description, schema.parameters)
-        self._validate = schema.validate
+        self._validate = injected_guard(func, schema.validate, schema.parameters, name)  # (review 93)
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments

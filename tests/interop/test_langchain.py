@@ -374,11 +374,12 @@ def test_a_langchain_tool_refuses_keys_its_schema_does_not_declare_injected_ones
 
     tw = from_langchain_tool(lc_add)
     assert set(tw.parameters["properties"]) == {"a", "b"}
-    for args, bad in [({"a": 1, "user_id": "evil"}, "'user_id' is not a parameter of this tool (got 'evil')"),
+    # (review 93: the injected one is not called "not a parameter", and the error says how to give it)
+    for args, bad in [({"a": 1, "user_id": "evil"}, "'user_id' is not an argument a call may set (got 'evil')"),
                       ({"a": 1, "zzz": 3}, "'zzz' is not a parameter of this tool (got 3)")]:
         with pytest.raises(ToolValidationError) as info:
             tw.invoke(args)
-        assert str(info.value) == f"Invalid arguments for tool 'lc_add': {bad}. Its parameters are: a, b."
+        assert str(info.value).startswith(f"Invalid arguments for tool 'lc_add': {bad}. Its parameters are: a, b.")
         message = tw.invoke({"name": "lc_add", "args": args, "id": "c1", "type": "tool_call"})
         assert message.status == "error" and bad in message.content
     # the declared ones still go through, coerced by LangChain, the injected one at its default
@@ -397,7 +398,7 @@ def test_a_model_sent_tool_call_id_is_refused_and_langchain_fills_it():
     bad, good = ToolExecutor([tw]).execute(AIMessage("", tool_calls=[
         {"name": "remember", "args": {"fact": "x", "tool_call_id": "call_FORGED"}, "id": "call_1"},
         {"name": "remember", "args": {"fact": "y"}, "id": "call_2"}]))
-    assert bad.status == "error" and "'tool_call_id' is not a parameter of this tool" in bad.content
+    assert bad.status == "error" and "'tool_call_id' is not an argument a call may set" in bad.content
     assert "stored by" not in bad.content
     assert (good.status, good.content) == ("success", "stored by call_2")
 

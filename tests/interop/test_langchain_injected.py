@@ -32,7 +32,7 @@ def test_a_toolwire_tool_gets_the_call_id_langchain_would_inject() -> None:
     assert message.content == "x stored by c7" and message.status == "success"
     sent = remember.invoke({"name": "remember", "args": {"fact": "x", "tool_call_id": "evil"}, "id": "c8",
                             "type": "tool_call"})
-    assert sent.status == "error" and "'tool_call_id' is not a parameter of this tool" in sent.content
+    assert sent.status == "error" and "'tool_call_id' is not an argument a call may set" in sent.content
 
 
 def test_runnable_config_and_injected_arguments_without_a_default_are_refused() -> None:

@@ -13,11 +13,11 @@ import pytest
 pytest.importorskip("langchain_core")
 
 import langchain_core.messages as L
-from langchain_core.tools import InjectedToolCallId
+from langchain_core.tools import InjectedToolArg, InjectedToolCallId
 from langchain_core.tools import tool as lc_tool
 
 from toolwire import Agent, AIMessage, ToolExecutor, ToolValidationError, tool
-from toolwire.errors import UserError
+from toolwire.errors import SchemaError, UserError
 from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
 from toolwire.testing import ScriptedChatModel
 
@@ -191,3 +191,53 @@ def test_agent_refuses_a_langchain_chat_model_in_one_sentence() -> None:
             "ChatLlamaCpp, or toolwire.models.init_chat_model('gpt-4o-mini') (LangChain tools and messages work with "
             "it as they are).")
     assert Agent(ScriptedChatModel(["hi"]), [_boom]).invoke("q").output == "hi"  # toolwire's own models still work
+
+
+# -- 12 (wording): an injected argument is named by its marker, and setting it in a call says how toolwire fills it --
+
+
+def test_an_injected_state_parameter_is_not_called_injected_tool_arg() -> None:
+    prebuilt = pytest.importorskip("langgraph.prebuilt")
+
+    def read(x: int, state: Annotated[dict, prebuilt.InjectedState]) -> str:
+        """Read."""
+        return str(x)
+
+    with pytest.raises(SchemaError) as info:
+        tool(read)
+    assert str(info.value).startswith("Tool 'read': parameter 'state' is injected by LangGraph (InjectedState), which "
+                                      "toolwire has no value for: give it a default")
+
+
+def test_setting_an_injected_argument_in_a_call_says_how_toolwire_fills_it() -> None:
+    @tool
+    def who(x: int, user_id: Annotated[str, InjectedToolArg] = "anon") -> str:
+        """Who."""
+        return f"{x}-{user_id}"
+
+    assert who.invoke(_call("who", {"x": 1})).content == "1-anon"
+    message = who.invoke(_call("who", {"x": 1, "user_id": "bob"}))
+    assert message.status == "error" and message.content == (
+        "Error: Invalid arguments for tool 'who': 'user_id' is not an argument a call may set (got 'bob'). Its "
+        "parameters are: x. 'user_id' is injected (InjectedToolArg), which toolwire never reads from a call's "
+        "arguments (it keeps its default): to give it a value, make the tool from functools.partial(func, "
+        "user_id=...), one tool per value.")
+    (sent,) = ToolExecutor([_needs_id]).execute(AIMessage("", tool_calls=[
+        {"name": "_needs_id", "args": {"x": 1, "tool_call_id": "forged"}, "id": "c5"}]))
+    assert sent.content.endswith("'tool_call_id' is the call's id (InjectedToolCallId), which toolwire fills from "
+                                 "the tool call's \"id\".")
+    with pytest.raises(ToolValidationError, match=r"'zz' is not a parameter of this tool \(got 1\)\. Its parameters "
+                                                  r"are: x\.$"):
+        who.invoke({"x": 1, "zz": 1})  # an unknown key is still called so
+
+    @lc_tool
+    def lc_who(x: int, user_id: Annotated[str, InjectedToolArg] = "anon") -> str:
+        """Who."""
+        return f"{x}-{user_id}"
+
+    with pytest.raises(ToolValidationError) as info:
+        from_langchain_tool(lc_who).invoke({"x": 1, "user_id": "bob"})
+    assert str(info.value) == (
+        "Invalid arguments for tool 'lc_who': 'user_id' is not an argument a call may set (got 'bob'). Its parameters "
+        "are: x. 'user_id' is injected (InjectedToolArg), which toolwire never reads from a call's arguments: give its "
+        "value with from_langchain_tool(lc_tool, injected={'user_id': ...}), passed with every call.")

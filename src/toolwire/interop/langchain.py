@@ -102,6 +102,48 @@ def _pydantic_validator(model: Any, name: str) -> Any | None:
     return validate
 
 
+def _injected_kinds(lc_tool: Any, visible: set[str]) -> dict[str, str]:
+    """``{name: marker}`` for the arguments of ``lc_tool`` the model does not see because LangChain or the
+    application fills them (``"InjectedToolCallId"``, ``"InjectedToolArg"``, ``"LangGraph's InjectedState"``...)."""
+    from toolwire._tool_checks import langchain_marker, marker_name
+
+    fields = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
+    if not isinstance(fields, dict):
+        return {}
+    return {name: marker_name(markers[0]) for name, field in fields.items() if name not in visible
+            and (markers := [m for m in field.metadata if langchain_marker(m) is not None])}
+
+
+def _injected_fix(name: str, kind: str) -> str:
+    if kind == "InjectedToolCallId":
+        return f"'{name}' is the call's id (InjectedToolCallId), which LangChain fills from the tool call's \"id\"."
+    return (f"'{name}' is injected ({kind}), which toolwire never reads from a call's arguments: give its value "
+            f"with from_langchain_tool(lc_tool, injected={{{name!r}: ...}}), passed with every call.")
+
+
+def _explained(validate: Any, kinds: dict[str, str], name: str) -> Any:
+    """``validate``, whose error for arguments that set an injected argument (LangChain's way to pass a run-time
+    value, ``tool_call["args"]["user_id"] = ...``) says how toolwire fills it (review 93: "not a parameter").
+
+    Raises:
+        ToolValidationError: (the returned function) as ``validate`` does, with the explanation added.
+    """
+    from toolwire._tool_checks import explain_injected
+    from toolwire.errors import ToolValidationError
+
+    def checked(args: Any) -> dict[str, Any]:
+        try:
+            result: dict[str, Any] = validate(args)
+        except ToolValidationError as exc:
+            given = {n: k for n, k in kinds.items() if n in args} if isinstance(args, Mapping) else {}
+            if not given:
+                raise
+            raise ToolValidationError(explain_injected(str(exc), given, _injected_fix), name) from None
+        return result
+
+    return checked
+
+
 def _is_async_only(lc_tool: Any) -> bool:
     return getattr(lc_tool, "coroutine", None) is not None and getattr(lc_tool, "func", None) is None
 
@@ -203,6 +245,9 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
 
     with_artifact = getattr(lc_tool, "response_format", "content") == "content_and_artifact"
     props = list(parameters.get("properties") or {})
+
+    if kinds := _injected_kinds(lc_tool, visible):
+        validate = _explained(validate, kinds, name)
 
     def unpack(message: Any) -> Any:
         if not isinstance(message, lc.ToolMessage):  # LangChain passes a ToolOutputMixin on as the tool returned it
