@@ -14,6 +14,7 @@ from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel
 
+from toolwire._schema_json import reader
 from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
 from toolwire._schema_strict import build_validator, not_bool, numeric_leaf, strict_class_schema, transparent
 
@@ -408,6 +409,6 @@ def fast_function_schema(
     raw["additionalProperties"] = False
     if defs:
         raw["$defs"] = defs
-    return raw, validator.validate_python
+    return raw, reader(validator, core)  # (JSON-mode rules where they differ from Python's: review 94)
 
 

@@ -45,6 +45,7 @@ from pydantic_core import PydanticUndefined
 
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
+from toolwire._schema_json import reader
 from toolwire._schema_refs import (
     _object_schema,
     _object_shape,
@@ -270,7 +271,7 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
         name for name, f in model.model_fields.items()
         if not f.is_required() and not _accepts_none(f.annotation)
     )
-    validate = _model_validate(model, tool_name, parameters, validator.validate_python)
+    validate = _model_validate(model, tool_name, parameters, reader(validator, core, validator_config(core)))
     return FunctionSchema(description, parameters, validate, defaulted_non_nullable=defaulted,
                           null_plan=null_plan(parameters, defaulted))
 
@@ -292,7 +293,8 @@ def _pydantic_function_schema(
         raise no_json_schema_error(f"tool {tool_name!r}", exc, [spec[:2] for spec in specs]) from None
     raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}", [spec[:2] for spec in specs])
     # (the JSON Schema above is the one of this validator's schema, see _DefaultsAsData)
-    return raw, strict_validator(adapter.core_schema, None, adapter.validator).validate_python  # type: ignore[arg-type]
+    validator = strict_validator(adapter.core_schema, None, adapter.validator)  # type: ignore[arg-type]
+    return raw, reader(validator, adapter.core_schema)  # (JSON-mode rules where they differ: review 94)
 
 
 _NO_JSON: Any = object()

@@ -116,7 +116,10 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
 
         name = _output_name(model.__name__)
         arguments = model_schema(model, name)
-        return ToolSpec(name, arguments.description, arguments.parameters), validator.validate_python
+        from toolwire._schema_json import reader  # (JSON-mode rules where they differ from Python's: review 94)
+
+        return ToolSpec(name, arguments.description, arguments.parameters), reader(validator, core,
+                                                                                     validator_config(core))
     if isinstance(schema, type) and (is_typeddict(schema) or dataclasses.is_dataclass(schema)):
         from toolwire._schema_compat import _compat  # a typing.TypedDict, which pydantic refuses before Python 3.12
 
@@ -131,10 +134,11 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
             raise SchemaError(f"{schema.__name__} cannot be given as a JSON Schema: {exc}") from None
         spec = to_tool_spec({"name": _output_name(schema.__name__), "description": _class_description(schema),
                              "parameters": parameters})
+        from toolwire._schema_json import reader
         from toolwire._schema_strict import strict_validator
 
         validator = strict_validator(adapter.core_schema, None, adapter.validator)  # type: ignore[arg-type]
-        return spec, validator.validate_python  # (toolwire's rules, as for a model: review 63)
+        return spec, reader(validator, adapter.core_schema)  # (toolwire's rules, as for a model: review 63)
     v1 = sys.modules.get("pydantic.v1")
     if v1 is not None and isinstance(schema, type) and issubclass(schema, v1.BaseModel):  # as LangChain takes it
         return to_tool_spec(schema), schema.parse_obj

@@ -1,0 +1,128 @@
+"""Review 94 (schema generation and argument validation): a model's arguments are JSON data and are validated by
+pydantic's JSON-mode rules where those differ from its Python mode (strict settings, ``date | str``), dict keys
+that are not strings, forward references in TypedDicts and dataclasses, and types no JSON value can satisfy."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import uuid
+from typing import Annotated, Any
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from toolwire import AIMessage, tool
+from toolwire._schema_json import json_mode_needed
+from toolwire.errors import ToolCallParseError, ToolValidationError
+from toolwire.testing import ScriptedChatModel
+
+UID = "12345678-1234-5678-1234-567812345678"
+
+
+def _call(t: Any, args: dict[str, Any]) -> str:
+    """The content of ``t`` invoked with a tool call of ``args`` (as a model sends it)."""
+    return str(t.invoke({"name": t.name, "args": args, "id": "c1", "type": "tool_call"}).content)
+
+
+class Priority(enum.Enum):
+    LOW = "low"
+
+
+class Booking(BaseModel):
+    model_config = ConfigDict(strict=True)
+    day: datetime.date
+    ref: uuid.UUID
+    priority: Priority
+    span: tuple[int, int] = (0, 0)
+
+
+# -- finding 1: strict models and fields take the JSON forms their schema publishes ------------------------------
+
+
+def test_a_strict_model_takes_the_json_forms_of_date_uuid_enum_and_tuple() -> None:
+    @tool
+    def book(b: Booking) -> str:
+        """Book a table."""
+        return repr(b)
+
+    args = {"b": {"day": "2025-05-01", "ref": UID, "priority": "low", "span": [1, 2]}}
+    expected = Booking(day=datetime.date(2025, 5, 1), ref=uuid.UUID(UID), priority=Priority.LOW, span=(1, 2))
+    assert _call(book, args) == repr(expected)
+    # a Python caller passing real objects is still served (Python mode)
+    direct = book.invoke({"b": {"day": datetime.date(2025, 5, 1), "ref": uuid.UUID(UID), "priority": Priority.LOW}})
+    assert "datetime.date(2025, 5, 1)" in direct
+
+
+def test_a_strict_field_on_a_parameter_takes_an_iso_date() -> None:
+    @tool
+    def remind(day: Annotated[datetime.date, Field(strict=True)], times: int = 1) -> str:
+        """Remind."""
+        return f"{day!r} {times}"
+
+    assert _call(remind, {"day": "2025-05-01"}) == "datetime.date(2025, 5, 1) 1"
+    assert remind.invoke({"day": datetime.date(2025, 5, 2)}) == "datetime.date(2025, 5, 2) 1"
+
+
+def test_json_mode_keeps_toolwires_own_rules_and_wording() -> None:
+    @tool
+    def book(b: Booking, n: int = 1, x: float = 0.0) -> str:
+        """Book."""
+        return "ok"
+
+    good = {"day": "2025-05-01", "ref": UID, "priority": "low"}
+    assert "not a boolean (got True)" in _call(book, {"b": good, "n": True})
+    assert "'x'" in _call(book, {"b": good, "x": "NaN"})
+    with pytest.raises(ToolValidationError) as info:
+        book.invoke({"b": {**good, "day": "someday"}})
+    assert str(info.value).startswith("Invalid arguments for tool 'book': 'b.day': Input should be a valid date")
+    with pytest.raises(ToolValidationError, match=r"'b\.zzz' is not an allowed field"):
+        book.invoke({"b": {**good, "zzz": 1}})
+
+
+def test_structured_output_of_a_strict_model_reads_a_correct_reply() -> None:
+    reply = AIMessage("", tool_calls=[{"name": "Booking", "args": {"day": "2025-05-01", "ref": UID, "priority": "low"},
+                                       "id": "c"}])
+    out = ScriptedChatModel([reply]).with_structured_output(Booking).invoke("book it")
+    assert out == Booking(day=datetime.date(2025, 5, 1), ref=uuid.UUID(UID), priority=Priority.LOW)
+    bad = AIMessage("", tool_calls=[{"name": "Booking", "args": {"day": "x", "ref": UID, "priority": "low"},
+                                     "id": "c"}])
+    with pytest.raises(ToolCallParseError, match="day"):
+        ScriptedChatModel([bad]).with_structured_output(Booking).invoke("book it")
+
+
+# -- finding 4: a union with str gives the typed value pydantic's JSON reading gives -----------------------------
+
+
+@pytest.mark.parametrize(("annotation", "text", "expected"), [
+    (datetime.date | str, "2025-05-01", datetime.date(2025, 5, 1)),
+    (datetime.datetime | str, "2025-05-01T10:00:00", datetime.datetime(2025, 5, 1, 10, 0)),
+    (uuid.UUID | str, UID, uuid.UUID(UID)),
+    (decimal.Decimal | str, "1.5", decimal.Decimal("1.5")),
+    (datetime.timedelta | str, "P1D", datetime.timedelta(days=1)),
+    (bytes | str, "abc", b"abc"),
+    (list[datetime.date] | list[str], ["2025-05-01"], [datetime.date(2025, 5, 1)]),
+])
+def test_a_union_with_str_gives_the_typed_value(annotation: Any, text: Any, expected: Any) -> None:
+    def f(when):  # type: ignore[no-untyped-def]
+        return repr(when)
+
+    f.__annotations__ = {"when": annotation}
+    t = tool(description="d")(f)
+    assert _call(t, {"when": text}) == repr(expected)
+    if annotation != bytes | str:  # (any string is bytes: pydantic's JSON reading picks bytes)
+        word = ["tomorrow"] if isinstance(text, list) else "tomorrow"
+        assert _call(t, {"when": word}) == repr(word)
+
+
+def test_only_tools_that_need_it_are_validated_in_json_mode() -> None:
+    def core(tp: Any) -> Any:
+        return TypeAdapter(tp).core_schema
+
+    assert not json_mode_needed(core(dict[str, int | str | None]))
+    assert not json_mode_needed(core(datetime.date | None))  # one member besides null: the same in both modes
+    assert json_mode_needed(core(datetime.date | str))
+    assert json_mode_needed(core(Booking))
+    assert json_mode_needed(core(int), {"strict": True})
+
