@@ -4,18 +4,20 @@ that are not strings, forward references in TypedDicts and dataclasses, and type
 
 from __future__ import annotations
 
+import collections.abc
 import datetime
 import decimal
 import enum
+import typing
 import uuid
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from toolwire import AIMessage, tool
 from toolwire._schema_json import json_mode_needed
-from toolwire.errors import ToolCallParseError, ToolValidationError
+from toolwire.errors import SchemaError, ToolCallParseError, ToolValidationError
 from toolwire.testing import ScriptedChatModel
 
 UID = "12345678-1234-5678-1234-567812345678"
@@ -126,3 +128,112 @@ def test_only_tools_that_need_it_are_validated_in_json_mode() -> None:
     assert json_mode_needed(core(Booking))
     assert json_mode_needed(core(int), {"strict": True})
 
+
+# -- finding 5: dict keys that are not strings -------------------------------------------------------------------
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Plain(enum.Enum):
+    ONE = 1
+    TWO = 2
+
+
+def test_dict_keys_publish_the_text_json_carries_and_are_read_back() -> None:
+    import jsonschema
+
+    @tool
+    def weights(w: dict[Level, int], stars: dict[Literal[1, 2, 3], int] | None = None,
+                ids: dict[int, str] | None = None, plain: dict[Plain, int] | None = None,
+                ratio: dict[float, int] | None = None) -> str:
+        """Set weights."""
+        return repr((w, stars, ids, plain, ratio))
+
+    props = weights.parameters["properties"]
+    assert props["w"]["propertyNames"] == {"enum": ["1", "2"]}
+    assert props["stars"]["anyOf"][0]["propertyNames"] == {"enum": ["1", "2", "3"]}
+    assert props["ids"]["anyOf"][0]["propertyNames"] == {"pattern": "^-?[0-9]+$"}
+    assert props["plain"]["anyOf"][0]["propertyNames"] == {"enum": ["1", "2"]}
+    assert "pattern" in props["ratio"]["anyOf"][0]["propertyNames"]
+    args = {"w": {"1": 5}, "stars": {"3": 1}, "ids": {"-7": "x"}, "plain": {"2": 4}, "ratio": {"1.5": 2}}
+    validator = jsonschema.Draft202012Validator(weights.parameters)
+    assert validator.is_valid(args)
+    assert not validator.is_valid({"w": {}, "ids": {"abc": "x"}})
+    assert not validator.is_valid({"w": {"3": 1}})
+    assert _call(weights, args) == repr(({Level.LOW: 5}, {3: 1}, {-7: "x"}, {Plain.TWO: 4}, {1.5: 2}))
+    assert "'stars.4.[key]'" in _call(weights, {"w": {}, "stars": {"4": 1}})
+
+
+def test_a_strict_model_takes_integer_keys_as_text() -> None:
+    class Counts(BaseModel):
+        model_config = ConfigDict(strict=True)
+        by_id: dict[int, str]
+
+    @tool
+    def count(c: Counts) -> str:
+        """Count."""
+        return repr(c.by_id)
+
+    assert _call(count, {"c": {"by_id": {"1": "a"}}}) == "{1: 'a'}"
+
+
+def test_dict_keys_json_cannot_write_are_refused_at_decoration() -> None:
+    with pytest.raises(SchemaError, match="parameter 'pairs'"):
+        @tool
+        def f(pairs: dict[tuple[int, int], str]) -> str:
+            """F."""
+            return ""
+
+
+# -- findings 9 and 12: types no JSON value satisfies; tuple- and boolean-valued Enums ---------------------------
+
+
+class Empty(enum.Enum):
+    pass
+
+
+class Pair(enum.Enum):
+    A = (1, 2)
+    B = (3, (4, 5))
+
+
+class YesNo(enum.Enum):
+    YES = True
+    NO = False
+
+
+def _tool_of(annotation: Any) -> Any:
+    def f(a):  # type: ignore[no-untyped-def]
+        return repr(a)
+
+    f.__annotations__ = {"a": annotation}
+    return tool(description="d")(f)
+
+
+@pytest.mark.parametrize("annotation", [type[int], typing.Type[int], collections.abc.Hashable, Empty,  # noqa: UP006
+                                        list[Empty]])
+def test_a_type_no_json_value_satisfies_is_refused_at_decoration(annotation: Any) -> None:
+    with pytest.raises(SchemaError, match=r"parameter 'a' is typed .* which has no JSON form"):
+        _tool_of(annotation)
+
+
+def test_a_tuple_valued_enum_takes_the_json_array() -> None:
+    t = _tool_of(Pair)
+    assert t.parameters["properties"]["a"] == {"enum": [[1, 2], [3, [4, 5]]], "type": "array"}
+    assert _call(t, {"a": [1, 2]}) == repr(Pair.A)
+    assert _call(t, {"a": [3, [4, 5]]}) == repr(Pair.B)
+    assert t.invoke({"a": Pair.B}) == repr(Pair.B)
+    assert "Input should be (1, 2) or (3, (4, 5)) (got [9])" in _call(t, {"a": [9]})
+
+
+def test_a_boolean_valued_enum_refuses_one_and_zero() -> None:
+    t = _tool_of(YesNo)
+    assert _call(t, {"a": True}) == repr(YesNo.YES)
+    assert _call(t, {"a": False}) == repr(YesNo.NO)
+    for number in (1, 0, 1.0):
+        assert "'a': Input should be True or False (got" in _call(t, {"a": number})
+    assert t.invoke({"a": YesNo.NO}) == repr(YesNo.NO)
+    assert "not a boolean" in _call(_tool_of(Plain), {"a": True})  # (review 63, unchanged)

@@ -18,22 +18,32 @@ user wrote alone:
   type), unless the field or the model's config is ``strict`` (which refuses them already). A ``Union[int, bool]``
   still takes a boolean: its ``bool`` member does. And a ``Literal`` holding a boolean (``Literal[1, True]``,
   ``Literal[True]``) gives a number only the literal's equal number (``1.0`` -> ``1``, never ``True``) and a boolean
-  only a boolean (review 75).
+  only a boolean (review 75). An ``Enum`` with a boolean member likewise refuses ``1`` and ``0`` (review 94 #12).
 * An ``Iterable[X]`` (a pydantic "generator" schema, checked lazily while the tool iterates, so a bad item
   would surface as an exception inside the tool) is validated up front as a ``list[X]``; the tool gets the list.
 
-And one repair: ``Literal[Kind.CAT]`` of a plain ``Enum`` member (the usual tag of a discriminated union) takes
-the value its JSON Schema shows (``"cat"``), which pydantic alone refuses, so no model could call the tool.
+And repairs, where pydantic alone refuses the value the JSON Schema shows, so no model could call the tool:
+``Literal[Kind.CAT]`` of a plain ``Enum`` member (the usual tag of a discriminated union) takes ``"cat"``; an Enum
+with a tuple-valued member takes the JSON array (review 94 #9); a dict keyed by a ``Literal`` or ``Enum`` of
+numbers takes the keys' text, ``"1"`` (review 94 #5, :mod:`toolwire._schema_keys`).
+
+:class:`StrictJsonSchema` writes the JSON Schema of the result; it also refuses types no JSON value satisfies
+(``type[int]``, ``Hashable``, an Enum without members, a dict keyed by tuples), which pydantic writes as ``{}``,
+and says what text non-string dict keys are (``propertyNames``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Callable
 from typing import Any
 
+from pydantic.errors import PydanticInvalidForJsonSchema
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import PydanticCustomError, SchemaValidator
+
+from toolwire._schema_keys import UNKEYABLE, KeyFromText, key_names, key_table
 
 __all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "numeric_leaf", "strict_class_schema",
            "strict_core", "strict_validator", "transparent", "validator_config"]
@@ -134,13 +144,64 @@ class _BoolApart:
         raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": self.expected})
 
 
+def _shown(values: list[Any]) -> str:
+    """``values`` listed as pydantic's errors list them (``1, 2 or 3``)."""
+    shown = [repr(v) for v in values]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+
+
+def _tupled(value: Any) -> Any:
+    """``value`` with every list in it a tuple (a JSON array for a tuple-valued Enum member)."""
+    return tuple(_tupled(v) for v in value) if value.__class__ is list else value
+
+
+class _EnumApart:
+    """The ``function-wrap`` of an ``enum`` with a boolean- or tuple-valued member (review 94, findings 9 and 12).
+
+    A boolean member's value is JSON ``true``/``false``, which JSON Schema's ``enum`` keeps apart from ``1``/``0``,
+    but pydantic finds a member by Python equality (``1 == True``): a number given a boolean member, or a boolean a
+    number member, is refused. A tuple member's value is written as a JSON array (``[1, 2]``), which pydantic would
+    not find (``[1, 2] != (1, 2)``): an array is turned into the member with that tuple value."""
+
+    __slots__ = ("bools", "expected", "tuples")
+
+    def __init__(self, members: list[Any]) -> None:
+        self.bools = any(type(m.value) is bool for m in members)
+        self.tuples = {m.value: m for m in members if type(m.value) is tuple}
+        self.expected = _shown([m.value for m in members])
+
+    def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
+        if self.tuples and value.__class__ is list:
+            with contextlib.suppress(TypeError):  # (an unhashable item: no member's value)
+                value = self.tuples.get(_tupled(value), value)
+        result = handler(value)
+        if (self.bools and not isinstance(value, enum.Enum) and isinstance(result, enum.Enum)
+                and (value.__class__ is bool) != (result.value.__class__ is bool)):
+            raise PydanticCustomError("enum", "Input should be {expected}", {"expected": self.expected})
+        return result
+
+
+def _enum_apart(node: dict[str, Any]) -> dict[str, Any]:
+    """The ``enum`` node ``node`` wrapped by :class:`_EnumApart` when a member holds a boolean or a tuple, else
+    ``node``. A definition's ``ref`` moves to the wrapper, where pydantic looks for it."""
+    members = node.get("members") or []
+    if not any(type(getattr(m, "value", None)) in (bool, tuple) for m in members):
+        return node
+    out = {"type": "function-wrap", "function": {"type": "no-info", "function": _EnumApart(members)},
+           "schema": {k: v for k, v in node.items() if k != "ref"}}
+    if "ref" in node:
+        out["ref"] = node["ref"]
+    return out
+
+
 def transparent(node: dict[str, Any]) -> bool:
     """Whether the core schema ``node`` is a wrapper this module writes (:func:`not_bool`, a boolean literal's
-    check), whose ``schema`` is what a JSON Schema writer should describe."""
+    check, a boolean or tuple Enum's, a dict key's reading), whose ``schema`` is what a JSON Schema writer should
+    describe."""
     kind = node.get("type")
     function = (node.get("function") or {}).get("function")
-    return (kind == "function-before" and function in NOT_BOOL) or (kind == "function-wrap"
-                                                                     and isinstance(function, _BoolApart))
+    return (kind == "function-before" and (function in NOT_BOOL or isinstance(function, KeyFromText))) or (
+        kind == "function-wrap" and isinstance(function, _BoolApart | _EnumApart))
 
 
 def not_bool(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -179,11 +240,35 @@ def numeric_leaf(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
                 "schema": node}
     if kind == "enum" and (node.get("sub_type") in ("int", "float") or _numeric(node.get("members"))):
         return not_bool(node, config)
+    if kind == "enum":
+        return _enum_apart(node)
     return node
 
 
 def _generator(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     return {**node, "type": "list"}  # a generator schema's keys are all list schema keys
+
+
+def _unwrapped(node: Any) -> Any:
+    """``node`` without the wrappers this module writes (:func:`transparent`)."""
+    while isinstance(node, dict) and node.get("type") in ("function-before", "function-wrap") and transparent(node):
+        node = node["schema"]
+    return node
+
+
+def _dict_keys(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
+    """A ``dict`` node whose keys are a ``Literal`` or an ``Enum`` of values other than strings, reading its keys'
+    text (:class:`~toolwire._schema_keys.KeyFromText`); any other as it is."""
+    keys = node.get("keys_schema")
+    if not isinstance(keys, dict) or (keys.get("type") == "function-before" and isinstance(
+            (keys.get("function") or {}).get("function"), KeyFromText)):
+        return node
+    table = key_table(_unwrapped(keys))
+    if not table:
+        return node
+    wrapper = {"type": "function-before", "function": {"type": "no-info", "function": KeyFromText(table)},
+               "schema": keys}
+    return {**node, "keys_schema": wrapper}
 
 
 def _enum_values(values: Any) -> dict[tuple[type, Any], enum.Enum]:
@@ -226,7 +311,7 @@ def _tagged_union(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any
 
 _RULES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]] = {
     "model": _model, "typed-dict": _typed_dict, "dataclass": _dataclass, "float": _float, "generator": _generator,
-    "tagged-union": _tagged_union,
+    "tagged-union": _tagged_union, "dict": _dict_keys,
 }
 
 
@@ -356,6 +441,56 @@ class StrictJsonSchema(GenerateJsonSchema):
     def generate(self, schema: Any, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
         """The JSON Schema of ``strict_core(schema)``."""
         return super().generate(strict_core(schema), mode=mode)
+
+    def generate_inner(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's, refusing a type no JSON value can satisfy (review 94, finding 9), which pydantic writes as
+        ``{}`` or ``{"enum": []}``: a class (``type[int]``), ``Hashable`` (an object or an array is not), an Enum
+        without members.
+
+        Raises:
+            PydanticInvalidForJsonSchema: ``schema`` is one of those.
+        """
+        kind = schema.get("type")
+        reason = None
+        if kind == "is-subclass":
+            reason = f"a class (type[{getattr(schema.get('cls'), '__name__', '?')}]), which no JSON value is"
+        elif kind == "is-instance" and isinstance(cls := schema.get("cls"), type) and issubclass(cls, enum.Enum) \
+                and not len(cls):  # type: ignore[arg-type]
+            reason = f"the Enum {cls.__name__}, which has no members, so no value can be sent"
+        elif kind == "custom-error" and schema.get("custom_error_type") == "is_hashable":
+            reason = "Hashable, which takes no JSON object or array"
+        if reason is not None:
+            raise PydanticInvalidForJsonSchema(f"Cannot generate a JSON schema for {reason}")
+        return super().generate_inner(schema)
+
+    def dict_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's dict schema, with ``propertyNames`` saying what text the keys are (review 94, finding 5;
+        :func:`toolwire._schema_keys.key_names`): a JSON object's keys are strings, so an ``int`` key is
+        ``{"pattern": "^-?[0-9]+$"}``, a ``float`` or ``Decimal`` key a number's pattern, and a ``Literal``, ``Enum``
+        or ``bool`` key ``{"enum": [its values' texts]}`` (``"1"``, ``"true"``), which validation reads back.
+
+        Raises:
+            PydanticInvalidForJsonSchema: the keys cannot be written as text (a ``tuple``, ``None``...).
+        """
+        out = super().dict_schema(schema)
+        keys = schema.get("keys_schema")
+        if not isinstance(keys, dict):
+            return out
+        names = key_names(self.generate_inner(keys), self._definition)
+        if names is UNKEYABLE:
+            raise PydanticInvalidForJsonSchema("Cannot generate a JSON schema for a dict whose keys are not text, "
+                                               "numbers, booleans, an Enum or a Literal: JSON object keys are "
+                                               "strings")
+        if names is not None:
+            out["propertyNames"] = names
+        return out
+
+    def _definition(self, ref: str) -> JsonSchemaValue | None:
+        """The JSON Schema a ``$ref`` of this generator points to, or None when it is not written yet."""
+        try:
+            return self.get_schema_from_definitions(ref)  # type: ignore[arg-type]
+        except Exception:  # (a definition being written: a recursive one)
+            return None
 
     def model_schema(self, schema: Any) -> JsonSchemaValue:
         """pydantic's model schema, with ``additionalProperties: false`` when the core schema refuses extra keys."""

@@ -1,0 +1,133 @@
+"""Dict keys that are not strings, in a JSON object whose keys always are (review 94, finding 5).
+
+Private to :mod:`toolwire._schema_strict`, which writes both sides: the JSON Schema's ``propertyNames`` says what
+text the keys are (:func:`key_names`), and validation reads a ``Literal`` or ``Enum`` key back from its text
+(:class:`KeyFromText`, made from :func:`key_table`). pydantic reads ``int``, ``float``, ``Decimal``, ``bool`` and
+``IntEnum`` keys from text itself (in JSON mode, strict included).
+
+The shapes written are exactly ``{"pattern": ...}`` and ``{"enum": [...]}`` (string keys keep pydantic's own
+``propertyNames``), so that a grammar made from the schema can read them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["KEY_TEXT", "UNKEYABLE", "KeyFromText", "key_names", "key_table", "key_text"]
+
+KEY_TEXT: dict[str, dict[str, Any]] = {
+    "integer": {"pattern": "^-?[0-9]+$"},
+    "number": {"pattern": "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},
+    "boolean": {"enum": ["true", "false"]},
+}
+"""The ``propertyNames`` of dict keys of these JSON types, whose values JSON writes as a key's text."""
+
+UNKEYABLE: Any = object()
+"""What :func:`key_names` gives for keys no JSON object key (a string) can hold."""
+
+
+def key_text(value: Any) -> str:
+    """The text a JSON object key holds for the dict key ``value`` (``1`` -> ``"1"``, ``True`` -> ``"true"``, a
+    string as it is).
+
+    Raises:
+        TypeError, ValueError: ``value`` has no JSON form.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, allow_nan=False)
+
+
+class KeyFromText:
+    """The ``function-before`` of a dict's keys typed by a ``Literal`` or an ``Enum`` with values other than strings:
+    the text of such a value (``"1"`` for ``1``, ``"true"`` for ``True``) is turned into the value (an Enum's
+    member), which pydantic alone refuses (``Literal[1, 2]`` and a plain Enum of ints take no ``"1"``).
+
+    Args:
+        table: ``{text: value}`` (:func:`key_table`); any other input is passed on as it is.
+    """
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: dict[str, Any]) -> None:
+        self.table = table
+
+    def __call__(self, value: Any) -> Any:
+        """``value``'s value when it is the text of one, else ``value``."""
+        if value.__class__ is str:
+            return self.table.get(value, value)
+        return value
+
+
+def key_table(node: Any) -> dict[str, Any]:
+    """``{text: value}`` for the values of a ``literal`` or ``enum`` core schema ``node`` that are not strings (an
+    enum's member for its value's text); empty for any other node. A text that is also one of the string values
+    (``Literal["1", 1]``) stays that string."""
+    kind = node.get("type") if isinstance(node, dict) else None
+    if kind == "literal":
+        pairs = [(v, v) for v in node.get("expected") or ()]
+    elif kind == "enum":
+        pairs = [(m.value, m) for m in node.get("members") or ()]
+    else:
+        return {}
+    strings = {v for v, _ in pairs if isinstance(v, str)}
+    table: dict[str, Any] = {}
+    for value, result in pairs:
+        if isinstance(value, str):
+            continue
+        try:
+            text = key_text(value)
+        except (TypeError, ValueError):  # no JSON text: the JSON Schema says so (key_names)
+            continue
+        if text not in strings:
+            table.setdefault(text, result)
+    return table
+
+
+def key_names(keys: dict[str, Any], resolve: Callable[[str], dict[str, Any] | None], depth: int = 0) -> Any:
+    """The ``propertyNames`` of dict keys whose JSON Schema (as pydantic writes it) is ``keys``.
+
+    Args:
+        keys: the keys' JSON Schema.
+        resolve: gives the schema a ``$ref`` points to, or None when it is not known yet.
+        depth: (internal) how many ``$ref``/``anyOf`` levels were followed.
+
+    Returns:
+        None to keep pydantic's (string keys, any keys, a reference not known yet); ``{"pattern": ...}`` for number
+        keys; ``{"enum": [texts]}`` for the values of an enum or const that are not all strings, and for booleans;
+        :data:`UNKEYABLE` when no key text can hold such a value (an array, an object, null).
+    """
+    if depth > 8:
+        return None
+    if "$ref" in keys:
+        target = resolve(keys["$ref"])
+        if target is None:
+            return None
+        keys = target
+    if "enum" in keys or "const" in keys:
+        values = keys["enum"] if "enum" in keys else [keys["const"]]
+        if all(isinstance(v, str) for v in values):
+            return None
+        try:
+            return {"enum": list(dict.fromkeys(key_text(v) for v in values))}
+        except (TypeError, ValueError):
+            return UNKEYABLE
+    if "anyOf" in keys:
+        branches = [key_names(b, resolve, depth + 1) for b in keys["anyOf"] if isinstance(b, dict)]
+        if any(b is None for b in branches):  # a branch takes any text: the keys are not constrained
+            return None
+        usable = [b for b in branches if b is not UNKEYABLE]
+        if not usable:
+            return UNKEYABLE
+        if all("enum" in b for b in usable):
+            return {"enum": list(dict.fromkeys(v for b in usable for v in b["enum"]))}
+        parts = [b["pattern"] if "pattern" in b else "^(?:" + "|".join(re.escape(v) for v in b["enum"]) + ")$"
+                 for b in usable]
+        return {"pattern": "|".join(f"(?:{p})" for p in parts)}
+    kind = keys.get("type")
+    if kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind):
+        return None
+    return KEY_TEXT.get(kind, UNKEYABLE) if isinstance(kind, str) else UNKEYABLE
