@@ -6,6 +6,7 @@ No model runs here: tools are invoked directly or through ToolExecutor, and agen
 from __future__ import annotations
 
 import asyncio
+import warnings
 from typing import Annotated, Any
 
 import pytest
@@ -16,9 +17,9 @@ import langchain_core.messages as L
 from langchain_core.tools import InjectedToolArg, InjectedToolCallId
 from langchain_core.tools import tool as lc_tool
 
-from toolwire import Agent, AIMessage, ToolExecutor, ToolValidationError, tool
+from toolwire import Agent, AIMessage, HumanMessage, ToolExecutor, ToolValidationError, tool
 from toolwire.errors import SchemaError, UserError
-from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
+from toolwire.interop.langchain import from_langchain_messages, from_langchain_tool, to_langchain_tool
 from toolwire.testing import ScriptedChatModel
 
 
@@ -241,3 +242,40 @@ def test_setting_an_injected_argument_in_a_call_says_how_toolwire_fills_it() -> 
         "Invalid arguments for tool 'lc_who': 'user_id' is not an argument a call may set (got 'bob'). Its parameters "
         "are: x. 'user_id' is injected (InjectedToolArg), which toolwire never reads from a call's arguments: give its "
         "value with from_langchain_tool(lc_tool, injected={'user_id': ...}), passed with every call.")
+
+
+# -- 16: from_langchain_messages says what it leaves out, and reads a legacy function_call as a call ---------------
+
+
+def test_data_a_toolwire_message_cannot_hold_is_left_out_with_a_warning() -> None:
+    with pytest.warns(UserWarning, match=r"^A LangChain HumanMessage's additional_kwargs \(foo\) were left out, since "
+                                         r"toolwire's system, user and tool messages have no place for them: put what "
+                                         r"the model should read in the content\.$"):
+        (human,) = from_langchain_messages([L.HumanMessage("x", additional_kwargs={"foo": 1})])
+    assert human == HumanMessage("x")
+    with pytest.warns(UserWarning, match=r"ToolMessage's additional_kwargs \(a\) and response_metadata \(t\) were left "
+                                         r"out, .* in the content, and data for your code in its artifact\.$"):
+        (result,) = from_langchain_messages([L.ToolMessage("r", tool_call_id="c", artifact=[1], additional_kwargs={
+            "a": 1}, response_metadata={"t": 2})])
+    assert (result.content, result.artifact, result.tool_call_id) == ("r", [1], "c")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to say for empty ones, nor for an AI message's, which are kept
+        (_, ai) = from_langchain_messages([L.HumanMessage("q"), L.AIMessage("a", additional_kwargs={"x": 1},
+                                                                             response_metadata={"model_name": "m"})])
+    assert ai.response_metadata == {"model_name": "m", "additional_kwargs": {"x": 1}}
+
+
+def test_a_legacy_function_call_is_read_as_a_tool_call() -> None:
+    (ai,) = from_langchain_messages([L.AIMessage("", additional_kwargs={
+        "function_call": {"name": "add", "arguments": '{"a": 2}'}, "other": 1})])
+    assert [(c["name"], c["args"]) for c in ai.tool_calls] == [("add", {"a": 2})] and ai.tool_calls[0]["id"]
+    assert ai.response_metadata == {"additional_kwargs": {"other": 1}}  # the call is not kept twice
+    (cut,) = from_langchain_messages([L.AIMessage("", additional_kwargs={
+        "function_call": {"name": "add", "arguments": '{"a": '}})])
+    assert not cut.tool_calls and cut.invalid_tool_calls[0]["args"] == '{"a": '  # answered with an error, not run
+    streamed = L.AIMessageChunk("", additional_kwargs={"function_call": {"name": "add", "arguments": '{"a"'}}) + \
+        L.AIMessageChunk("", additional_kwargs={"function_call": {"arguments": ": 3}"}})
+    assert from_langchain_messages([streamed])[0].tool_calls[0]["args"] == {"a": 3}
+    both = L.AIMessage("", tool_calls=[{"name": "add", "args": {"a": 1}, "id": "c1"}],
+                       additional_kwargs={"function_call": {"name": "add", "arguments": '{"a": 9}'}})
+    assert [c["args"] for c in from_langchain_messages([both])[0].tool_calls] == [{"a": 1}]  # tool_calls win

@@ -7,6 +7,7 @@ conversions there so each module stays short. Formats follow langchain-core's ow
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -163,6 +164,20 @@ def _content(value: Any) -> Any:
     return value if isinstance(value, str | list) else str(value)
 
 
+def _warn_dropped(msg: Any) -> None:
+    """Warn that a LangChain system, human, tool or chat message's ``additional_kwargs``/``response_metadata`` are
+    left out: toolwire's message has no place for them (review 93: they were dropped silently, where toolwire's own
+    constructors refuse them)."""
+    dropped = [f"{field} ({', '.join(map(str, data))})" for field in ("additional_kwargs", "response_metadata")
+               if isinstance(data := getattr(msg, field, None), dict) and data]
+    if dropped:
+        kind = type(msg).__name__
+        also = ", and data for your code in its artifact" if isinstance(msg, _lc().ToolMessage) else ""
+        warnings.warn(f"A LangChain {kind}'s {' and '.join(dropped)} were left out, since toolwire's system, user and "
+                      f"tool messages have no place for them: put what the model should read in the content{also}.",
+                      UserWarning, stacklevel=3)
+
+
 def from_langchain_messages(messages: Any) -> list[BaseMessage]:
     """Convert ``langchain_core.messages`` objects to toolwire messages.
 
@@ -181,7 +196,10 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
         ``messages_to_dict`` form: ``refusal`` in ``response_metadata["refusal"]``, the others (such as
         ``reasoning_content``; not the raw ``tool_calls``, which LangChain already read into ``tool_calls``) in
         ``response_metadata["additional_kwargs"]``, and the invalid calls' places that :func:`to_langchain_messages`
-        kept (``toolwire_invalid_call_index``) as their ``index``.
+        kept (``toolwire_invalid_call_index``) as their ``index``. A legacy OpenAI ``function_call`` in an AI message
+        without tool calls is read as its tool call (arguments text parsed as a call's are; an id is made). A system,
+        human, tool or chat message's ``additional_kwargs``/``response_metadata`` have no place in toolwire's
+        message: they are left out with a ``UserWarning`` naming their keys.
 
     Raises:
         UserError: langchain-core is not installed, ``messages`` is not a message or an iterable of them, or a
@@ -207,6 +225,9 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
             continue
         common = {"id": msg.id, "name": msg.name}
         content = _content(msg.content)
+        if isinstance(msg, lc.SystemMessage | lc.HumanMessage | lc.ToolMessage) or (
+                isinstance(msg, lc.ChatMessage) and msg.role in roles):  # (an AIMessage keeps them)
+            _warn_dropped(msg)
         if isinstance(msg, lc.SystemMessage):
             out.append(SystemMessage(content, **common))
         elif isinstance(msg, lc.HumanMessage):
@@ -220,6 +241,10 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
                 calls = [tool_call(c["name"], dict(c.get("args") or {}), c.get("id")) for c in msg.tool_calls]
                 invalid = [invalid_tool_call(c.get("name"), c.get("args"), c.get("id"), c.get("error"))
                            for c in msg.invalid_tool_calls]
+            if not calls and not invalid and isinstance(legacy := extra.get("function_call"), dict) and isinstance(
+                    legacy.get("name"), str):  # OpenAI's legacy function call (review 93: it was not read as a call)
+                del extra["function_call"]
+                calls = [{"name": legacy["name"], "args": legacy.get("arguments") or ""}]  # the text read as AIMessage
             # LangChain's keywords, read as AIMessage reads them (provider_data, refusal, the invalid calls' places)
             out.append(AIMessage(content, tool_calls=calls, invalid_tool_calls=invalid,
                                  usage_metadata=msg.usage_metadata or None,
