@@ -5,6 +5,7 @@ that are not strings, forward references in TypedDicts and dataclasses, and type
 from __future__ import annotations
 
 import collections.abc
+import dataclasses
 import datetime
 import decimal
 import enum
@@ -14,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from typing_extensions import TypedDict
 
 from toolwire import AIMessage, tool
 from toolwire._schema_json import json_mode_needed
@@ -237,3 +239,53 @@ def test_a_boolean_valued_enum_refuses_one_and_zero() -> None:
         assert "'a': Input should be True or False (got" in _call(t, {"a": number})
     assert t.invoke({"a": YesNo.NO}) == repr(YesNo.NO)
     assert "not a boolean" in _call(_tool_of(Plain), {"a": True})  # (review 63, unchanged)
+
+
+# -- finding 7: forward references inside TypedDicts and dataclasses ---------------------------------------------
+
+
+class Order(TypedDict):
+    item: Itemm  # type: ignore[name-defined]  # noqa: F821  (defined nowhere)
+
+
+@dataclasses.dataclass
+class Parcel:
+    weight: Weightt  # type: ignore[name-defined]  # noqa: F821  (defined nowhere)
+
+
+def test_an_undefined_name_in_a_typeddict_or_dataclass_is_a_schema_error_naming_it() -> None:
+    with pytest.raises(SchemaError, match="TypedDict 'Order': 'Itemm' is not defined; import or define Itemm"):
+        @tool
+        def place(order: Order) -> str:
+            """Place."""
+            return ""
+    with pytest.raises(SchemaError, match="tool 'ship': 'Weightt' is not defined; import or define Weightt"):
+        @tool
+        def ship(p: Parcel) -> str:
+            """Ship."""
+            return ""
+
+
+def test_local_classes_named_in_typeddict_and_dataclass_fields_are_found() -> None:
+    class Inner(TypedDict):
+        n: int
+
+    class Outer(TypedDict):
+        i: Inner
+
+    class Unit(BaseModel):
+        name: str
+
+    @dataclasses.dataclass
+    class Qty:
+        n: int
+        unit: Unit
+
+    @tool
+    def use(o: Outer, q: Qty) -> str:
+        """Use."""
+        return f"{o} {q.unit.name}"
+
+    assert _call(use, {"o": {"i": {"n": 1}}, "q": {"n": 2, "unit": {"name": "kg"}}}) == "{'i': {'n': 1}} kg"
+    reply = AIMessage("", tool_calls=[{"name": "Outer", "args": {"i": {"n": 3}}, "id": "c"}])
+    assert ScriptedChatModel([reply]).with_structured_output(Outer).invoke("x") == {"i": {"n": 3}}

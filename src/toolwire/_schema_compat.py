@@ -12,18 +12,23 @@
 from __future__ import annotations
 
 import copy
+import re
 import sys
 import types
 import typing
 from typing import Annotated, Any, get_args, get_origin
 
 import typing_extensions
-from pydantic import Field
+from pydantic import Field, TypeAdapter
+from pydantic.errors import PydanticUndefinedAnnotation
 from pydantic.fields import FieldInfo
 
 from toolwire._schema_refs import recursive_type_error
+from toolwire._signature import caller_namespace
+from toolwire.errors import SchemaError
 
-__all__ = ["_annotation_description", "_compat", "_field_copy", "_required_qualifier", "_strip_required"]
+__all__ = ["_annotation_description", "_compat", "_field_copy", "_required_qualifier", "_strip_required",
+           "resolved_adapter", "unresolved_error"]
 
 
 def _annotation_description(annotation: Any) -> tuple[Any, str | None]:
@@ -110,7 +115,7 @@ def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
             return _td_cache[tp]
         if tp in _building:  # cached only once built, so a field referring back would rebuild it forever
             raise recursive_type_error(tp.__name__)
-        hints = typing.get_type_hints(tp, include_extras=True)
+        hints = _class_hints(tp)
         old = sys.version_info < (3, 12) and type(tp).__module__ == "typing"
         if not old and not any(_text_metadata(hint) for hint in hints.values()):
             return tp
@@ -150,6 +155,58 @@ def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
         return origin[new_args] if len(new_args) > 1 else origin[new_args[0]]
     except TypeError:
         return tp
+
+
+def unresolved_error(what: str, exc: NameError) -> SchemaError:
+    """The error for a type hint naming something that is not defined where it is resolved (``exc``), in ``what``
+    (``"the TypedDict 'Order'"``, ``"tool 'add'"``): one sentence naming it and saying where to define it."""
+    name = getattr(exc, "name", None)
+    if not isinstance(name, str) or not name:
+        found = re.search(r"name '([^']+)' is not defined", str(exc))
+        name = found.group(1) if found else None
+    return SchemaError(f"Cannot resolve the type hints of {what}: {name or 'a name'!r} is not defined; import or "
+                       f"define {name or 'it'} at module level, in the module of the class whose field names it.")
+
+
+def _class_hints(tp: type) -> dict[str, Any]:
+    """``typing.get_type_hints(tp, include_extras=True)`` of a TypedDict, resolving a name its module lacks among the
+    local variables of the code defining the tool (a class defined in a function, named as text under ``from
+    __future__ import annotations``: review 94 #7).
+
+    Raises:
+        SchemaError: a name is defined in neither (:func:`unresolved_error`).
+    """
+    try:
+        return typing.get_type_hints(tp, include_extras=True)
+    except NameError:
+        pass
+    try:
+        return typing.get_type_hints(tp, localns=caller_namespace(), include_extras=True)
+    except NameError as exc:
+        raise unresolved_error(f"the TypedDict {tp.__name__!r}", exc) from None
+
+
+def resolved_adapter(tp: Any, what: str) -> TypeAdapter[Any]:
+    """``TypeAdapter(tp)``, with the names pydantic could not resolve in a dataclass's, TypedDict's or model's
+    fields looked up among the local variables of the code defining the tool as well (review 94 #7).
+
+    Args:
+        tp: the type.
+        what: what is being built, as an error names it (``"tool 'add'"``).
+
+    Returns:
+        The complete adapter.
+
+    Raises:
+        SchemaError: a name is defined nowhere pydantic or this looked (:func:`unresolved_error`).
+    """
+    adapter: TypeAdapter[Any] = TypeAdapter(tp)
+    if not adapter.pydantic_complete:
+        try:
+            adapter.rebuild(force=True, raise_errors=True, _types_namespace=caller_namespace())
+        except PydanticUndefinedAnnotation as exc:
+            raise unresolved_error(what, exc) from None
+    return adapter
 
 
 def _required_qualifier(hint: Any) -> bool | None:

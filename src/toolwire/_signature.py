@@ -27,8 +27,8 @@ import docstring_parser.numpydoc
 import docstring_parser.rest
 
 __all__ = [
-    "call_doc", "defined_in_class", "function_doc", "function_name", "hint_target", "partial_keywords",
-    "signature_params", "type_hints",
+    "call_doc", "caller_namespace", "defined_in_class", "function_doc", "function_name", "hint_target",
+    "partial_keywords", "signature_params", "type_hints",
 ]
 
 _EMPTY = inspect.Parameter.empty
@@ -137,6 +137,28 @@ def type_hints_in_callers(target: Any, error: NameError, depth: int = 3) -> dict
                 pass
         frame = frame.f_back
     raise error
+
+
+def caller_namespace(depth: int = 3) -> dict[str, Any]:
+    """The local variables of the nearest ``depth`` frames outside toolwire (the code defining a tool or asking
+    for structured output, and its callers), merged with the nearest winning: where a class defined in a function
+    is found when a TypedDict's or dataclass's field names it as text (``from __future__ import annotations``),
+    as :func:`type_hints_in_callers` finds one named by the function's own hints (review 94 #7).
+
+    Returns:
+        ``{name: value}``; empty when there is no such frame.
+    """
+    frame = sys._getframe(1)
+    found: list[dict[str, Any]] = []
+    while frame is not None and len(found) < depth:
+        module = frame.f_globals.get("__name__")
+        if not (isinstance(module, str) and (module == "toolwire" or module.startswith("toolwire."))):
+            found.append(dict(frame.f_locals))
+        frame = frame.f_back
+    merged: dict[str, Any] = {}
+    for namespace in reversed(found):
+        merged.update(namespace)
+    return merged
 
 
 def _unwrap(func: Any, stop: Callable[[Any], bool] | None = None) -> Any:

@@ -43,7 +43,7 @@ from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
-from toolwire._schema_compat import _annotation_description, _compat, _field_copy
+from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_json import reader
 from toolwire._schema_refs import (
@@ -288,7 +288,7 @@ def _pydantic_function_schema(
     try:
         td = typing_extensions.TypedDict(model_name, fields)  # type: ignore[operator]
         td = with_config(_FORBID)(td)
-        adapter: TypeAdapter[Any] = TypeAdapter(td)
+        adapter = resolved_adapter(td, f"tool {tool_name!r}")  # (a local class in a dataclass's fields: review 94)
     except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
         raise no_json_schema_error(f"tool {tool_name!r}", exc, [spec[:2] for spec in specs]) from None
     raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}", [spec[:2] for spec in specs])

@@ -31,7 +31,7 @@ import sys
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ValidationError
 from typing_extensions import is_typeddict  # typing's misses a typing_extensions.TypedDict before 3.13
 
 from toolwire._tool_checks import valid_name
@@ -121,10 +121,12 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
         return ToolSpec(name, arguments.description, arguments.parameters), reader(validator, core,
                                                                                      validator_config(core))
     if isinstance(schema, type) and (is_typeddict(schema) or dataclasses.is_dataclass(schema)):
-        from toolwire._schema_compat import _compat  # a typing.TypedDict, which pydantic refuses before Python 3.12
+        # (_compat: a typing.TypedDict, which pydantic refuses before Python 3.12; resolved_adapter: a class local to
+        # the caller named in a field: review 94 #7)
+        from toolwire._schema_compat import _compat, resolved_adapter
 
         try:
-            adapter: TypeAdapter[Any] = TypeAdapter(_compat(schema))
+            adapter = resolved_adapter(_compat(schema), schema.__name__)
             from toolwire._schema_strict import StrictJsonSchema
 
             parameters = adapter.json_schema(schema_generator=StrictJsonSchema)  # (says the keys it refuses)
