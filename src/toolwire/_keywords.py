@@ -22,7 +22,7 @@ RENAMED: dict[str, str] = {
     "openai_api_key": "api_key", "anthropic_api_key": "api_key", "google_api_key": "api_key",
     "openai_api_base": "base_url", "anthropic_api_url": "base_url", "openai_organization": "organization",
     "request_timeout": "timeout", "default_request_timeout": "timeout", "max_completion_tokens": "max_tokens",
-    "max_output_tokens": "max_tokens", "stop_sequences": "stop",
+    "max_output_tokens": "max_tokens", "stop_sequences": "stop", "extra_body": "model_kwargs",
 }
 """LangChain's names of options toolwire names otherwise (``ChatAnthropic(anthropic_api_key=...)``, ``ChatOpenAI
 (openai_api_base=...)``, ``ChatGoogleGenerativeAI(max_output_tokens=...)``): an unknown option of this name is

@@ -52,11 +52,24 @@ class _Script:
         self.lock = threading.Lock()
 
 
+def _langchain_reply(reply: Any) -> Any:
+    """A LangChain message as toolwire's (found by its module: LangChain is not imported for anything else), or
+    ``reply`` itself."""
+    from toolwire._message_dicts import langchain_message
+
+    try:
+        converted = langchain_message(reply)
+    except UserError:  # a LangChain message of a kind toolwire has none of: refused as a reply
+        return reply
+    return reply if converted is None else converted
+
+
 class ScriptedChatModel(BaseChatModel):
     """A chat model that answers from a script.
 
     Args:
-        responses: the replies, in order: an :class:`AIMessage`, a string (a text reply), or a
+        responses: the replies, in order: an :class:`AIMessage` (or LangChain's, converted as
+            :func:`~toolwire.interop.langchain.from_langchain_messages` converts it), a string (a text reply), or a
             callable ``f(messages) -> AIMessage | str`` that computes the reply from the conversation.
         cycle: start again from the first reply when the script runs out (default False: a further
             call raises :class:`~toolwire.errors.UserError`).
@@ -67,8 +80,9 @@ class ScriptedChatModel(BaseChatModel):
 
     Raises:
         UserError: (on a call) the script ran out; a scripted reply, or what a callable returned, is
-            neither an AIMessage nor a string; or a call's options hold a generation option with a wrong value
-            (``temperature=-1``, ``max_tokens=0``) or a close misspelling of one (``temprature=0``), checked as a
+            neither an AIMessage nor a string (named with its module); or a call's options hold a generation option
+            with a wrong value (``temperature=-1``, ``max_tokens=0``) or a close misspelling of one
+            (``temprature=0``), checked as a
             hosted model checks them (:func:`~toolwire.models._sdk_options.check_call_options`), so a test with
             this model fails where production would. Other option names are recorded as given.
     """
@@ -111,7 +125,12 @@ class ScriptedChatModel(BaseChatModel):
         if isinstance(reply, str):
             return AIMessage(reply)
         if not isinstance(reply, AIMessage):
-            raise UserError(f"A scripted reply must be an AIMessage or a string, not {type(reply).__name__}.")
+            if isinstance(converted := _langchain_reply(reply), AIMessage):
+                return converted
+            kind = type(reply)  # (review 93: "not AIMessage" for LangChain's, so named with its module)
+            named = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+            raise UserError(f"A scripted reply must be a toolwire AIMessage (or LangChain's) or a string, not {named}: "
+                            "write the reply as toolwire.AIMessage(...).")
         return reply
 
     def _generate(self, request: ChatRequest) -> AIMessage:

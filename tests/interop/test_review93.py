@@ -279,3 +279,23 @@ def test_a_legacy_function_call_is_read_as_a_tool_call() -> None:
     both = L.AIMessage("", tool_calls=[{"name": "add", "args": {"a": 1}, "id": "c1"}],
                        additional_kwargs={"function_call": {"name": "add", "arguments": '{"a": 9}'}})
     assert [c["args"] for c in from_langchain_messages([both])[0].tool_calls] == [{"a": 1}]  # tool_calls win
+
+
+# -- 17: ScriptedChatModel takes LangChain's AIMessage and names other classes with their module; extra_body ---------
+
+
+def test_a_scripted_langchain_reply_is_read_and_a_wrong_one_is_named_with_its_module() -> None:
+    reply = ScriptedChatModel([L.AIMessage("", tool_calls=[{"name": "f", "args": {"a": 1}, "id": "c1"}])]).invoke("x")
+    assert isinstance(reply, AIMessage) and reply.tool_calls[0]["args"] == {"a": 1}
+    for wrong, named in ((L.HumanMessage("h"), "langchain_core.messages.human.HumanMessage"), (5, "int")):
+        with pytest.raises(UserError) as info:
+            ScriptedChatModel([wrong]).invoke("x")
+        assert str(info.value) == (f"A scripted reply must be a toolwire AIMessage (or LangChain's) or a string, not "
+                                   f"{named}: write the reply as toolwire.AIMessage(...).")
+
+
+def test_chat_openai_extra_body_points_to_model_kwargs() -> None:
+    from toolwire.models import ChatOpenAI
+
+    with pytest.raises(UserError, match=r"^Unknown ChatOpenAI option 'extra_body': did you mean 'model_kwargs'\?$"):
+        ChatOpenAI(model="q", base_url="http://127.0.0.1:1/v1", api_key="x", extra_body={"top_k": 3})
