@@ -94,9 +94,11 @@ def test_a_tool_the_pydantic_model_and_the_dict_forms() -> None:
 
 
 def test_strict_leaves_data_inside_the_schema_alone() -> None:
-    # "examples" holds data, not schemas: its {"default": ...} is not a keyword to drop
+    # "examples" holds data, not schemas: its {"default": ...} is not a keyword to drop; strict mode does not take
+    # "examples" (review 94 #8), so the data is said, as it is, in the description
     params = convert_to_openai_tool(Filters, strict=True)["function"]["parameters"]
-    assert params["properties"]["query"]["examples"] == [{"default": "kept"}]
+    assert "examples" not in params["properties"]["query"]
+    assert params["properties"]["query"]["description"] == 'what to look for (Examples: {"default": "kept"}.)'
     assert params["properties"]["max_results"] == {"type": ["integer", "null"], "description": "Default: 10."}
 
 

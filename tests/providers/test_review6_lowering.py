@@ -85,7 +85,7 @@ def test_strict_turns_a_discriminated_union_into_anyof_and_drops_discriminator_a
     assert [branch["properties"]["kind"]["const"] for branch in pet["anyOf"]] == ["cat", "dog"]
     assert all(branch["required"] == list(branch["properties"]) for branch in pet["anyOf"])
     assert out["parameters"]["properties"]["tags"] == {"type": ["array", "null"], "items": {"type": "string"},
-                                                       "description": "Default: []."}  # (review 61)
+                                                       "description": "Items must be unique. Default: []."}
     assert "uniqueItems" in json.dumps(adopt.parameters)  # the tool's own schema is unchanged
     # what a strict model sends is accepted; a pydantic set drops duplicates as it always did
     assert adopt.invoke({"pet": {"kind": "dog", "bark": 2}, "tags": None}) == "Dog:[]"
@@ -97,7 +97,8 @@ def test_unique_items_dropped_for_strict_is_still_enforced_on_the_call() -> None
         "type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}},
         "required": ["tags"]}}
     made = tool_from_schema(spec, lambda tags: ",".join(tags))
-    assert strict_schema(made.parameters)["properties"]["tags"] == {"type": "array", "items": {"type": "string"}}
+    assert strict_schema(made.parameters)["properties"]["tags"] == {  # (said in the description: review 94 #8)
+        "type": "array", "items": {"type": "string"}, "description": "Items must be unique."}
     assert made.invoke({"tags": ["a", "b"]}) == "a,b"
     with pytest.raises(ToolValidationError, match="non-unique"):
         made.invoke({"tags": ["a", "a"]})

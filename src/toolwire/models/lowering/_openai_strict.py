@@ -10,7 +10,9 @@ uses the same subset):
 * the composition keywords ``allOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired`` and
   ``dependentSchemas`` are not supported, nor is ``oneOf`` (the API answers 400 "'oneOf' is not
   permitted"); of the array keywords only ``items``, ``minItems`` and ``maxItems`` are, so neither
-  ``uniqueItems`` nor ``prefixItems`` (a ``tuple[int, str]``) is;
+  ``uniqueItems`` nor ``prefixItems`` (a ``tuple[int, str]``) is; the "Supported properties" of strings are
+  ``pattern`` and ``format`` only (no ``minLength``/``maxLength``, though the API has been seen to take them), of
+  numbers ``multipleOf``, ``maximum``, ``exclusiveMaximum``, ``minimum`` and ``exclusiveMinimum``;
 * limits on size ("Objects have limitations on nesting depth and size", same section): at most 5000 object
   properties in all, 10 levels of nesting, 1000 ``enum`` values in all, 15,000 characters for all the
   values of one string ``enum`` of more than 250 values, and 120,000 characters for all property names,
@@ -33,10 +35,20 @@ What :func:`strict_schema` does with a schema outside that subset:
   the API answers 400 "'uri' is not a valid format") is dropped and named in the description instead
   (``Format: path.``): pydantic writes ``path`` for ``pathlib.Path``, ``binary`` for ``bytes``, ``uri`` for
   ``HttpUrl``, ``password`` for ``SecretStr``... (review 28); the value is still validated before the call;
-* ``discriminator`` (an OpenAPI keyword pydantic writes next to that ``oneOf``) and ``uniqueItems`` are
-  dropped: the arguments are still validated against the tool's full schema before the call
-  (``jsonschema`` enforces ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it
-  always does);
+* ``discriminator`` (an OpenAPI keyword pydantic writes next to that ``oneOf``) is dropped;
+* every keyword outside the guide's subset (:data:`STRICT_KEYWORDS`: the structure, and the "Supported properties":
+  ``pattern`` and ``format`` for strings; ``multipleOf``, ``maximum``, ``exclusiveMaximum``, ``minimum``,
+  ``exclusiveMinimum`` for numbers; ``minItems``, ``maxItems`` for arrays) is dropped and said in the description
+  (:func:`dropped_notes`; review 94): ``uniqueItems`` ("Items must be unique."), ``minLength``/``maxLength`` (every
+  ``HttpUrl`` has both; OpenAI has answered unlisted keywords with 400 "... is not permitted"),
+  ``minProperties``/``maxProperties``, ``contentMediaType``/``contentSchema`` (``Json[...]``), ``deprecated``,
+  ``examples``; annotations that say nothing of the value (``writeOnly`` of a ``SecretStr``, ``readOnly``,
+  ``$comment``) are dropped unsaid. The arguments are still validated against the tool's full schema before the
+  call (``jsonschema`` enforces ``uniqueItems``; a pydantic ``set[...]`` parameter drops duplicates as it always
+  does);
+* an optional property is nullable (:func:`_nullable`): a ``const`` becomes an ``enum`` of its value and ``null``
+  (``NotRequired[Literal[True]]``: ``{"enum": [true, null]}``), since ``null`` fails a ``const`` (review 94); a
+  ``const`` whose default is its value (``kind: Literal["cat"] = "cat"``) stays required instead;
 * an object that takes keys beyond its declared properties (``additionalProperties`` true or a schema, as a
   pydantic model with ``extra="allow"`` writes) cannot be strict, which forces ``additionalProperties:
   false``: writing false would silently refuse the extra keys the tool takes;
@@ -51,9 +63,9 @@ import copy
 import json
 from typing import Any
 
-from toolwire.models.lowering._common import default_notes
+from toolwire.models.lowering._common import constraint_notes, default_notes
 
-__all__ = ["StrictLimitError", "strict_schema"]
+__all__ = ["STRICT_KEYWORDS", "StrictLimitError", "dropped_notes", "strict_schema"]
 
 
 class _NotStrict(Exception):
@@ -65,6 +77,11 @@ class StrictLimitError(ValueError):
 
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` that also takes ``null``: how strict mode says a property is optional (Structured Outputs guide,
+    "All fields must be required": "emulate an optional parameter with a union with null"). A ``const`` becomes an
+    ``enum`` of its value and ``null`` (``NotRequired[Literal[True]]``: ``{"enum": [true, null]}``, review 94), an
+    ``enum`` gains ``null``, a ``type`` gains ``"null"``; a schema without a type is put in an ``anyOf`` with
+    ``{"type": "null"}``."""
     if "anyOf" in schema:
         if any(s.get("type") == "null" for s in schema["anyOf"]):
             return schema
@@ -72,13 +89,14 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     kind = schema.get("type")
     if kind is None:
         return {"anyOf": [schema, {"type": "null"}]}
-    if isinstance(kind, list):
-        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
-    if kind == "null":
+    if kind == "null" or (isinstance(kind, list) and "null" in kind):
         return schema
-    out = {**schema, "type": [kind, "null"]}
-    if "enum" in out:
-        out["enum"] = [*out["enum"], None] if None not in out["enum"] else out["enum"]
+    out = {**schema, "type": [*kind, "null"] if isinstance(kind, list) else [kind, "null"]}
+    if "const" in out:  # (null must pass the pinned value too)
+        value = out.pop("const")
+        out["enum"] = [value] if value is None else [value, None]
+    elif isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
     return out
 
 
@@ -86,9 +104,20 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 STRICT_FORMATS = frozenset({"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"})
 
 _SUB_SCHEMA_LISTS = ("anyOf",)
-_SUB_SCHEMAS = ("items", "contains")
+_SUB_SCHEMAS = ("items",)
 _TYPED = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "properties", "items")
-_DROPPED = ("default", "properties", "discriminator", "uniqueItems")
+_DROPPED = ("default", "properties", "discriminator")
+# what strict mode takes (Structured Outputs guide, "Supported schemas": the structure it describes, and its
+# "Supported properties": for strings pattern and format, for numbers multipleOf, maximum, exclusiveMaximum,
+# minimum, exclusiveMinimum, for arrays minItems and maxItems); "title", which the guide does not name either, is
+# kept as OpenAI's own SDK keeps it (openai-python's to_strict_json_schema sends pydantic's titles)
+STRICT_KEYWORDS = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const", "$ref", "$defs",
+    "definitions", "description", "title", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum",
+    "minimum", "exclusiveMinimum", "minItems", "maxItems"})
+# annotations that say nothing of the value (JSON Schema 2020-12 Core 8 and Validation 9.4): dropped unsaid
+_UNSAID = frozenset({"$schema", "$id", "$comment", "$anchor", "writeOnly", "readOnly"})
+_MAX_NOTE = 400  # characters of a dropped keyword's value (a contentSchema, examples) written into a description
 _REFUSED = {
     "allOf": "an allOf (all of several schemas)",
     "not": "a 'not' schema",
@@ -98,6 +127,7 @@ _REFUSED = {
     "dependentRequired": "a dependentRequired rule",
     "dependentSchemas": "a dependentSchemas rule",
     "prefixItems": "a tuple (an array with a schema per position, prefixItems)",
+    "patternProperties": "an object whose keys follow patterns (patternProperties), beyond its declared properties",
 }
 
 # the limits of the Structured Outputs guide, "Supported schemas" (module doc)
@@ -178,8 +208,12 @@ def _strict(node: Any) -> Any:
         if key in node:
             raise _NotStrict(reason)
     out: dict[str, Any] = {}
+    dropped: dict[str, Any] = {}
     for key, value in node.items():
-        if key in _DROPPED:
+        if key in _DROPPED or key in _UNSAID:
+            continue
+        if key not in STRICT_KEYWORDS and key != "oneOf":
+            dropped[key] = value  # (a 400 risked: said in the description, toolwire still validates it)
             continue
         if key == "oneOf" and isinstance(value, list):
             branches = [_strict(x) for x in value]
@@ -197,6 +231,7 @@ def _strict(node: Any) -> Any:
     if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
         del out["format"]  # (a 400 in strict mode; the model is told in the description, toolwire validates it)
         notes.append(f"Format: {fmt}.")
+    notes += dropped_notes(dropped)
     notes += default_notes(node)  # (dropped: the model is told it, so it can send it; review 61)
     if notes:
         note = " ".join(notes)
@@ -215,11 +250,57 @@ def _strict(node: Any) -> Any:
                              "a pydantic model with extra='allow')")
         required = set(node.get("required") or ())
         out["properties"] = {
-            name: _strict(sub) if name in required else _nullable(_strict(sub)) for name, sub in props.items()
+            name: _strict(sub) if name in required or _pinned_default(sub) else _nullable(_strict(sub))
+            for name, sub in props.items()
         }
         out["required"] = list(props)
         out["additionalProperties"] = False
     return out
+
+
+def _pinned_default(prop: Any) -> bool:
+    """Whether ``prop`` is a ``const`` whose ``default`` is that value (``kind: Literal["cat"] = "cat"``, the tag of
+    a discriminated union): then sending the value is the same as leaving it out, and the property stays required
+    and not nullable, so that branches pinned by it stay apart."""
+    return isinstance(prop, dict) and "const" in prop and "default" in prop and prop["default"] == prop["const"] \
+        and type(prop["default"]) is type(prop["const"])
+
+
+def _text(value: Any) -> str:
+    """``value`` as compact JSON for a description, cut at :data:`_MAX_NOTE` characters."""
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
+    return text if len(text) <= _MAX_NOTE else text[:_MAX_NOTE - 1] + "…"
+
+
+def dropped_notes(dropped: dict[str, Any]) -> list[str]:
+    """What the description says of the keywords of one node that strict mode does not take (``dropped``:
+    keyword -> value), so the model still knows them: ``minLength``/``maxLength`` as the bounds other providers'
+    lowerings state (:func:`~toolwire.models.lowering._common.constraint_notes`), ``uniqueItems`` ("Items must be
+    unique."), key counts, ``contentMediaType``/``contentEncoding``/``contentSchema`` (a ``Json[...]`` string),
+    ``deprecated``, ``examples``, and any other keyword as its JSON. Returns the sentences, each ending in a full
+    stop; ``[]`` for none."""
+    notes = constraint_notes({k: v for k, v in dropped.items() if k in ("minLength", "maxLength")})
+    for key, value in dropped.items():
+        if key in ("minLength", "maxLength"):
+            continue
+        if key == "uniqueItems":
+            notes += ["Items must be unique."] if value is True else []
+        elif key in ("minProperties", "maxProperties") and isinstance(value, int):
+            notes.append(f"Must have {'at least' if key == 'minProperties' else 'at most'} {value} "
+                         f"key{'' if value == 1 else 's'}.")
+        elif key == "contentMediaType" and isinstance(value, str):
+            notes.append(f"Holds {value} text.")
+        elif key == "contentEncoding" and isinstance(value, str):
+            notes.append(f"Encoded as {value}.")
+        elif key == "contentSchema":
+            notes.append(f"Its content matches the JSON Schema {_text(value)}.")
+        elif key == "deprecated":
+            notes += ["Deprecated."] if value is True else []
+        elif key == "examples" and isinstance(value, list):
+            notes.append(f"Examples: {', '.join(_text(v) for v in value)}."[:_MAX_NOTE])
+        else:
+            notes.append(f"Must also meet the JSON Schema {_text({key: value})}.")
+    return notes
 
 
 class _Size:
@@ -284,9 +365,10 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
 
     Every property becomes required; the ones that were optional become nullable (the executor
     replaces a ``null`` received for a defaulted parameter by its Python default); every object gets
-    ``additionalProperties: false``; ``default``, ``discriminator`` and ``uniqueItems`` are dropped, and so is
-    a ``format`` strict mode does not support (named in the description instead); a ``oneOf`` whose
-    alternatives cannot overlap becomes an ``anyOf``. The input is not changed.
+    ``additionalProperties: false``; ``default`` and ``discriminator`` are dropped, and so are a ``format`` strict
+    mode does not support and every keyword outside :data:`STRICT_KEYWORDS` (``uniqueItems``, ``minLength``...),
+    each named in the description instead (:func:`dropped_notes`); a ``oneOf`` whose alternatives cannot overlap
+    becomes an ``anyOf``. The input is not changed.
 
     Args:
         parameters: a tool's argument schema, a JSON Schema object (``{"type": "object", "properties"...}``).
@@ -298,8 +380,8 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
         ValueError: the schema has something strict mode cannot express: an object with free-form keys
             or with keys beyond its declared properties, a parameter of any type (no ``type``), a
             top-level union, a ``oneOf`` whose alternatives may overlap, ``allOf``, ``not``,
-            ``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas`` or ``prefixItems`` (a
-            tuple); or its strict form is past one of the size limits of the Structured Outputs guide
+            ``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas``, ``patternProperties`` or
+            ``prefixItems`` (a tuple); or its strict form is past one of the size limits of the Structured Outputs guide
             (too many properties or enum values, objects nested more than 10 deep; module doc): then a
             :class:`StrictLimitError`.
     """

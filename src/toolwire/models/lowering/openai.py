@@ -31,8 +31,9 @@ properties in ``required`` and sets ``additionalProperties: false``; an optional
 as a nullable type; ``default``, ``oneOf``, ``allOf``, ``not``, ``uniqueItems``, ``prefixItems`` are not
 supported; a schema has size limits (5000 properties, 10 levels of nesting, 1000 enum values...).
 :func:`strict_schema` (in ``_openai_strict``) rewrites a schema into that subset where it can (a
-disjoint ``oneOf`` becomes ``anyOf``; ``discriminator``/``uniqueItems`` dropped). What it cannot write,
-such as an object that takes arbitrary keys (``dict[str, str]``, a model with ``extra="allow"``) or a
+disjoint ``oneOf`` becomes ``anyOf``; ``discriminator`` dropped; ``uniqueItems``, ``minLength``/``maxLength`` and
+every other keyword outside the guide's "Supported properties" dropped and said in the description). What it
+cannot write, such as an object that takes arbitrary keys (``dict[str, str]``, a model with ``extra="allow"``) or a
 ``tuple``, or a schema past the size limits, makes the tool go non-strict, with a warning (case S5).
 """
 
