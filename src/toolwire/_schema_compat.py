@@ -7,6 +7,10 @@
   described with ``Annotated[T, "text"]``: rebuilt as a ``typing_extensions`` TypedDict with the same keys,
   totality and descriptions (:func:`_compat`), so users can write either. A recursive one is refused with the
   :class:`~toolwire.errors.SchemaError` a recursive pydantic model gets.
+* LangChain's TypedDict convention ``Annotated[T, default, "text"]`` (``...`` as the default: required): the field
+  is optional with that default and description, as LangChain reads it (review 93 #4).
+* A name a TypedDict's or dataclass's field gives as text is looked up in the code defining the tool too, and one
+  defined nowhere is a SchemaError naming it (:func:`resolved_adapter`, review 94 #7).
 """
 
 from __future__ import annotations
@@ -122,13 +126,21 @@ def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
         fields: dict[str, Any] = {}
         for key, hint in hints.items():
             inner = _compat(_strip_required(hint), (*_building, tp))
+            qualifier = _required_qualifier(hint)
+            default = _langchain_default(inner) if qualifier is not True else None
+            if default is not None:  # LangChain's Annotated[T, default, "description"] (review 93 #4)
+                inner = default[0]
             bare, text = _annotation_description(inner)
-            if text is not None and bare is not inner:  # the description was a plain string in the metadata
+            if default is not None and default[1] is not Ellipsis:
+                inner = Annotated[bare, Field(default=default[1], description=text)]
+            elif text is not None and bare is not inner:  # the description was a plain string in the metadata
                 inner = Annotated[bare, Field(description=text)]
             # the qualifier in the resolved hint wins: under ``from __future__ import annotations`` the
             # class saw only strings, so its __required_keys__ ignore Required/NotRequired
-            required = _required_qualifier(hint)
-            if required is None:
+            required = qualifier
+            if default is not None and default[1] is not Ellipsis:
+                required = False
+            elif required is None:
                 required = key in tp.__required_keys__
             wrapper = typing_extensions.Required if required else typing_extensions.NotRequired
             fields[key] = wrapper[inner]
@@ -207,6 +219,31 @@ def resolved_adapter(tp: Any, what: str) -> TypeAdapter[Any]:
         except PydanticUndefinedAnnotation as exc:
             raise unresolved_error(what, exc) from None
     return adapter
+
+
+def _json_like(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is JSON-like data (what a default written in an annotation is), not a marker object."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return True
+    if depth < 16 and isinstance(value, list | tuple):
+        return all(_json_like(v, depth + 1) for v in value)
+    if depth < 16 and isinstance(value, dict):
+        return all(isinstance(k, str) and _json_like(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _langchain_default(hint: Any) -> tuple[Any, Any] | None:
+    """``(Annotated[T, "description", *rest], default)`` for LangChain's TypedDict field convention ``Annotated[T,
+    default, "description", *rest]`` (its ``with_structured_output`` guide: ``Annotated[Optional[int], None, "How
+    funny"]`` is optional, default None; ``...`` as the default keeps it required), else None. The default must be
+    ``...`` or JSON-like data, so a ``Field`` or a constraint before a description is not read as one.
+    (``Annotated[T, "text"]`` stays toolwire's description, where LangChain would read a default.)"""
+    if get_origin(hint) is not Annotated:
+        return None
+    base, *meta = get_args(hint)
+    if len(meta) < 2 or not isinstance(meta[1], str) or not (meta[0] is Ellipsis or _json_like(meta[0])):
+        return None
+    return Annotated[(base, *meta[1:])], meta[0]  # type: ignore[valid-type]
 
 
 def _required_qualifier(hint: Any) -> bool | None:
