@@ -14,7 +14,7 @@ from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel
 
-from toolwire._schema_json import reader
+from toolwire._schema_json import json_mode_needed_for, json_reader
 from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
 from toolwire._schema_strict import build_validator, not_bool, numeric_leaf, strict_class_schema, transparent
 
@@ -386,8 +386,10 @@ def fast_function_schema(
     required: list[str] = []
     defs: dict[str, Any] = {}
     classes: list[type] = []
+    json_mode = False  # (whether pydantic's JSON and Python modes may differ on these arguments: review 94)
     for name, annotation, desc, is_required in params:
         inner = _fast_core(annotation, classes)  # (the JSON Schema of the stricter schema is pydantic's of the other)
+        json_mode = json_mode or json_mode_needed_for(annotation, inner)
         field: dict[str, Any] = {"type": "typed-dict-field", "schema": inner, "required": is_required,
                                  "metadata": {"pydantic_js_updates": {"description": desc}} if desc else {}}
         fields[name] = field
@@ -409,6 +411,6 @@ def fast_function_schema(
     raw["additionalProperties"] = False
     if defs:
         raw["$defs"] = defs
-    return raw, reader(validator, core)  # (JSON-mode rules where they differ from Python's: review 94)
+    return raw, json_reader(validator) if json_mode else validator.validate_python
 
 

@@ -31,7 +31,7 @@ from typing import Any
 from pydantic import ValidationError
 from pydantic_core import SchemaValidator
 
-__all__ = ["json_mode_needed", "json_reader", "plain_json", "reader"]
+__all__ = ["json_mode_needed", "json_mode_needed_for", "json_reader", "plain_json", "reader"]
 
 # core schema types pydantic reads from a JSON string or array by other rules in Python's strict mode (the smart
 # union's first, strict, pass): with such a type in a union member, JSON and Python modes may pick other members
@@ -62,66 +62,142 @@ def json_mode_needed(schema: Any, config: dict[str, Any] | None = None) -> bool:
     """
     if isinstance(config, dict) and config.get("strict"):
         return True
-    refs: dict[str, Any] = {}
-    unions: list[list[Any]] = []
-    if _scan(schema, refs, unions):
-        return True
-    memo: dict[str, bool] = {}
-    for choices in unions:
-        members = [c for c in choices if not (isinstance(c, dict) and c.get("type") == "none")]
-        if len(members) > 1 and any(_from_text(c, refs, memo, 0) for c in members):
-            return True
-    return False
+    return _needed(schema, None)
 
 
-def _scan(node: Any, refs: dict[str, Any], unions: list[list[Any]]) -> bool:
-    """Walk ``node``: True as soon as a ``strict`` node or config is found; the nodes with a ``ref`` are collected in
-    ``refs`` and the choices of each union in ``unions``."""
-    kind = type(node)
-    if kind is list or kind is tuple:
-        return any(_scan(item, refs, unions) for item in node)
-    if kind is not dict:
+_BY_TYPE: dict[Any, bool] = {}
+
+
+def json_mode_needed_for(annotation: Any, schema: Any) -> bool:
+    """:func:`json_mode_needed` of ``schema``, the core schema the fast path (:mod:`toolwire._schema_fast`) makes of
+    the parameter type ``annotation``, remembered by type: the fast path makes the same schema of the same type each
+    time (its classes are complete), and a tool's decoration should not walk it again (B3)."""
+    try:
+        known = _BY_TYPE.get(annotation)
+    except TypeError:  # an unhashable annotation
+        return json_mode_needed(schema)
+    if known is None:
+        if len(_BY_TYPE) > 4096:
+            _BY_TYPE.clear()
+        known = _BY_TYPE[annotation] = json_mode_needed(schema)
+    return known
+
+
+# schema types that hold no schema: looked at without walking their keys
+_LEAVES = frozenset(("str", "int", "float", "bool", "any", "none", "literal", "is-instance", "is-subclass",
+                     "callable")) | _FROM_TEXT - {"json-or-python", "lax-or-strict", "tuple", "set", "frozenset"}
+_CLASSES = frozenset(("model", "dataclass"))
+# id(node) -> (node, needed, holds a _FROM_TEXT type) for class nodes (built once with their class, shared by every
+# tool that takes it) whose definition references all point inside them: walked once
+_CACHE: dict[int, tuple[Any, bool, bool]] = {}
+
+
+class _Walk:
+    """One walk of a core schema: the nodes with a ``ref`` (``refs``), the choices of each union (``unions``), and
+    what is known of class nodes summarised from :data:`_CACHE` (``classes``: id -> holds a _FROM_TEXT type)."""
+
+    __slots__ = ("classes", "dangling", "refs", "top", "unions")
+
+    def __init__(self, top: Any) -> None:
+        self.refs: dict[str, Any] = {}
+        self.unions: list[list[Any]] = []
+        self.classes: dict[int, bool] = {}
+        self.dangling = False  # a definition reference to a node this walk did not see
+        self.top = top  # (the class node being summarised: not looked up in the cache)
+
+    def strict(self, node: Any) -> bool:
+        """Walk ``node``: True as soon as a ``strict`` node or config (or a class that needs JSON mode) is found."""
+        kind = type(node)
+        if kind is list or kind is tuple:
+            return any(self.strict(item) for item in node)
+        if kind is not dict:
+            return False
+        schema_type = node.get("type")
+        is_schema = type(schema_type) is str
+        if is_schema:
+            if node.get("strict") is True:
+                return True
+            if schema_type in _LEAVES:
+                return False
+            config = node.get("config")
+            if type(config) is dict and config.get("strict"):
+                return True
+            ref = node.get("ref")
+            if type(ref) is str:
+                self.refs[ref] = node
+            if schema_type in _CLASSES and node is not self.top:
+                summary = _class_summary(node)
+                if summary is not None:
+                    self.classes[id(node)] = summary[1]
+                    return summary[0]
+            if schema_type == "union":
+                self.unions.append([c[0] if type(c) is tuple else c for c in node.get("choices") or ()])
+        for key, value in node.items():
+            if type(value) in (dict, list, tuple) and not (is_schema and key in _DATA_KEYS) and self.strict(value):
+                return True
         return False
-    is_schema = type(node.get("type")) is str
-    if is_schema:
-        if node.get("strict") is True:
-            return True
-        config = node.get("config")
-        if type(config) is dict and config.get("strict"):
-            return True
-        ref = node.get("ref")
-        if type(ref) is str:
-            refs[ref] = node
-        if node["type"] == "union":
-            unions.append([c[0] if type(c) is tuple else c for c in node.get("choices") or ()])
-    for key, value in node.items():
-        if type(value) in (dict, list, tuple) and not (is_schema and key in _DATA_KEYS) and _scan(value, refs, unions):
-            return True
-    return False
 
+    def from_text(self, node: Any, memo: dict[str, bool], depth: int) -> bool:
+        """Whether the core schema ``node`` holds a type of ``_FROM_TEXT`` (following definition references; one
+        this walk did not see counts as holding one)."""
+        kind = type(node)
+        if depth > _DEPTH:
+            return True  # (a schema this deep: JSON mode, to be safe)
+        if kind is list or kind is tuple:
+            return any(self.from_text(item, memo, depth + 1) for item in node)
+        if kind is not dict:
+            return False
+        schema_type = node.get("type")
+        is_schema = type(schema_type) is str
+        if is_schema:
+            if schema_type in _FROM_TEXT:
+                return True
+            if schema_type in _LEAVES:
+                return False
+            known = self.classes.get(id(node))
+            if known is not None:
+                return known
+            if schema_type == "definition-ref":
+                ref = node.get("schema_ref")
+                if ref not in memo:
+                    memo[ref] = False  # (a recursive reference adds nothing to what is being found)
+                    if ref not in self.refs:
+                        self.dangling = True
+                    memo[ref] = ref not in self.refs or self.from_text(self.refs[ref], memo, depth + 1)
+                return memo[ref]
+        return any(self.from_text(value, memo, depth + 1) for key, value in node.items()
+                   if type(value) in (dict, list, tuple) and not (is_schema and key in _DATA_KEYS))
 
-def _from_text(node: Any, refs: dict[str, Any], memo: dict[str, bool], depth: int) -> bool:
-    """Whether the core schema ``node`` holds a type of ``_FROM_TEXT`` (following definition references)."""
-    kind = type(node)
-    if depth > _DEPTH:
-        return True  # (a schema this deep: JSON mode, to be safe)
-    if kind is list or kind is tuple:
-        return any(_from_text(item, refs, memo, depth + 1) for item in node)
-    if kind is not dict:
+    def union_differs(self) -> bool:
+        """Whether a union of two or more members (besides null) holds a ``_FROM_TEXT`` type in a member."""
+        memo: dict[str, bool] = {}
+        for choices in self.unions:
+            members = [c for c in choices if not (isinstance(c, dict) and c.get("type") == "none")]
+            if len(members) > 1 and any(self.from_text(c, memo, 0) for c in members):
+                return True
         return False
-    schema_type = node.get("type")
-    is_schema = type(schema_type) is str
-    if is_schema:
-        if schema_type in _FROM_TEXT:
-            return True
-        if schema_type == "definition-ref":
-            ref = node.get("schema_ref")
-            if ref not in memo:
-                memo[ref] = False  # (a recursive reference adds nothing to what is being found)
-                memo[ref] = ref in refs and _from_text(refs[ref], refs, memo, depth + 1)
-            return memo[ref]
-    return any(_from_text(value, refs, memo, depth + 1) for key, value in node.items()
-               if type(value) in (dict, list, tuple) and not (is_schema and key in _DATA_KEYS))
+
+
+def _needed(schema: Any, top: Any) -> bool:
+    walk = _Walk(top)
+    return walk.strict(schema) or walk.union_differs()
+
+
+def _class_summary(node: dict[str, Any]) -> tuple[bool, bool] | None:
+    """``(needs JSON mode, holds a _FROM_TEXT type)`` of a class node, cached; None when a definition reference in
+    it points outside it (then the caller walks it as part of the whole)."""
+    cached = _CACHE.get(id(node))
+    if cached is not None and cached[0] is node:
+        return cached[1], cached[2]
+    walk = _Walk(node)
+    needed = walk.strict(node) or walk.union_differs()
+    holds = walk.from_text(node, {}, 0)
+    if walk.dangling:
+        return None
+    if len(_CACHE) > 1024:
+        _CACHE.clear()
+    _CACHE[id(node)] = (node, needed, holds)  # (node kept alive: its id is not reused meanwhile)
+    return needed, holds
 
 
 def plain_json(value: Any, depth: int = 0) -> bool:
