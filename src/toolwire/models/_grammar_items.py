@@ -30,8 +30,8 @@ MAX_INT_CHOICES = 100
 """An integer whose bounds leave at most this many values is written as one of them."""
 
 _DIGITS = 24  # as the ``integer`` rule of the grammar: room for any 64-bit id
-_FRACTION = r'("." digits)? ([eE] [-+]? [0-9]{1,3})?'  # after the whole part: the grammar's ``number``
-_FLOAT = r'("." digits ([eE] [-+]? [0-9]{1,3})? | [eE] [-+]? [0-9]{1,3})'  # a list[float]'s element: not whole
+_FRACTION = r'("." digits)? exponent?'  # after the whole part: the grammar's ``number`` (``exponent``: finite only)
+_FLOAT = r'("." digits exponent? | exponent)'  # a list[float]'s element: not whole
 
 
 def _count(value: Any) -> int | None:

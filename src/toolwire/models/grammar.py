@@ -29,7 +29,8 @@ end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``stri
 ``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike; ``minItems``, ``maxItems``; a
 ``list[float]``'s elements as floats, see :func:`float_items`), objects (``properties``; ``required`` keys always
 present and optional ones optional, in the schema's property order; no other keys; without ``properties``, a dict
-whose values are of an ``additionalProperties`` schema and whose keys are of ``propertyNames``' ``enum``, ``const`` or
+whose values are of an ``additionalProperties`` schema and whose keys are of ``propertyNames``' ``enum``, ``const``,
+``pattern`` (the simple anchored ones :mod:`toolwire.models._grammar_pattern` translates, such as ``^-?[0-9]+$``) or
 ``format``, ``minProperties``/``maxProperties``, only ``{}`` for ``additionalProperties: false``),
 ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type, and part of the bounds of numbers
 (:func:`toolwire.models._grammar_items.integer_rule`, ``number_rule``): an integer whose bounds leave at most 100
@@ -39,13 +40,15 @@ below by 0 or more has no ``-``.
 
 Not followed (any value of the format, or any string, where they stand; validation after generation then refuses
 what breaks them, which comes back as an invalid call or an error result): ``$ref``, ``allOf``, ``not``,
-``if``/``then``, ``pattern``, ``patternProperties`` (such an object takes any keys and values), ``minLength``/
-``maxLength``, formats other than the four above, number bounds beyond those above (``maximum: 500`` still lets
-``999`` through; a ``number``'s ``maximum``), ``multipleOf``, ``uniqueItems``, ``contains``, item and key counts
-above 16, ``additionalProperties`` beside ``properties`` (only the named keys are written), and the 32-bit or 64-bit
-range of an integer. Whitespace runs are bounded and numbers have at most 24 integer and 20 fraction digits (room for
-any 64-bit id, which JSON writes in 19 or 20 digits); strings and lists are bounded only by the reply's
-``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take any value.
+``if``/``then``, ``pattern`` (but a dict key's, above), ``patternProperties`` (such an object takes any keys and
+values), ``minLength``/``maxLength``, formats other than the four above, number bounds beyond those above
+(``maximum: 500`` still lets ``999`` through; a ``number``'s ``maximum``), ``multipleOf``, ``uniqueItems``,
+``contains``, item and key counts above 16, ``additionalProperties`` beside ``properties`` (only the named keys are
+written), and the 32-bit or 64-bit range of an integer. Whitespace runs are bounded and numbers have at most 24
+integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19 or 20 digits) and an exponent of at
+most ``e+284`` (``e-999`` below), so every number the grammar allows is a finite float (under 1e308; ``1e999`` would
+read as infinity, which the call parser refuses: review 94) in every format; strings and lists are bounded only by the
+reply's ``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take any value.
 
 Where such a call starts in a reply being generated is told by :class:`toolwire.models.openers.OpenerScanner`.
 """
@@ -67,7 +70,8 @@ from toolwire.models._grammar_items import (
     sequence_rule,
     tuple_rule,
 )
-from toolwire.parsing._json_strings import _wanted_kinds
+from toolwire.models._grammar_pattern import pattern_rule
+from toolwire.models._grammar_tags import JSON_ESCAPE, JSON_EXCLUDED, tag_call, tag_safe
 from toolwire.parsing.pythonic import PythonNames, signature_order
 from toolwire.tools import ToolSpec
 
@@ -82,14 +86,13 @@ _COMMON = {
     "ws": r"[ \t\n]{0,20}",
     "digits": r"[0-9]{1,20}",
     "integer": r'"-"? ("0" | [1-9] [0-9]{0,23})',  # 24 digits: any 64-bit id (Discord, Twitter, Snowflake)
-    "number": r'integer ("." digits)? ([eE] [-+]? [0-9]{1,3})?',
+    # an exponent keeps every number finite (the integer part has at most 24 digits, so up to e+284 stays below
+    # 1e308; a negative one only comes near 0) and reads it in every format (review 94)
+    "exponent": r'[eE] ("-" [0-9]{1,3} | "+"? ([0-9]{1,2} | [01] [0-9]{2} | "2" [0-7] [0-9] | "28" [0-4]))',
+    "number": r'integer ("." digits)? exponent?',
     "char": r'[^"\\\x00-\x1f] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})',
     "pychar": r'[^"\\\x00-\x1f] | "\\" (["\\bfnrt] | "u" [0-9a-fA-F]{4})',
 }
-# what may not follow a "<" in a ``function_tag`` value (raw text, or a string inside a JSON value): "/" (``</``
-# could close the parameter or the block) and these words (``<function=``, ``<tool_call>`` open a call)
-_TAG_WORDS = ("function=", "tool_call>")
-_JSON_EXCLUDED, _JSON_ESCAPE = r'"\\\x00-\x1f', r'"\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'  # as in "char"
 
 _ANY = {
     "json": {
@@ -415,16 +418,25 @@ def _map(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
 
 
 def _key(names: Any, rules: Rules, hint: str) -> str:
-    """A dict key of the ``propertyNames`` schema ``names``: one of its ``enum``'s strings or its ``const`` (a
-    ``dict[Literal["a", "b"], int]``), a string of its ``format`` (a ``dict[UUID, int]``), else any string."""
-    if not isinstance(names, dict) or names.get("type", "string") != "string":
+    """A dict key of the ``propertyNames`` schema ``names``: one of its ``enum``'s values or its ``const`` (a
+    ``dict[Literal["a", "b"], int]``; an integer among them, which no JSON key is, as its digits, the text the tool
+    reads back as it: ``dict[IntEnum, int]``), a string of its ``pattern`` where
+    :func:`toolwire.models._grammar_pattern.pattern_rule` can follow it (``^-?[0-9]+$`` for a ``dict[int, str]``;
+    review 94), else of its ``format`` (a ``dict[UUID, int]``), else any string."""
+    if not isinstance(names, dict):
         return rules.string
     options = [names["const"]] if "const" in names else names.get("enum")
     if isinstance(options, list) and options:
-        keys = list(dict.fromkeys(rules.key(o) for o in options if isinstance(o, str)))
+        written = [o if isinstance(o, str) else str(o) for o in options
+                   if isinstance(o, str) or (isinstance(o, int) and not isinstance(o, bool))]
+        keys = list(dict.fromkeys(rules.key(o) for o in written))
         return rules.add(hint + "-key", " | ".join(keys)) if keys else rules.string
-    if any(word in names for word in ("anyOf", "oneOf", "allOf", "not", "$ref")):
+    if names.get("type", "string") != "string" or any(word in names for word in ("anyOf", "oneOf", "allOf", "not",
+                                                                                  "$ref")):
         return rules.string
+    if "pattern" in names:
+        text = pattern_rule(names["pattern"], rules, hint + "-key-text")
+        return rules.string if text is None else rules.add(hint + "-key", f'"\\"" {text} "\\""')
     return _string(names, rules)
 
 
@@ -455,75 +467,6 @@ def _python_call(spec: ToolSpec, rules: Rules, names: PythonNames) -> str:
     kwargs = object_rule(schema, rules, f"{spec.name}-kw", python_call=True, keywords=keywords)
     inner = "" if kwargs == '""' else f" {kwargs}"
     return rules.add(f"{spec.name}-call", f'{gbnf_literal(names.tool(spec.name) + "(")}{inner} ")"')
-
-
-def _tag_safe(rules: Rules, hint: str, excluded: str = "", escape: str = "") -> str:
-    """A run of ``function_tag`` value text (the rule's name) in which no ``</``, ``<function=`` or ``<tool_call>``
-    stands (:data:`_TAG_WORDS`): the parser ends a value, a call or a block there. A ``<`` is followed by a
-    character that starts none of them, by part of a word and then a character that leaves it, or by another
-    ``<`` or the end of the run.
-
-    Args:
-        rules: the rule set.
-        hint: the rule's name.
-        excluded: the GBNF character-class text of characters the run never holds (a JSON string's ``"``, ``\\``
-            and control characters).
-        escape: the GBNF of an escape sequence the run may hold (a JSON string's), or ``""``.
-    """
-    def other(*chars: str) -> str:  # a character that is not "<", nor one of chars, nor excluded; or an escape
-        return f"[^<{''.join(chars)}{excluded}]" + (f" | {escape}" if escape else "")
-
-    words = [(w[:k], w[k]) for w in _TAG_WORDS for k in range(1, len(w))]  # ("f", "u") ... ("function", "=")
-    opened = rules.add(hint + "-lt", '"<" (' + " | ".join(gbnf_literal(part) for part, _ in words) + ")?")
-    left = " | ".join([other("/", *sorted({w[0] for w in _TAG_WORDS})),
-                       *(f"{gbnf_literal(part)} ({other(nxt)})" for part, nxt in words)])
-    broken = rules.add(hint + "-lt-left", f'"<" ({left})')
-    return rules.add(hint, f"({other()} | {opened}* {broken})* {opened}*")
-
-
-def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth: int = 0) -> str:
-    """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: one of the
-    values of an ``enum`` or ``const`` (a string as it is, any other value as JSON), each branch of an
-    ``anyOf``/``oneOf``, a ``date``/``date-time``/``time``/``uuid`` raw in its form for a ``"string"`` schema of that
-    ``format`` (:func:`toolwire.models._grammar_formats.format_rule`), raw text (:func:`_tag_safe`) for any other
-    schema that admits any string (or says nothing), else the JSON value :func:`value_rule` allows."""
-    if isinstance(schema, dict) and depth <= MAX_DEPTH:
-        options = [schema["const"]] if "const" in schema else schema.get("enum")
-        if isinstance(options, list) and options:
-            written = (o if isinstance(o, str) else json.dumps(o, ensure_ascii=False) for o in options)
-            return rules.add(hint + "-enum", " | ".join(dict.fromkeys(gbnf_literal(w) for w in written)))
-        for key in ("anyOf", "oneOf"):
-            branches = schema.get(key)
-            if isinstance(branches, list) and branches:
-                base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
-                alts = [_tag_value({**base, **b} if isinstance(b, dict) else b, root, rules, f"{hint}-{i}", depth + 1)
-                        for i, b in enumerate(branches)]
-                return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
-    kinds = _wanted_kinds(schema, root)
-    if kinds == {"string"} and schema.get("type") == "string" and (text := format_rule(schema, rules)) is not None:
-        return text  # a date, time or uuid, raw (its characters hold no "<")
-    if not kinds or "string" in kinds:
-        return _tag_safe(rules, "raw")
-    return value_rule(schema, rules, hint)
-
-
-_TAG_OPEN, _TAG_CLOSE, _PARAM_CLOSE = "<function=", "</function>", "\n</parameter>\n"
-
-
-def _tag_call(spec: ToolSpec, rules: Rules) -> str:
-    """A call of ``spec`` in the ``function_tag`` form: required parameters always, optional ones maybe, in the
-    schema's property order, each ``<parameter=KEY>\\nVALUE\\n</parameter>\\n``."""
-    schema = spec.parameters
-    props = schema.get("properties")
-    required = set(required_keys(schema))
-    pairs: list[tuple[str, bool]] = []
-    for name, sub in (props.items() if isinstance(props, dict) else ()):
-        value = _tag_value(sub, schema, rules, f"{spec.name}-{name}")
-        pair = f"{gbnf_literal(f'<parameter={name}>' + chr(10))} {value} {gbnf_literal(_PARAM_CLOSE)}"
-        pairs.append((rules.add(f"{spec.name}-{name}-param", pair), name in required))
-    params = keyword_sequence(pairs, '""', rules, f"{spec.name}-params") if pairs else '""'
-    parts = [gbnf_literal(f"{_TAG_OPEN}{spec.name}>" + chr(10)), params, gbnf_literal(_TAG_CLOSE)]
-    return rules.add(f"{spec.name}-call", " ".join(p for p in parts if p != '""'))
 
 
 def call_grammar(
@@ -574,8 +517,8 @@ def call_grammar(
     if fmt in ("hermes", "function_tag"):
         rules = Rules("json")
         if fmt == "function_tag":  # JSON strings inside a parameter hold no call markup either
-            rules.rules["string"] = f'"\\"" {_tag_safe(rules, "tag-chars", _JSON_EXCLUDED, _JSON_ESCAPE)} "\\""'
-        written = [_json_call(t, rules, signature) if fmt == "hermes" else _tag_call(t, rules) for t in tools]
+            rules.rules["string"] = f'"\\"" {tag_safe(rules, "tag-chars", JSON_EXCLUDED, JSON_ESCAPE)} "\\""'
+        written = [_json_call(t, rules, signature) if fmt == "hermes" else tag_call(t, rules) for t in tools]
         call = rules.add("call", " | ".join(written))
         block = rules.add("block", f'"<tool_call>\\n" {call} "\\n</tool_call>"')
         return rules.text(f'{block} ("\\n" {block}){{0,{more}}}' if more else block)

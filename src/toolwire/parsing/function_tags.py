@@ -36,10 +36,10 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply
-from toolwire.parsing._json_strings import _resolve, _wanted_kinds
+from toolwire.parsing._json_strings import _leaves, _resolve, _wanted_kinds, string_takes
 from toolwire.parsing._scan import DecodeFailure, _literal, decode_value_at, skip_ws
 
-__all__ = ["FUNCTION_TAG", "Finder", "parse_function_tags", "read_function_tag"]
+__all__ = ["FUNCTION_TAG", "Finder", "parse_function_tags", "read_function_tag", "typed_parameter"]
 
 FUNCTION_TAG = "<function="
 FUNCTION_CLOSE = "</function>"
@@ -231,7 +231,7 @@ def _parameters(collector: Collector, text: str, start: int, p: int, block: int,
         if key_name in args:
             problem = problem or f"Parameter {key_name!r} is given twice; give each parameter once."
         if problem is None:
-            args[key_name] = _typed(_trimmed(text[key_end:value_end]), key_name, schema)
+            args[key_name] = typed_parameter(_trimmed(text[key_end:value_end]), key_name, schema)
     raw = text[start:end].strip()
     if problem is not None:
         collector.add_invalid(resolved or name, raw, problem)
@@ -303,8 +303,10 @@ def _record(collector: Collector, name: str, args: dict[str, Any], raw: str) -> 
         collector.add_call(resolved, args, raw=raw)
 
 
-def _typed(value: str, key: str, schema: Mapping[str, Any] | None) -> Any:
-    """``value`` typed by property ``key`` of ``schema``: text when it admits a string or is unknown."""
+def typed_parameter(value: str, key: str, schema: Mapping[str, Any] | None) -> Any:
+    """Return the raw text ``value`` of parameter ``key`` typed by ``schema`` (a tool's parameters), as a call is
+    read back (module docstring): the text itself when the property admits that string or is unknown, else the JSON
+    value it holds. :mod:`toolwire.models.grammar` writes only the ``enum`` values this reads back as themselves."""
     props = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(props, Mapping) or key not in props:
         return value
@@ -312,10 +314,10 @@ def _typed(value: str, key: str, schema: Mapping[str, Any] | None) -> Any:
     kinds = _wanted_kinds(prop, schema)  # type: ignore[arg-type]
     text = value.strip()
     decoded = _decoded(text)
-    options = ([prop["const"]] if "const" in prop else prop.get("enum")) if isinstance(prop, Mapping) else None
-    if (isinstance(options, list) and decoded is not _NONE and not isinstance(decoded, str)
+    options = _options(prop, schema)  # type: ignore[arg-type]
+    if (decoded is not _NONE and not isinstance(decoded, str)
             and any(decoded == o and type(decoded) is type(o) for o in options)):
-        return decoded
+        return decoded  # (also in a union: Optional[Literal["auto", 1]] given 1, review 94)
     if "null" in kinds and text == "null":  # how the template writes None, whatever else the type admits
         return None
     if not kinds or ("string" in kinds and (decoded is _NONE or _takes_text(prop, schema, value))):
@@ -337,8 +339,10 @@ _NONE = object()
 
 def _takes_text(prop: Any, root: Mapping[str, Any], value: str) -> bool:
     """Whether a string branch of ``prop`` takes ``value`` as it is: one of any string (a string type without
-    ``enum`` or ``const``, or a schema saying nothing), or an ``enum``/``const`` holding it. False when the only
-    strings are other values (``int | Literal["auto"]`` given ``5``: then the number is meant)."""
+    ``enum`` or ``const``, or a schema saying nothing), an ``enum``/``const`` holding it, or a string whose
+    ``format``, ``pattern`` or length allow it (:func:`toolwire.parsing._json_strings.string_takes`). False when the
+    only strings are other values (``int | Literal["auto"]`` given ``5``: then the number is meant; ``UUID | Lookup``
+    given a JSON object: then the object is meant, review 94)."""
     todo, seen = [prop], 0
     while todo and seen < 64:
         seen += 1
@@ -355,9 +359,20 @@ def _takes_text(prop: Any, root: Mapping[str, Any], value: str) -> bool:
             todo.extend(branches)
             continue
         kinds = _wanted_kinds(node, root)
-        if not kinds or "string" in kinds:
+        if not kinds or ("string" in kinds and string_takes(node, value)):
             return True
     return False
+
+
+def _options(prop: Any, root: Mapping[str, Any]) -> list[Any]:
+    """The values the ``enum``/``const`` alternatives of ``prop`` pin (its own, and its ``anyOf``/``oneOf``
+    branches'), in order."""
+    out: list[Any] = []
+    for leaf in _leaves(prop, root):
+        options = [leaf["const"]] if "const" in leaf else leaf.get("enum")
+        if isinstance(options, list):
+            out.extend(options)
+    return out
 
 
 def _decoded(text: str) -> Any:

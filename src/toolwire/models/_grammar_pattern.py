@@ -1,0 +1,217 @@
+"""GBNF for the text of a string with a simple JSON Schema ``pattern``, for :mod:`toolwire.models.grammar`.
+
+A ``dict[int, str]`` parameter's keys are JSON strings that must read as integers: its schema can say so with
+``"propertyNames": {"pattern": "^-?[0-9]+$"}``, and the grammar then writes only such keys (review 94). A model left
+free writes ``{"abc": "x"}``, which validation then refuses.
+
+:func:`pattern_rule` translates a pattern (ECMA-262 syntax, JSON Schema 2020-12 Validation section 6.3.3; in the
+subset below ECMA-262 and Python's ``re`` agree) into the GBNF of the text that matches it, without quotes. Only
+what it can translate exactly is followed; anything else gives ``None`` (the caller then allows any string, as
+before):
+
+* the pattern is anchored at both ends (``^...$``): JSON Schema patterns are not anchored, and an unanchored one
+  lets any text stand around its match;
+* literal characters (``\\`` escapes of punctuation too), ``\\d`` (``[0-9]``, as ECMA-262 reads it), ``\\w``
+  (``[0-9A-Za-z_]``), character classes without negation (``[a-z0-9_-]``), groups (``(...)``, ``(?:...)``) with
+  alternatives (``a|b``), and the quantifiers ``?``, ``*``, ``+``, ``{n}``, ``{n,}``, ``{n,m}`` (a lazy ``?`` after
+  one changes nothing here), counts up to :data:`MAX_COUNT`;
+* no character that a JSON string must escape (``"``, ``\\``, control characters) nor ``<`` (the ``function_tag``
+  format ends a value at ``</``) may be written: such a pattern gives ``None``; nor may ``.``, ``\\s``, negated
+  classes, ``\\D``/``\\W``/``\\S``, word boundaries, look-arounds, back references or an alternative outside a group
+  (``^a|b$`` anchors each side apart), which all give ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from toolwire.models.grammar import Rules
+
+__all__ = ["MAX_COUNT", "pattern_rule"]
+
+MAX_COUNT = 32
+"""The largest ``{n,m}`` count followed (llama.cpp expands every count into rules)."""
+
+_DIGIT = [("0", "9")]
+_WORD = [("0", "9"), ("A", "Z"), ("a", "z"), ("_", "_")]
+_CLASS_ESCAPES = {"d": _DIGIT, "w": _WORD}
+
+
+class _Unsupported(Exception):
+    """The pattern uses something :func:`pattern_rule` does not translate."""
+
+
+def _check(ch: str) -> str:
+    """``ch`` if the grammar may write it inside a JSON string, else raise :class:`_Unsupported`."""
+    if ch in '"\\<' or ord(ch) < 0x20 or ord(ch) == 0x7F:
+        raise _Unsupported(ch)
+    return ch
+
+
+def _class_char(ch: str) -> str:
+    """``ch`` as GBNF character-class text (letters and digits as they are, others as ``\\x``/``\\u`` escapes)."""
+    if ch.isascii() and ch.isalnum():
+        return ch
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else ch
+
+
+def _class(ranges: list[tuple[str, str]]) -> str:
+    """A GBNF character class of ``ranges`` (``-`` itself last, where both llama.cpp and a reader take it as is)."""
+    parts, dash = [], False
+    for low, high in ranges:
+        for ch in {low, high}:
+            _check(ch)
+        if low == high == "-":
+            dash = True
+        elif low == high:
+            parts.append(_class_char(low))
+        else:
+            parts.append(f"{_class_char(low)}-{_class_char(high)}")
+    return "[" + "".join(parts) + ("\\x2d" if dash else "") + "]"
+
+
+class _Parser:
+    """A recursive-descent reader of the pattern subset in the module docstring, writing GBNF as it goes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def peek(self) -> str:
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def alternatives(self, top: bool) -> str:
+        alts = [self.sequence()]
+        while self.peek() == "|":
+            if top:
+                raise _Unsupported("|")  # (^a|b$ anchors each side apart)
+            self.pos += 1
+            alts.append(self.sequence())
+        return alts[0] if len(alts) == 1 else "(" + " | ".join(a or '""' for a in alts) + ")"
+
+    def sequence(self) -> str:
+        items: list[str] = []
+        while self.peek() not in ("", "|", ")"):
+            items.append(self.quantified(self.atom()))
+        return " ".join(items)
+
+    def atom(self) -> str:
+        ch = self.peek()
+        self.pos += 1
+        if ch == "(":
+            if self.text.startswith("?:", self.pos):
+                self.pos += 2
+            elif self.peek() == "?":
+                raise _Unsupported("(?")
+            inner = self.alternatives(top=False)
+            if self.peek() != ")":
+                raise _Unsupported("(")
+            self.pos += 1
+            return f"({inner or chr(34) * 2})"
+        if ch == "[":
+            return self.char_class()
+        if ch == "\\":
+            return self.escape(in_class=False)
+        if ch in ".^$*+?{}]":
+            raise _Unsupported(ch)
+        return _literal(_check(ch))
+
+    def escape(self, in_class: bool) -> str:
+        ch = self.peek()
+        self.pos += 1
+        if ch in _CLASS_ESCAPES:
+            return _class(_CLASS_ESCAPES[ch])
+        if ch and not ch.isalnum() and ch.isascii():
+            return _literal(_check(ch)) if not in_class else ch
+        raise _Unsupported("\\" + ch)
+
+    def char_class(self) -> str:
+        if self.peek() == "^":
+            raise _Unsupported("[^")
+        ranges: list[tuple[str, str]] = []
+        first = True
+        while True:
+            ch = self.peek()
+            if ch == "":
+                raise _Unsupported("[")
+            if ch == "]" and not first:
+                self.pos += 1
+                return _class(ranges)
+            first = False
+            self.pos += 1
+            if ch == "\\":
+                nxt = self.peek()
+                if nxt in _CLASS_ESCAPES:
+                    self.pos += 1
+                    ranges += _CLASS_ESCAPES[nxt]
+                    continue
+                low = self.escape(in_class=True)
+            else:
+                low = ch
+            if self.peek() == "-" and self.text[self.pos + 1:self.pos + 2] not in ("]", ""):
+                self.pos += 1
+                high = self.peek()
+                self.pos += 1
+                if high == "\\":
+                    high = self.escape(in_class=True)
+                if len(high) != 1 or high < low:
+                    raise _Unsupported("range")
+                ranges.append((low, high))
+            else:
+                ranges.append((low, low))
+
+    def quantified(self, atom: str) -> str:
+        ch = self.peek()
+        if ch in ("?", "*", "+"):
+            self.pos += 1
+            out = f"({atom}){ch}"
+        elif ch == "{":
+            end = self.text.find("}", self.pos)
+            spec = self.text[self.pos + 1:end] if end > 0 else ""
+            low, comma, high = spec.partition(",")
+            if not low.isdigit() or (high and not high.isdigit()):
+                raise _Unsupported("{")
+            if int(low) > MAX_COUNT or (high and int(high) > MAX_COUNT) or (high and int(high) < int(low)):
+                raise _Unsupported("count")
+            self.pos = end + 1
+            out = f"({atom}){{{low}{comma}{high}}}"
+        else:
+            return atom
+        if self.peek() == "?":  # lazy: the same texts match
+            self.pos += 1
+        elif self.peek() in ("+", "*", "{"):
+            raise _Unsupported("quantifier")
+        return out
+
+
+def _literal(ch: str) -> str:
+    """``ch`` as a GBNF string literal (it holds no ``"`` nor ``\\``: :func:`_check` refused them)."""
+    return f'"{ch}"'
+
+
+def pattern_rule(pattern: object, rules: Rules, hint: str = "pattern") -> str | None:
+    """The rule name of the text (without quotes) of a string matching ``pattern``, or ``None``.
+
+    Args:
+        pattern: a JSON Schema ``pattern`` (anything not a string gives ``None``).
+        rules: the rule set to add the rule to.
+        hint: a name hint for the rule.
+
+    Returns:
+        The rule name, or ``None`` when the pattern is outside the subset of the module docstring (the caller then
+        allows any string). Each character the rule writes needs no escape in a JSON or Python string.
+    """
+    if not isinstance(pattern, str) or not pattern.startswith("^") or not pattern.endswith("$"):
+        return None
+    inner = pattern[1:-1]
+    if inner.endswith("\\") and (len(inner) - len(inner.rstrip("\\"))) % 2:
+        return None  # (the "$" was escaped: a literal dollar, not an anchor)
+    parser = _Parser(inner)
+    try:
+        body = parser.alternatives(top=True)
+        if parser.pos != len(inner) or not body:
+            return None
+    except (_Unsupported, IndexError, ValueError):
+        return None
+    return rules.add(hint, body)

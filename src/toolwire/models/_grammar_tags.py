@@ -1,0 +1,120 @@
+"""The ``function_tag`` call format's grammar (Qwen3-Coder's XML parameters), for :mod:`toolwire.models.grammar`.
+
+A call is one ``<function=NAME>`` block of ``<parameter=KEY>\\nVALUE\\n</parameter>\\n`` tags (format:
+:mod:`toolwire.parsing.function_tags`). A value is raw text, typed back by the parser with the tool's schema
+(:func:`toolwire.parsing.function_tags.typed_parameter`), so the grammar writes only text the parser reads back as
+the value meant: strings as they are, other values as JSON, and ``enum`` values only where they read back as
+themselves (review 94). No value holds ``</``, ``<function=`` or ``<tool_call>``, where the parser would end it.
+JSON values inside are lowered by :func:`toolwire.models.grammar.value_rule` (imported where used: that module
+imports this one).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from toolwire.models._grammar_formats import format_rule
+from toolwire.models._grammar_items import keyword_sequence
+from toolwire.parsing._json_strings import _wanted_kinds
+from toolwire.parsing.function_tags import typed_parameter
+from toolwire.tools import ToolSpec
+
+if TYPE_CHECKING:
+    from toolwire.models.grammar import Rules
+
+__all__ = ["JSON_ESCAPE", "JSON_EXCLUDED", "tag_call", "tag_safe"]
+
+# what may not follow a "<" in a ``function_tag`` value (raw text, or a string inside a JSON value): "/" (``</``
+# could close the parameter or the block) and these words (``<function=``, ``<tool_call>`` open a call)
+_TAG_WORDS = ("function=", "tool_call>")
+JSON_EXCLUDED, JSON_ESCAPE = r'"\\\x00-\x1f', r'"\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})'  # as in "char"
+
+
+def tag_safe(rules: Rules, hint: str, excluded: str = "", escape: str = "") -> str:
+    """A run of ``function_tag`` value text (the rule's name) in which no ``</``, ``<function=`` or ``<tool_call>``
+    stands (:data:`_TAG_WORDS`): the parser ends a value, a call or a block there. A ``<`` is followed by a
+    character that starts none of them, by part of a word and then a character that leaves it, or by another
+    ``<`` or the end of the run.
+
+    Args:
+        rules: the rule set.
+        hint: the rule's name.
+        excluded: the GBNF character-class text of characters the run never holds (a JSON string's ``"``, ``\\``
+            and control characters).
+        escape: the GBNF of an escape sequence the run may hold (a JSON string's), or ``""``.
+    """
+    from toolwire.models.grammar import gbnf_literal  # (not at the top: it imports this module)
+
+    def other(*chars: str) -> str:  # a character that is not "<", nor one of chars, nor excluded; or an escape
+        return f"[^<{''.join(chars)}{excluded}]" + (f" | {escape}" if escape else "")
+
+    words = [(w[:k], w[k]) for w in _TAG_WORDS for k in range(1, len(w))]  # ("f", "u") ... ("function", "=")
+    opened = rules.add(hint + "-lt", '"<" (' + " | ".join(gbnf_literal(part) for part, _ in words) + ")?")
+    left = " | ".join([other("/", *sorted({w[0] for w in _TAG_WORDS})),
+                       *(f"{gbnf_literal(part)} ({other(nxt)})" for part, nxt in words)])
+    broken = rules.add(hint + "-lt-left", f'"<" ({left})')
+    return rules.add(hint, f"({other()} | {opened}* {broken})* {opened}*")
+
+
+def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
+               read: Callable[[str], Any] | None = None) -> str:
+    """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: one of the
+    values of an ``enum`` or ``const`` (a string as it is, any other value as JSON; only those ``read``, the parser's
+    typing of the parameter's text, gives back as the same value: review 94), each branch of an ``anyOf``/``oneOf``,
+    a ``date``/``date-time``/``time``/``uuid`` raw in its form for a ``"string"`` schema of that ``format``
+    (:func:`toolwire.models._grammar_formats.format_rule`), raw text (:func:`tag_safe`) for any other schema that
+    admits any string (or says nothing), else the JSON value :func:`value_rule` allows."""
+    from toolwire.models.grammar import MAX_DEPTH, gbnf_literal, value_rule
+
+    if isinstance(schema, dict) and depth <= MAX_DEPTH:
+        options = [schema["const"]] if "const" in schema else schema.get("enum")
+        if isinstance(options, list) and options:
+            written = [(o if isinstance(o, str) else json.dumps(o, ensure_ascii=False), o) for o in options]
+            kept = [text for text, o in written if read is None or _same_value(read(text), o)]
+            if not kept:  # (no value of it can be written: left to validation, as before)
+                kept = [text for text, _ in written]
+            return rules.add(hint + "-enum", " | ".join(dict.fromkeys(gbnf_literal(w) for w in kept)))
+        for key in ("anyOf", "oneOf"):
+            branches = schema.get(key)
+            if isinstance(branches, list) and branches:
+                base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
+                alts = [_tag_value({**base, **b} if isinstance(b, dict) else b, root, rules, f"{hint}-{i}", depth + 1,
+                                   read) for i, b in enumerate(branches)]
+                return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
+    kinds = _wanted_kinds(schema, root)
+    if kinds == {"string"} and schema.get("type") == "string" and (text := format_rule(schema, rules)) is not None:
+        return text  # a date, time or uuid, raw (its characters hold no "<")
+    if not kinds or "string" in kinds:
+        return tag_safe(rules, "raw")
+    return value_rule(schema, rules, hint)
+
+
+def _same_value(read: Any, value: Any) -> bool:
+    """Whether ``read`` (a parameter's text typed back by the parser) is the JSON value ``value``, its type too
+    (``1`` is not ``"1"`` nor ``True``)."""
+    return type(read) is type(value) and read == value
+
+
+_TAG_OPEN, _TAG_CLOSE, _PARAM_CLOSE = "<function=", "</function>", "\n</parameter>\n"
+
+
+def tag_call(spec: ToolSpec, rules: Rules) -> str:
+    """A call of ``spec`` in the ``function_tag`` form: required parameters always, optional ones maybe, in the
+    schema's property order, each ``<parameter=KEY>\\nVALUE\\n</parameter>\\n``."""
+    from toolwire.models.grammar import gbnf_literal, required_keys
+
+    schema = spec.parameters
+    props = schema.get("properties")
+    required = set(required_keys(schema))
+    pairs: list[tuple[str, bool]] = []
+    for name, sub in (props.items() if isinstance(props, dict) else ()):
+        value = _tag_value(sub, schema, rules, f"{spec.name}-{name}",
+                           read=functools.partial(typed_parameter, key=name, schema=schema))
+        pair = f"{gbnf_literal(f'<parameter={name}>' + chr(10))} {value} {gbnf_literal(_PARAM_CLOSE)}"
+        pairs.append((rules.add(f"{spec.name}-{name}-param", pair), name in required))
+    params = keyword_sequence(pairs, '""', rules, f"{spec.name}-params") if pairs else '""'
+    parts = [gbnf_literal(f"{_TAG_OPEN}{spec.name}>" + chr(10)), params, gbnf_literal(_TAG_CLOSE)]
+    return rules.add(f"{spec.name}-call", " ".join(p for p in parts if p != '""'))
