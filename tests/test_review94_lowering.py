@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, HttpUrl, Json, SecretStr
 from typing_extensions import TypedDict
 
 from toolwire import tool
+from toolwire.models.lowering._gemini_schema import gemini_schema
 from toolwire.models.lowering.gemini import convert_to_gemini_tool, json_text_plan, parse_response
 from toolwire.models.lowering.openai import convert_to_openai_tool
 from toolwire.parsing.arguments import decode_json_strings, json_string_plan
@@ -190,3 +191,36 @@ def test_strict_keeps_only_the_documented_keywords_and_says_the_rest() -> None:
     call = {"name": "sample", "args": {"name": "x", "url": "https://a.b", "pw": "p", "data": "[1]"}, "id": "c1",
             "type": "tool_call"}
     assert "at least 2 characters" in sample.invoke(call).content
+
+
+# -------------------------------------------------------------------------- #13 Gemini map keys and key counts
+
+
+@tool
+def sizes(a: dict[Literal["small", "large"], int], b: Annotated[dict[str, int], Field(min_length=1, max_length=3)],
+          c: dict[str, int] | None = None) -> str:
+    """Sizes.
+
+    Args:
+        a: per size
+        b: counts
+        c: anything
+    """
+    return repr((a, b, c))
+
+
+def test_gemini_says_the_map_keys_and_key_count_it_drops() -> None:
+    props = convert_to_gemini_tool(sizes)["parameters"]["properties"]
+    assert props["a"]["type"] == "STRING" and 'Keys: one of "small", "large".' in props["a"]["description"]
+    assert "At least 1 key and at most 3 keys." in props["b"]["description"]
+    assert "Keys" not in props["c"]["description"] and "key and" not in props["c"]["description"]
+    # hand-written key schemas: a pattern, integer enum values (said as the text JSON keys are)
+    lowered, dropped = gemini_schema({"type": "object", "properties": {
+        "ids": {"type": "object", "additionalProperties": {"type": "string"},
+                "propertyNames": {"pattern": "^-?[0-9]+$"}},
+        "lv": {"type": "object", "additionalProperties": {"type": "string"}, "propertyNames": {"enum": [1, 2]},
+               "maxProperties": 1}}})
+    assert lowered is not None
+    assert "Keys must match the regular expression `^-?[0-9]+$`." in lowered["properties"]["ids"]["description"]
+    assert 'Keys: one of "1", "2". At most 1 key.' in lowered["properties"]["lv"]["description"]
+    assert "propertyNames at ids" in dropped and "maxProperties at lv" in dropped

@@ -17,7 +17,8 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped; the
   model is still told, in the description, a default, the bounds (``minimum``, ``maximum``, their exclusive
   forms, ``multipleOf``, ``minLength``, ``maxLength``, ``pattern``) and a ``format`` Gemini does not take
-  (``Format: date.``), as :func:`~toolwire.models.lowering._common.constraint_notes` words them (review 61);
+  (``Format: date.``), as :func:`~toolwire.models.lowering._common.constraint_notes` words them (review 61), and,
+  for a map sent as JSON text, its keys' ``propertyNames`` and its key count (:func:`key_notes`, review 94);
 * ``enum`` is for ``STRING`` values only: the values of another ``enum``/``const`` (an ``IntEnum``, a
   ``Literal[0, 3]``, a mixed ``Literal["a", 1]`` sent as JSON text) are written in the description instead
   (``One of: 1, 2.``), so the model still knows the only values the tool takes; a ``null`` among the values
@@ -307,12 +308,43 @@ class _Lowering:
             hint += f", each value matching the JSON Schema {shape}."
         else:
             hint += f", each value of type {kind}." if isinstance(kind, str) else "."
+        keys = key_notes(node)
+        if keys:
+            hint += " " + " ".join(keys)
         self.json_hints[path] = hint
         text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
         return {**text, "nullable": True} if out.get("nullable") else text
 
 
 _MAX_VALUE_SCHEMA = 1500  # characters of a map's value schema written into a description
+
+
+def key_notes(node: dict[str, Any]) -> list[str]:
+    """What the description of a map sent as JSON text says of its keys, which Gemini's ``Schema`` cannot carry
+    (review 94): the values of ``propertyNames``' ``enum``/``const`` (``Keys: one of "small", "large".``), its
+    ``pattern`` (``Keys must match the regular expression `^-?[0-9]+$`.``) or ``format``, and the key count
+    (``minProperties``/``maxProperties``: ``At least 1 key and at most 3 keys.``). Returns the sentences, ``[]`` for
+    none."""
+    notes: list[str] = []
+    names = node.get("propertyNames")
+    if isinstance(names, dict):
+        options = [names["const"]] if "const" in names else names.get("enum")
+        if isinstance(options, list) and options:
+            notes.append("Keys: one of " + ", ".join(json.dumps(str(o) if isinstance(o, int) and not
+                                                                isinstance(o, bool) else o, ensure_ascii=False,
+                                                                default=str) for o in options) + ".")
+        elif isinstance(names.get("pattern"), str):
+            pattern = names["pattern"]
+            quoted = f"`` {pattern} ``" if "`" in pattern else f"`{pattern}`"
+            notes.append(f"Keys must match the regular expression {quoted}.")
+        elif isinstance(names.get("format"), str):
+            notes.append(f"Keys of format {names['format']}.")
+    low, high = node.get("minProperties"), node.get("maxProperties")
+    counts = [f"{word} {n} key{'' if n == 1 else 's'}" for word, n in (("at least", low), ("at most", high))
+              if isinstance(n, int) and not isinstance(n, bool)]
+    if counts:
+        notes.append(" and ".join(counts).capitalize() + ".")
+    return notes
 
 
 def _value_schema_text(values: Any) -> str | None:
