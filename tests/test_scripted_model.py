@@ -58,7 +58,7 @@ def test_cycle_starts_again() -> None:
 
 def test_bad_scripted_reply_is_a_clear_error() -> None:
     model = ScriptedChatModel([42])  # type: ignore[list-item]
-    with pytest.raises(UserError, match="must be an AIMessage or a string, not int"):
+    with pytest.raises(UserError, match=r"must be a toolwire AIMessage \(or LangChain's\) or a string, not int:"):
         model.invoke("x")
 
 
