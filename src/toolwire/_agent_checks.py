@@ -64,7 +64,7 @@ def check_model(model: Any) -> None:
     if isinstance(model, type):
         raise UserError(f"Agent takes a chat model, not the class {model.__name__}: build one first, such as "
                         f"Agent({model.__name__}(...), [my_tool]).")
-    if any(str(getattr(c, "__module__", "")).startswith("langchain") for c in type(model).__mro__):
+    if any(str(getattr(c, "__module__", "")).startswith("langchain_core.") for c in type(model).__mro__):
         raise UserError(f"Agent takes a toolwire chat model, not LangChain's {type(model).__name__}: build toolwire's "
                         "own for the same provider, such as toolwire.models.ChatOpenAI(model=...), ChatAnthropic, "
                         "ChatGoogleGenAI or ChatLlamaCpp, or toolwire.models.init_chat_model('gpt-4o-mini') "

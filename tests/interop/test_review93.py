@@ -192,6 +192,8 @@ def test_agent_refuses_a_langchain_chat_model_in_one_sentence() -> None:
             "ChatLlamaCpp, or toolwire.models.init_chat_model('gpt-4o-mini') (LangChain tools and messages work with "
             "it as they are).")
     assert Agent(ScriptedChatModel(["hi"]), [_boom]).invoke("q").output == "hi"  # toolwire's own models still work
+    mine = type("Mine", (ScriptedChatModel,), {"__module__": "langchain_migration.models"})  # a user's module
+    assert Agent(mine(["ok"]), [_boom]).invoke("q").output == "ok"
 
 
 # -- 12 (wording): an injected argument is named by its marker, and setting it in a call says how toolwire fills it --
