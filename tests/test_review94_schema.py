@@ -69,6 +69,16 @@ def test_a_strict_field_on_a_parameter_takes_an_iso_date() -> None:
     assert remind.invoke({"day": datetime.date(2025, 5, 2)}) == "datetime.date(2025, 5, 2) 1"
 
 
+def test_a_strict_args_schema_takes_the_json_forms() -> None:
+    @tool(args_schema=Booking)
+    def book(day, ref, priority, span):  # type: ignore[no-untyped-def]
+        """Book."""
+        return repr((day, ref, priority, span))
+
+    assert _call(book, {"day": "2025-05-01", "ref": UID, "priority": "low", "span": [3, 4]}) == repr(
+        (datetime.date(2025, 5, 1), uuid.UUID(UID), Priority.LOW, (3, 4)))
+
+
 def test_json_mode_keeps_toolwires_own_rules_and_wording() -> None:
     @tool
     def book(b: Booking, n: int = 1, x: float = 0.0) -> str:
