@@ -179,6 +179,7 @@ class _Walk:
 
 
 def _needed(schema: Any, top: Any) -> bool:
+    """:func:`json_mode_needed` of ``schema`` without a config (``top``: a class node not to look up in the cache)."""
     walk = _Walk(top)
     return walk.strict(schema) or walk.union_differs()
 
