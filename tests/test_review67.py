@@ -142,8 +142,10 @@ def test_enum_wins_then_pattern_then_format() -> None:
     assert enum.accepts('"today"') and enum.accepts('"2025-05-01"') and not enum.accepts('"2025-05-02"')
     const = _string_rule({"type": "string", "format": "date", "const": "today"})
     assert const.accepts('"today"') and not const.accepts('"2025-05-01"')
-    pattern = _string_rule({"type": "string", "format": "date", "pattern": "^[0-9]{8}$"})  # any string, as before
-    assert pattern.accepts('"20250501"') and pattern.accepts('"2025-05-01"') and pattern.accepts('"tomorrow"')
+    pattern = _string_rule({"type": "string", "format": "date", "pattern": "^[0-9]{8}$"})  # followed (review 94)
+    assert pattern.accepts('"20250501"') and not pattern.accepts('"2025-05-01"') and not pattern.accepts('"tomorrow"')
+    loose = _string_rule({"type": "string", "format": "date", "pattern": "^.{8}$"})  # not followed: any string
+    assert loose.accepts('"20250501"') and loose.accepts('"2025-05-01"') and loose.accepts('"tomorrow"')
     assert _string_rule({"type": "string", "format": "email"}).accepts('"anything"')  # other formats: as before
     assert _string_rule({"format": "date"}).accepts("12")  # no type: any value, as before
     either = _string_rule({"type": ["string", "null"], "format": "date"}, "py")

@@ -173,3 +173,47 @@ def test_pattern_rule_matches_what_the_regex_matches(pattern: str) -> None:
                                      "^<x$", r"^\D$", r"^a{1,999}$", r"^a\$"])
 def test_pattern_rule_gives_up_outside_its_subset(pattern: str) -> None:
     assert pattern_rule(pattern, Rules("json")) is None
+
+
+# ------------------------------------------------------------------------ #10 a string's simple pattern (Decimal)
+
+AMOUNT = ToolSpec("pay", "Pay.", {"type": "object", "properties": {
+    "amount": {"anyOf": [{"type": "number", "minimum": 0}, {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$"}]},
+    "code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, "required": ["amount"]})
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_string_values_follow_a_simple_pattern(fmt: str) -> None:
+    # a Decimal's string branch, once its schema gives it a numeric pattern, takes only numbers' text
+    grammar = Gbnf(call_grammar([AMOUNT], fmt, parallel=False))
+    assert grammar.accepts(_call("pay", {"amount": "12.50", "code": "EUR"}, fmt))
+    assert grammar.accepts(_call("pay", {"amount": 3}, fmt))
+    assert not grammar.accepts(_call("pay", {"amount": "ten"}, fmt))
+    assert not grammar.accepts(_call("pay", {"amount": 1, "code": "eur"}, fmt))
+    # a pattern the grammar cannot follow leaves any string, as before
+    loose = ToolSpec("pay", "Pay.", {"type": "object", "properties": {
+        "code": {"type": "string", "pattern": "^.{3}$"}}, "required": ["code"]})
+    assert Gbnf(call_grammar([loose], fmt, parallel=False)).accepts(_call("pay", {"code": "any text"}, fmt))
+
+
+@pytest.fixture(scope="module")
+def vocab() -> Any:
+    """A llama.cpp vocabulary to parse grammars with (the tiny model, vocabulary only), as in test_grammar."""
+    llama_cpp = pytest.importorskip("llama_cpp")
+    from toolwire.models.pull import find_model
+
+    path = find_model("smollm2-135m")
+    if path is None:
+        pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
+    return llama_cpp, llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_llama_cpp_parses_the_new_rules(vocab: Any, fmt: str) -> None:
+    llama_cpp, llm = vocab
+    tools = [AMOUNT, SCALE, _dict_tool({"pattern": r"^[a-z_-]+(?:\.[a-z]{2,3})?$"}), set_level.spec, find_user.spec]
+    text = call_grammar(tools, fmt)
+    grammar = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
+    sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, grammar._grammar.encode(), b"root")
+    assert sampler, text
+    llama_cpp.llama_sampler_free(sampler)

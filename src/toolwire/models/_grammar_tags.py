@@ -16,7 +16,6 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from toolwire.models._grammar_formats import format_rule
 from toolwire.models._grammar_items import keyword_sequence
 from toolwire.parsing._json_strings import _wanted_kinds
 from toolwire.parsing.function_tags import typed_parameter
@@ -62,12 +61,13 @@ def tag_safe(rules: Rules, hint: str, excluded: str = "", escape: str = "") -> s
 def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
                read: Callable[[str], Any] | None = None) -> str:
     """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: one of the
-    values of an ``enum`` or ``const`` (a string as it is, any other value as JSON; only those ``read``, the parser's
-    typing of the parameter's text, gives back as the same value: review 94), each branch of an ``anyOf``/``oneOf``,
-    a ``date``/``date-time``/``time``/``uuid`` raw in its form for a ``"string"`` schema of that ``format``
-    (:func:`toolwire.models._grammar_formats.format_rule`), raw text (:func:`tag_safe`) for any other schema that
-    admits any string (or says nothing), else the JSON value :func:`value_rule` allows."""
-    from toolwire.models.grammar import MAX_DEPTH, gbnf_literal, value_rule
+    values of an ``enum`` or ``const`` (a string as it is, any other value as JSON; only those ``read``, the
+    parser's typing of the parameter's text, gives back as the same value: review 94), each branch of an
+    ``anyOf``/``oneOf``, the text of a simple ``pattern``, or a ``date``/``date-time``/``time``/``uuid`` raw in
+    its form, for a ``"string"`` schema of it (:func:`toolwire.models.grammar.string_text`), raw text
+    (:func:`tag_safe`) for any other schema that admits any string (or says nothing), else the JSON value
+    :func:`value_rule` allows."""
+    from toolwire.models.grammar import MAX_DEPTH, gbnf_literal, string_text, value_rule
 
     if isinstance(schema, dict) and depth <= MAX_DEPTH:
         options = [schema["const"]] if "const" in schema else schema.get("enum")
@@ -85,8 +85,8 @@ def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth
                                    read) for i, b in enumerate(branches)]
                 return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
     kinds = _wanted_kinds(schema, root)
-    if kinds == {"string"} and schema.get("type") == "string" and (text := format_rule(schema, rules)) is not None:
-        return text  # a date, time or uuid, raw (its characters hold no "<")
+    if kinds == {"string"} and schema.get("type") == "string" and (text := string_text(schema, rules)) is not None:
+        return text  # a pattern's text, a date, time or uuid, raw (its characters hold no "<")
     if not kinds or "string" in kinds:
         return tag_safe(rules, "raw")
     return value_rule(schema, rules, hint)

@@ -22,17 +22,19 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
   strings can write ``<`` as ``\\u003c``); parameters in the schema's property order.
 
 :func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may follow but the
-end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string`` (``enum``/``const``; ``format``
+end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string`` (``enum``/``const``; a simple
+anchored ``pattern`` as :mod:`toolwire.models._grammar_pattern` translates it, such as ``^[a-z]+$``; else ``format``
 ``date``, ``date-time``, ``time`` and ``uuid`` written as :mod:`toolwire.models._grammar_formats` says, e.g.
-``"2025-05-01"``, unless a ``pattern`` is given), ``number``, ``integer``, ``boolean``, ``null``, arrays (``items``;
-``prefixItems`` by position, a ``tuple[int, str]`` as ``[1, "a"]`` in both styles, then ``items`` or, for
-``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike; ``minItems``, ``maxItems``; a
-``list[float]``'s elements as floats, see :func:`float_items`), objects (``properties``; ``required`` keys always
-present and optional ones optional, in the schema's property order; no other keys; without ``properties``, a dict
-whose values are of an ``additionalProperties`` schema and whose keys are of ``propertyNames``' ``enum``, ``const``,
-``pattern`` (the simple anchored ones :mod:`toolwire.models._grammar_pattern` translates, such as ``^-?[0-9]+$``) or
-``format``, ``minProperties``/``maxProperties``, only ``{}`` for ``additionalProperties: false``),
-``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type, and part of the bounds of numbers
+``"2025-05-01"``, unless a ``pattern`` the grammar cannot follow is given), ``number``, ``integer``, ``boolean``,
+``null``, arrays (``items``; ``prefixItems`` by position, a ``tuple[int, str]`` as ``[1, "a"]`` in both styles, then
+``items`` or, for ``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike;
+``minItems``, ``maxItems``; a ``list[float]``'s elements as floats, see :func:`float_items`), objects
+(``properties``; ``required`` keys always present and optional ones optional, in the schema's property order; no
+other keys; without ``properties``, a dict whose values are of an ``additionalProperties`` schema and whose keys are
+of ``propertyNames``' ``enum``, ``const``, ``pattern`` (the simple anchored ones
+:mod:`toolwire.models._grammar_pattern` translates, such as ``^-?[0-9]+$``) or ``format``,
+``minProperties``/``maxProperties``, only ``{}`` for ``additionalProperties: false``), ``anyOf``/``oneOf``, type
+lists, ``enum`` and ``const`` of any type, and part of the bounds of numbers
 (:func:`toolwire.models._grammar_items.integer_rule`, ``number_rule``): an integer whose bounds leave at most 100
 values is one of them; else an integer bounded below by 0 or more has no ``-`` (by 1 or more, no ``0`` either) and,
 with a ``maximum``, no more digits than it, and one bounded above by a negative number has a ``-``; a number bounded
@@ -40,15 +42,15 @@ below by 0 or more has no ``-``.
 
 Not followed (any value of the format, or any string, where they stand; validation after generation then refuses
 what breaks them, which comes back as an invalid call or an error result): ``$ref``, ``allOf``, ``not``,
-``if``/``then``, ``pattern`` (but a dict key's, above), ``patternProperties`` (such an object takes any keys and
-values), ``minLength``/``maxLength``, formats other than the four above, number bounds beyond those above
-(``maximum: 500`` still lets ``999`` through; a ``number``'s ``maximum``), ``multipleOf``, ``uniqueItems``,
+``if``/``then``, a ``pattern`` beyond the simple anchored ones above, ``patternProperties`` (such an object takes
+any keys and values), ``minLength``/``maxLength``, formats other than the four above, number bounds beyond those
+above (``maximum: 500`` still lets ``999`` through; a ``number``'s ``maximum``), ``multipleOf``, ``uniqueItems``,
 ``contains``, item and key counts above 16, ``additionalProperties`` beside ``properties`` (only the named keys are
 written), and the 32-bit or 64-bit range of an integer. Whitespace runs are bounded and numbers have at most 24
 integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19 or 20 digits) and an exponent of at
 most ``e+284`` (``e-999`` below), so every number the grammar allows is a finite float (under 1e308; ``1e999`` would
-read as infinity, which the call parser refuses: review 94) in every format; strings and lists are bounded only by the
-reply's ``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take any value.
+read as infinity, which the call parser refuses: review 94) in every format; strings and lists are bounded only by
+the reply's ``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take any value.
 
 Where such a call starts in a reply being generated is told by :class:`toolwire.models.openers.OpenerScanner`.
 """
@@ -359,14 +361,27 @@ def _array(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
 
 
 def _string(schema: dict[str, Any], rules: Rules) -> str:
-    """A string of ``schema``, whose ``enum``/``const`` :func:`value_rule` took first: with ``format`` ``date``,
-    ``date-time``, ``time`` or ``uuid`` (and no ``pattern``, which wins and is not followed), the format's text
-    (:func:`toolwire.models._grammar_formats.format_rule`) in quotes, which JSON and Python literals write alike (no
-    character of it needs escaping); else any string."""
-    text = format_rule(schema, rules)
+    """A string of ``schema``, whose ``enum``/``const`` :func:`value_rule` took first, in quotes (JSON and Python
+    literals write its text alike: no character of it needs escaping): with a ``pattern``, its text where
+    :func:`string_text` can follow it; else with ``format`` ``date``, ``date-time``, ``time`` or ``uuid``, the format's
+    text; else any string."""
+    text = string_text(schema, rules)
     if text is None:
         return rules.string
     return rules.add(f"{text}-string", f'"\\"" {text} "\\""')
+
+
+def string_text(schema: Any, rules: Rules) -> str | None:
+    """The rule name of the text (without quotes) of a string of ``schema``, or ``None`` for any text: its
+    ``pattern`` where :func:`toolwire.models._grammar_pattern.pattern_rule` can follow it (simple anchored patterns:
+    ``^[a-z]+$``, a numeric string ``^-?[0-9]+(\\.[0-9]+)?$``; review 94), else ``None`` for a pattern it cannot,
+    which wins over a ``format``; else the text of a ``date``, ``date-time``, ``time`` or ``uuid`` ``format``
+    (:func:`toolwire.models._grammar_formats.format_rule`). No character of it is a ``"``, ``\\`` or ``<``."""
+    if not isinstance(schema, dict) or "enum" in schema or "const" in schema:
+        return None
+    if "pattern" in schema:
+        return pattern_rule(schema["pattern"], rules)
+    return format_rule(schema, rules)
 
 
 def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
@@ -434,9 +449,6 @@ def _key(names: Any, rules: Rules, hint: str) -> str:
     if names.get("type", "string") != "string" or any(word in names for word in ("anyOf", "oneOf", "allOf", "not",
                                                                                   "$ref")):
         return rules.string
-    if "pattern" in names:
-        text = pattern_rule(names["pattern"], rules, hint + "-key-text")
-        return rules.string if text is None else rules.add(hint + "-key", f'"\\"" {text} "\\""')
     return _string(names, rules)
 
 
