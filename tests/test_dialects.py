@@ -8,7 +8,7 @@ import json
 import pytest
 
 from toolwire.errors import UserError
-from toolwire.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, tool_call
+from toolwire.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage, content_text, tool_call
 from toolwire.models.dialects import (
     CHATML_TEMPLATE,
     RAW_KEY,
@@ -302,12 +302,14 @@ def test_an_image_in_a_tool_result_becomes_a_note_and_the_result_is_kept(name, t
 
 
 def test_text_blocks_render_as_before():
-    """Content made only of text (a string, text blocks, strings in a list) renders as ``message.text``."""
+    """Content made only of text (a string, text blocks, strings in a list) renders as its text, the parts on lines
+    of their own (``message.text`` joins them with nothing between, as LangChain does; a prompt never runs two
+    parts' words together)."""
     blocks = [{"type": "text", "text": "Como está o clima"}, "em Tóquio?", {"text": "e 1 + 1?"}]
     for name, template in (("pythonic", None), ("json", None), ("template", QWEN_TEMPLATE)):
         dialect = get_dialect(name, template)
         messages = conversation()
-        plain = dialect.render([HumanMessage(HumanMessage(blocks).text), *messages[1:]], TOOLS)
+        plain = dialect.render([HumanMessage(content_text(blocks, sep="\n")), *messages[1:]], TOOLS)
         listed = dialect.render([HumanMessage(blocks), *messages[1:-1],
                                  ToolMessage([{"type": "text", "text": "56088"}], "c2", name="calculate")], TOOLS)
         assert listed == plain
