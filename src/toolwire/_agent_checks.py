@@ -136,6 +136,19 @@ def bound_beforehand(model: Any, tools: list[Any]) -> tuple[list[Any], Any]:
     return [*tools, *kept], choice
 
 
+def graph_messages(state: dict[str, Any]) -> Any:
+    """The messages of LangGraph's agent state (``{"messages": [...]}``, what ``create_react_agent(...).invoke``
+    takes), so a ported ``agent.invoke({"messages": [("user", "hi")]})`` runs unchanged.
+
+    Raises:
+        UserError: the state holds other keys, which the Agent has no place for.
+    """
+    if other := sorted(map(str, set(state) - {"messages"})):
+        raise UserError(f"Agent.invoke reads only the 'messages' of a LangGraph state, not {', '.join(other)}: pass "
+                        "the messages (a list, or {'messages': [...]}) and give the rest to the tools another way.")
+    return state["messages"]
+
+
 def check_system_prompt(prompt: Any) -> Any:
     """``prompt`` when it is text, a :class:`~toolwire.messages.SystemMessage` (LangChain's prompt form) or None.
 

@@ -40,6 +40,20 @@ class AgentResult:
     steps: int
     stop_reason: StopReason = "answer"
 
+    def __getitem__(self, key: str) -> Any:
+        """``result["messages"]`` (and the other fields by name), as a LangGraph agent's result dict is read.
+
+        Raises:
+            KeyError: ``key`` is no field of the result (the message lists the fields).
+        """
+        if isinstance(key, str) and key in _RESULT_FIELDS:
+            return getattr(self, key)
+        raise KeyError(f"{key!r}: an AgentResult has {', '.join(_RESULT_FIELDS)} (read them as attributes, such as "
+                       "result.messages)")
+
+
+_RESULT_FIELDS = ("messages", "output", "steps", "stop_reason")
+
 
 @dataclasses.dataclass(frozen=True)
 class AgentEvent:

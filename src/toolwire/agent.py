@@ -64,6 +64,7 @@ from toolwire._agent_checks import (
     check_system_prompt,
     check_tool_choice,
     check_tools,
+    graph_messages,
     keep_run,
     let_model_repeat,
     named,
@@ -254,6 +255,8 @@ class Agent(Batching):
     def _start(self, input: Any) -> list[BaseMessage]:
         if isinstance(input, str) and not input.strip():  # (the model made up calls for an empty question: review 67)
             raise UserError("The question is empty: pass the text to ask, or a list of messages to continue.")
+        if isinstance(input, dict) and "messages" in input and "role" not in input and "type" not in input:
+            input = graph_messages(input)  # LangGraph's agent state, {"messages": [...]}
         messages = coerce_messages(input)
         put_system_prompt(messages, self.system_prompt)
         return messages
@@ -410,8 +413,9 @@ class Agent(Batching):
         so a quick call's result is not yielded before a slow one's has finished).
 
         Args:
-            input: a question (string), or a list of messages to continue; calls its last AIMessage left
-                unanswered are run first (their events have ``step=0``).
+            input: a question (string), or a list of messages to continue (also as LangGraph's agent state,
+                ``{"messages": [...]}``); calls its last AIMessage left unanswered are run first (their events
+                have ``step=0``).
             rest, options: nothing (a LangGraph habit such as ``config={"recursion_limit": 5}`` is refused with a
                 ``UserError`` saying what toolwire uses instead: ``Agent(..., max_steps=...)``, the messages).
 

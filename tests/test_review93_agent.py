@@ -1,0 +1,33 @@
+"""Review 93: a LangGraph agent's calling convention ported to the Agent."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolwire import Agent, HumanMessage, tool
+from toolwire.errors import UserError
+from toolwire.testing import ScriptedChatModel
+
+
+@tool
+def double(x: int) -> int:
+    """Double a number."""
+    return 2 * x
+
+
+def _agent() -> Agent:
+    return Agent(ScriptedChatModel(["It is 4."], cycle=True), [double])
+
+
+def test_the_agent_takes_langgraphs_state_and_its_result_reads_like_langgraphs() -> None:
+    result = _agent().invoke({"messages": [("user", "Double 2?")]})
+    assert result["messages"] == result.messages and result.messages[0] == HumanMessage("Double 2?")
+    assert result["output"] == "It is 4." and result["steps"] == 1 and result["stop_reason"] == "answer"
+    with pytest.raises(KeyError, match="an AgentResult has messages, output, steps, stop_reason"):
+        result["structured_response"]
+
+
+def test_a_state_with_other_keys_is_refused_saying_what_the_agent_reads() -> None:
+    with pytest.raises(UserError, match="reads only the 'messages' of a LangGraph state, not user_id"):
+        _agent().invoke({"messages": [("user", "hi")], "user_id": 7})
+    assert _agent().invoke([{"role": "user", "content": "hi"}]).output == "It is 4."  # (message dicts as before)
