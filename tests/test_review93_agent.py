@@ -31,3 +31,18 @@ def test_a_state_with_other_keys_is_refused_saying_what_the_agent_reads() -> Non
     with pytest.raises(UserError, match="reads only the 'messages' of a LangGraph state, not user_id"):
         _agent().invoke({"messages": [("user", "hi")], "user_id": 7})
     assert _agent().invoke([{"role": "user", "content": "hi"}]).output == "It is 4."  # (message dicts as before)
+
+
+def test_a_tool_has_batch_and_abatch_as_langchain_tools_do() -> None:
+    import asyncio
+
+    from toolwire import ToolMessage
+    from toolwire.errors import ToolValidationError
+
+    call = {"name": "double", "args": {"x": 5}, "id": "c1", "type": "tool_call"}
+    assert double.batch([{"x": 1}, {"x": 2}, call]) == [2, 4, ToolMessage("10", "c1", name="double")]
+    assert asyncio.run(double.abatch([{"x": 3}], max_concurrency=1)) == [6]
+    answers = double.batch([{"x": 1}, {"y": 1}], return_exceptions=True)
+    assert answers[0] == 2 and isinstance(answers[1], ToolValidationError)
+    with pytest.raises(UserError, match="max_concurrency"):
+        double.batch([{"x": 1}], {"max_concurrency": 2})

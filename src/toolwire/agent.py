@@ -76,6 +76,7 @@ from toolwire._agent_checks import (
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
+from toolwire._batch import Batching
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
 from toolwire._keywords import keyword_names, refuse_run_config, refuses_unknown_keywords
@@ -90,7 +91,6 @@ from toolwire.messages import (
     ToolMessage,
     coerce_messages,
 )
-from toolwire.models._batch import Batching
 from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
@@ -180,7 +180,7 @@ class Agent(Batching):
 
     Calls the input conversation left unanswered (see the module docs) are run before the first model call.
     ``batch(inputs, max_concurrency=None)`` / ``abatch`` run one :meth:`invoke` per input, several at once, and return
-    the :class:`AgentResult` of each in input order (:class:`~toolwire.models._batch.Batching`, as a model's batch).
+    the :class:`AgentResult` of each in input order (:class:`~toolwire._batch.Batching`, as a model's batch).
 
     Raises:
         UserError: ``model`` is not a chat model (``None``), ``tools`` is ``None`` or a single tool rather than a

@@ -24,7 +24,6 @@ import asyncio
 import concurrent.futures
 import contextvars
 import copy
-import dataclasses
 import functools
 import inspect
 import threading
@@ -34,6 +33,7 @@ from typing import Any, Literal, overload
 
 from pydantic import BaseModel
 
+from toolwire._batch import Batching
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
 from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
@@ -58,6 +58,7 @@ from toolwire._tool_run import (
     run_timed,
     settled,
 )
+from toolwire._tool_spec import ToolSpec
 from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, UserError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan
@@ -78,22 +79,7 @@ _CONTAINERS = (dict, list)
 _NOT_LAZY = frozenset((str, int, float, bool, type(None), dict, list, tuple))  # common results, no iterator test
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class ToolSpec:
-    """The data a model is told about a tool (what providers lower into their own format).
-
-    Attributes:
-        name: matches ``^[a-zA-Z0-9_-]{1,64}$`` (the OpenAI and Anthropic rule).
-        description: what the tool does and when to use it.
-        parameters: JSON Schema of the arguments, an object schema with no ``$ref``.
-    """
-
-    name: str
-    description: str
-    parameters: dict[str, Any]
-
-
-class Tool(ToolArguments):
+class Tool(ToolArguments, Batching):
     """A callable tool: a function, its :class:`ToolSpec`, and how to run it.
 
     Build one with :func:`tool`, :meth:`Tool.from_function` or :meth:`Tool.from_schema` (the constructor takes a

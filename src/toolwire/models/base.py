@@ -22,6 +22,7 @@ import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
+from toolwire._batch import Batching
 from toolwire._call_records import _copy_containers
 from toolwire._concurrency import iterate_in_thread, thread_pool
 from toolwire._keywords import refuses_unknown_keywords
@@ -33,7 +34,6 @@ from toolwire.messages import (
     coerce_messages,
     merge_chunks,
 )
-from toolwire.models._batch import Batching
 from toolwire.models._one_call import one_call, one_call_async_stream, one_call_stream
 from toolwire.models._tool_conversion import (
     ServerTool,

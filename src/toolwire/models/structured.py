@@ -34,11 +34,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 from typing_extensions import is_typeddict  # typing's misses a typing_extensions.TypedDict before 3.13
 
+from toolwire._batch import Batching
 from toolwire._tool_checks import valid_name
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
-from toolwire.models._batch import Batching
 
 if TYPE_CHECKING:
     from toolwire.models.base import BaseChatModel

@@ -1,4 +1,5 @@
-"""``batch`` and ``abatch``: one model asked many inputs at once, as LangChain's ``Runnable.batch`` does.
+"""``batch`` and ``abatch``: one model (or tool, or Agent) asked many inputs at once, as LangChain's
+``Runnable.batch`` does.
 
 Both are written once, as :func:`gather_answers` over a function that asks one input: ``abatch`` awaits the model's
 ``ainvoke`` on the running event loop; ``batch`` runs ``invoke`` on the shared thread pool
@@ -31,8 +32,9 @@ _SKIPPED = object()  # the answer of an input not asked because another failed f
 
 class Batching:
     """``batch`` and ``abatch`` for a class with ``invoke(input, **options)`` and ``ainvoke(input, **options)``
-    (:class:`~toolwire.models.base.BaseChatModel`, :class:`~toolwire.models.structured.StructuredOutput`, and
-    :class:`~toolwire.agent.Agent`)."""
+    (:class:`~toolwire.models.base.BaseChatModel`, :class:`~toolwire.models.structured.StructuredOutput`,
+    :class:`~toolwire.agent.Agent`, and :class:`~toolwire.tools.Tool`, whose inputs are arguments or tool calls and
+    whose option is ``timeout=``)."""
 
     batch_options: ClassVar[bool] = True
     """Whether ``invoke`` takes options that ``batch`` passes on (a model's generation options). False (an Agent,

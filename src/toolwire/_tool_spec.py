@@ -1,0 +1,23 @@
+"""The frozen description of a tool that providers receive (:class:`ToolSpec`); ``toolwire.tools`` exports it."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+__all__ = ["ToolSpec"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """The data a model is told about a tool (what providers lower into their own format).
+
+    Attributes:
+        name: matches ``^[a-zA-Z0-9_-]{1,64}$`` (the OpenAI and Anthropic rule).
+        description: what the tool does and when to use it.
+        parameters: JSON Schema of the arguments, an object schema with no ``$ref``.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
