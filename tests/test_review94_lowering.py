@@ -12,6 +12,7 @@ import uuid
 from typing import Annotated, Any, Literal, NotRequired
 
 import jsonschema
+import pytest
 from pydantic import BaseModel, Field, HttpUrl, Json, SecretStr
 from typing_extensions import TypedDict
 
@@ -224,3 +225,54 @@ def test_gemini_says_the_map_keys_and_key_count_it_drops() -> None:
     assert "Keys must match the regular expression `^-?[0-9]+$`." in lowered["properties"]["ids"]["description"]
     assert 'Keys: one of "1", "2". At most 1 key.' in lowered["properties"]["lv"]["description"]
     assert "propertyNames at ids" in dropped and "maxProperties at lv" in dropped
+
+
+class Page(BaseModel):
+    size: int
+    meta: dict[str, str] | None = None
+
+
+@tool
+def browse(steps: list[Filter | Page], extra: Filter | dict[str, int] | None = None) -> str:
+    """Browse.
+
+    Args:
+        steps: filters and pages
+        extra: a filter, or counts
+    """
+    return repr((steps, extra))
+
+
+def _as_gemini_sends(value: Any, node: dict[str, Any]) -> Any:
+    """``value`` as Gemini sends it for the lowered ``node``: a dict where the node is a JSON-text STRING as that
+    text (the first ``any_of`` branch that takes the value decides)."""
+    if value is None:
+        return None
+    if "any_of" in node:
+        for branch in node["any_of"]:
+            if branch["type"] == "OBJECT" and isinstance(value, dict) and set(value) <= set(branch["properties"]):
+                return _as_gemini_sends(value, branch)
+            if branch["type"] == "STRING" and isinstance(value, dict):
+                return json.dumps(value)
+        return value
+    if node["type"] == "STRING" and isinstance(value, dict):
+        return json.dumps(value)
+    if node["type"] == "ARRAY":
+        return [_as_gemini_sends(v, node["items"]) for v in value]
+    if node["type"] == "OBJECT":
+        return {k: _as_gemini_sends(v, node["properties"][k]) for k, v in value.items()}
+    return value
+
+
+@pytest.mark.parametrize("args", [
+    {"steps": [{"field": "a", "options": {"x": 1}}, {"size": 2, "meta": {"k": "v"}}, {"size": 3}]},
+    {"steps": [], "extra": {"field": "b", "options": {"y": 2, "z": 3}}},
+    {"steps": [{"size": 1, "meta": None}], "extra": {"n": 4}},
+])
+def test_gemini_round_trip_through_unions(args: dict[str, Any]) -> None:
+    params = convert_to_gemini_tool(browse)["parameters"]
+    sent = _as_gemini_sends(args, params)
+    assert sent != args  # (some dict went as JSON text)
+    result = _gemini_call(browse, sent)
+    assert result.status == "success", result.content
+    assert result.content == browse.invoke({"name": "browse", "args": args, "id": "c1", "type": "tool_call"}).content
