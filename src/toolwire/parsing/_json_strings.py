@@ -107,6 +107,7 @@ _COMBINATORS = ("anyOf", "oneOf", "allOf")
 _SHAPED_FORMATS = frozenset(("date", "date-time", "time", "duration", "uuid", "email", "idn-email", "hostname",
                              "idn-hostname", "ipv4", "ipv6", "uri", "iri", "uri-reference"))
 _STRING_LIMITS = ("enum", "const", "pattern", "minLength", "maxLength")
+_MAX_PATTERN_TEXT = 2000  # characters of a text string_takes matches against a pattern; a longer one is taken
 
 
 def _own_kinds(node: Mapping[str, Any]) -> set[str]:
@@ -136,10 +137,11 @@ def string_takes(branch: Mapping[str, Any], text: str) -> bool:
     """Whether the string schema ``branch`` (one alternative of a union) may take ``text`` as it is.
 
     False only when it plainly cannot: ``text`` is not among its ``enum``/``const``, breaks its ``minLength``/
-    ``maxLength``, does not match its ``pattern`` (read with Python's ``re``; one Python cannot read takes any
-    text), or starts like JSON text (``{``, ``[`` or ``"``) where its ``format`` (a date, time, uuid, e-mail, host,
-    address or URI: JSON Schema 2020-12 Validation, section 7.3) never does. Used to tell a JSON object sent as text
-    for an object branch (``Union[UUID, Lookup]`` given ``'{"email": ...}'``) from a string the tool takes.
+    ``maxLength``, does not match its ``pattern`` (read with Python's ``re``; one Python cannot read, or a text over
+    2,000 characters, is taken), or starts like JSON text (``{``, ``[`` or ``"``) where its ``format`` (a date,
+    time, uuid, e-mail, host, address or URI: JSON Schema 2020-12 Validation, section 7.3) never does. Used to tell
+    a JSON object sent as text for an object branch (``Union[UUID, Lookup]`` given ``'{"email": ...}'``) from a
+    string the tool takes.
     """
     options = [branch["const"]] if "const" in branch else branch.get("enum")
     if isinstance(options, list):
@@ -150,7 +152,7 @@ def string_takes(branch: Mapping[str, Any], text: str) -> bool:
     if (isinstance(low, int) and len(text) < low) or (isinstance(high, int) and len(text) > high):
         return False
     pattern = branch.get("pattern")
-    if isinstance(pattern, str):
+    if isinstance(pattern, str) and len(text) <= _MAX_PATTERN_TEXT:  # (Python's re can backtrack: bounded input)
         try:
             return re.search(pattern, text) is not None
         except (re.error, RecursionError):
