@@ -17,8 +17,9 @@ before):
   one changes nothing here), counts up to :data:`MAX_COUNT`;
 * no character that a JSON string must escape (``"``, ``\\``, control characters) nor ``<`` (the ``function_tag``
   format ends a value at ``</``) may be written: such a pattern gives ``None``; nor may ``.``, ``\\s``, negated
-  classes, ``\\D``/``\\W``/``\\S``, word boundaries, look-arounds, back references or an alternative outside a group
-  (``^a|b$`` anchors each side apart), which all give ``None``.
+  classes, ``\\D``/``\\W``/``\\S``, word boundaries, look-arounds, back references, an alternative outside a group
+  (``^a|b$`` anchors each side apart) or an unbounded repetition of one (``^(a+)+$``: ambiguous, and costly for
+  llama.cpp's sampler), which all give ``None``.
 """
 
 from __future__ import annotations
@@ -163,6 +164,10 @@ class _Parser:
 
     def quantified(self, atom: str) -> str:
         ch = self.peek()
+        unbounded = ch in ("*", "+") or (ch == "{" and self.text[self.pos:self.text.find("}", self.pos) + 1]
+                                          .endswith(",}"))
+        if unbounded and any(mark in atom for mark in (")*", ")+", ",}")):
+            raise _Unsupported("nested repetition")  # ((a)+)+: ambiguous, costly for llama.cpp's sampler
         if ch in ("?", "*", "+"):
             self.pos += 1
             out = f"({atom}){ch}"
