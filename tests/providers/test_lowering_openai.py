@@ -147,7 +147,8 @@ def test_parse_chat_response():
                                  "id": "call_abc123", "type": "tool_call"}]
     assert reply.invalid_tool_calls[0]["args"] == '{"location": "Bost'  # P1: cut-off text kept, never {}
     assert reply.usage == {"input_tokens": 82, "output_tokens": 17, "total_tokens": 99, "cached_tokens": 64}
-    assert reply.response_metadata == {"model": "gpt-4o-mini", "finish_reason": "tool_calls"}
+    assert reply.response_metadata == {"model": "gpt-4o-mini",
+                                       "model_name": "gpt-4o-mini", "finish_reason": "tool_calls"}
 
 
 def _chunk(delta=None, finish=None, usage=None):
@@ -212,7 +213,8 @@ def test_parse_responses_response():
                                                          {"type": "function_call", "id": "fc_12345xyz",
                                                           "call_id": "call_12345xyz"}]}}
     assert reply.usage == {"input_tokens": 36, "output_tokens": 87, "total_tokens": 123}
-    assert reply.response_metadata == {"model": "gpt-4.1-2025-04-14", "finish_reason": "completed"}
+    assert reply.response_metadata == {"model": "gpt-4.1-2025-04-14",
+                                       "model_name": "gpt-4.1-2025-04-14", "finish_reason": "completed"}
     with pytest.raises(ProviderError, match="quota"):
         parse_responses_response({**RESPONSES_DOC, "status": "failed", "error": {"message": "quota"}})
 

@@ -204,7 +204,8 @@ def both(raw: dict[str, Any], **kwargs: Any) -> tuple[AIMessage, AIMessage]:
 
 def test_block_and_finish_reasons_are_kept_invoke_and_stream_alike():
     for message in both(BLOCKED):
-        assert message.response_metadata == {"model": "gemini-2.5-flash", "block_reason": "SAFETY",
+        assert message.response_metadata == {"model": "gemini-2.5-flash",
+                                             "model_name": "gemini-2.5-flash", "block_reason": "SAFETY",
                                              "block_reason_message": "blocked"}
     for message in both(SAFETY):
         assert message.response_metadata["finish_reason"] == "SAFETY" and not message.invalid_tool_calls

@@ -167,7 +167,7 @@ class Generation:
         usage = {"input_tokens": len(tokens), "output_tokens": self.generated,
                  "total_tokens": len(tokens) + self.generated, "cached_tokens": cached}
         metadata: dict[str, Any] = {
-            "model_name": self.model.model_name, "finish_reason": self.finish,
+            "model": self.model.model_name, "model_name": self.model.model_name, "finish_reason": self.finish,
             "seconds": round(time.perf_counter() - self.started, 3), "dialect": dialect.name, "call_format": fmt}
         if self.call_probability is not None:
             metadata["call_probability"] = round(self.call_probability, 4)

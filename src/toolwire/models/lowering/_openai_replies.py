@@ -66,8 +66,9 @@ def as_dict(obj: Any) -> dict[str, Any]:
 
 
 def metadata(model: Any, finish: Any, **extra: Any) -> dict[str, Any]:
-    """``response_metadata``: ``{"model", "finish_reason", **extra}`` without the ``None`` values."""
-    data = {"model": model, "finish_reason": finish, **extra}
+    """``response_metadata``: ``{"model", "model_name", "finish_reason", **extra}`` without the ``None`` values
+    (``model_name``, the same name, is LangChain's key: review 93)."""
+    data = {"model": model, "model_name": model, "finish_reason": finish, **extra}
     return {k: v for k, v in data.items() if v is not None}
 
 

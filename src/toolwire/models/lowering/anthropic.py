@@ -410,7 +410,8 @@ def _as_dict(obj: Any) -> dict[str, Any]:
 
 
 def _metadata(model: Any, finish: Any) -> dict[str, Any]:
-    return {k: v for k, v in (("model", model), ("finish_reason", finish)) if v is not None}
+    pairs = (("model", model), ("model_name", model), ("finish_reason", finish))  # (model_name: LangChain's key)
+    return {k: v for k, v in pairs if v is not None}
 
 
 def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:

@@ -337,7 +337,7 @@ def _outcome(data: dict[str, Any], candidate: dict[str, Any]) -> dict[str, Any]:
 
 
 def _metadata(model: Any, outcome: dict[str, Any], dropped: int) -> dict[str, Any]:
-    data = {"model": model, **outcome, "dropped_tool_calls": dropped or None}
+    data = {"model": model, "model_name": model, **outcome, "dropped_tool_calls": dropped or None}
     return {k: v for k, v in data.items() if v is not None}
 
 
