@@ -299,3 +299,25 @@ def test_local_classes_named_in_typeddict_and_dataclass_fields_are_found() -> No
     assert _call(use, {"o": {"i": {"n": 1}}, "q": {"n": 2, "unit": {"name": "kg"}}}) == "{'i': {'n': 1}} kg"
     reply = AIMessage("", tool_calls=[{"name": "Outer", "args": {"i": {"n": 3}}, "id": "c"}])
     assert ScriptedChatModel([reply]).with_structured_output(Outer).invoke("x") == {"i": {"n": 3}}
+
+
+def test_a_decimal_written_as_text_has_a_numeric_pattern_the_grammar_follows() -> None:
+    """Review 94 #10: Decimal's string branch took any text ("ten"), which validation then refused."""
+    import re as regex
+
+    from toolwire.models.base import to_tool_spec
+    from toolwire.models.grammar import call_grammar
+
+    @tool
+    def pay(amount: decimal.Decimal, fee: Annotated[decimal.Decimal, Field(max_digits=4, decimal_places=2)]) -> str:
+        """Pay."""
+        return f"{amount} {fee}"
+
+    branches = [p["anyOf"][1] for p in pay.parameters["properties"].values()]
+    assert all(b["type"] == "string" and "pattern" in b for b in branches)
+    for text in ("12", "-1.5", ".5", "1e3", "+2.50"):
+        assert regex.search(branches[0]["pattern"], text)
+    for text in ("ten", "", "1.2.3", "NaN"):
+        assert not regex.search(branches[0]["pattern"], text)
+    assert pay.invoke({"amount": "1e3", "fee": "12.50"}) == "1E+3 12.50"
+    assert "pattern-string" in call_grammar([to_tool_spec(pay)], "json")

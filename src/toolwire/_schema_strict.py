@@ -463,6 +463,15 @@ class StrictJsonSchema(GenerateJsonSchema):
             raise PydanticInvalidForJsonSchema(f"Cannot generate a JSON schema for {reason}")
         return super().generate_inner(schema)
 
+    def get_decimal_pattern(self, schema: Any) -> str | None:
+        """The pattern of a ``Decimal`` written as text (pydantic's ``build_decimal_pattern``: digits, a point, an
+        exponent, within ``max_digits``/``decimal_places``), which pydantic leaves out by default: without it the
+        schema's string branch took any text (``"ten"``) that validation then refused (review 94, finding 10). The
+        local grammar follows it, OpenAI's strict mode keeps it, Gemini says it in the description. None on a
+        pydantic without that method."""
+        build = getattr(self, "build_decimal_pattern", None)
+        return build(schema) if build is not None else None
+
     def dict_schema(self, schema: Any) -> JsonSchemaValue:
         """pydantic's dict schema, with ``propertyNames`` saying what text the keys are (review 94, finding 5;
         :func:`toolwire._schema_keys.key_names`): a JSON object's keys are strings, so an ``int`` key is
