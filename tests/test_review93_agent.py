@@ -46,3 +46,18 @@ def test_a_tool_has_batch_and_abatch_as_langchain_tools_do() -> None:
     assert answers[0] == 2 and isinstance(answers[1], ToolValidationError)
     with pytest.raises(UserError, match="max_concurrency"):
         double.batch([{"x": 1}], {"max_concurrency": 2})
+
+
+def test_langchains_tool_options_toolwire_has_no_place_for_say_what_to_do() -> None:
+    from toolwire import Tool
+
+    async def lookup(q: str) -> str:
+        """Look up."""
+        return q
+
+    with pytest.raises(UserError, match="option 'coroutine': make the tool of the async function itself"):
+        Tool.from_function(coroutine=lookup, name="lookup", description="Look up.")  # type: ignore[call-arg]
+    with pytest.raises(UserError, match="option 'infer_schema': toolwire always reads the schema"):
+        tool(infer_schema=False)(lookup)
+    with pytest.raises(UserError, match="did you mean 'args_schema'"):  # (a misspelling keeps its hint)
+        tool(arg_schema=None)(lookup)

@@ -28,6 +28,15 @@ RENAMED: dict[str, str] = {
 (openai_api_base=...)``, ``ChatGoogleGenerativeAI(max_output_tokens=...)``): an unknown option of this name is
 refused with "did you mean" the toolwire name, when the owner takes it, although the two are not spelled alike."""
 
+ADVICE: dict[str, str] = {
+    "coroutine": "make the tool of the async function itself (decorate it, or pass it as func): toolwire awaits an "
+                 "async def in ainvoke and runs it to the end in invoke, so one function serves both",
+    "infer_schema": "toolwire always reads the schema from the function's signature; to give it yourself, pass "
+                    "args_schema=Model or use Tool.from_schema(func, name, description, parameters)",
+}
+"""LangChain's options of its tools that toolwire has no option for (``StructuredTool.from_function(coroutine=...)``,
+``@tool(infer_schema=False)``): refused with what to do instead rather than a "did you mean" of another option."""
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -57,6 +66,8 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
     names = list(dict.fromkeys(known))
     for key in given:
         if key not in names:
+            if (advice := ADVICE.get(str(key))) is not None and "args_schema" in names:  # (a tool's maker)
+                raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
             renamed = RENAMED.get(str(key))
             close = [renamed] if renamed in names else difflib.get_close_matches(str(key), names, n=1)
             hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(names))}."
