@@ -150,8 +150,9 @@ def test_a_converted_tool_raises_on_bare_arguments_and_answers_a_tool_call_with_
     assert (lt.handle_tool_error, lt.handle_validation_error) == (True, True)  # what a ToolCall gets
     with pytest.raises(ValueError, match=r"^kaboom$"):
         lt.invoke({"x": 1})
-    with pytest.raises(ToolValidationError, match=r"^Invalid arguments for tool '_boom': 'x'"):
-        lt.invoke({"x": "zz"})
+    # invalid arguments are answered with their text, as LangChain's handle_validation_error=True answers them, so
+    # LangChain's AgentExecutor (which runs tools with bare arguments) shows them to the model (review 95)
+    assert lt.invoke({"x": "zz"}).startswith("Error: Invalid arguments for tool '_boom': 'x'")
     with pytest.raises(ValueError, match=r"^kaboom$"):
         asyncio.run(lt.ainvoke({"x": 1}))
     with pytest.raises(UserError, match="InjectedToolCallId"):
@@ -174,6 +175,23 @@ def test_a_tool_that_does_not_handle_errors_raises_with_a_tool_call_too() -> Non
     assert (lt.handle_tool_error, lt.handle_validation_error) == (False, False)
     with pytest.raises(ValueError, match=r"^no$"):
         lt.invoke(_call("strict", {"x": 1}))
+    with pytest.raises(ToolValidationError, match=r"^Invalid arguments for tool 'strict': 'x'"):
+        lt.invoke({"x": "zz"})
+
+
+def test_a_converted_tool_in_langchains_agent_executor_shows_bad_arguments_to_the_model() -> None:
+    """Review 95: after review 93's change, one invalid call from the model ended the whole AgentExecutor run."""
+    agents = pytest.importorskip("langchain_classic.agents")
+    from langchain_core.agents import AgentAction, AgentFinish
+    from langchain_core.runnables import RunnableLambda
+
+    def agent(inputs: dict) -> AgentAction | AgentFinish:
+        if steps := inputs["intermediate_steps"]:
+            return AgentFinish({"output": steps[-1][1]}, "")
+        return AgentAction("_boom", {"x": "seven"}, "")
+
+    out = agents.AgentExecutor(agent=RunnableLambda(agent), tools=[to_langchain_tool(_boom)]).invoke({"input": "go"})
+    assert out["output"].startswith("Error: Invalid arguments for tool '_boom': 'x'")
 
 
 # -- 5: Agent given a LangChain chat model says to build toolwire's own ---------------------------------------------

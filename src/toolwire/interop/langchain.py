@@ -24,7 +24,7 @@ from typing import Any
 from toolwire._foreign_results import command_error, foreign_answer, is_foreign_answer
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._tool_run import _CURRENT_CALL
-from toolwire.errors import SchemaError, ToolExecutionError, UserError
+from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError, UserError
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
 from toolwire.tools import Tool, error_text, result_to_content
 
@@ -76,7 +76,6 @@ def _pydantic_validator(model: Any, name: str) -> Any | None:
     """
     from pydantic import ValidationError
 
-    from toolwire.errors import ToolValidationError
     from toolwire.schema import validation_message
 
     fields = list(getattr(model, "model_fields", {}) or {})
@@ -129,7 +128,6 @@ def _explained(validate: Any, kinds: dict[str, str], name: str) -> Any:
         ToolValidationError: (the returned function) as ``validate`` does, with the explanation added.
     """
     from toolwire._tool_checks import explain_injected
-    from toolwire.errors import ToolValidationError
 
     def checked(args: Any) -> dict[str, Any]:
         try:
@@ -314,17 +312,19 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         ``status="error"`` ToolMessage with toolwire's error text when the toolwire tool handles errors
         (``handle_errors=True``, the default; the LangChain tool's ``handle_tool_error`` and
         ``handle_validation_error`` are that flag), and the tool's :func:`~toolwire.current_tool_call` gives that
-        call (its ``id`` is LangChain's ``tool_call_id``). Invoked with bare arguments (``lc_tool.invoke({"x": 1})``),
-        it raises what ``tool.invoke(args)`` raises, as LangChain's own tools do, and
-        :func:`~toolwire.current_tool_call` gives None.
+        call (its ``id`` is LangChain's ``tool_call_id``). Invoked with bare arguments (``lc_tool.invoke({"x": 1})``,
+        as an LCEL chain or LangChain's ``AgentExecutor`` runs it), it answers as LangChain's own tools with those
+        flags answer: invalid arguments with toolwire's error text (``handle_validation_error``, so an agent's model
+        can correct its call), a ``ToolException`` the function raises with its text (``handle_tool_error``), and any
+        other failure raised as ``tool.invoke(args)`` raises it; :func:`~toolwire.current_tool_call` gives None.
 
     Raises:
         SchemaError: ``tool`` has no function to run (a schema-only spec).
         UserError: langchain-core is not installed, or a keyword was given (``name=``...).
 
-    The returned tool, invoked with bare arguments, raises as the toolwire tool does: ``ToolValidationError``,
-    ``ToolTimeoutError``, ``UserError`` (a tool taking ``InjectedToolCallId`` needs a ToolCall), or the function's
-    own exception.
+    The returned tool, invoked with bare arguments, raises as the toolwire tool does: ``ToolTimeoutError``,
+    ``UserError`` (a tool taking ``InjectedToolCallId`` needs a ToolCall), or the function's own exception; and
+    ``ToolValidationError`` when the toolwire tool has ``handle_errors=False``.
     """
     if options:  # (review 76: a TypeError)
         key = next(iter(options))
@@ -352,10 +352,12 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         return result_to_content(result)
 
     def failed(exc: Exception) -> Exception:
-        # invoked with bare arguments, the error is raised as tw.invoke(args) raises it (review 93: its text came
-        # back as if it were the result); with a whole ToolCall, a ToolException LangChain answers with an error
-        # ToolMessage (handle_tool_error), as toolwire's tool.invoke(tool_call) and LangGraph's ToolNode do
-        if not tw.handle_errors or _LC_CALL_ID.get() is None:
+        # with a whole ToolCall, any failure becomes a ToolException, which LangChain answers with an error
+        # ToolMessage (handle_tool_error), as toolwire's tool.invoke(tool_call) and LangGraph's ToolNode do; with
+        # bare arguments, as LangChain's own tools with these flags: invalid arguments answered with their text
+        # (handle_validation_error: AgentExecutor shows it to the model, review 95), the function's failure raised
+        # as tw.invoke(args) raises it (review 93: its text came back as if it were the result)
+        if not tw.handle_errors or (_LC_CALL_ID.get() is None and not isinstance(exc, ToolValidationError)):
             return exc
         return ToolException(error_text(exc, tw.name, hide_details=tw.hide_error_details))
 
