@@ -4,9 +4,8 @@ Both read the model's own token probabilities, which greedy decoding reports for
 (:func:`toolwire.models._decoding.greedy_tokens`, ``candidates``: the softmax of the raw logits, before any
 grammar or ban):
 
-* :func:`opening_probability`: the probability that the model opens a call where it did (``[get_weather(``),
-  summed over every way of opening one (``min_call_probability``); :func:`opening_paths_probability`, a closer
-  estimate made before a call is declined.
+* :func:`opening_probability`: the probability that the model opens a call where it did (``[get_weather(``), summed
+  over every way of opening one (``min_call_probability``); :func:`opening_paths_probability`, a closer estimate.
 * :func:`made_up_value`: an argument value that the model was unsure of *and* that the conversation does not
   hold: the value of a call to a tool that does not fit, made up to fill the schema
   (``min_value_probability``). A value the model copies from the question is kept however unsure the model
@@ -408,9 +407,10 @@ def conversation_texts(messages: Iterable[Any]) -> list[str]:
 
     Returns:
         Each message's text as the model reads it (a tool result's blocks as the prompt writes them,
-        :func:`toolwire.models._text_content.result_text`; other messages' ``text``), the string and number
-        values inside results that are JSON text, and those of the arguments of earlier tool calls.
+        :func:`toolwire.models._text_content.result_text`; other messages' text parts a line each), the string and
+        number values inside results that are JSON text, and those of the arguments of earlier tool calls.
     """
+    from toolwire.messages import content_text
     from toolwire.models._text_content import result_text
 
     texts: list[str] = []
@@ -419,11 +419,11 @@ def conversation_texts(messages: Iterable[Any]) -> list[str]:
             try:
                 shown = result_text(message.content)
             except Exception:  # a block the prompt cannot write is not a value the model read
-                shown = message.text
+                shown = content_text(message.content, sep="\n")
             texts.append(shown)
             texts += _json_strings(shown.strip())
         else:
-            texts.append(message.text)
+            texts.append(content_text(message.content, sep="\n"))
         for call in getattr(message, "tool_calls", None) or ():
             texts += [str(leaf) for leaf in _leaves(call.get("args")) if leaf is not None]
     return texts

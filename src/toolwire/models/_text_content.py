@@ -1,9 +1,9 @@
 """Message content for a local model that reads only text (the dialects of :mod:`toolwire.models.dialects`).
 
-* :func:`prompt_text`: the text of a user or system message. Text blocks are joined by newlines exactly
-  as :attr:`~toolwire.messages.BaseMessage.text` joins them; an image (or audio, video, file, document)
-  block is a :class:`~toolwire.errors.UserError`, since the model cannot see it and would make up an
-  answer; any other block is written as its JSON text, never dropped.
+* :func:`prompt_text`: the text of a user or system message. Text blocks are joined by newlines (where
+  :attr:`~toolwire.messages.BaseMessage.text` joins them with nothing between, as LangChain does); an image
+  (or audio, video, file, document) block is a :class:`~toolwire.errors.UserError`, since the model cannot
+  see it and would make up an answer; any other block is written as its JSON text, never dropped.
 * :func:`result_text`: the text of a tool result. The tool has run, so nothing raises: a media block
   becomes a short note saying what was returned and that it cannot be shown; any other block is its JSON
   text.

@@ -15,7 +15,7 @@ from typing import Any
 
 from toolwire._call_records import in_reply_order, split_in_order
 from toolwire.errors import SchemaError, UserError
-from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage
+from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage, content_text
 from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call
 from toolwire.models.lowering._media import read_media
 
@@ -40,10 +40,18 @@ __all__ = [
     "merge_options",
     "native_call",
     "object_branches",
+    "sent_text",
     "split_calls",
     "tool_result_text",
     "usage",
 ]
+
+
+def sent_text(message: BaseMessage) -> str:
+    """The text a provider is sent for a message sent as text (a system prompt, an assistant turn's text): a
+    content list's text parts on lines of their own, so two parts never run together (``message.text`` joins them
+    with nothing between, as LangChain's does: review 95)."""
+    return content_text(message.content, sep="\n")
 
 log = logging.getLogger("toolwire.lowering")
 

@@ -13,7 +13,7 @@ import hashlib
 from typing import Any
 
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall
-from toolwire.models.lowering._common import arguments_json, assistant_calls
+from toolwire.models.lowering._common import arguments_json, assistant_calls, sent_text
 
 __all__ = ["CHAT_ID_LIMIT", "RESPONSES_ID_LIMIT", "capped_call_id", "responses_turn_items"]
 
@@ -108,7 +108,7 @@ def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
                 items.append(_function_call_item(call, item_ids, ref.get("id")))
         elif isinstance(kind, str):  # a built-in tool's item (web_search_call...), unchanged
             items.append(copy.deepcopy(ref))
-    if message.text and not said:
-        items.append({"role": "assistant", "content": message.text})
+    if (text := sent_text(message)) and not said:
+        items.append({"role": "assistant", "content": text})
     items.extend(_function_call_item(c, item_ids) for c in waiting)
     return items

@@ -51,6 +51,7 @@ from toolwire.models.lowering._common import (
     merge_options,
     merge_tool_option,
     native_call,
+    sent_text,
     split_calls,
     usage,
 )
@@ -236,8 +237,8 @@ def _assistant(message: AIMessage) -> list[dict[str, Any]]:
     if not kept and isinstance(message.content, list):  # LangChain's ChatAnthropic keeps thinking in the content
         blocks = [{k: copy.deepcopy(v) for k, v in b.items() if k in _OPAQUE_KEYS} for b in message.content
                   if isinstance(b, dict) and b.get("type") in _OPAQUE]
-    if message.text.strip():
-        blocks.append({"type": "text", "text": message.text})
+    if (text := sent_text(message)).strip():
+        blocks.append({"type": "text", "text": text})
     blocks.extend({"type": "tool_use", "id": tool_use_id(c["id"]), "name": c.get("name") or "unknown_tool",
                    "input": arguments_object(c)} for c in calls)
     return blocks
@@ -285,7 +286,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
                 log.warning("anthropic: a SystemMessage after the conversation started is sent in the top-level "
                             "system prompt (Anthropic has no system role in messages), not at its place")
             if blocks:
-                system.append((item.text, blocks))
+                system.append((sent_text(item), blocks))
         elif isinstance(item, AIMessage):
             add("assistant", _assistant(item))
         else:

@@ -66,6 +66,7 @@ from toolwire.models.lowering._common import (
     log,
     merge_options,
     native_call,
+    sent_text,
     split_calls,
     tool_result_text,
     usage,
@@ -152,7 +153,8 @@ def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, st
     if kept and len(kept_calls) == len(calls) and all(map(_same_call, calls, kept_calls)):
         ids = {str(c["id"]): str(k["id"]) for c, k in zip(calls, kept_calls, strict=True) if k.get("id")}
         return [sdk_part(p) for p in kept if not is_empty_text(p)], ids
-    parts: list[dict[str, Any]] = [{"text": message.text}] if message.text.strip() else []
+    text = sent_text(message)
+    parts: list[dict[str, Any]] = [{"text": text}] if text.strip() else []
     parts.extend({"function_call": {"name": c.get("name") or "unknown_tool", "args": arguments_object(c)}}
                  for c in calls)
     return parts, {}
@@ -188,8 +190,8 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
                 parts.append({"function_response": response})
             contents.append({"role": "user", "parts": parts})
         elif isinstance(item, SystemMessage):
-            if item.text.strip():
-                system.append(item.text)
+            if (text := sent_text(item)).strip():
+                system.append(text)
         elif isinstance(item, AIMessage):
             parts, ids = _model_parts(item)
             gemini_ids.update(ids)

@@ -56,6 +56,7 @@ from toolwire.models.lowering._common import (
     group_messages,
     merge_options,
     merge_tool_option,
+    sent_text,
     tool_result_text,
 )
 from toolwire.models.lowering._media import CHAT_PARTS, RESPONSES_PARTS, MediaBlock, chat_part, responses_part
@@ -227,11 +228,11 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
             out.extend({"role": "tool", "tool_call_id": capped_call_id(m.tool_call_id), "content": tool_result_text(m)}
                        for m in item)
         elif isinstance(item, SystemMessage):
-            out.append({"role": "system", "content": item.text})
+            out.append({"role": "system", "content": sent_text(item)})
         elif isinstance(item, AIMessage):
             calls = assistant_calls(item)
             empty = None if calls and not compatible else ""
-            msg: dict[str, Any] = {"role": "assistant", "content": item.text or empty}
+            msg: dict[str, Any] = {"role": "assistant", "content": sent_text(item) or empty}
             if calls:
                 msg["tool_calls"] = [
                     {"id": capped_call_id(c["id"]), "type": "function",
@@ -246,7 +247,7 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
         elif isinstance(item, HumanMessage):
             out.append({"role": "user", "content": _chat_parts(item.content)})
         else:
-            out.append({"role": "user", "content": item.text})
+            out.append({"role": "user", "content": sent_text(item)})
     return out
 
 
@@ -326,13 +327,13 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
             items.extend({"type": "function_call_output", "call_id": capped_call_id(m.tool_call_id, RESPONSES_ID_LIMIT),
                           "output": tool_result_text(m)} for m in item)
         elif isinstance(item, SystemMessage):
-            items.append({"role": "system", "content": item.text})
+            items.append({"role": "system", "content": sent_text(item)})
         elif isinstance(item, AIMessage):
             items.extend(responses_turn_items(item))
         elif isinstance(item, HumanMessage):
             items.append({"role": "user", "content": _responses_content(item.content)})
         else:
-            items.append({"role": "user", "content": item.text})
+            items.append({"role": "user", "content": sent_text(item)})
     return items
 
 
