@@ -20,3 +20,17 @@ def test_messages_of_several_text_parts_reach_each_provider_a_part_a_line() -> N
     assert system == SYSTEM and turns[1]["content"][0]["text"] == "Bonjour.\nSalut."
     system, turns = gemini.lower_messages(conversation)
     assert system == {"parts": [{"text": SYSTEM}]} and turns[1]["parts"][0]["text"] == "Bonjour.\nSalut."
+
+
+def test_streamed_blocks_merged_by_index_keep_every_citation_and_merge_nested_dicts() -> None:
+    """Review 95 #3: merging blocks that share an index kept only the first list or dict value of a key."""
+    from toolwire import AIMessageChunk, merge_chunks
+
+    pieces = [{"type": "text", "text": "The grass is green", "index": 0, "meta": {"a": "x"}},
+              {"type": "text", "text": "", "index": 0, "citations": [{"cited_text": "grass is green"}]},
+              {"type": "text", "text": " and the sky is blue.", "index": 0, "meta": {"a": "y", "b": 1}},
+              {"type": "text", "text": "", "index": 0, "citations": [{"cited_text": "sky is blue"}]}]
+    merged = merge_chunks([AIMessageChunk([piece]) for piece in pieces])
+    assert merged.content == [{"type": "text", "text": "The grass is green and the sky is blue.", "index": 0,
+                               "meta": {"a": "xy", "b": 1},
+                               "citations": [{"cited_text": "grass is green"}, {"cited_text": "sky is blue"}]}]

@@ -441,31 +441,54 @@ _SAME_KEYS = frozenset({"type", "index", "id", "name"})  # a merged block's own 
 class _Block:
     """The pieces of one content block streamed in parts that share its ``index`` (LangChain's and Anthropic's
     block streaming: ``{"type": "text", "text": "Hel", "index": 0}`` then ``{..., "text": "lo", "index": 0}``),
-    merged as LangChain's ``merge_lists`` merges them: the text of a key is joined (in linear time), a key's first
-    value otherwise stays, a later one fills a key that was missing or None; ``type``, ``index``, ``id`` and
-    ``name`` keep their first value (a ``tool_use`` block and its ``input_json_delta`` parts are one block)."""
+    merged as LangChain's ``merge_dicts`` merges them, in time linear in the pieces: a key's text is joined, its
+    lists are joined (Anthropic's ``citations``, one per later piece), its dicts are merged key by key by the same
+    rules; a later value fills a key that was missing or None, and any other later value is dropped; ``type``,
+    ``index``, ``id`` and ``name`` keep their first value (a ``tool_use`` block and its ``input_json_delta`` parts are
+    one block)."""
 
-    __slots__ = ("fields", "pieces")
+    __slots__ = ("fields",)
 
     def __init__(self, block: dict[str, Any]) -> None:
-        self.fields: dict[str, Any] = {}  # every key in first-seen order; a joined key's value is its pieces' key
-        self.pieces: dict[str, list[str]] = {}
+        self.fields: dict[str, Any] = {}  # every key in first-seen order; text and lists as _Parts, dicts as _Block
         self.add(block)
 
     def add(self, block: dict[str, Any]) -> None:
         for key, value in block.items():
-            if key in self.pieces:
-                if isinstance(value, str):
-                    self.pieces[key].append(value)
-            elif key not in self.fields or self.fields[key] is None:
-                if isinstance(value, str) and key not in _SAME_KEYS:
-                    self.fields[key] = None
-                    self.pieces[key] = [value]
-                else:
-                    self.fields[key] = value
+            held = self.fields.get(key)
+            if isinstance(held, _Parts):
+                if type(value) is held.kind:
+                    held.extend([value] if held.kind is str else value)
+            elif isinstance(held, _Block):
+                if isinstance(value, dict):
+                    held.add(value)
+            elif held is None:
+                self.fields[key] = self._held(key, value)
+
+    @staticmethod
+    def _held(key: str, value: Any) -> Any:
+        if isinstance(value, str) and key not in _SAME_KEYS:
+            return _Parts(str, [value])
+        if isinstance(value, list):
+            return _Parts(list, value)
+        if isinstance(value, dict):
+            return _Block(value)
+        return value
 
     def merged(self) -> dict[str, Any]:
-        return {key: "".join(self.pieces[key]) if key in self.pieces else value for key, value in self.fields.items()}
+        return {key: value.merged() if isinstance(value, _Parts | _Block) else value
+                for key, value in self.fields.items()}
+
+
+class _Parts(list):  # type: ignore[type-arg]
+    """The pieces of one text (``kind`` str) or list (``kind`` list) value of a merged :class:`_Block`."""
+
+    def __init__(self, kind: type, items: list[Any]) -> None:
+        super().__init__(items)
+        self.kind = kind
+
+    def merged(self) -> Any:
+        return "".join(self) if self.kind is str else list(self)
 
 
 def _add_blocks(blocks: list[Any], content: list[Any],
