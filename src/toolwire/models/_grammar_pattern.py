@@ -43,6 +43,10 @@ class _Unsupported(Exception):
     """The pattern uses something :func:`pattern_rule` does not translate."""
 
 
+_UNWRITABLE = '"\\<\x7f' + "".join(map(chr, range(0x20)))
+"""The characters the grammar may not write unescaped inside a JSON string value (see :func:`_check`)."""
+
+
 def _check(ch: str) -> str:
     """``ch`` if the grammar may write it inside a JSON string, else raise :class:`_Unsupported`."""
     if ch in '"\\<' or ord(ch) < 0x20 or ord(ch) == 0x7F:
@@ -63,6 +67,8 @@ def _class(ranges: list[tuple[str, str]]) -> str:
     for low, high in ranges:
         for ch in {low, high}:
             _check(ch)
+        if any(ord(low) <= ord(ch) <= ord(high) for ch in _UNWRITABLE):  # ([ -~] holds '"', '\\' and '<')
+            raise _Unsupported(f"{low}-{high}")  # (review 95)
         if low == high == "-":
             dash = True
         elif low == high:
