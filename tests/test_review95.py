@@ -34,3 +34,39 @@ def test_streamed_blocks_merged_by_index_keep_every_citation_and_merge_nested_di
     assert merged.content == [{"type": "text", "text": "The grass is green and the sky is blue.", "index": 0,
                                "meta": {"a": "xy", "b": 1},
                                "citations": [{"cited_text": "grass is green"}, {"cited_text": "sky is blue"}]}]
+
+
+def test_an_agent_result_reads_like_a_langgraph_result_dict() -> None:
+    """Review 95 #5: 'messages' in result and list(result) raised a KeyError naming 0."""
+    from toolwire import Agent, tool
+    from toolwire.testing import ScriptedChatModel
+
+    @tool
+    def noop(x: int) -> int:
+        """Return x."""
+        return x
+
+    result = Agent(ScriptedChatModel(["ok"]), [noop]).invoke({"messages": [("user", "hi")]})
+    assert "messages" in result and "structured_response" not in result
+    assert list(result) == list(result.keys()) == ["messages", "output", "steps", "stop_reason"]
+    assert result.get("output") == "ok" and result.get("todos", []) == []
+
+
+def test_a_tools_batch_refuses_options_its_invoke_does_not_take() -> None:
+    """Review 95 #6: batch(temperature=1) was a raw TypeError from Tool.invoke."""
+    import pytest
+
+    from toolwire import tool
+    from toolwire.errors import UserError
+
+    @tool
+    def noop(x: int) -> int:
+        """Return x."""
+        return x
+
+    with pytest.raises(UserError, match=r"^Tool.batch\(\) passes on only timeout= to each invoke\(\), not "
+                                        r"temperature=\.$"):
+        noop.batch([{"x": 1}], temperature=1)
+    with pytest.raises(UserError, match="which toolwire's Tool does not take"):
+        noop.batch([{"x": 1}], config={})
+    assert noop.batch([{"x": 1}], timeout=5) == [1]

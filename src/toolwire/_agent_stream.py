@@ -51,6 +51,22 @@ class AgentResult:
         raise KeyError(f"{key!r}: an AgentResult has {', '.join(_RESULT_FIELDS)} (read them as attributes, such as "
                        "result.messages)")
 
+    def __contains__(self, key: object) -> bool:
+        """``"messages" in result``: whether ``key`` is a field name (as for a LangGraph result dict)."""
+        return key in _RESULT_FIELDS
+
+    def __iter__(self) -> Iterator[str]:
+        """The field names, as iterating a LangGraph result dict gives its keys."""
+        return iter(_RESULT_FIELDS)
+
+    def keys(self) -> tuple[str, ...]:
+        """The field names (``messages``, ``output``, ``steps``, ``stop_reason``), as a dict's ``keys()``."""
+        return _RESULT_FIELDS
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``result[key]``, or ``default`` when ``key`` is no field, as a dict's ``get``."""
+        return getattr(self, key) if key in _RESULT_FIELDS else default
+
 
 _RESULT_FIELDS = ("messages", "output", "steps", "stop_reason")
 

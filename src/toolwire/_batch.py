@@ -40,6 +40,9 @@ class Batching:
     """Whether ``invoke`` takes options that ``batch`` passes on (a model's generation options). False (an Agent,
     whose ``invoke`` takes the input alone): ``batch`` refuses them itself, naming ``Agent.batch()`` (review 77)."""
 
+    batch_option_names: ClassVar[frozenset[str] | None] = None
+    """The options ``batch`` passes on, when ``invoke`` takes only some (a tool's ``timeout``); None: any."""
+
     if TYPE_CHECKING:
         def invoke(self, input: Any, **options: Any) -> Any: ...
 
@@ -140,8 +143,12 @@ def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, retu
         refuse_batch_options(label, options, [n for n in keyword_names(type(owner).__init__)
                                               if n not in ("model", "tools")])
     if "config" in options:
-        raise UserError(f"{name}(config=...) is LangChain's RunnableConfig, which toolwire models do not take: pass "
-                        "max_concurrency= as a keyword of its own and leave config out.")
+        raise UserError(f"{name}(config=...) is LangChain's RunnableConfig, which toolwire's {type(owner).__name__} "
+                        "does not take: pass max_concurrency= as a keyword of its own and leave config out.")
+    allowed = type(owner).batch_option_names
+    if allowed is not None and (other := [key for key in options if key not in allowed]):
+        raise UserError(f"{type(owner).__name__}.{name}() passes on only {', '.join(sorted(allowed))}= to each "
+                        f"{invoke.removeprefix(type(owner).__name__ + '.')}, not {other[0]}=.")
     return list(inputs)
 
 

@@ -120,6 +120,7 @@ class Tool(ToolArguments, Batching):
         "spec",
         "timeout",
     )
+    batch_option_names = frozenset({"timeout"})  # (batch and abatch pass on only this option to invoke)
 
     def __init__(
         self,
