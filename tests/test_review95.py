@@ -67,6 +67,6 @@ def test_a_tools_batch_refuses_options_its_invoke_does_not_take() -> None:
     with pytest.raises(UserError, match=r"^Tool.batch\(\) passes on only timeout= to each invoke\(\), not "
                                         r"temperature=\.$"):
         noop.batch([{"x": 1}], temperature=1)
-    with pytest.raises(UserError, match="which toolwire's Tool does not take"):
+    with pytest.raises(UserError, match="which a toolwire Tool does not take"):
         noop.batch([{"x": 1}], config={})
     assert noop.batch([{"x": 1}], timeout=5) == [1]

@@ -143,8 +143,10 @@ def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, retu
         refuse_batch_options(label, options, [n for n in keyword_names(type(owner).__init__)
                                               if n not in ("model", "tools")])
     if "config" in options:
-        raise UserError(f"{name}(config=...) is LangChain's RunnableConfig, which toolwire's {type(owner).__name__} "
-                        "does not take: pass max_concurrency= as a keyword of its own and leave config out.")
+        kind = type(owner)
+        who = "toolwire models do" if kind.batch_option_names is None else f"a toolwire {kind.__name__} does"
+        raise UserError(f"{name}(config=...) is LangChain's RunnableConfig, which {who} not take: pass "
+                        "max_concurrency= as a keyword of its own and leave config out.")
     allowed = type(owner).batch_option_names
     if allowed is not None and (other := [key for key in options if key not in allowed]):
         raise UserError(f"{type(owner).__name__}.{name}() passes on only {', '.join(sorted(allowed))}= to each "
