@@ -259,14 +259,18 @@ def test_openai_sdk_message_dump_is_accepted() -> None:
         ToolMessage("r", "c1")
 
 
-def test_openai_refusal_is_kept_and_a_legacy_function_call_is_refused() -> None:
-    """Finding 8: the keys that matter are not dropped: a refusal is kept, a legacy function call is an error."""
+def test_openai_refusal_is_kept_and_a_legacy_function_call_is_read_as_a_call() -> None:
+    """Finding 8: the keys that matter are not dropped: a refusal is kept; a legacy function call was an error, and
+    is now read as the message's one call, as from_langchain_messages reads it (review 95)."""
     refused = message_from_dict({"role": "assistant", "content": None, "refusal": "I can't help with that."})
     assert refused == AIMessage("", response_metadata={"refusal": "I can't help with that."})
-    legacy = {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}}
-    with pytest.raises(UserError, match=r"^Cannot read an OpenAI legacy 'function_call' message; give the call as "
-                                        r"'tool_calls'"):
-        coerce_messages([legacy])
+    legacy = {"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": '{"a": 1}'}}
+    [read] = coerce_messages([legacy])
+    assert [(c["name"], c["args"]) for c in read.tool_calls] == [("f", {"a": 1})]  # type: ignore[attr-defined]
+    both = {**legacy, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}
+    with pytest.raises(UserError, match=r"^Cannot read an OpenAI legacy 'function_call' that is not a dict or "
+                                        r"stands beside 'tool_calls'"):
+        coerce_messages([both])
 
 
 def test_coerce_messages() -> None:

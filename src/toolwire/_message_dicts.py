@@ -94,7 +94,8 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     Raises:
         UserError: ``data`` is not a dict, has no known ``type``/``role``, has a field of the wrong type (such
             as a ``content`` that is neither a string nor a list), has no ``content`` but keys that are not
-            read, is a tool message without ``tool_call_id``, holds an OpenAI legacy ``function_call``, or is
+            read, is a tool message without ``tool_call_id``, holds an OpenAI legacy ``function_call`` that is not a
+            dict or stands beside ``tool_calls`` (alone, it is read as the message's one tool call), or is
             a LangChain ``{"type", "data"}`` dict whose ``data`` is not a dict of a message toolwire has
             (LangChain's ``function`` and ``remove`` messages have none).
     """
@@ -150,11 +151,12 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
                 "use 'success' or 'error'."
             )
     if cls is AIMessage:
-        if data.get("function_call"):
-            raise UserError(
-                "Cannot read an OpenAI legacy 'function_call' message; give the call as 'tool_calls' "
-                "[{'id', 'type': 'function', 'function': {'name', 'arguments'}}] instead."
-            )
+        if legacy := data.get("function_call"):  # OpenAI's legacy call: read as its one tool call (review 95)
+            if not isinstance(legacy, dict) or fields.get("tool_calls"):
+                raise UserError(
+                    "Cannot read an OpenAI legacy 'function_call' that is not a dict or stands beside 'tool_calls'; "
+                    "give the call as 'tool_calls' [{'id', 'type': 'function', 'function': {'name', 'arguments'}}].")
+            fields["tool_calls"] = [{"type": "function", "function": legacy}]
         if any(not isinstance(bad, dict) for bad in fields.get("invalid_tool_calls", ())):
             raise UserError(
                 f"Cannot read a saved {kind!r} message: each item of 'invalid_tool_calls' must be a dict "
@@ -215,7 +217,7 @@ def _from_langchain_dump(dump: dict[str, Any]) -> dict[str, Any]:
     if not out.get("tool_calls") and raw_calls:  # older LangChain kept only the OpenAI-format calls here
         out["tool_calls"] = raw_calls
     if extra.get("function_call"):
-        out["function_call"] = extra.pop("function_call")  # refused as the legacy form it is
+        out["function_call"] = extra.pop("function_call")  # read as the legacy form it is
     if _PROVIDER_DATA_KEY in extra:
         out["provider_data"] = extra.pop(_PROVIDER_DATA_KEY)
     places = extra.pop(INDEX_KEY, None)  # each invalid call's place, kept by toolwire.interop.langchain (review 76)
