@@ -321,3 +321,17 @@ def test_a_decimal_written_as_text_has_a_numeric_pattern_the_grammar_follows() -
         assert not regex.search(branches[0]["pattern"], text)
     assert pay.invoke({"amount": "1e3", "fee": "12.50"}) == "1E+3 12.50"
     assert "pattern-string" in call_grammar([to_tool_spec(pay)], "json")
+
+
+def test_a_decimal_with_a_lower_bound_of_zero_has_no_minus_sign_in_its_text_pattern() -> None:
+    """Review 95 #7: "-1.5" passed the text branch's pattern (and the grammar) of a Decimal with ge=0."""
+    import re as regex
+
+    @tool
+    def refund(amount: Annotated[decimal.Decimal, Field(ge=0)], delta: decimal.Decimal) -> str:
+        """Refund."""
+        return str(amount)
+
+    amount, delta = (refund.parameters["properties"][n]["anyOf"][1]["pattern"] for n in ("amount", "delta"))
+    assert regex.search(amount, "1.5") and regex.search(amount, "+2") and not regex.search(amount, "-1.5")
+    assert regex.search(delta, "-1.5")

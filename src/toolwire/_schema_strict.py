@@ -465,12 +465,16 @@ class StrictJsonSchema(GenerateJsonSchema):
 
     def get_decimal_pattern(self, schema: Any) -> str | None:
         """The pattern of a ``Decimal`` written as text (pydantic's ``build_decimal_pattern``: digits, a point, an
-        exponent, within ``max_digits``/``decimal_places``), which pydantic leaves out by default: without it the
-        schema's string branch took any text (``"ten"``) that validation then refused (review 94, finding 10). The
-        local grammar follows it, OpenAI's strict mode keeps it, Gemini says it in the description. None on a
-        pydantic without that method."""
+        exponent, within ``max_digits``/``decimal_places``; no minus sign under a lower bound of 0 or more), which
+        pydantic leaves out by default: without it the schema's string branch took any text (``"ten"``) that
+        validation then refused (review 94, finding 10). The local grammar follows it, OpenAI's strict mode keeps it,
+        Gemini says it in the description. None on a pydantic without that method."""
         build = getattr(self, "build_decimal_pattern", None)
-        return build(schema) if build is not None else None
+        pattern = build(schema) if build is not None else None
+        low = schema.get("ge", schema.get("gt"))
+        if isinstance(pattern, str) and low is not None and low >= 0 and pattern.startswith("^[+-]?"):
+            pattern = "^[+]?" + pattern.removeprefix("^[+-]?")  # (a lower bound of 0 or more: no minus sign)
+        return pattern
 
     def dict_schema(self, schema: Any) -> JsonSchemaValue:
         """pydantic's dict schema, with ``propertyNames`` saying what text the keys are (review 94, finding 5;
