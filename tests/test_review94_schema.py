@@ -335,3 +335,20 @@ def test_a_decimal_with_a_lower_bound_of_zero_has_no_minus_sign_in_its_text_patt
     amount, delta = (refund.parameters["properties"][n]["anyOf"][1]["pattern"] for n in ("amount", "delta"))
     assert regex.search(amount, "1.5") and regex.search(amount, "+2") and not regex.search(amount, "-1.5")
     assert regex.search(delta, "-1.5")
+
+
+def test_a_decimal_with_max_digits_has_the_plain_number_pattern_that_can_always_close() -> None:
+    """Review 96 #1: pydantic's max_digits pattern ends in an alternative of any digits before a required exponent;
+    under it the local model, past the allowed decimal places, wrote digits until max_tokens."""
+    import re as regex
+
+    @tool
+    def refund(amount: Annotated[decimal.Decimal, Field(max_digits=6, decimal_places=2)]) -> str:
+        """Refund."""
+        return str(amount)
+
+    pattern = refund.parameters["properties"]["amount"]["anyOf"][1]["pattern"]
+    assert "{" not in pattern  # (no digit counts: the places are validation's)
+    assert regex.search(pattern, "1234.5678")  # the text may close here; validation then says what is wrong
+    with pytest.raises(ToolValidationError, match="no more than 6 digits"):
+        refund.invoke({"amount": "1234.5678"})

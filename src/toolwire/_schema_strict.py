@@ -465,12 +465,16 @@ class StrictJsonSchema(GenerateJsonSchema):
 
     def get_decimal_pattern(self, schema: Any) -> str | None:
         """The pattern of a ``Decimal`` written as text (pydantic's ``build_decimal_pattern``: digits, a point, an
-        exponent, within ``max_digits``/``decimal_places``; no minus sign under a lower bound of 0 or more), which
-        pydantic leaves out by default: without it the schema's string branch took any text (``"ten"``) that
-        validation then refused (review 94, finding 10). The local grammar follows it, OpenAI's strict mode keeps it,
-        Gemini says it in the description. None on a pydantic without that method."""
+        exponent; ``max_digits``/``decimal_places`` left to validation; no minus sign under a lower bound of 0 or
+        more), which pydantic leaves out by default: without it the schema's string branch took any text (``"ten"``)
+        that validation then refused (review 94, finding 10). The local grammar follows it, OpenAI's strict mode keeps
+        it, Gemini says it in the description. None on a pydantic without that method."""
         build = getattr(self, "build_decimal_pattern", None)
-        pattern = build(schema) if build is not None else None
+        # the plain number pattern, without max_digits/decimal_places (validation checks those): pydantic's pattern
+        # for them ends in an alternative of any number of digits before a required exponent, in which the local
+        # model, stopped at a third decimal place, wrote digits until max_tokens (review 96)
+        plain = {k: v for k, v in schema.items() if k not in ("max_digits", "decimal_places")}
+        pattern = build(plain) if build is not None else None
         low = schema.get("ge", schema.get("gt"))
         if isinstance(pattern, str) and low is not None and low >= 0 and pattern.startswith("^[+-]?"):
             pattern = "^[+]?" + pattern.removeprefix("^[+-]?")  # (a lower bound of 0 or more: no minus sign)
