@@ -24,23 +24,31 @@ __all__ = ["OneCallStream", "one_call", "one_call_async_stream", "one_call_strea
 log = logging.getLogger("toolwire.models")
 
 
-def one_call(message: AIMessage) -> AIMessage:
+def one_call(message: AIMessage, forced: str | None = None) -> AIMessage:
     """``message`` with at most one tool call: itself when it has one or none, else a copy with the first valid call
     (or, with none valid, the first invalid one), a warning logged, and the number of calls dropped added to its
-    ``response_metadata["dropped_tool_calls"]`` (as Gemini's lowering records them; review 84)."""
+    ``response_metadata["dropped_tool_calls"]`` (as Gemini's lowering records them; review 84).
+
+    Args:
+        message: the reply.
+        forced: the tool the request's ``tool_choice`` names (a structured output's tool), whose first valid call is
+            kept wherever it stands in the reply (review 96: a call of another tool before it was kept instead, and
+            the structured output then said the model had not called it); None: the first call.
+    """
     valid, invalid = message.tool_calls, message.invalid_tool_calls
     if len(valid) + len(invalid) <= 1:
         return message
     dropped = len(valid) + len(invalid) - 1
-    _warn(dropped)
+    kept = next(([call] for call in valid if call["name"] == forced), valid[:1]) if forced else valid[:1]
+    _warn(dropped, "" if not valid or kept[0] is valid[0] else f"the call of {forced}, forced by tool_choice")
     metadata = dict(message.response_metadata)
     metadata["dropped_tool_calls"] = int(metadata.get("dropped_tool_calls") or 0) + dropped
-    return message.copy(tool_calls=valid[:1], invalid_tool_calls=[] if valid else invalid[:1],
+    return message.copy(tool_calls=kept, invalid_tool_calls=[] if valid else invalid[:1],
                         response_metadata=metadata)
 
 
-def _warn(dropped: int) -> None:
-    log.warning("parallel_tool_calls=False: kept the first tool call of the reply, dropped %d", dropped)
+def _warn(dropped: int, which: str = "") -> None:
+    log.warning("parallel_tool_calls=False: kept %s of the reply, dropped %d", which or "the first tool call", dropped)
 
 
 class OneCallStream:

@@ -138,6 +138,12 @@ def message_to_chunks(message: AIMessage, *, pieces: int = 1) -> list[AIMessageC
     return chunks
 
 
+def _forced(request: ChatRequest) -> str | None:
+    """The tool ``request``'s ``tool_choice`` names, or None for a mode (``"auto"``, ``"none"``, ``"required"``)."""
+    choice = request.tool_choice
+    return choice if choice not in (None, "auto", "none", "required") else None
+
+
 class BaseChatModel(Batching):
     """Base class of chat models.
 
@@ -356,7 +362,7 @@ class BaseChatModel(Batching):
         """
         request = self._request(input, options)
         reply = self._generate(request)
-        return one_call(reply) if self._keeps_one_call(request) else reply
+        return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
         """Async :meth:`invoke`: the same request, awaited (providers use their SDK's async client).
@@ -372,7 +378,7 @@ class BaseChatModel(Batching):
         """
         request = self._request(input, options)
         reply = await self._agenerate(request)
-        return one_call(reply) if self._keeps_one_call(request) else reply
+        return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
         """Yield the reply as :class:`~toolwire.messages.AIMessageChunk` pieces; merged with
