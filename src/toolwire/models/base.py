@@ -247,9 +247,9 @@ class BaseChatModel(Batching):
             from toolwire._tool_checks import user_stacklevel
             from toolwire.models.lowering.openai import StrictSchemaWarning
 
-            warnings.warn(f"{type(self).__name__} has no strict mode: strict=True is not sent and the provider does "
-                          "not enforce the schemas; toolwire still validates each call's arguments before its tool "
-                          "runs.", StrictSchemaWarning, stacklevel=user_stacklevel())
+            warnings.warn(f"{type(self).__name__}: strict=True is not sent (toolwire lowers schemas to OpenAI's "
+                          "strict mode only), so the provider does not enforce them; toolwire still validates each "
+                          "call's arguments before its tool runs.", StrictSchemaWarning, stacklevel=user_stacklevel())
         return new
 
     @refuses_unknown_keywords("with_structured_output")
