@@ -5,8 +5,10 @@
   (:func:`_annotation_description`).
 * ``typing.TypedDict`` on Python 3.11, which pydantic refuses before 3.12, and any TypedDict whose fields are
   described with ``Annotated[T, "text"]``: rebuilt as a ``typing_extensions`` TypedDict with the same keys,
-  totality and descriptions (:func:`_compat`), so users can write either. A recursive one is refused with the
-  :class:`~toolwire.errors.SchemaError` a recursive pydantic model gets.
+  totality and descriptions (:func:`_compat`), so users can write either. This holds at any depth: a TypedDict
+  whose own fields need nothing is rebuilt when one inside it (a field's type, or in a list, dict, union or
+  ``Optional`` of it) is (review 96 #3). A recursive one is refused with the :class:`~toolwire.errors.SchemaError` a
+  recursive pydantic model gets. (A TypedDict inside a pydantic model or a dataclass is read by pydantic as it is.)
 * LangChain's TypedDict convention ``Annotated[T, default, "text"]`` (``...`` as the default: required): the field
   is optional with that default and description, as LangChain reads it (review 93 #4).
 * A name a TypedDict's or dataclass's field gives as text is looked up in the code defining the tool too, and one
@@ -97,8 +99,11 @@ def _text_metadata(hint: Any) -> bool:
 
 def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
     """``tp`` with each TypedDict in it rebuilt where pydantic would not read it as written: a ``typing.TypedDict``
-    before Python 3.12 (pydantic refuses it), and one whose fields are described by ``Annotated[T, "text"]``
-    (pydantic ignores the string: it becomes the field's ``Field(description=...)``).
+    before Python 3.12 (pydantic refuses it), one whose fields are described by ``Annotated[T, "text"]``
+    (pydantic ignores the string: it becomes the field's ``Field(description=...)``) or LangChain's
+    ``Annotated[T, default, "text"]``, and one with such a TypedDict anywhere in its field types (``inner: Inner``,
+    ``list[Inner]``, ``dict[str, Inner]``, ``Optional[Inner]``: review 96 #3). The field types are looked into
+    first, so the rule holds at any depth.
 
     Args:
         tp: a type hint.
@@ -121,11 +126,15 @@ def _compat(tp: Any, _building: tuple[Any, ...] = ()) -> Any:
             raise recursive_type_error(tp.__name__)
         hints = _class_hints(tp)
         old = sys.version_info < (3, 12) and type(tp).__module__ == "typing"
-        if not old and not any(_text_metadata(hint) for hint in hints.values()):
+        # the field types first: a nested TypedDict may need rebuilding when this one's own fields do not (review 96 #3)
+        inners = {key: _compat(_strip_required(hint), (*_building, tp)) for key, hint in hints.items()}
+        if (not old and not any(_text_metadata(hint) for hint in hints.values())
+                and all(inners[key] is _strip_required(hint) for key, hint in hints.items())):
+            _td_cache[tp] = tp
             return tp
         fields: dict[str, Any] = {}
         for key, hint in hints.items():
-            inner = _compat(_strip_required(hint), (*_building, tp))
+            inner = inners[key]
             qualifier = _required_qualifier(hint)
             default = _langchain_default(inner) if qualifier is not True else None
             if default is not None:  # LangChain's Annotated[T, default, "description"] (review 93 #4)

@@ -265,7 +265,8 @@ class BaseChatModel(Batching):
         (:meth:`_structured_parallel`: ``ChatOpenAI`` sends it only when this model was bound with it). On the
         embedded model the call is generated under a grammar made from the schema.
         The call's arguments get the repairs a tool's do (JSON text of a nested object decoded, a ``null`` for a
-        field with a default dropped) before they are validated.
+        field with a default dropped) before they are validated; for a JSON Schema dict or tool dict, a ``null`` the
+        schema refuses at a key it does not require is dropped (review 96 #4).
 
         Args:
             schema: a pydantic model class (the value is an instance), a ``TypedDict`` class (a dict) or a

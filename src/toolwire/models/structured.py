@@ -15,7 +15,9 @@ What comes back, per schema kind:
 * a JSON Schema dict (with a ``title``, the tool's name) or a tool dict (OpenAI or bare
   ``{"name", "description", "parameters"}``): the arguments as a dict, as the model wrote them (not checked
   against the schema: the provider's strict mode, or the local model's grammar, is what holds them to it, the
-  grammar only as far as it goes).
+  grammar only as far as it goes), except that a ``null`` the schema does not allow, at a key it does not require,
+  is dropped: OpenAI strict mode makes every key required and nullable, so the model sends one for each key it
+  leaves out, at any depth (review 96 #4). A ``null`` the schema allows is kept.
 
 A reply without the call (a provider that ignored ``tool_choice``), arguments that are not JSON, or arguments
 the schema refuses raise :class:`~toolwire.errors.ToolCallParseError` whose ``raw`` is the reply; with
@@ -74,21 +76,21 @@ def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]
             be a tool's arguments (not an object, a recursive reference).
     """
     spec, validate = _output_tool(schema)
-    return spec, _repairing(spec.parameters, validate, defaults=validate is not dict)
+    return spec, _repairing(spec.parameters, validate)
 
 
-def _repairing(parameters: dict[str, Any], validate: Callable[[dict[str, Any]], Any], *,
-               defaults: bool) -> Callable[[Any], Any]:
+def _repairing(parameters: dict[str, Any], validate: Callable[[dict[str, Any]], Any]) -> Callable[[Any], Any]:
     """``validate`` after the repairs a tool's arguments get (:meth:`Tool.call_args <toolwire.tools.Tool.call_args>`):
     a nested object or array sent as JSON text is decoded (Gemini gets a ``dict[str, X]`` field as a ``STRING`` of
-    JSON, and providers JSON-encode nested objects), and, when ``validate`` fills in defaults (a pydantic model,
-    TypedDict or dataclass; not a JSON Schema read as a plain dict), a ``null`` sent for a field that has a default
-    and does not take ``None`` is dropped, so the default applies (OpenAI strict mode sends one for every field left
-    out)."""
+    JSON, and providers JSON-encode nested objects), and a ``null`` sent for a key the schema does not require and
+    whose schema does not take ``null`` is dropped, at any depth (:func:`~toolwire._schema_refs.null_plan`; OpenAI
+    strict mode sends one for every key left out). A pydantic model, TypedDict or dataclass then fills in the
+    field's default; a JSON Schema dict or tool dict (``validate`` is ``dict``) is given without the key, so that it
+    fits the schema it was given (review 96 #4). A ``null`` for a required key, or one the schema allows, is kept."""
     from toolwire._schema_refs import drop_defaulted_nulls, null_plan
     from toolwire.parsing.arguments import decode_json_strings, json_string_plan
 
-    strings, nulls = json_string_plan(parameters), null_plan(parameters) if defaults else None
+    strings, nulls = json_string_plan(parameters), null_plan(parameters)
 
     def read(args: Any) -> Any:
         if isinstance(args, dict):
