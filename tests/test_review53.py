@@ -149,7 +149,8 @@ def test_strict_on_a_provider_without_strict_mode_warns() -> None:
     pytest.importorskip("anthropic")
     pytest.importorskip("google.genai")
     for model in (ChatAnthropic("claude", api_key="k"), ChatGoogleGenAI("gemini", api_key="k")):
-        with pytest.warns(StrictSchemaWarning, match=r": strict=True is not sent \(toolwire lowers schemas to OpenAI's strict mode only\)"):
+        with pytest.warns(StrictSchemaWarning,
+                          match=r": strict=True is not sent \(toolwire lowers schemas to OpenAI's strict mode only\)"):
             model.bind_tools([place], strict=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
