@@ -300,10 +300,8 @@ class StructuredOutput(Batching):
                 except _validation_errors() as exc:
                     if cut:
                         raise self._cut_off(reply) from None
-                    problem = exc.errors()[0]
-                    where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
-                    raise ToolCallParseError(f"The model's {self._name} does not fit the schema: {where}: "
-                                             f"{problem.get('msg', 'invalid')}.", raw=reply) from None
+                    raise ToolCallParseError(f"The model's {self._name} does not fit the schema: "
+                                             f"{_problems(exc.errors())}.", raw=reply) from exc
         if cut:
             raise self._cut_off(reply)
         for bad in reply.invalid_tool_calls:
@@ -321,3 +319,18 @@ class StructuredOutput(Batching):
     def _cut_off(self, reply: AIMessage) -> ToolCallParseError:
         return ToolCallParseError(f"The reply was cut off at max_tokens before the model's {self._name} was "
                                   "complete: ask again with a higher max_tokens.", raw=reply)
+
+
+_MOST_PROBLEMS = 5  # schema problems named in one error; the rest are counted
+
+
+def _problems(errors: list[Any]) -> str:
+    """pydantic's ``errors()`` as one sentence's tail, every problem named (up to :data:`_MOST_PROBLEMS`, the rest
+    counted) with where it is, so a caller that asks again can tell the model all of them at once (review 96: only
+    the first was named)."""
+    parts = []
+    for problem in errors[:_MOST_PROBLEMS]:
+        where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
+        parts.append(f"{where}: {str(problem.get('msg', 'invalid')).rstrip('.')}")
+    more = len(errors) - _MOST_PROBLEMS
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
