@@ -32,13 +32,13 @@ anchored ``pattern`` as :mod:`toolwire.models._grammar_pattern` translates it, s
 (``properties``; ``required`` keys always present and optional ones optional, in the schema's property order; no
 other keys; without ``properties``, a dict whose values are of an ``additionalProperties`` schema and whose keys are
 of ``propertyNames``' ``enum``, ``const``, ``pattern`` (the simple anchored ones
-:mod:`toolwire.models._grammar_pattern` translates, such as ``^-?[0-9]+$``) or ``format``,
-``minProperties``/``maxProperties``, only ``{}`` for ``additionalProperties: false``), ``anyOf``/``oneOf``, type
-lists, ``enum`` and ``const`` of any type, and part of the bounds of numbers
-(:func:`toolwire.models._grammar_items.integer_rule`, ``number_rule``): an integer whose bounds leave at most 100
-values is one of them; else an integer bounded below by 0 or more has no ``-`` (by 1 or more, no ``0`` either) and,
-with a ``maximum``, no more digits than it, and one bounded above by a negative number has a ``-``; a number bounded
-below by 0 or more has no ``-``.
+:mod:`toolwire.models._grammar_pattern` translates, such as ``^-?[0-9]+$``; in the pythonic format such an integer
+or number key may also be written bare, ``{3: "North"}``) or ``format``, ``minProperties``/``maxProperties``, only
+``{}`` for ``additionalProperties: false``), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type,
+and part of the bounds of numbers (:func:`toolwire.models._grammar_items.integer_rule`, ``number_rule``): an integer
+whose bounds leave at most 100 values is one of them; else an integer bounded below by 0 or more has no ``-`` (by 1
+or more, no ``0`` either) and, with a ``maximum``, no more digits than it, and one bounded above by a negative number
+has a ``-``; a number bounded below by 0 or more has no ``-``.
 
 Not followed (any value of the format, or any string, where they stand; validation after generation then refuses
 what breaks them, which comes back as an invalid call or an error result): ``$ref``, ``allOf``, ``not``,
@@ -63,6 +63,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolwire._schema_keys import KEY_TEXT
 from toolwire.models._grammar_formats import format_rule
 from toolwire.models._grammar_items import (
     integer_rule,
@@ -415,8 +416,9 @@ def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
 
 def _map(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
     """An object without ``properties``: a dict whose values are of ``additionalProperties`` when that is a schema
-    (a ``dict[str, int]``) and whose keys are strings (of ``propertyNames``' ``enum``, ``const`` or ``format`` where it
-    gives one), ``minProperties``/``maxProperties`` followed (:func:`toolwire.models._grammar_items.map_rule`);
+    (a ``dict[str, int]``) and whose keys are strings (of ``propertyNames``' ``enum``, ``const``, ``pattern`` or
+    ``format`` where it gives one; in Python style also bare integers for a ``dict[int, X]``: :func:`_key`),
+    ``minProperties``/``maxProperties`` followed (:func:`toolwire.models._grammar_items.map_rule`);
     ``{}`` only for ``additionalProperties: false``; any object when ``patternProperties`` (whose keys take their own
     schemas) or nothing constrains it."""
     extra = schema.get("additionalProperties", True)
@@ -437,7 +439,20 @@ def _key(names: Any, rules: Rules, hint: str) -> str:
     ``dict[Literal["a", "b"], int]``; an integer among them, which no JSON key is, as its digits, the text the tool
     reads back as it: ``dict[IntEnum, int]``), a string of its ``pattern`` where
     :func:`toolwire.models._grammar_pattern.pattern_rule` can follow it (``^-?[0-9]+$`` for a ``dict[int, str]``;
-    review 94), else of its ``format`` (a ``dict[UUID, int]``), else any string."""
+    review 94), else of its ``format`` (a ``dict[UUID, int]``), else any string.
+
+    In Python style the key may also be written bare where the pythonic parser reads it back as the same text
+    (:func:`toolwire.parsing._scan.to_jsonable`, review 96): an integer (``{3: "North"}``, Python's form: ``0`` or no
+    leading zero, at most 24 digits) for the integer pattern ``^-?[0-9]+$``, a number for the number pattern of a
+    ``dict[float, X]``, and ``3``, ``True``, ``False`` or ``None`` for the enum texts ``"3"``, ``"true"``,
+    ``"false"``, ``"null"``. JSON keys stay quoted."""
+    quoted = _quoted_key(names, rules, hint)
+    bare = _bare_key(names, rules) if rules.style == "py" else None
+    return quoted if bare is None else rules.add(hint + "-key", f"{quoted} | {bare}")
+
+
+def _quoted_key(names: Any, rules: Rules, hint: str) -> str:
+    """The quoted dict key of :func:`_key`."""
     if not isinstance(names, dict):
         return rules.string
     options = [names["const"]] if "const" in names else names.get("enum")
@@ -450,6 +465,28 @@ def _key(names: Any, rules: Rules, hint: str) -> str:
                                                                                   "$ref")):
         return rules.string
     return _string(names, rules)
+
+
+_BARE_PATTERNS = {KEY_TEXT["integer"]["pattern"]: "integer", KEY_TEXT["number"]["pattern"]: "number"}
+_BARE_WORDS = {"true": "True", "false": "False", "null": "None"}
+_PY_INT = re.compile(r"0|-?[1-9][0-9]{0,23}")  # Python's int literal; "-0" reads back as "0"
+
+
+def _bare_key(names: Any, rules: Rules) -> str | None:
+    """The GBNF of a Python-style key written without quotes (:func:`_key`), or ``None`` when it has none."""
+    if not isinstance(names, dict):
+        return None
+    options = [names["const"]] if "const" in names else names.get("enum")
+    if isinstance(options, list):
+        texts = [o if isinstance(o, str) else str(o) for o in options
+                 if isinstance(o, str) or (isinstance(o, int) and not isinstance(o, bool))]
+        bare = [gbnf_literal(_BARE_WORDS.get(t, t)) for t in texts if t in _BARE_WORDS or _PY_INT.fullmatch(t)]
+        return " | ".join(dict.fromkeys(bare)) or None
+    pattern = names.get("pattern")
+    if names.get("type", "string") != "string" or not isinstance(pattern, str) or any(
+            word in names for word in ("anyOf", "oneOf", "allOf", "not", "$ref")):
+        return None
+    return _BARE_PATTERNS.get(pattern)
 
 
 def _json_call(spec: ToolSpec, rules: Rules, signature: bool = False) -> str:

@@ -143,11 +143,22 @@ def skip_ws(text: str, pos: int) -> int:
     return _WS_RE.match(text, pos).end()  # type: ignore[union-attr]
 
 
-def to_jsonable(value: Any, _depth: int = 0) -> Any:
+def to_jsonable(value: Any, _depth: int = 0, *, scalar_keys: bool = False) -> Any:
     """Return ``value`` as JSON-ready data (tuples become lists, surrogate pairs in strings joined).
 
+    Args:
+        value: a value read with :func:`ast.literal_eval`.
+        scalar_keys: also take dict keys that are ``int``, finite ``float``, ``bool`` or ``None``, each as the text
+            JSON writes for it (``{3: "a"}`` -> ``{"3": "a"}``; ``-1`` -> ``"-1"``, ``1.5`` -> ``"1.5"``, ``True`` ->
+            ``"true"``, ``None`` -> ``"null"``), the text a JSON object key holds for such a key: a ``dict[int, str]``
+            is published with ``"propertyNames": {"pattern": "^-?[0-9]+$"}`` and validation reads the texts back as
+            ints (review 96). The pythonic call format uses it; two keys of the same text (``{3: "a", "3": "b"}``)
+            are refused.
+
     Raises:
-        ValueError: ``value`` holds something JSON cannot carry (a set, bytes, complex, a non-string key).
+        ValueError: ``value`` holds something JSON cannot carry (a set, bytes, complex, a key that is not a string
+            nor, with ``scalar_keys``, one of the scalars above); :class:`NestedTooDeep` for more than
+            :data:`MAX_PY_DEPTH` levels.
     """
     if isinstance(value, str):
         return fix_surrogates(value)
@@ -156,15 +167,27 @@ def to_jsonable(value: Any, _depth: int = 0) -> Any:
     if _depth > MAX_PY_DEPTH:
         raise NestedTooDeep
     if isinstance(value, list | tuple):
-        return [to_jsonable(v, _depth + 1) for v in value]
+        return [to_jsonable(v, _depth + 1, scalar_keys=scalar_keys) for v in value]
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
-            if not isinstance(key, str):
-                raise ValueError(f"a key that is not a string ({key!r})")
-            out[key] = to_jsonable(item, _depth + 1)
+            text = _key_text(key, scalar_keys)
+            if text in out:
+                raise ValueError(f"two keys of the same text ({text!r})")
+            out[text] = to_jsonable(item, _depth + 1, scalar_keys=scalar_keys)
         return out
     raise ValueError(f"a {type(value).__name__} value")
+
+
+def _key_text(key: Any, scalar_keys: bool) -> str:
+    """The JSON object key of the dict key ``key`` (:func:`to_jsonable`); ``ValueError`` for one JSON cannot hold."""
+    if isinstance(key, str):
+        return key
+    if scalar_keys and (key is None or isinstance(key, bool | int) or (isinstance(key, float) and math.isfinite(key))):
+        return json.dumps(key)
+    if scalar_keys:
+        raise ValueError(f"a key that is not a string, number, True, False or None ({key!r})")
+    raise ValueError(f"a key that is not a string ({key!r})")
 
 
 def fix_surrogates(text: str) -> str:

@@ -5,7 +5,9 @@ vLLM's ``pythonic`` tool parser, and single calls such as ``get_weather(city="Os
 write. Candidate spans are found by scanning for ``[`` or a bound name followed by ``(`` and balancing
 brackets (string literals respected); each span is read with ``ast.parse(..., mode="eval")`` and only
 calls of (dotted) names with literal keyword arguments are accepted (``ast.literal_eval`` per value).
-Nothing is ever evaluated.
+Nothing is ever evaluated. The arguments are JSON: a dict key written as an ``int``, ``float``, ``bool`` or ``None``
+literal becomes the text JSON writes for it (``Bins(bins={3: "North"})`` gives ``{"bins": {"3": "North"}}``, which a
+``dict[int, str]`` parameter reads back as ints; review 96); other keys (a tuple) make the call invalid.
 
 Tool and parameter names that Python cannot read as written (``get-weather``, a parameter ``from`` or
 ``first-name``) are written in a Python-safe spelling (``get_weather``, ``from_``, ``first_name``; see
@@ -207,7 +209,7 @@ def _dotted(node: ast.expr) -> str | None:
 
 def _is_literal(node: ast.expr) -> bool:
     try:
-        to_jsonable(ast.literal_eval(node))
+        to_jsonable(ast.literal_eval(node), scalar_keys=True)
     except _LITERAL_ERRORS:
         return False
     return True
@@ -248,11 +250,18 @@ def _add_call(collector: Collector, src: str, call: ast.Call, written: str, spel
             collector.add_invalid(name, raw, f"Call {written} with each argument once; {kw.arg!r} is repeated.")
             return
         try:
-            args[spell.real_param(name, kw.arg)] = to_jsonable(ast.literal_eval(kw.value))
+            value = ast.literal_eval(kw.value)
         except _LITERAL_ERRORS:
             collector.add_invalid(name, raw, (
                 f"The value of {kw.arg!r} must be a literal (a string, number, True, False, None, "
                 "list or dict), not an expression."))
+            return
+        try:  # a dict's int, float, bool or None keys become their JSON text: {3: "a"} -> {"3": "a"} (review 96)
+            args[spell.real_param(name, kw.arg)] = to_jsonable(value, scalar_keys=True)
+        except _LITERAL_ERRORS as exc:
+            collector.add_invalid(name, raw, (
+                f"The value of {kw.arg!r} holds {exc}, which JSON cannot carry; send strings, numbers, True, False, "
+                'None, lists and dicts, with dict keys that are strings or numbers, such as {"a": 1} or {3: "b"}.'))
             return
     collector.add_call(name, args, raw=raw)
 
