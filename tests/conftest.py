@@ -11,7 +11,9 @@ Ctrl-C raises ``KeyboardInterrupt`` here even when the suite was started in the 
 from __future__ import annotations
 
 import signal
+from typing import Any
 
+import pytest
 from hypothesis import settings
 
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # (inherited from a background job)
@@ -19,3 +21,16 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # (inherited from a backg
 
 settings.register_profile("toolwire", derandomize=True, database=None, deadline=None)
 settings.load_profile("toolwire")
+
+
+@pytest.fixture(scope="session")
+def vocab() -> Any:
+    """``(llama_cpp, Llama)``: a llama.cpp vocabulary to parse grammars with (the tiny model's, vocabulary only: no
+    weights, no generation); skipped when llama-cpp-python or the tiny model is missing."""
+    llama_cpp = pytest.importorskip("llama_cpp")
+    from toolwire.models.pull import find_model
+
+    path = find_model("smollm2-135m")
+    if path is None:
+        pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
+    return llama_cpp, llama_cpp.Llama(str(path), vocab_only=True, verbose=False)

@@ -194,19 +194,6 @@ RICH = ToolSpec("plan", "Everything.", {
 TOOLS = [WEATHER, CALC, NOARGS, RICH]
 
 
-@pytest.fixture(scope="module")
-def vocab():
-    """A llama.cpp vocabulary to parse grammars with (the tiny model, vocabulary only)."""
-    llama_cpp = pytest.importorskip("llama_cpp")
-    from toolwire.models.pull import find_model
-
-    path = find_model("smollm2-135m")
-    if path is None:
-        pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
-    llm = llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
-    return llama_cpp, llm
-
-
 @pytest.mark.parametrize("fmt", ["pythonic", "json", "hermes", "function_tag"])
 @pytest.mark.parametrize("parallel", [True, False])
 def test_llama_cpp_parses_every_grammar(vocab, fmt, parallel):

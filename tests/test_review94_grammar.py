@@ -197,18 +197,6 @@ def test_string_values_follow_a_simple_pattern(fmt: str) -> None:
     assert Gbnf(call_grammar([loose], fmt, parallel=False)).accepts(_call("pay", {"code": "any text"}, fmt))
 
 
-@pytest.fixture(scope="module")
-def vocab() -> Any:
-    """A llama.cpp vocabulary to parse grammars with (the tiny model, vocabulary only), as in test_grammar."""
-    llama_cpp = pytest.importorskip("llama_cpp")
-    from toolwire.models.pull import find_model
-
-    path = find_model("smollm2-135m")
-    if path is None:
-        pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
-    return llama_cpp, llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
-
-
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_llama_cpp_parses_the_new_rules(vocab: Any, fmt: str) -> None:
     llama_cpp, llm = vocab

@@ -164,18 +164,6 @@ def test_string_keys_and_unconstrained_dicts_are_as_before() -> None:
 # ------------------------------------------------------------------------------------ llama.cpp reads the rules
 
 
-@pytest.fixture(scope="module")
-def vocab() -> Any:
-    """A llama.cpp vocabulary to parse grammars with (the tiny model, vocabulary only), as in test_grammar."""
-    llama_cpp = pytest.importorskip("llama_cpp")
-    from toolwire.models.pull import find_model
-
-    path = find_model("smollm2-135m")
-    if path is None:
-        pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
-    return llama_cpp, llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
-
-
 def test_llama_cpp_parses_the_bare_key_rules(vocab: Any) -> None:
     llama_cpp, llm = vocab
     tools = [BINS, ToolSpec("Floats", "F.", _spec(NUMBER_KEYS).parameters),
