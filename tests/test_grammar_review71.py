@@ -18,14 +18,11 @@ import pytest
 from pydantic import Field
 
 from test_grammar import Gbnf
-from test_grammar import vocab as fixture_vocab
 from toolwire import tool
 from toolwire.models.base import to_tool_spec
 from toolwire.models.dialects import format_calls, parse_reply
 from toolwire.models.grammar import Rules, call_grammar, value_rule
 from toolwire.tools import ToolSpec
-
-vocab = fixture_vocab  # test_grammar's: the tiny model's vocabulary only, to parse grammars with
 
 
 @tool

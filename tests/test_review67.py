@@ -23,7 +23,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from test_grammar import Gbnf
-from test_grammar import vocab as fixture_vocab
 from toolwire import Agent, SchemaError, ToolExecutor, UserError, tool
 from toolwire.messages import AIMessage, tool_call
 from toolwire.models.base import to_tool_spec
@@ -223,7 +222,6 @@ def test_uuids_pass(value: uuid.UUID) -> None:
     assert _FORMATS["uuid"].accepts(f'"{value}"') and _FORMATS["uuid"].accepts(f'"{str(value).upper()}"')
 
 
-vocab = fixture_vocab  # test_grammar's: the tiny model's vocabulary only, to parse grammars with
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
