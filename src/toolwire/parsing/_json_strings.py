@@ -28,11 +28,11 @@ _MAX_SCHEMA_DEPTH = 32
 def _wanted_kinds(prop: Any, root: Mapping[str, Any]) -> set[str]:
     """JSON types a property schema admits (following local ``$ref`` and anyOf/oneOf/allOf)."""
     kinds: set[str] = set()
-    todo = [prop]
+    pending = [prop]
     seen = 0
-    while todo and seen < 64:
+    while pending and seen < 64:
         seen += 1
-        node = todo.pop()
+        node = pending.pop()
         if not isinstance(node, Mapping):
             continue
         ref = node.get("$ref")
@@ -40,7 +40,7 @@ def _wanted_kinds(prop: Any, root: Mapping[str, Any]) -> set[str]:
             target: Any = root
             for part in ref[2:].split("/"):
                 target = target.get(part) if isinstance(target, Mapping) else None
-            todo.append(target)
+            pending.append(target)
         kind = node.get("type")
         if isinstance(kind, str):
             kinds.add(kind)
@@ -49,7 +49,7 @@ def _wanted_kinds(prop: Any, root: Mapping[str, Any]) -> set[str]:
         for key in ("anyOf", "oneOf", "allOf"):
             branches = node.get(key)
             if isinstance(branches, list):
-                todo.extend(branches)
+                pending.extend(branches)
         if "properties" in node:
             kinds.add("object")
         if "items" in node:
@@ -120,14 +120,14 @@ def _leaves(prop: Any, root: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The alternatives of ``prop``: itself, or the branches of its ``anyOf``/``oneOf``/``allOf`` (nested ones
     followed, local ``$ref`` resolved), in order; a node with branches that states a type itself counts too."""
     out: list[Mapping[str, Any]] = []
-    todo, seen = [prop], 0
-    while todo and seen < 64:
+    pending, seen = [prop], 0
+    while pending and seen < 64:
         seen += 1
-        node = _resolve(todo.pop(0), root)
+        node = _resolve(pending.pop(0), root)
         if not isinstance(node, Mapping):
             continue
         branches = [b for key in _COMBINATORS if isinstance(node.get(key), list) for b in node[key]]
-        todo.extend(branches)
+        pending.extend(branches)
         if not branches or _own_kinds(node):
             out.append(node)
     return out

@@ -343,20 +343,14 @@ def _takes_text(prop: Any, root: Mapping[str, Any], value: str) -> bool:
     ``format``, ``pattern`` or length allow it (:func:`toolwire.parsing._json_strings.string_takes`). False when the
     only strings are other values (``int | Literal["auto"]`` given ``5``: then the number is meant; ``UUID | Lookup``
     given a JSON object: then the object is meant, review 94)."""
-    todo, seen = [prop], 0
-    while todo and seen < 64:
-        seen += 1
-        node = _resolve(todo.pop(), root)
-        if not isinstance(node, Mapping):
-            return True  # True / {} schemas: anything
+    leaves = _leaves(prop, root)
+    if not leaves:
+        return True  # True / {} schemas: anything
+    for node in leaves:  # (the union's alternatives, as json_string_plan reads them)
         options = [node["const"]] if "const" in node else node.get("enum")
         if isinstance(options, list):
             if value in options:
                 return True
-            continue
-        branches = [b for key in ("anyOf", "oneOf") if isinstance(node.get(key), list) for b in node[key]]
-        if branches:
-            todo.extend(branches)
             continue
         kinds = _wanted_kinds(node, root)
         if not kinds or ("string" in kinds and string_takes(node, value)):
