@@ -105,7 +105,7 @@ class Anthropic:
         names: set[str] = set()
         for i, tool in enumerate(body.get("tools") or ()):
             path = f"tools[{i}]"
-            if not c.obj(tool, path, {"name", "description", "input_schema", "type", "cache_control"},
+            if not c.obj(tool, path, {"name", "description", "input_schema", "type", "cache_control", "strict"},
                          ("name", "input_schema")):
                 continue
             c.expect(TOOL_NAME.match(str(tool["name"])), f"{path}.name", "bad name")
@@ -116,6 +116,12 @@ class Anthropic:
                 for key in ("anyOf", "oneOf", "allOf"):
                     c.expect(key not in schema, f"{path}.input_schema",
                              f"input_schema does not support {key} at the top level")
+            if "strict" in tool:
+                c.expect(isinstance(tool["strict"], bool), f"{path}.strict", "must be a boolean")
+                if tool["strict"] is True:
+                    _strict_subset(c, schema, f"{path}.input_schema")
+        c.expect(sum(t.get("strict") is True for t in body.get("tools") or () if isinstance(t, dict)) <= 20,
+                 "tools", "at most 20 strict tools per request")
         return names
 
     def _messages(self, c: Checker, messages: list[Any], server: WireServer) -> None:
@@ -301,3 +307,40 @@ def _file_sources(value: Any) -> int:
         return 0
     found = isinstance(value.get("source"), dict) and value["source"].get("type") == "file"
     return int(found) + sum(_file_sources(v) for v in value.values() if isinstance(v, list))
+
+
+# strict tool use ("Structured outputs", "JSON Schema limitations"): the keywords a strict input_schema may hold, and
+# the string formats it takes (as anthropic-python's transform_schema keeps them)
+_STRICT_KEYS = {"type", "properties", "required", "additionalProperties", "items", "anyOf", "allOf", "enum", "const",
+                "$ref", "$defs", "definitions", "description", "title", "format", "minItems"}
+_STRICT_FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+
+
+def _strict_subset(c: Checker, node: Any, path: str) -> None:
+    """Check a strict tool's schema node the way the API refuses one outside the strict subset (400)."""
+    if not c.obj(node, path):
+        return
+    for key in node:
+        c.expect(key in _STRICT_KEYS, f"{path}.{key}", "is not supported in strict mode")
+    c.expect(not isinstance(node.get("type"), list), f"{path}.type", "must be one type in strict mode")
+    if "format" in node:
+        c.expect(node["format"] in _STRICT_FORMATS, f"{path}.format", "is not a supported format")
+    if "minItems" in node:
+        c.expect(node["minItems"] in (0, 1), f"{path}.minItems", "only 0 or 1 is supported")
+    for key in ("enum", "const"):
+        values = node.get("enum", []) if key == "enum" else [node.get("const")]
+        c.expect(all(v is None or isinstance(v, str | int | float | bool) for v in values), f"{path}.{key}",
+                 "complex types are not supported")
+    if node.get("type") == "object" or "properties" in node:
+        c.expect(node.get("additionalProperties") is False, f"{path}.additionalProperties",
+                 "must be false for every object in strict mode")
+        for name, sub in (node.get("properties") or {}).items():
+            _strict_subset(c, sub, f"{path}.properties.{name}")
+    if "items" in node:
+        _strict_subset(c, node["items"], f"{path}.items")
+    for key in ("anyOf", "allOf"):
+        for i, sub in enumerate(node.get(key) or ()):
+            _strict_subset(c, sub, f"{path}.{key}[{i}]")
+    for key in ("$defs", "definitions"):
+        for name, sub in (node.get(key) or {}).items():
+            _strict_subset(c, sub, f"{path}.{key}.{name}")

@@ -59,7 +59,10 @@ class ChatAnthropic(SDKChatModel):
     in ``model_kwargs={"tools": [...]}`` (added after the bound tools); they are sent unchanged and Claude
     runs them (their ``server_tool_use`` blocks are not tool calls). The key comes from ``api_key`` or
     ``ANTHROPIC_API_KEY``. Thinking blocks are kept on the reply
-    (``provider_data``) and sent back unchanged, as the API requires during tool use.
+    (``provider_data``) and sent back unchanged, as the API requires during tool use. ``bind_tools(...,
+    strict=True)`` sends each tool with ``"strict": true`` and its schema in the subset strict tool use takes
+    (:mod:`toolwire.models.lowering._anthropic_strict`; a schema outside it, or past the per-request limits, goes
+    non-strict with a warning).
 
     Raises:
         UserError: the ``anthropic`` package is missing, no key is set, an option is of the wrong kind or out of
@@ -75,6 +78,7 @@ class ChatAnthropic(SDKChatModel):
     sdk_module: ClassVar[str] = "anthropic"
     extra: ClassVar[str] = "anthropic"
     untaken_options: ClassVar[str | None] = "anthropic"  # no seed: refused when the model is built (review 77)
+    strict_mode: ClassVar[bool] = True  # sent as each tool's "strict" (strict tool use, lowering._anthropic_strict)
 
     def _thinking(self, options: dict[str, Any] | None = None) -> bool:
         """Whether extended thinking is on in ``options`` (default: the model's own;

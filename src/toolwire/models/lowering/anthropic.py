@@ -22,25 +22,22 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import json
 import re
-from collections.abc import Collection
+import warnings
 from typing import Any
 
-from toolwire.errors import ProviderError, UserError
+from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
-    AIMessageChunk,
     BaseMessage,
-    InvalidToolCall,
     SystemMessage,
     ToolMessage,
-    invalid_tool_call,
 )
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
+from toolwire.models.lowering._anthropic_replies import StreamState, parse_response
+from toolwire.models.lowering._anthropic_strict import anthropic_strict_schema, limit_strict
 from toolwire.models.lowering._common import (
-    CUT_OFF,
     arguments_object,
     assistant_calls,
     block_as_text,
@@ -50,14 +47,10 @@ from toolwire.models.lowering._common import (
     log,
     merge_options,
     merge_tool_option,
-    native_call,
     sent_text,
-    split_calls,
-    usage,
 )
 from toolwire.models.lowering._media import MediaBlock, anthropic_part, refuse_block
-from toolwire.models.lowering._stream import ToolCallMerger
-from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
+from toolwire.models.lowering.openai import StrictSchemaWarning
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
@@ -81,16 +74,20 @@ SERVER_TOOL_PROVIDERS = ("anthropic", None)
 ``type`` (``web_search_20250305``) or any other ``type`` but ``custom`` (Anthropic tool-use guide)."""
 
 
-def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
+def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
     """Return the Anthropic tool definition of a tool, function, pydantic model or tool dict.
 
     Args:
         tool: anything :meth:`~toolwire.models.base.BaseChatModel.bind_tools` takes as one tool.
+        strict: use strict tool use (Anthropic docs, "Strict tool use"): ``"strict": true`` and the schema in its
+            subset (:func:`~toolwire.models.lowering._anthropic_strict.anthropic_strict_schema`); None takes a tool
+            dict's own ``"strict"``. A schema the subset cannot express is sent non-strict with a
+            :class:`~toolwire.models.lowering.openai.StrictSchemaWarning`.
 
     Returns:
         A server tool's dict unchanged (``{"type": "web_search_20250305", "name": "web_search", ...}``);
-        else ``{"name", "description", "input_schema"}`` (``description`` left out when empty) plus the
-        other keys of a tool dict (``cache_control``...; ``strict`` excepted). A top-level
+        else ``{"name", "description", "input_schema"[, "strict": True]}`` (``description`` left out when empty)
+        plus the other keys of a tool dict (``cache_control``...). A top-level
         ``anyOf``/``oneOf``/``allOf`` (refused by the API) is folded into the object: its own properties and
         required kept, the object branches' properties added, required grown by what every branch requires
         (see :func:`~toolwire.models.lowering._common.merge_object_union`; a debug log says so).
@@ -113,6 +110,16 @@ def convert_to_anthropic_tool(tool: Any) -> dict[str, Any]:
     out["input_schema"] = schema
     if isinstance(spec, ToolDictSpec):  # cache_control and the other keys of an Anthropic tool, unchanged
         out.update({k: copy.deepcopy(v) for k, v in spec.extra.items() if k != "strict"})
+        if strict is None and isinstance(spec.extra.get("strict"), bool):
+            strict = spec.extra["strict"]  # the dict's own flag, as Anthropic's strict tool use guide writes it
+    if strict:
+        try:
+            out["input_schema"] = anthropic_strict_schema(spec.parameters or {"type": "object", "properties": {}})
+            out["strict"] = True
+        except ValueError as exc:
+            warnings.warn(f"Tool {spec.name!r} cannot use Anthropic strict tool use ({exc}); it is sent non-strict. "
+                          "Give the parameter a pydantic model with named fields to make it strict.",
+                          StrictSchemaWarning, stacklevel=2)
     return out
 
 
@@ -372,7 +379,8 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     if system:
         body["system"] = system
     if request.tools:
-        body["tools"] = [convert_to_anthropic_tool(t) for t in request.tools]
+        tools = [convert_to_anthropic_tool(t, strict=request.strict) for t in request.tools]
+        body["tools"] = limit_strict(tools, lambda i: convert_to_anthropic_tool(request.tools[i]))
         choice = _tool_choice(request.tool_choice, request.parallel_tool_calls)
         if choice:
             body["tool_choice"] = choice
@@ -392,205 +400,3 @@ def _merge_tools(bound: list[dict[str, Any]], given: Any) -> list[dict[str, Any]
     server tool) sent unchanged, anything else converted (see :func:`merge_tool_option`)."""
     return merge_tool_option(bound, given, convert=convert_to_anthropic_tool, as_is=lambda item: isinstance(
         item, dict) and ("input_schema" in item or (isinstance(item.get("type"), str) and item["type"] != "function")))
-
-
-def _usage(raw: dict[str, Any] | None) -> Any:
-    if not raw:
-        return None
-    cached = raw.get("cache_read_input_tokens") or 0
-    written = raw.get("cache_creation_input_tokens") or 0
-    inputs = raw.get("input_tokens")
-    total_in = None if inputs is None else inputs + cached + written
-    return usage(total_in, raw.get("output_tokens"), None, cached)
-
-
-def _as_dict(obj: Any) -> dict[str, Any]:
-    if isinstance(obj, dict):
-        return obj
-    return obj.model_dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
-
-
-def _metadata(model: Any, finish: Any) -> dict[str, Any]:
-    pairs = (("model", model), ("model_name", model), ("finish_reason", finish))  # (model_name: LangChain's key)
-    return {k: v for k, v in pairs if v is not None}
-
-
-def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
-    """Read a Messages API reply (``message`` object, or the SDK's ``Message``).
-
-    Args:
-        obj: the reply.
-        tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
-            known, the error names no tools).
-
-    Returns:
-        An AIMessage: text blocks joined, one call per ``tool_use`` block (its ``input`` object, its
-        ``id``; the last one, when the reply stopped at ``max_tokens``, an invalid call, since its ``input``
-        may be cut short), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque (thinking),
-        usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
-        ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``).
-
-    Raises:
-        NotAReply: ``obj`` has no ``content`` list (not a Messages API reply: ``{}``, a gateway's JSON).
-    """
-    data = _as_dict(obj)
-    blocks = data.get("content")
-    if not isinstance(blocks, list):
-        raise not_a_reply(data, "content")
-    text = "".join(b.get("text") or "" for b in blocks if b.get("type") == "text")
-    calls = [native_call(b.get("name"), b.get("input"), b.get("id"), tool_names)
-             for b in blocks if b.get("type") == "tool_use"]
-    if data.get("stop_reason") == "max_tokens" and blocks and blocks[-1].get("type") == "tool_use" and calls:
-        calls[-1] = _cut_call(blocks[-1])
-    valid, invalid = split_calls(calls)
-    opaque = any(b.get("type") not in ("text", "tool_use") for b in blocks)
-    return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
-                     response_metadata=_metadata(data.get("model"), data.get("stop_reason")),
-                     provider_data={"anthropic": {"content": blocks}} if opaque else None, id=data.get("id"))
-
-
-def _cut_call(block: dict[str, Any], text: str | None = None) -> InvalidToolCall:
-    """The ``tool_use`` block a reply ended on when it stopped at ``max_tokens``: its ``input`` may be cut short
-    (Anthropic, "Handling stop reasons": retry with a higher ``max_tokens``), so it is not run. ``text``: the
-    argument JSON text streamed for it (kept as the invalid call's ``args``, cut as it is), else ``input``'s. Its
-    error is :data:`~toolwire.models.lowering._calls.CUT_OFF`, as for a call other providers' replies cut short."""
-    raw = block.get("input")
-    if text is None:
-        text = json.dumps(raw, ensure_ascii=False) if raw is not None else ""
-    return invalid_tool_call(block.get("name") or None, text, block.get("id"), CUT_OFF)
-
-
-def _input_object(text: str, block: dict[str, Any]) -> Any:
-    """The ``input`` of a streamed non-client block (``server_tool_use``...) from its ``input_json_delta``
-    text; the block's own ``input`` when the text is empty or not JSON (a debug log says so)."""
-    if not text.strip():
-        return block.get("input", {})
-    try:
-        return json.loads(text)
-    except ValueError:
-        log.debug("anthropic: the streamed input of a %s block is not JSON; its start input is kept",
-                  block.get("type"))
-        return block.get("input", {})
-
-
-class StreamState:
-    """Folds Messages API stream events into AIMessageChunks.
-
-    ``feed(event)`` returns text and ``tool_use`` ``input_json_delta`` pieces as chunks (pieces keyed by
-    block ``index``); thinking blocks and signatures, the ``input`` of other blocks that stream one
-    (``server_tool_use``, ``mcp_tool_use``: not client calls) and ``citations_delta`` citations (appended to
-    the text block's ``citations``, as the reply's ``content`` has them) are collected and returned, with
-    usage and stop reason, by :meth:`finish`; they go back to the API unchanged in the next turn. Merged,
-    the chunks equal :func:`parse_response` of the same reply.
-
-    Raises:
-        ProviderError: an ``error`` event arrives (``overloaded_error`` is retryable), or the stream ends
-            without a ``stop_reason`` (see :meth:`finish`).
-    """
-
-    def __init__(self) -> None:
-        self.merger = ToolCallMerger()
-        self.id: str | None = None
-        self.model: str | None = None
-        self.finish_reason: str | None = None
-        self.raw_usage: dict[str, Any] = {}
-        self.blocks: dict[int, dict[str, Any]] = {}
-        self.partial: dict[int, str] = {}  # input JSON text of blocks that are not client calls, by index
-
-    def feed(self, event: Any) -> AIMessageChunk | None:
-        """Return the text or tool-call piece of one Messages API stream ``event`` (SDK object or dict) as an
-        AIMessageChunk, or ``None`` for an event that carries none (``message_start``, ``message_delta``...).
-
-        Raises:
-            ProviderError: an ``error`` event (``overloaded_error``: status 529, retryable).
-        """
-        data = _as_dict(event)
-        kind = data.get("type")
-        index = data.get("index")
-        if kind == "message_start":
-            message = data.get("message") or {}
-            self.id, self.model = message.get("id"), message.get("model")
-            self.raw_usage.update(message.get("usage") or {})
-        elif kind == "content_block_start":
-            block = copy.deepcopy(data.get("content_block") or {})
-            self.blocks[index] = block
-            if block.get("type") == "tool_use":
-                piece = self.merger.add(index=index, id=block.get("id"), name=block.get("name"))
-                return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
-            if block.get("type") == "text" and block.get("text"):
-                return AIMessageChunk(block["text"], id=self.id)
-        elif kind == "content_block_delta":
-            return self._delta(index, data.get("delta") or {})
-        elif kind == "content_block_stop":
-            block = self.blocks.get(index) or {}
-            given = block.get("input")
-            if block.get("type") == "tool_use" and isinstance(given, dict) and not self.merger.has_args(index):
-                # the whole input came in the block's start and no input_json_delta followed (some compatible
-                # servers and proxies send it so; review 33): it is the call's arguments. An empty one is "{}": the
-                # block closed, so the call was whole, not cut before its arguments began (review 82)
-                piece = self.merger.add(index=index, args=json.dumps(given, ensure_ascii=False))
-                return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
-        elif kind == "message_delta":
-            self.finish_reason = (data.get("delta") or {}).get("stop_reason") or self.finish_reason
-            self.raw_usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
-        elif kind == "error":
-            error = data.get("error") or {}
-            overloaded = error.get("type") == "overloaded_error"
-            raise ProviderError(str(error.get("message") or "The stream failed."), provider="anthropic",
-                                status=529 if overloaded else None, retryable=overloaded)
-        return None
-
-    def _delta(self, index: Any, delta: dict[str, Any]) -> AIMessageChunk | None:
-        block = self.blocks.setdefault(index, {"type": "text", "text": ""})
-        kind = delta.get("type")
-        if kind == "text_delta":
-            block["text"] = block.get("text", "") + delta.get("text", "")
-            return AIMessageChunk(delta.get("text", ""), id=self.id) if delta.get("text") else None
-        if kind == "input_json_delta":
-            if block.get("type") != "tool_use":
-                # server_tool_use, mcp_tool_use...: not a client call, but its input goes back unchanged
-                self.partial[index] = self.partial.get(index, "") + (delta.get("partial_json") or "")
-                return None
-            piece = self.merger.add(index=index, args=delta.get("partial_json") or "")
-            return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
-        if kind == "citations_delta":
-            citations = block.get("citations")
-            block["citations"] = [*(citations if isinstance(citations, list) else []), delta.get("citation")]
-        elif kind == "thinking_delta":
-            block["thinking"] = block.get("thinking", "") + delta.get("thinking", "")
-        elif kind == "signature_delta":
-            block["signature"] = block.get("signature", "") + delta.get("signature", "")
-        return None
-
-    def _content(self) -> list[dict[str, Any]]:
-        calls = iter(self.merger.tool_calls())
-        out = []
-        for index, block in sorted(self.blocks.items(), key=lambda kv: kv[0]):
-            if block.get("type") == "tool_use":
-                call = next(calls)
-                block = {**block, "input": call.get("args") if call.get("type") == "tool_call" else {}}
-            elif index in self.partial:
-                block = {**block, "input": _input_object(self.partial[index], block)}
-            out.append(block)
-        return out
-
-    def finish(self) -> AIMessageChunk:
-        """Return the closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque.
-
-        Raises:
-            ProviderError: (retryable) the stream ended before the ``message_delta`` that gives every reply of the
-                Messages API its ``stop_reason``: the connection was cut and the reply is incomplete.
-        """
-        if self.finish_reason is None:
-            raise cut_short("anthropic", "stop_reason")
-        opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
-        cut: list[InvalidToolCall] = []
-        if self.finish_reason == "max_tokens" and self.blocks:  # as parse_response: the tool_use the reply ended
-            content = self._content()  # on is not run; its chunks were sent, so it is declared invalid here
-            last = content[-1]         # (the merged message leaves that call out, review 33), with its text
-            if last.get("type") == "tool_use":
-                position = sum(b.get("type") == "tool_use" for b in content) - 1
-                cut.append(_cut_call(last, self.merger.raw_args(position) or None))
-        return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
-                              provider_data={"anthropic": {"content": self._content()}} if opaque else None,
-                              invalid_tool_calls=cut, id=self.id)
