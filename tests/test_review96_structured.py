@@ -209,3 +209,18 @@ def test_strict_mode_on_the_wire_gives_a_value_that_fits_the_schema() -> None:
         sent = wire.requests[-1].body["tools"][0]["function"]["parameters"]
     assert sent["properties"]["email"] == {"type": ["string", "null"]} and "email" in sent["required"]
     assert out == {"name": "Ann"}
+
+
+def test_a_config_title_names_the_output_tool_as_in_langchain() -> None:
+    # review 96 #8: ConfigDict(title="Invoice") was ignored; LangChain's convert_to_openai_tool names the tool by it
+    from pydantic import BaseModel, ConfigDict
+
+    class Titled(BaseModel):
+        model_config = ConfigDict(title="Invoice Record")
+        total: int
+
+    model = ScriptedChatModel([_reply("Invoice_Record", {"total": 3})])
+    structured = model.with_structured_output(Titled, include_raw=True)
+    out = structured.invoke("x")
+    assert out["parsed"] == Titled(total=3) and out["raw"].tool_calls[0]["name"] == "Invoice_Record"
+    assert list(model.requests[-1].tools) == ["Invoice_Record"]

@@ -116,7 +116,9 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
         from toolwire.schema import model_schema
         from toolwire.tools import ToolSpec
 
-        name = _output_name(model.__name__)
+        title = model.model_config.get("title")  # ConfigDict(title=...) names the tool, as LangChain's
+        # convert_to_openai_tool names it by the JSON Schema's title (review 96 #8)
+        name = _output_name(title if isinstance(title, str) and title else model.__name__)
         arguments = model_schema(model, name)
         from toolwire._schema_json import reader  # (JSON-mode rules where they differ from Python's: review 94)
 
