@@ -9,7 +9,8 @@ The shapes follow the field's common form (OpenAI Chat Completions, LangChain co
 * Messages (:class:`SystemMessage`, :class:`HumanMessage`, :class:`AIMessage`, :class:`ToolMessage`)
   are immutable values: attributes cannot be reassigned (use :meth:`BaseMessage.copy`), they compare by
   value, and round-trip to JSON-ready dicts with :meth:`BaseMessage.to_dict` / :func:`message_from_dict`
-  so a conversation can be saved and resumed. Lists inside a message (``tool_calls``) are plain lists
+  so a conversation can be saved and resumed; LangChain's ``model_copy``, ``model_dump`` and ``content_blocks``
+  work too (:mod:`toolwire._message_compat`). Lists inside a message (``tool_calls``) are plain lists
   for readability; treat them as read-only.
 * Streaming replies arrive as :class:`AIMessageChunk`; ``chunk_a + chunk_b`` merges two, and
   :func:`merge_chunks` merges many in linear time. ``merge_chunks(chunks).to_message()`` equals what
@@ -38,6 +39,7 @@ from toolwire._call_records import (
     new_tool_call_id,
     tool_call,
 )
+from toolwire._message_compat import LangChainMessageAPI
 from toolwire._printing import safe_text
 from toolwire.results import (
     json_fallback,
@@ -184,7 +186,7 @@ class MessageText(str):
         return str(self)
 
 
-class BaseMessage:
+class BaseMessage(LangChainMessageAPI):
     """An immutable message value. Subclasses set ``type`` and their own fields.
 
     Attributes:
