@@ -35,6 +35,7 @@ from toolwire.messages import (
     merge_chunks,
 )
 from toolwire.models._one_call import one_call, one_call_async_stream, one_call_stream
+from toolwire.models._runnable import RunnableMethods, bound_repr
 from toolwire.models._tool_conversion import (
     ServerTool,
     ToolDictSpec,
@@ -144,13 +145,14 @@ def _forced(request: ChatRequest) -> str | None:
     return choice if choice not in (None, "auto", "none", "required") else None
 
 
-class BaseChatModel(Batching):
+class BaseChatModel(RunnableMethods, Batching):
     """Base class of chat models.
 
     Public methods: :meth:`invoke`, :meth:`ainvoke`, :meth:`stream`, :meth:`astream`, :meth:`batch` and
     :meth:`abatch` (many inputs at once, answers in input order), :meth:`bind_tools`,
-    :meth:`with_structured_output`. ``input`` is a string (one user message), a message, or a list of messages,
-    ``(role, text)`` tuples or ``{"role", "content"}`` dicts.
+    :meth:`with_structured_output`, and LangChain's ``bind``, ``with_retry``, ``with_config`` and ``|``
+    (:class:`~toolwire.models._runnable.RunnableMethods`). ``input`` is a string (one user message), a message, or a
+    list of messages, ``(role, text)`` tuples or ``{"role", "content"}`` dicts.
 
     Attributes:
         provider: short provider name (``"llamacpp"``, ``"openai"``...), used in errors.
@@ -332,6 +334,8 @@ class BaseChatModel(Batching):
         if "config" in options:  # LangChain's RunnableConfig: a provider would refuse it as a body field (review 54)
             raise UserError("invoke(config=...) is LangChain's RunnableConfig, which toolwire models do not take: "
                             "leave it out (generation options such as temperature go as keywords).")
+        if self._bound_options:  # bind(...): a call's own options win (LangChain's RunnableBinding merge)
+            options = {**self._bound_options, **options}
         messages = coerce_messages(input)
         # a call stored with an empty id is given one when read, and its answer (stored with "" too) must follow
         # it; a turn repeating an id gets them renamed with its answers: as the Agent pairs them (review 36)
@@ -352,7 +356,8 @@ class BaseChatModel(Batching):
 
         Args:
             input: a string, a message, or a list of messages.
-            **options: generation options for this call (temperature, max_tokens, stop, seed...).
+            **options: generation options for this call (temperature, max_tokens, stop, seed...), over those bound
+                with :meth:`bind`. A model from :meth:`with_retry` tries the call again as it was told.
 
         Returns:
             The reply, an :class:`~toolwire.messages.AIMessage` (``content``, ``tool_calls``, ``usage`` in tokens).
@@ -362,7 +367,7 @@ class BaseChatModel(Batching):
             UserError: the input cannot be read as messages, or ``config=`` (LangChain's) was passed.
         """
         request = self._request(input, options)
-        reply = self._generate(request)
+        reply = self._whole_retry.call(self._generate, request) if self._whole_retry else self._generate(request)
         return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
@@ -378,7 +383,8 @@ class BaseChatModel(Batching):
             ProviderError, UserError: as :meth:`invoke`.
         """
         request = self._request(input, options)
-        reply = await self._agenerate(request)
+        retry = self._whole_retry
+        reply = await (retry.acall(self._agenerate, request) if retry else self._agenerate(request))
         return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
@@ -395,7 +401,7 @@ class BaseChatModel(Batching):
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
         request = self._request(input, options)
-        chunks = self._stream(request)
+        chunks = self._whole_retry.stream(self._stream, request) if self._whole_retry else self._stream(request)
         yield from one_call_stream(chunks) if self._keeps_one_call(request) else chunks
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
@@ -411,7 +417,8 @@ class BaseChatModel(Batching):
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
         request = self._request(input, options)
-        stream = self._astream(request)
+        retry = self._whole_retry
+        stream = retry.astream(self._astream, request) if retry else self._astream(request)
         if self._keeps_one_call(request):
             stream = one_call_async_stream(stream)
         try:
@@ -462,7 +469,7 @@ class BaseChatModel(Batching):
 
     def __repr__(self) -> str:
         bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
-        return f"{type(self).__name__}(model={self.model_name!r}{bound})"
+        return f"{type(self).__name__}(model={self.model_name!r}{bound}{bound_repr(self)})"
 
 
 _CHOICE_TYPES = {"auto": "auto", "none": "none", "any": "required", "required": "required"}

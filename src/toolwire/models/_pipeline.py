@@ -1,0 +1,209 @@
+"""What ``model | step`` makes: :class:`ModelPipeline`, LangChain's ``RunnableSequence`` for toolwire models (see
+:meth:`toolwire.models._runnable.RunnableMethods.__or__`).
+
+The rules follow langchain-core 1.8.3's ``runnables/base.py``: ``Runnable.__or__``/``__ror__`` and
+``coerce_to_runnable`` (a step is a runnable, a callable or a dict of them), ``RunnableSequence.invoke`` (each step
+gets the one before's result; a call's options go to the first step) and ``RunnableParallel`` (a dict's steps run on
+the same input). LangChain's callbacks and ``RunnableConfig`` have no part here: toolwire has neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import inspect
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any
+
+from toolwire._batch import Batching
+from toolwire._concurrency import thread_pool
+from toolwire.models._runnable import RunnableMethods
+
+__all__ = ["ModelPipeline"]
+
+
+def _step(value: Any) -> Any:
+    """A step of a pipeline: ``value`` itself, or a dict's steps (LangChain's ``coerce_to_runnable``).
+
+    Raises:
+        TypeError: ``value`` has no ``invoke``, is not callable and is no dict.
+    """
+    if isinstance(value, ModelPipeline):
+        return value
+    if isinstance(value, Mapping):
+        return _Parallel({str(key): _step(item) for key, item in value.items()})
+    if callable(getattr(value, "invoke", None)) or callable(value):
+        return value
+    raise TypeError(f"Expected a Runnable, callable or dict. Instead got an unsupported type: {type(value)}")
+
+
+class _Parallel:
+    """A dict of steps, each run on the same input; the answer is a dict of their results (LangChain's
+    ``RunnableParallel``, what a dict in a ``|`` chain becomes)."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: dict[str, Any]) -> None:
+        self.steps = steps
+
+    def invoke(self, input: Any) -> dict[str, Any]:
+        """Run each step on ``input``, in order; return ``{key: result}``."""
+        return {key: _run(step, input, {}) for key, step in self.steps.items()}
+
+    async def ainvoke(self, input: Any) -> dict[str, Any]:
+        """Run each step on ``input`` at once; return ``{key: result}``."""
+        results = await asyncio.gather(*(_arun(step, input, {}) for step in self.steps.values()))
+        return dict(zip(self.steps, results, strict=True))
+
+
+def _for_step(step: Any, value: Any) -> Any:
+    """``value`` as ``step`` takes it: a toolwire message given to a LangChain runnable (an output parser, found by
+    its module) as LangChain's (:func:`~toolwire.interop.langchain.to_langchain_messages`), since such a step reads
+    the reply a LangChain model would have given it; any other value as it is."""
+    from toolwire.messages import BaseMessage
+
+    if isinstance(value, BaseMessage) and type(step).__module__.startswith(("langchain", "langgraph")):
+        from toolwire.interop.langchain import to_langchain_messages
+
+        return to_langchain_messages([value])[0]
+    return value
+
+
+def _run(step: Any, value: Any, options: dict[str, Any]) -> Any:
+    """``step`` called with ``value``: its ``invoke`` when it has one, else the step itself.
+
+    Raises:
+        TypeError: ``step`` is an ``async def`` function (LangChain's words: call ``ainvoke``).
+    """
+    value = _for_step(step, value)
+    invoke = getattr(step, "invoke", None)
+    if callable(invoke):
+        return invoke(value, **options)
+    if inspect.iscoroutinefunction(step):
+        raise TypeError("Cannot invoke a coroutine function synchronously. Use `ainvoke` instead.")
+    return step(value, **options)
+
+
+async def _arun(step: Any, value: Any, options: dict[str, Any]) -> Any:
+    """Async :func:`_run`: the step's ``ainvoke``, an ``async def`` awaited, a sync function on a worker thread (in a
+    copy of the caller's context, as LangChain's ``RunnableLambda`` runs one in an executor)."""
+    value = _for_step(step, value)
+    ainvoke = getattr(step, "ainvoke", None)
+    if callable(ainvoke):
+        return await ainvoke(value, **options)
+    if inspect.iscoroutinefunction(step):
+        return await step(value, **options)
+    call = getattr(step, "invoke", None) or step
+    loop = asyncio.get_running_loop()
+    result = await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, lambda: call(value, **options))
+    return await result if inspect.isawaitable(result) else result
+
+
+class ModelPipeline(Batching):
+    """Steps run one after the other, each given the result of the one before: what ``model | step`` makes
+    (LangChain's ``RunnableSequence``, without its callbacks and config).
+
+    A step is a toolwire model, an object with ``invoke``/``ainvoke`` (a LangChain runnable too), a function, or a
+    dict of steps. ``invoke`` calls each step's ``invoke`` (a function is called); ``ainvoke`` awaits its
+    ``ainvoke``, an ``async def`` function, or runs a sync function on a worker thread. A call's options go to the
+    first step only, as ``RunnableSequence.invoke`` passes its ``**kwargs``. A LangChain runnable step (an output
+    parser such as ``StrOutputParser``) is given a toolwire message as LangChain's, the reply it was written for.
+
+    ``stream`` runs all steps but the last and streams the last one when it can stream (``model.stream``, a LangChain
+    runnable's ``stream``), else yields its one result, as LangChain does for a function at the end of a chain. A
+    step before the last runs whole: in ``model | StrOutputParser()`` the parser gets the whole reply and yields one
+    text, where LangChain would pass the model's chunks through the parser's ``transform``.
+
+    Attributes:
+        steps: the steps, in order.
+    """
+
+    batch_options = True
+
+    def __init__(self, steps: tuple[Any, ...]) -> None:
+        flat: list[Any] = []
+        for item in steps:
+            step = _step(item)
+            flat.extend(step.steps if isinstance(step, ModelPipeline) else (step,))
+        self.steps: tuple[Any, ...] = tuple(flat)
+
+    def __or__(self, other: Any) -> ModelPipeline:
+        """``pipeline | step``: a longer pipeline (see :meth:`RunnableMethods.__or__`)."""
+        return ModelPipeline((*self.steps, other))
+
+    def __ror__(self, other: Any) -> ModelPipeline:
+        """``step | pipeline``: a longer pipeline, ``step`` first."""
+        return ModelPipeline((other, *self.steps))
+
+    def invoke(self, input: Any, **options: Any) -> Any:
+        """Run the steps in order and return the last one's result.
+
+        Args:
+            input: what the first step takes (for a model: a question, a conversation).
+            **options: options for the first step (a model's ``temperature``...).
+
+        Returns:
+            The last step's result.
+
+        Raises:
+            Exception: the first step's failure, as it raised it.
+        """
+        value = input
+        for position, step in enumerate(self.steps):
+            value = _run(step, value, options if position == 0 else {})
+        return value
+
+    async def ainvoke(self, input: Any, **options: Any) -> Any:
+        """Async :meth:`invoke` (see the class docstring for how each step runs).
+
+        Returns:
+            The last step's result.
+
+        Raises:
+            Exception: as :meth:`invoke`.
+        """
+        value = input
+        for position, step in enumerate(self.steps):
+            value = await _arun(step, value, options if position == 0 else {})
+        return value
+
+    def stream(self, input: Any, **options: Any) -> Iterator[Any]:
+        """Run every step but the last, then yield the last step's stream (its ``stream`` method), or its one result.
+
+        Yields:
+            The last step's chunks (a model's :class:`~toolwire.messages.AIMessageChunk`), or its result.
+        """
+        *head, last = self.steps
+        value = ModelPipeline(tuple(head)).invoke(input, **options) if head else input
+        rest = {} if head else options
+        stream = getattr(last, "stream", None)
+        if callable(stream):
+            yield from stream(_for_step(last, value), **rest)
+        else:
+            yield _run(last, value, rest)
+
+    async def astream(self, input: Any, **options: Any) -> AsyncIterator[Any]:
+        """Async :meth:`stream` (the last step's ``astream``, or its one result).
+
+        Yields:
+            As :meth:`stream`.
+        """
+        *head, last = self.steps
+        value = await ModelPipeline(tuple(head)).ainvoke(input, **options) if head else input
+        rest = {} if head else options
+        astream = getattr(last, "astream", None)
+        if callable(astream):
+            async for chunk in astream(_for_step(last, value), **rest):
+                yield chunk
+        else:
+            yield await _arun(last, value, rest)
+
+    def __repr__(self) -> str:
+        return " | ".join(_step_name(step) for step in self.steps)
+
+
+def _step_name(step: Any) -> str:
+    """A step as a pipeline's repr shows it: a model's own repr (which hides its key), else a function's name."""
+    if isinstance(step, RunnableMethods | _Parallel):
+        return repr(step) if isinstance(step, RunnableMethods) else "{" + ", ".join(step.steps) + "}"
+    return getattr(step, "__name__", None) or type(step).__name__
