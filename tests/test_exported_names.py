@@ -20,6 +20,7 @@ EXPECTED = [
     "MaxStepsExceeded",
     "ProviderError",
     "SchemaError",
+    "StructuredTool",
     "SystemMessage",
     "Tool",
     "ToolCall",

@@ -5,6 +5,7 @@ reply's ``tool_calls``, run them (``tool.invoke(tool_call)`` or :class:`ToolExec
 :class:`ToolMessage` results back, and loop (:class:`Agent`) until the model answers in text.
 """
 
+from toolwire._structured_tool import StructuredTool
 from toolwire.agent import Agent, AgentEvent, AgentResult
 from toolwire.errors import (
     ContextOverflowError,
@@ -54,6 +55,7 @@ __all__ = [
     "MaxStepsExceeded",
     "ProviderError",
     "SchemaError",
+    "StructuredTool",
     "SystemMessage",
     "Tool",
     "ToolCall",

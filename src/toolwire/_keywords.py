@@ -30,12 +30,29 @@ refused with "did you mean" the toolwire name, when the owner takes it, although
 
 ADVICE: dict[str, str] = {
     "coroutine": "make the tool of the async function itself (decorate it, or pass it as func): toolwire awaits an "
-                 "async def in ainvoke and runs it to the end in invoke, so one function serves both",
+                 "async def in ainvoke and runs it to the end in invoke, so one function serves both; for a sync and "
+                 "an async version, use toolwire.StructuredTool.from_function(func=..., coroutine=...)",
     "infer_schema": "toolwire always reads the schema from the function's signature; to give it yourself, pass "
                     "args_schema=Model or use Tool.from_schema(func, name, description, parameters)",
+    "handle_tool_error": "toolwire's handle_errors=True (the default) answers a failed tool call with a "
+                         "status=\"error\" ToolMessage holding the error's text, and handle_errors=False raises; there "
+                         "is no text or handler of your own, and invoke with bare arguments always raises",
+    "handle_validation_error": "invalid arguments fail a call as any error does: handle_errors=True (the default) "
+                               "answers the tool call with the validation error, which names each bad field, and "
+                               "handle_errors=False raises it",
+    "callbacks": "toolwire tools have no callbacks: leave it out, and log in the function or follow a run with "
+                 "Agent.stream",
+    "callback_manager": "toolwire tools have no callbacks: leave it out, and log in the function or follow a run "
+                        "with Agent.stream",
+    "verbose": "toolwire tools print nothing about their runs: leave it out",
+    "tags": "toolwire keeps no tags or metadata on a tool for tracing: leave it out",
+    "metadata": "toolwire keeps no tags or metadata on a tool for tracing: leave it out",
+    "extras": "toolwire sends providers a tool's name, description and parameters only, never provider-specific "
+              "extras: leave it out",
 }
-"""LangChain's options of its tools that toolwire has no option for (``StructuredTool.from_function(coroutine=...)``,
-``@tool(infer_schema=False)``): refused with what to do instead rather than a "did you mean" of another option."""
+"""LangChain's options of its tools that toolwire has no option for (``Tool.from_function(coroutine=...)``,
+``@tool(infer_schema=False)``, the ``BaseTool`` fields ``StructuredTool.from_function(**kwargs)`` passes on, from
+``langchain_core/tools/base.py``): refused with what to do instead rather than a "did you mean" of another option."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 

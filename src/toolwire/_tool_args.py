@@ -11,6 +11,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pydantic import BaseModel
+
 from toolwire._call_records import _copy_containers
 from toolwire._tool_checks import unbound_method_error
 from toolwire.errors import ToolValidationError
@@ -42,7 +44,9 @@ class ToolArguments:
     def validate_args(self, args: Mapping[str, Any] | str | None) -> dict[str, Any]:
         """Check ``args`` against the schema and return the keyword arguments for the function.
 
-        A single string is accepted for a tool with exactly one parameter. A ``null`` for a parameter
+        A single string is accepted for a tool with exactly one parameter, as that parameter's value (then checked
+        as usual), as LangChain's ``BaseTool._parse_input`` takes it; for a tool with none or several, the error
+        says to pass a dict of arguments. A ``null`` for a parameter
         (or a field of a nested object) that has a default but does not accept None is dropped, so the
         default applies.
 
@@ -59,8 +63,10 @@ class ToolArguments:
             args = {}
         elif type(args) is not dict and not isinstance(args, Mapping):  # (the type test skips the ABC check)
             props = self.parameters.get("properties", {})
-            if isinstance(args, str) and len(props) == 1:
+            if isinstance(args, str) and len(props) == 1:  # LangChain's BaseTool._parse_input: the one parameter
                 args = {next(iter(props)): args}
+            elif isinstance(args, str):
+                raise ToolValidationError(_bare_string_error(self.name, self.parameters), self.name)
             else:
                 raise ToolValidationError(
                     f"Invalid arguments for tool '{self.name}': expected a JSON object of named "
@@ -115,6 +121,38 @@ class ToolArguments:
                                       f"send a flatter JSON object such as {argument_example(self.parameters)}.",
                                       self.name) from None
 
+    # -- LangChain's schema accessors ----------------------------------------------------------------
+
+    @property
+    def tool_call_schema(self) -> type[BaseModel]:
+        """The pydantic model class of the arguments a model sends, as LangChain's ``BaseTool.tool_call_schema``
+        (``langchain_core/tools/base.py``): ``model_json_schema()`` describes the arguments of :attr:`parameters`
+        (with the tool's name as ``title`` and its description), and ``model_validate(args)`` checks them as
+        ``invoke(args)`` does. Made on first use and kept (see :mod:`toolwire._tool_model`); injected arguments
+        (``InjectedToolCallId``), which toolwire fills itself, are not fields, as in LangChain.
+
+        Returns:
+            The ``args_schema`` model given to the tool when its fields are the tool's parameters, else a model
+            made from the tool's JSON Schema (every tool has one: ``Tool.from_schema``, MCP and LangChain tools too;
+            LangChain gives a dict ``args_schema`` back as the dict, toolwire a model of it).
+        """
+        from toolwire._tool_model import input_model
+
+        return input_model(self)  # type: ignore[arg-type]
+
+    def get_input_schema(self, config: Any = None) -> type[BaseModel]:
+        """The pydantic model class of the tool's input, as LangChain's ``BaseTool.get_input_schema(config)``.
+
+        Args:
+            config: LangChain's ``RunnableConfig``, which ``BaseTool.get_input_schema`` does not read either:
+                ignored.
+
+        Returns:
+            The same class as :attr:`tool_call_schema`: a toolwire tool's input is the arguments a model sends
+            (an injected argument is filled by toolwire, never passed in), so the two schemas are one.
+        """
+        return self.tool_call_schema
+
     def _positional(self, kwargs: dict[str, Any]) -> list[Any]:
         """The positional-only arguments, in order, taken out of ``kwargs``: one left out before one given gets
         its default from the signature (``f(a=1, b=2, /)`` called with ``b`` alone is ``f(1, b)``)."""
@@ -159,6 +197,19 @@ def argument_example(parameters: Mapping[str, Any], most: int = 3) -> str:
         parts.append(f"{json.dumps(name)}: {_PLACEHOLDERS.get(kind, '...') if isinstance(kind, str) else '...'}")
     more = ", ..." if len(props) > len(names) and not required else ""
     return "{" + ", ".join(parts) + more + "}"
+
+
+def _bare_string_error(name: str, parameters: Mapping[str, Any]) -> str:
+    """The error for a bare string given as the arguments of a tool with no parameter or several: LangChain's
+    ``BaseTool._parse_input`` maps a string to a tool's one parameter, which toolwire does only when there is
+    exactly one."""
+    props = list(parameters.get("properties") or ())
+    start = f"Invalid arguments for tool '{name}': a bare string is taken only by a tool of exactly one parameter"
+    if not props:
+        return f"{start}, and this one has none: pass an empty dict of arguments, {{}}."
+    listed = ", ".join(props[:5]) + (", ..." if len(props) > 5 else "")
+    return (f"{start}, and this one has {len(props)} ({listed}): pass a dict of arguments, "
+            f"{argument_example(parameters)}.")
 
 
 def _untyped_call_hint(exc: ToolValidationError, given: Any,

@@ -89,6 +89,8 @@ class Tool(ToolArguments, Batching):
         name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema).
         args: the ``properties`` of ``parameters`` (parameter name -> schema).
         args_schema: the pydantic model class given as ``args_schema``, else None (read-only).
+        tool_call_schema: the arguments as a pydantic model class, LangChain's (also ``get_input_schema()``; made on
+            first use, see :mod:`toolwire._tool_model`).
         func: the wrapped function (sync or async).
         is_async: True for ``async def`` functions (async generator functions included).
         return_direct: when True the Agent stops after this tool and returns its result.
@@ -102,6 +104,7 @@ class Tool(ToolArguments, Batching):
     """
 
     __slots__ = (
+        "_input_model",
         "_json_plan",
         "_method",
         "_null_plan",
