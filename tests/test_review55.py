@@ -105,11 +105,11 @@ def test_an_option_a_subclass_passes_on_is_refused() -> None:
 
 def test_the_strict_warning_comes_once_for_a_bound_model_the_agent_binds_again() -> None:
     from toolwire import Agent
-    from toolwire.models import ChatAnthropic
+    from toolwire.models import ChatGoogleGenAI
 
-    pytest.importorskip("anthropic")
+    pytest.importorskip("google.genai")  # (a provider without strict mode: Anthropic has one since session 38)
     with pytest.warns(StrictSchemaWarning):
-        bound = ChatAnthropic("claude", api_key="k").bind_tools([], strict=True)
+        bound = ChatGoogleGenAI("gemini", api_key="k").bind_tools([], strict=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Agent(bound, [get_weather])

@@ -46,7 +46,8 @@ def test_the_right_file_or_its_folder_is_printed(entry, tmp_path: Path) -> None:
     for given in (mine / entry.filename, mine):
         result = CliRunner().invoke(app, ["pull", entry.name, "--path", str(given), "-q"])
         assert result.exit_code == 0, result.output
-        assert result.output.strip() == str(mine / entry.filename)
+        assert result.stdout.strip() == str(mine / entry.filename)
+        assert "already holds a verified copy" in result.stderr  # (review 97: the pulled copy is kept, not linked)
 
 
 def test_path_with_force_or_an_unknown_source_is_refused(entry, tmp_path: Path) -> None:

@@ -521,12 +521,20 @@ def langchain_message(value: Any) -> BaseMessage | None:
         from toolwire.interop.langchain import from_langchain_messages
 
         return from_langchain_messages([value])[0]
+    raise unconvertible_langchain(value)
+
+
+def unconvertible_langchain(value: Any) -> Exception:
+    """The :class:`~toolwire.errors.UserError` for a LangChain message toolwire has no message for (a
+    ``FunctionMessage``, a LangGraph ``RemoveMessage``, a ``ChatMessage`` of another role), saying what to pass
+    instead; shared by :func:`langchain_message` and :func:`toolwire.interop.langchain.from_langchain_messages`
+    (review 97 #6)."""
     from toolwire.errors import UserError
 
     name = type(value).__name__
-    if kind in _LC_CHAT_TYPES:
-        raise UserError(f"Cannot use a LangChain {name} with the role {getattr(value, 'role', None)!r} as a message: "
-                        "give it the role 'system', 'user' or 'assistant', or send a tool's result as a ToolMessage.")
+    if getattr(value, "type", None) in _LC_CHAT_TYPES:
+        return UserError(f"Cannot use a LangChain {name} with the role {getattr(value, 'role', None)!r} as a message: "
+                         "give it the role 'system', 'user' or 'assistant', or send a tool's result as a ToolMessage.")
     advice = _LC_ADVICE.get(name.removesuffix("Chunk"), "toolwire has no message of that kind; convert it to a "
                             "HumanMessage, AIMessage, SystemMessage or ToolMessage")
-    raise UserError(f"Cannot use a LangChain {name} as a message: {advice}.")
+    return UserError(f"Cannot use a LangChain {name} as a message: {advice}.")

@@ -477,7 +477,7 @@ def ask(
 ) -> None:
     """Answer one question, calling tools as the model asks (the book's three tools by default).
 
-    Exits with 1 after a one-line error, and with 130 on Ctrl-C.
+    Exits with 2 on a bad option (click's usage error), with 1 after a one-line error, and with 130 on Ctrl-C.
     """
     if not question.strip():
         fail('The question is empty: pass it in quotes, e.g. toolwire ask "Como está o clima em Paris?".')
@@ -513,7 +513,8 @@ def chat(
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
     conversation; Ctrl-C during an answer stops that question only).
 
-    Exits with 1 after a one-line error (a model or tools that do not load).
+    Exits with 2 on a bad option (click's usage error), and with 1 after a one-line error (a model or tools that do
+    not load).
     """
     try:
         agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,

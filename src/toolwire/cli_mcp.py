@@ -48,8 +48,8 @@ def serve(
 ) -> None:
     """Serve the tools of --tools over MCP (stdio by default, or streamable HTTP).
 
-    With stdio, stdout carries the protocol: what the tools print goes to stderr. Exits with 1 after a one-line
-    error (tools that do not load, a port in use).
+    With stdio, stdout carries the protocol: what the tools print goes to stderr. Exits with 2 on a bad option
+    (click's usage error), and with 1 after a one-line error (tools that do not load, a port in use).
     """
     from toolwire.cli import load_tools
     from toolwire.mcp.server import check_host

@@ -21,6 +21,7 @@ from rich.table import Table
 
 from toolwire._printing import terminal_text
 from toolwire.errors import UserError
+from toolwire.models._pull_verify import link_local_copy
 from toolwire.models.pull import SOURCES, explicit_copy, find_model, pull_model, pulled_state
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
 
@@ -52,7 +53,8 @@ def _fail(exc: Exception) -> typer.Exit:
 @app.command("pull")
 def pull(
     name: Annotated[str, typer.Argument(help="Registry name of the model.")] = DEFAULT_MODEL,
-    path: Annotated[str | None, typer.Option("--path", help="Use this local GGUF file (or folder).")] = None,
+    path: Annotated[str | None, typer.Option("--path", help="Use this local GGUF file (or folder): verified, then "
+                                             "linked into the models folder, so later runs use it in place.")] = None,
     source: Annotated[list[str] | None, typer.Option(
         "--source", help=f"Only try these sources ({', '.join(SOURCES)}); repeatable.")] = None,
     force: Annotated[bool, typer.Option("--force", help="Download again even if present.")] = False,
@@ -61,8 +63,10 @@ def pull(
     """Download a model (if needed), verify its sha256 and print its path.
 
     An explicit --path that does not exist, or is not the model's file (its size or sha256 differ), is an error
-    (exit code 1), not a reason to fall back on another copy: the user asked for that file. Exits with 1 too for
-    an unknown name, or when no source gives a valid copy (one line naming what was tried).
+    (exit code 1), not a reason to fall back on another copy: the user asked for that file. A verified --path file
+    is linked into the models folder (a symbolic link; the file is not copied), unless a verified copy is already
+    there; a line on stderr says which. Exits with 1 too for an unknown name, or when no source gives a valid copy
+    (one line naming what was tried).
     """
     if path is not None and not Path(path).expanduser().exists():
         raise _fail(UserError(f"--path {path} does not exist: give the model's GGUF file (or the folder holding "
@@ -76,7 +80,9 @@ def pull(
             if force:  # used, with exit code 0)
                 raise UserError("--force downloads the model again, which --path (a file of your own) never does: "
                                 "leave out one of them.")
-            _out.print(str(explicit_copy(name, path, progress=not quiet)))
+            file = explicit_copy(name, path, progress=not quiet)
+            _err.print(escape(terminal_text(link_local_copy(get_entry(name), file)[1])))
+            _out.print(str(file))
             return
         got = pull_model(name, path=path, sources=tuple(source or SOURCES), force=force, progress=not quiet,
                          echo=lambda line: _err.print(escape(terminal_text(line))))
@@ -114,5 +120,6 @@ def path(
     except UserError as exc:
         raise _fail(exc) from None
     if found is None:
-        raise _fail(UserError(f"Model {entry.name!r} is not pulled: run toolwire models pull {entry.name}."))
+        raise _fail(UserError(f"Model {entry.name!r} is not pulled: run toolwire models pull {entry.name} (with "
+                              "--path FILE for a GGUF file you already have)."))
     _out.print(str(found))

@@ -79,8 +79,9 @@ class ToolExecutor:
 
     Args:
         tools: the tools that may be called (toolwire tools, functions with docstrings, LangChain tools).
-        max_concurrency: how many calls of one reply may run at once (None: all of them). A sync call
-            abandoned at its timeout gives its slot back at once, though its thread may still run.
+        max_concurrency: how many calls of one reply may run at once (None: all of them; sync tools without a
+            timeout share a pool of 64 threads, so at most 64 of those at once). A sync call abandoned at its
+            timeout gives its slot back at once, though its thread may still run.
         timeout: seconds each call may take, unless the tool sets its own (None: no limit).
         handle_errors: True (default) turns every failure into a ``status="error"`` ToolMessage;
             False re-raises the first failure, in call order: every call is checked before any runs, and one
@@ -282,7 +283,8 @@ class ToolExecutor:
             of an unknown tool.
 
         Raises:
-            UserError: ``calls`` (or ``invalid``) is one call, a dict, rather than a list of them.
+            UserError: ``calls`` (or ``invalid``) is one call, a dict, rather than a list of them, or a list
+                holding messages (a conversation, where the reply was meant).
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``: the first
                 failure in call order (see ``handle_errors`` in the class docs); the other calls still running
                 are cancelled first, as the sync :meth:`call` does.
@@ -298,6 +300,8 @@ class ToolExecutor:
         if not isinstance(invalid, Iterable) or isinstance(invalid, str | bytes):
             raise UserError(f"call()'s invalid calls must be a list, not {safe_text(invalid, repr):.80}: pass "
                             "reply.invalid_tool_calls, or leave it out.")
+        calls = list(calls)
+        _refuse_conversation(calls)
         checked = [_prepared(c) for c in calls]
         bad = [_checked_invalid(c) if isinstance(c, dict) else _prepared(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
@@ -357,7 +361,7 @@ class ToolExecutor:
 
         Raises:
             UserError: ``message`` is neither an AIMessage nor a list (or tuple) of tool calls (or is a LangChain
-                message toolwire cannot convert).
+                message toolwire cannot convert), or is a list of messages (a conversation: pass its reply).
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
         """
         if isinstance(message, list | tuple):  # shaped as acall shapes them: a malformed item answered in its place
@@ -483,6 +487,20 @@ def _prepared(call: Any) -> ToolCall | InvalidToolCall:
                 "type": "tool_call"}
     return invalid_tool_call(None, f"{safe_text(call):.200}", None,
                              "a tool call must be a dict with 'name', 'args' and 'id'")
+
+
+def _refuse_conversation(calls: list[Any]) -> None:
+    """Raise :class:`UserError` when ``calls`` holds a message (toolwire's, a chunk, or LangChain's) rather than
+    tool calls: a conversation passed where the reply was meant (review 97: each message was answered as a malformed
+    call, with text meant for the model, and nothing ran)."""
+    from toolwire.messages import BaseMessage
+
+    for item in calls:
+        if isinstance(item, BaseMessage) or type(item).__module__.startswith(("langchain_core.messages",
+                                                                             "toolwire.chunks")):
+            raise UserError(f"execute() takes the model's reply (an AIMessage) or its tool calls, not a list of "
+                            f"messages (it holds {type_label(item)}): pass the reply whose calls should run, such "
+                            "as messages[-1].")
 
 
 def _reply(message: Any) -> Any:

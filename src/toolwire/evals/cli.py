@@ -313,7 +313,8 @@ def bfcl(
 ) -> None:
     """Score a model on BFCL single-turn categories with toolwire's AST checker.
 
-    Exits with 1 after a one-line error, and with 130 on Ctrl-C (after the table of what was scored).
+    Exits with 2 on a bad option (click's usage error), with 1 after a one-line error, and with 130 on Ctrl-C
+    (after the table of what was scored).
     """
     console = Console()
     if not console.is_terminal:  # a log file or a pipe: rich would cut the tables at 80 columns (review 59)

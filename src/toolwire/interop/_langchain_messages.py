@@ -13,7 +13,7 @@ from typing import Any
 
 from toolwire._call_records import in_reply_order
 from toolwire._extras import install_hint
-from toolwire._message_dicts import INDEX_KEY
+from toolwire._message_dicts import INDEX_KEY, unconvertible_langchain
 from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
@@ -204,7 +204,8 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
     Raises:
         UserError: langchain-core is not installed, ``messages`` is not a message or an iterable of them, or a
             message has no toolwire equivalent (``FunctionMessage``, ``RemoveMessage``, a ``ChatMessage`` with an
-            unknown role), or an item is neither a LangChain message nor one toolwire reads.
+            unknown role: the message says what to pass instead), or an item is neither a LangChain message nor one
+            toolwire reads.
     """
     from toolwire._message_dicts import _is_role_pair
     from toolwire.messages import coerce_messages
@@ -256,5 +257,5 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
         elif isinstance(msg, lc.ChatMessage) and msg.role in roles:
             out.append(roles[msg.role](content, **common))
         else:
-            raise UserError(f"Cannot convert a LangChain {type(msg).__name__} to a toolwire message.")
+            raise unconvertible_langchain(msg)
     return out

@@ -17,7 +17,7 @@ from typing import Any
 from toolwire.errors import UserError
 from toolwire.models.registry import ModelEntry, models_dir
 
-__all__ = ["CHUNK", "known_sha256", "pulled_state", "sha256_file", "verify_file", "write_sidecar"]
+__all__ = ["CHUNK", "known_sha256", "link_local_copy", "pulled_state", "sha256_file", "verify_file", "write_sidecar"]
 
 CHUNK = 1 << 20  # bytes per read while copying and hashing
 
@@ -219,3 +219,39 @@ def pulled_state(entry: ModelEntry) -> str:
             and side.get("sha256") == entry.sha256:
         return "yes"
     return "unverified"
+
+
+def link_local_copy(entry: ModelEntry, file: Path) -> tuple[Path | None, str]:
+    """Make a verified GGUF file of the user's the model's copy in the models folder, as a symbolic link to it
+    (``toolwire models pull NAME --path FILE``: review 97 found the file verified but the model still "not pulled" in
+    the next run, which then tried to download it again). The file stays where it is; nothing is copied or deleted.
+
+    Args:
+        entry: the registry entry whose file ``file`` was verified to be (size and sha256).
+        file: that file.
+
+    Returns:
+        ``(link, note)``: the link made (None when none was) and one sentence for the user: the link made; or why
+        none was (a valid copy is already in the models folder, which is kept; a file of another content is in
+        the way; links cannot be made there), saying what to do instead (``TOOLWIRE_MODEL_PATH``).
+    """
+    try:
+        target = entry.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except (OSError, UserError) as exc:
+        return None, f"The models folder cannot be written ({exc}): set TOOLWIRE_MODEL_PATH={file} to use the file."
+    source = file.expanduser().resolve()
+    if target.is_symlink() and target.resolve() == source:
+        return target, f"{target} already links to {source}."
+    if target.exists() and not target.is_symlink():
+        if verify_file(target, entry):
+            return None, f"The models folder already holds a verified copy ({target}), which toolwire keeps using."
+        return None, (f"{target} is in the way and is not the model's file: delete it and run this command again, "
+                      f"or set TOOLWIRE_MODEL_PATH={source}.")
+    try:
+        if target.is_symlink():  # a link to another (or a vanished) file: the file asked for now replaces it
+            target.unlink()
+        target.symlink_to(source)
+    except OSError as exc:
+        return None, f"A link to it cannot be made in the models folder ({exc}): set TOOLWIRE_MODEL_PATH={source}."
+    return target, f"Linked {target} to {source}: toolwire now uses that file in place (it is not copied)."

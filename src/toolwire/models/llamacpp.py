@@ -264,7 +264,8 @@ class ChatLlamaCpp(BaseChatModel):
                 return pull_model(self.model)
             found = find_model(self.model)
             if found is None:
-                raise UserError(f"Model {self.model!r} is not pulled: run toolwire models pull {self.model}.")
+                raise UserError(f"Model {self.model!r} is not pulled: run toolwire models pull {self.model} (with "
+                                "--path FILE for a GGUF file you already have).")
             return found
         path = _local_path(self.model)
         return path if path.is_file() else model_file(path)  # says whether it is a folder or missing
