@@ -391,3 +391,13 @@ def test_a_bare_string_as_langchain_and_to_langchain_tool_take_it() -> None:
         tool(two).invoke("hi")
     with pytest.raises(ValueError):  # the converted tool refuses it too (a JSON Schema args_schema)
         to_langchain_tool(tool(two)).invoke("hi")
+
+
+@needs_langchain
+def test_to_langchain_tool_keeps_the_sync_and_async_split() -> None:
+    from toolwire.interop.langchain import to_langchain_tool
+
+    converted = to_langchain_tool(StructuredTool.from_function(func=lookup, coroutine=alookup))
+    assert converted.invoke({"city": "a"}) == "sync a 1"
+    assert asyncio.run(converted.ainvoke({"city": "a"})) == "async a 1"
+    assert asyncio.run(converted.ainvoke(_call({"city": "b"}))).content == "async b 1"
