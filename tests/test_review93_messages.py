@@ -91,9 +91,9 @@ def test_usage_metadata_has_cached_tokens_where_langchain_puts_them() -> None:
 
 def test_every_provider_names_the_model_under_both_keys() -> None:
     """Review 93 #9: hosted providers said "model", ChatLlamaCpp "model_name" (LangChain's key)."""
-    from toolwire.models.lowering import anthropic, gemini
+    from toolwire.models.lowering import _anthropic_replies, gemini
     from toolwire.models.lowering._openai_replies import metadata
 
-    for data in (metadata("gpt-4o", "stop"), anthropic._metadata("claude", "end_turn"),
+    for data in (metadata("gpt-4o", "stop"), _anthropic_replies._metadata("claude", "end_turn"),
                  gemini._metadata("gemini", {"finish_reason": "STOP"}, 0)):
         assert data["model"] == data["model_name"] and data["model"] in ("gpt-4o", "claude", "gemini")

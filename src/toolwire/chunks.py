@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from toolwire._call_records import _call_list, _id_text, split_in_order
+from toolwire._chunk_blocks import Block, ExtraFields, add_blocks, join_content
 from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
@@ -426,122 +427,6 @@ def opens_value(args: Any) -> bool:
     return isinstance(args, str) and args.lstrip()[:1] in ("{", "[")
 
 
-def _join_content(text: list[str], blocks: list[Any] | None) -> Content:
-    """The merged content: the text, or, once a chunk carried a list, the blocks with the text after
-    the last list as one text block."""
-    if blocks is None:
-        return "".join(text)
-    blocks = [block.merged() if isinstance(block, _Block) else block for block in blocks]
-    return [*blocks, {"type": "text", "text": "".join(text)}] if text else blocks
-
-
-_SAME_KEYS = frozenset({"type", "index", "id", "name"})  # a merged block's own keys: the first value stays
-
-
-class _Block:
-    """The pieces of one content block streamed in parts that share its ``index`` (LangChain's and Anthropic's
-    block streaming: ``{"type": "text", "text": "Hel", "index": 0}`` then ``{..., "text": "lo", "index": 0}``),
-    merged as LangChain's ``merge_dicts`` merges them, in time linear in the pieces: a key's text is joined, its
-    lists are joined (Anthropic's ``citations``, one per later piece), its dicts are merged key by key by the same
-    rules; a later value fills a key that was missing or None, and any other later value is dropped; ``type``,
-    ``index``, ``id`` and ``name`` keep their first value (a ``tool_use`` block and its ``input_json_delta`` parts are
-    one block)."""
-
-    __slots__ = ("fields",)
-
-    def __init__(self, block: dict[str, Any]) -> None:
-        self.fields: dict[str, Any] = {}  # every key in first-seen order; text and lists as _Parts, dicts as _Block
-        self.add(block)
-
-    def add(self, block: dict[str, Any]) -> None:
-        for key, value in block.items():
-            held = self.fields.get(key)
-            if isinstance(held, _Parts):
-                if type(value) is held.kind:
-                    held.extend([value] if held.kind is str else value)
-            elif isinstance(held, _Block):
-                if isinstance(value, dict):
-                    held.add(value)
-            elif held is None:
-                self.fields[key] = self._held(key, value)
-
-    @staticmethod
-    def _held(key: str, value: Any) -> Any:
-        if isinstance(value, str) and key not in _SAME_KEYS:
-            return _Parts(str, [value])
-        if isinstance(value, list):
-            return _Parts(list, value)
-        if isinstance(value, dict):
-            return _Block(value)
-        return value
-
-    def merged(self) -> dict[str, Any]:
-        return {key: value.merged() if isinstance(value, _Parts | _Block) else value
-                for key, value in self.fields.items()}
-
-
-class _Parts(list):  # type: ignore[type-arg]
-    """The pieces of one text (``kind`` str) or list (``kind`` list) value of a merged :class:`_Block`."""
-
-    def __init__(self, kind: type, items: list[Any]) -> None:
-        super().__init__(items)
-        self.kind = kind
-
-    def merged(self) -> Any:
-        return "".join(self) if self.kind is str else list(self)
-
-
-def _add_blocks(blocks: list[Any], content: list[Any],
-                indexed: dict[int | str, _Block] | None) -> dict[int | str, _Block] | None:
-    """Add a chunk's ``content`` blocks to ``blocks``: a dict block whose ``index`` an earlier block has is merged
-    into it (:class:`_Block`), any other block is added in order. Returns the merged blocks by index."""
-    for block in content:
-        key = _block_key(block)
-        if key is None:
-            blocks.append(block)
-            continue
-        indexed = {} if indexed is None else indexed
-        if (open_block := indexed.get(key)) is not None:
-            open_block.add(block)
-        else:
-            indexed[key] = open_block = _Block(block)
-            blocks.append(open_block)
-    return indexed
-
-
-def _block_key(block: Any) -> int | str | None:
-    """The ``index`` of a block streamed in parts, or None (not a dict, no ``index`` that is an int or a str)."""
-    if not isinstance(block, dict):
-        return None
-    index = block.get("index")
-    return index if isinstance(index, int | str) and not isinstance(index, bool) else None
-
-
-class _ExtraFields:
-    """The ``additional_kwargs`` of streamed chunks merged key by key, in linear time: a key's text pieces are
-    joined, any other value replaces what came before (and a text after it starts anew)."""
-
-    __slots__ = ("fields",)
-
-    def __init__(self) -> None:
-        self.fields: dict[str, Any] = {}  # key -> a list of its text pieces, or its latest other value
-
-    def add(self, kwargs: dict[str, Any]) -> None:
-        fields = self.fields
-        for key, value in kwargs.items():
-            if isinstance(value, str) and isinstance(parts := fields.get(key), _Pieces):
-                parts.append(value)
-            else:
-                fields[key] = _Pieces([value]) if isinstance(value, str) else value
-
-    def merged(self) -> dict[str, Any]:
-        return {k: "".join(v) if isinstance(v, _Pieces) else v for k, v in self.fields.items()}
-
-
-class _Pieces(list):  # type: ignore[type-arg]
-    """The text pieces of one ``additional_kwargs`` key (a list of its own type, told apart from a list value)."""
-
-
 def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
                  tool_names: Collection[str] | None = None) -> AIMessageChunk | AIMessage:
     """Merge streamed chunks into one, in time linear in the total text length.
@@ -577,7 +462,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     """
     text: list[str] = []
     blocks: list[Any] | None = None
-    indexed: dict[int | str, _Block] | None = None  # the blocks merged by their index
+    indexed: dict[int | str, Block] | None = None  # the blocks merged by their index
     invalid: list[InvalidToolCall] = []
     calls = _Calls()
     usage: Usage | None = None
@@ -585,7 +470,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     provider_data: dict[str, Any] | None = None
     msg_id: str | None = None
     name: str | None = None
-    extra: _ExtraFields | None = None  # LangChain's additional_kwargs, merged key by key
+    extra: ExtraFields | None = None  # LangChain's additional_kwargs, merged key by key
     for chunk in chunks:
         content = chunk.content
         if isinstance(content, list):
@@ -593,7 +478,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
             if text:
                 blocks.append({"type": "text", "text": "".join(text)})
                 text = []
-            indexed = _add_blocks(blocks, content, indexed)
+            indexed = add_blocks(blocks, content, indexed)
         elif content:
             text.append(content)
         for part in chunk.tool_call_chunks:
@@ -605,7 +490,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
         if chunk.response_metadata:
             metadata.update({k: v for k, v in chunk.response_metadata.items() if v is not None or k not in metadata})
             if isinstance(kept := chunk.response_metadata.get("additional_kwargs"), dict):
-                extra = _ExtraFields() if extra is None else extra
+                extra = ExtraFields() if extra is None else extra
                 extra.add(kept)
         if chunk.provider_data is not None:
             provider_data = {**(provider_data or {}), **chunk.provider_data}
@@ -616,7 +501,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     if extra is not None:
         metadata["additional_kwargs"] = extra.merged()
     merged = AIMessageChunk(
-        _join_content(text, blocks),
+        join_content(text, blocks),
         tool_call_chunks=calls.chunks(),
         invalid_tool_calls=invalid,
         usage=usage,
