@@ -353,23 +353,43 @@ def test_a_bare_string_is_the_one_parameters_value() -> None:
         n.invoke("x")
 
 
-@pytest.mark.parametrize("which", ["none", "several"])
-def test_a_bare_string_for_none_or_several_parameters_says_to_pass_a_dict(which: str) -> None:
+@pytest.mark.parametrize("which", ["none", "two required"])
+def test_a_bare_string_for_no_parameter_or_two_required_says_to_pass_a_dict(which: str) -> None:
     if which == "none":
         def f() -> str:
             """F."""
             return ""
-        expected = r"has none: pass an empty dict of arguments, \{\}\."
+        expected = r"has no parameter: pass an empty dict of arguments, \{\}\."
     else:
-        def f(a: int, b: str = "") -> str:  # type: ignore[misc]
+        def f(a: str, b: int, c: str = "") -> str:  # type: ignore[misc]
             """F."""
             return ""
-        expected = r"has 2 \(a, b\): pass a dict of arguments, \{\"a\": <integer>\}\."
+        expected = r"also requires b: pass a dict of arguments, \{\"a\": <text>, \"b\": <integer>\}\."
     made = tool(f)
-    with pytest.raises(ToolValidationError, match="a bare string is taken only by a tool of exactly one parameter"):
+    with pytest.raises(ToolValidationError, match="a bare string fills a tool's first parameter only when its other "
+                                                  "parameters are optional"):
         made.invoke("x")
     with pytest.raises(ToolValidationError, match=expected):
         asyncio.run(made.ainvoke("x"))
+
+
+def test_a_bare_string_fills_the_first_parameter_when_the_others_are_optional() -> None:
+    # LangChain's BaseTool._parse_input puts a string in the first field and leaves the others to their defaults
+    @tool
+    def search(query: str, k: int = 3) -> str:
+        """Search."""
+        return f"{query}/{k}"
+
+    assert search.invoke("cats") == "cats/3"
+    assert asyncio.run(search.ainvoke("dogs")) == "dogs/3"
+
+    @tool
+    def count(n: int, unit: str = "") -> str:
+        """Count."""
+        return repr(n)
+
+    with pytest.raises(ToolValidationError, match="'n': Input should be a valid integer"):  # then validated as usual
+        count.invoke("x")
 
 
 @needs_langchain
@@ -401,3 +421,15 @@ def test_to_langchain_tool_keeps_the_sync_and_async_split() -> None:
     assert converted.invoke({"city": "a"}) == "sync a 1"
     assert asyncio.run(converted.ainvoke({"city": "a"})) == "async a 1"
     assert asyncio.run(converted.ainvoke(_call({"city": "b"}))).content == "async b 1"
+
+
+@needs_langchain
+def test_to_langchain_tool_takes_a_bare_string_by_the_same_rule() -> None:
+    from toolwire.interop.langchain import to_langchain_tool
+
+    def search(query: str, k: int = 3) -> str:
+        """Search."""
+        return f"{query}/{k}"
+
+    converted = to_langchain_tool(tool(search))
+    assert converted.invoke("cats") == "cats/3" == tool(search).invoke("cats")

@@ -63,8 +63,9 @@ class ToolArguments:
             args = {}
         elif type(args) is not dict and not isinstance(args, Mapping):  # (the type test skips the ABC check)
             props = self.parameters.get("properties", {})
-            if isinstance(args, str) and len(props) == 1:  # LangChain's BaseTool._parse_input: the one parameter
-                args = {next(iter(props)): args}
+            if isinstance(args, str) and props and set(self.parameters.get("required") or ()) <= {next(iter(props))}:
+                args = {next(iter(props)): args}  # LangChain's BaseTool._parse_input: the first parameter, the others
+                # left to their defaults (a required one would fail there too)
             elif isinstance(args, str):
                 raise ToolValidationError(_bare_string_error(self.name, self.parameters), self.name)
             else:
@@ -200,16 +201,17 @@ def argument_example(parameters: Mapping[str, Any], most: int = 3) -> str:
 
 
 def _bare_string_error(name: str, parameters: Mapping[str, Any]) -> str:
-    """The error for a bare string given as the arguments of a tool with no parameter or several: LangChain's
-    ``BaseTool._parse_input`` maps a string to a tool's one parameter, which toolwire does only when there is
-    exactly one."""
+    """The error for a bare string given as the arguments of a tool with no parameter, or with a required one besides
+    its first: LangChain's ``BaseTool._parse_input`` puts a string in a tool's first parameter, which leaves the
+    others to their defaults, so toolwire takes one only when the others have defaults."""
     props = list(parameters.get("properties") or ())
-    start = f"Invalid arguments for tool '{name}': a bare string is taken only by a tool of exactly one parameter"
+    start = (f"Invalid arguments for tool '{name}': a bare string fills a tool's first parameter only when its other "
+             "parameters are optional")
     if not props:
-        return f"{start}, and this one has none: pass an empty dict of arguments, {{}}."
-    listed = ", ".join(props[:5]) + (", ..." if len(props) > 5 else "")
-    return (f"{start}, and this one has {len(props)} ({listed}): pass a dict of arguments, "
-            f"{argument_example(parameters)}.")
+        return f"{start}, and this one has no parameter: pass an empty dict of arguments, {{}}."
+    required = [p for p in props[1:] if p in (parameters.get("required") or ())]
+    listed = ", ".join(required[:5]) + (", ..." if len(required) > 5 else "")
+    return f"{start}, and this one also requires {listed}: pass a dict of arguments, {argument_example(parameters)}."
 
 
 def _untyped_call_hint(exc: ToolValidationError, given: Any,

@@ -304,8 +304,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
 
     Returns:
         A ``langchain_core.tools.StructuredTool`` with the same name, description and JSON Schema
-        (``args_schema`` is the schema dict; a tool of one parameter also takes its value as a bare string, as
-        LangChain's own ``@tool`` does; an argument named ``config`` or ``run_manager``, which
+        (``args_schema`` is the schema dict; a bare string is the value of its first parameter when the others are
+        optional, as LangChain's own ``@tool`` does; an argument named ``config`` or ``run_manager``, which
         LangChain keeps for itself, is offered as ``config_`` / ``run_manager_``), ``return_direct`` and
         ``response_format``. Calls go through toolwire (validation, timeout). Invoked with a whole LangChain
         ToolCall (what LangGraph's ``ToolNode`` does), a failure or invalid arguments become a LangChain
@@ -442,10 +442,13 @@ def _structured_tool_class() -> type:
             """A toolwire tool as a LangChain StructuredTool (see :func:`to_langchain_tool`)."""
 
             def _single(self, tool_input: Any) -> Any:
-                """A string given to a tool of one parameter is that parameter's value, as for LangChain's own
-                ``@tool`` (its JSON Schema ``args_schema`` refuses strings; legacy text agents send them)."""
-                props = self.args_schema.get("properties") if isinstance(self.args_schema, dict) else None
-                if isinstance(tool_input, str) and isinstance(props, dict) and len(props) == 1:
+                """A string is the value of the tool's first parameter when its others are optional, as for
+                LangChain's own ``@tool`` and toolwire's ``invoke`` (its JSON Schema ``args_schema`` refuses strings;
+                legacy text agents send them)."""
+                schema = self.args_schema if isinstance(self.args_schema, dict) else {}
+                props = schema.get("properties")
+                if isinstance(tool_input, str) and isinstance(props, dict) and props and \
+                        set(schema.get("required") or ()) <= {next(iter(props))}:
                     return {next(iter(props)): tool_input}
                 return tool_input
 
