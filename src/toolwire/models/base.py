@@ -74,7 +74,7 @@ class ChatRequest:
             call) or a tool name (call that tool). ``None`` means not set (provider default, "auto").
         parallel_tool_calls: ``False`` asks for at most one call per reply; ``None`` leaves the
             provider default (several allowed).
-        strict: ask the provider to enforce the schemas exactly (OpenAI strict mode).
+        strict: ask the provider to enforce the schemas exactly (OpenAI strict mode, Anthropic strict tool use).
         options: per-call generation options (temperature, max_tokens, stop, seed...).
     """
 
@@ -164,8 +164,9 @@ class BaseChatModel(RunnableMethods, Batching):
     server_tools: ClassVar[tuple[str | None, ...]] = ()
     """The :attr:`ServerTool.provider` values this model sends unchanged; ``bind_tools`` refuses the others."""
     strict_mode: ClassVar[bool] = False
-    """Whether ``strict=True`` has an effect: the provider enforces the schemas (OpenAI strict mode) or the model
-    always does (a local model's grammar). ``bind_tools(strict=True)`` warns where it has none (review 53)."""
+    """Whether ``strict=True`` has an effect: the provider enforces the schemas (OpenAI strict mode, Anthropic strict
+    tool use) or the model always does (a local model's grammar). ``bind_tools(strict=True)`` warns where it has
+    none (review 53)."""
 
     tools: tuple[Tool | ToolSpec, ...] = ()
     tool_choice: str | None = None
@@ -204,7 +205,8 @@ class BaseChatModel(RunnableMethods, Batching):
             parallel_tool_calls: ``False`` for at most one call per reply: asked of the provider, and kept
                 where it sends more (a server that ignores the field, calls read from text): the first call is
                 kept and the others dropped with a warning in the log (:mod:`toolwire.models._one_call`).
-            strict: enforce the schemas exactly where the provider can (OpenAI strict mode).
+            strict: enforce the schemas exactly where the provider can (OpenAI strict mode, Anthropic strict tool
+                use; elsewhere a ``StrictSchemaWarning`` says it is not sent).
 
         Returns:
             A copy of this model (same class and settings) with the tools converted and bound.
@@ -250,8 +252,9 @@ class BaseChatModel(RunnableMethods, Batching):
             from toolwire.models.lowering.openai import StrictSchemaWarning
 
             warnings.warn(f"{type(self).__name__}: strict=True is not sent (toolwire lowers schemas to OpenAI's "
-                          "strict mode only), so the provider does not enforce them; toolwire still validates each "
-                          "call's arguments before its tool runs.", StrictSchemaWarning, stacklevel=user_stacklevel())
+                          "strict mode and Anthropic's strict tool use only), so the provider does not enforce "
+                          "them; toolwire still validates each call's arguments before its tool runs.",
+                          StrictSchemaWarning, stacklevel=user_stacklevel())
         return new
 
     @refuses_unknown_keywords("with_structured_output")
@@ -276,7 +279,7 @@ class BaseChatModel(RunnableMethods, Batching):
                 arguments, as written).
             include_raw: return ``{"raw": AIMessage, "parsed": value or None, "parsing_error": error or None}``
                 and raise nothing for a reply that cannot be read.
-            strict: as for :meth:`bind_tools` (OpenAI strict mode).
+            strict: as for :meth:`bind_tools` (OpenAI strict mode, Anthropic strict tool use).
             method: ``"function_calling"``, the only way toolwire reads structured output (LangChain's name for it,
                 so code written for LangChain runs unchanged).
 
