@@ -298,16 +298,51 @@ def test_tool_call_schema_is_made_on_first_use_and_follows_a_rename() -> None:
     assert s.tool_call_schema is not first and s.tool_call_schema.model_json_schema()["title"] == "renamed"
 
 
-def test_tool_call_schema_of_an_args_schema_tool_is_the_model() -> None:
+def test_tool_call_schema_of_an_args_schema_tool_is_named_after_the_tool() -> None:
+    """Review 98 #4: LangChain's tool_call_schema is a model named after the tool with its description; only
+    get_input_schema() gives args_schema itself."""
     class Args(BaseModel):
-        city: str
+        city: str = Field(description="the city")
 
     @tool(args_schema=Args)
     def find(city: str) -> str:
         """Find."""
         return city
 
-    assert find.tool_call_schema is Args and find.get_input_schema() is Args
+    model = find.tool_call_schema
+    assert issubclass(model, Args) and model is not Args and model.__name__ == "find"
+    schema = model.model_json_schema()
+    assert schema["title"] == "find" and schema["description"] == "Find."
+    assert schema["properties"]["city"]["description"] == "the city"
+    assert model.model_validate({"city": "Paris"}).city == "Paris"
+    assert find.get_input_schema() is Args and find.tool_call_schema is model  # (kept)
+
+
+@needs_langchain
+def test_tool_call_schema_of_an_args_schema_tool_matches_langchains() -> None:
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    class CalculatorInput(BaseModel):
+        a: int = Field(description="first number")
+        b: int = Field(description="second number")
+
+    def multiply(a: int, b: int) -> int:
+        return a * b
+
+    made = [cls.from_function(func=multiply, name="Calculator", description="multiply numbers",
+                              args_schema=CalculatorInput) for cls in (lc_tools.StructuredTool, StructuredTool)]
+    theirs, ours = (t.tool_call_schema.model_json_schema() for t in made)
+    assert ours == theirs
+    assert convert_to_openai_tool(made[1].tool_call_schema) == convert_to_openai_tool(made[0].tool_call_schema)
+    assert made[1].get_input_schema() is made[0].get_input_schema() is CalculatorInput
+    # from_function(func=g, args_schema=A): the function's name and docstring, in both
+    def g(a: int, b: int) -> int:
+        """G does."""
+        return a
+
+    pair = [cls.from_function(func=g, args_schema=CalculatorInput) for cls in (lc_tools.StructuredTool,
+                                                                               StructuredTool)]
+    assert pair[1].tool_call_schema.model_json_schema() == pair[0].tool_call_schema.model_json_schema()
 
 
 def test_tool_call_schema_of_a_json_schema_tool() -> None:

@@ -127,15 +127,16 @@ class ToolArguments:
     @property
     def tool_call_schema(self) -> type[BaseModel]:
         """The pydantic model class of the arguments a model sends, as LangChain's ``BaseTool.tool_call_schema``
-        (``langchain_core/tools/base.py``): ``model_json_schema()`` describes the arguments of :attr:`parameters`
-        (with the tool's name as ``title`` and its description), and ``model_validate(args)`` checks them as
-        ``invoke(args)`` does. Made on first use and kept (see :mod:`toolwire._tool_model`); injected arguments
-        (``InjectedToolCallId``), which toolwire fills itself, are not fields, as in LangChain.
+        (``langchain_core/tools/base.py``): a class named after the tool, whose ``model_json_schema()`` describes the
+        arguments of :attr:`parameters` with the tool's name as ``title`` and its description as ``description``, and
+        whose ``model_validate(args)`` checks them. Made on first use and kept (see :mod:`toolwire._tool_model`);
+        injected arguments (``InjectedToolCallId``), which toolwire fills itself, are not fields, as in LangChain.
 
         Returns:
-            The ``args_schema`` model given to the tool when its fields are the tool's parameters, else a model
-            made from the tool's JSON Schema (every tool has one: ``Tool.from_schema``, MCP and LangChain tools too;
-            LangChain gives a dict ``args_schema`` back as the dict, toolwire a model of it).
+            A subclass of the ``args_schema`` model given to the tool (its fields and validators) when its fields are
+            the tool's parameters, else a model made from the tool's JSON Schema that checks arguments as
+            ``invoke(args)`` does (every tool has one: ``Tool.from_schema``, MCP and LangChain tools too; LangChain
+            gives a dict ``args_schema`` back as the dict with the description, toolwire a model of it).
         """
         from toolwire._tool_model import input_model
 
@@ -149,9 +150,14 @@ class ToolArguments:
                 ignored.
 
         Returns:
-            The same class as :attr:`tool_call_schema`: a toolwire tool's input is the arguments a model sends
-            (an injected argument is filled by toolwire, never passed in), so the two schemas are one.
+            The ``args_schema`` model itself when the tool was given one (a pydantic class), as LangChain returns it;
+            else the same class as :attr:`tool_call_schema` (a toolwire tool's input is the arguments a model sends:
+            an injected argument is filled by toolwire, never passed in). LangChain makes a model of the function's
+            whole signature there, injected arguments included.
         """
+        given = getattr(self, "args_schema", None)
+        if isinstance(given, type) and issubclass(given, BaseModel):
+            return given
         return self.tool_call_schema
 
     def _positional(self, kwargs: dict[str, Any]) -> list[Any]:

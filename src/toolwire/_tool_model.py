@@ -9,8 +9,13 @@ reads
 toolwire validates a function's arguments without a model class (a ``TypedDict`` core schema, built once at
 decoration), so the class is made here on first use, never at decoration or on invoke, and kept on the tool:
 
-* a tool given ``args_schema=Model`` (a pydantic v2 class) whose fields are the tool's parameters gives ``Model``
-  itself, as LangChain's ``get_input_schema`` does;
+* a tool given ``args_schema=Model`` (a pydantic v2 class) whose fields are the tool's parameters gives a subclass
+  of ``Model`` named after the tool, with the tool's description as its docstring, as LangChain's
+  ``tool_call_schema`` is (``_create_subset_model(self.name, ..., fn_description=self.description)``): its
+  ``model_json_schema()`` has the tool's ``title`` and ``description``, so ``convert_to_openai_tool`` or
+  ``with_structured_output`` of it name the tool, and ``model_validate`` runs ``Model``'s own fields and validators
+  (LangChain copies the fields into a new model, which drops the validators; a subclass keeps them).
+  ``get_input_schema()`` gives ``Model`` itself, as LangChain's does (:meth:`ToolArguments.get_input_schema`);
 * every other tool (a signature, ``Tool.from_schema``, an MCP or LangChain tool) gives a model made from its JSON
   Schema: one field per property (named as the property; a name pydantic cannot take as a field, ``_id`` or
   ``model_config``, is the field's alias), whose ``model_json_schema()`` is the tool's own ``parameters`` with
@@ -45,8 +50,8 @@ def input_model(tool: Tool) -> type[BaseModel]:
         tool: any toolwire :class:`~toolwire.tools.Tool`.
 
     Returns:
-        A pydantic v2 ``BaseModel`` subclass: the tool's ``args_schema`` when its fields are the tool's parameters,
-        else a model made from ``tool.parameters`` (see the module docstring).
+        A pydantic v2 ``BaseModel`` subclass named after the tool: a subclass of the tool's ``args_schema`` when its
+        fields are the tool's parameters, else a model made from ``tool.parameters`` (see the module docstring).
 
     Raises:
         Nothing of its own: a tool always has a JSON Schema, and a model is made of any JSON object schema.
@@ -59,11 +64,24 @@ def input_model(tool: Tool) -> type[BaseModel]:
     props = tool.parameters.get("properties") or {}
     if (isinstance(given, type) and issubclass(given, BaseModel)
             and {f.alias or n for n, f in given.model_fields.items()} == set(props)):
-        model = given
+        model = _named_model(tool, given)
     else:
         model = _schema_model(tool)
     tool._input_model = (key, model)  # type: ignore[attr-defined]
     return model
+
+
+def _named_model(tool: Tool, given: type[BaseModel]) -> type[BaseModel]:
+    """A subclass of ``given`` (the tool's ``args_schema``) whose name and JSON Schema ``title`` are the tool's name
+    and whose docstring (JSON Schema ``description``) is the tool's description, as LangChain's
+    ``BaseTool.tool_call_schema`` (``_create_subset_model_v2``: ``create_model(name, ...)`` then
+    ``__doc__ = fn_description``); a ``title`` in ``given``'s ``model_config`` gives way to the tool's name, as there
+    (LangChain's new model does not inherit the config)."""
+    namespace: dict[str, Any] = {"__doc__": tool.description or given.__doc__ or "", "__module__": given.__module__,
+                                 "model_config": ConfigDict(**{**given.model_config, "title": tool.name})}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (a field shadowing a parent attribute: warned when ``given`` was made)
+        return type(given)(tool.name, (given,), namespace)  # type: ignore[no-any-return]
 
 
 def _field_name(name: str, taken: set[str]) -> str:
