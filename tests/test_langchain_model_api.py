@@ -148,6 +148,17 @@ def test_a_bound_models_repr_shows_generation_options_and_no_secret() -> None:
     hosted = ChatOpenAI("gpt-4o", api_key="sk-secret-1234567890").bind(
         max_tokens=5, extra_headers={"Authorization": "Bearer sk-secret-1234567890"}).with_retry()
     assert "sk-secret" not in repr(hosted) and "sk-secret" not in str(hosted)
+    # review 98 #6: a hosted model's repr shows what bind/with_retry added, as the base repr does
+    assert repr(hosted) == ("ChatOpenAI(model='gpt-4o', bound={'max_tokens': 5, 'extra_headers': '...'}, "
+                            "retry='3 attempts')")
+    assert repr(ChatOpenAI("gpt-4o", api_key="sk-secret-1234567890")) == "ChatOpenAI(model='gpt-4o')"
+
+
+def test_a_retrying_models_repr_counts_one_attempt_in_the_singular() -> None:
+    """Review 98 #6: ``retry='1 attempts'``."""
+    assert repr(ScriptedChatModel(["a"]).with_retry(stop_after_attempt=1)) == \
+        "ScriptedChatModel(model='scripted', retry='1 attempt')"
+    assert repr(ScriptedChatModel(["a"]).with_retry(stop_after_attempt=2)).endswith("retry='2 attempts')")
 
 
 # -- with_retry ------------------------------------------------------------------------------------------------------

@@ -210,8 +210,8 @@ class WholeCallRetry:
             return
 
     def describe(self) -> str:
-        """A short text of the policy for a repr: ``"3 attempts"``."""
-        return f"{self.stop_after_attempt} attempts"
+        """A short text of the policy for a repr: ``"3 attempts"``, ``"1 attempt"``."""
+        return f"{self.stop_after_attempt} attempt{'' if self.stop_after_attempt == 1 else 's'}"
 
 
 def _close(chunks: Any) -> None:

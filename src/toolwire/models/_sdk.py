@@ -47,6 +47,7 @@ from toolwire.models._retry import (
     retry_stream,
     with_retries,
 )
+from toolwire.models._runnable import bound_repr
 from toolwire.models._sdk_options import (
     check_call_options,
     check_generation_options,
@@ -299,9 +300,12 @@ class SDKChatModel(BaseChatModel):
         return self.model
 
     def __repr__(self) -> str:
+        """``ChatOpenAI(model='gpt-4o', base_url='...', tools=['add'], bound={'stop': ['x']}, retry='3 attempts')``:
+        the URL without its credentials, and what ``bind``/``with_retry`` added as :func:`bound_repr` shows it (the
+        values of generation options only, so a bound header holding a token never appears); never the key."""
         where = f", base_url={redact_url(self.base_url)!r}" if self.base_url else ""
         bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
-        return f"{type(self).__name__}(model={self.model!r}{where}{bound})"
+        return f"{type(self).__name__}(model={self.model!r}{where}{bound}{bound_repr(self)})"
 
     # -- copies ----------------------------------------------------------------------------------------------
 
