@@ -12,15 +12,18 @@ constructor's error.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 import uuid
-from collections.abc import Iterable, Mapping
+import warnings
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from toolwire.messages import AIMessage, BaseMessage
 
-__all__ = ["KNOWN_BLOCK_TYPES", "LangChainMessageAPI", "content_blocks", "langchain_dump"]
+__all__ = ["KNOWN_BLOCK_TYPES", "LangChainMessageAPI", "content_blocks", "langchain_dump", "select", "v1_copy"]
 
 KNOWN_BLOCK_TYPES = frozenset({
     "text", "reasoning", "refusal", "tool_call", "invalid_tool_call", "tool_call_chunk", "image", "audio", "file",
@@ -95,8 +98,9 @@ class LangChainMessageAPI:
         content = values.pop("content")
         return type(self)(content, **values, **extra)  # type: ignore[call-arg]
 
-    def model_dump(self, *, mode: Literal["python", "json"] = "python", include: Iterable[str] | None = None,
-                   exclude: Iterable[str] | None = None, exclude_none: bool = False) -> dict[str, Any]:
+    def model_dump(self, *, mode: Literal["python", "json"] = "python", include: Selection = None,
+                   exclude: Selection = None, exclude_none: bool = False, by_alias: bool | None = None,
+                   exclude_unset: bool = False, exclude_defaults: bool = False, **unsupported: Any) -> dict[str, Any]:
         """Return the message as LangChain's ``message.model_dump()`` gives the equivalent LangChain message: the
         same keys, in the same order, with LangChain's values.
 
@@ -111,26 +115,63 @@ class LangChainMessageAPI:
         ``response_metadata`` are always ``{}`` (toolwire keeps none). The dict is new: changing it never changes the
         message. :meth:`~toolwire.messages.BaseMessage.to_dict` is toolwire's own, shorter form.
 
+        ``include``/``exclude`` and ``exclude_none`` are applied by pydantic-core itself (:func:`select`), so they
+        select as on the LangChain message (pydantic 2's rules, not re-implemented).
+
         Args:
-            mode: ``"python"`` (values as they are; containers copied) or ``"json"`` (JSON-ready values, converted as
+            mode: ``"python"`` (containers copied; a pydantic model or dataclass inside, such as an artifact, as its
+                dict, as pydantic gives LangChain's ``Any`` fields) or ``"json"`` (JSON-ready values, converted as
                 :meth:`~toolwire.messages.BaseMessage.to_dict` converts them), as pydantic's ``mode``.
-            include: the top-level keys to keep (pydantic's nested include dicts are not taken).
-            exclude: the top-level keys to leave out.
-            exclude_none: leave out the keys whose value is None (``name``, ``id``, ``usage_metadata``...).
+            include: the keys to keep, as pydantic takes it: a set of top-level keys, or a dict whose values select
+                inside (``{"tool_calls": {0: {"name"}}}``; list positions by index, ``"__all__"`` for every item;
+                ``True`` or ``...`` for the whole value).
+            exclude: the keys to leave out, in the same shapes.
+            exclude_none: leave out the keys whose value is None wherever LangChain's message has typed fields: the
+                message's own (``name``, ``id``, ``usage_metadata``...), a tool call's, an invalid tool call's
+                (``{"name": None, "error": None}``), the usage's and its token details', and a pydantic model's
+                fields inside; never a key of a plain dict (``additional_kwargs``, a content block, a call's
+                ``args``), as pydantic leaves those.
+            by_alias: taken and without effect: LangChain's message fields have no aliases.
+            exclude_unset, exclude_defaults: only False is taken (see Raises).
+            **unsupported: pydantic's other keywords (``round_trip``, ``context``...): refused.
 
         Returns:
             A new dict.
 
         Raises:
             ValueError: ``mode`` is neither ``"python"`` nor ``"json"``.
+            TypeError: ``exclude_unset`` or ``exclude_defaults`` is true (a toolwire message does not record which
+                fields were set, and LangChain's field defaults are pydantic's), another pydantic keyword is given
+                (one sentence naming those taken), or ``include``/``exclude`` is no set or dict (pydantic's error).
         """
+        _refuse_options("model_dump", exclude_unset, exclude_defaults, unsupported)
         if mode not in ("python", "json"):
             raise ValueError(f"model_dump(mode=...) must be 'python' or 'json', not {mode!r}.")
         dumped = langchain_dump(self, as_json=mode == "json")  # type: ignore[arg-type]
-        keep = None if include is None else set(include)
-        drop = set(exclude or ())
-        return {key: value for key, value in dumped.items()
-                if (keep is None or key in keep) and key not in drop and not (exclude_none and value is None)}
+        return select(dumped, include, exclude, exclude_none)
+
+    def model_dump_json(self, *, indent: int | None = None, include: Selection = None, exclude: Selection = None,
+                        exclude_none: bool = False, by_alias: bool | None = None, exclude_unset: bool = False,
+                        exclude_defaults: bool = False, **unsupported: Any) -> str:
+        """Return :meth:`model_dump` (``mode="json"``) as JSON text, as LangChain's ``message.model_dump_json()``
+        (pydantic's ``BaseModel.model_dump_json``) writes it: compact (``{"content":"hi",...}``) or indented by
+        ``indent`` spaces, non-ASCII kept, a non-finite float as ``null`` (pydantic's default), written by
+        pydantic-core itself.
+
+        Args:
+            indent: spaces per level, or None for one line.
+            include, exclude, exclude_none, by_alias, exclude_unset, exclude_defaults: as :meth:`model_dump`.
+            **unsupported: pydantic's other keywords: refused.
+
+        Returns:
+            A ``str``.
+
+        Raises:
+            TypeError: as :meth:`model_dump`.
+        """
+        _refuse_options("model_dump_json", exclude_unset, exclude_defaults, unsupported)
+        dumped = select(langchain_dump(self, as_json=True), include, exclude, exclude_none)  # type: ignore[arg-type]
+        return _any_adapter().dump_json(dumped, indent=indent).decode()
 
     @property
     def content_blocks(self) -> list[dict[str, Any]]:
@@ -162,6 +203,99 @@ class LangChainMessageAPI:
         return content_blocks(self)  # type: ignore[arg-type]
 
 
+Selection = AbstractSet[Any] | Mapping[Any, Any] | None
+"""pydantic's ``IncEx``: a set of keys, or a dict of key -> ``True``/``...``/a nested selection."""
+
+_TYPED_ITEMS = ("tool_calls", "invalid_tool_calls", "tool_call_chunks")
+"""Keys of a dump whose items are TypedDicts in LangChain (``ToolCall``, ``InvalidToolCall``, ``ToolCallChunk``):
+pydantic's ``exclude_none`` drops their None values."""
+
+_TAKEN = "mode, include, exclude, exclude_none and by_alias"
+
+
+@functools.cache
+def _any_adapter() -> Any:
+    """pydantic's ``TypeAdapter(Any)``, made once: its ``dump_python``/``dump_json`` apply include/exclude to plain
+    dicts and lists exactly as a model's fields of those types are (the same pydantic-core filters)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(Any)
+
+
+def _refuse_options(method: str, exclude_unset: bool, exclude_defaults: bool, unsupported: Mapping[str, Any]) -> None:
+    """Raise the one-sentence TypeError of :meth:`LangChainMessageAPI.model_dump` for what it does not take."""
+    if exclude_unset or exclude_defaults:
+        name = "exclude_unset" if exclude_unset else "exclude_defaults"
+        raise TypeError(f"{method}({name}=True) is not taken: a toolwire message does not record which of "
+                        "LangChain's fields were set or left at their defaults, so name the keys to leave out with "
+                        "exclude=... (or use exclude_none=True).")
+    if unsupported:
+        raise TypeError(f"{method}() of a toolwire message takes {_TAKEN} of pydantic's keywords, not "
+                        f"{', '.join(sorted(unsupported))}.")
+
+
+def _without_nones(item: Any) -> Any:
+    return {k: v for k, v in item.items() if v is not None} if isinstance(item, dict) else item
+
+
+def select(dumped: dict[str, Any], include: Selection, exclude: Selection, exclude_none: bool) -> dict[str, Any]:
+    """``dumped`` (a LangChain-shaped message dump) with pydantic's ``include``/``exclude``/``exclude_none``
+    applied as ``model_dump`` applies them to the LangChain message.
+
+    ``exclude_none`` drops None values where LangChain has typed fields (the message's, the items of
+    :data:`_TYPED_ITEMS`, ``usage_metadata`` and its ``input_token_details``/``output_token_details``) and in
+    pydantic models inside; then pydantic-core's ``TypeAdapter(Any).dump_python`` applies the selection (and turns a
+    pydantic model or dataclass inside into its dict, as LangChain's ``Any`` fields are dumped).
+
+    Raises:
+        TypeError: ``include``/``exclude`` is no set or dict (pydantic's own message).
+    """
+    if exclude_none:
+        dumped = _without_nones(dumped)
+        for key in _TYPED_ITEMS:
+            if isinstance(dumped.get(key), list):
+                dumped[key] = [_without_nones(item) for item in dumped[key]]
+        if isinstance(usage := dumped.get("usage_metadata"), dict):
+            usage = _without_nones(usage)
+            for key in ("input_token_details", "output_token_details"):
+                if isinstance(usage.get(key), dict):
+                    usage[key] = _without_nones(usage[key])
+            dumped["usage_metadata"] = usage
+    result: dict[str, Any] = _any_adapter().dump_python(dumped, include=include, exclude=exclude,
+                                                         exclude_none=exclude_none)
+    return result
+
+
+def v1_copy(msg: Any, changes: Mapping[str, Any]) -> Any:
+    """``msg.copy(update=..., deep=...)``: pydantic v1's ``BaseModel.copy``, which LangChain's messages inherit
+    (deprecated in pydantic 2 with a ``PydanticDeprecatedSince20`` warning, still in LangChain tutorials), done as
+    :meth:`LangChainMessageAPI.model_copy` with a ``DeprecationWarning`` naming ``model_copy``.
+
+    Chosen over refusing it: the result is what LangChain's gives for every valid update, and ported code keeps
+    running. One difference: pydantic v1's copy does not validate the update (``content=5`` gives a broken message),
+    where this copy is made by the constructor and raises its error.
+
+    Args:
+        msg: a toolwire message or chunk (with ``model_copy``).
+        changes: the keywords given to ``copy()``: ``update`` and/or ``deep``.
+
+    Returns:
+        The new message.
+
+    Raises:
+        TypeError: ``include``/``exclude`` (pydantic v1's field selection, which makes a message without some of its
+            fields) or a toolwire field keyword besides ``update``/``deep``; or as ``model_copy``.
+    """
+    other = sorted(set(changes) - {"update", "deep"})
+    if other:
+        raise TypeError(f"{type(msg).__name__}.copy() takes either pydantic v1's update=/deep= (as LangChain's "
+                        f"messages do) or toolwire's field keywords (copy(content=...)), not {', '.join(other)} "
+                        "with them.")
+    warnings.warn("copy(update=...) is pydantic v1's spelling, deprecated in pydantic 2 (as on LangChain's "
+                  "messages): use model_copy(update=...).", DeprecationWarning, stacklevel=3)
+    return msg.model_copy(update=changes.get("update"), deep=bool(changes.get("deep", False)))
+
+
 def _ai_fields(msg: AIMessage, convert: Any) -> tuple[dict[str, Any], dict[str, Any], list[Any], list[Any]]:
     """``(additional_kwargs, response_metadata, tool_calls, invalid_tool_calls)`` of ``msg`` in LangChain's form,
     as :func:`~toolwire.interop.langchain.to_langchain_messages` writes them."""
@@ -181,12 +315,21 @@ def _ai_fields(msg: AIMessage, convert: Any) -> tuple[dict[str, Any], dict[str, 
         extra[INDEX_KEY] = places
     calls = [{"name": c["name"], "args": convert(c["args"]), "id": c["id"], "type": "tool_call"}
              for c in msg.tool_calls if isinstance(c["args"], dict)]
-    invalid = [*({k: convert(v) for k, v in c.items() if k != "index"} for c in msg.invalid_tool_calls),
-               *({"name": c["name"], "args": c["args"] if isinstance(c["args"], str)
-                  else json.dumps(c["args"], default=str), "id": c["id"],
-                  "error": "the arguments are not a JSON object", "type": "invalid_tool_call"}
+    invalid = [*(_invalid_call({k: convert(v) for k, v in c.items() if k != "index"}) for c in msg.invalid_tool_calls),
+               *(_invalid_call({"name": c["name"], "args": c["args"] if isinstance(c["args"], str)
+                                else json.dumps(c["args"], default=str), "id": c["id"],
+                                "error": "the arguments are not a JSON object"})
                  for c in msg.tool_calls if not isinstance(c["args"], dict))]
     return convert(extra), convert(metadata), calls, invalid
+
+
+def _invalid_call(call: dict[str, Any]) -> dict[str, Any]:
+    """An invalid tool call's dict in the key order of langchain-core's ``create_invalid_tool_call`` (``type``,
+    ``id``, ``name``, ``args``, ``error``; what the LangChain message holds), other keys after them, so that
+    ``model_dump_json`` writes the same text."""
+    out = {"type": "invalid_tool_call", **{key: call.get(key) for key in ("id", "name", "args", "error")}}
+    out.update((key, value) for key, value in call.items() if key not in out)
+    return out
 
 
 def langchain_dump(msg: BaseMessage, as_json: bool = False) -> dict[str, Any]:

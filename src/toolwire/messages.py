@@ -257,12 +257,21 @@ class BaseMessage(LangChainMessageAPI):
     def copy(self, **changes: Any) -> BaseMessage:
         """Return a new message of the same class with ``changes`` applied (fields by name).
 
+        ``copy(update={...}, deep=...)``, pydantic v1's spelling that LangChain's messages inherit, is taken as
+        :meth:`model_copy` is, with a ``DeprecationWarning`` naming ``model_copy`` (as pydantic 2 warns there); see
+        :func:`toolwire._message_compat.v1_copy`.
+
         Args:
             **changes: new field values by name (``content=``, ``id=``, ``tool_calls=``...); others are kept.
 
         Raises:
-            TypeError: a name in ``changes`` is not a field of this class.
+            TypeError: a name in ``changes`` is not a field of this class, or ``update=``/``deep=`` come with
+                field keywords.
         """
+        if "update" in changes or "deep" in changes:  # (no message has such a field)
+            from toolwire._message_compat import v1_copy
+
+            return v1_copy(self, changes)  # type: ignore[no-any-return]
         values = self._values()
         unknown = set(changes) - set(values)
         if unknown:

@@ -1,0 +1,139 @@
+"""Review 98 (#10, #11, and the chunk/StructuredOutput gaps): LangChain's pydantic spellings on toolwire's messages
+and chunks, and the Runnable methods of pipelines and structured output, compared with langchain-core 1.8.3 where it
+is importable."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from toolwire import AIMessage, HumanMessage, ToolMessage
+
+try:
+    import langchain_core.messages as lc_messages
+except ImportError:  # pragma: no cover - langchain-core is a benchmark dependency
+    lc_messages = None  # type: ignore[assignment]
+
+needs_langchain = pytest.mark.skipif(lc_messages is None, reason="langchain-core not installed")
+
+CALLS = [{"name": "f", "args": {"a": 1, "b": None}, "id": "c1"}, {"name": "g", "args": {"q": "x"}, "id": "c2"},
+         {"name": "h", "args": {}, "id": "c3"}]
+
+
+def _pair() -> tuple[Any, AIMessage]:
+    """The same AI message in LangChain and toolwire: text block, three calls, an invalid call with None fields."""
+    content = [{"type": "text", "text": "hi", "extra": None}]
+    invalid = [{"name": None, "args": "{", "id": "c9", "error": None}]
+    usage = {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3}
+    theirs = lc_messages.AIMessage(content=content, tool_calls=CALLS, invalid_tool_calls=invalid, usage_metadata=usage)
+    ours = AIMessage(content, tool_calls=CALLS, invalid_tool_calls=invalid, usage_metadata=usage)
+    return theirs, ours
+
+
+SELECTIONS: list[dict[str, Any]] = [
+    {"include": {"tool_calls": {0: {"name"}}}},
+    {"include": {"tool_calls": {-1: {"name"}}, "content": {"__all__": {"text"}}}},
+    {"include": {"tool_calls": {"__all__": {"name"}, 0: {"id"}}}},
+    {"exclude": {"tool_calls": {"__all__": {"name"}, 1: True}, "content": True}},
+    {"include": {"tool_calls": {1: {"args": {"q"}}}, "id": ...}},
+    {"include": {"tool_calls"}, "exclude": {"tool_calls": {0: {"id"}}}},
+    {"include": {"usage_metadata": {"total_tokens"}}, "exclude_none": True},
+    {"exclude_none": True},
+    {"exclude_none": True, "mode": "json"},
+    {"include": ["content", "type"]},
+    {"by_alias": True},
+]
+
+
+@needs_langchain
+@pytest.mark.parametrize("options", SELECTIONS, ids=[repr(s)[:60] for s in SELECTIONS])
+def test_model_dump_selects_as_langchains(options: dict[str, Any]) -> None:
+    """Review 98 #10: nested include/exclude were ignored, exclude_none kept None inside invalid_tool_calls."""
+    theirs, ours = _pair()
+    assert ours.model_dump(**options) == theirs.model_dump(**options)
+
+
+@needs_langchain
+def test_exclude_none_drops_nones_in_typed_places_only() -> None:
+    _, ours = _pair()
+    dumped = ours.model_dump(exclude_none=True)
+    assert dumped["invalid_tool_calls"] == [{"args": "{", "id": "c9", "type": "invalid_tool_call"}]
+    assert dumped["content"] == [{"type": "text", "text": "hi", "extra": None}]  # a plain dict keeps its None
+    assert dumped["tool_calls"][0]["args"] == {"a": 1, "b": None}
+    tool = ToolMessage("x", tool_call_id="1")
+    lc_tool = lc_messages.ToolMessage("x", tool_call_id="1")
+    assert tool.model_dump(exclude_none=True) == lc_tool.model_dump(exclude_none=True)
+
+
+def test_a_bad_selection_is_pydantics_type_error() -> None:
+    with pytest.raises(TypeError, match="must be a set or dict"):
+        AIMessage("hi", tool_calls=CALLS).model_dump(include={"tool_calls": {0: False}})
+
+
+@pytest.mark.parametrize("option", ["exclude_unset", "exclude_defaults"])
+def test_exclude_unset_and_defaults_are_refused_in_one_sentence(option: str) -> None:
+    with pytest.raises(TypeError, match=rf"model_dump\({option}=True\) is not taken: .*exclude="):
+        AIMessage("hi").model_dump(**{option: True})
+    assert AIMessage("hi").model_dump(**{option: False}) == AIMessage("hi").model_dump()
+    with pytest.raises(TypeError, match="model_dump_json"):
+        AIMessage("hi").model_dump_json(**{option: True})
+
+
+def test_other_pydantic_keywords_are_refused_naming_those_taken() -> None:
+    with pytest.raises(TypeError, match=r"takes mode, include, exclude, exclude_none and by_alias .* not round_trip"):
+        HumanMessage("hi").model_dump(round_trip=True)
+
+
+@needs_langchain
+@pytest.mark.parametrize("indent", [None, 2])
+def test_model_dump_json_is_langchains_text(indent: int | None) -> None:
+    theirs, ours = _pair()
+    assert ours.model_dump_json(indent=indent) == theirs.model_dump_json(indent=indent)
+    options: dict[str, Any] = {"include": {"tool_calls": {0: {"name"}}}, "exclude_none": True}
+    assert ours.model_dump_json(**options) == theirs.model_dump_json(**options)
+    assert json.loads(HumanMessage("é").model_dump_json()) == lc_messages.HumanMessage("é").model_dump()
+    assert HumanMessage("é").model_dump_json() == lc_messages.HumanMessage("é").model_dump_json()
+
+
+def test_model_dump_of_a_pydantic_artifact_is_its_dict_as_in_langchain() -> None:
+    class Found(BaseModel):
+        n: int = 1
+        note: str | None = None
+
+    msg = ToolMessage("x", tool_call_id="1", artifact={"found": Found(), "k": None})
+    assert msg.model_dump()["artifact"] == {"found": {"n": 1, "note": None}, "k": None}
+    assert msg.model_dump(exclude_none=True)["artifact"] == {"found": {"n": 1}, "k": None}
+    if lc_messages is not None:
+        lc = lc_messages.ToolMessage("x", tool_call_id="1", artifact={"found": Found(), "k": None})
+        assert msg.model_dump(exclude_none=True) == lc.model_dump(exclude_none=True)
+
+
+def test_copy_update_is_pydantic_v1s_copy_with_a_deprecation_warning() -> None:
+    """Review 98 #10: ``msg.copy(update={...})`` said "no field(s) ['update']"."""
+    msg = AIMessage("hi", tool_calls=CALLS[:1], id="m1")
+    with pytest.warns(DeprecationWarning, match=r"use model_copy\(update=\.\.\.\)") as caught:
+        copied = msg.copy(update={"content": "bye"})
+    assert caught[0].filename == __file__  # (the caller's line)
+    assert copied == msg.model_copy(update={"content": "bye"}) and msg.content == "hi"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        deep = msg.copy(update={}, deep=True)
+        assert deep == msg and deep.tool_calls[0]["args"] is not msg.tool_calls[0]["args"]
+        with pytest.raises(TypeError, match=r"either pydantic v1's update=/deep= .* not content with them"):
+            msg.copy(update={"id": "x"}, content="y")
+        with pytest.raises(TypeError, match="no field"):
+            msg.copy(update={"nope": 1})
+    assert msg.copy(content="x").content == "x"  # toolwire's own form, unchanged
+
+
+@needs_langchain
+def test_copy_update_gives_what_langchains_gives() -> None:
+    theirs, ours = _pair()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        assert ours.copy(update={"content": "x", "id": "m2"}).model_dump() == \
+            theirs.copy(update={"content": "x", "id": "m2"}).model_dump()
