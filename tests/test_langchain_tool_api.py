@@ -468,3 +468,60 @@ def test_to_langchain_tool_takes_a_bare_string_by_the_same_rule() -> None:
 
     converted = to_langchain_tool(tool(search))
     assert converted.invoke("cats") == "cats/3" == tool(search).invoke("cats")
+
+
+# -- review 98 #11: parse_docstring's description is LangChain's ------------------------------------
+
+
+def _doc_long(q: str, n: int = 1) -> str:
+    """Search the web.
+
+    Longer text here,
+    over two lines.
+
+    Args:
+        q: the query.
+        n: how many.
+
+    Returns:
+        the page.
+    """
+    return q
+
+
+def _doc_returns_first(q: str) -> str:
+    """Search.
+
+    Returns:
+        the page.
+
+    More after returns.
+
+    Args:
+        q: the query.
+    """
+    return q
+
+
+class _DocArgs(BaseModel):
+    """The args model's own doc."""
+
+    q: str = Field(description="query")
+
+
+@needs_langchain
+@pytest.mark.parametrize("options", [{"func": _doc_long}, {"func": _doc_returns_first}, {"func": lookup},
+                                     {"func": _doc_long, "args_schema": _DocArgs}],
+                         ids=["body", "returns-first", "lookup", "args_schema"])
+def test_parse_docstring_description_is_langchains(options: dict[str, Any]) -> None:
+    theirs = lc_tools.StructuredTool.from_function(parse_docstring=True, **options)
+    ours = StructuredTool.from_function(parse_docstring=True, **options)
+    assert ours.description == theirs.description
+    assert {k: v.get("description") for k, v in ours.args.items()} == \
+        {k: v.get("description") for k, v in theirs.args.items()}
+
+
+def test_parse_docstring_joins_the_summary_and_body_with_a_space() -> None:
+    made = StructuredTool.from_function(_doc_long, parse_docstring=True)
+    assert made.description == "Search the web. Longer text here,\nover two lines."
+    assert tool(_doc_long).description != made.description  # (toolwire's own @tool keeps its rule)

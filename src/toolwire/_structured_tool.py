@@ -165,6 +165,36 @@ def _invalid_docstring(source: Callable[..., Any], name: str) -> None:
                           "as LangChain requires.")
 
 
+def _parsed_description(source: Callable[..., Any], args_schema: Any) -> str | None:
+    """The description LangChain's ``StructuredTool.from_function(..., parse_docstring=True)`` gives a tool when
+    ``description`` is not passed, or None to leave toolwire's rule.
+
+    With a pydantic ``args_schema``, LangChain takes the model's docstring (dedented, stripped). Else it is the
+    docstring's description as ``_parse_google_docstring`` (``langchain_core/utils/function_calling.py``) reads it:
+    ``inspect.getdoc`` split at blank lines, the blocks before ``Args:`` (and before a ``Returns:``/``Example:``
+    block) joined with one space, then dedented and stripped (``structured.py``): ``"Search the web. Longer text
+    here."``. None when that is empty (LangChain then raises "Function must have a docstring"; toolwire's own rule
+    and error apply)."""
+    if isinstance(args_schema, type) and issubclass(args_schema, BaseModel):
+        doc = args_schema.__doc__
+        if not doc or "A base class for creating Pydantic models" in doc:
+            return None
+        return textwrap.dedent(doc).strip() or None
+    if args_schema is not None:
+        return None
+    doc = function_doc(source)  # (inspect.getdoc)
+    descriptors: list[str] = []
+    past = False
+    for block in doc.split("\n\n") if doc else ():
+        if block.startswith("Args:"):
+            break
+        if block.startswith(("Returns:", "Example:")):
+            past = True
+        elif not past:
+            descriptors.append(block)
+    return textwrap.dedent(" ".join(descriptors).strip()).strip() or None
+
+
 class _StructuredToolType(type):
     """The metaclass of :class:`StructuredTool`: every toolwire tool is an instance, and calling the class is
     LangChain's constructor form."""
@@ -233,9 +263,10 @@ class StructuredTool(metaclass=_StructuredToolType):
                 the same arguments.
             name: the tool's name (default: the function's ``__name__``).
             description: what the tool does. Default, as LangChain's: the function's whole docstring (dedented,
-                its ``Args:`` section included) unless ``parse_docstring``, when the docstring's summary and body
-                are the description and its ``Args:`` describe the parameters; else ``args_schema``'s docstring (or
-                a dict ``args_schema``'s ``"description"``).
+                its ``Args:`` section included) unless ``parse_docstring``, when the docstring's blocks before
+                ``Args:`` (summary and body) joined with one space are the description and its ``Args:`` describe
+                the parameters (a pydantic ``args_schema``'s docstring with an ``args_schema``); else
+                ``args_schema``'s docstring (or a dict ``args_schema``'s ``"description"``).
             return_direct, response_format: see :class:`~toolwire.tools.Tool`.
             args_schema: a pydantic v2 model class whose fields are the arguments, or a JSON Schema dict (the tool
                 is then made with :meth:`Tool.from_schema <toolwire.tools.Tool.from_schema>`, its arguments
@@ -284,6 +315,8 @@ class StructuredTool(metaclass=_StructuredToolType):
         if description is None and not parse_docstring:  # LangChain's: the whole docstring, dedented and stripped
             doc = source.__doc__ if inspect.isfunction(source) or inspect.ismethod(source) else function_doc(source)
             description = textwrap.dedent(doc).strip() or None if doc else None
+        elif description is None:  # LangChain's: the summary and body joined with a space (review 98 #11)
+            description = _parsed_description(source, args_schema)
         kind: type[Tool] = _SyncAndAsyncTool if func is not None and coroutine is not None else Tool
         if isinstance(args_schema, Mapping):  # a JSON Schema dict, as LangChain takes it
             text = description if description is not None else args_schema.get("description")

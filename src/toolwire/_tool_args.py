@@ -44,9 +44,10 @@ class ToolArguments:
     def validate_args(self, args: Mapping[str, Any] | str | None) -> dict[str, Any]:
         """Check ``args`` against the schema and return the keyword arguments for the function.
 
-        A single string is accepted for a tool with exactly one parameter, as that parameter's value (then checked
-        as usual), as LangChain's ``BaseTool._parse_input`` takes it; for a tool with none or several, the error
-        says to pass a dict of arguments. A ``null`` for a parameter
+        A single string is taken as the value of the tool's first parameter when its other parameters are optional
+        (they keep their defaults), then checked as usual, as LangChain's ``BaseTool._parse_input`` takes it; for a
+        tool with no parameter, or with another required one, the error says to pass a dict of arguments (and names
+        the required ones). A ``null`` for a parameter
         (or a field of a nested object) that has a default but does not accept None is dropped, so the
         default applies.
 
