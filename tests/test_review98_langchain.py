@@ -137,3 +137,90 @@ def test_copy_update_gives_what_langchains_gives() -> None:
         warnings.simplefilter("ignore", DeprecationWarning)
         assert ours.copy(update={"content": "x", "id": "m2"}).model_dump() == \
             theirs.copy(update={"content": "x", "id": "m2"}).model_dump()
+
+
+# -- #11: a pipeline's with_retry and bind ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The seconds each retry waited (sync and async), with no real waiting."""
+    from toolwire.models import _runnable
+
+    seen: list[float] = []
+
+    async def asleep(seconds: float) -> None:
+        seen.append(seconds)
+
+    monkeypatch.setattr(_runnable, "_sleep", seen.append)
+    monkeypatch.setattr(_runnable, "_async_sleep", asleep)
+    return seen
+
+
+class _Flaky:
+    """A step that fails its first ``times`` calls (counting every call)."""
+
+    def __init__(self, times: int) -> None:
+        self.times, self.calls = times, 0
+
+    def __call__(self, reply: Any) -> str:
+        self.calls += 1
+        if self.calls <= self.times:
+            raise ConnectionError("reset")
+        return f"parsed {reply.content}"
+
+
+def test_a_pipelines_with_retry_runs_the_whole_sequence_again(waits: list[float]) -> None:
+    """Review 98 #11: ``(model | parser).with_retry()`` was an AttributeError; LangChain's RunnableRetry around a
+    RunnableSequence runs every step again."""
+    import asyncio
+
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel(["a", "b", "c"])
+    flaky = _Flaky(2)
+    chain = (model | flaky).with_retry(stop_after_attempt=3)
+    assert chain.invoke("q") == "parsed c"  # the model was asked again each time
+    assert len(model.requests) == 3 and len(waits) == 2 and flaky.calls == 3
+    amodel, aflaky = ScriptedChatModel(["a", "b", "c"]), _Flaky(2)
+    assert asyncio.run((amodel | aflaky).with_retry().ainvoke("q")) == "parsed c"
+    assert len(amodel.requests) == 3 and aflaky.calls == 3
+    with pytest.raises(ConnectionError):
+        (ScriptedChatModel(["x"] * 3) | _Flaky(5)).with_retry(stop_after_attempt=2).invoke("q")
+    assert "with_retry" not in repr(chain) and repr(chain).endswith("retry='3 attempts')")
+
+
+def test_a_retrying_pipeline_stays_one_step_of_a_longer_one(waits: list[float]) -> None:
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel(["a", "b"])
+    later = _Flaky(1)
+    chain = (model | (lambda reply: reply)).with_retry(stop_after_attempt=2) | later
+    with pytest.raises(ConnectionError):  # the retry covers the inner pipeline, not the step added after it
+        chain.invoke("q")
+    assert len(model.requests) == 1 and len(chain.steps) == 2
+
+
+def test_a_pipelines_bind_reaches_its_first_step_under_a_calls_options() -> None:
+    from toolwire.errors import UserError
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel(["a", "b"])
+    chain = (model | (lambda reply: reply.content)).bind(stop=["x"], max_tokens=5)
+    assert chain.invoke("q") == "a" and model.requests[-1].options == {"stop": ["x"], "max_tokens": 5}
+    chain.invoke("q", max_tokens=7)
+    assert model.requests[-1].options == {"stop": ["x"], "max_tokens": 7}
+    with pytest.raises(UserError, match="temprature"):
+        (model | (lambda reply: reply)).bind(temprature=0.1)
+    with pytest.raises(UserError, match="RunnableConfig"):
+        (model | (lambda reply: reply)).with_config(tags=["x"])
+
+
+def test_a_retrying_pipeline_streams_again_only_before_its_first_chunk(waits: list[float]) -> None:
+    from toolwire.testing import ScriptedChatModel
+
+    first = _Flaky(1)
+    model = ScriptedChatModel(["hello"])
+    chain = (ScriptedChatModel(["a", "b"]) | first | (lambda text: text) | model).with_retry(stop_after_attempt=2)
+    chunks = list(chain.stream("q"))
+    assert "".join(c.text for c in chunks) == "hello" and first.calls == 2 and len(waits) == 1

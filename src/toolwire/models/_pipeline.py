@@ -3,21 +3,25 @@
 
 The rules follow langchain-core 1.8.3's ``runnables/base.py``: ``Runnable.__or__``/``__ror__`` and
 ``coerce_to_runnable`` (a step is a runnable, a callable or a dict of them), ``RunnableSequence.invoke`` (each step
-gets the one before's result; a call's options go to the first step) and ``RunnableParallel`` (a dict's steps run on
-the same input). LangChain's callbacks and ``RunnableConfig`` have no part here: toolwire has neither.
+gets the one before's result; a call's options go to the first step), ``RunnableParallel`` (a dict's steps run on
+the same input), ``Runnable.bind`` (a ``RunnableBinding``: bound options merged under a call's) and
+``Runnable.with_retry`` (``runnables/retry.py``'s ``RunnableRetry``: the whole sequence run again). LangChain's
+callbacks and ``RunnableConfig`` have no part here: toolwire has neither.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import inspect
-from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from typing import Any, Self
 
 from toolwire._batch import Batching
 from toolwire._concurrency import thread_pool
-from toolwire.models._runnable import RunnableMethods
+from toolwire._keywords import refuses_unknown_keywords
+from toolwire.models._runnable import RunnableMethods, WholeCallRetry, bound_repr, check_bound_options, retry_policy
 
 __all__ = ["ModelPipeline"]
 
@@ -114,41 +118,110 @@ class ModelPipeline(Batching):
     step before the last runs whole: in ``model | StrOutputParser()`` the parser gets the whole reply and yields one
     text, where LangChain would pass the model's chunks through the parser's ``transform``.
 
+    ``bind(**options)`` and ``with_retry(...)`` return a new pipeline, as LangChain's ``RunnableSequence`` has them
+    (see there); ``|`` with such a pipeline keeps it as one step, so the binding or retry covers its own steps only,
+    as LangChain's ``RunnableBinding``/``RunnableRetry`` in a sequence do.
+
     Attributes:
         steps: the steps, in order.
     """
 
     batch_options = True
+    _bound_options: Mapping[str, Any] = {}
+    _whole_retry: WholeCallRetry | None = None
 
     def __init__(self, steps: tuple[Any, ...]) -> None:
         flat: list[Any] = []
         for item in steps:
             step = _step(item)
-            flat.extend(step.steps if isinstance(step, ModelPipeline) else (step,))
+            flat.extend(step.steps if isinstance(step, ModelPipeline) and not step._wrapped() else (step,))
         self.steps: tuple[Any, ...] = tuple(flat)
+
+    def _wrapped(self) -> bool:
+        """Whether ``bind``/``with_retry`` set something, so the pipeline is one step of a longer one."""
+        return bool(self._bound_options) or self._whole_retry is not None
 
     def __or__(self, other: Any) -> ModelPipeline:
         """``pipeline | step``: a longer pipeline (see :meth:`RunnableMethods.__or__`)."""
-        return ModelPipeline((*self.steps, other))
+        return ModelPipeline((self, other))
 
     def __ror__(self, other: Any) -> ModelPipeline:
         """``step | pipeline``: a longer pipeline, ``step`` first."""
-        return ModelPipeline((other, *self.steps))
+        return ModelPipeline((other, self))
+
+    def bind(self, **kwargs: Any) -> Self:
+        """Return a new pipeline whose every call passes ``kwargs`` to its first step as options (LangChain's
+        ``Runnable.bind`` on a ``RunnableSequence``: a ``RunnableBinding`` whose kwargs reach the sequence's first
+        step); a call's own options win, and a second ``bind`` adds to the first. This pipeline is unchanged.
+
+        Args:
+            **kwargs: option name -> value, as the first step's ``invoke`` takes them.
+
+        Returns:
+            A new :class:`ModelPipeline`.
+
+        Raises:
+            UserError: the first step is a toolwire model and its ``invoke`` would refuse an option (the error
+                :meth:`RunnableMethods.bind` gives); other steps' options are checked when called, as in LangChain.
+        """
+        merged = {**self._bound_options, **kwargs}
+        if isinstance(self.steps[0], RunnableMethods):
+            check_bound_options(self.steps[0], merged)
+        new = copy.copy(self)
+        new._bound_options = merged
+        return new
+
+    @refuses_unknown_keywords("with_retry")
+    def with_retry(self, *, retry_if_exception_type: tuple[type[BaseException], ...] | Callable[[BaseException], bool]
+                   = (Exception,), wait_exponential_jitter: bool = True,
+                   exponential_jitter_params: Mapping[str, float] | None = None, stop_after_attempt: int = 3) -> Self:
+        """Return a new pipeline whose calls run all its steps again when one raises (LangChain's
+        ``RunnableSequence.with_retry``, a ``RunnableRetry`` around the whole sequence); this pipeline is unchanged.
+
+        ``invoke``, ``ainvoke`` and ``batch``/``abatch`` (each input) start again from the first step; ``stream``/
+        ``astream`` start again only when they fail before their first chunk (LangChain retries no stream), as a
+        model's :meth:`~RunnableMethods.with_retry` does. The arguments, waits and errors are those of
+        :meth:`RunnableMethods.with_retry`.
+
+        Returns:
+            A new :class:`ModelPipeline` with the retry set (it replaces one set before).
+
+        Raises:
+            UserError: as :meth:`RunnableMethods.with_retry`.
+        """
+        new = copy.copy(self)
+        new._whole_retry = retry_policy(retry_if_exception_type, wait_exponential_jitter, exponential_jitter_params,
+                                        stop_after_attempt)
+        return new
+
+    def with_config(self, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        """Refuse LangChain's ``with_config``, as :meth:`RunnableMethods.with_config` does (toolwire has no
+        ``RunnableConfig``).
+
+        Raises:
+            UserError: always.
+        """
+        return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
     def invoke(self, input: Any, **options: Any) -> Any:
-        """Run the steps in order and return the last one's result.
+        """Run the steps in order and return the last one's result (all of them again, under :meth:`with_retry`).
 
         Args:
             input: what the first step takes (for a model: a question, a conversation).
-            **options: options for the first step (a model's ``temperature``...).
+            **options: options for the first step (a model's ``temperature``...), over those of :meth:`bind`.
 
         Returns:
             The last step's result.
 
         Raises:
-            Exception: the first step's failure, as it raised it.
+            Exception: the first step's failure, as it raised it (the last attempt's, under :meth:`with_retry`).
         """
-        value = input
+        options = {**self._bound_options, **options}
+        if self._whole_retry is not None:
+            return self._whole_retry.call(lambda value: self._invoke(value, options), input)
+        return self._invoke(input, options)
+
+    def _invoke(self, value: Any, options: dict[str, Any]) -> Any:
         for position, step in enumerate(self.steps):
             value = _run(step, value, options if position == 0 else {})
         return value
@@ -162,7 +235,12 @@ class ModelPipeline(Batching):
         Raises:
             Exception: as :meth:`invoke`.
         """
-        value = input
+        options = {**self._bound_options, **options}
+        if self._whole_retry is not None:
+            return await self._whole_retry.acall(lambda value: self._ainvoke(value, options), input)
+        return await self._ainvoke(input, options)
+
+    async def _ainvoke(self, value: Any, options: dict[str, Any]) -> Any:
         for position, step in enumerate(self.steps):
             value = await _arun(step, value, options if position == 0 else {})
         return value
@@ -173,6 +251,13 @@ class ModelPipeline(Batching):
         Yields:
             The last step's chunks (a model's :class:`~toolwire.messages.AIMessageChunk`), or its result.
         """
+        options = {**self._bound_options, **options}
+        if self._whole_retry is not None:
+            yield from self._whole_retry.stream(lambda value: self._stream(value, options), input)
+        else:
+            yield from self._stream(input, options)
+
+    def _stream(self, input: Any, options: dict[str, Any]) -> Iterator[Any]:
         *head, last = self.steps
         value = ModelPipeline(tuple(head)).invoke(input, **options) if head else input
         rest = {} if head else options
@@ -188,6 +273,15 @@ class ModelPipeline(Batching):
         Yields:
             As :meth:`stream`.
         """
+        options = {**self._bound_options, **options}
+        if self._whole_retry is not None:
+            async for chunk in self._whole_retry.astream(lambda value: self._astream(value, options), input):
+                yield chunk
+        else:
+            async for chunk in self._astream(input, options):
+                yield chunk
+
+    async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         *head, last = self.steps
         value = await ModelPipeline(tuple(head)).ainvoke(input, **options) if head else input
         rest = {} if head else options
@@ -199,11 +293,14 @@ class ModelPipeline(Batching):
             yield await _arun(last, value, rest)
 
     def __repr__(self) -> str:
-        return " | ".join(_step_name(step) for step in self.steps)
+        """``ScriptedChatModel(model='scripted') | <lambda>``; with :meth:`bind`/:meth:`with_retry`, in brackets with
+        what they set as a model's repr shows it: ``(... | <lambda>, retry='3 attempts')``."""
+        joined = " | ".join(_step_name(step) for step in self.steps)
+        return f"({joined}{bound_repr(self)})" if self._wrapped() else joined
 
 
 def _step_name(step: Any) -> str:
     """A step as a pipeline's repr shows it: a model's own repr (which hides its key), else a function's name."""
-    if isinstance(step, RunnableMethods | _Parallel):
-        return repr(step) if isinstance(step, RunnableMethods) else "{" + ", ".join(step.steps) + "}"
+    if isinstance(step, RunnableMethods | _Parallel | ModelPipeline):
+        return "{" + ", ".join(step.steps) + "}" if isinstance(step, _Parallel) else repr(step)
     return getattr(step, "__name__", None) or type(step).__name__

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from toolwire.models._pipeline import ModelPipeline
     from toolwire.models.base import ChatRequest
 
-__all__ = ["RunnableMethods", "WholeCallRetry", "bound_repr", "check_bound_options"]
+__all__ = ["RunnableMethods", "WholeCallRetry", "bound_repr", "check_bound_options", "retry_policy"]
 
 _sleep: Callable[[float], None] = time.sleep
 """How a sync retry waits (seconds); a module global so tests can replace it."""
@@ -265,6 +265,24 @@ def _jitter_params(value: Any) -> dict[str, float]:
     return {key: float(number) for key, number in value.items()}
 
 
+def retry_policy(retry_if_exception_type: Any, wait_exponential_jitter: Any, exponential_jitter_params: Any,
+                 stop_after_attempt: Any) -> WholeCallRetry:
+    """The :class:`WholeCallRetry` of ``with_retry``'s arguments (see :meth:`RunnableMethods.with_retry`), checked.
+
+    Raises:
+        UserError: a value of the wrong kind (``stop_after_attempt=0``, an exception type that is no exception class,
+            another key in ``exponential_jitter_params``...).
+    """
+    if isinstance(stop_after_attempt, bool) or not isinstance(stop_after_attempt, int) or stop_after_attempt < 1:
+        raise UserError(f"with_retry(stop_after_attempt=...) is the number of attempts in all, a whole number of "
+                        f"1 or more, not {stop_after_attempt!r}.")
+    if not isinstance(wait_exponential_jitter, bool):
+        raise UserError(f"with_retry(wait_exponential_jitter=...) must be True or False, not "
+                        f"{wait_exponential_jitter!r}.")
+    return WholeCallRetry(_retry_types(retry_if_exception_type), wait_exponential_jitter,
+                          stop_after_attempt=stop_after_attempt, **_jitter_params(exponential_jitter_params))
+
+
 def check_bound_options(model: Any, options: dict[str, Any]) -> None:
     """Refuse at ``bind`` time what the model's ``invoke`` would refuse among ``options``, with the same error.
 
@@ -382,16 +400,9 @@ class RunnableMethods:
                 forever"; an exception type that is no exception class; another key in
                 ``exponential_jitter_params``), or a keyword none of these (the message names the close match).
         """
-        if isinstance(stop_after_attempt, bool) or not isinstance(stop_after_attempt, int) or stop_after_attempt < 1:
-            raise UserError(f"with_retry(stop_after_attempt=...) is the number of attempts in all, a whole number of "
-                            f"1 or more, not {stop_after_attempt!r}.")
-        if not isinstance(wait_exponential_jitter, bool):
-            raise UserError(f"with_retry(wait_exponential_jitter=...) must be True or False, not "
-                            f"{wait_exponential_jitter!r}.")
-        policy = WholeCallRetry(_retry_types(retry_if_exception_type), wait_exponential_jitter,
-                                stop_after_attempt=stop_after_attempt, **_jitter_params(exponential_jitter_params))
         new = copy.copy(self)
-        new._whole_retry = policy
+        new._whole_retry = retry_policy(retry_if_exception_type, wait_exponential_jitter, exponential_jitter_params,
+                                        stop_after_attempt)
         return new
 
     def with_config(self, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
@@ -445,7 +456,7 @@ class RunnableMethods:
         return ModelPipeline((other, self))
 
 
-def bound_repr(model: RunnableMethods) -> str:
+def bound_repr(model: Any) -> str:
     """The part of a model's repr for :meth:`~RunnableMethods.bind` and :meth:`~RunnableMethods.with_retry`:
     ``", bound={'stop': ['x']}, retry='3 attempts'"``, or ``""``. Option values are shown for generation options
     only (others by name, as ``'...'``), so a header holding a token never appears."""
