@@ -224,3 +224,65 @@ def test_a_retrying_pipeline_streams_again_only_before_its_first_chunk(waits: li
     chain = (ScriptedChatModel(["a", "b"]) | first | (lambda text: text) | model).with_retry(stop_after_attempt=2)
     chunks = list(chain.stream("q"))
     assert "".join(c.text for c in chunks) == "hello" and first.calls == 2 and len(waits) == 1
+
+
+# -- StructuredOutput's bind and with_retry (LangChain's with_structured_output is a RunnableSequence) --------------
+
+
+class Weather(BaseModel):
+    """The weather."""
+
+    city: str
+    celsius: float
+
+
+def _weather_reply(args: dict[str, Any]) -> AIMessage:
+    from toolwire.messages import tool_call
+
+    return AIMessage("", tool_calls=[tool_call("Weather", args)])
+
+
+def test_structured_outputs_with_retry_asks_again_for_a_reply_that_does_not_fit(waits: list[float]) -> None:
+    import asyncio
+
+    from toolwire import ToolCallParseError
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel([_weather_reply({"city": "Paris", "celsius": "warm"}),
+                               _weather_reply({"city": "Paris", "celsius": 21})] * 2)
+    structured = model.with_structured_output(Weather).with_retry(stop_after_attempt=2)
+    assert structured.invoke("q") == Weather(city="Paris", celsius=21) and len(waits) == 1
+    assert asyncio.run(structured.ainvoke("q")) == Weather(city="Paris", celsius=21) and len(waits) == 2
+    assert repr(structured).endswith("retry='2 attempts')")
+    bad = ScriptedChatModel([_weather_reply({"city": "Paris", "celsius": "warm"})] * 2)
+    with pytest.raises(ToolCallParseError):
+        bad.with_structured_output(Weather).with_retry(stop_after_attempt=2).invoke("q")
+    assert len(bad.requests) == 2
+    raw = ScriptedChatModel([_weather_reply({"city": "Paris", "celsius": "warm"})])
+    out = raw.with_structured_output(Weather, include_raw=True).with_retry().invoke("q")
+    assert out["parsing_error"] is not None and len(raw.requests) == 1  # nothing raised: nothing retried
+
+
+def test_structured_outputs_retry_covers_a_stream_before_its_value(waits: list[float]) -> None:
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel([_weather_reply({"city": "Paris"}), _weather_reply({"city": "Oslo", "celsius": 3})])
+    assert list(model.with_structured_output(Weather).with_retry().stream("q")) == [Weather(city="Oslo", celsius=3)]
+
+
+def test_structured_outputs_bind_sends_options_with_every_call() -> None:
+    from toolwire.errors import UserError
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel([_weather_reply({"city": "Paris", "celsius": 21})] * 2)
+    structured = model.with_structured_output(Weather)
+    bound = structured.bind(temperature=0.1, max_tokens=50)
+    assert bound.invoke("q", max_tokens=9) == Weather(city="Paris", celsius=21)
+    assert model.requests[-1].options == {"temperature": 0.1, "max_tokens": 9}
+    assert model.requests[-1].tool_choice is not None  # the output tool is still forced
+    structured.invoke("q")
+    assert model.requests[-1].options == {}  # the original is unchanged
+    with pytest.raises(UserError, match="bind_tools"):
+        structured.bind(tool_choice="none")
+    with pytest.raises(UserError, match="RunnableConfig"):
+        structured.with_config(tags=["x"])

@@ -27,6 +27,7 @@ the schema refuses raise :class:`~toolwire.errors.ToolCallParseError` whose ``ra
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import inspect
 import sys
@@ -37,10 +38,12 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import is_typeddict  # typing's misses a typing_extensions.TypedDict before 3.13
 
 from toolwire._batch import Batching
+from toolwire._keywords import refuses_unknown_keywords
 from toolwire._tool_checks import valid_name
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
+from toolwire.models._runnable import RunnableMethods, WholeCallRetry, bound_repr, retry_policy
 
 if TYPE_CHECKING:
     from toolwire.models.base import BaseChatModel
@@ -196,7 +199,13 @@ class StructuredOutput(Batching):
     Attributes:
         model: as given (its ``tools`` hold the output tool alone).
         include_raw: as given.
+
+    LangChain's ``with_structured_output`` returns a ``RunnableSequence`` (the model, then an output parser), so its
+    result has ``bind`` and ``with_retry``; these do what those do (:meth:`bind`, :meth:`with_retry`).
     """
+
+    _bound_options: Mapping[str, Any] = {}  # (for bound_repr: bind binds on the model, whose repr shows it)
+    _whole_retry: WholeCallRetry | None = None
 
     def __init__(self, model: BaseChatModel, name: str, read: Callable[[dict[str, Any]], Any], *,
                  include_raw: bool = False) -> None:
@@ -206,7 +215,60 @@ class StructuredOutput(Batching):
         self._read = read
 
     def __repr__(self) -> str:
-        return f"StructuredOutput({self.model!r}, tool={self._name!r}, include_raw={self.include_raw})"
+        return (f"StructuredOutput({self.model!r}, tool={self._name!r}, include_raw={self.include_raw}"
+                f"{bound_repr(self)})")
+
+    def bind(self, **kwargs: Any) -> StructuredOutput:
+        """Return a new structured output whose model is ``self.model.bind(**kwargs)``: every call sends those
+        options, a call's own winning (LangChain's ``bind`` on ``with_structured_output``'s ``RunnableSequence``
+        passes them to its first step, the model). This one is unchanged; the retry of :meth:`with_retry` is kept.
+
+        Args:
+            **kwargs: generation options, as :meth:`BaseChatModel.bind <toolwire.models._runnable.RunnableMethods.bind>`
+                takes them.
+
+        Returns:
+            A new :class:`StructuredOutput`.
+
+        Raises:
+            UserError: as the model's ``bind`` (an option ``invoke`` refuses; ``tools``/``tool_choice``, which
+                would replace the output tool).
+        """
+        new = copy.copy(self)
+        new.model = self.model.bind(**kwargs)
+        return new
+
+    @refuses_unknown_keywords("with_retry")
+    def with_retry(self, *, retry_if_exception_type: tuple[type[BaseException], ...] | Callable[[BaseException], bool]
+                   = (Exception,), wait_exponential_jitter: bool = True,
+                   exponential_jitter_params: Mapping[str, float] | None = None,
+                   stop_after_attempt: int = 3) -> StructuredOutput:
+        """Return a new structured output whose calls are made again when they raise, the reading of the reply
+        included: LangChain's ``with_retry`` on ``with_structured_output``'s ``RunnableSequence`` (model, then output
+        parser) runs both again, so with the default ``(Exception,)`` a reply that does not fit the schema
+        (:class:`~toolwire.errors.ToolCallParseError`) is asked for again; with ``include_raw=True`` nothing is
+        raised for such a reply, so it is not. ``stream``/``astream`` (which yield the one value) are made again
+        only before they yield it. Arguments, waits and errors as
+        :meth:`BaseChatModel.with_retry <toolwire.models._runnable.RunnableMethods.with_retry>`.
+
+        Returns:
+            A new :class:`StructuredOutput` (the retry replaces one set before); this one is unchanged.
+
+        Raises:
+            UserError: as the model's ``with_retry``.
+        """
+        new = copy.copy(self)
+        new._whole_retry = retry_policy(retry_if_exception_type, wait_exponential_jitter, exponential_jitter_params,
+                                        stop_after_attempt)
+        return new
+
+    def with_config(self, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        """Refuse LangChain's ``with_config`` as a model does (toolwire has no ``RunnableConfig``).
+
+        Raises:
+            UserError: always.
+        """
+        return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
     def invoke(self, input: Any, **options: Any) -> Any:
         """Ask the model and read its forced call as a value of the schema.
@@ -224,6 +286,8 @@ class StructuredOutput(Batching):
                 arguments are not JSON or do not fit the schema; ``raw`` is the reply.
             ProviderError, UserError: as :meth:`BaseChatModel.invoke`.
         """
+        if self._whole_retry is not None:
+            return self._whole_retry.call(lambda value: self._result(self.model.invoke(value, **options)), input)
         return self._result(self.model.invoke(input, **options))
 
     async def ainvoke(self, input: Any, **options: Any) -> Any:
@@ -238,6 +302,11 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
+        if self._whole_retry is not None:
+            async def once(value: Any) -> Any:
+                return self._result(await self.model.ainvoke(value, **options))
+
+            return await self._whole_retry.acall(once, input)
         return self._result(await self.model.ainvoke(input, **options))
 
     def stream(self, input: Any, **options: Any) -> Iterator[Any]:
@@ -253,6 +322,12 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
+        if self._whole_retry is not None:
+            yield from self._whole_retry.stream(lambda value: self._stream(value, options), input)
+        else:
+            yield from self._stream(input, options)
+
+    def _stream(self, input: Any, options: dict[str, Any]) -> Iterator[Any]:
         yield self._result(self._merged(list(self.model.stream(input, **options))))
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[Any]:
@@ -267,6 +342,14 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
+        if self._whole_retry is not None:
+            async for value in self._whole_retry.astream(lambda value: self._astream(value, options), input):
+                yield value
+        else:
+            async for value in self._astream(input, options):
+                yield value
+
+    async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         yield self._result(self._merged([chunk async for chunk in self.model.astream(input, **options)]))
 
     def _merged(self, chunks: list[Any]) -> AIMessage:
