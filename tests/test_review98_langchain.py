@@ -286,3 +286,64 @@ def test_structured_outputs_bind_sends_options_with_every_call() -> None:
         structured.bind(tool_choice="none")
     with pytest.raises(UserError, match="RunnableConfig"):
         structured.with_config(tags=["x"])
+
+
+# -- AIMessageChunk's model_copy / model_dump / content_blocks (langchain-core 1.8.3's AIMessageChunk) ---------------
+
+CHUNKS: list[dict[str, Any]] = [
+    {"content": "hi"},
+    {"content": "", "tool_call_chunks": [{"name": "f", "args": '{"a": 1', "id": "c1", "index": 0}]},
+    {"content": "", "tool_call_chunks": [{"name": "f", "args": '{"a": 1}', "id": None, "index": 0},
+                                         {"name": None, "args": "xx", "id": "c2", "index": 1}]},
+    {"content": [{"type": "text", "text": "a"}], "tool_call_chunks": [{"name": "f", "args": "", "id": "c1",
+                                                                          "index": 0}],
+     "usage_metadata": {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3}, "id": "m1"},
+    {"content": "x", "invalid_tool_calls": [{"name": "f", "args": "{", "id": "c1", "error": "bad"}]},
+    {"content": "x", "additional_kwargs": {"reasoning_content": "think"},
+     "response_metadata": {"finish_reason": "stop"}},
+]
+
+
+@needs_langchain
+@pytest.mark.parametrize("values", CHUNKS, ids=[str(i) for i in range(len(CHUNKS))])
+def test_a_chunks_model_dump_and_content_blocks_are_langchains(values: dict[str, Any]) -> None:
+    from toolwire import AIMessageChunk
+
+    ours, theirs = AIMessageChunk(**values), lc_messages.AIMessageChunk(**values)
+    assert ours.model_dump() == theirs.model_dump()
+    assert ours.model_dump_json() == theirs.model_dump_json()
+    assert ours.model_dump(mode="json", exclude_none=True) == theirs.model_dump(mode="json", exclude_none=True)
+    selection = {"tool_call_chunks": {"__all__": {"args"}}, "type": True}
+    assert ours.model_dump(include=selection) == theirs.model_dump(include=selection)
+    assert ours.content_blocks == theirs.content_blocks
+
+
+def test_a_chunks_model_dump_has_langchains_chunk_keys() -> None:
+    from toolwire import AIMessageChunk
+
+    parts = [{"name": "f", "args": '{"a": 1', "id": "c1", "index": 0}]
+    dumped = AIMessageChunk("", tool_call_chunks=parts).model_dump()
+    assert list(dumped)[-2:] == ["tool_call_chunks", "chunk_position"] and dumped["type"] == "AIMessageChunk"
+    assert dumped["tool_calls"] == [{"name": "f", "args": {"a": 1}, "id": "c1", "type": "tool_call"}]
+    assert dumped["chunk_position"] is None
+
+
+def test_a_chunks_model_copy_is_made_by_the_constructor_and_keeps_made_ids() -> None:
+    from toolwire import AIMessageChunk
+
+    chunk = AIMessageChunk("a", tool_call_chunks=[{"name": "f", "args": "{}", "id": None, "index": 0}])
+    made = chunk.tool_calls[0]["id"]
+    copy_ = chunk.model_copy(update={"content": "b", "usage_metadata": {"input_tokens": 1, "output_tokens": 1,
+                                                                        "total_tokens": 2}})
+    assert isinstance(copy_, AIMessageChunk) and copy_.content == "b" and chunk.content == "a"
+    assert copy_.usage is not None and copy_.tool_calls[0]["id"] == made  # the same call, the same id
+    assert chunk.model_copy(deep=True) == chunk
+    assert chunk.model_copy(update={"type": "AIMessageChunk", "chunk_position": None}) == chunk
+    with pytest.raises(TypeError, match="update tool_call_chunks"):
+        chunk.model_copy(update={"tool_calls": []})
+    with pytest.raises(TypeError, match="no chunk_position"):
+        chunk.model_copy(update={"chunk_position": "last"})
+    with pytest.raises(TypeError, match="no field"):
+        chunk.model_copy(update={"nope": 1})
+    with pytest.warns(DeprecationWarning, match="model_copy"):
+        assert chunk.copy(update={"content": "c"}).content == "c"

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from toolwire.messages import AIMessage, BaseMessage
 
-__all__ = ["KNOWN_BLOCK_TYPES", "LangChainMessageAPI", "content_blocks", "langchain_dump", "select", "v1_copy"]
+__all__ = ["KNOWN_BLOCK_TYPES", "LangChainMessageAPI", "content_blocks", "copied", "langchain_dump", "lc_kwargs",
+           "select", "v1_copy"]
 
 KNOWN_BLOCK_TYPES = frozenset({
     "text", "reasoning", "refusal", "tool_call", "invalid_tool_call", "tool_call_chunk", "image", "audio", "file",
@@ -70,33 +71,7 @@ class LangChainMessageAPI:
             ValueError, UserError: a value the constructor refuses so (``status="ok"``, a tool call without a name,
                 a non-empty ``additional_kwargs`` on a human message...).
         """
-        values: dict[str, Any] = self._values()  # type: ignore[attr-defined]
-        if deep:
-            values = copy.deepcopy(values)
-        changes = dict(update or {})
-        kind = changes.pop("type", self.type)  # type: ignore[attr-defined]
-        if kind != self.type:  # type: ignore[attr-defined]
-            raise TypeError(f"{type(self).__name__}.model_copy cannot change type to {kind!r}: build a message of "
-                            "that class instead.")
-        extra: dict[str, Any] = {}
-        if "usage_metadata" in changes and "usage" in values:
-            values.pop("usage")
-            extra["usage_metadata"] = changes.pop("usage_metadata")
-        if "additional_kwargs" in changes:
-            extra["additional_kwargs"] = changes.pop("additional_kwargs")
-            metadata = values.get("response_metadata")
-            if isinstance(metadata, dict) and "additional_kwargs" in metadata:  # replaced, as LangChain replaces it
-                values["response_metadata"] = {k: v for k, v in metadata.items() if k != "additional_kwargs"}
-        if "response_metadata" in changes and "response_metadata" not in values and changes.pop("response_metadata"):
-            raise TypeError(f"{type(self).__name__} has no response_metadata (only an AIMessage has): put what the "
-                            "model should read in the content.")
-        unknown = sorted(set(changes) - set(values))
-        if unknown:
-            raise TypeError(f"{type(self).__name__} has no field(s) {unknown}: its fields are "
-                            f"{sorted({*values, 'type'})}.")
-        values.update(changes)
-        content = values.pop("content")
-        return type(self)(content, **values, **extra)  # type: ignore[call-arg]
+        return copied(self, self._values(), self.type, update, deep)  # type: ignore[attr-defined]
 
     def model_dump(self, *, mode: Literal["python", "json"] = "python", include: Selection = None,
                    exclude: Selection = None, exclude_none: bool = False, by_alias: bool | None = None,
@@ -203,6 +178,41 @@ class LangChainMessageAPI:
         return content_blocks(self)  # type: ignore[arg-type]
 
 
+def copied(msg: Any, values: dict[str, Any], kind: str, update: Mapping[str, Any] | None, deep: bool) -> Any:
+    """:meth:`LangChainMessageAPI.model_copy` of ``msg`` (see there), given its constructor's keyword values
+    (``content`` among them) and LangChain's ``type`` of it; also :class:`~toolwire.chunks.AIMessageChunk`'s.
+
+    Raises:
+        TypeError, ValueError, UserError: as :meth:`LangChainMessageAPI.model_copy`.
+    """
+    if deep:
+        values = copy.deepcopy(values)
+    changes = dict(update or {})
+    asked = changes.pop("type", kind)
+    if asked != kind:
+        raise TypeError(f"{type(msg).__name__}.model_copy cannot change type to {asked!r}: build a message of "
+                        "that class instead.")
+    extra: dict[str, Any] = {}
+    if "usage_metadata" in changes and "usage" in values:
+        values.pop("usage")
+        extra["usage_metadata"] = changes.pop("usage_metadata")
+    if "additional_kwargs" in changes:
+        extra["additional_kwargs"] = changes.pop("additional_kwargs")
+        metadata = values.get("response_metadata")
+        if isinstance(metadata, dict) and "additional_kwargs" in metadata:  # replaced, as LangChain replaces it
+            values["response_metadata"] = {k: v for k, v in metadata.items() if k != "additional_kwargs"}
+    if "response_metadata" in changes and "response_metadata" not in values and changes.pop("response_metadata"):
+        raise TypeError(f"{type(msg).__name__} has no response_metadata (only an AIMessage has): put what the "
+                        "model should read in the content.")
+    unknown = sorted(set(changes) - set(values))
+    if unknown:
+        raise TypeError(f"{type(msg).__name__} has no field(s) {unknown}: its fields are "
+                        f"{sorted({*values, 'type'})}.")
+    values.update(changes)
+    content = values.pop("content")
+    return type(msg)(content, **values, **extra)
+
+
 Selection = AbstractSet[Any] | Mapping[Any, Any] | None
 """pydantic's ``IncEx``: a set of keys, or a dict of key -> ``True``/``...``/a nested selection."""
 
@@ -296,21 +306,32 @@ def v1_copy(msg: Any, changes: Mapping[str, Any]) -> Any:
     return msg.model_copy(update=changes.get("update"), deep=bool(changes.get("deep", False)))
 
 
+def lc_kwargs(response_metadata: Mapping[str, Any], provider_data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(additional_kwargs, response_metadata)`` of an AI message or chunk in LangChain's form (not yet converted):
+    the LangChain ``additional_kwargs`` kept in ``response_metadata["additional_kwargs"]`` and a refusal back in
+    ``additional_kwargs``, ``provider_data`` under ``"toolwire_provider_data"``, as ``to_langchain_messages``
+    writes them."""
+    from toolwire.interop._langchain_messages import _PROVIDER_DATA_KEY
+
+    metadata = dict(response_metadata)
+    kept = metadata.get("additional_kwargs")
+    extra: dict[str, Any] = dict(metadata.pop("additional_kwargs")) if isinstance(kept, dict) else {}
+    if metadata.get("refusal"):
+        extra["refusal"] = metadata.pop("refusal")
+    if provider_data:
+        extra[_PROVIDER_DATA_KEY] = provider_data
+    return extra, metadata
+
+
 def _ai_fields(msg: AIMessage, convert: Any) -> tuple[dict[str, Any], dict[str, Any], list[Any], list[Any]]:
     """``(additional_kwargs, response_metadata, tool_calls, invalid_tool_calls)`` of ``msg`` in LangChain's form,
     as :func:`~toolwire.interop.langchain.to_langchain_messages` writes them."""
     import json
 
     from toolwire._message_dicts import INDEX_KEY
-    from toolwire.interop._langchain_messages import _PROVIDER_DATA_KEY, _invalid_places
+    from toolwire.interop._langchain_messages import _invalid_places
 
-    metadata = dict(msg.response_metadata)
-    kept = metadata.get("additional_kwargs")
-    extra: dict[str, Any] = dict(metadata.pop("additional_kwargs")) if isinstance(kept, dict) else {}
-    if metadata.get("refusal"):
-        extra["refusal"] = metadata.pop("refusal")
-    if msg.provider_data:
-        extra[_PROVIDER_DATA_KEY] = msg.provider_data
+    extra, metadata = lc_kwargs(msg.response_metadata, msg.provider_data)
     if places := _invalid_places(msg):
         extra[INDEX_KEY] = places
     calls = [{"name": c["name"], "args": convert(c["args"]), "id": c["id"], "type": "tool_call"}
@@ -475,12 +496,15 @@ def _converted(item: dict[str, Any]) -> dict[str, Any] | None:
     return _from_v0(item) or _from_openai(item) or _from_anthropic(item)
 
 
-def content_blocks(msg: BaseMessage) -> list[dict[str, Any]]:
-    """:attr:`LangChainMessageAPI.content_blocks` of ``msg`` (see there)."""
+def content_blocks(msg: Any, calls: list[Any] | None = None) -> list[dict[str, Any]]:
+    """:attr:`LangChainMessageAPI.content_blocks` of ``msg`` (see there); ``calls``: the tool calls to add blocks
+    for when ``msg`` is no :class:`~toolwire.messages.AIMessage` but reads as one (a chunk's, as LangChain reads
+    them), else None."""
     from toolwire.messages import AIMessage
 
     content = msg.content
-    if isinstance(msg, AIMessage) and msg.response_metadata.get("output_version") == "v1" and isinstance(content, list):
+    ai = calls is not None or isinstance(msg, AIMessage)
+    if ai and msg.response_metadata.get("output_version") == "v1" and isinstance(content, list):
         return copy.deepcopy(content)
     items = [content] if isinstance(content, str) and content else content
     blocks: list[dict[str, Any]] = []
@@ -495,9 +519,9 @@ def content_blocks(msg: BaseMessage) -> list[dict[str, Any]]:
             blocks.append(copy.deepcopy(item))
             continue
         blocks.append(copy.deepcopy(converted) if converted else {"type": "non_standard", "value": copy.deepcopy(item)})
-    if isinstance(msg, AIMessage):
+    if ai:
         present = {block.get("id") for block in blocks if block.get("type") == "tool_call"}
-        for call in msg.tool_calls:
+        for call in msg.tool_calls if calls is None else calls:
             if call.get("id") and call["id"] not in present:
                 added: dict[str, Any] = {"type": "tool_call", "id": call["id"], "name": call["name"],
                                          "args": copy.deepcopy(call["args"])}

@@ -15,6 +15,7 @@ from typing import Any
 
 from toolwire._call_records import _call_list, _id_text, split_in_order
 from toolwire._chunk_blocks import Block, ExtraFields, add_blocks, join_content
+from toolwire._chunk_compat import ChunkLangChainAPI
 from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
@@ -31,7 +32,7 @@ from toolwire.messages import (
 
 __all__ = ["AIMessageChunk", "merge_chunks"]
 
-class AIMessageChunk:
+class AIMessageChunk(ChunkLangChainAPI):
     """A piece of a streamed :class:`AIMessage`.
 
     Attributes:
@@ -59,6 +60,8 @@ class AIMessageChunk:
     (LangChain's name for :attr:`usage`). Its ``invalid_tool_calls`` attribute stays the list carried
     through merging: calls whose streamed argument text cannot be read are in
     ``to_message().invalid_tool_calls`` (LangChain also lists them in the chunk's ``invalid_tool_calls``).
+    LangChain's ``model_copy``, ``model_dump``, ``model_dump_json``, ``content_blocks`` and ``copy(update=...)``
+    work too, with LangChain's chunk's keys and readings (:mod:`toolwire._chunk_compat`).
 
     Raises:
         UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` (or ``additional_kwargs["tool_calls"]``) is one
