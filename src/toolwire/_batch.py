@@ -134,7 +134,7 @@ def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, retu
     if max_concurrency is not None and (isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int)
                                         or max_concurrency < 1):
         raise UserError(f"max_concurrency must be a whole number of at least 1, or None to ask every input at once "
-                        f"(up to 64 at a time), not {max_concurrency!r}.")
+                        f"(a sync model's calls up to 64 at a time), not {max_concurrency!r}.")
     if not isinstance(return_exceptions, bool):
         raise UserError(f"return_exceptions must be True or False, not {return_exceptions!r}.")
     if not takes_options:

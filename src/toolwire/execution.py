@@ -301,7 +301,7 @@ class ToolExecutor:
             raise UserError(f"call()'s invalid calls must be a list, not {safe_text(invalid, repr):.80}: pass "
                             "reply.invalid_tool_calls, or leave it out.")
         calls = list(calls)
-        _refuse_conversation(calls)
+        _refuse_conversation(calls, "call")
         checked = [_prepared(c) for c in calls]
         bad = [_checked_invalid(c) if isinstance(c, dict) else _prepared(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
@@ -365,6 +365,7 @@ class ToolExecutor:
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
         """
         if isinstance(message, list | tuple):  # shaped as acall shapes them: a malformed item answered in its place
+            _refuse_conversation(list(message), "execute")
             return await self.acall(list(message))
         reply = _reply(message)
         if isinstance(reply, AIMessage):
@@ -489,18 +490,26 @@ def _prepared(call: Any) -> ToolCall | InvalidToolCall:
                              "a tool call must be a dict with 'name', 'args' and 'id'")
 
 
-def _refuse_conversation(calls: list[Any]) -> None:
-    """Raise :class:`UserError` when ``calls`` holds a message (toolwire's, a chunk, or LangChain's) rather than
-    tool calls: a conversation passed where the reply was meant (review 97: each message was answered as a malformed
-    call, with text meant for the model, and nothing ran)."""
+def _refuse_conversation(calls: list[Any], method: str) -> None:
+    """Raise :class:`UserError` when ``calls`` holds a message rather than tool calls: toolwire's, a chunk,
+    LangChain's, a ``{"role", "content"}`` dict or a ``(role, text)`` pair (the forms a conversation takes
+    elsewhere): a conversation passed where the reply was meant (review 97: each message was answered as a
+    malformed call, with text meant for the model, and nothing ran; review 98 #8: the dict and pair forms)."""
     from toolwire.messages import BaseMessage
 
     for item in calls:
         if isinstance(item, BaseMessage) or type(item).__module__.startswith(("langchain_core.messages",
                                                                              "toolwire.chunks")):
-            raise UserError(f"execute() takes the model's reply (an AIMessage) or its tool calls, not a list of "
-                            f"messages (it holds {type_label(item)}): pass the reply whose calls should run, such "
-                            "as messages[-1].")
+            held = type_label(item)
+        elif isinstance(item, Mapping) and "role" in item and not {"name", "args"} & item.keys():
+            held = f"a {{'role': {safe_text(item['role'], repr):.20}, ...}} message"
+        elif isinstance(item, tuple) and len(item) == 2 and all(isinstance(x, str) for x in item):
+            held = f"the (role, text) pair {safe_text(item, repr):.40}"
+        else:
+            continue
+        raise UserError(f"{method}() takes the model's reply (an AIMessage) or its tool calls, not a list of "
+                        f"messages (it holds {held}): pass the reply whose calls should run, such as "
+                        "messages[-1].")
 
 
 def _reply(message: Any) -> Any:

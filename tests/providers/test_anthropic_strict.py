@@ -183,3 +183,106 @@ def test_structured_output_on_anthropic_uses_a_strict_forced_tool() -> None:
     assert not wire.problems, wire.problems
     assert sent["tools"][0]["strict"] is True and sent["tool_choice"]["name"] == "Person"
     assert out == Person(name="Ann", age=30)
+
+
+# -- review 98 -----------------------------------------------------------------------------------------------------
+
+
+def _accepts(schema: dict[str, Any], value: Any) -> bool:
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+@pytest.mark.parametrize(("parameters", "value"), [
+    ({"allOf": [{"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+                {"type": "object", "properties": {"units": {"type": "string"}}}]}, {"city": "Paris"}),
+    ({"type": "object", "allOf": [{"properties": {"city": {"type": "string"}}, "required": ["city"]}]},
+     {"city": "Paris"}),
+    ({"type": "object", "properties": {"p": {"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "integer"}}, "required": ["b"]}]}}, "required": ["p"]},
+     {"p": {"a": "x", "b": 1}}),
+    ({"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"properties": {"b": {"type": "integer"}}}]},
+     {"a": "x", "b": 2}),
+])
+def test_an_allof_of_objects_is_joined_so_the_strict_schema_takes_what_the_tool_takes(
+        parameters: dict[str, Any], value: Any) -> None:
+    # review 98 #1: the parts were closed one by one (or the arguments dropped), so no call the tool takes could be made
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = convert_to_anthropic_tool({"name": "f", "description": "F.", "parameters": parameters}, strict=True)
+    assert out["strict"] is True and _problems(out["input_schema"]) == []
+    assert _accepts(parameters, value) and _accepts(out["input_schema"], value)
+    assert _accepts(out["input_schema"], {}) == _accepts(parameters, {})  # what the tool refuses stays refused
+
+
+def test_an_allof_whose_parts_disagree_goes_non_strict_with_its_advice() -> None:
+    parameters = {"type": "object", "properties": {"p": {"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}},
+        {"type": "object", "properties": {"a": {"type": "integer"}}}]}}}
+    with pytest.warns(StrictSchemaWarning, match=r"give 'a' different schemas\); it is sent non-strict: write the "
+                                                 r"allOf's parts as one object schema to make it strict\."):
+        out = convert_to_anthropic_tool({"name": "f", "description": "F.", "parameters": parameters}, strict=True)
+    assert "strict" not in out
+
+
+class Bird(BaseModel):
+    kind: Literal["bird"] = "bird"
+    wings: int = 2
+
+
+class Fish(BaseModel):
+    kind: Literal["fish"] = "fish"
+    fins: int = 4
+
+
+@tool
+def keep(pet: Annotated[Bird | Fish, Field(discriminator="kind")]) -> str:
+    """Keep a pet."""
+    return type(pet).__name__
+
+
+def test_a_discriminated_union_with_defaulted_tags_stays_strict_with_the_tag_required() -> None:
+    # review 98 #2: pydantic leaves a defaulted tag out of "required", yet its discriminator needs it
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = convert_to_anthropic_tool(keep, strict=True)
+    bird, fish = out["input_schema"]["properties"]["pet"]["anyOf"]
+    assert "kind" in bird["required"] and "kind" in fish["required"]
+    assert not _accepts(out["input_schema"], {"pet": {}})  # the tool refuses it too:
+    assert keep.invoke({"pet": {"kind": "fish"}}) == "Fish"
+
+
+def test_a_nullable_enum_is_one_enum_and_a_typed_enum_keeps_only_its_type() -> None:
+    # review 98 #12: a type list beside an enum became an anyOf that used one of the 16 unions for nothing
+    out = anthropic_strict_schema({"type": "object", "properties": {
+        "unit": {"type": ["string", "null"], "enum": ["C", "F", None]},
+        "e": {"type": "string", "enum": ["a", 1]}}, "required": ["unit"]})
+    assert out["properties"]["unit"] == {"enum": ["C", "F", None]} and strict_counts(out) == (1, 0)
+    assert out["properties"]["e"] == {"enum": ["a"]}  # 1 was refused by the type, and still is
+
+
+def test_strict_warnings_come_at_the_bind_line_once_and_per_call_tools_count() -> None:
+    # review 98 #9: they came at the first invoke, pointing into toolwire; tools given per call were not counted
+    @tool
+    def loose(d: dict[str, int]) -> str:
+        """Loose."""
+        return ""
+
+    with WireServer(Anthropic()) as wire:
+        wire.queue(Reply(text="ok"), Reply(text="ok"))
+        with pytest.warns(StrictSchemaWarning, match="instead of a dict to make it strict") as caught:
+            bound = build_model("anthropic", wire.url).bind_tools([loose, get_weather], strict=True)
+        assert caught[0].filename == __file__
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            bound.invoke("x")  # not again at the call
+        extra = [{"name": f"x{i}", "description": "X.", "strict": True, "input_schema": {
+            "type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+            "additionalProperties": False}} for i in range(20)]
+        with pytest.warns(StrictSchemaWarning, match=r"at most 20 strict tools in one request, so 'x19' is sent"):
+            bound.invoke("x", tools=extra)
+        sent = wire.requests[-1].body["tools"]
+    assert not wire.problems, wire.problems
+    assert sum(t.get("strict") is True for t in sent) == 20 and "strict" not in sent[-1]

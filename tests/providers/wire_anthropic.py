@@ -338,6 +338,10 @@ def _strict_subset(c: Checker, node: Any, path: str) -> None:
             _strict_subset(c, sub, f"{path}.properties.{name}")
     if "items" in node:
         _strict_subset(c, node["items"], f"{path}.items")
+    closed = [set(sub.get("properties") or ()) for sub in node.get("allOf") or ()
+              if isinstance(sub, dict) and sub.get("additionalProperties") is False]
+    c.expect(len(closed) < 2 or all(keys == closed[0] for keys in closed), f"{path}.allOf",
+             "closed objects with different properties: no value can match all of them")
     for key in ("anyOf", "allOf"):
         for i, sub in enumerate(node.get(key) or ()):
             _strict_subset(c, sub, f"{path}.{key}[{i}]")

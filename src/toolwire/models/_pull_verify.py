@@ -241,9 +241,13 @@ def link_local_copy(entry: ModelEntry, file: Path) -> tuple[Path | None, str]:
     except (OSError, UserError) as exc:
         return None, f"The models folder cannot be written ({exc}): set TOOLWIRE_MODEL_PATH={file} to use the file."
     source = file.expanduser().resolve()
-    if target.is_symlink() and target.resolve() == source:
+    try:
+        linked = target.resolve() if target.is_symlink() else None
+    except (OSError, RuntimeError):  # a link loop (Python 3.11 raises RuntimeError): replaced like a dangling link
+        linked = None
+    if linked == source:
         return target, f"{target} already links to {source}."
-    if target.exists() and not target.is_symlink():
+    if not target.is_symlink() and target.exists():
         if verify_file(target, entry):
             return None, f"The models folder already holds a verified copy ({target}), which toolwire keeps using."
         return None, (f"{target} is in the way and is not the model's file: delete it and run this command again, "

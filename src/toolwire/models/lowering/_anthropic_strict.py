@@ -22,13 +22,20 @@ What :func:`anthropic_strict_schema` does with the rest:
   keywords;
 * a ``oneOf`` becomes an ``anyOf`` when its alternatives cannot overlap (distinct JSON types, or objects whose one
   shared required property is pinned to different ``const``/``enum`` values, as a pydantic discriminated union
-  writes), since then "exactly one" and "at least one" accept the same values; ``discriminator`` is dropped;
+  writes; a tag pinned by a ``const`` that is also its ``default``, which pydantic leaves out of ``required`` though
+  its discriminator needs it, is made required), since then "exactly one" and "at least one" accept the same
+  values; ``discriminator`` is dropped;
+* an ``allOf`` of object schemas is joined into one object (properties and ``required`` united: each part closed on
+  its own would admit nothing), a single part of another kind merged key by key; parts that disagree on a key
+  cannot be strict;
 * numeric bounds, ``multipleOf``, ``minLength``/``maxLength``, ``pattern``, ``minItems`` above 1, ``maxItems``,
   ``uniqueItems``, a ``format`` outside :data:`STRICT_FORMATS`, ``default`` and every other keyword outside the
   subset are dropped and said in the description instead (``Must be at least 1.``, ``Format: path.``,
-  ``Default: "en".``), as the SDK also does; annotations that say nothing of the value (``$schema``, ``$comment``,
-  ``readOnly``...) are dropped unsaid. toolwire still validates every call's arguments against the full schema
-  before the tool runs, so nothing dropped goes unchecked;
+  ``Default: "en".``), as the SDK also does (the guide also lists ``pattern``, for a subset of regular expressions,
+  and ``default``; toolwire follows the SDK's narrower choice, which cannot send a pattern the API refuses);
+  annotations that say nothing of the value (``$schema``, ``$comment``, ``readOnly``...) are dropped unsaid. toolwire
+  still validates every call's arguments against the full schema before the tool runs, so nothing dropped goes
+  unchecked;
 * a parameter of any type (no ``type``), an ``enum``/``const`` of objects or lists, a recursive ``$ref``, a tuple
   (``prefixItems``), ``not``, ``if``/``then``/``else``, ``dependentRequired``/``dependentSchemas``, or a ``oneOf``
   whose alternatives may overlap cannot be strict: :func:`anthropic_strict_schema` raises ``ValueError`` and the tool
@@ -53,8 +60,8 @@ from toolwire.models.lowering._common import constraint_notes, default_notes
 from toolwire.models.lowering._openai_strict import dropped_notes
 
 __all__ = [
-    "MAX_OPTIONAL", "MAX_STRICT_TOOLS", "MAX_UNIONS", "STRICT_FORMATS", "anthropic_strict_schema", "limit_strict",
-    "strict_counts",
+    "MAX_OPTIONAL", "MAX_STRICT_TOOLS", "MAX_UNIONS", "STRICT_FORMATS", "NotStrictError", "anthropic_strict_schema",
+    "limit_strict", "strict_counts",
 ]
 
 MAX_STRICT_TOOLS = 20
@@ -97,11 +104,34 @@ _TYPE_KEYWORDS["integer"] = _TYPE_KEYWORDS["number"]
 
 
 class _NotStrict(Exception):
-    pass
+    """A schema strict tool use cannot say: the reason, and what the user can change (``advice``)."""
+
+    def __init__(self, reason: str, advice: str = "simplify that parameter's type") -> None:
+        super().__init__(reason)
+        self.advice = advice
+
+
+class NotStrictError(ValueError):
+    """A tool's schema is outside the subset strict tool use takes: ``str(exc)`` says why, ``exc.advice`` what to
+    change (a sentence fragment, e.g. ``"give the parameter a pydantic model with named fields"``)."""
+
+    def __init__(self, reason: str, advice: str) -> None:
+        super().__init__(reason)
+        self.advice = advice
 
 
 def _primitive(value: Any) -> bool:
     return value is None or isinstance(value, str | int | float | bool)
+
+
+def _of_types(value: Any, kinds: list[Any]) -> bool:
+    """Whether the JSON value ``value`` is of one of the JSON Schema types ``kinds``."""
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return any((kind == "string" and isinstance(value, str)) or (kind == "boolean" and isinstance(value, bool))
+               or (kind == "null" and value is None) or (kind == "number" and is_number)
+               or (kind == "integer" and is_number and float(value).is_integer())
+               or (kind == "object" and isinstance(value, dict)) or (kind == "array" and isinstance(value, list))
+               for kind in kinds)
 
 
 def _split_types(node: dict[str, Any]) -> dict[str, Any]:
@@ -153,6 +183,62 @@ def _disjoint(branches: list[Any]) -> bool:
     return any(_apart([_pinned(b["properties"][tag]) for b in branches]) for tag in tags)
 
 
+def _objectish(node: Any) -> bool:
+    return isinstance(node, dict) and (node.get("type") == "object" or "properties" in node)
+
+
+def _merged_all_of(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with its ``allOf`` folded in: the parts' properties and ``required`` joined into the node's own (each
+    part closed on its own, as strict mode closes objects, would admit no value the tool takes: review 98 #1); one
+    part that is not an object is merged key by key. Raises :class:`_NotStrict` for parts that disagree on a key,
+    or several parts that are not all objects."""
+    parts = node["allOf"]
+    out = {k: v for k, v in node.items() if k != "allOf"}
+    if not all(isinstance(p, dict) for p in parts):
+        raise _NotStrict("an allOf holding a boolean schema", "write the allOf's parts as one object schema")
+    parts = [_merged_all_of(p) if isinstance(p.get("allOf"), list) else p for p in parts]
+    if all(_objectish(p) for p in parts) and (not out.get("type") or out.get("type") == "object"):
+        props = dict(out.get("properties") or {})
+        required = list(out.get("required") or [])
+        for part in parts:
+            for name, sub in (part.get("properties") or {}).items():
+                if name in props and props[name] != sub:
+                    raise _NotStrict(f"an allOf whose parts give {name!r} different schemas",
+                                     "write the allOf's parts as one object schema")
+                props[name] = sub
+            required += [r for r in part.get("required") or () if r not in required]
+            if part.get("additionalProperties") not in (None, False):
+                out["additionalProperties"] = part["additionalProperties"]  # (then refused as an open object)
+        return {**out, "type": "object", "properties": props, **({"required": required} if required else {})}
+    if len(parts) == 1:
+        merged = dict(out)
+        for key, value in parts[0].items():
+            if key in merged and merged[key] != value and key not in ("description", "title"):
+                raise _NotStrict(f"an allOf whose part disagrees on {key!r}", "write the allOf as one schema")
+            merged.setdefault(key, value)
+        return merged
+    raise _NotStrict("an allOf of several schemas that are not all objects", "write the allOf as one schema")
+
+
+def _require_tags(originals: list[Any], branches: list[Any]) -> None:
+    """Make a discriminated union's tag required in each strict ``branches`` (in place) where the ``originals`` pin it
+    to a ``const`` whose ``default`` is that value (``kind: Literal["cat"] = "cat"``: pydantic leaves such a tag out
+    of ``required``, yet its discriminator refuses an object without it, so requiring it says what the tool takes,
+    and keeps the branches apart: review 98 #2)."""
+    if not all(_objectish(o) and isinstance(b, dict) and isinstance(b.get("properties"), dict)
+               for o, b in zip(originals, branches, strict=True)):
+        return
+    shared = set.intersection(*(set(o.get("properties") or {}) for o in originals))
+    for tag in sorted(shared):
+        subs = [o["properties"][tag] for o in originals]
+        if all(isinstance(sub, dict) and "const" in sub and sub.get("default") == sub["const"] for sub in subs) \
+                and _apart([_pinned(sub) for sub in subs]):
+            for branch in branches:
+                if tag not in (branch.get("required") or []):
+                    branch["required"] = [*(branch.get("required") or []), tag]
+            return
+
+
 def _items_notes(dropped: dict[str, Any]) -> list[str]:
     notes = []
     for key, words in (("minItems", "at least"), ("maxItems", "at most")):
@@ -164,21 +250,30 @@ def _items_notes(dropped: dict[str, Any]) -> list[str]:
 
 def _strict(node: Any) -> Any:
     if node is True or (isinstance(node, dict) and not any(k in node for k in _TYPED)):
-        raise _NotStrict("a parameter that takes a value of any type")
+        raise _NotStrict("a parameter that takes a value of any type", "give the parameter a type")
     if not isinstance(node, dict):
         return node
     for key, reason in _REFUSED.items():
         if key in node:
-            raise _NotStrict(reason)
+            raise _NotStrict(reason, "write the parameter as a plain object, list or value type (a tuple as a list "
+                             "or a model)")
+    if ("enum" in node or "const" in node) and "type" in node:  # (the values say it all, the SDK sends no type beside
+        # them either; a nullable enum's type list would else become an anyOf that counts as a union: review 98 #12)
+        kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
+        node = {k: v for k, v in node.items() if k != "type"}
+        if isinstance(node.get("enum"), list):  # the values the type refused stay refused
+            node["enum"] = [v for v in node["enum"] if _of_types(v, kinds)]
     if isinstance(node.get("type"), list):
         kinds = [k for k in node["type"] if isinstance(k, str)]
         if len(set(kinds)) != len(node["type"]) or not kinds:
             raise _NotStrict(f"a type list {node['type']!r}")
         node = {**node, "type": kinds[0]} if len(kinds) == 1 else _split_types(node)
+    if isinstance(node.get("allOf"), list):
+        node = _merged_all_of(node)
     for key in ("enum", "const"):
         values = node.get(key, []) if key == "enum" else [node.get(key)]
         if key in node and not (isinstance(values, list) and all(_primitive(v) for v in values)):
-            raise _NotStrict(f"an {key} of objects or lists")
+            raise _NotStrict(f"an {key} of objects or lists", "use an enum of strings, numbers or booleans")
     out: dict[str, Any] = {}
     dropped: dict[str, Any] = {}
     for key, value in node.items():
@@ -186,8 +281,10 @@ def _strict(node: Any) -> Any:
             continue
         if key == "oneOf" and isinstance(value, list):
             branches = [_strict(x) for x in value]
+            _require_tags(value, branches)
             if "anyOf" in node or not _disjoint(branches):
-                raise _NotStrict("a oneOf whose alternatives may overlap, which anyOf cannot stand for")
+                raise _NotStrict("a oneOf whose alternatives may overlap, which anyOf cannot stand for",
+                                 "give the union's members a tag field (a Literal) that tells them apart")
             out["anyOf"] = branches
         elif key not in _KEPT:
             dropped[key] = value
@@ -203,8 +300,6 @@ def _strict(node: Any) -> Any:
             continue  # (below)
         else:
             out[key] = copy.deepcopy(value)
-    if "enum" in out or "const" in out:
-        out.pop("type", None)  # (the values say it; the SDK's transform_schema sends no type beside them either)
     notes: list[str] = []
     fmt = out.get("format")
     if isinstance(fmt, str) and fmt not in STRICT_FORMATS:
@@ -225,7 +320,8 @@ def _strict(node: Any) -> Any:
         if extra not in (None, False) or ("properties" not in node and extra is None):  # (pydantic writes
             # "properties": {} for a model without fields, which ignores other keys; a bare object is a dict)
             raise _NotStrict("an object that takes keys beyond its declared properties (a dict, additionalProperties, "
-                             "a pydantic model with extra='allow')")
+                             "a pydantic model with extra='allow')",
+                             "give the parameter a pydantic model with named fields instead of a dict")
         out["properties"] = {name: _strict(sub) for name, sub in props.items()}
         if "required" in out:
             out["required"] = [name for name in out["required"] if name in props]
@@ -254,14 +350,15 @@ def _check_refs(schema: dict[str, Any]) -> None:
     defs = {**(schema.get("definitions") or {}), **(schema.get("$defs") or {})}
     for ref in _refs(schema):
         if ref not in defs:
-            raise _NotStrict(f"a $ref to {ref!r}, which is not a local definition")
+            raise _NotStrict(f"a $ref to {ref!r}, which is not a local definition", "define it under $defs")
     for name in defs:
         seen: set[str] = set()
         todo = list(_refs(defs[name]))
         while todo:
             ref = todo.pop()
             if ref == name:
-                raise _NotStrict(f"a recursive schema ({name!r} refers to itself)")
+                raise _NotStrict(f"a recursive schema ({name!r} refers to itself)",
+                                 "limit the nesting to a fixed depth")
             if ref not in seen:
                 seen.add(ref)
                 todo += _refs(defs.get(ref))
@@ -278,20 +375,22 @@ def anthropic_strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
         in descriptions, ``required`` as given. The input is not changed.
 
     Raises:
-        ValueError: the schema holds something strict tool use cannot express (module doc): a free-form or open
-            object, a parameter of any type, an ``enum`` of objects, a recursive ``$ref``, a tuple, ``not``,
-            ``if``/``then``/``else``, a ``oneOf`` whose alternatives may overlap, or a top-level union.
+        NotStrictError: (a ``ValueError``) the schema holds something strict tool use cannot express (module doc): a
+            free-form or open object, a parameter of any type, an ``enum`` of objects, a recursive ``$ref``, a tuple,
+            ``not``, ``if``/``then``/``else``, a ``oneOf`` whose alternatives may overlap, an ``allOf`` whose parts
+            cannot be joined into one object, or a top-level union; its ``advice`` says what to change.
     """
     if "anyOf" in parameters or "oneOf" in parameters:
-        raise ValueError("a top-level union of argument sets, which an input_schema cannot be")
-    if not parameters.get("properties") and parameters.get("additionalProperties") in (None, False) and not any(
-            k in parameters for k in _REFUSED):
-        return {"type": "object", "properties": {}, "additionalProperties": False}
+        raise NotStrictError("a top-level union of argument sets, which an input_schema cannot be",
+                             "give the tool one object of arguments")
+    if parameters.get("additionalProperties") in (None, False) and not any(
+            k in parameters for k in ("properties", "allOf", "$ref", "items", *_REFUSED)):
+        return {"type": "object", "properties": {}, "additionalProperties": False}  # a tool without arguments
     try:
         out: dict[str, Any] = _strict(copy.deepcopy(parameters))
         _check_refs(out)
     except _NotStrict as exc:
-        raise ValueError(str(exc)) from None
+        raise NotStrictError(str(exc), exc.advice) from None
     return out
 
 
@@ -332,28 +431,33 @@ def limit_strict(tools: list[dict[str, Any]], plain: Callable[[int], dict[str, A
     Returns:
         ``tools`` with every strict tool that would take the count of strict tools past :data:`MAX_STRICT_TOOLS`,
         or the optional properties or union-typed schemas of all strict tools past :data:`MAX_OPTIONAL` or
-        :data:`MAX_UNIONS`, replaced by ``plain(i)``; each one replaced is named in one
-        :class:`~toolwire.models.lowering.openai.StrictSchemaWarning`.
+        :data:`MAX_UNIONS`, replaced by ``plain(i)``; the ones replaced are named in a
+        :class:`~toolwire.models.lowering.openai.StrictSchemaWarning` per limit passed, with what to change.
     """
     from toolwire.models.lowering.openai import StrictSchemaWarning
 
     out = list(tools)
     count = optional = unions = 0
-    dropped: list[str] = []
+    dropped: dict[str, list[str]] = {}  # the limit passed -> the tools sent non-strict for it
     for i, item in enumerate(tools):
-        if item.get("strict") is not True:
+        if not isinstance(item, dict) or item.get("strict") is not True:
             continue
         more_optional, more_unions = strict_counts(item.get("input_schema"))
-        if count + 1 > MAX_STRICT_TOOLS or optional + more_optional > MAX_OPTIONAL or \
-                unions + more_unions > MAX_UNIONS:
+        passed = (f"{MAX_STRICT_TOOLS} strict tools" if count + 1 > MAX_STRICT_TOOLS
+                  else f"{MAX_OPTIONAL} optional parameters" if optional + more_optional > MAX_OPTIONAL
+                  else f"{MAX_UNIONS} union-typed parameters (each Optional or union counts)"
+                  if unions + more_unions > MAX_UNIONS else None)
+        if passed:
             out[i] = plain(i)
-            dropped.append(str(item.get("name")))
+            dropped.setdefault(passed, []).append(str(item.get("name")))
             continue
         count, optional, unions = count + 1, optional + more_optional, unions + more_unions
-    if dropped:
-        warnings.warn(f"Anthropic takes at most {MAX_STRICT_TOOLS} strict tools, {MAX_OPTIONAL} optional properties "
-                      f"and {MAX_UNIONS} union-typed parameters over a request's strict tools, so "
-                      f"{', '.join(map(repr, dropped))} {'is' if len(dropped) == 1 else 'are'} sent non-strict: bind "
-                      "fewer tools with strict=True, or make more of their parameters required.", StrictSchemaWarning,
-                      stacklevel=3)
+    for passed, names in dropped.items():
+        fix = {"strict tools": "give fewer tools strict=True",
+               "optional parameters": "give fewer parameters defaults, or fewer tools strict=True",
+               "union-typed parameters": "use fewer Optional or union fields, or give fewer tools strict=True",
+               }[next(k for k in ("strict tools", "optional parameters", "union-typed parameters") if k in passed)]
+        warnings.warn(f"Anthropic's strict tool use takes at most {passed} in one request, so "
+                      f"{', '.join(map(repr, names))} {'is' if len(names) == 1 else 'are'} sent non-strict: {fix} to "
+                      "keep them strict.", StrictSchemaWarning, stacklevel=3)
     return out

@@ -36,7 +36,7 @@ from toolwire.messages import (
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._anthropic_replies import StreamState, parse_response
-from toolwire.models.lowering._anthropic_strict import anthropic_strict_schema, limit_strict
+from toolwire.models.lowering._anthropic_strict import NotStrictError, anthropic_strict_schema, limit_strict
 from toolwire.models.lowering._common import (
     arguments_object,
     assistant_calls,
@@ -114,12 +114,11 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
             strict = spec.extra["strict"]  # the dict's own flag, as Anthropic's strict tool use guide writes it
     if strict:
         try:
-            out["input_schema"] = anthropic_strict_schema(spec.parameters or {"type": "object", "properties": {}})
+            out["input_schema"] = anthropic_strict_schema(schema)  # (the folded schema: review 98 #1)
             out["strict"] = True
-        except ValueError as exc:
-            warnings.warn(f"Tool {spec.name!r} cannot use Anthropic strict tool use ({exc}); it is sent non-strict. "
-                          "Give the parameter a pydantic model with named fields to make it strict.",
-                          StrictSchemaWarning, stacklevel=2)
+        except NotStrictError as exc:
+            warnings.warn(f"Tool {spec.name!r} cannot use Anthropic strict tool use ({exc}); it is sent non-strict: "
+                          f"{exc.advice} to make it strict.", StrictSchemaWarning, stacklevel=2)
     return out
 
 
@@ -379,8 +378,7 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     if system:
         body["system"] = system
     if request.tools:
-        tools = [convert_to_anthropic_tool(t, strict=request.strict) for t in request.tools]
-        body["tools"] = limit_strict(tools, lambda i: convert_to_anthropic_tool(request.tools[i]))
+        body["tools"] = [convert_to_anthropic_tool(t, strict=request.strict) for t in request.tools]
         choice = _tool_choice(request.tool_choice, request.parallel_tool_calls)
         if choice:
             body["tool_choice"] = choice
@@ -392,6 +390,10 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
             body["tools"] = _merge_tools(body.get("tools") or [], value)
         else:
             body[key] = value
+    if body.get("tools"):  # the per-request limits of strict tool use, over the bound tools and the option's
+        bound = len(request.tools)
+        body["tools"] = limit_strict(body["tools"], lambda i: convert_to_anthropic_tool(request.tools[i]) if i < bound
+                                     else {k: v for k, v in body["tools"][i].items() if k != "strict"})
     return body
 
 
