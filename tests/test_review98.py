@@ -58,3 +58,53 @@ def test_a_conversation_of_role_dicts_or_pairs_is_refused_too(conversation: list
     call = {"name": "get_weather", "args": {"city": "Paris"}, "id": "c1", "type": "tool_call"}
     assert executor.execute([call])[0].status == "success"  # a list of calls still runs
     assert executor.execute((call,))[0].status == "success"
+
+
+# -- 3: an edited copy of a reply that kept its provider blocks ----------------------------------------------------
+
+
+ORIGINAL, EDITED = "My card is 4111-1111", "My card is [REDACTED]"
+
+
+def test_an_edited_claude_reply_sends_its_edit_and_keeps_the_thinking_blocks() -> None:
+    from toolwire import AIMessage, HumanMessage
+    from toolwire.models.lowering.anthropic import lower_messages
+
+    blocks = [{"type": "thinking", "thinking": "hmm", "signature": "sig"}, {"type": "text", "text": ORIGINAL}]
+    reply = AIMessage(ORIGINAL, provider_data={"anthropic": {"content": blocks}})
+    for message, text in ((reply, ORIGINAL), (reply.model_copy(update={"content": EDITED}), EDITED),
+                          (reply.copy(content=EDITED), EDITED)):
+        sent = lower_messages([HumanMessage("q"), message, HumanMessage("next")])[1][1]["content"]
+        assert sent == [blocks[0], {"type": "text", "text": text}]
+        assert ORIGINAL not in str(sent) or text == ORIGINAL
+
+
+def test_an_edited_responses_reply_says_its_edit_in_the_kept_message_item() -> None:
+    from toolwire import AIMessage
+    from toolwire.models.lowering._openai_turns import responses_turn_items
+
+    message_item = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
+                    "content": [{"type": "output_text", "text": ORIGINAL, "annotations": []}]}
+    kept = {"openai": {"reasoning": [{"type": "reasoning", "id": "rs_1", "summary": []}],
+                       "output": [{"type": "reasoning", "index": 0}, message_item]}}
+    reply = AIMessage(ORIGINAL, provider_data=kept)
+    assert responses_turn_items(reply)[1] == message_item
+    items = responses_turn_items(reply.model_copy(update={"content": EDITED}))
+    assert [i.get("id") for i in items] == ["rs_1", "msg_1"]  # the reasoning item still followed by its message
+    assert items[1]["content"] == [{"type": "output_text", "text": EDITED, "annotations": []}]
+    assert ORIGINAL not in str(items)
+
+
+def test_an_edited_gemini_reply_replaces_its_text_parts_and_keeps_the_signed_call() -> None:
+    from toolwire import AIMessage
+    from toolwire.models.lowering.gemini import lower_messages
+
+    parts = [{"text": "thinking...", "thought": True}, {"text": ORIGINAL},
+             {"function_call": {"name": "get_weather", "args": {"city": "Paris"}}, "thought_signature": "c2ln"}]
+    reply = AIMessage(ORIGINAL, tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}, "id": "c1"}],
+                      provider_data={"gemini": {"parts": parts}})
+    edited = reply.model_copy(update={"content": EDITED})
+    sent = lower_messages([edited])[1][0]["parts"]
+    assert ORIGINAL not in str(sent) and EDITED in str(sent)
+    assert sent[0].get("thought") is True and "thought_signature" in sent[-1]  # thoughts and the signed call kept
+    assert str(lower_messages([reply])[1][0]["parts"]).count(ORIGINAL) == 1  # an unedited reply: as kept

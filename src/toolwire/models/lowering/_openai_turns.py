@@ -59,13 +59,22 @@ def _function_call_item(call: ToolCall | InvalidToolCall, item_ids: Any, item_id
     return item
 
 
+def _item_text(item: dict[str, Any]) -> str:
+    """The text a kept ``message`` item says (its ``output_text`` and ``refusal`` parts, as the reply's content was
+    made of them)."""
+    return "".join(str(part.get("text") or "") if part.get("type") == "output_text" else str(part.get("refusal") or "")
+                   for part in item.get("content") or () if isinstance(part, dict))
+
+
 def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
     """An assistant turn as Responses API ``input`` items.
 
     A reply kept with the order of its output (``provider_data["openai"]["output"]``, from a reply with reasoning
     items) goes back in that order: each ``reasoning`` item unchanged, each ``message`` item with its ``id`` and
     ``status``, each ``function_call`` item with its ``id`` and the call as the AIMessage holds it, any other item
-    (a built-in tool's call, ``web_search_call``...) unchanged. OpenAI requires
+    (a built-in tool's call, ``web_search_call``...) unchanged; when the AIMessage's text is no longer what the kept
+    message items say (an edited copy), the first of them says the new text and the others are left out. OpenAI
+    requires
     it: a reasoning item must be followed by the item that followed it in the output, or the request is refused
     ("Item 'rs_...' of type 'reasoning' was provided without its required following item"; OpenAI reasoning guide,
     "Keeping reasoning items in context"). The turn's text, when no message item was kept, and calls the output did
@@ -92,14 +101,19 @@ def responses_turn_items(message: AIMessage) -> list[dict[str, Any]]:
     if not isinstance(output, list):
         items.extend(copy.deepcopy(reasoning))
         output = []
+    kept_text = "".join(_item_text(ref) for ref in output if isinstance(ref, dict) and ref.get("type") == "message")
+    edited = kept_text != message.text  # model_copy(update={"content": ...}): the edit is sent (review 98 #3)
     for ref in output:
         kind = ref.get("type") if isinstance(ref, dict) else None
         if kind == "reasoning":
             index = ref.get("index")
             if isinstance(index, int) and 0 <= index < len(reasoning):
                 items.append(copy.deepcopy(reasoning[index]))
-        elif kind == "message":
-            items.append(copy.deepcopy(ref))
+        elif kind == "message" and not (edited and said):
+            item = copy.deepcopy(ref)
+            if edited:  # the first message item (its id keeps the reasoning item's pairing) says the edited text
+                item["content"] = [{"type": "output_text", "text": sent_text(message), "annotations": []}]
+            items.append(item)
             said = True
         elif kind == "function_call":
             call = next((c for c in waiting if c.get("id") == ref.get("call_id")), None)

@@ -230,7 +230,10 @@ def _unchanged(calls: list[Any], uses: list[dict[str, Any]]) -> bool:
 def _assistant(message: AIMessage) -> list[dict[str, Any]]:
     calls = assistant_calls(message)
     kept = ((message.provider_data or {}).get("anthropic") or {}).get("content") or []
-    if kept and _unchanged(calls, [b for b in kept if b.get("type") == "tool_use"]):
+    said = "".join(str(b.get("text") or "") for b in kept if b.get("type") == "text")
+    if kept and _unchanged(calls, [b for b in kept if b.get("type") == "tool_use"]) and said == message.text:
+        # (an edited text, model_copy(update={"content": ...}), is sent as edited, the thinking blocks kept: review 98
+        # #3, the kept blocks' original text went out)
         # the turn as the API sent it (thinking signatures intact), less any empty text block; an invalid call's
         # input, when the kept block has none (a stream's unreadable JSON), what can be read of its text
         invalid = {c.get("id"): c for c in calls if c.get("type") == "invalid_tool_call"}

@@ -152,6 +152,13 @@ def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, st
     kept_calls = [p["function_call"] for p in kept if "function_call" in p]
     if kept and len(kept_calls) == len(calls) and all(map(_same_call, calls, kept_calls)):
         ids = {str(c["id"]): str(k["id"]) for c, k in zip(calls, kept_calls, strict=True) if k.get("id")}
+        if VisibleText().of(kept) != message.text:  # an edited copy (model_copy(update={"content": ...})): its
+            # text replaces the kept text parts, where the first of them was; thoughts and calls, signed, stay as
+            # they are (review 98 #3: the kept parts' original text went out)
+            visible = [i for i, p in enumerate(kept) if "text" in p and not p.get("thought")]
+            kept = [p for i, p in enumerate(kept) if i not in visible]
+            if (text := sent_text(message)).strip():
+                kept.insert(visible[0] if visible else 0, {"text": text})
         return [sdk_part(p) for p in kept if not is_empty_text(p)], ids
     text = sent_text(message)
     parts: list[dict[str, Any]] = [{"text": text}] if text.strip() else []
