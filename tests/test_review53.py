@@ -150,11 +150,13 @@ def test_strict_on_a_provider_without_strict_mode_warns() -> None:
     pytest.importorskip("google.genai")
     with pytest.warns(StrictSchemaWarning, match=r": strict=True is not sent \(toolwire lowers schemas to OpenAI's "):
         ChatGoogleGenAI("gemini", api_key="k").bind_tools([place], strict=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    # providers with a strict mode say why this tool cannot use it, at the bind line (review 98 #9, session 38)
+    with pytest.warns(StrictSchemaWarning, match=r"^Tool 'place' cannot use OpenAI strict mode \(an object with "
+                                                 r"free-form keys\)") as caught:
         ChatOpenAI("gpt", api_key="k").bind_tools([place], strict=True)
+    assert caught[0].filename == __file__
     with pytest.warns(StrictSchemaWarning, match=r"^Tool 'place' cannot use Anthropic strict tool use \(an object "
-                                                 r"that takes keys"):  # strict tool use (session 38): its own reason
+                                                 r"that takes keys"):
         ChatAnthropic("claude", api_key="k").bind_tools([place], strict=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -108,3 +108,31 @@ def test_an_edited_gemini_reply_replaces_its_text_parts_and_keeps_the_signed_cal
     assert ORIGINAL not in str(sent) and EDITED in str(sent)
     assert sent[0].get("thought") is True and "thought_signature" in sent[-1]  # thoughts and the signed call kept
     assert str(lower_messages([reply])[1][0]["parts"]).count(ORIGINAL) == 1  # an unedited reply: as kept
+
+
+# -- 9: strict-mode warnings at the bind line, once (OpenAI too) -------------------------------------------------------
+
+
+def test_openai_strict_warnings_come_at_the_bind_line_and_not_again_at_the_call_or_in_an_agent() -> None:
+    import warnings
+
+    providers = pytest.importorskip("providers.conftest")
+    from providers.wire_servers import Reply, WireServer
+    from toolwire import Agent, tool
+    from toolwire.models.lowering.openai import StrictSchemaWarning
+
+    @tool
+    def loose(d: dict[str, int]) -> str:
+        """Loose."""
+        return "ok"
+
+    with WireServer(providers.ADAPTERS["openai-chat"]()) as wire:
+        wire.queue(Reply(text="a"), Reply(text="b"))
+        with pytest.warns(StrictSchemaWarning, match="Tool 'loose' cannot use OpenAI strict mode") as caught:
+            bound = providers.build_model("openai-chat", wire.url).bind_tools([loose], strict=True)
+        assert caught[0].filename == __file__ and len(caught) == 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            bound.invoke("x")
+            Agent(bound, [loose]).invoke("y")  # the Agent binds the same tools again: nothing new to say
+    assert not wire.problems

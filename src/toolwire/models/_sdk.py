@@ -56,6 +56,7 @@ from toolwire.models._sdk_options import (
     refuse_untaken,
     untaken_names,
 )
+from toolwire.models._strict_notes import lowered, strict_probe
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.lowering._calls import remember_streamed
 
@@ -352,6 +353,8 @@ class SDKChatModel(BaseChatModel):
         """The SDK method to call with the lowered kwargs (sync or async client alike)."""
         raise NotImplementedError
 
+    _strict_probe = strict_probe  # strict-mode warnings at bind time (models/_strict_notes.py; review 98 #9)
+
     def _lower(self, request: ChatRequest) -> dict[str, Any]:  # pragma: no cover
         raise NotImplementedError
 
@@ -406,7 +409,7 @@ class SDKChatModel(BaseChatModel):
         if self.streaming:  # the whole stream, retried as a reply is (nothing reaches the caller before its end)
             return merge_chunks(self._stream(request, whole=True), as_chunk=False,  # type: ignore[return-value]
                                 tool_names=request.tool_parameters)
-        kwargs = self._lower(request)
+        kwargs = lowered(self, request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._client(), False)
         kwargs = fit_to_endpoint(call, kwargs)
@@ -416,7 +419,7 @@ class SDKChatModel(BaseChatModel):
         if self.streaming:
             return merge_chunks([c async for c in self._astream(request, whole=True)], as_chunk=False,  # type: ignore[return-value]
                                 tool_names=request.tool_parameters)
-        kwargs = self._lower(request)
+        kwargs = lowered(self, request)
         self._log_request(kwargs, False)
         call = self._endpoint(self._aclient(), False)
         kwargs = fit_to_endpoint(call, kwargs)
@@ -431,7 +434,7 @@ class SDKChatModel(BaseChatModel):
         handed content to the caller; with ``whole`` (``invoke`` of a ``streaming=True`` model, which hands out
         nothing before the reply is complete) every chunk is held until the stream ends, so a stream that breaks
         after its first content is retried as a reply without a stream is (the same ``max_retries``)."""
-        kwargs = self._lower(request)
+        kwargs = lowered(self, request)
         self._log_request(kwargs, True)
         call = self._endpoint(self._client(), True)
         kwargs = fit_to_endpoint(call, kwargs)
@@ -457,7 +460,7 @@ class SDKChatModel(BaseChatModel):
 
     async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`_stream`."""
-        kwargs = self._lower(request)
+        kwargs = lowered(self, request)
         self._log_request(kwargs, True)
         call = self._endpoint(self._aclient(), True)
         kwargs = fit_to_endpoint(call, kwargs)

@@ -96,7 +96,6 @@ class ChatAnthropic(SDKChatModel):
             SchemaError, UserError: as the base method raises them.
         """
         new = super().bind_tools(tools, **options)
-        new._strict_notes = self._strict_check(new) if new.strict else frozenset()
         if new.tool_choice in (None, "auto", "none") or not self._thinking():
             return new
         warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice={new.tool_choice!r} "
@@ -104,24 +103,6 @@ class ChatAnthropic(SDKChatModel):
                       UserWarning, stacklevel=user_stacklevel())
         new.tool_choice = "auto"
         return new
-
-    _strict_notes: frozenset[str] = frozenset()  # the strict tool use warnings given when the tools were bound
-
-    def _strict_check(self, bound: ChatAnthropic) -> frozenset[str]:
-        """Lower ``bound``'s tools as a request would and give the strict tool use warnings now, at the user's
-        ``bind_tools``/``with_structured_output`` line (review 98 #9: they came at the first call, pointing into
-        toolwire). Returns their texts, which the calls then leave out (:meth:`_lower`)."""
-        from toolwire.messages import HumanMessage
-        from toolwire.models.lowering.openai import StrictSchemaWarning
-
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            codec.lower_request(ChatRequest(messages=[HumanMessage("-")], tools=bound.tool_specs, strict=True),
-                                self.model, self.options)
-        notes = [str(w.message) for w in caught if issubclass(w.category, StrictSchemaWarning)]
-        for note in dict.fromkeys(notes):
-            warnings.warn(note, StrictSchemaWarning, stacklevel=user_stacklevel())
-        return frozenset(notes)
 
     def _structured_choice(self, name: str) -> str:
         """``"auto"`` with extended thinking on (:meth:`_thinking`), with a warning: Anthropic refuses a forced tool
@@ -154,17 +135,7 @@ class ChatAnthropic(SDKChatModel):
                           "a call); leave thinking off for calls that must call a tool.", UserWarning,
                           stacklevel=user_stacklevel())
             request = dataclasses.replace(request, tool_choice="auto")
-        if not (request.strict and self._strict_notes):
-            return with_files_beta(codec.lower_request(request, self.model, self.options))
-        from toolwire.models.lowering.openai import StrictSchemaWarning
-
-        with warnings.catch_warnings(record=True) as caught:  # (the ones bind_tools gave are not given again)
-            warnings.simplefilter("always")
-            body = codec.lower_request(request, self.model, self.options)
-        for w in caught:
-            if not (issubclass(w.category, StrictSchemaWarning) and str(w.message) in self._strict_notes):
-                warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
-        return with_files_beta(body)
+        return with_files_beta(codec.lower_request(request, self.model, self.options))
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         return codec.parse_response(raw, tool_names=request.tool_parameters)

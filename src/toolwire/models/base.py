@@ -255,7 +255,18 @@ class BaseChatModel(RunnableMethods, Batching):
                           "strict mode and Anthropic's strict tool use only), so the provider does not enforce "
                           "them; toolwire still validates each call's arguments before its tool runs.",
                           StrictSchemaWarning, stacklevel=user_stacklevel())
+        if strict and self.strict_mode:  # what the provider's strict mode cannot take, said at this line
+            new._strict_notes = new._strict_probe(self._strict_notes)
         return new
+
+    _strict_notes: frozenset[str] = frozenset()
+    """The strict-mode warnings a hosted model's binding gave (:mod:`toolwire.models._strict_notes`)."""
+
+    def _strict_probe(self, known: frozenset[str]) -> frozenset[str]:
+        """Warn now of what the provider's strict mode cannot take among the bound tools (hosted models:
+        :func:`~toolwire.models._strict_notes.strict_probe`); returns the warnings' texts (``known``: given
+        already). Models that enforce schemas themselves (a local grammar) have nothing to say."""
+        return known
 
     @refuses_unknown_keywords("with_structured_output")
     def with_structured_output(self, schema: Any, *, include_raw: bool = False, strict: bool | None = None,

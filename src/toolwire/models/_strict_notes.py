@@ -1,0 +1,81 @@
+"""The warnings of a provider's strict mode, given where the user binds the tools rather than at the first call.
+
+A hosted model lowers its tools when a request is built, and the lowering warns (a
+:class:`~toolwire.models.lowering.openai.StrictSchemaWarning`) when a tool cannot be strict: its schema is outside
+the provider's strict subset, or past its per-request limits. Raised there, the warning came at the first
+``invoke``, pointing into toolwire (review 98 #9). :func:`strict_probe` lowers the bound tools once at
+``bind_tools`` (also what ``with_structured_output`` and an ``Agent`` call) and gives each warning at the user's
+line; :func:`lowered` then leaves those same warnings out of every request, passing any other on.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+from toolwire._tool_checks import user_stacklevel
+from toolwire.models.base import ChatRequest
+
+__all__ = ["lowered", "strict_probe"]
+
+
+def _caught(lower: Callable[[ChatRequest], Any], request: ChatRequest) -> tuple[Any, list[warnings.WarningMessage]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        body = lower(request)
+    return body, caught
+
+
+def strict_probe(model: Any, known: frozenset[str]) -> frozenset[str]:
+    """Lower ``model``'s bound tools as a request would and warn now, at the user's line, of each strict-mode warning
+    not in ``known`` (the ones a model it was bound from gave already: an ``Agent`` binds again what a user bound).
+
+    Args:
+        model: a bound hosted model (its ``_lower(request) -> dict`` builds a request body).
+        known: warning texts already given.
+
+    Returns:
+        The texts of all the strict-mode warnings the bound tools give (``known`` ones too), for :func:`lowered`.
+        A request that cannot be built here (its error is raised at the call, as before) gives none.
+    """
+    from toolwire.messages import HumanMessage
+    from toolwire.models.lowering.openai import StrictSchemaWarning
+
+    probe = ChatRequest(messages=[HumanMessage("-")], tools=model.tool_specs, tool_choice=model.tool_choice,
+                        parallel_tool_calls=model.parallel_tool_calls, strict=True)
+    try:
+        _, caught = _caught(model._lower, probe)
+    except Exception:  # (the same error comes at the call, with its own message)
+        return known
+    notes = [str(w.message) for w in caught if issubclass(w.category, StrictSchemaWarning)]
+    for note in dict.fromkeys(notes):
+        if note not in known:
+            warnings.warn(note, StrictSchemaWarning, stacklevel=user_stacklevel())
+    return frozenset(notes) | known
+
+
+def lowered(model: Any, request: ChatRequest) -> Any:
+    """``model._lower(request)``, without the strict-mode warnings :func:`strict_probe` gave at bind time (any other
+    warning is given again, at the user's line).
+
+    Args:
+        model: a hosted model; ``model._strict_notes`` holds the texts its binding warned of.
+        request: the request to lower.
+
+    Returns:
+        The request body ``_lower`` builds.
+
+    Raises:
+        Whatever ``model._lower`` raises.
+    """
+    notes: frozenset[str] = model._strict_notes
+    if not (request.strict and notes):
+        return model._lower(request)
+    from toolwire.models.lowering.openai import StrictSchemaWarning
+
+    body, caught = _caught(model._lower, request)
+    for w in caught:
+        if not (issubclass(w.category, StrictSchemaWarning) and str(w.message) in notes):
+            warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
+    return body
