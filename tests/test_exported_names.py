@@ -42,6 +42,9 @@ EXPECTED = [
     "current_tool_call",
     "merge_chunks",
     "message_from_dict",
+    "message_to_dict",
+    "messages_from_dict",
+    "messages_to_dict",
     "tool",
 ]
 

@@ -34,6 +34,9 @@ from toolwire.messages import (
     ToolMessage,
     merge_chunks,
     message_from_dict,
+    message_to_dict,
+    messages_from_dict,
+    messages_to_dict,
 )
 from toolwire.models.base import BaseChatModel
 from toolwire.models.lowering.openai import convert_to_openai_tool
@@ -77,5 +80,8 @@ __all__ = [
     "current_tool_call",
     "merge_chunks",
     "message_from_dict",
+    "message_to_dict",
+    "messages_from_dict",
+    "messages_to_dict",
     "tool",
 ]

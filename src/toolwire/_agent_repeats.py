@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import warnings
 from typing import Any
 
 from toolwire._call_records import in_reply_order
@@ -61,6 +62,7 @@ class RepeatedCalls:
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
+        self.told: set[str] = set()  # the tools whose repeated call this run has said it did not run
 
     def reruns(self, name: str) -> bool:
         """Return whether a repeated identical call of tool ``name`` runs again (``repeat_calls``).
@@ -97,6 +99,7 @@ class RepeatedCalls:
             # same: the calls of one reply run in no set order, so it is the answer it might have got anyway)
             if earlier is None and key in first and not self.reruns(call["name"]):
                 twins[index] = first[key]  # (review 69: one reply held the same call 8 times, and all 8 ran)
+                self._tell(call["name"])
             elif earlier is None:
                 first.setdefault(key, index)
                 fresh.append(call)
@@ -105,7 +108,22 @@ class RepeatedCalls:
                 # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
                 repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
                                              status=earlier.status, artifact=earlier.artifact)
+                if earlier.status == "success":
+                    self._tell(call["name"])
         return fresh, repeats, twins
+
+    def _tell(self, name: str) -> None:
+        """Warn, once per run and tool, that a repeated call of tool ``name`` was answered without running it (review
+        99: a tool with side effects, called three times by the model, ran once, and nothing said so)."""
+        if name in self.told:
+            return
+        self.told.add(name)
+        from toolwire._tool_checks import user_stacklevel
+
+        warnings.warn(f"The Agent answered a repeated call of {name!r} with the result it already had, without running "
+                      "the tool again (repeat_calls='answer', which stops models that loop): for a tool that must run "
+                      f"on every call, such as one that adds or sends something, pass Agent(..., repeat_calls="
+                      f"[{name!r}]).", UserWarning, stacklevel=user_stacklevel())
 
     def _earlier(self, call: ToolCall, key: str) -> ToolMessage | None:
         """The answer a repeat of ``call`` gets without running: its earlier success, or the error it failed with

@@ -118,6 +118,15 @@ def refuses_unknown_keywords(owner: str) -> Callable[[F], F]:
     return decorate
 
 
+def model_steps(limit: Any) -> int | None:
+    """The ``max_steps`` (model calls) of a LangGraph ``recursion_limit``, or None when ``limit`` is not a whole
+    number: a ReAct graph spends one step per model call and one per round of tools, so ``recursion_limit=5`` allows
+    3 model calls (review 99: the limit was taken as ``max_steps`` itself, twice as loose)."""
+    if not isinstance(limit, int) or isinstance(limit, bool):
+        return None
+    return max(1, (limit + 1) // 2)
+
+
 def refuse_run_config(owner: str, extra: tuple[Any, ...], options: dict[str, Any], settings: Iterable[str]) -> None:
     """Refuse what a LangGraph habit passes to a run method that takes only its input (``Agent.invoke(question,
     config={"recursion_limit": 5})``, or the config as a second argument): one sentence saying what toolwire uses
@@ -137,11 +146,15 @@ def refuse_run_config(owner: str, extra: tuple[Any, ...], options: dict[str, Any
         return
     config = options.get("config", extra[0] if extra else None)
     if "config" in options or isinstance(config, dict):
-        limit = config.get("recursion_limit") if isinstance(config, dict) else None
-        steps = limit if isinstance(limit, int) and not isinstance(limit, bool) else 10
+        steps = model_steps(config.get("recursion_limit") if isinstance(config, dict) else None) or 10
         raise UserError(f"{owner}() takes no config (LangGraph's RunnableConfig): set the step limit with "
                         f"Agent(model, tools, max_steps={steps}) and continue a conversation by passing its messages, "
                         f"{owner.rsplit('.', 1)[-1]}(result.messages + [question]).")
+    if "stream_mode" in options and owner.endswith("stream"):  # LangGraph's stream loop (review 99)
+        raise UserError(f"{owner}() takes no stream_mode: it yields AgentEvent objects (event.type is 'model_reply', "
+                        "'tool_call', 'tool_result' or 'final'; event.data the message), so for LangGraph's "
+                        "stream_mode='values' loop print event.data of each 'model_reply' and 'tool_result' event, "
+                        "or read the stream's .messages, the conversation so far.")
     if extra:
         raise UserError(f"{owner}() takes one input, a question or a list of messages, not {len(extra) + 1} "
                         "arguments: put the messages in one list.")
@@ -189,9 +202,8 @@ def refuse_batch_options(owner: str, options: dict[str, Any], settings: Iterable
         return
     if "config" in options:
         config = options["config"]
-        limit = config.get("recursion_limit") if isinstance(config, dict) else None
         wanted = config.get("max_concurrency") if isinstance(config, dict) else None
-        steps = limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+        steps = model_steps(config.get("recursion_limit") if isinstance(config, dict) else None)
         todo = [f"pass max_concurrency={wanted if wanted is not None else 'n'} as a keyword of its own"] \
             if wanted is not None or steps is None else []
         todo += [f"set the step limit with Agent(model, tools, max_steps={steps})"] if steps is not None else []

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from toolwire._call_records import _copy_containers
 from toolwire._tool_checks import unbound_method_error
-from toolwire.errors import ToolValidationError
+from toolwire.errors import ToolValidationError, UserError
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
 from toolwire.schema import drop_defaulted_nulls
 
@@ -161,6 +161,40 @@ class ToolArguments:
             return given
         return self.tool_call_schema
 
+    # -- LangChain's older entry points -------------------------------------------------------------------
+
+    def run(self, tool_input: Any, *, tool_call_id: str | None = None, **kwargs: Any) -> Any:
+        """LangChain's ``BaseTool.run`` (older tutorials call it): run the tool on ``tool_input``, a dict of
+        arguments or a bare string (see ``invoke``).
+
+        Args:
+            tool_input: the arguments.
+            tool_call_id: when given, the result comes back as a :class:`~toolwire.messages.ToolMessage` answering
+                that call, as LangChain's ``run`` gives one.
+            kwargs: LangChain's ``verbose``, ``callbacks``, ``color``, ``tags``... toolwire has none of them: a value
+                other than None or False is refused.
+
+        Returns:
+            What ``invoke(tool_input)`` returns; with ``tool_call_id``, what ``invoke`` returns for that tool call.
+
+        Raises:
+            UserError: a LangChain-only option was given a value.
+            ToolValidationError, the tool's own exception: as ``invoke`` raises them.
+        """
+        _refuse_run_options("run", kwargs)
+        if tool_call_id is not None:
+            call = {"name": self.name, "args": tool_input, "id": tool_call_id, "type": "tool_call"}  # type: ignore[attr-defined]
+            return self.invoke(call)  # type: ignore[attr-defined]
+        return self.invoke(tool_input)  # type: ignore[attr-defined]
+
+    async def arun(self, tool_input: Any, *, tool_call_id: str | None = None, **kwargs: Any) -> Any:
+        """Async :meth:`run` (LangChain's ``BaseTool.arun``), through ``ainvoke``."""
+        _refuse_run_options("arun", kwargs)
+        if tool_call_id is not None:
+            call = {"name": self.name, "args": tool_input, "id": tool_call_id, "type": "tool_call"}  # type: ignore[attr-defined]
+            return await self.ainvoke(call)  # type: ignore[attr-defined]
+        return await self.ainvoke(tool_input)  # type: ignore[attr-defined]
+
     def _positional(self, kwargs: dict[str, Any]) -> list[Any]:
         """The positional-only arguments, in order, taken out of ``kwargs``: one left out before one given gets
         its default from the signature (``f(a=1, b=2, /)`` called with ``b`` alone is ``f(1, b)``)."""
@@ -205,6 +239,16 @@ def argument_example(parameters: Mapping[str, Any], most: int = 3) -> str:
         parts.append(f"{json.dumps(name)}: {_PLACEHOLDERS.get(kind, '...') if isinstance(kind, str) else '...'}")
     more = ", ..." if len(props) > len(names) and not required else ""
     return "{" + ", ".join(parts) + more + "}"
+
+
+def _refuse_run_options(method: str, options: dict[str, Any]) -> None:
+    """Refuse, in one sentence, a LangChain ``run``/``arun`` option given a value (``verbose=True``,
+    ``callbacks=[...]``): toolwire has no callbacks, colours or run metadata, and ignoring them would hide that."""
+    given = sorted(k for k, v in options.items() if v is not None and v is not False)
+    if given:
+        raise UserError(f"Tool.{method}() takes the input (and tool_call_id); {', '.join(given)} "
+                        f"{'is' if len(given) == 1 else 'are'} LangChain's, which toolwire has no part for: leave "
+                        f"{'it' if len(given) == 1 else 'them'} out.")
 
 
 def _bare_string_error(name: str, parameters: Mapping[str, Any]) -> str:

@@ -133,7 +133,11 @@ class AIMessageChunk(ChunkLangChainAPI):
         ``input_token_details["cache_read"]``)."""
         return langchain_usage(self.usage)
 
-    def __add__(self, other: AIMessageChunk) -> AIMessageChunk:
+    def __add__(self, other: AIMessageChunk | list[AIMessageChunk]) -> AIMessageChunk:
+        """Merge (:func:`merge_chunks`); a list of chunks is merged after this one, as LangChain's
+        ``AIMessageChunk.__add__`` merges one (review 99)."""
+        if isinstance(other, list) and all(isinstance(c, AIMessageChunk) for c in other):
+            return merge_chunks([self, *other], as_chunk=True)  # type: ignore[return-value]
         if not isinstance(other, AIMessageChunk):
             return NotImplemented
         return merge_chunks([self, other], as_chunk=True)  # type: ignore[return-value]

@@ -123,10 +123,12 @@ class SchemaError(UserError):
     """
 
 
-class ToolCallParseError(ToolwireError):
+class ToolCallParseError(ToolwireError, ValueError):
     """Model output could not be read as a tool call.
 
-    ``message`` is the error's text; the other constructor arguments are kept as these attributes.
+    ``message`` is the error's text; the other constructor arguments are kept as these attributes. It is also a
+    ``ValueError``, as LangChain's ``OutputParserException`` is, so a ported ``except ValueError`` still catches it
+    (review 99).
 
     Attributes:
         raw: the exact text (or object) that failed to parse, kept so nothing is lost.
@@ -153,10 +155,12 @@ class ToolExecutionError(ToolwireError):
         self.tool_call_id = tool_call_id
 
 
-class ToolValidationError(ToolExecutionError):
+class ToolValidationError(ToolExecutionError, ValueError):
     """The arguments of a tool call do not match the tool's JSON Schema.
 
-    The message names each field, what was expected and what came.
+    The message names each field, what was expected and what came. It is also a ``ValueError``, as pydantic's
+    ``ValidationError`` (what LangChain's tools raise for bad arguments) is, so a ported ``except ValueError`` still
+    catches it (review 99).
     """
 
 

@@ -67,6 +67,9 @@ __all__ = [
     "invalid_tool_call",
     "merge_chunks",
     "message_from_dict",
+    "message_to_dict",
+    "messages_from_dict",
+    "messages_to_dict",
     "new_tool_call_id",
     "tool_call",
 ]
@@ -240,7 +243,8 @@ class BaseMessage(LangChainMessageAPI):
         _set(self, "name", name)
 
     def __setattr__(self, key: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable; use .copy({key}=...) to change {key!r}.")
+        raise AttributeError(f"{type(self).__name__} is immutable; use .copy({key}=...) or LangChain's "
+                             f".model_copy(update={{{key!r}: ...}}) to change {key!r}.")
 
     def __delattr__(self, key: str) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable.")
@@ -583,4 +587,5 @@ AnyMessage = SystemMessage | HumanMessage | AIMessage | ToolMessage
 # reading messages back (from dicts and the other input shapes) and streamed replies live in their own modules,
 # which build on the classes above: imported last
 from toolwire._message_dicts import coerce_messages, message_from_dict  # noqa: E402
+from toolwire._message_history import message_to_dict, messages_from_dict, messages_to_dict  # noqa: E402
 from toolwire.chunks import AIMessageChunk, merge_chunks  # noqa: E402

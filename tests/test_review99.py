@@ -1,0 +1,118 @@
+"""Review 99 (a LangChain/LangGraph user porting three programs): what changed in code."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from toolwire import (
+    Agent,
+    AIMessage,
+    AIMessageChunk,
+    HumanMessage,
+    ToolMessage,
+    UserError,
+    messages_from_dict,
+    messages_to_dict,
+    tool,
+)
+from toolwire.errors import ToolCallParseError, ToolValidationError
+from toolwire.testing import ScriptedChatModel
+
+
+@tool
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+def test_argument_and_parse_errors_are_value_errors_as_in_langchain() -> None:
+    # pydantic's ValidationError and LangChain's OutputParserException are ValueErrors: ported excepts catch them
+    with pytest.raises(ValueError, match="Invalid arguments for tool 'add'"):
+        add.invoke({"a": "x", "b": 1})
+    assert issubclass(ToolValidationError, ValueError) and issubclass(ToolCallParseError, ValueError)
+
+
+def test_a_message_attribute_set_names_both_ways_to_change_it() -> None:
+    message = AIMessage("hi")
+    with pytest.raises(AttributeError, match=r"use \.copy\(content=\.\.\.\) or LangChain's \.model_copy\(update="
+                                             r"\{'content': \.\.\.\}\) to change 'content'"):
+        message.content = "x"  # type: ignore[misc]
+
+
+def test_langgraphs_stream_mode_gets_the_rewrite_in_one_sentence() -> None:
+    agent = Agent(ScriptedChatModel(["ok"]), [add])
+    with pytest.raises(UserError, match=r"^Agent\.stream\(\) takes no stream_mode: it yields AgentEvent objects .*"
+                                        r"print event\.data of each 'model_reply' and 'tool_result' event"):
+        agent.stream({"messages": [("user", "hi")]}, stream_mode="values")
+
+
+def test_a_recursion_limit_becomes_the_model_calls_it_allows() -> None:
+    agent = Agent(ScriptedChatModel(["ok"]), [add])
+    with pytest.raises(UserError, match=r"max_steps=3\)"):  # model, tools, model, tools, model: 3 model calls
+        agent.invoke("hi", config={"recursion_limit": 5})
+    with pytest.raises(UserError, match=r"max_steps=13\)"):
+        agent.invoke("hi", config={"recursion_limit": 25})  # LangGraph's default
+
+
+def test_tool_run_and_arun_as_langchains_older_entry_points() -> None:
+    assert add.run({"a": 1, "b": 2}) == 3
+    answered = add.run({"a": 1, "b": 2}, tool_call_id="c1")
+    assert isinstance(answered, ToolMessage) and answered.tool_call_id == "c1" and answered.content == "3"
+    assert asyncio.run(add.arun({"a": 2, "b": 2})) == 4
+    assert add.run({"a": 1, "b": 1}, verbose=False, callbacks=None) == 2  # LangChain's defaults pass
+    with pytest.raises(UserError, match=r"^Tool\.run\(\) takes the input .*callbacks, verbose are LangChain's"):
+        add.run({"a": 1, "b": 1}, verbose=True, callbacks=[object()])
+
+
+def test_a_chunk_plus_a_list_of_chunks_merges_them_all() -> None:
+    merged = AIMessageChunk("a") + [AIMessageChunk("b"), AIMessageChunk("c")]  # noqa: RUF005 (the API under test)
+    assert isinstance(merged, AIMessageChunk) and merged.text == "abc"
+    with pytest.raises(TypeError):
+        AIMessageChunk("a") + ["b"]  # type: ignore[operator]  # noqa: RUF005
+
+
+CONVERSATION = [HumanMessage("q"), AIMessage("", tool_calls=[{"name": "add", "args": {"a": 1, "b": 2}, "id": "c1"}]),
+                ToolMessage("3", tool_call_id="c1")]
+
+
+def test_messages_to_dict_writes_langchains_form_and_messages_from_dict_reads_it_back() -> None:
+    saved = messages_to_dict(CONVERSATION)
+    assert [d["type"] for d in saved] == ["human", "ai", "tool"]
+    assert messages_from_dict(saved) == CONVERSATION
+    lc = pytest.importorskip("langchain_core.messages")
+    from toolwire.interop.langchain import to_langchain_messages
+
+    assert saved == lc.messages_to_dict(to_langchain_messages(CONVERSATION))  # the same dicts LangChain writes
+    assert [m.content for m in lc.messages_from_dict(saved)] == ["q", "", "3"]  # which LangChain reads
+    assert messages_from_dict(lc.messages_to_dict(to_langchain_messages(CONVERSATION))) == CONVERSATION
+    with pytest.raises(UserError, match="takes a toolwire message"):
+        messages_to_dict([lc.HumanMessage("x")])
+
+
+def test_a_repeated_call_answered_without_running_is_said_once_and_the_fix_named() -> None:
+    cart: list[str] = []
+
+    @tool
+    def add_to_cart(item: str) -> str:
+        """Add an item to the cart."""
+        cart.append(item)
+        return f"cart has {len(cart)} items"
+
+    def call(i: int) -> dict:
+        return {"name": "add_to_cart", "args": {"item": "apple"}, "id": f"c{i}"}
+
+    script = [AIMessage("", tool_calls=[call(1), call(2)]), AIMessage("", tool_calls=[call(3)]), "done"]
+    with pytest.warns(UserWarning, match=r"answered a repeated call of 'add_to_cart' .* pass Agent\(\.\.\., "
+                                         r"repeat_calls=\['add_to_cart'\]\)\.") as caught:
+        result = Agent(ScriptedChatModel(script), [add_to_cart]).invoke("add three apples")
+    assert cart == ["apple"] and result.output == "done"
+    assert len([w for w in caught if "repeated call" in str(w.message)]) == 1 and caught[0].filename == __file__
+    cart.clear()
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Agent(ScriptedChatModel(script), [add_to_cart], repeat_calls=["add_to_cart"]).invoke("add three apples")
+    assert cart == ["apple"] * 3
