@@ -51,13 +51,12 @@ fit and sends the rest non-strict, with a warning.
 from __future__ import annotations
 
 import copy
-import json
 import warnings
 from collections.abc import Callable
 from typing import Any
 
 from toolwire.models.lowering._common import constraint_notes, default_notes
-from toolwire.models.lowering._openai_strict import dropped_notes
+from toolwire.models.lowering._openai_strict import dropped_notes, json_types, pairwise_disjoint, pinned_values
 
 __all__ = [
     "MAX_OPTIONAL", "MAX_STRICT_TOOLS", "MAX_UNIONS", "STRICT_FORMATS", "NotStrictError", "anthropic_strict_schema",
@@ -147,40 +146,17 @@ def _split_types(node: dict[str, Any]) -> dict[str, Any]:
     return {**outer, "anyOf": branches}
 
 
-def _json_types(branch: dict[str, Any]) -> set[str] | None:
-    kind = branch.get("type")
-    return {"number" if kind == "integer" else kind} if isinstance(kind, str) else None
-
-
-def _pinned(schema: Any) -> set[str] | None:
-    """The values (as JSON text) ``schema`` pins with ``const`` or ``enum``, else ``None``."""
-    if isinstance(schema, dict) and "const" in schema:
-        return {json.dumps(schema["const"], sort_keys=True)}
-    if isinstance(schema, dict) and isinstance(schema.get("enum"), list):
-        return {json.dumps(v, sort_keys=True) for v in schema["enum"]}
-    return None
-
-
-def _apart(sets: list[set[str] | None]) -> bool:
-    seen: set[str] = set()
-    for values in sets:
-        if values is None or seen & values:
-            return False
-        seen |= values
-    return True
-
-
 def _disjoint(branches: list[Any]) -> bool:
     """Whether no value can match two of the (strict-form) ``branches``: they are of distinct JSON types, or objects
     sharing a property that each requires and pins to values no other branch allows."""
     if not all(isinstance(b, dict) for b in branches):
         return False
-    if _apart([_json_types(b) for b in branches]):
+    if pairwise_disjoint([json_types(b) for b in branches]):
         return True
     if not all(isinstance(b.get("properties"), dict) for b in branches):
         return False
     tags = set.intersection(*(set(b.get("required") or ()) & set(b["properties"]) for b in branches))
-    return any(_apart([_pinned(b["properties"][tag]) for b in branches]) for tag in tags)
+    return any(pairwise_disjoint([pinned_values(b["properties"][tag]) for b in branches]) for tag in tags)
 
 
 def _objectish(node: Any) -> bool:
@@ -232,7 +208,7 @@ def _require_tags(originals: list[Any], branches: list[Any]) -> None:
     for tag in sorted(shared):
         subs = [o["properties"][tag] for o in originals]
         if all(isinstance(sub, dict) and "const" in sub and sub.get("default") == sub["const"] for sub in subs) \
-                and _apart([_pinned(sub) for sub in subs]):
+                and pairwise_disjoint([pinned_values(sub) for sub in subs]):
             for branch in branches:
                 if tag not in (branch.get("required") or []):
                     branch["required"] = [*(branch.get("required") or []), tag]

@@ -65,7 +65,8 @@ from typing import Any
 
 from toolwire.models.lowering._common import constraint_notes, default_notes
 
-__all__ = ["STRICT_KEYWORDS", "StrictLimitError", "dropped_notes", "strict_schema"]
+__all__ = ["STRICT_KEYWORDS", "StrictLimitError", "dropped_notes", "json_types", "pairwise_disjoint", "pinned_values",
+           "strict_schema"]
 
 
 class _NotStrict(Exception):
@@ -139,7 +140,7 @@ LARGE_ENUM = 250  # a string enum of more values than this...
 MAX_LARGE_ENUM_TEXT = 15_000  # ...may have at most this many characters in all its values
 
 
-def _json_types(branch: dict[str, Any]) -> set[str] | None:
+def json_types(branch: dict[str, Any]) -> set[str] | None:
     """The JSON types ``branch`` admits (``integer`` counted as a ``number``), or ``None`` when not stated."""
     kind = branch.get("type")
     kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None
@@ -148,7 +149,7 @@ def _json_types(branch: dict[str, Any]) -> set[str] | None:
     return {"number" if k == "integer" else k for k in kinds}
 
 
-def _values(schema: Any) -> set[str] | None:
+def pinned_values(schema: Any) -> set[str] | None:
     """The values (as JSON text) ``schema`` allows when it pins them (``const``/``enum``, an ``anyOf`` of
     such, ``null``), else ``None``."""
     if not isinstance(schema, dict):
@@ -160,7 +161,7 @@ def _values(schema: Any) -> set[str] | None:
     if isinstance(schema.get("anyOf"), list):
         out: set[str] = set()
         for sub in schema["anyOf"]:
-            part = _values(sub)
+            part = pinned_values(sub)
             if part is None:
                 return None
             out |= part
@@ -170,7 +171,7 @@ def _values(schema: Any) -> set[str] | None:
     return None
 
 
-def _pairwise_disjoint(sets: list[set[str] | None]) -> bool:
+def pairwise_disjoint(sets: list[set[str] | None]) -> bool:
     """Whether every set is known and no two share a member."""
     seen: set[str] = set()
     for values in sets:
@@ -186,7 +187,7 @@ def _disjoint(branches: list[Any]) -> bool:
     discriminated union's tag, whatever ``discriminator`` says)."""
     if not all(isinstance(b, dict) for b in branches):
         return False
-    if _pairwise_disjoint([_json_types(b) for b in branches]):
+    if pairwise_disjoint([json_types(b) for b in branches]):
         return True
     props: list[dict[str, Any]] = []
     for branch in branches:
@@ -195,7 +196,7 @@ def _disjoint(branches: list[Any]) -> bool:
             return False
         props.append(branch["properties"])
     shared = set(props[0]).intersection(*props[1:])
-    return any(_pairwise_disjoint([_values(p[name]) for p in props]) for name in shared)
+    return any(pairwise_disjoint([pinned_values(p[name]) for p in props]) for name in shared)
 
 
 def _strict(node: Any) -> Any:
