@@ -34,3 +34,19 @@ def vocab() -> Any:
     if path is None:
         pytest.skip("smollm2-135m is not pulled (toolwire models pull smollm2-135m)")
     return llama_cpp, llama_cpp.Llama(str(path), vocab_only=True, verbose=False)
+
+
+@pytest.fixture
+def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The seconds each ``with_retry`` retry waited (sync and async; ``toolwire.models._runnable``), with no real
+    waiting: the sleeps are replaced by recording their seconds."""
+    from toolwire.models import _runnable
+
+    seen: list[float] = []
+
+    async def asleep(seconds: float) -> None:
+        seen.append(seconds)
+
+    monkeypatch.setattr(_runnable, "_sleep", seen.append)
+    monkeypatch.setattr(_runnable, "_async_sleep", asleep)
+    return seen

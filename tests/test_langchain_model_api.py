@@ -15,7 +15,6 @@ from pydantic import BaseModel
 from toolwire import Agent, AIMessage, tool
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk, BaseMessage
-from toolwire.models import _runnable
 from toolwire.models._pipeline import ModelPipeline
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.testing import ScriptedChatModel
@@ -25,19 +24,6 @@ from toolwire.testing import ScriptedChatModel
 def get_weather(city: str) -> str:
     """Get the weather of a city."""
     return f"sunny in {city}"
-
-
-@pytest.fixture
-def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The seconds each retry waited (sync and async), with no real waiting."""
-    seen: list[float] = []
-
-    async def asleep(seconds: float) -> None:
-        seen.append(seconds)
-
-    monkeypatch.setattr(_runnable, "_sleep", seen.append)
-    monkeypatch.setattr(_runnable, "_async_sleep", asleep)
-    return seen
 
 
 def failing(times: int, exc: BaseException | None = None) -> list[Any]:

@@ -142,21 +142,6 @@ def test_copy_update_gives_what_langchains_gives() -> None:
 # -- #11: a pipeline's with_retry and bind ---------------------------------------------------------------------------
 
 
-@pytest.fixture
-def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The seconds each retry waited (sync and async), with no real waiting."""
-    from toolwire.models import _runnable
-
-    seen: list[float] = []
-
-    async def asleep(seconds: float) -> None:
-        seen.append(seconds)
-
-    monkeypatch.setattr(_runnable, "_sleep", seen.append)
-    monkeypatch.setattr(_runnable, "_async_sleep", asleep)
-    return seen
-
-
 class _Flaky:
     """A step that fails its first ``times`` calls (counting every call)."""
 
