@@ -116,3 +116,21 @@ def test_a_repeated_call_answered_without_running_is_said_once_and_the_fix_named
         warnings.simplefilter("error")
         Agent(ScriptedChatModel(script), [add_to_cart], repeat_calls=["add_to_cart"]).invoke("add three apples")
     assert cart == ["apple"] * 3
+
+
+def test_the_command_line_shows_a_warning_as_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # the Agent's repeated-call note reached `toolwire ask` users as Python's two-line warning with toolwire's path
+    import warnings
+
+    from toolwire import cli
+
+    def app() -> None:
+        warnings.warn("The Agent answered a repeated call of 'x'.", UserWarning, stacklevel=1)
+
+    monkeypatch.setattr(cli, "app", app)
+    monkeypatch.setattr(warnings, "showwarning", warnings.showwarning)  # (restored after the test)
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        cli.main()
+    assert capsys.readouterr().err == "warning: The Agent answered a repeated call of 'x'.\n"

@@ -24,6 +24,7 @@ import math
 import os
 import re
 import sys
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -569,9 +570,17 @@ def chat(
 _mount()
 
 
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:
+    """Show a warning on the command line as one line, ``warning: <text>`` (the Agent's note on a repeated call, a
+    strict-mode fallback), without Python's file and line of the code that raised it, which is toolwire's own."""
+    err.print(f"[yellow]warning:[/yellow] {escape(terminal_text(str(message)))}")
+
+
 def main() -> None:
-    """Console entry point: run the app, turning stray user errors into one line."""
+    """Console entry point: run the app, turning stray user errors into one line, and warnings into one line each."""
     tolerant_output()
+    warnings.showwarning = _warning_line
     try:
         app()
     except UserError as exc:  # commands catch their own (`toolwire eval` lets its model's errors come here)
