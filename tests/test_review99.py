@@ -41,11 +41,67 @@ def test_a_message_attribute_set_names_both_ways_to_change_it() -> None:
         message.content = "x"  # type: ignore[misc]
 
 
-def test_langgraphs_stream_mode_gets_the_rewrite_in_one_sentence() -> None:
+def _two_rounds() -> ScriptedChatModel:
+    return ScriptedChatModel([AIMessage("", tool_calls=[{"name": "add", "args": {"a": 1, "b": 2}, "id": "c1"},
+                                                        {"name": "add", "args": {"a": 3, "b": 4}, "id": "c2"}]),
+                              "It is 3 and 7."])
+
+
+def test_langgraphs_stream_mode_values_yields_the_state_after_each_step() -> None:
+    # review 99: LangGraph's tutorial loop; the input state first, then after the model, the tools, the model
+    agent = Agent(_two_rounds(), [add])
+    steps = list(agent.stream({"messages": [("user", "add them")]}, stream_mode="values"))
+    assert [len(step["messages"]) for step in steps] == [1, 2, 4, 5]
+    assert [type(step["messages"][-1]).__name__ for step in steps] == ["HumanMessage", "AIMessage", "ToolMessage",
+                                                                       "AIMessage"]
+    assert steps[-1]["messages"][-1].content == "It is 3 and 7."
+    assert [m.content for m in steps[2]["messages"][2:]] == ["3", "7"]
+
+
+def test_langgraphs_stream_mode_updates_yields_what_each_step_added() -> None:
+    updates = list(Agent(_two_rounds(), [add]).stream("add them", stream_mode="updates"))
+    assert [next(iter(u)) for u in updates] == ["agent", "tools", "agent"]
+    assert [m.content for m in updates[1]["tools"]["messages"]] == ["3", "7"]
+    assert updates[2]["agent"]["messages"][0].content == "It is 3 and 7."
+
+    async def run() -> list:
+        return [u async for u in Agent(_two_rounds(), [add]).astream("add them", stream_mode="updates")]
+
+    assert [next(iter(u)) for u in asyncio.run(run())] == ["agent", "tools", "agent"]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (langgraph 1.x's notice that create_react_agent moved)
+def test_the_values_stream_matches_langgraphs_on_the_same_script() -> None:
+    prebuilt = pytest.importorskip("langgraph.prebuilt")
+    fakes = pytest.importorskip("langchain_core.language_models.fake_chat_models")
+    from langchain_core.messages import AIMessage as LCAIMessage
+    from langchain_core.tools import tool as lc_tool
+
+    @lc_tool
+    def add(a: int, b: int) -> int:  # (LangChain's twin of the module's tool)
+        """Add two numbers."""
+        return a + b
+
+    class Fake(fakes.FakeMessagesListChatModel):
+        def bind_tools(self, tools, **kwargs):  # type: ignore[no-untyped-def]
+            return self
+
+    script = [LCAIMessage("", tool_calls=[{"name": "add", "args": {"a": 1, "b": 2}, "id": "c1"},
+                                          {"name": "add", "args": {"a": 3, "b": 4}, "id": "c2"}]),
+              LCAIMessage("It is 3 and 7.")]
+    theirs = list(prebuilt.create_react_agent(Fake(responses=script), [add]).stream(
+        {"messages": [("user", "add them")]}, stream_mode="values"))
+    ours = list(Agent(_two_rounds(), [globals()["add"]]).stream({"messages": [("user", "add them")]},
+                                                              stream_mode="values"))
+    assert [len(s["messages"]) for s in ours] == [len(s["messages"]) for s in theirs]
+    assert [s["messages"][-1].type for s in ours] == [s["messages"][-1].type for s in theirs]
+
+
+def test_a_stream_mode_an_agent_has_not_says_what_to_use() -> None:
     agent = Agent(ScriptedChatModel(["ok"]), [add])
-    with pytest.raises(UserError, match=r"^Agent\.stream\(\) takes no stream_mode: it yields AgentEvent objects .*"
-                                        r"print event\.data of each 'model_reply' and 'tool_result' event"):
-        agent.stream({"messages": [("user", "hi")]}, stream_mode="values")
+    with pytest.raises(UserError, match=r"^Agent\.stream\(stream_mode='messages'\): token streaming has no "
+                                        r"counterpart: an Agent run yields whole replies; use stream_mode='values'"):
+        agent.stream("hi", stream_mode="messages")
 
 
 def test_a_recursion_limit_becomes_the_model_calls_it_allows() -> None:

@@ -150,11 +150,6 @@ def refuse_run_config(owner: str, extra: tuple[Any, ...], options: dict[str, Any
         raise UserError(f"{owner}() takes no config (LangGraph's RunnableConfig): set the step limit with "
                         f"Agent(model, tools, max_steps={steps}) and continue a conversation by passing its messages, "
                         f"{owner.rsplit('.', 1)[-1]}(result.messages + [question]).")
-    if "stream_mode" in options and owner.endswith("stream"):  # LangGraph's stream loop (review 99)
-        raise UserError(f"{owner}() takes no stream_mode: it yields AgentEvent objects (event.type is 'model_reply', "
-                        "'tool_call', 'tool_result' or 'final'; event.data the message), so for LangGraph's "
-                        "stream_mode='values' loop print event.data of each 'model_reply' and 'tool_result' event, "
-                        "or read the stream's .messages, the conversation so far.")
     if extra:
         raise UserError(f"{owner}() takes one input, a question or a list of messages, not {len(extra) + 1} "
                         "arguments: put the messages in one list.")

@@ -75,6 +75,7 @@ from toolwire._agent_checks import (
     warn_call_as_answer,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
+from toolwire._agent_states import AsyncStateStream, StateStream, checked_mode
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
 from toolwire._batch import Batching
 from toolwire._call_records import in_reply_order
@@ -404,7 +405,7 @@ class Agent(Batching):
 
     # -- drivers --------------------------------------------------------------------------------------
 
-    def stream(self, input: Any, *rest: Any, **options: Any) -> AgentStream:
+    def stream(self, input: Any, *rest: Any, **options: Any) -> AgentStream | StateStream:
         """Run the loop and yield its :class:`AgentEvent` objects; the last is ``"final"``.
 
         Events come in loop order: each model reply as it arrives; then every call of that reply
@@ -417,12 +418,16 @@ class Agent(Batching):
                 ``{"messages": [...]}``); calls its last AIMessage left unanswered are run first (their events
                 have ``step=0``).
             rest, options: nothing (a LangGraph habit such as ``config={"recursion_limit": 5}`` is refused with a
-                ``UserError`` saying what toolwire uses instead: ``Agent(..., max_steps=...)``, the messages).
+                ``UserError`` saying what toolwire uses instead: ``Agent(..., max_steps=...)``, the messages), but
+                LangGraph's ``stream_mode="values"`` or ``"updates"``.
 
         Returns:
             An :class:`~toolwire._agent_stream.AgentStream`: an iterator of the events whose ``messages`` is the
             conversation so far, so a caller that stops early (``break``) keeps the work done and can resume it
-            with ``invoke(stream.messages)``.
+            with ``invoke(stream.messages)``. With ``stream_mode``, a :class:`~toolwire._agent_states.StateStream`
+            of LangGraph's state dicts instead (``{"messages": [...]}`` after each step; or what each step added,
+            ``{"agent": {"messages": [reply]}}`` / ``{"tools": {"messages": [results]}}``), with the same
+            ``messages`` and ``close``.
 
         Raises:
             UserError: ``input`` cannot be read as messages, or is an empty question (raised at the first ``next``);
@@ -433,10 +438,12 @@ class Agent(Batching):
                 (Ctrl-C) that stops one (inside ``asyncio.run`` too, where Ctrl-C would otherwise wait for the
                 blocking call to end).
         """
+        mode = options.pop("stream_mode", None)
         if rest or options:  # a LangGraph habit (review 76)
             refuse_run_config("Agent.stream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        return AgentStream(self._events(input, messages), messages)
+        stream = AgentStream(self._events(input, messages), messages)
+        return stream if mode is None else StateStream(stream, checked_mode("Agent.stream", mode))
 
     def _events(self, input: Any, messages: list[BaseMessage]) -> Iterator[AgentEvent]:
         """:meth:`stream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it."""
@@ -470,17 +477,18 @@ class Agent(Batching):
                     raise
                 raise own from exc.__cause__  # (one error object raised in two runs: this run's copy)
 
-    def astream(self, input: Any, *rest: Any, **options: Any) -> AsyncAgentStream:
+    def astream(self, input: Any, *rest: Any, **options: Any) -> AsyncAgentStream | AsyncStateStream:
         """Async :meth:`stream`: the same loop, awaiting the model's ``ainvoke`` and the executor's ``acall``.
 
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
-            rest, options: nothing, as for :meth:`stream`.
+            rest, options: nothing but ``stream_mode``, as for :meth:`stream`.
 
         Returns:
             An :class:`~toolwire._agent_stream.AsyncAgentStream`: an async iterator of :class:`AgentEvent`
             objects, as :meth:`stream` yields them (the last one ``"final"``), whose ``messages`` is the
-            conversation so far.
+            conversation so far; with ``stream_mode``, an :class:`~toolwire._agent_states.AsyncStateStream` of
+            LangGraph's state dicts.
 
         Raises:
             UserError, MaxStepsExceeded, ProviderError: as :meth:`stream`; a failure carries ``exc.messages`` in the
@@ -488,10 +496,12 @@ class Agent(Batching):
                 (``asyncio.wait_for`` raises ``TimeoutError`` from it, so the conversation is on that error's
                 ``__cause__.messages``).
         """
+        mode = options.pop("stream_mode", None)
         if rest or options:  # a LangGraph habit (review 76)
             refuse_run_config("Agent.astream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        return AsyncAgentStream(self._aevents(input, messages), messages)
+        stream = AsyncAgentStream(self._aevents(input, messages), messages)
+        return stream if mode is None else AsyncStateStream(stream, checked_mode("Agent.astream", mode))
 
     async def _aevents(self, input: Any, messages: list[BaseMessage]) -> AsyncIterator[AgentEvent]:
         """:meth:`astream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it."""

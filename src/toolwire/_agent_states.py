@@ -1,0 +1,132 @@
+"""LangGraph's ``stream_mode="values"`` and ``"updates"`` over an Agent run (private to :mod:`toolwire.agent`).
+
+A LangGraph ReAct agent (``create_react_agent``) streams its state as its graph steps: with ``"values"`` the whole
+state after each step (``{"messages": [...]}``: the input first, then after each model call and after each round of
+tools), with ``"updates"`` what each node added (``{"agent": {"messages": [reply]}}``, ``{"tools": {"messages":
+[results]}}``). :class:`StateStream` gives the same dicts from an Agent's :class:`~toolwire.agent.AgentEvent` stream,
+so the tutorial loop ``for step in agent.stream({"messages": [...]}, stream_mode="values"):
+step["messages"][-1].pretty_print()`` ports unchanged (review 99). Token streaming (``"messages"``) has no
+counterpart: an Agent run yields whole replies.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from toolwire.messages import AIMessage, BaseMessage, ToolMessage
+
+__all__ = ["MODES", "AsyncStateStream", "StateStream", "checked_mode"]
+
+MODES = ("values", "updates")
+"""The ``stream_mode`` values an Agent takes (LangGraph's names)."""
+
+
+def checked_mode(owner: str, mode: Any) -> str:
+    """``mode`` when it is one of :data:`MODES`.
+
+    Raises:
+        UserError: another value (``"messages"``, LangGraph's token stream, has no counterpart in an Agent run), in
+            one sentence saying what to use.
+    """
+    if mode in MODES:
+        return str(mode)
+    from toolwire.errors import UserError
+
+    what = "token streaming has no counterpart: an Agent run yields whole replies" if mode == "messages" else \
+        "it is none of LangGraph's modes an Agent has"
+    raise UserError(f"{owner}(stream_mode={mode!r}): {what}; use stream_mode='values' or 'updates' for LangGraph's "
+                    "state dicts, or leave it out for AgentEvent objects (stream a model's tokens with "
+                    "model.stream(...)).")
+
+
+class _States:
+    """Turns a run's events into LangGraph's state dicts (``mode``: :data:`MODES`); shared by the sync and async
+    streams. ``messages`` is the run's conversation as the loop builds it."""
+
+    def __init__(self, messages: list[BaseMessage], mode: str) -> None:
+        self._messages = messages
+        self.mode = mode
+        self.pending: deque[dict[str, Any]] = deque()
+        self.started = False
+        self.round_told = True  # the current round's tool results were yielded (none pending)
+
+    @property
+    def messages(self) -> list[BaseMessage]:
+        """A copy of the conversation so far (as :attr:`AgentStream.messages <toolwire.agent.AgentStream>`)."""
+        return list(self._messages)
+
+    def _upto(self, message: Any) -> int:
+        """The length of the conversation up to and including ``message`` (found by identity, newest first)."""
+        for index in range(len(self._messages) - 1, -1, -1):
+            if self._messages[index] is message:
+                return index + 1
+        return len(self._messages)
+
+    def feed(self, event: Any) -> None:
+        """Queue the state dicts ``event`` (an :class:`~toolwire.agent.AgentEvent`) makes."""
+        if event.type == "model_reply":
+            end = self._upto(event.data)
+            if not self.started and self.mode == "values":  # the input state comes first, as LangGraph's does
+                self.pending.append({"messages": list(self._messages[:end - 1])})
+            self.started = True
+            self.round_told = False
+            self.pending.append({"messages": list(self._messages[:end])} if self.mode == "values"
+                                else {"agent": {"messages": [event.data]}})
+        elif event.type == "tool_call" and not self.started:  # the input's unanswered calls (step 0)
+            self.started = True
+            self.round_told = False
+            if self.mode == "values":
+                self.pending.append({"messages": list(self._messages)})
+        elif event.type == "tool_result" and not self.round_told:  # a round's results are all in by its first one
+            self.round_told = True
+            if self.mode == "values":
+                self.pending.append({"messages": list(self._messages)})
+            else:
+                start = max((i for i, m in enumerate(self._messages) if isinstance(m, AIMessage)), default=-1) + 1
+                self.pending.append({"tools": {"messages": [m for m in self._messages[start:]
+                                                            if isinstance(m, ToolMessage)]}})
+        elif event.type == "tool_call":
+            self.round_told = False
+
+
+class StateStream(_States, Iterator[dict[str, Any]]):
+    """What ``Agent.stream(input, stream_mode="values" | "updates")`` returns: LangGraph's state dicts (module doc),
+    with :attr:`messages`, the conversation so far, and :meth:`close` as on :class:`~toolwire.agent.AgentStream`."""
+
+    def __init__(self, events: Any, mode: str) -> None:
+        super().__init__(events._messages, mode)
+        self._events = events
+
+    def __iter__(self) -> StateStream:
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        while not self.pending:
+            self.feed(next(self._events))
+        return self.pending.popleft()
+
+    def close(self) -> None:
+        """Stop the run (nothing more runs); :attr:`messages` keeps what it reached."""
+        self._events.close()
+
+
+class AsyncStateStream(_States, AsyncIterator[dict[str, Any]]):
+    """Async :class:`StateStream` (``Agent.astream(input, stream_mode=...)``); :meth:`aclose` stops the run."""
+
+    def __init__(self, events: Any, mode: str) -> None:
+        super().__init__(events._messages, mode)
+        self._events = events
+
+    def __aiter__(self) -> AsyncStateStream:
+        return self
+
+    async def __anext__(self) -> dict[str, Any]:
+        while not self.pending:
+            self.feed(await self._events.__anext__())
+        return self.pending.popleft()
+
+    async def aclose(self) -> None:
+        """Stop the run (nothing more runs); :attr:`messages` keeps what it reached."""
+        await self._events.aclose()
