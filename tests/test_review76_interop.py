@@ -224,7 +224,7 @@ def test_agent_run_methods_refuse_langgraphs_config_saying_what_toolwire_uses(me
         return asyncio.run(made) if method == "ainvoke" else made
 
     with pytest.raises(UserError, match=rf"^Agent.{method}\(\) takes no config \(LangGraph's RunnableConfig\): set the "
-                                        r"step limit with Agent\(model, tools, max_steps=3\) and continue"):
+                                        r"step limit with Agent\(model, tools, max_steps=2\) and continue"):
         run("q", config={"recursion_limit": 5})
     with pytest.raises(UserError, match=r"takes no config .*max_steps=10"):
         run("q", {"configurable": {"thread_id": "1"}})  # LangGraph's positional config

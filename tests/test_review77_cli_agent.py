@@ -194,7 +194,7 @@ def test_agent_batch_refuses_config_as_an_agent_not_a_model() -> None:
                                         r"Agent does not take: pass max_concurrency=2 ") as refused:
         _agent().batch(["A"], config={"max_concurrency": 2})
     assert "toolwire models" not in str(refused.value)
-    with pytest.raises(UserError, match=r"^Agent\.abatch\(config=\.\.\.\) .*max_steps=3\) and leave config out\.$"):
+    with pytest.raises(UserError, match=r"^Agent\.abatch\(config=\.\.\.\) .*max_steps=2\) and leave config out\.$"):
         asyncio.run(_agent().abatch(["A"], config={"recursion_limit": 5}))
 
 

@@ -60,14 +60,26 @@ def test_langgraphs_stream_mode_values_yields_the_state_after_each_step() -> Non
 
 def test_langgraphs_stream_mode_updates_yields_what_each_step_added() -> None:
     updates = list(Agent(_two_rounds(), [add]).stream("add them", stream_mode="updates"))
-    assert [next(iter(u)) for u in updates] == ["agent", "tools", "agent"]
-    assert [m.content for m in updates[1]["tools"]["messages"]] == ["3", "7"]
-    assert updates[2]["agent"]["messages"][0].content == "It is 3 and 7."
+    assert [next(iter(u)) for u in updates] == ["agent", "tools", "tools", "agent"]  # a tools update per call (v2)
+    assert [u["tools"]["messages"][0].content for u in updates[1:3]] == ["3", "7"]
+    assert updates[3]["agent"]["messages"][0].content == "It is 3 and 7."
 
     async def run() -> list:
         return [u async for u in Agent(_two_rounds(), [add]).astream("add them", stream_mode="updates")]
 
-    assert [next(iter(u)) for u in asyncio.run(run())] == ["agent", "tools", "agent"]
+    assert [next(iter(u)) for u in asyncio.run(run())] == ["agent", "tools", "tools", "agent"]
+
+
+def test_calls_the_input_left_unanswered_give_one_input_state_and_only_this_runs_results() -> None:
+    # review 100 #1: the input state came twice, and an update held the input's own ToolMessages
+    calls = [{"name": "add", "args": {"a": 1, "b": 2}, "id": "c1"},
+             {"name": "add", "args": {"a": 3, "b": 4}, "id": "c2"}]
+    given = [HumanMessage("add them"), AIMessage("", tool_calls=calls), ToolMessage("3", tool_call_id="c1")]
+    values = list(Agent(ScriptedChatModel(["done"]), [add]).stream(given, stream_mode="values"))
+    assert [len(v["messages"]) for v in values] == [3, 4, 5]  # the input, c2 answered, the reply
+    updates = list(Agent(ScriptedChatModel(["done"]), [add]).stream(given, stream_mode="updates"))
+    assert [(next(iter(u)), [m.content for m in next(iter(u.values()))["messages"]]) for u in updates] == [
+        ("tools", ["7"]), ("agent", ["done"])]
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (langgraph 1.x's notice that create_react_agent moved)
@@ -95,10 +107,18 @@ def test_the_values_stream_matches_langgraphs_on_the_same_script() -> None:
                                                               stream_mode="values"))
     assert [len(s["messages"]) for s in ours] == [len(s["messages"]) for s in theirs]
     assert [s["messages"][-1].type for s in ours] == [s["messages"][-1].type for s in theirs]
+    theirs_updates = list(prebuilt.create_react_agent(Fake(responses=script), [add]).stream(
+        {"messages": [("user", "add them")]}, stream_mode="updates"))
+    ours_updates = list(Agent(_two_rounds(), [globals()["add"]]).stream("add them", stream_mode="updates"))
+    assert [next(iter(u)) for u in ours_updates] == [next(iter(u)) for u in theirs_updates]
+    assert [[m.content for m in next(iter(u.values()))["messages"]] for u in ours_updates] == [
+        [m.content for m in next(iter(u.values()))["messages"]] for u in theirs_updates]
 
 
 def test_a_stream_mode_an_agent_has_not_says_what_to_use() -> None:
     agent = Agent(ScriptedChatModel(["ok"]), [add])
+    with pytest.raises(UserError, match="an Agent streams one mode at a time"):
+        agent.stream("hi", stream_mode=["values", "updates"])
     with pytest.raises(UserError, match=r"^Agent\.stream\(stream_mode='messages'\): token streaming has no "
                                         r"counterpart: an Agent run yields whole replies; use stream_mode='values'"):
         agent.stream("hi", stream_mode="messages")
@@ -106,9 +126,9 @@ def test_a_stream_mode_an_agent_has_not_says_what_to_use() -> None:
 
 def test_a_recursion_limit_becomes_the_model_calls_it_allows() -> None:
     agent = Agent(ScriptedChatModel(["ok"]), [add])
-    with pytest.raises(UserError, match=r"max_steps=3\)"):  # model, tools, model, tools, model: 3 model calls
+    with pytest.raises(UserError, match=r"max_steps=2\)"):  # as many model calls as a finished LangGraph run makes
         agent.invoke("hi", config={"recursion_limit": 5})
-    with pytest.raises(UserError, match=r"max_steps=13\)"):
+    with pytest.raises(UserError, match=r"max_steps=12\)"):
         agent.invoke("hi", config={"recursion_limit": 25})  # LangGraph's default
 
 
@@ -118,8 +138,9 @@ def test_tool_run_and_arun_as_langchains_older_entry_points() -> None:
     assert isinstance(answered, ToolMessage) and answered.tool_call_id == "c1" and answered.content == "3"
     assert asyncio.run(add.arun({"a": 2, "b": 2})) == 4
     assert add.run({"a": 1, "b": 1}, verbose=False, callbacks=None) == 2  # LangChain's defaults pass
-    with pytest.raises(UserError, match=r"^Tool\.run\(\) takes the input .*callbacks, verbose are LangChain's"):
-        add.run({"a": 1, "b": 1}, verbose=True, callbacks=[object()])
+    assert add.run({"a": 1, "b": 1}, True, "green", "green", config={}) == 2  # its positional console options too
+    with pytest.raises(UserError, match=r"^Tool\.run\(\) takes the input .*callbacks, tags are LangChain's"):
+        add.run({"a": 1, "b": 1}, callbacks=[object()], tags=["t"])
 
 
 def test_a_chunk_plus_a_list_of_chunks_merges_them_all() -> None:
@@ -190,3 +211,16 @@ def test_the_command_line_shows_a_warning_as_one_line(monkeypatch: pytest.Monkey
         warnings.simplefilter("always")
         cli.main()
     assert capsys.readouterr().err == "warning: The Agent answered a repeated call of 'x'.\n"
+
+
+
+def test_the_repeated_call_note_keeps_the_tools_already_named() -> None:
+    @tool
+    def poll(job: str) -> str:
+        """Poll a job."""
+        return "running"
+
+    call = {"name": "add", "args": {"a": 1, "b": 1}, "id": "c1"}
+    script = [AIMessage("", tool_calls=[call, {**call, "id": "c2"}]), "done"]
+    with pytest.warns(UserWarning, match=r"repeat_calls=\['add', 'poll'\]\)"):
+        Agent(ScriptedChatModel(script), [add, poll], repeat_calls=["poll"]).invoke("go")

@@ -120,10 +120,11 @@ class RepeatedCalls:
         self.told.add(name)
         from toolwire._tool_checks import user_stacklevel
 
+        names = sorted(self.repeat_calls | {name}) if isinstance(self.repeat_calls, frozenset) else [name]
         warnings.warn(f"The Agent answered a repeated call of {name!r} with the result it already had, without running "
-                      "the tool again (repeat_calls='answer', which stops models that loop): for a tool that must run "
-                      f"on every call, such as one that adds or sends something, pass Agent(..., repeat_calls="
-                      f"[{name!r}]).", UserWarning, stacklevel=user_stacklevel())
+                      "the tool again (it does so for every tool not in repeat_calls, which stops models that loop): "
+                      "for a tool that must run on every call, such as one that adds or sends something, pass "
+                      f"Agent(..., repeat_calls={names!r}).", UserWarning, stacklevel=user_stacklevel())
 
     def _earlier(self, call: ToolCall, key: str) -> ToolMessage | None:
         """The answer a repeat of ``call`` gets without running: its earlier success, or the error it failed with

@@ -2,11 +2,13 @@
 
 A LangGraph ReAct agent (``create_react_agent``) streams its state as its graph steps: with ``"values"`` the whole
 state after each step (``{"messages": [...]}``: the input first, then after each model call and after each round of
-tools), with ``"updates"`` what each node added (``{"agent": {"messages": [reply]}}``, ``{"tools": {"messages":
-[results]}}``). :class:`StateStream` gives the same dicts from an Agent's :class:`~toolwire.agent.AgentEvent` stream,
-so the tutorial loop ``for step in agent.stream({"messages": [...]}, stream_mode="values"):
-step["messages"][-1].pretty_print()`` ports unchanged (review 99). Token streaming (``"messages"``) has no
-counterpart: an Agent run yields whole replies.
+tools), with ``"updates"`` what each node added (``{"agent": {"messages": [reply]}}``, then ``{"tools": {"messages":
+[result]}}`` per call, as its default version, "v2", runs each call as a step of its own). :class:`StateStream` gives
+the same dicts from an Agent's :class:`~toolwire.agent.AgentEvent` stream, so the tutorial loop ``for step in
+agent.stream({"messages": [...]}, stream_mode="values"): step["messages"][-1].pretty_print()`` ports unchanged
+(review 99). Where the two loops differ, the states follow the Agent's: its system prompt leads every state, a reply
+of unreadable calls is answered and the model asked again, and a run that fails before its first reply yields
+nothing. Token streaming (``"messages"``) has no counterpart: an Agent run yields whole replies.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from toolwire.messages import AIMessage, BaseMessage, ToolMessage
+from toolwire.messages import BaseMessage, ToolMessage
 
 __all__ = ["MODES", "AsyncStateStream", "StateStream", "checked_mode"]
 
@@ -34,8 +36,10 @@ def checked_mode(owner: str, mode: Any) -> str:
         return str(mode)
     from toolwire.errors import UserError
 
-    what = "token streaming has no counterpart: an Agent run yields whole replies" if mode == "messages" else \
-        "it is none of LangGraph's modes an Agent has"
+    what = ("token streaming has no counterpart: an Agent run yields whole replies" if mode == "messages" else
+            "an Agent streams one mode at a time" if isinstance(mode, list | tuple) else
+            "LangGraph's debug and custom streams have no counterpart in an Agent run" if mode in ("debug", "custom")
+            else "it is none of LangGraph's modes")
     raise UserError(f"{owner}(stream_mode={mode!r}): {what}; use stream_mode='values' or 'updates' for LangGraph's "
                     "state dicts, or leave it out for AgentEvent objects (stream a model's tokens with "
                     "model.stream(...)).")
@@ -50,7 +54,8 @@ class _States:
         self.mode = mode
         self.pending: deque[dict[str, Any]] = deque()
         self.started = False
-        self.round_told = True  # the current round's tool results were yielded (none pending)
+        self.told = 0  # the conversation's length at the last "values" state given
+        self.round_start: int | None = None  # the conversation's length when the current round's calls were made
 
     @property
     def messages(self) -> list[BaseMessage]:
@@ -64,31 +69,33 @@ class _States:
                 return index + 1
         return len(self._messages)
 
+    def _state(self, end: int) -> None:
+        """Queue the "values" state of the conversation's first ``end`` messages, unless it was the last one given."""
+        if end != self.told:
+            self.told = end
+            self.pending.append({"messages": list(self._messages[:end])})
+
     def feed(self, event: Any) -> None:
         """Queue the state dicts ``event`` (an :class:`~toolwire.agent.AgentEvent`) makes."""
+        if not self.started and event.type in ("model_reply", "tool_call"):  # the input state comes first
+            self.started = True
+            if self.mode == "values":
+                self._state(self._upto(event.data) - 1 if event.type == "model_reply" else len(self._messages))
         if event.type == "model_reply":
-            end = self._upto(event.data)
-            if not self.started and self.mode == "values":  # the input state comes first, as LangGraph's does
-                self.pending.append({"messages": list(self._messages[:end - 1])})
-            self.started = True
-            self.round_told = False
-            self.pending.append({"messages": list(self._messages[:end])} if self.mode == "values"
-                                else {"agent": {"messages": [event.data]}})
-        elif event.type == "tool_call" and not self.started:  # the input's unanswered calls (step 0)
-            self.started = True
-            self.round_told = False
+            self.round_start = None
             if self.mode == "values":
-                self.pending.append({"messages": list(self._messages)})
-        elif event.type == "tool_result" and not self.round_told:  # a round's results are all in by its first one
-            self.round_told = True
-            if self.mode == "values":
-                self.pending.append({"messages": list(self._messages)})
+                self._state(self._upto(event.data))
             else:
-                start = max((i for i, m in enumerate(self._messages) if isinstance(m, AIMessage)), default=-1) + 1
-                self.pending.append({"tools": {"messages": [m for m in self._messages[start:]
-                                                            if isinstance(m, ToolMessage)]}})
-        elif event.type == "tool_call":
-            self.round_told = False
+                self.pending.append({"agent": {"messages": [event.data]}})
+        elif event.type == "tool_call" and self.round_start is None:
+            self.round_start = len(self._messages)  # (the round's results come after this point)
+        elif event.type == "tool_result" and self.round_start is not None:  # all the round's results are in by now
+            new = [m for m in self._messages[self.round_start:] if isinstance(m, ToolMessage)]
+            self.round_start = None
+            if self.mode == "values":
+                self._state(len(self._messages))
+            else:  # one update per call, as the tool node of create_react_agent's default version ("v2") gives
+                self.pending.extend({"tools": {"messages": [m]}} for m in new)
 
 
 class StateStream(_States, Iterator[dict[str, Any]]):

@@ -163,7 +163,9 @@ class ToolArguments:
 
     # -- LangChain's older entry points -------------------------------------------------------------------
 
-    def run(self, tool_input: Any, *, tool_call_id: str | None = None, **kwargs: Any) -> Any:
+    def run(self, tool_input: Any, verbose: bool | None = None, start_color: str | None = None,
+            color: str | None = None, callbacks: Any = None, *, tool_call_id: str | None = None,
+            **kwargs: Any) -> Any:
         """LangChain's ``BaseTool.run`` (older tutorials call it): run the tool on ``tool_input``, a dict of
         arguments or a bare string (see ``invoke``).
 
@@ -171,8 +173,10 @@ class ToolArguments:
             tool_input: the arguments.
             tool_call_id: when given, the result comes back as a :class:`~toolwire.messages.ToolMessage` answering
                 that call, as LangChain's ``run`` gives one.
-            kwargs: LangChain's ``verbose``, ``callbacks``, ``color``, ``tags``... toolwire has none of them: a value
-                other than None or False is refused.
+            verbose, start_color, color: LangChain's console printing (in its positions), which toolwire has not:
+                taken and not used (they change no result).
+            callbacks, kwargs: LangChain's tracing (``callbacks``, ``tags``, ``metadata``, ``run_name``, ``config``...),
+                which toolwire has none of: a value that is not empty (None, False, ``{}``, ``[]``) is refused.
 
         Returns:
             What ``invoke(tool_input)`` returns; with ``tool_call_id``, what ``invoke`` returns for that tool call.
@@ -181,15 +185,17 @@ class ToolArguments:
             UserError: a LangChain-only option was given a value.
             ToolValidationError, the tool's own exception: as ``invoke`` raises them.
         """
-        _refuse_run_options("run", kwargs)
+        _refuse_run_options("run", {"callbacks": callbacks, **kwargs})
         if tool_call_id is not None:
             call = {"name": self.name, "args": tool_input, "id": tool_call_id, "type": "tool_call"}  # type: ignore[attr-defined]
             return self.invoke(call)  # type: ignore[attr-defined]
         return self.invoke(tool_input)  # type: ignore[attr-defined]
 
-    async def arun(self, tool_input: Any, *, tool_call_id: str | None = None, **kwargs: Any) -> Any:
-        """Async :meth:`run` (LangChain's ``BaseTool.arun``), through ``ainvoke``."""
-        _refuse_run_options("arun", kwargs)
+    async def arun(self, tool_input: Any, verbose: bool | None = None, start_color: str | None = None,
+                   color: str | None = None, callbacks: Any = None, *, tool_call_id: str | None = None,
+                   **kwargs: Any) -> Any:
+        """Async :meth:`run` (LangChain's ``BaseTool.arun``), through ``ainvoke``; the same arguments."""
+        _refuse_run_options("arun", {"callbacks": callbacks, **kwargs})
         if tool_call_id is not None:
             call = {"name": self.name, "args": tool_input, "id": tool_call_id, "type": "tool_call"}  # type: ignore[attr-defined]
             return await self.ainvoke(call)  # type: ignore[attr-defined]
@@ -242,9 +248,9 @@ def argument_example(parameters: Mapping[str, Any], most: int = 3) -> str:
 
 
 def _refuse_run_options(method: str, options: dict[str, Any]) -> None:
-    """Refuse, in one sentence, a LangChain ``run``/``arun`` option given a value (``verbose=True``,
-    ``callbacks=[...]``): toolwire has no callbacks, colours or run metadata, and ignoring them would hide that."""
-    given = sorted(k for k, v in options.items() if v is not None and v is not False)
+    """Refuse, in one sentence, a LangChain ``run``/``arun`` tracing option given a value (``callbacks=[...]``,
+    ``tags=[...]``): toolwire has no callbacks or run metadata, and ignoring them would hide that."""
+    given = sorted(k for k, v in options.items() if v is not None and v is not False and v != {} and v != [])
     if given:
         raise UserError(f"Tool.{method}() takes the input (and tool_call_id); {', '.join(given)} "
                         f"{'is' if len(given) == 1 else 'are'} LangChain's, which toolwire has no part for: leave "
