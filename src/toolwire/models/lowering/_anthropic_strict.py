@@ -56,7 +56,13 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire.models.lowering._common import constraint_notes, default_notes
-from toolwire.models.lowering._openai_strict import dropped_notes, json_types, pairwise_disjoint, pinned_values
+from toolwire.models.lowering._openai_strict import (
+    REFUSED,
+    dropped_notes,
+    json_types,
+    pairwise_disjoint,
+    pinned_values,
+)
 
 __all__ = [
     "MAX_OPTIONAL", "MAX_STRICT_TOOLS", "MAX_UNIONS", "STRICT_FORMATS", "NotStrictError", "anthropic_strict_schema",
@@ -81,16 +87,7 @@ _TYPED = ("type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "propertie
 _UNSAID = frozenset({"$schema", "$id", "$comment", "$anchor", "writeOnly", "readOnly", "discriminator"})
 _BOUNDED = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength",
             "pattern")
-_REFUSED = {
-    "not": "a 'not' schema",
-    "if": "an if/then/else schema",
-    "then": "an if/then/else schema",
-    "else": "an if/then/else schema",
-    "dependentRequired": "a dependentRequired rule",
-    "dependentSchemas": "a dependentSchemas rule",
-    "prefixItems": "a tuple (an array with a schema per position, prefixItems)",
-    "patternProperties": "an object whose keys follow patterns (patternProperties)",
-}
+_REFUSED = {k: v for k, v in REFUSED.items() if k != "allOf"}  # (an allOf of objects is joined here instead)
 # the keywords that belong to one JSON type, moved into that type's branch when a type list is split
 _TYPE_KEYWORDS = {
     "object": ("properties", "required", "additionalProperties", "propertyNames", "minProperties", "maxProperties",

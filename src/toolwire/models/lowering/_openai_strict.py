@@ -65,8 +65,8 @@ from typing import Any
 
 from toolwire.models.lowering._common import constraint_notes, default_notes
 
-__all__ = ["STRICT_KEYWORDS", "StrictLimitError", "dropped_notes", "json_types", "pairwise_disjoint", "pinned_values",
-           "strict_schema"]
+__all__ = ["REFUSED", "STRICT_KEYWORDS", "StrictLimitError", "dropped_notes", "json_types", "pairwise_disjoint",
+           "pinned_values", "strict_schema"]
 
 
 class _NotStrict(Exception):
@@ -119,7 +119,8 @@ STRICT_KEYWORDS = frozenset({
 # annotations that say nothing of the value (JSON Schema 2020-12 Core 8 and Validation 9.4): dropped unsaid
 _UNSAID = frozenset({"$schema", "$id", "$comment", "$anchor", "writeOnly", "readOnly"})
 _MAX_NOTE = 400  # characters of a dropped keyword's value (a contentSchema, examples) written into a description
-_REFUSED = {
+# the keywords strict mode cannot say (a reason each, for the warning); the Anthropic lowering shares them
+REFUSED = {
     "allOf": "an allOf (all of several schemas)",
     "not": "a 'not' schema",
     "if": "an if/then/else schema",
@@ -205,7 +206,7 @@ def _strict(node: Any) -> Any:
         raise _NotStrict("a parameter that takes a value of any type")
     if not isinstance(node, dict):
         return node
-    for key, reason in _REFUSED.items():
+    for key, reason in REFUSED.items():
         if key in node:
             raise _NotStrict(reason)
     out: dict[str, Any] = {}
@@ -387,7 +388,7 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
             :class:`StrictLimitError`.
     """
     if not parameters.get("properties") and parameters.get("additionalProperties") in (None, False) and not any(
-            k in parameters for k in ("anyOf", "oneOf", *_REFUSED)):
+            k in parameters for k in ("anyOf", "oneOf", *REFUSED)):
         return {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
     if "anyOf" in parameters or "oneOf" in parameters:
         raise ValueError("a top-level union of argument sets, which strict mode does not allow at the root")
