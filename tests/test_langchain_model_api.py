@@ -272,7 +272,7 @@ def test_with_retry_composes_with_bind_and_bind_tools(order: str, waits: list[fl
         both = model.bind_tools([get_weather]).bind(seed=1).with_retry()
     assert both.invoke("q").content == "ok"
     assert [(r.tools, r.options) for r in model.requests] == [(["get_weather"], {"seed": 1})] * 2
-    assert model._whole_retry is None
+    assert "retry=" not in repr(model) and "retry=" in repr(both)  # the original keeps no retry
 
 
 def test_structured_output_keeps_bind_and_with_retry(waits: list[float]) -> None:

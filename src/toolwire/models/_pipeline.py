@@ -21,7 +21,14 @@ from typing import Any, Self
 from toolwire._batch import Batching
 from toolwire._concurrency import thread_pool
 from toolwire._keywords import refuses_unknown_keywords
-from toolwire.models._runnable import RunnableMethods, WholeCallRetry, bound_repr, check_bound_options, retry_policy
+from toolwire.models._runnable import (
+    ONE_ATTEMPT,
+    RunnableMethods,
+    WholeCallRetry,
+    bound_repr,
+    check_bound_options,
+    retry_policy,
+)
 
 __all__ = ["ModelPipeline"]
 
@@ -128,7 +135,7 @@ class ModelPipeline(Batching):
 
     batch_options = True
     _bound_options: Mapping[str, Any] = {}
-    _whole_retry: WholeCallRetry | None = None
+    _whole_retry: WholeCallRetry = ONE_ATTEMPT
 
     def __init__(self, steps: tuple[Any, ...]) -> None:
         flat: list[Any] = []
@@ -139,7 +146,7 @@ class ModelPipeline(Batching):
 
     def _wrapped(self) -> bool:
         """Whether ``bind``/``with_retry`` set something, so the pipeline is one step of a longer one."""
-        return bool(self._bound_options) or self._whole_retry is not None
+        return bool(self._bound_options) or self._whole_retry is not ONE_ATTEMPT
 
     def __or__(self, other: Any) -> ModelPipeline:
         """``pipeline | step``: a longer pipeline (see :meth:`RunnableMethods.__or__`)."""
@@ -217,9 +224,7 @@ class ModelPipeline(Batching):
             Exception: the first step's failure, as it raised it (the last attempt's, under :meth:`with_retry`).
         """
         options = {**self._bound_options, **options}
-        if self._whole_retry is not None:
-            return self._whole_retry.call(lambda value: self._invoke(value, options), input)
-        return self._invoke(input, options)
+        return self._whole_retry.call(lambda value: self._invoke(value, options), input)
 
     def _invoke(self, value: Any, options: dict[str, Any]) -> Any:
         for position, step in enumerate(self.steps):
@@ -236,9 +241,7 @@ class ModelPipeline(Batching):
             Exception: as :meth:`invoke`.
         """
         options = {**self._bound_options, **options}
-        if self._whole_retry is not None:
-            return await self._whole_retry.acall(lambda value: self._ainvoke(value, options), input)
-        return await self._ainvoke(input, options)
+        return await self._whole_retry.acall(lambda value: self._ainvoke(value, options), input)
 
     async def _ainvoke(self, value: Any, options: dict[str, Any]) -> Any:
         for position, step in enumerate(self.steps):
@@ -252,10 +255,7 @@ class ModelPipeline(Batching):
             The last step's chunks (a model's :class:`~toolwire.messages.AIMessageChunk`), or its result.
         """
         options = {**self._bound_options, **options}
-        if self._whole_retry is not None:
-            yield from self._whole_retry.stream(lambda value: self._stream(value, options), input)
-        else:
-            yield from self._stream(input, options)
+        yield from self._whole_retry.stream(lambda value: self._stream(value, options), input)
 
     def _stream(self, input: Any, options: dict[str, Any]) -> Iterator[Any]:
         *head, last = self.steps
@@ -274,12 +274,8 @@ class ModelPipeline(Batching):
             As :meth:`stream`.
         """
         options = {**self._bound_options, **options}
-        if self._whole_retry is not None:
-            async for chunk in self._whole_retry.astream(lambda value: self._astream(value, options), input):
-                yield chunk
-        else:
-            async for chunk in self._astream(input, options):
-                yield chunk
+        async for chunk in self._whole_retry.astream(lambda value: self._astream(value, options), input):
+            yield chunk
 
     async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         *head, last = self.steps

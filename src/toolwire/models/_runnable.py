@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from toolwire.models._pipeline import ModelPipeline
     from toolwire.models.base import ChatRequest
 
-__all__ = ["RunnableMethods", "WholeCallRetry", "bound_repr", "check_bound_options", "retry_policy"]
+__all__ = ["ONE_ATTEMPT", "RunnableMethods", "WholeCallRetry", "bound_repr", "check_bound_options", "retry_policy"]
 
 _sleep: Callable[[float], None] = time.sleep
 """How a sync retry waits (seconds); a module global so tests can replace it."""
@@ -214,6 +214,11 @@ class WholeCallRetry:
         return f"{self.stop_after_attempt} attempt{'' if self.stop_after_attempt == 1 else 's'}"
 
 
+ONE_ATTEMPT = WholeCallRetry(retry_if=(), stop_after_attempt=1)
+"""The policy of a model, pipeline or structured output :meth:`~RunnableMethods.with_retry` was not called on: one
+attempt, nothing retried, so every call goes through the same ``call``/``acall``/``stream``/``astream`` path."""
+
+
 def _close(chunks: Any) -> None:
     close = getattr(chunks, "close", None)
     if close is not None:
@@ -321,12 +326,12 @@ class RunnableMethods:
 
     Attributes:
         _bound_options: the options :meth:`bind` bound, used by every call (a call's own options win).
-        _whole_retry: the policy :meth:`with_retry` set, or None.
+        _whole_retry: the policy :meth:`with_retry` set, or :data:`ONE_ATTEMPT`.
     """
 
     __slots__ = ()
     _bound_options: Mapping[str, Any] = {}
-    _whole_retry: WholeCallRetry | None = None
+    _whole_retry: WholeCallRetry = ONE_ATTEMPT
 
     if TYPE_CHECKING:
         provider: str
@@ -464,6 +469,6 @@ def bound_repr(model: Any) -> str:
     if model._bound_options:
         shown = {key: value if key in _SHOWN_OPTIONS else "..." for key, value in model._bound_options.items()}
         out += f", bound={shown!r}"
-    if model._whole_retry is not None:
+    if model._whole_retry is not ONE_ATTEMPT:
         out += f", retry={model._whole_retry.describe()!r}"
     return out

@@ -381,7 +381,7 @@ class BaseChatModel(RunnableMethods, Batching):
             UserError: the input cannot be read as messages, or ``config=`` (LangChain's) was passed.
         """
         request = self._request(input, options)
-        reply = self._whole_retry.call(self._generate, request) if self._whole_retry else self._generate(request)
+        reply = self._whole_retry.call(self._generate, request)
         return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
@@ -397,8 +397,7 @@ class BaseChatModel(RunnableMethods, Batching):
             ProviderError, UserError: as :meth:`invoke`.
         """
         request = self._request(input, options)
-        retry = self._whole_retry
-        reply = await (retry.acall(self._agenerate, request) if retry else self._agenerate(request))
+        reply = await self._whole_retry.acall(self._agenerate, request)
         return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
@@ -415,7 +414,7 @@ class BaseChatModel(RunnableMethods, Batching):
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
         request = self._request(input, options)
-        chunks = self._whole_retry.stream(self._stream, request) if self._whole_retry else self._stream(request)
+        chunks = self._whole_retry.stream(self._stream, request)
         yield from one_call_stream(chunks) if self._keeps_one_call(request) else chunks
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
@@ -431,8 +430,7 @@ class BaseChatModel(RunnableMethods, Batching):
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
         request = self._request(input, options)
-        retry = self._whole_retry
-        stream = retry.astream(self._astream, request) if retry else self._astream(request)
+        stream = self._whole_retry.astream(self._astream, request)
         if self._keeps_one_call(request):
             stream = one_call_async_stream(stream)
         try:

@@ -43,7 +43,7 @@ from toolwire._tool_checks import valid_name
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
-from toolwire.models._runnable import RunnableMethods, WholeCallRetry, bound_repr, retry_policy
+from toolwire.models._runnable import ONE_ATTEMPT, RunnableMethods, WholeCallRetry, bound_repr, retry_policy
 
 if TYPE_CHECKING:
     from toolwire.models.base import BaseChatModel
@@ -205,7 +205,7 @@ class StructuredOutput(Batching):
     """
 
     _bound_options: Mapping[str, Any] = {}  # (for bound_repr: bind binds on the model, whose repr shows it)
-    _whole_retry: WholeCallRetry | None = None
+    _whole_retry: WholeCallRetry = ONE_ATTEMPT
 
     def __init__(self, model: BaseChatModel, name: str, read: Callable[[dict[str, Any]], Any], *,
                  include_raw: bool = False) -> None:
@@ -286,9 +286,7 @@ class StructuredOutput(Batching):
                 arguments are not JSON or do not fit the schema; ``raw`` is the reply.
             ProviderError, UserError: as :meth:`BaseChatModel.invoke`.
         """
-        if self._whole_retry is not None:
-            return self._whole_retry.call(lambda value: self._result(self.model.invoke(value, **options)), input)
-        return self._result(self.model.invoke(input, **options))
+        return self._whole_retry.call(lambda value: self._result(self.model.invoke(value, **options)), input)
 
     async def ainvoke(self, input: Any, **options: Any) -> Any:
         """Async :meth:`invoke`: the same request, awaited.
@@ -302,12 +300,10 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
-        if self._whole_retry is not None:
-            async def once(value: Any) -> Any:
-                return self._result(await self.model.ainvoke(value, **options))
+        async def once(value: Any) -> Any:
+            return self._result(await self.model.ainvoke(value, **options))
 
-            return await self._whole_retry.acall(once, input)
-        return self._result(await self.model.ainvoke(input, **options))
+        return await self._whole_retry.acall(once, input)
 
     def stream(self, input: Any, **options: Any) -> Iterator[Any]:
         """Stream the reply and yield the value once it is complete (a part of a schema's value is not a value of
@@ -322,10 +318,7 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
-        if self._whole_retry is not None:
-            yield from self._whole_retry.stream(lambda value: self._stream(value, options), input)
-        else:
-            yield from self._stream(input, options)
+        yield from self._whole_retry.stream(lambda value: self._stream(value, options), input)
 
     def _stream(self, input: Any, options: dict[str, Any]) -> Iterator[Any]:
         yield self._result(self._merged(list(self.model.stream(input, **options))))
@@ -342,12 +335,8 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
-        if self._whole_retry is not None:
-            async for value in self._whole_retry.astream(lambda value: self._astream(value, options), input):
-                yield value
-        else:
-            async for value in self._astream(input, options):
-                yield value
+        async for value in self._whole_retry.astream(lambda value: self._astream(value, options), input):
+            yield value
 
     async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         yield self._result(self._merged([chunk async for chunk in self.model.astream(input, **options)]))
