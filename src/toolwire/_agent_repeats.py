@@ -14,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import warnings
 from typing import Any
 
 from toolwire._call_records import in_reply_order
@@ -118,13 +117,13 @@ class RepeatedCalls:
         if name in self.told:
             return
         self.told.add(name)
-        from toolwire._tool_checks import user_stacklevel
+        from toolwire._warn_site import warn_user
 
         names = sorted(self.repeat_calls | {name}) if isinstance(self.repeat_calls, frozenset) else [name]
-        warnings.warn(f"The Agent answered a repeated call of {name!r} with the result it already had, without running "
+        warn_user(f"The Agent answered a repeated call of {name!r} with the result it already had, without running "
                       "the tool again (it does so for every tool not in repeat_calls, which stops models that loop): "
                       "for a tool that must run on every call, such as one that adds or sends something, pass "
-                      f"Agent(..., repeat_calls={names!r}).", UserWarning, stacklevel=user_stacklevel())
+                      f"Agent(..., repeat_calls={names!r}).")
 
     def _earlier(self, call: ToolCall, key: str) -> ToolMessage | None:
         """The answer a repeat of ``call`` gets without running: its earlier success, or the error it failed with

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolwire._concurrency import run_coroutine_sync, thread_pool
 from toolwire._printing import type_label
+from toolwire._warn_site import remember_call_site
 from toolwire.errors import UserError
 
 __all__ = ["Batching", "gather_answers"]
@@ -88,7 +89,8 @@ class Batching:
             call = functools.partial(invoke, item, **options)  # in a copy of the caller's context, as a sync tool
             return asyncio.get_running_loop().run_in_executor(thread_pool(), contextvars.copy_context().run, call)
 
-        return run_coroutine_sync(gather_answers(ask, items, max_concurrency, return_exceptions))
+        with remember_call_site():  # (its threads' warnings point at this batch line: toolwire._warn_site)
+            return run_coroutine_sync(gather_answers(ask, items, max_concurrency, return_exceptions))
 
     async def abatch(self, inputs: Sequence[Any], *rest: Any, max_concurrency: int | None = None,
                      return_exceptions: bool = False, **options: Any) -> list[Any]:
@@ -106,7 +108,9 @@ class Batching:
         """
         items = _checked(self, "abatch", inputs, max_concurrency, return_exceptions, options, rest)
         ainvoke = self.ainvoke
-        return await gather_answers(lambda item: ainvoke(item, **options), items, max_concurrency, return_exceptions)
+        with remember_call_site():
+            return await gather_answers(lambda item: ainvoke(item, **options), items, max_concurrency,
+                                        return_exceptions)
 
 
 def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 import re
-import sys
 import types
 import typing
 import unicodedata
-import warnings
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
+from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, ToolDefinitionWarning, UserError
 
 __all__ = [
@@ -43,8 +41,6 @@ __all__ = [
 
 NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 """The tool names toolwire accepts: the rule of the OpenAI and Anthropic APIs."""
-
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def check_name(name: str) -> str:
@@ -82,18 +78,9 @@ def valid_name(name: str, fallback: str) -> str:
 _BAD_RUNS = re.compile(r"[^a-zA-Z0-9_-]+")
 
 
-def user_stacklevel() -> int:
-    """The ``stacklevel`` that attributes a warning its caller issues to the first frame outside toolwire (the
-    user's ``@tool`` or ``bind_tools`` line, however deep inside toolwire the warning is issued)."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1  # type: ignore[assignment]
-    return level
-
-
 def _warn(message: str) -> None:
     """Issue a :class:`ToolDefinitionWarning` attributed to the first caller outside toolwire (the ``@tool`` line)."""
-    warnings.warn(message, ToolDefinitionWarning, stacklevel=user_stacklevel())
+    warn_user(message, ToolDefinitionWarning)
 
 
 def warn_provider_name(name: str) -> None:

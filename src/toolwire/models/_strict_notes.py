@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._tool_checks import user_stacklevel
+from toolwire._warn_site import warn_user
 from toolwire.models.base import ChatRequest
 
 __all__ = ["lowered", "strict_probe"]
@@ -51,7 +51,7 @@ def strict_probe(model: Any, known: frozenset[str]) -> frozenset[str]:
     notes = [str(w.message) for w in caught if issubclass(w.category, StrictSchemaWarning)]
     for note in dict.fromkeys(notes):
         if note not in known:
-            warnings.warn(note, StrictSchemaWarning, stacklevel=user_stacklevel())
+            warn_user(note, StrictSchemaWarning)
     return frozenset(notes) | known
 
 
@@ -77,5 +77,5 @@ def lowered(model: Any, request: ChatRequest) -> Any:
     body, caught = _caught(model._lower, request)
     for w in caught:
         if not (issubclass(w.category, StrictSchemaWarning) and str(w.message) in notes):
-            warnings.warn(w.message, w.category, stacklevel=user_stacklevel())
+            warn_user(str(w.message), w.category)
     return body

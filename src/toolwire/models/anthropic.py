@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import warnings
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
-from toolwire._tool_checks import user_stacklevel
+from toolwire._warn_site import warn_user
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import (
@@ -98,9 +97,8 @@ class ChatAnthropic(SDKChatModel):
         new = super().bind_tools(tools, **options)
         if new.tool_choice in (None, "auto", "none") or not self._thinking():
             return new
-        warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice={new.tool_choice!r} "
-                      "is sent as 'auto' (the model may answer without a call); turn thinking off to force it.",
-                      UserWarning, stacklevel=user_stacklevel())
+        warn_user(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice={new.tool_choice!r} "
+                  "is sent as 'auto' (the model may answer without a call); turn thinking off to force it.")
         new.tool_choice = "auto"
         return new
 
@@ -110,9 +108,9 @@ class ChatAnthropic(SDKChatModel):
         itself otherwise."""
         if not self._thinking():
             return name
-        warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so {name} is offered with "
-                      "tool_choice='auto': a reply without the call raises ToolCallParseError; turn thinking off to "
-                      "force it.", UserWarning, stacklevel=user_stacklevel())
+        warn_user(f"Extended thinking cannot force a tool call on Anthropic, so {name} is offered with "
+                  "tool_choice='auto': a reply without the call raises ToolCallParseError; turn thinking off to "
+                  "force it.")
         return "auto"
 
     def _make_client(self, asynchronous: bool) -> Any:
@@ -130,10 +128,9 @@ class ChatAnthropic(SDKChatModel):
         on the model (review 86: the forced choice went out and Anthropic answered 400)."""
         forced = request.tools and request.tool_choice not in (None, "auto", "none")
         if forced and "thinking" in request.options and self._thinking(request.options):
-            warnings.warn(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice="
-                          f"{request.tool_choice!r} is sent as 'auto' for this call (the model may answer without "
-                          "a call); leave thinking off for calls that must call a tool.", UserWarning,
-                          stacklevel=user_stacklevel())
+            warn_user(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice="
+                      f"{request.tool_choice!r} is sent as 'auto' for this call (the model may answer without "
+                      "a call); leave thinking off for calls that must call a tool.")
             request = dataclasses.replace(request, tool_choice="auto")
         return with_files_beta(codec.lower_request(request, self.model, self.options))
 

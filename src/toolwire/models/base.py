@@ -18,7 +18,6 @@ import copy
 import dataclasses
 import difflib
 import json
-import warnings
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
@@ -248,13 +247,13 @@ class BaseChatModel(RunnableMethods, Batching):
         already = self.strict  # (the Agent binds again what a user bound: warned once, at the user's line)
         new.strict = strict
         if strict and not self.strict_mode and not already:
-            from toolwire._tool_checks import user_stacklevel
+            from toolwire._warn_site import warn_user
             from toolwire.models.lowering.openai import StrictSchemaWarning
 
-            warnings.warn(f"{type(self).__name__}: strict=True is not sent (toolwire lowers schemas to OpenAI's "
-                          "strict mode and Anthropic's strict tool use only), so the provider does not enforce "
-                          "them; toolwire still validates each call's arguments before its tool runs.",
-                          StrictSchemaWarning, stacklevel=user_stacklevel())
+            warn_user(f"{type(self).__name__}: strict=True is not sent (toolwire lowers schemas to OpenAI's "
+                      "strict mode and Anthropic's strict tool use only), so the provider does not enforce "
+                      "them; toolwire still validates each call's arguments before its tool runs.",
+                      StrictSchemaWarning)
         if strict and self.strict_mode:  # what the provider's strict mode cannot take, said at this line
             new._strict_notes = new._strict_probe(self._strict_notes)
         return new
