@@ -215,8 +215,9 @@ def test_timeouts_sync_and_async() -> None:
     finally:
         release.set()
     assert [r.status for r in results] == ["error", "error", "success"]
-    assert results[0].content == ("Error: Tool 'stuck' did not finish within 0.05 seconds; its result will not "
-                                  "be used. Try a smaller request.")
+    assert results[0].content == ("Error: Tool 'stuck' did not finish within 0.05 seconds and is still running (a "
+                                  "sync tool's thread cannot be stopped), so it may yet finish and take effect; its "
+                                  "result will not be used: check what it did before calling it again.")
     assert results[1].content == ("Error: Tool 'astuck' did not finish within 0.05 seconds; it was stopped. "
                                   "Try a smaller request.")
 
@@ -429,7 +430,10 @@ def test_an_async_tool_that_blocks_past_its_timeout_is_a_timeout_not_a_success()
     for slow in (blocking, stubborn):
         result = slow.invoke(tool_call(slow.name, {"q": "x"}, "c1"))
         assert result.status == "error", slow.name
-        assert "did not finish within 0.05 seconds; its result will not be used" in result.content
+        assert "did not finish within 0.05 seconds and " in result.content
+        assert ("may have taken effect" if slow is blocking else "did not stop when cancelled, so it may yet finish "
+                "and take effect") in result.content
+        assert result.content.endswith("; its result will not be used: check what it did before calling it again.")
         [executed] = ToolExecutor([slow]).execute(reply(tool_call(slow.name, {"q": "x"}, "c2")))
         assert executed.status == "error" and "did not finish within" in executed.content
 

@@ -49,8 +49,6 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
-from toolwire.errors import ToolTimeoutError
-
 T = TypeVar("T")
 log = logging.getLogger("toolwire.tools")
 MAX_THREADS = 64
@@ -429,12 +427,9 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
     try:
         return future.result(timeout)
     except concurrent.futures.TimeoutError:
-        raise ToolTimeoutError(
-            f"Tool '{name}' did not finish within {timeout:g} second{'' if timeout == 1 else 's'}; its result will "
-            "not be used. "
-            "Try a smaller request.",
-            name,
-        ) from None
+        from toolwire._tool_run import timeout_error
+
+        raise timeout_error(name, timeout, "running") from None
 
 
 class _Raised:

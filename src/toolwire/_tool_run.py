@@ -379,25 +379,50 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
         if state != "done":
             stop.set()
     if state == "stopped":  # an async tool cancelled in time
-        raise _timeout(tool, timeout, "it was stopped")
+        raise ToolTimeoutError(f"Tool '{tool.name}' did not finish within {timeout:g} second"
+                               f"{'' if timeout == 1 else 's'}; it was stopped. Try a smaller request.", tool.name)
     if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
-        raise _timeout(tool, timeout, "its result will not be used" + (
-            " (it did not stop after its cancellation)" if tool.is_async else ""))
+        raise timeout_error(tool.name, timeout, "did not stop when cancelled" if tool.is_async else "running")
     if not tool.is_async:
         result, ended = result
         if ended > deadline:  # it ran past its timeout while the event loop was blocked: as if abandoned
-            raise _timeout(tool, timeout, "its result will not be used")
+            raise timeout_error(tool.name, timeout, "late")
     elif loop.time() > deadline:
         # an async tool that blocked the event loop (time.sleep, a sync client), or waited behind one that did:
         # a late result is a timeout, as for sync tools
-        raise _timeout(tool, timeout, "its result will not be used (async tools must not block the event loop)")
+        raise timeout_error(tool.name, timeout, "late, blocking")
     return result
 
 
-def _timeout(tool: Any, timeout: float, what: str) -> ToolTimeoutError:
+_TIMEOUT_STATES = {
+    "running": " and is still running (a sync tool's thread cannot be stopped), so it may yet finish and take effect",
+    "did not stop when cancelled": " and did not stop when cancelled, so it may yet finish and take effect",
+    "late": " and ended only after it (the event loop was blocked meanwhile), so it may have taken effect",
+    "late, blocking": " and ended only after it (async tools must not block the event loop: time.sleep, a sync "
+                      "client), so it may have taken effect",
+}
+"""How a timed-out call that may have done its work ended, for :func:`timeout_error`."""
+
+
+def timeout_error(name: str, timeout: float, state: str) -> ToolTimeoutError:
+    """The error of a call of tool ``name`` that passed its ``timeout`` (seconds) but may have done its work: a sync
+    tool's thread left running, an async tool that ignored its cancellation, a result that came late.
+
+    The text tells the model (and the developer) not to assume nothing happened: retrying a payment or an email
+    that is still on its way would do it twice (review 101), so it says to check before calling again, where a
+    stopped call (``it was stopped``) says to try a smaller request.
+
+    Args:
+        name: the tool's name.
+        timeout: its timeout in seconds.
+        state: ``"running"``, ``"did not stop when cancelled"``, ``"late"`` or ``"late, blocking"``.
+
+    Returns:
+        A :class:`~toolwire.errors.ToolTimeoutError` (not raised).
+    """
     return ToolTimeoutError(
-        f"Tool '{tool.name}' did not finish within {timeout:g} second{'' if timeout == 1 else 's'}; "
-        f"{what}. Try a smaller request.", tool.name)
+        f"Tool '{name}' did not finish within {timeout:g} second{'' if timeout == 1 else 's'}"
+        f"{_TIMEOUT_STATES[state]}; its result will not be used: check what it did before calling it again.", name)
 
 
 _TOOL_CALL_KEYS = frozenset(("name", "args", "id", "type"))
