@@ -35,3 +35,16 @@ def test_a_timed_out_sync_tool_still_running_is_not_called_a_dead_end() -> None:
         assert answer.content.endswith("check what it did before calling it again.")
     finally:
         release.set()
+
+
+def test_url_credentials_in_a_tool_error_are_masked_before_the_model_sees_them() -> None:
+    @tool
+    def leaky(q: str) -> str:
+        """Query the database."""
+        raise ConnectionError("could not connect to postgres://admin:hunter2@db.internal/prod?sslmode=require or "
+                              "https://api.example.com/v1?q=1&token=abc123")
+
+    answer = leaky.invoke({"name": "leaky", "args": {"q": "x"}, "id": "c1", "type": "tool_call"})
+    assert answer.content == ("Error: tool 'leaky' raised ConnectionError: could not connect to "
+                              "postgres://****@db.internal/prod?sslmode=require or "
+                              "https://api.example.com/v1?q=1&token=****")

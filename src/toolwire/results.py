@@ -41,6 +41,7 @@ from toolwire._result_json import (
     _utf8,
     json_fallback,
 )
+from toolwire._secrets import redact_url
 from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
 
 __all__ = ["bounded_content", "error_text", "is_cheap_result", "json_fallback", "json_ready", "result_to_content",
@@ -409,7 +410,9 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
     errors may hold secrets). A :class:`~toolwire.errors.ToolResultError` says the tool ran; with
     ``hide_details`` it names only the type of the error that kept its result from being written, whose
     message may quote the result (review 62). An exception group (``asyncio.TaskGroup``) gives its first
-    error's, the one that says what went wrong.
+    error's, the one that says what went wrong. The credentials of URLs in the text are masked
+    (:func:`~toolwire._secrets.redact_url`: ``postgres://admin:pw@db`` gives ``postgres://****@db``, and so are
+    ``?token=`` values), since the text goes to the model and so to its provider (review 101).
 
     Args:
         exc: the exception the call ended with.
@@ -420,7 +423,7 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
         One paragraph starting with ``"Error:"``, valid Unicode (:func:`valid_text`: an error naming a file
         whose name is not UTF-8 still reaches the model).
     """
-    return valid_text(_error_text(exc, tool_name, hide_details))
+    return valid_text(redact_url(_error_text(exc, tool_name, hide_details)))
 
 
 def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
