@@ -228,9 +228,13 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
             except ToolCallParseError as exc:
                 raw = bytes(args).decode("utf-8", "replace") if isinstance(args, bytes | bytearray) else args
                 return invalid_tool_call(call["name"], raw_text(raw), _id_text(call_id), str(exc))
+        if _too_deep(args):
+            return _deep_call(call["name"], args, call_id)
         out = tool_call(call["name"], {}, _id_text(call_id))
         out["args"] = args  # type: ignore[typeddict-item]
         return out
+    if args and _too_deep(args):  # (review 101: a RecursionError here, where a provider's reply gets this)
+        return _deep_call(call["name"], args, call_id)
     if "type" not in call or not isinstance(call_id, str) or not call_id or args is None:
         # a missing or empty id is made; a number (some servers) is kept as its text
         return tool_call(call["name"], args or {}, _id_text(call_id))
@@ -271,7 +275,7 @@ def _checked_invalid(bad: Any) -> InvalidToolCall:
 
         raise UserError("Each invalid tool call must be a dict {'name', 'args', 'id', 'error'}; "
                         f"got {safe_text(bad):.80}.")
-    out = _copy_containers(bad)
+    out = _copy_containers({key: value for key, value in bad.items() if key != "args"})  # (args: text, below)
     call_id = _id_text(bad.get("id"))
     out["id"] = new_tool_call_id() if call_id is None else call_id
     for key in ("name", "args", "error"):
@@ -284,6 +288,38 @@ def _checked_invalid(bad: Any) -> InvalidToolCall:
         del out["index"]  # no place in the reply ("0", True, -1): the call goes after the others (review 78)
     out["type"] = "invalid_tool_call"
     return out  # type: ignore[no-any-return]
+
+
+def _deep_call(name: str, args: dict[str, Any], call_id: Any) -> InvalidToolCall:
+    """The invalid call a call of ``name`` with arguments nested too deeply (:func:`_too_deep`) becomes, with the
+    error a provider's reply gets for them (:func:`toolwire.parsing.arguments.normalize_arguments`)."""
+    from toolwire.parsing._scan import TOO_DEEP
+    from toolwire.parsing.arguments import EXAMPLE
+
+    return invalid_tool_call(name, json_text(args), _id_text(call_id), f"{TOO_DEEP} such as {EXAMPLE}.")
+
+
+def _too_deep(args: dict[str, Any]) -> bool:
+    """Whether ``args`` nests dicts and lists more than :data:`~toolwire.parsing._scan.MAX_DEPTH` levels (``args``
+    itself the first), the limit on the arguments read from a provider's reply; measured without recursion, so
+    any depth is, and each container once (a shared or circular one too)."""
+    if not any(isinstance(value, dict | list) for value in args.values()):
+        return False  # (the usual flat arguments: no import, no walk)
+    from toolwire.parsing._scan import MAX_DEPTH
+
+    stack: list[tuple[Any, int]] = [(args, 1)]
+    seen: set[int] = set()
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for item in node.values() if isinstance(node, dict) else node:
+            if isinstance(item, dict | list):
+                if depth >= MAX_DEPTH:
+                    return True
+                stack.append((item, depth + 1))
+    return False
 
 
 def _copy_containers(value: Any) -> Any:

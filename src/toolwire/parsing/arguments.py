@@ -17,6 +17,7 @@ import json
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
+from toolwire._printing import safe_text
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, tool_call
 from toolwire.parsing._json_strings import (
@@ -295,7 +296,7 @@ def raw_text(value: Any) -> str | None:
     try:
         text = json.dumps(value, ensure_ascii=False, default=repr)
     except (TypeError, ValueError, RecursionError):
-        return repr(value)
+        return safe_text(value)  # (its repr, or "<dict>" for one nested too deeply for repr too: review 101)
     return text if fix_surrogates(text) is text else json.dumps(value, default=repr)  # lone surrogates escaped
 
 
