@@ -80,3 +80,86 @@ def test_an_aimessage_with_arguments_nested_too_deeply_holds_an_invalid_call_as_
 def test_arguments_64_levels_deep_are_still_a_call() -> None:
     message = AIMessage("", tool_calls=[tool_call("echo", _nested(64), "c1")])
     assert message.tool_calls[0]["args"] == _nested(64) and not message.invalid_tool_calls
+
+
+def test_the_three_ways_the_readme_gives_to_pass_dependencies_keep_them_from_the_model() -> None:
+    import contextvars
+    import functools
+
+    from toolwire import Agent
+    from toolwire.testing import ScriptedChatModel
+
+    user: contextvars.ContextVar[str] = contextvars.ContextVar("user")
+
+    def balance(db: dict, account: str) -> str:
+        """Look up an account's balance.
+
+        Args:
+            account: the account's name.
+        """
+        return f"{user.get()}:{db[account]}"
+
+    class Accounts:
+        def __init__(self, db: dict) -> None:
+            self.db = db
+
+        @tool
+        def owner(self, account: str) -> str:
+            """Name an account's owner."""
+            return f"{user.get()} owns {account} ({self.db[account]})"
+
+    db = {"main": 42}
+    by_partial, by_method = tool(functools.partial(balance, db)), Accounts(db).owner
+    for made in (by_partial, by_method):
+        assert list(made.args) == ["account"], made.name
+    replies = [AIMessage("", tool_calls=[tool_call("balance", {"account": "main"}, "c1"),
+                                         tool_call("owner", {"account": "main"}, "c2")]), "done"]
+    token = user.set("u1")
+    try:
+        result = Agent(ScriptedChatModel(replies), [by_partial, by_method]).invoke("go")
+    finally:
+        user.reset(token)
+    assert [m.content for m in result.messages[2:4]] == ["u1:42", "u1 owns main (42)"]
+    refused = by_partial.invoke({"name": "balance", "args": {"account": "main", "db": {}}, "id": "c3",
+                                 "type": "tool_call"})
+    assert refused.status == "error" and "db" in refused.content
+
+
+@pytest.mark.parametrize(("option", "advice"), [
+    ("deps", r"not deps=: give tools what they need when they are made \(functools\.partial"),
+    ("message_history", r"not message_history=: continue a conversation by passing its messages as the input, "
+                        r"invoke\(result\.messages \+ \[question\]\)\."),
+])
+def test_pydantic_ai_run_options_are_refused_with_what_to_do(option: str, advice: str) -> None:
+    from toolwire import Agent, UserError
+    from toolwire.testing import ScriptedChatModel
+
+    agent = Agent(ScriptedChatModel(["hi"]), [])
+    with pytest.raises(UserError, match=r"^Agent\.invoke\(\) takes only the input, " + advice):
+        agent.invoke("q", **{option: 1})
+    with pytest.raises(UserError, match=r"^Agent\.stream\(\) takes only"):
+        list(agent.stream("q", **{option: 1}))
+
+
+def test_agent_options_of_other_libraries_are_refused_with_what_to_do() -> None:
+    from toolwire import Agent, UserError
+    from toolwire.testing import ScriptedChatModel
+
+    with pytest.raises(UserError, match=r"'instructions': give the instructions as the system prompt, "
+                                        r"Agent\(\.\.\., system_prompt="):
+        Agent(ScriptedChatModel(["hi"]), [], instructions="be brief")
+    with pytest.raises(UserError, match=r"'model_settings': set generation options on the model, "
+                                        r"model\.bind\(temperature=0\)"):
+        Agent(ScriptedChatModel(["hi"]), [], model_settings={"temperature": 0})
+
+
+def test_a_runs_result_given_as_the_input_says_to_pass_its_messages() -> None:
+    from toolwire import Agent, UserError
+    from toolwire.testing import ScriptedChatModel
+
+    agent = Agent(ScriptedChatModel(["hi", "again"]), [])
+    result = agent.invoke("q")
+    with pytest.raises(UserError, match=r"not a run's result \(AgentResult\): to continue its conversation, pass "
+                                        r"result\.messages \+ \[question\]\.$"):
+        agent.invoke(result)
+    assert agent.invoke([*result.messages, "more"]).output == "again"

@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["RENAMED", "check_keywords", "keyword_names", "refuse_batch_options", "refuse_run_config",
+__all__ = ["AGENT_ADVICE", "RENAMED", "check_keywords", "keyword_names", "refuse_batch_options", "refuse_run_config",
            "refuses_unknown_keywords"]
 
 RENAMED: dict[str, str] = {
@@ -54,6 +54,20 @@ ADVICE: dict[str, str] = {
 ``@tool(infer_schema=False)``, the ``BaseTool`` fields ``StructuredTool.from_function(**kwargs)`` passes on, from
 ``langchain_core/tools/base.py``): refused with what to do instead rather than a "did you mean" of another option."""
 
+AGENT_ADVICE: dict[str, str] = {
+    "message_history": "continue a conversation by passing its messages as the input, "
+                       "invoke(result.messages + [question])",
+    "deps": "give tools what they need when they are made (functools.partial(function, db=db) before tool(...), a "
+            "method of an object that holds it, or a contextvars.ContextVar set before the run; see the README's "
+            "\"Passing dependencies to tools\")",
+    "instructions": "give the instructions as the system prompt, Agent(..., system_prompt=\"...\")",
+    "model_settings": "set generation options on the model, model.bind(temperature=0) or ChatX(temperature=0), "
+                      "before giving it to the Agent",
+}
+"""Pydantic AI's and the OpenAI Agents SDK's options of an agent and its runs that toolwire spells otherwise
+(``Agent(output_type=...)``, ``agent.run_sync(q, deps=..., message_history=...)``): refused with what to do instead
+rather than a "did you mean" of another option (review 101)."""
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -84,6 +98,8 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
     for key in given:
         if key not in names:
             if (advice := ADVICE.get(str(key))) is not None and "args_schema" in names:  # (a tool's maker)
+                raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
+            if (advice := AGENT_ADVICE.get(str(key))) is not None and owner == "Agent":
                 raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
             renamed = RENAMED.get(str(key))
             close = [renamed] if renamed in names else difflib.get_close_matches(str(key), names, n=1)
@@ -167,6 +183,8 @@ def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, ta
         UserError: always.
     """
     known = list(settings)
+    if (advice := AGENT_ADVICE.get(str(key))) is not None and key not in known:
+        raise UserError(f"{owner}() takes only {short}, not {key}=: {advice}.")
     if key in known:
         raise UserError(f"{owner}() takes only {short}: {key} is an option of the Agent, Agent(model, tools, "
                         f"{key}=...).")
