@@ -163,3 +163,20 @@ def test_a_runs_result_given_as_the_input_says_to_pass_its_messages() -> None:
                                         r"result\.messages \+ \[question\]\.$"):
         agent.invoke(result)
     assert agent.invoke([*result.messages, "more"]).output == "again"
+
+
+def test_messages_to_dict_can_always_be_written_as_json_and_read_back() -> None:
+    import datetime
+    import decimal
+    import json
+
+    from toolwire import ToolMessage, message_to_dict, messages_from_dict, messages_to_dict
+
+    artifact = {"rows": [[1, datetime.date(2025, 1, 1), decimal.Decimal("1.5")]], "tags": {"a"}}
+    messages = [AIMessage("", tool_calls=[tool_call("query", {"q": "x"}, "c1")]),
+                ToolMessage("1 row", "c1", artifact=artifact)]
+    saved = json.dumps(messages_to_dict(messages))
+    again = messages_from_dict(json.loads(saved))
+    assert again[1].artifact == {"rows": [[1, "2025-01-01", "1.5"]], "tags": ["a"]}
+    assert again[0].tool_calls == messages[0].tool_calls and again[1].content == "1 row"
+    assert json.dumps(message_to_dict(messages[1])) == json.dumps(messages_to_dict(messages)[1])

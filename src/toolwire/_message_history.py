@@ -25,7 +25,10 @@ def message_to_dict(message: Any) -> dict[str, Any]:
             type ``"AIMessageChunk"``).
 
     Returns:
-        ``{"type": "human" | "ai" | "system" | "tool" | "AIMessageChunk", "data": message.model_dump()}``.
+        ``{"type": "human" | "ai" | "system" | "tool" | "AIMessageChunk", "data": message.model_dump(mode="json")}``:
+        JSON-ready, so ``json.dumps`` always writes it, as LangChain's chat message histories do with it (an artifact
+        holding a ``date`` gives its ISO text, as :meth:`~toolwire.messages.BaseMessage.to_dict` writes it; review
+        101: LangChain's own ``model_dump()`` keeps the ``date``, and ``json.dumps`` then fails on the first one).
 
     Raises:
         UserError: ``message`` is not a toolwire message or chunk.
@@ -34,11 +37,11 @@ def message_to_dict(message: Any) -> dict[str, Any]:
     from toolwire.messages import BaseMessage
 
     if isinstance(message, AIMessageChunk):
-        return {"type": "AIMessageChunk", "data": message.model_dump()}
+        return {"type": "AIMessageChunk", "data": message.model_dump(mode="json")}
     if not isinstance(message, BaseMessage):
         raise UserError(f"message_to_dict() takes a toolwire message, not {type(message).__name__}: convert a "
                         "LangChain message with toolwire.interop.langchain.from_langchain_messages first.")
-    return {"type": message.type, "data": message.model_dump()}
+    return {"type": message.type, "data": message.model_dump(mode="json")}
 
 
 def messages_to_dict(messages: Sequence[Any]) -> list[dict[str, Any]]:
