@@ -269,7 +269,7 @@ class BaseChatModel(RunnableMethods, Batching):
 
     @refuses_unknown_keywords("with_structured_output")
     def with_structured_output(self, schema: Any, *, include_raw: bool = False, strict: bool | None = None,
-                               method: str = "function_calling") -> StructuredOutput:
+                               method: str = "function_calling", retries: int = 0) -> StructuredOutput:
         """Return a model that answers with one value of ``schema``, read from a forced tool call.
 
         The new model binds one tool made from ``schema`` (it replaces any tools bound here) with
@@ -292,6 +292,8 @@ class BaseChatModel(RunnableMethods, Batching):
             strict: as for :meth:`bind_tools` (OpenAI strict mode, Anthropic strict tool use).
             method: ``"function_calling"``, the only way toolwire reads structured output (LangChain's name for it,
                 so code written for LangChain runs unchanged).
+            retries: the extra requests made after a reply that cannot be read as the schema, each sending back that
+                reply and what did not fit (Pydantic AI's output retries); 0 (default): one request.
 
         Returns:
             A :class:`~toolwire.models.structured.StructuredOutput` (``invoke``, ``ainvoke``).
@@ -299,8 +301,8 @@ class BaseChatModel(RunnableMethods, Batching):
         Raises:
             SchemaError: ``schema`` cannot be a tool's arguments (see
                 :func:`~toolwire.models.structured.output_tool`).
-            UserError: ``method`` is another (``"json_schema"``, ``"json_mode"``), or a keyword is none of the above
-                (the message names the close match).
+            UserError: ``method`` is another (``"json_schema"``, ``"json_mode"``), ``retries`` is not a whole number
+                of at least 0, or a keyword is none of the above (the message names the close match).
         """
         from toolwire.models.structured import StructuredOutput, output_tool
 
@@ -313,7 +315,7 @@ class BaseChatModel(RunnableMethods, Batching):
         bound = self.bind_tools([spec], tool_choice=self._structured_choice(spec.name),
                                 parallel_tool_calls=self._structured_parallel(), strict=strict)
         bound._one_call = True
-        return StructuredOutput(bound, spec.name, read, include_raw=include_raw)
+        return StructuredOutput(bound, spec.name, read, include_raw=include_raw, retries=retries)
 
     def _structured_parallel(self) -> bool | None:
         """The ``parallel_tool_calls`` :meth:`with_structured_output` binds with: ``False`` (one call, as LangChain's

@@ -10,7 +10,11 @@ numeric bounds: :mod:`toolwire.models.grammar` lists them); validation catches t
 
 What comes back, per schema kind:
 
-* a pydantic model class: an instance of it (validated by pydantic);
+* a pydantic model class: an instance of it (validated by pydantic, toolwire's argument rules added: no boolean for a
+  number, no NaN), whose own ``extra`` setting decides unknown keys, as ``Model.model_validate`` would: dropped under
+  pydantic's default ``"ignore"``, refused under ``"forbid"`` (a tool refuses them whatever its model's default, since
+  they catch misspelled argument names; here the class is the user's answer type, and the JSON Schema sent, which
+  says ``additionalProperties: false``, is the same either way);
 * a ``TypedDict`` class: a dict, and a dataclass: an instance (both validated with pydantic's ``TypeAdapter``);
 * a JSON Schema dict (with a ``title``, the tool's name) or a tool dict (OpenAI or bare
   ``{"name", "description", "parameters"}``): the arguments as a dict, as the model wrote them (not checked
@@ -22,7 +26,9 @@ What comes back, per schema kind:
 A reply without the call (a provider that ignored ``tool_choice``), arguments that are not JSON, or arguments
 the schema refuses raise :class:`~toolwire.errors.ToolCallParseError` whose ``raw`` is the reply; with
 ``include_raw=True`` nothing is raised for those and the result is LangChain's dict ``{"raw": AIMessage,
-"parsed": value or None, "parsing_error": exception or None}``.
+"parsed": value or None, "parsing_error": exception or None}``. With ``retries=n`` such a reply is first sent back
+to the model with what did not fit, and the model asked again, up to ``n`` more times (Pydantic AI's output retries:
+:mod:`toolwire.models._structured_retry`); the error or dict is then the last reply's.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
 from toolwire.models._runnable import ONE_ATTEMPT, RunnableMethods, WholeCallRetry, bound_repr, retry_policy
+from toolwire.models._structured_retry import Attempts, Problem, check_retries
 
 if TYPE_CHECKING:
     from toolwire.models.base import BaseChatModel
@@ -113,8 +120,10 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
         from toolwire._schema_strict import strict_validator, validator_config
 
         model: type[BaseModel] = schema
-        core = model.__pydantic_core_schema__  # checked as a tool's arguments are (toolwire._schema_strict: no
-        # boolean for a number, no NaN, no key the JSON Schema sent leaves out), into an instance of the model
+        # checked as a tool's arguments are (toolwire._schema_strict: no boolean for a number, no NaN), into an
+        # instance of the model, except that unknown keys are the model's own business: refused where its config
+        # (or a nested class's) forbids them, dropped where it ignores them, as Model.model_validate does
+        core = _extras_as_declared(model.__pydantic_core_schema__)
         validator = strict_validator(core, validator_config(core), model.__pydantic_validator__)  # type: ignore[arg-type]
         from toolwire.schema import model_schema
         from toolwire.tools import ToolSpec
@@ -165,6 +174,47 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
                       f"dict or a tool dict, not {schema!r}.")
 
 
+_CLASS_NODES = frozenset(("model", "dataclass", "typed-dict"))
+
+
+def _extras_as_declared(node: Any) -> Any:
+    """The core schema ``node`` with pydantic's default ``extra`` (``"ignore"``) written into the config of each
+    model, dataclass and TypedDict node that chose nothing (neither its config nor its fields node), so that
+    :func:`~toolwire._schema_strict.strict_core`, which closes such objects to unknown keys for tools (a misspelled
+    argument name must not be dropped silently), leaves them as pydantic validates them. For structured output the
+    user's class is the judge: ``Invoice.model_validate({..., "note": "x"})`` drops ``note``, so the output tool's
+    arguments do too; a config with ``extra="forbid"`` (which pydantic also writes into nested dataclasses and
+    TypedDicts) still refuses it. The JSON Schema sent is made apart (:func:`~toolwire.schema.model_schema`) and does
+    not change. ``node`` itself is not changed: the nodes on the way to a changed one are copied."""
+    from toolwire._schema_strict import _DATA_KEYS
+
+    kind = type(node)
+    if kind is list or kind is tuple:
+        items = [_extras_as_declared(item) for item in node]
+        return node if all(a is b for a, b in zip(items, node, strict=True)) else kind(items)
+    if kind is not dict:
+        return node
+    schema_type = node.get("type")
+    is_schema = type(schema_type) is str
+    out: dict[str, Any] | None = None
+    for key, value in node.items():
+        if type(value) not in (dict, list, tuple) or (is_schema and key in _DATA_KEYS):
+            continue
+        new = _extras_as_declared(value)
+        if new is not value:
+            out = dict(node) if out is None else out
+            out[key] = new
+    result = node if out is None else out
+    if schema_type in _CLASS_NODES:
+        own = result.get("config")
+        own = own if isinstance(own, dict) else {}
+        fields = result if schema_type == "typed-dict" else result.get("schema")
+        chose = isinstance(fields, dict) and fields.get("extra_behavior", "ignore") != "ignore"
+        if "extra_fields_behavior" not in own and not chose:
+            result = {**result, "config": {**own, "extra_fields_behavior": "ignore"}}
+    return result
+
+
 def _output_name(name: str) -> str:
     """The output tool's name made from a class's name or a JSON Schema's ``title``, by
     :func:`~toolwire._tool_checks.valid_name` (``"Answer"`` when nothing is left). ``with_structured_output`` takes no
@@ -195,10 +245,16 @@ class StructuredOutput(Batching):
         read: turns the call's arguments (a dict) into the value; may raise pydantic's ``ValidationError``.
         include_raw: return ``{"raw", "parsed", "parsing_error"}`` instead of the value, and raise nothing for a
             reply that cannot be read.
+        retries: the extra requests made after a reply that cannot be read as the schema, each sending the
+            conversation so far, that reply, and what did not fit (Pydantic AI's output retries: see
+            :mod:`toolwire.models._structured_retry`); 0 (default): one request, as LangChain's.
 
     Attributes:
         model: as given (its ``tools`` hold the output tool alone).
-        include_raw: as given.
+        include_raw, retries: as given.
+
+    Raises:
+        UserError: ``retries`` is not a whole number of at least 0 (a bool, a float, -1).
 
     LangChain's ``with_structured_output`` returns a ``RunnableSequence`` (the model, then an output parser), so its
     result has ``bind`` and ``with_retry``; these do what those do (:meth:`bind`, :meth:`with_retry`).
@@ -208,14 +264,16 @@ class StructuredOutput(Batching):
     _whole_retry: WholeCallRetry = ONE_ATTEMPT
 
     def __init__(self, model: BaseChatModel, name: str, read: Callable[[dict[str, Any]], Any], *,
-                 include_raw: bool = False) -> None:
+                 include_raw: bool = False, retries: int = 0) -> None:
+        self.retries = check_retries(retries)
         self.model = model
         self.include_raw = include_raw
         self._name = name
         self._read = read
 
     def __repr__(self) -> str:
-        return (f"StructuredOutput({self.model!r}, tool={self._name!r}, include_raw={self.include_raw}"
+        retries = f", retries={self.retries}" if self.retries else ""
+        return (f"StructuredOutput({self.model!r}, tool={self._name!r}, include_raw={self.include_raw}{retries}"
                 f"{bound_repr(self)})")
 
     def bind(self, **kwargs: Any) -> StructuredOutput:
@@ -247,7 +305,9 @@ class StructuredOutput(Batching):
         included: LangChain's ``with_retry`` on ``with_structured_output``'s ``RunnableSequence`` (model, then output
         parser) runs both again, so with the default ``(Exception,)`` a reply that does not fit the schema
         (:class:`~toolwire.errors.ToolCallParseError`) is asked for again; with ``include_raw=True`` nothing is
-        raised for such a reply, so it is not. ``stream``/``astream`` (which yield the one value) are made again
+        raised for such a reply, so it is not. That request is the same one (a model at temperature 0 answers it the
+        same way): ``with_structured_output(..., retries=n)`` sends the error back instead, and this retry then
+        repeats that whole exchange. ``stream``/``astream`` (which yield the one value) are made again
         only before they yield it. Arguments, waits and errors as
         :meth:`BaseChatModel.with_retry <toolwire.models._runnable.RunnableMethods.with_retry>`.
 
@@ -271,7 +331,11 @@ class StructuredOutput(Batching):
         return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
     def invoke(self, input: Any, **options: Any) -> Any:
-        """Ask the model and read its forced call as a value of the schema.
+        """Ask the model and read its forced call as a value of the schema; with ``retries``, ask again after a reply
+        that cannot be read, telling the model what did not fit (:func:`~toolwire.models._structured_retry.
+        next_conversation`: the reply, then an error ToolMessage answering its call, or a HumanMessage when it
+        made none), up to ``retries`` more times. A reply cut off at ``max_tokens`` is not asked again (the error
+        says to raise it).
 
         Args:
             input: a string, a message, or a list of messages, as :meth:`BaseChatModel.invoke` takes.
@@ -282,11 +346,19 @@ class StructuredOutput(Batching):
             value or None, "parsing_error": ToolCallParseError or None}``.
 
         Raises:
-            ToolCallParseError: (without ``include_raw``) the reply has no call of the output tool, or its
-                arguments are not JSON or do not fit the schema; ``raw`` is the reply.
+            ToolCallParseError: (without ``include_raw``) the last reply has no call of the output tool, or its
+                arguments are not JSON or do not fit the schema; ``raw`` is that reply, and after more than one
+                request the message says how many were made.
             ProviderError, UserError: as :meth:`BaseChatModel.invoke`.
         """
-        return self._whole_retry.call(lambda value: self._result(self.model.invoke(value, **options)), input)
+        def once(value: Any) -> Any:
+            attempts = self._attempts(value)
+            while True:
+                done, result = attempts.outcome(self.model.invoke(attempts.input, **options))
+                if done:
+                    return result
+
+        return self._whole_retry.call(once, input)
 
     async def ainvoke(self, input: Any, **options: Any) -> Any:
         """Async :meth:`invoke`: the same request, awaited.
@@ -301,7 +373,11 @@ class StructuredOutput(Batching):
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
         async def once(value: Any) -> Any:
-            return self._result(await self.model.ainvoke(value, **options))
+            attempts = self._attempts(value)
+            while True:
+                done, result = attempts.outcome(await self.model.ainvoke(attempts.input, **options))
+                if done:
+                    return result
 
         return await self._whole_retry.acall(once, input)
 
@@ -321,7 +397,12 @@ class StructuredOutput(Batching):
         yield from self._whole_retry.stream(lambda value: self._stream(value, options), input)
 
     def _stream(self, input: Any, options: dict[str, Any]) -> Iterator[Any]:
-        yield self._result(self._merged(list(self.model.stream(input, **options))))
+        attempts = self._attempts(input)
+        while True:
+            done, result = attempts.outcome(self._merged(list(self.model.stream(attempts.input, **options))))
+            if done:
+                yield result
+                return
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[Any]:
         """Async :meth:`stream`.
@@ -339,19 +420,19 @@ class StructuredOutput(Batching):
             yield value
 
     async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
-        yield self._result(self._merged([chunk async for chunk in self.model.astream(input, **options)]))
+        attempts = self._attempts(input)
+        while True:
+            done, result = attempts.outcome(self._merged([chunk async for chunk in
+                                                          self.model.astream(attempts.input, **options)]))
+            if done:
+                yield result
+                return
 
     def _merged(self, chunks: list[Any]) -> AIMessage:
         return merge_chunks(chunks, as_chunk=False, tool_names=[t.name for t in self.model.tools])  # type: ignore
 
-    def _result(self, reply: AIMessage) -> Any:
-        try:
-            parsed = self.parse(reply)
-        except ToolCallParseError as exc:
-            if not self.include_raw:
-                raise
-            return {"raw": reply, "parsed": None, "parsing_error": exc}
-        return {"raw": reply, "parsed": parsed, "parsing_error": None} if self.include_raw else parsed
+    def _attempts(self, input: Any) -> Attempts:
+        return Attempts(input, self.retries, self._name, self._check, self.include_raw)
 
     def parse(self, reply: AIMessage) -> Any:
         """Read ``reply``'s first call of the output tool as a value of the schema.
@@ -366,29 +447,43 @@ class StructuredOutput(Batching):
             ToolCallParseError: no call of the output tool, or its arguments are not JSON or do not fit the schema
                 (the message says which field and why); ``raw`` is ``reply``.
         """
+        value, problem = self._check(reply)
+        if problem is not None:
+            raise problem.error
+        return value
+
+    def _check(self, reply: AIMessage) -> tuple[Any, Problem | None]:
+        """:meth:`parse` without raising: ``(value, None)``, or ``(None, Problem)`` with the error it raises and what
+        the model is told when asked again (:class:`~toolwire.models._structured_retry.Problem`)."""
         cut = str(reply.response_metadata.get("finish_reason") or "").lower() in _CUT_OFF
         for call in reply.tool_calls:
             if call["name"] == self._name:
                 try:
-                    return self._read(call["args"])
+                    return self._read(call["args"]), None
                 except _validation_errors() as exc:
                     if cut:
-                        raise self._cut_off(reply) from None
-                    raise ToolCallParseError(f"The model's {self._name} does not fit the schema: "
-                                             f"{_problems(exc.errors())}.", raw=reply) from exc
+                        return None, Problem(self._cut_off(reply), None)
+                    problems = _problems(exc.errors())
+                    error = ToolCallParseError(f"The model's {self._name} does not fit the schema: {problems}.",
+                                               raw=reply)
+                    error.__cause__ = exc
+                    return None, Problem(error, f"{self._name} was not accepted: {problems}.")
         if cut:
-            raise self._cut_off(reply)
+            return None, Problem(self._cut_off(reply), None)
         for bad in reply.invalid_tool_calls:
             if bad.get("name") in (self._name, None):
-                error = str(bad.get("error") or "its arguments are not valid JSON").strip()
-                end = "" if error.endswith((".", "!", "?")) else "."
-                raise ToolCallParseError(f"The model's {self._name} could not be read: {error}{end}", raw=reply)
+                error_text = str(bad.get("error") or "its arguments are not valid JSON").strip()
+                end = "" if error_text.endswith((".", "!", "?")) else "."
+                return None, Problem(ToolCallParseError(f"The model's {self._name} could not be read: "
+                                                        f"{error_text}{end}", raw=reply),
+                                     f"{self._name} could not be read: {error_text}{end}")
         others = sorted({str(c["name"]) for c in reply.tool_calls} | {str(b.get("name")) for b in
                                                                        reply.invalid_tool_calls if b.get("name")})
         said = (f" (it called {', '.join(others)})" if others
                 else f" (it answered in text: {reply.text[:80]!r})" if reply.text else "")
-        raise ToolCallParseError(f"The model did not call {self._name}{said}: ask again, or use a model that "
-                                 "follows tool_choice.", raw=reply)
+        return None, Problem(ToolCallParseError(f"The model did not call {self._name}{said}: ask again, or use a "
+                                                "model that follows tool_choice.", raw=reply),
+                             f"You did not call {self._name}.")
 
     def _cut_off(self, reply: AIMessage) -> ToolCallParseError:
         return ToolCallParseError(f"The reply was cut off at max_tokens before the model's {self._name} was "
