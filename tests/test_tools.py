@@ -458,7 +458,9 @@ def test_bytes_are_a_clear_error() -> None:
 
     message = picture.invoke(call("picture", {}))
     assert message.status == "error"
-    assert "returned bytes" in message.content
+    assert message.content == ("Error: tool 'picture' ran, but its result could not be sent back: it is bytes that "
+                               "are not UTF-8 text. Do not call it again for the same action: whatever it does has "
+                               "been done.")
 
 
 def test_a_result_that_cannot_be_sent_says_the_tool_ran_and_utf8_bytes_are_text() -> None:
@@ -483,9 +485,12 @@ def test_a_result_that_cannot_be_sent_says_the_tool_ran_and_utf8_bytes_are_text(
     assert result_to_content(b"250 OK") == "250 OK" and result_to_content(bytearray(b"ok")) == "ok"
     failed = send_email.invoke(call("send_email", {"to": "a@b", "raw": True}))
     assert failed.status == "error" and failed.content.startswith("Error: tool 'send_email' ran, but its result")
-    assert "2 bytes that are not UTF-8 text" in failed.content and "Do not call it again" in failed.content
-    with pytest.raises(ToolResultError):
+    assert failed.content.endswith("could not be sent back: it holds bytes that are not UTF-8 text. Do not call it "
+                                   "again for the same action: whatever it does has been done.")
+    with pytest.raises(ToolResultError, match=r"^The tool's result holds bytes that are not UTF-8 text, which a model "
+                                              r"cannot read: return text, or content blocks") as raised:
         result_to_content({"x": b"\xff"})
+    assert raised.value.reason == "it holds bytes that are not UTF-8 text"
 
 
 def test_content_and_artifact() -> None:

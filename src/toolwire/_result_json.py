@@ -53,7 +53,7 @@ def _utf8(value: bytes | bytearray) -> str:
     try:
         return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
-        raise TypeError(f"{len(value)} bytes that are not UTF-8 text") from None
+        raise TypeError(f"{len(value)} byte{'' if len(value) == 1 else 's'} that are not UTF-8 text") from None
 
 
 def _json_default(value: Any) -> Any:

@@ -177,7 +177,16 @@ class ToolResultError(ToolExecutionError):
     JSON cannot hold, a circular reference (:func:`toolwire.results.result_to_content`). The message says what
     to return instead; the text the model gets says the tool *ran*, so that it does not call it again for an
     action that already happened (review 57).
+
+    Attributes:
+        reason: why, as the clause the model's text ends with (``"it holds bytes that are not UTF-8 text"``), without
+            the advice to the developer that the message adds; None when only the message says it.
     """
+
+    def __init__(self, message: str, tool_name: str | None = None, tool_call_id: str | None = None, *,
+                 reason: str | None = None) -> None:
+        super().__init__(message, tool_name, tool_call_id)
+        self.reason = reason
 
 
 class ProviderError(ToolwireError):

@@ -168,6 +168,8 @@ def _is_blocks(value: Any) -> bool:
         return False  # with the error that says the tool ran (review 83: it was "tool raised")
 
 
+_NOT_UTF8_REASON = "it holds bytes that are not UTF-8 text"
+
 _NOT_UTF8 = ("The tool{} bytes that are not UTF-8 text, which a model cannot read: return text, or content blocks "
              "such as {{'type': 'image', 'base64': ..., 'mime_type': 'image/png'}}.")
 
@@ -200,7 +202,7 @@ def result_to_content(result: Any) -> str | list[Any]:
         try:
             return valid_text(_utf8(result))
         except TypeError:
-            raise ToolResultError(_NOT_UTF8.format(" returned")) from None
+            raise ToolResultError(_NOT_UTF8.format(" returned"), reason="it is bytes that are not UTF-8 text") from None
     if _is_blocks(result):
         return valid_blocks(result)
     if isinstance(result, BaseModel):
@@ -376,30 +378,33 @@ def _json_text(encode: Callable[[], str]) -> str:
     try:
         return valid_text(encode())
     except RecursionError as exc:
-        raise ToolResultError(
-            "The tool's result is nested too deeply to be turned into JSON text: return flatter data."
-        ) from exc
+        raise ToolResultError("The tool's result is nested too deeply to be turned into JSON text: return flatter "
+                              "data.", reason="it is nested too deeply to write as JSON") from exc
     except TypeError as exc:
-        raise ToolResultError(
-            f"The tool's result could not be turned into JSON text ({_str(exc)}): return text or JSON-like data."
-        ) from exc
+        if _str(exc).endswith("that are not UTF-8 text"):  # (bytes inside it: _utf8)
+            raise ToolResultError(_NOT_UTF8.format("'s result holds"), reason=_NOT_UTF8_REASON) from exc
+        raise ToolResultError(f"The tool's result could not be turned into JSON text ({_str(exc)}): return text or "
+                              "JSON-like data.", reason=f"it holds a value JSON cannot hold ({_str(exc)})") from exc
     except ValueError as exc:  # toolwire's own sentence: Python's would advise sys.set_int_max_str_digits() or
-        raise ToolResultError(_value_error_text(exc)) from exc  # quote a codec error to the model (review 83)
+        raise ToolResultError(*_value_error_text(exc)) from exc  # quote a codec error to the model (review 83)
     except Exception as exc:
         raise ToolResultError(
             f"The tool's result could not be turned into JSON text ({type(exc).__name__}: {_str(exc)}): return text "
-            "or JSON-like data."
+            "or JSON-like data.", reason=f"writing it as JSON raised {type(exc).__name__}: {_str(exc)}"
         ) from exc
 
 
-def _value_error_text(exc: ValueError) -> str:
-    """The sentence a :class:`ToolResultError` says for a ``ValueError`` met while writing a result as JSON."""
+def _value_error_text(exc: ValueError) -> tuple[str, str]:
+    """The sentence a :class:`ToolResultError` says for a ``ValueError`` met while writing a result as JSON, and its
+    ``reason`` (for the model's text)."""
     if isinstance(exc, UnicodeError):
-        return _NOT_UTF8.format("'s result holds")
+        return _NOT_UTF8.format("'s result holds"), _NOT_UTF8_REASON
     if "integer string conversion" in _str(exc):
         return ("The tool's result holds an integer too long to be written as text: return a shorter number, or "
-                "its first digits and how many digits it has.")
-    return f"The tool's result could not be turned into JSON text: {_str(exc)}."  # ("Circular reference detected")
+                "its first digits and how many digits it has."), "it holds an integer too long to write as text"
+    # ("Circular reference detected")
+    return (f"The tool's result could not be turned into JSON text: {_str(exc)}.",
+            f"it could not be written as JSON ({_str(exc)})")
 
 
 def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False) -> str:
@@ -430,10 +435,10 @@ def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
     """:func:`error_text` before its text is made valid Unicode."""
     if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
         cause = exc.__cause__
-        why = (f"it could not be turned into JSON text: {type(cause).__name__}" if hide_details and cause is not None
-               else _str(exc))  # (the error writing it may quote the result: only its type, review 62)
-        return (f"Error: tool '{tool_name}' ran, but its result could not be sent back ({why}). Do not call it "
-                "again for the same action: whatever it does has been done.")
+        why = (f"it could not be turned into JSON text ({type(cause).__name__})" if hide_details and cause is not None
+               else exc.reason or _str(exc))  # (the error writing it may quote the result: only its type, review 62)
+        return (f"Error: tool '{tool_name}' ran, but its result could not be sent back: {why.rstrip('.')}. Do not "
+                "call it again for the same action: whatever it does has been done.")
     if isinstance(exc, ToolExecutionError) and str(exc).startswith("Error:"):
         return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)
     if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
