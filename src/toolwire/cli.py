@@ -32,69 +32,19 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperCommand, TyperGroup
 
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
+from toolwire.cli_help import HelpGroup
 from toolwire.errors import ContextOverflowError, MaxStepsExceeded, SchemaError, ToolwireError, UserError
 from toolwire.messages import ToolMessage
 from toolwire.models.base import ServerTool
 from toolwire.results import valid_text
 from toolwire.tools import Tool
 
-
-def _flags_take_no_value(command: Any, ctx: Any) -> None:
-    """Blank the type column of ``command``'s boolean flags (``--json``, ``--help``...) in its help: typer writes
-    ``<bool>`` there, which reads as if the flag took a value. A flag's metavar is shown nowhere else.
-
-    Args:
-        command: a typer (click) command or group; ``ctx``: its click context (typer's vendored click types).
-    """
-    for param in command.get_params(ctx):
-        if getattr(param, "is_flag", False) and not getattr(param, "count", False) and param.metavar is None:
-            param.metavar = ""
-
-
-def _reflow(command: Any) -> None:
-    """Join the lines of each paragraph of ``command``'s help: typer's rich help keeps a docstring's line ends, so a
-    sentence wrapped in the source broke in the middle of the terminal's line (review 48)."""
-    if command.help:
-        paragraphs = inspect.cleandoc(command.help).split("\n\n")
-        command.help = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
-
-
-class _Command(TyperCommand):
-    """A typer command whose help shows boolean flags bare (:func:`_flags_take_no_value`) and its paragraphs
-    unbroken (:func:`_reflow`)."""
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        _flags_take_no_value(self, ctx)
-        _reflow(self)
-        super().format_help(ctx, formatter)
-
-
-class _Group(TyperGroup):
-    """A typer group whose help, and that of every command and group under it (mounted sub-apps included),
-    shows boolean flags bare (:func:`_flags_take_no_value`) and paragraphs unbroken (:func:`_reflow`)."""
-
-    def format_help(self, ctx: Any, formatter: Any) -> None:
-        _flags_take_no_value(self, ctx)
-        super().format_help(ctx, formatter)
-
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        command = super().get_command(ctx, cmd_name)
-        if command is not None:  # the group's list of commands shows their first paragraphs
-            _reflow(command)
-        if type(command) is TyperCommand:  # typer's own classes (same state, one method more)
-            command.__class__ = _Command
-        elif type(command) is TyperGroup:
-            command.__class__ = _Group
-        return command
-
-
 app = typer.Typer(
     name="toolwire",
-    cls=_Group,
+    cls=HelpGroup,
     help="Connect Python tools to language models; runs offline on an embedded local model.",
     no_args_is_help=True,
     add_completion=False,
