@@ -118,12 +118,14 @@ class RepeatedCalls:
             return
         self.told.add(name)
         from toolwire._warn_site import warn_user
+        from toolwire.errors import RepeatedCallWarning
 
         names = sorted(self.repeat_calls | {name}) if isinstance(self.repeat_calls, frozenset) else [name]
-        warn_user(f"The Agent answered a repeated call of {name!r} with the result it already had, without running "
-                      "the tool again (it does so for every tool not in repeat_calls, which stops models that loop): "
-                      "for a tool that must run on every call, such as one that adds or sends something, pass "
-                      f"Agent(..., repeat_calls={names!r}).")
+        warn_user(RepeatedCallWarning(
+            f"The Agent answered a repeated call of {name!r} with the result it already had, without running the tool "
+            "again (it does so for every tool not in repeat_calls, which stops models that loop): for a tool that "
+            f"must run on every call, such as one that adds or sends something, pass Agent(..., "
+            f"repeat_calls={names!r}).", name, tuple(names)))
 
     def _earlier(self, call: ToolCall, key: str) -> ToolMessage | None:
         """The answer a repeat of ``call`` gets without running: its earlier success, or the error it failed with

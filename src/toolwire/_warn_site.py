@@ -78,7 +78,7 @@ def remember_call_site() -> Iterator[None]:
         _CALL_SITE.reset(token)
 
 
-def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
+def warn_user(message: str | Warning, category: type[Warning] = UserWarning) -> None:
     """``warnings.warn(message, category)`` attributed to the user's line that led here.
 
     That line is the first frame outside toolwire; when that frame is an event loop's or a worker thread's, the line
@@ -86,7 +86,7 @@ def warn_user(message: str, category: type[Warning] = UserWarning) -> None:
     called ``asyncio.run``), else the loop's own frame (as plain ``warnings.warn`` would).
 
     Args:
-        message: the warning's one-sentence text.
+        message: the warning's one-sentence text, or a warning instance (whose class is then the category).
         category: the warning class (``UserWarning``, ``ToolDefinitionWarning``, ``StrictSchemaWarning``...).
     """
     start = sys._getframe(1)

@@ -36,7 +36,14 @@ from rich.markup import escape
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
-from toolwire.errors import ContextOverflowError, MaxStepsExceeded, SchemaError, ToolwireError, UserError
+from toolwire.errors import (
+    ContextOverflowError,
+    MaxStepsExceeded,
+    RepeatedCallWarning,
+    SchemaError,
+    ToolwireError,
+    UserError,
+)
 from toolwire.messages import ToolMessage
 from toolwire.models.base import ServerTool
 from toolwire.results import valid_text
@@ -376,6 +383,11 @@ NThreadsOpt = Annotated[int | None, typer.Option(
     "--n-threads", min=1, help="CPU threads a local model uses (default: all cores; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
+RepeatOpt = Annotated[list[str] | None, typer.Option(
+    "--repeat-calls", metavar="NAME", help=(
+        "A tool to run again on each repeated identical call, as one that adds or sends something must be "
+        "(repeatable; 'all' for every tool). By default a repeated call is answered with the result it already "
+        "had, which stops models that loop."))]
 TimeoutOpt = Annotated[float | None, typer.Option(
     "--tool-timeout", min=0.001, help=("Seconds a tool call may take; a call that takes longer is answered to the "
                                        "model as an error (default: no limit; a tool's own @tool(timeout=...) "
@@ -384,7 +396,8 @@ TimeoutOpt = Annotated[float | None, typer.Option(
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
            dialect: str | None, mcp: list[str] | None = None, n_ctx: int | None = None,
-           tool_timeout: float | None = None, n_threads: int | None = None) -> Any:
+           tool_timeout: float | None = None, n_threads: int | None = None,
+           repeat_calls: list[str] | None = None) -> Any:
     from toolwire.agent import Agent
 
     _check_dialect(model, dialect, n_ctx, n_threads)  # before tools load and MCP servers start
@@ -407,7 +420,28 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
                           f"tools are named mcp{index}_<name>.")
             loaded += offered
     return Agent(_model(model, dialect, n_ctx, n_threads), loaded, max_steps=max_steps, system_prompt=system,
-                 timeout=tool_timeout)
+                 timeout=tool_timeout, repeat_calls=_repeat_calls(repeat_calls, loaded))
+
+
+def _repeat_calls(names: list[str] | None, tools: list[Any]) -> Any:
+    """The Agent's ``repeat_calls`` for ``--repeat-calls`` (``"run"`` for ``all``).
+
+    Raises:
+        UserError: a name no loaded tool has (the message names the close match, or the tools).
+    """
+    if not names:
+        return "answer"
+    if "all" in names:
+        return "run"
+    known = [getattr(t, "name", "") for t in tools]
+    for name in names:
+        if name not in known:
+            import difflib
+
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}?" if close else f"the tools are {', '.join(map(repr, known))}."
+            raise UserError(f"--repeat-calls {name!r} names no tool: {hint}")
+    return names
 
 
 @app.command()
@@ -425,6 +459,7 @@ def ask(
     n_ctx: NCtxOpt = None,
     n_threads: NThreadsOpt = None,
     tool_timeout: TimeoutOpt = None,
+    repeat_calls: RepeatOpt = None,
 ) -> None:
     """Answer one question, calling tools as the model asks (the book's three tools by default).
 
@@ -437,7 +472,7 @@ def ask(
         # with --json, what a tools file prints on import goes to stderr, as during the run (see _run)
         with output_to_stderr() if as_json else contextlib.nullcontext():
             agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
-                           n_threads)
+                           n_threads, repeat_calls)
         if not as_json:
             out.print(f"[bold]? {escape(question)}[/bold]")
         _run(agent, question, as_json)
@@ -460,6 +495,7 @@ def chat(
     n_ctx: NCtxOpt = None,
     n_threads: NThreadsOpt = None,
     tool_timeout: TimeoutOpt = None,
+    repeat_calls: RepeatOpt = None,
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
     conversation; Ctrl-C during an answer stops that question only).
@@ -469,7 +505,7 @@ def chat(
     """
     try:
         agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
-                       n_threads)
+                       n_threads, repeat_calls)
     except ToolwireError as exc:
         fail(_error_text(exc))
         return
@@ -524,6 +560,10 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
                   line: str | None = None) -> None:
     """Show a warning on the command line as one line, ``warning: <text>`` (the Agent's note on a repeated call, a
     strict-mode fallback), without Python's file and line of the code that raised it, which is toolwire's own."""
+    if isinstance(message, RepeatedCallWarning):  # the command's own option, not the Agent's argument
+        message = (f"the Agent answered a repeated call of {message.tool_name!r} with the result it already had, "
+                   "without running the tool again: for a tool that must run on every call, pass "
+                   f"{' '.join('--repeat-calls ' + name for name in message.names)}.")
     err.print(f"[yellow]warning:[/yellow] {escape(terminal_text(str(message)))}")
 
 

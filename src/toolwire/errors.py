@@ -35,6 +35,7 @@ __all__ = [
     "ContextOverflowError",
     "MaxStepsExceeded",
     "ProviderError",
+    "RepeatedCallWarning",
     "SchemaError",
     "ToolCallParseError",
     "ToolDefinitionWarning",
@@ -244,6 +245,23 @@ class MaxStepsExceeded(ToolwireError):
         super().__init__(message)
         self.messages = messages
         self.steps = steps
+
+
+class RepeatedCallWarning(UserWarning):
+    """An :class:`~toolwire.agent.Agent` answered a repeated call of a tool with the result it already had, without
+    running the tool again (its default ``repeat_calls="answer"``, which stops small models that loop). Issued once
+    per run and tool, at the line that started the run; the message names ``Agent(..., repeat_calls=[...])``, and
+    ``toolwire ask``/``chat`` show ``--repeat-calls NAME`` instead.
+
+    Attributes:
+        tool_name: the tool whose call was answered without running.
+        names: the tool names to pass as ``repeat_calls`` (those already there and ``tool_name``), in order.
+    """
+
+    def __init__(self, message: str, tool_name: str = "", names: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.tool_name = tool_name
+        self.names = names
 
 
 class ToolDefinitionWarning(UserWarning):

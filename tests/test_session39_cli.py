@@ -1,0 +1,51 @@
+"""``toolwire ask``/``chat --repeat-calls NAME`` (review 100: the repeated-call note named an Agent argument the command
+line has no option for), and the note as the command line shows it."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from toolwire import AIMessage, cli
+from toolwire.errors import RepeatedCallWarning, UserError
+from toolwire.messages import tool_call
+from toolwire.testing import ScriptedChatModel
+
+
+def _twice() -> ScriptedChatModel:
+    calls = [tool_call("calculate", {"expression": "2 * 3"}, f"c{i}") for i in (1, 2)]
+    return ScriptedChatModel([AIMessage("", tool_calls=calls), "6, twice."])
+
+
+@pytest.mark.parametrize(("given", "wanted"), [([], "answer"), (["calculate"], ["calculate"]),
+                                               (["calculate", "all"], "run")])
+def test_repeat_calls_reaches_the_agent(monkeypatch: pytest.MonkeyPatch, given: list[str], wanted: object) -> None:
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: _twice())
+    agent = cli._agent(None, None, 6, None, None, repeat_calls=given)
+    assert agent.repeat_calls == (wanted if isinstance(wanted, str) else frozenset(wanted))
+
+
+def test_a_name_no_tool_has_is_refused_with_the_close_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: _twice())
+    with pytest.raises(UserError, match=r"^--repeat-calls 'calculte' names no tool: did you mean 'calculate'\?$"):
+        cli._agent(None, None, 6, None, None, repeat_calls=["calculte"])
+    result = CliRunner().invoke(cli.app, ["ask", "2 * 3?", "--repeat-calls", "nothing_like_it"])
+    assert result.exit_code == 1 and "names no tool: the tools are 'get_weather', 'calculate'" in result.output
+
+
+def test_ask_with_repeat_calls_gives_no_note_and_without_it_the_note_names_the_option(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import warnings
+
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: _twice())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert CliRunner().invoke(cli.app, ["ask", "2 * 3, twice?", "--repeat-calls", "calculate"]).exit_code == 0
+        assert not [w for w in caught if issubclass(w.category, RepeatedCallWarning)]
+        assert CliRunner().invoke(cli.app, ["ask", "2 * 3, twice?"]).exit_code == 0
+    [note] = [w for w in caught if issubclass(w.category, RepeatedCallWarning)]
+    assert note.message.tool_name == "calculate" and note.message.names == ("calculate",)
+    cli._warning_line(note.message, note.category, note.filename, note.lineno)
+    assert capsys.readouterr().err == (
+        "warning: the Agent answered a repeated call of 'calculate' with the result it already had, without running "
+        "the tool again: for a tool that must run on every call, pass --repeat-calls calculate.\n")
