@@ -180,3 +180,28 @@ def test_messages_to_dict_can_always_be_written_as_json_and_read_back() -> None:
     assert again[1].artifact == {"rows": [[1, "2025-01-01", "1.5"]], "tags": ["a"]}
     assert again[0].tool_calls == messages[0].tool_calls and again[1].content == "1 row"
     assert json.dumps(message_to_dict(messages[1])) == json.dumps(messages_to_dict(messages)[1])
+
+
+def test_a_result_object_with_no_text_of_its_own_is_logged_once_per_class(caplog: pytest.LogCaptureFixture) -> None:
+    class Opaque:
+        pass
+
+    class Shown:
+        def __str__(self) -> str:
+            return "shown"
+
+    @tool
+    def fetch(which: str) -> object:
+        """Fetch something."""
+        return {"opaque": Opaque(), "shown": Shown()}
+
+    with caplog.at_level("WARNING", logger="toolwire.tools"):
+        first = fetch.invoke(tool_call("fetch", {"which": "a"}, "c1")).content
+        fetch.invoke(tool_call("fetch", {"which": "b"}, "c2"))
+    assert '"shown": "shown"' in first and "Opaque object at 0x" in first
+    told = [r.getMessage() for r in caplog.records if "no JSON form" in r.getMessage()]
+    assert told == ["A tool result holds a test_a_result_object_with_no_text_of_its_own_is_logged_once_per_class."
+                    "<locals>.Opaque, which has no JSON form and no text of its own, so the model reads only "
+                    "'<test_a_result_object_with_no_text_of_its_own_is_logged_once_per_class.<locals>.Opaque object "
+                    "at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or give the class a "
+                    "__str__."]

@@ -12,6 +12,7 @@ Kept apart from :mod:`toolwire.results`, which uses these to turn a result into 
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Callable
 from itertools import chain
@@ -25,14 +26,29 @@ __all__ = ["json_fallback"]
 def json_fallback(value: Any) -> Any:
     """Return the JSON form of an object pydantic does not know: an array or number type with ``tolist()`` (numpy's, and
     so pandas values) its Python value (``str()`` of a 2,000-item array keeps only its first and last items),
-    anything else its ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return)."""
-    tolist = getattr(type(value), "tolist", None)
+    anything else its ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return).
+
+    An object whose class has neither ``__str__`` nor ``__repr__`` of its own gives the model only ``<Foo object at
+    0x...>``: that is logged once per class (logger ``toolwire.tools``, level WARNING) with what to return instead
+    (review 101: the model got a meaningless success, and nothing told the developer)."""
+    kind = type(value)
+    tolist = getattr(kind, "tolist", None)
     if callable(tolist):
         try:
             return tolist(value)
         except Exception:  # (a tolist that fails: the text is still something)
             pass
+    if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__ and kind not in _TOLD:
+        _TOLD.add(kind)
+        logging.getLogger("toolwire.tools").warning(
+            "A tool result holds a %s, which has no JSON form and no text of its own, so the model reads only "
+            "'<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or give the "
+            "class a __str__.", kind.__qualname__, kind.__qualname__)
     return _str(value)
+
+
+_TOLD: set[type] = set()
+"""The classes :func:`json_fallback` has logged about (each once per process)."""
 
 
 def _str(value: Any) -> str:
