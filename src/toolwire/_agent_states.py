@@ -8,7 +8,10 @@ the same dicts from an Agent's :class:`~toolwire.agent.AgentEvent` stream, so th
 agent.stream({"messages": [...]}, stream_mode="values"): step["messages"][-1].pretty_print()`` ports unchanged
 (review 99). Where the two loops differ, the states follow the Agent's: its system prompt leads every state, a reply
 of unreadable calls is answered and the model asked again, and a run that fails before its first reply yields
-nothing. Token streaming (``"messages"``) has no counterpart: an Agent run yields whole replies.
+nothing. An Agent with ``response_format`` ends as LangGraph's does after its ``generate_structured_response`` node:
+an update ``{"generate_structured_response": {"structured_response": value}}``, or a last state holding both keys,
+``{"messages": [...], "structured_response": value}`` (:mod:`toolwire._agent_response`). Token streaming
+(``"messages"``) has no counterpart: an Agent run yields whole replies.
 """
 
 from __future__ import annotations
@@ -96,6 +99,10 @@ class _States:
                 self._state(len(self._messages))
             else:  # one update per call, as the tool node of create_react_agent's default version ("v2") gives
                 self.pending.extend({"tools": {"messages": [m]}} for m in new)
+        elif event.type == "final" and event.data.structured_response is not None:  # response_format's call was made
+            value = event.data.structured_response
+            self.pending.append({"messages": list(self._messages), "structured_response": value} if self.mode ==
+                                "values" else {"generate_structured_response": {"structured_response": value}})
 
 
 class StateStream(_States, Iterator[dict[str, Any]]):

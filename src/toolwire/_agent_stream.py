@@ -33,42 +33,63 @@ class AgentResult:
             often empty), or ``"length"`` (the last reply, without tool calls, was cut at the output token limit,
             ``max_tokens``: ``output`` is the text it got to, maybe empty, as a reasoning model's that spent its
             budget thinking; raise ``max_tokens`` for a whole answer).
+        structured_response: the typed answer of ``Agent(..., response_format=Schema)``: the value of one more model
+            call, ``model.with_structured_output(Schema)`` on the conversation, made after a run that stopped with
+            ``"answer"`` or ``"max_steps"`` (``on_max_steps="answer"``) and counted in ``steps``; its reply is not in
+            ``messages``. ``None`` without ``response_format`` and after the other stops (as LangGraph's
+            ``create_react_agent(response_format=...)``, :mod:`toolwire._agent_response`).
+
+    Read as a dict (``result["messages"]``, LangGraph's habit), the result has the keys ``messages``, ``output``,
+    ``steps`` and ``stop_reason``, and ``structured_response`` only when the run made one, as LangGraph's state has that
+    key only once its ``generate_structured_response`` node has run.
     """
 
     messages: list[BaseMessage]
     output: str
     steps: int
     stop_reason: StopReason = "answer"
+    structured_response: Any = None
+
+    def _keys(self) -> tuple[str, ...]:
+        """The dict keys: :data:`_RESULT_FIELDS`, and ``structured_response`` when the run made one."""
+        return _RESULT_FIELDS if self.structured_response is None else (*_RESULT_FIELDS, "structured_response")
 
     def __getitem__(self, key: str) -> Any:
-        """``result["messages"]`` (and the other fields by name), as a LangGraph agent's result dict is read.
+        """``result["messages"]`` (and the other keys, see the class docs), as a LangGraph agent's result dict is read.
 
         Raises:
-            KeyError: ``key`` is no field of the result (the message lists the fields).
+            KeyError: ``key`` is none of the result's keys (the message lists them; for ``"structured_response"``, it
+                says why the run has none).
         """
-        if isinstance(key, str) and key in _RESULT_FIELDS:
+        if isinstance(key, str) and key in self._keys():
             return getattr(self, key)
-        raise KeyError(f"{key!r}: an AgentResult has {', '.join(_RESULT_FIELDS)} (read them as attributes, such as "
-                       "result.messages)")
+        why = "" if key != "structured_response" else (
+            f"; this run made no structured response (stop_reason={self.stop_reason!r}: only an Agent(..., "
+            "response_format=Schema) run that stops with 'answer' or 'max_steps' makes one, as in LangGraph), so "
+            "result.structured_response is None")
+        raise KeyError(f"{key!r}: an AgentResult has {', '.join(self._keys())} (read them as attributes, such as "
+                       f"result.messages){why}")
 
     def __contains__(self, key: object) -> bool:
-        """``"messages" in result``: whether ``key`` is a field name (as for a LangGraph result dict)."""
-        return key in _RESULT_FIELDS
+        """``"messages" in result``: whether ``key`` is one of the result's keys (as for a LangGraph result dict)."""
+        return key in self._keys()
 
     def __iter__(self) -> Iterator[str]:
-        """The field names, as iterating a LangGraph result dict gives its keys."""
-        return iter(_RESULT_FIELDS)
+        """The keys, as iterating a LangGraph result dict gives them."""
+        return iter(self._keys())
 
     def keys(self) -> tuple[str, ...]:
-        """The field names (``messages``, ``output``, ``steps``, ``stop_reason``), as a dict's ``keys()``."""
-        return _RESULT_FIELDS
+        """The keys (``messages``, ``output``, ``steps``, ``stop_reason``, and ``structured_response`` when the run
+        made one), as a dict's ``keys()``."""
+        return self._keys()
 
     def get(self, key: str, default: Any = None) -> Any:
-        """``result[key]``, or ``default`` when ``key`` is no field, as a dict's ``get``."""
-        return getattr(self, key) if key in _RESULT_FIELDS else default
+        """``result[key]``, or ``default`` when ``key`` is none of the result's keys, as a dict's ``get``."""
+        return getattr(self, key) if key in self._keys() else default
 
 
 _RESULT_FIELDS = ("messages", "output", "steps", "stop_reason")
+"""The keys every :class:`AgentResult` has."""
 
 
 @dataclasses.dataclass(frozen=True)

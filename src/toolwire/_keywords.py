@@ -63,10 +63,15 @@ AGENT_ADVICE: dict[str, str] = {
     "instructions": "give the instructions as the system prompt, Agent(..., system_prompt=\"...\")",
     "model_settings": "set generation options on the model, model.bind(temperature=0) or ChatX(temperature=0), "
                       "before giving it to the Agent",
+    "output_type": "an Agent answers in text; for a typed answer, pass Agent(..., response_format=Schema) and read "
+                   "result.structured_response",
+    "result_type": "an Agent answers in text; for a typed answer, pass Agent(..., response_format=Schema) and read "
+                   "result.structured_response",
 }
 """Pydantic AI's and the OpenAI Agents SDK's options of an agent and its runs that toolwire spells otherwise
-(``Agent(output_type=...)``, ``agent.run_sync(q, deps=..., message_history=...)``): refused with what to do instead
-rather than a "did you mean" of another option (review 101)."""
+(``Agent(output_type=...)``, Pydantic AI's older ``result_type=``, ``agent.run_sync(q, deps=...,
+message_history=...)``): refused with what to do instead rather than a "did you mean" of another option (review 101);
+``output_type`` and ``result_type`` point to LangGraph's ``response_format``, which the Agent takes."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 

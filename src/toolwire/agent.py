@@ -75,6 +75,7 @@ from toolwire._agent_checks import (
     warn_call_as_answer,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
+from toolwire._agent_response import ResponseFormat, caller, finish
 from toolwire._agent_states import AsyncStateStream, StateStream, checked_mode
 from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
 from toolwire._batch import Batching
@@ -176,6 +177,9 @@ class Agent(Batching):
             (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise
             asks for the same call again and again until ``max_steps`` (review 59); not with
             ``reset_tool_choice=False``, which keeps ``tool_choice`` on every call.
+        response_format: LangGraph's: a schema (or a ``(prompt, schema)`` tuple) for one more model call after the run
+            answers, ``model.with_structured_output(schema)``, whose value is ``result.structured_response``
+            (:mod:`toolwire._agent_response` says when it is made and how it counts).
         max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
             passed to the :class:`~toolwire.execution.ToolExecutor`.
 
@@ -192,7 +196,8 @@ class Agent(Batching):
             or an executor option (``max_concurrency``, ``timeout``, ``max_result_chars``, ``handle_errors``,
             ``hide_error_details``) is out of range, as :class:`~toolwire.execution.ToolExecutor` checks them, or a
             keyword is none of the above (``max_step=3``: the message names the close match, ``max_steps``).
-        SchemaError: a tool cannot be converted to a tool definition, or two tools share one name.
+        SchemaError: a tool cannot be converted to a tool definition, or two tools share one name, or
+            ``response_format`` cannot be made into one (a ``UserError`` for a tuple that is not ``(text, schema)``).
     """
 
     batch_options = False  # (invoke takes the input alone: batch refuses options itself, naming Agent.batch())
@@ -209,6 +214,7 @@ class Agent(Batching):
         reset_tool_choice: bool = True,
         on_max_steps: Literal["raise", "answer"] = "raise",
         repeat_calls: Literal["answer", "run"] | Collection[str] = "answer",
+        response_format: Any = None,
         max_concurrency: int | None = None,
         timeout: float | None = None,
         handle_errors: bool = True,
@@ -250,6 +256,7 @@ class Agent(Batching):
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice
         self.on_max_steps = on_max_steps
+        self._response = None if response_format is None else ResponseFormat(model, response_format)
 
     # -- the loop, once --------------------------------------------------------------------------------
 
@@ -298,7 +305,7 @@ class Agent(Batching):
             if not calls:
                 stop: StopReason = "length" if kind == "length" else "answer"
                 warn_call_as_answer(reply, self.executor.tools)
-                yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step, stop), step))
+                yield from finish(messages, reply.text, step, stop, self._response)
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             tools_ran = True
@@ -328,7 +335,7 @@ class Agent(Batching):
                 names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in refused))
                 output = (f"The model gave no answer within max_steps={self.max_steps}: its last reply asked for "
                           f"more tool calls ({names}), which were not run; raise max_steps to let it finish.")
-            yield ("event", AgentEvent("final", AgentResult(messages, output, steps, "max_steps"), steps))
+            yield from finish(messages, output, steps, "max_steps", self._response)
             return
         if paused:
             raise MaxStepsExceeded(
@@ -461,14 +468,10 @@ class Agent(Batching):
                 continue
             try:
                 with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
-                    if kind == "model":
-                        value = self.model.invoke(payload)
-                    elif kind == "after_tools":
-                        value = self._after_tools_model.invoke(payload)
-                    elif kind == "answer":
-                        value = self._answer_model.invoke(payload)
-                    else:  # "tools"
+                    if kind == "tools":
                         value = self.executor.call(payload.fresh, payload.invalid)
+                    else:  # a model call: "model", "after_tools", "answer" or "structured" (response_format)
+                        value = caller(self, kind).invoke(payload)
             except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
                 if kind == "tools":
                     exc = payload.with_answers(exc)
@@ -518,14 +521,10 @@ class Agent(Batching):
                 yield payload
                 continue
             try:
-                if kind == "model":
-                    value = await self.model.ainvoke(payload)
-                elif kind == "after_tools":
-                    value = await self._after_tools_model.ainvoke(payload)
-                elif kind == "answer":
-                    value = await self._answer_model.ainvoke(payload)
-                else:  # "tools"
+                if kind == "tools":
                     value = await self.executor.acall(payload.fresh, payload.invalid)
+                else:  # a model call, as in _events
+                    value = await caller(self, kind).ainvoke(payload)
             except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too
                 if kind == "tools":
                     exc = payload.with_answers(exc)
@@ -543,8 +542,9 @@ class Agent(Batching):
 
         Returns:
             The :class:`AgentResult` of the run: ``output`` (the answer's text), ``messages`` (the whole
-            conversation, the input first, every reply and tool result after it), ``steps`` (model calls made) and
-            ``stop_reason`` (``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` or ``"length"``).
+            conversation, the input first, every reply and tool result after it), ``steps`` (model calls made),
+            ``stop_reason`` (``"answer"``, ``"return_direct"``, ``"max_steps"``, ``"refusal"`` or ``"length"``) and
+            ``structured_response`` (``response_format``'s value, or ``None``).
 
         Raises:
             UserError: ``input`` cannot be read as messages (:func:`~toolwire.messages.coerce_messages`), or is an

@@ -1,0 +1,114 @@
+"""An Agent's ``response_format``: one more model call, once the run has answered, for a typed answer.
+
+LangGraph's ``create_react_agent(model, tools, response_format=Schema)`` ends a run whose last reply has no tool calls
+with a node of its own, ``generate_structured_response``, which calls ``model.with_structured_output(Schema)`` on the
+conversation and puts the value in the state's ``structured_response`` key; a ``(prompt, Schema)`` tuple puts
+``SystemMessage(prompt)`` first for that call only (``langgraph/prebuilt/chat_agent_executor.py``). An
+:class:`~toolwire.agent.Agent` does the same with toolwire's
+:class:`~toolwire.models.structured.StructuredOutput` (a forced tool call made from the schema), and gives the value as
+:attr:`AgentResult.structured_response <toolwire.agent.AgentResult>`:
+
+* the call is made when the run stops with ``stop_reason="answer"``, and with ``"max_steps"`` under
+  ``on_max_steps="answer"`` (LangGraph too goes on to ``generate_structured_response`` when its steps run out: its
+  model node then gives "Sorry, need more steps to process this request." without calls). It is not made for
+  ``"return_direct"`` (LangGraph's graph ends at the tool node), nor for ``"refusal"`` and ``"length"``, stops
+  LangGraph does not tell apart (it sends any reply without calls on): the run has no whole answer to type, and a
+  forced call after a refusal would turn the refusal into an error; ``structured_response`` is then ``None``;
+* it is a model call, so it counts in ``steps`` (one more than the loop's), but ``max_steps`` does not limit it: a
+  run that answers at its last step still gets its typed answer (LangGraph counts the node against
+  ``recursion_limit``, and a run that answers at the limit fails with ``GraphRecursionError``);
+* its reply is not added to ``messages`` (nor is it in LangGraph's); a reply that cannot be read as the schema raises
+  :class:`~toolwire.errors.ToolCallParseError` carrying the conversation as ``exc.messages``, as any error of a run's
+  model call does;
+* a ``(prompt, Schema)`` prompt is put first for that call only: merged with the conversation's own system message
+  into one, the prompt's text first, as the Agent's ``system_prompt`` is (several system messages are not sent to
+  every provider).
+
+The loop (:meth:`Agent._flow <toolwire.agent.Agent>`) asks for the call as a request of kind ``"structured"``, which the
+sync and async drivers send to :attr:`ResponseFormat.model` as they send the others (:func:`caller`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from toolwire._agent_checks import put_system_prompt
+from toolwire._agent_stream import AgentEvent, AgentResult, StopReason
+from toolwire.errors import UserError
+from toolwire.messages import BaseMessage, SystemMessage
+
+if TYPE_CHECKING:
+    from toolwire.agent import Agent
+    from toolwire.models.base import BaseChatModel
+
+__all__ = ["STRUCTURED_STOPS", "ResponseFormat", "caller", "finish"]
+
+STRUCTURED_STOPS: tuple[StopReason, ...] = ("answer", "max_steps")
+"""The stop reasons after which an Agent with ``response_format`` makes its structured call (module docs)."""
+
+
+class ResponseFormat:
+    """An Agent's ``response_format``, checked when the Agent is made.
+
+    Args:
+        model: the chat model given to the Agent (``with_structured_output`` binds the schema's tool in place of its
+            tools, as LangGraph unwraps its bound model first).
+        response_format: a schema ``with_structured_output`` takes (a pydantic model class, a TypedDict, a dataclass,
+            a JSON Schema dict with a ``title``, a tool dict), or LangGraph's ``(prompt, schema)`` tuple whose prompt
+            (text or a :class:`~toolwire.messages.SystemMessage`) leads that call only.
+
+    Attributes:
+        prompt: the tuple's system message, or ``None``.
+        model: the :class:`~toolwire.models.structured.StructuredOutput` the structured call goes to.
+
+    Raises:
+        UserError: a tuple that is not ``(text, schema)``, or a model without ``with_structured_output``.
+        SchemaError: the schema cannot be made into a tool (raised by ``with_structured_output`` here, at
+            ``Agent(...)``, rather than after a whole run).
+    """
+
+    def __init__(self, model: BaseChatModel, response_format: Any) -> None:
+        schema = response_format
+        self.prompt: SystemMessage | None = None
+        if isinstance(response_format, tuple):
+            if len(response_format) != 2 or not isinstance(response_format[0], str | SystemMessage):
+                raise UserError("response_format takes a schema, or a (prompt, schema) tuple whose prompt is text, "
+                                f"as LangGraph's; got {response_format!r}.")
+            prompt, schema = response_format
+            self.prompt = prompt if isinstance(prompt, SystemMessage) else SystemMessage(prompt)
+        if not callable(getattr(model, "with_structured_output", None)):
+            raise UserError(f"response_format needs a model with with_structured_output, and {type(model).__name__} "
+                            "has none.")
+        self.model = model.with_structured_output(schema)
+
+    def conversation(self, messages: list[BaseMessage]) -> list[BaseMessage]:
+        """What the structured call is sent: a copy of ``messages``, the tuple's prompt first when there is one."""
+        sent = list(messages)
+        put_system_prompt(sent, self.prompt)
+        return sent
+
+
+def finish(
+    messages: list[BaseMessage], output: str, step: int, stop: StopReason, response: ResponseFormat | None,
+) -> Generator[tuple[str, Any], Any, None]:
+    """The end of a run (a part of :meth:`Agent._flow <toolwire.agent.Agent>`): the ``"final"`` event of its
+    :class:`~toolwire.agent.AgentResult`, after the structured call (request ``("structured", conversation)``, whose
+    answer is the value) when ``response`` is set and ``stop`` is one of :data:`STRUCTURED_STOPS`; that call counts
+    in the result's ``steps`` and is the final event's ``step``."""
+    value = None
+    if response is not None and stop in STRUCTURED_STOPS:
+        value = yield ("structured", response.conversation(messages))
+        step += 1
+    yield ("event", AgentEvent("final", AgentResult(messages, output, step, stop, value), step))
+
+
+def caller(agent: Agent, kind: str) -> Any:
+    """The runnable an Agent's driver sends a request of ``kind`` to (``"model"``, ``"after_tools"``, ``"answer"`` or
+    ``"structured"``): its bound model, the copy after tools, the copy with tools off, or the structured model."""
+    if kind == "structured":
+        assert agent._response is not None
+        return agent._response.model
+    if kind == "after_tools":
+        return agent._after_tools_model
+    return agent.model if kind == "model" else agent._answer_model
