@@ -19,6 +19,7 @@ EXPECTED = [
     "InvalidToolCall",
     "MaxStepsExceeded",
     "ProviderError",
+    "RepeatedCallWarning",
     "SchemaError",
     "StructuredTool",
     "SystemMessage",
