@@ -205,3 +205,19 @@ def test_a_result_object_with_no_text_of_its_own_is_logged_once_per_class(caplog
                     "'<test_a_result_object_with_no_text_of_its_own_is_logged_once_per_class.<locals>.Opaque object "
                     "at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or give the class a "
                     "__str__."]
+
+
+@pytest.mark.parametrize("run", ["invoke", "stream", "values", "batch"])
+def test_a_langgraph_state_with_other_keys_is_refused_without_naming_another_method(run: str) -> None:
+    # (review 100: Agent.stream's error named Agent.invoke)
+    from toolwire import Agent, HumanMessage, UserError
+    from toolwire.testing import ScriptedChatModel
+
+    agent = Agent(ScriptedChatModel(["hi"]), [])
+    state = {"messages": [HumanMessage("q")], "user_id": "u1"}
+    calls = {"invoke": lambda: agent.invoke(state), "stream": lambda: list(agent.stream(state)),
+             "values": lambda: list(agent.stream(state, stream_mode="values")), "batch": lambda: agent.batch([state])}
+    wanted = (r"^An Agent run reads only the 'messages' of a LangGraph state, not user_id: pass the messages .* \(see "
+              r"the README's \"Passing dependencies to tools\"\)\.$")
+    with pytest.raises(UserError, match=wanted):
+        calls[run]()

@@ -144,8 +144,9 @@ def graph_messages(state: dict[str, Any]) -> Any:
         UserError: the state holds other keys, which the Agent has no place for.
     """
     if other := sorted(map(str, set(state) - {"messages"})):
-        raise UserError(f"Agent.invoke reads only the 'messages' of a LangGraph state, not {', '.join(other)}: pass "
-                        "the messages (a list, or {'messages': [...]}) and give the rest to the tools another way.")
+        raise UserError(f"An Agent run reads only the 'messages' of a LangGraph state, not {', '.join(other)}: pass "
+                        "the messages (a list, or {'messages': [...]}) and give the rest to the tools another way (see "
+                        "the README's \"Passing dependencies to tools\").")  # (any run method: review 100)
     return state["messages"]
 
 
