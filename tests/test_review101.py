@@ -221,3 +221,56 @@ def test_a_langgraph_state_with_other_keys_is_refused_without_naming_another_met
               r"the README's \"Passing dependencies to tools\"\)\.$")
     with pytest.raises(UserError, match=wanted):
         calls[run]()
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (langgraph 1.x's notice that create_react_agent moved)
+@pytest.mark.parametrize("mode", ["updates", "values"])
+def test_a_failing_round_under_handle_errors_false_streams_the_calls_that_finished_as_langgraph_does(
+        mode: str) -> None:
+    # (review 100: "updates" gave nothing for the calls that succeeded before the failure; LangGraph's tool node
+    # streams each finished call's update, then raises; its "values" stream has no state for them)
+    import threading
+
+    from toolwire import Agent
+    from toolwire.testing import ScriptedChatModel
+
+    prebuilt = pytest.importorskip("langgraph.prebuilt")
+    fakes = pytest.importorskip("langchain_core.language_models.fake_chat_models")
+    from langchain_core.messages import AIMessage as LCAIMessage
+    from langchain_core.tools import tool as lc_tool
+
+    added = threading.Event()
+
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        added.set()
+        return a + b
+
+    def boom(a: int) -> int:
+        """Fail."""
+        added.wait(WAIT)  # (after add has answered)
+        raise ValueError("boom")
+
+    class Fake(fakes.FakeMessagesListChatModel):
+        def bind_tools(self, tools, **kwargs):  # type: ignore[no-untyped-def]
+            return self
+
+    calls = [{"name": "add", "args": {"a": 1, "b": 2}, "id": "c1"}, {"name": "boom", "args": {"a": 3}, "id": "c2"}]
+
+    def collect(stream: object) -> tuple[list[object], str]:
+        got: list[object] = []
+        with pytest.raises(ValueError, match="boom"):
+            for item in stream:  # type: ignore[attr-defined]
+                got.append(item)
+        shown = [(next(iter(u)), [m.content for m in next(iter(u.values()))["messages"]]) if mode == "updates" else
+                 [m.type for m in u["messages"]] for u in got]  # type: ignore[union-attr]
+        return shown, mode
+
+    lc_tools = prebuilt.ToolNode([lc_tool(add), lc_tool(boom)], handle_tool_errors=False)
+    theirs = collect(prebuilt.create_react_agent(Fake(responses=[LCAIMessage("", tool_calls=calls)]), lc_tools).stream(
+        {"messages": [("user", "go")]}, stream_mode=mode))
+    added.clear()
+    ours = collect(Agent(ScriptedChatModel([AIMessage("", tool_calls=calls)]), [tool(add), tool(boom)],
+                         handle_errors=False).stream("go", stream_mode=mode))
+    assert ours == theirs
+    assert ours[0] == ([("agent", [""]), ("tools", ["3"])] if mode == "updates" else [["human"], ["human", "ai"]])

@@ -59,6 +59,7 @@ class _States:
         self.started = False
         self.told = 0  # the conversation's length at the last "values" state given
         self.round_start: int | None = None  # the conversation's length when the current round's calls were made
+        self._failed: BaseException | None = None  # the run's error, raised once the updates queued before it are out
 
     @property
     def messages(self) -> list[BaseMessage]:
@@ -105,6 +106,23 @@ class _States:
                                 "values" else {"generate_structured_response": {"structured_response": value}})
 
 
+    def fail(self, exc: BaseException) -> BaseException:
+        """Queue, in "updates" mode, a tools update for each call of the current round that was answered before the
+        run failed with ``exc`` (``handle_errors=False``: the answers of the calls that finished first are on the
+        error's ``messages``), as LangGraph's tool node streams the calls that finished before one raised (compared
+        side by side; its "values" stream gives no state for them); then ``exc`` is raised by the caller.
+
+        Returns:
+            ``exc``, to raise once the queued updates are given.
+        """
+        kept = getattr(exc, "messages", None)
+        if self.mode == "updates" and self.round_start is not None and isinstance(kept, list):
+            self.pending.extend({"tools": {"messages": [m]}} for m in kept[self.round_start:]
+                                if isinstance(m, ToolMessage))
+            self.round_start = None
+        return exc
+
+
 class StateStream(_States, Iterator[dict[str, Any]]):
     """What ``Agent.stream(input, stream_mode="values" | "updates")`` returns: LangGraph's state dicts (module doc),
     with :attr:`messages`, the conversation so far, and :meth:`close` as on :class:`~toolwire.agent.AgentStream`."""
@@ -118,7 +136,16 @@ class StateStream(_States, Iterator[dict[str, Any]]):
 
     def __next__(self) -> dict[str, Any]:
         while not self.pending:
-            self.feed(next(self._events))
+            if self._failed is not None:
+                raise self._failed
+            try:
+                event = next(self._events)
+            except StopIteration:
+                raise
+            except Exception as exc:  # (an interrupt or a cancellation is raised at once)
+                self._failed = self.fail(exc)
+                continue
+            self.feed(event)
         return self.pending.popleft()
 
     def close(self) -> None:
@@ -138,7 +165,16 @@ class AsyncStateStream(_States, AsyncIterator[dict[str, Any]]):
 
     async def __anext__(self) -> dict[str, Any]:
         while not self.pending:
-            self.feed(await self._events.__anext__())
+            if self._failed is not None:
+                raise self._failed
+            try:
+                event = await self._events.__anext__()
+            except StopAsyncIteration:
+                raise
+            except Exception as exc:  # (an interrupt or a cancellation is raised at once)
+                self._failed = self.fail(exc)
+                continue
+            self.feed(event)
         return self.pending.popleft()
 
     async def aclose(self) -> None:
