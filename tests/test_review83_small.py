@@ -202,7 +202,7 @@ def test_a_result_that_cannot_be_written_gives_one_sentence_of_toolwire(which: s
         assert message.status == "error"
         assert "ran, but its result could not be sent back" in message.content
         assert "set_int_max_str_digits" not in message.content and "codec" not in message.content
-        wanted = "integer too long to be written as text" if which.startswith("big") else "not UTF-8 text"
+        wanted = "integer too long to write as text" if which.startswith("big") else "not UTF-8 text"
         assert wanted in message.content
 
 

@@ -87,3 +87,15 @@ def test_a_tool_definition_warning_points_at_the_decorated_function() -> None:
             return city
     assert {(w.filename, w.lineno) for w in caught} <= {(__file__, _line("# decorator-line")),
                                                         (__file__, _line("# decorator-line") + 1)}
+
+
+def test_a_run_started_by_a_tool_inside_a_batch_points_at_the_tools_line() -> None:
+    # (review 102: the batch's kept line won over the nearer user frame, the tool that started the inner run)
+    @tool
+    def delegate(q: str) -> str:
+        """Ask a helper agent."""
+        return asyncio.run(_agent().ainvoke(q)).output  # delegate-line
+
+    call = {"name": "delegate", "args": {"q": "x"}, "id": "d1"}
+    outer = Agent(ScriptedChatModel([AIMessage("", tool_calls=[call]), "ok"] * 2), [delegate])
+    assert _sites(lambda: outer.batch(["a", "b"], max_concurrency=1)) == [(__file__, _line("# delegate-line"))] * 2

@@ -56,7 +56,9 @@ class ResponseFormat:
             tools, as LangGraph unwraps its bound model first).
         response_format: a schema ``with_structured_output`` takes (a pydantic model class, a TypedDict, a dataclass,
             a JSON Schema dict with a ``title``, a tool dict), or LangGraph's ``(prompt, schema)`` tuple whose prompt
-            (text or a :class:`~toolwire.messages.SystemMessage`) leads that call only.
+            (text or a :class:`~toolwire.messages.SystemMessage`) leads that call only; or, for either schema, what
+            ``with_structured_output`` returned (``model.with_structured_output(Schema, retries=2)``: a reply that
+            does not fit is sent back with what was wrong), which is used as it is.
 
     Attributes:
         prompt: the tuple's system message, or ``None``.
@@ -77,6 +79,11 @@ class ResponseFormat:
                                 f"as LangGraph's; got {response_format!r}.")
             prompt, schema = response_format
             self.prompt = prompt if isinstance(prompt, SystemMessage) else SystemMessage(prompt)
+        from toolwire.models.structured import StructuredOutput
+
+        if isinstance(schema, StructuredOutput):  # made by the caller (with retries=, say): used as it is
+            self.model: Any = schema
+            return
         if not callable(getattr(model, "with_structured_output", None)):
             raise UserError(f"response_format needs a model with with_structured_output, and {type(model).__name__} "
                             "has none.")

@@ -60,6 +60,7 @@ class _States:
         self.told = 0  # the conversation's length at the last "values" state given
         self.round_start: int | None = None  # the conversation's length when the current round's calls were made
         self._failed: BaseException | None = None  # the run's error, raised once the updates queued before it are out
+        self._ended = False  # the run's error was raised: nothing follows
 
     @property
     def messages(self) -> list[BaseMessage]:
@@ -136,8 +137,11 @@ class StateStream(_States, Iterator[dict[str, Any]]):
 
     def __next__(self) -> dict[str, Any]:
         while not self.pending:
-            if self._failed is not None:
-                raise self._failed
+            if self._failed is not None:  # raised once; the stream then ends, as the event stream does (review 102)
+                failed, self._failed, self._ended = self._failed, None, True
+                raise failed
+            if self._ended:
+                raise StopIteration
             try:
                 event = next(self._events)
             except StopIteration:
@@ -166,7 +170,10 @@ class AsyncStateStream(_States, AsyncIterator[dict[str, Any]]):
     async def __anext__(self) -> dict[str, Any]:
         while not self.pending:
             if self._failed is not None:
-                raise self._failed
+                failed, self._failed, self._ended = self._failed, None, True
+                raise failed
+            if self._ended:
+                raise StopAsyncIteration
             try:
                 event = await self._events.__anext__()
             except StopAsyncIteration:

@@ -228,17 +228,17 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
             except ToolCallParseError as exc:
                 raw = bytes(args).decode("utf-8", "replace") if isinstance(args, bytes | bytearray) else args
                 return invalid_tool_call(call["name"], raw_text(raw), _id_text(call_id), str(exc))
-        if _too_deep(args):
+    if args:  # (review 101: arguments nested too deeply raised RecursionError here, where a provider's reply gets
+        copied = _copy_args(args)  # an invalid call; review 102: checked while copying, in one pass)
+        if copied is None:
             return _deep_call(call["name"], args, call_id)
-        out = tool_call(call["name"], {}, _id_text(call_id))
-        out["args"] = args  # type: ignore[typeddict-item]
-        return out
-    if args and _too_deep(args):  # (review 101: a RecursionError here, where a provider's reply gets this)
-        return _deep_call(call["name"], args, call_id)
-    if "type" not in call or not isinstance(call_id, str) or not call_id or args is None:
+        args = copied
+    if "type" not in call or not isinstance(call_id, str) or not call_id or args is None or "args" not in call:
         # a missing or empty id is made; a number (some servers) is kept as its text
-        return tool_call(call["name"], args or {}, _id_text(call_id))
-    out = _copy_containers(call)
+        out = tool_call(call["name"], {}, _id_text(call_id))
+        out["args"] = args or {}
+        return out
+    out = {key: args if key == "args" else _copy_containers(value) for key, value in call.items()}
     if not call_id.isascii():
         out["id"] = valid_text(call_id)  # a lone surrogate could not be sent or saved as UTF-8 (review 83)
     return out  # type: ignore[no-any-return]
@@ -299,27 +299,37 @@ def _deep_call(name: str, args: dict[str, Any], call_id: Any) -> InvalidToolCall
     return invalid_tool_call(name, json_text(args), _id_text(call_id), f"{TOO_DEEP} such as {EXAMPLE}.")
 
 
-def _too_deep(args: dict[str, Any]) -> bool:
-    """Whether ``args`` nests dicts and lists more than :data:`~toolwire.parsing._scan.MAX_DEPTH` levels (``args``
-    itself the first), the limit on the arguments read from a provider's reply; measured without recursion, so
-    any depth is, and each container once (a shared or circular one too)."""
-    if not any(isinstance(value, dict | list) for value in args.values()):
-        return False  # (the usual flat arguments: no import, no walk)
+def _copy_args(args: dict[str, Any]) -> dict[str, Any] | None:
+    """A copy of ``args``'s plain dicts and lists (other values, dict and list subclasses included, shared as they
+    are), or None when they nest more than :data:`~toolwire.parsing._scan.MAX_DEPTH` levels (``args`` itself the
+    first: the limit on the arguments read from a provider's reply). The recursion never goes past that limit, so
+    any depth is measured, a circular container included (it is too deep)."""
     from toolwire.parsing._scan import MAX_DEPTH
 
-    stack: list[tuple[Any, int]] = [(args, 1)]
-    seen: set[int] = set()
-    while stack:
-        node, depth = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        for item in node.values() if isinstance(node, dict) else node:
-            if isinstance(item, dict | list):
-                if depth >= MAX_DEPTH:
-                    return True
-                stack.append((item, depth + 1))
-    return False
+    try:
+        return _copy_within(args, MAX_DEPTH)  # type: ignore[no-any-return]
+    except _TooDeep:
+        return None
+
+
+class _TooDeep(Exception):
+    """Raised by :func:`_copy_within` past its limit."""
+
+
+def _copy_within(value: dict[str, Any] | list[Any], levels: int) -> Any:
+    """``value`` (a dict or list) with its plain containers copied, ``levels`` the levels of containers it and its
+    contents may still take (at least 1).
+
+    Raises:
+        _TooDeep: they take more.
+    """
+    if levels <= 0:
+        raise _TooDeep
+    if isinstance(value, dict):
+        mapping = {k: _copy_within(v, levels - 1) if isinstance(v, (dict, list)) else v for k, v in value.items()}
+        return mapping if type(value) is dict else value
+    items = [_copy_within(v, levels - 1) if isinstance(v, (dict, list)) else v for v in value]
+    return items if type(value) is list else value
 
 
 def _copy_containers(value: Any) -> Any:

@@ -60,6 +60,11 @@ AGENT_ADVICE: dict[str, str] = {
     "deps": "give tools what they need when they are made (functools.partial(function, db=db) before tool(...), a "
             "method of an object that holds it, or a contextvars.ContextVar set before the run; see the README's "
             "\"Passing dependencies to tools\")",
+    "deps_type": "give tools what they need when they are made (functools.partial(function, db=db) before tool(...), "
+                 "a method of an object that holds it, or a contextvars.ContextVar set before the run; see the "
+                 "README's \"Passing dependencies to tools\")",
+    "output_retries": "for a typed answer asked again with what did not fit, pass Agent(..., response_format="
+                      "model.with_structured_output(Schema, retries=2))",
     "instructions": "give the instructions as the system prompt, Agent(..., system_prompt=\"...\")",
     "model_settings": "set generation options on the model, model.bind(temperature=0) or ChatX(temperature=0), "
                       "before giving it to the Agent",

@@ -442,8 +442,9 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
             return [message]
         if _is_prompt_value(value):  # a LangChain prompt's output, read as LangChain's chat models read it
             return coerce_messages(value.to_messages())
-        if isinstance(getattr(value, "messages", None), list):  # an Agent's result (Pydantic AI and the Agents SDK
-            raise UserError(  # continue from the result object itself: review 101)
+        if type(value).__name__ == "AgentResult" and type(value).__module__.startswith("toolwire"):  # (Pydantic AI and
+            # the Agents SDK continue from their result object: review 101; only toolwire's, review 102)
+            raise UserError(
                 "Pass a question (a string), a message, or a non-empty list of messages, not a run's result "
                 f"({type(value).__name__}): to continue its conversation, pass result.messages + [question].")
         raise UserError(

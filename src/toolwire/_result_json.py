@@ -28,8 +28,9 @@ def json_fallback(value: Any) -> Any:
     so pandas values) its Python value (``str()`` of a 2,000-item array keeps only its first and last items),
     anything else its ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return).
 
-    An object whose class has neither ``__str__`` nor ``__repr__`` of its own gives the model only ``<Foo object at
-    0x...>``: that is logged once per class (logger ``toolwire.tools``, level WARNING) with what to return instead
+    An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``
+    (in a result, all the model reads of it; in an artifact, what a saved conversation keeps): that is logged once per
+    class (logger ``toolwire.tools``, level WARNING) with what to return instead
     (review 101: the model got a meaningless success, and nothing told the developer)."""
     kind = type(value)
     tolist = getattr(kind, "tolist", None)
@@ -41,8 +42,8 @@ def json_fallback(value: Any) -> Any:
     if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__ and kind not in _TOLD:
         _TOLD.add(kind)
         logging.getLogger("toolwire.tools").warning(
-            "A tool result holds a %s, which has no JSON form and no text of its own, so the model reads only "
-            "'<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or give the "
+            "A tool result or artifact holds a %s, which has no JSON form and no text of its own, so it is written "
+            "as '<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or give the "
             "class a __str__.", kind.__qualname__, kind.__qualname__)
     return _str(value)
 

@@ -379,8 +379,7 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
         if state != "done":
             stop.set()
     if state == "stopped":  # an async tool cancelled in time
-        raise ToolTimeoutError(f"Tool '{tool.name}' did not finish within {timeout:g} second"
-                               f"{'' if timeout == 1 else 's'}; it was stopped. Try a smaller request.", tool.name)
+        raise timeout_error(tool.name, timeout, "stopped")
     if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
         raise timeout_error(tool.name, timeout, "did not stop when cancelled" if tool.is_async else "running")
     if not tool.is_async:
@@ -395,6 +394,7 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
 
 
 _TIMEOUT_STATES = {
+    "stopped": " and was stopped, but what it did before that may have taken effect",
     "running": " and is still running (a sync tool's thread cannot be stopped), so it may yet finish and take effect",
     "did not stop when cancelled": " and did not stop when cancelled, so it may yet finish and take effect",
     "late": " and ended only after it (the event loop was blocked meanwhile), so it may have taken effect",
@@ -409,13 +409,14 @@ def timeout_error(name: str, timeout: float, state: str) -> ToolTimeoutError:
     tool's thread left running, an async tool that ignored its cancellation, a result that came late.
 
     The text tells the model (and the developer) not to assume nothing happened: retrying a payment or an email
-    that is still on its way would do it twice (review 101), so it says to check before calling again, where a
-    stopped call (``it was stopped``) says to try a smaller request.
+    that is still on its way would do it twice (review 101), so it says to check before calling again; so does an
+    async tool cancelled at its timeout (``"stopped"``), whose request may have gone out before it was stopped
+    (review 102).
 
     Args:
         name: the tool's name.
         timeout: its timeout in seconds.
-        state: ``"running"``, ``"did not stop when cancelled"``, ``"late"`` or ``"late, blocking"``.
+        state: ``"stopped"``, ``"running"``, ``"did not stop when cancelled"``, ``"late"`` or ``"late, blocking"``.
 
     Returns:
         A :class:`~toolwire.errors.ToolTimeoutError` (not raised).

@@ -35,9 +35,10 @@ _MACHINERY = (os.path.dirname(os.path.abspath(asyncio.__file__)) + os.sep,
               os.path.abspath(threading.__file__))
 """The standard library's event loop, executors and threads, which a task's or a worker thread's stack starts in."""
 
-_CALL_SITE: contextvars.ContextVar[tuple[str, int, dict[str, Any]] | None] = contextvars.ContextVar(
+_CALL_SITE: contextvars.ContextVar[tuple[str, int, dict[str, Any], frozenset[int]] | None] = contextvars.ContextVar(
     "toolwire_call_site", default=None)
-"""The user's line (file name, line number, module globals) that started the ``batch``/``abatch`` running now."""
+"""The user's line (file name, line number, module globals) that started the ``batch``/``abatch`` running now, and
+the ids of the frames on the stack then (that line's frame and its callers)."""
 
 
 def _first_outside(frame: FrameType | None, prefixes: tuple[str, ...]) -> tuple[FrameType | None, int]:
@@ -71,7 +72,12 @@ def remember_call_site() -> Iterator[None]:
     if frame is None:
         yield
         return
-    token = _CALL_SITE.set((frame.f_code.co_filename, frame.f_lineno, frame.f_globals))
+    outer: set[int] = set()
+    caller: FrameType | None = frame
+    while caller is not None:
+        outer.add(id(caller))
+        caller = caller.f_back
+    token = _CALL_SITE.set((frame.f_code.co_filename, frame.f_lineno, frame.f_globals, frozenset(outer)))
     try:
         yield
     finally:
@@ -81,9 +87,11 @@ def remember_call_site() -> Iterator[None]:
 def warn_user(message: str | Warning, category: type[Warning] = UserWarning) -> None:
     """``warnings.warn(message, category)`` attributed to the user's line that led here.
 
-    That line is the first frame outside toolwire; when that frame is an event loop's or a worker thread's, the line
-    a ``batch``/``abatch`` kept (:func:`remember_call_site`), else the first frame past the loop (the line that
-    called ``asyncio.run``), else the loop's own frame (as plain ``warnings.warn`` would).
+    That line is the first frame outside toolwire; when that frame is an event loop's or a worker thread's, the
+    first user frame past the loop's and threads' frames, when it is one that a running ``batch``/``abatch`` did not
+    have on its stack (a tool of the batch's run, which started this run itself: review 102); else the line that
+    ``batch``/``abatch`` kept (:func:`remember_call_site`); else that first user frame (the line that called
+    ``asyncio.run``); else the loop's own frame (as plain ``warnings.warn`` would).
 
     Args:
         message: the warning's one-sentence text, or a warning instance (whose class is then the category).
@@ -94,12 +102,12 @@ def warn_user(message: str | Warning, category: type[Warning] = UserWarning) -> 
     if frame is None or not frame.f_code.co_filename.startswith(_MACHINERY):
         warnings.warn(message, category, stacklevel=depth + 2)
         return
+    user, more = _first_outside(frame, (_PACKAGE, *_MACHINERY))
     site = _CALL_SITE.get()
-    if site is not None:
-        filename, lineno, module_globals = site
+    if site is not None and (user is None or id(user) in site[3]):  # no user frame inside the batch's own work
+        filename, lineno, module_globals, _ = site
         registry = module_globals.setdefault("__warningregistry__", {})
         warnings.warn_explicit(message, category, filename, lineno, module=module_globals.get("__name__", filename),
                                registry=registry, module_globals=module_globals)
         return
-    user, more = _first_outside(frame, (_PACKAGE, *_MACHINERY))
     warnings.warn(message, category, stacklevel=depth + (more if user is not None else 0) + 2)

@@ -386,7 +386,8 @@ def _json_text(encode: Callable[[], str]) -> str:
         raise ToolResultError(f"The tool's result could not be turned into JSON text ({_str(exc)}): return text or "
                               "JSON-like data.", reason=f"it holds a value JSON cannot hold ({_str(exc)})") from exc
     except ValueError as exc:  # toolwire's own sentence: Python's would advise sys.set_int_max_str_digits() or
-        raise ToolResultError(*_value_error_text(exc)) from exc  # quote a codec error to the model (review 83)
+        message, reason = _value_error_text(exc)  # (review 102: passed positionally, the reason was the tool name)
+        raise ToolResultError(message, reason=reason) from exc  # quote a codec error to the model (review 83)
     except Exception as exc:
         raise ToolResultError(
             f"The tool's result could not be turned into JSON text ({type(exc).__name__}: {_str(exc)}): return text "
