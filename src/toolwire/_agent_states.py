@@ -124,6 +124,16 @@ class _States:
         return exc
 
 
+    def end_if_failed(self, stop: type[Exception]) -> None:
+        """Raise the run's error once its queued updates are out, then ``stop`` (``StopIteration`` or
+        ``StopAsyncIteration``) on every later call, as the event stream ends after its error (review 102)."""
+        if self._failed is not None:
+            failed, self._failed, self._ended = self._failed, None, True
+            raise failed
+        if self._ended:
+            raise stop
+
+
 class StateStream(_States, Iterator[dict[str, Any]]):
     """What ``Agent.stream(input, stream_mode="values" | "updates")`` returns: LangGraph's state dicts (module doc),
     with :attr:`messages`, the conversation so far, and :meth:`close` as on :class:`~toolwire.agent.AgentStream`."""
@@ -137,19 +147,13 @@ class StateStream(_States, Iterator[dict[str, Any]]):
 
     def __next__(self) -> dict[str, Any]:
         while not self.pending:
-            if self._failed is not None:  # raised once; the stream then ends, as the event stream does (review 102)
-                failed, self._failed, self._ended = self._failed, None, True
-                raise failed
-            if self._ended:
-                raise StopIteration
+            self.end_if_failed(StopIteration)
             try:
-                event = next(self._events)
+                self.feed(next(self._events))
             except StopIteration:
                 raise
             except Exception as exc:  # (an interrupt or a cancellation is raised at once)
                 self._failed = self.fail(exc)
-                continue
-            self.feed(event)
         return self.pending.popleft()
 
     def close(self) -> None:
@@ -169,19 +173,13 @@ class AsyncStateStream(_States, AsyncIterator[dict[str, Any]]):
 
     async def __anext__(self) -> dict[str, Any]:
         while not self.pending:
-            if self._failed is not None:
-                failed, self._failed, self._ended = self._failed, None, True
-                raise failed
-            if self._ended:
-                raise StopAsyncIteration
+            self.end_if_failed(StopAsyncIteration)
             try:
-                event = await self._events.__anext__()
+                self.feed(await self._events.__anext__())
             except StopAsyncIteration:
                 raise
-            except Exception as exc:  # (an interrupt or a cancellation is raised at once)
+            except Exception as exc:
                 self._failed = self.fail(exc)
-                continue
-            self.feed(event)
         return self.pending.popleft()
 
     async def aclose(self) -> None:
