@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-__all__ = ["remember_call_site", "user_stacklevel", "warn_user"]
+__all__ = ["remember_call_site", "warn_user"]
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 """toolwire's own files: every frame from them is skipped."""
@@ -48,14 +48,6 @@ def _first_outside(frame: FrameType | None, prefixes: tuple[str, ...]) -> tuple[
     while frame is not None and frame.f_code.co_filename.startswith(prefixes):
         frame, depth = frame.f_back, depth + 1
     return frame, depth
-
-
-def user_stacklevel() -> int:
-    """The ``stacklevel`` that attributes a warning its caller issues to the first frame outside toolwire (the
-    user's ``@tool`` or ``bind_tools`` line, however deep inside toolwire the warning is issued). Prefer
-    :func:`warn_user`, which also steps over an event loop's and a worker thread's frames."""
-    _, depth = _first_outside(sys._getframe(1), (_PACKAGE,))
-    return depth + 1
 
 
 @contextlib.contextmanager
