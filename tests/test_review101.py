@@ -200,11 +200,10 @@ def test_a_result_object_with_no_text_of_its_own_is_logged_once_per_class(caplog
         fetch.invoke(tool_call("fetch", {"which": "b"}, "c2"))
     assert '"shown": "shown"' in first and "Opaque object at 0x" in first
     told = [r.getMessage() for r in caplog.records if "no JSON form" in r.getMessage()]
-    assert told == ["A tool result or artifact holds a test_a_result_object_with_no_text_of_its_own_is_logged_once_"
-                    "per_class.<locals>.Opaque, which has no JSON form and no text of its own, so it is written as "
-                    "'<test_a_result_object_with_no_text_of_its_own_is_logged_once_per_class.<locals>.Opaque object "
-                    "at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or give the class a "
-                    "__str__."]
+    name = Opaque.__qualname__
+    assert told == [f"A tool result or artifact holds an instance of {name}, which has no JSON form and no text of its "
+                    f"own, so it is written as '<{name} object at 0x...>': return a dict, a dataclass or a pydantic "
+                    "model of what it holds, or give the class a __str__."]
 
 
 @pytest.mark.parametrize("run", ["invoke", "stream", "values", "batch"])

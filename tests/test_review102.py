@@ -115,7 +115,7 @@ def test_the_no_text_log_says_how_the_object_is_written(caplog: pytest.LogCaptur
     with caplog.at_level("WARNING", logger="toolwire.tools"):
         ToolMessage("ok", "c1", artifact={"handle": Handle()}).to_dict()
     [told] = [r.getMessage() for r in caplog.records if "no JSON form" in r.getMessage()]
-    assert told.startswith("A tool result or artifact holds a ") and "so it is written as '<" in told
+    assert told.startswith("A tool result or artifact holds an instance of ") and "so it is written as '<" in told
     assert "the model reads" not in told
 
 

@@ -255,8 +255,23 @@ def test_the_json_schema_sent_is_unchanged_while_extras_are_read_as_the_class_re
                                                                                                    qty=1)])
 
 
-def test_typeddicts_still_refuse_extras() -> None:
-    model = ScriptedChatModel([_call({"x": 1, "y": 2, "z": 3}, name="Point"), _call({"x": 1, "y": 2}, name="Point")])
-    with pytest.raises(ToolCallParseError, match="z: Extra inputs are not permitted"):
-        model.with_structured_output(Point, retries=0).invoke("q")
+def test_typeddicts_and_dataclasses_read_unknown_keys_as_pydantic_does() -> None:
+    # (review 103: they were refused, where pydantic's TypeAdapter drops them; a config that forbids them still does)
+    import dataclasses
+
+    from pydantic import ConfigDict
+
+    @dataclasses.dataclass
+    class Spot:
+        x: int
+
+    class Strict(TypedDict):
+        __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+        x: int
+
+    model = ScriptedChatModel([_call({"x": 1, "y": 2, "z": 3}, name="Point"), _call({"x": 1, "zz": 2}, name="Spot"),
+                               _call({"x": 1, "zz": 2}, name="Strict")])
     assert model.with_structured_output(Point).invoke("q") == {"x": 1, "y": 2}
+    assert model.with_structured_output(Spot).invoke("q") == Spot(x=1)
+    with pytest.raises(ToolCallParseError, match="zz: Extra inputs are not permitted"):
+        model.with_structured_output(Strict).invoke("q")

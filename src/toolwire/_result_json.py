@@ -42,9 +42,9 @@ def json_fallback(value: Any) -> Any:
     if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__ and kind not in _TOLD:
         _TOLD.add(kind)
         logging.getLogger("toolwire.tools").warning(
-            "A tool result or artifact holds a %s, which has no JSON form and no text of its own, so it is written "
-            "as '<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or give the "
-            "class a __str__.", kind.__qualname__, kind.__qualname__)
+            "A tool result or artifact holds an instance of %s, which has no JSON form and no text of its own, so it "
+            "is written as '<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or "
+            "give the class a __str__.", kind.__qualname__, kind.__qualname__)
     return _str(value)
 
 

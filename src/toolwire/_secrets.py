@@ -22,14 +22,17 @@ _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
 # a query parameter (a name of at most 64 characters, so the search stays linear in the text's length) and the
 # words that say its value is a secret
 _QUERY_PARAM = re.compile(r"([?&;#][^=&#;?\s]{1,64}=)([^&#;\s'\"]+)")  # (# too: OAuth's #access_token=)
-_SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|sig|auth|credential", re.IGNORECASE)
+_SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|sig|auth|credential|session|jwt|bearer"
+                          r"|[?&;#_.-]pass=|[?&;#](?:code|sas)=",  # (?pass=, OAuth's ?code=, Azure's ?sas=: review 103)
+                          re.IGNORECASE)
 
 
 def redact_url(text: str) -> str:
     """``text`` with the credentials of every URL in it masked (for reprs, logs and error messages): the user
     info (``http://user:token@host`` gives ``http://****@host``) and the values of query parameters whose name
     says they hold a secret (``?api_key=sk-1`` gives ``?api_key=****``: names with key, token, secret,
-    password, signature, auth or credential in them, any letter case; in a fragment too, as OAuth's implicit flow
+    password, signature, auth, credential, session, jwt or bearer in them, and the names pass, code (OAuth's
+    authorization code) and sas, any letter case; in a fragment too, as OAuth's implicit flow
     sends ``#access_token=...``). The names are matched as parts of words, so ``?author=`` or ``?keyword=`` is
     masked as well: in an error message or a log, a value hidden for nothing costs less than a token shown."""
     return _QUERY_PARAM.sub(_mask_value, _USERINFO.sub(r"\1****@", text))

@@ -142,7 +142,7 @@ class Attempts:
         error = problem.error
         if self.made > 1:
             error = ToolCallParseError(f"{error} The model was asked {self.made} times (retries={self._retries}), "
-                                       "and after each reply that did not fit it was told what was wrong.", raw=reply)
+                                       "each earlier reply sent back with what was wrong.", raw=reply)
             error.__cause__ = problem.error.__cause__
         if not self._include_raw:
             raise error

@@ -15,7 +15,8 @@ What comes back, per schema kind:
   pydantic's default ``"ignore"``, refused under ``"forbid"`` (a tool refuses them whatever its model's default, since
   they catch misspelled argument names; here the class is the user's answer type, and the JSON Schema sent, which
   says ``additionalProperties: false``, is the same either way);
-* a ``TypedDict`` class: a dict, and a dataclass: an instance (both validated with pydantic's ``TypeAdapter``);
+* a ``TypedDict`` class: a dict, and a dataclass: an instance (both validated with pydantic's ``TypeAdapter``, unknown
+  keys as it reads them: dropped, unless the class's config forbids them);
 * a JSON Schema dict (with a ``title``, the tool's name) or a tool dict (OpenAI or bare
   ``{"name", "description", "parameters"}``): the arguments as a dict, as the model wrote them (not checked
   against the schema: the provider's strict mode, or the local model's grammar, is what holds them to it, the
@@ -155,8 +156,9 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
         from toolwire._schema_json import reader
         from toolwire._schema_strict import strict_validator
 
-        validator = strict_validator(adapter.core_schema, None, adapter.validator)  # type: ignore[arg-type]
-        return spec, reader(validator, adapter.core_schema)  # (toolwire's rules, as for a model: review 63)
+        core = _extras_as_declared(adapter.core_schema)  # (unknown keys as pydantic reads the class: review 103)
+        validator = strict_validator(core, None, adapter.validator)  # type: ignore[arg-type]
+        return spec, reader(validator, core)  # (toolwire's rules, as for a model: review 63)
     v1 = sys.modules.get("pydantic.v1")
     if v1 is not None and isinstance(schema, type) and issubclass(schema, v1.BaseModel):  # as LangChain takes it
         return to_tool_spec(schema), schema.parse_obj
