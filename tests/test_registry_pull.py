@@ -117,7 +117,8 @@ def test_model_file_says_when_the_path_is_a_folder(tmp_path):
     empty.mkdir()
     with pytest.raises(UserError, match=r"empty\.gguf is a folder with no \.gguf file in it: pass the path of a"):
         model_file(empty)
-    with pytest.raises(UserError, match=r"Model file .*nothing\.gguf does not exist"):
+    with pytest.raises(UserError, match=r"^There is no file at .*nothing\.gguf: pass the path of an existing \.gguf "
+                                        r"file, or a registry name \(toolwire models list\)\.$"):
         model_file(tmp_path / "nothing.gguf")
 
 

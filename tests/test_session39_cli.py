@@ -49,3 +49,18 @@ def test_ask_with_repeat_calls_gives_no_note_and_without_it_the_note_names_the_o
     assert capsys.readouterr().err == (
         "warning: the Agent answered a repeated call of 'calculate' with the result it already had, without running "
         "the tool again: for a tool that must run on every call, pass --repeat-calls calculate.\n")
+
+
+def test_chat_with_a_model_file_that_is_not_there_fails_at_start(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # (review 104: the session started, failed on every question and exited 0)
+    missing = tmp_path / "x.gguf"
+    result = CliRunner().invoke(cli.app, ["chat", "--model", str(missing)], input="hi\nexit\n")
+    assert result.exit_code == 1
+    assert f"There is no file at {missing}: pass the path of an existing .gguf file" in result.output
+    assert "you>" not in result.output
+
+
+def test_chat_fed_from_a_pipe_shows_each_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Olá!"]))
+    result = CliRunner().invoke(cli.app, ["chat"], input="oi\nexit\n")
+    assert result.exit_code == 0 and "you> oi\n" in result.output and "Olá!" in result.output

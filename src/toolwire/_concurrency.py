@@ -395,10 +395,12 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
             raise
 
 
-def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any]) -> concurrent.futures.Future[T]:
+def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any],
+                 name: str = "") -> concurrent.futures.Future[T]:
     """Run ``func(kwargs)`` on a new daemon thread and return a future of its result.
 
-    Used for calls with a timeout: a call abandoned at its timeout keeps only its own thread busy.
+    Used for calls with a timeout: a call abandoned at its timeout keeps only its own thread busy. ``name``, the
+    tool's, goes in the thread's name, so :func:`still_running` can say which calls an exiting program cuts off.
     """
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
     depth = _depth()
@@ -412,8 +414,20 @@ def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any]) ->
         except BaseException as exc:  # handed to the waiting caller, who decides
             future.set_exception(exc)
 
-    threading.Thread(target=run, name="toolwire-timed", daemon=True).start()
+    threading.Thread(target=run, name=f"{_TIMED}{name}", daemon=True).start()
     return future
+
+
+_TIMED = "toolwire-timed:"
+"""The start of the name of a thread :func:`start_thread` runs a call on; the tool's name follows."""
+
+
+def still_running() -> list[str]:
+    """The names of the tools whose calls still run on threads of their own (:func:`start_thread`: calls with a
+    timeout, abandoned at it or not), one per call, in no set order. Python stops those daemon threads part-way when
+    the interpreter exits, so a program about to end can say which calls it cuts off (``toolwire ask``/``chat``)."""
+    return [thread.name[len(_TIMED):] for thread in threading.enumerate()
+            if thread.name.startswith(_TIMED) and thread.is_alive()]
 
 
 def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any], timeout: float,
@@ -423,7 +437,7 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
     Raises:
         ToolTimeoutError: the call did not finish in time (its thread is abandoned, not killed).
     """
-    future = start_thread(func, kwargs)
+    future = start_thread(func, kwargs, name)
     try:
         return future.result(timeout)
     except concurrent.futures.TimeoutError:

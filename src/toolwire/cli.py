@@ -15,18 +15,12 @@ user's rights. toolwire never imports anything a model names.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import importlib
-import importlib.util
-import inspect
 import json
 import math
 import os
 import re
 import sys
 import warnings
-from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -36,18 +30,16 @@ from rich.markup import escape
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
+from toolwire.cli_tools import default_tools, load_tools
 from toolwire.errors import (
     ContextOverflowError,
     MaxStepsExceeded,
     RepeatedCallWarning,
-    SchemaError,
     ToolwireError,
     UserError,
 )
 from toolwire.messages import ToolMessage
-from toolwire.models.base import ServerTool
 from toolwire.results import valid_text
-from toolwire.tools import Tool
 
 app = typer.Typer(
     name="toolwire",
@@ -90,128 +82,6 @@ def fail(message: str, code: int = 1) -> None:
     """
     err.print(f"[red]error:[/red] {escape(terminal_text(message))}")
     raise typer.Exit(code)
-
-
-def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
-    """Load the tools of a Python file or importable module.
-
-    The module's ``TOOLS`` list is used when it has one; otherwise every toolwire :class:`Tool` in it,
-    and, when there is none, every public function defined in it that has a docstring.
-
-    Args:
-        spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
-        server_tools: keep the provider server tools of ``TOOLS`` (``{"type": "web_search_20250305", ...}``,
-            as :class:`~toolwire.models.base.ServerTool`), which the model runs itself (``ask``, ``chat``);
-            False refuses them (``mcp serve`` can serve only tools it runs).
-
-    Returns:
-        The tools, in definition order.
-
-    Raises:
-        UserError: the file or module cannot be imported, or holds no tools, or its ``TOOLS`` is not a list of
-            tools (one tool alone, a dict, a string) or holds an entry the command cannot use (a schema without
-            a function, such as a pydantic model class or an OpenAI tool dict; a server tool where
-            ``server_tools`` is False: never dropped without a word), or one of the functions the
-            rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
-            naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
-            with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
-            command serves would then silently differ from the documented rule.
-    """
-    path = Path(spec)
-    try:
-        if path.suffix == ".py" or path.exists():
-            if not path.is_file():
-                raise UserError(f"No tools file at {spec!r}: give a .py file or an importable module name.")
-            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-            mod_spec = importlib.util.spec_from_file_location(f"toolwire_user_tools_{digest}", path)
-            if mod_spec is None or mod_spec.loader is None:
-                raise UserError(f"Cannot import {spec!r} as Python code.")
-            module = importlib.util.module_from_spec(mod_spec)
-            sys.modules[mod_spec.name] = module
-            mod_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(spec)
-    except UserError:
-        raise
-    except SchemaError as exc:
-        raise UserError(f"A tool in {spec!r} is not valid: {exc}") from None
-    except ModuleNotFoundError as exc:
-        if exc.name == spec and Path(spec + ".py").is_file():  # `--tools my_tools` for ./my_tools.py
-            raise UserError(f"There is no module named {spec!r}, but there is a file {spec + '.py'!r}: pass "
-                            f"--tools {spec}.py to load it.") from None
-        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
-    except Exception as exc:
-        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
-    except SystemExit as exc:  # a script's `sys.exit()` at import would end toolwire silently
-        raise UserError(f"Loading tools from {spec!r} ran sys.exit({exc.code!r}); put the file's script part "
-                        "under `if __name__ == \"__main__\":`.") from None
-    from toolwire.models.base import to_tool
-
-    explicit = getattr(module, "TOOLS", None)
-    if explicit is not None:
-        if isinstance(explicit, str | bytes | Mapping | Tool) or not isinstance(explicit, Iterable):
-            # `TOOLS = get_weather` (one tool), a dict, a string, a number: one line, not a TypeError
-            raise UserError(f"TOOLS in {spec!r} must be a list of tools, not {type(explicit).__name__}: write "
-                            "TOOLS = [my_tool, ...].")
-        found = []
-        for entry in explicit:
-            label = getattr(entry, "__name__", None) or (entry.get("name") if isinstance(entry, Mapping) else None) \
-                or type(entry).__name__
-            try:
-                converted = to_tool(entry)
-            except Exception as exc:
-                raise UserError(f"The TOOLS entry {label!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): "
-                                "fix it or take it out of TOOLS.") from None
-            if isinstance(converted, ServerTool) and not server_tools:
-                raise UserError(f"The TOOLS entry {label!r} in {spec!r} is a provider's server tool, which only that "
-                                "provider's model runs: this command cannot serve it; take it out of TOOLS.")
-            if not isinstance(converted, Tool | ServerTool):
-                raise UserError(f"The TOOLS entry {label!r} in {spec!r} is a schema without a function, which the "
-                                "command cannot run: make it a function with @tool, or take it out of TOOLS.")
-            found.append(converted)
-    else:
-        values = list(vars(module).values())
-        found = [v for v in values if isinstance(v, Tool)]
-        if not found:
-            found = [
-                _documented_function_tool(v, name, spec) for name, v in vars(module).items()
-                if inspect.isfunction(v) and not name.startswith("_")
-                and v.__module__ == module.__name__ and inspect.getdoc(v)
-            ]
-    unique = {id(t): t for t in found}  # an alias (`weather = get_weather`) is the same tool, counted once
-    tools = [t for t in unique.values() if isinstance(t, Tool | ServerTool)]
-    if not tools:
-        raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
-    return tools
-
-
-def _first_sentence(exc: BaseException) -> str:
-    """The first sentence of an error's message, without its final period (pydantic's run over lines)."""
-    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    head, dot, _ = text.partition(". ")
-    return (head if dot else text).rstrip(".")
-
-
-def _documented_function_tool(func: Any, name: str, spec: str) -> Tool:
-    """A public function with a docstring as a tool (:func:`load_tools`' rule for a file without @tool).
-
-    Raises:
-        UserError: one line naming the function and the file, and what to do, when it cannot be a tool.
-    """
-    try:
-        return Tool.from_function(func)
-    except Exception as exc:
-        raise UserError(
-            f"The function {name!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): a file without "
-            f"@tool makes every public function with a docstring a tool, so rename a helper to _{name}, "
-            "or mark the tools with @tool or list them in TOOLS."
-        ) from None
-
-
-def _default_tools() -> list[Tool]:
-    from toolwire.examples.book import BOOK_TOOLS
-
-    return list(BOOK_TOOLS)
 
 
 def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = None,
@@ -279,6 +149,10 @@ def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_th
     from toolwire.models.factory import init_chat_model
 
     check_server_url(name)
+    if name and name.lower().endswith(".gguf"):  # a file that is not there fails now, before chat starts (review 104)
+        from toolwire.models.registry import model_file
+
+        model_file(name)
     kwargs: dict[str, Any] = {}
     if dialect:
         kwargs["dialect"] = dialect
@@ -405,7 +279,7 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
         raise UserError(f"--tool-timeout must be a finite number of seconds, not {tool_timeout}: leave it out for "
                         "no limit.")
     loaded = [t for spec in tools or () for t in load_tools(spec, server_tools=True)] if tools or mcp else \
-        _default_tools()
+        default_tools()
     if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools
 
@@ -482,6 +356,19 @@ def ask(
         fail(_error_text(exc))
     except KeyboardInterrupt:
         fail("interrupted.", 130)
+    finally:
+        _note_cut_off()
+
+
+def _note_cut_off() -> None:
+    """Say which tool calls still run past their timeout as the command ends (review 104: an email tool cut off
+    half-way, silently, after the model was told it may still take effect): Python stops their threads at exit."""
+    from toolwire._concurrency import still_running
+
+    if names := list(dict.fromkeys(still_running())):
+        shown = ", ".join(map(repr, names))
+        err.print(f"[yellow]warning:[/yellow] the call of {shown} still running past its timeout is stopped part-way "
+                  "now that the command ends: check what it did.")
 
 
 @app.command()
@@ -509,8 +396,17 @@ def chat(
     except ToolwireError as exc:
         fail(_error_text(exc))
         return
+    try:
+        _chat(agent, max_steps)
+    finally:
+        _note_cut_off()
+
+
+def _chat(agent: Any, max_steps: int) -> None:
+    """The ``chat`` session's loop, until 'exit' or the end of input."""
     conversation: list[Any] = []
     out.print("[dim]toolwire chat: type a question; 'clear' starts a new conversation; 'exit' or Ctrl-D leaves.[/dim]")
+    echo = not sys.stdin.isatty()  # (questions read from a pipe are shown, so the output reads as a conversation)
     while True:
         try:
             line = valid_text(input("you> ").strip())
@@ -520,6 +416,8 @@ def chat(
         except UnicodeDecodeError:  # a terminal (or pipe) that is not UTF-8, read strictly: the session goes on
             err.print("[red]error:[/red] that line is not UTF-8 text: set your terminal to UTF-8 and type it again.")
             continue
+        if echo and line:
+            out.print(escape(terminal_text(line)))
         if line.lower() in ("exit", "quit", ":q"):
             return
         if not line:

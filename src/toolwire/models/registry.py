@@ -212,4 +212,5 @@ def model_file(path: str | os.PathLike[str]) -> Path:
                             f"such as {inside[0]}.")
         raise UserError(f"{file} is a folder with no .gguf file in it: pass the path of a .gguf file or a "
                         "registry name.")
-    raise UserError(f"Model file {file} does not exist: pass a registry name or a .gguf path.")
+    raise UserError(f"There is no file at {file}: pass the path of an existing .gguf file, or a registry name "
+                    "(toolwire models list).")

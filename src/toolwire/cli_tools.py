@@ -1,0 +1,144 @@
+"""The tools the ``toolwire`` command runs: the book's three by default, or those of the Python files and modules
+given with ``--tools`` (:func:`load_tools`, also used by ``toolwire mcp serve``). A tools file is the user's own code
+and runs with the user's rights; toolwire never imports anything a model names."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from toolwire.errors import SchemaError, UserError
+from toolwire.models.base import ServerTool
+from toolwire.tools import Tool
+
+__all__ = ["default_tools", "load_tools"]
+
+
+def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
+    """Load the tools of a Python file or importable module.
+
+    The module's ``TOOLS`` list is used when it has one; otherwise every toolwire :class:`Tool` in it,
+    and, when there is none, every public function defined in it that has a docstring.
+
+    Args:
+        spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
+        server_tools: keep the provider server tools of ``TOOLS`` (``{"type": "web_search_20250305", ...}``,
+            as :class:`~toolwire.models.base.ServerTool`), which the model runs itself (``ask``, ``chat``);
+            False refuses them (``mcp serve`` can serve only tools it runs).
+
+    Returns:
+        The tools, in definition order.
+
+    Raises:
+        UserError: the file or module cannot be imported, or holds no tools, or its ``TOOLS`` is not a list of
+            tools (one tool alone, a dict, a string) or holds an entry the command cannot use (a schema without
+            a function, such as a pydantic model class or an OpenAI tool dict; a server tool where
+            ``server_tools`` is False: never dropped without a word), or one of the functions the
+            rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
+            naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
+            with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
+            command serves would then silently differ from the documented rule.
+    """
+    path = Path(spec)
+    try:
+        if path.suffix == ".py" or path.exists():
+            if not path.is_file():
+                raise UserError(f"No tools file at {spec!r}: give a .py file or an importable module name.")
+            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+            mod_spec = importlib.util.spec_from_file_location(f"toolwire_user_tools_{digest}", path)
+            if mod_spec is None or mod_spec.loader is None:
+                raise UserError(f"Cannot import {spec!r} as Python code.")
+            module = importlib.util.module_from_spec(mod_spec)
+            sys.modules[mod_spec.name] = module
+            mod_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(spec)
+    except UserError:
+        raise
+    except SchemaError as exc:
+        raise UserError(f"A tool in {spec!r} is not valid: {exc}") from None
+    except ModuleNotFoundError as exc:
+        if exc.name == spec and Path(spec + ".py").is_file():  # `--tools my_tools` for ./my_tools.py
+            raise UserError(f"There is no module named {spec!r}, but there is a file {spec + '.py'!r}: pass "
+                            f"--tools {spec}.py to load it.") from None
+        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:
+        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
+    except SystemExit as exc:  # a script's `sys.exit()` at import would end toolwire silently
+        raise UserError(f"Loading tools from {spec!r} ran sys.exit({exc.code!r}); put the file's script part "
+                        "under `if __name__ == \"__main__\":`.") from None
+    from toolwire.models.base import to_tool
+
+    explicit = getattr(module, "TOOLS", None)
+    if explicit is not None:
+        if isinstance(explicit, str | bytes | Mapping | Tool) or not isinstance(explicit, Iterable):
+            # `TOOLS = get_weather` (one tool), a dict, a string, a number: one line, not a TypeError
+            raise UserError(f"TOOLS in {spec!r} must be a list of tools, not {type(explicit).__name__}: write "
+                            "TOOLS = [my_tool, ...].")
+        found = []
+        for entry in explicit:
+            label = getattr(entry, "__name__", None) or (entry.get("name") if isinstance(entry, Mapping) else None) \
+                or type(entry).__name__
+            try:
+                converted = to_tool(entry)
+            except Exception as exc:
+                raise UserError(f"The TOOLS entry {label!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): "
+                                "fix it or take it out of TOOLS.") from None
+            if isinstance(converted, ServerTool) and not server_tools:
+                raise UserError(f"The TOOLS entry {label!r} in {spec!r} is a provider's server tool, which only that "
+                                "provider's model runs: this command cannot serve it; take it out of TOOLS.")
+            if not isinstance(converted, Tool | ServerTool):
+                raise UserError(f"The TOOLS entry {label!r} in {spec!r} is a schema without a function, which the "
+                                "command cannot run: make it a function with @tool, or take it out of TOOLS.")
+            found.append(converted)
+    else:
+        values = list(vars(module).values())
+        found = [v for v in values if isinstance(v, Tool)]
+        if not found:
+            found = [
+                _documented_function_tool(v, name, spec) for name, v in vars(module).items()
+                if inspect.isfunction(v) and not name.startswith("_")
+                and v.__module__ == module.__name__ and inspect.getdoc(v)
+            ]
+    unique = {id(t): t for t in found}  # an alias (`weather = get_weather`) is the same tool, counted once
+    tools = [t for t in unique.values() if isinstance(t, Tool | ServerTool)]
+    if not tools:
+        raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
+    return tools
+
+
+def _first_sentence(exc: BaseException) -> str:
+    """The first sentence of an error's message, without its final period (pydantic's run over lines)."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    head, dot, _ = text.partition(". ")
+    return (head if dot else text).rstrip(".")
+
+
+def _documented_function_tool(func: Any, name: str, spec: str) -> Tool:
+    """A public function with a docstring as a tool (:func:`load_tools`' rule for a file without @tool).
+
+    Raises:
+        UserError: one line naming the function and the file, and what to do, when it cannot be a tool.
+    """
+    try:
+        return Tool.from_function(func)
+    except Exception as exc:
+        raise UserError(
+            f"The function {name!r} in {spec!r} cannot be a tool ({_first_sentence(exc)}): a file without "
+            f"@tool makes every public function with a docstring a tool, so rename a helper to _{name}, "
+            "or mark the tools with @tool or list them in TOOLS."
+        ) from None
+
+
+def default_tools() -> list[Tool]:
+    """The tools the commands run when given no ``--tools`` and no ``--mcp``: a new list of the book chapter's three
+    (``get_weather``, ``calculate``, ``search_web``: :mod:`toolwire.examples.book`)."""
+    from toolwire.examples.book import BOOK_TOOLS
+
+    return list(BOOK_TOOLS)
