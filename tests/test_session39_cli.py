@@ -64,3 +64,17 @@ def test_chat_fed_from_a_pipe_shows_each_question(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Olá!"]))
     result = CliRunner().invoke(cli.app, ["chat"], input="oi\nexit\n")
     assert result.exit_code == 0 and "you> oi\n" in result.output and "Olá!" in result.output
+
+
+def test_chat_ends_at_once_when_the_tools_alone_fill_the_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (review 104: every question was dropped with "ask something shorter", which no question could be)
+    from toolwire.errors import ContextOverflowError
+
+    def overflow(messages: list) -> str:
+        raise ContextOverflowError(320, 256, tools_tokens=299, tool_count=3)
+
+    model = ScriptedChatModel([overflow], cycle=True)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    result = CliRunner().invoke(cli.app, ["chat"], input="hi\nhello\nexit\n")
+    assert result.exit_code == 1 and result.output.count("The 3 tools bound take 299 of the 256 tokens") == 1
+    assert "pass a larger --n-ctx (more than 256)" in result.output and "dropped" not in result.output

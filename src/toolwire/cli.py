@@ -431,6 +431,8 @@ def _chat(agent: Any, max_steps: int) -> None:
         try:
             result = _run(agent, [*conversation, HumanMessage(line)], False)
         except ContextOverflowError as exc:  # the question does not fit: it is dropped, so the session can go on
+            if exc.tools_tokens and exc.tools_tokens + exc.min_room >= exc.n_ctx:  # no question can: it ends, as
+                fail(_error_text(exc))  # tools that do not load end it (review 104)
             err.print(f"[red]error:[/red] {escape(terminal_text(_error_text(exc)))}")
             err.print(f"[yellow]that question was dropped from the conversation{_tools_ran(exc, conversation)}:"
                       "[/yellow] ask something shorter, or type 'clear' to start a new conversation.")
