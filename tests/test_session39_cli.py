@@ -78,3 +78,12 @@ def test_chat_ends_at_once_when_the_tools_alone_fill_the_context(monkeypatch: py
     result = CliRunner().invoke(cli.app, ["chat"], input="hi\nhello\nexit\n")
     assert result.exit_code == 1 and result.output.count("The 3 tools bound take 299 of the 256 tokens") == 1
     assert "pass a larger --n-ctx (more than 256)" in result.output and "dropped" not in result.output
+
+
+@pytest.mark.parametrize("command", ["ask", "chat"])
+def test_the_help_names_option_values_not_python_types(command: str) -> None:
+    # (review 104: '<list[str]>' read as if --tools took a Python list, and '<str>', '<int range>' were typer's own)
+    shown = CliRunner().invoke(cli.app, [command, "--help"], terminal_width=140).output
+    for wanted in ("FILE", "MODEL", "TEXT", "SERVER", "TOKENS", "SECONDS", "NAME"):
+        assert wanted in shown, wanted
+    assert "list[str]" not in shown and "<float range>" not in shown and "<int range>" not in shown

@@ -240,32 +240,37 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
 
 
 ModelOpt = Annotated[
-    str | None, typer.Option("--model", "-m", help="local | registry name | .gguf path | provider:model")
+    str | None, typer.Option("--model", "-m", metavar="MODEL",
+                             help="local | registry name | .gguf path | provider:model")
 ]
 ToolsOpt = Annotated[
-    list[str] | None, typer.Option("--tools", "-t", help=(
+    list[str] | None, typer.Option("--tools", "-t", metavar="FILE", help=(
         "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects, else its public "
         "functions with docstrings."))
 ]
 DialectOpt = Annotated[str | None, typer.Option(
-    "--dialect", help="Tool-call dialect of a local model: template, pythonic or json (local models only).")]
+    "--dialect", metavar="NAME",
+    help="Tool-call dialect of a local model: template, pythonic or json (local models only).")]
 
 
 NCtxOpt = Annotated[int | None, typer.Option(
-    "--n-ctx", min=256, help="Context window of a local model, in tokens (default 8192; local models only).")]
+    "--n-ctx", min=256, metavar="TOKENS",
+    help="Context window of a local model, in tokens (default 8192; local models only).")]
 NThreadsOpt = Annotated[int | None, typer.Option(
-    "--n-threads", min=1, help="CPU threads a local model uses (default: all cores; local models only).")]
+    "--n-threads", min=1, metavar="N",
+    help="CPU threads a local model uses (default: all cores; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
-    "--mcp", help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
+    "--mcp", metavar="SERVER",
+    help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
 RepeatOpt = Annotated[list[str] | None, typer.Option(
     "--repeat-calls", metavar="NAME", help=(
         "A tool to run again on each repeated identical call, as one that adds or sends something must be "
         "(repeatable; 'all' for every tool). By default a repeated call is answered with the result it already "
         "had, which stops models that loop."))]
 TimeoutOpt = Annotated[float | None, typer.Option(
-    "--tool-timeout", min=0.001, help=("Seconds a tool call may take; a call that takes longer is answered to the "
-                                       "model as an error (default: no limit; a tool's own @tool(timeout=...) "
-                                       "is kept)."))]
+    "--tool-timeout", min=0.001, metavar="SECONDS",
+    help=("Seconds a tool call may take; a call that takes longer is answered to the model as an error (default: no "
+          "limit; a tool's own @tool(timeout=...) is kept)."))]
 
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
@@ -320,11 +325,11 @@ def _repeat_calls(names: list[str] | None, tools: list[Any]) -> Any:
 
 @app.command()
 def ask(
-    question: Annotated[str, typer.Argument(help="The question to answer.")],
+    question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to answer.")],
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls.", min=1)] = 6,
-    system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
+    max_steps: Annotated[int, typer.Option(help="The most model calls.", min=1, metavar="N")] = 6,
+    system: Annotated[str | None, typer.Option(help="A system prompt.", metavar="TEXT")] = None,
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help=(
         "Print the conversation as JSON: a list of messages, each as Message.to_dict() writes it (on an error, "
@@ -375,8 +380,8 @@ def _note_cut_off() -> None:
 def chat(
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls per question.", min=1)] = 6,
-    system: Annotated[str | None, typer.Option(help="A system prompt.")] = None,
+    max_steps: Annotated[int, typer.Option(help="The most model calls per question.", min=1, metavar="N")] = 6,
+    system: Annotated[str | None, typer.Option(help="A system prompt.", metavar="TEXT")] = None,
     dialect: DialectOpt = None,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
