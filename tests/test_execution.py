@@ -215,9 +215,9 @@ def test_timeouts_sync_and_async() -> None:
     finally:
         release.set()
     assert [r.status for r in results] == ["error", "error", "success"]
-    assert results[0].content == ("Error: Tool 'stuck' did not finish within 0.05 seconds and is still running (a "
-                                  "sync tool's thread cannot be stopped), so it may yet finish and take effect; its "
-                                  "result will not be used: check what it did before calling it again.")
+    assert results[0].content == ("Error: Tool 'stuck' did not finish within 0.05 seconds and is still running, so it "
+                                  "may yet take effect; its result will not be used: check what it did before calling "
+                                  "it again.")
     assert results[1].content == ("Error: Tool 'astuck' did not finish within 0.05 seconds and was stopped, but what "
                                   "it did before that may have taken effect; its result will not be used: check what "
                                   "it did before calling it again.")
@@ -432,8 +432,8 @@ def test_an_async_tool_that_blocks_past_its_timeout_is_a_timeout_not_a_success()
         result = slow.invoke(tool_call(slow.name, {"q": "x"}, "c1"))
         assert result.status == "error", slow.name
         assert "did not finish within 0.05 seconds and " in result.content
-        assert ("may have taken effect" if slow is blocking else "did not stop when cancelled, so it may yet finish "
-                "and take effect") in result.content
+        assert ("may have taken effect" if slow is blocking else "did not stop when cancelled, so it may yet take "
+                "effect") in result.content
         assert result.content.endswith("; its result will not be used: check what it did before calling it again.")
         [executed] = ToolExecutor([slow]).execute(reply(tool_call(slow.name, {"q": "x"}, "c2")))
         assert executed.status == "error" and "did not finish within" in executed.content

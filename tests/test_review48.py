@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -59,9 +60,12 @@ def test_an_infinite_tool_timeout_is_refused_in_the_options_words(monkeypatch: p
                                                                   command: str) -> None:
     model = _script(monkeypatch, "unused")
     args = [command, "q"] if command == "ask" else [command]
-    result = CliRunner().invoke(cli.app, [*args, "--tool-timeout", "inf"], input="q\n")
-    assert result.exit_code == 1
-    assert "--tool-timeout must be a finite number of seconds" in result.output and "None" not in result.output
+    for bad in ("inf", "nan", "0", "-1"):  # (review 104: a usage error, exit 2, as the other bad values are)
+        result = CliRunner().invoke(cli.app, [*args, "--tool-timeout", bad], input="q\n", terminal_width=200)
+        assert result.exit_code == 2, bad
+        said = " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())  # (rich's box wraps the line)
+        assert "is not a number of seconds of at least 0.001: pass one, such as 30, or leave the option out for no " \
+               "limit." in said and "None" not in said
     assert model.requests == []
 
 

@@ -87,3 +87,17 @@ def test_the_help_names_option_values_not_python_types(command: str) -> None:
     for wanted in ("FILE", "MODEL", "TEXT", "SERVER", "TOKENS", "SECONDS", "NAME"):
         assert wanted in shown, wanted
     assert "list[str]" not in shown and "<float range>" not in shown and "<int range>" not in shown
+
+
+def test_tools_of_one_name_in_two_files_are_refused_naming_both_and_one_file_twice_is_read_once(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    source = 'def get_weather(city: str) -> str:\n    """Weather of a city."""\n    return "sunny"\n'
+    first, second = tmp_path / "a.py", tmp_path / "b.py"
+    first.write_text(source)
+    second.write_text(source)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: _twice())
+    with pytest.raises(UserError, match=rf"^Two tools are named 'get_weather', one in {first} and one in {second}: "
+                                        r"rename one \(@tool\(\"other_name\"\)\) or leave one of the files out\.$"):
+        cli._agent(None, [str(first), str(second)], 6, None, None)
+    agent = cli._agent(None, [str(first), str(first)], 6, None, None)
+    assert [t.name for t in agent.executor.tools.values()] == ["get_weather"]

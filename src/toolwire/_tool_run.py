@@ -395,11 +395,11 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
 
 _TIMEOUT_STATES = {
     "stopped": " and was stopped, but what it did before that may have taken effect",
-    "running": " and is still running (a sync tool's thread cannot be stopped), so it may yet finish and take effect",
-    "did not stop when cancelled": " and did not stop when cancelled, so it may yet finish and take effect",
-    "late": " and ended only after it (the event loop was blocked meanwhile), so it may have taken effect",
-    "late, blocking": " and ended only after it (async tools must not block the event loop: time.sleep, a sync "
-                      "client), so it may have taken effect",
+    "running": " and is still running, so it may yet take effect",
+    "did not stop when cancelled": " and did not stop when cancelled, so it may yet take effect",
+    "late": " and ended only after it, so it may have taken effect",
+    "late, blocking": " and ended only after it (an async tool must not block the event loop), so it may have taken "
+                      "effect",
 }
 """How a timed-out call that may have done its work ended, for :func:`timeout_error`."""
 

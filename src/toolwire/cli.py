@@ -268,9 +268,23 @@ RepeatOpt = Annotated[list[str] | None, typer.Option(
         "(repeatable; 'all' for every tool). By default a repeated call is answered with the result it already "
         "had, which stops models that loop."))]
 TimeoutOpt = Annotated[float | None, typer.Option(
-    "--tool-timeout", min=0.001, metavar="SECONDS",
+    "--tool-timeout", metavar="SECONDS", callback=lambda value: _seconds(value),
     help=("Seconds a tool call may take; a call that takes longer is answered to the model as an error (default: no "
           "limit; a tool's own @tool(timeout=...) is kept)."))]
+
+
+def _seconds(value: float | None) -> float | None:
+    """``--tool-timeout``'s value checked, as a usage error (exit 2) like the options' other bad values: a number of
+    seconds of at least 0.001, not ``inf`` or ``nan`` (review 104: ``inf`` exited with 1, and ``nan`` was said to be
+    below the minimum).
+
+    Raises:
+        typer.BadParameter: any other value.
+    """
+    if value is not None and not (math.isfinite(value) and value >= 0.001):
+        raise typer.BadParameter(f"{value} is not a number of seconds of at least 0.001: pass one, such as 30, or "
+                                 "leave the option out for no limit.")
+    return value
 
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
@@ -280,11 +294,7 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
     from toolwire.agent import Agent
 
     _check_dialect(model, dialect, n_ctx, n_threads)  # before tools load and MCP servers start
-    if tool_timeout is not None and not math.isfinite(tool_timeout):  # `inf`: the library's message names `None`
-        raise UserError(f"--tool-timeout must be a finite number of seconds, not {tool_timeout}: leave it out for "
-                        "no limit.")
-    loaded = [t for spec in tools or () for t in load_tools(spec, server_tools=True)] if tools or mcp else \
-        default_tools()
+    loaded = _loaded(tools) if tools or mcp else default_tools()
     if mcp:  # each session lives until the command ends (closed at exit)
         from toolwire.mcp import load_tools as load_mcp_tools
 
@@ -300,6 +310,25 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
             loaded += offered
     return Agent(_model(model, dialect, n_ctx, n_threads), loaded, max_steps=max_steps, system_prompt=system,
                  timeout=tool_timeout, repeat_calls=_repeat_calls(repeat_calls, loaded))
+
+
+def _loaded(specs: list[str] | None) -> list[Any]:
+    """The tools of the ``--tools`` files and modules, each given once (the same one twice is read once).
+
+    Raises:
+        UserError: two of them give tools of one name (the message names both: review 104), or one does not load.
+    """
+    loaded: list[Any] = []
+    origin: dict[str, str] = {}
+    for spec in dict.fromkeys(specs or ()):
+        for found in load_tools(spec, server_tools=True):
+            name = getattr(found, "name", "")
+            if name in origin and origin[name] != spec:
+                raise UserError(f"Two tools are named {name!r}, one in {origin[name]} and one in {spec}: rename one "
+                                "(@tool(\"other_name\")) or leave one of the files out.")
+            origin.setdefault(name, spec)
+            loaded.append(found)
+    return loaded
 
 
 def _repeat_calls(names: list[str] | None, tools: list[Any]) -> Any:
