@@ -236,5 +236,6 @@ def test_a_folder_given_as_the_model_is_reported_as_a_folder(tmp_path) -> None:
 
     with pytest.raises(UserError, match=r"is a folder with no \.gguf file in it"):
         ChatLlamaCpp(str(tmp_path)).model_path()
-    with pytest.raises(UserError, match=r"does not exist: pass a registry name or a \.gguf path"):
+    with pytest.raises(UserError, match=r"^There is no file at .*x\.gguf: pass the path of an existing \.gguf file, "
+                                        r"or a registry name"):
         ChatLlamaCpp(str(tmp_path / "x.gguf")).model_path()
