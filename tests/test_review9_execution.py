@@ -195,7 +195,7 @@ def test_a_big_result_does_not_make_another_async_tool_time_out() -> None:
     assert worst_gap < 0.15
     assert results[0].status == "success"
     assert results[0].content.startswith('{"rows": [0.0, 1.1, 2.2')
-    assert "[... result truncated: at least" in results[0].content
+    assert "[... result truncated: its first 20000 characters kept, of more than " in results[0].content
     assert len(results[0].content) < 20_200
 
 
@@ -230,8 +230,8 @@ def test_bounded_content_matches_result_to_content() -> None:
     assert tw_results.bounded_content(data, 300) == truncate_content(result_to_content(data), 300)  # all encoded: exact
     assert tw_results.bounded_content(data, 200) == truncate_content(result_to_content(data), 200)
     cut = tw_results.bounded_content(data, 20)  # encoding stopped early
-    assert cut == result_to_content(data)[:20] + ("\n[... result truncated: at least 21 characters cut (the whole "
-                                                  "result is longer); ask for a narrower result ...]")
+    assert cut == result_to_content(data)[:20] + ("\n[... result truncated: its first 20 characters kept, of more "
+                                                  "than 41; ask for a narrower result ...]")
     with pytest.raises(Exception, match="Circular reference"):
         looped: dict[str, Any] = {}
         looped["self"] = looped

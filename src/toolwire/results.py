@@ -336,8 +336,10 @@ def _bounded_json(result: Any, limit: int | None, default: Any = _json_default) 
         size += len(piece)
         if stop is not None and size > stop:
             text = "".join(pieces)
-            return (text[:limit] + f"\n[... result truncated: at least {len(text) - limit} characters cut "
-                    "(the whole result is longer); ask for a narrower result ...]")
+            # (the whole text is never built, so its length is known only to be above this: review 101 read
+            # "at least N characters cut" as the result's size)
+            return (text[:limit] + f"\n[... result truncated: its first {limit} characters kept, of more than "
+                    f"{len(text)}; ask for a narrower result ...]")
     return truncate_content("".join(pieces), limit)  # type: ignore[return-value]
 
 
@@ -345,8 +347,9 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
     """Return ``truncate_content(result_to_content(result), limit)`` (``limit`` in characters), run off the loop.
 
     A dict, list or tuple that is not content blocks is encoded piece by piece (letting the event loop's
-    thread run) and, with a ``limit``, encoding stops at twice the limit: the marker then says at least
-    how many characters were cut, since the whole text is never built.
+    thread run) and, with a ``limit``, encoding stops at twice the limit: the marker then says how many
+    characters were kept of more than how many, since the whole text is never built
+    (``[... result truncated: its first 20000 characters kept, of more than 40009; ask for a narrower result ...]``).
 
     Raises:
         ToolResultError: as :func:`result_to_content`.
