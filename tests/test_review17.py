@@ -6,6 +6,7 @@ Each test names the finding it covers; each fails on the code before the fix.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 
 import pytest
@@ -14,10 +15,13 @@ from toolwire import AIMessage, ToolExecutor, tool
 
 # -- finding 2: a result ready in time is not thrown away because another tool blocked the event loop ----------
 
+_CHARGE_STARTED = threading.Event()
+
 
 @tool(timeout=0.5)
 def charge_card(amount: int) -> str:
     """Charge the card (sync, quick)."""
+    _CHARGE_STARTED.set()
     time.sleep(0.02)
     return f"charged {amount}"
 
@@ -32,7 +36,10 @@ async def lookup(q: str) -> str:
 @tool
 async def blocker() -> str:
     """An async tool that blocks the event loop for 0.8 s (a sync client inside async code; no timeout)."""
-    await asyncio.sleep(0.03)  # the other calls start first
+    for _ in range(500):  # the other calls start first (not a fixed wait: a loaded CI machine can be slower)
+        if _CHARGE_STARTED.is_set():
+            break
+        await asyncio.sleep(0.01)
     time.sleep(0.8)
     return "ok"
 
@@ -52,6 +59,7 @@ def _calls(*names: str) -> AIMessage:
 
 @pytest.mark.parametrize("run", ["sync", "async"])
 def test_a_sync_result_ready_in_time_survives_another_tool_blocking_the_loop(run):
+    _CHARGE_STARTED.clear()
     executor = ToolExecutor([charge_card, lookup, blocker])
     reply = _calls("charge_card", "lookup", "blocker")
     out = executor.execute(reply) if run == "sync" else asyncio.run(executor.aexecute(reply))
