@@ -36,6 +36,8 @@ class HelpCommand(TyperCommand):
     unbroken (:func:`_reflow`)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        """Write this command's help into ``formatter`` (a ``click.HelpFormatter``), flags bare and paragraphs
+        whole; ``ctx`` is the ``click.Context`` of the ``--help`` call. Raises nothing of its own."""
         _flags_take_no_value(self, ctx)
         _reflow(self)
         super().format_help(ctx, formatter)
@@ -46,10 +48,14 @@ class HelpGroup(TyperGroup):
     shows boolean flags bare (:func:`_flags_take_no_value`) and paragraphs unbroken (:func:`_reflow`)."""
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        """Write this group's help into ``formatter`` (a ``click.HelpFormatter``), flags bare; ``ctx`` is the
+        ``click.Context`` of the ``--help`` call. Raises nothing of its own."""
         _flags_take_no_value(self, ctx)
         super().format_help(ctx, formatter)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command or group named ``cmd_name`` under this group (``None`` when there is none, as click's
+        ``Group.get_command``), its help text reflowed for the group's list of commands."""
         command = super().get_command(ctx, cmd_name)
         if command is not None:  # the group's list of commands shows their first paragraphs
             _reflow(command)
