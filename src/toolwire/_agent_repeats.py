@@ -62,6 +62,7 @@ class RepeatedCalls:
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
         self.told: set[str] = set()  # the tools whose repeated call this run has said it did not run
+        self.reused: dict[str, str] = {}  # call id -> the id of the call whose answer it got without running
 
     def reruns(self, name: str) -> bool:
         """Return whether a repeated identical call of tool ``name`` runs again (``repeat_calls``).
@@ -98,6 +99,7 @@ class RepeatedCalls:
             # same: the calls of one reply run in no set order, so it is the answer it might have got anyway)
             if earlier is None and key in first and not self.reruns(call["name"]):
                 twins[index] = first[key]  # (review 69: one reply held the same call 8 times, and all 8 ran)
+                self.reused[call["id"] or ""] = calls[first[key]]["id"] or ""
                 self._tell(call["name"])
             elif earlier is None:
                 first.setdefault(key, index)
@@ -107,6 +109,7 @@ class RepeatedCalls:
                 # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
                 repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
                                              status=earlier.status, artifact=earlier.artifact)
+                self.reused[call["id"] or ""] = earlier.tool_call_id
                 if earlier.status == "success":
                     self._tell(call["name"])
         return fresh, repeats, twins

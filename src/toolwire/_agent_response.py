@@ -30,7 +30,7 @@ sync and async drivers send to :attr:`ResponseFormat.model` as they send the oth
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolwire._agent_checks import put_system_prompt
@@ -98,16 +98,17 @@ class ResponseFormat:
 
 def finish(
     messages: list[BaseMessage], output: str, step: int, stop: StopReason, response: ResponseFormat | None,
+    reused: Mapping[str, str],
 ) -> Generator[tuple[str, Any], Any, None]:
     """The end of a run (a part of :meth:`Agent._flow <toolwire.agent.Agent>`): the ``"final"`` event of its
     :class:`~toolwire.agent.AgentResult`, after the structured call (request ``("structured", conversation)``, whose
     answer is the value) when ``response`` is set and ``stop`` is one of :data:`STRUCTURED_STOPS`; that call counts
-    in the result's ``steps`` and is the final event's ``step``."""
+    in the result's ``steps`` and is the final event's ``step``. ``reused``: the result's ``reused_calls``."""
     value = None
     if response is not None and stop in STRUCTURED_STOPS:
         value = yield ("structured", response.conversation(messages))
         step += 1
-    yield ("event", AgentEvent("final", AgentResult(messages, output, step, stop, value), step))
+    yield ("event", AgentEvent("final", AgentResult(messages, output, step, stop, value, dict(reused)), step))
 
 
 def caller(agent: Agent, kind: str) -> Any:

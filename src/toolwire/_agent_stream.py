@@ -5,7 +5,7 @@ stops early keeps the work done (review 58). ``toolwire.agent`` and ``toolwire``
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -38,6 +38,11 @@ class AgentResult:
             ``"answer"`` or ``"max_steps"`` (``on_max_steps="answer"``) and counted in ``steps``; its reply is not in
             ``messages``. ``None`` without ``response_format`` and after the other stops (as LangGraph's
             ``create_react_agent(response_format=...)``, :mod:`toolwire._agent_response`).
+        reused_calls: the calls of this run answered without running the tool (``repeat_calls``, see
+            :class:`~toolwire.agent.Agent`): ``{call id: the id of the call whose answer it was given}``, in the order
+            they were answered; empty when every call ran. The ToolMessage of such a call looks like any other, so a
+            program that must know whether a tool ran for a call reads it here (the ``RepeatedCallWarning`` says it
+            once per tool).
 
     Read as a dict (``result["messages"]``, LangGraph's habit), the result has the keys ``messages``, ``output``,
     ``steps`` and ``stop_reason``, and ``structured_response`` only when the run made one, as LangGraph's state has that
@@ -49,6 +54,7 @@ class AgentResult:
     steps: int
     stop_reason: StopReason = "answer"
     structured_response: Any = None
+    reused_calls: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def _keys(self) -> tuple[str, ...]:
         """The dict keys: :data:`_RESULT_FIELDS`, and ``structured_response`` when the run made one."""

@@ -284,7 +284,8 @@ class Agent(Batching):
         if pending or pending_invalid:  # (none: no round to run, review 89)
             direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
-                yield ("event", AgentEvent("final", AgentResult(messages, direct.text, 0, "return_direct"), 0))
+                final = AgentResult(messages, direct.text, 0, "return_direct", reused_calls=dict(repeated.reused))
+                yield ("event", AgentEvent("final", final, 0))
                 return
         paused = cut = False
         only_repeats = False  # the last reply asked only for calls already answered: the next answers, tools off
@@ -297,7 +298,8 @@ class Agent(Batching):
             calls = [*reply.tool_calls, *reply.invalid_tool_calls]
             if kind == "refusal":
                 yield from self._not_run(messages, calls, step, _REFUSED)
-                yield ("event", AgentEvent("final", AgentResult(messages, reply.text, step, "refusal"), step))
+                final = AgentResult(messages, reply.text, step, "refusal", reused_calls=dict(repeated.reused))
+                yield ("event", AgentEvent("final", final, step))
                 return
             paused = kind == "pause" and not calls
             if paused:  # pause_turn: the reply goes back as it is, and the model continues its turn
@@ -305,7 +307,7 @@ class Agent(Batching):
             if not calls:
                 stop: StopReason = "length" if kind == "length" else "answer"
                 warn_call_as_answer(reply, self.executor.tools)
-                yield from finish(messages, reply.text, step, stop, self._response)
+                yield from finish(messages, reply.text, step, stop, self._response, repeated.reused)
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             tools_ran = True
@@ -313,7 +315,7 @@ class Agent(Batching):
                                                                step, repeated)
             only_repeats = only_repeats and self.reset_tool_choice  # (False: tool_choice holds on every call)
             if direct is not None:
-                final = AgentResult(messages, direct.text, step, "return_direct")
+                final = AgentResult(messages, direct.text, step, "return_direct", reused_calls=dict(repeated.reused))
                 yield ("event", AgentEvent("final", final, step))
                 return
         if self.on_max_steps == "answer":
@@ -327,7 +329,8 @@ class Agent(Batching):
                 warn_call_as_answer(reply, self.executor.tools)
             if stop_kind(reply) == "refusal":
                 yield from self._not_run(messages, refused, steps, _REFUSED)
-                yield ("event", AgentEvent("final", AgentResult(messages, output, steps, "refusal"), steps))
+                final = AgentResult(messages, output, steps, "refusal", reused_calls=dict(repeated.reused))
+                yield ("event", AgentEvent("final", final, steps))
                 return
             # the server ignored tool_choice="none": answer each call, run none
             yield from self._not_run(messages, refused, steps, _STEP_LIMIT)
@@ -335,7 +338,7 @@ class Agent(Batching):
                 names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in refused))
                 output = (f"The model gave no answer within max_steps={self.max_steps}: its last reply asked for "
                           f"more tool calls ({names}), which were not run; raise max_steps to let it finish.")
-            yield from finish(messages, output, steps, "max_steps", self._response)
+            yield from finish(messages, output, steps, "max_steps", self._response, repeated.reused)
             return
         if paused:
             raise MaxStepsExceeded(

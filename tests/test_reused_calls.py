@@ -1,0 +1,85 @@
+"""Review 104 #3: a call answered without running the tool (a repeated call) is marked where a program can read it:
+``AgentResult.reused_calls`` and, in ``toolwire ask --json``, the ToolMessage's ``"answer_reused_from"``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from toolwire import Agent, AIMessage, RepeatedCallWarning, ToolMessage, tool
+from toolwire.messages import tool_call
+from toolwire.testing import ScriptedChatModel
+
+
+def _tools(ran: list[str]) -> list:
+    @tool
+    def list_orders(customer: str) -> str:
+        """List a customer's orders."""
+        ran.append(customer)
+        return f"orders of {customer}: O-{len(ran)}"
+
+    @tool
+    def flaky(n: int) -> str:
+        """Fail."""
+        ran.append(f"flaky {n}")
+        raise ValueError("down")
+
+    return [list_orders, flaky]
+
+
+def _replies() -> list[AIMessage]:
+    first = AIMessage("", tool_calls=[tool_call("list_orders", {"customer": "Ana"}, "a1"),
+                                      tool_call("list_orders", {"customer": "Bo"}, "b1"),
+                                      tool_call("list_orders", {"customer": "Ana"}, "a2")])
+    again = AIMessage("", tool_calls=[tool_call("list_orders", {"customer": "Bo"}, "b2")])
+    return [first, again, AIMessage("Done.")]
+
+
+def test_the_result_maps_each_call_answered_without_running_to_the_call_whose_answer_it_got() -> None:
+    ran: list[str] = []
+    with pytest.warns(RepeatedCallWarning):
+        result = Agent(ScriptedChatModel(_replies()), _tools(ran)).invoke("orders?")
+    assert ran == ["Ana", "Bo"]
+    assert result.reused_calls == {"a2": "a1", "b2": "b1"}  # a twin in one reply, then a repeat in a later round
+    answers = {m.tool_call_id: m.content for m in result.messages if isinstance(m, ToolMessage)}
+    assert answers["a2"] == answers["a1"] and answers["b2"] == answers["b1"]
+
+
+def test_a_failed_call_answered_with_its_error_again_names_the_last_failure() -> None:
+    ran: list[str] = []
+    replies = [AIMessage("", tool_calls=[tool_call("flaky", {"n": 1}, f"f{i}")]) for i in (1, 2, 3)]
+    result = Agent(ScriptedChatModel([*replies, AIMessage("Gave up.")]), _tools(ran)).invoke("go")
+    assert ran == ["flaky 1", "flaky 1"]  # the third identical call is answered with the error, not run
+    assert result.reused_calls == {"f3": "f2"}
+
+
+@pytest.mark.parametrize("repeat_calls", ["run", ["list_orders"]])
+def test_nothing_is_marked_when_every_call_runs(repeat_calls) -> None:
+    ran: list[str] = []
+    result = Agent(ScriptedChatModel(_replies()), _tools(ran), repeat_calls=repeat_calls).invoke("orders?")
+    assert ran == ["Ana", "Bo", "Ana", "Bo"] and result.reused_calls == {}
+    assert "reused_calls" not in result  # not one of the LangGraph-style dict keys
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+def test_ask_json_marks_the_tool_message_of_a_reused_answer(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from toolwire import cli
+
+    model = ScriptedChatModel(_replies())
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    tools_file = tmp_path / "shop.py"
+    tools_file.write_text(
+        "from toolwire import tool\n\n\n@tool\ndef list_orders(customer: str) -> str:\n"
+        '    """List a customer\'s orders."""\n    return f"orders of {customer}"\n')
+    result = CliRunner().invoke(cli.app, ["ask", "orders?", "--tools", str(tools_file), "--json"])
+    assert result.exit_code == 0, result.output
+    start = result.stdout.index("[")
+    messages = json.loads(result.stdout[start:])
+    marks = {m["tool_call_id"]: m.get("answer_reused_from") for m in messages if m["type"] == "tool"}
+    assert marks == {"a1": None, "b1": None, "a2": "a1", "b2": "b1"}
+    # the marked dicts still read back as messages
+    from toolwire.messages import messages_from_dict
+
+    assert [m.type for m in messages_from_dict(messages)] == ["human", "ai", "tool", "tool", "tool", "ai", "tool", "ai"]
