@@ -94,7 +94,8 @@ def test_a_reply_paused_in_the_asking_thread_is_set_aside_at_once():
 
 
 def test_a_running_reply_and_one_read_steadily_are_waited_for():
-    model = _FakeModel(grace=0.1)
+    # (a grace of 0.5 s, not 0.1: the reader's pauses must stay below it also on a loaded machine)
+    model = _FakeModel(grace=0.5)
     step = threading.Event()
     running = _stream(model, "a", 6, step)
     out: list[str] = []
@@ -106,11 +107,14 @@ def test_a_running_reply_and_one_read_steadily_are_waited_for():
 
     worker = threading.Thread(target=read)
     worker.start()
+    deadline = time.monotonic() + 10
+    while model.turns.holder is None and time.monotonic() < deadline:  # its first step has begun (not a fixed
+        time.sleep(0.01)  # 50 ms, after which a slow machine could let the other reply take the model first)
+    assert model.turns.holder is not None
     other: list[str] = []
     asking = threading.Thread(target=lambda: other.extend(_stream(model, "b", 2)))
-    time.sleep(0.05)
     asking.start()
-    time.sleep(0.3)  # the first step is still running, well past the grace: the other reply waits
+    time.sleep(1.0)  # the first step is still running, well past the grace: the other reply waits
     assert other == [] and out == []
     step.set()
     worker.join(5)
