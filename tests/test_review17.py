@@ -16,6 +16,8 @@ from toolwire import AIMessage, ToolExecutor, tool
 # -- finding 2: a result ready in time is not thrown away because another tool blocked the event loop ----------
 
 _CHARGE_STARTED = threading.Event()
+_LOOKUP_STARTED = threading.Event()
+_BLOCKING = threading.Event()
 
 
 @tool(timeout=0.5)
@@ -29,7 +31,11 @@ def charge_card(amount: int) -> str:
 @tool(timeout=0.5)
 async def lookup(q: str) -> str:
     """An async lookup that is done long before its timeout (its last step is due while the loop is blocked)."""
-    await asyncio.sleep(0.1)
+    _LOOKUP_STARTED.set()
+    for _ in range(500):  # its last step falls in the block (was: a fixed 0.1 s, which ended before the block when
+        if _BLOCKING.is_set():  # the sync call's thread was slow to start on a loaded machine)
+            break
+        await asyncio.sleep(0.01)
     return f"found {q}"
 
 
@@ -37,9 +43,10 @@ async def lookup(q: str) -> str:
 async def blocker() -> str:
     """An async tool that blocks the event loop for 0.8 s (a sync client inside async code; no timeout)."""
     for _ in range(500):  # the other calls start first (not a fixed wait: a loaded CI machine can be slower)
-        if _CHARGE_STARTED.is_set():
+        if _CHARGE_STARTED.is_set() and _LOOKUP_STARTED.is_set():
             break
         await asyncio.sleep(0.01)
+    _BLOCKING.set()
     time.sleep(0.8)
     return "ok"
 
@@ -59,7 +66,8 @@ def _calls(*names: str) -> AIMessage:
 
 @pytest.mark.parametrize("run", ["sync", "async"])
 def test_a_sync_result_ready_in_time_survives_another_tool_blocking_the_loop(run):
-    _CHARGE_STARTED.clear()
+    for event in (_CHARGE_STARTED, _LOOKUP_STARTED, _BLOCKING):
+        event.clear()
     executor = ToolExecutor([charge_card, lookup, blocker])
     reply = _calls("charge_card", "lookup", "blocker")
     out = executor.execute(reply) if run == "sync" else asyncio.run(executor.aexecute(reply))
