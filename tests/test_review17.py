@@ -265,7 +265,7 @@ def test_a_timed_out_sync_generator_is_closed_not_drained():
             closed.append(True)
 
     def settle() -> int:
-        deadline = time.monotonic() + 2
+        deadline = time.monotonic() + 10  # (a bound for a slow machine: it closes within one item)
         while not closed and time.monotonic() < deadline:
             time.sleep(0.02)
         return len(pulled)
