@@ -346,7 +346,7 @@ def test_the_executor_works_in_a_forked_child() -> None:
     queue = context.SimpleQueue()
     child = context.Process(target=_run_in_child, args=(executor, queue))
     child.start()
-    child.join(1.0)
+    child.join(10)  # (a bound for a hang: a loaded machine can take over a second to fork and run it)
     hung = child.is_alive()
     if hung:
         child.kill()
