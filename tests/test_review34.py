@@ -147,6 +147,8 @@ def test_current_tool_call_is_the_right_call_under_concurrency() -> None:
 
 
 def test_a_run_cancelled_mid_parallel_calls_resumes_with_one_answer_per_call() -> None:
+    resumed = threading.Event()
+
     @tool
     async def slow(x: str) -> str:
         """Slow async work.
@@ -154,7 +156,10 @@ def test_a_run_cancelled_mid_parallel_calls_resumes_with_one_answer_per_call() -
         Args:
             x: the text
         """
-        await asyncio.sleep(0.15)
+        for _ in range(1000):  # still running at the timeout, however slow the machine (was: a fixed 0.15 s)
+            if resumed.is_set():
+                break
+            await asyncio.sleep(0.01)
         return f"slow:{x}"
 
     @tool
@@ -176,8 +181,9 @@ def test_a_run_cancelled_mid_parallel_calls_resumes_with_one_answer_per_call() -
     agent = Agent(ScriptedChatModel([reply], cycle=True), [slow, fast])
 
     async def main() -> None:
-        with pytest.raises(TimeoutError) as info:
-            await asyncio.wait_for(agent.ainvoke("q"), 0.05)
+        with pytest.raises(TimeoutError) as info:  # (0.5 s, not 0.05: the fast call has started by then)
+            await asyncio.wait_for(agent.ainvoke("q"), 0.5)
+        resumed.set()
         kept = info.value.__cause__.messages  # type: ignore[union-attr]
         assert [m.tool_call_id for m in kept if isinstance(m, ToolMessage)] == ["c2"]  # the fast call's answer
         result = await agent.ainvoke(kept)
