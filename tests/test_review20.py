@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 
 import pytest
@@ -228,11 +229,15 @@ def test_a_tool_dict_without_description_binds_with_empty_text():
 
 def test_async_executor_cancels_the_other_calls_when_one_fails_unhandled():
     done: list[str] = []
+    go = threading.Event()  # set once the run has failed: a call left running then finishes at once
 
     @tool
     async def slow() -> str:
         """Slow."""
-        await asyncio.sleep(0.3)
+        for _ in range(500):  # (was: a fixed 0.3 s, which a loaded machine could let it finish in before the failure)
+            if go.is_set():
+                break
+            await asyncio.sleep(0.01)
         done.append("finished")
         return "s"
 
@@ -247,11 +252,14 @@ def test_async_executor_cancels_the_other_calls_when_one_fails_unhandled():
     async def main() -> None:
         with pytest.raises(ValueError, match="boom"):
             await ex.aexecute(message)
+        go.set()
         await asyncio.sleep(0.5)
 
     asyncio.run(main())
+    go.clear()
     with pytest.raises(ValueError, match="boom"):
         ex.execute(message)
+    go.set()
     time.sleep(0.5)
     assert done == []
 
