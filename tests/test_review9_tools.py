@@ -19,6 +19,9 @@ from toolwire.errors import SchemaError
 from toolwire.messages import tool_call
 from toolwire.testing import ScriptedChatModel
 
+HANG = 30  # seconds: a bound that turns a hang into a failure (the runs take well under a second; was 3 to 5 s,
+# little enough for a loaded machine to come near)
+
 
 def within(seconds: float, func: Callable[[], Any]) -> Any:
     """``func()`` on a daemon thread; fail (instead of hanging the suite) if it takes longer than ``seconds``."""
@@ -61,14 +64,14 @@ def fine(x: int) -> str:
 
 def test_stop_iteration_of_a_sync_tool_is_an_error_result_on_every_path() -> None:
     empty = tool_call("first_item", {"items": []}, "c1")
-    timed = within(3, lambda: first_item.invoke(empty, timeout=1))
+    timed = within(HANG, lambda: first_item.invoke(empty, timeout=1))
     assert timed.status == "error" and "StopIteration" in timed.text and "did not finish" not in timed.text
-    untimed = within(3, lambda: asyncio.run(first_item.ainvoke(empty)))
+    untimed = within(HANG, lambda: asyncio.run(first_item.ainvoke(empty)))
     assert untimed.status == "error" and "StopIteration" in untimed.text
-    results = within(3, lambda: ToolExecutor([first_item, fine]).execute(
+    results = within(HANG, lambda: ToolExecutor([first_item, fine]).execute(
         reply(("first_item", {"items": []}, "a"), ("fine", {"x": 1}, "b"))))
     assert [m.status for m in results] == ["error", "success"] and "StopIteration" in results[0].text
-    run = within(3, lambda: Agent(ScriptedChatModel([reply(("first_item", {"items": []}, "c")), "ok"]),
+    run = within(HANG, lambda: Agent(ScriptedChatModel([reply(("first_item", {"items": []}, "c")), "ok"]),
                                   [first_item]).invoke("x"))
     assert run.output == "ok"
     with pytest.raises(RuntimeError, match="StopIteration raised inside the tool") as info:
@@ -87,9 +90,9 @@ def test_stop_async_iteration_is_an_error_result_sync_or_async() -> None:
         """Raises StopAsyncIteration (sync)."""
         raise StopAsyncIteration
 
-    result = within(3, lambda: exhausted.invoke(tool_call("exhausted", {"x": 1}, "c1")))
+    result = within(HANG, lambda: exhausted.invoke(tool_call("exhausted", {"x": 1}, "c1")))
     assert result.status == "error" and "StopAsyncIteration" in result.text
-    result = within(3, lambda: asyncio.run(sync_exhausted.ainvoke(tool_call("sync_exhausted", {"x": 1}, "c2"))))
+    result = within(HANG, lambda: asyncio.run(sync_exhausted.ainvoke(tool_call("sync_exhausted", {"x": 1}, "c2"))))
     assert result.status == "error" and "StopAsyncIteration" in result.text
 
 
@@ -117,7 +120,7 @@ def test_nested_agents_do_not_deadlock_when_outer_calls_fill_the_pool(monkeypatc
         return sub_agent.invoke(q).output
 
     model = ScriptedChatModel([reply(*[("delegate", {"q": str(i)}, f"c{i}") for i in range(5)]), "done"])
-    run = within(5, lambda: Agent(model, [delegate]).invoke("go"))
+    run = within(HANG, lambda: Agent(model, [delegate]).invoke("go"))
     assert run.output == "done"
     assert [m.text for m in run.messages if isinstance(m, ToolMessage)] == ["sub done"] * 5
 
@@ -166,8 +169,8 @@ def sync_cancelled(x: int) -> str:
 @pytest.mark.parametrize("target", [inner_cancelled, aborts, sync_cancelled])
 def test_a_tools_own_cancellation_or_base_exception_is_an_error_result(target: Any) -> None:
     call = tool_call(target.name, {"x": 1}, "c1")
-    for result in (within(3, lambda: target.invoke(call)), within(3, lambda: asyncio.run(target.ainvoke(call))),
-                   within(3, lambda: target.invoke(call, timeout=1))):
+    for result in (within(HANG, lambda: target.invoke(call)), within(HANG, lambda: asyncio.run(target.ainvoke(call))),
+                   within(HANG, lambda: target.invoke(call, timeout=1))):
         assert result.status == "error", result
         assert "CancelledError" in result.text or "Abort" in result.text
 
@@ -187,7 +190,7 @@ def test_cancelling_the_caller_still_cancels_an_async_tool_call() -> None:
             with pytest.raises(asyncio.CancelledError):
                 await task
 
-    within(3, lambda: asyncio.run(main()))
+    within(HANG, lambda: asyncio.run(main()))
 
 
 def test_keyboard_interrupt_from_a_tool_still_propagates() -> None:
@@ -230,10 +233,10 @@ def test_an_async_timeout_bounds_a_tool_that_swallows_cancellation(monkeypatch: 
         assert len(TICKS) == ticks  # it does not keep running in the background
         return result
 
-    result = within(3, lambda: asyncio.run(main()))  # and asyncio.run's end does not wait for it forever
+    result = within(HANG, lambda: asyncio.run(main()))  # and asyncio.run's end does not wait for it forever
     assert result.status == "error" and "did not finish within 0.2 seconds" in result.text
     model = ScriptedChatModel([reply(("stubborn", {"x": 1}, "c1")), "ok"])
-    run = within(3, lambda: Agent(model, [stubborn]).invoke("x"))  # the sync entry point's loop ends too
+    run = within(HANG, lambda: Agent(model, [stubborn]).invoke("x"))  # the sync entry point's loop ends too
     assert run.output == "ok"
 
 
@@ -256,7 +259,7 @@ def test_a_generator_tool_runs_on_the_worker_thread_inside_its_timeout() -> None
         return "lagged" if time.monotonic() - started > 0.25 else "prompt"
 
     started = time.monotonic()
-    results = within(5, lambda: ToolExecutor([slow_items, ticker]).execute(
+    results = within(HANG, lambda: ToolExecutor([slow_items, ticker]).execute(
         reply(("slow_items", {"n": 20}, "a"), ("ticker", {"x": 1}, "b"))))
     assert results[0].status == "error" and "did not finish within 0.3 seconds" in results[0].text
     assert results[1].text == "prompt"  # the generator did not block the event loop
@@ -282,7 +285,7 @@ def test_an_async_generator_tool_is_async_and_consumed_inside_its_timeout() -> N
 
     assert items.is_async and endless.is_async
     assert items.invoke(tool_call("items", {"n": 3}, "c1")).text == "[0, 1, 2]"
-    result = within(3, lambda: asyncio.run(endless.ainvoke(tool_call("endless", {"n": 1}, "c2"))))
+    result = within(HANG, lambda: asyncio.run(endless.ainvoke(tool_call("endless", {"n": 1}, "c2"))))
     assert result.status == "error" and "did not finish within 0.2 seconds" in result.text
 
 
@@ -315,7 +318,7 @@ def test_sync_entry_points_inside_a_running_loop_keep_the_callers_context() -> N
         results = ToolExecutor([who, swho]).execute(reply(("who", {"x": 1}, "e1"), ("swho", {"x": 1}, "e2")))
         return texts + [m.text for m in results]
 
-    assert within(3, lambda: asyncio.run(main())) == ["id-1 req-1", "e1 req-1", "e2 req-1"]
+    assert within(HANG, lambda: asyncio.run(main())) == ["id-1 req-1", "e1 req-1", "e2 req-1"]
 
 
 def test_an_async_tools_cleanup_after_its_timeout_runs_to_the_end_and_is_not_blamed() -> None:
@@ -337,6 +340,6 @@ def test_an_async_tools_cleanup_after_its_timeout_runs_to_the_end_and_is_not_bla
             state.append("finally")
         return "done"
 
-    result = within(3, lambda: txn.invoke(tool_call("txn", {"x": 1}, "c1")))
+    result = within(HANG, lambda: txn.invoke(tool_call("txn", {"x": 1}, "c1")))
     assert state == ["begin", "rolled back", "finally"]
     assert result.status == "error" and "was stopped" in result.text and "cancellation" not in result.text
