@@ -227,7 +227,7 @@ def test_an_async_timeout_bounds_a_tool_that_swallows_cancellation(monkeypatch: 
     async def main() -> Any:
         started = time.monotonic()
         result = await stubborn.ainvoke(call)
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < 1.8  # about 0.4 s (timeout and grace); 2.2 s with the default grace
         ticks = len(TICKS)
         await asyncio.sleep(0.1)
         assert len(TICKS) == ticks  # it does not keep running in the background
