@@ -256,14 +256,14 @@ def test_a_generator_tool_runs_on_the_worker_thread_inside_its_timeout() -> None
         """Measures event-loop lag."""
         started = time.monotonic()
         await asyncio.sleep(0.05)
-        return "lagged" if time.monotonic() - started > 0.25 else "prompt"
+        return "lagged" if time.monotonic() - started > 1.0 else "prompt"  # (drained on the loop: 3 s)
 
     started = time.monotonic()
     results = within(HANG, lambda: ToolExecutor([slow_items, ticker]).execute(
         reply(("slow_items", {"n": 20}, "a"), ("ticker", {"x": 1}, "b"))))
     assert results[0].status == "error" and "did not finish within 0.3 seconds" in results[0].text
     assert results[1].text == "prompt"  # the generator did not block the event loop
-    assert time.monotonic() - started < 1.5  # all 20 items would take 3 seconds
+    assert time.monotonic() - started < 2.5  # all 20 items would take 3 seconds
     assert slow_items.invoke(tool_call("slow_items", {"n": 1}, "c")).text == "[0]"
     assert slow_items.invoke({"n": 1}) == [0]  # consumed into a list
 
