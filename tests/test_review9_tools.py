@@ -112,11 +112,18 @@ def test_nested_agents_do_not_deadlock_when_outer_calls_fill_the_pool(monkeypatc
         return "sub done" if isinstance(messages[-1], ToolMessage) else reply(("leaf", {"q": "x"}, "l1"))
 
     sub_agent = Agent(ScriptedChatModel([sub_reply], cycle=True), [leaf])
+    holding = [0]
+    lock = threading.Lock()
+    full = threading.Event()
 
     @tool
     def delegate(q: str) -> str:
         """Ask a sub agent (a sync tool blocking on an inner run)."""
-        time.sleep(0.05)  # all five outer calls hold their threads at once
+        with lock:
+            holding[0] += 1
+            if holding[0] >= 4:
+                full.set()
+        full.wait(10)  # the outer calls hold all 4 threads at once (was: a fixed 50 ms, maybe too short to fill it)
         return sub_agent.invoke(q).output
 
     model = ScriptedChatModel([reply(*[("delegate", {"q": str(i)}, f"c{i}") for i in range(5)]), "done"])
