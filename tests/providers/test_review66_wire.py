@@ -331,13 +331,14 @@ def _astream_text(model: Any) -> str:
 
 def test_gemini_async_stream_bounds_each_chunk_not_the_whole_stream():
     with ScriptedServer() as server:
-        server.push(Answer(events=SLOW, pauses=[0.0, 0.25, 0.25, 0.25]))
-        model = build_model("gemini", server.url, timeout=0.5)
+        # (a 1 s timeout and 0.4 s pauses, not 0.5 and 0.25: each chunk keeps 0.6 s to spare on a loaded machine)
+        server.push(Answer(events=SLOW, pauses=[0.0, 0.4, 0.4, 0.4]))
+        model = build_model("gemini", server.url, timeout=1.0)
         started = time.monotonic()
-        assert _astream_text(model) == "abcd"  # (was: timed out at 0.5 s, the total)
-        assert time.monotonic() - started >= 0.7
-        server.push(Answer(events=SLOW, pauses=[0.0, 1.2]))
-        with pytest.raises(ProviderError, match=r"timed out after 0\.5 s"):
+        assert _astream_text(model) == "abcd"  # (was: timed out at 1 s, the total)
+        assert time.monotonic() - started >= 1.2
+        server.push(Answer(events=SLOW, pauses=[0.0, 2.5]))
+        with pytest.raises(ProviderError, match=r"timed out after 1 s"):
             _astream_text(model)  # a chunk that does not come in time still fails
 
 
