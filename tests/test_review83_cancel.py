@@ -30,9 +30,13 @@ def _short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tool_run, "CANCEL_GRACE", GRACE)
 
 
+_STUBBORN_STARTED = threading.Event()
+
+
 @tool
 async def stubborn(x: int) -> int:
     """Ignore every cancellation."""
+    _STUBBORN_STARTED.set()
     while True:
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.sleep(0.01)
@@ -54,8 +58,12 @@ def _agent() -> Agent:
 
 
 async def _cancel_soon(coro: Any) -> BaseException:
+    _STUBBORN_STARTED.clear()
     task = asyncio.ensure_future(coro)
-    await asyncio.sleep(0.05)
+    for _ in range(LIMIT * 100):  # the stubborn call runs (was: a fixed 50 ms, maybe before it started when loaded)
+        if _STUBBORN_STARTED.is_set() or task.done():
+            break
+        await asyncio.sleep(0.01)
     task.cancel()
     done, _ = await asyncio.wait([task], timeout=LIMIT)
     assert done, "the cancelled run did not end"
