@@ -386,7 +386,8 @@ def test_a_cancelled_run_stops_even_when_its_one_tool_swallows_the_cancellation(
         model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("stubborn", {"x": i}, f"c{i}")
                                                              for i in range(calls)]), "final"])
         try:
-            await asyncio.wait_for(Agent(model, [stubborn]).ainvoke("go"), 0.1)
+            # (0.5 s, not 0.1: the model has been asked and the calls run by then on a loaded machine too)
+            await asyncio.wait_for(Agent(model, [stubborn]).ainvoke("go"), 0.5)
         except TimeoutError:
             return "timed out", len(model.requests)
         return "went on", len(model.requests)
