@@ -288,7 +288,7 @@ def test_a_cancelled_abatch_cancels_its_calls() -> None:
 
     async def main() -> None:
         with pytest.raises(TimeoutError):
-            await asyncio.wait_for(Hangs().abatch(["a", "b"]), 0.1)
+            await asyncio.wait_for(Hangs().abatch(["a", "b"]), 0.5)  # (both calls have started by then, loaded too)
 
     asyncio.run(main())
     assert sorted(cancelled) == ["a", "b"]
