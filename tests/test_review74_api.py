@@ -148,7 +148,8 @@ def test_llamacpp_per_call_says_which_options_belong_to_the_constructor() -> Non
 
 class _Timed:
     """A chat model whose reply to ``"<seconds> <text>"`` comes after that many seconds (``fail`` raises), counting
-    the calls running at once."""
+    the calls running at once. With ``together`` set, each call first waits (10 s at most) until that many calls have
+    run at once: calls that run concurrently then overlap however slowly a loaded machine starts their threads."""
 
     def __new__(cls) -> object:
         import threading
@@ -158,8 +159,8 @@ class _Timed:
 
         class Timed(BaseChatModel):
             def __init__(self) -> None:
-                self.lock = threading.Lock()
-                self.running = self.peak = 0
+                self.lock = threading.Condition()
+                self.running = self.peak = self.together = 0
                 self.asked: list[str] = []
 
             def _generate(self, request):  # type: ignore[no-untyped-def]
@@ -168,6 +169,8 @@ class _Timed:
                     self.asked.append(text)
                     self.running += 1
                     self.peak = max(self.peak, self.running)
+                    self.lock.notify_all()
+                    self.lock.wait_for(lambda: self.peak >= self.together, timeout=10)
                 try:
                     time.sleep(float(seconds))
                     if text == "fail":
@@ -184,6 +187,7 @@ def test_batch_answers_in_input_order_at_once() -> None:
     import asyncio
 
     model = _Timed()
+    model.together = 4  # (was: none, and the call of 0 s could end before a slowly started thread began)
     inputs = ["0.15 a", "0.05 b", "0.1 c", "0 d"]  # finishing d, b, c, a
     assert [r.content for r in model.batch(inputs)] == ["A", "B", "C", "D"]
     assert model.peak == 4
@@ -194,8 +198,10 @@ def test_batch_max_concurrency_bounds_the_calls_running() -> None:
     import asyncio
 
     model = _Timed()
+    model.together = 2  # the first two calls overlap, however slowly the second starts (was: within 50 ms)
     assert [r.content for r in model.batch(["0.05 a"] * 5, max_concurrency=2)] == ["A"] * 5
     assert model.peak == 2
+    model.together = 0
     model.peak = 0
     assert len(asyncio.run(model.abatch(["0.02 a"] * 4, max_concurrency=1))) == 4
     assert model.peak == 1
