@@ -47,24 +47,28 @@ def reply(*calls: dict, invalid: tuple = ()) -> AIMessage:
 class Overlap:
     """Counts simultaneous runs of a tool.
 
-    Each run waits until ``release_at`` runs overlap, at most ``hold`` seconds; once one run has
-    stopped waiting, later runs go straight through. A run never waits past ``hold`` (that bounds a
-    broken run), and no assertion depends on how long anything took.
+    Each run waits until ``floor`` runs overlap (at most ``WAIT`` seconds), then until ``release_at`` runs overlap,
+    at most ``hold`` seconds; once one run has stopped waiting, later runs go straight through. A run never waits
+    past ``WAIT + hold`` (that bounds a broken run), and no assertion depends on how long anything took.
     """
 
-    def __init__(self, release_at: int, hold: float = WAIT) -> None:
+    def __init__(self, release_at: int, hold: float = WAIT, floor: int = 0) -> None:
         self.release_at = release_at
         self.hold = hold
+        self.floor = floor
         self.current = 0
         self.peak = 0
         self.lock = threading.Lock()
         self.reached = threading.Event()
+        self.floor_reached = threading.Event()
         self.released = threading.Event()
 
     def enter(self) -> bool:
         with self.lock:
             self.current += 1
             self.peak = max(self.peak, self.current)
+            if self.current >= self.floor:
+                self.floor_reached.set()
             if self.current >= self.release_at:
                 self.reached.set()
         return not self.released.is_set()
@@ -81,6 +85,7 @@ def sync_overlap_tool(overlap: Overlap):
         """Work."""
         try:
             if overlap.enter():
+                overlap.floor_reached.wait(WAIT)
                 overlap.reached.wait(overlap.hold)
         finally:
             overlap.leave()
@@ -95,6 +100,10 @@ def async_overlap_tool(overlap: Overlap):
         """Async work."""
         try:
             if overlap.enter():
+                for _ in range(int(WAIT / 0.001)):
+                    if overlap.floor_reached.is_set():
+                        break
+                    await asyncio.sleep(0.001)
                 for _ in range(int(overlap.hold / 0.001)):
                     if overlap.reached.is_set():
                         break
@@ -255,8 +264,9 @@ def test_all_calls_of_a_reply_run_at_once(make_tool) -> None:
 
 @pytest.mark.parametrize("make_tool", [sync_overlap_tool, async_overlap_tool])
 def test_max_concurrency_bounds_simultaneous_runs(make_tool) -> None:
-    # the first runs hold for a fourth to join them; with the bound kept, none can
-    overlap = Overlap(release_at=4, hold=0.2)
+    # the first runs hold for a fourth to join them; with the bound kept, none can (they first wait for the third, so
+    # that the three overlap however slowly a loaded machine starts them: the 0.2 s hold alone did not ensure it)
+    overlap = Overlap(release_at=4, hold=0.2, floor=3)
     work = make_tool(overlap)
     calls = [tool_call(work.name, {"i": i}, f"c{i}") for i in range(9)]
     results = ToolExecutor([work], max_concurrency=3).execute(reply(*calls))
