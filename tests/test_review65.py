@@ -46,9 +46,10 @@ def _kinds(messages: list[Any]) -> list[tuple[str, str | None]]:
     return [(m.type, getattr(m, "tool_call_id", None)) for m in messages]
 
 
-def _ctrl_c_after(event: threading.Event, pause: float = 0.2) -> None:
+def _ctrl_c_after(event: threading.Event, pause: float = 0.5) -> None:
     """Send SIGINT to the main thread once ``event`` is set and ``pause`` seconds more (the main thread is back
-    waiting), as a user's Ctrl-C."""
+    waiting, and the tool that set ``event`` has returned: 0.5 s, not 0.2, as the short grace leaves a call still
+    running at the Ctrl-C only 0.16 s more, which a loaded machine could miss)."""
     main = threading.main_thread().ident
     assert main is not None
 
