@@ -79,8 +79,8 @@ def test_a_prompt_tuple_is_merged_before_the_agents_system_prompt() -> None:
     first = model.requests[-1].messages[0]
     assert isinstance(first, SystemMessage) and first.content == "Give the total.\n\nBe brief."
     assert model.requests[-1].messages[1:] == result.messages[1:]
-    assert result.messages[0] == SystemMessage("Be brief.") and model.requests[0].messages[0] == SystemMessage(
-        "Be brief.")
+    marked = SystemMessage("Be brief.", id="toolwire:system_prompt:9")  # (the Agent's prompt, marked as such)
+    assert result.messages[0] == marked and model.requests[0].messages[0] == marked
 
 
 def test_return_direct_refusal_and_length_make_no_structured_call() -> None:

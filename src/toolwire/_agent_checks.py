@@ -28,7 +28,6 @@ __all__ = [
     "check_tools",
     "keep_run",
     "let_model_repeat",
-    "put_system_prompt",
     "stop_kind",
     "unique_call_ids",
     "warn_call_as_answer",
@@ -159,31 +158,6 @@ def check_system_prompt(prompt: Any) -> Any:
     if prompt is None or isinstance(prompt, str | SystemMessage):
         return prompt
     raise UserError(f"system_prompt takes text (or a SystemMessage), not {type(prompt).__name__}.")
-
-
-def put_system_prompt(messages: list[BaseMessage], prompt: str | SystemMessage | None) -> None:
-    """Put the Agent's ``system_prompt`` first in ``messages`` (in place), keeping a system message already there.
-
-    With no system message first, ``prompt`` is inserted. A first system message that already starts with the
-    prompt's text (a resumed run) is left as it is. Another one (the caller's instructions: "Today is 2025-05-01.")
-    is merged after the prompt's text, a blank line between, into one system message (review 71: it used to be kept
-    alone, and the Agent's instructions were dropped without a word); one whose content is not text (blocks) gets
-    the prompt as a system message of its own before it.
-    """
-    if not prompt:
-        return
-    message = prompt if isinstance(prompt, SystemMessage) else SystemMessage(prompt)
-    first = messages[0] if messages else None
-    if not isinstance(first, SystemMessage):
-        messages.insert(0, message)
-        return
-    if not (isinstance(message.content, str) and isinstance(first.content, str)):
-        if first.content != message.content:
-            messages.insert(0, message)
-        return
-    if not first.content.startswith(message.content):
-        merged = f"{message.content}\n\n{first.content}" if first.content else message.content
-        messages[0] = SystemMessage(merged, id=first.id, name=first.name)
 
 
 def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolwire._agent_checks import put_system_prompt
+from toolwire._agent_input import put_system_prompt
 from toolwire._agent_stream import AgentEvent, AgentResult, StopReason
 from toolwire.errors import UserError
 from toolwire.messages import BaseMessage, SystemMessage

@@ -23,7 +23,8 @@ later model calls use ``"auto"`` so the model can answer (``reset_tool_choice``,
 
 Every tool call gets exactly one ToolMessage. Calls the input conversation left unanswered (its last
 AIMessage has calls with no ToolMessage after it: a saved conversation, a human-approval step, a crash
-between the reply and the results) are run first, before the model is called. The last reply of
+between the reply and the results) are run first, before the model is called; with ``run_pending_calls=False``
+(a conversation a client sends and could edit) each is answered with an error instead. The last reply of
 ``on_max_steps="answer"`` should have no calls (tools are disabled); when a server ignores that, each call
 it still has is answered with an error ToolMessage and not run.
 
@@ -68,12 +69,12 @@ from toolwire._agent_checks import (
     keep_run,
     let_model_repeat,
     named,
-    put_system_prompt,
     stop_kind,
     unique_call_ids,
     unique_ids_in_turns,
     warn_call_as_answer,
 )
+from toolwire._agent_input import PENDING_NOT_RUN, answered_since_question, put_system_prompt, unanswered
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_response import ResponseFormat, caller, finish
 from toolwire._agent_states import AsyncStateStream, StateStream, checked_mode
@@ -85,7 +86,6 @@ from toolwire._keywords import keyword_names, refuse_run_config, refuses_unknown
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
-    AIMessage,
     BaseMessage,
     InvalidToolCall,
     SystemMessage,
@@ -101,33 +101,6 @@ __all__ = ["Agent", "AgentEvent", "AgentResult"]
 def _steps(count: int) -> str:
     """``"1 step"``, ``"3 steps"``."""
     return f"{count} step" if count == 1 else f"{count} steps"
-
-
-def _answered_since_question(messages: list[BaseMessage]) -> bool:
-    """Whether a ToolMessage follows the newest user message of ``messages`` (tool calls of this turn answered)."""
-    for message in reversed(messages):
-        if message.type == "tool":
-            return True
-        if message.type == "human":
-            return False
-    return False
-
-
-def _unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
-    """The calls of the conversation's last AIMessage that no ToolMessage after it answers.
-
-    Only ToolMessages may follow that AIMessage: after any other message, nothing is pending.
-    """
-    answered: set[str] = set()
-    for message in reversed(messages):
-        if isinstance(message, ToolMessage):
-            answered.add(message.tool_call_id or "")
-        elif isinstance(message, AIMessage):
-            return ([call for call in message.tool_calls if (call["id"] or "") not in answered],
-                    [bad for bad in message.invalid_tool_calls if (bad.get("id") or "") not in answered])
-        else:
-            break
-    return [], []
 
 
 _STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; answer with the results you already have."
@@ -149,7 +122,8 @@ class Agent(Batching):
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
         system_prompt: a system message put first (its text, or a :class:`~toolwire.messages.SystemMessage`); a
             conversation that opens with a system message of its own gets one that holds both texts, the Agent's
-            first.
+            first. Its ``id`` marks where the Agent's text ends, so a stored conversation resumed after the prompt
+            changed gets the new prompt in place of the old (:mod:`toolwire._agent_input`).
         max_steps: the most model calls in one run (a whole number, default 10).
         tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
             (``"required"`` or a tool name) applies until tool calls have been answered in the run, which is
@@ -180,10 +154,15 @@ class Agent(Batching):
         response_format: LangGraph's: a schema (or a ``(prompt, schema)`` tuple) for one more model call after the run
             answers, ``model.with_structured_output(schema)``, whose value is ``result.structured_response``
             (:mod:`toolwire._agent_response` says when it is made and how it counts).
+        run_pending_calls: ``True`` (default): calls the input conversation's last AIMessage left unanswered (see
+            the module docs) are run before the first model call, to resume a run. ``False``: each gets an error
+            ToolMessage and is not run, and the model is asked: for a conversation a client sends and could edit
+            (a chat endpoint's request body), whose calls must not choose what runs (review 105).
         max_concurrency, timeout (seconds), handle_errors, max_result_chars, hide_error_details:
-            passed to the :class:`~toolwire.execution.ToolExecutor`.
+            passed to the :class:`~toolwire.execution.ToolExecutor` (``max_concurrency`` bounds the calls of one
+            reply; concurrent runs sharing a resource need a lock of their own).
 
-    Calls the input conversation left unanswered (see the module docs) are run before the first model call.
+    Calls the input conversation left unanswered are run before the first model call (``run_pending_calls``).
     ``batch(inputs, max_concurrency=None)`` / ``abatch`` run one :meth:`invoke` per input, several at once, and return
     the :class:`AgentResult` of each in input order (:class:`~toolwire._batch.Batching`, as a model's batch).
 
@@ -192,7 +171,8 @@ class Agent(Batching):
             list, ``tool_choice`` forces a call but there are no tools, ``max_steps`` is not a whole number of
             at least 1, ``on_max_steps`` is not ``"raise"`` or ``"answer"``, ``repeat_calls`` is not
             ``"answer"``, ``"run"`` or a list of the Agent's tool names, ``model`` is a class rather than an
-            instance, ``system_prompt`` is neither text nor a SystemMessage, ``reset_tool_choice`` is not a bool,
+            instance, ``system_prompt`` is neither text nor a SystemMessage, ``reset_tool_choice`` or
+            ``run_pending_calls`` is not a bool,
             or an executor option (``max_concurrency``, ``timeout``, ``max_result_chars``, ``handle_errors``,
             ``hide_error_details``) is out of range, as :class:`~toolwire.execution.ToolExecutor` checks them, or a
             keyword is none of the above (``max_step=3``: the message names the close match, ``max_steps``).
@@ -215,6 +195,7 @@ class Agent(Batching):
         on_max_steps: Literal["raise", "answer"] = "raise",
         repeat_calls: Literal["answer", "run"] | Collection[str] = "answer",
         response_format: Any = None,
+        run_pending_calls: bool = True,
         max_concurrency: int | None = None,
         timeout: float | None = None,
         handle_errors: bool = True,
@@ -223,8 +204,9 @@ class Agent(Batching):
     ) -> None:
         check_model(model)
         check_tools(tools)
-        if not isinstance(reset_tool_choice, bool):  # ("false" from a config file would count as true)
-            raise UserError(f"reset_tool_choice must be True or False, not {reset_tool_choice!r}.")
+        for flag, value in (("reset_tool_choice", reset_tool_choice), ("run_pending_calls", run_pending_calls)):
+            if not isinstance(value, bool):  # ("false" from a config file would count as true)
+                raise UserError(f"{flag} must be True or False, not {value!r}.")
         tools, bound_choice = bound_beforehand(model, list(tools))  # (a generator of tools is read once here)
         tool_choice = bound_choice if tool_choice is None else tool_choice
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
@@ -255,6 +237,7 @@ class Agent(Batching):
         self.system_prompt = check_system_prompt(system_prompt)
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice
+        self.run_pending_calls = run_pending_calls
         self.on_max_steps = on_max_steps
         self._response = None if response_format is None else ResponseFormat(model, response_format)
 
@@ -266,7 +249,7 @@ class Agent(Batching):
         if isinstance(input, dict) and "messages" in input and "role" not in input and "type" not in input:
             input = graph_messages(input)  # LangGraph's agent state, {"messages": [...]}
         messages = coerce_messages(input)
-        put_system_prompt(messages, self.system_prompt)
+        put_system_prompt(messages, self.system_prompt, mark=True)
         return messages
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
@@ -277,11 +260,13 @@ class Agent(Batching):
             yield ("event", AgentEvent("tool_call", call, 0))
         for _, result in stale:
             yield ("event", AgentEvent("tool_result", result, 0))
-        pending, pending_invalid = _unanswered(messages)
+        pending, pending_invalid = unanswered(messages)
         # a resumed run whose calls were answered since the newest question (exc.messages, stream.messages) is past
         # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
-        tools_ran = bool(pending or pending_invalid) or _answered_since_question(messages)
-        if pending or pending_invalid:  # (none: no round to run, review 89)
+        tools_ran = bool(pending or pending_invalid) or answered_since_question(messages)
+        if (pending or pending_invalid) and not self.run_pending_calls:  # a history a client could edit (review 105)
+            yield from self._not_run(messages, [*pending, *pending_invalid], 0, PENDING_NOT_RUN)
+        elif pending or pending_invalid:  # (none: no round to run, review 89)
             direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
                 final = AgentResult(messages, direct.text, 0, "return_direct", reused_calls=dict(repeated.reused))
