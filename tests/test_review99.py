@@ -119,9 +119,9 @@ def test_a_stream_mode_an_agent_has_not_says_what_to_use() -> None:
     agent = Agent(ScriptedChatModel(["ok"]), [add])
     with pytest.raises(UserError, match="an Agent streams one mode at a time"):
         agent.stream("hi", stream_mode=["values", "updates"])
-    with pytest.raises(UserError, match=r"^Agent\.stream\(stream_mode='messages'\): token streaming has no "
-                                        r"counterpart: an Agent run yields whole replies; use stream_mode='values'"):
-        agent.stream("hi", stream_mode="messages")
+    with pytest.raises(UserError, match=r"^Agent\.stream\(stream_mode='debug'\): LangGraph's debug and custom "
+                                        r"streams have no counterpart in an Agent run; use stream_mode='values'"):
+        agent.stream("hi", stream_mode="debug")
 
 
 def test_a_recursion_limit_becomes_the_model_calls_it_allows() -> None:

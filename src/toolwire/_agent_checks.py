@@ -248,8 +248,9 @@ def keep_run(exc: BaseException, messages: list[BaseMessage]) -> BaseException:
     except (AttributeError, TypeError):
         return exc
     mark(exc)
-    exc.add_note(f"toolwire: the Agent run so far ({len(kept)} messages) is on this error's .messages: pass "
-                 "them to invoke() to resume it.")
+    count = f"{len(kept)} message" + ("" if len(kept) == 1 else "s")
+    exc.add_note(f"toolwire: the Agent run so far ({count}) is on this error's .messages: pass them to invoke() to "
+                 "resume it.")
     return exc
 
 

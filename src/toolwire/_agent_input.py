@@ -1,15 +1,21 @@
 """What an :class:`~toolwire.agent.Agent` run makes of its input conversation before the first model call: its
 system prompt put first, in place of the one an earlier run stored (review 105), and the calls the conversation's
-last AIMessage left unanswered, run or answered without running (``run_pending_calls``).
+last AIMessage left unanswered, run or answered without running (``run_pending_calls``, :func:`not_run`, which
+also answers the calls of a refusal and of the reply after ``max_steps``).
 
 Kept apart from :mod:`toolwire.agent` so that the loop stays short. Nothing here calls a model or runs a tool.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
+from toolwire._agent_checks import named
+from toolwire._agent_stream import AgentEvent
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 
-__all__ = ["PENDING_NOT_RUN", "PROMPT_MARK", "answered_since_question", "put_system_prompt", "unanswered"]
+__all__ = ["PENDING_NOT_RUN", "PROMPT_MARK", "answered_since_question", "not_run", "put_system_prompt", "unanswered"]
 
 PROMPT_MARK = "toolwire:system_prompt:"
 """How the ``id`` of the system message an Agent put first begins: ``toolwire:system_prompt:<n>``, where ``n`` is the
@@ -130,3 +136,22 @@ def unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[Invali
         else:
             break
     return [], []
+
+
+def not_run(
+    messages: list[BaseMessage], calls: list[Any], step: int, why: str,
+) -> Generator[tuple[str, Any], Any, None]:
+    """Answer each of ``calls`` in place with an error ToolMessage saying ``why`` it was not run, and yield their
+    ``("event", AgentEvent)`` requests as the Agent's loop does: every ``tool_call`` first, then the results.
+
+    Args:
+        messages: the conversation, extended in place; calls: ToolCalls or InvalidToolCalls; step: the events'
+            step; why: the end of the sentence ``Error: <tool> was not run: <why>``.
+    """
+    results = [ToolMessage(f"Error: {named(call.get('name'))} was not run: {why}", call.get("id") or "",
+                           name=call.get("name"), status="error") for call in calls]
+    messages.extend(results)
+    for call in calls:
+        yield ("event", AgentEvent("tool_call", call, step))
+    for result in results:
+        yield ("event", AgentEvent("tool_result", result, step))

@@ -1,4 +1,5 @@
-"""LangGraph's ``stream_mode="values"`` and ``"updates"`` over an Agent run (private to :mod:`toolwire.agent`).
+"""LangGraph's ``stream_mode="values"``, ``"updates"`` and ``"messages"`` over an Agent run (private to
+:mod:`toolwire.agent`).
 
 A LangGraph ReAct agent (``create_react_agent``) streams its state as its graph steps: with ``"values"`` the whole
 state after each step (``{"messages": [...]}``: the input first, then after each model call and after each round of
@@ -10,8 +11,14 @@ agent.stream({"messages": [...]}, stream_mode="values"): step["messages"][-1].pr
 of unreadable calls is answered and the model asked again, and a run that fails before its first reply yields
 nothing. An Agent with ``response_format`` ends as LangGraph's does after its ``generate_structured_response`` node:
 an update ``{"generate_structured_response": {"structured_response": value}}``, or a last state holding both keys,
-``{"messages": [...], "structured_response": value}`` (:mod:`toolwire._agent_response`). Token streaming
-(``"messages"``) has no counterpart: an Agent run yields whole replies.
+``{"messages": [...], "structured_response": value}`` (:mod:`toolwire._agent_response`).
+
+With ``"messages"`` (LangGraph's token stream) each model call of the run is streamed, and the stream yields
+``(message, metadata)`` pairs as LangGraph's does: each :class:`~toolwire.messages.AIMessageChunk` of a reply as the
+model writes it, with ``{"langgraph_node": "agent", "langgraph_step": 2 * n - 1}`` for the run's ``n``-th model
+call, and each tool result, a :class:`~toolwire.messages.ToolMessage`, with ``{"langgraph_node": "tools",
+"langgraph_step": 2 * n}`` (``0`` for the calls the input left unanswered), as LangGraph numbers its ReAct graph's
+steps. ``response_format``'s structured call is not streamed (its value is not a message).
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from toolwire.messages import BaseMessage, ToolMessage
 
 __all__ = ["MODES", "AsyncStateStream", "StateStream", "checked_mode"]
 
-MODES = ("values", "updates")
+MODES = ("values", "updates", "messages")
 """The ``stream_mode`` values an Agent takes (LangGraph's names)."""
 
 
@@ -32,30 +39,29 @@ def checked_mode(owner: str, mode: Any) -> str:
     """``mode`` when it is one of :data:`MODES`.
 
     Raises:
-        UserError: another value (``"messages"``, LangGraph's token stream, has no counterpart in an Agent run), in
-            one sentence saying what to use.
+        UserError: another value, in one sentence saying what to use.
     """
     if mode in MODES:
         return str(mode)
     from toolwire.errors import UserError
 
-    what = ("token streaming has no counterpart: an Agent run yields whole replies" if mode == "messages" else
-            "an Agent streams one mode at a time" if isinstance(mode, list | tuple) else
+    what = ("an Agent streams one mode at a time" if isinstance(mode, list | tuple) else
             "LangGraph's debug and custom streams have no counterpart in an Agent run" if mode in ("debug", "custom")
             else "it is none of LangGraph's modes")
     raise UserError(f"{owner}(stream_mode={mode!r}): {what}; use stream_mode='values' or 'updates' for LangGraph's "
-                    "state dicts, or leave it out for AgentEvent objects (stream a model's tokens with "
-                    "model.stream(...)).")
+                    "state dicts, 'messages' for the replies' tokens and the tool results, or leave it out for "
+                    "AgentEvent objects.")
 
 
 class _States:
-    """Turns a run's events into LangGraph's state dicts (``mode``: :data:`MODES`); shared by the sync and async
-    streams. ``messages`` is the run's conversation as the loop builds it."""
+    """Turns a run's events into LangGraph's state dicts, or ``(message, metadata)`` pairs (``mode``: :data:`MODES`);
+    shared by the sync and async streams. ``messages`` is the run's conversation as the loop builds it."""
 
     def __init__(self, messages: list[BaseMessage], mode: str) -> None:
         self._messages = messages
         self.mode = mode
-        self.pending: deque[dict[str, Any]] = deque()
+        self.pending: deque[Any] = deque()
+        self.step = 0  # the step of the newest event (the model call it belongs to)
         self.started = False
         self.told = 0  # the conversation's length at the last "values" state given
         self.round_start: int | None = None  # the conversation's length when the current round's calls were made
@@ -81,7 +87,17 @@ class _States:
             self.pending.append({"messages": list(self._messages[:end])})
 
     def feed(self, event: Any) -> None:
-        """Queue the state dicts ``event`` (an :class:`~toolwire.agent.AgentEvent`) makes."""
+        """Queue the state dicts (or message pairs) ``event`` (an :class:`~toolwire.agent.AgentEvent`) makes."""
+        self.step = event.step
+        if self.mode == "messages":
+            if event.type == "model_chunk":
+                self.pending.append((event.data, {"langgraph_node": "agent", "langgraph_step": 2 * event.step - 1}))
+            elif event.type == "tool_call" and self.round_start is None:
+                self.round_start = len(self._messages)
+            elif event.type == "tool_result":
+                self.round_start = None
+                self.pending.append((event.data, {"langgraph_node": "tools", "langgraph_step": 2 * event.step}))
+            return
         if not self.started and event.type in ("model_reply", "tool_call"):  # the input state comes first
             self.started = True
             if self.mode == "values":
@@ -108,18 +124,20 @@ class _States:
 
 
     def fail(self, exc: BaseException) -> BaseException:
-        """Queue, in "updates" mode, a tools update for each call of the current round that was answered before the
-        run failed with ``exc`` (``handle_errors=False``: the answers of the calls that finished first are on the
-        error's ``messages``), as LangGraph's tool node streams the calls that finished before one raised (compared
-        side by side; its "values" stream gives no state for them); then ``exc`` is raised by the caller.
+        """Queue, in "updates" mode, a tools update (in "messages" mode, a pair) for each call of the current round that
+        was answered before the run failed with ``exc`` (``handle_errors=False``: the answers of the calls that
+        finished first are on the error's ``messages``), as LangGraph's tool node streams the calls that finished
+        before one raised (compared side by side; its "values" stream gives no state for them); then ``exc`` is
+        raised by the caller.
 
         Returns:
             ``exc``, to raise once the queued updates are given.
         """
         kept = getattr(exc, "messages", None)
-        if self.mode == "updates" and self.round_start is not None and isinstance(kept, list):
-            self.pending.extend({"tools": {"messages": [m]}} for m in kept[self.round_start:]
-                                if isinstance(m, ToolMessage))
+        if self.mode != "values" and self.round_start is not None and isinstance(kept, list):
+            meta = {"langgraph_node": "tools", "langgraph_step": 2 * self.step}
+            self.pending.extend((m, dict(meta)) if self.mode == "messages" else {"tools": {"messages": [m]}}
+                                for m in kept[self.round_start:] if isinstance(m, ToolMessage))
             self.round_start = None
         return exc
 
@@ -134,9 +152,10 @@ class _States:
             raise stop
 
 
-class StateStream(_States, Iterator[dict[str, Any]]):
-    """What ``Agent.stream(input, stream_mode="values" | "updates")`` returns: LangGraph's state dicts (module doc),
-    with :attr:`messages`, the conversation so far, and :meth:`close` as on :class:`~toolwire.agent.AgentStream`."""
+class StateStream(_States, Iterator[Any]):
+    """What ``Agent.stream(input, stream_mode="values" | "updates" | "messages")`` returns: LangGraph's state dicts,
+    or ``(message, metadata)`` pairs (module doc), with :attr:`messages`, the conversation so far, and :meth:`close` as
+    on :class:`~toolwire.agent.AgentStream`."""
 
     def __init__(self, events: Any, mode: str) -> None:
         super().__init__(events._messages, mode)
@@ -145,7 +164,7 @@ class StateStream(_States, Iterator[dict[str, Any]]):
     def __iter__(self) -> StateStream:
         return self
 
-    def __next__(self) -> dict[str, Any]:
+    def __next__(self) -> Any:
         while not self.pending:
             self.end_if_failed(StopIteration)
             try:
@@ -161,7 +180,7 @@ class StateStream(_States, Iterator[dict[str, Any]]):
         self._events.close()
 
 
-class AsyncStateStream(_States, AsyncIterator[dict[str, Any]]):
+class AsyncStateStream(_States, AsyncIterator[Any]):
     """Async :class:`StateStream` (``Agent.astream(input, stream_mode=...)``); :meth:`aclose` stops the run."""
 
     def __init__(self, events: Any, mode: str) -> None:
@@ -171,7 +190,7 @@ class AsyncStateStream(_States, AsyncIterator[dict[str, Any]]):
     def __aiter__(self) -> AsyncStateStream:
         return self
 
-    async def __anext__(self) -> dict[str, Any]:
+    async def __anext__(self) -> Any:
         while not self.pending:
             self.end_if_failed(StopAsyncIteration)
             try:

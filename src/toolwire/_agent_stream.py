@@ -5,15 +5,16 @@ stops early keeps the work done (review 58). ``toolwire.agent`` and ``toolwire``
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Collection, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from toolwire.messages import BaseMessage
+    from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
 
-__all__ = ["AgentEvent", "AgentResult", "AgentStream", "AsyncAgentStream", "EventType", "StopReason"]
+__all__ = ["AgentEvent", "AgentResult", "AgentStream", "AsyncAgentStream", "EventType", "StopReason",
+           "astreamed_reply", "streamed_reply"]
 
-EventType = Literal["model_reply", "tool_call", "tool_result", "final"]
+EventType = Literal["model_reply", "tool_call", "tool_result", "final", "model_chunk"]
 StopReason = Literal["answer", "return_direct", "max_steps", "refusal", "length"]
 
 
@@ -103,7 +104,9 @@ class AgentEvent:
     """One thing that happened in the loop, as :meth:`Agent.stream` yields it.
 
     Attributes:
-        type: ``"model_reply"`` (an AIMessage), ``"tool_call"`` (a ToolCall about to run, or a call about to be
+        type: ``"model_reply"`` (an AIMessage), ``"model_chunk"`` (an AIMessageChunk of a reply being written; only
+            in the run behind ``stream_mode="messages"``, where each model call is streamed and yields no
+            ``"model_reply"``), ``"tool_call"`` (a ToolCall about to run, or a call about to be
             answered with an error without running: an InvalidToolCall, a call refused by the step limit or a
             refusal), ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`). Every
             ``tool_result`` comes after the ``tool_call`` of its call. The calls of one reply all get their
@@ -174,3 +177,54 @@ class AsyncAgentStream(_Conversation, AsyncIterator["AgentEvent"]):
     async def aclose(self) -> None:
         """Stop the run (nothing more runs); :attr:`messages` keeps what it reached."""
         await self._events.aclose()
+
+
+def streamed_reply(model: Any, messages: list[BaseMessage], step: int,
+                   tool_names: Collection[str]) -> Generator[AgentEvent, None, AIMessage]:
+    """One model call of an Agent run streamed (``stream_mode="messages"``): a ``"model_chunk"`` event per
+    :class:`~toolwire.messages.AIMessageChunk` of ``model.stream(messages)``, then the reply they merge into
+    (:func:`~toolwire.messages.merge_chunks`, equal to what ``invoke`` returns, as ``BaseChatModel.stream`` says).
+
+    Args:
+        model: the bound model the call goes to; messages: the conversation sent; step: the model call's number
+            (1-based); tool_names: the bound tools' names (listed in the error of a call that has no name).
+
+    Returns:
+        The whole reply (an AIMessage), as the generator's return value.
+
+    Raises:
+        Exception: what the model's stream raises. The model's stream is closed when this generator is.
+    """
+    from toolwire.messages import merge_chunks
+
+    chunks: list[AIMessageChunk] = []
+    stream = model.stream(messages)
+    try:
+        for chunk in stream:
+            chunks.append(chunk)
+            yield AgentEvent("model_chunk", chunk, step)
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+    return merge_chunks(chunks, as_chunk=False, tool_names=tool_names)  # type: ignore[return-value]
+
+
+async def astreamed_reply(model: Any, messages: list[BaseMessage], step: int,
+                          chunks: list[AIMessageChunk]) -> AsyncGenerator[AgentEvent, None]:
+    """Async :func:`streamed_reply`: a ``"model_chunk"`` event per chunk of ``model.astream(messages)``, each chunk
+    also appended to ``chunks`` (an async generator returns no value: the caller merges them). The model's stream
+    is closed when this generator is (use ``contextlib.aclosing``).
+
+    Raises:
+        Exception: what the model's stream raises.
+    """
+    stream = model.astream(messages)
+    try:
+        async for chunk in stream:
+            chunks.append(chunk)
+            yield AgentEvent("model_chunk", chunk, step)
+    finally:
+        close = getattr(stream, "aclose", None)
+        if close is not None:
+            await close()

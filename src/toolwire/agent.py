@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Collection, Generator, Iterator, Sequence
+from contextlib import aclosing
 from typing import Any, Literal
 
 from toolwire._agent_checks import (
@@ -68,17 +69,24 @@ from toolwire._agent_checks import (
     graph_messages,
     keep_run,
     let_model_repeat,
-    named,
     stop_kind,
     unique_call_ids,
     unique_ids_in_turns,
     warn_call_as_answer,
 )
-from toolwire._agent_input import PENDING_NOT_RUN, answered_since_question, put_system_prompt, unanswered
+from toolwire._agent_input import PENDING_NOT_RUN, answered_since_question, not_run, put_system_prompt, unanswered
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_response import ResponseFormat, caller, finish
 from toolwire._agent_states import AsyncStateStream, StateStream, checked_mode
-from toolwire._agent_stream import AgentEvent, AgentResult, AgentStream, AsyncAgentStream, StopReason
+from toolwire._agent_stream import (
+    AgentEvent,
+    AgentResult,
+    AgentStream,
+    AsyncAgentStream,
+    StopReason,
+    astreamed_reply,
+    streamed_reply,
+)
 from toolwire._batch import Batching
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
@@ -86,12 +94,14 @@ from toolwire._keywords import keyword_names, refuse_run_config, refuses_unknown
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
+    AIMessageChunk,
     BaseMessage,
     InvalidToolCall,
     SystemMessage,
     ToolCall,
     ToolMessage,
     coerce_messages,
+    merge_chunks,
 )
 from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
@@ -265,7 +275,7 @@ class Agent(Batching):
         # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
         tools_ran = bool(pending or pending_invalid) or answered_since_question(messages)
         if (pending or pending_invalid) and not self.run_pending_calls:  # a history a client could edit (review 105)
-            yield from self._not_run(messages, [*pending, *pending_invalid], 0, PENDING_NOT_RUN)
+            yield from not_run(messages, [*pending, *pending_invalid], 0, PENDING_NOT_RUN)
         elif pending or pending_invalid:  # (none: no round to run, review 89)
             direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
@@ -282,7 +292,7 @@ class Agent(Batching):
             kind = stop_kind(reply)
             calls = [*reply.tool_calls, *reply.invalid_tool_calls]
             if kind == "refusal":
-                yield from self._not_run(messages, calls, step, _REFUSED)
+                yield from not_run(messages, calls, step, _REFUSED)
                 final = AgentResult(messages, reply.text, step, "refusal", reused_calls=dict(repeated.reused))
                 yield ("event", AgentEvent("final", final, step))
                 return
@@ -313,12 +323,12 @@ class Agent(Batching):
             if not refused:
                 warn_call_as_answer(reply, self.executor.tools)
             if stop_kind(reply) == "refusal":
-                yield from self._not_run(messages, refused, steps, _REFUSED)
+                yield from not_run(messages, refused, steps, _REFUSED)
                 final = AgentResult(messages, output, steps, "refusal", reused_calls=dict(repeated.reused))
                 yield ("event", AgentEvent("final", final, steps))
                 return
             # the server ignored tool_choice="none": answer each call, run none
-            yield from self._not_run(messages, refused, steps, _STEP_LIMIT)
+            yield from not_run(messages, refused, steps, _STEP_LIMIT)
             if refused and not output:
                 names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in refused))
                 output = (f"The model gave no answer within max_steps={self.max_steps}: its last reply asked for "
@@ -342,19 +352,6 @@ class Agent(Batching):
             "on_max_steps='answer' to get a final answer.",
             messages, self.max_steps,
         )
-
-    @staticmethod
-    def _not_run(
-        messages: list[BaseMessage], calls: list[Any], step: int, why: str,
-    ) -> Generator[tuple[str, Any], Any, None]:
-        """Answer each of ``calls`` with an error ToolMessage saying ``why`` it was not run (its events too)."""
-        results = [ToolMessage(f"Error: {named(call.get('name'))} was not run: {why}", call.get("id") or "",
-                               name=call.get("name"), status="error") for call in calls]
-        messages.extend(results)
-        for call in calls:  # every tool_call first, then the results (AgentEvent)
-            yield ("event", AgentEvent("tool_call", call, step))
-        for result in results:
-            yield ("event", AgentEvent("tool_result", result, step))
 
     def _tool_round(
         self,
@@ -437,14 +434,18 @@ class Agent(Batching):
         if rest or options:  # a LangGraph habit (review 76)
             refuse_run_config("Agent.stream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        stream = AgentStream(self._events(input, messages), messages)
-        return stream if mode is None else StateStream(stream, checked_mode("Agent.stream", mode))
+        mode = None if mode is None else checked_mode("Agent.stream", mode)
+        stream = AgentStream(self._events(input, messages, tokens=mode == "messages"), messages)
+        return stream if mode is None else StateStream(stream, mode)
 
-    def _events(self, input: Any, messages: list[BaseMessage]) -> Iterator[AgentEvent]:
-        """:meth:`stream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it."""
+    def _events(self, input: Any, messages: list[BaseMessage], tokens: bool = False) -> Iterator[AgentEvent]:
+        """:meth:`stream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it. ``tokens``
+        (``stream_mode="messages"``): each model call but the structured one is streamed, as ``"model_chunk"``
+        events."""
         messages.extend(self._start(input))
         flow = self._flow(messages)
         value: Any = None
+        calls = 0  # model calls so far (a chunk's step)
         while True:
             try:
                 kind, payload = flow.send(value)
@@ -456,8 +457,11 @@ class Agent(Batching):
                 continue
             try:
                 with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
+                    calls += kind != "tools"
                     if kind == "tools":
                         value = self.executor.call(payload.fresh, payload.invalid)
+                    elif tokens and kind != "structured":
+                        value = yield from streamed_reply(caller(self, kind), payload, calls, self.executor.tools)
                     else:  # a model call: "model", "after_tools", "answer" or "structured" (response_format)
                         value = caller(self, kind).invoke(payload)
             except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
@@ -491,14 +495,18 @@ class Agent(Batching):
         if rest or options:  # a LangGraph habit (review 76)
             refuse_run_config("Agent.astream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        stream = AsyncAgentStream(self._aevents(input, messages), messages)
-        return stream if mode is None else AsyncStateStream(stream, checked_mode("Agent.astream", mode))
+        mode = None if mode is None else checked_mode("Agent.astream", mode)
+        stream = AsyncAgentStream(self._aevents(input, messages, tokens=mode == "messages"), messages)
+        return stream if mode is None else AsyncStateStream(stream, mode)
 
-    async def _aevents(self, input: Any, messages: list[BaseMessage]) -> AsyncIterator[AgentEvent]:
-        """:meth:`astream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it."""
+    async def _aevents(self, input: Any, messages: list[BaseMessage], tokens: bool = False
+                       ) -> AsyncIterator[AgentEvent]:
+        """:meth:`astream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it; ``tokens``
+        as for :meth:`_events`."""
         messages.extend(self._start(input))
         flow = self._flow(messages)
         value: Any = None
+        calls = 0
         while True:
             try:
                 kind, payload = flow.send(value)
@@ -509,8 +517,15 @@ class Agent(Batching):
                 yield payload
                 continue
             try:
+                calls += kind != "tools"
                 if kind == "tools":
                     value = await self.executor.acall(payload.fresh, payload.invalid)
+                elif tokens and kind != "structured":
+                    chunks: list[AIMessageChunk] = []
+                    async with aclosing(astreamed_reply(caller(self, kind), payload, calls, chunks)) as streamed:
+                        async for event in streamed:
+                            yield event
+                    value = merge_chunks(chunks, as_chunk=False, tool_names=self.executor.tools)
                 else:  # a model call, as in _events
                     value = await caller(self, kind).ainvoke(payload)
             except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too
