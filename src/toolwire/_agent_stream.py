@@ -104,9 +104,9 @@ class AgentEvent:
     """One thing that happened in the loop, as :meth:`Agent.stream` yields it.
 
     Attributes:
-        type: ``"model_reply"`` (an AIMessage), ``"model_chunk"`` (an AIMessageChunk of a reply being written; only
-            in the run behind ``stream_mode="messages"``, where each model call is streamed and yields no
-            ``"model_reply"``), ``"tool_call"`` (a ToolCall about to run, or a call about to be
+        type: ``"model_reply"`` (an AIMessage), ``"model_chunk"`` (an AIMessageChunk of a reply being written, before
+            that reply's ``"model_reply"``; only in the run behind ``stream_mode="messages"``, where each model call
+            is streamed), ``"tool_call"`` (a ToolCall about to run, or a call about to be
             answered with an error without running: an InvalidToolCall, a call refused by the step limit or a
             refusal), ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`). Every
             ``tool_result`` comes after the ``tool_call`` of its call. The calls of one reply all get their
