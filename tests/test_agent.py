@@ -77,10 +77,10 @@ def test_one_tool_round_then_an_answer() -> None:
 def test_system_prompt_goes_first_and_joins_the_conversations_own() -> None:
     model = ScriptedChatModel(["a", "b"])
     agent = Agent(model, [get_time], system_prompt="Be brief.")
-    mark = "toolwire:system_prompt:9"  # where the Agent's text ends (review 105: a changed prompt replaces it)
-    assert agent.invoke("hi").messages[:2] == [SystemMessage("Be brief.", id=mark), HumanMessage("hi")]
+    ours = "toolwire:system_prompt"  # (review 105: by it, a changed prompt replaces the stored one)
+    assert agent.invoke("hi").messages[:2] == [SystemMessage("Be brief.", id=ours), HumanMessage("hi")]
     kept = agent.invoke([SystemMessage("Mine."), HumanMessage("hi")])  # (review 71: the prompt was dropped)
-    assert kept.messages[:2] == [SystemMessage("Be brief.\n\nMine.", id=mark), HumanMessage("hi")]
+    assert kept.messages[:2] == [SystemMessage("Be brief.\n\nMine."), HumanMessage("hi")]
 
 
 def test_a_forced_tool_choice_applies_until_tools_ran_then_auto() -> None:

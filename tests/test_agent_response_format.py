@@ -79,7 +79,7 @@ def test_a_prompt_tuple_is_merged_before_the_agents_system_prompt() -> None:
     first = model.requests[-1].messages[0]
     assert isinstance(first, SystemMessage) and first.content == "Give the total.\n\nBe brief."
     assert model.requests[-1].messages[1:] == result.messages[1:]
-    marked = SystemMessage("Be brief.", id="toolwire:system_prompt:9")  # (the Agent's prompt, marked as such)
+    marked = SystemMessage("Be brief.", id="toolwire:system_prompt")  # (the Agent's prompt, by its id)
     assert result.messages[0] == marked and model.requests[0].messages[0] == marked
 
 

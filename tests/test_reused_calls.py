@@ -1,5 +1,6 @@
 """Review 104 #3: a call answered without running the tool (a repeated call) is marked where a program can read it:
-``AgentResult.reused_calls`` and, in ``toolwire ask --json``, the ToolMessage's ``"answer_reused_from"``."""
+``AgentResult.reused_calls`` (positions in the conversation: call ids may repeat across replies, review 106) and, in
+``toolwire ask --json``, the ToolMessage's ``"answer_reused_from"``, also when the run ends in an error."""
 
 from __future__ import annotations
 
@@ -42,9 +43,11 @@ def test_the_result_maps_each_call_answered_without_running_to_the_call_whose_an
     with pytest.warns(RepeatedCallWarning):
         result = Agent(ScriptedChatModel(_replies()), _tools(ran)).invoke("orders?")
     assert ran == ["Ana", "Bo"]
-    assert result.reused_calls == {"a2": "a1", "b2": "b1"}  # a twin in one reply, then a repeat in a later round
-    answers = {m.tool_call_id: m.content for m in result.messages if isinstance(m, ToolMessage)}
-    assert answers["a2"] == answers["a1"] and answers["b2"] == answers["b1"]
+    where = {m.tool_call_id: i for i, m in enumerate(result.messages) if isinstance(m, ToolMessage)}
+    # a twin in one reply, then a repeat in a later round
+    assert result.reused_calls == {where["a2"]: where["a1"], where["b2"]: where["b1"]}
+    for given, source in result.reused_calls.items():
+        assert result.messages[given].content == result.messages[source].content
 
 
 def test_a_failed_call_answered_with_its_error_again_names_the_last_failure() -> None:
@@ -52,7 +55,8 @@ def test_a_failed_call_answered_with_its_error_again_names_the_last_failure() ->
     replies = [AIMessage("", tool_calls=[tool_call("flaky", {"n": 1}, f"f{i}")]) for i in (1, 2, 3)]
     result = Agent(ScriptedChatModel([*replies, AIMessage("Gave up.")]), _tools(ran)).invoke("go")
     assert ran == ["flaky 1", "flaky 1"]  # the third identical call is answered with the error, not run
-    assert result.reused_calls == {"f3": "f2"}
+    where = {m.tool_call_id: i for i, m in enumerate(result.messages) if isinstance(m, ToolMessage)}
+    assert result.reused_calls == {where["f3"]: where["f2"]}
 
 
 @pytest.mark.parametrize("repeat_calls", ["run", ["list_orders"]])
@@ -77,9 +81,47 @@ def test_ask_json_marks_the_tool_message_of_a_reused_answer(monkeypatch: pytest.
     assert result.exit_code == 0, result.output
     start = result.stdout.index("[")
     messages = json.loads(result.stdout[start:])
+    where = {m["tool_call_id"]: i for i, m in enumerate(messages) if m["type"] == "tool"}
     marks = {m["tool_call_id"]: m.get("answer_reused_from") for m in messages if m["type"] == "tool"}
-    assert marks == {"a1": None, "b1": None, "a2": "a1", "b2": "b1"}
+    assert marks == {"a1": None, "b1": None, "a2": where["a1"], "b2": where["b1"]}
     # the marked dicts still read back as messages
     from toolwire.messages import messages_from_dict
 
     assert [m.type for m in messages_from_dict(messages)] == ["human", "ai", "tool", "tool", "tool", "ai", "tool", "ai"]
+
+
+def test_call_ids_a_server_gives_again_in_each_reply_do_not_mix_up_the_marks() -> None:
+    ran: list[str] = []
+    replies = [AIMessage("", tool_calls=[tool_call("list_orders", {"customer": "Ana"}, "call_0")]),
+               AIMessage("", tool_calls=[tool_call("list_orders", {"customer": "Ana"}, "call_0")]),
+               AIMessage("Done.")]
+    with pytest.warns(RepeatedCallWarning):
+        result = Agent(ScriptedChatModel(replies), _tools(ran)).invoke("orders?")
+    assert ran == ["Ana"]
+    first, second = (i for i, m in enumerate(result.messages) if isinstance(m, ToolMessage))
+    assert result.reused_calls == {second: first}  # the second answer was not run; the first was
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+def test_a_run_that_reaches_max_steps_still_says_which_answers_were_reused(monkeypatch: pytest.MonkeyPatch,
+                                                                           tmp_path) -> None:
+    from toolwire import cli
+    from toolwire.errors import MaxStepsExceeded
+
+    loop = AIMessage("", tool_calls=[tool_call("list_orders", {"customer": "Ana"}, "c1")])
+    ran: list[str] = []
+    with pytest.raises(MaxStepsExceeded) as caught:
+        Agent(ScriptedChatModel([loop], cycle=True), _tools(ran), max_steps=3).invoke("orders?")
+    tools = [i for i, m in enumerate(caught.value.messages) if isinstance(m, ToolMessage)]
+    assert ran == ["Ana"] and caught.value.reused_calls == {tools[1]: tools[0], tools[2]: tools[0]}
+    model = ScriptedChatModel([loop], cycle=True)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    tools_file = tmp_path / "shop.py"
+    tools_file.write_text(
+        "from toolwire import tool\n\n\n@tool\ndef list_orders(customer: str) -> str:\n"
+        '    """List a customer\'s orders."""\n    return f"orders of {customer}"\n')
+    result = CliRunner().invoke(cli.app, ["ask", "orders?", "--tools", str(tools_file), "--json", "--max-steps", "3"])
+    assert result.exit_code == 1
+    messages = json.loads(result.stdout[result.stdout.index("["):])
+    tools = [i for i, m in enumerate(messages) if m["type"] == "tool"]
+    assert [messages[i].get("answer_reused_from") for i in tools] == [None, tools[0], tools[0]]

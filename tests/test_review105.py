@@ -79,16 +79,13 @@ def test_a_stored_conversation_resumed_after_the_prompt_changed_holds_the_new_pr
     assert model.requests[2].messages[0].content == "You are a support bot. Today is 2026-12-03."
 
 
-def test_the_callers_own_system_text_is_kept_once_beside_the_changing_prompt() -> None:
-    model = ScriptedChatModel(["a", "b", "c"])
+def test_a_prompt_merged_into_the_callers_own_system_message_keeps_the_callers_id() -> None:
+    model = ScriptedChatModel(["a", "b"])
     first = Agent(model, [], system_prompt="Prompt one.").invoke(
         [SystemMessage("User prefers French.", id="prefs"), HumanMessage("q1")])
-    assert first.messages[0].content == "Prompt one.\n\nUser prefers French."
-    second = Agent(model, [], system_prompt="Prompt two.").invoke([*_stored(first.messages), HumanMessage("q2")])
-    assert second.messages[0].content == "Prompt two.\n\nUser prefers French."
-    assert second.messages[0].id.endswith(":prefs")  # the caller's own id is kept after the mark
-    again = Agent(model, [], system_prompt=None).invoke(_stored(second.messages))  # no prompt: left as it is
-    assert again.messages[0].content == "Prompt two.\n\nUser prefers French."
+    assert (first.messages[0].content, first.messages[0].id) == ("Prompt one.\n\nUser prefers French.", "prefs")
+    again = Agent(model, [], system_prompt="Prompt one.").invoke([*_stored(first.messages), HumanMessage("q2")])
+    assert again.messages[0] == first.messages[0]  # the same prompt is not added twice
 
 
 def test_the_same_prompt_again_leaves_the_conversation_as_it_was() -> None:
@@ -99,26 +96,53 @@ def test_the_same_prompt_again_leaves_the_conversation_as_it_was() -> None:
     assert second.messages[:3] == first.messages[:3]
 
 
-def test_a_conversation_stored_before_marks_is_marked_then_its_prompt_replaced() -> None:
+def test_a_prompt_stored_before_ids_is_taken_as_the_agents_then_replaced() -> None:
     model = ScriptedChatModel(["a", "b"])
-    legacy = [SystemMessage("Old prompt.\n\nMine."), HumanMessage("q1"), AIMessage("a0")]
+    legacy = [SystemMessage("Old prompt."), HumanMessage("q1"), AIMessage("a0")]
     kept = Agent(model, [], system_prompt="Old prompt.").invoke([*legacy, HumanMessage("q")])
-    assert kept.messages[0].content == "Old prompt.\n\nMine."  # as it was, now marked
+    assert (kept.messages[0].content, kept.messages[0].id) == ("Old prompt.", "toolwire:system_prompt")
     changed = Agent(model, [], system_prompt="New prompt.").invoke([*_stored(kept.messages), HumanMessage("q2")])
-    assert changed.messages[0].content == "New prompt.\n\nMine."
+    assert [m.content for m in changed.messages if m.type == "system"] == ["New prompt."]
 
 
-def test_a_prompt_alone_before_a_block_system_message_is_replaced_too() -> None:
+def test_a_block_prompt_and_a_prompt_with_its_own_id_are_replaced_too() -> None:
+    model = ScriptedChatModel(["a", "b", "c", "d"])
+    first = Agent(model, [], system_prompt=SystemMessage([{"type": "text", "text": "One."}])).invoke("q1")
+    second = Agent(model, [], system_prompt="Two.").invoke([*_stored(first.messages), HumanMessage("q2")])
+    assert [m.content for m in second.messages if m.type == "system"] == ["Two."]
+    mine = Agent(model, [], system_prompt=SystemMessage("Three.", id="p-1")).invoke(
+        [*_stored(second.messages), HumanMessage("q3")])
+    assert [(m.content, m.id) for m in mine.messages if m.type == "system"] == [("Three.", "p-1")]
+    again = Agent(model, [], system_prompt=SystemMessage("Four.", id="p-1")).invoke(
+        [*_stored(mine.messages), HumanMessage("q4")])
+    assert [(m.content, m.id) for m in again.messages if m.type == "system"] == [("Four.", "p-1")]
+
+
+def test_an_empty_prompt_changes_nothing_and_a_caller_message_like_the_prompt_is_kept() -> None:
+    model = ScriptedChatModel(["a", "b"])
+    stored = Agent(model, [], system_prompt="Be brief.").invoke("q1").messages
+    kept = Agent(model, [], system_prompt=SystemMessage("")).invoke([*_stored(stored), HumanMessage("q2")])
+    assert kept.messages[0].content == "Be brief."
+    own = SystemMessage("Be brief.", id="caller")  # the caller's own message, which happens to read as the prompt
+    result = Agent(ScriptedChatModel(["x"]), [], system_prompt="Be brief.").invoke([own, HumanMessage("q")])
+    assert result.messages[0] == own
+
+
+def test_langgraph_add_messages_keeps_one_prompt_in_place() -> None:
+    add_messages = pytest.importorskip("langgraph.graph.message").add_messages
+    from toolwire.interop.langchain import from_langchain_messages, to_langchain_messages
+
+    model = ScriptedChatModel(["a", "b"])
+    state = add_messages([], to_langchain_messages(Agent(model, [], system_prompt="One.").invoke("q1").messages))
+    result = Agent(model, [], system_prompt="Two.").invoke([*from_langchain_messages(state), HumanMessage("q2")])
+    state = add_messages(state, to_langchain_messages(result.messages))
+    assert [m.type for m in state][:2] == ["system", "human"] and state[0].content == "Two."
+
+
+def test_a_prompt_put_before_a_block_system_message_is_replaced_too() -> None:
     model = ScriptedChatModel(["a", "b"])
     blocks = SystemMessage([{"type": "text", "text": "Policy in blocks."}])
     first = Agent(model, [], system_prompt="One.").invoke([blocks, HumanMessage("q1")])
     assert [m.content for m in first.messages[:2]] == ["One.", blocks.content]
     second = Agent(model, [], system_prompt="Two.").invoke([*_stored(first.messages), HumanMessage("q2")])
     assert [m.content for m in second.messages[:2]] == ["Two.", blocks.content]
-
-
-def test_a_system_message_someone_else_marked_wrongly_is_treated_as_the_callers() -> None:
-    model = ScriptedChatModel(["a"])
-    odd = SystemMessage("short", id="toolwire:system_prompt:99")  # the mark does not fit its text
-    result = Agent(model, [], system_prompt="Be brief.").invoke([odd, HumanMessage("q")])
-    assert result.messages[0].content == "Be brief.\n\nshort"

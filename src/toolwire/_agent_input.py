@@ -15,12 +15,13 @@ from toolwire._agent_checks import named
 from toolwire._agent_stream import AgentEvent
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 
-__all__ = ["PENDING_NOT_RUN", "PROMPT_MARK", "answered_since_question", "not_run", "put_system_prompt", "unanswered"]
+__all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "answered_since_question", "not_run", "put_system_prompt", "unanswered"]
 
-PROMPT_MARK = "toolwire:system_prompt:"
-"""How the ``id`` of the system message an Agent put first begins: ``toolwire:system_prompt:<n>``, where ``n`` is the
-number of characters of the Agent's prompt at the start of the message's text, then ``:<id>`` when the caller's own
-system message, merged after the prompt, had an id. A later run finds the earlier prompt by it and replaces it."""
+PROMPT_ID = "toolwire:system_prompt"
+"""The ``id`` of the system message an Agent puts first when the conversation has none of its own (unless its
+``system_prompt`` is a SystemMessage with an id: that id). A later run finds its earlier prompt by it and replaces
+the text, so a stored conversation follows a changed prompt (review 105); LangGraph's ``add_messages``, which merges
+messages by id, likewise keeps one prompt in place."""
 
 PENDING_NOT_RUN = ("it was asked for before this run, and this Agent runs only the calls its model asks for "
                    "(run_pending_calls=False): call it again if it is still needed.")
@@ -28,84 +29,50 @@ PENDING_NOT_RUN = ("it was asked for before this run, and this Agent runs only t
 text of its error ToolMessage, after ``Error: <tool> was not run: ``)."""
 
 
-def _parse_mark(message_id: object) -> tuple[int, str | None] | None:
-    """``(characters of the Agent's prompt, the caller's own id or None)`` from a marked system message's ``id``;
-    None when ``message_id`` is no such mark."""
-    if not isinstance(message_id, str) or not message_id.startswith(PROMPT_MARK):
-        return None
-    count, _, own = message_id[len(PROMPT_MARK):].partition(":")
-    return (int(count), own or None) if count.isdigit() and count.isascii() else None
-
-
-def _mark_id(count: int, own: str | None) -> str:
-    """The ``id`` of a system message that starts with an Agent prompt of ``count`` characters (:data:`PROMPT_MARK`);
-    ``own``: the caller's id of the text after it."""
-    return f"{PROMPT_MARK}{count}" + (f":{own}" if own else "")
-
-
-def _callers_part(first: SystemMessage) -> SystemMessage | None:
-    """The caller's own system message in ``first``, without the prompt an earlier Agent run put there (by its
-    :data:`PROMPT_MARK`): ``first`` itself when it carries no mark (or one its text does not fit), None when it held
-    the Agent's prompt alone."""
-    mark = _parse_mark(first.id)
-    if mark is None or not isinstance(first.content, str) or mark[0] > len(first.content):
-        return first
-    rest = first.content[mark[0]:]
-    if rest and not rest.startswith("\n\n"):
-        return first
-    return SystemMessage(rest[2:], id=mark[1], name=first.name) if rest else None
-
-
 def put_system_prompt(messages: list[BaseMessage], prompt: str | SystemMessage | None, mark: bool = False) -> None:
     """Put a ``prompt`` first in ``messages`` (in place), keeping a system message already there.
 
     With no system message first, ``prompt`` is inserted. A first system message that already starts with the
     prompt's text (a resumed run) is left as it is. Another one (the caller's instructions: "Today is 2025-05-01.")
-    is merged after the prompt's text, a blank line between, into one system message (review 71: it used to be kept
-    alone, and the Agent's instructions were dropped without a word); one whose content is not text (blocks) gets
-    the prompt as a system message of its own before it.
+    is merged after the prompt's text, a blank line between, into one system message that keeps its ``id`` (review
+    71: it used to be kept alone, and the Agent's instructions were dropped without a word); one whose content is not
+    text (blocks) gets the prompt as a system message of its own before it.
 
     Args:
         messages: the conversation, changed in place.
         prompt: the text (or SystemMessage) to put first; nothing is done for None or an empty one.
-        mark: for the Agent's own ``system_prompt`` (not the structured call's prompt): the message that holds the
-            prompt gets an ``id`` saying where the prompt's text ends (:data:`PROMPT_MARK`), and a first system
-            message so marked by an earlier run has that run's prompt replaced by this one rather than kept
-            beside it (review 105: a stored conversation resumed after the prompt changed, a date in it, held
-            every version of it, contradicting each other). Pydantic AI replaces a dynamic system prompt likewise.
+        mark: for the Agent's own ``system_prompt`` (not the structured call's prompt): a message the prompt is
+            inserted as gets the id :data:`PROMPT_ID`, and a first system message with that id (an earlier run's
+            prompt, in a stored conversation) gets this prompt's text in its place rather than beside it (review 105:
+            a conversation resumed after the prompt changed, a date in it, held every version of it). A prompt merged
+            into the caller's own system message is not replaced so: the merged text has no boundary (Pydantic AI
+            replaces its dynamic system prompts likewise, by a reference kept on the message).
     """
     if not prompt:
         return
     message = prompt if isinstance(prompt, SystemMessage) else SystemMessage(prompt)
-    mark = mark and isinstance(message.content, str)
+    if not message.content:
+        return
     first = messages[0] if messages else None
-    if mark and isinstance(first, SystemMessage):
-        caller = _callers_part(first)
-        if caller is None:
-            del messages[0]
-        elif caller is not first:
-            messages[0] = caller
-        first = messages[0] if messages else None
+    if mark:
+        ours = message.id or PROMPT_ID
+        message = message if message.id else SystemMessage(message.content, id=ours, name=message.name)
+        if isinstance(first, SystemMessage) and first.id in (ours, PROMPT_ID):  # an earlier run's prompt
+            if first.content != message.content or first.id != message.id:
+                messages[0] = message
+            return
     if not isinstance(first, SystemMessage):
-        if mark:
-            message = SystemMessage(message.content, id=_mark_id(len(message.content), message.id), name=message.name)
         messages.insert(0, message)
         return
     if not (isinstance(message.content, str) and isinstance(first.content, str)):
         if first.content != message.content:
-            if mark:
-                message = SystemMessage(message.content, id=_mark_id(len(message.content), message.id),
-                                        name=message.name)
             messages.insert(0, message)
         return
-    count, own = len(message.content), first.id
     if not first.content.startswith(message.content):
         merged = f"{message.content}\n\n{first.content}" if first.content else message.content
-        messages[0] = SystemMessage(merged, id=_mark_id(count, own) if mark else own, name=first.name)
-    elif mark and _parse_mark(own) is None and (first.content == message.content
-                                                  or first.content[count:].startswith("\n\n")):
-        # a conversation stored before marks, which starts with this prompt: marked now, for the next change
-        messages[0] = SystemMessage(first.content, id=_mark_id(count, own), name=first.name)
+        messages[0] = SystemMessage(merged, id=first.id, name=first.name)
+    elif mark and first.id is None and first.content == message.content:  # the prompt alone, stored before ids
+        messages[0] = message
 
 
 def answered_since_question(messages: list[BaseMessage]) -> bool:

@@ -62,7 +62,7 @@ class RepeatedCalls:
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
         self.told: set[str] = set()  # the tools whose repeated call this run has said it did not run
-        self.reused: dict[str, str] = {}  # call id -> the id of the call whose answer it got without running
+        self.reused: list[tuple[ToolMessage, ToolMessage]] = []  # (an answer given without running, its source)
 
     def reruns(self, name: str) -> bool:
         """Return whether a repeated identical call of tool ``name`` runs again (``repeat_calls``).
@@ -99,7 +99,6 @@ class RepeatedCalls:
             # same: the calls of one reply run in no set order, so it is the answer it might have got anyway)
             if earlier is None and key in first and not self.reruns(call["name"]):
                 twins[index] = first[key]  # (review 69: one reply held the same call 8 times, and all 8 ran)
-                self.reused[call["id"] or ""] = calls[first[key]]["id"] or ""
                 self._tell(call["name"])
             elif earlier is None:
                 first.setdefault(key, index)
@@ -109,10 +108,19 @@ class RepeatedCalls:
                 # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
                 repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
                                              status=earlier.status, artifact=earlier.artifact)
-                self.reused[call["id"] or ""] = earlier.tool_call_id
+                self.reused.append((repeats[index], earlier))
                 if earlier.status == "success":
                     self._tell(call["name"])
         return fresh, repeats, twins
+
+    def positions(self, messages: list[Any]) -> dict[int, int]:
+        """Where the answers given without running are in ``messages`` (the run's conversation), for
+        :attr:`AgentResult.reused_calls <toolwire.agent.AgentResult>`: ``{index of such a ToolMessage: index of the
+        ToolMessage whose answer it got}``, in the order they were given. Positions, not call ids, which a server may
+        give again in each reply (review 106: ``call_0`` every time)."""
+        where = {id(message): index for index, message in enumerate(messages)}
+        return {where[id(given)]: where[id(source)] for given, source in self.reused
+                if id(given) in where and id(source) in where}
 
     def _tell(self, name: str) -> None:
         """Warn, once per run and tool, that a repeated call of tool ``name`` was answered without running it (review

@@ -98,7 +98,7 @@ class ResponseFormat:
 
 def finish(
     messages: list[BaseMessage], output: str, step: int, stop: StopReason, response: ResponseFormat | None,
-    reused: Mapping[str, str],
+    reused: Mapping[int, int],
 ) -> Generator[tuple[str, Any], Any, None]:
     """The end of a run (a part of :meth:`Agent._flow <toolwire.agent.Agent>`): the ``"final"`` event of its
     :class:`~toolwire.agent.AgentResult`, after the structured call (request ``("structured", conversation)``, whose

@@ -80,6 +80,20 @@ class _States:
                 return index + 1
         return len(self._messages)
 
+    def _round_begins(self, call: Any) -> int:
+        """Where the round that ``call`` (its first call, from a ``tool_call`` event) opens begins in the conversation:
+        at ``call``'s answer when the loop put the round's answers in before its events (calls answered without
+        running: refused, past the step limit, or pending under ``run_pending_calls=False``; review 106), else at the
+        end."""
+        call_id = (call.get("id") if isinstance(call, dict) else None) or ""
+        for index in range(len(self._messages) - 1, -1, -1):  # the conversation's last block of answers only
+            message = self._messages[index]
+            if not isinstance(message, ToolMessage):
+                break
+            if message.tool_call_id == call_id:
+                return index
+        return len(self._messages)
+
     def _state(self, end: int) -> None:
         """Queue the "values" state of the conversation's first ``end`` messages, unless it was the last one given."""
         if end != self.told:
@@ -93,7 +107,7 @@ class _States:
             if event.type == "model_chunk":
                 self.pending.append((event.data, {"langgraph_node": "agent", "langgraph_step": 2 * event.step - 1}))
             elif event.type == "tool_call" and self.round_start is None:
-                self.round_start = len(self._messages)
+                self.round_start = self._round_begins(event.data)
             elif event.type == "tool_result":
                 self.round_start = None
                 self.pending.append((event.data, {"langgraph_node": "tools", "langgraph_step": 2 * event.step}))
@@ -101,7 +115,8 @@ class _States:
         if not self.started and event.type in ("model_reply", "tool_call"):  # the input state comes first
             self.started = True
             if self.mode == "values":
-                self._state(self._upto(event.data) - 1 if event.type == "model_reply" else len(self._messages))
+                self._state(self._upto(event.data) - 1 if event.type == "model_reply" else
+                            self._round_begins(event.data))
         if event.type == "model_reply":
             self.round_start = None
             if self.mode == "values":
@@ -109,7 +124,7 @@ class _States:
             else:
                 self.pending.append({"agent": {"messages": [event.data]}})
         elif event.type == "tool_call" and self.round_start is None:
-            self.round_start = len(self._messages)  # (the round's results come after this point)
+            self.round_start = self._round_begins(event.data)  # (the round's results come from this point)
         elif event.type == "tool_result" and self.round_start is not None:  # all the round's results are in by now
             new = [m for m in self._messages[self.round_start:] if isinstance(m, ToolMessage)]
             self.round_start = None

@@ -39,11 +39,12 @@ class AgentResult:
             ``"answer"`` or ``"max_steps"`` (``on_max_steps="answer"``) and counted in ``steps``; its reply is not in
             ``messages``. ``None`` without ``response_format`` and after the other stops (as LangGraph's
             ``create_react_agent(response_format=...)``, :mod:`toolwire._agent_response`).
-        reused_calls: the calls of this run answered without running the tool (``repeat_calls``, see
-            :class:`~toolwire.agent.Agent`): ``{call id: the id of the call whose answer it was given}``, in the order
-            they were answered; empty when every call ran. The ToolMessage of such a call looks like any other, so a
-            program that must know whether a tool ran for a call reads it here (the ``RepeatedCallWarning`` says it
-            once per tool).
+        reused_calls: the calls of this run given another call's answer without running the tool (a repeated call,
+            ``repeat_calls``, see :class:`~toolwire.agent.Agent`): ``{index in messages of such a ToolMessage: index
+            in messages of the ToolMessage whose answer it got}``, in the order they were given; empty when no call
+            was answered so (calls answered with an error and not run, such as a refusal's, are not in it). Such a
+            ToolMessage looks like any other, so a program that must know whether a tool ran for a call reads it here
+            (the ``RepeatedCallWarning`` says it once per tool). Positions, as call ids may repeat across replies.
 
     Read as a dict (``result["messages"]``, LangGraph's habit), the result has the keys ``messages``, ``output``,
     ``steps`` and ``stop_reason``, and ``structured_response`` only when the run made one, as LangGraph's state has that
@@ -55,7 +56,7 @@ class AgentResult:
     steps: int
     stop_reason: StopReason = "answer"
     structured_response: Any = None
-    reused_calls: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    reused_calls: Mapping[int, int] = dataclasses.field(default_factory=dict)
 
     def _keys(self) -> tuple[str, ...]:
         """The dict keys: :data:`_RESULT_FIELDS`, and ``structured_response`` when the run made one."""

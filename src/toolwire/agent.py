@@ -132,8 +132,9 @@ class Agent(Batching):
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
         system_prompt: a system message put first (its text, or a :class:`~toolwire.messages.SystemMessage`); a
             conversation that opens with a system message of its own gets one that holds both texts, the Agent's
-            first. Its ``id`` marks where the Agent's text ends, so a stored conversation resumed after the prompt
-            changed gets the new prompt in place of the old (:mod:`toolwire._agent_input`).
+            first. Put in as a message of its own, it has the id ``"toolwire:system_prompt"``, by which a stored
+            conversation resumed after the prompt changed gets the new prompt in place of the old
+            (:func:`toolwire._agent_input.put_system_prompt`).
         max_steps: the most model calls in one run (a whole number, default 10).
         tool_choice: passed to ``bind_tools`` (default ``"auto"``: the model decides). A forcing choice
             (``"required"`` or a tool name) applies until tool calls have been answered in the run, which is
@@ -273,13 +274,13 @@ class Agent(Batching):
         pending, pending_invalid = unanswered(messages)
         # a resumed run whose calls were answered since the newest question (exc.messages, stream.messages) is past
         # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
-        tools_ran = bool(pending or pending_invalid) or answered_since_question(messages)
+        tools_ran = (bool(pending or pending_invalid) and self.run_pending_calls) or answered_since_question(messages)
         if (pending or pending_invalid) and not self.run_pending_calls:  # a history a client could edit (review 105)
-            yield from not_run(messages, [*pending, *pending_invalid], 0, PENDING_NOT_RUN)
+            yield from not_run(messages, in_reply_order(pending, pending_invalid, pending_invalid), 0, PENDING_NOT_RUN)
         elif pending or pending_invalid:  # (none: no round to run, review 89)
             direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
-                final = AgentResult(messages, direct.text, 0, "return_direct", reused_calls=dict(repeated.reused))
+                final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, 0))
                 return
         paused = cut = False
@@ -293,7 +294,7 @@ class Agent(Batching):
             calls = [*reply.tool_calls, *reply.invalid_tool_calls]
             if kind == "refusal":
                 yield from not_run(messages, calls, step, _REFUSED)
-                final = AgentResult(messages, reply.text, step, "refusal", reused_calls=dict(repeated.reused))
+                final = AgentResult(messages, reply.text, step, "refusal", reused_calls=repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, step))
                 return
             paused = kind == "pause" and not calls
@@ -302,7 +303,7 @@ class Agent(Batching):
             if not calls:
                 stop: StopReason = "length" if kind == "length" else "answer"
                 warn_call_as_answer(reply, self.executor.tools)
-                yield from finish(messages, reply.text, step, stop, self._response, repeated.reused)
+                yield from finish(messages, reply.text, step, stop, self._response, repeated.positions(messages))
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             tools_ran = True
@@ -310,7 +311,7 @@ class Agent(Batching):
                                                                step, repeated)
             only_repeats = only_repeats and self.reset_tool_choice  # (False: tool_choice holds on every call)
             if direct is not None:
-                final = AgentResult(messages, direct.text, step, "return_direct", reused_calls=dict(repeated.reused))
+                final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, step))
                 return
         if self.on_max_steps == "answer":
@@ -324,7 +325,7 @@ class Agent(Batching):
                 warn_call_as_answer(reply, self.executor.tools)
             if stop_kind(reply) == "refusal":
                 yield from not_run(messages, refused, steps, _REFUSED)
-                final = AgentResult(messages, output, steps, "refusal", reused_calls=dict(repeated.reused))
+                final = AgentResult(messages, output, steps, "refusal", reused_calls=repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, steps))
                 return
             # the server ignored tool_choice="none": answer each call, run none
@@ -333,25 +334,15 @@ class Agent(Batching):
                 names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in refused))
                 output = (f"The model gave no answer within max_steps={self.max_steps}: its last reply asked for "
                           f"more tool calls ({names}), which were not run; raise max_steps to let it finish.")
-            yield from finish(messages, output, steps, "max_steps", self._response, repeated.reused)
+            yield from finish(messages, output, steps, "max_steps", self._response, repeated.positions(messages))
             return
-        if paused:
-            raise MaxStepsExceeded(
-                f"The model was still working (it paused its turn, pause_turn) after {_steps(self.max_steps)}: raise "
-                "max_steps, or use on_max_steps='answer' to get a final answer.",
-                messages, self.max_steps,
-            )
-        if cut:
-            raise MaxStepsExceeded(
+        text = (f"The model was still working (it paused its turn, pause_turn) after {_steps(self.max_steps)}: raise "
+                "max_steps, or use on_max_steps='answer' to get a final answer." if paused else
                 f"The model's tool calls were still cut off at the output token limit after {_steps(self.max_steps)}: "
-                "raise max_tokens so that a whole call fits.",
-                messages, self.max_steps,
-            )
-        raise MaxStepsExceeded(
-            f"The model still asked for tools after {_steps(self.max_steps)}: raise max_steps, or use "
-            "on_max_steps='answer' to get a final answer.",
-            messages, self.max_steps,
-        )
+                "raise max_tokens so that a whole call fits." if cut else
+                f"The model still asked for tools after {_steps(self.max_steps)}: raise max_steps, or use "
+                "on_max_steps='answer' to get a final answer.")
+        raise MaxStepsExceeded(text, messages, self.max_steps, reused_calls=repeated.positions(messages))
 
     def _tool_round(
         self,
@@ -384,6 +375,8 @@ class Agent(Batching):
             twin = ordered[twins[i]] if i in twins else None
             ordered.append(repeats[i] if i in repeats else next(fresh_results) if twin is None else ToolMessage(
                 twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
+            if twin is not None:
+                repeated.reused.append((ordered[-1], twin))
         answers = in_reply_order(ordered, results[len(fresh):], invalid)  # the model's order
         direct: ToolMessage | None = None
         for call, result in repeated.record(calls, ordered, repeats, twins, ran=bool(fresh)):
@@ -407,8 +400,8 @@ class Agent(Batching):
 
         Args:
             input: a question (string), or a list of messages to continue (also as LangGraph's agent state,
-                ``{"messages": [...]}``); calls its last AIMessage left unanswered are run first (their events
-                have ``step=0``).
+                ``{"messages": [...]}``); calls its last AIMessage left unanswered are run first, or answered with
+                an error under ``run_pending_calls=False`` (their events have ``step=0``).
             rest, options: nothing (a LangGraph habit such as ``config={"recursion_limit": 5}`` is refused with a
                 ``UserError`` saying what toolwire uses instead: ``Agent(..., max_steps=...)``, the messages), but
                 LangGraph's ``stream_mode="values"`` or ``"updates"``.

@@ -219,15 +219,13 @@ def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
             f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
 
 
-def _marked(result: Any) -> list[dict[str, Any]]:
-    """The run's messages as dicts for ``--json``; the ToolMessage of a call answered without running the tool (a
-    repeated call, ``--repeat-calls``) has ``"answer_reused_from"``: the id of the call whose answer it got (review
-    104: only the warning said so)."""
-    dicts = [m.to_dict() for m in result.messages]
-    for item in dicts:
-        reused = result.reused_calls.get(item.get("tool_call_id")) if item.get("type") == "tool" else None
-        if reused is not None:
-            item["answer_reused_from"] = reused
+def _marked(messages: list[Any], reused: Any) -> list[dict[str, Any]]:
+    """The run's ``messages`` as dicts for ``--json``; the ToolMessage of a call answered without running the tool (a
+    repeated call, ``--repeat-calls``) has ``"answer_reused_from"``: the index, in the list, of the tool result whose
+    answer it got (review 104: only the warning said so). ``reused``: the run's ``reused_calls``."""
+    dicts = [m.to_dict() for m in messages]
+    for index, source in (reused or {}).items():
+        dicts[index]["answer_reused_from"] = source
     return dicts
 
 
@@ -239,9 +237,10 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
         except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:
-                out.print_json(json.dumps([m.to_dict() for m in kept], ensure_ascii=False, default=str))
+                out.print_json(json.dumps(_marked(kept, getattr(exc, "reused_calls", None)), ensure_ascii=False,
+                                          default=str))
             raise
-        out.print_json(json.dumps(_marked(result), ensure_ascii=False, default=str))
+        out.print_json(json.dumps(_marked(result.messages, result.reused_calls), ensure_ascii=False, default=str))
         return result
     result = None
     for event in agent.stream(conversation):
@@ -374,8 +373,8 @@ def ask(
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help=(
         "Print the conversation as JSON: a list of messages, each as Message.to_dict() writes it, a tool result "
-        "given to a repeated call without running the tool with \"answer_reused_from\": the id of the call whose "
-        "answer it got (on an error, the conversation so far, and the error on stderr)."))] = False,
+        "given to a repeated call without running the tool with \"answer_reused_from\": the index, in the list, of "
+        "the result whose answer it got (on an error, the conversation so far, and the error on stderr)."))] = False,
     mcp: McpOpt = None,
     n_ctx: NCtxOpt = None,
     n_threads: NThreadsOpt = None,

@@ -239,12 +239,17 @@ class MaxStepsExceeded(ToolwireError):
     Attributes:
         messages: the whole conversation so far (list of messages), so no work is lost.
         steps: how many model calls were made.
+        reused_calls: the ToolMessages of ``messages`` given another call's answer without running the tool, as
+            :attr:`AgentResult.reused_calls <toolwire.agent.AgentResult>` (``{index: index of its source}``; a run
+            that loops until ``max_steps`` is where repeats happen most).
     """
 
-    def __init__(self, message: str, messages: list[Any], steps: int) -> None:
+    def __init__(self, message: str, messages: list[Any], steps: int,
+                 reused_calls: dict[int, int] | None = None) -> None:
         super().__init__(message)
         self.messages = messages
         self.steps = steps
+        self.reused_calls = {} if reused_calls is None else reused_calls
 
 
 class RepeatedCallWarning(UserWarning):
