@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from toolwire import Agent, AIMessage, ToolMessage, tool
+from toolwire import Agent, AIMessage, ToolMessage, UserError, tool
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessageChunk, merge_chunks, tool_call
 from toolwire.models.base import BaseChatModel, ChatRequest
@@ -151,3 +151,38 @@ def test_the_structured_call_is_not_streamed_but_made() -> None:
     stream = Agent(model, [get_weather], response_format=Answer).stream("weather?", stream_mode="messages")
     pairs = list(stream)
     assert {m["langgraph_step"] for _, m in pairs} == {1} and len(model.requests) == 2
+
+
+def test_stream_tokens_adds_the_chunks_to_the_event_stream() -> None:
+    events = list(Agent(ScriptedChatModel(_script()), [get_weather]).stream("weather?", stream_tokens=True))
+    kinds = [e.type for e in events]
+    assert kinds.count("model_reply") == 2 and kinds.index("model_chunk") < kinds.index("model_reply")
+    last = [e.data for e in events if e.type == "model_chunk" and e.step == 2]
+    assert merge_chunks(last, as_chunk=False).text == events[-1].data.output
+    with pytest.raises(UserError, match="stream_tokens takes True or False"):
+        Agent(ScriptedChatModel(_script()), [get_weather]).stream("q", stream_tokens="yes")
+    with pytest.raises(UserError, match="LangGraph's states hold whole replies"):
+        Agent(ScriptedChatModel(_script()), [get_weather]).stream("q", stream_tokens=True, stream_mode="values")
+
+
+def test_the_command_line_prints_the_answer_as_it_is_written_and_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+
+    seen: list[str] = []
+
+    class Watched(ScriptedChatModel):
+        def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+            for chunk in super()._stream(request):
+                seen.append(chunk.text)
+                yield chunk
+
+    reply = AIMessage("Let me look.", tool_calls=[tool_call("calculate", {"expression": "6 * 7"}, "c1")])
+    model = Watched([reply, "The answer is 42."], stream_pieces=4)
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    result = CliRunner().invoke(cli.app, ["ask", "quanto é 6 * 7?"])
+    assert result.exit_code == 0, result.output
+    assert len([t for t in seen if t]) > 2  # the replies came in pieces
+    assert result.output.count("The answer is 42.") == 1 and "Let me look." in result.output
+    assert result.output.index("Let me look.") < result.output.index("calculate") < result.output.index("42.")

@@ -29,7 +29,7 @@ from typing import Any
 
 from toolwire.messages import BaseMessage, ToolMessage
 
-__all__ = ["MODES", "AsyncStateStream", "StateStream", "checked_mode"]
+__all__ = ["MODES", "AsyncStateStream", "StateStream", "checked_mode", "stream_options"]
 
 MODES = ("values", "updates", "messages")
 """The ``stream_mode`` values an Agent takes (LangGraph's names)."""
@@ -51,6 +51,38 @@ def checked_mode(owner: str, mode: Any) -> str:
     raise UserError(f"{owner}(stream_mode={mode!r}): {what}; use stream_mode='values' or 'updates' for LangGraph's "
                     "state dicts, 'messages' for the replies' tokens and the tool results, or leave it out for "
                     "AgentEvent objects.")
+
+
+def stream_options(owner: str, rest: tuple[Any, ...], options: dict[str, Any],
+                   settings: list[str]) -> tuple[str | None, bool]:
+    """Read ``Agent.stream``'s (or ``astream``'s) options: ``stream_mode`` (:data:`MODES`, or None for AgentEvent
+    objects) and ``stream_tokens`` (each model call streamed, its chunks given as ``"model_chunk"`` events).
+
+    Args:
+        owner: ``"Agent.stream"`` or ``"Agent.astream"``, for the messages; rest, options: what the call got besides
+            its input; settings: the Agent's constructor settings, named when a LangGraph habit is refused.
+
+    Returns:
+        ``(mode, tokens)``: ``tokens`` is True for ``stream_tokens=True`` and for ``stream_mode="messages"``.
+
+    Raises:
+        UserError: another argument (:func:`toolwire._keywords.refuse_run_config`), a mode that is none of
+            :data:`MODES`, ``stream_tokens`` that is not a bool, or given with ``"values"`` or ``"updates"``, whose
+            states hold whole replies.
+    """
+    from toolwire._keywords import refuse_run_config
+    from toolwire.errors import UserError
+
+    mode, tokens = options.pop("stream_mode", None), options.pop("stream_tokens", False)
+    if rest or options:  # a LangGraph habit (review 76)
+        refuse_run_config(owner, rest, options, settings)
+    if not isinstance(tokens, bool):
+        raise UserError(f"{owner}(stream_tokens={tokens!r}): stream_tokens takes True or False.")
+    mode = None if mode is None else checked_mode(owner, mode)
+    if tokens and mode in ("values", "updates"):
+        raise UserError(f"{owner}(stream_tokens=True, stream_mode={mode!r}): LangGraph's states hold whole replies; "
+                        "use stream_mode='messages' for the tokens, or leave stream_mode out for AgentEvent objects.")
+    return mode, tokens or mode == "messages"
 
 
 class _States:

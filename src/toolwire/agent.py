@@ -77,7 +77,7 @@ from toolwire._agent_checks import (
 from toolwire._agent_input import PENDING_NOT_RUN, answered_since_question, not_run, put_system_prompt, unanswered
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_response import ResponseFormat, caller, finish
-from toolwire._agent_states import AsyncStateStream, StateStream, checked_mode
+from toolwire._agent_states import AsyncStateStream, StateStream, stream_options
 from toolwire._agent_stream import (
     AgentEvent,
     AgentResult,
@@ -404,15 +404,18 @@ class Agent(Batching):
                 an error under ``run_pending_calls=False`` (their events have ``step=0``).
             rest, options: nothing (a LangGraph habit such as ``config={"recursion_limit": 5}`` is refused with a
                 ``UserError`` saying what toolwire uses instead: ``Agent(..., max_steps=...)``, the messages), but
-                LangGraph's ``stream_mode="values"`` or ``"updates"``.
+                LangGraph's ``stream_mode="values"``, ``"updates"`` or ``"messages"``, and ``stream_tokens=True``:
+                each model call streamed, its chunks yielded as ``"model_chunk"`` events before its ``"model_reply"``
+                (for a chat UI that shows the answer as it is written).
 
         Returns:
             An :class:`~toolwire._agent_stream.AgentStream`: an iterator of the events whose ``messages`` is the
             conversation so far, so a caller that stops early (``break``) keeps the work done and can resume it
             with ``invoke(stream.messages)``. With ``stream_mode``, a :class:`~toolwire._agent_states.StateStream`
             of LangGraph's state dicts instead (``{"messages": [...]}`` after each step; or what each step added,
-            ``{"agent": {"messages": [reply]}}`` / ``{"tools": {"messages": [results]}}``), with the same
-            ``messages`` and ``close``.
+            ``{"agent": {"messages": [reply]}}`` / ``{"tools": {"messages": [results]}}``), or with ``"messages"``
+            its ``(message, metadata)`` pairs (:mod:`toolwire._agent_states`), with the same ``messages`` and
+            ``close``.
 
         Raises:
             UserError: ``input`` cannot be read as messages, or is an empty question (raised at the first ``next``);
@@ -423,18 +426,15 @@ class Agent(Batching):
                 (Ctrl-C) that stops one (inside ``asyncio.run`` too, where Ctrl-C would otherwise wait for the
                 blocking call to end).
         """
-        mode = options.pop("stream_mode", None)
-        if rest or options:  # a LangGraph habit (review 76)
-            refuse_run_config("Agent.stream", rest, options, keyword_names(Agent.__init__)[2:])
+        mode, tokens = stream_options("Agent.stream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        mode = None if mode is None else checked_mode("Agent.stream", mode)
-        stream = AgentStream(self._events(input, messages, tokens=mode == "messages"), messages)
+        stream = AgentStream(self._events(input, messages, tokens), messages)
         return stream if mode is None else StateStream(stream, mode)
 
     def _events(self, input: Any, messages: list[BaseMessage], tokens: bool = False) -> Iterator[AgentEvent]:
         """:meth:`stream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it. ``tokens``
-        (``stream_mode="messages"``): each model call but the structured one is streamed, as ``"model_chunk"``
-        events."""
+        (``stream_tokens``, ``stream_mode="messages"``): each model call but the structured one is streamed, as
+        ``"model_chunk"`` events."""
         messages.extend(self._start(input))
         flow = self._flow(messages)
         value: Any = None
@@ -470,7 +470,7 @@ class Agent(Batching):
 
         Args:
             input: a question (string), or a list of messages to continue, as for :meth:`stream`.
-            rest, options: nothing but ``stream_mode``, as for :meth:`stream`.
+            rest, options: nothing but ``stream_mode`` and ``stream_tokens``, as for :meth:`stream`.
 
         Returns:
             An :class:`~toolwire._agent_stream.AsyncAgentStream`: an async iterator of :class:`AgentEvent`
@@ -484,12 +484,9 @@ class Agent(Batching):
                 (``asyncio.wait_for`` raises ``TimeoutError`` from it, so the conversation is on that error's
                 ``__cause__.messages``).
         """
-        mode = options.pop("stream_mode", None)
-        if rest or options:  # a LangGraph habit (review 76)
-            refuse_run_config("Agent.astream", rest, options, keyword_names(Agent.__init__)[2:])
+        mode, tokens = stream_options("Agent.astream", rest, options, keyword_names(Agent.__init__)[2:])
         messages: list[BaseMessage] = []
-        mode = None if mode is None else checked_mode("Agent.astream", mode)
-        stream = AsyncAgentStream(self._aevents(input, messages, tokens=mode == "messages"), messages)
+        stream = AsyncAgentStream(self._aevents(input, messages, tokens), messages)
         return stream if mode is None else AsyncStateStream(stream, mode)
 
     async def _aevents(self, input: Any, messages: list[BaseMessage], tokens: bool = False

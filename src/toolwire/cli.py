@@ -243,10 +243,22 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
         out.print_json(json.dumps(_marked(result.messages, result.reused_calls), ensure_ascii=False, default=str))
         return result
     result = None
-    for event in agent.stream(conversation):
-        _print_event(event)
+    writing = shown = ""  # the text of the reply being written, printed as it comes; that of the last one
+    for event in agent.stream(conversation, stream_tokens=True):
+        if event.type == "model_chunk":
+            if event.data.text:
+                out.print(escape(terminal_text(event.data.text)), style="bold", end="", soft_wrap=True)
+                writing += event.data.text
+            continue
+        if event.type == "model_reply":
+            if writing:
+                out.print()
+            writing, shown = "", writing
         if event.type == "final":
             result = event.data
+            if shown.strip() and result.output == shown:  # already on the screen, as it was written
+                continue
+        _print_event(event)
     return result
 
 
