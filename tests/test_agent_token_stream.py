@@ -186,3 +186,33 @@ def test_the_command_line_prints_the_answer_as_it_is_written_and_once(monkeypatc
     assert len([t for t in seen if t]) > 2  # the replies came in pieces
     assert result.output.count("The answer is 42.") == 1 and "Let me look." in result.output
     assert result.output.index("Let me look.") < result.output.index("calculate") < result.output.index("42.")
+
+
+def test_the_command_line_ends_a_half_written_answer_before_the_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: _Cut())
+    result = CliRunner().invoke(cli.app, ["chat"], input="weather?\nexit\n")
+    assert "Half an ans\n" in result.output and "connection dropped" in result.output
+    assert "Half an ansyou>" not in result.output and "Half an anserror" not in result.output
+
+
+def test_a_hosted_or_server_model_is_not_streamed_by_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+    from toolwire.models._sdk import SDKChatModel
+
+    asked: list[bool] = []
+
+    class Server(ScriptedChatModel, SDKChatModel):  # (a stand-in: only its class is looked at)
+        def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+            asked.append(True)
+            yield from super()._stream(request)
+
+    model = Server(["Hello."])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    result = CliRunner().invoke(cli.app, ["ask", "hi"])
+    assert result.exit_code == 0 and "Hello." in result.output and asked == []

@@ -27,6 +27,9 @@ from toolwire.models import init_chat_model
 from toolwire.testing import ScriptedChatModel
 
 _ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "AZURE_OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT")
+CHAT_REPLY = {"id": "r1", "object": "chat.completion", "model": "m",
+              "choices": [{"index": 0, "message": {"role": "assistant", "content": "hello from the server"},
+                           "finish_reason": "stop"}]}
 
 
 @pytest.fixture
@@ -52,18 +55,13 @@ def get_weather(city: str) -> str:
 def test_cli_takes_openai_compatible_model_with_openai_base_url_set(clean_env: pytest.MonkeyPatch) -> None:
     pytest.importorskip("openai")
     with ScriptedServer() as server:
-        # the command streams the answer as it is written (server-sent events, as OpenAI-compatible servers send)
-        server.push(Answer(200, events=[
-            {"id": "r1", "object": "chat.completion.chunk", "model": "m",
-             "choices": [{"index": 0, "delta": {"role": "assistant", "content": piece}, "finish_reason": None}]}
-            for piece in ("hello ", "from the ", "server")] + [
-            {"id": "r1", "object": "chat.completion.chunk", "model": "m",
-             "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]))
+        server.push(Answer(200, CHAT_REPLY))
         clean_env.setenv("OPENAI_BASE_URL", server.url + "/v1")
         result = CliRunner().invoke(cli.app, ["ask", "hi", "--model", "openai-compatible:m"])
     assert result.exit_code == 0, result.output
     assert "hello from the server" in result.output
-    assert server.requests and server.requests[0]["model"] == "m" and server.requests[0]["stream"] is True
+    # a server's replies are read whole (stream=false): one that ignores stream=true works, a cut one is retried
+    assert server.requests and server.requests[0]["model"] == "m" and not server.requests[0].get("stream")
 
 
 def test_cli_model_is_what_init_chat_model_builds_from_openai_base_url(clean_env: pytest.MonkeyPatch) -> None:

@@ -242,24 +242,41 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
             raise
         out.print_json(json.dumps(_marked(result.messages, result.reused_calls), ensure_ascii=False, default=str))
         return result
+    from toolwire.models._sdk import SDKChatModel
+
+    # a model run in this process (the embedded one) writes its answer as it comes; a hosted or server model's
+    # replies are read whole, which a server that ignores stream=true answers too, and a cut reply is tried again
     result = None
     writing = shown = ""  # the text of the reply being written, printed as it comes; that of the last one
-    for event in agent.stream(conversation, stream_tokens=True):
-        if event.type == "model_chunk":
-            if event.data.text:
-                out.print(escape(terminal_text(event.data.text)), style="bold", end="", soft_wrap=True)
-                writing += event.data.text
-            continue
-        if event.type == "model_reply":
-            if writing:
-                out.print()
-            writing, shown = "", writing
-        if event.type == "final":
-            result = event.data
-            if shown.strip() and result.output == shown:  # already on the screen, as it was written
+    try:
+        for event in agent.stream(conversation, stream_tokens=not isinstance(agent.model, SDKChatModel)):
+            if event.type == "model_chunk":
+                if event.data.text:
+                    out.print(escape(terminal_text(event.data.text)), style="bold", end="", soft_wrap=True)
+                    writing += event.data.text
+                    _OPEN_LINE[0] = True
                 continue
-        _print_event(event)
+            if event.type == "model_reply":
+                _end_line()
+                writing, shown = "", writing
+            if event.type == "final":
+                result = event.data
+                if shown.strip() and result.output == shown:  # already on the screen, as it was written
+                    continue
+            _print_event(event)
+    finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
+        _end_line()
     return result
+
+
+_OPEN_LINE = [False]  # whether the last thing printed was part of an answer still being written (no newline yet)
+
+
+def _end_line() -> None:
+    """End the line of an answer being written, if one is open, so that what is printed next starts a line."""
+    if _OPEN_LINE[0]:
+        _OPEN_LINE[0] = False
+        out.print()
 
 
 ModelOpt = Annotated[
@@ -518,6 +535,7 @@ def _warning_line(message: Warning | str, category: type[Warning], filename: str
                   line: str | None = None) -> None:
     """Show a warning on the command line as one line, ``warning: <text>`` (the Agent's note on a repeated call, a
     strict-mode fallback), without Python's file and line of the code that raised it, which is toolwire's own."""
+    _end_line()
     if isinstance(message, RepeatedCallWarning):  # the command's own option, not the Agent's argument
         message = (f"the Agent answered a repeated call of {message.tool_name!r} with the result it already had, "
                    "without running the tool again: for a tool that must run on every call, pass "
