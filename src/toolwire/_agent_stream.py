@@ -106,12 +106,13 @@ class AgentEvent:
 
     Attributes:
         type: ``"model_reply"`` (an AIMessage), ``"model_chunk"`` (an AIMessageChunk of a reply being written, before
-            that reply's ``"model_reply"``; only in the run behind ``stream_mode="messages"``, where each model call
-            is streamed), ``"tool_call"`` (a ToolCall about to run, or a call about to be
-            answered with an error without running: an InvalidToolCall, a call refused by the step limit or a
-            refusal), ``"tool_result"`` (a ToolMessage), or ``"final"`` (the :class:`AgentResult`). Every
-            ``tool_result`` comes after the ``tool_call`` of its call. The calls of one reply all get their
-            ``tool_call`` first; their ``tool_result`` events come, in call order, once all of them have finished.
+            that reply's ``"model_reply"``; only with ``stream_tokens=True``, and in the run behind
+            ``stream_mode="messages"``, where each model call is streamed), ``"tool_call"`` (a ToolCall about to
+            run, or a call about to be answered with an error without running: an InvalidToolCall, a call refused
+            by the step limit or a refusal), ``"tool_result"`` (a ToolMessage), or ``"final"`` (the
+            :class:`AgentResult`). Every ``tool_result`` comes after the ``tool_call`` of its call. The calls of one
+            reply all get their ``tool_call`` first; their ``tool_result`` events come, in call order, once all of
+            them have finished.
         data: the AIMessage, ToolCall (or InvalidToolCall), ToolMessage or AgentResult.
         step: the number of the model call this event belongs to (1-based); ``0`` for the calls left
             unanswered in the input conversation, which are answered before the first model call.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from toolwire._call_records import _call_list, _id_text, split_in_order
 from toolwire._chunk_blocks import Block, ExtraFields, add_blocks, join_content
@@ -47,6 +47,7 @@ class AIMessageChunk(ChunkLangChainAPI):
         provider_data: provider-opaque data to keep on the final message.
         id: the message id (the first one given wins).
         name: the speaker name of the message (the first one given wins).
+        type: ``"AIMessageChunk"``, as LangChain's chunk says.
 
     The constructor also takes LangChain's keywords, read as :class:`AIMessage` reads them: ``usage_metadata``
     (LangChain's name for ``usage``) and ``additional_kwargs`` (kept in ``response_metadata["additional_kwargs"]``;
@@ -72,6 +73,7 @@ class AIMessageChunk(ChunkLangChainAPI):
 
     __slots__ = ("_made_ids", "content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
                  "tool_call_chunks", "usage")
+    type: ClassVar[str] = "AIMessageChunk"  # LangChain's chunk's ``type``, which UI code reads (review 107)
 
     def __init__(
         self,
