@@ -216,3 +216,9 @@ def test_a_hosted_or_server_model_is_not_streamed_by_the_command_line(monkeypatc
     monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
     result = CliRunner().invoke(cli.app, ["ask", "hi"])
     assert result.exit_code == 0 and "Hello." in result.output and asked == []
+
+
+def test_a_chunk_says_its_type_as_langchains_does() -> None:
+    pairs = list(Agent(ScriptedChatModel(_script()), [get_weather]).stream("weather?", stream_mode="messages"))
+    assert {m.type for m, _ in pairs} == {"AIMessageChunk", "tool"}
+    assert merge_chunks([m for m, meta in pairs if meta["langgraph_step"] == 3], as_chunk=False).type == "ai"
