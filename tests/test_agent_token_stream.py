@@ -222,3 +222,26 @@ def test_a_chunk_says_its_type_as_langchains_does() -> None:
     pairs = list(Agent(ScriptedChatModel(_script()), [get_weather]).stream("weather?", stream_mode="messages"))
     assert {m.type for m, _ in pairs} == {"AIMessageChunk", "tool"}
     assert merge_chunks([m for m, meta in pairs if meta["langgraph_step"] == 3], as_chunk=False).type == "ai"
+
+
+class _Unreadable(BaseChatModel):
+    """A call whose streamed arguments never close, then an answer."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+        self.calls += 1
+        if self.calls == 1:
+            yield AIMessageChunk(tool_call_chunks=[{"name": "get_weather", "args": '{"city": "Par', "id": "c1",
+                                                    "index": 0, "type": "tool_call_chunk"}])
+        else:
+            yield AIMessageChunk("Done.")
+
+
+def test_an_unreadable_streamed_call_is_stored_as_invoke_stores_it() -> None:
+    stream = Agent(_Unreadable(), [get_weather]).stream("q", stream_mode="messages")
+    list(stream)
+    whole = Agent(_Unreadable(), [get_weather]).invoke("q")
+    assert stream.messages == whole.messages  # the error names the tool's own argument shape in both (review 107)
+    assert '{"city": <text>}' in stream.messages[1].invalid_tool_calls[0]["error"]

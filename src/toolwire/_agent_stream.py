@@ -5,14 +5,14 @@ stops early keeps the work done (review 58). ``toolwire.agent`` and ``toolwire``
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import AsyncGenerator, AsyncIterator, Collection, Generator, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
 
 __all__ = ["AgentEvent", "AgentResult", "AgentStream", "AsyncAgentStream", "EventType", "StopReason",
-           "astreamed_reply", "streamed_reply"]
+           "astreamed_reply", "bound_parameters", "streamed_reply"]
 
 EventType = Literal["model_reply", "tool_call", "tool_result", "final", "model_chunk"]
 StopReason = Literal["answer", "return_direct", "max_steps", "refusal", "length"]
@@ -181,15 +181,22 @@ class AsyncAgentStream(_Conversation, AsyncIterator["AgentEvent"]):
         await self._events.aclose()
 
 
-def streamed_reply(model: Any, messages: list[BaseMessage], step: int,
-                   tool_names: Collection[str]) -> Generator[AgentEvent, None, AIMessage]:
+def bound_parameters(model: Any) -> dict[str, Any]:
+    """``{name: parameters JSON Schema}`` of the tools bound to ``model``, as a request's ``tool_parameters`` gives
+    them to :func:`~toolwire.messages.merge_chunks`: a streamed reply's unreadable call gets the error ``invoke``
+    gives it, with the called tool's own argument shape (review 107)."""
+    specs = getattr(model, "tool_specs", ())
+    return {spec.name: spec.parameters for spec in specs if isinstance(getattr(spec, "parameters", None), dict)}
+
+
+def streamed_reply(model: Any, messages: list[BaseMessage], step: int) -> Generator[AgentEvent, None, AIMessage]:
     """One model call of an Agent run streamed (``stream_mode="messages"``): a ``"model_chunk"`` event per
     :class:`~toolwire.messages.AIMessageChunk` of ``model.stream(messages)``, then the reply they merge into
     (:func:`~toolwire.messages.merge_chunks`, equal to what ``invoke`` returns, as ``BaseChatModel.stream`` says).
 
     Args:
         model: the bound model the call goes to; messages: the conversation sent; step: the model call's number
-            (1-based); tool_names: the bound tools' names (listed in the error of a call that has no name).
+            (1-based).
 
     Returns:
         The whole reply (an AIMessage), as the generator's return value.
@@ -209,7 +216,7 @@ def streamed_reply(model: Any, messages: list[BaseMessage], step: int,
         close = getattr(stream, "close", None)
         if close is not None:
             close()
-    return merge_chunks(chunks, as_chunk=False, tool_names=tool_names)  # type: ignore[return-value]
+    return merge_chunks(chunks, as_chunk=False, tool_names=bound_parameters(model))  # type: ignore[return-value]
 
 
 async def astreamed_reply(model: Any, messages: list[BaseMessage], step: int,

@@ -85,6 +85,7 @@ from toolwire._agent_stream import (
     AsyncAgentStream,
     StopReason,
     astreamed_reply,
+    bound_parameters,
     streamed_reply,
 )
 from toolwire._batch import Batching
@@ -454,7 +455,7 @@ class Agent(Batching):
                     if kind == "tools":
                         value = self.executor.call(payload.fresh, payload.invalid)
                     elif tokens and kind != "structured":
-                        value = yield from streamed_reply(caller(self, kind), payload, calls, self.executor.tools)
+                        value = yield from streamed_reply(caller(self, kind), payload, calls)
                     else:  # a model call: "model", "after_tools", "answer" or "structured" (response_format)
                         value = caller(self, kind).invoke(payload)
             except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
@@ -512,10 +513,11 @@ class Agent(Batching):
                     value = await self.executor.acall(payload.fresh, payload.invalid)
                 elif tokens and kind != "structured":
                     chunks: list[AIMessageChunk] = []
-                    async with aclosing(astreamed_reply(caller(self, kind), payload, calls, chunks)) as streamed:
+                    model = caller(self, kind)
+                    async with aclosing(astreamed_reply(model, payload, calls, chunks)) as streamed:
                         async for event in streamed:
                             yield event
-                    value = merge_chunks(chunks, as_chunk=False, tool_names=self.executor.tools)
+                    value = merge_chunks(chunks, as_chunk=False, tool_names=bound_parameters(model))
                 else:  # a model call, as in _events
                     value = await caller(self, kind).ainvoke(payload)
             except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too
