@@ -455,6 +455,14 @@ class _Raised:
         self.error = error
 
 
+AHEAD = 16
+"""How many items :func:`iterate_in_thread`'s thread makes before the consumer has taken them: past that it waits, so
+a consumer that stops reading without closing the stream does not keep the producer (a model writing its reply) at
+work."""
+
+_ROOM_POLL = 0.1  # seconds between checks, while the thread waits for room, of whether the consumer has left
+
+
 async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], name: str) -> AsyncIterator[T]:
     """Yield the items of a sync iterator as it makes them, without blocking the event loop.
 
@@ -462,7 +470,8 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
     it takes no pool thread), in a copy of the caller's :mod:`contextvars` context. When the consumer stops (it
     leaves the ``async for``, or its task is cancelled), ``stop`` is set: the thread stops at the iterator's next
     item and closes it (``produce`` may also watch ``stop`` to stop sooner, as the embedded model does during a
-    prompt's evaluation).
+    prompt's evaluation). The thread keeps at most :data:`AHEAD` items the consumer has not taken, then waits, the
+    iterator paused, until it takes one or leaves.
 
     Args:
         produce: makes the iterator, given the event set when the consumer has stopped.
@@ -478,6 +487,7 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
     items: asyncio.Queue[Any] = asyncio.Queue()
     done = object()
     stop = threading.Event()
+    room = threading.Semaphore(AHEAD)  # items the thread may make before the consumer has taken them
 
     def put(item: Any) -> None:
         with contextlib.suppress(RuntimeError):  # the loop may be closed if the consumer left
@@ -488,6 +498,12 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
         try:
             iterator = produce(stop)
             for item in iterator:
+                # a consumer that stopped reading without leaving (a `break` that kept the stream open) stops the
+                # thread within AHEAD items, as a paused sync stream does (review 107: the embedded model wrote the
+                # whole reply for no one, and held a core)
+                while not room.acquire(timeout=_ROOM_POLL):
+                    if stop.is_set():
+                        break
                 if stop.is_set():
                     break
                 put(item)
@@ -506,6 +522,7 @@ async def iterate_in_thread(produce: Callable[[threading.Event], Iterator[T]], n
     threading.Thread(target=context.run, args=(work,), name=name, daemon=True).start()
     try:
         while (item := await items.get()) is not done:
+            room.release()
             if isinstance(item, _Raised):
                 raise item.error
             yield item
