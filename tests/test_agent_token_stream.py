@@ -245,3 +245,24 @@ def test_an_unreadable_streamed_call_is_stored_as_invoke_stores_it() -> None:
     whole = Agent(_Unreadable(), [get_weather]).invoke("q")
     assert stream.messages == whole.messages  # the error names the tool's own argument shape in both (review 107)
     assert '{"city": <text>}' in stream.messages[1].invalid_tool_calls[0]["error"]
+
+
+def test_the_command_line_prints_streamed_backslashes_and_a_split_crlf_as_written(monkeypatch: pytest.MonkeyPatch
+                                                                                   ) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+
+    class Pieces(BaseChatModel):
+        def __init__(self) -> None:
+            pass
+
+        def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+            for piece in ("Open C:\\", "Users\\bob\\", "notes.txt [bold]x[/bold]\r", "\nDone."):
+                yield AIMessageChunk(piece)
+
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: Pieces())
+    result = CliRunner().invoke(cli.app, ["ask", "where?"])
+    assert result.exit_code == 0, result.output
+    assert "Open C:\\Users\\bob\\notes.txt [bold]x[/bold]" in result.output  # (review 108: "C:\\\\Users")
+    assert "\\x0d" not in result.output and "Done." in result.output

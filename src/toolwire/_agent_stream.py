@@ -113,7 +113,7 @@ class AgentEvent:
             :class:`AgentResult`). Every ``tool_result`` comes after the ``tool_call`` of its call. The calls of one
             reply all get their ``tool_call`` first; their ``tool_result`` events come, in call order, once all of
             them have finished.
-        data: the AIMessage, ToolCall (or InvalidToolCall), ToolMessage or AgentResult.
+        data: the AIMessage, AIMessageChunk, ToolCall (or InvalidToolCall), ToolMessage or AgentResult.
         step: the number of the model call this event belongs to (1-based); ``0`` for the calls left
             unanswered in the input conversation, which are answered before the first model call.
     """
@@ -190,7 +190,8 @@ def bound_parameters(model: Any) -> dict[str, Any]:
 
 
 def streamed_reply(model: Any, messages: list[BaseMessage], step: int) -> Generator[AgentEvent, None, AIMessage]:
-    """One model call of an Agent run streamed (``stream_mode="messages"``): a ``"model_chunk"`` event per
+    """One model call of an Agent run streamed (``stream_tokens=True``, ``stream_mode="messages"``): a
+    ``"model_chunk"`` event per
     :class:`~toolwire.messages.AIMessageChunk` of ``model.stream(messages)``, then the reply they merge into
     (:func:`~toolwire.messages.merge_chunks`, equal to what ``invoke`` returns, as ``BaseChatModel.stream`` says).
 

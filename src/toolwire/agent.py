@@ -477,7 +477,7 @@ class Agent(Batching):
             An :class:`~toolwire._agent_stream.AsyncAgentStream`: an async iterator of :class:`AgentEvent`
             objects, as :meth:`stream` yields them (the last one ``"final"``), whose ``messages`` is the
             conversation so far; with ``stream_mode``, an :class:`~toolwire._agent_states.AsyncStateStream` of
-            LangGraph's state dicts.
+            LangGraph's state dicts, or with ``"messages"`` its ``(message, metadata)`` pairs.
 
         Raises:
             UserError, MaxStepsExceeded, ProviderError: as :meth:`stream`; a failure carries ``exc.messages`` in the

@@ -251,12 +251,17 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     try:
         for event in agent.stream(conversation, stream_tokens=not isinstance(agent.model, SDKChatModel)):
             if event.type == "model_chunk":
-                if event.data.text:
-                    out.print(escape(terminal_text(event.data.text)), style="bold", end="", soft_wrap=True)
+                if event.data.text:  # not read as markup: escape() doubles a "\\" that ends a chunk (review 108)
+                    text = ("\r" if writing.endswith("\r") else "") + event.data.text  # (a CR held back: below)
                     writing += event.data.text
+                    # a CR that ends the chunk waits for the next one, so a CR LF cut in two is a line end
+                    out.print(terminal_text(text.removesuffix("\r")), style="bold", markup=False, end="",
+                              soft_wrap=True)
                     _OPEN_LINE[0] = True
                 continue
             if event.type == "model_reply":
+                if writing.endswith("\r"):  # the CR held back ended the reply: shown as terminal_text shows it
+                    out.print(terminal_text("\r"), style="bold", markup=False, end="", soft_wrap=True)
                 _end_line()
                 writing, shown = "", writing
             if event.type == "final":
