@@ -57,14 +57,24 @@ class OneCallStream:
     decides it (``toolwire.chunks._Calls``: by index, id and name, with the providers' quirks: an index reused for
     every call, one id for all of them, whole calls with neither). An invalid call sent as such is a call too: it is
     kept when it has the kept call's id (a call the provider reports cut off, review 63: dropping it would make the
-    cut call's chunks look whole), or when it comes before any call; in a stream the first call sent is kept."""
+    cut call's chunks look whole), or when it comes before any call; in a stream the first call sent is kept.
 
-    def __init__(self) -> None:
+    Args:
+        forced: the tool the request's ``tool_choice`` names, as for :func:`one_call`: its first call is kept
+            wherever it stands, so a stream keeps the call ``invoke`` keeps (review 108). A first call of another
+            tool is held back meanwhile, and passed on at the end only when no call of ``forced`` came.
+    """
+
+    def __init__(self, forced: str | None = None) -> None:
         from toolwire.chunks import _Calls
 
         self.calls = _Calls()
+        self.forced = forced
         self.first: Any = None  # the group of the call kept (None: none yet; self: an invalid call was kept)
+        self.candidate: Any = None  # with ``forced``: the first call, of another tool, held back
+        self.held: list[Any] = []  # the candidate's parts
         self.dropped: set[int] = set()  # ids (id()) of the groups and invalid calls dropped
+        self.overtaken = False  # a held first call was dropped for a later call of ``forced``
 
     def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
         """``chunk`` without the parts of calls other than the first (itself when nothing is dropped)."""
@@ -76,6 +86,9 @@ class OneCallStream:
         for part in parts:
             self.calls.add(part)
             group = self.calls.last
+            if self.first is None and self.forced is not None:
+                kept.extend(self._forced_part(group, part))
+                continue
             if self.first is None:
                 self.first = group
             if group is self.first:
@@ -83,10 +96,11 @@ class OneCallStream:
             else:
                 self.dropped.add(id(group))
         kept_invalid = []
-        kept_id = self.first.get("id") if isinstance(self.first, dict) else None
+        anchor = self.first if self.first is not None else self.candidate
+        kept_id = anchor.get("id") if isinstance(anchor, dict) else None
         for call in invalid:
-            if self.first is None:
-                self.first = self  # (no group is this): every later call is dropped
+            if anchor is None:
+                self.first = anchor = self  # (no group is this): every later call is dropped
                 kept_invalid.append(call)
             elif kept_id is not None and call.get("id") == kept_id:
                 kept_invalid.append(call)  # the kept call, cut off: not another call
@@ -98,18 +112,40 @@ class OneCallStream:
                               response_metadata=chunk.response_metadata, provider_data=chunk.provider_data,
                               id=chunk.id, name=chunk.name)
 
+    def _forced_part(self, group: Any, part: Any) -> list[Any]:
+        """With ``forced`` and no call kept yet: the parts to pass on now for ``part`` of call ``group``."""
+        if group.get("name") == self.forced:  # the forced call: kept, and a first call of another tool dropped
+            self.first = group
+            out = [*self.held, part] if group is self.candidate else [part]
+            if self.candidate is not None and group is not self.candidate:
+                self.dropped.add(id(self.candidate))
+                self.overtaken = True
+            self.candidate, self.held = None, []
+            return out
+        if self.candidate is None:
+            self.candidate = group
+        if group is self.candidate:
+            self.held.append(part)
+        else:
+            self.dropped.add(id(group))
+        return []
+
     def done(self) -> AIMessageChunk | None:
-        """Log the warning, when calls were dropped, and return the chunk that ends the stream saying how many
-        (``response_metadata["dropped_tool_calls"]``, as :func:`one_call` gives it); None when none were."""
-        if not self.dropped:
+        """Log the warning, when calls were dropped, and return the chunk that ends the stream: the first call held
+        back when no call of ``forced`` came, and how many calls were dropped
+        (``response_metadata["dropped_tool_calls"]``, as :func:`one_call` gives it); None when there is neither."""
+        if not self.dropped and not self.held:
             return None
-        _warn(len(self.dropped))
-        return AIMessageChunk("", response_metadata={"dropped_tool_calls": len(self.dropped)})
+        metadata = {"dropped_tool_calls": len(self.dropped)} if self.dropped else {}
+        if self.dropped:
+            _warn(len(self.dropped), f"the call of {self.forced}, forced by tool_choice" if self.overtaken else "")
+        held, self.held = self.held, []
+        return AIMessageChunk("", tool_call_chunks=held, response_metadata=metadata)
 
 
-def one_call_stream(chunks: Iterator[AIMessageChunk]) -> Iterator[AIMessageChunk]:
-    """``chunks`` through :class:`OneCallStream` (closed with them)."""
-    kept = OneCallStream()
+def one_call_stream(chunks: Iterator[AIMessageChunk], forced: str | None = None) -> Iterator[AIMessageChunk]:
+    """``chunks`` through :class:`OneCallStream` (closed with them); ``forced`` as there."""
+    kept = OneCallStream(forced)
     try:
         for chunk in chunks:
             yield kept.filter(chunk)
@@ -121,9 +157,10 @@ def one_call_stream(chunks: Iterator[AIMessageChunk]) -> Iterator[AIMessageChunk
         yield last
 
 
-async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk]) -> AsyncIterator[AIMessageChunk]:
+async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk],
+                                forced: str | None = None) -> AsyncIterator[AIMessageChunk]:
     """Async :func:`one_call_stream`."""
-    kept = OneCallStream()
+    kept = OneCallStream(forced)
     try:
         async for chunk in chunks:
             yield kept.filter(chunk)

@@ -416,7 +416,7 @@ class BaseChatModel(RunnableMethods, Batching):
         """
         request = self._request(input, options)
         chunks = self._whole_retry.stream(self._stream, request)
-        yield from one_call_stream(chunks) if self._keeps_one_call(request) else chunks
+        yield from one_call_stream(chunks, _forced(request)) if self._keeps_one_call(request) else chunks
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`stream`: the reply as :class:`~toolwire.messages.AIMessageChunk` pieces, awaited.
@@ -433,7 +433,7 @@ class BaseChatModel(RunnableMethods, Batching):
         request = self._request(input, options)
         stream = self._whole_retry.astream(self._astream, request)
         if self._keeps_one_call(request):
-            stream = one_call_async_stream(stream)
+            stream = one_call_async_stream(stream, _forced(request))
         try:
             async for chunk in stream:
                 yield chunk
