@@ -266,3 +266,22 @@ def test_the_command_line_prints_streamed_backslashes_and_a_split_crlf_as_writte
     assert result.exit_code == 0, result.output
     assert "Open C:\\Users\\bob\\notes.txt [bold]x[/bold]" in result.output  # (review 108: "C:\\\\Users")
     assert "\\x0d" not in result.output and "Done." in result.output
+
+
+def test_ctrl_c_in_the_middle_of_an_answer_leaves_no_blank_line_in_chat(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+
+    class Stopped(BaseChatModel):
+        def __init__(self) -> None:
+            pass
+
+        def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
+            yield AIMessageChunk("It is sun")
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: Stopped())
+    result = CliRunner().invoke(cli.app, ["chat"], input="weather?\nexit\n")
+    assert "It is sun\n" in result.output and "interrupted" in result.output
+    assert "It is sun\n\n" not in result.output  # (review 108 #5: the line was ended twice)

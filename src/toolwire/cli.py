@@ -270,18 +270,23 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
                     continue
             _print_event(event)
     finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
-        _end_line()
+        _OPEN_LINE[1] = _end_line()
     return result
 
 
-_OPEN_LINE = [False]  # whether the last thing printed was part of an answer still being written (no newline yet)
+# whether the last thing printed was part of an answer still being written (no newline yet); whether the last run
+# ended such a line as it stopped (so a Ctrl-C there needs no line of its own)
+_OPEN_LINE = [False, False]
 
 
-def _end_line() -> None:
-    """End the line of an answer being written, if one is open, so that what is printed next starts a line."""
-    if _OPEN_LINE[0]:
-        _OPEN_LINE[0] = False
-        out.print()
+def _end_line() -> bool:
+    """End the line of an answer being written, if one is open, so that what is printed next starts a line; return
+    whether it did."""
+    if not _OPEN_LINE[0]:
+        return False
+    _OPEN_LINE[0] = False
+    out.print()
+    return True
 
 
 ModelOpt = Annotated[
@@ -525,7 +530,8 @@ def _chat(agent: Any, max_steps: int) -> None:
                 conversation = list(kept)
             continue
         except KeyboardInterrupt:  # Ctrl-C stops this question only: the session and the conversation before it go on
-            out.print()
+            if not _OPEN_LINE[1]:  # (a half-written answer's line was ended already: review 108)
+                out.print()
             err.print("[yellow]interrupted:[/yellow] that question was dropped from the conversation; ask again, or "
                       "type 'exit' to leave.")
             continue
