@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
 
 __all__ = ["AgentEvent", "AgentResult", "AgentStream", "AsyncAgentStream", "EventType", "StopReason",
-           "astreamed_reply", "bound_parameters", "streamed_reply"]
+           "astreamed_reply", "bound_parameters", "merged_reply", "streamed_reply"]
 
 EventType = Literal["model_reply", "tool_call", "tool_result", "final", "model_chunk"]
 StopReason = Literal["answer", "return_direct", "max_steps", "refusal", "length"]
@@ -189,6 +189,14 @@ def bound_parameters(model: Any) -> dict[str, Any]:
     return {spec.name: spec.parameters for spec in specs if isinstance(getattr(spec, "parameters", None), dict)}
 
 
+def merged_reply(chunks: list[AIMessageChunk], model: Any) -> AIMessage:
+    """The reply the streamed ``chunks`` of one call to ``model`` make, merged as ``invoke`` merges it (with the bound
+    tools' schemas, :func:`bound_parameters`); shared by :func:`streamed_reply` and the Agent's async driver."""
+    from toolwire.messages import merge_chunks
+
+    return merge_chunks(chunks, as_chunk=False, tool_names=bound_parameters(model))  # type: ignore[return-value]
+
+
 def streamed_reply(model: Any, messages: list[BaseMessage], step: int) -> Generator[AgentEvent, None, AIMessage]:
     """One model call of an Agent run streamed (``stream_tokens=True``, ``stream_mode="messages"``): a
     ``"model_chunk"`` event per
@@ -205,8 +213,6 @@ def streamed_reply(model: Any, messages: list[BaseMessage], step: int) -> Genera
     Raises:
         Exception: what the model's stream raises. The model's stream is closed when this generator is.
     """
-    from toolwire.messages import merge_chunks
-
     chunks: list[AIMessageChunk] = []
     stream = model.stream(messages)
     try:
@@ -217,14 +223,14 @@ def streamed_reply(model: Any, messages: list[BaseMessage], step: int) -> Genera
         close = getattr(stream, "close", None)
         if close is not None:
             close()
-    return merge_chunks(chunks, as_chunk=False, tool_names=bound_parameters(model))  # type: ignore[return-value]
+    return merged_reply(chunks, model)
 
 
 async def astreamed_reply(model: Any, messages: list[BaseMessage], step: int,
                           chunks: list[AIMessageChunk]) -> AsyncGenerator[AgentEvent, None]:
     """Async :func:`streamed_reply`: a ``"model_chunk"`` event per chunk of ``model.astream(messages)``, each chunk
-    also appended to ``chunks`` (an async generator returns no value: the caller merges them). The model's stream
-    is closed when this generator is (use ``contextlib.aclosing``).
+    also appended to ``chunks`` (an async generator returns no value: the caller merges them, :func:`merged_reply`).
+    The model's stream is closed when this generator is (use ``contextlib.aclosing``).
 
     Raises:
         Exception: what the model's stream raises.

@@ -85,7 +85,7 @@ from toolwire._agent_stream import (
     AsyncAgentStream,
     StopReason,
     astreamed_reply,
-    bound_parameters,
+    merged_reply,
     streamed_reply,
 )
 from toolwire._batch import Batching
@@ -102,7 +102,6 @@ from toolwire.messages import (
     ToolCall,
     ToolMessage,
     coerce_messages,
-    merge_chunks,
 )
 from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
@@ -517,7 +516,7 @@ class Agent(Batching):
                     async with aclosing(astreamed_reply(model, payload, calls, chunks)) as streamed:
                         async for event in streamed:
                             yield event
-                    value = merge_chunks(chunks, as_chunk=False, tool_names=bound_parameters(model))
+                    value = merged_reply(chunks, model)
                 else:  # a model call, as in _events
                     value = await caller(self, kind).ainvoke(payload)
             except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too

@@ -257,7 +257,7 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
                     # a CR that ends the chunk waits for the next one, so a CR LF cut in two is a line end
                     out.print(terminal_text(text.removesuffix("\r")), style="bold", markup=False, end="",
                               soft_wrap=True)
-                    _OPEN_LINE[0] = True
+                    _LINE.open = True
                 continue
             if event.type == "model_reply":
                 if writing.endswith("\r"):  # the CR held back ended the reply: shown as terminal_text shows it
@@ -270,21 +270,26 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
                     continue
             _print_event(event)
     finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
-        _OPEN_LINE[1] = _end_line()
+        _LINE.ended_by_run = _end_line()
     return result
 
 
-# whether the last thing printed was part of an answer still being written (no newline yet); whether the last run
-# ended such a line as it stopped (so a Ctrl-C there needs no line of its own)
-_OPEN_LINE = [False, False]
+class _Line:
+    """The state of the answer line the commands print as a model writes it (one terminal per process)."""
+
+    open = False  # the last thing printed was part of an answer still being written (no newline yet)
+    ended_by_run = False  # the last run ended such a line as it stopped (so a Ctrl-C there needs no line of its own)
+
+
+_LINE = _Line()
 
 
 def _end_line() -> bool:
     """End the line of an answer being written, if one is open, so that what is printed next starts a line; return
     whether it did."""
-    if not _OPEN_LINE[0]:
+    if not _LINE.open:
         return False
-    _OPEN_LINE[0] = False
+    _LINE.open = False
     out.print()
     return True
 
@@ -530,7 +535,7 @@ def _chat(agent: Any, max_steps: int) -> None:
                 conversation = list(kept)
             continue
         except KeyboardInterrupt:  # Ctrl-C stops this question only: the session and the conversation before it go on
-            if not _OPEN_LINE[1]:  # (a half-written answer's line was ended already: review 108)
+            if not _LINE.ended_by_run:  # (a half-written answer's line was ended already: review 108)
                 out.print()
             err.print("[yellow]interrupted:[/yellow] that question was dropped from the conversation; ask again, or "
                       "type 'exit' to leave.")
