@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, KeysView, Mapping, Sequence, Set, ValuesView
 from itertools import chain
 from typing import Any
 
@@ -24,15 +24,29 @@ __all__ = ["json_fallback"]
 
 
 def json_fallback(value: Any) -> Any:
-    """Return the JSON form of an object pydantic does not know: an array or number type with ``tolist()`` (numpy's, and
-    so pandas values) its Python value (``str()`` of a 2,000-item array keeps only its first and last items),
-    anything else its ``str()``; an object whose ``str()`` fails, ``"<TYPE object>"`` (the tool did return).
+    """Return the JSON form of an object pydantic does not know: a mapping (``MappingProxyType``, ``ChainMap``,
+    ``UserDict``) a dict; a dict's ``keys()`` or ``values()``, a ``range`` (of at most 100,000 items; a longer one
+    its text), a set or a sequence (``UserList``) a list, and ``items()`` a list of ``[key, value]`` pairs; an
+    array or number type with ``tolist()`` (numpy's, and so pandas values) its Python value (``str()`` of a
+    2,000-item array keeps only its first and last items); anything else its ``str()``; an object whose ``str()``
+    fails, ``"<TYPE object>"`` (the tool did return).
 
     An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``
     (in a result, all the model reads of it; in an artifact, what a saved conversation keeps): that is logged once per
     class (logger ``toolwire.tools``, level WARNING) with what to return instead
     (review 101: the model got a meaningless success, and nothing told the developer)."""
     kind = type(value)
+    try:
+        if isinstance(value, ItemsView):  # d.items(): pairs, as a dict's items are written in a list
+            return [list(pair) for pair in value]
+        if isinstance(value, Mapping):  # a mappingproxy, a ChainMap, a UserDict: an object, as a dict is
+            return dict(value)
+        if isinstance(value, range) and _longer(value, _RANGE_ITEMS):
+            return str(value)  # range(0, 10**12): its text says it all, where its items would fill the memory
+        if isinstance(value, range | KeysView | ValuesView | Set | Sequence) and not isinstance(value, str | bytes):
+            return list(value)  # d.keys(), range(1, 4), a UserList: an array (review 109: was Python's text)
+    except Exception:  # (a container whose iteration fails: its text is still something)
+        return _str(value)
     tolist = getattr(kind, "tolist", None)
     if callable(tolist):
         try:
@@ -46,6 +60,16 @@ def json_fallback(value: Any) -> Any:
             "is written as '<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or "
             "give the class a __str__.", kind.__qualname__, kind.__qualname__)
     return _str(value)
+
+
+_RANGE_ITEMS = 100_000  # the longest range written as its items
+
+
+def _longer(items: range, limit: int) -> bool:
+    try:
+        return len(items) > limit
+    except OverflowError:  # (more items than a C ssize_t holds)
+        return True
 
 
 _TOLD: set[type] = set()
