@@ -25,6 +25,7 @@ are processed; ``usage["cached_tokens"]`` says how many were reused.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import numbers
 import os
 import threading
@@ -55,25 +56,31 @@ __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
 
 
 def _local_path(model: str) -> Path:
-    """The path a model that is no registry name stands for: an existing file, or a name that reads as a path (a
-    ``.gguf`` name, a folder in it, an existing folder), which :func:`~toolwire.models.registry.model_file` checks
-    when the model is loaded. Only the file system's entries are looked at, never a file's contents.
+    """The path a model that is no registry name stands for: an existing file or folder, or a ``.gguf`` name, which
+    :func:`~toolwire.models.registry.model_file` checks when the model is loaded. Only the file system's entries
+    are looked at, never a file's contents.
 
     Raises:
-        UserError: ``model`` is neither (an unknown name such as ``"nope"``, an empty name), or the system refuses it
-            as a path (too long: review 78).
+        UserError: ``model`` is neither (an unknown name such as ``"nope"``, an empty name, a hub-style name such
+            as ``"Qwen/qwen2.5-coder-0.5b"`` with nothing at that path: the registry name it is close to is named),
+            or the system refuses it as a path (too long: review 78).
     """
     if not model.strip():
         raise UserError(f"The model name is empty: pass one of {', '.join(REGISTRY)} or the path of a .gguf file "
                         "(or leave model out for the default).")
     path = Path(model).expanduser()
     try:
-        if path.is_file() or path.suffix == ".gguf" or os.sep in model or path.is_dir():
+        if path.is_file() or path.suffix == ".gguf" or path.is_dir():
             return path
     except OSError as exc:  # (a name too long for a path: is_file() raises)
         raise UserError(f"The model name {model[:60]!r}... is not a usable path ({exc.strerror}): pass one of "
                         f"{', '.join(REGISTRY)} or the path of a .gguf file.") from None
-    raise UserError(f"Unknown model {model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file.")
+    close = difflib.get_close_matches(path.name.lower(), list(REGISTRY), n=1, cutoff=0.8)
+    hint = f"; did you mean the registry name {close[0]!r}?" if close else "."
+    if os.sep in model or "/" in model:  # nothing there, and no .gguf name: a hub name, "Qwen/qwen2.5-coder-0.5b"
+        raise UserError(f"There is no file or folder at {model!r}: pass one of {', '.join(REGISTRY)} or the path "
+                        f"of a .gguf file{hint}")  # (review 109: taken, and refused only at the first call)
+    raise UserError(f"Unknown model {model!r}: use one of {', '.join(REGISTRY)} or the path of a .gguf file{hint}")
 
 
 class ChatLlamaCpp(BaseChatModel):
@@ -245,8 +252,11 @@ class ChatLlamaCpp(BaseChatModel):
 
     @property
     def model_name(self) -> str:
-        """The registry name, or the GGUF file's name without ``.gguf``."""
-        return self.model if self.model in REGISTRY else Path(self.model).stem
+        """The registry name, or the GGUF file's name without ``.gguf`` (a name without it whole: ``my-0.5b``)."""
+        if self.model in REGISTRY:
+            return self.model
+        name = Path(self.model).name
+        return name.removesuffix(".gguf") or name
 
     # -- loading ----------------------------------------------------------------------------------
 
