@@ -54,15 +54,15 @@ ADVICE: dict[str, str] = {
 ``@tool(infer_schema=False)``, the ``BaseTool`` fields ``StructuredTool.from_function(**kwargs)`` passes on, from
 ``langchain_core/tools/base.py``): refused with what to do instead rather than a "did you mean" of another option."""
 
+_DEPS = ("give tools what they need when they are made (functools.partial(function, db=db) before tool(...), a "
+         "method of an object that holds it, or a contextvars.ContextVar set before the run; see the README's "
+         "\"Passing dependencies to tools\")")
+
 AGENT_ADVICE: dict[str, str] = {
     "message_history": "continue a conversation by passing its messages as the input, "
                        "invoke(result.messages + [question])",
-    "deps": "give tools what they need when they are made (functools.partial(function, db=db) before tool(...), a "
-            "method of an object that holds it, or a contextvars.ContextVar set before the run; see the README's "
-            "\"Passing dependencies to tools\")",
-    "deps_type": "give tools what they need when they are made (functools.partial(function, db=db) before tool(...), "
-                 "a method of an object that holds it, or a contextvars.ContextVar set before the run; see the "
-                 "README's \"Passing dependencies to tools\")",
+    "deps": _DEPS,
+    "deps_type": _DEPS,
     "output_retries": "for a typed answer asked again with what did not fit, pass Agent(..., response_format="
                       "model.with_structured_output(Schema, retries=2))",
     "instructions": "give the instructions as the system prompt, Agent(..., system_prompt=\"...\")",
@@ -72,10 +72,19 @@ AGENT_ADVICE: dict[str, str] = {
                    "result.structured_response",
     "result_type": "an Agent answers in text; for a typed answer, pass Agent(..., response_format=Schema) and read "
                    "result.structured_response",
+    "step_callbacks": "follow a run step by step with for event in agent.stream(question) (each model reply, tool "
+                      "call and tool result as it happens)",
+    "reset": "an Agent keeps no memory between runs; continue a conversation by passing its messages as the input, "
+             "invoke(result.messages + [question])",
+    "additional_args": _DEPS,
+    "verbosity_level": "an Agent prints nothing; follow a run with agent.stream(question), or log from the tools",
+    "add_base_tools": "an Agent runs only the tools it is given; pass every tool in Agent(model, tools)",
 }
-"""Pydantic AI's and the OpenAI Agents SDK's options of an agent and its runs that toolwire spells otherwise
-(``Agent(output_type=...)``, Pydantic AI's older ``result_type=``, ``agent.run_sync(q, deps=...,
-message_history=...)``): refused with what to do instead rather than a "did you mean" of another option (review 101);
+"""Pydantic AI's, the OpenAI Agents SDK's and smolagents' options of an agent and its runs that toolwire spells
+otherwise (``Agent(output_type=...)``, Pydantic AI's older ``result_type=``, ``agent.run_sync(q, deps=...,
+message_history=...)``, smolagents' ``Agent(step_callbacks=...)`` and ``agent.run(task, reset=False,
+additional_args=...)``, review 109): refused with what to do instead rather than a "did you mean" of another option
+(review 101);
 ``output_type`` and ``result_type`` point to LangGraph's ``response_format``, which the Agent takes."""
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -25,6 +25,7 @@ __all__ = [
     "NAME_RE",
     "check_fields_taken",
     "check_name",
+    "check_subclass",
     "explain_injected",
     "injected_guard",
     "injected_kinds",
@@ -370,3 +371,17 @@ def injected_guard(func: Callable[..., Any], validate: Callable[[Any], dict[str,
             raise ToolValidationError(explain_injected(str(exc), kinds, _injected_fix), tool_name) from None
 
     return checked
+
+
+def check_subclass(cls: type) -> None:
+    """Refuse a subclass of :class:`~toolwire.tools.Tool` written as a smolagents ``Tool`` (a ``forward`` method, or
+    the class attributes ``inputs`` and ``output_type``): toolwire makes a tool of a function, and such a class would
+    fail later with a ``TypeError`` about ``func`` and ``schema`` (review 109).
+
+    Raises:
+        UserError: at the class statement, saying how to write it as a toolwire tool.
+    """
+    if "forward" in vars(cls) or ("inputs" in vars(cls) and "output_type" in vars(cls)):
+        raise UserError(f"toolwire makes tools of functions, not of Tool subclasses like {cls.__name__}: write forward "
+                        "as a function with type hints and an Args: docstring and decorate it with @tool; for a tool "
+                        "with state, make an object that holds it and pass its bound method, tool(obj.forward).")

@@ -182,12 +182,15 @@ class ToolResultError(ToolExecutionError):
     Attributes:
         reason: why, as the clause the model's text ends with (``"it holds bytes that are not UTF-8 text"``), without
             the advice to the developer that the message adds; None when only the message says it.
+        result: the value the tool returned (for a ``content_and_artifact`` tool, its whole pair), which the error
+            ToolMessage keeps as its ``artifact`` so that nothing is lost; None until the conversion sets it.
     """
 
     def __init__(self, message: str, tool_name: str | None = None, tool_call_id: str | None = None, *,
                  reason: str | None = None) -> None:
         super().__init__(message, tool_name, tool_call_id)
         self.reason = reason
+        self.result: Any = None
 
 
 class ProviderError(ToolwireError):

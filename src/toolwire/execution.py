@@ -52,7 +52,7 @@ from toolwire._printing import printed, safe_text, type_label
 from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
 from toolwire._tool_run import StillRunning, _running, bad_flags, bad_timeout
-from toolwire.errors import ToolExecutionError, UnknownToolError, UserError
+from toolwire.errors import ToolExecutionError, ToolResultError, UnknownToolError, UserError
 from toolwire.messages import (
     AIMessage,
     InvalidToolCall,
@@ -62,7 +62,7 @@ from toolwire.messages import (
     new_tool_call_id,
 )
 from toolwire.parsing.arguments import EXAMPLE
-from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content
+from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content, unsent_result
 from toolwire.tools import Tool
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "ToolExecutor"]
@@ -145,10 +145,11 @@ class ToolExecutor:
         self.max_result_chars = max_result_chars
         self.hide_error_details = hide_error_details
 
-    def _error(self, text: str, call: ToolCall | InvalidToolCall, name: str | None) -> ToolMessage:
+    def _error(self, text: str, call: ToolCall | InvalidToolCall, name: str | None,
+               artifact: Any = None) -> ToolMessage:
         if self.max_result_chars is not None:
             text = truncate_content(text, self.max_result_chars, error=True)  # type: ignore[assignment]
-        return ToolMessage(text, call.get("id") or "", status="error", name=name)
+        return ToolMessage(text, call.get("id") or "", status="error", name=name, artifact=artifact)
 
     def _unknown(self, call: ToolCall) -> UnknownToolError:
         """The error of a call whose name is no tool's (or not text: shown as its ``repr()``, or its type's name
@@ -229,7 +230,8 @@ class ToolExecutor:
                 raise
             failure = exc
         hide = self.hide_error_details or tool.hide_error_details
-        return self._error(error_text(failure, tool.name, hide_details=hide), call, tool.name)
+        return self._error(error_text(failure, tool.name, hide_details=hide), call, tool.name,
+                           unsent_result(failure, tool.name))
 
     def _finish(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
         message = tool._to_message(result, call)
@@ -241,11 +243,15 @@ class ToolExecutor:
 
     def _finish_big(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
         """:meth:`_finish` for a big result, on a worker thread: encoded piece by piece, cut at the limit."""
-        if tool.response_format == "content_and_artifact":
-            if not (isinstance(result, tuple) and len(result) == 2):
-                return tool._to_message(result, call)  # raises its clear error
-            return tool._to_message((bounded_content(result[0], self.max_result_chars), result[1]), call)
-        return tool._to_message(bounded_content(result, self.max_result_chars), call)
+        try:
+            if tool.response_format == "content_and_artifact":
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    return tool._to_message(result, call)  # raises its clear error
+                return tool._to_message((bounded_content(result[0], self.max_result_chars), result[1]), call)
+            return tool._to_message(bounded_content(result, self.max_result_chars), call)
+        except ToolResultError as exc:
+            exc.result = result  # the whole value the tool returned, as Tool._to_message keeps it
+            raise
 
     def _invalid(self, bad: InvalidToolCall) -> ToolMessage:
         detail = (bad.get("error") or "it could not be parsed").strip()

@@ -19,7 +19,9 @@ lower the result afterwards (``toolwire.models.lowering``).
 
 from __future__ import annotations
 
+import base64
 import json
+import logging
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -44,8 +46,8 @@ from toolwire._result_json import (
 from toolwire._secrets import redact_url
 from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
 
-__all__ = ["bounded_content", "error_text", "is_cheap_result", "json_fallback", "json_ready", "result_to_content",
-           "truncate_content", "valid_blocks", "valid_strings", "valid_text"]
+__all__ = ["bounded_content", "error_text", "image_mime", "is_cheap_result", "json_fallback", "json_ready",
+           "result_to_content", "truncate_content", "unsent_result", "valid_blocks", "valid_strings", "valid_text"]
 
 _BLOCK_TYPES = frozenset({"text", "image", "image_url", "audio", "file", "document", "resource"})
 
@@ -188,17 +190,33 @@ def result_to_content(result: Any) -> str | list[Any]:
       ``"Infinity"`` and ``"-Infinity"`` (JSON has no NaN, and ``null`` would read as "no value"):
       ``float("inf")`` gives ``'"Infinity"'``.
 
-    ``bytes`` that are UTF-8 (``b"250 OK"``) are text, at the top and inside containers.
+    ``bytes`` that are UTF-8 (``b"250 OK"``) are text, at the top and inside containers; ``bytes`` that are a PNG,
+    JPEG, GIF or WebP image (:func:`image_mime`) are one image block, ``[{"type": "image", "base64": ...,
+    "mime_type": "image/png"}]``, which every provider's lowering sends as an image (review 109: a chart a tool
+    drew was lost).
 
     Raises:
         ToolResultError: the result is or holds ``bytes`` that are not UTF-8 (return text, or content blocks
             such as ``{"type": "image", "base64": ..., "mime_type": ...}``; a dict key included), holds a value
             JSON cannot hold, refers to itself (a circular reference), is nested too deeply to write, or fails
-            to write (a model's serialiser that raises): see :func:`_json_text`.
+            to write (a model's serialiser that raises): see :func:`_json_text`. Its ``result`` holds ``result``,
+            so the error ToolMessage keeps it as its ``artifact``.
     """
     if isinstance(result, str):
         return valid_text(result)
+    try:
+        return _content(result)
+    except ToolResultError as exc:
+        if exc.result is None:
+            exc.result = result  # kept for the error ToolMessage's artifact: nothing the tool returned is lost
+        raise
+
+
+def _content(result: Any) -> str | list[Any]:
+    """:func:`result_to_content` for anything but ``str``."""
     if isinstance(result, bytes | bytearray):
+        if (mime := image_mime(result)) is not None:
+            return [{"type": "image", "base64": base64.b64encode(result).decode("ascii"), "mime_type": mime}]
         try:
             return valid_text(_utf8(result))
         except TypeError:
@@ -214,6 +232,46 @@ def result_to_content(result: Any) -> str | list[Any]:
             if "null" not in text or not _has_non_finite(_json_default(result)):
                 return valid_text(text)
     return _json_text(lambda: _dumps(result))
+
+
+_IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
+                     (b"GIF89a", "image/gif"))
+
+
+def image_mime(data: bytes | bytearray) -> str | None:
+    """The MIME type of ``data`` when it starts as an image file does, else None.
+
+    Read from the file signatures the formats define: PNG's 8 bytes (PNG specification, section 5.2), JPEG's SOI
+    marker and the first byte of the next marker (``FF D8 FF``, ITU T.81), GIF's ``GIF87a``/``GIF89a`` header,
+    and WebP's RIFF header with the ``WEBP`` form type (RFC 9649, section 2.5). These four are the image types
+    the OpenAI, Anthropic and Gemini APIs all accept.
+    """
+    head = bytes(data[:12])
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    return next((mime for signature, mime in _IMAGE_SIGNATURES if head.startswith(signature)), None)
+
+
+_TOLD_UNSENT: set[str] = set()
+"""The tools :func:`unsent_result` has logged about (each once per process)."""
+
+
+def unsent_result(exc: BaseException, tool_name: str) -> Any:
+    """The value a tool returned that could not be sent to the model, for the error ToolMessage's ``artifact``.
+
+    For a :class:`~toolwire.errors.ToolResultError` (the tool ran; its result is bytes that are not UTF-8 text,
+    or holds a value JSON cannot hold...) that is ``exc.result``; the error's advice to the developer (what to
+    return instead), which the model's text leaves out, is logged once per tool name (logger ``toolwire.tools``,
+    level WARNING; review 109: the developer was told nothing). ``None`` for any other failure.
+    """
+    if not isinstance(exc, ToolResultError):
+        return None
+    if tool_name not in _TOLD_UNSENT:
+        _TOLD_UNSENT.add(tool_name)
+        logging.getLogger("toolwire.tools").warning(
+            "Tool %r ran, but its result could not be sent to the model: %s The value it returned is kept as the "
+            "error ToolMessage's artifact.", tool_name, str(exc).rstrip())
+    return exc.result
 
 
 def _marker(cut: int, total: int) -> str:

@@ -39,7 +39,7 @@ from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
 from toolwire._signature import docstring_summary, function_doc, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments
-from toolwire._tool_checks import check_fields_taken, check_name, injected_guard, warn_provider_name
+from toolwire._tool_checks import check_fields_taken, check_name, check_subclass, injected_guard, warn_provider_name
 from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
     _CURRENT_CALL,
@@ -59,10 +59,10 @@ from toolwire._tool_run import (
     settled,
 )
 from toolwire._tool_spec import ToolSpec
-from toolwire.errors import SchemaError, ToolExecutionError, ToolTimeoutError, UserError
+from toolwire.errors import SchemaError, ToolExecutionError, ToolResultError, ToolTimeoutError, UserError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan
-from toolwire.results import error_text, result_to_content, truncate_content, valid_text
+from toolwire.results import error_text, result_to_content, truncate_content, unsent_result, valid_text
 from toolwire.schema import FunctionSchema, function_schema, model_schema
 
 __all__ = ["Tool", "ToolSpec", "current_call_id", "current_tool_call", "error_text", "result_to_content", "tool",
@@ -124,6 +124,10 @@ class Tool(ToolArguments, Batching):
         "timeout",
     )
     batch_option_names = frozenset({"timeout"})  # (batch and abatch pass on only this option to invoke)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        check_subclass(cls)  # (a smolagents-style class, refused as it is written)
 
     def __init__(
         self,
@@ -390,7 +394,7 @@ class Tool(ToolArguments, Batching):
             # or LangChain's ToolMessage, review 93): its content, status and artifact answer this call, under its id
             return ToolMessage(result.content, _call_id(call), name=self.name, status=result.status,
                                artifact=result.artifact)
-        artifact = None
+        artifact, returned = None, result
         if self.response_format == "content_and_artifact":
             if not (isinstance(result, tuple) and len(result) == 2):
                 raise ToolExecutionError(
@@ -404,11 +408,16 @@ class Tool(ToolArguments, Batching):
             raise ToolExecutionError(
                 f"Tool '{self.name}' returned an awaitable or async generator instead of a result; declare the "
                 "function `async def` (or keep functools.wraps on its decorator) so toolwire awaits it.")
-        return ToolMessage(result_to_content(result), _call_id(call), name=self.name, artifact=artifact)
+        try:
+            content = result_to_content(result)
+        except ToolResultError as exc:
+            exc.result = returned  # (the whole pair of a content_and_artifact tool: its artifact is not lost)
+            raise
+        return ToolMessage(content, _call_id(call), name=self.name, artifact=artifact)
 
     def _error_message(self, exc: BaseException, call: Mapping[str, Any]) -> ToolMessage:
         return ToolMessage(error_text(exc, self.name, hide_details=self.hide_error_details),
-                           _call_id(call), name=self.name, status="error")
+                           _call_id(call), name=self.name, status="error", artifact=unsent_result(exc, self.name))
 
     # -- sync --------------------------------------------------------------------------------------
 
