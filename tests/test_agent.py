@@ -80,7 +80,9 @@ def test_system_prompt_goes_first_and_joins_the_conversations_own() -> None:
     ours = "toolwire:system_prompt"  # (review 105: by it, a changed prompt replaces the stored one)
     assert agent.invoke("hi").messages[:2] == [SystemMessage("Be brief.", id=ours), HumanMessage("hi")]
     kept = agent.invoke([SystemMessage("Mine."), HumanMessage("hi")])  # (review 71: the prompt was dropped)
-    assert kept.messages[:2] == [SystemMessage("Be brief.\n\nMine."), HumanMessage("hi")]
+    # (review 109: kept apart in the conversation, so that a later run can replace the prompt; sent as one)
+    assert kept.messages[:3] == [SystemMessage("Be brief.", id=ours), SystemMessage("Mine."), HumanMessage("hi")]
+    assert model.requests[-1].messages[:2] == [SystemMessage("Be brief.\n\nMine."), HumanMessage("hi")]
 
 
 def test_a_forced_tool_choice_applies_until_tools_ran_then_auto() -> None:

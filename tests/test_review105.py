@@ -83,9 +83,12 @@ def test_a_prompt_merged_into_the_callers_own_system_message_keeps_the_callers_i
     model = ScriptedChatModel(["a", "b"])
     first = Agent(model, [], system_prompt="Prompt one.").invoke(
         [SystemMessage("User prefers French.", id="prefs"), HumanMessage("q1")])
-    assert (first.messages[0].content, first.messages[0].id) == ("Prompt one.\n\nUser prefers French.", "prefs")
+    sent = model.requests[0].messages[0]  # (merged for the model; kept apart in the conversation: review 109)
+    assert (sent.content, sent.id) == ("Prompt one.\n\nUser prefers French.", "prefs")
+    assert [(m.content, m.id) for m in first.messages[:2]] == [("Prompt one.", "toolwire:system_prompt"),
+                                                               ("User prefers French.", "prefs")]
     again = Agent(model, [], system_prompt="Prompt one.").invoke([*_stored(first.messages), HumanMessage("q2")])
-    assert again.messages[0] == first.messages[0]  # the same prompt is not added twice
+    assert again.messages[:2] == first.messages[:2]  # the same prompt is not added twice
 
 
 def test_the_same_prompt_again_leaves_the_conversation_as_it_was() -> None:

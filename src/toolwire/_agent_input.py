@@ -15,7 +15,8 @@ from toolwire._agent_checks import named
 from toolwire._agent_stream import AgentEvent
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 
-__all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "answered_since_question", "not_run", "put_system_prompt", "unanswered"]
+__all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "answered_since_question", "for_model", "not_run", "put_system_prompt",
+           "unanswered"]
 
 PROMPT_ID = "toolwire:system_prompt"
 """The ``id`` of the system message an Agent puts first when the conversation has none of its own (unless its
@@ -36,17 +37,19 @@ def put_system_prompt(messages: list[BaseMessage], prompt: str | SystemMessage |
     prompt's text (a resumed run) is left as it is. Another one (the caller's instructions: "Today is 2025-05-01.")
     is merged after the prompt's text, a blank line between, into one system message that keeps its ``id`` (review
     71: it used to be kept alone, and the Agent's instructions were dropped without a word); one whose content is not
-    text (blocks) gets the prompt as a system message of its own before it.
+    text (blocks) gets the prompt as a system message of its own before it. With ``mark``, the prompt is a message of
+    its own before the caller's in every case, and :func:`for_model` merges the two into one for each model call.
 
     Args:
         messages: the conversation, changed in place.
         prompt: the text (or SystemMessage) to put first; nothing is done for None or an empty one.
-        mark: for the Agent's own ``system_prompt`` (not the structured call's prompt): a message the prompt is
-            inserted as gets the id :data:`PROMPT_ID`, and a first system message with that id (an earlier run's
+        mark: for the Agent's own ``system_prompt`` (not the structured call's prompt): the prompt's message gets the
+            id :data:`PROMPT_ID` (or keeps its own), and a first system message with that id (an earlier run's
             prompt, in a stored conversation) gets this prompt's text in its place rather than beside it (review 105:
-            a conversation resumed after the prompt changed, a date in it, held every version of it). A prompt merged
-            into the caller's own system message is not replaced so: the merged text has no boundary (Pydantic AI
-            replaces its dynamic system prompts likewise, by a reference kept on the message).
+            a conversation resumed after the prompt changed, a date in it, held every version of it; review 109: the
+            same with the caller's own system message after it, where a merged prompt had no boundary and every
+            version piled up in it). Pydantic AI replaces its dynamic system prompts likewise, by a reference kept
+            on the message.
     """
     if not prompt:
         return
@@ -64,6 +67,10 @@ def put_system_prompt(messages: list[BaseMessage], prompt: str | SystemMessage |
     if not isinstance(first, SystemMessage):
         messages.insert(0, message)
         return
+    if mark and not (isinstance(first.content, str) and isinstance(message.content, str)
+                     and first.content.startswith(message.content)):
+        messages.insert(0, message)  # its own message, found by its id next time; sent merged (for_model)
+        return
     if not (isinstance(message.content, str) and isinstance(first.content, str)):
         if first.content != message.content:
             messages.insert(0, message)
@@ -73,6 +80,28 @@ def put_system_prompt(messages: list[BaseMessage], prompt: str | SystemMessage |
         messages[0] = SystemMessage(merged, id=first.id, name=first.name)
     elif mark and first.id is None and first.content == message.content:  # the prompt alone, stored before ids
         messages[0] = message
+
+
+def for_model(messages: list[BaseMessage], prompt: str | SystemMessage | None) -> list[BaseMessage]:
+    """``messages`` as a model call gets them: an Agent's own system prompt (the first message, with the id
+    :func:`put_system_prompt` gave it) and the caller's system message after it merged into one, the prompt's text
+    first and a blank line between, under the caller's ``id`` and ``name`` (what review 71's merge sent). Many chat
+    templates take one system message, first; the conversation keeps the two apart so that a later run can replace
+    the prompt (review 109).
+
+    Returns:
+        ``messages`` itself when there is nothing to merge (no prompt, no caller's system message after it, or
+        content that is not text), else a new list.
+    """
+    if prompt is None or len(messages) < 2:
+        return messages
+    ours = (prompt.id if isinstance(prompt, SystemMessage) else None) or PROMPT_ID
+    first, second = messages[0], messages[1]
+    if not (isinstance(first, SystemMessage) and first.id == ours and isinstance(second, SystemMessage)
+            and isinstance(first.content, str) and isinstance(second.content, str) and second.id != ours):
+        return messages
+    merged = f"{first.content}\n\n{second.content}" if second.content else first.content
+    return [SystemMessage(merged, id=second.id, name=second.name), *messages[2:]]
 
 
 def answered_since_question(messages: list[BaseMessage]) -> bool:

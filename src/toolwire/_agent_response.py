@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolwire._agent_input import put_system_prompt
+from toolwire._agent_input import for_model, put_system_prompt
 from toolwire._agent_stream import AgentEvent, AgentResult, StopReason
 from toolwire.errors import UserError
 from toolwire.messages import BaseMessage, SystemMessage
@@ -63,6 +63,7 @@ class ResponseFormat:
     Attributes:
         prompt: the tuple's system message, or ``None``.
         model: the :class:`~toolwire.models.structured.StructuredOutput` the structured call goes to.
+        system_prompt: the Agent's own ``system_prompt`` (for :func:`~toolwire._agent_input.for_model`).
 
     Raises:
         UserError: a tuple that is not ``(text, schema)``, or a model without ``with_structured_output``.
@@ -70,8 +71,10 @@ class ResponseFormat:
             ``Agent(...)``, rather than after a whole run).
     """
 
-    def __init__(self, model: BaseChatModel, response_format: Any) -> None:
+    def __init__(self, model: BaseChatModel, response_format: Any, system_prompt: str | SystemMessage | None = None
+                 ) -> None:
         schema = response_format
+        self.system_prompt = system_prompt
         self.prompt: SystemMessage | None = None
         if isinstance(response_format, tuple):
             if len(response_format) != 2 or not isinstance(response_format[0], str | SystemMessage):
@@ -90,8 +93,10 @@ class ResponseFormat:
         self.model = model.with_structured_output(schema)
 
     def conversation(self, messages: list[BaseMessage]) -> list[BaseMessage]:
-        """What the structured call is sent: a copy of ``messages``, the tuple's prompt first when there is one."""
-        sent = list(messages)
+        """What the structured call is sent: a copy of ``messages`` as every model call gets them (the Agent's own
+        prompt merged with the caller's system message, :func:`~toolwire._agent_input.for_model`), the tuple's prompt
+        first when there is one."""
+        sent = list(for_model(messages, self.system_prompt))
         put_system_prompt(sent, self.prompt)
         return sent
 

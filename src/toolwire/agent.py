@@ -74,7 +74,14 @@ from toolwire._agent_checks import (
     unique_ids_in_turns,
     warn_call_as_answer,
 )
-from toolwire._agent_input import PENDING_NOT_RUN, answered_since_question, not_run, put_system_prompt, unanswered
+from toolwire._agent_input import (
+    PENDING_NOT_RUN,
+    answered_since_question,
+    for_model,
+    not_run,
+    put_system_prompt,
+    unanswered,
+)
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_response import ResponseFormat, caller, finish
 from toolwire._agent_states import AsyncStateStream, StateStream, stream_options
@@ -250,7 +257,7 @@ class Agent(Batching):
         self.reset_tool_choice = reset_tool_choice
         self.run_pending_calls = run_pending_calls
         self.on_max_steps = on_max_steps
-        self._response = None if response_format is None else ResponseFormat(model, response_format)
+        self._response = None if response_format is None else ResponseFormat(model, response_format, self.system_prompt)
 
     # -- the loop, once --------------------------------------------------------------------------------
 
@@ -287,7 +294,7 @@ class Agent(Batching):
         only_repeats = False  # the last reply asked only for calls already answered: the next answers, tools off
         for step in range(1, self.max_steps + 1):
             ask = "answer" if only_repeats else "after_tools" if tools_ran else "model"
-            reply = unique_call_ids((yield (ask, messages)))
+            reply = unique_call_ids((yield (ask, for_model(messages, self.system_prompt))))
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
             kind = stop_kind(reply)
@@ -315,7 +322,7 @@ class Agent(Batching):
                 yield ("event", AgentEvent("final", final, step))
                 return
         if self.on_max_steps == "answer":
-            reply = unique_call_ids((yield ("answer", messages)))
+            reply = unique_call_ids((yield ("answer", for_model(messages, self.system_prompt))))
             messages.append(reply)
             steps = self.max_steps + 1
             yield ("event", AgentEvent("model_reply", reply, steps))
