@@ -5,7 +5,9 @@ from __future__ import annotations
 import base64
 import collections
 import logging
+import re
 import types
+from typing import ClassVar
 
 import pytest
 
@@ -16,7 +18,8 @@ from toolwire.models import ChatLlamaCpp
 from toolwire.results import image_mime, result_to_content
 from toolwire.testing import ScriptedChatModel
 
-PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAA"
+                       "AABJRU5ErkJggg==")  # a 1x1 PNG
 
 
 def _call(name: str, call_id: str = "c1") -> dict:
@@ -128,10 +131,10 @@ def test_smolagents_run_options_get_what_to_do_instead(option: str, advice: str)
 
 def test_a_smolagents_style_tool_subclass_is_refused_at_the_class_statement() -> None:
     with pytest.raises(UserError, match="decorate it with @tool"):
-        class LookupTool(Tool):  # noqa: F841  (smolagents' Tool subclass, as its docs write one)
+        class LookupTool(Tool):  # (smolagents' Tool subclass, as its docs write one)
             name = "lookup"
             description = "Look a word up."
-            inputs = {"word": {"type": "string", "description": "the word"}}
+            inputs: ClassVar = {"word": {"type": "string", "description": "the word"}}
             output_type = "string"
 
             def forward(self, word: str) -> str:
@@ -142,9 +145,9 @@ def test_a_smolagents_style_tool_subclass_is_refused_at_the_class_statement() ->
 
 
 def test_a_hub_style_local_model_name_is_refused_at_construction_naming_the_registry_name() -> None:
-    with pytest.raises(UserError, match="did you mean the registry name 'qwen2.5-coder-0.5b'"):
+    with pytest.raises(UserError, match=re.escape("did you mean the registry name 'qwen2.5-coder-0.5b'")):
         ChatLlamaCpp("Qwen/qwen2.5-coder-0.5b")
-    with pytest.raises(UserError, match="did you mean the registry name 'qwen2.5-coder-0.5b'"):
+    with pytest.raises(UserError, match=re.escape("did you mean the registry name 'qwen2.5-coder-0.5b'")):
         ChatLlamaCpp("Qwen2.5-Coder-0.5B")
 
 
@@ -182,3 +185,42 @@ def test_the_structured_call_gets_the_merged_system_message_too() -> None:
         [SystemMessage("Mine."), HumanMessage("q")])
     assert result.structured_response == Answer(text="x")
     assert [m.content for m in model.requests[-1].messages if m.type == "system"] == ["Be brief.\n\nMine."]
+
+
+# -- #5: a forced tool_choice kept on every call, and a model that repeats its calls -------------------
+
+
+def _calls(*specs: tuple[str, dict, str]) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": n, "args": a, "id": i, "type": "tool_call"} for n, a, i in specs])
+
+
+@tool
+def get_population(city: str) -> int:
+    """The population of a city, in millions."""
+    return {"Paris": 2, "Rome": 3}[city]
+
+
+@tool(return_direct=True)
+def final_answer(answer: str) -> str:
+    """Give the final answer."""
+    return answer
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.errors.RepeatedCallWarning")
+def test_a_forced_run_of_repeats_forces_its_one_return_direct_tool_next() -> None:
+    asked = _calls(("get_population", {"city": "Paris"}, "a"), ("get_population", {"city": "Rome"}, "b"))
+    again = _calls(("get_population", {"city": "Paris"}, "c"), ("get_population", {"city": "Rome"}, "d"))
+    model = ScriptedChatModel([asked, again, _calls(("final_answer", {"answer": "Rome"}, "e"))])
+    result = Agent(model, [get_population, final_answer], tool_choice="required", reset_tool_choice=False,
+                   max_steps=5).invoke("Which is bigger?")
+    assert (result.output, result.stop_reason) == ("Rome", "return_direct")
+    assert [r.tool_choice for r in model.requests] == ["required", "required", "final_answer"]
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.errors.RepeatedCallWarning")
+def test_reset_tool_choice_false_without_a_forced_choice_keeps_the_tools_off_answer() -> None:
+    asked = _calls(("get_population", {"city": "Paris"}, "a"))
+    model = ScriptedChatModel([asked, _calls(("get_population", {"city": "Paris"}, "b")), "Paris has 2 million."])
+    result = Agent(model, [get_population], reset_tool_choice=False).invoke("How many in Paris?")
+    assert result.output == "Paris has 2 million."
+    assert [r.tool_choice for r in model.requests] == ["auto", "auto", "none"]

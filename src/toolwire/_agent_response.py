@@ -117,11 +117,14 @@ def finish(
 
 
 def caller(agent: Agent, kind: str) -> Any:
-    """The runnable an Agent's driver sends a request of ``kind`` to (``"model"``, ``"after_tools"``, ``"answer"`` or
-    ``"structured"``): its bound model, the copy after tools, the copy with tools off, or the structured model."""
+    """The runnable an Agent's driver sends a request of ``kind`` to (``"model"``, ``"after_tools"``, ``"answer"``,
+    ``"finish"`` or ``"structured"``): its bound model, the copy after tools, the copy with tools off, the copy that
+    forces its one ``return_direct`` tool, or the structured model."""
     if kind == "structured":
         assert agent._response is not None
         return agent._response.model
     if kind == "after_tools":
         return agent._after_tools_model
+    if kind == "finish":
+        return agent._finish_model
     return agent.model if kind == "model" else agent._answer_model

@@ -167,8 +167,10 @@ class Agent(Batching):
             each time it is called (adds, sends) so that each identical call runs.
             When every call of a reply is answered that way, the next model call is made with tools off
             (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise
-            asks for the same call again and again until ``max_steps`` (review 59); not with
-            ``reset_tool_choice=False``, which keeps ``tool_choice`` on every call.
+            asks for the same call again and again until ``max_steps`` (review 59). With a forcing ``tool_choice``
+            and ``reset_tool_choice=False``, which keeps it on every call, the next call forces the one
+            ``return_direct`` tool instead (smolagents' ``final_answer``, review 109: the model repeated its calls
+            until ``max_steps``); with no such tool, or several, nothing changes.
         response_format: LangGraph's: a schema (or a ``(prompt, schema)`` tuple) for one more model call after the run
             answers, ``model.with_structured_output(schema)``, whose value is ``result.structured_response``
             (:mod:`toolwire._agent_response` says when it is made and how it counts).
@@ -250,8 +252,15 @@ class Agent(Batching):
         reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
         self._after_tools_model = model.bind_tools(runnable, tool_choice="auto", **keep) if reset else self.model
         self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model
+        direct = [t.name for t in self.executor.tools.values() if t.return_direct]
+        forced = bool(runnable) and not reset_tool_choice and self.model.tool_choice not in ("auto", "none")
+        # a forced run's way out of a loop of repeats: its one return_direct tool, forced (review 109)
+        self._finish_model = (model.bind_tools(runnable, tool_choice=direct[0], **keep)
+                              if forced and len(direct) == 1 and self.model.tool_choice != direct[0] else None)
+        self._forced = forced
         if runnable and self.repeat_calls != "answer":  # the Agent's bound copies only, never the caller's model
-            let_model_repeat(self.model, self._after_tools_model, self._answer_model)
+            let_model_repeat(self.model, self._after_tools_model, self._answer_model,
+                             *([self._finish_model] if self._finish_model is not None else []))
         self.system_prompt = check_system_prompt(system_prompt)
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice
@@ -293,7 +302,7 @@ class Agent(Batching):
         paused = cut = False
         only_repeats = False  # the last reply asked only for calls already answered: the next answers, tools off
         for step in range(1, self.max_steps + 1):
-            ask = "answer" if only_repeats else "after_tools" if tools_ran else "model"
+            ask = ("finish" if self._forced else "answer") if only_repeats else "after_tools" if tools_ran else "model"
             reply = unique_call_ids((yield (ask, for_model(messages, self.system_prompt))))
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
@@ -316,7 +325,8 @@ class Agent(Batching):
             tools_ran = True
             direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
                                                                step, repeated)
-            only_repeats = only_repeats and self.reset_tool_choice  # (False: tool_choice holds on every call)
+            # a forced tool_choice held on every call: a way out only through the one return_direct tool
+            only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, step))
