@@ -224,3 +224,42 @@ def test_reset_tool_choice_false_without_a_forced_choice_keeps_the_tools_off_ans
     result = Agent(model, [get_population], reset_tool_choice=False).invoke("How many in Paris?")
     assert result.output == "Paris has 2 million."
     assert [r.tool_choice for r in model.requests] == ["auto", "auto", "none"]
+
+
+# -- #2: all a declined call left is "[]" ---------------------------------------------------------------
+
+
+def _declined_then(tail: list) -> tuple[tuple[str, str, str | None], str, object]:
+    from test_dialects import _Pieces, _ScriptedGeneration
+
+    pieces = _Pieces({4: "[", 5: "get_weather", 6: "(", 10: "[get", 40: "]", 41: "[]", 42: " ", 43: "[1", 44: ", 2]",
+                      45: "None", 46: " fits"})
+    unsure = [(4, {4: 0.3, 10: 0.1, 45: 0.6}), (5, {5: 1.0}), (6, {6: 1.0})]  # a call that opens with 0.4
+    run = _ScriptedGeneration([unsure, tail], bar=0.5)
+    result, shown = run.run(pieces)
+    return result, shown, run.gen
+
+
+@pytest.mark.parametrize("tail", [[(41, {41: 0.9})], [(4, {4: 0.9}), (40, {40: 0.9})],
+                                  [(42, {42: 0.9}), (41, {41: 0.9}), (42, {42: 0.9})]])
+def test_the_empty_list_a_declined_call_leaves_is_no_answer(tail: list) -> None:
+    (whole, call_text, fmt), shown, gen = _declined_then(tail)
+    assert gen.declined_calls == 1
+    assert (whole, call_text, fmt, shown) == ("", "", None, "")  # (it was "[]": the Agent's answer)
+
+
+def test_text_after_a_declined_call_that_only_starts_like_an_empty_list_is_kept_whole() -> None:
+    (whole, _, _), shown, _ = _declined_then([(43, {43: 0.9}), (44, {44: 0.9})])
+    assert whole == shown == "[1, 2]"
+    (whole, _, _), shown, _ = _declined_then([(45, {45: 0.9}), (46, {46: 0.9})])
+    assert whole == shown == "None fits"
+
+
+def test_an_empty_answer_after_a_declined_call_is_warned_about_with_the_values_it_made_up(
+        caplog: pytest.LogCaptureFixture) -> None:
+    reply = AIMessage("", response_metadata={"declined_calls": 1, "made_up_values": ["max_price=100000"]})
+    with caplog.at_level(logging.WARNING, logger="toolwire"):
+        result = Agent(ScriptedChatModel([reply]), [get_population]).invoke("Cheapest flight to Paris?")
+    assert result.output == ""
+    told = [r.getMessage() for r in caplog.records if "gave no answer" in r.getMessage()]
+    assert len(told) == 1 and "max_price=100000" in told[0] and "min_value_probability" in told[0]

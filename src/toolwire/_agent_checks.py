@@ -433,8 +433,18 @@ def warn_call_as_answer(reply: AIMessage, tool_names: Collection[str]) -> None:
     """Log a warning when the run's final answer (``reply``, with no calls) is only a call of a bound tool written
     as text (review 90: a server whose chat template showed earlier calls with their arguments as a JSON string
     got the model to write ``{"name": "get_weather", "arguments": "{...}"}`` once tools were off, and that text
-    was the run's output). The output is left as it is; the warning says what it is and where to look."""
+    was the run's output), or is empty after the embedded model declined the call it began (review 109: a sure call
+    with one made-up optional value ended the run with no answer, and nothing said why). The output is left as it
+    is; the warning says what it is and where to look."""
     text = reply.text.strip()
+    meta = reply.response_metadata
+    if not text and (meta.get("declined_calls") or meta.get("declined_unknown_calls")):
+        made_up = meta.get("made_up_values") or []
+        why = (f"values it looked to have made up ({', '.join(map(str, made_up))}; ChatLlamaCpp's "
+               "min_value_probability)" if made_up else "too unsure a call (ChatLlamaCpp's min_call_probability)")
+        log.warning("The model gave no answer: the embedded model declined the tool call it began, for %s, and "
+                    "wrote nothing else; give those values in the question, or lower that option.", why)
+        return
     if not text or text[0] not in "{[<`" or not tool_names:
         return
     from toolwire.parsing.dialects import parse_tool_calls

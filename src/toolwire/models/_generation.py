@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
 __all__ = ["Generation"]
 
 _MAX_DECLINES = 3  # call openings declined in one reply (min_call_probability) before the rest is text
+_EMPTY_LIST = re.compile(r"\s*\[\s*\]\s*")  # "[]": a call list with no call
+_EMPTY_LIST_START = re.compile(r"\s*(\[\s*(\]\s*)?)?")  # a reply that may still be only that
 _MIN_ROOM = 8  # tokens the context must have free for a reply
 
 
@@ -386,6 +389,8 @@ class Generation:
                     break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
+                if (self.declined_calls or self.unknown_calls) and _EMPTY_LIST_START.fullmatch(text):
+                    end = 0  # held: it may end as the empty list a declined call leaves (below)
                 piece = visible_part(text, shown, end)
                 if piece:
                     shown = end
@@ -444,6 +449,8 @@ class Generation:
                 if piece:
                     yield AIMessageChunk(piece)
                 return text[:start], text[start:], fmt
+        if (self.declined_calls or self.unknown_calls) and not shown and _EMPTY_LIST.fullmatch(text):
+            text = ""  # all a declined call left: the call format's empty list, no answer (review 109: it was one)
         piece = visible_part(text, shown, len(text.rstrip()))
         if piece:
             yield AIMessageChunk(piece)
