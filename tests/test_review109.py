@@ -263,3 +263,41 @@ def test_an_empty_answer_after_a_declined_call_is_warned_about_with_the_values_i
     assert result.output == ""
     told = [r.getMessage() for r in caplog.records if "gave no answer" in r.getMessage()]
     assert len(told) == 1 and "max_price=100000" in told[0] and "min_value_probability" in told[0]
+
+
+# -- #7: a parameter an Args: section leaves out -----------------------------------------------------------
+
+
+def test_a_parameter_the_args_section_leaves_out_is_warned_about() -> None:
+    from toolwire.errors import ToolDefinitionWarning
+
+    with pytest.warns(ToolDefinitionWarning, match="describes some parameters but not 'days'"):
+        @tool
+        def forecast(city: str, days: int = 3) -> str:
+            """The weather forecast.
+
+            Args:
+                city: the city's name.
+            """
+            return city
+    assert "description" not in forecast.parameters["properties"]["days"]
+
+
+def test_no_warning_when_every_parameter_has_a_description_or_no_section_exists(recwarn) -> None:
+    from typing import Annotated
+
+    @tool
+    def described(city: str, days: Annotated[int, "how many days"] = 3) -> str:
+        """The weather forecast.
+
+        Args:
+            city: the city's name.
+        """
+        return city
+
+    @tool
+    def undocumented(city: str, days: int = 3) -> str:
+        """The weather forecast, with no section on its parameters."""
+        return city
+
+    assert not [w for w in recwarn if "describes some parameters" in str(w.message)]

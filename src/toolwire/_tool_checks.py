@@ -37,6 +37,7 @@ __all__ = [
     "valid_name",
     "warn_dropped_params",
     "warn_provider_name",
+    "warn_undocumented",
     "warn_unknown_documented",
 ]
 
@@ -101,15 +102,31 @@ def warn_dropped_params(tool_name: str, names: Collection[str]) -> None:
               "them: give the function a named parameter for each value the model should send.")
 
 
-def warn_unknown_documented(tool_name: str, documented: Iterable[str], params: Collection[str]) -> None:
+def warn_unknown_documented(tool_name: str, documented: Iterable[str], params: Collection[str]) -> bool:
     """Warn about docstring parameter entries (``Args:``, ``:param:``...) naming no parameter of the function
     (a typo such as ``dayz`` for ``days``): their description never reaches the model. ``*args`` and
-    ``**kwargs`` match their entries written with or without the stars."""
+    ``**kwargs`` match their entries written with or without the stars.
+
+    Returns:
+        Whether it warned (then the parameters left without a description are not warned about again).
+    """
     unknown = [name for name in documented if name.lstrip("*") not in params]
     if unknown:
         which = ", ".join(repr(name) for name in unknown)
         _warn(f"The docstring of tool {tool_name!r} describes {which}, which the function does not take "
               f"(its parameters: {', '.join(params) or 'none'}): fix the name so the model gets the description.")
+    return bool(unknown)
+
+
+def warn_undocumented(tool_name: str, names: Collection[str]) -> None:
+    """Warn about parameters a docstring's parameter section (``Args:``, ``:param:``...) leaves out, when it
+    describes others: they reach the model with no description, which smolagents refuses and LangChain's
+    ``parse_docstring=True`` does too (review 109). A description from ``Annotated`` or ``Field`` counts."""
+    if names:
+        which = ", ".join(repr(name) for name in names)
+        _warn(f"The docstring of tool {tool_name!r} describes some parameters but not {which}: add "
+              f"{'a line' if len(names) == 1 else 'lines'} for {'it' if len(names) == 1 else 'them'} under Args: "
+              "so that the model gets a description.")
 
 
 def unbound_method_error(tool_name: str, func: Any) -> UserError:

@@ -68,7 +68,13 @@ from toolwire._signature import (
     type_hints,
     type_hints_in_callers,
 )
-from toolwire._tool_checks import langchain_filled, no_json_schema_error, warn_dropped_params, warn_unknown_documented
+from toolwire._tool_checks import (
+    langchain_filled,
+    no_json_schema_error,
+    warn_dropped_params,
+    warn_undocumented,
+    warn_unknown_documented,
+)
 from toolwire.errors import SchemaError, ToolValidationError
 
 __all__ = [
@@ -389,7 +395,7 @@ def function_schema(
             f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
             "import every type the signature names at module level."
         ) from None
-    doc_desc, doc_params = "", {}
+    doc_desc, doc_params, typo = "", {}, False
     if parse_docstring or description is None:
         own = function_doc(func)
         doc_desc, doc_params = _parse_docstring(own)
@@ -400,8 +406,8 @@ def function_schema(
         doc_params = {}
     elif call_doc(func) is None:  # (a callable object's class docstring may well describe its __init__)
         bound = partial_positionals(func)  # described by the function's docstring, filled by the partial
-        warn_unknown_documented(tool_name, {k: v for k, v in doc_params.items() if k not in bound},
-                                [name for name, _, _ in params])
+        typo = warn_unknown_documented(tool_name, {k: v for k, v in doc_params.items() if k not in bound},
+                                       [name for name, _, _ in params])
     warn_dropped_params(tool_name, [("*" if kind is inspect.Parameter.VAR_POSITIONAL else "**") + name
                                     for name, kind, _ in params if kind in _SKIPPED_KINDS])
 
@@ -446,6 +452,8 @@ def function_schema(
         if kind is inspect.Parameter.POSITIONAL_ONLY:
             positional_only.append(name)
         specs.append((name, annotation, desc, required))
+    if doc_params and call_doc(func) is None and not typo:  # an Args section leaving a parameter out (review 109)
+        warn_undocumented(tool_name, [name for name, _, desc, _ in specs if not desc])
 
     model_name = "".join(p.capitalize() for p in tool_name.replace("-", "_").split("_")) + "Args"
     try:
