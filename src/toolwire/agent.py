@@ -254,13 +254,11 @@ class Agent(Batching):
         self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model
         direct = [t.name for t in self.executor.tools.values() if t.return_direct]
         forced = bool(runnable) and not reset_tool_choice and self.model.tool_choice not in ("auto", "none")
-        # a forced run's way out of a loop of repeats: its one return_direct tool, forced (review 109)
-        self._finish_model = (model.bind_tools(runnable, tool_choice=direct[0], **keep)
+        self._finish_model = (model.bind_tools(runnable, tool_choice=direct[0], **keep)  # (out of repeats: review 109)
                               if forced and len(direct) == 1 and self.model.tool_choice != direct[0] else None)
         self._forced = forced
         if runnable and self.repeat_calls != "answer":  # the Agent's bound copies only, never the caller's model
-            let_model_repeat(self.model, self._after_tools_model, self._answer_model,
-                             *([self._finish_model] if self._finish_model is not None else []))
+            let_model_repeat(self.model, self._after_tools_model, self._answer_model, self._finish_model)
         self.system_prompt = check_system_prompt(system_prompt)
         self.max_steps = max_steps
         self.reset_tool_choice = reset_tool_choice
@@ -299,7 +297,7 @@ class Agent(Batching):
                 final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, 0))
                 return
-        paused = cut = False
+        paused = cut = full = False
         only_repeats = False  # the last reply asked only for calls already answered: the next answers, tools off
         for step in range(1, self.max_steps + 1):
             ask = ("finish" if self._forced else "answer") if only_repeats else "after_tools" if tools_ran else "model"
@@ -322,6 +320,7 @@ class Agent(Batching):
                 yield from finish(messages, reply.text, step, stop, self._response, repeated.positions(messages))
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
+            full = cut and bool(reply.response_metadata.get("context_full"))  # by the window (review 110)
             tools_ran = True
             direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
                                                                step, repeated)
@@ -355,6 +354,8 @@ class Agent(Batching):
             return
         text = (f"The model was still working (it paused its turn, pause_turn) after {_steps(self.max_steps)}: raise "
                 "max_steps, or use on_max_steps='answer' to get a final answer." if paused else
+                f"The model's tool calls were still cut off where its context window ran out after "
+                f"{_steps(self.max_steps)}: pass the model a larger n_ctx, or shorten the conversation." if full else
                 f"The model's tool calls were still cut off at the output token limit after {_steps(self.max_steps)}: "
                 "raise max_tokens so that a whole call fits." if cut else
                 f"The model still asked for tools after {_steps(self.max_steps)}: raise max_steps, or use "

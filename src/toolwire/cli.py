@@ -30,6 +30,10 @@ from rich.markup import escape
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
+from toolwire.cli_text import cut_reason as _cut_reason
+from toolwire.cli_text import max_steps_text as _max_steps_text
+from toolwire.cli_text import tools_ran as _tools_ran
+from toolwire.cli_text import without_oldest_exchange as _without_oldest_exchange
 from toolwire.cli_tools import default_tools, load_tools
 from toolwire.errors import (
     ContextOverflowError,
@@ -38,7 +42,6 @@ from toolwire.errors import (
     ToolwireError,
     UserError,
 )
-from toolwire.messages import ToolMessage
 from toolwire.results import valid_text
 
 app = typer.Typer(
@@ -193,30 +196,17 @@ def _print_event(event: Any) -> None:
     elif event.type == "final":
         if event.data.output.strip():
             out.print(f"[bold]{escape(terminal_text(event.data.output))}[/bold]")
+            _say_cut(event.data)
         elif event.data.stop_reason == "return_direct":  # the tool's own result was the answer, and it was empty
             out.print("[yellow](the tool that gives the answer returned nothing)[/yellow]")
         else:  # (review 90: a blank line, and the user could not tell there was no answer)
             out.print(f"[yellow](the model gave no answer: stop reason {event.data.stop_reason})[/yellow]")
 
 
-def _tools_ran(exc: ContextOverflowError, conversation: list[Any]) -> str:
-    """`` (its N tool calls had run ...)`` when the question's tools ran before its answer overflowed the context
-    (the Agent's ``exc.messages``: the conversation, the question, then this turn), so a user who drops the question
-    knows their side effects happened; else ``""``."""
-    turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
-    ran = sum(isinstance(message, ToolMessage) for message in turn)
-    if not ran:
-        return ""
-    calls = "tool call had" if ran == 1 else "tool calls had"
-    return f" after its {ran} {calls} run (the results left no room for the answer)"
-
-
-def _max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
-    """The command line's one sentence for a run that reached ``--max-steps``: the library's own message points
-    to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26)."""
-    calls = "model call" if exc.steps == 1 else "model calls"
-    return (f"The model gave no final answer within {exc.steps} {calls}: raise --max-steps, e.g. "
-            f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
+def _say_cut(result: Any) -> None:
+    """Say why an answer stopped at its token limit (review 110: a cut answer, and nothing said so)."""
+    if result.stop_reason == "length":
+        err.print(f"[yellow]({_cut_reason(result.messages)})[/yellow]")
 
 
 def _marked(messages: list[Any], reused: Any) -> list[dict[str, Any]]:
@@ -267,6 +257,7 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
             if event.type == "final":
                 result = event.data
                 if shown.strip() and result.output == shown:  # already on the screen, as it was written
+                    _say_cut(result)
                     continue
             _print_event(event)
     finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
@@ -519,12 +510,24 @@ def _chat(agent: Any, max_steps: int) -> None:
         from toolwire.messages import HumanMessage
 
         try:
-            result = _run(agent, [*conversation, HumanMessage(line)], False)
+            kept = conversation
+            while True:
+                try:
+                    result = _run(agent, [*kept, HumanMessage(line)], False)
+                    break
+                except ContextOverflowError as exc:  # the oldest exchange makes room, if no tool of this one ran
+                    shorter = None if exc.no_question_fits or _tools_ran(exc, kept) else _without_oldest_exchange(kept)
+                    if shorter is None:
+                        raise
+                    kept = shorter
+            if kept is not conversation:  # (review 110: once the history filled the window, every question failed)
+                err.print("[dim](the oldest exchanges were dropped from the conversation: it no longer fit the "
+                          "model's context window)[/dim]")
         except ContextOverflowError as exc:  # the question does not fit: it is dropped, so the session can go on
-            if exc.tools_tokens and exc.tools_tokens + exc.min_room >= exc.n_ctx:  # no question can: it ends, as
+            if exc.no_question_fits:  # the system prompt and the tools leave no room for any question: it ends, as
                 fail(_error_text(exc))  # tools that do not load end it (review 104)
             err.print(f"[red]error:[/red] {escape(terminal_text(_error_text(exc)))}")
-            err.print(f"[yellow]that question was dropped from the conversation{_tools_ran(exc, conversation)}:"
+            err.print(f"[yellow]that question was dropped from the conversation{_tools_ran(exc, kept)}:"
                       "[/yellow] ask something shorter, or type 'clear' to start a new conversation.")
             continue
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back

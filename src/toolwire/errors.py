@@ -86,16 +86,19 @@ class ContextOverflowError(UserError):
     Attributes:
         tokens: the prompt's length in tokens (the conversation, with the system turn and the tools).
         n_ctx: the context window in tokens.
-        tools_tokens: the tokens of the system turn that carries the bound tools' descriptions (0 when no
-            tools are offered or it cannot be measured on its own).
+        tools_tokens: the tokens the bound tools' descriptions add to the system turn (0 when no tools are offered
+            or it cannot be measured).
         tool_count: how many tools were offered.
         min_room: the fewest tokens a reply must have left in the window (the prompt leaves fewer).
+        system_tokens: the tokens of the system turn without the tools (the system prompt; 0 when there is none
+            or it cannot be measured).
+        trained_context: the most tokens the model can attend to at all (its GGUF's context length), or None.
     """
 
     def __init__(self, tokens: int, n_ctx: int, *, tools_tokens: int = 0, tool_count: int = 0,
-                 min_room: int = 8) -> None:
+                 min_room: int = 8, system_tokens: int = 0, trained_context: int | None = None) -> None:
         self.tokens, self.n_ctx, self.tools_tokens, self.tool_count = tokens, n_ctx, tools_tokens, tool_count
-        self.min_room = min_room
+        self.min_room, self.system_tokens, self.trained_context = min_room, system_tokens, trained_context
         super().__init__(self.advice())
 
     @property
@@ -103,16 +106,30 @@ class ContextOverflowError(UserError):
         """Whether the tools' descriptions take most of the prompt (then binding fewer tools is the fix)."""
         return self.tool_count > 0 and 2 * self.tools_tokens >= self.tokens
 
+    @property
+    def no_question_fits(self) -> bool:
+        """Whether the system turn alone (the system prompt and the tools) leaves no room for any question and reply:
+        then no shorter conversation helps."""
+        return self.system_tokens + self.tools_tokens + self.min_room >= self.n_ctx
+
     def advice(self, n_ctx_option: str = "a larger n_ctx") -> str:
         """Return the error's advice text: what fills the context (sizes in tokens) and what to do about it.
 
         Args:
             n_ctx_option: how to ask for a larger context, quoted in the text (``"--n-ctx 16384"`` on the CLI).
         """
+        if self.trained_context is not None and self.tokens + self.min_room > self.trained_context:
+            return (f"The conversation is {self.tokens} tokens long, more than the {self.trained_context} tokens the "
+                    "model can hold at all (a larger context cannot help): shorten it.")  # (review 110)
         if self.tools_fill_it:
-            return (f"The {self.tool_count} tools bound take {self.tools_tokens} of the {self.n_ctx} tokens the "
+            tools = f"{self.tool_count} tool{'' if self.tool_count == 1 else 's'}"
+            return (f"The {tools} bound take {self.tools_tokens} of the {self.n_ctx} tokens the "
                     f"context holds, leaving too little room for the conversation and the reply ({self.tokens} tokens "
                     f"in all): bind fewer tools, shorten their descriptions, or pass {n_ctx_option}.")
+        if 2 * self.system_tokens >= self.tokens:  # (review 110: it was blamed on the tools)
+            return (f"The system prompt takes {self.system_tokens} of the {self.n_ctx} tokens the context holds, "
+                    f"leaving too little room for the conversation and the reply ({self.tokens} tokens in all): "
+                    f"shorten the system prompt, or pass {n_ctx_option}.")
         return (f"The conversation is {self.tokens} tokens long and the reply needs room for at least {self.min_room} "
                 f"more, but the context holds {self.n_ctx}: pass {n_ctx_option} or shorten the conversation.")
 

@@ -93,7 +93,9 @@ class ToolExecutor:
             the conversation it keeps on the exception, so resuming does not run those calls again).
         max_result_chars: results longer than this many characters are cut with a clear marker, so
             one tool cannot fill the context window (default 20,000; None keeps everything). The limit
-            applies to error results too, and to the total text of a result made of several text blocks.
+            applies to error results too, and to the total text of a result made of several text blocks, but not
+            to a ``return_direct`` tool's result, which is the answer to the user rather than text for a model
+            (review 110: an Agent's answer was cut with a marker written for a model).
         hide_error_details: show the model only the exception type of a failing tool, not its message.
 
     Raises:
@@ -235,7 +237,7 @@ class ToolExecutor:
 
     def _finish(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
         message = tool._to_message(result, call)
-        if self.max_result_chars is not None:
+        if self.max_result_chars is not None and not tool.return_direct:
             content = truncate_content(message.content, self.max_result_chars)
             if content is not message.content:
                 message = message.copy(content=content)  # type: ignore[assignment]
@@ -243,12 +245,13 @@ class ToolExecutor:
 
     def _finish_big(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
         """:meth:`_finish` for a big result, on a worker thread: encoded piece by piece, cut at the limit."""
+        limit = None if tool.return_direct else self.max_result_chars  # (the answer itself: see max_result_chars)
         try:
             if tool.response_format == "content_and_artifact":
                 if not (isinstance(result, tuple) and len(result) == 2):
                     return tool._to_message(result, call)  # raises its clear error
-                return tool._to_message((bounded_content(result[0], self.max_result_chars), result[1]), call)
-            return tool._to_message(bounded_content(result, self.max_result_chars), call)
+                return tool._to_message((bounded_content(result[0], limit), result[1]), call)
+            return tool._to_message(bounded_content(result, limit), call)
         except ToolResultError as exc:
             exc.result = result  # the whole value the tool returned, as Tool._to_message keeps it
             raise

@@ -12,7 +12,7 @@ import time
 from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolwire.errors import ContextOverflowError, ProviderError, UserError
+from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk
 from toolwire.models._answered import answered_calls, only_answered, results_since_user
 from toolwire.models._argument_lean import ArgumentLean
@@ -27,15 +27,15 @@ from toolwire.models._call_checks import (
 )
 from toolwire.models._call_lean import CallLean, Leans, first_repeat
 from toolwire.models._decoding import GenerationCancelled, Lean, evaluate_prompt, greedy_tokens
-from toolwire.models._fit import fit_tool_results, floor_size
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import find_stop, read_reply, stop_list, visible_part
+from toolwire.models._room import MIN_ROOM, fitted_prompt, overflow_error
 from toolwire.models._tool_text import default_values, example_strings
 from toolwire.models._turns import Turn
 from toolwire.models._value_lists import value_list_call_probability
 from toolwire.models.base import ChatRequest
 from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint
-from toolwire.models.grammar import call_grammar
+from toolwire.models.grammar import MAX_CALLS, call_grammar
 from toolwire.models.openers import OpenerScanner
 from toolwire.tools import ToolSpec
 
@@ -47,7 +47,6 @@ __all__ = ["Generation"]
 _MAX_DECLINES = 3  # call openings declined in one reply (min_call_probability) before the rest is text
 _EMPTY_LIST = re.compile(r"\s*\[\s*\]\s*")  # "[]": a call list with no call
 _EMPTY_LIST_START = re.compile(r"\s*(\[\s*(\]\s*)?)?")  # a reply that may still be only that
-_MIN_ROOM = 8  # tokens the context must have free for a reply
 
 
 class Generation:
@@ -84,6 +83,7 @@ class Generation:
         self.value_lists_kept = 0  # lists of values kept as text: no call was likely there (decline_value_lists)
         self.repeat_calls = 0  # calls declined as asked again after their results (decline_repeat_calls)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
+        self.window_bound = False  # the context window left the reply less room than max_tokens asks
         self.defaults: dict[str, dict[str, list[str]]] = {}  # schema defaults: found for a value the model chose
 
     def run(self) -> Iterator[AIMessageChunk]:
@@ -105,32 +105,21 @@ class Generation:
         elif choice != "none":
             offered = tuple(t for t in request.tools if t.name == choice)
         names = [t.name for t in offered]
-        def render(messages: Sequence[Any]) -> tuple[Rendered, list[int]]:
-            chat = dialect.render(messages, offered, tool_choice=choice, parallel=request.parallel_tool_calls,
+
+        def render(messages: Sequence[Any], tools: tuple[ToolSpec, ...] = offered) -> tuple[Rendered, list[int]]:
+            chat = dialect.render(messages, tools, tool_choice=choice, parallel=request.parallel_tool_calls,
                                   model=self.model.model_name)
             return chat, loaded.tokenize(loaded.render(chat))
 
-        chat, tokens = render(request.messages)
-        wanted = min(int(self.opts["max_tokens"]), self.model.n_ctx // 4)  # room a reply should have
-        if self.model.n_ctx - len(tokens) < wanted:  # long tool results: the prompt shows them cut (models/_fit.py)
-            def measure(messages: Sequence[Any]) -> int:
-                return len(render(messages)[1])
-
-            fitted = fit_tool_results(request.messages, measure, self.model.n_ctx - wanted)
-            if fitted is None and wanted > _MIN_ROOM:  # the results cut as far as they go leave less room than
-                # max_tokens asks, but still some: the reply gets that (review 50: max_tokens=128 at n_ctx=1024
-                # raised although cut results left room for a call)
-                fitted = fit_tool_results(request.messages, measure, self.model.n_ctx - _MIN_ROOM)
-            if fitted is not None:
-                chat, tokens = render(fitted[0])
-                self.results_cut = fitted[1]
+        chat, tokens, self.results_cut = fitted_prompt(request.messages, render, self.model.n_ctx,
+                                                       int(self.opts["max_tokens"]))
         self.prefix = self._system_prefix(loaded, chat, tokens)
         room = self.model.n_ctx - len(tokens)
-        if room < _MIN_ROOM:  # (the size once tool results are cut as far as they go, when they are: review 73)
-            size = floor_size(request.messages, lambda messages: len(render(messages)[1])) or len(tokens)
-            raise ContextOverflowError(size, self.model.n_ctx, tools_tokens=len(loaded.system_head(chat)),
-                                       tool_count=len(offered), min_room=_MIN_ROOM)
+        if room < MIN_ROOM:
+            raise overflow_error(request.messages, render, lambda messages: render(messages, ()), loaded, chat,
+                                 tokens, self.model.n_ctx, len(offered))
         self.budget = min(int(self.opts["max_tokens"]), room)
+        self.window_bound = room < int(self.opts["max_tokens"])  # the window, not max_tokens, bounds the reply
         parallel = request.parallel_tool_calls is not False
         signature = dialect.formats[0] == "pythonic"  # the prompt shows Python signatures (required arguments first)
         fmt: str | None = None
@@ -172,6 +161,8 @@ class Generation:
         metadata: dict[str, Any] = {
             "model": self.model.model_name, "model_name": self.model.model_name, "finish_reason": self.finish,
             "seconds": round(time.perf_counter() - self.started, 3), "dialect": dialect.name, "call_format": fmt}
+        if self.finish == "length" and self.window_bound:  # cut where the context window ran out (review 110)
+            metadata["context_full"] = True
         if self.call_probability is not None:
             metadata["call_probability"] = round(self.call_probability, 4)
             metadata["declined_calls"] = self.declined_calls
@@ -179,7 +170,8 @@ class Generation:
                   "parallel_call_shares": [round(x, 4) for x in self.list_shares],
                   "parallel_calls_added": self.calls_added, "parallel_calls_refused": self.calls_refused,
                   "declined_unknown_calls": self.unknown_calls, "value_lists_kept": self.value_lists_kept,
-                  "declined_repeat_calls": self.repeat_calls, "tool_results_cut": self.results_cut}
+                  "declined_repeat_calls": self.repeat_calls, "tool_results_cut": self.results_cut,
+                  "call_limit": MAX_CALLS if len(calls) >= MAX_CALLS else 0}
         metadata.update((key, value) for key, value in counts.items() if value)  # (only what happened)
         if self.fresh:
             metadata["load_seconds"] = round(loaded.load_seconds, 3)
@@ -261,7 +253,9 @@ class Generation:
         forced = loaded.tokenize(opener, bos=False) if opener and self._greedy() else []
         if not (forced and grammar and loaded.sampler(grammar).accepts(forced)):
             forced = []
-        self.budget = min(self.budget, self.model.n_ctx - len(tokens) - len(more) - len(forced))
+        left = self.model.n_ctx - len(tokens) - len(more) - len(forced)
+        self.window_bound = self.window_bound or left < self.budget
+        self.budget = min(self.budget, left)
         if self.budget <= 0:  # the opening took the last token allowed: the call is cut off there
             self.finish = "length"
             return opener, [], 0, []

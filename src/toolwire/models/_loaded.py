@@ -100,6 +100,7 @@ class LoadedModel:
         turns: whose turn it is on the model (:class:`~toolwire.models._turns.ModelTurns`): a reply's steps
             run one at a time, and a paused reply holds nothing.
         metadata: the GGUF metadata (strings).
+        trained_context: the most tokens the model was trained to attend to (:func:`trained_context`), or None.
         template: the chat template text (the GGUF's, else ChatML).
         load_seconds: how long loading took (seconds).
         neutraliser: defuses the model's control tokens and its template's markup inside message text
@@ -112,6 +113,7 @@ class LoadedModel:
         self.turns = ModelTurns()
         self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
+        self.trained_context = trained_context(self.metadata)
         self.load_seconds = load_seconds
         # per tool set: an evaluation offers a new tool set with nearly every item, so these keep the
         # most recently used ones only (a sampler's llama.cpp memory is freed when it leaves)
@@ -349,6 +351,19 @@ def _close_models() -> None:
         _MODELS.clear()
 
 
+def trained_context(metadata: dict[str, str]) -> int | None:
+    """The most tokens a GGUF model was trained to attend to: its ``<arch>.context_length`` (the GGUF
+    specification's key, ``general.architecture`` naming the arch), times ``<arch>.rope.scaling.factor`` when the
+    file sets one; None when the file does not say."""
+    arch = metadata.get("general.architecture", "")
+    try:
+        length = int(metadata[f"{arch}.context_length"])
+        factor = float(metadata.get(f"{arch}.rope.scaling.factor") or 1.0)
+    except (KeyError, ValueError):
+        return None
+    return int(length * max(factor, 1.0)) if length > 0 else None
+
+
 def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
                n_batch: int = 512, verbose: bool = False) -> LoadedModel:
     """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
@@ -383,7 +398,15 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
             llm = llama_cpp.Llama(str(resolved), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
                                   n_batch=n_batch, verbose=verbose)
         except (ValueError, RuntimeError, OSError) as exc:
+            if "llama_context" in str(exc):  # the weights loaded; the KV cache for n_ctx tokens did not (memory)
+                raise UserError(f"llama.cpp could not make a context of n_ctx={n_ctx} tokens for {resolved.name} "
+                                f"({exc}), most often for lack of memory: pass a smaller n_ctx.") from None
             raise UserError(f"Cannot load {resolved.name} as a llama.cpp model ({exc}).") from None
         loaded = LoadedModel(llm, resolved, time.perf_counter() - start)
+        if loaded.trained_context is not None and n_ctx > loaded.trained_context:  # (review 110: taken, 3 GB)
+            llm.close()
+            raise UserError(f"n_ctx={n_ctx} is more than the {loaded.trained_context} tokens {resolved.name} was "
+                            f"trained on, so the model cannot use the rest: pass n_ctx={loaded.trained_context} or "
+                            "less.")
         _MODELS[key] = loaded
         return loaded

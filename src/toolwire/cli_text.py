@@ -1,0 +1,55 @@
+"""What the command line says about a run, and what ``toolwire chat`` keeps of its conversation: why an answer was
+cut, whether a dropped question's tools had run, the step-limit sentence with the commands' own option names, and
+the conversation without its oldest exchange when it no longer fits the context window.
+
+Kept apart from :mod:`toolwire.cli`, which prints them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toolwire.errors import ContextOverflowError, MaxStepsExceeded
+from toolwire.messages import ToolMessage
+
+__all__ = ["cut_reason", "max_steps_text", "tools_ran", "without_oldest_exchange"]
+
+
+def without_oldest_exchange(conversation: list[Any]) -> list[Any] | None:
+    """``conversation`` without its oldest exchange (its first user message and what answers it, up to the next user
+    message; the system messages before it stay), or None when it holds no exchange to drop."""
+    first = next((i for i, message in enumerate(conversation) if message.type == "human"), None)
+    if first is None:
+        return None
+    after = next((i for i in range(first + 1, len(conversation)) if conversation[i].type == "human"), len(conversation))
+    return [*conversation[:first], *conversation[after:]]
+
+
+def cut_reason(messages: list[Any]) -> str:
+    """Why an answer stopped at its token limit: the context window ran out (``response_metadata["context_full"]``,
+    the embedded model's), or the reply reached the most tokens it may have."""
+    last = messages[-1] if messages else None
+    if last is not None and getattr(last, "response_metadata", {}).get("context_full"):
+        return ("the answer was cut where the model's context window ran out: pass a larger --n-ctx (in chat, "
+                "'clear' starts a new conversation)")
+    return "the answer was cut at the most tokens a reply may have"
+
+
+def tools_ran(exc: ContextOverflowError, conversation: list[Any]) -> str:
+    """`` (its N tool calls had run ...)`` when the question's tools ran before its answer overflowed the context
+    (the Agent's ``exc.messages``: the conversation, the question, then this turn), so a user who drops the question
+    knows their side effects happened; else ``""``."""
+    turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
+    ran = sum(isinstance(message, ToolMessage) for message in turn)
+    if not ran:
+        return ""
+    calls = "tool call had" if ran == 1 else "tool calls had"
+    return f" after its {ran} {calls} run (the results left no room for the answer)"
+
+
+def max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
+    """The command line's one sentence for a run that reached ``--max-steps``: the library's own message points
+    to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26)."""
+    calls = "model call" if exc.steps == 1 else "model calls"
+    return (f"The model gave no final answer within {exc.steps} {calls}: raise --max-steps, e.g. "
+            f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
