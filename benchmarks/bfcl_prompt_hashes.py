@@ -9,7 +9,9 @@ both argument orders, and the ``pythonic`` and ``json`` dialects' rendered promp
 together. The script then lists the items whose hash differs between the trees; none means no reply can change
 (greedy decoding of the same prompt under the same grammar), so the stored BFCL figures stand. ``--ignore-exponent``
 reads the number rules' exponent as one name in both trees, so a tree from before the finite-number bound (review 94:
-exponents up to ``e+284``, where the thirty-sixth session's grammar allowed ``e999``) compares on everything else.
+exponents up to ``e+284``, where the thirty-sixth session's grammar allowed ``e999``) compares on everything else;
+``--max-calls N`` gives both trees' grammars the same limit on calls per reply (``call_grammar(max_calls=N)``), so a
+tree from before the limit went from 8 to 32 (review 110) compares on everything else.
 """
 
 from __future__ import annotations
@@ -32,9 +34,10 @@ from toolwire.models.dialects import get_dialect
 from toolwire.models.grammar import call_grammar
 
 data, out, categories, ignore = sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4] == "1"
+limit = {"max_calls": int(sys.argv[5])} if sys.argv[5] != "0" else {}
 
 def grammar(specs, fmt, signature=False):
-    text = call_grammar(specs, fmt, signature=signature)
+    text = call_grammar(specs, fmt, signature=signature, **limit)
     if ignore:  # the exponent, as a rule of its own or written inline, reduced to one name in both trees
         text = re.sub(r"^exponent ::= .*\n", "", text, flags=re.M)
         text = text.replace("([eE] [-+]? [0-9]{1,3})", "exponent").replace("[eE] [-+]? [0-9]{1,3}", "exponent")
@@ -54,13 +57,14 @@ json.dump(hashes, open(out, "w"))
 """
 
 
-def hashes(src: str, data: str, ignore_exponent: bool) -> dict[str, str]:
-    """The per-item hashes of the tree at ``src`` (a ``src`` folder holding ``toolwire``), in a process of its own."""
+def hashes(src: str, data: str, ignore_exponent: bool, max_calls: int = 0) -> dict[str, str]:
+    """The per-item hashes of the tree at ``src`` (a ``src`` folder holding ``toolwire``), in a process of its own
+    (``max_calls``: the grammars' call limit both trees are given, 0 for each tree's own)."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "hashes.json"
         env = {**os.environ, "PYTHONPATH": str(Path(src).resolve())}
         subprocess.run([sys.executable, "-c", _WORKER, data, str(out), ",".join(CATEGORIES),
-                        "1" if ignore_exponent else "0"], check=True, env=env)
+                        "1" if ignore_exponent else "0", str(max_calls)], check=True, env=env)
         return json.loads(out.read_text())  # type: ignore[no-any-return]
 
 
@@ -70,9 +74,10 @@ def main() -> int:
     parser.add_argument("--after", default=str(Path(__file__).resolve().parent.parent / "src"))
     parser.add_argument("--data", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "bfcl"))
     parser.add_argument("--ignore-exponent", action="store_true")
+    parser.add_argument("--max-calls", type=int, default=0, help="give both trees' grammars this call limit")
     args = parser.parse_args()
-    before = hashes(args.before, args.data, args.ignore_exponent)
-    after = hashes(args.after, args.data, args.ignore_exponent)
+    before = hashes(args.before, args.data, args.ignore_exponent, args.max_calls)
+    after = hashes(args.after, args.data, args.ignore_exponent, args.max_calls)
     changed = sorted(item for item in before.keys() | after.keys() if before.get(item) != after.get(item))
     print(f"{len(before)} items; {len(changed)} with another prompt or grammar")
     for item in changed:
