@@ -84,20 +84,23 @@ def test_the_grammar_takes_a_dozen_calls_and_stops_at_its_limit() -> None:
 # -- #7: a return_direct tool's answer is the user's --------------------------------------------------------
 
 
-def test_a_return_direct_tools_result_is_not_cut_for_a_model() -> None:
+def test_a_return_direct_tools_answer_is_whole_and_the_conversation_keeps_it_cut() -> None:
     @tool(return_direct=True)
     def report(topic: str) -> str:
         """Write the whole report."""
         return "x" * 50_000
 
     reply = AIMessage("", tool_calls=[{"name": "report", "args": {"topic": "t"}, "id": "r1", "type": "tool_call"}])
-    result = Agent(ScriptedChatModel([reply]), [report]).invoke("report on t")
+    model = ScriptedChatModel([reply, "Done."])
+    agent = Agent(model, [report])
+    result = agent.invoke("report on t")
     assert result.stop_reason == "return_direct" and result.output == "x" * 50_000  # (it was cut at 20,000)
-    answer, = ToolExecutor([report]).call(reply)
-    assert len(answer.content) == 50_000
-    other, = ToolExecutor([get_weather], max_result_chars=5).call(
-        AIMessage("", tool_calls=[{"name": "get_weather", "args": {"city": "Paris"}, "id": "w", "type": "tool_call"}]))
-    assert other.content.startswith("sunny") and "result truncated" in other.content  # others are still cut
+    stored = result.messages[-1]
+    assert len(stored.content) < 20_200 and "result truncated: 30000 of 50000" in stored.content
+    agent.invoke([*result.messages, HumanMessage("thanks")])  # (review 111: a later turn sent the whole result)
+    assert max(len(m.text) for m in model.requests[-1].messages) < 20_200
+    answer, = ToolExecutor([report]).call(reply)  # outside an Agent, every result is cut as before
+    assert len(answer.content) < 20_200
 
 
 # -- #1, #3: a reply cut where the window ran out ----------------------------------------------------------

@@ -84,24 +84,30 @@ def put_system_prompt(messages: list[BaseMessage], prompt: str | SystemMessage |
 
 def for_model(messages: list[BaseMessage], prompt: str | SystemMessage | None) -> list[BaseMessage]:
     """``messages`` as a model call gets them: an Agent's own system prompt (the first message, with the id
-    :func:`put_system_prompt` gave it) and the caller's system message after it merged into one, the prompt's text
-    first and a blank line between, under the caller's ``id`` and ``name`` (what review 71's merge sent). Many chat
-    templates take one system message, first; the conversation keeps the two apart so that a later run can replace
-    the prompt (review 109).
+    :func:`put_system_prompt` gave it) and the system messages right after it (the caller's) merged into one, the
+    prompt's text first and a blank line between each, under the last one's ``id`` and ``name`` (what review 71's
+    merge sent). Many chat templates take one system message, first; the conversation keeps them apart so that a
+    later run can replace the prompt (review 109), and every one after the prompt is merged (review 111: an earlier
+    prompt kept without its id, from role dicts, made two system messages).
 
     Returns:
-        ``messages`` itself when there is nothing to merge (no prompt, no caller's system message after it, or
-        content that is not text), else a new list.
+        ``messages`` itself when there is nothing to merge (no prompt, no system message after it, or content that
+        is not text), else a new list.
     """
     if prompt is None or len(messages) < 2:
         return messages
     ours = (prompt.id if isinstance(prompt, SystemMessage) else None) or PROMPT_ID
-    first, second = messages[0], messages[1]
-    if not (isinstance(first, SystemMessage) and first.id == ours and isinstance(second, SystemMessage)
-            and isinstance(first.content, str) and isinstance(second.content, str) and second.id != ours):
+    first = messages[0]
+    if not (isinstance(first, SystemMessage) and first.id == ours and isinstance(first.content, str)):
         return messages
-    merged = f"{first.content}\n\n{second.content}" if second.content else first.content
-    return [SystemMessage(merged, id=second.id, name=second.name), *messages[2:]]
+    end = 1
+    while end < len(messages) and isinstance(messages[end], SystemMessage) and isinstance(messages[end].content, str):
+        end += 1
+    if end == 1:
+        return messages
+    last = messages[end - 1]
+    merged = "\n\n".join(text for message in messages[:end] if (text := str(message.content)))
+    return [SystemMessage(merged, id=last.id, name=last.name), *messages[end:]]
 
 
 def answered_since_question(messages: list[BaseMessage]) -> bool:

@@ -30,13 +30,14 @@ sync and async drivers send to :attr:`ResponseFormat.model` as they send the oth
 
 from __future__ import annotations
 
-from collections.abc import Generator, Mapping
+from collections.abc import Collection, Generator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolwire._agent_input import for_model, put_system_prompt
 from toolwire._agent_stream import AgentEvent, AgentResult, StopReason
 from toolwire.errors import UserError
-from toolwire.messages import BaseMessage, SystemMessage
+from toolwire.messages import BaseMessage, SystemMessage, ToolMessage
+from toolwire.results import truncate_content
 
 if TYPE_CHECKING:
     from toolwire.agent import Agent
@@ -128,3 +129,17 @@ def caller(agent: Agent, kind: str) -> Any:
     if kind == "finish":
         return agent._finish_model
     return agent.model if kind == "model" else agent._answer_model
+
+
+def kept_results(answers: list[ToolMessage], whole: Collection[str], limit: int | None) -> list[ToolMessage]:
+    """``answers`` as the conversation keeps them: the results of the tools in ``whole`` (an Agent's
+    ``return_direct`` tools, which its executor returns whole, so that the run's output is the whole answer) cut to
+    ``limit`` characters, as every other result is (review 110: an answer was cut with a marker written for a model,
+    and kept whole, a later turn would send it all to the model)."""
+    if limit is None or not whole:
+        return answers
+    kept = []
+    for answer in answers:
+        content = truncate_content(answer.content, limit) if answer.name in whole else answer.content
+        kept.append(answer if content is answer.content else answer.copy(content=content))
+    return kept

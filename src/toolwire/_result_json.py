@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections import UserString
 from collections.abc import Callable, ItemsView, KeysView, Mapping, Sequence, Set, ValuesView
 from itertools import chain
 from typing import Any
@@ -36,6 +37,8 @@ def json_fallback(value: Any) -> Any:
     class (logger ``toolwire.tools``, level WARNING) with what to return instead
     (review 101: the model got a meaningless success, and nothing told the developer)."""
     kind = type(value)
+    if isinstance(value, UserString):  # (a Sequence of UserStrings: as a list, it never ends; review 111)
+        return _str(value)
     try:
         if isinstance(value, ItemsView):  # d.items(): pairs, as a dict's items are written in a list
             return [list(pair) for pair in value]

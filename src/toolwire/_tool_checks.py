@@ -125,8 +125,8 @@ def warn_undocumented(tool_name: str, names: Collection[str]) -> None:
     if names:
         which = ", ".join(repr(name) for name in names)
         _warn(f"The docstring of tool {tool_name!r} describes some parameters but not {which}: add "
-              f"{'a line' if len(names) == 1 else 'lines'} for {'it' if len(names) == 1 else 'them'} under Args: "
-              "so that the model gets a description.")
+              f"{'an entry' if len(names) == 1 else 'entries'} for {'it' if len(names) == 1 else 'them'} to its "
+              "parameter section (Args:, Parameters or :param:) so that the model gets a description.")
 
 
 def unbound_method_error(tool_name: str, func: Any) -> UserError:
@@ -398,7 +398,7 @@ def check_subclass(cls: type) -> None:
     Raises:
         UserError: at the class statement, saying how to write it as a toolwire tool.
     """
-    if "forward" in vars(cls) or ("inputs" in vars(cls) and "output_type" in vars(cls)):
+    if callable(getattr(cls, "forward", None)) or (hasattr(cls, "inputs") and hasattr(cls, "output_type")):
         raise UserError(f"toolwire makes tools of functions, not of Tool subclasses like {cls.__name__}: write forward "
                         "as a function with type hints and an Args: docstring and decorate it with @tool; for a tool "
                         "with state, make an object that holds it and pass its bound method, tool(obj.forward).")

@@ -83,7 +83,7 @@ from toolwire._agent_input import (
     unanswered,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
-from toolwire._agent_response import ResponseFormat, caller, finish
+from toolwire._agent_response import ResponseFormat, caller, finish, kept_results
 from toolwire._agent_states import AsyncStateStream, StateStream, stream_options
 from toolwire._agent_stream import (
     AgentEvent,
@@ -241,6 +241,7 @@ class Agent(Batching):
             timeout=timeout, handle_errors=handle_errors, max_result_chars=max_result_chars,
             hide_error_details=hide_error_details,
         )
+        self.executor._whole_results = frozenset(t.name for t in self.executor.tools.values() if t.return_direct)
         runnable = [*self.executor.tools.values(), *servers]
         check_tool_choice(tool_choice, runnable)
         self.repeat_calls = check_repeat_calls(repeat_calls, self.executor.tools)
@@ -324,8 +325,7 @@ class Agent(Batching):
             tools_ran = True
             direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
                                                                step, repeated)
-            # a forced tool_choice held on every call: a way out only through the one return_direct tool
-            only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
+            only_repeats = only_repeats and (not self._forced or self._finish_model is not None)  # (forced: see init)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, step))
@@ -395,12 +395,13 @@ class Agent(Batching):
                 twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
             if twin is not None:
                 repeated.reused.append((ordered[-1], twin))
-        answers = in_reply_order(ordered, results[len(fresh):], invalid)  # the model's order
         direct: ToolMessage | None = None
         for call, result in repeated.record(calls, ordered, repeats, twins, ran=bool(fresh)):
             tool = self.executor.tools.get(call["name"])
             if tool is not None and tool.return_direct and direct is None:
-                direct = result
+                direct = result  # (whole: the output; the conversation keeps it cut, as every result)
+        answers = kept_results(in_reply_order(ordered, results[len(fresh):], invalid), self.executor._whole_results,
+                               self.executor.max_result_chars)  # the model's order
         messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.errors import ContextOverflowError, MaxStepsExceeded
-from toolwire.messages import ToolMessage
+from toolwire.messages import AIMessage, ToolMessage
 
 __all__ = ["cut_reason", "max_steps_text", "tools_ran", "without_oldest_exchange"]
 
@@ -49,7 +49,16 @@ def tools_ran(exc: ContextOverflowError, conversation: list[Any]) -> str:
 
 def max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
     """The command line's one sentence for a run that reached ``--max-steps``: the library's own message points
-    to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26)."""
+    to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26); when the last reply's
+    calls were cut off (by the context window, or at the reply's token limit), more steps would not help, and the
+    sentence says what would (review 111)."""
+    last = next((m for m in reversed(getattr(exc, "messages", None) or []) if isinstance(m, AIMessage)), None)
+    if last is not None and last.invalid_tool_calls and last.response_metadata.get("finish_reason") == "length":
+        if last.response_metadata.get("context_full"):
+            return ("The model's tool calls were cut off where its context window ran out: pass a larger --n-ctx, "
+                    "or start a new conversation.")
+        return ("The model's tool calls were cut off at the most tokens a reply may have: ask for fewer or smaller "
+                "calls at a time.")
     calls = "model call" if exc.steps == 1 else "model calls"
     return (f"The model gave no final answer within {exc.steps} {calls}: raise --max-steps, e.g. "
             f"--max-steps {max(2 * max_steps, max_steps + 4)}.")

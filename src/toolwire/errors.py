@@ -113,23 +113,26 @@ class ContextOverflowError(UserError):
         return self.system_tokens + self.tools_tokens + self.min_room >= self.n_ctx
 
     def advice(self, n_ctx_option: str = "a larger n_ctx") -> str:
-        """Return the error's advice text: what fills the context (sizes in tokens) and what to do about it.
+        """Return the error's advice text: what fills the context (sizes in tokens) and what to do about it; a larger
+        context is offered only while ``n_ctx`` is below what the model can hold (``trained_context``).
 
         Args:
             n_ctx_option: how to ask for a larger context, quoted in the text (``"--n-ctx 16384"`` on the CLI).
         """
-        if self.trained_context is not None and self.tokens + self.min_room > self.trained_context:
-            return (f"The conversation is {self.tokens} tokens long, more than the {self.trained_context} tokens the "
-                    "model can hold at all (a larger context cannot help): shorten it.")  # (review 110)
+        larger = self.trained_context is None or self.n_ctx < self.trained_context
+        more = f", or pass {n_ctx_option}" if larger else ""
         if self.tools_fill_it:
             tools = f"{self.tool_count} tool{'' if self.tool_count == 1 else 's'}"
             return (f"The {tools} bound take {self.tools_tokens} of the {self.n_ctx} tokens the "
                     f"context holds, leaving too little room for the conversation and the reply ({self.tokens} tokens "
-                    f"in all): bind fewer tools, shorten their descriptions, or pass {n_ctx_option}.")
+                    f"in all): bind fewer tools or shorten their descriptions{more}.")
         if 2 * self.system_tokens >= self.tokens:  # (review 110: it was blamed on the tools)
             return (f"The system prompt takes {self.system_tokens} of the {self.n_ctx} tokens the context holds, "
                     f"leaving too little room for the conversation and the reply ({self.tokens} tokens in all): "
-                    f"shorten the system prompt, or pass {n_ctx_option}.")
+                    f"shorten the system prompt{more}.")
+        if self.trained_context is not None and self.tokens + self.min_room > self.trained_context:  # (review 110)
+            return (f"The conversation is {self.tokens} tokens long, more than the {self.trained_context} tokens the "
+                    "model can hold at all (a larger context cannot help): shorten it.")
         return (f"The conversation is {self.tokens} tokens long and the reply needs room for at least {self.min_room} "
                 f"more, but the context holds {self.n_ctx}: pass {n_ctx_option} or shorten the conversation.")
 

@@ -93,9 +93,7 @@ class ToolExecutor:
             the conversation it keeps on the exception, so resuming does not run those calls again).
         max_result_chars: results longer than this many characters are cut with a clear marker, so
             one tool cannot fill the context window (default 20,000; None keeps everything). The limit
-            applies to error results too, and to the total text of a result made of several text blocks, but not
-            to a ``return_direct`` tool's result, which is the answer to the user rather than text for a model
-            (review 110: an Agent's answer was cut with a marker written for a model).
+            applies to error results too, and to the total text of a result made of several text blocks.
         hide_error_details: show the model only the exception type of a failing tool, not its message.
 
     Raises:
@@ -146,6 +144,9 @@ class ToolExecutor:
         self.handle_errors = handle_errors
         self.max_result_chars = max_result_chars
         self.hide_error_details = hide_error_details
+        # the tools whose results come back whole, for an Agent to cut itself: a return_direct tool's result is the
+        # user's answer, whole, and is kept cut in the conversation (review 110; toolwire.agent sets it)
+        self._whole_results: frozenset[str] = frozenset()
 
     def _error(self, text: str, call: ToolCall | InvalidToolCall, name: str | None,
                artifact: Any = None) -> ToolMessage:
@@ -237,7 +238,7 @@ class ToolExecutor:
 
     def _finish(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
         message = tool._to_message(result, call)
-        if self.max_result_chars is not None and not tool.return_direct:
+        if self.max_result_chars is not None and tool.name not in self._whole_results:
             content = truncate_content(message.content, self.max_result_chars)
             if content is not message.content:
                 message = message.copy(content=content)  # type: ignore[assignment]
@@ -245,7 +246,7 @@ class ToolExecutor:
 
     def _finish_big(self, tool: Tool, result: Any, call: ToolCall) -> ToolMessage:
         """:meth:`_finish` for a big result, on a worker thread: encoded piece by piece, cut at the limit."""
-        limit = None if tool.return_direct else self.max_result_chars  # (the answer itself: see max_result_chars)
+        limit = None if tool.name in self._whole_results else self.max_result_chars
         try:
             if tool.response_format == "content_and_artifact":
                 if not (isinstance(result, tuple) and len(result) == 2):

@@ -190,10 +190,11 @@ def result_to_content(result: Any) -> str | list[Any]:
       ``"Infinity"`` and ``"-Infinity"`` (JSON has no NaN, and ``null`` would read as "no value"):
       ``float("inf")`` gives ``'"Infinity"'``.
 
-    ``bytes`` that are UTF-8 (``b"250 OK"``) are text, at the top and inside containers; ``bytes`` that are a PNG,
-    JPEG, GIF or WebP image (:func:`image_mime`) are one image block, ``[{"type": "image", "base64": ...,
-    "mime_type": "image/png"}]``, which every provider's lowering sends as an image (review 109: a chart a tool
-    drew was lost).
+    ``bytes`` that are UTF-8 (``b"250 OK"``) are text, at the top and inside containers; other ``bytes`` that are a
+    PNG, JPEG, GIF or WebP image (:func:`image_mime`) are one image block, ``[{"type": "image", "base64": ...,
+    "mime_type": "image/png"}]`` (review 109: a chart a tool drew was lost), which Anthropic's API takes in a tool
+    result; the APIs that take only text there (OpenAI's, Gemini's) and the embedded model get a note that an
+    image was returned and is not shown (:func:`toolwire.models.lowering._common.tool_result_text`).
 
     Raises:
         ToolResultError: the result is or holds ``bytes`` that are not UTF-8 (return text, or content blocks
@@ -215,11 +216,11 @@ def result_to_content(result: Any) -> str | list[Any]:
 def _content(result: Any) -> str | list[Any]:
     """:func:`result_to_content` for anything but ``str``."""
     if isinstance(result, bytes | bytearray):
-        if (mime := image_mime(result)) is not None:
-            return [{"type": "image", "base64": base64.b64encode(result).decode("ascii"), "mime_type": mime}]
         try:
-            return valid_text(_utf8(result))
+            return valid_text(_utf8(result))  # (first: UTF-8 text that starts "GIF89a" is text, review 111)
         except TypeError:
+            if (mime := image_mime(result)) is not None:
+                return [{"type": "image", "base64": base64.b64encode(result).decode("ascii"), "mime_type": mime}]
             raise ToolResultError(_NOT_UTF8.format(" returned"), reason="it is bytes that are not UTF-8 text") from None
     if _is_blocks(result):
         return valid_blocks(result)

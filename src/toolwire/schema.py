@@ -453,7 +453,7 @@ def function_schema(
             positional_only.append(name)
         specs.append((name, annotation, desc, required))
     if doc_params and call_doc(func) is None and not typo:  # an Args section leaving a parameter out (review 109)
-        warn_undocumented(tool_name, [name for name, _, desc, _ in specs if not desc])
+        warn_undocumented(tool_name, [name for name, _, desc, _ in specs if not desc and name not in doc_params])
 
     model_name = "".join(p.capitalize() for p in tool_name.replace("-", "_").split("_")) + "Args"
     try:

@@ -70,8 +70,8 @@ def test_a_result_block_the_api_cannot_take_reaches_the_model_as_text():
     lowered = lower_messages([HumanMessage("?"), AIMessage("", tool_calls=CALLS[:1]), ToolMessage(
         [{"type": "text", "text": "chart:"}, {"type": "image", "base64": "iVBORw0KGgo=", "mime_type": "image/png"}],
         tool_call_id="a1")])
-    assert lowered[2]["content"] == ('chart:\n{"type": "image", "data": "<12 base64 characters not sent>", '
-                                     '"mime_type": "image/png"}')
+    assert lowered[2]["content"] == ("chart:\n[The result holds an image (image/png) that cannot be shown here: this "
+                                     "API takes only text in a tool result.]")  # (review 111: a note the model reads)
 
 
 @pytest.mark.parametrize(("choice", "chat", "responses"), [

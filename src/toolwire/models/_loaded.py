@@ -101,6 +101,7 @@ class LoadedModel:
             run one at a time, and a paused reply holds nothing.
         metadata: the GGUF metadata (strings).
         trained_context: the most tokens the model was trained to attend to (:func:`trained_context`), or None.
+        n_ctx: the context window (tokens) it was made with, or None when the object cannot say.
         template: the chat template text (the GGUF's, else ChatML).
         load_seconds: how long loading took (seconds).
         neutraliser: defuses the model's control tokens and its template's markup inside message text
@@ -114,6 +115,8 @@ class LoadedModel:
         self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
         self.trained_context = trained_context(self.metadata)
+        n_ctx = getattr(llm, "n_ctx", None)
+        self.n_ctx: int | None = n_ctx() if callable(n_ctx) else None  # the context window it was made with
         self.load_seconds = load_seconds
         # per tool set: an evaluation offers a new tool set with nearly every item, so these keep the
         # most recently used ones only (a sampler's llama.cpp memory is freed when it leaves)
@@ -337,7 +340,7 @@ class LoadedModel:
         return have
 
 
-_MODELS: dict[tuple[str, int], LoadedModel] = {}
+_MODELS: dict[tuple[str, int, bool], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
 
 
@@ -365,12 +368,14 @@ def trained_context(metadata: dict[str, str]) -> int | None:
 
 
 def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
-               n_batch: int = 512, verbose: bool = False) -> LoadedModel:
+               n_batch: int = 512, verbose: bool = False, fit: bool = False) -> LoadedModel:
     """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
 
     Args:
         path: the GGUF file.
-        n_ctx: context size in tokens.
+        n_ctx: context size in tokens; more than the model's trained context (:func:`trained_context`) is refused,
+            or with ``fit`` (a default, not the caller's choice) lowered to it (the model's :attr:`LoadedModel.n_ctx`
+            says which it got).
         n_threads: CPU threads (default: all cores). Used only when the model is first loaded.
         n_batch: prompt tokens processed per batch.
         verbose: let llama.cpp print its logs.
@@ -379,11 +384,12 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         The :class:`LoadedModel` (the same object for the same resolved path and ``n_ctx``).
 
     Raises:
-        UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model.
+        UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model, or ``n_ctx`` is
+            more than it was trained on (without ``fit``), or llama.cpp cannot allocate that context.
     """
     llama_cpp = _llama_cpp()
     resolved = Path(path).expanduser().resolve()
-    key = (str(resolved), n_ctx)
+    key = (str(resolved), n_ctx, fit)  # (a fitted default is not what an explicit n_ctx asked for)
     with _MODELS_LOCK:
         loaded = _MODELS.get(key)
         if loaded is not None:
@@ -394,19 +400,31 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
             model_file(resolved)  # raises: a folder, or nothing there
         threads = n_threads or os.cpu_count() or 1
         start = time.perf_counter()
-        try:
-            llm = llama_cpp.Llama(str(resolved), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads,
-                                  n_batch=n_batch, verbose=verbose)
-        except (ValueError, RuntimeError, OSError) as exc:
-            if "llama_context" in str(exc):  # the weights loaded; the KV cache for n_ctx tokens did not (memory)
-                raise UserError(f"llama.cpp could not make a context of n_ctx={n_ctx} tokens for {resolved.name} "
-                                f"({exc}), most often for lack of memory: pass a smaller n_ctx.") from None
-            raise UserError(f"Cannot load {resolved.name} as a llama.cpp model ({exc}).") from None
+        llm = _llama(llama_cpp, resolved, n_ctx, threads, n_batch, verbose)
         loaded = LoadedModel(llm, resolved, time.perf_counter() - start)
-        if loaded.trained_context is not None and n_ctx > loaded.trained_context:  # (review 110: taken, 3 GB)
+        trained = loaded.trained_context
+        if trained is not None and n_ctx > trained:  # (review 110: n_ctx=200000 was taken, 3 GB for nothing)
             llm.close()
-            raise UserError(f"n_ctx={n_ctx} is more than the {loaded.trained_context} tokens {resolved.name} was "
-                            f"trained on, so the model cannot use the rest: pass n_ctx={loaded.trained_context} or "
-                            "less.")
+            if not fit:
+                raise UserError(f"n_ctx={n_ctx} is more than the {trained} tokens {resolved.name} was trained on, so "
+                                f"the model cannot use the rest: pass n_ctx={trained} or less.")
+            loaded = LoadedModel(_llama(llama_cpp, resolved, trained, threads, n_batch, verbose), resolved,
+                                 time.perf_counter() - start)  # (review 111: a default above it was refused)
         _MODELS[key] = loaded
         return loaded
+
+
+def _llama(llama_cpp: Any, path: Path, n_ctx: int, threads: int, n_batch: int, verbose: bool) -> Any:
+    """``llama_cpp.Llama`` on ``path`` with a context of ``n_ctx`` tokens.
+
+    Raises:
+        UserError: not a loadable GGUF model, or a context llama.cpp cannot allocate (named as such).
+    """
+    try:
+        return llama_cpp.Llama(str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, n_batch=n_batch,
+                               verbose=verbose)
+    except (ValueError, RuntimeError, OSError) as exc:
+        if "llama_context" in str(exc):  # the weights loaded; the KV cache for n_ctx tokens did not (memory)
+            raise UserError(f"llama.cpp could not make a context of n_ctx={n_ctx} tokens for {path.name} ({exc}), "
+                            "most often for lack of memory: pass a smaller n_ctx.") from None
+        raise UserError(f"Cannot load {path.name} as a llama.cpp model ({exc}).") from None

@@ -20,7 +20,7 @@ from pydantic_core import to_jsonable_python
 from toolwire.errors import UserError
 from toolwire.messages import BaseMessage, content_text
 
-__all__ = ["json_form", "prompt_text", "result_text"]
+__all__ = ["json_form", "media_note", "prompt_text", "result_text"]
 
 _MEDIA = {"image": "image", "image_url": "image", "input_image": "image", "audio": "audio",
           "input_audio": "audio", "video": "video", "file": "file", "input_file": "file", "document": "document"}
@@ -85,7 +85,14 @@ def prompt_text(message: BaseMessage, model: str | None = None) -> str:
     return content_text(message.content, other, "\n")
 
 
-def _note(block: dict[str, Any], noun: str) -> str:
+def media_note(block: dict[str, Any], why: str = "this model reads text only") -> str | None:
+    """The note that stands for a media block (``block``) in a tool result where it cannot be shown (``why``), or
+    None for a block that is no media."""
+    noun = _media(block)
+    return None if noun is None else _note(block, noun, why)
+
+
+def _note(block: dict[str, Any], noun: str, why: str = "this model reads text only") -> str:
     """The note that stands for a media block in a tool result: what it is, and that it is not shown."""
     ref = block.get("image_url") if block.get("type") == "image_url" else block.get("url")
     url = ref.get("url") if isinstance(ref, dict) else ref
@@ -97,7 +104,7 @@ def _note(block: dict[str, Any], noun: str) -> str:
         url = source.get("url") if isinstance(source.get("url"), str) else None
     detail = url if isinstance(url, str) and url else kind if isinstance(kind, str) and kind else ""
     what = f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}" + (f" ({detail})" if detail else "")
-    return f"[The result holds {what} that cannot be shown here: this model reads text only.]"
+    return f"[The result holds {what} that cannot be shown here: {why}.]"
 
 
 def result_text(content: str | list[Any]) -> str:

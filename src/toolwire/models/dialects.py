@@ -311,7 +311,11 @@ class Dialect:
                 result = self._result(message, calls_by_id, names, tools)
                 out.append({**result, "_question": question} if result.get("_result") else result)
             elif isinstance(message, SystemMessage):
-                out.append({"role": "system", "content": prompt_text(message, model)})
+                text = prompt_text(message, model)
+                if out and out[-1]["role"] == "system" and len(out) == 1:  # leading system messages: one turn, as
+                    out[0] = {"role": "system", "content": "\n\n".join(filter(None, (out[0]["content"], text)))}
+                else:  # most chat templates take (an Agent's prompt, then the caller's: review 111)
+                    out.append({"role": "system", "content": text})
             elif isinstance(message, HumanMessage):
                 question = prompt_text(message, model)
                 out.append({"role": "user", "content": question})

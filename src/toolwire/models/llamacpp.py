@@ -51,6 +51,9 @@ from toolwire.models.dialects import (
 )
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, model_file
 
+DEFAULT_N_CTX = 8192
+"""The context window (tokens) a model gets when ``n_ctx`` is not given, unless it was trained on fewer."""
+
 __all__ = ["ChatLlamaCpp", "LoadedModel", "load_model"]
 
 
@@ -89,7 +92,9 @@ class ChatLlamaCpp(BaseChatModel):
     Args:
         model: a registry name (``"qwen2.5-coder-1.5b"``, the default; see ``toolwire models list``),
             pulled on first use if missing, or the path of a ``.gguf`` file.
-        n_ctx: context size in tokens (prompt plus reply), at least 1. The weights are loaded once per process for
+        n_ctx: context size in tokens (prompt plus reply), at least 1; by default 8192, or the model's trained
+            context when that is less; more than the trained context is refused when the model loads. The weights
+            are loaded once per process for
             each file and ``n_ctx``: instances that share both share the loaded model (and its KV cache, taken in
             turns), and the first one's ``n_threads`` and ``verbose`` apply to all of them.
         n_threads: CPU threads (default: all cores).
@@ -221,7 +226,7 @@ class ChatLlamaCpp(BaseChatModel):
     provider = "llamacpp"
     strict_mode = True  # the grammar always holds a call to its tool's schema
 
-    def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
+    def __init__(self, model: str | os.PathLike[str] | None = None, *, n_ctx: int | None = None,
                  n_threads: int | None = None, temperature: float = 0.0, seed: int = 0,
                  dialect: str | None = None, max_tokens: int = 512, grammar: bool = True, pull: bool = True,
                  draft_tokens: int = 2, prompt_cache: bool = True, min_call_probability: float | None = None,
@@ -232,6 +237,8 @@ class ChatLlamaCpp(BaseChatModel):
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if self.model not in REGISTRY:  # an unknown name is refused now, as init_chat_model does (review 77)
             _local_path(self.model)
+        self._n_ctx_given = n_ctx is not None  # (not given: 8192, or less where the model was trained on less)
+        n_ctx = DEFAULT_N_CTX if n_ctx is None else n_ctx
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
         check_options({"temperature": temperature, "max_tokens": max_tokens, "seed": seed}, required=("max_tokens",))
@@ -294,8 +301,10 @@ class ChatLlamaCpp(BaseChatModel):
         """
         if self._loaded is None:
             _llama_cpp()
-            self._loaded = load_model(self.model_path(), n_ctx=self.n_ctx, n_threads=self.n_threads,
-                                      verbose=self.verbose)
+            path = self.model_path()
+            self._loaded = load_model(path, n_ctx=self.n_ctx, n_threads=self.n_threads, verbose=self.verbose,
+                                      fit=not self._n_ctx_given)
+            self.n_ctx = self._loaded.n_ctx or self.n_ctx  # (review 111: trained on 4096 tokens, 4096 by default)
         return self._loaded
 
     def dialect_for(self, loaded: LoadedModel, tool_count: int = 1) -> Dialect:

@@ -146,10 +146,32 @@ def block_as_text(block: dict[str, Any]) -> str:
 def tool_result_text(message: ToolMessage) -> str:
     """The text of a tool result where a provider takes only a string (OpenAI chat and Responses, Gemini):
     the content itself, or its blocks joined by newlines, text blocks as their text (case E4: a list of text
-    parts is accepted everywhere) and any other block as :func:`block_as_text`, never dropped."""
+    parts is accepted everywhere), an image, audio or file block as a note that the result holds it and that it is
+    not shown (logged once per process: review 111, a tool's image reached the model as a JSON note of its base64
+    length, and nothing told the developer), and any other block as :func:`block_as_text`, never dropped."""
     if isinstance(message.content, str):
         return message.content
-    return "\n".join(b["text"] if b.get("type") == "text" else block_as_text(b) for b in content_parts(message.content))
+    from toolwire.models._text_content import media_note
+
+    def text(block: dict[str, Any]) -> str:
+        if block.get("type") == "text":
+            return str(block["text"])
+        note = media_note(block, "this API takes only text in a tool result")
+        if note is None:
+            return block_as_text(block)
+        if not _TOLD_MEDIA:
+            _TOLD_MEDIA.append(True)
+            log.warning(
+                "A tool result holds an image (or audio, or a file), which this provider's API takes only as text in "
+                "a tool result: the model reads a note that it is not shown; Anthropic's API takes images in tool "
+                "results, and any of them takes one in a user message.")
+        return note
+
+    return "\n".join(text(b) for b in content_parts(message.content))
+
+
+_TOLD_MEDIA: list[bool] = []
+"""Whether :func:`tool_result_text` has logged that a media block is not sent (once per process)."""
 
 
 def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
