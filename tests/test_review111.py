@@ -80,8 +80,7 @@ def test_the_default_n_ctx_fits_a_model_trained_on_less_and_an_explicit_one_is_r
 
     class Loaded:  # (LoadedModel's own reads llama.cpp's vocabulary; what load_model decides is checked here)
         def __init__(self, llm: _FakeLlama, path: Any, seconds: float) -> None:
-            self.llm, self.n_ctx = llm, llm.n_ctx()
-            self.trained_context = _loaded.trained_context(llm.metadata)
+            self.llm, self.trained_context = llm, _loaded.trained_context(llm.metadata)
 
     lib = types.SimpleNamespace(Llama=_FakeLlama)
     monkeypatch.setattr(_loaded, "_llama_cpp", lambda: lib)
@@ -90,10 +89,13 @@ def test_the_default_n_ctx_fits_a_model_trained_on_less_and_an_explicit_one_is_r
     gguf = tmp_path / "tiny-4k.gguf"
     gguf.write_bytes(b"GGUF")
     model = llamacpp.ChatLlamaCpp(gguf)
-    assert model.load().n_ctx == 4096 and model.n_ctx == 4096  # (review 111: refused although never asked for)
-    with pytest.raises(UserError, match="n_ctx=8192 is more than the 4096 tokens"):
+    loaded = model.load()
+    assert loaded.llm.n_ctx() == 4096 and model.n_ctx == 4096  # (review 111: refused although never asked for)
+    with pytest.raises(UserError, match="n_ctx=8192 is more than the 4096 tokens"):  # (not the fitted one, cached)
         llamacpp.ChatLlamaCpp(gguf, n_ctx=8192).load()
-    assert llamacpp.ChatLlamaCpp(gguf, n_ctx=2048).load().n_ctx == 2048
+    assert llamacpp.ChatLlamaCpp(gguf, n_ctx=4096).load() is loaded  # (one copy of the weights: review 112)
+    small = llamacpp.ChatLlamaCpp(gguf, n_ctx=300)
+    assert small.load().llm.n_ctx() == 300 and small.n_ctx == 300  # (what was asked, whatever llama.cpp rounds to)
 
 
 def test_at_the_models_whole_context_the_advice_still_names_what_fills_it() -> None:
@@ -186,3 +188,30 @@ def test_a_forward_from_a_mixin_is_refused_too() -> None:
     with pytest.raises(UserError, match="decorate it with @tool"):
         class LookupTool(Forwarding, Tool):
             name = "lookup"
+
+
+# -- review 112: a return_direct tool's error, and a reused answer --------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.errors.RepeatedCallWarning")
+def test_a_return_direct_tools_error_is_cut_once_as_an_error_and_a_reused_answer_keeps_its_place() -> None:
+    @tool(return_direct=True)
+    def final_answer(answer: str) -> str:
+        """Give the final answer."""
+        raise ValueError("x" * 30_000)
+
+    call = {"name": "final_answer", "args": {"answer": "a"}, "id": "f1", "type": "tool_call"}
+    model = ScriptedChatModel([AIMessage("", tool_calls=[call]), "gave up"])
+    result = Agent(model, [final_answer]).invoke("q")
+    error = next(m for m in result.messages if m.type == "tool")
+    assert error.status == "error" and "error text truncated" in error.content and "narrower" not in error.content
+
+    @tool(return_direct=True)
+    def report(topic: str) -> str:
+        """Write the whole report."""
+        return "y" * 30_000
+
+    twice = AIMessage("", tool_calls=[{"name": "report", "args": {"topic": "t"}, "id": "r1", "type": "tool_call"},
+                                      {"name": "report", "args": {"topic": "t"}, "id": "r2", "type": "tool_call"}])
+    result = Agent(ScriptedChatModel([twice]), [report]).invoke("q")
+    assert result.output == "y" * 30_000 and result.reused_calls == {3: 2}  # (it was {} once the answer was cut)

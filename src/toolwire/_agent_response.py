@@ -131,15 +131,28 @@ def caller(agent: Agent, kind: str) -> Any:
     return agent.model if kind == "model" else agent._answer_model
 
 
-def kept_results(answers: list[ToolMessage], whole: Collection[str], limit: int | None) -> list[ToolMessage]:
-    """``answers`` as the conversation keeps them: the results of the tools in ``whole`` (an Agent's
+def kept_results(results: list[ToolMessage], whole: Collection[str], limit: int | None
+                 ) -> tuple[list[ToolMessage], dict[int, ToolMessage]]:
+    """``results`` as the conversation keeps them: the successful results of the tools in ``whole`` (an Agent's
     ``return_direct`` tools, which its executor returns whole, so that the run's output is the whole answer) cut to
     ``limit`` characters, as every other result is (review 110: an answer was cut with a marker written for a model,
-    and kept whole, a later turn would send it all to the model)."""
+    and kept whole, a later turn would send it all to the model); error results were cut by the executor already
+    (review 112).
+
+    Returns:
+        ``(the results to keep, the whole result of each one cut, by the id of its cut copy)``.
+    """
     if limit is None or not whole:
-        return answers
-    kept = []
-    for answer in answers:
-        content = truncate_content(answer.content, limit) if answer.name in whole else answer.content
-        kept.append(answer if content is answer.content else answer.copy(content=content))
-    return kept
+        return results, {}
+    kept: list[ToolMessage] = []
+    originals: dict[int, ToolMessage] = {}
+    for result in results:
+        content = result.content
+        if result.name in whole and result.status != "error":
+            content = truncate_content(content, limit)
+        if content is result.content:
+            kept.append(result)
+        else:
+            kept.append(result.copy(content=content))
+            originals[id(kept[-1])] = result
+    return kept, originals

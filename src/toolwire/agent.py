@@ -387,6 +387,7 @@ class Agent(Batching):
         job = ToolsJob(calls, fresh, repeats, twins, executor_invalid(calls, fresh, invalid,
                                                                       self.executor.handle_errors))
         results: list[ToolMessage] = yield ("tools", job)
+        results, originals = kept_results(results, self.executor._whole_results, self.executor.max_result_chars)
         fresh_results = iter(results[: len(fresh)])
         ordered: list[ToolMessage] = []
         for i, call in enumerate(calls):
@@ -395,13 +396,12 @@ class Agent(Batching):
                 twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
             if twin is not None:
                 repeated.reused.append((ordered[-1], twin))
+        answers = in_reply_order(ordered, results[len(fresh):], invalid)  # the model's order
         direct: ToolMessage | None = None
         for call, result in repeated.record(calls, ordered, repeats, twins, ran=bool(fresh)):
             tool = self.executor.tools.get(call["name"])
             if tool is not None and tool.return_direct and direct is None:
-                direct = result  # (whole: the output; the conversation keeps it cut, as every result)
-        answers = kept_results(in_reply_order(ordered, results[len(fresh):], invalid), self.executor._whole_results,
-                               self.executor.max_result_chars)  # the model's order
+                direct = originals.get(id(result), result)  # (whole: the output; the conversation keeps it cut)
         messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))

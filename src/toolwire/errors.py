@@ -119,17 +119,20 @@ class ContextOverflowError(UserError):
         Args:
             n_ctx_option: how to ask for a larger context, quoted in the text (``"--n-ctx 16384"`` on the CLI).
         """
-        larger = self.trained_context is None or self.n_ctx < self.trained_context
-        more = f", or pass {n_ctx_option}" if larger else ""
+        def more(part: int) -> str:  # a larger context is offered where it could hold the part and a reply
+            fits = self.trained_context is None or (self.n_ctx < self.trained_context
+                                                    and part + self.min_room < self.trained_context)
+            return f", or pass {n_ctx_option}" if fits else ""
+
         if self.tools_fill_it:
             tools = f"{self.tool_count} tool{'' if self.tool_count == 1 else 's'}"
             return (f"The {tools} bound take {self.tools_tokens} of the {self.n_ctx} tokens the "
                     f"context holds, leaving too little room for the conversation and the reply ({self.tokens} tokens "
-                    f"in all): bind fewer tools or shorten their descriptions{more}.")
+                    f"in all): bind fewer tools or shorten their descriptions{more(self.tools_tokens)}.")
         if 2 * self.system_tokens >= self.tokens:  # (review 110: it was blamed on the tools)
             return (f"The system prompt takes {self.system_tokens} of the {self.n_ctx} tokens the context holds, "
                     f"leaving too little room for the conversation and the reply ({self.tokens} tokens in all): "
-                    f"shorten the system prompt{more}.")
+                    f"shorten the system prompt{more(self.system_tokens)}.")
         if self.trained_context is not None and self.tokens + self.min_room > self.trained_context:  # (review 110)
             return (f"The conversation is {self.tokens} tokens long, more than the {self.trained_context} tokens the "
                     "model can hold at all (a larger context cannot help): shorten it.")

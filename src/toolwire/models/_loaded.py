@@ -101,7 +101,6 @@ class LoadedModel:
             run one at a time, and a paused reply holds nothing.
         metadata: the GGUF metadata (strings).
         trained_context: the most tokens the model was trained to attend to (:func:`trained_context`), or None.
-        n_ctx: the context window (tokens) it was made with, or None when the object cannot say.
         template: the chat template text (the GGUF's, else ChatML).
         load_seconds: how long loading took (seconds).
         neutraliser: defuses the model's control tokens and its template's markup inside message text
@@ -115,8 +114,6 @@ class LoadedModel:
         self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
         self.trained_context = trained_context(self.metadata)
-        n_ctx = getattr(llm, "n_ctx", None)
-        self.n_ctx: int | None = n_ctx() if callable(n_ctx) else None  # the context window it was made with
         self.load_seconds = load_seconds
         # per tool set: an evaluation offers a new tool set with nearly every item, so these keep the
         # most recently used ones only (a sampler's llama.cpp memory is freed when it leaves)
@@ -340,7 +337,7 @@ class LoadedModel:
         return have
 
 
-_MODELS: dict[tuple[str, int, bool], LoadedModel] = {}
+_MODELS: dict[tuple[str, int], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
 
 
@@ -389,10 +386,13 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
     """
     llama_cpp = _llama_cpp()
     resolved = Path(path).expanduser().resolve()
-    key = (str(resolved), n_ctx, fit)  # (a fitted default is not what an explicit n_ctx asked for)
+    key = (str(resolved), n_ctx)
     with _MODELS_LOCK:
         loaded = _MODELS.get(key)
         if loaded is not None:
+            trained = loaded.trained_context  # (a fitted default is not what an explicit n_ctx asked for)
+            if not fit and trained is not None and n_ctx > trained:
+                raise _beyond_training(n_ctx, trained, resolved)
             return loaded
         if not resolved.is_file():
             from toolwire.models.registry import model_file
@@ -406,12 +406,18 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         if trained is not None and n_ctx > trained:  # (review 110: n_ctx=200000 was taken, 3 GB for nothing)
             llm.close()
             if not fit:
-                raise UserError(f"n_ctx={n_ctx} is more than the {trained} tokens {resolved.name} was trained on, so "
-                                f"the model cannot use the rest: pass n_ctx={trained} or less.")
+                raise _beyond_training(n_ctx, trained, resolved)
             loaded = LoadedModel(_llama(llama_cpp, resolved, trained, threads, n_batch, verbose), resolved,
                                  time.perf_counter() - start)  # (review 111: a default above it was refused)
+            _MODELS.setdefault((str(resolved), trained), loaded)  # (an explicit n_ctx of that size shares it)
         _MODELS[key] = loaded
         return loaded
+
+
+def _beyond_training(n_ctx: int, trained: int, path: Path) -> UserError:
+    """The error for an ``n_ctx`` larger than the ``trained`` context of the model at ``path``."""
+    return UserError(f"n_ctx={n_ctx} is more than the {trained} tokens {path.name} was trained on, so the model "
+                     f"cannot use the rest: pass n_ctx={trained} or less.")
 
 
 def _llama(llama_cpp: Any, path: Path, n_ctx: int, threads: int, n_batch: int, verbose: bool) -> Any:

@@ -304,7 +304,9 @@ class ChatLlamaCpp(BaseChatModel):
             path = self.model_path()
             self._loaded = load_model(path, n_ctx=self.n_ctx, n_threads=self.n_threads, verbose=self.verbose,
                                       fit=not self._n_ctx_given)
-            self.n_ctx = self._loaded.n_ctx or self.n_ctx  # (review 111: trained on 4096 tokens, 4096 by default)
+            trained = self._loaded.trained_context  # (review 111: trained on 4096 tokens, 4096 by default; the
+            if not self._n_ctx_given and trained is not None and trained < self.n_ctx:  # value asked for, which
+                self.n_ctx = trained  # llama-cpp-python's buffers hold, not llama.cpp's rounded one: review 112)
         return self._loaded
 
     def dialect_for(self, loaded: LoadedModel, tool_count: int = 1) -> Dialect:
