@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from toolwire.messages import tool_call
 from toolwire.models.dialects import format_calls, parse_reply, python_signature
-from toolwire.models.grammar import call_grammar, gbnf_literal, python_literal
+from toolwire.models.grammar import MAX_CALLS, call_grammar, gbnf_literal, python_literal
 from toolwire.tools import ToolSpec
 
 # -- a test-only GBNF matcher -------------------------------------------------------------------------
@@ -239,7 +239,7 @@ PYTHONIC_BAD = [
     '[plan(steps=["a"], either="x")]',  # type list
     'get_weather(city="Paris")',  # not a list
     '[get_weather(city="Paris")] and more',  # nothing may follow
-    '[now(), now(), now(), now(), now(), now(), now(), now(), now()]',  # more than 8 calls
+    '[' + ', '.join(['now()'] * (MAX_CALLS + 1)) + ']',  # more calls than a reply may hold (32)
 ]
 
 
