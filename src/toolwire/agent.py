@@ -253,7 +253,7 @@ class Agent(Batching):
         reset = bool(runnable) and reset_tool_choice and self.model.tool_choice not in ("auto", "none")
         self._after_tools_model = model.bind_tools(runnable, tool_choice="auto", **keep) if reset else self.model
         self._answer_model = model.bind_tools(runnable, tool_choice="none", **keep) if runnable else model
-        direct = [t.name for t in self.executor.tools.values() if t.return_direct]
+        direct = sorted(self.executor._whole_results)  # the return_direct tools
         forced = bool(runnable) and not reset_tool_choice and self.model.tool_choice not in ("auto", "none")
         self._finish_model = (model.bind_tools(runnable, tool_choice=direct[0], **keep)  # (out of repeats: review 109)
                               if forced and len(direct) == 1 and self.model.tool_choice != direct[0] else None)
