@@ -218,6 +218,8 @@ def test_a_forced_call_reaching_a_context_llama_cpp_rounded_up_is_cut_not_a_fail
         "Save a text that repeats the words 'Rome was not built in a day' one hundred times.")
     assert reply.response_metadata["finish_reason"] == "length" and reply.usage["total_tokens"] == n_ctx
     assert len(reply.invalid_tool_calls) == 1 and not reply.tool_calls  # the call cut at the context's end
+    meta = reply.response_metadata  # cut by the window, with the sizes that tell whether a larger one could help
+    assert (meta["context_full"], meta["n_ctx"], meta["trained_context"]) == (True, n_ctx, 8192)
 
 
 @pytest.mark.model

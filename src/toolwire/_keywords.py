@@ -15,7 +15,8 @@ from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["AGENT_ADVICE", "RENAMED", "check_keywords", "keyword_names", "refuse_batch_options", "refuse_run_config",
+__all__ = ["AGENT_ADVICE", "AGENT_METHODS", "RENAMED", "AgentMethodAdvice", "check_keywords", "keyword_names",
+           "refuse_batch_options", "refuse_run_config",
            "refuses_unknown_keywords"]
 
 RENAMED: dict[str, str] = {
@@ -244,3 +245,33 @@ def refuse_batch_options(owner: str, options: dict[str, Any], settings: Iterable
                         f"{', '.join(todo)} and leave config out.")
     _refuse_option(owner, next(iter(options)), settings, "the inputs", "the inputs (a list of questions or "
                    "conversations), max_concurrency= and return_exceptions=", _BATCH_OWN)
+
+
+AGENT_METHODS: dict[str, str] = {
+    "run": "run an Agent with agent.invoke(question), or await agent.ainvoke(question) in async code; the answer is "
+           "result.output (smolagents' agent.run(task) returns the answer itself; pydantic-ai's await agent.run() "
+           "is ainvoke here)",
+    "arun": "run an Agent with await agent.ainvoke(question); the answer is result.output",
+    "run_sync": "run an Agent with agent.invoke(question); the answer is result.output (pydantic-ai's run_sync)",
+    "run_stream": "follow a run with for event in agent.stream(question), or async for in agent.astream(question); "
+                  "the last event's data is the AgentResult",
+    "chat": "continue a conversation with agent.invoke(result.messages + [question]); an Agent keeps no memory "
+            "between runs",
+}
+"""Other libraries' names for running an agent (smolagents' and pydantic-ai's ``run``, ``run_sync`` and
+``run_stream``), each with what to call here (review 111: ``agent.run(task)`` was a bare AttributeError, so the advice
+on its keywords in :data:`AGENT_ADVICE` was never seen)."""
+
+
+class AgentMethodAdvice:
+    """Mixin for :class:`~toolwire.agent.Agent`: an attribute it does not have, but which another library's agent
+    runs with (:data:`AGENT_METHODS`), raises an ``AttributeError`` that says what to call instead."""
+
+    def __getattr__(self, name: str) -> Any:
+        """Raises:
+            AttributeError: always (Python calls this only for a missing attribute); for a name in
+                :data:`AGENT_METHODS`, its message says what to call instead.
+        """
+        advice = AGENT_METHODS.get(name)
+        text = f"{type(self).__name__!r} object has no attribute {name!r}"
+        raise AttributeError(f"{text}: {advice}." if advice else text, name=name, obj=self)

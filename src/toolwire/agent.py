@@ -98,8 +98,8 @@ from toolwire._agent_stream import (
 from toolwire._batch import Batching
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
-from toolwire._keywords import keyword_names, refuse_run_config, refuses_unknown_keywords
-from toolwire.errors import MaxStepsExceeded, UserError
+from toolwire._keywords import AgentMethodAdvice, keyword_names, refuse_run_config, refuses_unknown_keywords
+from toolwire.errors import MaxStepsExceeded, UserError, window_advice
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
     AIMessageChunk,
@@ -124,7 +124,7 @@ _STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; an
 _REFUSED = "the reply that asked for it was a refusal (or a safety block), so its calls are not run."
 
 
-class Agent(Batching):
+class Agent(Batching, AgentMethodAdvice):
     """Runs the tool-calling loop with a chat model and a set of tools.
 
     Args:
@@ -298,8 +298,8 @@ class Agent(Batching):
                 final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, 0))
                 return
-        paused = cut = full = False
-        only_repeats = False  # the last reply asked only for calls already answered: the next answers, tools off
+        paused, cut, only_repeats, full = False, False, False, {}  # only_repeats: the last reply asked only for calls
+        # already answered (the next answers, tools off); full: the metadata of a reply cut by the context window
         for step in range(1, self.max_steps + 1):
             ask = ("finish" if self._forced else "answer") if only_repeats else "after_tools" if tools_ran else "model"
             reply = unique_call_ids((yield (ask, for_model(messages, self.system_prompt))))
@@ -321,7 +321,7 @@ class Agent(Batching):
                 yield from finish(messages, reply.text, step, stop, self._response, repeated.positions(messages))
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
-            full = cut and bool(reply.response_metadata.get("context_full"))  # by the window (review 110)
+            full = reply.response_metadata if cut and reply.response_metadata.get("context_full") else {}  # (r. 110)
             tools_ran = True
             direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
                                                                step, repeated)
@@ -355,7 +355,7 @@ class Agent(Batching):
         text = (f"The model was still working (it paused its turn, pause_turn) after {_steps(self.max_steps)}: raise "
                 "max_steps, or use on_max_steps='answer' to get a final answer." if paused else
                 f"The model's tool calls were still cut off where its context window ran out after "
-                f"{_steps(self.max_steps)}: pass the model a larger n_ctx, or shorten the conversation." if full else
+                f"{_steps(self.max_steps)}: {window_advice(full, 'the model a larger n_ctx')}." if full else
                 f"The model's tool calls were still cut off at the output token limit after {_steps(self.max_steps)}: "
                 "raise max_tokens so that a whole call fits." if cut else
                 f"The model still asked for tools after {_steps(self.max_steps)}: raise max_steps, or use "

@@ -531,7 +531,7 @@ def _chat(agent: Any, max_steps: int) -> None:
                       "[/yellow] ask something shorter, or type 'clear' to start a new conversation.")
             continue
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
-            text = _max_steps_text(exc, max_steps) if isinstance(exc, MaxStepsExceeded) else _error_text(exc)
+            text = _max_steps_text(exc, max_steps, chat=True) if isinstance(exc, MaxStepsExceeded) else _error_text(exc)
             err.print(f"[red]error:[/red] {escape(terminal_text(text))}")
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:

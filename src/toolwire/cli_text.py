@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire.errors import ContextOverflowError, MaxStepsExceeded
+from toolwire.errors import ContextOverflowError, MaxStepsExceeded, window_advice
 from toolwire.messages import AIMessage, ToolMessage
 
 __all__ = ["cut_reason", "max_steps_text", "tools_ran", "without_oldest_exchange"]
+
+_NEW = ", or type 'clear' to start a new conversation"
 
 
 def without_oldest_exchange(conversation: list[Any]) -> list[Any] | None:
@@ -29,9 +31,10 @@ def cut_reason(messages: list[Any]) -> str:
     """Why an answer stopped at its token limit: the context window ran out (``response_metadata["context_full"]``,
     the embedded model's), or the reply reached the most tokens it may have."""
     last = messages[-1] if messages else None
-    if last is not None and getattr(last, "response_metadata", {}).get("context_full"):
-        return ("the answer was cut where the model's context window ran out: pass a larger --n-ctx (in chat, "
-                "'clear' starts a new conversation)")
+    metadata = getattr(last, "response_metadata", None) or {}
+    if metadata.get("context_full"):
+        return ("the answer was cut where the model's context window ran out: "
+                + window_advice(metadata, "a larger --n-ctx", " (in chat, 'clear' starts a new conversation)"))
     return "the answer was cut at the most tokens a reply may have"
 
 
@@ -47,16 +50,16 @@ def tools_ran(exc: ContextOverflowError, conversation: list[Any]) -> str:
     return f" after its {ran} {calls} run (the results left no room for the answer)"
 
 
-def max_steps_text(exc: MaxStepsExceeded, max_steps: int) -> str:
+def max_steps_text(exc: MaxStepsExceeded, max_steps: int, chat: bool = False) -> str:
     """The command line's one sentence for a run that reached ``--max-steps``: the library's own message points
     to ``on_max_steps='answer'``, an ``Agent`` argument the commands do not offer (review 26); when the last reply's
     calls were cut off (by the context window, or at the reply's token limit), more steps would not help, and the
-    sentence says what would (review 111)."""
+    sentence says what would (review 111); ``chat``: said in ``toolwire chat``, where 'clear' starts anew."""
     last = next((m for m in reversed(getattr(exc, "messages", None) or []) if isinstance(m, AIMessage)), None)
     if last is not None and last.invalid_tool_calls and last.response_metadata.get("finish_reason") == "length":
         if last.response_metadata.get("context_full"):
-            return ("The model's tool calls were cut off where its context window ran out: pass a larger --n-ctx, "
-                    "or start a new conversation.")
+            return ("The model's tool calls were cut off where its context window ran out: "
+                    f"{window_advice(last.response_metadata, 'a larger --n-ctx', _NEW if chat else '')}.")
         return ("The model's tool calls were cut off at the most tokens a reply may have: ask for fewer or smaller "
                 "calls at a time.")
     calls = "model call" if exc.steps == 1 else "model calls"

@@ -140,6 +140,19 @@ class ContextOverflowError(UserError):
                 f"more, but the context holds {self.n_ctx}: pass {n_ctx_option} or shorten the conversation.")
 
 
+def window_advice(metadata: dict[str, Any], n_ctx_option: str = "a larger n_ctx", also: str = "") -> str:
+    """What to do about a reply cut where the context window ran out (``response_metadata["context_full"]``): pass
+    ``n_ctx_option`` while the model can hold more (its metadata's ``n_ctx`` below ``trained_context``, both in
+    tokens; either missing counts as "can"), else shorten, since no larger window loads (review 112: a larger one was
+    offered at the model's limit, and then refused). ``also``: a clause added to the advice (the CLI's "'clear'
+    starts a new conversation")."""
+    n_ctx, trained = metadata.get("n_ctx"), metadata.get("trained_context")
+    if not isinstance(n_ctx, int) or not isinstance(trained, int) or n_ctx < trained:
+        return f"pass {n_ctx_option}, or shorten the conversation{also}"
+    return (f"the model holds at most the {trained} tokens it was trained on, so shorten the conversation or ask for "
+            f"fewer or smaller tool results{also}")
+
+
 class SchemaError(UserError):
     """A function, type hint or schema cannot be turned into a tool's JSON Schema.
 

@@ -191,10 +191,12 @@ def result_to_content(result: Any) -> str | list[Any]:
       ``float("inf")`` gives ``'"Infinity"'``.
 
     ``bytes`` that are UTF-8 (``b"250 OK"``) are text, at the top and inside containers; other ``bytes`` that are a
-    PNG, JPEG, GIF or WebP image (:func:`image_mime`) are one image block, ``[{"type": "image", "base64": ...,
-    "mime_type": "image/png"}]`` (review 109: a chart a tool drew was lost), which Anthropic's API takes in a tool
-    result; the APIs that take only text there (OpenAI's, Gemini's) and the embedded model get a note that an
-    image was returned and is not shown (:func:`toolwire.models.lowering._common.tool_result_text`).
+    PNG, JPEG, GIF or WebP image (:func:`image_mime`; also an all-ASCII one, by its control bytes) are one image
+    block, ``[{"type": "image", "base64": ..., "mime_type": "image/png"}]`` (review 109: a chart a tool drew was
+    lost); a dict, list or tuple holding such images is a text block of its JSON, each image written
+    ``"<image N>"``, then the image blocks (review 111). Anthropic's API takes images in a tool result; the APIs
+    that take only text there (OpenAI's, Gemini's) and the embedded model get a note that an image was returned
+    and is not shown (:func:`toolwire.models.lowering._common.tool_result_text`).
 
     Raises:
         ToolResultError: the result is or holds ``bytes`` that are not UTF-8 (return text, or content blocks
@@ -216,11 +218,11 @@ def result_to_content(result: Any) -> str | list[Any]:
 def _content(result: Any) -> str | list[Any]:
     """:func:`result_to_content` for anything but ``str``."""
     if isinstance(result, bytes | bytearray):
+        if (image := _image_block(result)) is not None:
+            return [image]
         try:
-            return valid_text(_utf8(result))  # (first: UTF-8 text that starts "GIF89a" is text, review 111)
+            return valid_text(_utf8(result))
         except TypeError:
-            if (mime := image_mime(result)) is not None:
-                return [{"type": "image", "base64": base64.b64encode(result).decode("ascii"), "mime_type": mime}]
             raise ToolResultError(_NOT_UTF8.format(" returned"), reason="it is bytes that are not UTF-8 text") from None
     if _is_blocks(result):
         return valid_blocks(result)
@@ -232,8 +234,61 @@ def _content(result: Any) -> str | list[Any]:
         else:  # pydantic writes NaN as null: a model holding one is written as a model in a list is (below)
             if "null" not in text or not _has_non_finite(_json_default(result)):
                 return valid_text(text)
-    return _json_text(lambda: _dumps(result))
+    try:
+        return _json_text(lambda: _dumps(result))
+    except ToolResultError as exc:  # (the common results never come here: images are looked for only on failure)
+        if exc.reason != _NOT_UTF8_REASON or (blocks := _with_images(result)) is None:
+            raise
+        return blocks
 
+
+def _image_block(data: bytes | bytearray) -> dict[str, str] | None:
+    """``data`` as an image block when it is a PNG, JPEG, GIF or WebP file (:func:`image_mime`), else None. Bytes
+    that are UTF-8 text stay text, even starting ``GIF89a`` (review 111), unless they hold control bytes no text
+    has, as an image whose bytes are all ASCII does (review 112)."""
+    if (mime := image_mime(data)) is None:
+        return None
+    if not _BINARY.search(data):
+        try:
+            bytes(data).decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return None
+    return {"type": "image", "base64": base64.b64encode(data).decode("ascii"), "mime_type": mime}
+
+
+def _with_images(result: Any) -> list[Any] | None:
+    """A ``dict``, ``list`` or ``tuple`` result holding image bytes, at any depth, as content blocks: a text block
+    with its JSON text, where each image is ``"<image N>"`` (N from 1), then the image blocks in that order (review
+    111: a tool returning ``{"caption": ..., "chart": png}`` or two charts got an error). None when it holds no image.
+
+    Raises:
+        ToolResultError: it also holds bytes that are neither UTF-8 text nor an image (as without the images).
+    """
+    images: list[dict[str, str]] = []
+
+    def swap(value: Any, depth: int) -> Any:
+        if isinstance(value, bytes | bytearray):
+            if (image := _image_block(value)) is None:
+                return value
+            images.append(image)
+            return f"<image {len(images)}>"
+        if depth < 100 and type(value) is dict:
+            return {key: swap(item, depth + 1) for key, item in value.items()}
+        if depth < 100 and type(value) in (list, tuple):
+            return [swap(item, depth + 1) for item in value]
+        return value
+
+    swapped = swap(result, 0)
+    if not images:
+        return None
+    return [{"type": "text", "text": _json_text(lambda: _dumps(swapped))}, *images]
+
+
+_BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
+"""Control bytes (NUL, ...) that text does not hold but an image file's header fields do: the tab, newlines, form
+feed and escape are left out, since text can hold them."""
 
 _IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
                      (b"GIF89a", "image/gif"))

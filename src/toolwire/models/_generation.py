@@ -161,8 +161,9 @@ class Generation:
         metadata: dict[str, Any] = {
             "model": self.model.model_name, "model_name": self.model.model_name, "finish_reason": self.finish,
             "seconds": round(time.perf_counter() - self.started, 3), "dialect": dialect.name, "call_format": fmt}
-        if self.finish == "length" and self.window_bound:  # cut where the context window ran out (review 110)
-            metadata["context_full"] = True
+        if self.finish == "length" and self.window_bound:  # cut where the context window ran out (review 110); with
+            trained = getattr(self.loaded or self.model.load(), "trained_context", None)  # the sizes, so advice
+            metadata.update(context_full=True, n_ctx=self.model.n_ctx, trained_context=trained)  # knows (review 112)
         if self.call_probability is not None:
             metadata["call_probability"] = round(self.call_probability, 4)
             metadata["declined_calls"] = self.declined_calls

@@ -209,11 +209,12 @@ class ChatLlamaCpp(BaseChatModel):
     ``input_tokens``, ``output_tokens``, ``total_tokens``, ``cached_tokens``) and ``response_metadata``
     (``finish_reason``: ``"stop"``, ``"length"`` or ``"tool_calls"``; ``seconds`` of the call; ``model_name``;
     ``dialect``; ``call_format``; ``context_full``: True when a ``"length"`` reply was cut where the context window
-    ran out, with less room than ``max_tokens`` left; ``call_limit``: the most calls one reply may hold,
-    :data:`~toolwire.models.grammar.MAX_CALLS`, when the reply reached it). A reply cut off by ``max_tokens`` (or
-    the window) inside a call (``"length"``) has that call as an invalid tool call keeping its raw text. ``stop``
-    strings end the reply's text (``"stop"``; the string itself is left out) and never cut a tool call: one that
-    falls where a call may still be opening waits until that is decided, and is ignored inside a call.
+    ran out, with less room than ``max_tokens`` left, and then ``n_ctx`` and ``trained_context`` (tokens; the
+    GGUF's context length, or None) to tell whether a larger window could help; ``call_limit``: the most calls one
+    reply may hold, :data:`~toolwire.models.grammar.MAX_CALLS`, when the reply reached it). A reply cut off by
+    ``max_tokens`` (or the window) inside a call (``"length"``) has that call as an invalid tool call keeping its raw
+    text. ``stop`` strings end the reply's text (``"stop"``; the string itself is left out) and never cut a tool
+    call: one that falls where a call may still be opening waits until that is decided, and is ignored inside a call.
 
     Raises:
         UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
