@@ -345,6 +345,9 @@ def _split_text_after_sections(doc: str) -> tuple[str, str]:
     return "\n".join(kept).rstrip(), "\n".join(moved).strip()
 
 
+_NAMES_SEP = re.compile(r"\s*,\s*")  # numpydoc's "x, y : float"
+
+
 def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     """``(description, {parameter: description})`` of a docstring: the summary and the paragraphs after it
     (never the ``Args``/``Returns``/``Raises`` sections), as written (a summary wrapped over several lines keeps
@@ -364,7 +367,8 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
     joint = "\n\n" if parsed.blank_after_short_description else "\n"
     # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser); numpydoc
     # documents parameters that share a type and a text together ("x, y : float")
-    params = {name: p.description or "" for p in parsed.params for name in re.split(r"\s*,\s*", p.arg_name.strip())
+    params = {name: p.description or "" for p in parsed.params
+              for name in (_NAMES_SEP.split(p.arg_name.strip()) if "," in p.arg_name else (p.arg_name.strip(),))
               if name}
     description = "\n\n".join(p for p in (joint.join(parts).strip(), after) if p)
     return description, {k: v.strip() for k, v in params.items() if v}
