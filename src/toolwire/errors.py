@@ -184,12 +184,16 @@ class ToolExecutionError(ToolwireError):
     Attributes:
         tool_name: the name of the tool that was called (may be unknown to the executor).
         tool_call_id: the id of the call, when the call came from a model.
+        artifact: what the failed call gave besides its message, kept as the error ToolMessage's ``artifact`` (an
+            MCP ``isError`` result's ``{"structured_content", "content"}``); None by default.
     """
 
-    def __init__(self, message: str, tool_name: str | None = None, tool_call_id: str | None = None) -> None:
+    def __init__(self, message: str, tool_name: str | None = None, tool_call_id: str | None = None, *,
+                 artifact: Any = None) -> None:
         super().__init__(message)
         self.tool_name = tool_name
         self.tool_call_id = tool_call_id
+        self.artifact = artifact
 
 
 class ToolValidationError(ToolExecutionError, ValueError):

@@ -318,10 +318,12 @@ def unsent_result(exc: BaseException, tool_name: str) -> Any:
     For a :class:`~toolwire.errors.ToolResultError` (the tool ran; its result is bytes that are not UTF-8 text,
     or holds a value JSON cannot hold...) that is ``exc.result``; the error's advice to the developer (what to
     return instead), which the model's text leaves out, is logged once per tool name (logger ``toolwire.tools``,
-    level WARNING; review 109: the developer was told nothing). ``None`` for any other failure.
+    level WARNING; review 109: the developer was told nothing). For another
+    :class:`~toolwire.errors.ToolExecutionError`, its ``artifact`` (an MCP ``isError`` result's blocks, review 114);
+    ``None`` for any other failure.
     """
     if not isinstance(exc, ToolResultError):
-        return None
+        return getattr(exc, "artifact", None) if isinstance(exc, ToolExecutionError) else None
     if tool_name not in _TOLD_UNSENT:
         _TOLD_UNSENT.add(tool_name)
         logging.getLogger("toolwire.tools").warning(

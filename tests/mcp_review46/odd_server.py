@@ -7,7 +7,7 @@ Run: ``python odd_server.py [MODE...]``. Modes: ``conforming`` offers only the t
 ``"type": "object"`` (what the mcp 2.x SDK accepts), ``garbage`` writes a non-JSON line to stdout before every
 answer, ``exit`` exits at once, ``dup`` offers only ``add`` and ``echo`` (for two-server tests), ``cursor_loop``
 gives the page cursor ``again`` on every page of every tool list after the first (on the first too with
-``loop_first``).
+``loop_first``), ``broken`` adds a tool whose schema toolwire cannot use.
 """
 
 import json
@@ -62,6 +62,9 @@ if "conforming" in MODES:  # only schemas the mcp 2.x SDK accepts (an object sch
     TOOLS = [t for t in TOOLS if t["inputSchema"].get("type") == "object"]
 if "dup" in MODES:
     TOOLS = [t for t in TOOLS if t["name"] in ("add", "echo")]
+if "broken" in MODES:  # add a tool whose schema toolwire cannot use (it is skipped, with a warning)
+    TOOLS = [*TOOLS, {"name": "broken", "description": "A schema with a type that is a number.",
+                      "inputSchema": {"type": "object", "properties": {"a": {"type": 5}}}}]
 
 lock = threading.Lock()
 LISTINGS = []  # the params of each tools/list request

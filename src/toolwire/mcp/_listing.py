@@ -7,10 +7,10 @@ renamed tool whose new name is taken gets ``_2``, ``_3``..., never a tool that k
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, UserError
 from toolwire.mcp.common import _free_name, _wire
 from toolwire.tools import Tool
@@ -95,7 +95,7 @@ def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeou
             built[i] = Tool.from_schema(function(mcp_name, name), name, desc, params,
                                         timeout=timeout, response_format="content_and_artifact")
         except SchemaError as exc:  # a skipped tool keeps no name: a later tool may have it
-            warnings.warn(f"Skipping the MCP tool {mcp_name!r} of {label}: {exc}", stacklevel=3)
+            warn_user(f"Skipping the MCP tool {mcp_name!r} of {label}: {exc}")  # (at the user's load_tools line)
             continue
         taken.add(name)
     return [built[i] for i in sorted(built)]

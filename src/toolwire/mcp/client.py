@@ -31,6 +31,7 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
+import contextvars
 import inspect
 import logging
 import threading
@@ -39,6 +40,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, overload
 
 from toolwire._tool_run import bad_timeout
+from toolwire._warn_site import remember_call_site
 from toolwire.errors import ToolExecutionError, UserError
 from toolwire.mcp._listing import build_tools, list_all_tools
 from toolwire.mcp.common import (
@@ -91,6 +93,18 @@ def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> 
     return report
 
 
+def _prefix_problem(prefix: str) -> str | None:
+    """What is wrong with a ``prefix`` that leaves too little of a tool name's 64 characters for the name itself
+    (review 114: a 70-character prefix cut every name down to the prefix alone), or None."""
+    if len(prefix) <= _MAX_PREFIX:
+        return None
+    return (f"prefix is {len(prefix)} characters long, leaving too little of a tool name's 64 characters for the "
+            f"name: give at most {_MAX_PREFIX}, such as 'github_'.")
+
+
+_MAX_PREFIX = 48
+
+
 def _callback_problem(callback: Any) -> str | None:
     """What is wrong with ``on_tools_changed`` (called with the new list of tools), or None when it can be called so."""
     wanted = "on_tools_changed must be a function taking the new list of tools (an async function is fine too) or None"
@@ -133,9 +147,9 @@ class MCPClient(Sequence[Tool]):
 
     Raises:
         UserError: bad server description (a command line with an unclosed quote, too), a ``prefix`` that is not
-            text, an ``on_tools_changed`` that cannot be called with one argument, a ``timeout`` or
-            ``connect_timeout`` that is not a positive number of seconds, or (on open) the mcp SDK or ``jsonschema``
-            cannot be imported, the server cannot be started or reached, or it did not answer within
+            text or is longer than 48 characters, an ``on_tools_changed`` that cannot be called with one argument, a
+            ``timeout`` or ``connect_timeout`` that is not a positive number of seconds, or (on open) the mcp SDK or
+            ``jsonschema`` cannot be imported, the server cannot be started or reached, or it did not answer within
             ``connect_timeout``.
     """
 
@@ -150,7 +164,7 @@ class MCPClient(Sequence[Tool]):
     ) -> None:
         problem = bad_timeout(timeout) or bad_timeout(connect_timeout, "connect_timeout", optional=False) or (
             None if isinstance(prefix, str) else f"prefix must be text put before each tool name, not {prefix!r}.") \
-            or _callback_problem(on_tools_changed)
+            or _prefix_problem(prefix) or _callback_problem(on_tools_changed)
         if problem is not None:
             raise UserError(f"MCPClient's {problem}")
         self.server = server_from(server)
@@ -301,7 +315,8 @@ class MCPClient(Sequence[Tool]):
         loop = asyncio.get_running_loop()
         ready: asyncio.Future[None] = loop.create_future()
         self._closing = asyncio.Event()
-        holder = loop.create_task(self._hold(_reporter(ready)), name=f"toolwire-mcp {self.server.label}")
+        with remember_call_site():  # (the task keeps the context it is made in: see start)
+            holder = loop.create_task(self._hold(_reporter(ready)), name=f"toolwire-mcp {self.server.label}")
         _BACKGROUND.add(holder)  # a task the loop holds only weakly: kept until it ends
         holder.add_done_callback(_BACKGROUND.discard)
         try:
@@ -381,7 +396,10 @@ class MCPClient(Sequence[Tool]):
             finally:
                 loop.close()
 
-        thread = threading.Thread(target=run, name=f"toolwire-mcp {self.server.label}", daemon=True)
+        with remember_call_site():  # warnings while opening (a skipped tool) point at the user's line (review 114)
+            context = contextvars.copy_context()
+        thread = threading.Thread(target=context.run, args=(run,), name=f"toolwire-mcp {self.server.label}",
+                                  daemon=True)
         self._thread = thread
         thread.start()
         try:
@@ -558,7 +576,7 @@ class MCPClient(Sequence[Tool]):
         if is_error:
             text = content if isinstance(content, str) else "\n".join(
                 b.get("text", "") for b in content if b.get("type") == "text")
-            raise ToolExecutionError(text or "the MCP server reported an error.", name)
+            raise ToolExecutionError(text or "the MCP server reported an error.", name, artifact=artifact)
         return content, artifact
 
     async def _gone(self, session: Any, exc: Exception) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import inspect
 import json
 import logging
 import os
@@ -24,45 +25,9 @@ from toolwire._extras import install_hint
 from toolwire._secrets import _RedactURLs, redact_http_logs, redact_url
 from toolwire._tool_checks import valid_name
 from toolwire.errors import UserError
+from toolwire.mcp._masking import leading_env, masked_args, masked_mapping, scrubbed
 
 __all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from", "server_gone"]
-
-
-def _masked(values: Mapping[str, Any] | None) -> str:
-    """A mapping of secrets (HTTP headers, environment variables) for a repr: the keys, each value hidden."""
-    if values is None:
-        return "None"
-    if not isinstance(values, Mapping):  # a string's "keys" would be its characters: the secret itself
-        return "'***'"
-    try:
-        return "{" + ", ".join(f"{key!r}: '***'" for key in values) + "}"
-    except Exception:  # not iterable: still nothing of it shown
-        return "'***'"
-
-
-# words of a command line that say the next word, or the value after "=" or ":", is a secret
-_SECRET_WORD = re.compile(r"key|token|secret|passw|pwd|auth|credential|cookie|bearer", re.IGNORECASE)
-_OPTION = re.compile(r"^-{1,2}[\w.-]+$")  # --token, -k: a flag whose value may be the next word
-_ASSIGNED = re.compile(r"^(-{0,2}[\w.-]+=)(.+)$", re.DOTALL)  # --api-key=..., API_KEY=...
-_HEADER = re.compile(r"^(\s*[\w-]+\s*:)(.+)$", re.DOTALL)  # "Authorization: Bearer ..." (mcp-remote --header)
-
-
-def _masked_args(words: Sequence[str]) -> list[str]:
-    """Command-line words for a label or repr with what looks like a secret hidden: URL credentials
-    (:func:`redact_url`), the value of ``--token X`` / ``--api-key=X`` / ``API_KEY=X`` and of a header such as
-    ``Authorization: Bearer X`` (how ``mcp-remote`` is given a token), each option named with key, token,
-    secret, password, auth, credential, cookie or bearer."""
-    shown: list[str] = []
-    secret_next = False
-    for word in words:
-        text = redact_url(str(word))
-        if secret_next and not text.startswith("-"):
-            text = "****"
-        elif (found := _ASSIGNED.match(text) or _HEADER.match(text)) and _SECRET_WORD.search(found.group(1)):
-            text = found.group(1) + ("****" if found.group(1).endswith("=") else " ****")
-        secret_next = bool(_OPTION.match(text) and _SECRET_WORD.search(text))
-        shown.append(text)
-    return shown
 
 
 def _text_mapping(values: Any, what: str, example: str, *, header: bool = False) -> dict[str, str] | None:
@@ -134,13 +99,13 @@ class StdioServer:
 
     @property
     def label(self) -> str:
-        """The name, or the command line with what looks like a secret masked (:func:`_masked_args`: URL
-        credentials, ``--token X``, ``Authorization: Bearer X``)."""
-        return self.name or shlex.join(_masked_args([self.command, *self.args]))
+        """The name, or the command line with what looks like a secret masked
+        (:func:`~toolwire.mcp._masking.masked_args`: URL credentials, ``--token X``, ``Authorization: Bearer X``)."""
+        return self.name or shlex.join(masked_args([self.command, *self.args]))
 
     def __repr__(self) -> str:
-        args = _masked_args(self.args)
-        return (f"StdioServer(command={redact_url(self.command)!r}, args={args!r}, env={_masked(self.env)}, "
+        args = masked_args(self.args)
+        return (f"StdioServer(command={redact_url(self.command)!r}, args={args!r}, env={masked_mapping(self.env)}, "
                 f"cwd={self.cwd!r}, name={self.name!r})")
 
 
@@ -179,7 +144,7 @@ class HttpServer:
         return self.name or redact_url(self.url)
 
     def __repr__(self) -> str:
-        return f"HttpServer(url={redact_url(self.url)!r}, headers={_masked(self.headers)}, name={self.name!r})"
+        return f"HttpServer(url={redact_url(self.url)!r}, headers={masked_mapping(self.headers)}, name={self.name!r})"
 
 
 _SDK_URL_LOGGERS = ("mcp.client.streamable_http", "mcp.client.sse")
@@ -193,9 +158,10 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
 
     Args:
         spec: a :class:`StdioServer` / :class:`HttpServer`; a string, either an ``http(s)://`` URL or a
-            command line (``"python server.py --flag"``, split like a shell would); a list of
-            command-line words; or a dict in the common ``mcpServers`` config shape,
-            ``{"command", "args"?, "env"?, "cwd"?}`` or ``{"url", "headers"?}``.
+            command line (``"python server.py --flag"``, split like a shell would, and ``NAME=value`` words
+            before the command set in its environment, as a shell sets them); a list of command-line words; or
+            a dict in the common ``mcpServers`` config shape, ``{"command", "args"?, "env"?, "cwd"?}`` or
+            ``{"url", "headers"?}``.
 
     Returns:
         ``spec`` itself when it is a :class:`StdioServer` or :class:`HttpServer`, else a new one.
@@ -215,13 +181,14 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
             words = shlex.split(text)
         except ValueError as exc:  # "No closing quotation", "No escaped character"
             raise UserError(
-                f"Cannot split the MCP server command {' '.join(_masked_args(text.split()))!r} into words ({exc}): "
+                f"Cannot split the MCP server command {' '.join(masked_args(text.split()))!r} into words ({exc}): "
                 "close the quote "
                 "or escape the backslash, or give the command as a list of words."
             ) from None
         if not words:
             raise UserError("An MCP server command is empty: give 'command args...' or an http(s):// URL.")
-        return StdioServer(words[0], tuple(words[1:]))
+        env, words = leading_env(words)
+        return StdioServer(words[0], tuple(words[1:]), env or None)
     if isinstance(spec, Mapping):
         _check_dict(spec)
         if spec.get("url"):
@@ -230,7 +197,8 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
             return StdioServer(spec["command"], spec.get("args") or (), spec.get("env"), spec.get("cwd"),
                                spec.get("name"))
     elif isinstance(spec, Sequence) and spec and all(isinstance(w, str) for w in spec):
-        return StdioServer(spec[0], tuple(spec[1:]))
+        env, words = leading_env(spec)
+        return StdioServer(words[0], tuple(words[1:]), env or None)
     raise UserError(
         f"Cannot read {_what(spec)} as an MCP server: give 'command args...', an http(s):// URL, "
         "or a dict with 'command' or 'url'."
@@ -343,8 +311,17 @@ async def _open_transport(server: StdioServer | HttpServer, stack: contextlib.As
                 statuses.append(response.status_code)
 
         http.event_hooks["response"].append(note_status)
-    streams = await stack.enter_async_context(streamable_http_client(server.url, http_client=http))
+    options: dict[str, Any] = {}
+    if "max_sse_event_size" in inspect.signature(streamable_http_client).parameters:  # (mcp 2.x: 1 MiB by default)
+        options["max_sse_event_size"] = MAX_MESSAGE_BYTES
+    streams = await stack.enter_async_context(streamable_http_client(server.url, http_client=http, **options))
     return streams[0], streams[1]
+
+
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+"""The most bytes one message from an HTTP server may take (a tool's result, in one server-sent event): mcp 2.x's
+client refuses more than 1 MiB by default, where a stdio server's results have no such limit (review 114: a 1.1 MB
+result failed over HTTP only). Results are cut to ``max_result_chars`` after they arrive."""
 
 
 def _wire(model: Any) -> dict[str, Any]:
@@ -385,7 +362,12 @@ def _describe(exc: BaseException) -> str:
     exc = _leaf(exc)
     detail = _invalid_answer(exc) or " ".join(str(exc).split())
     detail = redact_url(detail)  # an HTTP error may quote the URL, token and all
+    if len(detail) > _DETAIL:  # (review 114: an SDK error quoting pydantic's dump of a whole answer)
+        detail = detail[:_DETAIL].rstrip() + " ..."
     return f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+
+
+_DETAIL = 300  # characters of an error's own text quoted in a message
 
 
 def _call_error(label: str, exc: BaseException, gone: bool | None = None) -> str:
@@ -394,11 +376,34 @@ def _call_error(label: str, exc: BaseException, gone: bool | None = None) -> str
     result the SDK refuses as against the protocol."""
     if _invalid_answer(exc) is not None:
         return f"the MCP server {label!r} answered with a result that breaks the MCP protocol ({_describe(exc)})."
+    text = _transport_text(exc)
+    if text is not None and (size := _TOO_LARGE.search(text)):  # (review 114: blamed on the server)
+        return (f"the answer of the MCP server {label!r} was larger than the {int(size.group(1)):,} bytes the client "
+                "takes in one message, so it was refused, although the tool ran: ask for a smaller result.")
     gone = server_gone(exc) if gone is None else gone
+    if gone:  # (review 114: later calls said only "did not answer")
+        return (f"the MCP server {label!r} did not answer: it has stopped, or the connection to it broke "
+                f"({_describe(exc)}), and its tools cannot be called until the program starts it again.")
     code = _rpc_code(exc)
-    if isinstance(code, int) and code != -32001 and not gone:  # -32001: the SDK's "timed out"
+    sdk_own = text is not None and text != "Connection closed"  # (a server may send that text itself: review 65)
+    if isinstance(code, int) and code != -32001 and not sdk_own:  # -32001: the SDK's "timed out"
         return f"the MCP server {label!r} answered the call with an error ({_describe(exc)})."
     return f"the MCP server {label!r} did not answer ({_describe(exc)})."
+
+
+_TOO_LARGE = re.compile(r"exceeded the (\d+) byte limit")  # the SDK's SSE reader refusing a large event
+
+
+def _transport_text(exc: BaseException) -> str | None:
+    """The SDK's own text for a call its transport gave up on, as a JSON-RPC error of code -32000 it makes up
+    itself: ``"Connection closed"``, or (over HTTP, mcp 2.x) ``"SSE stream failed: ..."`` and ``"SSE stream ended
+    without a response"`` (review 114: taken for the server's answer); None for any other error."""
+    error = getattr(_leaf(exc), "error", None)
+    message = getattr(error, "message", None)
+    if getattr(error, "code", None) == -32000 and isinstance(message, str) and (
+            message == "Connection closed" or message.startswith("SSE stream ")):
+        return message
+    return None
 
 
 def _rpc_code(exc: BaseException) -> Any:
@@ -423,7 +428,8 @@ def server_gone(exc: BaseException) -> bool:
     code = _rpc_code(exc)
     if not isinstance(code, int):
         return True
-    return code == -32000 and getattr(getattr(_leaf(exc), "error", None), "message", None) == "Connection closed"
+    text = _transport_text(exc)
+    return text is not None and _TOO_LARGE.search(text) is None  # (an answer too large: the server is up)
 
 
 def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statuses: Sequence[int]) -> UserError:
@@ -432,6 +438,8 @@ def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statu
     server that cannot be reached, or a command that does not start an MCP server."""
     label = server.label
     detail = "the connection was closed" if isinstance(cause, asyncio.CancelledError) else _describe(cause)
+    if isinstance(server, StdioServer):
+        detail = scrubbed(detail, [server.command, *server.args])
     if _invalid_answer(cause) is not None:
         return UserError(f"The MCP server {label!r} answered, but not as the MCP protocol says ({detail}): "
                          "the server needs fixing, so tell its maintainers.")
@@ -439,6 +447,9 @@ def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statu
         return UserError(f"Could not connect to the MCP server {label!r} ({detail}): "
                          "check that the command exists and starts an MCP server on stdio.")
     status = statuses[-1] if statuses else None
+    if "Failed to parse JSON response" in detail:  # (review 114: the SDK's text holds pydantic's whole dump)
+        return UserError(f"The server at {label!r} answered with JSON that is not an MCP message: check the URL (an "
+                         "MCP server's endpoint often ends in /mcp).")
     if status in (401, 403):
         return UserError(f"The MCP server {label!r} refused the credentials (HTTP {status}, {detail}): check the "
                          "token it needs, given as HttpServer(url, headers={'Authorization': 'Bearer ...'}) "

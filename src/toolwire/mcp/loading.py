@@ -5,6 +5,7 @@ background session and its tools as a list, :class:`MCPToolList`). The session i
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 from toolwire._keywords import check_keywords, keyword_names
@@ -96,7 +97,33 @@ async def aload_tools(server: ServerLike, **options: Any) -> MCPToolList:
     Returns:
         An :class:`MCPToolList`, as :func:`load_tools` returns it.
 
+    Cancelled (``asyncio.wait_for`` timing out, a task cancelled) while the session opens, it returns at once, and
+    the session is closed (its server stopped) as soon as the opening ends, for nothing will ever use it (review 114:
+    each timed-out attempt left a server process running until the interpreter exited).
+
     Raises:
         UserError: as :func:`load_tools`.
     """
-    return await asyncio.to_thread(load_tools, server, **options)
+    check_keywords("aload_tools", options, keyword_names(MCPClient.__init__)[1:])
+    client = MCPClient(server, **options)  # (bad options raise here, not in the thread)
+    lock = threading.Lock()
+    state: dict[str, Any] = {"cancelled": False, "tools": None}
+
+    def load() -> MCPToolList:
+        tools = MCPToolList(client.start())
+        with lock:
+            if not state["cancelled"]:
+                state["tools"] = tools
+                return tools
+        tools.close()  # the caller gave up while it opened (what this returns reaches no one)
+        return tools
+
+    try:
+        return await asyncio.to_thread(load)
+    except asyncio.CancelledError:
+        with lock:
+            state["cancelled"] = True
+            opened = state["tools"]  # opened, but not handed over before the cancellation
+        if opened is not None:
+            threading.Thread(target=opened.close, name="toolwire-mcp close", daemon=True).start()
+        raise
