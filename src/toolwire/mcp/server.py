@@ -4,10 +4,12 @@ Protocol: MCP revision 2025-11-25, "Server features > Tools": each toolwire tool
 (``tools/list``) with its name, description and JSON Schema as ``inputSchema``; a ``tools/call`` runs
 it through toolwire (argument validation, timeout, error handling) and answers with
 ``{"content": [...], "isError": bool}``: text as a ``text`` block, image/audio blocks as MCP
-``image``/``audio`` blocks (``data`` + ``mimeType``), ``resource`` blocks as they are and binary ``file``/``document``
-blocks as embedded resources (``blob`` + ``mimeType``), and a failed call (invalid arguments, exception,
-timeout) as ``isError: true`` with toolwire's error text. Artifacts stay on the server: they are never
-sent to a model, so they are not published.
+``image``/``audio`` blocks (``data`` + ``mimeType``), ``resource`` and ``resource_link`` blocks as they are,
+binary ``file``/``document`` blocks as embedded resources (``blob`` + ``mimeType``), an image given by URL as the
+text ``Image: <url>``, and a failed call (invalid arguments, exception, timeout, a ``KeyboardInterrupt`` or
+``sys.exit()`` from the tool) as ``isError: true`` with toolwire's error text. A block the SDK refuses as MCP content
+(a ``resource`` without ``uri``) goes out as a text block of its JSON, with a warning (logger ``toolwire.mcp``) once
+per tool. Artifacts stay on the server: they are never sent to a model, so they are not published.
 
 Transports: stdio (the client starts this process) and streamable HTTP (``http://HOST:PORT/mcp``,
 served with uvicorn; DNS-rebinding protection on for localhost). Works with mcp 1.x (the low-level
@@ -25,18 +27,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import functools
 import inspect
 import json
+import logging
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import AsyncGeneratorType
 from typing import Any, Literal
 
 from toolwire._extras import install_hint
 from toolwire._keywords import check_keywords, keyword_names
-from toolwire.errors import SchemaError, UserError
+from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.messages import ToolMessage, new_tool_call_id
+from toolwire.results import _is_block, valid_blocks
 from toolwire.tools import Tool
 
 __all__ = ["build_server", "message_to_result", "serve", "serve_async"]
@@ -46,6 +53,7 @@ SHUTDOWN_SECONDS = 2.0
 """The longest a cancelled HTTP server waits for its open connections to close before it lets them go."""
 
 _DATA_URL = re.compile(r"^data:(?P<mime>[\w.+-]+/[\w.+-]+);base64,(?P<data>.*)$", re.S)
+log = logging.getLogger("toolwire.mcp")
 
 
 def _sdk() -> Any:
@@ -71,10 +79,85 @@ def _tools(tools: Sequence[Any]) -> dict[str, Tool]:
             raise SchemaError(f"Tool {converted.name!r} has a schema but no function, so it cannot be served.")
         if converted.name in out:
             raise SchemaError(f"Two tools are named {converted.name!r}: give each tool a unique name.")
-        out[converted.name] = converted
+        out[converted.name] = _served(converted)
     if not out:
         raise UserError("An MCP server needs at least one tool: pass them as a list, such as serve([my_tool]).")
     return out
+
+
+class _Served:
+    """Mixed into the class of each served tool's copy (:func:`_served`): a ``KeyboardInterrupt`` raised by the tool
+    (a library's, or a child process's Ctrl-C passed on) fails that call, as ``sys.exit()`` does, rather than
+    leaving the event loop and wedging the server (review 114 #5); a list holding MCP ``resource_link`` blocks stays
+    content blocks rather than JSON text."""
+
+    __slots__ = ()
+    name: str
+    response_format: str
+
+    def _call(self, kwargs: dict[str, Any], stop: Any = None) -> Any:
+        try:
+            result = super()._call(kwargs, stop)  # type: ignore[misc]
+        except KeyboardInterrupt:
+            raise _interrupted(self.name) from None
+        if type(result) is AsyncGeneratorType:
+            return _guarded_items(result, self.name)
+        if inspect.isawaitable(result):
+            return _guarded_await(result, self.name)
+        return result
+
+    def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
+        if self.response_format == "content" and _has_links(result):
+            return ToolMessage(valid_blocks(list(result)), call["id"], name=self.name)
+        return super()._to_message(result, call)  # type: ignore[misc,no-any-return]
+
+
+_SERVED_CLASSES: dict[type, type] = {}
+
+
+def _served(tool: Tool) -> Tool:
+    """A copy of ``tool`` whose class has :class:`_Served` mixed in (an async twin too, a StructuredTool's)."""
+    cls = type(tool)
+    if issubclass(cls, _Served):
+        return tool
+    served_cls = _SERVED_CLASSES.get(cls)
+    if served_cls is None:
+        served_cls = _SERVED_CLASSES[cls] = type(f"Served{cls.__name__}", (_Served, cls), {"__slots__": ()})
+    served = copy.copy(tool)
+    served.__class__ = served_cls
+    twin = getattr(tool, "_async_twin", None)
+    if isinstance(twin, Tool):
+        served._async_twin = _served(twin)  # type: ignore[attr-defined]
+    return served
+
+
+def _interrupted(name: str) -> ToolExecutionError:
+    return ToolExecutionError(f"Tool '{name}' tried to stop the program (it raised KeyboardInterrupt); it was "
+                              "stopped.", name)
+
+
+async def _guarded_await(awaitable: Any, name: str) -> Any:
+    try:
+        return await awaitable
+    except KeyboardInterrupt:
+        raise _interrupted(name) from None
+
+
+async def _guarded_items(generator: Any, name: str) -> list[Any]:
+    from toolwire._tool_run import _gathered
+
+    try:
+        return await _gathered(generator)
+    except KeyboardInterrupt:
+        raise _interrupted(name) from None
+
+
+def _has_links(result: Any) -> bool:
+    """Whether ``result`` is a list of content blocks of which one at least is an MCP ``resource_link`` (``uri``)."""
+    if type(result) is not list or not result:
+        return False
+    links = [isinstance(b, dict) and b.get("type") == "resource_link" and isinstance(b.get("uri"), str) for b in result]
+    return any(links) and all(link or _is_block(b) for link, b in zip(links, result, strict=True))
 
 
 def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
@@ -94,12 +177,14 @@ def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
             out.append({"type": kind, "data": data, "mimeType": mime})
         elif kind == "resource" and isinstance(block.get("resource"), dict):  # an MCP embedded resource, as it is
             out.append({"type": "resource", "resource": block["resource"]})
+        elif kind == "resource_link" and _links_sent():  # valid MCP content (2025-06-18 on), as it is
+            out.append(block)
         elif kind in ("file", "document") and data:  # binary content: an embedded resource (review 32)
             name = block.get("filename") or block.get("name") or "attachment"
             out.append({"type": "resource", "resource": {"uri": f"attachment:///{name}", "blob": data,
                                                          "mimeType": mime or "application/octet-stream"}})
-        elif kind == "image_url":
-            url = block.get("image_url")
+        elif kind == "image_url" or (kind == "image" and isinstance(block.get("url"), str)):  # an image by URL
+            url = block.get("image_url") if kind == "image_url" else block["url"]
             url = url.get("url") if isinstance(url, dict) else url
             match = _DATA_URL.match(str(url or ""))
             out.append({"type": "image", "data": match["data"], "mimeType": match["mime"]} if match
@@ -107,6 +192,69 @@ def _blocks(content: str | list[Any]) -> list[dict[str, Any]]:
         else:
             out.append({"type": "text", "text": json.dumps(block, ensure_ascii=False, default=str)})
     return out
+
+
+@functools.cache
+def _links_sent() -> bool:
+    """Whether the installed SDK's types have MCP's ``resource_link`` content block (else it goes out as JSON text)."""
+    try:
+        import mcp.types
+    except ImportError:
+        return False
+    return hasattr(mcp.types, "ResourceLink")
+
+
+_TOLD_UNSENDABLE: set[str] = set()
+"""The tools :func:`_sendable` has logged about (each once per process)."""
+
+_LONG = 120  # characters of a base64 payload kept in a block sent as text
+
+
+def _sendable(types: Any, result: dict[str, Any], tool_name: str) -> dict[str, Any]:
+    """``result`` (:func:`message_to_result`'s dict) with each content block the SDK's types refuse as MCP content
+    (a ``resource`` without ``uri``) replaced by a text block of its JSON (long base64 payloads shortened), so the
+    call is answered rather than failing as "Invalid request parameters" after the tool ran (review 114 #6); the
+    first such block of a tool is logged, at WARNING, with what to return instead."""
+    try:
+        types.CallToolResult.model_validate(result)
+        return result
+    except Exception:  # (pydantic's ValidationError): look at the blocks one by one
+        pass
+    content = []
+    for block in result["content"]:
+        try:
+            types.CallToolResult.model_validate({"content": [block], "isError": False})
+        except Exception:
+            content.append({"type": "text", "text": json.dumps(_shortened(block), ensure_ascii=False, default=str)})
+            if tool_name not in _TOLD_UNSENDABLE:
+                _TOLD_UNSENDABLE.add(tool_name)
+                log.warning("Tool %r returned a %r block that is not valid MCP content, so it was sent as text: %s",
+                            tool_name, block.get("type") if isinstance(block, dict) else type(block).__name__,
+                            _advice(block))
+        else:
+            content.append(block)
+    return {**result, "content": content}
+
+
+def _advice(block: Any) -> str:
+    """What a tool should return instead of ``block``, which MCP refuses."""
+    kind = block.get("type") if isinstance(block, dict) else None
+    if kind == "resource":
+        return ("give its resource a uri and a text or a base64 blob, such as {'type': 'resource', 'resource': "
+                "{'uri': 'file:///notes.txt', 'text': '...'}}, or return text.")
+    if kind == "resource_link":
+        return "give it a uri and a name, such as {'type': 'resource_link', 'uri': 'file:///x.csv', 'name': 'x.csv'}."
+    return "return text, or blocks such as {'type': 'image', 'base64': ..., 'mime_type': 'image/png'}."
+
+
+def _shortened(value: Any) -> Any:
+    """``value`` with each long ``data``/``blob``/``base64`` string cut to its start and its length."""
+    if isinstance(value, dict):
+        return {k: f"{v[:_LONG]}... ({len(v)} characters)" if k in ("data", "blob", "base64") and isinstance(v, str)
+                and len(v) > _LONG else _shortened(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shortened(v) for v in value]
+    return value
 
 
 def _payload(block: dict[str, Any]) -> tuple[Any, Any]:
@@ -166,7 +314,7 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
         message = await tool.ainvoke(call)
         if not isinstance(message, ToolMessage):  # pragma: no cover - ainvoke(tool_call) always returns one
             message = ToolMessage(str(message), call["id"])
-        return message_to_result(message)
+        return _sendable(types, message_to_result(message), tool_name)
 
     params = inspect.signature(Server.__init__).parameters
     if "on_call_tool" in params:  # mcp 2.x: handlers are given to the constructor
