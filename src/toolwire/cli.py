@@ -358,8 +358,9 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
                  timeout=tool_timeout, repeat_calls=_repeat_calls(repeat_calls, loaded))
 
 
-def _loaded(specs: list[str] | None) -> list[Any]:
-    """The tools of the ``--tools`` files and modules, each given once (the same one twice is read once).
+def _loaded(specs: list[str] | None, *, server_tools: bool = True) -> list[Any]:
+    """The tools of the ``--tools`` files and modules, each given once (the same one twice is read once);
+    ``server_tools`` as :func:`load_tools` takes it (False for ``mcp serve``).
 
     Raises:
         UserError: two of them give tools of one name (the message names both: review 104), or one does not load.
@@ -367,7 +368,7 @@ def _loaded(specs: list[str] | None) -> list[Any]:
     loaded: list[Any] = []
     origin: dict[str, str] = {}
     for spec in dict.fromkeys(specs or ()):
-        for found in load_tools(spec, server_tools=True):
+        for found in load_tools(spec, server_tools=server_tools):
             name = getattr(found, "name", "")
             if name in origin and origin[name] != spec:
                 raise UserError(f"Two tools are named {name!r}, one in {origin[name]} and one in {spec}: rename one "

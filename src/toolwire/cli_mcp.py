@@ -51,7 +51,7 @@ def serve(
     With stdio, stdout carries the protocol: what the tools print goes to stderr. Exits with 2 on a bad option
     (click's usage error), and with 1 after a one-line error (tools that do not load, a port in use).
     """
-    from toolwire.cli import load_tools
+    from toolwire.cli import _loaded
     from toolwire.mcp.server import check_host
     from toolwire.mcp.server import serve as run_server
 
@@ -60,7 +60,7 @@ def serve(
             raise typer.BadParameter("use 'stdio' or 'http'.", param_hint="--transport")
         # with stdio, stdout carries the protocol: what the tools file prints on import goes to stderr
         with contextlib.redirect_stdout(sys.stderr) if transport == "stdio" else contextlib.nullcontext():
-            loaded = [t for spec in tools for t in load_tools(spec)]
+            loaded = _loaded(tools, server_tools=False)  # two tools of one name: both files named, as ask
         if transport == "http":
             import socket
 
