@@ -219,5 +219,8 @@ def test_a_cancelled_async_run_keeps_its_work_on_the_cancellation() -> None:
     with pytest.raises(TimeoutError) as info:
         asyncio.run(asyncio.wait_for(agent.ainvoke("go"), 1.0))
     kept = info.value.__cause__.messages  # type: ignore[union-attr]
-    assert [type(m).__name__ for m in kept] == ["HumanMessage", "AIMessage", "ToolMessage"]
-    assert kept[2].tool_call_id == "1" and ran == ["a"]  # the note taken is kept: resuming runs only `slow`
+    assert [type(m).__name__ for m in kept] == ["HumanMessage", "AIMessage", "ToolMessage", "ToolMessage"]
+    assert kept[2].tool_call_id == "1" and ran == ["a"]  # the note taken is kept
+    # `slow` had started: it is answered, as a sync tool's call still running is, so resuming does not run it again
+    # behind the model's back (review 113: a payment was made twice)
+    assert kept[3].tool_call_id == "2" and kept[3].status == "error" and "stopped while it ran" in kept[3].text

@@ -66,9 +66,10 @@ def test_ctrl_c_during_a_tool_round_keeps_the_finished_answers_on_the_error(insi
             agent.invoke("pay")
     messages = caught.value.messages  # type: ignore[attr-defined]
     assert [(m.type, getattr(m, "tool_call_id", None)) for m in messages] == [
-        ("human", None), ("ai", None), ("tool", "c1")]
-    assert messages[-1].content == "charged 10" and charged == [10]
-    # resuming runs only the call left unanswered
+        ("human", None), ("ai", None), ("tool", "c1"), ("tool", "c2")]
+    assert messages[2].content == "charged 10" and charged == [10]
+    assert messages[3].status == "error" and "stopped while it ran" in messages[3].text  # it had started (review 113)
+    # resuming runs no call again
     fast = tool(lambda x: "report", name="slow_report", description="The report, fast now.")
     resumed = Agent(ScriptedChatModel(["done"]), [agent.executor.tools["charge_card"], fast])
     assert resumed.invoke(messages).output == "done" and charged == [10]

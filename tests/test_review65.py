@@ -126,8 +126,9 @@ def test_ctrl_c_keeps_the_finished_answers_when_another_call_ignores_its_cancell
         released.set()
     assert time.monotonic() - started < 5.0  # the stubborn call was given up after the grace
     messages = caught.value.messages  # type: ignore[attr-defined]
-    assert _kinds(messages) == [("human", None), ("ai", None), ("tool", "c1")]  # was: the answer of c1 lost
-    assert messages[-1].content == "paid 10"
+    assert _kinds(messages)[:3] == [("human", None), ("ai", None), ("tool", "c1")]  # was: the answer of c1 lost
+    assert messages[2].content == "paid 10"
+    assert _stopped_answer(messages[3:], "c2")  # the stubborn call, given up, answered (review 113)
 
 
 def test_a_cancelled_async_run_ends_and_keeps_the_answers_when_a_call_ignores_its_cancellation(
@@ -150,11 +151,13 @@ def test_a_cancelled_async_run_ends_and_keeps_the_answers_when_a_call_ignores_it
         released.set()
     assert took < 5.0  # was: the executor waited for the stubborn call to end (here until it was released, 10 s)
     kept = error.__cause__.messages
-    assert _kinds(kept) == [("human", None), ("ai", None), ("tool", "c1")]
-    # resuming runs only the call left unanswered
-    quick = tool(lambda x: "report", name="stubborn", description="The report, quick now.")
+    assert _kinds(kept) == [("human", None), ("ai", None), ("tool", "c1"), ("tool", "c2")]
+    assert _stopped_answer(kept[3:], "c2")  # the stubborn call had started: answered (review 113)
+    # resuming runs neither call again: the model is told what became of each
+    ran: list[int] = []
+    quick = tool(lambda x: ran.append(x) or "report", name="stubborn", description="The report, quick now.")
     resumed = Agent(ScriptedChatModel(["done"]), [agent.executor.tools["pay"], quick]).invoke(kept)
-    assert resumed.output == "done"
+    assert resumed.output == "done" and ran == []
     assert [m.tool_call_id for m in resumed.messages if isinstance(m, ToolMessage)] == ["c1", "c2"]
 
 
@@ -185,7 +188,9 @@ def test_the_executor_cancelled_gives_up_a_stuck_call_and_keeps_the_others_answe
         error = asyncio.run(main())
     finally:
         released.set()
-    assert [(m.tool_call_id, m.content) for m in error.tool_messages] == [("c1", "paid 10")]  # type: ignore[attr-defined]
+    answers = error.tool_messages  # type: ignore[attr-defined]
+    assert [(m.tool_call_id, m.content) for m in answers[:1]] == [("c1", "paid 10")]
+    assert _stopped_answer(answers[1:], "c2")  # given up, and answered (review 113)
     assert closed == [True]
 
 
@@ -271,7 +276,8 @@ def test_ctrl_c_stops_a_sync_run_inside_asyncio_run_and_carries_the_conversation
         released.set()
     assert time.monotonic() - started < 5.0 and after == []  # was: the run went on to its end
     messages = caught.value.messages  # type: ignore[attr-defined]  # was: no .messages
-    assert _kinds(messages) == [("human", None), ("ai", None), ("tool", "c1")]
+    assert _kinds(messages)[:3] == [("human", None), ("ai", None), ("tool", "c1")]
+    assert where != "tools" or _stopped_answer(messages[3:], "c2")  # (review 113)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # left as asyncio.run leaves it
 
 
@@ -404,3 +410,9 @@ def test_a_results_turn_with_a_user_turn_renders_alike_in_longer_conversations(n
     text = get_dialect(name).render(_after_results(HumanMessage("Do I need an umbrella?"), AIMessage("No."),
                                                    HumanMessage("Thanks!")), [WEATHER]).messages
     assert text[: len(first)] == first
+
+
+def _stopped_answer(answers: list[Any], call_id: str) -> bool:
+    """Whether ``answers`` is exactly the error answer of call ``call_id``, stopped (or given up) while it ran."""
+    return len(answers) == 1 and answers[0].tool_call_id == call_id and answers[0].status == "error" and (
+        "stopped while it ran" in answers[0].text or "still running when the run was stopped" in answers[0].text)

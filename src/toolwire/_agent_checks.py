@@ -227,8 +227,9 @@ def keep_run(exc: BaseException, messages: list[BaseMessage]) -> BaseException:
 
     ``exc.messages`` becomes a copy of ``messages`` (the whole conversation: the input, every reply and every
     tool result up to the failure; with the executor's ``exc.tool_messages``, the answers of the calls of the
-    last reply that finished before a ``handle_errors=False`` failure), so the work already done, tools with
-    side effects included, is not lost:
+    last reply that finished before the failure, which are added to ``messages`` itself too, the run's own list
+    behind a stream's ``.messages``: review 113, resuming from the stream ran them again), so the work already done,
+    tools with side effects included, is not lost:
     ``agent.invoke(exc.messages)`` resumes the run (calls left unanswered are run first, as for any input). The
     exception keeps its type (a :class:`~toolwire.errors.ProviderError` stays one) and gets a note saying so. An
     exception that refuses new attributes is left as it is.
@@ -237,10 +238,10 @@ def keep_run(exc: BaseException, messages: list[BaseMessage]) -> BaseException:
         The error to raise: ``exc``, or this run's copy of it when another run already wrote its state on that
         object (one error raised in two runs: :func:`~toolwire._error_state.exclusive`).
     """
-    kept = list(messages)
     answered = getattr(exc, "tool_messages", None)  # the executor's: calls that finished before the failure
     if isinstance(answered, list) and all(isinstance(m, ToolMessage) for m in answered):
-        kept.extend(answered)  # (this run's: the executor raised it just now, with no await since)
+        messages.extend(answered)  # (this run's: the executor raised it just now, with no await since)
+    kept = list(messages)
     if "messages" in getattr(exc, "__dict__", {}):  # an Agent run wrote on this object already
         exc = exclusive(exc)
     try:

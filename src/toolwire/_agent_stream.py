@@ -4,6 +4,7 @@ stops early keeps the work done (review 58). ``toolwire.agent`` and ``toolwire``
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
@@ -150,16 +151,29 @@ class AgentStream(_Conversation, Iterator["AgentEvent"]):
     def __init__(self, events: Generator[AgentEvent, None, None], messages: list[BaseMessage]) -> None:
         self._events = events
         self._messages = messages
+        self._closing = False
 
     def __iter__(self) -> AgentStream:
         return self
 
     def __next__(self) -> AgentEvent:
+        if self._closing:  # closed from another thread while a step ran: stopped here, in the iterating thread
+            self._events.close()
+            raise StopIteration
         return next(self._events)
 
     def close(self) -> None:
-        """Stop the run (nothing more runs); :attr:`messages` keeps what it reached."""
-        self._events.close()
+        """Stop the run (nothing more runs); :attr:`messages` keeps what it reached.
+
+        Called from another thread than the one iterating (a web server's "client went away" handler) while the run
+        is in a step, it asks the run to stop: the step under way (a model reply, a round of tool calls) ends, and
+        the iteration ends at its next event, with nothing more run (review 113: Python's "generator already
+        executing" error, and the run went on to its end).
+        """
+        self._closing = True
+        if not self._events.gi_running:
+            with contextlib.suppress(ValueError):  # (it began to run in the other thread meanwhile)
+                self._events.close()
 
 
 class AsyncAgentStream(_Conversation, AsyncIterator["AgentEvent"]):
@@ -169,16 +183,25 @@ class AsyncAgentStream(_Conversation, AsyncIterator["AgentEvent"]):
     def __init__(self, events: AsyncGenerator[AgentEvent, None], messages: list[BaseMessage]) -> None:
         self._events = events
         self._messages = messages
+        self._closing = False
 
     def __aiter__(self) -> AsyncAgentStream:
         return self
 
     async def __anext__(self) -> AgentEvent:
+        if self._closing:  # closed by another task while a step ran: stopped here
+            await self._events.aclose()
+            raise StopAsyncIteration
         return await self._events.__anext__()
 
     async def aclose(self) -> None:
-        """Stop the run (nothing more runs); :attr:`messages` keeps what it reached."""
-        await self._events.aclose()
+        """Stop the run (nothing more runs); :attr:`messages` keeps what it reached. From another task than the one
+        iterating, while a step runs, the iteration ends at its next event, as :meth:`AgentStream.close` does
+        from another thread (to stop at once, cancel the iterating task)."""
+        self._closing = True
+        if not self._events.ag_running:
+            with contextlib.suppress(RuntimeError):  # ("asynchronous generator is already running")
+                await self._events.aclose()
 
 
 def bound_parameters(model: Any) -> dict[str, Any]:

@@ -296,12 +296,14 @@ def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
 
 
 def _wind_down(loop: asyncio.AbstractEventLoop, task: asyncio.Task[Any], interrupt: BaseException) -> None:
-    """Cancel ``task`` and run ``loop`` until it ends, at most ``CANCEL_GRACE`` seconds, past ``interrupt``."""
+    """Cancel ``task`` and run ``loop`` until it ends, at most ``CANCEL_GRACE`` seconds (and a quarter more, so that
+    the executor, which gives its stuck calls up after ``CANCEL_GRACE``, can answer them: review 113), past
+    ``interrupt``."""
     from toolwire._tool_run import CANCEL_GRACE
 
     if not task.done():
         task.cancel()
-        _wait_past(loop, [task], CANCEL_GRACE, (interrupt,))
+        _wait_past(loop, [task], 1.25 * CANCEL_GRACE, (interrupt,))
 
 
 def _wait_past(loop: asyncio.AbstractEventLoop, tasks: list[asyncio.Task[Any]], timeout: float,
@@ -389,8 +391,8 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
             if main.loop is not None and main.task is not None:
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                     main.loop.call_soon_threadsafe(main.task.cancel)
-            with contextlib.suppress(BaseException):
-                future.exception(timeout=CANCEL_GRACE)
+            with contextlib.suppress(BaseException):  # (a quarter more: the executor's stuck calls answered, as
+                future.exception(timeout=1.25 * CANCEL_GRACE)  # in _wind_down)
             main.keep(interrupt)
             raise
 

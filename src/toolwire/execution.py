@@ -31,7 +31,9 @@ being cancelled; when the run itself is cancelled, the cancellation propagates, 
 ``CancelledError`` and returns (the run stops all the same, and its answers are not given). The calls still running
 then get ``CANCEL_GRACE`` seconds to end, and one that ignores its cancellation is given up (its coroutine closed, as
 at a timeout), so a cancelled run always ends; the answers of the calls that finished are on the ``CancelledError``
-(or a Ctrl-C's ``KeyboardInterrupt`` in the sync API) as ``tool_messages``.
+(or a Ctrl-C's ``KeyboardInterrupt`` in the sync API) as ``tool_messages``, with an error answer for each async call
+stopped while it ran (or given up) saying that what it did may have taken effect (:func:`stopped_text`), so a resumed
+run does not run it again; only the calls that had not started are left unanswered.
 """
 
 from __future__ import annotations
@@ -201,14 +203,17 @@ class ToolExecutor:
             shown = name if isinstance(name, str) else None  # a ToolMessage's name is text
             return self._error(error_text(exc, safe_text(name, str)), call, shown)
         timeout = tool.timeout if tool.timeout is not None else self.timeout
+        started = False  # whether the tool began to run (a call still waiting for the gate has not)
         try:
             with _running(call):  # this task's context: current_tool_call() inside the tool, and while its
                 if kwargs is None:  # arguments are checked (an InjectedToolCallId parameter is filled then)
                     kwargs = tool.call_args(call.get("args"))
                 if gate is None:
+                    started = True
                     result = await tool._arun(kwargs, timeout, settle=True)
                 else:
                     async with gate:
+                        started = True
                         result = await tool._arun(kwargs, timeout, settle=True)
             if is_cheap_result(_content_part(tool, result)):
                 return self._finish(tool, result, call)
@@ -224,8 +229,10 @@ class ToolExecutor:
                 raise
             if isinstance(exc, asyncio.CancelledError):
                 task = asyncio.current_task()
+                if (task is None or task.cancelling()) and started and tool.is_async:  # stopped while it ran: answered,
+                    return self._error(stopped_text(tool.name), call, tool.name)  # not run again (review 113)
                 if task is None or task.cancelling():
-                    raise  # the run itself is being cancelled
+                    raise  # the run itself is being cancelled (a sync tool's thread is waited for: settled)
                 if not self.handle_errors:  # not passed on as is: the caller would take it for its own
                     raise ToolExecutionError(f"Tool '{tool.name}' raised CancelledError (a task of its own was "
                                              "cancelled).", tool.name, call.get("id")) from exc
@@ -330,8 +337,11 @@ class ToolExecutor:
         if checked:  # each call a task, one call too: a run cancelled while a tool ignores it must still end (_stop)
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
             if (sink := answers_sink()) is not None:  # a sync call: its Ctrl-C gets the answers as they finish
+                def note(_: Any) -> None:
+                    sink(_finished(tasks))
+
                 for task in tasks:
-                    task.add_done_callback(lambda _: sink(_finished(tasks)))
+                    task.add_done_callback(note)
             try:  # (not gather: cancelled, it waits for every call to end, a stuck one too; review 65)
                 await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
                 for task in tasks:  # the first failure in call order, raised
@@ -339,8 +349,18 @@ class ToolExecutor:
                         task.result()
                 results = [task.result() for task in tasks]
             except BaseException as exc:  # handle_errors=False (or the run cancelled): stop the other calls too
-                failure = await _stop(tasks, checked, exc)
-                own = _keep_answers(failure, _finished(tasks))
+                failure, stuck = await _stop(tasks, checked, exc)
+                given_up = {}  # (calls that ignored their cancellation: they ran, so they are answered too)
+                for i in stuck:
+                    name = checked[i].get("name") if isinstance(checked[i].get("name"), str) else "?"
+                    given_up[i] = self._error(stopped_text(name), checked[i], name)
+                answers = [given_up[i] if i in given_up else t.result() for i, t in enumerate(tasks)
+                           if i in given_up or _answered(t)]
+                if sink is not None:  # (the calls given up end later: their ends must not drop these answers)
+                    for task in tasks:
+                        task.remove_done_callback(note)
+                    sink(answers)
+                own = _keep_answers(failure, answers)
                 if own is exc:
                     raise
                 raise own from own.__cause__  # (another run's error object: this run's copy of it; or a new Ctrl-C)
@@ -433,10 +453,23 @@ def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> BaseExcepti
 
 def _finished(tasks: list[asyncio.Future[ToolMessage]]) -> list[ToolMessage]:
     """The answers of the calls whose ``tasks`` finished with one, in call order."""
-    return [t.result() for t in tasks if t.done() and not t.cancelled() and t.exception() is None]
+    return [t.result() for t in tasks if _answered(t)]
 
 
-async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException) -> BaseException:
+def _answered(task: asyncio.Future[ToolMessage]) -> bool:
+    return task.done() and not task.cancelled() and task.exception() is None
+
+
+def stopped_text(name: str) -> str:
+    """The answer of an async tool call stopped while it ran, because its run was cancelled or stopped: what it did
+    before may have taken effect, so a resumed run must not simply run it again (review 113: a payment was made
+    twice), as for a sync tool's thread still running then (:class:`~toolwire._tool_run.StillRunning`)."""
+    return (f"Error: Tool '{name}' was stopped while it ran, because the run was stopped; what it did before that "
+            "may have taken effect: check before running it again.")
+
+
+async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException
+                ) -> tuple[BaseException, list[int]]:
     """Cancel the calls' ``tasks`` still running after ``failure`` (a call failed with ``handle_errors=False``, or
     the run was cancelled) and wait for them to end, at most :data:`~toolwire._tool_run.CANCEL_GRACE` seconds (their
     cleanup). A call still running then ignores its cancellation (an async tool that catches ``CancelledError`` and
@@ -446,7 +479,8 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     the loop) land first: one pass of the loop before the cancellations.
 
     Returns:
-        The error to raise: ``failure``, or the run's cancellation when it came during the wait (a second Ctrl-C).
+        ``(the error to raise, the indexes of the calls given up)``: ``failure``, or the run's cancellation when it
+        came during the wait (a second Ctrl-C); the calls still running after the wait, which were abandoned.
     """
     try:
         if isinstance(failure, asyncio.CancelledError | KeyboardInterrupt):
@@ -460,6 +494,7 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
         for task in tasks:
             task.cancel()
     stuck = [(task, call) for task, call in zip(tasks, calls, strict=True) if not task.done()]
+    indexes = [i for i, task in enumerate(tasks) if not task.done()]
     for task, _ in stuck:
         tool_task = getattr(task, "_fut_waiter", None)  # the tool's own task, which an untimed async call awaits
         abandon(task)  # type: ignore[arg-type]
@@ -469,7 +504,7 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
         log.warning("%d tool call(s) still running %gs after the run stopped (they ignore cancellation) were given up, "
                     "their coroutines closed: %s", len(stuck), _tool_run.CANCEL_GRACE,
                     ", ".join(safe_text(call.get("name")) for _, call in stuck))
-    return failure
+    return failure, indexes
 
 
 def _prepared(call: Any) -> ToolCall | InvalidToolCall:
