@@ -13,7 +13,7 @@ from bench_decorate import register
 
 from toolwire import tool
 
-LOOPS = 10_000
+LOOPS = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
 
 if __name__ == "__main__":
     for _ in range(LOOPS):
