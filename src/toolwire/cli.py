@@ -346,13 +346,18 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
 
         for index, server in enumerate(mcp, 1):
             offered = load_mcp_tools(server)
-            clash = sorted({t.name for t in offered} & {t.name for t in loaded})
-            if clash:  # a name another --mcp server (or --tools) has: this server's tools get a prefix
-                offered.client.prefix = f"mcp{index}_"
-                offered = offered.client.refresh()
+            taken = {t.name for t in loaded}
+            clash = sorted({t.name for t in offered} & taken)
+            if clash:  # a name another --mcp server (or --tools) has: this server's tools get a prefix, one whose
+                client = offered.client
+                for attempt in range(1, 27):  # names are all free (review 114: mcp3_add was taken already)
+                    client.prefix = f"mcp{index}_" if attempt == 1 else f"mcp{index}{chr(96 + attempt)}_"
+                    offered = client.refresh()
+                    if not {t.name for t in offered} & taken:
+                        break
                 shown = ", ".join(map(repr, clash[:3])) + (f" and {len(clash) - 3} more" if len(clash) > 3 else "")
                 err.print(f"note: --mcp server {index} offers tools named like those before it ({shown}), so its "
-                          f"tools are named mcp{index}_<name>.")
+                          f"tools are named {client.prefix}<name>.")
             loaded += offered
     return Agent(_model(model, dialect, n_ctx, n_threads), loaded, max_steps=max_steps, system_prompt=system,
                  timeout=tool_timeout, repeat_calls=_repeat_calls(repeat_calls, loaded))
