@@ -196,3 +196,31 @@ def test_a_skipped_tool_warning_points_at_the_load_tools_line() -> None:
     skipped = [w for w in caught if "Skipping the MCP tool 'broken'" in str(w.message)]
     assert names == ["add", "echo"] and skipped and skipped[0].filename == __file__, [
         (w.filename, str(w.message)) for w in caught]
+
+
+# -- #11: the prefix --mcp gives a server whose names clash ------------------------------------------------------
+
+
+def test_the_mcp_prefix_of_the_cli_takes_names_no_tool_has(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire import cli
+    from toolwire.testing import ScriptedChatModel
+
+    tools_file = tmp_path / "mine.py"
+    tools_file.write_text(textwrap.dedent('''
+        from toolwire import tool
+
+        @tool
+        def add(a: int, b: int) -> int:
+            """Add."""
+            return a + b
+
+        @tool
+        def mcp1_add(a: int, b: int) -> int:
+            """Add again, under the name the prefix would give."""
+            return a + b
+    '''))
+    monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: ScriptedChatModel(["ok"]))
+    odd = f"{sys.executable} {Path(__file__).parents[1] / 'mcp_review46' / 'odd_server.py'} conforming dup"
+    agent = cli._agent(None, [str(tools_file)], 4, None, None, mcp=[odd])  # (its MCP session is closed at exit)
+    names = sorted(agent.executor.tools)
+    assert names == ["add", "mcp1_add", "mcp1b_add", "mcp1b_echo"], names  # was: "Two tools are named 'mcp1_add'"
