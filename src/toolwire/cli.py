@@ -161,9 +161,14 @@ def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_th
         kwargs["dialect"] = dialect
     if n_ctx is not None:
         kwargs["n_ctx"] = n_ctx
-    if n_threads is not None:
-        kwargs["n_threads"] = n_threads
-    return init_chat_model(name or "local", **kwargs)
+    if n_threads is None:
+        return init_chat_model(name or "local", **kwargs)
+    from toolwire.models._loaded import check_n_threads
+
+    check_n_threads(n_threads, name="--n-threads")  # more threads than cores: warned in the command's words
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"n_threads=\d+ is more than")  # (not a second time)
+        return init_chat_model(name or "local", n_threads=n_threads, **kwargs)
 
 
 def _error_text(exc: ToolwireError) -> str:

@@ -13,6 +13,7 @@ import bisect
 import contextlib
 import ctypes
 import dataclasses
+import numbers
 import os
 import threading
 import time
@@ -24,6 +25,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from toolwire._extras import install_hint
+from toolwire._warn_site import warn_user
 from toolwire.errors import ProviderError, UserError
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
@@ -32,7 +34,7 @@ from toolwire.models._turns import ModelTurns
 from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.registry import toolwire_home
 
-__all__ = ["LoadedModel", "ReplyState", "load_model"]
+__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "load_model"]
 
 _INSTALL = f"Local models need llama-cpp-python, {install_hint('local')}."
 
@@ -364,6 +366,34 @@ def trained_context(metadata: dict[str, str]) -> int | None:
     return int(length * max(factor, 1.0)) if length > 0 else None
 
 
+def check_n_threads(n_threads: Any, *, warn: bool = True, name: str = "n_threads") -> int | None:
+    """``n_threads`` checked: the CPU threads llama.cpp may use, a whole number of at least 1, or None (all cores).
+
+    Args:
+        n_threads: the value given.
+        name: what the caller calls it, in the messages (the command line's ``--n-threads``).
+        warn: warn (``UserWarning``, at the caller's line) when it is more than ``os.cpu_count()``: the extra
+            threads only take turns on the cores, and make every token slower (review 113: 200 threads on 2 cores
+            were 8.5 times slower than 1).
+
+    Returns:
+        ``n_threads`` as an int, or None.
+
+    Raises:
+        UserError: a bool, a string, a float, or a number below 1.
+    """
+    if n_threads is None:
+        return None
+    cores = os.cpu_count() or 1
+    if isinstance(n_threads, bool) or not isinstance(n_threads, numbers.Integral) or n_threads < 1:
+        raise UserError(f"{name} must be a whole number of CPU threads, at least 1 (such as {cores}, the cores "
+                        f"here), or None to use all cores, not {n_threads!r}.")
+    if warn and n_threads > cores:
+        warn_user(f"{name}={n_threads} is more than the {cores} CPU cores here, which makes the model slower, not "
+                  f"faster: pass {name}={cores} or fewer, or leave it out to use all cores.")
+    return int(n_threads)
+
+
 def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
                n_batch: int = 512, verbose: bool = False, fit: bool = False) -> LoadedModel:
     """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
@@ -373,7 +403,8 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         n_ctx: context size in tokens; more than the model's trained context (:func:`trained_context`) is refused,
             or with ``fit`` (a default, not the caller's choice) lowered to it (the model's :attr:`LoadedModel.n_ctx`
             says which it got).
-        n_threads: CPU threads (default: all cores). Used only when the model is first loaded.
+        n_threads: CPU threads, at least 1 (default: all cores, ``os.cpu_count()``). Used only when the model is first
+            loaded.
         n_batch: prompt tokens processed per batch.
         verbose: let llama.cpp print its logs.
 
@@ -382,8 +413,10 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
 
     Raises:
         UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model, or ``n_ctx`` is
-            more than it was trained on (without ``fit``), or llama.cpp cannot allocate that context.
+            more than it was trained on (without ``fit``), or llama.cpp cannot allocate that context, or ``n_threads``
+            is not a whole number of at least 1 (:func:`check_n_threads`).
     """
+    n_threads = check_n_threads(n_threads, warn=False)
     llama_cpp = _llama_cpp()
     resolved = Path(path).expanduser().resolve()
     key = (str(resolved), n_ctx)

@@ -39,7 +39,7 @@ from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
 from toolwire.models._decoding import GenerationCancelled, cancel_on
 from toolwire.models._generation import Generation
-from toolwire.models._loaded import LoadedModel, _llama_cpp, load_model
+from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model
 from toolwire.models._options import check_options
 from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
@@ -97,7 +97,8 @@ class ChatLlamaCpp(BaseChatModel):
             are loaded once per process for
             each file and ``n_ctx``: instances that share both share the loaded model (and its KV cache, taken in
             turns), and the first one's ``n_threads`` and ``verbose`` apply to all of them.
-        n_threads: CPU threads (default: all cores).
+        n_threads: CPU threads llama.cpp uses, a whole number of at least 1 (default None: all cores,
+            ``os.cpu_count()``); more than the cores gives a warning, since the extra threads make it slower.
         temperature: sampling temperature; 0 (default) is greedy: the same prompt gives the same reply, but with
             ``reuse_kv`` (the default) the logits of a prompt that shares a prefix with the one before may differ
             in their last bits, which can flip a near tie (even call against text); ``reuse_kv=False`` for replies
@@ -218,9 +219,9 @@ class ChatLlamaCpp(BaseChatModel):
 
     Raises:
         UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
-            ``n_ctx``, dialect or option (also a per-call option, on the call); on first use a model file missing
-            and no source reachable, or llama-cpp-python not installed; a conversation that leaves no room for the
-            reply in ``n_ctx``.
+            ``n_ctx``, ``n_threads``, dialect or option (also a per-call option, on the call); on first use a model
+            file missing and no source reachable, or llama-cpp-python not installed; a conversation that leaves no
+            room for the reply in ``n_ctx``.
         ProviderError: llama.cpp failed while generating.
     """
 
@@ -243,6 +244,7 @@ class ChatLlamaCpp(BaseChatModel):
         if isinstance(n_ctx, bool) or not isinstance(n_ctx, int) or n_ctx < 1:
             raise UserError(f"n_ctx must be a whole number of tokens, at least 1 (such as 4096), not {n_ctx!r}.")
         check_options({"temperature": temperature, "max_tokens": max_tokens, "seed": seed}, required=("max_tokens",))
+        n_threads = check_n_threads(n_threads)
         self.n_ctx, self.n_threads, self.temperature, self.seed = n_ctx, n_threads, temperature, seed
         self.dialect, self.max_tokens, self.grammar, self.pull = dialect, max_tokens, grammar, pull
         self.draft_tokens = max(0, int(draft_tokens))
