@@ -11,8 +11,13 @@ from typing import Any
 import pytest
 
 from toolwire.errors import UserError
+from toolwire.messages import AIMessage, HumanMessage
 from toolwire.models._loaded import check_n_threads
 from toolwire.models.llamacpp import ChatLlamaCpp
+
+IMAGE = [HumanMessage([{"type": "text", "text": "what is it"}, {"type": "image", "url": "http://x/y.png"}])]
+REFUSAL = "smollm2-135m reads text only: describe the image in text or use a model that takes images."
+
 
 # -- #5: n_threads --------------------------------------------------------------------------------------------
 
@@ -46,6 +51,59 @@ def test_load_model_checks_n_threads_too() -> None:
     with pytest.raises(UserError, match="n_threads must be a whole number"):
         load_model("no-such-file.gguf", n_threads="4")
     assert check_n_threads(None) is None and check_n_threads(3, warn=False) == 3
+
+
+# -- #4: an input the model cannot read, refused before any wait ------------------------------------------------
+
+
+def _no_loading(monkeypatch: pytest.MonkeyPatch, model: ChatLlamaCpp) -> list[str]:
+    """Record (and refuse) every attempt of ``model`` to load or use the model: nothing may wait for it."""
+    used: list[str] = []
+
+    def load() -> Any:
+        used.append("load")
+        raise AssertionError("the model was used")
+
+    monkeypatch.setattr(model, "load", load)
+    return used
+
+
+def test_an_image_is_refused_before_the_model_is_loaded_or_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = ChatLlamaCpp("smollm2-135m")
+    used = _no_loading(monkeypatch, model)
+    for call in (lambda: model.invoke(IMAGE), lambda: list(model.stream(IMAGE))):
+        with pytest.raises(UserError) as error:
+            call()
+        assert str(error.value) == REFUSAL
+    assert used == []
+
+
+def test_a_batch_with_an_image_is_refused_before_any_input_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    model = ChatLlamaCpp("smollm2-135m")
+    used = _no_loading(monkeypatch, model)
+    for run in (lambda: model.batch(["hi", "there", IMAGE], max_concurrency=1),
+                lambda: asyncio.run(model.abatch(["hi", IMAGE]))):
+        with pytest.raises(UserError) as error:
+            run()
+        assert str(error.value) == REFUSAL
+    assert used == []
+
+
+def test_with_return_exceptions_the_image_gets_its_error_and_the_others_are_answered(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model = ChatLlamaCpp("smollm2-135m")
+    asked: list[Any] = []
+
+    def invoke(input: Any, **options: Any) -> AIMessage:
+        asked.append(input)
+        return AIMessage(f"answer to {input}")
+
+    monkeypatch.setattr(model, "invoke", invoke)
+    answers = model.batch(["hi", IMAGE, "there"], return_exceptions=True)
+    assert [a.content for a in (answers[0], answers[2])] == ["answer to hi", "answer to there"]
+    assert isinstance(answers[1], UserError) and str(answers[1]) == REFUSAL and asked == ["hi", "there"]
 
 
 def test_the_command_line_warns_of_too_many_threads_once_in_its_own_words(monkeypatch: pytest.MonkeyPatch) -> None:

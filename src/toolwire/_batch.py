@@ -44,6 +44,16 @@ class Batching:
     batch_option_names: ClassVar[frozenset[str] | None] = None
     """The options ``batch`` passes on, when ``invoke`` takes only some (a tool's ``timeout``); None: any."""
 
+    def _refuse_input(self, input: Any, options: dict[str, Any]) -> None:
+        """Raise the ``UserError`` that ``invoke(input, **options)`` would raise for ``input`` without asking anyone,
+        before a batch starts (review 113: an image the embedded model cannot read was refused only once its turn
+        came, after replies for the inputs before it). The default checks nothing; a class whose ``invoke`` refuses
+        some inputs outright overrides it (:class:`~toolwire.models.llamacpp.ChatLlamaCpp`).
+
+        Raises:
+            UserError: ``input`` would be refused.
+        """
+
     if TYPE_CHECKING:
         def invoke(self, input: Any, **options: Any) -> Any: ...
 
@@ -63,11 +73,13 @@ class Batching:
                 LangChain reads it from ``config={"max_concurrency": n}``; here it is a keyword of its own. A
                 provider's rate limit counts every request, so keep it under that limit; the embedded model
                 answers one request at a time whatever it is (requests take turns on the loaded model).
-            return_exceptions: False (default): the first failure is raised (the first in input order among those
-                that failed by then), and the inputs not answered yet are dropped: those not started never start,
-                while a call already running on its thread (which Python cannot stop) finishes in the background,
-                its answer unused. True: an input whose call raised an ``Exception`` gets that exception in its
-                place in the list, and nothing is raised for it.
+            return_exceptions: False (default): an input refused outright (an image for a model that reads text
+                only) is raised before any input is asked; else the first failure is raised (the first in input
+                order among those that failed by then), and the inputs not answered yet are dropped: those not
+                started never start, while a call already running on its thread (which Python cannot stop)
+                finishes in the background, its answer unused. True: an input whose call raised an ``Exception``
+                (or that was refused outright) gets that exception in its place in the list, and nothing is raised
+                for it.
             **options: generation options for every call (temperature, max_tokens...), as ``invoke`` takes them.
 
         Returns:
@@ -83,14 +95,19 @@ class Batching:
             Exception: the first failure of a call, as ``invoke`` raises it (``return_exceptions=False``).
         """
         items = _checked(self, "batch", inputs, max_concurrency, return_exceptions, options, rest)
+        refused = _refusals(self, items, options, return_exceptions)
         invoke = self.invoke
 
-        def ask(item: Any) -> Awaitable[Any]:
-            call = functools.partial(invoke, item, **options)  # in a copy of the caller's context, as a sync tool
-            return asyncio.get_running_loop().run_in_executor(thread_pool(), contextvars.copy_context().run, call)
+        def ask(index: int) -> Awaitable[Any]:
+            if index in refused:
+                return _raise(refused[index])
+            call = functools.partial(invoke, items[index], **options)  # in a copy of the caller's context, as a
+            return asyncio.get_running_loop().run_in_executor(  # sync tool
+                thread_pool(), contextvars.copy_context().run, call)
 
         with remember_call_site():  # (its threads' warnings point at this batch line: toolwire._warn_site)
-            return run_coroutine_sync(gather_answers(ask, items, max_concurrency, return_exceptions))
+            return run_coroutine_sync(gather_answers(ask, list(range(len(items))), max_concurrency,
+                                                     return_exceptions))
 
     async def abatch(self, inputs: Sequence[Any], *rest: Any, max_concurrency: int | None = None,
                      return_exceptions: bool = False, **options: Any) -> list[Any]:
@@ -107,10 +124,38 @@ class Batching:
             UserError, Exception: as :meth:`batch`. A cancelled ``abatch`` cancels the calls still running.
         """
         items = _checked(self, "abatch", inputs, max_concurrency, return_exceptions, options, rest)
+        refused = _refusals(self, items, options, return_exceptions)
         ainvoke = self.ainvoke
+
+        def ask(index: int) -> Awaitable[Any]:
+            return _raise(refused[index]) if index in refused else ainvoke(items[index], **options)
+
         with remember_call_site():
-            return await gather_answers(lambda item: ainvoke(item, **options), items, max_concurrency,
-                                        return_exceptions)
+            return await gather_answers(ask, list(range(len(items))), max_concurrency, return_exceptions)
+
+
+def _refusals(owner: Batching, items: list[Any], options: dict[str, Any],
+              return_exceptions: bool) -> dict[int, UserError]:
+    """The inputs ``owner`` refuses outright (:meth:`Batching._refuse_input`), by index: with ``return_exceptions``
+    each gets its error in its place; without, the first (in input order) is raised now, before any input is asked.
+
+    Raises:
+        UserError: the first refused input's error (``return_exceptions`` False).
+    """
+    refused: dict[int, UserError] = {}
+    for index, item in enumerate(items):
+        try:
+            owner._refuse_input(item, options)
+        except UserError as exc:
+            if not return_exceptions:
+                raise
+            refused[index] = exc
+    return refused
+
+
+async def _raise(error: BaseException) -> Any:
+    """Raise ``error`` when awaited (the answer of an input refused before the batch started)."""
+    raise error
 
 
 def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,

@@ -18,9 +18,9 @@ from typing import Any
 from pydantic_core import to_jsonable_python
 
 from toolwire.errors import UserError
-from toolwire.messages import BaseMessage, content_text
+from toolwire.messages import BaseMessage, HumanMessage, SystemMessage, content_text
 
-__all__ = ["json_form", "media_note", "prompt_text", "result_text"]
+__all__ = ["check_readable", "json_form", "media_note", "prompt_text", "result_text"]
 
 _MEDIA = {"image": "image", "image_url": "image", "input_image": "image", "audio": "audio",
           "input_audio": "audio", "video": "video", "file": "file", "input_file": "file", "document": "document"}
@@ -83,6 +83,23 @@ def prompt_text(message: BaseMessage, model: str | None = None) -> str:
         return _block_json(block)
 
     return content_text(message.content, other, "\n")
+
+
+def check_readable(messages: Any, model: str | None = None) -> None:
+    """Refuse a conversation the text-only model cannot read, before it waits for its turn on the model (review 113:
+    an image was refused only once the replies ahead of it were done): :func:`prompt_text` of each user and system
+    message in ``messages`` (a sequence of :class:`~toolwire.messages.BaseMessage`; others are left to the dialect).
+
+    Args:
+        messages: the conversation.
+        model: the model's name, for the error.
+
+    Raises:
+        UserError: a user or system message holds an image, audio, video, file or document block.
+    """
+    for message in messages:
+        if isinstance(message, HumanMessage | SystemMessage) and not isinstance(message.content, str):
+            prompt_text(message, model)
 
 
 def media_note(block: dict[str, Any], why: str = "this model reads text only") -> str | None:

@@ -36,11 +36,12 @@ from typing import Any
 
 from toolwire._concurrency import iterate_in_thread
 from toolwire.errors import UserError
-from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.messages import AIMessage, AIMessageChunk, coerce_messages, merge_chunks
 from toolwire.models._decoding import GenerationCancelled, cancel_on
 from toolwire.models._generation import Generation
 from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model
 from toolwire.models._options import check_options
+from toolwire.models._text_content import check_readable
 from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.dialects import (
@@ -221,7 +222,8 @@ class ChatLlamaCpp(BaseChatModel):
         UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
             ``n_ctx``, ``n_threads``, dialect or option (also a per-call option, on the call); on first use a model
             file missing and no source reachable, or llama-cpp-python not installed; a conversation that leaves no
-            room for the reply in ``n_ctx``.
+            room for the reply in ``n_ctx``; a user or system message holding an image (or audio, video, file,
+            document), on the call and before it waits for the replies ahead of it.
         ProviderError: llama.cpp failed while generating.
     """
 
@@ -365,9 +367,20 @@ class ChatLlamaCpp(BaseChatModel):
 
     # -- generation ------------------------------------------------------------------------------
 
+    def _refuse_input(self, input: Any, options: dict[str, Any]) -> None:
+        """Refuse, before a batch starts, an input that :meth:`invoke` would refuse: a user or system message holding
+        an image (or audio, video, file, document), or one that is no conversation (see
+        :meth:`~toolwire._batch.Batching._refuse_input`).
+
+        Raises:
+            UserError: ``input`` would be refused.
+        """
+        check_readable(coerce_messages(input), self.model_name)
+
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         started = time.perf_counter()
         options = check_options(request.options)
+        check_readable(request.messages, self.model_name)  # refused now, not after the replies ahead (review 113)
         fresh = self._loaded is None
         loaded = self.load()
         turn = Turn(loaded)
