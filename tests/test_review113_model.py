@@ -5,18 +5,32 @@ cannot read is refused before it waits for the model (#4), and ``n_threads`` is 
 from __future__ import annotations
 
 import os
+import signal
+import threading
+import time
 import warnings
 from typing import Any
 
 import pytest
 
+from _llama_fixtures import smol1_fixture  # noqa: F401
+from toolwire._batch import Batching
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, HumanMessage
+from toolwire.models._cancel import GenerationCancelled, cancelled
 from toolwire.models._loaded import check_n_threads
 from toolwire.models.llamacpp import ChatLlamaCpp
 
 IMAGE = [HumanMessage([{"type": "text", "text": "what is it"}, {"type": "image", "url": "http://x/y.png"}])]
 REFUSAL = "smollm2-135m reads text only: describe the image in text or use a model that takes images."
+
+
+def _until(condition: Any, deadline: float = 120.0) -> None:
+    """Wait for ``condition()`` to hold, polling, failing past a generous ``deadline`` (seconds)."""
+    end = time.monotonic() + deadline
+    while not condition():
+        assert time.monotonic() < end, "the condition did not come to hold"
+        time.sleep(0.02)
 
 
 # -- #5: n_threads --------------------------------------------------------------------------------------------
@@ -104,6 +118,92 @@ def test_with_return_exceptions_the_image_gets_its_error_and_the_others_are_answ
     answers = model.batch(["hi", IMAGE, "there"], return_exceptions=True)
     assert [a.content for a in (answers[0], answers[2])] == ["answer to hi", "answer to there"]
     assert isinstance(answers[1], UserError) and str(answers[1]) == REFUSAL and asked == ["hi", "there"]
+
+
+# -- #3: a stopped batch stops its calls ------------------------------------------------------------------------
+
+
+class _Waiting(Batching):
+    """``invoke("fail")`` raises; any other input waits until its call is cancelled (recorded), or 60 s."""
+
+    def __init__(self) -> None:
+        self.outcomes: list[str] = []
+
+    def invoke(self, input: Any, **options: Any) -> str:
+        if input == "fail":
+            raise ValueError("failed")
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            if cancelled():
+                self.outcomes.append("cancelled")
+                raise GenerationCancelled("stopped")
+            time.sleep(0.01)
+        self.outcomes.append("ran to its end")
+        return input
+
+    async def ainvoke(self, input: Any, **options: Any) -> str:  # pragma: no cover - not used
+        return self.invoke(input)
+
+
+def test_a_failed_batch_cancels_the_calls_still_running_on_its_threads() -> None:
+    owner = _Waiting()
+    started = threading.Event()
+    original = owner.invoke
+
+    def invoke(input: Any, **options: Any) -> str:
+        if input != "fail":
+            started.set()
+        else:
+            started.wait(30)  # the other call is running when this one fails
+        return original(input)
+
+    owner.invoke = invoke  # type: ignore[method-assign]
+    with pytest.raises(ValueError, match="failed"):
+        owner.batch(["wait", "fail"])
+    _until(lambda: owner.outcomes)
+    assert owner.outcomes == ["cancelled"]
+
+
+@pytest.mark.model
+def test_ctrl_c_in_a_batch_stops_the_replies_at_their_next_token(smol1: ChatLlamaCpp,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three long replies asked at once (one generating, two waiting for their turn); a Ctrl-C (a real SIGINT) at the
+    third generated token: the batch raises KeyboardInterrupt, the generating reply stops at its next token and the
+    others never start, and the model answers the next request as before."""
+    model = smol1
+    reference = model.invoke("Say hi.", max_tokens=6).content
+    llm = model.load().llm
+    decode = llm._ctx.decode
+    steps: list[int] = []  # one per llama_decode: a generated token, or a batch of a prompt
+    outcomes: list[str] = []
+
+    def counting(batch: Any) -> Any:
+        steps.append(1)
+        if len(steps) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+        return decode(batch)
+
+    real_invoke = model.invoke
+
+    def invoke(input: Any, **options: Any) -> AIMessage:
+        try:
+            reply = real_invoke(input, **options)
+        except BaseException as exc:
+            outcomes.append(type(exc).__name__)
+            raise
+        outcomes.append(f"a reply of {reply.usage['output_tokens']} tokens")
+        return reply
+
+    monkeypatch.setattr(llm._ctx, "decode", counting)
+    monkeypatch.setattr(model, "invoke", invoke)
+    long = [f"Write a long story about dragon number {i}." for i in range(3)]
+    with pytest.raises(KeyboardInterrupt):
+        model.batch(long, max_tokens=60)
+    _until(lambda: len(outcomes) == 3)  # every call has ended (a thread of the pool runs each)
+    assert outcomes == ["GenerationCancelled"] * 3
+    assert len(steps) <= 6  # the prompt's batch, a few tokens: not three replies of up to 60 tokens
+    monkeypatch.setattr(model, "invoke", real_invoke)
+    assert model.invoke("Say hi.", max_tokens=6).content == reference
 
 
 def test_the_command_line_warns_of_too_many_threads_once_in_its_own_words(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -77,9 +78,11 @@ class Batching:
                 only) is raised before any input is asked; else the first failure is raised (the first in input
                 order among those that failed by then), and the inputs not answered yet are dropped: those not
                 started never start, while a call already running on its thread (which Python cannot stop)
-                finishes in the background, its answer unused. True: an input whose call raised an ``Exception``
-                (or that was refused outright) gets that exception in its place in the list, and nothing is raised
-                for it.
+                finishes in the background, its answer unused; the embedded model's replies
+                (:class:`~toolwire.models.llamacpp.ChatLlamaCpp`, also inside an Agent's or structured output's
+                call) stop at their next token instead, and those waiting for their turn on the model never start.
+                A Ctrl-C stops the batch the same way. True: an input whose call raised an ``Exception`` (or that
+                was refused outright) gets that exception in its place in the list, and nothing is raised for it.
             **options: generation options for every call (temperature, max_tokens...), as ``invoke`` takes them.
 
         Returns:
@@ -97,17 +100,21 @@ class Batching:
         items = _checked(self, "batch", inputs, max_concurrency, return_exceptions, options, rest)
         refused = _refusals(self, items, options, return_exceptions)
         invoke = self.invoke
+        stop = threading.Event()  # set once the batch returns or raises: its calls still running are not wanted
 
         def ask(index: int) -> Awaitable[Any]:
             if index in refused:
                 return _raise(refused[index])
-            call = functools.partial(invoke, items[index], **options)  # in a copy of the caller's context, as a
-            return asyncio.get_running_loop().run_in_executor(  # sync tool
+            call = functools.partial(_unless_stopped, stop, invoke, items[index], options)  # in a copy of the
+            return asyncio.get_running_loop().run_in_executor(  # caller's context, as a sync tool
                 thread_pool(), contextvars.copy_context().run, call)
 
-        with remember_call_site():  # (its threads' warnings point at this batch line: toolwire._warn_site)
-            return run_coroutine_sync(gather_answers(ask, list(range(len(items))), max_concurrency,
-                                                     return_exceptions))
+        try:
+            with remember_call_site():  # (its threads' warnings point at this batch line: toolwire._warn_site)
+                return run_coroutine_sync(gather_answers(ask, list(range(len(items))), max_concurrency,
+                                                         return_exceptions))
+        finally:
+            stop.set()  # (a Ctrl-C, or a failure with return_exceptions=False: review 113)
 
     async def abatch(self, inputs: Sequence[Any], *rest: Any, max_concurrency: int | None = None,
                      return_exceptions: bool = False, **options: Any) -> list[Any]:
@@ -156,6 +163,23 @@ def _refusals(owner: Batching, items: list[Any], options: dict[str, Any],
 async def _raise(error: BaseException) -> Any:
     """Raise ``error`` when awaited (the answer of an input refused before the batch started)."""
     raise error
+
+
+def _unless_stopped(stop: threading.Event, invoke: Callable[..., Any], item: Any, options: dict[str, Any]) -> Any:
+    """``invoke(item, **options)`` on a batch's worker thread, unless the batch has stopped (``stop`` is set) before
+    the thread took it up; an embedded model's reply on this thread stops at its next token once ``stop`` is set
+    (:func:`toolwire.models._cancel.cancel_on`: review 113, a Ctrl-C'd batch's replies were generated whole).
+
+    Raises:
+        GenerationCancelled: the batch stopped first (nobody reads this call's outcome any more).
+        Exception: what ``invoke`` raised.
+    """
+    from toolwire.models._cancel import GenerationCancelled, cancel_on  # (standard library only: no numpy)
+
+    if stop.is_set():
+        raise GenerationCancelled("The batch stopped before this input was asked.")
+    with cancel_on(stop):
+        return invoke(item, **options)
 
 
 def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,
@@ -265,7 +289,8 @@ def _failure(task: asyncio.Future[Any]) -> BaseException | None:
 
 async def _stop(tasks: list[asyncio.Future[Any]]) -> None:
     """Cancel the ``tasks`` still running and wait for them to end, at most :data:`_STOP_GRACE` seconds (a worker
-    thread's call cannot be stopped: its task ends at once, and the thread finishes in the background); the
+    thread's call cannot be stopped: its task ends at once, and the thread finishes in the background, but for the
+    embedded model's reply, which stops at its next token once :meth:`Batching.batch` sets its ``stop``); the
     exceptions of the others are read, so none is reported as never retrieved."""
     for task in tasks:
         task.cancel()

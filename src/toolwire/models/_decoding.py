@@ -37,40 +37,17 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import math
-import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, Protocol
 
 import numpy as np
 
+from toolwire.models._cancel import GenerationCancelled, cancel_on, cancelled, stop_if_cancelled
+
 __all__ = [
     "GenerationCancelled", "GrammarSampler", "Lean", "cancel_on", "cancelled", "evaluate_prompt", "greedy_tokens",
-    "lookup_draft",
+    "lookup_draft", "sampled_tokens",
 ]
-
-_CANCEL = threading.local()  # the event that cancels the reply the current thread generates (cancel_on)
-
-
-class GenerationCancelled(Exception):
-    """The reply's consumer went away (a cancelled ``ainvoke``/``astream``) while its prompt was evaluated."""
-
-
-@contextlib.contextmanager
-def cancel_on(event: threading.Event) -> Iterator[None]:
-    """Within the block, a reply generated on this thread stops evaluating its prompt once ``event`` is set (checked
-    between batches of ``n_batch`` tokens), raising :class:`GenerationCancelled`."""
-    previous = getattr(_CANCEL, "event", None)
-    _CANCEL.event = event
-    try:
-        yield
-    finally:
-        _CANCEL.event = previous
-
-
-def cancelled() -> bool:
-    """Whether the reply generated on this thread was cancelled (:func:`cancel_on`)."""
-    event = getattr(_CANCEL, "event", None)
-    return event is not None and event.is_set()
 
 
 class Lean(Protocol):
@@ -254,7 +231,9 @@ def greedy_tokens(
 ) -> Iterator[int]:
     """Generate the argmax token at each step after ``prompt`` (``lean`` aside), until an end-of-generation token.
 
-    The caller stops early by closing the iterator (``max_tokens``, stop strings).
+    The caller stops early by closing the iterator (``max_tokens``, stop strings); a cancelled reply
+    (:func:`~toolwire.models._cancel.cancel_on`) stops before its next token, raising
+    :class:`~toolwire.models._cancel.GenerationCancelled`.
 
     Args:
         llama_cpp: the ``llama_cpp`` module.
@@ -329,6 +308,7 @@ def greedy_tokens(
         if candidates is not None:
             candidates.append(step[0])
         yield token
+        stop_if_cancelled()  # nobody waits for this reply any more (an interrupted batch: review 113)
         history.append(token)
         n_past = llm.n_tokens
         room = n_ctx - n_past - 1
@@ -366,3 +346,38 @@ def greedy_tokens(
             if candidates is not None:
                 candidates.append(kept_candidates)
             yield kept
+
+
+def sampled_tokens(llm: Any, prompt: Sequence[int], options: dict[str, Any], temperature: float,
+                   grammar: Any = None) -> Iterator[int]:
+    """Sample a reply after ``prompt`` with ``Llama.generate`` (end-of-generation tokens included: the caller stops).
+
+    The prompt but its last token is evaluated first by :func:`evaluate_prompt`, and a cancelled reply
+    (:func:`~toolwire.models._cancel.cancel_on`) stops there between batches, and before each token after.
+
+    Args:
+        llm: a loaded ``llama_cpp.Llama``.
+        prompt: the prompt's token ids.
+        options: the generation options (``top_k``, ``top_p``, ``min_p``, ``repeat_penalty``; llama.cpp's
+            defaults where missing).
+        temperature: the sampling temperature (> 0).
+        grammar: a ``llama_cpp.LlamaGrammar`` constraining the reply, or None.
+
+    Yields:
+        Token ids.
+
+    Raises:
+        GenerationCancelled: the reply was cancelled.
+    """
+    if len(prompt) > 1:
+        evaluate_prompt(llm, prompt[:-1], fresh_logits=False)
+    stream = llm.generate(
+        prompt, temp=temperature, top_k=int(options.get("top_k", 40)), top_p=float(options.get("top_p", 0.95)),
+        min_p=float(options.get("min_p", 0.05)), repeat_penalty=float(options.get("repeat_penalty", 1.0)),
+        grammar=grammar)
+    try:
+        for token in stream:
+            yield token
+            stop_if_cancelled()
+    finally:
+        stream.close()

@@ -26,7 +26,7 @@ from toolwire.models._call_checks import (
     stream_spans,
 )
 from toolwire.models._call_lean import CallLean, Leans, first_repeat
-from toolwire.models._decoding import GenerationCancelled, Lean, evaluate_prompt, greedy_tokens
+from toolwire.models._decoding import GenerationCancelled, Lean, greedy_tokens, sampled_tokens
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import find_stop, read_reply, stop_list, visible_part
 from toolwire.models._room import MIN_ROOM, fitted_prompt, overflow_error
@@ -521,7 +521,8 @@ class Generation:
                                    is_eog=loaded.is_eog, draft_tokens=self.model.draft_tokens if grammar else 0,
                                    forced=forced, candidates=candidates, ban=ban, lean=lean)
         else:
-            stream = self._sampled(loaded, tokens, temperature, grammar)
+            stream = sampled_tokens(loaded.llm, tokens, self.opts, temperature,
+                                    loaded.llama_grammar(grammar) if grammar else None)
         try:
             for token in stream:
                 if loaded.is_eog(token):
@@ -546,17 +547,6 @@ class Generation:
             if close is not None:
                 close()
             self.budget -= count
-
-    def _sampled(self, loaded: LoadedModel, tokens: list[int], temperature: float, grammar: str | None
-                 ) -> Iterator[int]:
-        """Sample a reply with ``Llama.generate``; the prompt but its last token is evaluated first, stopping between
-        batches when the reply is cancelled (:func:`~toolwire.models._decoding.evaluate_prompt`)."""
-        if len(tokens) > 1:
-            evaluate_prompt(loaded.llm, tokens[:-1], fresh_logits=False)
-        yield from loaded.llm.generate(
-            tokens, temp=temperature, top_k=int(self.opts.get("top_k", 40)), top_p=float(self.opts.get("top_p", 0.95)),
-            min_p=float(self.opts.get("min_p", 0.05)), repeat_penalty=float(self.opts.get("repeat_penalty", 1.0)),
-            grammar=loaded.llama_grammar(grammar) if grammar else None)
 
     def _text(self, loaded: LoadedModel, tokens: list[int], grammar: str | None, forced: Sequence[int] = (),
               candidates: list[dict[int, float]] | None = None, made: list[int] | None = None,

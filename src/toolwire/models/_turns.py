@@ -35,6 +35,8 @@ import time
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
+from toolwire.models._cancel import stop_if_cancelled
+
 __all__ = ["GRACE_SECONDS", "ModelTurns", "Turn", "take_turns"]
 
 GRACE_SECONDS = 0.5  # how long a reply may stay paused before another one may take the model from it
@@ -126,12 +128,18 @@ class Turn:
 def take_turns(turn: Turn, steps: Iterator[T]) -> Iterator[T]:
     """Run the generator ``steps`` (a reply that uses the model) one step per item, each step in ``turn``.
 
-    Closing this generator (or dropping it) ends the turn at once and closes ``steps``.
+    Closing this generator (or dropping it) ends the turn at once and closes ``steps``. A reply cancelled while it
+    waited for its turn (:func:`~toolwire.models._cancel.cancel_on`: an interrupted ``batch``) does not start once it
+    gets it.
+
+    Raises:
+        GenerationCancelled: the reply was cancelled (its steps stop at their next token too).
     """
     try:
         while True:
             turn.begin()
             try:
+                stop_if_cancelled()
                 item = next(steps)
             except StopIteration:
                 return

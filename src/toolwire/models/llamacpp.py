@@ -37,7 +37,7 @@ from typing import Any
 from toolwire._concurrency import iterate_in_thread
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, coerce_messages, merge_chunks
-from toolwire.models._decoding import GenerationCancelled, cancel_on
+from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled
 from toolwire.models._generation import Generation
 from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model
 from toolwire.models._options import check_options
@@ -381,6 +381,7 @@ class ChatLlamaCpp(BaseChatModel):
         started = time.perf_counter()
         options = check_options(request.options)
         check_readable(request.messages, self.model_name)  # refused now, not after the replies ahead (review 113)
+        stop_if_cancelled()  # (a batch input handed to its thread just before the batch stopped)
         fresh = self._loaded is None
         loaded = self.load()
         turn = Turn(loaded)
