@@ -106,7 +106,8 @@ def test_handle_errors_false_raises_the_tools_own_error_beside_a_stubborn_call(h
         else:
             asyncio.run(asyncio.wait_for(executor.aexecute(_TWO), LIMIT))
     answers = error.value.tool_messages  # (no call finished: the stubborn one, given up, is answered: review 113)
-    assert [(m.tool_call_id, m.status) for m in answers] == [("a", "error")] and "stopped while it ran" in answers[0].text
+    assert [(m.tool_call_id, m.status) for m in answers] == [("a", "error")]
+    assert "stopped while it ran" in answers[0].text
 
 
 def test_one_call_still_runs_in_a_task_of_its_own_and_answers_as_before() -> None:

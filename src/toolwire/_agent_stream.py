@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -152,15 +153,17 @@ class AgentStream(_Conversation, Iterator["AgentEvent"]):
         self._events = events
         self._messages = messages
         self._closing = False
+        self._turn = threading.Lock()  # held while the run goes on to its next event (in the iterating thread)
 
     def __iter__(self) -> AgentStream:
         return self
 
     def __next__(self) -> AgentEvent:
-        if self._closing:  # closed from another thread while a step ran: stopped here, in the iterating thread
-            self._events.close()
-            raise StopIteration
-        return next(self._events)
+        with self._turn:
+            if self._closing:  # closed from another thread while a step ran: stopped here, in the iterating thread
+                self._events.close()
+                raise StopIteration
+            return next(self._events)
 
     def close(self) -> None:
         """Stop the run (nothing more runs); :attr:`messages` keeps what it reached.
@@ -171,9 +174,11 @@ class AgentStream(_Conversation, Iterator["AgentEvent"]):
         executing" error, and the run went on to its end).
         """
         self._closing = True
-        if not self._events.gi_running:
-            with contextlib.suppress(ValueError):  # (it began to run in the other thread meanwhile)
+        if self._turn.acquire(blocking=False):  # no step under way: the run ends here (review 115: a next() in
+            try:  # the other thread at the same moment hit "generator already executing")
                 self._events.close()
+            finally:
+                self._turn.release()
 
 
 class AsyncAgentStream(_Conversation, AsyncIterator["AgentEvent"]):

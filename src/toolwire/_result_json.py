@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 from collections import UserString
 from collections.abc import Callable, ItemsView, KeysView, Mapping, Sequence, Set, ValuesView
 from itertools import chain
@@ -92,8 +93,11 @@ def _utf8(value: bytes | bytearray) -> str:
     """``value`` as text when it is UTF-8 (``b"250 OK"``, a subprocess's output).
 
     Raises:
-        TypeError: it is not UTF-8 (an image, a compressed file): a model cannot read it.
+        TypeError: it is not UTF-8 (an image, a compressed file), or it is an image whose bytes are all ASCII
+            (:func:`binary_image`; the result then takes the image path, ``results._with_images``: review 115).
     """
+    if binary_image(value):
+        raise TypeError(f"{len(value)} bytes that are not UTF-8 text")
     try:
         return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
@@ -260,3 +264,31 @@ def _dumps_as_is(result: Any) -> str:
         if not _is_nan_error(exc):
             raise
     return json.dumps(_finite(result), ensure_ascii=False, default=_finite_default, allow_nan=False)
+
+
+_BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
+"""Control bytes (NUL, ...) that text does not hold but an image file's header fields do: the tab, newlines, form
+feed and escape are left out, since text can hold them."""
+
+_IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
+                     (b"GIF89a", "image/gif"))
+
+
+def image_mime(data: bytes | bytearray) -> str | None:
+    """The MIME type of ``data`` when it starts as an image file does, else None.
+
+    Read from the file signatures the formats define: PNG's 8 bytes (PNG specification, section 5.2), JPEG's SOI
+    marker and the first byte of the next marker (``FF D8 FF``, ITU T.81), GIF's ``GIF87a``/``GIF89a`` header,
+    and WebP's RIFF header with the ``WEBP`` form type (RFC 9649, section 2.5). These four are the image types
+    the OpenAI, Anthropic and Gemini APIs all accept.
+    """
+    head = bytes(data[:12])
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    return next((mime for signature, mime in _IMAGE_SIGNATURES if head.startswith(signature)), None)
+
+
+def binary_image(value: bytes | bytearray) -> bool:
+    """Whether ``value`` starts as an image file does (:func:`image_mime`) and holds control bytes (NUL...) that no
+    text holds: then it is an image even when every byte is ASCII, so UTF-8 text (review 112)."""
+    return image_mime(value) is not None and _BINARY.search(value) is not None

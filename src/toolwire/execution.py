@@ -204,6 +204,7 @@ class ToolExecutor:
             return self._error(error_text(exc, safe_text(name, str)), call, shown)
         timeout = tool.timeout if tool.timeout is not None else self.timeout
         started = False  # whether the tool began to run (a call still waiting for the gate has not)
+        result: Any = _NOT_RETURNED
         try:
             with _running(call):  # this task's context: current_tool_call() inside the tool, and while its
                 if kwargs is None:  # arguments are checked (an InjectedToolCallId parameter is filled then)
@@ -229,9 +230,13 @@ class ToolExecutor:
                 raise
             if isinstance(exc, asyncio.CancelledError):
                 task = asyncio.current_task()
-                if (task is None or task.cancelling()) and started and tool.is_async:  # stopped while it ran: answered,
-                    return self._error(stopped_text(tool.name), call, tool.name)  # not run again (review 113)
-                if task is None or task.cancelling():
+                stopping = task is None or bool(task.cancelling())
+                if stopping and result is not _NOT_RETURNED:  # it had returned (its result being turned into text)
+                    with contextlib.suppress(Exception):  # (review 115: it was answered "stopped while it ran")
+                        return self._finish(tool, result, call)
+                if stopping and started and tool.is_async:  # stopped while it ran: answered, so a resumed run does
+                    return self._error(stopped_text(tool.name), call, tool.name)  # not run it again (review 113)
+                if stopping:
                     raise  # the run itself is being cancelled (a sync tool's thread is waited for: settled)
                 if not self.handle_errors:  # not passed on as is: the caller would take it for its own
                     raise ToolExecutionError(f"Tool '{tool.name}' raised CancelledError (a task of its own was "
@@ -449,6 +454,9 @@ def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> BaseExcepti
         exc.tool_messages = answers  # type: ignore[attr-defined]
         mark(exc)
     return exc
+
+
+_NOT_RETURNED = object()  # (ToolExecutor._one: the tool has not returned a result yet)
 
 
 def _finished(tasks: list[asyncio.Future[ToolMessage]]) -> list[ToolMessage]:

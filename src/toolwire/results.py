@@ -41,6 +41,8 @@ from toolwire._result_json import (
     _named_tuples,
     _str,
     _utf8,
+    binary_image,
+    image_mime,
     json_fallback,
 )
 from toolwire._secrets import redact_url
@@ -245,10 +247,10 @@ def _content(result: Any) -> str | list[Any]:
 def _image_block(data: bytes | bytearray) -> dict[str, str] | None:
     """``data`` as an image block when it is a PNG, JPEG, GIF or WebP file (:func:`image_mime`), else None. Bytes
     that are UTF-8 text stay text, even starting ``GIF89a`` (review 111), unless they hold control bytes no text
-    has, as an image whose bytes are all ASCII does (review 112)."""
+    has, as an image whose bytes are all ASCII does (review 112): :func:`~toolwire._result_json.binary_image`."""
     if (mime := image_mime(data)) is None:
         return None
-    if not _BINARY.search(data):
+    if not binary_image(data):
         try:
             bytes(data).decode("utf-8")
         except UnicodeDecodeError:
@@ -274,7 +276,7 @@ def _with_images(result: Any) -> list[Any] | None:
                 return value
             images.append(image)
             return f"<image {len(images)}>"
-        if depth < 100 and type(value) is dict:
+        if depth < 100 and isinstance(value, dict):  # (defaultdict, OrderedDict too: review 115)
             return {key: swap(item, depth + 1) for key, item in value.items()}
         if depth < 100 and type(value) in (list, tuple):
             return [swap(item, depth + 1) for item in value]
@@ -286,26 +288,6 @@ def _with_images(result: Any) -> list[Any] | None:
     return [{"type": "text", "text": _json_text(lambda: _dumps(swapped))}, *images]
 
 
-_BINARY = re.compile(rb"[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]")
-"""Control bytes (NUL, ...) that text does not hold but an image file's header fields do: the tab, newlines, form
-feed and escape are left out, since text can hold them."""
-
-_IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
-                     (b"GIF89a", "image/gif"))
-
-
-def image_mime(data: bytes | bytearray) -> str | None:
-    """The MIME type of ``data`` when it starts as an image file does, else None.
-
-    Read from the file signatures the formats define: PNG's 8 bytes (PNG specification, section 5.2), JPEG's SOI
-    marker and the first byte of the next marker (``FF D8 FF``, ITU T.81), GIF's ``GIF87a``/``GIF89a`` header,
-    and WebP's RIFF header with the ``WEBP`` form type (RFC 9649, section 2.5). These four are the image types
-    the OpenAI, Anthropic and Gemini APIs all accept.
-    """
-    head = bytes(data[:12])
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "image/webp"
-    return next((mime for signature, mime in _IMAGE_SIGNATURES if head.startswith(signature)), None)
 
 
 _TOLD_UNSENT: set[str] = set()

@@ -224,3 +224,18 @@ def test_the_mcp_prefix_of_the_cli_takes_names_no_tool_has(tmp_path: Path, monke
     agent = cli._agent(None, [str(tools_file)], 4, None, None, mcp=[odd])  # (its MCP session is closed at exit)
     names = sorted(agent.executor.tools)
     assert names == ["add", "mcp1_add", "mcp1b_add", "mcp1b_echo"], names  # was: "Two tools are named 'mcp1_add'"
+
+
+def test_a_skipped_tool_warning_of_aload_tools_points_at_the_callers_line() -> None:
+    odd = [sys.executable, str(Path(__file__).parents[1] / "mcp_review46" / "odd_server.py"), "conforming", "dup",
+           "broken"]
+
+    async def main() -> None:
+        tools = await aload_tools(odd)  # the line the warning must name (review 115: asyncio/events.py)
+        tools.close()
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(main())
+    skipped = [w for w in caught if "Skipping the MCP tool 'broken'" in str(w.message)]
+    assert skipped and skipped[0].filename == __file__, [(w.filename, str(w.message)) for w in caught]

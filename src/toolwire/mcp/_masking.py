@@ -7,6 +7,7 @@ which a shell would set in the command's environment.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,7 +30,9 @@ def masked_mapping(values: Mapping[str, Any] | None) -> str:
 
 
 # words of a command line that say the next word, or the value after "=" or ":", is a secret
-_SECRET_WORD = re.compile(r"key|token|secret|passw|pwd|auth|credential|cookie|bearer", re.IGNORECASE)
+_SECRET_WORD = re.compile(r"key|token|secret|passw|pwd|auth|credential|cookie|bearer|(?<![a-z])pat(?![a-z])",
+                          re.IGNORECASE)  # (pat: GitHub's personal access token, --github-pat, GITHUB_PAT)
+_SECRET_VALUE = re.compile(r"^\s*(?:bearer|basic|token)\s+\S", re.IGNORECASE)  # "X-Api: Bearer ...", any header name
 _OPTION = re.compile(r"^-{1,2}[\w.-]+$")  # --token, -k: a flag whose value may be the next word
 _ASSIGNED = re.compile(r"^(-{0,2}[\w.-]+=)(.+)$", re.DOTALL)  # --api-key=..., API_KEY=...
 _HEADER = re.compile(r"^(\s*[\w-]+\s*:)(.+)$", re.DOTALL)  # "Authorization: Bearer ..." (mcp-remote --header)
@@ -55,7 +58,7 @@ def _masked_word(text: str) -> str:
     """One word with a secret value in it hidden: ``NAME=value`` or ``Name: value`` with a secret-like name, a JSON
     object's secret-named values, and the same forms after an option's ``=`` (``--header=Authorization: ...``)."""
     found = _ASSIGNED.match(text) or _HEADER.match(text)
-    if found and _SECRET_WORD.search(found.group(1)):
+    if found and (_SECRET_WORD.search(found.group(1)) or _SECRET_VALUE.match(found.group(2))):
         return found.group(1) + ("****" if found.group(1).endswith("=") else " ****")
     if found and found.group(1).endswith("="):  # --header=Authorization: ..., --config={...}
         return found.group(1) + _masked_word(found.group(2))
@@ -72,8 +75,8 @@ def _masked_word(text: str) -> str:
 def _masked_json(value: Any) -> Any:
     """``value`` (JSON data) with the values of secret-named keys, at any depth, as ``"****"``."""
     if isinstance(value, dict):
-        return {key: "****" if isinstance(key, str) and _SECRET_WORD.search(key) and not isinstance(item, dict | list)
-                else _masked_json(item) for key, item in value.items()}
+        return {key: "****" if isinstance(key, str) and _SECRET_WORD.search(key) and not isinstance(item, dict)
+                else _masked_json(item) for key, item in value.items()}  # (a list of keys: masked whole)
     if isinstance(value, list):
         return [_masked_json(item) for item in value]
     return value
@@ -93,10 +96,12 @@ _ENV_WORD = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)  # NAME=va
 
 def leading_env(words: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     """``(variables, the rest)``: the ``NAME=value`` words a command line starts with, which a shell sets in the
-    command's environment (``GITHUB_TOKEN=... npx server``), and the words from the command on."""
+    command's environment (``GITHUB_TOKEN=... npx server``), and the words from the command on. ``$NAME`` and
+    ``${NAME}`` in a value are read from this process's environment, as a shell reads them (review 115:
+    ``GITHUB_TOKEN=$GITHUB_TOKEN`` sent the text ``$GITHUB_TOKEN``); an unknown name is left as it is."""
     env: dict[str, str] = {}
     rest = list(words)
     while len(rest) > 1 and (found := _ENV_WORD.match(rest[0])):
-        env[found.group(1)] = found.group(2)
+        env[found.group(1)] = os.path.expandvars(found.group(2))
         rest.pop(0)
     return env, rest

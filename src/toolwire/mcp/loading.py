@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 from toolwire._keywords import check_keywords, keyword_names
+from toolwire._warn_site import remember_call_site
 from toolwire.mcp.client import MCPClient
 from toolwire.mcp.common import ServerLike
 from toolwire.tools import Tool
@@ -119,7 +120,8 @@ async def aload_tools(server: ServerLike, **options: Any) -> MCPToolList:
         return tools
 
     try:
-        return await asyncio.to_thread(load)
+        with remember_call_site():  # (the worker thread's warnings, a skipped tool, point at the caller: review 115)
+            return await asyncio.to_thread(load)
     except asyncio.CancelledError:
         with lock:
             state["cancelled"] = True
