@@ -12,6 +12,7 @@ import textwrap
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,10 +220,22 @@ def test_the_mcp_prefix_of_the_cli_takes_names_no_tool_has(tmp_path: Path, monke
             """Add again, under the name the prefix would give."""
             return a + b
     '''))
+    import toolwire.mcp
+
+    opened: list[Any] = []
+
+    def kept(*args: Any, **kwargs: Any) -> Any:
+        opened.append(load_tools(*args, **kwargs))
+        return opened[-1]
+
+    monkeypatch.setattr(toolwire.mcp, "load_tools", kept)
     monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: ScriptedChatModel(["ok"]))
     odd = f"{sys.executable} {Path(__file__).parents[1] / 'mcp_review46' / 'odd_server.py'} conforming dup"
-    agent = cli._agent(None, [str(tools_file)], 4, None, None, mcp=[odd])  # (its MCP session is closed at exit)
-    names = sorted(agent.executor.tools)
+    try:
+        names = sorted(cli._agent(None, [str(tools_file)], 4, None, None, mcp=[odd]).executor.tools)
+    finally:
+        for tools in opened:  # (not left to the exit: a session's loop still running upsets later tests)
+            tools.close()
     assert names == ["add", "mcp1_add", "mcp1b_add", "mcp1b_echo"], names  # was: "Two tools are named 'mcp1_add'"
 
 
