@@ -84,7 +84,7 @@ def test_mcp_stdio_labels_mask_url_credentials_and_bad_timeouts_are_refused():
     assert "SECRET" not in server.label and "SECRET" not in repr(server)
     assert server.args[-1].endswith("sk-SECRET")  # the real command line is still the one run
     for bad in (float("nan"), "5", 0, True):
-        with pytest.raises(UserError, match="MCPClient's timeout must be a positive number of seconds"):
+        with pytest.raises(UserError, match="The MCP option timeout must be a positive number of seconds"):
             MCPClient(["npx", "x"], timeout=bad)
     with pytest.raises(UserError, match="connect_timeout must be a positive number of seconds, not None"):
         MCPClient(["npx", "x"], connect_timeout=None)  # type: ignore[arg-type]

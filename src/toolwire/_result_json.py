@@ -105,8 +105,8 @@ def _utf8(value: bytes | bytearray) -> str:
 
 
 def _json_default(value: Any) -> Any:
-    if isinstance(value, bytes | bytearray):
-        return _utf8(value)
+    if isinstance(value, bytes | bytearray | memoryview):  # (a memoryview as the bytes it views: review 116)
+        return _utf8(bytes(value))
     return to_jsonable_python(value, fallback=json_fallback)
 
 

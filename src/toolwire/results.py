@@ -219,6 +219,8 @@ def result_to_content(result: Any) -> str | list[Any]:
 
 def _content(result: Any) -> str | list[Any]:
     """:func:`result_to_content` for anything but ``str``."""
+    if isinstance(result, memoryview):  # as the bytes it views (review 116: a JSON list of byte numbers)
+        result = result.tobytes()
     if isinstance(result, bytes | bytearray):
         if (image := _image_block(result)) is not None:
             return [image]
@@ -271,8 +273,8 @@ def _with_images(result: Any) -> list[Any] | None:
     images: list[dict[str, str]] = []
 
     def swap(value: Any, depth: int) -> Any:
-        if isinstance(value, bytes | bytearray):
-            if (image := _image_block(value)) is None:
+        if isinstance(value, bytes | bytearray | memoryview):
+            if (image := _image_block(bytes(value))) is None:
                 return value
             images.append(image)
             return f"<image {len(images)}>"

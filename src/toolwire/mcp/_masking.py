@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolwire._secrets import redact_url
+from toolwire.errors import UserError
 
 __all__ = ["leading_env", "masked_args", "masked_mapping", "scrubbed"]
 
@@ -48,10 +49,22 @@ def masked_args(words: Sequence[str]) -> list[str]:
     secret_next = False
     for word in words:
         text = redact_url(str(word))
+        if secret_next and _SCHEME_WORD.match(text):  # "Authorization:" "Bearer" "X" (unquoted): the scheme stays
+            shown.append(text)
+            continue
+        raw = text
         text = "****" if secret_next and not text.startswith("-") else _masked_word(text)
-        secret_next = bool(_OPTION.match(text) and _SECRET_WORD.search(text))
+        secret_next = bool((_OPTION.match(text) or _HEADER_NAME.search(text) or _SCHEME_END.search(raw))
+                           and _SECRET_WORD.search(text))
         shown.append(text)
     return shown
+
+
+# a word that ends with a secret-like header's name and its colon, the value in the next words (review 116: an
+# unquoted "--header=Authorization: Bearer X" is three words)
+_HEADER_NAME = re.compile(r"(?:^|=)[\w-]+:$")
+_SCHEME_WORD = re.compile(r"^(?:bearer|basic|token)$", re.IGNORECASE)
+_SCHEME_END = re.compile(r":\s*(?:bearer|basic|token)$", re.IGNORECASE)  # "Authorization:Bearer" "X"
 
 
 def _masked_word(text: str) -> str:
@@ -98,10 +111,23 @@ def leading_env(words: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     """``(variables, the rest)``: the ``NAME=value`` words a command line starts with, which a shell sets in the
     command's environment (``GITHUB_TOKEN=... npx server``), and the words from the command on. ``$NAME`` and
     ``${NAME}`` in a value are read from this process's environment, as a shell reads them (review 115:
-    ``GITHUB_TOKEN=$GITHUB_TOKEN`` sent the text ``$GITHUB_TOKEN``); an unknown name is left as it is."""
+    ``GITHUB_TOKEN=$GITHUB_TOKEN`` sent the text ``$GITHUB_TOKEN``), in single quotes too (the quotes are gone by
+    then).
+
+    Raises:
+        UserError: a value names a variable that is not set (a shell would pass an empty value, silently).
+    """
     env: dict[str, str] = {}
     rest = list(words)
     while len(rest) > 1 and (found := _ENV_WORD.match(rest[0])):
-        env[found.group(1)] = os.path.expandvars(found.group(2))
+        value = os.path.expandvars(found.group(2))
+        if (unset := _VARIABLE.search(value)) is not None:  # (review 116: the server got the text "$NOT_SET")
+            name = unset.group(1) or unset.group(2)
+            raise UserError(f"The MCP server command sets {found.group(1)} from ${name}, which is not set here: set "
+                            f"{name} in this program's environment, or write the value itself.")
+        env[found.group(1)] = value
         rest.pop(0)
     return env, rest
+
+
+_VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")  # what expandvars leaves: a variable that is not set

@@ -166,7 +166,7 @@ class MCPClient(Sequence[Tool]):
             None if isinstance(prefix, str) else f"prefix must be text put before each tool name, not {prefix!r}.") \
             or _prefix_problem(prefix) or _callback_problem(on_tools_changed)
         if problem is not None:
-            raise UserError(f"MCPClient's {problem}")
+            raise UserError(f"The MCP option {problem}")  # (load_tools, connect and MCPClient take them: review 116)
         self.server = server_from(server)
         self.prefix = prefix
         self.timeout = timeout

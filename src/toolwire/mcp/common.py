@@ -177,6 +177,9 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
         text = spec.strip()
         if re.match(r"^https?://", text):
             return HttpServer(text)
+        if (scheme := re.match(r"^([a-zA-Z][\w+.-]*)://", text)) is not None:  # (review 116: run as a command)
+            raise UserError(f"An MCP server URL must start with http:// or https://, not {scheme.group(1)}://: give "
+                            "the server's HTTP endpoint (often ending in /mcp), or a command line to start it.")
         try:
             words = shlex.split(text)
         except ValueError as exc:  # "No closing quotation", "No escaped character"
@@ -208,6 +211,10 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
 def _check_dict(spec: Mapping[str, Any]) -> None:
     """Refuse a server dict with both ``command`` and ``url`` (None counts as not given), or either not text; the
     message names the keys and types, never a value."""
+    if "mcpServers" in spec and not {"command", "url"} & spec.keys():  # (review 116: the whole config file)
+        names = ", ".join(map(repr, list(spec["mcpServers"])[:3])) if isinstance(spec["mcpServers"], Mapping) else ""
+        raise UserError("That is a whole MCP config ({'mcpServers': {...}}): pass one server's entry, such as "
+                        f"config['mcpServers'][name]{f' (its servers: {names})' if names else ''}.")
     if spec.get("command") is not None and spec.get("url") is not None:
         raise UserError("An MCP server dict has both 'command' and 'url': give 'command' (with 'args') for a server to "
                         "start here, or 'url' for one to reach over HTTP, not both.")
