@@ -124,3 +124,34 @@ def test_a_call_whose_tool_returned_keeps_its_result_when_the_run_stops_during_i
 
     answer, = asyncio.run(scenario()).tool_messages  # type: ignore[attr-defined]
     assert answer.status == "success" and "receipt" in answer.text  # was: "stopped while it ran"
+
+
+def test_an_async_stream_closed_by_another_task_between_events_ends_cleanly_for_its_reader() -> None:
+    from toolwire._agent_stream import AsyncAgentStream
+
+    async def scenario() -> list[Any]:
+        closing, release = asyncio.Event(), asyncio.Event()
+
+        async def events() -> Any:
+            try:
+                yield "first"
+                yield "second"
+            finally:  # (closing the model's HTTP stream takes a moment)
+                closing.set()
+                await release.wait()
+
+        stream = AsyncAgentStream(events(), [])  # type: ignore[arg-type]
+        assert await stream.__anext__() == "first"
+        closer = asyncio.create_task(stream.aclose())
+        await asyncio.wait_for(closing.wait(), LIMIT)
+        reader = asyncio.create_task(_rest(stream))  # was: "asynchronous generator is already running"
+        await asyncio.sleep(0)
+        release.set()
+        await asyncio.wait_for(closer, LIMIT)
+        return await asyncio.wait_for(reader, LIMIT)
+
+    assert asyncio.run(scenario()) == []
+
+
+async def _rest(stream: Any) -> list[Any]:
+    return [event async for event in stream]

@@ -4,7 +4,7 @@ stops early keeps the work done (review 58). ``toolwire.agent`` and ``toolwire``
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import dataclasses
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
@@ -189,23 +189,25 @@ class AsyncAgentStream(_Conversation, AsyncIterator["AgentEvent"]):
         self._events = events
         self._messages = messages
         self._closing = False
+        self._turn = asyncio.Lock()  # held while the run goes on to its next event
 
     def __aiter__(self) -> AsyncAgentStream:
         return self
 
     async def __anext__(self) -> AgentEvent:
-        if self._closing:  # closed by another task while a step ran: stopped here
-            await self._events.aclose()
-            raise StopAsyncIteration
-        return await self._events.__anext__()
+        async with self._turn:
+            if self._closing:  # closed by another task while a step ran: stopped here
+                await self._events.aclose()
+                raise StopAsyncIteration
+            return await self._events.__anext__()
 
     async def aclose(self) -> None:
         """Stop the run (nothing more runs); :attr:`messages` keeps what it reached. From another task than the one
         iterating, while a step runs, the iteration ends at its next event, as :meth:`AgentStream.close` does
         from another thread (to stop at once, cancel the iterating task)."""
         self._closing = True
-        if not self._events.ag_running:
-            with contextlib.suppress(RuntimeError):  # ("asynchronous generator is already running")
+        if not self._turn.locked():  # no step under way: the run ends here, the reader waiting for it (as in close)
+            async with self._turn:
                 await self._events.aclose()
 
 
