@@ -501,8 +501,8 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
         failure = again
         for task in tasks:
             task.cancel()
-    stuck = [(task, call) for task, call in zip(tasks, calls, strict=True) if not task.done()]
     indexes = [i for i, task in enumerate(tasks) if not task.done()]
+    stuck = [(tasks[i], calls[i]) for i in indexes]
     for task, _ in stuck:
         tool_task = getattr(task, "_fut_waiter", None)  # the tool's own task, which an untimed async call awaits
         abandon(task)  # type: ignore[arg-type]
