@@ -5,6 +5,8 @@
   (``StopIteration`` cannot be raised into an asyncio future; a tool's own ``CancelledError`` or a
   ``BaseException`` subclass would end the whole run rather than this call).
 * :func:`guarded`: an async tool's call, its exceptions made ordinary ones as ``Tool._call`` makes a sync tool's.
+* :class:`TaskInterrupt` and :func:`unwrapped`: a ``KeyboardInterrupt`` a tool raises in a task, carried to the
+  run that awaits the task.
 * :func:`wait_timed`: waiting for a call's task or thread at most its timeout, even when the tool
   swallows its cancellation.
 * :func:`_is_tool_call`, :func:`_call_id` and :func:`_require_call_id`: telling a tool call from arguments, and
@@ -268,6 +270,38 @@ def current_task() -> asyncio.Task[Any] | None:
         return None
 
 
+class TaskInterrupt(BaseException):
+    """A ``KeyboardInterrupt`` raised inside a task toolwire runs a tool call in (a tool that raises it itself, or a
+    sync tool's thread), carried out of that task in this wrapper.
+
+    asyncio re-raises a ``KeyboardInterrupt`` that leaves a task straight out of the event loop (``Task.__step``),
+    past every coroutine awaiting the task: inside ``asyncio.run(agent.ainvoke(...))`` the run never saw it, and
+    the conversation so far was lost (review 113 #6). The awaiting side gets the ``KeyboardInterrupt`` back with
+    :func:`unwrapped` (or :meth:`~toolwire.execution.ToolExecutor.acall` does), in its own task, where the run
+    keeps its work as for a Ctrl-C.
+
+    Attributes:
+        interrupt: the ``KeyboardInterrupt``, its traceback kept.
+    """
+
+    def __init__(self, interrupt: KeyboardInterrupt) -> None:
+        super().__init__(interrupt)
+        self.interrupt = interrupt
+
+
+async def unwrapped(awaitable: Any) -> Any:
+    """``await awaitable``, a :class:`TaskInterrupt` raised as the ``KeyboardInterrupt`` it carries.
+
+    Raises:
+        KeyboardInterrupt: the one a tool raised in the task awaited; anything else ``awaitable`` raises.
+    """
+    try:
+        return await awaitable
+    except TaskInterrupt as wrapped:
+        interrupt = wrapped.interrupt
+    raise interrupt  # (outside the except block: its context is not the wrapper)
+
+
 async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
     """Await an async :class:`~toolwire.tools.Tool`'s function with validated ``kwargs`` and return its result (an
     async generator's items gathered into a list), turning what must not leave it as is into ordinary exceptions,
@@ -283,7 +317,8 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
             as a sync tool's), the tool's own ``CancelledError`` or ``GeneratorExit``, or another
             ``BaseException`` subclass (:func:`escaped`).
         ToolExecutionError: the tool called ``sys.exit()``.
-        Exception: whatever the tool raises; ``CancelledError`` when the caller is cancelled; ``KeyboardInterrupt``.
+        Exception: whatever the tool raises; ``CancelledError`` when the caller is cancelled.
+        TaskInterrupt: the tool raised ``KeyboardInterrupt`` (see :class:`TaskInterrupt`).
     """
     running = current_task()
     try:
@@ -310,8 +345,8 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
         if running is None or current_task() is not running:
             raise
         raise escaped(exc) from exc
-    except KeyboardInterrupt:
-        raise
+    except KeyboardInterrupt as exc:  # (not out of this task as itself: asyncio would end the event loop with it)
+        raise TaskInterrupt(exc) from None
     except BaseException as exc:
         raise escaped(exc) from exc
 
@@ -370,7 +405,7 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
         task = asyncio.wrap_future(thread)
     state = "gone"  # the caller was cancelled, or the tool raised
     try:
-        state, result = await wait_timed(task, timeout, tool.name, tool.is_async)
+        state, result = await unwrapped(wait_timed(task, timeout, tool.name, tool.is_async))
     except asyncio.CancelledError:
         if not settle or tool.is_async:
             raise

@@ -538,7 +538,7 @@ class Agent(Batching, AgentMethodAdvice):
                     value = merged_reply(chunks, model)
                 else:  # a model call, as in _events
                     value = await caller(self, kind).ainvoke(payload)
-            except (Exception, asyncio.CancelledError) as exc:  # a cancelled run keeps its work too
+            except (Exception, asyncio.CancelledError, KeyboardInterrupt) as exc:  # a cancelled run keeps its work too
                 if kind == "tools":
                     exc = payload.with_answers(exc)
                 own = keep_run(exc, messages)

@@ -31,7 +31,7 @@ being cancelled; when the run itself is cancelled, the cancellation propagates, 
 ``CancelledError`` and returns (the run stops all the same, and its answers are not given). The calls still running
 then get ``CANCEL_GRACE`` seconds to end, and one that ignores its cancellation is given up (its coroutine closed, as
 at a timeout), so a cancelled run always ends; the answers of the calls that finished are on the ``CancelledError``
-(or a Ctrl-C's ``KeyboardInterrupt`` in the sync API) as ``tool_messages``, with an error answer for each async call
+(or a Ctrl-C's ``KeyboardInterrupt`` in the sync API, and one a tool raises itself) as ``tool_messages``, with an error answer for each async call
 stopped while it ran (or given up) saying that what it did may have taken effect (:func:`stopped_text`), so a resumed
 run does not run it again; only the calls that had not started are left unanswered.
 """
@@ -53,7 +53,7 @@ from toolwire._message_dicts import other_message
 from toolwire._printing import printed, safe_text, type_label
 from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
-from toolwire._tool_run import StillRunning, _running, bad_flags, bad_timeout
+from toolwire._tool_run import StillRunning, TaskInterrupt, _running, bad_flags, bad_timeout
 from toolwire.errors import ToolExecutionError, ToolResultError, UnknownToolError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -226,7 +226,9 @@ class ToolExecutor:
                 raise
             failure: BaseException = exc
         except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt | SystemExit | GeneratorExit):
+            if isinstance(exc, KeyboardInterrupt):  # a sync tool's, from its thread: out of this task as
+                raise TaskInterrupt(exc) from None  # itself, asyncio would end the event loop with it
+            if isinstance(exc, TaskInterrupt | SystemExit | GeneratorExit):
                 raise
             if isinstance(exc, asyncio.CancelledError):
                 task = asyncio.current_task()
@@ -353,7 +355,8 @@ class ToolExecutor:
                     if task.done() and (task.cancelled() or task.exception() is not None):
                         task.result()
                 results = [task.result() for task in tasks]
-            except BaseException as exc:  # handle_errors=False (or the run cancelled): stop the other calls too
+            except BaseException as caught:  # handle_errors=False (or the run cancelled): stop the other calls too
+                exc = caught.interrupt if isinstance(caught, TaskInterrupt) else caught  # (raised in this task)
                 failure, stuck = await _stop(tasks, checked, exc)
                 given_up = {}  # (calls that ignored their cancellation: they ran, so they are answered too)
                 for i in stuck:
@@ -366,7 +369,7 @@ class ToolExecutor:
                         task.remove_done_callback(note)
                     sink(answers)
                 own = _keep_answers(failure, answers)
-                if own is exc:
+                if own is caught:
                     raise
                 raise own from own.__cause__  # (another run's error object: this run's copy of it; or a new Ctrl-C)
         else:

@@ -57,6 +57,7 @@ from toolwire._tool_run import (
     guarded,
     run_timed,
     settled,
+    unwrapped,
 )
 from toolwire._tool_spec import ToolSpec
 from toolwire.errors import SchemaError, ToolExecutionError, ToolResultError, ToolTimeoutError, UserError
@@ -500,7 +501,7 @@ class Tool(ToolArguments, Batching):
         if self.is_async:
             # a task of its own runs the tool in a copy of the caller's context (as a sync tool's thread and a
             # timed call do), so a context variable the tool sets does not leak into the caller (review 41)
-            return await loop.create_task(guarded(self, kwargs))
+            return await unwrapped(loop.create_task(guarded(self, kwargs)))
         thread = thread_pool().submit(_in_context(self._call), kwargs)
         return await (settled(thread, self.name) if settle else asyncio.wrap_future(thread, loop=loop))
 
