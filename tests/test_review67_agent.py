@@ -23,17 +23,23 @@ def _call(expression: str, id: str) -> AIMessage:
     return AIMessage("", tool_calls=[tool_call("calculator", {"expression": expression}, id)])
 
 
-def test_an_identical_call_failing_the_same_way_is_answered_with_its_error_after_two_tries():
+def test_an_identical_call_failing_the_same_way_is_answered_with_its_error_after_three_tries():
+    import pytest
+
+    from toolwire import RepeatedCallWarning
+
     runs.clear()
     bad = "42.195 km * 1000"
-    model = ScriptedChatModel([_call(bad, f"c{i}") for i in range(3)] + ["I could not compute it."])
-    result = Agent(model, [calculator], max_steps=8).invoke("How many metres is 42.195 km?")
-    assert runs == [bad, bad]  # tried twice; the third identical call gets the same error without running
+    model = ScriptedChatModel([_call(bad, f"c{i}") for i in range(4)] + ["I could not compute it."])
+    with pytest.warns(RepeatedCallWarning, match="had failed 3 times in a row"):  # (review 118: it was silent)
+        result = Agent(model, [calculator], max_steps=8).invoke("How many metres is 42.195 km?")
+    assert runs == [bad, bad, bad]  # tried three times; the fourth identical call gets the error without running
     answers = [m for m in result.messages if isinstance(m, ToolMessage)]
-    assert len(answers) == 3 and all(m.status == "error" for m in answers)
-    assert answers[2].content == answers[1].content
+    assert len(answers) == 4 and all(m.status == "error" for m in answers)
+    assert answers[3].content == ("Error: tool 'calculator' was not run again: this same call failed 3 times in a "
+                                  "row, each time with: " + answers[2].content.removeprefix("Error: "))
     assert model.requests[-1].tool_choice == "none"  # the model answers from what it has
-    assert (result.output, result.stop_reason, result.steps) == ("I could not compute it.", "answer", 4)
+    assert (result.output, result.stop_reason, result.steps) == ("I could not compute it.", "answer", 5)
 
 
 def test_a_call_that_failed_once_then_differently_or_with_other_arguments_runs_again():

@@ -54,9 +54,9 @@ def test_a_call_failing_the_same_way_with_nothing_else_succeeding_is_still_answe
         ran.append(expression)
         raise ValueError("bad expression")
 
-    model = ScriptedChatModel([_call("calculate", {"expression": "1+"}, f"c{i}") for i in range(4)] + ["gave up"])
+    model = ScriptedChatModel([_call("calculate", {"expression": "1+"}, f"c{i}") for i in range(5)] + ["gave up"])
     result = Agent(model, [calculate]).invoke("q")
-    assert ran == ["1+", "1+"] and result.output == "gave up"  # the third try is answered with the error
+    assert ran == ["1+"] * 3 and result.output == "gave up"  # the fourth try is answered with the error
 
 
 # -- #2: handle_errors=False refuses an invalid call at its place in the reply, keeping the answers of those before --

@@ -10,7 +10,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from toolwire._error_state import exclusive, mark
-from toolwire.errors import UserError
+from toolwire.errors import UserError, window_advice
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 from toolwire.models.lowering._common import CallIds
 
@@ -28,6 +28,7 @@ __all__ = [
     "check_tools",
     "keep_run",
     "let_model_repeat",
+    "max_steps_text",
     "stop_kind",
     "unique_call_ids",
     "warn_call_as_answer",
@@ -456,3 +457,22 @@ def warn_call_as_answer(reply: AIMessage, tool_names: Collection[str]) -> None:
         log.warning("The model's final answer is a call of %s written as text, not an answer: the model (or its "
                     "server's chat template or tool parser) did not make it a tool call; the run's output is that "
                     "text.", names)
+
+
+def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: bool) -> str:
+    """The message of the :class:`~toolwire.errors.MaxStepsExceeded` an Agent run raises after ``max_steps`` model
+    calls, saying what to change: the model was still working (``paused``: Anthropic's ``pause_turn``), its calls
+    were cut where its context window ran out (``full``: the last reply's metadata, see
+    :func:`~toolwire.errors.window_advice`) or at the output token limit (``cut``), or it still asked for tools."""
+    steps = f"{max_steps} step" if max_steps == 1 else f"{max_steps} steps"
+    if paused:
+        return (f"The model was still working (it paused its turn, pause_turn) after {steps}: raise max_steps, or use "
+                "on_max_steps='answer' to get a final answer.")
+    if full:
+        return (f"The model's tool calls were still cut off where its context window ran out after {steps}: "
+                f"{window_advice(full, 'the model a larger n_ctx')}.")
+    if cut:
+        return (f"The model's tool calls were still cut off at the output token limit after {steps}: raise max_tokens "
+                "so that a whole call fits.")
+    return (f"The model still asked for tools after {steps}: raise max_steps, or use on_max_steps='answer' to get a "
+            "final answer.")

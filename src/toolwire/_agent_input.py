@@ -13,10 +13,11 @@ from typing import Any
 
 from toolwire._agent_checks import named
 from toolwire._agent_stream import AgentEvent
+from toolwire._call_records import in_reply_order
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 
 __all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "answered_since_question", "for_model", "not_run", "put_system_prompt",
-           "unanswered"]
+           "refuse_outside_choice", "unanswered"]
 
 PROMPT_ID = "toolwire:system_prompt"
 """The ``id`` of the system message an Agent puts first when the conversation has none of its own (unless its
@@ -157,3 +158,36 @@ def not_run(
         yield ("event", AgentEvent("tool_call", call, step))
     for result in results:
         yield ("event", AgentEvent("tool_result", result, step))
+
+
+
+def refuse_outside_choice(messages: list[BaseMessage], reply: AIMessage, choice: Any, step: int
+                          ) -> Generator[tuple[str, Any], Any, tuple[list[ToolCall], list[InvalidToolCall]]]:
+    """Answer with :func:`not_run` the calls of ``reply`` that the ``tool_choice`` of its request did not allow, which
+    a server that ignores ``tool_choice`` (many OpenAI-compatible ones do) may still send; yield their events as
+    :func:`not_run` does.
+
+    Args:
+        messages: the conversation, extended in place; reply: the model's reply; choice: its request's
+            ``tool_choice`` as a bound model keeps it (``"auto"``, ``"none"``, ``"required"``, a tool's name, or
+            None); step: the events' step.
+
+    Returns:
+        ``(calls, invalid)``: the reply's tool calls and invalid tool calls left to run as usual. With ``"none"``
+        none is (review 118: ``Agent(..., tool_choice="none")`` ran a ``delete_all`` a server sent anyway); with a
+        tool's name, that tool's calls; otherwise all of them.
+    """
+    calls, invalid = reply.tool_calls, reply.invalid_tool_calls
+    if choice == "none":
+        why = "tool calls were off for this reply (tool_choice='none'); answer with the results you already have."
+        kept: list[Any] = []
+    elif isinstance(choice, str) and choice not in ("auto", "required", "any"):
+        why = f"this reply was to call {choice!r} only (tool_choice), so its other calls are not run."
+        kept = [call for call in (*calls, *invalid) if call.get("name") == choice]
+    else:
+        return calls, invalid
+    refused = [call for call in in_reply_order(calls, invalid, invalid) if not any(call is k for k in kept)]
+    if refused:
+        yield from not_run(messages, refused, step, why)
+    return ([call for call in calls if any(call is k for k in kept)],
+            [call for call in invalid if any(call is k for k in kept)])

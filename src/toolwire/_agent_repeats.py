@@ -3,7 +3,8 @@ earlier result instead of being run.
 
 A call identical to one answered with success (same tool, same arguments) in a round since which no tool ran is
 not run again: it gets that answer. Nor is one that failed :data:`FAILED_TRIES` times in a row with the same
-error (it gets that error; once another tool has succeeded since, it gets one more try, once per run), nor one
+error (it gets that error, saying it was not run again; once another tool has succeeded since, it gets one more
+try, once per run), nor one
 identical to an earlier call of the same reply (it gets that call's result, whatever it is). The Agent's
 ``repeat_calls`` (``"run"``, or the names of tools whose calls always run) turns this off. :class:`RepeatedCalls`
 keeps what one run needs for it; ``Agent._tool_round`` uses it.
@@ -21,10 +22,11 @@ from toolwire.messages import InvalidToolCall, ToolCall, ToolMessage
 
 __all__ = ["FAILED_TRIES", "RepeatedCalls", "ToolsJob", "call_key", "executor_invalid"]
 
-FAILED_TRIES = 2
+FAILED_TRIES = 3
 """Times an identical call (same tool, same arguments) may fail in a row with the same error before a repeat of it
 is answered with that error instead of being run (review 67: a small model sent one bad calculator expression until
-``max_steps``); a transient failure still gets a second try."""
+``max_steps``); a transient failure (a dropped connection, a timeout) still gets two more tries (review 118: with one,
+a third try that would have worked was answered with the second's error)."""
 
 
 def call_key(call: ToolCall) -> str:
@@ -61,7 +63,7 @@ class RepeatedCalls:
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
-        self.told: set[str] = set()  # the tools whose repeated call this run has said it did not run
+        self.told: set[tuple[str, bool]] = set()  # (tool, failed): the repeats this run has said it did not run
         self.reused: list[tuple[ToolMessage, ToolMessage]] = []  # (an answer given without running, its source)
 
     def reruns(self, name: str) -> bool:
@@ -106,11 +108,11 @@ class RepeatedCalls:
             else:
                 # the earlier answer itself: a note beside it ("do not call it again") was what small models
                 # copied as their answer (review 59); the loop instead stops offering tools (``_flow``)
-                repeats[index] = ToolMessage(earlier.content, call["id"] or "", name=call["name"],
+                content = earlier.content if earlier.status == "success" else _not_run_again(call["name"], earlier)
+                repeats[index] = ToolMessage(content, call["id"] or "", name=call["name"],
                                              status=earlier.status, artifact=earlier.artifact)
                 self.reused.append((repeats[index], earlier))
-                if earlier.status == "success":
-                    self._tell(call["name"])
+                self._tell(call["name"], earlier.status == "error")
         return fresh, repeats, twins
 
     def positions(self, messages: list[Any]) -> dict[int, int]:
@@ -122,21 +124,24 @@ class RepeatedCalls:
         return {where[id(given)]: where[id(source)] for given, source in self.reused
                 if id(given) in where and id(source) in where}
 
-    def _tell(self, name: str) -> None:
+    def _tell(self, name: str, failed: bool = False) -> None:
         """Warn, once per run and tool, that a repeated call of tool ``name`` was answered without running it (review
-        99: a tool with side effects, called three times by the model, ran once, and nothing said so)."""
-        if name in self.told:
+        99: a tool with side effects, called three times by the model, ran once, and nothing said so), with the
+        error it failed with ``FAILED_TRIES`` times (``failed``; review 118: that was silent)."""
+        if (name, failed) in self.told:
             return
-        self.told.add(name)
+        self.told.add((name, failed))
         from toolwire._warn_site import warn_user
         from toolwire.errors import RepeatedCallWarning
 
         names = sorted(self.repeat_calls | {name}) if isinstance(self.repeat_calls, frozenset) else [name]
+        what = (f"a call of {name!r} that had failed {FAILED_TRIES} times in a row with the same error with that error"
+                if failed else f"a repeated call of {name!r} with the result it already had")
         warn_user(RepeatedCallWarning(
-            f"The Agent answered a repeated call of {name!r} with the result it already had, without running the tool "
-            "again (it does so for every tool not in repeat_calls, which stops models that loop): for a tool that "
-            f"must run on every call, such as one that adds or sends something, pass Agent(..., "
-            f"repeat_calls={names!r}).", name, tuple(names)))
+            f"The Agent answered {what}, without running the tool again (it does so for every tool not in "
+            "repeat_calls, which stops models that loop): for a tool that must run on every call, such as one that "
+            f"adds or sends something or fails now and then, pass Agent(..., repeat_calls={names!r}).", name,
+            tuple(names)))
 
     def _earlier(self, call: ToolCall, key: str) -> ToolMessage | None:
         """The answer a repeat of ``call`` gets without running: its earlier success, or the error it failed with
@@ -188,6 +193,17 @@ class RepeatedCalls:
                     self.failed[key] = (FAILED_TRIES - 1, error)
                     self.retried.add(key)
         return successes
+
+
+def _not_run_again(name: str, error: ToolMessage) -> Any:
+    """The answer of a repeat of a call that failed :data:`FAILED_TRIES` times in a row with ``error``: that error,
+    saying that the tool was not run this time (the error alone told the model of a timeout that a call which never
+    started "is still running": review 118)."""
+    if not isinstance(error.content, str):
+        return error.content
+    text = error.content.removeprefix("Error: ")
+    return (f"Error: tool {name!r} was not run again: this same call failed {FAILED_TRIES} times in a row, each time "
+            f"with: {text}")
 
 
 def executor_invalid(calls: list[ToolCall], fresh: list[ToolCall], invalid: list[InvalidToolCall],

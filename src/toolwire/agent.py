@@ -30,10 +30,10 @@ it still has is answered with an error ToolMessage and not run.
 
 A model that repeats a call it already got the result for (same tool, same arguments), with no other tool run
 since, is not run again: that call's ToolMessage gives the earlier result again; so is one that failed
-``FAILED_TRIES`` (2) times in a row with the same error, which gets that error. Once a round runs a tool, the
-results of earlier rounds are not given again (the tool may have changed what they read: review 71), and once
-another tool succeeds, a call given up on gets one more try, once per run (a read that failed twice runs again after a
-write: review 88).
+``FAILED_TRIES`` (3) times in a row with the same error, which gets that error, saying it was not run again. Once a
+round runs a tool, the results of earlier rounds are not given again (the tool may have changed what they read:
+review 71), and once another tool succeeds, a call given up on gets one more try, once per run (a read that failed
+repeatedly runs again after a write: review 88).
 ``repeat_calls="run"`` turns this off, and a list of tool names turns it off for those tools only (polling, side
 effects: review 9, finding 10). These rules are kept in :mod:`toolwire._agent_repeats`.
 
@@ -69,6 +69,7 @@ from toolwire._agent_checks import (
     graph_messages,
     keep_run,
     let_model_repeat,
+    max_steps_text,
     stop_kind,
     unique_call_ids,
     unique_ids_in_turns,
@@ -80,6 +81,7 @@ from toolwire._agent_input import (
     for_model,
     not_run,
     put_system_prompt,
+    refuse_outside_choice,
     unanswered,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
@@ -99,7 +101,7 @@ from toolwire._batch import Batching
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
 from toolwire._keywords import AgentMethodAdvice, keyword_names, refuse_run_config, refuses_unknown_keywords
-from toolwire.errors import MaxStepsExceeded, UserError, window_advice
+from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
     AIMessageChunk,
@@ -113,11 +115,6 @@ from toolwire.messages import (
 from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
-
-
-def _steps(count: int) -> str:
-    """``"1 step"``, ``"3 steps"``."""
-    return f"{count} step" if count == 1 else f"{count} steps"
 
 
 _STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; answer with the results you already have."
@@ -156,12 +153,12 @@ class Agent(Batching, AgentMethodAdvice):
             saying no more tool calls are allowed, and ``output`` says so when the reply has no text.
         repeat_calls: ``"answer"`` (default): a call identical to one already answered with success in the
             run (same tool, same arguments), with no tool run since that answer's round, is not run again; its
-            ToolMessage gives the earlier result again (content, status and artifact); a call that failed twice in
-            a row with the same error is answered with that error (review 67: a small model sent one bad expression
-            until ``max_steps``). ``"run"``: every call runs. A list of tool names: those tools' calls
-            always run (tools whose result changes, such as polling a job, or that act each time), the others are
-            answered; ``"run"`` or a list also turns off the embedded model's own decline of repeated calls on the
-            Agent's copies of the model (``ChatLlamaCpp(decline_repeat_calls=...)``), so the Agent alone decides.
+            ToolMessage gives the earlier result again (content, status and artifact); a call that failed three
+            times in a row with the same error is answered with that error, saying it was not run again (review
+            67: a small model sent one bad expression until ``max_steps``). ``"run"``: every call runs. A list of tool
+            names: those tools' calls always run (tools whose result changes, such as polling a job, or that act
+            each time), the others are answered; ``"run"`` or a list also turns off the embedded model's own
+            decline of repeated calls on the Agent's copies (``ChatLlamaCpp(decline_repeat_calls=...)``).
             Identical calls within one reply are judged alike: a tool that does not run again runs once, and each
             of them gets that result (review 69: one reply held the same call 8 times); list a tool that acts
             each time it is called (adds, sends) so that each identical call runs.
@@ -323,8 +320,12 @@ class Agent(Batching, AgentMethodAdvice):
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             full = reply.response_metadata if cut and reply.response_metadata.get("context_full") else {}  # (r. 110)
             tools_ran = True
-            direct, only_repeats = yield from self._tool_round(messages, reply.tool_calls, reply.invalid_tool_calls,
-                                                               step, repeated)
+            # the caller's tool_choice holds, whether the server kept it or not (review 118); the loop's own
+            # tools-off call after repeats only nudges the model to answer: a new call it makes all the same runs
+            choice = getattr(caller(self, ask), "tool_choice", None) if ask in ("model", "after_tools") else None
+            allowed, invalid = yield from refuse_outside_choice(messages, reply, choice, step)
+            direct, only_repeats = (yield from self._tool_round(messages, allowed, invalid, step, repeated)
+                                    ) if allowed or invalid else (None, True)  # (none allowed: tools off next)
             only_repeats = only_repeats and (not self._forced or self._finish_model is not None)  # (forced: see init)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))
@@ -352,15 +353,8 @@ class Agent(Batching, AgentMethodAdvice):
                           f"more tool calls ({names}), which were not run; raise max_steps to let it finish.")
             yield from finish(messages, output, steps, "max_steps", self._response, repeated.positions(messages))
             return
-        text = (f"The model was still working (it paused its turn, pause_turn) after {_steps(self.max_steps)}: raise "
-                "max_steps, or use on_max_steps='answer' to get a final answer." if paused else
-                f"The model's tool calls were still cut off where its context window ran out after "
-                f"{_steps(self.max_steps)}: {window_advice(full, 'the model a larger n_ctx')}." if full else
-                f"The model's tool calls were still cut off at the output token limit after {_steps(self.max_steps)}: "
-                "raise max_tokens so that a whole call fits." if cut else
-                f"The model still asked for tools after {_steps(self.max_steps)}: raise max_steps, or use "
-                "on_max_steps='answer' to get a final answer.")
-        raise MaxStepsExceeded(text, messages, self.max_steps, reused_calls=repeated.positions(messages))
+        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut), messages, self.max_steps,
+                               reused_calls=repeated.positions(messages))
 
     def _tool_round(
         self,
@@ -377,7 +371,7 @@ class Agent(Batching, AgentMethodAdvice):
         with success in a round since which no tool ran is not run again, unless ``repeat_calls`` says it runs (nor is
         one identical to an earlier call of the same reply: it gets that call's result, whatever it is); nor is one
         that failed :data:`~toolwire._agent_repeats.FAILED_TRIES` times in a row with the same error: it gets that
-        error again (after another tool's success, one more try, once per run; ``repeated`` keeps what that takes).
+        error, saying it was not run again (after another tool's success, one more try, once per run).
         Returns ``(the result of the first successful return_direct tool or None, whether every call was such a
         repeat)``.
         """

@@ -31,9 +31,10 @@ being cancelled; when the run itself is cancelled, the cancellation propagates, 
 ``CancelledError`` and returns (the run stops all the same, and its answers are not given). The calls still running
 then get ``CANCEL_GRACE`` seconds to end, and one that ignores its cancellation is given up (its coroutine closed, as
 at a timeout), so a cancelled run always ends; the answers of the calls that finished are on the ``CancelledError``
-(or a Ctrl-C's ``KeyboardInterrupt`` in the sync API, and one a tool raises itself) as ``tool_messages``, with an error answer for each async call
-stopped while it ran (or given up) saying that what it did may have taken effect (:func:`stopped_text`), so a resumed
-run does not run it again; only the calls that had not started are left unanswered.
+(or a Ctrl-C's ``KeyboardInterrupt`` in the sync API, and one a tool raises itself) as ``tool_messages``, with an
+error answer for each async call stopped while it ran (or given up) saying that what it did may have taken effect
+(:func:`stopped_text`), so a resumed run does not run it again; only the calls that had not started are left
+unanswered.
 """
 
 from __future__ import annotations
