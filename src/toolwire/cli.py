@@ -38,6 +38,7 @@ from toolwire.cli_tools import default_tools, load_tools
 from toolwire.errors import (
     ContextOverflowError,
     MaxStepsExceeded,
+    ProviderError,
     RepeatedCallWarning,
     ToolwireError,
     UserError,
@@ -296,8 +297,8 @@ ModelOpt = Annotated[
 ]
 ToolsOpt = Annotated[
     list[str] | None, typer.Option("--tools", "-t", metavar="FILE", help=(
-        "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects, else its public "
-        "functions with docstrings."))
+        "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects (not those named "
+        "_x), else its public functions with docstrings. Its folder and the current one are on the import path."))
 ]
 DialectOpt = Annotated[str | None, typer.Option(
     "--dialect", metavar="NAME",
@@ -544,6 +545,13 @@ def _chat(agent: Any, max_steps: int) -> None:
         except ToolwireError as exc:  # the turn so far (tool calls already run) is kept, as the Agent hands it back
             text = _max_steps_text(exc, max_steps, chat=True) if isinstance(exc, MaxStepsExceeded) else _error_text(exc)
             err.print(f"[red]error:[/red] {escape(terminal_text(text))}")
+            refused = isinstance(exc, ProviderError) and not exc.retryable  # (too long, a content filter)
+            if refused and not _tools_ran(exc, kept, ""):  # dropped, or every later question would be refused the
+                err.print("[yellow]that question was dropped from the conversation:[/yellow] ask again, or type "
+                          "'clear' to start a new conversation.")  # same way (review 117)
+                continue
+            if refused:  # its tools' results are kept (so they do not run again), and may be what the provider refused
+                err.print("[dim](if the next question is refused the same way, type 'clear')[/dim]")
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:
                 conversation = list(kept)

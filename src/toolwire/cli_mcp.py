@@ -38,8 +38,8 @@ def _group() -> None:
 @app.command()
 def serve(
     tools: Annotated[list[str], typer.Option("--tools", "-t", help=(
-        "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects, else its public "
-        "functions with docstrings."))],
+        "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects (not those named "
+        "_x), else its public functions with docstrings. Its folder and the current one are on the import path."))],
     transport: Annotated[str, typer.Option(help="stdio | http")] = "stdio",
     host: Annotated[str, typer.Option(help="HTTP address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="HTTP port (1-65535).", min=1, max=65535)] = 8000,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire.errors import ContextOverflowError, MaxStepsExceeded, window_advice
+from toolwire.errors import MaxStepsExceeded, ToolwireError, window_advice
 from toolwire.messages import AIMessage, ToolMessage
 
 __all__ = ["cut_reason", "max_steps_text", "tools_ran", "without_oldest_exchange"]
@@ -38,16 +38,17 @@ def cut_reason(messages: list[Any]) -> str:
     return "the answer was cut at the most tokens a reply may have"
 
 
-def tools_ran(exc: ContextOverflowError, conversation: list[Any]) -> str:
-    """`` (its N tool calls had run ...)`` when the question's tools ran before its answer overflowed the context
-    (the Agent's ``exc.messages``: the conversation, the question, then this turn), so a user who drops the question
-    knows their side effects happened; else ``""``."""
+def tools_ran(exc: ToolwireError, conversation: list[Any], why: str = " (the results left no room for the answer)"
+              ) -> str:
+    """`` after its N tool calls had run`` and ``why``, when the question's tools ran before its turn failed (the
+    Agent's ``exc.messages``: the conversation, the question, then this turn; by default its answer overflowed the
+    context), so a user whose question is dropped knows their side effects happened; else ``""``."""
     turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
     ran = sum(isinstance(message, ToolMessage) for message in turn)
     if not ran:
         return ""
     calls = "tool call had" if ran == 1 else "tool calls had"
-    return f" after its {ran} {calls} run (the results left no room for the answer)"
+    return f" after its {ran} {calls} run{why}"
 
 
 def max_steps_text(exc: MaxStepsExceeded, max_steps: int, chat: bool = False) -> str:

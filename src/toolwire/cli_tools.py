@@ -23,8 +23,11 @@ __all__ = ["default_tools", "load_tools"]
 def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     """Load the tools of a Python file or importable module.
 
-    The module's ``TOOLS`` list is used when it has one; otherwise every toolwire :class:`Tool` in it,
-    and, when there is none, every public function defined in it that has a docstring.
+    The module's ``TOOLS`` list is used when it has one; otherwise every toolwire :class:`Tool` in it under a public
+    name (one imported as ``_helper`` to be used inside another tool is not offered: review 117), and, when there is
+    none, every public function defined in it that has a docstring. The current folder goes on ``sys.path``, as
+    ``python -m`` puts it, and a file's own folder too, as ``python file.py`` does, so a module of the user's package
+    and a file that imports its neighbours load (review 117: the console script's path has neither).
 
     Args:
         spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
@@ -47,7 +50,8 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     """
     path = Path(spec)
     try:
-        if path.suffix == ".py" or path.exists():
+        _on_import_path(Path.cwd())
+        if path.suffix == ".py" or (path.exists() and not (spec.isidentifier() and (path / "__init__.py").is_file())):
             if not path.is_file():
                 raise UserError(f"No tools file at {spec!r}: give a .py file or an importable module name.")
             digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
@@ -55,6 +59,7 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
             if mod_spec is None or mod_spec.loader is None:
                 raise UserError(f"Cannot import {spec!r} as Python code.")
             module = importlib.util.module_from_spec(mod_spec)
+            _on_import_path(path.resolve().parent)
             sys.modules[mod_spec.name] = module
             mod_spec.loader.exec_module(module)
         else:
@@ -98,8 +103,7 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
                                 "command cannot run: make it a function with @tool, or take it out of TOOLS.")
             found.append(converted)
     else:
-        values = list(vars(module).values())
-        found = [v for v in values if isinstance(v, Tool)]
+        found = [v for name, v in vars(module).items() if isinstance(v, Tool) and not name.startswith("_")]
         if not found:
             found = [
                 _documented_function_tool(v, name, spec) for name, v in vars(module).items()
@@ -111,6 +115,13 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     if not tools:
         raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
     return tools
+
+
+def _on_import_path(folder: Path) -> None:
+    """Put ``folder`` first on ``sys.path`` unless it is there already (as itself, or as ``""`` for the current one)."""
+    text = str(folder)
+    if text not in sys.path and not (folder == Path.cwd() and "" in sys.path):
+        sys.path.insert(0, text)
 
 
 def _first_sentence(exc: BaseException) -> str:

@@ -1,0 +1,91 @@
+"""Review 117 (a new user's pass over the command line and the library): toolwire chat goes on after a question the
+provider refuses; --tools loads a module of the user's project; ..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from toolwire import HumanMessage
+from toolwire.errors import ProviderError
+from toolwire.testing import ScriptedChatModel
+
+
+def _cli(monkeypatch: pytest.MonkeyPatch, model: Any, command: list[str], text: str | None = None) -> Any:
+    from toolwire import cli
+
+    monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: model)
+    return CliRunner().invoke(cli.app, command, input=text)
+
+
+# -- #1: chat after a question the provider refuses ----------------------------------------------------------------
+
+
+def _filtered(messages: list) -> str:
+    questions = [m.text for m in messages if isinstance(m, HumanMessage)]
+    if any("forbidden" in q for q in questions):
+        raise ProviderError("The response was filtered due to the prompt triggering the content management policy.",
+                            provider="openai", status=400, hint="rephrase the request")
+    return "answers " + " + ".join(questions)
+
+
+def test_chat_drops_a_question_the_provider_refuses_so_the_next_one_goes_through(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    model = ScriptedChatModel([_filtered], cycle=True)
+    result = _cli(monkeypatch, model, ["chat"], "one\nsomething forbidden\ntwo\nexit\n")
+    assert result.exit_code == 0, result.output
+    assert "that question was dropped from the conversation" in result.output
+    assert "answers one + two" in result.output  # was: every later question refused the same way
+    assert [m.text for m in model.requests[-1].messages if isinstance(m, HumanMessage)] == ["one", "two"]
+
+
+def test_chat_keeps_the_turn_after_an_error_worth_retrying(monkeypatch: pytest.MonkeyPatch) -> None:
+    def busy_once(messages: list) -> str:
+        if not getattr(busy_once, "done", False):
+            busy_once.done = True  # type: ignore[attr-defined]
+            raise ProviderError("Overloaded.", provider="openai", status=529, retryable=True)
+        return "answers " + " + ".join(m.text for m in messages if isinstance(m, HumanMessage))
+
+    result = _cli(monkeypatch, ScriptedChatModel([busy_once], cycle=True), ["chat"], "one\ntwo\nexit\n")
+    assert "dropped" not in result.output and "answers one + two" in result.output
+
+
+# -- #2, #4: --tools loads a module of the user's package, a file beside its helpers; tools named _x are not offered -
+
+
+def _project(root: Any) -> None:
+    (root / "shop").mkdir()
+    (root / "shop" / "__init__.py").write_text(
+        "from toolwire import tool\n\n@tool\ndef ping() -> str:\n    \"\"\"Ping.\"\"\"\n    return 'pong'\n")
+    (root / "shop" / "db.py").write_text("ORDERS = {'1': 'shipped'}\n")
+    (root / "shop" / "tools.py").write_text(
+        "from toolwire import tool\nfrom toolwire.examples.book import calculate as _calculate\n"
+        "from shop.db import ORDERS\n\n@tool\ndef order_status(order: str) -> str:\n"
+        "    \"\"\"Status of an order.\"\"\"\n    return ORDERS.get(order, _calculate.invoke({'expression': '1+1'}))\n")
+    (root / "proj").mkdir()
+    (root / "proj" / "helpers_r117.py").write_text("GREETING = 'hello'\n")
+    (root / "proj" / "tools.py").write_text(
+        "import helpers_r117\nfrom toolwire import tool\n\n@tool\ndef greet(name: str) -> str:\n"
+        "    \"\"\"Greet someone.\"\"\"\n    return f'{helpers_r117.GREETING} {name}'\n")
+
+
+def test_tools_load_from_a_module_of_the_users_package_and_a_file_beside_its_helpers(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import sys
+
+    from toolwire.cli_tools import load_tools
+
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    # the console script's path: neither the current folder nor the file's (was: "No module named 'shop'")
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", os.getcwd())])
+    for name in [m for m in sys.modules if m == "shop" or m.startswith("shop.") or m == "helpers_r117"]:
+        monkeypatch.delitem(sys.modules, name)
+    tools = load_tools("shop.tools")
+    assert [t.name for t in tools] == ["order_status"]  # (not _calculate, which it only uses)
+    assert tools[0].invoke({"order": "1"}) == "shipped"
+    assert [t.name for t in load_tools("shop")] == ["ping"]  # a package's folder named as a module
+    assert [t.name for t in load_tools(str(tmp_path / "proj" / "tools.py"))] == ["greet"]
