@@ -1,6 +1,6 @@
 """Score a finished ``toolwire eval bfcl`` report again with today's checker, without the model.
 
-    python benchmarks/bfcl_rescore.py REPORT.json[.gz] [--data ../shared/bfcl] [--list] [--out NEW.json]
+    python benchmarks/bfcl_rescore.py REPORT.json[.gz] [--data DIR] [--list] [--out NEW.json]
 
 Each item's stored calls are checked again against the answer key (``toolwire.evals.bfcl_checker``); for
 irrelevance, a reply without calls whose stored text is a call list counts as a call
@@ -18,6 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from toolwire.errors import UserError
 from toolwire.evals.bfcl import load_category
 from toolwire.evals.bfcl_checker import category_kind, check_calls
 from toolwire.parsing.call_lists import text_calls
@@ -47,14 +48,21 @@ def main() -> None:
     """Parse the command line, rescore, print one row per category."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("report", type=Path)
-    parser.add_argument("--data", type=Path, default=Path("../shared/bfcl"))
+    parser.add_argument("--data", type=Path, help="the BFCL data folder (default: the report's data_dir when it "
+                        "exists, else the shared/bfcl folder beside the repo)")
     parser.add_argument("--list", action="store_true", help="print the ids whose verdict changed")
     parser.add_argument("--out", type=Path, help="write the rescored report here (JSON)")
     args = parser.parse_args()
     opener = gzip.open if args.report.suffix == ".gz" else open
     with opener(args.report, "rt", encoding="utf-8") as handle:
         report = json.load(handle)
-    pairs = rescore(report, args.data)
+    data = args.data or next((folder for folder in (Path(str(report.get("data_dir") or "-")),
+                                                   Path(__file__).resolve().parents[2] / "shared" / "bfcl")
+                              if folder.is_dir()), Path("../shared/bfcl"))  # (review 117: only from the repo root)
+    try:
+        pairs = rescore(report, data)
+    except UserError as exc:
+        raise SystemExit(f"error: {exc}") from None
     print("| category | items | stored | now | changed |")
     print("|---|---|---|---|---|")
     for category in dict.fromkeys(stored["category"] for stored, _ in pairs):

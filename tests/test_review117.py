@@ -89,3 +89,41 @@ def test_tools_load_from_a_module_of_the_users_package_and_a_file_beside_its_hel
     assert tools[0].invoke({"order": "1"}) == "shipped"
     assert [t.name for t in load_tools("shop")] == ["ping"]  # a package's folder named as a module
     assert [t.name for t in load_tools(str(tmp_path / "proj" / "tools.py"))] == ["greet"]
+
+
+# -- #5: a call in the OpenAI SDK's own form, given to ToolExecutor ------------------------------------------------
+
+
+def test_the_executor_reads_a_call_in_the_openai_sdks_form() -> None:
+    from toolwire import ToolExecutor
+    from toolwire.examples.book import BOOK_TOOLS
+
+    good = {"id": "call_1", "type": "function", "function": {"name": "calculate", "arguments": '{"expression": "1+1"}'}}
+    bad = {"id": "call_2", "type": "function", "function": {"name": "calculate", "arguments": '{"expression": '}}
+    answers = ToolExecutor(BOOK_TOOLS).execute([good, bad])  # was: "There is no tool named None" for both
+    assert [(m.tool_call_id, m.status) for m in answers] == [("call_1", "success"), ("call_2", "error")]
+    assert answers[0].text == "2" and "None" not in answers[1].text
+
+
+# -- #6, #7: what ask prints of a hosted model's text beside its calls, and of an image result ----------------------
+
+
+def test_ask_prints_a_hosted_models_text_beside_its_calls_and_names_an_image_result(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    import base64
+
+    from toolwire import AIMessage
+    from toolwire.models import _sdk
+
+    monkeypatch.setattr(_sdk, "SDKChatModel", ScriptedChatModel)  # (read whole, as a hosted model's replies are)
+    png = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5"
+                           "ErkJggg==")
+    tools_file = tmp_path / "charts_r117.py"
+    tools_file.write_text(f"from toolwire import tool\n\n@tool\ndef chart() -> bytes:\n    \"\"\"A chart.\"\"\"\n"
+                          f"    return {png!r}\n")
+    model = ScriptedChatModel([
+        AIMessage("I will assume Paris, France.", tool_calls=[{"name": "chart", "args": {}, "id": "c1"}]), "Done."])
+    result = _cli(monkeypatch, model, ["ask", "chart of Paris", "--tools", str(tools_file)])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("I will assume Paris, France.") == 1  # was: only with --json
+    assert f"← [image/png, {len(png)} bytes]" in result.output  # was: an empty "← " line

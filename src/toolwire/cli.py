@@ -32,6 +32,7 @@ from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
 from toolwire.cli_text import cut_reason as _cut_reason
 from toolwire.cli_text import max_steps_text as _max_steps_text
+from toolwire.cli_text import result_line as _result_line
 from toolwire.cli_text import tools_ran as _tools_ran
 from toolwire.cli_text import without_oldest_exchange as _without_oldest_exchange
 from toolwire.cli_tools import default_tools, load_tools
@@ -195,7 +196,7 @@ def _print_event(event: Any) -> None:
     elif event.type == "tool_result":
         msg = event.data
         style = "red" if msg.status == "error" else "green"
-        out.print(f"[{style}]← {escape(terminal_text(msg.text))}[/{style}]")
+        out.print(f"[{style}]← {escape(terminal_text(_result_line(msg)))}[/{style}]")
     elif event.type == "model_reply":
         for bad in event.data.invalid_tool_calls:
             out.print(f"[yellow]! invalid tool call: {escape(terminal_text(str(bad.get('error'))))}[/yellow]")
@@ -259,6 +260,8 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
                 if writing.endswith("\r"):  # the CR held back ended the reply: shown as terminal_text shows it
                     out.print(terminal_text("\r"), style="bold", markup=False, end="", soft_wrap=True)
                 _end_line()
+                if not writing and event.data.tool_calls and event.data.text.strip():  # a hosted model's text beside
+                    out.print(terminal_text(event.data.text), style="bold", markup=False)  # its calls (review 117)
                 writing, shown = "", writing
             if event.type == "final":
                 result = event.data

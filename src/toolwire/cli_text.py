@@ -66,3 +66,23 @@ def max_steps_text(exc: MaxStepsExceeded, max_steps: int, chat: bool = False) ->
     calls = "model call" if exc.steps == 1 else "model calls"
     return (f"The model gave no final answer within {exc.steps} {calls}: raise --max-steps, e.g. "
             f"--max-steps {max(2 * max_steps, max_steps + 4)}.")
+
+
+def result_line(message: ToolMessage) -> str:
+    """What the commands print for a tool result: its text, with each other block of its content (an image, audio,
+    a file) named with its MIME type and size, ``[image/png, 67 bytes]`` (review 117: an image result printed as an
+    empty line, which read as a tool that returned nothing)."""
+    if isinstance(message.content, str):
+        return message.content
+    parts: list[str] = []
+    for block in message.content:
+        if isinstance(block, str) or (isinstance(block, dict) and block.get("type") == "text"):
+            parts.append(block if isinstance(block, str) else str(block.get("text", "")))
+            continue
+        kind = str(block.get("type", "block")) if isinstance(block, dict) else type(block).__name__
+        mime = block.get("mime_type") if isinstance(block, dict) else None
+        data = block.get("base64") if isinstance(block, dict) else None
+        size = f", {len(data) * 3 // 4 - data[-2:].count('=')} bytes" if isinstance(data, str) else ""
+        url = block.get("url") if isinstance(block, dict) and isinstance(block.get("url"), str) else ""
+        parts.append(f"[{mime or kind}{size}{', ' + url[:80] if url and not size else ''}]")
+    return " ".join(part for part in parts if part)

@@ -64,7 +64,7 @@ from toolwire.messages import (
     invalid_tool_call,
     new_tool_call_id,
 )
-from toolwire.parsing.arguments import EXAMPLE
+from toolwire.parsing.arguments import EXAMPLE, tool_call_from_native
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content, unsent_result
 from toolwire.tools import Tool
 
@@ -521,7 +521,8 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
 
 def _prepared(call: Any) -> ToolCall | InvalidToolCall:
     """A call as :meth:`ToolExecutor.acall` answers it: a well-formed call as
-    :class:`~toolwire.messages.AIMessage` shapes it (an id made or turned to text, argument text decoded); a
+    :class:`~toolwire.messages.AIMessage` shapes it (an id made or turned to text, argument text decoded; a call in
+    the OpenAI SDK's form, ``{"id", "type": "function", "function": {"name", "arguments"}}``, read as a reply's); a
     dict whose name is missing or not text kept in place, so it is answered as an unknown tool; anything else
     (a string, a number) an invalid call, answered in its place, as is a dict whose id cannot be made text (its
     ``str()`` raises). An item whose ``repr()`` fails is shown as ``<TypeName>``: printing it cannot fail.
@@ -532,6 +533,10 @@ def _prepared(call: Any) -> ToolCall | InvalidToolCall:
     if isinstance(call, dict):
         call_id = call.get("id")
         id_text = call_id if call_id is None or isinstance(call_id, str) else printed(call_id, str)
+        function = call.get("function")  # the OpenAI SDK's own form, {"id", "type": "function", "function": {"name",
+        if isinstance(function, dict) and "name" not in call and "args" not in call:  # "arguments"}}: read as the
+            return tool_call_from_native(function.get("name"), function.get("arguments"),  # Agent reads it (r. 117)
+                                         id_text, require_name=True)
         if id_text is None and call_id is not None:
             name = call.get("name")
             return invalid_tool_call(name if isinstance(name, str) else None, None, None,
