@@ -71,7 +71,7 @@ def test_with_sampling_nothing_is_declined():
 
 def test_answered_calls_reads_ids_status_and_the_newest_request():
     calls = [{"name": "get_weather", "args": {"city": "Oslo"}, "id": "a"},
-             {"name": "calculate", "args": {"expression": "1+1"}, "id": "b"},
+             {"name": "get_weather", "args": {"city": "Paris"}, "id": "b"},
              {"name": "get_weather", "args": {"city": "Rome"}, "id": "c"}]
     messages = [HumanMessage("q"), AIMessage("", tool_calls=calls), ToolMessage("ok", tool_call_id="a"),
                 ToolMessage("boom", tool_call_id="b", status="error"), ToolMessage("x", tool_call_id="zzz")]
@@ -80,6 +80,12 @@ def test_answered_calls_reads_ids_status_and_the_newest_request():
     assert answered_calls([*messages, HumanMessage("again")]) == frozenset()
     keys = answered_calls(messages)
     assert only_answered('[get_weather(city="Oslo")]', [WEATHER, CALC], "pythonic", keys)
+    both = [{"name": "calculate", "args": {"expression": "1+1"}, "id": "d"}, calls[0]]  # two tools in one reply: in
+    mixed = [HumanMessage("q"), AIMessage("", tool_calls=both), ToolMessage("2", tool_call_id="d"),  # any order,
+             ToolMessage("ok", tool_call_id="a")]  # so a result counts only once a run gave it again (review 117)
+    assert answered_calls(mixed) == frozenset()
+    again = [*mixed, AIMessage("", tool_calls=[{**calls[0], "id": "e"}]), ToolMessage("ok", tool_call_id="e")]
+    assert answered_calls(again) == {("get_weather", '{"city": "Oslo"}')}
     assert only_answered('[{"name": "get_weather", "arguments": {"city": "Oslo"}}]', [WEATHER], "json", keys)
     assert not only_answered('[get_weather(city="Rome")]', [WEATHER], "pythonic", keys)
     assert not only_answered("[get_weather(city=", [WEATHER], "pythonic", keys)  # no whole call: not judged

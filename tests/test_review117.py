@@ -127,3 +127,37 @@ def test_ask_prints_a_hosted_models_text_beside_its_calls_and_names_an_image_res
     assert result.exit_code == 0, result.output
     assert result.output.count("I will assume Paris, France.") == 1  # was: only with --json
     assert f"← [image/png, {len(png)} bytes]" in result.output  # was: an empty "← " line
+
+
+# -- #3: a result read while another tool of the same reply ran is not given again until a run confirms it --------
+
+
+def test_a_list_read_beside_an_add_in_one_reply_is_read_again() -> None:
+    from toolwire import Agent, AIMessage, ToolMessage, tool
+
+    tasks = ["buy milk"]
+
+    @tool
+    def add_task(title: str) -> str:
+        """Add a task."""
+        tasks.append(title)
+        return f"added {title!r}"
+
+    reads: list[int] = []
+
+    @tool
+    def list_tasks() -> list[str]:
+        """List the tasks."""
+        reads.append(1)
+        return ["buy milk"] if len(reads) == 1 else list(tasks)  # (the first read came before the task was written)
+
+    def first_list(messages: list) -> AIMessage:  # (the list was read before the task was written)
+        return AIMessage("", tool_calls=[{"name": "add_task", "args": {"title": "call mom"}, "id": "a"},
+                                         {"name": "list_tasks", "args": {}, "id": "b"}])
+
+    model = ScriptedChatModel([first_list, AIMessage("", tool_calls=[{"name": "list_tasks", "args": {}, "id": "c"}]),
+                               "Your tasks."])
+    result = Agent(model, [add_task, list_tasks]).invoke("Add 'call mom' and list my tasks.")
+    answers = {m.tool_call_id: m.text for m in result.messages if isinstance(m, ToolMessage)}
+    assert answers["c"] == '["buy milk", "call mom"]'  # was: the first, stale list again
+    assert result.reused_calls == {}

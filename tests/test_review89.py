@@ -39,7 +39,8 @@ def test_a_bad_call_sent_with_a_good_one_each_time_is_given_up_on(bad_first: boo
     model = ScriptedChatModel([reply(i) for i in range(12)])
     with pytest.raises(MaxStepsExceeded):
         Agent(model, [calculate, get_time], max_steps=12).invoke("q")
-    assert len(ran) <= 3  # (review 88's reset let it run 9 times, tools on to the end)
+    assert len(ran) <= 4  # three tries, and one more after another tool's success (review 88's reset let it run 9
+    # times, tools on to the end)
     assert "none" in [r.tool_choice for r in model.requests]
 
 

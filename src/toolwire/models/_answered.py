@@ -43,25 +43,34 @@ def answered_calls(messages: Iterable[Any]) -> frozenset[CallKey]:
     Returns:
         ``(name, canonical JSON of the arguments)`` of every call of an AIMessage after the newest user message
         that a later ToolMessage answers with ``status`` ``"success"``, counting from the last AIMessage with a
-        call not among those before it; empty when there is none.
+        call not among those before it; empty when there is none. A call whose reply asked for calls of another
+        tool too (``add_task`` and ``list_tasks`` at once, which may run in any order) counts only once an earlier
+        call of it got the same answer (review 117: the list read before the task was written was declined again).
     """
-    calls: dict[str, CallKey] = {}  # tool_call_id -> key, since the newest user message
+    calls: dict[str, tuple[CallKey, bool]] = {}  # tool_call_id -> (key, whether its reply called that tool alone)
     answered: set[CallKey] = set()
+    seen: dict[CallKey, Any] = {}  # key -> the content of its last success
     for message in messages:
         kind = getattr(message, "type", None)
         if kind == "human":
             calls.clear()
             answered.clear()
+            seen.clear()
         elif kind == "ai":
             keys = {call["id"]: _key(call["name"], call.get("args") or {})
                     for call in getattr(message, "tool_calls", None) or ()}
             if any(key not in answered for key in keys.values()):  # a new call ran: earlier results may be stale
                 answered.clear()
-            calls.update(keys)
+            alone = len({key[0] for key in keys.values()}) <= 1
+            calls.update((call_id, (key, alone)) for call_id, key in keys.items())
         elif kind == "tool" and getattr(message, "status", "success") == "success":
-            key = calls.get(getattr(message, "tool_call_id", None) or "")
-            if key is not None:
-                answered.add(key)
+            entry = calls.get(getattr(message, "tool_call_id", None) or "")
+            if entry is not None:
+                key, alone = entry
+                content = getattr(message, "content", None)
+                if alone or (key in seen and seen[key] == content):
+                    answered.add(key)
+                seen[key] = content
     return frozenset(answered)
 
 
