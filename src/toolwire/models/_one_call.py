@@ -9,22 +9,54 @@ every reply of a request with ``parallel_tool_calls=False`` through here: the fi
 dropped with a warning in the log (the model asks for them again after it sees the first one's result). A valid
 call comes before an invalid one: the invalid calls are kept only when the reply has no valid one, and then only
 the first.
+
+A structured output (:meth:`~toolwire.models.base.BaseChatModel.with_structured_output`) keeps one call per reply
+too, whatever ``parallel_tool_calls`` says, and its log line says so: of two or more calls of its output tool
+(:class:`OutputTool`), the first whose arguments fit the schema is kept (review 118 #3: the first was kept though it
+broke the schema and a later one fitted); when none fits, the first, so that the error, or the retry, is as before.
+A stream holds such a reply's tool-call pieces back until it ends, to tell which call fits.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from toolwire.messages import AIMessage, AIMessageChunk
 
-__all__ = ["OneCallStream", "one_call", "one_call_async_stream", "one_call_stream"]
+__all__ = ["OneCallStream", "OutputCallStream", "OutputTool", "one_call", "one_call_async_stream", "one_call_stream"]
 
 log = logging.getLogger("toolwire.models")
 
 
-def one_call(message: AIMessage, forced: str | None = None) -> AIMessage:
+@dataclass(frozen=True)
+class OutputTool:
+    """The output tool of a structured output, whose model keeps one call of it per reply.
+
+    Attributes:
+        name: the tool's name.
+        read: turns a call's arguments into the value (raises when they do not fit the schema).
+    """
+
+    name: str
+    read: Callable[[Any], Any]
+
+    def fits(self, args: Any) -> bool:
+        """Whether ``args`` (a call's arguments) read as a value of the schema."""
+        try:
+            self.read(args)
+        except Exception:  # (the structured output names the problem when it reads the call kept)
+            return False
+        return True
+
+    def reason(self) -> str:
+        """What the log line gives as the reason a call was dropped."""
+        return f"with_structured_output keeps one call of its output tool {self.name}"
+
+
+def one_call(message: AIMessage, forced: str | None = None, output: OutputTool | None = None) -> AIMessage:
     """``message`` with at most one tool call: itself when it has one or none, else a copy with the first valid call
     (or, with none valid, the first invalid one), a warning logged, and the number of calls dropped added to its
     ``response_metadata["dropped_tool_calls"]`` (as Gemini's lowering records them; review 84).
@@ -34,21 +66,39 @@ def one_call(message: AIMessage, forced: str | None = None) -> AIMessage:
         forced: the tool the request's ``tool_choice`` names (a structured output's tool), whose first valid call is
             kept wherever it stands in the reply (review 96: a call of another tool before it was kept instead, and
             the structured output then said the model had not called it); None: the first call.
+        output: a structured output's tool: its first call whose arguments fit the schema is kept (else its first
+            call), and the log line names it as the reason (``parallel_tool_calls`` may not have been set).
     """
     valid, invalid = message.tool_calls, message.invalid_tool_calls
     if len(valid) + len(invalid) <= 1:
         return message
     dropped = len(valid) + len(invalid) - 1
-    kept = next(([call] for call in valid if call["name"] == forced), valid[:1]) if forced else valid[:1]
-    _warn(dropped, "" if not valid or kept[0] is valid[0] else f"the call of {forced}, forced by tool_choice")
+    name = output.name if output is not None else forced
+    named = [call for call in valid if call["name"] == name] if name else []
+    fitting = next((call for call in named if output.fits(call["args"])), None) \
+        if output is not None and len(named) > 1 else None
+    kept = [fitting or named[0]] if named else valid[:1]
+    later = valid.index(fitting) + 1 if fitting is not None and fitting is not named[0] else None
+    _warn(dropped, _which(name, forced, not valid or kept[0] is valid[0], later), output)
     metadata = dict(message.response_metadata)
     metadata["dropped_tool_calls"] = int(metadata.get("dropped_tool_calls") or 0) + dropped
     return message.copy(tool_calls=kept, invalid_tool_calls=[] if valid else invalid[:1],
                         response_metadata=metadata)
 
 
-def _warn(dropped: int, which: str = "") -> None:
-    log.warning("parallel_tool_calls=False: kept %s of the reply, dropped %d", which or "the first tool call", dropped)
+def _which(name: str | None, forced: str | None, first: bool, later: int | None) -> str:
+    """The call kept, as the log line names it: ``later``, the place in the reply of the first call of ``name``
+    that fits the schema, after one that does not; ``first``: the reply's first call ("" for the default text)."""
+    if later is not None:
+        return f"the first call of {name} that fits its schema (call {later} of the reply)"
+    if first:
+        return ""
+    return f"the call of {name}{', forced by tool_choice' if name == forced else ''} of the reply"
+
+
+def _warn(dropped: int, which: str = "", output: OutputTool | None = None) -> None:
+    log.warning("%s: kept %s, dropped %d", output.reason() if output is not None else "parallel_tool_calls=False",
+                which or "the first tool call of the reply", dropped)
 
 
 class OneCallStream:
@@ -143,9 +193,96 @@ class OneCallStream:
         return AIMessageChunk("", tool_call_chunks=held, response_metadata=metadata)
 
 
-def one_call_stream(chunks: Iterator[AIMessageChunk], forced: str | None = None) -> Iterator[AIMessageChunk]:
-    """``chunks`` through :class:`OneCallStream` (closed with them); ``forced`` as there."""
-    kept = OneCallStream(forced)
+class OutputCallStream(OneCallStream):
+    """The chunk filter of a structured output's stream (:class:`OutputTool`): every tool-call piece is held back
+    until the stream ends, then the pieces of one call are passed on in the last chunk, the call :func:`one_call`
+    keeps of the merged reply: the first call of the output tool whose arguments fit the schema, else its first
+    call, else the first call. Text and the other fields pass as they come. An invalid call sent before any call is
+    passed on and the calls after it dropped, one with the id of a call held goes with that call, as in
+    :class:`OneCallStream`.
+
+    Args:
+        forced: the tool the request's ``tool_choice`` names, for the log line.
+        output: the structured output's tool.
+    """
+
+    def __init__(self, forced: str | None, output: OutputTool) -> None:
+        super().__init__(forced)
+        self.output = output
+        self.parts: dict[int, list[Any]] = {}  # the held pieces of each call, by id() of its group
+        self.cut: dict[int, list[Any]] = {}  # the invalid calls sent with the id of a held call
+
+    def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
+        """``chunk`` without its tool-call pieces (held back), and without the invalid calls not passed on."""
+        parts, invalid = chunk.tool_call_chunks, chunk.invalid_tool_calls
+        if not parts and not invalid:
+            return chunk
+        for part in parts:
+            self.calls.add(part)
+            group = self.calls.last
+            if self.first is self:  # an invalid call came first: it is the one kept
+                self.dropped.add(id(group))
+            else:
+                self.parts.setdefault(id(group), []).append(part)
+        kept_invalid = []
+        for call in invalid:
+            owner = next((g for g in self.calls.groups if id(g) in self.parts and call.get("id") is not None
+                          and g.get("id") == call.get("id")), None)
+            if owner is not None:
+                self.cut.setdefault(id(owner), []).append(call)
+            elif self.first is None and not self.parts:
+                self.first = self
+                kept_invalid.append(call)
+            else:
+                self.dropped.add(id(call))
+        return AIMessageChunk(chunk.content, invalid_tool_calls=kept_invalid, usage=chunk.usage,
+                              response_metadata=chunk.response_metadata, provider_data=chunk.provider_data,
+                              id=chunk.id, name=chunk.name)
+
+    def done(self) -> AIMessageChunk | None:
+        """Log the warning, when calls were dropped, and return the chunk that ends the stream: the pieces of the
+        call kept, and how many calls were dropped; None when there is neither."""
+        groups = [g for g in self.calls.groups if id(g) in self.parts]
+        if all(g["index"] is not None for g in groups):  # (the order merge_chunks gives the calls)
+            groups.sort(key=lambda g: g["index"])
+        name = self.output.name
+        named = [g for g in groups if g.get("name") == name]
+        fitting = next((g for g in named if self._fits(g)), None) if len(named) > 1 else None
+        kept = fitting or (named[0] if named else groups[0] if groups else None)
+        dropped = len(self.dropped) + len(groups) - (kept is not None)
+        if kept is None and not dropped:
+            return None
+        if dropped:
+            later = groups.index(fitting) + 1 if fitting is not None and fitting is not named[0] else None
+            _warn(dropped, _which(name, self.forced, kept is None or kept is groups[0], later), self.output)
+        metadata = {"dropped_tool_calls": dropped} if dropped else {}
+        return AIMessageChunk("", tool_call_chunks=self.parts[id(kept)] if kept is not None else [],
+                              invalid_tool_calls=self.cut.get(id(kept), []) if kept is not None else [],
+                              response_metadata=metadata)
+
+    def _fits(self, group: dict[str, Any]) -> bool:
+        """Whether the held call ``group``, merged as :func:`~toolwire.messages.merge_chunks` merges it, is whole and
+        its arguments fit the schema."""
+        from toolwire.chunks import merge_chunks
+
+        if self.cut.get(id(group)):
+            return False
+        merged = merge_chunks([AIMessageChunk("", tool_call_chunks=self.parts[id(group)])], as_chunk=False,
+                              tool_names=[self.output.name])
+        calls = merged.tool_calls
+        return len(calls) == 1 and not merged.invalid_tool_calls and self.output.fits(calls[0]["args"])
+
+
+def _stream_filter(forced: str | None, output: OutputTool | None) -> OneCallStream:
+    """The chunk filter of a request's stream: :class:`OutputCallStream` for a structured output's."""
+    return OutputCallStream(forced, output) if output is not None else OneCallStream(forced)
+
+
+def one_call_stream(chunks: Iterator[AIMessageChunk], forced: str | None = None,
+                    output: OutputTool | None = None) -> Iterator[AIMessageChunk]:
+    """``chunks`` through :class:`OneCallStream` (closed with them); ``forced`` as there; with ``output`` (a
+    structured output's tool), through :class:`OutputCallStream`."""
+    kept = _stream_filter(forced, output)
     try:
         for chunk in chunks:
             yield kept.filter(chunk)
@@ -157,10 +294,10 @@ def one_call_stream(chunks: Iterator[AIMessageChunk], forced: str | None = None)
         yield last
 
 
-async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk],
-                                forced: str | None = None) -> AsyncIterator[AIMessageChunk]:
+async def one_call_async_stream(chunks: AsyncIterator[AIMessageChunk], forced: str | None = None,
+                                output: OutputTool | None = None) -> AsyncIterator[AIMessageChunk]:
     """Async :func:`one_call_stream`."""
-    kept = OneCallStream(forced)
+    kept = _stream_filter(forced, output)
     try:
         async for chunk in chunks:
             yield kept.filter(chunk)

@@ -33,7 +33,7 @@ from toolwire.messages import (
     coerce_messages,
     merge_chunks,
 )
-from toolwire.models._one_call import one_call, one_call_async_stream, one_call_stream
+from toolwire.models._one_call import OutputTool, one_call, one_call_async_stream, one_call_stream
 from toolwire.models._runnable import RunnableMethods, bound_repr
 from toolwire.models._tool_conversion import (
     ServerTool,
@@ -171,8 +171,9 @@ class BaseChatModel(RunnableMethods, Batching):
     tool_choice: str | None = None
     parallel_tool_calls: bool | None = None
     strict: bool | None = None
-    _one_call: bool = False
-    """Keep at most one tool call per reply, without asking the provider (:meth:`with_structured_output`)."""
+    _one_call: OutputTool | None = None
+    """A structured output's tool: keep at most one tool call per reply, without asking the provider, preferring a
+    call of it that fits its schema (:meth:`with_structured_output`)."""
 
     @property
     def model_name(self) -> str:
@@ -243,7 +244,7 @@ class BaseChatModel(RunnableMethods, Batching):
         new.tools = converted
         new.tool_choice = choice
         new.parallel_tool_calls = parallel_tool_calls
-        new._one_call = False
+        new._one_call = None
         already = self.strict  # (the Agent binds again what a user bound: warned once, at the user's line)
         new.strict = strict
         if strict and not self.strict_mode and not already:
@@ -314,7 +315,7 @@ class BaseChatModel(RunnableMethods, Batching):
         # one call: kept here whatever the provider does, and asked of it where the field is always taken
         bound = self.bind_tools([spec], tool_choice=self._structured_choice(spec.name),
                                 parallel_tool_calls=self._structured_parallel(), strict=strict)
-        bound._one_call = True
+        bound._one_call = OutputTool(spec.name, read)
         return StructuredOutput(bound, spec.name, read, include_raw=include_raw, retries=retries)
 
     def _structured_parallel(self) -> bool | None:
@@ -383,7 +384,7 @@ class BaseChatModel(RunnableMethods, Batching):
         """
         request = self._request(input, options)
         reply = self._whole_retry.call(self._generate, request)
-        return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
+        return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
     async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
         """Async :meth:`invoke`: the same request, awaited (providers use their SDK's async client).
@@ -399,7 +400,7 @@ class BaseChatModel(RunnableMethods, Batching):
         """
         request = self._request(input, options)
         reply = await self._whole_retry.acall(self._agenerate, request)
-        return one_call(reply, _forced(request)) if self._keeps_one_call(request) else reply
+        return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
     def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
         """Yield the reply as :class:`~toolwire.messages.AIMessageChunk` pieces; merged with
@@ -416,7 +417,8 @@ class BaseChatModel(RunnableMethods, Batching):
         """
         request = self._request(input, options)
         chunks = self._whole_retry.stream(self._stream, request)
-        yield from one_call_stream(chunks, _forced(request)) if self._keeps_one_call(request) else chunks
+        yield from one_call_stream(chunks, _forced(request), self._one_call) if self._keeps_one_call(request) \
+            else chunks
 
     async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`stream`: the reply as :class:`~toolwire.messages.AIMessageChunk` pieces, awaited.
@@ -433,7 +435,7 @@ class BaseChatModel(RunnableMethods, Batching):
         request = self._request(input, options)
         stream = self._whole_retry.astream(self._astream, request)
         if self._keeps_one_call(request):
-            stream = one_call_async_stream(stream, _forced(request))
+            stream = one_call_async_stream(stream, _forced(request), self._one_call)
         try:
             async for chunk in stream:
                 yield chunk
@@ -445,7 +447,7 @@ class BaseChatModel(RunnableMethods, Batching):
     def _keeps_one_call(self, request: ChatRequest) -> bool:
         """Whether each reply to ``request`` is cut to one tool call (``parallel_tool_calls=False``, or a structured
         output model)."""
-        return request.parallel_tool_calls is False or self._one_call
+        return request.parallel_tool_calls is False or self._one_call is not None
 
     # -- provider hooks -------------------------------------------------------------------------------
 

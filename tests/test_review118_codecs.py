@@ -1,0 +1,88 @@
+"""Review 118 #3, #4, #5: the output tool's call kept by with_structured_output, a tool dict's own ``strict`` kept by
+tool_from_schema, and a message's participant ``name`` sent to OpenAI Chat Completions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, Field
+
+from toolwire.chunks import merge_chunks
+from toolwire.messages import AIMessage
+from toolwire.testing import ScriptedChatModel
+
+
+class Weather(BaseModel):
+    """Weather report."""
+
+    city: str
+    celsius: float = Field(ge=-90, le=60)
+
+
+def _two_weathers() -> AIMessage:
+    """A reply whose first call of the output tool breaks the schema and whose second fits."""
+    return AIMessage("", tool_calls=[{"name": "Weather", "args": {"city": "Oslo", "celsius": 99}, "id": "s1"},
+                                     {"name": "Weather", "args": {"city": "Oslo", "celsius": 12}, "id": "s2"}])
+
+
+# -- #3: with_structured_output keeps the first call of its tool that fits -----------------------------------------
+
+
+def test_structured_output_keeps_the_first_call_that_fits_in_invoke_and_streams(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The first call (celsius 99, le=60) was kept and the valid second one dropped: ToolCallParseError with
+    retries=0; the log blamed parallel_tool_calls=False, which was neither set nor sent."""
+    structured = ScriptedChatModel([_two_weathers()], cycle=True).with_structured_output(Weather)
+    with caplog.at_level(logging.WARNING, "toolwire.models"):
+        assert structured.invoke("q") == Weather(city="Oslo", celsius=12)
+    assert "with_structured_output keeps one call of its output tool Weather" in caplog.text
+    assert "call 2 of the reply" in caplog.text and "parallel_tool_calls" not in caplog.text
+    assert list(structured.stream("q")) == [Weather(city="Oslo", celsius=12)]
+
+    async def both() -> tuple[Any, list[Any]]:
+        return await structured.ainvoke("q"), [value async for value in structured.astream("q")]
+
+    assert asyncio.run(both()) == (Weather(city="Oslo", celsius=12), [Weather(city="Oslo", celsius=12)])
+    raw = structured.model.invoke("q")  # the model's reply: one call
+    assert [c["id"] for c in raw.tool_calls] == ["s2"] and raw.response_metadata["dropped_tool_calls"] == 1
+
+
+def test_the_model_stream_keeps_the_call_invoke_keeps() -> None:
+    """The bound model's stream (the pieces merged) keeps the same call as its invoke, sync and async."""
+    bound = ScriptedChatModel([_two_weathers()], cycle=True, stream_pieces=4).with_structured_output(Weather).model
+    merged = merge_chunks(list(bound.stream("q")), as_chunk=False)
+    assert merged.tool_calls == bound.invoke("q").tool_calls
+    assert [c["id"] for c in merged.tool_calls] == ["s2"] and merged.response_metadata["dropped_tool_calls"] == 1
+
+    async def chunks() -> list[Any]:
+        return [chunk async for chunk in bound.astream("q")]
+
+    assert merge_chunks(asyncio.run(chunks()), as_chunk=False).tool_calls == merged.tool_calls
+
+
+def test_no_call_fits_the_first_is_kept_and_the_error_is_as_before() -> None:
+    """When no call of the output tool fits, the first is kept: the error (and a retry's feedback) names it."""
+    from toolwire.errors import ToolCallParseError
+
+    reply = AIMessage("", tool_calls=[{"name": "Weather", "args": {"city": "Oslo", "celsius": 99}, "id": "s1"},
+                                      {"name": "Weather", "args": {"city": "Oslo", "celsius": 70}, "id": "s2"}])
+    structured = ScriptedChatModel([reply], cycle=True).with_structured_output(Weather)
+    with pytest.raises(ToolCallParseError, match="celsius: Input should be less than or equal to 60"):
+        structured.invoke("q")
+    out = structured.model.invoke("q")
+    assert [c["id"] for c in out.tool_calls] == ["s1"]
+    assert [c["id"] for c in merge_chunks(list(structured.model.stream("q")), as_chunk=False).tool_calls] == ["s1"]
+    retried = ScriptedChatModel([reply, _two_weathers()]).with_structured_output(Weather, retries=1)
+    assert retried.invoke("q") == Weather(city="Oslo", celsius=12)
+
+
+def test_parallel_tool_calls_false_still_keeps_the_first_call(caplog: pytest.LogCaptureFixture) -> None:
+    """A plain request bound with parallel_tool_calls=False keeps the reply's first call, with its log line."""
+    bound = ScriptedChatModel([_two_weathers()], cycle=True).bind_tools([Weather], parallel_tool_calls=False)
+    with caplog.at_level(logging.WARNING, "toolwire.models"):
+        assert [c["id"] for c in bound.invoke("q").tool_calls] == ["s1"]
+    assert "parallel_tool_calls=False: kept the first tool call of the reply, dropped 1" in caplog.text
+    assert [c["id"] for c in merge_chunks(list(bound.stream("q")), as_chunk=False).tool_calls] == ["s1"]
