@@ -15,6 +15,7 @@ import json
 import logging
 import math
 import re
+import sys
 from collections import UserString
 from collections.abc import Callable, ItemsView, KeysView, Mapping, Sequence, Set, ValuesView
 from itertools import chain
@@ -292,3 +293,38 @@ def binary_image(value: bytes | bytearray) -> bool:
     """Whether ``value`` starts as an image file does (:func:`image_mime`) and holds control bytes (NUL...) that no
     text holds: then it is an image even when every byte is ASCII, so UTF-8 text (review 112)."""
     return image_mime(value) is not None and _BINARY.search(value) is not None
+
+
+def _short_ints(ready: Any) -> Any:
+    """``ready`` (JSON-ready) with each integer too long to write as text replaced by a text that describes it
+    (``"12345678901234567890... (5001 digits)"``); ``ready`` itself when it holds none."""
+    limit = sys.get_int_max_str_digits() or 0
+    if not limit:
+        return ready
+    bits = int(limit * 3.3219)  # (fewer bits than that always writes: a quick test before the exact one)
+
+    def short(value: Any) -> Any:
+        kind = type(value)
+        if kind is int and value.bit_length() > bits:
+            return _int_text(value, limit)
+        if kind is list:
+            items = [short(item) for item in value]
+            return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+        if kind is dict:
+            pairs = {key: short(item) for key, item in value.items()}
+            return value if all(pairs[key] is item for key, item in value.items()) else pairs
+        return value
+
+    return short(ready)
+
+
+def _int_text(value: int, limit: int) -> Any:
+    """``value`` itself when it has at most ``limit`` digits, else its first 20 digits and its digit count."""
+    size = abs(value)
+    digits = max(1, int(size.bit_length() * 0.30103))
+    while 10 ** digits <= size:
+        digits += 1
+    if digits <= limit:
+        return value
+    return f"{'-' if value < 0 else ''}{size // 10 ** (digits - 20)}... ({digits} digits)"
+

@@ -541,8 +541,8 @@ def _prepared(call: Any) -> ToolCall | InvalidToolCall:
             name = call.get("name")
             return invalid_tool_call(name if isinstance(name, str) else None, None, None,
                                      f"the call's id ({safe_text(call_id):.100}) cannot be read as text")
-        if (type(call.get("args")) is dict and type(call.get("id")) is str and call.get("type") == "tool_call"
-                and isinstance(call.get("name"), str)):
+        if (type(call.get("args")) is dict and type(call.get("id")) is str and call["id"] != ""
+                and call.get("type") == "tool_call" and isinstance(call.get("name"), str)):
             return call  # type: ignore[return-value]  # already in shape (an AIMessage's calls): no second copy
         if isinstance(call.get("name"), str):
             return _checked_call(call)

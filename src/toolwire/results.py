@@ -39,6 +39,7 @@ from toolwire._result_json import (
     _json_default,
     _keys_as_text,
     _named_tuples,
+    _short_ints,
     _str,
     _utf8,
     binary_image,
@@ -118,7 +119,9 @@ def json_ready(value: Any) -> Any:
     U+FFFD, non-finite floats
     ``None``, dict keys strings, and any other object its ``str()``. JSON-ready values come back equal. A value
     that holds itself (a circular reference, which JSON cannot write) becomes its ``str()`` as a whole
-    (``{'name': 'root', 'parent': {...}}``), so the message that holds it can still be saved."""
+    (``{'name': 'root', 'parent': {...}}``), so the message that holds it can still be saved; so can one that holds
+    an integer too long for Python to write as text (over ``sys.get_int_max_str_digits()`` digits), which becomes
+    the text of its first digits and digit count (review 119: ``json.dumps`` of the conversation raised)."""
     value = _named_tuples(value)
     try:
         try:
@@ -128,7 +131,7 @@ def json_ready(value: Any) -> Any:
                                        inf_nan_mode="null")
     except (ValueError, RecursionError):  # "Circular reference detected" (review 83)
         return valid_text(_str(value))
-    return valid_strings(ready)
+    return valid_strings(_short_ints(ready))
 
 
 _MEDIA_KEYS = ("base64", "data", "url", "file_id")
