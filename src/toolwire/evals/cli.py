@@ -52,6 +52,27 @@ def _group() -> None:
     """Evaluate a model on public benchmarks (BFCL)."""
 
 
+def _check_report_before_loading(old: Report, out: Path, model: str | None, dialect: str | None) -> None:
+    """Refuse the report ``old`` at ``out`` when ``--model`` names another model of toolwire's registry (``None``,
+    ``"local"``, a registry name or ``"local:<name>"``) or ``--dialect`` another dialect than it was run with, before
+    the model is fetched and loaded; the run's own check (:func:`~toolwire.evals.bfcl_runner.run_bfcl`) refuses
+    every other difference once the model is made.
+
+    Raises:
+        UserError: as that check words it.
+    """
+    from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
+
+    name = (model or "local").strip().removeprefix("local:")
+    name = DEFAULT_MODEL if name in ("local", "") else name
+    if name in REGISTRY and old.model != name:
+        raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {name!r}: pass another --out, "
+                        "or delete the file to start over.")
+    if dialect is not None and old.settings is not None and old.settings.get("dialect") != dialect:
+        raise UserError(f"{str(out)!r} holds a run with other settings (dialect {old.settings.get('dialect')!r} "
+                        f"there, {dialect!r} now): pass another --out, or the same --model and options to resume it.")
+
+
 def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
                 min_value_probability: float | None = None, optional_argument_share: float | None = None,
                 parallel_call_share: float | None = None, decline_value_lists: bool = False) -> Any:
@@ -326,8 +347,9 @@ def bfcl(
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
         items = load_items(data, cats, limit)  # read and checked before the model loads (a GGUF takes seconds), then
         # again by the run: a function doc that makes no tool, or an id in two categories, said now, not mid-run
-        if out is not None and out.is_file():  # a report that cannot be read, said before the model loads
-            Report.load(out)
+        if out is not None and out.is_file():  # a report that cannot be read, or one of another embedded model or
+            _check_report_before_loading(Report.load(out), out, model, dialect)  # dialect, said before the model
+            # is fetched and loaded (review 120: a 1.1 GB download, then the refusal)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
         if limit is None and readme.is_file():

@@ -352,6 +352,17 @@ def _download(source: str, entry: ModelEntry, target: Path, progress: bool) -> N
                     leftover.unlink()
 
 
+def _home_error(folder: Path, exc: OSError) -> UserError:
+    """The one sentence for a models ``folder`` that cannot be made: when ``TOOLWIRE_HOME`` is set, what is wrong with
+    its value (a file, a folder without write access), since "set TOOLWIRE_HOME" alone does not help a user who set it
+    (review 120)."""
+    home = os.environ.get("TOOLWIRE_HOME")
+    where = (f"TOOLWIRE_HOME ({home}) or a folder on its path is a file, not a folder" if home and
+             isinstance(exc, FileExistsError | NotADirectoryError) else f"TOOLWIRE_HOME is {home}" if home else "")
+    advice = f"{where}: set it to a folder you can write" if where else "set TOOLWIRE_HOME to a folder you can write"
+    return UserError(f"Cannot create the models folder {folder} ({exc.strerror or exc}); {advice}.")
+
+
 def _folder_error(target: Path, exc: OSError) -> UserError:
     """The one sentence for a models folder that cannot take the file (read-only, full)."""
     return UserError(f"Cannot write {target.name} into {target.parent} ({exc.strerror or exc}): free some space or "
@@ -481,7 +492,7 @@ def pull_model(
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"Cannot create the models folder {target.parent} ({exc}); set TOOLWIRE_HOME.") from None
+        raise _home_error(target.parent, exc) from None
     if downloads and damaged:
         say(f"the copy of {entry.name} at {target} is damaged (its size or sha256 differ): downloading it again")
     elif downloads:
