@@ -86,3 +86,74 @@ def test_parallel_tool_calls_false_still_keeps_the_first_call(caplog: pytest.Log
         assert [c["id"] for c in bound.invoke("q").tool_calls] == ["s1"]
     assert "parallel_tool_calls=False: kept the first tool call of the reply, dropped 1" in caplog.text
     assert [c["id"] for c in merge_chunks(list(bound.stream("q")), as_chunk=False).tool_calls] == ["s1"]
+
+
+# -- #4: tool_from_schema keeps the definition's own "strict" -------------------------------------------------------
+
+
+_ADD_PARAMETERS = {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+                   "required": ["a", "b"], "additionalProperties": False}
+_CHAT_ADD = {"type": "function", "function": {"name": "add", "description": "Add two integers.", "strict": True,
+                                              "parameters": _ADD_PARAMETERS}}
+_RESPONSES_ADD = {"type": "function", "name": "add", "description": "Add two integers.", "strict": True,
+                  "parameters": _ADD_PARAMETERS}
+
+
+def _add(a: int, b: int) -> int:
+    return a + b
+
+
+def _tools_sent(spec: Any, strict: bool | None = None) -> list[Any]:
+    """The tools of the Chat Completions, Responses and Anthropic requests binding ``spec`` alone."""
+    from toolwire.messages import HumanMessage
+    from toolwire.models.base import ChatRequest, to_tool_spec
+    from toolwire.models.lowering import anthropic, openai
+
+    request = ChatRequest([HumanMessage("q")], (to_tool_spec(spec),), "auto", None, strict)
+    return [openai.lower_request(request, "gpt-5-mini")["tools"],
+            openai.lower_responses_request(request, "gpt-5-mini")["tools"],
+            anthropic.lower_request(request, "claude-sonnet-4-6")["tools"]]
+
+
+@pytest.mark.parametrize("definition", [_CHAT_ADD, _RESPONSES_ADD], ids=["chat", "responses"])
+def test_tool_from_schema_sends_the_definitions_strict_as_the_dict_alone(definition: dict[str, Any]) -> None:
+    """bind_tools([spec]) sent strict: true, bind_tools([tool_from_schema(spec, f)]) sent no strict."""
+    from toolwire.interop import tool_from_schema
+
+    add = tool_from_schema(definition, _add)
+    sent = _tools_sent(add)
+    assert sent == _tools_sent(definition)
+    assert sent[0][0]["function"]["strict"] is True and sent[1][0]["strict"] is True
+    assert _tools_sent(add, strict=False) == _tools_sent(definition, strict=False)  # bind_tools(strict=...) first
+    assert _tools_sent(add, strict=False)[0][0]["function"].get("strict") is None
+    plain = tool_from_schema({**definition, "strict": False} if "name" in definition else
+                             {"type": "function", "function": {**definition["function"], "strict": False}}, _add)
+    assert _tools_sent(plain)[0][0]["function"].get("strict") is None and add.invoke({"a": 2, "b": 3}) == 5
+
+
+def test_a_bound_tool_and_an_agent_send_strict_through_the_client() -> None:
+    """The whole path the reviewer ran: ChatOpenAI (the SDK on httpx.MockTransport), bind_tools and an Agent."""
+    import json
+
+    import httpx
+    import openai
+
+    from toolwire import Agent
+    from toolwire.interop import tool_from_schema
+    from toolwire.models import ChatOpenAI
+
+    bodies: list[dict[str, Any]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json={"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                                         "choices": [{"index": 0, "finish_reason": "stop",
+                                                      "message": {"role": "assistant", "content": "x"}}]})
+
+    model = ChatOpenAI("gpt-5-mini", api_key="sk-test", max_retries=0)
+    model._clients.sync = openai.OpenAI(api_key="sk-test", max_retries=0,
+                                        http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+    add = tool_from_schema(_CHAT_ADD, _add)
+    model.bind_tools([add]).invoke("q")
+    Agent(model, [add]).invoke("q")
+    assert [body["tools"][0]["function"].get("strict") for body in bodies] == [True, True]

@@ -506,7 +506,10 @@ def tool_from_schema(
 
     Returns:
         The Tool; ``tool.invoke(args)`` raises :class:`ToolValidationError` on invalid arguments and
-        ``tool.invoke(tool_call)`` returns a ``status="error"`` ToolMessage instead.
+        ``tool.invoke(tool_call)`` returns a ``status="error"`` ToolMessage instead. A definition's own
+        ``"strict"`` is kept on its :attr:`~toolwire.tools.Tool.spec` (a
+        :class:`~toolwire.models.base.ToolDictSpec`), so a request binding the tool asks for strict mode as it does
+        for the dict bound alone (review 118 #4: it was dropped); ``bind_tools(strict=...)`` still decides first.
 
     Raises:
         SchemaError: no usable name, no description, an invalid schema, ``func`` not callable, or a ``func``
@@ -545,4 +548,19 @@ def tool_from_schema(
         # function that cannot take them (every call would fail with a TypeError the model cannot fix)
         check_params_taken(func, set(properties), "The schema's parameters", str(tool_name),
                            "give a function with one keyword parameter per property")
-    return Tool.from_schema(func, tool_name, desc, params, **options)
+    made = Tool.from_schema(func, tool_name, desc, params, **options)
+    own = None if is_schema else _own_strict(schema)
+    if own is not None:  # sent as for the dict bound alone: its spec carries the flag (ToolDictSpec.extra)
+        from toolwire.models._tool_conversion import ToolDictSpec
+
+        made.spec = ToolDictSpec(made.spec.name, made.spec.description, made.spec.parameters, {"strict": own})
+    return made
+
+
+def _own_strict(definition: Mapping[str, Any]) -> bool | None:
+    """A tool dict's own ``"strict"`` (in its ``function``, or beside ``name`` in the Responses form), or None."""
+    inner = definition.get("function")
+    for where in (inner if isinstance(inner, Mapping) else {}, definition):
+        if isinstance(where.get("strict"), bool):
+            return bool(where["strict"])
+    return None
