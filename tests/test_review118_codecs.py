@@ -157,3 +157,72 @@ def test_a_bound_tool_and_an_agent_send_strict_through_the_client() -> None:
     model.bind_tools([add]).invoke("q")
     Agent(model, [add]).invoke("q")
     assert [body["tools"][0]["function"].get("strict") for body in bodies] == [True, True]
+
+
+# -- #5: a message's participant name goes to Chat Completions ------------------------------------------------------
+
+
+def _named_conversation() -> list[Any]:
+    from toolwire.messages import HumanMessage, SystemMessage, ToolMessage
+
+    return [SystemMessage("Be brief.", name="rules"), HumanMessage("I'll take the blue one", name="alice"),
+            AIMessage("", tool_calls=[{"name": "stock", "args": {}, "id": "c1"}], name="clerk"),
+            ToolMessage("3 left", tool_call_id="c1", name="stock"),
+            HumanMessage("Which one did Alice take?", name="bob"), HumanMessage("and me?")]
+
+
+@pytest.mark.parametrize("compatible", [False, True], ids=["openai", "compatible"])
+def test_chat_completions_sends_the_participant_name(compatible: bool) -> None:
+    """HumanMessage(name="alice") was sent as {"role": "user", "content": ...}: the name was left out."""
+    from toolwire.models.lowering.openai import lower_messages
+
+    sent = lower_messages(_named_conversation(), compatible=compatible)
+    assert [(m["role"], m.get("name")) for m in sent] == [
+        ("system", "rules"), ("user", "alice"), ("assistant", "clerk"), ("tool", None), ("user", "bob"),
+        ("user", None)]
+
+
+def test_a_name_openai_refuses_is_sent_with_underscores_and_a_role_dict_name_goes_too() -> None:
+    """OpenAI refuses whitespace and <|\\/> in a name (400 for the whole request): those are written _."""
+    from toolwire.messages import HumanMessage, messages_from_dict
+    from toolwire.models.lowering.openai import lower_messages
+
+    sent = lower_messages([HumanMessage("hi", name="Alice Smith</x>"), HumanMessage("hey", name="José")])
+    assert [m["name"] for m in sent] == ["Alice_Smith__x_", "José"]
+    dicts = [{"role": "developer", "name": "ops", "content": "Be brief."}, {"role": "user", "name": "alice",
+                                                                          "content": "hi"}]
+    assert [m.get("name") for m in lower_messages(messages_from_dict(dicts))] == ["ops", "alice"]
+
+
+def test_the_name_reaches_the_server_and_other_apis_are_unchanged() -> None:
+    """Through ChatOpenAI (the SDK on httpx.MockTransport); the Responses API input items, Anthropic and Gemini
+    take no participant name, and get none."""
+    import json
+
+    import httpx
+    import openai
+
+    from toolwire.messages import HumanMessage
+    from toolwire.models import ChatOpenAI
+    from toolwire.models.base import ChatRequest
+    from toolwire.models.lowering import anthropic, gemini
+    from toolwire.models.lowering.openai import lower_responses_messages
+
+    bodies: list[dict[str, Any]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json={"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                                         "choices": [{"index": 0, "finish_reason": "stop",
+                                                      "message": {"role": "assistant", "content": "x"}}]})
+
+    model = ChatOpenAI("gpt-5-mini", api_key="sk-test", max_retries=0)
+    model._clients.sync = openai.OpenAI(api_key="sk-test", max_retries=0,
+                                        http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+    model.invoke([HumanMessage("I'll take the blue one", name="alice")])
+    assert bodies[0]["messages"] == [{"role": "user", "content": "I'll take the blue one", "name": "alice"}]
+    conversation = _named_conversation()
+    assert "alice" not in json.dumps(lower_responses_messages(conversation))
+    request = ChatRequest(conversation)
+    assert "alice" not in json.dumps(anthropic.lower_request(request, "claude-sonnet-4-6"), default=str)
+    assert "alice" not in json.dumps(gemini.lower_request(request, "gemini-2.5-flash"), default=str)

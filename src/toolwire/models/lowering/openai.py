@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -221,6 +222,11 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
     "Tool Calls") and Kimi's thinking models answer 400 "Missing reasoning_content field" for a tool-call
     turn sent without it. Reasoning sent in ``reasoning`` (Groq, OpenRouter, newer vLLM, Ollama) or in
     ``thinking`` content parts (Mistral) is not sent back: Groq and Mistral refuse unknown message fields.
+
+    A system, user or assistant message's ``name`` (the participant: ``HumanMessage("...", name="alice")``) is sent
+    as the message's ``name``, which the API takes on those roles (review 118 #5: it was left out, so a chat of
+    several users lost who said what); the characters OpenAI refuses there (whitespace, ``<|\\/>``) are sent as
+    ``_`` (:func:`_participant_name`). A tool result's ``name`` (its tool's) is not sent.
     """
     out: list[dict[str, Any]] = []
     for item in group_messages(messages):
@@ -228,7 +234,7 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
             out.extend({"role": "tool", "tool_call_id": capped_call_id(m.tool_call_id), "content": tool_result_text(m)}
                        for m in item)
         elif isinstance(item, SystemMessage):
-            out.append({"role": "system", "content": sent_text(item)})
+            out.append(_named({"role": "system", "content": sent_text(item)}, item))
         elif isinstance(item, AIMessage):
             calls = assistant_calls(item)
             empty = None if calls and not compatible else ""
@@ -243,12 +249,32 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
                 reasoning = kept.get(REASONING_KEY)
                 if compatible and kept.get(RETURN_REASONING) is True and isinstance(reasoning, str) and reasoning:
                     msg[REASONING_KEY] = reasoning
-            out.append(msg)
+            out.append(_named(msg, item))
         elif isinstance(item, HumanMessage):
-            out.append({"role": "user", "content": _chat_parts(item.content)})
+            out.append(_named({"role": "user", "content": _chat_parts(item.content)}, item))
         else:
             out.append({"role": "user", "content": sent_text(item)})
     return out
+
+
+_REFUSED_IN_NAME = re.compile(r"[\s<|\\/>]")
+"""What OpenAI refuses in a message's ``name``: 400 "Invalid 'messages[N].name': string does not match pattern.
+Expected a string that matches the pattern '^[^\\s<|\\\\/>]+$'" (LangChain issue 35054)."""
+
+
+def _participant_name(name: str) -> str:
+    """A message's ``name`` as Chat Completions takes it: each character its pattern refuses (whitespace, ``<``,
+    ``|``, ``\\``, ``/``, ``>``) written ``_`` (``"Alice Smith"`` -> ``"Alice_Smith"``), so a name the user chose
+    for a participant does not make OpenAI refuse the whole request."""
+    return _REFUSED_IN_NAME.sub("_", name)
+
+
+def _named(message: dict[str, Any], source: BaseMessage) -> dict[str, Any]:
+    """``message`` (a lowered system, user or assistant message) with ``source``'s participant ``name``, when set."""
+    name = source.name
+    if isinstance(name, str) and name:
+        message["name"] = _participant_name(name)
+    return message
 
 
 def _chat_tool_choice(choice: str) -> Any:
