@@ -275,7 +275,8 @@ class BaseChatModel(RunnableMethods, Batching):
 
         The new model binds one tool made from ``schema`` (it replaces any tools bound here) with
         ``tool_choice`` set to it (Anthropic with extended thinking, which cannot force a tool, gets ``"auto"`` and
-        a warning); this model is unchanged. Each reply keeps at most one call (:mod:`toolwire.models._one_call`);
+        a warning); this model is unchanged. Each reply keeps at most one call (:mod:`toolwire.models._one_call`:
+        of several calls of the tool, the first whose arguments fit the schema, else the first);
         the provider is asked for one call too (``parallel_tool_calls=False``: Anthropic's
         ``disable_parallel_tool_use``, the embedded model's grammar), except where the field may be refused
         (:meth:`_structured_parallel`: ``ChatOpenAI`` sends it only when this model was bound with it). On the
