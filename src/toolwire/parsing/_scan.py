@@ -106,8 +106,11 @@ _WS_RE = re.compile(r"\s*")
 _PY_SPECIAL = re.compile(r"[\[\](){}'\"\n#]")
 _CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
-# a double-quoted string, or a sign of Python syntax outside one
-_PY_SIGNS = re.compile(r""""(?:[^"\\]|\\[\s\S])*"|'|\b(?:True|False|None)\b|\(""")
+# a sign of Python syntax outside a double-quoted string, or the quote that opens one (looks_pythonic)
+_PY_SIGN_OR_QUOTE = re.compile(r""""|'|\b(?:True|False|None)\b|\(""")
+_PY_SIGN = re.compile(r"""'|\b(?:True|False|None)\b|\(""")
+# the rest of a double-quoted string after its opening quote, read once (possessive: no re-reading)
+_DQ_REST = re.compile(r'(?:[^"\\]|\\[\s\S])*+"')
 # a double-quoted string, or a comma right before a closing bracket (a trailing comma)
 _TRAILING_COMMA = re.compile(r""""(?:[^"\\]|\\[\s\S])*+"|,(?=\s*[}\]])""")
 
@@ -299,8 +302,23 @@ def _fixed(item: Any, replaced: dict[int, Any]) -> Any:
 
 
 def looks_pythonic(text: str) -> bool:
-    """Whether ``text`` uses Python syntax JSON lacks (single quotes, True/False/None, tuples)."""
-    return any(m.group()[0] != '"' for m in _PY_SIGNS.finditer(text))
+    """Whether ``text`` uses Python syntax JSON lacks (single quotes, True/False/None, tuples).
+
+    A sign counts outside double-quoted strings (escapes respected). A double quote whose string never closes
+    is passed over as one character and the signs after it still count; every later double quote is then
+    inside that string's escapes (each is the second character of a ``\\"`` pair), so it cannot close a string
+    either, and the rest of the text is searched for a sign in one pass (review 119: each escaped quote of a
+    cut-off string was read again to the end of the text, quadratic time).
+    """
+    pos = 0
+    while (m := _PY_SIGN_OR_QUOTE.search(text, pos)) is not None:
+        if m.group() != '"':
+            return True
+        string = _DQ_REST.match(text, m.end())
+        if string is None:  # never closed
+            return _PY_SIGN.search(text, m.end()) is not None
+        pos = string.end()
+    return False
 
 
 def python_span_end(text: str, start: int, max_depth: int = MAX_PY_DEPTH) -> int:

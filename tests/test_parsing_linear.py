@@ -1,0 +1,181 @@
+"""Review 119: the parsing paths that took quadratic time now take about linear time, with the same results.
+
+Each fix is checked two ways. Differential: the new function against a copy of the old logic (kept below) on
+hypothesis-generated and hand-made inputs (unicode, escapes, triple quotes, nested brackets, cut-off text), and
+whole replies against results stored from the old code. Growth: the work done is counted (characters the
+scanning regexes read, lines split and encoded), never timed, and 10x the input must cost under 20x the work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.errors import ToolCallParseError
+from toolwire.models._text_calls import read_text_calls
+from toolwire.parsing import _scan, normalize_arguments, parse_tool_calls
+
+# -- the old logic, as it was before review 119 ---------------------------------------------------------------
+
+_OLD_PY_SIGNS = re.compile(r""""(?:[^"\\]|\\[\s\S])*"|'|\b(?:True|False|None)\b|\(""")
+
+
+def old_looks_pythonic(text: str) -> bool:
+    """``_scan.looks_pythonic`` before review 119 #1."""
+    return any(m.group()[0] != '"' for m in _OLD_PY_SIGNS.finditer(text))
+
+
+class _Counted:
+    """A compiled pattern that adds to ``count`` the characters each search or match reads (up to its match's
+    end, or to the end of the text when nothing matched)."""
+
+    def __init__(self, pattern: re.Pattern[str], count: list[int]) -> None:
+        self.pattern, self.count = pattern, count
+
+    def _counted(self, found: re.Match[str] | None, text: str, pos: int) -> re.Match[str] | None:
+        self.count[0] += (found.end() if found is not None else len(text)) - pos
+        return found
+
+    def search(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """``pattern.search``, counted."""
+        return self._counted(self.pattern.search(text, pos), text, pos)
+
+    def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+        """``pattern.match``, counted."""
+        return self._counted(self.pattern.match(text, pos), text, pos)
+
+    def findall(self, text: str) -> list[Any]:
+        """``pattern.findall``, counted (the whole text)."""
+        self.count[0] += len(text)
+        return self.pattern.findall(text)
+
+
+def _growth(work: Callable[[int], int], small: int) -> float:
+    """How many times the work grows when the input grows 10x (the work counted must not be nothing)."""
+    before = work(small)
+    after = work(10 * small)
+    assert before > 0
+    print(f"work {before} -> {after}: x{after / before:.1f}")
+    return after / before
+
+
+_FRAGMENTS = ['"', "'", '"""', "'''", "\\", '\\"', "\\'", "(", ")", "[", "]", "{", "}", "#", "\n", "\r\n", " ",
+              "True", "None", "False", "x", "é", "😀", "\ud83d", ":", ",", "get_weather", "=", "1", "Truex"]
+_texts = st.lists(st.sampled_from(_FRAGMENTS), max_size=40).map("".join)
+
+
+# -- #1: looks_pythonic on cut-off argument text ----------------------------------------------------------------
+
+_PYTHONIC_CASES = [
+    "", '"', '{"a": 1}', "{'a': 1}", '{"a": True}', '{"a": "True"}', '{"a": "x\\" True"}', '{"a": "x\\\\" True}',
+    '{"a": "unterminated \\" True', '{"a": "unterminated \\" (', '{"a": "cut \\', '{"a": "x", "b": (1, 2)}',
+    '{"a": "Truex"}', '{"a": xTrue}', '{"a": "é😀 \\u00e9"}', '{"a": "x\\\\"}', '"\\"\\"\\"', '{' + '"\\' * 50,
+    '{"a": "\'"}', '{"a": "x"}\'', '{"a": "line\nbreak", "b": None}',
+    json.dumps({"c": '<a href="/x">D</a>\n' * 5})[:-2],
+]
+
+
+@pytest.mark.parametrize("text", _PYTHONIC_CASES)
+def test_looks_pythonic_same_as_before_by_hand(text: str) -> None:
+    assert _scan.looks_pythonic(text) is old_looks_pythonic(text)
+
+
+@settings(max_examples=3000)
+@given(_texts)
+def test_looks_pythonic_same_as_before(text: str) -> None:
+    assert _scan.looks_pythonic(text) is old_looks_pythonic(text)
+
+
+def _sign_work(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
+    count = [0]
+    for name in ("_PY_SIGN_OR_QUOTE", "_PY_SIGN", "_DQ_REST"):
+        monkeypatch.setattr(_scan, name, _Counted(getattr(_scan, name), count))
+    with pytest.raises(ToolCallParseError, match="cut off"):
+        normalize_arguments(text)
+    return count[0]
+
+
+@pytest.mark.parametrize("unit", ['"\\', '<a href="/docs/page.html" class="nav-link">Docs</a>\n'])
+def test_cut_off_arguments_are_read_in_linear_work(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
+    """A write_file call cut off inside its content (many escaped quotes): the Python-literal check reads the text
+    about once (it read it again from every escaped quote)."""
+    def work(n: int) -> int:
+        if unit == '"\\':
+            return _sign_work(monkeypatch, "{" + unit * n)
+        return _sign_work(monkeypatch, json.dumps({"path": "index.html", "content": unit * n})[:-2])
+    assert _growth(work, 100) < 20
+
+
+# -- whole replies and arguments: results stored from the code before review 119 -------------------------------
+
+_LINE = '<a href="/docs/page.html" class="nav-link">Docs</a>\n'
+_REPLIES = [
+    ('[get_weather(city="Oslo"), get_weather(city="Tóquio 😀")]', None),
+    ('[get_weather(city="a\\"b"),\n get_weather(city="""x\ny"""),\r\n get_weather(city=\'é\')]', "pythonic"),
+    ('Sure.\n```python\nget_weather(city="Paris (FR)")\n```', None),
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}}</tool_call>', "hermes"),
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": \'Oslo\', "x": True}}</tool_call>', "hermes"),
+    ('<tool_call>{"name": "get_weather", "arguments": {"city": "Os', "hermes"),
+    ('{"name": "get_weather", "parameters": {"city": "Oslo",}}', "json"),
+    ('{"name": "get_weather", "parameters": {"city": "a\\"b\\"c', "json"),
+    ('{""""' * 30, "json"),
+    ('get_weather(""""' * 20, "pythonic"),
+    ('<tool_call>{""""' * 10, "hermes"),
+    ('"id": "x" -Infinity{ "id": ""' * 10, "json"),
+    ('{"name": "get_weather", "arguments": \n' * 5, None),
+    ('[get_weather(city="x"), get_weather(city="y"', "pythonic"),
+    ('[get_weather(city="x"), get_weather(city="y")' + "(" * 70, "pythonic"),
+    ('{"name": "get_weather", "arguments": {"city": "# not a comment", "n": (1, 2)}}', None),
+    ("[get_weather(city='''it''s'''), get_weather(city=\"\\\\\")]", None),
+]
+_ARGUMENTS = [
+    json.dumps({"path": "index.html", "content": _LINE * 20})[:-2],
+    "{" + '"\\' * 50,
+    '{"a": "x\\" (", "b": True}',
+    "{'a': \"x\\\" \", 'b': None}",
+    '{"a": "unterminated \\" True',
+    '{"a": 1,}',
+]
+# sha256 (first 16 hex digits) of each result's JSON, computed with the code before review 119
+_EXPECTED = [
+    "2834fe1b8efb7263", "2584a38f39ab44e1", "c22393fa7b58430e", "56e750b68f873499", "16b0e98f1e449c48",
+    "aeedb9d1f655c77d", "56e750b68f873499", "1c7d976e6f2e44e5", "52ea6f12dacdecbc", "a9ce456d1712e00e",
+    "449e177cfb9968dc", "bcd123c982fc87e7", "3438d6d73cae5aab", "2544d5610369319a", "837cb55fd3900ea6",
+    "04d3dc972382bc02", "0adf4d8abfe08860",
+    "e298a915645d6398", "e298a915645d6398", "2bc23cf6f9d56f6f", "979b05011e11cb88", "e298a915645d6398",
+    "af68d8a717a0039b",
+]
+
+
+def _reply_result(text: str, dialect: str | None) -> Any:
+    parsed = parse_tool_calls(text, ["get_weather"], dialect)  # type: ignore[arg-type]
+    found = read_text_calls(text, ["get_weather"])
+    return [{"content": parsed.content, "calls": [[c["name"], c["args"]] for c in parsed.tool_calls],
+             "invalid": [[c["name"], c["args"], c["error"]] for c in parsed.invalid_tool_calls]},
+            None if found is None else [found[0], [[c["name"], c["args"]] for c in found[1]],
+                                        [[c["name"], c["args"], c["error"]] for c in found[2]]]]
+
+
+def _arguments_result(raw: str) -> Any:
+    try:
+        return normalize_arguments(raw)
+    except ToolCallParseError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("index", range(len(_EXPECTED)))
+def test_results_are_the_stored_ones(index: int) -> None:
+    if index < len(_REPLIES):
+        result = _reply_result(*_REPLIES[index])
+    else:
+        result = _arguments_result(_ARGUMENTS[index - len(_REPLIES)])
+    digest = hashlib.sha256(json.dumps(result, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
+    assert digest == _EXPECTED[index], result
+
