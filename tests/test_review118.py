@@ -89,3 +89,22 @@ def test_a_timed_out_call_runs_again_rather_than_being_told_it_is_still_running(
     result = Agent(model, [report]).invoke("Report")
     assert len(tries) == 3
     assert [m.text for m in result.messages if isinstance(m, ToolMessage)][-1] == "the report"
+
+
+def _add_one(a: int) -> int:
+    return a + 1
+
+
+def test_a_tool_from_schema_keeps_its_strict_through_pickle() -> None:
+    import pickle
+
+    from toolwire.interop.openai_tools import tool_from_schema
+
+    spec = {"type": "function", "function": {
+        "name": "add_one", "description": "Add one.", "strict": True, "parameters": {
+            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
+            "additionalProperties": False}}}
+    made = tool_from_schema(spec, _add_one)
+    again = pickle.loads(pickle.dumps(made))
+    assert again.spec == made.spec and getattr(again.spec, "extra", None) == {"strict": True}  # was: dropped
+    assert again.invoke({"a": 1}) == 2

@@ -85,14 +85,20 @@ def tool_at(module: str, qualname: str) -> Any:
 
 
 def rebuild_tool(cls: type[Tool], how: str, func: Any, source: Any, name: str, description: str,
-                 options: dict[str, Any]) -> Tool:
+                 options: dict[str, Any], extra: dict[str, Any] | None = None) -> Tool:
     """Unpickling, way 3: ``cls.from_function`` (``how`` "function"; ``source`` is ``(args_schema,
-    parse_docstring)``) or ``cls.from_schema`` (``how`` "schema"; ``source`` is the parameters' JSON Schema)."""
+    parse_docstring)``) or ``cls.from_schema`` (``how`` "schema"; ``source`` is the parameters' JSON Schema);
+    ``extra``: the fields its tool dict's spec carried (``tool_from_schema``'s ``{"strict": True}``)."""
     if how == "function":
         args_schema, parse_docstring = source
         return cls.from_function(func, name, description, args_schema=args_schema,
                                  parse_docstring=parse_docstring, **options)
-    return cls.from_schema(func, name, description, source, **options)
+    made = cls.from_schema(func, name, description, source, **options)
+    if extra:
+        from toolwire.models._tool_conversion import ToolDictSpec
+
+        made.spec = ToolDictSpec(made.spec.name, made.spec.description, made.spec.parameters, dict(extra))
+    return made
 
 
 def _defined_inside(func: Any) -> str | None:
@@ -134,4 +140,6 @@ def reduce_tool(tool: Tool) -> Any:
             f"Tool {tool.name!r} cannot be pickled: its function {inner} is defined inside another function or "
             "is a lambda; define the function at module level.")
     options = {key: getattr(tool, key) for key in _OPTIONS}
-    return rebuild_tool, (type(tool), source[0], func, source[1], tool.name, tool.description, options)
+    extra = getattr(tool.spec, "extra", None)  # (a tool_from_schema tool's "strict": review 118)
+    return rebuild_tool, (type(tool), source[0], func, source[1], tool.name, tool.description, options,
+                          *((dict(extra),) if extra else ()))
