@@ -179,3 +179,128 @@ def test_results_are_the_stored_ones(index: int) -> None:
     digest = hashlib.sha256(json.dumps(result, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
     assert digest == _EXPECTED[index], result
 
+
+# -- #2: python_span_end from many candidate starts -------------------------------------------------------------
+
+_OLD_SPECIAL = re.compile(r"[\[\](){}'\"\n#]")
+_OLD_CLOSERS = {"(": ")", "[": "]", "{": "}"}
+
+
+def old_python_span_end(text: str, start: int, max_depth: int = 64) -> int:
+    """``_scan.python_span_end`` before review 119 #2 (-1 EOF, -2 BAD, -3 DEEP)."""
+    n = len(text)
+    stack: list[str] = []
+    i = start
+    while True:
+        m = _OLD_SPECIAL.search(text, i)
+        if m is None:
+            return -1
+        i = m.start()
+        ch = text[i]
+        if ch in _OLD_CLOSERS:
+            if len(stack) >= max_depth:
+                return -3
+            stack.append(_OLD_CLOSERS[ch])
+            i += 1
+        elif ch in ")]}":
+            if not stack or stack.pop() != ch:
+                return -2
+            i += 1
+            if not stack:
+                return i
+        elif ch in "'\"":
+            triple = text.startswith(ch * 3, i)
+            i = _old_string_end(text, i + (3 if triple else 1), ch, triple)
+            if i < 0:
+                return i
+        elif ch == "#":
+            nl = text.find("\n", i)
+            if nl < 0:
+                return -1
+            i = nl + 1
+        else:
+            i += 1
+        if i >= n:
+            return -1
+
+
+def _old_string_end(text: str, i: int, quote: str, triple: bool) -> int:
+    n = len(text)
+    closing = quote * 3 if triple else quote
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+        elif text.startswith(closing, i):
+            return i + len(closing)
+        elif ch == "\n" and not triple:
+            return -2
+        else:
+            i += 1
+    return -1
+
+
+def _all_starts_agree(text: str, order: list[int], max_depth: int) -> None:
+    """Every start of ``text``, in ``order`` (what is learnt about the text is kept between the calls)."""
+    for start in order:
+        assert _scan.python_span_end(text, start, max_depth) == old_python_span_end(text, start, max_depth), (
+            text, start, max_depth)
+
+
+_SPAN_CASES = [
+    '{""""' * 12, '{"a": [1, (2, {3})]}', "{'a': '''x\n)'''}", '{"a": "x\n"}', "(# )\n)", "(# )", "[\\", '["\\',
+    '("""\\""")', "('\\'')", "({[)]}", ")(", "(" * 70 + ")" * 70, "(" * 64 + ")" * 64, '{"é😀": "(["}',
+    'get_weather(""""' * 6, '<tool_call>{""""' * 5, '"id": "x" -Infinity{ "id": ""' * 4, "(\r\n'x'\r\n)",
+    '{"name": "get_weather", "arguments": \n' * 4, "(''')", "('''''')", '("\\\n")', "(\ud83d)",
+]
+
+
+@pytest.mark.parametrize("text", _SPAN_CASES)
+def test_span_end_same_as_before_by_hand(text: str) -> None:
+    for max_depth in (64, 3, 1, 0):
+        text = "".join(list(text))  # a new string each time: a new scan
+        _all_starts_agree(text, list(range(len(text) + 1)), max_depth)
+        text = "".join(list(text))
+        _all_starts_agree(text, list(reversed(range(len(text) + 1))), max_depth)
+
+
+@settings(max_examples=1500)
+@given(_texts, st.randoms(use_true_random=False), st.sampled_from([64, 64, 4, 2, 1]))
+def test_span_end_same_as_before(text: str, rnd: Any, max_depth: int) -> None:
+    order = list(range(len(text) + 1)) * 2
+    rnd.shuffle(order)
+    _all_starts_agree(text, order, max_depth)
+
+
+def test_span_end_of_two_texts_in_turn() -> None:
+    """What was learnt about one text is never used for another (two texts read in turn, equal ones too)."""
+    one, two, same = '{""""' * 8 + "}", '{"a": ("""x""")}' * 3, "".join(['{""""' * 8, "}"])
+    for start in range(len(one)):
+        for text in (one, two, same):
+            if start < len(text):
+                assert _scan.python_span_end(text, start) == old_python_span_end(text, start)
+
+
+def _span_work(monkeypatch: pytest.MonkeyPatch, read: Callable[[], Any]) -> int:
+    count = [0]
+    monkeypatch.setattr(_scan, "_PY_SPECIAL", _Counted(_scan._PY_SPECIAL, count))
+    monkeypatch.setattr(_scan, "_STRING_BODY", {k: _Counted(p, count) for k, p in _scan._STRING_BODY.items()})
+    read()
+    return count[0]
+
+
+@pytest.mark.parametrize(("unit", "dialect"), [
+    ('{""""', "json"), ('{""""', None), ('get_weather(""""', "pythonic"), ('get_weather(""""', None),
+    ('<tool_call>{""""', "hermes"), ('"id": "x" -Infinity{ "id": ""', "json"),
+    ('{"name": "get_weather", "arguments": \n', None), ('{""""', "text_calls"),
+])
+def test_span_scanning_is_linear(monkeypatch: pytest.MonkeyPatch, unit: str, dialect: str | None) -> None:
+    """Text with a candidate call start at every unit, none of them closed: about one pass over the text (each
+    start read the whole rest of it)."""
+    def work(n: int) -> int:
+        text = unit * n
+        if dialect == "text_calls":
+            return _span_work(monkeypatch, lambda: read_text_calls(text, ["get_weather"]))
+        return _span_work(monkeypatch, lambda: parse_tool_calls(text, ["get_weather"], dialect))  # type: ignore[arg-type]
+    assert _growth(work, 40) < 20
+

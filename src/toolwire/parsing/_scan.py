@@ -325,64 +325,162 @@ def python_span_end(text: str, start: int, max_depth: int = MAX_PY_DEPTH) -> int
     """Find the end of the bracketed Python expression whose opening bracket is at ``start``.
 
     String literals (single, double and triple quoted, with backslash escapes) are skipped, so
-    brackets inside them do not count.
+    brackets inside them do not count. What is learnt about ``text`` is kept for the next call on the same
+    text (:class:`_Spans`), so reading a reply from many candidate starts costs about one pass over it
+    (review 119: each start read the rest of the text again, quadratic time).
 
     Returns:
         The index just past the matching closing bracket; :data:`EOF` when the text ends first;
         :data:`BAD` when brackets do not match or a one-line string runs into a newline; :data:`DEEP`
         when the nesting exceeds ``max_depth``.
     """
-    n = len(text)
-    stack: list[str] = []
-    i = start
-    while True:
-        m = _PY_SPECIAL.search(text, i)
-        if m is None:
-            return EOF
-        i = m.start()
-        ch = text[i]
-        if ch in _CLOSERS:
-            if len(stack) >= max_depth:
-                return DEEP
-            stack.append(_CLOSERS[ch])
-            i += 1
-        elif ch in ")]}":
-            if not stack or stack.pop() != ch:
-                return BAD
-            i += 1
-            if not stack:
-                return i
-        elif ch in "'\"":
-            triple = text.startswith(ch * 3, i)
-            i = _string_end(text, i + (3 if triple else 1), ch, triple)
-            if i < 0:
-                return i
-        elif ch == "#":  # a comment runs to the end of the line
-            nl = text.find("\n", i)
-            if nl < 0:
-                return EOF
-            i = nl + 1
-        else:  # newline outside a string
-            i += 1
-        if i >= n:
-            return EOF
+    spans = _spans_of(text)
+    j = spans.next_bracket(start)
+    if j < 0:
+        return j
+    if text[j] not in _CLOSERS:  # a closing bracket first
+        return BAD
+    end, height = spans.closing(j + 1, _CLOSERS[text[j]])
+    # the scan stops at the first bracket past max_depth, which comes before the end it would have found
+    return DEEP if 1 + height > max_depth else end
 
 
-def _string_end(text: str, i: int, quote: str, triple: bool) -> int:
-    """Index just past the string literal whose body starts at ``i`` (EOF / BAD as above)."""
-    n = len(text)
-    closing = quote * 3 if triple else quote
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-        elif text.startswith(closing, i):
-            return i + len(closing)
-        elif ch == "\n" and not triple:
-            return BAD
-        else:
-            i += 1
-    return EOF
+class _Spans:
+    """What :func:`python_span_end` learnt about one text, kept between its calls.
+
+    The scan's state outside strings is only its position and its stack of open brackets, so each fact is
+    stored for a position (and, for :meth:`closing`, the one bracket waiting to be closed) and holds for
+    every later scan that reaches that position: every position is worked out once.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.brackets: dict[int, int] = {}  # code position -> next bracket reached from it, or EOF / BAD
+        self.closes: dict[tuple[int, str], tuple[int, int]] = {}  # (code position, closer) -> closing()
+        self.strings: dict[tuple[str, bool], dict[int, int]] = {}  # (quote, triple) -> {body start: end}
+
+    def next_bracket(self, i: int) -> int:
+        """The index of the first bracket the scan meets from ``i`` (outside strings and comments), or
+        :data:`EOF` / :data:`BAD` (a one-line string runs into a newline) when it meets none."""
+        text, known, n = self.text, self.brackets, len(self.text)
+        path = []
+        while (found := known.get(i)) is None:
+            path.append(i)
+            m = _PY_SPECIAL.search(text, i)
+            if m is None:
+                found = EOF
+                break
+            j = m.start()
+            ch = text[j]
+            if ch in "()[]{}":
+                found = j
+                break
+            if ch in "'\"":
+                triple = text.startswith(ch * 3, j)
+                i = self.string_end(j + (3 if triple else 1), ch, triple)
+                if i < 0:
+                    found = i
+                    break
+            elif ch == "#":  # a comment runs to the end of the line
+                nl = text.find("\n", j)
+                i = EOF if nl < 0 else nl + 1
+            else:  # newline outside a string
+                i = j + 1
+            if i < 0 or i >= n:
+                found = EOF
+                break
+        for p in path:
+            known[p] = found
+        return found
+
+    def closing(self, i: int, closer: str) -> tuple[int, int]:
+        """``(end, height)`` for a scan from ``i`` with one open bracket waiting for ``closer``.
+
+        ``end``: the index just past the bracket that closes it, or :data:`EOF` / :data:`BAD`; ``height``:
+        how many more brackets are open at most before that (no depth limit: the caller compares it with
+        its own). Iterative: the nesting of the text is never recursion here.
+        """
+        text, known = self.text, self.closes
+        frames: list[tuple[str, list[int], list[int], int]] = []
+        keys: list[int] = []  # positions of this level's chain: each runs to the same end
+        heights: list[int] = []  # the height of the bracket opened right after each of them
+        while True:
+            got = known.get((i, closer))
+            if got is None:
+                j = self.next_bracket(i)
+                if j >= 0 and text[j] in _CLOSERS:  # one more level: read it first
+                    frames.append((closer, keys, heights, i))
+                    i, closer, keys, heights = j + 1, _CLOSERS[text[j]], [], []
+                    continue
+                got = (j, 0) if j < 0 else (j + 1 if text[j] == closer else BAD, 0)
+                known[(i, closer)] = got
+            end, height = got
+            while True:  # this level ends: store its chain, hand the result to the level around it
+                for key, own in zip(reversed(keys), reversed(heights), strict=True):
+                    height = max(height, own)
+                    known[(key, closer)] = (end, height)
+                if not frames:
+                    return end, height
+                closer, keys, heights, pending = frames.pop()
+                keys.append(pending)
+                heights.append(1 + height)
+                if end >= 0:  # closed: the level around it goes on after the closing bracket
+                    i = end
+                    break
+                height = 0  # EOF / BAD ends every level around it too
+
+    def string_end(self, i: int, quote: str, triple: bool) -> int:
+        """Index just past the string literal whose body starts at ``i`` (:data:`EOF` / :data:`BAD` as in
+        :func:`python_span_end`).
+
+        The body is read from quote to quote (:data:`_STRING_BODY`): each start stored is just past a
+        ``quote`` character, and the text between two of them is read once.
+        """
+        text, n = self.text, len(self.text)
+        known = self.strings.setdefault((quote, triple), {})
+        body = _STRING_BODY[(quote, triple)]
+        path = []
+        while (found := known.get(i)) is None:
+            path.append(i)
+            p = body.match(text, i).end()  # type: ignore[union-attr]
+            if p >= n:
+                found = EOF
+            elif text[p] == "\\":  # an escaped quote (the body goes on past it), or a backslash ending the text
+                if p + 1 < n:
+                    i = p + 2
+                    continue
+                found = EOF
+            elif text[p] == "\n":
+                found = BAD
+            elif not triple or text.startswith(quote * 3, p):
+                found = p + (3 if triple else 1)
+            else:  # a quote inside a triple-quoted string
+                i = p + 1
+                continue
+            break
+        for p in path:
+            known[p] = found
+        return found
+
+
+# a string body up to its next quote character, a newline (one-line strings) or a backslash before a quote
+_STRING_BODY = {
+    ('"', False): re.compile(r'(?:[^"\\\n]|\\[^"])*+'),
+    ("'", False): re.compile(r"(?:[^'\\\n]|\\[^'])*+"),
+    ('"', True): re.compile(r'(?:[^"\\]|\\[^"])*+'),
+    ("'", True): re.compile(r"(?:[^'\\]|\\[^'])*+"),
+}
+_LAST_SPANS: list[_Spans] = []  # the text last read by python_span_end, with what was learnt about it
+
+
+def _spans_of(text: str) -> _Spans:
+    """The :class:`_Spans` of ``text``: kept from the last call when it read this very string, else new."""
+    last = _LAST_SPANS[0] if _LAST_SPANS else None
+    if last is not None and last.text is text:
+        return last
+    spans = _Spans(text)
+    _LAST_SPANS[:] = [spans]
+    return spans
 
 
 def parse_expr(source: str) -> ast.expr:
