@@ -8,6 +8,7 @@ scanning regexes read, lines split and encoded), never timed, and 10x the input 
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import re
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from toolwire.errors import ToolCallParseError
 from toolwire.models._text_calls import read_text_calls
-from toolwire.parsing import _scan, normalize_arguments, parse_tool_calls
+from toolwire.parsing import _scan, normalize_arguments, parse_tool_calls, pythonic
 
 # -- the old logic, as it was before review 119 ---------------------------------------------------------------
 
@@ -304,3 +305,54 @@ def test_span_scanning_is_linear(monkeypatch: pytest.MonkeyPatch, unit: str, dia
         return _span_work(monkeypatch, lambda: parse_tool_calls(text, ["get_weather"], dialect))  # type: ignore[arg-type]
     assert _growth(work, 40) < 20
 
+
+# -- #3: the source text of each call of a long call list --------------------------------------------------------
+
+_sources = st.lists(st.sampled_from(['"x"', '"é😀"', "'\\''", '"""a\nb"""', "'''c\r\nd'''", '"\\\\"', "1", "-2.5",
+                                     "True", "None", "[1, (2,)]", '{"k": "v"}', "'\\n'", '"\\ud83d"']),
+                    min_size=1, max_size=6)
+
+
+@settings(max_examples=400)
+@given(st.lists(_sources, min_size=1, max_size=6), st.sampled_from([", ", ",\n", ",\r\n  ", ",\r"]))
+def test_call_segments_same_as_get_source_segment(values: list[list[str]], sep: str) -> None:
+    src = "[" + sep.join("get_weather(" + ", ".join(f"a{i}={v}" for i, v in enumerate(vs)) + ")" for vs in values) + "]"
+    body = ast.parse(src, mode="eval").body
+    segments = pythonic._Segments(src)
+    for node in ast.walk(body):
+        if isinstance(node, ast.expr):
+            assert segments.of(node) == ast.get_source_segment(src, node)
+
+
+@settings(max_examples=2000)
+@given(st.lists(st.sampled_from(["\r", "\n", "\r\n", "a", "é", "😀", " ", "\x0c", "\u2028", "\x0b"]), max_size=20))
+def test_lines_split_as_ast_splits_them(parts: list[str]) -> None:
+    src = "".join(parts)
+    assert pythonic._LINE.findall(src) == ast._splitlines_no_ff(src)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("sep", [", ", ",\n", ",\r\n"])
+@pytest.mark.parametrize("dialect", [None, "pythonic", "hermes"])
+def test_call_lists_are_read_in_linear_work(monkeypatch: pytest.MonkeyPatch, dialect: str | None, sep: str) -> None:
+    """A valid list of n calls: its lines are split and encoded once (each call split the whole list again)."""
+    count = [0]
+    real_line = pythonic._Segments._line
+
+    def line(self: Any, index: int) -> bytes:
+        new = index not in self._encoded
+        out = real_line(self, index)
+        count[0] += len(out) if new else 0
+        return out
+
+    monkeypatch.setattr(pythonic._Segments, "_line", line)
+    monkeypatch.setattr(pythonic, "_LINE", _Counted(pythonic._LINE, count))
+    monkeypatch.setattr(ast, "get_source_segment", None)  # not used any more
+
+    def work(n: int) -> int:
+        count[0] = 0
+        calls = "[" + sep.join(['get_weather(city="Tóquio")'] * n) + "]"
+        text = f"<tool_call>{calls}</tool_call>" if dialect == "hermes" else calls
+        parsed = parse_tool_calls(text, ["get_weather"], dialect)  # type: ignore[arg-type]
+        assert [c["args"] for c in parsed.tool_calls] == [{"city": "Tóquio"}] * n
+        return count[0]
+    assert _growth(work, 30) < 20

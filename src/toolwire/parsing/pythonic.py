@@ -230,8 +230,43 @@ def _unknown_error(collector: Collector, spell: PythonNames, written: str) -> st
     return f"Unknown tool {written!r}; call one of the available tools: {', '.join(shown)}."
 
 
-def _add_call(collector: Collector, src: str, call: ast.Call, written: str, spell: PythonNames) -> None:
-    raw = ast.get_source_segment(src, call) or src
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")  # a line as ast.get_source_segment splits them
+
+
+class _Segments:
+    """:func:`ast.get_source_segment` for the nodes of one source, its lines split and encoded once (review 119:
+    splitting the whole source again for each call of a list took quadratic time). Same results: the lines are
+    split as ``ast`` splits them (``\\r\\n``, ``\\r``, ``\\n``), and the columns are UTF-8 byte offsets."""
+
+    def __init__(self, src: str) -> None:
+        self.src = src
+        self._lines: list[str] | None = None
+        self._encoded: dict[int, bytes] = {}
+
+    def _line(self, index: int) -> bytes:
+        """Line ``index`` (from 0) as UTF-8."""
+        line = self._encoded.get(index)
+        if line is None:
+            if self._lines is None:
+                self._lines = _LINE.findall(self.src)
+            line = self._encoded[index] = self._lines[index].encode()
+        return line
+
+    def of(self, node: ast.expr) -> str | None:
+        """The text of ``node``, as ``ast.get_source_segment(src, node)`` gives it."""
+        if node.end_lineno is None or node.end_col_offset is None:
+            return None
+        first, last = node.lineno - 1, node.end_lineno - 1
+        if first == last:
+            return self._line(first)[node.col_offset:node.end_col_offset].decode()
+        head = self._line(first)[node.col_offset:].decode()
+        tail = self._line(last)[:node.end_col_offset].decode()
+        assert self._lines is not None
+        return "".join([head, *self._lines[first + 1:last], tail])
+
+
+def _add_call(collector: Collector, source: _Segments, call: ast.Call, written: str, spell: PythonNames) -> None:
+    raw = source.of(call) or source.src
     name = _real(collector, spell, written)
     if name not in collector.names:
         collector.add_invalid(name, raw, _unknown_error(collector, spell, written))
@@ -293,9 +328,10 @@ def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spe
             if not all(_is_literal(a) for a in call.args) or not all(
                     kw.arg is not None and _is_literal(kw.value) for kw in call.keywords):
                 return False
+    source = _Segments(src)
     for call, name in zip(calls, names, strict=True):
         assert isinstance(call, ast.Call) and name is not None
-        _add_call(collector, src, call, name, spell)
+        _add_call(collector, source, call, name, spell)
     return True
 
 
