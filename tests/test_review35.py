@@ -320,16 +320,18 @@ def test_ctrl_c_with_out_then_resume(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
     first = ScriptedChatModel([stop_at_4], cycle=True)
     monkeypatch.setattr(cli, "_load_model", lambda *a, **k: first)
-    result = run_cli(["--data", str(data), "--category", "simple", "--out", str(out),
-                      "--concurrency", str(concurrency)])
+    result = run_cli(["--data", str(data), "--category", "simple", "--out", str(out), "--model", "scripted",
+                      "--concurrency", str(concurrency)])  # (named: no --model means the registry's default model,
+    # whose report another is refused as before the model loads)
     assert result.exit_code == 130 and "rerun to resume" in result.output
     saved = Report.load(out)
     assert saved.finished is None and {"simple_python_0", "simple_python_1", "simple_python_2"} <= {
         i.id for i in saved.items} and all(i.valid for i in saved.items)
     second = scripted()
     monkeypatch.setattr(cli, "_load_model", lambda *a, **k: second)
-    result = run_cli(["--data", str(data), "--category", "simple", "--out", str(out),
-                      "--concurrency", str(concurrency)])
+    result = run_cli(["--data", str(data), "--category", "simple", "--out", str(out), "--model", "scripted",
+                      "--concurrency", str(concurrency)])  # (named: no --model means the registry's default model,
+    # whose report another is refused as before the model loads)
     assert result.exit_code == 0, result.output
     report = Report.load(out)
     assert [i.id for i in report.items] == [f"simple_python_{k}" for k in range(5)]

@@ -29,9 +29,6 @@ is answered with that error instead of being run (review 67: a small model sent 
 a third try that would have worked was answered with the second's error)."""
 
 
-_NONE = object()  # (no answer seen yet)
-
-
 def call_key(call: ToolCall) -> str:
     """Return the key under which identical calls meet: the tool's name and its arguments as canonical JSON text.
 
@@ -64,7 +61,7 @@ class RepeatedCalls:
     def __init__(self, repeat_calls: Any) -> None:
         self.repeat_calls = repeat_calls
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
-        self.seen: dict[str, Any] = {}  # call key -> the content of its last success (a repeat confirms it)
+        self.last_round: dict[str, tuple[str, Any]] = {}  # the last round that ran: call key -> (status, content)
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
         self.told: set[tuple[str, bool]] = set()  # (tool, failed): the repeats this run has said it did not run
@@ -172,15 +169,24 @@ class RepeatedCalls:
                 first list again).
 
         A success of a round in which calls of another tool ran too (at the same time: ``add_task`` and
-        ``list_tasks`` in one reply) is given again only once a run of the same call gave the same answer (review
-        117: the list read before the task was written was given again), as it cannot tell what ran first.
+        ``list_tasks`` in one reply) is not given again (review 117: the list read before the task was written was
+        given again), as it cannot tell what ran first, unless the round repeated the round before it whole, every
+        call giving the same answer (a model that loops on one reply of several calls; review 121: a second read
+        beside a second write confirmed the first). Calls of one tool in one round are taken to be alike (weather
+        for two cities); a tool that both reads and writes (a ``kv`` tool with ``op="get"``/``"set"``) belongs in
+        ``repeat_calls``.
 
         Returns:
             The ``(call, answer)`` pairs remembered as successes, in call order.
         """
         if ran:
             self.answered.clear()
-        alone = len({call["name"] for i, call in enumerate(calls) if i not in repeats and i not in twins}) <= 1
+        ran_now = {call_key(call): (result.status, result.content) for index, (call, result)
+                   in enumerate(zip(calls, ordered, strict=False)) if index not in repeats and index not in twins}
+        names = {call["name"] for index, call in enumerate(calls) if index not in repeats and index not in twins}
+        settled = len(names) <= 1 or ran_now == self.last_round  # (one tool's calls, or the same round again)
+        if ran:
+            self.last_round = ran_now
         successes: list[tuple[ToolCall, ToolMessage]] = []
         failed_now: set[str] = set()
         for index, (call, result) in enumerate(zip(calls, ordered, strict=False)):
@@ -190,10 +196,8 @@ class RepeatedCalls:
                 self.failed[call_key(call)] = (tries + 1 if same else 1, result)
                 failed_now.add(call_key(call))
             if result.status == "success" and not (ran and index in repeats):
-                key = call_key(call)
-                if alone or index in repeats or self.seen.get(key, _NONE) == result.content:
-                    self.answered.setdefault(key, result)
-                self.seen[key] = result.content
+                if settled or index in repeats:
+                    self.answered.setdefault(call_key(call), result)
                 successes.append((call, result))
         if ran and any(result.status == "success" for index, result in enumerate(ordered) if index not in repeats):
             # a tool ran and did its work: what a call given up on reads may have changed (review 88: a read of a

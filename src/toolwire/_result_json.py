@@ -328,3 +328,18 @@ def _int_text(value: int, limit: int) -> Any:
         return value
     return f"{'-' if value < 0 else ''}{size // 10 ** (digits - 20)}... ({digits} digits)"
 
+
+def _huge_ints_as_text(value: Any, depth: int = 0) -> Any:
+    """A copy of ``value`` whose dicts, lists, tuples and sets have each integer too long to write as text (keys
+    too) replaced by :func:`_int_text`'s text, for a value pydantic could not write (its dict keys become text)."""
+    limit = sys.get_int_max_str_digits() or 0
+    kind = type(value)
+    if kind is int:
+        return _int_text(value, limit) if limit else value
+    if depth > 200:
+        return value
+    if isinstance(value, dict):
+        return {_huge_ints_as_text(k, depth + 1): _huge_ints_as_text(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_huge_ints_as_text(item, depth + 1) for item in value]
+    return value

@@ -319,13 +319,16 @@ class Agent(Batching, AgentMethodAdvice):
                 return
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             full = reply.response_metadata if cut and reply.response_metadata.get("context_full") else {}  # (r. 110)
-            tools_ran = True
-            # the caller's tool_choice holds, whether the server kept it or not (review 118); the loop's own
-            # tools-off call after repeats only nudges the model to answer: a new call it makes all the same runs
-            choice = getattr(caller(self, ask), "tool_choice", None) if ask in ("model", "after_tools") else None
+            # the caller's tool_choice holds, whether the server kept it or not (review 118), a "none" in the loop's
+            # own tools-off call too (review 121); otherwise that call only nudges the model to answer: a call runs
+            choice = getattr(caller(self, ask), "tool_choice", None) if ask in ("model", "after_tools") else (
+                "none" if getattr(self.model, "tool_choice", None) == "none" else None)
             allowed, invalid = yield from refuse_outside_choice(messages, reply, choice, step)
-            direct, only_repeats = (yield from self._tool_round(messages, allowed, invalid, step, repeated)
-                                    ) if allowed or invalid else (None, True)  # (none allowed: tools off next)
+            if allowed or invalid:
+                tools_ran = True
+                direct, only_repeats = yield from self._tool_round(messages, allowed, invalid, step, repeated)
+            else:  # every call refused: the same request again (a forced tool stays forced: review 121)
+                direct, only_repeats = None, choice == "none"
             only_repeats = only_repeats and (not self._forced or self._finish_model is not None)  # (forced: see init)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))

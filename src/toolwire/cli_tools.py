@@ -25,9 +25,9 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
 
     The module's ``TOOLS`` list is used when it has one; otherwise every toolwire :class:`Tool` in it under a public
     name (one imported as ``_helper`` to be used inside another tool is not offered: review 117), and, when there is
-    none, every public function defined in it that has a docstring. The current folder goes on ``sys.path``, as
-    ``python -m`` puts it, and a file's own folder too, as ``python file.py`` does, so a module of the user's package
-    and a file that imports its neighbours load (review 117: the console script's path has neither).
+    none, every public function defined in it that has a docstring. The current folder goes on ``sys.path``, and a
+    file's own folder too, so a module of the user's package and a file that imports its neighbours load (review
+    117: the console script's path has neither); after the installed packages, which they cannot shadow.
 
     Args:
         spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
@@ -118,10 +118,12 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
 
 
 def _on_import_path(folder: Path) -> None:
-    """Put ``folder`` first on ``sys.path`` unless it is there already (as itself, or as ``""`` for the current one)."""
+    """Put ``folder`` last on ``sys.path`` unless it is there already (as itself, or as ``""`` for the current one):
+    after the installed packages, so a file of the user's named like one (``mcp.py``, ``openai.py``) cannot take
+    its place when toolwire imports it later (review 121)."""
     text = str(folder)
     if text not in sys.path and not (folder == Path.cwd() and "" in sys.path):
-        sys.path.insert(0, text)
+        sys.path.append(text)
 
 
 def _first_sentence(exc: BaseException) -> str:

@@ -35,6 +35,7 @@ from toolwire._result_json import (
     _finite,
     _finite_default,
     _has_non_finite,
+    _huge_ints_as_text,
     _is_nan_error,
     _json_default,
     _keys_as_text,
@@ -129,8 +130,10 @@ def json_ready(value: Any) -> Any:
         except UnicodeEncodeError:  # a dict key with a lone surrogate: pydantic cannot write it
             ready = to_jsonable_python(valid_strings(value), fallback=json_fallback, bytes_mode="base64",
                                        inf_nan_mode="null")
-    except (ValueError, RecursionError):  # "Circular reference detected" (review 83)
-        return valid_text(_str(value))
+    except (ValueError, RecursionError) as exc:  # "Circular reference detected" (review 83)
+        if not (isinstance(exc, ValueError) and "integer string conversion" in _str(exc)):
+            return valid_text(_str(value))
+        return json_ready(_huge_ints_as_text(value))  # a dict key too long to write (review 121: all was lost)
     return valid_strings(_short_ints(ready))
 
 

@@ -43,34 +43,41 @@ def answered_calls(messages: Iterable[Any]) -> frozenset[CallKey]:
     Returns:
         ``(name, canonical JSON of the arguments)`` of every call of an AIMessage after the newest user message
         that a later ToolMessage answers with ``status`` ``"success"``, counting from the last AIMessage with a
-        call not among those before it; empty when there is none. A call whose reply asked for calls of another
-        tool too (``add_task`` and ``list_tasks`` at once, which may run in any order) counts only once an earlier
-        call of it got the same answer (review 117: the list read before the task was written was declined again).
+        call not among those before it; empty when there is none. The calls of a reply that asked for calls of
+        several tools (``add_task`` and ``list_tasks``, which may run in any order) count only when the reply
+        repeated the one before it whole and every answer came out the same (a model looping on one reply), as the
+        Agent's own rule has it (review 117; review 121: an answer the Agent gave without running counted as fresh).
     """
-    calls: dict[str, tuple[CallKey, bool]] = {}  # tool_call_id -> (key, whether its reply called that tool alone)
     answered: set[CallKey] = set()
-    seen: dict[CallKey, Any] = {}  # key -> the content of its last success
+    reply: dict[str, CallKey] = {}  # tool_call_id -> key, of the newest reply's calls
+    results: dict[CallKey, Any] = {}  # key -> the content of its success, for the newest reply
+    previous: dict[CallKey, Any] | None = None  # the same for the reply before it
+
+    def settle() -> None:
+        nonlocal previous
+        if reply and (len({key[0] for key in reply.values()}) <= 1 or results == previous):
+            answered.update(results)
+        previous = dict(results) if reply else previous
+
     for message in messages:
         kind = getattr(message, "type", None)
         if kind == "human":
-            calls.clear()
+            reply, results, previous = {}, {}, None
             answered.clear()
-            seen.clear()
         elif kind == "ai":
             keys = {call["id"]: _key(call["name"], call.get("args") or {})
                     for call in getattr(message, "tool_calls", None) or ()}
+            if not keys:
+                continue
+            settle()
             if any(key not in answered for key in keys.values()):  # a new call ran: earlier results may be stale
                 answered.clear()
-            alone = len({key[0] for key in keys.values()}) <= 1
-            calls.update((call_id, (key, alone)) for call_id, key in keys.items())
+            reply, results = keys, {}
         elif kind == "tool" and getattr(message, "status", "success") == "success":
-            entry = calls.get(getattr(message, "tool_call_id", None) or "")
-            if entry is not None:
-                key, alone = entry
-                content = getattr(message, "content", None)
-                if alone or (key in seen and seen[key] == content):
-                    answered.add(key)
-                seen[key] = content
+            key = reply.get(getattr(message, "tool_call_id", None) or "")
+            if key is not None:
+                results[key] = getattr(message, "content", None)
+    settle()
     return frozenset(answered)
 
 
