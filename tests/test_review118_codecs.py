@@ -177,9 +177,10 @@ def test_chat_completions_sends_the_participant_name(compatible: bool) -> None:
     from toolwire.models.lowering.openai import lower_messages
 
     sent = lower_messages(_named_conversation(), compatible=compatible)
-    assert [(m["role"], m.get("name")) for m in sent] == [
-        ("system", "rules"), ("user", "alice"), ("assistant", "clerk"), ("tool", None), ("user", "bob"),
-        ("user", None)]
+    names = [("system", "rules"), ("user", "alice"), ("assistant", "clerk"), ("tool", None), ("user", "bob"),
+             ("user", None)]
+    assert [(m["role"], m.get("name")) for m in sent] == (  # (not to a compatible server: Mistral's API and
+        [(role, None) for role, _ in names] if compatible else names)  # vLLM's Mistral mode refuse it, review 122)
 
 
 def test_a_name_openai_refuses_is_sent_with_underscores_and_a_role_dict_name_goes_too() -> None:

@@ -62,6 +62,8 @@ class RepeatedCalls:
         self.repeat_calls = repeat_calls
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
         self.last_round: dict[str, tuple[str, Any]] = {}  # the last round that ran: call key -> (status, content)
+        self.last_reply: list[str] | None = None  # the call keys of the last reply, sorted
+        self.same_replies = 0  # how many replies in a row asked for exactly those calls, after the first
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
         self.told: set[tuple[str, bool]] = set()  # (tool, failed): the repeats this run has said it did not run
@@ -115,6 +117,19 @@ class RepeatedCalls:
                 self.reused.append((repeats[index], earlier))
                 self._tell(call["name"], earlier.status == "error")
         return fresh, repeats, twins
+
+    def looping(self, calls: list[ToolCall]) -> bool:
+        """Whether ``calls`` make the third reply in a row that asks for exactly the same calls (none of them of a
+        tool in ``repeat_calls``): a loop the rule of repeats cannot see when each round runs one of the calls and
+        answers the other from the round before (review 122: two tools took turns until ``max_steps``); the next
+        model call then has tools off, as after a reply of repeats. Call it once per reply."""
+        keys = sorted(call_key(call) for call in calls)
+        if not keys or any(self.reruns(call["name"]) for call in calls):
+            self.last_reply, self.same_replies = None, 0
+            return False
+        self.same_replies = self.same_replies + 1 if keys == self.last_reply else 0
+        self.last_reply = keys
+        return self.same_replies >= 2
 
     def positions(self, messages: list[Any]) -> dict[int, int]:
         """Where the answers given without running are in ``messages`` (the run's conversation), for

@@ -402,7 +402,8 @@ class Agent(Batching, AgentMethodAdvice):
         messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))
-        return direct, bool(calls) and len(repeats) == len(calls) and not invalid
+        looping = repeated.looping(calls)  # (the same reply a third time in a row: review 122)
+        return direct, (bool(calls) and len(repeats) == len(calls) and not invalid) or looping
 
     # -- drivers --------------------------------------------------------------------------------------
 

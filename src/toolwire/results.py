@@ -123,6 +123,13 @@ def json_ready(value: Any) -> Any:
     (``{'name': 'root', 'parent': {...}}``), so the message that holds it can still be saved; so can one that holds
     an integer too long for Python to write as text (over ``sys.get_int_max_str_digits()`` digits), which becomes
     the text of its first digits and digit count (review 119: ``json.dumps`` of the conversation raised)."""
+    return _json_ready(value, retry=True)
+
+
+def _json_ready(value: Any, retry: bool) -> Any:
+    """:func:`json_ready`; ``retry``: once more with the integers too long to write made text, when a dict key (which
+    pydantic writes as text) was one; a value that fails again (such a key inside a dataclass: review 122) becomes
+    its ``str()``."""
     value = _named_tuples(value)
     try:
         try:
@@ -131,9 +138,9 @@ def json_ready(value: Any) -> Any:
             ready = to_jsonable_python(valid_strings(value), fallback=json_fallback, bytes_mode="base64",
                                        inf_nan_mode="null")
     except (ValueError, RecursionError) as exc:  # "Circular reference detected" (review 83)
-        if not (isinstance(exc, ValueError) and "integer string conversion" in _str(exc)):
+        if not (retry and isinstance(exc, ValueError) and "integer string conversion" in _str(exc)):
             return valid_text(_str(value))
-        return json_ready(_huge_ints_as_text(value))  # a dict key too long to write (review 121: all was lost)
+        return _json_ready(_huge_ints_as_text(value), retry=False)  # a dict key too long to write (review 121)
     return valid_strings(_short_ints(ready))
 
 

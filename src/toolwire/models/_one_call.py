@@ -193,87 +193,55 @@ class OneCallStream:
         return AIMessageChunk("", tool_call_chunks=held, response_metadata=metadata)
 
 
-class OutputCallStream(OneCallStream):
-    """The chunk filter of a structured output's stream (:class:`OutputTool`): every tool-call piece is held back
-    until the stream ends, then the pieces of one call are passed on in the last chunk, the call :func:`one_call`
-    keeps of the merged reply: the first call of the output tool whose arguments fit the schema, else its first
-    call, else the first call. Text and the other fields pass as they come. An invalid call sent before any call is
-    passed on and the calls after it dropped, one with the id of a call held goes with that call, as in
-    :class:`OneCallStream`.
+class OutputCallStream:
+    """The chunk filter of a structured output's stream (:class:`OutputTool`): every tool-call piece and invalid call
+    is held back until the stream ends; then the held calls are merged as
+    :func:`~toolwire.messages.merge_chunks` merges them and the one :func:`one_call` keeps of them (the first call of
+    the output tool whose arguments fit the schema, else its first call, else the first valid call, else the first
+    invalid one) is passed on whole in the last chunk, so a stream keeps the call ``invoke`` keeps (review 122: an
+    invalid call streamed first was kept, and ``stream`` raised where ``invoke`` returned the value). Text and the
+    other fields pass as they come.
 
     Args:
-        forced: the tool the request's ``tool_choice`` names, for the log line.
+        forced: the tool the request's ``tool_choice`` names.
         output: the structured output's tool.
     """
 
     def __init__(self, forced: str | None, output: OutputTool) -> None:
-        super().__init__(forced)
+        self.forced = forced
         self.output = output
-        self.parts: dict[int, list[Any]] = {}  # the held pieces of each call, by id() of its group
-        self.cut: dict[int, list[Any]] = {}  # the invalid calls sent with the id of a held call
+        self.parts: list[Any] = []  # the tool-call pieces held back, in the order they came
+        self.invalid: list[Any] = []  # the invalid calls held back
 
     def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
-        """``chunk`` without its tool-call pieces (held back), and without the invalid calls not passed on."""
-        parts, invalid = chunk.tool_call_chunks, chunk.invalid_tool_calls
-        if not parts and not invalid:
+        """``chunk`` without its tool-call pieces and invalid calls (held back); itself when it has none."""
+        if not chunk.tool_call_chunks and not chunk.invalid_tool_calls:
             return chunk
-        for part in parts:
-            self.calls.add(part)
-            group = self.calls.last
-            if self.first is self:  # an invalid call came first: it is the one kept
-                self.dropped.add(id(group))
-            else:
-                self.parts.setdefault(id(group), []).append(part)
-        kept_invalid = []
-        for call in invalid:
-            owner = next((g for g in self.calls.groups if id(g) in self.parts and call.get("id") is not None
-                          and g.get("id") == call.get("id")), None)
-            if owner is not None:
-                self.cut.setdefault(id(owner), []).append(call)
-            elif self.first is None and not self.parts:
-                self.first = self
-                kept_invalid.append(call)
-            else:
-                self.dropped.add(id(call))
-        return AIMessageChunk(chunk.content, invalid_tool_calls=kept_invalid, usage=chunk.usage,
-                              response_metadata=chunk.response_metadata, provider_data=chunk.provider_data,
-                              id=chunk.id, name=chunk.name)
+        self.parts.extend(chunk.tool_call_chunks)
+        self.invalid.extend(chunk.invalid_tool_calls)
+        return AIMessageChunk(chunk.content, usage=chunk.usage, response_metadata=chunk.response_metadata,
+                              provider_data=chunk.provider_data, id=chunk.id, name=chunk.name)
 
     def done(self) -> AIMessageChunk | None:
-        """Log the warning, when calls were dropped, and return the chunk that ends the stream: the pieces of the
-        call kept, and how many calls were dropped; None when there is neither."""
-        groups = [g for g in self.calls.groups if id(g) in self.parts]
-        if all(g["index"] is not None for g in groups):  # (the order merge_chunks gives the calls)
-            groups.sort(key=lambda g: g["index"])
-        name = self.output.name
-        named = [g for g in groups if g.get("name") == name]
-        fitting = next((g for g in named if self._fits(g)), None) if len(named) > 1 else None
-        kept = fitting or (named[0] if named else groups[0] if groups else None)
-        dropped = len(self.dropped) + len(groups) - (kept is not None)
-        if kept is None and not dropped:
-            return None
-        if dropped:
-            later = groups.index(fitting) + 1 if fitting is not None and fitting is not named[0] else None
-            _warn(dropped, _which(name, self.forced, kept is None or kept is groups[0], later), self.output)
-        metadata = {"dropped_tool_calls": dropped} if dropped else {}
-        return AIMessageChunk("", tool_call_chunks=self.parts[id(kept)] if kept is not None else [],
-                              invalid_tool_calls=self.cut.get(id(kept), []) if kept is not None else [],
-                              response_metadata=metadata)
+        """Return the chunk that ends the stream: the call kept, whole, and how many calls were dropped
+        (``response_metadata["dropped_tool_calls"]``; :func:`one_call` logs them); None when no call came."""
+        import json
 
-    def _fits(self, group: dict[str, Any]) -> bool:
-        """Whether the held call ``group``, merged as :func:`~toolwire.messages.merge_chunks` merges it, is whole and
-        its arguments fit the schema."""
         from toolwire.chunks import merge_chunks
 
-        if self.cut.get(id(group)):
-            return False
-        merged = merge_chunks([AIMessageChunk("", tool_call_chunks=self.parts[id(group)])], as_chunk=False,
-                              tool_names=[self.output.name])
-        calls = merged.tool_calls
-        return len(calls) == 1 and not merged.invalid_tool_calls and self.output.fits(calls[0]["args"])
+        if not self.parts and not self.invalid:
+            return None
+        merged = merge_chunks([AIMessageChunk("", tool_call_chunks=self.parts, invalid_tool_calls=self.invalid)],
+                              as_chunk=False)
+        kept = one_call(merged, self.forced, self.output)
+        dropped = kept.response_metadata.get("dropped_tool_calls")
+        parts = [{"name": call["name"], "args": json.dumps(call["args"], ensure_ascii=False), "id": call["id"],
+                  "index": 0, "type": "tool_call_chunk"} for call in kept.tool_calls]
+        return AIMessageChunk("", tool_call_chunks=parts, invalid_tool_calls=kept.invalid_tool_calls,
+                              response_metadata={"dropped_tool_calls": dropped} if dropped else {})
 
 
-def _stream_filter(forced: str | None, output: OutputTool | None) -> OneCallStream:
+def _stream_filter(forced: str | None, output: OutputTool | None) -> OneCallStream | OutputCallStream:
     """The chunk filter of a request's stream: :class:`OutputCallStream` for a structured output's."""
     return OutputCallStream(forced, output) if output is not None else OneCallStream(forced)
 

@@ -37,7 +37,15 @@ from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._common import native_call, split_calls
 from toolwire.parsing import parse_tool_calls
 from toolwire.parsing._calls import name_key
-from toolwire.parsing._scan import DEEP, EOF, DecodeFailure, decode_value_at, python_span_end, skip_ws
+from toolwire.parsing._scan import (
+    DEEP,
+    EOF,
+    DecodeFailure,
+    decode_value_at,
+    forget_spans,
+    python_span_end,
+    skip_ws,
+)
 
 __all__ = ["METADATA_KEY", "TextCallStream", "read_text_calls", "with_text_calls"]
 
@@ -209,6 +217,15 @@ def read_text_calls(text: str,
         could not be read (an unknown name inside a call marker: the error lists the tools). None when no
         such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`) are never read.
     """
+    try:
+        return _read_text_calls(text, tool_names)
+    finally:
+        forget_spans(text)  # (what the scan learnt about the reply is not kept past it: review 122)
+
+
+def _read_text_calls(text: str,
+                     tool_names: Collection[str] | Mapping[str, Any]) -> tuple[str, list[Any], list[Any]] | None:
+    """:func:`read_text_calls`' work."""
     if not tool_names:
         return None
     names = tool_names if isinstance(tool_names, Mapping) else tuple(tool_names)  # a mapping keeps the schemas

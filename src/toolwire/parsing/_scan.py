@@ -473,6 +473,14 @@ _STRING_BODY = {
 _LAST_SPANS: list[_Spans] = []  # the text last read by python_span_end, with what was learnt about it
 
 
+def forget_spans(text: str) -> None:
+    """Drop what :func:`python_span_end` learnt about ``text`` (about a hundred bytes per character of it), if it is
+    the text it read last: a parse of a whole reply calls this at its end, so a long reply's facts do not outlive it
+    (review 122: a 6 MB reply kept 770 MB until the next parse)."""
+    if _LAST_SPANS and _LAST_SPANS[0].text is text:
+        _LAST_SPANS.clear()
+
+
 def _spans_of(text: str) -> _Spans:
     """The :class:`_Spans` of ``text``: kept from the last call when it read this very string, else new."""
     last = _LAST_SPANS[0] if _LAST_SPANS else None

@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection
 
 from toolwire.errors import UserError
 from toolwire.parsing._calls import ParsedReply
+from toolwire.parsing._scan import forget_spans
 from toolwire.parsing.function_tags import FUNCTION_TAG, parse_function_tags
 from toolwire.parsing.hermes import OPEN_TAG, parse_hermes
 from toolwire.parsing.llama import parse_json
@@ -83,6 +84,14 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
     Raises:
         UserError: ``dialect`` is not one of :data:`DIALECTS` or ``None``, or ``text`` is not a string.
     """
+    try:
+        return _parse_tool_calls(text, tool_names, dialect)
+    finally:
+        forget_spans(text)  # (what the scan learnt about this text is not kept past it)
+
+
+def _parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None) -> ParsedReply:
+    """:func:`parse_tool_calls`' work."""
     if not isinstance(text, str):
         raise UserError(f"parse_tool_calls needs the reply text as a string, not {type(text).__name__}.")
     if dialect is not None:

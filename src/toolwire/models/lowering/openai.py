@@ -224,9 +224,11 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
     ``thinking`` content parts (Mistral) is not sent back: Groq and Mistral refuse unknown message fields.
 
     A system, user or assistant message's ``name`` (the participant: ``HumanMessage("...", name="alice")``) is sent
-    as the message's ``name``, which the API takes on those roles (review 118 #5: it was left out, so a chat of
-    several users lost who said what); the characters OpenAI refuses there (whitespace, ``<|\\/>``) are sent as
-    ``_`` (:func:`_participant_name`). A tool result's ``name`` (its tool's) is not sent.
+    to OpenAI (and Azure) as the message's ``name``, which the API takes on those roles (review 118 #5: it was left
+    out, so a chat of several users lost who said what); the characters OpenAI refuses there (whitespace,
+    ``<|\\/>``) are sent as ``_`` (:func:`_participant_name`). It is not sent to an OpenAI-compatible server
+    (``compatible``): Mistral's API and vLLM's Mistral mode refuse the field (review 122). A tool result's ``name``
+    (its tool's) is never sent.
     """
     out: list[dict[str, Any]] = []
     for item in group_messages(messages):
@@ -234,7 +236,7 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
             out.extend({"role": "tool", "tool_call_id": capped_call_id(m.tool_call_id), "content": tool_result_text(m)}
                        for m in item)
         elif isinstance(item, SystemMessage):
-            out.append(_named({"role": "system", "content": sent_text(item)}, item))
+            out.append(_named({"role": "system", "content": sent_text(item)}, item, compatible))
         elif isinstance(item, AIMessage):
             calls = assistant_calls(item)
             empty = None if calls and not compatible else ""
@@ -249,9 +251,9 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
                 reasoning = kept.get(REASONING_KEY)
                 if compatible and kept.get(RETURN_REASONING) is True and isinstance(reasoning, str) and reasoning:
                     msg[REASONING_KEY] = reasoning
-            out.append(_named(msg, item))
+            out.append(_named(msg, item, compatible))
         elif isinstance(item, HumanMessage):
-            out.append(_named({"role": "user", "content": _chat_parts(item.content)}, item))
+            out.append(_named({"role": "user", "content": _chat_parts(item.content)}, item, compatible))
         else:
             out.append({"role": "user", "content": sent_text(item)})
     return out
@@ -269,10 +271,11 @@ def _participant_name(name: str) -> str:
     return _REFUSED_IN_NAME.sub("_", name)
 
 
-def _named(message: dict[str, Any], source: BaseMessage) -> dict[str, Any]:
-    """``message`` (a lowered system, user or assistant message) with ``source``'s participant ``name``, when set."""
+def _named(message: dict[str, Any], source: BaseMessage, compatible: bool) -> dict[str, Any]:
+    """``message`` (a lowered system, user or assistant message) with ``source``'s participant ``name``, when set
+    and the server is OpenAI's (not ``compatible``)."""
     name = source.name
-    if isinstance(name, str) and name:
+    if isinstance(name, str) and name and not compatible:
         message["name"] = _participant_name(name)
     return message
 
