@@ -56,13 +56,13 @@ def test_chat_keeps_the_turn_after_an_error_worth_retrying(monkeypatch: pytest.M
 
 
 def _project(root: Any) -> None:
-    (root / "shop").mkdir()
-    (root / "shop" / "__init__.py").write_text(
+    (root / "shop_r117").mkdir()
+    (root / "shop_r117" / "__init__.py").write_text(
         "from toolwire import tool\n\n@tool\ndef ping() -> str:\n    \"\"\"Ping.\"\"\"\n    return 'pong'\n")
-    (root / "shop" / "db.py").write_text("ORDERS = {'1': 'shipped'}\n")
-    (root / "shop" / "tools.py").write_text(
+    (root / "shop_r117" / "db.py").write_text("ORDERS = {'1': 'shipped'}\n")
+    (root / "shop_r117" / "tools.py").write_text(
         "from toolwire import tool\nfrom toolwire.examples.book import calculate as _calculate\n"
-        "from shop.db import ORDERS\n\n@tool\ndef order_status(order: str) -> str:\n"
+        "from shop_r117.db import ORDERS\n\n@tool\ndef order_status(order: str) -> str:\n"
         "    \"\"\"Status of an order.\"\"\"\n    return ORDERS.get(order, _calculate.invoke({'expression': '1+1'}))\n")
     (root / "proj").mkdir()
     (root / "proj" / "helpers_r117.py").write_text("GREETING = 'hello'\n")
@@ -82,12 +82,12 @@ def test_tools_load_from_a_module_of_the_users_package_and_a_file_beside_its_hel
     monkeypatch.chdir(tmp_path)
     # the console script's path: neither the current folder nor the file's (was: "No module named 'shop'")
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", os.getcwd())])
-    for name in [m for m in sys.modules if m == "shop" or m.startswith("shop.") or m == "helpers_r117"]:
+    for name in [m for m in sys.modules if m == "shop_r117" or m.startswith("shop_r117.") or m == "helpers_r117"]:
         monkeypatch.delitem(sys.modules, name)
-    tools = load_tools("shop.tools")
+    tools = load_tools("shop_r117.tools")
     assert [t.name for t in tools] == ["order_status"]  # (not _calculate, which it only uses)
     assert tools[0].invoke({"order": "1"}) == "shipped"
-    assert [t.name for t in load_tools("shop")] == ["ping"]  # a package's folder named as a module
+    assert [t.name for t in load_tools("shop_r117")] == ["ping"]  # a package's folder named as a module
     assert [t.name for t in load_tools(str(tmp_path / "proj" / "tools.py"))] == ["greet"]
 
 
