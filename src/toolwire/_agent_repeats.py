@@ -196,10 +196,11 @@ class RepeatedCalls:
         """
         if ran:
             self.answered.clear()
-        ran_now = {call_key(call): (result.status, result.content) for index, (call, result)
-                   in enumerate(zip(calls, ordered, strict=False)) if index not in repeats and index not in twins}
-        names = {call["name"] for index, call in enumerate(calls) if index not in repeats and index not in twins}
-        settled = len(names) <= 1 or ran_now == self.last_round  # (one tool's calls, or the same round again)
+        fresh = [(call, result) for index, (call, result) in enumerate(zip(calls, ordered, strict=False))
+                 if index not in repeats and index not in twins]
+        ran_now = {call_key(call): (result.status, result.content) for call, result in fresh}
+        settled = len({call["name"] for call, _ in fresh}) <= 1 or ran_now == self.last_round  # (one tool's calls,
+        # or the same round again)
         if ran:
             self.last_round = ran_now
         successes: list[tuple[ToolCall, ToolMessage]] = []
