@@ -17,7 +17,8 @@ from toolwire.evals.report import Report
 @pytest.mark.parametrize(("args", "message"), [
     (["--model", "smollm2-135m"], "holds a report of 'qwen2.5-coder-0.5b', not 'smollm2-135m'"),
     ([], "holds a report of 'qwen2.5-coder-0.5b', not 'qwen2.5-coder-1.5b'"),  # (the default model)
-    (["--model", "local:qwen2.5-coder-0.5b", "--dialect", "pythonic"], "dialect None there, 'pythonic' now"),
+    (["--model", "local:qwen2.5-coder-0.5b", "--dialect", "pythonic"],
+     "dialect the model's default there, 'pythonic' now"),
 ])
 def test_a_report_of_another_embedded_model_is_refused_before_the_model_loads(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], message: str) -> None:

@@ -140,3 +140,21 @@ def test_a_dict_keyed_by_a_huge_integer_keeps_its_other_keys() -> None:
     assert ready["small"] == 1 and ready["n"].endswith("(5001 digits)")  # was: "<dict object>", all lost
     assert ready["10000000000000000000... (5001 digits)"] == "key"
     json.dumps(ready)
+
+
+def test_a_server_that_ignores_tool_choice_none_is_named_at_the_step_limit() -> None:
+    from toolwire import MaxStepsExceeded
+
+    @tool
+    def delete_all() -> str:
+        """Delete every record."""
+        return "deleted"
+
+    def calls() -> ScriptedChatModel:
+        return ScriptedChatModel([AIMessage("", tool_calls=[_call("delete_all", "c")])], cycle=True)
+
+    with pytest.raises(MaxStepsExceeded, match="ignores tool_choice='none'") as error:  # was: "raise max_steps"
+        Agent(calls(), [delete_all], tool_choice="none", max_steps=2).invoke("Summarise")
+    assert "raise max_steps" not in str(error.value)
+    result = Agent(calls(), [delete_all], tool_choice="none", max_steps=2, on_max_steps="answer").invoke("Summarise")
+    assert "ignores tool_choice='none'" in result.output and "raise max_steps" not in result.output

@@ -516,6 +516,8 @@ def test_eval_checks_the_data_and_the_resume_file_before_the_model_loads(
     (data / "possible_answer" / "BFCL_v4_simple_python.json").write_text('{"id": "simple_python_0", "ground_truth"\n')
     result = CliRunner().invoke(eval_cli.app, ["bfcl", "--data", str(data), "--category", "simple_python"])
     assert result.exit_code == 1 and "possible_answer" in result.output  # the answer file's bad JSON, named
+    if not (BFCL / "README.md").is_file():  # (the second half reads the BFCL data beside the repo: review 123)
+        pytest.skip("no BFCL data beside the repo")
     bad_report = tmp_path / "old.json"
     bad_report.write_text('{"bad')
     result = CliRunner().invoke(eval_cli.app, ["bfcl", "--data", str(BFCL), "--category", "simple_python",

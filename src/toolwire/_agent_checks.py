@@ -29,6 +29,7 @@ __all__ = [
     "keep_run",
     "let_model_repeat",
     "max_steps_text",
+    "no_answer_text",
     "stop_kind",
     "unique_call_ids",
     "warn_call_as_answer",
@@ -459,12 +460,21 @@ def warn_call_as_answer(reply: AIMessage, tool_names: Collection[str]) -> None:
                     "text.", names)
 
 
-def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: bool) -> str:
+_IGNORED_NONE = ("its server ignores tool_choice='none' (none of those calls ran): use a server that honours it, or "
+                 "give the Agent no tools")
+
+
+def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: bool, ignored_none: bool = False
+                   ) -> str:
     """The message of the :class:`~toolwire.errors.MaxStepsExceeded` an Agent run raises after ``max_steps`` model
     calls, saying what to change: the model was still working (``paused``: Anthropic's ``pause_turn``), its calls
     were cut where its context window ran out (``full``: the last reply's metadata, see
-    :func:`~toolwire.errors.window_advice`) or at the output token limit (``cut``), or it still asked for tools."""
+    :func:`~toolwire.errors.window_advice`) or at the output token limit (``cut``), it still asked for tools under
+    the Agent's ``tool_choice="none"`` (``ignored_none``: more steps would not help; review 123), or it still asked
+    for tools."""
     steps = f"{max_steps} step" if max_steps == 1 else f"{max_steps} steps"
+    if ignored_none:
+        return f"The model still asked for tools after {steps}: {_IGNORED_NONE}."
     if paused:
         return (f"The model was still working (it paused its turn, pause_turn) after {steps}: raise max_steps, or use "
                 "on_max_steps='answer' to get a final answer.")
@@ -476,3 +486,12 @@ def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: b
                 "so that a whole call fits.")
     return (f"The model still asked for tools after {steps}: raise max_steps, or use on_max_steps='answer' to get a "
             "final answer.")
+
+
+def no_answer_text(max_steps: int, calls: list[Any], ignored_none: bool) -> str:
+    """The ``output`` of a run whose last reply (``on_max_steps="answer"``, tools off) asked for ``calls`` and gave no
+    text; ``ignored_none``: the Agent's own ``tool_choice`` was ``"none"``, so more steps would not help."""
+    names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in calls))
+    why = _IGNORED_NONE if ignored_none else "raise max_steps to let it finish"
+    return (f"The model gave no answer within max_steps={max_steps}: its last reply asked for more tool calls "
+            f"({names}), which were not run; {why}.")

@@ -70,6 +70,7 @@ from toolwire._agent_checks import (
     keep_run,
     let_model_repeat,
     max_steps_text,
+    no_answer_text,
     stop_kind,
     unique_call_ids,
     unique_ids_in_turns,
@@ -352,12 +353,11 @@ class Agent(Batching, AgentMethodAdvice):
             # the server ignored tool_choice="none": answer each call, run none
             yield from not_run(messages, refused, steps, _STEP_LIMIT)
             if refused and not output:
-                names = ", ".join(dict.fromkeys(str(call.get("name") or "?") for call in refused))
-                output = (f"The model gave no answer within max_steps={self.max_steps}: its last reply asked for "
-                          f"more tool calls ({names}), which were not run; raise max_steps to let it finish.")
+                output = no_answer_text(self.max_steps, refused, getattr(self.model, "tool_choice", None) == "none")
             yield from finish(messages, output, steps, "max_steps", self._response, repeated.positions(messages))
             return
-        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut), messages, self.max_steps,
+        ignored = getattr(self.model, "tool_choice", None) == "none"  # (more steps would not help: review 123)
+        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut, ignored), messages, self.max_steps,
                                reused_calls=repeated.positions(messages))
 
     def _tool_round(

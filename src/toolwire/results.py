@@ -129,7 +129,7 @@ def json_ready(value: Any) -> Any:
 def _json_ready(value: Any, retry: bool) -> Any:
     """:func:`json_ready`; ``retry``: once more with the integers too long to write made text, when a dict key (which
     pydantic writes as text) was one; a value that fails again (such a key inside a dataclass: review 122) becomes
-    its ``str()``."""
+    its ``str()``, or ``"<TypeName object>"`` when that fails too (its fields are then not kept)."""
     value = _named_tuples(value)
     try:
         try:
