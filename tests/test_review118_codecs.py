@@ -4,6 +4,7 @@ tool_from_schema, and a message's participant ``name`` sent to OpenAI Chat Compl
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -30,6 +31,28 @@ def _two_weathers() -> AIMessage:
 
 # -- #3: with_structured_output keeps the first call of its tool that fits -----------------------------------------
 
+
+
+def _recording_chat_openai() -> tuple[Any, list[dict[str, Any]]]:
+    """A ChatOpenAI whose SDK client answers every request through httpx.MockTransport, and the request bodies it
+    received."""
+    import httpx
+    import openai
+
+    from toolwire.models import ChatOpenAI
+
+    bodies: list[dict[str, Any]] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        bodies.append(json.loads(request.content))
+        return httpx.Response(200, json={"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                                         "choices": [{"index": 0, "finish_reason": "stop",
+                                                      "message": {"role": "assistant", "content": "x"}}]})
+
+    model = ChatOpenAI("gpt-5-mini", api_key="sk-test", max_retries=0)
+    model._clients.sync = openai.OpenAI(api_key="sk-test", max_retries=0,
+                                        http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+    return model, bodies
 
 def test_structured_output_keeps_the_first_call_that_fits_in_invoke_and_streams(
         caplog: pytest.LogCaptureFixture) -> None:
@@ -133,26 +156,12 @@ def test_tool_from_schema_sends_the_definitions_strict_as_the_dict_alone(definit
 
 def test_a_bound_tool_and_an_agent_send_strict_through_the_client() -> None:
     """The whole path the reviewer ran: ChatOpenAI (the SDK on httpx.MockTransport), bind_tools and an Agent."""
-    import json
 
-    import httpx
-    import openai
 
     from toolwire import Agent
     from toolwire.interop import tool_from_schema
-    from toolwire.models import ChatOpenAI
 
-    bodies: list[dict[str, Any]] = []
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        bodies.append(json.loads(request.content))
-        return httpx.Response(200, json={"id": "c", "object": "chat.completion", "created": 0, "model": "m",
-                                         "choices": [{"index": 0, "finish_reason": "stop",
-                                                      "message": {"role": "assistant", "content": "x"}}]})
-
-    model = ChatOpenAI("gpt-5-mini", api_key="sk-test", max_retries=0)
-    model._clients.sync = openai.OpenAI(api_key="sk-test", max_retries=0,
-                                        http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+    model, bodies = _recording_chat_openai()
     add = tool_from_schema(_CHAT_ADD, _add)
     model.bind_tools([add]).invoke("q")
     Agent(model, [add]).invoke("q")
@@ -200,26 +209,12 @@ def test_the_name_reaches_the_server_and_other_apis_are_unchanged() -> None:
     take no participant name, and get none."""
     import json
 
-    import httpx
-    import openai
-
     from toolwire.messages import HumanMessage
-    from toolwire.models import ChatOpenAI
     from toolwire.models.base import ChatRequest
     from toolwire.models.lowering import anthropic, gemini
     from toolwire.models.lowering.openai import lower_responses_messages
 
-    bodies: list[dict[str, Any]] = []
-
-    def answer(request: httpx.Request) -> httpx.Response:
-        bodies.append(json.loads(request.content))
-        return httpx.Response(200, json={"id": "c", "object": "chat.completion", "created": 0, "model": "m",
-                                         "choices": [{"index": 0, "finish_reason": "stop",
-                                                      "message": {"role": "assistant", "content": "x"}}]})
-
-    model = ChatOpenAI("gpt-5-mini", api_key="sk-test", max_retries=0)
-    model._clients.sync = openai.OpenAI(api_key="sk-test", max_retries=0,
-                                        http_client=httpx.Client(transport=httpx.MockTransport(answer)))
+    model, bodies = _recording_chat_openai()
     model.invoke([HumanMessage("I'll take the blue one", name="alice")])
     assert bodies[0]["messages"] == [{"role": "user", "content": "I'll take the blue one", "name": "alice"}]
     conversation = _named_conversation()

@@ -69,10 +69,12 @@ def _check_report_before_loading(old: Report, out: Path, model: str | None, dial
         raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {name!r}: pass another --out, "
                         "or delete the file to start over.")
     if dialect is not None and old.settings is not None and old.settings.get("dialect", dialect) != dialect:
-        there = old.settings.get("dialect")
-        raise UserError(f"{str(out)!r} holds a run with other settings (dialect "
-                        f"{'the model' + chr(39) + 's default' if there is None else repr(there)} there, {dialect!r} "
-                        "now): pass another --out, or the same --model and options to resume it.")
+        from toolwire.evals.bfcl_runner import _setting_text  # (worded as the run's own check words it)
+
+        there = _setting_text(old.settings["dialect"])
+        raise UserError(f"{str(out)!r} holds a run with other settings (dialect {there} there, "
+                        f"{_setting_text(dialect)} now): pass another --out, or the same --model and options to resume "
+                        "it.")
 
 
 def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
