@@ -155,3 +155,11 @@ def test_an_async_stream_closed_by_another_task_between_events_ends_cleanly_for_
 
 async def _rest(stream: Any) -> list[Any]:
     return [event async for event in stream]
+
+
+def test_a_secret_value_that_starts_with_a_dash_is_masked() -> None:
+    from toolwire.mcp import server_from
+
+    server = server_from("npx server --token -Xy9SECRET_D1 --verbose")
+    assert "SECRET_D1" not in server.label and "SECRET_D1" not in repr(server)
+    assert "--verbose" in server.label

@@ -44,7 +44,9 @@ def masked_args(words: Sequence[str]) -> list[str]:
     (:func:`redact_url`), the value of ``--token X`` / ``--api-key=X`` / ``API_KEY=X`` and of a header such as
     ``Authorization: Bearer X`` (how ``mcp-remote`` is given a token; also ``--header=Authorization: ...``), each
     option named with key, token, secret, password, auth, credential, cookie or bearer, and such keys' values in a
-    word that is a JSON object (``--config '{"apiKey": "..."}'``, as Smithery's CLI takes it; review 114)."""
+    word that is a JSON object (``--config '{"apiKey": "..."}'``, as Smithery's CLI takes it; review 114). The word
+    after such an option is hidden even when it starts with one ``-`` (``--token -Xy9``); only a long option
+    (``--verbose``) after it is shown."""
     shown: list[str] = []
     secret_next = False
     for word in words:
@@ -53,7 +55,8 @@ def masked_args(words: Sequence[str]) -> list[str]:
             shown.append(text)
             continue
         raw = text
-        text = "****" if secret_next and not text.startswith("-") else _masked_word(text)
+        # after a secret option, a word is its value unless it is a long option: a token may start with one "-"
+        text = "****" if secret_next and not text.startswith("--") else _masked_word(text)
         secret_next = bool((_OPTION.match(text) or _HEADER_NAME.search(text) or _SCHEME_END.search(raw))
                            and _SECRET_WORD.search(text))
         shown.append(text)
