@@ -1,5 +1,6 @@
 """An MCP server's tool list: every page of ``tools/list`` (:func:`list_all_tools`) and the toolwire tools made of
-it (:func:`build_tools`), for :class:`~toolwire.mcp.client.MCPClient`.
+it (:func:`build_tools`), and the checks of the client options that shape them (:func:`prefix_problem`,
+:func:`callback_problem`), for :class:`~toolwire.mcp.client.MCPClient`.
 
 A name that is not a valid toolwire name is renamed (each character it cannot hold becomes ``_``, cut to 64); a
 renamed tool whose new name is taken gets ``_2``, ``_3``..., never a tool that keeps its own.
@@ -7,6 +8,7 @@ renamed tool whose new name is taken gets ``_2``, ``_3``..., never a tool that k
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -15,9 +17,35 @@ from toolwire.errors import SchemaError, UserError
 from toolwire.mcp.common import _free_name, _wire
 from toolwire.tools import Tool
 
-__all__ = ["MAX_PAGES", "build_tools", "list_all_tools"]
+__all__ = ["MAX_PAGES", "build_tools", "callback_problem", "list_all_tools", "prefix_problem"]
 
 MAX_PAGES = 1000  # pages of tools/list read at most (a server that never stops giving a cursor)
+_MAX_PREFIX = 48  # characters of a tool-name prefix at most (a name holds 64)
+
+
+def prefix_problem(prefix: str) -> str | None:
+    """What is wrong with a ``prefix`` that leaves too little of a tool name's 64 characters for the name itself
+    (review 114: a 70-character prefix cut every name down to the prefix alone), or None."""
+    if len(prefix) <= _MAX_PREFIX:
+        return None
+    return (f"prefix is {len(prefix)} characters long, leaving too little of a tool name's 64 characters for the "
+            f"name: give at most {_MAX_PREFIX}, such as 'github_'.")
+
+
+def callback_problem(callback: Any) -> str | None:
+    """What is wrong with ``on_tools_changed`` (called with the new list of tools), or None when it can be called so."""
+    wanted = "on_tools_changed must be a function taking the new list of tools (an async function is fine too) or None"
+    if callback is None:
+        return None
+    if not callable(callback):
+        return f"{wanted}, not a value of type {type(callback).__name__}."
+    try:
+        inspect.signature(callback).bind([])
+    except TypeError:
+        return f"{wanted}; {getattr(callback, '__qualname__', 'the one given')} cannot be called with one argument."
+    except ValueError:  # no signature to read (some builtins): it is tried when the list changes
+        pass
+    return None
 
 
 async def _list_page(session: Any, cursor: str | None) -> dict[str, Any]:

@@ -32,7 +32,6 @@ import atexit
 import concurrent.futures
 import contextlib
 import contextvars
-import inspect
 import logging
 import threading
 import time
@@ -42,7 +41,7 @@ from typing import Any, overload
 from toolwire._tool_run import bad_timeout
 from toolwire._warn_site import remember_call_site
 from toolwire.errors import ToolExecutionError, UserError
-from toolwire.mcp._listing import build_tools, list_all_tools
+from toolwire.mcp._listing import build_tools, callback_problem, list_all_tools, prefix_problem
 from toolwire.mcp.common import (
     HttpServer,
     ServerLike,
@@ -93,34 +92,6 @@ def _reporter(ready: asyncio.Future[None] | concurrent.futures.Future[None]) -> 
     return report
 
 
-def _prefix_problem(prefix: str) -> str | None:
-    """What is wrong with a ``prefix`` that leaves too little of a tool name's 64 characters for the name itself
-    (review 114: a 70-character prefix cut every name down to the prefix alone), or None."""
-    if len(prefix) <= _MAX_PREFIX:
-        return None
-    return (f"prefix is {len(prefix)} characters long, leaving too little of a tool name's 64 characters for the "
-            f"name: give at most {_MAX_PREFIX}, such as 'github_'.")
-
-
-_MAX_PREFIX = 48
-
-
-def _callback_problem(callback: Any) -> str | None:
-    """What is wrong with ``on_tools_changed`` (called with the new list of tools), or None when it can be called so."""
-    wanted = "on_tools_changed must be a function taking the new list of tools (an async function is fine too) or None"
-    if callback is None:
-        return None
-    if not callable(callback):
-        return f"{wanted}, not a value of type {type(callback).__name__}."
-    try:
-        inspect.signature(callback).bind([])
-    except TypeError:
-        return f"{wanted}; {getattr(callback, '__qualname__', 'the one given')} cannot be called with one argument."
-    except ValueError:  # no signature to read (some builtins): it is tried when the list changes
-        pass
-    return None
-
-
 # -- the client -----------------------------------------------------------------------------------
 
 
@@ -164,7 +135,7 @@ class MCPClient(Sequence[Tool]):
     ) -> None:
         problem = bad_timeout(timeout) or bad_timeout(connect_timeout, "connect_timeout", optional=False) or (
             None if isinstance(prefix, str) else f"prefix must be text put before each tool name, not {prefix!r}.") \
-            or _prefix_problem(prefix) or _callback_problem(on_tools_changed)
+            or prefix_problem(prefix) or callback_problem(on_tools_changed)
         if problem is not None:
             raise UserError(f"The MCP option {problem}")  # (load_tools, connect and MCPClient take them: review 116)
         self.server = server_from(server)
