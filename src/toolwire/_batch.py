@@ -22,7 +22,7 @@ from toolwire._printing import type_label
 from toolwire._warn_site import remember_call_site
 from toolwire.errors import UserError
 
-__all__ = ["Batching", "gather_answers"]
+__all__ = ["Batching", "gather_answers", "stop_if_batch_stopped"]
 
 _STOP_GRACE = 2.0
 """Seconds the calls still running after a failure (``return_exceptions=False``) or a cancellation get to end once
@@ -78,7 +78,9 @@ class Batching:
                 only) is raised before any input is asked; else the first failure is raised (the first in input
                 order among those that failed by then), and the inputs not answered yet are dropped: those not
                 started never start, while a call already running on its thread (which Python cannot stop)
-                finishes in the background, its answer unused; the embedded model's replies
+                finishes in the background, its answer unused; an Agent's runs still going stop at their next step
+                (no further model call or round of tool calls: the step under way ends, as at
+                ``AgentStream.close()``); the embedded model's replies
                 (:class:`~toolwire.models.llamacpp.ChatLlamaCpp`, also inside an Agent's or structured output's
                 call) stop at their next token instead, and those waiting for their turn on the model never start.
                 A Ctrl-C stops the batch the same way. True: an input whose call raised an ``Exception`` (or that
@@ -180,6 +182,23 @@ def _unless_stopped(stop: threading.Event, invoke: Callable[..., Any], item: Any
         raise GenerationCancelled("The batch stopped before this input was asked.")
     with cancel_on(stop):
         return invoke(item, **options)
+
+
+def stop_if_batch_stopped() -> None:
+    """Raise :class:`~toolwire.models._cancel.GenerationCancelled` when the batch whose worker thread this is has
+    stopped (it raised its first failure, or a Ctrl-C stopped it: :func:`_unless_stopped`'s ``cancel_on``). An Agent
+    run checks it before each step (a model call, a round of tool calls), so a sync batch's other runs stop there, as
+    ``abatch`` cancels its own (review 125 #3: they went on calling the model and running tools after the batch had
+    raised). Outside a batch's worker thread it does nothing.
+
+    Raises:
+        GenerationCancelled: the batch stopped; nobody reads this run's outcome any more.
+    """
+    from toolwire.models._cancel import GenerationCancelled, cancelled
+
+    if cancelled():
+        raise GenerationCancelled("The batch this run was in stopped (another input failed, or Ctrl-C), so the run "
+                                  "stopped before its next step.")
 
 
 def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, return_exceptions: Any,

@@ -98,7 +98,7 @@ from toolwire._agent_stream import (
     merged_reply,
     streamed_reply,
 )
-from toolwire._batch import Batching
+from toolwire._batch import Batching, stop_if_batch_stopped
 from toolwire._call_records import in_reply_order
 from toolwire._concurrency import ctrl_c_interrupts
 from toolwire._keywords import AgentMethodAdvice, keyword_names, refuse_run_config, refuses_unknown_keywords
@@ -463,12 +463,12 @@ class Agent(Batching, AgentMethodAdvice):
             except StopIteration:
                 return
             if kind == "event":
-                value = None
-                yield payload
+                value = yield payload  # (None: the stream's next() sends nothing)
                 continue
             try:
                 with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
                     calls += kind != "tools"
+                    stop_if_batch_stopped()  # a sync batch that raised stops its other runs here (review 125 #3)
                     if kind == "tools":
                         value = self.executor.call(payload.fresh, payload.invalid)
                     elif tokens and kind != "structured":
