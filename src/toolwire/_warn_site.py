@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-__all__ = ["remember_call_site", "warn_user"]
+__all__ = ["collected_warnings", "remember_call_site", "warn_user"]
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 """toolwire's own files: every frame from them is skipped."""
@@ -76,6 +76,27 @@ def remember_call_site() -> Iterator[None]:
         _CALL_SITE.reset(token)
 
 
+_SINK: contextvars.ContextVar[list[tuple[str, type[Warning]]] | None] = contextvars.ContextVar(
+    "toolwire_warning_sink", default=None)
+"""Where :func:`warn_user` puts its warnings inside :func:`collected_warnings`, instead of issuing them."""
+
+
+@contextlib.contextmanager
+def collected_warnings() -> Iterator[list[tuple[str, type[Warning]]]]:
+    """Keep the warnings :func:`warn_user` gives inside the ``with`` (in this thread or task only) in the list it
+    yields, as ``(text, category)`` pairs, instead of issuing them.
+
+    The thread-safe form of ``warnings.catch_warnings(record=True)`` for toolwire's own warnings:
+    ``catch_warnings`` swaps the process-wide filter list, and two threads interleaving it could leave their
+    filters in place for good before Python 3.14 (review 125 #1)."""
+    kept: list[tuple[str, type[Warning]]] = []
+    token = _SINK.set(kept)
+    try:
+        yield kept
+    finally:
+        _SINK.reset(token)
+
+
 def warn_user(message: str | Warning, category: type[Warning] = UserWarning) -> None:
     """``warnings.warn(message, category)`` attributed to the user's line that led here.
 
@@ -89,6 +110,10 @@ def warn_user(message: str | Warning, category: type[Warning] = UserWarning) -> 
         message: the warning's one-sentence text, or a warning instance (whose class is then the category).
         category: the warning class (``UserWarning``, ``ToolDefinitionWarning``, ``StrictSchemaWarning``...).
     """
+    sink = _SINK.get()
+    if sink is not None:  # (collected_warnings)
+        sink.append((str(message), type(message) if isinstance(message, Warning) else category))
+        return
     start = sys._getframe(1)
     frame, depth = _first_outside(start, (_PACKAGE,))
     if frame is None or not frame.f_code.co_filename.startswith(_MACHINERY):

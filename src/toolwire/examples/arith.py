@@ -37,7 +37,9 @@ Bounds, so that every call answers or raises within milliseconds whatever the in
 
 Malformed input can make :func:`ast.parse` emit a ``SyntaxWarning`` (``'1if 1 else 2'``). Those are about
 model output, not code, so a warnings filter matching only the calculator's pseudo file name
-``<toolwire calculator>`` ignores them; all other warnings are untouched.
+``<toolwire calculator>`` ignores them; all other warnings are untouched. Parses run one at a time
+(:func:`toolwire.parsing._scan.parse_source`), as CPython 3.11's parser fails with ``SystemError`` when two threads
+parse at once (gh-106905): parallel calls of the calculator run in threads.
 
 Result types follow Python: integer arithmetic stays :class:`int`; ``/`` and any float operand give
 :class:`float`, also when the value is whole (``123 * 456.0 == 56088.0``, ``4 / 2 == 2.0``). A float that
@@ -48,10 +50,10 @@ from __future__ import annotations
 
 import ast
 import math
-import re
-import warnings
+from typing import cast
 
 from toolwire.errors import ToolwireError
+from toolwire.parsing._scan import parse_source
 
 __all__ = ["MAX_BITS", "MAX_DEPTH", "MAX_LENGTH", "CalculationError", "evaluate"]
 
@@ -81,9 +83,8 @@ _NOT_REAL = (
 )
 
 # ast.parse reports some malformed input (e.g. '9x', '1if') as a SyntaxWarning on stderr. The warnings
-# are about model output, not about code, so they are silenced for this pseudo-file name only.
+# are about model output, not about code, so they are silenced for this pseudo-file name only (parse_source).
 _FILENAME = "<toolwire calculator>"
-_FILENAME_PATTERN = re.escape(_FILENAME) + r"\Z"
 
 _SPELLINGS = str.maketrans({"×": "*", "÷": "/", "−": "-", "^": "**"})
 
@@ -193,9 +194,8 @@ def _check_nesting(text: str) -> None:
 
 def _parse(text: str) -> ast.Expression:
     """Parse ``text`` as one expression; every parser failure becomes :class:`CalculationError`."""
-    _silence_parser_warnings()
     try:
-        return ast.parse(text, filename=_FILENAME, mode="eval")
+        return cast(ast.Expression, parse_source(text, _FILENAME))
     except SyntaxError as error:
         reason = f" ({error.msg})" if error.msg else ""
         raise CalculationError(
@@ -206,24 +206,6 @@ def _parse(text: str) -> ast.Expression:
         raise CalculationError(
             f"The expression is too complex to read; write a shorter arithmetic expression like {_EXAMPLE}."
         ) from None
-
-
-def _silence_parser_warnings() -> None:
-    """Make sure a warnings filter ignores parser warnings about :data:`_FILENAME`, and only those.
-
-    A process-wide filter narrowed to one pseudo-module rather than :class:`warnings.catch_warnings`,
-    which is not thread-safe before Python 3.14. Re-added when a ``catch_warnings`` block (pytest's,
-    for example) has dropped it.
-    """
-    for action, _message, category, module, _lineno in warnings.filters:
-        if (
-            action == "ignore"
-            and category is Warning
-            and module is not None
-            and module.pattern == _FILENAME_PATTERN
-        ):
-            return
-    warnings.filterwarnings("ignore", category=Warning, module=_FILENAME_PATTERN)
 
 
 def _check_nodes(tree: ast.Expression, text: str) -> None:

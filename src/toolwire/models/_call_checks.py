@@ -10,10 +10,10 @@ grammar or ban):
   hold: the value of a call to a tool that does not fit, made up to fill the schema
   (``min_value_probability``). A value the model copies from the question is kept however unsure the model
   was of its spelling (``"Seattle, Washington"`` against ``"Seattle, WA"``); a value it is sure of is kept
-  even when it was worked out (``70`` inches for "5 feet 10 inches"). The spans of the values come from
-  Python's own parser for pythonic call lists (``ast.parse``, nothing is evaluated but literals) and from
-  the standard JSON decoder for JSON calls (``{"name": ..., "arguments": {...}}``, one per line, in a list,
-  in a ```` ```json ```` fence or in hermes ``<tool_call>`` blocks).
+  even when it was worked out (``70`` inches for "5 feet 10 inches"). The spans of the values come from Python's
+  own parser for pythonic call lists (``parse_source``: ``ast.parse`` one at a time, nothing is evaluated but
+  literals) and from the standard JSON decoder for JSON calls (``{"name": ..., "arguments": {...}}``, one per
+  line, in a list, in a ```` ```json ```` fence or in hermes ``<tool_call>`` blocks).
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from toolwire.models._date_values import date_time_in_context
+from toolwire.parsing._scan import parse_source
 
 if TYPE_CHECKING:
     from toolwire.models._loaded import LoadedModel
@@ -110,8 +111,7 @@ def _opening_mass(loaded: LoadedModel, scanner: OpenerScanner, before: str, line
             continue
         candidate = before + piece
         starts = {line, before.rfind("\n") + 1, *(len(before) + j + 1 for j, c in enumerate(piece) if c == "\n")}
-        # a start counts once the candidate writes something there (a piece ending in a newline
-        # only begins a line that may or may not become a call)
+        # a start counts once the candidate writes something there (a piece ending in "\n" only begins a line)
         if any(candidate[s:].strip() and scanner.opens(candidate, s) for s in starts):
             mass += p
             if opening is not None:
@@ -183,7 +183,7 @@ def _value_nodes(text: str) -> Iterator[tuple[str, str, ast.expr, int, int]]:
         return
     body = text[start:].rstrip().removesuffix("```").rstrip()
     try:
-        tree = ast.parse(body, mode="eval")
+        tree = cast(ast.Expression, parse_source(body))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return
     if not isinstance(tree.body, ast.List):

@@ -10,19 +10,18 @@ line; :func:`lowered` then leaves those same warnings out of every request, pass
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any
 
-from toolwire._warn_site import warn_user
+from toolwire._warn_site import collected_warnings, warn_user
 from toolwire.models.base import ChatRequest
 
 __all__ = ["lowered", "strict_probe"]
 
 
-def _caught(lower: Callable[[ChatRequest], Any], request: ChatRequest) -> tuple[Any, list[warnings.WarningMessage]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+def _caught(lower: Callable[[ChatRequest], Any], request: ChatRequest) -> tuple[Any, list[tuple[str, type[Warning]]]]:
+    """``lower(request)`` and the warnings it gave (``(text, category)``), kept rather than issued."""
+    with collected_warnings() as caught:
         body = lower(request)
     return body, caught
 
@@ -48,7 +47,7 @@ def strict_probe(model: Any, known: frozenset[str]) -> frozenset[str]:
         _, caught = _caught(model._lower, probe)
     except Exception:  # (the same error comes at the call, with its own message)
         return known
-    notes = [str(w.message) for w in caught if issubclass(w.category, StrictSchemaWarning)]
+    notes = [text for text, category in caught if issubclass(category, StrictSchemaWarning)]
     for note in dict.fromkeys(notes):
         if note not in known:
             warn_user(note, StrictSchemaWarning)
@@ -75,7 +74,7 @@ def lowered(model: Any, request: ChatRequest) -> Any:
     from toolwire.models.lowering.openai import StrictSchemaWarning
 
     body, caught = _caught(model._lower, request)
-    for w in caught:
-        if not (issubclass(w.category, StrictSchemaWarning) and str(w.message) in notes):
-            warn_user(str(w.message), w.category)
+    for text, category in caught:
+        if not (issubclass(category, StrictSchemaWarning) and text in notes):
+            warn_user(text, category)
     return body

@@ -25,7 +25,9 @@ from __future__ import annotations
 import ast
 import builtins
 import json
-from typing import Any
+from typing import Any, cast
+
+from toolwire.parsing._scan import parse_source
 
 __all__ = ["text_calls"]
 
@@ -57,7 +59,7 @@ def text_calls(text: str) -> list[dict[str, Any]]:
     source = stripped if stripped.startswith("[") else "[" + stripped
     source = source if source.endswith("]") else source + "]"
     try:
-        tree = ast.parse(source.strip().strip("'"), mode="eval")
+        tree = cast(ast.Expression, parse_source(source.strip().strip("'")))
         body = tree.body
         elements = [body] if isinstance(body, ast.Call) else getattr(body, "elts", None)
         if elements is None or not all(isinstance(e, ast.Call) for e in elements):

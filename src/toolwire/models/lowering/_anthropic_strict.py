@@ -51,10 +51,10 @@ fit and sends the rest non-strict, with a warning.
 from __future__ import annotations
 
 import copy
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._warn_site import warn_user
 from toolwire.models.lowering._common import constraint_notes, default_notes
 from toolwire.models.lowering._openai_strict import (
     REFUSED,
@@ -430,7 +430,7 @@ def limit_strict(tools: list[dict[str, Any]], plain: Callable[[int], dict[str, A
                "optional parameters": "give fewer parameters defaults, or fewer tools strict=True",
                "union-typed parameters": "use fewer Optional or union fields, or give fewer tools strict=True",
                }[next(k for k in ("strict tools", "optional parameters", "union-typed parameters") if k in passed)]
-        warnings.warn(f"Anthropic's strict tool use takes at most {passed} in one request, so "
-                      f"{', '.join(map(repr, names))} {'is' if len(names) == 1 else 'are'} sent non-strict: {fix} to "
-                      "keep them strict.", StrictSchemaWarning, stacklevel=3)
+        warn_user(f"Anthropic's strict tool use takes at most {passed} in one request, so "
+                  f"{', '.join(map(repr, names))} {'is' if len(names) == 1 else 'are'} sent non-strict: {fix} to "
+                  "keep them strict.", StrictSchemaWarning)
     return out

@@ -23,9 +23,9 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-import warnings
 from typing import Any
 
+from toolwire._warn_site import warn_user
 from toolwire.errors import UserError
 from toolwire.messages import (
     AIMessage,
@@ -117,8 +117,8 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
             out["input_schema"] = anthropic_strict_schema(schema)  # (the folded schema: review 98 #1)
             out["strict"] = True
         except NotStrictError as exc:
-            warnings.warn(f"Tool {spec.name!r} cannot use Anthropic strict tool use ({exc}); it is sent non-strict: "
-                          f"{exc.advice} to make it strict.", StrictSchemaWarning, stacklevel=2)
+            warn_user(f"Tool {spec.name!r} cannot use Anthropic strict tool use ({exc}); it is sent non-strict: "
+                      f"{exc.advice} to make it strict.", StrictSchemaWarning)
     return out
 
 

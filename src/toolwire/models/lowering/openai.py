@@ -42,10 +42,10 @@ from __future__ import annotations
 import copy
 import logging
 import re
-import warnings
 from collections.abc import Callable
 from typing import Any
 
+from toolwire._warn_site import warn_user
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
@@ -135,12 +135,8 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
         except ValueError as exc:
             fix = ("Split the tool, or give it fewer or flatter parameters" if isinstance(exc, StrictLimitError)
                    else "Give the parameter a pydantic model with named fields")
-            warnings.warn(
-                f"Tool {spec.name!r} cannot use OpenAI strict mode ({exc}); it is sent non-strict. "
-                f"{fix} to make it strict.",
-                StrictSchemaWarning,
-                stacklevel=2,
-            )
+            warn_user(f"Tool {spec.name!r} cannot use OpenAI strict mode ({exc}); it is sent non-strict. "
+                      f"{fix} to make it strict.", StrictSchemaWarning)
             log.debug("tool %s sent non-strict: %s", spec.name, exc)
     return {"type": "function", "function": function}
 
