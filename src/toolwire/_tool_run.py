@@ -29,7 +29,7 @@ import types
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from toolwire._concurrency import abandon, start_thread
+from toolwire._concurrency import abandon, start_thread, thread_pool
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
 
 log = logging.getLogger("toolwire.tools")
@@ -232,6 +232,36 @@ async def settled(future: concurrent.futures.Future[Any], name: str, most: float
         if not done:
             raise StillRunning(name) from None
         return waited.result()
+
+
+async def untimed_thread(call: Callable[..., Any], kwargs: dict[str, Any], name: str, settle: bool) -> Any:
+    """Run a sync tool's ``call(kwargs, stop=event)`` (``Tool._call``) with no timeout on the shared thread pool, in
+    a copy of the caller's context, and await its answer: with ``settle``, as :func:`settled` waits for it (the
+    executor's calls), else as a plain future (``tool.ainvoke``).
+
+    When the caller gives the call up (it is cancelled, or :func:`settled` gives up at the end of its grace), ``stop``
+    is set: a generator tool is then closed between items (:func:`drain`), as at a timeout, rather than drained for
+    nobody until it ends (review 125 #4: an endless feed grew memory and held a pool thread for good).
+
+    Args:
+        call: ``Tool._call``; kwargs: the validated arguments; name: the tool's name (for :class:`StillRunning`);
+        settle: wait for a started call when the caller is cancelled (:func:`settled`).
+
+    Returns:
+        What ``call`` returned.
+
+    Raises:
+        StillRunning, asyncio.CancelledError: as :func:`settled` raises them (or the cancellation, without
+            ``settle``).
+        Exception: the tool's own.
+    """
+    stop = threading.Event()
+    thread = thread_pool().submit(_in_context(functools.partial(call, stop=stop)), kwargs)
+    try:
+        return await (settled(thread, name) if settle else asyncio.wrap_future(thread))
+    except BaseException:
+        stop.set()  # given up, or it failed (then its thread is done and this changes nothing)
+        raise
 
 
 def finished_at(func: Callable[..., Any], clock: Callable[[], float]) -> Callable[..., tuple[Any, float]]:

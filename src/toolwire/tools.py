@@ -34,7 +34,7 @@ from typing import Any, Literal, overload
 from pydantic import BaseModel
 
 from toolwire._batch import Batching
-from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout, thread_pool
+from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
 from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
 from toolwire._signature import docstring_summary, function_doc, function_name, is_async_callable
@@ -56,7 +56,7 @@ from toolwire._tool_run import (
     escaped,
     guarded,
     run_timed,
-    settled,
+    untimed_thread,
     unwrapped,
 )
 from toolwire._tool_spec import ToolSpec
@@ -351,8 +351,8 @@ class Tool(ToolArguments, Batching):
     def _call(self, kwargs: dict[str, Any], stop: threading.Event | None = None) -> Any:
         """Call the function (on the thread that runs a sync tool, so inside its timeout).
 
-        A generator it returns is consumed here into a list, until ``stop`` is set (the call timed out and
-        its thread was abandoned: the generator is closed rather than drained for nobody). Exceptions other
+        A generator it returns is consumed here into a list, until ``stop`` is set (the call timed out, or its
+        run gave it up: the generator is closed rather than drained for nobody). Exceptions other
         than ordinary ones are turned into ones that fail this call only: ``SystemExit`` -> :class:`ToolExecutionError`;
         ``StopIteration``, ``StopAsyncIteration``, ``concurrent.futures.CancelledError`` and other ``BaseException``
         subclasses (a sync tool's ``CancelledError`` and ``GeneratorExit`` are always its own) -> ``RuntimeError``
@@ -494,16 +494,14 @@ class Tool(ToolArguments, Batching):
 
     async def _arun(self, kwargs: dict[str, Any], timeout: float | None, settle: bool = False) -> Any:
         """Run the function with validated ``kwargs``, at most ``timeout`` seconds (see :func:`run_timed`; ``settle``:
-        a sync tool's thread that runs when the caller is cancelled is waited for, see :func:`settled`)."""
-        loop = asyncio.get_running_loop()
+        a sync tool's thread running when the caller is cancelled is waited for: :func:`untimed_thread`)."""
         if timeout is not None:
             return await run_timed(self, kwargs, float(timeout), settle=settle)  # float: a Decimal, NumPy number
         if self.is_async:
             # a task of its own runs the tool in a copy of the caller's context (as a sync tool's thread and a
             # timed call do), so a context variable the tool sets does not leak into the caller (review 41)
-            return await unwrapped(loop.create_task(guarded(self, kwargs)))
-        thread = thread_pool().submit(_in_context(self._call), kwargs)
-        return await (settled(thread, self.name) if settle else asyncio.wrap_future(thread, loop=loop))
+            return await unwrapped(asyncio.get_running_loop().create_task(guarded(self, kwargs)))
+        return await untimed_thread(self._call, kwargs, self.name, settle)
 
     async def ainvoke(self, input: Any, config: Any = None, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
