@@ -5,16 +5,17 @@ A ``dict[int, str]`` parameter's keys are JSON strings that must read as integer
 free writes ``{"abc": "x"}``, which validation then refuses.
 
 :func:`pattern_rule` translates a pattern (ECMA-262 syntax, JSON Schema 2020-12 Validation section 6.3.3; in the
-subset below ECMA-262 and Python's ``re`` agree) into the GBNF of the text that matches it, without quotes. Only
-what it can translate exactly is followed; anything else gives ``None`` (the caller then allows any string, as
-before):
+subset below ECMA-262 and Python's ``re`` agree but for ``\\w`` and ``\\d``, see below) into the GBNF of the text
+that matches it, without quotes. Only what it can translate exactly is followed; anything else gives ``None`` (the
+caller then allows any string, as before):
 
 * the pattern is anchored at both ends (``^...$``): JSON Schema patterns are not anchored, and an unanchored one
   lets any text stand around its match;
-* literal characters (``\\`` escapes of punctuation too), ``\\d`` (``[0-9]``, as ECMA-262 reads it), ``\\w``
-  (``[0-9A-Za-z_]``), character classes without negation (``[a-z0-9_-]``), groups (``(...)``, ``(?:...)``) with
-  alternatives (``a|b``), and the quantifiers ``?``, ``*``, ``+``, ``{n}``, ``{n,}``, ``{n,m}`` (a lazy ``?`` after
-  one changes nothing here), counts up to :data:`MAX_COUNT`;
+* literal characters (``\\`` escapes of punctuation too), ``\\d`` (``[0-9]``, as ECMA-262 reads it; validation also
+  takes other scripts' digits, which the grammar does not write), ``\\w`` (``[0-9A-Za-z_]`` and the letters of the
+  common scripts, as validation reads it: :data:`_WORD`), character classes without negation (``[a-z0-9_-]``),
+  groups (``(...)``, ``(?:...)``) with alternatives (``a|b``), and the quantifiers ``?``, ``*``, ``+``, ``{n}``,
+  ``{n,}``, ``{n,m}`` (a lazy ``?`` after one changes nothing here), counts up to :data:`MAX_COUNT`;
 * no character that a JSON string must escape (``"``, ``\\``, control characters) nor ``<`` (the ``function_tag``
   format ends a value at ``</``) may be written: such a pattern gives ``None``; nor may ``.``, ``\\s``, negated
   classes, ``\\D``/``\\W``/``\\S``, word boundaries, look-arounds, back references, an alternative outside a group
@@ -35,7 +36,17 @@ MAX_COUNT = 32
 """The largest ``{n,m}`` count followed (llama.cpp expands every count into rules)."""
 
 _DIGIT = [("0", "9")]
-_WORD = [("0", "9"), ("A", "Z"), ("a", "z"), ("_", "_")]
+_WORD = [("0", "9"), ("A", "Z"), ("a", "z"), ("_", "_"),
+         ("\u00c0", "\u00d6"), ("\u00d8", "\u00f6"), ("\u00f8", "\u024f"),  # Latin-1 letters, Latin Extended-A/B
+         ("\u0300", "\u036f"),  # combining accents (a decomposed "é")
+         ("\u0386", "\u03ff"), ("\u0400", "\u052f"),  # Greek, Cyrillic
+         ("\u05d0", "\u05ea"), ("\u0620", "\u064a"),  # Hebrew, Arabic letters
+         ("\u1e00", "\u1eff"),  # Latin Extended Additional (Vietnamese)
+         ("\u3041", "\u30ff"), ("\u4e00", "\u9fff"), ("\uac00", "\ud7a3")]  # kana, CJK, Hangul
+"""What ``\\w`` lets the grammar write: ASCII word characters and the letters of the common scripts. ECMA-262 reads
+``\\w`` as ASCII only, but toolwire validates with pydantic, whose regex (Rust's) reads it as Unicode, so the
+tool takes ``"São Paulo"`` for ``^[\\w ]+$``: an ASCII-only grammar made the model misspell it (review 124 #7). A
+few signs inside these blocks (the Greek ano teleia, U+0387) are let through; validation refuses them."""
 _CLASS_ESCAPES = {"d": _DIGIT, "w": _WORD}
 
 
