@@ -157,3 +157,38 @@ def test_an_untimed_generator_tool_an_agent_run_gives_up_is_closed_not_drained(m
     assert feed.ended.wait(_WAIT)
     assert feed.how == ["closed"]  # was: "drained"
     assert feed.items == [0, 1]
+
+
+# -- #5: a sync token stream inside asyncio.run swaps asyncio's Ctrl-C handler only while the model blocks ------------
+
+def test_a_sync_token_stream_inside_asyncio_run_gives_asyncio_its_ctrl_c_handler_back_at_each_chunk() -> None:
+    import asyncio
+    import signal
+
+    while_blocked: list[Any] = []
+
+    def reply(messages: list[Any]) -> str:
+        while_blocked.append(signal.getsignal(signal.SIGINT))  # the model's stream is working: Ctrl-C must stop it
+        return "hello there, a long answer"
+
+    async def main() -> tuple[Any, list[Any], Any]:
+        runners = signal.getsignal(signal.SIGINT)  # asyncio.run's (it cancels the main task)
+        agent = Agent(ScriptedChatModel([reply], stream_pieces=5), [])
+        stream = agent.stream("hi", stream_tokens=True)
+        at_chunks: list[Any] = []
+        for event in stream:
+            if event.type == "model_chunk":
+                at_chunks.append(signal.getsignal(signal.SIGINT))  # paused at a yield: the caller's code runs
+                if len(at_chunks) == 2:
+                    break
+        kept = signal.getsignal(signal.SIGINT)  # the stream left after break, kept to read .messages
+        await asyncio.sleep(0)
+        stream.close()
+        return runners, at_chunks, kept
+
+    runners, at_chunks, kept = asyncio.run(main())
+    assert getattr(runners, "func", None) is not None  # (asyncio.run did install its handler here)
+    assert while_blocked == [signal.default_int_handler]  # what ctrl_c_interrupts is for (review 65) still holds
+    assert at_chunks == [runners, runners]  # was: Python's default handler, asyncio's replaced across the yields
+    assert kept is runners
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # (asyncio.run put the outer one back)

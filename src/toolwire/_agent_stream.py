@@ -10,6 +10,8 @@ import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
+from toolwire._concurrency import ctrl_c_interrupts
+
 if TYPE_CHECKING:
     from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
 
@@ -233,6 +235,10 @@ def streamed_reply(model: Any, messages: list[BaseMessage], step: int) -> Genera
     :class:`~toolwire.messages.AIMessageChunk` of ``model.stream(messages)``, then the reply they merge into
     (:func:`~toolwire.messages.merge_chunks`, equal to what ``invoke`` returns, as ``BaseChatModel.stream`` says).
 
+    A Ctrl-C raises ``KeyboardInterrupt`` inside ``asyncio.run`` too while the model's stream blocks (starting, each
+    next chunk, closing: :func:`~toolwire._concurrency.ctrl_c_interrupts`), but asyncio's own handler is back at each
+    ``yield``, so the caller's code between chunks (a paused stream, one left after ``break``) keeps it (review 125 #5).
+
     Args:
         model: the bound model the call goes to; messages: the conversation sent; step: the model call's number
             (1-based).
@@ -242,18 +248,29 @@ def streamed_reply(model: Any, messages: list[BaseMessage], step: int) -> Genera
 
     Raises:
         Exception: what the model's stream raises. The model's stream is closed when this generator is.
+        KeyboardInterrupt: a Ctrl-C while the model's stream blocks.
     """
     chunks: list[AIMessageChunk] = []
-    stream = model.stream(messages)
+    with ctrl_c_interrupts():
+        stream = model.stream(messages)
+        pieces = iter(stream)
     try:
-        for chunk in stream:
+        while True:
+            with ctrl_c_interrupts():
+                chunk = next(pieces, _ENDED)
+            if chunk is _ENDED:
+                break
             chunks.append(chunk)
             yield AgentEvent("model_chunk", chunk, step)
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
-            close()
+            with ctrl_c_interrupts():
+                close()
     return merged_reply(chunks, model)
+
+
+_ENDED: Any = object()  # (streamed_reply: the model's stream has no more chunks)
 
 
 async def astreamed_reply(model: Any, messages: list[BaseMessage], step: int,

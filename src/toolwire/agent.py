@@ -466,15 +466,14 @@ class Agent(Batching, AgentMethodAdvice):
                 value = yield payload  # (None: the stream's next() sends nothing)
                 continue
             try:
-                with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
-                    calls += kind != "tools"
-                    stop_if_batch_stopped()  # a sync batch that raised stops its other runs here (review 125 #3)
-                    if kind == "tools":
-                        value = self.executor.call(payload.fresh, payload.invalid)
-                    elif tokens and kind != "structured":
-                        value = yield from streamed_reply(caller(self, kind), payload, calls)
-                    else:  # a model call: "model", "after_tools", "answer" or "structured" (response_format)
-                        value = caller(self, kind).invoke(payload)
+                calls += kind != "tools"
+                stop_if_batch_stopped()  # a sync batch that raised stops its other runs here (review 125 #3)
+                if tokens and kind not in ("tools", "structured"):  # (Ctrl-C as below, but not across its yields)
+                    value = yield from streamed_reply(caller(self, kind), payload, calls)
+                else:  # tools, or a model call: "model", "after_tools", "answer" or "structured" (response_format)
+                    with ctrl_c_interrupts():  # (inside asyncio.run too: review 65)
+                        value = (self.executor.call(payload.fresh, payload.invalid) if kind == "tools"
+                                 else caller(self, kind).invoke(payload))
             except (Exception, KeyboardInterrupt) as exc:  # Ctrl-C during a long run keeps its work too
                 if kind == "tools":
                     exc = payload.with_answers(exc)
