@@ -20,6 +20,7 @@ from toolwire.models._call_checks import _leaves
 from toolwire.models._grammar_formats import STRING_FORMATS
 from toolwire.models._text_content import json_form
 from toolwire.models.grammar import _types, float_items, python_literal, required_keys
+from toolwire.models.lowering._common import constraint_notes
 from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
@@ -165,32 +166,68 @@ def _doc_text(text: Any) -> str:
     return " ".join(text.split()).replace('"""', "'''")
 
 
-def _object_schema(schema: Any) -> tuple[dict[str, Any], str] | None:
-    """The object schema with ``properties`` that ``schema`` takes directly, as the items of an array, or as
-    one branch of an ``anyOf``/``oneOf`` with null; with the words that introduce its keys."""
+def _object_schema(schema: Any) -> tuple[list[dict[str, Any]], str] | None:
+    """The object schemas with ``properties`` that ``schema`` takes directly, as the items of an array, or as the
+    branches of an ``anyOf``/``oneOf`` (null left out; every other branch such an object), with the words that
+    introduce their keys; one schema but for a union of objects (a discriminated union: review 124 #6)."""
     if not isinstance(schema, dict):
         return None
     branches = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(branches, list):
         others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
-        return _object_schema(others[0]) if len(others) == 1 else None
+        if len(others) == 1:
+            return _object_schema(others[0])
+        forms = [_object_schema(b) for b in others]
+        if not others or any(f is None or f[1] != _KEYS or len(f[0]) != 1 for f in forms):
+            return None
+        return [f[0][0] for f in forms if f is not None], _FORMS
     if isinstance(schema.get("properties"), dict) and schema["properties"]:
-        return schema, "A dict with these keys:"
+        return [schema], _KEYS
     items = schema.get("items")
     if schema.get("type") == "array" and isinstance(items, dict):
         inner = _object_schema(items)
-        if inner is not None and inner[1] == "A dict with these keys:":
-            return inner[0], "A list of dicts, each with these keys:"
+        if inner is not None and inner[1] in (_KEYS, _FORMS):
+            return inner[0], _EACH_KEYS if inner[1] == _KEYS else _EACH_FORM
     return None
+
+
+_KEYS, _FORMS = "A dict with these keys:", "A dict in one of these forms:"
+_EACH_KEYS, _EACH_FORM = "A list of dicts, each with these keys:", "A list of dicts, each in one of these forms:"
+
+
+def _with_notes(text: str, schema: Any) -> str:
+    """``text`` (a description) followed by the bounds of ``schema`` that the grammar does not hold the model to
+    (``maxLength``, ``maximum``...), as the sentences hosted providers get in a description
+    (:func:`~toolwire.models.lowering._common.constraint_notes`): without them a call the grammar let through was
+    refused only at validation (review 124 #6)."""
+    notes = " ".join(constraint_notes(schema)) if isinstance(schema, dict) else ""
+    if not notes:
+        return text
+    if text and not text.endswith((".", "!", "?", ":")):
+        text += "."
+    return f"{text} {notes}".strip()
 
 
 def _keys_doc(schema: Any, indent: str, depth: int = 0) -> tuple[str, list[str]]:
     """For a parameter (or key) taking objects with ``properties``: the sentence that introduces its keys,
-    and one docstring line per key at ``indent`` (nested objects' keys below theirs, at most 3 levels)."""
+    and one docstring line per key at ``indent`` (nested objects' keys below theirs, at most 3 levels); for a union
+    of objects, a ``Form N:`` line per branch with its keys below it."""
     found = _object_schema(schema) if depth < 3 else None
     if found is None:
         return "", []
-    obj, intro = found
+    objects, intro = found
+    if len(objects) == 1 and intro in (_KEYS, _EACH_KEYS):
+        return intro, _key_lines(objects[0], indent, depth)
+    lines = []
+    for number, obj in enumerate(objects, 1):
+        lines.append(f"{indent}Form {number}:")
+        lines += _key_lines(obj, indent + "    ", depth)
+    return intro, lines
+
+
+def _key_lines(obj: dict[str, Any], indent: str, depth: int) -> list[str]:
+    """One docstring line per key of the object schema ``obj`` (``key (type[, optional]): text``), nested objects'
+    keys below theirs."""
     required = set(required_keys(obj))
     lines = []
     for key, sub in obj["properties"].items():
@@ -199,10 +236,10 @@ def _keys_doc(schema: Any, indent: str, depth: int = 0) -> tuple[str, list[str]]
         written = _doc_text(key) or '""'
         text = _doc_text(sub.get("description", "")) if isinstance(sub, dict) else ""
         more, below = _keys_doc(sub, indent + "    ", depth + 1)
-        text = " ".join(t for t in (text, more) if t)
+        text = " ".join(t for t in (_with_notes(text, sub), more) if t)
         lines.append(f"{indent}{written} ({flags}): {text}".rstrip() if text else f"{indent}{written} ({flags})")
         lines += below
-    return intro, lines
+    return lines
 
 
 def _signature(spec: ToolSpec, names: PythonNames) -> str:
@@ -217,7 +254,7 @@ def _signature(spec: ToolSpec, names: PythonNames) -> str:
         else:
             params.append(f"{spelled}: {kind} = {_py(sub.get('default'))}")
         intro, keys = _keys_doc(sub, " " * 12)
-        text = " ".join(t for t in (_doc_text(sub.get("description", "")), intro) if t)
+        text = " ".join(t for t in (_with_notes(_doc_text(sub.get("description", "")), sub), intro) if t)
         if text:
             docs.append(f"        {spelled}: {text}")
             docs += keys
