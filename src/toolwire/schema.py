@@ -102,9 +102,9 @@ class FunctionSchema:
         validate: ``validate(args: dict) -> dict`` of keyword arguments for the function; raises
             :class:`~toolwire.errors.ToolValidationError` naming each bad field.
         positional_only: names of positional-only parameters, passed by position.
-        defaulted_non_nullable: parameters that have a default but do not accept ``None``: a
-            ``null`` received for one is dropped, so the Python default applies (OpenAI strict mode
-            sends ``null`` for parameters the model leaves out).
+        defaulted_non_nullable: parameters that have a default but do not accept ``None``, by their key in
+            ``parameters`` (an aliased parameter by its alias): a ``null`` received for one is dropped, so the
+            Python default applies (OpenAI strict mode sends ``null`` for parameters the model leaves out).
         null_plan: the same rule for every level of the arguments (see :func:`null_plan`): where a
             ``null`` may be dropped, top-level parameters (``defaulted_non_nullable``) and optional
             fields of nested objects alike; ``None`` when there is nowhere to drop one.
@@ -273,8 +273,9 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
         text = documented.get(name) or documented.get(info.alias or name)
         if text and isinstance(prop, dict) and "description" not in prop:
             prop["description"] = text
+    keys = _schema_keys(core, properties)  # (an aliased field's null is sent under its alias: review 124 #2)
     defaulted = frozenset(
-        name for name, f in model.model_fields.items()
+        keys.get(name, name) for name, f in model.model_fields.items()
         if not f.is_required() and not _accepts_none(f.annotation)
     )
     validate = _model_validate(model, tool_name, parameters, reader(validator, core, validator_config(core)))
@@ -282,10 +283,31 @@ def model_schema(model: type[BaseModel], tool_name: str, description: str | None
                           null_plan=null_plan(parameters, defaulted))
 
 
+def _schema_keys(core: Any, shown: Mapping[str, Any]) -> dict[str, str]:
+    """``{Python name: key in the JSON Schema}`` of the fields of a TypedDict or model core schema whose key
+    differs (an alias), read as pydantic's JSON Schema reads it (a ``validation_alias`` string, else the
+    first one-step path of its choices); only keys ``shown`` holds count (``validate_by_alias=False``)."""
+    for _ in range(16):  # definitions / model / before-after-wrap validators around the fields
+        if not isinstance(core, dict) or core.get("type") in ("typed-dict", "model-fields"):
+            break
+        core = core.get("schema")
+    fields = core.get("fields") if isinstance(core, dict) else None
+    keys: dict[str, str] = {}
+    for name, field in (fields or {}).items():
+        alias = field.get("validation_alias", name) if isinstance(field, dict) else name
+        if isinstance(alias, list):
+            alias = next((path[0] for path in alias
+                          if isinstance(path, list) and len(path) == 1 and isinstance(path[0], str)), name)
+        if isinstance(alias, str) and alias != name and alias in shown:
+            keys[name] = alias
+    return keys
+
+
 def _pydantic_function_schema(
     specs: list[tuple[str, Any, str | None, bool]], model_name: str, tool_name: str
-) -> tuple[dict[str, Any], Callable[[Any], Any]]:
-    """The general path: the arguments as a TypedDict, through pydantic's TypeAdapter."""
+) -> tuple[dict[str, Any], Callable[[Any], Any], dict[str, str]]:
+    """The general path: the arguments as a TypedDict, through pydantic's TypeAdapter; with the schema keys of
+    the parameters published under an alias (see :func:`_schema_keys`)."""
     fields: dict[str, Any] = {}
     for name, annotation, desc, required in specs:
         metadata = [Field(description=desc)] if desc else []
@@ -300,7 +322,8 @@ def _pydantic_function_schema(
     raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}", [spec[:2] for spec in specs])
     # (the JSON Schema above is the one of this validator's schema, see _DefaultsAsData)
     validator = strict_validator(adapter.core_schema, None, adapter.validator)  # type: ignore[arg-type]
-    return raw, reader(validator, adapter.core_schema)  # (JSON-mode rules where they differ: review 94)
+    keys = _schema_keys(adapter.core_schema, raw.get("properties") or {})
+    return raw, reader(validator, adapter.core_schema), keys  # (JSON-mode rules where they differ: review 94)
 
 
 _NO_JSON: Any = object()
@@ -459,14 +482,16 @@ def function_schema(
     try:
         raw, validate_python = fast_function_schema(specs, model_name)
         parameters = _object_shape(sorted_inline(raw))
-        fast = True
+        fast, keys = True, {}  # (the fast path takes no Field(alias=...): an Annotated hint is Unsupported)
     except Unsupported:
-        raw, validate_python = _pydantic_function_schema(specs, model_name, tool_name)
+        raw, validate_python, keys = _pydantic_function_schema(specs, model_name, tool_name)
         parameters = _object_schema(raw)
         fast = False
     parameters.pop("description", None)
+    if keys:  # a parameter published under an alias: its default and its null are the alias's (review 124 #2)
+        defaulted = {keys.get(name, name) for name in defaulted}
     for name, value in defaults.items():
-        prop = parameters["properties"].get(name)
+        prop = parameters["properties"].get(keys.get(name, name))
         if prop is not None and "default" not in prop and not isinstance(value, _Factory):  # (no fixed value)
             try:
                 prop_default = _default_json(value)
