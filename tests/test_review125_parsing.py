@@ -96,3 +96,25 @@ def test_the_parser_warnings_of_model_text_stay_silent() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert normalize_arguments("{'pattern': '\\d+'}") == {"pattern": "\\d+"}
+
+
+def test_toolwire_s_own_quiet_blocks_take_turns() -> None:
+    from toolwire._warn_site import quiet_warnings
+
+    interval = sys.getswitchinterval()
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        before = list(warnings.filters)
+
+        def quiet(_: int) -> None:
+            for _ in range(200):
+                with quiet_warnings():
+                    warnings.warn("hidden", UserWarning, stacklevel=1)
+
+        sys.setswitchinterval(1e-6)
+        try:
+            with ThreadPoolExecutor(8) as pool:
+                list(pool.map(quiet, range(8)))
+        finally:
+            sys.setswitchinterval(interval)
+        assert warnings.filters == before

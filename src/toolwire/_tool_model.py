@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import copy
 import keyword
-import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+
+from toolwire._warn_site import quiet_warnings
 
 if TYPE_CHECKING:
     from toolwire.tools import Tool
@@ -79,8 +80,7 @@ def _named_model(tool: Tool, given: type[BaseModel]) -> type[BaseModel]:
     (LangChain's new model does not inherit the config)."""
     namespace: dict[str, Any] = {"__doc__": tool.description or given.__doc__ or "", "__module__": given.__module__,
                                  "model_config": ConfigDict(**{**given.model_config, "title": tool.name})}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # (a field shadowing a parent attribute: warned when ``given`` was made)
+    with quiet_warnings():  # (a field shadowing a parent attribute: warned when ``given`` was made)
         return type(given)(tool.name, (given,), namespace)  # type: ignore[no-any-return]
 
 
@@ -131,8 +131,7 @@ def _schema_model(tool: Tool) -> type[BaseModel]:
 
     config = ConfigDict(extra=extra, populate_by_name=True, protected_namespaces=(),  # type: ignore[typeddict-item]
                         json_schema_extra=rewrite, arbitrary_types_allowed=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # (a field named like a BaseModel attribute's alias: no warning to show)
+    with quiet_warnings():  # (a field named like a BaseModel attribute's alias: no warning to show)
         model: type[BaseModel] = create_model(  # type: ignore[call-overload]
             tool.name, __config__=config, __doc__=tool.description, __module__=__name__,
             __validators__={"_toolwire_check": model_validator(mode="before")(classmethod(check))}, **fields)

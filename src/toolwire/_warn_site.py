@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-__all__ = ["collected_warnings", "remember_call_site", "warn_user"]
+__all__ = ["collected_warnings", "quiet_warnings", "remember_call_site", "warn_user"]
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
 """toolwire's own files: every frame from them is skipped."""
@@ -95,6 +95,23 @@ def collected_warnings() -> Iterator[list[tuple[str, type[Warning]]]]:
         yield kept
     finally:
         _SINK.reset(token)
+
+
+_QUIET = threading.Lock()
+
+
+@contextlib.contextmanager
+def quiet_warnings() -> Iterator[None]:
+    """Every warning ignored inside the ``with`` (``warnings.catch_warnings`` and ``simplefilter("ignore")``), for
+    code toolwire calls whose warnings say nothing to the user (pydantic's, on a model toolwire builds).
+
+    ``catch_warnings`` swaps the process-wide filter list, which is not thread-safe before Python 3.14: two blocks
+    interleaving in two threads could leave "ignore" in place for good (review 125 #1). toolwire's own blocks take
+    turns here, so they cannot interleave with each other; prefer :func:`collected_warnings` for toolwire's own
+    warnings, and a filter narrowed to a pseudo-file for the parser's (``parsing/_scan.parse_source``)."""
+    with _QUIET, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
 
 
 def warn_user(message: str | Warning, category: type[Warning] = UserWarning) -> None:
