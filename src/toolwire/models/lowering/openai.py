@@ -35,6 +35,11 @@ disjoint ``oneOf`` becomes ``anyOf``; ``discriminator`` dropped; ``uniqueItems``
 every other keyword outside the guide's "Supported properties" dropped and said in the description). What it
 cannot write, such as an object that takes arbitrary keys (``dict[str, str]``, a model with ``extra="allow"``) or a
 ``tuple``, or a schema past the size limits, makes the tool go non-strict, with a warning (case S5).
+
+A non-strict schema (asked for, or fallen back to) is sent as JSON Schema, except that every tuple (an array with
+``prefixItems``, which pydantic writes without ``items``) gets an ``items``: the API answers such an array with
+400 "array schema missing items" (review 124 #1; :mod:`~toolwire.models.lowering._tuples`). The same lowering serves
+OpenAI-compatible servers.
 """
 
 from __future__ import annotations
@@ -74,6 +79,7 @@ from toolwire.models.lowering._openai_turns import (
     capped_call_id,
     responses_turn_items,
 )
+from toolwire.models.lowering._tuples import with_items
 
 __all__ = [
     "CHAT_ID_LIMIT",
@@ -117,7 +123,9 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
         ``{"type": "function", "function": {"name", "description", "parameters"[, "strict": True]}}``. A
         top-level ``anyOf``/``oneOf``/``allOf`` of objects (OpenAI answers 400 "schema must have type
         'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level") is folded into one
-        object (:func:`~toolwire.models.lowering._common.fold_top_union`), sent non-strict.
+        object (:func:`~toolwire.models.lowering._common.fold_top_union`), sent non-strict. A non-strict
+        schema's tuples (``prefixItems``) get an ``items`` (OpenAI answers 400 "array schema missing items"
+        without it; :func:`~toolwire.models.lowering._tuples.with_items`, review 124 #1).
 
     Raises:
         SchemaError: the object cannot be a tool, or its arguments are a top-level union of schemas that
@@ -126,7 +134,7 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
     spec = to_tool_spec(tool)
     if strict is None and isinstance(spec, ToolDictSpec) and isinstance(spec.extra.get("strict"), bool):
         strict = spec.extra["strict"]  # the dict's own flag, as written in OpenAI's guide
-    parameters = fold_top_union(spec.name, spec.parameters, provider="OpenAI", field="function parameters")
+    parameters = with_items(fold_top_union(spec.name, spec.parameters, provider="OpenAI", field="function parameters"))
     function: dict[str, Any] = {"name": spec.name, "description": spec.description, "parameters": parameters}
     if strict:
         try:

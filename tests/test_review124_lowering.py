@@ -1,0 +1,136 @@
+"""Review 124, provider lowering: #1 tuples sent to OpenAI get an ``items`` (OpenAI answers an array with
+``prefixItems`` and no ``items`` with 400 "array schema missing items"); #9 Gemini, ``str | dict[str, X]``: JSON
+object text is read as the dict; #10 Gemini, a tuple of mixed types says its positions in the description."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, NamedTuple
+
+import pytest
+
+from toolwire import HumanMessage, tool
+from toolwire.models.base import ChatRequest
+from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
+from toolwire.models.lowering.openai import (
+    StrictSchemaWarning,
+    convert_to_openai_responses_tool,
+    convert_to_openai_tool,
+    lower_request,
+    lower_responses_request,
+)
+
+
+class Stay(NamedTuple):
+    city: str
+    nights: int
+
+
+@tool
+def view(path: str, view_range: tuple[int, int] | None = None, pairs: list[tuple[int, str]] | None = None,
+         stay: Stay | None = None) -> str:
+    """Show part of a file.
+
+    Args:
+        path: the file
+        view_range: first and last line
+        pairs: line numbers and their labels
+        stay: the city and the number of nights
+    """
+    return path
+
+
+def _arrays(node: Any, where: str = "parameters") -> list[tuple[str, dict[str, Any]]]:
+    """Every array schema of ``node`` with where it is."""
+    out = []
+    if isinstance(node, dict):
+        if node.get("type") == "array":
+            out.append((where, node))
+        for key, value in node.items():
+            out += _arrays(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            out += _arrays(value, f"{where}[{i}]")
+    return out
+
+
+def _openai_parameter_sets() -> list[dict[str, Any]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        strict = convert_to_openai_tool(view, strict=True)["function"]
+    assert "strict" not in strict and any(issubclass(w.category, StrictSchemaWarning) for w in caught)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StrictSchemaWarning)
+        responses_strict = convert_to_openai_responses_tool(view, strict=True)
+    assert responses_strict["strict"] is False
+    return [convert_to_openai_tool(view)["function"]["parameters"], strict["parameters"],
+            convert_to_openai_responses_tool(view)["parameters"], responses_strict["parameters"]]
+
+
+def test_openai_tuple_arrays_have_items_strict_fallback_and_not_strict():
+    for parameters in _openai_parameter_sets():
+        arrays = _arrays(parameters)
+        assert [where for where, node in arrays if "items" not in node] == []
+        tuples = {where: node for where, node in arrays if "prefixItems" in node}
+        assert len(tuples) == 3
+        props = parameters["properties"]
+        view_range = props["view_range"]["anyOf"][0]
+        assert view_range["items"] == {"type": "integer"}
+        assert view_range["prefixItems"] == [{"type": "integer"}, {"type": "integer"}]
+        assert (view_range["minItems"], view_range["maxItems"]) == (2, 2)
+        assert "description" not in view_range  # (one type: nothing to say of the order)
+        pair = props["pairs"]["anyOf"][0]["items"]
+        assert pair["items"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+        assert pair["prefixItems"] == [{"type": "integer"}, {"type": "string"}]
+        assert pair["description"] == "Items by position: 1. integer, 2. string."
+        stay = next(node for where, node in tuples.items() if "stay" in where)
+        assert [p["type"] for p in stay["prefixItems"]] == ["string", "integer"]
+        assert [p["type"] for p in stay["items"]["anyOf"]] == ["string", "integer"]
+        assert "Items by position: 1. string, 2. integer." in stay["description"]
+
+
+def test_openai_request_bodies_tuple_items_chat_compatible_and_responses():
+    request = ChatRequest(messages=[HumanMessage("hi")], tools=(view,))
+    bodies = [lower_request(request, "gpt-4o")["tools"][0]["function"]["parameters"],
+              lower_request(request, "qwen", max_tokens_field="max_tokens", compatible=True)["tools"][0]["function"][
+                  "parameters"],
+              lower_responses_request(request, "gpt-4o")["tools"][0]["parameters"]]
+    for parameters in bodies:
+        assert [where for where, node in _arrays(parameters) if "items" not in node] == []
+
+
+def test_openai_tool_dict_closed_tuple_and_refs():
+    spec = {"type": "function", "function": {"name": "pin", "description": "Pin a place.", "parameters": {
+        "type": "object", "properties": {
+            "at": {"type": "array", "prefixItems": [{"$ref": "#/$defs/Lat"}, {"type": "number"}], "items": False},
+        }, "required": ["at"], "$defs": {"Lat": {"type": "number", "minimum": -90, "maximum": 90}}}}}
+    at = convert_to_openai_tool(spec)["function"]["parameters"]["properties"]["at"]
+    assert at["items"]["anyOf"][1] == {"type": "number"} and len(at["items"]["anyOf"]) == 2  # ($ref inlined or not)
+    assert at["maxItems"] == 2  # (items: false said by the count)
+    assert at["description"] == "Items by position: 1. number, 2. number."
+    assert spec["function"]["parameters"]["properties"]["at"]["items"] is False  # (the input is not changed)
+
+
+def test_anthropic_keeps_tuples_as_json_schema_2020_12():
+    stay = convert_to_anthropic_tool(view)["input_schema"]["properties"]["stay"]
+    branch = stay["anyOf"][0] if "anyOf" in stay else stay
+    assert "items" not in branch and [p["type"] for p in branch["prefixItems"]] == ["string", "integer"]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_openai_tuple_without_items_is_not_sent_for_named_tuple(strict):
+    @tool
+    def go(stay: Stay) -> str:
+        """Go.
+
+        Args:
+            stay: where and how long
+        """
+        return stay.city
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StrictSchemaWarning)
+        node = convert_to_openai_tool(go, strict=strict)["function"]["parameters"]["properties"]["stay"]
+    assert node["items"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    assert node["description"] == "where and how long (Items by position: 1. string, 2. integer.)"
+    assert go.invoke({"stay": ["Oslo", 3]}) == "Oslo"
