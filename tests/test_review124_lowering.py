@@ -134,3 +134,36 @@ def test_openai_tuple_without_items_is_not_sent_for_named_tuple(strict):
     assert node["items"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
     assert node["description"] == "where and how long (Items by position: 1. string, 2. integer.)"
     assert go.invoke({"stay": ["Oslo", 3]}) == "Oslo"
+
+
+# --------------------------------------------------------------------------- #10 Gemini, tuples of mixed types
+
+
+def test_gemini_mixed_tuple_says_positions():
+    from datetime import date
+
+    from toolwire.models.lowering.gemini import convert_to_gemini_tool
+
+    @tool
+    def stay(city_nights: tuple[str, int], rooms: list[tuple[str, int, bool]] | None = None,
+             when: tuple[date, str] | None = None, span: tuple[int, int] = (1, 2)) -> str:
+        """Book a stay.
+
+        Args:
+            city_nights: the city and the number of nights
+            rooms: room type, guests, and whether breakfast is included, for each room
+            when: the day and a note
+            span: first and last night
+        """
+        return "ok"
+
+    props = convert_to_gemini_tool(stay)["parameters"]["properties"]
+    city = props["city_nights"]
+    assert city["items"] == {"any_of": [{"type": "STRING"}, {"type": "INTEGER"}]}
+    assert city["description"] == "the city and the number of nights (Items by position: 1. string, 2. integer.)"
+    assert (city["min_items"], city["max_items"]) == (2, 2)
+    assert props["rooms"]["items"]["description"] == "Items by position: 1. string, 2. integer, 3. boolean."
+    assert props["rooms"]["nullable"] is True
+    assert "Items by position: 1. string (format date), 2. string." in props["when"]["description"]
+    assert "Items by position" not in props["span"]["description"]  # (one type: the order says nothing)
+    assert props["span"]["items"] == {"type": "INTEGER"}

@@ -142,7 +142,8 @@ def test_every_schema_node_has_a_type():
     assert props["value"]["type"] == "STRING" and "JSON text" in props["value"]["description"]
     assert props["tags"]["type"] == "ARRAY" and props["tags"]["items"]["type"] == "STRING"
     assert props["pair"] == {"type": "ARRAY", "items": {"any_of": [{"type": "INTEGER"}, {"type": "STRING"}]},
-                             "min_items": 2, "max_items": 2}
+                             "min_items": 2, "max_items": 2,
+                             "description": "Items by position: 1. integer, 2. string."}  # (review 124 #10)
     assert props["rest"]["items"]["type"] == "STRING"
     assert "untyped value (sent as JSON text) at value" in dropped
     assert "untyped value (sent as JSON text) at tags[]" in dropped

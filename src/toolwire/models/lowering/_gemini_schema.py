@@ -11,8 +11,10 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   without properties (``dict[str, X]``, ``dict``) is sent as a ``STRING`` holding its JSON text, which
   :func:`toolwire.parsing.arguments.decode_json_strings` decodes (the schema wants an object there);
 * no ``prefixItems``: a tuple (``tuple[int, str]``) is an ``ARRAY`` whose ``items`` are the ``any_of`` of
-  its item types (one type when they agree), its length in ``min_items``/``max_items``; toolwire still
-  validates each position before running the tool;
+  its item types (one type when they agree), its length in ``min_items``/``max_items``, and, when the types
+  differ, its description says which position takes which (``Items by position: 1. string, 2. integer.``,
+  :func:`~toolwire.models.lowering._tuples.position_note`; review 124 #10), since ``["Oslo", 3]`` and
+  ``[3, "Oslo"]`` both fit the ``any_of``; toolwire still validates each position before running the tool;
 * no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
   ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped; the
   model is still told, in the description, a default, the bounds (``minimum``, ``maximum``, their exclusive
@@ -44,6 +46,7 @@ from toolwire.models.lowering._common import (
     merge_object_union,
     object_branches,
 )
+from toolwire.models.lowering._tuples import position_note
 
 __all__ = ["ITEMS", "JsonPath", "decode_json_text", "gemini_schema", "json_text_paths"]
 
@@ -249,7 +252,8 @@ class _Lowering:
                 notes.append(f"Format: {fmt}.")
         notes += default_notes(node)
         if gtype == "ARRAY":
-            out["items"] = self.items(node, path, refs)
+            out["items"], order = self.items(node, path, refs)
+            notes += [order] if order else []
             for key, field in (("minItems", "min_items"), ("maxItems", "max_items")):
                 if isinstance(node.get(key), int):
                     out[field] = node[key]
@@ -265,12 +269,14 @@ class _Lowering:
         self.note(out, path, notes)
         return out
 
-    def items(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> dict[str, Any]:
-        """The ``items`` of an array; a tuple's ``prefixItems`` become one ``any_of`` of its item types."""
+    def items(self, node: dict[str, Any], path: str, refs: tuple[str, ...]) -> tuple[dict[str, Any], str | None]:
+        """The ``items`` of an array, and what its description must say of them: a tuple's ``prefixItems`` become
+        one ``any_of`` of its item types, and when they differ the note says which position takes which
+        (:func:`~toolwire.models.lowering._tuples.position_note`, review 124 #10); ``None`` for no note."""
         here = self.sub(path, ITEMS, "[]")
         prefix = node.get("prefixItems")
         if not isinstance(prefix, list) or not prefix:
-            return self.schema(node.get("items", {}), here, refs)
+            return self.schema(node.get("items", {}), here, refs), None
         branches = [*prefix, *([node["items"]] if isinstance(node.get("items"), dict) else [])]
         lowered: list[dict[str, Any]] = []
         for i, branch in enumerate(branches):
@@ -278,7 +284,10 @@ class _Lowering:
             if sub not in lowered:
                 lowered.append(sub)
         self.drop(path, "prefixItems (items sent as the any_of of the item types)")
-        return lowered[0] if len(lowered) == 1 else {"any_of": lowered}
+        if len(lowered) == 1:
+            return lowered[0], None
+        rest = node.get("items")
+        return {"any_of": lowered}, position_note(prefix, rest, lambda n: self.resolve(n, refs)[0])
 
     def any_text(self, node: dict[str, Any], path: str, nullable: bool = False) -> dict[str, Any]:
         """An untyped node (``Any``, the items of a bare ``list``) as a ``STRING`` holding its JSON text: Gemini
