@@ -4,13 +4,14 @@ validator, and the docstrings of nested models."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal, Union
 
 import pytest
 from pydantic import BaseModel, Field
 
 from toolwire import tool
 from toolwire.errors import ToolValidationError
+from toolwire.models.lowering.openai import convert_to_openai_tool
 
 # -- #2: an aliased parameter with a default: OpenAI strict mode's null is dropped, the default is published -------
 
@@ -44,3 +45,59 @@ def test_an_args_schema_field_with_an_alias_and_a_default_drops_a_strict_mode_nu
         return f"{limit_} trips from {from_}"
 
     assert trips.invoke({"from": "Lisbon", "limit": None}) == "10 trips from Lisbon"
+
+
+# -- #4: a discriminated union whose tags have defaults: the published schema requires the tag ---------------------
+
+class _Card(BaseModel):
+    method: Literal["card"] = "card"
+    number: str
+
+
+class _Cash(BaseModel):
+    method: Literal["cash"] = "cash"
+    amount: float
+
+
+_Payment = Annotated[Union[_Card, _Cash], Field(discriminator="method")]  # noqa: UP007
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    return schema.get("oneOf") or schema["anyOf"]
+
+
+def test_a_defaulted_tag_of_a_discriminated_union_is_required_in_every_branch_it_is_needed() -> None:
+    @tool
+    def pay(payment: _Payment, fallback: _Card | None = None) -> str:
+        """Pay an order.
+
+        Args:
+            payment: how to pay
+            fallback: a card to use when the payment fails
+        """
+        return repr(payment)
+
+    props = pay.parameters["properties"]
+    for branch in _branches(props["payment"]):
+        assert "method" in branch["required"]
+    assert [b["required"] for b in _branches(props["payment"])] == [["method", "number"], ["method", "amount"]]
+    card = next(b for b in _branches(props["fallback"]) if b.get("type") == "object")
+    assert card["required"] == ["number"]  # the same class outside the union: its tag stays optional
+    lowered = convert_to_openai_tool(pay)["function"]["parameters"]["properties"]["payment"]
+    assert all("method" in b["required"] for b in _branches(lowered))
+    assert pay.invoke({"payment": {"method": "cash", "amount": 5}}) == "_Cash(method='cash', amount=5.0)"
+    with pytest.raises(ToolValidationError, match="Unable to extract tag"):  # (what the schema now says)
+        pay.invoke({"payment": {"number": "4111"}})
+
+
+class _PayArgs(BaseModel):
+    payment: _Payment
+
+
+def test_a_defaulted_tag_is_required_in_an_args_schema_too() -> None:
+    @tool(args_schema=_PayArgs)
+    def pay(payment: _Card | _Cash) -> str:
+        """Pay an order."""
+        return repr(payment)
+
+    assert all("method" in b["required"] for b in _branches(pay.parameters["properties"]["payment"]))

@@ -509,6 +509,34 @@ class StrictJsonSchema(GenerateJsonSchema):
         except Exception:  # (a definition being written: a recursive one)
             return None
 
+    def tagged_union_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's discriminated union, with the tag required in each branch (review 124 #4): a tag found by its
+        key (``Field(discriminator="method")``) must be in the object whatever its field's default (pydantic refuses
+        one without it: "Unable to extract tag"), while pydantic leaves a defaulted tag out of ``required`` (``method:
+        Literal["card"] = "card"``), so every lowering and the local grammar offered a call validation refused. A
+        branch that is a ``$ref`` gets the whole ``required`` list beside it (the definition may serve elsewhere,
+        where the field stays optional); a tag chosen by a function (``Discriminator(callable)``) is left alone."""
+        out = super().tagged_union_schema(schema)
+        found = out.get("discriminator")
+        tag = found.get("propertyName") if isinstance(found, dict) else None
+        if not isinstance(tag, str) and isinstance(schema.get("discriminator"), str):
+            tag = schema["discriminator"]
+        if isinstance(tag, str) and isinstance(out.get("oneOf"), list):
+            out["oneOf"] = [self._tag_required(branch, tag) for branch in out["oneOf"]]
+        return out
+
+    def _tag_required(self, branch: Any, tag: str) -> Any:
+        """``branch`` (a ``oneOf`` member) with ``tag`` in its ``required`` list, in the order of its properties."""
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        target = self._definition(ref) if isinstance(ref, str) else branch
+        props = target.get("properties") if isinstance(target, dict) else None
+        required = target.get("required") or [] if isinstance(target, dict) else []
+        if not isinstance(props, dict) or tag not in props or not isinstance(required, list) or tag in required:
+            return branch
+        wanted = {*required, tag}
+        return {**branch, "required": [name for name in props if name in wanted]
+                + [name for name in required if name not in props]}
+
     def model_schema(self, schema: Any) -> JsonSchemaValue:
         """pydantic's model schema, with ``additionalProperties: false`` when the core schema refuses extra keys."""
         out = super().model_schema(schema)
