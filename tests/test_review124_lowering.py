@@ -167,3 +167,86 @@ def test_gemini_mixed_tuple_says_positions():
     assert "Items by position: 1. string (format date), 2. string." in props["when"]["description"]
     assert "Items by position" not in props["span"]["description"]  # (one type: the order says nothing)
     assert props["span"]["items"] == {"type": "INTEGER"}
+
+
+# --------------------------------------------------------------------------- #9 Gemini, str | dict[str, X]
+
+
+class _Meta(NamedTuple):
+    owner: str
+
+
+@tool
+def tag(labels: str | dict[str, str], counts: list[str | dict[str, int]] | None = None,
+        extra: list[str] | dict[str, int] | None = None) -> str:
+    """Tag a resource.
+
+    Args:
+        labels: one label, or labels by key
+        counts: names, or counts by name
+        extra: a list of names, or counts by name
+    """
+    return f"{labels!r}|{counts!r}|{extra!r}"
+
+
+def _gemini_call(args: dict[str, Any]) -> dict[str, Any]:
+    from toolwire.models.lowering.gemini import StreamState, json_text_plan, parse_response
+
+    raw = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "tag", "args": args}}]},
+                           "finishReason": "STOP", "index": 0}], "modelVersion": "gemini-2.5-flash"}
+    plan = json_text_plan([tag])
+    message = parse_response(raw, json_text=plan)
+    state = StreamState(json_text=plan)
+    chunks = [c for c in (state.feed(raw), state.finish()) if c]
+    from toolwire.messages import merge_chunks
+    assert merge_chunks(chunks).to_message().tool_calls[0]["args"] == message.tool_calls[0]["args"]
+    return message.tool_calls[0]["args"]
+
+
+def test_gemini_str_or_map_lowered_as_two_strings():
+    from toolwire.models.lowering.gemini import convert_to_gemini_tool
+
+    labels = convert_to_gemini_tool(tag)["parameters"]["properties"]["labels"]
+    assert labels["any_of"][0] == {"type": "STRING"}
+    assert labels["any_of"][1]["type"] == "STRING" and "A JSON object written as a string" in labels["any_of"][1][
+        "description"]
+
+
+def test_gemini_str_or_map_json_object_text_reaches_the_tool_as_the_map():
+    args = _gemini_call({"labels": '{"env": "prod"}', "counts": ["a", '{"b": 2}'], "extra": '{"a": 1}'})
+    # (extra takes no string: its text is decoded when the call is validated, as before)
+    assert args == {"labels": {"env": "prod"}, "counts": ["a", {"b": 2}], "extra": '{"a": 1}'}
+    assert tag.invoke({**args, "extra": None}) == "{'env': 'prod'}|['a', {'b': 2}]|None"
+
+
+def test_gemini_str_or_map_other_text_stays_a_string():
+    texts = ["prod", '["env"]', "42", '"quoted"', "{not json", '{"env": "prod"', "{}x"]
+    cases = [(t, t) for t in texts] + [('{"env": 1}', '{"b": "two"}')]  # (objects the map's schema refuses)
+    for label, count in cases:  # (the string member's)
+        args = _gemini_call({"labels": label, "counts": [count]})
+        assert args == {"labels": label, "counts": [count]}, label
+        assert tag.invoke(args) == f"{label!r}|[{count!r}]|None"
+
+
+def test_gemini_str_or_map_of_models_checks_the_referenced_model():
+    from pydantic import BaseModel
+
+    from toolwire.models.lowering._gemini_schema import decode_json_text
+    from toolwire.models.lowering.gemini import json_text_plan
+
+    class Room(BaseModel):
+        beds: int
+
+    @tool
+    def book(rooms: str | dict[str, Room]) -> str:
+        """Book.
+
+        Args:
+            rooms: "any", or rooms by name
+        """
+        return repr(rooms)
+
+    plan = json_text_plan([book])["book"]
+    assert decode_json_text({"rooms": '{"a": {"beds": 2}}'}, plan) == {"rooms": {"a": {"beds": 2}}}
+    assert decode_json_text({"rooms": '{"a": {"beds": "many"}}'}, plan) == {"rooms": '{"a": {"beds": "many"}}'}
+    assert book.invoke(decode_json_text({"rooms": '{"a": {"beds": 2}}'}, plan)) == "{'a': Room(beds=2)}"

@@ -9,7 +9,11 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   before the tool runs;
 * an ``OBJECT`` needs non-empty ``properties`` (400 "should be non-empty for OBJECT type"): a nested object
   without properties (``dict[str, X]``, ``dict``) is sent as a ``STRING`` holding its JSON text, which
-  :func:`toolwire.parsing.arguments.decode_json_strings` decodes (the schema wants an object there);
+  :func:`toolwire.parsing.arguments.decode_json_strings` decodes (the schema wants an object there); in a union
+  that also takes a string (``str | dict[str, X]``), where that decoding keeps every string as the string, a
+  string that is the JSON text of an object fitting the map's schema is decoded into that object before the tool
+  runs (:class:`ObjectPath`, :func:`decode_json_text`; review 124 #9), any other string stays a string: the
+  model is told to write the map as JSON object text there, so such text is read as the map;
 * no ``prefixItems``: a tuple (``tuple[int, str]``) is an ``ARRAY`` whose ``items`` are the ``any_of`` of
   its item types (one type when they agree), its length in ``min_items``/``max_items``, and, when the types
   differ, its description says which position takes which (``Items by position: 1. string, 2. integer.``,
@@ -35,6 +39,7 @@ Everything changed or dropped is named in ``dropped`` (``"<what> at <path>"``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import SchemaError
@@ -48,7 +53,7 @@ from toolwire.models.lowering._common import (
 )
 from toolwire.models.lowering._tuples import position_note
 
-__all__ = ["ITEMS", "JsonPath", "decode_json_text", "gemini_schema", "json_text_paths"]
+__all__ = ["ITEMS", "JsonPath", "ObjectPath", "decode_json_text", "gemini_schema", "json_text_paths"]
 
 _TYPES = {"string": "STRING", "integer": "INTEGER", "number": "NUMBER", "boolean": "BOOLEAN",
           "array": "ARRAY", "object": "OBJECT"}
@@ -93,7 +98,9 @@ class _Lowering:
         self.json_hints: dict[str, str] = {}  # path -> what the lowering adds to the description (json_text,
         # any_text, an enum Gemini cannot send: see values_hint), kept when a union's description replaces it
         self.positions: dict[str, JsonPath] = {"": ()}  # path (for messages) -> where it is in the arguments
-        self.any_paths: list[JsonPath] = []  # untyped values sent as JSON text (see any_text)
+        self.any_paths: list[JsonPath] = []  # untyped values sent as JSON text (see any_text), and maps sent as
+        # JSON text in a union that also takes a string (ObjectPath, see union)
+        self.object_texts: dict[str, dict[str, Any]] = {}  # path -> the schema of a map sent as JSON text
 
     def sub(self, path: str, step: str | None, label: str) -> str:
         """The path of a child node (``label`` for messages; ``step`` in the arguments, ``None``: same place)."""
@@ -180,7 +187,11 @@ class _Lowering:
         elif not kept:
             out = self.any_text({}, path)
         else:
-            out = {"any_of": [self.schema(b, self.sub(path, None, f"|{i}"), refs) for i, b in enumerate(kept)]}
+            children = [self.sub(path, None, f"|{i}") for i in range(len(kept))]
+            out = {"any_of": [self.schema(b, child, refs) for b, child in zip(kept, children, strict=True)]}
+            if any(_takes_string(b) for b in kept):  # (decode_json_strings keeps a string there: review 124 #9)
+                self.any_paths += [ObjectPath(self.positions.get(child, ()), self.object_texts[child], self.root)
+                                   for child in children if child in self.object_texts]
         if len(kept) < len(resolved):
             out["nullable"] = True
         self.note(out, path, default_notes(node))  # (an Optional parameter's default sits beside its anyOf)
@@ -321,6 +332,7 @@ class _Lowering:
         if keys:
             hint += " " + " ".join(keys)
         self.json_hints[path] = hint
+        self.object_texts[path] = node
         text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
         return {**text, "nullable": True} if out.get("nullable") else text
 
@@ -403,37 +415,78 @@ def gemini_schema(parameters: dict[str, Any], name: str = "tool") -> tuple[dict[
 
 
 def json_text_paths(parameters: dict[str, Any], name: str = "tool") -> list[JsonPath]:
-    """Where the lowered schema of ``parameters`` asks for an untyped value as JSON text (for
-    :func:`decode_json_text`); ``[]`` when nowhere. Raises SchemaError as :func:`gemini_schema` does."""
+    """Where the lowered schema of ``parameters`` asks for an untyped value as JSON text, or for a map as JSON text
+    beside a string (an :class:`ObjectPath`), for :func:`decode_json_text`; ``[]`` when nowhere. Raises
+    SchemaError as :func:`gemini_schema` does."""
     out, lowering = _lower(parameters, name)
     return lowering.any_paths if out is not None else []
 
 
-def _decode_at(value: Any, path: JsonPath) -> Any:
+def _takes_string(node: Any) -> bool:
+    """Whether the JSON Schema ``node`` (a union member) takes a string: its ``type`` is or lists ``string``, or an
+    ``enum``/``const`` value is one."""
+    if not isinstance(node, dict):
+        return False
+    kind = node.get("type")
+    if kind == "string" or (isinstance(kind, list) and "string" in kind):
+        return True
+    values = [node["const"]] if "const" in node else node.get("enum")
+    return isinstance(values, list) and any(isinstance(v, str) for v in values)
+
+
+class ObjectPath(tuple[str, ...]):
+    """A :data:`JsonPath` to a map sent as JSON text (``dict[str, X]``) in a union that also takes a string
+    (``str | dict[str, X]``), with the map's JSON Schema: :func:`decode_json_text` decodes a string there only into
+    a JSON object that fits that schema (:meth:`fits`), and leaves any other string for the string member."""
+
+    schema: dict[str, Any]
+
+    def __new__(cls, steps: JsonPath, schema: dict[str, Any], root: dict[str, Any]) -> ObjectPath:
+        out = super().__new__(cls, steps)
+        defs = {k: root[k] for k in ("$defs", "definitions") if isinstance(root.get(k), dict)}
+        out.schema = {**schema, **defs}  # (its $refs point into the root's $defs)
+        return out
+
+    def fits(self, value: Any) -> bool:
+        """Whether ``value`` (decoded JSON) is an object valid against the map's schema (JSON Schema 2020-12)."""
+        if not isinstance(value, dict):
+            return False
+        from jsonschema import Draft202012Validator
+        from jsonschema.exceptions import SchemaError as BadSchema
+        try:
+            return Draft202012Validator(self.schema).is_valid(value)
+        except (BadSchema, RecursionError, ValueError, TypeError):  # (a schema it cannot read: no decoding)
+            return False
+
+
+def _decode_at(value: Any, path: JsonPath, fits: Callable[[Any], bool] | None = None) -> Any:
     if not path:
         if isinstance(value, str):
             try:
-                return json.loads(value)
+                decoded = json.loads(value)
             except (ValueError, RecursionError):  # not JSON, or too deep to decode (review 75): the text itself
                 return value  # (a string is a value too)
+            return decoded if fits is None or fits(decoded) else value
         return value
     step, rest = path[0], path[1:]
     if step == ITEMS and isinstance(value, list):
-        new = [_decode_at(item, rest) for item in value]
+        new = [_decode_at(item, rest, fits) for item in value]
         return value if all(a is b for a, b in zip(new, value, strict=True)) else new
     if step != ITEMS and isinstance(value, dict) and step in value:
-        inner = _decode_at(value[step], rest)
+        inner = _decode_at(value[step], rest, fits)
         return value if inner is value[step] else {**value, step: inner}
     return value
 
 
 def decode_json_text(args: Any, paths: list[JsonPath]) -> Any:
     """Decode the JSON text Gemini sent for untyped values (``Any``, bare ``list`` items) at ``paths``
-    (from :func:`json_text_paths`): a string that is JSON becomes its value, other strings stay as they are.
+    (from :func:`json_text_paths`): a string that is JSON becomes its value, other strings stay as they are; at an
+    :class:`ObjectPath` (the map member of ``str | dict[str, X]``) only a JSON object that fits the map's schema is
+    decoded (module doc).
 
     Returns:
         ``args`` itself when nothing changed, else a copy (the input is not changed).
     """
     for path in paths:
-        args = _decode_at(args, path)
+        args = _decode_at(args, path, path.fits if isinstance(path, ObjectPath) else None)
     return args

@@ -384,8 +384,10 @@ def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def json_text_plan(tools: Collection[Any]) -> dict[str, list[JsonPath]]:
     """Return, for each of ``tools`` (bound tools) that has them, where its lowered schema asks for an untyped value
-    (``Any``, bare ``list`` items) as JSON text: ``{tool name: [path, ...]}``, for :func:`parse_response` and
-    :class:`StreamState`, which decode that text back into the value before the call is returned."""
+    (``Any``, bare ``list`` items) as JSON text, or for a map as JSON text beside a string (``str | dict[str, X]``,
+    an :class:`~toolwire.models.lowering._gemini_schema.ObjectPath`, review 124 #9): ``{tool name: [path, ...]}``,
+    for :func:`parse_response` and :class:`StreamState`, which decode that text back into the value before the
+    call is returned."""
     plan: dict[str, list[JsonPath]] = {}
     for tool in tools:
         spec = to_tool_spec(tool)
