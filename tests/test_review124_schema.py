@@ -101,3 +101,34 @@ def test_a_defaulted_tag_is_required_in_an_args_schema_too() -> None:
         return repr(payment)
 
     assert all("method" in b["required"] for b in _branches(pay.parameters["properties"]["payment"]))
+
+
+# -- #3: a plain union of models: after its nulls are dropped, the function gets the member the model filled in -----
+
+class _A(BaseModel):
+    x: int
+    y: int = 0
+
+
+class _B(BaseModel):
+    x: int
+    z: str = "q"
+
+
+def test_a_strict_mode_null_for_a_key_only_one_member_has_keeps_that_member() -> None:
+    @tool
+    def ab(v: _A | _B, vs: list[_A | _B] | None = None) -> str:
+        """Take an A or a B.
+
+        Args:
+            v: an A or a B
+            vs: more of them
+        """
+        return repr((v, v.model_fields_set, vs))
+
+    assert ab.invoke({"v": {"x": 1, "z": None}}) == repr((_B(x=1), {"x", "z"}, None))
+    assert ab.invoke({"v": {"x": 1, "z": "r"}}) == repr((_B(x=1, z="r"), {"x", "z"}, None))
+    assert ab.invoke({"v": {"x": 1, "y": None}}).startswith("(A(x=1, y=0)".replace("A", "_A"))
+    assert ab.invoke({"v": {"x": 1}}) == repr((_A(x=1), {"x"}, None))  # (no null: nothing is filled in)
+    out = ab.invoke({"v": {"x": 1, "y": 2}, "vs": [{"x": 2, "z": None}, {"x": 3, "y": None}, {"x": 4}]})
+    assert out == repr((_A(x=1, y=2), {"x", "y"}, [_B(x=2), _A(x=3), _A(x=4)]))

@@ -5,6 +5,7 @@ default applies, worked out once from a JSON Schema (:func:`null_plan`) and appl
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 __all__ = ["NullPlan", "drop_defaulted_nulls", "null_plan", "union_branches"]
@@ -79,9 +80,11 @@ def _branch_kind(branch: dict[str, Any]) -> str:
 def _union_plan(branches: list[dict[str, Any]], outer: dict[str, Any]) -> tuple[Any, ...] | None:
     """How to tell which branch of a union a value is, with each branch's plan (``None``: no null to drop).
 
-    A branch is described by ``(kind, required, properties, closed, fixed, plan)``: ``fixed`` holds the
+    A branch is described by ``(kind, required, properties, closed, fixed, plan, fills)``: ``fixed`` holds the
     ``(name, allowed values)`` of its ``const``/``enum`` properties (a discriminator such as
-    ``kind: Literal["a"]``); ``properties`` includes the ones the union's own object declares next to it.
+    ``kind: Literal["a"]``); ``properties`` includes the ones the union's own object declares next to it;
+    ``fills`` maps the properties whose null the branch drops to their JSON ``default``, when they have one (see
+    :func:`_kept_apart`).
     """
     plans = [null_plan(branch) for branch in branches]
     if not any(plans):
@@ -97,8 +100,10 @@ def _union_plan(branches: list[dict[str, Any]], outer: dict[str, Any]) -> tuple[
             (name, (sub["const"],) if "const" in sub else tuple(sub["enum"]))
             for name, sub in props.items()
             if isinstance(sub, dict) and ("const" in sub or isinstance(sub.get("enum"), list)))
+        fills = {name: props[name]["default"] for name in (plan or {}).get("drop", ())
+                 if isinstance(props.get(name), dict) and "default" in props[name]}
         entries.append((kind, frozenset(branch.get("required") or ()), frozenset(props) | frozenset(outer_props),
-                        branch.get("additionalProperties") is False, fixed, plan))
+                        branch.get("additionalProperties") is False, fixed, plan, fills))
     return tuple(entries)
 
 
@@ -128,29 +133,63 @@ def _common_plan(candidates: list[NullPlan | None]) -> NullPlan | None:
     return out or None
 
 
-def _pick_branch(value: Any, union: tuple[Any, ...]) -> NullPlan | None:
-    """The plan of the union branch ``value`` is (the common part when it could be several)."""
+def _rank(value: dict[Any, Any], entry: tuple[Any, ...]) -> int:
+    """How well the object ``value`` fits the union branch ``entry``: 0 (its keys exactly), 1 (some of them), 2 (more
+    keys, which the branch does not refuse), 3 (not at all)."""
+    kind, required, props, closed, fixed = entry[:5]
+    if kind == "array" or not required.issubset(value):
+        return 3
+    if any(value.get(name) is not None and not any(_same(value[name], a) for a in allowed)
+           for name, allowed in fixed):  # (a null may be an optional field left out)
+        return 3
+    if all(key in props for key in value):
+        return 0 if len(value) == len(props) else 1
+    return 2 if not closed else 3
+
+
+def _pick_branch(value: Any, union: tuple[Any, ...]) -> tuple[NullPlan | None, tuple[Any, ...] | None]:
+    """The plan of the union branch ``value`` is (the common part when it could be several), and that branch's
+    entry when it is the only one."""
     if isinstance(value, dict):
         best, found = 3, []
-        for kind, required, props, closed, fixed, plan in union:
-            if kind == "array" or not required.issubset(value):
-                continue
-            if any(value.get(name) is not None and not any(_same(value[name], a) for a in allowed)
-                   for name, allowed in fixed):  # (a null may be an optional field left out)
-                continue
-            inside = all(key in props for key in value)
-            rank = (0 if len(value) == len(props) else 1) if inside else 2 if not closed else 3
+        for entry in union:
+            rank = _rank(value, entry)
             if rank < best:
-                best, found = rank, [plan]
+                best, found = rank, [entry]
             elif rank == best and rank < 3:
-                found.append(plan)
+                found.append(entry)
     elif isinstance(value, list):
-        found = [plan for kind, *_, plan in union if kind != "object"]
+        found = [entry for entry in union if entry[0] != "object"]
     else:
-        return None
+        return None, None
     if not found:
-        return None
-    return found[0] if len(found) == 1 else _common_plan(found)
+        return None, None
+    if len(found) == 1:
+        return found[0][5], found[0]
+    return _common_plan([entry[5] for entry in found]), None
+
+
+def _kept_apart(value: dict[Any, Any], dropped: dict[Any, Any], union: tuple[Any, ...],
+                entry: tuple[Any, ...]) -> dict[Any, Any]:
+    """``dropped`` (``value`` without the nulls its branch ``entry`` drops), with the dropped keys that tell that
+    branch from the others given back their JSON default (review 124 #3).
+
+    A ``null`` sent for a key only one branch has says which branch the model filled in (``{"x": 1, "z": null}``
+    of ``A(x, y=0) | B(x, z="q")`` is a B); without it, ``{"x": 1}`` fits A as well, and pydantic's smart union
+    takes A. So when the object left would fit another branch too, each dropped key that such a branch lacks
+    comes back as the picked branch's default (``{"x": 1, "z": "q"}``), which pydantic then reads as that branch
+    (the key counts as set, in ``model_fields_set``, as if the model had written the default). A key without a
+    JSON default in the schema (a ``default_factory``) stays dropped."""
+    fills = entry[6]
+    gone = [key for key, item in value.items() if item is None and key in fills and key not in dropped]
+    if not gone:
+        return dropped
+    rivals = [other for other in union if other is not entry and _rank(dropped, other) < 3]
+    back = {key for key in gone if any(key not in other[2] for other in rivals)}
+    if not back:
+        return dropped
+    return {key: copy.deepcopy(fills[key]) if key in back else dropped[key]
+            for key in value if key in back or key in dropped}
 
 
 def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan | None:
@@ -170,7 +209,11 @@ def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan 
         "union": branches}`` (only the keys that apply) for :func:`drop_defaulted_nulls`, or ``None`` when
         no null ever needs dropping. ``union`` describes the object/array branches of an ``anyOf``/``oneOf``
         with more than one non-null branch; the branch a value is (its ``const`` discriminators, required
-        and known keys) decides which nulls go.
+        and known keys) decides which nulls go. When the object left would fit another branch too
+        (``{"x": 1, "z": null}`` of ``A(x, y=0) | B(x, z="q")`` as ``{"x": 1}``, which pydantic's smart union
+        reads as an A), the dropped keys that other branch lacks get the picked branch's JSON ``default``
+        instead (``{"x": 1, "z": "q"}``, a B whose ``model_fields_set`` holds ``z``), so the function gets the
+        member the model filled in; a key without a JSON default (a ``default_factory``) is dropped still.
     """
     if not isinstance(schema, dict) or _NESTED.isdisjoint(schema):  # a leaf: nothing to drop
         return None
@@ -211,9 +254,12 @@ def drop_defaulted_nulls(value: Any, plan: NullPlan) -> Any:
     """
     union = plan.get("union")
     if union is not None:
-        branch = _pick_branch(value, union)
+        branch, entry = _pick_branch(value, union)
         if branch is not None:
-            value = drop_defaulted_nulls(value, branch)
+            dropped = drop_defaulted_nulls(value, branch)
+            if entry is not None and dropped is not value and isinstance(value, dict):
+                dropped = _kept_apart(value, dropped, union, entry)
+            value = dropped
     if isinstance(value, dict):
         drop = plan.get("drop", ())
         props = plan.get("props", {})
