@@ -192,3 +192,75 @@ def test_a_sync_token_stream_inside_asyncio_run_gives_asyncio_its_ctrl_c_handler
     assert at_chunks == [runners, runners]  # was: Python's default handler, asyncio's replaced across the yields
     assert kept is runners
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # (asyncio.run put the outer one back)
+
+
+# -- #6: one error object raised in several threads at once carries each run's own state ----------------------------
+
+class _SharedError(RuntimeError):
+    """One error object raised in two threads at once. Writing ``watched`` on it waits (at most ``_MEET`` seconds)
+    until the other thread writes it too: without an atomic claim both threads have checked the object by then, found
+    it free, and write on it, so the race the review widened with a tiny switch interval happens every time."""
+
+    watched = ""
+    meeting: threading.Barrier | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        meeting = type(self).meeting
+        if name == type(self).watched and meeting is not None:
+            try:
+                meeting.wait(_MEET)  # with the claim made under a lock, the other thread cannot come: it times out
+            except threading.BrokenBarrierError:
+                pass
+        super().__setattr__(name, value)
+
+
+_MEET = 0.5
+
+
+def _in_threads(work: Any, inputs: list[Any]) -> list[Any]:
+    results: list[Any] = [None] * len(inputs)
+
+    def run(i: int) -> None:
+        results[i] = work(inputs[i])
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(inputs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(_WAIT)
+    return results
+
+
+def test_one_error_raised_in_two_threads_at_once_carries_each_runs_own_conversation(monkeypatch: pytest.MonkeyPatch
+                                                                                    ) -> None:
+    shared = _SharedError("provider down")
+    monkeypatch.setattr(_SharedError, "watched", "messages")
+    monkeypatch.setattr(_SharedError, "meeting", threading.Barrier(2))
+
+    def reply(messages: list[Any]) -> AIMessage:
+        raise shared
+
+    agent = Agent(ScriptedChatModel([reply], cycle=True), [])
+
+    def ask(question: str) -> Any:
+        try:
+            agent.invoke(question)
+        except _SharedError as exc:
+            return exc
+        raise AssertionError("the run did not fail")
+
+    errors = _in_threads(ask, ["question 1", "question 2"])
+    assert [_question(e.messages) for e in errors] == ["question 1", "question 2"]  # was: one held the other's
+    assert sum(e is shared for e in errors) == 1  # the first run to claim it keeps it; the other gets a copy
+
+
+def test_one_error_raised_in_two_threads_at_once_carries_each_rounds_own_tool_answers(monkeypatch: pytest.MonkeyPatch
+                                                                                     ) -> None:
+    from toolwire.execution import _keep_answers
+
+    shared = _SharedError("tool failed")
+    monkeypatch.setattr(_SharedError, "watched", "tool_messages")
+    monkeypatch.setattr(_SharedError, "meeting", threading.Barrier(2))
+    answers = [[ToolMessage("first run's", "a1", name="t")], [ToolMessage("second run's", "b1", name="t")]]
+    errors = _in_threads(lambda mine: _keep_answers(shared, mine), answers)
+    assert [e.tool_messages for e in errors] == answers  # was: both the same object, holding one run's answers

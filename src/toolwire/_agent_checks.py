@@ -9,7 +9,7 @@ import logging
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
 
-from toolwire._error_state import exclusive, mark
+from toolwire._error_state import claimed
 from toolwire.errors import UserError, window_advice
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 from toolwire.models.lowering._common import CallIds
@@ -244,13 +244,9 @@ def keep_run(exc: BaseException, messages: list[BaseMessage]) -> BaseException:
     if isinstance(answered, list) and all(isinstance(m, ToolMessage) for m in answered):
         messages.extend(answered)  # (this run's: the executor raised it just now, with no await since)
     kept = list(messages)
-    if "messages" in getattr(exc, "__dict__", {}):  # an Agent run wrote on this object already
-        exc = exclusive(exc)
-    try:
-        exc.messages = kept  # type: ignore[attr-defined]
-    except (AttributeError, TypeError):
+    exc, written = claimed(exc, "messages", kept, taken_by="messages")  # (another Agent run's, at once too: review
+    if not written:  # 125 #6)
         return exc
-    mark(exc)
     count = f"{len(kept)} message" + ("" if len(kept) == 1 else "s")
     exc.add_note(f"toolwire: the Agent run so far ({count}) is on this error's .messages: pass them to invoke() to "
                  "resume it.")

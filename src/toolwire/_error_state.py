@@ -4,16 +4,19 @@ A failed call is answered by raising its exception with the work done so far on 
 object can reach two runs at once, though: two conversations awaiting one shared task (a single-flight token
 refresh that failed), or a module-level error instance raised twice. Written on that shared object, the
 second run's conversation replaced the first one's, so one caller found the other's messages on its error, and
-resuming from them answered the wrong user (review 34). :func:`exclusive` gives each run an object of its own.
+resuming from them answered the wrong user (review 34). :func:`exclusive` gives each run an object of its own, and
+:func:`claimed` makes the check and the write one step, so two threads writing at once cannot both take the shared
+object (review 125 #6).
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-from typing import TypeVar
+import threading
+from typing import Any, TypeVar
 
-__all__ = ["STATE", "exclusive", "mark"]
+__all__ = ["STATE", "claimed", "exclusive", "mark"]
 
 E = TypeVar("E", bound=BaseException)
 
@@ -21,6 +24,7 @@ E = TypeVar("E", bound=BaseException)
 STATE = ("messages", "tool_messages", "_toolwire_run_state")
 _MARK = "_toolwire_run_state"
 _NOTE = "toolwire: "
+_CLAIMS = threading.RLock()  # (reentrant: copying an error runs its own code, which may raise one toolwire keeps)
 
 
 def mark(exc: BaseException) -> None:
@@ -60,3 +64,29 @@ def exclusive(exc: E) -> E:
     twin.__context__ = exc.__context__
     twin.__suppress_context__ = exc.__suppress_context__
     return twin
+
+
+def claimed(exc: E, name: str, value: Any, *, taken_by: str | None = None) -> tuple[E, bool]:
+    """Write ``value`` as ``exc.<name>`` for one run and :func:`mark` it, the check and the write in one step for
+    all threads: on ``exc`` itself when no run has taken it yet, else on this run's copy (:func:`exclusive`). Checked
+    and written apart, two threads raising one shared error could both find it free and both write on it, and one
+    caller's error then held the other's conversation (review 125 #6).
+
+    Args:
+        exc: the error; name: the attribute (``"messages"``, ``"tool_messages"``); value: what to write.
+        taken_by: the attribute whose presence on ``exc`` (in its ``__dict__``) means another run has taken it;
+            None: the :func:`mark` of any run.
+
+    Returns:
+        ``(the error to raise, whether value was written)``: not written on an error that refuses new attributes
+        (it is returned as it is).
+    """
+    with _CLAIMS:
+        if taken_by is None or taken_by in getattr(exc, "__dict__", {}):
+            exc = exclusive(exc)
+        try:
+            setattr(exc, name, value)
+        except (AttributeError, TypeError):
+            return exc, False
+        mark(exc)
+    return exc, True

@@ -48,7 +48,7 @@ from typing import Any
 from toolwire import _tool_run
 from toolwire._call_records import _checked_call, _checked_invalid, in_reply_order
 from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
-from toolwire._error_state import exclusive, mark
+from toolwire._error_state import claimed
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._message_dicts import other_message
 from toolwire._printing import printed, safe_text, type_label
@@ -453,11 +453,7 @@ def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> BaseExcepti
     lost, and return the error to raise: ``exc``, or this run's copy of it when another run already wrote its
     state on that object (:func:`~toolwire._error_state.exclusive`). An exception that refuses new attributes
     is left as it is."""
-    exc = exclusive(exc)
-    with contextlib.suppress(AttributeError, TypeError):
-        exc.tool_messages = answers  # type: ignore[attr-defined]
-        mark(exc)
-    return exc
+    return claimed(exc, "tool_messages", answers)[0]  # (checked and written at once for all threads: review 125 #6)
 
 
 _NOT_RETURNED = object()  # (ToolExecutor._one: the tool has not returned a result yet)
