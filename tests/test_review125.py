@@ -5,6 +5,7 @@ several threads carries each run's own conversation."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import Any
 
@@ -207,10 +208,8 @@ class _SharedError(RuntimeError):
     def __setattr__(self, name: str, value: Any) -> None:
         meeting = type(self).meeting
         if name == type(self).watched and meeting is not None:
-            try:
-                meeting.wait(_MEET)  # with the claim made under a lock, the other thread cannot come: it times out
-            except threading.BrokenBarrierError:
-                pass
+            with contextlib.suppress(threading.BrokenBarrierError):  # (the claim under a lock: the other thread
+                meeting.wait(_MEET)  # cannot come, and the wait times out)
         super().__setattr__(name, value)
 
 
