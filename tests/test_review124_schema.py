@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 import pytest
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from toolwire import tool
 from toolwire.errors import ToolValidationError
@@ -132,3 +132,81 @@ def test_a_strict_mode_null_for_a_key_only_one_member_has_keeps_that_member() ->
     assert ab.invoke({"v": {"x": 1}}) == repr((_A(x=1), {"x"}, None))  # (no null: nothing is filled in)
     out = ab.invoke({"v": {"x": 1, "y": 2}, "vs": [{"x": 2, "z": None}, {"x": 3, "y": None}, {"x": 4}]})
     assert out == repr((_A(x=1, y=2), {"x", "y"}, [_B(x=2), _A(x=3), _A(x=4)]))
+
+
+# -- #5: a nested model with a before/wrap model validator still refuses unknown keys -----------------------------
+
+class _Booking(BaseModel):
+    room: str
+    guests: int = 1
+
+    @model_validator(mode="before")
+    @classmethod
+    def _strip_room(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("room"), str):
+            data = {**data, "room": data["room"].strip()}
+        return data
+
+
+class _WrappedBooking(BaseModel):
+    room: str
+    guests: int = 1
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _logged(cls, data: Any, handler: Any) -> Any:
+        return handler(data)
+
+
+class _LegacyBooking(BaseModel):
+    """Takes the old key ``num_guests`` for ``guests``."""
+
+    room: str
+    guests: int = 1
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_key(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "num_guests" in data:
+            data = {**data}
+            data["guests"] = data.pop("num_guests")
+        return data
+
+
+class _LenientBooking(_Booking):
+    model_config = ConfigDict(extra="ignore")
+
+
+@pytest.mark.parametrize("model", [_Booking, _WrappedBooking])
+def test_a_nested_model_with_a_before_or_wrap_validator_refuses_unknown_keys(model: type[BaseModel]) -> None:
+    @tool
+    def book(booking: model) -> str:  # type: ignore[valid-type]
+        """Book a room.
+
+        Args:
+            booking: what to book
+        """
+        return f"{booking.room} for {booking.guests}"
+
+    assert book.parameters["properties"]["booking"]["additionalProperties"] is False
+    with pytest.raises(ToolValidationError, match=r"'booking\.num_guests' is not an allowed field"):
+        book.invoke({"booking": {"room": " Suite 5", "num_guests": 4}})
+    assert book.invoke({"booking": {"room": "Suite 5", "guests": 4}}) == "Suite 5 for 4"
+
+
+def test_a_before_validator_that_maps_an_old_key_still_works_and_extra_ignore_is_kept() -> None:
+    @tool
+    def book(booking: _LegacyBooking, other: _LenientBooking | None = None) -> str:
+        """Book a room.
+
+        Args:
+            booking: what to book
+            other: a second room
+        """
+        return f"{booking.room} for {booking.guests}; {other}"
+
+    assert book.invoke({"booking": {"room": "Suite 5", "num_guests": 4}}) == "Suite 5 for 4; None"
+    with pytest.raises(ToolValidationError, match=r"'booking\.guest' is not an allowed field"):
+        book.invoke({"booking": {"room": "Suite 5", "guest": 4}})
+    out = book.invoke({"booking": {"room": "A"}, "other": {"room": "B", "num_guests": 2}})
+    assert out == "A for 1; room='B' guests=1"

@@ -9,6 +9,11 @@ user wrote alone:
   themselves do: pydantic's default, ``"ignore"``, would drop a misspelled field and run the tool with the
   field's default, losing what the model sent. ``extra="allow"`` and ``extra="ignore"`` written by the user
   are kept. The JSON Schema says ``additionalProperties: false`` for such objects, so the model knows.
+  The check is pydantic's own ``extra="forbid"``, so it runs where pydantic runs it: after the class's
+  ``@model_validator(mode="before")`` (and inside a ``"wrap"`` one's handler), on the keys that validator hands
+  on. A validator that maps an old key to a field (``data["guests"] = data.pop("num_guests")``) or adds one
+  keeps working; a key still unknown to the fields after it is refused (review 124 #5) -- a validator that
+  copies an old key without removing it, relying on pydantic ignoring it, needs ``extra="ignore"``.
 * A ``float`` refuses NaN and infinities (``"NaN"``, ``"inf"``, ``float("nan")``), which JSON cannot carry and
   toolwire's argument parser refuses in JSON text, unless ``allow_inf_nan`` is set (on the field or in the
   model's config).
@@ -67,16 +72,32 @@ _CACHE: dict[int, tuple[dict[str, Any], dict[str, Any], tuple[type, ...]]] = {}
 
 def _closed(fields_type: str) -> Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]:
     """The rule for a class node (``model``, ``dataclass``) whose fields node has type ``fields_type``: with
-    pydantic's default ``extra`` (neither the class's config nor its fields node chose), refuse unknown keys."""
+    pydantic's default ``extra`` (neither the class's config nor its fields node chose), refuse unknown keys. The
+    fields node may sit inside the class's own ``mode="before"``/``"wrap"`` validators (review 124 #5), which then
+    run first: the keys refused are those still unknown in what they hand on."""
     def rule(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
         own = node.get("config") or {}
-        fields = node.get("schema")
-        if ("extra_fields_behavior" in own or not isinstance(fields, dict) or fields.get("type") != fields_type
-                or "extra_behavior" in fields):
+        if "extra_fields_behavior" in own:
             return node
-        return {**node, "config": {**own, "extra_fields_behavior": _FORBID},
-                "schema": {**fields, "extra_behavior": _FORBID}}
+        closed = _closed_fields(node.get("schema"), fields_type)
+        if closed is None:
+            return node
+        return {**node, "config": {**own, "extra_fields_behavior": _FORBID}, "schema": closed}
     return rule
+
+
+def _closed_fields(fields: Any, fields_type: str, depth: int = 0) -> dict[str, Any] | None:
+    """The fields node ``fields`` (of type ``fields_type``, or one wrapped in ``function-before``/``function-wrap``
+    validators) refusing unknown keys; None when it is no such node or chose its own ``extra_behavior``."""
+    if not isinstance(fields, dict) or depth > 16:
+        return None
+    kind = fields.get("type")
+    if kind in ("function-before", "function-wrap"):
+        inner = _closed_fields(fields.get("schema"), fields_type, depth + 1)
+        return None if inner is None else {**fields, "schema": inner}
+    if kind != fields_type or "extra_behavior" in fields:
+        return None
+    return {**fields, "extra_behavior": _FORBID}
 
 
 _model = _closed("model-fields")
