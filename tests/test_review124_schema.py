@@ -4,8 +4,11 @@ validator, and the docstrings of nested models."""
 
 from __future__ import annotations
 
+import dataclasses
+import warnings
 from typing import Annotated, Any, Literal, Union
 
+import pydantic.dataclasses
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -210,3 +213,79 @@ def test_a_before_validator_that_maps_an_old_key_still_works_and_extra_ignore_is
         book.invoke({"booking": {"room": "Suite 5", "guest": 4}})
     out = book.invoke({"booking": {"room": "A"}, "other": {"room": "B", "num_guests": 2}})
     assert out == "A for 1; room='B' guests=1"
+
+
+# -- #8: a nested class's fields are described from its docstring and Annotated text -------------------------------
+
+class _Loc(BaseModel):
+    """A place on Earth, in WGS84.
+
+    Attributes:
+        lat: latitude in degrees, -90 to 90
+        lon: longitude in degrees, -180 to 180
+    """
+
+    lat: float
+    lon: float = Field(0.0, description="longitude, east of Greenwich")
+
+
+@dataclasses.dataclass
+class _Named:
+    name: Annotated[str, "the name"]
+
+
+@pydantic.dataclasses.dataclass
+class _PydanticNamed:
+    name: Annotated[str, "the name"]
+
+
+class _ModelNamed(BaseModel):
+    name: Annotated[str, "the name"]
+    nick: Annotated[str, "the nickname"] = Field("", description="what friends say")
+
+
+def test_a_documented_nested_model_keeps_its_fields_described_by_its_attributes_section() -> None:
+    @tool
+    def go(loc: _Loc, back: _Loc | None = None) -> str:
+        """Go somewhere.
+
+        Args:
+            loc: where to go
+            back: where to come back to
+        """
+        return repr(loc)
+
+    @tool
+    def go_bare(loc: _Loc) -> str:
+        """Go somewhere."""
+        return repr(loc)
+
+    loc = go.parameters["properties"]["loc"]
+    assert loc["description"] == "where to go"
+    assert loc["properties"]["lat"]["description"] == "latitude in degrees, -90 to 90"
+    assert loc["properties"]["lon"]["description"] == "longitude, east of Greenwich"  # (its Field's wins)
+    back = next(b for b in go.parameters["properties"]["back"]["anyOf"] if b.get("type") == "object")
+    assert back["properties"]["lat"]["description"] == "latitude in degrees, -90 to 90"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bare = go_bare.parameters["properties"]["loc"]
+    assert bare["description"] == "A place on Earth, in WGS84."  # (its sections are in the fields now)
+    assert bare["properties"]["lat"]["description"] == "latitude in degrees, -90 to 90"
+
+
+def test_annotated_text_describes_a_field_of_a_dataclass_or_a_pydantic_model() -> None:
+    @tool
+    def f(d: _Named, pd: _PydanticNamed, m: _ModelNamed) -> str:
+        """F.
+
+        Args:
+            d: d
+            pd: pd
+            m: m
+        """
+        return "x"
+
+    props = f.parameters["properties"]
+    for name in ("d", "pd", "m"):
+        assert props[name]["properties"]["name"]["description"] == "the name"
+    assert props["m"]["properties"]["nick"]["description"] == "what friends say"

@@ -14,6 +14,7 @@ from typing import Any, get_args, get_origin
 
 from pydantic import BaseModel
 
+from toolwire._schema_docs import describe_class
 from toolwire._schema_json import json_mode_needed_for, json_reader
 from toolwire._schema_refs import DROPPED_KEYS, SCHEMA_KEYS, SCHEMA_MAP_KEYS, dangling_discriminator
 from toolwire._schema_strict import build_validator, not_bool, numeric_leaf, strict_class_schema, transparent
@@ -350,6 +351,7 @@ def _fast_model_json_uncached(node: dict[str, Any], functions: Any, defs: dict[s
             body["required"] = required
         if cls.__doc__:
             body.setdefault("description", inspect.cleandoc(cls.__doc__))
+        describe_class(body, cls)  # (as _schema_strict.StrictJsonSchema.model_schema does)
         extra = cls.model_config.get("extra")
         if extra == "allow":
             body["additionalProperties"] = True

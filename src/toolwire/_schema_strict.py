@@ -48,6 +48,7 @@ from pydantic.errors import PydanticInvalidForJsonSchema
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import PydanticCustomError, SchemaValidator
 
+from toolwire._schema_docs import describe_class
 from toolwire._schema_keys import UNKEYABLE, KeyFromText, key_names, key_table
 
 __all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "numeric_leaf", "strict_class_schema",
@@ -559,11 +560,20 @@ class StrictJsonSchema(GenerateJsonSchema):
                 + [name for name in required if name not in props]}
 
     def model_schema(self, schema: Any) -> JsonSchemaValue:
-        """pydantic's model schema, with ``additionalProperties: false`` when the core schema refuses extra keys."""
-        out = super().model_schema(schema)
+        """pydantic's model schema, with ``additionalProperties: false`` when the core schema refuses extra keys, and
+        its fields described from the class (:func:`~toolwire._schema_docs.describe_class`)."""
+        out = describe_class(super().model_schema(schema), schema.get("cls"))
         if (schema.get("config") or {}).get("extra_fields_behavior") == _FORBID:
             out.setdefault("additionalProperties", False)
         return out
+
+    def dataclass_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's, its fields described from the class (:func:`~toolwire._schema_docs.describe_class`)."""
+        return describe_class(super().dataclass_schema(schema), schema.get("cls"))
+
+    def typed_dict_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's, its fields described from the class (:func:`~toolwire._schema_docs.describe_class`)."""
+        return describe_class(super().typed_dict_schema(schema), schema.get("cls"))
 
     def dataclass_args_schema(self, schema: Any) -> JsonSchemaValue:
         """pydantic's schema of a dataclass's fields, without those declared ``field(init=False)``: ``__init__``
