@@ -1,7 +1,8 @@
 """JSON Schema rewriting shared by tool definitions and providers: ``$ref`` inlining (every provider gets a
 self-contained schema), the null plan of OpenAI strict mode (nulls sent for optional values are
-dropped where the schema does not accept them; written in :mod:`toolwire._schema_nulls`), and the path of a validation error as the model sees it,
-in the message a validation error gives (:func:`validation_message`). Re-exported by :mod:`toolwire.schema`.
+dropped where the schema does not accept them; written in :mod:`toolwire._schema_nulls`), and the path of a
+validation error as the model sees it, in the message a validation error gives (:func:`validation_message`).
+Re-exported by :mod:`toolwire.schema`.
 """
 
 from __future__ import annotations
