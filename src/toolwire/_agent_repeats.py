@@ -119,12 +119,14 @@ class RepeatedCalls:
         return fresh, repeats, twins
 
     def looping(self, calls: list[ToolCall]) -> bool:
-        """Whether ``calls`` make the third reply in a row that asks for exactly the same calls (none of them of a
-        tool in ``repeat_calls``): a loop the rule of repeats cannot see when each round runs one of the calls and
-        answers the other from the round before (review 122: two tools took turns until ``max_steps``); the next
-        model call then has tools off, as after a reply of repeats. Call it once per reply."""
+        """Whether ``calls`` make the third reply in a row that asks for exactly the same calls: a loop the rule of
+        repeats cannot see when each round runs one of the calls and answers the other from the round before (review
+        122: two tools took turns until ``max_steps``), or when the calls are of tools in ``repeat_calls``, which run
+        every time (review 126: a small model sent the same ``add_expense`` call ten times, and ten rows were added);
+        the next model call then has tools off, as after a reply of repeats. The third reply's calls still run. Call
+        it once per reply."""
         keys = sorted(call_key(call) for call in calls)
-        if not keys or any(self.reruns(call["name"]) for call in calls):
+        if not keys:
             self.last_reply, self.same_replies = None, 0
             return False
         self.same_replies = self.same_replies + 1 if keys == self.last_reply else 0

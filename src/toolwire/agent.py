@@ -163,9 +163,10 @@ class Agent(Batching, AgentMethodAdvice):
             Identical calls within one reply are judged alike: a tool that does not run again runs once, and each
             of them gets that result (review 69: one reply held the same call 8 times); list a tool that acts
             each time it is called (adds, sends) so that each identical call runs.
-            When every call of a reply is answered that way, or a reply is the same a third time in a row, the next
-            model call is made with tools off (``tool_choice="none"``), so the model answers from the results it
-            has: a small model otherwise asks for the same call again and again until ``max_steps`` (review 59).
+            When every call of a reply is answered that way, or a reply is the same a third time in a row
+            (``repeat_calls`` tools' too: its calls run, then), the next model call is made with tools off
+            (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise asks for
+            the same call again and again until ``max_steps`` (review 59).
             With a forcing ``tool_choice``
             and ``reset_tool_choice=False``, which keeps it on every call, the next call forces the one
             ``return_direct`` tool instead (smolagents' ``final_answer``, review 109: the model repeated its calls
