@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from toolwire.parsing import _scan, normalize_arguments
+from toolwire.parsing import _python_parse, normalize_arguments
 
 ARGS = "{'path': 'C:\\\\data\\\\x', 'items': [" + ", ".join(f"'v{i}'" for i in range(300)) + "], 'flag': True}"
 
@@ -53,7 +53,7 @@ def test_parses_run_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
             active[0] -= 1
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_scan, "_ast_parse", watched)
+    monkeypatch.setattr(_python_parse, "_ast_parse", watched)
     with ThreadPoolExecutor(4) as pool:
         values = list(pool.map(lambda _: normalize_arguments("{'a': 1}"), range(8)))
     assert values == [{"a": 1}] * 8
@@ -70,15 +70,15 @@ def test_a_parser_system_error_is_tried_again_then_is_a_value_error(monkeypatch:
             raise SystemError("AST constructor recursion depth mismatch (before=75, after=7)")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(_scan, "_ast_parse", flaky)
+    monkeypatch.setattr(_python_parse, "_ast_parse", flaky)
     assert normalize_arguments("{'a': 1}") == {"a": 1}
 
     def broken(*args: object, **kwargs: object) -> ast.AST:
         raise SystemError("AST constructor recursion depth mismatch")
 
-    monkeypatch.setattr(_scan, "_ast_parse", broken)
+    monkeypatch.setattr(_python_parse, "_ast_parse", broken)
     with pytest.raises(ValueError, match="could not be parsed"):
-        _scan.parse_expr("{'a': 1}")
+        _python_parse.parse_expr("{'a': 1}")
 
 
 def test_the_calculator_is_safe_to_run_in_threads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,7 +87,7 @@ def test_the_calculator_is_safe_to_run_in_threads(monkeypatch: pytest.MonkeyPatc
     def broken(*args: object, **kwargs: object) -> ast.AST:
         raise SystemError("AST constructor recursion depth mismatch")
 
-    monkeypatch.setattr(_scan, "_ast_parse", broken)
+    monkeypatch.setattr(_python_parse, "_ast_parse", broken)
     with pytest.raises(CalculationError):
         evaluate("1 + 2")
 
@@ -118,3 +118,33 @@ def test_toolwire_s_own_quiet_blocks_take_turns() -> None:
         finally:
             sys.setswitchinterval(interval)
         assert warnings.filters == before
+
+
+def test_a_filter_the_program_adds_later_does_not_turn_the_parser_s_warnings_into_failures() -> None:
+    # review 127 #2: "error" added after toolwire's narrow filter came first, and the repair of a Python dict with
+    # a Windows path failed
+    text = r"{'path': 'C:\data', 'n': 1}"
+    with warnings.catch_warnings():
+        assert normalize_arguments(text) == {"path": "C:\\data", "n": 1}
+        warnings.simplefilter("error")
+        assert normalize_arguments(text) == {"path": "C:\\data", "n": 1}
+
+
+def test_a_parse_inside_a_parse_of_the_same_thread_does_not_deadlock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # review 127 #3: a warnings hook that reads model text ran inside the parse, which held a lock of its own
+    real = _python_parse._ast_parse
+    inner: list[object] = []
+    entered = threading.Event()
+
+    def nested(*args: object, **kwargs: object) -> ast.AST:
+        if not entered.is_set():
+            entered.set()
+            inner.append(_python_parse.parse_expr("{'a': 1}"))  # as a hook called during the parse would
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_python_parse, "_ast_parse", nested)
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(normalize_arguments("{'b': 2}")), daemon=True)
+    thread.start()
+    thread.join(10)
+    assert done == [{"b": 2}] and len(inner) == 1

@@ -108,7 +108,7 @@ def quiet_warnings() -> Iterator[None]:
     ``catch_warnings`` swaps the process-wide filter list, which is not thread-safe before Python 3.14: two blocks
     interleaving in two threads could leave "ignore" in place for good (review 125 #1). toolwire's own blocks take
     turns here, so they cannot interleave with each other; prefer :func:`collected_warnings` for toolwire's own
-    warnings, and a filter narrowed to a pseudo-file for the parser's (``parsing/_scan.parse_source``)."""
+    warnings, and a filter narrowed to a pseudo-file for the parser's (``parsing/_python_parse.parse_source``)."""
     with _QUIET, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         yield

@@ -38,8 +38,8 @@ Bounds, so that every call answers or raises within milliseconds whatever the in
 Malformed input can make :func:`ast.parse` emit a ``SyntaxWarning`` (``'1if 1 else 2'``). Those are about
 model output, not code, so a warnings filter matching only the calculator's pseudo file name
 ``<toolwire calculator>`` ignores them; all other warnings are untouched. Parses run one at a time
-(:func:`toolwire.parsing._scan.parse_source`), as CPython 3.11's parser fails with ``SystemError`` when two threads
-parse at once (gh-106905): parallel calls of the calculator run in threads.
+(:func:`toolwire.parsing._python_parse.parse_source`), as CPython 3.11's parser fails with ``SystemError``
+when two threads parse at once (gh-106905): parallel calls of the calculator run in threads.
 
 Result types follow Python: integer arithmetic stays :class:`int`; ``/`` and any float operand give
 :class:`float`, also when the value is whole (``123 * 456.0 == 56088.0``, ``4 / 2 == 2.0``). A float that
@@ -53,7 +53,7 @@ import math
 from typing import cast
 
 from toolwire.errors import ToolwireError
-from toolwire.parsing._scan import parse_source
+from toolwire.parsing._python_parse import parse_source
 
 __all__ = ["MAX_BITS", "MAX_DEPTH", "MAX_LENGTH", "CalculationError", "evaluate"]
 

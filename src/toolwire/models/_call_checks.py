@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from toolwire.models._date_values import date_time_in_context
-from toolwire.parsing._scan import parse_source
+from toolwire.parsing._python_parse import parse_source
 
 if TYPE_CHECKING:
     from toolwire.models._loaded import LoadedModel

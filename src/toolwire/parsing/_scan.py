@@ -12,9 +12,9 @@ import ast
 import json
 import math
 import re
-import threading
-import warnings
-from typing import Any, cast
+from typing import Any
+
+from toolwire.parsing._python_parse import parse_expr
 
 
 def read_int(digits: str) -> int | float:
@@ -490,64 +490,6 @@ def _spans_of(text: str) -> _Spans:
     spans = _Spans(text)
     _LAST_SPANS[:] = [spans]
     return spans
-
-
-_MODEL_TEXT = "<toolwire model text>"  # the pseudo-file name model text is parsed under (its warnings are ignored)
-_AST_LOCK = threading.Lock()
-_ast_parse = ast.parse  # (looked up here, so a test can watch toolwire's parses alone)
-
-
-def _ignore_parser_warnings(filename: str) -> None:
-    """Make sure a warnings filter ignores the parser's warnings about ``filename``, and only those.
-
-    A process-wide filter narrowed to one pseudo-module rather than :class:`warnings.catch_warnings`, which swaps
-    the whole filter list and is not thread-safe before Python 3.14: two threads interleaving it left an "ignore
-    everything" filter behind for good (review 125 #1). Re-added when a ``catch_warnings`` block (pytest's, for
-    example) has dropped it."""
-    pattern = re.escape(filename) + r"\Z"
-    for action, _message, category, module, _lineno in warnings.filters:
-        if action == "ignore" and category is Warning and module is not None and module.pattern == pattern:
-            return
-    warnings.filterwarnings("ignore", category=Warning, module=pattern)
-
-
-def parse_source(source: str, filename: str = _MODEL_TEXT, mode: str = "eval") -> ast.AST:
-    """``ast.parse(source, filename, mode)`` (never evaluated), safe to call from several threads at once.
-
-    The parser's warnings about ``filename`` (``"\\d"``, ``9x``) are ignored, so model text cannot spam stderr;
-    parses run one at a time, as CPython 3.11's parser keeps a recursion count shared by all threads and raised
-    ``SystemError`` when two parses overlapped (gh-106905; review 125 #2). A ``SystemError`` from an overlap with a
-    parse outside toolwire is tried once more, then raised as :class:`ValueError`.
-
-    Args:
-        source: the text to parse.
-        filename: the pseudo-file name (in ``SyntaxError`` and warnings).
-        mode: ``"eval"`` (one expression) or ``"exec"``.
-
-    Returns:
-        The AST (an :class:`ast.Expression` for ``"eval"``).
-
-    Raises:
-        SyntaxError, ValueError, MemoryError, RecursionError: ``source`` does not parse.
-    """
-    _ignore_parser_warnings(filename)
-    with _AST_LOCK:
-        for _attempt in range(2):
-            try:
-                return _ast_parse(source, filename=filename, mode=mode)
-            except SystemError:
-                continue
-    raise ValueError("the text could not be parsed: Python's parser failed twice (another thread parsed at once)")
-
-
-def parse_expr(source: str) -> ast.expr:
-    """Parse one Python expression (never evaluated) and return its AST node (see :func:`parse_source`: thread-safe,
-    invalid-escape warnings such as ``"\\d"`` silenced so model text cannot spam stderr).
-
-    Raises:
-        SyntaxError, ValueError, MemoryError, RecursionError: ``source`` is not one expression.
-    """
-    return cast(ast.Expression, parse_source(source)).body
 
 
 def _literal(source: str) -> Any:

@@ -27,7 +27,7 @@ import builtins
 import json
 from typing import Any, cast
 
-from toolwire.parsing._scan import parse_source
+from toolwire.parsing._python_parse import parse_source
 
 __all__ = ["text_calls"]
 

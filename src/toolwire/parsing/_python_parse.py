@@ -1,0 +1,80 @@
+"""Python's own parser run on model text: :func:`parse_source`, safe from several threads and silent.
+
+Model text holding Python literals (a pythonic call list, a Python-dict argument) is read with :func:`ast.parse`
+and never evaluated. Two things of the parser need care in a library:
+
+* its warnings about the text (``"\\d"``, an invalid escape; ``9x``): they are about model output, not code, so a
+  warnings filter narrowed to a pseudo-file name (:data:`MODEL_TEXT`) ignores them. ``warnings.catch_warnings``
+  would swap the process-wide filter list, which is not thread-safe before Python 3.14: two threads interleaving it
+  left an "ignore everything" filter behind for good (review 125 #1). The narrow filter is kept first in the list,
+  where a filter the program adds later (``simplefilter("error")``, pytest's ``filterwarnings = error``) would
+  otherwise turn the warning into a ``SyntaxError`` and the text into a failed parse (review 127 #2);
+* CPython 3.11's parser keeps a recursion count shared by all threads and raised ``SystemError`` when two parses
+  overlapped (gh-106905; review 125 #2): parses take turns under a re-entrant lock (a warning hook that parses text
+  itself does not deadlock: review 127 #3), and a ``SystemError`` from an overlap with a parse outside toolwire is
+  tried once more.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import threading
+import warnings
+from typing import cast
+
+__all__ = ["MODEL_TEXT", "parse_expr", "parse_source"]
+
+MODEL_TEXT = "<toolwire model text>"
+"""The pseudo-file name model text is parsed under (its warnings are ignored)."""
+
+_LOCK = threading.RLock()
+_ast_parse = ast.parse  # (looked up here, so a test can watch toolwire's parses alone)
+
+
+def _ignore_parser_warnings(filename: str) -> None:
+    """Make sure the first warnings filter ignores the parser's warnings about ``filename``, and only those (a
+    filter added after it would come first: review 127 #2); re-added when a ``catch_warnings`` block (pytest's, for
+    example) has dropped it."""
+    pattern = re.escape(filename) + r"\Z"
+    filters = warnings.filters
+    if filters:
+        action, _message, category, module, _lineno = filters[0]
+        if action == "ignore" and category is Warning and module is not None and module.pattern == pattern:
+            return
+    warnings.filterwarnings("ignore", category=Warning, module=pattern)  # (moved first when already there)
+
+
+def parse_source(source: str, filename: str = MODEL_TEXT, mode: str = "eval") -> ast.AST:
+    """``ast.parse(source, filename, mode)`` (never evaluated), safe to call from several threads at once, with the
+    parser's warnings about ``filename`` ignored (see the module docstring).
+
+    Args:
+        source: the text to parse.
+        filename: the pseudo-file name (in a ``SyntaxError``; its warnings are ignored).
+        mode: ``"eval"`` (one expression) or ``"exec"``.
+
+    Returns:
+        The AST (an :class:`ast.Expression` for ``"eval"``).
+
+    Raises:
+        SyntaxError, ValueError, MemoryError, RecursionError: ``source`` does not parse (``ValueError`` also when
+            Python's parser failed twice with ``SystemError``).
+    """
+    with _LOCK:
+        _ignore_parser_warnings(filename)
+        for _attempt in range(2):
+            try:
+                return _ast_parse(source, filename=filename, mode=mode)
+            except SystemError:
+                continue
+    raise ValueError("the text could not be parsed: Python's parser failed twice (another thread parsed at once)")
+
+
+def parse_expr(source: str) -> ast.expr:
+    """Parse one Python expression (never evaluated) and return its AST node (:func:`parse_source`).
+
+    Raises:
+        SyntaxError, ValueError, MemoryError, RecursionError: ``source`` is not one expression.
+    """
+    return cast(ast.Expression, parse_source(source)).body
