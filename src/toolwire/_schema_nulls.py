@@ -40,6 +40,35 @@ def _admits_null(node: Any) -> bool:
     return _CONSTRAINED.isdisjoint(node)  # {} (or only a description): any value
 
 
+_JSON_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
+                                            "boolean": (bool,), "array": (list,), "object": (dict,)}
+
+
+def _of_type(value: Any, kind: Any) -> bool:
+    """Whether the JSON value ``value`` (not null) is of the JSON Schema type ``kind`` (a boolean is no number)."""
+    if isinstance(value, bool) and kind != "boolean":
+        return False
+    if kind == "integer" and isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, _JSON_TYPES.get(kind, ()))
+
+
+def _takes(node: dict[str, Any], value: Any) -> bool:
+    """Whether the schema ``node`` may take ``value`` (a JSON ``default``), as far as its own ``type``, ``enum`` and
+    ``const`` say: ``null`` only where :func:`_admits_null`, another value when it is of one of the ``type`` s and
+    among the ``enum``/``const`` there are (a ``default`` pydantic never validated, such as ``z: int = None``, can
+    be refused)."""
+    if value is None:
+        return _admits_null(node)
+    kind = node.get("type")
+    kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None
+    if kinds is not None and not any(_of_type(value, k) for k in kinds):
+        return False
+    if "const" in node and not _same(node["const"], value):
+        return False
+    return not isinstance(node.get("enum"), list) or any(_same(value, a) for a in node["enum"])
+
+
 def union_branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
     """The non-null branches of an ``anyOf``/``oneOf``, nested unions flattened (``A | (B | None)``).
 
@@ -101,7 +130,8 @@ def _union_plan(branches: list[dict[str, Any]], outer: dict[str, Any]) -> tuple[
             for name, sub in props.items()
             if isinstance(sub, dict) and ("const" in sub or isinstance(sub.get("enum"), list)))
         fills = {name: props[name]["default"] for name in (plan or {}).get("drop", ())
-                 if isinstance(props.get(name), dict) and "default" in props[name]}
+                 if isinstance(props.get(name), dict) and "default" in props[name]
+                 and _takes(props[name], props[name]["default"])}
         entries.append((kind, frozenset(branch.get("required") or ()), frozenset(props) | frozenset(outer_props),
                         branch.get("additionalProperties") is False, fixed, plan, fills))
     return tuple(entries)
@@ -178,8 +208,11 @@ def _kept_apart(value: dict[Any, Any], dropped: dict[Any, Any], union: tuple[Any
     of ``A(x, y=0) | B(x, z="q")`` is a B); without it, ``{"x": 1}`` fits A as well, and pydantic's smart union
     takes A. So when the object left would fit another branch too, each dropped key that such a branch lacks
     comes back as the picked branch's default (``{"x": 1, "z": "q"}``), which pydantic then reads as that branch
-    (the key counts as set, in ``model_fields_set``, as if the model had written the default). A key without a
-    JSON default in the schema (a ``default_factory``) stays dropped."""
+    (the key counts as set, in ``model_fields_set``, as if the model had written the default). A key whose default
+    cannot be given back stays dropped, and pydantic picks from the keys left as before review 124 #3 (``A``
+    above): one without a JSON default in the schema (a ``default_factory``, which only a call could give), and one
+    whose default its own schema refuses (:func:`_takes`: ``z: int = None`` has the default ``null``, which
+    validation would refuse, review 127 #1)."""
     fills = entry[6]
     gone = [key for key, item in value.items() if item is None and key in fills and key not in dropped]
     if not gone:
@@ -213,7 +246,9 @@ def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan 
         (``{"x": 1, "z": null}`` of ``A(x, y=0) | B(x, z="q")`` as ``{"x": 1}``, which pydantic's smart union
         reads as an A), the dropped keys that other branch lacks get the picked branch's JSON ``default``
         instead (``{"x": 1, "z": "q"}``, a B whose ``model_fields_set`` holds ``z``), so the function gets the
-        member the model filled in; a key without a JSON default (a ``default_factory``) is dropped still.
+        member the model filled in. The exception: a key without a JSON default (a ``default_factory``) or whose
+        default its own schema's ``type``/``enum``/``const`` refuses (``null`` for ``z: int = None``) is dropped
+        still, so there pydantic's smart union picks the member from the keys left (an A above).
     """
     if not isinstance(schema, dict) or _NESTED.isdisjoint(schema):  # a leaf: nothing to drop
         return None

@@ -1,0 +1,35 @@
+"""Review 127 (tool argument schemas): strict-mode nulls in a union of models whose default cannot be given back,
+nested classes' docstrings (sections kept, aliased, generic and inherited fields), and ``tuple[()]`` for OpenAI."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from toolwire import tool
+
+# -- #1: a null for a key whose default its own schema refuses (z: int = None) is dropped, not given back ----------
+
+class _A(BaseModel):
+    x: int
+    y: int = 0
+
+
+class _NoneDefault(BaseModel):
+    x: int
+    z: int = None  # type: ignore[assignment]
+
+
+def test_a_strict_mode_null_for_a_key_whose_default_is_a_refused_null_is_dropped() -> None:
+    @tool
+    def f(v: _A | _NoneDefault) -> str:
+        """Take one.
+
+        Args:
+            v: the value
+        """
+        return repr(v)
+
+    assert f.invoke({"v": {"x": 1, "z": None}}) == repr(_A(x=1))  # (as before review 124 #3: the null is dropped)
+    assert f.invoke({"v": {"x": 1, "z": 5}}) == repr(_NoneDefault(x=1, z=5))
+    assert f.invoke({"v": {"x": 1, "y": None}}) == repr(_A(x=1))
+
