@@ -3,7 +3,7 @@ nested classes' docstrings (sections kept, aliased, generic and inherited fields
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from toolwire import tool
 
@@ -17,6 +17,11 @@ class _A(BaseModel):
 class _NoneDefault(BaseModel):
     x: int
     z: int = None  # type: ignore[assignment]
+
+
+class _Factory(BaseModel):
+    x: int
+    z: list[str] = Field(default_factory=list)
 
 
 def test_a_strict_mode_null_for_a_key_whose_default_is_a_refused_null_is_dropped() -> None:
@@ -33,3 +38,18 @@ def test_a_strict_mode_null_for_a_key_whose_default_is_a_refused_null_is_dropped
     assert f.invoke({"v": {"x": 1, "z": 5}}) == repr(_NoneDefault(x=1, z=5))
     assert f.invoke({"v": {"x": 1, "y": None}}) == repr(_A(x=1))
 
+
+def test_a_strict_mode_null_for_a_default_factory_key_is_dropped_and_pydantic_picks_the_member() -> None:
+    """The documented exception of null_plan (review 127 #2): no JSON default to give back, so the smart union reads
+    {"x": 1} as the first member that fits."""
+    @tool
+    def g(v: _A | _Factory) -> str:
+        """Take one.
+
+        Args:
+            v: the value
+        """
+        return repr(v)
+
+    assert g.invoke({"v": {"x": 1, "z": None}}) == repr(_A(x=1))
+    assert g.invoke({"v": {"x": 1, "z": ["a"]}}) == repr(_Factory(x=1, z=["a"]))

@@ -210,9 +210,11 @@ def _kept_apart(value: dict[Any, Any], dropped: dict[Any, Any], union: tuple[Any
     comes back as the picked branch's default (``{"x": 1, "z": "q"}``), which pydantic then reads as that branch
     (the key counts as set, in ``model_fields_set``, as if the model had written the default). A key whose default
     cannot be given back stays dropped, and pydantic picks from the keys left as before review 124 #3 (``A``
-    above): one without a JSON default in the schema (a ``default_factory``, which only a call could give), and one
-    whose default its own schema refuses (:func:`_takes`: ``z: int = None`` has the default ``null``, which
-    validation would refuse, review 127 #1)."""
+    above): one without a JSON default in the schema (a ``default_factory``: calling it here is not sound, as the
+    plan is worked out from JSON Schema alone, without the class, and a factory may give a new value on each call
+    (``datetime.now``, ``uuid4``), take the validated data, have side effects or give a value JSON cannot carry;
+    review 127 #2), and one whose default its own schema refuses (:func:`_takes`: ``z: int = None`` has the
+    default ``null``, which validation would refuse, review 127 #1)."""
     fills = entry[6]
     gone = [key for key, item in value.items() if item is None and key in fills and key not in dropped]
     if not gone:
