@@ -6,6 +6,8 @@ same reply a third time in a row, so a small model's identical ``add_expense`` c
 
 from __future__ import annotations
 
+import pytest
+
 from toolwire import Agent, tool
 from toolwire.messages import AIMessage
 from toolwire.testing import ScriptedChatModel
@@ -40,3 +42,24 @@ def test_distinct_calls_of_a_repeat_calls_tool_all_run() -> None:
                                           "id": f"c{d}", "type": "tool_call"}]) for d in range(1, 6)]
     result = Agent(ScriptedChatModel([*replies, "Done."]), [add_expense], repeat_calls=["add_expense"]).invoke("q")
     assert len(ADDED) == 5 and result.output == "Done."
+
+
+def test_the_command_line_says_when_an_answer_came_from_no_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    # review 126 #5: in a chat, later questions got made-up answers (a file "written" that was never touched), and
+    # nothing on the screen said that no tool had been called
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+    from toolwire.messages import tool_call
+
+    def scripted(name: object, dialect: object, n_ctx: object = None, n_threads: object = None) -> ScriptedChatModel:
+        return ScriptedChatModel([AIMessage("", tool_calls=[tool_call("calculate", {"expression": "2 * 3"}, "c1")]),
+                                  "It is 6.", "I wrote it to todo.txt."])
+
+    monkeypatch.setattr(cli, "_model", scripted)
+    result = CliRunner().invoke(cli.app, ["chat"], input="2 * 3?\nwrite it to todo.txt\nexit\n")
+    assert result.exit_code == 0
+    first, second = result.output.split("you> write it to todo.txt")
+    assert "It is 6." in first and "no tool was called" not in first
+    assert "I wrote it to todo.txt." in second
+    assert "(no tool was called for this answer: it comes from the model alone)" in second

@@ -30,7 +30,9 @@ from rich.markup import escape
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
+from toolwire.cli_text import called_this_turn
 from toolwire.cli_text import cut_reason as _cut_reason
+from toolwire.cli_text import marked_messages as _marked
 from toolwire.cli_text import max_steps_text as _max_steps_text
 from toolwire.cli_text import result_line as _result_line
 from toolwire.cli_text import tools_ran as _tools_ran
@@ -216,16 +218,6 @@ def _say_cut(result: Any) -> None:
         err.print(f"[yellow]({_cut_reason(result.messages)})[/yellow]")
 
 
-def _marked(messages: list[Any], reused: Any) -> list[dict[str, Any]]:
-    """The run's ``messages`` as dicts for ``--json``; the ToolMessage of a call answered without running the tool (a
-    repeated call, ``--repeat-calls``) has ``"answer_reused_from"``: the index, in the list, of the tool result whose
-    answer it got (review 104: only the warning said so). ``reused``: the run's ``reused_calls``."""
-    dicts = [m.to_dict() for m in messages]
-    for index, source in (reused or {}).items():
-        dicts[index]["answer_reused_from"] = source
-    return dicts
-
-
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     if as_json:  # what the tools print goes to stderr, so stdout holds the JSON alone (review 48)
         try:
@@ -271,7 +263,11 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
             _print_event(event)
     finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
         _LINE.ended_by_run = _end_line()
+    if result is not None and agent.executor.tools and result.output.strip() and not called_this_turn(result):
+        err.print("[dim](no tool was called for this answer: it comes from the model alone)[/dim]")  # (review 126)
     return result
+
+    return False
 
 
 class _Line:

@@ -12,7 +12,8 @@ from typing import Any
 from toolwire.errors import MaxStepsExceeded, ToolwireError, window_advice
 from toolwire.messages import AIMessage, ToolMessage
 
-__all__ = ["cut_reason", "max_steps_text", "tools_ran", "without_oldest_exchange"]
+__all__ = ["called_this_turn", "cut_reason", "marked_messages", "max_steps_text", "result_line", "tools_ran",
+           "without_oldest_exchange"]
 
 _NEW = ", or type 'clear' to start a new conversation"
 
@@ -86,3 +87,27 @@ def result_line(message: ToolMessage) -> str:
         url = block.get("url") if isinstance(block, dict) and isinstance(block.get("url"), str) else ""
         parts.append(f"[{mime or kind}{size}{', ' + url[:80] if url and not size else ''}]")
     return " ".join(part for part in parts if part)
+
+
+def called_this_turn(result: Any) -> bool:
+    """Whether a tool answered a call since the newest question of ``result.messages`` (an ``AgentResult``): a
+    small model may answer a later question of a chat from what it makes up, a file "written" that it never touched,
+    and ``ask``/``chat`` then say so (review 126 #5)."""
+    from toolwire.messages import HumanMessage, ToolMessage
+
+    for message in reversed(result.messages):
+        if isinstance(message, ToolMessage):
+            return True
+        if isinstance(message, HumanMessage):
+            return False
+    return False
+
+
+def marked_messages(messages: list[Any], reused: Any) -> list[dict[str, Any]]:
+    """The run's ``messages`` as dicts for ``--json``; the ToolMessage of a call answered without running the tool (a
+    repeated call, ``--repeat-calls``) has ``"answer_reused_from"``: the index, in the list, of the tool result whose
+    answer it got (review 104: only the warning said so). ``reused``: the run's ``reused_calls``."""
+    dicts = [m.to_dict() for m in messages]
+    for index, source in (reused or {}).items():
+        dicts[index]["answer_reused_from"] = source
+    return dicts
