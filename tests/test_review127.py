@@ -3,6 +3,8 @@ nested classes' docstrings (sections kept, aliased, generic and inherited fields
 
 from __future__ import annotations
 
+import warnings
+
 from pydantic import BaseModel, Field
 
 from toolwire import tool
@@ -53,3 +55,34 @@ def test_a_strict_mode_null_for_a_default_factory_key_is_dropped_and_pydantic_pi
 
     assert g.invoke({"v": {"x": 1, "z": None}}) == repr(_A(x=1))
     assert g.invoke({"v": {"x": 1, "z": ["a"]}}) == repr(_Factory(x=1, z=["a"]))
+
+
+# -- #9: tuple[()] is sent to OpenAI with items ---------------------------------------------------------------------
+
+def test_an_empty_tuple_is_sent_to_openai_with_items_and_max_items_0() -> None:
+    from toolwire.models.lowering._tuples import with_items
+    from toolwire.models.lowering.openai import convert_to_openai_tool
+
+    @tool
+    def f(empty: tuple[()] = (), pair: tuple[int, int] = (0, 0)) -> str:
+        """F.
+
+        Args:
+            empty: nothing
+            pair: two numbers
+        """
+        return repr((empty, pair))
+
+    for strict in (False, True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (strict mode takes no tuple: sent non-strict, said by a warning)
+            props = convert_to_openai_tool(f, strict=strict)["function"]["parameters"]["properties"]
+        empty = props["empty"]
+        empty = next((b for b in empty.get("anyOf", ()) if b.get("type") == "array"), empty)
+        assert empty["items"] == {} and empty["maxItems"] == 0, empty
+        assert props["pair"]["items"] == {"type": "integer"}
+    assert f.invoke({"empty": []}) == "((), (0, 0))"
+    assert with_items({"type": "array", "items": False}) == {"type": "array", "items": {}, "maxItems": 0}
+    assert with_items({"type": "array", "prefixItems": [], "items": False})["items"] == {}
+    kept = {"type": "array", "maxItems": 0, "items": {"type": "string"}}
+    assert with_items(kept) == kept  # (an items schema of its own: left alone)

@@ -10,7 +10,8 @@ pydantic writes ``tuple[int, str]`` (and a ``NamedTuple``) as ``{"type": "array"
   ``properties`` with "object schema missing properties". :func:`with_items` gives every such array an ``items``:
   the one position schema when all positions agree, else the ``anyOf`` of the distinct ones, keeping
   ``prefixItems``, ``minItems`` and ``maxItems``; when the positions differ, the array's description says which
-  position takes which type (:func:`position_note`), so the model still knows the order.
+  position takes which type (:func:`position_note`), so the model still knows the order. ``tuple[()]`` (no
+  positions, written without ``prefixItems``) gets ``items: {}`` beside its ``maxItems: 0`` (review 127 #9).
 * Gemini's ``Schema`` has no ``prefixItems`` at all (its lowering sends the ``any_of`` of the position types as
   ``items``, :mod:`~toolwire.models.lowering._gemini_schema`) and uses :func:`position_note` the same way
   (review 124 #10).
@@ -131,7 +132,13 @@ def _patch(node: Any, resolve: Resolver) -> None:
         return
     prefix = node.get("prefixItems")
     rest = node.get("items")
-    if isinstance(prefix, list) and prefix and not isinstance(rest, dict) and rest is not True:
+    kind = node.get("type")
+    if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and not prefix and (
+            rest is False or ("items" not in node and node.get("maxItems") == 0)):
+        node["items"] = {}  # no positions (tuple[()]): the anyOf of none, said by maxItems 0 (review 127 #9)
+        node["maxItems"] = 0
+        node.pop("prefixItems", None)
+    elif isinstance(prefix, list) and prefix and not isinstance(rest, dict) and rest is not True:
         if rest is False:  # (no items past the positions: said by maxItems instead)
             bound = node.get("maxItems")
             node["maxItems"] = min(bound, len(prefix)) if isinstance(bound, int) else len(prefix)
@@ -157,7 +164,9 @@ def with_items(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` with an ``items`` beside every ``prefixItems`` that has none (module doc): the one position schema
     when all positions are equal, else ``{"anyOf": [...]}`` of the distinct ones, the description then saying the
     positions (``Items by position: 1. string, 2. integer.``); ``prefixItems``, ``minItems`` and ``maxItems`` are
-    kept (``items: false`` becomes a ``maxItems`` of the number of positions). Only schema keywords are walked, so a
+    kept (``items: false`` becomes a ``maxItems`` of the number of positions). An array of no positions (``tuple[()]``,
+    which pydantic writes ``{"type": "array", "minItems": 0, "maxItems": 0}``, or ``items: false`` alone) gets
+    ``items: {}`` and ``maxItems: 0`` (review 127 #9). Only schema keywords are walked, so a
     ``prefixItems`` key inside ``enum``/``default``/``examples`` data is left alone.
 
     Args:
@@ -166,7 +175,8 @@ def with_items(schema: dict[str, Any]) -> dict[str, Any]:
     Returns:
         ``schema`` itself when it has no such array, else a changed copy.
     """
-    if "prefixItems" not in json.dumps(schema, default=str):
+    text = json.dumps(schema, default=str)
+    if "prefixItems" not in text and '"maxItems": 0' not in text and '"items": false' not in text:
         return schema
     out = copy.deepcopy(schema)
     _patch(out, _local_resolver(out))
