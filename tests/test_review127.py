@@ -3,7 +3,9 @@ nested classes' docstrings (sections kept, aliased, generic and inherited fields
 
 from __future__ import annotations
 
+import inspect
 import warnings
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, Field
 
@@ -86,3 +88,80 @@ def test_an_empty_tuple_is_sent_to_openai_with_items_and_max_items_0() -> None:
     assert with_items({"type": "array", "prefixItems": [], "items": False})["items"] == {}
     kept = {"type": "array", "maxItems": 0, "items": {"type": "string"}}
     assert with_items(kept) == kept  # (an items schema of its own: left alone)
+
+
+# -- #5: a nested class's description keeps every part of its docstring but the entries moved to its fields ---------
+
+class _Window(BaseModel):
+    """A time window.
+
+    Attributes:
+        start: first hour (0-23)
+        end: last hour (0-23)
+        MAX_HOURS (int): at most 12 hours
+
+    Note:
+        end may be smaller than start for a window across midnight.
+
+    Example:
+        {"start": 22, "end": 6}
+    """
+
+    MAX_HOURS: ClassVar[int] = 12
+    start: int
+    end: int
+
+
+class _Span(BaseModel):
+    """A span.
+
+    Args:
+        a (int): where it starts,
+            counted from 0
+        b: where it ends
+
+    More prose at the margin.
+    """
+
+    a: int
+    b: int
+
+
+class _NumpySpan(BaseModel):
+    """A span.
+
+    Attributes
+    ----------
+    a : int
+        where it starts
+    """
+
+    a: int
+
+
+def _class_node(parameters: dict[str, Any], name: str) -> dict[str, Any]:
+    node = parameters["properties"][name]
+    return parameters["$defs"][node["$ref"].split("/")[-1]] if "$ref" in node else node
+
+
+def test_a_nested_class_description_keeps_its_other_sections_and_the_entries_naming_no_field() -> None:
+    @tool
+    def book(window: _Window, span: _Span, numpy_span: _NumpySpan) -> str:
+        """Book a slot."""
+        return "ok"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the parameters are not in Args:)
+        params = book.parameters
+    window = _class_node(params, "window")
+    assert window["description"] == (
+        "A time window.\n\nAttributes:\n    MAX_HOURS (int): at most 12 hours\n\nNote:\n    end may be smaller than "
+        "start for a window across midnight.\n\nExample:\n    {\"start\": 22, \"end\": 6}")
+    assert {k: v["description"] for k, v in window["properties"].items()} == {
+        "start": "first hour (0-23)", "end": "last hour (0-23)"}
+    span = _class_node(params, "span")
+    assert span["description"] == "A span.\n\nMore prose at the margin."  # (the section's title goes with its entries)
+    assert span["properties"]["a"]["description"] == "where it starts,\ncounted from 0"
+    numpy_span = _class_node(params, "numpy_span")  # (entries not found as Google writes them: the docstring stays)
+    assert numpy_span["description"] == inspect.cleandoc(_NumpySpan.__doc__ or "")
+    assert numpy_span["properties"]["a"]["description"] == "where it starts"
