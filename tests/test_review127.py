@@ -3,11 +3,13 @@ nested classes' docstrings (sections kept, aliased, generic and inherited fields
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import warnings
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
 
 from toolwire import tool
 
@@ -165,3 +167,137 @@ def test_a_nested_class_description_keeps_its_other_sections_and_the_entries_nam
     numpy_span = _class_node(params, "numpy_span")  # (entries not found as Google writes them: the docstring stays)
     assert numpy_span["description"] == inspect.cleandoc(_NumpySpan.__doc__ or "")
     assert numpy_span["properties"]["a"]["description"] == "where it starts"
+
+
+# -- #6: Attributes: entries describe aliased fields, a generic model's fields and inherited fields ------------------
+
+_T = TypeVar("_T")
+
+
+class _Trip(BaseModel):
+    """A trip.
+
+    Attributes:
+        from_: the city to leave from
+        to: the city to go to
+    """
+
+    from_: str = Field(alias="from")
+    to: str
+
+
+class _Page(BaseModel, Generic[_T]):
+    """A page of results.
+
+    Attributes:
+        items: the results on this page
+        cursor: where the next page starts
+    """
+
+    items: list[_T]
+    cursor: str
+
+
+class _Base(BaseModel):
+    """A place.
+
+    Attributes:
+        lat: latitude in degrees
+        lon: longitude in degrees
+    """
+
+    lat: float
+    lon: float
+
+
+class _Place(_Base):
+    """A named place.
+
+    Attributes:
+        name: what it is called
+        lon: longitude, east of Greenwich
+    """
+
+    name: str
+
+
+class _Undocumented(_Base):
+    name: str
+
+
+@dataclasses.dataclass
+class _DataBase:
+    """A point.
+
+    Attributes:
+        x: across
+    """
+
+    x: int
+
+
+@dataclasses.dataclass
+class _DataChild(_DataBase):
+    y: int = 0
+
+
+class _TypedBase(TypedDict):
+    """A size.
+
+    Attributes:
+        w: the width
+    """
+
+    w: int
+
+
+class _TypedChild(_TypedBase):
+    h: int
+
+
+def test_attributes_describe_aliased_generic_and_inherited_fields() -> None:
+    @tool
+    def go(trip: _Trip, page: _Page[int], place: _Place, bare: _Undocumented, point: _DataChild,
+           size: _TypedChild) -> str:
+        """Go.
+
+        Args:
+            trip: the trip
+            page: a page
+            place: a place
+            bare: another place
+            point: a point
+            size: a size
+        """
+        return "ok"
+
+    params = go.parameters
+
+    def fields(name: str) -> dict[str, Any]:
+        return {k: v.get("description") for k, v in _class_node(params, name)["properties"].items()}
+
+    assert fields("trip") == {"from": "the city to leave from", "to": "the city to go to"}
+    assert fields("page") == {"items": "the results on this page", "cursor": "where the next page starts"}
+    assert fields("place") == {"lat": "latitude in degrees", "lon": "longitude, east of Greenwich",
+                               "name": "what it is called"}  # (the child's own entry first)
+    assert fields("bare") == {"lat": "latitude in degrees", "lon": "longitude in degrees", "name": None}
+    assert fields("point") == {"x": "across", "y": None}
+    assert fields("size") == {"w": "the width", "h": None}
+
+    @tool
+    def bare_page(page: _Page[int]) -> str:
+        """Show a page."""
+        return "ok"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _class_node(bare_page.parameters, "page")["description"] == "A page of results."
+        assert _class_node(bare_page.parameters, "page")["properties"]["items"]["description"] == (
+            "the results on this page")
+
+    @tool(args_schema=_Trip)
+    def trip(**kwargs: Any) -> str:
+        """Take a trip."""
+        return "ok"
+
+    assert trip.parameters["properties"]["from"]["description"] == "the city to leave from"

@@ -7,7 +7,11 @@ and that description is replaced by the parameter's own when the function's ``Ar
 lost their descriptions. Here, as :func:`toolwire.schema.model_schema` does for an ``args_schema`` class:
 
 * a field without a description of its own takes the text of an ``Annotated[T, "text"]`` hint (which pydantic
-  ignores), else its entry in the class docstring's ``Attributes:`` (or ``Args:``) section;
+  ignores), else its entry in the class docstring's ``Attributes:`` (or ``Args:``) section, else its entry in a
+  parent class's docstring (the nearest parent first); the entry may name the field by its key in the schema or
+  by its Python name (``from_: str = Field(alias="from")`` documented as ``from_``), and a parametrised generic
+  model (``Page[int]``, whose own docstring is None) reads its origin class's docstring, which is also its
+  description (review 127 #6);
 * the class's description is its docstring without the entries whose text went to a field (review 127 #5): every
   other part stays, the summary, the body, the other sections (``Note:``, ``Example:``) and the entries that name
   no field (a ``ClassVar``), and a section whose entries all went loses its title too. The entries are found as
@@ -25,6 +29,7 @@ import typing
 from typing import Annotated, Any, get_args, get_origin
 
 import docstring_parser.google
+import typing_extensions
 
 from toolwire._signature import _GOOGLE, _NAMES_SEP, _indent_leading_section, _parse_docstring
 
@@ -58,14 +63,66 @@ def _annotated_texts(cls: type) -> dict[str, str]:
             if get_origin(hint := hints.get(f.name)) is Annotated and (text := _text(get_args(hint)[1:]))}
 
 
-@functools.lru_cache(maxsize=1024)
-def _class_texts(cls: type) -> tuple[str | None, dict[str, str], dict[str, str]]:
-    """``(docstring as pydantic writes it, {name: its docstring entry's text}, {field: Annotated text})`` of
-    ``cls``."""
+def _schema_keys(cls: type) -> dict[str, str]:
+    """``{key in the JSON Schema: Python name}`` of the fields of a pydantic model or dataclass ``cls`` published
+    under an alias, read as pydantic's JSON Schema reads it (a ``validation_alias`` string, else the first one-step
+    path of its choices)."""
+    fields = getattr(cls, "__pydantic_fields__", None)
+    keys: dict[str, str] = {}
+    for name, info in (fields if isinstance(fields, dict) else {}).items():
+        alias = getattr(info, "validation_alias", None) or getattr(info, "alias", None)
+        if alias is not None and not isinstance(alias, str):
+            paths = alias.convert_to_aliases() if hasattr(alias, "convert_to_aliases") else []
+            paths = [paths] if paths and not isinstance(paths[0], list) else paths  # (an AliasPath: one path)
+            alias = next((path[0] for path in paths if len(path) == 1 and isinstance(path[0], str)), None)
+        if isinstance(alias, str) and alias != name:
+            keys[alias] = name
+    return keys
+
+
+def _docstring(cls: type) -> str | None:
+    """The docstring of ``cls`` itself (not inherited), or for a parametrised generic model (``Page[int]``, whose
+    own is None) its origin class's."""
     doc = cls.__dict__.get("__doc__")
-    written = inspect.cleandoc(doc) if isinstance(doc, str) else None
+    if doc is None:
+        origin = (getattr(cls, "__pydantic_generic_metadata__", None) or {}).get("origin")
+        doc = origin.__dict__.get("__doc__") if isinstance(origin, type) else None
+    return doc if isinstance(doc, str) else None
+
+
+def _parents(cls: type) -> list[type]:
+    """The classes ``cls`` inherits fields from, nearest first: its MRO (a TypedDict's: its TypedDict bases), without
+    pydantic's, typing's and the builtin ones, whose docstrings document no field of the user's."""
+    if typing_extensions.is_typeddict(cls):
+        out: list[type] = []
+        todo = [get_origin(b) or b for b in getattr(cls, "__orig_bases__", ())]
+        while todo:
+            base = todo.pop(0)
+            if isinstance(base, type) and typing_extensions.is_typeddict(base) and base not in out:
+                out.append(base)
+                todo.extend(get_origin(b) or b for b in getattr(base, "__orig_bases__", ()))
+    else:
+        out = list(cls.__mro__[1:])
+    return [c for c in out if c.__module__.partition(".")[0] not in _LIBRARIES]
+
+
+_LIBRARIES = frozenset(("pydantic", "typing", "typing_extensions", "builtins", "abc", "collections"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _class_texts(cls: type) -> tuple[str | None, dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+    """``(docstring as pydantic writes it, {name: its entry's text}, {name: the entry's text in a parent's
+    docstring}, {field key: Annotated text}, {key: Python name})`` of ``cls`` (see :func:`describe_class`)."""
+    doc = _docstring(cls)
+    written = inspect.cleandoc(doc) if doc else None
     documented = _parse_docstring(doc)[1] if written else {}
-    return written, documented, _annotated_texts(cls)
+    inherited: dict[str, str] = {}
+    for parent in _parents(cls):
+        parent_doc = parent.__dict__.get("__doc__")
+        if isinstance(parent_doc, str) and parent_doc.strip():
+            for name, text in _parse_docstring(parent_doc)[1].items():
+                inherited.setdefault(name, text)
+    return written, documented, inherited, _annotated_texts(cls), _schema_keys(cls)
 
 
 _ENTRY_SECTIONS = frozenset(title for title, section in _GOOGLE.sections.items()
@@ -141,23 +198,29 @@ def describe_class(body: dict[str, Any], cls: Any) -> dict[str, Any]:
     if not isinstance(cls, type) or not isinstance(body.get("properties"), dict):
         return body
     try:
-        written, documented, annotated = _class_texts(cls)
+        written, documented, inherited, annotated, keys = _class_texts(cls)
     except TypeError:  # (an unhashable class)
         return body
     moved: set[str] = set()
     for key, prop in body["properties"].items():
         if not isinstance(prop, dict) or "description" in prop:
             continue
+        names = (key, keys[key]) if key in keys else (key,)  # (an aliased field: documented under either name)
         text = annotated.get(key)
-        if not text and documented.get(key):
-            text = documented[key]
-            moved.add(key)
+        entry = None if text else next((name for name in names if documented.get(name)), None)
+        if entry is not None:
+            text = documented[entry]
+            moved.add(entry)
+        text = text or next((inherited[name] for name in names if inherited.get(name)), None)
         if text:
             body["properties"][key] = {**prop, "description": text}
-    if moved and written is not None and body.get("description") == written:
-        left = _without_entries(written, frozenset(moved))
+    if written is not None and (body.get("description") == written or (
+            "description" not in body and cls.__dict__.get("__doc__") is None)):  # (Page[int]: pydantic writes none)
+        left = _without_entries(written, frozenset(moved)) if moved else None
+        if left is None:  # (nothing moved, or entries not found as Google style writes them: all of it)
+            left = written
         if left:
             body["description"] = left
-        elif left is not None:
-            del body["description"]
+        else:
+            body.pop("description", None)
     return body
