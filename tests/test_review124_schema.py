@@ -279,7 +279,8 @@ def test_a_documented_nested_model_keeps_its_fields_described_by_its_attributes_
         warnings.simplefilter("ignore")
         bare = go_bare.parameters["properties"]["loc"]
     # (lat's entry is in its field now; lon's, not moved as lon has a description of its own, stays: review 127 #5)
-    assert bare["description"] == "A place on Earth, in WGS84.\n\nAttributes:\n    lon: longitude in degrees, -180 to 180"
+    assert bare["description"] == (
+        "A place on Earth, in WGS84.\n\nAttributes:\n    lon: longitude in degrees, -180 to 180")
     assert bare["properties"]["lat"]["description"] == "latitude in degrees, -90 to 90"
 
 
