@@ -6,8 +6,11 @@ llama.cpp parses the grammars and runs its own grammar engine with the tiny mode
    ``[1, "a"]``, in the pythonic and the JSON formats (a list in both, as the pythonic format writes tuples).
 2. ``dict[str, int]`` (``additionalProperties: {"type": "integer"}``) took any object, and the model wrote a JSON
    Schema as the value until ``max_tokens``: now string keys and integer values only.
-3. Integer bounds: ``minimum >= 0`` forbids ``-``, a positive lower bound also ``0``, a small range is one of its
-   values, an upper bound caps the digits of a non-negative integer; a number's ``minimum >= 0`` forbids ``-``.
+3. Number bounds: review 71 held some of them (``minimum >= 0`` forbade ``-``, a small range was one of its values,
+   an upper bound capped the digits); review 126 #2 found that this bent a value the model meant into a different
+   valid one with no error (``10`` for ``Field(ge=1, le=5)`` became ``1``), so now no bound is held: every integer
+   and number is written as meant and the tool's validation refuses one past a bound. An integer is still an
+   integer (``1.5`` is refused) and a ``list[float]``'s elements are still floats.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pydantic import Field
 
 from test_grammar import Gbnf
 from toolwire import tool
+from toolwire.messages import tool_call
 from toolwire.models.base import to_tool_spec
 from toolwire.models.dialects import format_calls, parse_reply
 from toolwire.models.grammar import Rules, call_grammar, value_rule
@@ -214,7 +218,7 @@ def test_a_tool_without_parameters_still_takes_only_empty_arguments() -> None:
     assert Gbnf(call_grammar([spec], "pythonic")).accepts("[kw()]")
 
 
-# -- 3: signs and small ranges ------------------------------------------------------------------------------------
+# -- 3: bounds left to validation (review 126 #2) ----------------------------------------------------------------------
 
 _PICK_OK = {"page": "1", "offset": "0", "stars": "5", "limit": "1000", "delta": "-3", "weight": "0.5"}
 
@@ -232,14 +236,19 @@ def test_bounded_integers_and_numbers(fmt: str) -> None:
     wrap = (lambda t: f"<tool_call>\n{t}\n</tool_call>") if fmt == "hermes" else (lambda t: t)
     base = "json" if fmt == "hermes" else fmt
     assert grammar.accepts(wrap(_pick(base)))
-    ok = [{"page": "7"}, {"offset": "12"}, {"stars": "1"}, {"limit": "999"}, {"limit": "9999"},  # past 1000: validation
-          {"delta": "0"}, {"weight": "0"}, {"weight": "2e-3"}]
-    bad = [{"page": "0"}, {"page": "-1"}, {"offset": "-1"}, {"stars": "0"}, {"stars": "6"}, {"stars": "-1"},
-           {"limit": "10000"}, {"limit": "0"}, {"weight": "-0.5"}, {"delta": "1.5"}]
-    for changes in ok:
+    ok = [{"page": "7"}, {"offset": "12"}, {"stars": "1"}, {"limit": "999"}, {"delta": "0"}, {"weight": "0"},
+          {"weight": "2e-3"}]
+    # past a bound: written as meant (review 126 #2; review 71's grammar refused them, bending the value), and
+    # refused by the tool's validation
+    past = [{"page": "0"}, {"page": "-1"}, {"offset": "-1"}, {"stars": "0"}, {"stars": "6"}, {"stars": "10"},
+            {"stars": "-1"}, {"limit": "10000"}, {"limit": "1001"}, {"limit": "0"}, {"weight": "-0.5"}]
+    for changes in ok + past:
         assert grammar.accepts(wrap(_pick(base, **changes))), changes
-    for changes in bad:
-        assert not grammar.accepts(wrap(_pick(base, **changes))), changes
+    assert not grammar.accepts(wrap(_pick(base, delta="1.5")))  # an integer is still an integer
+    for changes in past:
+        args = {k: float(v) if k == "weight" else int(v) for k, v in {**_PICK_OK, **changes}.items()}
+        result = pick.invoke(tool_call("pick", args, "c1"))
+        assert result.status == "error" and f"'{next(iter(changes))}':" in result.content, (changes, result.content)
 
 
 @pytest.mark.parametrize("style", ["json", "py"])
@@ -248,19 +257,22 @@ def test_bounds_read_every_way_json_schema_writes_them(style: str) -> None:
         grammar = _value(schema, style)
         return [grammar.accepts(t) for t in texts]
 
-    assert takes({"type": "integer", "exclusiveMinimum": 0}, "0", "1") == [False, True]
-    assert takes({"type": "integer", "minimum": 0, "exclusiveMinimum": True}, "0", "1") == [False, True]  # draft 4
-    assert takes({"type": "integer", "minimum": -0.5}, "0", "-1") == [True, False]  # ceil(-0.5) = 0
-    assert takes({"type": "integer", "minimum": -2, "maximum": 2}, "-2", "2", "-3", "3") == [True, True, False, False]
-    assert takes({"type": "integer", "maximum": -1}, "-5", "0", "5") == [True, False, False]
-    assert takes({"type": "integer", "exclusiveMaximum": 1}, "0", "-5", "1") == [True, True, False]
-    assert takes({"type": "integer", "minimum": 5, "maximum": 1}, "3", "-3") == [True, True]  # no integer: left alone
-    assert takes({"type": "integer", "minimum": -10}, "-500", "7") == [True, True]  # a negative bound: as before
-    assert takes({"type": "number", "exclusiveMinimum": 0}, "0.5", "-0.5") == [True, False]
+    # review 126 #2: every way of writing a bound leaves every integer and number to validation (review 71 held
+    # them: the first six lines refused "0", "-1", "-3"/"3", "0"/"5", "1" and "-3")
+    assert takes({"type": "integer", "exclusiveMinimum": 0}, "0", "1") == [True, True]
+    assert takes({"type": "integer", "minimum": 0, "exclusiveMinimum": True}, "0", "1") == [True, True]  # draft 4
+    assert takes({"type": "integer", "minimum": -0.5}, "0", "-1") == [True, True]
+    assert takes({"type": "integer", "minimum": -2, "maximum": 2}, "-2", "2", "-3", "3") == [True, True, True, True]
+    assert takes({"type": "integer", "maximum": -1}, "-5", "0", "5") == [True, True, True]
+    assert takes({"type": "integer", "exclusiveMaximum": 1}, "0", "-5", "1") == [True, True, True]
+    assert takes({"type": "integer", "minimum": 5, "maximum": 1}, "3", "-3") == [True, True]
+    assert takes({"type": "integer", "minimum": -10}, "-500", "7", "1.5") == [True, True, False]
+    assert takes({"type": "number", "exclusiveMinimum": 0}, "0.5", "-0.5") == [True, True]
     assert takes({"type": "number", "minimum": -1}, "-0.5") == [True]
-    assert takes({"type": ["integer", "null"], "minimum": 0}, "3", "-3") == [True, False]
+    assert takes({"type": ["integer", "null"], "minimum": 0}, "3", "-3", "null" if style == "json" else "None") == [
+        True, True, True]
     floats = {"type": "array", "items": {"type": "number", "minimum": 0}}
-    assert takes(floats, "[1.0, 2.5]", "[1.0, -2.5]", "[1, 2]") == [True, False, False]  # still floats
+    assert takes(floats, "[1.0, 2.5]", "[1.0, -2.5]", "[1, 2]") == [True, True, False]  # still floats
 
 
 # -- llama.cpp ----------------------------------------------------------------------------------------------------
@@ -289,7 +301,8 @@ def test_llama_cpp_s_own_grammar_engine_takes_the_tuple_and_the_dict(vocab, fmt:
              (_reply(fmt, "pair_up", pair + '["value", "value"]' + close), False),
              (_reply(fmt, "tally", counts + '{"a": 1}' + close), True),
              (_reply(fmt, "tally", counts + '{"type": "integer"}' + close), False),
-             (_pick(fmt), True), (_pick(fmt, page="-1"), False)]
+             (_pick(fmt), True), (_pick(fmt, page="-1"), True),  # review 126 #2: bounds left to validation
+             (_pick(fmt, stars="10"), True), (_pick(fmt, delta="1.5"), False)]
     try:
         for text, taken in cases:
             sampler.reset()

@@ -2,9 +2,10 @@
 Each test failed on the code before its fix; none loads a model (llama.cpp parses the grammars with a vocabulary
 only, as ``tests/test_grammar.py`` does).
 
-A. The call grammar writes a string of JSON Schema ``format`` ``date``, ``date-time``, ``time`` or ``uuid`` in that
-   form (a ``datetime.date`` parameter took ``"tomorrow"``, which validation then refused), in every call format;
-   ``enum`` wins over a format, then ``pattern`` (not followed: any string, as before).
+A. The call grammar writes a string of JSON Schema ``format`` ``uuid`` in that form, in every call format; ``enum``
+   wins over a format, then ``pattern``. Review 126 #2 changed the rule for ``date``, ``date-time`` and ``time``: held
+   to their ISO form, a model's ``"15 May 2026"`` became ``1520-05-01`` with no error, so such a string is now any
+   text (``"tomorrow"`` included) and the tool's validation refuses what is not a date; the ISO forms still pass.
 B. ``with_structured_output`` takes a ``typing_extensions.TypedDict`` (what pydantic asks for before Python 3.12),
    not only a ``typing.TypedDict``.
 C. ``Agent(model, {"plain": plain})`` (and ``bind_tools``, ``ToolExecutor``) say a dict was passed and to pass a
@@ -24,6 +25,7 @@ from hypothesis import strategies as st
 
 from test_grammar import Gbnf
 from toolwire import Agent, SchemaError, ToolExecutor, UserError, tool
+from toolwire.errors import ToolValidationError
 from toolwire.messages import AIMessage, tool_call
 from toolwire.models.base import to_tool_spec
 from toolwire.models.dialects import format_calls, parse_reply
@@ -101,6 +103,14 @@ def test_a_date_time_or_uuid_in_its_form_is_written_parsed_back_and_valid(fmt: s
 
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("changes", [
+    {"ref": "123e4567e89b12d3a456426614174000"}, {"ref": "123e4567-e89b-12d3-a456-42661417400g"}, {"ref": "x"},
+])
+def test_other_uuid_text_is_refused(fmt: str, changes: dict) -> None:
+    assert not _GRAMMARS[fmt].accepts(_text(fmt, **changes)), changes
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("changes", [
     {"day": "tomorrow"}, {"day": ""}, {"day": "2025-5-1"}, {"day": "25-05-01"}, {"day": "2025-13-01"},
     {"day": "2025-00-10"}, {"day": "2025-05-32"}, {"day": "2025-05-00"}, {"day": "0000-05-01"},
     {"day": "2025-05-01T09:30"}, {"day": "2025/05/01"}, {"day": "２０２５-05-01"},
@@ -108,11 +118,22 @@ def test_a_date_time_or_uuid_in_its_form_is_written_parsed_back_and_valid(fmt: s
     {"at": "2025-05-01T09:60"}, {"at": "2025-05-01T09:30:60"}, {"at": "2025-05-01T09:30+24:00"},
     {"at": "2025-05-01T09:30:00.1234567"}, {"at": "2025-05-01T09:30+0530"}, {"at": "next Monday 9am"},
     {"start": "9:30"}, {"start": "09:30:00Z"}, {"start": "noon"}, {"start": "09h30"},
-    {"ref": "123e4567e89b12d3a456426614174000"}, {"ref": "123e4567-e89b-12d3-a456-42661417400g"}, {"ref": "x"},
-    {"until": "someday"},
+    {"until": "someday"}, {"day": "15 May 2026"},
 ])
-def test_other_text_is_refused(fmt: str, changes: dict) -> None:
-    assert not _GRAMMARS[fmt].accepts(_text(fmt, **changes)), changes
+def test_other_date_text_passes_the_grammar_as_written_and_validation_judges_it(fmt: str, changes: dict) -> None:
+    """Review 126 #2 (this test refused them before): the text reaches the tool unchanged, and pydantic takes it
+    (``2025-05-01 09:30``, a time with ``Z``) or refuses it with its message."""
+    text = _text(fmt, **changes)
+    assert _GRAMMARS[fmt].accepts(text), changes
+    (call,) = parse_reply(text, [BOOK], fmt).tool_calls
+    assert call["args"] == {**GOOD, **changes}
+    key, value = next(iter(changes.items()))
+    try:
+        book_meeting.call_args(call["args"])
+    except ToolValidationError as error:
+        assert f"'{key}':" in str(error), error
+    else:
+        assert value not in ("tomorrow", "", "noon", "someday", "15 May 2026"), value
 
 
 def test_the_repro_tool_of_the_review_takes_a_date_only() -> None:
@@ -131,9 +152,12 @@ def test_the_repro_tool_of_the_review_takes_a_date_only() -> None:
     pythonic, json_ = Gbnf(call_grammar([spec], "pythonic")), Gbnf(call_grammar([spec], "json"))
     assert pythonic.accepts('[get_weather(city="Oslo", date="2025-05-02")]')
     assert pythonic.accepts('[get_weather(city="Oslo", date=None)]') and pythonic.accepts('[get_weather(city="Oslo")]')
-    assert not pythonic.accepts('[get_weather(city="Oslo", date="tomorrow")]')
     assert json_.accepts('{"name": "get_weather", "arguments": {"city": "Oslo", "date": "2025-05-02"}}')
-    assert not json_.accepts('{"name": "get_weather", "arguments": {"city": "Oslo", "date": "tomorrow"}}')
+    # review 126 #2: "tomorrow" is written as meant, and the tool's validation refuses it with its message
+    assert pythonic.accepts('[get_weather(city="Oslo", date="tomorrow")]')
+    assert json_.accepts('{"name": "get_weather", "arguments": {"city": "Oslo", "date": "tomorrow"}}')
+    result = get_weather.invoke(tool_call("get_weather", {"city": "Oslo", "date": "tomorrow"}, "c1"))
+    assert result.status == "error" and "valid date" in result.content
 
 
 def test_enum_wins_then_pattern_then_format() -> None:
@@ -147,8 +171,13 @@ def test_enum_wins_then_pattern_then_format() -> None:
     assert loose.accepts('"20250501"') and loose.accepts('"2025-05-01"') and loose.accepts('"tomorrow"')
     assert _string_rule({"type": "string", "format": "email"}).accepts('"anything"')  # other formats: as before
     assert _string_rule({"format": "date"}).accepts("12")  # no type: any value, as before
-    either = _string_rule({"type": ["string", "null"], "format": "date"}, "py")
-    assert either.accepts('"2025-05-01"') and either.accepts("None") and not either.accepts('"soon"')
+    either = _string_rule({"type": ["string", "null"], "format": "uuid"}, "py")
+    ref = '"123e4567-e89b-12d3-a456-426614174000"'
+    assert either.accepts(ref) and either.accepts("None") and not either.accepts('"soon"')
+    enum = _string_rule({"type": "string", "format": "uuid", "enum": ["none"]})  # enum over a held format
+    assert enum.accepts('"none"') and not enum.accepts(ref)
+    dated = _string_rule({"type": ["string", "null"], "format": "date"}, "py")  # review 126 #2: any text
+    assert dated.accepts('"2025-05-01"') and dated.accepts("None") and dated.accepts('"soon"')
 
 
 def test_function_tag_writes_a_format_raw_and_only_for_a_string_schema() -> None:
@@ -160,15 +189,16 @@ def test_function_tag_writes_a_format_raw_and_only_for_a_string_schema() -> None
 
 
 def test_the_grammar_text_is_deterministic_and_format_rules_are_shared() -> None:
-    other = _spec("remind", {"day": {"type": "string", "format": "date"},
-                                 "later": {"anyOf": [{"type": "string", "format": "date"}, {"type": "null"}]}})
+    other = _spec("remind", {"day": {"type": "string", "format": "uuid"},
+                                 "later": {"anyOf": [{"type": "string", "format": "uuid"}, {"type": "null"}]}})
     for fmt in FORMATS:
         text = call_grammar([BOOK, other], fmt)
         assert text == call_grammar([BOOK, other], fmt)
         names = [line.split(" ::= ")[0] for line in text.splitlines()]
         assert len(names) == len(set(names))
-        assert names.count("fmt-date") == 1 and not any(n.startswith("fmt-date-2") for n in names), fmt
-        assert sum(line.endswith("fmt-date \"\\\"\"") for line in text.splitlines()) <= 1  # one quoted date rule
+        assert names.count("fmt-uuid") == 1 and not any(n.startswith("fmt-uuid-2") for n in names), fmt
+        assert sum(line.endswith("fmt-uuid \"\\\"\"") for line in text.splitlines()) <= 1  # one quoted uuid rule
+        assert not any(n.startswith("fmt-date") for n in names), fmt  # review 126 #2: a date is any string
 
 
 _PYDANTIC = {"date": dt.date, "date-time": dt.datetime, "time": dt.time}
@@ -176,23 +206,12 @@ _PYDANTIC = {"date": dt.date, "date-time": dt.datetime, "time": dt.time}
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10000), st.integers(0, 13), st.integers(0, 32), st.sampled_from(["-", "/", ""]))
-def test_a_date_passes_the_grammar_when_pydantic_takes_it_as_yyyy_mm_dd_but_for_days_past_the_month(
+def test_every_date_text_passes_the_grammar_and_pydantic_alone_judges_it(
         year: int, month: int, day: int, sep: str) -> None:
-    """Only ``YYYY-MM-DD`` (pydantic also takes ``20250501`` and ``00000000``, as Unix timestamps)."""
-    from pydantic import TypeAdapter, ValidationError
-
+    """Review 126 #2: the grammar once passed only ``YYYY-MM-DD`` with its ranges; now every text, valid or not, is
+    written as meant (pydantic refuses ``2025-13-01`` and takes ``20250501`` as a Unix timestamp, not the grammar)."""
     text = f"{year:04d}{sep}{month:02d}{sep}{day:02d}"
-    accepted = _FORMATS["date"].accepts(f'"{text}"')
-    if sep != "-":
-        assert not accepted, text
-        return
-    try:
-        TypeAdapter(dt.date).validate_python(text)
-        valid = True
-    except ValidationError:
-        valid = False
-    beyond_month = 1 <= year <= 9999 and 1 <= month <= 12 and 29 <= day <= 31  # 2025-02-30: the grammar's ranges
-    assert accepted == valid or (accepted and beyond_month), text
+    assert _FORMATS["date"].accepts(f'"{text}"'), text
 
 
 @settings(max_examples=200, deadline=None)
@@ -230,7 +249,7 @@ def test_llama_cpp_parses_the_format_grammars(vocab, fmt: str, parallel: bool) -
     llama_cpp, llm = vocab
     text = call_grammar([BOOK, _spec("remind", {"day": {"type": "string", "format": "date"}})], fmt,
                         parallel=parallel)
-    assert "fmt-date-time ::=" in text
+    assert "fmt-uuid ::=" in text and "fmt-date" not in text  # review 126 #2: a date is any string
     grammar = llama_cpp.LlamaGrammar.from_string(text, verbose=False)
     sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, grammar._grammar.encode(), b"root")
     assert sampler, text
@@ -238,14 +257,15 @@ def test_llama_cpp_parses_the_format_grammars(vocab, fmt: str, parallel: bool) -
 
 
 @pytest.mark.parametrize("fmt", ["pythonic", "json"])
-def test_llama_cpp_s_own_grammar_engine_takes_a_date_and_refuses_tomorrow(vocab, fmt: str) -> None:
+def test_llama_cpp_s_own_grammar_engine_takes_any_date_text_and_refuses_a_bad_uuid(vocab, fmt: str) -> None:
     """The tokens of a call, fed to llama.cpp's grammar sampler one by one (no weights: vocabulary only)."""
     from toolwire.models._decoding import GrammarSampler
 
     llama_cpp, llm = vocab
     sampler = GrammarSampler(llama_cpp, llm._model.vocab, call_grammar([BOOK], fmt))
     try:
-        for changes, taken in (({}, True), ({"day": "tomorrow"}, False), ({"at": "2025-05-01T9:30"}, False),
+        for changes, taken in (({}, True), ({"day": "tomorrow"}, True), ({"at": "2025-05-01T9:30"}, True),
+                               ({"day": "15 May 2026"}, True), ({"ref": "order 7"}, False),
                                ({"at": "2025-05-01T09:30:00.123+02:00", "until": "2025-12-31"}, True)):
             tokens = llm.tokenize(_text(fmt, **changes).encode(), add_bos=False, special=False)
             assert sampler.accepts(tokens) is taken, changes

@@ -1,4 +1,4 @@
-"""GBNF bodies of lists, tuples, maps, keyword sequences and bounded numbers, for :mod:`toolwire.models.grammar`.
+"""GBNF bodies of lists, tuples, maps, keyword sequences and numbers, for :mod:`toolwire.models.grammar`.
 
 :func:`toolwire.models.grammar.value_rule` lowers the schemas inside a value (an array's ``items`` and
 ``prefixItems``, a map's ``additionalProperties`` and ``propertyNames``) and hands their rule names here; these
@@ -10,27 +10,25 @@ separators exactly ``", "`` and ``": "``, as :func:`toolwire.models.grammar.pyth
 Counts (``minItems``/``maxItems``, ``minProperties``/``maxProperties``) are followed up to :data:`MAX_REPEAT`: a
 larger bound is not followed (validation after generation checks it), since llama.cpp expands every ``{m,n}``
 into rules.
+
+Numeric bounds are not held at all (:func:`integer_rule`, review 126 #2): holding one bends a value the model meant
+past it into a different one that passes validation (``10`` out of 10 became ``1`` for ``Field(ge=1, le=5)``),
+where validation would have refused it with an error the model sees.
 """
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toolwire.models.grammar import Rules
 
-__all__ = ["MAX_INT_CHOICES", "MAX_REPEAT", "integer_rule", "keyword_sequence", "map_rule", "number_rule",
+__all__ = ["MAX_REPEAT", "integer_rule", "keyword_sequence", "map_rule", "number_rule",
            "sequence_rule", "tuple_rule"]
 
 MAX_REPEAT = 16
 """The largest item or key count the grammar follows; larger bounds are left to validation."""
 
-MAX_INT_CHOICES = 100
-"""An integer whose bounds leave at most this many values is written as one of them."""
-
-_DIGITS = 24  # as the ``integer`` rule of the grammar: room for any 64-bit id
-_FRACTION = r'("." digits)? exponent?'  # after the whole part: the grammar's ``number`` (``exponent``: finite only)
 _FLOAT = r'("." digits exponent? | exponent)'  # a list[float]'s element: not whole
 
 
@@ -176,65 +174,32 @@ def keyword_sequence(pairs: list[tuple[str, bool]], sep: str, rules: Rules, hint
     return start(0)
 
 
-def _number(value: Any) -> float | int | None:
-    """A bound keyword's value if it is a finite number (not a bool), else None."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return value if math.isfinite(value) else None
-
-
-def _bounds(schema: dict[str, Any]) -> tuple[float | int | None, bool, float | int | None, bool]:
-    """``(low, low_exclusive, high, high_exclusive)`` of a number schema; the tighter of ``minimum`` and
-    ``exclusiveMinimum`` (draft 6 on: a number; draft 4: ``true`` makes ``minimum`` exclusive), likewise above."""
-    out: list[Any] = []
-    for inclusive, exclusive, tighter in (("minimum", "exclusiveMinimum", max), ("maximum", "exclusiveMaximum", min)):
-        bound, strict = _number(schema.get(inclusive)), schema.get(exclusive) is True
-        other = _number(schema.get(exclusive))
-        if other is not None and (bound is None or tighter(bound, other) == other):
-            bound, strict = other, True
-        out += [bound, strict and bound is not None]
-    return out[0], out[1], out[2], out[3]
-
-
 def integer_rule(schema: dict[str, Any], rules: Rules) -> str:
-    """An integer of ``schema``, its bounds followed where that is cheap.
+    """An integer of ``schema``: the grammar's ``integer`` (an optional ``-``, ``0`` or up to 24 digits without a
+    leading zero), whatever its bounds (``minimum``, ``maximum`` and their exclusive forms).
 
-    With both bounds leaving at most :data:`MAX_INT_CHOICES` values, one of them (``minimum: 1, maximum: 5``:
-    ``1`` to ``5``). Otherwise the sign: a lower bound of 0 forbids ``-`` (``0``, ``7``), of 1 or more also ``0``
-    (pydantic's ``PositiveInt`` is ``exclusiveMinimum: 0``), and then a non-negative upper bound caps the digits
-    (``maximum: 500``: at most three); an upper bound below 0 needs ``-``, of 0 allows ``0`` too. Other values past a
-    bound (``600`` for ``maximum: 500``) pass the grammar and fail validation.
+    A bound held by the grammar bends the value the model meant into another one that passes validation, so no
+    error ever says so (review 126 #2): ``Field(ge=1, le=5)`` once allowed only ``1`` to ``5``, and a model writing
+    ``10`` (out of 10) had to close the number after ``1``; a ``maximum: 500`` capped the digits at three (``1000``
+    became ``100``); a lower bound of 0 forbade ``-`` (``-5`` became ``5``); one of 1 forbade ``0``; an upper bound
+    below 0 forced ``-`` (``5`` became ``-5``). Every integer is now written as meant and the tool's validation
+    refuses one past a bound, with its message, which the model sees and can correct (``ToolCallParseError`` for
+    structured output). ``enum``/``const`` (a ``Literal[1, 2, 3]``) are choices and stay held
+    (:func:`toolwire.models.grammar.value_rule` writes them before this).
 
     Returns:
-        A rule name (``integer`` when no bound applies).
+        ``"integer"``.
     """
-    low, low_strict, high, high_strict = _bounds(schema)
-    lo = None if low is None else math.floor(low) + 1 if low_strict else math.ceil(low)
-    hi = None if high is None else math.ceil(high) - 1 if high_strict else math.floor(high)
-    if lo is not None and hi is not None and lo > hi:
-        return "integer"  # no integer meets both: left to validation
-    if lo is not None and hi is not None and hi - lo < MAX_INT_CHOICES:
-        return rules.add(f"int-{lo}-to-{hi}", " | ".join(f'"{v}"' for v in range(lo, hi + 1)))
-    if lo is not None and lo >= 0:
-        digits = _DIGITS if hi is None else min(len(str(hi)), _DIGITS)
-        nonzero = f"[1-9] [0-9]{{0,{digits - 1}}}" if digits > 1 else "[1-9]"
-        return rules.add("positive", nonzero) if lo > 0 else rules.add("natural", f'"0" | {nonzero}')
-    if hi is not None and hi <= 0:
-        negative = f'"-" [1-9] [0-9]{{0,{_DIGITS - 1}}}'
-        return rules.add("negative", negative) if hi < 0 else rules.add("non-positive", f'"0" | {negative}')
     return "integer"
 
 
 def number_rule(schema: dict[str, Any], rules: Rules, floats: bool = False) -> str:
     """A number of ``schema``: the grammar's ``number``, or with ``floats`` a ``list[float]`` element's form (a
-    decimal point or an exponent, :func:`toolwire.models.grammar.float_items`); with a lower bound of 0 or more
-    (``minimum``, ``exclusiveMinimum``), no ``-`` sign. Other bounds are left to validation.
+    decimal point or an exponent, :func:`toolwire.models.grammar.float_items`: ``1.0`` for ``1``, the same value).
+    Bounds are not held, for the reason :func:`integer_rule` gives (a lower bound of 0 forbidding ``-`` bent
+    ``-2.5`` into ``2.5``): validation refuses a number past one.
 
     Returns:
         A rule name.
     """
-    low = _bounds(schema)[0]
-    whole = "integer" if low is None or low < 0 else rules.add("natural", f'"0" | [1-9] [0-9]{{0,{_DIGITS - 1}}}')
-    if not floats:
-        return "number" if whole == "integer" else rules.add("non-negative", f"{whole} {_FRACTION}")
-    return rules.add("float" if whole == "integer" else "non-negative-float", f"{whole} {_FLOAT}")
+    return rules.add("float", f"integer {_FLOAT}") if floats else "number"

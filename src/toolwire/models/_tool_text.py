@@ -300,8 +300,8 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     null; an object gets its required keys, a tuple (``prefixItems``) an item per position, an array its
     ``minItems`` items (as far as the grammar's 16;
     distinct ones under ``uniqueItems`` where the item type has enough values), a number stays within
-    ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside), a string of a ``format`` the
-    grammar follows (:data:`~toolwire.models._grammar_formats.STRING_FORMATS`) is written in it (``"2025-01-01"``)
+    ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside), a string of a ``format`` whose
+    form is known (:data:`~toolwire.models._grammar_formats.STRING_FORMATS`) is written in it (``"2025-01-01"``)
     and another string is at least ``minLength`` long (up to 64)."""
     if not isinstance(schema, dict) or depth > 8:
         return "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
@@ -343,7 +343,7 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     if kind == "null":
         return None
     fmt = schema.get("format")
-    if fmt in STRING_FORMATS and "pattern" not in schema:  # the grammar writes such a string in its form only
+    if fmt in STRING_FORMATS and "pattern" not in schema:  # the form validation takes (the grammar: uuid only)
         day = f"2025-01-{variant % 28 + 1:02d}"
         return {"date": day, "date-time": f"{day}T09:00:00", "time": f"{9 + variant % 12:02d}:00:00",
                 "uuid": f"00000000-0000-4000-8000-{variant + 1:012d}"}[fmt]

@@ -24,8 +24,8 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 :func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may follow but the
 end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string`` (``enum``/``const``; a simple
 anchored ``pattern`` as :mod:`toolwire.models._grammar_pattern` translates it, such as ``^[a-z]+$``; else ``format``
-``date``, ``date-time``, ``time`` and ``uuid`` written as :mod:`toolwire.models._grammar_formats` says, e.g.
-``"2025-05-01"``, unless a ``pattern`` the grammar cannot follow is given), ``number``, ``integer``, ``boolean``,
+``uuid`` written as :mod:`toolwire.models._grammar_formats` says, unless a ``pattern`` the grammar cannot follow is
+given), ``number``, ``integer``, ``boolean``,
 ``null``, arrays (``items``; ``prefixItems`` by position, a ``tuple[int, str]`` as ``[1, "a"]`` in both styles, then
 ``items`` or, for ``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike;
 ``minItems``, ``maxItems``; a ``list[float]``'s elements as floats, see :func:`float_items`), objects
@@ -34,17 +34,17 @@ other keys; without ``properties``, a dict whose values are of an ``additionalPr
 of ``propertyNames``' ``enum``, ``const``, ``pattern`` (the simple anchored ones
 :mod:`toolwire.models._grammar_pattern` translates, such as ``^-?[0-9]+$``; in the pythonic format such an integer
 or number key may also be written bare, ``{3: "North"}``) or ``format``, ``minProperties``/``maxProperties``, only
-``{}`` for ``additionalProperties: false``), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type,
-and part of the bounds of numbers (:func:`toolwire.models._grammar_items.integer_rule`, ``number_rule``): an integer
-whose bounds leave at most 100 values is one of them; else an integer bounded below by 0 or more has no ``-`` (by 1
-or more, no ``0`` either) and, with a ``maximum``, no more digits than it, and one bounded above by a negative number
-has a ``-``; a number bounded below by 0 or more has no ``-``.
+``{}`` for ``additionalProperties: false``), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type.
 
 Not followed (any value of the format, or any string, where they stand; validation after generation then refuses
 what breaks them, which comes back as an invalid call or an error result): ``$ref``, ``allOf``, ``not``,
 ``if``/``then``, a ``pattern`` beyond the simple anchored ones above, ``patternProperties`` (such an object takes
-any keys and values), ``minLength``/``maxLength``, formats other than the four above, number bounds beyond those
-above (``maximum: 500`` still lets ``999`` through; a ``number``'s ``maximum``), ``multipleOf``, ``uniqueItems``,
+any keys and values), ``minLength``/``maxLength``, formats other than ``uuid``, and on purpose, since holding them
+bent the value the model meant into a different one that passed validation with no error (review 126 #2): the
+``date``, ``date-time`` and ``time`` formats (``"15 May 2026"`` became ``1520-05-01``; see
+:mod:`toolwire.models._grammar_formats`) and every bound of a number (``minimum``, ``maximum`` and their exclusive
+forms: ``10`` for ``Field(ge=1, le=5)`` became ``1``; see :func:`toolwire.models._grammar_items.integer_rule`);
+``multipleOf``, ``uniqueItems``,
 ``contains``, item and key counts above 16, ``additionalProperties`` beside ``properties`` (only the named keys are
 written), and the 32-bit or 64-bit range of an integer. Whitespace runs are bounded and numbers have at most 24
 integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19 or 20 digits) and an exponent of at
@@ -365,8 +365,7 @@ def _array(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
 def _string(schema: dict[str, Any], rules: Rules) -> str:
     """A string of ``schema``, whose ``enum``/``const`` :func:`value_rule` took first, in quotes (JSON and Python
     literals write its text alike: no character of it needs escaping): with a ``pattern``, its text where
-    :func:`string_text` can follow it; else with ``format`` ``date``, ``date-time``, ``time`` or ``uuid``, the format's
-    text; else any string."""
+    :func:`string_text` can follow it; else with ``format`` ``uuid``, the format's text; else any string."""
     text = string_text(schema, rules)
     if text is None:
         return rules.string
@@ -377,8 +376,9 @@ def string_text(schema: Any, rules: Rules) -> str | None:
     """The rule name of the text (without quotes) of a string of ``schema``, or ``None`` for any text: its
     ``pattern`` where :func:`toolwire.models._grammar_pattern.pattern_rule` can follow it (simple anchored patterns:
     ``^[a-z]+$``, a numeric string ``^-?[0-9]+(\\.[0-9]+)?$``; review 94), else ``None`` for a pattern it cannot,
-    which wins over a ``format``; else the text of a ``date``, ``date-time``, ``time`` or ``uuid`` ``format``
-    (:func:`toolwire.models._grammar_formats.format_rule`). No character of it is a ``"``, ``\\`` or ``<``."""
+    which wins over a ``format``; else the text of a ``uuid`` ``format``
+    (:func:`toolwire.models._grammar_formats.format_rule`; a ``date`` is any text, review 126 #2). No character of
+    it is a ``"``, ``\\`` or ``<``."""
     if not isinstance(schema, dict) or "enum" in schema or "const" in schema:
         return None
     if "pattern" in schema:
