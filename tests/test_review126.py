@@ -60,6 +60,23 @@ def test_the_command_line_says_when_an_answer_came_from_no_tool(monkeypatch: pyt
     result = CliRunner().invoke(cli.app, ["chat"], input="2 * 3?\nwrite it to todo.txt\nexit\n")
     assert result.exit_code == 0
     first, second = result.output.split("you> write it to todo.txt")
-    assert "It is 6." in first and "no tool was called" not in first
+    assert "It is 6." in first and "no tool result backs" not in first
     assert "I wrote it to todo.txt." in second
-    assert "(no tool was called for this answer: it comes from the model alone)" in second
+    assert "(no tool result backs this answer: it comes from the model alone)" in second
+
+
+def test_the_note_also_follows_an_answer_whose_only_call_named_no_tool(monkeypatch: pytest.MonkeyPatch) -> None:
+    # review 128 #4: the error result of a call of no tool counted as a tool having answered
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+    from toolwire.messages import tool_call
+
+    def scripted(name: object, dialect: object, n_ctx: object = None, n_threads: object = None) -> ScriptedChatModel:
+        return ScriptedChatModel([AIMessage("", tool_calls=[tool_call("write_file", {"text": "x"}, "c1")]),
+                                  "I wrote it to todo.txt."])
+
+    monkeypatch.setattr(cli, "_model", scripted)
+    result = CliRunner().invoke(cli.app, ["ask", "write x to todo.txt"])
+    assert result.exit_code == 0
+    assert "(no tool result backs this answer: it comes from the model alone)" in result.output

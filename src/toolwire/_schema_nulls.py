@@ -54,12 +54,18 @@ def _of_type(value: Any, kind: Any) -> bool:
 
 
 def _takes(node: dict[str, Any], value: Any) -> bool:
-    """Whether the schema ``node`` may take ``value`` (a JSON ``default``), as far as its own ``type``, ``enum`` and
-    ``const`` say: ``null`` only where :func:`_admits_null`, another value when it is of one of the ``type`` s and
-    among the ``enum``/``const`` there are (a ``default`` pydantic never validated, such as ``z: int = None``, can
-    be refused)."""
+    """Whether the schema ``node`` may take ``value`` (a JSON ``default``): ``null`` only where :func:`_admits_null`,
+    another value when the whole node validates it (JSON Schema 2020-12, with the ``jsonschema`` package: its type,
+    enum, const and its bounds and pattern too, review 128 #3: a sentinel ``Field(0, ge=1)`` was given back); a
+    ``default`` pydantic never validated, such as ``z: int = None``, can be refused."""
     if value is None:
         return _admits_null(node)
+    try:
+        import jsonschema
+
+        return jsonschema.Draft202012Validator(node).is_valid(value)
+    except Exception:  # (a node jsonschema cannot read: its own keywords decide, below)
+        pass
     kind = node.get("type")
     kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else None
     if kinds is not None and not any(_of_type(value, k) for k in kinds):

@@ -90,13 +90,14 @@ def result_line(message: ToolMessage) -> str:
 
 
 def called_this_turn(result: Any) -> bool:
-    """Whether a tool answered a call since the newest question of ``result.messages`` (an ``AgentResult``): a
-    small model may answer a later question of a chat from what it makes up, a file "written" that it never touched,
-    and ``ask``/``chat`` then say so (review 126 #5)."""
+    """Whether a tool gave a result (a ``ToolMessage`` of status ``"success"``) since the newest question of
+    ``result.messages`` (an ``AgentResult``): a small model may answer a later question of a chat from what it makes
+    up, a file "written" that it never touched, and ``ask``/``chat`` then say so (review 126 #5); a call of no tool
+    or with invalid arguments, answered with an error, backs nothing either (review 128 #4)."""
     from toolwire.messages import HumanMessage, ToolMessage
 
     for message in reversed(result.messages):
-        if isinstance(message, ToolMessage):
+        if isinstance(message, ToolMessage) and message.status == "success":
             return True
         if isinstance(message, HumanMessage):
             return False

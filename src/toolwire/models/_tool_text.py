@@ -195,12 +195,22 @@ _KEYS, _FORMS = "A dict with these keys:", "A dict in one of these forms:"
 _EACH_KEYS, _EACH_FORM = "A list of dicts, each with these keys:", "A list of dicts, each in one of these forms:"
 
 
+_FORMATS = {"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDTHH:MM:SS (ISO 8601)", "time": "HH:MM:SS"}
+
+
+def _format_note(schema: dict[str, Any]) -> list[str]:
+    """The form a ``date``/``date-time``/``time`` string is written in, which the grammar no longer holds the model to
+    (review 126 #2) and the signature's ``str`` does not say (review 128 #5); ``[]`` for other schemas."""
+    form = _FORMATS.get(schema.get("format")) if isinstance(schema.get("format"), str) else None
+    return [f"Written {form}."] if form else []
+
+
 def _with_notes(text: str, schema: Any) -> str:
     """``text`` (a description) followed by the bounds of ``schema`` that the grammar does not hold the model to
     (``maxLength``, ``maximum``...), as the sentences hosted providers get in a description
     (:func:`~toolwire.models.lowering._common.constraint_notes`): without them a call the grammar let through was
     refused only at validation (review 124 #6)."""
-    notes = " ".join(constraint_notes(schema)) if isinstance(schema, dict) else ""
+    notes = " ".join([*constraint_notes(schema), *_format_note(schema)]) if isinstance(schema, dict) else ""
     if not notes:
         return text
     if text and not text.endswith((".", "!", "?", ":")):

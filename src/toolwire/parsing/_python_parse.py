@@ -32,11 +32,17 @@ _LOCK = threading.RLock()
 _ast_parse = ast.parse  # (looked up here, so a test can watch toolwire's parses alone)
 
 
+_PSEUDO_FILES = r"<toolwire [^<>]*>\Z"
+"""One filter for all of toolwire's pseudo-files (model text, the calculator's): two filters taking turns at the
+front cleared every module's record of warnings already shown, so a tool's once-only warning came at every step
+(review 128 #6)."""
+
+
 def _ignore_parser_warnings(filename: str) -> None:
-    """Make sure the first warnings filter ignores the parser's warnings about ``filename``, and only those (a
-    filter added after it would come first: review 127 #2); re-added when a ``catch_warnings`` block (pytest's, for
-    example) has dropped it."""
-    pattern = re.escape(filename) + r"\Z"
+    """Make sure the first warnings filter ignores the parser's warnings about ``filename`` (a pseudo-file
+    ``<toolwire ...>``, or its own name), and only those (a filter added after it would come first: review 127 #2);
+    re-added when a ``catch_warnings`` block (pytest's, for example) has dropped it."""
+    pattern = _PSEUDO_FILES if re.fullmatch(_PSEUDO_FILES, filename) else re.escape(filename) + r"\Z"
     filters = warnings.filters
     if filters:
         action, _message, category, module, _lineno = filters[0]

@@ -1,0 +1,77 @@
+"""Review 128: a skeptic's pass over the fixes of reviews 125-127."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from toolwire import tool
+
+
+class _A(BaseModel):
+    x: int
+    y: int = 0
+
+
+class _Bounded(BaseModel):
+    x: int
+    page: int = Field(0, ge=1)  # 0: "not given", a sentinel its own bound refuses
+
+
+def test_a_strict_mode_null_is_not_given_back_a_default_its_own_bound_refuses() -> None:
+    # #3: review 127 #1 checked a default against its type only; Field(0, ge=1) was given back and the call refused
+    @tool
+    def pick(v: _A | _Bounded) -> str:
+        """Take one.
+
+        Args:
+            v: the value
+        """
+        return repr(v)
+
+    assert pick.invoke({"v": {"x": 1, "page": None}}) == "_A(x=1, y=0)"
+
+
+def test_parses_of_model_text_and_of_the_calculator_leave_once_only_warnings_once() -> None:
+    # #6: the two pseudo-files' filters took turns at the front of the list, and each move cleared the record of
+    # warnings already shown, so a tool's "default" (once per location) warning came at every step
+    import warnings
+
+    from toolwire.examples.arith import evaluate
+    from toolwire.parsing import normalize_arguments
+
+    def step() -> None:
+        normalize_arguments(r"{'path': 'C:\data'}")
+        warnings.warn("rates are from yesterday", UserWarning, stacklevel=1)
+        evaluate("2 + 2")
+
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("default")
+        for _ in range(5):
+            step()
+    assert [str(w.message) for w in seen] == ["rates are from yesterday"]
+
+
+def test_the_pythonic_prompt_says_the_form_of_a_date() -> None:
+    # #5: with the grammar no longer holding the ISO form (review 126 #2), a date parameter showed as a bare str
+    import datetime
+
+    from toolwire.models._tool_text import python_signature
+    from toolwire.models.base import to_tool_spec
+
+    class Slot(BaseModel):
+        start: datetime.datetime = Field(description="when it starts")
+
+    @tool
+    def add_task(title: str, due: datetime.date, slot: Slot | None = None) -> str:
+        """Add a task.
+
+        Args:
+            title: the task
+            due: the day it is due
+            slot: when to work on it
+        """
+        return title
+
+    text = python_signature(to_tool_spec(add_task))
+    assert "due: the day it is due. Written YYYY-MM-DD." in text
+    assert "start (str): when it starts. Written YYYY-MM-DDTHH:MM:SS (ISO 8601)." in text
