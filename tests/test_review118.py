@@ -71,8 +71,8 @@ def test_a_call_that_failed_twice_runs_a_third_time_and_can_succeed() -> None:
     assert len(tries) == 3  # was: 2, the third call answered with the second's error without running
     answers = [m for m in result.messages if isinstance(m, ToolMessage)]
     assert [m.status for m in answers] == ["error", "error", "success"] and answers[-1].text == "<html>ok</html>"
-    assert [r.tool_choice for r in model.requests] == ["auto"] * 3 + ["none"]  # (the same reply a third time: tools
-    # off for the answer, review 122)
+    assert [r.tool_choice for r in model.requests] == ["auto"] * 4  # (the same reply a third time, but with another
+    # answer, the success: no loop, review 128 #2; review 122's rule turned tools off here)
 
 
 def test_a_timed_out_call_runs_again_rather_than_being_told_it_is_still_running() -> None:

@@ -75,3 +75,33 @@ def test_the_pythonic_prompt_says_the_form_of_a_date() -> None:
     text = python_signature(to_tool_spec(add_task))
     assert "due: the day it is due. Written YYYY-MM-DD." in text
     assert "start (str): when it starts. Written YYYY-MM-DDTHH:MM:SS (ISO 8601)." in text
+
+
+def test_a_polling_tool_in_repeat_calls_whose_answer_changes_keeps_its_tools() -> None:
+    # #2: after review 126 #1, three identical polls turned tools off even when the third said "done", so the model
+    # could not fetch the result; only the same reply with the same answers a third time is a loop
+    from toolwire import Agent
+    from toolwire.messages import AIMessage
+    from toolwire.testing import ScriptedChatModel
+
+    states = iter(["running", "running", "done"])
+
+    @tool
+    def job_status(job: str) -> str:
+        """The state of a job."""
+        return next(states)
+
+    @tool
+    def fetch_result(job: str) -> str:
+        """The result of a finished job."""
+        return "42"
+
+    def poll(n: int) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": "job_status", "args": {"job": "j1"}, "id": f"p{n}",
+                                          "type": "tool_call"}])
+
+    fetch = AIMessage("", tool_calls=[{"name": "fetch_result", "args": {"job": "j1"}, "id": "f", "type": "tool_call"}])
+    model = ScriptedChatModel([poll(1), poll(2), poll(3), fetch, "The result is 42."])
+    result = Agent(model, [job_status, fetch_result], repeat_calls=["job_status"]).invoke("Run j1, give me its result")
+    assert result.output == "The result is 42."
+    assert [request.tool_choice for request in model.requests] == ["auto"] * 5

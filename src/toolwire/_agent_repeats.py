@@ -118,14 +118,17 @@ class RepeatedCalls:
                 self._tell(call["name"], earlier.status == "error")
         return fresh, repeats, twins
 
-    def looping(self, calls: list[ToolCall]) -> bool:
-        """Whether ``calls`` make the third reply in a row that asks for exactly the same calls: a loop the rule of
-        repeats cannot see when each round runs one of the calls and answers the other from the round before (review
-        122: two tools took turns until ``max_steps``), or when the calls are of tools in ``repeat_calls``, which run
-        every time (review 126: a small model sent the same ``add_expense`` call ten times, and ten rows were added);
-        the next model call then has tools off, as after a reply of repeats. The third reply's calls still run. Call
-        it once per reply."""
-        keys = sorted(call_key(call) for call in calls)
+    def looping(self, calls: list[ToolCall], answers: list[ToolMessage]) -> bool:
+        """Whether ``calls`` make the third reply in a row that asks for exactly the same calls and gets exactly the
+        same answers: a loop the rule of repeats cannot see when each round runs one of the calls and answers the
+        other from the round before (review 122: two tools took turns until ``max_steps``), or when the calls are of
+        tools in ``repeat_calls``, which run every time (review 126: a small model sent the same ``add_expense`` call
+        ten times, and ten rows were added); the next model call then has tools off, as after a reply of repeats.
+        The third reply's calls still run. A polling tool whose answer changes (``"done"`` after ``"running"``, a
+        percentage) is no loop (review 128 #2); one whose answer stays the same three times is. Call it once per
+        reply; ``answers``: the calls' answers, in the same order."""
+        keys = sorted(f"{call_key(call)}\0{answer.status}\0{answer.content!r}"
+                      for call, answer in zip(calls, answers, strict=False))
         if not keys:
             self.last_reply, self.same_replies = None, 0
             return False

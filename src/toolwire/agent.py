@@ -163,8 +163,8 @@ class Agent(Batching, AgentMethodAdvice):
             Identical calls within one reply are judged alike: a tool that does not run again runs once, and each
             of them gets that result (review 69: one reply held the same call 8 times); list a tool that acts
             each time it is called (adds, sends) so that each identical call runs.
-            When every call of a reply is answered that way, or a reply is the same a third time in a row
-            (``repeat_calls`` tools' too: its calls run, then), the next model call is made with tools off
+            When every call of a reply is answered that way, or a reply and its answers are the same a third time in
+            a row (``repeat_calls`` tools' too: its calls run, then), the next model call is made with tools off
             (``tool_choice="none"``), so the model answers from the results it has: a small model otherwise asks for
             the same call again and again until ``max_steps`` (review 59).
             With a forcing ``tool_choice``
@@ -404,7 +404,7 @@ class Agent(Batching, AgentMethodAdvice):
         messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))
-        looping = repeated.looping(calls)  # (the same reply a third time in a row: review 122)
+        looping = repeated.looping(calls, ordered)  # (the same reply and answers a third time: reviews 122, 128)
         return direct, (bool(calls) and len(repeats) == len(calls) and not invalid) or looping
 
     # -- drivers --------------------------------------------------------------------------------------
