@@ -105,3 +105,23 @@ def test_a_polling_tool_in_repeat_calls_whose_answer_changes_keeps_its_tools() -
     result = Agent(model, [job_status, fetch_result], repeat_calls=["job_status"]).invoke("Run j1, give me its result")
     assert result.output == "The result is 42."
     assert [request.tool_choice for request in model.requests] == ["auto"] * 5
+
+
+def test_a_date_given_as_digits_or_a_number_is_refused_not_read_as_a_timestamp() -> None:
+    # #1: with the grammar no longer holding the ISO form, "20260515" reached pydantic, which read it as a Unix
+    # timestamp: a 1970 date, valid and wrong
+    import datetime
+
+    @tool
+    def book(day: datetime.date, at: datetime.time, starts: datetime.datetime) -> str:
+        """Book a slot."""
+        return f"{day} {at} {starts}"
+
+    good = {"day": "2026-05-15", "at": "10:30", "starts": "2026-05-15T10:30:00"}
+    assert book.invoke(good) == "2026-05-15 10:30:00 2026-05-15 10:30:00"
+    for key, bad in (("day", "20260515"), ("day", 20260515), ("at", "1030"), ("starts", 1778840000)):
+        message = book.invoke({"name": "book", "args": {**good, key: bad}, "id": "c", "type": "tool_call"})
+        assert message.status == "error" and "not a number or digits alone" in message.text, message.text
+    assert book.invoke({"day": datetime.date(2026, 5, 15), "at": datetime.time(10, 30),
+                        "starts": datetime.datetime(2026, 5, 15, 10, 30)}).startswith("2026-05-15")
+    assert book.args["day"] == {"format": "date", "type": "string"}  # the JSON Schema is as before

@@ -48,6 +48,9 @@ from pydantic.errors import PydanticInvalidForJsonSchema
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import PydanticCustomError, SchemaValidator
 
+from toolwire._schema_dates import WRITTEN as _WRITTEN
+from toolwire._schema_dates import NotDigits as _NotDigits
+from toolwire._schema_dates import not_digits
 from toolwire._schema_docs import describe_class
 from toolwire._schema_keys import UNKEYABLE, KeyFromText, key_names, key_table
 
@@ -222,7 +225,7 @@ def transparent(node: dict[str, Any]) -> bool:
     describe."""
     kind = node.get("type")
     function = (node.get("function") or {}).get("function")
-    return (kind == "function-before" and (function in NOT_BOOL or isinstance(function, KeyFromText))) or (
+    return (kind == "function-before" and (function in NOT_BOOL or isinstance(function, KeyFromText | _NotDigits))) or (
         kind == "function-wrap" and isinstance(function, _BoolApart | _EnumApart))
 
 
@@ -404,6 +407,8 @@ def _walk(node: Any, config: dict[str, Any], classes: list[type]) -> Any:
             return numeric_leaf(node, config) if member is node else member
         if schema_type == "enum":
             return numeric_leaf(node, config)
+        if schema_type in _WRITTEN:
+            return not_digits(node, config)
         if schema_type in _LEAVES:
             return node
         if schema_type == "float":

@@ -2,10 +2,10 @@
 
 The value check of the embedded model (``min_value_probability``, :func:`~toolwire.models._call_checks.in_context`)
 declines a call whose value the model is unsure of and the conversation does not hold. A date or time is often
-unsure token by token (each digit is a choice) and rarely written in the conversation as the call writes it: the
-grammar writes a ``date-time`` parameter in RFC 3339 form (``2025-05-02T09:00``,
-:mod:`toolwire.models._grammar_formats`) and models turn "May 2nd, 2025" into ``2025-05-02``. Review 71 had the
-right call for "What's the weather in Berlin on 2025-05-02 at 09:00?" declined twice, because
+unsure token by token (each digit is a choice) and rarely written in the conversation as the call writes it: a
+``date-time`` parameter is written in RFC 3339 form (``2025-05-02T09:00``, the form the prompt asks for and validation
+takes; the grammar no longer holds it, review 126 #2) and models turn "May 2nd, 2025" into ``2025-05-02``. Review
+71 had the right call for "What's the weather in Berlin on 2025-05-02 at 09:00?" declined twice, because
 ``2025-05-02T09:00`` is found nowhere as written.
 
 :func:`date_time_in_context` reads an ISO 8601 date, time or date-time value (the shapes of JSON Schema's ``date``,

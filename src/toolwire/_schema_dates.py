@@ -1,0 +1,54 @@
+"""Dates, times and date-times as a model writes them: never a number or digits alone (review 128 #1).
+
+pydantic reads a number, or a string of digits (``"20260515"``, ``"1030"``), given for a ``date``, ``datetime`` or
+``time`` as a Unix timestamp (or seconds), in lax mode. A model that writes a date in digits means the date, and got
+1970 back, valid and wrong, once the embedded model's grammar stopped holding the ISO form (review 126 #2).
+:func:`not_digits` wraps such a core schema node so that these are refused with the form to write; the wrapper is
+transparent to JSON Schema writers (:func:`toolwire._schema_strict.transparent`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic_core import PydanticCustomError
+
+__all__ = ["WRITTEN", "NotDigits", "not_digits"]
+
+WRITTEN = {"date": "a date written YYYY-MM-DD", "datetime": "a date and time written YYYY-MM-DDTHH:MM:SS",
+           "time": "a time written HH:MM:SS"}
+
+
+class NotDigits:
+    """The ``function-before`` of a ``date``, ``datetime`` or ``time`` node: a number, or a string of digits alone
+    (``"20260515"``, ``"1030"``), is refused. pydantic reads either as a Unix timestamp (or seconds), and a model
+    writing a date in digits meant the date: 1970 came back, valid and wrong, once the grammar stopped holding the
+    ISO form (review 128 #1). A Python caller's own ``date``/``datetime``/``time`` is taken as it is."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def __call__(self, value: Any) -> Any:
+        cls = value.__class__
+        if (cls is int or cls is float) or (cls is str and value.strip().isdigit()):
+            raise PydanticCustomError(f"{self.kind}_type", "Input should be {expected}, not a number or digits alone "
+                                      "(read as a Unix timestamp)", {"expected": WRITTEN[self.kind]})
+        return value
+
+
+def not_digits(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``date``, ``datetime`` or ``time`` core schema ``node`` refusing numbers and digits alone
+    (:class:`NotDigits`), or ``node`` itself when it (else ``config``) is strict. A ``ref`` moves to the wrapper."""
+    strict = node["strict"] if "strict" in node else (config or {}).get("strict")
+    if strict:
+        return node
+    inner = {k: v for k, v in node.items() if k != "ref"}
+    out = {"type": "function-before", "function": {"type": "no-info", "function": NotDigits(node["type"])},
+           "schema": inner}
+    if "ref" in node:
+        out["ref"] = node["ref"]
+    return out
+
+
