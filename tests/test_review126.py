@@ -60,9 +60,9 @@ def test_the_command_line_says_when_an_answer_came_from_no_tool(monkeypatch: pyt
     result = CliRunner().invoke(cli.app, ["chat"], input="2 * 3?\nwrite it to todo.txt\nexit\n")
     assert result.exit_code == 0
     first, second = result.output.split("you> write it to todo.txt")
-    assert "It is 6." in first and "no tool result backs" not in first
+    assert "It is 6." in first and "no tool was called" not in first
     assert "I wrote it to todo.txt." in second
-    assert "(no tool result backs this answer: it comes from the model alone)" in second
+    assert "(no tool was called for this answer: it comes from the model alone)" in second
 
 
 def test_the_note_also_follows_an_answer_whose_only_call_named_no_tool(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,4 +79,4 @@ def test_the_note_also_follows_an_answer_whose_only_call_named_no_tool(monkeypat
     monkeypatch.setattr(cli, "_model", scripted)
     result = CliRunner().invoke(cli.app, ["ask", "write x to todo.txt"])
     assert result.exit_code == 0
-    assert "(no tool result backs this answer: it comes from the model alone)" in result.output
+    assert "(no tool was called for this answer: it comes from the model alone)" in result.output

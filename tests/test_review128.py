@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pydantic import BaseModel, Field
 
 from toolwire import tool
@@ -125,3 +126,90 @@ def test_a_date_given_as_digits_or_a_number_is_refused_not_read_as_a_timestamp()
     assert book.invoke({"day": datetime.date(2026, 5, 15), "at": datetime.time(10, 30),
                         "starts": datetime.datetime(2026, 5, 15, 10, 30)}).startswith("2026-05-15")
     assert book.args["day"] == {"format": "date", "type": "string"}  # the JSON Schema is as before
+
+
+def test_review129_the_same_reply_a_fifth_time_is_a_loop_whatever_its_answers() -> None:
+    # review 129 #2: an adding tool whose answer carries a new id each time escaped the answer-aware rule
+    from toolwire import Agent
+    from toolwire.messages import AIMessage
+    from toolwire.testing import ScriptedChatModel
+
+    rows: list[int] = []
+
+    @tool
+    def add_expense(amount: float) -> str:
+        """Add an expense."""
+        rows.append(1)
+        return f"Added expense #{len(rows)}"
+
+    same = [AIMessage("", tool_calls=[{"name": "add_expense", "args": {"amount": 30}, "id": f"c{n}",
+                                       "type": "tool_call"}]) for n in range(5)]
+    model = ScriptedChatModel([*same, "Added it."])
+    assert Agent(model, [add_expense], repeat_calls=["add_expense"]).invoke("Add 30").output == "Added it."
+    assert len(rows) == 5 and [r.tool_choice for r in model.requests] == ["auto"] * 5 + ["none"]
+
+
+def test_review129_a_date_member_of_a_union_with_str_still_gives_a_date_and_strict_fields_refuse_digits() -> None:
+    import datetime
+
+    from pydantic import ConfigDict
+
+    @tool
+    def when(at: datetime.datetime | str, day: datetime.date | None = None) -> str:
+        """When."""
+        return f"{type(at).__name__} {type(day).__name__}"
+
+    assert when.invoke({"at": "2026-05-15T10:00:00", "day": "2026-05-15"}) == "datetime date"
+    assert "digits alone" in when.invoke({"name": "when", "args": {"at": "x", "day": "20260515"}, "id": "c",
+                                          "type": "tool_call"}).text
+
+    class Strict(BaseModel):
+        model_config = ConfigDict(strict=True)
+        starts: datetime.datetime
+
+    @tool
+    def plan(m: Strict) -> str:
+        """Plan."""
+        return str(m.starts)
+
+    for bad in ("20260515", "+20260515", "20260515.0"):
+        message = plan.invoke({"name": "plan", "args": {"m": {"starts": bad}}, "id": "c", "type": "tool_call"})
+        assert message.status == "error" and "digits alone" in message.text
+
+
+def test_review129_the_date_form_is_said_for_optional_and_listed_dates() -> None:
+    import datetime
+
+    from toolwire.models._tool_text import python_signature
+    from toolwire.models.base import to_tool_spec
+
+    @tool
+    def plan(days: list[datetime.date], remind_at: datetime.datetime | None = None) -> str:
+        """Plan.
+
+        Args:
+            days: the days to block
+            remind_at: when to remind
+        """
+        return ""
+
+    text = python_signature(to_tool_spec(plan))
+    assert "days: the days to block. Each written YYYY-MM-DD." in text
+    assert "remind_at: when to remind. Written YYYY-MM-DDTHH:MM:SS (ISO 8601)." in text
+
+
+def test_review129_the_cli_note_does_not_follow_an_answer_from_a_tool_that_raised(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+    from toolwire.messages import AIMessage, tool_call
+    from toolwire.testing import ScriptedChatModel
+
+    def scripted(name: object, dialect: object, n_ctx: object = None, n_threads: object = None) -> ScriptedChatModel:
+        return ScriptedChatModel([AIMessage("", tool_calls=[tool_call("calculate", {"expression": "1 / 0"}, "c1")]),
+                                  "It cannot be divided by zero."])
+
+    monkeypatch.setattr(cli, "_model", scripted)
+    result = CliRunner().invoke(cli.app, ["ask", "1 / 0?"])
+    assert result.exit_code == 0 and "divided by zero" in result.output and "no tool was called" not in result.output

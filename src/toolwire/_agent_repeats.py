@@ -29,6 +29,10 @@ is answered with that error instead of being run (review 67: a small model sent 
 a third try that would have worked was answered with the second's error)."""
 
 
+SAME_CALLS_LIMIT = 5
+"""The same reply this many times in a row, whatever its answers, turns tools off for the next model call."""
+
+
 def call_key(call: ToolCall) -> str:
     """Return the key under which identical calls meet: the tool's name and its arguments as canonical JSON text.
 
@@ -62,8 +66,10 @@ class RepeatedCalls:
         self.repeat_calls = repeat_calls
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
         self.last_round: dict[str, tuple[str, Any]] = {}  # the last round that ran: call key -> (status, content)
-        self.last_reply: list[str] | None = None  # the call keys of the last reply, sorted
+        self.last_reply: list[str] | None = None  # the call and answer keys of the last reply, sorted
         self.same_replies = 0  # how many replies in a row asked for exactly those calls, after the first
+        self.last_calls: list[str] | None = None  # the call keys alone of the last reply, sorted
+        self.same_calls = 0  # how many replies in a row asked for those calls, whatever the answers, after the first
         self.failed: dict[str, tuple[int, ToolMessage]] = {}  # call key -> (times it failed so in a row, last error)
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
         self.told: set[tuple[str, bool]] = set()  # (tool, failed): the repeats this run has said it did not run
@@ -125,16 +131,20 @@ class RepeatedCalls:
         tools in ``repeat_calls``, which run every time (review 126: a small model sent the same ``add_expense`` call
         ten times, and ten rows were added); the next model call then has tools off, as after a reply of repeats.
         The third reply's calls still run. A polling tool whose answer changes (``"done"`` after ``"running"``, a
-        percentage) is no loop (review 128 #2); one whose answer stays the same three times is. Call it once per
-        reply; ``answers``: the calls' answers, in the same order."""
+        percentage) is no loop (review 128 #2); one whose answer stays the same three times is. Whatever the
+        answers, the same reply a fifth time in a row is one (review 129 #2: an adding tool whose answer carries a new
+        id each time, ``"Added expense #7"``, ran ten times). Call it once per reply; ``answers``: the calls'
+        answers, in the same order."""
         keys = sorted(f"{call_key(call)}\0{answer.status}\0{answer.content!r}"
                       for call, answer in zip(calls, answers, strict=False))
         if not keys:
-            self.last_reply, self.same_replies = None, 0
+            self.last_reply, self.same_replies, self.last_calls, self.same_calls = None, 0, None, 0
             return False
+        called = sorted(call_key(call) for call in calls)
         self.same_replies = self.same_replies + 1 if keys == self.last_reply else 0
-        self.last_reply = keys
-        return self.same_replies >= 2
+        self.same_calls = self.same_calls + 1 if called == self.last_calls else 0
+        self.last_reply, self.last_calls = keys, called
+        return self.same_replies >= 2 or self.same_calls >= SAME_CALLS_LIMIT - 1
 
     def positions(self, messages: list[Any]) -> dict[int, int]:
         """Where the answers given without running are in ``messages`` (the run's conversation), for

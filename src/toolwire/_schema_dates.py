@@ -9,11 +9,12 @@ transparent to JSON Schema writers (:func:`toolwire._schema_strict.transparent`)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic_core import PydanticCustomError
 
-__all__ = ["WRITTEN", "NotDigits", "not_digits"]
+__all__ = ["WRITTEN", "NotDigits", "not_digits", "unwrapped_choices"]
 
 WRITTEN = {"date": "a date written YYYY-MM-DD", "datetime": "a date and time written YYYY-MM-DDTHH:MM:SS",
            "time": "a time written HH:MM:SS"}
@@ -32,18 +33,40 @@ class NotDigits:
 
     def __call__(self, value: Any) -> Any:
         cls = value.__class__
-        if (cls is int or cls is float) or (cls is str and value.strip().isdigit()):
+        if (cls is int or cls is float) or (cls is str and _NUMBER.match(value)):
+            read = "seconds" if self.kind == "time" else "a Unix timestamp"
             raise PydanticCustomError(f"{self.kind}_type", "Input should be {expected}, not a number or digits alone "
-                                      "(read as a Unix timestamp)", {"expected": WRITTEN[self.kind]})
+                                      f"(read as {read})", {"expected": WRITTEN[self.kind]})
         return value
+
+
+_NUMBER = re.compile(r"\s*[+-]?\d+(?:\.\d*)?\s*\Z")  # "20260515", "+20260515", "20260515.0"
+
+
+def unwrapped_choices(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``union`` core schema ``node`` with the :class:`NotDigits` wrappers of its members taken off: inside a
+    union the other members decide, as pydantic does (a wrapped member lost pydantic's exact match, so
+    ``datetime | str`` gave the ISO text as a ``str``: review 129 #1)."""
+    choices = node.get("choices")
+    if not isinstance(choices, list):
+        return node
+
+    def plain(choice: Any) -> Any:
+        if isinstance(choice, tuple) and choice:
+            return (plain(choice[0]), *choice[1:])
+        if (isinstance(choice, dict) and choice.get("type") == "function-before"
+                and isinstance((choice.get("function") or {}).get("function"), NotDigits)):
+            return {**choice["schema"], **({"ref": choice["ref"]} if "ref" in choice else {})}
+        return choice
+
+    new = [plain(choice) for choice in choices]
+    return node if all(a is b for a, b in zip(new, choices, strict=True)) else {**node, "choices": new}
 
 
 def not_digits(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``date``, ``datetime`` or ``time`` core schema ``node`` refusing numbers and digits alone
-    (:class:`NotDigits`), or ``node`` itself when it (else ``config``) is strict. A ``ref`` moves to the wrapper."""
-    strict = node["strict"] if "strict" in node else (config or {}).get("strict")
-    if strict:
-        return node
+    (:class:`NotDigits`; a strict one too, which pydantic lets read ``"20260515"`` as a timestamp: review 129 #4). A
+    ``ref`` moves to the wrapper. ``config`` is not read (the signature of the module's rules)."""
     inner = {k: v for k, v in node.items() if k != "ref"}
     out = {"type": "function-before", "function": {"type": "no-info", "function": NotDigits(node["type"])},
            "schema": inner}

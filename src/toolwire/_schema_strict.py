@@ -50,7 +50,7 @@ from pydantic_core import PydanticCustomError, SchemaValidator
 
 from toolwire._schema_dates import WRITTEN as _WRITTEN
 from toolwire._schema_dates import NotDigits as _NotDigits
-from toolwire._schema_dates import not_digits
+from toolwire._schema_dates import not_digits, unwrapped_choices
 from toolwire._schema_docs import describe_class
 from toolwire._schema_keys import UNKEYABLE, KeyFromText, key_names, key_table
 
@@ -336,7 +336,7 @@ def _tagged_union(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any
 
 _RULES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]] = {
     "model": _model, "typed-dict": _typed_dict, "dataclass": _dataclass, "float": _float, "generator": _generator,
-    "tagged-union": _tagged_union, "dict": _dict_keys,
+    "tagged-union": _tagged_union, "dict": _dict_keys, "union": unwrapped_choices,
 }
 
 

@@ -263,8 +263,9 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
             _print_event(event)
     finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
         _LINE.ended_by_run = _end_line()
-    if result is not None and agent.executor.tools and result.output.strip() and not called_this_turn(result):
-        err.print("[dim](no tool result backs this answer: it comes from the model alone)[/dim]")  # (review 126)
+    tools = agent.executor.tools
+    if result is not None and tools and result.output.strip() and not called_this_turn(result, tools):
+        err.print("[dim](no tool was called for this answer: it comes from the model alone)[/dim]")  # (review 126)
     return result
 
     return False

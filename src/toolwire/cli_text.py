@@ -89,18 +89,20 @@ def result_line(message: ToolMessage) -> str:
     return " ".join(part for part in parts if part)
 
 
-def called_this_turn(result: Any) -> bool:
-    """Whether a tool gave a result (a ``ToolMessage`` of status ``"success"``) since the newest question of
-    ``result.messages`` (an ``AgentResult``): a small model may answer a later question of a chat from what it makes
-    up, a file "written" that it never touched, and ``ask``/``chat`` then say so (review 126 #5); a call of no tool
-    or with invalid arguments, answered with an error, backs nothing either (review 128 #4)."""
+def called_this_turn(result: Any, tools: Any) -> bool:
+    """Whether a tool of ``tools`` (names) answered a call since the newest question of ``result.messages`` (an
+    ``AgentResult``), with its result or its error: a small model may answer a later question of a chat from what
+    it makes up, a file "written" that it never touched, and ``ask``/``chat`` then say so (review 126 #5). A call of
+    no such tool, answered with an error, backs nothing (review 128 #4); a tool that ran and raised does, its error
+    being what the answer reports (review 129 #5)."""
     from toolwire.messages import HumanMessage, ToolMessage
 
     for message in reversed(result.messages):
-        if isinstance(message, ToolMessage) and message.status == "success":
+        if isinstance(message, ToolMessage) and message.name in tools:
             return True
         if isinstance(message, HumanMessage):
             return False
+    return False
     return False
 
 

@@ -201,8 +201,20 @@ _FORMATS = {"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDTHH:MM:SS (ISO 8601)",
 def _format_note(schema: dict[str, Any]) -> list[str]:
     """The form a ``date``/``date-time``/``time`` string is written in, which the grammar no longer holds the model to
     (review 126 #2) and the signature's ``str`` does not say (review 128 #5); ``[]`` for other schemas."""
-    form = _FORMATS.get(schema.get("format")) if isinstance(schema.get("format"), str) else None
-    return [f"Written {form}."] if form else []
+    form, each = _form_of(schema), False
+    if form is None and isinstance(schema.get("items"), dict):  # list[date]
+        form, each = _form_of(schema["items"]), True
+    return [f"{'Each written' if each else 'Written'} {form}."] if form else []
+
+
+def _form_of(schema: dict[str, Any]) -> str | None:
+    """The written form of a ``date``/``date-time``/``time`` string schema, or of the one such branch of an
+    ``anyOf``/``oneOf`` with null (``Optional[date]``: review 129 #3); None for anything else."""
+    branches = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(branches, list):
+        others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+        return _form_of(others[0]) if len(others) == 1 and isinstance(others[0], dict) else None
+    return _FORMATS.get(schema.get("format")) if isinstance(schema.get("format"), str) else None
 
 
 def _with_notes(text: str, schema: Any) -> str:
