@@ -44,29 +44,41 @@ _NUMBER = re.compile(r"\s*[+-]?\d+(?:\.\d*)?\s*\Z")  # "20260515", "+20260515", 
 
 
 def unwrapped_choices(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The ``union`` core schema ``node`` with the :class:`NotDigits` wrappers of its members taken off: inside a
-    union the other members decide, as pydantic does (a wrapped member lost pydantic's exact match, so
-    ``datetime | str`` gave the ISO text as a ``str``: review 129 #1)."""
+    """The ``union`` core schema ``node`` with the :class:`NotDigits` wrappers in its members taken off, at any depth
+    (``list[date] | list[str]``): inside a union the members decide, as pydantic does (a wrapped member lost
+    pydantic's exact match, so ``datetime | str`` gave the ISO text as a ``str``: review 129 #1)."""
     choices = node.get("choices")
     if not isinstance(choices, list):
         return node
+    new = _plain(choices, 0)
+    return node if new is choices else {**node, "choices": new}
 
-    def plain(choice: Any) -> Any:
-        if isinstance(choice, tuple) and choice:
-            return (plain(choice[0]), *choice[1:])
-        if (isinstance(choice, dict) and choice.get("type") == "function-before"
-                and isinstance((choice.get("function") or {}).get("function"), NotDigits)):
-            return {**choice["schema"], **({"ref": choice["ref"]} if "ref" in choice else {})}
-        return choice
 
-    new = [plain(choice) for choice in choices]
-    return node if all(a is b for a, b in zip(new, choices, strict=True)) else {**node, "choices": new}
+def _plain(value: Any, depth: int) -> Any:
+    """``value`` (a core schema, or a list, tuple or dict holding schemas) without :class:`NotDigits` wrappers; the
+    same object when it holds none."""
+    if depth > 64:
+        return value
+    if isinstance(value, dict):
+        function = value["function"].get("function") if isinstance(value.get("function"), dict) else None
+        if value.get("type") == "function-before" and isinstance(function, NotDigits):
+            return {**value["schema"], **({"ref": value["ref"]} if "ref" in value else {})}
+        out = {key: _plain(item, depth + 1) for key, item in value.items()}
+        return value if all(out[key] is item for key, item in value.items()) else out
+    if isinstance(value, list | tuple):
+        items = [_plain(item, depth + 1) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else type(value)(items)
+    return value
 
 
 def not_digits(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``date``, ``datetime`` or ``time`` core schema ``node`` refusing numbers and digits alone
-    (:class:`NotDigits`; a strict one too, which pydantic lets read ``"20260515"`` as a timestamp: review 129 #4). A
-    ``ref`` moves to the wrapper. ``config`` is not read (the signature of the module's rules)."""
+    (:class:`NotDigits`), or ``node`` itself when it (else ``config``) is strict: a strict node is read in JSON mode
+    (``_schema_json``), which a wrapper would hide, and such a field still reads ``"20260515"`` as pydantic does. A
+    ``ref`` moves to the wrapper."""
+    strict = node["strict"] if "strict" in node else (config or {}).get("strict")
+    if strict:
+        return node
     inner = {k: v for k, v in node.items() if k != "ref"}
     out = {"type": "function-before", "function": {"type": "no-info", "function": NotDigits(node["type"])},
            "schema": inner}
