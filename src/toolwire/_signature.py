@@ -85,7 +85,7 @@ def _plain_hint(value: Any) -> bool:
 def type_hints(target: Any) -> dict[str, Any]:
     """``typing.get_type_hints(target, include_extras=True)``, quicker for plain string annotations."""
     annotations = getattr(target, "__annotations__", None)
-    if type(annotations) is not dict or isinstance(target, type | types.ModuleType):
+    if type(annotations) is not dict or isinstance(target, (type, types.ModuleType)):
         return typing.get_type_hints(target, include_extras=True)
     holder = target
     while hasattr(holder, "__wrapped__"):  # get_type_hints' own choice of globals
@@ -219,10 +219,16 @@ def function_doc(func: Any) -> str | None:
     return inspect.getdoc(func) or call_doc(func)
 
 
+_ASYNC_FLAGS = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR  # what inspect's two tests read
+
+
 def is_async_callable(func: Any) -> bool:
     """Whether calling ``func`` gives a coroutine or an async generator: an ``async def`` (or async generator
     function), one under a plain ``functools.wraps`` decorator (the wrapper returns its coroutine), or a callable
     object whose ``__call__`` is one."""
+    if type(func) is types.FunctionType and not func.__dict__:  # a plain function: no __wrapped__, no marker
+        return bool(func.__code__.co_flags & _ASYNC_FLAGS)
+
     def async_def(target: Any) -> bool:
         return inspect.iscoroutinefunction(target) or inspect.isasyncgenfunction(target)
 
@@ -257,7 +263,10 @@ _GOOGLE = docstring_parser.google.GoogleParser([  # (its parse keeps no state)
 _STYLES = (docstring_parser.rest.parse, _GOOGLE.parse, docstring_parser.numpydoc.parse, docstring_parser.epydoc.parse)
 # A line that could start a section or field of the reST, Epydoc or NumPy styles (":param", "@param",
 # ".. deprecated::", a "-----" underline). Without one, those three parsers find no fields in a docstring.
-_OTHER_STYLE_LINE = re.compile(r"^\s*(?::|@|\.\.|-)", re.MULTILINE)
+# (As ``^\s*(?::|@|\.\.|-)`` in MULTILINE mode, searched as a match at the start and a search from each newline,
+# which the regex engine finds by scanning for the newline instead of trying every position.)
+_OTHER_STYLE_START = re.compile(r"\s*(?::|@|\.\.|-)")
+_OTHER_STYLE_LINE = re.compile(r"\n\s*(?::|@|\.\.|-)")
 
 
 def _parse_docstring_fields(doc: str) -> docstring_parser.Docstring:
@@ -270,7 +279,7 @@ def _parse_docstring_fields(doc: str) -> docstring_parser.Docstring:
     Raises:
         docstring_parser.ParseError: no style can parse ``doc``.
     """
-    if not _OTHER_STYLE_LINE.search(doc):
+    if not (_OTHER_STYLE_START.match(doc) or _OTHER_STYLE_LINE.search(doc)):
         try:
             parsed = _GOOGLE.parse(doc)
         except docstring_parser.ParseError:
@@ -314,6 +323,15 @@ def _indent_leading_section(doc: str) -> str:
 
 # A reST/Epydoc field at the left margin (":param q:", "@param q:"), which starts or goes on a field list.
 _FIELD_LINE = re.compile(r"^[:@]\w")
+# The first line that starts a Google section or a reST/Epydoc field (either line test of
+# _split_text_after_sections, on the whole text), and a line at the left margin (a newline and a character that
+# is not whitespace, as ``str.isspace`` tells it: ``\s`` and ``\S`` are that test): with no such line after the
+# first section, no paragraph follows a section.
+# (Searched from each newline, with a match at the start, as _OTHER_STYLE_LINE is.)
+_TITLE = _GOOGLE.titles_re.pattern.removeprefix("^")
+_SECTION_START = re.compile(rf"{_TITLE}|[:@]\w", re.MULTILINE)
+_SECTION_LINE = re.compile(rf"\n(?:{_TITLE}|[:@]\w)", re.MULTILINE)
+_MARGIN_LINE = re.compile(r"\n\S")
 
 
 def _split_text_after_sections(doc: str) -> tuple[str, str]:
@@ -326,6 +344,13 @@ def _split_text_after_sections(doc: str) -> tuple[str, str]:
     own prose and belongs in the description. Only a paragraph after a blank line, following a section that had
     an indented body or a field, is taken, so a section written without indentation is left to the parser.
     """
+    first = _SECTION_START.match(doc) or _SECTION_LINE.search(doc)  # (most docstrings: no section, or no text at
+    # the margin after the first)
+    if first is None:
+        return doc, ""
+    end = doc.find("\n", first.end())
+    if end < 0 or not _MARGIN_LINE.search(doc, end):
+        return doc, ""
     kept: list[str] = []
     moved: list[str] = []
     in_section = has_body = free = blank = False
@@ -361,16 +386,23 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
         parsed = _parse_docstring_fields(doc)
     except docstring_parser.ParseError:
         return "\n\n".join(p for p in (inspect.cleandoc(doc), after) if p), {}
-    parts = [p for p in (parsed.short_description, parsed.long_description) if p]
-    # docstring_parser takes the first line as the summary and the rest as the long description: a summary
-    # wrapped over several lines (no blank line after its first) goes on in the same paragraph (review 24)
-    joint = "\n\n" if parsed.blank_after_short_description else "\n"
+    short, long = parsed.short_description, parsed.long_description
+    if short and long:
+        # docstring_parser takes the first line as the summary and the rest as the long description: a summary
+        # wrapped over several lines (no blank line after its first) goes on in the same paragraph (review 24)
+        joint = "\n\n" if parsed.blank_after_short_description else "\n"
+        summary = f"{short}{joint}{long}".strip()
+    else:
+        summary = (short or long or "").strip()
+    description = f"{summary}\n\n{after}" if summary and after else summary or after
     # NumPy/Sphinx style may carry the type in the name ("q : str" is already split by the parser); numpydoc
     # documents parameters that share a type and a text together ("x, y : float")
-    params = {name: p.description or "" for p in parsed.params
-              for name in (_NAMES_SEP.split(p.arg_name.strip()) if "," in p.arg_name else (p.arg_name.strip(),))
-              if name}
-    description = "\n\n".join(p for p in (joint.join(parts).strip(), after) if p)
+    params: dict[str, str] = {}
+    for param in parsed.params:
+        text, arg = param.description or "", param.arg_name
+        for name in _NAMES_SEP.split(arg.strip()) if "," in arg else (arg.strip(),):
+            if name:
+                params[name] = text
     return description, {k: v.strip() for k, v in params.items() if v}
 
 
