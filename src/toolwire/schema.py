@@ -327,6 +327,7 @@ def _pydantic_function_schema(
 
 
 _NO_JSON: Any = object()
+_JSON_SCALARS = (str, int, float, bool, type(None))  # (a tuple made once, not a union per call)
 
 
 def _finite(value: Any) -> bool:
@@ -335,7 +336,7 @@ def _finite(value: Any) -> bool:
         return math.isfinite(value)
     if isinstance(value, dict):
         return all(_finite(v) for v in value.values())
-    if isinstance(value, list | tuple):
+    if isinstance(value, (list, tuple)):
         return all(_finite(v) for v in value)
     return True
 
@@ -365,7 +366,7 @@ def _default_json(value: Any) -> Any:
     would write them as ``null``, which is not the default)."""
     if not _finite(value):
         return _NO_JSON
-    if isinstance(value, str | int | float | bool | type(None)):
+    if isinstance(value, _JSON_SCALARS):
         return value
     try:
         return fast_default(value)
@@ -419,15 +420,15 @@ def function_schema(
             "import every type the signature names at module level."
         ) from None
     doc_desc, doc_params, typo = "", {}, False
+    extra = call_doc(func) if parse_docstring else None  # (read once: the three uses below)
     if parse_docstring or description is None:
         own = function_doc(func)
         doc_desc, doc_params = _parse_docstring(own)
-        extra = call_doc(func) if parse_docstring else None
         if extra and extra != own:  # a callable object: its __call__'s Args fill what its class docstring lacks
             doc_params = {**_parse_docstring(extra)[1], **doc_params}
     if not parse_docstring:
         doc_params = {}
-    elif call_doc(func) is None:  # (a callable object's class docstring may well describe its __init__)
+    elif extra is None:  # (a callable object's class docstring may well describe its __init__)
         bound = partial_positionals(func)  # described by the function's docstring, filled by the partial
         typo = warn_unknown_documented(tool_name, {k: v for k, v in doc_params.items() if k not in bound},
                                        [name for name, _, _ in params])
@@ -450,7 +451,8 @@ def function_schema(
         if kind in _SKIPPED_KINDS or name in fixed or name == receiver:
             continue
         annotation = hints.get(name, Any)
-        if (filled := langchain_filled(tool_name, name, annotation, default)) is not None:
+        plain = type(annotation) is type  # str, int, a plain class: not LangChain's, no TypedDict, Annotated or union
+        if not plain and (filled := langchain_filled(tool_name, name, annotation, default)) is not None:
             fill[name] = _Factory(filled)  # left out of the schema: LangChain's to fill, not the model's
             continue
         if isinstance(default, FieldInfo):  # def f(n: int = Field(3, ge=0, description=...))
@@ -465,7 +467,11 @@ def function_schema(
                 fill[name] = default
             # toolwire writes the default itself: pydantic would read a "$ref"/"$defs" key in it as a reference
             annotation = Annotated[annotation, _field_copy(info, default=PydanticUndefined, default_factory=None)]
-        annotation, ann_desc = _annotation_description(_compat(annotation))
+            plain = False
+        if plain:
+            ann_desc = None  # (no TypedDict, Annotated or union to read)
+        else:
+            annotation, ann_desc = _annotation_description(_compat(annotation))
         desc = ann_desc or doc_params.get(name)
         required = default is inspect.Parameter.empty
         if not required:
@@ -475,10 +481,10 @@ def function_schema(
         if kind is inspect.Parameter.POSITIONAL_ONLY:
             positional_only.append(name)
         specs.append((name, annotation, desc, required))
-    if doc_params and call_doc(func) is None and not typo:  # an Args section leaving a parameter out (review 109)
+    if doc_params and extra is None and not typo:  # an Args section leaving a parameter out (review 109)
         warn_undocumented(tool_name, [name for name, _, desc, _ in specs if not desc and name not in doc_params])
 
-    model_name = "".join(p.capitalize() for p in tool_name.replace("-", "_").split("_")) + "Args"
+    model_name = "".join([p.capitalize() for p in tool_name.replace("-", "_").split("_")]) + "Args"
     try:
         raw, validate_python = fast_function_schema(specs, model_name)
         parameters = _object_shape(sorted_inline(raw))

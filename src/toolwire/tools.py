@@ -221,7 +221,7 @@ class Tool(ToolArguments, Batching):
         Warns:
             ToolDefinitionWarning: the definition works but is likely a mistake (see its message).
         """
-        if isinstance(func, classmethod | staticmethod):  # ``@tool`` above ``@classmethod``: see ``__get__``
+        if isinstance(func, (classmethod, staticmethod)):  # ``@tool`` above ``@classmethod``: see ``__get__``
             func = func.__func__
         tool_name = name if name is not None else function_name(func)
         if tool_name is None:
