@@ -39,6 +39,7 @@ class Unsupported(Exception):
 
 _SIMPLE_CORE: dict[Any, str] = {str: "str", int: "int", float: "float", bool: "bool"}
 _SIMPLE_JSON = {"str": "string", "int": "integer", "float": "number", "bool": "boolean", "none": "null"}
+_SIMPLE_TYPE_JSON = {tp: _SIMPLE_JSON[kind] for tp, kind in _SIMPLE_CORE.items()}
 _JSON_LEAF = (str, int, float, bool, type(None))
 _CONTAINERS = (dict, list)
 # model settings that change only validation (which runs the model's own validator), never the JSON Schema
@@ -91,8 +92,11 @@ def _fast_core(tp: Any, classes: list[type] | None = None) -> dict[str, Any]:
         return {"type": "list", "items_schema": {"type": "any"}}
     if tp is dict:
         return {"type": "dict", "keys_schema": {"type": "any"}, "values_schema": {"type": "any"}}
-    origin = get_origin(tp)
-    args = get_args(tp)
+    if type(tp) is types.GenericAlias and (tp.__origin__ is list or tp.__origin__ is dict):
+        origin, args = tp.__origin__, tp.__args__  # (what get_origin and get_args give, read directly)
+    else:
+        origin = get_origin(tp)
+        args = get_args(tp)
     if origin is list and len(args) == 1:
         return {"type": "list", "items_schema": _fast_core(args[0], classes)}
     if origin is dict and len(args) == 2 and args[0] is str:
@@ -395,10 +399,14 @@ def fast_function_schema(
         field: dict[str, Any] = {"type": "typed-dict-field", "schema": inner, "required": is_required,
                                  "metadata": {"pydantic_js_updates": {"description": desc}} if desc else {}}
         fields[name] = field
-        schema = _fast_json(inner, defs)
-        if desc:
-            schema = {**schema, "description": desc}
-        properties[name] = _ref_overrides(schema, defs)
+        simple = _SIMPLE_TYPE_JSON.get(annotation) if type(annotation) is type else None
+        if simple is not None:  # str, int, float, bool: what _fast_json writes of their (wrapped) core schema
+            properties[name] = {"type": simple, "description": desc} if desc else {"type": simple}
+        else:
+            schema = _fast_json(inner, defs)
+            if desc:
+                schema = {**schema, "description": desc}
+            properties[name] = _ref_overrides(schema, defs)
         if is_required:
             required.append(name)
     core = {"type": "typed-dict", "fields": fields, "extra_behavior": "forbid",

@@ -260,7 +260,7 @@ def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan 
     """
     if not isinstance(schema, dict) or _NESTED.isdisjoint(schema):  # a leaf: nothing to drop
         return None
-    branches = union_branches(schema)
+    branches = union_branches(schema) if "anyOf" in schema or "oneOf" in schema else []
     if len(branches) == 1:
         return null_plan(branches[0], top_level)
     plan: NullPlan = {}
@@ -268,12 +268,15 @@ def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan 
         plan["union"] = union
     props = schema.get("properties")
     if isinstance(props, dict):
-        required = set(schema.get("required") or ())
-        drop = top_level if top_level is not None else frozenset(
-            name for name, sub in props.items() if name not in required and not _admits_null(sub))
+        if top_level is not None:
+            drop = top_level
+        else:
+            required = set(schema.get("required") or ())
+            drop = frozenset(name for name, sub in props.items() if name not in required and not _admits_null(sub))
         if drop:
             plan["drop"] = frozenset(drop)
-        nested = {name: sub_plan for name, sub in props.items() if (sub_plan := null_plan(sub))}
+        nested = {name: sub_plan for name, sub in props.items()  # (a leaf, most properties, is passed over here)
+                  if isinstance(sub, dict) and not _NESTED.isdisjoint(sub) and (sub_plan := null_plan(sub))}
         if nested:
             plan["props"] = nested
     prefix = schema.get("prefixItems")
@@ -285,7 +288,7 @@ def null_plan(schema: Any, top_level: frozenset[str] | None = None) -> NullPlan 
             plan["prefix"] = plans
     for key, out_key in (("items", "items"), ("additionalProperties", "values")):
         sub = schema.get(key)
-        if isinstance(sub, dict) and (sub_plan := null_plan(sub)):
+        if isinstance(sub, dict) and not _NESTED.isdisjoint(sub) and (sub_plan := null_plan(sub)):
             plan[out_key] = sub_plan
     return plan or None
 

@@ -219,14 +219,18 @@ def _enum_apart(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+_BEFORE_CHECKS = (KeyFromText, _NotDigits)  # (tuples made once: a ``A | B`` here would be made at each call)
+_WRAP_CHECKS = (_BoolApart, _EnumApart)
+
+
 def transparent(node: dict[str, Any]) -> bool:
     """Whether the core schema ``node`` is a wrapper this module writes (:func:`not_bool`, a boolean literal's
     check, a boolean or tuple Enum's, a dict key's reading), whose ``schema`` is what a JSON Schema writer should
     describe."""
     kind = node.get("type")
     function = (node.get("function") or {}).get("function")
-    return (kind == "function-before" and (function in NOT_BOOL or isinstance(function, KeyFromText | _NotDigits))) or (
-        kind == "function-wrap" and isinstance(function, _BoolApart | _EnumApart))
+    return (kind == "function-before" and (function in NOT_BOOL or isinstance(function, _BEFORE_CHECKS))) or (
+        kind == "function-wrap" and isinstance(function, _WRAP_CHECKS))
 
 
 def not_bool(node: dict[str, Any], config: dict[str, Any] | None = None) -> dict[str, Any]:
