@@ -42,8 +42,8 @@ def signature_params(func: Any) -> list[tuple[str, inspect._ParameterKind, Any]]
     code object the way ``inspect`` does, without building Parameter and Signature objects; anything
     else goes through ``inspect.signature``.
     """
-    if type(func) is not types.FunctionType or any(
-            hasattr(func, a) for a in ("__wrapped__", "__signature__", "_partialmethod", "__partialmethod__")):
+    if type(func) is not types.FunctionType or (func.__dict__ and any(  # (attributes a plain function has none of)
+            hasattr(func, a) for a in ("__wrapped__", "__signature__", "_partialmethod", "__partialmethod__"))):
         return [(p.name, p.kind, p.default) for p in inspect.signature(func).parameters.values()]
     code = func.__code__
     pos_count, posonly_count, kwonly_count = code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount
@@ -88,8 +88,8 @@ def type_hints(target: Any) -> dict[str, Any]:
     if type(annotations) is not dict or isinstance(target, (type, types.ModuleType)):
         return typing.get_type_hints(target, include_extras=True)
     holder = target
-    while hasattr(holder, "__wrapped__"):  # get_type_hints' own choice of globals
-        holder = holder.__wrapped__
+    while (type(holder) is not types.FunctionType or holder.__dict__) and hasattr(holder, "__wrapped__"):
+        holder = holder.__wrapped__  # get_type_hints' own choice of globals
     namespace = getattr(holder, "__globals__", {})
     hints: dict[str, Any] = {}
     for name, value in annotations.items():
@@ -190,6 +190,8 @@ def function_name(func: Any) -> str | None:
 def hint_target(func: Any) -> Any:
     """The object whose annotations describe ``func``'s parameters: the wrapped function of a decorator
     or ``functools.partial``, a class's ``__init__``, a callable instance's ``__call__``."""
+    if type(func) is types.FunctionType and not func.__dict__:  # a plain function (no __wrapped__): itself
+        return func
     func = _unwrap(func)
     if isinstance(func, type):
         return func.__init__
