@@ -18,7 +18,9 @@ invites another call, to compare with toolwire's own (``current``):
 
 Forty-fifth session, default model (qwen2.5-coder-1.5b), the six chained questions (``--only F1,F5,F6,P1,P2,P3``):
 ``current`` and ``invite`` each made the second call in 0 of 6; every run stopped at one call and an answer. Review
-126 had found 0 of 10 with ``current``. The README's Agent section says so.
+126 had found 0 of 10 with ``current``. The README's Agent section says so. Two of those six runs (F6, P2) answered
+with the request itself, word for word (review 126 #4); with ``ChatLlamaCpp``'s ``decline_echoes`` (added then),
+none does, and the other eight questions' runs are the same as before it.
 """
 
 from __future__ import annotations

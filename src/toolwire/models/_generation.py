@@ -27,6 +27,7 @@ from toolwire.models._call_checks import (
 )
 from toolwire.models._call_lean import CallLean, Leans, first_repeat
 from toolwire.models._decoding import GenerationCancelled, Lean, greedy_tokens, sampled_tokens
+from toolwire.models._echo import echo_target, is_echo, may_echo
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import find_stop, read_reply, stop_list, visible_part
 from toolwire.models._room import MIN_ROOM, fitted_prompt, overflow_error
@@ -82,6 +83,7 @@ class Generation:
         self.unknown_calls = 0  # reply openings declined as calls of no bound tool (OpenerScanner.unknown_call)
         self.value_lists_kept = 0  # lists of values kept as text: no call was likely there (decline_value_lists)
         self.repeat_calls = 0  # calls declined as asked again after their results (decline_repeat_calls)
+        self.echoes = 0  # replies after tool results declined as the user's request said again (models/_echo.py)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
         self.window_bound = False  # the context window left the reply less room than max_tokens asks
         self.defaults: dict[str, dict[str, list[str]]] = {}  # schema defaults: found for a value the model chose
@@ -171,7 +173,8 @@ class Generation:
                   "parallel_call_shares": [round(x, 4) for x in self.list_shares],
                   "parallel_calls_added": self.calls_added, "parallel_calls_refused": self.calls_refused,
                   "declined_unknown_calls": self.unknown_calls, "value_lists_kept": self.value_lists_kept,
-                  "declined_repeat_calls": self.repeat_calls, "tool_results_cut": self.results_cut,
+                  "declined_repeat_calls": self.repeat_calls, "declined_echoes": self.echoes,
+                  "tool_results_cut": self.results_cut,
                   "call_limit": MAX_CALLS if len(calls) >= MAX_CALLS else 0}
         metadata.update((key, value) for key, value in counts.items() if value)  # (only what happened)
         if self.fresh:
@@ -322,6 +325,8 @@ class Generation:
         bans_at: dict[int, set[int]] = {}  # reply token index -> tokens banned there by declines
         unknown_at: set[int] = set()  # reply token indexes where a call of no tool was declined
         calls_on, unknown_on = True, unknown  # calls still recognised; unknown calls still declined
+        # the request a reply after tool results must not only say again (decline_echoes)
+        echo = echo_target(self.request.messages) if self.model.decline_echoes else None
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
         base = ""
@@ -329,7 +334,8 @@ class Generation:
         text = ""
         stream = self._texts(loaded, tokens, None, candidates=steps, made=made)
         while True:
-            restart: tuple[int, list[int], bool] | None = None  # (stream index, tokens banned, unknown call)
+            # (stream index, tokens banned, unknown call: True, a call declined: False, an echo: None)
+            restart: tuple[int, list[int], bool | None] | None = None
             for latest in stream:
                 text = base + latest
                 ends.append(len(text))
@@ -386,6 +392,8 @@ class Generation:
                 end = min(end, len(text) - hold)
                 if (self.declined_calls or self.unknown_calls) and _EMPTY_LIST_START.fullmatch(text):
                     end = 0  # held: it may end as the empty list a declined call leaves (below)
+                if echo is not None and may_echo(text, echo):
+                    end = 0  # held: it may end as the request said again, declined (below)
                 piece = visible_part(text, shown, end)
                 if piece:
                     shown = end
@@ -400,13 +408,16 @@ class Generation:
                             self.unknown_calls -= 1
                             self.value_lists_kept += 1
                             restart = None
+                if restart is None and echo is not None and made and is_echo(text, echo):
+                    self.echoes += 1  # the request said again: from the stream's first token, that token banned
+                    restart, echo = (0, [made[0]], None), None  # (once: what follows is kept as it comes)
             if restart is None:
                 break
             # not sure enough of this call: the reply goes on from just before its opening, without it
             stream.close()
             first, banned, was_unknown = restart
             at = len(prior) + first  # the reply's token index the generation goes on from
-            self.declined_calls += not was_unknown
+            self.declined_calls += was_unknown is False
             unknown_at.update([at] if was_unknown else [])
             bans_at.setdefault(at, set()).update(banned)
             # where a call of no tool opened, every token banned there stays banned (each decline's own else)

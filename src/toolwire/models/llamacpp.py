@@ -192,6 +192,12 @@ class ChatLlamaCpp(BaseChatModel):
             ``declined_calls`` includes them): qwen2.5-coder-0.5b otherwise asks for the same call again after its
             result. Default True; pass False for a tool whose result changes between two identical calls (polling
             a job), as ``Agent(repeat_calls=[...])`` does for the agent's own check.
+        decline_echoes: a reply after tool results that only says the user's request (of three words or more)
+            again, word for word, is generated again from its first token, that token banned, once per reply; it is
+            held back from a stream while it is still the request's start (:mod:`toolwire.models._echo`;
+            ``response_metadata["declined_echoes"]``): the default model answered "Adicione uma despesa de 80 reais
+            com transporte no dia 2026-04-18." with that sentence after the expense was added (review 126 #4).
+            Default True.
         decline_value_lists: with ``decline_unknown_calls``, in the ``pythonic`` format and before any tool result
             since the newest user message, a reply that is only a list of values (``['BRCA1']``, ``[1494]``,
             written where a call list was wanted) is declined as a call of no tool is, from its first value: the
@@ -237,7 +243,7 @@ class ChatLlamaCpp(BaseChatModel):
                  min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
                  optional_argument_share: float | None = None, decline_unknown_calls: bool = True,
                  parallel_call_share: float | None = None, decline_repeat_calls: bool = True,
-                 decline_value_lists: bool = False, **options: Any) -> None:
+                 decline_value_lists: bool = False, decline_echoes: bool = True, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if self.model not in REGISTRY:  # an unknown name is refused now, as init_chat_model does (review 77)
             _local_path(self.model)
@@ -258,6 +264,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.decline_unknown_calls = bool(decline_unknown_calls)
         self.decline_repeat_calls = bool(decline_repeat_calls)
         self.decline_value_lists = bool(decline_value_lists)
+        self.decline_echoes = bool(decline_echoes)
         self.verbose = verbose
         self.options = check_options(options, at_construction=True)
         if dialect is not None and dialect not in DIALECTS:
