@@ -11,10 +11,13 @@ none, but answered questions in other languages in English: two of them 6 and 7 
 ten, the third 3 of the 7 it was run on, where the current wording answers 1 of 10 so. The wording stays, and the
 echo is declined where the reply is made:
 :class:`~toolwire.models._generation.Generation` holds a reply back while it is still the request's start, and a
-reply that ends as the whole request is generated again from its first token, that token banned. Measured on the
-default model: P2 is then answered "A despesa foi adicionada com sucesso."; F6 gets a text that says which calls
-would give the total (no answer, but no echo); every other reply of ``chained_calls.py``, ``answer_turn.py`` and
-``failed_results.py`` is the same as without the rule.
+reply that ends as the whole request is generated again from its first token, that token banned (up to three
+times, the first tokens of earlier echoes staying banned: review 130 #2). Measured on the default model: P2 is then
+answered "A despesa foi adicionada com sucesso." (its request without the final period: "I added an expense of 80.00
+USD for transportation on April 18, 2026."). F6 gets a text that says which calls would give the total when
+``chained_calls.py`` asks the questions in order, and a wrong total (12.50 USD for 62.50) when F6 is asked alone: a
+near-tied token falls either way with what the KV cache holds (``benchmarks/RESULTS.md``, B7). Every other reply of
+``chained_calls.py``, ``answer_turn.py`` and ``failed_results.py`` is the same as without the rule.
 """
 
 from __future__ import annotations
@@ -23,54 +26,60 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolwire.messages import content_text
+from toolwire.models._text_content import prompt_text
 
 __all__ = ["echo_target", "is_echo", "may_echo"]
 
 _MIN_WORDS = 3  # a shorter request ("Paris?") said back may be a fair answer; a sentence of three words or more is not
+_MIN_UNSPACED = 6  # characters of a request written without spaces (Chinese, Japanese) that count as a sentence
 _SPACES = re.compile(r"\s+")
-_ENDS = ".!?;:…\"'“”«» \t\n"
+_ENDS = ".!?;:…\"'“”«»。！？ \t\n"
 
 
-def _plain(text: str) -> str:
-    return _SPACES.sub(" ", text).strip()
+def _core(text: str) -> str:
+    """``text`` with whitespace runs made one space, and surrounding quotes, final punctuation and spaces left out."""
+    return _SPACES.sub(" ", text).strip(_ENDS)
+
+
+def _kind(message: Any) -> str | None:
+    return getattr(message, "type", None)
 
 
 def echo_target(messages: Sequence[Any]) -> str | None:
     """The request a reply to ``messages`` must not only say again, or None.
 
     Args:
-        messages: the conversation the reply answers (toolwire or LangChain-style messages with ``type``).
+        messages: the conversation the reply answers (toolwire messages, as ``ChatLlamaCpp`` renders them).
 
     Returns:
-        The newest user message's text (whitespace runs made one space) when the conversation ends with tool
-        results, or with a user message right after them (both are said in the results turn the model answers),
-        and that text has at least three words; else None.
+        The newest user message's text as the prompt shows it (text blocks one per line; see :func:`_core` for what
+        is left out) when the conversation ends with tool results, or with a user message right after them (both are
+        said in the results turn the model answers; a blank one leaves the request before it, as the dialects do),
+        and that text has at least three words (six characters when written without spaces); else None.
     """
-    if not messages:
+    if not messages or _kind(messages[-1]) not in ("tool", "human"):
         return None
-    last = messages[-1]
-    kind = getattr(last, "type", None)
-    if kind == "human":
-        request = last if len(messages) > 1 and getattr(messages[-2], "type", None) == "tool" else None
-    elif kind == "tool":
-        request = next((m for m in reversed(messages) if getattr(m, "type", None) == "human"), None)
-    else:
-        request = None
+    if _kind(messages[-1]) == "human":
+        if len(messages) < 2 or _kind(messages[-2]) != "tool":
+            return None
+        if not prompt_text(messages[-1]).strip():
+            messages = messages[:-1]  # (a blank user turn: the dialects answer the request before it)
+    request = next((m for m in reversed(messages) if _kind(m) == "human"), None)
     if request is None:
         return None
-    text = _plain(content_text(request.content))
-    return text if len(text.split(" ")) >= _MIN_WORDS else None
+    text = _core(prompt_text(request))
+    long_enough = len(text.split(" ")) >= _MIN_WORDS or (" " not in text and len(text) >= _MIN_UNSPACED)
+    return text if long_enough else None
 
 
 def may_echo(text: str, target: str) -> bool:
-    """Whether the reply ``text`` (as generated so far) may still end as ``target`` said again: it is empty or a
-    start of it (whitespace runs counted as one space)."""
-    return target.startswith(_SPACES.sub(" ", text).lstrip())
+    """Whether the reply ``text`` (as generated so far) may still end as ``target`` (from :func:`echo_target`) said
+    again: what :func:`is_echo` compares of it is empty or a start of ``target``."""
+    return target.startswith(_core(text))
 
 
 def is_echo(text: str, target: str) -> bool:
-    """Whether the whole reply ``text`` only says ``target`` again: the same words, leaving out surrounding quotes,
-    final punctuation and whitespace."""
-    reply = _plain(text).strip(_ENDS)
-    return bool(reply) and reply == target.strip(_ENDS)
+    """Whether the whole reply ``text`` only says ``target`` (from :func:`echo_target`) again: the same words, leaving
+    out whitespace runs, surrounding quotes and final punctuation."""
+    core = _core(text)
+    return bool(core) and core == target

@@ -323,7 +323,7 @@ class Generation:
         steps: list[dict[int, float]] | None = [] if judging or unknown else None
         prior: list[int] = []  # the reply's tokens before the current stream (kept over declined calls)
         bans_at: dict[int, set[int]] = {}  # reply token index -> tokens banned there by declines
-        unknown_at: set[int] = set()  # reply token indexes where a call of no tool was declined
+        kept_at: set[int] = set()  # reply token indexes where a call of no tool, or an echo, was declined
         calls_on, unknown_on = True, unknown  # calls still recognised; unknown calls still declined
         # the request a reply after tool results must not only say again (decline_echoes)
         echo = echo_target(self.request.messages) if self.model.decline_echoes else None
@@ -408,9 +408,10 @@ class Generation:
                             self.unknown_calls -= 1
                             self.value_lists_kept += 1
                             restart = None
-                if restart is None and echo is not None and made and is_echo(text, echo):
-                    self.echoes += 1  # the request said again: from the stream's first token, that token banned
-                    restart, echo = (0, [made[0]], None), None  # (once: what follows is kept as it comes)
+            if (restart is None and echo is not None and made and not shown and self.echoes < _MAX_DECLINES
+                    and is_echo(text, echo)):  # the request said again: from the stream's first token, that token
+                self.echoes += 1  # banned with those an earlier echo began with (up to _MAX_DECLINES echoes)
+                restart = 0, [made[0]], None
             if restart is None:
                 break
             # not sure enough of this call: the reply goes on from just before its opening, without it
@@ -418,10 +419,11 @@ class Generation:
             first, banned, was_unknown = restart
             at = len(prior) + first  # the reply's token index the generation goes on from
             self.declined_calls += was_unknown is False
-            unknown_at.update([at] if was_unknown else [])
+            kept_at.update([at] if was_unknown is not False else [])
             bans_at.setdefault(at, set()).update(banned)
-            # where a call of no tool opened, every token banned there stays banned (each decline's own else)
-            banned = sorted(bans_at[at]) if at in unknown_at else banned
+            # where a call of no tool opened (or an echo), every token banned there stays banned (each decline's own
+            # else)
+            banned = sorted(bans_at[at]) if at in kept_at else banned
             base = text = text[:ends[first - 1]] if first else base
             prior += made[:first]
             # closing the stream took all its tokens off the budget; the declined ones do not count

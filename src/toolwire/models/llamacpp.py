@@ -193,8 +193,9 @@ class ChatLlamaCpp(BaseChatModel):
             result. Default True; pass False for a tool whose result changes between two identical calls (polling
             a job), as ``Agent(repeat_calls=[...])`` does for the agent's own check.
         decline_echoes: a reply after tool results that only says the user's request (of three words or more)
-            again, word for word, is generated again from its first token, that token banned, once per reply; it is
-            held back from a stream while it is still the request's start (:mod:`toolwire.models._echo`;
+            again, word for word, is generated again from its first token, at temperature 0 with that token banned
+            (up to 3 times per reply, the first tokens of earlier echoes staying banned; sampled again otherwise);
+            it is held back from a stream while it is still the request's start (:mod:`toolwire.models._echo`;
             ``response_metadata["declined_echoes"]``): the default model answered "Adicione uma despesa de 80 reais
             com transporte no dia 2026-04-18." with that sentence after the expense was added (review 126 #4).
             Default True.
