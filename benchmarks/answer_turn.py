@@ -22,7 +22,8 @@ import argparse
 import json
 import time
 
-import toolwire.models.dialects as dialects
+from _answer_line import use_answer_line
+
 from toolwire import tool
 from toolwire.examples.arith import evaluate
 from toolwire.messages import HumanMessage
@@ -81,14 +82,7 @@ def main() -> None:
     parser.add_argument("--no-decline-repeat-calls", action="store_true")
     args = parser.parse_args()
     if args.line != "current":
-        template, original = LINES[args.line], dialects._answer_line
-
-        def line(question: str, *, again: bool = True) -> str:
-            if question.strip() and (not again or len(question.strip()) <= dialects._REPEAT_LIMIT):
-                return "\n\n" + template.format(question=question.strip())
-            return original(question, again=again)
-
-        dialects._answer_line = line
+        use_answer_line(LINES[args.line])
     tools = [get_weather, calculate, search_web, convert_currency]
     model = ChatLlamaCpp(*([args.model] if args.model else []), n_threads=2, prompt_cache=False,
                          decline_repeat_calls=not args.no_decline_repeat_calls).bind_tools(tools)

@@ -31,7 +31,8 @@ import time
 from datetime import date
 from typing import Literal
 
-import toolwire.models.dialects as dialects
+from _answer_line import use_answer_line
+
 from toolwire import Agent, tool
 from toolwire.models import ChatLlamaCpp
 
@@ -143,14 +144,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated question ids, e.g. F1,P1")
     args = parser.parse_args()
     if args.line != "current":
-        template, original = LINES[args.line], dialects._answer_line
-
-        def line(question: str, *, again: bool = True) -> str:
-            if question.strip() and (not again or len(question.strip()) <= dialects._REPEAT_LIMIT):
-                return "\n\n" + template.format(question=question.strip())
-            return original(question, again=again)
-
-        dialects._answer_line = line
+        use_answer_line(LINES[args.line])
     model = ChatLlamaCpp(*([args.model] if args.model else []), n_threads=2)
     agent = Agent(model, [convert_currency, add_expense, list_expenses, sum_expenses],
                   system_prompt="Today is 2026-04-20. You help the user with their personal finances.")
