@@ -392,7 +392,7 @@ class Generation:
                 end = min(end, len(text) - hold)
                 if (self.declined_calls or self.unknown_calls) and _EMPTY_LIST_START.fullmatch(text):
                     end = 0  # held: it may end as the empty list a declined call leaves (below)
-                if echo is not None and may_echo(text, echo):
+                if echo is not None and not shown and may_echo(text, echo):  # (once shown, it left the request)
                     end = 0  # held: it may end as the request said again, declined (below)
                 piece = visible_part(text, shown, end)
                 if piece:
