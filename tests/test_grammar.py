@@ -221,6 +221,8 @@ PYTHONIC_OK = [
     '[plan(steps=["a", "b"], note=None, where={"lat": 1.5, "ok": True}, mode="fast", any=[1, {"k": None}])]',
     '[plan(steps=["x"], either=7)]',
     '[plan(steps=["x"], either=False)]',
+    '[plan(steps=[])]',  # minItems 1: not held (review 128 #7), validation refuses it
+    '[plan(steps=["a", "b", "c", "d"])]',  # maxItems 3: not held either
     '[calculate(expression="say \\"hi\\"\\n")]',
     '```python\n[now()]\n```',
 ]
@@ -232,8 +234,6 @@ PYTHONIC_BAD = [
     '[get_weather(city="Oslo", days=1.5)]',  # not an integer
     '[get_weather(days=3, city="Oslo")]',  # fixed order (the signature's)
     '[get_weather(city="Oslo", country="NO")]',  # unknown argument
-    '[plan(steps=[])]',  # minItems
-    '[plan(steps=["a", "b", "c", "d"])]',  # maxItems
     '[plan(steps=["a"], mode="slow")]',  # const
     '[plan(steps=["a"], where={"ok": True})]',  # nested required
     '[plan(steps=["a"], either="x")]',  # type list
@@ -448,6 +448,7 @@ TAG_OK = [
     _tag("plan", ("steps", '["a", "b"]'), ("note", "null"), ("where", '{"lat": 1.5, "ok": true}'), ("mode", "fast"),
          ("any", '[1, {"k": null}]'), ("either", "7")),
     _tag("plan", ("steps", '["x"]'), ("either", "false")),
+    _tag("plan", ("steps", "[]")),  # minItems: not held (review 128 #7)
     _tag("now") + "\n" + _tag("get_weather", ("city", "Paris")),
 ]
 TAG_BAD = [
@@ -458,7 +459,6 @@ TAG_BAD = [
     _tag("get_weather", ("city", "Oslo"), ("days", "three")),  # not an integer
     _tag("get_weather", ("city", "Oslo"), ("country", "NO")),  # unknown parameter
     _tag("get_weather", ("city", "a</b")),  # would close the parameter
-    _tag("plan", ("steps", "[]")),  # minItems
     _tag("plan", ("steps", '["a"]'), ("mode", "slow")),  # const
     _tag("plan", ("steps", "['a']")),  # JSON, not Python
     '<tool_call>\n{"name": "now", "arguments": {}}\n</tool_call>',  # the hermes JSON body

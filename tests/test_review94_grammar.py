@@ -7,18 +7,21 @@ number the grammar allows is finite, in every format.
 
 from __future__ import annotations
 
+import decimal
 import enum
 import math
 import re
 import uuid
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from test_grammar import Gbnf
 from toolwire import tool
+from toolwire.errors import ToolValidationError
 from toolwire.models._grammar_pattern import pattern_rule
+from toolwire.models.base import to_tool_spec
 from toolwire.models.dialects import format_calls, parse_reply
 from toolwire.models.grammar import Rules, call_grammar
 from toolwire.tools import ToolSpec
@@ -183,18 +186,34 @@ AMOUNT = ToolSpec("pay", "Pay.", {"type": "object", "properties": {
     "code": {"type": "string", "pattern": "^[A-Z]{3}$"}}, "required": ["amount"]})
 
 
+@tool
+def pay_exact(amount: decimal.Decimal, fee: Annotated[decimal.Decimal, Field(ge=0)],
+              code: Annotated[str, Field(pattern="^[A-Z]{3}$")] = "EUR") -> str:
+    """Pay."""
+    return f"{amount} {fee} {code}"
+
+
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_string_values_follow_a_simple_pattern(fmt: str) -> None:
-    # a Decimal's string branch, once its schema gives it a numeric pattern, takes only numbers' text
+def test_a_decimal_s_text_is_held_to_a_number_and_other_patterns_are_not(fmt: str) -> None:
+    """Review 94 #10 held a Decimal's string branch to a number's text (a type, as an ``int`` is held to digits);
+    review 128 #7: every other pattern is a constraint on the value, left to validation, since holding it bent what
+    the model meant (``"eur"`` became ``"EUR"``, ``"1234"`` for five digits gained a fifth)."""
+    spec = to_tool_spec(pay_exact)
+    grammar = Gbnf(call_grammar([spec], fmt, parallel=False))
+    assert grammar.accepts(_call("pay_exact", {"amount": "12.50", "fee": "1", "code": "EUR"}, fmt))
+    assert grammar.accepts(_call("pay_exact", {"amount": 3, "fee": 0}, fmt))
+    assert not grammar.accepts(_call("pay_exact", {"amount": "ten", "fee": 0}, fmt))
+    assert grammar.accepts(_call("pay_exact", {"amount": 1, "fee": 0, "code": "eur"}, fmt))  # validation refuses it
+    with pytest.raises(ToolValidationError, match="'code':"):
+        pay_exact.call_args({"amount": 1, "fee": 0, "code": "eur"})
+    # the Decimal with ge=0 writes no minus sign in its pattern; the grammar holds the type (any sign), and
+    # validation the bound, as for the number branch
+    assert grammar.accepts(_call("pay_exact", {"amount": 1, "fee": "-1.5"}, fmt))
+    with pytest.raises(ToolValidationError, match="'fee':"):
+        pay_exact.call_args({"amount": 1, "fee": "-1.5"})
+    # a hand-written pattern, numeric or not, is not held
     grammar = Gbnf(call_grammar([AMOUNT], fmt, parallel=False))
-    assert grammar.accepts(_call("pay", {"amount": "12.50", "code": "EUR"}, fmt))
-    assert grammar.accepts(_call("pay", {"amount": 3}, fmt))
-    assert not grammar.accepts(_call("pay", {"amount": "ten"}, fmt))
-    assert not grammar.accepts(_call("pay", {"amount": 1, "code": "eur"}, fmt))
-    # a pattern the grammar cannot follow leaves any string, as before
-    loose = ToolSpec("pay", "Pay.", {"type": "object", "properties": {
-        "code": {"type": "string", "pattern": "^.{3}$"}}, "required": ["code"]})
-    assert Gbnf(call_grammar([loose], fmt, parallel=False)).accepts(_call("pay", {"code": "any text"}, fmt))
+    assert grammar.accepts(_call("pay", {"amount": "ten", "code": "eur"}, fmt))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -11,12 +11,13 @@ The shapes written are exactly ``{"pattern": ...}`` and ``{"enum": [...]}`` (str
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["KEY_TEXT", "UNKEYABLE", "KeyFromText", "key_names", "key_table", "key_text"]
+__all__ = ["KEY_TEXT", "UNKEYABLE", "KeyFromText", "key_names", "key_table", "key_text", "number_text_patterns"]
 
 KEY_TEXT: dict[str, dict[str, Any]] = {
     "integer": {"pattern": "^-?[0-9]+$"},
@@ -131,3 +132,36 @@ def key_names(keys: dict[str, Any], resolve: Callable[[str], dict[str, Any] | No
     if kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind):
         return None
     return KEY_TEXT.get(kind, UNKEYABLE) if isinstance(kind, str) else UNKEYABLE
+
+
+@functools.cache
+def number_text_patterns() -> dict[str, str]:
+    """The ``pattern`` values toolwire writes for a number given as text, which state a *type*, not a constraint on
+    the value, each with the pattern of the number's text as a type: the keys of a ``dict[int, X]`` or
+    ``dict[float, X]`` (:data:`KEY_TEXT`, each its own) and the string branch of a ``Decimal``
+    (``StrictJsonSchema.get_decimal_pattern``, generated here by the same code so they follow the installed
+    pydantic: the signed pattern, and the one without a minus sign written under a lower bound of 0, whose type
+    is the signed one, since a bound is a constraint on the value).
+
+    The local model's grammar holds a string of one of these patterns to its number's text, as it holds an ``int``
+    to digits, and leaves every other ``pattern`` to validation (review 128 #7, :mod:`toolwire.models.grammar`).
+
+    Returns:
+        A dict from each such pattern to the pattern of its type (regular expressions in ECMA-262 syntax, as JSON
+        Schema writes them).
+    """
+    from decimal import Decimal
+    from typing import Annotated
+
+    from pydantic import Field, TypeAdapter
+
+    from toolwire._schema_strict import StrictJsonSchema
+
+    found = {KEY_TEXT[kind]["pattern"]: KEY_TEXT[kind]["pattern"] for kind in ("integer", "number")}
+    signed = ""
+    for kind in (Decimal, Annotated[Decimal, Field(ge=0)]):
+        for branch in TypeAdapter(kind).json_schema(schema_generator=StrictJsonSchema).get("anyOf", ()):
+            if isinstance(branch, dict) and isinstance(branch.get("pattern"), str):
+                signed = signed or branch["pattern"]
+                found[branch["pattern"]] = signed
+    return found

@@ -7,9 +7,13 @@ set (:class:`toolwire.models.grammar.Rules`): JSON (``[1, "a"]``, ``{"k": 1}``, 
 or Python literals as the pythonic format writes them (``[1, "a"]`` for a list or a tuple, ``{"k": 1}``; the
 separators exactly ``", "`` and ``": "``, as :func:`toolwire.models.grammar.python_literal` writes them).
 
-Counts (``minItems``/``maxItems``, ``minProperties``/``maxProperties``) are followed up to :data:`MAX_REPEAT`: a
-larger bound is not followed (validation after generation checks it), since llama.cpp expands every ``{m,n}``
-into rules.
+The counts of a list or a dict (``minItems``/``maxItems``, ``minProperties``/``maxProperties``) are not held (review
+128 #7, as review 126 #2 found for numbers and dates): holding them bent what the model meant into a different
+valid value with no error. A ``maxItems`` of 3 cut a list of five names the request gave to its first three, two
+of them lost; a ``minItems`` of 2 made the model add a second value it had not been given. Left free, the list
+reaches validation, which refuses it with an error the model sees and can act on (split the call, ask the user).
+A tuple's positions (``prefixItems``, :func:`tuple_rule`) are its shape, not a count, and stay held, up to
+:data:`MAX_REPEAT` elements past them, since llama.cpp expands every ``{m,n}`` into rules.
 
 Numeric bounds are not held at all (:func:`integer_rule`, review 126 #2): holding one bends a value the model meant
 past it into a different one that passes validation (``10`` out of 10 became ``1`` for ``Field(ge=1, le=5)``),
@@ -27,7 +31,8 @@ __all__ = ["MAX_REPEAT", "integer_rule", "keyword_sequence", "map_rule", "number
            "sequence_rule", "tuple_rule"]
 
 MAX_REPEAT = 16
-"""The largest item or key count the grammar follows; larger bounds are left to validation."""
+"""The largest count of a tuple's elements past its positions the grammar follows; larger bounds are left to
+validation."""
 
 _FLOAT = r'("." digits exponent? | exponent)'  # a list[float]'s element: not whole
 
@@ -45,33 +50,22 @@ def _brackets(rules: Rules, square: bool) -> tuple[str, str]:
     return f"{opening} ws", f"ws {closing}"
 
 
-def sequence_rule(rules: Rules, hint: str, item: str, low: Any, high: Any, *, square: bool = True) -> str:
-    """A list of ``item`` (``[a, b]``), or with ``square=False`` a dict whose entries are ``item`` (``{k: v}``).
+def sequence_rule(rules: Rules, hint: str, item: str, *, square: bool = True) -> str:
+    """A list of ``item`` (``[a, b]``), or with ``square=False`` a dict whose entries are ``item`` (``{k: v}``), of
+    any length: ``minItems``/``maxItems`` and ``minProperties``/``maxProperties`` are not held (see the module's
+    docstring), validation after generation checks them.
 
     Args:
         rules: the rule set.
         hint: the rule's name.
         item: the GBNF of one element (a rule name, or for a dict one ``key: value`` entry).
-        low: the ``minItems`` / ``minProperties`` value (followed when an int in 0..16, else 0).
-        high: the ``maxItems`` / ``maxProperties`` value (followed when an int in max(low, 1)..16; 0 means
-            empty; else unbounded).
+        square: a list (``True``) or a dict (``False``).
 
     Returns:
         The rule name.
     """
-    lo = low if _count(low) is not None and low <= MAX_REPEAT else 0
-    hi = high if _count(high) is not None and max(lo, 1) <= high <= MAX_REPEAT else None
-    more = "*" if hi is None else f"{{{max(lo - 1, 0)},{hi - 1}}}"
-    if lo > 1 and hi is None:
-        more = f"{{{lo - 1},}}"
     opening, closing = _brackets(rules, square)
-    if high == 0:  # as before the move: a maxItems of 0 (or false) is the empty list
-        body = f"{opening} {closing}"
-    elif lo == 0:
-        body = f"{opening} ({item} ({rules.sep} {item}){more})? {closing}"
-    else:
-        body = f"{opening} {item} ({rules.sep} {item}){more} {closing}"
-    return rules.add(hint, body)
+    return rules.add(hint, f"{opening} ({item} ({rules.sep} {item})*)? {closing}")
 
 
 def tuple_rule(rules: Rules, hint: str, prefix: list[str], extra: str | None, low: Any, high: Any) -> str:
@@ -121,15 +115,15 @@ def tuple_rule(rules: Rules, hint: str, prefix: list[str], extra: str | None, lo
     return rules.add(hint, f"{opening} {body} {closing}")
 
 
-def map_rule(rules: Rules, hint: str, key: str, value: str, low: Any, high: Any) -> str:
+def map_rule(rules: Rules, hint: str, key: str, value: str) -> str:
     """A dict (``{"k": v, ...}``) whose keys are ``key`` and values ``value`` (``additionalProperties`` given as a
-    schema), ``minProperties``/``maxProperties`` followed as :func:`sequence_rule` follows item counts.
+    schema), of any number of entries, as :func:`sequence_rule` writes a list.
 
     Returns:
         The rule name.
     """
     entry = rules.add(hint + "-entry", f"{key} {rules.colon} {value}")
-    return sequence_rule(rules, hint, entry, low, high, square=False)
+    return sequence_rule(rules, hint, entry, square=False)
 
 
 def keyword_sequence(pairs: list[tuple[str, bool]], sep: str, rules: Rules, hint: str) -> str:

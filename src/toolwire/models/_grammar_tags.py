@@ -63,10 +63,10 @@ def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth
     """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: one of the
     values of an ``enum`` or ``const`` (a string as it is, any other value as JSON; only those ``read``, the
     parser's typing of the parameter's text, gives back as the same value: review 94), each branch of an
-    ``anyOf``/``oneOf``, the text of a simple ``pattern``, or a ``date``/``date-time``/``time``/``uuid`` raw in
-    its form, for a ``"string"`` schema of it (:func:`toolwire.models.grammar.string_text`), raw text
-    (:func:`tag_safe`) for any other schema that admits any string (or says nothing), else the JSON value
-    :func:`value_rule` allows."""
+    ``anyOf``/``oneOf``, a number's text raw for a ``"string"`` schema that is one (a ``Decimal``'s string
+    branch: :func:`toolwire.models.grammar.string_text`), raw text (:func:`tag_safe`) for any other schema that
+    admits any string (or says nothing: another ``pattern`` or a ``format`` is not held, review 128 #7), else the
+    JSON value :func:`value_rule` allows."""
     from toolwire.models.grammar import MAX_DEPTH, gbnf_literal, string_text, value_rule
 
     if isinstance(schema, dict) and depth <= MAX_DEPTH:
@@ -86,7 +86,7 @@ def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth
                 return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
     kinds = _wanted_kinds(schema, root)
     if kinds == {"string"} and schema.get("type") == "string" and (text := string_text(schema, rules)) is not None:
-        return text  # a pattern's text, a date, time or uuid, raw (its characters hold no "<")
+        return text  # a number's text, raw (its characters hold no "<")
     if not kinds or "string" in kinds:
         return tag_safe(rules, "raw")
     return value_rule(schema, rules, hint)

@@ -15,38 +15,40 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 * ``"hermes"``: one ``<tool_call>\\n{...}\\n</tool_call>`` block per call (Hermes / Qwen templates);
 * ``"function_tag"``: one ``<tool_call>`` block per call holding Qwen3-Coder's XML form,
   ``<function=NAME>\\n<parameter=KEY>\\nVALUE\\n</parameter>\\n...</function>``, as its chat template writes it
-  (format: :mod:`toolwire.parsing.function_tags`): a value whose schema admits any string is raw text (one of
-  a string ``format`` below, raw, when the schema admits only strings), an ``enum``/``const`` one of its values
+  (format: :mod:`toolwire.parsing.function_tags`): a value whose schema admits any string is raw text,
+  an ``enum``/``const`` one of its values
   (a string as it is, others as JSON), each ``anyOf`` branch so, any other value JSON; no value (nor a string
   inside a JSON value) holds ``</``, ``<function=`` or ``<tool_call>``, where the parser would end it (JSON
   strings can write ``<`` as ``\\u003c``); parameters in the schema's property order.
 
-:func:`call_grammar` returns the GBNF text; its ``root`` rule is the whole call reply (nothing may follow but the
-end of generation). :func:`value_rule` lowers one JSON Schema, supporting ``string`` (``enum``/``const``; a simple
-anchored ``pattern`` as :mod:`toolwire.models._grammar_pattern` translates it, such as ``^[a-z]+$``; else ``format``
-``uuid`` written as :mod:`toolwire.models._grammar_formats` says, unless a ``pattern`` the grammar cannot follow is
-given), ``number``, ``integer``, ``boolean``,
-``null``, arrays (``items``; ``prefixItems`` by position, a ``tuple[int, str]`` as ``[1, "a"]`` in both styles, then
-``items`` or, for ``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike;
-``minItems``, ``maxItems``; a ``list[float]``'s elements as floats, see :func:`float_items`), objects
-(``properties``; ``required`` keys always present and optional ones optional, in the schema's property order; no
-other keys; without ``properties``, a dict whose values are of an ``additionalProperties`` schema and whose keys are
-of ``propertyNames``' ``enum``, ``const``, ``pattern`` (the simple anchored ones
-:mod:`toolwire.models._grammar_pattern` translates, such as ``^-?[0-9]+$``; in the pythonic format such an integer
-or number key may also be written bare, ``{3: "North"}``) or ``format``, ``minProperties``/``maxProperties``, only
-``{}`` for ``additionalProperties: false``), ``anyOf``/``oneOf``, type lists, ``enum`` and ``const`` of any type.
+The rule the grammar follows: it holds a call's *shape*, the things a value's type and the tool's choices make,
+and never a constraint on the value itself. :func:`call_grammar` returns the GBNF text; its ``root`` rule is the
+whole call reply (nothing may follow but the end of generation). :func:`value_rule` lowers one JSON Schema, holding
+``string`` (a number written as text, a ``Decimal``'s string branch, to a number's text: :func:`string_text`),
+``number``, ``integer``, ``boolean``, ``null``, ``enum`` and ``const`` of any type, ``anyOf``/``oneOf``
+and type lists, arrays (``items``; ``prefixItems`` by position, a ``tuple[int, str]`` as ``[1, "a"]`` in both
+styles, then ``items`` or, for ``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike;
+a ``list[float]``'s elements as floats, see :func:`float_items`) and objects (``properties``; ``required`` keys
+always present and optional ones optional, in the schema's property order; no other keys; without ``properties``, a
+dict whose values are of an ``additionalProperties`` schema and whose keys are of ``propertyNames``' ``enum`` or
+``const``, or the digits of a ``dict[int, X]`` or ``dict[float, X]`` key, which the pythonic format may also write
+bare, ``{3: "North"}``; only ``{}`` for ``additionalProperties: false``).
 
-Not followed (any value of the format, or any string, where they stand; validation after generation then refuses
-what breaks them, which comes back as an invalid call or an error result): ``$ref``, ``allOf``, ``not``,
-``if``/``then``, a ``pattern`` beyond the simple anchored ones above, ``patternProperties`` (such an object takes
-any keys and values), ``minLength``/``maxLength``, formats other than ``uuid``, and on purpose, since holding them
-bent the value the model meant into a different one that passed validation with no error (review 126 #2): the
-``date``, ``date-time`` and ``time`` formats (``"15 May 2026"`` became ``1520-05-01``; see
-:mod:`toolwire.models._grammar_formats`) and every bound of a number (``minimum``, ``maximum`` and their exclusive
-forms: ``10`` for ``Field(ge=1, le=5)`` became ``1``; see :func:`toolwire.models._grammar_items.integer_rule`);
-``multipleOf``, ``uniqueItems``,
-``contains``, item and key counts above 16, ``additionalProperties`` beside ``properties`` (only the named keys are
-written), and the 32-bit or 64-bit range of an integer. Whitespace runs are bounded and numbers have at most 24
+Not held on purpose (any value of the type where they stand; validation after generation refuses what breaks them,
+which comes back as an invalid call or an error result the model sees and can act on): every constraint on a value,
+since holding one bent the value the model meant into a different one that passed validation with no error
+(reviews 126 #2 and 128 #7): a number's bounds (``minimum``, ``maximum``, their exclusive forms: ``10`` for
+``Field(ge=1, le=5)`` became ``1``; see :func:`toolwire.models._grammar_items.integer_rule`), the ``date``,
+``date-time`` and ``time`` formats (``"15 May 2026"`` became ``1520-05-01``; pydantic's own ``"2025-05-01 10:00"``
+became midnight), ``uuid`` (an order id ``"ORD-1001"`` became some made-up UUID the tool then looked up), a string's
+``pattern`` (``"1234"`` for ``^[0-9]{5}$`` gained a fifth digit; review 124 found ``"São Paulo"`` misspelled), and a
+list's or a dict's counts (``maxItems`` 3 cut five names to three, two lost; ``minItems`` 2 made the model add a
+value it was not given). No rule short of the type avoids that: any prefix may begin a text the model means, and
+only validation can judge the whole. The prompt still states such constraints (:mod:`toolwire.models._tool_text`).
+Not held because the grammar cannot: ``$ref``, ``allOf``, ``not``, ``if``/``then``, ``patternProperties`` (such an
+object takes any keys and values), ``additionalProperties`` beside ``properties`` (only the named keys are written),
+``multipleOf``, ``uniqueItems``, ``contains``, a tuple's elements past its positions beyond 16, and the 32-bit or
+64-bit range of an integer. Whitespace runs are bounded and numbers have at most 24
 integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19 or 20 digits) and an exponent of at
 most ``e+284`` (``e-999`` below), so every number the grammar allows is a finite float (under 1e308; ``1e999`` would
 read as infinity, which the call parser refuses: review 94) in every format; strings and lists are bounded only by
@@ -63,8 +65,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolwire._schema_keys import KEY_TEXT
-from toolwire.models._grammar_formats import format_rule
+from toolwire._schema_keys import KEY_TEXT, number_text_patterns
 from toolwire.models._grammar_items import (
     integer_rule,
     keyword_sequence,
@@ -350,7 +351,8 @@ def _item(schema: Any, rules: Rules, hint: str, depth: int) -> str:
 def _array(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
     """An array of ``schema``: with ``prefixItems`` (a ``tuple[int, str]``), its schemas by position and ``items``
     past them (none for ``items: false``), :func:`toolwire.models._grammar_items.tuple_rule`; else every element of
-    ``items``, :func:`toolwire.models._grammar_items.sequence_rule`; ``minItems``/``maxItems`` followed either way."""
+    ``items``, :func:`toolwire.models._grammar_items.sequence_rule`, of any length (a list's ``minItems``/``maxItems``
+    are not held, review 128 #7; a tuple's follow its positions)."""
     items, prefix = schema.get("items", True), schema.get("prefixItems")
     if isinstance(items, list) and not isinstance(prefix, list):  # draft 7's tuple: items [A, B], additionalItems
         items, prefix = schema.get("additionalItems", True), items
@@ -358,32 +360,27 @@ def _array(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
         placed = [value_rule(sub, rules, f"{hint}-{i}", depth + 1) for i, sub in enumerate(prefix)]
         extra = None if items is False else _item(items, rules, hint + "-item", depth)
         return tuple_rule(rules, hint + "-tuple", placed, extra, schema.get("minItems"), schema.get("maxItems"))
-    item = _item(items, rules, hint + "-item", depth)
-    return sequence_rule(rules, hint + "-array", item, schema.get("minItems", 0), schema.get("maxItems"))
+    return sequence_rule(rules, hint + "-array", _item(items, rules, hint + "-item", depth))
 
 
 def _string(schema: dict[str, Any], rules: Rules) -> str:
-    """A string of ``schema``, whose ``enum``/``const`` :func:`value_rule` took first, in quotes (JSON and Python
-    literals write its text alike: no character of it needs escaping): with a ``pattern``, its text where
-    :func:`string_text` can follow it; else with ``format`` ``uuid``, the format's text; else any string."""
+    """A string of ``schema``, whose ``enum``/``const`` :func:`value_rule` took first: a number's text where
+    :func:`string_text` gives one, in quotes (JSON and Python literals write it alike), else any string."""
     text = string_text(schema, rules)
-    if text is None:
-        return rules.string
-    return rules.add(f"{text}-string", f'"\\"" {text} "\\""')
+    return rules.string if text is None else rules.add(f"{text}-string", f'"\\"" {text} "\\""')
 
 
 def string_text(schema: Any, rules: Rules) -> str | None:
-    """The rule name of the text (without quotes) of a string of ``schema``, or ``None`` for any text: its
-    ``pattern`` where :func:`toolwire.models._grammar_pattern.pattern_rule` can follow it (simple anchored patterns:
-    ``^[a-z]+$``, a numeric string ``^-?[0-9]+(\\.[0-9]+)?$``; review 94), else ``None`` for a pattern it cannot,
-    which wins over a ``format``; else the text of a ``uuid`` ``format``
-    (:func:`toolwire.models._grammar_formats.format_rule`; a ``date`` is any text, review 126 #2). No character of
-    it is a ``"``, ``\\`` or ``<``."""
+    """The rule name of the text (without quotes) of a string of ``schema`` that is a number written as text, or
+    ``None`` for any text: a ``pattern`` toolwire writes for a number's text (a ``Decimal``'s string branch, a
+    ``dict[int, X]`` key: :func:`toolwire._schema_keys.number_text_patterns`) is a type and is held, as
+    :func:`toolwire.models._grammar_pattern.pattern_rule` translates it; every other ``pattern``, and every
+    ``format``, is a constraint on the value and is not (review 128 #7). No character of the text is a ``"``,
+    ``\\`` or ``<``."""
     if not isinstance(schema, dict) or "enum" in schema or "const" in schema:
         return None
-    if "pattern" in schema:
-        return pattern_rule(schema["pattern"], rules)
-    return format_rule(schema, rules)
+    typed = number_text_patterns().get(schema.get("pattern"))  # type: ignore[arg-type]
+    return None if typed is None else pattern_rule(typed, rules)
 
 
 def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
@@ -417,9 +414,9 @@ def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
 
 def _map(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
     """An object without ``properties``: a dict whose values are of ``additionalProperties`` when that is a schema
-    (a ``dict[str, int]``) and whose keys are strings (of ``propertyNames``' ``enum``, ``const``, ``pattern`` or
-    ``format`` where it gives one; in Python style also bare integers for a ``dict[int, X]``: :func:`_key`),
-    ``minProperties``/``maxProperties`` followed (:func:`toolwire.models._grammar_items.map_rule`);
+    (a ``dict[str, int]``) and whose keys are strings (of ``propertyNames``' ``enum`` or ``const``, or a number key's
+    digits; in Python style also bare integers for a ``dict[int, X]``: :func:`_key`), of any number of entries
+    (``minProperties``/``maxProperties`` are not held, :func:`toolwire.models._grammar_items.map_rule`);
     ``{}`` only for ``additionalProperties: false``; any object when ``patternProperties`` (whose keys take their own
     schemas) or nothing constrains it."""
     extra = schema.get("additionalProperties", True)
@@ -429,18 +426,18 @@ def _map(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
         return rules.add("empty-dict", '"{}"') if rules.style == "py" else rules.add("empty-object", '"{" ws "}"')
     value = value_rule(extra, rules, hint + "-value", depth + 1) if isinstance(extra, dict) else rules.any_value
     key = _key(schema.get("propertyNames"), rules, hint)
-    low, high = schema.get("minProperties"), schema.get("maxProperties")
-    if value == rules.any_value and key == rules.string and low is None and high is None:
+    if value == rules.any_value and key == rules.string:
         return "pydict" if rules.style == "py" else "object"
-    return map_rule(rules, hint + "-map", key, value, low, high)
+    return map_rule(rules, hint + "-map", key, value)
 
 
 def _key(names: Any, rules: Rules, hint: str) -> str:
     """A dict key of the ``propertyNames`` schema ``names``: one of its ``enum``'s values or its ``const`` (a
     ``dict[Literal["a", "b"], int]``; an integer among them, which no JSON key is, as its digits, the text the tool
-    reads back as it: ``dict[IntEnum, int]``), a string of its ``pattern`` where
-    :func:`toolwire.models._grammar_pattern.pattern_rule` can follow it (``^-?[0-9]+$`` for a ``dict[int, str]``;
-    review 94), else of its ``format`` (a ``dict[UUID, int]``), else any string.
+    reads back as it: ``dict[IntEnum, int]``), the digits of a number key (the ``pattern`` toolwire writes for the
+    keys of a ``dict[int, str]`` or ``dict[float, str]``, :data:`toolwire._schema_keys.KEY_TEXT`, translated by
+    :func:`toolwire.models._grammar_pattern.pattern_rule`; review 94), else any string: like a value's, a key's other
+    ``pattern`` or ``format`` (a ``dict[UUID, int]``) is not held (review 128 #7, see the module's docstring).
 
     In Python style the key may also be written bare where the pythonic parser reads it back as the same text
     (:func:`toolwire.parsing._scan.to_jsonable`, review 96): an integer (``{3: "North"}``, Python's form: ``0`` or no

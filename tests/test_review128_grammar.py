@@ -1,0 +1,117 @@
+"""Review 128 #7: the embedded model's grammar holds a call's shape, never a constraint on a value.
+
+A ``uuid`` format, a string's ``pattern`` and a list's or a dict's counts were held, so the grammar bent what the
+model meant into a different valid value with no error (an order id ``"ORD-1001"`` became a made-up UUID; a list of
+five names under ``maxItems`` 3 lost two of them). Now the value is written as meant and the tool's validation
+refuses it with a message the model sees; the prompt states each such constraint beside the parameter. Each test
+failed on the code before the change; none loads a model.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated
+
+from pydantic import Field
+
+from test_grammar import Gbnf
+from toolwire import tool
+from toolwire._schema_keys import KEY_TEXT, number_text_patterns
+from toolwire.messages import tool_call
+from toolwire.models._tool_text import python_signature
+from toolwire.models.base import to_tool_spec
+from toolwire.models.dialects import format_calls
+from toolwire.models.grammar import FORMATS, call_grammar
+
+
+@tool
+def invite(names: Annotated[list[str], Field(min_length=1, max_length=3)], order: uuid.UUID,
+           tags: Annotated[list[str], Field(max_length=1)] | None = None,
+           scores: Annotated[dict[str, int], Field(min_length=2)] | None = None,
+           zip_code: Annotated[str, Field(pattern=r"^[0-9]{5}$")] = "00000") -> str:
+    """Invite people to an order's event.
+
+    Args:
+        names: who to invite
+        order: the order id
+        tags: labels
+        scores: points per team
+        zip_code: postal code
+    """
+    return f"{names} {order}"
+
+
+SPEC = to_tool_spec(invite)
+FIVE = ["Ana", "Bruno", "Carla", "Davi", "Elisa"]
+
+
+def _text(fmt: str, **args: object) -> str:
+    return format_calls([tool_call("invite", {"names": ["Ana"], "order": "ORD-1001", **args}, "c1")], fmt, [SPEC])
+
+
+def test_the_values_the_grammar_bent_are_written_as_meant_in_every_format() -> None:
+    for fmt in FORMATS:
+        grammar = Gbnf(call_grammar([SPEC], fmt))
+        for args in ({}, {"names": FIVE}, {"names": []}, {"tags": ["a", "b"]}, {"zip_code": "1234"},
+                     {"scores": {"red": 1}}, {"order": "1001"}):
+            assert grammar.accepts(_text(fmt, **args)), (fmt, args)
+        assert not grammar.accepts(_text(fmt, names=[1])), fmt  # a list's item type is still held
+        if fmt != "function_tag":  # (where a string is raw text, 7 is the text "7")
+            assert not grammar.accepts(_text(fmt, order=7)), fmt  # and a string is still a string
+
+
+def test_validation_refuses_them_with_a_message_naming_the_parameter() -> None:
+    good = {"names": ["Ana"], "order": "123e4567-e89b-12d3-a456-426614174000"}
+    assert invite.invoke(tool_call("invite", good, "c0")).status == "success"
+    for key, value in (("names", FIVE), ("names", []), ("order", "ORD-1001"), ("zip_code", "1234"),
+                       ("scores", {"red": 1})):
+        result = invite.invoke(tool_call("invite", {**good, key: value}, "c1"))
+        assert result.status == "error" and key in result.content, (key, result.content)
+
+
+def test_the_prompt_states_the_counts_and_the_uuid_form() -> None:
+    text = python_signature(SPEC)
+    assert "names: who to invite. Holds at least 1 item, at most 3 items." in text
+    assert "tags: labels. Holds at most 1 item." in text  # through Optional's branch
+    assert "scores: points per team. Holds at least 2 entries." in text
+    assert "order: the order id. Written as a UUID, xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" in text
+    assert "zip_code: postal code. Must match the regular expression `^[0-9]{5}$`." in text
+
+
+def test_a_tuple_keeps_its_positions_and_says_no_count() -> None:
+    @tool
+    def place(at: tuple[int, str]) -> str:
+        """Place it.
+
+        Args:
+            at: row and label
+        """
+        return str(at)
+
+    spec = to_tool_spec(place)
+    grammar = Gbnf(call_grammar([spec], "json"))
+    assert grammar.accepts('{"name": "place", "arguments": {"at": [1, "a"]}}')
+    assert not grammar.accepts('{"name": "place", "arguments": {"at": [1, "a", "b"]}}')
+    assert not grammar.accepts('{"name": "place", "arguments": {"at": ["a", 1]}}')
+    assert "Holds" not in python_signature(spec)
+
+
+def test_a_number_written_as_text_is_a_type_and_stays_held() -> None:
+    patterns = number_text_patterns()
+    assert patterns[KEY_TEXT["integer"]["pattern"]] == KEY_TEXT["integer"]["pattern"]
+    unsigned = [p for p in patterns if p.startswith("^[+]?")]
+    signed = [p for p in patterns if p.startswith("^[+-]?")]
+    assert len(unsigned) == 1 and len(signed) == 1 and patterns[unsigned[0]] == signed[0]  # a bound is not a type
+
+    @tool
+    def tally(points: dict[int, str]) -> str:
+        """Tally.
+
+        Args:
+            points: label per score
+        """
+        return str(points)
+
+    grammar = Gbnf(call_grammar([to_tool_spec(tally)], "json"))
+    assert grammar.accepts('{"name": "tally", "arguments": {"points": {"3": "x"}}}')
+    assert not grammar.accepts('{"name": "tally", "arguments": {"points": {"three": "x"}}}')
