@@ -126,7 +126,9 @@ def test_prefix_items_follow_json_schema(style: str) -> None:
     typed = _value({"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"},
                     "minItems": 2, "maxItems": 3}, style)
     assert typed.accepts('["a", 1]') and typed.accepts('["a", 1, 2]')
-    for text in ('["a"]', '["a", 1, 2, 3]', '["a", "b"]', "[1, 2]"):
+    # how many values go past the positions is a count, not held (review 131 #4): validation refuses these
+    assert typed.accepts('["a"]') and typed.accepts('["a", 1, 2, 3]')
+    for text in ('["a", "b"]', "[1, 2]"):
         assert not typed.accepts(text), text
     # maxItems below the number of positions cuts them; minItems inside them makes the first ones required
     cut = _value({"type": "array", "prefixItems": [{"type": "integer"}] * 3, "minItems": 1, "maxItems": 2}, style)

@@ -10,6 +10,7 @@ failed on the code before the change; none loads a model.
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import Annotated
 
 from pydantic import Field
@@ -22,6 +23,7 @@ from toolwire.models._tool_text import python_signature
 from toolwire.models.base import to_tool_spec
 from toolwire.models.dialects import format_calls
 from toolwire.models.grammar import FORMATS, call_grammar
+from toolwire.tools import ToolSpec
 
 
 @tool
@@ -101,7 +103,9 @@ def test_a_number_written_as_text_is_a_type_and_stays_held() -> None:
     assert patterns[KEY_TEXT["integer"]["pattern"]] == KEY_TEXT["integer"]["pattern"]
     unsigned = [p for p in patterns if p.startswith("^[+]?")]
     signed = [p for p in patterns if p.startswith("^[+-]?")]
-    assert len(unsigned) == 1 and len(signed) == 1 and patterns[unsigned[0]] == signed[0]  # a bound is not a type
+    assert len(unsigned) == 2 and len(signed) == 2  # with and without allow_inf_nan (review 131 #2)
+    for pattern in unsigned:  # a bound is not a type
+        assert patterns[pattern] == "^[+-]?" + pattern.removeprefix("^[+]?")
 
     @tool
     def tally(points: dict[int, str]) -> str:
@@ -115,3 +119,92 @@ def test_a_number_written_as_text_is_a_type_and_stays_held() -> None:
     grammar = Gbnf(call_grammar([to_tool_spec(tally)], "json"))
     assert grammar.accepts('{"name": "tally", "arguments": {"points": {"3": "x"}}}')
     assert not grammar.accepts('{"name": "tally", "arguments": {"points": {"three": "x"}}}')
+
+
+# -- review 131: what the first version of the change missed ---------------------------------------------------------
+
+
+@tool
+def ship(a: Annotated[str, Field(pattern=r"^[0-9]{5}$")] | None = None,
+         b: list[Annotated[str, Field(pattern=r"^[0-9]{5}$")]] | None = None,
+         c: dict[str, uuid.UUID] | None = None,
+         d: list[uuid.UUID] | None = None,
+         e: list[Annotated[list[int], Field(min_length=2, max_length=2)]] | None = None,
+         f: tuple[Annotated[str, Field(pattern=r"^[0-9]{5}$")], uuid.UUID] | None = None,
+         g: Annotated[Decimal, Field(ge=0)] | None = None,
+         h: Annotated[list[int], Field(min_length=1, max_length=1)] | None = None,
+         k: Annotated[list[int], Field(max_length=0)] | None = None) -> str:
+    """Ship.
+
+    Args:
+        a: postal code
+        b: postal codes
+        c: order per person
+        d: orders
+        e: points
+        f: code and order
+        g: amount
+        h: one number
+        k: nothing
+    """
+    return "shipped"
+
+
+def test_1_the_prompt_states_constraints_one_level_down_and_readably() -> None:
+    text = python_signature(to_tool_spec(ship))
+    uuid_form = "Written as a UUID, xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in hexadecimal digits."
+    for line in ("a: postal code. Must match the regular expression `^[0-9]{5}$`.",
+                 "b: postal codes. Each item: Must match the regular expression `^[0-9]{5}$`.",
+                 f"c: order per person. Each value: {uuid_form}",
+                 "d: orders. Each written as a UUID,",
+                 "e: points. Each item: Holds exactly 2 items.",
+                 f"f: code and order. Item 1: Must match the regular expression `^[0-9]{{5}}$`. Item 2: {uuid_form}",
+                 "g: amount. Must be at least 0",  # the Decimal's number branch; its text pattern is a type
+                 "h: one number. Holds exactly 1 item.",
+                 "k: nothing. Holds no items."):
+        assert line in text, (line, text)
+    assert "Must match the regular expression `^[+" not in text
+
+
+def test_1_a_count_on_another_type_says_nothing() -> None:
+    """BFCL's irrelevance_128 puts minItems/maxItems on an integer (its list's items): no sentence for it."""
+    spec = ToolSpec("score", "", {"type": "object", "properties": {"answers": {
+        "type": "array", "items": {"type": "integer", "minItems": 5, "maxItems": 100}}}, "required": ["answers"]})
+    assert "Holds" not in python_signature(spec)
+
+
+def test_2_a_decimal_allowing_inf_and_nan_keeps_its_number_type() -> None:
+    @tool
+    def pay(amount: Annotated[Decimal, Field(allow_inf_nan=True)]) -> str:
+        """Pay."""
+        return str(amount)
+
+    spec = to_tool_spec(pay)
+    for fmt in FORMATS:
+        grammar = Gbnf(call_grammar([spec], fmt))
+        assert grammar.accepts(format_calls([tool_call("pay", {"amount": "12.5"}, "c1")], fmt, [spec])), fmt
+        assert grammar.accepts(format_calls([tool_call("pay", {"amount": "inf"}, "c1")], fmt, [spec])), fmt
+        assert not grammar.accepts(format_calls([tool_call("pay", {"amount": "ten dollars"}, "c1")], fmt, [spec]))
+
+
+def test_3_a_user_s_own_number_pattern_on_a_plain_string_is_not_held() -> None:
+    @tool
+    def dial(account: Annotated[str, Field(pattern=r"^-?[0-9]+$")]) -> str:
+        """Dial."""
+        return account
+
+    spec = to_tool_spec(dial)
+    for fmt in FORMATS:
+        text = format_calls([tool_call("dial", {"account": "555-1234"}, "c1")], fmt, [spec])
+        assert Gbnf(call_grammar([spec], fmt)).accepts(text), fmt
+    assert dial.invoke(tool_call("dial", {"account": "555-1234"}, "c1")).status == "error"
+
+
+def test_4_values_past_a_tuple_s_positions_are_not_counted() -> None:
+    spec = ToolSpec("route", "", {"type": "object", "properties": {"stops": {
+        "type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "string"}, "maxItems": 3}},
+        "required": ["stops"]})
+    grammar = Gbnf(call_grammar([spec], "json"))
+    assert grammar.accepts('{"name": "route", "arguments": {"stops": ["a", "b", "c", "d", "e"]}}')
+    assert not grammar.accepts('{"name": "route", "arguments": {"stops": [1]}}')
+    assert "Holds at most 3 items." in python_signature(spec)

@@ -141,7 +141,8 @@ def number_text_patterns() -> dict[str, str]:
     ``dict[float, X]`` (:data:`KEY_TEXT`, each its own) and the string branch of a ``Decimal``
     (``StrictJsonSchema.get_decimal_pattern``, generated here by the same code so they follow the installed
     pydantic: the signed pattern, and the one without a minus sign written under a lower bound of 0, whose type
-    is the signed one, since a bound is a constraint on the value).
+    is the signed one, since a bound is a constraint on the value; each also with ``allow_inf_nan``, which adds
+    ``inf`` and ``nan``: review 131 #2).
 
     The local model's grammar holds a string of one of these patterns to its number's text, as it holds an ``int``
     to digits, and leaves every other ``pattern`` to validation (review 128 #7, :mod:`toolwire.models.grammar`).
@@ -158,10 +159,11 @@ def number_text_patterns() -> dict[str, str]:
     from toolwire._schema_strict import StrictJsonSchema
 
     found = {KEY_TEXT[kind]["pattern"]: KEY_TEXT[kind]["pattern"] for kind in ("integer", "number")}
-    signed = ""
-    for kind in (Decimal, Annotated[Decimal, Field(ge=0)]):
-        for branch in TypeAdapter(kind).json_schema(schema_generator=StrictJsonSchema).get("anyOf", ()):
-            if isinstance(branch, dict) and isinstance(branch.get("pattern"), str):
-                signed = signed or branch["pattern"]
-                found[branch["pattern"]] = signed
+    for extra in ({}, {"allow_inf_nan": True}):
+        signed = ""
+        for kind in (Annotated[Decimal, Field(**extra)], Annotated[Decimal, Field(ge=0, **extra)]):
+            for branch in TypeAdapter(kind).json_schema(schema_generator=StrictJsonSchema).get("anyOf", ()):
+                if isinstance(branch, dict) and isinstance(branch.get("pattern"), str):
+                    signed = signed or branch["pattern"]
+                    found[branch["pattern"]] = signed
     return found

@@ -12,8 +12,8 @@ The counts of a list or a dict (``minItems``/``maxItems``, ``minProperties``/``m
 valid value with no error. A ``maxItems`` of 3 cut a list of five names the request gave to its first three, two
 of them lost; a ``minItems`` of 2 made the model add a second value it had not been given. Left free, the list
 reaches validation, which refuses it with an error the model sees and can act on (split the call, ask the user).
-A tuple's positions (``prefixItems``, :func:`tuple_rule`) are its shape, not a count, and stay held, up to
-:data:`MAX_REPEAT` elements past them, since llama.cpp expands every ``{m,n}`` into rules.
+A tuple's positions (``prefixItems``, :func:`tuple_rule`) are its shape, not a count, and stay held; how many
+elements go past them is a count and is not.
 
 Numeric bounds are not held at all (:func:`integer_rule`, review 126 #2): holding one bends a value the model meant
 past it into a different one that passes validation (``10`` out of 10 became ``1`` for ``Field(ge=1, le=5)``),
@@ -27,12 +27,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from toolwire.models.grammar import Rules
 
-__all__ = ["MAX_REPEAT", "integer_rule", "keyword_sequence", "map_rule", "number_rule",
+__all__ = ["integer_rule", "keyword_sequence", "map_rule", "number_rule",
            "sequence_rule", "tuple_rule"]
-
-MAX_REPEAT = 16
-"""The largest count of a tuple's elements past its positions the grammar follows; larger bounds are left to
-validation."""
 
 _FLOAT = r'("." digits exponent? | exponent)'  # a list[float]'s element: not whole
 
@@ -82,9 +78,9 @@ def tuple_rule(rules: Rules, hint: str, prefix: list[str], extra: str | None, lo
         hint: the rule's name.
         prefix: the GBNF of each fixed position (at least one).
         extra: the GBNF of an element past the prefix, or ``None`` when there may be none.
-        low: ``minItems`` (a non-negative int; anything else counts as 0). Elements past the prefix follow it up
-            to :data:`MAX_REPEAT` of them.
-        high: ``maxItems`` (a non-negative int, else no bound); below the prefix's length it cuts the prefix.
+        low: ``minItems`` (a non-negative int; anything else counts as 0): how many positions must be written.
+        high: ``maxItems`` (a non-negative int, else no bound); below the prefix's length it cuts the prefix. How
+            many elements go past the prefix is not held (a count, review 131 #4): any number of ``extra``.
 
     Returns:
         The rule name.
@@ -99,13 +95,7 @@ def tuple_rule(rules: Rules, hint: str, prefix: list[str], extra: str | None, lo
     opening, closing = _brackets(rules, square=True)
     if used == 0:
         return rules.add(hint, f"{opening} {closing}")
-    tail = ""
-    if extra is not None and used == n and (hi is None or hi > n):
-        fewest = max(lo - n, 0)
-        fewest = fewest if fewest <= MAX_REPEAT else 0
-        most = None if hi is None or hi - n > MAX_REPEAT else hi - n
-        times = "*" if fewest == 0 and most is None else f"{{{fewest},{'' if most is None else most}}}"
-        tail = f" ({rules.sep} {extra}){times}"
+    tail = f" ({rules.sep} {extra})*" if extra is not None and used == n and (hi is None or hi > n) else ""
     body = prefix[used - 1] + tail
     for i in range(used - 2, -1, -1):  # position i + 1 is required when the array has more than i + 1 elements
         rest = f"{rules.sep} {body}"

@@ -63,11 +63,11 @@ def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth
     """One ``function_tag`` parameter value, as :func:`toolwire.parsing.function_tags` types it back: one of the
     values of an ``enum`` or ``const`` (a string as it is, any other value as JSON; only those ``read``, the
     parser's typing of the parameter's text, gives back as the same value: review 94), each branch of an
-    ``anyOf``/``oneOf``, a number's text raw for a ``"string"`` schema that is one (a ``Decimal``'s string
-    branch: :func:`toolwire.models.grammar.string_text`), raw text (:func:`tag_safe`) for any other schema that
-    admits any string (or says nothing: another ``pattern`` or a ``format`` is not held, review 128 #7), else the
-    JSON value :func:`value_rule` allows."""
-    from toolwire.models.grammar import MAX_DEPTH, gbnf_literal, string_text, value_rule
+    ``anyOf``/``oneOf`` (a ``Decimal``'s string branch as a number's text, raw:
+    :func:`toolwire.models.grammar.number_text`), raw text (:func:`tag_safe`) for any other schema that admits any
+    string (or says nothing: a ``pattern`` or a ``format`` is not held, review 128 #7), else the JSON value
+    :func:`value_rule` allows."""
+    from toolwire.models.grammar import MAX_DEPTH, gbnf_literal, number_text, value_rule
 
     if isinstance(schema, dict) and depth <= MAX_DEPTH:
         options = [schema["const"]] if "const" in schema else schema.get("enum")
@@ -81,12 +81,11 @@ def _tag_value(schema: Any, root: dict[str, Any], rules: Rules, hint: str, depth
             branches = schema.get(key)
             if isinstance(branches, list) and branches:
                 base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
-                alts = [_tag_value({**base, **b} if isinstance(b, dict) else b, root, rules, f"{hint}-{i}", depth + 1,
-                                   read) for i, b in enumerate(branches)]
+                merged = [{**base, **b} if isinstance(b, dict) else b for b in branches]
+                alts = [text if (text := number_text(b, rules, merged)) is not None  # raw: no "<" in it
+                        else _tag_value(b, root, rules, f"{hint}-{i}", depth + 1, read) for i, b in enumerate(merged)]
                 return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
     kinds = _wanted_kinds(schema, root)
-    if kinds == {"string"} and schema.get("type") == "string" and (text := string_text(schema, rules)) is not None:
-        return text  # a number's text, raw (its characters hold no "<")
     if not kinds or "string" in kinds:
         return tag_safe(rules, "raw")
     return value_rule(schema, rules, hint)

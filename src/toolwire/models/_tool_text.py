@@ -18,16 +18,10 @@ from typing import Any
 from toolwire.messages import ToolCall
 from toolwire.models._call_checks import _leaves
 from toolwire.models._text_content import json_form
+from toolwire.models._value_notes import FORMS, value_notes
 from toolwire.models.grammar import _types, float_items, python_literal, required_keys
-from toolwire.models.lowering._common import constraint_notes
 from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
-
-STRING_FORMATS = ("date", "date-time", "time", "uuid")
-"""The JSON Schema ``format`` values whose written form toolwire knows: the prompt's example calls write a string of
-one in it (``"2025-01-01"``, JSON Schema 2020-12 Validation section 7.3 and RFC 3339 / RFC 4122). The grammar holds
-none of them (reviews 126 #2 and 128 #7, :mod:`toolwire.models.grammar`); validation refuses a string not in
-the form."""
 
 
 def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] | None = None) -> str:
@@ -200,59 +194,12 @@ _KEYS, _FORMS = "A dict with these keys:", "A dict in one of these forms:"
 _EACH_KEYS, _EACH_FORM = "A list of dicts, each with these keys:", "A list of dicts, each in one of these forms:"
 
 
-_FORMATS = {"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDTHH:MM:SS (ISO 8601)", "time": "HH:MM:SS",
-            "uuid": "as a UUID, xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx in hexadecimal digits"}
-_COUNTS = (("minItems", "maxItems", "item", "items"), ("minProperties", "maxProperties", "entry", "entries"))
-
-
-def _count_note(schema: dict[str, Any]) -> list[str]:
-    """How many items a list (``minItems``/``maxItems``) or entries a dict (``minProperties``/``maxProperties``) of
-    ``schema``, or of its one branch besides null, holds, which the grammar does not hold the model to (review 128
-    #7): ``["Holds at least 1 item, at most 3 items."]``; ``[]`` for a tuple (its positions say it) or a schema
-    without counts."""
-    branches = schema.get("anyOf") or schema.get("oneOf")
-    if isinstance(branches, list):
-        others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
-        return _count_note(others[0]) if len(others) == 1 and isinstance(others[0], dict) else []
-    if "prefixItems" in schema or isinstance(schema.get("items"), list):
-        return []
-    for low_key, high_key, one, many in _COUNTS:
-        parts = [f"{word} {n} {one if n == 1 else many}"
-                 for word, n in (("at least", schema.get(low_key)), ("at most", schema.get(high_key)))
-                 if isinstance(n, int) and not isinstance(n, bool) and (n > 0 or (word == "at most" and n == 0))]
-        if parts:
-            return [f"Holds {', '.join(parts)}."]
-    return []
-
-
-def _format_note(schema: dict[str, Any]) -> list[str]:
-    """The form a ``date``/``date-time``/``time``/``uuid`` string is written in, which the grammar no longer holds
-    the model to (reviews 126 #2 and 128 #7) and the signature's ``str`` does not say (review 128 #5); ``[]`` for
-    other schemas."""
-    form, each = _form_of(schema), False
-    if form is None and isinstance(schema.get("items"), dict):  # list[date]
-        form, each = _form_of(schema["items"]), True
-    return [f"{'Each written' if each else 'Written'} {form}."] if form else []
-
-
-def _form_of(schema: dict[str, Any]) -> str | None:
-    """The written form of a ``date``/``date-time``/``time``/``uuid`` string schema, or of the one such branch of an
-    ``anyOf``/``oneOf`` with null (``Optional[date]``: review 129 #3); None for anything else."""
-    branches = schema.get("anyOf") or schema.get("oneOf")
-    if isinstance(branches, list):
-        others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
-        return _form_of(others[0]) if len(others) == 1 and isinstance(others[0], dict) else None
-    return _FORMATS.get(schema.get("format")) if isinstance(schema.get("format"), str) else None
-
-
 def _with_notes(text: str, schema: Any) -> str:
     """``text`` (a description) followed by the bounds of ``schema`` that the grammar does not hold the model to
-    (``maxLength``, ``maximum``, ``maxItems``, a date's or a UUID's form...), as the sentences hosted providers get in a
-    description
-    (:func:`~toolwire.models.lowering._common.constraint_notes`): without them a call the grammar let through was
-    refused only at validation (review 124 #6)."""
-    notes = " ".join([*constraint_notes(schema), *_count_note(schema), *_format_note(schema)]) \
-        if isinstance(schema, dict) else ""
+    (``maxLength``, ``maximum``, ``maxItems``, a date's or a UUID's form..., at every level a value reaches:
+    :func:`~toolwire.models._value_notes.value_notes`): without them a call the grammar let through was refused only
+    at validation (review 124 #6)."""
+    notes = " ".join(value_notes(schema))
     if not notes:
         return text
     if text and not text.endswith((".", "!", "?", ":")):
@@ -353,7 +300,7 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     ``minItems`` items (up to 16;
     distinct ones under ``uniqueItems`` where the item type has enough values), a number stays within
     ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside), a string of a ``format`` whose
-    form is known (:data:`STRING_FORMATS`) is written in it (``"2025-01-01"``)
+    form is known (:data:`~toolwire.models._value_notes.FORMS`) is written in it (``"2025-01-01"``)
     and another string is at least ``minLength`` long (up to 64)."""
     if not isinstance(schema, dict) or depth > 8:
         return "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
@@ -395,7 +342,7 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     if kind == "null":
         return None
     fmt = schema.get("format")
-    if fmt in STRING_FORMATS and "pattern" not in schema:  # the form validation takes
+    if fmt in FORMS and "pattern" not in schema:  # the form validation takes
         day = f"2025-01-{variant % 28 + 1:02d}"
         return {"date": day, "date-time": f"{day}T09:00:00", "time": f"{9 + variant % 12:02d}:00:00",
                 "uuid": f"00000000-0000-4000-8000-{variant + 1:012d}"}[fmt]

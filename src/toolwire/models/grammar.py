@@ -24,7 +24,7 @@ builds one from the bound tools' JSON Schemas for each call *format* a model may
 The rule the grammar follows: it holds a call's *shape*, the things a value's type and the tool's choices make,
 and never a constraint on the value itself. :func:`call_grammar` returns the GBNF text; its ``root`` rule is the
 whole call reply (nothing may follow but the end of generation). :func:`value_rule` lowers one JSON Schema, holding
-``string`` (a number written as text, a ``Decimal``'s string branch, to a number's text: :func:`string_text`),
+``string`` (a number written as text, a ``Decimal``'s string branch, to a number's text: :func:`number_text`),
 ``number``, ``integer``, ``boolean``, ``null``, ``enum`` and ``const`` of any type, ``anyOf``/``oneOf``
 and type lists, arrays (``items``; ``prefixItems`` by position, a ``tuple[int, str]`` as ``[1, "a"]`` in both
 styles, then ``items`` or, for ``items: false``, nothing; draft 7's ``items: [...]`` with ``additionalItems`` alike;
@@ -311,8 +311,9 @@ def value_rule(schema: Any, rules: Rules, hint: str = "value", depth: int = 0) -
         options = schema.get(key)
         if isinstance(options, list) and options:
             base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
-            alts = [value_rule({**base, **o} if isinstance(o, dict) else o, rules, f"{hint}-{i}", depth + 1)
-                    for i, o in enumerate(options)]
+            merged = [{**base, **o} if isinstance(o, dict) else o for o in options]
+            alts = [_quoted(text, rules) if (text := number_text(o, rules, merged)) is not None
+                    else value_rule(o, rules, f"{hint}-{i}", depth + 1) for i, o in enumerate(merged)]
             return rules.add(hint + "-any", " | ".join(dict.fromkeys(alts)))
     types = _types(schema)
     if not types:
@@ -325,7 +326,7 @@ def value_rule(schema: Any, rules: Rules, hint: str = "value", depth: int = 0) -
 
 def _typed(kind: str, schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
     if kind == "string":
-        return _string(schema, rules)
+        return rules.string
     if kind == "integer":
         return integer_rule(schema, rules)
     if kind == "number":
@@ -363,24 +364,27 @@ def _array(schema: dict[str, Any], rules: Rules, hint: str, depth: int) -> str:
     return sequence_rule(rules, hint + "-array", _item(items, rules, hint + "-item", depth))
 
 
-def _string(schema: dict[str, Any], rules: Rules) -> str:
-    """A string of ``schema``, whose ``enum``/``const`` :func:`value_rule` took first: a number's text where
-    :func:`string_text` gives one, in quotes (JSON and Python literals write it alike), else any string."""
-    text = string_text(schema, rules)
-    return rules.string if text is None else rules.add(f"{text}-string", f'"\\"" {text} "\\""')
-
-
-def string_text(schema: Any, rules: Rules) -> str | None:
-    """The rule name of the text (without quotes) of a string of ``schema`` that is a number written as text, or
-    ``None`` for any text: a ``pattern`` toolwire writes for a number's text (a ``Decimal``'s string branch, a
-    ``dict[int, X]`` key: :func:`toolwire._schema_keys.number_text_patterns`) is a type and is held, as
-    :func:`toolwire.models._grammar_pattern.pattern_rule` translates it; every other ``pattern``, and every
-    ``format``, is a constraint on the value and is not (review 128 #7). No character of the text is a ``"``,
-    ``\\`` or ``<``."""
-    if not isinstance(schema, dict) or "enum" in schema or "const" in schema:
+def number_text(schema: Any, rules: Rules, siblings: Sequence[Any]) -> str | None:
+    """The rule name of the text (without quotes) of a number written as text, for a ``Decimal``'s string branch,
+    or ``None``: ``schema`` is a ``"string"`` branch of an ``anyOf``/``oneOf`` (``siblings``, its branches) that also
+    has a number branch, and its ``pattern`` is one toolwire writes for a number's text
+    (:func:`toolwire._schema_keys.number_text_patterns`; review 94 #10). That pattern states a type, held as an
+    ``int`` is held to digits, as :func:`toolwire.models._grammar_pattern.pattern_rule` translates it (without the
+    bound a minus sign's absence states); every other ``pattern``, a user's own ``^-?[0-9]+$`` on a plain string
+    included, and every ``format`` is a constraint on the value and is not held (reviews 128 #7 and 131 #3). No
+    character of the text is a ``"``, ``\\`` or ``<``."""
+    if not isinstance(schema, dict) or schema.get("type") != "string" or "enum" in schema or "const" in schema:
+        return None
+    if not any(isinstance(b, dict) and b.get("type") in ("number", "integer") for b in siblings):
         return None
     typed = number_text_patterns().get(schema.get("pattern"))  # type: ignore[arg-type]
     return None if typed is None else pattern_rule(typed, rules)
+
+
+def _quoted(text: str, rules: Rules) -> str:
+    """The rule of a string whose text (without quotes) is the rule ``text``, in quotes (JSON and Python literals
+    write it alike: no character of it needs escaping)."""
+    return rules.add(f"{text}-string", f'"\\"" {text} "\\""')
 
 
 def object_rule(schema: dict[str, Any], rules: Rules, hint: str, depth: int = 0,
@@ -462,7 +466,9 @@ def _quoted_key(names: Any, rules: Rules, hint: str) -> str:
     if names.get("type", "string") != "string" or any(word in names for word in ("anyOf", "oneOf", "allOf", "not",
                                                                                   "$ref")):
         return rules.string
-    return _string(names, rules)
+    typed = number_text_patterns().get(names.get("pattern"))  # type: ignore[arg-type]
+    text = None if typed is None else pattern_rule(typed, rules)
+    return rules.string if text is None else _quoted(text, rules)
 
 
 _BARE_PATTERNS = {KEY_TEXT["integer"]["pattern"]: "integer", KEY_TEXT["number"]["pattern"]: "number"}
