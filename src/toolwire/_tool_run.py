@@ -443,8 +443,8 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
     finally:
         if state != "done":
             stop.set()
-    if state == "stopped":  # an async tool cancelled in time
-        raise timeout_error(tool.name, timeout, "stopped")
+    if state == "stopped":  # an async tool cancelled in time (here: a remote one may go on, review 132 #1)
+        raise timeout_error(tool.name, timeout, "remote" if getattr(tool.func, REMOTE, False) else "stopped")
     if state == "abandoned":  # a sync tool's thread cannot be stopped; an async tool did not stop in time
         raise timeout_error(tool.name, timeout, "did not stop when cancelled" if tool.is_async else "running")
     if not tool.is_async:
@@ -458,8 +458,15 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
     return result
 
 
+REMOTE = "runs_remotely"
+"""The attribute (``True``) of a tool's function that sends the call to another program, an MCP server's tool
+(:mod:`toolwire.mcp.client`): cancelling the function at the tool's timeout stops the waiting here, not the tool
+there, which may still finish and take effect (review 132 #1: an e-mail was sent two seconds after the model was
+told the call "was stopped"), so its timeout says so."""
+
 _TIMEOUT_STATES = {
     "stopped": " and was stopped, but what it did before that may have taken effect",
+    "remote": " and was given up here, but the server may still be running it, so it may yet take effect",
     "running": " and is still running, so it may yet take effect",
     "did not stop when cancelled": " and did not stop when cancelled, so it may yet take effect",
     "late": " and ended only after it, so it may have taken effect",
@@ -481,7 +488,8 @@ def timeout_error(name: str, timeout: float, state: str) -> ToolTimeoutError:
     Args:
         name: the tool's name.
         timeout: its timeout in seconds.
-        state: ``"stopped"``, ``"running"``, ``"did not stop when cancelled"``, ``"late"`` or ``"late, blocking"``.
+        state: ``"stopped"``, ``"remote"`` (an MCP tool's call given up: :data:`REMOTE`), ``"running"``, ``"did not
+            stop when cancelled"``, ``"late"`` or ``"late, blocking"``.
 
     Returns:
         A :class:`~toolwire.errors.ToolTimeoutError` (not raised).

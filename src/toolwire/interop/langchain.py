@@ -26,6 +26,7 @@ from toolwire._keywords import refuses_unknown_keywords
 from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError, UserError
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
+from toolwire.results import unsent_result
 from toolwire.tools import Tool, error_text, result_to_content
 
 __all__ = [
@@ -43,9 +44,26 @@ _tool_class: list[type] = []  # the StructuredTool subclass, made once langchain
 
 class LangChainToolError(ToolExecutionError):
     """A LangChain tool answered with ``status="error"`` (its own ``handle_tool_error`` or
-    ``handle_validation_error`` turned a failure into text); the text is kept as the message."""
+    ``handle_validation_error`` turned a failure into text); the text is kept as the message, and the error
+    ToolMessage's ``artifact`` as :attr:`artifact`."""
 
 
+
+
+def _offered_name(name: Any) -> str:
+    """The name a LangChain tool is offered to the model under: its own when it is a valid tool name, else the
+    valid form of it (``math.add`` -> ``math_add``, as an MCP tool's name is made one: review 132 #5; LangChain
+    takes any name, the OpenAI and Anthropic APIs do not), with a warning saying so and how to choose another."""
+    from toolwire._tool_checks import valid_name
+    from toolwire._warn_site import warn_user
+
+    text = str(name)
+    offered = valid_name(text, "tool")
+    if offered != text:
+        warn_user(f"LangChain tool {text!r} is offered to the model as {offered!r}, since a tool name may hold only 1 "
+                  "to 64 ASCII letters, digits, '_' or '-' (the rule of the OpenAI and Anthropic APIs): set the "
+                  "LangChain tool's name to choose another.")
+    return offered
 
 
 def _lc_parameters(lc_tool: Any) -> dict[str, Any]:
@@ -214,7 +232,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     from toolwire.interop.openai_tools import schema_validator
     from toolwire.messages import new_tool_call_id
 
-    name = lc_tool.name
+    name = _offered_name(lc_tool.name)
     parameters = _lc_parameters(lc_tool)
     visible = set(parameters.get("properties") or {})
     fixed = dict(injected or {})
@@ -256,7 +274,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
                                      "a ToolMessage) from the tool.", name)
         if message.status == "error":
             text = message.content if isinstance(message.content, str) else str(message.content)
-            raise LangChainToolError(text, name)
+            raise LangChainToolError(text, name, artifact=message.artifact)  # (kept: review 132 #3)
         if with_artifact:  # (review 93: every LangChain tool was marked so, so invoke(args) gave (content, None))
             return message.content, message.artifact
         # a ToolMessage the tool built with an artifact (InjectedToolCallId) keeps it; else the content, as LangChain's
@@ -361,6 +379,19 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
             return exc
         return ToolException(error_text(exc, tw.name, hide_details=tw.hide_error_details))
 
+    def with_artifact(exc: Exception, handled: Exception) -> Any:
+        # a failure that carries what the call gave besides its message (an MCP isError result's blocks, a value the
+        # tool returned that could not be sent) answers a whole ToolCall with the error ToolMessage LangChain would
+        # make of the ToolException, and that artifact on it, as toolwire's tool.invoke(tool_call) does (review
+        # 132 #3: LangChain's own error path drops it); None otherwise (the ToolException is raised)
+        call_id, artifact = _LC_CALL_ID.get(), unsent_result(exc, tw.name)
+        if call_id is None or artifact is None:
+            return None
+        from langchain_core.messages import ToolMessage as LCToolMessage
+
+        message = LCToolMessage(str(handled), tool_call_id=call_id, name=tw.name, status="error", artifact=artifact)
+        return (message, None) if tw.response_format == "content_and_artifact" else message
+
     def current(kwargs: dict[str, Any]) -> contextvars.Token[Any] | None:
         call_id = _LC_CALL_ID.get()  # set only while LangChain runs a whole tool call (not bare arguments)
         return None if call_id is None else _CURRENT_CALL.set(
@@ -374,6 +405,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
+            if (kept := with_artifact(exc, handled)) is not None:
+                return kept
             raise handled from exc
         finally:
             if token is not None:
@@ -387,6 +420,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
+            if (kept := with_artifact(exc, handled)) is not None:
+                return kept
             raise handled from exc
         finally:
             if token is not None:

@@ -93,7 +93,8 @@ async def list_all_tools(session: Any, label: str) -> list[dict[str, Any]]:
 
 def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeout: float | None,
                 function: Callable[[str, str], Callable[..., Any]]) -> list[Tool]:
-    """Make toolwire tools of the MCP tools ``listed``; one whose schema toolwire cannot use is skipped with a warning.
+    """Make toolwire tools of the MCP tools ``listed``; one whose schema toolwire cannot use is skipped with a warning,
+    and so is a tool listed under a name an earlier one has (a call names the tool, so the server runs the first).
 
     Tools whose names are valid toolwire names go first: they keep them, and a renamed tool (``"a.b"`` ->
     ``"a_b"``) whose new name is taken gets ``_2``, ``_3``... instead of taking it from them.
@@ -112,8 +113,15 @@ def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeou
     order = sorted(range(len(listed)), key=lambda i: _free_name(wanted[i], set()) != wanted[i])
     taken: set[str] = set()
     built: dict[int, Tool] = {}
+    first = {}  # MCP name -> the index of the first tool listed under it
+    for i, item in enumerate(listed):
+        first.setdefault(str(item.get("name", "")), i)
     for i in order:
         item, mcp_name = listed[i], str(listed[i].get("name", ""))
+        if first[mcp_name] != i:  # a call names the tool, and the server can only run the first (review 132 #4)
+            warn_user(f"Skipping the second MCP tool named {mcp_name!r} of {label}: a call names the tool, so only "
+                      "the first one listed can be called; the server is at fault, ask its authors to fix tools/list.")
+            continue
         name = _free_name(wanted[i], taken)
         annotations = item.get("annotations") or {}
         desc = (item.get("description") or item.get("title") or annotations.get("title")

@@ -568,6 +568,7 @@ class MCPClient(Sequence[Tool]):
 
         call_mcp_tool.__name__ = tool_name.replace("-", "_")
         call_mcp_tool.__qualname__ = f"mcp:{mcp_name}"
+        call_mcp_tool.runs_remotely = True  # type: ignore[attr-defined]  # (a timeout's words: _tool_run.REMOTE)
         return call_mcp_tool
 
 

@@ -150,6 +150,37 @@ class HttpServer:
 _SDK_URL_LOGGERS = ("mcp.client.streamable_http", "mcp.client.sse")
 _url_filter = _RedactURLs()
 
+
+class _StdoutJunk(logging.Filter):
+    """The mcp SDK logs each line a stdio server writes to stdout that is not a JSON-RPC message (a start-up banner,
+    a debug print) as an error with its parser's traceback, eleven lines that look like a crash (review 132 #2),
+    although the line is only skipped and the session goes on. This filter makes the first such record one warning
+    sentence that quotes the line and says what to fix, and drops the later ones (the SDK's records of other kinds
+    pass unchanged)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen = False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() != "Failed to parse JSONRPC message from server":
+            return True
+        if self.seen:
+            return False
+        self.seen = True
+        error = record.exc_info[1] if record.exc_info else None
+        errors = getattr(error, "errors", None)
+        line = errors()[0].get("input") if callable(errors) and errors() else None
+        quoted = f" ({str(line)[:80]!r})" if line is not None else ""
+        record.msg = (f"An MCP server wrote a line to stdout that is not an MCP message{quoted}; it was skipped, and "
+                      "so will later ones be, without a word: a stdio server must write its logs to stderr.")
+        record.args, record.exc_info, record.exc_text = (), None, None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+logging.getLogger("mcp.client.stdio").addFilter(_StdoutJunk())
+
 ServerLike = StdioServer | HttpServer | str | Mapping[str, Any] | Sequence[str]
 
 
