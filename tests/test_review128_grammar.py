@@ -208,3 +208,39 @@ def test_4_values_past_a_tuple_s_positions_are_not_counted() -> None:
     assert grammar.accepts('{"name": "route", "arguments": {"stops": ["a", "b", "c", "d", "e"]}}')
     assert not grammar.accepts('{"name": "route", "arguments": {"stops": [1]}}')
     assert "Holds at most 3 items." in python_signature(spec)
+
+
+# -- review 133: what the fixes of review 131 got wrong ---------------------------------------------------------------
+
+
+def test_133_3_a_user_s_number_pattern_on_a_plain_string_is_stated_in_the_prompt() -> None:
+    @tool
+    def lookup(account: Annotated[str, Field(pattern=r"^-?[0-9]+$")], points: dict[int, str]) -> str:
+        """Look up an account.
+
+        Args:
+            account: the account number
+            points: label per score
+        """
+        return account
+
+    text = python_signature(to_tool_spec(lookup))
+    assert "account: the account number. Must match the regular expression `^-?[0-9]+$`." in text
+    assert "points: label per score\n" in text  # a dict[int, X]'s keys: a type the grammar holds, not a note
+
+
+def test_133_4_a_union_whose_branches_differ_says_nothing_of_one_branch() -> None:
+    @tool
+    def book(guests: Annotated[int, Field(ge=1, le=8)] | str,
+             seats: Annotated[int, Field(ge=1)] | Annotated[int, Field(ge=1)] | None = None) -> str:
+        """Book a table.
+
+        Args:
+            guests: a head count, or a group's name
+            seats: seats wanted
+        """
+        return "booked"
+
+    text = python_signature(to_tool_spec(book))
+    assert "guests: a head count, or a group's name\n" in text
+    assert "seats: seats wanted. Must be at least 1." in text  # (branches that agree)

@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["KEY_TEXT", "UNKEYABLE", "KeyFromText", "key_names", "key_table", "key_text", "number_text_patterns"]
+__all__ = ["KEY_TEXT", "UNKEYABLE", "KeyFromText", "is_number_text", "key_names", "key_table", "key_text",
+           "number_text_patterns"]
 
 KEY_TEXT: dict[str, dict[str, Any]] = {
     "integer": {"pattern": "^-?[0-9]+$"},
@@ -167,3 +168,17 @@ def number_text_patterns() -> dict[str, str]:
                     signed = signed or branch["pattern"]
                     found[branch["pattern"]] = signed
     return found
+
+
+def is_number_text(schema: Any, siblings: Any) -> bool:
+    """Whether ``schema`` is a number written as text beside the number itself, the shape of a ``Decimal``: a
+    ``"string"`` branch (no ``enum``/``const``) whose ``pattern`` is one of :func:`number_text_patterns`, among the
+    ``anyOf``/``oneOf`` branches ``siblings`` that also hold a ``"number"`` or ``"integer"`` branch. Such a pattern
+    states the value's type (the local grammar holds it, and the prompt says nothing of it); the same pattern on a
+    plain string is a user's constraint like any other (review 133 #3)."""
+    if not isinstance(schema, dict) or schema.get("type") != "string" or "enum" in schema or "const" in schema:
+        return False
+    if schema.get("pattern") not in number_text_patterns():
+        return False
+    return isinstance(siblings, list) and any(
+        isinstance(b, dict) and b.get("type") in ("number", "integer") for b in siblings)

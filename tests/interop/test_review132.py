@@ -1,7 +1,7 @@
 """Review 132 (MCP, interop and the CLI on bad input): an MCP call given up at its timeout says the server may still
 run it; a stdio server's non-protocol stdout is one warning sentence, not a traceback; an error result's artifact
 survives the LangChain round trip; a server listing two tools under one name offers only the first; a LangChain
-tool named ``math.add`` is offered as ``math_add``. Each test failed on the code before its fix."""
+tool named ``math.add`` is refused saying what to set its name to. Each test failed on the code before its fix."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("mcp")
 pytest.importorskip("langchain_core")
 
-from toolwire import Agent, AIMessage, ToolExecutionError, tool
+from toolwire import Agent, AIMessage, SchemaError, ToolExecutionError, tool
 from toolwire.interop.langchain import from_langchain_tool, to_langchain_tool
 from toolwire.mcp import load_tools
 from toolwire.messages import tool_call
@@ -98,23 +98,31 @@ def test_1_a_local_async_tool_stopped_at_its_timeout_keeps_its_words() -> None:
     assert "and was stopped" in nap.invoke(_call("nap")).content
 
 
-def test_2_non_protocol_stdout_is_one_warning_sentence_not_a_traceback(
+def test_2_non_protocol_stdout_is_one_warning_line_each_not_a_traceback(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    from toolwire.mcp import common
-
-    for item in logging.getLogger("mcp.client.stdio").filters:
-        if isinstance(item, common._StdoutJunk):
-            item.seen = False  # (once per process: another test may have met a chatty server first)
+    """Each line is still reported (review 133 #1: reporting only the first one in the process hid a later server's
+    broken answer, which left its call waiting), as one line that quotes it."""
     with caplog.at_level(logging.WARNING, logger="mcp.client.stdio"), load_tools(_server(tmp_path, "junk")) as tools:
         echo = next(t for t in tools if t.name == "echo")
         assert echo.invoke(_call("echo")).content == "first echo"  # the session goes on
         assert echo.invoke(_call("echo", "c2")).content == "first echo"
     records = [r for r in caplog.records if r.name == "mcp.client.stdio"]
-    assert len(records) == 1, [r.getMessage() for r in records]
-    (record,) = records
-    assert record.levelno == logging.WARNING and record.exc_info is None and record.exc_text is None
-    assert "'Starting server v1.2 ...'" in record.getMessage()
-    assert "a stdio server must write its logs to stderr" in record.getMessage()
+    assert [r.getMessage().rsplit(" (", 1)[1] for r in records] == [
+        "'Starting server v1.2 ...').", "'DEBUG: called echo').", "'DEBUG: called echo')."]
+    for record in records:
+        assert record.levelno == logging.WARNING and record.exc_info is None and record.exc_text is None
+        assert "is not JSON; it was skipped: a stdio server must write its logs to stderr" in record.getMessage()
+
+
+def test_2_a_message_that_is_json_but_not_json_rpc_is_named_a_protocol_fault(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from mcp.client.stdio import _parse_line
+
+    with caplog.at_level(logging.WARNING, logger="mcp.client.stdio"):
+        assert isinstance(_parse_line('{"jsonrpc": "2.0", "id": 3, "result": 5}'), Exception)
+    (record,) = [r for r in caplog.records if r.name == "mcp.client.stdio"]
+    assert "not valid JSON-RPC; it was skipped, so a call it answered waits until its timeout" in record.getMessage()
+    assert '"result": 5' in record.getMessage() and record.exc_info is None
 
 
 def test_3_an_error_result_s_artifact_survives_the_langchain_round_trip(tmp_path: Path) -> None:
@@ -152,7 +160,9 @@ def test_4_a_second_tool_under_one_name_is_skipped_with_a_warning(tmp_path: Path
         assert tools[0].description == "first echo"
 
 
-def test_5_a_langchain_tool_with_a_dotted_name_is_offered_under_a_valid_one() -> None:
+def test_5_a_langchain_tool_with_a_dotted_name_is_refused_saying_what_to_set() -> None:
+    """Review 132 #5 wanted the fix named; review 133 #2: renaming it quietly broke LangGraph's ToolNode, which
+    knows only its own name, so it is refused at binding, saying what to set."""
     from langchain_core.tools import StructuredTool
 
     def add(a: int, b: int) -> int:
@@ -160,13 +170,11 @@ def test_5_a_langchain_tool_with_a_dotted_name_is_offered_under_a_valid_one() ->
         return a + b
 
     lc = StructuredTool.from_function(add, name="math.add")
-    with pytest.warns(UserWarning, match="'math.add' is offered to the model as 'math_add'"):
-        converted = from_langchain_tool(lc)
-    assert converted.name == "math_add"
-    assert converted.invoke({"name": "math_add", "args": {"a": 1, "b": 2}, "id": "c1", "type": "tool_call"}) \
-        .content == "3"
-    with pytest.warns(UserWarning, match="math_add"):
-        agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=[tool_call("math_add", {"a": 2, "b": 3}, "c1")]),
-                                         "5"]), [lc])
+    for make in (lambda: from_langchain_tool(lc), lambda: Agent(ScriptedChatModel(["x"]), [lc])):
+        with pytest.raises(SchemaError, match=r"set its name before passing it, for example lc_tool.name = 'math_add'"):
+            make()
+    lc.name = "math_add"
+    agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=[tool_call("math_add", {"a": 2, "b": 3}, "c1")]),
+                                     "5"]), [lc])
     answer = agent.invoke("add")
     assert answer.messages[2].content == "5" and answer.output == "5"

@@ -50,20 +50,23 @@ class LangChainToolError(ToolExecutionError):
 
 
 
-def _offered_name(name: Any) -> str:
-    """The name a LangChain tool is offered to the model under: its own when it is a valid tool name, else the
-    valid form of it (``math.add`` -> ``math_add``, as an MCP tool's name is made one: review 132 #5; LangChain
-    takes any name, the OpenAI and Anthropic APIs do not), with a warning saying so and how to choose another."""
+def _checked_name(name: Any) -> str:
+    """A LangChain tool's name, when a tool name can be it (LangChain takes any name; the OpenAI and Anthropic APIs,
+    and so toolwire, do not).
+
+    Raises:
+        SchemaError: the name is not one (``math.add``), saying what to set it to (review 132 #5: the message did not
+            say how to fix a tool the user did not write). It is not renamed quietly: LangGraph's ``ToolNode`` and a
+            history holding the old name would then not find it (review 133 #2).
+    """
     from toolwire._tool_checks import valid_name
-    from toolwire._warn_site import warn_user
 
     text = str(name)
-    offered = valid_name(text, "tool")
-    if offered != text:
-        warn_user(f"LangChain tool {text!r} is offered to the model as {offered!r}, since a tool name may hold only 1 "
-                  "to 64 ASCII letters, digits, '_' or '-' (the rule of the OpenAI and Anthropic APIs): set the "
-                  "LangChain tool's name to choose another.")
-    return offered
+    if (offered := valid_name(text, "tool")) != text:
+        raise SchemaError(f"LangChain tool {text!r} has a name a model's tool cannot have (1 to 64 ASCII letters, "
+                          f"digits, '_' or '-', the rule of the OpenAI and Anthropic APIs): set its name before "
+                          f"passing it, for example lc_tool.name = {offered!r}.")
+    return text
 
 
 def _lc_parameters(lc_tool: Any) -> dict[str, Any]:
@@ -232,7 +235,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     from toolwire.interop.openai_tools import schema_validator
     from toolwire.messages import new_tool_call_id
 
-    name = _offered_name(lc_tool.name)
+    name = _checked_name(lc_tool.name)
     parameters = _lc_parameters(lc_tool)
     visible = set(parameters.get("properties") or {})
     fixed = dict(injected or {})

@@ -152,29 +152,31 @@ _url_filter = _RedactURLs()
 
 
 class _StdoutJunk(logging.Filter):
-    """The mcp SDK logs each line a stdio server writes to stdout that is not a JSON-RPC message (a start-up banner,
-    a debug print) as an error with its parser's traceback, eleven lines that look like a crash (review 132 #2),
-    although the line is only skipped and the session goes on. This filter makes the first such record one warning
-    sentence that quotes the line and says what to fix, and drops the later ones (the SDK's records of other kinds
-    pass unchanged)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen = False
+    """The mcp SDK logs each line a stdio server writes to stdout that is not a valid JSON-RPC message as an error
+    with its parser's traceback, eleven lines that look like a crash (review 132 #2), although the line is only
+    skipped and the session goes on. This filter makes each such record one warning line that quotes the line and
+    says what it means: a line that is not JSON at all is the server's own output (a banner, a print), which belongs
+    on stderr; JSON that is not a valid JSON-RPC message is the server breaking the protocol (a call it answered so
+    waits until its timeout). Every such line is still reported (review 133 #1); the SDK's other records pass
+    unchanged."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.getMessage() != "Failed to parse JSONRPC message from server":
+        if record.getMessage() != "Failed to parse JSONRPC message from server" or not record.exc_info:
             return True
-        if self.seen:
-            return False
-        self.seen = True
-        error = record.exc_info[1] if record.exc_info else None
-        errors = getattr(error, "errors", None)
-        line = errors()[0].get("input") if callable(errors) and errors() else None
-        quoted = f" ({str(line)[:80]!r})" if line is not None else ""
-        record.msg = (f"An MCP server wrote a line to stdout that is not an MCP message{quoted}; it was skipped, and "
-                      "so will later ones be, without a word: a stdio server must write its logs to stderr.")
-        record.args, record.exc_info, record.exc_text = (), None, None
+        errors = getattr(record.exc_info[1], "errors", None)
+        first = errors()[0] if callable(errors) and errors() else {}
+        line = first.get("input")
+        if line is not None and not isinstance(line, str):
+            line = json.dumps(line, default=str)
+        quoted = f" ({line[:120]!r})" if line is not None else ""
+        if first.get("type") == "json_invalid":
+            said = ("wrote a line to stdout that is not JSON; it was skipped: a stdio server must write its logs to "
+                    "stderr")
+        else:
+            said = ("sent a message that is not valid JSON-RPC; it was skipped, so a call it answered waits until its "
+                    "timeout: the server is at fault, ask its authors to fix it")
+        record.msg, record.args = f"An MCP server {said}{quoted}.", ()
+        record.exc_info, record.exc_text = None, None
         record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire._schema_keys import number_text_patterns
+from toolwire._schema_keys import is_number_text, number_text_patterns
 from toolwire.models.lowering._common import constraint_notes
 
 __all__ = ["FORMS", "value_notes"]
@@ -42,17 +42,19 @@ def value_notes(schema: Any, depth: int = 0) -> list[str]:
         ``["Must be at least 1, at most 5."]``, ``["Holds at least 1 item, at most 3 items."]``,
         ``["Written YYYY-MM-DD."]``, ``["Each item: Must match the regular expression `^[0-9]{5}$`."]``,
         ``["Item 2: Written as a UUID, ..."]``, ``["Each value: ...", "Each key: ..."]``; ``[]`` for none. Of a union,
-        the notes its branches besides null agree on (``Optional[date]``: the date's form, review 129 #3; a
-        ``Decimal``: its number branch's bounds, since the pattern of its text branch is a type, not a constraint).
+        the notes every branch besides null has (``Optional[date]``: the date's form, review 129 #3; a ``Decimal``:
+        its number branch's bounds, since the pattern of its text branch is a type, not a constraint), and none
+        when they differ (``int`` with bounds or ``str``: review 133 #4). Not said: levels below the third, and a
+        ``Decimal``'s ``max_digits``/``decimal_places``, which its JSON Schema does not hold.
     """
     if not isinstance(schema, dict) or depth > _DEPTH:
         return []
-    notes = constraint_notes(_without_type_pattern(schema)) + _count_note(schema) + _format_note(schema)
+    notes = constraint_notes(schema) + _count_note(schema) + _format_note(schema)
     branches = schema.get("anyOf") or schema.get("oneOf")
     if isinstance(branches, list):
         others = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
-        found = [n for n in (value_notes(b, depth) for b in others) if n]
-        if found and all(n == found[0] for n in found):
+        found = [value_notes(b, depth) for b in others if not is_number_text(b, others)]
+        if found and all(n == found[0] for n in found):  # (a note one branch has and another lacks would mislead)
             notes += found[0]
         return notes
     positions = schema.get("prefixItems", schema.get("items"))
@@ -63,19 +65,18 @@ def value_notes(schema: Any, depth: int = 0) -> list[str]:
     elif inner := value_notes(schema.get("items"), depth + 1):
         each = " ".join(inner)
         notes.append(f"Each w{each[1:]}" if each.startswith("Written ") else f"Each item: {each}")
-    if inner := value_notes(schema.get("additionalProperties"), depth + 1):
+    values, keys = schema.get("additionalProperties"), schema.get("propertyNames")
+    patterned = schema.get("patternProperties")
+    if isinstance(patterned, dict) and len(patterned) == 1:  # (pydantic's dict[Annotated[str, pattern], X])
+        ((key_pattern, values),) = patterned.items()
+        keys = {"type": "string", "pattern": key_pattern}
+    if inner := value_notes(values, depth + 1):
         notes.append(f"Each value: {' '.join(inner)}")
-    if inner := value_notes(schema.get("propertyNames"), depth + 1):
+    if isinstance(keys, dict) and keys.get("pattern") in number_text_patterns():
+        keys = None  # (a dict[int, X]'s keys: their digits are a type, which the grammar holds)
+    if inner := value_notes(keys, depth + 1):
         notes.append(f"Each key: {' '.join(inner)}")
     return notes
-
-
-def _without_type_pattern(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` without a ``pattern`` that is the text of a number (a ``Decimal``'s string branch, a number key:
-    :func:`toolwire._schema_keys.number_text_patterns`), which states a type the grammar holds, not a constraint."""
-    if schema.get("pattern") in number_text_patterns():
-        return {k: v for k, v in schema.items() if k != "pattern"}
-    return schema
 
 
 def _count_note(schema: dict[str, Any]) -> list[str]:

@@ -47,12 +47,12 @@ value it was not given). No rule short of the type avoids that: any prefix may b
 only validation can judge the whole. The prompt still states such constraints (:mod:`toolwire.models._tool_text`).
 Not held because the grammar cannot: ``$ref``, ``allOf``, ``not``, ``if``/``then``, ``patternProperties`` (such an
 object takes any keys and values), ``additionalProperties`` beside ``properties`` (only the named keys are written),
-``multipleOf``, ``uniqueItems``, ``contains``, a tuple's elements past its positions beyond 16, and the 32-bit or
-64-bit range of an integer. Whitespace runs are bounded and numbers have at most 24
-integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19 or 20 digits) and an exponent of at
-most ``e+284`` (``e-999`` below), so every number the grammar allows is a finite float (under 1e308; ``1e999`` would
-read as infinity, which the call parser refuses: review 94) in every format; strings and lists are bounded only by
-the reply's ``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take any value.
+``multipleOf``, ``uniqueItems``, ``contains``, and the 32-bit or 64-bit range of an integer. Whitespace runs are
+bounded and numbers have at most 24 integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19
+or 20 digits) and an exponent of at most ``e+284`` (``e-999`` below), so every number the grammar allows is a finite
+float (under 1e308; ``1e999`` would read as infinity, which the call parser refuses: review 94) in every format;
+strings and lists are bounded only by the reply's ``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take
+any value.
 
 Where such a call starts in a reply being generated is told by :class:`toolwire.models.openers.OpenerScanner`.
 """
@@ -65,7 +65,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolwire._schema_keys import KEY_TEXT, number_text_patterns
+from toolwire._schema_keys import KEY_TEXT, is_number_text, number_text_patterns
 from toolwire.models._grammar_items import (
     integer_rule,
     keyword_sequence,
@@ -368,17 +368,15 @@ def number_text(schema: Any, rules: Rules, siblings: Sequence[Any]) -> str | Non
     """The rule name of the text (without quotes) of a number written as text, for a ``Decimal``'s string branch,
     or ``None``: ``schema`` is a ``"string"`` branch of an ``anyOf``/``oneOf`` (``siblings``, its branches) that also
     has a number branch, and its ``pattern`` is one toolwire writes for a number's text
-    (:func:`toolwire._schema_keys.number_text_patterns`; review 94 #10). That pattern states a type, held as an
+    (:func:`toolwire._schema_keys.is_number_text`; review 94 #10; a user's string of that pattern beside a number
+    branch has the same shape and is held alike). That pattern states a type, held as an
     ``int`` is held to digits, as :func:`toolwire.models._grammar_pattern.pattern_rule` translates it (without the
     bound a minus sign's absence states); every other ``pattern``, a user's own ``^-?[0-9]+$`` on a plain string
     included, and every ``format`` is a constraint on the value and is not held (reviews 128 #7 and 131 #3). No
     character of the text is a ``"``, ``\\`` or ``<``."""
-    if not isinstance(schema, dict) or schema.get("type") != "string" or "enum" in schema or "const" in schema:
+    if not is_number_text(schema, siblings):
         return None
-    if not any(isinstance(b, dict) and b.get("type") in ("number", "integer") for b in siblings):
-        return None
-    typed = number_text_patterns().get(schema.get("pattern"))  # type: ignore[arg-type]
-    return None if typed is None else pattern_rule(typed, rules)
+    return pattern_rule(number_text_patterns()[schema["pattern"]], rules)
 
 
 def _quoted(text: str, rules: Rules) -> str:
