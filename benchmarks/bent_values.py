@@ -7,7 +7,9 @@ Since then the grammar holds a call's shape only, and validation refuses such a 
 ``bind_tools([tool]).invoke(question)``; one JSON line per question: the calls, the reply's text, and each call's
 result status (the tool's validation message on an error).
 
-``python benchmarks/bent_values.py [--model qwen2.5-coder-0.5b]``; to compare with another tree, put its ``src``
+``python benchmarks/bent_values.py [--model qwen2.5-coder-0.5b] [--agent]``; ``--agent`` runs the three questions
+whose value breaks a constraint through ``Agent(model, [tool], max_steps=5)`` and prints each run's messages. To
+compare with another tree, put its ``src``
 first on ``PYTHONPATH`` (``git worktree add /tmp/old REV``, then ``PYTHONPATH=/tmp/old/src python
 benchmarks/bent_values.py``).
 
@@ -23,6 +25,17 @@ Forty-sixth session, default model (qwen2.5-coder-1.5b), before (15947b0) and af
 * Unchanged: "my order 1001" (no call, the text ``.get_order(order_id="00000000-0000-4000-8000-000000000001")``,
   the prompt's example UUID), the real UUID's question (no call, the made-up answer ``['Pending']``), and the four
   valid requests (two names, postal code 90210, "100 dollars" and "50 usd" both called with ``"USD"``).
+
+The same three questions through the Agent (``--agent``), before and after:
+
+* five names: before, the three-name call ran ("invited") and the answer told the user how to invite them one by
+  one; after, the error result, and the answer is that error's text ("Error: Invalid arguments for tool 'invite':
+  'names': List should have at most 3 items ..."): the user learns the call failed and why.
+* postal code 1234: before, the answer was the call as text (``[['send_parcel(zip_code="1234", weight_kg=2)']]``);
+  after, the error's text, as above.
+* ORD-1001: before, the answer was the call as text; after, the error result, then the made-up answer "The status of
+  order ORD-1001 is pending.": the small model's known weakness after a failed call (``failed_results.py``: 8 of 20
+  answers hold a made-up figure), which the grammar had hidden behind a reply that made no call at all.
 """
 
 from __future__ import annotations
@@ -34,7 +47,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from toolwire import tool
+from toolwire import Agent, tool
 from toolwire.models import ChatLlamaCpp
 
 
@@ -97,8 +110,16 @@ def main() -> None:
     """Ask each question and print one JSON line per question (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", default=None, help="a registry name or GGUF path (default: the default model)")
+    parser.add_argument("--agent", action="store_true", help="run the three breaking questions through the Agent")
     args = parser.parse_args()
     model = ChatLlamaCpp(args.model) if args.model else ChatLlamaCpp()
+    if args.agent:
+        for bound, question in (CASES[3], CASES[0], CASES[5]):
+            result = Agent(model, [bound], max_steps=5).invoke(question)
+            print(json.dumps({"question": question, "stop": result.stop_reason, "messages": [
+                [type(m).__name__, [[c["name"], c["args"]] for c in getattr(m, "tool_calls", None) or []],
+                 str(m.content)[:160]] for m in result.messages[1:]]}, ensure_ascii=False), flush=True)
+        return
     for bound, question in CASES:
         reply = model.bind_tools([bound]).invoke(question)
         results = []
