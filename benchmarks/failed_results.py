@@ -15,6 +15,10 @@ request in its own language: ..."; ``current`` (default) keeps toolwire's own li
 Thirty-fifth session, default model: answers holding a made-up figure 8 of 20 with ``current`` and 5 of 20 with
 ``hint`` (3 and 1 of the first ten, 5 and 4 of the last ten), answers not in the question's language 0 and 3 (the
 error text echoed in English); not adopted (``benchmarks/RESULTS.md``, "Thirty-fifth session").
+Forty-sixth session, default model, with ``ChatLlamaCpp(decline_made_up_figures=True)`` (the new default,
+``toolwire.models._figures``): 0 of 20 with a made-up figure (8 without it, measured in the same hour); the eight
+answers it changed say the call failed, one of them in English (the German SAP question: "Sorry, but I can't assist
+with that."); the other twelve are the same. The 0.5b model: 0 of 18 either way, every answer the same.
 """
 
 from __future__ import annotations

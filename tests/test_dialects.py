@@ -631,7 +631,8 @@ class _ScriptedGeneration:
 
         model = SimpleNamespace(temperature=0.0, max_tokens=max_tokens, seed=None, options={},
                                 min_call_probability=bar, min_value_probability=value_bar,
-                                decline_unknown_calls=True, decline_repeat_calls=True, decline_echoes=True)
+                                decline_unknown_calls=True, decline_repeat_calls=True, decline_echoes=True,
+                                decline_made_up_figures=True)
         self.gen = Generation(model, SimpleNamespace(options={}, messages=list(messages)))  # type: ignore[arg-type]
         self.gen.bar, self.gen.value_bar, self.gen.budget = bar, value_bar, max_tokens
         self.streams = list(streams)

@@ -28,6 +28,7 @@ from toolwire.models._call_checks import (
 from toolwire.models._call_lean import CallLean, Leans, first_repeat
 from toolwire.models._decoding import GenerationCancelled, Lean, greedy_tokens, sampled_tokens
 from toolwire.models._echo import echo_target, is_echo, may_echo
+from toolwire.models._figures import figure_context, figure_restart
 from toolwire.models._loaded import LoadedModel, _llama_cpp
 from toolwire.models._reply import find_stop, read_reply, stop_list, visible_part
 from toolwire.models._room import MIN_ROOM, fitted_prompt, overflow_error
@@ -36,7 +37,7 @@ from toolwire.models._turns import Turn
 from toolwire.models._value_lists import value_list_call_probability
 from toolwire.models.base import ChatRequest
 from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint
-from toolwire.models.grammar import MAX_CALLS, call_grammar
+from toolwire.models.grammar import MAX_CALLS
 from toolwire.models.openers import OpenerScanner
 from toolwire.tools import ToolSpec
 
@@ -84,6 +85,7 @@ class Generation:
         self.value_lists_kept = 0  # lists of values kept as text: no call was likely there (decline_value_lists)
         self.repeat_calls = 0  # calls declined as asked again after their results (decline_repeat_calls)
         self.echoes = 0  # replies after tool results declined as the user's request said again (models/_echo.py)
+        self.figures = 0  # numbers after failed calls declined as made up (models/_figures.py)
         self.results_cut = 0  # tool results shown cut so that the prompt fits the context (models/_fit.py)
         self.window_bound = False  # the context window left the reply less room than max_tokens asks
         self.defaults: dict[str, dict[str, list[str]]] = {}  # schema defaults: found for a value the model chose
@@ -174,6 +176,7 @@ class Generation:
                   "parallel_calls_added": self.calls_added, "parallel_calls_refused": self.calls_refused,
                   "declined_unknown_calls": self.unknown_calls, "value_lists_kept": self.value_lists_kept,
                   "declined_repeat_calls": self.repeat_calls, "declined_echoes": self.echoes,
+                  "declined_figures": self.figures,
                   "tool_results_cut": self.results_cut,
                   "call_limit": MAX_CALLS if len(calls) >= MAX_CALLS else 0}
         metadata.update((key, value) for key, value in counts.items() if value)  # (only what happened)
@@ -327,6 +330,7 @@ class Generation:
         calls_on, unknown_on = True, unknown  # calls still recognised; unknown calls still declined
         # the request a reply after tool results must not only say again (decline_echoes)
         echo = echo_target(self.request.messages) if self.model.decline_echoes else None
+        known = figure_context(self.request.messages) if self.model.decline_made_up_figures else None
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
         base = ""
@@ -388,12 +392,18 @@ class Generation:
                     text = text[:stop_at]
                     self.finish = "stop"
                     break
+                if known is not None and self.figures < _MAX_DECLINES and (  # a figure no message holds, after failures
+                        restart := figure_restart(text, known, len(base), ends, made)) is not None:
+                    self.figures += 1
+                    break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
                 if (self.declined_calls or self.unknown_calls) and _EMPTY_LIST_START.fullmatch(text):
                     end = 0  # held: it may end as the empty list a declined call leaves (below)
                 if echo is not None and not shown and may_echo(text, echo):  # (once shown, it left the request)
                     end = 0  # held: it may end as the request said again, declined (below)
+                if known is not None and self.figures < _MAX_DECLINES:
+                    end = 0  # held: a made-up figure is declined from the reply's first token
                 piece = visible_part(text, shown, end)
                 if piece:
                     shown = end
@@ -408,6 +418,9 @@ class Generation:
                             self.unknown_calls -= 1
                             self.value_lists_kept += 1
                             restart = None
+            if restart is None and known is not None and self.figures < _MAX_DECLINES and made and (  # the last number
+                    restart := figure_restart(text + "\n", known, len(base), ends, made)) is not None:
+                self.figures += 1
             if (restart is None and echo is not None and made and not shown and self.echoes < _MAX_DECLINES
                     and is_echo(text, echo)):  # the request said again: from the stream's first token, that token
                 self.echoes += 1  # banned with those an earlier echo began with (up to _MAX_DECLINES echoes)
@@ -484,18 +497,7 @@ class Generation:
                  signature: bool) -> str | None:
         """The GBNF text constraining calls of ``tools`` in ``fmt`` (None: grammar off, or refused); with
         ``signature``, JSON calls take their arguments in the order the pythonic prompt's signatures show."""
-        if not self.model.grammar:
-            return None
-        key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel,
-               signature)
-        if key not in loaded.grammar_texts:
-            text: str | None = call_grammar(tools, fmt, parallel=parallel, signature=signature)
-            try:
-                loaded.sampler(text)
-            except ValueError:  # never expected: fall back to unconstrained calls rather than crash llama.cpp
-                text = None
-            loaded.grammar_texts[key] = text
-        return loaded.grammar_texts[key]
+        return loaded.call_grammar(tools, fmt, parallel, signature) if self.model.grammar else None
 
     def _system_prefix(self, loaded: LoadedModel, chat: Rendered, tokens: list[int]) -> int:
         """How many leading ``tokens`` are the system turn (with the tools), for the disk prompt cache;

@@ -189,6 +189,25 @@ class LoadedModel:
         """
         return self._samplers.get_or_make(grammar, lambda: GrammarSampler(_llama_cpp(), self._vocab, grammar))
 
+    def call_grammar(self, tools: Sequence[Any], fmt: str, parallel: bool, signature: bool) -> str | None:
+        """The GBNF text constraining calls of ``tools`` (ToolSpecs) in ``fmt``
+        (:func:`toolwire.models.grammar.call_grammar`), kept per tool set with the most recent ones; None when
+        llama.cpp refuses it (never expected: calls are then unconstrained rather than crash llama.cpp)."""
+        import json
+
+        from toolwire.models.grammar import call_grammar
+
+        key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel,
+               signature)
+        if key not in self.grammar_texts:
+            text: str | None = call_grammar(tools, fmt, parallel=parallel, signature=signature)
+            try:
+                self.sampler(text)
+            except ValueError:
+                text = None
+            self.grammar_texts[key] = text
+        return self.grammar_texts[key]
+
     def grammar_samplers(self) -> list[GrammarSampler]:
         """Return the grammar samplers kept (see :meth:`sampler`), least recently used first."""
         return list(self._samplers.values())

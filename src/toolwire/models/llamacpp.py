@@ -199,6 +199,12 @@ class ChatLlamaCpp(BaseChatModel):
             ``response_metadata["declined_echoes"]``): the default model answered "Adicione uma despesa de 80 reais
             com transporte no dia 2026-04-18." with that sentence after the expense was added (review 126 #4).
             Default True.
+        decline_made_up_figures: a reply to tool results that are all errors that states a figure no message of the
+            conversation holds (the digits of a number, ``.`` and ``,`` left out) is generated again from its first
+            token, that token banned (up to 3 times; :mod:`toolwire.models._figures`;
+            ``response_metadata["declined_figures"]``); such a reply is held back from a stream until it ends: the
+            default model wrote a balance or a price no tool gave in 8 of 20 answers after failed calls
+            (``benchmarks/failed_results.py``), 0 with the rule. Default True.
         decline_value_lists: with ``decline_unknown_calls``, in the ``pythonic`` format and before any tool result
             since the newest user message, a reply that is only a list of values (``['BRCA1']``, ``[1494]``,
             written where a call list was wanted) is declined as a call of no tool is, from its first value: the
@@ -244,7 +250,8 @@ class ChatLlamaCpp(BaseChatModel):
                  min_value_probability: float | None = None, verbose: bool = False, reuse_kv: bool = True,
                  optional_argument_share: float | None = None, decline_unknown_calls: bool = True,
                  parallel_call_share: float | None = None, decline_repeat_calls: bool = True,
-                 decline_value_lists: bool = False, decline_echoes: bool = True, **options: Any) -> None:
+                 decline_value_lists: bool = False, decline_echoes: bool = True,
+                 decline_made_up_figures: bool = True, **options: Any) -> None:
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if self.model not in REGISTRY:  # an unknown name is refused now, as init_chat_model does (review 77)
             _local_path(self.model)
@@ -266,6 +273,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.decline_repeat_calls = bool(decline_repeat_calls)
         self.decline_value_lists = bool(decline_value_lists)
         self.decline_echoes = bool(decline_echoes)
+        self.decline_made_up_figures = bool(decline_made_up_figures)
         self.verbose = verbose
         self.options = check_options(options, at_construction=True)
         if dialect is not None and dialect not in DIALECTS:
