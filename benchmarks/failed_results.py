@@ -17,8 +17,10 @@ Thirty-fifth session, default model: answers holding a made-up figure 8 of 20 wi
 error text echoed in English); not adopted (``benchmarks/RESULTS.md``, "Thirty-fifth session").
 Forty-sixth session, default model, with ``ChatLlamaCpp(decline_made_up_figures=True)`` (the new default,
 ``toolwire.models._figures``): 0 of 20 with a made-up figure (8 without it, measured in the same hour); the eight
-answers it changed say the call failed, one of them in English (the German SAP question: "Sorry, but I can't assist
-with that."); the other twelve are the same. The 0.5b model: 0 of 18 either way, every answer the same.
+answers it changed hold no figure at all and say the call failed, one of them in English (the German SAP question:
+"Sorry, but I can't assist with that."); the other twelve are the same. The 0.5b model: 0 of 18 either way, every
+answer the same. (``figures`` here reads digits as the first version of the rule did; the rule now judges standalone
+numbers of two digits or more by their digit groups, review 134, and gave the same twenty answers.)
 """
 
 from __future__ import annotations

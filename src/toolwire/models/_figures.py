@@ -6,17 +6,23 @@ message of the conversation holds is made up: "O saldo da conta 4417 é R$ 0.00.
 figure in 8 of 20 answers after failed calls, forty-sixth session; a hint against it in the results turn cut that to
 5 but made 3 answers echo the English error, thirty-fifth session). This is the rule the value check applies to a
 call's arguments (a value the conversation does not hold is made up, :mod:`toolwire.models._call_checks`), applied
-to the answer's figures, where it can be decided by reading: a number is made up when its digits (without ``.``
-and ``,``, which languages write apart) are not the digits of a number any message holds.
+to the answer's figures, where it can be decided by reading (:func:`made_up_figure`): a standalone number of two
+digits or more that no message holds, in the same digit groups or group by group, is made up.
 
-:class:`~toolwire.models._generation.Generation` holds such a reply back from the stream until it ends, and one that
-states a made-up figure is generated again from its first token, that token banned (up to three times, the bans
-accumulating, as for an echo: :mod:`toolwire.models._echo`). Banning the figure's own first token was tried first
-and does not work: the model, committed by "é R$ ", wrote another made-up figure each time (8 of 20 still). From the
-first token, the eight answers became statements that the call failed ("A conta 4417 não existe.", "Não foi
-possível encontrar informações sobre quando foi fundada a cidade de Curitiba."), one of them in English for a German
-question; the other twelve answers, and every answer of ``benchmarks/chained_calls.py`` and of the 0.5b model's
-run, are the same as without the rule.
+:class:`~toolwire.models._generation.Generation` applies it at temperature 0 only (a sampled reply regenerated
+with the same seed comes out the same: review 134 #1). It holds every reply to such results back from the stream
+until the reply ends, judges the whole reply then (a call the model makes instead, to try again, is not judged:
+review 134 #2), and one that states a made-up figure is generated again from its first token, that token banned (up
+to three times, the bans accumulating, as for an echo: :mod:`toolwire.models._echo`; the fourth reply is kept as it
+is). Banning the figure's own first token was tried first and does not work: the model, committed by "é R$ ", wrote
+another made-up figure each time (8 of 20 still). From the first token, the eight answers became statements that
+the call failed ("A conta 4417 não existe.", "Não foi possível encontrar informações sobre quando foi fundada a
+cidade de Curitiba."), one of them in English for a German question; the other twelve answers, and every answer of
+``benchmarks/chained_calls.py`` and of the 0.5b model's run, are the same as without the rule.
+
+What it cannot tell (review 134 #3): a figure of general knowledge an honest answer may give after a failure (a
+year, an HTTP status the error did not name, "press for 10 seconds") is declined like a made-up one, and a made-up
+result in words ("pending", "twelve") is not.
 """
 
 from __future__ import annotations
@@ -30,15 +36,18 @@ from toolwire.models._text_content import prompt_text, result_text
 
 __all__ = ["figure_context", "figure_restart", "made_up_figure"]
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_SEPARATORS = re.compile(r"[.,]")
+_NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w])")  # standalone: not in "v2", "MP3", "sha256", "1st"
+_GROUPS = re.compile(r"[.,]")
 
 
-def _digits(number: str) -> str:
-    return _SEPARATORS.sub("", number)
+def _groups(number: str) -> tuple[str, ...]:
+    """The digit groups of ``number`` (``"1.744.000"`` -> ``("1", "744", "000")``), a last group of zeros after a
+    separator left out (``"80,00"`` and ``"80.0"`` are ``("80",)``)."""
+    groups = tuple(_GROUPS.split(number))
+    return groups[:-1] if len(groups) > 1 and not groups[-1].strip("0") else groups
 
 
-def figure_context(messages: Sequence[Any]) -> frozenset[str] | None:
+def figure_context(messages: Sequence[Any]) -> tuple[frozenset[tuple[str, ...]], frozenset[str]] | None:
     """The figures an answer to ``messages`` may state, or None when the rule does not apply.
 
     Args:
@@ -46,8 +55,9 @@ def figure_context(messages: Sequence[Any]) -> frozenset[str] | None:
 
     Returns:
         None unless the conversation ends with tool results (the ToolMessages after the last AIMessage) and every one
-        of them is an error; then the digits (:func:`_digits`) of every number in the conversation's text: each
-        message's text, the tool calls' arguments and the results (error texts included: "HTTP 503").
+        of them is an error; then ``(numbers, groups)``: the digit groups (:func:`_groups`) of every number in the
+        conversation's text (each message's text, the tool calls' arguments and the results, error texts included:
+        "HTTP 503"), and every single group of them.
     """
     if not messages or getattr(messages[-1], "type", None) != "tool":
         return None
@@ -69,32 +79,39 @@ def figure_context(messages: Sequence[Any]) -> frozenset[str] | None:
             content = getattr(message, "content", "")
             said.append(content if isinstance(content, str) else json.dumps(content, default=str))
             said += [json.dumps(call.get("args"), default=str) for call in getattr(message, "tool_calls", None) or ()]
-    return frozenset(_digits(n) for text in said for n in _NUMBER.findall(text))
+    numbers = frozenset(_groups(n) for text in said for n in _NUMBER.findall(text))
+    return numbers, frozenset(group for number in numbers for group in number)
 
 
-def made_up_figure(text: str, known: frozenset[str], start: int = 0) -> int | None:
-    """Where the first whole number of ``text`` from ``start`` on that is not in ``known`` begins, or None.
+def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset[str]]) -> int | None:
+    """Where the first figure of the whole reply ``text`` that the conversation does not hold begins, or None.
 
-    A number is whole when a character other than a digit follows it, or a ``.``/``,`` that no digit follows (the end
-    of a sentence: "123456."): one at the end of ``text`` may still grow.
+    A figure is a standalone number (no letter, digit or ``_`` touching it: not the ``2`` of ``get_v2_balance``, the
+    ``3`` of ``MP3``, the ``1`` of ``1st``) of two digits or more, or with a decimal part (a single digit, as in
+    "try again in 5 minutes" or a list's "1.", is left alone). The conversation holds it when some number in it has
+    the same digit groups (``"80,00"`` for ``80``; not ``"44.17"`` for ``4417``), the same digits in groups of
+    thousands (``"4.417"`` for ``4417``), or when each of its groups is a group of a number there (``"18.04.2026"``
+    for ``2026-04-18``).
     """
-    for found in _NUMBER.finditer(text, start):
-        rest = text[found.end():]
-        if not rest or (rest[0] in ".," and len(rest) < 2):
-            return None  # (it may still grow)
-        if _digits(found.group()) not in known:
+    numbers, groups = known
+    for found in _NUMBER.finditer(text):
+        if len(found.group()) < 2:  # a single digit
+            continue
+        number = _groups(found.group())
+        thousands = len(number) > 1 and all(len(group) == 3 for group in number[1:])  # "4.417", "1,744,000"
+        if (number not in numbers and not all(group in groups for group in number)
+                and not (thousands and ("".join(number),) in numbers)):
             return found.start()
     return None
 
 
-def figure_restart(text: str, known: frozenset[str], base: int, ends: list[int],
+def figure_restart(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset[str]], base: int,
                    made: list[int]) -> tuple[int, list[int], None] | None:
-    """The restart of a reply whose ``text`` holds a whole number not in ``known`` (:func:`made_up_figure`), as
-    :meth:`~toolwire.models._generation.Generation._free` takes it: ``(the index in ``made`` of the token the number
-    begins in, [that token] banned, None: its bans stay, as an echo's)``; None when there is none, or when it began
-    before the current stream (``base`` characters: it is left as it is). ``ends[i]`` is the text's length after
-    ``made[i]``."""
+    """The restart of a reply that ended (``text``) stating a figure the conversation does not hold
+    (:func:`made_up_figure`), as :meth:`~toolwire.models._generation.Generation._free` takes it: ``(0, [the current
+    stream's first token] banned, None: its bans stay, as an echo's)``; None when there is none, or when it is
+    before the current stream (``base`` characters: it is left as it is). ``made`` is the current stream's tokens."""
     at = made_up_figure(text, known)
-    if at is None or at < base:
+    if at is None or at < base or not made:
         return None
     return 0, [made[0]], None

@@ -330,7 +330,7 @@ class Generation:
         calls_on, unknown_on = True, unknown  # calls still recognised; unknown calls still declined
         # the request a reply after tool results must not only say again (decline_echoes)
         echo = echo_target(self.request.messages) if self.model.decline_echoes else None
-        known = figure_context(self.request.messages) if self.model.decline_made_up_figures else None
+        known = figure_context(self.request.messages) if self.model.decline_made_up_figures and self._greedy() else None
         made: list[int] = []  # the current stream's tokens (for a restart before a declined call)
         ends: list[int] = []  # the text length after each of them
         base = ""
@@ -392,10 +392,6 @@ class Generation:
                     text = text[:stop_at]
                     self.finish = "stop"
                     break
-                if known is not None and self.figures < _MAX_DECLINES and (  # a figure no message holds, after failures
-                        restart := figure_restart(text, known, len(base), ends, made)) is not None:
-                    self.figures += 1
-                    break
                 end = scanner.safe_end(text) if scanner else len(text.rstrip())
                 end = min(end, len(text) - hold)
                 if (self.declined_calls or self.unknown_calls) and _EMPTY_LIST_START.fullmatch(text):
@@ -403,7 +399,7 @@ class Generation:
                 if echo is not None and not shown and may_echo(text, echo):  # (once shown, it left the request)
                     end = 0  # held: it may end as the request said again, declined (below)
                 if known is not None and self.figures < _MAX_DECLINES:
-                    end = 0  # held: a made-up figure is declined from the reply's first token
+                    end = 0  # held: the whole reply is judged when it ends, for a made-up figure (below)
                 piece = visible_part(text, shown, end)
                 if piece:
                     shown = end
@@ -418,8 +414,8 @@ class Generation:
                             self.unknown_calls -= 1
                             self.value_lists_kept += 1
                             restart = None
-            if restart is None and known is not None and self.figures < _MAX_DECLINES and made and (  # the last number
-                    restart := figure_restart(text + "\n", known, len(base), ends, made)) is not None:
+            if restart is None and known is not None and self.figures < _MAX_DECLINES and (  # a figure no message
+                    restart := figure_restart(text, known, len(base), made)) is not None:  # holds, after failures
                 self.figures += 1
             if (restart is None and echo is not None and made and not shown and self.echoes < _MAX_DECLINES
                     and is_echo(text, echo)):  # the request said again: from the stream's first token, that token

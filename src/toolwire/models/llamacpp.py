@@ -199,12 +199,13 @@ class ChatLlamaCpp(BaseChatModel):
             ``response_metadata["declined_echoes"]``): the default model answered "Adicione uma despesa de 80 reais
             com transporte no dia 2026-04-18." with that sentence after the expense was added (review 126 #4).
             Default True.
-        decline_made_up_figures: a reply to tool results that are all errors that states a figure no message of the
-            conversation holds (the digits of a number, ``.`` and ``,`` left out) is generated again from its first
-            token, that token banned (up to 3 times; :mod:`toolwire.models._figures`;
-            ``response_metadata["declined_figures"]``); such a reply is held back from a stream until it ends: the
-            default model wrote a balance or a price no tool gave in 8 of 20 answers after failed calls
-            (``benchmarks/failed_results.py``), 0 with the rule. Default True.
+        decline_made_up_figures: at temperature 0, a reply to tool results that are all errors is held back from a
+            stream until it ends, and one that states a figure no message of the conversation holds (a standalone
+            number of two digits or more, or with a decimal part: :func:`toolwire.models._figures.made_up_figure`)
+            is generated again from its first token, that token banned (up to 3 times, the fourth reply kept;
+            ``response_metadata["declined_figures"]``): the default model wrote a balance or a price no tool gave in
+            8 of 20 answers after failed calls (``benchmarks/failed_results.py``), none with the rule. A figure of
+            general knowledge (a year, "10 seconds") is declined alike. Default True.
         decline_value_lists: with ``decline_unknown_calls``, in the ``pythonic`` format and before any tool result
             since the newest user message, a reply that is only a list of values (``['BRCA1']``, ``[1494]``,
             written where a call list was wanted) is declined as a call of no tool is, from its first value: the
