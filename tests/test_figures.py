@@ -43,7 +43,7 @@ def test_a_figure_is_a_standalone_number_of_two_digits_or_with_a_decimal_part():
     known = _known("account 4417, 80 reais on 2026-04-18, amount 80.0")
     for honest in ("Account 4417 has no balance.", "Try again in 5 minutes.", "1. Check the account.",
                    "R$ 80,00 was not added.", "O dia 18.04.2026 falhou.", "Call get_v2_balance again.",
-                   "Use MP3 or sha256, the 1st one.", "Conta 4.417"):
+                   "Use MP3 or sha256, the 1st one.", "Conta 4.417", "الحساب ٤٤١٧ غير موجود."):
         assert made_up_figure(honest, known) is None, honest
     for made_up in ("The balance is 120.50.", "It holds $44.17.", "It is 800 reais.", "Saldo: 0.00",
                     "Founded in 1816.", "It costs 123,45 €"):

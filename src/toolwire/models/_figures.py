@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,8 +42,11 @@ _GROUPS = re.compile(r"[.,]")
 
 
 def _groups(number: str) -> tuple[str, ...]:
-    """The digit groups of ``number`` (``"1.744.000"`` -> ``("1", "744", "000")``), a last group of zeros after a
-    separator left out (``"80,00"`` and ``"80.0"`` are ``("80",)``)."""
+    """The digit groups of ``number`` in ASCII digits (``"1.744.000"`` -> ``("1", "744", "000")``; ``"٤٤١٧"``, the
+    Arabic-Indic digits, -> ``("4417",)``), a last group of zeros after a separator left out (``"80,00"`` and
+    ``"80.0"`` are ``("80",)``)."""
+    if not number.isascii():
+        number = "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number)
     groups = tuple(_GROUPS.split(number))
     return groups[:-1] if len(groups) > 1 and not groups[-1].strip("0") else groups
 
