@@ -43,10 +43,11 @@ def test_a_figure_is_a_standalone_number_of_two_digits_or_with_a_decimal_part():
     known = _known("account 4417, 80 reais on 2026-04-18, amount 80.0")
     for honest in ("Account 4417 has no balance.", "Try again in 5 minutes.", "1. Check the account.",
                    "R$ 80,00 was not added.", "O dia 18.04.2026 falhou.", "Call get_v2_balance again.",
-                   "Use MP3 or sha256, the 1st one.", "Conta 4.417", "الحساب ٤٤١٧ غير موجود."):
+                   "Use MP3 or sha256, the 1st one.", "Conta 4.417", "الحساب ٤٤١٧ غير موجود.",
+                   "The default address is 192.168.1.1.", "Update to 2.10.3 first."):
         assert made_up_figure(honest, known) is None, honest
     for made_up in ("The balance is 120.50.", "It holds $44.17.", "It is 800 reais.", "Saldo: 0.00",
-                    "Founded in 1816.", "It costs 123,45 €"):
+                    "Founded in 1816.", "It costs 123,45 €", "Es gibt 1.744.000 Einwohner."):
         assert made_up_figure(made_up, known) is not None, made_up
 
 

@@ -92,7 +92,10 @@ def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset
 
     A figure is a standalone number (no letter, digit or ``_`` touching it: not the ``2`` of ``get_v2_balance``, the
     ``3`` of ``MP3``, the ``1`` of ``1st``) of two digits or more, or with a decimal part (a single digit, as in
-    "try again in 5 minutes" or a list's "1.", is left alone). The conversation holds it when some number in it has
+    "try again in 5 minutes" or a list's "1.", is left alone), and not of three groups or more other than groups of
+    thousands (an address such as ``192.168.1.1``, a version, a dotted date: identifiers a how-to gives from general
+    knowledge; the default model's answer to a failed search for resetting a router was declined for its
+    ``192.168.1.1``, review 134). The conversation holds it when some number in it has
     the same digit groups (``"80,00"`` for ``80``; not ``"44.17"`` for ``4417``), the same digits in groups of
     thousands (``"4.417"`` for ``4417``), or when each of its groups is a group of a number there (``"18.04.2026"``
     for ``2026-04-18``).
@@ -103,6 +106,8 @@ def made_up_figure(text: str, known: tuple[frozenset[tuple[str, ...]], frozenset
             continue
         number = _groups(found.group())
         thousands = len(number) > 1 and all(len(group) == 3 for group in number[1:])  # "4.417", "1,744,000"
+        if len(number) > 2 and not thousands:
+            continue  # an identifier, not a figure: an address (192.168.1.1), a version (2.10.3), a dotted date
         if (number not in numbers and not all(group in groups for group in number)
                 and not (thousands and ("".join(number),) in numbers)):
             return found.start()
