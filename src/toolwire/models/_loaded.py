@@ -13,6 +13,7 @@ import bisect
 import contextlib
 import ctypes
 import dataclasses
+import json
 import numbers
 import os
 import threading
@@ -32,6 +33,7 @@ from toolwire.models._prompt_cache import PromptCache
 from toolwire.models._special import Neutraliser, control_strings, template_markup
 from toolwire.models._turns import ModelTurns
 from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
+from toolwire.models.grammar import call_grammar
 from toolwire.models.registry import toolwire_home
 
 __all__ = ["LoadedModel", "ReplyState", "check_n_threads", "load_model"]
@@ -193,10 +195,6 @@ class LoadedModel:
         """The GBNF text constraining calls of ``tools`` (ToolSpecs) in ``fmt``
         (:func:`toolwire.models.grammar.call_grammar`), kept per tool set with the most recent ones; None when
         llama.cpp refuses it (never expected: calls are then unconstrained rather than crash llama.cpp)."""
-        import json
-
-        from toolwire.models.grammar import call_grammar
-
         key = (tuple((t.name, json.dumps(t.parameters, sort_keys=True, default=str)) for t in tools), fmt, parallel,
                signature)
         if key not in self.grammar_texts:
