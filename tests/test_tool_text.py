@@ -90,6 +90,12 @@ _ODD = {
     "untyped array": {"items": {"type": "integer"}},
     "long string": {"type": "string", "minLength": 8},
     "nullable first": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 3}]},
+    # review 131 #6: the grammar holds neither patterns nor counts, so only the example keeps them
+    "postal code": {"type": "string", "pattern": "^[0-9]{5}$"},
+    "order id": {"type": "string", "pattern": r"^ORD-\d{4}$", "maxLength": 8},
+    "negated class": {"type": "string", "pattern": "^[^@]+@[^@]+$"},
+    "pattern in a list": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]{2}$"}, "minItems": 2},
+    "twenty items": {"type": "array", "items": {"type": "string"}, "minItems": 20},
 }
 
 
@@ -158,3 +164,23 @@ def test_a_boolean_min_items_is_no_bound_for_the_grammar_or_the_example() -> Non
     call = _example_call(spec)
     assert call["args"] == {"xs": []}
     assert Gbnf(call_grammar([spec], "pythonic")).accepts(format_calls([call], "pythonic", [spec]))
+
+
+def test_a_patterns_example_is_the_same_in_every_process() -> None:
+    """The example string of a negated class is drawn from a set, whose order follows the process's string hash
+    seed; the prompt (and its cache) must not."""
+    import subprocess
+    import sys
+
+    code = ("from toolwire.models._tool_text import _example_value as e; "
+            "print([e({'type': 'string', 'pattern': '^[^@]+@[^@]{3}$'}, v) for v in (0, 1)])")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(seen) == 1, seen
+
+
+def test_a_pattern_python_cannot_read_keeps_the_plain_example() -> None:
+    from toolwire.models._tool_text import _example_value
+
+    assert _example_value({"type": "string", "pattern": r"^\p{L}+$"}) == "value"  # ECMA-262, not Python's re
+    assert _example_value({"type": "string", "pattern": "^[0-9]{5}$", "minLength": 6}) == "valuex"

@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +24,11 @@ from toolwire.models._value_notes import FORMS, value_notes
 from toolwire.models.grammar import _types, float_items, python_literal, required_keys
 from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
+
+try:
+    import rstr  # draws the example string of a pattern; the local extra installs it
+except ImportError:  # pragma: no cover - without it, a pattern's example is the plain "value"
+    rstr = None
 
 
 def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] | None = None) -> str:
@@ -300,8 +307,11 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     ``minItems`` items (up to 16;
     distinct ones under ``uniqueItems`` where the item type has enough values), a number stays within
     ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside), a string of a ``format`` whose
-    form is known (:data:`~toolwire.models._value_notes.FORMS`) is written in it (``"2025-01-01"``)
-    and another string is at least ``minLength`` long (up to 64)."""
+    form is known (:data:`~toolwire.models._value_notes.FORMS`) is written in it (``"2025-01-01"``), a string
+    with a ``pattern`` is one that matches it where :func:`_pattern_example` finds one (``"39201"`` for
+    ``^[0-9]{5}$``), and another string is at least ``minLength`` long (up to 64). The grammar holds
+    neither the pattern nor the counts (they are left to validation), but a model copies the example's form,
+    so the example keeps them (review 131 #6: a ``zip_code`` example of ``"value"`` was refused)."""
     if not isinstance(schema, dict) or depth > 8:
         return "value" if not variant else "other value" if variant == 1 else f"value {variant + 1}"
     if "const" in schema:
@@ -323,14 +333,14 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
         return {k: _example_value(props[k], variant, depth + 1) for k in props if k in wanted}  # the grammar's order
     if kind == "array":
         count = schema.get("minItems")
-        count = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 16 else 0
+        count = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 64 else 0
         step = 1 if schema.get("uniqueItems") is True else 0
         # a tuple (``prefixItems``, or the older ``items`` list): each position's own item (review 71: the
         # example of a tuple[int, str] was ["value", "value"], which the grammar refuses)
         fixed = schema.get("prefixItems", schema.get("items"))
         fixed = fixed if isinstance(fixed, list) else []
         rest = schema.get("additionalItems") if isinstance(schema.get("items"), list) else schema.get("items")
-        head = [_example_value(item, variant, depth + 1) for item in fixed[:16]]
+        head = [_example_value(item, variant, depth + 1) for item in fixed[:64]]
         values = head + [_example_value(rest, variant + i * step, depth + 1) for i in range(len(head), count)]
         return [float(v) for v in values] if not fixed and float_items(rest) else values  # as the grammar
     if kind == "integer":
@@ -341,6 +351,9 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
         return not variant % 2
     if kind == "null":
         return None
+    matching = _pattern_example(schema, variant)
+    if matching is not None:
+        return matching
     fmt = schema.get("format")
     if fmt in FORMS and "pattern" not in schema:  # the form validation takes
         day = f"2025-01-{variant % 28 + 1:02d}"
@@ -351,6 +364,43 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     if isinstance(least, int) and not isinstance(least, bool) and len(text) < least <= 64:
         text = text.ljust(least, "x")
     return text
+
+
+class _ExampleDraws(random.Random):
+    """The draws :mod:`rstr`'s string generator makes for an example string: each repeat its fewest times,
+    each character an ASCII letter or digit where its class holds one, picked by the seed. The library draws
+    at random; these draws keep the prompt the same from run to run (and the prompt cache valid)."""
+
+    def randint(self, a: int, b: int) -> int:
+        return a
+
+    def choice(self, seq: Any) -> Any:
+        items = list(seq)
+        if all(isinstance(item, str) for item in items):  # a negated class comes from a set: sort it
+            items = sorted(items)
+            items = [c for c in items if c.isascii() and c.isalnum()] or items
+        return items[self.randrange(len(items))]
+
+
+def _pattern_example(schema: dict[str, Any], variant: int) -> str | None:
+    """A string that the schema's ``pattern`` matches (searched anywhere, as JSON Schema and pydantic do) and
+    whose length is within ``minLength``/``maxLength``, drawn by rstr (https://github.com/leapfrogonline/rstr)
+    with :class:`_ExampleDraws` seeded by ``variant``; None without a pattern, without rstr (the ``local``
+    extra installs it), or when the pattern is not a Python regular expression or rstr finds no such string."""
+    pattern = schema.get("pattern")
+    if not isinstance(pattern, str):
+        return None
+    if rstr is None:
+        return None
+    try:
+        text = rstr.Rstr(_ExampleDraws(variant)).xeger(pattern)
+        found = isinstance(text, str) and re.search(pattern, text) is not None
+    except Exception:  # a third-party generator on any pattern: an odd one gives no example
+        return None
+    least, most = schema.get("minLength"), schema.get("maxLength")
+    if (isinstance(least, int) and len(text) < least) or (isinstance(most, int) and len(text) > most):
+        return None
+    return text if found else None
 
 
 def _example_call(spec: ToolSpec, variant: int = 0) -> ToolCall:
