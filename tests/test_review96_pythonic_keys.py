@@ -174,3 +174,23 @@ def test_llama_cpp_parses_the_bare_key_rules(vocab: Any) -> None:
     sampler = llama_cpp.llama_sampler_init_grammar(llm._model.vocab, grammar._grammar.encode(), b"root")
     assert sampler, text
     llama_cpp.llama_sampler_free(sampler)
+
+
+def test_union_number_keys_are_held_as_the_widest_number() -> None:
+    """Review 131 #7: the keys of a ``dict[int | float, X]`` or ``dict[int | None, X]`` had a composite pattern the
+    grammar did not know, so they were any string; they are the number's (or the integer's) text now."""
+    from toolwire import tool
+
+    @tool
+    def weigh(by_size: dict[int | float, str], by_id: dict[int | None, str]) -> str:
+        """Weigh."""
+        return repr((by_size, by_id))
+
+    props = weigh.parameters["properties"]
+    assert props["by_size"]["propertyNames"] == NUMBER_KEYS
+    assert props["by_id"]["propertyNames"] == {"pattern": "^-?[0-9]+$"}
+    grammar = _pythonic(weigh.spec)
+    assert grammar.accepts('[weigh(by_size={"2.5": "a", 3: "b"}, by_id={"7": "c"})]')
+    assert not grammar.accepts('[weigh(by_size={"large": "a"}, by_id={})]')
+    assert not grammar.accepts('[weigh(by_size={}, by_id={"2.5": "c"})]')
+    assert weigh.invoke({"by_size": {"2.5": "a", "3": "b"}, "by_id": {"7": "c"}}) == "({2.5: 'a', 3: 'b'}, {7: 'c'})"

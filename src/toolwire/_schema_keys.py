@@ -99,7 +99,8 @@ def key_names(keys: dict[str, Any], resolve: Callable[[str], dict[str, Any] | No
 
     Returns:
         None to keep pydantic's (string keys, any keys, a reference not known yet); ``{"pattern": ...}`` for number
-        keys; ``{"enum": [texts]}`` for the values of an enum or const that are not all strings, and for booleans;
+        keys (of a union of number types, ``int | float`` or ``int | None``, the widest one's); ``{"enum":
+        [texts]}`` for the values of an enum or const that are not all strings, and for booleans;
         :data:`UNKEYABLE` when no key text can hold such a value (an array, an object, null).
     """
     if depth > 8:
@@ -126,6 +127,9 @@ def key_names(keys: dict[str, Any], resolve: Callable[[str], dict[str, Any] | No
             return UNKEYABLE
         if all("enum" in b for b in usable):
             return {"enum": list(dict.fromkeys(v for b in usable for v in b["enum"]))}
+        numbers = [KEY_TEXT[kind] for kind in ("number", "integer")]
+        if all(b in numbers for b in usable):  # int | float, int | None: one number type, the widest (review 131 #7)
+            return dict(next(n for n in numbers if n in usable))
         parts = [b["pattern"] if "pattern" in b else "^(?:" + "|".join(re.escape(v) for v in b["enum"]) + ")$"
                  for b in usable]
         return {"pattern": "|".join(f"(?:{p})" for p in parts)}
