@@ -11,7 +11,7 @@ from __future__ import annotations
 __all__ = ["EXTRAS", "install_hint"]
 
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "local": ("llama-cpp-python==0.3.36", "huggingface_hub>=0.20"),
+    "local": ("llama-cpp-python==0.3.36", "huggingface_hub>=0.20", "rstr>=3.2"),
     "openai": ("openai>=1.40",),
     "anthropic": ("anthropic>=0.34",),
     "google": ("google-genai>=1.0",),
