@@ -8,7 +8,10 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import sys
+import sysconfig
+import traceback
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -72,9 +75,12 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
         if exc.name == spec and Path(spec + ".py").is_file():  # `--tools my_tools` for ./my_tools.py
             raise UserError(f"There is no module named {spec!r}, but there is a file {spec + '.py'!r}: pass "
                             f"--tools {spec}.py to load it.") from None
-        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
+        if exc.name is not None and (spec == exc.name or spec.startswith(exc.name + ".")):
+            raise UserError(f"Loading tools from {spec!r} failed: there is no module named {exc.name!r}: give a .py "
+                            "file or an importable module name.") from None
+        raise UserError(_import_failure(spec, exc, "install the module it imports, or fix the import")) from None
     except Exception as exc:
-        raise UserError(f"Loading tools from {spec!r} failed: {type(exc).__name__}: {exc}") from None
+        raise UserError(_import_failure(spec, exc)) from None
     except SystemExit as exc:  # a script's `sys.exit()` at import would end toolwire silently
         raise UserError(f"Loading tools from {spec!r} ran sys.exit({exc.code!r}); put the file's script part "
                         "under `if __name__ == \"__main__\":`.") from None
@@ -124,6 +130,43 @@ def _on_import_path(folder: Path) -> None:
     text = str(folder)
     if text not in sys.path and not (folder == Path.cwd() and "" in sys.path):
         sys.path.append(text)
+
+
+def _import_failure(spec: str, exc: BaseException, fix: str = "fix the code there") -> str:
+    """The one line of a tools file or module that failed as it was imported: where, in the user's own code (the
+    line a ``SyntaxError`` names, else the innermost line of the traceback in a file that is neither Python's, an
+    installed package's nor toolwire's), what failed, and what to do (``fix``: "fix the code there"; review 135 #3:
+    an error raised at import gave no line of the file at all). Raises nothing."""
+    detail = (str(exc).strip().splitlines() or [""])[0].rstrip(".")
+    if isinstance(exc, SyntaxError) and exc.filename and exc.lineno and _users_file(exc.filename):
+        detail = (exc.msg or "").rstrip(".")  # (str() adds "(file, line N)", said before it here)
+        where = f"{_shown_path(exc.filename)}:{exc.lineno}"
+    else:
+        own = [frame for frame in traceback.extract_tb(exc.__traceback__) if _users_file(frame.filename)]
+        where = f"{_shown_path(own[-1].filename)}:{own[-1].lineno}" if own else None
+    what = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    if where is None:
+        return f"Loading tools from {spec!r} failed with {what}: fix the file (or what it imports), then try again."
+    return f"Loading tools from {spec!r} failed at {where} with {what}: {fix}, then try again."
+
+
+def _users_file(filename: str) -> bool:
+    """Whether ``filename`` (a traceback frame's) is the user's own code: a real file outside Python's standard
+    library, the installed packages and toolwire (``<frozen importlib._bootstrap>`` is not a file)."""
+    if filename.startswith("<"):
+        return False
+    path = os.path.abspath(filename)
+    own = {sysconfig.get_paths()[name] for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    own.add(str(Path(__file__).resolve().parent))
+    return not any(path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in map(os.path.abspath, own))
+
+
+def _shown_path(filename: str) -> str:
+    """``filename`` relative to the current folder when it is under it (as the user named it), else whole."""
+    try:
+        return os.path.relpath(filename) if not os.path.relpath(filename).startswith("..") else filename
+    except ValueError:  # (another drive, on Windows)
+        return filename
 
 
 def _first_sentence(exc: BaseException) -> str:

@@ -287,7 +287,9 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise UserError(f"{path}:{number} is not valid JSON ({exc.msg}).") from exc
+            where = f"{exc.msg.removesuffix(' at')} at column {exc.colno}"  # ("Unterminated string starting at")
+            raise UserError(f"{path}:{number} is not valid JSON ({where}): fix that line, or get a fresh copy of the "
+                            "BFCL data.") from exc
         if not isinstance(row, dict):
             raise UserError(f"{path}:{number} is not a JSON object.")
         rows.append(row)
