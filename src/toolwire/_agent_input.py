@@ -8,16 +8,17 @@ Kept apart from :mod:`toolwire.agent` so that the loop stays short. Nothing here
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any
 
 from toolwire._agent_checks import named
-from toolwire._agent_stream import AgentEvent
+from toolwire._agent_stream import AgentEvent, AgentResult
 from toolwire._call_records import in_reply_order
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 
-__all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "answered_since_question", "for_model", "not_run", "put_system_prompt",
-           "refuse_outside_choice", "unanswered"]
+__all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "REFUSED", "STEP_LIMIT", "answered", "answered_since_question",
+           "for_model", "in_call_order", "not_run", "not_run_answers", "put_system_prompt", "refuse_outside_choice",
+           "refused_end", "reply_calls", "unanswered"]
 
 PROMPT_ID = "toolwire:system_prompt"
 """The ``id`` of the system message an Agent puts first when the conversation has none of its own (unless its
@@ -141,6 +142,29 @@ def unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[Invali
     return [], []
 
 
+STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; answer with the results you already have."
+"""Why a call of the reply after ``max_steps`` (``on_max_steps="answer"``, tools off) is not run."""
+
+REFUSED = "the reply that asked for it was a refusal (or a safety block), so its calls are not run."
+"""Why a call of a refused reply (Anthropic ``refusal``, OpenAI ``content_filter``, Gemini's blocks) is not run."""
+
+
+def refused_end(messages: list[BaseMessage], calls: list[Any], step: int, output: str, reused: dict[int, int]
+                ) -> Generator[tuple[str, Any], Any, None]:
+    """The end of a run whose reply was a refusal: each of its ``calls`` (in the reply's order) answered with
+    :data:`REFUSED` and not run (:func:`not_run`), then the ``"final"`` event of an ``AgentResult`` with
+    ``stop_reason="refusal"``, ``output`` (the reply's text) and ``reused`` (its ``reused_calls``)."""
+    yield from not_run(messages, calls, step, REFUSED)
+    yield ("event", AgentEvent("final", AgentResult(messages, output, step, "refusal", reused_calls=reused), step))
+
+
+def not_run_answers(calls: list[Any], why: str) -> list[tuple[Any, ToolMessage]]:
+    """``(call, answer)`` for each of ``calls`` (ToolCalls or InvalidToolCalls), the answer an error ToolMessage
+    saying ``why`` the call was not run: ``Error: <tool> was not run: <why>``."""
+    return [(call, ToolMessage(f"Error: {named(call.get('name'))} was not run: {why}", call.get("id") or "",
+                               name=call.get("name"), status="error")) for call in calls]
+
+
 def not_run(
     messages: list[BaseMessage], calls: list[Any], step: int, why: str,
 ) -> Generator[tuple[str, Any], Any, None]:
@@ -148,34 +172,53 @@ def not_run(
     ``("event", AgentEvent)`` requests as the Agent's loop does: every ``tool_call`` first, then the results.
 
     Args:
-        messages: the conversation, extended in place; calls: ToolCalls or InvalidToolCalls; step: the events'
-            step; why: the end of the sentence ``Error: <tool> was not run: <why>``.
+        messages: the conversation, extended in place; calls: ToolCalls or InvalidToolCalls, in the reply's order
+            (:func:`~toolwire._call_records.in_reply_order`); step: the events' step; why: the end of the sentence
+            ``Error: <tool> was not run: <why>``.
     """
-    results = [ToolMessage(f"Error: {named(call.get('name'))} was not run: {why}", call.get("id") or "",
-                           name=call.get("name"), status="error") for call in calls]
-    messages.extend(results)
-    for call in calls:
+    yield from answered(messages, not_run_answers(calls, why), step)
+
+
+def answered(messages: list[BaseMessage], pairs: list[tuple[Any, ToolMessage]], step: int
+             ) -> Generator[tuple[str, Any], Any, None]:
+    """Append the answers of ``pairs`` (``(call, answer)``, in call order) to ``messages`` and yield their events as
+    the Agent's loop does: every ``tool_call`` first, then the results."""
+    messages.extend(answer for _, answer in pairs)
+    for call, _ in pairs:
         yield ("event", AgentEvent("tool_call", call, step))
-    for result in results:
-        yield ("event", AgentEvent("tool_result", result, step))
+    for _, answer in pairs:
+        yield ("event", AgentEvent("tool_result", answer, step))
 
 
+def reply_calls(reply: AIMessage) -> list[Any]:
+    """The calls of ``reply``, valid and invalid, in the order the model sent them (an invalid call's ``index``)."""
+    return in_reply_order(reply.tool_calls, reply.invalid_tool_calls, reply.invalid_tool_calls)
 
-def refuse_outside_choice(messages: list[BaseMessage], reply: AIMessage, choice: Any, step: int
-                          ) -> Generator[tuple[str, Any], Any, tuple[list[ToolCall], list[InvalidToolCall]]]:
-    """Answer with :func:`not_run` the calls of ``reply`` that the ``tool_choice`` of its request did not allow, which
-    a server that ignores ``tool_choice`` (many OpenAI-compatible ones do) may still send; yield their events as
-    :func:`not_run` does.
+
+def in_call_order(order: list[Any], pairs: Sequence[tuple[Any, ToolMessage]]) -> list[ToolMessage]:
+    """The answers of ``pairs`` (``(call, answer)``) in the order of their calls in ``order`` (the reply's calls,
+    :func:`reply_calls`; a call is found by identity), those of calls not in it last, in their own order: a reply's
+    refused calls and its calls that ran are answered together in the model's order (reviews 135 #1, 137 #7)."""
+    position = {id(call): i for i, call in enumerate(order)}
+    ranked = sorted(range(len(pairs)), key=lambda i: (position.get(id(pairs[i][0]), len(order)), i))
+    return [pairs[i][1] for i in ranked]
+
+
+def refuse_outside_choice(reply: AIMessage, choice: Any
+                          ) -> tuple[list[ToolCall], list[InvalidToolCall], list[tuple[Any, ToolMessage]]]:
+    """Split the calls of ``reply`` into those the ``tool_choice`` of its request allowed and the answers of those it
+    did not allow, which a server that ignores ``tool_choice`` (many OpenAI-compatible ones do) may still send.
 
     Args:
-        messages: the conversation, extended in place; reply: the model's reply; choice: its request's
-            ``tool_choice`` as a bound model keeps it (``"auto"``, ``"none"``, ``"required"``, a tool's name, or
-            None); step: the events' step.
+        reply: the model's reply; choice: its request's ``tool_choice`` as a bound model keeps it (``"auto"``,
+            ``"none"``, ``"required"``, a tool's name, or None).
 
     Returns:
-        ``(calls, invalid)``: the reply's tool calls and invalid tool calls left to run as usual. With ``"none"``
-        none is (review 118: ``Agent(..., tool_choice="none")`` ran a ``delete_all`` a server sent anyway); with a
-        tool's name, that tool's calls; otherwise all of them.
+        ``(calls, invalid, refused)``: the reply's tool calls and invalid tool calls left to run as usual, and
+        ``(call, error answer)`` for each call refused (:func:`not_run_answers`), in the reply's order; the Agent
+        adds the answers to the conversation in call order with those of the calls that run. With ``"none"`` no
+        call runs (review 118: ``Agent(..., tool_choice="none")`` ran a ``delete_all`` a server sent anyway); with
+        a tool's name, that tool's calls; otherwise all of them.
     """
     calls, invalid = reply.tool_calls, reply.invalid_tool_calls
     if choice == "none":
@@ -185,9 +228,7 @@ def refuse_outside_choice(messages: list[BaseMessage], reply: AIMessage, choice:
         why = f"this reply was to call {choice!r} only (tool_choice), so its other calls are not run."
         kept = [call for call in (*calls, *invalid) if call.get("name") == choice]
     else:
-        return calls, invalid
-    refused = [call for call in in_reply_order(calls, invalid, invalid) if not any(call is k for k in kept)]
-    if refused:
-        yield from not_run(messages, refused, step, why)
+        return calls, invalid, []
+    refused = [call for call in reply_calls(reply) if not any(call is k for k in kept)]
     return ([call for call in calls if any(call is k for k in kept)],
-            [call for call in invalid if any(call is k for k in kept)])
+            [call for call in invalid if any(call is k for k in kept)], not_run_answers(refused, why))

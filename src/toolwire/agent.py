@@ -78,11 +78,16 @@ from toolwire._agent_checks import (
 )
 from toolwire._agent_input import (
     PENDING_NOT_RUN,
+    STEP_LIMIT,
+    answered,
     answered_since_question,
     for_model,
+    in_call_order,
     not_run,
     put_system_prompt,
     refuse_outside_choice,
+    refused_end,
+    reply_calls,
     unanswered,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
@@ -117,9 +122,6 @@ from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_t
 
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
-
-_STEP_LIMIT = "the step limit was reached, so no more tool calls are allowed; answer with the results you already have."
-_REFUSED = "the reply that asked for it was a refusal (or a safety block), so its calls are not run."
 
 
 class Agent(Batching, AgentMethodAdvice):
@@ -306,11 +308,9 @@ class Agent(Batching, AgentMethodAdvice):
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
             kind = stop_kind(reply)
-            calls = [*reply.tool_calls, *reply.invalid_tool_calls]
+            calls = reply_calls(reply)  # (the model's order: review 135 #1)
             if kind == "refusal":
-                yield from not_run(messages, calls, step, _REFUSED)
-                final = AgentResult(messages, reply.text, step, "refusal", reused_calls=repeated.positions(messages))
-                yield ("event", AgentEvent("final", final, step))
+                yield from refused_end(messages, calls, step, reply.text, repeated.positions(messages))
                 return
             paused = kind == "pause" and not calls
             if paused:  # pause_turn: the reply goes back as it is, and the model continues its turn
@@ -326,11 +326,13 @@ class Agent(Batching, AgentMethodAdvice):
             # own tools-off call too (review 121); otherwise that call only nudges the model to answer: a call runs
             choice = getattr(caller(self, ask), "tool_choice", None) if ask in ("model", "after_tools") else (
                 "none" if getattr(self.model, "tool_choice", None) == "none" else None)
-            allowed, invalid = yield from refuse_outside_choice(messages, reply, choice, step)
+            allowed, invalid, refused = refuse_outside_choice(reply, choice)
             if allowed or invalid:
                 tools_ran = True
-                direct, only_repeats = yield from self._tool_round(messages, allowed, invalid, step, repeated)
+                direct, only_repeats = yield from self._tool_round(messages, allowed, invalid, step, repeated,
+                                                                   refused, calls)
             else:  # every call refused: the same request again (a forced tool stays forced: review 121)
+                yield from answered(messages, refused, step)
                 direct, only_repeats = None, choice == "none"
             only_repeats = only_repeats and (not self._forced or self._finish_model is not None)  # (forced: see init)
             if direct is not None:
@@ -343,16 +345,14 @@ class Agent(Batching, AgentMethodAdvice):
             steps = self.max_steps + 1
             yield ("event", AgentEvent("model_reply", reply, steps))
             output = reply.text
-            refused = [*reply.tool_calls, *reply.invalid_tool_calls]
+            refused = reply_calls(reply)
             if not refused:
                 warn_call_as_answer(reply, self.executor.tools)
             if stop_kind(reply) == "refusal":
-                yield from not_run(messages, refused, steps, _REFUSED)
-                final = AgentResult(messages, output, steps, "refusal", reused_calls=repeated.positions(messages))
-                yield ("event", AgentEvent("final", final, steps))
+                yield from refused_end(messages, refused, steps, output, repeated.positions(messages))
                 return
             # the server ignored tool_choice="none": answer each call, run none
-            yield from not_run(messages, refused, steps, _STEP_LIMIT)
+            yield from not_run(messages, refused, steps, STEP_LIMIT)
             if refused and not output:
                 output = no_answer_text(self.max_steps, refused, getattr(self.model, "tool_choice", None) == "none")
             yield from finish(messages, output, steps, "max_steps", self._response, repeated.positions(messages))
@@ -368,8 +368,12 @@ class Agent(Batching, AgentMethodAdvice):
         invalid: list[InvalidToolCall],
         step: int,
         repeated: RepeatedCalls,
+        refused: Sequence[tuple[Any, ToolMessage]] = (),
+        order: list[Any] | None = None,
     ) -> Generator[tuple[str, Any], Any, tuple[ToolMessage | None, bool]]:
-        """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order).
+        """Answer ``calls`` and ``invalid`` (one ToolMessage each, appended to ``messages`` in call order), with the
+        answers of the reply's ``refused`` calls (``(call, answer)``: a tool_choice they broke) among them in the
+        reply's call ``order`` (:func:`~toolwire._agent_input.reply_calls`; default: ``calls`` and ``invalid``'s).
 
         Every call, invalid ones too, gets its ``tool_call`` event first; the ``tool_result`` events follow once
         the executor has answered them all (it returns the whole round at once). A call identical to one answered
@@ -380,7 +384,8 @@ class Agent(Batching, AgentMethodAdvice):
         Returns ``(the result of the first successful return_direct tool or None, whether every call was such a
         repeat)``.
         """
-        for call in in_reply_order(calls, invalid, invalid):  # the model's order (an invalid call's "index")
+        order = order or in_reply_order(calls, invalid, invalid)  # the model's order (an invalid call's "index")
+        for call in order:
             yield ("event", AgentEvent("tool_call", call, step))
         fresh, repeats, twins = repeated.sort(calls)
         job = ToolsJob(calls, fresh, repeats, twins, executor_invalid(calls, fresh, invalid,
@@ -395,7 +400,8 @@ class Agent(Batching, AgentMethodAdvice):
                 twin.content, call["id"] or "", name=call["name"], status=twin.status, artifact=twin.artifact))
             if twin is not None:
                 repeated.reused.append((ordered[-1], twin))
-        answers = in_reply_order(ordered, results[len(fresh):], invalid)  # the model's order
+        pairs = [*zip(calls, ordered, strict=True), *zip(invalid, results[len(fresh):], strict=False), *refused]
+        answers = in_call_order(order, pairs)
         direct: ToolMessage | None = None
         for call, result in repeated.record(calls, ordered, repeats, twins, ran=bool(fresh)):
             tool = self.executor.tools.get(call["name"])
