@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from toolwire._call_records import in_reply_order
@@ -60,10 +61,13 @@ class RepeatedCalls:
     Args:
         repeat_calls: the Agent's checked ``repeat_calls``: ``"answer"``, ``"run"``, or a frozenset of the names
             of the tools whose calls always run.
+        tools: the names of the Agent's tools (None: any name is one); a repeated call of another name is answered
+            the same way, without the warning that advises ``repeat_calls``, which takes only those names.
     """
 
-    def __init__(self, repeat_calls: Any) -> None:
+    def __init__(self, repeat_calls: Any, tools: Collection[str] | None = None) -> None:
         self.repeat_calls = repeat_calls
+        self.tools = tools
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
         self.last_round: dict[str, tuple[str, Any]] = {}  # the last round that ran: call key -> (status, content)
         self.last_reply: list[str] | None = None  # the call and answer keys of the last reply, sorted
@@ -124,7 +128,8 @@ class RepeatedCalls:
                 self._tell(call["name"], earlier.status == "error")
         return fresh, repeats, twins
 
-    def looping(self, calls: list[ToolCall], answers: list[ToolMessage]) -> bool:
+    def looping(self, calls: list[ToolCall], answers: list[ToolMessage],
+                invalid: Sequence[tuple[Any, ToolMessage]] = ()) -> bool:
         """Whether ``calls`` make the third reply in a row that asks for exactly the same calls and gets exactly the
         same answers: a loop the rule of repeats cannot see when each round runs one of the calls and answers the
         other from the round before (review 122: two tools took turns until ``max_steps``), or when the calls are of
@@ -134,13 +139,15 @@ class RepeatedCalls:
         percentage) is no loop (review 128 #2); one whose answer stays the same three times is. Whatever the
         answers, the same reply a fifth time in a row is one (review 129 #2: an adding tool whose answer carries a new
         id each time, ``"Added expense #7"``, ran ten times). Call it once per reply; ``answers``: the calls'
-        answers, in the same order."""
-        keys = sorted(f"{call_key(call)}\0{answer.status}\0{answer.content!r}"
-                      for call, answer in zip(calls, answers, strict=False))
+        answers, in the same order; ``invalid``: the reply's invalid calls with their answers, which count alike
+        (review 137 #2: a model that sent the same cut-off call every time kept tools on until ``max_steps``)."""
+        pairs = [*zip(calls, answers, strict=False),
+                 *(({"name": f"\x01{bad.get('name')!r}", "args": bad.get("args")}, answer) for bad, answer in invalid)]
+        keys = sorted(f"{call_key(call)}\0{answer.status}\0{answer.content!r}" for call, answer in pairs)
         if not keys:
             self.last_reply, self.same_replies, self.last_calls, self.same_calls = None, 0, None, 0
             return False
-        called = sorted(call_key(call) for call in calls)
+        called = sorted(call_key(call) for call, _ in pairs)
         self.same_replies = self.same_replies + 1 if keys == self.last_reply else 0
         self.same_calls = self.same_calls + 1 if called == self.last_calls else 0
         self.last_reply, self.last_calls = keys, called
@@ -159,8 +166,8 @@ class RepeatedCalls:
         """Warn, once per run and tool, that a repeated call of tool ``name`` was answered without running it (review
         99: a tool with side effects, called three times by the model, ran once, and nothing said so), with the
         error it failed with ``FAILED_TRIES`` times (``failed``; review 118: that was silent)."""
-        if (name, failed) in self.told:
-            return
+        if (name, failed) in self.told or (self.tools is not None and name not in self.tools):
+            return  # (review 137 #1: the advice named a tool that does not exist, and following it raised)
         self.told.add((name, failed))
         from toolwire._warn_site import warn_user
         from toolwire.errors import RepeatedCallWarning

@@ -281,7 +281,7 @@ class Agent(Batching, AgentMethodAdvice):
         return messages
 
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
-        repeated = RepeatedCalls(self.repeat_calls)
+        repeated = RepeatedCalls(self.repeat_calls, self.executor.tools)
         unique_ids_in_turns(messages)  # a resumed conversation may repeat call ids (its answers follow suit)
         stale = answer_stale_calls(messages)
         for call, _ in stale:  # every tool_call first, then the results, as for a reply's calls
@@ -410,7 +410,7 @@ class Agent(Batching, AgentMethodAdvice):
         messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))
-        looping = repeated.looping(calls, ordered)  # (the same reply and answers a third time: reviews 122, 128)
+        looping = repeated.looping(calls, ordered, pairs[len(calls):len(calls) + len(invalid)])  # (r. 122, 128)
         return direct, (bool(calls) and len(repeats) == len(calls) and not invalid) or looping
 
     # -- drivers --------------------------------------------------------------------------------------
