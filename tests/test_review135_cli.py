@@ -1,17 +1,35 @@
 """Review 135, a new user's first hour: four defects of the ``toolwire`` command.
 
+#2: an answer made up after a call that never ran (arguments the tool refuses, a call that could not be read) got no
+"(no tool was called ...)" note: such a call counted as a tool having been called.
 #3: a tools file that fails at import (a syntax error, an exception) and a broken BFCL data line gave one-line errors
 that did not say where, or what to do (the BFCL one read cut off: json's "Unterminated string starting at").
+#4: a 401 from an OpenAI-compatible server told a command-line user to pass ``ChatOpenAI(..., api_key=...)``.
+#5: a refused (``content_filter``) hosted reply with text beside its call printed the text twice, as the answer, and
+never said the run ended on a refusal.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from providers.scripted_http import Answer, ScriptedServer
 from toolwire import cli
 from toolwire.errors import UserError
+from toolwire.testing import ScriptedChatModel
+
+NOTE = "(no tool was called for this answer: it comes from the model alone)"
+
+
+def _ask(monkeypatch: pytest.MonkeyPatch, *replies: Any, question: str = "Weather in Oslo?") -> Any:
+    """``toolwire ask`` with the book's tools, the model answering ``replies`` in turn."""
+    model = ScriptedChatModel(list(replies))
+    monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: model)
+    return CliRunner().invoke(cli.app, ["ask", question])
 
 
 def test_a_tools_file_with_a_syntax_error_names_its_line_and_says_to_fix_it(tmp_path: Path) -> None:
@@ -56,3 +74,19 @@ def test_a_broken_bfcl_line_gives_its_column_and_what_to_do(tmp_path: Path) -> N
         _read_jsonl(path)
     assert str(info.value) == (f"{path}:2 is not valid JSON (Unterminated string starting at column 40): fix that "
                                "line, or get a fresh copy of the BFCL data.")
+
+
+# -- #4 ------------------------------------------------------------------------------------------------------------
+
+
+def test_a_401_from_a_compatible_server_says_to_set_openai_api_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "wrong-key")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with ScriptedServer() as server:
+        server.push(Answer(401, {"error": {"message": "Invalid API key", "type": "invalid_request_error"}}))
+        result = CliRunner().invoke(cli.app, ["ask", "hi", "--model", f"openai-compatible:m@{server.url}/v1"])
+    assert result.exit_code == 1
+    assert "Invalid API key. Set OPENAI_API_KEY to this server's own API key (the key it was started with" \
+        in result.output
+    assert "ChatOpenAI" not in result.output and "api_key=" not in result.output

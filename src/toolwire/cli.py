@@ -27,6 +27,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from toolwire._cli_errors import error_text as _error_text
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
@@ -175,15 +176,6 @@ def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_th
         return init_chat_model(name or "local", n_threads=n_threads, **kwargs)
 
 
-def _error_text(exc: ToolwireError) -> str:
-    """A library error as the command line says it: a context overflow names ``--n-ctx``, the option the
-    commands take, rather than the ``n_ctx`` argument (review 29); advice to raise a library argument that no
-    option sets (``connect_timeout``, ``max_retries``: the error's ``api_advice``) is left out (review 48)."""
-    if isinstance(exc, ContextOverflowError):
-        return exc.advice(f"a larger --n-ctx (more than {exc.n_ctx})")
-    return exc.without_api_advice()
-
-
 def _fmt_args(args: Any) -> str:
     if isinstance(args, dict):
         return ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in args.items())
@@ -267,8 +259,6 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     if result is not None and tools and result.output.strip() and not called_this_turn(result, tools):
         err.print("[dim](no tool was called for this answer: it comes from the model alone)[/dim]")  # (review 126)
     return result
-
-    return False
 
 
 class _Line:

@@ -1,0 +1,42 @@
+"""The library's errors as the ``toolwire`` command says them: advice that names a Python argument the commands do not
+offer is left out, or said with the option or the environment variable that does the same on the command line.
+
+Kept apart from :mod:`toolwire.cli`, which prints them.
+"""
+
+from __future__ import annotations
+
+from toolwire.errors import ContextOverflowError, ProviderError, ToolwireError
+
+__all__ = ["SERVER_KEY_HINT", "error_text"]
+
+SERVER_KEY_HINT = ("Set OPENAI_API_KEY to this server's own API key (the key it was started with, such as vLLM's "
+                   "--api-key) and check its permissions.")
+"""The command line's hint for a 401/403 from an OpenAI-compatible server: ``OPENAI_API_KEY`` is the only way a
+command gives such a server its key (``ask`` and ``chat`` have no key option), where the library's hint says to
+pass ``ChatOpenAI(..., api_key=...)`` (review 135 #4)."""
+
+
+def error_text(exc: ToolwireError) -> str:
+    """A library error as the command line says it.
+
+    A context overflow names ``--n-ctx``, the option the commands take, rather than the ``n_ctx`` argument
+    (review 29); advice to raise a library argument that no option sets (``connect_timeout``, ``max_retries``: the
+    error's ``api_advice``) is left out (review 48); a 401/403 from an OpenAI-compatible server says to set
+    ``OPENAI_API_KEY`` (:data:`SERVER_KEY_HINT`) where the library says to pass ``api_key=`` (review 135 #4).
+
+    Args:
+        exc: the error a command caught.
+
+    Returns:
+        The one line to print after ``error:``. Raises nothing.
+    """
+    if isinstance(exc, ContextOverflowError):
+        return exc.advice(f"a larger --n-ctx (more than {exc.n_ctx})")
+    text = exc.without_api_advice()
+    if isinstance(exc, ProviderError) and exc.status in (401, 403) and exc.hint:
+        from toolwire.models.openai import _SERVER_KEY_HINT
+
+        if exc.hint == _SERVER_KEY_HINT:  # (the hint itself, as models/openai.py gives it: not a reading of its text)
+            text = text.replace(_SERVER_KEY_HINT, SERVER_KEY_HINT, 1)
+    return text
