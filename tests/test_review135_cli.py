@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from providers.scripted_http import Answer, ScriptedServer
 from toolwire import cli
 from toolwire.errors import UserError
+from toolwire.messages import AIMessage
 from toolwire.testing import ScriptedChatModel
 
 NOTE = "(no tool was called for this answer: it comes from the model alone)"
@@ -90,3 +91,39 @@ def test_a_401_from_a_compatible_server_says_to_set_openai_api_key(monkeypatch: 
     assert "Invalid API key. Set OPENAI_API_KEY to this server's own API key (the key it was started with" \
         in result.output
     assert "ChatOpenAI" not in result.output and "api_key=" not in result.output
+
+
+# -- #5 ------------------------------------------------------------------------------------------------------------
+
+
+def _completion(content: str | None, finish: str, calls: list[dict[str, Any]] | None = None) -> Answer:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message["tool_calls"] = calls
+    return Answer(200, {"id": "x", "object": "chat.completion", "created": 1, "model": "m",
+                        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}})
+
+
+def test_a_refused_hosted_reply_prints_its_text_once_and_says_it_was_refused(monkeypatch: pytest.MonkeyPatch
+                                                                            ) -> None:
+    pytest.importorskip("openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
+    with ScriptedServer() as server:
+        server.push(_completion("I'll check.", "content_filter", [call]))
+        result = CliRunner().invoke(cli.app, ["ask", "Weather in Oslo?", "--model",
+                                              f"openai-compatible:m@{server.url}/v1"])
+    assert result.exit_code == 0, result.output  # (as a run that ends with no answer, or one cut at its limit)
+    assert result.output.count("I'll check.") == 1
+    assert "(the run ended on a refusal: the model, or its provider's safety filter, refused this reply, so it is " \
+        "not an answer and its tool calls were not run; ask in other words, or ask something else)" in result.output
+    assert NOTE not in result.output
+
+
+def test_a_refused_reply_without_calls_is_said_to_be_one_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    refused = AIMessage("I cannot help with that.", response_metadata={"finish_reason": "content_filter"})
+    result = _ask(monkeypatch, refused)
+    assert result.exit_code == 0 and result.output.count("I cannot help with that.") == 1
+    assert "(the run ended on a refusal" in result.output and "tool calls were not run" not in result.output

@@ -31,7 +31,7 @@ from toolwire._cli_errors import error_text as _error_text
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
-from toolwire.cli_text import called_this_turn
+from toolwire.cli_text import called_this_turn, refusal_text
 from toolwire.cli_text import cut_reason as _cut_reason
 from toolwire.cli_text import marked_messages as _marked
 from toolwire.cli_text import max_steps_text as _max_steps_text
@@ -205,9 +205,12 @@ def _print_event(event: Any) -> None:
 
 
 def _say_cut(result: Any) -> None:
-    """Say why an answer stopped at its token limit (review 110: a cut answer, and nothing said so)."""
+    """Say why an answer stopped at its token limit (review 110: a cut answer, and nothing said so), or that the text
+    printed is a refused reply's, not an answer (review 135 #5: it read as the answer)."""
     if result.stop_reason == "length":
         err.print(f"[yellow]({_cut_reason(result.messages)})[/yellow]")
+    elif result.stop_reason == "refusal":
+        err.print(f"[yellow]({refusal_text(result.messages)})[/yellow]")
 
 
 def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
@@ -246,6 +249,7 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
                 _end_line()
                 if not writing and event.data.tool_calls and event.data.text.strip():  # a hosted model's text beside
                     out.print(terminal_text(event.data.text), style="bold", markup=False)  # its calls (review 117)
+                    writing = event.data.text  # (a refusal's output: not printed twice, review 135 #5)
                 writing, shown = "", writing
             if event.type == "final":
                 result = event.data
@@ -256,7 +260,8 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
     finally:  # an error, a warning or the next prompt starts on a line of its own (review 107)
         _LINE.ended_by_run = _end_line()
     tools = agent.executor.tools
-    if result is not None and tools and result.output.strip() and not called_this_turn(result, tools):
+    if result is not None and tools and result.output.strip() and result.stop_reason != "refusal" \
+            and not called_this_turn(result, tools):
         err.print("[dim](no tool was called for this answer: it comes from the model alone)[/dim]")  # (review 126)
     return result
 

@@ -12,8 +12,8 @@ from typing import Any
 from toolwire.errors import MaxStepsExceeded, ToolwireError, window_advice
 from toolwire.messages import AIMessage, ToolMessage
 
-__all__ = ["called_this_turn", "cut_reason", "marked_messages", "max_steps_text", "result_line", "tools_ran",
-           "without_oldest_exchange"]
+__all__ = ["called_this_turn", "cut_reason", "marked_messages", "max_steps_text", "refusal_text", "result_line",
+           "tools_ran", "without_oldest_exchange"]
 
 _NEW = ", or type 'clear' to start a new conversation"
 
@@ -37,6 +37,17 @@ def cut_reason(messages: list[Any]) -> str:
         return ("the answer was cut where the model's context window ran out: "
                 + window_advice(metadata, "a larger --n-ctx", " (in chat, 'clear' starts a new conversation)"))
     return "the answer was cut at the most tokens a reply may have"
+
+
+def refusal_text(messages: list[Any]) -> str:
+    """What the commands say after the text of a run that ended on a refusal (``stop_reason="refusal"``: the model's
+    last reply, in ``messages``, was a refusal or a safety block, by its ``finish_reason``): that text is not an
+    answer, and the reply's tool calls were not run (review 135 #5: it was printed as the answer, twice)."""
+    last = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
+    calls = bool(last is not None and (last.tool_calls or last.invalid_tool_calls))
+    return ("the run ended on a refusal: the model, or its provider's safety filter, refused this reply, so it is not "
+            "an answer" + (" and its tool calls were not run" if calls else "") + "; ask in other words, or ask "
+            "something else")
 
 
 def tools_ran(exc: ToolwireError, conversation: list[Any], why: str = " (the results left no room for the answer)"
