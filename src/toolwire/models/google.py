@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import math
+import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, ClassVar
 
@@ -97,9 +99,13 @@ class ChatGoogleGenAI(SDKChatModel):
         Raises:
             UserError: the SDK's ``GenerateContentConfig`` refuses an option (a misspelt name, a value of the
                 wrong type): it would refuse it on every try, before any request, so it is named here rather than
-                retried as a failed reply.
+                retried as a failed reply. So is a conversation with nothing to send but a system instruction (no
+                user or model turn: the SDK's "contents are required."; review 136 #9).
         """
         kwargs = codec.lower_request(request, self.model, self.options)
+        if not kwargs.get("contents"):
+            raise UserError("Gemini needs at least one user message with text or content, and a system message alone "
+                            "(or an empty question) is not one: pass the question as a user message.")
         config_type = getattr(self.sdk.types, "GenerateContentConfig", None)
         if config_type is not None and hasattr(config_type, "model_validate"):
             try:
@@ -123,8 +129,16 @@ class ChatGoogleGenAI(SDKChatModel):
 
         The SDK lets its HTTP client's errors through: ``httpx`` for sync calls, and ``aiohttp`` (when it
         is installed) for async ones; both are read the same way, so sync and async calls fail alike.
+
+        Raises:
+            UserError: the SDK refused the request before sending it (a ``ValueError`` raised while it turned the
+                request into its wire form, see :func:`_refused_before_sending`): not a body the server sent, so
+                not read as one, and not retried.
         """
         errors = self.sdk.errors
+        if _refused_before_sending(exc, errors):  # not a body that came back: nothing was sent (review 136 #9)
+            raise UserError(f"Gemini's SDK refused to send the request ({_first_line(exc)}): check the conversation "
+                            "and the options given to the model, since every try would be refused alike.") from None
         if isinstance(exc, errors.APIError):
             message = _clip(str(getattr(exc, "message", None) or exc))  # an HTML error page as one line of its text
             code = getattr(exc, "code", None)
@@ -152,6 +166,30 @@ def _error_reasons(exc: BaseException) -> list[str]:
     details = error.get("details") if isinstance(error, dict) else None
     return [str(item["reason"]) for item in (details if isinstance(details, list) else ())
             if isinstance(item, dict) and item.get("@type") == _ERROR_INFO and isinstance(item.get("reason"), str)]
+
+
+_REQUEST_BUILDERS = ("_to_mldev", "_to_vertex")  # google-genai's functions that write a request in its wire form
+
+
+def _refused_before_sending(exc: BaseException, errors: Any) -> bool:
+    """Whether ``exc`` is google-genai refusing a request before sending it: a ``ValueError`` (not a JSON decoding
+    error, not the SDK's ``UnknownApiResponseError`` for a body it could not read, nor raised from either) raised
+    in ``google.genai._transformers`` or in one of the SDK's functions that write the request (``..._to_mldev``),
+    such as ``ValueError("contents are required.")``."""
+    unknown = getattr(errors, "UnknownApiResponseError", ())
+    if not isinstance(exc, ValueError) or isinstance(exc, json.JSONDecodeError | unknown):
+        return False
+    if isinstance(exc.__cause__ or exc.__context__, json.JSONDecodeError):
+        return False
+    frames = traceback.extract_tb(exc.__traceback__)
+    return any(f.filename.replace("\\", "/").endswith("google/genai/_transformers.py")
+               or f.name.endswith(_REQUEST_BUILDERS) for f in frames)
+
+
+def _first_line(exc: BaseException) -> str:
+    """``exc``'s first line of text (its class name when it has none), at most 160 characters."""
+    text = str(exc).strip()
+    return text.splitlines()[0][:160] if text else type(exc).__name__
 
 
 def _refused_options(exc: ValueError) -> str:

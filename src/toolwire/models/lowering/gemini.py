@@ -30,9 +30,12 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   user turn of ``function_response`` parts, in the order of the calls.
 * replies: ``finishReason``, ``promptFeedback.blockReason`` and, where the reply read has it, ``finishMessage``
   are kept in ``response_metadata`` (google-genai drops ``finishMessage`` from a Gemini API reply, so through
-  ``ChatGoogleGenAI`` it is not there); ``MALFORMED_FUNCTION_CALL`` (no ``functionCall`` part; the
-  ``finishMessage``, when present, holds what the model wrote) becomes an InvalidToolCall, answered like any
-  invalid call so the model retries.
+  ``ChatGoogleGenAI`` it is not there); ``MALFORMED_FUNCTION_CALL`` and ``UNEXPECTED_TOOL_CALL`` (no
+  ``functionCall`` part; the ``finishMessage``, when present, holds what the model wrote) become an InvalidToolCall,
+  answered like any invalid call so the model retries. The other reasons that end a candidate before an answer
+  (google-genai's ``FinishReason``) are read by meaning (:mod:`toolwire.models.lowering._gemini_finish`): content
+  blocks are refusals, the reasons of a request or reply that failed a :class:`~toolwire.errors.ProviderError`
+  (review 136 #5).
   Code execution parts (``executableCode``, ``codeExecutionResult``) are kept with the other parts and sent
   back unchanged; the text shows them as fenced blocks (:mod:`toolwire.models.lowering._gemini_code`).
   A stream whose chunks never bring a ``finishReason`` (nor a ``blockReason``) was cut short: its
@@ -52,10 +55,7 @@ from toolwire.messages import (
     AIMessage,
     AIMessageChunk,
     BaseMessage,
-    InvalidToolCall,
     SystemMessage,
-    invalid_tool_call,
-    new_tool_call_id,
 )
 from toolwire.models.base import ChatRequest, ServerTool, to_tool_spec
 from toolwire.models.lowering._common import (
@@ -72,6 +72,7 @@ from toolwire.models.lowering._common import (
     usage,
 )
 from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
+from toolwire.models.lowering._gemini_finish import ended, malformed_call
 from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
 from toolwire.models.lowering._gemini_schema import JsonPath, decode_json_text, gemini_schema, json_text_paths
 from toolwire.models.lowering._stream import ToolCallMerger
@@ -346,30 +347,8 @@ def _outcome(data: dict[str, Any], candidate: dict[str, Any]) -> dict[str, Any]:
 
 
 def _metadata(model: Any, outcome: dict[str, Any], dropped: int) -> dict[str, Any]:
-    data = {"model": model, "model_name": model, **outcome, "dropped_tool_calls": dropped or None}
+    data = {"model": model, "model_name": model, **ended(outcome), "dropped_tool_calls": dropped or None}
     return {k: v for k, v in data.items() if v is not None}
-
-
-_CALLED = re.compile(r"(?:default_api\.)?([A-Za-z_][A-Za-z0-9_.:-]{0,63})\s*\(")
-
-
-def _malformed_call(outcome: dict[str, Any], tool_names: Collection[str] | None) -> InvalidToolCall | None:
-    """The call of a reply that ended with ``MALFORMED_FUNCTION_CALL`` (Gemini wrote a call it could not
-    parse, e.g. Python code, and sends no ``function_call``): an InvalidToolCall whose ``args`` is the
-    ``finishMessage`` and whose ``error`` asks for the call again, so the executor answers it and the model
-    retries. Its name is the bound tool the message calls (``default_api.<name>(``), else ``None``."""
-    if outcome.get("finish_reason") != "MALFORMED_FUNCTION_CALL":
-        return None
-    message = outcome.get("finish_message")
-    text = message if isinstance(message, str) else None
-    name = None
-    for match in _CALLED.finditer(text or ""):
-        if match.group(1) not in ("print", "default_api") and (tool_names is None or match.group(1) in tool_names):
-            name = match.group(1)
-            break
-    error = ("Gemini could not read this function call (finish reason MALFORMED_FUNCTION_CALL). Call the tool "
-             "again as a function call with a JSON object of arguments matching its parameters, not as code.")
-    return invalid_tool_call(name, text, new_tool_call_id(), error)
 
 
 def _opaque(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -426,11 +405,14 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
         execution or call ids, usage in tokens (output includes thinking tokens),
         ``response_metadata`` ``{"model", "finish_reason", "finish_message"?, "block_reason"?,
         "block_reason_message"?}``; a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
-        (see :func:`_malformed_call`).
+        (see :func:`~toolwire.models.lowering._gemini_finish.malformed_call`).
 
     Raises:
         NotAReply: ``obj`` has no ``candidates`` and no ``promptFeedback`` (not a Gemini reply: ``{}``, a gateway's
             JSON, another API's reply).
+        ProviderError: the candidate's finish reason says the request or the reply failed
+            (``MISSING_THOUGHT_SIGNATURE``, ``MALFORMED_RESPONSE``...; see
+            :func:`~toolwire.models.lowering._gemini_finish.ended`).
     """
     data = _as_dict(obj)
     if not _get(data, "candidates") and not _get(data, "prompt_feedback"):
@@ -452,7 +434,7 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
                          p["function_call"].get("id"), tool_names) for p in kept_parts if "function_call" in p]
     valid, invalid = split_calls(calls)
     outcome = _outcome(data, candidate)
-    malformed = _malformed_call(outcome, tool_names)
+    malformed = malformed_call(outcome, tool_names, len(calls))
     if malformed is not None:
         invalid.append(malformed)
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(_get(data, "usage_metadata")),
@@ -533,14 +515,15 @@ class StreamState:
         opaque, and the InvalidToolCall of a ``MALFORMED_FUNCTION_CALL`` reply.
 
         Raises:
-            ProviderError: no chunk brought a ``finishReason`` or a ``blockReason`` (retryable).
+            ProviderError: no chunk brought a ``finishReason`` or a ``blockReason`` (retryable), or the finish reason
+                says the request or the reply failed, as in :func:`parse_response`.
         """
         if not self.outcome.get("finish_reason") and not self.outcome.get("block_reason"):
             raise cut_short("google", "chunk with a finishReason")
         dropped = max(0, self.calls - 1) if self.single_call else 0
         if dropped:
             log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
-        malformed = _malformed_call(self.outcome, self.tool_names)
+        malformed = malformed_call(self.outcome, self.tool_names, self.calls)
         return AIMessageChunk(usage=_usage(self.raw_usage),
                               response_metadata=_metadata(self.model, self.outcome, dropped),
                               invalid_tool_calls=[malformed] if malformed else None,
