@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from providers.scripted_http import Answer, ScriptedServer
 from toolwire import cli
 from toolwire.errors import UserError
-from toolwire.messages import AIMessage
+from toolwire.messages import AIMessage, tool_call
 from toolwire.testing import ScriptedChatModel
 
 NOTE = "(no tool was called for this answer: it comes from the model alone)"
@@ -31,6 +31,54 @@ def _ask(monkeypatch: pytest.MonkeyPatch, *replies: Any, question: str = "Weathe
     model = ScriptedChatModel(list(replies))
     monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: model)
     return CliRunner().invoke(cli.app, ["ask", question])
+
+
+# -- #2 ------------------------------------------------------------------------------------------------------------
+
+
+def test_an_answer_after_a_call_whose_arguments_the_tool_refused_gets_the_note(monkeypatch: pytest.MonkeyPatch
+                                                                             ) -> None:
+    result = _ask(monkeypatch, AIMessage("", tool_calls=[tool_call("get_weather", {"town": "Oslo"}, "a1")]),
+                  "It is 12 degrees and raining in Oslo.")
+    assert result.exit_code == 0 and "Invalid arguments for tool 'get_weather'" in result.output
+    assert "It is 12 degrees and raining in Oslo." in result.output and NOTE in result.output
+
+
+def test_an_answer_after_a_call_that_could_not_be_read_gets_the_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = {"name": "get_weather", "args": '{"city": "Os', "id": "a1", "error": "truncated JSON",
+           "type": "invalid_tool_call"}
+    result = _ask(monkeypatch, AIMessage("", invalid_tool_calls=[bad]), "It is sunny in Oslo.")
+    assert result.exit_code == 0 and "was not valid: truncated JSON" in result.output and NOTE in result.output
+
+
+def test_an_answer_after_a_tool_that_ran_gets_no_note_even_beside_a_refused_call(monkeypatch: pytest.MonkeyPatch
+                                                                                ) -> None:
+    reply = AIMessage("", tool_calls=[tool_call("get_weather", {"town": "Oslo"}, "a1"),
+                                      tool_call("get_weather", {"city": "Oslo"}, "a2")])
+    result = _ask(monkeypatch, reply, "Sunny in Oslo.")
+    assert result.exit_code == 0 and "Sunny in Oslo." in result.output and NOTE not in result.output
+
+
+def test_a_repeat_of_a_refused_call_backs_nothing_either(monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = AIMessage("", tool_calls=[tool_call("get_weather", {"town": "Oslo"}, "a1")])
+    again = AIMessage("", tool_calls=[tool_call("get_weather", {"town": "Oslo"}, "a2")])
+    result = _ask(monkeypatch, bad, again, "Rain in Oslo.")
+    assert result.exit_code == 0 and "Rain in Oslo." in result.output and NOTE in result.output
+
+
+def test_called_this_turn_reads_the_turn_of_the_newest_question_only() -> None:
+    from toolwire import Agent
+    from toolwire.cli_text import called_this_turn
+    from toolwire.examples.book import BOOK_TOOLS
+
+    agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=[tool_call("get_weather", {"city": "Oslo"}, "c1")]),
+                                     "Sunny.", AIMessage("", tool_calls=[tool_call("get_weather", {"x": 1}, "c2")]),
+                                     "Cloudy."]), BOOK_TOOLS)
+    first = agent.invoke("Oslo?")
+    assert called_this_turn(first, agent.executor.tools)
+    second = agent.invoke([*first.messages, {"role": "user", "content": "And Bergen?"}])
+    assert not called_this_turn(second, agent.executor.tools)
+    assert called_this_turn(second, set(agent.executor.tools))  # (names alone: the arguments cannot be checked)
 
 
 def test_a_tools_file_with_a_syntax_error_names_its_line_and_says_to_fix_it(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ Kept apart from :mod:`toolwire.cli`, which prints them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from toolwire.errors import MaxStepsExceeded, ToolwireError, window_advice
@@ -101,20 +102,73 @@ def result_line(message: ToolMessage) -> str:
 
 
 def called_this_turn(result: Any, tools: Any) -> bool:
-    """Whether a tool of ``tools`` (names) answered a call since the newest question of ``result.messages`` (an
-    ``AgentResult``), with its result or its error: a small model may answer a later question of a chat from what
-    it makes up, a file "written" that it never touched, and ``ask``/``chat`` then say so (review 126 #5). A call of
-    no such tool, answered with an error, backs nothing (review 128 #4); a tool that ran and raised does, its error
-    being what the answer reports (review 129 #5)."""
-    from toolwire.messages import HumanMessage, ToolMessage
+    """Whether a tool of ``tools`` ran for a call since the newest question of ``result.messages`` (an
+    ``AgentResult``), its result or its error answering the call: a small model may answer a later question of a
+    chat from what it makes up, a file "written" that it never touched, and ``ask``/``chat`` then say so (review 126
+    #5). A tool that ran and raised backs the answer, its error being what the answer reports (review 129 #5); a
+    call answered without the tool running backs nothing: a call of no such tool (review 128 #4), a call that could
+    not be read (one of its reply's ``invalid_tool_calls``), a call whose arguments the tool refuses, and the calls
+    of a refused reply (``stop_reason="refusal"``: those after the last reply) (review 135 #2).
 
+    A ToolMessage carries no mark of a tool that never ran, so a call answered with an error has its arguments
+    checked again here with the tool's own ``call_args``, as the executor checks them before it runs the tool (it
+    calls no tool function).
+
+    Args:
+        result: the run's ``AgentResult`` (``messages``, ``stop_reason``).
+        tools: the bound tools by name (the executor's ``tools`` dict); a container of names alone counts every
+            error result of a named tool as run, not being able to check its arguments.
+
+    Returns:
+        True when some tool ran for this question.
+    """
+    from toolwire.messages import HumanMessage
+
+    turn: list[Any] = []
     for message in reversed(result.messages):
-        if isinstance(message, ToolMessage) and message.name in tools:
-            return True
         if isinstance(message, HumanMessage):
-            return False
+            break
+        turn.append(message)
+    turn.reverse()
+    replies = [i for i, message in enumerate(turn) if isinstance(message, AIMessage)]
+    refused_after = replies[-1] if replies and getattr(result, "stop_reason", None) == "refusal" else len(turn)
+    calls: dict[str, Any] = {}
+    unread: set[str] = set()
+    for message in turn:
+        if isinstance(message, AIMessage):
+            calls.update((call.get("id") or "", call) for call in message.tool_calls)
+            unread.update(bad.get("id") or "" for bad in message.invalid_tool_calls)
+    for index, message in enumerate(turn):
+        if not isinstance(message, ToolMessage) or message.name not in tools or index > refused_after:
+            continue
+        if message.status == "success":
+            return True
+        call = calls.get(message.tool_call_id)
+        if call is None and message.tool_call_id in unread:  # a call that could not be read: nothing ran
+            continue
+        tool = tools.get(message.name) if isinstance(tools, Mapping) else None
+        if call is None or tool is None or _arguments_valid(tool, call):
+            return True
     return False
-    return False
+
+
+def _arguments_valid(tool: Any, call: Any) -> bool:
+    """Whether ``tool`` (a toolwire Tool) takes ``call``'s arguments, as the executor checks them before running it;
+    True when that cannot be told (a tool without ``call_args``, a check that fails otherwise)."""
+    from toolwire._tool_run import _running
+    from toolwire.errors import ToolValidationError
+
+    check = getattr(tool, "call_args", None)
+    if check is None:
+        return True
+    try:
+        with _running(call):  # (an InjectedToolCallId parameter is filled from the call, as when it runs)
+            check(call.get("args"))
+    except ToolValidationError:
+        return False
+    except Exception:
+        return True
+    return True
 
 
 def marked_messages(messages: list[Any], reused: Any) -> list[dict[str, Any]]:
