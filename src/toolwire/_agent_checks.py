@@ -42,10 +42,12 @@ REFUSAL_REASONS = frozenset({
     "image_prohibited_content",
 })
 
-LENGTH_REASONS = frozenset({"length", "max_tokens", "max_output_tokens"})
+LENGTH_REASONS = frozenset({"length", "max_tokens", "max_output_tokens", "model_context_window_exceeded"})
 """``finish_reason`` values (lower-cased) of a reply cut at the output token limit: OpenAI Chat Completions' and
 llama.cpp's ``length``, Anthropic's ``max_tokens`` stop reason, Gemini's ``MAX_TOKENS`` finish reason, and the
-Responses API's ``incomplete_details.reason`` ``max_output_tokens``."""
+Responses API's ``incomplete_details.reason`` ``max_output_tokens``; and Anthropic's
+``model_context_window_exceeded``, a reply cut where the model's context window ran out, cut all the same (review
+136 #4)."""
 
 
 def named(name: str | None) -> str:
@@ -261,7 +263,8 @@ def stop_kind(reply: AIMessage) -> Literal["pause", "refusal", "length"] | None:
     :data:`REFUSAL_REASONS` (compared case-insensitively; an enum's ``value`` is read), or any Gemini
     ``response_metadata["block_reason"]`` (a blocked prompt). ``"length"``: the reply was cut at the output token
     limit (:data:`LENGTH_REASONS`: OpenAI's and llama.cpp's ``length``, Anthropic's ``max_tokens``, Gemini's
-    ``MAX_TOKENS``, the Responses API's ``max_output_tokens``). ``None``: anything else.
+    ``MAX_TOKENS``, the Responses API's ``max_output_tokens``) or at the context window (Anthropic's
+    ``model_context_window_exceeded``). ``None``: anything else.
     """
     metadata = reply.response_metadata or {}
     blocked = getattr(metadata.get("block_reason"), "value", metadata.get("block_reason"))

@@ -18,7 +18,18 @@ from toolwire.models.lowering._common import CUT_OFF, log, native_call, split_ca
 from toolwire.models.lowering._stream import ToolCallMerger
 from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
 
-__all__ = ["StreamState", "parse_response"]
+__all__ = ["WINDOW_CUT", "StreamState", "parse_response"]
+
+WINDOW_CUT = ("The call's arguments were cut off before they were complete because the model's context window ran out "
+              "(stop_reason model_context_window_exceeded), so it was not run: shorten the conversation (fewer or "
+              "shorter messages and tool results), then send the call again.")
+"""The error of the ``tool_use`` a reply ended on when Anthropic stopped it at the model's context window
+(``stop_reason: "model_context_window_exceeded"``, "Handling stop reasons"): its ``input`` may be cut short, as at
+``max_tokens`` (:data:`~toolwire.models.lowering._calls.CUT_OFF`), but a higher ``max_tokens`` cannot help: only a
+shorter conversation leaves room for the call (review 136 #4)."""
+
+_CUT_ERRORS = {"max_tokens": CUT_OFF, "model_context_window_exceeded": WINDOW_CUT}
+"""The stop reasons of a reply cut short, and the error of the ``tool_use`` it ended on."""
 
 
 def _usage(raw: dict[str, Any] | None) -> Any:
@@ -52,9 +63,10 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
 
     Returns:
         An AIMessage: text blocks joined, one call per ``tool_use`` block (its ``input`` object, its
-        ``id``; the last one, when the reply stopped at ``max_tokens``, an invalid call, since its ``input``
-        may be cut short), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque (thinking),
-        usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
+        ``id``; the last one, when the reply stopped at ``max_tokens`` or at the context window
+        (``model_context_window_exceeded``), an invalid call, since its ``input`` may be cut short; its error says
+        which limit and what to do), ``provider_data["anthropic"]["content"]`` = all blocks when some are opaque
+        (thinking), usage in tokens (input includes cache reads and writes; ``cached_tokens`` = cache reads),
         ``response_metadata`` ``{"model", "finish_reason"}`` (the ``stop_reason``).
 
     Raises:
@@ -67,8 +79,9 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     text = "".join(b.get("text") or "" for b in blocks if b.get("type") == "text")
     calls = [native_call(b.get("name"), b.get("input"), b.get("id"), tool_names)
              for b in blocks if b.get("type") == "tool_use"]
-    if data.get("stop_reason") == "max_tokens" and blocks and blocks[-1].get("type") == "tool_use" and calls:
-        calls[-1] = _cut_call(blocks[-1])
+    error = _CUT_ERRORS.get(str(data.get("stop_reason")))
+    if error and blocks and blocks[-1].get("type") == "tool_use" and calls:
+        calls[-1] = _cut_call(blocks[-1], error=error)
     valid, invalid = split_calls(calls)
     opaque = any(b.get("type") not in ("text", "tool_use") for b in blocks)
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
@@ -76,15 +89,16 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
                      provider_data={"anthropic": {"content": blocks}} if opaque else None, id=data.get("id"))
 
 
-def _cut_call(block: dict[str, Any], text: str | None = None) -> InvalidToolCall:
-    """The ``tool_use`` block a reply ended on when it stopped at ``max_tokens``: its ``input`` may be cut short
-    (Anthropic, "Handling stop reasons": retry with a higher ``max_tokens``), so it is not run. ``text``: the
-    argument JSON text streamed for it (kept as the invalid call's ``args``, cut as it is), else ``input``'s. Its
-    error is :data:`~toolwire.models.lowering._calls.CUT_OFF`, as for a call other providers' replies cut short."""
+def _cut_call(block: dict[str, Any], text: str | None = None, error: str = CUT_OFF) -> InvalidToolCall:
+    """The ``tool_use`` block a reply ended on when it stopped at ``max_tokens`` (or at the context window): its
+    ``input`` may be cut short (Anthropic, "Handling stop reasons": retry with a higher ``max_tokens``), so it is not
+    run. ``text``: the argument JSON text streamed for it (kept as the invalid call's ``args``, cut as it is), else
+    ``input``'s. ``error``: :data:`~toolwire.models.lowering._calls.CUT_OFF` (as for a call other providers' replies
+    cut short), or :data:`WINDOW_CUT`."""
     raw = block.get("input")
     if text is None:
         text = json.dumps(raw, ensure_ascii=False) if raw is not None else ""
-    return invalid_tool_call(block.get("name") or None, text, block.get("id"), CUT_OFF)
+    return invalid_tool_call(block.get("name") or None, text, block.get("id"), error)
 
 
 def _input_object(text: str, block: dict[str, Any]) -> Any:
@@ -202,7 +216,14 @@ class StreamState:
         return out
 
     def finish(self) -> AIMessageChunk:
-        """Return the closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque.
+        """Return the closing chunk: usage, ``{"model", "finish_reason"}``, and the blocks when some are opaque;
+        when the reply stopped at ``max_tokens`` or at the context window (``model_context_window_exceeded``), the
+        ``tool_use`` it ended on as an invalid call (never run).
+
+        Its error is :data:`~toolwire.models.lowering._calls.CUT_OFF` for both stop reasons: merging the chunks
+        (:meth:`toolwire.chunks.AIMessageChunk.to_message`) leaves the call's streamed pieces out in favour of this
+        invalid call only when its error is that sentence (or the stop reason ``max_tokens``), so another sentence
+        would give the call twice.
 
         Raises:
             ProviderError: (retryable) the stream ended before the ``message_delta`` that gives every reply of the
@@ -212,7 +233,7 @@ class StreamState:
             raise cut_short("anthropic", "stop_reason")
         opaque = any(b.get("type") not in ("text", "tool_use") for b in self.blocks.values())
         cut: list[InvalidToolCall] = []
-        if self.finish_reason == "max_tokens" and self.blocks:  # as parse_response: the tool_use the reply ended
+        if self.finish_reason in _CUT_ERRORS and self.blocks:  # as parse_response: the tool_use the reply ended
             content = self._content()  # on is not run; its chunks were sent, so it is declared invalid here
             last = content[-1]         # (the merged message leaves that call out, review 33), with its text
             if last.get("type") == "tool_use":
