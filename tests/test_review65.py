@@ -226,7 +226,10 @@ def test_ctrl_c_that_hits_an_async_tool_blocking_the_loop_keeps_the_other_answer
     agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=calls), "done"]), [pay, blocking])
     with pytest.raises(KeyboardInterrupt) as caught:
         agent.invoke("pay 10")
-    assert _kinds(caught.value.messages) == [("human", None), ("ai", None), ("tool", "c1")]  # type: ignore[attr-defined]
+    messages = caught.value.messages  # type: ignore[attr-defined]
+    # the Ctrl-C landed inside ``blocking``, which had started: answered too, so a resumed run does not run it again
+    assert _kinds(messages) == [("human", None), ("ai", None), ("tool", "c1"), ("tool", "c2")]  # (review 137 #3)
+    assert messages[2].content == "paid 10" and "raised KeyboardInterrupt" in messages[3].content
 
 
 # -- 2. a sync run inside asyncio.run ---------------------------------------------------------------------------

@@ -50,8 +50,9 @@ def test_a_tools_keyboard_interrupt_inside_asyncio_run_keeps_the_agent_run(inter
         asyncio.run(agent.ainvoke("go"))
     assert type(error.value) is KeyboardInterrupt  # (not toolwire's wrapper)
     kept = error.value.messages  # type: ignore[attr-defined]  (was: no .messages at all)
-    assert [m.type for m in kept] == ["human", "ai", "tool"]
-    assert kept[-1].tool_call_id == "c1" and kept[-1].text == "sent"
+    assert [m.type for m in kept] == ["human", "ai", "tool", "tool"]  # the tool that raised it had started: answered
+    assert kept[2].tool_call_id == "c1" and kept[2].text == "sent"  # (review 137 #3)
+    assert kept[3].tool_call_id == "c2" and "raised KeyboardInterrupt" in kept[3].text
     assert any(frame.name == "stop_here" for frame in __import__("traceback").extract_tb(error.value.__traceback__))
     resumed = Agent(ScriptedChatModel(["done"]), tools[:1]).invoke(kept)  # (its unanswered c2 runs again on resume)
     assert resumed.output is not None and sent == ["bob"]  # the email was not sent a second time
@@ -63,7 +64,7 @@ def test_the_executor_hands_the_finished_answers_on_with_the_interrupt() -> None
     with pytest.raises(KeyboardInterrupt) as error:
         asyncio.run(executor.aexecute(_calls("send_email", "stop_here")))
     answers = error.value.tool_messages  # type: ignore[attr-defined]
-    assert [(m.tool_call_id, m.text) for m in answers] == [("c1", "sent")]
+    assert [(m.tool_call_id, m.status) for m in answers] == [("c1", "success"), ("c2", "error")]
     assert all(isinstance(m, ToolMessage) for m in answers)
 
 
@@ -88,4 +89,4 @@ def test_the_sync_api_still_keeps_the_run() -> None:
     agent = Agent(ScriptedChatModel([_calls("send_email", "stop_here"), "done"]), _tools(sent, True))
     with pytest.raises(KeyboardInterrupt) as error:
         agent.invoke("go")
-    assert [m.type for m in error.value.messages] == ["human", "ai", "tool"]  # type: ignore[attr-defined]
+    assert [m.type for m in error.value.messages] == ["human", "ai", "tool", "tool"]  # type: ignore[attr-defined]

@@ -359,10 +359,12 @@ class ToolExecutor:
             except BaseException as caught:  # handle_errors=False (or the run cancelled): stop the other calls too
                 exc = caught.interrupt if isinstance(caught, TaskInterrupt) else caught  # (raised in this task)
                 failure, stuck = await _stop(tasks, checked, exc)
-                given_up = {}  # (calls that ignored their cancellation: they ran, so they are answered too)
-                for i in stuck:
+                given_up = {}  # (calls that ignored their cancellation, or raised KeyboardInterrupt themselves: they
+                for i, task in enumerate(tasks):  # ran, so they are answered too; review 137 #3)
+                    own = task.done() and not task.cancelled() and isinstance(task.exception(), TaskInterrupt)
                     name = checked[i].get("name") if isinstance(checked[i].get("name"), str) else "?"
-                    given_up[i] = self._error(stopped_text(name), checked[i], name)
+                    if i in stuck or own:
+                        given_up[i] = self._error(stopped_text(name, own), checked[i], name)
                 answers = [given_up[i] if i in given_up else t.result() for i, t in enumerate(tasks)
                            if i in given_up or _answered(t)]
                 if sink is not None:  # (the calls given up end later: their ends must not drop these answers)
@@ -468,12 +470,15 @@ def _answered(task: asyncio.Future[ToolMessage]) -> bool:
     return task.done() and not task.cancelled() and task.exception() is None
 
 
-def stopped_text(name: str) -> str:
-    """The answer of an async tool call stopped while it ran, because its run was cancelled or stopped: what it did
-    before may have taken effect, so a resumed run must not simply run it again (review 113: a payment was made
-    twice), as for a sync tool's thread still running then (:class:`~toolwire._tool_run.StillRunning`)."""
-    return (f"Error: Tool '{name}' was stopped while it ran, because the run was stopped; what it did before that "
-            "may have taken effect: check before running it again.")
+def stopped_text(name: str, interrupted: bool = False) -> str:
+    """The answer of an async tool call stopped while it ran, because its run was cancelled or stopped, or of a call
+    whose tool raised ``KeyboardInterrupt`` itself (``interrupted``, which stops the run): what it did before may
+    have taken effect, so a resumed run must not simply run it again (review 113: a payment was made twice; review
+    137 #3: an email was sent twice), as for a sync tool's thread still running then
+    (:class:`~toolwire._tool_run.StillRunning`)."""
+    how = "raised KeyboardInterrupt, which stopped the run;" if interrupted else (
+        "was stopped while it ran, because the run was stopped;")
+    return f"Error: Tool '{name}' {how} what it did before that may have taken effect: check before running it again."
 
 
 async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException

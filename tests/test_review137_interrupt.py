@@ -1,0 +1,38 @@
+"""Review 137 #3: a tool that raises KeyboardInterrupt itself has started (and may have acted): its call is answered
+on the interrupt's messages, so a resumed run does not run it a second time, sync and async alike."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from toolwire import AIMessage, Agent, ToolMessage, tool
+from toolwire.testing import ScriptedChatModel
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("kind", ["sync tool", "async tool"])
+def test_a_tool_that_raises_keyboard_interrupt_is_answered_and_not_run_again(mode: str, kind: str) -> None:
+    runs: list[str] = []
+
+    def send(to: str) -> str:
+        runs.append(to)
+        if len(runs) == 1:
+            raise KeyboardInterrupt
+        return "sent"
+
+    async def asend(to: str) -> str:
+        return send(to)
+
+    send_email = tool(send if kind == "sync tool" else asend, name="send_email", description="Send an email.")
+    call = {"name": "send_email", "args": {"to": "bob"}, "id": "c1", "type": "tool_call"}
+    agent = Agent(ScriptedChatModel([AIMessage("", tool_calls=[call]), "done"]), [send_email])
+    with pytest.raises(KeyboardInterrupt) as caught:
+        agent.invoke("mail bob") if mode == "sync" else asyncio.run(agent.ainvoke("mail bob"))
+    messages = caught.value.messages
+    assert [type(m).__name__ for m in messages] == ["HumanMessage", "AIMessage", "ToolMessage"]
+    assert messages[-1].status == "error" and "raised KeyboardInterrupt" in messages[-1].content
+    resumed = Agent(ScriptedChatModel(["done"]), [send_email]).invoke(messages)
+    assert runs == ["bob"] and resumed.output == "done"
+    assert [m.tool_call_id for m in resumed.messages if isinstance(m, ToolMessage)] == ["c1"]
