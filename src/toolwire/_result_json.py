@@ -11,6 +11,7 @@ Kept apart from :mod:`toolwire.results`, which uses these to turn a result into 
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import math
@@ -23,7 +24,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-__all__ = ["json_fallback"]
+__all__ = ["json_fallback", "standard_base64", "standard_block"]
 
 
 def json_fallback(value: Any) -> Any:
@@ -343,3 +344,47 @@ def _huge_ints_as_text(value: Any, depth: int = 0) -> Any:
     if isinstance(value, list | tuple | set | frozenset):
         return [_huge_ints_as_text(item, depth + 1) for item in value]
     return value
+
+
+# --------------------------------------------------------------------------- base64 data of content blocks
+
+_MEDIA_BLOCKS = frozenset({"image", "audio", "file", "video", "document", "input_audio"})
+_URL_SAFE = str.maketrans("-_", "+/")
+
+
+def standard_base64(value: Any) -> Any:
+    """A content block's base64 data as standard base64 text (RFC 4648 section 4, the alphabet with ``+`` and
+    ``/`` that every provider takes): ``bytes`` (or a ``bytearray``, ``memoryview``) encoded; text in the URL-safe
+    alphabet (``-`` and ``_``, RFC 4648 section 5, in which ``to_dict`` wrote a block's bytes before review 137)
+    translated; anything else (standard text, a data URL, a value that is no data) itself."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return base64.b64encode(value).decode("ascii")
+    if isinstance(value, str) and ("-" in value or "_" in value) and "+" not in value and "/" not in value:
+        return value.translate(_URL_SAFE)  # (standard base64 holds neither "-" nor "_", and a data URL has a "/")
+    return value
+
+
+def standard_block(block: dict[str, Any]) -> dict[str, Any]:
+    """``block`` with its base64 data as standard base64 text (:func:`standard_base64`): the ``base64`` or
+    ``data`` of an image, audio, file or video block (LangChain's and toolwire's forms), an Anthropic block's
+    ``source["data"]`` when the source is ``base64``, an OpenAI ``input_audio``'s ``data``.
+
+    Args:
+        block: a content-block dict.
+
+    Returns:
+        A copy with the data changed, or ``block`` itself when it holds none to change (the common case).
+    """
+    if block.get("type") not in _MEDIA_BLOCKS:
+        return block
+    changed: dict[str, Any] = {}
+    for key in ("base64", "data"):
+        if key in block and (data := standard_base64(block[key])) is not block[key]:
+            changed[key] = data
+    for key in ("source", "input_audio"):
+        inner = block.get(key)
+        if (isinstance(inner, dict) and "data" in inner and (key != "source" or inner.get("type") == "base64")
+                and (data := standard_base64(inner["data"])) is not inner["data"]):
+            changed[key] = {**inner, "data": data}
+    return {**block, **changed} if changed else block
+

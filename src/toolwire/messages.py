@@ -197,6 +197,7 @@ class BaseMessage(LangChainMessageAPI):
             holding a lone surrogate (text decoded from bytes that were not UTF-8, with ``surrogateescape``: a file
             name from ``os.listdir``, ``sys.argv``) has it replaced by U+FFFD (:func:`toolwire.results.valid_text`),
             as such text cannot be encoded as UTF-8 to be sent or saved; so has the text of a text block in a list.
+            An image, audio, file or video block's data given as ``bytes`` is kept as standard base64 text.
         id: an optional message id (a provider's, or the user's; another value, such as an integer database key,
             is kept as its text).
         name: an optional name of the speaker (for a ToolMessage, the tool's name; kept as text).

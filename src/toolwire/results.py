@@ -31,6 +31,7 @@ from pydantic_core import to_jsonable_python
 
 from toolwire._foreign_results import is_foreign_answer
 from toolwire._result_json import (
+    _MEDIA_BLOCKS,
     _dumps,
     _finite,
     _finite_default,
@@ -46,6 +47,7 @@ from toolwire._result_json import (
     binary_image,
     image_mime,
     json_fallback,
+    standard_block,
 )
 from toolwire._secrets import redact_url
 from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
@@ -95,8 +97,10 @@ def valid_strings(value: Any) -> Any:
 
 def valid_blocks(blocks: list[Any]) -> list[Any]:
     """Return ``blocks`` (message content: strings and content-block dicts) with a lone surrogate in a string or
-    in a block's ``text`` replaced as :func:`valid_text` replaces it (a copy of the block); ``blocks`` itself
-    when none holds one (the common case, checked quickly)."""
+    in a block's ``text`` replaced as :func:`valid_text` replaces it, and an image, audio, file or video block's
+    data given as ``bytes`` (or as URL-safe base64 text, as ``to_dict`` saved such bytes before review 137) made
+    standard base64 text (:func:`~toolwire._result_json.standard_block`), each in a copy of the block; ``blocks``
+    itself when none holds one (the common case, checked quickly)."""
     out: list[Any] | None = None
     for index, block in enumerate(blocks):
         if type(block) is str:
@@ -104,6 +108,8 @@ def valid_blocks(blocks: list[Any]) -> list[Any]:
         elif type(block) is dict and type(block.get("text")) is str and not block["text"].isascii():
             text = valid_text(block["text"])
             fixed = block if text is block["text"] else {**block, "text": text}
+        elif type(block) is dict and block.get("type") in _MEDIA_BLOCKS:
+            fixed = standard_block(block)
         else:
             continue
         if fixed is not block:
@@ -153,10 +159,10 @@ def _is_block(block: Any) -> bool:
     """Whether ``block`` is a well-formed content block, not data that merely has a ``type`` key.
 
     Text needs a ``text`` string; image/audio/file/document need their payload (``base64``, ``data``, ``url``
-    or ``file_id`` as a string, or an Anthropic-style ``source`` dict); OpenAI's ``image_url`` needs its URL;
-    an MCP ``resource`` needs its ``resource`` dict; a block without ``source`` has only the keys of the
-    neutral forms (LangChain's standard blocks: ``mime_type``, ``id``, ``extras``...). A folder listing
-    such as ``[{"type": "file", "name": ...}]`` is data and becomes JSON text.
+    or ``file_id`` as a string, ``base64`` or ``data`` also as bytes, or an Anthropic-style ``source`` dict);
+    OpenAI's ``image_url`` needs its URL; an MCP ``resource`` needs its ``resource`` dict; a block without
+    ``source`` has only the keys of the neutral forms (LangChain's standard blocks: ``mime_type``, ``id``,
+    ``extras``...). A folder listing such as ``[{"type": "file", "name": ...}]`` is data and becomes JSON text.
     """
     if not isinstance(block, dict):
         return False
@@ -171,7 +177,8 @@ def _is_block(block: Any) -> bool:
     if kind == "resource":
         return isinstance(block.get("resource"), dict)
     if kind in _BLOCK_TYPES:
-        return isinstance(block.get("source"), dict) or any(isinstance(block.get(k), str) for k in _MEDIA_KEYS)
+        return isinstance(block.get("source"), dict) or any(isinstance(block.get(k), str) for k in _MEDIA_KEYS) or (
+            any(isinstance(block.get(k), bytes | bytearray | memoryview) for k in ("base64", "data")))
     return False
 
 
