@@ -36,3 +36,24 @@ def test_a_tool_that_raises_keyboard_interrupt_is_answered_and_not_run_again(mod
     resumed = Agent(ScriptedChatModel(["done"]), [send_email]).invoke(messages)
     assert runs == ["bob"] and resumed.output == "done"
     assert [m.tool_call_id for m in resumed.messages if isinstance(m, ToolMessage)] == ["c1"]
+
+
+def test_call_answers_a_reply_and_more_invalid_calls_given_beside_it() -> None:
+    """Review 137 #6: ``call(reply, invalid)`` was refused with a message saying call() takes an AIMessage."""
+    from toolwire import ToolExecutor
+    from toolwire.errors import UserError
+
+    @tool
+    def get(x: int) -> str:
+        """Get x."""
+        return f"v{x}"
+
+    reply = AIMessage("", tool_calls=[{"name": "get", "args": {"x": 1}, "id": "a", "type": "tool_call"}],
+                      invalid_tool_calls=[{"name": "get", "args": "{", "id": "b", "error": "cut", "type":
+                                           "invalid_tool_call"}])
+    extra = [{"name": "get", "args": "{", "id": "z", "error": "cut off", "type": "invalid_tool_call"}]
+    answers = ToolExecutor([get]).call(reply, extra)
+    assert [(m.tool_call_id, m.status) for m in answers] == [("a", "success"), ("b", "error"), ("z", "error")]
+    assert [m.tool_call_id for m in ToolExecutor([get]).call(reply, None)] == ["a", "b"]  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="must be a list"):
+        ToolExecutor([get]).call(reply, "x")  # type: ignore[arg-type]

@@ -296,7 +296,7 @@ class ToolExecutor:
 
         Args:
             calls: the tool calls (``{"name", "args", "id", "type"}`` dicts), or an AIMessage, whose
-                ``tool_calls`` and ``invalid_tool_calls`` are then answered.
+                ``tool_calls`` and ``invalid_tool_calls`` are then answered (``invalid`` after its own).
             invalid: the calls that could not be parsed (:class:`~toolwire.messages.InvalidToolCall`).
 
         Returns:
@@ -315,8 +315,9 @@ class ToolExecutor:
                 are cancelled first, as the sync :meth:`call` does.
             asyncio.CancelledError: the run was cancelled while the tools ran (also when a tool swallowed it).
         """
-        if not isinstance(calls, list | tuple) and isinstance(reply := _reply(calls), AIMessage) and not invalid:
-            calls, invalid = reply.tool_calls, reply.invalid_tool_calls  # call(reply), as execute(reply) answers it
+        if not isinstance(calls, list | tuple) and isinstance(reply := _reply(calls), AIMessage):  # as execute(reply)
+            more = invalid if isinstance(invalid, list | tuple) else () if invalid is None else None  # (r. 137 #6)
+            calls, invalid = reply.tool_calls, invalid if more is None else [*reply.invalid_tool_calls, *more]
         if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
             raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
         if not isinstance(calls, Iterable) or isinstance(calls, str | bytes):
