@@ -14,7 +14,7 @@ import ipaddress
 import os
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, ClassVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from toolwire._extras import install_hint
 from toolwire.errors import ProviderError, UserError
@@ -94,6 +94,33 @@ def azure_v1_url(base_url: str | None, *, any_host: bool = False, setting: str =
     root = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
     raise UserError(f"Azure OpenAI is reached through its v1 API: set {setting} to {redact_url(root)}{AZURE_V1_PATH} "
                     "and pass the deployment name as the model.")
+
+
+def _split_query(base_url: str | None, setting: str = "base_url") -> tuple[str | None, dict[str, str]]:
+    """``base_url`` without its query string, and the query's parameters, which the client sends with every request
+    (the ``openai`` SDK's ``default_query``): the SDK appends the endpoint's path to the whole URL text, so a query
+    left in it (a gateway's ``?key=...``) would end up inside the path, ``/v1?key=...chat/completions`` (review 136
+    #2).
+
+    Args:
+        base_url: the URL (already checked), or None.
+        setting: where it came from (``base_url``, ``OPENAI_BASE_URL``), named in the error.
+
+    Returns:
+        ``(url without query, {name: value})``; ``(base_url, {})`` when it has no query.
+
+    Raises:
+        UserError: the query gives a parameter twice, which the SDK cannot send as given.
+    """
+    if not base_url or "?" not in base_url:
+        return base_url, {}
+    parts = urlsplit(base_url)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    names = [name for name, _ in pairs]
+    if twice := sorted({name for name in names if names.count(name) > 1}):
+        raise UserError(f"{setting} {redact_url(base_url)!r} gives the query parameter {twice[0]!r} more than once, "
+                        "which toolwire cannot send as given: give each parameter once.")
+    return urlunsplit(parts._replace(query="", fragment="")), dict(pairs)
 
 
 def is_openai_url(base_url: str | None) -> bool:
@@ -209,6 +236,7 @@ class ChatOpenAI(SDKChatModel):
         if azure_url:
             kwargs["base_url"] = azure_url
             self.key_env = ("AZURE_OPENAI_API_KEY", *type(self).key_env)  # type: ignore[misc]
+        _split_query(kwargs["base_url"], setting)  # (a parameter it repeats is refused here, not at the first request)
         if compatible is not None and not isinstance(compatible, bool):
             raise UserError(f"compatible must be True, False or None, not {compatible!r}.")
         if compatible and (azure_url or not kwargs["base_url"]):
@@ -252,8 +280,9 @@ class ChatOpenAI(SDKChatModel):
     def _make_client(self, asynchronous: bool) -> Any:
         cls = self.sdk.AsyncOpenAI if asynchronous else self.sdk.OpenAI
         key = self._api_key.for_client(asynchronous) if self._api_key else "not-needed"
-        return cls(api_key=key, base_url=self.base_url, organization=self.organization, timeout=self.timeout,
-                   max_retries=0)
+        url, query = _split_query(self.base_url)
+        return cls(api_key=key, base_url=url, default_query=query or None, organization=self.organization,
+                   timeout=self.timeout, max_retries=0)
 
     def _endpoint(self, client: Any, stream: bool) -> Any:
         if self.use_responses_api:
