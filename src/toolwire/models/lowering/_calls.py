@@ -14,7 +14,9 @@
   as the next request carries them. Always a JSON object: vLLM and SGLang ``json.loads`` the ``arguments`` of every
   past call and answer 400 for one that does not parse, on every later request (vllm-project/vllm#43995), so an
   invalid call is sent with what can be read of its text (the error result that answers it tells the model what
-  was wrong).
+  was wrong). Arguments holding Python values JSON has no form for (a ``date``, ``Decimal``, ``UUID``, ``set``,
+  NaN), as a conversation the application wrote may, are written by :func:`json_arguments` for every provider alike,
+  as a tool's result is (:mod:`toolwire._result_json`), or refused alike with a UserError (review 136 #8).
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from toolwire._call_records import _id_text, invalid_tool_call
-from toolwire.errors import ToolCallParseError
+from toolwire._result_json import _dumps
+from toolwire.errors import ToolCallParseError, UserError
 from toolwire.messages import InvalidToolCall, ToolCall
 from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize_arguments, tool_call_from_native
 from toolwire.parsing.partial_json import partial_value
 
-__all__ = ["CUT_OFF", "STREAM_CUT", "arguments_json", "arguments_object", "cut_call", "native_call",
+__all__ = ["CUT_OFF", "STREAM_CUT", "arguments_json", "arguments_object", "cut_call", "json_arguments", "native_call",
            "read_as_cut", "recovered_arguments", "remember_streamed", "unclosed_arguments", "unopened"]
 
 CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
@@ -213,11 +216,15 @@ def arguments_json(call: ToolCall | InvalidToolCall) -> str:
         call: a call of an earlier assistant turn, valid or invalid.
 
     Returns:
-        Its arguments' JSON text: a valid call's arguments; an invalid call's raw text when it is a JSON object
-        already (a call without a name, say), else :func:`recovered_arguments` of it (``{}`` when nothing can be
-        read); ``{}`` for none. Never text that does not parse: vLLM and SGLang read every past call's
-        ``arguments`` with ``json.loads`` and answer 400 for one that fails, on every later request of the
-        conversation (vllm-project/vllm#43995); the call's error result tells the model what was wrong with it.
+        Its arguments' JSON text: a valid call's arguments (as :func:`json_arguments` writes them); an invalid
+        call's raw text when it is a JSON object already (a call without a name, say), else
+        :func:`recovered_arguments` of it (``{}`` when nothing can be read); ``{}`` for none. Never text that does
+        not parse: vLLM and SGLang read every past call's ``arguments`` with ``json.loads`` and answer 400 for one
+        that fails, on every later request of the conversation (vllm-project/vllm#43995); the call's error result
+        tells the model what was wrong with it.
+
+    Raises:
+        UserError: the arguments hold a value JSON cannot carry (see :func:`json_arguments`).
     """
     raw = call.get("args")
     if isinstance(raw, str):
@@ -226,10 +233,39 @@ def arguments_json(call: ToolCall | InvalidToolCall) -> str:
         recovered: Any = recovered_arguments(raw, call.get("name")) if raw.strip() else {}
     else:
         recovered = raw if isinstance(raw, dict) else {}
+    return json.dumps(json_arguments(call, recovered), ensure_ascii=False, allow_nan=False)
+
+
+def json_arguments(call: ToolCall | InvalidToolCall, args: dict[str, Any]) -> dict[str, Any]:
+    """A past call's arguments as JSON data, the same for every provider (OpenAI's argument text, Anthropic's
+    ``input``, Gemini's ``args``): written as a tool's result is (:mod:`toolwire._result_json`), so a ``date`` or
+    ``datetime`` becomes its ISO text, a ``Decimal`` or ``UUID`` its text, a set or tuple a list, UTF-8 ``bytes``
+    text, and a NaN or infinite float the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"`` (JSON has no such
+    number; review 136 #8).
+
+    Args:
+        call: the call of an earlier assistant turn (its name and id are named in the error).
+        args: its arguments, a dict.
+
+    Returns:
+        ``args`` itself when it is JSON data already, else a new dict of its JSON form.
+
+    Raises:
+        UserError: a value has no JSON form (``bytes`` that are not UTF-8 text, a dict or list that holds itself).
+    """
     try:
-        return json.dumps(recovered, ensure_ascii=False, default=str, allow_nan=False)
-    except (ValueError, RecursionError):  # a non-finite number, a cycle: nothing a JSON reader takes
-        return "{}"
+        json.dumps(args, allow_nan=False)
+        return args
+    except (TypeError, ValueError, RecursionError):  # not JSON data as it is: its JSON form, as a result's
+        pass
+    try:
+        return json.loads(_dumps(args))  # type: ignore[no-any-return]
+    except (TypeError, ValueError, RecursionError) as exc:
+        what = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        name = call.get("name")
+        which = f"the earlier call to {name!r}" if name else "an earlier call"
+        raise UserError(f"The arguments of {which} (id {call.get('id')!r}) hold a value JSON cannot carry ({what}): "
+                        "give a call's arguments as text, numbers, True/False, None, lists and dicts.") from None
 
 
 def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
@@ -242,7 +278,11 @@ def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
     Returns:
         A valid call's arguments (``{}`` when they are not an object); for an invalid call, what can be read of its
         text, as :func:`arguments_json` sends it to the OpenAI APIs (``{}`` when nothing can be read). The call's
-        error result tells the model what was wrong with it.
+        error result tells the model what was wrong with it. Python values JSON has no form for are written as
+        :func:`json_arguments` writes them, as for the OpenAI APIs.
+
+    Raises:
+        UserError: the arguments hold a value JSON cannot carry (see :func:`json_arguments`).
     """
     if call.get("type") == "invalid_tool_call":
         try:
@@ -251,7 +291,7 @@ def arguments_object(call: ToolCall | InvalidToolCall) -> dict[str, Any]:
             return {}
         return value if isinstance(value, dict) else {}
     args = call.get("args")
-    return args if isinstance(args, dict) else {}
+    return json_arguments(call, args) if isinstance(args, dict) else {}
 
 
 def unclosed_arguments(arguments: Any) -> bool:
