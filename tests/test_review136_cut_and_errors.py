@@ -7,13 +7,18 @@ Each test failed before its fix. Providers are driven through their SDKs against
 
 from __future__ import annotations
 
+import asyncio
+import traceback
 from typing import Any
 
 import pytest
 
+from providers.scripted_http import Answer, ScriptedServer
 from toolwire import Agent, merge_chunks, tool
 from toolwire._agent_checks import stop_kind
+from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
+from toolwire.models import ChatOpenAI
 from toolwire.models.lowering._anthropic_replies import WINDOW_CUT, StreamState, parse_response
 from toolwire.testing import ScriptedChatModel
 
@@ -107,3 +112,123 @@ def test_streamed_window_cut_call_is_one_invalid_call(deltas: list[str], start: 
     assert message.tool_calls == []
     assert [c["id"] for c in message.invalid_tool_calls] == ["toolu_1"]
     assert stop_kind(message) == "length"
+
+
+# -- #6: an API key echoed in an error a codec raises is masked ---------------------------------------------------
+
+KEY = "sk-vllm-SECRET-0123456789abcdef"
+
+
+@pytest.fixture(autouse=True)
+def _no_provider_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    found, todo = [], [exc]
+    while todo:
+        current = todo.pop()
+        if current is None or any(current is seen for seen in found):
+            continue
+        found.append(current)
+        todo += [current.__cause__, current.__context__]
+    return found
+
+
+def _caught(run: Any) -> ProviderError:
+    with pytest.raises(ProviderError) as info:
+        run()
+    return info.value
+
+
+def _assert_masked(error: ProviderError) -> None:
+    assert KEY not in str(error) and KEY[:12] not in str(error)
+    assert "**********" in str(error)
+    assert KEY not in "".join(traceback.format_exception(error))
+    for current in _chain(error):
+        assert KEY not in repr(current.args) and KEY not in str(current)
+    assert KEY not in str(error.hint or "")
+
+
+def _stream(model: Any, asynchronous: bool) -> Any:
+    if not asynchronous:
+        return lambda: list(model.stream("hi"))
+
+    async def run() -> list[Any]:
+        return [c async for c in model.astream("hi")]
+
+    return lambda: asyncio.run(run())
+
+
+@pytest.mark.parametrize("asynchronous", [False, True])
+@pytest.mark.parametrize("code", [401, 400, None])
+def test_key_in_a_compatible_servers_error_event_is_masked(asynchronous: bool, code: int | None) -> None:
+    event = {"object": "error", "message": f"Invalid API key {KEY}", "type": "Unauthorized", "code": code}
+    with ScriptedServer() as server:
+        server.push(Answer(events=[event]))
+        model = ChatOpenAI("qwen", api_key=KEY, base_url=server.url + "/v1", max_retries=0)
+        error = _caught(_stream(model, asynchronous))
+    _assert_masked(error)
+    assert error.status == code
+
+
+def _response(status: str, error: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"id": "resp_1", "object": "response", "created_at": 1, "status": status, "model": "gpt-5", "output": [],
+            "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "error": error,
+            "incomplete_details": None}
+
+
+_FAILED = {"code": "server_error", "message": f"failed for key {KEY}"}
+_CREATED = ("response.created", {"type": "response.created", "sequence_number": 0, "response": _response("x")})
+
+
+@pytest.mark.parametrize("answer", [
+    Answer(events=[_CREATED, ("response.failed", {"type": "response.failed", "sequence_number": 1,
+                                                  "response": _response("failed", _FAILED)})]),
+    Answer(events=[_CREATED, ("error", {"type": "error", "sequence_number": 1, "code": "invalid_api_key",
+                                        "message": f"bad key {KEY}", "param": None})]),
+    Answer(body=_response("failed", _FAILED)),
+], ids=["response.failed", "error event", "failed body"])
+def test_key_in_a_responses_api_failure_is_masked(answer: Answer) -> None:
+    with ScriptedServer() as server:
+        server.push(answer)
+        model = ChatOpenAI("gpt-5", api_key=KEY, base_url=server.url + "/v1", compatible=False, max_retries=0,
+                           use_responses_api=True)
+        error = _caught((lambda: model.invoke("q")) if answer.events is None else _stream(model, False))
+    _assert_masked(error)
+
+
+def test_key_in_a_retried_codec_error_is_masked_in_the_log_and_the_last_error(caplog: pytest.LogCaptureFixture) -> None:
+    with ScriptedServer() as server:
+        for _ in range(2):
+            server.push(Answer(events=[_CREATED, ("response.failed", {"type": "response.failed", "sequence_number": 1,
+                                                                      "response": _response("failed", _FAILED)})]))
+        model = ChatOpenAI("gpt-5", api_key=KEY, base_url=server.url + "/v1", compatible=False, max_retries=1,
+                           retry_backoff=0, use_responses_api=True)
+        with caplog.at_level("DEBUG"):
+            error = _caught(_stream(model, False))
+    _assert_masked(error)
+    assert "gave up after 2 attempts" in str(error)
+    assert KEY not in caplog.text
+
+
+class _Stubborn(Exception):
+    """An exception whose text is not built from its args, so masking them cannot hide the key."""
+
+    def __str__(self) -> str:
+        return f"stubborn {KEY}"
+
+
+def test_a_provider_error_chaining_a_key_it_cannot_mask_is_raised_without_its_chain() -> None:
+    model = ChatOpenAI("qwen", api_key=KEY, base_url="http://127.0.0.1:9/v1", max_retries=0)
+    try:
+        try:
+            raise _Stubborn()
+        except _Stubborn as inner:
+            raise ProviderError(f"the server said {KEY}", provider="openai", hint=f"not {KEY}") from inner
+    except ProviderError as exc:
+        error = model._translate_any(exc)
+    assert error is not None
+    _assert_masked(error)
+

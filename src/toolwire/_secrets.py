@@ -152,9 +152,10 @@ def scrub_exception(exc: BaseException, secret: str) -> bool:
     Objects held in other attributes (an HTTP request or response) are left as they are: they are not shown
     in a traceback.
 
-    Used where a provider's SDK error becomes a :class:`~toolwire.errors.ProviderError`
-    (:meth:`toolwire.models._sdk.SDKChatModel._translate_any`): a server, or a proxy, may echo the API key it
-    was sent in its error body, and the SDK's error is the ProviderError's ``__cause__``.
+    Used where a provider's SDK error becomes a :class:`~toolwire.errors.ProviderError`, and on a ProviderError a
+    codec raised itself from the reply (:meth:`toolwire.models._sdk_errors.SDKErrors._translate_any`): a server, or a
+    proxy, may echo the API key it was sent in its error body, and the SDK's error is the ProviderError's
+    ``__cause__``.
 
     Args:
         exc: the exception to clean; changed in place.

@@ -2,10 +2,11 @@
 
 A provider gives one *translator* ``translate(exc) -> ProviderError | None``: the single place where its
 SDK's exceptions become :class:`~toolwire.errors.ProviderError` (with ``status`` and ``retryable``);
-``None`` means "not an SDK error" and the exception propagates unchanged. Retried: HTTP 408, 409, 429
-and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds or an HTTP-date) is honoured up
-to ``max_delay``. When the tries run out, one ProviderError says which provider, the status, the server's
-message and how many attempts were made.
+``None`` means "not an SDK error" and the exception propagates unchanged. A ProviderError that an attempt raised
+itself (a codec's, read from the reply) goes through the translator too, which masks the API key in it.
+Retried: HTTP 408, 409, 429 and 5xx, connection errors and timeouts. A ``Retry-After`` header (seconds or an
+HTTP-date) is honoured up to ``max_delay``. When the tries run out, one ProviderError says which provider, the
+status, the server's message and how many attempts were made.
 
 Streams are retried until they have handed content (text, a tool-call piece) to the caller: the opening
 events (``response.created``, ``message_start``, pings) bring none, so an error event or a broken connection
@@ -396,7 +397,16 @@ def _after_content(error: ProviderError) -> ProviderError:
 
 
 def _failure(exc: Exception, translate: Translate) -> ProviderError:
-    error = exc if isinstance(exc, ProviderError) else translate(exc)
+    """``exc`` as the ProviderError the caller gets: what ``translate`` makes of it, a ProviderError included (one a
+    codec raised from the reply itself: the translator masks the API key in it too, review 136 #6); a ProviderError
+    the translator returns ``None`` for is kept as it is.
+
+    Raises:
+        Exception: ``exc`` itself, when it is no ProviderError and ``translate`` does not recognise it.
+    """
+    error = translate(exc)
+    if error is None and isinstance(exc, ProviderError):
+        return exc
     if error is None:
         raise exc
     return error

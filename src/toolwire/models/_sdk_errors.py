@@ -1,0 +1,146 @@
+"""How a hosted-provider chat model's failures become :class:`~toolwire.errors.ProviderError`, with its secrets
+masked: the :class:`SDKErrors` mixin of :class:`~toolwire.models._sdk.SDKChatModel`.
+
+* **Not a reply** (:meth:`SDKErrors._read`, :meth:`SDKErrors._fed`): a body or stream event the codec cannot read
+  (an HTML page, JSON of another shape: the codec's ``NotAReply``) is one ProviderError that says to check
+  ``base_url`` and any proxy.
+* **The translator** (:meth:`SDKErrors._translate_any`), which the retry layer (:mod:`toolwire.models._retry`)
+  calls for every failure of an attempt: an SDK's exception becomes a ProviderError (the provider's
+  ``_translate``), and every ProviderError leaves the model with the API key and the base URL's secrets masked, in
+  its text and in the exceptions it chains, whichever code raised it: the SDK's error translated here, or one a
+  codec raised itself from what the reply said (an OpenAI-compatible server's ``{"object": "error"}`` stream
+  event, the Responses API's ``response.failed`` and ``error`` events and ``failed`` body; review 136 #6).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any, ClassVar, NoReturn
+
+from toolwire._secrets import mask_secret, scrub_exception, url_secrets
+from toolwire.errors import ProviderError, UserError
+from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.models._keys import Secret
+from toolwire.models._retry import hide_cause
+from toolwire.models.base import ChatRequest
+
+__all__ = ["SDKErrors"]
+
+
+class SDKErrors:
+    """The error side of :class:`~toolwire.models._sdk.SDKChatModel` (mixed into it): what it reads of the model
+    is the attributes declared here, and its provider hooks ``_parse`` and ``_translate``."""
+
+    provider: ClassVar[str]
+    label: ClassVar[str]
+    base_url_env: ClassVar[str]
+    base_url: str | None
+    _api_key: Secret | None
+
+    def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:  # pragma: no cover - the model's own
+        raise NotImplementedError
+
+    def _translate(self, exc: BaseException) -> ProviderError | None:  # pragma: no cover - the model's own
+        raise NotImplementedError
+
+    def _not_a_reply(self, exc: BaseException, retryable: bool) -> ProviderError:
+        """The error for a body that is not a reply of this provider (a proxy's login page, a cut-off body)."""
+        detail = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        return ProviderError(
+            f"The server answered with a body that is not {self.label} reply ({detail}).", provider=self.provider,
+            retryable=retryable,
+            hint="Check base_url and any proxy between toolwire and the provider; try again if the body was cut off.")
+
+    def _read(self, raw: Any, request: ChatRequest) -> AIMessage:
+        """:meth:`_parse`, a reply it cannot read (an HTML page, text, a body of another shape) or JSON that is not
+        this provider's reply (``{}``, a gateway's ``{"status": "ok"}``: the codec's ``NotAReply``) becoming a
+        :class:`ProviderError` that says to check ``base_url``, rather than a raw TypeError or a silent empty
+        reply."""
+        try:
+            return self._parse(raw, request)
+        except (ProviderError, UserError):
+            raise
+        except Exception as exc:
+            failed = exc
+        self._raise_not_a_reply(failed)  # (out of the except block: no __context__ either)
+
+    def _fed(self, step: Callable[..., AIMessageChunk | None], *event: Any) -> AIMessageChunk | None:
+        """``step(*event)``: a stream state's ``feed(event)``, or its ``finish()``; an event it cannot read, or a
+        stream that was not this provider's (the codec's ``NotAReply``), becoming a :class:`ProviderError`."""
+        try:
+            return step(*event)
+        except (ProviderError, UserError):
+            raise
+        except Exception as exc:
+            failed = exc
+        self._raise_not_a_reply(failed)
+
+    def _raise_not_a_reply(self, exc: Exception) -> NoReturn:
+        """Raise :meth:`_not_a_reply` for ``exc`` (not retryable), the API key masked in it and in ``exc`` as
+        :meth:`_translate_any` masks it (``exc`` not chained when its text would still show the key)."""
+        clean = self._scrub(exc)
+        error = self._without_key(self._not_a_reply(exc, False))
+        if clean:
+            raise error from exc
+        raise error from None
+
+    def _translate_any(self, exc: BaseException) -> ProviderError | None:
+        """:meth:`_translate`, and a body the SDK could not decode (a ``ValueError`` such as
+        ``json.JSONDecodeError`` or Gemini's ``UnknownApiResponseError``) as a :class:`ProviderError`, retryable
+        when the JSON broke off after it began (a body or stream line cut in transit).
+
+        The API key never shows: a proxy (or a server less careful than the big providers) may echo the key it
+        was given in its error body. It is masked in the ProviderError's text (:meth:`_without_key`) and, in
+        place, in ``exc`` and the exceptions it chains (:func:`~toolwire._secrets.scrub_exception`), which
+        stays the ProviderError's ``__cause__`` (its class, status, body and request id, for debugging). An
+        exception whose text still shows the key after that is not chained at all (raised ``from None``), so
+        no formatted traceback or ``logging.exception`` line shows it.
+
+        A :class:`ProviderError` (one a codec raised from what the reply said, or :meth:`_read` let through) is
+        masked the same way, in place, and returned itself; when what it chains would still show the key, the chain
+        is cut (review 136 #6)."""
+        clean = self._scrub(exc)
+        if isinstance(exc, ProviderError):
+            if not clean:  # (its own args and hint are masked in place: only what it chains can still show it)
+                exc.__cause__ = exc.__context__ = None
+                exc.__suppress_context__ = True
+            return exc
+        found = self._translate(exc)
+        if found is None and isinstance(exc, ValueError) and not isinstance(exc, UnicodeError):
+            # JSON that breaks off after it began was cut in transit (worth another try); a body that is not
+            # JSON from its first character (an HTML page) will not change. An SDK's own error for it (Gemini's
+            # UnknownApiResponseError, a stream line included) is raised from the JSONDecodeError it met.
+            decode = next((e for e in (exc, exc.__cause__, exc.__context__) if isinstance(e, json.JSONDecodeError)),
+                          None)
+            began = decode is None or (decode.pos > 0 and decode.doc.lstrip()[:1] != "<")
+            found = self._not_a_reply(exc, began)
+        if found is None:
+            return None
+        found = self._without_key(found)
+        return found if clean else hide_cause(found)
+
+    def _scrub(self, exc: BaseException) -> bool:
+        """Mask in place, in ``exc`` and what it chains, the API key and the secrets of the base URL (given, or
+        the one the SDK reads from :attr:`base_url_env`: an SDK error may quote the request URL; review 51).
+        Returns :func:`~toolwire._secrets.scrub_exception`'s verdict for all of them."""
+        url = self.base_url or (os.environ.get(self.base_url_env) if self.base_url_env else None)
+        secrets = [self._secret_key(), *(part for part in url_secrets(url) if len(part) >= 4)]
+        return all([scrub_exception(exc, secret) for secret in secrets])  # (a list: every secret is masked)
+
+    def _secret_key(self) -> str:
+        """The API key to mask in errors; ``""`` (mask nothing) without one, or for a key of fewer than 8
+        characters (a dummy such as ``"x"`` for a local server, which would mask ordinary words)."""
+        key = self._api_key.get() if self._api_key is not None else ""
+        return key if len(key) >= 8 else ""
+
+    def _without_key(self, error: ProviderError) -> ProviderError:
+        """``error`` with this model's API key masked in its message and hint (``error`` itself when neither
+        holds it)."""
+        key = self._secret_key()
+        if not key or all(mask_secret(str(part), key) == str(part) for part in (*error.args, error.hint or "")):
+            return error
+        return ProviderError(mask_secret(str(error.args[0]), key), provider=error.provider, status=error.status,
+                             retryable=error.retryable, hint=mask_secret(error.hint, key) if error.hint else None,
+                             api_advice=error.api_advice)
