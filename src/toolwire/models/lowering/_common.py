@@ -162,9 +162,9 @@ def tool_result_text(message: ToolMessage) -> str:
         if not _TOLD_MEDIA:
             _TOLD_MEDIA.append(True)
             log.warning(
-                "A tool result holds an image (or audio, or a file), which this provider's API takes only as text in "
-                "a tool result: the model reads a note that it is not shown; Anthropic's API takes images in tool "
-                "results, and any of them takes one in a user message.")
+                "A tool result holds an image (or audio, or a file), which this API takes only as text in a tool "
+                "result: the model reads a note that it is not shown; Anthropic's API and OpenAI's Responses API take "
+                "images in tool results, and every provider takes one in a user message.")
         return note
 
     return "\n".join(text(b) for b in content_parts(message.content))

@@ -51,6 +51,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire._warn_site import warn_user
+from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
@@ -338,6 +339,27 @@ def _responses_content(content: str | list[Any]) -> str | list[dict[str, Any]]:
                           RESPONSES_PARTS, "OpenAI's Responses API")
 
 
+_OUTPUT_PARTS = frozenset({"input_text", "input_image", "input_file"})
+"""The part types a Responses API ``function_call_output``'s ``output`` list takes (OpenAI API reference: "Text, image,
+or file output of the function tool call")."""
+
+
+def _responses_output(message: Any) -> str | list[dict[str, Any]]:
+    """A tool result as a ``function_call_output``'s ``output``: its text, or, when it holds an image or a file, its
+    parts (``input_text``, ``input_image``, ``input_file``), which the Responses API takes there (review 136 #1: the
+    image was replaced by a note); a block it cannot take there (audio, an unknown type) leaves the whole result to
+    :func:`~toolwire.models.lowering._common.tool_result_text`, which writes it as a note."""
+    blocks = [] if isinstance(message.content, str) else content_parts(message.content)
+    if any(block.get("type") != "text" for block in blocks):
+        try:
+            parts = _responses_content(message.content)
+        except UserError:
+            parts = ""
+        if isinstance(parts, list) and parts and all(part.get("type") in _OUTPUT_PARTS for part in parts):
+            return parts
+    return tool_result_text(message)
+
+
 def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]]:
     """Lower a conversation to Responses API ``input`` items.
 
@@ -358,7 +380,7 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     for item in group_messages(messages):
         if isinstance(item, list):
             items.extend({"type": "function_call_output", "call_id": capped_call_id(m.tool_call_id, RESPONSES_ID_LIMIT),
-                          "output": tool_result_text(m)} for m in item)
+                          "output": _responses_output(m)} for m in item)
         elif isinstance(item, SystemMessage):
             items.append({"role": "system", "content": sent_text(item)})
         elif isinstance(item, AIMessage):
