@@ -21,6 +21,7 @@ from toolwire.messages import (
 )
 from toolwire.models import _text_content
 from toolwire.models.lowering import anthropic, gemini, openai
+from toolwire.results import bounded_content, json_ready, result_to_content
 
 DATA = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4  # (its base64 holds "+" and "/")
 TEXT = base64.b64encode(DATA).decode()
@@ -99,3 +100,41 @@ def test_a_tool_returning_a_block_with_bytes_gives_that_block() -> None:
 
     message = ToolExecutor([shot]).execute([{"name": "shot", "args": {}, "id": "c", "type": "tool_call"}])[0]
     assert message.content == [_image(TEXT)]
+
+
+# --------------------------------------------------------------------------- #8: keys that are one JSON text
+
+COLLIDING = {1: "alice", "1": "bob", None: "unassigned", "null": "carol"}
+PAIRS = [[1, "alice"], ["1", "bob"], [None, "unassigned"], ["null", "carol"]]
+
+
+def _answer(result: Any) -> ToolMessage:
+    @tool(response_format="content_and_artifact")
+    def scores() -> tuple:
+        """Scores by id."""
+        return result, result
+
+    return ToolExecutor([scores]).execute([{"name": "scores", "args": {}, "id": "c", "type": "tool_call"}])[0]
+
+
+def test_a_dict_whose_keys_are_one_json_text_keeps_every_entry_in_the_result_and_the_saved_artifact() -> None:
+    message = _answer(COLLIDING)
+    assert json.loads(message.content) == PAIRS
+    saved = json.loads(json.dumps(messages_to_dict([message])))
+    assert messages_from_dict(saved)[0].artifact == PAIRS
+    assert json.loads(result_to_content({"rows": [{True: 1, "true": 2}]})) == {"rows": [[[True, 1], ["true", 2]]]}
+    assert json.loads(bounded_content({"x": COLLIDING}, 1000)) == {"x": PAIRS}  # (the piece-by-piece writer too)
+
+
+def test_keys_that_do_not_collide_are_written_alike_in_the_result_and_the_saved_artifact() -> None:
+    message = _answer({None: 1, 2: "b", 1.5: "c", "a": [{None: 0}]})
+    assert json.loads(message.content) == {"null": 1, "2": "b", "1.5": "c", "a": [{"null": 0}]}
+    assert message.to_dict()["artifact"] == json.loads(message.content)  # ("None" there before)
+    assert json_ready({1: "a", 2: "b"}) == {"1": "a", "2": "b"}
+
+
+def test_bytes_in_a_saved_artifact_are_standard_base64() -> None:
+    data = b"\xfb\xff\xfe" * 10
+    saved = ToolMessage("x", "c", artifact={"raw": data, "list": [data]}).to_dict()["artifact"]
+    assert saved == {"raw": base64.b64encode(data).decode(), "list": [base64.b64encode(data).decode()]}
+    assert json_ready(data) == base64.b64encode(data).decode()

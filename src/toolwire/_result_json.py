@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-__all__ = ["json_fallback", "standard_base64", "standard_block"]
+__all__ = ["distinct_keys", "json_fallback", "json_form", "standard_base64", "standard_block"]
 
 
 def json_fallback(value: Any) -> Any:
@@ -255,8 +255,9 @@ def _named_tuples(value: Any, path: set[int] | None = None) -> Any:
 def _dumps(result: Any) -> str:
     """JSON text of ``result``, non-finite floats written as the strings ``"NaN"``, ``"Infinity"``,
     ``"-Infinity"`` (strict JSON has no NaN), dict keys JSON cannot hold as text (:func:`_json_keys`),
-    NamedTuples as objects (:func:`_named_tuples`)."""
-    return _keys_as_text(_dumps_as_is, _named_tuples(result))
+    NamedTuples as objects and a dict two of whose keys are one JSON text as its ``[key, value]`` pairs
+    (:func:`json_form`)."""
+    return _keys_as_text(_dumps_as_is, json_form(result))
 
 
 def _dumps_as_is(result: Any) -> str:
@@ -388,3 +389,115 @@ def standard_block(block: dict[str, Any]) -> dict[str, Any]:
             changed[key] = {**inner, "data": data}
     return {**block, **changed} if changed else block
 
+
+# --------------------------------------------------------------------------- dict keys that are one JSON text
+
+_BYTES = (bytes, bytearray, memoryview)
+
+
+def _key_text(key: Any, saved: bool = False) -> str:
+    """The text a dict key is written as in JSON (``json.dumps``'s, and :func:`_json_key`'s for a key JSON cannot
+    hold): a string itself, ``None`` ``"null"``, a bool ``"true"``/``"false"``, a number its JSON form (a NaN or
+    infinite float ``"NaN"``, ``"Infinity"``, ``"-Infinity"``); with ``saved``, bytes that are not UTF-8 text
+    their standard base64 (as a saved artifact's bytes are). A key that cannot be written gets a text no other
+    key has (writing it then fails, or not, as before)."""
+    if isinstance(key, str):
+        return str.__str__(key)
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    try:
+        if isinstance(key, int):
+            return int.__repr__(key)
+        if isinstance(key, float):
+            return float.__repr__(key) if math.isfinite(key) else _non_finite_name(key)
+        return _str(_json_key(key))
+    except (TypeError, ValueError):  # bytes that are not UTF-8 text, an integer too long to write as text
+        if isinstance(key, int):
+            return str(_int_text(key, sys.get_int_max_str_digits()))
+        if saved and isinstance(key, _BYTES):
+            return base64.b64encode(key).decode("ascii")
+        return f"\x00<{id(key)}>"
+
+
+def _scan(value: Any, bytes_too: bool = False) -> tuple[bool, bool]:
+    """What ``value`` (a dict, list or tuple) holds, in its plain dicts, lists and tuples at any depth: whether a
+    NamedTuple (:func:`_named_tuples` has work), and whether a dict with a key that is not a ``str`` or, with
+    ``bytes_too``, bytes (:func:`_distinct` has work). Walked a level at a time, gathering each level's items and
+    their types at C speed as :func:`_has_named_tuple` walks, each container once."""
+    named = keys = False
+    level: list[Any] = [value]
+    seen = {id(value)}
+    while level:
+        named = named or any(_is_named_tuple_type(k) for k in set(map(type, level)))
+        if not keys and (dicts := [c for c in level if isinstance(c, dict)]):
+            keys = not set(map(type, chain.from_iterable(dicts))) <= {str}
+        if named and keys:
+            break
+        children = list(chain.from_iterable(c.values() if isinstance(c, dict) else c for c in level))
+        kinds = set(map(type, children)) - _SCALARS
+        keys = keys or (bytes_too and any(issubclass(k, _BYTES) for k in kinds))
+        if not any(issubclass(k, _CONTAINERS) for k in kinds):
+            break
+        level = [c for c in children if isinstance(c, _CONTAINERS) and id(c) not in seen]
+        seen.update(map(id, level))
+    return named, keys
+
+
+def _distinct(value: Any, saved: bool, path: set[int]) -> Any:
+    """:func:`distinct_keys` of ``value``; ``path``: the containers being walked (one met again is circular and
+    left as it is, for the writer to refuse)."""
+    if saved and isinstance(value, _BYTES):
+        return base64.b64encode(value).decode("ascii")
+    if type(value) in _SCALARS or not isinstance(value, _CONTAINERS) or id(value) in path:
+        return value
+    path.add(id(value))
+    try:
+        if not isinstance(value, dict):
+            return [_distinct(item, saved, path) for item in value]
+        items = [(key, _distinct(item, saved, path)) for key, item in value.items()]
+        if all(type(key) is str for key, _ in items):
+            return dict(items)
+        texts = [_key_text(key, saved) for key, _ in items]
+        if len(set(texts)) < len(texts):  # two keys, one text: every entry kept, as a [key, value] pair
+            return [[_distinct(key, saved, path), item] for key, item in items]
+        return dict(zip(texts, (item for _, item in items), strict=True)) if saved else dict(items)
+    finally:
+        path.discard(id(value))
+
+
+def distinct_keys(value: Any, saved: bool = False) -> Any:
+    """``value`` with each plain dict in it (in dicts, lists and tuples) two of whose keys are the same JSON text
+    (``1`` and ``"1"``, ``None`` and ``"null"``, ``True`` and ``"true"``: :func:`_key_text`) written as the list
+    of its ``[key, value]`` pairs, in order, so no entry is lost (a JSON reader keeps only the last of two equal
+    keys: review 137).
+
+    Args:
+        value: a tool's result or a message's field, before it is written as JSON.
+        saved: for a value that is saved (``to_dict``, an artifact): also every other key that is not a string
+            becomes its JSON text here, as in the content the model reads (``None`` as ``"null"``, not
+            ``"None"``), and bytes standard base64 text (RFC 4648 section 4; pydantic writes the URL-safe one).
+
+    Returns:
+        ``value`` itself when no dict in it has a key that is not a string (nor, with ``saved``, bytes), which is
+        checked first at little cost; else the converted copy (its tuples lists).
+    """
+    if not isinstance(value, _CONTAINERS):
+        return base64.b64encode(value).decode("ascii") if saved and isinstance(value, _BYTES) else value
+    return _distinct(value, saved, set()) if _scan(value, saved)[1] else value
+
+
+def json_form(value: Any, saved: bool = False) -> Any:
+    """``value`` ready to be written as JSON: its NamedTuples objects of their fields (:func:`_named_tuples`), then
+    its dict keys made distinct JSON text (:func:`distinct_keys`, ``saved`` as there), both found in one walk.
+
+    Returns:
+        ``value`` itself when it holds neither (the common case), else the converted copy.
+    """
+    if not isinstance(value, _CONTAINERS):
+        return distinct_keys(value, saved)
+    named, keys = _scan(value, saved)
+    if named:
+        value = _named_tuples(value, set())
+    return _distinct(value, saved, set()) if keys else value

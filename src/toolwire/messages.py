@@ -24,6 +24,7 @@ any value as content and makes it text as a tool's result is written (a number, 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from typing import Any, ClassVar, Literal
 
 from pydantic_core import to_jsonable_python
@@ -41,6 +42,7 @@ from toolwire._call_records import (
 )
 from toolwire._message_compat import LangChainMessageAPI
 from toolwire._printing import safe_text
+from toolwire._result_json import distinct_keys
 from toolwire.results import (
     json_fallback,
     json_ready,
@@ -92,7 +94,8 @@ def _is_default(value: Any, default: Any) -> bool:
 def _json_value(value: Any) -> Any:
     """A JSON-ready copy of a message field: JSON values come back equal (non-finite floats stay floats, as
     ``json.dumps`` writes them); dates and UUIDs become text, pydantic models and dataclasses their JSON form,
-    ``bytes`` base64 text, tuples and sets lists, dict keys strings, an array or number type with ``tolist()``
+    ``bytes`` standard base64 text, tuples and sets lists, dict keys strings (``[key, value]`` pairs where two are
+    one text: :func:`~toolwire._result_json.distinct_keys`), an array or number type with ``tolist()``
     (numpy's) its Python value, any other object its ``str()``; a lone surrogate in text, a dict key included,
     becomes U+FFFD (:func:`~toolwire.results.valid_strings`), so the dict can be written as UTF-8."""
     kind = type(value)
@@ -100,6 +103,8 @@ def _json_value(value: Any) -> Any:
         return value if value.isascii() else valid_text(value)
     if kind is int or kind is bool or value is None:
         return value
+    with suppress(RecursionError):  # (nested too deeply: left to pydantic, as before)
+        value = distinct_keys(value, saved=True)  # (keys as in a tool's result, no entry lost; standard base64)
     try:
         ready = to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64", inf_nan_mode="constants")
     except UnicodeEncodeError:  # a dict key with a lone surrogate (an argument's, at any depth): pydantic cannot
@@ -290,9 +295,10 @@ class BaseMessage(LangChainMessageAPI):
 
         ``json.dumps`` can write every value: values JSON already holds are kept as they are (equal, non-finite
         floats included), and the others are converted as tool results are: dates, times and UUIDs to
-        ISO/text, pydantic models and dataclasses to their JSON form, ``bytes`` (such as an image block's
-        data) to base64 text, tuples and sets to lists, dict keys to strings, any other object to its
-        ``str()``. :func:`message_from_dict` reads the dict back into an equal message when every value was
+        ISO/text, pydantic models and dataclasses to their JSON form, ``bytes`` to standard base64 text, tuples
+        and sets to lists, dict keys to strings (a dict two of whose keys are one text, ``1`` and ``"1"``, to the
+        list of its ``[key, value]`` pairs), any other object to its ``str()``. :func:`message_from_dict` reads
+        the dict back into an equal message when every value was
         already JSON (converted values come back in their JSON form). Its lists and dicts are new ones:
         changing the dict never changes the message.
 

@@ -40,13 +40,13 @@ from toolwire._result_json import (
     _is_nan_error,
     _json_default,
     _keys_as_text,
-    _named_tuples,
     _short_ints,
     _str,
     _utf8,
     binary_image,
     image_mime,
     json_fallback,
+    json_form,
     standard_block,
 )
 from toolwire._secrets import redact_url
@@ -122,9 +122,11 @@ def valid_blocks(blocks: list[Any]) -> list[Any]:
 def json_ready(value: Any) -> Any:
     """Return a JSON-ready copy of ``value``, converted as tool results are: pydantic models, dataclasses, dates,
     UUIDs, enums, sets and tuples take their JSON form (a NamedTuple an object of its fields), an array or number
-    type with ``tolist()`` (numpy's) its Python value, ``bytes`` become base64 text, lone surrogates in text
-    U+FFFD, non-finite floats
-    ``None``, dict keys strings, and any other object its ``str()``. JSON-ready values come back equal. A value
+    type with ``tolist()`` (numpy's) its Python value, ``bytes`` become standard base64 text, lone surrogates in
+    text U+FFFD, non-finite floats ``None``, dict keys strings (written as in a result's JSON text: ``None`` as
+    ``"null"``; a dict two of whose keys are one text, ``1`` and ``"1"``, as the list of its ``[key, value]``
+    pairs: :func:`~toolwire._result_json.distinct_keys`), and any other object its ``str()``. JSON-ready values
+    come back equal. A value
     that holds itself (a circular reference, which JSON cannot write) becomes its ``str()`` as a whole
     (``{'name': 'root', 'parent': {...}}``), so the message that holds it can still be saved; so can one that holds
     an integer too long for Python to write as text (over ``sys.get_int_max_str_digits()`` digits), which becomes
@@ -136,8 +138,8 @@ def _json_ready(value: Any, retry: bool) -> Any:
     """:func:`json_ready`; ``retry``: once more with the integers too long to write made text, when a dict key (which
     pydantic writes as text) was one; a value that fails again (such a key inside a dataclass: review 122) becomes
     its ``str()``, or ``"<TypeName object>"`` when that fails too (its fields are then not kept)."""
-    value = _named_tuples(value)
     try:
+        value = json_form(value, saved=True)  # (keys as the model reads them, no entry lost; standard base64)
         try:
             ready = to_jsonable_python(value, fallback=json_fallback, bytes_mode="base64", inf_nan_mode="null")
         except UnicodeEncodeError:  # a dict key with a lone surrogate: pydantic cannot write it
@@ -485,7 +487,7 @@ def bounded_content(result: Any, limit: int | None) -> str | list[Any]:
                 raise
         return _bounded_json(_finite(value), limit, _finite_default)
 
-    return _json_text(lambda: _keys_as_text(encode_as_is, _named_tuples(result)))
+    return _json_text(lambda: _keys_as_text(encode_as_is, json_form(result)))
 
 
 def _json_text(encode: Callable[[], str]) -> str:
