@@ -18,8 +18,9 @@ from toolwire import Agent, merge_chunks, tool
 from toolwire._agent_checks import stop_kind
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage
-from toolwire.models import ChatOpenAI
+from toolwire.models import ChatAnthropic, ChatOpenAI
 from toolwire.models.lowering._anthropic_replies import WINDOW_CUT, StreamState, parse_response
+from toolwire.models.lowering._stream_errors import error_status
 from toolwire.testing import ScriptedChatModel
 
 WINDOW = "model_context_window_exceeded"
@@ -232,3 +233,76 @@ def test_a_provider_error_chaining_a_key_it_cannot_mask_is_raised_without_its_ch
     assert error is not None
     _assert_masked(error)
 
+
+# -- #10: a client-error event inside a stream counts as its status, with that status's hint ----------------------
+
+_START = ("message_start", {"type": "message_start", "message": {
+    "id": "m", "type": "message", "role": "assistant", "model": "c", "content": [], "stop_reason": None,
+    "stop_sequence": None, "usage": {"input_tokens": 5, "output_tokens": 1}}})
+
+
+@pytest.mark.parametrize("kind, status, hint", [
+    ("invalid_request_error", 400, "shorten it"),  # (the message says the prompt is too long)
+    ("authentication_error", 401, "ANTHROPIC_API_KEY"),
+    ("permission_error", 403, "ANTHROPIC_API_KEY"),
+    ("not_found_error", 404, "model name"),
+    ("request_too_large", 413, "shorten it"),
+])
+def test_anthropic_client_error_event_gets_its_status_and_hint(kind: str, status: int, hint: str) -> None:
+    message = "prompt is too long: 210000 tokens > 200000 maximum" if status in (400, 413) else "refused"
+    event = ("error", {"type": "error", "error": {"type": kind, "message": message}})
+    with ScriptedServer() as server:
+        server.push(Answer(events=[_START, event]))
+        model = ChatAnthropic("claude-sonnet-4-6", api_key="sk-ant-test-key", base_url=server.url, max_retries=0)
+        error = _caught(lambda: list(model.stream("q")))
+    assert error.status == status and not error.retryable
+    assert hint in (error.hint or "")
+    # the codec reads the same event the same way (a dict event, as a compatible server's stream may bring it)
+    with pytest.raises(ProviderError) as info:
+        StreamState().feed(event[1])
+    assert info.value.status == status and hint in (info.value.hint or "")
+
+
+def test_openai_context_length_event_in_a_stream_is_a_400_that_says_to_shorten() -> None:
+    event = {"error": {"message": "This model's maximum context length is 128000 tokens.",
+                       "type": "invalid_request_error", "code": "context_length_exceeded"}}
+    with ScriptedServer() as server:
+        server.push(Answer(events=[event]))
+        model = ChatOpenAI("gpt-4o", api_key="sk-test-key-0000", base_url=server.url + "/v1", compatible=False,
+                           max_retries=0)
+        error = _caught(lambda: list(model.stream("q")))
+    assert error.status == 400 and "shorten it" in (error.hint or "")
+
+
+def test_responses_invalid_api_key_event_is_a_401_that_says_to_check_the_key() -> None:
+    event = ("error", {"type": "error", "sequence_number": 1, "code": "invalid_api_key", "message": "bad key",
+                       "param": None})
+    with ScriptedServer() as server:
+        server.push(Answer(events=[_CREATED, event]))
+        model = ChatOpenAI("gpt-5", api_key="sk-test-key-0000", base_url=server.url + "/v1", compatible=False,
+                           max_retries=0, use_responses_api=True)
+        error = _caught(lambda: list(model.stream("q")))
+    assert error.status == 401 and "Check the API key" in (error.hint or "")
+
+
+@pytest.mark.parametrize("kinds, status", [
+    (("invalid_request_error", "invalid_api_key"), 401),  # the specific code wins over the generic type
+    (("invalid_api_key", "invalid_request_error"), 401),
+    (("invalid_request_error", "context_length_exceeded"), 400),
+    (("invalid_request_error", None), 400),
+    (("invalid_request_error", "insufficient_quota"), 429),  # a retry rule's status still wins
+    (("server_error", 400), 500),
+    (("billing_error",), 402),
+    (("BadRequestError", None), 400),
+    (("something_else", None), None),
+])
+def test_error_status_maps_each_documented_type(kinds: tuple[Any, ...], status: int | None) -> None:
+    assert error_status(*kinds) == status
+
+
+def test_compatible_servers_error_event_with_a_type_and_no_code_gets_its_status() -> None:
+    from toolwire.models.lowering._openai_compat import raise_stream_error
+
+    with pytest.raises(ProviderError) as info:
+        raise_stream_error({"object": "error", "message": "bad field", "type": "BadRequestError", "code": None})
+    assert info.value.status == 400 and not info.value.retryable

@@ -14,9 +14,10 @@ from typing import Any
 
 from toolwire.errors import ProviderError
 from toolwire.messages import AIMessage, AIMessageChunk, InvalidToolCall, invalid_tool_call
+from toolwire.models._retry import status_error
 from toolwire.models.lowering._common import CUT_OFF, log, native_call, split_calls, usage
 from toolwire.models.lowering._stream import ToolCallMerger
-from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
+from toolwire.models.lowering._stream_errors import cut_short, error_status, not_a_reply
 
 __all__ = ["WINDOW_CUT", "StreamState", "parse_response"]
 
@@ -143,7 +144,9 @@ class StreamState:
         AIMessageChunk, or ``None`` for an event that carries none (``message_start``, ``message_delta``...).
 
         Raises:
-            ProviderError: an ``error`` event (``overloaded_error``: status 529, retryable).
+            ProviderError: an ``error`` event, with the HTTP status its type stands for and that status's hint
+                (``overloaded_error``: 529, retryable; ``invalid_request_error`` 400, ``authentication_error`` 401...:
+                :func:`~toolwire.models.lowering._stream_errors.error_status`).
         """
         data = _as_dict(event)
         kind = data.get("type")
@@ -176,9 +179,11 @@ class StreamState:
             self.raw_usage.update({k: v for k, v in (data.get("usage") or {}).items() if v is not None})
         elif kind == "error":
             error = data.get("error") or {}
-            overloaded = error.get("type") == "overloaded_error"
-            raise ProviderError(str(error.get("message") or "The stream failed."), provider="anthropic",
-                                status=529 if overloaded else None, retryable=overloaded)
+            message = str(error.get("message") or "The stream failed.")
+            status = error_status(error.get("type"), error.get("code"))  # (review 136 #10: a client error's too)
+            if status is None:
+                raise ProviderError(message, provider="anthropic")
+            raise status_error("anthropic", status, message, key_env="ANTHROPIC_API_KEY", code=error.get("type"))
         return None
 
     def _delta(self, index: Any, delta: dict[str, Any]) -> AIMessageChunk | None:

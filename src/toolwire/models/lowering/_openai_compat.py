@@ -28,6 +28,7 @@ from typing import Any
 
 from toolwire.errors import ProviderError
 from toolwire.models._retry import status_error
+from toolwire.models.lowering._stream_errors import error_status
 
 __all__ = ["REASONING_KEY", "ContentParts", "is_first", "pick_choice", "raise_stream_error", "read_content",
            "reasoning_of", "same_choice"]
@@ -121,16 +122,16 @@ def raise_stream_error(data: dict[str, Any]) -> None:
     """Raise the ProviderError of an error event in a stream (``{"object": "error", "message", "code"}``).
 
     Raises:
-        ProviderError: ``data`` is such an event: with its ``code`` as the HTTP status (retryable for a server
-            error, as :func:`~toolwire.models._retry.status_error` says), else a server failure, retryable, that says
+        ProviderError: ``data`` is such an event: with the HTTP status its ``code`` or ``type`` stands for
+            (:func:`~toolwire.models.lowering._stream_errors.error_status`; retryable for a server error, as
+            :func:`~toolwire.models._retry.status_error` says), else a server failure, retryable, that says
             to try the request again, like any stream that broke off (tried again only while no content was
             handed out, see :func:`~toolwire.models._retry.retry_stream`).
     """
     if data.get("object") != "error":
         return
     message = data.get("message")
-    code = data.get("code")
-    status = code if isinstance(code, int) and not isinstance(code, bool) and 400 <= code < 600 else None
+    status = error_status(data.get("code"), data.get("type"))  # (a type too: "BadRequestError", review 136 #10)
     text = message if isinstance(message, str) and message else "The server reported an error in the stream."
     text = f"The server sent an error in the stream: {text}"
     if status is not None:

@@ -6,9 +6,10 @@
   dropped connection, a proxy timeout): :func:`cut_short` is the retryable error the stream state raises
   then, rather than handing the partial text out as a complete reply.
 * **An error event**: the error *type* or *code* of an error sent inside a stream that opened with HTTP 200
-  (OpenAI ``data: {"error": {"type": "server_error"}}``, the Responses API ``error`` event and
-  ``response.failed``'s ``error.code``) read as the HTTP status it stands for (:func:`error_status`), so the
-  usual retry rules (429 and 5xx are retryable) apply to it.
+  (OpenAI ``data: {"error": {"type": "server_error"}}``, Anthropic ``event: error``, the Responses API ``error``
+  event and ``response.failed``'s ``error.code``) read as the HTTP status it stands for (:func:`error_status`), so
+  the usual retry rules (429 and 5xx are retryable) and hints (a context window too small, a key refused) apply to
+  it.
 * **Not a reply at all**: JSON of another shape (a gateway's ``{"status": "ok"}``, ``{}``, another API's reply,
   Chat Completions ``"choices": []``) where the provider's reply or stream was expected: the codec raises
   :class:`NotAReply` (:func:`not_a_reply`), and the model's driver turns it into the one ProviderError that says to
@@ -30,19 +31,44 @@ _STATUS = {
     "timeout_error": 504, "timeout": 504,
 }
 
+_CLIENT_STATUS = {
+    # Anthropic's error types ("Errors": one per HTTP status)
+    "authentication_error": 401, "billing_error": 402, "permission_error": 403, "not_found_error": 404,
+    "request_too_large": 413,
+    # OpenAI's error codes ("Error codes"; the Responses API's response.failed codes), and vLLM's error types
+    "invalid_api_key": 401, "model_not_found": 404, "context_length_exceeded": 400, "invalid_prompt": 400,
+    "badrequesterror": 400, "notfounderror": 404,
+}
+"""Client-error types and codes, each the HTTP status the API answers it with (review 136 #10)."""
+
+_GENERIC_STATUS = {"invalid_request_error": 400}
+"""A type both APIs give many client errors: read only when no more specific type or code is given (OpenAI's refused
+key is ``{"type": "invalid_request_error", "code": "invalid_api_key"}``, a 401)."""
+
+
+def _kind(value: Any) -> str | None:
+    return value.strip().lower() if isinstance(value, str) else None
+
 
 def error_status(*kinds: Any) -> int | None:
-    """The HTTP status of the first error type or code given that names one (``None`` when none does).
+    """The HTTP status the error types or codes given stand for (``None`` when none does).
 
-    ``server_error``/``api_error`` are 500, rate limits (``rate_limit_exceeded``, ``rate_limit_error``, and
-    OpenAI's ``tokens``/``requests`` limit types) 429, ``overloaded_error`` 529; a code that is already an
-    HTTP error status (an int from 400 to 599) is itself.
+    Read in three passes, each in the order given: a code that is already an HTTP error status (an int from 400 to
+    599) is itself, ``server_error``/``api_error`` are 500, rate limits (``rate_limit_exceeded``,
+    ``rate_limit_error``, and OpenAI's ``tokens``/``requests`` limit types) 429, ``overloaded_error`` 529; then the
+    client errors: Anthropic's ``authentication_error`` 401, ``billing_error`` 402, ``permission_error`` 403,
+    ``not_found_error`` 404, ``request_too_large`` 413, OpenAI's ``invalid_api_key`` 401, ``model_not_found`` 404,
+    ``context_length_exceeded`` and ``invalid_prompt`` 400; last ``invalid_request_error``, 400.
     """
     for kind in kinds:
         if isinstance(kind, int) and not isinstance(kind, bool) and 400 <= kind < 600:
             return kind
-        if isinstance(kind, str) and kind.strip().lower() in _STATUS:
-            return _STATUS[kind.strip().lower()]
+        if _kind(kind) in _STATUS:
+            return _STATUS[_kind(kind)]  # type: ignore[index]
+    for table in (_CLIENT_STATUS, _GENERIC_STATUS):
+        for kind in kinds:
+            if _kind(kind) in table:
+                return table[_kind(kind)]  # type: ignore[index]
     return None
 
 
