@@ -4,7 +4,7 @@ max_steps), as a normal round does."""
 
 from __future__ import annotations
 
-from toolwire import AIMessage, Agent, tool
+from toolwire import Agent, AIMessage, tool
 from toolwire.testing import ScriptedChatModel
 
 

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from toolwire import AIMessage, Agent, ToolMessage, tool
+from toolwire import Agent, AIMessage, ToolMessage, tool
 from toolwire.testing import ScriptedChatModel
 
 

@@ -3,9 +3,10 @@ warning gives no advice for a tool that does not exist."""
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 
-from toolwire import AIMessage, Agent, tool
+from toolwire import Agent, AIMessage, tool
 from toolwire.errors import MaxStepsExceeded, RepeatedCallWarning
 from toolwire.testing import ScriptedChatModel
 
@@ -24,10 +25,8 @@ def _choices(reply: AIMessage) -> list:
     model = ScriptedChatModel([reply], cycle=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        try:
+        with contextlib.suppress(MaxStepsExceeded):
             Agent(model, [get], max_steps=6).invoke("q")
-        except MaxStepsExceeded:
-            pass
     return [request.tool_choice for request in model.requests]
 
 
@@ -45,16 +44,12 @@ def test_a_repeated_call_of_no_such_tool_warns_nothing() -> None:
     reply = AIMessage("", tool_calls=[{"name": "nope", "args": {}, "id": "c", "type": "tool_call"}])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        try:
+        with contextlib.suppress(MaxStepsExceeded):
             Agent(ScriptedChatModel([reply], cycle=True), [get], max_steps=5).invoke("q")
-        except MaxStepsExceeded:
-            pass
     assert not [w for w in caught if issubclass(w.category, RepeatedCallWarning)]
     wrong = AIMessage("", tool_calls=[{"name": "get", "args": {"x": "abc"}, "id": "c", "type": "tool_call"}])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        try:
+        with contextlib.suppress(MaxStepsExceeded):
             Agent(ScriptedChatModel([wrong], cycle=True), [get], max_steps=5).invoke("q")
-        except MaxStepsExceeded:
-            pass
     assert [w for w in caught if issubclass(w.category, RepeatedCallWarning)]  # a real tool: the advice stands
