@@ -112,6 +112,7 @@ def test_streamed_window_cut_call_is_one_invalid_call(deltas: list[str], start: 
     message = _streamed(_events(WINDOW, deltas, start))
     assert message.tool_calls == []
     assert [c["id"] for c in message.invalid_tool_calls] == ["toolu_1"]
+    assert message.invalid_tool_calls[0]["error"] == WINDOW_CUT  # the window's advice, as from invoke
     assert stop_kind(message) == "length"
 
 

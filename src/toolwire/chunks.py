@@ -203,7 +203,7 @@ class AIMessageChunk(ChunkLangChainAPI):
         records: list[ToolCall | InvalidToolCall] = []
         # in a reply that was cut short, a call the stream declared invalid at its end is that, not a call to run
         reason = self.response_metadata.get("finish_reason")
-        cut = reason == "max_tokens"
+        cut = reason in ("max_tokens", "model_context_window_exceeded")  # (Anthropic: review 136 #4)
         limit = isinstance(reason, str) and reason.lower() in LENGTH_REASONS  # there, empty argument text is cut off
         declared = {bad.get("id") for bad in self.invalid_tool_calls if isinstance(bad, dict) and bad.get("id")
                     and (cut or bad.get("error") in (CUT_OFF, STREAM_CUT))}

@@ -243,7 +243,7 @@ class StreamState:
             last = content[-1]         # (the merged message leaves that call out, review 33), with its text
             if last.get("type") == "tool_use":
                 position = sum(b.get("type") == "tool_use" for b in content) - 1
-                cut.append(_cut_call(last, self.merger.raw_args(position) or None))
+                cut.append(_cut_call(last, self.merger.raw_args(position) or None, _CUT_ERRORS[self.finish_reason]))
         return AIMessageChunk(usage=_usage(self.raw_usage), response_metadata=_metadata(self.model, self.finish_reason),
                               provider_data={"anthropic": {"content": self._content()}} if opaque else None,
                               invalid_tool_calls=cut, id=self.id)
