@@ -119,6 +119,7 @@ class LoadedModel:
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
         self.trained_context = trained_context(self.metadata)
         self.load_seconds = load_seconds
+        self._file_id = _file_identity(path)  # which file was loaded, for the prompt cache's key
         # per tool set: an evaluation offers a new tool set with nearly every item, so these keep the
         # most recently used ones only (a sampler's llama.cpp memory is freed when it leaves)
         self.grammar_texts: _Recent[Any, str | None] = _Recent(_KEEP_GRAMMARS)
@@ -178,9 +179,13 @@ class LoadedModel:
         if self._prompt_cache is None:
             try:
                 folder = toolwire_home() / "prompt-cache"
-            except UserError:
+                key = PromptCache.key_for(self.path, self.llm.n_ctx(), _llama_cpp())
+            except (UserError, OSError):  # (the file gone since it was loaded: its key cannot be known)
                 return None
-            self._prompt_cache = PromptCache(folder, PromptCache.key_for(self.path, self.llm.n_ctx(), _llama_cpp()))
+            loaded_file = getattr(self, "_file_id", None)
+            if loaded_file is not None and _file_identity(self.path) != loaded_file:  # the file on disk is not the
+                return None  # one loaded (replaced since): its key would name other weights (review 138)
+            self._prompt_cache = PromptCache(folder, key)
         return self._prompt_cache
 
     def sampler(self, grammar: str) -> GrammarSampler:
@@ -368,6 +373,15 @@ def _close_models() -> None:
             with contextlib.suppress(Exception):
                 loaded.llm.close()
         _MODELS.clear()
+
+
+def _file_identity(path: Path) -> tuple[int, int, int, int] | None:
+    """The device, inode, size and ``mtime_ns`` of the file at ``path`` (None when it cannot be read)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def trained_context(metadata: dict[str, str]) -> int | None:

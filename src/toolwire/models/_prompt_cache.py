@@ -9,10 +9,13 @@ llama.cpp's ``--prompt-cache`` file but keyed by the prefix tokens, several pref
 Each entry is one file ``<sha256>.kv`` in the folder (named by the hash of the model key and the prefix tokens,
 checked when read): a JSON header line (format version, model key, the prefix token ids, the sha256 of the state
 bytes, checked before they are loaded) and the bytes of ``llama_state_seq_get_data`` for sequence 0 holding
-exactly those tokens. The model key names the GGUF file (name, size, modification time), ``n_ctx`` and the
-llama-cpp-python version, so a state is only loaded into the model and build that wrote it. Files are
-written to a temporary name and renamed; the oldest entries beyond ``max_entries`` or ``max_bytes``
-are deleted. Any unreadable or refused entry is a miss.
+exactly those tokens. The model key identifies the GGUF file by its content (:meth:`PromptCache.key_for`: its
+sha256 when a verification record vouches for it, else its real path and mtime; always with a hash of its header and
+of samples of its weights), ``n_ctx`` and the llama-cpp-python version, so a state is only loaded into the model
+and build that wrote it, never into another file of the same name, size and mtime (review 138). Files are written
+to a temporary name and renamed; the oldest entries beyond ``max_entries`` or ``max_bytes`` are deleted. Any
+unreadable or refused entry is a miss; an entry no toolwire of this format can use (an older format, a damaged
+header) is deleted, so the next store writes that prefix again.
 """
 
 from __future__ import annotations
@@ -31,6 +34,31 @@ from typing import Any
 __all__ = ["PromptCache"]
 
 _FORMAT = 2  # 2: the header holds the state's sha256
+_HEAD_BYTES = 4 << 20  # the GGUF header and metadata (the tokenizer's vocabulary included) of common models
+_SAMPLES = 64  # pieces of the tensor data hashed into the model key, evenly spread
+_SAMPLE_BYTES = 16 << 10
+
+
+def file_fingerprint(path: Path) -> str:
+    """Return a hash (hex) of the file at ``path``'s size, its first 4 MiB (a GGUF's header and metadata) and 64 pieces
+    of 16 KiB spread evenly over the rest, the last bytes included: about 5 MiB read, milliseconds from the page
+    cache, where a full sha256 of a 1 GB model takes seconds. Two models of one architecture and size differ in
+    nearly every piece of their weights.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        digest.update(f"{size}\0".encode())
+        digest.update(fh.read(_HEAD_BYTES))
+        rest = size - _HEAD_BYTES
+        if rest > 0:
+            for i in range(_SAMPLES + 1):
+                fh.seek(_HEAD_BYTES + max(rest - _SAMPLE_BYTES, 0) * i // _SAMPLES)
+                digest.update(fh.read(_SAMPLE_BYTES))
+    return digest.hexdigest()
 
 
 class PromptCache:
@@ -55,9 +83,22 @@ class PromptCache:
 
     @staticmethod
     def key_for(path: Path, n_ctx: int, llama_cpp: Any) -> str:
-        """The model key of GGUF ``path`` loaded with context ``n_ctx`` (tokens) by this llama-cpp-python."""
+        """Return the model key of GGUF ``path`` loaded with context ``n_ctx`` (tokens) by this llama-cpp-python
+        (``llama_cpp``, the module): a string naming the file's content, so that no other file, even one of the
+        same name, size and mtime (Nix store files, ``cp -p`` copies, review 138), shares its entries. It holds
+        :func:`file_fingerprint` and, when a verification record vouches for the file (a registry model's
+        sidecar, free to read), its sha256; else its real path and ``mtime_ns``. No full hash is computed.
+
+        Raises:
+            OSError: the file cannot be read.
+        """
+        from toolwire.models._pull_verify import vouched_sha256
+
         stat = path.stat()
-        return f"{path.name}:{stat.st_size}:{stat.st_mtime_ns}:{n_ctx}:{getattr(llama_cpp, '__version__', '?')}"
+        digest = vouched_sha256(path)
+        identity = f"sha256={digest}" if digest else f"path={os.path.realpath(path)}@{stat.st_mtime_ns}"
+        return (f"{path.name}:{stat.st_size}:{file_fingerprint(path)[:32]}:{identity}:{n_ctx}:"
+                f"{getattr(llama_cpp, '__version__', '?')}")
 
     def _file(self, tokens: Sequence[int]) -> Path:
         digest = hashlib.sha256(self.model_key.encode() + b"\0" + json.dumps(list(tokens)).encode()).hexdigest()
@@ -72,15 +113,24 @@ class PromptCache:
         if known is not None and known[0] == mtime:
             return known[1]
         tokens: list[int] | None = None
+        unusable = False  # by any toolwire that reads this format: deleted (review 138: it blocked its prefix)
         try:
             with path.open("rb") as fh:
                 head = json.loads(fh.readline())
-            if head.get("format") == _FORMAT and head.get("model") == self.model_key:
+            version = head.get("format")
+            if not isinstance(version, int) or isinstance(version, bool) or version < _FORMAT:
+                unusable = True  # damaged, or an older toolwire's entry (format 1 used the same file names)
+            elif version == _FORMAT and head.get("model") == self.model_key:
                 tokens = [int(t) for t in head["tokens"]]
                 if self._file(tokens) != path:  # a header changed or damaged: it would load another prompt's state
-                    tokens = None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                    tokens, unusable = None, True
+        except OSError:
             tokens = None
+        except (ValueError, KeyError, TypeError, AttributeError):  # not a JSON header line of ours
+            tokens, unusable = None, True
+        if unusable:
+            with contextlib.suppress(OSError):
+                path.unlink()
         self._headers[path] = (mtime, tokens) if tokens is not None else None
         return tokens
 
@@ -147,10 +197,13 @@ class PromptCache:
         if len(tokens) < self.min_tokens or llm.n_tokens != len(tokens):
             return False
         path = self._file(tokens)
-        if path.exists():
-            with contextlib.suppress(OSError):
-                os.utime(path)
-            return False
+        if path.exists():  # (an entry no toolwire can use was deleted by _header: written again below)
+            if self._header(path) is not None:
+                with contextlib.suppress(OSError):
+                    os.utime(path)
+                return False
+            if path.exists():  # a newer toolwire's entry: left to it
+                return False
         ctx = llm._ctx.ctx
         size = llama_cpp.llama_state_seq_get_size(ctx, 0)
         buf = (ctypes.c_ubyte * size)()
@@ -190,8 +243,10 @@ class PromptCache:
         total = 0
         mine = 0
         for _, size, path in files:
-            total += size
             own = self._header(path) is not None
+            if not own and not path.exists():  # deleted as unusable (or by another process)
+                continue
+            total += size
             mine += own
             if total > self.max_bytes or (own and mine > self.max_entries):
                 with contextlib.suppress(OSError):

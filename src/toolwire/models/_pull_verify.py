@@ -17,7 +17,8 @@ from typing import Any
 from toolwire.errors import UserError
 from toolwire.models.registry import ModelEntry, models_dir
 
-__all__ = ["CHUNK", "known_sha256", "link_local_copy", "pulled_state", "sha256_file", "verify_file", "write_sidecar"]
+__all__ = ["CHUNK", "known_sha256", "link_local_copy", "pulled_state", "sha256_file", "verify_file", "vouched_sha256",
+           "write_sidecar"]
 
 CHUNK = 1 << 20  # bytes per read while copying and hashing
 
@@ -146,6 +147,22 @@ def write_sidecar(path: Path, digest: str) -> None:
             return
         except OSError:
             continue
+
+
+def vouched_sha256(path: Path) -> str | None:
+    """Return the sha256 (lowercase hex) that the file at ``path``'s verification record gives while the file has not
+    changed since (same size in bytes and ``mtime_ns``); None when no record vouches for it (nothing is hashed, so
+    this costs a ``stat`` and a small read) or the file cannot be read."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    side = _read_sidecar(path)
+    digest = side.get("sha256") if side else None
+    if side and side.get("size") == st.st_size and side.get("mtime_ns") == st.st_mtime_ns \
+            and isinstance(digest, str) and len(digest) == 64:
+        return digest
+    return None
 
 
 def known_sha256(path: Path) -> str:

@@ -1,0 +1,189 @@
+"""Review 138: the embedded model's files and disk prompt cache.
+
+* #2: the prompt cache's model key names the file's content, so another GGUF of the same name, size and mtime never
+  loads this one's KV state;
+* #1: an entry no toolwire of this format can use (an older format, a damaged header) is deleted and written again;
+* #6: an ``n_ctx`` above the trained context is refused from the GGUF header, before llama.cpp allocates it;
+* #5: a file llama.cpp cannot load ends with a sentence saying what to do;
+* #3, #4: ``toolwire models pull`` with a folder in the model file's place, and ``--force`` with a verified copy.
+
+No real model is loaded and nothing is downloaded (llama.cpp's state functions and pip are faked)."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import random
+import types
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from toolwire.models._prompt_cache import PromptCache
+
+# -- fakes ------------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TOOLWIRE_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("TOOLWIRE_MODEL_PATH", raising=False)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    return tmp_path / "home"
+
+
+class FakeLlm:
+    """Enough of llama_cpp.Llama for the cache: input_ids, n_tokens and a KV cache (its state bytes)."""
+
+    def __init__(self) -> None:
+        self.input_ids = np.zeros(128, dtype=np.intc)
+        self.n_tokens = 0
+        self.state = b""
+        self._requires_eval = False
+        self._ctx = types.SimpleNamespace(ctx=self, kv_cache_seq_rm=lambda *a: None)
+
+
+def fake_lib() -> types.SimpleNamespace:
+    def get_data(ctx: FakeLlm, buf: Any, size: int, seq: int) -> int:
+        ctypes.memmove(buf, ctx.state, len(ctx.state))
+        return len(ctx.state)
+
+    def set_data(ctx: FakeLlm, buf: Any, size: int, seq: int) -> int:
+        ctx.state = bytes(buf[:size])
+        return size
+
+    return types.SimpleNamespace(__version__="0.3-test", llama_state_seq_get_size=lambda ctx, seq: len(ctx.state),
+                                 llama_state_seq_get_data=get_data, llama_state_seq_set_data=set_data)
+
+
+def store(cache: PromptCache, tokens: list[int], state: bytes) -> bool:
+    llm = FakeLlm()
+    llm.n_tokens, llm.state = len(tokens), state
+    return cache.store(fake_lib(), llm, tokens)
+
+
+TOKENS = list(range(1, 41))
+
+
+# -- #2: the model key names the file's content -------------------------------------------------------------------
+
+
+def two_models(tmp_path: Path, size: int) -> tuple[Path, Path]:
+    """Two different files ``a/model.gguf`` and ``b/model.gguf`` of one name, size and mtime (as in the Nix store)."""
+    rng = random.Random(138)
+    data = bytearray(rng.getrandbits(8) for _ in range(size))
+    paths = []
+    for folder in ("a", "b"):
+        path = tmp_path / folder / "model.gguf"
+        path.parent.mkdir()
+        path.write_bytes(data)
+        data[size // 2:size // 2 + 1000] = bytes(1000)  # b: other weights, same size
+        paths.append(path)
+    for path in paths:
+        os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    return paths[0], paths[1]
+
+
+def test_another_file_of_the_same_name_size_and_mtime_never_loads_this_ones_entry(tmp_path: Path) -> None:
+    a, b = two_models(tmp_path, 5000)
+    folder = tmp_path / "home" / "prompt-cache"
+    key_a, key_b = PromptCache.key_for(a, 4096, fake_lib()), PromptCache.key_for(b, 4096, fake_lib())
+    assert key_a != key_b
+    assert store(PromptCache(folder, key_a, min_tokens=2), TOKENS, b"state of a")
+    llm = FakeLlm()
+    assert PromptCache(folder, key_b, min_tokens=2).restore(fake_lib(), llm, [*TOKENS, 7], 0) == 0
+    assert llm.state == b"" and llm.n_tokens == 0
+    assert PromptCache(folder, key_a, min_tokens=2).restore(fake_lib(), llm, [*TOKENS, 7], 0) == len(TOKENS)
+
+
+def test_two_files_differing_only_past_the_head_get_other_keys(tmp_path: Path) -> None:
+    a, b = two_models(tmp_path, (4 << 20) + (1 << 20))  # the difference lies in the sampled weights
+    b.rename(a.with_name("other.gguf"))  # the same folder, no record: only the content tells them apart
+    other = a.with_name("other.gguf")
+    (tmp_path / "b").rmdir()
+    os.utime(other, ns=(1_000_000_000, 1_000_000_000))
+    from toolwire.models._prompt_cache import file_fingerprint
+
+    assert file_fingerprint(a) != file_fingerprint(other)
+
+
+def test_verified_copies_of_one_model_share_entries_and_nothing_is_hashed_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import _pull_verify
+
+    a, _ = two_models(tmp_path, 3000)
+    copy = tmp_path / "c" / "model.gguf"
+    copy.parent.mkdir()
+    copy.write_bytes(a.read_bytes())
+    digest = _pull_verify.sha256_file(a)
+    _pull_verify.write_sidecar(a, digest)
+    _pull_verify.write_sidecar(copy, digest)
+
+    def whole(*args: Any, **kwargs: Any) -> str:
+        raise AssertionError("the whole file was hashed")
+
+    monkeypatch.setattr(_pull_verify, "sha256_file", whole)
+    key = PromptCache.key_for(a, 4096, fake_lib())
+    assert f"sha256={digest}" in key and PromptCache.key_for(copy, 4096, fake_lib()) == key
+    copy.write_bytes(b"x" * 3000)  # changed since its record: the record no longer vouches for it
+    assert PromptCache.key_for(copy, 4096, fake_lib()) != key
+
+
+def test_a_model_file_replaced_after_it_was_loaded_gets_no_disk_cache(tmp_path: Path) -> None:
+    from toolwire.models import _loaded
+
+    a, b = two_models(tmp_path, 3000)
+    loaded = object.__new__(_loaded.LoadedModel)
+    loaded.llm = types.SimpleNamespace(n_ctx=lambda: 4096)
+    loaded.path, loaded._prompt_cache, loaded._file_id = a, None, _loaded._file_identity(a)
+    os.replace(b, a)  # another file now stands where the loaded one was
+    assert loaded.prompt_cache() is None
+
+
+# -- #1: entries no toolwire can use are deleted and written again -------------------------------------------------
+
+
+@pytest.mark.parametrize("damage", ["format 1", "garbage", "not an object"])
+def test_an_unusable_entry_is_deleted_and_its_prefix_stored_again(tmp_path: Path, damage: str) -> None:
+    cache = PromptCache(tmp_path, "model-a", min_tokens=2)
+    assert store(cache, TOKENS, b"good state")
+    path = cache._file(TOKENS)
+    head, _, state = path.read_bytes().partition(b"\n")
+    if damage == "format 1":  # what toolwire wrote before review 38, under the same file name
+        old = json.loads(head)
+        old["format"] = 1
+        del old["sha256"]
+        path.write_bytes(json.dumps(old).encode() + b"\n" + state)
+    else:
+        path.write_bytes(b"garbage\n" if damage == "garbage" else b"[1, 2]\n" + state)
+    fresh = PromptCache(tmp_path, "model-a", min_tokens=2)
+    assert fresh.longest([*TOKENS, 7]) is None
+    assert not path.exists()
+    assert store(fresh, TOKENS, b"good state")
+    assert fresh.restore(fake_lib(), FakeLlm(), [*TOKENS, 7], 0) == len(TOKENS)
+
+
+def test_store_writes_over_an_unusable_entry_it_has_not_looked_up(tmp_path: Path) -> None:
+    cache = PromptCache(tmp_path, "model-a", min_tokens=2)
+    path = cache._file(TOKENS)
+    path.write_bytes(b"garbage")
+    assert store(cache, TOKENS, b"good state")
+    assert cache.longest([*TOKENS, 7]) == (len(TOKENS), path)
+
+
+def test_a_newer_toolwires_entry_and_another_models_are_left_alone(tmp_path: Path) -> None:
+    cache = PromptCache(tmp_path, "model-a", min_tokens=2)
+    assert store(cache, TOKENS, b"good state")
+    path = cache._file(TOKENS)
+    head, _, state = path.read_bytes().partition(b"\n")
+    newer = json.loads(head)
+    newer["format"] = 99
+    path.write_bytes(json.dumps(newer).encode() + b"\n" + state)
+    assert cache.longest([*TOKENS, 7]) is None and path.exists()
+    assert not store(cache, TOKENS, b"good state") and json.loads(path.read_bytes().partition(b"\n")[0])["format"] == 99
+    other = PromptCache(tmp_path, "model-b", min_tokens=2)
+    assert store(other, TOKENS, b"b's state")
+    assert cache.longest([*TOKENS, 7]) is None and other._file(TOKENS).exists()
