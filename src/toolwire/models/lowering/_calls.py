@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping
@@ -35,7 +36,8 @@ from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize
 from toolwire.parsing.partial_json import partial_value
 
 __all__ = ["CUT_OFF", "STREAM_CUT", "arguments_json", "arguments_object", "cut_call", "json_arguments", "native_call",
-           "read_as_cut", "recovered_arguments", "remember_streamed", "unclosed_arguments", "unopened"]
+           "read_as_cut", "recovered_arguments", "remember_streamed", "sent_call_name", "unclosed_arguments",
+           "unopened"]
 
 CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
            "output token limit (max_tokens), so it was not run: send the call again with shorter arguments (split "
@@ -51,6 +53,23 @@ STREAM_CUT = ("The call's arguments were cut off before they were complete becau
 """The error of a call whose argument text was not closed (or never began) when a stream ended without a finish
 reason (an OpenAI-compatible server's stream that lost its end, which toolwire still reads): it was cut short, but
 not necessarily by the token limit."""
+
+
+_SENT_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A function name every provider takes in a past call (OpenAI's ``^[a-zA-Z0-9_-]+$``, at most 64 characters;
+Anthropic's ``^[a-zA-Z0-9_-]{1,64}$``; Gemini takes these characters and more)."""
+
+
+def sent_call_name(name: Any) -> str:
+    """The name a past call (and its result, where the API names it) is sent back under: ``name`` itself when every
+    provider takes it, else ``name`` with each other character written as ``_``, cut to 64 characters
+    (``"multi_tool_use.parallel"`` -> ``"multi_tool_use_parallel"``; review 136 #12: gpt-4o's wrapper call, answered
+    with an error, went back as it was, and OpenAI refused the next request with a 400), or ``"unknown_tool"`` for no
+    name. The call's own record keeps the name the model wrote."""
+    text = name if isinstance(name, str) else ""
+    if _SENT_NAME.fullmatch(text):
+        return text
+    return re.sub(r"[^A-Za-z0-9_-]", "_", text)[:64] or "unknown_tool"
 
 
 def unopened(arguments: Any) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 from toolwire._call_records import in_reply_order, split_in_order
 from toolwire.errors import SchemaError, UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage, content_text
-from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call
+from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call, sent_call_name
 from toolwire.models.lowering._media import read_media
 
 __all__ = [
@@ -179,9 +179,12 @@ def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
     its ``index`` (:func:`~toolwire._call_records.in_reply_order`), the others after them.
 
     Invalid calls are part of the turn too: the executor answered each with an error ToolMessage, and
-    providers reject a result whose call is missing from the previous turn.
+    providers reject a result whose call is missing from the previous turn. A call whose name no provider takes
+    back (gpt-4o's ``multi_tool_use.parallel``) is a copy under :func:`~toolwire.models.lowering._calls.sent_call_name`.
     """
-    return in_reply_order(message.tool_calls, message.invalid_tool_calls, message.invalid_tool_calls)
+    calls = in_reply_order(message.tool_calls, message.invalid_tool_calls, message.invalid_tool_calls)
+    return [c if c.get("name") == (name := sent_call_name(c.get("name"))) else {**c, "name": name}  # type: ignore[misc]
+            for c in calls]
 
 
 def call_names(messages: Iterable[BaseMessage]) -> dict[str, str]:

@@ -58,6 +58,7 @@ from toolwire.messages import (
     SystemMessage,
 )
 from toolwire.models.base import ChatRequest, ServerTool, to_tool_spec
+from toolwire.models.lowering._calls import sent_call_name
 from toolwire.models.lowering._common import (
     arguments_object,
     assistant_calls,
@@ -191,7 +192,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
             parts = []
             for m in item:
                 key = "error" if m.status == "error" else "result"
-                response: dict[str, Any] = {"name": m.name or names.get(m.tool_call_id) or "unknown_tool",
+                response: dict[str, Any] = {"name": sent_call_name(m.name or names.get(m.tool_call_id)),
                                             "response": {key: tool_result_text(m)}}
                 if m.tool_call_id in gemini_ids:
                     response["id"] = gemini_ids[m.tool_call_id]
