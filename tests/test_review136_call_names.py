@@ -30,7 +30,8 @@ def test_every_provider_gets_a_name_it_takes(name: str | None, valid: bool) -> N
     sent = [c["function"]["name"] for m in openai.lower_messages(conversation) for c in m.get("tool_calls") or []]
     sent += [i["name"] for i in openai.lower_responses_messages(conversation) if i.get("type") == "function_call"]
     _, turns = anthropic.lower_messages(conversation)
-    sent += [b["name"] for t in turns if isinstance(t["content"], list) for b in t["content"] if b["type"] == "tool_use"]
+    sent += [b["name"] for t in turns if isinstance(t["content"], list) for b in t["content"]
+             if b["type"] == "tool_use"]
     _, contents = gemini.lower_messages(conversation)
     parts = [p for c in contents for p in c["parts"]]
     called = [p["function_call"]["name"] for p in parts if "function_call" in p]
