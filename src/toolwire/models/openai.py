@@ -393,6 +393,16 @@ class ChatOpenAI(SDKChatModel):
         error = body.get("error") if isinstance(body.get("error"), dict) else body
         return error_status(error.get("type"), error.get("code"))
 
+    def _translate_any(self, exc: BaseException) -> ProviderError | None:
+        """As :class:`~toolwire.models._sdk_errors.SDKErrors` translates any failure, with the hint of an
+        OpenAI-compatible server's 401/403 (:data:`_SERVER_KEY_HINT`) however it came: an HTTP status, an error event
+        in a stream, or one a codec raised (review 136 #7: those said to check OPENAI_API_KEY, which would send an
+        OpenAI key to that server)."""
+        found = super()._translate_any(exc)
+        if found is not None and self._compatible and found.status in (401, 403):
+            found.hint = _SERVER_KEY_HINT
+        return found
+
     def _translate(self, exc: BaseException) -> ProviderError | None:
         """The one place where ``openai`` exceptions become ProviderError."""
         sdk = self.sdk
