@@ -15,9 +15,10 @@ import ctypes
 import json
 import os
 import random
+import struct
 import types
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pytest
@@ -187,3 +188,115 @@ def test_a_newer_toolwires_entry_and_another_models_are_left_alone(tmp_path: Pat
     other = PromptCache(tmp_path, "model-b", min_tokens=2)
     assert store(other, TOKENS, b"b's state")
     assert cache.longest([*TOKENS, 7]) is None and other._file(TOKENS).exists()
+
+
+# -- #6: n_ctx above the trained context is refused from the GGUF header, before llama.cpp allocates it ---------
+
+
+def gguf_bytes(arch: str, context: int, *, rope_factor: float | None = None) -> bytes:
+    """A GGUF v3 header (no tensors) with the keys llama.cpp's converters write first, a vocabulary and a token-type
+    array among them, as the reader must skip."""
+    def text(value: str) -> bytes:
+        raw = value.encode()
+        return struct.pack("<Q", len(raw)) + raw
+
+    kvs = [text("general.architecture") + struct.pack("<I", 8) + text(arch),
+           text("general.name") + struct.pack("<I", 8) + text("tiny"),
+           text(f"{arch}.block_count") + struct.pack("<II", 4, 2),
+           text("tokenizer.ggml.tokens") + struct.pack("<IIQ", 9, 8, 3) + text("<s>") + text("a") + text("bc"),
+           text("tokenizer.ggml.token_type") + struct.pack("<IIQ", 9, 5, 3) + struct.pack("<3i", 3, 1, 1),
+           text("tokenizer.ggml.add_bos_token") + struct.pack("<I?", 7, True),
+           text(f"{arch}.context_length") + struct.pack("<II", 4, context)]
+    if rope_factor is not None:
+        kvs.append(text(f"{arch}.rope.scaling.factor") + struct.pack("<If", 6, rope_factor))
+    return b"GGUF" + struct.pack("<IQQ", 3, 0, len(kvs)) + b"".join(kvs)
+
+
+class FakeLlama:
+    """Records each context asked of llama.cpp (a model that loads, or, with ``fail``, one llama.cpp refuses)."""
+
+    made: ClassVar[list[int]] = []
+    fail: ClassVar[str | None] = None
+
+    def __init__(self, path: str, n_ctx: int, **kwargs: Any) -> None:
+        if FakeLlama.fail:
+            raise ValueError(FakeLlama.fail)
+        FakeLlama.made.append(n_ctx)
+        self._n_ctx = n_ctx
+        self.metadata: dict[str, str] = {}  # (what llama.cpp read is not needed: the header was read first)
+
+    def n_ctx(self) -> int:
+        return self._n_ctx
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def fake_llama(monkeypatch: pytest.MonkeyPatch) -> type[FakeLlama]:
+    from toolwire.models import _loaded
+
+    class Loaded:
+        def __init__(self, llm: FakeLlama, path: Path, seconds: float) -> None:
+            self.llm, self.trained_context = llm, _loaded.trained_context(llm.metadata)
+
+    monkeypatch.setattr(_loaded, "_llama_cpp", lambda: types.SimpleNamespace(Llama=FakeLlama))
+    monkeypatch.setattr(_loaded, "LoadedModel", Loaded)
+    monkeypatch.setattr(FakeLlama, "made", [])
+    monkeypatch.setattr(FakeLlama, "fail", None)
+    return FakeLlama
+
+
+def test_an_n_ctx_above_the_trained_context_is_refused_before_llama_cpp_allocates_it(
+        tmp_path: Path, fake_llama: type[FakeLlama]) -> None:
+    from toolwire.errors import UserError
+    from toolwire.models._loaded import load_model
+
+    gguf = tmp_path / "tiny.gguf"
+    gguf.write_bytes(gguf_bytes("llama", 4096))
+    with pytest.raises(UserError, match=r"n_ctx=120000 is more than the 4096 tokens tiny.gguf was trained on"):
+        load_model(gguf, n_ctx=120_000)
+    assert fake_llama.made == []  # no context was made (review 138: 2.8 GB to refuse it)
+    fitted = load_model(gguf, n_ctx=8192, fit=True)  # a default above it: lowered, one context of the trained size
+    assert fake_llama.made == [4096] and load_model(gguf, n_ctx=4096) is fitted
+    assert load_model(gguf, n_ctx=2048).llm.n_ctx() == 2048
+
+
+def test_the_trained_context_counts_the_rope_scaling_factor(tmp_path: Path, fake_llama: type[FakeLlama]) -> None:
+    from toolwire.models._loaded import gguf_metadata, load_model
+
+    gguf = tmp_path / "scaled.gguf"
+    gguf.write_bytes(gguf_bytes("qwen2", 4096, rope_factor=4.0))
+    metadata = gguf_metadata(gguf)
+    assert metadata is not None and metadata["general.architecture"] == "qwen2"
+    assert metadata["tokenizer.ggml.add_bos_token"] == "true" and "tokenizer.ggml.tokens" not in metadata
+    assert load_model(gguf, n_ctx=16384).llm.n_ctx() == 16384 and fake_llama.made == [16384]
+
+
+@pytest.mark.parametrize("data", [b"", b"GGUF", b"not a model at all", None])
+def test_a_header_that_cannot_be_read_leaves_the_check_to_llama_cpp(tmp_path: Path, data: bytes | None) -> None:
+    from toolwire.models._loaded import gguf_metadata
+
+    gguf = tmp_path / "bad.gguf"
+    gguf.write_bytes(gguf_bytes("llama", 4096)[:-3] if data is None else data)  # None: cut inside the header
+    assert gguf_metadata(gguf) is None
+    assert gguf_metadata(tmp_path / "missing.gguf") is None
+
+
+# -- #5: a file llama.cpp cannot load ---------------------------------------------------------------------------
+
+
+def test_a_file_llama_cpp_cannot_load_says_what_to_do(tmp_path: Path, fake_llama: type[FakeLlama]) -> None:
+    from toolwire.errors import UserError
+    from toolwire.models._loaded import load_model
+    from toolwire.models.registry import DEFAULT_MODEL
+
+    gguf = tmp_path / "cut.gguf"
+    gguf.write_bytes(gguf_bytes("llama", 4096))
+    fake_llama.fail = f"Failed to load model from file: {gguf}"
+    with pytest.raises(UserError) as caught:
+        load_model(gguf, n_ctx=2048)
+    message = str(caught.value)
+    assert message.startswith(f"Cannot load cut.gguf as a llama.cpp model (Failed to load model from file: {gguf}): ")
+    assert "download it again and check it against its source's sha256" in message
+    assert f"or pass a registry name such as {DEFAULT_MODEL}." in message and message.count(". ") == 0

@@ -14,8 +14,10 @@ import contextlib
 import ctypes
 import dataclasses
 import json
+import mmap
 import numbers
 import os
+import struct
 import threading
 import time
 from collections import OrderedDict
@@ -34,9 +36,9 @@ from toolwire.models._special import Neutraliser, control_strings, template_mark
 from toolwire.models._turns import ModelTurns
 from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.grammar import call_grammar
-from toolwire.models.registry import toolwire_home
+from toolwire.models.registry import DEFAULT_MODEL, toolwire_home
 
-__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "load_model"]
+__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "gguf_metadata", "load_model"]
 
 _INSTALL = f"Local models need llama-cpp-python, {install_hint('local')}."
 
@@ -384,6 +386,68 @@ def _file_identity(path: Path) -> tuple[int, int, int, int] | None:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
+_GGUF_SIZES = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
+_GGUF_STRING, _GGUF_ARRAY = 8, 9
+_U64 = struct.Struct("<Q")
+
+
+def gguf_metadata(path: Path) -> dict[str, str] | None:
+    """Return the scalar and string metadata of the GGUF file at ``path`` (key to value as text, such as
+    ``{"general.architecture": "qwen2", "qwen2.context_length": "32768"}``; arrays such as the vocabulary are
+    skipped), read from its header without llama.cpp (a fraction of a second, no weights and no context); None
+    when the file cannot be read or is not a well-formed GGUF (llama.cpp's own load then says why)."""
+    try:
+        with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:
+            return _gguf_kv(buf)
+    except (OSError, ValueError, struct.error, UnicodeDecodeError, KeyError, OverflowError):
+        return None
+
+
+def _gguf_kv(buf: Any) -> dict[str, str] | None:
+    """The metadata of the GGUF bytes ``buf`` (see :func:`gguf_metadata`); None when they are not GGUF.
+
+    Raises:
+        struct.error, ValueError, UnicodeDecodeError, KeyError: the bytes end early or hold an unknown type."""
+    end = len(buf)
+    if end < 24 or buf[:4] != b"GGUF" or struct.unpack_from("<I", buf, 4)[0] < 2:
+        return None
+    n_kv = struct.unpack_from("<Q", buf, 16)[0]
+    if n_kv > 1 << 20:
+        return None
+    off = 24
+    out: dict[str, str] = {}
+    for _ in range(n_kv):
+        (length,) = _U64.unpack_from(buf, off)
+        key = bytes(buf[off + 8:off + 8 + length]).decode("utf-8")
+        off += 8 + length
+        (kind,) = struct.unpack_from("<I", buf, off)
+        off += 4
+        if kind == _GGUF_STRING:
+            (length,) = _U64.unpack_from(buf, off)
+            if off + 8 + length > end:
+                return None
+            out[key] = bytes(buf[off + 8:off + 8 + length]).decode("utf-8", "replace")
+            off += 8 + length
+        elif kind == _GGUF_ARRAY:
+            item, count = struct.unpack_from("<IQ", buf, off)
+            off += 12
+            if item == _GGUF_STRING:
+                if count * 8 > end - off:  # (each string takes 8 bytes at least: a damaged count ends here)
+                    return None
+                for _ in range(count):
+                    off += 8 + _U64.unpack_from(buf, off)[0]
+            else:
+                off += struct.calcsize(_GGUF_SIZES[item]) * count
+        else:
+            fmt = _GGUF_SIZES[kind]
+            value = struct.unpack_from(fmt, buf, off)[0]
+            out[key] = str(value).lower() if isinstance(value, bool) else str(value)  # (as llama.cpp writes them)
+            off += struct.calcsize(fmt)
+        if off > end:
+            return None
+    return out
+
+
 def trained_context(metadata: dict[str, str]) -> int | None:
     """The most tokens a GGUF model was trained to attend to: its ``<arch>.context_length`` (the GGUF
     specification's key, ``general.architecture`` naming the arch), times ``<arch>.rope.scaling.factor`` when the
@@ -431,9 +495,9 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
 
     Args:
         path: the GGUF file.
-        n_ctx: context size in tokens; more than the model's trained context (:func:`trained_context`) is refused,
-            or with ``fit`` (a default, not the caller's choice) lowered to it (the model's :attr:`LoadedModel.n_ctx`
-            says which it got).
+        n_ctx: context size in tokens; more than the model's trained context (:func:`trained_context`, read from the
+            GGUF header before llama.cpp allocates anything) is refused, or with ``fit`` (a default, not the caller's
+            choice) lowered to it (the model's :attr:`LoadedModel.n_ctx` says which it got).
         n_threads: CPU threads, at least 1 (default: all cores, ``os.cpu_count()``). Used only when the model is first
             loaded.
         n_batch: prompt tokens processed per batch.
@@ -464,16 +528,28 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
             model_file(resolved)  # raises: a folder, or nothing there
         threads = n_threads or os.cpu_count() or 1
         start = time.perf_counter()
-        llm = _llama(llama_cpp, resolved, n_ctx, threads, n_batch, verbose)
+        size = n_ctx
+        header = trained_context(gguf_metadata(resolved) or {})  # before llama.cpp allocates a KV cache of n_ctx
+        if header is not None and n_ctx > header:  # tokens (review 138: GBs to refuse n_ctx=120000)
+            if not fit:
+                raise _beyond_training(n_ctx, header, resolved)
+            size = header  # (review 111: a default above it was refused)
+            fitted = _MODELS.get((str(resolved), size))
+            if fitted is not None:
+                _MODELS[key] = fitted
+                return fitted
+        llm = _llama(llama_cpp, resolved, size, threads, n_batch, verbose)
         loaded = LoadedModel(llm, resolved, time.perf_counter() - start)
         trained = loaded.trained_context
-        if trained is not None and n_ctx > trained:  # (review 110: n_ctx=200000 was taken, 3 GB for nothing)
+        if trained is not None and size > trained:  # (review 110) the header was not read: llama.cpp's metadata says
             llm.close()
             if not fit:
                 raise _beyond_training(n_ctx, trained, resolved)
             loaded = LoadedModel(_llama(llama_cpp, resolved, trained, threads, n_batch, verbose), resolved,
-                                 time.perf_counter() - start)  # (review 111: a default above it was refused)
-            _MODELS.setdefault((str(resolved), trained), loaded)  # (an explicit n_ctx of that size shares it)
+                                 time.perf_counter() - start)
+            size = trained
+        if size != n_ctx:
+            _MODELS.setdefault((str(resolved), size), loaded)  # (an explicit n_ctx of that size shares it)
         _MODELS[key] = loaded
         return loaded
 
@@ -488,7 +564,8 @@ def _llama(llama_cpp: Any, path: Path, n_ctx: int, threads: int, n_batch: int, v
     """``llama_cpp.Llama`` on ``path`` with a context of ``n_ctx`` tokens.
 
     Raises:
-        UserError: not a loadable GGUF model, or a context llama.cpp cannot allocate (named as such).
+        UserError: not a loadable GGUF model (the message says to download it again, check its sha256, or use a
+            registry name: review 138), or a context llama.cpp cannot allocate (named as such).
     """
     try:
         return llama_cpp.Llama(str(path), n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, n_batch=n_batch,
@@ -497,4 +574,7 @@ def _llama(llama_cpp: Any, path: Path, n_ctx: int, threads: int, n_batch: int, v
         if "llama_context" in str(exc):  # the weights loaded; the KV cache for n_ctx tokens did not (memory)
             raise UserError(f"llama.cpp could not make a context of n_ctx={n_ctx} tokens for {path.name} ({exc}), "
                             "most often for lack of memory: pass a smaller n_ctx.") from None
-        raise UserError(f"Cannot load {path.name} as a llama.cpp model ({exc}).") from None
+        raise UserError(f"Cannot load {path.name} as a llama.cpp model ({exc}): it is not a complete GGUF model this "
+                        "llama-cpp-python can run (cut short, damaged, another format or a newer architecture), so "
+                        "download it again and check it against its source's sha256 (or upgrade llama-cpp-python for "
+                        f"a newer architecture), or pass a registry name such as {DEFAULT_MODEL}.") from None
