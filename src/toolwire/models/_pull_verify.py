@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -224,10 +225,12 @@ def pulled_state(entry: ModelEntry) -> str:
     """Return how the copy of ``entry`` in the models folder stands, without hashing it (for listings): ``"yes"`` when a
     verification record vouches for it (same size, ``mtime_ns`` and sha256 as when it was checked), ``"unverified"``
     when only its size is right (it is hashed at its next use), ``"damaged"`` when its size is wrong, ``"no"`` when
-    there is none."""
+    there is none (a folder standing in its place included: ``pull`` then says to move it)."""
     try:
         st = entry.path.stat()
     except OSError:
+        return "no"
+    if stat.S_ISDIR(st.st_mode):
         return "no"
     if st.st_size != entry.size:
         return "damaged"

