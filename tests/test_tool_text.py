@@ -184,3 +184,32 @@ def test_a_pattern_python_cannot_read_keeps_the_plain_example() -> None:
 
     assert _example_value({"type": "string", "pattern": r"^\p{L}+$"}) == "value"  # ECMA-262, not Python's re
     assert _example_value({"type": "string", "pattern": "^[0-9]{5}$", "minLength": 6}) == "valuex"
+
+
+@pytest.mark.parametrize("pattern", ["^(a{1000}){1000}$", "^[0-9]{100000000}$", "^[\\u0000-\\U0010ffff]{5}$"])
+def test_a_pattern_without_a_short_match_or_with_a_huge_class_keeps_the_plain_example(pattern: str) -> None:
+    """Review 139 #1: drawing for these took seconds, built a megabyte example, or never ended."""
+    from toolwire.models._tool_text import _example_value
+
+    assert _example_value({"type": "string", "pattern": pattern}) == "value"
+
+
+def test_a_lookaround_pattern_is_checked_in_linear_time() -> None:
+    """Review 139 #1: the drawn text was searched with Python's backtracking re, which froze the process on this
+    pattern; the example is now checked as validation checks a value."""
+    from toolwire.models._tool_text import _example_value
+
+    text = _example_value({"type": "string", "pattern": "^(a|aa)+a{40}(?=b)$"})
+    assert isinstance(text, str) and len(text) <= 64
+
+
+def test_nested_lists_keep_their_example_small() -> None:
+    """Review 139 #1: nested lists of minItems 64 multiplied into examples of millions of characters."""
+    import json
+
+    from toolwire.models._tool_text import _example_value
+
+    nested: dict = {"type": "string"}
+    for _ in range(4):
+        nested = {"type": "array", "items": nested, "minItems": 64}
+    assert len(json.dumps(_example_value(nested))) < 20_000

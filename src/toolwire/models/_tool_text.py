@@ -13,10 +13,10 @@ import contextlib
 import json
 import math
 import random
-import re
 from collections.abc import Sequence
 from typing import Any
 
+from toolwire._schema_patterns import pattern_found
 from toolwire.messages import ToolCall
 from toolwire.models._call_checks import _leaves
 from toolwire.models._text_content import json_form
@@ -296,7 +296,7 @@ def _number(schema: dict[str, Any], value: float, integer: bool) -> float:
     return value
 
 
-def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
+def _example_value(schema: Any, variant: int = 0, depth: int = 0, scale: int = 1) -> Any:
     """A literal the schema accepts, for the prompt's example call; each ``variant`` (0, 1, 2...) gives a
     different value where the type has one (``"value"``, ``"other value"``, ``"value 3"``...; 1, 2, 3...).
 
@@ -304,7 +304,7 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
     way the grammar reads the schema: ``const``/``enum`` first; of a union (``anyOf``/``oneOf``) the first
     branch that is not null, with the parent's keys merged in; of a list of types the first that is not
     null; an object gets its required keys, a tuple (``prefixItems``) an item per position, an array its
-    ``minItems`` items (up to 16;
+    ``minItems`` items (up to 64, and up to 256 with the counts of the lists it is in multiplied: review 139 #1;
     distinct ones under ``uniqueItems`` where the item type has enough values), a number stays within
     ``minimum``/``exclusiveMinimum``/``maximum`` (bounds past 1e15 are left aside), a string of a ``format`` whose
     form is known (:data:`~toolwire.models._value_notes.FORMS`) is written in it (``"2025-01-01"``), a string
@@ -324,24 +324,26 @@ def _example_value(schema: Any, variant: int = 0, depth: int = 0) -> Any:
             base = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "description", "title")}
             merged = [{**base, **b} if isinstance(b, dict) else b for b in branches]
             chosen = [b for b in merged if not (isinstance(b, dict) and _types(b) == ["null"])] or merged
-            return _example_value(chosen[0], variant, depth + 1)
+            return _example_value(chosen[0], variant, depth + 1, scale)
     kinds = _types(schema)
     kind = next((k for k in kinds if k != "null"), kinds[0] if kinds else None)
     if kind == "object":
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         wanted = set(required_keys(schema))
-        return {k: _example_value(props[k], variant, depth + 1) for k in props if k in wanted}  # the grammar's order
+        return {k: _example_value(props[k], variant, depth + 1, scale) for k in props if k in wanted}  # grammar's order
     if kind == "array":
         count = schema.get("minItems")
         count = count if isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 64 else 0
+        count = count if scale * count <= 256 else 0  # (nested lists: their counts multiply)
+        inner = scale * max(count, 1)
         step = 1 if schema.get("uniqueItems") is True else 0
         # a tuple (``prefixItems``, or the older ``items`` list): each position's own item (review 71: the
         # example of a tuple[int, str] was ["value", "value"], which the grammar refuses)
         fixed = schema.get("prefixItems", schema.get("items"))
         fixed = fixed if isinstance(fixed, list) else []
         rest = schema.get("additionalItems") if isinstance(schema.get("items"), list) else schema.get("items")
-        head = [_example_value(item, variant, depth + 1) for item in fixed[:64]]
-        values = head + [_example_value(rest, variant + i * step, depth + 1) for i in range(len(head), count)]
+        head = [_example_value(item, variant, depth + 1, inner) for item in fixed[:64]]
+        values = head + [_example_value(rest, variant + i * step, depth + 1, inner) for i in range(len(head), count)]
         return [float(v) for v in values] if not fixed and float_items(rest) else values  # as the grammar
     if kind == "integer":
         return _number(schema, variant + 1, True)
@@ -382,19 +384,47 @@ class _ExampleDraws(random.Random):
         return items[self.randrange(len(items))]
 
 
+_SHORTEST = 64  # the most characters the shortest string a pattern matches may have, for it to get an example
+_WIDEST_CLASS = 4096  # the most characters a class range of such a pattern may span (each draw lists them all)
+
+
+def _drawable(pattern: str) -> bool:
+    """Whether rstr can draw a string for ``pattern`` at once: a Python regular expression whose shortest match is at
+    most :data:`_SHORTEST` characters (``{100000000}`` or ``(a{1000}){1000}`` is not) and none of whose class ranges
+    spans more than :data:`_WIDEST_CLASS` characters (review 139 #1: such patterns took seconds or froze the
+    prompt's making). Read with :mod:`re`'s own parser, the one rstr draws from."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        tree = _parser.parse(pattern)
+        if tree.getwidth()[0] > _SHORTEST:
+            return False
+    except Exception:  # not a Python regular expression (an ECMA-262 \p{L}), or one too deep to read
+        return False
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple) and len(node) == 2 and node[0] is _parser.RANGE:
+            if node[1][1] - node[1][0] > _WIDEST_CLASS:
+                return False
+        elif isinstance(node, list | tuple | _parser.SubPattern):
+            stack.extend(node if not isinstance(node, _parser.SubPattern) else node.data)
+    return True
+
+
 def _pattern_example(schema: dict[str, Any], variant: int) -> str | None:
-    """A string that the schema's ``pattern`` matches (searched anywhere, as JSON Schema and pydantic do) and
-    whose length is within ``minLength``/``maxLength``, drawn by rstr (https://github.com/leapfrogonline/rstr)
-    with :class:`_ExampleDraws` seeded by ``variant``; None without a pattern, without rstr (the ``local``
-    extra installs it), or when the pattern is not a Python regular expression or rstr finds no such string."""
+    """A string that the schema's ``pattern`` matches (searched anywhere, as JSON Schema and pydantic do, and in
+    linear time: :func:`~toolwire._schema_patterns.pattern_found`, which counts a pattern it cannot search as
+    matching, as validation does) and whose length is within ``minLength``/``maxLength`` and at most 64, drawn by rstr
+    (https://github.com/leapfrogonline/rstr) with :class:`_ExampleDraws` seeded by ``variant``; None without a
+    pattern, without rstr (the ``local`` extra installs it), or when the pattern is not one rstr can draw for at once
+    (:func:`_drawable`) or rstr finds no such string."""
     pattern = schema.get("pattern")
-    if not isinstance(pattern, str):
-        return None
-    if rstr is None:
+    if not isinstance(pattern, str) or rstr is None or not _drawable(pattern):
         return None
     try:
         text = rstr.Rstr(_ExampleDraws(variant)).xeger(pattern)
-        found = isinstance(text, str) and re.search(pattern, text) is not None
+        found = isinstance(text, str) and len(text) <= 64 and pattern_found(pattern, text)
     except Exception:  # a third-party generator on any pattern: an odd one gives no example
         return None
     least, most = schema.get("minLength"), schema.get("maxLength")
