@@ -60,3 +60,41 @@ def test_a_refusal_and_the_reply_after_max_steps_answer_in_call_order() -> None:
     last = Agent(ScriptedChatModel([_cut_first("tool_calls"), _cut_first("tool_calls")]), [get], max_steps=1,
                  on_max_steps="answer").invoke("q")
     assert [m.tool_call_id for m in last.messages[-2:] if m.type == "tool"] == ["c1", "c2"]
+
+
+def test_a_failing_round_keeps_the_refused_calls_answers() -> None:
+    """Review 139 #6: the refused calls' answers waited for the round, so a round that failed left them unanswered,
+    and a resumed run ran the refused call."""
+    import pytest
+
+    from toolwire.errors import ToolExecutionError
+
+    ran: list[str] = []
+
+    @tool
+    def boom(x: int) -> int:
+        """Boom.
+
+        Args:
+            x: x.
+        """
+        raise ValueError("boom")
+
+    @tool
+    def delete_all(x: int) -> int:
+        """Delete everything.
+
+        Args:
+            x: x.
+        """
+        ran.append("deleted")
+        return x
+
+    reply = AIMessage("", tool_calls=[_call("boom", "a"), _call("delete_all", "b")])
+    agent = Agent(ScriptedChatModel([reply, "done"]), [boom, delete_all], tool_choice="boom", handle_errors=False)
+    with pytest.raises((ToolExecutionError, ValueError)) as caught:
+        agent.invoke("q")
+    answered = {m.tool_call_id for m in caught.value.messages if m.type == "tool"}
+    assert "b" in answered
+    Agent(ScriptedChatModel(["done"]), [boom, delete_all]).invoke(caught.value.messages)
+    assert ran == []

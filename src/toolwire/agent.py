@@ -385,6 +385,8 @@ class Agent(Batching, AgentMethodAdvice):
         repeat)``.
         """
         order = order or in_reply_order(calls, invalid, invalid)  # the model's order (an invalid call's "index")
+        start = len(messages)  # the refused calls answered first, so a round that fails keeps them (review 139 #6),
+        messages.extend(answer for _, answer in refused)  # then put in call order with the others (below)
         for call in order:
             yield ("event", AgentEvent("tool_call", call, step))
         fresh, repeats, twins = repeated.sort(calls)
@@ -407,7 +409,7 @@ class Agent(Batching, AgentMethodAdvice):
             tool = self.executor.tools.get(call["name"])
             if tool is not None and tool.return_direct and direct is None:
                 direct = originals.get(id(result), result)  # (whole: the output; the conversation keeps it cut)
-        messages.extend(answers)  # all of them before the first event: a caller that stops there keeps them
+        messages[start:] = answers  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))
         looping = repeated.looping(calls, ordered, pairs[len(calls):len(calls) + len(invalid)])  # (r. 122, 128)
