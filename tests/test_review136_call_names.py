@@ -9,7 +9,7 @@ import pytest
 
 from toolwire import AIMessage, HumanMessage, ToolMessage
 from toolwire.models.lowering import anthropic, gemini, openai
-from toolwire.models.lowering._calls import sent_call_name
+from toolwire.models.lowering._calls import GEMINI_NAME, sent_call_name
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
@@ -36,9 +36,9 @@ def test_every_provider_gets_a_name_it_takes(name: str | None, valid: bool) -> N
     parts = [p for c in contents for p in c["parts"]]
     called = [p["function_call"]["name"] for p in parts if "function_call" in p]
     answered = [p["function_response"]["name"] for p in parts if "function_response" in p]
-    assert called == answered  # Gemini pairs a response with its call by name
-    sent += called
-    assert len(sent) == 4 and all(NAME.match(n) for n in sent), sent
+    assert called == answered == [sent_call_name(name, GEMINI_NAME)]  # Gemini pairs a response with its call by name
+    assert re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", called[0])  # and takes dots and colons (review 139 #5)
+    assert len(sent) == 3 and all(NAME.match(n) for n in sent), sent
     assert len(set(sent)) == 1 and sent[0] == sent_call_name(name)
 
 
@@ -46,3 +46,18 @@ def test_a_name_every_provider_takes_is_sent_as_it_is() -> None:
     assert sent_call_name("get_weather") == "get_weather"
     assert sent_call_name("multi_tool_use.parallel") == "multi_tool_use_parallel"
     assert sent_call_name("") == sent_call_name(None) == "unknown_tool"
+
+
+def test_gemini_keeps_a_dotted_name_and_its_thought_signature() -> None:
+    """Review 139 #5: a past call named ``default_api.lookup`` (a name Gemini takes) was compared under its sanitized
+    name, so its kept parts (the thought signature, Gemini's call id) were dropped on the next request."""
+    assert sent_call_name("default_api.lookup", GEMINI_NAME) == "default_api.lookup"
+    assert sent_call_name("functions.get weather", GEMINI_NAME) == "functions.get_weather"
+    kept = {"gemini": {"parts": [{"function_call": {"name": "default_api.lookup", "args": {"q": "x"}, "id": "g-1"},
+                                  "thought_signature": b"signed"}]}}
+    reply = AIMessage("", tool_calls=[{"name": "default_api.lookup", "args": {"q": "x"}, "id": "g-1",
+                                       "type": "tool_call"}], provider_data=kept)
+    _, contents = gemini.lower_messages([HumanMessage("q"), reply, ToolMessage("Error: no such tool", "g-1",
+                                                                                 status="error")])
+    parts = [p for c in contents for p in c["parts"]]
+    assert any(p.get("thought_signature") == b"signed" for p in parts)

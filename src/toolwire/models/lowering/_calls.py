@@ -35,9 +35,22 @@ from toolwire.messages import InvalidToolCall, ToolCall
 from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize_arguments, tool_call_from_native
 from toolwire.parsing.partial_json import partial_value
 
-__all__ = ["CUT_OFF", "STREAM_CUT", "arguments_json", "arguments_object", "cut_call", "json_arguments", "native_call",
-           "read_as_cut", "recovered_arguments", "remember_streamed", "sent_call_name", "unclosed_arguments",
-           "unopened"]
+__all__ = [
+    "CUT_OFF",
+    "GEMINI_NAME",
+    "STREAM_CUT",
+    "arguments_json",
+    "arguments_object",
+    "cut_call",
+    "json_arguments",
+    "native_call",
+    "read_as_cut",
+    "recovered_arguments",
+    "remember_streamed",
+    "sent_call_name",
+    "unclosed_arguments",
+    "unopened",
+]
 
 CUT_OFF = ("The call's arguments were cut off before they were complete, as happens when the reply reaches its "
            "output token limit (max_tokens), so it was not run: send the call again with shorter arguments (split "
@@ -59,17 +72,24 @@ _SENT_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """A function name every provider takes in a past call (OpenAI's ``^[a-zA-Z0-9_-]+$``, at most 64 characters;
 Anthropic's ``^[a-zA-Z0-9_-]{1,64}$``; Gemini takes these characters and more)."""
 
+GEMINI_NAME = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+"""The characters Gemini takes in a function name (its API reference: letters, digits, underscores, dots, colons and
+dashes, at most 64): a past call's name with a dot keeps it there, so its kept parts (thought signatures) still match
+(review 139 #5)."""
 
-def sent_call_name(name: Any) -> str:
+
+def sent_call_name(name: Any, allowed: re.Pattern[str] = _SENT_NAME) -> str:
     """The name a past call (and its result, where the API names it) is sent back under: ``name`` itself when every
     provider takes it, else ``name`` with each other character written as ``_``, cut to 64 characters
     (``"multi_tool_use.parallel"`` -> ``"multi_tool_use_parallel"``; review 136 #12: gpt-4o's wrapper call, answered
     with an error, went back as it was, and OpenAI refused the next request with a 400), or ``"unknown_tool"`` for no
-    name. The call's own record keeps the name the model wrote."""
+    name; ``allowed``: the names the provider takes (:data:`GEMINI_NAME` for Gemini), the others' characters written as
+    ``_``. The call's own record keeps the name the model wrote."""
     text = name if isinstance(name, str) else ""
-    if _SENT_NAME.fullmatch(text):
+    if allowed.fullmatch(text):
         return text
-    return re.sub(r"[^A-Za-z0-9_-]", "_", text)[:64] or "unknown_tool"
+    kept = "A-Za-z0-9_.:-" if allowed is GEMINI_NAME else "A-Za-z0-9_-"
+    return re.sub(f"[^{kept}]", "_", text)[:64] or "unknown_tool"
 
 
 def unopened(arguments: Any) -> bool:

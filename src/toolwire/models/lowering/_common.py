@@ -174,16 +174,18 @@ _TOLD_MEDIA: list[bool] = []
 """Whether :func:`tool_result_text` has logged that a media block is not sent (once per process)."""
 
 
-def assistant_calls(message: AIMessage) -> list[ToolCall | InvalidToolCall]:
+def assistant_calls(message: AIMessage, names: Any = None) -> list[ToolCall | InvalidToolCall]:
     """The calls of an assistant turn in the order the model sent them: the valid ones, with each invalid one at
     its ``index`` (:func:`~toolwire._call_records.in_reply_order`), the others after them.
 
     Invalid calls are part of the turn too: the executor answered each with an error ToolMessage, and
     providers reject a result whose call is missing from the previous turn. A call whose name no provider takes
-    back (gpt-4o's ``multi_tool_use.parallel``) is a copy under :func:`~toolwire.models.lowering._calls.sent_call_name`.
+    back (gpt-4o's ``multi_tool_use.parallel``) is a copy under :func:`~toolwire.models.lowering._calls.sent_call_name`
+    (``names``: the provider's own pattern of names, such as Gemini's; default: what every provider takes).
     """
     calls = in_reply_order(message.tool_calls, message.invalid_tool_calls, message.invalid_tool_calls)
-    return [c if c.get("name") == (name := sent_call_name(c.get("name"))) else {**c, "name": name}  # type: ignore[misc]
+    sent = (lambda n: sent_call_name(n)) if names is None else (lambda n: sent_call_name(n, names))
+    return [c if c.get("name") == (name := sent(c.get("name"))) else {**c, "name": name}  # type: ignore[misc]
             for c in calls]
 
 
@@ -192,8 +194,8 @@ def call_names(messages: Iterable[BaseMessage]) -> dict[str, str]:
     names: dict[str, str] = {}
     for message in messages:
         if isinstance(message, AIMessage):
-            for call in assistant_calls(message):
-                if call.get("id"):
+            for call in in_reply_order(message.tool_calls, message.invalid_tool_calls, message.invalid_tool_calls):
+                if call.get("id"):  # (the name the model wrote: each lowering sends it as its API takes it)
                     names[str(call["id"])] = call.get("name") or ""
     return names
 

@@ -58,7 +58,7 @@ from toolwire.messages import (
     SystemMessage,
 )
 from toolwire.models.base import ChatRequest, ServerTool, to_tool_spec
-from toolwire.models.lowering._calls import sent_call_name
+from toolwire.models.lowering._calls import GEMINI_NAME, sent_call_name
 from toolwire.models.lowering._common import (
     arguments_object,
     assistant_calls,
@@ -149,7 +149,7 @@ def _same_call(call: Any, kept: dict[str, Any]) -> bool:
 
 def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The parts of a model turn, and the Gemini ids of its calls (by toolwire call id)."""
-    calls = assistant_calls(message)
+    calls = assistant_calls(message, GEMINI_NAME)
     kept = ((message.provider_data or {}).get("gemini") or {}).get("parts") or []
     kept_calls = [p["function_call"] for p in kept if "function_call" in p]
     if kept and len(kept_calls) == len(calls) and all(map(_same_call, calls, kept_calls)):
@@ -192,7 +192,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
             parts = []
             for m in item:
                 key = "error" if m.status == "error" else "result"
-                response: dict[str, Any] = {"name": sent_call_name(m.name or names.get(m.tool_call_id)),
+                response: dict[str, Any] = {"name": sent_call_name(m.name or names.get(m.tool_call_id), GEMINI_NAME),
                                             "response": {key: tool_result_text(m)}}
                 if m.tool_call_id in gemini_ids:
                     response["id"] = gemini_ids[m.tool_call_id]
