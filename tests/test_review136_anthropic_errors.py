@@ -30,3 +30,11 @@ def test_an_error_result_is_never_empty_and_holds_text_only() -> None:
 def test_a_successful_result_keeps_its_image() -> None:
     shot = _result(ToolMessage([{"type": "image", "base64": PNG, "mime_type": "image/png"}], "toolu_1"))
     assert "is_error" not in shot and shot["content"][0]["type"] == "image"
+
+
+def test_an_error_result_of_text_blocks_keeps_them_and_their_cache_control() -> None:
+    """Review 139 #8: an all-text error result was flattened to one string, dropping cache_control."""
+    result = _result(ToolMessage([{"type": "text", "text": "Failed.", "cache_control": {"type": "ephemeral"}}],
+                                 "toolu_1", status="error"))
+    assert result["is_error"] is True
+    assert result["content"] == [{"type": "text", "text": "Failed.", "cache_control": {"type": "ephemeral"}}]

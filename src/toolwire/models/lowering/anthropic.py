@@ -217,8 +217,10 @@ def _tool_result(message: ToolMessage) -> dict[str, Any]:
     400)."""
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id(message.tool_call_id)}
     if message.status == "error":
-        block["content"] = (message.content if isinstance(message.content, str) else _error_text(message.content)) or (
-            "Error")
+        parts = [] if isinstance(message.content, str) else content_parts(message.content)
+        texts = _blocks(message.content, True) if parts and all(b.get("type") == "text" for b in parts) else None
+        block["content"] = texts or (message.content if isinstance(message.content, str) else _error_text(
+            message.content)) or "Error"  # (text blocks as blocks: their cache_control kept, review 139 #8)
         block["is_error"] = True
         return block
     content: Any = message.content if isinstance(message.content, str) else _blocks(message.content, True)
