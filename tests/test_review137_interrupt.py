@@ -57,3 +57,22 @@ def test_call_answers_a_reply_and_more_invalid_calls_given_beside_it() -> None:
     assert [m.tool_call_id for m in ToolExecutor([get]).call(reply, None)] == ["a", "b"]  # type: ignore[arg-type]
     with pytest.raises(UserError, match="must be a list"):
         ToolExecutor([get]).call(reply, "x")  # type: ignore[arg-type]
+
+
+def test_call_answers_each_invalid_call_once_however_it_is_given() -> None:
+    """Review 139 #4: the reply's own invalid calls given beside it were answered twice, and given as a generator
+    left the reply's invalid calls unanswered."""
+    from toolwire import ToolExecutor
+
+    @tool
+    def get(x: int) -> str:
+        """Get x."""
+        return f"v{x}"
+
+    reply = AIMessage("", tool_calls=[{"name": "get", "args": {"x": 1}, "id": "a", "type": "tool_call"}],
+                      invalid_tool_calls=[{"name": "get", "args": "{", "id": "b", "error": "cut", "type":
+                                           "invalid_tool_call"}])
+    executor = ToolExecutor([get])
+    assert [m.tool_call_id for m in executor.call(reply, reply.invalid_tool_calls)] == ["a", "b"]
+    extra = {"name": "get", "args": "{", "id": "z", "error": "cut off", "type": "invalid_tool_call"}
+    assert [m.tool_call_id for m in executor.call(reply, (c for c in [extra]))] == ["a", "b", "z"]

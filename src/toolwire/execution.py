@@ -316,8 +316,10 @@ class ToolExecutor:
             asyncio.CancelledError: the run was cancelled while the tools ran (also when a tool swallowed it).
         """
         if not isinstance(calls, list | tuple) and isinstance(reply := _reply(calls), AIMessage):  # as execute(reply)
-            more = invalid if isinstance(invalid, list | tuple) else () if invalid is None else None  # (r. 137 #6)
-            calls, invalid = reply.tool_calls, invalid if more is None else [*reply.invalid_tool_calls, *more]
+            own = reply.invalid_tool_calls  # with the invalid calls given beside it, each once (reviews 137 #6, 139 #4)
+            more = isinstance(invalid, Iterable) and not isinstance(invalid, str | bytes | Mapping)
+            calls, invalid = reply.tool_calls, [*own, *(b for b in invalid if all(b is not o for o in own))] if (
+                more) else invalid if invalid is not None else own
         if isinstance(calls, Mapping) or isinstance(invalid, Mapping):
             raise UserError("call() takes a list of tool calls (and a list of invalid ones), not one call.")
         if not isinstance(calls, Iterable) or isinstance(calls, str | bytes):
