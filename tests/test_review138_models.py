@@ -394,3 +394,18 @@ def test_force_with_a_damaged_copy_says_it_is_damaged(entry: Any, monkeypatch: p
     with pytest.raises(UserError, match="is damaged"):
         pull_model(entry.name, force=True, progress=False, echo=lines.append)
     assert "is damaged" in lines[0]
+
+
+def test_a_damaged_key_length_is_refused_without_copying_the_file(tmp_path: Path) -> None:
+    """Review 139 #3: a key length past the file copied the rest of the file into memory (and could raise
+    MemoryError out of load_model)."""
+    import struct
+
+    from toolwire.models._loaded import _GGUF_TEXT_MAX, gguf_metadata
+
+    data = bytearray(gguf_bytes("llama", 4096))
+    struct.pack_into("<Q", data, 24, _GGUF_TEXT_MAX + 1)  # the first key's length
+    data += b"\0" * (_GGUF_TEXT_MAX + 64)  # enough bytes after it that the length would be read
+    gguf = tmp_path / "damaged.gguf"
+    gguf.write_bytes(bytes(data))
+    assert gguf_metadata(gguf) is None

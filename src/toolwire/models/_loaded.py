@@ -399,8 +399,12 @@ def gguf_metadata(path: Path) -> dict[str, str] | None:
     try:
         with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as buf:
             return _gguf_kv(buf)
-    except (OSError, ValueError, struct.error, UnicodeDecodeError, KeyError, OverflowError):
+    except (OSError, ValueError, struct.error, UnicodeDecodeError, KeyError, OverflowError, MemoryError):
         return None
+
+
+_GGUF_TEXT_MAX = 16 << 20
+"""The longest key or string value (bytes) a GGUF header is read with; a longer one is a damaged length."""
 
 
 def _gguf_kv(buf: Any) -> dict[str, str] | None:
@@ -418,13 +422,15 @@ def _gguf_kv(buf: Any) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for _ in range(n_kv):
         (length,) = _U64.unpack_from(buf, off)
+        if length > _GGUF_TEXT_MAX:  # a damaged length: no key is that long (review 139 #3: it copied the file)
+            return None
         key = bytes(buf[off + 8:off + 8 + length]).decode("utf-8")
         off += 8 + length
         (kind,) = struct.unpack_from("<I", buf, off)
         off += 4
         if kind == _GGUF_STRING:
             (length,) = _U64.unpack_from(buf, off)
-            if off + 8 + length > end:
+            if off + 8 + length > end or length > _GGUF_TEXT_MAX:  # (a chat template: tens of kilobytes)
                 return None
             out[key] = bytes(buf[off + 8:off + 8 + length]).decode("utf-8", "replace")
             off += 8 + length
