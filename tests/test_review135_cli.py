@@ -175,3 +175,14 @@ def test_a_refused_reply_without_calls_is_said_to_be_one_too(monkeypatch: pytest
     result = _ask(monkeypatch, refused)
     assert result.exit_code == 0 and result.output.count("I cannot help with that.") == 1
     assert "(the run ended on a refusal" in result.output and "tool calls were not run" not in result.output
+
+
+def test_an_answer_anthropic_cut_at_the_context_window_says_so() -> None:
+    """Review 139 #7: the CLI said the reply reached its token limit, whose fix (more tokens) cannot help."""
+    from toolwire import AIMessage
+    from toolwire.cli_text import cut_reason
+
+    window = AIMessage("The report says", response_metadata={"finish_reason": "model_context_window_exceeded"})
+    assert "context window ran out: shorten the conversation" in cut_reason([window])
+    tokens = AIMessage("The report says", response_metadata={"finish_reason": "max_tokens"})
+    assert cut_reason([tokens]) == "the answer was cut at the most tokens a reply may have"

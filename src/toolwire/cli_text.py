@@ -31,12 +31,16 @@ def without_oldest_exchange(conversation: list[Any]) -> list[Any] | None:
 
 def cut_reason(messages: list[Any]) -> str:
     """Why an answer stopped at its token limit: the context window ran out (``response_metadata["context_full"]``,
-    the embedded model's), or the reply reached the most tokens it may have."""
+    the embedded model's, or Anthropic's ``model_context_window_exceeded``), or the reply reached the most tokens it
+    may have."""
     last = messages[-1] if messages else None
     metadata = getattr(last, "response_metadata", None) or {}
     if metadata.get("context_full"):
         return ("the answer was cut where the model's context window ran out: "
                 + window_advice(metadata, "a larger --n-ctx", " (in chat, 'clear' starts a new conversation)"))
+    if metadata.get("finish_reason") == "model_context_window_exceeded":  # Anthropic's (review 139 #7)
+        return ("the answer was cut where the model's context window ran out: shorten the conversation (in chat, "
+                "'clear' starts a new one)")
     return "the answer was cut at the most tokens a reply may have"
 
 
