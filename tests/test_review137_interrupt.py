@@ -38,10 +38,8 @@ def test_a_tool_that_raises_keyboard_interrupt_is_answered_and_not_run_again(mod
     assert [m.tool_call_id for m in resumed.messages if isinstance(m, ToolMessage)] == ["c1"]
 
 
-def test_call_answers_a_reply_and_more_invalid_calls_given_beside_it() -> None:
-    """Review 137 #6: ``call(reply, invalid)`` was refused with a message saying call() takes an AIMessage."""
-    from toolwire import ToolExecutor
-    from toolwire.errors import UserError
+def _get_and_reply() -> tuple:
+    """A tool ``get`` and a reply with one call of it and one invalid call."""
 
     @tool
     def get(x: int) -> str:
@@ -51,6 +49,15 @@ def test_call_answers_a_reply_and_more_invalid_calls_given_beside_it() -> None:
     reply = AIMessage("", tool_calls=[{"name": "get", "args": {"x": 1}, "id": "a", "type": "tool_call"}],
                       invalid_tool_calls=[{"name": "get", "args": "{", "id": "b", "error": "cut", "type":
                                            "invalid_tool_call"}])
+    return get, reply
+
+
+def test_call_answers_a_reply_and_more_invalid_calls_given_beside_it() -> None:
+    """Review 137 #6: ``call(reply, invalid)`` was refused with a message saying call() takes an AIMessage."""
+    from toolwire import ToolExecutor
+    from toolwire.errors import UserError
+
+    get, reply = _get_and_reply()
     extra = [{"name": "get", "args": "{", "id": "z", "error": "cut off", "type": "invalid_tool_call"}]
     answers = ToolExecutor([get]).call(reply, extra)
     assert [(m.tool_call_id, m.status) for m in answers] == [("a", "success"), ("b", "error"), ("z", "error")]
@@ -64,14 +71,7 @@ def test_call_answers_each_invalid_call_once_however_it_is_given() -> None:
     left the reply's invalid calls unanswered."""
     from toolwire import ToolExecutor
 
-    @tool
-    def get(x: int) -> str:
-        """Get x."""
-        return f"v{x}"
-
-    reply = AIMessage("", tool_calls=[{"name": "get", "args": {"x": 1}, "id": "a", "type": "tool_call"}],
-                      invalid_tool_calls=[{"name": "get", "args": "{", "id": "b", "error": "cut", "type":
-                                           "invalid_tool_call"}])
+    get, reply = _get_and_reply()
     executor = ToolExecutor([get])
     assert [m.tool_call_id for m in executor.call(reply, reply.invalid_tool_calls)] == ["a", "b"]
     extra = {"name": "get", "args": "{", "id": "z", "error": "cut off", "type": "invalid_tool_call"}
