@@ -143,12 +143,14 @@ def block_as_text(block: dict[str, Any]) -> str:
     return json.dumps(shown, ensure_ascii=False, default=str)
 
 
-def tool_result_text(message: ToolMessage) -> str:
+def tool_result_text(message: ToolMessage, why: str | None = None) -> str:
     """The text of a tool result where a provider takes only a string (OpenAI chat and Responses, Gemini):
     the content itself, or its blocks joined by newlines, text blocks as their text (case E4: a list of text
     parts is accepted everywhere), an image, audio or file block as a note that the result holds it and that it is
     not shown (logged once per process: review 111, a tool's image reached the model as a JSON note of its base64
-    length, and nothing told the developer), and any other block as :func:`block_as_text`, never dropped."""
+    length, and nothing told the developer), and any other block as :func:`block_as_text`, never dropped. ``why``:
+    the note's reason where an API takes media in a result but not in this one (Anthropic's error results), which is
+    not logged."""
     if isinstance(message.content, str):
         return message.content
     from toolwire.models._text_content import media_note
@@ -156,10 +158,10 @@ def tool_result_text(message: ToolMessage) -> str:
     def text(block: dict[str, Any]) -> str:
         if block.get("type") == "text":
             return str(block["text"])
-        note = media_note(block, "this API takes only text in a tool result")
+        note = media_note(block, why or "this API takes only text in a tool result")
         if note is None:
             return block_as_text(block)
-        if not _TOLD_MEDIA:
+        if why is None and not _TOLD_MEDIA:
             _TOLD_MEDIA.append(True)
             log.warning(
                 "A tool result holds an image (or audio, or a file), which this API takes only as text in a tool "

@@ -48,6 +48,7 @@ from toolwire.models.lowering._common import (
     merge_options,
     merge_tool_option,
     sent_text,
+    tool_result_text,
 )
 from toolwire.models.lowering._media import MediaBlock, anthropic_part, refuse_block
 from toolwire.models.lowering.openai import StrictSchemaWarning
@@ -212,35 +213,21 @@ def tool_use_id(call_id: str) -> str:
 def _tool_result(message: ToolMessage) -> dict[str, Any]:
     """A ``tool_result`` block. An error result's content is text only, never empty, as the Messages API requires
     ("content cannot be empty if ``is_error`` is true", "all content must be type 'text' if ``is_error`` is true"): an
-    image or document in it is written as a note that it is not shown (:func:`_error_text`), and an empty one as
+    image or document in it is written as a note that it is not shown (:func:`tool_result_text`), and an empty one as
     ``"Error"`` (review 136 #3: a ``ToolMessage(str(TimeoutError()), status="error")`` made every later request a
     400)."""
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": tool_use_id(message.tool_call_id)}
     if message.status == "error":
         parts = [] if isinstance(message.content, str) else content_parts(message.content)
         texts = _blocks(message.content, True) if parts and all(b.get("type") == "text" for b in parts) else None
-        block["content"] = texts or (message.content if isinstance(message.content, str) else _error_text(
-            message.content)) or "Error"  # (text blocks as blocks: their cache_control kept, review 139 #8)
+        block["content"] = texts or tool_result_text(message, "an error result takes only text") or "Error"  # (text
+        # blocks as blocks: their cache_control kept, review 139 #8)
         block["is_error"] = True
         return block
     content: Any = message.content if isinstance(message.content, str) else _blocks(message.content, True)
     if content:
         block["content"] = content
     return block
-
-
-def _error_text(content: list[Any]) -> str:
-    """An error result's blocks as one text: text blocks as their text, a media block as a note that it is not shown
-    (:func:`~toolwire.models._text_content.media_note`), any other block as its JSON text."""
-    from toolwire.models._text_content import media_note
-
-    def text(block: dict[str, Any]) -> str:
-        if block.get("type") == "text":
-            return str(block.get("text", ""))
-        note = media_note(block, "an error result takes only text")
-        return block_as_text(block) if note is None else note
-
-    return "\n".join(text(b) for b in content_parts(content))
 
 
 def _unchanged(calls: list[Any], uses: list[dict[str, Any]]) -> bool:
