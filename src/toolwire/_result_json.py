@@ -12,6 +12,7 @@ Kept apart from :mod:`toolwire.results`, which uses these to turn a result into 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import logging
 import math
@@ -22,6 +23,7 @@ from collections.abc import Callable, ItemsView, KeysView, Mapping, Sequence, Se
 from itertools import chain
 from typing import Any
 
+from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
 __all__ = ["distinct_keys", "json_fallback", "json_form", "standard_base64", "standard_block"]
@@ -422,27 +424,90 @@ def _key_text(key: Any, saved: bool = False) -> str:
 
 
 def _scan(value: Any, bytes_too: bool = False) -> tuple[bool, bool]:
-    """What ``value`` (a dict, list or tuple) holds, in its plain dicts, lists and tuples at any depth: whether a
-    NamedTuple (:func:`_named_tuples` has work), and whether a dict with a key that is not a ``str`` or, with
-    ``bytes_too``, bytes (:func:`_distinct` has work). Walked a level at a time, gathering each level's items and
+    """What ``value`` (a dict, list or tuple, or an object pydantic writes as one: :func:`_structured`) holds, in
+    its plain dicts, lists and tuples and such objects' fields at any depth: whether a NamedTuple
+    (:func:`_named_tuples` has work), and whether a dict with a key that is not a ``str`` or, with ``bytes_too``,
+    bytes (:func:`_distinct` has work). Walked a level at a time, gathering each level's items and
     their types at C speed as :func:`_has_named_tuple` walks, each container once."""
     named = keys = False
     level: list[Any] = [value]
     seen = {id(value)}
     while level:
         named = named or any(_is_named_tuple_type(k) for k in set(map(type, level)))
-        if not keys and (dicts := [c for c in level if isinstance(c, dict)]):
+        if not keys and (dicts := [c for c in level if isinstance(c, Mapping)]):
             keys = not set(map(type, chain.from_iterable(dicts))) <= {str}
         if named and keys:
             break
-        children = list(chain.from_iterable(c.values() if isinstance(c, dict) else c for c in level))
+        children = list(chain.from_iterable(
+            c.values() if isinstance(c, dict) else c if isinstance(c, _CONTAINERS) else _parts(c) for c in level))
         kinds = set(map(type, children)) - _SCALARS
         keys = keys or (bytes_too and any(issubclass(k, _BYTES) for k in kinds))
-        if not any(issubclass(k, _CONTAINERS) for k in kinds):
+        if not any(issubclass(k, _CONTAINERS) or _structured(k) for k in kinds):
             break
-        level = [c for c in children if isinstance(c, _CONTAINERS) and id(c) not in seen]
+        level = [c for c in children if (isinstance(c, _CONTAINERS) or _structured(type(c))) and id(c) not in seen]
         seen.update(map(id, level))
     return named, keys
+
+
+def _structured(kind: type) -> bool:
+    """Whether a value of type ``kind`` is written as a JSON object of its fields or items by pydantic (or by
+    :func:`json_fallback`): a pydantic model, a dataclass, a mapping that is not a ``dict``."""
+    return (issubclass(kind, BaseModel) or hasattr(kind, "__dataclass_fields__")
+            or (issubclass(kind, Mapping) and not issubclass(kind, dict)))
+
+
+def _parts(value: Any) -> list[Any]:
+    """The values a :func:`_structured` object holds: a model's fields and extra fields, a dataclass's fields, a
+    mapping's values (none when they cannot be read)."""
+    try:
+        if isinstance(value, BaseModel):
+            return [*value.__dict__.values(), *(value.__pydantic_extra__ or {}).values()]
+        if isinstance(value, Mapping):
+            return list(value.values())
+        return [getattr(value, field.name, None) for field in dataclasses.fields(value)]
+    except Exception:  # (a mapping whose iteration fails: pydantic or json_fallback deal with it)
+        return []
+
+
+def _plain(value: Any) -> dict[Any, Any]:
+    """A :func:`_structured` object as the plain dict pydantic writes it from: a model's ``model_dump()`` (its
+    serialisers and aliases applied, dict keys as they are), a dataclass's fields, a mapping's items."""
+    if isinstance(value, BaseModel):
+        try:
+            return value.model_dump()
+        except Exception:  # (a serialiser that fails: the fields as they are)
+            return {**value.__dict__, **(value.__pydantic_extra__ or {})}
+    if isinstance(value, Mapping):
+        return dict(value)
+    return {field.name: getattr(value, field.name, None) for field in dataclasses.fields(value)}
+
+
+def _collides(value: Any, saved: bool, path: set[int]) -> bool:
+    """Whether a dict inside ``value`` (in dicts, lists, tuples and :func:`_structured` objects, at any depth) has
+    two keys of one JSON text (:func:`_key_text`)."""
+    if type(value) in _SCALARS or id(value) in path:
+        return False
+    if isinstance(value, Mapping):  # (a dict, or a mapping json_fallback writes as one)
+        try:
+            keys = list(value)
+        except Exception:  # (a mapping whose iteration fails: json_fallback writes its text)
+            return False
+        if not all(type(key) is str for key in keys):
+            texts = [_key_text(key, saved) for key in keys]
+            if len(set(texts)) < len(texts):
+                return True
+        items: Any = _parts(value) if not isinstance(value, dict) else value.values()
+    elif isinstance(value, list | tuple):
+        items = value
+    elif _structured(type(value)):
+        items = _parts(value)
+    else:
+        return False
+    path.add(id(value))
+    try:
+        return any(_collides(item, saved, path) for item in items)
+    finally:
+        path.discard(id(value))
 
 
 def _distinct(value: Any, saved: bool, path: set[int]) -> Any:
@@ -450,8 +515,16 @@ def _distinct(value: Any, saved: bool, path: set[int]) -> Any:
     left as it is, for the writer to refuse)."""
     if saved and isinstance(value, _BYTES):
         return base64.b64encode(value).decode("ascii")
-    if type(value) in _SCALARS or not isinstance(value, _CONTAINERS) or id(value) in path:
+    if type(value) in _SCALARS or id(value) in path:
         return value
+    if not isinstance(value, _CONTAINERS):
+        if not _structured(type(value)) or not _collides(value, saved, set()):
+            return value  # (pydantic writes it, keys and all: only a dict whose keys collide is lost there)
+        path.add(id(value))
+        try:
+            return _distinct(_plain(value), saved, path)
+        finally:
+            path.discard(id(value))
     path.add(id(value))
     try:
         if not isinstance(value, dict):
@@ -471,7 +544,9 @@ def distinct_keys(value: Any, saved: bool = False) -> Any:
     """``value`` with each plain dict in it (in dicts, lists and tuples) two of whose keys are the same JSON text
     (``1`` and ``"1"``, ``None`` and ``"null"``, ``True`` and ``"true"``: :func:`_key_text`) written as the list
     of its ``[key, value]`` pairs, in order, so no entry is lost (a JSON reader keeps only the last of two equal
-    keys: review 137).
+    keys: review 137). A pydantic model, a dataclass or a mapping (``MappingProxyType``) holding such a dict at
+    any depth becomes a plain dict of its fields (a model's ``model_dump()``) so that dict's pairs are kept too
+    (review 139: pydantic wrote both keys, or one); one holding none is left for pydantic to write.
 
     Args:
         value: a tool's result or a message's field, before it is written as JSON.
@@ -483,7 +558,9 @@ def distinct_keys(value: Any, saved: bool = False) -> Any:
         ``value`` itself when no dict in it has a key that is not a string (nor, with ``saved``, bytes), which is
         checked first at little cost; else the converted copy (its tuples lists).
     """
-    if not isinstance(value, _CONTAINERS):
+    if type(value) in _SCALARS:
+        return value
+    if not isinstance(value, _CONTAINERS) and not _structured(type(value)):
         return base64.b64encode(value).decode("ascii") if saved and isinstance(value, _BYTES) else value
     return _distinct(value, saved, set()) if _scan(value, saved)[1] else value
 
@@ -496,7 +573,7 @@ def json_form(value: Any, saved: bool = False) -> Any:
         ``value`` itself when it holds neither (the common case), else the converted copy.
     """
     if not isinstance(value, _CONTAINERS):
-        return distinct_keys(value, saved)
+        return distinct_keys(value, saved)  # (a pydantic model, a dataclass, a mapping: its keys, as a dict's)
     named, keys = _scan(value, saved)
     if named:
         value = _named_tuples(value, set())

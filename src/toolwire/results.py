@@ -252,7 +252,7 @@ def _content(result: Any) -> str | list[Any]:
             raise ToolResultError(_NOT_UTF8.format(" returned"), reason="it is bytes that are not UTF-8 text") from None
     if _is_blocks(result):
         return valid_blocks(result)
-    if isinstance(result, BaseModel):
+    if isinstance(result, BaseModel) and json_form(result) is result:  # (else a dict in it has keys of one text)
         try:
             text = result.model_dump_json()
         except Exception:  # a field pydantic cannot write as JSON (or a serialiser that fails): as for a model in
