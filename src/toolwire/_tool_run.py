@@ -396,9 +396,22 @@ async def _gathered(generator: Any) -> list[Any]:
             if len(items) % _YIELD_EVERY == 0:
                 await asyncio.sleep(0)
     finally:
-        with contextlib.suppress(Exception):  # (what its cleanup raises: the call ends the way it was ending)
-            await generator.aclose()
+        if getattr(generator, "ag_running", False):  # its coroutine closed as it ran, having ignored its cancellation
+            _STUCK_GENERATORS.append(generator)
+            with contextlib.suppress(Exception):  # (nor may the loop's end close it: asyncio's own set, if it has one)
+                getattr(asyncio.get_running_loop(), "_asyncgens", set()).discard(generator)
+        else:
+            with contextlib.suppress(Exception):  # (what its cleanup raises: the call ends the way it was ending)
+                await generator.aclose()
     return items
+
+
+_STUCK_GENERATORS: list[Any] = []
+"""Async generator tools given up on while they ran (:func:`_gathered`): one cannot be closed (``aclose()`` raises
+"asynchronous generator is already running"), and had it been collected, asyncio's finalizer would close it in a task
+that fails and logs "Task exception was never retrieved" (review 137 #5), as would the event loop's end
+(``shutdown_asyncgens``), whose set of generators it is taken out of. They are kept for the life of the process, as
+a thread a sync tool runs on is when it ignores its timeout."""
 
 
 async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle: bool = False) -> Any:
