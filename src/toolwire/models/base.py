@@ -368,11 +368,13 @@ class BaseChatModel(RunnableMethods, Batching):
 
     # -- public calls --------------------------------------------------------------------------------
 
-    def invoke(self, input: Any, **options: Any) -> AIMessage:
+    def invoke(self, input: Any, *config: Any, **options: Any) -> AIMessage:
         """Call the model once and return its reply (text, tool calls, or both).
 
         Args:
             input: a string, a message, or a list of messages.
+            *config: nothing (a lone None is taken): LangChain's ``invoke(input, config)`` passes its
+                ``RunnableConfig`` here, which toolwire models do not take.
             **options: generation options for this call (temperature, max_tokens, stop, seed...), over those bound
                 with :meth:`bind`. A model from :meth:`with_retry` tries the call again as it was told.
 
@@ -381,17 +383,20 @@ class BaseChatModel(RunnableMethods, Batching):
 
         Raises:
             ProviderError: the provider failed (after its retries).
-            UserError: the input cannot be read as messages, or ``config=`` (LangChain's) was passed.
+            UserError: the input cannot be read as messages, or LangChain's config was passed (``config=...``, or
+                after the input, ``invoke(input, config)``).
         """
+        if config:
+            _refuse_config("invoke", config)
         request = self._request(input, options)
         reply = self._whole_retry.call(self._generate, request)
         return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
-    async def ainvoke(self, input: Any, **options: Any) -> AIMessage:
+    async def ainvoke(self, input: Any, *config: Any, **options: Any) -> AIMessage:
         """Async :meth:`invoke`: the same request, awaited (providers use their SDK's async client).
 
         Args:
-            input, options: as for :meth:`invoke`.
+            input, config, options: as for :meth:`invoke`.
 
         Returns:
             The reply, an :class:`~toolwire.messages.AIMessage`, as :meth:`invoke` returns it.
@@ -399,16 +404,18 @@ class BaseChatModel(RunnableMethods, Batching):
         Raises:
             ProviderError, UserError: as :meth:`invoke`.
         """
+        if config:
+            _refuse_config("ainvoke", config)
         request = self._request(input, options)
         reply = await self._whole_retry.acall(self._agenerate, request)
         return one_call(reply, _forced(request), self._one_call) if self._keeps_one_call(request) else reply
 
-    def stream(self, input: Any, **options: Any) -> Iterator[AIMessageChunk]:
+    def stream(self, input: Any, *config: Any, **options: Any) -> Iterator[AIMessageChunk]:
         """Yield the reply as :class:`~toolwire.messages.AIMessageChunk` pieces; merged with
         :func:`~toolwire.messages.merge_chunks` they equal what :meth:`invoke` returns.
 
         Args:
-            input, options: as for :meth:`invoke`.
+            input, config, options: as for :meth:`invoke`.
 
         Yields:
             :class:`~toolwire.messages.AIMessageChunk` objects, in the order the provider sends them.
@@ -416,16 +423,18 @@ class BaseChatModel(RunnableMethods, Batching):
         Raises:
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
+        if config:
+            _refuse_config("stream", config)
         request = self._request(input, options)
         chunks = self._whole_retry.stream(self._stream, request)
         yield from one_call_stream(chunks, _forced(request), self._one_call) if self._keeps_one_call(request) \
             else chunks
 
-    async def astream(self, input: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
+    async def astream(self, input: Any, *config: Any, **options: Any) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`stream`: the reply as :class:`~toolwire.messages.AIMessageChunk` pieces, awaited.
 
         Args:
-            input, options: as for :meth:`invoke`.
+            input, config, options: as for :meth:`invoke`.
 
         Yields:
             :class:`~toolwire.messages.AIMessageChunk` objects, as :meth:`stream` yields them.
@@ -433,6 +442,8 @@ class BaseChatModel(RunnableMethods, Batching):
         Raises:
             ProviderError, UserError: as :meth:`invoke`, raised while iterating.
         """
+        if config:
+            _refuse_config("astream", config)
         request = self._request(input, options)
         stream = self._whole_retry.astream(self._astream, request)
         if self._keeps_one_call(request):
@@ -537,6 +548,21 @@ def _check_tool_choice(choice: Any, names: list[str]) -> str | None:
         f"({bound}), or a dict such as {{'type': 'any'}} or "
         "{'type': 'tool', 'name': ...}."
     )
+
+
+def _refuse_config(method: str, config: tuple[Any, ...]) -> None:
+    """Refuse LangChain's positional config, ``model.invoke(input, config)`` (review 143 #6), with the one sentence of
+    the keyword form rather than Python's ``TypeError`` about positional arguments; a lone None (LangChain's default)
+    is let through.
+
+    Raises:
+        UserError: ``config`` holds anything but a lone None.
+    """
+    if len(config) == 1 and config[0] is None:
+        return
+    raise UserError(f"{method}(input, config) passes LangChain's RunnableConfig, which toolwire models do not take: "
+                    f"leave it out and pass the input alone (generation options such as temperature go as keywords, "
+                    f"{method}(input, temperature=0)).")
 
 
 ResponseFn = Callable[[list[BaseMessage]], Any]
