@@ -9,7 +9,8 @@ The data is the single-turn part of BFCL (repository ShishirPatil/gorilla, folde
 
 Any release's file names are accepted: ``BFCL_v4_``, ``BFCL_v3_``, ``BFCL_v2_``, ``BFCL_v1_`` and
 ``gorilla_openfunctions_v1_test_`` prefixes, and the category names of each release (``simple`` and
-``simple_python``, ``parallel_function`` and ``parallel``...). The newest release present wins.
+``simple_python``, ``parallel_function`` and ``parallel``, v1's ``relevance`` and ``irrelevance``...). The newest
+release present wins.
 
 BFCL writes its own schema dialect (``"type": "dict"``, ``"float"``, ``"tuple"``, ``"any"``);
 :func:`function_to_tool` maps it to JSON Schema with the type mapping of the data's README.
@@ -69,6 +70,8 @@ _USER_ALIASES = {
     "parallel_multiple_function": "parallel_multiple",
     "java": "simple_java",
     "javascript": "simple_javascript",
+    "relevance": "irrelevance",  # v1's name of the irrelevance data (no later release has a "relevance" file):
+    # scored as irrelevance, not as live_relevance's "a call is expected" (review 140)
 }
 # v1 called the irrelevance data "relevance"
 _V1_ALIASES = {"irrelevance": ("relevance",)}
@@ -88,7 +91,8 @@ _NAME_BAD = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def resolve_category(name: str) -> str:
-    """Return the canonical (BFCL v4) name of a category: ``"simple"`` -> ``"simple_python"``.
+    """Return the canonical (BFCL v4) name of a category: ``"simple"`` -> ``"simple_python"``, v1's ``"relevance"``
+    -> ``"irrelevance"`` (the same data, scored as irrelevance: no call expected).
 
     Args:
         name: a category name of any release, any case, surrounding spaces ignored.
