@@ -328,7 +328,10 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         (``args_schema`` is the schema dict; a bare string is the value of its first parameter when the others are
         optional, as LangChain's own ``@tool`` does; an argument named ``config`` or ``run_manager``, which
         LangChain keeps for itself, is offered as ``config_`` / ``run_manager_``), ``return_direct`` and
-        ``response_format``. Calls go through toolwire (validation, timeout). Invoked with a whole LangChain
+        ``response_format``. Calls go through toolwire (validation, timeout). What the toolwire tool returns is
+        passed on as LangChain's own tool passes it: a LangChain ``ToolMessage`` or LangGraph ``Command`` (any
+        ``ToolOutputMixin``) as it is, toolwire's :class:`~toolwire.messages.ToolMessage` as LangChain's (content,
+        ``tool_call_id``, status, artifact and name kept), anything else as content. Invoked with a whole LangChain
         ToolCall (what LangGraph's ``ToolNode`` does), a failure or invalid arguments become a LangChain
         ``status="error"`` ToolMessage with toolwire's error text when the toolwire tool handles errors
         (``handle_errors=True``, the default; the LangChain tool's ``handle_tool_error`` and
@@ -364,6 +367,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
     parameters, renamed = _unreserved(tw.parameters)
 
     def shape(result: Any) -> Any:
+        if (answer := _tool_output(result)) is not None:  # the tool's own answer: LangChain passes it on as is
+            return (answer, None) if tw.response_format == "content_and_artifact" else answer  # (review 143 #1, #9)
         if tw.response_format == "content_and_artifact":
             if not (isinstance(result, tuple) and len(result) == 2):
                 raise ToolExecutionError(
@@ -441,6 +446,26 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         handle_tool_error=tw.handle_errors,
         handle_validation_error=tw.handle_errors,
     )
+
+
+def _tool_output(result: Any) -> Any:
+    """What a toolwire tool returned, as LangChain passes a tool's own answer on (``_format_output``): a LangChain
+    ``ToolOutputMixin`` (its ``ToolMessage``, a LangGraph ``Command``), or a non-empty list of them, as it is, and
+    toolwire's :class:`~toolwire.messages.ToolMessage` as LangChain's (content, ``tool_call_id``, status, artifact,
+    name and id kept); None for any other result (review 143 #1, #9: they were written out as JSON text, the status,
+    artifact and state update lost)."""
+    import langchain_core.messages.tool as lc_tool_messages
+
+    from toolwire.messages import ToolMessage
+
+    # (an older langchain-core without ToolOutputMixin passes on its ToolMessage alone)
+    passed = getattr(lc_tool_messages, "ToolOutputMixin", lc_tool_messages.ToolMessage)
+    if isinstance(result, passed) or (isinstance(result, list) and result and all(
+            isinstance(item, passed) for item in result)):
+        return result
+    if isinstance(result, ToolMessage):
+        return to_langchain_messages([result])[0]
+    return None
 
 
 _LC_RESERVED = ("config", "run_manager")

