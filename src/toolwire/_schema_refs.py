@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
+from toolwire._printing import safe_text
 from toolwire._schema_nulls import NullPlan, drop_defaulted_nulls, null_plan
 from toolwire._schema_nulls import union_branches as _union_branches
 from toolwire.errors import SchemaError
@@ -288,7 +289,10 @@ def validation_message(exc: ValidationError, tool_name: str, known: Iterable[str
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
+    """The ``repr`` of an argument value for a validation message, cut to ``limit`` characters; ``"<TypeName>"``
+    when its ``repr`` raises (an object whose ``__repr__`` reads a closed session, an int too long for text), so
+    the call still gets its "Invalid arguments" error and not that exception."""
+    text = safe_text(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -1,0 +1,60 @@
+"""Review 141: small defects.
+
+#6: an argument whose ``repr()`` raises (or an int too long for text) no longer breaks argument validation: the call
+gets the usual "Invalid arguments" error, not the exception of its ``repr`` worded as the tool's own failure.
+"""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from toolwire import AIMessage, ToolExecutor, tool
+from toolwire.errors import ToolValidationError
+
+
+class _Unprintable:
+    """An object whose repr and str raise (an ORM row whose session is closed)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("session is closed")
+
+    def __str__(self) -> str:
+        raise RuntimeError("session is closed")
+
+
+class _Point(BaseModel):
+    x: int
+
+
+_ran: list[object] = []
+
+
+@tool
+def add(a: int, b: int = 0, items: list[int] | None = None, point: _Point | None = None) -> int:
+    """Add two integers."""
+    _ran.append(a)
+    return a + b
+
+
+@pytest.mark.parametrize(("args", "where"), [
+    ({"a": _Unprintable()}, "'a': Input should be a valid integer (got <_Unprintable>)"),
+    ({"a": 1, "zz": _Unprintable()}, "'zz' is not a parameter of this tool (got <_Unprintable>)"),
+    ({"a": 1, "items": [1, _Unprintable()]}, "'items.1': Input should be a valid integer (got <_Unprintable>)"),
+    ({"a": 1, "point": {"x": 1, "y": _Unprintable()}},
+     "'point.y' is not an allowed field of 'point' (got <_Unprintable>)"),
+    ({"a": 1, "items": 10**5000}, "(got <int>)"),
+])
+def test_an_unprintable_argument_gets_the_validation_error(args: dict, where: str) -> None:
+    _ran.clear()
+    with pytest.raises(ToolValidationError) as caught:
+        add.invoke(args)
+    assert str(caught.value).startswith("Invalid arguments for tool 'add': ")
+    assert where in str(caught.value)
+    call = {"name": "add", "args": args, "id": "c1", "type": "tool_call"}
+    answer = add.invoke(call)
+    assert answer.status == "error" and "Invalid arguments for tool 'add'" in answer.content
+    [answer] = ToolExecutor([add]).execute(AIMessage("", tool_calls=[{**call, "id": "c2"}]))
+    assert answer.status == "error" and answer.tool_call_id == "c2"
+    assert "Invalid arguments for tool 'add'" in answer.content and "raised" not in answer.content
+    assert _ran == []
