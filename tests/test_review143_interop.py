@@ -120,3 +120,54 @@ def test_tool_node_gets_the_toolmessage_and_the_command() -> None:
         answers = {m.tool_call_id: m for m in out["messages"][1:]}
         assert _answer(answers["c1"]) == ("no value for k", "c1", "error", {"key": "k"})
         assert (answers["c2"].content, answers["c2"].status) == ("Saved Ana.", "success")
+
+
+def _split_tools() -> list[Any]:
+    from langchain_core.tools import BaseTool, StructuredTool
+
+    def fetch(x: str) -> str:
+        return "sync " + x
+
+    async def afetch(x: str) -> str:
+        return "async " + x
+
+    class Both(BaseTool):
+        name: str = "both"
+        description: str = "Fetch x."
+
+        def _run(self, x: str) -> str:
+            return "sync " + x
+
+        async def _arun(self, x: str) -> str:
+            return "async " + x
+
+    class AsyncOnly(Both):  # LangChain's usual shape of an async-only BaseTool: a _run stub
+        name: str = "aonly"
+
+        def _run(self, x: str) -> str:
+            raise NotImplementedError("aonly does not support sync invocation")
+
+    return [StructuredTool.from_function(func=fetch, coroutine=afetch, name="fetch", description="Fetch x."), Both(),
+            AsyncOnly()]
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_a_langchain_tool_with_an_async_side_is_awaited_by_the_async_api(index: int) -> None:
+    """#2: toolwire's async API ran the sync side (and a _run stub failed under Agent.ainvoke)."""
+    from toolwire import Agent, AIMessage, ToolExecutor
+    from toolwire.interop.langchain import from_langchain_tool
+    from toolwire.testing import ScriptedChatModel
+
+    lc_tool = _split_tools()[index]
+    tw = from_langchain_tool(lc_tool)
+    call = {"name": lc_tool.name, "args": {"x": "x"}, "id": "c1", "type": "tool_call"}
+    reply = AIMessage("", tool_calls=[call])
+    assert asyncio.run(tw.ainvoke({"x": "x"})) == "async x"
+    assert asyncio.run(tw.abatch([{"x": "x"}])) == ["async x"]
+    assert asyncio.run(ToolExecutor([lc_tool]).aexecute(reply))[0].content == "async x"
+    result = asyncio.run(Agent(ScriptedChatModel([reply, "done"]), [lc_tool]).ainvoke("go"))
+    assert result.messages[2].content == "async x"
+    if index < 2:  # the sync side stays LangChain's invoke
+        assert tw.invoke({"x": "x"}) == "sync x"
+        assert ToolExecutor([lc_tool]).execute(reply)[0].content == "sync x"
+        assert Agent(ScriptedChatModel([reply, "done"]), [lc_tool]).invoke("go").messages[2].content == "sync x"

@@ -163,8 +163,16 @@ def _explained(validate: Any, kinds: dict[str, str], name: str) -> Any:
     return checked
 
 
-def _is_async_only(lc_tool: Any) -> bool:
-    return getattr(lc_tool, "coroutine", None) is not None and getattr(lc_tool, "func", None) is None
+def _sides(lc_tool: Any) -> tuple[bool, bool]:
+    """``(has a sync side, has an async side)`` of a LangChain tool, as LangChain runs it: a ``StructuredTool`` (or
+    single-input ``Tool``) has the sides of its ``func`` and ``coroutine``; another ``BaseTool`` subclass always has
+    ``_run`` (abstract), and an async side when it overrides ``_arun`` (BaseTool's own runs ``_run`` in a thread)."""
+    from langchain_core.tools import BaseTool, StructuredTool
+    from langchain_core.tools import Tool as LCTool
+
+    if isinstance(lc_tool, StructuredTool | LCTool) and type(lc_tool)._arun in (StructuredTool._arun, LCTool._arun):
+        return getattr(lc_tool, "func", None) is not None, getattr(lc_tool, "coroutine", None) is not None
+    return True, type(lc_tool)._arun is not BaseTool._arun
 
 
 def _injected_needed(lc_tool: Any, visible: set[str]) -> list[str]:
@@ -200,7 +208,10 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage through ``invoke(tool_call)``); a LangGraph
     ``Command``, which toolwire does not apply, a :class:`~toolwire.errors.ToolExecutionError` saying so (the tool
     has run).
-    Tools with only a ``coroutine`` run async.
+    Tools with only a ``coroutine`` run async. A tool with both sides (a ``StructuredTool`` with ``func`` and
+    ``coroutine``, a ``BaseTool`` subclass that overrides ``_arun``) is run as LangChain runs it: toolwire's sync entry
+    points (``invoke``, ``batch``, ``ToolExecutor.call``/``execute``, ``Agent.invoke``) call ``lc_tool.invoke`` and
+    the async ones (``ainvoke``, ``abatch``, ``acall``/``aexecute``, ``Agent.ainvoke``) await ``lc_tool.ainvoke``.
 
     Args:
         lc_tool: a LangChain ``BaseTool`` instance (``@tool``-decorated function, ``StructuredTool``, ``Tool``...).
@@ -297,21 +308,27 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         return {"name": name, "args": {**kwargs, **fixed}, "id": current_call_id() or new_tool_call_id(),
                 "type": "tool_call"}
 
-    if _is_async_only(lc_tool):
-        async def run_async(*args: Any, **kwargs: Any) -> Any:
-            return unpack(await lc_tool.ainvoke(call(args, kwargs)))
+    async def run_async(*args: Any, **kwargs: Any) -> Any:
+        return unpack(await lc_tool.ainvoke(call(args, kwargs)))
 
-        func: Any = run_async
-    else:
-        def run(*args: Any, **kwargs: Any) -> Any:
-            return unpack(lc_tool.invoke(call(args, kwargs)))
+    def run(*args: Any, **kwargs: Any) -> Any:
+        return unpack(lc_tool.invoke(call(args, kwargs)))
 
-        func = run
-    func.__name__ = name if name.isidentifier() else "langchain_tool"
-    func.__doc__ = lc_tool.description
-    return Tool.from_schema(func, name, lc_tool.description or "", parameters, validate,
+    has_sync, has_async = _sides(lc_tool)
+    for func in (run, run_async):
+        func.__name__ = name if name.isidentifier() else "langchain_tool"
+        func.__doc__ = lc_tool.description
+    # both sides: toolwire's sync entry points call lc_tool.invoke and its async ones await lc_tool.ainvoke, as
+    # LangChain does, made as StructuredTool.from_function(func=, coroutine=) makes such a tool (review 143 #2)
+    from toolwire._structured_tool import _pair, _SyncAndAsyncTool
+
+    kind = _SyncAndAsyncTool if has_sync and has_async else Tool
+    made = kind.from_schema(run if has_sync else run_async, name, lc_tool.description or "", parameters, validate,
                             return_direct=bool(getattr(lc_tool, "return_direct", False)),
                             response_format="content_and_artifact" if with_artifact else "content")
+    if isinstance(made, _SyncAndAsyncTool):
+        _pair(made, run_async)
+    return made
 
 
 def to_langchain_tool(tool: Any, **options: Any) -> Any:
