@@ -2,9 +2,14 @@
 
 #6: an argument whose ``repr()`` raises (or an int too long for text) no longer breaks argument validation: the call
 gets the usual "Invalid arguments" error, not the exception of its ``repr`` worded as the tool's own failure.
+
+#8: ``StrictSchemaWarning`` (named in docs/providers.md) lives in ``toolwire.errors`` beside the other warnings; its
+old import path, ``toolwire.models.lowering.openai``, gives the same class.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import pytest
 from pydantic import BaseModel
@@ -58,3 +63,23 @@ def test_an_unprintable_argument_gets_the_validation_error(args: dict, where: st
     assert answer.status == "error" and answer.tool_call_id == "c2"
     assert "Invalid arguments for tool 'add'" in answer.content and "raised" not in answer.content
     assert _ran == []
+
+
+def test_the_strict_warning_is_importable_from_errors() -> None:
+    import toolwire.errors
+    from toolwire.models import ChatOpenAI
+    from toolwire.models.lowering import openai
+
+    assert "StrictSchemaWarning" in toolwire.errors.__all__
+    assert openai.StrictSchemaWarning is toolwire.errors.StrictSchemaWarning
+    assert issubclass(toolwire.errors.StrictSchemaWarning, UserWarning)
+
+    @tool
+    def lookup(data: dict) -> str:
+        """Look up a free-form record."""
+        return "x"
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ChatOpenAI("gpt-4o", api_key="k").bind_tools([lookup], strict=True)
+    assert [w.category for w in caught] == [toolwire.errors.StrictSchemaWarning]

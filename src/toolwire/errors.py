@@ -22,9 +22,12 @@ An exception that ends an Agent run from a model call or the tool executor (a Pr
 class and also carries the conversation so far, as ``exc.messages``: pass it to ``Agent.invoke`` to resume the
 run without losing the tool calls already made (see :mod:`toolwire.agent`).
 
-Warnings: :class:`ToolDefinitionWarning` (a ``UserWarning``) flags, once when a tool is defined, something that
-works but that the model or a provider cannot use as written (a ``*args`` parameter, a docstring entry for a
-parameter the function lacks, a name some providers refuse).
+Warnings (each a ``UserWarning``, to filter with ``warnings.filterwarnings("ignore", category=...)`` or to expect
+in tests): :class:`ToolDefinitionWarning` flags, once when a tool is defined, something that works but that the
+model or a provider cannot use as written (a ``*args`` parameter, a docstring entry for a parameter the function
+lacks, a name some providers refuse); :class:`StrictSchemaWarning` says a tool asked for strict mode is sent
+non-strict (or, on Gemini, that ``strict=True`` is not sent); :class:`RepeatedCallWarning` says an Agent answered a
+repeated call without running the tool again.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ __all__ = [
     "ProviderError",
     "RepeatedCallWarning",
     "SchemaError",
+    "StrictSchemaWarning",
     "ToolCallParseError",
     "ToolDefinitionWarning",
     "ToolExecutionError",
@@ -318,3 +322,12 @@ class ToolDefinitionWarning(UserWarning):
     docstring ``Args:`` entry naming a parameter the function does not have, or a name some providers refuse; or
     that toolwire does not check: a JSON Schema tool's ``pattern`` with a lookaround or a backreference, which cannot
     be searched in linear time (review 75). Issued once, when the tool is defined; the message says what to change."""
+
+
+class StrictSchemaWarning(UserWarning):
+    """A tool asked for strict mode (``bind_tools(..., strict=True)``, ``with_structured_output(..., strict=True)``)
+    has a schema the provider's strict mode cannot express, or is past its limits (a free-form ``dict``, a tuple,
+    ``allOf``/``not``, OpenAI's 5,000 properties, Anthropic's 20 strict tools a request...): it is sent non-strict,
+    and the message names the tool, the reason and what to change to keep it strict. On Gemini, which has no strict
+    mode, it says ``strict=True`` is not sent. Issued once, at the ``bind_tools`` or ``with_structured_output``
+    line. (Also importable from :mod:`toolwire.models.lowering.openai`, where it was first defined.)"""

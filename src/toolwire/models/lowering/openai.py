@@ -51,7 +51,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolwire._warn_site import warn_user
-from toolwire.errors import UserError
+from toolwire.errors import StrictSchemaWarning, UserError  # (StrictSchemaWarning: re-exported, its old home)
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
@@ -101,11 +101,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("toolwire.lowering")
-
-
-
-class StrictSchemaWarning(UserWarning):
-    """A tool asked for strict mode has a schema strict mode cannot express; it is sent non-strict."""
 
 
 def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
