@@ -22,33 +22,67 @@ def message_to_dict(message: Any) -> dict[str, Any]:
 
     Args:
         message: a toolwire message, or a streamed :class:`~toolwire.chunks.AIMessageChunk` (written with LangChain's
-            type ``"AIMessageChunk"``).
+            type ``"AIMessageChunk"``, its calls as :meth:`~toolwire.chunks.AIMessageChunk.to_message` reads them: a
+            call whose arguments the stream cut off is in ``invalid_tool_calls`` with its error, and
+            ``tool_call_chunks`` is empty, so that neither library reads the cut call as a valid one when the dict
+            is loaded back; review 142 #3).
 
     Returns:
-        ``{"type": "human" | "ai" | "system" | "tool" | "AIMessageChunk", "data": message.model_dump(mode="json")}``:
-        JSON-ready, so ``json.dumps`` always writes it, as LangChain's chat message histories do with it (an artifact
-        holding a ``date`` gives its ISO text, as :meth:`~toolwire.messages.BaseMessage.to_dict` writes it; review
-        101: LangChain's own ``model_dump()`` keeps the ``date``, and ``json.dumps`` then fails on the first one).
+        ``{"type": "human" | "ai" | "system" | "tool" | "AIMessageChunk", "data": message.model_dump(mode="json")}``
+        (a chunk's ``data`` is its message's, with ``type`` ``"AIMessageChunk"``, ``tool_call_chunks`` ``[]`` and
+        ``chunk_position`` None): JSON-ready, so ``json.dumps`` always writes it, as LangChain's chat message
+        histories do with it (an artifact holding a ``date`` gives its ISO text, as
+        :meth:`~toolwire.messages.BaseMessage.to_dict` writes it; review 101: LangChain's own ``model_dump()`` keeps
+        the ``date``, and ``json.dumps`` then fails on the first one).
 
     Raises:
-        UserError: ``message`` is not a toolwire message or chunk.
+        UserError: ``message`` is not a toolwire message or chunk, or is a chunk whose content or invalid calls
+            cannot make an AI message.
     """
     from toolwire.chunks import AIMessageChunk
     from toolwire.messages import BaseMessage
 
     if isinstance(message, AIMessageChunk):
-        return {"type": "AIMessageChunk", "data": message.model_dump(mode="json")}
+        return {"type": "AIMessageChunk", "data": _chunk_data(message)}
     if not isinstance(message, BaseMessage):
         raise UserError(f"message_to_dict() takes a toolwire message, not {type(message).__name__}: convert a "
                         "LangChain message with toolwire.interop.langchain.from_langchain_messages first.")
     return {"type": message.type, "data": message.model_dump(mode="json")}
 
 
+def _chunk_data(chunk: Any) -> dict[str, Any]:
+    """The ``data`` of a saved chunk: its message's LangChain dump as the chunk's (see :func:`message_to_dict`).
+
+    LangChain's ``AIMessageChunk`` re-reads ``tool_calls`` from non-empty ``tool_call_chunks`` as partial JSON (a cut
+    call becomes a valid one without its cut arguments), and keeps the ``tool_calls`` and ``invalid_tool_calls`` it
+    is given when they are empty; so none are written.
+
+    Raises:
+        UserError: the chunk cannot make an AI message.
+    """
+    try:
+        message = chunk.to_message()
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, UserError):
+            raise
+        raise UserError(f"Cannot save this AIMessageChunk ({exc}); fix its content or invalid calls first.") from None
+    data = message.model_dump(mode="json")
+    data.update(type="AIMessageChunk", tool_call_chunks=[], chunk_position=None)
+    return data
+
+
 def messages_to_dict(messages: Sequence[Any]) -> list[dict[str, Any]]:
     """The messages as LangChain's ``messages_to_dict`` writes them, in order (see :func:`message_to_dict`).
 
+    Args:
+        messages: toolwire messages and streamed :class:`~toolwire.chunks.AIMessageChunk` s, in order.
+
+    Returns:
+        A new list with one ``{"type", "data"}`` dict per message, JSON-ready (as :func:`message_to_dict` writes
+        each; a chunk's cut-off calls are in its ``invalid_tool_calls``).
+
     Raises:
-        UserError: an item is not a toolwire message or chunk.
+        UserError: an item is not a toolwire message or chunk, or a chunk cannot make an AI message.
     """
     return [message_to_dict(m) for m in messages]
 
@@ -56,6 +90,16 @@ def messages_to_dict(messages: Sequence[Any]) -> list[dict[str, Any]]:
 def messages_from_dict(messages: Iterable[dict[str, Any]]) -> list[Any]:
     """Read back a list of message dicts: LangChain's ``{"type", "data"}`` form (written by either library), or any
     other form :func:`~toolwire.messages.message_from_dict` reads (toolwire's ``to_dict``, OpenAI ``role`` dicts).
+
+    An ``"AIMessageChunk"`` dict with ``tool_call_chunks`` (LangChain's dump of its chunk, or toolwire's before review
+    142) has its calls read from those raw chunks, as
+    :func:`~toolwire.interop.langchain.from_langchain_messages` reads a LangChain chunk, not from the ``tool_calls``
+    LangChain parsed from them as partial JSON: a call whose arguments the stream cut off
+    (``'{"pattern": "*.tmp", "dry_run": fa'``) is an invalid call answered with an error, never run without the cut
+    arguments (review 142 #3).
+
+    Args:
+        messages: the dicts, in order (any iterable).
 
     Returns:
         New toolwire messages, in order (a LangChain ``AIMessageChunk`` dict as an
@@ -66,4 +110,41 @@ def messages_from_dict(messages: Iterable[dict[str, Any]]) -> list[Any]:
     """
     from toolwire.messages import message_from_dict
 
-    return [message_from_dict(d) for d in messages]
+    return [message_from_dict(_chunk_calls_read(d)) for d in messages]
+
+
+def _chunk_calls_read(dump: Any) -> Any:
+    """``dump`` with the calls of a saved ``AIMessageChunk`` read from its ``tool_call_chunks`` (see
+    :func:`messages_from_dict`) into ``tool_calls`` and ``invalid_tool_calls``; any other value as it is.
+
+    Raises:
+        UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` is not a list of dicts, or the pieces cannot be
+            read as calls.
+    """
+    if not (isinstance(dump, dict) and dump.get("type") == "AIMessageChunk" and "content" not in dump
+            and "role" not in dump and isinstance(data := dump.get("data"), dict) and data.get("tool_call_chunks")):
+        return dump
+    from types import SimpleNamespace
+
+    from toolwire.interop._langchain_messages import _chunk_calls
+
+    pieces, invalid = data["tool_call_chunks"], data.get("invalid_tool_calls") or []
+    for key, value in (("tool_call_chunks", pieces), ("invalid_tool_calls", invalid)):
+        if not isinstance(value, list | tuple) or not all(isinstance(item, dict) for item in value):
+            raise UserError(f"Cannot read a saved 'AIMessageChunk' message: {key!r} must be a list of dicts; fix or "
+                            "remove that key.")
+    metadata = data.get("response_metadata")
+    chunk = SimpleNamespace(tool_call_chunks=pieces, invalid_tool_calls=invalid,
+                            response_metadata=metadata if isinstance(metadata, dict) else {})
+    try:
+        calls, invalid = _chunk_calls(chunk)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        if isinstance(exc, UserError):
+            raise
+        raise UserError(f"Cannot read a saved 'AIMessageChunk' message whose tool_call_chunks are not tool-call "
+                        f"pieces ({exc}); fix or remove that key.") from None
+    extra = data.get("additional_kwargs")
+    if isinstance(extra, dict):  # OpenAI's raw form of the same calls (a chunk reads them only without the pieces)
+        extra = {k: v for k, v in extra.items() if k != "tool_calls"}
+    return {**dump, "data": {**data, "tool_calls": calls, "invalid_tool_calls": invalid, "tool_call_chunks": [],
+                             "additional_kwargs": extra}}
