@@ -4,11 +4,15 @@ value, the expected cell of a relevance failure)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from toolwire.evals.bfcl import load_category, resolve_category
-from toolwire.evals.bfcl_runner import run_bfcl
+import pytest
+
+from toolwire.errors import UserError
+from toolwire.evals.bfcl import BfclItem, functions_to_tools, load_category, resolve_category
+from toolwire.evals.bfcl_runner import load_items, run_bfcl, score_item
 from toolwire.testing import ScriptedChatModel
 
 FN = {"name": "calc.add", "description": "Add.",
@@ -31,3 +35,37 @@ def test_v1_relevance_name_loads_and_scores_the_items_as_irrelevance(tmp_path: P
     report = run_bfcl(model, tmp_path, "relevance")
     assert report.accuracy() == {"irrelevance": 100.0}
     assert report.categories == ["irrelevance"]
+
+
+ANSWER = {"id": "simple_python_0", "ground_truth": [{"calc.add": {"a": [1]}}]}
+
+
+@pytest.mark.parametrize(("row", "what"), [
+    ({"function": ["calc.add"]}, r'has a function that is not a \{"name", "description", "parameters"\} object '
+                                 r'\("calc.add"\)'),
+    ({"function": "calc.add"}, r'has a "function" that is not a list of function objects \("calc.add"\)'),
+    ({"question": [["What is 1 + 0?"]]}, r'has a question message that is not a \{"role", "content"\} object '
+                                          r'\("What is 1 \+ 0\?"\)'),
+    ({"question": None}, r'has a "question" that is not a string or a list of turns \(null\)'),
+])
+def test_malformed_item_shapes_are_refused_at_load_naming_file_and_line(tmp_path: Path, row: dict[str, Any],
+                                                                         what: str) -> None:
+    good = {"id": "simple_python_0", "question": [[{"role": "user", "content": "add 1"}]], "function": [FN]}
+    path = tmp_path / "BFCL_v4_simple_python.json"
+    path.write_text("\n" + json.dumps({**good, **row}) + "\n", encoding="utf-8")  # (line 2: a blank line first)
+    write_jsonl(tmp_path / "possible_answer" / "BFCL_v4_simple_python.json", [ANSWER])
+    remedy = ": fix that line, or get a fresh copy of the BFCL data.$"
+    with pytest.raises(UserError, match=f"^{re.escape(str(path))}:2 {what}{remedy}"):
+        load_items(tmp_path, "simple_python")  # (before any model is loaded: the CLI loads the items first)
+
+
+def test_score_item_records_a_malformed_question_and_refuses_a_malformed_function_doc() -> None:
+    model = ScriptedChatModel(["No call."], cycle=True)
+    item = BfclItem("x_0", "simple_python", [["What is 1 + 0?"]], [FN], [{"calc.add": {"a": [1]}}])  # type: ignore[list-item]
+    result = score_item(model, item)  # (raised AttributeError outside its try before)
+    assert (result.valid, result.reason, result.question) == (False, "error", "")
+    assert "not a {\"role\", \"content\"} object" in result.message
+    with pytest.raises(UserError, match=r"^BFCL item 'x_1': A BFCL function doc is \"f\", not a"):
+        score_item(model, BfclItem("x_1", "simple_python", [[{"role": "user", "content": "hi"}]], ["f"]))  # type: ignore[list-item]
+    with pytest.raises(UserError, match="not a"):
+        functions_to_tools(["f"])  # type: ignore[list-item]

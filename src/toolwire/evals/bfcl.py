@@ -30,6 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from toolwire.errors import UserError
+from toolwire.evals._bfcl_lines import (
+    _item_functions,
+    _normalise_answer,
+    _normalise_question,
+    _numbered_names,
+    _read_jsonl,
+    _refuse_repeated_ids,
+    _shown,
+)
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 __all__ = [
@@ -253,7 +262,7 @@ class BfclItem:
         """Return the question as a new list of toolwire messages (see :func:`question_to_messages`).
 
         Raises:
-            UserError: a message with a role other than system, user or assistant.
+            UserError: a message that is not an object, or one with a role other than system, user or assistant.
         """
         return question_to_messages(self.question)
 
@@ -268,68 +277,13 @@ class BfclItem:
 
     @property
     def question_text(self) -> str:
-        """The text of the last user message (for reports)."""
-        for turn in reversed(self.question):
-            for message in reversed(turn):
-                if message.get("role") == "user":
+        """The text of the last user message (for reports; ``""`` when there is none, or the question is not
+        turns of ``{"role", "content"}`` objects)."""
+        for turn in reversed(self.question if isinstance(self.question, list) else []):
+            for message in reversed(turn if isinstance(turn, list) else []):
+                if isinstance(message, Mapping) and message.get("role") == "user":  # (a malformed item: "")
                     return str(message.get("content") or "")
         return ""
-
-
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # (a byte-order mark, as some editors write, is not data)
-    except OSError as exc:
-        raise UserError(f"Cannot read BFCL file {str(path)!r}: {exc.strerror or exc}.") from exc
-    except UnicodeDecodeError as exc:  # (a ValueError, not an OSError): name the file, as for bad JSON
-        raise UserError(f"BFCL file {str(path)!r} is not UTF-8 text (byte {exc.start}): get a fresh copy of the "
-                        "BFCL data.") from exc
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            where = f"{exc.msg.removesuffix(' at')} at column {exc.colno}"  # ("Unterminated string starting at")
-            raise UserError(f"{path}:{number} is not valid JSON ({where}): fix that line, or get a fresh copy of the "
-                            "BFCL data.") from exc
-        if not isinstance(row, dict):
-            raise UserError(f"{path}:{number} is not a JSON object.")
-        rows.append(row)
-    return rows
-
-
-def _normalise_question(raw: Any) -> list[list[dict[str, Any]]]:
-    if isinstance(raw, str):
-        return [[{"role": "user", "content": raw}]]
-    if isinstance(raw, list) and raw and all(isinstance(m, dict) for m in raw):
-        return [raw]  # one turn written without the outer list
-    if isinstance(raw, list):
-        return [list(turn) if isinstance(turn, list) else [turn] for turn in raw]
-    raise UserError(f"A BFCL question must be a string or a list of turns, not {type(raw).__name__}.")
-
-
-def _normalise_answer(row: dict[str, Any], where: str) -> list[dict[str, Any]]:
-    """The expected calls of one answer line, each ``{"<function name>": {"<param>": [allowed...]}}``
-    (BFCL's possible-answer format); ``where`` names the file and item for the error.
-
-    Raises:
-        UserError: an entry is not a one-key object whose value is an object of parameters.
-    """
-    # early releases: the line is the answer itself, one key per expected call (v1's parallel answers put
-    # several calls of one function in one object, their names numbered: "spotify.play_1", "spotify.play_2";
-    # load_category maps such names back to the item's functions)
-    truth = row["ground_truth"] if "ground_truth" in row else [{k: v} for k, v in row.items() if k != "id"]
-    if isinstance(truth, dict):
-        truth = [truth]
-    if not isinstance(truth, list):
-        raise UserError(f"The answer on {where} is not a list of expected calls; fix or remove that line.")
-    for call in truth:
-        if not (isinstance(call, dict) and len(call) == 1 and isinstance(next(iter(call.values())), dict)):
-            raise UserError(f"The answer on {where} has the entry {json.dumps(call)[:120]}, not one "
-                            "{\"function name\": {\"parameter\": [allowed values]}} object; fix or remove that line.")
-    return truth
 
 
 def load_category(data_dir: str | Path, category: str, limit: int | None = None) -> list[BfclItem]:
@@ -345,8 +299,9 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
 
     Raises:
         UserError: missing files, invalid JSON, a question file with no item, a negative ``limit``, two items
-            (or answers) with one id, an item without an answer, or a multi-turn category (those need executing
-            the tools, which this loader does not do).
+            (or answers) with one id, an item without an answer, an item whose ``function`` entries or question
+            messages are not JSON objects (naming its file and line), or a multi-turn category (those need
+            executing the tools, which this loader does not do).
     """
     canonical = resolve_category(category)
     if "multi_turn" in canonical:
@@ -355,7 +310,8 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
     if limit is not None and limit < 0:
         raise UserError(f"limit must be 0 or more, not {limit}.")
     questions_path, answers_path = find_category_files(data_dir, canonical)
-    rows = _read_jsonl(questions_path)
+    lines: list[int] = []
+    rows = _read_jsonl(questions_path, lines)
     if not rows:
         raise UserError(f"BFCL file {str(questions_path)!r} holds no items: get a fresh copy of the BFCL data.")
     _refuse_repeated_ids(rows, questions_path)
@@ -374,9 +330,8 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
     items: list[BfclItem] = []
     for index, row in enumerate(rows):
         item_id = str(row.get("id", f"{canonical}_{index}"))
-        functions = row.get("function") or []
-        if isinstance(functions, dict):
-            functions = [functions]
+        where = f"{questions_path}:{lines[index]}"
+        functions = _item_functions(row.get("function"), where)
         truth: list[dict[str, Any]] | None = None
         if answers_path is not None:
             if item_id in answers:
@@ -387,44 +342,9 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
                 raise UserError(f"BFCL item {item_id!r} has no answer in {str(answers_path)!r}.")
         if truth is not None:
             truth = _numbered_names(truth, functions)
-        items.append(BfclItem(item_id, canonical, _normalise_question(row.get("question", "")),
-                              list(functions), truth))
+        items.append(BfclItem(item_id, canonical, _normalise_question(row.get("question", ""), where),
+                              functions, truth))
     return items
-
-
-def _refuse_repeated_ids(rows: list[dict[str, Any]], path: Path) -> None:
-    """Refuse a file where two lines have one ``id``: their items would share one answer and one result.
-
-    Raises:
-        UserError: naming the id and both lines.
-    """
-    first: dict[str, int] = {}
-    for line, row in enumerate(rows, start=1):
-        if "id" in row:
-            key = str(row["id"])
-            if key in first:
-                raise UserError(f"{path}: items {first[key]} and {line} both have the id {key!r}; ids must be "
-                                "unique (remove or rename one).")
-            first[key] = line
-
-
-_NUMBERED = re.compile(r"[_ ]\d+$")
-
-
-def _numbered_names(truth: list[dict[str, Any]], functions: Sequence[Any]) -> list[dict[str, Any]]:
-    """``truth`` with each expected call named ``<function>_<n>`` or ``<function> <n>`` (v1's parallel answers
-    number the calls of one function) renamed to that function, when the item offers it and not the
-    numbered name."""
-    offered = {f.get("name") for f in functions if isinstance(f, Mapping)}
-    out = []
-    for call in truth:
-        name, params = next(iter(call.items()))
-        if name not in offered:
-            stem = _NUMBERED.sub("", name)
-            if stem != name and stem in offered:
-                call = {stem: params}
-        out.append(call)
-    return out
 
 
 def json_type(bfcl_type: Any) -> str:
@@ -520,8 +440,11 @@ def functions_to_tools(functions: Sequence[Mapping[str, Any]]) -> ToolSet:
         A :class:`ToolSet` (``tools`` in the input order, ``names``: sent name -> original name).
 
     Raises:
-        UserError: a doc without a name, or two docs with the same name.
+        UserError: a doc that is not an object, a doc without a name, or two docs with the same name.
     """
+    for doc in functions:
+        if not isinstance(doc, Mapping):
+            raise UserError(f"A BFCL function doc is {_shown(doc)}, not a {{\"name\", \"parameters\"}} object.")
     originals = [str(doc.get("name") or "") for doc in functions]
     if len(set(originals)) != len(originals):
         raise UserError(f"BFCL functions of one item share a name: {originals}.")
@@ -561,11 +484,14 @@ def question_to_messages(question: Sequence[Sequence[Mapping[str, Any]]]) -> lis
         A new list of messages.
 
     Raises:
-        UserError: a message with another role.
+        UserError: a message that is not an object, or one with another role.
     """
     out: list[BaseMessage] = []
     for turn in question:
         for message in turn:
+            if not isinstance(message, Mapping):
+                raise UserError(f"A BFCL question message is {_shown(message)}, not a {{\"role\", \"content\"}} "
+                                "object.")
             role = str(message.get("role", "user")).lower()
             cls = _ROLES.get(role)
             if cls is None:
