@@ -69,3 +69,18 @@ def test_score_item_records_a_malformed_question_and_refuses_a_malformed_functio
         score_item(model, BfclItem("x_1", "simple_python", [[{"role": "user", "content": "hi"}]], ["f"]))  # type: ignore[list-item]
     with pytest.raises(UserError, match="not a"):
         functions_to_tools(["f"])  # type: ignore[list-item]
+
+
+def test_readme_states_which_model_errors_stop_a_run_as_the_runner_has_it(tmp_path: Path) -> None:
+    write_jsonl(tmp_path / "BFCL_v4_irrelevance.json",
+                [{"id": f"irrelevance_{n}", "question": "weather?", "function": [FN]} for n in range(7)])
+
+    def broken(messages: Any) -> Any:
+        raise RuntimeError("llama_decode returned -1")  # not server trouble: recorded per item, the run goes on
+
+    report = run_bfcl(ScriptedChatModel([broken], cycle=True), tmp_path, "irrelevance")
+    assert [i.reason for i in report.items] == ["error"] * 7
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8").split())
+    assert "A model that fails (raises) on 5 items in a row stops the run" not in readme
+    assert "fails on 5 items in a row with server trouble" in readme
+    assert "Any other exception from the model" in readme and "is recorded as that item's error" in readme
