@@ -5,6 +5,9 @@ gets the usual "Invalid arguments" error, not the exception of its ``repr`` word
 
 #8: ``StrictSchemaWarning`` (named in docs/providers.md) lives in ``toolwire.errors`` beside the other warnings; its
 old import path, ``toolwire.models.lowering.openai``, gives the same class.
+
+#4: the docstring of ``toolwire.models.grammar``, which README calls "the full list" of the keywords the grammar does
+not hold, names each keyword the grammar leaves out (``minLength``/``maxLength`` were missing).
 """
 
 from __future__ import annotations
@@ -83,3 +86,23 @@ def test_the_strict_warning_is_importable_from_errors() -> None:
         warnings.simplefilter("always")
         ChatOpenAI("gpt-4o", api_key="k").bind_tools([lookup], strict=True)
     assert [w.category for w in caught] == [toolwire.errors.StrictSchemaWarning]
+
+
+@pytest.mark.parametrize(("keyword", "schema"), [
+    ("minLength", {"type": "string", "minLength": 3}),
+    ("maxLength", {"type": "string", "maxLength": 5}),
+    ("minProperties", {"type": "object", "additionalProperties": {"type": "integer"}, "minProperties": 1}),
+    ("maxProperties", {"type": "object", "additionalProperties": {"type": "integer"}, "maxProperties": 2}),
+    ("minItems", {"type": "array", "items": {"type": "integer"}, "minItems": 2}),
+    ("multipleOf", {"type": "integer", "multipleOf": 5}),
+    ("uniqueItems", {"type": "array", "items": {"type": "integer"}, "uniqueItems": True}),
+])
+def test_the_grammar_docstring_names_each_keyword_it_does_not_hold(keyword: str, schema: dict) -> None:
+    from toolwire.models import grammar
+
+    def text(value: dict) -> str:
+        rules = grammar.Rules()
+        return rules.text(grammar.value_rule(value, rules))
+
+    assert text(schema) == text({k: v for k, v in schema.items() if k != keyword})  # not held
+    assert f"``{keyword}``" in (grammar.__doc__ or "")

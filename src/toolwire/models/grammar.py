@@ -38,21 +38,25 @@ Not held on purpose (any value of the type where they stand; validation after ge
 which comes back as an invalid call or an error result the model sees and can act on): every constraint on a value,
 since holding one bent the value the model meant into a different one that passed validation with no error
 (reviews 126 #2 and 128 #7): a number's bounds (``minimum``, ``maximum``, their exclusive forms: ``10`` for
-``Field(ge=1, le=5)`` became ``1``; see :func:`toolwire.models._grammar_items.integer_rule`), the ``date``,
-``date-time`` and ``time`` formats (``"15 May 2026"`` became ``1520-05-01``; pydantic's own ``"2025-05-01 10:00"``
-became midnight), ``uuid`` (an order id ``"ORD-1001"`` became some made-up UUID the tool then looked up), a string's
-``pattern`` (``"1234"`` for ``^[0-9]{5}$`` gained a fifth digit; review 124 found ``"São Paulo"`` misspelled), and a
-list's or a dict's counts (``maxItems`` 3 cut five names to three, two lost; ``minItems`` 2 made the model add a
-value it was not given). No rule short of the type avoids that: any prefix may begin a text the model means, and
-only validation can judge the whole. The prompt still states such constraints (:mod:`toolwire.models._tool_text`).
-Not held because the grammar cannot: ``$ref``, ``allOf``, ``not``, ``if``/``then``, ``patternProperties`` (such an
-object takes any keys and values), ``additionalProperties`` beside ``properties`` (only the named keys are written),
-``multipleOf``, ``uniqueItems``, ``contains``, and the 32-bit or 64-bit range of an integer. Whitespace runs are
-bounded and numbers have at most 24 integer and 20 fraction digits (room for any 64-bit id, which JSON writes in 19
-or 20 digits) and an exponent of at most ``e+284`` (``e-999`` below), so every number the grammar allows is a finite
-float (under 1e308; ``1e999`` would read as infinity, which the call parser refuses: review 94) in every format;
-strings and lists are bounded only by the reply's ``max_tokens``. Levels nested deeper than :data:`MAX_DEPTH` take
-any value.
+``Field(ge=1, le=5)`` became ``1``; see :func:`toolwire.models._grammar_items.integer_rule`), every ``format`` (the
+``date``, ``date-time`` and ``time`` formats: ``"15 May 2026"`` became ``1520-05-01``, pydantic's own
+``"2025-05-01 10:00"`` became midnight; ``uuid``: an order id ``"ORD-1001"`` became some made-up UUID the tool then
+looked up), a string's ``pattern`` (``"1234"`` for ``^[0-9]{5}$`` gained a fifth digit; review 124 found
+``"São Paulo"`` misspelled) and its length (``minLength``/``maxLength``: holding them would cut a longer text
+short or pad a shorter one), a dict key's ``propertyNames`` ``pattern`` or ``format``, and a list's or a dict's
+counts (``minItems``/``maxItems``, ``minProperties``/``maxProperties``: ``maxItems`` 3 cut five names to three, two
+lost; ``minItems`` 2 made the model add a value it was not given). No rule short of the type avoids that: any prefix may
+begin a text the model means, and only validation can judge the whole. The prompt still states such constraints
+(:mod:`toolwire.models._tool_text`).
+Not held because the grammar cannot: ``$ref``, ``allOf``, ``not``, ``if``/``then``/``else``,
+``dependentRequired``/``dependentSchemas``, ``patternProperties`` (such an object takes any keys and values),
+``additionalProperties`` beside ``properties`` (only the named keys are written), ``unevaluatedProperties``,
+``multipleOf``, ``uniqueItems``, ``contains`` (and ``minContains``/``maxContains``), and the 32-bit or 64-bit range of
+an integer. Whitespace runs are bounded and numbers have at most 24 integer and 20 fraction digits (room for any 64-bit
+id, which JSON writes in 19 or 20 digits) and an exponent of at most ``e+284`` (``e-999`` below), so every number the
+grammar allows is a finite float (under 1e308; ``1e999`` would read as infinity, which the call parser refuses: review
+94) in every format; strings and lists are bounded only by the reply's ``max_tokens``. Levels nested deeper than
+:data:`MAX_DEPTH` take any value.
 
 Where such a call starts in a reply being generated is told by :class:`toolwire.models.openers.OpenerScanner`.
 """
