@@ -171,3 +171,70 @@ def test_a_langchain_tool_with_an_async_side_is_awaited_by_the_async_api(index: 
         assert tw.invoke({"x": "x"}) == "sync x"
         assert ToolExecutor([lc_tool]).execute(reply)[0].content == "sync x"
         assert Agent(ScriptedChatModel([reply, "done"]), [lc_tool]).invoke("go").messages[2].content == "sync x"
+
+
+def _recorder() -> tuple[Any, list[str]]:
+    runs: list[str] = []
+
+    @tool
+    def send_email(to: str) -> str:
+        """Send an e-mail.
+
+        Args:
+            to: the address
+        """
+        runs.append(to)
+        return f"sent to {to}"
+
+    return send_email, runs
+
+
+def _pairs(request: Any) -> tuple[list[str], list[str]]:
+    calls = [c["id"] for m in request.messages if m.type == "ai" for c in [*m.tool_calls, *m.invalid_tool_calls]]
+    answers = [m.tool_call_id for m in request.messages if m.type == "tool"]
+    return calls, answers
+
+
+def test_idless_langchain_calls_keep_their_ids_in_the_manual_loop_and_a_resumed_agent() -> None:
+    """#4: every reading of the reply made new ids, so the results answered no call and the Agent ran them again."""
+    from langchain_core.messages import AIMessageChunk as LCChunk
+
+    from toolwire import Agent, HumanMessage, ToolExecutor
+    from toolwire.testing import ScriptedChatModel
+
+    send_email, runs = _recorder()
+    replies = [
+        LCAIMessage("", tool_calls=[{"name": "send_email", "args": {"to": "a@x"}, "id": None},
+                                    {"name": "send_email", "args": {"to": "b@x"}, "id": None}]),
+        LCChunk("", tool_call_chunks=[{"name": "send_email", "args": '{"to": ', "id": None, "index": 0}])
+        + LCChunk("", tool_call_chunks=[{"name": None, "args": '"c@x"}', "id": None, "index": 0}]),
+        LCAIMessage("", invalid_tool_calls=[{"name": "send_email", "args": '{"to": ', "id": None,
+                                             "error": "bad json", "type": "invalid_tool_call"}]),
+    ]
+    for reply in replies:
+        runs.clear()
+        messages: list[Any] = [HumanMessage("mail them"), reply]
+        messages.extend(ToolExecutor([send_email]).execute(reply))
+        model = ScriptedChatModel(["done"])
+        model.invoke(messages)
+        calls, answers = _pairs(model.requests[-1])
+        assert calls == answers and len(set(calls)) == len(calls) >= 1
+        agent_model = ScriptedChatModel(["done"])
+        result = Agent(agent_model, [send_email]).invoke(messages)
+        assert _pairs(agent_model.requests[-1]) == (calls, answers)  # the calls are answered: not run again
+        assert runs == {0: ["a@x", "b@x"], 1: ["c@x"], 2: []}[replies.index(reply)]
+        assert result.output == "done"
+
+
+def test_the_ids_are_written_into_the_langchain_message() -> None:
+    from langchain_core.messages import AIMessageChunk as LCChunk
+
+    from toolwire.interop.langchain import from_langchain_messages
+
+    chunk = LCChunk("", tool_calls=[{"name": "f", "args": {"a": 1}, "id": None}],
+                    invalid_tool_calls=[{"name": "g", "args": "{", "id": None, "error": "bad"}])
+    first, second = from_langchain_messages([chunk, chunk])
+    assert first == second
+    made = [first.tool_calls[0]["id"], first.invalid_tool_calls[0]["id"]]
+    assert [chunk.tool_calls[0]["id"], chunk.invalid_tool_calls[0]["id"]] == made
+    assert [piece["id"] for piece in chunk.tool_call_chunks] == made

@@ -7,6 +7,7 @@ conversions there so each module stays short. Formats follow langchain-core's ow
 from __future__ import annotations
 
 import json
+import threading
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -22,6 +23,7 @@ from toolwire.messages import (
     SystemMessage,
     ToolMessage,
     invalid_tool_call,
+    new_tool_call_id,
     tool_call,
 )
 
@@ -94,6 +96,49 @@ def _chunk_calls(msg: Any) -> tuple[list[Any], list[Any]]:
                                                        bad.get("error")) for bad in given],
                  response_metadata=dict(msg.response_metadata or {})).to_message()
     return read.tool_calls, read.invalid_tool_calls
+
+
+_IDS_LOCK = threading.Lock()  # two threads reading the same LangChain reply give its calls one id each
+
+
+def _no_id(record: Any) -> bool:
+    return isinstance(record, dict) and not record.get("id")
+
+
+def _same_call(piece: dict[str, Any], record: dict[str, Any]) -> bool:
+    """Whether the tool-call chunk ``piece`` is the one LangChain read the call ``record`` from (or made of it): the
+    same name, and the same argument text (an invalid call's) or text that reads as the call's arguments."""
+    if (piece.get("name") or "") != (record.get("name") or ""):
+        return False
+    if not isinstance(record.get("args"), dict):
+        return bool(piece.get("args") == record.get("args"))
+    from langchain_core.utils.json import parse_partial_json
+
+    try:
+        return bool((parse_partial_json(piece["args"]) if piece.get("args") else {}) == record["args"])
+    except Exception:  # text that is no JSON: not the piece of a readable call
+        return False
+
+
+def _give_ids(msg: Any, lc: Any) -> None:
+    """Give each tool call, invalid tool call and tool-call chunk of the LangChain AI message ``msg`` that has no id
+    (LangChain's ids are optional) a new one, written into ``msg``'s own dicts in place, so every later reading of the
+    same message (by ``ToolExecutor.execute``, ``model.invoke``, the Agent, LangChain itself) gives the same ids and
+    the results made for them answer its calls (review 143 #4: each reading made new ones, so a resumed Agent ran the
+    calls again). A chunk's call and the tool-call chunk LangChain read it from (or made of it) get the same id, which
+    later id-less chunks merged into it with ``+`` keep (LangChain's streams give a call's id in its first chunk)."""
+    with _IDS_LOCK:
+        free = [piece for piece in msg.tool_call_chunks if _no_id(piece)] if isinstance(
+            msg, lc.AIMessageChunk) else []
+        for record in [*msg.tool_calls, *msg.invalid_tool_calls]:
+            if not _no_id(record):
+                continue
+            record["id"] = made = new_tool_call_id()
+            same = next((i for i, piece in enumerate(free) if _same_call(piece, record)), None)
+            if same is not None:
+                free.pop(same)["id"] = made
+        for piece in free:
+            piece["id"] = new_tool_call_id()
 
 
 def to_langchain_messages(messages: Any) -> list[Any]:
@@ -191,7 +236,9 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
 
     Returns:
         toolwire messages in order; tool calls keep name, args and id, invalid tool calls keep their raw
-        text, ToolMessages keep ``tool_call_id``, ``status`` and ``artifact``. An AI message's
+        text (a call, invalid call or tool-call chunk without an id is given one, written into the LangChain
+        message's own dict so that every reading of it gives the same id), ToolMessages keep ``tool_call_id``,
+        ``status`` and ``artifact``. An AI message's
         ``additional_kwargs`` are kept as :func:`toolwire.message_from_dict` keeps them from LangChain's
         ``messages_to_dict`` form: ``refusal`` in ``response_metadata["refusal"]``, the others (such as
         ``reasoning_content``; not the raw ``tool_calls``, which LangChain already read into ``tool_calls``) in
@@ -236,6 +283,7 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
         elif isinstance(msg, lc.AIMessage):
             extra = dict(msg.additional_kwargs or {})
             extra.pop("tool_calls", None)  # OpenAI's raw form of the calls LangChain read into tool_calls
+            _give_ids(msg, lc)  # the same ids on every reading of this message (review 143 #4)
             if isinstance(msg, lc.AIMessageChunk) and msg.tool_call_chunks:
                 calls, invalid = _chunk_calls(msg)
             else:
