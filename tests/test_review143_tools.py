@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from toolwire import tool
+from toolwire import AIMessage, tool
 from toolwire.errors import UserError
+from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.testing import ScriptedChatModel
 
 
@@ -55,3 +56,130 @@ def test_a_lone_none_config_and_the_normal_call_still_work() -> None:
     assert model.invoke("hi", None).content == "x"
     assert model.invoke("hi").content == "x"
     assert "".join(str(c.content) for c in model.stream("hi")) == "x"
+
+
+# -- #8: tool.name / tool.description set after the tool is made ----------------------------------------------------
+
+
+class _Recorder(BaseChatModel):
+    """A model that answers with ``replies`` in turn and keeps every :class:`ChatRequest` (the specs it was sent)."""
+
+    def __init__(self, replies: list[AIMessage]) -> None:
+        self.replies = replies
+        self.seen: list[ChatRequest] = []
+
+    def _generate(self, request: ChatRequest) -> AIMessage:
+        self.seen.append(request)
+        return self.replies[len(self.seen) - 1]
+
+
+def _search() -> Any:
+    @tool
+    def search(query: str) -> str:
+        """Search the web.
+
+        Args:
+            query: the query.
+        """
+        return "results for " + query
+
+    return search
+
+
+def test_a_renamed_tool_is_sent_and_run_under_its_new_name_and_description() -> None:
+    from toolwire import Agent, convert_to_openai_tool
+
+    search = _search()
+    search.name = "wiki_search"
+    search.description = "Search the company wiki only."
+    function = convert_to_openai_tool(search)["function"]
+    assert (function["name"], function["description"]) == ("wiki_search", "Search the company wiki only.")
+    assert (search.spec.name, search.spec.description) == ("wiki_search", "Search the company wiki only.")
+    call = {"name": "wiki_search", "args": {"query": "vacation"}, "id": "c1", "type": "tool_call"}
+    model = _Recorder([AIMessage("", tool_calls=[call]), AIMessage("done")])
+    result = Agent(model, [search]).invoke("what is the vacation policy?")
+    assert [(t.name, t.description) for t in model.seen[0].tools] == [("wiki_search", "Search the company wiki only.")]
+    answer = result.messages[2]
+    assert (answer.status, answer.content, answer.name) == ("success", "results for vacation", "wiki_search")
+    bad = search.invoke({"name": "wiki_search", "args": {"query": 3}, "id": "c2", "type": "tool_call"})
+    assert bad.status == "error" and "tool 'wiki_search'" in bad.content and "'search'" not in bad.content
+
+
+def test_a_model_bound_before_the_rename_sends_what_it_bound() -> None:
+    search = _search()
+    model = ScriptedChatModel(["x"], cycle=True)
+    before = model.bind_tools([search], tool_choice="search")
+    search.name = "wiki_search"
+    search.description = "Search the company wiki only."
+    before.invoke("hi")
+    model.bind_tools([search]).invoke("hi")
+    assert [r.tools for r in model.requests] == [["search"], ["wiki_search"]]
+    assert model.requests[0].tool_choice == "search"
+    assert [t.description for t in before.tool_specs] == ["Search the web."]
+
+
+def test_the_grammar_of_the_embedded_model_follows_the_rename() -> None:
+    from toolwire.models.grammar import call_grammar
+
+    search = _search()
+    search.name = "wiki_search"
+    model = ScriptedChatModel(["x"]).bind_tools([search])
+    text = call_grammar(model.tool_specs, "json", parallel=False, signature=False)
+    assert "wiki_search" in text and '"search' not in text.replace("wiki_search", "")
+
+
+def test_a_structured_tool_with_sync_and_async_functions_is_renamed_on_both_sides() -> None:
+    from toolwire import StructuredTool
+
+    def look(q: str) -> str:
+        """Look something up."""
+        return "sync " + q
+
+    async def alook(q: str) -> str:
+        """Look something up."""
+        return "async " + q
+
+    made = StructuredTool.from_function(func=look, coroutine=alook)
+    made.name = "lookup"
+    call = {"name": "lookup", "args": {"q": "x"}, "id": "c1", "type": "tool_call"}
+    assert asyncio.run(made.ainvoke(call)).content == "async x"
+    assert made.invoke(call).content == "sync x"
+    assert made._async_twin.name == "lookup"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("key", "value", "error"), [
+    ("name", "wiki search", "Tool name 'wiki search' is not allowed"),
+    ("description", "  ", "has no description"),
+    ("return_direct", "yes", "return_direct must be True or False"),
+    ("timeout", -1, "timeout must be a positive number of seconds"),
+    ("response_format", "artifact", "response_format must be 'content' or 'content_and_artifact'"),
+])
+def test_a_bad_value_is_refused_as_when_the_tool_is_made(key: str, value: Any, error: str) -> None:
+    search = _search()
+    with pytest.raises(UserError, match=error):
+        setattr(search, key, value)
+    assert (search.name, search.spec.name, search.return_direct, search.timeout) == ("search", "search", False, None)
+
+
+@pytest.mark.parametrize("key", ["handle_tool_error", "handle_validation_error", "verbose", "tags", "metadata",
+                                 "callbacks", "coroutine", "args_schema"])
+def test_langchain_only_fields_are_refused_as_from_function_refuses_them(key: str) -> None:
+    from toolwire._keywords import ADVICE
+
+    search = _search()
+    with pytest.raises(UserError, match=rf"^Cannot set {key} on tool 'search': ") as caught:
+        setattr(search, key, "Sorry.")
+    if key not in ("coroutine", "args_schema"):  # (the two StructuredTool.from_function takes, when it makes one)
+        assert ADVICE[key] in str(caught.value)
+    assert key not in getattr(search, "__dict__", {})
+
+
+def test_the_options_from_function_takes_are_taken_as_attributes() -> None:
+    search = _search()
+    search.return_direct = True
+    search.handle_errors = False
+    search.timeout = 5
+    assert (search.return_direct, search.handle_errors, search.timeout) == (True, False, 5)
+    search.my_note = "anything else"  # an attribute of the user's own stays allowed
+    assert search.my_note == "anything else"
+

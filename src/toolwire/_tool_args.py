@@ -37,6 +37,7 @@ class ToolArguments:
     _method: str | None
     _null_plan: Any
     _positional_only: tuple[str, ...]
+    _source: tuple[str, Any] | None
     _validate: Callable[[Mapping[str, Any]], dict[str, Any]]
 
     # -- the shared steps of a call (no I/O) --------------------------------------------------------
@@ -124,6 +125,23 @@ class ToolArguments:
                                       self.name) from None
 
     # -- LangChain's schema accessors ----------------------------------------------------------------
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """The parameters' schemas by name (the ``properties`` of :attr:`parameters`)."""
+        return self.parameters.get("properties", {})  # type: ignore[no-any-return]
+
+    @property
+    def args_schema(self) -> type[BaseModel] | None:
+        """The pydantic model class given as ``args_schema`` (``@tool(args_schema=Model)``), as LangChain's
+        ``BaseTool.args_schema`` gives it; read-only.
+
+        None for a tool made from a function's signature (toolwire validates its arguments without a model
+        class) or from a JSON Schema (:meth:`from_schema`, MCP and LangChain tools): :attr:`parameters` is
+        every tool's JSON Schema.
+        """
+        source = self._source
+        return source[1][0] if source is not None and source[0] == "function" else None  # type: ignore[no-any-return]
 
     @property
     def tool_call_schema(self) -> type[BaseModel]:

@@ -23,9 +23,12 @@ from toolwire.errors import SchemaError, ToolDefinitionWarning, UserError
 
 __all__ = [
     "NAME_RE",
+    "SET_CHECKED",
     "check_fields_taken",
     "check_name",
     "check_subclass",
+    "check_tool",
+    "checked_attribute",
     "explain_injected",
     "injected_guard",
     "injected_kinds",
@@ -402,3 +405,125 @@ def check_subclass(cls: type) -> None:
         raise UserError(f"toolwire makes tools of functions, not of Tool subclasses like {cls.__name__}: write forward "
                         "as a function with type hints and an Args: docstring and decorate it with @tool; for a tool "
                         "with state, make an object that holds it and pass its bound method, tool(obj.forward).")
+
+
+def check_tool(func: Callable[..., Any], name: str, description: str, response_format: Any, timeout: Any,
+               **flags: Any) -> None:
+    """The checks of :class:`~toolwire.tools.Tool`'s constructor: its name (and the Gemini warning), its description,
+    ``response_format``, ``timeout`` and the yes/no options ``flags``.
+
+    Raises:
+        SchemaError: what :meth:`Tool.from_function <toolwire.tools.Tool.from_function>` documents for them.
+    """
+    from toolwire._signature import function_doc
+    from toolwire._tool_run import bad_flags, bad_timeout
+
+    check_name(name)
+    warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
+    if not description:
+        if (function_doc(func) or "").strip():  # a docstring of sections only (``Args:``...): no summary
+            raise SchemaError(f"Tool {name!r} has no description: its docstring has sections but no summary; "
+                              "put a first line saying what the tool does, or pass description='...'.")
+        raise SchemaError(
+            f"Tool {name!r} has no description: add a docstring to the function or pass "
+            "description=... so the model knows when to use it."
+        )
+    if response_format not in ("content", "content_and_artifact"):
+        raise SchemaError("response_format must be 'content' or 'content_and_artifact'.")
+    if (problem := bad_timeout(timeout) or bad_flags(**flags)) is not None:
+        raise SchemaError(problem)
+
+
+# -- attributes set after a tool is made (review 143 #8) -------------------------------------------------------------
+
+_SPEC_FIELDS = ("name", "description")
+_OPTION_FIELDS = ("return_direct", "handle_errors", "hide_error_details", "timeout", "response_format")
+_NO_ATTRIBUTE = {
+    "coroutine": "a tool's async function is given when it is made: use "
+                 "toolwire.StructuredTool.from_function(func=..., coroutine=...), or make the tool of the async "
+                 "function itself",
+    "args_schema": "a tool's arguments are read when it is made: make it again with args_schema=Model "
+                   "(tool(func, args_schema=Model))",
+}
+SET_CHECKED = frozenset((*_SPEC_FIELDS, *_OPTION_FIELDS, *_NO_ATTRIBUTE, "handle_tool_error",
+                         "handle_validation_error", "callbacks", "callback_manager", "verbose", "tags", "metadata",
+                         "extras"))
+"""The attributes :meth:`Tool.__setattr__ <toolwire.tools.Tool.__setattr__>` hands to :func:`checked_attribute`."""
+
+
+def checked_attribute(tool: Any, key: str, value: Any) -> Any:
+    """What ``tool.<key> = value`` stores, for ``key`` in :data:`SET_CHECKED`, once the tool is made (while it is being
+    made, ``value`` as it is: its constructor checks it).
+
+    ``name`` and ``description`` are checked as when the tool is made, and the tool's :class:`ToolSpec` (what every
+    provider and the embedded model's prompt and grammar read) is replaced by one carrying them, so the model is sent
+    the new ones, as LangChain's ``tool.name = ...`` does; its argument errors name it by its new name. The option
+    fields (``return_direct``, ``timeout``...) are checked as ``Tool.from_function`` checks them. LangChain's
+    ``BaseTool`` fields that toolwire has no part for (``handle_tool_error``, ``verbose``, ``tags``...) are refused in
+    the sentence ``StructuredTool.from_function`` refuses them with, rather than taken and never read.
+
+    Args:
+        tool: the :class:`~toolwire.tools.Tool`. key: the attribute's name. value: the value assigned.
+
+    Returns:
+        ``value``, to be stored.
+
+    Raises:
+        SchemaError: a name :func:`check_name` refuses, an empty description, or an option value its
+            ``from_function`` keyword refuses.
+        UserError: a LangChain field toolwire has no part for, ``coroutine`` or ``args_schema`` (one sentence each,
+            saying what to do instead).
+    """
+    spec = getattr(tool, "spec", None)
+    if spec is None:  # (the constructor's own assignments)
+        return value
+    from toolwire._keywords import ADVICE
+
+    advice = _NO_ATTRIBUTE.get(key) or ADVICE.get(key)
+    if advice is not None:
+        raise UserError(f"Cannot set {key} on tool {tool.name!r}: {advice}.")
+    if key in _OPTION_FIELDS:
+        from toolwire._tool_run import bad_flags, bad_timeout
+
+        if key == "timeout":
+            problem = bad_timeout(value)
+        elif key == "response_format":
+            problem = None if value in ("content", "content_and_artifact") else \
+                f"response_format must be 'content' or 'content_and_artifact', not {value!r}."
+        else:
+            problem = bad_flags(**{key: value})
+        if problem is not None:
+            raise SchemaError(problem)
+        return value
+    if key == "name":
+        check_name(value)
+        warn_provider_name(value)
+        if value != tool.name:
+            object.__setattr__(tool, "_validate", _renamed(tool._validate, tool.name, value))
+    elif not isinstance(value, str) or not value.strip():
+        raise SchemaError(f"Tool {tool.name!r} has no description: the description set is empty; set a sentence "
+                          "saying what the tool does.")
+    import dataclasses
+
+    object.__setattr__(tool, "spec", dataclasses.replace(spec, **{key: value}))
+    twin = getattr(tool, "_async_twin", None)  # (StructuredTool.from_function(func=..., coroutine=...): its async side)
+    if twin is not None:
+        setattr(twin, key, value)
+    return value
+
+
+def _renamed(validate: Callable[[Any], dict[str, Any]], old: str, new: str) -> Callable[[Any], dict[str, Any]]:
+    """``validate`` (a tool's argument check, which names the tool by the name it was made with) whose errors name the
+    tool ``new`` rather than ``old``."""
+    from toolwire.errors import ToolValidationError
+
+    def checked(args: Any) -> dict[str, Any]:
+        try:
+            return validate(args)
+        except ToolValidationError as exc:
+            if exc.tool_name != old:
+                raise
+            raise ToolValidationError(str(exc).replace(f"tool '{old}'", f"tool '{new}'"), new,
+                                      exc.tool_call_id) from exc.__cause__
+
+    return checked

@@ -3,7 +3,8 @@
 ``@tool`` turns a function (sync or ``async def``) into a :class:`Tool`. Name, description and the
 JSON Schema of the arguments come from the signature, type hints and docstring
 (:mod:`toolwire.schema`), once, at decoration time. A :class:`ToolSpec` is the pure data providers
-receive (name, description, parameters); the :class:`Tool` holds the function.
+receive (name, description, parameters); the :class:`Tool` holds the function. ``tool.name = ...`` and
+``tool.description = ...`` replace the tool's spec (a model bound before keeps the old one: ``Tool.__setattr__``).
 
 ``tool.invoke(args)`` validates and returns the function's raw result;
 ``tool.invoke(tool_call)`` (a dict with ``"type": "tool_call"``) returns a :class:`ToolMessage` with the
@@ -37,9 +38,17 @@ from toolwire._batch import Batching
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
 from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
-from toolwire._signature import docstring_summary, function_doc, function_name, is_async_callable
+from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments
-from toolwire._tool_checks import check_fields_taken, check_name, check_subclass, injected_guard, warn_provider_name
+from toolwire._tool_checks import (
+    SET_CHECKED,
+    check_fields_taken,
+    check_name,
+    check_subclass,
+    check_tool,
+    checked_attribute,
+    injected_guard,
+)
 from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
     _CURRENT_CALL,
@@ -47,7 +56,6 @@ from toolwire._tool_run import (
     _in_context,
     _is_tool_call,
     _require_call_id,
-    bad_flags,
     bad_timeout,
     check_call_name,
     current_call_id,
@@ -87,7 +95,12 @@ class Tool(ToolArguments, Batching):
     :class:`toolwire.schema.FunctionSchema` and raises :class:`~toolwire.errors.SchemaError` as they do).
 
     Attributes:
-        name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema).
+        name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema). Setting
+            ``name`` or ``description`` (LangChain's ``tool.name = "wiki_search"``) checks it as when the tool is made
+            and replaces :attr:`spec`, so every model bound (and Agent or ToolExecutor made) from then on sends and
+            runs the tool under it; a model bound before still sends the old one (what it bound, as LangChain's
+            ``bind_tools``), as an Agent or ToolExecutor made before knows the tool by its old name.
+        spec: the :class:`ToolSpec` providers are sent.
         args: the ``properties`` of ``parameters`` (parameter name -> schema).
         args_schema: the pydantic model class given as ``args_schema``, else None (read-only).
         tool_call_schema: the arguments as a pydantic model class, LangChain's (also ``get_input_schema()``; made on
@@ -102,6 +115,10 @@ class Tool(ToolArguments, Batching):
         handle_errors: when True (default) ``invoke(tool_call)`` turns failures into ``status="error"``
             ToolMessages; when False it raises them.
         hide_error_details: show the model only the exception type, not its message.
+
+    The options above can be set after the tool is made, checked as ``from_function`` checks them; LangChain's
+    ``BaseTool`` fields toolwire has no part for (``handle_tool_error``, ``verbose``, ``tags``, ``metadata``,
+    ``callbacks``...) are refused with a :class:`~toolwire.errors.UserError` saying what toolwire does instead.
     """
 
     __slots__ = (
@@ -142,21 +159,8 @@ class Tool(ToolArguments, Batching):
         handle_errors: bool = True,
         hide_error_details: bool = False,
     ) -> None:
-        check_name(name)
-        warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
-        if not schema.description:
-            if (function_doc(func) or "").strip():  # a docstring of sections only (``Args:``...): no summary
-                raise SchemaError(f"Tool {name!r} has no description: its docstring has sections but no summary; "
-                                  "put a first line saying what the tool does, or pass description='...'.")
-            raise SchemaError(
-                f"Tool {name!r} has no description: add a docstring to the function or pass "
-                "description=... so the model knows when to use it."
-            )
-        if response_format not in ("content", "content_and_artifact"):
-            raise SchemaError("response_format must be 'content' or 'content_and_artifact'.")
-        if (problem := bad_timeout(timeout) or bad_flags(return_direct=return_direct, handle_errors=handle_errors,
-                                                         hide_error_details=hide_error_details)) is not None:
-            raise SchemaError(problem)
+        check_tool(func, name, schema.description, response_format, timeout, return_direct=return_direct,
+                   handle_errors=handle_errors, hide_error_details=hide_error_details)
         self.func = func
         self.name = name
         self.description = schema.description
@@ -299,22 +303,13 @@ class Tool(ToolArguments, Batching):
 
     # -- introspection -----------------------------------------------------------------------------
 
-    @property
-    def args(self) -> dict[str, Any]:
-        """The parameters' schemas by name (the ``properties`` of :attr:`parameters`)."""
-        return self.parameters.get("properties", {})  # type: ignore[no-any-return]
+    # (``args`` and ``args_schema``: :class:`~toolwire._tool_args.ToolArguments`)
 
-    @property
-    def args_schema(self) -> type[BaseModel] | None:
-        """The pydantic model class given as ``args_schema`` (``@tool(args_schema=Model)``), as LangChain's
-        ``BaseTool.args_schema`` gives it; read-only.
-
-        None for a tool made from a function's signature (toolwire validates its arguments without a model
-        class) or from a JSON Schema (:meth:`from_schema`, MCP and LangChain tools): :attr:`parameters` is
-        every tool's JSON Schema.
-        """
-        source = self._source
-        return source[1][0] if source is not None and source[0] == "function" else None  # type: ignore[no-any-return]
+    def __setattr__(self, key: str, value: Any) -> None:
+        """``tool.name = "wiki_search"``, ``tool.description = ...`` (sent to the model from then on) and the options
+        set after the tool is made, checked as when it is made; LangChain-only fields (``handle_tool_error``,
+        ``verbose``, ``tags``...) refused. See :func:`~toolwire._tool_checks.checked_attribute` (its errors)."""
+        object.__setattr__(self, key, checked_attribute(self, key, value) if key in SET_CHECKED else value)
 
     def __repr__(self) -> str:
         return f"Tool(name={self.name!r}, description={self.description!r})"

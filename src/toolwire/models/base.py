@@ -171,6 +171,8 @@ class BaseChatModel(RunnableMethods, Batching):
     tool_choice: str | None = None
     parallel_tool_calls: bool | None = None
     strict: bool | None = None
+    _specs: tuple[tuple[Any, ...], tuple[ToolSpec, ...]] | None = None
+    """The bound tools and their specs when :meth:`bind_tools` bound them (see :attr:`tool_specs`)."""
     _one_call: OutputTool | None = None
     """A structured output's tool: keep at most one tool call per reply, without asking the provider, preferring a
     call of it that fits its schema (:meth:`with_structured_output`)."""
@@ -209,7 +211,9 @@ class BaseChatModel(RunnableMethods, Batching):
                 use; elsewhere a ``StrictSchemaWarning`` says it is not sent).
 
         Returns:
-            A copy of this model (same class and settings) with the tools converted and bound.
+            A copy of this model (same class and settings) with the tools converted and bound: it sends each tool's
+            name and description as they are now, also after a ``tool.name = ...`` or ``tool.description = ...``
+            (see :attr:`tool_specs`; bind again to send the new ones).
 
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
@@ -242,6 +246,7 @@ class BaseChatModel(RunnableMethods, Batching):
             parallel_tool_calls = False
         new = copy.copy(self)
         new.tools = converted
+        new._specs = (converted, tuple(t.spec if isinstance(t, Tool) else t for t in converted))  # (tool_specs)
         new.tool_choice = choice
         new.parallel_tool_calls = parallel_tool_calls
         new._one_call = None
@@ -342,7 +347,14 @@ class BaseChatModel(RunnableMethods, Batching):
 
     @property
     def tool_specs(self) -> tuple[ToolSpec, ...]:
-        """The specs of the bound tools, in bind order."""
+        """The specs of the bound tools, in bind order, as they were when :meth:`bind_tools` bound them: a tool
+        renamed (or given another description) since, ``tool.name = "wiki_search"``, is still sent to this model
+        under its old name and description, as LangChain's ``bind_tools`` (which converts the tools when it binds
+        them) sends it, and as an Agent or ToolExecutor made before the rename knows it; bind it again to send the
+        new ones."""
+        kept = self._specs
+        if kept is not None and kept[0] is self.tools:
+            return kept[1]
         return tuple(t.spec if isinstance(t, Tool) else t for t in self.tools)
 
     def _request(self, input: Any, options: dict[str, Any]) -> ChatRequest:
@@ -495,7 +507,7 @@ class BaseChatModel(RunnableMethods, Batching):
             yield chunk
 
     def __repr__(self) -> str:
-        bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
+        bound = f", tools={[t.name for t in self.tool_specs]}" if self.tools else ""
         return f"{type(self).__name__}(model={self.model_name!r}{bound}{bound_repr(self)})"
 
 
