@@ -183,3 +183,112 @@ def test_the_options_from_function_takes_are_taken_as_attributes() -> None:
     search.my_note = "anything else"  # an attribute of the user's own stays allowed
     assert search.my_note == "anything else"
 
+
+# -- #3: injected arguments declared in an args_schema model -------------------------------------------------------
+
+
+def _injected_models() -> tuple[Any, Any]:
+    from typing import Annotated
+
+    from langchain_core.tools import InjectedToolArg, InjectedToolCallId
+    from pydantic import BaseModel, Field
+
+    class DeleteArgs(BaseModel):
+        doc_id: str = Field(description="the document to delete")
+        user_id: Annotated[str, InjectedToolArg] = "guest"
+
+    class EchoArgs(BaseModel):
+        x: int = Field(description="a number")
+        tool_call_id: Annotated[str, InjectedToolCallId]
+
+    return DeleteArgs, EchoArgs
+
+
+def _delete_doc(doc_id: str, user_id: str = "guest") -> str:
+    """Delete a document the user owns."""
+    return f"deleted {doc_id} as {user_id}"
+
+
+def _echo_id(x: int, tool_call_id: str) -> str:
+    """Echo the call id."""
+    return f"{x} from {tool_call_id}"
+
+
+async def _aecho_id(x: int, tool_call_id: str) -> str:
+    """Echo the call id."""
+    return f"async {x} from {tool_call_id}"
+
+
+def _makers() -> list[Any]:
+    from toolwire import StructuredTool
+
+    return [lambda f, schema: tool(args_schema=schema)(f),
+            lambda f, schema: StructuredTool.from_function(f, args_schema=schema)]
+
+
+@pytest.mark.parametrize("maker", range(2))
+def test_an_injected_tool_arg_field_is_hidden_and_keeps_its_default(maker: int) -> None:
+    from toolwire import convert_to_openai_tool
+
+    delete_args, _ = _injected_models()
+    made = _makers()[maker](_delete_doc, delete_args)
+    parameters = convert_to_openai_tool(made)["function"]["parameters"]
+    assert list(parameters["properties"]) == ["doc_id"] and parameters["required"] == ["doc_id"]
+    assert list(made.tool_call_schema.model_json_schema()["properties"]) == ["doc_id"]
+    call = {"name": "_delete_doc", "args": {"doc_id": "d1"}, "id": "c1", "type": "tool_call"}
+    assert made.invoke(call).content == "deleted d1 as guest"
+    forged = made.invoke({**call, "args": {"doc_id": "d1", "user_id": "admin"}})
+    assert forged.status == "error" and "'user_id' is not an argument a call may set" in forged.content
+    assert "deleted" not in forged.content
+
+
+@pytest.mark.parametrize("maker", range(2))
+def test_an_injected_tool_call_id_field_is_hidden_and_filled_from_the_call(maker: int) -> None:
+    from toolwire import AIMessage, ToolExecutor
+
+    _, echo_args = _injected_models()
+    made = _makers()[maker](_echo_id, echo_args)
+    assert made.parameters["properties"].keys() == {"x"} and made.parameters["required"] == ["x"]
+    call = {"name": "_echo_id", "args": {"x": 1}, "id": "c9", "type": "tool_call"}
+    assert made.invoke(call).content == "1 from c9"
+    reply = AIMessage("", tool_calls=[call, {**call, "args": {"x": 2}, "id": "c10"}])
+    assert [m.content for m in ToolExecutor([made]).execute(reply)] == ["1 from c9", "2 from c10"]
+    with pytest.raises(UserError, match="takes the id of its tool call"):
+        made.invoke({"x": 1})
+
+
+def test_an_injected_tool_call_id_field_reaches_the_coroutine_of_a_sync_and_async_tool() -> None:
+    from toolwire import StructuredTool
+
+    _, echo_args = _injected_models()
+    made = StructuredTool.from_function(_echo_id, _aecho_id, args_schema=echo_args)
+    call = {"name": "_echo_id", "args": {"x": 1}, "id": "c9", "type": "tool_call"}
+    assert asyncio.run(made.ainvoke(call)).content == "async 1 from c9"
+
+
+def test_an_injected_tool_arg_field_without_a_default_is_refused_as_a_parameter_is() -> None:
+    from typing import Annotated
+
+    from langchain_core.tools import InjectedToolArg
+    from pydantic import BaseModel
+
+    from toolwire.errors import SchemaError
+
+    class Args(BaseModel):
+        doc_id: str
+        user_id: Annotated[str, InjectedToolArg]
+
+    def delete(doc_id: str, user_id: str) -> str:
+        """Delete a document."""
+        return doc_id
+
+    with pytest.raises(SchemaError) as by_schema:
+        tool(args_schema=Args)(delete)
+
+    def delete_param(doc_id: str, user_id: Annotated[str, InjectedToolArg]) -> str:
+        """Delete a document."""
+        return doc_id
+
+    with pytest.raises(SchemaError) as by_param:
+        tool(delete_param)
+    assert str(by_schema.value).replace("'delete'", "'delete_param'") == str(by_param.value)

@@ -268,8 +268,9 @@ class StructuredTool(metaclass=_StructuredToolType):
                 the parameters (a pydantic ``args_schema``'s docstring with an ``args_schema``); else
                 ``args_schema``'s docstring (or a dict ``args_schema``'s ``"description"``).
             return_direct, response_format: see :class:`~toolwire.tools.Tool`.
-            args_schema: a pydantic v2 model class whose fields are the arguments, or a JSON Schema dict (the tool
-                is then made with :meth:`Tool.from_schema <toolwire.tools.Tool.from_schema>`, its arguments
+            args_schema: a pydantic v2 model class whose fields are the arguments (its ``InjectedToolCallId`` and
+                ``InjectedToolArg`` fields hidden from the model and filled, as in LangChain), or a JSON Schema dict
+                (the tool is then made with :meth:`Tool.from_schema <toolwire.tools.Tool.from_schema>`, its arguments
                 checked against it with ``jsonschema``).
             infer_schema: True (LangChain's default) reads the schema from the signature when there is no
                 ``args_schema``; False is taken only with an ``args_schema`` (where LangChain ignores it too).

@@ -30,6 +30,7 @@ __all__ = [
     "check_tool",
     "checked_attribute",
     "explain_injected",
+    "hide_injected_fields",
     "injected_guard",
     "injected_kinds",
     "langchain_filled",
@@ -316,6 +317,63 @@ def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -
                       f"default, or fix its value with functools.partial(func, {name}=...) before making the tool "
                       "(toolwire.current_tool_call() gives the call being run).")
 
+
+
+def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) -> Any:
+    """``schema`` (the :class:`~toolwire.schema.FunctionSchema` of an ``args_schema`` model) without the fields
+    LangChain fills rather than the model, treated as :func:`langchain_filled` treats such a parameter of a function
+    (review 143 #3): a field ``Annotated[str, InjectedToolCallId]`` gets the id of the call being run, an
+    ``Annotated[T, InjectedToolArg]`` one (LangGraph's ``InjectedState``...) keeps its default; neither is in the JSON
+    Schema the model is sent, and a call that sets one is refused, saying how toolwire fills it.
+
+    Args:
+        schema: what :func:`toolwire.schema.model_schema` made of ``model``. model: the ``args_schema`` class.
+        tool_name: the tool's name, for the errors.
+
+    Returns:
+        ``schema`` itself when no field is injected, else a copy with those fields out of its ``parameters`` and a
+        ``validate`` that fills them in.
+
+    Raises:
+        SchemaError: an injected field without a default, other than ``InjectedToolCallId`` (as for a parameter).
+    """
+    from toolwire.errors import ToolValidationError
+
+    fillers: dict[str, Callable[[], Any] | None] = {}
+    kinds: dict[str, str] = {}
+    for name, info in model.model_fields.items():
+        markers = [m for m in info.metadata if langchain_marker(m) is not None]
+        if not markers:
+            continue
+        key = info.alias or name
+        default = inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
+        filled = langchain_filled(tool_name, name, typing.Annotated[(info.annotation, *markers)],  # type: ignore[misc]
+                                  default)
+        kinds[key] = marker_name(markers[0])
+        fillers[key] = filled if langchain_marker(markers[0]) == "call_id" else None  # (the model's default)
+    if not fillers:
+        return schema
+    parameters = {**schema.parameters, "properties": {k: v for k, v in schema.parameters.get("properties", {}).items()
+                                                      if k not in fillers}}
+    if "required" in parameters:
+        parameters["required"] = [k for k in parameters["required"] if k not in fillers]
+    inner = schema.validate
+    fix = {key: (f"'{key}' is the call's id (InjectedToolCallId), which toolwire fills from the tool call's \"id\"."
+                 if kind == "InjectedToolCallId" else f"'{key}' is injected ({kind}), which toolwire never reads "
+                 f"from a call's arguments: it keeps its default in {model.__name__}.") for key, kind in kinds.items()}
+
+    def validate(args: Any) -> dict[str, Any]:
+        if isinstance(args, Mapping):
+            for key in fillers:
+                if key in args:
+                    raise ToolValidationError(f"Invalid arguments for tool '{tool_name}': '{key}' is not an argument "
+                                              f"a call may set. {fix[key]}", tool_name)
+            args = {**args, **{key: fill() for key, fill in fillers.items() if fill is not None}}
+        return inner(args)
+
+    import dataclasses
+
+    return dataclasses.replace(schema, parameters=parameters, validate=validate)
 
 
 def injected_kinds(func: Callable[..., Any], names: Iterable[str]) -> dict[str, str]:

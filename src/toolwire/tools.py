@@ -47,6 +47,7 @@ from toolwire._tool_checks import (
     check_subclass,
     check_tool,
     checked_attribute,
+    hide_injected_fields,
     injected_guard,
 )
 from toolwire._tool_pickle import copy_tool, reduce_tool
@@ -206,7 +207,9 @@ class Tool(ToolArguments, Batching):
             name: the tool name (default: the function's ``__name__``; for a ``functools.partial``, the wrapped
                 function's).
             description: the tool description (default: from the docstring, or from ``args_schema``'s).
-            args_schema: a pydantic model class whose fields are the arguments (instead of the signature).
+            args_schema: a pydantic model class whose fields are the arguments (instead of the signature); a field
+                marked LangChain's way (``Annotated[str, InjectedToolCallId]``, ``InjectedToolArg``) is not shown to the
+                model and is filled as such a parameter is (:func:`~toolwire._tool_checks.hide_injected_fields`).
             return_direct, timeout (seconds), response_format, handle_errors, hide_error_details:
                 see :class:`Tool`.
             parse_docstring: read parameter descriptions from the docstring.
@@ -216,10 +219,10 @@ class Tool(ToolArguments, Batching):
 
         Raises:
             SchemaError: bad name, no description, a signature with no JSON Schema, an ``args_schema`` that is
-                not a pydantic model class or whose fields the function does not take as keyword arguments, a
-                ``timeout`` that is not a positive number of seconds, a ``response_format`` other than
-                ``"content"`` or ``"content_and_artifact"``, or ``return_direct``, ``handle_errors`` or
-                ``hide_error_details`` that is not a bool.
+                not a pydantic model class or whose fields the function does not take as keyword arguments (or with
+                an ``InjectedToolArg`` field without a default), a ``timeout`` that is not a positive number of seconds,
+                a ``response_format`` other than ``"content"`` or ``"content_and_artifact"``, or ``return_direct``,
+                ``handle_errors`` or ``hide_error_details`` that is not a bool.
             UserError: a keyword that is none of these (``nmae=``: the message names the close match, ``name``).
 
         Warns:
@@ -240,7 +243,8 @@ class Tool(ToolArguments, Batching):
                                   "toolwire.interop.tool_from_schema(schema, func) instead.")
             check_fields_taken(func, args_schema, tool_name)
             doc_desc = docstring_summary(func) if description is None else None
-            schema = model_schema(args_schema, tool_name, description or doc_desc or None)
+            schema = hide_injected_fields(model_schema(args_schema, tool_name, description or doc_desc or None),
+                                          args_schema, tool_name)  # (LangChain's injected fields: review 143 #3)
         else:
             schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring)
         made = cls(func, schema, name=tool_name, return_direct=return_direct, timeout=timeout,
