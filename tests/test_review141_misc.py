@@ -8,6 +8,10 @@ old import path, ``toolwire.models.lowering.openai``, gives the same class.
 
 #4: the docstring of ``toolwire.models.grammar``, which README calls "the full list" of the keywords the grammar does
 not hold, names each keyword the grammar leaves out (``minLength``/``maxLength`` were missing).
+
+#3: ``toolwire.models.to_tool_spec``, ``toolwire.mcp.MCPToolList`` and ``toolwire.mcp.convert_call_result`` say
+their arguments, returns and errors; what is not an MCP result gets a ``TypeError`` in one sentence, not
+``AttributeError: 'int' object has no attribute 'model_dump'``.
 """
 
 from __future__ import annotations
@@ -106,3 +110,42 @@ def test_the_grammar_docstring_names_each_keyword_it_does_not_hold(keyword: str,
 
     assert text(schema) == text({k: v for k, v in schema.items() if k != keyword})  # not held
     assert f"``{keyword}``" in (grammar.__doc__ or "")
+
+
+def test_public_docstrings_give_arguments_returns_and_errors() -> None:
+    import inspect
+
+    from toolwire.mcp import MCPToolList, convert_call_result
+    from toolwire.models import to_tool_spec
+
+    for name, doc, sections in [
+        ("to_tool_spec", inspect.getdoc(to_tool_spec), ("Args:", "Returns:", "Raises:")),
+        ("MCPToolList", inspect.getdoc(MCPToolList), ("Args:", "Raises:")),
+        ("convert_call_result", inspect.getdoc(convert_call_result), ("Args:", "Returns:", "Raises:")),
+    ]:
+        assert all(section in (doc or "") for section in sections), name
+    assert "30 seconds" in (inspect.getdoc(MCPToolList.close) or "")
+
+
+@pytest.mark.parametrize("result", [5, None, "text", {"content": 5}, {"content": ["a"]},
+                                    {"content": [], "structuredContent": {"x": object()}}])
+def test_convert_call_result_refuses_what_is_not_an_mcp_result_in_one_sentence(result: object) -> None:
+    from toolwire.mcp import convert_call_result
+
+    with pytest.raises(TypeError, match=r"CallToolResult .*; pass .*ClientSession\.call_tool returned"):
+        convert_call_result(result)
+
+
+def test_convert_call_result_still_reads_a_result() -> None:
+    from toolwire.mcp import convert_call_result
+
+    assert convert_call_result({"content": [{"type": "text", "text": "hi"}], "isError": True}) == (
+        "hi", {"structured_content": None, "content": [{"type": "text", "text": "hi"}]}, True)
+    assert convert_call_result({"structuredContent": {"x": 1}})[0] == '{"x": 1}'
+
+
+def test_mcp_tool_list_refuses_what_is_not_a_client() -> None:
+    from toolwire.mcp import MCPToolList
+
+    with pytest.raises(TypeError, match=r"^MCPToolList takes an MCPClient, not list; use load_tools\(server\)"):
+        MCPToolList([add])  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolwire._extras import install_hint
+from toolwire._printing import type_label
 from toolwire._secrets import _RedactURLs, redact_http_logs, redact_url
 from toolwire._tool_checks import valid_name
 from toolwire.errors import UserError
@@ -534,14 +535,30 @@ def convert_call_result(result: Any) -> tuple[str | list[dict[str, Any]], dict[s
         result has no blocks, the JSON text of ``structuredContent``. ``artifact`` is
         ``{"structured_content": dict | None, "content": [raw MCP blocks]}`` (plus ``"meta"`` when the
         result has ``_meta``).
+
+    Raises:
+        TypeError: ``result`` is neither a dict nor a pydantic model (what ``ClientSession.call_tool`` returns), its
+            ``content`` is not a list of block dicts, or (with no blocks) its ``structuredContent`` is not JSON data.
     """
+    if not isinstance(result, dict) and not callable(getattr(result, "model_dump", None)):
+        raise TypeError(f"convert_call_result takes an MCP CallToolResult (the SDK's model or its wire dict), not "
+                        f"{type_label(result)}; pass what ClientSession.call_tool returned.")
     data = _wire(result)
-    raw_blocks = list(data.get("content") or [])
+    content_given = data.get("content") or []
+    if not isinstance(content_given, list | tuple) or not all(isinstance(b, Mapping) for b in content_given):
+        raise TypeError("The 'content' of an MCP CallToolResult must be a list of content block dicts, such as "
+                        "[{'type': 'text', 'text': '...'}]; pass the result as ClientSession.call_tool returned it.")
+    raw_blocks = list(content_given)
     structured = data.get("structuredContent")
     blocks = [_block(b) for b in raw_blocks]
     content: str | list[dict[str, Any]]
     if not blocks:
-        content = json.dumps(structured, ensure_ascii=False) if structured is not None else ""
+        try:
+            content = json.dumps(structured, ensure_ascii=False) if structured is not None else ""
+        except (TypeError, ValueError):  # a value JSON cannot hold, a circular container
+            raise TypeError("The 'structuredContent' of an MCP CallToolResult must be JSON data (dicts, lists, "
+                            "text, numbers, booleans, None); pass the result as ClientSession.call_tool returned "
+                            "it.") from None
     elif all(b["type"] == "text" for b in blocks):
         content = "\n".join(b["text"] for b in blocks)
     else:

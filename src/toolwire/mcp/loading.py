@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 from toolwire._keywords import check_keywords, keyword_names
+from toolwire._printing import type_label
 from toolwire._warn_site import remember_call_site
 from toolwire.mcp.client import MCPClient
 from toolwire.mcp.common import ServerLike
@@ -46,14 +47,33 @@ def connect(server: ServerLike, **options: Any) -> MCPClient:
 
 class MCPToolList(list[Tool]):
     """The tools :func:`load_tools` returns: a plain list, plus the :attr:`client` that owns the
-    background session, :meth:`close`, and ``with`` support (closes on exit)."""
+    background session, :meth:`close`, and ``with`` support (closes on exit).
+
+    Args:
+        client: an :class:`~toolwire.mcp.client.MCPClient` whose session is open (``client.start()`` returned it);
+            the list holds a snapshot of ``client.tools`` (a client not yet open gives an empty list).
+
+    Attributes:
+        client: that client; ``tools.client.tools`` follows the server's later changes to its tool list.
+
+    Raises:
+        TypeError: ``client`` is not an :class:`~toolwire.mcp.client.MCPClient`.
+    """
 
     def __init__(self, client: MCPClient) -> None:
+        if not isinstance(client, MCPClient):
+            raise TypeError(f"MCPToolList takes an MCPClient, not {type_label(client)}; use load_tools(server) to get "
+                            "the tools of an MCP server.")
         super().__init__(client.tools)
         self.client = client
 
     def close(self) -> None:
-        """Close the session and stop the server process (idempotent)."""
+        """Close the session and stop the server process; idempotent (closing a closed list does nothing).
+
+        Waits at most 30 seconds for the session's thread to end (:meth:`MCPClient.close`), then returns None; it
+        raises nothing. A later call of one of the tools fails with a ``ToolExecutionError`` ("the MCP session of
+        ... is closed"; an error ToolMessage when it was a tool call).
+        """
         self.client.close()
 
     def __enter__(self) -> MCPToolList:

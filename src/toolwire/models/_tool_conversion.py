@@ -212,8 +212,24 @@ def _one_ref(node: Any) -> Any:
 def to_tool_spec(obj: Any) -> ToolSpec:
     """Return the :class:`ToolSpec` (name, description, JSON Schema) of ``obj``, anything :func:`to_tool` accepts.
 
+    Args:
+        obj: one tool in any form :func:`to_tool` accepts: a :class:`Tool`, a :class:`ToolSpec`, a function with a
+            docstring, a pydantic model class, a ``TypedDict`` class, a JSON Schema of an object with a ``title``,
+            an OpenAI-, Anthropic- or Gemini-format tool dict, a provider server-tool dict, or a LangChain tool (not
+            a list of them).
+
+    Returns:
+        The spec: ``obj`` itself for a :class:`ToolSpec` (including a :class:`ToolDictSpec` or :class:`ServerTool`),
+        ``tool.spec`` for a :class:`Tool` (a function or a LangChain tool is first made a :class:`Tool`), otherwise a
+        new :class:`ToolSpec` (a :class:`ToolDictSpec` for a tool dict with provider keys such as
+        ``cache_control``, a :class:`ServerTool` for a server-tool dict). Its ``parameters`` are a self-contained
+        JSON Schema of an object (no ``$ref``).
+
     Raises:
-        SchemaError: as :func:`to_tool`.
+        SchemaError: as :func:`to_tool`: ``obj`` cannot be a tool (the message says what is accepted), its name
+            breaks the rule, or its schema is not a valid JSON Schema of an object.
+        UserError: a LangChain tool needs an injected argument (see
+            :func:`toolwire.interop.langchain.from_langchain_tool`, which takes ``injected=``).
     """
     converted = to_tool(obj)
     return converted.spec if isinstance(converted, Tool) else converted
