@@ -21,6 +21,7 @@ EXPECTED = [
     "ProviderError",
     "RepeatedCallWarning",
     "SchemaError",
+    "StrictSchemaWarning",
     "StructuredTool",
     "SystemMessage",
     "Tool",
