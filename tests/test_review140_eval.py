@@ -12,6 +12,7 @@ import pytest
 
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import BfclItem, functions_to_tools, load_category, resolve_category
+from toolwire.evals.bfcl_checker import check_calls, value_matches
 from toolwire.evals.bfcl_runner import load_items, run_bfcl, score_item
 from toolwire.testing import ScriptedChatModel
 
@@ -84,3 +85,27 @@ def test_readme_states_which_model_errors_stop_a_run_as_the_runner_has_it(tmp_pa
     assert "A model that fails (raises) on 5 items in a row stops the run" not in readme
     assert "fails on 5 items in a row with server trouble" in readme
     assert "Any other exception from the model" in readme and "is recorded as that item's error" in readme
+
+
+POPULATION = {"name": "waste", "parameters": {"type": "dict", "properties": {
+    "population": {"type": "dict", "properties": {}},
+    "flags": {"type": "array", "items": {"type": "integer"}},
+    "count": {"type": "integer"}}, "required": []}}
+
+
+def _valid(args: dict[str, Any], answer: dict[str, Any]) -> bool:
+    return check_calls("simple_python", [POPULATION], [{"waste": answer}], [{"name": "waste", "args": args}]).valid
+
+
+def test_a_bool_equals_a_number_where_bfcl_applies_no_type_check_and_nowhere_else() -> None:
+    # inside a dict's values (BFCL's dict_checker: plain `in`), at any depth, as on the real item parallel_29
+    assert _valid({"population": {"adults": 2, "singles": False}}, {"population": [{"adults": [2], "singles": [0]}]})
+    assert _valid({"population": {"singles": 1}}, {"population": [{"singles": [True]}]})
+    assert _valid({"population": {"ages": [True, 0]}}, {"population": [{"ages": [[1, 0]]}]})
+    assert not _valid({"population": {"singles": True}}, {"population": [{"singles": [2]}]})
+    # an optional list, compared whole once BFCL's nested type check met its ""
+    assert _valid({"flags": [True, False]}, {"flags": [[1, 0], ""]})
+    # kept: the top level and a typed list
+    assert not _valid({"count": True}, {"count": [1]})
+    assert not _valid({"flags": [True, False]}, {"flags": [[1, 0]]})
+    assert value_matches(True, [1], untyped=True) and not value_matches(True, [1])

@@ -16,7 +16,9 @@ The code is written from those rules, not copied. In short:
 4. Values must equal one of the allowed values. Strings are compared after
    :func:`normalize_string`; lists element by element in order; dicts key by key, where an answer
    dict maps each key to its own allowed list (``{"min": [300000], "max": [400000]}``) and a key may be
-   left out only when its list holds ``""``; numbers by plain equality (``5 == 5.0``).
+   left out only when its list holds ``""``; numbers by plain equality (``5 == 5.0``). A bool is not the number
+   it equals, except where BFCL compares with no type check: inside a dict's values, and in an optional list
+   (compared whole, its elements unchecked), ``True`` equals ``1`` as in Python.
 5. A parameter of the answer key missing from the call is fine only if its allowed list holds ``""``.
 6. Single-call categories: exactly one call. ``parallel*``: as many calls as expected, in any order;
    expected and actual calls are paired by a maximum bipartite matching (augmenting paths, i.e.
@@ -29,8 +31,11 @@ replayed them through a transcription of BFCL's checker): strings are normalised
 normalises them one level deep only), parallel calls are paired by a maximum matching (above), a value
 of another type than the schema's is compared like any (BFCL compares such "variables" raw), array elements
 may have the type of any answer's elements (BFCL takes it from each answer's first element), and an empty
-list matches an optional list at any depth (BFCL: at the top level). Java and
-JavaScript categories load, but are scored with these Python-type rules (BFCL has separate type rules for them).
+list matches an optional list at any depth (BFCL: at the top level). One makes toolwire stricter, where an answer
+key disagrees with its schema (no item of the data does): at the top level and in a typed list, a bool answer is not
+taken for the number it equals, or the reverse (BFCL's plain ``in`` takes ``True`` for ``1`` once the type check
+passed). Java and JavaScript categories load, but are scored with these Python-type rules (BFCL has separate type
+rules for them).
 """
 
 from __future__ import annotations
@@ -119,22 +124,23 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _matches(value: Any, answer: Any) -> bool:
-    """Does ``value`` equal the single allowed value ``answer`` (rules 4 and 5, recursively)?"""
+def _matches(value: Any, answer: Any, untyped: bool = False) -> bool:
+    """Does ``value`` equal the single allowed value ``answer`` (rules 4 and 5, recursively)? ``untyped``: where
+    BFCL compares without a type check (see :func:`value_matches`), a bool equals the number it equals in Python."""
     if isinstance(answer, Mapping):  # answer-key dict: key -> allowed list
         if not isinstance(value, Mapping):
             return False
-        for key, item in value.items():
-            if key not in answer or not value_matches(item, _as_list(answer[key])):
+        for key, item in value.items():  # (BFCL's dict_checker: plain membership, no type check, review 140)
+            if key not in answer or not value_matches(item, _as_list(answer[key]), untyped=True):
                 return False
         return all(key in value or "" in _as_list(options) for key, options in answer.items())
     if isinstance(answer, list | tuple):
         if not isinstance(value, list | tuple) or len(value) != len(answer):
             return False
-        return all(_matches(v, a) for v, a in zip(value, answer, strict=True))
+        return all(_matches(v, a, untyped) for v, a in zip(value, answer, strict=True))
     if isinstance(answer, str):
         return isinstance(value, str) and normalize_string(value) == normalize_string(answer)
-    if isinstance(answer, bool) or isinstance(value, bool):
+    if (isinstance(answer, bool) or isinstance(value, bool)) and not untyped:
         return type(answer) is type(value) and answer == value
     if isinstance(answer, int | float):
         return isinstance(value, int | float) and value == answer
@@ -145,15 +151,19 @@ def _as_list(options: Any) -> list[Any]:
     return options if isinstance(options, list) else [options]
 
 
-def value_matches(value: Any, allowed: Sequence[Any]) -> bool:
+def value_matches(value: Any, allowed: Sequence[Any], *, untyped: bool = False) -> bool:
     """Return True when ``value`` matches one of the ``allowed`` values of an answer key (BFCL rule 4).
 
     ``""`` in ``allowed`` marks the parameter as optional; it matches the empty string, and an empty list (BFCL's
     ``list_checker`` reads that ``""`` as ``[]`` for a list value).
+
+    A bool never equals a number (``True`` is not ``1``), except with ``untyped=True`` and inside an answer dict's
+    values at any depth, where BFCL compares by plain Python equality with no type check (its ``dict_checker``, and
+    its ``list_checker`` for a list whose nested type check it skips): there ``True`` equals ``1``.
     """
     if isinstance(value, list | tuple) and not value and "" in allowed:
         return True
-    return any(_matches(value, answer) for answer in allowed if answer != "" or isinstance(value, str))
+    return any(_matches(value, answer, untyped) for answer in allowed if answer != "" or isinstance(value, str))
 
 
 def _type_ok(value: Any, schema_type: str) -> bool:
@@ -262,7 +272,10 @@ def check_call(call: Mapping[str, Any], function: Mapping[str, Any] | None,
             error = _type_error(name, param, schema, value, allowed)
             if error:
                 return CheckResult.fail("wrong_type", error)
-        if not value_matches(value, allowed):
+        # an optional list is compared whole with no element type check, as BFCL's list_checker does once its
+        # nested type check met the "" (review 140)
+        untyped = isinstance(value, list | tuple) and "" in allowed and json_type(schema.get("type")) == "array"
+        if not value_matches(value, allowed, untyped=untyped):
             return CheckResult.fail("wrong_value", f"Parameter {param!r} of {name} is {_short(value)}; "
                                                    f"expected {_allowed_text(allowed)}.")
     for param, options in answer.items():
