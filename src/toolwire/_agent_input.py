@@ -8,7 +8,7 @@ Kept apart from :mod:`toolwire.agent` so that the loop stays short. Nothing here
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from toolwire._agent_checks import named
@@ -16,9 +16,9 @@ from toolwire._agent_stream import AgentEvent, AgentResult
 from toolwire._call_records import in_reply_order
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
 
-__all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "REFUSED", "STEP_LIMIT", "answered", "answered_since_question",
-           "for_model", "in_call_order", "not_run", "not_run_answers", "put_system_prompt", "refuse_outside_choice",
-           "refused_end", "reply_calls", "unanswered"]
+__all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "REFUSED", "STEP_LIMIT", "TOOLS_OFF", "answered",
+           "answered_since_question", "for_model", "in_call_order", "not_run", "not_run_answers", "put_system_prompt",
+           "refuse_outside_choice", "refused_end", "reply_calls", "unanswered"]
 
 PROMPT_ID = "toolwire:system_prompt"
 """The ``id`` of the system message an Agent puts first when the conversation has none of its own (unless its
@@ -204,14 +204,21 @@ def in_call_order(order: list[Any], pairs: Sequence[tuple[Any, ToolMessage]]) ->
     return [pairs[i][1] for i in ranked]
 
 
-def refuse_outside_choice(reply: AIMessage, choice: Any
+TOOLS_OFF = "tool calls were off for this reply (tool_choice='none'); answer with the results you already have."
+"""Why a call of a reply whose request had ``tool_choice="none"`` is not run."""
+
+
+def refuse_outside_choice(reply: AIMessage, choice: Any, reuses: Callable[[ToolCall], bool] | None = None
                           ) -> tuple[list[ToolCall], list[InvalidToolCall], list[tuple[Any, ToolMessage]]]:
     """Split the calls of ``reply`` into those the ``tool_choice`` of its request allowed and the answers of those it
     did not allow, which a server that ignores ``tool_choice`` (many OpenAI-compatible ones do) may still send.
 
     Args:
         reply: the model's reply; choice: its request's ``tool_choice`` as a bound model keeps it (``"auto"``,
-            ``"none"``, ``"required"``, a tool's name, or None).
+            ``"none"``, ``"required"``, a tool's name, or None); reuses: for the Agent's own tools-off call (its
+            loop breaker), which only nudges the model, whether a call would be answered with an earlier success:
+            such a call is refused as under ``"none"`` (review 141 #7: a server that ignored it got that success
+            again, and asked again until ``max_steps``), while a new call runs.
 
     Returns:
         ``(calls, invalid, refused)``: the reply's tool calls and invalid tool calls left to run as usual, and
@@ -222,8 +229,9 @@ def refuse_outside_choice(reply: AIMessage, choice: Any
     """
     calls, invalid = reply.tool_calls, reply.invalid_tool_calls
     if choice == "none":
-        why = "tool calls were off for this reply (tool_choice='none'); answer with the results you already have."
-        kept: list[Any] = []
+        why, kept = TOOLS_OFF, []
+    elif reuses is not None:
+        why, kept = TOOLS_OFF, [*(call for call in calls if not reuses(call)), *invalid]
     elif isinstance(choice, str) and choice not in ("auto", "required", "any"):
         why = f"this reply was to call {choice!r} only (tool_choice), so its other calls are not run."
         kept = [call for call in (*calls, *invalid) if call.get("name") == choice]

@@ -92,6 +92,19 @@ class RepeatedCalls:
             return name in self.repeat_calls
         return self.repeat_calls == "run"
 
+    def reuses(self, call: ToolCall) -> bool:
+        """Return whether ``call`` would be answered with an earlier success without running (:meth:`sort`).
+
+        Args:
+            call: a valid tool call.
+
+        Returns:
+            True when an identical call was answered with success in a round since which no tool ran, and
+            ``repeat_calls`` does not make its tool run again.
+        """
+        earlier = self._earlier(call, call_key(call))
+        return earlier is not None and earlier.status == "success"
+
     def sort(self, calls: list[ToolCall]) -> tuple[list[ToolCall], dict[int, ToolMessage], dict[int, int]]:
         """Split a reply's ``calls`` into those to run and those answered without running.
 

@@ -123,7 +123,6 @@ from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_t
 __all__ = ["Agent", "AgentEvent", "AgentResult"]
 
 
-
 class Agent(Batching, AgentMethodAdvice):
     """Runs the tool-calling loop with a chat model and a set of tools.
 
@@ -323,17 +322,19 @@ class Agent(Batching, AgentMethodAdvice):
             cut = kind == "length" and bool(reply.invalid_tool_calls)  # (calls cut before their JSON closed)
             full = reply.response_metadata if cut and reply.response_metadata.get("context_full") else {}  # (r. 110)
             # the caller's tool_choice holds, whether the server kept it or not (review 118), a "none" in the loop's
-            # own tools-off call too (review 121); otherwise that call only nudges the model to answer: a call runs
+            # own tools-off call too (review 121); otherwise that call only nudges the model to answer: a new call
+            # runs, but a repeat gets "tools were off", not the earlier success again (review 141 #7: until max_steps)
             choice = getattr(caller(self, ask), "tool_choice", None) if ask in ("model", "after_tools") else (
                 "none" if getattr(self.model, "tool_choice", None) == "none" else None)
-            allowed, invalid, refused = refuse_outside_choice(reply, choice)
+            reuses = repeated.reuses if ask == "answer" else None
+            allowed, invalid, refused = refuse_outside_choice(reply, choice, reuses)
             if allowed or invalid:
                 tools_ran = True
                 direct, only_repeats = yield from self._tool_round(messages, allowed, invalid, step, repeated,
                                                                    refused, calls)
             else:  # every call refused: the same request again (a forced tool stays forced: review 121)
                 yield from answered(messages, refused, step)
-                direct, only_repeats = None, choice == "none"
+                direct, only_repeats = None, choice == "none" or ask == "answer"
             only_repeats = only_repeats and (not self._forced or self._finish_model is not None)  # (forced: see init)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))
