@@ -14,6 +14,8 @@ from toolwire.errors import UserError
 from toolwire.evals.bfcl import BfclItem, functions_to_tools, load_category, resolve_category
 from toolwire.evals.bfcl_checker import check_calls, value_matches
 from toolwire.evals.bfcl_runner import load_items, run_bfcl, score_item
+from toolwire.evals.report import ItemResult
+from toolwire.evals.report_html import render_html
 from toolwire.testing import ScriptedChatModel
 
 FN = {"name": "calc.add", "description": "Add.",
@@ -109,3 +111,18 @@ def test_a_bool_equals_a_number_where_bfcl_applies_no_type_check_and_nowhere_els
     assert not _valid({"count": True}, {"count": [1]})
     assert not _valid({"flags": [True, False]}, {"flags": [[1, 0]]})
     assert value_matches(True, [1], untyped=True) and not value_matches(True, [1])
+
+
+def test_html_row_of_a_failed_relevance_item_expects_a_call(tmp_path: Path) -> None:
+    for category in ("live_relevance", "irrelevance"):
+        write_jsonl(tmp_path / f"BFCL_v4_{category}.json",
+                    [{"id": f"{category}_0", "question": "add 1", "function": [FN]}])
+    never_calls = ScriptedChatModel(["No call."], cycle=True)
+    report = run_bfcl(never_calls, tmp_path, "live_relevance")
+    report.items.append(ItemResult("irrelevance_0", "irrelevance", False, "called_when_should_not", "Made 1 call.",
+                                   None, [{"name": "calc.add", "args": {"a": 1}}]))
+    html = render_html(report, {})
+    cells = {row_id: re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+             for row_id, row in re.findall(r'<tr id="([^"]+)">(.*?)</tr>', html, re.S)}
+    assert re.sub(r"<[^>]+>", "", cells["live_relevance_0"][4]) == "a call (any)"
+    assert re.sub(r"<[^>]+>", "", cells["irrelevance_0"][4]) == "no call"

@@ -40,7 +40,8 @@ class ItemResult:
         reason: None when valid; else a reason of :data:`toolwire.evals.bfcl_checker.REASONS`, or
             ``"error"`` when the model raised.
         message: one human sentence (``"Correct."`` when valid; the exception text for errors).
-        expected: the answer key ``[{"<name>": {"<param>": [allowed...]}}]`` (None for irrelevance).
+        expected: the answer key ``[{"<name>": {"<param>": [allowed...]}}]`` (None for irrelevance and relevance
+            categories, which have no key: no call expected, or any call).
         actual: the model's calls ``[{"name": <original BFCL name>, "args": {...}}]``.
         seconds: wall time of the model call (``bind_tools`` + ``invoke``), in seconds.
         input_tokens, output_tokens: the reply's token counts (0 when the model reports none).

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from html import escape
 from typing import TYPE_CHECKING, Any
 
+from toolwire.evals.bfcl_checker import category_kind
+
 if TYPE_CHECKING:
     from toolwire.evals.report import Report
 
@@ -127,6 +129,12 @@ def _summary_table(report: Report, published: Mapping[str, Mapping[str, float]])
     return "\n".join(rows)
 
 
+def _no_key_expected(category: str) -> str:
+    """What an item without an answer key expects: ``"a call (any)"`` for a relevance category (live_relevance, review
+    140: its failed rows read "no call" as expected), ``"no call"`` for an irrelevance one."""
+    return "a call (any)" if category_kind(category) == "relevance" else "no call"
+
+
 def _failures(report: Report) -> str:
     parts: list[str] = []
     for s in report.summary():
@@ -146,7 +154,7 @@ def _failures(report: Report) -> str:
         parts.append("<table><thead><tr><th>id</th><th>reason</th><th>what was wrong</th><th>question</th>"
                      "<th>expected</th><th>actual</th></tr></thead><tbody>")
         for item in failed:
-            expected = ('<span class="none">no call</span>' if item.expected is None
+            expected = (f'<span class="none">{_no_key_expected(item.category)}</span>' if item.expected is None
                         else f"<pre>{_json(item.expected)}</pre>")
             actual = (f"<pre>{_json(item.actual)}</pre>" if item.actual
                       else '<span class="none">no call</span>')
