@@ -91,3 +91,75 @@ def test_langchains_dump_of_its_own_cut_chunk_loads_with_the_call_invalid() -> N
     assert chunk.tool_calls  # LangChain's partial-JSON reading: a valid call without dry_run
     [message] = messages_from_dict(json.loads(json.dumps(lc.messages_to_dict([chunk]))))
     assert message.tool_calls == [] and [c["id"] for c in message.invalid_tool_calls] == ["c1"]
+
+
+# -- #1: a streamed call whose id comes after its first piece keeps the provider's id, as invoke does ----------------
+
+
+def _completion_chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def _late_id_events(second: str = ' "a"}') -> list[Any]:
+    return [_completion_chunk({"role": "assistant"}),
+            _completion_chunk({"tool_calls": [{"index": 0, "type": "function",
+                                               "function": {"name": "f", "arguments": '{"x":'}}]}),
+            _completion_chunk({"tool_calls": [{"index": 0, "id": "call_late", "function": {"arguments": second}}]}),
+            _completion_chunk({}, "tool_calls")]
+
+
+def test_a_call_id_that_comes_after_the_first_piece_is_the_streamed_calls_id() -> None:
+    import asyncio
+
+    from providers.scripted_http import Answer, ScriptedServer
+    from toolwire.models import ChatOpenAI
+
+    @tool
+    def f(x: str) -> str:
+        """F."""
+        return x
+
+    whole = {"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o", "choices": [{
+        "index": 0, "finish_reason": "tool_calls", "message": {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_late", "type": "function", "function": {"name": "f", "arguments": '{"x": "a"}'}}]}}]}
+    with ScriptedServer() as server:
+        server.push(Answer(body=whole), Answer(events=_late_id_events()), Answer(events=_late_id_events()))
+        model = ChatOpenAI("gpt-4o", base_url=server.url + "/v1", api_key="sk-test", max_retries=0).bind_tools([f])
+        invoked = model.invoke("hi")
+        chunks = list(model.stream("hi"))
+
+        async def streamed() -> list[AIMessageChunk]:
+            return [c async for c in model.astream("hi")]
+
+        achunks = asyncio.run(streamed())
+    assert invoked.tool_calls[0]["id"] == "call_late"
+    for pieces in (chunks, achunks):
+        assert merge_chunks(pieces, as_chunk=False) == invoked
+        ids = [p["id"] for c in pieces for p in c.tool_call_chunks]
+        assert ids[-1] == "call_late"  # the piece that brought it carries it
+
+
+def test_the_merger_gives_way_to_the_first_provider_id_and_keeps_it() -> None:
+    from toolwire.models.lowering._stream import ToolCallMerger
+
+    merger = ToolCallMerger()
+    first = merger.add(index=0, name="f", args='{"x":')
+    pieces = [first, merger.add(index=0, id="real_1", args=' "a"'), merger.add(index=0, id="real_2", args="}")]
+    assert [p["id"] for p in pieces[1:]] == ["real_1", "real_1"]  # the first real id stays the call's
+    assert [c["id"] for c in merger.tool_calls()] == ["real_1"]
+    merged = merge_chunks([AIMessageChunk(tool_call_chunks=[p]) for p in pieces], as_chunk=False)
+    assert [(c["id"], c["args"]) for c in merged.tool_calls] == [("real_1", {"x": "a"})]
+    # a call that never gets one keeps the id made for it, in the pieces and the merge alike
+    lone = ToolCallMerger()
+    made = [lone.add(index=0, name="f", args='{"x":'), lone.add(index=0, args=' "a"}')]
+    assert made[0]["id"] == made[1]["id"] == lone.tool_calls()[0]["id"]
+    assert merge_chunks([AIMessageChunk(tool_call_chunks=[p]) for p in made], as_chunk=False).tool_calls[0]["id"] \
+        == made[0]["id"]
+
+
+def test_a_provider_id_does_not_replace_another_provider_id_in_a_merge() -> None:
+    pieces = [{"name": "f", "args": '{"x":', "id": "first", "index": 0},
+              {"name": None, "args": ' "a"}', "id": "second", "index": 0}]
+    merged = merge_chunks([AIMessageChunk(tool_call_chunks=[p]) for p in pieces], as_chunk=False)  # type: ignore[list-item]
+    assert merged.tool_calls[0]["id"] == "first"  # per-piece ids (Poolside, vLLM): the call keeps its first

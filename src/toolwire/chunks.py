@@ -10,6 +10,8 @@ in the total text length, and ``merge_chunks(chunks).to_message()`` equals the r
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, ClassVar
 
@@ -234,6 +236,34 @@ class AIMessageChunk(ChunkLangChainAPI):
         )
 
 
+_PROVISIONAL: OrderedDict[str, None] = OrderedDict()  # the ids provisional_call_id made, most recent last
+_PROVISIONAL_LIMIT = 4096  # the most recent ones remembered (a merge reads them right after the stream)
+_PROVISIONAL_LOCK = threading.Lock()
+
+
+def provisional_call_id() -> str:
+    """A new call id for a streamed call whose first piece came without the provider's: remembered, so that
+    :func:`merge_chunks` gives the call the provider's id when a later piece of the call brings it, as the stream
+    itself does (:class:`~toolwire.models.lowering._stream.ToolCallMerger`) and as ``invoke`` reads the whole reply
+    (review 142 #1).
+
+    Returns:
+        A new id (:func:`~toolwire.messages.new_tool_call_id`'s form).
+    """
+    call_id = new_tool_call_id()
+    with _PROVISIONAL_LOCK:
+        _PROVISIONAL[call_id] = None
+        while len(_PROVISIONAL) > _PROVISIONAL_LIMIT:
+            _PROVISIONAL.popitem(last=False)
+    return call_id
+
+
+def is_provisional(call_id: Any) -> bool:
+    """Whether ``call_id`` was made by :func:`provisional_call_id` (and is still remembered)."""
+    with _PROVISIONAL_LOCK:
+        return isinstance(call_id, str) and call_id in _PROVISIONAL
+
+
 def _raw_chunk(raw: dict[str, Any]) -> ToolCallChunk:
     """One OpenAI-format streamed call (``{"index", "id", "function": {"name", "arguments"}}``, the Chat Completions
     ``delta.tool_calls`` item LangChain keeps in ``additional_kwargs``) as a :class:`ToolCallChunk`."""
@@ -344,8 +374,9 @@ class _Calls:
             group["name"] = name
         elif name and index is not None and continues_name(group["name"], bool(group["args"]), name, call_id):
             group["name"] += name  # the name streamed in pieces on one index (the group was kept: no id came)
-        if call_id and not group["id"]:
-            group["id"] = call_id
+        if call_id and (not group["id"] or (call_id != group["id"] and is_provisional(group["id"])
+                                            and not is_provisional(call_id))):
+            group["id"] = call_id  # (the provider's id replaces one a stream made before it came: review 142 #1)
             self.by_id[call_id] = group
             if index is not None:
                 self.by_key[index, call_id] = group
@@ -449,8 +480,10 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     or another name, or complete JSON arguments while the piece brings a new id or argument text (an
     index reused for the next call, or whole calls sent one per chunk); one with the call's own id starts
     a new call when it brings another name, or the same name with argument text after complete JSON (one
-    id for every call on index 0). The first non-empty ``name`` and ``id`` of a call win and its ``args``
-    fragments are concatenated in order. When every call has an index, the calls come out in index order.
+    id for every call on index 0). The first non-empty ``name`` and ``id`` of a call win (but for an id a provider
+    stream made for a call whose first piece came without one, which the provider's id in a later piece replaces,
+    as the stream does) and its ``args`` fragments are concatenated in order. When every call has an index, the
+    calls come out in index order.
     ``invalid_tool_calls`` are concatenated, ``usage`` is summed (token counts key by key, nested dicts alike;
     a value that is not a number, such as None, is kept rather than added), ``response_metadata`` and
     ``provider_data`` are updated in order (a ``response_metadata`` value of None does not replace an earlier value,

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolwire.chunks import continues_name, opens_value
-from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk, new_tool_call_id
+from toolwire.chunks import continues_name, opens_value, provisional_call_id
+from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk
 from toolwire.models.lowering._calls import CUT_OFF
 from toolwire.models.lowering._common import CallIds, native_call
 from toolwire.parsing import PartialJSONParser
@@ -27,11 +27,12 @@ __all__ = ["ToolCallMerger", "cut_calls"]
 
 
 class _Slot:
-    __slots__ = ("fragments", "id", "name", "parser", "position")
+    __slots__ = ("fragments", "id", "made", "name", "parser", "position")
 
-    def __init__(self, position: int, call_id: str) -> None:
+    def __init__(self, position: int, call_id: str, made: bool = False) -> None:
         self.position = position
         self.id = call_id  # the call's id in the reply: the provider's made unique (CallIds), or generated
+        self.made = made  # the id was generated: the provider's, when a later piece brings it, replaces it
         self.name: str | None = None
         self.parser = PartialJSONParser()
         self.fragments = 0
@@ -89,11 +90,15 @@ class ToolCallMerger:
       ``f`` twice; Ollama sends whole calls on index 0);
     * otherwise the piece continues the call on that index. Poolside, mlx-openai-server and vLLM's
       gpt-oss streaming send a new id on every piece of one call, with the name only on the first; the
-      OpenAI SDK and LangChain also merge pieces by index alone. The call keeps its first id.
+      OpenAI SDK and LangChain also merge pieces by index alone. The call keeps its first id (but for a
+      generated one: see below).
 
     A call's id is the provider's, renamed ``<id>_2``... when an earlier call of the reply has it
     (:class:`~toolwire.models.lowering._common.CallIds`, as :func:`~toolwire.models.lowering._common.split_calls`
-    renames a whole reply's), or a generated one when the provider sends none.
+    renames a whole reply's), or a generated one (:func:`~toolwire.chunks.provisional_call_id`) while the provider
+    has sent none: the first id a later piece of the call brings replaces it, on that piece and the ones after it,
+    and :func:`~toolwire.messages.merge_chunks` lets it replace the generated one too, so the merged stream has the
+    provider's id as ``invoke`` has (review 142 #1: OpenAI-compatible servers that send the id after the first piece).
     """
 
     def __init__(self) -> None:
@@ -108,13 +113,28 @@ class ToolCallMerger:
         return len(self._slots)
 
     def _new(self, index: Any, call_id: str | None) -> _Slot:
-        slot = _Slot(len(self._slots), self._ids.unique(call_id or new_tool_call_id()))
+        slot = _Slot(len(self._slots), self._ids.unique(call_id or provisional_call_id()), made=not call_id)
         self._slots.append(slot)
         if call_id:
-            self._by_id[call_id] = slot
-            if index is not None:
-                self._by_key[index, call_id] = slot
+            self._register(slot, index, call_id)
         return slot
+
+    def _register(self, slot: _Slot, index: Any, call_id: str) -> None:
+        self._by_id[call_id] = slot
+        if index is not None:
+            self._by_key[index, call_id] = slot
+
+    def _adopt(self, slot: _Slot, index: Any, call_id: str) -> None:
+        """Give ``slot``, whose id was generated, the provider's ``call_id`` (made unique), which a later piece
+        brought; the tool remembered for the generated id (:func:`~toolwire.models.lowering._calls.remember_streamed`)
+        is remembered for the new one too."""
+        from toolwire.models.lowering import _calls
+
+        made, slot.id, slot.made = slot.id, self._ids.unique(call_id), False
+        self._register(slot, index, call_id)
+        with _calls._STREAMED_LOCK:
+            if (kept := _calls._STREAMED.get(made)) is not None:
+                _calls._STREAMED[slot.id] = kept
 
     def _resolve(self, index: Any, call_id: str | None, name: str | None, args: Any) -> _Slot:
         if index is not None:
@@ -157,6 +177,8 @@ class ToolCallMerger:
         """
         slot = self._resolve(index, id, name, args)
         self._last = slot
+        if slot.made and id:
+            self._adopt(slot, index, id)
         call_id: str | None = slot.id
         if name and not slot.name:
             slot.name = name
