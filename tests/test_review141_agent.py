@@ -91,3 +91,82 @@ def test_a_model_that_keeps_repeating_is_told_each_time_and_tools_stay_off() -> 
     answers = [m.content for m in caught.value.messages if isinstance(m, ToolMessage)]
     assert answers == ["6", "6", OFF, OFF, OFF]
     assert [r.tool_choice for r in model.requests] == ["auto", "auto", "none", "none", "none"]
+
+
+# Review 142 #6: a run resumed from exc.messages / stream.messages remembers the calls answered since the newest user
+# message, as the uninterrupted run does, so the model's repeat of an answered call is not run a second time.
+
+
+def _expense_tool(ran: list[int]) -> list:
+    @tool
+    def add_expense(amount: int) -> str:
+        """Add an expense."""
+        ran.append(amount)
+        return f"added {amount}"
+
+    return [add_expense]
+
+
+def _expense(i: int, amount: int = 80) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": "add_expense", "args": {"amount": amount}, "id": f"e{i}",
+                                      "type": "tool_call"}])
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+def test_a_run_resumed_from_exc_messages_answers_the_repeat_from_the_earlier_result() -> None:
+    from toolwire import ProviderError
+
+    ran: list[int] = []
+
+    def provider_down(messages: list) -> AIMessage:
+        raise ProviderError("timeout", provider="openai", retryable=True)
+
+    with pytest.raises(ProviderError) as caught:
+        Agent(ScriptedChatModel([_expense(1), provider_down]), _expense_tool(ran)).invoke("add 80")
+    result = Agent(ScriptedChatModel([_expense(2), "done"]), _expense_tool(ran)).invoke(caught.value.messages)
+    assert ran == [80] and result.reused_calls == {4: 2} and result.messages[4].content == "added 80"
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+def test_a_stream_stopped_and_resumed_sync_and_async_answers_the_repeat_alike() -> None:
+    ran: list[int] = []
+    agent = Agent(ScriptedChatModel([_expense(1), _expense(2), "done", _expense(2), "done"]), _expense_tool(ran))
+    stream = agent.stream("add 80")
+    for event in stream:
+        if event.type == "tool_result":
+            break
+    saved = list(stream.messages)
+    assert agent.invoke(saved).reused_calls == {4: 2}
+    assert asyncio.run(agent.ainvoke(saved)).reused_calls == {4: 2}
+    assert ran == [80]
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+def test_the_seeding_follows_the_live_rules() -> None:
+    ran: list[int] = []
+    human = {"role": "user", "content": "add 80"}
+    answer = ToolMessage("added 80", "e1", name="add_expense")
+    # a tool ran since that result's round: the repeat runs
+    since = [human, _expense(1), answer, _expense(2, 5), ToolMessage("added 5", "e2", name="add_expense")]
+    Agent(ScriptedChatModel([_expense(3), "done"]), _expense_tool(ran)).invoke(since)
+    # a call answered without running (refused by tool_choice) never ran: its repeat runs
+    refused = ToolMessage("Error: tool 'add_expense' was not run: tool calls were off for this reply "
+                          "(tool_choice='none'); answer with the results you already have.", "e1",
+                          name="add_expense", status="error")
+    Agent(ScriptedChatModel([_expense(3), "done"]), _expense_tool(ran)).invoke([human, _expense(1), refused])
+    # a newer question starts afresh, as a new run does
+    Agent(ScriptedChatModel([_expense(3), "done"]), _expense_tool(ran)).invoke(
+        [human, _expense(1), answer, AIMessage("Added."), {"role": "user", "content": "again"}])
+    # repeat_calls names the tool: it runs
+    Agent(ScriptedChatModel([_expense(3), "done"]), _expense_tool(ran), repeat_calls=["add_expense"]).invoke(
+        [human, _expense(1), answer])
+    assert ran == [80, 80, 80, 80]
+
+
+def test_the_same_reply_a_third_time_counts_the_replies_before_the_resume() -> None:
+    ran: list[int] = []
+    done = [ToolMessage("added 80", f"e{i}", name="add_expense") for i in (1, 2)]
+    saved = [{"role": "user", "content": "add 80"}, _expense(1), done[0], _expense(2), done[1]]
+    model = ScriptedChatModel([_expense(3), "done"])
+    Agent(model, _expense_tool(ran), repeat_calls=["add_expense"]).invoke(saved)
+    assert ran == [80] and [r.tool_choice for r in model.requests] == ["auto", "none"]  # (was "auto", "auto")

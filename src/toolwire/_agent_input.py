@@ -11,14 +11,23 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from toolwire._agent_checks import named
+from toolwire._agent_checks import graph_messages, named
 from toolwire._agent_stream import AgentEvent, AgentResult
 from toolwire._call_records import in_reply_order
-from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, SystemMessage, ToolCall, ToolMessage
+from toolwire.errors import UserError
+from toolwire.messages import (
+    AIMessage,
+    BaseMessage,
+    InvalidToolCall,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+    coerce_messages,
+)
 
 __all__ = ["PENDING_NOT_RUN", "PROMPT_ID", "REFUSED", "STEP_LIMIT", "TOOLS_OFF", "answered",
            "answered_since_question", "for_model", "in_call_order", "not_run", "not_run_answers", "put_system_prompt",
-           "refuse_outside_choice", "refused_end", "reply_calls", "unanswered"]
+           "refuse_outside_choice", "refused_end", "reply_calls", "start_messages", "unanswered"]
 
 PROMPT_ID = "toolwire:system_prompt"
 """The ``id`` of the system message an Agent puts first when the conversation has none of its own (unless its
@@ -82,6 +91,24 @@ def put_system_prompt(messages: list[BaseMessage], prompt: str | SystemMessage |
         messages[0] = SystemMessage(merged, id=first.id, name=first.name)
     elif mark and first.id is None and first.content == message.content:  # the prompt alone, stored before ids
         messages[0] = message
+
+
+def start_messages(input: Any, prompt: str | SystemMessage | None) -> list[BaseMessage]:
+    """The conversation an Agent run starts from: ``input`` (a question, a list of messages, or LangGraph's agent
+    state ``{"messages": [...]}``) read as messages, with the Agent's system ``prompt`` put first
+    (:func:`put_system_prompt`, marked with its id).
+
+    Raises:
+        UserError: ``input`` is an empty question (the model made up calls for one: review 67), or cannot be read as
+            messages (:func:`~toolwire.messages.coerce_messages`).
+    """
+    if isinstance(input, str) and not input.strip():
+        raise UserError("The question is empty: pass the text to ask, or a list of messages to continue.")
+    if isinstance(input, dict) and "messages" in input and "role" not in input and "type" not in input:
+        input = graph_messages(input)  # LangGraph's agent state, {"messages": [...]}
+    messages = coerce_messages(input)
+    put_system_prompt(messages, prompt, mark=True)
+    return messages
 
 
 def for_model(messages: list[BaseMessage], prompt: str | SystemMessage | None) -> list[BaseMessage]:

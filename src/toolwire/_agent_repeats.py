@@ -18,8 +18,9 @@ import json
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from toolwire._agent_checks import named
 from toolwire._call_records import in_reply_order
-from toolwire.messages import InvalidToolCall, ToolCall, ToolMessage
+from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 
 __all__ = ["FAILED_TRIES", "RepeatedCalls", "ToolsJob", "call_key", "executor_invalid"]
 
@@ -63,9 +64,11 @@ class RepeatedCalls:
             of the tools whose calls always run.
         tools: the names of the Agent's tools (None: any name is one); a repeated call of another name is answered
             the same way, without the warning that advises ``repeat_calls``, which takes only those names.
+        messages: the conversation a run resumes (``exc.messages``, ``stream.messages``): its rounds since the newest
+            user message are remembered as the run that made them did (:meth:`_seed`, review 142 #6).
     """
 
-    def __init__(self, repeat_calls: Any, tools: Collection[str] | None = None) -> None:
+    def __init__(self, repeat_calls: Any, tools: Collection[str] | None = None, messages: Sequence[Any] = ()) -> None:
         self.repeat_calls = repeat_calls
         self.tools = tools
         self.answered: dict[str, ToolMessage] = {}  # call key -> its success answer, since the last round that ran
@@ -78,6 +81,58 @@ class RepeatedCalls:
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
         self.told: set[tuple[str, bool]] = set()  # (tool, failed): the repeats this run has said it did not run
         self.reused: list[tuple[ToolMessage, ToolMessage]] = []  # (an answer given without running, its source)
+        self._seed(messages)
+
+    def _seed(self, messages: Sequence[Any]) -> None:
+        """Remember the rounds of ``messages`` since its newest user message as the run that made them did, so that a
+        resumed run answers a repeat as the run it resumes would have (review 142 #6: a resumed run ran an answered
+        ``add_expense`` call again), and counts the same reply in a row from there (:meth:`looping`).
+
+        Each reply's answered calls are sorted and recorded in turn (:meth:`sort`, :meth:`record`); a call answered
+        without running (an answer ``Error: <tool> was not run: ...``: refused by ``tool_choice``, left stale) is left
+        out, as the live run leaves it out, and a call :meth:`sort` would have answered from an earlier result but
+        whose answer differs from that result counts as one that ran (an earlier run with other ``repeat_calls``).
+        Calls with no answer (those the run is about to run) are left out. Nothing is warned, nor counted in
+        :attr:`reused`.
+        """
+        start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if getattr(messages[i], "type", "") == "human"),
+                     0)
+        tools, self.tools = self.tools, ()  # (no RepeatedCallWarning for what an earlier run answered)
+        try:
+            for index in range(start, len(messages)):
+                reply = messages[index]
+                if isinstance(reply, AIMessage) and (reply.tool_calls or reply.invalid_tool_calls):
+                    self._seed_round(reply, messages[index + 1:])
+        finally:
+            self.tools = tools
+            self.reused.clear()
+
+    def _seed_round(self, reply: AIMessage, after: Sequence[Any]) -> None:
+        """:meth:`_seed` for one reply, whose answers are the ToolMessages right ``after`` it."""
+        answers: dict[str, ToolMessage] = {}
+        for message in after:
+            if not isinstance(message, ToolMessage):
+                break
+            answers.setdefault(message.tool_call_id or "", message)
+
+        def ran(call: Any) -> bool:
+            answer = answers.get(call.get("id") or "")
+            refused = f"Error: {named(call.get('name'))} was not run: "
+            return answer is not None and not (answer.status == "error" and str(answer.content).startswith(refused))
+
+        calls = [call for call in reply.tool_calls if ran(call)]
+        invalid = [(bad, answers[bad.get("id") or ""]) for bad in reply.invalid_tool_calls if ran(bad)]
+        if not calls and not invalid:
+            return  # (every call refused: the live run records nothing either)
+        ordered = [answers[call["id"] or ""] for call in calls]
+        _, repeats, twins = self.sort(calls)
+        def same(a: ToolMessage, b: ToolMessage) -> bool:
+            return (a.status, a.content) == (b.status, b.content)
+
+        repeats = {i: given for i, given in repeats.items() if same(given, ordered[i])}  # (else it ran)
+        twins = {i: first for i, first in twins.items() if same(ordered[first], ordered[i])}
+        self.record(calls, ordered, repeats, twins, ran=len(repeats) + len(twins) < len(calls))
+        self.looping(calls, ordered, invalid)
 
     def reruns(self, name: str) -> bool:
         """Return whether a repeated identical call of tool ``name`` runs again (``repeat_calls``).

@@ -13,7 +13,8 @@ A run that fails keeps its work: an exception raised by a model call (a
 :class:`~toolwire.errors.ProviderError`, say) or by the executor (``handle_errors=False``) leaves the run with its
 own type, and carries the conversation so far as ``exc.messages`` (every reply and tool result up to the failure),
 as ``MaxStepsExceeded`` does; ``agent.invoke(exc.messages)`` resumes it, and the calls already answered are not
-run again (:func:`~toolwire._agent_checks.keep_run`, review 24).
+run again (:func:`~toolwire._agent_checks.keep_run`, review 24), nor is the model's repeat of one, as in the stopped run
+(:class:`~toolwire._agent_repeats.RepeatedCalls` reads the answers since the newest question: review 142 #6).
 
 A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
 the run (normally: to the first model call only), or since the newest user message of a conversation the run
@@ -66,7 +67,6 @@ from toolwire._agent_checks import (
     check_system_prompt,
     check_tool_choice,
     check_tools,
-    graph_messages,
     keep_run,
     let_model_repeat,
     max_steps_text,
@@ -84,10 +84,10 @@ from toolwire._agent_input import (
     for_model,
     in_call_order,
     not_run,
-    put_system_prompt,
     refuse_outside_choice,
     refused_end,
     reply_calls,
+    start_messages,
     unanswered,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
@@ -116,7 +116,6 @@ from toolwire.messages import (
     SystemMessage,
     ToolCall,
     ToolMessage,
-    coerce_messages,
 )
 from toolwire.models.base import BaseChatModel, ServerTool, ToolChoice, server_tool
 
@@ -270,23 +269,14 @@ class Agent(Batching, AgentMethodAdvice):
 
     # -- the loop, once --------------------------------------------------------------------------------
 
-    def _start(self, input: Any) -> list[BaseMessage]:
-        if isinstance(input, str) and not input.strip():  # (the model made up calls for an empty question: review 67)
-            raise UserError("The question is empty: pass the text to ask, or a list of messages to continue.")
-        if isinstance(input, dict) and "messages" in input and "role" not in input and "type" not in input:
-            input = graph_messages(input)  # LangGraph's agent state, {"messages": [...]}
-        messages = coerce_messages(input)
-        put_system_prompt(messages, self.system_prompt, mark=True)
-        return messages
-
     def _flow(self, messages: list[BaseMessage]) -> Generator[tuple[str, Any], Any, None]:
-        repeated = RepeatedCalls(self.repeat_calls, self.executor.tools)
         unique_ids_in_turns(messages)  # a resumed conversation may repeat call ids (its answers follow suit)
         stale = answer_stale_calls(messages)
         for call, _ in stale:  # every tool_call first, then the results, as for a reply's calls
             yield ("event", AgentEvent("tool_call", call, 0))
         for _, result in stale:
             yield ("event", AgentEvent("tool_result", result, 0))
+        repeated = RepeatedCalls(self.repeat_calls, self.executor.tools, messages)  # (a resumed run's: review 142 #6)
         pending, pending_invalid = unanswered(messages)
         # a resumed run whose calls were answered since the newest question (exc.messages, stream.messages) is past
         # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
@@ -463,7 +453,7 @@ class Agent(Batching, AgentMethodAdvice):
         """:meth:`stream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it. ``tokens``
         (``stream_tokens``, ``stream_mode="messages"``): each model call but the structured one is streamed, as
         ``"model_chunk"`` events."""
-        messages.extend(self._start(input))
+        messages.extend(start_messages(input, self.system_prompt))
         flow = self._flow(messages)
         value: Any = None
         calls = 0  # model calls so far (a chunk's step)
@@ -520,7 +510,7 @@ class Agent(Batching, AgentMethodAdvice):
                        ) -> AsyncIterator[AgentEvent]:
         """:meth:`astream`'s events; ``messages`` (empty) becomes the conversation as the loop builds it; ``tokens``
         as for :meth:`_events`."""
-        messages.extend(self._start(input))
+        messages.extend(start_messages(input, self.system_prompt))
         flow = self._flow(messages)
         value: Any = None
         calls = 0
