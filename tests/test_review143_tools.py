@@ -162,14 +162,14 @@ def test_a_bad_value_is_refused_as_when_the_tool_is_made(key: str, value: Any, e
 
 
 @pytest.mark.parametrize("key", ["handle_tool_error", "handle_validation_error", "verbose", "tags", "metadata",
-                                 "callbacks", "coroutine", "args_schema"])
+                                 "callbacks", "coroutine"])
 def test_langchain_only_fields_are_refused_as_from_function_refuses_them(key: str) -> None:
     from toolwire._keywords import ADVICE
 
     search = _search()
     with pytest.raises(UserError, match=rf"^Cannot set {key} on tool 'search': ") as caught:
         setattr(search, key, "Sorry.")
-    if key not in ("coroutine", "args_schema"):  # (the two StructuredTool.from_function takes, when it makes one)
+    if key != "coroutine":  # (which StructuredTool.from_function takes, when it makes the tool)
         assert ADVICE[key] in str(caught.value)
     assert key not in getattr(search, "__dict__", {})
 

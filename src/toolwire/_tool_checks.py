@@ -500,8 +500,6 @@ _NO_ATTRIBUTE = {
     "coroutine": "a tool's async function is given when it is made: use "
                  "toolwire.StructuredTool.from_function(func=..., coroutine=...), or make the tool of the async "
                  "function itself",
-    "args_schema": "a tool's arguments are read when it is made: make it again with args_schema=Model "
-                   "(tool(func, args_schema=Model))",
 }
 SET_CHECKED = frozenset((*_SPEC_FIELDS, *_OPTION_FIELDS, *_NO_ATTRIBUTE, "handle_tool_error",
                          "handle_validation_error", "callbacks", "callback_manager", "verbose", "tags", "metadata",
@@ -529,8 +527,8 @@ def checked_attribute(tool: Any, key: str, value: Any) -> Any:
     Raises:
         SchemaError: a name :func:`check_name` refuses, an empty description, or an option value its
             ``from_function`` keyword refuses.
-        UserError: a LangChain field toolwire has no part for, ``coroutine`` or ``args_schema`` (one sentence each,
-            saying what to do instead).
+        UserError: a LangChain field toolwire has no part for, or ``coroutine`` (one sentence each, saying what to
+            do instead). (``args_schema`` is a read-only property: Python's ``AttributeError``.)
     """
     spec = getattr(tool, "spec", None)
     if spec is None:  # (the constructor's own assignments)
