@@ -163,3 +163,71 @@ def test_a_provider_id_does_not_replace_another_provider_id_in_a_merge() -> None
               {"name": None, "args": ' "a"}', "id": "second", "index": 0}]
     merged = merge_chunks([AIMessageChunk(tool_call_chunks=[p]) for p in pieces], as_chunk=False)  # type: ignore[list-item]
     assert merged.tool_calls[0]["id"] == "first"  # per-piece ids (Poolside, vLLM): the call keeps its first
+
+
+# -- #4: ChatGoogleGenAI.astream closed early closes its HTTP response at once ----------------------------------------
+
+
+def _open_connections(port: int) -> int:
+    """This process's established TCP connections to ``port`` (the client's side of them)."""
+    import os
+
+    inodes = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            link = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if link.startswith("socket:"):
+            inodes.add(link[8:-1])
+    with open("/proc/net/tcp", encoding="ascii") as table:
+        rows = [line.split() for line in table.read().splitlines()[1:]]
+    return sum(1 for row in rows if row[9] in inodes and int(row[2].split(":")[1], 16) == port and row[3] == "01")
+
+
+@pytest.mark.parametrize("library", ["aiohttp", "httpx"])
+def test_a_gemini_astream_closed_early_closes_its_http_response_at_once(library: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import os
+    import time
+
+    from providers.scripted_http import Answer, ScriptedServer
+    from toolwire.models import ChatGoogleGenAI
+
+    if not os.path.exists("/proc/net/tcp"):
+        pytest.skip("counts the connections in /proc/net/tcp (Linux)")
+    api_client = pytest.importorskip("google.genai._api_client")
+    if library == "httpx":
+        monkeypatch.setattr(api_client, "has_aiohttp", False)
+    elif not api_client.has_aiohttp:
+        pytest.skip("aiohttp is not installed")
+
+    def piece(text: str, finish: str | None = None) -> dict[str, Any]:
+        candidate: dict[str, Any] = {"content": {"role": "model", "parts": [{"text": text}]}, "index": 0}
+        if finish:
+            candidate["finishReason"] = finish
+        return {"candidates": [candidate], "modelVersion": "gemini-2.5-flash"}
+
+    events = [piece(str(n)) for n in range(60)] + [piece("", "STOP")]
+    with ScriptedServer() as server:
+        server.push(Answer(events=events, pauses=[0.0] + [0.05] * 60))  # 3 s of a reply nobody reads
+        port = int(server.url.rsplit(":", 1)[1])
+        model = ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test", base_url=server.url, max_retries=0)
+
+        async def run() -> tuple[int, float | None]:
+            stream = model.astream("hi")
+            async for _ in stream:
+                break
+            before = _open_connections(port)
+            start = time.monotonic()
+            await stream.aclose()  # type: ignore[attr-defined]
+            while time.monotonic() - start < 1.5:
+                if not _open_connections(port):
+                    return before, time.monotonic() - start
+                await asyncio.sleep(0.02)
+            return before, None
+
+        before, closed_after = asyncio.run(run())
+    assert before == 1
+    assert closed_after is not None and closed_after < 0.5  # (was: open until the server ended the stream, 3 s)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
-from toolwire.models._retry import _clip, api_key_hint, redact_url, status_error, transport_error
+from toolwire.models._retry import _clip, aclose_stream, api_key_hint, redact_url, status_error, transport_error
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import gemini as codec
@@ -235,7 +235,42 @@ class _ChunkBound:
             return await self._chunks.__anext__()
 
     async def aclose(self) -> None:
-        """Close the SDK's stream (its HTTP response)."""
-        close = getattr(self._stream, "aclose", None) or getattr(self._chunks, "aclose", None)
-        if close is not None:
-            await close()
+        """Close the SDK's stream and its HTTP response, now.
+
+        google-genai's async stream is an async generator over inner ones, the innermost holding the HTTP
+        response; closing the outer one leaves the inner ones suspended (an ``async for`` left early does not close
+        what it iterates) until they are collected, and the response open while the server goes on sending (review
+        142 #4; the sync stream's generators are closed as their last reference goes). So the responses held by the
+        suspended generators (:func:`_held_by`) are closed first, then the generators, innermost first, each
+        failure logged at DEBUG (:func:`~toolwire.models._retry.aclose_stream`).
+        """
+        generators, responses = _held_by(self._stream)
+        for response in responses:
+            await aclose_stream(response)  # (aiohttp's ClientResponse.close(), httpx's Response.aclose())
+        for generator in reversed(generators):
+            await aclose_stream(generator)
+        if not generators:
+            await aclose_stream(self._stream if hasattr(self._stream, "aclose") else self._chunks)
+
+
+def _held_by(stream: Any, limit: int = 32) -> tuple[list[Any], list[Any]]:
+    """The suspended async generators of an SDK stream, outermost first (``stream`` itself, then those each one holds
+    in its local variables), and the HTTP responses (the ``response_stream`` of google-genai's ``HttpResponse``) they
+    hold; at most ``limit`` generators are looked at."""
+    generators: list[Any] = []
+    responses: list[Any] = []
+    todo, seen = [stream], set()
+    while todo and len(seen) < limit:
+        item = todo.pop(0)
+        if id(item) in seen or not inspect.isasyncgen(item) or item.ag_frame is None:
+            continue
+        seen.add(id(item))
+        generators.append(item)
+        for value in list(item.ag_frame.f_locals.values()):
+            if inspect.isasyncgen(value):
+                todo.append(value)
+            elif type(value).__name__ == "HttpResponse":
+                raw = getattr(value, "response_stream", None)
+                if raw is not None and not isinstance(raw, str | bytes | list) and all(raw is not r for r in responses):
+                    responses.append(raw)
+    return generators, responses
