@@ -294,9 +294,9 @@ def test_a_single_role_tuple_is_one_message() -> None:
 
 
 def test_a_bad_role_tuple_says_what_is_wrong() -> None:
-    with pytest.raises(UserError, match=r"^Cannot read the role 'developer' of a \(role, text\) tuple; use 'system', "
-                                        r"'user' or 'assistant' \(or 'human', 'ai'\)\.$"):
-        coerce_messages([("developer", "be brief")])
+    with pytest.raises(UserError, match=r"^Cannot read the role 'critic' of a \(role, text\) tuple; use 'system', "
+                                        r"'user' or 'assistant' \(or 'human', 'ai', 'developer'\)\.$"):
+        coerce_messages([("critic", "be brief")])
     with pytest.raises(UserError, match=r"^The text of a \('user', text\) tuple is int; give a string or a list of "
                                         r"content blocks\.$"):
         coerce_messages(("user", 5))

@@ -238,3 +238,26 @@ def test_the_ids_are_written_into_the_langchain_message() -> None:
     made = [first.tool_calls[0]["id"], first.invalid_tool_calls[0]["id"]]
     assert [chunk.tool_calls[0]["id"], chunk.invalid_tool_calls[0]["id"]] == made
     assert [piece["id"] for piece in chunk.tool_call_chunks] == made
+
+
+def test_the_developer_role_is_a_system_message_in_a_tuple_and_a_langchain_chat_message() -> None:
+    """#5: the tuple and LangChain's ChatMessage(role="developer") were refused, while the dict form was taken."""
+    import warnings
+
+    from langchain_core.messages import ChatMessage, convert_to_messages
+
+    from toolwire.interop.langchain import from_langchain_messages
+    from toolwire.messages import HumanMessage, SystemMessage, coerce_messages
+    from toolwire.testing import ScriptedChatModel
+
+    expected = [SystemMessage("Answer briefly."), HumanMessage("hi")]
+    assert coerce_messages([("developer", "Answer briefly."), ("user", "hi")]) == expected
+    assert coerce_messages(("developer", "Answer briefly.")) == expected[:1]
+    model = ScriptedChatModel(["ok"])
+    model.invoke([("developer", "Answer briefly."), ("user", "hi")])
+    assert model.requests[-1].messages == expected
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # LangChain's mark of a developer message is not data left out
+        assert from_langchain_messages([ChatMessage(role="developer", content="Answer briefly."), ("human", "hi")]) \
+            == expected
+        assert from_langchain_messages(convert_to_messages([("developer", "Answer briefly.")])) == expected[:1]

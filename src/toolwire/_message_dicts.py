@@ -376,7 +376,8 @@ def _read_calls(raw_calls: Any) -> tuple[list[Any], list[InvalidToolCall]]:
 
 
 _ROLE_ALIASES = {"user": HumanMessage, "human": HumanMessage, "system": SystemMessage,
-                 "assistant": AIMessage, "ai": AIMessage}
+                 "assistant": AIMessage, "ai": AIMessage,
+                 "developer": SystemMessage}  # OpenAI's name for the system role, as in a dict (review 143 #5)
 
 
 def _is_role_pair(value: Any) -> bool:
@@ -392,7 +393,7 @@ def _from_role_pair(pair: tuple[Any, ...]) -> BaseMessage:
     if not isinstance(role, str) or role not in _ROLE_ALIASES:
         raise UserError(
             f"Cannot read the role {role!r} of a (role, text) tuple; use 'system', 'user' or 'assistant' "
-            "(or 'human', 'ai')."
+            "(or 'human', 'ai', 'developer')."
         )
     if not isinstance(content, str | list):
         raise UserError(
@@ -409,10 +410,10 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     :class:`~toolwire.chunks.AIMessageChunk` too, read as its ``to_message()``), a single ``(role, text)`` tuple
     such as ``("user", "hi")`` (one message), or a list of messages, strings, ``(role, text)`` tuples and
     ``{"role"|"type", "content", ...}`` dicts (read by :func:`message_from_dict`, which says which keys it reads;
-    an OpenAI SDK message's ``model_dump()`` is accepted). The roles of a tuple are ``"system"``, ``"user"``
-    (or ``"human"``) and ``"assistant"`` (or ``"ai"``). A tuple of two items whose first is one of these roles
-    is one message; any other tuple is a sequence of messages, as a list is. LangChain's message objects
-    (``langchain_core.messages``: ``HumanMessage``, ``AIMessage`` and its chunks, ``SystemMessage``,
+    an OpenAI SDK message's ``model_dump()`` is accepted). The roles of a tuple are ``"system"`` (or OpenAI's
+    ``"developer"``), ``"user"`` (or ``"human"``) and ``"assistant"`` (or ``"ai"``). A tuple of two items whose first is
+    one of these roles is one message; any other tuple is a sequence of messages, as a list is. LangChain's message
+    objects (``langchain_core.messages``: ``HumanMessage``, ``AIMessage`` and its chunks, ``SystemMessage``,
     ``ToolMessage``, a ``ChatMessage`` of one of these roles), alone or in a list, are converted as
     :func:`toolwire.interop.langchain.from_langchain_messages` converts them (see :func:`langchain_message`); a
     LangChain prompt value (``ChatPromptTemplate.invoke(...)``) is read as its ``to_messages()``.

@@ -30,6 +30,8 @@ from toolwire.messages import (
 __all__ = ["from_langchain_messages", "to_langchain_messages"]
 
 _PROVIDER_DATA_KEY = "toolwire_provider_data"
+# where LangChain marks the system message of a ("developer", text) prompt, read as the system message it is
+_OPENAI_ROLE = "__openai_role__"
 
 
 def _lc() -> Any:
@@ -213,8 +215,14 @@ def _warn_dropped(msg: Any) -> None:
     """Warn that a LangChain system, human, tool or chat message's ``additional_kwargs``/``response_metadata`` are
     left out: toolwire's message has no place for them (review 93: they were dropped silently, where toolwire's own
     constructors refuse them)."""
-    dropped = [f"{field} ({', '.join(map(str, data))})" for field in ("additional_kwargs", "response_metadata")
-               if isinstance(data := getattr(msg, field, None), dict) and data]
+    dropped = []
+    for field in ("additional_kwargs", "response_metadata"):
+        data = getattr(msg, field, None)
+        # (LangChain's mark of a ("developer", text) prompt's system message says nothing toolwire's does not)
+        keys = [k for k, v in data.items() if not (k == _OPENAI_ROLE and v in ("developer", "system"))] if isinstance(
+            data, dict) else []
+        if keys:
+            dropped.append(f"{field} ({', '.join(map(str, keys))})")
     if dropped:
         kind = type(msg).__name__
         also = ", and data for your code in its artifact" if isinstance(msg, _lc().ToolMessage) else ""
@@ -266,7 +274,7 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
     items: Iterable[Any] = messages
     out: list[BaseMessage] = []
     roles = {"system": SystemMessage, "user": HumanMessage, "human": HumanMessage,
-             "assistant": AIMessage, "ai": AIMessage}
+             "assistant": AIMessage, "ai": AIMessage, "developer": SystemMessage}  # (OpenAI's: review 143 #5)
     for msg in items:
         if not isinstance(msg, lc.BaseMessage):  # a toolwire message, a (role, text) tuple, a role dict...
             out.extend(coerce_messages([msg]))
