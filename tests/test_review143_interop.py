@@ -237,7 +237,19 @@ def test_the_ids_are_written_into_the_langchain_message() -> None:
     assert first == second
     made = [first.tool_calls[0]["id"], first.invalid_tool_calls[0]["id"]]
     assert [chunk.tool_calls[0]["id"], chunk.invalid_tool_calls[0]["id"]] == made
-    assert [piece["id"] for piece in chunk.tool_call_chunks] == made
+    assert [piece["id"] for piece in chunk.tool_call_chunks] == [None, None]  # (so a later real id still merges)
+
+
+def test_a_partial_langchain_chunk_read_mid_stream_still_merges_with_a_later_real_id() -> None:
+    from langchain_core.messages import AIMessageChunk as LCChunk
+
+    from toolwire.interop.langchain import from_langchain_messages
+
+    partial = LCChunk("", tool_call_chunks=[{"name": "f", "args": '{"a": ', "id": None, "index": 0}])
+    assert from_langchain_messages(partial) == from_langchain_messages(partial)
+    whole = partial + LCChunk("", tool_call_chunks=[{"name": None, "args": "1}", "id": "call_real", "index": 0}])
+    assert from_langchain_messages(whole)[0].tool_calls == [
+        {"name": "f", "args": {"a": 1}, "id": "call_real", "type": "tool_call"}]
 
 
 def test_the_developer_role_is_a_system_message_in_a_tuple_and_a_langchain_chat_message() -> None:

@@ -76,17 +76,18 @@ def _invalid_places(msg: AIMessage) -> dict[str, int]:
     return places
 
 
-def _chunk_calls(msg: Any) -> tuple[list[Any], list[Any]]:
+def _chunk_calls(msg: Any, pieces: list[dict[str, Any]] | None = None) -> tuple[list[Any], list[Any]]:
     """The ``(tool_calls, invalid_tool_calls)`` of a LangChain ``AIMessageChunk``, read from its raw
     ``tool_call_chunks`` as toolwire's own :class:`~toolwire.chunks.AIMessageChunk` reads them
     (:meth:`~toolwire.chunks.AIMessageChunk.to_message`), not from LangChain's ``tool_calls``: LangChain parses the
     argument text as partial JSON, so arguments a stream cut off mid-way (``'{"pattern": "*.tmp", "dry_run": fa'``)
     read as a call without the cut ones (review 76: it ran with ``dry_run`` at its default). Here such a call is an
     :class:`~toolwire.messages.InvalidToolCall` that never runs. Invalid calls the chunk was given with an error
-    (LangChain makes a chunk of each; those read from chunks have none) are kept as given."""
+    (LangChain makes a chunk of each; those read from chunks have none) are kept as given. ``pieces``: copies of the
+    chunk's tool-call chunks, their ids given (:func:`_give_ids`); by default, copies as they are."""
     from toolwire.chunks import AIMessageChunk as Chunk
 
-    pieces = [dict(piece) for piece in msg.tool_call_chunks]
+    pieces = [dict(piece) for piece in msg.tool_call_chunks] if pieces is None else pieces
     given = [bad for bad in msg.invalid_tool_calls if bad.get("error") is not None]
     for bad in given:  # the piece LangChain made of it (None index, its name, args and id) is not read again
         made = [i for i, piece in enumerate(pieces) if piece.get("index") is None and (
@@ -122,25 +123,35 @@ def _same_call(piece: dict[str, Any], record: dict[str, Any]) -> bool:
         return False
 
 
-def _give_ids(msg: Any, lc: Any) -> None:
-    """Give each tool call, invalid tool call and tool-call chunk of the LangChain AI message ``msg`` that has no id
-    (LangChain's ids are optional) a new one, written into ``msg``'s own dicts in place, so every later reading of the
-    same message (by ``ToolExecutor.execute``, ``model.invoke``, the Agent, LangChain itself) gives the same ids and
-    the results made for them answer its calls (review 143 #4: each reading made new ones, so a resumed Agent ran the
-    calls again). A chunk's call and the tool-call chunk LangChain read it from (or made of it) get the same id, which
-    later id-less chunks merged into it with ``+`` keep (LangChain's streams give a call's id in its first chunk)."""
+def _give_ids(msg: Any, lc: Any) -> list[dict[str, Any]]:
+    """Give each tool call and invalid tool call of the LangChain AI message ``msg`` that has no id (LangChain's ids
+    are optional) a new one, written into ``msg``'s own dicts in place, so every later reading of the same message
+    (by ``ToolExecutor.execute``, ``model.invoke``, the Agent, LangChain itself) gives the same ids and the results
+    made for them answer its calls (review 143 #4: each reading made new ones, so a resumed Agent ran the calls again).
+
+    Returns:
+        For an ``AIMessageChunk``, copies of its tool-call chunks, each without an id given the id of the call LangChain
+        read from it (or made it of); the chunks themselves keep None, so a provider's id in a later chunk still
+        merges with them under LangChain's ``+`` (which then reads the calls again, to be given ids again). An empty
+        list for other messages.
+    """
     with _IDS_LOCK:
-        free = [piece for piece in msg.tool_call_chunks if _no_id(piece)] if isinstance(
-            msg, lc.AIMessageChunk) else []
-        for record in [*msg.tool_calls, *msg.invalid_tool_calls]:
-            if not _no_id(record):
-                continue
-            record["id"] = made = new_tool_call_id()
-            same = next((i for i, piece in enumerate(free) if _same_call(piece, record)), None)
-            if same is not None:
-                free.pop(same)["id"] = made
-        for piece in free:
-            piece["id"] = new_tool_call_id()
+        records = [*msg.tool_calls, *msg.invalid_tool_calls]
+        pieces = [dict(piece) for piece in msg.tool_call_chunks] if isinstance(msg, lc.AIMessageChunk) else []
+        known = {piece.get("id") for piece in pieces if not _no_id(piece)}
+        # the calls that stand for id-less tool-call chunks: those without an id, or with one no chunk has (made here)
+        stand_in = [record for record in records if isinstance(record, dict) and record.get("id") not in known]
+        for record in stand_in:
+            if not record.get("id"):
+                record["id"] = new_tool_call_id()
+        for position, piece in enumerate(pieces):
+            if _no_id(piece):
+                same = next((i for i, record in enumerate(stand_in) if _same_call(piece, record)), None)
+                if same is None:  # (a chunk whose call was edited away: written in, to read the same next time)
+                    piece["id"] = msg.tool_call_chunks[position]["id"] = new_tool_call_id()
+                else:
+                    piece["id"] = stand_in.pop(same)["id"]
+        return pieces
 
 
 def to_langchain_messages(messages: Any) -> list[Any]:
@@ -291,9 +302,9 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
         elif isinstance(msg, lc.AIMessage):
             extra = dict(msg.additional_kwargs or {})
             extra.pop("tool_calls", None)  # OpenAI's raw form of the calls LangChain read into tool_calls
-            _give_ids(msg, lc)  # the same ids on every reading of this message (review 143 #4)
+            pieces = _give_ids(msg, lc)  # the same ids on every reading of this message (review 143 #4)
             if isinstance(msg, lc.AIMessageChunk) and msg.tool_call_chunks:
-                calls, invalid = _chunk_calls(msg)
+                calls, invalid = _chunk_calls(msg, pieces)
             else:
                 calls = [tool_call(c["name"], dict(c.get("args") or {}), c.get("id")) for c in msg.tool_calls]
                 invalid = [invalid_tool_call(c.get("name"), c.get("args"), c.get("id"), c.get("error"))
