@@ -231,3 +231,19 @@ def test_a_gemini_astream_closed_early_closes_its_http_response_at_once(library:
         before, closed_after = asyncio.run(run())
     assert before == 1
     assert closed_after is not None and closed_after < 0.5  # (was: open until the server ended the stream, 3 s)
+
+
+# -- review 141 #3: the message classes and messages_to_dict document their arguments, returns and errors -----------
+
+
+def test_human_and_system_message_and_messages_to_dict_document_their_shapes_and_errors() -> None:
+    import inspect
+
+    import toolwire
+
+    for cls in (toolwire.HumanMessage, toolwire.SystemMessage):
+        doc = inspect.getdoc(cls) or ""
+        assert "Args:" in doc and "content" in doc and "additional_kwargs" in doc
+        assert "Raises:" in doc and "TypeError" in doc and "UserError" in doc
+    doc = inspect.getdoc(toolwire.messages_to_dict) or ""
+    assert "Args:" in doc and "Returns:" in doc and "Raises:" in doc

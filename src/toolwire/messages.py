@@ -1,24 +1,21 @@
-"""Messages of a tool-calling conversation, and the tool-call records they carry.
+"""Messages of a tool-calling conversation and the tool-call records they carry, in the field's common form (OpenAI
+Chat Completions, LangChain core):
 
-The shapes follow the field's common form (OpenAI Chat Completions, LangChain core):
+* :class:`ToolCall` is the plain dict ``{"name", "args", "id", "type": "tool_call"}``, in that key order, so
+  ``print(ai_message.tool_calls)`` reads as in the book chapter this project started from.
+* :class:`InvalidToolCall` is ``{"name", "args", "id", "error", "type": "invalid_tool_call"}`` where ``args`` is the
+  raw argument *text* the model sent (kept so nothing is lost).
+* Messages (:class:`SystemMessage`, :class:`HumanMessage`, :class:`AIMessage`, :class:`ToolMessage`) are immutable
+  values: attributes cannot be reassigned (use :meth:`BaseMessage.copy`), they compare by value, and round-trip to
+  JSON-ready dicts with :meth:`BaseMessage.to_dict` / :func:`message_from_dict` so a conversation can be saved and
+  resumed; LangChain's ``model_copy``, ``model_dump`` and ``content_blocks`` work too (:mod:`toolwire._message_compat`).
+  Lists inside a message (``tool_calls``) are plain lists for readability; treat them as read-only.
+* Streaming replies arrive as :class:`AIMessageChunk`; ``chunk_a + chunk_b`` merges two, and :func:`merge_chunks`
+  merges many in linear time. ``merge_chunks(chunks).to_message()`` equals what ``invoke`` returns.
 
-* :class:`ToolCall` is the plain dict ``{"name", "args", "id", "type": "tool_call"}``, in that key
-  order, so ``print(ai_message.tool_calls)`` reads as in the book chapter this project started from.
-* :class:`InvalidToolCall` is ``{"name", "args", "id", "error", "type": "invalid_tool_call"}`` where
-  ``args`` is the raw argument *text* the model sent (kept so nothing is lost).
-* Messages (:class:`SystemMessage`, :class:`HumanMessage`, :class:`AIMessage`, :class:`ToolMessage`)
-  are immutable values: attributes cannot be reassigned (use :meth:`BaseMessage.copy`), they compare by
-  value, and round-trip to JSON-ready dicts with :meth:`BaseMessage.to_dict` / :func:`message_from_dict`
-  so a conversation can be saved and resumed; LangChain's ``model_copy``, ``model_dump`` and ``content_blocks``
-  work too (:mod:`toolwire._message_compat`). Lists inside a message (``tool_calls``) are plain lists
-  for readability; treat them as read-only.
-* Streaming replies arrive as :class:`AIMessageChunk`; ``chunk_a + chunk_b`` merges two, and
-  :func:`merge_chunks` merges many in linear time. ``merge_chunks(chunks).to_message()`` equals what
-  ``invoke`` returns.
-
-Content is a string or a list of content blocks (``{"type": "text", "text": ...}``,
-``{"type": "image", ...}``); :attr:`BaseMessage.text` gives the text of either. A :class:`ToolMessage` takes
-any value as content and makes it text as a tool's result is written (a number, a dict...), as LangChain's does.
+Content is a string or a list of content blocks (``{"type": "text", "text": ...}``, ``{"type": "image", ...}``);
+:attr:`BaseMessage.text` gives the text of either. A :class:`ToolMessage` takes any value as content and makes it
+text as a tool's result is written (a number, a dict...), as LangChain's does.
 """
 
 from __future__ import annotations
@@ -298,9 +295,8 @@ class BaseMessage(LangChainMessageAPI):
         ISO/text, pydantic models and dataclasses to their JSON form, ``bytes`` to standard base64 text, tuples
         and sets to lists, dict keys to strings (a dict two of whose keys are one text, ``1`` and ``"1"``, to the
         list of its ``[key, value]`` pairs), any other object to its ``str()``. :func:`message_from_dict` reads
-        the dict back into an equal message when every value was
-        already JSON (converted values come back in their JSON form). Its lists and dicts are new ones:
-        changing the dict never changes the message.
+        the dict back into an equal message when every value was already JSON (converted values come back in their
+        JSON form). Its lists and dicts are new ones: changing the dict never changes the message.
 
         Returns:
             A new dict of strings, numbers, bools, None, lists and dicts.
@@ -372,14 +368,26 @@ def _refuse_additional_kwargs(owner: str, value: Any) -> None:
 
 
 class SystemMessage(BaseMessage):
-    """Instructions for the model (the ``system`` role)."""
+    """Instructions for the model (the ``system`` role).
+
+    Args:
+        content, id, name, additional_kwargs: as :class:`BaseMessage` takes them: text or content blocks, an optional
+            id and name (kept as text), LangChain's ``additional_kwargs`` only when empty.
+    Raises:
+        TypeError: ``content`` is neither a string nor a list of text and content-block dicts.
+        UserError: a non-empty ``additional_kwargs`` (the message says where such data goes)."""
 
     __slots__ = ()
     type: ClassVar[str] = "system"
 
 
 class HumanMessage(BaseMessage):
-    """A message from the user (the ``user`` role)."""
+    """A message from the user (the ``user`` role).
+
+    Args:
+        content, id, name, additional_kwargs: as :class:`SystemMessage` takes them.
+    Raises:
+        TypeError, UserError: as :class:`SystemMessage` raises them (bad content; a non-empty ``additional_kwargs``)."""
 
     __slots__ = ()
     type: ClassVar[str] = "human"
@@ -400,22 +408,21 @@ class AIMessage(BaseMessage):
         id, name: as in :class:`BaseMessage`.
         usage_metadata: LangChain's keyword for ``usage`` (give one of them): its token counts (a missing
             ``total_tokens`` is ``input_tokens + output_tokens``), and ``input_token_details["cache_read"]`` as
-            ``cached_tokens`` (its other details have no place in
-            :class:`Usage`).
+            ``cached_tokens`` (its other details have no place in :class:`Usage`).
         additional_kwargs: LangChain's keyword for the provider's extra reply fields, kept where
             :func:`~toolwire.interop.langchain.from_langchain_messages` keeps them:
             ``response_metadata["additional_kwargs"]`` (merged into a dict already there; ``None`` values left out;
             given back by ``to_langchain_messages``), a ``refusal`` in ``response_metadata["refusal"]``,
             ``toolwire_provider_data`` as ``provider_data`` when that is not given, ``toolwire_invalid_call_index``
             (``{call id: index}``, written by ``to_langchain_messages``) as the invalid calls' ``index``; OpenAI-format
-            ``tool_calls`` there are read as the calls when ``tool_calls`` is not given (as LangChain reads them),
-            else dropped.
+            ``tool_calls`` there are read as the calls when ``tool_calls`` is not given (as LangChain reads them), else
+            dropped.
 
     Raises:
-        UserError: a ``tool_calls`` item is not a dict with a text ``name``, or an ``invalid_tool_calls`` item
-            is not a dict, or either is one call (a dict) rather than a list of them; both ``usage`` and a
-            different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that is not a dict, or
-            a token count in it that is not a whole number of 0 or more.
+        UserError: a ``tool_calls`` item is not a dict with a text ``name``, or an ``invalid_tool_calls`` item is not
+            a dict, or either is one call (a dict) rather than a list of them; both ``usage`` and a different
+            ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that is not a dict, or a token count in
+            it that is not a whole number of 0 or more.
         TypeError: ``content`` is neither text nor a list of content blocks (as :class:`BaseMessage`).
     """
 
@@ -503,8 +510,7 @@ class ToolMessage(BaseMessage):
             surrogate becomes U+FFFD, as in the AIMessage's call ids, so the two still match).
         status: ``"success"`` or ``"error"``.
         artifact: the full result object for the program (never sent to the model).
-        name: the tool's name.
-        id: an optional message id.
+        name, id: the tool's name; an optional message id.
         additional_kwargs: LangChain's keyword, taken when empty (see :class:`BaseMessage`).
 
     ``print(msg)`` shows ``content=... tool_call_id=...`` (and ``status='error'`` when it is one).
