@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import json
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -102,15 +103,15 @@ class RepeatedCalls:
             for index in range(start, len(messages)):
                 reply = messages[index]
                 if isinstance(reply, AIMessage) and (reply.tool_calls or reply.invalid_tool_calls):
-                    self._seed_round(reply, messages[index + 1:])
+                    self._seed_round(reply, messages, index + 1)
         finally:
             self.tools = tools
             self.reused.clear()
 
-    def _seed_round(self, reply: AIMessage, after: Sequence[Any]) -> None:
-        """:meth:`_seed` for one reply, whose answers are the ToolMessages right ``after`` it."""
+    def _seed_round(self, reply: AIMessage, messages: Sequence[Any], start: int) -> None:
+        """:meth:`_seed` for one reply, whose answers are the ToolMessages of ``messages`` from ``start`` on."""
         answers: dict[str, ToolMessage] = {}
-        for message in after:
+        for message in itertools.islice(messages, start, None):
             if not isinstance(message, ToolMessage):
                 break
             answers.setdefault(message.tool_call_id or "", message)
