@@ -247,3 +247,39 @@ def test_human_and_system_message_and_messages_to_dict_document_their_shapes_and
         assert "Raises:" in doc and "TypeError" in doc and "UserError" in doc
     doc = inspect.getdoc(toolwire.messages_to_dict) or ""
     assert "Args:" in doc and "Returns:" in doc and "Raises:" in doc
+
+
+# --------------------------------------------------------------------------- review 142 #2: a _stream-only model
+
+
+def test_a_stream_only_models_merged_stream_equals_invoke_on_an_unreadable_call() -> None:
+    import asyncio
+
+    from toolwire import AIMessageChunk as _Chunk
+    from toolwire import merge_chunks as _merge
+    from toolwire import tool as _tool
+    from toolwire.models import BaseChatModel
+
+    @_tool
+    def write_file(path: str, text: str) -> str:
+        """Write a file."""
+        return "ok"
+
+    class StreamOnly(BaseChatModel):
+        """A provider with native streaming only."""
+
+        def _stream(self, request: Any) -> Any:
+            yield _Chunk(tool_call_chunks=[{"name": "write_file", "args": '{"path": "a.txt", ', "id": "so1",
+                                            "index": 0}])
+            yield _Chunk(tool_call_chunks=[{"name": None, "args": '"text": "hello"', "id": None, "index": 0}])
+
+    model = StreamOnly().bind_tools([write_file])
+    invoked = model.invoke("q")
+    streamed = _merge(model.stream("q"), as_chunk=False)
+
+    async def collect() -> Any:
+        return _merge([chunk async for chunk in model.astream("q")], as_chunk=False)
+
+    astreamed = asyncio.run(collect())
+    assert invoked == streamed == astreamed
+    assert '{"path": <text>, "text": <text>}' in streamed.invalid_tool_calls[0]["error"]

@@ -292,3 +292,28 @@ def test_an_injected_tool_arg_field_without_a_default_is_refused_as_a_parameter_
     with pytest.raises(SchemaError) as by_param:
         tool(delete_param)
     assert str(by_schema.value).replace("'delete'", "'delete_param'") == str(by_param.value)
+
+
+# ------------------------------------------------------------- review 143 #6: structured output, pipelines
+
+
+def test_structured_output_and_pipelines_refuse_a_positional_config_in_one_sentence() -> None:
+    import asyncio
+
+    from pydantic import BaseModel as _Model
+
+    from toolwire import AIMessage as _AIMessage
+    from toolwire.errors import UserError as _UserError
+    from toolwire.testing import ScriptedChatModel as _Scripted
+
+    class Point(_Model):
+        x: int
+
+    call = _AIMessage("", tool_calls=[{"name": "Point", "args": {"x": 1}, "id": "c", "type": "tool_call"}])
+    model = _Scripted([call] * 6)
+    for target in (model.with_structured_output(Point), model | (lambda reply: reply)):
+        with pytest.raises(_UserError, match=r"invoke\(input, config\) passes LangChain's RunnableConfig"):
+            target.invoke("q", {"tags": []})
+        with pytest.raises(_UserError, match=r"ainvoke\(input, config\)"):
+            asyncio.run(target.ainvoke("q", {"tags": []}))
+    assert model.with_structured_output(Point).invoke("q", None) == Point(x=1)

@@ -210,7 +210,7 @@ class ModelPipeline(Batching):
         """
         return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
-    def invoke(self, input: Any, **options: Any) -> Any:
+    def invoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Run the steps in order and return the last one's result (all of them again, under :meth:`with_retry`).
 
         Args:
@@ -223,6 +223,10 @@ class ModelPipeline(Batching):
         Raises:
             Exception: the first step's failure, as it raised it (the last attempt's, under :meth:`with_retry`).
         """
+        if config:  # LangChain's invoke(input, config): refused in one sentence (review 143 #6)
+            from toolwire.models.base import _refuse_config
+
+            _refuse_config("invoke", config)
         options = {**self._bound_options, **options}
         return self._whole_retry.call(lambda value: self._invoke(value, options), input)
 
@@ -231,7 +235,7 @@ class ModelPipeline(Batching):
             value = _run(step, value, options if position == 0 else {})
         return value
 
-    async def ainvoke(self, input: Any, **options: Any) -> Any:
+    async def ainvoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Async :meth:`invoke` (see the class docstring for how each step runs).
 
         Returns:
@@ -240,6 +244,10 @@ class ModelPipeline(Batching):
         Raises:
             Exception: as :meth:`invoke`.
         """
+        if config:  # LangChain's ainvoke(input, config): refused in one sentence (review 143 #6)
+            from toolwire.models.base import _refuse_config
+
+            _refuse_config("ainvoke", config)
         options = {**self._bound_options, **options}
         return await self._whole_retry.acall(lambda value: self._ainvoke(value, options), input)
 

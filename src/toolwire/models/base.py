@@ -42,6 +42,7 @@ from toolwire.models._tool_conversion import (
     to_tool,
     to_tool_spec,
 )
+from toolwire.models.lowering._calls import remember_streamed
 from toolwire.tools import Tool, ToolSpec
 
 if TYPE_CHECKING:
@@ -439,6 +440,8 @@ class BaseChatModel(RunnableMethods, Batching):
             _refuse_config("stream", config)
         request = self._request(input, options)
         chunks = self._whole_retry.stream(self._stream, request)
+        if request.tools:  # each streamed call's tool remembered, so that merging the chunks without the tools shows
+            chunks = _remembering(chunks, request)  # its shape in an unreadable call's error, as invoke does
         yield from one_call_stream(chunks, _forced(request), self._one_call) if self._keeps_one_call(request) \
             else chunks
 
@@ -462,6 +465,8 @@ class BaseChatModel(RunnableMethods, Batching):
             stream = one_call_async_stream(stream, _forced(request), self._one_call)
         try:
             async for chunk in stream:
+                if request.tools and chunk.tool_call_chunks:  # (see stream(); review 142 #2)
+                    remember_streamed(chunk.tool_call_chunks, request.tool_parameters)
                 yield chunk
         finally:  # closed early (break, aclose): the provider's stream (an HTTP response, the llama.cpp worker)
             close = getattr(stream, "aclose", None)  # is closed now, as stream()'s ``yield from`` does, not
@@ -509,6 +514,23 @@ class BaseChatModel(RunnableMethods, Batching):
     def __repr__(self) -> str:
         bound = f", tools={[t.name for t in self.tool_specs]}" if self.tools else ""
         return f"{type(self).__name__}(model={self.model_name!r}{bound}{bound_repr(self)})"
+
+
+def _remembering(chunks: Iterator[AIMessageChunk], request: ChatRequest) -> Iterator[AIMessageChunk]:
+    """``chunks`` passed on, the tools of their tool-call pieces remembered
+    (:func:`~toolwire.models.lowering._calls.remember_streamed`): a model that implements only :meth:`_stream` then
+    streams calls whose merge shows the called tool's shape in an unreadable call's error, as :meth:`invoke`'s
+    (which merges with the tools) does, and as the built-in providers' streams do (review 142 #2). Closed, it closes
+    ``chunks`` now."""
+    try:
+        for chunk in chunks:
+            if chunk.tool_call_chunks:
+                remember_streamed(chunk.tool_call_chunks, request.tool_parameters)
+            yield chunk
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
 
 
 _CHOICE_TYPES = {"auto": "auto", "none": "none", "any": "required", "required": "required"}

@@ -332,7 +332,7 @@ class StructuredOutput(Batching):
         """
         return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
-    def invoke(self, input: Any, **options: Any) -> Any:
+    def invoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Ask the model and read its forced call as a value of the schema; with ``retries``, ask again after a reply
         that cannot be read, telling the model what did not fit (:func:`~toolwire.models._structured_retry.
         next_conversation`: the reply, then an error ToolMessage answering its call, or a HumanMessage when it
@@ -353,6 +353,10 @@ class StructuredOutput(Batching):
                 request the message says how many were made.
             ProviderError, UserError: as :meth:`BaseChatModel.invoke`.
         """
+        if config:  # LangChain's invoke(input, config): refused in one sentence (review 143 #6)
+            from toolwire.models.base import _refuse_config
+
+            _refuse_config("invoke", config)
         def once(value: Any) -> Any:
             attempts = self._attempts(value)
             while True:
@@ -362,7 +366,7 @@ class StructuredOutput(Batching):
 
         return self._whole_retry.call(once, input)
 
-    async def ainvoke(self, input: Any, **options: Any) -> Any:
+    async def ainvoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Async :meth:`invoke`: the same request, awaited.
 
         Args:
@@ -374,6 +378,10 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
+        if config:  # LangChain's ainvoke(input, config): refused in one sentence (review 143 #6)
+            from toolwire.models.base import _refuse_config
+
+            _refuse_config("ainvoke", config)
         async def once(value: Any) -> Any:
             attempts = self._attempts(value)
             while True:
