@@ -283,3 +283,21 @@ def test_a_stream_only_models_merged_stream_equals_invoke_on_an_unreadable_call(
     astreamed = asyncio.run(collect())
     assert invoked == streamed == astreamed
     assert '{"path": <text>, "text": <text>}' in streamed.invalid_tool_calls[0]["error"]
+
+
+def test_a_single_saved_chunk_dict_and_an_agent_input_of_dicts_read_a_cut_call_as_invalid() -> None:
+    import langchain_core.messages as lc
+
+    from toolwire import Agent as _Agent
+    from toolwire import message_from_dict as _one
+    from toolwire.testing import ScriptedChatModel as _Scripted
+
+    cut = lc.AIMessageChunk(content="", tool_call_chunks=[
+        {"name": "delete_files", "args": '{"pattern": "*.tmp", "dry_run": fa', "id": "c1", "index": 0}])
+    dump = lc.messages_to_dict([cut])[0]
+    message = _one(dump)
+    assert message.tool_calls == [] and [bad["id"] for bad in message.invalid_tool_calls] == ["c1"]
+    ran: list[dict[str, Any]] = []
+    result = _Agent(_Scripted(["ok"]), [_deleter(ran)]).invoke([{"type": "human", "data": {"content": "clean"}}, dump])
+    assert ran == []
+    assert [m.status for m in result.messages if m.type == "tool"] == ["error"]

@@ -107,7 +107,9 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
             "{'role': 'user', 'content': 'hi'}."
         )
     if "data" in data and "content" not in data and "role" not in data:
-        data = _from_langchain_dump(data)
+        from toolwire._message_history import _chunk_calls_read  # (a saved chunk's calls from its raw pieces)
+
+        data = _from_langchain_dump(_chunk_calls_read(data))  # (review 142 #3: a cut call is no valid one)
     kind = data.get("type") or data.get("role")
     cls = _BY_TYPE.get(kind) if isinstance(kind, str) else None
     if cls is None:

@@ -110,7 +110,7 @@ def messages_from_dict(messages: Iterable[dict[str, Any]]) -> list[Any]:
     """
     from toolwire.messages import message_from_dict
 
-    return [message_from_dict(_chunk_calls_read(d)) for d in messages]
+    return [message_from_dict(d) for d in messages]  # (a saved chunk's calls: _chunk_calls_read, there)
 
 
 def _chunk_calls_read(dump: Any) -> Any:
