@@ -452,9 +452,11 @@ def injected_guard(func: Callable[..., Any], validate: Callable[[Any], dict[str,
 
 
 def check_subclass(cls: type) -> None:
-    """Refuse a subclass of :class:`~toolwire.tools.Tool` written as a smolagents ``Tool`` (a ``forward`` method, or
-    the class attributes ``inputs`` and ``output_type``): toolwire makes a tool of a function, and such a class would
-    fail later with a ``TypeError`` about ``func`` and ``schema`` (review 109).
+    """Refuse a class written as a smolagents ``Tool`` (a ``forward`` method, or the class attributes ``inputs`` and
+    ``output_type``): a subclass of :class:`~toolwire.tools.Tool` (it would fail later with a ``TypeError`` about
+    ``func`` and ``schema``: review 109), or any class or instance of one given as a tool (smolagents' own base:
+    it became a tool of no arguments whose result was a new instance, review 141 #1). toolwire makes a tool of a
+    function.
 
     Raises:
         UserError: at the class statement, saying how to write it as a toolwire tool.
@@ -476,6 +478,8 @@ def check_tool(func: Callable[..., Any], name: str, description: str, response_f
     from toolwire._signature import function_doc
     from toolwire._tool_run import bad_flags, bad_timeout
 
+    if isinstance(func, type):  # a class written for smolagents (its own Tool base): refused as toolwire's subclasses
+        check_subclass(func)  # are (review 141 #1: it became a tool of no arguments whose result was a new instance)
     check_name(name)
     warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
     if not description:

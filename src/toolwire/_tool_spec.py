@@ -13,7 +13,9 @@ class ToolSpec:
     """The data a model is told about a tool (what providers lower into their own format).
 
     Attributes:
-        name: matches ``^[a-zA-Z0-9_-]{1,64}$`` (the OpenAI and Anthropic rule).
+        name: matches ``^[a-zA-Z0-9_-]{1,64}$`` (the OpenAI and Anthropic rule); not checked when the spec is made,
+            but ``bind_tools`` (and every other place that takes a tool) refuses a spec whose name breaks it with
+            a ``SchemaError``, as it refuses such a tool dict.
         description: what the tool does and when to use it.
         parameters: JSON Schema of the arguments, an object schema with no ``$ref``.
     """

@@ -113,6 +113,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
             description is not text.
     """
     if isinstance(obj, Tool | ToolSpec):
+        if type(obj) is ToolSpec:  # one made by hand: its name held to the rule a tool dict's is (review 141 #2)
+            check_name(obj.name)
         return obj
     if isinstance(obj, dict):
         server = server_tool(obj)
@@ -157,6 +159,9 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         return output_tool(obj)[0]  # the spec structured output forces for it: name, docstring, JSON Schema
     if callable(obj):
         return Tool.from_function(obj)
+    from toolwire._tool_checks import check_subclass
+
+    check_subclass(type(obj))  # an instance of a smolagents-style class: its own advice (review 141 #1)
     raise SchemaError(
         f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
         "a pydantic model class, or an OpenAI tool dict."
