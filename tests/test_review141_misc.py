@@ -149,3 +149,32 @@ def test_mcp_tool_list_refuses_what_is_not_a_client() -> None:
 
     with pytest.raises(TypeError, match=r"^MCPToolList takes an MCPClient, not list; use load_tools\(server\)"):
         MCPToolList([add])  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- #6 for tools made from a JSON Schema
+
+
+class _Unprintable:
+    def __repr__(self) -> str:
+        raise RuntimeError("session is closed")
+
+    def __str__(self) -> str:
+        raise RuntimeError("str closed")
+
+
+@pytest.mark.parametrize("args", [{"a": _Unprintable()}, {"a": 1, "z": _Unprintable()}, {"a": [10**5000]},
+                                  {"a": 1, _Unprintable(): 1}], ids=["value", "extra key", "long int", "key"])
+def test_a_schema_tool_refuses_an_unprintable_argument_as_invalid(args: dict) -> None:
+    from toolwire.errors import ToolValidationError as _Invalid
+    from toolwire.interop.openai_tools import tool_from_schema
+
+    ran: list[object] = []
+    schema_tool = tool_from_schema({"type": "function", "function": {
+        "name": "f", "description": "d", "parameters": {
+            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
+            "additionalProperties": False}}}, lambda **kwargs: ran.append(kwargs))
+    with pytest.raises(_Invalid, match="Invalid arguments for tool 'f'"):
+        schema_tool.invoke(args)
+    message = schema_tool.invoke({"name": "f", "args": args, "id": "c1", "type": "tool_call"})
+    assert message.status == "error" and "Invalid arguments for tool 'f'" in message.content
+    assert ran == []

@@ -35,6 +35,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolwire._printing import safe_text
 from toolwire._schema_patterns import check_schema, linear_keywords, pattern_found, warn_unchecked_patterns
 from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
 from toolwire._signature import function_name
@@ -230,7 +231,7 @@ def _may_be_object(schema: Any) -> bool:
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
+    text = safe_text(value)  # (a value whose repr raises: "<TypeName>", review 141 #6)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -308,7 +309,13 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
 
     def validate(args: Mapping[str, Any]) -> dict[str, Any]:
         args = dict(args)
-        errors = sorted(validator.iter_errors(args), key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
+        try:
+            errors = sorted(validator.iter_errors(args),
+                            key=lambda e: ([str(p) for p in e.absolute_path], e.validator))
+        except Exception as exc:  # jsonschema writes a failing value's repr, which may raise (review 141 #6)
+            raise ToolValidationError(f"Invalid arguments for tool '{tool_name}': a value in them could not be "
+                                      f"checked ({safe_text(exc, str)}); send JSON values (text, numbers, lists, "
+                                      "objects).", tool_name) from None
         if not errors:
             return _whole_integers(args, checked)  # type: ignore[no-any-return]
         parts: list[str] = []
