@@ -40,10 +40,10 @@ from toolwire._call_records import (
 from toolwire._message_compat import LangChainMessageAPI
 from toolwire._printing import safe_text
 from toolwire._result_json import distinct_keys
+from toolwire._tool_message_content import _tool_content
 from toolwire.results import (
     json_fallback,
     json_ready,
-    result_to_content,
     valid_blocks,
     valid_strings,
     valid_text,
@@ -108,51 +108,6 @@ def _json_value(value: Any) -> Any:
         ready = to_jsonable_python(valid_strings(value), fallback=json_fallback, bytes_mode="base64",  # write it
                                    inf_nan_mode="constants")
     return valid_strings(ready)
-
-
-def _tool_content(content: Any) -> Content:
-    """The content of a :class:`ToolMessage` made from any value (see its docstring).
-
-    Raises:
-        TypeError: ``content`` is ``bytes`` (or holds bytes in a list), which a model cannot read.
-    """
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        if all(isinstance(item, str | dict) for item in content):
-            return content
-        out: list[Any] = []
-        for item in content:
-            if isinstance(item, str | dict):
-                out.append(item)
-                continue
-            value = _result_content(item)
-            if isinstance(value, list):
-                out.extend(value)  # a nested list of content blocks: its blocks
-            else:
-                out.append(value)
-        return out
-    return _result_content(content)
-
-
-def _result_content(value: Any) -> Content:
-    """``value`` written as toolwire writes a tool's result (:func:`~toolwire.results.result_to_content`);
-    a value that cannot be JSON (a circular reference) as its ``str()``.
-
-    Raises:
-        TypeError: ``value`` is bytes.
-    """
-    if isinstance(value, bytes | bytearray | memoryview):
-        raise TypeError(
-            "ToolMessage content cannot be bytes: decode it to text, or pass content blocks such as "
-            "[{'type': 'image', 'base64': ..., 'mime_type': 'image/png'}]."
-        )
-    from toolwire.errors import ToolExecutionError
-
-    try:
-        return result_to_content(value)
-    except ToolExecutionError:
-        return str(value)
 
 
 def content_text(content: Content, other: Callable[[Any], str] | None = None, sep: str = "") -> str:
