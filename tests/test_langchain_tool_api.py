@@ -284,7 +284,7 @@ def test_tool_call_schema_of_a_function_tool() -> None:
     assert s.tool_call_schema is model and s.get_input_schema() is model and s.get_input_schema({"x": 1}) is model
 
 
-def test_tool_call_schema_is_made_on_first_use_and_follows_a_rename() -> None:
+def test_tool_call_schema_is_made_on_first_use_and_kept() -> None:
     @tool
     def s(q: str) -> str:
         """S."""
@@ -294,8 +294,7 @@ def test_tool_call_schema_is_made_on_first_use_and_follows_a_rename() -> None:
     s.invoke(_call({"q": "a"}, "s"))
     assert not hasattr(s, "_input_model")  # neither decoration nor invoke builds it
     first = s.tool_call_schema
-    s.name = "renamed"
-    assert s.tool_call_schema is not first and s.tool_call_schema.model_json_schema()["title"] == "renamed"
+    assert s.tool_call_schema is first and first.model_json_schema()["title"] == "s"
 
 
 def test_tool_call_schema_of_an_args_schema_tool_is_named_after_the_tool() -> None:

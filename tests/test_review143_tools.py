@@ -86,70 +86,32 @@ def _search() -> Any:
     return search
 
 
-def test_a_renamed_tool_is_sent_and_run_under_its_new_name_and_description() -> None:
-    from toolwire import Agent, convert_to_openai_tool
-
-    search = _search()
-    search.name = "wiki_search"
-    search.description = "Search the company wiki only."
-    function = convert_to_openai_tool(search)["function"]
-    assert (function["name"], function["description"]) == ("wiki_search", "Search the company wiki only.")
-    assert (search.spec.name, search.spec.description) == ("wiki_search", "Search the company wiki only.")
-    call = {"name": "wiki_search", "args": {"query": "vacation"}, "id": "c1", "type": "tool_call"}
-    model = _Recorder([AIMessage("", tool_calls=[call]), AIMessage("done")])
-    result = Agent(model, [search]).invoke("what is the vacation policy?")
-    assert [(t.name, t.description) for t in model.seen[0].tools] == [("wiki_search", "Search the company wiki only.")]
-    answer = result.messages[2]
-    assert (answer.status, answer.content, answer.name) == ("success", "results for vacation", "wiki_search")
-    bad = search.invoke({"name": "wiki_search", "args": {"query": 3}, "id": "c2", "type": "tool_call"})
-    assert bad.status == "error" and "tool 'wiki_search'" in bad.content and "'search'" not in bad.content
-
-
-def test_a_model_bound_before_the_rename_sends_what_it_bound() -> None:
+@pytest.mark.parametrize(("key", "value"), [("name", "wiki_search"), ("description", "Search the company wiki.")])
+def test_a_new_name_or_description_is_refused_saying_to_make_the_tool_with_it(key: str, value: str) -> None:
+    # review 144 #1, #5, #6, #10: a rename reached some of what was made from the tool and not the rest (a copy's
+    # rename renamed the original's async side, a process pool got the old name, a bound method's rename was lost)
     search = _search()
     model = ScriptedChatModel(["x"], cycle=True)
-    before = model.bind_tools([search], tool_choice="search")
-    search.name = "wiki_search"
-    search.description = "Search the company wiki only."
-    before.invoke("hi")
+    with pytest.raises(UserError, match=rf"Cannot set the {key} of tool 'search' after it is made.*tool\(func, "):
+        setattr(search, key, value)
+    assert (search.name, search.spec.name, search.spec.description) == ("search", "search", "Search the web.")
+    setattr(search, key, getattr(search, key))  # the same value again: nothing changes, nothing refused
     model.bind_tools([search]).invoke("hi")
-    assert [r.tools for r in model.requests] == [["search"], ["wiki_search"]]
-    assert model.requests[0].tool_choice == "search"
-    assert [t.description for t in before.tool_specs] == ["Search the web."]
+    assert model.requests[0].tools == ["search"]
 
 
-def test_the_grammar_of_the_embedded_model_follows_the_rename() -> None:
-    from toolwire.models.grammar import call_grammar
+def test_a_method_tool_reached_through_its_instance_refuses_a_rename_too() -> None:
+    class Calc:
+        @tool
+        def add(self, a: int, b: int) -> int:
+            """Add two numbers."""
+            return a + b
 
-    search = _search()
-    search.name = "wiki_search"
-    model = ScriptedChatModel(["x"]).bind_tools([search])
-    text = call_grammar(model.tool_specs, "json", parallel=False, signature=False)
-    assert "wiki_search" in text and '"search' not in text.replace("wiki_search", "")
-
-
-def test_a_structured_tool_with_sync_and_async_functions_is_renamed_on_both_sides() -> None:
-    from toolwire import StructuredTool
-
-    def look(q: str) -> str:
-        """Look something up."""
-        return "sync " + q
-
-    async def alook(q: str) -> str:
-        """Look something up."""
-        return "async " + q
-
-    made = StructuredTool.from_function(func=look, coroutine=alook)
-    made.name = "lookup"
-    call = {"name": "lookup", "args": {"q": "x"}, "id": "c1", "type": "tool_call"}
-    assert asyncio.run(made.ainvoke(call)).content == "async x"
-    assert made.invoke(call).content == "sync x"
-    assert made._async_twin.name == "lookup"  # type: ignore[attr-defined]
+    with pytest.raises(UserError, match="Cannot set the name of tool 'add'"):
+        Calc().add.name = "plus"
 
 
 @pytest.mark.parametrize(("key", "value", "error"), [
-    ("name", "wiki search", "Tool name 'wiki search' is not allowed"),
-    ("description", "  ", "has no description"),
     ("return_direct", "yes", "return_direct must be True or False"),
     ("timeout", -1, "timeout must be a positive number of seconds"),
     ("response_format", "artifact", "response_format must be 'content' or 'content_and_artifact'"),

@@ -170,8 +170,8 @@ def test_what_cannot_be_pickled_says_what_to_do() -> None:
 def test_copies_are_independent_and_keep_everything() -> None:
     made = Tool.from_function(multiply, name="times", timeout=4.0)
     shallow = copy.copy(made)
-    shallow.name = "other"
-    assert made.name == "times" and shallow.invoke({"a": 2}) == 4 and shallow.timeout == 4.0
+    shallow.timeout = 9.0
+    assert made.timeout == 4.0 and shallow.invoke({"a": 2}) == 4 and shallow.timeout == 9.0
     deep = copy.deepcopy(made)
     assert deep is not made and deep.parameters == made.parameters and deep.parameters is not made.parameters
     assert deep.invoke({"a": 3, "b": 3}) == 9

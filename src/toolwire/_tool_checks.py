@@ -515,9 +515,10 @@ def checked_attribute(tool: Any, key: str, value: Any) -> Any:
     """What ``tool.<key> = value`` stores, for ``key`` in :data:`SET_CHECKED`, once the tool is made (while it is being
     made, ``value`` as it is: its constructor checks it).
 
-    ``name`` and ``description`` are checked as when the tool is made, and the tool's :class:`ToolSpec` (what every
-    provider and the embedded model's prompt and grammar read) is replaced by one carrying them, so the model is sent
-    the new ones, as LangChain's ``tool.name = ...`` does; its argument errors name it by its new name. The option
+    A new ``name`` or ``description`` is refused once the tool is made (LangChain's ``tool.name = ...``): the models
+    bound, executors, Agents, copies and pickles made from it know it by them, and a rename reached some and not
+    others (review 144: a process pool got the old name, a copy renamed the original's async side, a method tool's
+    rename was lost; before review 143 the model was never sent it at all). The option
     fields (``return_direct``, ``timeout``...) are checked as ``Tool.from_function`` checks them. LangChain's
     ``BaseTool`` fields that toolwire has no part for (``handle_tool_error``, ``verbose``, ``tags``...) are refused in
     the sentence ``StructuredTool.from_function`` refuses them with, rather than taken and never read.
@@ -529,10 +530,10 @@ def checked_attribute(tool: Any, key: str, value: Any) -> Any:
         ``value``, to be stored.
 
     Raises:
-        SchemaError: a name :func:`check_name` refuses, an empty description, or an option value its
-            ``from_function`` keyword refuses.
-        UserError: a LangChain field toolwire has no part for, or ``coroutine`` (one sentence each, saying what to
-            do instead). (``args_schema`` is a read-only property: Python's ``AttributeError``.)
+        SchemaError: an option value its ``from_function`` keyword refuses.
+        UserError: a new ``name`` or ``description``, a LangChain field toolwire has no part for, or ``coroutine``
+            (one sentence each, saying what to do instead). (``args_schema`` is a read-only property: Python's
+            ``AttributeError``.)
     """
     spec = getattr(tool, "spec", None)
     if spec is None:  # (the constructor's own assignments)
@@ -555,35 +556,9 @@ def checked_attribute(tool: Any, key: str, value: Any) -> Any:
         if problem is not None:
             raise SchemaError(problem)
         return value
-    if key == "name":
-        check_name(value)
-        warn_provider_name(value)
-        if value != tool.name:
-            object.__setattr__(tool, "_validate", _renamed(tool._validate, tool.name, value))
-    elif not isinstance(value, str) or not value.strip():
-        raise SchemaError(f"Tool {tool.name!r} has no description: the description set is empty; set a sentence "
-                          "saying what the tool does.")
-    import dataclasses
-
-    object.__setattr__(tool, "spec", dataclasses.replace(spec, **{key: value}))
-    twin = getattr(tool, "_async_twin", None)  # (StructuredTool.from_function(func=..., coroutine=...): its async side)
-    if twin is not None:
-        setattr(twin, key, value)
-    return value
-
-
-def _renamed(validate: Callable[[Any], dict[str, Any]], old: str, new: str) -> Callable[[Any], dict[str, Any]]:
-    """``validate`` (a tool's argument check, which names the tool by the name it was made with) whose errors name the
-    tool ``new`` rather than ``old``."""
-    from toolwire.errors import ToolValidationError
-
-    def checked(args: Any) -> dict[str, Any]:
-        try:
-            return validate(args)
-        except ToolValidationError as exc:
-            if exc.tool_name != old:
-                raise
-            raise ToolValidationError(str(exc).replace(f"tool '{old}'", f"tool '{new}'"), new,
-                                      exc.tool_call_id) from exc.__cause__
-
-    return checked
+    if value == getattr(tool, key, None):  # (the same name or description again: nothing changes)
+        return value
+    raise UserError(f"Cannot set the {key} of tool {tool.name!r} after it is made, since the models, executors, copies "
+                    f"and pickles made from it know it by what it was made with: make the tool with it, "
+                    f"tool(func, name=..., description=...) (for a LangChain tool, set lc_tool.{key} before "
+                    f"converting it).")

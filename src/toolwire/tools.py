@@ -4,7 +4,7 @@
 JSON Schema of the arguments come from the signature, type hints and docstring
 (:mod:`toolwire.schema`), once, at decoration time. A :class:`ToolSpec` is the pure data providers
 receive (name, description, parameters); the :class:`Tool` holds the function. ``tool.name = ...`` and
-``tool.description = ...`` replace the tool's spec (a model bound before keeps the old one: ``Tool.__setattr__``).
+``tool.description = ...`` with a new value are refused once the tool is made (``Tool.__setattr__``).
 
 ``tool.invoke(args)`` validates and returns the function's raw result;
 ``tool.invoke(tool_call)`` (a dict with ``"type": "tool_call"``) returns a :class:`ToolMessage` with the
@@ -97,10 +97,9 @@ class Tool(ToolArguments, Batching):
 
     Attributes:
         name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema). Setting
-            ``name`` or ``description`` (LangChain's ``tool.name = "wiki_search"``) checks it as when the tool is made
-            and replaces :attr:`spec`, so every model bound (and Agent or ToolExecutor made) from then on sends and
-            runs the tool under it; a model bound before still sends the old one (what it bound, as LangChain's
-            ``bind_tools``), as an Agent or ToolExecutor made before knows the tool by its old name.
+            ``name`` or ``description`` to a new value (LangChain's ``tool.name = "wiki_search"``) raises
+            :class:`~toolwire.errors.UserError` saying to make the tool with it: models bound, executors, copies and
+            pickles made from the tool know it by them (review 144).
         spec: the :class:`ToolSpec` providers are sent.
         args: the ``properties`` of ``parameters`` (parameter name -> schema).
         args_schema: the pydantic model class given as ``args_schema``, else None (read-only).
@@ -310,9 +309,9 @@ class Tool(ToolArguments, Batching):
     # (``args`` and ``args_schema``: :class:`~toolwire._tool_args.ToolArguments`)
 
     def __setattr__(self, key: str, value: Any) -> None:
-        """``tool.name = "wiki_search"``, ``tool.description = ...`` (sent to the model from then on) and the options
-        set after the tool is made, checked as when it is made; LangChain-only fields (``handle_tool_error``,
-        ``verbose``, ``tags``...) refused. See :func:`~toolwire._tool_checks.checked_attribute` (its errors)."""
+        """The options set after the tool is made, checked as when it is made; a new ``name`` or ``description``
+        (LangChain's ``tool.name = "wiki_search"``) and LangChain-only fields (``handle_tool_error``, ``verbose``,
+        ``tags``...) refused. See :func:`~toolwire._tool_checks.checked_attribute` (its errors)."""
         object.__setattr__(self, key, checked_attribute(self, key, value) if key in SET_CHECKED else value)
 
     def __repr__(self) -> str:

@@ -212,9 +212,7 @@ class BaseChatModel(RunnableMethods, Batching):
                 use; elsewhere a ``StrictSchemaWarning`` says it is not sent).
 
         Returns:
-            A copy of this model (same class and settings) with the tools converted and bound: it sends each tool's
-            name and description as they are now, also after a ``tool.name = ...`` or ``tool.description = ...``
-            (see :attr:`tool_specs`; bind again to send the new ones).
+            A copy of this model (same class and settings) with the tools converted and bound.
 
         Raises:
             SchemaError: a tool cannot be converted, or two tools share a name.
@@ -348,11 +346,8 @@ class BaseChatModel(RunnableMethods, Batching):
 
     @property
     def tool_specs(self) -> tuple[ToolSpec, ...]:
-        """The specs of the bound tools, in bind order, as they were when :meth:`bind_tools` bound them: a tool
-        renamed (or given another description) since, ``tool.name = "wiki_search"``, is still sent to this model
-        under its old name and description, as LangChain's ``bind_tools`` (which converts the tools when it binds
-        them) sends it, and as an Agent or ToolExecutor made before the rename knows it; bind it again to send the
-        new ones."""
+        """The specs of the bound tools, in bind order, as they were when :meth:`bind_tools` bound them (a toolwire
+        tool's name and description cannot change after it is made; a LangChain tool's are read when it is bound)."""
         kept = self._specs
         if kept is not None and kept[0] is self.tools:
             return kept[1]
