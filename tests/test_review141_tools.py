@@ -66,3 +66,28 @@ def test_a_tool_spec_with_a_name_the_rule_forbids_is_refused_when_bound() -> Non
         ScriptedChatModel(["ok"]).bind_tools([spec])
     good = ToolSpec("get_weather", "Get the weather.", {"type": "object", "properties": {}})
     assert ScriptedChatModel(["ok"]).bind_tools([good]).invoke("hi").content == "ok"
+
+
+class _CallableSmolTool:  # the shape of smolagents.Tool: __call__ runs forward
+    def __call__(self, *args: object, sanitize_inputs_outputs: bool = False, **kwargs: object) -> object:
+        return self.forward(*args, **kwargs)  # type: ignore[attr-defined]
+
+
+class WebSearch(_CallableSmolTool):
+    name = "web_search"
+    description = "Search the web."
+    inputs: ClassVar[dict[str, object]] = {"query": {"type": "string", "description": "the query"}}
+    output_type = "string"
+
+    def forward(self, query: str) -> str:
+        return "results for " + query
+
+
+def test_a_callable_smolagents_instance_is_refused_with_the_advice_too() -> None:
+    from toolwire import Tool
+
+    # review 144 #4: smolagents' Tool has __call__, so every real instance is callable
+    with pytest.raises(UserError, match="toolwire makes tools of functions"):
+        ScriptedChatModel(["ok"]).bind_tools([WebSearch()])
+    with pytest.raises(UserError, match="toolwire makes tools of functions"):
+        Tool.from_function(WebSearch(), name="web_search", description="Search the web.")

@@ -480,6 +480,8 @@ def check_tool(func: Callable[..., Any], name: str, description: str, response_f
 
     if isinstance(func, type):  # a class written for smolagents (its own Tool base): refused as toolwire's subclasses
         check_subclass(func)  # are (review 141 #1: it became a tool of no arguments whose result was a new instance)
+    elif hasattr(func, "inputs") and hasattr(func, "output_type") and not inspect.isroutine(func):
+        check_subclass(type(func))  # an instance of one, callable as smolagents' are (review 144 #4)
     check_name(name)
     warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
     if not description:

@@ -231,6 +231,8 @@ class Tool(ToolArguments, Batching):
             func = func.__func__
         tool_name = name if name is not None else function_name(func)
         if tool_name is None:
+            if hasattr(func, "inputs") and hasattr(func, "output_type"):  # an instance of a smolagents-style class:
+                check_subclass(type(func))  # its own advice (review 144 #4)
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
         check_name(tool_name)
         if isinstance(description, str) and not description.strip():  # (not the docstring's fault: review 61)
