@@ -83,3 +83,46 @@ def test_a_model_without_collision_is_written_by_pydantic_as_before() -> None:
 def test_a_model_with_collision_keeps_its_python_serialisers() -> None:
     text = result_to_content(Dated(when=datetime.date(2024, 1, 2), owners=OWNERS))
     assert json.loads(text) == {"when": "day 2024-01-02", "owners": PAIRS}
+
+
+# --------------------------------------------------------------------------- review 144 #2, #3
+
+
+def test_a_model_whose_serialiser_fails_is_refused_as_before_and_never_shows_an_excluded_field() -> None:
+    from pydantic import Field
+
+    from toolwire.errors import ToolResultError
+
+    class Account(BaseModel):
+        name: str
+        api_key: str = Field(exclude=True)
+        stats: dict
+        when: int
+
+        @field_serializer("when")
+        def _when(self, value: int) -> str:
+            raise ValueError("bad timestamp")
+
+    account = Account(name="bo", api_key="sk-SECRET-123", stats=OWNERS, when=-1)
+    with pytest.raises(ToolResultError) as caught:
+        result_to_content(account)
+    assert "sk-SECRET" not in str(caught.value)
+
+
+def test_a_mapping_whose_iteration_fails_is_written_as_its_text_and_the_rest_kept() -> None:
+    from collections.abc import Mapping
+
+    class Lazy(Mapping):
+        def __getitem__(self, key: Any) -> Any:
+            raise KeyError(key)
+
+        def __iter__(self) -> Any:
+            raise RuntimeError("cursor closed")
+
+        def __len__(self) -> int:
+            return 1
+
+        def __str__(self) -> str:
+            return "LazyRecord(id=7)"
+
+    assert json.loads(result_to_content([Lazy(), {"ok": True}])) == ["LazyRecord(id=7)", {"ok": True}]

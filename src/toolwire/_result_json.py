@@ -435,7 +435,7 @@ def _scan(value: Any, bytes_too: bool = False) -> tuple[bool, bool]:
     while level:
         named = named or any(_is_named_tuple_type(k) for k in set(map(type, level)))
         if not keys and (dicts := [c for c in level if isinstance(c, Mapping)]):
-            keys = not set(map(type, chain.from_iterable(dicts))) <= {str}
+            keys = not set(map(type, chain.from_iterable(map(_keys, dicts)))) <= {str}
         if named and keys:
             break
         children = list(chain.from_iterable(
@@ -447,6 +447,17 @@ def _scan(value: Any, bytes_too: bool = False) -> tuple[bool, bool]:
         level = [c for c in children if (isinstance(c, _CONTAINERS) or _structured(type(c))) and id(c) not in seen]
         seen.update(map(id, level))
     return named, keys
+
+
+def _keys(mapping: Mapping[Any, Any]) -> Any:
+    """The keys of ``mapping``: a dict itself; another mapping's as a list, none when its iteration fails (then
+    :func:`json_fallback` writes its text, review 144 #3)."""
+    if isinstance(mapping, dict):
+        return mapping
+    try:
+        return list(mapping)
+    except Exception:
+        return ()
 
 
 def _structured(kind: type) -> bool:
@@ -471,12 +482,13 @@ def _parts(value: Any) -> list[Any]:
 
 def _plain(value: Any) -> dict[Any, Any]:
     """A :func:`_structured` object as the plain dict pydantic writes it from: a model's ``model_dump()`` (its
-    serialisers and aliases applied, dict keys as they are), a dataclass's fields, a mapping's items."""
-    if isinstance(value, BaseModel):
-        try:
-            return value.model_dump()
-        except Exception:  # (a serialiser that fails: the fields as they are)
-            return {**value.__dict__, **(value.__pydantic_extra__ or {})}
+    serialisers and aliases applied, dict keys as they are), a dataclass's fields, a mapping's items.
+
+    Raises:
+        Exception: what a model's serialiser or a mapping's iteration raised.
+    """
+    if isinstance(value, BaseModel):  # (a serialiser that fails raises, and the model is left for pydantic to refuse
+        return value.model_dump()  # as before: its fields as they are would show an excluded one, review 144 #2)
     if isinstance(value, Mapping):
         return dict(value)
     return {field.name: getattr(value, field.name, None) for field in dataclasses.fields(value)}
@@ -520,9 +532,13 @@ def _distinct(value: Any, saved: bool, path: set[int]) -> Any:
     if not isinstance(value, _CONTAINERS):
         if not _structured(type(value)) or not _collides(value, saved, set()):
             return value  # (pydantic writes it, keys and all: only a dict whose keys collide is lost there)
+        try:
+            plain = _plain(value)
+        except Exception:  # (a serialiser or an iteration that fails: left as it is, for the writer to report)
+            return value
         path.add(id(value))
         try:
-            return _distinct(_plain(value), saved, path)
+            return _distinct(plain, saved, path)
         finally:
             path.discard(id(value))
     path.add(id(value))
