@@ -170,3 +170,18 @@ def test_the_same_reply_a_third_time_counts_the_replies_before_the_resume() -> N
     model = ScriptedChatModel([_expense(3), "done"])
     Agent(model, _expense_tool(ran), repeat_calls=["add_expense"]).invoke(saved)
     assert ran == [80] and [r.tool_choice for r in model.requests] == ["auto", "none"]  # (was "auto", "auto")
+
+
+def test_a_resumed_run_does_not_answer_a_repeat_of_a_tool_it_does_not_have_from_the_conversation() -> None:
+    # review 144 #9: the seeded records answered a call of 'delete_user', which this Agent does not have
+    from toolwire import HumanMessage
+
+    def reply(call_id: str) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": "delete_user", "args": {"name": "bob"}, "id": call_id}])
+
+    conversation = [HumanMessage("remove bob"), reply("a1"), ToolMessage("deleted", "a1", name="delete_user")]
+    ran: list[str] = []
+    result = Agent(ScriptedChatModel([reply("a2"), "done"]), _tools(ran)).invoke(conversation)
+    last = [m for m in result.messages if m.type == "tool"][-1]
+    assert last.status == "error" and "There is no tool named 'delete_user'" in last.content
+    assert result.reused_calls == {}

@@ -93,8 +93,8 @@ class RepeatedCalls:
         without running (an answer ``Error: <tool> was not run: ...``: refused by ``tool_choice``, left stale) is left
         out, as the live run leaves it out, and a call :meth:`sort` would have answered from an earlier result but
         whose answer differs from that result counts as one that ran (an earlier run with other ``repeat_calls``).
-        Calls with no answer (those the run is about to run) are left out. Nothing is warned, nor counted in
-        :attr:`reused`.
+        Calls with no answer (those the run is about to run), and calls of a tool this Agent does not have, are left
+        out. Nothing is warned, nor counted in :attr:`reused`.
         """
         start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if getattr(messages[i], "type", "") == "human"),
                      0)
@@ -103,13 +103,16 @@ class RepeatedCalls:
             for index in range(start, len(messages)):
                 reply = messages[index]
                 if isinstance(reply, AIMessage) and (reply.tool_calls or reply.invalid_tool_calls):
-                    self._seed_round(reply, messages, index + 1)
+                    self._seed_round(reply, messages, index + 1, tools)
         finally:
             self.tools = tools
             self.reused.clear()
 
-    def _seed_round(self, reply: AIMessage, messages: Sequence[Any], start: int) -> None:
-        """:meth:`_seed` for one reply, whose answers are the ToolMessages of ``messages`` from ``start`` on."""
+    def _seed_round(self, reply: AIMessage, messages: Sequence[Any], start: int,
+                    known: Collection[str] | None = None) -> None:
+        """:meth:`_seed` for one reply, whose answers are the ToolMessages of ``messages`` from ``start`` on; a call
+        of a tool not in ``known`` (the Agent's tools, when given) is left out: this Agent could not have run it, so
+        its repeat gets "There is no tool named ..." as in a fresh run (review 144 #9)."""
         answers: dict[str, ToolMessage] = {}
         for message in itertools.islice(messages, start, None):
             if not isinstance(message, ToolMessage):
@@ -121,7 +124,7 @@ class RepeatedCalls:
             refused = f"Error: {named(call.get('name'))} was not run: "
             return answer is not None and not (answer.status == "error" and str(answer.content).startswith(refused))
 
-        calls = [call for call in reply.tool_calls if ran(call)]
+        calls = [call for call in reply.tool_calls if ran(call) and (known is None or call.get("name") in known)]
         invalid = [(bad, answers[bad.get("id") or ""]) for bad in reply.invalid_tool_calls if ran(bad)]
         if not calls and not invalid:
             return  # (every call refused: the live run records nothing either)
