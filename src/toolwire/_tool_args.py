@@ -301,3 +301,117 @@ def _untyped_call_hint(exc: ToolValidationError, given: Any,
         return None
     return ToolValidationError(f"{exc} To pass a tool call rather than arguments, add \"type\": \"tool_call\" to "
                                "it.", exc.tool_name, exc.tool_call_id)
+
+
+_Path = tuple[str | int, ...]
+
+
+def _accepted_paths(name: str, info: Any, config: Mapping[str, Any]) -> list[_Path]:
+    """Every way pydantic takes a value for the field ``name`` of a model with ``config``: its name (when it has no
+    alias, or population by name is on), its ``validation_alias`` (else ``alias``) or each of its ``AliasChoices``,
+    a ``(key, key or index, ...)`` path for an ``AliasPath`` (review 144 #7: the Python name was not checked)."""
+    from pydantic import AliasChoices, AliasPath
+
+    alias = info.validation_alias if info.validation_alias is not None else info.alias
+    by_alias = config.get("validate_by_alias") is not False
+    paths: list[_Path] = []
+    if alias is not None and by_alias:
+        for choice in alias.choices if isinstance(alias, AliasChoices) else [alias]:
+            path = tuple(choice.path) if isinstance(choice, AliasPath) else (choice,)
+            if path and path not in paths:
+                paths.append(path)
+    if (alias is None or not by_alias or config.get("validate_by_name") or config.get("populate_by_name")) and (
+            (name,) not in paths):
+        paths.append((name,))
+    return paths
+
+
+def _found(args: Mapping[str, Any], path: _Path) -> bool:
+    """Whether ``args`` holds a value at ``path`` (keys of objects, indexes of arrays), as pydantic reads it."""
+    value: Any = args
+    for step in path:
+        key = isinstance(step, str) and isinstance(value, Mapping) and step in value
+        index = isinstance(step, int) and isinstance(value, list | tuple) and -len(value) <= step < len(value)
+        if not (key or index):
+            return False
+        value = value[step]
+    return True
+
+
+def hide_injected(schema: Any, model: type[BaseModel], tool_name: str) -> Any:
+    """The work of :func:`toolwire._tool_checks.hide_injected_fields` (which see), kept here so that module stays
+    short: a field is hidden from the schema under every key pydantic takes for it, and a call that sets it under
+    any of them (or under its Python name, which ``extra="allow"`` would pass on) is refused (review 144 #7).
+
+    Raises:
+        SchemaError: an ``InjectedToolArg`` field without a default; an injected field that shares a key with
+            another field; an ``InjectedToolCallId`` field that pydantic takes through an ``AliasPath`` only.
+    """
+    import dataclasses
+    import typing
+
+    from toolwire._tool_checks import langchain_filled, langchain_marker, marker_name
+    from toolwire.errors import SchemaError
+
+    config = model.model_config
+    fields = model.model_fields
+    injected: dict[str, list[Any]] = {}
+    for name, info in fields.items():
+        markers = [m for m in info.metadata if langchain_marker(m) is not None]
+        if markers:
+            injected[name] = markers
+    if not injected:
+        return schema
+    others = {path: name for name, info in fields.items() if name not in injected
+              for path in _accepted_paths(name, info, config)}
+    shown_by_others = {path[0] for path in others if len(path) == 1} | {
+        name for name, info in fields.items() if name not in injected
+        and not any(len(p) == 1 for p in _accepted_paths(name, info, config))}
+    refused: dict[_Path, str] = {}  # a path a call may not set -> the injected field's name
+    fillers: dict[str, Callable[[], Any]] = {}  # the key the call's id is given under -> its filler
+    fix: dict[str, str] = {}
+    for name, markers in injected.items():
+        info = fields[name]
+        paths = _accepted_paths(name, info, config)
+        for path in paths:
+            clash = next((other for p, other in others.items() if p[:len(path)] == path), None)
+            if clash is not None:
+                raise SchemaError(f"Tool {tool_name!r}: field {name!r} of {model.__name__} is injected, but the key "
+                                  f"{'.'.join(map(str, path))!r} it is set through also sets field {clash!r}, so the "
+                                  "model could set it: give the two fields different keys.")
+        for path in _accepted_paths(name, info, {"validate_by_name": True}):  # (also its name and aliases where
+            if not any(p[:len(path)] == path for p in others):  # pydantic would not take them: extra="allow"
+                refused.setdefault(path, name)  # would pass them on to the function, or the schema show them)
+        default = inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
+        filled = langchain_filled(tool_name, name, typing.Annotated[(info.annotation, *markers)],  # type: ignore[misc]
+                                  default)
+        kind = marker_name(markers[0])
+        if langchain_marker(markers[0]) == "call_id":
+            key = next((p[0] for p in paths if len(p) == 1 and isinstance(p[0], str)), None)
+            if key is None or filled is None:  # (filled is never None for InjectedToolCallId)
+                raise SchemaError(f"Tool {tool_name!r}: the InjectedToolCallId field {name!r} of {model.__name__} is "
+                                  "taken through an AliasPath only, where toolwire cannot put the call's id: give it "
+                                  "a plain alias or validation_alias.")
+            fillers[key] = filled
+            fix[name] = "is the call's id (InjectedToolCallId), which toolwire fills from the tool call's \"id\"."
+        else:
+            fix[name] = (f"is injected ({kind}), which toolwire never reads from a call's arguments: it keeps its "
+                         f"default in {model.__name__}.")
+    hidden = {path[0] for path in refused if len(path) == 1 and path[0] not in shown_by_others}
+    parameters = schema.parameters  # edited in place: model_schema's validator lists what it holds (review 144 #8)
+    parameters["properties"] = {k: v for k, v in parameters.get("properties", {}).items() if k not in hidden}
+    if "required" in parameters:
+        parameters["required"] = [k for k in parameters["required"] if k not in hidden]
+    inner = schema.validate
+
+    def validate(args: Any) -> dict[str, Any]:
+        if isinstance(args, Mapping):
+            for path, name in refused.items():
+                if _found(args, path):
+                    key = ".".join(map(str, path))
+                    raise ToolValidationError(f"Invalid arguments for tool '{tool_name}': '{key}' is not an argument "
+                                              f"a call may set. '{key}' {fix[name]}", tool_name)
+            args = {**args, **{key: fill() for key, fill in fillers.items()}}
+        return inner(args)
+
+    return dataclasses.replace(schema, validate=validate)

@@ -324,56 +324,27 @@ def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) ->
     LangChain fills rather than the model, treated as :func:`langchain_filled` treats such a parameter of a function
     (review 143 #3): a field ``Annotated[str, InjectedToolCallId]`` gets the id of the call being run, an
     ``Annotated[T, InjectedToolArg]`` one (LangGraph's ``InjectedState``...) keeps its default; neither is in the JSON
-    Schema the model is sent, and a call that sets one is refused, saying how toolwire fills it.
+    Schema the model is sent under any key pydantic takes for it (its alias, each ``validation_alias`` choice, its
+    name when population by name is on), nor in the parameters an error lists, and a call that sets one under any
+    of those keys (or its Python name) is refused, saying how toolwire fills it (review 144 #7, #8).
 
     Args:
-        schema: what :func:`toolwire.schema.model_schema` made of ``model``. model: the ``args_schema`` class.
+        schema: what :func:`toolwire.schema.model_schema` made of ``model`` (its ``parameters`` are edited in place,
+            so that its validator's errors list only what the model is shown). model: the ``args_schema`` class.
         tool_name: the tool's name, for the errors.
 
     Returns:
         ``schema`` itself when no field is injected, else a copy with those fields out of its ``parameters`` and a
-        ``validate`` that fills them in.
+        ``validate`` that refuses them and fills them in.
 
     Raises:
-        SchemaError: an injected field without a default, other than ``InjectedToolCallId`` (as for a parameter).
+        SchemaError: an injected field without a default, other than ``InjectedToolCallId`` (as for a parameter); an
+            injected field one of whose keys also sets another field; an ``InjectedToolCallId`` field taken through
+            an ``AliasPath`` only.
     """
-    from toolwire.errors import ToolValidationError
+    from toolwire._tool_args import hide_injected
 
-    fillers: dict[str, Callable[[], Any] | None] = {}
-    kinds: dict[str, str] = {}
-    for name, info in model.model_fields.items():
-        markers = [m for m in info.metadata if langchain_marker(m) is not None]
-        if not markers:
-            continue
-        key = info.alias or name
-        default = inspect.Parameter.empty if info.is_required() else info.get_default(call_default_factory=True)
-        filled = langchain_filled(tool_name, name, typing.Annotated[(info.annotation, *markers)],  # type: ignore[misc]
-                                  default)
-        kinds[key] = marker_name(markers[0])
-        fillers[key] = filled if langchain_marker(markers[0]) == "call_id" else None  # (the model's default)
-    if not fillers:
-        return schema
-    parameters = {**schema.parameters, "properties": {k: v for k, v in schema.parameters.get("properties", {}).items()
-                                                      if k not in fillers}}
-    if "required" in parameters:
-        parameters["required"] = [k for k in parameters["required"] if k not in fillers]
-    inner = schema.validate
-    fix = {key: (f"'{key}' is the call's id (InjectedToolCallId), which toolwire fills from the tool call's \"id\"."
-                 if kind == "InjectedToolCallId" else f"'{key}' is injected ({kind}), which toolwire never reads "
-                 f"from a call's arguments: it keeps its default in {model.__name__}.") for key, kind in kinds.items()}
-
-    def validate(args: Any) -> dict[str, Any]:
-        if isinstance(args, Mapping):
-            for key in fillers:
-                if key in args:
-                    raise ToolValidationError(f"Invalid arguments for tool '{tool_name}': '{key}' is not an argument "
-                                              f"a call may set. {fix[key]}", tool_name)
-            args = {**args, **{key: fill() for key, fill in fillers.items() if fill is not None}}
-        return inner(args)
-
-    import dataclasses
-
-    return dataclasses.replace(schema, parameters=parameters, validate=validate)
+    return hide_injected(schema, model, tool_name)
 
 
 def injected_kinds(func: Callable[..., Any], names: Iterable[str]) -> dict[str, str]:
