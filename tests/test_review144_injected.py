@@ -136,3 +136,43 @@ def test_a_field_whose_key_is_an_injected_fields_name_is_still_shown_and_set() -
     assert list(made.parameters["properties"]) == ["query", "user_id"]
     assert _run(made, {"query": "q", "user_id": "bob"}).content == "q as guest for bob"
     _refused(made, {"query": "q", "uid": "admin"}, "uid")
+
+
+# -- #8: the parameters an unknown-argument error lists --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("maker", range(2))
+def test_an_unknown_argument_error_lists_only_the_parameters_the_model_is_shown(maker: int) -> None:
+    class Args(BaseModel):
+        query: str
+        call_id: Annotated[str, InjectedToolCallId]
+        state: Annotated[dict, InjectedToolArg] = {}
+
+    def search(query: str, call_id: str, state: dict | None = None) -> str:
+        """Search."""
+        return query
+
+    def search_params(query: str, call_id: Annotated[str, InjectedToolCallId],
+                      state: Annotated[dict, InjectedToolArg] = {}) -> str:  # noqa: B006
+        """Search."""
+        return query
+
+    made = _MAKERS[maker](search, Args)
+    reply = _run(made, {"qeury": "x"})
+    assert reply.content.endswith("Its parameters are: query."), reply.content
+    equivalent = tool(search_params)
+    assert reply.content.replace("'search'", "'search_params'") == _run(equivalent, {"qeury": "x"}).content
+
+
+def test_a_tool_whose_fields_are_all_injected_says_it_takes_no_arguments() -> None:
+    class Args(BaseModel):
+        call_id: Annotated[str, InjectedToolCallId]
+
+    def ping(call_id: str) -> str:
+        """Ping."""
+        return call_id
+
+    made = tool(args_schema=Args)(ping)
+    assert _run(made, {}).content == "c1"
+    reply = _run(made, {"zz": 1})
+    assert "call_id" not in reply.content and reply.content.endswith("It takes no arguments: send {}."), reply.content

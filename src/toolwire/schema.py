@@ -179,12 +179,13 @@ def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters
 def _model_validate(model: type[BaseModel], tool_name: str, parameters: dict[str, Any],
                     validate_python: Callable[[Any], Any]) -> Callable[..., dict]:
     names = list(model.model_fields)
-    shown = list(parameters.get("properties", {}))  # the names the model sees (aliases)
 
     def validate(args: Mapping[str, Any]) -> dict[str, Any]:
         try:
             instance = validate_python(args)
         except ValidationError as exc:
+            shown = list(parameters.get("properties", {}))  # the names the model sees (aliases), read now: an
+            # args_schema's injected fields are taken out of them after this is made (review 144 #8)
             raise ToolValidationError(validation_message(exc, tool_name, shown, parameters), tool_name) from None
         out = {name: getattr(instance, name) for name in names}
         if instance.model_extra:  # a model with extra="allow": the extra arguments are passed on too
