@@ -162,24 +162,25 @@ class Tool(ToolArguments, Batching):
         check_tool(func, name, schema.description, response_format, timeout, return_direct=return_direct,
                    handle_errors=handle_errors, hide_error_details=hide_error_details)
         self.func = func
-        self.name = name
-        self.description = schema.description
+        set_ = object.__setattr__  # (the checked attributes, set unchecked here: __setattr__ would check them again)
+        set_(self, "name", name)
+        set_(self, "description", schema.description)
         self.parameters = schema.parameters
-        self.spec = ToolSpec(name, schema.description, schema.parameters)
         self._validate = injected_guard(func, schema.validate, schema.parameters, name)  # (review 93)
         self._positional_only = schema.positional_only
         self._null_plan = schema.null_plan
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
         self._source: tuple[str, Any] | None = None  # how to make it again when pickled (_tool_pickle)
         self.is_async = is_async_callable(func)
-        self.return_direct = return_direct
-        self.timeout = timeout
-        self.response_format = response_format
-        self.handle_errors = handle_errors
-        self.hide_error_details = hide_error_details
+        set_(self, "return_direct", return_direct)
+        set_(self, "timeout", timeout)
+        set_(self, "response_format", response_format)
+        set_(self, "handle_errors", handle_errors)
+        set_(self, "hide_error_details", hide_error_details)
         code = getattr(func, "__code__", None)  # a function defined in a class body, taking self (or cls)
         self._method = code.co_varnames[0] if (inspect.isfunction(func) and code is not None and code.co_argcount
                                                and code.co_varnames[0] in ("self", "cls")) else ""
+        self.spec = ToolSpec(name, schema.description, schema.parameters)  # (last: until then, no attribute checks)
 
     # -- construction ------------------------------------------------------------------------------
 
