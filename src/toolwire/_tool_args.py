@@ -19,7 +19,7 @@ from toolwire.errors import ToolValidationError, UserError
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
 from toolwire.schema import drop_defaulted_nulls
 
-__all__ = ["ToolArguments"]
+__all__ = ["ToolArguments", "hide_injected_fields"]
 
 _CONTAINERS = (dict, list)
 
@@ -338,14 +338,28 @@ def _found(args: Mapping[str, Any], path: _Path) -> bool:
     return True
 
 
-def hide_injected(schema: Any, model: type[BaseModel], tool_name: str) -> Any:
-    """The work of :func:`toolwire._tool_checks.hide_injected_fields` (which see), kept here so that module stays
-    short: a field is hidden from the schema under every key pydantic takes for it, and a call that sets it under
-    any of them (or under its Python name, which ``extra="allow"`` would pass on) is refused (review 144 #7).
+def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) -> Any:
+    """``schema`` (the :class:`~toolwire.schema.FunctionSchema` of an ``args_schema`` model) without the fields
+    LangChain fills rather than the model, treated as :func:`langchain_filled` treats such a parameter of a function
+    (review 143 #3): a field ``Annotated[str, InjectedToolCallId]`` gets the id of the call being run, an
+    ``Annotated[T, InjectedToolArg]`` one (LangGraph's ``InjectedState``...) keeps its default; neither is in the JSON
+    Schema the model is sent under any key pydantic takes for it (its alias, each ``validation_alias`` choice, its
+    name when population by name is on), nor in the parameters an error lists, and a call that sets one under any
+    of those keys (or its Python name) is refused, saying how toolwire fills it (review 144 #7, #8).
+
+    Args:
+        schema: what :func:`toolwire.schema.model_schema` made of ``model`` (its ``parameters`` are edited in place,
+            so that its validator's errors list only what the model is shown). model: the ``args_schema`` class.
+        tool_name: the tool's name, for the errors.
+
+    Returns:
+        ``schema`` itself when no field is injected, else a copy with those fields out of its ``parameters`` and a
+        ``validate`` that refuses them and fills them in.
 
     Raises:
-        SchemaError: an ``InjectedToolArg`` field without a default; an injected field that shares a key with
-            another field; an ``InjectedToolCallId`` field that pydantic takes through an ``AliasPath`` only.
+        SchemaError: an injected field without a default, other than ``InjectedToolCallId`` (as for a parameter); an
+            injected field one of whose keys also sets another field; an ``InjectedToolCallId`` field taken through
+            an ``AliasPath`` only.
     """
     import dataclasses
     import typing

@@ -30,7 +30,6 @@ __all__ = [
     "check_tool",
     "checked_attribute",
     "explain_injected",
-    "hide_injected_fields",
     "injected_guard",
     "injected_kinds",
     "langchain_filled",
@@ -317,34 +316,6 @@ def langchain_filled(tool_name: str, name: str, annotation: Any, default: Any) -
                       f"default, or fix its value with functools.partial(func, {name}=...) before making the tool "
                       "(toolwire.current_tool_call() gives the call being run).")
 
-
-
-def hide_injected_fields(schema: Any, model: type[BaseModel], tool_name: str) -> Any:
-    """``schema`` (the :class:`~toolwire.schema.FunctionSchema` of an ``args_schema`` model) without the fields
-    LangChain fills rather than the model, treated as :func:`langchain_filled` treats such a parameter of a function
-    (review 143 #3): a field ``Annotated[str, InjectedToolCallId]`` gets the id of the call being run, an
-    ``Annotated[T, InjectedToolArg]`` one (LangGraph's ``InjectedState``...) keeps its default; neither is in the JSON
-    Schema the model is sent under any key pydantic takes for it (its alias, each ``validation_alias`` choice, its
-    name when population by name is on), nor in the parameters an error lists, and a call that sets one under any
-    of those keys (or its Python name) is refused, saying how toolwire fills it (review 144 #7, #8).
-
-    Args:
-        schema: what :func:`toolwire.schema.model_schema` made of ``model`` (its ``parameters`` are edited in place,
-            so that its validator's errors list only what the model is shown). model: the ``args_schema`` class.
-        tool_name: the tool's name, for the errors.
-
-    Returns:
-        ``schema`` itself when no field is injected, else a copy with those fields out of its ``parameters`` and a
-        ``validate`` that refuses them and fills them in.
-
-    Raises:
-        SchemaError: an injected field without a default, other than ``InjectedToolCallId`` (as for a parameter); an
-            injected field one of whose keys also sets another field; an ``InjectedToolCallId`` field taken through
-            an ``AliasPath`` only.
-    """
-    from toolwire._tool_args import hide_injected
-
-    return hide_injected(schema, model, tool_name)
 
 
 def injected_kinds(func: Callable[..., Any], names: Iterable[str]) -> dict[str, str]:

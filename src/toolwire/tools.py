@@ -39,7 +39,7 @@ from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
 from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
 from toolwire._signature import docstring_summary, function_name, is_async_callable
-from toolwire._tool_args import ToolArguments
+from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_checks import (
     SET_CHECKED,
     check_fields_taken,
@@ -47,7 +47,6 @@ from toolwire._tool_checks import (
     check_subclass,
     check_tool,
     checked_attribute,
-    hide_injected_fields,
     injected_guard,
 )
 from toolwire._tool_pickle import copy_tool, reduce_tool
@@ -209,7 +208,7 @@ class Tool(ToolArguments, Batching):
             description: the tool description (default: from the docstring, or from ``args_schema``'s).
             args_schema: a pydantic model class whose fields are the arguments (instead of the signature); a field
                 marked LangChain's way (``Annotated[str, InjectedToolCallId]``, ``InjectedToolArg``) is not shown to the
-                model and is filled as such a parameter is (:func:`~toolwire._tool_checks.hide_injected_fields`).
+                model and is filled as such a parameter is (:func:`~toolwire._tool_args.hide_injected_fields`).
             return_direct, timeout (seconds), response_format, handle_errors, hide_error_details:
                 see :class:`Tool`.
             parse_docstring: read parameter descriptions from the docstring.
