@@ -434,10 +434,15 @@ def check_tool(func: Callable[..., Any], name: str, description: str, response_f
             f"Tool {name!r} has no description: add a docstring to the function or pass "
             "description=... so the model knows when to use it."
         )
-    if response_format not in ("content", "content_and_artifact"):
-        raise SchemaError("response_format must be 'content' or 'content_and_artifact'.")
-    if (problem := bad_timeout(timeout) or bad_flags(**flags)) is not None:
+    if (problem := _bad_response_format(response_format) or bad_timeout(timeout) or bad_flags(**flags)) is not None:
         raise SchemaError(problem)
+
+
+def _bad_response_format(value: Any) -> str | None:
+    """The error of a ``response_format`` other than ``"content"`` and ``"content_and_artifact"``; None for those."""
+    if value in ("content", "content_and_artifact"):
+        return None
+    return f"response_format must be 'content' or 'content_and_artifact', not {value!r}."
 
 
 # -- attributes set after a tool is made (review 143 #8) -------------------------------------------------------------
@@ -490,13 +495,8 @@ def checked_attribute(tool: Any, key: str, value: Any) -> Any:
     if key in _OPTION_FIELDS:
         from toolwire._tool_run import bad_flags, bad_timeout
 
-        if key == "timeout":
-            problem = bad_timeout(value)
-        elif key == "response_format":
-            problem = None if value in ("content", "content_and_artifact") else \
-                f"response_format must be 'content' or 'content_and_artifact', not {value!r}."
-        else:
-            problem = bad_flags(**{key: value})
+        problem = bad_timeout(value) if key == "timeout" else _bad_response_format(value) \
+            if key == "response_format" else bad_flags(**{key: value})
         if problem is not None:
             raise SchemaError(problem)
         return value
