@@ -172,8 +172,6 @@ class BaseChatModel(RunnableMethods, Batching):
     tool_choice: str | None = None
     parallel_tool_calls: bool | None = None
     strict: bool | None = None
-    _specs: tuple[tuple[Any, ...], tuple[ToolSpec, ...]] | None = None
-    """The bound tools and their specs when :meth:`bind_tools` bound them (see :attr:`tool_specs`)."""
     _one_call: OutputTool | None = None
     """A structured output's tool: keep at most one tool call per reply, without asking the provider, preferring a
     call of it that fits its schema (:meth:`with_structured_output`)."""
@@ -245,7 +243,6 @@ class BaseChatModel(RunnableMethods, Batching):
             parallel_tool_calls = False
         new = copy.copy(self)
         new.tools = converted
-        new._specs = (converted, tuple(t.spec if isinstance(t, Tool) else t for t in converted))  # (tool_specs)
         new.tool_choice = choice
         new.parallel_tool_calls = parallel_tool_calls
         new._one_call = None
@@ -346,11 +343,7 @@ class BaseChatModel(RunnableMethods, Batching):
 
     @property
     def tool_specs(self) -> tuple[ToolSpec, ...]:
-        """The specs of the bound tools, in bind order, as they were when :meth:`bind_tools` bound them (a toolwire
-        tool's name and description cannot change after it is made; a LangChain tool's are read when it is bound)."""
-        kept = self._specs
-        if kept is not None and kept[0] is self.tools:
-            return kept[1]
+        """The specs of the bound tools, in bind order."""
         return tuple(t.spec if isinstance(t, Tool) else t for t in self.tools)
 
     def _request(self, input: Any, options: dict[str, Any]) -> ChatRequest:
@@ -507,7 +500,7 @@ class BaseChatModel(RunnableMethods, Batching):
             yield chunk
 
     def __repr__(self) -> str:
-        bound = f", tools={[t.name for t in self.tool_specs]}" if self.tools else ""
+        bound = f", tools={[t.name for t in self.tools]}" if self.tools else ""
         return f"{type(self).__name__}(model={self.model_name!r}{bound}{bound_repr(self)})"
 
 
