@@ -185,3 +185,46 @@ def test_a_resumed_run_does_not_answer_a_repeat_of_a_tool_it_does_not_have_from_
     last = [m for m in result.messages if m.type == "tool"][-1]
     assert last.status == "error" and "There is no tool named 'delete_user'" in last.content
     assert result.reused_calls == {}
+
+
+# Review 142 #6's rest: a run stopped right after a reply of repeats (or a loop) resumes with tools off, as the
+# uninterrupted run would have made its next call.
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+@pytest.mark.parametrize("resume", ["invoke", "ainvoke"])
+def test_a_run_stopped_after_a_reply_of_repeats_resumes_with_tools_off(resume: str) -> None:
+    ran: list[int] = []
+    whole = ScriptedChatModel([_expense(1), _expense(2), "done"])
+    Agent(whole, _expense_tool(ran)).invoke("add 80")
+    assert [r.tool_choice for r in whole.requests] == ["auto", "auto", "none"]
+
+    agent = Agent(ScriptedChatModel([_expense(1), _expense(2), "done"]), _expense_tool(ran))
+    stream = agent.stream("add 80")
+    results = 0
+    for event in stream:
+        results += event.type == "tool_result"
+        if results == 2:
+            break
+    saved = list(stream.messages)
+    assert [m.type for m in saved] == ["human", "ai", "tool", "ai", "tool"]
+    resumed = ScriptedChatModel(["done"])
+    agent = Agent(resumed, _expense_tool(ran))
+    result = agent.invoke(saved) if resume == "invoke" else asyncio.run(agent.ainvoke(saved))
+    assert result.output == "done" and [r.tool_choice for r in resumed.requests] == ["none"]
+    assert ran == [80, 80]  # (once per run)
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+def test_a_resumed_run_keeps_tools_on_after_a_reply_that_ran_or_was_left_unanswered() -> None:
+    ran: list[int] = []
+    answer = ToolMessage("added 80", "e1", name="add_expense")
+    human = {"role": "user", "content": "add 80"}
+    # the last reply ran a call: tools stay on
+    model = ScriptedChatModel(["done"])
+    Agent(model, _expense_tool(ran)).invoke([human, _expense(1), answer])
+    # the last reply's repeat has no answer yet: it is answered first, and then tools go off
+    pending = ScriptedChatModel(["done"])
+    Agent(pending, _expense_tool(ran)).invoke([human, _expense(1), answer, _expense(2)])
+    assert [r.tool_choice for r in model.requests] == ["auto"]
+    assert [r.tool_choice for r in pending.requests] == ["none"] and ran == []

@@ -82,6 +82,7 @@ class RepeatedCalls:
         self.retried: set[str] = set()  # call keys given their one more try after another tool succeeded
         self.told: set[tuple[str, bool]] = set()  # (tool, failed): the repeats this run has said it did not run
         self.reused: list[tuple[ToolMessage, ToolMessage]] = []  # (an answer given without running, its source)
+        self.tools_off_next = False  # the conversation's last reply was answered so that tools go off next (_seed)
         self._seed(messages)
 
     def _seed(self, messages: Sequence[Any]) -> None:
@@ -103,16 +104,23 @@ class RepeatedCalls:
             for index in range(start, len(messages)):
                 reply = messages[index]
                 if isinstance(reply, AIMessage) and (reply.tool_calls or reply.invalid_tool_calls):
-                    self._seed_round(reply, messages, index + 1, tools)
+                    off = self._seed_round(reply, messages, index + 1, tools)
+                    last = all(isinstance(later, ToolMessage) for later in itertools.islice(messages, index + 1, None))
+                    self.tools_off_next = bool(off) and last
         finally:
             self.tools = tools
             self.reused.clear()
 
     def _seed_round(self, reply: AIMessage, messages: Sequence[Any], start: int,
-                    known: Collection[str] | None = None) -> None:
+                    known: Collection[str] | None = None) -> bool:
         """:meth:`_seed` for one reply, whose answers are the ToolMessages of ``messages`` from ``start`` on; a call
         of a tool not in ``known`` (the Agent's tools, when given) is left out: this Agent could not have run it, so
-        its repeat gets "There is no tool named ..." as in a fresh run (review 144 #9)."""
+        its repeat gets "There is no tool named ..." as in a fresh run (review 144 #9).
+
+        Returns whether the live run would have made its next model call with tools off after this reply: every
+        call of it answered, and those that were not refused all repeats answered from earlier results, or the reply
+        a loop (:meth:`looping`); a reply with a call unanswered or of another tool, or every call refused, gives
+        False."""
         answers: dict[str, ToolMessage] = {}
         for message in itertools.islice(messages, start, None):
             if not isinstance(message, ToolMessage):
@@ -127,7 +135,7 @@ class RepeatedCalls:
         calls = [call for call in reply.tool_calls if ran(call) and (known is None or call.get("name") in known)]
         invalid = [(bad, answers[bad.get("id") or ""]) for bad in reply.invalid_tool_calls if ran(bad)]
         if not calls and not invalid:
-            return  # (every call refused: the live run records nothing either)
+            return False  # (every call refused: the live run records nothing either)
         ordered = [answers[call["id"] or ""] for call in calls]
         _, repeats, twins = self.sort(calls)
         def same(a: ToolMessage, b: ToolMessage) -> bool:
@@ -136,7 +144,12 @@ class RepeatedCalls:
         repeats = {i: given for i, given in repeats.items() if same(given, ordered[i])}  # (else it ran)
         twins = {i: first for i, first in twins.items() if same(ordered[first], ordered[i])}
         self.record(calls, ordered, repeats, twins, ran=len(repeats) + len(twins) < len(calls))
-        self.looping(calls, ordered, invalid)
+        looping = self.looping(calls, ordered, invalid)
+        if not all((call.get("id") or "") in answers for call in (*reply.tool_calls, *reply.invalid_tool_calls)):
+            return False  # (calls left to run: the run that resumes runs them first)
+        if known is not None and any(call.get("name") not in known for call in reply.tool_calls):
+            return False  # (a call of another tool: the live run ran it, "There is no tool named ...")
+        return (bool(calls) and len(repeats) == len(calls) and not invalid) or looping
 
     def reruns(self, name: str) -> bool:
         """Return whether a repeated identical call of tool ``name`` runs again (``repeat_calls``).

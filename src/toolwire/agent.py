@@ -281,16 +281,18 @@ class Agent(Batching, AgentMethodAdvice):
         # a resumed run whose calls were answered since the newest question (exc.messages, stream.messages) is past
         # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
         tools_ran = (bool(pending or pending_invalid) and self.run_pending_calls) or answered_since_question(messages)
+        only_repeats = repeated.tools_off_next  # the last reply asked only for calls already answered, or looped:
+        # the next call answers, tools off (a resumed run's too: review 142 #6)
         if (pending or pending_invalid) and not self.run_pending_calls:  # a history a client could edit (review 105)
             yield from not_run(messages, in_reply_order(pending, pending_invalid, pending_invalid), 0, PENDING_NOT_RUN)
         elif pending or pending_invalid:  # (none: no round to run, review 89)
-            direct, _ = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
+            direct, only_repeats = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
             if direct is not None:
                 final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, 0))
                 return
-        paused, cut, only_repeats, full = False, False, False, {}  # only_repeats: the last reply asked only for calls
-        # already answered (the next answers, tools off); full: the metadata of a reply cut by the context window
+        only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
+        paused, cut, full = False, False, {}  # full: the metadata of a reply cut by the context window
         for step in range(1, self.max_steps + 1):
             ask = ("finish" if self._forced else "answer") if only_repeats else "after_tools" if tools_ran else "model"
             reply = unique_call_ids((yield (ask, for_model(messages, self.system_prompt))))
