@@ -257,12 +257,44 @@ def call_doc(func: Any) -> str | None:
 # Parameters:" list parameters too (https://google.github.io/styleguide/pyguide.html#383-functions-and-methods,
 # https://www.sphinx-doc.org/en/master/usage/extensions/napoleon.html#docstring-sections).
 
-_GOOGLE = docstring_parser.google.GoogleParser([  # (its parse keeps no state)
+_SECTIONS = [
     *docstring_parser.google.DEFAULT_SECTIONS,
     *(docstring_parser.google.Section(title, "param", docstring_parser.google.SectionType.MULTIPLE)
       for title in ("Keyword Args", "Keyword Arguments", "Other Parameters")),
+    # Napoleon's aliases of Returns, Yields and Raises (review 147 #2: they stayed in the description)
+    docstring_parser.google.Section("Return", "returns", docstring_parser.google.SectionType.SINGULAR_OR_MULTIPLE),
+    docstring_parser.google.Section("Yield", "yields", docstring_parser.google.SectionType.SINGULAR_OR_MULTIPLE),
+    docstring_parser.google.Section("Raise", "raises", docstring_parser.google.SectionType.MULTIPLE),
+]
+_GOOGLE = docstring_parser.google.GoogleParser(_SECTIONS)  # (its parse keeps no state)
+# The same sections, those that describe no parameter read as one block of text each: Napoleon reads a Raises
+# entry with no colon ("ValueError if q is empty.", a bare "TypeError"), where docstring_parser's Google parser
+# stops at it; tried once no style could parse a docstring (review 147 #1: the whole docstring became the
+# description, and every parameter lost its text).
+_GOOGLE_LENIENT = docstring_parser.google.GoogleParser([
+    section if section.key == "param" else
+    docstring_parser.google.Section(section.title, section.key, docstring_parser.google.SectionType.SINGULAR)
+    for section in _SECTIONS
 ])
-_STYLES = (docstring_parser.rest.parse, _GOOGLE.parse, docstring_parser.numpydoc.parse, docstring_parser.epydoc.parse)
+
+
+def _google(doc: str) -> docstring_parser.Docstring:
+    """``doc`` parsed in the Google style, its sections that describe no parameter read as one block each if the
+    strict parse fails (:data:`_GOOGLE_LENIENT`).
+
+    Raises:
+        docstring_parser.ParseError: the strict parse's error, when neither parse can read ``doc``.
+    """
+    try:
+        return _GOOGLE.parse(doc)
+    except docstring_parser.ParseError as exc:
+        try:
+            return _GOOGLE_LENIENT.parse(doc)
+        except docstring_parser.ParseError:
+            raise exc from None
+
+
+_STYLES = (docstring_parser.rest.parse, _google, docstring_parser.numpydoc.parse, docstring_parser.epydoc.parse)
 # A line that could start a section or field of the reST, Epydoc or NumPy styles (":param", "@param",
 # ".. deprecated::", a "-----" underline). Without one, those three parsers find no fields in a docstring.
 # (As ``^\s*(?::|@|\.\.|-)`` in MULTILINE mode, searched as a match at the start and a search from each newline,
@@ -283,7 +315,7 @@ def _parse_docstring_fields(doc: str) -> docstring_parser.Docstring:
     """
     if not (_OTHER_STYLE_START.match(doc) or _OTHER_STYLE_LINE.search(doc)):
         try:
-            parsed = _GOOGLE.parse(doc)
+            parsed = _google(doc)
         except docstring_parser.ParseError:
             pass
         else:
@@ -406,6 +438,24 @@ def _parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
             if name:
                 params[name] = text
     return description, {k: v.strip() for k, v in params.items() if v}
+
+
+def docstring_error(doc: str | None) -> str | None:
+    """Why no style can read the parameter descriptions of ``doc``, or None when one can or ``doc`` has no parameter
+    section: the parse error of :func:`_parse_docstring`, which then gives every parameter no description and the
+    whole docstring as the description (review 147 #1: that went unsaid). Parses ``doc`` again: call it only for a
+    docstring that gave no parameter descriptions."""
+    if not doc or not _PARAM_TITLE.search(doc):
+        return None
+    try:
+        _google(_indent_leading_section(_split_text_after_sections(doc)[0]))
+    except docstring_parser.ParseError as exc:
+        return str(exc)
+    return None
+
+
+_PARAM_TITLE = re.compile(r"^[ \t]*(?:Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters)"
+                          r"[ \t]*:[ \t]*$", re.MULTILINE)
 
 
 def partial_positionals(func: Any) -> set[str]:

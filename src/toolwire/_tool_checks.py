@@ -121,6 +121,15 @@ def warn_unknown_documented(tool_name: str, documented: Iterable[str], params: C
     return bool(unknown)
 
 
+def warn_unreadable_docstring(tool_name: str, why: str) -> None:
+    """Warn that no docstring style could read the parameter section of tool ``tool_name``'s docstring (``why``:
+    the parser's error, such as ``Expected a colon in 'q - the query text'``): its parameters reach the model with
+    no description, and its description holds the whole docstring (review 147 #1)."""
+    _warn(f"The docstring of tool {tool_name!r} could not be read ({why.rstrip('.')}), so its parameters get no "
+          "description and the whole docstring is the tool's description: write each parameter entry as "
+          "'name: text' (Google style) or ':param name: text'.")
+
+
 def warn_undocumented(tool_name: str, names: Collection[str]) -> None:
     """Warn about parameters a docstring's parameter section (``Args:``, ``:param:``...) leaves out, when it
     describes others: they reach the model with no description, which smolagents refuses and LangChain's

@@ -60,6 +60,7 @@ from toolwire._signature import (
     _parse_docstring_fields,  # noqa: F401  (benchmarks/check_schema_fastpath.py checks it)
     call_doc,
     defined_in_class,
+    docstring_error,
     function_doc,
     hint_target,
     partial_keywords,
@@ -74,6 +75,7 @@ from toolwire._tool_checks import (
     warn_dropped_params,
     warn_undocumented,
     warn_unknown_documented,
+    warn_unreadable_docstring,
 )
 from toolwire.errors import SchemaError, ToolValidationError
 
@@ -429,6 +431,8 @@ def function_schema(
             doc_params = {**_parse_docstring(extra)[1], **doc_params}
     if not parse_docstring:
         doc_params = {}
+    elif not doc_params and params and (why := docstring_error(own)):
+        warn_unreadable_docstring(tool_name, why)
     elif extra is None:  # (a callable object's class docstring may well describe its __init__)
         bound = partial_positionals(func)  # described by the function's docstring, filled by the partial
         typo = warn_unknown_documented(tool_name, {k: v for k, v in doc_params.items() if k not in bound},
