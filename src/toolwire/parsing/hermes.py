@@ -25,6 +25,7 @@ OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
 _SEPARATORS = re.compile(r"[\s;,]*")
 _FENCE_OPEN = re.compile(r"```[ \t]*[A-Za-z_]*[ \t]*\n?\s*")
+_CLOSE = re.compile(r"</tool_calls?\s*>")  # (a closing tag misspelt </tool_calls> is one too: review 147 #3)
 _EMPTY = (f"The {OPEN_TAG} block holds no JSON object; write "
           f'{OPEN_TAG}{{"name": "tool_name", "arguments": {{...}}}}{CLOSE_TAG}.')
 
@@ -51,6 +52,7 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
     finder = Finder(text)  # one for the reply, so that reading many blocks stays linear
     pos = 0
     n = len(text)
+    unclosed = -1  # where the last block that had no closing tag ended
     while True:
         start = text.find(OPEN_TAG, pos)
         if start < 0:
@@ -67,6 +69,10 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
             pos = _function_tags(collector, text, first, limit, schemas, finder)
             collector.add_span(start, pos)
             continue
+        if first >= limit and close < 0 and unclosed >= 0 and skip_ws(text, unclosed) == start:
+            collector.add_span(start, body)  # an opening tag written to close the block before (review 147 #4)
+            pos, unclosed = body, -1
+            continue
         end = call_at(collector, text, first) if first < limit and text[first] != "{" else None
         if end is None and (first >= limit or text[first] not in "{["):
             if close < 0 and first < limit:  # the tag named in prose, not a call
@@ -74,12 +80,10 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
                 continue
             end = close if close >= 0 else limit
             collector.add_invalid(None, text[body:end].strip(), _EMPTY)
-        if end is not None:  # a pythonic call, or no call at all
-            pos = _after_close(text, end)
-            collector.add_span(start, pos)
-            continue
-        end = _read_values(collector, text, first, limit)
-        pos = _after_close(text, end)
+        if end is None:
+            end = _read_values(collector, text, first, limit)
+        pos = _after_close(text, end, fence is not None)
+        unclosed = pos if pos == end or not _CLOSE.match(text, skip_ws(text, end)) else -1
         collector.add_span(start, pos)
     return collector.result(text)
 
@@ -93,7 +97,7 @@ def _function_tags(collector: Collector, text: str, p: int, limit: int, schemas:
         stop = read_function_tag(collector, text, p, schemas, marked=True, limit=limit, finder=finder)
         end = stop if stop is not None else limit
         p = skip_ws(text, end)
-    return _after_close(text, end)
+    return _after_close(text, end, False)
 
 
 def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
@@ -118,9 +122,16 @@ def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
             return end
 
 
-def _after_close(text: str, end: int) -> int:
-    """Index past the ``</tool_call>`` that follows ``end`` (after whitespace or a code fence's end)."""
+def _after_close(text: str, end: int, fenced: bool) -> int:
+    """Index past the ``</tool_call>`` (or ``</tool_calls>``) that follows ``end`` (after whitespace or a code
+    fence's end); with no closing tag, past the fence's end when the block opened a fence (``fenced``: review 147
+    #3, it stayed in the text), else ``end``."""
     j = skip_ws(text, end)
+    fence_end = -1
     if text.startswith("```", j):
-        j = skip_ws(text, j + 3)
-    return j + len(CLOSE_TAG) if text.startswith(CLOSE_TAG, j) else end
+        fence_end = j + 3
+        j = skip_ws(text, fence_end)
+    close = _CLOSE.match(text, j)
+    if close is not None:
+        return close.end()
+    return fence_end if fenced and fence_end >= 0 else end

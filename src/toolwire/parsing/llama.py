@@ -30,8 +30,10 @@ __all__ = ["PYTHON_TAG", "parse_json"]
 PYTHON_TAG = "<|python_tag|>"
 _END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>")
 _SEPARATORS = re.compile(r"[\s;,]*")
-_FENCE = re.compile(r"```[ \t]*(json|jsonc|tool_calls?|tool_code|javascript|)[ \t]*\n(.*?)\n?[ \t]*```",
-                    re.DOTALL | re.IGNORECASE)
+# a fence's tag, then a newline (CRLF too) or, on one line, the call itself (review 147 #3: a ```python fence, CRLF
+# line ends and a one-line fence left their emptied fence in the reply's text)
+_FENCE = re.compile(r"```[ \t]*(json|jsonc|tool_calls?|tool_code|javascript|python|py|)[ \t]*(?:\r?\n|(?=[{\[]))"
+                    r"(.*?)\s*```", re.DOTALL | re.IGNORECASE)
 _BARE = re.compile(r"""\{\s*["']|\[\s*\{""")
 _AFTER_TAG = (f"After {PYTHON_TAG} write the call as JSON, such as "
               '{"name": "tool_name", "parameters": {...}}.')
