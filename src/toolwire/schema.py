@@ -473,6 +473,8 @@ def function_schema(
             # toolwire writes the default itself: pydantic would read a "$ref"/"$defs" key in it as a reference
             annotation = Annotated[annotation, _field_copy(info, default=PydanticUndefined, default_factory=None)]
             plain = False
+        if default is Ellipsis:  # def f(city: str = ...): required, as pydantic's Field(...) and LangChain read it
+            default = inspect.Parameter.empty  # (review 148 #2: Ellipsis was the schema's default, no JSON value)
         if plain:
             ann_desc = None  # (no TypedDict, Annotated or union to read)
         else:
