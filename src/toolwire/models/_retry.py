@@ -38,8 +38,8 @@ from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
 __all__ = ["BILLING_CODES", "RetryPolicy", "aclose_stream", "api_key_hint", "aretry_stream", "awith_retries",
-           "close_stream", "error_code", "error_message", "hide_cause", "redact_url", "retry_after", "retry_stream",
-           "status_error", "transport_error", "with_retries"]
+           "body_message", "close_stream", "error_code", "error_message", "hide_cause", "redact_url", "retry_after",
+           "retry_stream", "status_error", "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
 T = TypeVar("T")
@@ -203,6 +203,11 @@ def _body_text(body: Any, depth: int = 0) -> str | None:
             if found:
                 return found
     return None
+
+
+def body_message(body: Any) -> str | None:
+    """The server's own message in a decoded error body (the shapes :func:`error_message` reads), None without one."""
+    return _body_text(body)
 
 
 def error_message(exc: BaseException) -> str:

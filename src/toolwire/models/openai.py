@@ -21,6 +21,7 @@ from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
 from toolwire.models._retry import (
+    body_message,
     connection_error,
     error_code,
     error_message,
@@ -34,7 +35,8 @@ from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
 from toolwire.models.lowering._calls import read_as_cut
-from toolwire.models.lowering._stream_errors import error_status
+from toolwire.models.lowering._openai_replies import as_dict
+from toolwire.models.lowering._stream_errors import NotAReply, error_status
 
 __all__ = ["ChatOpenAI", "azure_v1_url", "is_openai_url"]
 
@@ -304,10 +306,16 @@ class ChatOpenAI(SDKChatModel):
 
     def _parse(self, raw: Any, request: ChatRequest) -> AIMessage:
         names = request.tool_parameters
-        if self.use_responses_api:
-            message = codec.parse_responses_response(raw, tool_names=names)
-        else:
-            message = codec.parse_response(raw, tool_names=names)
+        try:
+            if self.use_responses_api:
+                message = codec.parse_responses_response(raw, tool_names=names)
+            else:
+                message = codec.parse_response(raw, tool_names=names)
+        except NotAReply:
+            error = self._error_body(raw)
+            if error is None:
+                raise
+            raise error from None
         message = with_text_calls(message, _schemas(request)) if self._reads_text(request) else message
         return self._cut_at_limit(message, request)
 
@@ -381,17 +389,39 @@ class ChatOpenAI(SDKChatModel):
         return ("The server does not take stream_options (sent to get token usage at the end of a stream): "
                 "pass stream_usage=False to ChatOpenAI.")
 
-    @staticmethod
-    def _event_status(exc: BaseException) -> int | None:
-        """The HTTP status an ``{"error": {...}}`` event in a stream stands for (the server answered 200, then
-        wrote the error into the stream, e.g. ``{"type": "server_error"}``): its ``type`` or ``code`` read
-        by :func:`~toolwire.models.lowering._stream_errors.error_status` (``server_error``/``api_error`` 500,
-        rate limits 429, ``overloaded_error`` 529), so the retry policy retries it like that status."""
-        body = getattr(exc, "body", None)
-        if not isinstance(body, dict):
+    def _error_body(self, raw: Any) -> ProviderError | None:
+        """The error of a whole reply body that is ``{"error": {...}}`` (or ``{"error": "<text>"}``) with no reply
+        in it, which a server sends with HTTP 200 for a failure after the model started (OpenRouter's "Errors":
+        ``{"error": {"code": 502, "message"}}``): read as the same error in a stream is (:meth:`_error_event`;
+        review 146 #1). None for any other body (it is then not a reply: check ``base_url``)."""
+        data = as_dict(raw) if isinstance(raw, dict) or hasattr(raw, "model_dump") else None
+        error = data.get("error") if data else None
+        if not (isinstance(error, dict) or (isinstance(error, str) and error.strip())):
             return None
-        error = body.get("error") if isinstance(body.get("error"), dict) else body
-        return error_status(error.get("type"), error.get("code"))
+        return self._error_event(error, body_message(error) or "The server answered with an error and no reply.")
+
+    def _error_event(self, error: Any, message: str) -> ProviderError:
+        """The ProviderError of an error the server reported with HTTP 200: an ``{"error": {...}}`` event in a stream
+        (the SDK raises it as an ``APIError`` whose ``body`` is the error) or a whole body of that shape
+        (:meth:`_error_body`).
+
+        Args:
+            error: the error object (``{"message", "type", "code"}``) or its text.
+            message: the server's message, shown as the error's text.
+
+        Returns:
+            A ProviderError with the HTTP status the error's ``type`` or ``code`` stands for
+            (:func:`~toolwire.models.lowering._stream_errors.error_status`: an HTTP status code itself, ``server_error``
+            500, rate limits 429...), retryable as that status is (not a 4xx); without one, retryable with the hint to
+            try again, like a stream that broke off.
+        """
+        fields = error if isinstance(error, dict) else {}
+        status = error_status(fields.get("type"), fields.get("code"))
+        if status is None:
+            return ProviderError(redact_url(message), provider=self.provider, retryable=True,
+                                 hint="Try the request again.")
+        code = next((c for c in (fields.get("code"), fields.get("type")) if isinstance(c, str) and c), None)
+        return status_error(self.provider, status, message, key_env=" or ".join(self.key_env), code=code)
 
     def _translate_any(self, exc: BaseException) -> ProviderError | None:
         """As :class:`~toolwire.models._sdk_errors.SDKErrors` translates any failure, with the hint of an
@@ -422,11 +452,9 @@ class ChatOpenAI(SDKChatModel):
                                 base_url=self.base_url)
         if isinstance(exc, sdk.APIConnectionError):
             return connection_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
-        if isinstance(exc, sdk.OpenAIError):  # e.g. an {"error": ...} event in a stream
-            status = self._event_status(exc)
-            if status is not None:
-                return status_error(self.provider, status, error_message(exc), key_env=" or ".join(self.key_env),
-                                    code=error_code(exc))
+        if type(exc) is sdk.APIError:  # an {"error": ...} event in a stream (the SDK's body: the error)
+            return self._error_event(exc.body, error_message(exc))
+        if isinstance(exc, sdk.OpenAIError):
             return ProviderError(redact_url(error_message(exc)), provider=self.provider)
         # the HTTP client's own errors while a stream is read (the SDK wraps only those of opening it)
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
