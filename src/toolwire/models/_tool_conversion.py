@@ -11,6 +11,7 @@ import copy
 import dataclasses
 import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import typing_extensions
@@ -20,7 +21,8 @@ from toolwire._tool_checks import check_name
 from toolwire.errors import SchemaError
 from toolwire.tools import Tool, ToolSpec
 
-__all__ = ["GEMINI_SERVER_TOOLS", "ServerTool", "ToolDictSpec", "server_tool", "to_tool", "to_tool_spec"]
+__all__ = ["GEMINI_SERVER_TOOLS", "ServerTool", "ToolDictSpec", "hosted_choice", "server_tool", "to_tool",
+           "to_tool_spec"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -76,6 +78,32 @@ def server_tool(obj: dict[str, Any]) -> ServerTool | None:
     if kind is None and obj and set(obj) <= GEMINI_SERVER_TOOLS:
         return ServerTool("/".join(obj), "", {}, "google", copy.deepcopy(obj))
     return None
+
+
+def hosted_choice(choice: Any, tools: Sequence[Any]) -> Any:
+    """The name of the bound built-in tool a Responses API ``tool_choice`` dict picks, else ``choice`` unchanged.
+
+    OpenAI writes the choice of a built-in tool as ``{"type": "<hosted tool type>"}`` (``ToolChoiceTypes``:
+    ``file_search``, ``web_search_preview``, ``code_interpreter``, ``image_generation``...) and of an MCP server as
+    ``{"type": "mcp", "server_label"}`` (``ToolChoiceMcp``); review 146 #2.
+
+    Args:
+        choice: the ``tool_choice`` given to ``bind_tools``.
+        tools: the bound tools, converted (:func:`to_tool`).
+
+    Returns:
+        The name of the :class:`ServerTool` (``provider`` None) of that ``type`` (and ``server_label``) when
+        ``choice`` is such a dict and one is bound; ``choice`` itself otherwise.
+    """
+    if not isinstance(choice, dict) or not isinstance(choice.get("type"), str) or set(choice) - {"type",
+                                                                                                   "server_label"}:
+        return choice
+    for tool in tools:
+        if isinstance(tool, ServerTool) and tool.provider is None and tool.definition.get("type") == choice["type"] \
+                and choice.get("server_label", tool.definition.get("server_label")) == tool.definition.get(
+                    "server_label"):
+            return tool.name
+    return choice
 
 
 _SPEC_KEYS = frozenset({"type", "function", "name", "description", "parameters", "input_schema"})

@@ -38,6 +38,7 @@ from toolwire.models._runnable import RunnableMethods, bound_repr
 from toolwire.models._tool_conversion import (
     ServerTool,
     ToolDictSpec,
+    hosted_choice,
     server_tool,
     to_tool,
     to_tool_spec,
@@ -202,7 +203,8 @@ class BaseChatModel(RunnableMethods, Batching):
                 auto when tools are sent); or the provider dicts Anthropic ``{"type": "auto" | "any" |
                 "none"}``, ``{"type": "tool", "name"}`` (``"disable_parallel_tool_use": True`` in it means
                 ``parallel_tool_calls=False``) and OpenAI ``{"type": "function", "function": {"name"}}``
-                (Responses API: ``{"type": "function", "name"}``).
+                (Responses API: ``{"type": "function", "name"}``, and a bound built-in tool's ``{"type":
+                "web_search_preview"}``, ``{"type": "mcp", "server_label"}``).
             parallel_tool_calls: ``False`` for at most one call per reply: asked of the provider, and kept
                 where it sends more (a server that ignores the field, calls read from text): the first call is
                 kept and the others dropped with a warning in the log (:mod:`toolwire.models._one_call`).
@@ -231,7 +233,7 @@ class BaseChatModel(RunnableMethods, Batching):
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise SchemaError(f"Two tools are named {dupes[0]!r}: give each tool a unique name.")
-        choice = _check_tool_choice(tool_choice, names)
+        choice = _check_tool_choice(hosted_choice(tool_choice, converted), names)
         if choice == "required" and not names:  # nothing could satisfy it (review 50)
             raise UserError("tool_choice='required' needs at least one tool: bind the tools with it, or leave "
                             "tool_choice out.")

@@ -11,8 +11,8 @@ import inspect
 import json
 import math
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, ClassVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, ClassVar, Self
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage
@@ -63,6 +63,18 @@ class ChatGoogleGenAI(SDKChatModel):
     base_url_env: ClassVar[str] = "GOOGLE_GEMINI_BASE_URL"
     sdk_module: ClassVar[str] = "google.genai"
     extra: ClassVar[str] = "google"
+
+    def bind_tools(self, tools: Sequence[Any], **options: Any) -> Self:
+        """:meth:`~toolwire.models.base.BaseChatModel.bind_tools` (same arguments), refusing a ``tool_choice`` that
+        would force a server tool, which Gemini cannot (see :func:`~toolwire.models.lowering.gemini.check_tool_choice`).
+
+        Raises:
+            SchemaError, UserError: as the base method raises them; UserError also for a ``tool_choice`` naming a
+                server tool, or ``"required"`` with only server tools bound.
+        """
+        new = super().bind_tools(tools, **options)
+        codec.check_tool_choice(new.tool_choice, new.tools)
+        return new
 
     def _make_client(self, asynchronous: bool) -> Any:
         """The SDK client: the sync one, or the async one (``client.aio``).

@@ -47,7 +47,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toolwire.errors import SchemaError, UserError
@@ -81,6 +81,7 @@ from toolwire.models.lowering._stream_errors import cut_short, not_a_reply
 
 __all__ = [
     "StreamState",
+    "check_tool_choice",
     "convert_to_gemini_tool",
     "gemini_schema",
     "json_text_plan",
@@ -234,8 +235,12 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     Returns:
         ``{"model", "contents", "config"}``.
 
+    A ``tool_choice`` of ``"none"`` with only server tools bound is not sent (Gemini refuses a function calling
+    config without function declarations), with a warning that the model may still use them.
+
     Raises:
-        UserError: the ``tools`` option is not a list, or a server tool is another provider's.
+        UserError: the ``tools`` option is not a list, a server tool is another provider's, or ``tool_choice``
+            forces a server tool (:func:`check_tool_choice`).
         SchemaError: a bound tool cannot be written as a Gemini function declaration.
     """
     system, contents = lower_messages(request.messages)
@@ -246,9 +251,14 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     servers = [_server_tool(t) for t in request.tools if isinstance(t, ServerTool)]
     if servers:  # each server tool is its own Tool entry, next to the function declarations
         config["tools"] = servers
+    choice = request.tool_choice
+    check_tool_choice(choice, request.tools)
+    if servers and not functions and choice == "none":  # (no function calling config without functions: a 400)
+        log.warning("gemini: tool_choice='none' cannot turn off Gemini's server tools (%s), so the model may still "
+                    "use them: bind no server tools for a reply without them.",
+                    ", ".join(t.name for t in request.tools))
     if functions:
         config["tools"] = [{"function_declarations": [convert_to_gemini_tool(t) for t in functions]}, *servers]
-        choice = request.tool_choice
         if choice:
             mode = {"auto": "AUTO", "none": "NONE", "required": "ANY"}.get(choice, "ANY")
             calling: dict[str, Any] = {"mode": mode}
@@ -272,6 +282,32 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
     if _SIGNED.match(model):
         _sign_rebuilt_calls(contents)
     return {"model": model, "contents": contents, "config": config}
+
+
+def check_tool_choice(choice: str | None, tools: Sequence[Any]) -> None:
+    """Refuse a ``tool_choice`` Gemini cannot send for the bound server tools (review 146 #2).
+
+    Gemini's ``functionCallingConfig`` governs function declarations only: ``allowedFunctionNames`` "should match
+    ``FunctionDeclaration.name``", and a request that sets the config without any declaration is refused (400
+    "Function calling config is set without function_declarations"). So a server tool (``{"google_search": {}}``)
+    cannot be forced, by its name or, when only server tools are bound, by ``"required"``. (``"none"`` with only
+    server tools cannot be sent either; :func:`lower_request` logs a warning then, since an Agent binds it for its
+    last answer.)
+
+    Args:
+        choice: the neutral ``tool_choice`` (a mode or a bound tool's name), or None.
+        tools: the bound tools.
+
+    Raises:
+        UserError: ``choice`` names a server tool, or is ``"required"`` with only server tools bound.
+    """
+    servers = [t.name for t in tools if isinstance(t, ServerTool)]
+    if choice in servers:
+        raise UserError(f"Gemini cannot force its server tool {choice!r} (tool_choice names function tools only): "
+                        "pass tool_choice='auto' and ask for it in the prompt.")
+    if choice == "required" and servers and len(servers) == len(tools):
+        raise UserError("Gemini cannot force a call of its server tools (tool_choice='required' applies to function "
+                        "tools only): pass tool_choice='auto', or bind a function tool with them.")
 
 
 def _server_tool(spec: ServerTool) -> dict[str, Any]:

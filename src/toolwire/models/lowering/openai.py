@@ -47,7 +47,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from toolwire._warn_site import warn_user
@@ -387,6 +387,21 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     return items
 
 
+def _responses_tool_choice(choice: str, tools: Sequence[Any]) -> Any:
+    """The Responses API ``tool_choice`` of the neutral one: a mode as it is, a function tool's name as ``{"type":
+    "function", "name"}``, a bound built-in tool's as OpenAI writes it, ``{"type": "<hosted tool type>"}``
+    (``ToolChoiceTypes``; an MCP server's with its ``server_label``, ``ToolChoiceMcp``): review 146 #2."""
+    if choice in ("auto", "none", "required"):
+        return choice
+    hosted = next((t for t in tools if isinstance(t, ServerTool) and t.name == choice), None)
+    if hosted is None:
+        return {"type": "function", "name": choice}
+    out = {"type": hosted.definition.get("type")}
+    if out["type"] == "mcp" and "server_label" in hosted.definition:
+        out["server_label"] = hosted.definition["server_label"]
+    return out
+
+
 def lower_responses_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Build the keyword arguments of ``client.responses.create``.
 
@@ -412,9 +427,7 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
         body["tools"] = [copy.deepcopy(t.definition) if isinstance(t, ServerTool)  # a built-in tool, unchanged
                          else convert_to_openai_responses_tool(t, strict=request.strict) for t in request.tools]
         if request.tool_choice:
-            choice = request.tool_choice
-            body["tool_choice"] = choice if choice in ("auto", "none", "required") else {"type": "function",
-                                                                                        "name": choice}
+            body["tool_choice"] = _responses_tool_choice(request.tool_choice, request.tools)
         if request.parallel_tool_calls is not None:
             body["parallel_tool_calls"] = request.parallel_tool_calls
     opts = merge_options(options, request.options)
