@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from toolwire.parsing._python_parse import parse_expr
+from toolwire.parsing._repeated_keys import RepeatedKey, unique_pairs
 
 
 def read_int(digits: str) -> int | float:
@@ -31,11 +32,18 @@ class LenientDecoder:
     """``json.JSONDecoder(strict=False)`` (control characters allowed inside strings), with the C fast path kept
     for integers: only when it fails on an integer too long for Python to read (a plain ``ValueError``, not a
     ``JSONDecodeError``) is the text read again with :func:`read_int`, which gives such an integer as an
-    infinity. ``decode`` and ``raw_decode`` are :class:`json.JSONDecoder`'s."""
+    infinity. ``decode`` and ``raw_decode`` are :class:`json.JSONDecoder`'s.
 
-    def __init__(self) -> None:
-        self._fast = json.JSONDecoder(strict=False)
-        self._slow = json.JSONDecoder(strict=False, parse_int=read_int)
+    Args:
+        unique_keys: refuse an object that gives a key twice with different values (:func:`unique_pairs`
+            raises :class:`RepeatedKey`, a :class:`json.JSONDecodeError`); else the last value is kept, as
+            Python's ``json`` does.
+    """
+
+    def __init__(self, *, unique_keys: bool = False) -> None:
+        hook = unique_pairs if unique_keys else None
+        self._fast = json.JSONDecoder(strict=False, object_pairs_hook=hook)
+        self._slow = json.JSONDecoder(strict=False, parse_int=read_int, object_pairs_hook=hook)
 
     def decode(self, text: str) -> Any:
         """The value of the whole ``text`` (raises :class:`json.JSONDecodeError` when it is not JSON)."""
@@ -60,6 +68,8 @@ class LenientDecoder:
         window = text[idx:idx + _WINDOW]
         try:
             value, end = self._raw(window, 0)
+        except RepeatedKey:
+            raise
         except json.JSONDecodeError as exc:
             if exc.msg.startswith("Unterminated string") or exc.pos >= len(window) - 16:  # may go on past it
                 return self._raw(text, idx)
@@ -101,7 +111,8 @@ class _DecodeError(json.JSONDecodeError):
         return self.pos - self.doc.rfind("\n", 0, self.pos)
 
 
-_DECODER = LenientDecoder()
+_DECODER = LenientDecoder(unique_keys=True)
+"""The decoder of tool calls and their arguments read from model text (a key given twice is refused)."""
 _WS_RE = re.compile(r"\s*")
 # characters that matter when balancing Python brackets
 _PY_SPECIAL = re.compile(r"[\[\](){}'\"\n#]")
@@ -132,7 +143,8 @@ class DecodeFailure(Exception):
 
     Attributes:
         kind: ``"truncated"`` (the text ends inside the value), ``"deep"`` (nested too deeply to read) or
-            ``"invalid"``.
+            ``"invalid"`` (also for JSON whose object gives a key twice, see :class:`RepeatedKey`: ``message``
+            then says which key).
         message: one sentence saying what was wrong.
     """
 
@@ -526,12 +538,15 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
         ``(value, end)`` where ``end`` is the index just past the value.
 
     Raises:
-        DecodeFailure: nothing could be decoded; ``kind`` tells whether the text was cut off.
+        DecodeFailure: nothing could be decoded; ``kind`` tells whether the text was cut off. JSON whose object
+            gives a key twice with different values is ``"invalid"`` (its message names the key), not repaired.
     """
     try:
         return _DECODER.raw_decode(text, pos)
     except RecursionError:
         raise DecodeFailure("deep", "The JSON is nested too deeply to read.") from None
+    except RepeatedKey as exc:  # valid JSON but for that: an invalid call saying which key (not repaired)
+        raise DecodeFailure("invalid", exc.msg) from None
     except json.JSONDecodeError as exc:
         error = exc
     if text[pos] not in "{[":

@@ -30,6 +30,7 @@ from toolwire.parsing._json_strings import (
     decode_json_strings,
     json_string_plan,
 )
+from toolwire.parsing._repeated_keys import RepeatedKey
 from toolwire.parsing._scan import (
     _DECODER,
     TOO_DEEP,
@@ -111,7 +112,8 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, to
 
     Raises:
         ToolCallParseError: the value is not an object (``[1, 2]``, ``"x"``, ``5``), the JSON is cut off
-            or invalid, a wrapper names a tool other than ``tool_name``, or it holds values JSON cannot carry
+            or invalid, an object in the JSON text gives a key twice with different values (two equal values
+            are kept once), a wrapper names a tool other than ``tool_name``, or it holds values JSON cannot carry
             (a set in a literal; ``NaN``, ``Infinity`` or ``1e999``, which Python's ``json`` reads but JSON has
             not). ``.raw`` keeps the input; the
             message is one sentence the model can act on. Never returns ``{}`` for such input.
@@ -155,6 +157,8 @@ def _from_text(raw: str) -> dict[str, Any]:
         return {}
     try:
         value = _DECODER.decode(raw)
+    except RepeatedKey as exc:
+        raise ToolCallParseError(exc.msg, raw) from None
     except json.JSONDecodeError as exc:
         return _from_bad_json(raw, exc)
     except RecursionError:
@@ -176,6 +180,8 @@ def _from_inner(raw: str, inner: str) -> dict[str, Any]:
     if text[0] == "{":
         try:
             value = _DECODER.decode(text)
+        except RepeatedKey as exc:
+            raise ToolCallParseError(exc.msg, raw) from None
         except (json.JSONDecodeError, RecursionError):
             value = _python_dict(text, raw)
         if isinstance(value, dict):
