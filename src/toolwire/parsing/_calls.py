@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 from toolwire.errors import ToolCallParseError
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call, new_tool_call_id, tool_call
+from toolwire.parsing._repeated_keys import same_json
 from toolwire.parsing._scan import (
     TOO_DEEP,
     DecodeFailure,
@@ -194,16 +195,22 @@ class Collector:
             return True
         if not marked and _looks_like_schema(inner, args):
             return False
+        beside: tuple[str, ...] = ()
         if args is None and extra:
             if not marked:  # {"name": "search", "results": [...]} in prose is not a call
                 return False
             args = {key: inner[key] for key in extra}  # flat arguments inside a call marker
+        elif extra:
+            beside = extra  # keys written next to "arguments": arguments too (review 148 #1)
         try:
             parsed = normalize_arguments(args)
+            if beside:
+                parsed = _merge_beside(parsed, inner, beside)
         except ToolCallParseError as exc:
-            self.add_invalid(name, args if isinstance(args, str) or _finite(args) else raw, str(exc), call_id)
+            self.add_invalid(name, raw if beside else args if isinstance(args, str) or _finite(args) else raw,
+                             str(exc), call_id)
         else:
-            self.add_call(name, parsed, call_id)
+            self.add_call(name, parsed, call_id, raw=raw if beside else None)
         return True
 
     def result(self, text: str) -> ParsedReply:
@@ -221,6 +228,49 @@ class Collector:
             pos = max(pos, end)
         pieces.append(text[pos:])
         return ParsedReply("".join(pieces).strip(), self.calls, invalid)
+
+
+_ARG_KEYS = ("arguments", "parameters")
+
+
+def _merge_beside(args: dict[str, Any], obj: dict[str, Any], beside: tuple[str, ...]) -> dict[str, Any]:
+    """The arguments of call object ``obj`` with the keys written beside its ``"arguments"`` added to them.
+
+    Small models write one argument inside ``"arguments"`` and another next to it (``{"name": "f", "arguments":
+    {"city": "Paris"}, "unit": "F"}``); dropping it would run the tool with its default without a word.
+
+    Args:
+        args: the normalized arguments of the call (its ``"arguments"``, or ``"parameters"`` when it has no
+            ``"arguments"``).
+        obj: the call object.
+        beside: its keys other than the call's own (name, id, type, function) and the arguments key.
+
+    Returns:
+        ``args`` with each key of ``beside`` added (a new dict); a key ``args`` already has with the same value,
+        or a ``"parameters"`` holding the same arguments, adds nothing.
+
+    Raises:
+        ToolCallParseError: a key beside the arguments has another value inside them, or the call gives both
+            ``"arguments"`` and ``"parameters"`` with different content.
+    """
+    out = dict(args)
+    for key in beside:
+        value = obj[key]
+        if key in _ARG_KEYS:  # both "arguments" and "parameters"
+            try:
+                same = same_json(normalize_arguments(value), args)
+            except ToolCallParseError:
+                same = False
+            if not same:
+                raise ToolCallParseError('The tool call gives both "arguments" and "parameters", with different '
+                                         'content; send all the arguments once, in "arguments".', obj)
+            continue
+        if key in out and not same_json(out[key], value):
+            raise ToolCallParseError(f'Parameter {key!r} is given both inside "arguments" and beside it, with '
+                                     'different values; give it once, inside "arguments".', obj)
+        out[key] = value
+    return out
+
 
 
 def _looks_like_schema(obj: dict[str, Any], args: Any) -> bool:
