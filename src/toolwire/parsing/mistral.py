@@ -8,6 +8,7 @@ and ``[TOOL_CALLS]name[CALL_ID]id[ARGS]{json}``; several calls follow one anothe
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Collection
 
@@ -34,8 +35,9 @@ def parse_mistral(text: str, tool_names: Collection[str]) -> ParsedReply:
         A :class:`~toolwire.parsing.ParsedReply`. Everything read after a marker is call syntax: bound
         names give ToolCalls (a model-sent ``"id"`` is kept when unique), unknown names and cut-off or
         malformed JSON give InvalidToolCalls that keep the raw text; a marker with nothing after it (cut
-        off) is an InvalidToolCall too. Text after the calls stays content, and a marker followed by
-        prose (named in a sentence) stays text.
+        off) is an InvalidToolCall too, and so is ``name[ARGS]`` followed by nothing or by anything other than a
+        JSON object (text that is not JSON, a string, an array: up to the end of its JSON value or line). Text
+        after the calls stays content, and a marker followed by prose (named in a sentence) stays text.
     """
     from toolwire.errors import ToolCallParseError
 
@@ -64,6 +66,11 @@ def parse_mistral(text: str, tool_names: Collection[str]) -> ParsedReply:
         count = 0
         while True:  # name[ARGS]{...} name{...} ...
             m = _NAME.match(text, last)
+            if m is not None and m.group(3) and (m.end() >= limit or text[m.end()] != "{"):
+                end = _not_object(collector, text, m, limit)  # [ARGS] is call syntax, never prose
+                last = skip_ws(text, end)
+                count += 1
+                continue
             if m is None or m.end() >= n or text[m.end()] != "{":
                 break
             name, call_id = m.group(1), m.group(2)
@@ -97,3 +104,33 @@ def parse_mistral(text: str, tool_names: Collection[str]) -> ParsedReply:
         collector.add_span(start, end)
         pos = max(end, start + len(MARKER))
     return collector.result(text)
+
+
+def _not_object(collector: Collector, text: str, m: re.Match[str], limit: int) -> int:
+    """Record the call ``name[ARGS]`` matched by ``m`` whose arguments are not a JSON object (or are missing);
+    return the end of its text: past its JSON value, else at the end of its line (or at ``limit``)."""
+    from toolwire.errors import ToolCallParseError
+
+    name, call_id, k = m.group(1), m.group(2), m.end()
+    end = text.find("\n", k, limit)
+    end = limit if end < 0 else end
+    if k < end:
+        with contextlib.suppress(DecodeFailure):
+            end = min(decode_value_at(text, k)[1], limit)
+    raw = text[k:end].strip()
+    resolved = collector.resolve(name) or name
+    if resolved not in collector.names:
+        collector.add_invalid(resolved, raw, collector.unknown_error(resolved), call_id)
+        return end
+    if not raw:
+        collector.add_invalid(resolved, raw, f"The call to {name} ends right after [ARGS] (it looks cut off); send its "
+                                             'arguments after [ARGS] as one JSON object such as {"param": "value"}.',
+                              call_id)
+        return end
+    try:
+        args = normalize_arguments(raw)
+    except ToolCallParseError as exc:
+        collector.add_invalid(resolved, raw, str(exc), call_id)
+    else:  # (null: no arguments)
+        collector.add_call(resolved, args, call_id)
+    return end
