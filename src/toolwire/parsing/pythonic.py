@@ -25,7 +25,8 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply, tool_name_set
-from toolwire.parsing._scan import BAD, DEEP, EOF, parse_expr, python_span_end, skip_ws, to_jsonable
+from toolwire.parsing._pythonic_slips import ARGUMENT_LIKE, KEYWORD_MARK, NOT_PYTHON, parse_repairing, syntax_error
+from toolwire.parsing._scan import BAD, DEEP, EOF, python_span_end, skip_ws, to_jsonable
 
 __all__ = ["PythonNames", "add_calls_in", "call_at", "parse_pythonic", "python_name"]
 
@@ -265,8 +266,13 @@ class _Segments:
         return "".join([head, *self._lines[first + 1:last], tail])
 
 
-def _add_call(collector: Collector, source: _Segments, call: ast.Call, written: str, spell: PythonNames) -> None:
+def _add_call(collector: Collector, source: _Segments, call: ast.Call, written: str, spell: PythonNames,
+              repaired: bool = False) -> None:
+    """Record one call of a parsed call (list); ``repaired``: :data:`KEYWORD_MARK` was put before keyword names
+    (:func:`_keywords_repaired`), and is taken off them and off the call's text again."""
     raw = source.of(call) or source.src
+    if repaired:
+        raw = raw.replace(KEYWORD_MARK, "")
     name = _real(collector, spell, written)
     if name not in collector.names:
         collector.add_invalid(name, raw, _unknown_error(collector, spell, written))
@@ -281,6 +287,8 @@ def _add_call(collector: Collector, source: _Segments, call: ast.Call, written: 
         if kw.arg is None:
             collector.add_invalid(name, raw, f"Call {written} with explicit keyword arguments, not **mapping.")
             return
+        if repaired and kw.arg.startswith(KEYWORD_MARK):  # from="NYC": the name as the schema spells it
+            kw.arg = kw.arg[len(KEYWORD_MARK):]
         if spell.real_param(name, kw.arg) in args:  # Python itself refuses f(a=1, a=2)
             collector.add_invalid(name, raw, f"Call {written} with each argument once; {kw.arg!r} is repeated.")
             return
@@ -303,7 +311,7 @@ def _add_call(collector: Collector, source: _Segments, call: ast.Call, written: 
 
 def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spell: PythonNames) -> bool:
     try:
-        body = parse_expr(src)
+        body, fixed = parse_repairing(src)
     except (SyntaxError, ValueError) as exc:  # Python reads at most 4,300 digits of an int (sys.int_max_str_digits)
         return "Exceeds the limit" in str(exc) and _too_long(collector, src, is_list, marked, spell)
     except (MemoryError, RecursionError):
@@ -328,10 +336,10 @@ def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spe
             if not all(_is_literal(a) for a in call.args) or not all(
                     kw.arg is not None and _is_literal(kw.value) for kw in call.keywords):
                 return False
-    source = _Segments(src)
+    source = _Segments(src if fixed is None else fixed)
     for call, name in zip(calls, names, strict=True):
         assert isinstance(call, ast.Call) and name is not None
-        _add_call(collector, source, call, name, spell)
+        _add_call(collector, source, call, name, spell, fixed is not None)
     return True
 
 
@@ -411,7 +419,65 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
         elif not (is_list and _cut_list(collector, text, open_idx, spell)):
             collector.add_invalid(real, text[start:].strip(), _CUT_OFF.format(name=written))
         return len(text)
-    return end if _add_source(collector, text[start:end], is_list, marked, spell) else None
+    if _add_source(collector, text[start:end], is_list, marked, spell):
+        return end
+    return end if is_list and _broken_list(collector, text, start, end, name, marked, spell) else None
+
+
+def _list_items(text: str, start: int, end: int) -> list[tuple[int, int, str]] | None:
+    """The calls of the bracketed list ``text[start:end]``: ``(start, end, name as written)`` of each
+    ``name(...)`` item, when the list is nothing but such items separated by commas; else ``None``."""
+    items = []
+    pos = skip_ws(text, start + 1)
+    while True:
+        m = _ANY_CALL.match(text, pos)
+        if m is None:
+            return None
+        stop = python_span_end(text, m.end() - 1)
+        if stop < 0 or stop >= end:
+            return None
+        items.append((pos, stop, re.sub(r"\s+", "", m.group(1))))
+        pos = skip_ws(text, stop)
+        if text.startswith(",", pos):
+            pos = skip_ws(text, pos + 1)
+        elif pos != end - 1:
+            return None
+        if pos == end - 1:
+            return items
+
+
+def _broken_list(collector: Collector, text: str, start: int, end: int, name: str, marked: bool,
+                 spell: PythonNames) -> bool:
+    """Record the call list ``text[start:end]`` (``[name(...`` ... ``]``) that Python cannot read (a missing or
+    doubled comma, ``city: "x"``) as invalid calls saying what to fix (review 148 #3): each of its calls on its own
+    (a readable one as a call) when the list is made of calls, else the whole list as one.
+
+    Outside a call marker the list must open with a call of a bound tool and hold an argument written as
+    ``name=value`` (or ``name: value``); otherwise, and when the list parses (something other than calls, such as
+    ``[get_weather() and x]``), nothing is recorded and it stays text.
+
+    Returns:
+        True when something was recorded.
+    """
+    src = text[start:end]
+    error = syntax_error(src)
+    written = re.sub(r"\s+", "", name)
+    if error is None:
+        return False
+    if not marked and (_real(collector, spell, written) not in collector.names or not ARGUMENT_LIKE.search(src)):
+        return False
+    items = _list_items(text, start, end)
+    if items is None:
+        collector.add_invalid(_real(collector, spell, written), src, NOT_PYTHON.format(name=written, error=error))
+        return True
+    for item_start, item_end, item_name in items:
+        item = text[item_start:item_end]
+        if not _add_source(collector, item, False, True, spell):
+            reason = syntax_error(item)
+            collector.add_invalid(_real(collector, spell, item_name), item,
+                                  _UNREADABLE.format(name=item_name) if reason is None
+                                  else NOT_PYTHON.format(name=item_name, error=reason))
+    return True
 
 
 def call_at(collector: Collector, text: str, pos: int) -> int | None:
