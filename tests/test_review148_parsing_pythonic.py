@@ -69,3 +69,16 @@ def test_a_broken_call_list_inside_a_marker_is_an_invalid_call() -> None:
     reply = parse_tool_calls('<tool_call>[book_flight(origin="NYC" days=3)]</tool_call>', FLIGHTS)
     assert calls(reply) == [] and reply.content == ""
     assert errors(reply)[0].startswith("The call to book_flight is not valid Python (")
+
+
+def test_a_tool_name_python_cannot_read_written_as_it_is_in_a_call_list_is_read() -> None:
+    for dialect in (None, "pythonic"):
+        reply = parse_tool_calls('[get-weather(city="Oslo"), calc(expression="get-weather(1)")]',
+                                 ["get-weather", "calc"], dialect)
+        assert calls(reply) == [("get-weather", {"city": "Oslo"}), ("calc", {"expression": "get-weather(1)"})]
+        assert reply.content == ""
+    reply = parse_tool_calls('[get-weather(city="Oslo" days=2)]', ["get-weather"])
+    assert calls(reply) == [] and reply.invalid_tool_calls[0]["name"] == "get-weather"
+    assert 'send it again as get_weather(param="value", other=1)' in errors(reply)[0]
+    reply = parse_tool_calls("Try [get-weather(x) later]", ["get-weather"])  # prose stays
+    assert reply.tool_calls == [] and reply.invalid_tool_calls == [] and reply.content == "Try [get-weather(x) later]"

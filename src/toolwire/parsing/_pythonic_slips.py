@@ -1,30 +1,36 @@
 """Slips of a pythonic call that Python cannot read (review 148 #3).
 
-A parameter named after a Python keyword written as the schema spells it (``get_flights(from="NYC")``) is read
-as that parameter (:func:`parse_repairing`); other slips (a missing or doubled comma, ``city: "x"``) are reported
-with Python's own reason (:func:`syntax_error`), so that the call becomes an invalid call saying what to fix
-instead of staying text.
+A tool whose name Python cannot read written as it is (``[get-weather(city="x")]``) is read under its
+Python-safe spelling (:func:`respell_tools`), and a parameter named after a Python keyword written as the schema
+spells it (``get_flights(from="NYC")``) is read as that parameter (:func:`parse_repairing`); other slips (a
+missing or doubled comma, ``city: "x"``) are reported with Python's own reason (:func:`syntax_error`), so that
+the call becomes an invalid call saying what to fix instead of staying text.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import keyword
 import re
+from collections.abc import Mapping
 
-from toolwire.parsing._scan import parse_expr
+from toolwire.parsing._scan import parse_expr, python_span_end, skip_ws
 
-__all__ = ["ARGUMENT_LIKE", "KEYWORD_MARK", "NOT_PYTHON", "parse_repairing", "syntax_error"]
+__all__ = ["ARGUMENT_LIKE", "KEYWORD_MARK", "NOT_PYTHON", "list_items", "list_start", "parse_repairing",
+           "respell_tools", "syntax_error"]
 
-#: the error of a call Python cannot read, with ``{name}`` (as written) and ``{error}`` (Python's reason)
+#: the error of a call Python cannot read, with ``{name}`` (its Python spelling) and ``{error}`` (Python's reason)
 NOT_PYTHON = ('The call to {name} is not valid Python ({error}); send it again as {name}(param="value", other=1), '
                "each argument written name=value with a comma between them.")
 # an argument written name=value or name: value, a sign that a bracketed list that fails to parse is a call list
 ARGUMENT_LIKE = re.compile(r"""[(,]\s*[A-Za-z_]\w*\s*(?:=(?!=)|:\s*(?:["'\d\[{-]|True\b|False\b|None\b))""")
+# a string literal, in any of Python's quotes
+_STRING = (r"[rRbBuUfF]{0,2}(?:'''(?:[^\\]|\\[\s\S])*?'''|\"\"\"(?:[^\\]|\\[\s\S])*?\"\"\""
+           r"|'(?:[^'\\\n]|\\[\s\S])*'|\"(?:[^\"\\\n]|\\[\s\S])*\")")
 # a string literal (kept as it is), or a Python keyword written as a keyword argument's name (``from="NYC"``)
 _KEYWORD_ARG = re.compile(
-    r"(?P<string>[rRbBuUfF]{0,2}(?:'''(?:[^\\]|\\[\s\S])*?'''|\"\"\"(?:[^\\]|\\[\s\S])*?\"\"\""
-    r"|'(?:[^'\\\n]|\\[\s\S])*'|\"(?:[^\"\\\n]|\\[\s\S])*\"))"
+    r"(?P<string>" + _STRING + ")"
     r"|(?P<before>[(,]\s*)(?P<keyword>"
     + "|".join(k for k in keyword.kwlist if k not in ("True", "False", "None"))
     + r")(?=\s*=(?!=))"
@@ -79,3 +85,62 @@ def syntax_error(src: str) -> str | None:
     except (ValueError, MemoryError, RecursionError):
         return None
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _tool_names(names: frozenset[str]) -> re.Pattern[str]:
+    """A string literal, or one of ``names`` written as a call's name (before its ``(``)."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?P<string>{_STRING})|(?<![\w.])(?P<tool>{alternatives})(?=\s*\()")
+
+
+def respell_tools(src: str, spellings: Mapping[str, str]) -> str | None:
+    """``src`` with each tool of ``spellings`` (``{"get-weather": "get_weather"}``: names Python cannot read as
+    written, see :class:`~toolwire.parsing.pythonic.PythonNames`) written as a call's name in its spelling, outside
+    string literals; ``None`` when ``src`` calls none of them."""
+    if not spellings:
+        return None
+    found = False
+
+    def respell(m: re.Match[str]) -> str:
+        nonlocal found
+        if m.group("tool") is None:
+            return m.group()
+        found = True
+        return spellings[m.group("tool")]
+
+    fixed = _tool_names(frozenset(spellings)).sub(respell, src)
+    return fixed if found else None
+
+
+@functools.lru_cache(maxsize=64)
+def list_start(names: frozenset[str]) -> re.Pattern[str] | None:
+    """The start of a call list whose first call names one of ``names`` as written (``[get-weather(``), or
+    ``None`` for no names."""
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"\[\s*({alternatives})\s*\(")
+
+
+def list_items(text: str, start: int, end: int, call_start: re.Pattern[str]) -> list[tuple[int, int, str]] | None:
+    """The calls of the bracketed list ``text[start:end]``: ``(start, end, name as written)`` of each
+    ``name(...)`` item (``call_start`` matching its name and ``(``), when the list is nothing but such items
+    separated by commas; else ``None``."""
+    items = []
+    pos = skip_ws(text, start + 1)
+    while True:
+        m = call_start.match(text, pos)
+        if m is None:
+            return None
+        stop = python_span_end(text, m.end() - 1)
+        if stop < 0 or stop >= end:
+            return None
+        items.append((pos, stop, re.sub(r"\s+", "", m.group(1))))
+        pos = skip_ws(text, stop)
+        if text.startswith(",", pos):
+            pos = skip_ws(text, pos + 1)
+        elif pos != end - 1:
+            return None
+        if pos == end - 1:
+            return items

@@ -25,7 +25,16 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 from toolwire.parsing._calls import Collector, ParsedReply, tool_name_set
-from toolwire.parsing._pythonic_slips import ARGUMENT_LIKE, KEYWORD_MARK, NOT_PYTHON, parse_repairing, syntax_error
+from toolwire.parsing._pythonic_slips import (
+    ARGUMENT_LIKE,
+    KEYWORD_MARK,
+    NOT_PYTHON,
+    list_items,
+    list_start,
+    parse_repairing,
+    respell_tools,
+    syntax_error,
+)
 from toolwire.parsing._scan import BAD, DEEP, EOF, python_span_end, skip_ws, to_jsonable
 
 __all__ = ["PythonNames", "add_calls_in", "call_at", "parse_pythonic", "python_name"]
@@ -181,6 +190,12 @@ class PythonNames:
         """The spellings of all the tools."""
         return frozenset(self._tools.values())
 
+    @functools.cached_property
+    def respelled(self) -> dict[str, str]:
+        """The tools whose names Python cannot read as written, each with its spelling (``{"get-weather":
+        "get_weather"}``)."""
+        return {name: spelled for name, spelled in self._tools.items() if spelled != name}
+
 
 @functools.lru_cache(maxsize=64)
 def names_of(tool_names: frozenset[str]) -> PythonNames:
@@ -310,8 +325,10 @@ def _add_call(collector: Collector, source: _Segments, call: ast.Call, written: 
 
 
 def _add_source(collector: Collector, src: str, is_list: bool, marked: bool, spell: PythonNames) -> bool:
+    respelled = respell_tools(src, spell.respelled)  # [get-weather(...)] read as [get_weather(...)]
     try:
-        body, fixed = parse_repairing(src)
+        body, fixed = parse_repairing(src if respelled is None else respelled)
+        fixed = fixed or respelled
     except (SyntaxError, ValueError) as exc:  # Python reads at most 4,300 digits of an int (sys.int_max_str_digits)
         return "Exceeds the limit" in str(exc) and _too_long(collector, src, is_list, marked, spell)
     except (MemoryError, RecursionError):
@@ -424,28 +441,6 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
     return end if is_list and _broken_list(collector, text, start, end, name, marked, spell) else None
 
 
-def _list_items(text: str, start: int, end: int) -> list[tuple[int, int, str]] | None:
-    """The calls of the bracketed list ``text[start:end]``: ``(start, end, name as written)`` of each
-    ``name(...)`` item, when the list is nothing but such items separated by commas; else ``None``."""
-    items = []
-    pos = skip_ws(text, start + 1)
-    while True:
-        m = _ANY_CALL.match(text, pos)
-        if m is None:
-            return None
-        stop = python_span_end(text, m.end() - 1)
-        if stop < 0 or stop >= end:
-            return None
-        items.append((pos, stop, re.sub(r"\s+", "", m.group(1))))
-        pos = skip_ws(text, stop)
-        if text.startswith(",", pos):
-            pos = skip_ws(text, pos + 1)
-        elif pos != end - 1:
-            return None
-        if pos == end - 1:
-            return items
-
-
 def _broken_list(collector: Collector, text: str, start: int, end: int, name: str, marked: bool,
                  spell: PythonNames) -> bool:
     """Record the call list ``text[start:end]`` (``[name(...`` ... ``]``) that Python cannot read (a missing or
@@ -462,22 +457,27 @@ def _broken_list(collector: Collector, text: str, start: int, end: int, name: st
     src = text[start:end]
     error = syntax_error(src)
     written = re.sub(r"\s+", "", name)
-    if error is None:
+    real = _real(collector, spell, written)
+    if error is None or (not marked and (real not in collector.names or not ARGUMENT_LIKE.search(src))):
         return False
-    if not marked and (_real(collector, spell, written) not in collector.names or not ARGUMENT_LIKE.search(src)):
-        return False
-    items = _list_items(text, start, end)
+    items = list_items(text, start, end, _ANY_CALL)
     if items is None:
-        collector.add_invalid(_real(collector, spell, written), src, NOT_PYTHON.format(name=written, error=error))
+        collector.add_invalid(real, src, NOT_PYTHON.format(name=_shown(collector, spell, real, written), error=error))
         return True
     for item_start, item_end, item_name in items:
         item = text[item_start:item_end]
         if not _add_source(collector, item, False, True, spell):
             reason = syntax_error(item)
-            collector.add_invalid(_real(collector, spell, item_name), item,
-                                  _UNREADABLE.format(name=item_name) if reason is None
-                                  else NOT_PYTHON.format(name=item_name, error=reason))
+            real = _real(collector, spell, item_name)
+            shown = _shown(collector, spell, real, item_name)
+            collector.add_invalid(real, item, _UNREADABLE.format(name=shown) if reason is None
+                                  else NOT_PYTHON.format(name=shown, error=reason))
     return True
+
+
+def _shown(collector: Collector, spell: PythonNames, real: str, written: str) -> str:
+    """The name to write a call of ``real`` (``written`` in the reply) with in an error: its Python spelling."""
+    return spell.tool(real) if real in collector.names else written
 
 
 def call_at(collector: Collector, text: str, pos: int) -> int | None:
@@ -504,6 +504,8 @@ def call_at(collector: Collector, text: str, pos: int) -> int | None:
 
 def _scan(collector: Collector, text: str, marked: bool, spell: PythonNames) -> list[tuple[int, int]]:
     candidates = [(m.start(), m.start(), m.group(1), True, m.end()) for m in _LIST_START.finditer(text)]
+    if (written := list_start(frozenset(spell.respelled))) is not None:  # [get-weather(...)]
+        candidates.extend((m.start(), m.start(), m.group(1), True, m.end()) for m in written.finditer(text))
     pattern = _ANY_CALL if marked else _bound_pattern(spell.spelled)
     if pattern is not None:  # a name after ``def``/``class`` is a definition, not a call
         candidates.extend((m.start(), m.end() - 1, m.group(1), False, m.end()) for m in pattern.finditer(text)
