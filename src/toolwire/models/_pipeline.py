@@ -21,6 +21,7 @@ from typing import Any, Self
 from toolwire._batch import Batching
 from toolwire._concurrency import thread_pool
 from toolwire._keywords import refuses_unknown_keywords
+from toolwire.models._retry import aclose_stream
 from toolwire.models._runnable import (
     ONE_ATTEMPT,
     RunnableMethods,
@@ -282,8 +283,12 @@ class ModelPipeline(Batching):
             As :meth:`stream`.
         """
         options = {**self._bound_options, **options}
-        async for chunk in self._whole_retry.astream(lambda value: self._astream(value, options), input):
-            yield chunk
+        chunks = self._whole_retry.astream(lambda value: self._astream(value, options), input)
+        try:
+            async for chunk in chunks:
+                yield chunk
+        finally:  # closed early (break, aclose): the steps' streams are closed now, not by asyncio's finalizer
+            await aclose_stream(chunks)
 
     async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         *head, last = self.steps
@@ -291,8 +296,12 @@ class ModelPipeline(Batching):
         rest = {} if head else options
         astream = getattr(last, "astream", None)
         if callable(astream):
-            async for chunk in astream(_for_step(last, value), **rest):
-                yield chunk
+            chunks = astream(_for_step(last, value), **rest)
+            try:
+                async for chunk in chunks:
+                    yield chunk
+            finally:
+                await aclose_stream(chunks)
         else:
             yield await _arun(last, value, rest)
 

@@ -480,9 +480,12 @@ class SDKChatModel(BaseChatModel, SDKErrors):
             finally:
                 await aclose_stream(stream)
 
-        async for chunk in aretry_stream(attempt, self.retry_policy, self._translate_any,
-                                         _held if whole else _handed_out):
-            yield _shaped(chunk, request)
+        chunks = aretry_stream(attempt, self.retry_policy, self._translate_any, _held if whole else _handed_out)
+        try:
+            async for chunk in chunks:
+                yield _shaped(chunk, request)
+        finally:  # closed early (break, aclose): the attempt and its HTTP stream are closed now, before aclose()
+            await aclose_stream(chunks)  # returns, not left to asyncio's finalizer (review 146 #3)
 
     def _check_empty_stream(self, stream: Any) -> None:
         """Refuse a stream that brought no event at all because its body is not a stream: a proxy's login page

@@ -21,6 +21,7 @@ from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
 from toolwire.models._retry import (
+    aclose_stream,
     body_message,
     connection_error,
     error_code,
@@ -365,9 +366,13 @@ class ChatOpenAI(SDKChatModel):
 
     async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
         reader = self._text_reader(request)
-        async for chunk in super()._astream(request, whole=whole):
-            for piece in reader.feed(chunk) if reader else (chunk,):
-                yield piece
+        chunks = super()._astream(request, whole=whole)
+        try:
+            async for chunk in chunks:
+                for piece in reader.feed(chunk) if reader else (chunk,):
+                    yield piece
+        finally:  # closed early: the HTTP stream is closed before aclose() returns (review 146 #3)
+            await aclose_stream(chunks)
         if reader:
             for piece in reader.finish():
                 yield piece

@@ -50,6 +50,7 @@ from toolwire._tool_checks import valid_name
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
+from toolwire.models._retry import aclose_stream
 from toolwire.models._runnable import ONE_ATTEMPT, RunnableMethods, WholeCallRetry, bound_repr, retry_policy
 from toolwire.models._structured_retry import Attempts, Problem, check_retries
 
@@ -426,8 +427,12 @@ class StructuredOutput(Batching):
         Raises:
             ToolCallParseError, ProviderError, UserError: as :meth:`invoke`.
         """
-        async for value in self._whole_retry.astream(lambda value: self._astream(value, options), input):
-            yield value
+        values = self._whole_retry.astream(lambda value: self._astream(value, options), input)
+        try:
+            async for value in values:
+                yield value
+        finally:  # closed early: the model's stream is closed now, not by asyncio's finalizer (review 146 #3)
+            await aclose_stream(values)
 
     async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         attempts = self._attempts(input)
