@@ -9,9 +9,12 @@ import pytest
 from pydantic import BaseModel
 
 from toolwire import Agent, tool
+from toolwire._agent_response import ASK_STRUCTURED
 from toolwire.errors import SchemaError, ToolCallParseError, UserError
 from toolwire.messages import AIMessage, HumanMessage, SystemMessage
 from toolwire.testing import ScriptedChatModel
+
+ASK = HumanMessage(ASK_STRUCTURED)
 
 
 @tool
@@ -48,7 +51,7 @@ def test_the_structured_call_gets_the_conversation_and_forces_the_schema_tool() 
     assert result.steps == 3  # the structured call is a model call
     last = model.requests[-1]
     assert last.tools == ["Sum"] and last.tool_choice == "Sum"
-    assert last.messages == result.messages  # the whole conversation, the answer last
+    assert last.messages == [*result.messages, ASK]  # the whole conversation, the answer, then the ask (r. 149 #1)
     assert [m.type for m in result.messages] == ["human", "ai", "tool", "ai"]  # its reply is not added
     assert list(result) == ["messages", "output", "steps", "stop_reason", "structured_response"]
     assert "structured_response" in result and result.get("structured_response") == Sum(total=3)
@@ -68,7 +71,7 @@ def test_a_prompt_tuple_leads_the_structured_call_only() -> None:
     model = _model(_SUM)
     result = Agent(model, [add], response_format=("Give the total.", Sum)).invoke("add 1 and 2")
     assert result.structured_response == Sum(total=3)
-    assert model.requests[-1].messages == [SystemMessage("Give the total."), *result.messages]
+    assert model.requests[-1].messages == [SystemMessage("Give the total."), *result.messages, ASK]
     assert all(r.messages[0].type == "human" for r in model.requests[:-1])  # the loop's calls do not get it
     assert not any(m.type == "system" for m in result.messages)
 
@@ -78,7 +81,7 @@ def test_a_prompt_tuple_is_merged_before_the_agents_system_prompt() -> None:
     result = Agent(model, [add], system_prompt="Be brief.", response_format=("Give the total.", Sum)).invoke("add")
     first = model.requests[-1].messages[0]
     assert isinstance(first, SystemMessage) and first.content == "Give the total.\n\nBe brief."
-    assert model.requests[-1].messages[1:] == result.messages[1:]
+    assert model.requests[-1].messages[1:] == [*result.messages[1:], ASK]
     marked = SystemMessage("Be brief.", id="toolwire:system_prompt")  # (the Agent's prompt, by its id)
     assert result.messages[0] == marked and model.requests[0].messages[0] == marked
 
@@ -98,7 +101,7 @@ def test_on_max_steps_answer_makes_the_structured_call() -> None:
     model = ScriptedChatModel([_ADD, "It is 3.", _SUM])
     result = Agent(model, [add], max_steps=1, on_max_steps="answer", response_format=Sum).invoke("add")
     assert result.stop_reason == "max_steps" and result.structured_response == Sum(total=3) and result.steps == 3
-    assert model.requests[-1].tool_choice == "Sum" and model.requests[-1].messages == result.messages
+    assert model.requests[-1].tool_choice == "Sum" and model.requests[-1].messages == [*result.messages, ASK]
 
 
 def test_the_structured_call_is_not_limited_by_max_steps() -> None:
@@ -124,7 +127,7 @@ def test_a_failed_structured_call_carries_the_conversation() -> None:
     model = _model("no call here")
     with pytest.raises(ToolCallParseError) as info:
         Agent(model, [add], response_format=Sum).invoke("add 1 and 2")
-    assert info.value.messages == model.requests[-1].messages and len(info.value.messages) == 4
+    assert [*info.value.messages, ASK] == model.requests[-1].messages and len(info.value.messages) == 4
     assert info.value.messages[-1].text == "It is 3."
 
     async def run() -> None:
@@ -228,4 +231,12 @@ def test_pydantic_ai_and_agents_sdk_names_point_to_response_format() -> None:
 def test_the_input_may_open_with_a_user_message_object() -> None:
     model = ScriptedChatModel(["It is 3.", _SUM])
     result = Agent(model, [add], response_format=Sum).invoke([HumanMessage("add")])
-    assert result.structured_response == Sum(total=3) and model.requests[-1].messages == result.messages
+    assert result.structured_response == Sum(total=3) and model.requests[-1].messages == [*result.messages, ASK]
+
+
+def test_the_structured_call_never_ends_with_the_assistants_answer() -> None:
+    # review 149 #1: a request ending with an assistant turn is a prefill, refused by Claude 4.6+ (HTTP 400)
+    model = _model(_SUM)
+    result = Agent(model, [add], response_format=Sum).invoke("add 1 and 2")
+    sent = model.requests[-1].messages
+    assert isinstance(result.messages[-1], AIMessage) and sent[-1] == ASK and ASK not in result.messages

@@ -17,6 +17,9 @@ conversation and puts the value in the state's ``structured_response`` key; a ``
 * it is a model call, so it counts in ``steps`` (one more than the loop's), but ``max_steps`` does not limit it: a
   run that answers at its last step still gets its typed answer (LangGraph counts the node against
   ``recursion_limit``, and a run that answers at the limit fails with ``GraphRecursionError``);
+* the conversation it is sent ends with a user turn, :data:`ASK_STRUCTURED`, after the run's answer (LangGraph's
+  ends with the answer, a prefill that Claude 4.6 and later refuse with HTTP 400); the turn is not added to
+  ``messages``;
 * its reply is not added to ``messages`` (nor is it in LangGraph's); a reply that cannot be read as the schema raises
   :class:`~toolwire.errors.ToolCallParseError` carrying the conversation as ``exc.messages``, as any error of a run's
   model call does;
@@ -36,14 +39,17 @@ from typing import TYPE_CHECKING, Any
 from toolwire._agent_input import for_model, put_system_prompt
 from toolwire._agent_stream import AgentEvent, AgentResult, StopReason
 from toolwire.errors import UserError
-from toolwire.messages import BaseMessage, SystemMessage, ToolMessage
+from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from toolwire.results import truncate_content
 
 if TYPE_CHECKING:
     from toolwire.agent import Agent
     from toolwire.models.base import BaseChatModel
 
-__all__ = ["STRUCTURED_STOPS", "ResponseFormat", "caller", "finish"]
+__all__ = ["ASK_STRUCTURED", "STRUCTURED_STOPS", "ResponseFormat", "caller", "finish"]
+
+ASK_STRUCTURED = "Give the answer above in the requested structured format."
+"""The user turn the structured call ends with, after the run's answer (:meth:`ResponseFormat.conversation`)."""
 
 STRUCTURED_STOPS: tuple[StopReason, ...] = ("answer", "max_steps")
 """The stop reasons after which an Agent with ``response_format`` makes its structured call (module docs)."""
@@ -96,9 +102,13 @@ class ResponseFormat:
     def conversation(self, messages: list[BaseMessage]) -> list[BaseMessage]:
         """What the structured call is sent: a copy of ``messages`` as every model call gets them (the Agent's own
         prompt merged with the caller's system message, :func:`~toolwire._agent_input.for_model`), the tuple's prompt
-        first when there is one."""
+        first when there is one, and :data:`ASK_STRUCTURED` as a user turn after the run's answer: a request that
+        ends with an assistant turn is a prefill, which Claude 4.6 and later refuse with HTTP 400 and newer Gemini
+        models refuse too (review 149 #1)."""
         sent = list(for_model(messages, self.system_prompt))
         put_system_prompt(sent, self.prompt)
+        if sent and isinstance(sent[-1], AIMessage):
+            sent.append(HumanMessage(ASK_STRUCTURED))
         return sent
 
 
