@@ -191,7 +191,8 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
     """Read a server description.
 
     Args:
-        spec: a :class:`StdioServer` / :class:`HttpServer`; a string, either an ``http(s)://`` URL or a
+        spec: a :class:`StdioServer` / :class:`HttpServer`; a string, either an ``http(s)://`` URL (the scheme
+            in any letter case, ``HTTPS://`` too) or a
             command line (``"python server.py --flag"``, split like a shell would, and ``NAME=value`` words
             before the command set in its environment, as a shell sets them); a list of command-line words; or
             a dict in the common ``mcpServers`` config shape, ``{"command", "args"?, "env"?, "cwd"?}`` or
@@ -209,7 +210,7 @@ def server_from(spec: ServerLike) -> StdioServer | HttpServer:
         return spec
     if isinstance(spec, str):
         text = spec.strip()
-        if re.match(r"^https?://", text):
+        if re.match(r"^https?://", text, re.IGNORECASE):  # a scheme is case-insensitive (RFC 3986 3.1; review 149)
             return HttpServer(text)
         if (scheme := re.match(r"^([a-zA-Z][\w+.-]*)://", text)) is not None:  # (review 116: run as a command)
             raise UserError(f"An MCP server URL must start with http:// or https://, not {scheme.group(1)}://: give "
