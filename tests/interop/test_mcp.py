@@ -54,7 +54,8 @@ def test_result_mapping_without_a_server():
         {"type": "resource_link", "uri": "file:///b", "name": "b"},
         {"type": "audio", "data": "AAA=", "mimeType": "audio/wav"},
     ]})
-    assert content == [{"type": "text", "text": "hello"}, {"type": "text", "text": "Resource: b <file:///b>"},
+    assert content == [{"type": "text", "text": "Resource <file:///a.txt>:\nhello"},  # (its uri kept: review 149 #4)
+                       {"type": "text", "text": "Resource: b <file:///b>"},
                        {"type": "audio", "base64": "AAA=", "mime_type": "audio/wav"}]
 
 

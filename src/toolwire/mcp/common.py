@@ -18,6 +18,7 @@ import os
 import re
 import shlex
 import sys
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -505,22 +506,38 @@ def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statu
 
 
 def _block(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """One MCP content block as a toolwire content block (see :func:`convert_call_result`)."""
     kind = raw.get("type")
     if kind == "text":
         return {"type": "text", "text": str(raw.get("text", ""))}
     if kind in ("image", "audio"):
         return {"type": kind, "base64": raw.get("data", ""), "mime_type": raw.get("mimeType")}
     if kind == "resource":
-        res = raw.get("resource") or {}
-        if "text" in res:
-            return {"type": "text", "text": str(res["text"])}
-        mime = res.get("mimeType") or "application/octet-stream"
-        return {"type": "image" if mime.startswith("image/") else "file", "base64": res.get("blob", ""),
-                "mime_type": mime}
+        return _embedded(raw.get("resource") or {})
     if kind == "resource_link":
         words = [raw.get("name") or raw.get("title") or "", f"<{raw.get('uri')}>", raw.get("description") or ""]
         return {"type": "text", "text": "Resource: " + " ".join(w for w in words if w)}
     return {"type": "text", "text": json.dumps(raw, ensure_ascii=False)}
+
+
+def _embedded(res: Mapping[str, Any]) -> dict[str, Any]:
+    """An embedded resource (``{"uri", "mimeType"?, "text" | "blob"}``) as a content block that keeps its ``uri``
+    where the model reads it (review 149 #4: two files of one result could not be told apart): text as
+    ``Resource <uri>:`` and the text on the next lines; a blob as an ``image``, ``audio`` or ``file`` block by its
+    media type, a ``file`` block named after the last part of the URI's path (when it has one)."""
+    uri = res.get("uri")
+    uri = uri if isinstance(uri, str) and uri.strip() else None
+    if "text" in res:
+        text = str(res["text"])
+        return {"type": "text", "text": f"Resource <{uri}>:\n{text}" if uri else text}
+    mime = res.get("mimeType") or "application/octet-stream"
+    kind = "image" if mime.startswith("image/") else "audio" if mime.startswith("audio/") else "file"
+    block: dict[str, Any] = {"type": kind, "base64": res.get("blob", ""), "mime_type": mime}
+    path = urllib.parse.urlsplit(uri).path if uri else ""  # ("urn:x" names no file)
+    name = urllib.parse.unquote(path.rstrip("/").rpartition("/")[2]) if "/" in path else ""
+    if kind == "file" and name:
+        block["filename"] = name
+    return block
 
 
 def convert_call_result(result: Any) -> tuple[str | list[dict[str, Any]], dict[str, Any], bool]:
@@ -532,7 +549,9 @@ def convert_call_result(result: Any) -> tuple[str | list[dict[str, Any]], dict[s
     Returns:
         ``(content, artifact, is_error)``: ``content`` is the text when every block is text (joined by
         newlines), else a list of content blocks (``text``; ``image``/``audio`` with ``base64`` and
-        ``mime_type``; embedded binary resources as ``file`` blocks; resource links as text); when the
+        ``mime_type``; embedded text resources as text that starts ``Resource <uri>:``; embedded binary resources
+        as ``image``, ``audio`` or ``file`` blocks by their media type, a ``file`` block with the ``filename``
+        its URI ends with; resource links as text, ``Resource: name <uri>``); when the
         result has no blocks, the JSON text of ``structuredContent``. ``artifact`` is
         ``{"structured_content": dict | None, "content": [raw MCP blocks]}`` (plus ``"meta"`` when the
         result has ``_meta``).
