@@ -59,6 +59,7 @@ from toolwire.mcp.common import (
     server_from,
     server_gone,
 )
+from toolwire.results import valid_strings
 from toolwire.tools import Tool
 
 __all__ = [
@@ -516,7 +517,9 @@ class MCPClient(Sequence[Tool]):
 
         Args:
             name: the tool's name on the server (without the client's ``prefix``).
-            arguments: the arguments sent as they are (None sends ``{}``).
+            arguments: the arguments, sent as they are (None sends ``{}``) but for a lone surrogate in a string,
+                which becomes U+FFFD as toolwire's model replies make it (the SDK's transport cannot encode one,
+                and its failure closed the whole session: review 149 #3).
 
         Returns:
             ``(content, artifact)`` as :func:`convert_call_result` makes them.
@@ -528,7 +531,7 @@ class MCPClient(Sequence[Tool]):
         if self._session is None:
             raise ToolExecutionError(f"the MCP session of {self.server.label!r} is closed.", name)
         try:
-            return await self._on_session_loop(self._call(name, dict(arguments or {})))
+            return await self._on_session_loop(self._call(name, valid_strings(dict(arguments or {}))))
         except UserError as exc:
             raise ToolExecutionError(str(exc), name) from None
 
