@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
+import unicodedata
 from typing import Any
 
 from toolwire._warn_site import warn_user
@@ -56,6 +57,7 @@ from toolwire.models.lowering.openai import StrictSchemaWarning
 __all__ = [
     "DEFAULT_MAX_TOKENS",
     "StreamState",
+    "check_property_keys",
     "convert_to_anthropic_tool",
     "lower_messages",
     "lower_request",
@@ -95,7 +97,8 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
 
     Raises:
         SchemaError: the object cannot be a tool, or its arguments are a union of non-object schemas.
-        UserError: it is a Gemini server tool (``{"google_search": {}}``).
+        UserError: it is a Gemini server tool (``{"google_search": {}}``), or one of its parameter names (a key of
+            ``input_schema.properties``) breaks Anthropic's rule for them (:func:`check_property_keys`).
     """
     spec = to_tool_spec(tool)
     if isinstance(spec, ServerTool):
@@ -105,6 +108,7 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
     schema = copy.deepcopy(spec.parameters) or {"type": "object", "properties": {}}
     schema = fold_top_union(spec.name, schema, provider="Anthropic", field="input_schema")
     schema.setdefault("type", "object")
+    check_property_keys(spec.name, schema)
     out: dict[str, Any] = {"name": spec.name}
     if spec.description:
         out["description"] = spec.description
@@ -121,6 +125,47 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
             warn_user(f"Tool {spec.name!r} cannot use Anthropic strict tool use ({exc}); it is sent non-strict: "
                       f"{exc.advice} to make it strict.", StrictSchemaWarning)
     return out
+
+
+_PROPERTY_KEY = re.compile(r"[a-zA-Z0-9_.-]{1,64}")
+"""The parameter names Anthropic takes: the keys of a tool's top-level ``input_schema.properties`` must match
+``^[a-zA-Z0-9_.-]{1,64}$``, or the API refuses the whole request with a 400 ("Property keys should match pattern").
+Keys of nested objects are not checked by the API."""
+
+
+def check_property_keys(tool_name: str, schema: Any) -> None:
+    """Refuse a tool whose parameter names Anthropic refuses, before any request is sent (review 145 #2).
+
+    Anthropic answers a request with a 400 for all its tools when one key of a tool's top-level
+    ``input_schema.properties`` does not match :data:`_PROPERTY_KEY` (non-ASCII letters such as ``número``, spaces,
+    brackets as in ``filter[id]``, ``$top``, more than 64 characters); OpenAI and Gemini take such keys.
+
+    Args:
+        tool_name: the tool's name, for the error.
+        schema: the tool's ``input_schema`` (anything else, or one without a ``properties`` dict, passes).
+
+    Raises:
+        UserError: a parameter name breaks the rule; the error names the tool and the parameter, and gives a name
+            that fits to use as its alias.
+    """
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(properties, dict):
+        return
+    for key in properties:
+        if not (isinstance(key, str) and _PROPERTY_KEY.fullmatch(key)):
+            raise UserError(
+                f"Tool {tool_name!r} cannot be sent to Anthropic: its parameter name {key!r} breaks Anthropic's rule "
+                "for parameter names (1 to 64 ASCII letters, digits, '_', '.' or '-'), so every request with it "
+                "would fail; rename the parameter, or give it an alias that fits, such as "
+                f"Annotated[..., Field(alias={_fitting_key(str(key))!r})], or leave the tool out for Anthropic.")
+
+
+def _fitting_key(key: str) -> str:
+    """A parameter name close to ``key`` that fits :data:`_PROPERTY_KEY`: accents dropped (``número`` ->
+    ``numero``), any other character outside the rule turned to ``_``, cut to 64 characters."""
+    ascii_key = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
+    fitted = re.sub(r"[^a-zA-Z0-9_.-]+", "_", ascii_key).strip("_")[:64]
+    return fitted or "param"
 
 
 _RESULT_BLOCKS = frozenset({"image", "document", "search_result"})
@@ -413,6 +458,10 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
 
 def _merge_tools(bound: list[dict[str, Any]], given: Any) -> list[dict[str, Any]]:
     """The bound tools, then the ``tools`` option's: dicts in Anthropic's form (``input_schema``, or a typed
-    server tool) sent unchanged, anything else converted (see :func:`merge_tool_option`)."""
-    return merge_tool_option(bound, given, convert=convert_to_anthropic_tool, as_is=lambda item: isinstance(
+    server tool) sent unchanged, anything else converted (see :func:`merge_tool_option`); the parameter names of
+    those sent unchanged are checked too (:func:`check_property_keys`)."""
+    merged = merge_tool_option(bound, given, convert=convert_to_anthropic_tool, as_is=lambda item: isinstance(
         item, dict) and ("input_schema" in item or (isinstance(item.get("type"), str) and item["type"] != "function")))
+    for item in merged[len(bound):]:
+        check_property_keys(str(item.get("name")), item.get("input_schema"))
+    return merged
