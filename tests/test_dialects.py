@@ -141,6 +141,9 @@ def test_default_dialect_with_several_tools():
     # the 0.5b: json, with its family's going on to another call (twenty-fifth session)
     small = dataclasses.replace(get_dialect("json"), parallel_call_share=0.02)
     assert default_dialect_for(q05, QWEN_TEMPLATE, 3) == default_dialect_for(q05, QWEN_TEMPLATE, 1) == small
+    # one tool without parameters takes the dialect of several (review 145 #1: pythonic made up ['14:30'])
+    assert default_dialect_for(q15, QWEN_TEMPLATE, 1, no_parameters=True) == several
+    assert default_dialect_for(q05, QWEN_TEMPLATE, 1, no_parameters=True) == small
 
 
 def test_get_dialect():
@@ -899,7 +902,8 @@ def test_chat_model_default_dialects_as_a_report_records_them():
                                        template=QWEN_TEMPLATE)
         return made
 
-    assert model("Qwen2.5 Coder 1.5B Instruct").default_dialects() == "pythonic; json with 2+ tools"
+    assert model("Qwen2.5 Coder 1.5B Instruct").default_dialects() == (
+        "pythonic; json with 2+ tools or one without parameters")
     # the 0.5b family's own bar (parallel_call_share, twenty-fifth session): a report of the plain json default
     # before it is not resumed with it
     assert model("Qwen2.5 Coder 0.5B Instruct").default_dialects() == "json (parallel_call_share 0.02)"

@@ -92,7 +92,9 @@ class Generation:
 
     def run(self) -> Iterator[AIMessageChunk]:
         loaded = self.loaded if self.loaded is not None else self.model.load()
-        dialect = self.model.dialect_for(loaded, len(self.request.tools))  # the bound tools, whatever tool_choice
+        tools = self.request.tools  # the bound tools, whatever tool_choice
+        bare = len(tools) == 1 and not tools[0].parameters.get("properties")  # (one tool with no parameters)
+        dialect = self.model.dialect_for(loaded, len(tools), bare)
         bar = self.model.min_call_probability
         self.bar = dialect.min_call_probability if bar is None else bar
         value_bar = self.model.min_value_probability

@@ -142,7 +142,8 @@ def default_dialect(metadata: dict[str, str], template: str | None = None, tool_
     return "template" if template and "tools" in template else "json"
 
 
-def default_dialect_for(metadata: dict[str, str], template: str | None, tool_count: int) -> Dialect:
+def default_dialect_for(metadata: dict[str, str], template: str | None, tool_count: int,
+                        no_parameters: bool = False) -> Dialect:
     """Return the :class:`Dialect` a model uses by default for a request binding ``tool_count`` tools: the one
     :func:`default_dialect` names, with the bars the table that picked it gives (:data:`SEVERAL_TOOLS_DIALECTS`,
     :data:`DEFAULT_DIALECTS`).
@@ -150,11 +151,16 @@ def default_dialect_for(metadata: dict[str, str], template: str | None, tool_cou
     Args:
         metadata, template: the GGUF metadata and chat template text, as :func:`default_dialect` takes them.
         tool_count: how many tools the request binds (2 or more may pick another dialect).
+        no_parameters: the one tool bound takes no parameters, which picks the dialect of several tools too:
+            qwen2.5-coder-1.5b under ``pythonic`` answers such a tool's question with a list of made-up values
+            (``['14:30']`` for ``get_time()``) more often than under ``json`` (review 145 #1; 16 questions on 8
+            such tools, ``benchmarks/zero_parameter_tools.py``: see benchmarks/ACCURACY.md, "Forty-ninth
+            session"). BFCL binds no such tool, so none of its figures moves.
 
     Raises:
         UserError: ``"template"`` picked for a model whose chat template takes no tools (never by the tables).
     """
-    found = _several_tools(metadata) if tool_count >= 2 else None
+    found = _several_tools(metadata) if tool_count >= 2 or no_parameters else None
     if found is None:
         found = _family_default(metadata)
     if found is not None:

@@ -331,17 +331,17 @@ class ChatLlamaCpp(BaseChatModel):
                 self.n_ctx = trained  # llama-cpp-python's buffers hold, not llama.cpp's rounded one: review 112)
         return self._loaded
 
-    def dialect_for(self, loaded: LoadedModel, tool_count: int = 1) -> Dialect:
-        """Return the :class:`Dialect` used with ``loaded`` for a request binding ``tool_count`` tools: the
-        ``dialect`` argument, else the family default for that many tools
-        (:func:`~toolwire.models.dialects.default_dialect_for`).
+    def dialect_for(self, loaded: LoadedModel, tool_count: int = 1, no_parameters: bool = False) -> Dialect:
+        """Return the :class:`Dialect` used with ``loaded`` for a request binding ``tool_count`` tools
+        (``no_parameters``: one tool that takes no parameters): the ``dialect`` argument, else the family default
+        for those tools (:func:`~toolwire.models.dialects.default_dialect_for`).
 
         Raises:
             UserError: an unknown dialect name, or one the model's chat template cannot take.
         """
         if self.dialect:
             return get_dialect(self.dialect, loaded.template)
-        return default_dialect_for(loaded.metadata, loaded.template, tool_count)
+        return default_dialect_for(loaded.metadata, loaded.template, tool_count, no_parameters)
 
     def file_sha256(self) -> str:
         """Return the sha256 (lowercase hex) of the GGUF file this model runs: a registry model's from the registry, a
@@ -380,7 +380,7 @@ class ChatLlamaCpp(BaseChatModel):
         plain = get_dialect(one, loaded.template)  # the family's own bars, where they differ from the dialect's
         one += "".join(f" ({f.name} {getattr(family, f.name)})" for f in dataclasses.fields(family)
                        if getattr(family, f.name) != getattr(plain, f.name))
-        return one if family.name == several else f"{one}; {several} with 2+ tools"
+        return one if family.name == several else f"{one}; {several} with 2+ tools or one without parameters"
 
     # -- generation ------------------------------------------------------------------------------
 
