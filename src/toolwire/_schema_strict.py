@@ -577,8 +577,13 @@ class StrictJsonSchema(GenerateJsonSchema):
         return out
 
     def dataclass_schema(self, schema: Any) -> JsonSchemaValue:
-        """pydantic's, its fields described from the class (:func:`~toolwire._schema_docs.describe_class`)."""
-        return describe_class(super().dataclass_schema(schema), schema.get("cls"))
+        """pydantic's, with ``additionalProperties: false`` when the core schema refuses extra keys, as
+        :meth:`model_schema` (pydantic writes it itself from 2.14 only: review 145 #3), its fields described from the
+        class (:func:`~toolwire._schema_docs.describe_class`)."""
+        out = describe_class(super().dataclass_schema(schema), schema.get("cls"))
+        if (schema.get("config") or {}).get("extra_fields_behavior") == _FORBID:
+            out.setdefault("additionalProperties", False)
+        return out
 
     def typed_dict_schema(self, schema: Any) -> JsonSchemaValue:
         """pydantic's, its fields described from the class (:func:`~toolwire._schema_docs.describe_class`)."""
