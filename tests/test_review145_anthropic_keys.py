@@ -89,11 +89,12 @@ def test_chat_anthropic_refuses_before_sending_anything() -> None:
                                  "content": [{"type": "text", "text": "ok"}], "stop_reason": "end_turn",
                                  "usage": {"input_tokens": 1, "output_tokens": 1}}))
         model = ChatAnthropic("claude-sonnet-4-6", api_key="sk-ant-test-key", base_url=server.url, max_retries=0)
-        bound = model.bind_tools([previsao])
+        with pytest.raises(UserError, match="número_de_dias"):  # at the bind_tools line
+            model.bind_tools([previsao])
+        with pytest.raises(UserError, match="número_de_dias"):  # a call's own tools: at the call
+            model.invoke("Previsão para Lisboa?", tools=[previsao])
         with pytest.raises(UserError, match="número_de_dias"):
-            bound.invoke("Previsão para Lisboa?")
-        with pytest.raises(UserError, match="número_de_dias"):
-            list(bound.stream("Previsão para Lisboa?"))
+            list(model.stream("Previsão para Lisboa?", tools=[previsao]))
         assert server.requests == []
         assert model.bind_tools([previsao_alias]).invoke("Previsão para Lisboa?").text == "ok"
         assert list(server.requests[0]["tools"][0]["input_schema"]["properties"]) == ["cidade", "numero_de_dias"]

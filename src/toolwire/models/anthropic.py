@@ -92,9 +92,13 @@ class ChatAnthropic(SDKChatModel):
         ("Thinking may not be enabled when tool_choice forces tool use", extended-thinking guide) with a 400.
 
         Raises:
-            SchemaError, UserError: as the base method raises them.
+            SchemaError, UserError: as the base method raises them; UserError also for a tool with a parameter name
+                Anthropic refuses (:func:`~toolwire.models.lowering.anthropic.check_property_keys`, review 145 #2),
+                here rather than at the first request.
         """
         new = super().bind_tools(tools, **options)
+        for spec in new.tool_specs:  # (a server tool has no parameters of ours)
+            codec.check_property_keys(getattr(spec, "name", ""), getattr(spec, "parameters", None))
         if new.tool_choice in (None, "auto", "none") or not self._thinking():
             return new
         warn_user(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice={new.tool_choice!r} "
