@@ -44,3 +44,19 @@ def test_an_opening_tag_that_closes_a_block_is_no_call(text: str) -> None:
 def test_an_empty_block_alone_is_still_an_invalid_call(text: str) -> None:
     parsed = parse_tool_calls(text, NAMES)
     assert parsed.tool_calls == [] and len(parsed.invalid_tool_calls) == 1
+
+
+@pytest.mark.parametrize("text", [
+    '<tool_call>{"name": "get_config", "arguments": {"host": "db1"}}}\n<tool_call>'
+    '{"name": "web_search", "arguments": {"q": "rain"}}</tool_call>',
+    '<tool_call>{"name": "get_config", "arguments": {"host": "db1"}}}</tool_call>\n<tool_call>'
+    '{"name": "web_search", "arguments": {"q": "rain"}}]]',
+])
+def test_closing_brackets_too_many_after_a_call_stay_out_of_the_text(text: str) -> None:
+    parsed = parse_tool_calls(text, NAMES)
+    assert [c["name"] for c in parsed.tool_calls] == ["get_config", "web_search"] and parsed.content == ""
+
+
+def test_a_bracket_before_prose_stays_text() -> None:
+    parsed = parse_tool_calls('<tool_call>{"name": "get_config", "arguments": {"host": "db1"}}} and more', NAMES)
+    assert parsed.content == "} and more"

@@ -25,6 +25,7 @@ OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
 _SEPARATORS = re.compile(r"[\s;,]*")
 _FENCE_OPEN = re.compile(r"```[ \t]*[A-Za-z_]*[ \t]*\n?\s*")
+_STRAY = re.compile(r"[}\]]*\s*")  # closing brackets after a call's JSON, dropped before the block's end
 _CLOSE = re.compile(r"</tool_calls?\s*>")  # (a closing tag misspelt </tool_calls> is one too: review 147 #3)
 _EMPTY = (f"The {OPEN_TAG} block holds no JSON object; write "
           f'{OPEN_TAG}{{"name": "tool_name", "arguments": {{...}}}}{CLOSE_TAG}.')
@@ -123,10 +124,14 @@ def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
 
 
 def _after_close(text: str, end: int, fenced: bool) -> int:
-    """Index past the ``</tool_call>`` (or ``</tool_calls>``) that follows ``end`` (after whitespace or a code
-    fence's end); with no closing tag, past the fence's end when the block opened a fence (``fenced``: review 147
+    """Index past the ``</tool_call>`` (or ``</tool_calls>``) that follows ``end`` (after whitespace, closing
+    brackets too many, as in review 147's ``{...}}``, or a code fence's end); with no closing tag, past those
+    brackets when the block ends there, past the fence's end when the block opened a fence (``fenced``: review 147
     #3, it stayed in the text), else ``end``."""
     j = skip_ws(text, end)
+    stray = _STRAY.match(text, j).end()  # type: ignore[union-attr]  # ("}}": a brace too many after the call)
+    if stray > j and (stray == len(text) or _CLOSE.match(text, stray) or text.startswith(OPEN_TAG, stray)):
+        end = j = stray
     fence_end = -1
     if text.startswith("```", j):
         fence_end = j + 3
