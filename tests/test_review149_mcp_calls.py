@@ -1,4 +1,5 @@
-"""Review 149, MCP calls: an argument holding a lone surrogate no longer closes the session (#3). The server is a small
+"""Review 149, MCP calls: a result that breaks the tool's declared ``outputSchema`` is a failed call of that tool,
+not a server gone (#2); an argument holding a lone surrogate no longer closes the session (#3). The server is a small
 hand-written JSON-RPC process (no SDK, so it runs under mcp 1.x and 2.x alike); no model is loaded."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pytest
 pytest.importorskip("mcp")
 
 from toolwire.mcp import MCPToolList, load_tools
+from toolwire.mcp.common import _call_error, schema_refusal, server_gone
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -73,6 +75,43 @@ def tools(listed: MCPToolList) -> dict:
 
 def _call(name: str, args: dict, call_id: str = "c1") -> dict:
     return {"name": name, "args": args, "id": call_id, "type": "tool_call"}
+
+
+# -- 2: a result against the tool's own output schema ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["no_struct", "bad_struct"])
+def test_a_result_that_breaks_the_output_schema_fails_that_call_and_leaves_the_server_up(
+        listed: MCPToolList, tools: dict, name: str) -> None:
+    message = tools[name].invoke(_call(name, {}))
+    assert message.status == "error"
+    text = message.content
+    assert "answered with a result that breaks the output schema it declares for this tool" in text, text
+    assert "tell its maintainers" in text
+    assert "stopped" not in text and "cannot be called until" not in text
+    assert "Failed validating" not in text  # (jsonschema's dump of the schema is left out)
+    assert "server gone" not in repr(listed.client) and ", open," in repr(listed.client)
+    after = tools["good_struct"].invoke(_call("good_struct", {}, "c2"))
+    assert (after.status, after.content) == ("success", "12")
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Tool t has an output schema but did not return structured content", "result"),
+    ("Invalid structured content returned by tool t: 'warm' is not of type 'number'\n\nFailed validating", "result"),
+    ("Invalid schema for tool t: PointerToNowhere: '/$defs/X'", "schema"),
+    ("Called before entering the context manager", None),
+])
+def test_the_sdks_output_schema_refusals_are_answers_not_a_server_gone(text: str, kind: str | None) -> None:
+    exc = RuntimeError(text)
+    assert schema_refusal(exc) == kind
+    assert server_gone(exc) is (kind is None)
+    message = _call_error("srv", exc)
+    if kind == "schema":
+        assert "answered, but the output schema it declares for this tool cannot be used" in message
+    elif kind == "result":
+        assert "answered with a result that breaks the output schema" in message and "\n" not in message
+    else:
+        assert "did not answer: it has stopped" in message
 
 
 # -- 3: a lone surrogate in an argument -----------------------------------------------------------------------------

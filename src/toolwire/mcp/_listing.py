@@ -14,7 +14,8 @@ from typing import Any
 
 from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, UserError
-from toolwire.mcp.common import _free_name, _wire
+from toolwire.mcp._results import _wire
+from toolwire.mcp.common import _free_name
 from toolwire.tools import Tool
 
 __all__ = ["MAX_PAGES", "build_tools", "callback_problem", "list_all_tools", "prefix_problem"]

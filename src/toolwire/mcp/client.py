@@ -42,6 +42,7 @@ from toolwire._tool_run import bad_timeout
 from toolwire._warn_site import remember_call_site
 from toolwire.errors import ToolExecutionError, UserError
 from toolwire.mcp._listing import build_tools, callback_problem, list_all_tools, prefix_problem
+from toolwire.mcp._results import _wire
 from toolwire.mcp.common import (
     HttpServer,
     ServerLike,
@@ -54,8 +55,8 @@ from toolwire.mcp.common import (
     _mcp,
     _open_transport,
     _rpc_code,
-    _wire,
     convert_call_result,
+    schema_refusal,
     server_from,
     server_gone,
 )
@@ -543,7 +544,8 @@ class MCPClient(Sequence[Tool]):
             result = await session.call_tool(name, arguments)
         except Exception as exc:
             gone = await self._gone(session, exc)
-            self._lost = self._lost or gone
+            answered = schema_refusal(exc) is not None  # (its result broke the tool's output schema: review 149 #2)
+            self._lost = not answered and (self._lost or gone)
             raise ToolExecutionError(_call_error(self.server.label, exc, gone), name) from exc
         self._lost = False
         content, artifact, is_error = convert_call_result(result)

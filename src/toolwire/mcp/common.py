@@ -1,4 +1,5 @@
-"""What the MCP client and server share: server descriptions and the mapping of MCP results.
+"""What the MCP client and server share: server descriptions, the SDK's transports and errors, and the mapping of
+MCP results (:func:`convert_call_result`, from :mod:`toolwire.mcp._results`).
 
 Formats: MCP revision 2025-11-25 (https://modelcontextprotocol.io/specification), "Server features >
 Tools > Tool Result" (content blocks ``text``, ``image``, ``audio``, ``resource_link``, ``resource``;
@@ -18,16 +19,15 @@ import os
 import re
 import shlex
 import sys
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolwire._extras import install_hint
-from toolwire._printing import type_label
 from toolwire._secrets import _RedactURLs, redact_http_logs, redact_url
 from toolwire._tool_checks import valid_name
 from toolwire.errors import UserError
 from toolwire.mcp._masking import leading_env, masked_args, masked_mapping, scrubbed
+from toolwire.mcp._results import convert_call_result
 
 __all__ = ["HttpServer", "ServerLike", "StdioServer", "convert_call_result", "server_from", "server_gone"]
 
@@ -367,13 +367,6 @@ client refuses more than 1 MiB by default, where a stdio server's results have n
 result failed over HTTP only). Results are cut to ``max_result_chars`` after they arrive."""
 
 
-def _wire(model: Any) -> dict[str, Any]:
-    """An SDK pydantic model as its JSON-RPC wire dict (camelCase keys in mcp 1.x and 2.x alike)."""
-    if isinstance(model, dict):
-        return model
-    return model.model_dump(by_alias=True, mode="json", exclude_none=True)  # type: ignore[no-any-return]
-
-
 def _leaf(exc: BaseException) -> BaseException:
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
@@ -416,9 +409,16 @@ _DETAIL = 300  # characters of an error's own text quoted in a message
 def _call_error(label: str, exc: BaseException, gone: bool | None = None) -> str:
     """The message of a ``tools/call`` that failed with ``exc``: the server did not answer (it stopped, the
     connection broke: ``gone``, by default :func:`server_gone`; or a timeout), or answered with an error or with a
-    result the SDK refuses as against the protocol."""
+    result the SDK refuses as against the protocol or against the tool's own output schema."""
     if _invalid_answer(exc) is not None:
         return f"the MCP server {label!r} answered with a result that breaks the MCP protocol ({_describe(exc)})."
+    refusal = schema_refusal(exc)
+    if refusal is not None:  # (review 149 #2: it was said to have stopped)
+        broke = " with a result that breaks the output schema it declares for this tool" if refusal == "result" \
+            else ", but the output schema it declares for this tool cannot be used to check the result"
+        first = str(_leaf(exc)).strip().splitlines()[0]  # (jsonschema's dump of the schema follows)
+        return (f"the MCP server {label!r} answered{broke} ({_describe(RuntimeError(first))}), so the MCP client "
+                "refused the result: the server needs fixing, so tell its maintainers.")
     text = _transport_text(exc)
     if text is not None and (size := _TOO_LARGE.search(text)):  # (review 114: blamed on the server)
         return (f"the answer of the MCP server {label!r} was larger than the {int(size.group(1)):,} bytes the client "
@@ -449,6 +449,22 @@ def _transport_text(exc: BaseException) -> str | None:
     return None
 
 
+_SCHEMA_REFUSED = re.compile(r"Tool .* has an output schema but did not return structured content"
+                             r"|Invalid structured content returned by tool |(Invalid schema for tool )", re.DOTALL)
+
+
+def schema_refusal(exc: BaseException) -> str | None:
+    """What the SDK refused when a ``tools/call`` failed with ``exc`` because the server's answer did not fit the
+    tool's declared ``outputSchema`` (mcp 1.x and 2.x check it and raise a ``RuntimeError``): ``"result"`` (no
+    ``structuredContent``, or one that breaks the schema), ``"schema"`` (a schema that cannot be used), or None
+    for any other error. The server answered, so it is not gone."""
+    leaf = _leaf(exc)
+    if not isinstance(leaf, RuntimeError) or _rpc_code(leaf) is not None:
+        return None
+    match = _SCHEMA_REFUSED.match(str(leaf))
+    return None if match is None else "schema" if match.group(1) else "result"
+
+
 def _rpc_code(exc: BaseException) -> Any:
     """The JSON-RPC error code of an SDK ``McpError``/``MCPError`` (None for any other error)."""
     return getattr(getattr(_leaf(exc), "error", None), "code", None)
@@ -457,7 +473,8 @@ def _rpc_code(exc: BaseException) -> Any:
 def server_gone(exc: BaseException) -> bool:
     """Return whether a ``tools/call`` that failed with ``exc`` may have found the server gone: a transport error, or
     the SDK's "connection closed" (JSON-RPC code -32000 with the SDK's text, ``"Connection closed"``), rather than an
-    error answer, an answer against the protocol or a timeout (the server may only be slow).
+    error answer, an answer against the protocol or against the tool's declared output schema (:func:`schema_refusal`),
+    or a timeout (the server may only be slow).
 
     A server may answer -32000 itself (the generic server error: "busy, try again") and stay up: only the SDK's own
     text counts (review 65), and as a server (a gateway whose upstream went away) may send that text too, the client
@@ -466,7 +483,7 @@ def server_gone(exc: BaseException) -> bool:
     Args:
         exc: the exception the call raised (an ``ExceptionGroup`` is read through to its first leaf).
     """
-    if _invalid_answer(exc) is not None or isinstance(_leaf(exc), TimeoutError):
+    if _invalid_answer(exc) is not None or schema_refusal(exc) is not None or isinstance(_leaf(exc), TimeoutError):
         return False
     code = _rpc_code(exc)
     if not isinstance(code, int):
@@ -500,90 +517,3 @@ def _connect_error(server: StdioServer | HttpServer, cause: BaseException, statu
     detail = f"HTTP {status}, {detail}" if status else detail
     return UserError(f"Could not connect to the MCP server {label!r} ({detail}): "
                      "check the URL and that the server is running.")
-
-
-# -- results --------------------------------------------------------------------------------------
-
-
-def _block(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """One MCP content block as a toolwire content block (see :func:`convert_call_result`)."""
-    kind = raw.get("type")
-    if kind == "text":
-        return {"type": "text", "text": str(raw.get("text", ""))}
-    if kind in ("image", "audio"):
-        return {"type": kind, "base64": raw.get("data", ""), "mime_type": raw.get("mimeType")}
-    if kind == "resource":
-        return _embedded(raw.get("resource") or {})
-    if kind == "resource_link":
-        words = [raw.get("name") or raw.get("title") or "", f"<{raw.get('uri')}>", raw.get("description") or ""]
-        return {"type": "text", "text": "Resource: " + " ".join(w for w in words if w)}
-    return {"type": "text", "text": json.dumps(raw, ensure_ascii=False)}
-
-
-def _embedded(res: Mapping[str, Any]) -> dict[str, Any]:
-    """An embedded resource (``{"uri", "mimeType"?, "text" | "blob"}``) as a content block that keeps its ``uri``
-    where the model reads it (review 149 #4: two files of one result could not be told apart): text as
-    ``Resource <uri>:`` and the text on the next lines; a blob as an ``image``, ``audio`` or ``file`` block by its
-    media type, a ``file`` block named after the last part of the URI's path (when it has one)."""
-    uri = res.get("uri")
-    uri = uri if isinstance(uri, str) and uri.strip() else None
-    if "text" in res:
-        text = str(res["text"])
-        return {"type": "text", "text": f"Resource <{uri}>:\n{text}" if uri else text}
-    mime = res.get("mimeType") or "application/octet-stream"
-    kind = "image" if mime.startswith("image/") else "audio" if mime.startswith("audio/") else "file"
-    block: dict[str, Any] = {"type": kind, "base64": res.get("blob", ""), "mime_type": mime}
-    path = urllib.parse.urlsplit(uri).path if uri else ""  # ("urn:x" names no file)
-    name = urllib.parse.unquote(path.rstrip("/").rpartition("/")[2]) if "/" in path else ""
-    if kind == "file" and name:
-        block["filename"] = name
-    return block
-
-
-def convert_call_result(result: Any) -> tuple[str | list[dict[str, Any]], dict[str, Any], bool]:
-    """Map an MCP ``CallToolResult`` (an SDK model or its wire dict) to toolwire message parts.
-
-    Args:
-        result: the ``CallToolResult`` (MCP specification, "Tools": ``content``, ``structuredContent``, ``isError``).
-
-    Returns:
-        ``(content, artifact, is_error)``: ``content`` is the text when every block is text (joined by
-        newlines), else a list of content blocks (``text``; ``image``/``audio`` with ``base64`` and
-        ``mime_type``; embedded text resources as text that starts ``Resource <uri>:``; embedded binary resources
-        as ``image``, ``audio`` or ``file`` blocks by their media type, a ``file`` block with the ``filename``
-        its URI ends with; resource links as text, ``Resource: name <uri>``); when the
-        result has no blocks, the JSON text of ``structuredContent``. ``artifact`` is
-        ``{"structured_content": dict | None, "content": [raw MCP blocks]}`` (plus ``"meta"`` when the
-        result has ``_meta``).
-
-    Raises:
-        TypeError: ``result`` is neither a dict nor a pydantic model (what ``ClientSession.call_tool`` returns), its
-            ``content`` is not a list of block dicts, or (with no blocks) its ``structuredContent`` is not JSON data.
-    """
-    if not isinstance(result, dict) and not callable(getattr(result, "model_dump", None)):
-        raise TypeError(f"convert_call_result takes an MCP CallToolResult (the SDK's model or its wire dict), not "
-                        f"{type_label(result)}; pass what ClientSession.call_tool returned.")
-    data = _wire(result)
-    content_given = data.get("content") or []
-    if not isinstance(content_given, list | tuple) or not all(isinstance(b, Mapping) for b in content_given):
-        raise TypeError("The 'content' of an MCP CallToolResult must be a list of content block dicts, such as "
-                        "[{'type': 'text', 'text': '...'}]; pass the result as ClientSession.call_tool returned it.")
-    raw_blocks = list(content_given)
-    structured = data.get("structuredContent")
-    blocks = [_block(b) for b in raw_blocks]
-    content: str | list[dict[str, Any]]
-    if not blocks:
-        try:
-            content = json.dumps(structured, ensure_ascii=False) if structured is not None else ""
-        except (TypeError, ValueError):  # a value JSON cannot hold, a circular container
-            raise TypeError("The 'structuredContent' of an MCP CallToolResult must be JSON data (dicts, lists, "
-                            "text, numbers, booleans, None); pass the result as ClientSession.call_tool returned "
-                            "it.") from None
-    elif all(b["type"] == "text" for b in blocks):
-        content = "\n".join(b["text"] for b in blocks)
-    else:
-        content = blocks
-    artifact: dict[str, Any] = {"structured_content": structured, "content": raw_blocks}
-    if data.get("_meta"):
-        artifact["meta"] = data["_meta"]
-    return content, artifact, bool(data.get("isError"))
