@@ -30,6 +30,13 @@ app = typer.Typer(help="Publish toolwire tools as an MCP (Model Context Protocol
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def _given(ctx: typer.Context, option: str) -> bool:
+    """Whether the command line (or the environment) set ``option``, rather than its default. The source is read
+    by its name: typer 0.2x has its own copy of click's ``ParameterSource``, older typers use click's."""
+    source = ctx.get_parameter_source(option)
+    return getattr(source, "name", "DEFAULT") not in ("DEFAULT", "DEFAULT_MAP")
+
+
 @app.callback()
 def _group() -> None:
     """MCP (Model Context Protocol) commands."""
@@ -37,6 +44,7 @@ def _group() -> None:
 
 @app.command()
 def serve(
+    ctx: typer.Context,
     tools: Annotated[list[str], typer.Option("--tools", "-t", help=(
         "A .py file or module with tools (repeatable): its TOOLS list, else its @tool objects (not those named "
         "_x), else its public functions with docstrings. Its folder and the current one are on the import path."))],
@@ -49,7 +57,8 @@ def serve(
     """Serve the tools of --tools over MCP (stdio by default, or streamable HTTP).
 
     With stdio, stdout carries the protocol: what the tools print goes to stderr. Exits with 2 on a bad option
-    (click's usage error), and with 1 after a one-line error (tools that do not load, a port in use).
+    (click's usage error), and with 1 after a one-line error (tools that do not load, a port in use, or
+    --host/--port/--path given without --transport http, where they would be ignored).
     """
     from toolwire.cli import _loaded
     from toolwire.mcp.server import check_host
@@ -58,6 +67,13 @@ def serve(
     try:
         if transport not in ("stdio", "http"):
             raise typer.BadParameter("use 'stdio' or 'http'.", param_hint="--transport")
+        if transport == "stdio":  # (review 145 #4: --port 8767 served stdio without a word, nothing on the port)
+            given = [f"--{option}" for option in ("host", "port", "path") if _given(ctx, option)]
+            if given:
+                named = given[0] if len(given) == 1 else f"{', '.join(given[:-1])} and {given[-1]}"
+                raise ToolwireError(f"{named} {'applies' if len(given) == 1 else 'apply'} to "
+                                    "--transport http only, not to stdio: add --transport http to serve over HTTP, "
+                                    f"or leave {'it' if len(given) == 1 else 'them'} out.")
         # with stdio, stdout carries the protocol: what the tools file prints on import goes to stderr
         with contextlib.redirect_stdout(sys.stderr) if transport == "stdio" else contextlib.nullcontext():
             loaded = _loaded(tools, server_tools=False)  # two tools of one name: both files named, as ask
