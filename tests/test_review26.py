@@ -324,7 +324,7 @@ def test_eval_files_that_are_not_utf8_are_named(tmp_path: Path, monkeypatch: pyt
     report = tmp_path / "r.json"
     for body in (b"\xff\xfe", b'{"bad', b"[1, 2]", b'{"model": "m", "items": [1]}', b'{"model": "m", "items": [{}]}'):
         report.write_bytes(body)
-        with pytest.raises(UserError, match=r"is not a BFCL report toolwire wrote .*delete it to start over"):
+        with pytest.raises(UserError, match=r"is not a BFCL report toolwire .*: pass a new file name"):
             Report.load(report)
 
 

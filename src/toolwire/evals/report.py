@@ -121,6 +121,14 @@ class CategorySummary:
     errors: int
 
 
+def _not_a_report(path: Path, detail: str) -> str:
+    """The message for a file at ``path`` that is not a report toolwire wrote (``detail``: why): it is left as it is,
+    and a new file name is advised, never deleting it (review 145 #5: it may be the user's own data)."""
+    other = path.with_suffix(".json") if path.suffix != ".json" else path.with_stem(path.stem + "-bfcl")
+    return (f"{str(path)!r} is not a BFCL report toolwire wrote ({detail}), so it is left as it is: pass a new file "
+            f"name, such as {str(other)!r}.")
+
+
 @dataclass
 class Report:
     """A BFCL run of one model.
@@ -239,22 +247,21 @@ class Report:
 
         Raises:
             UserError: the file cannot be read, or is not a report (not UTF-8, not JSON, JSON of another shape):
-                the message names the file and says to use another or delete it.
+                the message names the file, says it is left as it is, and says to pass a new file name (never to
+                delete it: it may be the user's own data).
         """
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except OSError as exc:
             raise UserError(f"Cannot read the BFCL report {str(path)!r}: {exc}.") from exc
         except ValueError as exc:  # not JSON, or not UTF-8 (UnicodeDecodeError): not a report toolwire wrote
-            raise UserError(f"{str(path)!r} is not a BFCL report toolwire wrote ({exc}): use another file, or "
-                            "delete it to start over.") from exc
+            raise UserError(_not_a_report(Path(path), str(exc))) from exc
         try:
             return cls.from_dict(data)
         except (UserError, TypeError, AttributeError, ValueError) as exc:  # JSON of another shape (items that
             # are not dicts, or lack fields): name the file and what to do, as above
             detail = "no 'model' and 'items'" if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
-            raise UserError(f"{str(path)!r} is not a BFCL report toolwire wrote ({detail}): use another file, or "
-                            "delete it to start over.") from None
+            raise UserError(_not_a_report(Path(path), detail)) from None
 
     def save(self, path: str | Path, *, cache: dict[str, str] | None = None) -> None:
         """Write :meth:`to_json` to ``path`` atomically (temporary file in the same folder, then
