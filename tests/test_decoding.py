@@ -268,3 +268,37 @@ def test_a_cancelled_sampled_reply_stops_evaluating_its_prompt_between_batches(s
     before = evaluated[: evaluated.index(-1)]
     assert max(before) <= llm.n_batch and sum(before) == prompts[0] - 1 - llm.n_batch  # the first batch was kept
     assert evaluated[evaluated.index(-1) + 1] == 1 and isinstance(reply, str)
+
+
+@pytest.mark.model
+def test_a_cancelled_reply_stops_evaluating_its_system_turn_between_batches(smol) -> None:
+    """review 150 #1: with the disk prompt cache on (the default), the system turn with the tools was evaluated in one
+    call that no cancellation stopped (55 s with 30 tools)."""
+    import time
+
+    from toolwire import tool
+    from toolwire.models._decoding import GenerationCancelled, cancel_on
+
+    stamp = time.time_ns()  # (a system turn no earlier run stored on disk)
+
+    def make(i: int):  # type: ignore[no-untyped-def]
+        def lookup(query: str, limit: int = 5) -> str:
+            return query
+
+        lookup.__name__ = f"lookup_{i}"
+        lookup.__doc__ = f"Look up {stamp} records of kind {i} matching a query, best first, in the archive."
+        return tool(lookup)
+
+    bound = smol.bind_tools([make(i) for i in range(30)])
+    assert bound.prompt_cache
+    llm = smol.load().llm
+    llm.reset()
+    evaluated, event, eval_once = _cancelling_eval(llm)
+    request = bound._request("hi", {"max_tokens": 2})
+    llm.eval = eval_once
+    try:
+        with cancel_on(event), pytest.raises(GenerationCancelled, match="tools' part of its prompt"):
+            list(bound._stream(request))
+    finally:
+        del llm.eval
+    assert evaluated == [llm.n_batch] and llm.n_tokens == llm.n_batch

@@ -30,6 +30,7 @@ import numpy as np
 from toolwire._extras import install_hint
 from toolwire._warn_site import warn_user
 from toolwire.errors import ProviderError, UserError
+from toolwire.models._cancel import stop_if_cancelled
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
 from toolwire.models._special import Neutraliser, control_strings, template_markup
@@ -344,6 +345,11 @@ class LoadedModel:
 
         Returns:
             How many leading prompt tokens were reused (from memory or disk), not evaluated.
+
+        Raises:
+            GenerationCancelled: the reply was cancelled (:func:`~toolwire.models._cancel.cancel_on`); checked before
+                each batch of ``n_batch`` tokens, as :func:`~toolwire.models._decoding.evaluate_prompt` does. The
+                cache keeps the batches evaluated so far; nothing is stored on disk.
         """
         if not reuse_kv:
             self.llm._ctx.kv_cache_clear()
@@ -357,7 +363,10 @@ class LoadedModel:
             have = cache.restore(llama_cpp, self.llm, tokens, have)
         if have < size:
             self.llm.n_tokens = have
-            self.llm.eval(tokens[have:size])
+            rest = tokens[have:size]
+            for start in range(0, len(rest), self.llm.n_batch):  # Llama.eval's own batches, so the same logits
+                stop_if_cancelled("evaluating the tools' part of its prompt")  # (review 150 #1: not before, 55 s)
+                self.llm.eval(rest[start:start + self.llm.n_batch])
             if cache is not None:
                 cache.store(llama_cpp, self.llm, tokens[:size])
         return have
