@@ -447,6 +447,15 @@ def test_cli_pull_list_path(entry, parts, monkeypatch):
     assert result.exit_code == 0 and "fake-model" in result.output and DEFAULT_MODEL in result.output
     result = runner.invoke(app, ["pull", "nope"])
     assert result.exit_code == 1 and "Unknown model 'nope'" in result.output
+    # a damaged copy is named as such, not "not pulled" (review 150 #2), by the command and by the library
+    path = models_dir() / entry.filename
+    path.write_bytes(path.read_bytes()[:-1])
+    result = runner.invoke(app, ["path", entry.name])
+    assert result.exit_code == 1 and f"the copy at {path} is damaged" in " ".join(result.output.split())
+    from toolwire.models import ChatLlamaCpp
+
+    with pytest.raises(UserError, match="is damaged .* run toolwire models pull fake-model to replace it"):
+        ChatLlamaCpp(entry.name, pull=False).model_path()
 
 
 def test_hashing_matches_hashlib(tmp_path):

@@ -22,7 +22,7 @@ from rich.table import Table
 from toolwire._printing import terminal_text
 from toolwire.errors import UserError
 from toolwire.models._pull_verify import link_local_copy
-from toolwire.models.pull import SOURCES, explicit_copy, find_model, pull_model, pulled_state
+from toolwire.models.pull import SOURCES, explicit_copy, find_model, not_pulled_error, pull_model, pulled_state
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
 
 __all__ = ["app"]
@@ -120,6 +120,5 @@ def path(
     except UserError as exc:
         raise _fail(exc) from None
     if found is None:
-        raise _fail(UserError(f"Model {entry.name!r} is not pulled: run toolwire models pull {entry.name} (with "
-                              "--path FILE for a GGUF file you already have)."))
+        raise _fail(not_pulled_error(entry.name))
     _out.print(str(found))

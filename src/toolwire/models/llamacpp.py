@@ -299,14 +299,13 @@ class ChatLlamaCpp(BaseChatModel):
                 missing file.
         """
         if self.model in REGISTRY:
-            from toolwire.models.pull import find_model, pull_model
+            from toolwire.models.pull import find_model, not_pulled_error, pull_model
 
             if self.pull:
                 return pull_model(self.model)
             found = find_model(self.model)
             if found is None:
-                raise UserError(f"Model {self.model!r} is not pulled: run toolwire models pull {self.model} (with "
-                                "--path FILE for a GGUF file you already have).")
+                raise not_pulled_error(self.model)
             return found
         path = _local_path(self.model)
         return path if path.is_file() else model_file(path)  # says whether it is a folder or missing

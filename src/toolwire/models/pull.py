@@ -59,6 +59,7 @@ __all__ = [
     "SOURCES",
     "SourceError",
     "find_model",
+    "not_pulled_error",
     "pip_download",
     "pull_model",
     "pulled_state",
@@ -426,6 +427,22 @@ def find_model(name: str | None = None, *, path: str | os.PathLike[str] | None =
         if verify_file(candidate, entry, progress=progress):
             return candidate
     return entry.path if verify_file(entry.path, entry, progress=progress) else None
+
+
+def not_pulled_error(name: str | None = None) -> UserError:
+    """The error for a registry model :func:`find_model` found no good copy of: "is not pulled", or, when a file
+    stands where its copy goes (cut short, another sha256), that this copy is damaged (review 150 #2: "not pulled"
+    named a file the user could see). Both say to run ``toolwire models pull NAME``.
+
+    Raises:
+        UserError: ``name`` is not a registry model (it is returned for a known one, never raised).
+    """
+    entry = get_entry(name)
+    hint = "(with --path FILE for a GGUF file you already have)."
+    if entry.path.is_file():
+        return UserError(f"Model {entry.name!r}: the copy at {entry.path} is damaged (its size or sha256 differ): "
+                         f"run toolwire models pull {entry.name} to replace it {hint}")
+    return UserError(f"Model {entry.name!r} is not pulled: run toolwire models pull {entry.name} {hint}")
 
 
 def pull_model(
