@@ -88,3 +88,16 @@ def test_eval_bfcl_out_on_a_file_that_is_not_a_report_advises_a_new_name(tmp_pat
     text = " ".join(result.output.split())
     assert "delete" not in text and "pass a new file name, such as" in text and "results-bfcl.json" in text, text
     assert out.read_text(encoding="utf-8") == '{"my": "precious data"}'
+
+
+def test_an_n_ctx_past_the_trained_context_is_said_with_the_option() -> None:
+    # review 150 #3: the command line named the library's n_ctx= keyword
+    from pathlib import Path
+
+    from toolwire._cli_errors import error_text
+    from toolwire.models._loaded import _beyond_training
+
+    error = _beyond_training(20000, 8192, Path("/m/SmolLM2.gguf"))
+    assert "pass n_ctx=8192 or less" in str(error)
+    assert error_text(error) == ("--n-ctx 20000 is more than the 8192 tokens SmolLM2.gguf was trained on, so the "
+                                 "model cannot use the rest: pass --n-ctx 8192 or less.")

@@ -20,10 +20,11 @@ pass ``ChatOpenAI(..., api_key=...)`` (review 135 #4)."""
 def error_text(exc: ToolwireError) -> str:
     """A library error as the command line says it.
 
-    A context overflow names ``--n-ctx``, the option the commands take, rather than the ``n_ctx`` argument
-    (review 29); advice to raise a library argument that no option sets (``connect_timeout``, ``max_retries``: the
-    error's ``api_advice``) is left out (review 48); a 401/403 from an OpenAI-compatible server says to set
-    ``OPENAI_API_KEY`` (:data:`SERVER_KEY_HINT`) where the library says to pass ``api_key=`` (review 135 #4).
+    A context overflow, and an ``--n-ctx`` past the model's trained context (review 150 #3), name ``--n-ctx``, the
+    option the commands take, rather than the ``n_ctx`` argument (review 29); advice to raise a library argument
+    that no option sets (``connect_timeout``, ``max_retries``: the error's ``api_advice``) is left out (review 48);
+    a 401/403 from an OpenAI-compatible server says to set ``OPENAI_API_KEY`` (:data:`SERVER_KEY_HINT`) where the
+    library says to pass ``api_key=`` (review 135 #4).
 
     Args:
         exc: the error a command caught.
@@ -33,6 +34,11 @@ def error_text(exc: ToolwireError) -> str:
     """
     if isinstance(exc, ContextOverflowError):
         return exc.advice(f"a larger --n-ctx (more than {exc.n_ctx})")
+    beyond = getattr(exc, "beyond_training", None)  # an --n-ctx past the model's trained context (review 150 #3)
+    if beyond is not None:
+        n_ctx, trained, name = beyond
+        return (f"--n-ctx {n_ctx} is more than the {trained} tokens {name} was trained on, so the model cannot use "
+                f"the rest: pass --n-ctx {trained} or less.")
     text = exc.without_api_advice()
     if isinstance(exc, ProviderError) and exc.status in (401, 403) and exc.hint:
         from toolwire.models.openai import _SERVER_KEY_HINT

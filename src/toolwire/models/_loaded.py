@@ -570,9 +570,12 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
 
 
 def _beyond_training(n_ctx: int, trained: int, path: Path) -> UserError:
-    """The error for an ``n_ctx`` larger than the ``trained`` context of the model at ``path``."""
-    return UserError(f"n_ctx={n_ctx} is more than the {trained} tokens {path.name} was trained on, so the model "
-                     f"cannot use the rest: pass n_ctx={trained} or less.")
+    """The error for an ``n_ctx`` larger than the ``trained`` context of the model at ``path``; its ``beyond_training``
+    attribute, ``(n_ctx, trained, file name)``, lets the command line say it with ``--n-ctx`` (review 150 #3)."""
+    error = UserError(f"n_ctx={n_ctx} is more than the {trained} tokens {path.name} was trained on, so the model "
+                      f"cannot use the rest: pass n_ctx={trained} or less.")
+    error.beyond_training = (n_ctx, trained, path.name)  # type: ignore[attr-defined]
+    return error
 
 
 def _llama(llama_cpp: Any, path: Path, n_ctx: int, threads: int, n_batch: int, verbose: bool) -> Any:
