@@ -13,7 +13,7 @@ import ast
 import functools
 import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from toolwire.parsing._scan import parse_expr, python_span_end, skip_ws
 
@@ -39,20 +39,28 @@ _KEYWORD_ARG = re.compile(
 KEYWORD_MARK = "__toolwire_keyword__"
 
 
+def _substituted(pattern: re.Pattern[str], src: str, group: str,
+                 replace: Callable[[re.Match[str]], str]) -> str | None:
+    """``src`` with each match of ``pattern`` whose ``group`` matched replaced by ``replace(match)`` (the others, string
+    literals, kept as they are); ``None`` when no match had ``group``."""
+    found = False
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal found
+        if m.group(group) is None:
+            return m.group()
+        found = True
+        return replace(m)
+
+    fixed = pattern.sub(sub, src)
+    return fixed if found else None
+
+
 def _keywords_repaired(src: str) -> str | None:
     """``src`` with :data:`KEYWORD_MARK` put before each Python keyword written as an argument's name
     (``from="NYC"``, as a schema may spell a parameter), outside string literals; ``None`` when it has none."""
-    found = False
-
-    def mark(m: re.Match[str]) -> str:
-        nonlocal found
-        if m.group("keyword") is None:
-            return m.group()
-        found = True
-        return f"{m.group('before')}{KEYWORD_MARK}{m.group('keyword')}"
-
-    fixed = _KEYWORD_ARG.sub(mark, src)
-    return fixed if found else None
+    return _substituted(_KEYWORD_ARG, src, "keyword",
+                        lambda m: f"{m.group('before')}{KEYWORD_MARK}{m.group('keyword')}")
 
 
 def parse_repairing(src: str) -> tuple[ast.expr, str | None]:
@@ -100,17 +108,7 @@ def respell_tools(src: str, spellings: Mapping[str, str]) -> str | None:
     string literals; ``None`` when ``src`` calls none of them."""
     if not spellings:
         return None
-    found = False
-
-    def respell(m: re.Match[str]) -> str:
-        nonlocal found
-        if m.group("tool") is None:
-            return m.group()
-        found = True
-        return spellings[m.group("tool")]
-
-    fixed = _tool_names(frozenset(spellings)).sub(respell, src)
-    return fixed if found else None
+    return _substituted(_tool_names(frozenset(spellings)), src, "tool", lambda m: spellings[m.group("tool")])
 
 
 @functools.lru_cache(maxsize=64)
