@@ -454,7 +454,7 @@ def test_cli_pull_list_path(entry, parts, monkeypatch):
     assert result.exit_code == 1 and f"the copy at {path} is damaged" in " ".join(result.output.split())
     from toolwire.models import ChatLlamaCpp
 
-    with pytest.raises(UserError, match="is damaged .* run toolwire models pull fake-model to replace it"):
+    with pytest.raises(UserError, match=r"is damaged .* run toolwire models pull fake-model to replace"):
         ChatLlamaCpp(entry.name, pull=False).model_path()
 
 
