@@ -98,3 +98,16 @@ def test_chat_anthropic_refuses_before_sending_anything() -> None:
         assert server.requests == []
         assert model.bind_tools([previsao_alias]).invoke("Previsão para Lisboa?").text == "ok"
         assert list(server.requests[0]["tools"][0]["input_schema"]["properties"]) == ["cidade", "numero_de_dias"]
+
+
+def test_a_top_level_union_is_checked_at_bind_tools_as_it_is_sent() -> None:
+    # review 151 #7: the keys of a top-level anyOf's branches, folded into one object when sent, went unchecked there
+    union = {"name": "lookup", "description": "Look up an order.", "parameters": {"anyOf": [
+        {"type": "object", "properties": {"número": {"type": "integer"}}, "required": ["número"]},
+        {"type": "object", "properties": {"nombre": {"type": "string"}}, "required": ["nombre"]}]}}
+    model = ChatAnthropic("claude-sonnet-4-6", api_key="sk-ant-test-key")
+    with pytest.raises(UserError, match="número"):
+        model.bind_tools([union])
+    union["parameters"]["anyOf"][0]["properties"] = {"numero": {"type": "integer"}}
+    union["parameters"]["anyOf"][0]["required"] = ["numero"]
+    model.bind_tools([union])

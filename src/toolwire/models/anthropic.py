@@ -6,13 +6,15 @@ Thin I/O over the official ``anthropic`` SDK (toolwire's ``anthropic`` extra); t
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 from toolwire._warn_site import warn_user
-from toolwire.errors import ProviderError
+from toolwire.errors import ProviderError, SchemaError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import (
     connection_error,
@@ -25,6 +27,7 @@ from toolwire.models._retry import (
 from toolwire.models._sdk import SDKChatModel
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import anthropic as codec
+from toolwire.models.lowering._common import fold_top_union
 
 __all__ = ["ChatAnthropic"]
 
@@ -98,7 +101,11 @@ class ChatAnthropic(SDKChatModel):
         """
         new = super().bind_tools(tools, **options)
         for spec in new.tool_specs:  # (a server tool has no parameters of ours)
-            codec.check_property_keys(getattr(spec, "name", ""), getattr(spec, "parameters", None))
+            name, schema = getattr(spec, "name", ""), getattr(spec, "parameters", None)
+            if isinstance(schema, dict) and any(k in schema for k in ("anyOf", "oneOf", "allOf")):  # a top-level union:
+                with contextlib.suppress(SchemaError):  # its keys once folded, as the request sends them (r. 151 #7)
+                    schema = fold_top_union(name, copy.deepcopy(schema), provider="Anthropic", field="input_schema")
+            codec.check_property_keys(name, schema)
         if new.tool_choice in (None, "auto", "none") or not self._thinking():
             return new
         warn_user(f"Extended thinking cannot force a tool call on Anthropic, so tool_choice={new.tool_choice!r} "
