@@ -228,3 +228,29 @@ def test_a_resumed_run_keeps_tools_on_after_a_reply_that_ran_or_was_left_unanswe
     Agent(pending, _expense_tool(ran)).invoke([human, _expense(1), answer, _expense(2)])
     assert [r.tool_choice for r in model.requests] == ["auto"]
     assert [r.tool_choice for r in pending.requests] == ["none"] and ran == []
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.RepeatedCallWarning")
+def test_a_run_stopped_after_a_repeat_refused_with_tools_off_resumes_with_tools_off() -> None:
+    # review 151 #3: a server ignoring tool_choice="none" sent the repeat again; the Agent refused it, and the run
+    # resumed from there turned tools back on
+    ran: list[str] = []
+    saved_model = ScriptedChatModel([_call(0), _call(1), _call(2), "It is 6."])
+    stream = Agent(saved_model, _tools(ran), max_steps=6).stream("q")
+    results = 0
+    for event in stream:
+        results += event.type == "tool_result"
+        if results == 3:
+            break
+    saved = list(stream.messages)
+    assert saved[-1].content == OFF and [r.tool_choice for r in saved_model.requests] == ["auto", "auto", "none"]
+    resumed = ScriptedChatModel(["It is 6."])
+    Agent(resumed, _tools(ran), max_steps=6).invoke(saved)
+    assert [r.tool_choice for r in resumed.requests] == ["none"] and ran == ["3+3"]
+    # refused by a forcing tool_choice instead: tools stay on, as in the live run
+    forced = [{"role": "user", "content": "q"}, _call(0),
+              ToolMessage("Error: tool 'calculate' was not run: this reply was to call 'other' only (tool_choice), so "
+                          "its other calls are not run.", "c0", name="calculate", status="error")]
+    again = ScriptedChatModel(["It is 6."])
+    Agent(again, _tools(ran), max_steps=6).invoke(forced)
+    assert [r.tool_choice for r in again.requests] == ["auto"]

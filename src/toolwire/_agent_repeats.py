@@ -20,6 +20,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from toolwire._agent_checks import named
+from toolwire._agent_input import TOOLS_OFF
 from toolwire._call_records import in_reply_order
 from toolwire.messages import AIMessage, InvalidToolCall, ToolCall, ToolMessage
 
@@ -119,8 +120,8 @@ class RepeatedCalls:
 
         Returns whether the live run would have made its next model call with tools off after this reply: every
         call of it answered, and those that were not refused all repeats answered from earlier results, or the reply
-        a loop (:meth:`looping`); a reply with a call unanswered or of another tool, or every call refused, gives
-        False."""
+        a loop (:meth:`looping`), or every call refused because tool calls were off for that reply; a reply with a
+        call unanswered or of another tool, or refused by a forcing ``tool_choice``, gives False."""
         answers: dict[str, ToolMessage] = {}
         for message in itertools.islice(messages, start, None):
             if not isinstance(message, ToolMessage):
@@ -134,8 +135,10 @@ class RepeatedCalls:
 
         calls = [call for call in reply.tool_calls if ran(call) and (known is None or call.get("name") in known)]
         invalid = [(bad, answers[bad.get("id") or ""]) for bad in reply.invalid_tool_calls if ran(bad)]
-        if not calls and not invalid:
-            return False  # (every call refused: the live run records nothing either)
+        if not calls and not invalid:  # every call refused (the live run records nothing either): tools stay off
+            # when they were off for that reply, the Agent's own tools-off call or tool_choice="none" (review 151 #3)
+            given = [answers.get(c.get("id") or "") for c in (*reply.tool_calls, *reply.invalid_tool_calls)]
+            return bool(given) and all(a is not None and str(a.content).endswith(TOOLS_OFF) for a in given)
         ordered = [answers[call["id"] or ""] for call in calls]
         _, repeats, twins = self.sort(calls)
         def same(a: ToolMessage, b: ToolMessage) -> bool:
