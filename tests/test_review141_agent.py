@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from toolwire import Agent, AIMessage, ToolMessage, tool
+from toolwire import Agent, AIMessage, RepeatedCallWarning, ToolMessage, tool
 from toolwire.testing import ScriptedChatModel
 
 OFF = ("Error: tool 'calculate' was not run: tool calls were off for this reply (tool_choice='none'); answer with the "
@@ -254,3 +254,33 @@ def test_a_run_stopped_after_a_repeat_refused_with_tools_off_resumes_with_tools_
     again = ScriptedChatModel(["It is 6."])
     Agent(again, _tools(ran), max_steps=6).invoke(forced)
     assert [r.tool_choice for r in again.requests] == ["auto"]
+
+
+def test_a_call_of_another_tool_answered_as_run_makes_earlier_results_stale_on_resume() -> None:
+    # review 152 #1: the program ran an approved cancel_order itself (a tool the Agent does not have) and resumed;
+    # the Agent gave the model the status read before it again
+    status = {"42": "pending"}
+    ran: list[str] = []
+
+    @tool
+    def order_status(order: str) -> str:
+        """The status of an order."""
+        ran.append(order)
+        return status[order]
+
+    def ask(i: int, name: str) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": name, "args": {"order": "42"}, "id": f"o{i}", "type": "tool_call"}])
+
+    status["42"] = "cancelled"
+    history = [{"role": "user", "content": "cancel order 42"}, ask(1, "order_status"),
+               ToolMessage("pending", "o1", name="order_status"), ask(2, "cancel_order"),
+               ToolMessage("cancelled", "o2", name="cancel_order")]
+    result = Agent(ScriptedChatModel([ask(3, "order_status"), "Cancelled."]), [order_status]).invoke(history)
+    assert ran == ["42"] and result.messages[-2].content == "cancelled" and result.reused_calls == {}
+    # the Agent's own answer to a tool it does not have ran nothing: the earlier status is given again
+    ran.clear()
+    history[-1] = ToolMessage("Error: There is no tool named 'cancel_order'. Available tools: order_status. Call one "
+                              "of them by its exact name.", "o2", name="cancel_order", status="error")
+    with pytest.warns(RepeatedCallWarning):
+        again = Agent(ScriptedChatModel([ask(3, "order_status"), "Pending."]), [order_status]).invoke(history)
+    assert ran == [] and again.reused_calls == {6: 2}

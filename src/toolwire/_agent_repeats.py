@@ -33,6 +33,8 @@ is answered with that error instead of being run (review 67: a small model sent 
 a third try that would have worked was answered with the second's error)."""
 
 
+_NO_TOOL = "There is no tool named "  # (the executor's answer to a call of a tool it does not have: nothing ran)
+
 SAME_CALLS_LIMIT = 5
 """The same reply this many times in a row, whatever its answers, turns tools off for the next model call."""
 
@@ -116,7 +118,9 @@ class RepeatedCalls:
                     known: Collection[str] | None = None) -> bool:
         """:meth:`_seed` for one reply, whose answers are the ToolMessages of ``messages`` from ``start`` on; a call
         of a tool not in ``known`` (the Agent's tools, when given) is left out: this Agent could not have run it, so
-        its repeat gets "There is no tool named ..." as in a fresh run (review 144 #9).
+        its repeat gets "There is no tool named ..." as in a fresh run (review 144 #9); but when it was answered as
+        having run (by the program that resumes the run), no earlier result, nor one of this reply, is given again
+        (review 152 #1: a status read before an approved ``cancel_order`` was given again).
 
         Returns whether the live run would have made its next model call with tools off after this reply: every
         call of it answered, and those that were not refused all repeats answered from earlier results, or the reply
@@ -135,6 +139,13 @@ class RepeatedCalls:
 
         calls = [call for call in reply.tool_calls if ran(call) and (known is None or call.get("name") in known)]
         invalid = [(bad, answers[bad.get("id") or ""]) for bad in reply.invalid_tool_calls if ran(bad)]
+        # a call of another tool answered as run (by the program that resumes: an approved cancel_order, a handoff)
+        # is a tool that ran: no result read before it, or beside it, is given again (review 152 #1)
+        foreign = known is not None and any(
+            call.get("name") not in known and ran(call) and _NO_TOOL not in str(answers[call.get("id") or ""].content)
+            for call in reply.tool_calls)
+        if foreign:
+            self.answered.clear()
         if not calls and not invalid:  # every call refused (the live run records nothing either): tools stay off
             # when they were off for that reply, the Agent's own tools-off call or tool_choice="none" (review 151 #3)
             given = [answers.get(c.get("id") or "") for c in (*reply.tool_calls, *reply.invalid_tool_calls)]
@@ -147,6 +158,8 @@ class RepeatedCalls:
         repeats = {i: given for i, given in repeats.items() if same(given, ordered[i])}  # (else it ran)
         twins = {i: first for i, first in twins.items() if same(ordered[first], ordered[i])}
         self.record(calls, ordered, repeats, twins, ran=len(repeats) + len(twins) < len(calls))
+        if foreign:
+            self.answered.clear()
         looping = self.looping(calls, ordered, invalid)
         if not all((call.get("id") or "") in answers for call in (*reply.tool_calls, *reply.invalid_tool_calls)):
             return False  # (calls left to run: the run that resumes runs them first)
