@@ -201,7 +201,7 @@ class Collector:
                 return False
             args = {key: inner[key] for key in extra}  # flat arguments inside a call marker
         elif extra:
-            beside = extra  # keys written next to "arguments": arguments too (review 148 #1)
+            beside = self._beside(name, extra)  # keys next to "arguments" that are arguments (reviews 148 #1, 151 #2)
         try:
             parsed = normalize_arguments(args)
             if beside:
@@ -212,6 +212,18 @@ class Collector:
         else:
             self.add_call(name, parsed, call_id, raw=raw if beside else None)
         return True
+
+    def _beside(self, name: str, extra: tuple[str, ...]) -> tuple[str, ...]:
+        """The keys of ``extra``, written beside a call's ``"arguments"``, that are arguments of tool ``name``.
+
+        With the tool's schema known (``tool_names`` maps names to schemas), a key counts when it is one of its
+        parameters, or when its schema says ``additionalProperties`` (takes other keys) and the key is none of
+        :data:`_CALL_LEVEL`; without a schema, when it is none of :data:`_CALL_LEVEL` (a model's ``"reasoning"``,
+        an OpenAI-style ``"index"``, a ``"tool_call_id"``: keys about the call). ``"arguments"`` and
+        ``"parameters"`` always count (both written: see :func:`_merge_beside`). The other keys are ignored.
+        """
+        params, open_ = _parameters(self._schemas.get(name))
+        return tuple(key for key in extra if key in _ARG_KEYS or key in params or (open_ and key not in _CALL_LEVEL))
 
     def result(self, text: str) -> ParsedReply:
         """Build the :class:`ParsedReply`: ``text`` without the recorded spans, stripped; an invalid call that a
@@ -231,6 +243,30 @@ class Collector:
 
 
 _ARG_KEYS = ("arguments", "parameters")
+# keys about a call, not arguments: read beside "arguments" they are ignored unless the tool's schema names them
+_CALL_LEVEL = frozenset(("name", "id", "call_id", "tool_call_id", "type", "function", "index", "reasoning",
+                         "reasoning_content", "thought", "thoughts", "thinking", "rationale"))
+
+
+def _parameters(schema: Any) -> tuple[frozenset[str], bool]:
+    """``(the parameter names of a tool's parameters schema, whether it takes other keys)``.
+
+    A schema that is not known (``None``, not a mapping) or names no ``properties`` (its own, or those of the
+    objects of a top-level ``anyOf``/``oneOf``/``allOf``) takes any key; one with ``properties`` takes other keys
+    only when its ``additionalProperties`` says so (``true`` or a schema).
+    """
+    if not isinstance(schema, Mapping):
+        return frozenset(), True
+    names: set[str] = set()
+    found = False
+    for node in (schema, *(branch for key in ("anyOf", "oneOf", "allOf")
+                           for branch in (schema.get(key) if isinstance(schema.get(key), list) else ()))):
+        props = node.get("properties") if isinstance(node, Mapping) else None
+        if isinstance(props, Mapping):
+            found = True
+            names.update(k for k in props if isinstance(k, str))
+    extra = schema.get("additionalProperties")
+    return frozenset(names), not found or extra is True or isinstance(extra, Mapping)
 
 
 def _merge_beside(args: dict[str, Any], obj: dict[str, Any], beside: tuple[str, ...]) -> dict[str, Any]:
@@ -243,7 +279,8 @@ def _merge_beside(args: dict[str, Any], obj: dict[str, Any], beside: tuple[str, 
         args: the normalized arguments of the call (its ``"arguments"``, or ``"parameters"`` when it has no
             ``"arguments"``).
         obj: the call object.
-        beside: its keys other than the call's own (name, id, type, function) and the arguments key.
+        beside: its keys beside the arguments key that are arguments (:meth:`Collector._beside`), and the other
+            arguments key when both are written.
 
     Returns:
         ``args`` with each key of ``beside`` added (a new dict); a key ``args`` already has with the same value,

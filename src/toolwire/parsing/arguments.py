@@ -65,6 +65,7 @@ EXAMPLE = '{"city": "Paris"}'
 TRUNCATED = "The arguments JSON is cut off before it is closed"
 """How the error of argument text that ends before its JSON is closed begins."""
 _ARG_KEYS = ("arguments", "parameters")
+_WRAPPER_KEYS = frozenset(("id", "type", "call_id", "function", "index"))  # OpenAI's {"function": {...}} wrapper's own
 
 
 def _kind(value: Any) -> str:
@@ -307,7 +308,9 @@ def raw_text(value: Any) -> str | None:
 
 
 class CallParts(NamedTuple):
-    """The pieces of a call object: ``name``, raw ``args``, ``id``, other keys (``extra``) and ``obj``."""
+    """The pieces of a call object: ``name``, raw ``args``, ``id``, the other keys (``extra``: those beside the
+    name and the arguments that are not the call's own ``id``, ``type``, ``call_id`` or ``function``) and ``obj``
+    (the object holding the name, the arguments and the ``extra`` keys)."""
 
     name: str
     args: Any
@@ -339,14 +342,18 @@ def call_parts(obj: Any) -> CallParts | None:
 
     Accepted shapes: ``{"name", "arguments"}``, ``{"name", "parameters"}`` (Llama 3), OpenAI's
     ``{"id", "type": "function", "function": {"name", "arguments"}}``, and a call with an empty name whose
-    arguments wrap ``{"name", "arguments"}`` (seen from some servers), which yields the inner call.
+    arguments wrap ``{"name", "arguments"}`` (seen from some servers), which yields the inner call. In OpenAI's
+    shape, the keys written beside ``"function"`` (other than ``id``, ``type``, ``call_id`` and ``index``, the
+    wrapper's own) count as keys beside the arguments too: they are in ``extra``, and ``obj`` is the
+    ``"function"`` object with them added (a key the ``"function"`` object has itself keeps its value there).
     """
     if not isinstance(obj, dict):
         return None
     call_id = obj.get("id") if isinstance(obj.get("id"), str) else None
     fn = obj.get("function")
     if isinstance(fn, dict) and isinstance(fn.get("name"), str):
-        obj = fn
+        outer = [k for k in obj if k not in _WRAPPER_KEYS and k not in fn]
+        obj = {**fn, **{k: obj[k] for k in outer}} if outer else fn  # {"function": {...}, "unit": "F"} (review 151 #2)
     name = obj.get("name")
     if not isinstance(name, str):
         return None
