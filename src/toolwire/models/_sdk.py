@@ -46,7 +46,7 @@ from toolwire.models._retry import (
     with_retries,
 )
 from toolwire.models._runnable import bound_repr
-from toolwire.models._sdk_errors import SDKErrors
+from toolwire.models._sdk_errors import SDKErrors, ahold_json_body, hold_json_body
 from toolwire.models._sdk_options import (
     check_call_options,
     check_generation_options,
@@ -441,6 +441,7 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         def attempt() -> Iterator[AIMessageChunk]:  # one try: a new stream, read by a new state
             stream = call(**kwargs)
             try:
+                hold_json_body(stream)  # (a JSON body where a stream was asked for: kept to read its error)
                 state = self._stream_state(request)
                 events = 0
                 for event in stream:
@@ -467,6 +468,7 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         async def attempt() -> AsyncIterator[AIMessageChunk]:
             stream = await call(**kwargs)
             try:
+                await ahold_json_body(stream)
                 state = self._stream_state(request)
                 events = 0
                 async for event in stream:
@@ -486,25 +488,3 @@ class SDKChatModel(BaseChatModel, SDKErrors):
                 yield _shaped(chunk, request)
         finally:  # closed early (break, aclose): the attempt and its HTTP stream are closed now, before aclose()
             await aclose_stream(chunks)  # returns, not left to asyncio's finalizer (review 146 #3)
-
-    def _check_empty_stream(self, stream: Any) -> None:
-        """Refuse a stream that brought no event at all because its body is not a stream: a proxy's login page
-        (``text/html``) or a whole JSON body answered with status 200, which the SDKs' event readers skip without a
-        word. The same :class:`ProviderError` as for such a body on a call without a stream (check ``base_url``
-        and any proxy), not retryable: the next try gets the same page. A body of server-sent events that ended
-        before its first event is left to the stream state (a retryable stream cut short).
-
-        Args:
-            stream: the SDK's stream object (its ``response``, the HTTP response, gives the content type), or None.
-
-        Raises:
-            ProviderError: the response's content type is given and is not ``text/event-stream``.
-        """
-        headers = getattr(getattr(stream, "response", None), "headers", None)
-        try:
-            kind = str(headers.get("content-type") or "") if headers is not None else ""
-        except Exception:  # an object of another shape: nothing to say
-            return
-        if kind and "event-stream" not in kind.lower():
-            shown = kind.split(";")[0].strip()
-            self._raise_not_a_reply(ValueError(f"a {shown} body where a stream of server-sent events was expected"))

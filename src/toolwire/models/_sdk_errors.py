@@ -1,9 +1,11 @@
 """How a hosted-provider chat model's failures become :class:`~toolwire.errors.ProviderError`, with its secrets
 masked: the :class:`SDKErrors` mixin of :class:`~toolwire.models._sdk.SDKChatModel`.
 
-* **Not a reply** (:meth:`SDKErrors._read`, :meth:`SDKErrors._fed`): a body or stream event the codec cannot read
-  (an HTML page, JSON of another shape: the codec's ``NotAReply``) is one ProviderError that says to check
-  ``base_url`` and any proxy.
+* **Not a reply** (:meth:`SDKErrors._read`, :meth:`SDKErrors._fed`, :meth:`SDKErrors._check_empty_stream`): a body
+  or stream event the codec cannot read (an HTML page, JSON of another shape: the codec's ``NotAReply``) is one
+  ProviderError that says to check ``base_url`` and any proxy. A body that is the provider's error (``{"error":
+  {...}}`` sent with HTTP 200: :meth:`SDKErrors._error_body`) is that error instead, whether a stream was asked for or
+  not (reviews 146 #1, 151 #4).
 * **The translator** (:meth:`SDKErrors._translate_any`), which the retry layer (:mod:`toolwire.models._retry`)
   calls for every failure of an attempt: an SDK's exception becomes a ProviderError (the provider's
   ``_translate``), and every ProviderError leaves the model with the API key and the base URL's secrets masked, in
@@ -26,7 +28,44 @@ from toolwire.models._keys import Secret
 from toolwire.models._retry import hide_cause
 from toolwire.models.base import ChatRequest
 
-__all__ = ["SDKErrors"]
+__all__ = ["SDKErrors", "ahold_json_body", "hold_json_body"]
+
+
+def _json_response(stream: Any) -> Any:
+    """The HTTP response of an SDK stream object whose content type is JSON (``application/json``, ``...+json``),
+    else None (no response, another content type, headers of another shape)."""
+    response = getattr(stream, "response", None)
+    headers = getattr(response, "headers", None)
+    try:
+        kind = str(headers.get("content-type") or "").split(";")[0].strip().lower() if headers is not None else ""
+    except Exception:
+        return None
+    return response if kind == "application/json" or kind.endswith("+json") else None
+
+
+def hold_json_body(stream: Any) -> None:
+    """Read now the whole body of a stream answered with a JSON content type (a server's ``{"error": {...}}`` with
+    HTTP 200, where a stream was asked for), before the SDK's event reader consumes it without a word: the HTTP
+    response keeps it (``response.content``) for :meth:`SDKErrors._check_empty_stream`, and the SDK still reads its
+    events from it. Streams of another content type are left as they are.
+
+    Args:
+        stream: the SDK's stream object (``response``: the HTTP response), or anything else (left alone).
+
+    Raises:
+        Exception: the HTTP client's own error when the body cannot be read (a timeout, a connection reset), which the
+            retry layer translates as it does any error of reading a stream.
+    """
+    response = _json_response(stream)
+    if response is not None:
+        response.read()
+
+
+async def ahold_json_body(stream: Any) -> None:
+    """Async :func:`hold_json_body`."""
+    response = _json_response(stream)
+    if response is not None:
+        await response.aread()
 
 
 class SDKErrors:
@@ -44,6 +83,51 @@ class SDKErrors:
 
     def _translate(self, exc: BaseException) -> ProviderError | None:  # pragma: no cover - the model's own
         raise NotImplementedError
+
+    def _error_body(self, raw: Any) -> ProviderError | None:
+        """The error a whole body that is not a reply stands for, when it is the provider's own error sent with
+        HTTP 200 (a provider overrides this: :meth:`ChatOpenAI._error_body
+        <toolwire.models.openai.ChatOpenAI._error_body>`); None here: the body is then not a reply.
+
+        Args:
+            raw: the decoded body (a dict) or the SDK's reply object.
+        """
+        return None
+
+    def _check_empty_stream(self, stream: Any) -> None:
+        """Refuse a stream that brought no event at all because its body is not a stream: a proxy's login page
+        (``text/html``) or a whole JSON body answered with status 200, which the SDKs' event readers skip without a
+        word. A JSON body that is the provider's error (:meth:`_error_body`, the body held by :func:`hold_json_body`)
+        raises that error, as it does for a call without a stream: the server's message, its code as the status,
+        retryable unless a client error status (review 151 #4). Any other body raises the same
+        :class:`ProviderError` as for such a body on a call without a stream (check ``base_url`` and any proxy), not
+        retryable: the next try gets the same page. A body of server-sent events that ended before its first event
+        is left to the stream state (a retryable stream cut short).
+
+        Args:
+            stream: the SDK's stream object (its ``response``, the HTTP response, gives the content type), or None.
+
+        Raises:
+            ProviderError: the response's content type is given and is not ``text/event-stream``.
+        """
+        response = getattr(stream, "response", None)
+        headers = getattr(response, "headers", None)
+        try:
+            kind = str(headers.get("content-type") or "") if headers is not None else ""
+        except Exception:  # an object of another shape: nothing to say
+            return
+        if not kind or "event-stream" in kind.lower():
+            return
+        try:
+            body = json.loads(response.content)  # (held by hold_json_body; any other body was read by the SDK)
+        except Exception:
+            body = None
+        error = self._error_body(body) if isinstance(body, dict) else None
+        if error is not None:
+            raise error  # (masked and retried as the retry layer does any ProviderError: _translate_any)
+        shown = kind.split(";")[0].strip()
+        article = "an" if shown[:1].lower() in "aeiou" else "a"
+        self._raise_not_a_reply(ValueError(f"{article} {shown} body where a stream of server-sent events was expected"))
 
     def _not_a_reply(self, exc: BaseException, retryable: bool) -> ProviderError:
         """The error for a body that is not a reply of this provider (a proxy's login page, a cut-off body)."""

@@ -398,7 +398,9 @@ class ChatOpenAI(SDKChatModel):
         """The error of a whole reply body that is ``{"error": {...}}`` (or ``{"error": "<text>"}``) with no reply
         in it, which a server sends with HTTP 200 for a failure after the model started (OpenRouter's "Errors":
         ``{"error": {"code": 502, "message"}}``): read as the same error in a stream is (:meth:`_error_event`;
-        review 146 #1). None for any other body (it is then not a reply: check ``base_url``)."""
+        review 146 #1), for a call without a stream and for a stream request answered with that JSON body
+        (:meth:`~toolwire.models._sdk_errors.SDKErrors._check_empty_stream`; review 151 #4). None for any other body
+        (it is then not a reply: check ``base_url``)."""
         data = as_dict(raw) if isinstance(raw, dict) or hasattr(raw, "model_dump") else None
         error = data.get("error") if data else None
         if not (isinstance(error, dict) or (isinstance(error, str) and error.strip())):
