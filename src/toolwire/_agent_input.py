@@ -8,7 +8,8 @@ Kept apart from :mod:`toolwire.agent` so that the loop stays short. Nothing here
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+import itertools
+from collections.abc import Callable, Collection, Generator, Sequence
 from typing import Any
 
 from toolwire._agent_checks import graph_messages, named
@@ -139,13 +140,19 @@ def for_model(messages: list[BaseMessage], prompt: str | SystemMessage | None) -
     return [SystemMessage(merged, id=last.id, name=last.name), *messages[end:]]
 
 
-def answered_since_question(messages: list[BaseMessage]) -> bool:
-    """Whether a ToolMessage follows the newest user message of ``messages`` (tool calls of this turn answered)."""
-    for message in reversed(messages):
-        if message.type == "tool":
+def answered_since_question(messages: list[BaseMessage], tools: Collection[str] | None = None) -> bool:
+    """Whether a ToolMessage follows the newest user message of ``messages`` (tool calls of this turn answered); with
+    ``tools`` (an Agent's tool names), an answer of a call of another tool does not count (review 152 #3: the target
+    of a handoff, given the answered calls of the agent before it, was never forced, where the OpenAI Agents SDK
+    tracks tool use per agent). An answer whose tool cannot be told counts."""
+    start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i].type == "human"), 0)
+    names: dict[str, Any] = {}
+    for message in itertools.islice(messages, start, None):
+        if isinstance(message, AIMessage):
+            names.update((call.get("id") or "", call.get("name")) for call in message.tool_calls)
+        elif message.type == "tool" and (tools is None or (message.name or names.get(
+                getattr(message, "tool_call_id", "") or "")) in (*tools, None)):
             return True
-        if message.type == "human":
-            return False
     return False
 
 

@@ -17,9 +17,10 @@ run again (:func:`~toolwire._agent_checks.keep_run`, review 24), nor is the mode
 (:class:`~toolwire._agent_repeats.RepeatedCalls` reads the answers since the newest question: review 142 #6).
 
 A forced ``tool_choice`` (``"required"`` or a tool name) applies until tool calls have been answered in
-the run (normally: to the first model call only), or since the newest user message of a conversation the run
-resumes (answered there by an earlier run or by the application: to force a call after results the application put
-in, end the input with a user message, or bind the model with that ``tool_choice`` and give it to a run of its own);
+the run (normally: to the first model call only), or, calls of its own tools, since the newest user message of a
+conversation the run resumes (answered there by an earlier run or by the application: to force a call after results
+the application put in, end the input with a user message, or bind the model with that ``tool_choice`` and give it to
+a run of its own);
 later model calls use ``"auto"`` so the model can answer (``reset_tool_choice``, as in the OpenAI Agents SDK).
 
 Every tool call gets exactly one ToolMessage. Calls the input conversation left unanswered (its last
@@ -278,11 +279,11 @@ class Agent(Batching, AgentMethodAdvice):
             yield ("event", AgentEvent("tool_result", result, 0))
         repeated = RepeatedCalls(self.repeat_calls, self.executor.tools, messages)  # (a resumed run's: review 142 #6)
         pending, pending_invalid = unanswered(messages)
-        # a resumed run whose calls were answered since the newest question (exc.messages, stream.messages) is past
-        # its forced tool_choice, as the run it resumes was (review 88: it forced a call again, a second email)
-        tools_ran = (bool(pending or pending_invalid) and self.run_pending_calls) or answered_since_question(messages)
-        only_repeats = repeated.tools_off_next  # the last reply asked only for calls already answered, or looped:
-        # the next call answers, tools off (a resumed run's too: review 142 #6)
+        # a resumed run whose calls of its tools were answered since the newest question is past its forced tool_choice,
+        # as the run it resumes was (reviews 88: a second email; 152 #3: a handoff's target is forced)
+        tools_ran = (bool(pending or pending_invalid) and self.run_pending_calls) or answered_since_question(
+            messages, self.executor.tools)
+        only_repeats = repeated.tools_off_next  # last reply: only repeats, or a loop: tools off (r. 142 #6)
         if (pending or pending_invalid) and not self.run_pending_calls:  # a history a client could edit (review 105)
             yield from not_run(messages, in_reply_order(pending, pending_invalid, pending_invalid), 0, PENDING_NOT_RUN)
         elif pending or pending_invalid:  # (none: no round to run, review 89)
