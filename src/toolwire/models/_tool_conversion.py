@@ -47,6 +47,11 @@ class ServerTool(ToolSpec):
     (the ``Tool`` fields other than ``function_declarations``). Its calls come back as provider blocks
     (``server_tool_use``...), not as tool calls, so no ToolMessage answers them.
 
+    Its name (what ``tool_choice`` names, unique among the bound tools) is the dict's ``"name"``, else its
+    ``"type"``; an OpenAI remote MCP server's (``{"type": "mcp", "server_label": "deepwiki", ...}``) is
+    ``mcp:<server_label>`` (``mcp:deepwiki``), so several servers can be bound together (review 151 #1); Gemini's
+    is its key (``google_search``).
+
     Attributes:
         provider: ``"anthropic"`` (a versioned ``type`` such as ``web_search_20250305``), ``"google"``, or
             ``None`` (another ``type``: Anthropic takes it as a server tool, other providers refuse it).
@@ -67,12 +72,21 @@ GEMINI_SERVER_TOOLS = frozenset({
 _VERSIONED = re.compile(r"^[a-z][a-z0-9_]*_\d{8}$")
 
 
+MCP_PREFIX = "mcp:"
+"""How the name of an OpenAI remote MCP server tool begins, before its ``server_label`` (no function tool's name holds
+a ``:``, so it cannot clash with one)."""
+
+
 def server_tool(obj: dict[str, Any]) -> ServerTool | None:
     """Return the :class:`ServerTool` the tool dict ``obj`` is, or ``None`` for a client tool (``"type"`` missing,
-    ``"function"`` or ``"custom"``, or a Gemini dict with ``function_declarations``)."""
+    ``"function"`` or ``"custom"``, or a Gemini dict with ``function_declarations``). Its name is as
+    :class:`ServerTool` says (``mcp:<server_label>`` for an MCP server)."""
     kind = obj.get("type")
     if isinstance(kind, str) and kind not in ("function", "custom", "object"):  # ("object": a JSON Schema, review 68)
         name = obj.get("name") if isinstance(obj.get("name"), str) else kind
+        label = obj.get("server_label")
+        if name == "mcp" and isinstance(label, str) and label:  # one entry per MCP server, told apart by its label
+            name = f"{MCP_PREFIX}{label}"
         provider = "anthropic" if _VERSIONED.match(kind) else None
         return ServerTool(name, "", {}, provider, copy.deepcopy(obj))
     if kind is None and obj and set(obj) <= GEMINI_SERVER_TOOLS:
@@ -85,7 +99,8 @@ def hosted_choice(choice: Any, tools: Sequence[Any]) -> Any:
 
     OpenAI writes the choice of a built-in tool as ``{"type": "<hosted tool type>"}`` (``ToolChoiceTypes``:
     ``file_search``, ``web_search_preview``, ``code_interpreter``, ``image_generation``...) and of an MCP server as
-    ``{"type": "mcp", "server_label"}`` (``ToolChoiceMcp``); review 146 #2.
+    ``{"type": "mcp", "server_label"}`` (``ToolChoiceMcp``); review 146 #2. ``{"type": "mcp"}`` without a label,
+    and the name ``"mcp"`` (an MCP server's name before review 151 #1), pick the MCP server when only one is bound.
 
     Args:
         choice: the ``tool_choice`` given to ``bind_tools``.
@@ -95,6 +110,9 @@ def hosted_choice(choice: Any, tools: Sequence[Any]) -> Any:
         The name of the :class:`ServerTool` (``provider`` None) of that ``type`` (and ``server_label``) when
         ``choice`` is such a dict and one is bound; ``choice`` itself otherwise.
     """
+    if choice == "mcp" or (isinstance(choice, dict) and choice == {"type": "mcp"}):
+        servers = [t.name for t in tools if isinstance(t, ServerTool) and t.name.startswith(MCP_PREFIX)]
+        return servers[0] if len(servers) == 1 and not any(t.name == "mcp" for t in tools) else choice
     if not isinstance(choice, dict) or not isinstance(choice.get("type"), str) or set(choice) - {"type",
                                                                                                    "server_label"}:
         return choice

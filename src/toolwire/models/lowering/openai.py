@@ -45,8 +45,11 @@ OpenAI-compatible servers.
 from __future__ import annotations
 
 import copy
+import functools
+import importlib
 import logging
 import re
+import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -387,19 +390,56 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
     return items
 
 
+_HOSTED_CHOICE_TYPES = frozenset({
+    "file_search", "web_search_preview", "computer", "computer_use_preview", "computer_use",
+    "web_search_preview_2025_03_11", "image_generation", "code_interpreter", "shell", "apply_patch",
+})
+"""The built-in tool types the Responses API forces as ``{"type": T}``, as openai 3.63 lists them
+(``openai/types/responses/tool_choice_types_param.py``: ``ToolChoiceTypesParam``; ``tool_choice_shell_param.py``,
+``tool_choice_apply_patch_param.py``): used when the installed SDK's own list cannot be read."""
+
+
+@functools.cache
+def _hosted_choice_types() -> frozenset[str]:
+    """The built-in tool types the Responses API reference lets ``tool_choice`` name as ``{"type": T}``
+    (``ToolChoiceTypes``, ``ToolChoiceShell``, ``ToolChoiceApplyPatch``), read from the installed openai SDK's types
+    (generated from OpenAI's OpenAPI spec), else :data:`_HOSTED_CHOICE_TYPES` (no SDK, or one too old to list them).
+
+    Returns:
+        The type names (``file_search``, ``web_search_preview``, ``code_interpreter``...).
+    """
+    found: set[str] = set()
+    for module, name in (("tool_choice_types", "ToolChoiceTypes"), ("tool_choice_shell", "ToolChoiceShell"),
+                         ("tool_choice_apply_patch", "ToolChoiceApplyPatch")):
+        try:
+            model = getattr(importlib.import_module(f"openai.types.responses.{module}"), name)
+            found.update(v for v in typing.get_args(model.model_fields["type"].annotation) if isinstance(v, str))
+        except Exception:  # (no SDK, an SDK without that type, or of another shape: the list kept here)
+            continue
+    return frozenset(found) or _HOSTED_CHOICE_TYPES
+
+
 def _responses_tool_choice(choice: str, tools: Sequence[Any]) -> Any:
-    """The Responses API ``tool_choice`` of the neutral one: a mode as it is, a function tool's name as ``{"type":
-    "function", "name"}``, a bound built-in tool's as OpenAI writes it, ``{"type": "<hosted tool type>"}``
-    (``ToolChoiceTypes``; an MCP server's with its ``server_label``, ``ToolChoiceMcp``): review 146 #2."""
+    """The Responses API ``tool_choice`` of the neutral one, in a form the API reference lists: a mode as it is, a
+    function tool's name as ``{"type": "function", "name"}``, and a bound built-in tool's as OpenAI writes it
+    (review 146 #2): an MCP server's ``{"type": "mcp", "server_label"}`` (``ToolChoiceMcp``), a type
+    :func:`_hosted_choice_types` lists as ``{"type": T}`` (``ToolChoiceTypes``), any other (the GA ``web_search``...)
+    as ``{"type": "allowed_tools", "mode": "required", "tools": [{"type": T}]}`` (``ToolChoiceAllowed``, the tool
+    named as the reference's examples name one: its ``type``, and its ``name`` or ``server_label`` if it has one;
+    review 151 #1)."""
     if choice in ("auto", "none", "required"):
         return choice
     hosted = next((t for t in tools if isinstance(t, ServerTool) and t.name == choice), None)
     if hosted is None:
         return {"type": "function", "name": choice}
-    out = {"type": hosted.definition.get("type")}
-    if out["type"] == "mcp" and "server_label" in hosted.definition:
-        out["server_label"] = hosted.definition["server_label"]
-    return out
+    definition = hosted.definition
+    kind = definition.get("type")
+    if kind == "mcp" and isinstance(definition.get("server_label"), str):
+        return {"type": "mcp", "server_label": definition["server_label"]}
+    if kind in _hosted_choice_types():
+        return {"type": kind}
+    named = {key: definition[key] for key in ("type", "name", "server_label") if key in definition}
+    return {"type": "allowed_tools", "mode": "required", "tools": [named]}
 
 
 def lower_responses_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
