@@ -29,3 +29,35 @@ def test_a_handoffs_target_is_forced_though_the_agent_before_it_answered_calls()
     again = ScriptedChatModel(["Refunded."])
     Agent(again, [refund], tool_choice="required").invoke(own)
     assert [r.tool_choice for r in again.requests] == ["auto"]
+
+
+def test_a_tools_own_handle_errors_false_raises_out_of_the_executor_and_the_agent() -> None:
+    # review 152 #2: the executor and the Agent showed the exception to the model, and the run went on
+    import asyncio
+
+    import pytest
+
+    from toolwire import ToolExecutor
+
+    @tool(handle_errors=False)
+    def charge_card(amount: int) -> str:
+        """Charge the card."""
+        raise PermissionError("card processor rejected the key")
+
+    @tool
+    def note(text: str) -> str:
+        """Take a note."""
+        raise ValueError("disk full")
+
+    call = {"name": "charge_card", "args": {"amount": 5}, "id": "c1", "type": "tool_call"}
+    other = {"name": "note", "args": {"text": "x"}, "id": "n1", "type": "tool_call"}
+    executor = ToolExecutor([charge_card, note])
+    with pytest.raises(PermissionError):
+        executor.execute(AIMessage("", tool_calls=[call]))
+    with pytest.raises(PermissionError):
+        asyncio.run(executor.aexecute(AIMessage("", tool_calls=[call])))
+    assert executor.execute(AIMessage("", tool_calls=[other]))[0].status == "error"  # (the others' are answered)
+    model = ScriptedChatModel([AIMessage("", tool_calls=[call]), "Done, charged."])
+    with pytest.raises(PermissionError) as caught:
+        Agent(model, [charge_card]).invoke("charge 5")
+    assert len(model.requests) == 1 and [m.type for m in caught.value.messages] == ["human", "ai"]

@@ -86,11 +86,12 @@ class ToolExecutor:
             timeout share a pool of 64 threads, so at most 64 of those at once). A sync call abandoned at its
             timeout gives its slot back at once, though its thread may still run.
         timeout: seconds each call may take, unless the tool sets its own (None: no limit).
-        handle_errors: True (default) turns every failure into a ``status="error"`` ToolMessage;
-            False re-raises the first failure, in call order: every call is checked before any runs, and one
-            that cannot run (unknown tool, invalid arguments) keeps the calls after it from starting; its error
-            is raised once the calls before it have run, unless one of them failed. A tool that raises while
-            running stops the other running calls at once (they are cancelled) and its exception is raised.
+        handle_errors: True (default) turns every failure into a ``status="error"`` ToolMessage, but those of a
+            tool made with ``handle_errors=False``; False re-raises the first failure, in call order: every call
+            is checked before any runs, and one that cannot run (unknown tool, invalid arguments) keeps the calls
+            after it from starting; its error is raised once the calls before it have run, unless one failed. A
+            tool that raises while running stops the other running calls at once (they are cancelled) and its
+            exception is raised.
             Nothing that ran is lost: the raised exception carries the ToolMessages of the calls that finished
             before it, in call order, as ``exc.tool_messages`` (an :class:`~toolwire.agent.Agent` adds them to
             the conversation it keeps on the exception, so resuming does not run those calls again).
@@ -223,7 +224,7 @@ class ToolExecutor:
         except StillRunning as exc:  # the run stopped while its thread ran on: answered, so it is not run again
             return self._error(f"Error: {exc}", call, tool.name)
         except Exception as exc:
-            if not self.handle_errors:
+            if not (self.handle_errors and tool.handle_errors):  # (the tool's own False too: review 152 #2)
                 raise
             failure: BaseException = exc
         except BaseException as exc:
@@ -244,7 +245,7 @@ class ToolExecutor:
                 if not self.handle_errors:  # not passed on as is: the caller would take it for its own
                     raise ToolExecutionError(f"Tool '{tool.name}' raised CancelledError (a task of its own was "
                                              "cancelled).", tool.name, call.get("id")) from exc
-            elif not self.handle_errors:
+            elif not (self.handle_errors and tool.handle_errors):
                 raise
             failure = exc
         hide = self.hide_error_details or tool.hide_error_details
