@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 
 from toolwire.parsing._scan import parse_expr, python_span_end, skip_ws
 
-__all__ = ["ARGUMENT_LIKE", "KEYWORD_MARK", "NOT_PYTHON", "list_items", "list_start", "parse_repairing",
-           "respell_tools", "syntax_error"]
+__all__ = ["ARGUMENT_LIKE", "KEYWORD_MARK", "NOT_PYTHON", "call_start", "list_items", "list_start",
+           "parse_repairing", "respell_tools", "syntax_error", "written_syntax_error"]
 
 #: the error of a call Python cannot read, with ``{name}`` (its Python spelling) and ``{error}`` (Python's reason)
 NOT_PYTHON = ('The call to {name} is not valid Python ({error}); send it again as {name}(param="value", other=1), '
@@ -109,6 +109,24 @@ def respell_tools(src: str, spellings: Mapping[str, str]) -> str | None:
     if not spellings:
         return None
     return _substituted(_tool_names(frozenset(spellings)), src, "tool", lambda m: spellings[m.group("tool")])
+
+
+_PYTHON_CALL = r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*"  # a (dotted) name Python reads, as a call's
+
+
+@functools.lru_cache(maxsize=64)
+def call_start(names: frozenset[str]) -> re.Pattern[str]:
+    """The start of a call (its name, as group 1, and its ``(``): one of ``names`` as written (``get-weather(``,
+    tools whose names Python cannot read) or any name Python reads (``get_weather(``, ``brave_search.call(``)."""
+    alternatives = "".join(re.escape(n) + "|" for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])({alternatives}{_PYTHON_CALL})\s*\(")
+
+
+def written_syntax_error(src: str, spellings: Mapping[str, str]) -> str | None:
+    """:func:`syntax_error` of ``src`` with the tools of ``spellings`` written in their Python spelling
+    (:func:`respell_tools`): the slip of ``get-weather(city: "x")`` is the one of ``get_weather(city: "x")``."""
+    respelled = respell_tools(src, spellings)
+    return syntax_error(src if respelled is None else respelled)
 
 
 @functools.lru_cache(maxsize=64)

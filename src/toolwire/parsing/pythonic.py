@@ -29,11 +29,12 @@ from toolwire.parsing._pythonic_slips import (
     ARGUMENT_LIKE,
     KEYWORD_MARK,
     NOT_PYTHON,
+    call_start,
     list_items,
     list_start,
     parse_repairing,
     respell_tools,
-    syntax_error,
+    written_syntax_error,
 )
 from toolwire.parsing._scan import BAD, DEEP, EOF, python_span_end, skip_ws, to_jsonable
 
@@ -385,9 +386,10 @@ def _cut_list(collector: Collector, text: str, open_idx: int, spell: PythonNames
     """
     items: list[tuple[int, int, str]] = []
     pos = open_idx + 1
+    calls = call_start(frozenset(spell.respelled))  # get-weather( too (review 151 #5)
     while True:
         pos = skip_ws(text, pos)
-        m = _ANY_CALL.match(text, pos)
+        m = calls.match(text, pos)
         if m is None:
             break
         end = python_span_end(text, m.end() - 1)
@@ -406,13 +408,14 @@ def _cut_list(collector: Collector, text: str, open_idx: int, spell: PythonNames
         return False
     for start, end, written in items:
         if not _add_source(collector, text[start:end], False, True, spell):
-            collector.add_invalid(_real(collector, spell, written), text[start:end], _UNREADABLE.format(name=written))
+            _add_unreadable(collector, spell, text[start:end], written)
     rest = text[pos:].strip()
     if rest:
-        m = _ANY_CALL.match(rest)
+        m = calls.match(rest)
         written = re.sub(r"\s+", "", m.group(1)) if m is not None else "tool_name"
-        collector.add_invalid(_real(collector, spell, written) if m is not None else None, rest,
-                              _CUT_OFF.format(name=written))
+        real = _real(collector, spell, written) if m is not None else None
+        collector.add_invalid(real, rest, _CUT_OFF.format(name=written if real is None
+                                                           else _shown(collector, spell, real, written)))
     return True
 
 
@@ -455,24 +458,30 @@ def _broken_list(collector: Collector, text: str, start: int, end: int, name: st
         True when something was recorded.
     """
     src = text[start:end]
-    error = syntax_error(src)
+    error = written_syntax_error(src, spell.respelled)  # (get-weather(...) read as get_weather(...): review 151 #5)
     written = re.sub(r"\s+", "", name)
     real = _real(collector, spell, written)
     if error is None or (not marked and (real not in collector.names or not ARGUMENT_LIKE.search(src))):
         return False
-    items = list_items(text, start, end, _ANY_CALL)
+    items = list_items(text, start, end, call_start(frozenset(spell.respelled)))
     if items is None:
         collector.add_invalid(real, src, NOT_PYTHON.format(name=_shown(collector, spell, real, written), error=error))
         return True
     for item_start, item_end, item_name in items:
         item = text[item_start:item_end]
         if not _add_source(collector, item, False, True, spell):
-            reason = syntax_error(item)
-            real = _real(collector, spell, item_name)
-            shown = _shown(collector, spell, real, item_name)
-            collector.add_invalid(real, item, _UNREADABLE.format(name=shown) if reason is None
-                                  else NOT_PYTHON.format(name=shown, error=reason))
+            _add_unreadable(collector, spell, item, item_name)
     return True
+
+
+def _add_unreadable(collector: Collector, spell: PythonNames, item: str, written: str) -> None:
+    """Record ``item``, one call of a list written ``written(...)`` that cannot be read as a call, as an invalid
+    call: with Python's reason when it is a syntax slip (``city: "x"``)."""
+    reason = written_syntax_error(item, spell.respelled)
+    real = _real(collector, spell, written)
+    shown = _shown(collector, spell, real, written)
+    collector.add_invalid(real, item, _UNREADABLE.format(name=shown) if reason is None
+                          else NOT_PYTHON.format(name=shown, error=reason))
 
 
 def _shown(collector: Collector, spell: PythonNames, real: str, written: str) -> str:
