@@ -61,3 +61,23 @@ def test_a_tools_own_handle_errors_false_raises_out_of_the_executor_and_the_agen
     with pytest.raises(PermissionError) as caught:
         Agent(model, [charge_card]).invoke("charge 5")
     assert len(model.requests) == 1 and [m.type for m in caught.value.messages] == ["human", "ai"]
+
+
+def test_the_agents_sdks_and_pydantic_ais_spellings_get_advice() -> None:
+    # review 152 #5: refused with no pointer, or "did you mean 'tools'?" for hooks
+    import pytest
+
+    from toolwire.errors import UserError
+
+    model = ScriptedChatModel(["ok"])
+    agent = Agent(model, [refund])
+    for keyword, advice in (("max_turns", "max_steps=10"), ("usage_limits", "max_steps=10"),
+                            ("context", "contextvars.ContextVar")):
+        with pytest.raises(UserError, match=advice):
+            agent.invoke("q", **{keyword: 5})
+    for keyword, advice in (("tool_use_behavior", "return_direct=True"), ("hooks", "agent.stream"),
+                            ("retries", "with_structured_output")):
+        with pytest.raises(UserError, match=advice):
+            Agent(model, [refund], **{keyword: 3})
+    with pytest.raises(UserError, match="init_chat_model"):
+        Agent("openai:gpt-4o", [refund])

@@ -72,6 +72,10 @@ def check_model(model: Any) -> None:
                         "own for the same provider, such as toolwire.models.ChatOpenAI(model=...), ChatAnthropic, "
                         "ChatGoogleGenAI or ChatLlamaCpp, or toolwire.models.init_chat_model('gpt-4o-mini') "
                         "(LangChain tools and messages work with it as they are).")
+    if isinstance(model, str):  # Pydantic AI's Agent("openai:gpt-4o") (review 152 #5)
+        raise UserError(f"Agent takes a chat model first, not the name {model!r}: build one from it with "
+                        f"toolwire.models.init_chat_model({model!r}), such as Agent(init_chat_model({model!r}), "
+                        "[my_tool]).")
     if not all(callable(getattr(model, attr, None)) for attr in ("invoke", "ainvoke", "bind_tools")):
         got = "None" if model is None else f"a {type(model).__name__}"
         raise UserError(f"Agent takes a chat model first, such as Agent(ChatOpenAI('gpt-4o-mini'), [my_tool]); "

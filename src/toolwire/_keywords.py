@@ -80,6 +80,17 @@ AGENT_ADVICE: dict[str, str] = {
     "additional_args": _DEPS,
     "verbosity_level": "an Agent prints nothing; follow a run with agent.stream(question), or log from the tools",
     "add_base_tools": "an Agent runs only the tools it is given; pass every tool in Agent(model, tools)",
+    # the OpenAI Agents SDK's (Runner.run_sync(agent, q, max_turns=..., context=...), Agent(tool_use_behavior=...,
+    # hooks=...)) and Pydantic AI's (usage_limits=, retries=) spellings (review 152 #5)
+    "max_turns": "give the most model calls of a run when the Agent is made, Agent(model, tools, max_steps=10)",
+    "usage_limits": "give the most model calls of a run when the Agent is made, Agent(model, tools, max_steps=10)",
+    "context": _DEPS,
+    "tool_use_behavior": "to end a run with a tool's result as the answer, make that tool with "
+                         "@tool(return_direct=True); otherwise the model is called again after the results",
+    "hooks": "follow a run step by step with for event in agent.stream(question) (each model reply, tool call and "
+             "tool result as it happens)",
+    "retries": "a failed tool call is answered with its error, which the model reads and can call again; for a "
+               "typed answer asked again, pass response_format=model.with_structured_output(Schema, retries=2)",
 }
 """Pydantic AI's, the OpenAI Agents SDK's and smolagents' options of an agent and its runs that toolwire spells
 otherwise (``Agent(output_type=...)``, Pydantic AI's older ``result_type=``, ``agent.run_sync(q, deps=...,
