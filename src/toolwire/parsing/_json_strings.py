@@ -17,6 +17,8 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from toolwire.errors import ToolCallParseError
+from toolwire.parsing._repeated_keys import RepeatedKey
 from toolwire.parsing._scan import _DECODER, NestedTooDeep, NonFiniteNumber, clean_value
 
 __all__ = ["JsonStringPlan", "JsonValuePlan", "ObjectBranch", "decode_json_strings", "json_string_plan",
@@ -77,9 +79,19 @@ def _decode_kinds(prop: Mapping[str, Any], root: Mapping[str, Any]) -> frozenset
 
 
 def _decoded(value: str, kinds: Collection[str]) -> Any:
-    """``value`` decoded when it is JSON of one of ``kinds`` (``"object"``/``"array"``), else ``value``."""
+    """``value`` decoded when it is JSON of one of ``kinds`` (``"object"``/``"array"``), else ``value``.
+
+    Raises:
+        RepeatedKey: ``value`` would be decoded, but for an object in it that gives a key twice with different
+            values (:func:`repeated_key_error` says it for the model).
+    """
     try:
         decoded = _DECODER.decode(value)
+    except RepeatedKey:
+        first = value.lstrip()[:1]
+        if (first == "{" and "object" in kinds) or (first == "[" and "array" in kinds):
+            raise
+        return value
     except (json.JSONDecodeError, RecursionError):
         return value
     if (isinstance(decoded, dict) and "object" in kinds) or (isinstance(decoded, list) and "array" in kinds):
@@ -246,10 +258,21 @@ def _branch_plan(value: dict[str, Any], branches: tuple[ObjectBranch, ...]) -> J
     return chosen[0][2] if len(chosen) == 1 else False
 
 
-def _repair(value: Any, plan: JsonValuePlan) -> Any:
+def repeated_key_error(where: str, exc: RepeatedKey) -> str:
+    """The error sentence for the argument ``where`` sent as JSON text that gives the key ``exc.key`` twice."""
+    return (f"The argument {where!r} is JSON text that gives the key {exc.key!r} twice, with different values; give "
+            "each key once.")
+
+
+def _repair(value: Any, plan: JsonValuePlan, where: str, refuse: bool) -> Any:
     kinds, props, items, strings, branches = plan
     if kinds and type(value) is str:
-        decoded = _decoded(value, kinds)
+        try:
+            decoded = _decoded(value, kinds)
+        except RepeatedKey as exc:
+            if not refuse or any(string_takes(s, value) for s in strings):
+                return value
+            raise ToolCallParseError(repeated_key_error(where, exc), value) from None
         if decoded is not value and not any(string_takes(s, value) for s in strings):
             try:
                 value = clean_value(decoded)
@@ -259,26 +282,38 @@ def _repair(value: Any, plan: JsonValuePlan) -> Any:
         if branches:
             chosen = _branch_plan(value, branches)
             props = props if chosen is False else chosen  # (a tie: all the branches' properties together)
-        return value if props is None else decode_json_strings(value, props)
+        return value if props is None else decode_json_strings(value, props, refuse_repeated_keys=refuse)
     if items is not None and type(value) is list:
-        new = [_repair(item, items) for item in value]
+        new = [_repair(item, items, where, refuse) for item in value]
         return value if all(a is b for a, b in zip(new, value, strict=True)) else new
     return value
 
 
-def decode_json_strings(args: dict[str, Any], plan: JsonStringPlan) -> dict[str, Any]:
+def decode_json_strings(args: dict[str, Any], plan: JsonStringPlan, *,
+                        refuse_repeated_keys: bool = False) -> dict[str, Any]:
     """Decode the string values of ``args`` that ``plan`` (from :func:`json_string_plan`) says should be
     an object or array and that hold JSON of that kind; a string where the schema admits a string is kept.
 
+    Args:
+        args: the arguments, already decoded.
+        plan: where strings may need decoding (:func:`json_string_plan`).
+        refuse_repeated_keys: raise for JSON text that would be decoded but that gives a key twice with different
+            values (an object ``'{"alice": 1, "alice": 2}'`` for a ``dict`` parameter); else such text is kept as
+            it is, and validation refuses it as a string where an object or array is wanted.
+
     Returns:
         ``args`` itself when nothing changed, else a copy (the input is not changed).
+
+    Raises:
+        ToolCallParseError: (with ``refuse_repeated_keys`` only) such text; the message names the argument and the
+            key (:func:`repeated_key_error`).
     """
     out = args
     for key, sub in plan.items():
         value = args.get(key)
         if value is None:
             continue
-        new = _repair(value, sub)
+        new = _repair(value, sub, key, refuse_repeated_keys)
         if new is not value:
             if out is args:
                 out = dict(args)

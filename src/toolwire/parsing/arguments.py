@@ -29,6 +29,7 @@ from toolwire.parsing._json_strings import (
     _resolve,
     decode_json_strings,
     json_string_plan,
+    repeated_key_error,
 )
 from toolwire.parsing._repeated_keys import RepeatedKey
 from toolwire.parsing._scan import (
@@ -114,10 +115,11 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, to
     Raises:
         ToolCallParseError: the value is not an object (``[1, 2]``, ``"x"``, ``5``), the JSON is cut off
             or invalid, an object in the JSON text gives a key twice with different values (two equal values
-            are kept once), a wrapper names a tool other than ``tool_name``, or it holds values JSON cannot carry
-            (a set in a literal; ``NaN``, ``Infinity`` or ``1e999``, which Python's ``json`` reads but JSON has
-            not). ``.raw`` keeps the input; the
-            message is one sentence the model can act on. Never returns ``{}`` for such input.
+            are kept once; with ``schema``, also one in a string decoded for an object or array parameter: the
+            message names the parameter and the key), a wrapper names a tool other than ``tool_name``, or it holds
+            values JSON cannot carry (a set in a literal; ``NaN``, ``Infinity`` or ``1e999``, which Python's ``json``
+            reads but JSON has not). ``.raw`` keeps the input; the message is one sentence the model can act on.
+            Never returns ``{}`` for such input.
 
     UTF-16 surrogate pairs left in strings (``'\\ud83d\\ude00'`` read the Python way) are joined, so the
     arguments always encode as UTF-8.
@@ -279,7 +281,10 @@ def _apply_schema(args: dict[str, Any], schema: Mapping[str, Any], root: Mapping
             continue
         new = value
         if isinstance(value, str) and (kinds := _decode_kinds(prop, root)):
-            new = _decoded(value, kinds)
+            try:
+                new = _decoded(value, kinds)
+            except RepeatedKey as exc:  # (review 151 #6: was kept as text, then refused as "not a dictionary")
+                raise ToolCallParseError(repeated_key_error(key, exc), args) from None
         if isinstance(new, dict):
             new = _apply_schema(new, prop, root, depth + 1)
         elif isinstance(new, list) and isinstance(items := _resolve(prop.get("items"), root), Mapping):
