@@ -66,3 +66,21 @@ def test_decode_json_strings_refuses_it_when_asked_and_keeps_the_text_otherwise(
     with pytest.raises(ToolCallParseError, match="'rows' is JSON text that gives the key 'a' twice"):
         decode_json_strings({"rows": '[{"a": 1, "a": 2}]'}, rows, refuse_repeated_keys=True)
     assert decode_json_strings({"rows": '[{"a": 1}]'}, rows, refuse_repeated_keys=True) == {"rows": [{"a": 1}]}
+
+
+def test_a_dict_argument_sent_as_json_text_with_a_key_twice_is_an_invalid_argument() -> None:
+    # review 151 #6 through tool.invoke: the model was told "Input should be a valid dictionary"
+    from toolwire import tool
+
+    @tool
+    def set_limits(limits: dict[str, int]) -> str:
+        """Set per-user limits."""
+        return str(limits)
+
+    call = {"name": "set_limits", "args": {"limits": '{"alice": 1, "alice": 2}'}, "id": "c1", "type": "tool_call"}
+    answer = set_limits.invoke(call)
+    assert answer.status == "error" and answer.content == (
+        "Error: Invalid arguments for tool 'set_limits': The argument 'limits' is JSON text that gives the key 'alice' "
+        "twice, with different values; give each key once.")
+    call["args"] = {"limits": '{"alice": 1, "bob": 2}'}
+    assert set_limits.invoke(call).content == "{'alice': 1, 'bob': 2}"

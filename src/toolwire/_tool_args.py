@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from toolwire._call_records import _copy_containers
 from toolwire._tool_checks import unbound_method_error
-from toolwire.errors import ToolValidationError, UserError
+from toolwire.errors import ToolCallParseError, ToolValidationError, UserError
 from toolwire.parsing.arguments import JsonStringPlan, decode_json_strings, json_string_plan
 from toolwire.schema import drop_defaulted_nulls
 
@@ -104,13 +104,16 @@ class ToolArguments:
                 if plan is False:  # not at decoration time: most tools are made far more often than called
                     plan = self._json_plan = json_string_plan(self.parameters)
                 if isinstance(plan, dict):  # None: no parameter wants an object or array
-                    args = decode_json_strings(args, plan)
+                    try:
+                        args = decode_json_strings(args, plan, refuse_repeated_keys=True)
+                    except ToolCallParseError as exc:  # a key given twice in an object sent as JSON text
+                        raise ToolValidationError(f"Invalid arguments for tool '{self.name}': {exc}",
+                                                  self.name) from None
                 for value in args.values():  # pydantic passes an Any (or dict[str, Any]) value on as it is: a tool
                     if type(value) in _CONTAINERS:  # changing it would rewrite the model's recorded call (review 31)
                         args = _copy_containers(args)
                         break
             elif isinstance(args, str | bytes | bytearray):
-                from toolwire.errors import ToolCallParseError
                 from toolwire.parsing.arguments import EXAMPLE, normalize_arguments
 
                 try:
