@@ -73,6 +73,7 @@ class FakeLlm:
     def __init__(self) -> None:
         self.input_ids = np.zeros(128, dtype=np.intc)
         self.n_tokens = 0
+        self.n_batch = 512  # (LoadedModel.warm evaluates in Llama.eval's batches)
         self.state = b""
         self._requires_eval = False
 
