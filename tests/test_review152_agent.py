@@ -81,3 +81,14 @@ def test_the_agents_sdks_and_pydantic_ais_spellings_get_advice() -> None:
             Agent(model, [refund], **{keyword: 3})
     with pytest.raises(UserError, match="init_chat_model"):
         Agent("openai:gpt-4o", [refund])
+
+
+def test_a_resumed_run_past_its_own_answer_to_an_unknown_tool_is_not_forced_again() -> None:
+    # review 153 #1: the Agent's "There is no tool named" answer counts as answered calls, as in the live run
+    conversation = [{"role": "user", "content": "refund order 7"},
+                    AIMessage("", tool_calls=[{"name": "web_search", "args": {}, "id": "w1", "type": "tool_call"}]),
+                    ToolMessage("Error: There is no tool named 'web_search'. Available tools: refund. Call one of "
+                                "them by its exact name.", "w1", name="web_search", status="error")]
+    model = ScriptedChatModel(["Which order?"])
+    Agent(model, [refund], tool_choice="required").invoke(conversation)
+    assert [r.tool_choice for r in model.requests] == ["auto"]

@@ -144,16 +144,20 @@ def answered_since_question(messages: list[BaseMessage], tools: Collection[str] 
     """Whether a ToolMessage follows the newest user message of ``messages`` (tool calls of this turn answered); with
     ``tools`` (an Agent's tool names), an answer of a call of another tool does not count (review 152 #3: the target
     of a handoff, given the answered calls of the agent before it, was never forced, where the OpenAI Agents SDK
-    tracks tool use per agent). An answer whose tool cannot be told counts."""
+    tracks tool use per agent). An answer whose tool cannot be told counts, and so does the Agent's own answer to a
+    call of a tool it does not have ("There is no tool named ..."), as in the live run."""
     start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i].type == "human"), 0)
     names: dict[str, Any] = {}
     for message in itertools.islice(messages, start, None):
         if isinstance(message, AIMessage):
             names.update((call.get("id") or "", call.get("name")) for call in message.tool_calls)
         elif message.type == "tool" and (tools is None or (message.name or names.get(
-                getattr(message, "tool_call_id", "") or "")) in (*tools, None)):
-            return True
+                getattr(message, "tool_call_id", "") or "")) in (*tools, None) or _NO_TOOL in str(message.content)):
+            return True  # (the Agent's own answer to a call of a tool it does not have counts: review 153 #1)
     return False
+
+
+_NO_TOOL = "There is no tool named "  # (the executor's answer to a call of no tool of its own)
 
 
 def unanswered(messages: list[BaseMessage]) -> tuple[list[ToolCall], list[InvalidToolCall]]:
