@@ -79,8 +79,10 @@ def test_the_agents_sdks_and_pydantic_ais_spellings_get_advice() -> None:
                             ("retries", "with_structured_output")):
         with pytest.raises(UserError, match=advice):
             Agent(model, [refund], **{keyword: 3})
-    with pytest.raises(UserError, match="init_chat_model"):
+    with pytest.raises(UserError, match=r"init_chat_model\('openai:gpt-4o'\)"):
         Agent("openai:gpt-4o", [refund])
+    with pytest.raises(UserError, match=r"init_chat_model\('google:gemini-2.0-flash'\)"):  # (review 153 #4)
+        Agent("google-gla:gemini-2.0-flash", [refund])
 
 
 def test_a_resumed_run_past_its_own_answer_to_an_unknown_tool_is_not_forced_again() -> None:

@@ -73,9 +73,15 @@ def check_model(model: Any) -> None:
                         "ChatGoogleGenAI or ChatLlamaCpp, or toolwire.models.init_chat_model('gpt-4o-mini') "
                         "(LangChain tools and messages work with it as they are).")
     if isinstance(model, str):  # Pydantic AI's Agent("openai:gpt-4o") (review 152 #5)
-        raise UserError(f"Agent takes a chat model first, not the name {model!r}: build one from it with "
-                        f"toolwire.models.init_chat_model({model!r}), such as Agent(init_chat_model({model!r}), "
-                        "[my_tool]).")
+        from toolwire.models.factory import ALIASES, PROVIDERS
+
+        prefix, _, rest = model.partition(":")
+        if prefix in ("google-gla", "google-vertex"):  # Pydantic AI's Gemini prefixes (review 153 #4)
+            prefix, model = "google", f"google:{rest}"
+        named = model if rest and ALIASES.get(prefix, prefix) in PROVIDERS else "openai:gpt-4o"
+        raise UserError(f"Agent takes a chat model first, not a model's name: build one with "
+                        f"toolwire.models.init_chat_model, such as Agent(init_chat_model({named!r}), [my_tool]) "
+                        "(a 'provider:model' name; see the README's providers).")
     if not all(callable(getattr(model, attr, None)) for attr in ("invoke", "ainvoke", "bind_tools")):
         got = "None" if model is None else f"a {type(model).__name__}"
         raise UserError(f"Agent takes a chat model first, such as Agent(ChatOpenAI('gpt-4o-mini'), [my_tool]); "

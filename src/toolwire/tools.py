@@ -113,7 +113,8 @@ class Tool(ToolArguments, Batching):
             model).
         handle_errors: when True (default) ``invoke(tool_call)`` turns failures into ``status="error"``
             ToolMessages; when False it raises them, and so do a ToolExecutor and an Agent that run the tool
-            (its invalid arguments and its own exception: as their ``handle_errors=False`` raises it).
+            (arguments it refuses and its own exception; a call whose arguments could not be read at all, an
+            InvalidToolCall, is answered there as for any tool).
         hide_error_details: show the model only the exception type, not its message.
 
     The options above can be set after the tool is made, checked as ``from_function`` checks them; LangChain's
