@@ -198,8 +198,8 @@ def test_an_unanswered_call_right_before_a_human_message_is_answered() -> None:
 def test_agent_without_a_model_says_so() -> None:
     with pytest.raises(UserError, match=r"chat model first.*got None"):
         Agent(None, [get])  # type: ignore[arg-type]
-    with pytest.raises(UserError, match="got a str"):
-        Agent("gpt-4o", [get])  # type: ignore[arg-type]
+    with pytest.raises(UserError, match="not a model's name: build one with toolwire\\.models\\.init_chat_model"):
+        Agent("gpt-4o", [get])  # type: ignore[arg-type]  # (review 152 #5: it said "got a str")
 
 
 def test_agent_with_tools_none_says_so() -> None:
