@@ -57,3 +57,14 @@ def test_a_cut_off_list_gives_python_s_reason_for_a_broken_call_before_the_cut()
     assert [(name, error.split(";")[0]) for name, _, error in invalid] == [
         ("get-weather", "The call to get_weather is not valid Python (invalid syntax)"),
         ("search", "The call is cut off before its closing parenthesis")]
+
+
+@pytest.mark.parametrize("text", ['get-weather(city="Oslo")', 'search(q="a")\nget-weather(city="Oslo")',
+                                  'I will call get-weather(city="Oslo") now.'])
+def test_a_lone_call_of_a_tool_python_cannot_read_as_written_is_a_call(text: str) -> None:
+    # review 153 #5: only the list form [get-weather(...)] was read
+    from toolwire.parsing import parse_tool_calls
+
+    parsed = parse_tool_calls(text, ["search", "get-weather"], dialect="pythonic")
+    assert ("get-weather", {"city": "Oslo"}) in [(c["name"], c["args"]) for c in parsed.tool_calls]
+    assert "get-weather(" not in parsed.content and parsed.invalid_tool_calls == []

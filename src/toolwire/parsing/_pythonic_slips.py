@@ -139,6 +139,16 @@ def list_start(names: frozenset[str]) -> re.Pattern[str] | None:
     return re.compile(rf"\[\s*({alternatives})\s*\(")
 
 
+@functools.lru_cache(maxsize=64)
+def written_call_start(names: frozenset[str]) -> re.Pattern[str] | None:
+    """The start of a call (its name, as group 1, and its ``(``) of one of ``names`` as written, outside a list
+    (``get-weather(``: review 153 #5, a lone one stayed text), or ``None`` for no names."""
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.-])({alternatives})\s*\(")
+
+
 def list_items(text: str, start: int, end: int, call_start: re.Pattern[str]) -> list[tuple[int, int, str]] | None:
     """The calls of the bracketed list ``text[start:end]``: ``(start, end, name as written)`` of each
     ``name(...)`` item (``call_start`` matching its name and ``(``), when the list is nothing but such items

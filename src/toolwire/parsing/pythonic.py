@@ -34,6 +34,7 @@ from toolwire.parsing._pythonic_slips import (
     list_start,
     parse_repairing,
     respell_tools,
+    written_call_start,
     written_syntax_error,
 )
 from toolwire.parsing._scan import BAD, DEEP, EOF, python_span_end, skip_ws, to_jsonable
@@ -515,10 +516,11 @@ def _scan(collector: Collector, text: str, marked: bool, spell: PythonNames) -> 
     candidates = [(m.start(), m.start(), m.group(1), True, m.end()) for m in _LIST_START.finditer(text)]
     if (written := list_start(frozenset(spell.respelled))) is not None:  # [get-weather(...)]
         candidates.extend((m.start(), m.start(), m.group(1), True, m.end()) for m in written.finditer(text))
-    pattern = _ANY_CALL if marked else _bound_pattern(spell.spelled)
-    if pattern is not None:  # a name after ``def``/``class`` is a definition, not a call
-        candidates.extend((m.start(), m.end() - 1, m.group(1), False, m.end()) for m in pattern.finditer(text)
-                          if not _DEFINES.search(text, max(0, m.start() - 16), m.start()))
+    patterns = [_ANY_CALL if marked else _bound_pattern(spell.spelled), written_call_start(frozenset(spell.respelled))]
+    for pattern in patterns:  # (a lone get-weather(...) too: review 153 #5)
+        if pattern is not None:  # a name after ``def``/``class`` is a definition, not a call
+            candidates.extend((m.start(), m.end() - 1, m.group(1), False, m.end()) for m in pattern.finditer(text)
+                              if not _DEFINES.search(text, max(0, m.start() - 16), m.start()))
     candidates.sort()
     spans = []
     pos = 0
