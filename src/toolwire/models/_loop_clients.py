@@ -13,6 +13,7 @@ the earlier requests (review 72: it kept all of them, and ran out of file descri
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import weakref
@@ -69,6 +70,19 @@ def _finish(gen: AsyncGenerator[None, None]) -> None:
     step.close()
 
 
+def _quiet(client: Any) -> None:
+    """Mark the HTTP client of an SDK ``client`` of a loop that was closed as closed, without I/O: the SDKs' wrapper
+    otherwise schedules its ``aclose()`` on whatever loop runs when it is collected, which fails on the closed loop's
+    transports and logs "Task exception was never retrieved" (review 155 #1). Its sockets close as it is collected.
+    Anything of another shape is left alone."""
+    http = getattr(client, "_client", None)
+    state = getattr(http, "_state", None)
+    closed = getattr(type(state), "CLOSED", None)
+    if closed is not None:
+        with contextlib.suppress(Exception):
+            http._state = closed  # (httpx's ClientState: is_closed is then True)
+
+
 class _LoopClient:
     """One loop's async client and the generator that closes it when the loop shuts down."""
 
@@ -89,9 +103,9 @@ class _LoopClient:
 
     def __del__(self) -> None:
         # dropped with its model while the loop still runs, the closer is finalized on the loop and closes the
-        # client there; on a loop already closed that would fail, so the client is left to be collected
+        # client there; on a loop already closed that would fail, so the client is left to be collected, quietly
         if self.loop.is_closed():
-            self.take()
+            _quiet(self.take())
 
 
 class Clients:
@@ -118,7 +132,7 @@ class Clients:
                     stale.append(self.async_by_loop.pop(other))
                 entry = self.async_by_loop[loop] = _LoopClient(self, loop, make())
         for old in stale:
-            old.take()
+            _quiet(old.take())
         return entry.client
 
     def forget(self, loop: asyncio.AbstractEventLoop, client: Any) -> None:
