@@ -17,8 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
-import re
 import sys
 import warnings
 from typing import Annotated, Any
@@ -28,6 +26,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from toolwire._cli_errors import error_text as _error_text
+from toolwire._cli_model import check_dialect as _check_dialect
+from toolwire._cli_model import check_server_url
 from toolwire._printing import terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
@@ -90,67 +90,6 @@ def fail(message: str, code: int = 1) -> None:
     """
     err.print(f"[red]error:[/red] {escape(terminal_text(message))}")
     raise typer.Exit(code)
-
-
-def _check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = None,
-                   n_threads: int | None = None) -> None:
-    """Refuse a ``--dialect``, ``--n-ctx`` or ``--n-threads`` that would be ignored or cannot work, before any model
-    is built.
-
-    Raises:
-        UserError: ``dialect``, ``n_ctx`` or ``n_threads`` is given with a provider's model (``openai:...``: they
-            apply to local models only), or ``dialect`` is not one of :data:`~toolwire.models.dialects.DIALECTS`.
-    """
-    if dialect is None and n_ctx is None and n_threads is None:
-        return
-    from toolwire.models.dialects import DIALECTS
-    from toolwire.models.factory import PROVIDERS
-
-    provider, sep, _ = (name or "local").strip().partition(":")
-    if sep and provider in PROVIDERS and provider != "local":
-        option = "--dialect" if dialect is not None else "--n-ctx" if n_ctx is not None else "--n-threads"
-        raise UserError(f"{option} applies to local models only, not to {name!r}: leave it out.")
-    if dialect is None:
-        return
-    if dialect not in DIALECTS:
-        raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}, or leave out --dialect "
-                        "to use the model's own.")
-
-
-def check_server_url(name: str | None) -> None:
-    """Refuse ``--model openai-compatible:<model>`` that gives the library no server URL, in the command line's own
-    words: the library's error says to pass ``base_url=``, which no option of the commands sets. A name that does
-    give a URL, or no URL with ``OPENAI_BASE_URL`` set, is let through as :func:`~toolwire.models.init_chat_model`
-    takes it: the library reads the URL and refuses one that is not http(s) with its own message, naming the
-    name's URL or the variable (review 77).
-
-    Args:
-        name: the ``--model`` value (None: the default model).
-
-    Raises:
-        UserError: the name is ``openai-compatible:`` with no model name before the URL, or with no URL in the name
-            (nothing after ``@``, or no ``@`` and ``OPENAI_BASE_URL`` unset or blank); the message says to write
-            the model's name, or to write the URL in the name or set ``OPENAI_BASE_URL`` to it.
-    """
-    from toolwire.models.factory import _split_model_url
-
-    provider, sep, rest = (name or "").strip().partition(":")
-    if not sep or provider != "openai-compatible":
-        return
-    model, at, url = _split_model_url(rest)
-    if not at:  # no "@": the whole rest is the model's name, as the library reads it
-        model, url = rest, ""
-    if not model.strip() or re.match(r"https?://", model, re.IGNORECASE):
-        shown = url.strip() or model.strip() or "http://localhost:8000/v1"
-        raise UserError(f"--model {name!r} names no model: write the model's name before the server's URL, as "
-                        f"'openai-compatible:<model>@{shown}'.")
-    from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
-    if url.strip() or (not at and from_env):  # (the library checks the URL: "... is not an http(s) URL")
-        return
-    other = f"or write --model 'openai-compatible:{model}' to use OPENAI_BASE_URL" if from_env \
-        else "or set OPENAI_BASE_URL to it"
-    raise UserError(f"--model {name!r} needs the server's URL: write it in the name, as "
-                    f"'openai-compatible:{model}@http://localhost:8000/v1', {other}.")
 
 
 def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_threads: int | None = None) -> Any:
