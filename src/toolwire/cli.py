@@ -434,15 +434,19 @@ def _chat(agent: Any, max_steps: int) -> None:
     conversation: list[Any] = []
     out.print("[dim]toolwire chat: type a question; 'clear' starts a new conversation; 'exit' or Ctrl-D leaves.[/dim]")
     echo = not sys.stdin.isatty()  # (questions read from a pipe are shown, so the output reads as a conversation)
+    strict = _tolerant_input()
     while True:
         try:
-            line = valid_text(input("you> ").strip())
+            line = input("you> ").strip()
         except (EOFError, KeyboardInterrupt):
             out.print()
             return
-        except UnicodeDecodeError:  # a terminal (or pipe) that is not UTF-8, read strictly: the session goes on
+        except UnicodeDecodeError:  # a stream that could not be read tolerantly: the session goes on
+            line = "\udcff"
+        if strict and valid_text(line) != line:  # this line alone is refused, not the lines read with it (review 156)
             err.print("[red]error:[/red] that line is not UTF-8 text: set your terminal to UTF-8 and type it again.")
             continue
+        line = valid_text(line)
         if echo and line:
             out.print(escape(terminal_text(line)))
         if line.lower() in ("exit", "quit", ":q"):
@@ -498,6 +502,17 @@ def _chat(agent: Any, max_steps: int) -> None:
             continue
         if result is not None:
             conversation = list(result.messages)
+
+
+def _tolerant_input() -> bool:
+    """Read standard input with ``surrogateescape`` where it was read strictly (a UTF-8 locale), so that a line that
+    is not UTF-8 fails alone: read strictly, the decoding error threw away every line read with it, and the session
+    ended (review 156 #1). Return whether it was strict (such a line is then refused, as before)."""
+    if getattr(sys.stdin, "errors", None) != "strict" or getattr(sys.stdin, "reconfigure", None) is None:
+        return False
+    with contextlib.suppress(ValueError, OSError):  # a closed or detached stream: read as it is
+        sys.stdin.reconfigure(errors="surrogateescape")
+    return True
 
 
 _mount()
