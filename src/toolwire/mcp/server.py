@@ -41,7 +41,9 @@ from typing import Any, Literal
 
 from toolwire._extras import install_hint
 from toolwire._keywords import check_keywords, keyword_names
+from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
+from toolwire.mcp._http_security import OriginCheck, exposure_warning, is_loopback, security_settings
 from toolwire.messages import ToolMessage, new_tool_call_id
 from toolwire.results import _is_block, valid_blocks
 from toolwire.tools import Tool
@@ -442,20 +444,20 @@ def _only_gone(error: BaseException) -> bool:
 
 
 def _http_app(server: Any, host: str, path: str) -> Any:
+    """The ASGI app serving ``server`` at ``path``, guarded against DNS rebinding (:mod:`toolwire.mcp._http_security`:
+    Host and Origin on a loopback address, Origin elsewhere)."""
+    security = security_settings(host)
+    app = _sdk_http_app(server, host, path, security)
+    return app if is_loopback(host) else OriginCheck(app)
+
+
+def _sdk_http_app(server: Any, host: str, path: str, security: Any) -> Any:
     if hasattr(server, "streamable_http_app"):  # mcp 2.x
-        return server.streamable_http_app(streamable_http_path=path, host=host)
+        return server.streamable_http_app(streamable_http_path=path, host=host, transport_security=security)
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from starlette.applications import Starlette
     from starlette.routing import Mount
 
-    security = None
-    if host in ("127.0.0.1", "localhost", "::1"):  # DNS-rebinding protection, as mcp 2.x's streamable_http_app has it
-        from mcp.server.transport_security import TransportSecuritySettings
-
-        security = TransportSecuritySettings(
-            enable_dns_rebinding_protection=True,
-            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
-            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
     manager = StreamableHTTPSessionManager(app=server, security_settings=security)
 
     async def handle(scope: Any, receive: Any, send: Any) -> None:
@@ -530,6 +532,8 @@ async def serve_async(
     import uvicorn
 
     app = _http_app(server, host, path)
+    if (exposed := exposure_warning(host, port)) is not None:
+        warn_user(exposed)
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="on",
                             timeout_graceful_shutdown=SHUTDOWN_SECONDS)  # (a client's open stream: cut, review 60)
     http = uvicorn.Server(config)
