@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from toolwire.errors import ContextOverflowError, ProviderError, ToolwireError
 
-__all__ = ["SERVER_KEY_HINT", "error_text"]
+__all__ = ["SERVER_KEY_HINT", "error_text", "recorded_text"]
 
 SERVER_KEY_HINT = ("Set OPENAI_API_KEY to this server's own API key (the key it was started with, such as vLLM's "
                    "--api-key) and check its permissions.")
@@ -45,4 +45,29 @@ def error_text(exc: ToolwireError) -> str:
 
         if exc.hint == _SERVER_KEY_HINT:  # (the hint itself, as models/openai.py gives it: not a reading of its text)
             text = text.replace(_SERVER_KEY_HINT, SERVER_KEY_HINT, 1)
+    return text
+
+
+_API_CLAUSES = (", or raise timeout / max_retries", ", or raise max_retries", ", or raise timeout",
+                ", or pass it as api_key", ", or pass it as base_url=")
+"""The clauses of the library's messages that name a Python argument (the ``api_advice`` of models/_retry.py,
+models/_sdk.py and models/factory.py), longest first, for text that no longer has its error object."""
+
+
+def recorded_text(text: str) -> str:
+    """A library error's text kept without its error object (a BFCL item's recorded failure, which ``toolwire eval
+    bfcl`` quotes when it stops a run) as :func:`error_text` would say it: the clauses that name a Python argument
+    left out, and a 401/403 server's hint saying to set ``OPENAI_API_KEY`` (review 156 #3).
+
+    Args:
+        text: the message, or a message that quotes one.
+
+    Returns:
+        The text to print after ``error:``. Raises nothing.
+    """
+    from toolwire.models.openai import _SERVER_KEY_HINT
+
+    text = text.replace(_SERVER_KEY_HINT, SERVER_KEY_HINT)
+    for clause in _API_CLAUSES:
+        text = text.replace(clause, "")
     return text

@@ -36,7 +36,7 @@ from rich.progress import (
 from rich.table import Table
 
 from toolwire._printing import terminal_text
-from toolwire.errors import UserError
+from toolwire.errors import ToolwireError, UserError
 from toolwire.evals.bfcl import CATEGORIES, parse_categories
 from toolwire.evals.bfcl_runner import load_items, run_bfcl
 from toolwire.evals.report import Report, load_published_scores, parse_item_counts, write_html
@@ -396,5 +396,16 @@ def bfcl(
     except typer.Exit:
         raise
     except Exception as exc:  # one clear line, never a traceback
-        typer.echo(terminal_text(f"error: {exc}" if str(exc) else f"error: {type(exc).__name__}"), err=True)
+        typer.echo(terminal_text(f"error: {_said(exc)}"), err=True)
         raise typer.Exit(1) from None
+
+
+def _said(exc: Exception) -> str:
+    """``exc`` as the command line says it (review 156 #3): a library error in the words of ``toolwire ask``
+    (:func:`~toolwire._cli_errors.error_text`), with the advice that names a Python argument no option sets left out
+    also where it quotes an item's recorded failure (the run stopped on failures in a row); the type's name for an
+    error with no text."""
+    from toolwire._cli_errors import error_text, recorded_text
+
+    text = error_text(exc) if isinstance(exc, ToolwireError) else str(exc)
+    return recorded_text(text) if text else type(exc).__name__
