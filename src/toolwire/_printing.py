@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["json_text", "printed", "safe_text", "terminal_text", "type_label"]
+__all__ = ["json_text", "printed", "safe_text", "terminal_json", "terminal_text", "type_label"]
 
 
 def printed(value: Any, convert: Callable[[Any], str] = repr) -> str | None:
@@ -78,3 +78,22 @@ def terminal_text(text: str) -> str:
     clipboard; a lone carriage return that overwrites the line) shown as ``\\x1b``-style escapes instead of sent.
     A Windows line end (CR LF) is a line end."""
     return _CONTROLS.sub(lambda match: f"\\x{ord(match.group()):02x}", text.replace("\r\n", "\n"))
+
+
+_DEL_AND_C1 = re.compile(r"[\x7f-\x9f]")
+
+
+def terminal_json(value: Any) -> str:
+    """Return ``value`` (JSON data) as indented JSON safe to print on a terminal: ``json.dumps`` escapes only the
+    controls below U+0020, so DEL and the 8-bit C1 controls (U+009B, an 8-bit CSI; U+009D, an OSC) are written as
+    ``\\u009b``-style escapes too, which a JSON reader reads back as the same characters (review 154 #3: they
+    reached the terminal raw). Other text, Portuguese too, is kept as it is.
+
+    Args:
+        value: the data; what JSON cannot hold is written as its ``str()``.
+
+    Returns:
+        The JSON text. Raises what ``json.dumps`` raises for a circular container.
+    """
+    text = json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    return _DEL_AND_C1.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

@@ -28,7 +28,7 @@ from rich.markup import escape
 from toolwire._cli_errors import error_text as _error_text
 from toolwire._cli_model import check_dialect as _check_dialect
 from toolwire._cli_model import check_server_url
-from toolwire._printing import terminal_text
+from toolwire._printing import terminal_json, terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_output
 from toolwire.cli_help import HelpGroup
 from toolwire.cli_text import called_this_turn, refusal_text
@@ -160,10 +160,9 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
         except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
             kept = getattr(exc, "messages", None)
             if isinstance(kept, list) and kept:
-                out.print_json(json.dumps(_marked(kept, getattr(exc, "reused_calls", None)), ensure_ascii=False,
-                                          default=str))
+                _print_json(_marked(kept, getattr(exc, "reused_calls", None)))
             raise
-        out.print_json(json.dumps(_marked(result.messages, result.reused_calls), ensure_ascii=False, default=str))
+        _print_json(_marked(result.messages, result.reused_calls))
         return result
     from toolwire.models._sdk import SDKChatModel
 
@@ -203,6 +202,17 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
             and not called_this_turn(result, tools):
         err.print("[dim](no tool was called for this answer: it comes from the model alone)[/dim]")  # (review 126)
     return result
+
+
+def _print_json(value: Any) -> None:
+    """Print ``value`` (JSON data) on standard output as ``--json`` shows it: indented, coloured on a terminal, with
+    its terminal controls escaped (:func:`~toolwire._printing.terminal_json`; rich's ``print_json`` wrote the C1
+    controls raw: review 154 #3)."""
+    from rich.highlighter import JSONHighlighter
+
+    text = JSONHighlighter()(terminal_json(value))
+    text.no_wrap, text.overflow = True, None
+    out.print(text, soft_wrap=True)
 
 
 class _Line:
