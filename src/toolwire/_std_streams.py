@@ -41,10 +41,14 @@ def output_to_stderr() -> Iterator[None]:
 
 def tolerant_output() -> None:
     """Let text that the terminal's encoding cannot show (Portuguese in an ASCII ``LC_ALL=C`` shell) print as ``?``
-    instead of ending the command with a UnicodeEncodeError traceback (review 26). Streams that are not text
-    files with ``reconfigure`` (a test runner's) are left as they are."""
+    instead of ending the command with a UnicodeEncodeError traceback (review 26): a stream that encodes strictly,
+    and one that is not UTF-8 with ``surrogateescape`` (what Python opens in the C/POSIX locale when its UTF-8 mode
+    is off: review 156 #4). Streams that are not text files with ``reconfigure`` (a test runner's) are left as
+    they are."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+        errors = getattr(stream, "errors", None)
+        utf8 = str(getattr(stream, "encoding", "") or "").lower().replace("-", "").replace("_", "") == "utf8"
+        if reconfigure is not None and (errors == "strict" or (errors == "surrogateescape" and not utf8)):
             with contextlib.suppress(ValueError, OSError):  # a closed or detached stream
                 reconfigure(errors="replace")
