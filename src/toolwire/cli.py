@@ -385,7 +385,7 @@ def ask(
             agent = _agent(model, tools, max_steps, system and valid_text(system), dialect, mcp, n_ctx, tool_timeout,
                            n_threads, repeat_calls)
         if not as_json:
-            out.print(f"[bold]? {escape(question)}[/bold]")
+            out.print(f"? {terminal_text(question)}", style="bold", markup=False)  # (review 156 #6: raw escapes)
         _run(agent, question, as_json)
     except MaxStepsExceeded as exc:
         fail(_max_steps_text(exc, max_steps))
