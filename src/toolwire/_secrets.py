@@ -17,8 +17,12 @@ from typing import Any
 
 __all__ = ["MASK", "mask_secret", "redact_http_logs", "redact_url", "scrub_exception", "url_secrets"]
 
-# the user name and password of a URL: "scheme://" then anything up to the last "@" before the path
-_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/?#\s]*@")
+# the user name and password of a URL: "scheme://" then anything up to the last "@" before the path. The scheme
+# is matched only from the start of a run of scheme characters, and possessively, so each "://" is tried from one
+# place only and the search stays linear in the text's length (from every word boundary of a run such as
+# "a.a.a..." it took time quadratic in the run's length: review 154). It masks whatever the old
+# r"\b[a-z][a-z0-9+.-]*://" form masked, and also a "scheme" that starts with a digit or follows "_".
+_USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^/?#\s]*@")
 # a query parameter (a name of at most 64 characters, so the search stays linear in the text's length) and the
 # words that say its value is a secret
 _QUERY_PARAM = re.compile(r"([?&;#][^=&#;?\s]{1,64}=)([^&#;\s'\"]+)")  # (# too: OAuth's #access_token=)

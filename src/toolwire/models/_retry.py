@@ -165,7 +165,7 @@ def retry_after(exc: BaseException) -> float | None:
 
 
 _MAX_MESSAGE = 500
-_TAG = re.compile(r"<[^>]*>")
+_TAG = re.compile(r"<[^<>]*>")  # (not "<[^>]*>": from every "<" with no ">" after it, that scanned to the end)
 
 
 def _clip(text: str) -> str:
