@@ -125,17 +125,18 @@ def _print_event(event: Any) -> None:
     if event.type == "tool_call":  # an invalid call may have no name, and its args as raw text (or None)
         call = event.data
         name, args = terminal_text(str(call.get("name") or "?")), terminal_text(_fmt_args(call.get("args")))
-        out.print(f"[cyan]→ {escape(name)}({escape(args)})[/cyan]")
+        out.print(f"→ {name}({args})", style="cyan", markup=False)  # (not markup: review 156 #5, see below)
     elif event.type == "tool_result":
         msg = event.data
         style = "red" if msg.status == "error" else "green"
-        out.print(f"[{style}]← {escape(terminal_text(_result_line(msg)))}[/{style}]")
+        # not read as markup: escape() before a closing tag lost a backslash that ends the text (review 156 #5)
+        out.print(f"← {terminal_text(_result_line(msg))}", style=style, markup=False)
     elif event.type == "model_reply":
         for bad in event.data.invalid_tool_calls:
-            out.print(f"[yellow]! invalid tool call: {escape(terminal_text(str(bad.get('error'))))}[/yellow]")
+            out.print(f"! invalid tool call: {terminal_text(str(bad.get('error')))}", style="yellow", markup=False)
     elif event.type == "final":
         if event.data.output.strip():
-            out.print(f"[bold]{escape(terminal_text(event.data.output))}[/bold]")
+            out.print(terminal_text(event.data.output), style="bold", markup=False)
             _say_cut(event.data)
         elif event.data.stop_reason == "return_direct":  # the tool's own result was the answer, and it was empty
             out.print("[yellow](the tool that gives the answer returned nothing)[/yellow]")
@@ -458,7 +459,7 @@ def _chat(agent: Any, max_steps: int) -> None:
             continue
         line = valid_text(line)
         if echo and line:
-            out.print(escape(terminal_text(line)))
+            out.print(terminal_text(line), markup=False)  # (escape() doubled a "\\" that ends it: review 156 #5)
         if line.lower() in ("exit", "quit", ":q"):
             return
         if not line:
