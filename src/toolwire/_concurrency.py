@@ -436,12 +436,15 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
                           name: str) -> T:
     """Call ``func(kwargs)`` on a thread of its own and wait at most ``timeout`` seconds.
 
+    A ``timeout`` above ``threading.TIMEOUT_MAX`` (about 292 years) is waited as that maximum, as the async paths
+    do, rather than overflow once the call has started (review 155).
+
     Raises:
         ToolTimeoutError: the call did not finish in time (its thread is abandoned, not killed).
     """
     future = start_thread(func, kwargs, name)
     try:
-        return future.result(timeout)
+        return future.result(min(timeout, threading.TIMEOUT_MAX))
     except concurrent.futures.TimeoutError:
         from toolwire._tool_run import timeout_error
 
