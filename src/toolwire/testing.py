@@ -8,11 +8,14 @@ bound copies (``bind_tools``) share the script and the record with the model the
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import dataclasses
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
+from toolwire._concurrency import thread_pool
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
 from toolwire.models._sdk_options import check_call_options
@@ -70,7 +73,8 @@ class ScriptedChatModel(BaseChatModel):
     Args:
         responses: the replies, in order: an :class:`AIMessage` (or LangChain's, converted as
             :func:`~toolwire.interop.langchain.from_langchain_messages` converts it), a string (a text reply), or a
-            callable ``f(messages) -> AIMessage | str`` that computes the reply from the conversation.
+            callable ``f(messages) -> AIMessage | str`` that computes the reply from the conversation (under
+            ``ainvoke`` and ``astream``, on a worker thread in a copy of the caller's context, so it may block).
         cycle: start again from the first reply when the script runs out (default False: a further
             call raises :class:`~toolwire.errors.UserError`).
         stream_pieces: how many pieces :meth:`stream` cuts each text and argument string into.
@@ -105,6 +109,10 @@ class ScriptedChatModel(BaseChatModel):
         return self._script.requests
 
     def _next(self, request: ChatRequest) -> AIMessage:
+        return self._made(self._take(request), request)
+
+    def _take(self, request: ChatRequest) -> Reply:
+        """Record ``request`` and take the next scripted reply (not yet computed when it is a callable)."""
         check_call_options(type(self).__name__, request.options)
         script = self._script
         with script.lock:
@@ -120,6 +128,10 @@ class ScriptedChatModel(BaseChatModel):
                 script.position = 0
             reply = script.replies[script.position]
             script.position += 1
+        return reply
+
+    def _made(self, reply: Any, request: ChatRequest) -> AIMessage:
+        """The AIMessage of a scripted ``reply``: a callable's result for ``request``, a string as a text reply."""
         if callable(reply) and not isinstance(reply, AIMessage):
             reply = reply(list(request.messages))
         if isinstance(reply, str):
@@ -140,5 +152,14 @@ class ScriptedChatModel(BaseChatModel):
         yield from message_to_chunks(self._next(request), pieces=self.stream_pieces)
 
     async def _astream(self, request: ChatRequest) -> AsyncIterator[AIMessageChunk]:
-        for chunk in message_to_chunks(self._next(request), pieces=self.stream_pieces):
+        # the reply is taken here, in call order; a callable one is computed on a worker thread, in a copy of the
+        # caller's context, as ainvoke computes it, so a slow reply function does not block the event loop (review 155)
+        reply = self._take(request)
+        if callable(reply) and not isinstance(reply, AIMessage):
+            loop = asyncio.get_running_loop()
+            message = await loop.run_in_executor(thread_pool(), contextvars.copy_context().run, self._made, reply,
+                                                 request)
+        else:
+            message = self._made(reply, request)
+        for chunk in message_to_chunks(message, pieces=self.stream_pieces):
             yield chunk
