@@ -42,10 +42,11 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
         The tools, in definition order.
 
     Raises:
-        UserError: the file or module cannot be imported, or holds no tools, or its ``TOOLS`` is not a list of
-            tools (one tool alone, a dict, a string) or holds an entry the command cannot use (a schema without
-            a function, such as a pydantic model class or an OpenAI tool dict; a server tool where
-            ``server_tools`` is False: never dropped without a word), or one of the functions the
+        UserError: the file or module cannot be imported (its import raised any exception, ``BaseException`` s such
+            as asyncio's ``CancelledError`` too, but ``KeyboardInterrupt``, which is raised as it is), or holds no
+            tools, or its ``TOOLS`` is not a list of tools (one tool alone, a dict, a string) or holds an entry the
+            command cannot use (a schema without a function, such as a pydantic model class or an OpenAI tool dict;
+            a server tool where ``server_tools`` is False: never dropped without a word), or one of the functions the
             rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
             naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
             with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
@@ -84,6 +85,10 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     except SystemExit as exc:  # a script's `sys.exit()` at import would end toolwire silently
         raise UserError(f"Loading tools from {spec!r} ran sys.exit({exc.code!r}); put the file's script part "
                         "under `if __name__ == \"__main__\":`.") from None
+    except KeyboardInterrupt:  # Ctrl-C while it loads: the command's "interrupted."
+        raise
+    except BaseException as exc:  # asyncio's CancelledError, trio's Cancelled, GreenletExit (review 156 #8)
+        raise UserError(_import_failure(spec, exc)) from None
     from toolwire.models.base import to_tool
 
     explicit = getattr(module, "TOOLS", None)
