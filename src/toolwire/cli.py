@@ -19,6 +19,7 @@ import json
 import math
 import sys
 import warnings
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -315,7 +316,8 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
 
 
 def _loaded(specs: list[str] | None, *, server_tools: bool = True) -> list[Any]:
-    """The tools of the ``--tools`` files and modules, each given once (the same one twice is read once);
+    """The tools of the ``--tools`` files and modules, each read once (the same one given twice, or one file named
+    two ways, as ``x.py`` and ``./x.py``, is read once);
     ``server_tools`` as :func:`load_tools` takes it (False for ``mcp serve``).
 
     Raises:
@@ -323,7 +325,11 @@ def _loaded(specs: list[str] | None, *, server_tools: bool = True) -> list[Any]:
     """
     loaded: list[Any] = []
     origin: dict[str, str] = {}
-    for spec in dict.fromkeys(specs or ()):
+    read: set[str] = set()
+    for spec in specs or ():
+        if (key := _file_key(spec)) in read:  # ("x.py", "./x.py" and its absolute path are one file: review 156 #7)
+            continue
+        read.add(key)
         for found in load_tools(spec, server_tools=server_tools):
             name = getattr(found, "name", "")
             if name in origin and origin[name] != spec:
@@ -332,6 +338,16 @@ def _loaded(specs: list[str] | None, *, server_tools: bool = True) -> list[Any]:
             origin.setdefault(name, spec)
             loaded.append(found)
     return loaded
+
+
+def _file_key(spec: str) -> str:
+    """What names the file a ``--tools`` value reads: its resolved path for a ``.py`` file or any file there, else
+    the value itself (a module's name)."""
+    path = Path(spec)
+    with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a symbolic link loop, a NUL in the name)
+        if path.suffix == ".py" or path.is_file():
+            return str(path.resolve())
+    return spec
 
 
 def _repeat_calls(names: list[str] | None, tools: list[Any]) -> Any:
