@@ -101,11 +101,16 @@ def list_models() -> None:
         raise _fail(exc) from None
     table = Table(title=f"Models (folder: {folder})")
     for column in ("name", "file", "size", "license", "present"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=True)
     for entry in REGISTRY.values():
         label = entry.name + (" (default)" if entry.name == DEFAULT_MODEL else "")
         table.add_row(label, entry.filename, f"{entry.size / 1e6:,.0f} MB", entry.license, pulled_state(entry))
-    _out.print(table)
+    # printed whole, at the width it needs, also to a file, a pipe or a narrow terminal (whose lines wrap): rich
+    # cut the file names with "…" to fit 80 columns, and they are what to put in the models folder or give to
+    # --path (review 156 #9)
+    needed = _out.measure(table, options=_out.options.update_width(1000)).maximum
+    console = _out if needed <= _out.width else Console(file=_out.file, width=needed, highlight=False, soft_wrap=True)
+    console.print(table)
 
 
 @app.command("path")
