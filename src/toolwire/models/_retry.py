@@ -192,22 +192,20 @@ def _validation_errors(items: list[Any]) -> str:
     return "; ".join(shown) + more
 
 
-def _body_text(body: Any, depth: int = 0) -> str | None:
+def body_message(body: Any, depth: int = 0) -> str | None:
+    """The server's own message in a decoded error body (text, a list of validation errors, or a dict whose
+    ``error``, ``message`` or ``detail`` holds one, at most 4 levels deep), cut to 500 characters; None without one.
+    ``depth``: how deep the search already is."""
     if isinstance(body, str):
         return _clip(body) or None
     if isinstance(body, list):
         return _clip(_validation_errors(body)) if body else None
     if isinstance(body, dict) and depth < 4:
         for key in ("error", "message", "detail"):
-            found = _body_text(body.get(key), depth + 1)
+            found = body_message(body.get(key), depth + 1)
             if found:
                 return found
     return None
-
-
-def body_message(body: Any) -> str | None:
-    """The server's own message in a decoded error body (the shapes :func:`error_message` reads), None without one."""
-    return _body_text(body)
 
 
 def error_message(exc: BaseException) -> str:
@@ -219,7 +217,7 @@ def error_message(exc: BaseException) -> str:
     Mistral), ``{"detail": [{"loc", "msg"}]}`` (FastAPI validation, shown as ``body.field: msg``),
     ``{"detail": "<text>"}``, and a plain-text or HTML body (shown as one line, cut at 500 characters).
     """
-    found = _body_text(getattr(exc, "body", None))
+    found = body_message(getattr(exc, "body", None))
     return found or str(getattr(exc, "message", None) or exc)
 
 
