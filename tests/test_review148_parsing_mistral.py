@@ -3,19 +3,10 @@ JSON object give an invalid call (its markers taken out of the text), not text."
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from _parsed import calls, errors
 from toolwire.parsing import parse_tool_calls
-
-
-def calls(reply: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(c["name"], c["args"]) for c in reply.tool_calls]
-
-
-def errors(reply: Any) -> list[str]:
-    return [bad["error"] for bad in reply.invalid_tool_calls]
 
 
 @pytest.mark.parametrize(("text", "raw", "error"), [

@@ -3,20 +3,10 @@ read gives invalid calls saying what to fix; a parameter named after a Python ke
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from _parsed import calls, errors
 from toolwire.parsing import parse_tool_calls
-
-
-def calls(reply: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(c["name"], c["args"]) for c in reply.tool_calls]
-
-
-def errors(reply: Any) -> list[str]:
-    return [bad["error"] for bad in reply.invalid_tool_calls]
-
 
 FLIGHTS = {"book_flight": {"type": "object", "properties": {"origin": {"type": "string"}, "days": {"type": "integer"}}},
            "get_flights": {"type": "object", "properties": {"from": {"type": "string"}, "to": {"type": "string"}}}}

@@ -3,22 +3,10 @@ makes an invalid call when it clashes with them; it is never dropped."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from _parsed import WEATHER, calls, errors
 from toolwire.parsing import parse_tool_calls
-
-WEATHER = {"get_weather": {"type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
-                           "required": ["city"]}}
-
-
-def calls(reply: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(c["name"], c["args"]) for c in reply.tool_calls]
-
-
-def errors(reply: Any) -> list[str]:
-    return [bad["error"] for bad in reply.invalid_tool_calls]
 
 
 @pytest.mark.parametrize("text", [

@@ -3,23 +3,11 @@ as in the pythonic and function_tag dialects, in every JSON reader and in normal
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from _parsed import WEATHER, calls, errors
 from toolwire.errors import ToolCallParseError
 from toolwire.parsing import normalize_arguments, parse_tool_calls
-
-WEATHER = {"get_weather": {"type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
-                           "required": ["city"]}}
-
-
-def calls(reply: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(c["name"], c["args"]) for c in reply.tool_calls]
-
-
-def errors(reply: Any) -> list[str]:
-    return [bad["error"] for bad in reply.invalid_tool_calls]
 
 
 @pytest.mark.parametrize("text", [

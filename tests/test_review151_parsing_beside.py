@@ -8,14 +8,12 @@ from typing import Any
 
 import pytest
 
+from _parsed import calls
 from toolwire.parsing import parse_tool_calls
 
 WEATHER = {"get_weather": {"type": "object", "properties": {"city": {"type": "string"}, "unit": {"type": "string"}},
                            "required": ["city"], "additionalProperties": False}}
 
-
-def calls(reply: Any) -> list[tuple[str, dict[str, Any]]]:
-    return [(c["name"], c["args"]) for c in reply.tool_calls]
 
 
 @pytest.mark.parametrize("text", [
