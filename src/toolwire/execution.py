@@ -46,12 +46,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire import _tool_run
-from toolwire._call_records import _checked_call, _checked_invalid, in_reply_order
+from toolwire._call_records import _checked_invalid, in_reply_order
 from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
 from toolwire._error_state import claimed
+from toolwire._executor_input import prepared, refuse_conversation
+from toolwire._executor_input import reply as reply_message
 from toolwire._keywords import refuses_unknown_keywords
-from toolwire._message_dicts import other_message
-from toolwire._printing import printed, safe_text, type_label
+from toolwire._printing import safe_text, type_label
 from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
 from toolwire._tool_run import StillRunning, TaskInterrupt, _running, bad_flags, bad_timeout
@@ -61,10 +62,8 @@ from toolwire.messages import (
     InvalidToolCall,
     ToolCall,
     ToolMessage,
-    invalid_tool_call,
-    new_tool_call_id,
 )
-from toolwire.parsing.arguments import EXAMPLE, tool_call_from_native
+from toolwire.parsing.arguments import EXAMPLE
 from toolwire.results import bounded_content, error_text, is_cheap_result, truncate_content, unsent_result
 from toolwire.tools import Tool
 
@@ -316,7 +315,7 @@ class ToolExecutor:
                 are cancelled first, as the sync :meth:`call` does.
             asyncio.CancelledError: the run was cancelled while the tools ran (also when a tool swallowed it).
         """
-        if not isinstance(calls, list | tuple) and isinstance(reply := _reply(calls), AIMessage):  # as execute(reply)
+        if not isinstance(calls, list | tuple) and isinstance(reply := reply_message(calls), AIMessage):  # as execute()
             own = reply.invalid_tool_calls  # with the invalid calls given beside it, each once (reviews 137 #6, 139 #4)
             more = isinstance(invalid, Iterable) and not isinstance(invalid, str | bytes | Mapping)
             calls, invalid = reply.tool_calls, [*own, *(b for b in invalid if all(b is not o for o in own))] if (
@@ -330,9 +329,9 @@ class ToolExecutor:
             raise UserError(f"call()'s invalid calls must be a list, not {safe_text(invalid, repr):.80}: pass "
                             "reply.invalid_tool_calls, or leave it out.")
         calls = list(calls)
-        _refuse_conversation(calls, "call")
-        checked = [_prepared(c) for c in calls]
-        bad = [_checked_invalid(c) if isinstance(c, dict) else _prepared(c) for c in invalid]
+        refuse_conversation(calls, "call")
+        checked = [prepared(c) for c in calls]
+        bad = [_checked_invalid(c) if isinstance(c, dict) else prepared(c) for c in invalid]
         gate = asyncio.Semaphore(self.max_concurrency) if self.max_concurrency else None
         refused: BaseException | None = None
         checked_args: list[dict[str, Any] | None] = [None] * len(checked)
@@ -410,9 +409,9 @@ class ToolExecutor:
             ToolExecutionError, or the tool's own exception: only when ``handle_errors=False``.
         """
         if isinstance(message, list | tuple):  # shaped as acall shapes them: a malformed item answered in its place
-            _refuse_conversation(list(message), "execute")
+            refuse_conversation(list(message), "execute")
             return await self.acall(list(message))
-        reply = _reply(message)
+        reply = reply_message(message)
         if isinstance(reply, AIMessage):
             return await self.acall(reply.tool_calls, reply.invalid_tool_calls)
         raise UserError(
@@ -522,74 +521,6 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
                     "their coroutines closed: %s", len(stuck), _tool_run.CANCEL_GRACE,
                     ", ".join(safe_text(call.get("name")) for _, call in stuck))
     return failure, indexes
-
-
-def _prepared(call: Any) -> ToolCall | InvalidToolCall:
-    """A call as :meth:`ToolExecutor.acall` answers it: a well-formed call as
-    :class:`~toolwire.messages.AIMessage` shapes it (an id made or turned to text, argument text decoded; a call in
-    the OpenAI SDK's form, ``{"id", "type": "function", "function": {"name", "arguments"}}``, read as a reply's); a
-    dict whose name is missing or not text kept in place, so it is answered as an unknown tool; anything else
-    (a string, a number) an invalid call, answered in its place, as is a dict whose id cannot be made text (its
-    ``str()`` raises). An item whose ``repr()`` fails is shown as ``<TypeName>``: printing it cannot fail.
-
-    Returns:
-        The call, shaped as above.
-    """
-    if isinstance(call, dict):
-        call_id = call.get("id")
-        id_text = call_id if call_id is None or isinstance(call_id, str) else printed(call_id, str)
-        function = call.get("function")  # the OpenAI SDK's own form, {"id", "type": "function", "function": {"name",
-        if isinstance(function, dict) and "name" not in call and "args" not in call:  # "arguments"}}: read as the
-            return tool_call_from_native(function.get("name"), function.get("arguments"),  # Agent reads it (r. 117)
-                                         id_text, require_name=True)
-        if id_text is None and call_id is not None:
-            name = call.get("name")
-            return invalid_tool_call(name if isinstance(name, str) else None, None, None,
-                                     f"the call's id ({safe_text(call_id):.100}) cannot be read as text")
-        if (type(call.get("args")) is dict and type(call.get("id")) is str and call["id"] != ""
-                and call.get("type") == "tool_call" and isinstance(call.get("name"), str)):
-            return call  # type: ignore[return-value]  # already in shape (an AIMessage's calls): no second copy
-        if isinstance(call.get("name"), str):
-            return _checked_call(call)
-        return {**call, "id": new_tool_call_id() if id_text is None else id_text,  # type: ignore[typeddict-item]
-                "type": "tool_call"}
-    return invalid_tool_call(None, f"{safe_text(call):.200}", None,
-                             "a tool call must be a dict with 'name', 'args' and 'id'")
-
-
-def _refuse_conversation(calls: list[Any], method: str) -> None:
-    """Raise :class:`UserError` when ``calls`` holds a message rather than tool calls: toolwire's, a chunk,
-    LangChain's, a ``{"role", "content"}`` dict or a ``(role, text)`` pair (the forms a conversation takes
-    elsewhere): a conversation passed where the reply was meant (review 97: each message was answered as a
-    malformed call, with text meant for the model, and nothing ran; review 98 #8: the dict and pair forms)."""
-    from toolwire.messages import BaseMessage
-
-    for item in calls:
-        if isinstance(item, BaseMessage) or type(item).__module__.startswith(("langchain_core.messages",
-                                                                             "toolwire.chunks")):
-            held = type_label(item)
-        elif isinstance(item, Mapping) and "role" in item and not {"name", "args"} & item.keys():
-            held = f"a {{'role': {safe_text(item['role'], repr):.20}, ...}} message"
-        elif isinstance(item, tuple) and len(item) == 2 and all(isinstance(x, str) for x in item):
-            held = f"the (role, text) pair {safe_text(item, repr):.40}"
-        else:
-            continue
-        raise UserError(f"{method}() takes the model's reply (an AIMessage) or its tool calls, not a list of "
-                        f"messages (it holds {held}): pass the reply whose calls should run, such as "
-                        "messages[-1].")
-
-
-def _reply(message: Any) -> Any:
-    """``message`` as a toolwire message when it stands for one (a merged :class:`AIMessageChunk`, a LangChain
-    message: :func:`~toolwire._message_dicts.other_message`), else ``message`` itself.
-
-    Raises:
-        UserError: a LangChain message toolwire has no message for.
-    """
-    if isinstance(message, AIMessage):
-        return message
-    converted = other_message(message)
-    return message if converted is None else converted
 
 
 def _is_int(value: Any) -> bool:
