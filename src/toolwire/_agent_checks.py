@@ -473,17 +473,24 @@ _IGNORED_NONE = ("its server ignores tool_choice='none' (none of those calls ran
                  "give the Agent no tools")
 
 
-def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: bool, ignored_none: bool = False
-                   ) -> str:
+def max_steps_text(max_steps: int, paused: bool, full: Mapping[str, Any], cut: bool, ignored_none: bool = False,
+                   ignored_off: str | None = None) -> str:
     """The message of the :class:`~toolwire.errors.MaxStepsExceeded` an Agent run raises after ``max_steps`` model
     calls, saying what to change: the model was still working (``paused``: Anthropic's ``pause_turn``), its calls
     were cut where its context window ran out (``full``: the last reply's metadata, see
     :func:`~toolwire.errors.window_advice`) or at the output token limit (``cut``), it still asked for tools under
-    the Agent's ``tool_choice="none"`` (``ignored_none``: more steps would not help; review 123), or it still asked
-    for tools."""
+    the Agent's ``tool_choice="none"`` (``ignored_none``: more steps would not help; review 123) or under the call the
+    Agent makes after repeated calls (``ignored_off``: that call's ``tool_choice``, ``"none"`` or its one
+    ``return_direct`` tool, which the last reply broke, every call of it refused; review 162 #4), or it still asked for
+    tools."""
     steps = f"{max_steps} step" if max_steps == 1 else f"{max_steps} steps"
     if ignored_none:
         return f"The model still asked for tools after {steps}: {_IGNORED_NONE}."
+    if ignored_off is not None:
+        did = ("repeating calls already answered although the Agent turned tool calls off" if ignored_off == "none"
+               else f"calling other tools although the Agent forced its tool {ignored_off!r}")
+        return (f"The model still asked for tools after {steps}, {did} (tool_choice={ignored_off!r}), which its "
+                "server ignores (none of those calls ran): use a server that honours tool_choice.")
     if paused:
         return (f"The model was still working (it paused its turn, pause_turn) after {steps}: raise max_steps, or use "
                 "on_max_steps='answer' to get a final answer.")

@@ -71,7 +71,6 @@ from toolwire._agent_checks import (
     keep_run,
     let_model_repeat,
     max_steps_text,
-    no_answer_text,
     stop_kind,
     unique_call_ids,
     unique_ids_in_turns,
@@ -79,7 +78,6 @@ from toolwire._agent_checks import (
 )
 from toolwire._agent_input import (
     PENDING_NOT_RUN,
-    STEP_LIMIT,
     answered,
     answered_since_question,
     for_model,
@@ -92,6 +90,7 @@ from toolwire._agent_input import (
     unanswered,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
+from toolwire._agent_requests import answer_after_limit, pending_split, request_choice, request_kind
 from toolwire._agent_response import ResponseFormat, caller, finish, kept_results
 from toolwire._agent_states import AsyncStateStream, StateStream, stream_options
 from toolwire._agent_stream import (
@@ -286,16 +285,27 @@ class Agent(Batching, AgentMethodAdvice):
         only_repeats = repeated.tools_off_next  # last reply: only repeats, or a loop: tools off (r. 142 #6)
         if (pending or pending_invalid) and not self.run_pending_calls:  # a history a client could edit (review 105)
             yield from not_run(messages, in_reply_order(pending, pending_invalid, pending_invalid), 0, PENDING_NOT_RUN)
-        elif pending or pending_invalid:  # (none: no round to run, review 89)
-            direct, only_repeats = yield from self._tool_round(messages, pending, pending_invalid, 0, repeated)
+        elif pending or pending_invalid:  # (none: no round to run, review 89), held as the stopped run held them
+            held = pending_split(self, messages, pending, pending_invalid, repeated)
+            if held.refusal is not None:  # (review 162 #1)
+                yield from refused_end(messages, in_reply_order(pending, pending_invalid, pending_invalid), 0,
+                                       held.refusal.text, repeated.positions(messages))
+                return
+            if held.calls or held.invalid:
+                direct, only_repeats = yield from self._tool_round(messages, held.calls, held.invalid, 0, repeated,
+                                                                   held.refused, held.order)
+            else:
+                yield from answered(messages, held.refused, 0)
+                direct, only_repeats = None, held.off_next
             if direct is not None:
                 final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, 0))
                 return
         only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
         paused, cut, full = False, False, {}  # full: the metadata of a reply cut by the context window
+        off_ignored = None  # the tool_choice of the loop's own call the last reply broke, running nothing (r. 162 #4)
         for step in range(1, self.max_steps + 1):
-            ask = ("finish" if self._forced else "answer") if only_repeats else "after_tools" if tools_ran else "model"
+            ask = request_kind(self, tools_ran, only_repeats)
             reply = unique_call_ids((yield (ask, for_model(messages, self.system_prompt))))
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
@@ -317,43 +327,28 @@ class Agent(Batching, AgentMethodAdvice):
             # the caller's tool_choice holds, whether the server kept it or not (review 118), a "none" in the loop's
             # own tools-off call too (review 121); otherwise that call only nudges the model to answer: a new call
             # runs, but a repeat gets "tools were off", not the earlier success again (review 141 #7: until max_steps)
-            choice = getattr(caller(self, ask), "tool_choice", None) if ask in ("model", "after_tools") else (
-                "none" if getattr(self.model, "tool_choice", None) == "none" else None)
+            choice = request_choice(self, ask)
             reuses = repeated.reuses if ask == "answer" else None
             allowed, invalid, refused = refuse_outside_choice(reply, choice, reuses)
+            off_ignored = None if allowed or invalid or ask not in ("answer", "finish") else choice or "none"
             if allowed or invalid:
                 tools_ran = True
                 direct, only_repeats = yield from self._tool_round(messages, allowed, invalid, step, repeated,
                                                                    refused, calls)
             else:  # every call refused: the same request again (a forced tool stays forced: review 121)
                 yield from answered(messages, refused, step)
-                direct, only_repeats = None, choice == "none" or ask == "answer"
+                direct, only_repeats = None, choice == "none" or ask in ("answer", "finish")
             only_repeats = only_repeats and (not self._forced or self._finish_model is not None)  # (forced: see init)
             if direct is not None:
                 final = AgentResult(messages, direct.text, step, "return_direct", None, repeated.positions(messages))
                 yield ("event", AgentEvent("final", final, step))
                 return
         if self.on_max_steps == "answer":
-            reply = unique_call_ids((yield ("answer", for_model(messages, self.system_prompt))))
-            messages.append(reply)
-            steps = self.max_steps + 1
-            yield ("event", AgentEvent("model_reply", reply, steps))
-            output = reply.text
-            refused = reply_calls(reply)
-            if not refused:
-                warn_call_as_answer(reply, self.executor.tools)
-            if stop_kind(reply) == "refusal":
-                yield from refused_end(messages, refused, steps, output, repeated.positions(messages))
-                return
-            # the server ignored tool_choice="none": answer each call, run none
-            yield from not_run(messages, refused, steps, STEP_LIMIT)
-            if refused and not output:
-                output = no_answer_text(self.max_steps, refused, getattr(self.model, "tool_choice", None) == "none")
-            yield from finish(messages, output, steps, "max_steps", self._response, repeated.positions(messages))
+            yield from answer_after_limit(self, messages, repeated)
             return
         ignored = getattr(self.model, "tool_choice", None) == "none"  # (more steps would not help: review 123)
-        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut, ignored), messages, self.max_steps,
-                               reused_calls=repeated.positions(messages))
+        raise MaxStepsExceeded(max_steps_text(self.max_steps, paused, full, cut, ignored, off_ignored), messages,
+                               self.max_steps, reused_calls=repeated.positions(messages))
 
     def _tool_round(
         self,
