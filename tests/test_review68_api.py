@@ -160,9 +160,10 @@ def test_arguments_under_the_openai_and_mcp_key_are_not_dropped() -> None:
     reply = AIMessage("", tool_calls=calls)
     assert [c["args"] for c in reply.tool_calls] == [{"query": "lamps", "limit": 2}, {"query": "desks"}]
     assert all("arguments" not in c for c in reply.tool_calls)
-    # "args" wins when both are there
-    assert AIMessage("", tool_calls=[{"name": "search", "args": {"query": "a"}, "arguments": {"query": "b"},
-                                      "id": "c3"}]).tool_calls[0]["args"] == {"query": "a"}
+    # both there with different values: which were meant cannot be told, an invalid call (review 160 #2)
+    both = AIMessage("", tool_calls=[{"name": "search", "args": {"query": "a"}, "arguments": {"query": "b"},
+                                      "id": "c3"}])
+    assert not both.tool_calls and both.invalid_tool_calls[0]["id"] == "c3"
 
 
 # -- 5. a JSON Schema as args_schema ------------------------------------------------------------------------

@@ -197,8 +197,11 @@ def _call_list(calls: Any, field: str, owner: str = "AIMessage") -> Any:
 
 def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
     """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string (made
-    when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments under OpenAI's and MCP's key
-    ``"arguments"`` (with no ``"args"``) are read as ``args``. Arguments given as text (JSON, or
+    when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments under another library's key
+    (:data:`_ARGUMENT_KEYS`: OpenAI's and MCP's ``"arguments"``, Anthropic's ``tool_use`` ``"input"``, Llama's
+    ``"parameters"``) are read as ``args`` when ``"args"`` is missing or None; given under two of these keys with
+    different values, the call is an :class:`InvalidToolCall` (which arguments were meant cannot be told; review 160
+    #2: the others were dropped and the tool ran with its defaults). Arguments given as text (JSON, or
     what :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
     get an object, and another mapping becomes a dict. Arguments that cannot be read as an object (cut-off or
     invalid JSON, a JSON array, a number...) make an :class:`InvalidToolCall` instead, keeping the raw text and the
@@ -213,9 +216,11 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
         raise UserError("Each tool call must be a dict {'name': str, 'args': dict, 'id': str}; "
                         f"got {safe_text(call):.80}.")
     args = call.get("args")
-    if args is None and "args" not in call:  # OpenAI's and MCP's key for them: read, not dropped (review 68)
-        args = call.get("arguments")
     call_id = call.get("id")
+    if args is None or not _OTHER_ARGUMENT_KEYS.isdisjoint(call):  # (review 68; review 160 #2: input, parameters)
+        args, clash = _given_arguments(call)
+        if clash is not None:
+            return invalid_tool_call(call["name"], clash[0], _id_text(call_id), clash[1])
     if args is not None and not isinstance(args, dict):
         if isinstance(args, Mapping):
             args = dict(args)
@@ -242,6 +247,50 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
     if not call_id.isascii():
         out["id"] = valid_text(call_id)  # a lone surrogate could not be sent or saved as UTF-8 (review 83)
     return out  # type: ignore[no-any-return]
+
+
+_ARGUMENT_KEYS = ("args", "arguments", "input", "parameters")
+"""The keys a tool call dict may hold its arguments under, the first found used: toolwire's and LangChain's,
+OpenAI's and MCP's, Anthropic's ``tool_use`` block's, Llama's."""
+_OTHER_ARGUMENT_KEYS = frozenset(_ARGUMENT_KEYS[1:])
+
+
+def _given_arguments(call: dict[str, Any]) -> tuple[Any, tuple[str, str] | None]:
+    """The arguments of ``call``, under the first of :data:`_ARGUMENT_KEYS` whose value is not None (None when
+    there is none), and None; or, when another of these keys holds different arguments (compared as the objects
+    they read as, so ``{"a": 1}`` and its JSON text agree), None and ``(raw text, error)`` for the invalid call it
+    makes: the raw text is the JSON of the clashing keys and their values, nothing dropped. Never raises."""
+    given = [(key, call[key]) for key in _ARGUMENT_KEYS if call.get(key) is not None]
+    if not given:
+        return None, None
+    first_key, first = given[0]
+    for key, value in given[1:]:
+        if not _same_arguments(first, value):
+            raw = json_text({k: v for k, v in given})
+            return None, (raw, f"the call gives its arguments under both {first_key!r} and {key!r}, with different "
+                               f"values, so which were meant cannot be told; give them once, under 'args'.")
+    return first, None
+
+
+def _same_arguments(first: Any, other: Any) -> bool:
+    """Whether two values given as one call's arguments hold the same arguments: equal, or read as equal objects
+    (text by :func:`~toolwire.parsing.arguments.normalize_arguments`). Never raises (a value whose ``==`` raises,
+    or that cannot be read, is not the same)."""
+    from toolwire.errors import ToolCallParseError
+    from toolwire.parsing.arguments import normalize_arguments
+
+    def read(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return dict(value)
+        try:
+            return normalize_arguments(value)
+        except ToolCallParseError:
+            return value
+
+    try:
+        return bool(first == other) or bool(read(first) == read(other))
+    except Exception:  # (an object whose __eq__ raises: the two cannot be told the same)
+        return False
 
 
 def _checked_calls(calls: Any, invalid: Any, owner: str = "AIMessage") -> tuple[list[ToolCall], list[InvalidToolCall]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolwire._call_records import _checked_call
+from toolwire._call_records import _OTHER_ARGUMENT_KEYS, _checked_call
 from toolwire._message_dicts import other_message
 from toolwire._printing import printed, safe_text, type_label
 from toolwire.errors import UserError
@@ -21,7 +21,9 @@ __all__ = ["prepared", "refuse_conversation", "reply"]
 def prepared(call: Any) -> ToolCall | InvalidToolCall:
     """A call as :meth:`ToolExecutor.acall` answers it: a well-formed call as
     :class:`~toolwire.messages.AIMessage` shapes it (an id made or turned to text, argument text decoded; a call in
-    the OpenAI SDK's form, ``{"id", "type": "function", "function": {"name", "arguments"}}``, read as a reply's); a
+    the OpenAI SDK's form, ``{"id", "type": "function", "function": {"name", "arguments"}}``, read as a reply's;
+    arguments under ``arguments``, ``input`` or ``parameters`` read, and an invalid call when two of these keys and
+    ``args`` disagree, as :class:`~toolwire.messages.AIMessage` reads them); a
     dict whose name is missing or not text kept in place, so it is answered as an unknown tool; anything else
     (a string, a number) an invalid call, answered in its place, as is a dict whose id cannot be made text (its
     ``str()`` raises). An item whose ``repr()`` fails is shown as ``<TypeName>``: printing it cannot fail.
@@ -41,7 +43,8 @@ def prepared(call: Any) -> ToolCall | InvalidToolCall:
             return invalid_tool_call(name if isinstance(name, str) else None, None, None,
                                      f"the call's id ({safe_text(call_id):.100}) cannot be read as text")
         if (type(call.get("args")) is dict and type(call.get("id")) is str and call["id"] != ""
-                and call.get("type") == "tool_call" and isinstance(call.get("name"), str)):
+                and call.get("type") == "tool_call" and isinstance(call.get("name"), str)
+                and _OTHER_ARGUMENT_KEYS.isdisjoint(call)):  # (arguments under two keys: checked, review 160 #2)
             return call  # type: ignore[return-value]  # already in shape (an AIMessage's calls): no second copy
         if isinstance(call.get("name"), str):
             return _checked_call(call)

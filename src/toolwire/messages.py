@@ -353,7 +353,9 @@ class AIMessage(BaseMessage):
 
     Args:
         content: the reply text (``""`` when the reply is only a tool-call request) or content blocks.
-        tool_calls: list of :class:`ToolCall` dicts, in the order the model sent them.
+        tool_calls: list of :class:`ToolCall` dicts, in the order the model sent them. A call's arguments under
+            another library's key (``arguments``, Anthropic's ``input``, Llama's ``parameters``) are read as its
+            ``args``; a call giving different arguments under two of these keys becomes an invalid call.
         invalid_tool_calls: list of :class:`InvalidToolCall` dicts (raw text kept).
         usage: token counts (:class:`Usage`) of the call that produced this reply, if known; also read as
             :attr:`usage_metadata`, LangChain's name.

@@ -1,0 +1,70 @@
+"""Review 160 #2 and #4 (messages; no model loaded).
+
+2. A tool call dict whose arguments sat under another library's key (Anthropic's ``tool_use`` ``input``, the
+   ``parameters`` of Llama-style calls) was accepted with ``args={}``: the executor ran the tool with its defaults.
+   Now they are read as ``arguments`` is, and two of these keys with different values make an invalid call.
+4. ``message_from_dict(msg.model_dump())`` (LangChain's flat dump, which toolwire's ``model_dump`` writes) dropped
+   ``usage_metadata`` and ``additional_kwargs`` without a word; now they are read as the ``{"type", "data"}`` form
+   reads them, with the constructor's checks.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from toolwire import AIMessage, ToolExecutor, tool
+from toolwire.messages import message_from_dict
+
+
+@tool
+def delete_files(pattern: str = "*") -> str:
+    """Delete the files matching a glob pattern."""
+    return f"deleted {pattern}"
+
+
+# -- 2. arguments under input / parameters ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["input", "parameters", "arguments"])
+@pytest.mark.parametrize("value", [{"pattern": "*.tmp"}, '{"pattern": "*.tmp"}'])
+def test_arguments_under_another_key_are_read_everywhere(key: str, value: object) -> None:
+    call = {"name": "delete_files", key: value, "id": "t1"}
+    reply = AIMessage("", tool_calls=[call])
+    assert reply.tool_calls == [{"name": "delete_files", "args": {"pattern": "*.tmp"}, "id": "t1",
+                                 "type": "tool_call"}]
+    assert message_from_dict({"type": "ai", "content": "", "tool_calls": [call]}) == reply
+    assert AIMessage("").model_copy(update={"tool_calls": [call]}) == reply
+    for given in ([call], [{**call, "type": "tool_call"}], reply):
+        [answer] = ToolExecutor([delete_files]).execute(given)
+        assert (answer.content, answer.status, answer.tool_call_id) == ("deleted *.tmp", "success", "t1")
+
+
+def test_args_none_does_not_hide_arguments_under_another_key() -> None:
+    reply = AIMessage("", tool_calls=[{"name": "delete_files", "args": None, "input": {"pattern": "*.tmp"},
+                                       "id": "t1", "type": "tool_call"}])
+    assert reply.tool_calls[0]["args"] == {"pattern": "*.tmp"}
+
+
+def test_the_same_arguments_under_two_keys_are_read_once() -> None:
+    reply = AIMessage("", tool_calls=[{"name": "delete_files", "args": {"pattern": "*.tmp"},
+                                       "input": '{"pattern": "*.tmp"}', "id": "t1"}])
+    assert reply.tool_calls[0]["args"] == {"pattern": "*.tmp"} and not reply.invalid_tool_calls
+
+
+@pytest.mark.parametrize(("first", "second"), [("args", "input"), ("args", "arguments"), ("arguments", "parameters"),
+                                               ("args", "parameters")])
+def test_different_arguments_under_two_keys_make_an_invalid_call(first: str, second: str) -> None:
+    call = {"name": "delete_files", first: {}, second: {"pattern": "*.tmp"}, "id": "t1"}
+    reply = AIMessage("", tool_calls=[call, {"name": "delete_files", "args": {"pattern": "a"}, "id": "t2"}])
+    assert [c["id"] for c in reply.tool_calls] == ["t2"]
+    [bad] = reply.invalid_tool_calls
+    assert (bad["name"], bad["id"], bad["index"]) == ("delete_files", "t1", 0)
+    assert json.loads(bad["args"]) == {first: {}, second: {"pattern": "*.tmp"}}  # nothing dropped
+    assert bad["error"] == (f"the call gives its arguments under both {first!r} and {second!r}, with different "
+                            "values, so which were meant cannot be told; give them once, under 'args'.")
+    assert message_from_dict({"type": "ai", "content": "", "tool_calls": [call]}).invalid_tool_calls[0]["id"] == "t1"
+    for given in ([call], [{**call, "type": "tool_call"}]):  # the executor never runs it with either set
+        [answer] = ToolExecutor([delete_files]).execute(given)
+        assert answer.status == "error" and answer.tool_call_id == "t1" and "deleted" not in answer.content
