@@ -42,6 +42,7 @@ __all__ = [
     "object_branches",
     "sent_text",
     "split_calls",
+    "system_text",
     "tool_result_text",
     "usage",
 ]
@@ -52,6 +53,17 @@ def sent_text(message: BaseMessage) -> str:
     content list's text parts on lines of their own, so two parts never run together (``message.text`` joins them
     with nothing between, as LangChain's does: review 95)."""
     return content_text(message.content, sep="\n")
+
+
+def system_text(message: BaseMessage, api: str) -> str:
+    """:func:`sent_text` of a system message, for an API whose system prompt takes text only (``api``: its name for
+    the error). Raises UserError for an image, file or any other block there, rather than dropping it without a word
+    (review 160 #5; docs/providers.md: an unknown block is a UserError)."""
+    kinds = [b.get("type") for b in content_parts(message.content) if b.get("type") != "text"]
+    if kinds:
+        raise UserError(f"{api} takes text only in a system message, which holds a block of type {kinds[0]!r}: move "
+                        "it into a user message.")
+    return sent_text(message)
 
 log = logging.getLogger("toolwire.lowering")
 

@@ -49,6 +49,7 @@ from toolwire.models.lowering._common import (
     merge_options,
     merge_tool_option,
     sent_text,
+    system_text,
     tool_result_text,
 )
 from toolwire.models.lowering._media import MediaBlock, anthropic_part, refuse_block
@@ -310,7 +311,8 @@ def _assistant(message: AIMessage) -> list[dict[str, Any]]:
 
 
 def _system_blocks(message: SystemMessage) -> list[dict[str, Any]]:
-    return [_text(b) for b in content_parts(message.content) if b.get("type") == "text"]
+    system_text(message, "Anthropic's Messages API")  # (an image there: a UserError, review 160 #5)
+    return [_text(b) for b in content_parts(message.content)]
 
 
 def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, Any]] | None, list[dict[str, Any]]]:
@@ -357,9 +359,27 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
         else:
             add("user", _blocks(item.content))
     _unique_use_ids(turns)
+    _trim_prefill(turns)
     if any(set(b) - {"type", "text"} for _, blocks in system for b in blocks):
         return [b for _, blocks in system for b in blocks], turns
     return ("\n\n".join(text for text, _ in system) or None), turns
+
+
+def _trim_prefill(turns: list[dict[str, Any]]) -> None:
+    """A conversation that ends with an assistant turn (a prefill) ends without trailing whitespace, which the
+    Messages API refuses with HTTP 400 ("final assistant content cannot end with trailing whitespace"; review 160 #6):
+    its last text block is stripped on the right, and dropped (with the turn, when nothing is left) when empty."""
+    while turns and turns[-1]["role"] == "assistant" and turns[-1]["content"]:
+        last = turns[-1]["content"][-1]
+        if last.get("type") != "text":
+            return
+        text = str(last.get("text", "")).rstrip()
+        if text:
+            turns[-1]["content"][-1] = {**last, "text": text}
+            return
+        turns[-1]["content"].pop()
+        if not turns[-1]["content"]:
+            turns.pop()
 
 
 def _unique_use_ids(turns: list[dict[str, Any]]) -> None:

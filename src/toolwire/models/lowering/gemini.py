@@ -69,6 +69,7 @@ from toolwire.models.lowering._common import (
     native_call,
     sent_text,
     split_calls,
+    system_text,
     tool_result_text,
     usage,
 )
@@ -200,7 +201,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[dict[str, Any] | None, 
                 parts.append({"function_response": response})
             contents.append({"role": "user", "parts": parts})
         elif isinstance(item, SystemMessage):
-            if (text := sent_text(item)).strip():
+            if (text := system_text(item, "Gemini")).strip():
                 system.append(text)
         elif isinstance(item, AIMessage):
             parts, ids = _model_parts(item)

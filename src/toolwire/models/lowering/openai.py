@@ -67,6 +67,7 @@ from toolwire.models.lowering._common import (
     merge_options,
     merge_tool_option,
     sent_text,
+    system_text,
     tool_result_text,
 )
 from toolwire.models.lowering._media import CHAT_PARTS, RESPONSES_PARTS, MediaBlock, chat_part, responses_part
@@ -239,7 +240,8 @@ def lower_messages(messages: list[BaseMessage], *, compatible: bool = False) -> 
             out.extend({"role": "tool", "tool_call_id": capped_call_id(m.tool_call_id), "content": tool_result_text(m)}
                        for m in item)
         elif isinstance(item, SystemMessage):
-            out.append(_named({"role": "system", "content": sent_text(item)}, item, compatible))
+            out.append(_named({"role": "system", "content": system_text(item, "The Chat Completions API")}, item,
+                             compatible))
         elif isinstance(item, AIMessage):
             calls = assistant_calls(item)
             empty = None if calls and not compatible else ""
@@ -380,7 +382,7 @@ def lower_responses_messages(messages: list[BaseMessage]) -> list[dict[str, Any]
             items.extend({"type": "function_call_output", "call_id": capped_call_id(m.tool_call_id, RESPONSES_ID_LIMIT),
                           "output": _responses_output(m)} for m in item)
         elif isinstance(item, SystemMessage):
-            items.append({"role": "system", "content": sent_text(item)})
+            items.append({"role": "system", "content": system_text(item, "The Responses API")})
         elif isinstance(item, AIMessage):
             items.extend(responses_turn_items(item))
         elif isinstance(item, HumanMessage):
