@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from toolwire import AIMessage, ToolExecutor, tool
+from toolwire import AIMessage, ToolExecutor, UserError, tool
 from toolwire.messages import message_from_dict
 
 
@@ -68,3 +68,60 @@ def test_different_arguments_under_two_keys_make_an_invalid_call(first: str, sec
     for given in ([call], [{**call, "type": "tool_call"}]):  # the executor never runs it with either set
         [answer] = ToolExecutor([delete_files]).execute(given)
         assert answer.status == "error" and answer.tool_call_id == "t1" and "deleted" not in answer.content
+
+
+# -- 4. LangChain's flat model_dump() read back ---------------------------------------------------------------------
+
+
+def _rich_reply() -> AIMessage:
+    return AIMessage(
+        "Paris is sunny.", id="m1",
+        tool_calls=[{"name": "f", "args": {"a": 1}, "id": "c2"}],
+        invalid_tool_calls=[{"name": "g", "args": "{bad", "id": "c1", "error": "cut", "index": 0}],
+        usage={"input_tokens": 120, "output_tokens": 8, "total_tokens": 128, "cached_tokens": 100},
+        response_metadata={"model_name": "m", "additional_kwargs": {"system_fingerprint": "fp_1"},
+                           "refusal": "no"},
+        provider_data={"signature": "abc"})
+
+
+@pytest.mark.parametrize("mode", ["python", "json"])
+def test_the_flat_model_dump_reads_back_into_an_equal_message(mode: str) -> None:
+    reply = _rich_reply()
+    saved = json.loads(reply.model_dump_json()) if mode == "json" else reply.model_dump()
+    assert "usage_metadata" in saved and "additional_kwargs" in saved
+    back = message_from_dict(saved)
+    assert back == reply
+    assert back.usage == reply.usage and back.provider_data == {"signature": "abc"}
+    assert back.response_metadata["additional_kwargs"] == {"system_fingerprint": "fp_1"}
+    assert message_from_dict({"type": "ai", "data": saved}) == back  # as the {"type", "data"} form reads it
+
+
+def test_a_flat_dump_without_content_keeps_its_usage() -> None:
+    back = message_from_dict({"type": "ai", "usage_metadata": {"input_tokens": 3, "output_tokens": 2}})
+    assert back.usage == {"input_tokens": 3, "output_tokens": 2, "total_tokens": 5}
+
+
+def test_a_legacy_function_call_in_a_flat_dumps_additional_kwargs_is_the_call() -> None:
+    saved = {"type": "ai", "content": "", "tool_calls": [],
+             "additional_kwargs": {"function_call": {"name": "f", "arguments": '{"a": 1}'}, "x": 1}}
+    back = message_from_dict(saved)
+    assert [(c["name"], c["args"]) for c in back.tool_calls] == [("f", {"a": 1})]
+    assert back.response_metadata == {"additional_kwargs": {"x": 1}}
+    other = message_from_dict({"type": "ai", "data": saved})  # (the legacy call has no id: each read makes one)
+    assert back.copy(tool_calls=[]) == other.copy(tool_calls=[]) and back.tool_calls[0]["args"] == {"a": 1}
+
+
+@pytest.mark.parametrize("keywords", [
+    {"usage_metadata": {"input_tokens": 1.5, "output_tokens": 1}},
+    {"usage_metadata": {"input_tokens": -1, "output_tokens": 1}},
+    {"usage_metadata": "12 tokens"},
+    {"additional_kwargs": ["fp_1"]},
+    {"usage": {"input_tokens": 1, "output_tokens": 1, "total_tokens": 2},
+     "usage_metadata": {"input_tokens": 5, "output_tokens": 1}},
+])
+def test_a_bad_langchain_keyword_in_a_flat_dict_gets_the_constructors_error(keywords: dict) -> None:
+    with pytest.raises(UserError) as made:
+        AIMessage("x", **keywords)
+    with pytest.raises(UserError) as read:
+        message_from_dict({"type": "ai", "content": "x", **keywords})
+    assert str(read.value) == str(made.value)

@@ -39,6 +39,8 @@ _LC_SKIPPED = frozenset({"type", "role", "example", "tool_call_chunks", "additio
 _PROVIDER_DATA_KEY = "toolwire_provider_data"  # where toolwire.interop.langchain keeps provider_data
 # where it keeps each invalid call's place in the reply, {call id: index}: LangChain's invalid_tool_call has no "index"
 INDEX_KEY = "toolwire_invalid_call_index"
+# an AI message's LangChain keywords, read from a flat dict (LangChain's model_dump()) as AIMessage takes them
+_LC_AI_KEYWORDS = frozenset({"usage_metadata", "additional_kwargs"})
 # keys read besides the message class's fields (the other keys of an OpenAI SDK dump are ignored)
 _READ_KEYS = frozenset({"type", "role", "content", "function_call", "refusal"})
 
@@ -67,6 +69,11 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     name) becomes an :class:`InvalidToolCall` keeping the raw text. OpenAI's ``refusal`` text is kept in
     ``response_metadata["refusal"]``, as a provider reply gives it. Other keys (such as ``annotations`` and
     ``audio`` of an OpenAI SDK message dump) are ignored, and a field whose value is ``None`` takes its default.
+    An AI message's LangChain keys ``usage_metadata`` and ``additional_kwargs`` (in LangChain's flat
+    ``message.model_dump()``, which :meth:`~toolwire.messages.BaseMessage.model_dump` writes too) are read as
+    :class:`~toolwire.messages.AIMessage` takes those keywords, with its checks, and an OpenAI legacy
+    ``function_call`` kept in ``additional_kwargs`` as the message's one tool call, as in the ``{"type", "data"}``
+    form below (review 160 #4: they were dropped); other messages' are ignored, as there.
     ``content`` is kept as it is (an empty list stays an empty list); a missing or ``None`` content is ``""``,
     but a dict without ``content`` that has keys this function does not read (such as ``{"role": "user",
     "text": "hi"}``) is refused rather than read as an empty message. A tool message's content may be any
@@ -97,7 +104,9 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
             read, is a tool message without ``tool_call_id``, holds an OpenAI legacy ``function_call`` that is not a
             dict or stands beside ``tool_calls`` (alone, it is read as the message's one tool call), or is
             a LangChain ``{"type", "data"}`` dict whose ``data`` is not a dict of a message toolwire has
-            (LangChain's ``function`` and ``remove`` messages have none).
+            (LangChain's ``function`` and ``remove`` messages have none); and as :class:`AIMessage` raises for a
+            ``usage_metadata`` or ``additional_kwargs`` (not a dict, a token count that is no whole number, a
+            ``usage`` beside a different ``usage_metadata``).
     """
     from toolwire.errors import UserError
 
@@ -115,6 +124,8 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     if cls is None:
         raise UserError(f"Cannot read a message of type {kind!r}; use one of {sorted(set(_BY_TYPE))}.")
     names = {name for name, _ in cls._fields if name != "content"}
+    if cls is AIMessage:  # LangChain's keywords, as its flat model_dump() writes them (review 160 #4)
+        names |= _LC_AI_KEYWORDS
     if "content" not in data:
         unread = sorted(str(key) for key in data if key not in names and key not in _READ_KEYS)
         if unread:
@@ -153,7 +164,12 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
                 "use 'success' or 'error'."
             )
     if cls is AIMessage:
-        if legacy := data.get("function_call"):  # OpenAI's legacy call: read as its one tool call (review 95)
+        legacy = data.get("function_call")
+        extra = fields.get("additional_kwargs")
+        if not legacy and isinstance(extra, dict) and extra.get("function_call"):  # where LangChain keeps it: read
+            fields["additional_kwargs"] = {k: v for k, v in extra.items() if k != "function_call"}  # as the
+            legacy = extra["function_call"]  # {"type", "data"} form reads it
+        if legacy:  # OpenAI's legacy call: read as its one tool call (review 95)
             if not isinstance(legacy, dict) or fields.get("tool_calls"):
                 raise UserError(
                     "Cannot read an OpenAI legacy 'function_call' that is not a dict or stands beside 'tool_calls'; "
