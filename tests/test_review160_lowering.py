@@ -23,7 +23,7 @@ LOWERINGS: dict[str, Any] = {
 @pytest.mark.parametrize("block", [IMAGE, {"type": "imagez", "x": 1}])
 def test_a_system_message_with_a_block_other_than_text_is_refused(api: str, block: dict[str, Any]) -> None:
     system = SystemMessage(["Answer questions about this company logo:", block])
-    with pytest.raises(UserError, match="text only in a system message.*move it into a user message"):
+    with pytest.raises(UserError, match=r"text only in a system message.*move it into a user message"):
         LOWERINGS[api]([system, HumanMessage("What colour is it?")])
 
 

@@ -62,7 +62,7 @@ class Pending(NamedTuple):
     invalid: list[InvalidToolCall]  #: the invalid calls to answer
     refused: list[tuple[Any, ToolMessage]]  #: ``(call, error answer)`` of each call outside the request's tool_choice
     off_next: bool  #: when every call is refused: whether the next request goes out with tools off, as in the loop
-    order: list[Any]  #: the reply's calls in the model's order
+    order: list[Any]  #: the reply's pending calls in the model's order
 
 
 def pending_split(agent: Agent, messages: list[BaseMessage], pending: list[ToolCall],
@@ -76,19 +76,20 @@ def pending_split(agent: Agent, messages: list[BaseMessage], pending: list[ToolC
     at = next(i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], AIMessage))
     reply = messages[at]
     assert isinstance(reply, AIMessage)
+    waiting = [*pending, *pending_invalid]
+    order = [c for c in reply_calls(reply) if any(c is p for p in waiting)]  # (answered ones: no event again)
     if stop_kind(reply) == "refusal":
-        return Pending(reply, [], [], [], False, reply_calls(reply))
+        return Pending(reply, [], [], [], False, order)
     before = messages[:at]
     off = RepeatedCalls(agent.repeat_calls, agent.executor.tools, before).tools_off_next
     off = off and (not agent._forced or agent._finish_model is not None)
     kind = request_kind(agent, answered_since_question(before, agent.executor.tools), off)
     choice = request_choice(agent, kind)
     allowed, invalid, refused = refuse_outside_choice(reply, choice, repeated.reuses if kind == "answer" else None)
-    waiting = [*pending, *pending_invalid]
     return Pending(None, [c for c in allowed if any(c is p for p in pending)],
                    [c for c in invalid if any(c is p for p in pending_invalid)],
                    [pair for pair in refused if any(pair[0] is p for p in waiting)],
-                   choice == "none" or kind in ("answer", "finish"), reply_calls(reply))
+                   choice == "none" or kind in ("answer", "finish"), order)
 
 
 def answer_after_limit(agent: Agent, messages: list[BaseMessage], repeated: RepeatedCalls

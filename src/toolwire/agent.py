@@ -288,8 +288,7 @@ class Agent(Batching, AgentMethodAdvice):
         elif pending or pending_invalid:  # (none: no round to run, review 89), held as the stopped run held them
             held = pending_split(self, messages, pending, pending_invalid, repeated)
             if held.refusal is not None:  # (review 162 #1)
-                yield from refused_end(messages, in_reply_order(pending, pending_invalid, pending_invalid), 0,
-                                       held.refusal.text, repeated.positions(messages))
+                yield from refused_end(messages, held.order, 0, held.refusal.text, repeated.positions(messages))
                 return
             if held.calls or held.invalid:
                 direct, only_repeats = yield from self._tool_round(messages, held.calls, held.invalid, 0, repeated,
