@@ -53,7 +53,7 @@ from toolwire.models.lowering._common import (
 )
 from toolwire.models.lowering._tuples import position_note
 
-__all__ = ["ITEMS", "JsonPath", "ObjectPath", "decode_json_text", "gemini_schema", "json_text_paths"]
+__all__ = ["ITEMS", "JsonPath", "ObjectPath", "Rest", "decode_json_text", "gemini_schema", "json_text_paths"]
 
 _TYPES = {"string": "STRING", "integer": "INTEGER", "number": "NUMBER", "boolean": "BOOLEAN",
           "array": "ARRAY", "object": "OBJECT"}
@@ -67,8 +67,16 @@ _ANY_HINT = ("Any JSON value written as JSON text, e.g. '42', '\"text\"', '[1, 2
 ITEMS = "[]"
 """The step of a :data:`JsonPath` that means "each item of the array"."""
 
-JsonPath = tuple[str, ...]
-"""Where a value sits in the arguments: property names, and :data:`ITEMS` for the items of an array."""
+
+
+class Rest(int):
+    """The step of a :data:`JsonPath` that means "each item of the array from this index on" (the items after a
+    tuple's ``prefixItems``)."""
+
+
+JsonPath = tuple[str | int, ...]
+"""Where a value sits in the arguments: property names, :data:`ITEMS` for the items of an array, an ``int`` for
+one position of a tuple (review 158 #1, #2) and a :class:`Rest` for the items after a tuple's positions."""
 
 
 def _is_null(node: Any) -> bool:
@@ -101,8 +109,10 @@ class _Lowering:
         self.any_paths: list[JsonPath] = []  # untyped values sent as JSON text (see any_text), and maps sent as
         # JSON text in a union that also takes a string (ObjectPath, see union)
         self.object_texts: dict[str, dict[str, Any]] = {}  # path -> the schema of a map sent as JSON text
+        self.position_maps: dict[str, JsonPath] = {}  # path -> where a map sent as JSON text sits under a tuple
+        # position, which decode_json_strings does not reach (review 158 #1); moved to an ObjectPath by union
 
-    def sub(self, path: str, step: str | None, label: str) -> str:
+    def sub(self, path: str, step: str | int | None, label: str) -> str:
         """The path of a child node (``label`` for messages; ``step`` in the arguments, ``None``: same place)."""
         child = f"{path}{label}".lstrip(".")
         here = self.positions.get(path, ())
@@ -192,6 +202,8 @@ class _Lowering:
             if any(_takes_string(b) for b in kept):  # (decode_json_strings keeps a string there: review 124 #9)
                 self.any_paths += [ObjectPath(self.positions.get(child, ()), self.object_texts[child], self.root)
                                    for child in children if child in self.object_texts]
+                for child in children:  # (only a fitting object is decoded there, as the ObjectPath says)
+                    self.position_maps.pop(child, None)
         if len(kept) < len(resolved):
             out["nullable"] = True
         self.note(out, path, default_notes(node))  # (an Optional parameter's default sits beside its anyOf)
@@ -284,14 +296,14 @@ class _Lowering:
         """The ``items`` of an array, and what its description must say of them: a tuple's ``prefixItems`` become
         one ``any_of`` of its item types, and when they differ the note says which position takes which
         (:func:`~toolwire.models.lowering._tuples.position_note`, review 124 #10); ``None`` for no note."""
-        here = self.sub(path, ITEMS, "[]")
         prefix = node.get("prefixItems")
         if not isinstance(prefix, list) or not prefix:
-            return self.schema(node.get("items", {}), here, refs), None
+            return self.schema(node.get("items", {}), self.sub(path, ITEMS, "[]"), refs), None
         branches = [*prefix, *([node["items"]] if isinstance(node.get("items"), dict) else [])]
         lowered: list[dict[str, Any]] = []
-        for i, branch in enumerate(branches):
-            sub = self.schema(branch, self.sub(here, None, f"|{i}"), refs)
+        for i, branch in enumerate(branches):  # (each position at its own place: review 158 #1, #2)
+            at = self.sub(path, i, f"[{i}]") if i < len(prefix) else self.sub(path, Rest(i), f"[{i}:]")
+            sub = self.schema(branch, at, refs)
             if sub not in lowered:
                 lowered.append(sub)
         self.drop(path, "prefixItems (items sent as the any_of of the item types)")
@@ -333,6 +345,9 @@ class _Lowering:
             hint += " " + " ".join(keys)
         self.json_hints[path] = hint
         self.object_texts[path] = node
+        steps = self.positions.get(path, ())
+        if any(isinstance(step, int) for step in steps):  # (under a tuple position: review 158 #1)
+            self.position_maps[path] = steps
         text = {"type": "STRING", "description": f"{out['description']} ({hint})" if out.get("description") else hint}
         return {**text, "nullable": True} if out.get("nullable") else text
 
@@ -419,7 +434,7 @@ def json_text_paths(parameters: dict[str, Any], name: str = "tool") -> list[Json
     beside a string (an :class:`ObjectPath`), for :func:`decode_json_text`; ``[]`` when nowhere. Raises
     SchemaError as :func:`gemini_schema` does."""
     out, lowering = _lower(parameters, name)
-    return lowering.any_paths if out is not None else []
+    return [*lowering.any_paths, *lowering.position_maps.values()] if out is not None else []
 
 
 def _takes_string(node: Any) -> bool:
@@ -434,7 +449,7 @@ def _takes_string(node: Any) -> bool:
     return isinstance(values, list) and any(isinstance(v, str) for v in values)
 
 
-class ObjectPath(tuple[str, ...]):
+class ObjectPath(tuple[str | int, ...]):
     """A :data:`JsonPath` to a map sent as JSON text (``dict[str, X]``) in a union that also takes a string
     (``str | dict[str, X]``), with the map's JSON Schema: :func:`decode_json_text` decodes a string there only into
     a JSON object that fits that schema (:meth:`fits`), and leaves any other string for the string member."""
@@ -469,10 +484,14 @@ def _decode_at(value: Any, path: JsonPath, fits: Callable[[Any], bool] | None = 
             return decoded if fits is None or fits(decoded) else value
         return value
     step, rest = path[0], path[1:]
+    if isinstance(step, int) and isinstance(value, list):  # one position of a tuple, or those from a Rest on
+        start, stop = (step, len(value)) if isinstance(step, Rest) else (step, min(step + 1, len(value)))
+        new = [*value[:start], *(_decode_at(item, rest, fits) for item in value[start:stop]), *value[stop:]]
+        return value if all(a is b for a, b in zip(new, value, strict=True)) else new
     if step == ITEMS and isinstance(value, list):
         new = [_decode_at(item, rest, fits) for item in value]
         return value if all(a is b for a, b in zip(new, value, strict=True)) else new
-    if step != ITEMS and isinstance(value, dict) and step in value:
+    if isinstance(step, str) and step != ITEMS and isinstance(value, dict) and step in value:
         inner = _decode_at(value[step], rest, fits)
         return value if inner is value[step] else {**value, step: inner}
     return value
