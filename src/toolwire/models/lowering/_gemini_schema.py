@@ -18,7 +18,10 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   its item types (one type when they agree), its length in ``min_items``/``max_items``, and, when the types
   differ, its description says which position takes which (``Items by position: 1. string, 2. integer.``,
   :func:`~toolwire.models.lowering._tuples.position_note`; review 124 #10), since ``["Oslo", 3]`` and
-  ``[3, "Oslo"]`` both fit the ``any_of``; toolwire still validates each position before running the tool;
+  ``[3, "Oslo"]`` both fit the ``any_of``; toolwire still validates each position before running the tool; a
+  position sent as JSON text (an ``Any``, a map, or one inside them) is decoded at that position alone (an ``int``
+  step of its :data:`JsonPath`, review 158 #1, #2), as :func:`toolwire.parsing.arguments.decode_json_strings` does
+  not reach below a tuple position;
 * no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
   ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped; the
   model is still told, in the description, a default, the bounds (``minimum``, ``maximum``, their exclusive
@@ -430,8 +433,9 @@ def gemini_schema(parameters: dict[str, Any], name: str = "tool") -> tuple[dict[
 
 
 def json_text_paths(parameters: dict[str, Any], name: str = "tool") -> list[JsonPath]:
-    """Where the lowered schema of ``parameters`` asks for an untyped value as JSON text, or for a map as JSON text
-    beside a string (an :class:`ObjectPath`), for :func:`decode_json_text`; ``[]`` when nowhere. Raises
+    """Where the lowered schema of ``parameters`` asks for an untyped value as JSON text, for a map as JSON text
+    beside a string (an :class:`ObjectPath`) or for one under a tuple position, for :func:`decode_json_text`; ``[]``
+    when nowhere. Raises
     SchemaError as :func:`gemini_schema` does."""
     out, lowering = _lower(parameters, name)
     return [*lowering.any_paths, *lowering.position_maps.values()] if out is not None else []
@@ -498,8 +502,9 @@ def _decode_at(value: Any, path: JsonPath, fits: Callable[[Any], bool] | None = 
 
 
 def decode_json_text(args: Any, paths: list[JsonPath]) -> Any:
-    """Decode the JSON text Gemini sent for untyped values (``Any``, bare ``list`` items) at ``paths``
-    (from :func:`json_text_paths`): a string that is JSON becomes its value, other strings stay as they are; at an
+    """Decode the JSON text Gemini sent for untyped values (``Any``, bare ``list`` items, and maps under a tuple
+    position) at ``paths`` (from :func:`json_text_paths`; an ``int`` step is one position of a list, a :class:`Rest`
+    those from its index on): a string that is JSON becomes its value, other strings stay as they are; at an
     :class:`ObjectPath` (the map member of ``str | dict[str, X]``) only a JSON object that fits the map's schema is
     decoded (module doc).
 
