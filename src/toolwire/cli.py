@@ -30,7 +30,7 @@ from toolwire._cli_errors import error_text as _error_text
 from toolwire._cli_model import check_dialect as _check_dialect
 from toolwire._cli_model import check_server_url
 from toolwire._printing import terminal_json, terminal_text
-from toolwire._std_streams import output_to_stderr, tolerant_output
+from toolwire._std_streams import output_to_stderr, tolerant_input, tolerant_output, utf8_line
 from toolwire.cli_help import HelpGroup
 from toolwire.cli_text import called_this_turn, refusal_text
 from toolwire.cli_text import cut_reason as _cut_reason
@@ -461,7 +461,7 @@ def _chat(agent: Any, max_steps: int) -> None:
     conversation: list[Any] = []
     out.print("[dim]toolwire chat: type a question; 'clear' starts a new conversation; 'exit' or Ctrl-D leaves.[/dim]")
     echo = not sys.stdin.isatty()  # (questions read from a pipe are shown, so the output reads as a conversation)
-    strict = _tolerant_input()
+    tolerant_input()
     while True:
         try:
             line = input("you> ").strip()
@@ -470,10 +470,11 @@ def _chat(agent: Any, max_steps: int) -> None:
             return
         except UnicodeDecodeError:  # a stream that could not be read tolerantly: the session goes on
             line = "\udcff"
-        if strict and valid_text(line) != line:  # this line alone is refused, not the lines read with it (review 156)
+        text = utf8_line(line)  # whatever the locale (review 157 #1)
+        if text is None:  # this line alone is refused, not the lines read with it (review 156)
             err.print("[red]error:[/red] that line is not UTF-8 text: set your terminal to UTF-8 and type it again.")
             continue
-        line = valid_text(line)
+        line = text
         if echo and line:
             out.print(terminal_text(line), markup=False)  # (escape() doubled a "\\" that ends it: review 156 #5)
         if line.lower() in ("exit", "quit", ":q"):
@@ -529,17 +530,6 @@ def _chat(agent: Any, max_steps: int) -> None:
             continue
         if result is not None:
             conversation = list(result.messages)
-
-
-def _tolerant_input() -> bool:
-    """Read standard input with ``surrogateescape`` where it was read strictly (a UTF-8 locale), so that a line that
-    is not UTF-8 fails alone: read strictly, the decoding error threw away every line read with it, and the session
-    ended (review 156 #1). Return whether it was strict (such a line is then refused, as before)."""
-    if getattr(sys.stdin, "errors", None) != "strict" or getattr(sys.stdin, "reconfigure", None) is None:
-        return False
-    with contextlib.suppress(ValueError, OSError):  # a closed or detached stream: read as it is
-        sys.stdin.reconfigure(errors="surrogateescape")
-    return True
 
 
 _mount()
