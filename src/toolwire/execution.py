@@ -292,7 +292,7 @@ class ToolExecutor:
         return self._error(text, bad, bad.get("name"))
 
     async def acall(self, calls: Iterable[ToolCall], invalid: Iterable[InvalidToolCall] = ()) -> list[ToolMessage]:
-        """Run ``calls`` concurrently and answer each, then each ``invalid`` call; order is kept.
+        """Run ``calls`` concurrently and answer each call and each ``invalid`` call, in the order the model sent them.
 
         Args:
             calls: the tool calls (``{"name", "args", "id", "type"}`` dicts), or an AIMessage, whose
@@ -300,7 +300,9 @@ class ToolExecutor:
             invalid: the calls that could not be parsed (:class:`~toolwire.messages.InvalidToolCall`).
 
         Returns:
-            One ToolMessage per call, then one per invalid call. A call without an id gets one first, and a
+            One ToolMessage per call and per invalid call, in the model's order: every call in ``calls``' order,
+            an invalid call with an ``index`` (its place in the reply, as the parsers set it) in that place, and
+            one without an ``index`` after the calls. A call without an id gets one first, and a
             number as an id becomes its text, as :class:`~toolwire.messages.AIMessage` does, so each answer can
             be matched to its call. Calls that share an id (a hand-made AIMessage) are answered under it in call
             order: toolwire's models and the Agent pair the k-th answer with the k-th call (review 83). A call
@@ -386,7 +388,7 @@ class ToolExecutor:
         return in_reply_order(results, [self._invalid(b) for b in bad], bad)
 
     async def aexecute(self, message: AIMessage | Sequence[ToolCall]) -> list[ToolMessage]:
-        """Run every tool call of ``message`` (async) and return their results in call order.
+        """Run every tool call of ``message`` (async) and return their results in the order the model sent them.
 
         Args:
             message: the model's reply (or its streamed chunks merged: an
@@ -399,9 +401,10 @@ class ToolExecutor:
         :meth:`acall`.
 
         Returns:
-            A new list of :class:`~toolwire.messages.ToolMessage`, one per tool call in call order, then one per
-            invalid tool call; each answers its call's id (``status="error"`` for a call that failed, unless
-            ``handle_errors=False``).
+            A new list of :class:`~toolwire.messages.ToolMessage`, one per tool call and per invalid tool call,
+            in the model's order: every tool call in the reply's order, an invalid call with an ``index`` in its
+            place, and one without an ``index`` after the tool calls (as :meth:`acall`). Each answers its call's
+            id (``status="error"`` for a call that failed, unless ``handle_errors=False``).
 
         Raises:
             UserError: ``message`` is neither an AIMessage nor a list (or tuple) of tool calls (or is a LangChain
@@ -426,7 +429,8 @@ class ToolExecutor:
             message: an AIMessage (or a streamed AIMessageChunk), or a list of tool calls.
 
         Returns:
-            One ToolMessage per tool call, and per invalid call, in order (see :meth:`acall`).
+            One ToolMessage per tool call and per invalid call, in the model's order: an invalid call with an
+            ``index`` in its place, one without after the tool calls (see :meth:`acall`).
 
         Raises:
             UserError, ToolExecutionError, the tool's own exception: as :meth:`aexecute`.
@@ -441,7 +445,8 @@ class ToolExecutor:
             invalid: the calls that could not be parsed.
 
         Returns:
-            One ToolMessage per call, then one per invalid call (see :meth:`acall`).
+            One ToolMessage per call and per invalid call, in the model's order: an invalid call with an
+            ``index`` in its place, one without after the calls (see :meth:`acall`).
 
         Raises:
             UserError, ToolExecutionError, the tool's own exception: as :meth:`acall`.
