@@ -18,6 +18,7 @@ from toolwire.errors import SchemaError, UserError
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage, Usage, content_text
 from toolwire.models.lowering._calls import CUT_OFF, arguments_json, arguments_object, native_call, sent_call_name
 from toolwire.models.lowering._media import read_media
+from toolwire.models.lowering._union_keys import shared_key_schema
 
 __all__ = [
     "COMBINATORS",
@@ -463,7 +464,9 @@ def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[s
     For providers whose schema subset has no object-level ``anyOf``/``oneOf``/``allOf`` (Anthropic refuses
     them at the top of ``input_schema``: "input_schema does not support oneOf, allOf, or anyOf at the top
     level"; Gemini's ``Schema`` has no ``oneOf``/``allOf``). Nothing of the object is lost: its own
-    ``properties`` and ``required`` are kept and come first; the branches' properties are added; ``required``
+    ``properties`` and ``required`` are kept and come first; the branches' properties are added, a key that several
+    ``anyOf``/``oneOf`` branches declare taking what each gives it (:func:`shared_key_schema`: an ``enum`` of their
+    ``const`` tags, else their ``anyOf``; review 158 #3), so every alternative stays writable; ``required``
     grows by what every ``anyOf``/``oneOf`` branch requires (every ``allOf`` branch's requirements). Which
     alternative to give ("id or name") is written in plain words at the end of ``description``, where the
     model reads it; toolwire still validates the arguments against the full schema.
@@ -472,9 +475,12 @@ def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[s
     required: list[str] = list(node.get("required") or ())
     notes: list[str] = []
     for key, branches in combos:
+        declared: dict[str, list[Any]] = {}  # key -> each branch's schema of it
         for branch in branches:
             for name, sub in (branch.get("properties") or {}).items():
-                props.setdefault(name, sub)
+                declared.setdefault(name, []).append(sub)
+        for name, subs in declared.items():  # (allOf: every branch holds, the first one's schema as before)
+            props.setdefault(name, subs[0] if key == "allOf" else shared_key_schema(subs))
         sets = [[r for r in branch.get("required") or () if isinstance(r, str)] for branch in branches]
         if key == "allOf":
             needed = [r for s in sets for r in s]
