@@ -9,7 +9,8 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
   messages (the Hugging Face chat-template conventions). Replies are read as ``hermes`` blocks when the
   template speaks of ``<tool_call>`` (generated as ``function_tag`` blocks when the template writes
   Qwen3-Coder's ``<function=NAME><parameter=KEY>`` tags), and as JSON call objects (what small Qwen models
-  actually write).
+  actually write). Results go in call order, one per call, as the hosted providers send them: see
+  :mod:`toolwire.models._template_conversation`.
 * ``"pythonic"``: a system prompt lists the tools as Python function signatures and asks for a Python list
   of calls, ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; earlier calls are written
   the same way and results come back as plain text in a user turn (``Function results:``). Names Python
@@ -44,7 +45,8 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
-from toolwire.models._text_content import json_form, prompt_text, result_text
+from toolwire.models._template_conversation import ordered_messages, template_calls
+from toolwire.models._text_content import prompt_text, result_text
 from toolwire.models._tool_text import (
     _example_call,
     _python_call,
@@ -289,6 +291,9 @@ class Dialect:
     ) -> Rendered:
         """Turn a conversation into template messages (and the template's ``tools``).
 
+        For ``template``, results are first put in call order, one per call, as the hosted providers get them
+        (:func:`~toolwire.models._template_conversation.ordered_messages`).
+
         Args:
             messages: the conversation, oldest first.
             tools: the tools offered for this reply (none when ``tool_choice`` is ``"none"``).
@@ -307,7 +312,7 @@ class Dialect:
         out: list[dict[str, Any]] = []
         names = _python_names(tools)
         question = ""  # the last user message's text: said again after the results the model now answers
-        for message in messages:
+        for message in ordered_messages(messages) if self.name == "template" else messages:
             if isinstance(message, AIMessage):
                 for call in message.tool_calls:
                     if call.get("id"):
@@ -341,22 +346,22 @@ class Dialect:
         """An assistant turn: its raw reply when this dialect wrote it, else its text and calls as the
         dialect writes them (JSON arguments in the offered tool's schema order, as its grammar allows), then the
         raw text of its invalid calls (another dialect's reply, a provider's): the error results that answer them
-        follow, so the model sees what it wrote rather than an empty turn."""
+        follow, so the model sees what it wrote rather than an empty turn. For ``template``, each invalid call is a
+        ``tool_calls`` entry at its place in the reply, its arguments the text written
+        (:func:`~toolwire.models._template_conversation.template_calls`), so calls and results line up."""
         raw = (message.provider_data or {}).get(RAW_KEY)
         check = fingerprint(message.text, message.tool_calls)
         if isinstance(raw, dict) and raw.get("dialect") == self.name and raw.get("check") == check:
             return {"role": "assistant", "content": raw.get("text", "")}
         text = message.text
+        if self.name == "template":  # each call a tool_calls entry, the invalid ones as written: results have calls
+            entry: dict[str, Any] = {"role": "assistant", "content": text}
+            if message.tool_calls or message.invalid_tool_calls:
+                entry["tool_calls"] = template_calls(message)
+            return entry
         broken = "\n".join(str(c.get("args")) for c in message.invalid_tool_calls if c.get("args"))
         text = f"{text}\n{broken}" if text and broken else text or broken
         calls = message.tool_calls
-        if self.name == "template":
-            entry: dict[str, Any] = {"role": "assistant", "content": text}
-            if calls:
-                entry["tool_calls"] = [{"id": c["id"], "type": "function",
-                                        "function": {"name": c["name"], "arguments": json_form(c["args"])}}
-                                       for c in calls]
-            return entry
         if calls:
             if self.formats[0] == "pythonic":
                 written = "[" + ", ".join(_python_call(c, names) for c in calls) + "]"
