@@ -1,5 +1,5 @@
-"""The conversation as the ``template`` dialect hands it to a GGUF's own chat template: results in call order
-(:mod:`toolwire.models.dialects`).
+"""The conversation as the ``template`` dialect hands it to a GGUF's own chat template: results in call order, and
+what the template's own checks demand (:mod:`toolwire.models.dialects`).
 
 * Results go back in call order, one per call, exactly as the hosted providers get them
   (:func:`ordered_messages`, through :func:`~toolwire.models.lowering._common.group_messages`, case E3): templates
@@ -9,10 +9,26 @@
 * Every call of a turn, the invalid ones too (at their place in the reply), is a ``tool_calls`` entry
   (:func:`template_calls`), so that each result has its call: an invalid call's ``arguments`` are the text the
   model wrote (its error result says what was wrong with it).
+* Some templates refuse conversations they did not write themselves, with a ``raise_exception``; read from the
+  template text (:func:`template_rules`), in general terms rather than by model name:
+
+  - call ids of a fixed length (Mistral v0.3's and Mistral Nemo's "Tool call IDs should be alphanumeric strings
+    with length 9!"): each id is mapped, alike in its call and in its results, to that many letters and digits
+    (an id that already fits is kept; the same id always gives the same text, so each prompt still begins
+    with the previous one);
+  - one call per assistant turn (Llama 3.1's and 3.2's "This model only supports single tool-calls at once!"): a
+    turn of several calls is written as consecutive single-call turns, each followed by its result; the reply's
+    text goes with the first. Replies may still hold several calls (parallel tool calls stay as requested).
+
+  A check the template still fails is the template's own :class:`~toolwire.errors.UserError`
+  (:meth:`toolwire.models.chat_template.ChatTemplate.render`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +36,59 @@ from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
 from toolwire.models._text_content import json_form
 from toolwire.models.lowering._common import assistant_calls, group_messages
 
-__all__ = ["ordered_messages", "template_calls"]
+__all__ = ["NO_RULES", "TemplateRules", "fit_to_rules", "ordered_messages", "template_calls", "template_rules"]
+
+# ``tool_call.id|length != 9``, ``message.tool_call_id | length != 9``, ``(tool_call['id'] | length) != 9``
+_ID_LENGTH = re.compile(r"""(?:\bid|tool_call_id|\[\s*['"]id['"]\s*\])\s*\|\s*length\s*\)?\s*!=\s*(\d+)""")
+_ID_LENGTH_SAID = re.compile(r"(?i)ids? should be [a-z ]*strings? (?:with|of) length (\d+)")
+# ``not message.tool_calls|length == 1``, ``message['tool_calls'] | length > 1``, ``tool_calls|length != 1``
+_ONE_CALL = re.compile(r"""tool_calls['"]?\s*\]?\s*\|\s*length\s*(?:!=\s*1|>\s*1|==\s*1)\b""")
+_MAX_ID_LENGTH = 64  # the letters and digits a sha256 gives in hex
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TemplateRules:
+    """What a chat template checks in the conversation it is given.
+
+    Attributes:
+        call_id_length: the length every call id must have (0: any).
+        one_call_per_turn: the template refuses an assistant turn of more than one call.
+    """
+
+    call_id_length: int = 0
+    one_call_per_turn: bool = False
+
+
+NO_RULES = TemplateRules()
+"""The rules of a template that checks nothing (and of the dialects that use no template's messages)."""
+
+
+def template_rules(template: str | None) -> TemplateRules:
+    """Read from a chat template's text the checks it makes with ``raise_exception``.
+
+    Args:
+        template: the Jinja source (None: no rules).
+
+    Returns:
+        The :class:`TemplateRules`: a fixed id length where the template compares an id's ``length`` with a
+        number (or says ids should be strings of some length), and one call per turn where it raises when a
+        message's ``tool_calls`` are not exactly one.
+    """
+    if not template or "raise_exception" not in template:
+        return NO_RULES
+    length = 0
+    found = _ID_LENGTH.search(template) or _ID_LENGTH_SAID.search(template)
+    if found is not None and _raises_after(template, found.end()):
+        length = int(found.group(1))
+    one = any(_raises_after(template, m.end()) for m in _ONE_CALL.finditer(template))
+    return TemplateRules(length if 0 < length <= _MAX_ID_LENGTH else 0, one)
+
+
+def _raises_after(template: str, at: int) -> bool:
+    """Whether the ``{% if %}`` whose condition ends at ``at`` raises (before its ``endif`` or ``else``)."""
+    rest = template[at:at + 400]
+    end = re.search(r"\{%-?\s*(?:endif|else|elif)\b", rest)
+    return "raise_exception" in (rest[:end.start()] if end else rest)
 
 
 def ordered_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -64,3 +132,73 @@ def _arguments(call: ToolCall | InvalidToolCall) -> Any:
         raw = call.get("args")
         return raw if isinstance(raw, str) and raw else {}
     return json_form(call.get("args"))
+
+
+def fit_to_rules(messages: list[dict[str, Any]], rules: TemplateRules) -> list[dict[str, Any]]:
+    """Write the template messages so that the template's checks pass (see the module's text).
+
+    Args:
+        messages: the template messages, each call's results right after its turn (:func:`ordered_messages`).
+        rules: the template's :class:`TemplateRules`.
+
+    Returns:
+        A new list: ids mapped to ``rules.call_id_length`` letters and digits, and, with ``one_call_per_turn``,
+        each turn of several calls split into single-call turns, each followed by its results.
+    """
+    if rules.call_id_length:
+        short = _ShortIds(rules.call_id_length)
+        messages = [_with_ids(m, short) for m in messages]
+    if not rules.one_call_per_turn:
+        return messages
+    out: list[dict[str, Any]] = []
+    at = 0
+    while at < len(messages):
+        message = messages[at]
+        at += 1
+        calls = message.get("tool_calls") or []
+        if message.get("role") != "assistant" or len(calls) < 2:
+            out.append(message)
+            continue
+        results: list[dict[str, Any]] = []
+        while at < len(messages) and messages[at].get("role") == "tool":
+            results.append(messages[at])
+            at += 1
+        for n, call in enumerate(calls):
+            out.append({**message, "content": message.get("content", "") if n == 0 else "", "tool_calls": [call]})
+            mine = next((r for r in results if r.get("tool_call_id") == call["id"]), None)
+            if mine is not None:
+                results.remove(mine)
+                out.append(mine)
+        out.extend(results)  # (none after grouping: each result answers one of the turn's calls)
+    return out
+
+
+def _with_ids(message: dict[str, Any], short: _ShortIds) -> dict[str, Any]:
+    if message.get("tool_calls"):
+        return {**message, "tool_calls": [{**c, "id": short(c["id"])} for c in message["tool_calls"]]}
+    if message.get("role") == "tool" and "tool_call_id" in message:
+        return {**message, "tool_call_id": short(message["tool_call_id"])}
+    return message
+
+
+class _ShortIds:
+    """Call ids mapped to ``length`` letters and digits: an id that already fits is kept, any other becomes the
+    start of its sha256 (the same id always gives the same text); two ids never share one."""
+
+    def __init__(self, length: int) -> None:
+        self.length = length
+        self.given: dict[str, str] = {}
+        self.used: set[str] = set()
+
+    def __call__(self, call_id: Any) -> str:
+        key = str(call_id)
+        if key in self.given:
+            return self.given[key]
+        short = key if len(key) == self.length and key.isascii() and key.isalnum() else ""
+        n = 0
+        while (not short or short in self.used) and n < 1000:  # (a short length may run out of new texts)
+            short = hashlib.sha256((f"{key}#{n}" if n else key).encode()).hexdigest()[:self.length]
+            n += 1
+        self.given[key] = short
+        self.used.add(short)
+        return short

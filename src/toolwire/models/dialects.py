@@ -9,8 +9,9 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
   messages (the Hugging Face chat-template conventions). Replies are read as ``hermes`` blocks when the
   template speaks of ``<tool_call>`` (generated as ``function_tag`` blocks when the template writes
   Qwen3-Coder's ``<function=NAME><parameter=KEY>`` tags), and as JSON call objects (what small Qwen models
-  actually write). Results go in call order, one per call, as the hosted providers send them: see
-  :mod:`toolwire.models._template_conversation`.
+  actually write). Results go in call order, one per call, as the hosted providers send them, and the
+  conversation is written so that the template's own checks pass (call ids of the length it demands, one
+  call per assistant turn where it refuses more): see :mod:`toolwire.models._template_conversation`.
 * ``"pythonic"``: a system prompt lists the tools as Python function signatures and asks for a Python list
   of calls, ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; earlier calls are written
   the same way and results come back as plain text in a user turn (``Function results:``). Names Python
@@ -45,7 +46,14 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
-from toolwire.models._template_conversation import ordered_messages, template_calls
+from toolwire.models._template_conversation import (
+    NO_RULES,
+    TemplateRules,
+    fit_to_rules,
+    ordered_messages,
+    template_calls,
+    template_rules,
+)
 from toolwire.models._text_content import prompt_text, result_text
 from toolwire.models._tool_text import (
     _example_call,
@@ -271,6 +279,9 @@ class Dialect:
             probability (:mod:`toolwire.models._call_lean`; 0: off). 0 for every
             dialect; :data:`DEFAULT_DIALECTS` sets 0.02 for qwen2.5-coder-0.5b, where it was measured
             (benchmarks/ACCURACY.md, "Twenty-fifth session").
+        rules: for ``template``, the checks the chat template makes on its conversation (call ids of a fixed
+            length, one call per assistant turn), which :meth:`render` writes the conversation to pass
+            (:mod:`toolwire.models._template_conversation`); none for the others.
     """
 
     name: str
@@ -279,6 +290,7 @@ class Dialect:
     min_value_probability: float = 0.0
     optional_argument_share: float = 0.0
     parallel_call_share: float = 0.0
+    rules: TemplateRules = NO_RULES
 
     def render(
         self,
@@ -292,7 +304,8 @@ class Dialect:
         """Turn a conversation into template messages (and the template's ``tools``).
 
         For ``template``, results are first put in call order, one per call, as the hosted providers get them
-        (:func:`~toolwire.models._template_conversation.ordered_messages`).
+        (:func:`~toolwire.models._template_conversation.ordered_messages`), and the messages are then written to
+        pass the template's checks (:attr:`rules`).
 
         Args:
             messages: the conversation, oldest first.
@@ -336,6 +349,7 @@ class Dialect:
         if self.name == "template":
             if tools and tool_choice in (None, "auto"):  # the template's own tool prompt never says when not to call
                 out = _add_system(out, _TEMPLATE_RELEVANCE)
+            out = fit_to_rules(out, self.rules)
             return Rendered(_add_to_last_user(out, instruction), [_openai_tool(t) for t in tools] or None)
         out = _merge_results(out)
         if tools:
@@ -503,7 +517,8 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
         name: one of :data:`DIALECTS`.
         template: the model's chat template; for ``"template"`` it decides the formats (``hermes``
             first when it mentions ``<tool_call>``, ``function_tag`` when it also writes ``<function=`` and
-            ``<parameter=`` tags, as Qwen3-Coder's does).
+            ``<parameter=`` tags, as Qwen3-Coder's does) and the checks it makes on its conversation
+            (:attr:`Dialect.rules`).
 
     Raises:
         UserError: unknown name, or ``"template"`` for a model whose template takes no tools.
@@ -516,11 +531,12 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
     if name == "template":
         if not template or "tools" not in template:
             raise UserError("This model's chat template does not take tools: use dialect='pythonic' or 'json'.")
+        rules = template_rules(template)
         if "<tool_call>" not in template:
-            return Dialect("template", ("json",))
+            return Dialect("template", ("json",), rules=rules)
         # Qwen3-Coder's template writes calls as <function=NAME><parameter=KEY> tags inside the block
         tags = "<function=" in template and "<parameter=" in template
-        return Dialect("template", ("function_tag" if tags else "hermes", "json"))
+        return Dialect("template", ("function_tag" if tags else "hermes", "json"), rules=rules)
     raise UserError(f"Unknown dialect {name!r}: use one of {', '.join(DIALECTS)}.")
 
 
