@@ -163,7 +163,10 @@ class AIMessageChunk(ChunkLangChainAPI):
     def to_message(self, *, tool_names: Collection[str] | None = None) -> AIMessage:
         """Return the :class:`AIMessage` this (merged) chunk stands for.
 
-        Each tool-call chunk is read as a provider's whole reply reads its native call, by the same
+        Tool-call chunks of one call that this chunk holds several pieces of (a provider's closing chunk may) are
+        first merged into one, as :func:`merge_chunks` merges them (:func:`merge_call_pieces`), so a single chunk
+        reads as the same calls as ``merge_chunks([chunk])``. Each call is read as a provider's whole reply reads
+        its native call, by the same
         function (:func:`toolwire.models.lowering._common.native_call`, which runs
         :func:`toolwire.parsing.arguments.tool_call_from_native`): the name is stripped, the argument text
         goes through :func:`~toolwire.parsing.arguments.normalize_arguments`, arguments wrapped as
@@ -209,7 +212,10 @@ class AIMessageChunk(ChunkLangChainAPI):
         limit = isinstance(reason, str) and reason.lower() in LENGTH_REASONS  # there, empty argument text is cut off
         declared = {bad.get("id") for bad in self.invalid_tool_calls if isinstance(bad, dict) and bad.get("id")
                     and (cut or bad.get("error") in (CUT_OFF, STREAM_CUT))}
-        for position, chunk in enumerate(self.tool_call_chunks):
+        pieces = self.tool_call_chunks
+        if len(pieces) > 1:  # several pieces of one call in this chunk (a provider's closing chunk, or a chunk made
+            pieces = merge_call_pieces(pieces)  # by hand) are one call, as merge_chunks reads them (review 159 #1)
+        for position, chunk in enumerate(pieces):
             if chunk.get("id") and chunk.get("id") in declared:
                 continue
             if not chunk.get("id"):  # one new id, kept with this chunk: every read gives the call the same id, so
@@ -219,7 +225,7 @@ class AIMessageChunk(ChunkLangChainAPI):
                 if made is None:
                     made = self._made_ids[position] = new_tool_call_id()
                 chunk = {**chunk, "id": made}  # type: ignore[typeddict-item]
-            last = position == len(self.tool_call_chunks) - 1  # a call another followed was not cut (review 82)
+            last = position == len(pieces) - 1  # a call another followed was not cut (review 82)
             records.append(native_call(chunk.get("name"), chunk.get("args"), chunk.get("id"), tool_names,
                                        cut=limit and last))
         calls, invalid = split_in_order(records)  # an invalid call before a valid one keeps its place (index)
@@ -394,6 +400,23 @@ class _Calls:
                  "type": "tool_call_chunk"} for g in ordered]
 
 
+def merge_call_pieces(pieces: Iterable[ToolCallChunk]) -> list[ToolCallChunk]:
+    """The streamed tool-call pieces ``pieces`` merged into one piece per call, by the rule :func:`merge_chunks`
+    follows (:class:`_Calls`): what one chunk holding them all reads as, whichever provider made it.
+
+    Args:
+        pieces: :class:`ToolCallChunk` dicts in arrival order (odd fields read as :meth:`_Calls.add` reads them).
+
+    Returns:
+        One ``{"name", "args", "id", "index", "type": "tool_call_chunk"}`` per call, the argument text joined, in
+        index order when every call has an index (else in the order the calls started).
+    """
+    calls = _Calls()
+    for part in pieces:
+        calls.add(part)
+    return calls.chunks()
+
+
 def _args_text(value: Any) -> str:
     """A chunk's ``args`` as text: a str subclass as its string, decoded arguments as their JSON text."""
     if isinstance(value, str):
@@ -524,7 +547,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
         elif content:
             text.append(content)
         for part in chunk.tool_call_chunks:
-            calls.add(part)
+            calls.add(part)  # (merge_call_pieces of all the chunks' pieces, read as they come)
         if chunk.invalid_tool_calls:
             invalid.extend(chunk.invalid_tool_calls)
         if chunk.usage is not None:

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Collection
 from typing import Any
 
+from toolwire.chunks import merge_call_pieces
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT, unclosed_arguments
 from toolwire.models.lowering._common import native_call, split_calls, usage
@@ -171,7 +172,8 @@ class StreamState:
     last chunk with usage (sent when ``stream_options.include_usage`` is set), finish reason, model, the
     reasoning text (``provider_data``) and any content part that is neither text nor thinking. Only the
     choice with index 0 is read; a stream that never sends one gives the first index it sent, whole, in
-    ``finish()`` (as :func:`parse_response` falls back to the first choice). Merged with
+    ``finish()`` (as :func:`parse_response` falls back to the first choice), each call in one tool-call piece, so
+    that the closing chunk alone (or accumulated with ``+``) reads as the reply. Merged with
     :func:`~toolwire.messages.merge_chunks` they equal :func:`parse_response` of the same reply.
 
     A stream that ends without a ``finish_reason`` was cut short (the ``openai`` SDK does not say whether
@@ -295,6 +297,7 @@ class StreamState:
         if not self.tool_calls_seen:  # as parse_response reads message.function_call: one call, whole
             pieces += [self.merger.add(index=_LEGACY_CALL, name=p.get("name"), args=p.get("arguments"))
                        for p in self.legacy]
+        pieces = merge_call_pieces(pieces)  # one piece per call: this chunk may be the stream's only one (review 159)
         if self.finish_reason is None:
             log.warning("The chat completion stream%s ended without a finish_reason: the reply may be cut short "
                         "(response_metadata['finish_reason'] is None).", f" {self.id}" if self.id else "")
