@@ -42,6 +42,7 @@ from toolwire._signature import docstring_summary, function_name, is_async_calla
 from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_checks import (
     SET_CHECKED,
+    check_description,
     check_fields_taken,
     check_name,
     check_subclass,
@@ -237,9 +238,7 @@ class Tool(ToolArguments, Batching):
                 check_subclass(type(func))  # its own advice (review 144 #4)
             raise SchemaError(f"Cannot name a tool for {func!r}: pass name=...")
         check_name(tool_name)
-        if isinstance(description, str) and not description.strip():  # (not the docstring's fault: review 61)
-            raise SchemaError(f"Tool {tool_name!r} has no description: description= is empty; pass a sentence saying "
-                              "what the tool does, or leave it out to use the docstring's summary.")
+        check_description(tool_name, description)  # (not the docstring's fault: reviews 61, 157 #4)
         if args_schema is not None:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
                 raise SchemaError("args_schema must be a pydantic BaseModel class: for a JSON Schema dict, use "
@@ -280,7 +279,7 @@ class Tool(ToolArguments, Batching):
         Args:
             func: sync or ``async def`` function, called as ``func(**arguments)``.
             name: the tool name (``^[a-zA-Z0-9_-]{1,64}$``).
-            description: what the tool does (required, non-empty).
+            description: what the tool does (required: text that is not empty or only whitespace).
             parameters: JSON Schema of the arguments, an object schema; local ``$ref`` are inlined.
             validate: ``validate(args) -> dict`` raising :class:`ToolValidationError`; by default the
                 arguments are checked against ``parameters`` with ``jsonschema``, in the dialect its
@@ -294,7 +293,7 @@ class Tool(ToolArguments, Batching):
             The new tool, whose :attr:`parameters` are ``parameters`` with local ``$ref`` inlined.
 
         Raises:
-            SchemaError: bad name, empty description, a schema that is not a valid object schema, no
+            SchemaError: bad name, blank description, a schema that is not a valid object schema, no
                 ``validate`` given and the ``jsonschema`` package not installed, or an option
                 refused as :meth:`from_function` refuses it (``timeout``, ``response_format``, the bool flags).
             UserError: a keyword that is none of these (``timout=``: the message names the close match).
@@ -302,6 +301,7 @@ class Tool(ToolArguments, Batching):
         from toolwire.interop.openai_tools import ready_function_schema
 
         check_name(name)
+        check_description(name, description, required=True)  # (not the docstring's: review 157 #4)
         made = cls(func, ready_function_schema(parameters, name, description, validate), name=name,
                    return_direct=return_direct, timeout=timeout, response_format=response_format,
                    handle_errors=handle_errors, hide_error_details=hide_error_details)
