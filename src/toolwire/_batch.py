@@ -66,7 +66,8 @@ class Batching:
         input order (LangChain's ``batch``).
 
         Args:
-            inputs: a list (or tuple) of inputs, each one that ``invoke`` takes (a question, a conversation...).
+            inputs: a list (or tuple) of inputs, each one that ``invoke`` takes: for a model or an Agent a question,
+                a conversation...; for a tool a dict of its arguments, or a tool call.
             rest: nothing: LangChain's ``batch(inputs, config)`` (a ``{"max_concurrency": 2}`` dict as the second
                 argument) is refused with a ``UserError`` saying to pass ``max_concurrency=2`` instead.
             max_concurrency: the most inputs being asked at the same time, a whole number of at least 1; None
@@ -85,7 +86,9 @@ class Batching:
                 call) stop at their next token instead, and those waiting for their turn on the model never start.
                 A Ctrl-C stops the batch the same way. True: an input whose call raised an ``Exception`` (or that
                 was refused outright) gets that exception in its place in the list, and nothing is raised for it.
-            **options: generation options for every call (temperature, max_tokens...), as ``invoke`` takes them.
+            **options: passed on to every call, as ``invoke`` takes them: a model's (and structured output's)
+                generation options (temperature, max_tokens...); for a tool, only ``timeout=`` (the seconds each
+                call may take); an Agent takes none.
 
         Returns:
             A new list with one answer per input, in input order: what ``invoke`` returns for it (or, with
@@ -94,9 +97,10 @@ class Batching:
         Raises:
             UserError: ``inputs`` is not a list or tuple (one question alone: use ``invoke``), ``max_concurrency`` is
                 not a whole number of at least 1 or None, ``return_exceptions`` is not a bool, ``config=``
-                (LangChain's ``RunnableConfig``) was given, by keyword or as the second argument, or (an Agent's
-                batch, whose ``invoke`` takes no options) any other option; an Agent's messages name
-                ``Agent.batch()`` (``Agent.abatch()``).
+                (LangChain's ``RunnableConfig``) was given, by keyword or as the second argument, an option
+                that ``invoke`` does not take: for an Agent's batch any option (its ``invoke`` takes none), for a
+                tool's any but ``timeout=`` (a generation option such as ``temperature=``); the message then names
+                the class's method (``Agent.batch()``, ``Tool.abatch()``).
             Exception: the first failure of a call, as ``invoke`` raises it (``return_exceptions=False``).
         """
         items = _checked(self, "batch", inputs, max_concurrency, return_exceptions, options, rest)
