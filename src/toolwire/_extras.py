@@ -8,7 +8,12 @@ keeps the two equal) and the extra's name, for those who install from a clone.
 
 from __future__ import annotations
 
-__all__ = ["EXTRAS", "install_hint"]
+import importlib
+import importlib.util
+
+from toolwire.errors import UserError
+
+__all__ = ["EXTRAS", "install_hint", "local_missing", "require_local"]
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "local": ("llama-cpp-python==0.3.36", "huggingface_hub>=0.20", "rstr>=3.2"),
@@ -38,3 +43,38 @@ def install_hint(extra: str, *, upgrade: bool = False) -> str:
         return f"toolwire's [{extra}] extra: run pip install -e '.[{extra}]' in toolwire's repository"
     flag = "-U " if upgrade else ""
     return f"toolwire's [{extra}] extra: run pip install {flag}{' '.join(repr(p) for p in packages)}"
+
+
+def local_missing() -> str | None:
+    """The package of the ``[local]`` extra that the embedded model needs and this install lacks, found without
+    importing llama-cpp-python (numpy is imported: the local pipeline imports it anyway).
+
+    Returns:
+        ``"llama-cpp-python"`` when ``llama_cpp`` cannot be found, else ``"numpy"`` when numpy cannot be imported,
+        else None. Raises nothing.
+    """
+    try:
+        found = importlib.util.find_spec("llama_cpp") is not None
+    except (ImportError, ValueError):  # (a finder that refuses it, or a module left without a spec)
+        found = False
+    if not found:
+        return "llama-cpp-python"
+    try:
+        importlib.import_module("numpy")
+    except ImportError:
+        return "numpy"
+    return None
+
+
+def require_local() -> None:
+    """Refuse to go on with the embedded local model when the ``[local]`` extra is missing, before any module that
+    needs it is imported (review 161 #1).
+
+    Raises:
+        UserError: a package of the extra is missing (:func:`local_missing`); the one sentence names it and the
+            ``pip install`` line to run (the same sentence ``toolwire.models._loaded`` gives when ``llama_cpp``
+            fails to import).
+    """
+    missing = local_missing()
+    if missing is not None:
+        raise UserError(f"Local models need {missing}, {install_hint('local')}.")

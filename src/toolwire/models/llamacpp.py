@@ -35,22 +35,22 @@ from pathlib import Path
 from typing import Any
 
 from toolwire._concurrency import iterate_in_thread
+from toolwire._extras import require_local
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, AIMessageChunk, coerce_messages, merge_chunks
-from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled
-from toolwire.models._generation import Generation
-from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model
-from toolwire.models._options import check_options
-from toolwire.models._text_content import check_readable
-from toolwire.models._turns import Turn, take_turns
 from toolwire.models.base import BaseChatModel, ChatRequest
-from toolwire.models.dialects import (
-    DIALECTS,
-    Dialect,
-    default_dialect_for,
-    get_dialect,
-)
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, model_file
+
+# Without the [local] extra, say so in one sentence before the pipeline's imports fail on numpy (review 161 #1).
+require_local()
+
+from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled  # noqa: E402
+from toolwire.models._generation import Generation  # noqa: E402
+from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model  # noqa: E402
+from toolwire.models._options import check_options  # noqa: E402
+from toolwire.models._text_content import check_readable  # noqa: E402
+from toolwire.models._turns import Turn, take_turns  # noqa: E402
+from toolwire.models.dialects import DIALECTS, Dialect, default_dialect_for, get_dialect  # noqa: E402
 
 DEFAULT_N_CTX = 8192
 """The context window (tokens) a model gets when ``n_ctx`` is not given, unless it was trained on fewer."""
