@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 
+from toolwire._extras import require_local
 from toolwire.errors import UserError
 
 __all__ = ["check_dialect", "check_server_url", "hosted_provider"]
@@ -53,18 +54,20 @@ def check_dialect(name: str | None, dialect: str | None, n_ctx: int | None = Non
     Raises:
         UserError: ``dialect``, ``n_ctx`` or ``n_threads`` is given with a hosted or server model's name
             (``openai:gpt-4o``, or a bare ``gpt-4o`` whose provider is inferred, as :func:`hosted_provider` reads
-            it: they apply to local models only), or ``dialect`` is not one of
+            it: they apply to local models only), ``dialect`` is given for a local model on an install without the
+            ``[local]`` extra (:func:`~toolwire._extras.require_local`), or ``dialect`` is not one of
             :data:`~toolwire.models.dialects.DIALECTS`.
     """
     if dialect is None and n_ctx is None and n_threads is None:
         return
-    from toolwire.models.dialects import DIALECTS
-
-    if hosted_provider(name) is not None:
+    if hosted_provider(name) is not None:  # (before the dialects' import, which needs the [local] extra: review 161)
         option = "--dialect" if dialect is not None else "--n-ctx" if n_ctx is not None else "--n-threads"
         raise UserError(f"{option} applies to local models only, not to {name!r}: leave it out.")
     if dialect is None:
         return
+    require_local()
+    from toolwire.models.dialects import DIALECTS
+
     if dialect not in DIALECTS:
         raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}, or leave out --dialect "
                         "to use the model's own.")
