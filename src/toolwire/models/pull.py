@@ -500,6 +500,8 @@ def pull_model(
     present = verify_file(target, entry, progress=progress)  # (with force too: review 138 #4 called it absent)
     pulled = present and not force
     damaged = not present and target.is_file()  # there, but its size or sha256 differ
+    if not present:  # (looked in, so named among what was tried: review 161 #3)
+        tried.append(str(target))
     for i, problem in enumerate(problems):
         if i < len(problems) - 1:
             then = "trying the next source"
