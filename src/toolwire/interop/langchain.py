@@ -228,7 +228,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
             message says to make a toolwire tool of it); a keyword other than ``injected`` (``injcted=``: the
             message names the close match); the tool needs an injected argument ``injected`` does not give
             (review 74: the model got pydantic's "Field required" for it), or ``injected`` names an argument the
-            tool does not inject.
+            tool does not inject; the tool has no description (empty or blank).
         TypeError: (when called directly) more positional arguments than parameters, or one given both ways.
     """
     lc = _lc()
@@ -323,6 +323,9 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     from toolwire._structured_tool import _pair, _SyncAndAsyncTool
 
     kind = _SyncAndAsyncTool if has_sync and has_async else Tool
+    if not isinstance(lc_tool.description, str) or not lc_tool.description.strip():  # (the error of from_schema names
+        raise UserError(f"LangChain tool {name!r} has no description: give it one (a docstring, or "  # description=,
+                        "description=... where the tool is made) so that the model knows what it does.")  # r. 157)
     made = kind.from_schema(run if has_sync else run_async, name, lc_tool.description or "", parameters, validate,
                             return_direct=bool(getattr(lc_tool, "return_direct", False)),
                             response_format="content_and_artifact" if with_artifact else "content")

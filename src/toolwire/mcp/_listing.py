@@ -125,7 +125,7 @@ def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeou
             continue
         name = _free_name(wanted[i], taken)
         annotations = item.get("annotations") or {}
-        desc = (item.get("description") or item.get("title") or annotations.get("title")
+        desc = (str(item.get("description") or "").strip() or item.get("title") or annotations.get("title")
                 or f"The '{mcp_name}' tool of the MCP server {label}.")
         params = item.get("inputSchema") or {"type": "object", "properties": {}}
         try:
