@@ -69,3 +69,24 @@ def test_to_message_merges_a_chunks_own_pieces_of_one_call_as_merge_chunks_does(
                                                 {"name": None, "args": "1}", "id": None, "index": 0}])  # type: ignore[list-item]
     first = bare.tool_calls
     assert [(c["name"], c["args"]) for c in first] == [("f", {"a": 1})] and bare.tool_calls == first
+
+
+def _piece(name: str, args: str, call_id: str, index: int) -> dict[str, Any]:
+    return {"name": name, "args": args, "id": call_id, "index": index, "type": "tool_call_chunk"}
+
+
+def test_parallel_tool_calls_false_counts_a_dropped_cut_call_once() -> None:
+    from toolwire.models._one_call import one_call_stream
+    from toolwire.models.lowering._calls import CUT_OFF
+
+    cut = {"name": "f", "args": '{"city": "Os', "id": "call_b", "error": CUT_OFF, "type": "invalid_tool_call"}
+    other = {"name": "g", "args": "[", "id": "call_c", "error": "not JSON", "type": "invalid_tool_call"}
+    chunks = [AIMessageChunk("", tool_call_chunks=[_piece("f", '{"city": "Paris"}', "call_a", 0)]),  # type: ignore[list-item]
+              AIMessageChunk("", tool_call_chunks=[_piece("f", '{"city": "Os', "call_b", 1)]),  # type: ignore[list-item]
+              AIMessageChunk("", invalid_tool_calls=[cut], response_metadata={"finish_reason": "length"})]  # type: ignore[list-item]
+    merged = merge_chunks(list(one_call_stream(iter(chunks))), as_chunk=False)
+    assert [c["id"] for c in merged.tool_calls] == ["call_a"] and merged.invalid_tool_calls == []
+    assert merged.response_metadata["dropped_tool_calls"] == 1  # the cut call is one call, as invoke counts it
+    # an invalid call of its own (another id) is another call dropped
+    chunks[-1] = AIMessageChunk("", invalid_tool_calls=[cut, other])  # type: ignore[list-item]
+    assert merge_chunks(list(one_call_stream(iter(chunks)))).response_metadata["dropped_tool_calls"] == 2

@@ -123,7 +123,8 @@ class OneCallStream:
         self.first: Any = None  # the group of the call kept (None: none yet; self: an invalid call was kept)
         self.candidate: Any = None  # with ``forced``: the first call, of another tool, held back
         self.held: list[Any] = []  # the candidate's parts
-        self.dropped: set[int] = set()  # ids (id()) of the groups and invalid calls dropped
+        self.dropped: dict[int, Any] = {}  # id() -> a group (call) dropped
+        self.dropped_invalid: list[Any] = []  # the invalid calls dropped
         self.overtaken = False  # a held first call was dropped for a later call of ``forced``
 
     def filter(self, chunk: AIMessageChunk) -> AIMessageChunk:
@@ -144,7 +145,7 @@ class OneCallStream:
             if group is self.first:
                 kept.append(part)
             else:
-                self.dropped.add(id(group))
+                self.dropped[id(group)] = group
         kept_invalid = []
         anchor = self.first if self.first is not None else self.candidate
         kept_id = anchor.get("id") if isinstance(anchor, dict) else None
@@ -155,7 +156,7 @@ class OneCallStream:
             elif kept_id is not None and call.get("id") == kept_id:
                 kept_invalid.append(call)  # the kept call, cut off: not another call
             else:
-                self.dropped.add(id(call))
+                self.dropped_invalid.append(call)
         if len(kept) == len(parts) and len(kept_invalid) == len(invalid):
             return chunk
         return AIMessageChunk(chunk.content, tool_call_chunks=kept, invalid_tool_calls=kept_invalid, usage=chunk.usage,
@@ -168,7 +169,7 @@ class OneCallStream:
             self.first = group
             out = [*self.held, part] if group is self.candidate else [part]
             if self.candidate is not None and group is not self.candidate:
-                self.dropped.add(id(self.candidate))
+                self.dropped[id(self.candidate)] = self.candidate
                 self.overtaken = True
             self.candidate, self.held = None, []
             return out
@@ -177,18 +178,26 @@ class OneCallStream:
         if group is self.candidate:
             self.held.append(part)
         else:
-            self.dropped.add(id(group))
+            self.dropped[id(group)] = group
         return []
+
+    def _count(self) -> int:
+        """How many calls were dropped: each group, and each invalid call but one that a dropped group's pieces
+        already made (the same id: a call the stream declares cut off at its end, review 159 #2)."""
+        group_ids = {group.get("id") for group in self.dropped.values() if group.get("id")}
+        return len(self.dropped) + sum(1 for call in self.dropped_invalid
+                                       if not (isinstance(call, dict) and call.get("id") in group_ids))
 
     def done(self) -> AIMessageChunk | None:
         """Log the warning, when calls were dropped, and return the chunk that ends the stream: the first call held
         back when no call of ``forced`` came, and how many calls were dropped
         (``response_metadata["dropped_tool_calls"]``, as :func:`one_call` gives it); None when there is neither."""
-        if not self.dropped and not self.held:
+        if not self.dropped and not self.dropped_invalid and not self.held:
             return None
-        metadata = {"dropped_tool_calls": len(self.dropped)} if self.dropped else {}
-        if self.dropped:
-            _warn(len(self.dropped), f"the call of {self.forced}, forced by tool_choice" if self.overtaken else "")
+        dropped = self._count()
+        metadata = {"dropped_tool_calls": dropped} if dropped else {}
+        if dropped:
+            _warn(dropped, f"the call of {self.forced}, forced by tool_choice" if self.overtaken else "")
         held, self.held = self.held, []
         return AIMessageChunk("", tool_call_chunks=held, response_metadata=metadata)
 
