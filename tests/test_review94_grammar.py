@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from test_grammar import Gbnf
 from toolwire import tool
+from toolwire._schema_keys import KEY_TEXT
 from toolwire.errors import ToolValidationError
 from toolwire.models._grammar_pattern import pattern_rule
 from toolwire.models.base import to_tool_spec
@@ -131,8 +132,9 @@ def _accepts(spec: ToolSpec, fmt: str, w: dict[str, Any]) -> bool:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_dict_keys_follow_a_property_names_pattern(fmt: str) -> None:
-    spec = _dict_tool({"pattern": "^-?[0-9]+$"})  # how int keys are published
-    assert _accepts(spec, fmt, {"5": 1, "-12": 2})
+    spec = _dict_tool(dict(KEY_TEXT["integer"]))  # how int keys are published (canonical since review 158 #4)
+    assert _accepts(spec, fmt, {"5": 1, "-12": 2, "0": 3})
+    assert not _accepts(spec, fmt, {"07": 1})
     assert not _accepts(spec, fmt, {"abc": 1})
     assert not _accepts(spec, fmt, {"1.5": 1})
     # a pattern the grammar cannot follow leaves any key, as before

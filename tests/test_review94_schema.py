@@ -167,7 +167,7 @@ def test_dict_keys_publish_the_text_json_carries_and_are_read_back() -> None:
     props = weights.parameters["properties"]
     assert props["w"]["propertyNames"] == {"enum": ["1", "2"]}
     assert props["stars"]["anyOf"][0]["propertyNames"] == {"enum": ["1", "2", "3"]}
-    assert props["ids"]["anyOf"][0]["propertyNames"] == {"pattern": "^-?[0-9]+$"}
+    assert props["ids"]["anyOf"][0]["propertyNames"] == {"pattern": "^(?:0|-?[1-9][0-9]*)$"}  # (review 158 #4)
     assert props["plain"]["anyOf"][0]["propertyNames"] == {"enum": ["1", "2"]}
     assert "pattern" in props["ratio"]["anyOf"][0]["propertyNames"]
     args = {"w": {"1": 5}, "stars": {"3": 1}, "ids": {"-7": "x"}, "plain": {"2": 4}, "ratio": {"1.5": 2}}

@@ -22,7 +22,7 @@ from toolwire.parsing._scan import to_jsonable
 from toolwire.parsing.pythonic import parse_pythonic
 from toolwire.tools import ToolSpec
 
-INT_KEYS = {"pattern": "^-?[0-9]+$"}  # how toolwire publishes the keys of a dict[int, X]
+INT_KEYS = {"pattern": "^(?:0|-?[1-9][0-9]*)$"}  # how toolwire publishes the keys of a dict[int, X] (review 158 #4)
 NUMBER_KEYS = {"pattern": "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"}  # ... of a dict[float, X]
 
 
@@ -188,7 +188,7 @@ def test_union_number_keys_are_held_as_the_widest_number() -> None:
 
     props = weigh.parameters["properties"]
     assert props["by_size"]["propertyNames"] == NUMBER_KEYS
-    assert props["by_id"]["propertyNames"] == {"pattern": "^-?[0-9]+$"}
+    assert props["by_id"]["propertyNames"] == INT_KEYS
     grammar = _pythonic(weigh.spec)
     assert grammar.accepts('[weigh(by_size={"2.5": "a", 3: "b"}, by_id={"7": "c"})]')
     assert not grammar.accepts('[weigh(by_size={"large": "a"}, by_id={})]')

@@ -3,7 +3,10 @@
 Private to :mod:`toolwire._schema_strict`, which writes both sides: the JSON Schema's ``propertyNames`` says what
 text the keys are (:func:`key_names`), and validation reads a ``Literal`` or ``Enum`` key back from its text
 (:class:`KeyFromText`, made from :func:`key_table`). pydantic reads ``int``, ``float``, ``Decimal``, ``bool`` and
-``IntEnum`` keys from text itself (in JSON mode, strict included).
+``IntEnum`` keys from text itself (in JSON mode, strict included). Two texts that read back as the same key (``"7"``
+and ``"07"``, ``"1"`` and ``"1.0"``) are refused (:class:`DistinctKeys`, :func:`distinct_keys`; not in a dict that
+pydantic's JSON mode validates by other rules, a ``strict`` one), not one value silently dropped; an ``int`` key's
+published pattern admits only the canonical text of an integer (review 158 #4).
 
 The shapes written are exactly ``{"pattern": ...}`` and ``{"enum": [...]}`` (string keys keep pydantic's own
 ``propertyNames``), so that a grammar made from the schema can read them.
@@ -17,11 +20,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["KEY_TEXT", "UNKEYABLE", "KeyFromText", "is_number_text", "key_names", "key_table", "key_text",
-           "number_text_patterns"]
+__all__ = ["KEY_TEXT", "UNKEYABLE", "DistinctKeys", "KeyFromText", "distinct_keys", "is_number_text", "key_names",
+           "key_table", "key_text", "number_text_patterns"]
 
 KEY_TEXT: dict[str, dict[str, Any]] = {
-    "integer": {"pattern": "^-?[0-9]+$"},
+    "integer": {"pattern": "^(?:0|-?[1-9][0-9]*)$"},  # (canonical: no leading zero, no "-0"; review 158 #4)
     "number": {"pattern": "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"},
     "boolean": {"enum": ["true", "false"]},
 }
@@ -62,6 +65,63 @@ class KeyFromText:
         if value.__class__ is str:
             return self.table.get(value, value)
         return value
+
+
+class DistinctKeys:
+    """The ``function-before`` of a dict whose keys are read from their text (``int``, ``float``, ``bool``, an
+    ``Enum`` or a ``Literal`` key): two keys that read back as the same key (``"7"`` and ``"07"``, ``"0"`` and
+    ``"-0"``) are a validation error naming them (``dict_key_repeated``), where pydantic keeps the last value and
+    drops the other silently (review 158 #4). A key that does not read is left to the dict's own validation.
+
+    Args:
+        read: reads one key as validation does (a ``SchemaValidator.validate_python`` of the keys' schema, called
+            with ``strict=False``: JSON mode reads a key's text even where the schema is strict).
+    """
+
+    __slots__ = ("read",)
+
+    def __init__(self, read: Callable[..., Any]) -> None:
+        self.read = read
+
+    def __call__(self, value: Any) -> Any:
+        """``value`` itself, or a ``PydanticCustomError`` naming two of its keys that are one key."""
+        if value.__class__ is not dict or len(value) < 2:
+            return value
+        seen: dict[Any, Any] = {}
+        for key in value:
+            try:
+                read = self.read(key, strict=False)
+                first = seen.setdefault(read, key)
+            except Exception:  # (a key that does not read, or reads unhashable: the dict's validation says so)
+                continue
+            if first is not key:
+                from pydantic_core import PydanticCustomError
+
+                raise PydanticCustomError(
+                    "dict_key_repeated", "Keys {first} and {second} are the same key {key}: give each key once.",
+                    {"first": repr(first), "second": repr(key), "key": repr(read)})
+        return value
+
+
+def distinct_keys(node: dict[str, Any], config: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``dict`` core schema ``node`` (of keys other than strings) under a :class:`DistinctKeys` check (its ``ref``
+    moved to the check, where pydantic looks for it), or ``node`` itself where the check cannot stand: keys no
+    validator of their own reads (a definition's), or a dict validated by other rules in pydantic's JSON mode
+    (``strict``, see :mod:`toolwire._schema_json`), since a function validator validates its input in Python mode.
+    """
+    from pydantic_core import SchemaValidator
+
+    from toolwire._schema_json import json_mode_needed
+
+    if json_mode_needed(node, config):
+        return node
+    try:
+        read = SchemaValidator({k: v for k, v in node["keys_schema"].items() if k != "ref"}).validate_python
+    except Exception:  # (a definition-ref, say: no check, as before)
+        return node
+    out = {"type": "function-before", "function": {"type": "no-info", "function": DistinctKeys(read)},
+           "schema": {k: v for k, v in node.items() if k != "ref"}}
+    return {**out, "ref": node["ref"]} if "ref" in node else out
 
 
 def key_table(node: Any) -> dict[str, Any]:

@@ -52,7 +52,7 @@ from toolwire._schema_dates import WRITTEN as _WRITTEN
 from toolwire._schema_dates import NotDigits as _NotDigits
 from toolwire._schema_dates import not_digits, unwrapped_choices
 from toolwire._schema_docs import describe_class
-from toolwire._schema_keys import UNKEYABLE, KeyFromText, key_names, key_table
+from toolwire._schema_keys import UNKEYABLE, DistinctKeys, KeyFromText, distinct_keys, key_names, key_table
 
 __all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "numeric_leaf", "strict_class_schema",
            "strict_core", "strict_validator", "transparent", "validator_config"]
@@ -219,7 +219,7 @@ def _enum_apart(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-_BEFORE_CHECKS = (KeyFromText, _NotDigits)  # (tuples made once: a ``A | B`` here would be made at each call)
+_BEFORE_CHECKS = (KeyFromText, _NotDigits, DistinctKeys)  # (tuples made once: not an ``A | B`` at each call)
 _WRAP_CHECKS = (_BoolApart, _EnumApart)
 
 
@@ -286,18 +286,17 @@ def _unwrapped(node: Any) -> Any:
 
 
 def _dict_keys(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-    """A ``dict`` node whose keys are a ``Literal`` or an ``Enum`` of values other than strings, reading its keys'
-    text (:class:`~toolwire._schema_keys.KeyFromText`); any other as it is."""
+    """A ``dict`` node of keys other than strings refusing two texts of one key (``DistinctKeys``, review 158 #4), and
+    reading the text of a ``Literal``/``Enum`` key of other values (``KeyFromText``); any other as it is."""
     keys = node.get("keys_schema")
-    if not isinstance(keys, dict) or (keys.get("type") == "function-before" and isinstance(
-            (keys.get("function") or {}).get("function"), KeyFromText)):
+    if not isinstance(keys, dict) or _unwrapped(keys).get("type") in ("str", "any"):
         return node
     table = key_table(_unwrapped(keys))
-    if not table:
-        return node
-    wrapper = {"type": "function-before", "function": {"type": "no-info", "function": KeyFromText(table)},
-               "schema": keys}
-    return {**node, "keys_schema": wrapper}
+    if table and not (keys.get("type") == "function-before" and isinstance(
+            (keys.get("function") or {}).get("function"), KeyFromText)):
+        keys = {"type": "function-before", "function": {"type": "no-info", "function": KeyFromText(table)},
+                "schema": keys}
+    return distinct_keys(node if keys is node["keys_schema"] else {**node, "keys_schema": keys}, config)
 
 
 def _enum_values(values: Any) -> dict[tuple[type, Any], enum.Enum]:
@@ -514,8 +513,8 @@ class StrictJsonSchema(GenerateJsonSchema):
     def dict_schema(self, schema: Any) -> JsonSchemaValue:
         """pydantic's dict schema, with ``propertyNames`` saying what text the keys are (review 94, finding 5;
         :func:`toolwire._schema_keys.key_names`): a JSON object's keys are strings, so an ``int`` key is
-        ``{"pattern": "^-?[0-9]+$"}``, a ``float`` or ``Decimal`` key a number's pattern, and a ``Literal``, ``Enum``
-        or ``bool`` key ``{"enum": [its values' texts]}`` (``"1"``, ``"true"``), which validation reads back.
+        ``{"pattern": "^(?:0|-?[1-9][0-9]*)$"}``, a ``float`` or ``Decimal`` key a number's pattern, a ``Literal``,
+        ``Enum`` or ``bool`` key ``{"enum": [texts]}`` (``"1"``, ``"true"``), which validation reads back.
 
         Raises:
             PydanticInvalidForJsonSchema: the keys cannot be written as text (a ``tuple``, ``None``...).

@@ -361,7 +361,7 @@ _MAX_VALUE_SCHEMA = 1500  # characters of a map's value schema written into a de
 def key_notes(node: dict[str, Any]) -> list[str]:
     """What the description of a map sent as JSON text says of its keys, which Gemini's ``Schema`` cannot carry
     (review 94): the values of ``propertyNames``' ``enum``/``const`` (``Keys: one of "small", "large".``), its
-    ``pattern`` (``Keys must match the regular expression `^-?[0-9]+$`.``) or ``format``, and the key count
+    ``pattern`` (``Keys must match the regular expression `^(?:0|-?[1-9][0-9]*)$`.``) or ``format``, and the key count
     (``minProperties``/``maxProperties``: ``At least 1 key and at most 3 keys.``). Returns the sentences, ``[]`` for
     none."""
     notes: list[str] = []
