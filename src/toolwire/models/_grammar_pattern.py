@@ -2,10 +2,10 @@
 
 The grammar holds a pattern only where it states a type: a number written as text (review 128 #7; every other
 pattern is a constraint on the value, left to validation). A ``dict[int, str]`` parameter's keys are JSON strings that
-must read as integers, which its schema says with ``"propertyNames": {"pattern": "^-?[0-9]+$"}``, and a ``Decimal``'s
-string branch has the pattern of a number's text; the grammar writes only such texts there (review 94), through
-:func:`pattern_rule`, for the patterns :func:`toolwire._schema_keys.number_text_patterns` lists. A model left free
-writes ``{"abc": "x"}``, which validation then refuses. The translator itself is general (the subset below, ``\\w``
+must read as integers, which its schema says with ``"propertyNames": {"pattern": "^(?:0|-?[1-9][0-9]*)$"}``, and a
+``Decimal``'s string branch has the pattern of a number's text; the grammar writes only such texts there (review 94),
+through :func:`pattern_rule`, for the patterns :func:`toolwire._schema_keys.number_text_patterns` lists. A model left
+free writes ``{"abc": "x"}``, which validation then refuses. The translator itself is general (the subset below, ``\\w``
 included, review 124), so a pattern pydantic may write differently for those types is still translated exactly.
 
 :func:`pattern_rule` translates a pattern (ECMA-262 syntax, JSON Schema 2020-12 Validation section 6.3.3; in the

@@ -447,8 +447,8 @@ def _key(names: Any, rules: Rules, hint: str) -> str:
 
     In Python style the key may also be written bare where the pythonic parser reads it back as the same text
     (:func:`toolwire.parsing._scan.to_jsonable`, review 96): an integer (``{3: "North"}``, Python's form: ``0`` or no
-    leading zero, at most 24 digits) for the integer pattern ``^-?[0-9]+$``, a number for the number pattern of a
-    ``dict[float, X]``, and ``3``, ``True``, ``False`` or ``None`` for the enum texts ``"3"``, ``"true"``,
+    leading zero, at most 24 digits) for the integer pattern ``^(?:0|-?[1-9][0-9]*)$``, a number for the number pattern
+    of a ``dict[float, X]``, and ``3``, ``True``, ``False`` or ``None`` for the enum texts ``"3"``, ``"true"``,
     ``"false"``, ``"null"``. JSON keys stay quoted."""
     quoted = _quoted_key(names, rules, hint)
     bare = _bare_key(names, rules) if rules.style == "py" else None

@@ -167,9 +167,9 @@ def to_jsonable(value: Any, _depth: int = 0, *, scalar_keys: bool = False) -> An
         scalar_keys: also take dict keys that are ``int``, finite ``float``, ``bool`` or ``None``, each as the text
             JSON writes for it (``{3: "a"}`` -> ``{"3": "a"}``; ``-1`` -> ``"-1"``, ``1.5`` -> ``"1.5"``, ``True`` ->
             ``"true"``, ``None`` -> ``"null"``), the text a JSON object key holds for such a key: a ``dict[int, str]``
-            is published with ``"propertyNames": {"pattern": "^-?[0-9]+$"}`` and validation reads the texts back as
-            ints (review 96). The pythonic call format uses it; two keys of the same text (``{3: "a", "3": "b"}``)
-            are refused.
+            is published with ``"propertyNames": {"pattern": "^(?:0|-?[1-9][0-9]*)$"}`` and validation reads the texts
+            back as ints (review 96). The pythonic call format uses it; two keys of the same text (``{3: "a", "3":
+            "b"}``) are refused.
 
     Raises:
         ValueError: ``value`` holds something JSON cannot carry (a set, bytes, complex, a key that is not a string
