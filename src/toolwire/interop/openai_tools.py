@@ -6,8 +6,9 @@ Accepted definitions (:func:`tool_from_schema`):
 * OpenAI Chat Completions: ``{"type": "function", "function": {"name", "description", "parameters",
   "strict"?}}`` (OpenAI API reference, "Chat Completions > tools").
 * OpenAI Responses API: ``{"type": "function", "name", "description", "parameters"}``.
-* A bare function dict ``{"name", "description", "parameters"}``, Anthropic's ``input_schema`` or MCP's
-  ``inputSchema`` in place of ``parameters``.
+* A bare function dict ``{"name", "description", "parameters"}``, Anthropic's ``input_schema``, MCP's
+  ``inputSchema`` or google-genai's ``parameters_json_schema`` (``parametersJsonSchema``) in place of
+  ``parameters`` (:data:`PARAMETER_KEYS`; ``bind_tools`` reads the same keys).
 * A JSON Schema of the arguments (``{"type": "object", "properties": {...}, "required": [...]}``); the
   tool's name and description then come from ``name=``/``description=``, the function, or the schema's
   ``title``/``description``.
@@ -51,6 +52,13 @@ __all__ = [
 ]
 
 _EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
+
+PARAMETER_KEYS = ("parameters", "input_schema", "inputSchema", "parameters_json_schema", "parametersJsonSchema")
+"""The keys a tool dict may hold its arguments' JSON Schema under, the first one set winning: OpenAI's
+``parameters``, Anthropic's ``input_schema``, MCP's ``inputSchema`` (a dumped ``mcp.types.Tool``) and google-genai's
+``FunctionDeclaration.parameters_json_schema`` (camel case in its JSON form). One rule for
+:func:`tool_from_schema` and ``bind_tools`` (review 163 #1: ``bind_tools`` read only the first two, and a tool given
+under the others lost its parameters silently)."""
 # top-level keywords that let an object take keys its "properties" do not list
 _OPEN_KEYWORDS = ("additionalProperties", "patternProperties", "unevaluatedProperties", "allOf", "anyOf",
                   "oneOf", "$ref", "if", "dependentSchemas")
@@ -79,6 +87,19 @@ def split_tool_definition(definition: Mapping[str, Any]) -> tuple[str | None, st
     return _split(definition)[:3]
 
 
+def definition_parameters(fn: Mapping[str, Any]) -> Any:
+    """The arguments' schema a function dict holds (shared by :func:`tool_from_schema` and ``bind_tools``).
+
+    Args:
+        fn: the function dict (``{"name", "description", "parameters"}`` or one of the other keys).
+
+    Returns:
+        The value of the first of :data:`PARAMETER_KEYS` it sets (not None), unchecked (the caller checks it is a
+        dict); None when it sets none of them.
+    """
+    return next((fn[k] for k in PARAMETER_KEYS if fn.get(k) is not None), None)
+
+
 def _split(definition: Mapping[str, Any]) -> tuple[str | None, str | None, dict[str, Any], bool]:
     if not isinstance(definition, Mapping):
         raise SchemaError(f"A tool definition must be a dict, not {type(definition).__name__}.")
@@ -86,11 +107,11 @@ def _split(definition: Mapping[str, Any]) -> tuple[str | None, str | None, dict[
     if definition.get("type") == "function":
         inner = definition.get("function")
         fn = inner if isinstance(inner, Mapping) else definition
-    keys = ("parameters", "input_schema", "inputSchema")
-    if fn is not definition or any(k in fn for k in keys) or (
+    if fn is not definition or any(k in fn for k in PARAMETER_KEYS) or (
         "name" in fn and "properties" not in fn and fn.get("type") != "object"
     ):
-        params = next((fn[k] for k in keys if fn.get(k) is not None), _EMPTY)
+        params = definition_parameters(fn)
+        params = _EMPTY if params is None else params
         if not isinstance(params, Mapping):
             raise SchemaError(f"The 'parameters' of tool {fn.get('name')!r} must be a JSON Schema dict.")
         return fn.get("name"), fn.get("description"), dict(params), False

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from toolwire._tool_checks import check_name
 from toolwire.errors import SchemaError
+from toolwire.interop.openai_tools import PARAMETER_KEYS, definition_parameters
 from toolwire.tools import Tool, ToolSpec
 
 __all__ = ["GEMINI_SERVER_TOOLS", "ServerTool", "ToolDictSpec", "hosted_choice", "server_tool", "to_tool",
@@ -124,7 +125,7 @@ def hosted_choice(choice: Any, tools: Sequence[Any]) -> Any:
     return choice
 
 
-_SPEC_KEYS = frozenset({"type", "function", "name", "description", "parameters", "input_schema"})
+_SPEC_KEYS = frozenset({"type", "function", "name", "description", *PARAMETER_KEYS})
 
 
 def to_tool(obj: Any) -> Tool | ToolSpec:
@@ -136,7 +137,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
     by its ``schema()``), a ``TypedDict`` class (the same, as ``with_structured_output`` reads one), a JSON Schema
     of an object with a ``title`` (the tool's name; schema only), an OpenAI-format tool dict
     ``{"type": "function", "function": {"name", "description", "parameters"}}`` or a bare
-    ``{"name", "description", "parameters"}`` (or Anthropic ``input_schema``) dict (schema only; other keys
+    ``{"name", "description", "parameters"}`` (or Anthropic's ``input_schema``, MCP's ``inputSchema``, google-genai's
+    ``parameters_json_schema``: :data:`~toolwire.interop.openai_tools.PARAMETER_KEYS`) dict (schema only; other keys
     such as ``cache_control`` kept in a :class:`ToolDictSpec`), a provider server-tool dict (a
     :class:`ServerTool`, see :func:`server_tool`), and a LangChain tool. A dict's
     parameters are checked and made self-contained as :func:`~toolwire.interop.tool_from_schema` does
@@ -166,7 +168,7 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         server = server_tool(obj)
         if server is not None:
             return server
-        if obj.get("type") == "object" and not {"name", "function", "parameters", "input_schema"} & obj.keys():
+        if obj.get("type") == "object" and not {"name", "function", *PARAMETER_KEYS} & obj.keys():
             obj = _json_schema_tool(obj)  # a JSON Schema of the arguments, named by its title, as LangChain takes it
         # OpenAI Chat Completions nests the function ({"type": "function", "function": {...}}); the Responses
         # API writes it flat ({"type": "function", "name", "description", "parameters", "strict"})
@@ -177,7 +179,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         from toolwire.interop.openai_tools import normalize_parameters
 
         name = check_name(fn["name"])
-        params = fn.get("parameters") or fn.get("input_schema") or {"type": "object", "properties": {}}
+        params = definition_parameters(fn) or {"type": "object", "properties": {}}  # (the keys tool_from_schema
+        # reads: MCP's inputSchema and google-genai's parameters_json_schema too, review 163 #1)
         if not isinstance(params, dict):
             raise SchemaError(f"The 'parameters' of tool {name!r} must be a JSON Schema dict.")
         description = fn.get("description") or ""

@@ -78,6 +78,14 @@ SERVER_TOOL_PROVIDERS = ("anthropic", None)
 ``type`` (``web_search_20250305``) or any other ``type`` but ``custom`` (Anthropic tool-use guide)."""
 
 
+_TOOL_KEYS = frozenset({"cache_control", "defer_loading", "eager_input_streaming", "input_examples", "allowed_callers",
+                        "type"})
+"""The keys of a tool dict Anthropic's tool definition takes besides ``name``, ``description``, ``input_schema`` and
+``strict`` (Messages API reference, ``ToolParam``; ``type`` only as ``"custom"``); any other key (a dumped MCP tool's
+``title``, ``annotations``, ``outputSchema``, ``_meta``; OpenAI's ``format``) would be refused with a 400 ("Extra
+inputs are not permitted"), so it is dropped with a debug log (review 163 #1)."""
+
+
 def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict[str, Any]:
     """Return the Anthropic tool definition of a tool, function, pydantic model or tool dict.
 
@@ -91,7 +99,9 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
     Returns:
         A server tool's dict unchanged (``{"type": "web_search_20250305", "name": "web_search", ...}``);
         else ``{"name", "description", "input_schema"[, "strict": True]}`` (``description`` left out when empty)
-        plus the other keys of a tool dict (``cache_control``...). A top-level
+        plus the keys of a tool dict that Anthropic's tool definition takes (``cache_control``, ``defer_loading``,
+        ``input_examples``...; other keys, such as a dumped MCP tool's ``title`` or ``annotations``, are dropped with
+        a debug log, as the API would refuse the request). A top-level
         ``anyOf``/``oneOf``/``allOf`` (refused by the API) is folded into the object: its own properties and
         required kept, the object branches' properties added, required grown by what every branch requires
         (see :func:`~toolwire.models.lowering._common.merge_object_union`; a debug log says so).
@@ -115,7 +125,10 @@ def convert_to_anthropic_tool(tool: Any, *, strict: bool | None = False) -> dict
         out["description"] = spec.description
     out["input_schema"] = schema
     if isinstance(spec, ToolDictSpec):  # cache_control and the other keys of an Anthropic tool, unchanged
-        out.update({k: copy.deepcopy(v) for k, v in spec.extra.items() if k != "strict"})
+        out.update({k: copy.deepcopy(v) for k, v in spec.extra.items() if k in _TOOL_KEYS})
+        if dropped := sorted(k for k in spec.extra if k not in _TOOL_KEYS and k != "strict"):
+            log.debug("anthropic: tool %s: dropped %s (not fields of Anthropic's tool definition)", spec.name,
+                      ", ".join(dropped))
         if strict is None and isinstance(spec.extra.get("strict"), bool):
             strict = spec.extra["strict"]  # the dict's own flag, as Anthropic's strict tool use guide writes it
     if strict:
