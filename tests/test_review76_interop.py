@@ -211,8 +211,8 @@ def test_the_langchain_tool_converters_refuse_a_typo_and_a_plain_function_in_one
         from_langchain_tool(lambda x: x)
     with pytest.raises(UserError, match=r"^to_langchain_tool\(\) takes only the tool, not nmae=: set the name"):
         to_langchain_tool(double, nmae="x")
-    assert from_langchain_tool(lf).invoke({"x": 2}) == "2"  # its content, as LangChain gives (review 93)
-    assert to_langchain_tool(double).invoke({"x": 2}) == "4"
+    assert from_langchain_tool(lf).invoke({"x": 2}) == 2  # its value, as LangChain gives (review 163 #2)
+    assert to_langchain_tool(double).invoke({"x": 2}) == 4
 
 
 @pytest.mark.parametrize("method", ["invoke", "stream", "ainvoke", "astream"])

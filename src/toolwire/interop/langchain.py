@@ -197,17 +197,21 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     against that model-visible schema (the pydantic ``tool_call_schema``, or ``jsonschema`` for a dict
     schema and for a model whose fields are not the schema's properties, such as the single ``__arg1`` of
     LangChain's single-input ``Tool``): a key it does not declare, an injected argument's name included, is a
-    validation error the model sees. The checked arguments are passed to the LangChain tool as a tool call carrying the
+    validation error the model sees. While toolwire runs a tool call (``invoke(tool_call)``, ``ToolExecutor``,
+    ``Agent``), the checked arguments are passed to the LangChain tool as a tool call carrying the
     model's call id, so LangChain fills ``InjectedToolCallId`` with it (other injected arguments take
     their defaults) and a ``response_format="content_and_artifact"`` artifact lands on
-    ``ToolMessage.artifact``; ``return_direct`` and ``response_format`` are kept: ``invoke(args)`` gives a
-    ``"content"`` tool's content, as LangChain's does (a ToolMessage the tool built with an artifact, as toolwire's
-    :class:`~toolwire.messages.ToolMessage`, so the artifact is kept), and a ``"content_and_artifact"`` tool's
-    ``(content, artifact)`` pair. Called directly, ``tool("Paris")`` takes positional arguments in the schema's
-    order, as LangChain's ``tool("Paris")`` does. A LangChain ``status="error"`` answer
-    becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage through ``invoke(tool_call)``); a LangGraph
-    ``Command``, which toolwire does not apply, a :class:`~toolwire.errors.ToolExecutionError` saying so (the tool
-    has run).
+    ``ToolMessage.artifact``; ``return_direct`` and ``response_format`` are kept. With bare arguments
+    (``invoke(args)``, no tool call running) the LangChain tool is invoked with them bare and what it returns is
+    returned as it is, as LangChain's ``invoke(args)`` does: the function's value (a dict stays a dict), or the text
+    of its ``handle_tool_error`` (review 163 #2: it was the JSON text of the ToolMessage); a tool that takes
+    ``InjectedToolCallId`` is still given a tool call (with a new id) and gives its content (a ToolMessage it built
+    with an artifact or an error status, as toolwire's :class:`~toolwire.messages.ToolMessage`), and a
+    ``"content_and_artifact"`` tool gives the ``(content, artifact)`` pair of its ToolMessage. Called directly,
+    ``tool("Paris")`` takes positional arguments in the schema's order, as LangChain's ``tool("Paris")`` does. A
+    LangChain ``status="error"`` answer becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage
+    through ``invoke(tool_call)``); a LangGraph ``Command``, which toolwire does not apply, a
+    :class:`~toolwire.errors.ToolExecutionError` saying so (the tool has run).
     Tools with only a ``coroutine`` run async. A tool with both sides (a ``StructuredTool`` with ``func`` and
     ``coroutine``, a ``BaseTool`` subclass that overrides ``_arun``) is run as LangChain runs it: toolwire's sync entry
     points (``invoke``, ``batch``, ``ToolExecutor.call``/``execute``, ``Agent.invoke``) call ``lc_tool.invoke`` and
@@ -294,6 +298,11 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         # a ToolMessage the tool built with an artifact (InjectedToolCallId) keeps it; else the content, as LangChain's
         return message.content if message.artifact is None else foreign_answer(message, name)  # invoke(args) gives
 
+    def value(result: Any) -> Any:
+        # what LangChain's tool.invoke(args) gave: the function's value, or the text of its handle_tool_error; a
+        # ToolMessage it built as toolwire's own (a LangGraph Command refused, as in unpack)
+        return foreign_answer(result, name) if is_foreign_answer(result) else result
+
     def call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
         # the model's call id, so an InjectedToolCallId argument (a LangGraph Command, a ToolMessage the tool
         # builds) answers the right call; a new id only when run outside a tool call
@@ -308,11 +317,25 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         return {"name": name, "args": {**kwargs, **fixed}, "id": current_call_id() or new_tool_call_id(),
                 "type": "tool_call"}
 
+    # with bare arguments (no tool call running: tool.invoke(args), an LCEL chain), LangChain's own tool is given
+    # them bare and its value returned as it is (review 163 #2: the text of the ToolMessage came back, a dict result as
+    # JSON), unless the tool needs a call: an InjectedToolCallId argument, or a (content, artifact) pair to give back
+    needs_call = with_artifact or "InjectedToolCallId" in kinds.values()
+
+    def bare() -> bool:
+        return not needs_call and current_call_id() is None
+
     async def run_async(*args: Any, **kwargs: Any) -> Any:
-        return unpack(await lc_tool.ainvoke(call(args, kwargs)))
+        request = call(args, kwargs)
+        if bare():
+            return value(await lc_tool.ainvoke(request["args"]))
+        return unpack(await lc_tool.ainvoke(request))
 
     def run(*args: Any, **kwargs: Any) -> Any:
-        return unpack(lc_tool.invoke(call(args, kwargs)))
+        request = call(args, kwargs)
+        if bare():
+            return value(lc_tool.invoke(request["args"]))
+        return unpack(lc_tool.invoke(request))
 
     has_sync, has_async = _sides(lc_tool)
     for func in (run, run_async):
@@ -351,7 +374,10 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         ``response_format``. Calls go through toolwire (validation, timeout). What the toolwire tool returns is
         passed on as LangChain's own tool passes it: a LangChain ``ToolMessage`` or LangGraph ``Command`` (any
         ``ToolOutputMixin``) as it is, toolwire's :class:`~toolwire.messages.ToolMessage` as LangChain's (content,
-        ``tool_call_id``, status, artifact and name kept), anything else as content. Invoked with a whole LangChain
+        ``tool_call_id``, status, artifact and name kept), anything else as the call's content (text, through a whole
+        ToolCall) or as the value itself (with bare arguments, as LangChain's own tool and ``tool.invoke(args)``
+        return it: review 163 #2; a ``"content_and_artifact"`` tool's content, as LangChain returns only that
+        part then). Invoked with a whole LangChain
         ToolCall (what LangGraph's ``ToolNode`` does), a failure or invalid arguments become a LangChain
         ``status="error"`` ToolMessage with toolwire's error text when the toolwire tool handles errors
         (``handle_errors=True``, the default; the LangChain tool's ``handle_tool_error`` and
@@ -389,13 +415,16 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
     def shape(result: Any) -> Any:
         if (answer := _tool_output(result)) is not None:  # the tool's own answer: LangChain passes it on as is
             return (answer, None) if tw.response_format == "content_and_artifact" else answer  # (review 143 #1, #9)
+        # with bare arguments LangChain returns the function's value as it is (only a ToolCall's answer is made a
+        # ToolMessage), as tw.invoke(args) does: so the value itself (review 163 #2: it was JSON text)
+        content = result_to_content if _LC_CALL_ID.get() is not None else (lambda same: same)
         if tw.response_format == "content_and_artifact":
             if not (isinstance(result, tuple) and len(result) == 2):
                 raise ToolExecutionError(
                     f"Tool '{tw.name}' has response_format='content_and_artifact' and must return a "
                     f"(content, artifact) tuple, but returned {type(result).__name__}.", tw.name)
-            return result_to_content(result[0]), result[1]
-        return result_to_content(result)
+            return content(result[0]), result[1]
+        return content(result)
 
     def failed(exc: Exception) -> Exception:
         # with a whole ToolCall, any failure becomes a ToolException, which LangChain answers with an error
