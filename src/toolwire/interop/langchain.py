@@ -43,9 +43,9 @@ _tool_class: list[type] = []  # the StructuredTool subclass, made once langchain
 
 
 class LangChainToolError(ToolExecutionError):
-    """A LangChain tool answered with ``status="error"`` (its own ``handle_tool_error`` or
-    ``handle_validation_error`` turned a failure into text); the text is kept as the message, and the error
-    ToolMessage's ``artifact`` as :attr:`artifact`."""
+    """Formerly raised when a LangChain tool answered with ``status="error"``; no longer raised: that answer is now
+    the call's ToolMessage as written (review 163 #3, see :func:`from_langchain_tool`). Kept so that code that
+    imports or catches it still runs."""
 
 
 
@@ -209,8 +209,11 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     with an artifact or an error status, as toolwire's :class:`~toolwire.messages.ToolMessage`), and a
     ``"content_and_artifact"`` tool gives the ``(content, artifact)`` pair of its ToolMessage. Called directly,
     ``tool("Paris")`` takes positional arguments in the schema's order, as LangChain's ``tool("Paris")`` does. A
-    LangChain ``status="error"`` answer becomes a :class:`LangChainToolError` (a ``status="error"`` ToolMessage
-    through ``invoke(tool_call)``); a LangGraph ``Command``, which toolwire does not apply, a
+    LangChain ``status="error"`` ToolMessage (one the tool built, or the text of its ``handle_tool_error`` or
+    ``handle_validation_error``) is the tool's answer, not a failure: it answers the call as written, its content
+    (a list of blocks too), status and artifact kept, as toolwire's own
+    :class:`~toolwire.messages.ToolMessage` does, also under ``handle_errors=False`` (review 163 #3); a LangChain tool
+    that raises fails as any tool does. A LangGraph ``Command``, which toolwire does not apply, is a
     :class:`~toolwire.errors.ToolExecutionError` saying so (the tool has run).
     Tools with only a ``coroutine`` run async. A tool with both sides (a ``StructuredTool`` with ``func`` and
     ``coroutine``, a ``BaseTool`` subclass that overrides ``_arun``) is run as LangChain runs it: toolwire's sync entry
@@ -290,9 +293,11 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
             raise ToolExecutionError(f"LangChain tool {name!r} returned a {type(message).__name__} instead of its "
                                      "result or a ToolMessage, which toolwire cannot send the model: return text (or "
                                      "a ToolMessage) from the tool.", name)
-        if message.status == "error":
-            text = message.content if isinstance(message.content, str) else str(message.content)
-            raise LangChainToolError(text, name, artifact=message.artifact)  # (kept: review 132 #3)
+        if message.status == "error":  # the tool answered (an error ToolMessage it built, its handle_tool_error
+            # text): that answers the call as written, content, status and artifact kept, as toolwire's own tool's
+            # ToolMessage does (review 163 #3: a content list reached the model as its Python repr, "Error: " was put
+            # before the text, and handle_errors=False raised it)
+            return foreign_answer(message, name)
         if with_artifact:  # (review 93: every LangChain tool was marked so, so invoke(args) gave (content, None))
             return message.content, message.artifact
         # a ToolMessage the tool built with an artifact (InjectedToolCallId) keeps it; else the content, as LangChain's
