@@ -21,8 +21,8 @@ from toolwire.evals.bfcl_checker import category_kind, check_calls
 from toolwire.evals.report import ItemResult, Report
 from toolwire.parsing.call_lists import text_calls
 
-__all__ = ["DECODING_KEYS", "RunInterrupted", "load_items", "model_label", "model_settings", "reply_calls", "run_bfcl",
-           "score_item"]
+__all__ = ["DECODING_KEYS", "RunInterrupted", "RunStopped", "load_items", "model_label", "model_settings",
+           "reply_calls", "run_bfcl", "score_item"]
 
 DECODING_KEYS = ("dialect", "call_format", "call_probability", "declined_calls", "made_up_values", "calls_continued",
                  "parallel_call_shares", "parallel_calls_added", "parallel_calls_refused", "declined_unknown_calls",
@@ -53,6 +53,17 @@ class RunInterrupted(KeyboardInterrupt):
         super().__init__("interrupted")
         self.report = report
         self.running = list(running)
+
+
+class RunStopped(UserError):
+    """:func:`run_bfcl` stopped because the model failed on :data:`_FAILED_IN_A_ROW` items in a row with server
+    trouble while items were left to run, after the items scored were saved; ``report`` holds them (``finished``
+    None), as :class:`RunInterrupted` does: the CLI prints it and writes its HTML page, so a run without ``--out``
+    keeps what was scored. The message says what failed and what to do."""
+
+    def __init__(self, message: str, report: Report) -> None:
+        super().__init__(message)
+        self.report = report
 
 
 def model_label(model: Any) -> str:
@@ -286,23 +297,19 @@ def _server_trouble(exc: BaseException) -> bool:
 
 
 class _Failures:
-    """Counts the items in a row on which the model failed, and stops the run at :data:`_FAILED_IN_A_ROW`."""
+    """Counts the items in a row on which the model failed, and says when the run stops (:data:`_FAILED_IN_A_ROW`).
 
-    def __init__(self) -> None:
+    ``resumable``: the run saves to a report file, so the stop's message tells to rerun with the same ``--out``."""
+
+    def __init__(self, resumable: bool = False) -> None:
         self.count = 0
+        self.resumable = resumable
 
-    def add(self, result: ItemResult) -> None:
-        """Take an item's result; raise :class:`UserError` once the model failed on :data:`_FAILED_IN_A_ROW` in a
-        row with server trouble (:func:`_server_trouble`). An error of the item itself (a context overflow, a schema
-        the provider refuses, a content filter) does not count: a rerun would run it again first and stop again
-        (review 86)."""
-        stop = self.check(result)
-        if stop is not None:
-            raise stop
-
-    def check(self, result: ItemResult) -> UserError | None:
-        """Take an item's result as :meth:`add` does, but return the :class:`UserError` that stops the run (None:
-        the run goes on) rather than raise it, so that the threaded runner can save the items still running first."""
+    def check(self, result: ItemResult) -> str | None:
+        """Take an item's result; return the message that stops the run once the model failed on
+        :data:`_FAILED_IN_A_ROW` items in a row with server trouble (:func:`_server_trouble`), else None (the run goes
+        on). An error of the item itself (a context overflow, a schema the provider refuses, a content filter) does
+        not count: a rerun would run it again first and stop again (review 86)."""
         if result.reason != "error" or result.decoding.get("failure") != "server":
             self.count = 0
             return None
@@ -310,9 +317,10 @@ class _Failures:
         if self.count < _FAILED_IN_A_ROW:
             return None
         last = result.message if len(result.message) <= 300 else result.message[:300] + "..."
-        return UserError(f"The model failed on {self.count} items in a row, the last with: {last.rstrip('.')}. "
-                         "Check the model and its server, then run again (with the same --out, the items "
-                         "scored are kept and those that failed are run again).")
+        rerun = (" (with the same --out, the items scored are kept and those that failed are run again)"
+                 if self.resumable else "")
+        return (f"The model failed on {self.count} items in a row, the last with: {last.rstrip('.')}. "
+                f"Check the model and its server, then run again{rerun}.")
 
 
 def load_items(data_dir: str | Path, categories: str | Iterable[str] | None = None,
@@ -388,10 +396,13 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             (:func:`model_settings`), items outside this run's selection scored on another data folder (kept,
             they would be counted unchecked; a report records its folder as an absolute path, and an older report's
             relative one is taken as relative to the current directory or to the report's own, either matching:
-            :func:`_same_folder`), or an item of another category with the id of one of this run's;
-            the model failed (raised) on :data:`_FAILED_IN_A_ROW` items in a row with server trouble (the items
-            scored are saved first: a rerun resumes; with threads, no item starts once the stop is decided, and the
-            items still running are waited for, each bounded by its model call's own timeout, and saved too).
+            :func:`_same_folder`), or an item of another category with the id of one of this run's.
+        RunStopped: a :class:`~toolwire.errors.UserError`: the model failed (raised) on :data:`_FAILED_IN_A_ROW`
+            items in a row with server trouble while items were left to run (the items scored are saved first and
+            held as its ``report``, ``finished=None``: a rerun with the same ``out`` resumes; with threads, no item
+            starts once the stop is decided, and the items still running are waited for, each bounded by its model
+            call's own timeout, and kept too). A stop on the last item, or once every item has started, is not
+            raised: every item was run, and the report is finished (its errors counted as such).
         RunInterrupted: a ``KeyboardInterrupt``, raised after saving the items scored so far to ``out`` and
             holding them as its ``report`` (which then has ``finished=None``); with threads, queued items are
             cancelled and running ones abandoned (its ``running``: Python still waits for those model calls to
@@ -440,43 +451,53 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
 
     todo = [item for item in items if item.id not in done]
     running: list[Future[ItemResult]] = []  # with threads, after Ctrl-C: the items still running
-    failures = _Failures()
+    failures = _Failures(resumable=out_path is not None)
+    stop: str | None = None
     tick()
     try:
         if concurrency == 1:
-            for item in todo:
+            for number, item in enumerate(todo, 1):
                 result = score_item(model, item)
                 done[item.id] = result
                 publish()
                 tick()
-                failures.add(result)
+                stop = failures.check(result)
+                if stop is not None and number < len(todo):
+                    break
+                stop = None  # (a stop on the last item: every item was run, a finished run)
         else:
-            _run_threads(model, todo, concurrency, done, publish, tick, running, failures)
+            stop = _run_threads(model, todo, concurrency, done, publish, tick, running, failures)
     except KeyboardInterrupt:
         publish()
         raise RunInterrupted(report, running) from None
+    if stop is not None:  # (saved already, finished None; the report goes with the error, as with Ctrl-C)
+        raise RunStopped(stop, report)
     publish(final=True)
     return report
 
 
 def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: dict[str, ItemResult],
                  publish: Callable[[], None], tick: Callable[[], None], running: list[Future[ItemResult]],
-                 failures: _Failures) -> None:
+                 failures: _Failures) -> str | None:
     # workers only compute; results are recorded, saved and reported here, on the calling thread. At most
     # ``concurrency`` items are handed to the workers at a time, the next one only once a result is recorded and the
     # run goes on, so that no item starts once the server-failures stop is decided (review 87: queued items started
     # meanwhile). On that stop, the items still running are waited for (each bounded by its model call's own
-    # timeout), each one that finishes recorded and saved, and then the stop is raised. On an exception (Ctrl-C),
-    # the futures still running are added to ``running``.
+    # timeout), each one that finishes recorded and saved, and then the stop's message is returned (None: the run
+    # went on to the end, or the stop came once every item had started, so every item was run: review 167). On an
+    # exception (Ctrl-C), the futures still running are added to ``running``.
     executor = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="bfcl")
     queue = iter(todo)
     pending: dict[Future[ItemResult], BfclItem] = {}
-    stop: UserError | None = None
+    stop: str | None = None
+    started = 0
 
     def start_next() -> None:
+        nonlocal started
         item = next(queue, None)
         if item is not None:
             pending[executor.submit(score_item, model, item)] = item
+            started += 1
 
     try:
         for _ in range(concurrency):
@@ -500,5 +521,4 @@ def _run_threads(model: Any, todo: Sequence[BfclItem], concurrency: int, done: d
                 running.append(future)
         raise
     executor.shutdown(wait=True)
-    if stop is not None:
-        raise stop
+    return stop if started < len(todo) else None

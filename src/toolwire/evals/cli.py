@@ -6,7 +6,8 @@ Example::
         --model qwen2.5-coder-0.5b --out bfcl.json --html bfcl.html
 
 Errors are printed as one line (``error: ...``, as the main ``toolwire`` command does) with exit
-code 1; Ctrl-C prints the table of the items scored so far, writes ``--html`` for them, saves them to
+code 1 (a run stopped on server failures in a row first prints the table of the items scored and writes ``--html``
+for them, as Ctrl-C does); Ctrl-C prints the table of the items scored so far, writes ``--html`` for them, saves them to
 ``--out`` (rerun the same command to resume) and exits with code 130 (with ``--concurrency``, once the items still
 running end; a second Ctrl-C quits at once).
 """
@@ -38,7 +39,7 @@ from rich.table import Table
 from toolwire._printing import terminal_text
 from toolwire.errors import ToolwireError, UserError
 from toolwire.evals.bfcl import CATEGORIES, parse_categories
-from toolwire.evals.bfcl_runner import load_items, run_bfcl
+from toolwire.evals.bfcl_runner import RunStopped, load_items, run_bfcl
 from toolwire.evals.report import Report, load_published_scores, parse_item_counts, write_html
 
 __all__ = ["LogLines", "app", "bfcl"]
@@ -216,22 +217,33 @@ def _published_table(report: Report, published: dict[str, dict[str, float]]) -> 
     return table
 
 
+def _show_scored(report: Report | None, console: Console, html: Path | None,
+                 published: dict[str, dict[str, float]]) -> Path | None:
+    """For a run that ended early (Ctrl-C, or the stop on server failures in a row): print the table of the items
+    ``report`` scored and, with ``--html``, write their page. Returns the page's path; None when there is no item,
+    no ``--html``, or the page could not be written (said on stderr: the early end is the news, and is not hidden)."""
+    if report is None or not report.items:
+        return None
+    console.print(_results_table(report))
+    if html is None:
+        return None
+    try:
+        write_html(report, html, published=published)
+    except Exception as exc:
+        typer.echo(terminal_text(f"error: the HTML report could not be written: {exc}"), err=True)
+        return None
+    return html
+
+
 def _interrupted(report: Report | None, console: Console, out: Path | None, html: Path | None,
                  published: dict[str, dict[str, float]]) -> None:
     """On Ctrl-C: the table of the items scored so far and, with ``--html``, their page (with ``--out`` they are
     saved already), then where they are kept."""
-    if report is not None and report.items:
-        console.print(_results_table(report))
-        if html is not None:
-            try:
-                write_html(report, html, published=published)
-            except Exception as exc:  # the interrupt is the news: say why the page is missing, do not hide it
-                typer.echo(terminal_text(f"error: the HTML report could not be written: {exc}"), err=True)
-                html = None
+    page = _show_scored(report, console, html, published)
     kept = [f"saved in {out}, rerun to resume"] if out is not None and out.is_file() else []  # (none scored yet:
     # no file was written; review 85)
-    if html is not None and report is not None and report.items:
-        kept.append(f"HTML report: {html}")
+    if page is not None:
+        kept.append(f"HTML report: {page}")
     typer.echo(f"Interrupted{'; the items scored are ' + '; '.join(kept) if kept else ''}.", err=True)
 
 
@@ -338,8 +350,9 @@ def bfcl(
 ) -> None:
     """Score a model on BFCL single-turn categories with toolwire's AST checker.
 
-    Exits with 2 on a bad option (click's usage error), with 1 after a one-line error, and with 130 on Ctrl-C
-    (after the table of what was scored).
+    Exits with 2 on a bad option (click's usage error), with 1 after a one-line error (a run stopped on server
+    failures in a row: after the table of what was scored), and with 130 on Ctrl-C (after the table of what was
+    scored).
     """
     console = Console()
     if not console.is_terminal:  # a log file or a pipe: rich would cut the tables at 80 columns (review 59)
@@ -395,6 +408,14 @@ def bfcl(
         raise typer.Exit(130) from None
     except typer.Exit:
         raise
+    except RunStopped as exc:  # the server failed on items in a row: what was scored is kept, as on Ctrl-C
+        page = _show_scored(exc.report, console, html, published)
+        if out is not None and out.is_file():
+            console.print(f"Report (unfinished): {out}", markup=False, highlight=False)
+        if page is not None:
+            console.print(f"HTML report: {page}", markup=False, highlight=False)
+        typer.echo(terminal_text(f"error: {_said(exc)}"), err=True)
+        raise typer.Exit(1) from None
     except Exception as exc:  # one clear line, never a traceback
         typer.echo(terminal_text(f"error: {_said(exc)}"), err=True)
         raise typer.Exit(1) from None
