@@ -15,7 +15,8 @@ from toolwire.errors import UserError
 
 def _read_jsonl(path: Path, lines: list[int] | None = None) -> list[dict[str, Any]]:
     """The JSON objects of ``path``, one a line (blank lines skipped); each one's line number is appended to
-    ``lines`` when given.
+    ``lines`` when given. Lines end at ``\n`` (``\r\n`` and ``\r`` read as one), as BFCL's own loader reads them:
+    U+2028, U+2029 and U+0085 inside a JSON string are text, not line ends (review 167).
 
     Raises:
         UserError: the file cannot be read, is not UTF-8, or has a line that is not a JSON object."""
@@ -27,7 +28,7 @@ def _read_jsonl(path: Path, lines: list[int] | None = None) -> list[dict[str, An
     except UnicodeDecodeError as exc:  # (a ValueError, not an OSError): name the file, as for bad JSON
         raise UserError(f"BFCL file {str(path)!r} is not UTF-8 text (byte {exc.start}): get a fresh copy of the "
                         "BFCL data.") from exc
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):  # (read_text made every \r\n and \r a \n)
         if not line.strip():
             continue
         try:
