@@ -18,7 +18,7 @@ import typing_extensions
 from pydantic import BaseModel
 
 from toolwire._tool_checks import check_name
-from toolwire.errors import SchemaError
+from toolwire.errors import SchemaError, UserError
 from toolwire.interop.openai_tools import PARAMETER_KEYS, definition_parameters
 from toolwire.tools import Tool, ToolSpec
 
@@ -159,6 +159,9 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
             TypedDict cannot give a JSON Schema of its fields, or a dict's parameters are not a valid JSON Schema of
             an object (not a dict, another type, a recursive ``$ref`` or one to a definition they lack), or its
             description is not text.
+        UserError: an OpenAI custom (free-form text) tool dict, ``{"type": "custom", "name", "description",
+            "format"?}`` with no schema, which toolwire does not support (review 163 #4: it was bound as a function
+            with no parameters).
     """
     if isinstance(obj, Tool | ToolSpec):
         if type(obj) is ToolSpec:  # one made by hand: its name held to the rule a tool dict's is (review 141 #2)
@@ -168,6 +171,7 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         server = server_tool(obj)
         if server is not None:
             return server
+        _refuse_free_form(obj)
         if obj.get("type") == "object" and not {"name", "function", *PARAMETER_KEYS} & obj.keys():
             obj = _json_schema_tool(obj)  # a JSON Schema of the arguments, named by its title, as LangChain takes it
         # OpenAI Chat Completions nests the function ({"type": "function", "function": {...}}); the Responses
@@ -215,6 +219,29 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
         "a pydantic model class, or an OpenAI tool dict."
     )
+
+
+def _refuse_free_form(obj: dict[str, Any]) -> None:
+    """Refuse OpenAI's custom (free-form) tool, ``{"type": "custom", "name", "description", "format"?}`` (Responses
+    API; ``{"type": "custom", "custom": {...}}`` in Chat Completions), which takes text, not arguments: bound as a
+    function it had no parameters, so the model could only call it with ``{}`` (review 163 #4). Anthropic's custom
+    tool, ``{"type": "custom", "name", "input_schema"}``, has a schema and is a function tool.
+
+    Raises:
+        UserError: ``obj`` is such a tool (no schema under any of
+            :data:`~toolwire.interop.openai_tools.PARAMETER_KEYS`).
+    """
+    if obj.get("type") != "custom":
+        return
+    inner = obj.get("custom")
+    fn = inner if isinstance(inner, dict) else obj
+    if definition_parameters(fn) is not None or definition_parameters(obj) is not None:
+        return
+    name = fn.get("name") if isinstance(fn.get("name"), str) else "custom"
+    raise UserError(f"Tool {name!r} is an OpenAI custom (free-form text) tool, which toolwire does not support: give "
+                    f"a function tool with a JSON Schema of its arguments instead, such as {{'type': 'function', "
+                    f"'name': {name!r}, 'description': ..., 'parameters': {{'type': 'object', 'properties': "
+                    "{'input': {'type': 'string'}}, 'required': ['input']}}.")
 
 
 def _json_schema_tool(schema: dict[str, Any]) -> dict[str, Any]:
@@ -283,7 +310,8 @@ def to_tool_spec(obj: Any) -> ToolSpec:
         SchemaError: as :func:`to_tool`: ``obj`` cannot be a tool (the message says what is accepted), its name
             breaks the rule, or its schema is not a valid JSON Schema of an object.
         UserError: a LangChain tool needs an injected argument (see
-            :func:`toolwire.interop.langchain.from_langchain_tool`, which takes ``injected=``).
+            :func:`toolwire.interop.langchain.from_langchain_tool`, which takes ``injected=``), or ``obj`` is an OpenAI
+            custom (free-form text) tool dict, which toolwire does not support.
     """
     converted = to_tool(obj)
     return converted.spec if isinstance(converted, Tool) else converted
