@@ -233,9 +233,9 @@ def _previous(out: Path | None, model: str, settings: dict[str, Any]
         UserError: the file holds another model's report, or one run with other settings (it is never replaced
             or mixed silently); a report written before settings were recorded is resumed.
     """
-    if out is None or not out.exists():
+    old = Report.load_existing(out) if out is not None else None  # (an empty file: no report yet, review 167)
+    if out is None or old is None:
         return {}, [], [], None, ""
-    old = Report.load(out)
     if old.model != model:
         raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {model!r}: pass another --out, "
                         "or delete the file to start over.")
@@ -375,10 +375,10 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             (:data:`toolwire.evals.bfcl.CATEGORIES`).
         limit: the first ``limit`` items of each category (None: all).
         concurrency: how many items run at once, on threads (1: one after the other).
-        out: a JSON report file, rewritten atomically after every item. If it exists, the item ids it
-            scored are not run again (resume), unless their question or answer key changed (another data
-            folder, another BFCL version); items that failed with ``"error"`` are run again. Items it
-            holds outside this run's ``categories``/``limit`` are kept (after this run's items), so a
+        out: a JSON report file, rewritten atomically after every item (an empty file counts as none yet). If it
+            holds a report, the item ids it scored are not run again (resume), unless their question or answer key
+            changed (another data folder, another BFCL version); items that failed with ``"error"`` are run again.
+            Items it holds outside this run's ``categories``/``limit`` are kept (after this run's items), so a
             quick ``limit`` rerun never deletes a long run's results.
         progress: ``progress(done, total, correct)``, called from the calling thread once at the start
             (resumed items counted) and after every item.

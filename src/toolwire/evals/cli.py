@@ -240,8 +240,8 @@ def _interrupted(report: Report | None, console: Console, out: Path | None, html
     """On Ctrl-C: the table of the items scored so far and, with ``--html``, their page (with ``--out`` they are
     saved already), then where they are kept."""
     page = _show_scored(report, console, html, published)
-    kept = [f"saved in {out}, rerun to resume"] if out is not None and out.is_file() else []  # (none scored yet:
-    # no file was written; review 85)
+    kept = [f"saved in {out}, rerun to resume"] if out is not None and out.is_file() and out.stat().st_size else []
+    # (none scored yet: no file was written, review 85, or an empty one is still empty, review 167)
     if page is not None:
         kept.append(f"HTML report: {page}")
     typer.echo(f"Interrupted{'; the items scored are ' + '; '.join(kept) if kept else ''}.", err=True)
@@ -364,9 +364,10 @@ def bfcl(
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
         items = load_items(data, cats, limit)  # read and checked before the model loads (a GGUF takes seconds), then
         # again by the run: a function doc that makes no tool, or an id in two categories, said now, not mid-run
-        if out is not None and out.is_file():  # a report that cannot be read, or one of another embedded model or
-            _check_report_before_loading(Report.load(out), out, model, dialect)  # dialect, said before the model
-            # is fetched and loaded (review 120: a 1.1 GB download, then the refusal)
+        resumed = Report.load_existing(out) if out is not None else None  # (an empty file: none yet, review 167)
+        if out is not None and resumed is not None:  # a report that cannot be read, or one of another embedded model
+            _check_report_before_loading(resumed, out, model, dialect)  # or dialect, said before the model is fetched
+            # and loaded (review 120: a 1.1 GB download, then the refusal)
         readme = data / "README.md"
         published = load_published_scores(readme) if readme.is_file() else {}
         if limit is None and readme.is_file():

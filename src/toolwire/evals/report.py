@@ -263,6 +263,24 @@ class Report:
             detail = "no 'model' and 'items'" if isinstance(exc, UserError) else f"{type(exc).__name__}: {exc}"
             raise UserError(_not_a_report(Path(path), detail)) from None
 
+    @classmethod
+    def load_existing(cls, path: str | Path) -> Report | None:
+        """Return the report at ``path`` that a run resumes, or None when there is none yet: no file, or an empty
+        (or whitespace-only) file, such as ``mktemp`` makes, which a run may overwrite as ``--html`` overwrites an
+        empty page (review 167).
+
+        Raises:
+            UserError: as :meth:`load`, for any other file.
+        """
+        path = Path(path)
+        if not path.exists():
+            return None
+        try:
+            blank = path.stat().st_size <= _BLANK_BYTES and not path.read_bytes().strip()
+        except OSError:
+            blank = False  # (load says what is wrong)
+        return None if blank else cls.load(path)
+
     def save(self, path: str | Path, *, cache: dict[str, str] | None = None) -> None:
         """Write :meth:`to_json` to ``path`` atomically (temporary file in the same folder, then
         ``os.replace``), so an interrupted write never leaves a half file. ``cache``: see :meth:`to_json`.
@@ -271,6 +289,10 @@ class Report:
             UserError: the file cannot be written.
         """
         _atomic_write(Path(path), self.to_json(cache=cache))
+
+
+_BLANK_BYTES = 4096
+"""The largest file :meth:`Report.load_existing` reads to see whether it is whitespace only (a larger one is not)."""
 
 
 def _atomic_write(path: Path, text: str) -> None:
