@@ -188,6 +188,9 @@ def _check_outputs(out: Path | None, html: Path | None) -> None:
 
 
 def _results_table(report: Report) -> Table:
+    """The terminal table of ``report``: a row per category, then the overall row, its items and correct counts
+    pooled and its accuracy the mean of the categories' (:meth:`Report.overall`, the leaderboard's rule), labelled
+    so (review 167: 1 of 4 right showed as 50.00 with nothing saying why), as the HTML page labels it."""
     table = Table(title=f"BFCL: {report.model}", title_justify="left")
     for header in ("category", "items", "correct", "accuracy %", "mean s", "in tok", "out tok", "errors"):
         table.add_column(header, justify="left" if header == "category" else "right", no_wrap=True)
@@ -196,7 +199,7 @@ def _results_table(report: Report) -> Table:
                       f"{s.mean_seconds:.2f}",
                       str(s.input_tokens), str(s.output_tokens), str(s.errors))
     overall = report.overall()
-    table.add_row("overall", str(len(report.items)), str(sum(i.valid for i in report.items)),
+    table.add_row("overall (mean of categories)", str(len(report.items)), str(sum(i.valid for i in report.items)),
                   "" if overall is None else f"{overall:.2f}", "", "", "", "", style="bold")
     return table
 
