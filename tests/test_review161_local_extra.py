@@ -31,10 +31,12 @@ LIBRARY = """
 from toolwire.errors import UserError
 for how in ("package", "module", "factory"):
     try:
-        if how == "package":
+        if how == "package":  # (without numpy the import fails; without llama-cpp-python, making the model)
             from toolwire.models import ChatLlamaCpp
+            ChatLlamaCpp(model="qwen2.5-coder-0.5b")
         elif how == "module":
             from toolwire.models.llamacpp import ChatLlamaCpp
+            ChatLlamaCpp(model="qwen2.5-coder-0.5b")
         else:
             from toolwire.models import init_chat_model
             init_chat_model("local")
@@ -62,3 +64,35 @@ def test_hosted_providers_still_import_without_numpy(tmp_path: Path) -> None:
     done = run_without(("numpy", "llama_cpp"), "from toolwire.models import ChatOpenAI, init_chat_model\nprint('ok')",
                        tmp_path)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+GUARDS = """
+import toolwire.models
+from toolwire.errors import MissingExtraError, UserError
+print("hasattr", hasattr(toolwire.models, "ChatLlamaCpp"))
+namespace = {}
+exec("from toolwire.models import *", namespace)
+print("star", "ChatOpenAI" in namespace)
+try:
+    from toolwire.models import ChatLlamaCpp
+    ChatLlamaCpp(model="qwen2.5-coder-0.5b")
+except ImportError as exc:
+    print("guard", isinstance(exc, UserError) and isinstance(exc, MissingExtraError), exc)
+"""
+
+
+def test_without_llama_cpp_the_models_package_imports_and_the_import_guard_catches_the_model(tmp_path: Path) -> None:
+    """Review 165 #3: with numpy but no llama-cpp-python (an install for hosted providers), ``toolwire.models``
+    imports, lists and star-imports as before, and making the model raises an ImportError that is the UserError."""
+    done = run_without(("llama_cpp",), GUARDS, tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["hasattr True", "star True"], done.stdout
+    assert lines[2].startswith("guard True Local models need llama-cpp-python"), done.stdout
+
+
+def test_without_numpy_the_import_is_an_import_error_naming_the_extra(tmp_path: Path) -> None:
+    code = ("try:\n    from toolwire.models import ChatLlamaCpp\nexcept ImportError as exc:\n"
+            "    print(type(exc).__name__, exc)\n")
+    done = run_without(("numpy",), code, tmp_path)
+    assert done.stdout.startswith("MissingExtraError Local models need "), done.stdout + done.stderr

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-from toolwire.errors import UserError
+from toolwire.errors import MissingExtraError
 
 __all__ = ["EXTRAS", "install_hint", "local_missing", "require_local"]
 
@@ -66,15 +66,26 @@ def local_missing() -> str | None:
     return None
 
 
-def require_local() -> None:
+def require_local(at_import: bool = False) -> None:
     """Refuse to go on with the embedded local model when the ``[local]`` extra is missing, before any module that
     needs it is imported (review 161 #1).
 
+    Args:
+        at_import: checked as ``toolwire.models.llamacpp`` is imported: only numpy, which that import needs; a missing
+            llama-cpp-python is said when a model is made, so that an install for hosted providers (with numpy) still
+            imports, lists and star-imports ``toolwire.models`` (review 165 #3).
+
     Raises:
-        UserError: a package of the extra is missing (:func:`local_missing`); the one sentence names it and the
-            ``pip install`` line to run (the same sentence ``toolwire.models._loaded`` gives when ``llama_cpp``
-            fails to import).
+        MissingExtraError: a package of the extra is missing (:func:`local_missing`); the one sentence names it and
+            the ``pip install`` line to run (the same sentence ``toolwire.models._loaded`` gives when ``llama_cpp``
+            fails to import). It is a :class:`~toolwire.errors.UserError` and an :class:`ImportError`.
     """
+    if at_import:
+        try:
+            importlib.import_module("numpy")
+            return
+        except ImportError:
+            pass
     missing = local_missing()
     if missing is not None:
-        raise UserError(f"Local models need {missing}, {install_hint('local')}.")
+        raise MissingExtraError(f"Local models need {missing}, {install_hint('local')}.")

@@ -8,7 +8,8 @@ Tree::
 
     ToolwireError
     ├── UserError              wrong use of the API or CLI (bad argument, unknown model name)
-    │   └── SchemaError        a function, type or schema that cannot become a tool schema
+    │   ├── SchemaError        a function, type or schema that cannot become a tool schema
+    │   └── MissingExtraError  an optional extra is not installed (also an ImportError)
     ├── ToolCallParseError     model output that cannot be read as a tool call (keeps the raw text)
     ├── ToolExecutionError     a tool failed: invalid arguments, exception, timeout, unknown tool
     │   ├── ToolValidationError
@@ -37,6 +38,7 @@ from typing import Any
 __all__ = [
     "ContextOverflowError",
     "MaxStepsExceeded",
+    "MissingExtraError",
     "ProviderError",
     "RepeatedCallWarning",
     "SchemaError",
@@ -79,6 +81,12 @@ class ToolwireError(Exception):
 
 class UserError(ToolwireError):
     """The API or the command line was used in a way that cannot work; the message says what to do."""
+
+
+class MissingExtraError(UserError, ImportError):
+    """A package of one of toolwire's optional extras is not installed (``[local]``: llama-cpp-python and numpy); the
+    message names it and the ``pip install`` line to run. Also an :class:`ImportError`, so that the usual guard
+    ``try: from toolwire.models import ChatLlamaCpp`` / ``except ImportError:`` works (review 165 #3)."""
 
 
 class ContextOverflowError(UserError):

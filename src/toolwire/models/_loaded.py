@@ -29,7 +29,7 @@ import numpy as np
 
 from toolwire._extras import install_hint
 from toolwire._warn_site import warn_user
-from toolwire.errors import ProviderError, UserError
+from toolwire.errors import MissingExtraError, ProviderError, UserError
 from toolwire.models._cancel import stop_if_cancelled
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
@@ -48,7 +48,7 @@ def _llama_cpp() -> Any:
     try:
         import llama_cpp
     except ImportError:
-        raise UserError(_INSTALL) from None
+        raise MissingExtraError(_INSTALL) from None
     return llama_cpp
 
 

@@ -42,7 +42,7 @@ from toolwire.models.base import BaseChatModel, ChatRequest
 from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, model_file
 
 # Without the [local] extra, say so in one sentence before the pipeline's imports fail on numpy (review 161 #1).
-require_local()
+require_local(at_import=True)
 
 from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled  # noqa: E402
 from toolwire.models._generation import Generation  # noqa: E402
@@ -235,9 +235,11 @@ class ChatLlamaCpp(BaseChatModel):
     Raises:
         UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
             ``n_ctx``, ``n_threads``, dialect or option (also a per-call option, on the call); on first use a model
-            file missing and no source reachable, or llama-cpp-python not installed; a conversation that leaves no
+            file missing and no source reachable; a conversation that leaves no
             room for the reply in ``n_ctx``; a user or system message holding an image (or audio, video, file,
             document), on the call and before it waits for the replies ahead of it.
+        MissingExtraError: (a UserError and an ImportError) llama-cpp-python, toolwire's ``[local]`` extra, is not
+            installed: when the model is made (numpy: when this module is imported).
         ProviderError: llama.cpp failed while generating.
     """
 
@@ -253,6 +255,7 @@ class ChatLlamaCpp(BaseChatModel):
                  parallel_call_share: float | None = None, decline_repeat_calls: bool = True,
                  decline_value_lists: bool = False, decline_echoes: bool = True,
                  decline_made_up_figures: bool = True, **options: Any) -> None:
+        require_local()  # (llama-cpp-python missing: one sentence now, not at the first call)
         self.model = str(model) if model is not None else DEFAULT_MODEL
         if self.model not in REGISTRY:  # an unknown name is refused now, as init_chat_model does (review 77)
             _local_path(self.model)
