@@ -22,6 +22,8 @@ def _function(mcp_name: str, tool_name: str) -> Any:
 @pytest.mark.parametrize(("item", "expected"), [
     ({"description": "   "}, "The 'echo' tool of the MCP server srv."),
     ({"description": "\n", "title": "Echo a text"}, "Echo a text"),
+    ({"description": " ", "title": "  "}, "The 'echo' tool of the MCP server srv."),  # (review 165 #4)
+    ({"title": 7, "annotations": {"title": " Echo "}}, "Echo"),
 ])
 def test_an_mcp_tool_with_a_blank_description_loads_with_a_fallback(item: dict[str, Any], expected: str) -> None:
     listed = [{"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}}, **item}]

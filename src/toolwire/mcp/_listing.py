@@ -92,6 +92,11 @@ async def list_all_tools(session: Any, label: str) -> list[dict[str, Any]]:
                     "the server is at fault; ask its authors to fix tools/list.")
 
 
+def _text(value: Any) -> str:
+    """``value`` stripped when it is text; "" for anything else (a server's blank or non-text title)."""
+    return value.strip() if isinstance(value, str) else ""
+
+
 def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeout: float | None,
                 function: Callable[[str, str], Callable[..., Any]]) -> list[Tool]:
     """Make toolwire tools of the MCP tools ``listed``; one whose schema toolwire cannot use is skipped with a warning,
@@ -125,7 +130,7 @@ def build_tools(listed: list[dict[str, Any]], *, prefix: str, label: str, timeou
             continue
         name = _free_name(wanted[i], taken)
         annotations = item.get("annotations") or {}
-        desc = (str(item.get("description") or "").strip() or item.get("title") or annotations.get("title")
+        desc = (_text(item.get("description")) or _text(item.get("title")) or _text(annotations.get("title"))
                 or f"The '{mcp_name}' tool of the MCP server {label}.")
         params = item.get("inputSchema") or {"type": "object", "properties": {}}
         try:
