@@ -32,7 +32,7 @@ from toolwire._cli_model import check_server_url
 from toolwire._printing import terminal_json, terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_input, tolerant_output, utf8_line
 from toolwire.cli_help import HelpGroup
-from toolwire.cli_text import called_this_turn, refusal_text
+from toolwire.cli_text import called_this_turn, interrupted_turn, refusal_text
 from toolwire.cli_text import cut_reason as _cut_reason
 from toolwire.cli_text import marked_messages as _marked
 from toolwire.cli_text import max_steps_text as _max_steps_text
@@ -439,7 +439,8 @@ def chat(
     repeat_calls: RepeatOpt = None,
 ) -> None:
     """An interactive session that keeps the conversation (type 'exit' or Ctrl-D to leave, 'clear' to start a new
-    conversation; Ctrl-C during an answer stops that question only).
+    conversation; Ctrl-C during an answer stops that question only, keeping the results of its tool calls that had
+    run, so asking again does not run them again).
 
     Exits with 2 on a bad option (click's usage error), and with 1 after a one-line error (a model or tools that do
     not load).
@@ -487,8 +488,8 @@ def _chat(agent: Any, max_steps: int) -> None:
             continue
         from toolwire.messages import HumanMessage
 
+        kept = conversation
         try:
-            kept = conversation
             while True:
                 try:
                     result = _run(agent, [*kept, HumanMessage(line)], False)
@@ -522,11 +523,16 @@ def _chat(agent: Any, max_steps: int) -> None:
             if isinstance(kept, list) and kept:
                 conversation = list(kept)
             continue
-        except KeyboardInterrupt:  # Ctrl-C stops this question only: the session and the conversation before it go on
+        except KeyboardInterrupt as exc:  # Ctrl-C stops this question only: the session and the conversation go on
             if not _LINE.ended_by_run:  # (a half-written answer's line was ended already: review 108)
                 out.print()
-            err.print("[yellow]interrupted:[/yellow] that question was dropped from the conversation; ask again, or "
-                      "type 'exit' to leave.")
+            stopped = interrupted_turn(exc, kept)  # its tools' results, if any ran, are kept (review 164 #1)
+            if stopped is None:
+                err.print("[yellow]interrupted:[/yellow] that question was dropped from the conversation; ask again, "
+                          "or type 'exit' to leave.")
+                continue
+            conversation, said = stopped
+            err.print(f"[yellow]interrupted:[/yellow] {escape(said)}")
             continue
         if result is not None:
             conversation = list(result.messages)

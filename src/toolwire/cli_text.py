@@ -1,6 +1,7 @@
 """What the command line says about a run, and what ``toolwire chat`` keeps of its conversation: why an answer was
-cut, whether a dropped question's tools had run, the step-limit sentence with the commands' own option names, and
-the conversation without its oldest exchange when it no longer fits the context window.
+cut, whether a dropped question's tools had run, what a question stopped by Ctrl-C keeps when its tools had run, the
+step-limit sentence with the commands' own option names, and the conversation without its oldest exchange when it
+no longer fits the context window.
 
 Kept apart from :mod:`toolwire.cli`, which prints them.
 """
@@ -13,8 +14,8 @@ from typing import Any
 from toolwire.errors import MaxStepsExceeded, ToolwireError, window_advice
 from toolwire.messages import AIMessage, ToolMessage
 
-__all__ = ["called_this_turn", "cut_reason", "marked_messages", "max_steps_text", "refusal_text", "result_line",
-           "tools_ran", "without_oldest_exchange"]
+__all__ = ["called_this_turn", "cut_reason", "interrupted_turn", "marked_messages", "max_steps_text", "refusal_text",
+           "result_line", "tools_ran", "without_oldest_exchange"]
 
 _NEW = ", or type 'clear' to start a new conversation"
 
@@ -55,17 +56,50 @@ def refusal_text(messages: list[Any]) -> str:
             "something else")
 
 
+def _answered(exc: BaseException, conversation: list[Any]) -> int:
+    """How many of the question's tool calls were answered (run) before its turn stopped with ``exc``, whose
+    ``messages`` the Agent set to the run so far: ``conversation``, the question, then this turn."""
+    turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
+    return sum(isinstance(message, ToolMessage) for message in turn)
+
+
 def tools_ran(exc: ToolwireError, conversation: list[Any], why: str = " (the results left no room for the answer)"
               ) -> str:
     """`` after its N tool calls had run`` and ``why``, when the question's tools ran before its turn failed (the
     Agent's ``exc.messages``: the conversation, the question, then this turn; by default its answer overflowed the
     context), so a user whose question is dropped knows their side effects happened; else ``""``."""
-    turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
-    ran = sum(isinstance(message, ToolMessage) for message in turn)
+    ran = _answered(exc, conversation)
     if not ran:
         return ""
     calls = "tool call had" if ran == 1 else "tool calls had"
     return f" after its {ran} {calls} run{why}"
+
+
+def interrupted_turn(exc: BaseException, conversation: list[Any]) -> tuple[list[Any], str] | None:
+    """What ``toolwire chat`` keeps of a question that Ctrl-C stopped after some of its tool calls had run.
+
+    Dropping that turn made the model forget the calls, and asking again, as the user was told, ran them (a note
+    saved, a mail sent) a second time (review 164 #1); so the run so far is kept, as for a failed turn. A call of
+    the turn left unanswered is answered with an error when the next question goes on from it (the Agent's rule for
+    a conversation that went on), so the conversation stays valid for every provider.
+
+    Args:
+        exc: the ``KeyboardInterrupt``, whose ``messages`` the Agent set to the run so far (``conversation``, the
+            question, then its turn).
+        conversation: the conversation the question was asked in.
+
+    Returns:
+        ``(the conversation to keep, the sentence that says so)``, or None when no call of the question had been
+        answered, or ``exc`` carries no run (the question is then dropped).
+    """
+    ran = _answered(exc, conversation)
+    messages = getattr(exc, "messages", None)
+    if not ran or not isinstance(messages, list):
+        return None
+    calls, were, them = ("1 tool call", "was", "it") if ran == 1 else (f"{ran} tool calls", "were", "them")
+    return list(messages), (f"that question was stopped, but its {calls} had already run and {were} kept in the "
+                            f"conversation with {'its' if ran == 1 else 'their'} result{'' if ran == 1 else 's'}, so "
+                            f"asking again does not run {them} again; ask again, or type 'exit' to leave.")
 
 
 def max_steps_text(exc: MaxStepsExceeded, max_steps: int, chat: bool = False) -> str:
