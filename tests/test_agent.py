@@ -390,7 +390,7 @@ def test_calls_in_the_forced_final_answer_are_answered_with_an_error_and_not_run
     assert (result.stop_reason, result.steps) == ("max_steps", 3)
     assert result.output == ("The model gave no answer within max_steps=2: its last reply asked for more tool calls "
                              "(get_time, final_answer), which were not run; raise max_steps to let it finish.")
-    assert result.messages[-3] == last
+    assert result.messages[-3] == last.copy(response_metadata={"after_max_steps": True})  # (marked: review 165 #2)
     assert result.messages[-2] == ToolMessage(
         "Error: tool 'get_time' was not run: the step limit was reached, so no more tool calls are allowed; answer "
         "with the results you already have.", "x", name="get_time", status="error")

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from toolwire._agent_checks import no_answer_text, stop_kind, unique_call_ids, warn_call_as_answer
 from toolwire._agent_input import (
     STEP_LIMIT,
+    TOOLS_OFF,
+    answered,
     answered_since_question,
     for_model,
     not_run,
@@ -25,13 +27,14 @@ from toolwire._agent_input import (
 )
 from toolwire._agent_repeats import RepeatedCalls
 from toolwire._agent_response import caller, finish
-from toolwire._agent_stream import AgentEvent, StopReason
+from toolwire._agent_stream import AgentEvent, AgentResult, StopReason
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage
 
 if TYPE_CHECKING:
     from toolwire.agent import Agent
 
-__all__ = ["Pending", "answer_after_limit", "pending_split", "request_choice", "request_kind"]
+__all__ = ["AFTER_MAX_STEPS", "Pending", "answer_after_limit", "pending_round", "pending_split", "replayed_state",
+           "request_choice", "request_kind"]
 
 
 def request_kind(agent: Agent, tools_ran: bool, only_repeats: bool) -> str:
@@ -54,10 +57,53 @@ def request_choice(agent: Agent, kind: str) -> Any:
     return "none" if getattr(agent.model, "tool_choice", None) == "none" else None
 
 
+AFTER_MAX_STEPS = "after_max_steps"
+"""The ``response_metadata`` key (value ``True``) that marks the reply to the request ``on_max_steps="answer"`` makes
+after the last step (tools off), so that a run stopped at that reply and resumed does not run its calls either (review
+165 #2)."""
+
+_CHOICE_REFUSED = "only (tool_choice), so its other calls are not run."  # (refuse_outside_choice's tool-name sentence)
+
+
+def _refused(answer: BaseMessage) -> bool:
+    """Whether ``answer`` is the Agent's answer to a call the ``tool_choice`` of its request did not allow."""
+    text = str(getattr(answer, "content", ""))
+    return (getattr(answer, "status", None) == "error" and text.startswith("Error: ")
+            and (text.endswith(TOOLS_OFF) or text.endswith(_CHOICE_REFUSED)))
+
+
+def replayed_state(agent: Agent, messages: list[BaseMessage]) -> tuple[bool, bool]:
+    """The live loop's state after the answered rounds of ``messages`` since its newest user message, replayed as
+    :meth:`Agent._flow <toolwire.agent.Agent>` keeps it: ``(tools_ran, only_repeats)``, whether a tool ran (a round
+    whose every call was refused by its request's ``tool_choice`` leaves it as it was, so a forced tool stays forced:
+    review 121) and whether the next request goes out with tools off or forcing the one ``return_direct`` tool (after a
+    reply of repeats or a loop, or a round refused under such a request: review 165 #1). A reply none of whose calls
+    has an answer is not a round (the pending reply, or one :func:`~toolwire._agent_checks.answer_stale_calls`
+    answers)."""
+    start = next((i + 1 for i in range(len(messages) - 1, -1, -1) if messages[i].type == "human"), 0)
+    tools_ran = off = False
+    index = start
+    while index < len(messages):
+        reply, end = messages[index], index + 1
+        while end < len(messages) and isinstance(messages[end], ToolMessage):
+            end += 1
+        if isinstance(reply, AIMessage) and (reply.tool_calls or reply.invalid_tool_calls) and end > index + 1:
+            kind = request_kind(agent, tools_ran, off)
+            if all(_refused(answer) for answer in messages[index + 1:end]):  # the same request again, as in the loop
+                off = request_choice(agent, kind) == "none" or kind in ("answer", "finish")
+            else:
+                tools_ran = tools_ran or answered_since_question(messages[index:end], agent.executor.tools)
+                off = RepeatedCalls(agent.repeat_calls, agent.executor.tools, messages[:end]).tools_off_next
+            off = off and (not agent._forced or agent._finish_model is not None)
+        index = end
+    return tools_ran, off
+
+
 class Pending(NamedTuple):
     """How a resumed run answers its pending calls (:func:`pending_split`)."""
 
-    refusal: AIMessage | None  #: the pending reply, when it was a refusal: its calls are answered as refused, not run
+    reply: AIMessage  #: the pending reply
+    ends: str | None  #: ``"refusal"`` or ``"max_steps"`` (its request came after the last step): none of its calls runs
     calls: list[ToolCall]  #: the calls to run
     invalid: list[InvalidToolCall]  #: the invalid calls to answer
     refused: list[tuple[Any, ToolMessage]]  #: ``(call, error answer)`` of each call outside the request's tool_choice
@@ -66,53 +112,94 @@ class Pending(NamedTuple):
 
 
 def pending_split(agent: Agent, messages: list[BaseMessage], pending: list[ToolCall],
-                  pending_invalid: list[InvalidToolCall], repeated: RepeatedCalls) -> Pending:
+                  pending_invalid: list[InvalidToolCall], repeated: RepeatedCalls, tools_ran: bool, off: bool
+                  ) -> Pending:
     """The pending calls of a resumed conversation (its last reply's unanswered calls) split as the stopped run would
-    have split them: a refusal's calls are not run, and a reply's calls outside the ``tool_choice`` of the request that
-    asked for it are answered as refused (review 162 #1: a ``delete_all`` sent under ``tool_choice="none"`` ran on
-    resuming a stream stopped at its ``model_reply`` event). That request is told from the conversation before the
-    reply, as the live loop tells it (:func:`request_kind`). The lists keep the reply's order
+    have split them: a refusal's calls are not run, nor are those of the reply to the request after the last step
+    (marked :data:`AFTER_MAX_STEPS`), and a reply's calls outside the ``tool_choice`` of the request that asked for it
+    are answered as refused (review 162 #1: a ``delete_all`` sent under ``tool_choice="none"`` ran on resuming a
+    stream stopped at its ``model_reply`` event). That request is told from ``(tools_ran, off)``, the state of the loop
+    before the reply (:func:`replayed_state`). The lists keep the reply's order
     (:func:`~toolwire._agent_input.reply_calls`)."""
     at = next(i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], AIMessage))
     reply = messages[at]
     assert isinstance(reply, AIMessage)
     waiting = [*pending, *pending_invalid]
     order = [c for c in reply_calls(reply) if any(c is p for p in waiting)]  # (answered ones: no event again)
-    if stop_kind(reply) == "refusal":
-        return Pending(reply, [], [], [], False, order)
-    before = messages[:at]
-    off = RepeatedCalls(agent.repeat_calls, agent.executor.tools, before).tools_off_next
-    off = off and (not agent._forced or agent._finish_model is not None)
-    kind = request_kind(agent, answered_since_question(before, agent.executor.tools), off)
+    ends = "refusal" if stop_kind(reply) == "refusal" else "max_steps" if reply.response_metadata.get(
+        AFTER_MAX_STEPS) is True else None
+    if ends is not None:
+        return Pending(reply, ends, [], [], [], False, order)
+    kind = request_kind(agent, tools_ran, off)
     choice = request_choice(agent, kind)
     allowed, invalid, refused = refuse_outside_choice(reply, choice, repeated.reuses if kind == "answer" else None)
-    return Pending(None, [c for c in allowed if any(c is p for p in pending)],
+    return Pending(reply, None, [c for c in allowed if any(c is p for p in pending)],
                    [c for c in invalid if any(c is p for p in pending_invalid)],
                    [pair for pair in refused if any(pair[0] is p for p in waiting)],
                    choice == "none" or kind in ("answer", "finish"), order)
 
 
+def pending_round(agent: Agent, messages: list[BaseMessage], pending: list[ToolCall],
+                  pending_invalid: list[InvalidToolCall], repeated: RepeatedCalls, tools_ran: bool, off: bool
+                  ) -> Generator[tuple[str, Any], Any, tuple[bool, bool, bool]]:
+    """A resumed run's round of its pending calls, held as the stopped run would have held them (:func:`pending_split`;
+    ``tools_ran`` and ``off``: the loop's state before the pending reply, :func:`replayed_state`): a refusal, or the
+    reply after the last step, ends the run with its calls answered and not run; the calls its request allowed run
+    (:meth:`Agent._tool_round <toolwire.agent.Agent>`), the others are answered as refused.
+
+    Returns:
+        ``(whether the run ended, tools_ran, only_repeats)`` after the round (a successful ``return_direct`` tool ends
+        the run too, with its ``"final"`` event).
+    """
+    held = pending_split(agent, messages, pending, pending_invalid, repeated, tools_ran, off)
+    if held.ends == "refusal":  # (reviews 162 #1, 165 #2)
+        yield from refused_end(messages, held.order, 0, held.reply.text, repeated.positions(messages))
+        return True, tools_ran, off
+    if held.ends is not None:
+        yield from _limit_end(agent, messages, held.reply, held.order, 0, repeated)
+        return True, tools_ran, off
+    if held.calls or held.invalid:
+        tools_ran = True
+        direct, off = yield from agent._tool_round(messages, held.calls, held.invalid, 0, repeated, held.refused,
+                                                   held.order)
+    else:
+        yield from answered(messages, held.refused, 0)
+        direct, off = None, held.off_next
+    if direct is not None:
+        final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
+        yield ("event", AgentEvent("final", final, 0))
+        return True, tools_ran, off
+    return False, tools_ran, off
+
+
 def answer_after_limit(agent: Agent, messages: list[BaseMessage], repeated: RepeatedCalls
                        ) -> Generator[tuple[str, Any], Any, None]:
-    """The end of a run out of steps under ``on_max_steps="answer"``: one more request with tools off; each call its
-    reply still makes is answered with :data:`~toolwire._agent_input.STEP_LIMIT` and not run (the server ignored
-    ``tool_choice="none"``), a refusal ends the run as one, and a reply cut at the output token limit without calls
-    ends it with ``stop_reason="length"`` and no structured call, as within the steps (review 162 #3); otherwise
-    ``"max_steps"`` with the reply's text as the output. ``repeated``: the run's repeats, for ``reused_calls``."""
+    """The end of a run out of steps under ``on_max_steps="answer"``: one more request with tools off, whose reply is
+    marked :data:`AFTER_MAX_STEPS`; each call the reply still makes is answered with
+    :data:`~toolwire._agent_input.STEP_LIMIT` and not run (the server ignored ``tool_choice="none"``), a refusal ends
+    the run as one, and a reply cut at the output token limit without calls ends it with ``stop_reason="length"`` and
+    no structured call, as within the steps (review 162 #3); otherwise ``"max_steps"`` with the reply's text as the
+    output. ``repeated``: the run's repeats, for ``reused_calls``."""
     reply = unique_call_ids((yield ("answer", for_model(messages, agent.system_prompt))))
+    reply = reply.copy(response_metadata={**reply.response_metadata, AFTER_MAX_STEPS: True})  # type: ignore[assignment]
     messages.append(reply)
     steps = agent.max_steps + 1
     yield ("event", AgentEvent("model_reply", reply, steps))
-    output = reply.text
     calls = reply_calls(reply)
     if not calls:
         warn_call_as_answer(reply, agent.executor.tools)
-    kind = stop_kind(reply)
-    if kind == "refusal":
-        yield from refused_end(messages, calls, steps, output, repeated.positions(messages))
+    if stop_kind(reply) == "refusal":
+        yield from refused_end(messages, calls, steps, reply.text, repeated.positions(messages))
         return
-    yield from not_run(messages, calls, steps, STEP_LIMIT)
+    yield from _limit_end(agent, messages, reply, calls, steps, repeated)
+
+
+def _limit_end(agent: Agent, messages: list[BaseMessage], reply: AIMessage, calls: list[Any], step: int,
+               repeated: RepeatedCalls) -> Generator[tuple[str, Any], Any, None]:
+    """:func:`answer_after_limit`'s end for ``reply``: its ``calls`` answered with the step limit, not run."""
+    yield from not_run(messages, calls, step, STEP_LIMIT)
+    output = reply.text
     if calls and not output:
         output = no_answer_text(agent.max_steps, calls, getattr(agent.model, "tool_choice", None) == "none")
-    stop: StopReason = "length" if kind == "length" and not calls else "max_steps"
-    yield from finish(messages, output, steps, stop, agent._response, repeated.positions(messages))
+    stop: StopReason = "length" if stop_kind(reply) == "length" and not calls else "max_steps"
+    yield from finish(messages, output, step, stop, agent._response, repeated.positions(messages))

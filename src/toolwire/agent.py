@@ -79,7 +79,6 @@ from toolwire._agent_checks import (
 from toolwire._agent_input import (
     PENDING_NOT_RUN,
     answered,
-    answered_since_question,
     for_model,
     in_call_order,
     not_run,
@@ -90,7 +89,13 @@ from toolwire._agent_input import (
     unanswered,
 )
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
-from toolwire._agent_requests import answer_after_limit, pending_split, request_choice, request_kind
+from toolwire._agent_requests import (
+    answer_after_limit,
+    pending_round,
+    replayed_state,
+    request_choice,
+    request_kind,
+)
 from toolwire._agent_response import ResponseFormat, caller, finish, kept_results
 from toolwire._agent_states import AsyncStateStream, StateStream, stream_options
 from toolwire._agent_stream import (
@@ -110,6 +115,7 @@ from toolwire._keywords import AgentMethodAdvice, keyword_names, refuse_run_conf
 from toolwire.errors import MaxStepsExceeded, UserError
 from toolwire.execution import DEFAULT_MAX_RESULT_CHARS, ToolExecutor
 from toolwire.messages import (
+    AIMessage,
     AIMessageChunk,
     BaseMessage,
     InvalidToolCall,
@@ -278,27 +284,18 @@ class Agent(Batching, AgentMethodAdvice):
             yield ("event", AgentEvent("tool_result", result, 0))
         repeated = RepeatedCalls(self.repeat_calls, self.executor.tools, messages)  # (a resumed run's: review 142 #6)
         pending, pending_invalid = unanswered(messages)
-        # a resumed run whose calls of its tools were answered since the newest question is past its forced tool_choice,
-        # as the run it resumes was (reviews 88: a second email; 152 #3: a handoff's target is forced)
-        tools_ran = (bool(pending or pending_invalid) and self.run_pending_calls) or answered_since_question(
-            messages, self.executor.tools)
-        only_repeats = repeated.tools_off_next  # last reply: only repeats, or a loop: tools off (r. 142 #6)
-        if (pending or pending_invalid) and not self.run_pending_calls:  # a history a client could edit (review 105)
+        waiting = bool(pending or pending_invalid)
+        # the loop's state before the pending reply (or at the end), replayed from the conversation since its newest
+        # question: whether a tool of this Agent ran (a forced tool_choice is then past: reviews 88, 152 #3), and
+        # whether the next request goes with tools off (reviews 142 #6, 165 #1)
+        at = max(i for i, m in enumerate(messages) if isinstance(m, AIMessage)) if waiting else len(messages)
+        tools_ran, only_repeats = replayed_state(self, messages[:at])
+        if waiting and not self.run_pending_calls:  # a history a client could edit (review 105)
             yield from not_run(messages, in_reply_order(pending, pending_invalid, pending_invalid), 0, PENDING_NOT_RUN)
-        elif pending or pending_invalid:  # (none: no round to run, review 89), held as the stopped run held them
-            held = pending_split(self, messages, pending, pending_invalid, repeated)
-            if held.refusal is not None:  # (review 162 #1)
-                yield from refused_end(messages, held.order, 0, held.refusal.text, repeated.positions(messages))
-                return
-            if held.calls or held.invalid:
-                direct, only_repeats = yield from self._tool_round(messages, held.calls, held.invalid, 0, repeated,
-                                                                   held.refused, held.order)
-            else:
-                yield from answered(messages, held.refused, 0)
-                direct, only_repeats = None, held.off_next
-            if direct is not None:
-                final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
-                yield ("event", AgentEvent("final", final, 0))
+        elif waiting:  # (none: no round to run, review 89), held as the stopped run held them
+            ended, tools_ran, only_repeats = yield from pending_round(self, messages, pending, pending_invalid,
+                                                                      repeated, tools_ran, only_repeats)
+            if ended:
                 return
         only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
         paused, cut, full = False, False, {}  # full: the metadata of a reply cut by the context window
