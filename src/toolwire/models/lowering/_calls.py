@@ -126,35 +126,36 @@ def unclosed_error(text: str) -> str:
     return f"The arguments are not valid JSON ({where}); send one complete JSON object such as {EXAMPLE}."
 
 
-_STREAMED: OrderedDict[str, Mapping[str, Mapping[str, Any]]] = OrderedDict()  # call id -> the request's tools
+_STREAMED: OrderedDict[str, tuple[str, Mapping[str, Any]]] = OrderedDict()  # call id -> (name, parameters)
 _STREAMED_LIMIT = 4096  # the most recent streamed calls remembered (a merge reads them right after the stream)
 _STREAMED_LOCK = threading.Lock()
 
 
 def remember_streamed(pieces: Iterable[Mapping[str, Any]], parameters: Mapping[str, Mapping[str, Any]]) -> None:
-    """Remember the request's tools for each streamed tool-call piece that names its call's id, so that merging the
-    chunks without them (``merge_chunks(model.stream(...), as_chunk=False)``, which reads each call with
-    :func:`native_call` and no ``tool_names``) gives the errors ``invoke`` gives: the called tool's shape for
-    unreadable arguments, the list of tools for a call with no name (review 159 #4).
+    """Remember the called tool's parameters for each streamed tool-call piece that names its call's id and tool,
+    so that merging the chunks without the schemas (``merge_chunks(model.stream(...), as_chunk=False)``, which reads
+    each call with :func:`native_call` and no ``tool_names``) still shows that tool's shape in the error of
+    unreadable arguments, as ``invoke`` does.
 
     Args:
         pieces: a chunk's ``tool_call_chunks``.
         parameters: ``{tool name: parameters JSON Schema}`` of the request's bound tools.
     """
     for piece in pieces:
-        call_id = piece.get("id")
-        if isinstance(call_id, str) and call_id:
+        call_id, name = piece.get("id"), piece.get("name")
+        if isinstance(call_id, str) and call_id and isinstance(name, str) and isinstance(parameters.get(name), Mapping):
             with _STREAMED_LOCK:
-                _STREAMED[call_id] = parameters
+                _STREAMED[call_id] = (name, parameters[name])
                 _STREAMED.move_to_end(call_id)
                 while len(_STREAMED) > _STREAMED_LIMIT:
                     _STREAMED.popitem(last=False)
 
 
-def _streamed_tools(call_id: Any) -> Mapping[str, Mapping[str, Any]] | None:
-    """The request's tools :func:`remember_streamed` kept for this call (``None``: not streamed here)."""
+def _streamed_parameters(call_id: Any, name: Any) -> Mapping[str, Any] | None:
+    """The parameters :func:`remember_streamed` kept for this call (``None``: not streamed here, or another tool)."""
     with _STREAMED_LOCK:
-        return _STREAMED.get(call_id) if isinstance(call_id, str) else None
+        kept = _STREAMED.get(call_id) if isinstance(call_id, str) else None
+    return kept[1] if kept is not None and kept[0] == name else None
 
 
 def native_call(name: Any, arguments: Any, call_id: Any,
@@ -170,8 +171,8 @@ def native_call(name: Any, arguments: Any, call_id: Any,
         tool_names: the bound tools' names, listed in the error of a call with no name (``None``: not known
             here, that error names no tools). A mapping ``{name: parameters JSON Schema}`` also gives each tool's
             argument shape, which the error of its unreadable arguments shows as the example
-            (``{"path": <string>, "text": <string>}``) instead of a fixed one. ``None``: the tools
-            :func:`remember_streamed` kept for a streamed call of this id, if any.
+            (``{"path": <string>, "text": <string>}``) instead of a fixed one; without it, the shape
+            :func:`remember_streamed` kept for a streamed call of this id.
         cut: the reply was cut short: ``True`` by the token limit (OpenAI ``finish_reason: "length"``, the
             Responses API's ``max_output_tokens``), or the error sentence of another cut (:data:`STREAM_CUT`, a
             stream that ended without a finish reason). Argument text that ends before its JSON is closed, or that
@@ -183,8 +184,6 @@ def native_call(name: Any, arguments: Any, call_id: Any,
         :data:`CUT_OFF` (or the sentence given) for argument text that ends before its JSON is closed or never
         began; without, the parser's "not valid JSON" error naming where such text breaks off (:func:`unclosed_error`).
     """
-    if tool_names is None:  # a streamed call merged without the tools: the request's, as invoke has them
-        tool_names = _streamed_tools(call_id)
     call = tool_call_from_native(name if isinstance(name, str) else None, arguments,
                                  _id_text(call_id), tool_names=tool_names,
                                  require_name=True)
@@ -196,7 +195,8 @@ def native_call(name: Any, arguments: Any, call_id: Any,
         if cut_error:
             return {**call, "error": cut_error}  # type: ignore[return-value]
         error = unclosed_error(arguments) if isinstance(arguments, str) else error
-    parameters = tool_names.get(call.get("name")) if isinstance(tool_names, Mapping) else None
+    parameters = (tool_names.get(call.get("name")) if isinstance(tool_names, Mapping)
+                  else _streamed_parameters(call.get("id"), call.get("name")))
     if EXAMPLE in error and isinstance(parameters, Mapping):
         from toolwire._tool_args import argument_example  # (it imports the parsing package)
 
