@@ -30,14 +30,14 @@ import inspect
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Literal, overload
+from typing import Any, Generic, Literal, overload
 
 from pydantic import BaseModel
 
 from toolwire._batch import Batching
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
 from toolwire._foreign_results import foreign_answer
-from toolwire._keywords import check_keywords, keyword_names, refuses_unknown_keywords
+from toolwire._keywords import refuses_unknown_keywords
 from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_checks import (
@@ -68,7 +68,7 @@ from toolwire._tool_run import (
     untimed_thread,
     unwrapped,
 )
-from toolwire._tool_spec import ToolSpec
+from toolwire._tool_spec import P, R, ToolSpec
 from toolwire.errors import SchemaError, ToolExecutionError, ToolResultError, ToolTimeoutError, UserError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan
@@ -89,11 +89,13 @@ _CONTAINERS = (dict, list)
 _NOT_LAZY = frozenset((str, int, float, bool, type(None), dict, list, tuple))  # common results, no iterator test
 
 
-class Tool(ToolArguments, Batching):
+class Tool(ToolArguments, Batching, Generic[P, R]):
     """A callable tool: a function, its :class:`ToolSpec`, and how to run it.
 
     Build one with :func:`tool`, :meth:`Tool.from_function` or :meth:`Tool.from_schema` (the constructor takes a
     :class:`toolwire.schema.FunctionSchema` and raises :class:`~toolwire.errors.SchemaError` as they do).
+    For type checkers it is generic, ``Tool[P, R]`` (the function's parameters and return type, which ``@tool``
+    keeps, so a direct call is checked); a bare ``Tool`` is ``Tool[..., Any]``.
 
     Attributes:
         name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema). Setting
@@ -346,7 +348,7 @@ class Tool(ToolArguments, Batching):
         bound._method = ""
         return bound
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
         """Return ``func(*args, **kwargs)``: the underlying function called directly, without validation or timeout."""
         return self.func(*args, **kwargs)
 
@@ -541,61 +543,4 @@ class Tool(ToolArguments, Batching):
         return await self._arun(self._arguments(input), limit)
 
 
-_TOOL_OPTIONS = frozenset(keyword_names(Tool.from_function)[1:])  # what ``tool(...)`` passes on (not ``func``)
-
-
-@overload
-def tool(func: Callable[..., Any], /) -> Tool: ...
-@overload
-def tool(name: str, /, **options: Any) -> Callable[[Callable[..., Any]], Tool]: ...
-@overload
-def tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    args_schema: type[BaseModel] | None = None,
-    return_direct: bool = False,
-    timeout: float | None = None,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = True,
-    handle_errors: bool = True,
-    hide_error_details: bool = False,
-) -> Callable[[Callable[..., Any]], Tool]: ...
-
-
-def tool(*args: Any, **kwargs: Any) -> Any:
-    """Make a :class:`Tool` from a function: ``@tool``, ``@tool("name")`` or ``@tool(name=..., ...)``.
-
-    Args:
-        *args: the function alone (``@tool``, or ``tool(func, name=...)``), or the tool's name alone
-            (``@tool("name")``); or nothing (``@tool(...)``).
-        **kwargs: the options of :meth:`Tool.from_function`: ``name``, ``description``, ``args_schema`` (a pydantic
-            model class), ``return_direct``, ``timeout`` (seconds), ``response_format`` (``"content"`` |
-            ``"content_and_artifact"``), ``parse_docstring``, ``handle_errors``, ``hide_error_details``.
-
-    Returns:
-        The :class:`Tool` for ``@tool`` and for ``tool(func, name=..., ...)``; for ``@tool("name")`` or
-        ``@tool(...)``, a decorator returning one.
-
-    Raises:
-        SchemaError: at definition time, for a bad name, a missing description, a signature with no
-            JSON Schema, or an option :meth:`Tool.from_function` refuses (``args_schema``, ``timeout``,
-            ``response_format``, the bool flags).
-        UserError: an option that is none of these (``timout=``: the message names the close match, ``timeout``).
-        TypeError: more than one positional argument, or one that is neither a function nor a name.
-    """
-    if not _TOOL_OPTIONS.issuperset(kwargs):
-        check_keywords("@tool", kwargs, keyword_names(Tool.from_function)[1:])
-    if len(args) == 1 and (callable(args[0]) or isinstance(args[0], classmethod)) and not isinstance(args[0], str):
-        return Tool.from_function(args[0], **kwargs)  # (tool(func, description=...): what its errors advise)
-    if len(args) > 1:
-        raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")
-    if args:
-        if not isinstance(args[0], str):
-            raise TypeError("Use @tool, @tool('name') or @tool(name=..., description=...).")
-        kwargs.setdefault("name", args[0])
-
-    def decorator(func: Callable[..., Any]) -> Tool:
-        return Tool.from_function(func, **kwargs)
-
-    return decorator
+from toolwire._tool_decorator import tool  # noqa: E402  (it needs Tool: review 166 #4, #7)
