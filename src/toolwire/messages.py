@@ -169,6 +169,9 @@ class BaseMessage(LangChainMessageAPI):
     """
 
     __slots__ = ("content", "id", "name")
+    content: Content  # (annotations only, set through _set: declared so type checkers know them, review 166 #1)
+    id: str | None
+    name: str | None
     type: ClassVar[str] = "base"
     _fields: ClassVar[tuple[tuple[str, Any], ...]] = (("content", _MISSING), ("id", None), ("name", None))
     _str_fields: ClassVar[tuple[str, ...]] = ()

@@ -145,6 +145,12 @@ class Tool(ToolArguments, Batching, Generic[P, R]):
         "spec",
         "timeout",
     )
+    description: str  # (the options set through object.__setattr__, declared for type checkers: review 166 #1)
+    return_direct: bool
+    timeout: float | None
+    response_format: ResponseFormat
+    handle_errors: bool
+    hide_error_details: bool
     batch_option_names = frozenset({"timeout"})  # (batch and abatch pass on only this option to invoke)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
