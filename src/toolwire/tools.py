@@ -447,9 +447,8 @@ class Tool(ToolArguments, Batching, Generic[P, R]):
 
     @overload
     def invoke(self, input: ToolCall, config: None = ..., *, timeout: float | None = ...) -> ToolMessage: ...
-    @overload
-    def invoke(self, input: Mapping[str, Any] | str | None, config: None = ..., *,
-               timeout: float | None = ...) -> Any: ...
+    @overload  # (a dict, not any Mapping: a ToolCall is one too, and mypy then typed both Any: review 166 #6)
+    def invoke(self, input: dict[str, Any] | str | None, config: None = ..., *, timeout: float | None = ...) -> Any: ...
 
     def invoke(self, input: Any, config: Any = None, *, timeout: float | None = None) -> Any:
         """Run the tool.
@@ -464,7 +463,8 @@ class Tool(ToolArguments, Batching, Generic[P, R]):
         Returns:
             For arguments: the function's raw result. For a tool call: a :class:`ToolMessage` whose
             ``tool_call_id`` is the call's id (``status="error"`` on failure unless
-            ``handle_errors=False``).
+            ``handle_errors=False``). Type checkers see a :class:`ToolCall` give a ToolMessage and a ``dict``,
+            string or None give ``Any`` (another mapping works, but is not in the overloads).
 
         Raises:
             ToolValidationError: invalid arguments (arguments form only).
@@ -512,6 +512,12 @@ class Tool(ToolArguments, Batching, Generic[P, R]):
             # timed call do), so a context variable the tool sets does not leak into the caller (review 41)
             return await unwrapped(asyncio.get_running_loop().create_task(guarded(self, kwargs)))
         return await untimed_thread(self._call, kwargs, self.name, settle)
+
+    @overload
+    async def ainvoke(self, input: ToolCall, config: None = ..., *, timeout: float | None = ...) -> ToolMessage: ...
+    @overload
+    async def ainvoke(self, input: dict[str, Any] | str | None, config: None = ..., *,
+                      timeout: float | None = ...) -> Any: ...
 
     async def ainvoke(self, input: Any, config: Any = None, *, timeout: float | None = None) -> Any:
         """Async :meth:`invoke`: async tools are awaited (and cancelled on timeout); sync tools run in a
