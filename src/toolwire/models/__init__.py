@@ -7,9 +7,16 @@ provider whose extra is not installed raises :class:`~toolwire.errors.UserError`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire.models.base import BaseChatModel, ChatRequest, to_tool, to_tool_spec
+
+if TYPE_CHECKING:  # the real classes for type checkers; at run time __getattr__ imports them on first use
+    from toolwire.models.anthropic import ChatAnthropic
+    from toolwire.models.factory import init_chat_model
+    from toolwire.models.google import ChatGoogleGenAI
+    from toolwire.models.llamacpp import ChatLlamaCpp
+    from toolwire.models.openai import ChatOpenAI
 
 __all__ = [
     "BaseChatModel",
@@ -32,13 +39,20 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolwire.models' has no attribute {name!r}")
-    import importlib
+if not TYPE_CHECKING:  # (hidden from type checkers, so a misspelt name is an error there: review 166 #3)
 
-    return getattr(importlib.import_module(module), name)
+    def __getattr__(name: str) -> Any:
+        """Import a provider's class (or ``init_chat_model``) on first use: ``import toolwire`` needs no optional SDK.
+
+        Raises:
+            AttributeError: ``name`` is none of the lazily imported names.
+        """
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module 'toolwire.models' has no attribute {name!r}")
+        import importlib
+
+        return getattr(importlib.import_module(module), name)
 
 
 def __dir__() -> list[str]:
