@@ -189,7 +189,7 @@ class BaseChatModel(RunnableMethods, Batching):
         self,
         tools: Sequence[Any],
         *,
-        tool_choice: ToolChoice | bool | None = "auto",
+        tool_choice: ToolChoice | dict[str, Any] | bool | None = "auto",
         parallel_tool_calls: bool | None = None,
         strict: bool | None = None,
     ) -> Self:
