@@ -33,13 +33,15 @@ class ToolCall(TypedDict):
     """A request from the model to run one tool: ``{"name", "args", "id", "type": "tool_call"}``.
 
     ``args`` is the parsed argument object (a dict); ``id`` pairs the call with its
-    :class:`ToolMessage` (``tool_call_id``).
+    :class:`ToolMessage` (``tool_call_id``). ``type`` may be left out of a call written by hand (as in LangChain's
+    ``ToolCall``): an :class:`AIMessage` adds it to its calls, and the calls toolwire makes always have it.
+    ``Tool.invoke`` reads a mapping as a tool call only when it has ``"type": "tool_call"``.
     """
 
     name: str
     args: dict[str, Any]
     id: str | None
-    type: Literal["tool_call"]
+    type: NotRequired[Literal["tool_call"]]  # (review 166 #8)
 
 
 class InvalidToolCall(TypedDict):
