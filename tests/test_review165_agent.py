@@ -9,45 +9,11 @@ from typing import Any
 
 import pytest
 
-from toolwire import Agent, AIMessage, ToolMessage, tool
+from _agent_tools import delete_all, final_answer, lookup, ran
+from toolwire import Agent, AIMessage, ToolMessage
 from toolwire.testing import ScriptedChatModel
 
 pytestmark = pytest.mark.filterwarnings("ignore")
-
-ran: list[str] = []
-
-
-@tool
-def delete_all(folder: str) -> str:
-    """Delete every file of a folder.
-
-    Args:
-        folder: the folder
-    """
-    ran.append(folder)
-    return f"deleted {folder}"
-
-
-@tool
-def lookup(q: str) -> str:
-    """Look something up.
-
-    Args:
-        q: the query
-    """
-    ran.append(q)
-    return "found " + q
-
-
-@tool(return_direct=True)
-def final_answer(answer: str) -> str:
-    """Give the final answer.
-
-    Args:
-        answer: the answer
-    """
-    return answer
-
 
 def _reply(name: str, i: int, **args: Any) -> AIMessage:
     return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"c{i}"}])

@@ -4,34 +4,20 @@ every item was run is a finished run, not a stop."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from _bfcl_data import add_one_data
 from toolwire import AIMessage
 from toolwire.cli import app
 from toolwire.evals import cli as eval_cli
 from toolwire.evals.bfcl_runner import _FAILED_IN_A_ROW, RunStopped, run_bfcl
 from toolwire.evals.report import Report
 
-_FUNCTION: dict[str, Any] = {
-    "name": "add_one", "description": "Add one to x.",
-    "parameters": {"type": "dict", "properties": {"x": {"type": "integer"}}, "required": ["x"]},
-}
-
-
-def _data(folder: Path, count: int) -> Path:
-    (folder / "possible_answer").mkdir(parents=True, exist_ok=True)
-    items = [{"id": f"simple_python_{n}", "question": [[{"role": "user", "content": f"Add one to {n}."}]],
-              "function": [_FUNCTION]} for n in range(count)]
-    keys = [{"id": f"simple_python_{n}", "ground_truth": [{"add_one": {"x": [n]}}]} for n in range(count)]
-    (folder / "BFCL_v4_simple_python.json").write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
-    (folder / "possible_answer" / "BFCL_v4_simple_python.json").write_text(
-        "".join(json.dumps(k) + "\n" for k in keys), encoding="utf-8")
-    return folder
+_data = add_one_data
 
 
 class _Model:

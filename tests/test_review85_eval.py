@@ -9,27 +9,16 @@ from typing import Any
 
 import pytest
 
+from _bfcl_data import add_one_data
 from toolwire import AIMessage
 from toolwire.errors import UserError
 from toolwire.evals.bfcl_runner import _FAILED_IN_A_ROW, model_settings, run_bfcl
 from toolwire.evals.report import Report
 from toolwire.testing import ScriptedChatModel
 
-_FUNCTION: dict[str, Any] = {
-    "name": "add_one", "description": "Add one to x.",
-    "parameters": {"type": "dict", "properties": {"x": {"type": "integer"}}, "required": ["x"]},
-}
-
 
 def _data(folder: Path, count: int = 1) -> Path:
-    (folder / "possible_answer").mkdir(parents=True, exist_ok=True)
-    items = [{"id": f"simple_python_{n}", "question": [[{"role": "user", "content": f"Add one to {n}."}]],
-              "function": [_FUNCTION]} for n in range(count)]
-    keys = [{"id": f"simple_python_{n}", "ground_truth": [{"add_one": {"x": [n]}}]} for n in range(count)]
-    (folder / "BFCL_v4_simple_python.json").write_text("".join(json.dumps(i) + "\n" for i in items), encoding="utf-8")
-    (folder / "possible_answer" / "BFCL_v4_simple_python.json").write_text(
-        "".join(json.dumps(k) + "\n" for k in keys), encoding="utf-8")
-    return folder
+    return add_one_data(folder, count)
 
 
 def _replies(count: int) -> list[AIMessage]:
