@@ -1,9 +1,8 @@
 """The ``@tool`` decorator (:func:`tool`), exported by :mod:`toolwire.tools`.
 
-Typed so that a type checker keeps the function's signature: ``@tool`` on ``def add(a: int, b: int) -> int`` gives a
-``Tool[[int, int], int]``, whose direct call ``add(1, 2)`` is checked and is an ``int`` (review 166 #7), and every
-documented form has an overload: ``@tool``, ``tool(func, name=..., ...)``, ``@tool("name", ...)`` and
-``@tool(name=..., ...)`` (review 166 #4).
+Every documented form has a typed overload: ``@tool``, ``tool(func, name=..., ...)``, ``@tool("name", ...)`` and
+``@tool(name=..., ...)`` (review 166 #4). ``Tool`` is not generic in the function's signature (``Tool[P, R]``): mypy
+joins two such tools of different signatures to ``object``, so ``[get_weather, calculate]`` would lose ``Tool``.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from typing import Any, overload
 from pydantic import BaseModel
 
 from toolwire._keywords import check_keywords, keyword_names
-from toolwire._tool_spec import P, R
 from toolwire.tools import ResponseFormat, Tool
 
 __all__ = ["tool"]
@@ -24,7 +22,7 @@ _TOOL_OPTIONS = frozenset(keyword_names(Tool.from_function)[1:])  # what ``tool(
 
 @overload
 def tool(
-    func: Callable[P, R],
+    func: Callable[..., Any],
     /,
     *,
     name: str | None = None,
@@ -36,7 +34,7 @@ def tool(
     parse_docstring: bool = True,
     handle_errors: bool = True,
     hide_error_details: bool = False,
-) -> Tool[P, R]: ...
+) -> Tool: ...
 @overload
 def tool(
     func: classmethod[Any, Any, Any] | staticmethod[Any, Any],
@@ -65,7 +63,7 @@ def tool(
     parse_docstring: bool = True,
     handle_errors: bool = True,
     hide_error_details: bool = False,
-) -> Callable[[Callable[P, R]], Tool[P, R]]: ...
+) -> Callable[[Callable[..., Any]], Tool]: ...
 @overload
 def tool(
     *,
@@ -78,7 +76,7 @@ def tool(
     parse_docstring: bool = True,
     handle_errors: bool = True,
     hide_error_details: bool = False,
-) -> Callable[[Callable[P, R]], Tool[P, R]]: ...
+) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
 def tool(*args: Any, **kwargs: Any) -> Any:
@@ -93,8 +91,7 @@ def tool(*args: Any, **kwargs: Any) -> Any:
 
     Returns:
         The :class:`Tool` for ``@tool`` and for ``tool(func, name=..., ...)``; for ``@tool("name")`` or
-        ``@tool(...)``, a decorator returning one. Type checkers see ``Tool[P, R]``, ``P`` and ``R`` the function's
-        parameters and return type (a ``classmethod`` or ``staticmethod`` given as ``func`` gives a plain ``Tool``).
+        ``@tool(...)``, a decorator returning one.
 
     Raises:
         SchemaError: at definition time, for a bad name, a missing description, a signature with no

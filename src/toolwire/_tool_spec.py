@@ -1,28 +1,11 @@
-"""The frozen description of a tool that providers receive (:class:`ToolSpec`); ``toolwire.tools`` exports it.
-
-Also the type variables of :class:`~toolwire.tools.Tool`'s generic form, ``Tool[P, R]``: ``P`` the wrapped function's
-parameters and ``R`` its return type, so ``tool(add)(1, 2)`` is checked as ``add(1, 2)`` (review 166 #7). A bare
-``Tool`` is ``Tool[..., Any]`` (their defaults, PEP 696, which type checkers read from ``typing_extensions``; at run
-time they are plain ``typing`` variables, and ``typing_extensions`` is not imported).
-"""
+"""The frozen description of a tool that providers receive (:class:`ToolSpec`); ``toolwire.tools`` exports it."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-__all__ = ["P", "R", "ToolSpec"]
-
-if TYPE_CHECKING:
-    from typing_extensions import ParamSpec, TypeVar
-
-    P = ParamSpec("P", default=...)
-    R = TypeVar("R", default=Any)
-else:
-    from typing import ParamSpec, TypeVar
-
-    P = ParamSpec("P")
-    R = TypeVar("R")
+__all__ = ["ToolSpec"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ import inspect
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any, Generic, Literal, overload
+from typing import Any, Literal, overload
 
 from pydantic import BaseModel
 
@@ -68,7 +68,7 @@ from toolwire._tool_run import (
     untimed_thread,
     unwrapped,
 )
-from toolwire._tool_spec import P, R, ToolSpec
+from toolwire._tool_spec import ToolSpec
 from toolwire.errors import SchemaError, ToolExecutionError, ToolResultError, ToolTimeoutError, UserError
 from toolwire.messages import ToolCall, ToolMessage
 from toolwire.parsing.arguments import JsonStringPlan
@@ -89,13 +89,11 @@ _CONTAINERS = (dict, list)
 _NOT_LAZY = frozenset((str, int, float, bool, type(None), dict, list, tuple))  # common results, no iterator test
 
 
-class Tool(ToolArguments, Batching, Generic[P, R]):
+class Tool(ToolArguments, Batching):
     """A callable tool: a function, its :class:`ToolSpec`, and how to run it.
 
     Build one with :func:`tool`, :meth:`Tool.from_function` or :meth:`Tool.from_schema` (the constructor takes a
     :class:`toolwire.schema.FunctionSchema` and raises :class:`~toolwire.errors.SchemaError` as they do).
-    For type checkers it is generic, ``Tool[P, R]`` (the function's parameters and return type, which ``@tool``
-    keeps, so a direct call is checked); a bare ``Tool`` is ``Tool[..., Any]``.
 
     Attributes:
         name, description, parameters: as in :class:`ToolSpec` (``parameters`` is the JSON Schema). Setting
@@ -354,7 +352,7 @@ class Tool(ToolArguments, Batching, Generic[P, R]):
         bound._method = ""
         return bound
 
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """Return ``func(*args, **kwargs)``: the underlying function called directly, without validation or timeout."""
         return self.func(*args, **kwargs)
 
@@ -555,4 +553,4 @@ class Tool(ToolArguments, Batching, Generic[P, R]):
         return await self._arun(self._arguments(input), limit)
 
 
-from toolwire._tool_decorator import tool  # noqa: E402  (it needs Tool: review 166 #4, #7)
+from toolwire._tool_decorator import tool  # noqa: E402  (it needs Tool: review 166 #4)
