@@ -82,3 +82,23 @@ def test_without_numpy_the_import_is_an_import_error_naming_the_extra(tmp_path: 
             "    print(type(exc).__name__, exc)\n")
     done = run_without(("numpy",), code, tmp_path)
     assert done.stdout.startswith("MissingExtraError Local models need "), done.stdout + done.stderr
+
+
+def test_without_numpy_star_imports_and_dir_leave_the_local_model_out(tmp_path: Path) -> None:
+    """Review 168 #2: an install for hosted providers has no numpy; ``from toolwire.models import *``, ``dir()`` and
+    ``inspect.getmembers`` work there, and naming ``ChatLlamaCpp`` is still the one-sentence error."""
+    code = """
+import inspect
+import toolwire.models
+namespace = {}
+exec("from toolwire.models import *", namespace)
+print("star", "ChatOpenAI" in namespace, "ChatLlamaCpp" in namespace)
+print("dir", "ChatLlamaCpp" in dir(toolwire.models), len(inspect.getmembers(toolwire.models)) > 0)
+try:
+    from toolwire.models import ChatLlamaCpp
+except ImportError as exc:
+    print("named", type(exc).__name__)
+"""
+    done = run_without(("numpy", "llama_cpp"), code, tmp_path)
+    assert done.stdout.splitlines() == ["star True False", "dir False True", "named MissingExtraError"], (
+        done.stdout + done.stderr)

@@ -85,8 +85,9 @@ class UserError(ToolwireError):
 
 class MissingExtraError(UserError, ImportError):
     """A package of one of toolwire's optional extras is not installed (``[local]``: llama-cpp-python and numpy); the
-    message names it and the ``pip install`` line to run. Also an :class:`ImportError`, so that the usual guard
-    ``try: from toolwire.models import ChatLlamaCpp`` / ``except ImportError:`` works (review 165 #3)."""
+    message names it and the ``pip install`` line to run. Also an :class:`ImportError`, so that a guard ``except
+    ImportError:`` catches it (review 165 #3): around ``from toolwire.models import ChatLlamaCpp`` for a missing numpy,
+    and around ``ChatLlamaCpp(...)`` (or ``init_chat_model("local")``) for a missing llama-cpp-python."""
 
 
 class ContextOverflowError(UserError):

@@ -2,7 +2,9 @@
 
 Provider classes are imported lazily, so ``import toolwire`` never needs an optional SDK; using a
 provider whose extra is not installed raises :class:`~toolwire.errors.UserError` with the
-``pip install`` line to run.
+``pip install`` line to run (for the embedded model a :class:`~toolwire.errors.MissingExtraError`, also an
+``ImportError``: on ``from toolwire.models import ChatLlamaCpp`` without numpy, else when the model is made without
+llama-cpp-python). Without numpy, ``from toolwire.models import *`` and ``dir()`` leave ``ChatLlamaCpp`` out.
 """
 
 from __future__ import annotations
@@ -29,6 +31,20 @@ __all__ = [
     "to_tool",
     "to_tool_spec",
 ]
+
+
+def _numpy_found() -> bool:
+    """Whether numpy can be imported (found, not imported): the embedded model's module needs it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("numpy") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+if not _numpy_found():  # an install for hosted providers only: star imports and dir() leave the local model out, so
+    __all__.remove("ChatLlamaCpp")  # they work; naming it still raises MissingExtraError (review 168 #2)
 
 _LAZY = {
     "ChatLlamaCpp": "toolwire.models.llamacpp",
@@ -57,4 +73,4 @@ if not TYPE_CHECKING:  # (hidden from type checkers, so a misspelt name is an er
 
 def __dir__() -> list[str]:
     """The module's names with the lazily imported ones (tab completion, ``dir()``; review 52)."""
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *(name for name in _LAZY if name in __all__)})
