@@ -41,7 +41,7 @@ from toolwire._schema_patterns import check_schema, linear_keywords, pattern_fou
 from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
 from toolwire._signature import function_name
 from toolwire._tool_checks import check_params_taken
-from toolwire.errors import SchemaError, ToolValidationError
+from toolwire.errors import SchemaError, ToolValidationError, UserError
 
 __all__ = [
     "normalize_parameters",
@@ -100,9 +100,33 @@ def definition_parameters(fn: Mapping[str, Any]) -> Any:
     return next((fn[k] for k in PARAMETER_KEYS if fn.get(k) is not None), None)
 
 
+def refuse_free_form(obj: Mapping[str, Any]) -> None:
+    """Refuse OpenAI's custom (free-form) tool, ``{"type": "custom", "name", "description", "format"?}`` (Responses
+    API; ``{"type": "custom", "custom": {...}}`` in Chat Completions), which takes text, not arguments: bound as a
+    function it had no parameters, so the model could only call it with ``{}`` (review 163 #4; refused by
+    :func:`tool_from_schema` too, review 168 #3). Anthropic's custom tool, ``{"type": "custom", "name",
+    "input_schema"}``, has a schema and is a function tool.
+
+    Raises:
+        UserError: ``obj`` is such a tool (no schema under any of :data:`PARAMETER_KEYS`).
+    """
+    if obj.get("type") != "custom":
+        return
+    inner = obj.get("custom")
+    fn = inner if isinstance(inner, Mapping) else obj
+    if definition_parameters(fn) is not None or definition_parameters(obj) is not None:
+        return
+    name = fn.get("name") if isinstance(fn.get("name"), str) else "custom"
+    raise UserError(f"Tool {name!r} is an OpenAI custom (free-form text) tool, which toolwire does not support: give "
+                    f"a function tool with a JSON Schema of its arguments instead, such as {{'type': 'function', "
+                    f"'name': {name!r}, 'description': ..., 'parameters': {{'type': 'object', 'properties': "
+                    "{'input': {'type': 'string'}}, 'required': ['input']}}.")
+
+
 def _split(definition: Mapping[str, Any]) -> tuple[str | None, str | None, dict[str, Any], bool]:
     if not isinstance(definition, Mapping):
         raise SchemaError(f"A tool definition must be a dict, not {type(definition).__name__}.")
+    refuse_free_form(definition)
     fn: Mapping[str, Any] = definition
     if definition.get("type") == "function":
         inner = definition.get("function")
@@ -542,7 +566,8 @@ def tool_from_schema(
     Raises:
         SchemaError: no usable name, no description, an invalid schema, ``func`` not callable, or a ``func``
             that cannot take the schema's properties as keyword arguments.
-        UserError: an option that is none of these (``timout=``: the message names the close match, ``timeout``).
+        UserError: an option that is none of these (``timout=``: the message names the close match, ``timeout``);
+            an OpenAI custom (free-form text) tool (:func:`refuse_free_form`).
     """
     from toolwire._keywords import check_keywords
     from toolwire.tools import Tool

@@ -18,8 +18,8 @@ import typing_extensions
 from pydantic import BaseModel
 
 from toolwire._tool_checks import check_name
-from toolwire.errors import SchemaError, UserError
-from toolwire.interop.openai_tools import PARAMETER_KEYS, definition_parameters
+from toolwire.errors import SchemaError
+from toolwire.interop.openai_tools import PARAMETER_KEYS, definition_parameters, refuse_free_form
 from toolwire.tools import Tool, ToolSpec
 
 __all__ = ["GEMINI_SERVER_TOOLS", "ServerTool", "ToolDictSpec", "hosted_choice", "server_tool", "to_tool",
@@ -171,7 +171,7 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         server = server_tool(obj)
         if server is not None:
             return server
-        _refuse_free_form(obj)
+        refuse_free_form(obj)
         if obj.get("type") == "object" and not {"name", "function", *PARAMETER_KEYS} & obj.keys():
             obj = _json_schema_tool(obj)  # a JSON Schema of the arguments, named by its title, as LangChain takes it
         # OpenAI Chat Completions nests the function ({"type": "function", "function": {...}}); the Responses
@@ -219,29 +219,6 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
         "a pydantic model class, or an OpenAI tool dict."
     )
-
-
-def _refuse_free_form(obj: dict[str, Any]) -> None:
-    """Refuse OpenAI's custom (free-form) tool, ``{"type": "custom", "name", "description", "format"?}`` (Responses
-    API; ``{"type": "custom", "custom": {...}}`` in Chat Completions), which takes text, not arguments: bound as a
-    function it had no parameters, so the model could only call it with ``{}`` (review 163 #4). Anthropic's custom
-    tool, ``{"type": "custom", "name", "input_schema"}``, has a schema and is a function tool.
-
-    Raises:
-        UserError: ``obj`` is such a tool (no schema under any of
-            :data:`~toolwire.interop.openai_tools.PARAMETER_KEYS`).
-    """
-    if obj.get("type") != "custom":
-        return
-    inner = obj.get("custom")
-    fn = inner if isinstance(inner, dict) else obj
-    if definition_parameters(fn) is not None or definition_parameters(obj) is not None:
-        return
-    name = fn.get("name") if isinstance(fn.get("name"), str) else "custom"
-    raise UserError(f"Tool {name!r} is an OpenAI custom (free-form text) tool, which toolwire does not support: give "
-                    f"a function tool with a JSON Schema of its arguments instead, such as {{'type': 'function', "
-                    f"'name': {name!r}, 'description': ..., 'parameters': {{'type': 'object', 'properties': "
-                    "{'input': {'type': 'string'}}, 'required': ['input']}}.")
 
 
 def _json_schema_tool(schema: dict[str, Any]) -> dict[str, Any]:
