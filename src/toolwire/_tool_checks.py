@@ -49,26 +49,29 @@ NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 
 
 def check_description(name: str, description: Any, *, required: bool = False) -> None:
-    """Refuse a ``description=`` given empty or blank (only whitespace) for the tool ``name``, the same way for
-    :meth:`Tool.from_function <toolwire.tools.Tool.from_function>` (``@tool``) and :meth:`Tool.from_schema
-    <toolwire.tools.Tool.from_schema>`, naming ``description=`` and not a docstring (review 157 #4).
+    """Refuse a ``description=`` given empty or blank (only whitespace), or not text (``description=5``), for the
+    tool ``name``, the same way for :meth:`Tool.from_function <toolwire.tools.Tool.from_function>` (``@tool``) and
+    :meth:`Tool.from_schema <toolwire.tools.Tool.from_schema>`, naming ``description=`` and not a docstring (review
+    157 #4; a number or a list went to the provider as the description: review 170 #2).
 
     Args:
         name: the tool's name, for the message.
         description: the value given; None (left out) passes unless ``required``.
-        required: True where there is no docstring to fall back on (``from_schema``): a value that is not text is
-            refused too.
+        required: True where there is no docstring to fall back on (``from_schema``): None is refused too.
 
     Raises:
-        SchemaError: the description is blank, or (``required``) not text.
+        SchemaError: the description is blank or not text, or (``required``) None.
     """
     if isinstance(description, str):
         if description.strip():
             return
         what = "is empty (only whitespace)" if description else "is empty"
+    elif description is not None:
+        raise SchemaError(f"The description of tool {name!r} must be text, not {type(description).__name__}: pass "
+                          "description='...', a sentence saying what the tool does.")
     elif required:
-        what = f"is {description!r:.40}, not text"
-    else:  # None: the docstring's summary is used; anything else is from_function's to refuse
+        what = "is None, not text"
+    else:  # None: the docstring's summary is used
         return
     advice = "" if required else ", or leave it out to use the docstring's summary"
     raise SchemaError(f"Tool {name!r} has no description: description= {what}; pass a sentence saying what the tool "
@@ -462,7 +465,9 @@ def check_tool(func: Callable[..., Any], name: str, description: str, response_f
         check_subclass(type(func))  # an instance of one, callable as smolagents' are (review 144 #4)
     check_name(name)
     warn_provider_name(name)  # a ToolDefinitionWarning for a name Gemini refuses ("1abc")
-    if not (description.strip() if isinstance(description, str) else description):  # (blank too: review 157 #4)
+    if description is not None and not isinstance(description, str):  # (a number or a list: review 170 #2)
+        check_description(name, description)
+    if not (description or "").strip():  # (blank too: review 157 #4)
         if (function_doc(func) or "").strip():  # a docstring of sections only (``Args:``...): no summary
             raise SchemaError(f"Tool {name!r} has no description: its docstring has sections but no summary; "
                               "put a first line saying what the tool does, or pass description='...'.")
