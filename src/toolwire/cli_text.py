@@ -56,11 +56,17 @@ def refusal_text(messages: list[Any]) -> str:
             "something else")
 
 
-def _answered(exc: BaseException, conversation: list[Any]) -> int:
-    """How many of the question's tool calls were answered (run) before its turn stopped with ``exc``, whose
-    ``messages`` the Agent set to the run so far: ``conversation``, the question, then this turn."""
+def _answered(exc: BaseException, conversation: list[Any], stopped: bool = False) -> int:
+    """How many of the question's tool calls had run (``stopped``: were stopped while they ran) before its turn
+    stopped with ``exc``, whose ``messages`` the Agent set to the run so far: ``conversation``, the question, then this
+    turn. A stopped call's answer is the executor's error that ends "... before running it again."
+    (:func:`~toolwire.execution.stopped_text`, :class:`~toolwire._tool_run.StillRunning`; review 168 #4)."""
     turn = (getattr(exc, "messages", None) or [])[len(conversation) + 1:]
-    return sum(isinstance(message, ToolMessage) for message in turn)
+    return sum(isinstance(message, ToolMessage) and _stopped(message) == stopped for message in turn)
+
+
+def _stopped(answer: ToolMessage) -> bool:
+    return answer.status == "error" and str(answer.content).endswith("before running it again.")
 
 
 def tools_ran(exc: ToolwireError, conversation: list[Any], why: str = " (the results left no room for the answer)"
@@ -92,14 +98,21 @@ def interrupted_turn(exc: BaseException, conversation: list[Any]) -> tuple[list[
         ``(the conversation to keep, the sentence that says so)``, or None when no call of the question had been
         answered, or ``exc`` carries no run (the question is then dropped).
     """
-    ran = _answered(exc, conversation)
+    ran, stopped = _answered(exc, conversation), _answered(exc, conversation, stopped=True)
     messages = getattr(exc, "messages", None)
-    if not ran or not isinstance(messages, list):
+    if not (ran or stopped) or not isinstance(messages, list):
         return None
-    calls, were, them = ("1 tool call", "was", "it") if ran == 1 else (f"{ran} tool calls", "were", "them")
-    return list(messages), (f"that question was stopped, but its {calls} had already run and {were} kept in the "
-                            f"conversation with {'its' if ran == 1 else 'their'} result{'' if ran == 1 else 's'}, so "
-                            f"asking again does not run {them} again; ask again, or type 'exit' to leave.")
+    kept = []
+    if ran:
+        kept.append(f"{ran} tool call{'s' if ran > 1 else ''} that had run (with {'their' if ran > 1 else 'its'} "
+                    f"result{'s' if ran > 1 else ''})")
+    if stopped:
+        kept.append(f"{stopped} call{'s' if stopped > 1 else ''} stopped while running (what "
+                    f"{'they' if stopped > 1 else 'it'} did may have taken effect)")
+    one = ran + stopped == 1
+    return list(messages), (f"that question was stopped; its {' and '.join(kept)} {'stays' if one else 'stay'} in the "
+                            f"conversation, so the model knows of {'it' if one else 'them'} when you ask again; ask "
+                            "again, or type 'exit' to leave.")
 
 
 def max_steps_text(exc: MaxStepsExceeded, max_steps: int, chat: bool = False) -> str:

@@ -243,11 +243,19 @@ def _interrupted(report: Report | None, console: Console, out: Path | None, html
     """On Ctrl-C: the table of the items scored so far and, with ``--html``, their page (with ``--out`` they are
     saved already), then where they are kept."""
     page = _show_scored(report, console, html, published)
-    kept = [f"saved in {out}, rerun to resume"] if out is not None and out.is_file() and out.stat().st_size else []
-    # (none scored yet: no file was written, review 85, or an empty one is still empty, review 167)
+    kept = [f"saved in {out}, rerun to resume"] if out is not None and _holds_report(out) else []
+    # (none scored yet: no file was written, review 85, or an empty or blank one is still so, reviews 167, 168 #6)
     if page is not None:
         kept.append(f"HTML report: {page}")
     typer.echo(f"Interrupted{'; the items scored are ' + '; '.join(kept) if kept else ''}.", err=True)
+
+
+def _holds_report(out: Path) -> bool:
+    """Whether ``out`` holds a report (not missing, empty or blank: :meth:`Report.load_existing`)."""
+    try:
+        return Report.load_existing(out) is not None
+    except (UserError, OSError, ValueError):
+        return out.is_file() and bool(out.read_bytes().strip())
 
 
 def _await_running(running: Sequence[Future[Any]], exit_now: Callable[[int], None] = os._exit) -> None:
