@@ -21,3 +21,19 @@ def test_description_not_text_is_refused_when_the_tool_is_made(bad: object) -> N
     name = type(bad).__name__
     assert str(info.value) == (f"The description of tool 'add' must be text, not {name}: pass description='...', "
                                "a sentence saying what the tool does.")
+
+
+def test_a_tools_file_class_is_named_by_the_file_not_the_internal_module(tmp_path, monkeypatch) -> None:
+    """#5: the CLI named the class toolwire_user_tools_<hash>.Connection, a module the user never wrote."""
+    from toolwire.cli_tools import load_tools
+    from toolwire.errors import UserError
+
+    (tmp_path / "helper_type.py").write_text(
+        "class Connection:\n    pass\n\n\ndef query(conn: Connection, sql: str) -> str:\n"
+        '    """Run a SQL query."""\n    return ""\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError) as info:
+        load_tools("helper_type.py")
+    text = str(info.value)
+    assert "toolwire_user_tools" not in text
+    assert "parameter 'conn' is typed helper_type.Connection, which has no JSON form" in text

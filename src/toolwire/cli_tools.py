@@ -9,6 +9,7 @@ import importlib
 import importlib.util
 import inspect
 import os
+import re
 import sys
 import sysconfig
 import traceback
@@ -50,8 +51,27 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
             rule above makes a tool cannot be one (a helper taking a ``socket.socket``, say): one line
             naming the file and the function, saying to rename a helper ``_name`` or to mark the tools
             with ``@tool`` / list them in ``TOOLS``. Such a function is not skipped, since the tools the
-            command serves would then silently differ from the documented rule.
+            command serves would then silently differ from the documented rule. A class of the file is named in
+            these messages by the file's name (``helper_type.Connection``), not by the module name toolwire
+            imports the file under (review 170 #5).
     """
+    try:
+        return _load_tools(spec, server_tools=server_tools)
+    except UserError as exc:
+        text = str(exc)
+        plain = _SYNTHETIC_MODULE.sub(lambda _: Path(spec).stem, text)
+        if plain == text:
+            raise
+        raise UserError(plain) from None
+
+
+_SYNTHETIC_PREFIX = "toolwire_user_tools_"
+"""The start of the module name a tools file is imported under (the rest is a digest of its path)."""
+_SYNTHETIC_MODULE = re.compile(_SYNTHETIC_PREFIX + r"[0-9a-f]{10}")
+
+
+def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
+    """:func:`load_tools`, whose messages may name the module a file is imported under."""
     path = Path(spec)
     try:
         _on_import_path(Path.cwd())
@@ -59,7 +79,7 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
             if not path.is_file():
                 raise UserError(f"No tools file at {spec!r}: give a .py file or an importable module name.")
             digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-            mod_spec = importlib.util.spec_from_file_location(f"toolwire_user_tools_{digest}", path)
+            mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path)
             if mod_spec is None or mod_spec.loader is None:
                 raise UserError(f"Cannot import {spec!r} as Python code.")
             module = importlib.util.module_from_spec(mod_spec)
