@@ -37,3 +37,17 @@ def test_a_tools_file_class_is_named_by_the_file_not_the_internal_module(tmp_pat
     text = str(info.value)
     assert "toolwire_user_tools" not in text
     assert "parameter 'conn' is typed helper_type.Connection, which has no JSON form" in text
+
+
+def test_a_tools_entry_message_keeps_the_ellipsis_of_the_library_text(tmp_path, monkeypatch) -> None:
+    """#6: "pass description=)": the first sentence's final-period strip took the whole "..." away."""
+    from toolwire.cli_tools import load_tools
+    from toolwire.errors import UserError
+
+    (tmp_path / "nodoc.py").write_text("def lookup(order_id: int) -> str:\n    return ''\n\n\nTOOLS = [lookup]\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError) as info:
+        load_tools("nodoc.py")
+    assert str(info.value) == (
+        "The TOOLS entry 'lookup' in 'nodoc.py' cannot be a tool (Tool 'lookup' has no description: add a docstring "
+        "to the function or pass description=... so the model knows when to use it): fix it or take it out of TOOLS.")

@@ -195,10 +195,11 @@ def _shown_path(filename: str) -> str:
 
 
 def _first_sentence(exc: BaseException) -> str:
-    """The first sentence of an error's message, without its final period (pydantic's run over lines)."""
+    """The first sentence of an error's message, without its final period (pydantic's run over lines); an ellipsis
+    ("pass description=... so") neither ends the sentence nor loses its dots (review 170 #6)."""
     text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    head, dot, _ = text.partition(". ")
-    return (head if dot else text).rstrip(".")
+    head = re.split(r"(?<!\.)\. ", text, maxsplit=1)[0]
+    return head[:-1] if head.endswith(".") and not head.endswith("..") else head
 
 
 def _documented_function_tool(func: Any, name: str, spec: str) -> Tool:
