@@ -23,9 +23,11 @@ from typing import Any
 
 from toolwire._foreign_results import command_error, foreign_answer, is_foreign_answer
 from toolwire._keywords import refuses_unknown_keywords
+from toolwire._structured_tool import _pair, _SyncAndAsyncTool
 from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError, UserError
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
+from toolwire.interop._langchain_out import _LC_CALL_ID, _structured_tool_class, _tool_output, _unreserved
 from toolwire.results import unsent_result
 from toolwire.tools import Tool, error_text, result_to_content
 
@@ -37,9 +39,11 @@ __all__ = [
     "to_langchain_tool",
 ]
 
-# the id of the tool call LangChain is running (BaseTool.run's ``tool_call_id``), for current_tool_call()
-_LC_CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("toolwire_langchain_call_id", default=None)
-_tool_class: list[type] = []  # the StructuredTool subclass, made once langchain-core is imported
+# the toolwire tool a to_langchain_tool tool runs for LangChain's tool call (None: for bare arguments)
+_LC_RUNNING: contextvars.ContextVar[Tool | None] = contextvars.ContextVar("toolwire_langchain_tool", default=None)
+_OWN_CALL = " toolwire call id"
+"""The key under which :meth:`_CallMarked.call_args` gives a from_langchain_tool tool's function the id of the tool
+call it was invoked with (not a name an argument can have: the arguments are checked against the schema first)."""
 
 
 class LangChainToolError(ToolExecutionError):
@@ -48,6 +52,33 @@ class LangChainToolError(ToolExecutionError):
     imports or catches it still runs."""
 
 
+
+
+class _CallMarked(Tool):
+    """The :class:`~toolwire.tools.Tool` :func:`from_langchain_tool` makes: its arguments checked for a tool call
+    carry that call's id to its function (under :data:`_OWN_CALL`), which so tells its own call from bare arguments
+    given while another tool's call runs (review 168 #1: ``current_call_id()`` names whichever call runs)."""
+
+    __slots__ = ()
+
+    def call_args(self, args: Any) -> dict[str, Any]:
+        """As :meth:`Tool.call_args <toolwire.tools.Tool.call_args>`, and, while a tool call runs (toolwire checks a
+        call's arguments only for the tool that call names), the call's id under :data:`_OWN_CALL`.
+
+        Raises:
+            ToolValidationError, UserError: as ``Tool.call_args``.
+        """
+        from toolwire._tool_run import current_call_id
+
+        kwargs = super().call_args(args)
+        call_id = current_call_id()
+        return kwargs if call_id is None else {**kwargs, _OWN_CALL: call_id}
+
+
+class _CallMarkedBoth(_SyncAndAsyncTool, _CallMarked):
+    """:class:`_CallMarked` for a LangChain tool with a sync and an async side."""
+
+    __slots__ = ()
 
 
 def _checked_name(name: Any) -> str:
@@ -197,17 +228,18 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     against that model-visible schema (the pydantic ``tool_call_schema``, or ``jsonschema`` for a dict
     schema and for a model whose fields are not the schema's properties, such as the single ``__arg1`` of
     LangChain's single-input ``Tool``): a key it does not declare, an injected argument's name included, is a
-    validation error the model sees. While toolwire runs a tool call (``invoke(tool_call)``, ``ToolExecutor``,
-    ``Agent``), the checked arguments are passed to the LangChain tool as a tool call carrying the
+    validation error the model sees. When toolwire runs this tool for a tool call (``invoke(tool_call)``,
+    ``ToolExecutor``, ``Agent``), the checked arguments are passed to the LangChain tool as a tool call carrying the
     model's call id, so LangChain fills ``InjectedToolCallId`` with it (other injected arguments take
     their defaults) and a ``response_format="content_and_artifact"`` artifact lands on
     ``ToolMessage.artifact``; ``return_direct`` and ``response_format`` are kept. With bare arguments
-    (``invoke(args)``, no tool call running) the LangChain tool is invoked with them bare and what it returns is
-    returned as it is, as LangChain's ``invoke(args)`` does: the function's value (a dict stays a dict), or the text
-    of its ``handle_tool_error`` (review 163 #2: it was the JSON text of the ToolMessage); a tool that takes
-    ``InjectedToolCallId`` is still given a tool call (with a new id) and gives its content (a ToolMessage it built
-    with an artifact or an error status, as toolwire's :class:`~toolwire.messages.ToolMessage`), and a
-    ``"content_and_artifact"`` tool gives the ``(content, artifact)`` pair of its ToolMessage. Called directly,
+    (``invoke(args)``, also from inside another tool's call: review 168 #1) the LangChain tool is invoked with them
+    bare and what it returns is returned as it is, as LangChain's ``invoke(args)`` does: the function's value (a dict
+    stays a dict), or the text of its ``handle_tool_error`` (review 163 #2: it was the JSON text of the ToolMessage);
+    a tool that takes ``InjectedToolCallId`` is still given a tool call (with a new id, never another call's) and
+    gives its content (a ToolMessage it built with an artifact or an error status, as toolwire's
+    :class:`~toolwire.messages.ToolMessage`), and a ``"content_and_artifact"`` tool gives the ``(content, artifact)``
+    pair of its ToolMessage. Called directly,
     ``tool("Paris")`` takes positional arguments in the schema's order, as LangChain's ``tool("Paris")`` does. A
     LangChain ``status="error"`` ToolMessage (one the tool built, or the text of its ``handle_tool_error`` or
     ``handle_validation_error``) is the tool's answer, not a failure: it answers the call as written, its content
@@ -308,9 +340,10 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         # ToolMessage it built as toolwire's own (a LangGraph Command refused, as in unpack)
         return foreign_answer(result, name) if is_foreign_answer(result) else result
 
-    def call(args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-        # the model's call id, so an InjectedToolCallId argument (a LangGraph Command, a ToolMessage the tool
-        # builds) answers the right call; a new id only when run outside a tool call
+    def call(args: tuple[Any, ...], kwargs: dict[str, Any], own: Any) -> dict[str, Any]:
+        # the model's call id (``own``: the id of the call this tool was invoked with), so an InjectedToolCallId
+        # argument (a LangGraph Command, a ToolMessage the tool builds) answers the right call; a new id when the tool
+        # was invoked with bare arguments, also inside another tool's call (review 168 #1: it got that call's id)
         if args:  # tool("Paris"), as LangChain's tool("Paris") (review 93: a TypeError naming run())
             if len(args) > len(props):
                 raise TypeError(f"LangChain tool {name!r} takes {len(props)} argument(s) ({', '.join(props)}), "
@@ -319,26 +352,34 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
                 raise TypeError(f"LangChain tool {name!r} got {twice[0]!r} both by position and by name: pass it "
                                 "once.")
             kwargs = {**dict(zip(props, args, strict=False)), **kwargs}
-        return {"name": name, "args": {**kwargs, **fixed}, "id": current_call_id() or new_tool_call_id(),
-                "type": "tool_call"}
+        return {"name": name, "args": {**kwargs, **fixed}, "id": own or new_tool_call_id(), "type": "tool_call"}
 
-    # with bare arguments (no tool call running: tool.invoke(args), an LCEL chain), LangChain's own tool is given
-    # them bare and its value returned as it is (review 163 #2: the text of the ToolMessage came back, a dict result as
-    # JSON), unless the tool needs a call: an InjectedToolCallId argument, or a (content, artifact) pair to give back
+    # with bare arguments (tool.invoke(args), an LCEL chain, a tool calling it inside its own call), LangChain's own
+    # tool is given them bare and its value returned as it is (review 163 #2: the text of the ToolMessage came back, a
+    # dict result as JSON), unless the tool needs a call: an InjectedToolCallId argument, or a (content, artifact)
+    # pair to give back
     needs_call = with_artifact or "InjectedToolCallId" in kinds.values()
 
-    def bare() -> bool:
-        return not needs_call and current_call_id() is None
+    def own_call(kwargs: dict[str, Any]) -> Any:
+        # the id of the tool call this tool was invoked with (the mark call_args puts in its arguments, or the call
+        # to_langchain_tool runs it for), None for bare arguments: that a call runs does not say it is this tool's
+        # (review 168 #1: a tool calling this one inside its own call got the JSON text of the value)
+        marked = kwargs.pop(_OWN_CALL, None)
+        if marked is None and getattr(_LC_RUNNING.get(), "func", None) in (run, run_async):
+            return current_call_id()
+        return marked
 
     async def run_async(*args: Any, **kwargs: Any) -> Any:
-        request = call(args, kwargs)
-        if bare():
+        own = own_call(kwargs)
+        request = call(args, kwargs, own)
+        if own is None and not needs_call:
             return value(await lc_tool.ainvoke(request["args"]))
         return unpack(await lc_tool.ainvoke(request))
 
     def run(*args: Any, **kwargs: Any) -> Any:
-        request = call(args, kwargs)
-        if bare():
+        own = own_call(kwargs)
+        request = call(args, kwargs, own)
+        if own is None and not needs_call:
             return value(lc_tool.invoke(request["args"]))
         return unpack(lc_tool.invoke(request))
 
@@ -348,9 +389,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
         func.__doc__ = lc_tool.description
     # both sides: toolwire's sync entry points call lc_tool.invoke and its async ones await lc_tool.ainvoke, as
     # LangChain does, made as StructuredTool.from_function(func=, coroutine=) makes such a tool (review 143 #2)
-    from toolwire._structured_tool import _pair, _SyncAndAsyncTool
-
-    kind = _SyncAndAsyncTool if has_sync and has_async else Tool
+    kind = _CallMarkedBoth if has_sync and has_async else _CallMarked
     if not isinstance(lc_tool.description, str) or not lc_tool.description.strip():  # (the error of from_schema names
         raise UserError(f"LangChain tool {name!r} has no description: give it one (a docstring, or "  # description=,
                         "description=... where the tool is made) so that the model knows what it does.")  # r. 157)
@@ -454,10 +493,16 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         message = LCToolMessage(str(handled), tool_call_id=call_id, name=tw.name, status="error", artifact=artifact)
         return (message, None) if tw.response_format == "content_and_artifact" else message
 
-    def current(kwargs: dict[str, Any]) -> contextvars.Token[Any] | None:
+    def current(kwargs: dict[str, Any]) -> tuple[contextvars.Token[Any] | None, contextvars.Token[Any]]:
         call_id = _LC_CALL_ID.get()  # set only while LangChain runs a whole tool call (not bare arguments)
+        running = _LC_RUNNING.set(None if call_id is None else tw)  # (the call is tw's own: see from_langchain_tool)
         return None if call_id is None else _CURRENT_CALL.set(
-            {"name": tw.name, "args": kwargs, "id": call_id, "type": "tool_call"})
+            {"name": tw.name, "args": kwargs, "id": call_id, "type": "tool_call"}), running
+
+    def restore(tokens: tuple[contextvars.Token[Any] | None, contextvars.Token[Any]]) -> None:
+        if tokens[0] is not None:
+            _CURRENT_CALL.reset(tokens[0])
+        _LC_RUNNING.reset(tokens[1])
 
     def run(**kwargs: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
@@ -471,8 +516,7 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
                 return kept
             raise handled from exc
         finally:
-            if token is not None:
-                _CURRENT_CALL.reset(token)
+            restore(token)
 
     async def arun(**kwargs: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
@@ -486,8 +530,7 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
                 return kept
             raise handled from exc
         finally:
-            if token is not None:
-                _CURRENT_CALL.reset(token)
+            restore(token)
 
     return _structured_tool_class()(
         name=tw.name,
@@ -500,89 +543,3 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         handle_tool_error=tw.handle_errors,
         handle_validation_error=tw.handle_errors,
     )
-
-
-def _tool_output(result: Any) -> Any:
-    """What a toolwire tool returned, as LangChain passes a tool's own answer on (``_format_output``): a LangChain
-    ``ToolOutputMixin`` (its ``ToolMessage``, a LangGraph ``Command``), or a non-empty list of them, as it is, and
-    toolwire's :class:`~toolwire.messages.ToolMessage` as LangChain's (content, ``tool_call_id``, status, artifact,
-    name and id kept); None for any other result (review 143 #1, #9: they were written out as JSON text, the status,
-    artifact and state update lost)."""
-    import langchain_core.messages.tool as lc_tool_messages
-
-    from toolwire.messages import ToolMessage
-
-    # (an older langchain-core without ToolOutputMixin passes on its ToolMessage alone)
-    passed = getattr(lc_tool_messages, "ToolOutputMixin", lc_tool_messages.ToolMessage)
-    if isinstance(result, passed) or (isinstance(result, list) and result and all(
-            isinstance(item, passed) for item in result)):
-        return result
-    if isinstance(result, ToolMessage):
-        return to_langchain_messages([result])[0]
-    return None
-
-
-_LC_RESERVED = ("config", "run_manager")
-"""Keyword arguments LangChain's ``StructuredTool._run`` keeps for itself: a tool argument of that name never
-reaches the function (langchain-core ``tools/structured.py``)."""
-
-
-def _unreserved(parameters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
-    """The schema LangChain is given, and ``{LangChain's name: the tool's}`` for the renamed arguments: an
-    argument named ``config`` or ``run_manager`` is offered as ``config_`` (``config__``, ... if taken), so its
-    value reaches the tool instead of being taken by LangChain."""
-    props = parameters.get("properties")
-    if not isinstance(props, dict) or not any(name in props for name in _LC_RESERVED):
-        return parameters, {}
-    new_names: dict[str, str] = {}
-    for name in props:
-        if name in _LC_RESERVED:
-            new = name + "_"
-            while new in props or new in new_names.values():
-                new += "_"
-            new_names[name] = new
-    out = dict(parameters)
-    out["properties"] = {new_names.get(k, k): v for k, v in props.items()}
-    if isinstance(parameters.get("required"), list):
-        out["required"] = [new_names.get(k, k) for k in parameters["required"]]
-    return out, {new: old for old, new in new_names.items()}
-
-
-def _structured_tool_class() -> type:
-    """A ``StructuredTool`` subclass that keeps the id of the tool call LangChain runs (``run``/``arun`` get it
-    as ``tool_call_id`` when invoked with a whole ToolCall), so the toolwire tool's
-    :func:`~toolwire.current_tool_call` gives it, as on toolwire's own paths."""
-    if not _tool_class:
-        from langchain_core.tools import StructuredTool
-
-        class ToolwireStructuredTool(StructuredTool):
-            """A toolwire tool as a LangChain StructuredTool (see :func:`to_langchain_tool`)."""
-
-            def _single(self, tool_input: Any) -> Any:
-                """A string is the value of the tool's first parameter when its others are optional, as for
-                LangChain's own ``@tool`` and toolwire's ``invoke`` (its JSON Schema ``args_schema`` refuses strings;
-                legacy text agents send them)."""
-                schema = self.args_schema if isinstance(self.args_schema, dict) else {}
-                props = schema.get("properties")
-                if isinstance(tool_input, str) and isinstance(props, dict) and props and \
-                        set(schema.get("required") or ()) <= {next(iter(props))}:
-                    return {next(iter(props)): tool_input}
-                return tool_input
-
-            def run(self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any) -> Any:
-                token = _LC_CALL_ID.set(tool_call_id)
-                try:
-                    return super().run(self._single(tool_input), *args, tool_call_id=tool_call_id, **kwargs)
-                finally:
-                    _LC_CALL_ID.reset(token)
-
-            async def arun(self, tool_input: Any, *args: Any, tool_call_id: str | None = None,
-                           **kwargs: Any) -> Any:
-                token = _LC_CALL_ID.set(tool_call_id)
-                try:
-                    return await super().arun(self._single(tool_input), *args, tool_call_id=tool_call_id, **kwargs)
-                finally:
-                    _LC_CALL_ID.reset(token)
-
-        _tool_class.append(ToolwireStructuredTool)
-    return _tool_class[0]

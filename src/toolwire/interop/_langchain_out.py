@@ -1,0 +1,100 @@
+"""The LangChain side of :func:`toolwire.interop.langchain.to_langchain_tool`: the ``StructuredTool`` subclass that
+runs a toolwire tool and keeps the id of LangChain's tool call, the arguments LangChain keeps for itself, and what of
+a tool's result LangChain passes on as it is (split from :mod:`toolwire.interop.langchain`, review 168)."""
+
+from __future__ import annotations
+
+import contextvars
+from typing import Any
+
+from toolwire.interop._langchain_messages import to_langchain_messages
+
+# the id of the tool call LangChain is running (BaseTool.run's ``tool_call_id``), for current_tool_call()
+_LC_CALL_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar("toolwire_langchain_call_id", default=None)
+_tool_class: list[type] = []  # the StructuredTool subclass, made once langchain-core is imported
+
+
+def _tool_output(result: Any) -> Any:
+    """What a toolwire tool returned, as LangChain passes a tool's own answer on (``_format_output``): a LangChain
+    ``ToolOutputMixin`` (its ``ToolMessage``, a LangGraph ``Command``), or a non-empty list of them, as it is, and
+    toolwire's :class:`~toolwire.messages.ToolMessage` as LangChain's (content, ``tool_call_id``, status, artifact,
+    name and id kept); None for any other result (review 143 #1, #9: they were written out as JSON text, the status,
+    artifact and state update lost)."""
+    import langchain_core.messages.tool as lc_tool_messages
+
+    from toolwire.messages import ToolMessage
+
+    # (an older langchain-core without ToolOutputMixin passes on its ToolMessage alone)
+    passed = getattr(lc_tool_messages, "ToolOutputMixin", lc_tool_messages.ToolMessage)
+    if isinstance(result, passed) or (isinstance(result, list) and result and all(
+            isinstance(item, passed) for item in result)):
+        return result
+    if isinstance(result, ToolMessage):
+        return to_langchain_messages([result])[0]
+    return None
+
+
+_LC_RESERVED = ("config", "run_manager")
+"""Keyword arguments LangChain's ``StructuredTool._run`` keeps for itself: a tool argument of that name never
+reaches the function (langchain-core ``tools/structured.py``)."""
+
+
+def _unreserved(parameters: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The schema LangChain is given, and ``{LangChain's name: the tool's}`` for the renamed arguments: an
+    argument named ``config`` or ``run_manager`` is offered as ``config_`` (``config__``, ... if taken), so its
+    value reaches the tool instead of being taken by LangChain."""
+    props = parameters.get("properties")
+    if not isinstance(props, dict) or not any(name in props for name in _LC_RESERVED):
+        return parameters, {}
+    new_names: dict[str, str] = {}
+    for name in props:
+        if name in _LC_RESERVED:
+            new = name + "_"
+            while new in props or new in new_names.values():
+                new += "_"
+            new_names[name] = new
+    out = dict(parameters)
+    out["properties"] = {new_names.get(k, k): v for k, v in props.items()}
+    if isinstance(parameters.get("required"), list):
+        out["required"] = [new_names.get(k, k) for k in parameters["required"]]
+    return out, {new: old for old, new in new_names.items()}
+
+
+def _structured_tool_class() -> type:
+    """A ``StructuredTool`` subclass that keeps the id of the tool call LangChain runs (``run``/``arun`` get it
+    as ``tool_call_id`` when invoked with a whole ToolCall), so the toolwire tool's
+    :func:`~toolwire.current_tool_call` gives it, as on toolwire's own paths."""
+    if not _tool_class:
+        from langchain_core.tools import StructuredTool
+
+        class ToolwireStructuredTool(StructuredTool):
+            """A toolwire tool as a LangChain StructuredTool (see ``to_langchain_tool``)."""
+
+            def _single(self, tool_input: Any) -> Any:
+                """A string is the value of the tool's first parameter when its others are optional, as for
+                LangChain's own ``@tool`` and toolwire's ``invoke`` (its JSON Schema ``args_schema`` refuses strings;
+                legacy text agents send them)."""
+                schema = self.args_schema if isinstance(self.args_schema, dict) else {}
+                props = schema.get("properties")
+                if isinstance(tool_input, str) and isinstance(props, dict) and props and \
+                        set(schema.get("required") or ()) <= {next(iter(props))}:
+                    return {next(iter(props)): tool_input}
+                return tool_input
+
+            def run(self, tool_input: Any, *args: Any, tool_call_id: str | None = None, **kwargs: Any) -> Any:
+                token = _LC_CALL_ID.set(tool_call_id)
+                try:
+                    return super().run(self._single(tool_input), *args, tool_call_id=tool_call_id, **kwargs)
+                finally:
+                    _LC_CALL_ID.reset(token)
+
+            async def arun(self, tool_input: Any, *args: Any, tool_call_id: str | None = None,
+                           **kwargs: Any) -> Any:
+                token = _LC_CALL_ID.set(tool_call_id)
+                try:
+                    return await super().arun(self._single(tool_input), *args, tool_call_id=tool_call_id, **kwargs)
+                finally:
+                    _LC_CALL_ID.reset(token)
+
+        _tool_class.append(ToolwireStructuredTool)
+    return _tool_class[0]
