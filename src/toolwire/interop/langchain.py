@@ -239,7 +239,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     a tool that takes ``InjectedToolCallId`` is still given a tool call (with a new id, never another call's) and
     gives its content (a ToolMessage it built with an artifact or an error status, as toolwire's
     :class:`~toolwire.messages.ToolMessage`), and a ``"content_and_artifact"`` tool gives the ``(content, artifact)``
-    pair of its ToolMessage. Called directly,
+    pair of its ToolMessage, or the text of its ``handle_tool_error`` (review 168 #5). Called directly,
     ``tool("Paris")`` takes positional arguments in the schema's order, as LangChain's ``tool("Paris")`` does. A
     LangChain ``status="error"`` ToolMessage (one the tool built, or the text of its ``handle_tool_error`` or
     ``handle_validation_error``) is the tool's answer, not a failure: it answers the call as written, its content
@@ -369,19 +369,26 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
             return current_call_id()
         return marked
 
+    def answered(message: Any, own: Any) -> Any:
+        # with bare arguments, an error answer (its handle_tool_error text) is that text, as LangChain's invoke(args)
+        # gives it (review 168 #5: a content_and_artifact tool gave a ToolMessage with the made-up id)
+        if own is None and with_artifact and isinstance(message, lc.ToolMessage) and message.status == "error":
+            return message.content
+        return unpack(message)
+
     async def run_async(*args: Any, **kwargs: Any) -> Any:
         own = own_call(kwargs)
         request = call(args, kwargs, own)
         if own is None and not needs_call:
             return value(await lc_tool.ainvoke(request["args"]))
-        return unpack(await lc_tool.ainvoke(request))
+        return answered(await lc_tool.ainvoke(request), own)
 
     def run(*args: Any, **kwargs: Any) -> Any:
         own = own_call(kwargs)
         request = call(args, kwargs, own)
         if own is None and not needs_call:
             return value(lc_tool.invoke(request["args"]))
-        return unpack(lc_tool.invoke(request))
+        return answered(lc_tool.invoke(request), own)
 
     has_sync, has_async = _sides(lc_tool)
     for func in (run, run_async):
