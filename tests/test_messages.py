@@ -197,7 +197,7 @@ def test_message_from_openai_role_dicts() -> None:
     assert message_from_dict({"role": "tool", "content": "sunny", "tool_call_id": "call_1"}) == \
         ToolMessage("sunny", "call_1")
     assert message_from_dict({"role": "user", "content": "hi"}) == HumanMessage("hi")
-    with pytest.raises(UserError, match="Cannot read a message of type 'robot'"):
+    with pytest.raises(UserError, match="Cannot read a message with the role 'robot'"):  # (review 170 #7)
         message_from_dict({"role": "robot", "content": "x"})
 
 

@@ -51,3 +51,30 @@ def test_a_tools_entry_message_keeps_the_ellipsis_of_the_library_text(tmp_path, 
     assert str(info.value) == (
         "The TOOLS entry 'lookup' in 'nodoc.py' cannot be a tool (Tool 'lookup' has no description: add a docstring "
         "to the function or pass description=... so the model knows when to use it): fix it or take it out of TOOLS.")
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    ({"type": "bot", "content": "x"},
+     "Cannot read a message of type 'bot'; use one of ai, assistant, developer, human, system, tool, user."),
+    ({"role": "bot", "content": "x"},
+     "Cannot read a message with the role 'bot'; use one of ai, assistant, developer, human, system, tool, user."),
+    ({"content": "x"}, "Cannot read a message without a 'role'; add one, such as {'role': 'user', 'content': 'hi'}."),
+])
+def test_an_unknown_message_kind_is_named_by_its_key_in_a_plain_list(data: dict, expected: str) -> None:
+    """#7: the kinds were a Python list repr, and a {"role": ...} dict was told about its "type"."""
+    from toolwire import message_from_dict
+    from toolwire.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        message_from_dict(data)
+    assert str(info.value) == expected
+
+
+def test_an_unknown_langchain_type_lists_the_types_plainly() -> None:
+    """#7: the LangChain types read were a Python list repr."""
+    from toolwire import message_from_dict
+    from toolwire.errors import UserError
+
+    with pytest.raises(UserError) as info:
+        message_from_dict({"type": "function", "data": {"content": "x", "name": "f"}})
+    assert "[" not in str(info.value) and str(info.value).endswith(" ai, chat, human, system, tool.")

@@ -219,7 +219,7 @@ def test_agent_continues_a_restored_conversation_as_the_original():
     ({"type": "ai", "content": "x", "usage": "n/a"}, "'usage' must be a dict"),
     ({"type": "human", "content": 5}, "content is int"),
     ({"type": "ai", "content": "x", "tool_calls": {"name": "f"}}, "'tool_calls' must be a list"),
-    ({"role": "model", "parts": [{"text": "hi"}]}, "type 'model'"),
+    ({"role": "model", "parts": [{"text": "hi"}]}, "the role 'model'"),  # (review 170 #7)
     ({"type": "tool", "content": "x", "tool_call_id": "c", "status": "failed"}, "status is 'failed'"),
 ])
 def test_bad_stored_data_is_one_clear_error(data, words):

@@ -122,7 +122,12 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     kind = data.get("type") or data.get("role")
     cls = _BY_TYPE.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise UserError(f"Cannot read a message of type {kind!r}; use one of {sorted(set(_BY_TYPE))}.")
+        known = ", ".join(sorted(_BY_TYPE))  # (a plain list, and the key the dict has: review 170 #7)
+        if data.get("type"):
+            raise UserError(f"Cannot read a message of type {kind!r}; use one of {known}.")
+        if "role" in data:
+            raise UserError(f"Cannot read a message with the role {kind!r}; use one of {known}.")
+        raise UserError("Cannot read a message without a 'role'; add one, such as {'role': 'user', 'content': 'hi'}.")
     names = {name for name, _ in cls._fields if name != "content"}
     if cls is AIMessage:  # LangChain's keywords, as its flat model_dump() writes them (review 160 #4)
         names |= _LC_AI_KEYWORDS
@@ -218,7 +223,7 @@ def _from_langchain_dump(dump: dict[str, Any]) -> dict[str, Any]:
     elif kind not in _LC_TYPES:
         raise UserError(
             f"Cannot read a LangChain message of type {dump.get('type')!r}; toolwire reads the types "
-            f"{sorted({*_LC_TYPES, *_LC_CHAT_TYPES})}."
+            f"{', '.join(sorted({*_LC_TYPES, *_LC_CHAT_TYPES}))}."
         )
     else:
         kind = _LC_TYPES[kind]
