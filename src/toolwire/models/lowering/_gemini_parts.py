@@ -23,6 +23,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.models.lowering._common import content_parts
+from toolwire.models.lowering._media import data_not_text, keys_text
 
 __all__ = ["read_part", "sdk_part", "signature_bytes", "signature_text", "user_parts"]
 
@@ -84,21 +85,32 @@ def is_empty_text(part: dict[str, Any]) -> bool:
     return "text" in part and not part["text"] and "thought_signature" not in part and set(part) <= {"text", "thought"}
 
 
+def _field(block: dict[str, Any]) -> str:
+    """The field that holds a block's data, as a message names it (``image block's base64``)."""
+    kind = block.get("type")
+    if kind == "data URL":
+        return "data URL's base64"
+    key = "source data" if isinstance(block.get("source"), dict) else "base64" if "base64" in block else "data"
+    return f"{kind} block's {key}"
+
+
 def _data(block: dict[str, Any], data: Any) -> bytes:
     if not isinstance(data, str):
-        raise UserError(f"A {block.get('type')!r} content block for Gemini needs base64 data, got {type(data)}.")
+        raise data_not_text(_field(block), data)
     text = "".join(data.split()).replace("-", "+").replace("_", "/").rstrip("=")
     try:
         return base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except (binascii.Error, ValueError) as exc:
-        raise UserError(f"The data of a {block.get('type')!r} content block is not base64.") from exc
+        raise UserError(f"The {_field(block)} is not base64: give the file's bytes as "
+                        "base64.b64encode(content).decode('ascii').") from exc
 
 
 def _inline(block: dict[str, Any], data: Any, mime: Any) -> dict[str, Any]:
+    raw = _data(block, data)
     if not isinstance(mime, str) or not mime:
-        raise UserError(f"A {block.get('type')!r} content block for Gemini needs its mime_type (e.g. "
-                        "'application/pdf', 'audio/wav').")
-    return {"inline_data": {"mime_type": mime, "data": _data(block, data)}}
+        raise UserError(f"The {block.get('type')} block needs a mime_type for Gemini: add one, such as "
+                        "'application/pdf' or 'audio/wav'.")
+    return {"inline_data": {"mime_type": mime, "data": raw}}
 
 
 def _linked(url: str, mime: Any) -> dict[str, Any]:
@@ -139,7 +151,7 @@ def _block_part(block: dict[str, Any]) -> dict[str, Any]:
         if isinstance(block.get("text"), str):  # a plain-text document (_media.MediaBlock): its UTF-8 bytes
             return {"inline_data": {"mime_type": mime or "text/plain", "data": block["text"].encode("utf-8")}}
         data = block.get("base64", block.get("data"))
-        if data is not None:
+        if data is not None or (("base64" in block or "data" in block) and not isinstance(block.get("url"), str)):
             return _inline(block, data, mime)
         if isinstance(block.get("url"), str):
             url = block["url"]
@@ -155,7 +167,7 @@ def _block_part(block: dict[str, Any]) -> dict[str, Any]:
         return _inline(block, audio.get("data"), _AUDIO.get(fmt, f"audio/{fmt}" if fmt else None))
     if kind is None and block and set(map(lambda k: _PART_KEYS.get(k, k), block)) <= _NATIVE:
         return read_part(block)  # a Gemini part given as is
-    raise UserError(f"Gemini cannot take a content block of type {kind!r} (keys {sorted(block)}): use text, "
+    raise UserError(f"Gemini cannot take a content block of type {kind!r} (keys: {keys_text(block)}): use text, "
                     "image, file, audio or video blocks with base64 data and a mime_type, or a URL.")
 
 

@@ -31,8 +31,8 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["CHAT_PARTS", "RESPONSES_PARTS", "MediaBlock", "anthropic_part", "chat_part", "read_media", "refuse_block",
-           "responses_part"]
+__all__ = ["CHAT_PARTS", "RESPONSES_PARTS", "MediaBlock", "anthropic_part", "chat_part", "data_not_text", "keys_text",
+           "read_media", "refuse_block", "responses_part"]
 
 
 class MediaBlock(dict):  # type: ignore[type-arg]
@@ -285,10 +285,37 @@ def anthropic_part(block: MediaBlock) -> dict[str, Any]:
     return {"type": "document", "source": source, **extra}
 
 
+def keys_text(block: dict[str, Any]) -> str:
+    """A block's keys as a plain list for a message (``base64, mime_type, type``), not a Python list's repr."""
+    return ", ".join(sorted(map(str, block)))
+
+
+def _type_name(value: Any) -> str:
+    return "None" if value is None else type(value).__name__
+
+
+def data_not_text(what: str, value: Any) -> UserError:
+    """The error for base64 data that is not text (an int, ``None``, a list, bytes).
+
+    Args:
+        what: the field, as the message names it (``"image block's base64"``).
+        value: the value given.
+
+    Returns:
+        The :class:`~toolwire.errors.UserError` to raise (one sentence: what to give instead).
+    """
+    return UserError(f"The {what} must be base64 text, not {_type_name(value)}: give the file's bytes as "
+                     "base64.b64encode(content).decode('ascii').")
+
+
+_NEUTRAL_KINDS = ("image", "file", "audio", "video")
+
+
 def refuse_block(block: dict[str, Any], api: str) -> UserError:
     """The error for a user-message content block ``api`` cannot take and toolwire cannot translate: a block of an
     unknown type (``{"type": "weird"}``), another provider's own block (an Anthropic ``document`` of a ``content``
-    source sent to OpenAI), or a known type in a shape toolwire does not read.
+    source sent to OpenAI), or a known type in a shape toolwire does not read (an image whose ``base64`` is not
+    text: review 170 #3).
 
     Args:
         block: the content block as given.
@@ -299,10 +326,31 @@ def refuse_block(block: dict[str, Any], api: str) -> UserError:
     """
     kind = block.get("type")
     source = block.get("source")
-    if kind == "document" and isinstance(source, dict):
-        return UserError(f"{api} cannot take an Anthropic document whose source is of type {source.get('type')!r}: "
-                         "send its text as text blocks, or the file as a file block with base64 data and a "
-                         "mime_type.")
-    return UserError(f"{api} cannot take a content block of type {kind!r} (keys {sorted(map(str, block))}): use "
-                     "text, image or file blocks (LangChain's standard form, e.g. {'type': 'file', 'base64', "
-                     "'mime_type'}), or put its content in a text block.")
+    extra = ", ".join(sorted(str(k) for k in block if k not in ("type", "source")))
+    if kind == "image" and isinstance(source, dict) and source.get("type") == "base64" and not isinstance(
+            source.get("data"), str):
+        return data_not_text("image block's source data", source.get("data"))
+    if kind == "image" and isinstance(source, dict) and source.get("type") in ("base64", "url") and extra:
+        return UserError(f"{api} cannot take an Anthropic image block with other keys ({extra}): drop them (only "
+                         "Anthropic reads them), or send the image as base64 data with a mime_type.")
+    if kind in ("document", "image") and isinstance(source, dict):
+        return UserError(f"{api} cannot take an Anthropic {kind} whose source is of type {source.get('type')!r}: "
+                         + ("send the image as base64 data with a mime_type, or as a URL." if kind == "image" else
+                            "send its text as text blocks, or the file as a file block with base64 data and a "
+                            "mime_type."))
+    if kind in _NEUTRAL_KINDS and source is None:  # LangChain's standard form, its source not usable
+        for key in ("base64", "data"):
+            if key in block and not isinstance(block[key], str):
+                return data_not_text(f"{kind} block's {key}", block[key])
+        if "url" in block and not isinstance(block["url"], str):
+            return UserError(f"The {kind} block's url must be text, not {_type_name(block['url'])}: give the "
+                             "address as a string.")
+        return UserError(f"The {kind} block (keys: {keys_text(block)}) has no data toolwire reads: give it "
+                         f"base64 text and a mime_type, such as {{'type': {kind!r}, 'base64': '...', 'mime_type': "
+                         f"{_EXAMPLE_MIME[kind]!r}}}, or a url.")
+    return UserError(f"{api} cannot take a content block of type {kind!r} (keys: {keys_text(block)}): write it as a "
+                     "text, image or file block in LangChain's standard form, such as {'type': 'file', 'base64': "
+                     "'...', 'mime_type': 'application/pdf'}, or put its content in a text block.")
+
+
+_EXAMPLE_MIME = {"image": "image/png", "file": "application/pdf", "audio": "audio/wav", "video": "video/mp4"}

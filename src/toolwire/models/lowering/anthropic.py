@@ -39,6 +39,7 @@ from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_
 from toolwire.models.lowering._anthropic_replies import StreamState, parse_response
 from toolwire.models.lowering._anthropic_strict import NotStrictError, anthropic_strict_schema, limit_strict
 from toolwire.models.lowering._common import (
+    ImageBlock,
     arguments_object,
     assistant_calls,
     block_as_text,
@@ -211,7 +212,8 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
 
     Raises:
         UserError: in a user message, a block Anthropic cannot take: a file or audio block it has no form for
-            (:func:`_media_block`), or a block of a type it does not know (another provider's, such as OpenAI's
+            (:func:`_media_block`), an image or file block whose ``base64`` is not text, or a block of a type it
+            does not know (another provider's, such as OpenAI's
             ``image_url`` in a shape toolwire does not read, or a misspelled one: :func:`~toolwire.models.lowering.
             _media.refuse_block`).
     """
@@ -219,12 +221,15 @@ def _blocks(content: str | list[Any], in_result: bool = False) -> list[dict[str,
     for block in content_parts(content):
         if block.get("type") == "text":
             out.append(_text(block))
-        elif block.get("type") == "image" and "source" not in block:
+        elif isinstance(block, ImageBlock):
             if "url" in block:
                 out.append({"type": "image", "source": {"type": "url", "url": block["url"]}})
             else:
                 out.append({"type": "image", "source": {"type": "base64", "media_type": block["mime_type"],
                                                         "data": block["data"]}})
+        elif block.get("type") == "image" and "source" not in block and not in_result:
+            # toolwire's form that content_parts could not read (base64 not text: review 170 #1)
+            raise refuse_block(block, "Anthropic's Messages API")
         elif isinstance(block, MediaBlock):
             out.append(_media_block(block, in_result))
         elif in_result and block.get("type") != "text" and not (
