@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from toolwire import AIMessage, HumanMessage, ToolMessage
-from toolwire.errors import ToolwireError, UserError
+from toolwire.errors import ContextOverflowError, ToolwireError, UserError
 from toolwire.models.base import ChatRequest
 from toolwire.models.lowering import anthropic as anthropic_codec
 from toolwire.models.lowering import gemini as gemini_codec
@@ -92,3 +92,30 @@ def test_gemini_texts_for_a_block_without_mime_type_or_with_data_not_base64() ->
         _gemini(_user({"type": "image", "base64": "not base64!", "mime_type": "image/png"}))
     assert str(info.value) == ("The image block's data is not base64: give the file's bytes as "
                                "base64.b64encode(content).decode('ascii').")
+
+
+# -- #4: ContextOverflowError's advice -------------------------------------------------------------------------
+
+
+def test_a_system_prompt_larger_than_the_window_is_said_to_be_so() -> None:
+    """#4: "The system prompt takes 406 of the 256 tokens ..., leaving too little room" was false arithmetic."""
+    error = ContextOverflowError(415, 256, system_tokens=406)
+    assert str(error) == ("The system prompt alone takes 406 tokens, more than the 256 the context holds: shorten it, "
+                          "or pass a larger n_ctx.")
+
+
+@pytest.mark.parametrize(("count", "said"), [
+    (1, "The one tool bound alone takes 407 tokens, more than the 256 the context holds: shorten its description, "
+        "or pass a larger n_ctx."),
+    (3, "The 3 tools bound alone take 407 tokens, more than the 256 the context holds: bind fewer tools or shorten "
+        "their descriptions, or pass a larger n_ctx.")])
+def test_tools_larger_than_the_window_are_said_to_be_so(count: int, said: str) -> None:
+    """#4: "The 1 tool bound take 407 of the 256 tokens ..."."""
+    assert str(ContextOverflowError(416, 256, tools_tokens=407, tool_count=count)) == said
+
+
+def test_one_tool_that_fills_most_of_the_window_takes_in_the_singular() -> None:
+    error = ContextOverflowError(1100, 1024, tools_tokens=1000, tool_count=1)
+    assert str(error) == ("The one tool bound takes 1000 of the 1024 tokens the context holds, leaving too little room "
+                          "for the conversation and the reply (1100 tokens in all): shorten its description, or pass "
+                          "a larger n_ctx.")

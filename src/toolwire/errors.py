@@ -138,11 +138,20 @@ class ContextOverflowError(UserError):
             return f", or pass {n_ctx_option}" if fits else ""
 
         if self.tools_fill_it:
-            tools = f"{self.tool_count} tool{'' if self.tool_count == 1 else 's'}"
-            return (f"The {tools} bound take {self.tools_tokens} of the {self.n_ctx} tokens the "
-                    f"context holds, leaving too little room for the conversation and the reply ({self.tokens} tokens "
-                    f"in all): bind fewer tools or shorten their descriptions{more(self.tools_tokens)}.")
+            one = self.tool_count == 1
+            tools = "The one tool bound" if one else f"The {self.tool_count} tools bound"
+            verb = "takes" if one else "take"
+            fix = "shorten its description" if one else "bind fewer tools or shorten their descriptions"
+            if self.tools_tokens > self.n_ctx:  # (review 170 #4: "takes 407 of the 256 tokens")
+                return (f"{tools} alone {verb} {self.tools_tokens} tokens, more than the {self.n_ctx} the context "
+                        f"holds: {fix}{more(self.tools_tokens)}.")
+            return (f"{tools} {verb} {self.tools_tokens} of the {self.n_ctx} tokens the context holds, leaving too "
+                    f"little room for the conversation and the reply ({self.tokens} tokens in all): "
+                    f"{fix}{more(self.tools_tokens)}.")
         if 2 * self.system_tokens >= self.tokens:  # (review 110: it was blamed on the tools)
+            if self.system_tokens > self.n_ctx:
+                return (f"The system prompt alone takes {self.system_tokens} tokens, more than the {self.n_ctx} the "
+                        f"context holds: shorten it{more(self.system_tokens)}.")
             return (f"The system prompt takes {self.system_tokens} of the {self.n_ctx} tokens the context holds, "
                     f"leaving too little room for the conversation and the reply ({self.tokens} tokens in all): "
                     f"shorten the system prompt{more(self.system_tokens)}.")
