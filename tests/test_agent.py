@@ -180,7 +180,7 @@ def test_e2_unknown_tool_and_bad_arguments_are_answered_and_the_loop_is_bounded(
     assert [r.tool_call_id for r in results] == ["d1", "d2", "d1", "d2"]
     assert all(r.status == "error" for r in results)
     assert "Available tools: get_time" in results[0].content
-    assert results[1].content.startswith("Error: the call to 'get_time' was not valid: The arguments must be")
+    assert results[1].content.startswith("Error: the call to 'get_time' was not valid: the arguments must be")
     assert str(exc) == ("The model still asked for tools after 4 steps: raise max_steps, or use "
                         "on_max_steps='answer' to get a final answer.")
     assert runs == []

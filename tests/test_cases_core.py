@@ -404,7 +404,7 @@ def test_e2_array_arguments_are_a_validation_error_in_every_form() -> None:
     [first] = executor.execute(as_invalid)
     [second] = executor.execute(as_text)
     [third] = executor.execute(as_list)
-    assert first.content == ("Error: the call to 'get_time' was not valid: The arguments must be a JSON object. "
+    assert first.content == ("Error: the call to 'get_time' was not valid: the arguments must be a JSON object. "
                              "The arguments received were: [1, 2]. Send the call again with the arguments as a "
                              "JSON object.")
     # arguments that are no object in tool_calls make an invalid call, as a provider's reply does (review 77)

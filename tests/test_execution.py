@@ -137,7 +137,7 @@ def test_results_in_call_order_one_per_call() -> None:
                                   "string (got 5).")
     assert results[3] == ToolMessage("12:00 UTC", "c4", name="get_time")
     assert results[4].content == (
-        "Error: the call to 'get_time' was not valid: The arguments are an array, not an object. "
+        "Error: the call to 'get_time' was not valid: the arguments are an array, not an object. "
         "The arguments received were: [1, 2]. Send the call again with the arguments as a JSON object.")
     assert all("Traceback" not in r.content for r in results)
 

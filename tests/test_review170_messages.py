@@ -78,3 +78,33 @@ def test_an_unknown_langchain_type_lists_the_types_plainly() -> None:
     with pytest.raises(UserError) as info:
         message_from_dict({"type": "function", "data": {"content": "x", "name": "f"}})
     assert "[" not in str(info.value) and str(info.value).endswith(" ai, chat, human, system, tool.")
+
+
+def _get_weather():
+    @tool
+    def get_weather(city: str) -> str:
+        """Get the weather of a city."""
+        return "sunny"
+
+    return get_weather
+
+
+def test_a_call_given_to_the_wrong_tool_says_it_did_not_run_not_failed() -> None:
+    """#8: the model read "tool 'get_weather' failed: The call names ... which did not run it"."""
+    answer = _get_weather().invoke({"name": "get_time", "args": {"city": "Paris"}, "id": "c1", "type": "tool_call"})
+    assert answer.status == "error"
+    assert answer.content == ("Error: tool 'get_weather' did not run this call, which names the tool 'get_time': "
+                              "give each call to the tool it names.")
+
+
+def test_an_invalid_call_text_has_no_capital_after_the_colon_and_one_instruction() -> None:
+    """#8: "was not valid: The arguments ...; send one JSON object ... Send the call again ..."."""
+    from toolwire import AIMessage, ToolExecutor
+
+    msg = AIMessage(content="", tool_calls=[{"name": "get_weather", "args": "{city: Paris", "id": "c2"}])
+    [answer] = ToolExecutor([_get_weather()]).execute(msg)
+    text = answer.content
+    assert text.startswith("Error: the call to 'get_weather' was not valid: the arguments are not valid JSON (")
+    assert text.endswith('; send one JSON object such as {"city": <text>}. The arguments received were: {city: Paris.')
+    assert text.lower().count("send") == 1
+

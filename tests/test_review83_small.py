@@ -220,7 +220,7 @@ def test_a_call_naming_another_tool_is_not_run_by_the_tool_it_was_given_to() -> 
     call = {"name": "other", "args": {"x": 1}, "id": "a", "type": "tool_call"}
     for answer in (ok.invoke(call), asyncio.run(ok.ainvoke(call))):
         assert answer.status == "error" and answer.tool_call_id == "a"
-        assert "names the tool 'other' but was given to the tool 'ok'" in answer.content
+        assert "did not run this call, which names the tool 'other'" in answer.content  # (review 170 #8)
     assert ran == []
     strict = tool(ok.func, name="ok", handle_errors=False)
     with pytest.raises(ToolExecutionError, match="given to the tool 'ok'"):

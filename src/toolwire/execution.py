@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -287,8 +288,10 @@ class ToolExecutor:
         raw = bad.get("args")
         shown = f" The arguments received were: {raw[:500]}." if isinstance(raw, str) and raw else ""
         called = f"the call to {bad['name']!r}" if bad.get("name") else "a tool call"
-        text = (f"Error: {called} was not valid: {detail}"
-                f"{shown} Send the call again with the arguments as a JSON object.")
+        if detail[:1].isupper() and detail[1:2].islower():  # no capital after "...: " ("JSON" stays: review 170 #8)
+            detail = detail[0].lower() + detail[1:]
+        again = "" if _SAYS_SEND.search(detail) else " Send the call again with the arguments as a JSON object."
+        text = f"Error: {called} was not valid: {detail}{shown}{again}"  # (one instruction, not two: review 170 #8)
         return self._error(text, bad, bad.get("name"))
 
     async def acall(self, calls: Iterable[ToolCall], invalid: Iterable[InvalidToolCall] = ()) -> list[ToolMessage]:
@@ -466,6 +469,8 @@ def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> BaseExcepti
     return claimed(exc, "tool_messages", answers)[0]  # (checked and written at once for all threads: review 125 #6)
 
 
+_SAYS_SEND = re.compile(r"\bsend\b", re.IGNORECASE)
+"""An invalid call's detail that already tells the model what to send (no second instruction is added)."""
 _NOT_RETURNED = object()  # (ToolExecutor._one: the tool has not returned a result yet)
 
 
