@@ -108,3 +108,25 @@ def test_an_invalid_call_text_has_no_capital_after_the_colon_and_one_instruction
     assert text.endswith('; send one JSON object such as {"city": <text>}. The arguments received were: {city: Paris.')
     assert text.lower().count("send") == 1
 
+
+def test_the_repeated_failure_warning_reads_as_one_sentence() -> None:
+    """#9: "a call of 'save' that had failed 3 times in a row with the same error with that error"."""
+    import warnings
+
+    from toolwire import Agent, AIMessage
+    from toolwire.errors import RepeatedCallWarning
+    from toolwire.testing import ScriptedChatModel
+
+    @tool
+    def save(x: int) -> str:
+        """Save a number."""
+        raise RuntimeError("disk full")
+
+    calls = [AIMessage(content="", tool_calls=[{"name": "save", "args": {"x": 1}, "id": f"c{i}"}]) for i in range(4)]
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        Agent(ScriptedChatModel([*calls, "done"]), [save]).invoke("save 1")
+    [text] = [str(w.message) for w in got if issubclass(w.category, RepeatedCallWarning)]
+    assert text.startswith("The Agent answered a call of 'save' with the error it had given 3 times in a row, "
+                           "without running the tool again (")
+

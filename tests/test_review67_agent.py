@@ -31,7 +31,7 @@ def test_an_identical_call_failing_the_same_way_is_answered_with_its_error_after
     runs.clear()
     bad = "42.195 km * 1000"
     model = ScriptedChatModel([_call(bad, f"c{i}") for i in range(4)] + ["I could not compute it."])
-    with pytest.warns(RepeatedCallWarning, match="had failed 3 times in a row"):  # (review 118: it was silent)
+    with pytest.warns(RepeatedCallWarning, match="error it had given 3 times in a row"):  # (review 118: it was silent)
         result = Agent(model, [calculator], max_steps=8).invoke("How many metres is 42.195 km?")
     assert runs == [bad, bad, bad]  # tried three times; the fourth identical call gets the error without running
     answers = [m for m in result.messages if isinstance(m, ToolMessage)]

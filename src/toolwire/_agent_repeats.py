@@ -274,7 +274,7 @@ class RepeatedCalls:
         from toolwire.errors import RepeatedCallWarning
 
         names = sorted(self.repeat_calls | {name}) if isinstance(self.repeat_calls, frozenset) else [name]
-        what = (f"a call of {name!r} that had failed {FAILED_TRIES} times in a row with the same error with that error"
+        what = (f"a call of {name!r} with the error it had given {FAILED_TRIES} times in a row"  # (review 170 #9)
                 if failed else f"a repeated call of {name!r} with the result it already had")
         warn_user(RepeatedCallWarning(
             f"The Agent answered {what}, without running the tool again (it does so for every tool not in "
