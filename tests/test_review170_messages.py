@@ -130,3 +130,50 @@ def test_the_repeated_failure_warning_reads_as_one_sentence() -> None:
     assert text.startswith("The Agent answered a call of 'save' with the error it had given 3 times in a row, "
                            "without running the tool again (")
 
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["ask", "hi", "--tool-timeout", "abc"], "Invalid value for '--tool-timeout': abc is not a number of seconds of "
+     "at least 0.001: pass one, such as 30, or leave the option out for no limit."),
+    (["ask", "hi", "--n-ctx", "100"], "Invalid value for '--n-ctx': 100 is not a number of tokens of at least 256: "
+     "pass one, such as 8192."),
+    (["ask", "hi", "--max-steps", "0"], "Invalid value for '--max-steps': 0 is not a number of model calls of at "
+     "least 1: pass one, such as 6."),
+    (["chat", "--max-steps", "x"], "Invalid value for '--max-steps': x is not a number of model calls of at least 1: "
+     "pass one, such as 6."),
+    (["ask", "hi", "--n-threads", "0"], "Invalid value for '--n-threads': 0 is not a number of threads of at least "
+     "1: pass one, such as 4."),
+])
+def test_cli_option_numbers_are_refused_in_the_projects_words(args: list[str], said: str) -> None:
+    """#11: pydantic's "Input should be greater than or equal to 256" / "unable to parse string as a number"."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+
+    result = CliRunner().invoke(cli.app, args, terminal_width=200)
+    assert result.exit_code == 2
+    assert said in " ".join(re.sub(r"[│╭╮╰╯─]", " ", result.output).split())
+
+
+def test_cli_option_numbers_in_range_are_taken() -> None:
+    """#11: the parsers give the options their numbers."""
+    from toolwire._cli_errors import seconds, whole_number
+
+    assert whole_number("number of tokens", 256, 8192)("4096") == 4096
+    assert whole_number("port number", 1, 8000, 65535)("65535") == 65535
+    assert seconds("0.5") == 0.5
+
+
+def test_a_missing_bfcl_data_folder_says_what_to_pass(tmp_path) -> None:
+    """#11: "BFCL data folder '...' does not exist or is not a folder." said only what was wrong."""
+    from toolwire.errors import UserError
+    from toolwire.evals.bfcl import available_categories, load_category
+
+    missing = tmp_path / "nonexist"
+    for read in (lambda: available_categories(missing), lambda: load_category(missing, "simple_python")):
+        with pytest.raises(UserError) as info:
+            read()
+        assert str(info.value) == (f"BFCL data folder {str(missing)!r} does not exist or is not a folder: pass the "
+                                   "folder that holds the BFCL_v4_<category>.json question files (this project's CI "
+                                   "keeps them in ../shared/bfcl).")

@@ -1,14 +1,19 @@
 """The library's errors as the ``toolwire`` command says them: advice that names a Python argument the commands do not
 offer is left out, or said with the option or the environment variable that does the same on the command line.
 
-Kept apart from :mod:`toolwire.cli`, which prints them.
+Kept apart from :mod:`toolwire.cli`, which prints them. The parsers of the options' numbers are here too
+(:func:`whole_number`, :func:`seconds`), so that a bad value is refused in the project's words, not pydantic's
+(review 170 #11).
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 from toolwire.errors import ContextOverflowError, ProviderError, ToolwireError
 
-__all__ = ["SERVER_KEY_HINT", "error_text", "recorded_text"]
+__all__ = ["SERVER_KEY_HINT", "error_text", "recorded_text", "seconds", "whole_number"]
 
 SERVER_KEY_HINT = ("Set OPENAI_API_KEY to this server's own API key (the key it was started with, such as vLLM's "
                    "--api-key) and check its permissions.")
@@ -71,3 +76,60 @@ def recorded_text(text: str) -> str:
     for clause in _API_CLAUSES:
         text = text.replace(clause, "")
     return text
+
+
+def whole_number(what: str, least: int, example: int, most: int | None = None) -> Callable[[str], int]:
+    """The ``parser=`` of an option that takes a whole number from ``least`` (to ``most``), refusing any other value
+    in one sentence with an example ("100 is not a number of tokens of at least 256: pass one, such as 8192."), where
+    typer's own check printed pydantic's "Input should be greater than or equal to 256" (review 170 #11).
+
+    Args:
+        what: what the number counts, as the sentence names it ("number of tokens", "port number").
+        least: the smallest value taken.
+        example: a good value, for the sentence.
+        most: the largest value taken; None for no limit.
+
+    Returns:
+        A function from the option's text to its number, which raises ``typer.BadParameter`` (a usage error, exit 2)
+        for any other text.
+    """
+    span = f"of at least {least}" if most is None else f"from {least} to {most}"
+
+    def parse(text: str) -> int:
+        import typer
+
+        try:
+            value = int(str(text).strip())
+        except ValueError:
+            value = None
+        if value is None or value < least or (most is not None and value > most):
+            raise typer.BadParameter(f"{text} is not a {what} {span}: pass one, such as {example}.")
+        return value
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    """The ``parser=`` of ``--tool-timeout``: its text as a number of seconds of at least 0.001, not ``inf`` or
+    ``nan`` (review 104: ``inf`` exited with 1), nor text that is no number (review 170 #11: pydantic's "Input should
+    be a valid number").
+
+    Args:
+        text: the option's value as given.
+
+    Returns:
+        The number of seconds.
+
+    Raises:
+        typer.BadParameter: (a usage error, exit 2) for any other value, in one sentence with an example.
+    """
+    import typer
+
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0.001):
+        raise typer.BadParameter(f"{text} is not a number of seconds of at least 0.001: pass one, such as 30, or "
+                                 "leave the option out for no limit.")
+    return value

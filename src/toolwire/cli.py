@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import sys
 import warnings
 from pathlib import Path
@@ -27,6 +26,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from toolwire._cli_errors import error_text as _error_text
+from toolwire._cli_errors import seconds as _seconds
+from toolwire._cli_errors import whole_number
 from toolwire._cli_model import check_dialect as _check_dialect
 from toolwire._cli_model import check_server_url
 from toolwire._printing import terminal_json, terminal_text
@@ -252,10 +253,12 @@ DialectOpt = Annotated[str | None, typer.Option(
 
 
 NCtxOpt = Annotated[int | None, typer.Option(
-    "--n-ctx", min=256, metavar="TOKENS",
+    "--n-ctx", parser=whole_number("number of tokens", 256, 8192), metavar="TOKENS",
     help="Context window of a local model, in tokens (default 8192; local models only).")]
+_STEPS = whole_number("number of model calls", 1, 6)
+"""``--max-steps``' parser (review 170 #11)."""
 NThreadsOpt = Annotated[int | None, typer.Option(
-    "--n-threads", min=1, metavar="N",
+    "--n-threads", parser=whole_number("number of threads", 1, 4), metavar="N",
     help="CPU threads a local model uses (default: all cores; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", metavar="SERVER",
@@ -266,23 +269,9 @@ RepeatOpt = Annotated[list[str] | None, typer.Option(
         "(repeatable; 'all' for every tool). By default a repeated call is answered with the result it already "
         "had, which stops models that loop."))]
 TimeoutOpt = Annotated[float | None, typer.Option(
-    "--tool-timeout", metavar="SECONDS", callback=lambda value: _seconds(value),
+    "--tool-timeout", metavar="SECONDS", parser=_seconds,
     help=("Seconds a tool call may take; a call that takes longer is answered to the model as an error (default: no "
           "limit; a tool's own @tool(timeout=...) is kept)."))]
-
-
-def _seconds(value: float | None) -> float | None:
-    """``--tool-timeout``'s value checked, as a usage error (exit 2) like the options' other bad values: a number of
-    seconds of at least 0.001, not ``inf`` or ``nan`` (review 104: ``inf`` exited with 1, and ``nan`` was said to be
-    below the minimum).
-
-    Raises:
-        typer.BadParameter: any other value.
-    """
-    if value is not None and not (math.isfinite(value) and value >= 0.001):
-        raise typer.BadParameter(f"{value} is not a number of seconds of at least 0.001: pass one, such as 30, or "
-                                 "leave the option out for no limit.")
-    return value
 
 
 def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: str | None,
@@ -376,7 +365,7 @@ def ask(
     question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to answer.")],
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls.", min=1, metavar="N")] = 6,
+    max_steps: Annotated[int, typer.Option(help="The most model calls.", parser=_STEPS, metavar="N")] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.", metavar="TEXT")] = None,
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help=(
@@ -429,7 +418,8 @@ def _note_cut_off() -> None:
 def chat(
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls per question.", min=1, metavar="N")] = 6,
+    max_steps: Annotated[int, typer.Option(help="The most model calls per question.", parser=_STEPS,
+                                           metavar="N")] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.", metavar="TEXT")] = None,
     dialect: DialectOpt = None,
     mcp: McpOpt = None,

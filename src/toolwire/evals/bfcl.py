@@ -153,6 +153,13 @@ def _file_names(category: str) -> list[str]:
     return names
 
 
+def _no_folder(folder: Path) -> UserError:
+    """The error of a data folder that is missing: what to pass instead (review 170 #11: it said only what was
+    wrong)."""
+    return UserError(f"BFCL data folder {str(folder)!r} does not exist or is not a folder: pass the folder that holds "
+                     "the BFCL_v4_<category>.json question files (this project's CI keeps them in ../shared/bfcl).")
+
+
 def available_categories(data_dir: str | Path) -> list[str]:
     """Return the sorted canonical categories with a question file (``BFCL_v4_<name>.json``, or an earlier
     release's name) in ``data_dir``.
@@ -162,7 +169,7 @@ def available_categories(data_dir: str | Path) -> list[str]:
     """
     folder = Path(data_dir)
     if not folder.is_dir():
-        raise UserError(f"BFCL data folder {str(folder)!r} does not exist or is not a folder.")
+        raise _no_folder(folder)
     found: set[str] = set()
     for path in folder.glob("*.json"):
         for prefix in _PREFIXES:
@@ -191,7 +198,7 @@ def find_category_files(data_dir: str | Path, category: str) -> tuple[Path, Path
     folder = Path(data_dir)
     canonical = resolve_category(category)
     if not folder.is_dir():
-        raise UserError(f"BFCL data folder {str(folder)!r} does not exist or is not a folder.")
+        raise _no_folder(folder)
     for name in _file_names(canonical):
         questions = folder / name
         if questions.is_file():
