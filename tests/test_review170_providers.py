@@ -119,3 +119,19 @@ def test_one_tool_that_fills_most_of_the_window_takes_in_the_singular() -> None:
     assert str(error) == ("The one tool bound takes 1000 of the 1024 tokens the context holds, leaving too little room "
                           "for the conversation and the reply (1100 tokens in all): shorten its description, or pass "
                           "a larger n_ctx.")
+
+
+# -- #10: an HTTP 413 ------------------------------------------------------------------------------------------
+
+
+def test_a_413_gets_a_hint_and_ends_with_a_full_stop() -> None:
+    """#10: "openai (status 413): Request too large" had no hint and no final full stop."""
+    from toolwire.models._retry import status_error
+
+    error = status_error("openai", 413, "Request too large")
+    assert str(error) == ("openai (status 413): Request too large. The request is larger than the server takes: "
+                          "shorten the conversation, the tool results or the images and files sent, or raise the "
+                          "server's (or proxy's) body-size limit.")
+    assert not error.retryable
+    too_long = status_error("anthropic", 413, "prompt is too long: 210000 tokens > 200000 maximum")
+    assert too_long.hint != error.hint  # (a context-window 413 keeps its own hint)

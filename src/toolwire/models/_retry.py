@@ -284,6 +284,8 @@ def _status_hint(status: int, key_env: str, message: str = "", code: Any = None)
         return api_key_hint(key_env)
     if status == 404:
         return "Check the model name (and base_url)."
+    if status == 413:  # a body-size limit (Anthropic's request_too_large, nginx or a proxy): review 170 #10
+        return _TOO_LARGE_HINT
     if status == 429:
         return f"You hit a rate limit or quota: wait, send fewer requests at once{_RETRY_ADVICE}."
     if status >= 500:
@@ -294,6 +296,9 @@ def _status_hint(status: int, key_env: str, message: str = "", code: Any = None)
         return "The provider rejected the request; the message above says which field."
     return None
 
+
+_TOO_LARGE_HINT = ("The request is larger than the server takes: shorten the conversation, the tool results or "
+                   "the images and files sent, or raise the server's (or proxy's) body-size limit.")
 
 _FILTER_CODES = frozenset({"content_filter", "content_policy_violation"})
 """Error codes of a prompt a content filter refused: Azure OpenAI's ``content_filter`` (status 400, its "Content
@@ -309,7 +314,8 @@ def status_error(provider: str, status: int | None, message: str, *, key_env: st
     with ``retryable`` set and a hint that says what to do (``hint``, when given, instead of the status's
     own; its ``api_advice`` is the clause that names ``max_retries`` or ``timeout``). Credentials in URLs are
     masked. A 400 (or 413, 422) that says the request is longer than the model's context (``code``
-    ``context_length_exceeded``, "prompt is too long"...) gets the hint to shorten the conversation.
+    ``context_length_exceeded``, "prompt is too long"...) gets the hint to shorten the conversation; any other 413
+    (a body-size limit: Anthropic's ``request_too_large``, nginx, a proxy) the hint to send less or raise the limit.
 
     ``code`` is the error body's code or type, when the caller read one: a billing code (:data:`BILLING_CODES`,
     OpenAI's ``insufficient_quota``, sent with status 429) is not retryable, and its hint says to add credit
