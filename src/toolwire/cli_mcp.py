@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from toolwire._cli_errors import whole_number
 from toolwire._printing import terminal_text
 from toolwire.errors import ToolwireError
 
@@ -50,7 +51,8 @@ def serve(
         "_x), else its public functions with docstrings. Its folder and the current one are on the import path."))],
     transport: Annotated[str, typer.Option(help="stdio | http")] = "stdio",
     host: Annotated[str, typer.Option(help="HTTP address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="HTTP port (1-65535).", min=1, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help="HTTP port (1-65535).",
+                                      parser=whole_number("port number", 1, 8000, 65535))] = 8000,
     path: Annotated[str, typer.Option(help="HTTP endpoint path.")] = "/mcp",
     name: Annotated[str, typer.Option(help="The server name MCP clients see.")] = "toolwire",
 ) -> None:

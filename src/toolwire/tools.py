@@ -226,11 +226,12 @@ class Tool(ToolArguments, Batching):
             The new tool: its :attr:`spec` (name, description, JSON Schema of the arguments) is built now.
 
         Raises:
-            SchemaError: bad name, no description, a signature with no JSON Schema, an ``args_schema`` that is
-                not a pydantic model class or whose fields the function does not take as keyword arguments (or with
-                an ``InjectedToolArg`` field without a default), a ``timeout`` that is not a positive number of seconds,
-                a ``response_format`` other than ``"content"`` or ``"content_and_artifact"``, or ``return_direct``,
-                ``handle_errors`` or ``hide_error_details`` that is not a bool.
+            SchemaError: bad name, no description or one that is not text, a signature with no JSON Schema, an
+                ``args_schema`` that is not a pydantic model class or whose fields the function does not take as keyword
+                arguments (or with an ``InjectedToolArg`` field without a default), a ``timeout`` that is not a
+                positive number of seconds, a ``response_format`` other than ``"content"`` or
+                ``"content_and_artifact"``, or ``return_direct``, ``handle_errors`` or ``hide_error_details`` that is
+                not a bool.
             UserError: a keyword that is none of these (``nmae=``: the message names the close match, ``name``).
 
         Warns:
