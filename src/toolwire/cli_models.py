@@ -75,7 +75,8 @@ def pull(
         _known(name, "pull")
         unknown = sorted(set(source or ()) - set(SOURCES))
         if unknown:
-            raise UserError(f"Unknown model source(s) {unknown}: use {', '.join(SOURCES)}.")
+            raise UserError(f"Unknown model source{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}: "
+                            f"use one of {', '.join(SOURCES)}.")
         if path is not None and "local" in (source or SOURCES):  # that file or none (review 87: another copy was
             if force:  # used, with exit code 0)
                 raise UserError("--force downloads the model again, which --path (a file of your own) never does: "
