@@ -452,10 +452,20 @@ def warn_call_as_answer(reply: AIMessage, tool_names: Collection[str]) -> None:
     meta = reply.response_metadata
     if not text and (meta.get("declined_calls") or meta.get("declined_unknown_calls")):
         made_up = meta.get("made_up_values") or []
-        why = (f"values it looked to have made up ({', '.join(map(str, made_up))}; ChatLlamaCpp's "
-               "min_value_probability)" if made_up else "too unsure a call (ChatLlamaCpp's min_call_probability)")
+        if made_up:  # (each cause with its own fix: review 172 #1 was told to lower min_call_probability for a repeat)
+            why = (f"values it looked to have made up ({', '.join(map(str, made_up))}; ChatLlamaCpp's "
+                   "min_value_probability)", "give those values in the question, or lower that option")
+        elif meta.get("declined_repeat_calls"):
+            why = ("a repeat of a call already answered (ChatLlamaCpp's decline_repeat_calls)",
+                   "ask again, or pass decline_repeat_calls=False to let the Agent answer the repeat itself")
+        elif meta.get("declined_unknown_calls"):
+            why = ("a call of a tool it does not have (ChatLlamaCpp's decline_unknown_calls)",
+                   "bind a tool that fits the question, or ask it in other words")
+        else:
+            why = ("too unsure a call (ChatLlamaCpp's min_call_probability)",
+                   "give the values in the question, or lower that option")
         log.warning("The model gave no answer: the embedded model declined the tool call it began, for %s, and "
-                    "wrote nothing else; give those values in the question, or lower that option.", why)
+                    "wrote nothing else; %s.", *why)
         return
     if not text or text[0] not in "{[<`" or not tool_names:
         return

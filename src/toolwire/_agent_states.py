@@ -45,8 +45,9 @@ def checked_mode(owner: str, mode: Any) -> str:
         return str(mode)
     from toolwire.errors import UserError
 
+    other = ("debug", "custom", "tasks", "checkpoints")  # (LangGraph's StreamMode, langgraph.types: review 172 #2)
     what = ("an Agent streams one mode at a time" if isinstance(mode, list | tuple) else
-            "LangGraph's debug and custom streams have no counterpart in an Agent run" if mode in ("debug", "custom")
+            f"LangGraph's {mode} stream has no counterpart in an Agent run" if mode in other
             else "it is none of LangGraph's modes")
     raise UserError(f"{owner}(stream_mode={mode!r}): {what}; use stream_mode='values' or 'updates' for LangGraph's "
                     "state dicts, 'messages' for the replies' tokens and the tool results, or leave it out for "

@@ -9,7 +9,8 @@ result instead of running it (``repeat_calls="answer"``); this is the embedded m
 newest user message and since the last reply that asked for a new call (same tool, same arguments, answered with
 status ``"success"``), as it declines a call whose
 value is made up, and the model goes on in text. A call answered with an error may be asked again (a retry), and
-so may any call once the user has spoken again.
+so may any call once the user has spoken again. Where the repeat was declined, the reply may neither end nor open a
+list (:func:`answer_bans`): the model answers in text there.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from toolwire.models._loaded import LoadedModel
 from toolwire.models._reply import read_reply
 from toolwire.tools import ToolSpec
 
-__all__ = ["answered_calls", "only_answered", "results_since_user"]
+__all__ = ["answer_bans", "answered_calls", "only_answered", "results_since_user"]
 
 CallKey = tuple[str, str]
 """A call's name and its arguments as canonical JSON text (keys sorted)."""
@@ -98,3 +100,14 @@ def results_since_user(messages: Sequence[Any]) -> bool:
         if kind == "human":
             return False
     return False
+
+
+def answer_bans(loaded: LoadedModel) -> list[int]:
+    """The tokens banned where a repeated call was declined, besides the call's opening: those that end the reply and
+    those that open a list (``[``, `` [``, ``[]``...). Banning only the opening left qwen2.5-coder-0.5b free to end its
+    reply there, or to write ``[]``, so the Agent got an empty answer although the results were in hand (review 172
+    #1); the model now writes its answer in text. Token ids, in no particular order."""
+    found = [*loaded.end_tokens.tolist()]
+    for prefix in (b"[", b" ["):
+        found += loaded.tokens_starting_with(prefix).tolist()
+    return found

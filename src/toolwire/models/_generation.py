@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessageChunk
-from toolwire.models._answered import answered_calls, only_answered, results_since_user
+from toolwire.models._answered import answer_bans, answered_calls, only_answered, results_since_user
 from toolwire.models._argument_lean import ArgumentLean
 from toolwire.models._call_checks import (
     CallSpec,
@@ -380,7 +380,10 @@ class Generation:
                     if made_up is not None or repeat:
                         self.made_up_values += [made_up] if made_up is not None else []
                         self.budget = before  # the declined call's tokens do not count
-                        restart = first, [*opening, *spaces], False
+                        # a repeat's place is the answer's: neither the end of the reply nor a list there (review
+                        # 172 #1: qwen2.5-coder-0.5b then ended with nothing, or "[]", and the Agent had no answer)
+                        answer = answer_bans(loaded) if repeat else []
+                        restart = first, [*opening, *spaces, *answer], False
                         break
                     piece = visible_part(head, shown, len(head.rstrip()))
                     if piece:
