@@ -54,6 +54,21 @@ class LangChainToolError(ToolExecutionError):
 
 
 
+def _own_call_id(name: str, args: Any) -> str | None:
+    """The id of the tool call toolwire is running when ``args`` are that call's own arguments (the very object the
+    call holds, which only the code running the call passes) and the call names the tool ``name``; else None."""
+    from toolwire._tool_run import _CURRENT_CALL
+
+    call = _CURRENT_CALL.get()
+    if call is None or call.get("name", name) != name:
+        return None
+    held = call.get("args")
+    # (a call without arguments: invoke checks a new {} in place of the missing "args")
+    if args is held or (held is None and (args is None or (isinstance(args, dict) and not args))):
+        return call.get("id")
+    return None
+
+
 class _CallMarked(Tool):
     """The :class:`~toolwire.tools.Tool` :func:`from_langchain_tool` makes: its arguments checked for a tool call
     carry that call's id to its function (under :data:`_OWN_CALL`), which so tells its own call from bare arguments
@@ -62,16 +77,19 @@ class _CallMarked(Tool):
     __slots__ = ()
 
     def call_args(self, args: Any) -> dict[str, Any]:
-        """As :meth:`Tool.call_args <toolwire.tools.Tool.call_args>`, and, while a tool call runs (toolwire checks a
-        call's arguments only for the tool that call names), the call's id under :data:`_OWN_CALL`.
+        """As :meth:`Tool.call_args <toolwire.tools.Tool.call_args>`: the checked arguments as a dict of keyword
+        arguments (``{"city": "Paris"}``), what ``validate_args`` returns.
+
+        When toolwire itself checks the arguments of a tool call of this tool that it is about to run (``invoke`` or
+        ``ainvoke`` of the call, or a :class:`~toolwire.execution.ToolExecutor`), the dict also carries the call's id
+        under the private :data:`_OWN_CALL`, for the tool's function. Arguments checked any other way, such as by
+        another tool's function during its own call, never get it (review 173 #2: they got that other call's id).
 
         Raises:
             ToolValidationError, UserError: as ``Tool.call_args``.
         """
-        from toolwire._tool_run import current_call_id
-
         kwargs = super().call_args(args)
-        call_id = current_call_id()
+        call_id = _own_call_id(self.name, args)
         return kwargs if call_id is None else {**kwargs, _OWN_CALL: call_id}
 
 
