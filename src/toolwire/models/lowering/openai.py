@@ -59,6 +59,7 @@ from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessag
 from toolwire.models._sdk_options import refuse_untaken
 from toolwire.models.base import ChatRequest, ServerTool, ToolDictSpec, to_tool_spec
 from toolwire.models.lowering._common import (
+    ImageBlock,
     arguments_json,
     assistant_calls,
     content_parts,
@@ -178,6 +179,13 @@ def _data_url(block: dict[str, Any]) -> str:
     return block["url"] if "url" in block else f"data:{block['mime_type']};base64,{block['data']}"
 
 
+def _unread_neutral(block: dict[str, Any]) -> bool:
+    """Whether ``block`` is a ``file`` block in LangChain's standard form (no OpenAI ``file`` object) that
+    :func:`~toolwire.models.lowering._media.read_media` could not read (its ``base64`` an int, say): refused, not
+    passed on as Chat Completions' own ``file`` part (review 173 #1)."""
+    return block.get("type") == "file" and not isinstance(block.get("file"), dict)
+
+
 def _content_parts(content: str | list[Any], text_type: str, image: Any, media: Callable[[MediaBlock], dict[str, Any]],
                    native: frozenset[str] = CHAT_PARTS, api: str = "OpenAI's Chat Completions API") -> Any:
     """Content blocks (a string, or a list) in an OpenAI API's own part types (Chat Completions and Responses);
@@ -185,8 +193,9 @@ def _content_parts(content: str | list[Any], text_type: str, image: Any, media: 
     part (:mod:`~toolwire.models.lowering._media`); a block of one of ``api``'s ``native`` types is sent as given.
 
     Raises:
-        UserError: a block of another type (:func:`~toolwire.models.lowering._media.refuse_block`), or a file
-            or audio block ``api`` cannot take.
+        UserError: a block of another type (:func:`~toolwire.models.lowering._media.refuse_block`), an image or
+            file block whose data or url is not text (the same sentence as every provider's), or a file or audio
+            block ``api`` cannot take.
     """
     if isinstance(content, str):
         return content
@@ -194,11 +203,11 @@ def _content_parts(content: str | list[Any], text_type: str, image: Any, media: 
     for block in content_parts(content):
         if block.get("type") == "text":
             parts.append({"type": text_type, "text": block["text"]})
-        elif block.get("type") == "image" and ("url" in block or "data" in block):
+        elif isinstance(block, ImageBlock):  # (a raw image dict toolwire could not read is refused: review 173 #1)
             parts.append(image(_data_url(block), {"detail": block["detail"]} if "detail" in block else {}))
         elif isinstance(block, MediaBlock):
             parts.append(media(block))
-        elif block.get("type") in native and "source" not in block:
+        elif block.get("type") in native and "source" not in block and not _unread_neutral(block):
             parts.append(block)
         else:
             raise _refused(block, api)
