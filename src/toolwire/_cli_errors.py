@@ -2,8 +2,8 @@
 offer is left out, or said with the option or the environment variable that does the same on the command line.
 
 Kept apart from :mod:`toolwire.cli`, which prints them. The parsers of the options' numbers are here too
-(:func:`whole_number`, :func:`seconds`), so that a bad value is refused in the project's words, not pydantic's
-(review 170 #11).
+(:func:`whole_number`, :func:`share`, :func:`seconds`), so that a bad value is refused in the project's words, not
+pydantic's (review 170 #11).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from toolwire.errors import ContextOverflowError, ProviderError, ToolwireError
 
-__all__ = ["SERVER_KEY_HINT", "error_text", "recorded_text", "seconds", "whole_number"]
+__all__ = ["SERVER_KEY_HINT", "error_text", "recorded_text", "seconds", "share", "whole_number"]
 
 SERVER_KEY_HINT = ("Set OPENAI_API_KEY to this server's own API key (the key it was started with, such as vLLM's "
                    "--api-key) and check its permissions.")
@@ -78,10 +78,19 @@ def recorded_text(text: str) -> str:
     return text
 
 
+def _given(text: object) -> str:
+    """The value an option was given, as a sentence opens with it: the text itself (``100``, ``abc``), or "an empty
+    value" for ``''`` or blanks (review 173 #3: the sentence began with nothing)."""
+    shown = str(text)
+    return shown if shown.strip() else "an empty value"
+
+
 def whole_number(what: str, least: int, example: int, most: int | None = None) -> Callable[[str], int]:
     """The ``parser=`` of an option that takes a whole number from ``least`` (to ``most``), refusing any other value
-    in one sentence with an example ("100 is not a number of tokens of at least 256: pass one, such as 8192."), where
-    typer's own check printed pydantic's "Input should be greater than or equal to 256" (review 170 #11).
+    in one sentence with an example ("100 is not a number of tokens of at least 256: pass one, such as 8192."; an
+    empty value: "an empty value is not ..."), where typer's own check printed pydantic's "Input should be greater
+    than or equal to 256" (review 170 #11). Typer's help no longer shows the range of such an option: its ``help=``
+    says it (review 173 #3).
 
     Args:
         what: what the number counts, as the sentence names it ("number of tokens", "port number").
@@ -103,10 +112,36 @@ def whole_number(what: str, least: int, example: int, most: int | None = None) -
         except ValueError:
             value = None
         if value is None or value < least or (most is not None and value > most):
-            raise typer.BadParameter(f"{text} is not a {what} {span}: pass one, such as {example}.")
+            raise typer.BadParameter(f"{_given(text)} is not a {what} {span}: pass one, such as {example}.")
         return value
 
     return parse
+
+
+def share(text: str) -> float:
+    """The ``parser=`` of an option that takes a share from 0 to 1 (``toolwire eval bfcl --min-call-probability``),
+    refusing any other value in one sentence with an example, not pydantic's "Input should be less than or equal to
+    1" (review 173 #3).
+
+    Args:
+        text: the option's value as given.
+
+    Returns:
+        The number, from 0 to 1.
+
+    Raises:
+        typer.BadParameter: (a usage error, exit 2) for any other value ("1.5 is not a number from 0 to 1: pass one,
+            such as 0.5.").
+    """
+    import typer
+
+    try:
+        value = float(str(text).strip())
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:  # (NaN too)
+        raise typer.BadParameter(f"{_given(text)} is not a number from 0 to 1: pass one, such as 0.5.")
+    return value
 
 
 def seconds(text: str) -> float:
@@ -130,6 +165,6 @@ def seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value >= 0.001):
-        raise typer.BadParameter(f"{text} is not a number of seconds of at least 0.001: pass one, such as 30, or "
-                                 "leave the option out for no limit.")
+        raise typer.BadParameter(f"{_given(text)} is not a number of seconds of at least 0.001: pass one, such as 30, "
+                                 "or leave the option out for no limit.")
     return value

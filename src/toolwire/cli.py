@@ -254,12 +254,12 @@ DialectOpt = Annotated[str | None, typer.Option(
 
 NCtxOpt = Annotated[int | None, typer.Option(
     "--n-ctx", parser=whole_number("number of tokens", 256, 8192), metavar="TOKENS",
-    help="Context window of a local model, in tokens (default 8192; local models only).")]
+    help="Context window of a local model, in tokens, at least 256 (default 8192; local models only).")]
 _STEPS = whole_number("number of model calls", 1, 6)
-"""``--max-steps``' parser (review 170 #11)."""
+"""``--max-steps``' parser (review 170 #11; its help= says the range: review 173 #3)."""
 NThreadsOpt = Annotated[int | None, typer.Option(
     "--n-threads", parser=whole_number("number of threads", 1, 4), metavar="N",
-    help="CPU threads a local model uses (default: all cores; local models only).")]
+    help="CPU threads a local model uses, at least 1 (default: all cores; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", metavar="SERVER",
     help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]
@@ -365,7 +365,8 @@ def ask(
     question: Annotated[str, typer.Argument(metavar="QUESTION", help="The question to answer.")],
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls.", parser=_STEPS, metavar="N")] = 6,
+    max_steps: Annotated[int, typer.Option(help="The most model calls, at least 1.", parser=_STEPS,
+                                           metavar="N")] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.", metavar="TEXT")] = None,
     dialect: DialectOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help=(
@@ -418,7 +419,7 @@ def _note_cut_off() -> None:
 def chat(
     model: ModelOpt = None,
     tools: ToolsOpt = None,
-    max_steps: Annotated[int, typer.Option(help="The most model calls per question.", parser=_STEPS,
+    max_steps: Annotated[int, typer.Option(help="The most model calls per question, at least 1.", parser=_STEPS,
                                            metavar="N")] = 6,
     system: Annotated[str | None, typer.Option(help="A system prompt.", metavar="TEXT")] = None,
     dialect: DialectOpt = None,

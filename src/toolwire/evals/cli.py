@@ -36,6 +36,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from toolwire._cli_errors import share, whole_number
 from toolwire._printing import terminal_text
 from toolwire.errors import ToolwireError, UserError
 from toolwire.evals.bfcl import CATEGORIES, parse_categories
@@ -316,8 +317,15 @@ class LogLines:
         self.echo(line)
 
 
+_LIMIT = whole_number("number of items", 0, 100)
+"""``--limit``'s parser, and ``--concurrency``'s below: a bad value is refused in the project's sentence, not pydantic's
+"Input should be ..." (review 173 #3); their help= says the range, which typer no longer shows."""
+_CONCURRENCY = whole_number("number of threads", 1, 4)
+
+
 # The docstring below is the command's --help text (Typer), so it has no Args section: each option's help= says
 # what it is. Exits with code 1 after a one-line "error: ..." on any failure, 130 on Ctrl-C (typer.Exit).
+
 @app.command("bfcl")
 def bfcl(
     data: Annotated[Path, typer.Option("--data", help=(
@@ -326,34 +334,36 @@ def bfcl(
     category: Annotated[str, typer.Option(help=(
         "Comma-separated categories: " + ", ".join(CATEGORIES) + ", or live_* ones (v1-v3 names are "
         "read too)."))] = ",".join(CATEGORIES),
-    limit: Annotated[int | None, typer.Option(help="First N items of each category.", min=0)] = None,
+    limit: Annotated[int | None, typer.Option(help="First N items of each category, 0 or more.", metavar="N",
+                                              parser=_LIMIT)] = None,
     model: Annotated[str | None, typer.Option(
         help="'local' (default), a registry name, a .gguf path or 'provider:model'.")] = None,
     dialect: Annotated[str | None, typer.Option(
         help="Tool-calling dialect of a local model: template, pythonic or json (default: the model's).")] = None,
     min_call_probability: Annotated[float | None, typer.Option(
         help="Local models: make a tool call only when the model opens it with at least this probability "
-             "(default: the dialect's bar; 0 turns it off).",
-        min=0.0, max=1.0)] = None,
+             "(from 0 to 1; default: the dialect's bar; 0 turns it off).",
+        metavar="SHARE", parser=share)] = None,
     min_value_probability: Annotated[float | None, typer.Option(
         help="Local models: decline a tool call with a value the model is less sure of than this and "
-             "that the conversation does not hold (default: the dialect's bar; 0 turns it off).",
-        min=0.0, max=1.0)] = None,
+             "that the conversation does not hold (from 0 to 1; default: the dialect's bar; 0 turns it off).",
+        metavar="SHARE", parser=share)] = None,
     optional_argument_share: Annotated[float | None, typer.Option(
         help="Local models: where a pythonic tool call would close with an optional parameter left, go on "
-             "with another argument when the model gives that at least this share (default: the dialect's; "
-             "0 turns it off).",
-        min=0.0, max=1.0)] = None,
+             "with another argument when the model gives that at least this share (from 0 to 1; default: the "
+             "dialect's; 0 turns it off).",
+        metavar="SHARE", parser=share)] = None,
     parallel_call_share: Annotated[float | None, typer.Option(
         help="Local models: where a pythonic or json call list would close, go on with another call when the "
-             "model gives that at least this share (default: the dialect's; 0 turns it off).",
-        min=0.0, max=1.0)] = None,
+             "model gives that at least this share (from 0 to 1; default: the dialect's; 0 turns it off).",
+        metavar="SHARE", parser=share)] = None,
     decline_value_lists: Annotated[bool, typer.Option(
         "--decline-value-lists",
         help="Local models: decline a pythonic reply that is only a list of values (['BRCA1']) so that the "
              "model calls or answers in text (off by default: it lost more irrelevance items than it won "
              "simple ones, benchmarks/ACCURACY.md).")] = False,
-    concurrency: Annotated[int, typer.Option(help="Items run at once (threads).", min=1)] = 1,
+    concurrency: Annotated[int, typer.Option(help="Items run at once (threads), at least 1.", metavar="N",
+                                             parser=_CONCURRENCY)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
         "a file of another model, server, data folder or other settings is refused)."))] = None,
