@@ -325,7 +325,6 @@ _CONCURRENCY = whole_number("number of threads", 1, 4)
 
 # The docstring below is the command's --help text (Typer), so it has no Args section: each option's help= says
 # what it is. Exits with code 1 after a one-line "error: ..." on any failure, 130 on Ctrl-C (typer.Exit).
-
 @app.command("bfcl")
 def bfcl(
     data: Annotated[Path, typer.Option("--data", help=(
