@@ -119,8 +119,8 @@ def test_a_stream_mode_an_agent_has_not_says_what_to_use() -> None:
     agent = Agent(ScriptedChatModel(["ok"]), [add])
     with pytest.raises(UserError, match="an Agent streams one mode at a time"):
         agent.stream("hi", stream_mode=["values", "updates"])
-    with pytest.raises(UserError, match=r"^Agent\.stream\(stream_mode='debug'\): LangGraph's debug and custom "
-                                        r"streams have no counterpart in an Agent run; use stream_mode='values'"):
+    with pytest.raises(UserError, match=r"^Agent\.stream\(stream_mode='debug'\): LangGraph's debug stream has no "
+                                        r"counterpart in an Agent run; use stream_mode='values'"):
         agent.stream("hi", stream_mode="debug")
 
 
