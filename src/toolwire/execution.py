@@ -290,7 +290,8 @@ class ToolExecutor:
         called = f"the call to {bad['name']!r}" if bad.get("name") else "a tool call"
         if detail[:1].isupper() and detail[1:2].islower():  # no capital after "...: " ("JSON" stays: review 170 #8)
             detail = detail[0].lower() + detail[1:]
-        again = "" if _SAYS_SEND.search(detail) else " Send the call again with the arguments as a JSON object."
+        again = "" if _says_send(detail, raw) else (
+            " Send the call again with the arguments as a JSON object.")
         text = f"Error: {called} was not valid: {detail}{shown}{again}"  # (one instruction, not two: review 170 #8)
         return self._error(text, bad, bad.get("name"))
 
@@ -469,8 +470,21 @@ def _keep_answers(exc: BaseException, answers: list[ToolMessage]) -> BaseExcepti
     return claimed(exc, "tool_messages", answers)[0]  # (checked and written at once for all threads: review 125 #6)
 
 
-_SAYS_SEND = re.compile(r"\bsend\b", re.IGNORECASE)
-"""An invalid call's detail that already tells the model what to send (no second instruction is added)."""
+_SAYS_SEND = re.compile(r"(?:^|[.;:]\s+)[Ss]end\b|\sSend\b")
+"""toolwire's own instruction in an invalid call's detail ("...; send it again as ...", "... Send the whole tool call
+again ..."): a clause that opens with "send", or "Send" after a space (no second instruction is added)."""
+
+
+def _says_send(detail: str, raw: Any) -> bool:
+    """Whether an invalid call's ``detail`` already tells the model what to send, read from toolwire's words only:
+    the call's own argument text, which a detail may quote (LangChain's "Function email arguments: {...} are not
+    valid JSON"), is taken out first, and only a clause that opens with "send" counts (not "please send the report"
+    in the model's arguments, nor a tool named send-sms: review 173 #4)."""
+    if isinstance(raw, str) and _SAYS_SEND.search(raw):
+        detail = detail.replace(raw, " ")
+    return _SAYS_SEND.search(detail) is not None
+
+
 _NOT_RETURNED = object()  # (ToolExecutor._one: the tool has not returned a result yet)
 
 
