@@ -37,7 +37,8 @@ def json_fallback(value: Any) -> Any:
     2,000-item array keeps only its first and last items); anything else its ``str()``; an object whose ``str()``
     fails, ``"<TYPE object>"`` (the tool did return).
 
-    An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``
+    An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``,
+    its class by its ``__qualname__`` without the module (a ``--tools`` file's is imported under an internal name)
     (in a result, all the model reads of it; in an artifact, what a saved conversation keeps): that is logged once per
     class (logger ``toolwire.tools``, level WARNING) with what to return instead
     (review 101: the model got a meaningless success, and nothing told the developer)."""
@@ -61,12 +62,15 @@ def json_fallback(value: Any) -> Any:
             return tolist(value)
         except Exception:  # (a tolist that fails: the text is still something)
             pass
-    if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__ and kind not in _TOLD:
-        _TOLD.add(kind)
-        logging.getLogger("toolwire.tools").warning(
-            "A tool result or artifact holds an instance of %s, which has no JSON form and no text of its own, so it "
-            "is written as '<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it holds, or "
-            "give the class a __str__.", kind.__qualname__, kind.__qualname__)
+    if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__:
+        if kind not in _TOLD:
+            _TOLD.add(kind)
+            logging.getLogger("toolwire.tools").warning(
+                "A tool result or artifact holds an instance of %s, which has no JSON form and no text of its own, so "
+                "it is written as '<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it "
+                "holds, or give the class a __str__.", kind.__qualname__, kind.__qualname__)
+        # as the log says, not '<toolwire_user_tools_5f4c1ec9ae.Connection ...>' for a --tools file's (review 173 #5)
+        return f"<{kind.__qualname__} object at {hex(id(value))}>"
     return _str(value)
 
 
