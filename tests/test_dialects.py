@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 import pytest
 
@@ -508,6 +509,17 @@ class _Pieces:
 
     def piece(self, token: int) -> bytes:
         return self.pieces[token].encode()
+
+    @property
+    def end_tokens(self) -> Any:
+        import numpy as np
+
+        return np.array([t for t, text in self.pieces.items() if text == "<|im_end|>"], dtype=int)
+
+    def tokens_starting_with(self, prefix: bytes) -> Any:
+        import numpy as np
+
+        return np.array(sorted(t for t, text in self.pieces.items() if text.encode().startswith(prefix)), dtype=int)
 
 
 def test_the_probability_of_an_opening_adds_up_every_way_to_write_one():

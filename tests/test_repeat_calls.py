@@ -38,7 +38,8 @@ def test_a_call_answered_with_success_since_the_newest_request_is_declined_and_t
     assert (head, call_text) == ("It is sunny", "")
     assert run.gen.repeat_calls == 1 and run.gen.declined_calls == 1
     assert run.gen.made_up_values == []  # (review 70: no value was made up; the count has its own key)
-    assert run.calls[1][1] == (4,)  # generated again from the reply's start without its opening
+    # generated again from the reply's start without its opening, nor a list's ("[get"), nor its end (review 172 #1)
+    assert run.calls[1][1] == (4, 10)
     assert run.gen.budget == 100 - 3  # the declined call's tokens do not count
 
 

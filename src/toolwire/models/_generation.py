@@ -383,7 +383,7 @@ class Generation:
                         # a repeat's place is the answer's: neither the end of the reply nor a list there (review
                         # 172 #1: qwen2.5-coder-0.5b then ended with nothing, or "[]", and the Agent had no answer)
                         answer = answer_bans(loaded) if repeat else []
-                        restart = first, [*opening, *spaces, *answer], False
+                        restart = first, [*dict.fromkeys([*opening, *spaces, *answer])], False
                         break
                     piece = visible_part(head, shown, len(head.rstrip()))
                     if piece:
