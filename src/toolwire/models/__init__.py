@@ -43,8 +43,9 @@ def _numpy_found() -> bool:
         return False
 
 
-if not _numpy_found():  # an install for hosted providers only: star imports and dir() leave the local model out, so
-    __all__.remove("ChatLlamaCpp")  # they work; naming it still raises MissingExtraError (review 168 #2)
+if not TYPE_CHECKING and not _numpy_found():  # an install for hosted providers only: star imports and dir() leave
+    __all__.remove("ChatLlamaCpp")  # the local model out, so they work; naming it still raises MissingExtraError
+    # (review 168 #2; hidden from type checkers, for which the name stays exported)
 
 _LAZY = {
     "ChatLlamaCpp": "toolwire.models.llamacpp",
