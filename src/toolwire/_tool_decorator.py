@@ -8,9 +8,10 @@ joins two such tools of different signatures to ``object``, so ``[get_weather, c
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, overload
+from typing import Any, TypedDict, overload
 
 from pydantic import BaseModel
+from typing_extensions import Unpack
 
 from toolwire._keywords import check_keywords, keyword_names
 from toolwire.tools import ResponseFormat, Tool
@@ -20,63 +21,32 @@ __all__ = ["tool"]
 _TOOL_OPTIONS = frozenset(keyword_names(Tool.from_function)[1:])  # what ``tool(...)`` passes on (not ``func``)
 
 
+class _Options(TypedDict, total=False):
+    """The options of :meth:`Tool.from_function` that ``tool`` passes on, but ``name`` (for type checkers)."""
+
+    description: str | None
+    args_schema: type[BaseModel] | None
+    return_direct: bool
+    timeout: float | None
+    response_format: ResponseFormat
+    parse_docstring: bool
+    handle_errors: bool
+    hide_error_details: bool
+
+
+class _NamedOptions(_Options, total=False):
+    """:class:`_Options` and ``name``."""
+
+    name: str | None
+
+
 @overload
-def tool(
-    func: Callable[..., Any],
-    /,
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    args_schema: type[BaseModel] | None = None,
-    return_direct: bool = False,
-    timeout: float | None = None,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = True,
-    handle_errors: bool = True,
-    hide_error_details: bool = False,
-) -> Tool: ...
+def tool(func: Callable[..., Any] | classmethod[Any, Any, Any] | staticmethod[Any, Any], /,
+         **options: Unpack[_NamedOptions]) -> Tool: ...
 @overload
-def tool(
-    func: classmethod[Any, Any, Any] | staticmethod[Any, Any],
-    /,
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    args_schema: type[BaseModel] | None = None,
-    return_direct: bool = False,
-    timeout: float | None = None,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = True,
-    handle_errors: bool = True,
-    hide_error_details: bool = False,
-) -> Tool: ...
+def tool(name: str, /, **options: Unpack[_Options]) -> Callable[[Callable[..., Any]], Tool]: ...
 @overload
-def tool(
-    name: str,
-    /,
-    *,
-    description: str | None = None,
-    args_schema: type[BaseModel] | None = None,
-    return_direct: bool = False,
-    timeout: float | None = None,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = True,
-    handle_errors: bool = True,
-    hide_error_details: bool = False,
-) -> Callable[[Callable[..., Any]], Tool]: ...
-@overload
-def tool(
-    *,
-    name: str | None = None,
-    description: str | None = None,
-    args_schema: type[BaseModel] | None = None,
-    return_direct: bool = False,
-    timeout: float | None = None,
-    response_format: ResponseFormat = "content",
-    parse_docstring: bool = True,
-    handle_errors: bool = True,
-    hide_error_details: bool = False,
-) -> Callable[[Callable[..., Any]], Tool]: ...
+def tool(**options: Unpack[_NamedOptions]) -> Callable[[Callable[..., Any]], Tool]: ...
 
 
 def tool(*args: Any, **kwargs: Any) -> Any:
