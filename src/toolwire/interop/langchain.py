@@ -52,8 +52,6 @@ class LangChainToolError(ToolExecutionError):
     imports or catches it still runs."""
 
 
-
-
 def _own_call_id(name: str, args: Any) -> str | None:
     """The id of the tool call toolwire is running when ``args`` are that call's own arguments (the very object the
     call holds, which only the code running the call passes) and the call names the tool ``name``; else None."""
