@@ -97,6 +97,29 @@ def test_a_call_given_to_the_wrong_tool_says_it_did_not_run_not_failed() -> None
                               "give each call to the tool it names.")
 
 
+def test_a_tool_whose_own_error_reads_like_a_wrong_tool_call_still_failed() -> None:
+    """#8, as left open: the wrong-tool result was told by its text, so a tool that ran and raised an error with
+    that wording was reported as not run (the model would call it again). It is told apart by type now."""
+    from toolwire import tool
+    from toolwire.errors import ToolExecutionError
+
+    @tool
+    def lookup(city: str) -> str:
+        """Look a city up."""
+        raise ToolExecutionError("The call names the tool 'x' but was given to the tool 'lookup', which did not run "
+                                 "it.", "lookup")
+
+    answer = lookup.invoke({"name": "lookup", "args": {"city": "Paris"}, "id": "c1", "type": "tool_call"})
+    assert answer.status == "error"
+    assert answer.content.startswith("Error: tool 'lookup' failed: The call names the tool 'x'")
+
+
+def test_the_wrong_tool_result_names_a_call_name_with_quotes_whole() -> None:
+    """#8: a name with both kinds of quote is named as the call gave it (kept when the text match went)."""
+    answer = _get_weather().invoke({"name": "it's \"x\"", "args": {"city": "Paris"}, "id": "c1", "type": "tool_call"})
+    assert answer.content.startswith("Error: tool 'get_weather' did not run this call, which names the tool 'it\\'s")
+
+
 def test_an_invalid_call_text_has_no_capital_after_the_colon_and_one_instruction() -> None:
     """#8: "was not valid: The arguments ...; send one JSON object ... Send the call again ..."."""
     from toolwire import AIMessage, ToolExecutor

@@ -540,12 +540,26 @@ def check_call_name(tool_name: str, call: Mapping[str, Any]) -> None:
     guide looks tools up by ``tool_call["name"].lower()`` and then gives the call to the tool found (review 86).
 
     Raises:
-        ToolExecutionError: ``call["name"]`` is another tool's name (compared ignoring case).
+        ToolExecutionError: ``call["name"]`` is another tool's name (compared ignoring case); its error result for
+            the model is told apart by type (:class:`WrongToolCallError`), not by its text (review 170 #8).
     """
     name = call.get("name")
     if isinstance(name, str) and name and name != tool_name and name.casefold() != tool_name.casefold():
-        raise ToolExecutionError(f"The call names the tool {name[:80]!r} but was given to the tool '{tool_name}', "
-                                 "which did not run it: give each call to the tool it names.", tool_name)
+        raise WrongToolCallError(f"The call names the tool {name[:80]!r} but was given to the tool '{tool_name}', "
+                                 "which did not run it: give each call to the tool it names.", tool_name,
+                                 called=name[:80])
+
+
+class WrongToolCallError(ToolExecutionError):
+    """A tool call given to a tool it does not name (:func:`check_call_name`); nothing ran.
+
+    Private to toolwire: users catch it as :class:`ToolExecutionError`. ``called`` is the name the call gives (cut
+    to 80 characters), so the error result can name it without reading the message's text.
+    """
+
+    def __init__(self, message: str, tool_name: str, *, called: str) -> None:
+        super().__init__(message, tool_name)
+        self.called = called
 
 
 def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:

@@ -50,6 +50,7 @@ from toolwire._result_json import (
     standard_block,
 )
 from toolwire._secrets import redact_url
+from toolwire._tool_run import WrongToolCallError
 from toolwire.errors import ToolExecutionError, ToolResultError, ToolTimeoutError, ToolValidationError
 
 __all__ = ["bounded_content", "error_text", "image_mime", "is_cheap_result", "json_fallback", "json_ready",
@@ -557,10 +558,6 @@ def error_text(exc: BaseException, tool_name: str, *, hide_details: bool = False
     return valid_text(redact_url(_error_text(exc, tool_name, hide_details)))
 
 
-_WRONG_TOOL = re.compile(r"The call names the tool ('.*?'|\".*?\") but was given to the tool ")
-"""The text of ``_tool_run.check_call_name``'s error (a call given to a tool it does not name), group 1 the name."""
-
-
 def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
     """:func:`error_text` before its text is made valid Unicode."""
     if isinstance(exc, ToolResultError):  # the call happened: a model that read "failed" would make it again
@@ -569,6 +566,9 @@ def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
                else exc.reason or _str(exc))  # (the error writing it may quote the result: only its type, review 62)
         return (f"Error: tool '{tool_name}' ran, but its result could not be sent back: {why.rstrip('.')}. Do not "
                 "call it again for the same action: whatever it does has been done.")
+    if isinstance(exc, WrongToolCallError):  # nothing ran: not "failed" (review 170 #8)
+        return (f"Error: tool '{tool_name}' did not run this call, which names the tool {exc.called!r}: give each "
+                "call to the tool it names.")
     if isinstance(exc, ToolExecutionError) and str(exc).startswith("Error:"):
         return str(exc)  # already written for the model (an MCP server's or a LangChain tool's error text)
     if isinstance(exc, ToolValidationError | ToolTimeoutError) or (
@@ -578,9 +578,6 @@ def _error_text(exc: BaseException, tool_name: str, hide_details: bool) -> str:
     if isinstance(exc, ToolExecutionError) and hide_details and isinstance(exc.__context__, SystemExit):
         exc = exc.__context__  # a tool's sys.exit(...) (raised from None while handled): its argument may be a secret
     elif isinstance(exc, ToolExecutionError):
-        if (named := _WRONG_TOOL.match(str(exc))) is not None:  # (nothing ran: not "failed", review 170 #8)
-            return (f"Error: tool '{tool_name}' did not run this call, which names the tool {named[1]}: give each "
-                    "call to the tool it names.")
         return f"Error: tool '{tool_name}' failed: {exc}"
     more = ""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:  # a TaskGroup's: the error inside tells
