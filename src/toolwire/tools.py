@@ -460,7 +460,10 @@ class Tool(ToolArguments, Batching):
             timeout: seconds, overriding the tool's own ``timeout``.
 
         Returns:
-            For arguments: the function's raw result. For a tool call: a :class:`ToolMessage` whose
+            For arguments: the function's raw result; the function runs outside any tool call
+            (:func:`~toolwire.current_tool_call` gives None there, and an ``InjectedToolCallId`` parameter its
+            default), also when this is called from inside another tool's call. For a tool call: a
+            :class:`ToolMessage` whose
             ``tool_call_id`` is the call's id (``status="error"`` on failure unless
             ``handle_errors=False``). Type checkers see a :class:`ToolCall` give a ToolMessage and a ``dict``,
             string or None give ``Any`` (another mapping works, but is not in the overloads).
@@ -497,7 +500,13 @@ class Tool(ToolArguments, Batching):
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
-        return self._run(self._arguments(input), limit)
+        if _CURRENT_CALL.get() is None:
+            return self._run(self._arguments(input), limit)
+        token = _CURRENT_CALL.set(None)  # bare arguments inside another tool's call: not that call (see above)
+        try:
+            return self._run(self._arguments(input), limit)
+        finally:
+            _CURRENT_CALL.reset(token)
 
     # -- async -------------------------------------------------------------------------------------
 
@@ -551,7 +560,13 @@ class Tool(ToolArguments, Batching):
                 return self._error_message(exc, input)
             finally:
                 _CURRENT_CALL.reset(token)
-        return await self._arun(self._arguments(input), limit)
+        if _CURRENT_CALL.get() is None:
+            return await self._arun(self._arguments(input), limit)
+        token = _CURRENT_CALL.set(None)  # (as invoke)
+        try:
+            return await self._arun(self._arguments(input), limit)
+        finally:
+            _CURRENT_CALL.reset(token)
 
 
 from toolwire._tool_decorator import tool  # noqa: E402  (it needs Tool: review 166 #4)

@@ -530,8 +530,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
     def run(**kwargs: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
         token = current(kwargs)
-        try:
-            return shape(tw.invoke(kwargs))
+        try:  # (in LangChain's whole call, tw runs within it: tw.invoke(args) would run it outside any call)
+            return shape(tw.invoke(kwargs) if token[0] is None else tw._run(tw._arguments(kwargs), tw.timeout))
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
@@ -545,7 +545,8 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
         token = current(kwargs)
         try:
-            return shape(await tw.ainvoke(kwargs))
+            return shape(await (tw.ainvoke(kwargs) if token[0] is None else tw._arun(tw._arguments(kwargs),
+                                                                                     tw.timeout)))
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
