@@ -90,7 +90,8 @@ def current_call_id() -> str | None:
 
 
 @contextlib.contextmanager
-def _running(call: Mapping[str, Any]) -> Iterator[None]:
+def _running(call: Mapping[str, Any] | None) -> Iterator[None]:
+    """``call`` as :func:`current_tool_call`'s for the block (None: outside any call), the one before restored."""
     token = _CURRENT_CALL.set(call)
     try:
         yield

@@ -57,6 +57,7 @@ from toolwire._tool_run import (
     _in_context,
     _is_tool_call,
     _require_call_id,
+    _running,
     bad_timeout,
     check_call_name,
     current_call_id,
@@ -502,11 +503,8 @@ class Tool(ToolArguments, Batching):
                 _CURRENT_CALL.reset(token)
         if _CURRENT_CALL.get() is None:
             return self._run(self._arguments(input), limit)
-        token = _CURRENT_CALL.set(None)  # bare arguments inside another tool's call: not that call (see above)
-        try:
+        with _running(None):  # bare arguments inside another tool's call: not that call (see above)
             return self._run(self._arguments(input), limit)
-        finally:
-            _CURRENT_CALL.reset(token)
 
     # -- async -------------------------------------------------------------------------------------
 
@@ -562,11 +560,8 @@ class Tool(ToolArguments, Batching):
                 _CURRENT_CALL.reset(token)
         if _CURRENT_CALL.get() is None:
             return await self._arun(self._arguments(input), limit)
-        token = _CURRENT_CALL.set(None)  # (as invoke)
-        try:
+        with _running(None):  # (as invoke)
             return await self._arun(self._arguments(input), limit)
-        finally:
-            _CURRENT_CALL.reset(token)
 
 
 from toolwire._tool_decorator import tool  # noqa: E402  (it needs Tool: review 166 #4)

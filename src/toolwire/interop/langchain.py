@@ -18,7 +18,7 @@ mirror; see https://python.langchain.com/docs/concepts/messages/ and .../concept
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolwire._foreign_results import command_error, foreign_answer, is_foreign_answer
@@ -527,11 +527,17 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
             _CURRENT_CALL.reset(tokens[0])
         _LC_RUNNING.reset(tokens[1])
 
+    def started(kwargs: dict[str, Any], tokens: tuple[contextvars.Token[Any] | None, contextvars.Token[Any]],
+                invoke: Callable[[Any], Any], run_checked: Callable[[dict[str, Any], Any], Any]) -> Any:
+        # in LangChain's whole call tw runs within that call, which current() set; tw.invoke(args) would run it
+        # outside any call (bare arguments, as from inside another tool's call)
+        return invoke(kwargs) if tokens[0] is None else run_checked(tw._arguments(kwargs), tw.timeout)
+
     def run(**kwargs: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
         token = current(kwargs)
-        try:  # (in LangChain's whole call, tw runs within it: tw.invoke(args) would run it outside any call)
-            return shape(tw.invoke(kwargs) if token[0] is None else tw._run(tw._arguments(kwargs), tw.timeout))
+        try:
+            return shape(started(kwargs, token, tw.invoke, tw._run))
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
@@ -545,8 +551,7 @@ def to_langchain_tool(tool: Any, **options: Any) -> Any:
         kwargs = {renamed.get(k, k): v for k, v in kwargs.items()} if renamed else kwargs
         token = current(kwargs)
         try:
-            return shape(await (tw.ainvoke(kwargs) if token[0] is None else tw._arun(tw._arguments(kwargs),
-                                                                                     tw.timeout)))
+            return shape(await started(kwargs, token, tw.ainvoke, tw._arun))
         except Exception as exc:
             if (handled := failed(exc)) is exc:
                 raise
