@@ -1,9 +1,9 @@
 """How a tool's result becomes JSON text: the conversions ``json.dumps`` needs for values it cannot write.
 
 Objects pydantic knows take their JSON form, others (numpy's, say) their ``tolist()`` or ``str()``
-(:func:`json_fallback`); UTF-8 ``bytes`` become text; dict keys JSON cannot hold are written as text; a
-NamedTuple becomes an object of its fields; a NaN or infinite float becomes the string ``"NaN"``,
-``"Infinity"`` or ``"-Infinity"``. :func:`_dumps` writes a result's JSON text with all of these.
+(:func:`~toolwire._json_fallback.json_fallback`, in its own module); UTF-8 ``bytes`` become text; dict keys JSON
+cannot hold are written as text; a NamedTuple becomes an object of its fields; a NaN or infinite float becomes the
+string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``. :func:`_dumps` writes a result's JSON text with all of these.
 
 Kept apart from :mod:`toolwire.results`, which uses these to turn a result into message content and re-exports
 :func:`json_fallback` (import it from there).
@@ -14,87 +14,19 @@ from __future__ import annotations
 import base64
 import dataclasses
 import json
-import logging
 import math
 import re
 import sys
-from collections import UserString
-from collections.abc import Callable, ItemsView, KeysView, Mapping, Sequence, Set, ValuesView
+from collections.abc import Callable, Mapping
 from itertools import chain
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from toolwire._json_fallback import _str, json_fallback
+
 __all__ = ["distinct_keys", "json_fallback", "json_form", "standard_base64", "standard_block"]
-
-
-def json_fallback(value: Any) -> Any:
-    """Return the JSON form of an object pydantic does not know: a mapping (``MappingProxyType``, ``ChainMap``,
-    ``UserDict``) a dict; a dict's ``keys()`` or ``values()``, a ``range`` (of at most 100,000 items; a longer one
-    its text), a set or a sequence (``UserList``) a list, and ``items()`` a list of ``[key, value]`` pairs; an
-    array or number type with ``tolist()`` (numpy's, and so pandas values) its Python value (``str()`` of a
-    2,000-item array keeps only its first and last items); anything else its ``str()``; an object whose ``str()``
-    fails, ``"<TYPE object>"`` (the tool did return).
-
-    An object whose class has neither ``__str__`` nor ``__repr__`` of its own is written ``<Foo object at 0x...>``,
-    its class by its ``__qualname__`` without the module (a ``--tools`` file's is imported under an internal name)
-    (in a result, all the model reads of it; in an artifact, what a saved conversation keeps): that is logged once per
-    class (logger ``toolwire.tools``, level WARNING) with what to return instead
-    (review 101: the model got a meaningless success, and nothing told the developer)."""
-    kind = type(value)
-    if isinstance(value, UserString):  # (a Sequence of UserStrings: as a list, it never ends; review 111)
-        return _str(value)
-    try:
-        if isinstance(value, ItemsView):  # d.items(): pairs, as a dict's items are written in a list
-            return [list(pair) for pair in value]
-        if isinstance(value, Mapping):  # a mappingproxy, a ChainMap, a UserDict: an object, as a dict is
-            return dict(value)
-        if isinstance(value, range) and _longer(value, _RANGE_ITEMS):
-            return str(value)  # range(0, 10**12): its text says it all, where its items would fill the memory
-        if isinstance(value, range | KeysView | ValuesView | Set | Sequence) and not isinstance(value, str | bytes):
-            return list(value)  # d.keys(), range(1, 4), a UserList: an array (review 109: was Python's text)
-    except Exception:  # (a container whose iteration fails: its text is still something)
-        return _str(value)
-    tolist = getattr(kind, "tolist", None)
-    if callable(tolist):
-        try:
-            return tolist(value)
-        except Exception:  # (a tolist that fails: the text is still something)
-            pass
-    if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__:
-        if kind not in _TOLD:
-            _TOLD.add(kind)
-            logging.getLogger("toolwire.tools").warning(
-                "A tool result or artifact holds an instance of %s, which has no JSON form and no text of its own, so "
-                "it is written as '<%s object at 0x...>': return a dict, a dataclass or a pydantic model of what it "
-                "holds, or give the class a __str__.", kind.__qualname__, kind.__qualname__)
-        # as the log says, not '<toolwire_user_tools_5f4c1ec9ae.Connection ...>' for a --tools file's (review 173 #5)
-        return f"<{kind.__qualname__} object at {hex(id(value))}>"
-    return _str(value)
-
-
-_RANGE_ITEMS = 100_000  # the longest range written as its items
-
-
-def _longer(items: range, limit: int) -> bool:
-    try:
-        return len(items) > limit
-    except OverflowError:  # (more items than a C ssize_t holds)
-        return True
-
-
-_TOLD: set[type] = set()
-"""The classes :func:`json_fallback` has logged about (each once per process)."""
-
-
-def _str(value: Any) -> str:
-    """``str(value)``, or ``"<TYPE object>"`` when that fails: a broken ``__str__``/``__repr__`` is the result's,
-    not a failure of the call that returned it."""
-    try:
-        return str(value)
-    except Exception:
-        return f"<{type(value).__name__} object>"
 
 
 def _utf8(value: bytes | bytearray) -> str:
