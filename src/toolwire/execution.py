@@ -160,16 +160,19 @@ class ToolExecutor:
 
     def _unknown(self, call: ToolCall) -> UnknownToolError:
         """The error of a call whose name is no tool's (or not text: shown as its ``repr()``, or its type's name
-        when that fails).
+        when that fails): it names the available tools, or, when there are none, tells the model to answer without
+        calling one.
 
         Returns:
             The error, to be raised or answered; never raises itself.
         """
         name = call.get("name")
-        available = ", ".join(sorted(self.tools)) or "none"
+        if not self.tools:  # (not "Available tools: none. Call one of them": review 176 #2)
+            return UnknownToolError(f"There is no tool named {safe_text(name)}: no tools are available. Answer "
+                                    "without calling a tool.", name, call.get("id"))
         return UnknownToolError(
-            f"There is no tool named {safe_text(name)}. Available tools: {available}. Call one of them by its "
-            "exact name.", name, call.get("id"),
+            f"There is no tool named {safe_text(name)}. Available tools: {', '.join(sorted(self.tools))}. Call one "
+            "of them by its exact name.", name, call.get("id"),
         )
 
     def _before_run(self, calls: list[Any]) -> tuple[list[Any], list[dict[str, Any]], BaseException | None]:
