@@ -26,6 +26,7 @@ from toolwire._keywords import refuses_unknown_keywords
 from toolwire._structured_tool import _pair, _SyncAndAsyncTool
 from toolwire._tool_run import _CURRENT_CALL
 from toolwire.errors import SchemaError, ToolExecutionError, ToolValidationError, UserError
+from toolwire.interop._langchain_check import langchain_check, pydantic_validator
 from toolwire.interop._langchain_messages import _lc, from_langchain_messages, to_langchain_messages
 from toolwire.interop._langchain_out import _LC_CALL_ID, _structured_tool_class, _tool_output, _unreserved
 from toolwire.results import unsent_result
@@ -125,50 +126,6 @@ def _lc_parameters(lc_tool: Any) -> dict[str, Any]:
         raise SchemaError(f"Cannot read the schema of LangChain tool {lc_tool.name!r}: {exc}") from None
 
 
-def _pydantic_validator(model: Any, name: str) -> Any | None:
-    """Build ``validate(args) -> dict`` from the model-visible pydantic model (LangChain's ``tool_call_schema``).
-
-    ``tool_call_schema`` leaves injected arguments out (``InjectedToolArg``, ``InjectedToolCallId``,
-    LangGraph's ``InjectedState``/``InjectedStore``): those are the application's to fill, and LangChain
-    fills ``InjectedToolCallId`` itself from the call's id. pydantic ignores unknown keys by default, so
-    the arguments are checked with a subclass set to ``extra="forbid"``: a key the schema does not
-    declare (an injected one included) is an error naming the tool's parameters, which the model can
-    correct, and only declared keys reach the LangChain tool. The check follows toolwire's own rules as well
-    (:mod:`toolwire._schema_strict`: no boolean for a number, no NaN). Returns ``None`` when ``model`` cannot be
-    subclassed (the caller then checks with ``jsonschema``, which also refuses undeclared keys).
-
-    Raises:
-        ToolValidationError: (when validating) one message naming each bad field, e.g. ``"Invalid
-            arguments for tool 'add': 'user_id' is not a parameter of this tool (got 'x'). Its
-            parameters are: a, b."``
-    """
-    from pydantic import ValidationError
-
-    from toolwire.schema import validation_message
-
-    fields = list(getattr(model, "model_fields", {}) or {})
-    config = dict(getattr(model, "model_config", {}) or {})
-    try:
-        checked = type(model.__name__, (model,), {"model_config": {**config, "extra": "forbid"},
-                                                  "__module__": model.__module__})
-    except Exception:  # a model that cannot be subclassed: the caller checks with jsonschema instead
-        return None
-    from toolwire._schema_strict import strict_validator, validator_config
-
-    core = checked.__pydantic_core_schema__  # toolwire's rules too (a boolean refused for a number: review 63)
-    validate_python = strict_validator(core, validator_config(core), checked.__pydantic_validator__).validate_python
-
-    def validate(args: Any) -> dict[str, Any]:
-        args = dict(args)
-        try:
-            validate_python(args)
-        except ValidationError as exc:
-            raise ToolValidationError(validation_message(exc, name, fields), name) from None
-        return args
-
-    return validate
-
-
 def _injected_kinds(lc_tool: Any, visible: set[str]) -> dict[str, str]:
     """``{name: marker}`` for the arguments of ``lc_tool`` the model does not see because LangChain or the
     application fills them (``"InjectedToolCallId"``, ``"InjectedToolArg"``, ``"LangGraph's InjectedState"``...)."""
@@ -243,8 +200,13 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     injected arguments such as ``InjectedToolArg`` stay hidden from the model). Arguments are checked
     against that model-visible schema (the pydantic ``tool_call_schema``, or ``jsonschema`` for a dict
     schema and for a model whose fields are not the schema's properties, such as the single ``__arg1`` of
-    LangChain's single-input ``Tool``): a key it does not declare, an injected argument's name included, is a
-    validation error the model sees. When toolwire runs this tool for a tool call (``invoke(tool_call)``,
+    LangChain's single-input ``Tool``), or against the tool's own pydantic ``args_schema`` less the injected arguments
+    when that model has validators or a config of its own, which then run as LangChain runs them (review 180 #1: a
+    ``mode="before"`` validator mapping an old key was skipped): a key no field declares (after such a validator,
+    unless the model sets ``extra="allow"``/``"ignore"``), an injected argument's name included, is a validation error
+    the model sees. A tool with a ``handle_validation_error`` (``True``, a text, a callable) is handed refused
+    arguments as they are, so that its handler answers them as LangChain's tool does (review 180 #2).
+    When toolwire runs this tool for a tool call (``invoke(tool_call)``,
     ``ToolExecutor``, ``Agent``), the checked arguments are passed to the LangChain tool as a tool call carrying the
     model's call id, so LangChain fills ``InjectedToolCallId`` with it (other injected arguments take
     their defaults) and a ``response_format="content_and_artifact"`` artifact lands on
@@ -318,7 +280,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     # is made from ``Tool._run(*args, config, **kwargs)``: check such a tool against the schema the model sees
     if isinstance(schema_model, type) and issubclass(schema_model, BaseModel) and set(
             getattr(schema_model, "model_fields", {}) or {}) == set(parameters.get("properties") or {}):
-        validate = _pydantic_validator(schema_model, name)
+        validate = pydantic_validator(schema_model, name)
     else:
         validate = None
     if validate is None:  # jsonschema, from the parameters
@@ -331,6 +293,7 @@ def from_langchain_tool(lc_tool: Any, *, injected: Mapping[str, Any] | None = No
     with_artifact = getattr(lc_tool, "response_format", "content") == "content_and_artifact"
     props = list(parameters.get("properties") or {})
 
+    validate = langchain_check(validate, lc_tool, visible, fixed, name)  # its own validators, handler (review 180)
     if kinds := _injected_kinds(lc_tool, visible):
         validate = _explained(validate, kinds, name)
 

@@ -1,0 +1,142 @@
+"""How :func:`toolwire.interop.langchain.from_langchain_tool` checks a model's arguments for a LangChain tool before
+handing them to it (split from :mod:`toolwire.interop.langchain`, review 180).
+
+The check follows what LangChain's own tool would do with the same arguments, so that toolwire never refuses a call
+LangChain's tool runs, and adds toolwire's clear error text (naming each bad field, and the tool's parameters) where
+LangChain's would refuse:
+
+* it is made from the tool's real ``args_schema`` (its ``mode="before"``/``"after"`` field and model validators and
+  its config, which LangChain's ``tool_call_schema`` copy drops) when that model has validators or a config of its
+  own, less the injected arguments (given their values for the check); else from ``tool_call_schema``;
+* a key no field declares (after the model's own ``mode="before"`` validator) is refused, as for toolwire's own tools,
+  unless the model sets ``extra="allow"`` or ``extra="ignore"``; an injected argument's name always is;
+* when the LangChain tool has a ``handle_validation_error`` (``True``, a text, a callable), arguments the check
+  refuses are handed to the tool as they are, so LangChain's handler answers them, as LangChain runs the tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolwire.errors import ToolValidationError
+
+_KEPT_CONFIG = {"arbitrary_types_allowed", "title"}  # what LangChain's own copy (tool_call_schema) sets too
+
+
+def pydantic_validator(model: Any, name: str, fields: list[str] | None = None, extra: str = "forbid",
+                       ) -> Callable[[Any], dict[str, Any]] | None:
+    """Build ``validate(args) -> dict`` (the arguments as given, as a new dict) from a pydantic model.
+
+    pydantic ignores unknown keys by default, so the arguments are checked with a subclass set to ``extra`` (by
+    default ``"forbid"``): a key the model does not declare is an error naming the tool's parameters (``fields``, by
+    default the model's), which the model can correct. The check follows toolwire's own rules as well
+    (:mod:`toolwire._schema_strict`: no boolean for a number, no NaN). Returns ``None`` when ``model`` cannot be
+    subclassed (the caller then checks with ``jsonschema``, which also refuses undeclared keys).
+
+    Raises:
+        ToolValidationError: (when validating) one message naming each bad field, e.g. ``"Invalid
+            arguments for tool 'add': 'user_id' is not a parameter of this tool (got 'x'). Its
+            parameters are: a, b."``
+    """
+    from pydantic import ValidationError
+
+    from toolwire._schema_strict import strict_validator, validator_config
+    from toolwire.schema import validation_message
+
+    named = list(getattr(model, "model_fields", {}) or {}) if fields is None else fields
+    config = dict(getattr(model, "model_config", {}) or {})
+    try:
+        checked = type(model.__name__, (model,), {"model_config": {**config, "extra": extra},
+                                                  "__module__": model.__module__})
+    except Exception:  # a model that cannot be subclassed: the caller checks with jsonschema instead
+        return None
+    core = checked.__pydantic_core_schema__  # toolwire's rules too (a boolean refused for a number: review 63)
+    validate_python = strict_validator(core, validator_config(core), checked.__pydantic_validator__).validate_python
+
+    def validate(args: Any) -> dict[str, Any]:
+        args = dict(args)
+        try:
+            validate_python(args)
+        except ValidationError as exc:
+            raise ToolValidationError(validation_message(exc, name, named), name) from None
+        return args
+
+    return validate
+
+
+def _own_behaviour(model: Any) -> bool:
+    """Whether a pydantic ``args_schema`` validates otherwise than LangChain's ``tool_call_schema`` copy of its
+    fields: it has validators (a field's ``Annotated`` ones are copied) or a config of its own."""
+    decorators = getattr(model, "__pydantic_decorators__", None)
+    if decorators is not None and any(getattr(decorators, kind, None) for kind in (
+            "validators", "field_validators", "root_validators", "model_validators")):
+        return True
+    return bool(set(dict(getattr(model, "model_config", {}) or {})) - _KEPT_CONFIG)
+
+
+def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any],
+                      name: str) -> Callable[[Any], dict[str, Any]] | None:
+    """The check of the arguments against the tool's own ``args_schema`` (its validators and config), the injected
+    arguments given their values (``fixed``, the call's id); None when that model behaves as ``tool_call_schema``
+    does, or is not a pydantic v2 model whose other fields are the ones the model sees."""
+    from pydantic import BaseModel
+
+    from toolwire._tool_checks import langchain_marker
+
+    model = getattr(lc_tool, "args_schema", None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)) or not _own_behaviour(model):
+        return None
+    fields = dict(getattr(model, "model_fields", {}) or {})
+    hidden = {key: field for key, field in fields.items() if key not in visible}
+    if set(fields) - set(hidden) != visible:
+        return None
+    extra = dict(model.model_config).get("extra")
+    validate = pydantic_validator(model, name, [key for key in fields if key in visible],
+                                  extra if extra in ("allow", "ignore") else "forbid")
+    if validate is None:
+        return None
+    call_ids = [key for key, field in hidden.items() if "call_id" in {langchain_marker(m) for m in field.metadata}]
+    filled = {key: value for key, value in fixed.items() if key in hidden}
+
+    def check(args: Any) -> dict[str, Any]:
+        from toolwire._tool_run import current_call_id
+
+        own = current_call_id() or "call_id"  # (LangChain fills InjectedToolCallId from the call's id itself)
+        validate({**dict(args), **filled, **dict.fromkeys(call_ids, own)})
+        return dict(args)
+
+    return check
+
+
+def langchain_check(validate: Callable[[Any], dict[str, Any]], lc_tool: Any, visible: set[str],
+                    fixed: Mapping[str, Any], name: str) -> Callable[[Any], dict[str, Any]]:
+    """``validate`` (the check against ``tool_call_schema``, or ``jsonschema``), made to follow the LangChain tool's
+    own validation as the module docstring says.
+
+    Returns:
+        ``check(args) -> dict``: the arguments as given, to hand to the LangChain tool.
+
+    Raises:
+        ToolValidationError: (the returned function) the arguments are refused: toolwire's text for them (``validate``'s
+            for an injected argument's name, which the caller explains).
+    """
+    declared = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
+    hidden = {key for key in declared if key not in visible} if isinstance(declared, dict) else set()
+    real = _real_model_check(lc_tool, visible, fixed, name)
+    handled = getattr(lc_tool, "handle_validation_error", False) not in (False, None)
+    if real is None and not handled:
+        return validate
+
+    def check(args: Any) -> dict[str, Any]:
+        if isinstance(args, Mapping) and hidden.intersection(args):  # an injected argument given: always refused
+            return validate(args)
+        try:
+            return (real or validate)(args)
+        except ToolValidationError:
+            if not handled or not isinstance(args, Mapping):
+                raise
+        # LangChain's tool answers them with its handle_validation_error (as it runs them itself)
+        return dict(args)
+
+    return check
