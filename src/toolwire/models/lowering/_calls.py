@@ -247,6 +247,20 @@ def recovered_arguments(text: str, name: str | None = None) -> dict[str, Any]:
     return value
 
 
+def _inner_arguments(text: str, name: Any) -> dict[str, Any] | None:
+    """The arguments inside ``text`` when it is the JSON text of a whole call to ``name`` (``{"name": name,
+    "arguments": {...}}`` and nothing else), else None."""
+    if not isinstance(name, str) or not name:
+        return None
+    try:
+        parts = call_parts(json.loads(text))
+    except (ValueError, RecursionError):
+        return None
+    if parts is None or parts.name != name or not isinstance(parts.args, dict) or parts.extra:
+        return None
+    return parts.args
+
+
 def arguments_json(call: ToolCall | InvalidToolCall) -> str:
     """A past call's arguments as the JSON text of an object, for the APIs that carry them as text (OpenAI Chat
     Completions ``function.arguments``, the Responses API's ``function_call`` items).
@@ -256,8 +270,10 @@ def arguments_json(call: ToolCall | InvalidToolCall) -> str:
 
     Returns:
         Its arguments' JSON text: a valid call's arguments (as :func:`json_arguments` writes them); an invalid
-        call's raw text when it is a JSON object already (a call without a name, say), else
-        :func:`recovered_arguments` of it (``{}`` when nothing can be read); ``{}`` for none. Never text that does
+        call's raw text when it is a JSON object already (a call without a name, say) other than a whole call to its
+        own tool (``{"name": <its name>, "arguments": {...}}``, what a call read from a reply's text keeps: review 177
+        #5), else :func:`recovered_arguments` of it (the arguments inside such a call; ``{}`` when nothing can be
+        read); ``{}`` for none. Never text that does
         not parse: vLLM and SGLang read every past call's ``arguments`` with ``json.loads`` and answer 400 for one
         that fails, on every later request of the conversation (vllm-project/vllm#43995); the call's error result
         tells the model what was wrong with it.
@@ -267,7 +283,7 @@ def arguments_json(call: ToolCall | InvalidToolCall) -> str:
     """
     raw = call.get("args")
     if isinstance(raw, str):
-        if _object_text(raw):
+        if _object_text(raw) and _inner_arguments(raw, call.get("name")) is None:
             return raw
         recovered: Any = recovered_arguments(raw, call.get("name")) if raw.strip() else {}
     else:
