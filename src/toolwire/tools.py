@@ -38,6 +38,7 @@ from toolwire._batch import Batching
 from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
 from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import refuses_unknown_keywords
+from toolwire._printing import safe_text
 from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_checks import (
@@ -393,8 +394,9 @@ class Tool(ToolArguments, Batching):
             raise escaped(exc) from exc
 
     def _exit_error(self, exc: SystemExit) -> ToolExecutionError:
-        return ToolExecutionError(
-            f"Tool '{self.name}' tried to exit the program (sys.exit({exc.code!r})); it was stopped.", self.name)
+        code = safe_text(exc.code)  # (an exit code whose repr() fails as "<TypeName>", review 176 #3)
+        return ToolExecutionError(f"Tool '{self.name}' tried to exit the program (sys.exit({code})); it was stopped.",
+                                  self.name)
 
     def _to_message(self, result: Any, call: Mapping[str, Any]) -> ToolMessage:
         if type(result) is str and self.response_format == "content":  # the common case, without the checks
