@@ -164,14 +164,29 @@ def graph_messages(state: dict[str, Any]) -> Any:
 
 
 def check_system_prompt(prompt: Any) -> Any:
-    """``prompt`` when it is text, a :class:`~toolwire.messages.SystemMessage` (LangChain's prompt form) or None.
+    """``prompt`` when it is text, a :class:`~toolwire.messages.SystemMessage` or None; LangChain's ``SystemMessage``
+    (what LangGraph's ``create_react_agent(prompt=...)`` takes), or anything else conversation input reads as one
+    system message (``{"role": "system", "content": ...}``), as toolwire's ``SystemMessage`` (review 180 #3).
 
     Raises:
-        UserError: anything else.
+        UserError: anything else, such as a LangGraph callable or ``ChatPromptTemplate`` prompt, saying what to pass.
     """
     if prompt is None or isinstance(prompt, str | SystemMessage):
         return prompt
-    raise UserError(f"system_prompt takes text (or a SystemMessage), not {type(prompt).__name__}.")
+    if not callable(prompt):
+        from toolwire.messages import coerce_messages
+
+        try:
+            read = coerce_messages([prompt])
+        except (UserError, TypeError, ValueError):
+            read = []
+        if len(read) == 1 and isinstance(read[0], SystemMessage):
+            return read[0]
+    kind = type(prompt).__name__
+    raise UserError(f"system_prompt takes the system text or a system message, toolwire's or LangChain's "
+                    f"SystemMessage (got {kind}): pass the text as system_prompt=..., and put any other messages a "
+                    "LangGraph prompt function or ChatPromptTemplate would add into the input you invoke the Agent "
+                    "with.")
 
 
 def check_tools(tools: Any, example: str = "Agent(model, [{}])") -> None:

@@ -141,7 +141,7 @@ class Agent(Batching, AgentMethodAdvice):
         tools: toolwire tools, plain functions with docstrings, or LangChain tools; a provider's server tool
             dict (``{"type": "web_search_20250305", "name": "web_search"}``, ``{"google_search": {}}``) is sent
             to the model, which runs it itself (its calls are not tool calls and get no ToolMessage).
-        system_prompt: a system message put first (its text, or a :class:`~toolwire.messages.SystemMessage`); a
+        system_prompt: a system message put first (its text, or a SystemMessage, toolwire's or LangChain's); a
             conversation that opens with a system message of its own gets one that holds both texts, the Agent's
             first. Put in as a message of its own, it has the id ``"toolwire:system_prompt"``, by which a stored
             conversation resumed after the prompt changed gets the new prompt in place of the old
@@ -197,7 +197,7 @@ class Agent(Batching, AgentMethodAdvice):
             list, ``tool_choice`` forces a call but there are no tools, ``max_steps`` is not a whole number of
             at least 1, ``on_max_steps`` is not ``"raise"`` or ``"answer"``, ``repeat_calls`` is not
             ``"answer"``, ``"run"`` or a list of the Agent's tool names, ``model`` is a class rather than an
-            instance, ``system_prompt`` is neither text nor a SystemMessage, ``reset_tool_choice`` or
+            instance, ``system_prompt`` is neither text nor a system message, ``reset_tool_choice`` or
             ``run_pending_calls`` is not a bool,
             or an executor option (``max_concurrency``, ``timeout``, ``max_result_chars``, ``handle_errors``,
             ``hide_error_details``) is out of range, as :class:`~toolwire.execution.ToolExecutor` checks them, or a
