@@ -72,7 +72,7 @@ def test_openai_tuple_arrays_have_items_strict_fallback_and_not_strict():
         arrays = _arrays(parameters)
         assert [where for where, node in arrays if "items" not in node] == []
         tuples = {where: node for where, node in arrays if "prefixItems" in node}
-        assert len(tuples) == 3
+        assert len(tuples) == 2  # (the NamedTuple is an object of its fields since review 175 #3)
         props = parameters["properties"]
         view_range = props["view_range"]["anyOf"][0]
         assert view_range["items"] == {"type": "integer"}
@@ -83,10 +83,8 @@ def test_openai_tuple_arrays_have_items_strict_fallback_and_not_strict():
         assert pair["items"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
         assert pair["prefixItems"] == [{"type": "integer"}, {"type": "string"}]
         assert pair["description"] == "Items by position: 1. integer, 2. string."
-        stay = next(node for where, node in tuples.items() if "stay" in where)
-        assert [p["type"] for p in stay["prefixItems"]] == ["string", "integer"]
-        assert [p["type"] for p in stay["items"]["anyOf"]] == ["string", "integer"]
-        assert "Items by position: 1. string, 2. integer." in stay["description"]
+        stay = props["stay"]["anyOf"][0] if "anyOf" in props["stay"] else props["stay"]
+        assert stay["type"] in ("object", ["object", "null"]) and list(stay["properties"]) == ["city", "nights"]
 
 
 def test_openai_request_bodies_tuple_items_chat_compatible_and_responses():
@@ -112,13 +110,12 @@ def test_openai_tool_dict_closed_tuple_and_refs():
 
 
 def test_anthropic_keeps_tuples_as_json_schema_2020_12():
-    stay = convert_to_anthropic_tool(view)["input_schema"]["properties"]["stay"]
-    branch = stay["anyOf"][0] if "anyOf" in stay else stay
-    assert "items" not in branch and [p["type"] for p in branch["prefixItems"]] == ["string", "integer"]
+    pair = convert_to_anthropic_tool(view)["input_schema"]["properties"]["pairs"]["anyOf"][0]["items"]
+    assert "items" not in pair and [p["type"] for p in pair["prefixItems"]] == ["integer", "string"]
 
 
 @pytest.mark.parametrize("strict", [False, True])
-def test_openai_tuple_without_items_is_not_sent_for_named_tuple(strict):
+def test_openai_named_tuple_is_an_object_of_its_fields(strict):  # (an array before review 175 #3)
     @tool
     def go(stay: Stay) -> str:
         """Go.
@@ -131,9 +128,10 @@ def test_openai_tuple_without_items_is_not_sent_for_named_tuple(strict):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StrictSchemaWarning)
         node = convert_to_openai_tool(go, strict=strict)["function"]["parameters"]["properties"]["stay"]
-    assert node["items"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
-    assert node["description"] == "where and how long (Items by position: 1. string, 2. integer.)"
-    assert go.invoke({"stay": ["Oslo", 3]}) == "Oslo"
+    assert node["type"] == "object" and list(node["properties"]) == ["city", "nights"]
+    assert node["description"] == "where and how long"
+    assert go.invoke({"stay": {"city": "Oslo", "nights": 3}}) == "Oslo"
+    assert go.invoke({"stay": ["Oslo", 3]}) == "Oslo"  # (the array form is still taken)
 
 
 # --------------------------------------------------------------------------- #10 Gemini, tuples of mixed types

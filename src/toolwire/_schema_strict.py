@@ -45,7 +45,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pydantic.errors import PydanticInvalidForJsonSchema
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
+from pydantic.json_schema import JsonSchemaMode, JsonSchemaValue
 from pydantic_core import PydanticCustomError, SchemaValidator
 
 from toolwire._schema_dates import WRITTEN as _WRITTEN
@@ -53,6 +53,7 @@ from toolwire._schema_dates import NotDigits as _NotDigits
 from toolwire._schema_dates import not_digits, unwrapped_choices
 from toolwire._schema_docs import describe_class
 from toolwire._schema_keys import UNKEYABLE, DistinctKeys, KeyFromText, distinct_keys, key_names, key_table
+from toolwire._schema_shapes import NamedTupleObjects
 
 __all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "numeric_leaf", "strict_class_schema",
            "strict_core", "strict_validator", "transparent", "validator_config"]
@@ -464,9 +465,10 @@ def validator_config(schema: dict[str, Any]) -> dict[str, Any] | None:
     return config if isinstance(config, dict) else None
 
 
-class StrictJsonSchema(GenerateJsonSchema):
+class StrictJsonSchema(NamedTupleObjects):
     """pydantic's JSON Schema generator, writing the schema of :func:`strict_core`'s result: a nested model that
-    refuses unknown keys says ``additionalProperties: false`` (pydantic reads only the class's own setting)."""
+    refuses unknown keys says ``additionalProperties: false`` (pydantic reads only the class's own setting); a
+    NamedTuple is an object of its fields and a set default sorted (:mod:`toolwire._schema_shapes`)."""
 
     def generate(self, schema: Any, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
         """The JSON Schema of ``strict_core(schema)``."""

@@ -1,0 +1,114 @@
+"""Two JSON forms of Python values in a tool's schema (review 175): a ``NamedTuple`` type as an object of its fields,
+and a ``set``/``frozenset`` default as a list in a stable order.
+
+Private to :mod:`toolwire._schema_strict` (whose JSON Schema generator takes :class:`NamedTupleObjects` as a base)
+and :mod:`toolwire.schema` (parameter defaults).
+
+* pydantic writes a ``NamedTuple`` as a ``prefixItems`` array, whose items carry the field names only as ``title``\\ s,
+  which toolwire drops: a model was shown ``[number, number]`` for ``Coord(lat, lon)`` and could swap them unnoticed
+  (review 175 #3). pydantic's validator of a NamedTuple takes an object of its fields as well as the array (it calls
+  the class with them as keywords, so the tool still gets the NamedTuple), so the type is published as that object,
+  its fields described from the class's docstring (``Attributes:``) as a dataclass's are; the array form is still
+  accepted. A default that is a NamedTuple is written as that object too.
+* A set's order is its members' hash order, which changes from one process to the next (``PYTHONHASHSEED``), so a
+  tool with a set default had another schema text on each start (a prompt cache's miss; review 175 #7): a set is
+  written sorted (by its members' JSON text where they do not sort).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any
+
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import to_jsonable_python
+
+from toolwire._schema_docs import describe_class
+
+__all__ = ["NamedTupleObjects", "is_named_tuple", "stable_value"]
+
+
+def is_named_tuple(value: Any) -> bool:
+    """Whether ``value`` is a ``NamedTuple`` class (``typing.NamedTuple`` or ``collections.namedtuple``)."""
+    return isinstance(value, type) and issubclass(value, tuple) and isinstance(getattr(value, "_fields", None), tuple)
+
+
+def _own_doc(cls: type) -> str | None:
+    """The docstring written for the NamedTuple ``cls``, None for the one Python makes up (``Coord(lat, lon)``)."""
+    doc = cls.__dict__.get("__doc__")
+    if not isinstance(doc, str) or doc == f"{cls.__name__}({', '.join(cls._fields)})":  # type: ignore[attr-defined]
+        return None
+    return inspect.cleandoc(doc) or None
+
+
+def _sort_key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def stable_value(value: Any, depth: int = 0) -> Any:
+    """``value`` (a default) with every ``set``/``frozenset`` in it, in plain dicts, lists and tuples, a list of its
+    members' JSON forms in sorted order (by their JSON text where they do not sort: mixed types), and every
+    NamedTuple a dict of its fields; ``value`` itself when it holds neither (checked before anything is copied)."""
+    kind = type(value)
+    if kind is set or kind is frozenset:
+        members = [to_jsonable_python(stable_value(member, depth + 1)) for member in value]
+        try:
+            return sorted(members)
+        except TypeError:  # (members of types that do not compare: 1 and "a")
+            return sorted(members, key=_sort_key)
+    if depth > 64:
+        return value
+    if is_named_tuple(kind):
+        return {name: stable_value(item, depth + 1) for name, item in zip(value._fields, value, strict=False)}
+    if kind is list or kind is tuple:
+        items = [stable_value(item, depth + 1) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if kind is dict:
+        values = {key: stable_value(item, depth + 1) for key, item in value.items()}
+        return value if all(values[key] is item for key, item in value.items()) else values
+    return value
+
+
+class NamedTupleObjects(GenerateJsonSchema):
+    """pydantic's JSON Schema generator writing a NamedTuple as the object of its fields, described from its
+    docstring, and set defaults in a stable order (see the module)."""
+
+    def named_tuple_schema(self, schema: Any) -> JsonSchemaValue:
+        """A NamedTuple's (pydantic 2.14's own core schema, whose validator takes the object too) as an object of its
+        fields: by name (a ``validation_alias`` string, when given), those without a default required, no other."""
+        properties: dict[str, JsonSchemaValue] = {}
+        required: list[str] = []
+        for field in schema.get("fields", ()):
+            alias = field.get("validation_alias")
+            name = alias if isinstance(alias, str) else field["name"]
+            properties[name] = self.generate_inner(field["schema"])
+            if field["schema"].get("type") != "default":
+                required.append(name)
+        out: JsonSchemaValue = {"type": "object", "properties": properties}
+        if required:
+            out["required"] = required
+        out["additionalProperties"] = False
+        return self._described(out, schema.get("cls"))
+
+    def _described(self, out: JsonSchemaValue, cls: Any) -> JsonSchemaValue:
+        doc = _own_doc(cls) if is_named_tuple(cls) else None
+        if doc:
+            out["description"] = doc
+        return describe_class(out, cls)  # (its Attributes: entries go to the fields, as a dataclass's do)
+
+    def call_schema(self, schema: Any) -> JsonSchemaValue:
+        """pydantic's, but a NamedTuple's (a call of the class, before pydantic 2.14) as an object of its fields, which
+        its validator takes as keywords."""
+        cls = schema.get("function")
+        arguments = schema.get("arguments_schema")
+        if not is_named_tuple(cls) or not isinstance(arguments, dict) or arguments.get("type") != "arguments" \
+                or arguments.get("var_args_schema") or any(
+                    a.get("mode") in ("positional_only", "var_args") for a in arguments.get("arguments_schema", ())):
+            return super().call_schema(schema)
+        out = self.kw_arguments_schema(arguments["arguments_schema"], arguments.get("var_kwargs_schema"))
+        return self._described(out, cls)
+
+    def encode_default(self, dft: Any) -> Any:
+        """pydantic's, with sets sorted and NamedTuples as objects (:func:`stable_value`)."""
+        return super().encode_default(stable_value(dft))

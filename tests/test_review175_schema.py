@@ -1,0 +1,142 @@
+"""Review 175: JSON Schema from function signatures (items 3 and 7: NamedTuple parameters, set defaults)."""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+import subprocess
+import sys
+import warnings
+from typing import NamedTuple
+
+from pydantic import BaseModel
+
+from toolwire import tool
+from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
+from toolwire.models.lowering.gemini import convert_to_gemini_tool
+from toolwire.models.lowering.openai import StrictSchemaWarning, convert_to_openai_tool
+
+
+class Coord(NamedTuple):
+    """A place on Earth.
+
+    Attributes:
+        lat: latitude in degrees
+        lon: longitude in degrees
+    """
+
+    lat: float
+    lon: float = 0.0
+
+
+class Plain(NamedTuple):
+    city: str
+    nights: int
+
+
+class Trip(BaseModel):
+    stops: list[Coord]
+
+
+HOME = Coord(1.0, 2.0)
+
+
+@tool
+def distance(start: Coord, trip: Trip, stay: Plain | None = None, home: Coord = HOME) -> str:
+    """Distance of a trip.
+
+    Args:
+        start: where the trip starts
+        trip: the stops
+        stay: where to stay
+        home: where home is
+    """
+    return f"{start!r}|{trip.stops!r}|{stay!r}|{home!r}"
+
+
+# --------------------------------------------------------------------------- #3 NamedTuple as an object
+
+
+def test_named_tuple_parameter_is_an_object_of_its_described_fields():
+    props = distance.parameters["properties"]
+    start = props["start"]
+    assert start["type"] == "object" and start["additionalProperties"] is False
+    assert start["properties"] == {"lat": {"description": "latitude in degrees", "type": "number"},
+                                   "lon": {"default": 0.0, "description": "longitude in degrees", "type": "number"}}
+    assert start["required"] == ["lat"]
+    nested = props["trip"]["properties"]["stops"]["items"]
+    assert list(nested["properties"]) == ["lat", "lon"] and nested["description"] == "A place on Earth."
+    stay = props["stay"]["anyOf"][0]
+    assert list(stay["properties"]) == ["city", "nights"] and "description" not in stay  # (Python's made-up doc)
+    assert props["home"]["default"] == {"lat": 1.0, "lon": 2.0}
+
+
+def test_named_tuple_object_reaches_the_function_as_the_named_tuple():
+    out = distance.invoke({"start": {"lat": 1, "lon": 2}, "trip": {"stops": [{"lat": 3}, [4, 5]]},
+                           "stay": {"city": "Oslo", "nights": 2}})
+    assert out == ("Coord(lat=1.0, lon=2.0)|[Coord(lat=3.0, lon=0.0), Coord(lat=4.0, lon=5.0)]|"
+                   "Plain(city='Oslo', nights=2)|Coord(lat=1.0, lon=2.0)")
+    call = {"name": "distance", "args": {"start": {"lat": 1, "x": 2}, "trip": {"stops": []}}, "id": "c1",
+            "type": "tool_call"}
+    message = distance.invoke(call)
+    assert message.status == "error" and "'start.x' is not an allowed field of 'start'" in message.content
+    nulls = {**call, "args": {"start": {"lat": 1, "lon": None}, "trip": {"stops": []}, "home": None}}
+    assert distance.invoke(nulls).content.startswith("Coord(lat=1.0, lon=0.0)|[]|None|Coord(lat=1.0, lon=2.0)")
+
+
+def test_named_tuple_object_in_every_lowering():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", StrictSchemaWarning)
+        strict = convert_to_openai_tool(distance, strict=True)["function"]["parameters"]["properties"]["start"]
+    assert strict["type"] == "object" and sorted(strict["required"]) == ["lat", "lon"]
+    gemini = convert_to_gemini_tool(distance)["parameters"]["properties"]["start"]
+    assert gemini["type"] == "OBJECT" and list(gemini["properties"]) == ["lat", "lon"]
+    anthropic = convert_to_anthropic_tool(distance)["input_schema"]["properties"]["start"]
+    assert list(anthropic["properties"]) == ["lat", "lon"]
+
+
+# --------------------------------------------------------------------------- #7 set defaults in a stable order
+
+
+class Color(enum.Enum):
+    RED = "red"
+    GREEN = "green"
+    BLUE = "blue"
+
+
+class Filters(BaseModel):
+    fields: set[str] = {"title", "body", "author", "tags"}
+
+
+@tool
+def search(query: str, fields: frozenset[str] = frozenset({"title", "body", "author", "tags"}),
+           colors: frozenset[Color] = frozenset(Color), mixed: frozenset[int | str] = frozenset({2, "a", 1}),
+           filters: Filters | None = None) -> str:
+    """Search the notes.
+
+    Args:
+        query: words to look for
+        fields: which fields to search
+        colors: which colours
+        mixed: anything
+        filters: more filters
+    """
+    return query
+
+
+def test_set_defaults_sorted():
+    props = search.parameters["properties"]
+    assert props["fields"]["default"] == ["author", "body", "tags", "title"]
+    assert props["colors"]["default"] == ["blue", "green", "red"]
+    assert props["mixed"]["default"] == ["a", 1, 2]  # (by JSON text: "\"a\"" < "1" < "2")
+    assert props["filters"]["anyOf"][0]["properties"]["fields"]["default"] == ["author", "body", "tags", "title"]
+
+
+def test_set_default_schema_text_same_in_every_process():
+    code = ("import json, tests.test_review175_schema as m; "
+            "print(json.dumps(m.search.parameters, sort_keys=True))")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    texts = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(texts) == 1 and json.loads(texts.pop())["properties"]["fields"]["default"][0] == "author"
