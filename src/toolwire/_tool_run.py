@@ -24,6 +24,7 @@ import functools
 import logging
 import math
 import numbers
+import operator
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping
@@ -153,6 +154,18 @@ def bad_timeout(value: Any, name: str = "timeout", *, optional: bool = True) -> 
         except (TypeError, ValueError, OverflowError):
             pass
     return f"{name} must be a positive number of seconds{', or None' if optional else ''}, not {value!r}."
+
+
+def whole_number(value: Any) -> int | None:
+    """``value`` as an ``int`` when it is a whole number as ``operator.index`` reads one (an int, a NumPy integer),
+    else None: a bool, a float (``4.0`` too), text or None (review 176 #4: as :func:`bad_timeout` takes NumPy
+    numbers, ``max_concurrency`` and ``max_result_chars`` take NumPy integers)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except Exception:
+        return None
 
 
 async def wait_timed(task: asyncio.Future[Any], timeout: float, name: str, is_async: bool) -> tuple[str, Any]:

@@ -56,7 +56,7 @@ from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text, type_label
 from toolwire._tool_args import argument_example
 from toolwire._tool_checks import unbound_method_error
-from toolwire._tool_run import StillRunning, TaskInterrupt, _running, bad_flags, bad_timeout
+from toolwire._tool_run import StillRunning, TaskInterrupt, _running, bad_flags, bad_timeout, whole_number
 from toolwire.errors import ToolExecutionError, ToolResultError, UnknownToolError, UserError
 from toolwire.messages import (
     AIMessage,
@@ -82,7 +82,8 @@ class ToolExecutor:
 
     Args:
         tools: the tools that may be called (toolwire tools, functions with docstrings, LangChain tools).
-        max_concurrency: how many calls of one reply may run at once (None: all of them; sync tools without a
+        max_concurrency: how many calls of one reply may run at once, a whole number of at least 1 (an int or a
+            NumPy integer, kept as an ``int``; not a bool or a float), or None: all of them (sync tools without a
             timeout share a pool of 64 threads, so at most 64 of those at once). A sync call abandoned at its
             timeout gives its slot back at once, though its thread may still run.
         timeout: seconds each call may take, unless the tool sets its own (None: no limit).
@@ -96,7 +97,8 @@ class ToolExecutor:
             before it, in call order, as ``exc.tool_messages`` (an :class:`~toolwire.agent.Agent` adds them to
             the conversation it keeps on the exception, so resuming does not run those calls again).
         max_result_chars: results longer than this many characters are cut with a clear marker, so
-            one tool cannot fill the context window (default 20,000; None keeps everything). The limit
+            one tool cannot fill the context window (default 20,000; None keeps everything; a whole number as
+            ``max_concurrency`` is). The limit
             applies to error results too, and to the total text of a result made of several text blocks.
         hide_error_details: show the model only the exception type of a failing tool, not its message.
 
@@ -135,14 +137,12 @@ class ToolExecutor:
             if converted._method == "self" and "self" not in converted.parameters.get("properties", ()):
                 raise unbound_method_error(converted.name, converted.func)  # (Svc.m: every call would fail; review 83)
             self.tools[converted.name] = converted
-        if max_concurrency is not None and (not _is_int(max_concurrency) or max_concurrency < 1):
-            raise UserError(f"max_concurrency must be a whole number of at least 1, or None, not {max_concurrency!r}.")
+        max_concurrency = _count(max_concurrency, "max_concurrency must be a whole number of at least 1, or None")
         if (problem := bad_timeout(timeout) or bad_flags(handle_errors=handle_errors,
                                                          hide_error_details=hide_error_details)) is not None:
             raise UserError(problem)
-        if max_result_chars is not None and (not _is_int(max_result_chars) or max_result_chars < 1):
-            raise UserError("max_result_chars must be a whole number of at least 1, or None to keep whole "
-                            f"results, not {max_result_chars!r}.")
+        max_result_chars = _count(max_result_chars, "max_result_chars must be a whole number of at least 1, or None "
+                                  "to keep whole results")
         self.max_concurrency = max_concurrency
         self.timeout = timeout
         self.handle_errors = handle_errors
@@ -550,8 +550,19 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     return failure, indexes
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _count(value: Any, rule: str) -> int | None:
+    """``value`` (a ``max_concurrency`` or ``max_result_chars``) as an ``int``: a whole number of at least 1, a NumPy
+    integer too (:func:`~toolwire._tool_run.whole_number`), or None.
+
+    Raises:
+        UserError: ``value`` is not one (a bool, a float, 0): the message is ``rule`` and the value given.
+    """
+    if value is None:
+        return None
+    number = whole_number(value)
+    if number is None or number < 1:
+        raise UserError(f"{rule}, not {safe_text(value)}.")
+    return number
 
 
 def _content_part(tool: Tool, result: Any) -> Any:
