@@ -258,6 +258,9 @@ def refuse_batch_options(owner: str, options: dict[str, Any], settings: Iterable
                    "conversations), max_concurrency= and return_exceptions=", _BATCH_OWN)
 
 
+_EVENTS = ("stream a run with async for event in agent.astream(question, stream_mode=\"messages\") (LangGraph's "
+           "token stream) or agent.astream(question, stream_tokens=True) (toolwire's events, \"model_chunk\" among "
+           "them); LangChain's astream_events callbacks have no counterpart here")
 AGENT_METHODS: dict[str, str] = {
     "run": "run an Agent with agent.invoke(question), or await agent.ainvoke(question) in async code; the answer is "
            "result.output (smolagents' agent.run(task) returns the answer itself; pydantic-ai's await agent.run() "
@@ -268,10 +271,20 @@ AGENT_METHODS: dict[str, str] = {
                   "the last event's data is the AgentResult",
     "chat": "continue a conversation with agent.invoke(result.messages + [question]); an Agent keeps no memory "
             "between runs",
+    "astream_events": _EVENTS,
+    "astream_log": _EVENTS,
+    "get_state": "an Agent keeps no state between runs: the conversation is result.messages (or the stream's "
+                 "messages), which you store and pass back with agent.invoke(messages + [question])",
+    "get_graph": "an Agent's loop is fixed (the model, then its tool calls, then the model again, until it answers), "
+                 "so it has no graph to draw; follow a run with for event in agent.stream(question)",
+    "with_config": "an Agent takes no LangChain RunnableConfig: set its options when it is made, "
+                   "Agent(model, tools, max_steps=..., timeout=...), and bind generation options on the model with "
+                   "model.bind(temperature=...) before passing it",
 }
 """Other libraries' names for running an agent (smolagents' and pydantic-ai's ``run``, ``run_sync`` and
 ``run_stream``), each with what to call here (review 111: ``agent.run(task)`` was a bare AttributeError, so the advice
-on its keywords in :data:`AGENT_ADVICE` was never seen)."""
+on its keywords in :data:`AGENT_ADVICE` was never seen), and LangGraph's compiled graph's ``astream_events``,
+``astream_log``, ``get_state``, ``get_graph`` and ``with_config`` (review 180 #4)."""
 
 
 class AgentMethodAdvice:
