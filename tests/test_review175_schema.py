@@ -8,14 +8,15 @@ import os
 import subprocess
 import sys
 import warnings
-from typing import NamedTuple
+from typing import Annotated, NamedTuple
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from toolwire import tool
 from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
 from toolwire.models.lowering.gemini import convert_to_gemini_tool
 from toolwire.models.lowering.openai import StrictSchemaWarning, convert_to_openai_tool
+from toolwire.schema import function_schema
 
 
 class Coord(NamedTuple):
@@ -140,3 +141,44 @@ def test_set_default_schema_text_same_in_every_process():
     texts = {subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True,
                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
     assert len(texts) == 1 and json.loads(texts.pop())["properties"]["fields"]["default"][0] == "author"
+
+
+# --------------------------------------------------------------------------- #2 a default inside Annotated[..., Field]
+
+
+@tool
+def find(query: str,
+         limit: Annotated[int, Field(default=10, ge=1, description="max results")],
+         tags: Annotated[list[str], Field(default_factory=list)],
+         page: int = Field(default=1, ge=1, description="page number")) -> str:
+    """Search the catalogue.
+
+    Args:
+        query: the words to look for
+        tags: labels to match
+    """
+    tags.append("seen")  # (a fresh list for each call)
+    return f"{query}|{limit}|{tags}|{page}"
+
+
+def test_annotated_field_default_is_the_parameters_default():
+    params = find.parameters
+    assert params["required"] == ["query"]
+    assert params["properties"]["limit"] == {"default": 10, "description": "max results", "minimum": 1,
+                                             "type": "integer"}
+    assert "default" not in params["properties"]["tags"]  # (a factory has no fixed value, as with = Field(...))
+    assert function_schema(find.func, "find").defaulted_non_nullable == frozenset({"limit", "tags", "page"})
+    assert find.invoke({"query": "lamp"}) == "lamp|10|['seen']|1"
+    assert find.invoke({"query": "lamp"}) == "lamp|10|['seen']|1"
+    call = {"name": "find", "args": {"query": "lamp", "limit": None, "tags": None, "page": None}, "id": "c1",
+            "type": "tool_call"}
+    assert find.invoke(call).content == "lamp|10|['seen']|1"
+    assert find.invoke({"query": "lamp", "limit": 3, "tags": ["a"]}) == "lamp|3|['a', 'seen']|1"
+    assert find.invoke({"name": "find", "args": {"query": "x", "limit": 0}, "id": "c2", "type": "tool_call"}
+                       ).status == "error"
+
+
+def test_annotated_field_default_in_strict_lowering():
+    strict = convert_to_openai_tool(find, strict=True)["function"]["parameters"]
+    assert strict["properties"]["limit"]["type"] == ["integer", "null"]
+    assert strict["properties"]["page"]["type"] == ["integer", "null"]

@@ -46,6 +46,7 @@ from pydantic_core import PydanticUndefined
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_json import reader
+from toolwire._schema_params import annotated_default
 from toolwire._schema_refs import (
     _object_schema,
     _object_shape,
@@ -149,6 +150,19 @@ class _Factory:
     """A parameter's ``Field(default_factory=...)``: its value is made afresh for each call that leaves it out."""
 
     factory: Callable[[], Any]
+
+
+def _field_default(info: FieldInfo) -> Any:
+    """The default a ``Field`` gives a parameter: its value, a :class:`_Factory` of its ``default_factory`` (called
+    for each call that leaves the argument out, as pydantic does: a uuid, a timestamp, a fresh list), or none."""
+    if info.default is not PydanticUndefined:
+        return info.default
+    if info.default_factory is not None:
+        return _Factory(info.default_factory)
+    return inspect.Parameter.empty
+
+
+_ANNOTATED = type(Annotated[int, 0])
 
 
 def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters: dict[str, Any],
@@ -463,14 +477,13 @@ def function_schema(
         if not plain and (filled := langchain_filled(tool_name, name, annotation, default)) is not None:
             fill[name] = _Factory(filled)  # left out of the schema: LangChain's to fill, not the model's
             continue
-        if isinstance(default, FieldInfo):  # def f(n: int = Field(3, ge=0, description=...))
+        if default is inspect.Parameter.empty and type(annotation) is _ANNOTATED and \
+                (found := annotated_default(annotation)) is not None:  # n: Annotated[int, Field(default=3)] (review
+            annotation, default = found[0], _field_default(found[1])  # 175 #2): the parameter's default, as below
+            fill[name] = default
+        elif isinstance(default, FieldInfo):  # def f(n: int = Field(3, ge=0, description=...))
             info = default
-            if info.default is not PydanticUndefined:
-                default = info.default
-            elif info.default_factory is not None:  # called for each call that leaves the argument out, as
-                default = _Factory(info.default_factory)  # pydantic does (a uuid, a timestamp, a fresh list)
-            else:
-                default = inspect.Parameter.empty
+            default = _field_default(info)
             if default is not inspect.Parameter.empty:
                 fill[name] = default
             # toolwire writes the default itself: pydantic would read a "$ref"/"$defs" key in it as a reference

@@ -1,0 +1,96 @@
+"""Readings of a function's parameters for :func:`toolwire.schema.function_schema` that run only off its common path
+(review 175): a default written in ``Annotated[..., Field(default=...)]``, the error for a type hint that names a class
+defined later in the module, and the refusal of a pydantic model class made into a tool.
+
+Private to :mod:`toolwire.schema`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import sys
+from typing import Annotated, Any, get_args
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+from pydantic_core import PydanticUndefined
+
+from toolwire._schema_compat import _field_copy
+from toolwire.errors import SchemaError
+
+__all__ = ["annotated_default", "model_class_error", "unresolved_hint_error"]
+
+
+def annotated_default(annotation: Any) -> tuple[Any, FieldInfo] | None:
+    """For ``Annotated[T, ..., Field(default=...)]`` (or ``default_factory=``), the annotation with that default taken
+    out of its ``Field`` and the ``Field`` that held it (the last one, which pydantic's merge keeps), so the default is
+    the parameter's, as ``x: T = Field(default=...)``'s is; None when no ``Field`` in it has a default.
+
+    Args:
+        annotation: a parameter's type hint, ``Annotated`` (its ``__metadata__`` is read).
+    """
+    metadata = getattr(annotation, "__metadata__", ())
+    found = None
+    for item in metadata:
+        if isinstance(item, FieldInfo) and (item.default is not PydanticUndefined or item.default_factory is not None):
+            found = item
+    if found is None:
+        return None
+    kept = tuple(_field_copy(item, default=PydanticUndefined, default_factory=None)
+                 if isinstance(item, FieldInfo) and (item.default is not PydanticUndefined
+                                                     or item.default_factory is not None) else item
+                 for item in metadata)
+    return Annotated[(get_args(annotation)[0], *kept)], found  # type: ignore[valid-type]
+
+
+def _module_names(module: str) -> frozenset[str]:
+    """The names the module ``module``'s source binds at its top level (classes, functions, assignments, imports),
+    read from its file; empty when it has none to read."""
+    try:
+        source = inspect.getsource(sys.modules[module])
+        tree = ast.parse(source)
+    except Exception:  # (no such module, no source file, a syntax the parser does not read)
+        return frozenset()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif type(node).__name__ == "TypeAlias":  # `type X = ...` (Python 3.12)
+            names.add(getattr(node.name, "id", ""))
+    return frozenset(names)
+
+
+def unresolved_hint_error(tool_name: str, exc: Exception, target: Any) -> SchemaError:
+    """The error for type hints of ``target`` (the function whose annotations describe tool ``tool_name``) that
+    could not be resolved (``exc``): a name its module defines or imports further down (the schema is built when
+    ``@tool`` runs, before that line) is told to move up; any other keeps the advice to import it at module level."""
+    name = getattr(exc, "name", None)
+    holder = inspect.unwrap(target) if callable(target) else target
+    module = getattr(holder, "__module__", None)
+    if isinstance(exc, NameError) and isinstance(name, str) and isinstance(module, str) \
+            and name in _module_names(module):
+        return SchemaError(f"Cannot resolve the type hints of {tool_name!r} ({exc}): {name} is defined or imported "
+                           f"after the function, but the schema is built when @tool runs, so define or import {name} "
+                           "before the function that uses it.")
+    return SchemaError(f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
+                       "import every type the signature names at module level.")
+
+
+def model_class_error(tool_name: str, func: Any) -> SchemaError | None:
+    """The refusal of a pydantic model class (through ``functools.partial``) made into a tool, else None: its
+    ``__init__`` takes ``**data``, so its fields would be published without their types, bounds or descriptions."""
+    while isinstance(func, functools.partial):
+        func = func.func
+    if not (isinstance(func, type) and issubclass(func, BaseModel)):
+        return None
+    name = func.__name__
+    return SchemaError(f"Tool {tool_name!r} is made of the pydantic model class {name}, whose fields toolwire does "
+                       f"not read from its __init__: pass the model as args_schema too (tool({name}, "
+                       f"args_schema={name})), or make the tool of a function that takes the fields or the model.")
