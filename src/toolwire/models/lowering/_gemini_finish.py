@@ -15,7 +15,7 @@ from typing import Any
 from toolwire.errors import ProviderError
 from toolwire.messages import InvalidToolCall, invalid_tool_call, new_tool_call_id
 
-__all__ = ["ended", "malformed_call"]
+__all__ = ["ended", "malformed_call", "no_candidate"]
 
 # Finish reasons (google-genai's ``FinishReason``) of a candidate the server stopped for its content, beyond those
 # the Agent reads as refusals by their own name (SAFETY, BLOCKLIST, PROHIBITED_CONTENT, SPII, IMAGE_SAFETY,
@@ -100,3 +100,25 @@ def malformed_call(outcome: dict[str, Any], tool_names: Collection[str] | None,
             name = match.group(1)
             break
     return invalid_tool_call(name, text, new_tool_call_id(), _CALL_ERRORS[reason])
+
+
+_OWN_FIELDS = ("usage_metadata", "usageMetadata", "model_version", "modelVersion", "response_id", "responseId")
+"""Fields of Gemini's own ``GenerateContentResponse`` (SDK and REST names) that a reply without candidates still has."""
+
+
+def no_candidate(data: dict[str, Any]) -> ProviderError | None:
+    """The error of a Gemini reply that came with no candidate and no ``promptFeedback`` (``candidates`` is optional:
+    Gemini 2.5 models answer at times with only ``usageMetadata``, ``modelVersion`` and ``responseId``; review 179
+    #5), or ``None`` when ``data`` has none of Gemini's own fields (it is not a Gemini reply at all, for the caller's
+    "check base_url" error).
+
+    Returns:
+        A retryable :class:`~toolwire.errors.ProviderError` from ``google`` (a second try usually gets an answer), or
+        ``None``.
+    """
+    if not any(data.get(key) is not None for key in _OWN_FIELDS):
+        return None
+    return ProviderError("Gemini sent a reply with no candidate: no text, no call and no reason for stopping.",
+                         provider="google", retryable=True,
+                         hint="Try the request again; if Gemini keeps answering with nothing, rephrase the prompt or "
+                              "try another Gemini model.")

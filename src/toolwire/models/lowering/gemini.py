@@ -30,7 +30,10 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   user turn of ``function_response`` parts, in the order of the calls.
 * replies: ``finishReason``, ``promptFeedback.blockReason`` and, where the reply read has it, ``finishMessage``
   are kept in ``response_metadata`` (google-genai drops ``finishMessage`` from a Gemini API reply, so through
-  ``ChatGoogleGenAI`` it is not there); ``MALFORMED_FUNCTION_CALL`` and ``UNEXPECTED_TOOL_CALL`` (no
+  ``ChatGoogleGenAI`` it is not there), and so are the sources of a grounded answer (``grounding_metadata``: the
+  ``google_search`` tool's source URIs, supports, queries and Search Suggestions; ``url_context_metadata``,
+  ``citation_metadata``) and requested logprobs (``logprobs``), never sent back
+  (:mod:`toolwire.models.lowering._gemini_extras`); ``MALFORMED_FUNCTION_CALL`` and ``UNEXPECTED_TOOL_CALL`` (no
   ``functionCall`` part; the ``finishMessage``, when present, holds what the model wrote) become an InvalidToolCall,
   answered like any invalid call so the model retries. The other reasons that end a candidate before an answer
   (google-genai's ``FinishReason``) are read by meaning (:mod:`toolwire.models.lowering._gemini_finish`): content
@@ -71,10 +74,10 @@ from toolwire.models.lowering._common import (
     split_calls,
     system_text,
     tool_result_text,
-    usage,
 )
 from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
-from toolwire.models.lowering._gemini_finish import ended, malformed_call
+from toolwire.models.lowering._gemini_extras import ReplyExtras, gemini_usage
+from toolwire.models.lowering._gemini_finish import ended, malformed_call, no_candidate
 from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
 from toolwire.models.lowering._gemini_schema import JsonPath, decode_json_text, gemini_schema, json_text_paths
 from toolwire.models.lowering._stream import ToolCallMerger
@@ -357,14 +360,6 @@ def _as_dict(obj: Any) -> dict[str, Any]:
     return obj.model_dump(mode="json", exclude_none=True)  # type: ignore[no-any-return]
 
 
-def _usage(raw: Any) -> Any:
-    if not isinstance(raw, dict):
-        return None
-    out = (_get(raw, "candidates_token_count") or 0) + (_get(raw, "thoughts_token_count") or 0)
-    return usage(_get(raw, "prompt_token_count"), out, _get(raw, "total_token_count"),
-                 _get(raw, "cached_content_token_count"))
-
-
 def _reply_parts(data: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The first candidate's parts (snake_case, empty text parts without a signature left out) and itself."""
     candidates = data.get("candidates") or []
@@ -384,8 +379,9 @@ def _outcome(data: dict[str, Any], candidate: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in found.items() if v is not None}
 
 
-def _metadata(model: Any, outcome: dict[str, Any], dropped: int) -> dict[str, Any]:
-    data = {"model": model, "model_name": model, **ended(outcome), "dropped_tool_calls": dropped or None}
+def _metadata(model: Any, outcome: dict[str, Any], dropped: int, extras: ReplyExtras) -> dict[str, Any]:
+    data = {"model": model, "model_name": model, **ended(outcome), "dropped_tool_calls": dropped or None,
+            **extras.metadata()}
     return {k: v for k, v in data.items() if v is not None}
 
 
@@ -440,21 +436,25 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
         An AIMessage: text of the first candidate's non-thought parts (code execution parts as fenced
         blocks), one call per ``function_call`` part (id = Gemini's when sent, else a new one),
         ``provider_data["gemini"]["parts"]`` when parts carry thought signatures, thoughts, code
-        execution or call ids, usage in tokens (output includes thinking tokens),
+        execution or call ids, usage in tokens (input includes the tool-use prompt's, output the thinking tokens),
         ``response_metadata`` ``{"model", "finish_reason", "finish_message"?, "block_reason"?,
-        "block_reason_message"?}``; a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
+        "block_reason_message"?, "grounding_metadata"?, "url_context_metadata"?, "citation_metadata"?,
+        "logprobs"?}`` (the sources of a grounded answer and the logprobs asked for, keys in snake_case; see
+        :mod:`~toolwire.models.lowering._gemini_extras`); a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
         (see :func:`~toolwire.models.lowering._gemini_finish.malformed_call`).
 
     Raises:
-        NotAReply: ``obj`` has no ``candidates`` and no ``promptFeedback`` (not a Gemini reply: ``{}``, a gateway's
-            JSON, another API's reply).
-        ProviderError: the candidate's finish reason says the request or the reply failed
+        NotAReply: ``obj`` has no ``candidates``, no ``promptFeedback`` and none of Gemini's own fields (not a Gemini
+            reply: ``{}``, a gateway's JSON, another API's reply).
+        ProviderError: a Gemini reply (``usageMetadata``, ``modelVersion``...) brought no candidate and no
+            ``promptFeedback`` (retryable; :func:`~toolwire.models.lowering._gemini_finish.no_candidate`), or the
+            candidate's finish reason says the request or the reply failed
             (``MISSING_THOUGHT_SIGNATURE``, ``MALFORMED_RESPONSE``...; see
             :func:`~toolwire.models.lowering._gemini_finish.ended`).
     """
     data = _as_dict(obj)
     if not _get(data, "candidates") and not _get(data, "prompt_feedback"):
-        raise not_a_reply(data, "candidates")
+        raise no_candidate(data) or not_a_reply(data, "candidates")
     parts, candidate = _reply_parts(data)
     seen = 0
     kept_parts = []
@@ -472,11 +472,14 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
                          p["function_call"].get("id"), tool_names) for p in kept_parts if "function_call" in p]
     valid, invalid = split_calls(calls)
     outcome = _outcome(data, candidate)
+    extras = ReplyExtras()
+    extras.add(candidate)
     malformed = malformed_call(outcome, tool_names, len(calls))
     if malformed is not None:
         invalid.append(malformed)
-    return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(_get(data, "usage_metadata")),
-                     response_metadata=_metadata(_get(data, "model_version"), outcome, dropped),
+    return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid,
+                     usage=gemini_usage(_get(data, "usage_metadata")),
+                     response_metadata=_metadata(_get(data, "model_version"), outcome, dropped, extras),
                      provider_data=_opaque(kept_parts), id=_get(data, "response_id"))
 
 
@@ -507,6 +510,7 @@ class StreamState:
         self.outcome: dict[str, Any] = {}
         self.raw_usage: Any = None
         self.visible = VisibleText()
+        self.extras = ReplyExtras()
 
     def _keep_text(self, part: dict[str, Any]) -> None:
         last = self.parts[-1] if self.parts else None
@@ -525,6 +529,7 @@ class StreamState:
         self.id = self.id or _get(data, "response_id")
         self.model = _get(data, "model_version") or self.model
         self.outcome.update(_outcome(data, candidate))
+        self.extras.add(candidate)
         if _get(data, "usage_metadata"):
             self.raw_usage = _get(data, "usage_metadata")
         text: list[str] = []
@@ -562,7 +567,7 @@ class StreamState:
         if dropped:
             log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
         malformed = malformed_call(self.outcome, self.tool_names, self.calls)
-        return AIMessageChunk(usage=_usage(self.raw_usage),
-                              response_metadata=_metadata(self.model, self.outcome, dropped),
+        return AIMessageChunk(usage=gemini_usage(self.raw_usage),
+                              response_metadata=_metadata(self.model, self.outcome, dropped, self.extras),
                               invalid_tool_calls=[malformed] if malformed else None,
                               provider_data=_opaque(self.parts), id=self.id)
