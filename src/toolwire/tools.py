@@ -187,9 +187,7 @@ class Tool(ToolArguments, Batching):
         set_(self, "response_format", response_format)
         set_(self, "handle_errors", handle_errors)
         set_(self, "hide_error_details", hide_error_details)
-        code = getattr(func, "__code__", None)  # a function defined in a class body, taking self (or cls)
-        self._method = code.co_varnames[0] if (inspect.isfunction(func) and code is not None and code.co_argcount
-                                               and code.co_varnames[0] in ("self", "cls")) else ""
+        self._method = _receiver(func)
         self.spec = ToolSpec(name, schema.description, schema.parameters)  # (last: until then, no attribute checks)
 
     # -- construction ------------------------------------------------------------------------------
@@ -564,6 +562,20 @@ class Tool(ToolArguments, Batching):
             return await self._arun(self._arguments(input), limit)
         with _running(None):  # (as invoke)
             return await self._arun(self._arguments(input), limit)
+
+
+def _receiver(func: Any) -> str:
+    """``"self"`` or ``"cls"`` when ``func`` is a function defined in a class body taking that first, through
+    decorators' ``__wrapped__`` (a ``functools.wraps`` retry, ``lru_cache``: review 175 #1), else ``""``. Not through
+    a bound method or a ``functools.partial``: their receiver is given already."""
+    target = func
+    for _ in range(100):
+        if inspect.ismethod(target) or isinstance(target, functools.partial) or not hasattr(target, "__wrapped__"):
+            break
+        target = target.__wrapped__
+    code = getattr(target, "__code__", None)
+    return code.co_varnames[0] if (inspect.isfunction(target) and code is not None and code.co_argcount
+                                   and code.co_varnames[0] in ("self", "cls")) else ""
 
 
 from toolwire._tool_decorator import tool  # noqa: E402  (it needs Tool: review 166 #4)
