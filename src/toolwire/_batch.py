@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import operator
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolwire._concurrency import run_coroutine_sync, thread_pool
 from toolwire._printing import type_label
+from toolwire._tool_run import whole_number
 from toolwire._warn_site import remember_call_site
 from toolwire.errors import UserError
 
@@ -227,8 +229,7 @@ def _checked(owner: Batching, name: str, inputs: Any, max_concurrency: Any, retu
     if not isinstance(inputs, list | tuple):
         raise UserError(f"{label}() takes a list of inputs, each one that {invoke} takes, not {type_label(inputs)}; "
                         f"for a single input, call {invoke}.")
-    if max_concurrency is not None and (isinstance(max_concurrency, bool) or not isinstance(max_concurrency, int)
-                                        or max_concurrency < 1):
+    if max_concurrency is not None and ((whole := whole_number(max_concurrency)) is None or whole < 1):
         raise UserError(f"max_concurrency must be a whole number of at least 1, or None to ask every input at once "
                         f"(a sync model's calls up to 64 at a time), not {max_concurrency!r}.")
     if not isinstance(return_exceptions, bool):
@@ -271,7 +272,7 @@ async def gather_answers(ask: Callable[[Any], Awaitable[Any]], inputs: list[Any]
     """
     if not inputs:
         return []
-    gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
+    gate = asyncio.Semaphore(operator.index(max_concurrency)) if max_concurrency else None  # (a NumPy integer too)
     failed: list[bool] = []  # set by the first failure (return_exceptions=False): the inputs waiting do not start
 
     async def asked(item: Any) -> Any:
