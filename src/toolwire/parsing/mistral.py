@@ -19,7 +19,8 @@ from toolwire.parsing.arguments import normalize_arguments
 __all__ = ["MARKER", "parse_mistral"]
 
 MARKER = "[TOOL_CALLS]"
-_NAME = re.compile(r"([A-Za-z_][\w.\-]*)\s*(?:\[CALL_ID\]\s*([\w\-]+)\s*)?(\[ARGS\])?\s*")
+# a tool name: any name toolwire takes (``NAME_RE``, which lets one start with a digit or ``-``: review 178 #4), dotted
+_NAME = re.compile(r"([\w\-][\w.\-]*)\s*(?:\[CALL_ID\]\s*([\w\-]+)\s*)?(\[ARGS\])?\s*")
 _NO_CALL = (f"{MARKER} must be followed by the calls, such as "
             f'{MARKER}[{{"name": "tool_name", "arguments": {{...}}}}].')
 
