@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import enum
+import functools
+import importlib
 import json
 import os
 import subprocess
@@ -10,9 +12,11 @@ import sys
 import warnings
 from typing import Annotated, NamedTuple
 
+import pytest
 from pydantic import BaseModel, Field
 
-from toolwire import tool
+from toolwire import Tool, tool
+from toolwire.errors import SchemaError
 from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
 from toolwire.models.lowering.gemini import convert_to_gemini_tool
 from toolwire.models.lowering.openai import StrictSchemaWarning, convert_to_openai_tool
@@ -182,3 +186,65 @@ def test_annotated_field_default_in_strict_lowering():
     strict = convert_to_openai_tool(find, strict=True)["function"]["parameters"]
     assert strict["properties"]["limit"]["type"] == ["integer", "null"]
     assert strict["properties"]["page"]["type"] == ["integer", "null"]
+
+
+# --------------------------------------------------------------------------- #4 a pydantic model class as a tool
+
+
+class CreateTicket(BaseModel):
+    """Open a support ticket."""
+
+    title: str = Field(description="one-line summary")
+    priority: int = Field(3, ge=1, le=5, description="1 (urgent) to 5 (low)")
+
+
+def test_model_class_tool_refused_pointing_to_args_schema():
+    with pytest.raises(SchemaError, match=r"pass the model as args_schema too \(tool\(CreateTicket, "
+                                          r"args_schema=CreateTicket\)\)"):
+        Tool.from_function(CreateTicket)
+    with pytest.raises(SchemaError, match="pydantic model class CreateTicket"):
+        tool(functools.partial(CreateTicket, priority=2))
+    made = tool(CreateTicket, args_schema=CreateTicket)  # (the way the message points to)
+    assert made.parameters["properties"]["priority"]["maximum"] == 5
+    assert made.invoke({"title": "x"}) == CreateTicket(title="x")
+
+
+# --------------------------------------------------------------------------- #8 a type defined after the function
+
+
+_LATER = '''from __future__ import annotations
+from dataclasses import dataclass
+from toolwire import Tool, tool
+from toolwire.errors import SchemaError
+
+
+@tool
+def plan(stop: {hint}) -> str:
+    """Plan a trip.
+
+    Args:
+        stop: where to stop
+    """
+    return repr(stop)
+
+
+@dataclass
+class Stop:
+    city: str
+'''
+
+
+@pytest.mark.parametrize(("hint", "advice"), [
+    ("Stop", "Stop is defined or imported after the function, but the schema is built when @tool runs, so define or "
+             "import Stop before the function that uses it."),
+    ("Stopp", "import every type the signature names at module level."),
+])
+def test_type_defined_after_the_function_says_to_move_it_up(tmp_path, monkeypatch, hint, advice):
+    name = f"_review175_later_{hint.lower()}"
+    (tmp_path / f"{name}.py").write_text(_LATER.replace("{hint}", hint))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(SchemaError) as caught:
+        importlib.import_module(name)
+    sys.modules.pop(name, None)
+    assert str(caught.value).startswith("Cannot resolve the type hints of 'plan' (name ")
+    assert str(caught.value).endswith(advice)

@@ -46,7 +46,7 @@ from pydantic_core import PydanticUndefined
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_json import reader
-from toolwire._schema_params import annotated_default
+from toolwire._schema_params import annotated_default, model_class_error, unresolved_hint_error
 from toolwire._schema_refs import (
     _object_schema,
     _object_shape,
@@ -418,13 +418,16 @@ def function_schema(
         The frozen :class:`FunctionSchema`.
 
     Raises:
-        SchemaError: a type hint cannot be resolved or has no JSON Schema, the type is recursive, or a default
-            holds itself (``cyc.append(cyc)``).
+        SchemaError: a type hint cannot be resolved (a name defined after the function, or nowhere) or has no JSON
+            Schema, the type is recursive, a default holds itself (``cyc.append(cyc)``), or ``func`` is a pydantic
+            model class (pass it as ``args_schema`` instead).
 
     Warns:
         ToolDefinitionWarning: the function takes ``*args``/``**kwargs`` (left out of the schema), or its docstring
             describes a parameter it does not have.
     """
+    if isinstance(func, type | functools.partial) and (refused := model_class_error(tool_name, func)) is not None:
+        raise refused  # (a pydantic model class: its __init__ takes **data, so no field had a type: review 175 #4)
     try:
         params = signature_params(func)
     except (TypeError, ValueError) as exc:
@@ -434,11 +437,8 @@ def function_schema(
             hints = type_hints(hint_target(func))
         except NameError as exc:  # a class local to the code that makes the tool, under future annotations
             hints = type_hints_in_callers(hint_target(func), exc)
-    except Exception as exc:  # NameError for unresolved forward references, among others
-        raise SchemaError(
-            f"Cannot resolve the type hints of {tool_name!r} ({exc}); "
-            "import every type the signature names at module level."
-        ) from None
+    except Exception as exc:  # NameError for unresolved forward references (defined later: review 175 #8), ...
+        raise unresolved_hint_error(tool_name, exc, hint_target(func)) from None
     doc_desc, doc_params, typo = "", {}, False
     extra = call_doc(func) if parse_docstring else None  # (read once: the three uses below)
     if parse_docstring or description is None:
