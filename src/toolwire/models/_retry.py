@@ -37,9 +37,9 @@ from toolwire._printing import safe_text
 from toolwire._secrets import redact_url
 from toolwire.errors import ProviderError
 
-__all__ = ["BILLING_CODES", "RetryPolicy", "aclose_stream", "api_key_hint", "aretry_stream", "awith_retries",
-           "body_message", "close_stream", "error_code", "error_message", "hide_cause", "redact_url", "retry_after",
-           "retry_stream", "status_error", "transport_error", "with_retries"]
+__all__ = ["BILLING_CODES", "NOT_FOUND_HINT", "SERVER_FAILED_HINT", "RetryPolicy", "aclose_stream", "api_key_hint",
+           "aretry_stream", "awith_retries", "body_message", "close_stream", "error_code", "error_message",
+           "hide_cause", "redact_url", "retry_after", "retry_stream", "status_error", "transport_error", "with_retries"]
 
 log = logging.getLogger("toolwire.providers")
 T = TypeVar("T")
@@ -277,19 +277,24 @@ _CONTEXT_HINT = ("The conversation is longer than the model's context window: sh
                  "and tool results), lower max_tokens, or use a model with a larger context window.")
 
 
+# the usual hints of a 404 and a 5xx (a server of the user's own gets its own: toolwire.models._openai_errors)
+NOT_FOUND_HINT = "Check the model name (and base_url)."
+SERVER_FAILED_HINT = "The provider failed on its side: try again later."
+
+
 def _status_hint(status: int, key_env: str, message: str = "", code: Any = None) -> str | None:
     if status in (400, 413, 422) and _CONTEXT_FULL.search(f"{code or ''} {message}"):
         return _CONTEXT_HINT
     if status in (401, 403):
         return api_key_hint(key_env)
     if status == 404:
-        return "Check the model name (and base_url)."
+        return NOT_FOUND_HINT
     if status == 413:  # a body-size limit (Anthropic's request_too_large, nginx or a proxy): review 170 #10
         return _TOO_LARGE_HINT
     if status == 429:
         return f"You hit a rate limit or quota: wait, send fewer requests at once{_RETRY_ADVICE}."
     if status >= 500:
-        return "The provider failed on its side: try again later."
+        return SERVER_FAILED_HINT
     if status == 400 and isinstance(code, str) and code.strip().lower() in _FILTER_CODES:
         return _FILTER_HINT
     if status in (400, 422):

@@ -1,9 +1,11 @@
 """Tool calls that an OpenAI-compatible server left in the reply's text.
 
-A server that does not parse the model's tool calls itself (vLLM without ``--enable-auto-tool-choice``,
-llama.cpp server without ``--jinja``, a model whose format the server's parser does not know) sends them
-as text. :class:`ChatOpenAI <toolwire.models.openai.ChatOpenAI>` reads them, the same way in ``invoke`` and
-in ``stream``, only where a line *starts* with call syntax (after spaces):
+A server whose tool-call parser does not know the model's call format (vLLM or SGLang with the parser of another
+model family, llama-cpp-python's server without a ``--chat_format``) sends the calls as text. (vLLM started without
+``--enable-auto-tool-choice --tool-call-parser`` and llama.cpp's server without ``--jinja`` do not: they refuse every
+request with tools, and the error names the flag to start them with: review 177 #1.)
+:class:`ChatOpenAI <toolwire.models.openai.ChatOpenAI>` reads them, the same way in ``invoke`` and in ``stream``,
+only where a line *starts* with call syntax (after spaces):
 
 * ``<tool_call>`` blocks (Hermes, Qwen; Qwen3-Coder's ``<function=NAME>`` tags inside them too),
   ``[TOOL_CALLS]`` (Mistral), ``<|python_tag|>`` (Llama 3), ``<function=NAME>`` (Llama 3.1, Qwen3-Coder): read

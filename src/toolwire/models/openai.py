@@ -10,7 +10,6 @@ Completions: vLLM, SGLang, llama.cpp server, Ollama, LM Studio (there a dummy ke
 from __future__ import annotations
 
 import functools
-import ipaddress
 import os
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, ClassVar
@@ -20,6 +19,10 @@ from toolwire._extras import install_hint
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk
 from toolwire.models._keys import takes_key_function
+from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT
+from toolwire.models._openai_errors import adapt_error, server_hint, unknown_endpoint
+from toolwire.models._openai_errors import own_server as _own_server
+from toolwire.models._openai_errors import server_hint as _server_hint
 from toolwire.models._retry import (
     aclose_stream,
     body_message,
@@ -419,11 +422,16 @@ class ChatOpenAI(SDKChatModel):
         Returns:
             A ProviderError with the HTTP status the error's ``type`` or ``code`` stands for
             (:func:`~toolwire.models.lowering._stream_errors.error_status`: an HTTP status code itself, ``server_error``
-            500, rate limits 429...), retryable as that status is (not a 4xx); without one, retryable with the hint to
-            try again, like a stream that broke off.
+            500, rate limits 429...), retryable as that status is (not a 4xx); LM Studio's "Unexpected endpoint or
+            method" (a path it does not serve: a ``base_url`` without ``/v1``) not retryable, with the hint to check
+            ``base_url`` that a compatible server's 404 gets (review 177 #3); without either, retryable with the hint
+            to try again, like a stream that broke off. (:meth:`_translate_any` then gives a server of the user's own
+            the hint of its status, as for an HTTP status: review 177 #6.)
         """
         fields = error if isinstance(error, dict) else {}
         status = error_status(fields.get("type"), fields.get("code"))
+        if status is None and unknown_endpoint(message):
+            return ProviderError(redact_url(message), provider=self.provider, hint=server_hint(404, self.base_url))
         if status is None:
             return ProviderError(redact_url(message), provider=self.provider, retryable=True,
                                  hint="Try the request again.")
@@ -431,14 +439,16 @@ class ChatOpenAI(SDKChatModel):
         return status_error(self.provider, status, message, key_env=" or ".join(self.key_env), code=code)
 
     def _translate_any(self, exc: BaseException) -> ProviderError | None:
-        """As :class:`~toolwire.models._sdk_errors.SDKErrors` translates any failure, with the hint of an
-        OpenAI-compatible server's 401/403 (:data:`_SERVER_KEY_HINT`) however it came: an HTTP status, an error event
-        in a stream, or one a codec raised (review 136 #7: those said to check OPENAI_API_KEY, which would send an
-        OpenAI key to that server)."""
+        """As :class:`~toolwire.models._sdk_errors.SDKErrors` translates any failure, with the hints of the server
+        the error came from (:func:`~toolwire.models._openai_errors.adapt_error`) however it came: an HTTP status, an
+        error event in a stream, an error body sent with HTTP 200, or one a codec raised. A server started without
+        tool calling (vLLM without ``--enable-auto-tool-choice --tool-call-parser``, llama.cpp without ``--jinja``)
+        gets the hint naming the flag and is not retried (review 177 #1); an OpenAI-compatible server's 401/403 the
+        hint to pass its own key (:data:`_SERVER_KEY_HINT`; review 136 #7: those said to check OPENAI_API_KEY, which
+        would send an OpenAI key to that server); a 404 or 5xx of a server of the user's own the hint to check
+        ``base_url`` or its log (review 177 #6)."""
         found = super()._translate_any(exc)
-        if found is not None and self._compatible and found.status in (401, 403):
-            found.hint = _SERVER_KEY_HINT
-        return found
+        return None if found is None else adapt_error(found, self.base_url, compatible=self._compatible)
 
     def _translate(self, exc: BaseException) -> ProviderError | None:
         """The one place where ``openai`` exceptions become ProviderError."""
@@ -467,44 +477,7 @@ class ChatOpenAI(SDKChatModel):
         return transport_error(self.provider, exc, timeout=self.timeout, base_url=self.base_url)
 
 
-def _server_hint(status: int, base_url: str | None) -> str | None:
-    """The hint of an OpenAI-compatible server's 404 (the URL's path, most often: servers serve ``/v1``) or 5xx
-    (the server itself failed, often the same way each time: its log says why); None for other statuses."""
-    shown = redact_url(base_url) if base_url else "base_url"
-    if status == 404:
-        return (f"Check base_url ({shown}): OpenAI-compatible servers answer under /v1 (such as "
-                "http://127.0.0.1:8000/v1, without /chat/completions), and some check the model name too.")
-    if status >= 500:
-        return (f"The server at {shown} failed while answering: its log says why (a request it cannot serve, such "
-                "as a tool_choice its chat format does not support, fails the same way each time).")
-    return None
-
-
-_SERVER_KEY_HINT = ("Pass this server's own API key as ChatOpenAI(..., api_key=...) (the key it was started with, "
-                    "such as vLLM's --api-key) and check its permissions.")
-"""The hint of a 401/403 from an OpenAI-compatible server (docs/providers.md: "use ``api_key=`` for a server that
-needs its own"); ``OPENAI_API_KEY`` would go to that host too."""
-
-
 def _schemas(request: ChatRequest) -> dict[str, Any]:
     """``{tool name: parameters JSON Schema}`` of the bound tools: the text parsers type raw values with it
     (Qwen3-Coder's ``<parameter=...>`` text) and map pythonic spellings such as ``from_`` back."""
     return {t.name: t.parameters for t in request.tools}
-
-
-_PRIVATE_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
-"""Host name endings of machines on a private network (RFC 6761, RFC 6762, RFC 8375; ``host.docker.internal``)."""
-
-
-def _own_server(base_url: str | None) -> bool:
-    """Whether ``base_url`` is a server of the user's own, whose log the user can read: a host name with no dot (a
-    docker-compose service such as ``vllm``, ``localhost``), one ending in :data:`_PRIVATE_SUFFIXES`, or an address
-    that is not a global one (loopback, RFC 1918, link-local, carrier-grade NAT such as Tailscale's). Hosted APIs
-    are not."""
-    host = ((urlsplit(base_url).hostname or "") if base_url else "").rstrip(".")
-    if not host:
-        return False
-    try:
-        return not ipaddress.ip_address(host).is_global
-    except ValueError:
-        return "." not in host or host.endswith(_PRIVATE_SUFFIXES)
