@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from toolwire._agent_checks import no_answer_text, stop_kind, unique_call_ids, warn_call_as_answer
+from toolwire._agent_checks import log, no_answer_text, stop_kind, unique_call_ids, warn_call_as_answer
 from toolwire._agent_input import (
     STEP_LIMIT,
     TOOLS_OFF,
@@ -33,8 +33,8 @@ from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall,
 if TYPE_CHECKING:
     from toolwire.agent import Agent
 
-__all__ = ["AFTER_MAX_STEPS", "Pending", "answer_after_limit", "pending_round", "pending_split", "replayed_state",
-           "request_choice", "request_kind"]
+__all__ = ["AFTER_MAX_STEPS", "CHOICE_IGNORED", "Pending", "answer_after_limit", "held_to_force", "pending_round",
+           "pending_split", "replayed_state", "request_choice", "request_kind"]
 
 
 def request_kind(agent: Agent, tools_ran: bool, only_repeats: bool) -> str:
@@ -61,6 +61,35 @@ AFTER_MAX_STEPS = "after_max_steps"
 """The ``response_metadata`` key (value ``True``) that marks the reply to the request ``on_max_steps="answer"`` makes
 after the last step (tools off), so that a run stopped at that reply and resumed does not run its calls either (review
 165 #2)."""
+
+CHOICE_IGNORED = "tool_choice_ignored"
+"""The ``response_metadata`` key that marks a reply with no tool call to a request that forced one (its value: that
+``tool_choice``, ``"required"`` or the tool's name), as a server that ignores ``tool_choice`` gives (Ollama's ``/v1``;
+llama.cpp reads a named choice as ``"auto"``): the run ends with its text as ``result.output``, as any answer, and
+logs a warning, so the text is never taken silently for an answer grounded in a tool's result (review 177 #4)."""
+
+
+def held_to_force(agent: Agent, kind: str, reply: AIMessage) -> AIMessage:
+    """``reply`` to the Agent's request of ``kind`` (:func:`request_kind`), its calls given unique ids
+    (:func:`~toolwire._agent_checks.unique_call_ids`), and marked :data:`CHOICE_IGNORED` (a new
+    message; a warning logged on the ``toolwire.agent`` logger) when that request forced a call of the Agent's own tools
+    (``tool_choice="required"``, or one tool's name) and the reply makes none, neither a tool call nor an invalid one,
+    and neither refuses nor pauses its turn (a forced server tool, which the provider runs, is not held); else
+    that reply."""
+    reply = unique_call_ids(reply)
+    if reply.tool_calls or reply.invalid_tool_calls or stop_kind(reply) in ("refusal", "pause"):
+        return reply
+    choice = request_choice(agent, kind) if kind in ("model", "after_tools", "finish") else None
+    own = agent.executor.tools
+    if not (choice == "required" and all(getattr(t, "name", None) in own for t in agent.model.tools)) and not (
+            isinstance(choice, str) and choice in own):
+        return reply
+    log.warning("The model answered in text without the tool call its request forced (tool_choice=%r): the server "
+                "most likely ignores tool_choice (Ollama's /v1 does; llama.cpp reads a tool's name as 'auto'), so the "
+                "answer, result.output, does not come from a tool (the reply is marked response_metadata[%r]): use a "
+                "server that honours tool_choice, or ask for the tool in the question.", choice, CHOICE_IGNORED)
+    return reply.copy(response_metadata={**reply.response_metadata, CHOICE_IGNORED: choice})  # type: ignore[return-value]
+
 
 _CHOICE_REFUSED = "only (tool_choice), so its other calls are not run."  # (refuse_outside_choice's tool-name sentence)
 

@@ -72,7 +72,6 @@ from toolwire._agent_checks import (
     let_model_repeat,
     max_steps_text,
     stop_kind,
-    unique_call_ids,
     unique_ids_in_turns,
     warn_call_as_answer,
 )
@@ -91,6 +90,7 @@ from toolwire._agent_input import (
 from toolwire._agent_repeats import RepeatedCalls, ToolsJob, executor_invalid
 from toolwire._agent_requests import (
     answer_after_limit,
+    held_to_force,
     pending_round,
     replayed_state,
     request_choice,
@@ -302,7 +302,7 @@ class Agent(Batching, AgentMethodAdvice):
         off_ignored = None  # the tool_choice of the loop's own call the last reply broke, running nothing (r. 162 #4)
         for step in range(1, self.max_steps + 1):
             ask = request_kind(self, tools_ran, only_repeats)
-            reply = unique_call_ids((yield (ask, for_model(messages, self.system_prompt))))
+            reply = held_to_force(self, ask, (yield (ask, for_model(messages, self.system_prompt))))
             messages.append(reply)
             yield ("event", AgentEvent("model_reply", reply, step))
             kind = stop_kind(reply)
