@@ -5,7 +5,8 @@ Every reply is held to the ``tool_choice`` of the request that asked for it (REA
 ``"none"`` no call runs, under a tool's name only that tool's calls do. :func:`request_choice` says what each kind of
 request allowed; :func:`pending_split` applies the same rule, and the refusal rule, to the calls a resumed run finds
 pending, so that a run stopped between a reply and its tool calls does not run on resuming what it would have refused
-(review 162 #1). :func:`answer_after_limit` is the run's end under ``on_max_steps="answer"``.
+(review 162 #1). :func:`held_to_force` marks a reply with no call to a request that forced one (review 177 #4).
+:func:`answer_after_limit` is the run's end under ``on_max_steps="answer"``.
 """
 
 from __future__ import annotations
