@@ -45,10 +45,10 @@ def _python_tag(collector: Collector, text: str, start: int) -> int:
     nxt = text.find(PYTHON_TAG, start + len(PYTHON_TAG))
     limit = nxt if nxt >= 0 else n
     p = skip_ws(text, start + len(PYTHON_TAG))
-    fence = _FENCE.match(text, p)  # the calls in a code fence after the tag (review 53)
-    fence = fence if fence is not None and fence.end() <= limit else None
+    fence = _fence_bounds(text, p)  # the calls in a code fence after the tag (review 53)
+    fence = fence if fence is not None and fence[2] <= limit else None
     if fence is not None:
-        p, limit = skip_ws(text, fence.start(2)), fence.end(2)
+        p, limit = skip_ws(text, fence[0]), fence[1]
     found = False
     while p < limit:
         if text[p] in "{[":
@@ -74,7 +74,7 @@ def _python_tag(collector: Collector, text: str, start: int) -> int:
         collector.add_invalid(None, raw, _AFTER_TAG)
         p = p + len(raw) if raw else p
     if fence is not None and skip_ws(text, p) >= limit:  # the whole fence was calls: it ends the call syntax
-        p = fence.end()
+        p = fence[2]
     p = skip_ws(text, p)
     for token in _END_TOKENS:
         if text.startswith(token, p):
@@ -89,32 +89,53 @@ def _until_end_token(text: str, p: int, limit: int) -> str:
     return text[p:min(ends, default=limit)].rstrip()
 
 
-def _fence(collector: Collector, text: str, start: int) -> int | None:
-    """Read a fenced block at ``start`` holding only calls; return its end, or None to read it as text."""
+def _fence_bounds(text: str, start: int) -> tuple[int, int, int] | None:
+    """``(body start, body end, end)`` of the code fence at ``start``, or None when none opens there. The body ends
+    at the first ```` ``` ```` after the JSON values it opens with (a string argument may hold three backticks:
+    review 178 #5), else (values that do not decode) at the first ```` ``` ```` (:data:`_FENCE`)."""
     m = _FENCE.match(text, start)
     if m is None:
         return None
-    body_start, body_end = m.span(2)
-    p = skip_ws(text, body_start)
+    p = skip_ws(text, m.start(2))
+    while p < len(text) and text[p] in "{[":
+        try:
+            end = decode_value_at(text, p)[1]
+        except DecodeFailure:
+            break
+        p = _SEPARATORS.match(text, end).end()  # type: ignore[union-attr]
+    else:
+        if p > m.start(2) and text.startswith("```", p):
+            return m.start(2), p, p + 3
+    return m.start(2), m.end(2), m.end()
+
+
+def _fence(collector: Collector, text: str, start: int) -> int | None:
+    """Read a fenced block at ``start`` holding only calls; return its end, or None to read it as text.
+
+    The block ends at the first ```` ``` ```` after its values, not at the first one in the text: a string
+    argument may hold three backticks (a tool writing Markdown), which left the emptied fence in the reply's text
+    (review 178 #5)."""
+    m = _FENCE.match(text, start)
+    if m is None:
+        return None
+    p = skip_ws(text, m.start(2))
     values = []
-    while p < body_end and text[p] in "{[":
+    while p < len(text) and text[p] in "{[":
         try:
             value, end = decode_value_at(text, p)
         except DecodeFailure:
             return None
-        if end > body_end:
-            return None
         values.append((value, text[p:end]))
-        p = _SEPARATORS.match(text, end, body_end).end()  # type: ignore[union-attr]
-    if not values or p < body_end:
+        p = _SEPARATORS.match(text, end).end()  # type: ignore[union-attr]
+    if not values or not text.startswith("```", p):
         return None
     probe = Collector(collector.names)
     if not all(add_value(probe, v, raw, marked=False) for v, raw in values):
         return None
     for v, raw in values:
         add_value(collector, v, raw, marked=False)
-    collector.add_span(start, m.end())
-    return m.end()
+    collector.add_span(start, p + 3)
+    return p + 3
 
 
 def _bare(collector: Collector, text: str, start: int) -> int | None:
