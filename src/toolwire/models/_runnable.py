@@ -428,6 +428,22 @@ class RunnableMethods:
                         "with model.bind(temperature=...), set concurrency with model.batch(inputs, "
                         "max_concurrency=...) and other settings when the model is built.")
 
+    def astream_events(self, *args: Any, **kwargs: Any) -> Any:
+        """Refuse LangChain's ``Runnable.astream_events``: toolwire models have no callback event stream.
+
+        Raises:
+            UserError: always, saying to stream the reply's chunks with :meth:`astream` instead (review 180 #4).
+        """
+        raise UserError(_event_stream_advice("astream_events"))
+
+    def astream_log(self, *args: Any, **kwargs: Any) -> Any:
+        """Refuse LangChain's ``Runnable.astream_log``, as :meth:`astream_events`.
+
+        Raises:
+            UserError: always, saying to stream the reply's chunks with :meth:`astream` instead.
+        """
+        raise UserError(_event_stream_advice("astream_log"))
+
     def __or__(self, other: Any) -> ModelPipeline:
         """``model | step``: a :class:`~toolwire.models._pipeline.ModelPipeline` that passes the model's reply to
         ``step`` (LangChain's ``Runnable.__or__``).
@@ -472,3 +488,10 @@ def bound_repr(model: Any) -> str:
     if model._whole_retry is not ONE_ATTEMPT:
         out += f", retry={model._whole_retry.describe()!r}"
     return out
+
+
+def _event_stream_advice(name: str) -> str:
+    """The one sentence a model's ``astream_events``/``astream_log`` raises."""
+    return (f"{name} is LangChain's callback event stream, which toolwire models do not have: stream the reply with "
+            "'async for chunk in model.astream(messages)' and join the chunks with + (or toolwire.merge_chunks); "
+            "an Agent streams its steps with agent.astream(question).")
