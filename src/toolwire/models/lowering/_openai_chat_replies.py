@@ -97,6 +97,22 @@ def _filtered(id_: Any, model: Any, results: list[Any]) -> dict[str, Any]:
     return _chat_metadata(model, CONTENT_FILTER, prompt_filter_results=results)
 
 
+def join_logprobs(kept: dict[str, Any], logprobs: Any) -> None:
+    """Add a choice's ``logprobs`` (``{"content": [...], "refusal": [...]}``, one entry per token) to ``kept``: lists
+    joined in order, other values replaced, ``None`` values left out (a whole reply's is the join of one)."""
+    if not isinstance(logprobs, dict):
+        return
+    for key, value in logprobs.items():
+        if isinstance(value, list):
+            kept[key] = [*(kept.get(key) or []), *value]
+        elif value is not None:
+            kept[key] = value
+
+
+def _annotations(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
 def _field_text(message: dict[str, Any], key: str) -> str:
     value = message.get(key)
     return value if isinstance(value, str) else ""
@@ -122,7 +138,9 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         (``reasoning_content`` / ``reasoning`` / ``thinking`` parts, see
         :mod:`~toolwire.models.lowering._openai_compat`; with ``"return_reasoning": True`` when it came in
         ``reasoning_content`` beside tool calls), ``id``. A ``message.refusal`` is the content's text (after any other
-        text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``.
+        text), ``response_metadata["refusal"]`` and ``finish_reason`` ``"refusal"``. The choice's ``logprobs`` (asked
+        for with ``logprobs=True``) are ``response_metadata["logprobs"]`` (``{"content": [...]}``, LangChain's key) and
+        ``message.annotations`` (a search model's ``url_citation`` entries) ``response_metadata["annotations"]``.
 
         A prompt Azure OpenAI's content filter blocked (``"choices": []`` with ``prompt_filter_results``, see the
         module's docstring) gives empty content and ``finish_reason`` ``"content_filter"``.
@@ -155,9 +173,13 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
         content = [{"type": "text", "text": text}, *parts.blocks] if text else parts.blocks
     finish = REFUSAL if refusal else choice.get("finish_reason")
     returned = bool(calls and _field_text(message, REASONING_KEY))
+    logprobs: dict[str, Any] = {}
+    join_logprobs(logprobs, choice.get("logprobs"))
     return AIMessage(content, tool_calls=valid, invalid_tool_calls=invalid,
                      usage=_chat_usage(data.get("usage")),
-                     response_metadata=_chat_metadata(data.get("model"), finish, refusal=refusal or None),
+                     response_metadata=_chat_metadata(data.get("model"), finish, refusal=refusal or None,
+                                                      annotations=_annotations(message.get("annotations")) or None,
+                                                      logprobs=logprobs or None),
                      provider_data=_reasoning_data(reasoning_of(message) + parts.reasoning, returned),
                      id=data.get("id"))
 
@@ -190,7 +212,9 @@ class StreamState:
     (``""`` is ``{}`` only in a reply that finished), and the merged message leaves their chunks out. In a reply that
     finished normally, unclosed argument text is an invalid call with the ordinary "not valid JSON" error.
 
-    ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``.
+    ``delta.refusal`` pieces are text, as :func:`parse_response` reads ``message.refusal``. The choice's ``logprobs``
+    pieces are joined (their ``content`` lists in order) and the deltas' ``annotations`` too, into
+    ``response_metadata["logprobs"]`` and ``["annotations"]`` as :func:`parse_response` has them.
 
     Args:
         compatible: the stream comes from an OpenAI-compatible server (a missing ``finish_reason`` is then
@@ -223,6 +247,8 @@ class StreamState:
         self.tool_calls_seen = False  # a delta brought tool_calls (a legacy function_call is then not read)
         self.legacy: list[dict[str, Any]] = []  # the delta.function_call pieces, read in finish() when alone
         self.prompt_filter: list[Any] | None = None  # Azure's prompt_filter_results when its filter blocked one
+        self.annotations: list[Any] = []  # the deltas' annotations (url_citation of a search model), in order
+        self.logprobs: dict[str, Any] = {}  # the choice's logprobs pieces, joined
 
     def _read(self, choice: dict[str, Any]) -> tuple[str, list[Any]]:
         delta = choice.get("delta") or {}
@@ -232,6 +258,8 @@ class StreamState:
         refusal = _field_text(delta, "refusal")
         self.refusal.append(refusal)
         self.blocks.extend(parts.blocks)
+        self.annotations.extend(_annotations(delta.get("annotations")))
+        join_logprobs(self.logprobs, choice.get("logprobs"))
         pieces = []
         for tc in delta.get("tool_calls") or ():
             fn = tc.get("function") or {}
@@ -318,6 +346,8 @@ class StreamState:
             if cut:
                 extra, finish = {"server_finish_reason": finish}, LENGTH
         return AIMessageChunk(content, tool_call_chunks=pieces, invalid_tool_calls=cut, usage=self.usage,
-                              response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None, **extra),
+                              response_metadata=_chat_metadata(self.model, finish, refusal=refusal or None,
+                                                               annotations=self.annotations or None,
+                                                               logprobs=self.logprobs or None, **extra),
                               provider_data=_reasoning_data("".join(self.reasoning), returned), id=self.id)
 

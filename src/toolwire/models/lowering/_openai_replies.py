@@ -23,6 +23,10 @@ reasoning item sent back without the item that followed it in the output
 id: so the items go back in their order, each message with its id and status. Without reasoning items the ids
 pair nothing and none of this is kept.
 
+The ``annotations`` (``url_citation`` of a ``web_search`` answer...) and requested ``logprobs`` of the
+``output_text`` parts are in ``response_metadata["annotations"]`` and ``response_metadata["logprobs"]``, with or
+without reasoning, invoke and stream alike.
+
 A refusal (``refusal`` content parts, ``response.refusal.delta`` events) is the reply's text, as Anthropic's
 refusals and Gemini's safety stops keep theirs; the text is also in ``response_metadata["refusal"]`` and
 ``finish_reason`` is ``"refusal"``, so the Agent stops with ``stop_reason="refusal"``.
@@ -116,6 +120,23 @@ def _message_item(item: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in out.items() if v is not None}
 
 
+def _part_extras(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``response_metadata`` entries of the ``output_text`` parts of the output's ``message`` items (review 179 #2,
+    #3): ``annotations`` (``url_citation`` of ``web_search``, ``file_citation``...; each as sent, its indexes into its
+    part's text) and ``logprobs`` (asked for with ``include=["message.output_text.logprobs"]``: one entry per token),
+    each the parts' lists joined in output order, ``None`` when empty. Kept whether or not the reply has reasoning."""
+    found: dict[str, list[Any]] = {"annotations": [], "logprobs": []}
+    for item in items:
+        if item.get("type") != "message":
+            continue
+        for part in item.get("content") or ():
+            if isinstance(part, dict) and part.get("type") == "output_text":
+                for key, kept in found.items():
+                    if isinstance(part.get(key), list):
+                        kept.extend(part[key])
+    return {key: kept or None for key, kept in found.items()}
+
+
 def _opaque(items: list[dict[str, Any]]) -> dict[str, Any] | None:
     """``provider_data`` of a reply whose output ``items`` (in order) hold reasoning: the reasoning items, the
     ids of the function_call items, and the order of the output (see the module docs); ``None`` without
@@ -170,7 +191,8 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
         ``reasoning`` items, the ``function_call`` items' ids (``function_call_ids``) and the output's order
         (``output``, see the module docs) when the reply has reasoning items, usage in tokens, ``response_metadata``
         ``{"model", "finish_reason"}`` (the status, or the incomplete reason; ``"refusal"`` with
-        ``"refusal"``: the refusal text, for a refusal).
+        ``"refusal"``: the refusal text, for a refusal), with ``"annotations"`` and ``"logprobs"`` of the
+        ``output_text`` parts when they have some (:func:`_part_extras`).
 
     Raises:
         ProviderError: the response has ``status: "failed"`` (retryable when its error code is a server
@@ -203,7 +225,8 @@ def parse_responses_response(obj: Any, *, tool_names: Collection[str] | None = N
     refused = "".join(refusal)
     finish = REFUSAL if refused else _finish(data)
     return AIMessage("".join(text), tool_calls=valid, invalid_tool_calls=invalid, usage=_usage(data.get("usage")),
-                     response_metadata=metadata(data.get("model"), finish, refusal=refused or None),
+                     response_metadata=metadata(data.get("model"), finish, refusal=refused or None,
+                                                **_part_extras(items)),
                      provider_data=_opaque(items), id=data.get("id"))
 
 
@@ -369,7 +392,8 @@ class ResponsesStreamState:
         return AIMessageChunk(text, id=self.id) if text else None
 
     def finish(self) -> AIMessageChunk:
-        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal"]}``, kept reasoning items, call ids,
+        """Return the closing chunk: usage, ``{"model", "finish_reason"[, "refusal", "annotations", "logprobs"]}``,
+        kept reasoning items, call ids,
         and, in an incomplete reply, the calls whose argument text never began, as invalid calls.
 
         Raises:
@@ -379,6 +403,8 @@ class ResponsesStreamState:
             raise cut_short("openai", "response.completed event")
         refused = "".join(self.refusal)
         finish = REFUSAL if refused else self.finish_reason
-        return AIMessageChunk(usage=self.usage, response_metadata=metadata(self.model, finish, refusal=refused or None),
-                              provider_data=_opaque([self.items[k] for k in sorted(self.items)]),
+        items = [self.items[k] for k in sorted(self.items)]
+        return AIMessageChunk(usage=self.usage, response_metadata=metadata(self.model, finish, refusal=refused or None,
+                                                                           **_part_extras(items)),
+                              provider_data=_opaque(items),
                               invalid_tool_calls=cut_calls(self.merger) if self.incomplete else None, id=self.id)

@@ -379,9 +379,9 @@ def _outcome(data: dict[str, Any], candidate: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in found.items() if v is not None}
 
 
-def _metadata(model: Any, outcome: dict[str, Any], dropped: int, extras: ReplyExtras) -> dict[str, Any]:
+def _metadata(model: Any, outcome: dict[str, Any], dropped: int, extras: ReplyExtras | None = None) -> dict[str, Any]:
     data = {"model": model, "model_name": model, **ended(outcome), "dropped_tool_calls": dropped or None,
-            **extras.metadata()}
+            **(extras.metadata() if extras else {})}
     return {k: v for k, v in data.items() if v is not None}
 
 
