@@ -15,11 +15,12 @@ OpenAI API reference:
   ``{"type": "function_call_output", "call_id", "output"}`` and ``reasoning`` items, which are kept on
   the AIMessage (``provider_data["openai"]["reasoning"]``) and sent back unchanged, in the order of the reply's
   output, each ``message`` and ``function_call`` item with its own ``id`` (``msg_...``, ``fc_...``; kept in
-  ``provider_data["openai"]["output"]``). Replies are read in :mod:`~toolwire.models.lowering._openai_replies`
-  (``parse_responses_response``, ``ResponsesStreamState``, re-exported here), Chat Completions replies in
-  :mod:`~toolwire.models.lowering._openai_chat_replies` (``parse_response``, ``StreamState``, re-exported here);
-  assistant turns are written back
-  by :mod:`~toolwire.models.lowering._openai_turns`.
+  ``provider_data["openai"]["output"]``); with ``store: false`` the request asks for each reasoning item's
+  ``encrypted_content`` and sends reasoning items back only with it. Replies are read in
+  :mod:`~toolwire.models.lowering._openai_replies` (``parse_responses_response``, ``ResponsesStreamState``,
+  re-exported here), Chat Completions replies in :mod:`~toolwire.models.lowering._openai_chat_replies`
+  (``parse_response``, ``StreamState``, re-exported here); assistant turns are written back by
+  :mod:`~toolwire.models.lowering._openai_turns`.
 
 Refusals (``message.refusal`` / ``delta.refusal`` in Chat Completions, ``refusal`` content parts and
 ``response.refusal.delta`` in the Responses API) are the reply's text, the same in ``invoke`` and ``stream``;
@@ -465,6 +466,9 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
         model: the model name.
         options: model-level default options (overridden by ``request.options``).
 
+    With ``store`` False (``model_kwargs={"store": False}``, as zero data retention requires), ``include`` also
+    asks for ``reasoning.encrypted_content`` and reasoning items go back only with theirs (:func:`_unstored`).
+
     Returns:
         ``{"model", "input"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
 
@@ -492,4 +496,30 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
                 convert=lambda item: convert_to_openai_responses_tool(item, strict=request.strict))
         else:
             body["max_output_tokens" if key == "max_tokens" else key] = value
+    if body.get("store") is False:
+        _unstored(body)
     return body
+
+
+ENCRYPTED_REASONING = "reasoning.encrypted_content"
+"""The ``include`` entry that has the Responses API send each reasoning item's ``encrypted_content``."""
+
+
+def _unstored(body: dict[str, Any]) -> None:
+    """Make a ``store: false`` request one OpenAI can answer (review 179 #1): OpenAI keeps no item of such a request,
+    so a reasoning item sent back by its id alone is refused (404 "Item with id 'rs_...' not found. Items are not
+    persisted when `store` is set to false"). Its ``include`` asks for :data:`ENCRYPTED_REASONING` (added to the
+    user's entries), so the reply's reasoning items carry their ``encrypted_content`` and go back whole (OpenAI
+    reasoning guide, "Encrypted reasoning items"); a reasoning item without it (kept from a reply that did not ask)
+    is left out of ``input``, with a debug log."""
+    include = body.get("include")
+    entries = list(include) if isinstance(include, list | tuple) else [] if include is None else [include]
+    if ENCRYPTED_REASONING not in entries:
+        entries.append(ENCRYPTED_REASONING)
+    body["include"] = entries
+    kept = [item for item in body["input"]
+            if not (isinstance(item, dict) and item.get("type") == "reasoning" and not item.get("encrypted_content"))]
+    if len(kept) < len(body["input"]):
+        log.debug("openai: store=False: left out %d reasoning item(s) without encrypted_content (OpenAI kept none "
+                  "of them to look up by id)", len(body["input"]) - len(kept))
+        body["input"] = kept
