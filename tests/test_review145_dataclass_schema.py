@@ -61,7 +61,7 @@ def _point_tools() -> tuple[Any, Any]:
 def test_a_dataclass_parameter_says_it_refuses_unknown_keys_on_pydantic_below_2_14() -> None:
     plot, _ = _point_tools()
     props = plot.parameters["properties"]
-    assert props["pt"] == {"additionalProperties": False, "description": "The point.",
+    assert props["pt"] == {"additionalProperties": False, "description": "The point.\n\nA point.",  # (review 175 #6)
                            "properties": {"x": {"type": "number"}, "y": {"default": 0.0, "type": "number"}},
                            "required": ["x"], "type": "object"}
     assert props["pts"]["items"]["additionalProperties"] is False

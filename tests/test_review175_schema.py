@@ -248,3 +248,59 @@ def test_type_defined_after_the_function_says_to_move_it_up(tmp_path, monkeypatc
     sys.modules.pop(name, None)
     assert str(caught.value).startswith("Cannot resolve the type hints of 'plan' (name ")
     assert str(caught.value).endswith(advice)
+
+
+# --------------------------------------------------------------------------- #6 a documented class-typed parameter
+
+
+class Unit(enum.Enum):
+    """C is Celsius, F is Fahrenheit, K is Kelvin."""
+
+    C = "C"
+    F = "F"
+
+
+class Window(BaseModel):
+    """A time window. Both ends are inclusive and in UTC.
+
+    Attributes:
+        start: first reading
+        end: last reading
+    """
+
+    start: str
+    end: str
+
+
+class Same(BaseModel):
+    """the window again"""
+
+    at: str
+
+
+@tool
+def readings(unit: Unit, window: Window, same: Same, back: Window | None = None, bare: Plain | None = None,
+             plain: Unit = Unit.C) -> str:
+    """Temperature readings.
+
+    Args:
+        unit: the unit of the temperatures
+        window: which readings
+        same: the window again
+        back: which readings to compare with
+        bare: a stay
+        plain: another unit
+    """
+    return unit.value
+
+
+def test_documented_class_parameter_keeps_the_class_text_after_its_own():
+    props = readings.parameters["properties"]
+    assert props["unit"]["description"] == "the unit of the temperatures\n\nC is Celsius, F is Fahrenheit, K is Kelvin."
+    assert props["window"]["description"] == "which readings\n\nA time window. Both ends are inclusive and in UTC."
+    assert props["window"]["properties"]["start"]["description"] == "first reading"
+    assert props["same"]["description"] == "the window again"  # (the same text once)
+    assert props["back"]["description"] == "which readings to compare with"  # (the class's in its anyOf branch)
+    assert props["back"]["anyOf"][0]["description"].startswith("A time window.")
+    assert props["plain"]["description"].startswith("another unit\n\nC is Celsius") and props["plain"]["default"] == "C"
+    assert readings.invoke({"unit": "C", "window": {"start": "a", "end": "b"}, "same": {"at": "x"}}) == "C"

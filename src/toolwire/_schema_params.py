@@ -1,6 +1,7 @@
 """Readings of a function's parameters for :func:`toolwire.schema.function_schema` that run only off its common path
 (review 175): a default written in ``Annotated[..., Field(default=...)]``, the error for a type hint that names a class
-defined later in the module, and the refusal of a pydantic model class made into a tool.
+defined later in the module, the refusal of a pydantic model class made into a tool, and the description of a
+documented parameter whose type is a class with a docstring of its own.
 
 Private to :mod:`toolwire.schema`.
 """
@@ -20,7 +21,7 @@ from pydantic_core import PydanticUndefined
 from toolwire._schema_compat import _field_copy
 from toolwire.errors import SchemaError
 
-__all__ = ["annotated_default", "model_class_error", "unresolved_hint_error"]
+__all__ = ["annotated_default", "model_class_error", "unresolved_hint_error", "with_class_texts"]
 
 
 def annotated_default(annotation: Any) -> tuple[Any, FieldInfo] | None:
@@ -94,3 +95,24 @@ def model_class_error(tool_name: str, func: Any) -> SchemaError | None:
     return SchemaError(f"Tool {tool_name!r} is made of the pydantic model class {name}, whose fields toolwire does "
                        f"not read from its __init__: pass the model as args_schema too (tool({name}, "
                        f"args_schema={name})), or make the tool of a function that takes the fields or the model.")
+
+
+def with_class_texts(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` (the arguments' JSON Schema before its ``$ref`` entries are inlined, changed in place) with the
+    description of each parameter that refers to a class (a model, an Enum, a dataclass...) and has a description of
+    its own (its ``Args:`` entry) followed by the class's (its docstring), which inlining would otherwise replace by
+    the parameter's (review 175 #6); the parameter's alone when the class has none or says the same."""
+    defs = raw.get("$defs")
+    properties = raw.get("properties")
+    if not defs or type(properties) is not dict:
+        return raw
+    for prop in properties.values():
+        ref = prop.get("$ref") if type(prop) is dict else None
+        own = prop.get("description") if ref is not None else None
+        if type(own) is not str or type(ref) is not str or not ref.startswith("#/$defs/"):
+            continue
+        target = defs.get(ref[len("#/$defs/"):])
+        text = target.get("description") if type(target) is dict else None
+        if type(text) is str and text.strip() and text.strip() not in own:
+            prop["description"] = f"{own}\n\n{text}"
+    return raw

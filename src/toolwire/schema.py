@@ -46,7 +46,7 @@ from pydantic_core import PydanticUndefined
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_json import reader
-from toolwire._schema_params import annotated_default, model_class_error, unresolved_hint_error
+from toolwire._schema_params import annotated_default, model_class_error, unresolved_hint_error, with_class_texts
 from toolwire._schema_refs import (
     _object_schema,
     _object_shape,
@@ -510,11 +510,11 @@ def function_schema(
     model_name = "".join([p.capitalize() for p in tool_name.replace("-", "_").split("_")]) + "Args"
     try:
         raw, validate_python = fast_function_schema(specs, model_name)
-        parameters = _object_shape(sorted_inline(raw))
+        parameters = _object_shape(sorted_inline(with_class_texts(raw)))
         fast, keys = True, {}  # (the fast path takes no Field(alias=...): an Annotated hint is Unsupported)
     except Unsupported:
         raw, validate_python, keys = _pydantic_function_schema(specs, model_name, tool_name)
-        parameters = _object_schema(raw)
+        parameters = _object_schema(with_class_texts(raw))
         fast = False
     parameters.pop("description", None)
     if keys:  # a parameter published under an alias: its default and its null are the alias's (review 124 #2)
