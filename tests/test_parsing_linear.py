@@ -234,7 +234,7 @@ def _old_string_end(text: str, i: int, quote: str, triple: bool) -> int:
             i += 2
         elif text.startswith(closing, i):
             return i + len(closing)
-        elif ch == "\n" and not triple:
+        elif ch == "\n" and not triple and quote == "'":  # (a double-quoted one may hold line breaks: review 178 #2)
             return -2
         else:
             i += 1

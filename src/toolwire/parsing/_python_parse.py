@@ -23,7 +23,7 @@ import threading
 import warnings
 from typing import cast
 
-__all__ = ["MODEL_TEXT", "parse_expr", "parse_source"]
+__all__ = ["MODEL_TEXT", "escape_line_breaks", "parse_expr", "parse_source"]
 
 MODEL_TEXT = "<toolwire model text>"
 """The pseudo-file name model text is parsed under (its warnings are ignored)."""
@@ -84,3 +84,34 @@ def parse_expr(source: str) -> ast.expr:
         SyntaxError, ValueError, MemoryError, RecursionError: ``source`` is not one expression.
     """
     return cast(ast.Expression, parse_source(source)).body
+
+
+
+# a string literal: triple-quoted ones as they are; a one-line double-quoted one may hold raw line breaks (as a JSON
+# string may), a one-line single-quoted one may not (an apostrophe in prose opens no string past its line)
+_STRING = re.compile(r"'''(?:[^\\]|\\[\s\S])*?'''" r'|"""(?:[^\\]|\\[\s\S])*?"""' r"|'(?:[^'\\\n]|\\[\s\S])*'"
+                     r'|(?P<double>"(?:[^"\\]|\\[\s\S])*")')
+
+
+def escape_line_breaks(source: str) -> str | None:
+    """``source`` with each raw line break inside a one-line double-quoted string written as its escape (``\\n``,
+    ``\\r``), so that Python reads it as the JSON reader reads such a string (review 178 #2: models write code and
+    multi-line text so in a pythonic call); ``None`` when no such string holds one.
+
+    Args:
+        source: Python source read from model text (a call, a call list, a dict).
+    """
+    if "\n" not in source and "\r" not in source:
+        return None
+    found = False
+
+    def escaped(m: re.Match[str]) -> str:
+        nonlocal found
+        string = m.group("double")
+        if string is None or ("\n" not in string and "\r" not in string):
+            return m.group()
+        found = True
+        return string.replace("\r", "\\r").replace("\n", "\\n")
+
+    fixed = _STRING.sub(escaped, source)
+    return fixed if found else None

@@ -15,6 +15,7 @@ import keyword
 import re
 from collections.abc import Callable, Mapping
 
+from toolwire.parsing._python_parse import escape_line_breaks
 from toolwire.parsing._scan import parse_expr, python_span_end, skip_ws
 
 __all__ = ["ARGUMENT_LIKE", "KEYWORD_MARK", "NOT_PYTHON", "call_start", "list_items", "list_start",
@@ -65,15 +66,24 @@ def _keywords_repaired(src: str) -> str | None:
 
 def parse_repairing(src: str) -> tuple[ast.expr, str | None]:
     """``(the expression of src, the repaired text it was read from or None)``: a Python keyword written as a
-    parameter's name (``from="NYC"``) is read with :data:`KEYWORD_MARK` before it (:func:`_keywords_repaired`).
+    parameter's name (``from="NYC"``) is read with :data:`KEYWORD_MARK` before it (:func:`_keywords_repaired`), and a
+    raw line break inside a double-quoted string as ``\\n`` (:func:`escape_line_breaks`, as a JSON string reads it:
+    review 178 #2).
 
     Raises:
-        SyntaxError, ValueError, MemoryError, RecursionError: as :func:`parse_expr`, for ``src`` as written.
+        SyntaxError, ValueError, MemoryError, RecursionError: as :func:`parse_expr`, for ``src`` as written (with its
+            line breaks escaped when that is all that was repaired).
     """
     try:
         return parse_expr(src), None
     except SyntaxError as exc:
         error = exc
+    escaped = escape_line_breaks(src)
+    if escaped is not None:
+        try:
+            return parse_expr(escaped), escaped
+        except SyntaxError as exc:
+            error, src = exc, escaped  # (the slip left is the one to report)
     fixed = _keywords_repaired(src)
     if fixed is not None:
         try:

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from toolwire.parsing._python_parse import parse_expr
+from toolwire.parsing._python_parse import escape_line_breaks, parse_expr
 from toolwire.parsing._repeated_keys import RepeatedKey, unique_pairs
 
 
@@ -344,8 +344,9 @@ def python_span_end(text: str, start: int, max_depth: int = MAX_PY_DEPTH) -> int
 
     Returns:
         The index just past the matching closing bracket; :data:`EOF` when the text ends first;
-        :data:`BAD` when brackets do not match or a one-line string runs into a newline; :data:`DEEP`
-        when the nesting exceeds ``max_depth``.
+        :data:`BAD` when brackets do not match or a one-line single-quoted string runs into a newline (a
+        double-quoted one may hold raw line breaks, as a JSON string may); :data:`DEEP` when the nesting exceeds
+        ``max_depth``.
     """
     spans = _spans_of(text)
     j = spans.next_bracket(start)
@@ -374,7 +375,7 @@ class _Spans:
 
     def next_bracket(self, i: int) -> int:
         """The index of the first bracket the scan meets from ``i`` (outside strings and comments), or
-        :data:`EOF` / :data:`BAD` (a one-line string runs into a newline) when it meets none."""
+        :data:`EOF` / :data:`BAD` (a one-line single-quoted string runs into a newline) when it meets none."""
         text, known, n = self.text, self.brackets, len(self.text)
         path = []
         while (found := known.get(i)) is None:
@@ -476,9 +477,11 @@ class _Spans:
         return found
 
 
-# a string body up to its next quote character, a newline (one-line strings) or a backslash before a quote
+# a string body up to its next quote character, a newline (one-line single-quoted strings) or a backslash before a
+# quote: a one-line double-quoted string may hold raw line breaks, as a JSON string may (review 178 #2: models write
+# code so in a pythonic call), while an apostrophe in prose opens no string past its line
 _STRING_BODY = {
-    ('"', False): re.compile(r'(?:[^"\\\n]|\\[^"])*+'),
+    ('"', False): re.compile(r'(?:[^"\\]|\\[^"])*+'),
     ("'", False): re.compile(r"(?:[^'\\\n]|\\[^'])*+"),
     ('"', True): re.compile(r'(?:[^"\\]|\\[^"])*+'),
     ("'", True): re.compile(r"(?:[^'\\]|\\[^'])*+"),
@@ -505,11 +508,16 @@ def _spans_of(text: str) -> _Spans:
 
 
 def _literal(source: str) -> Any:
-    """The JSON-ready value of the Python literal ``source``, or ``None`` when it is not one."""
-    try:
-        return to_jsonable(ast.literal_eval(parse_expr(source)))
-    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
-        return None
+    """The JSON-ready value of the Python literal ``source``, or ``None`` when it is not one (a raw line break in
+    a double-quoted string is read as ``\\n``, as in JSON: :func:`escape_line_breaks`)."""
+    for attempt in (source, escape_line_breaks(source)):
+        if attempt is None:
+            break
+        try:
+            return to_jsonable(ast.literal_eval(parse_expr(attempt)))
+        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
 
 
 def _repaired_json(source: str) -> Any:
