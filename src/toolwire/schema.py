@@ -163,6 +163,7 @@ def _field_default(info: FieldInfo) -> Any:
 
 
 _ANNOTATED = type(Annotated[int, 0])
+_CLASS_OR_PARTIAL = (type, functools.partial)  # (a tuple made once, not a union per call)
 
 
 def _validator(validate_python: Callable[[Any], Any], tool_name: str, parameters: dict[str, Any],
@@ -426,7 +427,7 @@ def function_schema(
         ToolDefinitionWarning: the function takes ``*args``/``**kwargs`` (left out of the schema), or its docstring
             describes a parameter it does not have.
     """
-    if isinstance(func, type | functools.partial) and (refused := model_class_error(tool_name, func)) is not None:
+    if isinstance(func, _CLASS_OR_PARTIAL) and (refused := model_class_error(tool_name, func)) is not None:
         raise refused  # (a pydantic model class: its __init__ takes **data, so no field had a type: review 175 #4)
     try:
         params = signature_params(func)
