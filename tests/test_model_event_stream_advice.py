@@ -23,3 +23,17 @@ def test_a_bound_model_says_the_same() -> None:
     with pytest.raises(UserError, match="astream_events"):
         bound.astream_events("hello", version="v2")
     assert asyncio.run(bound.ainvoke("hello")).content == "hi"
+
+
+@pytest.mark.parametrize("name", ["astream_events", "astream_log"])
+def test_a_pipeline_and_structured_output_say_the_same(name: str) -> None:
+    """Review 181 #3: ``model | step`` and ``with_structured_output(...)`` gave a bare AttributeError."""
+    from pydantic import BaseModel
+
+    class Point(BaseModel):
+        x: int
+
+    model = ScriptedChatModel(["hi"])
+    for runnable in (model | (lambda reply: reply.content), model.with_structured_output(Point)):
+        with pytest.raises(UserError, match=f"^{name} is LangChain's callback event stream"):
+            getattr(runnable, name)("hello")

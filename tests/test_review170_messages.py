@@ -200,3 +200,21 @@ def test_a_missing_bfcl_data_folder_says_what_to_pass(tmp_path) -> None:
         assert str(info.value) == (f"BFCL data folder {str(missing)!r} does not exist or is not a folder: pass the "
                                    "folder that holds the BFCL_v4_<category>.json question files (this project's CI "
                                    "keeps them in ../shared/bfcl).")
+
+
+def test_the_wrong_tool_error_pickles_and_copies() -> None:
+    """Review 181 #2: WrongToolCallError could not be rebuilt from its message, so a process pool broke."""
+    import copy
+    import pickle
+
+    from toolwire._tool_run import WrongToolCallError, check_call_name
+    from toolwire.errors import ToolExecutionError
+
+    try:
+        check_call_name("get_weather", {"name": "get_time"})
+    except WrongToolCallError as exc:
+        for again in (pickle.loads(pickle.dumps(exc)), copy.copy(exc)):
+            assert isinstance(again, ToolExecutionError) and str(again) == str(exc)
+            assert (again.tool_name, again.called) == ("get_weather", "get_time")
+    else:
+        raise AssertionError("not refused")

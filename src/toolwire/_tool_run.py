@@ -571,9 +571,9 @@ class WrongToolCallError(ToolExecutionError):
     to 80 characters), so the error result can name it without reading the message's text.
     """
 
-    def __init__(self, message: str, tool_name: str, *, called: str) -> None:
-        super().__init__(message, tool_name)
-        self.called = called
+    def __init__(self, message: str, tool_name: str | None = None, *, called: str = "") -> None:
+        super().__init__(message, tool_name)  # (defaults: pickle and copy rebuild it from its message alone, and
+        self.called = called  # then set its attributes: review 181 #2)
 
 
 def _require_call_id(call: Mapping[str, Any], tool_name: str) -> None:

@@ -211,6 +211,9 @@ class ModelPipeline(Batching):
         """
         return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
+    astream_events = RunnableMethods.astream_events  # (LangChain's event streams refused as a model refuses them)
+    astream_log = RunnableMethods.astream_log
+
     def invoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Run the steps in order and return the last one's result (all of them again, under :meth:`with_retry`).
 

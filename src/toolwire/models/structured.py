@@ -333,6 +333,9 @@ class StructuredOutput(Batching):
         """
         return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
+    astream_events = RunnableMethods.astream_events  # (LangChain's event streams refused as a model refuses them)
+    astream_log = RunnableMethods.astream_log
+
     def invoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Ask the model and read its forced call as a value of the schema; with ``retries``, ask again after a reply
         that cannot be read, telling the model what did not fit (:func:`~toolwire.models._structured_retry.
