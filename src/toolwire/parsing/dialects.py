@@ -6,16 +6,17 @@ their calls into the text. :func:`parse_tool_calls` finds them and returns the r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 
 from toolwire.errors import UserError
-from toolwire.parsing._calls import ParsedReply
+from toolwire.parsing._calls import Collector, ParsedReply
 from toolwire.parsing._scan import forget_spans
-from toolwire.parsing.function_tags import FUNCTION_TAG, parse_function_tags
-from toolwire.parsing.hermes import OPEN_TAG, parse_hermes
-from toolwire.parsing.llama import parse_json
-from toolwire.parsing.mistral import MARKER, parse_mistral
-from toolwire.parsing.pythonic import parse_pythonic
+from toolwire.parsing.function_tags import FUNCTION_TAG, collect_function_tags, parse_function_tags
+from toolwire.parsing.hermes import OPEN_TAG, collect_hermes, parse_hermes
+from toolwire.parsing.llama import collect_json, parse_json
+from toolwire.parsing.mistral import MARKER, collect_mistral, parse_mistral
+from toolwire.parsing.pythonic import collect_pythonic, parse_pythonic
 
 __all__ = ["DIALECTS", "parse_tool_calls"]
 
@@ -31,14 +32,16 @@ _PARSERS: dict[str, Callable[[str, Collection[str]], ParsedReply]] = {
 }
 
 
-_AUTO_ORDER: tuple[tuple[Callable[[str, Collection[str]], ParsedReply], str | None], ...] = (
-    (parse_hermes, OPEN_TAG),
-    (parse_mistral, MARKER),
-    (parse_function_tags, FUNCTION_TAG),
-    (parse_json, None),
-    (parse_pythonic, None),
+_Collect = Callable[[str, Collection[str]], Collector]
+_AUTO_ORDER: tuple[tuple[_Collect, str | None], ...] = (
+    (collect_hermes, OPEN_TAG),
+    (collect_mistral, MARKER),
+    (collect_function_tags, FUNCTION_TAG),
+    (collect_json, None),
+    (collect_pythonic, None),
 )
-
+# what opens every call syntax: a marker (its "<" or "["), a JSON object or list, a pythonic call's "("
+_OPENERS = re.compile(r"[<\[{(]")
 
 def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None = None) -> ParsedReply:
     """Find the tool calls in a model's text reply.
@@ -66,8 +69,11 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
 
             or ``None`` (default) to try them in turn (marked formats first: hermes, mistral, function_tag, then json
             which reads ``<|python_tag|>``, fences and bare JSON left to right, then pythonic) and use the
-            first that finds a valid call; when none does, the first that found an invalid one (so a
-            marker quoted inside another dialect's string argument does not hide that call).
+            first that finds a valid call; when none does, the first that found an invalid one. A dialect
+            whose first call lies inside a call another dialect read, which began before it, is passed over:
+            a marker quoted inside another call's string argument
+            (``{"name": "write_file", "arguments": {"content": "<tool_call>...</tool_call>"}}``) neither
+            replaces nor hides that call (review 178 #1).
 
     Lenient by design: this reads a reply meant to hold calls (what a local model wrote once a call
     started, a server's text reply), so a call of a bound tool is read wherever it stands, prose and code
@@ -99,13 +105,42 @@ def _parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | Non
         if parser is None:
             raise UserError(f"Unknown tool-call dialect {dialect!r}; use one of {', '.join(DIALECTS)} or None.")
         return parser(text, tool_names)
-    first_invalid: ParsedReply | None = None
-    for parser, needed in _AUTO_ORDER:
-        if needed is not None and needed not in text:
+    read: dict[int, Collector | None] = {}  # each dialect's reading, made once (None: its marker is not in the text)
+    first_invalid: Collector | None = None
+    for index in range(len(_AUTO_ORDER)):
+        collector = _read(read, index, text, tool_names)
+        if collector is None or not (collector.calls or collector.invalid) or _quoted(read, index, text, tool_names):
             continue
-        reply = parser(text, tool_names)
-        if reply.tool_calls:
-            return reply
-        if reply.invalid_tool_calls and first_invalid is None:
-            first_invalid = reply
-    return first_invalid if first_invalid is not None else ParsedReply(text.strip(), [], [])
+        if collector.calls:
+            return collector.result(text)
+        if first_invalid is None:
+            first_invalid = collector
+    return first_invalid.result(text) if first_invalid is not None else ParsedReply(text.strip(), [], [])
+
+
+def _read(read: dict[int, Collector | None], index: int, text: str, tool_names: Collection[str]) -> Collector | None:
+    """The reading of ``text`` by the dialect ``_AUTO_ORDER[index]`` (kept in ``read``), or None when the dialect's
+    marker is not in the text."""
+    if index not in read:
+        collect, needed = _AUTO_ORDER[index]
+        read[index] = None if needed is not None and needed not in text else collect(text, tool_names)
+    return read[index]
+
+
+def _quoted(read: dict[int, Collector | None], index: int, text: str, tool_names: Collection[str]) -> bool:
+    """Whether the first call syntax the dialect ``_AUTO_ORDER[index]`` read lies inside a call another dialect read,
+    which began before it: a marker quoted in a string argument (a tool writing documentation of the Hermes format,
+    ``{"name": "write_file", "arguments": {"content": "<tool_call>{...}</tool_call>"}}``), not a call the model
+    made (review 178 #1)."""
+    own = read[index]
+    if own is None or not own.spans:
+        return False
+    start, end = min(own.spans)
+    if _OPENERS.search(text, 0, start) is None:  # nothing before it opens a call: the common case, decided at once
+        return False
+    for other in range(len(_AUTO_ORDER)):
+        found = _read(read, other, text, tool_names) if other != index else None
+        if found is not None and (found.calls or found.invalid) and any(
+                s < start and end <= e for s, e in found.spans):
+            return True
+    return False

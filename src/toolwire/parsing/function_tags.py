@@ -98,6 +98,11 @@ def parse_function_tags(text: str, tool_names: Collection[str] | Mapping[str, An
         ``</tool_call>`` or the next call, is tolerated. Outside a block, a tag followed by anything else
         (the format named in a sentence) stays text.
     """
+    return collect_function_tags(text, tool_names).result(text)
+
+
+def collect_function_tags(text: str, tool_names: Collection[str] | Mapping[str, Any]) -> Collector:
+    """:func:`parse_function_tags`' reading: the :class:`Collector` with the calls and the spans of their syntax."""
     collector = Collector(tool_names)
     schemas = tool_names if isinstance(tool_names, Mapping) else {}
     finder = Finder(text)
@@ -110,7 +115,7 @@ def parse_function_tags(text: str, tool_names: Collection[str] | Mapping[str, An
             continue
         collector.add_span(opened, _wrap_end(text, end))
         pos = end
-    return collector.result(text)
+    return collector
 
 
 def read_function_tag(collector: Collector, text: str, start: int, schemas: Mapping[str, Any], *,

@@ -48,6 +48,11 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         schemas when ``tool_names`` maps names to them); a missing ``</tool_call>`` is tolerated. A tag followed by
         prose and never closed (the tag named in a sentence) stays text.
     """
+    return collect_hermes(text, tool_names).result(text)
+
+
+def collect_hermes(text: str, tool_names: Collection[str]) -> Collector:
+    """:func:`parse_hermes`' reading: the :class:`Collector` with the calls and the spans of their syntax."""
     collector = Collector(tool_names)
     schemas = tool_names if isinstance(tool_names, Mapping) else {}
     finder = Finder(text)  # one for the reply, so that reading many blocks stays linear
@@ -86,7 +91,7 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         pos = _after_close(text, end, fence is not None)
         unclosed = pos if pos == end or not _CLOSE.match(text, skip_ws(text, end)) else -1
         collector.add_span(start, pos)
-    return collector.result(text)
+    return collector
 
 
 def _function_tags(collector: Collector, text: str, p: int, limit: int, schemas: Mapping[str, Any],

@@ -186,6 +186,11 @@ def parse_json(text: str, tool_names: Collection[str]) -> ParsedReply:
         bound name makes a call (``{"name": "Ann"}`` in prose stays text); bare text cut off inside a call
         to a bound tool gives an InvalidToolCall.
     """
+    return collect_json(text, tool_names).result(text)
+
+
+def collect_json(text: str, tool_names: Collection[str]) -> Collector:
+    """:func:`parse_json`' reading: the :class:`Collector` with the calls and the spans of their syntax."""
     collector = Collector(tool_names)
     n = len(text)
     pos = 0
@@ -216,4 +221,4 @@ def parse_json(text: str, tool_names: Collection[str]) -> ParsedReply:
             if end is None:
                 break
             pos = end
-    return collector.result(text)
+    return collector

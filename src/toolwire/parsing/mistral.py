@@ -40,6 +40,11 @@ def parse_mistral(text: str, tool_names: Collection[str]) -> ParsedReply:
         JSON object (text that is not JSON, a string, an array: up to the end of its JSON value or line). Text
         after the calls stays content, and a marker followed by prose (named in a sentence) stays text.
     """
+    return collect_mistral(text, tool_names).result(text)
+
+
+def collect_mistral(text: str, tool_names: Collection[str]) -> Collector:
+    """:func:`parse_mistral`' reading: the :class:`Collector` with the calls and the spans of their syntax."""
     from toolwire.errors import ToolCallParseError
 
     collector = Collector(tool_names)
@@ -104,7 +109,7 @@ def parse_mistral(text: str, tool_names: Collection[str]) -> ParsedReply:
             collector.add_invalid(None, "", _NO_CALL)
         collector.add_span(start, end)
         pos = max(end, start + len(MARKER))
-    return collector.result(text)
+    return collector
 
 
 def _not_object(collector: Collector, text: str, m: re.Match[str], limit: int) -> int:

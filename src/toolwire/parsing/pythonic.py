@@ -586,8 +586,13 @@ def parse_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -
         cut are kept); prose such as ``get_weather(city)`` stays text. A code fence holding only calls
         is removed with them.
     """
+    return collect_pythonic(text, tool_names).result(text)
+
+
+def collect_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -> Collector:
+    """:func:`parse_pythonic`' reading: the :class:`Collector` with the calls and the spans of their syntax."""
     collector = Collector(tool_names)
     spans = _scan(collector, text, False, PythonNames(tool_names))
     for start, end in [*spans, *_fences(text, spans)]:
         collector.add_span(start, end)
-    return collector.result(text)
+    return collector
