@@ -11,7 +11,10 @@ LangChain's would refuse:
 * a key no field declares (after the model's own ``mode="before"`` validator) is refused, as for toolwire's own tools,
   unless the model sets ``extra="allow"`` or ``extra="ignore"``; an injected argument's name always is;
 * when the LangChain tool has a ``handle_validation_error`` (``True``, a text, a callable), arguments the check
-  refuses are handed to the tool as they are, so LangChain's handler answers them, as LangChain runs the tool.
+  refuses that LangChain's own ``args_schema`` refuses too are handed to the tool as they are, so LangChain's handler
+  answers them, as LangChain runs the tool; arguments only toolwire refuses (a key no field declares, which LangChain
+  would drop without a word, a boolean for a number) keep toolwire's error (review 181 #1: the tool ran with its
+  default for a misspelled key).
 """
 
 from __future__ import annotations
@@ -92,8 +95,8 @@ def _real_model_check(lc_tool: Any, visible: set[str], fixed: Mapping[str, Any],
     if set(fields) - set(hidden) != visible:
         return None
     extra = dict(model.model_config).get("extra")
-    validate = pydantic_validator(model, name, [key for key in fields if key in visible],
-                                  extra if extra in ("allow", "ignore") else "forbid")
+    validate = pydantic_validator(model, name, [fields[key].alias or key for key in fields if key in visible],
+                                  extra if extra in ("allow", "ignore") else "forbid")  # (the names it validates by)
     if validate is None:
         return None
     call_ids = [key for key, field in hidden.items() if "call_id" in {langchain_marker(m) for m in field.metadata}]
@@ -123,6 +126,7 @@ def langchain_check(validate: Callable[[Any], dict[str, Any]], lc_tool: Any, vis
     """
     declared = getattr(getattr(lc_tool, "args_schema", None), "model_fields", None)
     hidden = {key for key in declared if key not in visible} if isinstance(declared, dict) else set()
+    refused_by_langchain = _langchain_refusal(lc_tool, visible, fixed)
     real = _real_model_check(lc_tool, visible, fixed, name)
     handled = getattr(lc_tool, "handle_validation_error", False) not in (False, None)
     if real is None and not handled:
@@ -134,9 +138,44 @@ def langchain_check(validate: Callable[[Any], dict[str, Any]], lc_tool: Any, vis
         try:
             return (real or validate)(args)
         except ToolValidationError:
-            if not handled or not isinstance(args, Mapping):
+            if not handled or not isinstance(args, Mapping) or not refused_by_langchain(args):
                 raise
         # LangChain's tool answers them with its handle_validation_error (as it runs them itself)
         return dict(args)
 
     return check
+
+
+def _langchain_refusal(lc_tool: Any, visible: set[str],
+                       fixed: Mapping[str, Any]) -> Callable[[Mapping[str, Any]], bool]:
+    """``refuses(args)``: whether the LangChain tool's own ``args_schema`` refuses ``args`` (so its
+    ``handle_validation_error`` would answer them), its injected arguments given their values (``fixed``; the call's
+    id for ``InjectedToolCallId``) and errors about an injected argument left without a value not counted. Always True
+    for a schema that is not a pydantic v2 model (LangChain then decides)."""
+    from pydantic import BaseModel, ValidationError
+
+    model = getattr(lc_tool, "args_schema", None)
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        return lambda args: True
+    fields = dict(getattr(model, "model_fields", {}) or {})
+    hidden = {key: field for key, field in fields.items() if key not in visible}
+    names = {key: field.alias or key for key, field in hidden.items()}
+    filled = {names[key]: value for key, value in fixed.items() if key in hidden}
+    from toolwire._tool_checks import langchain_marker
+
+    call_ids = [names[key] for key, field in hidden.items()
+                if "call_id" in {langchain_marker(m) for m in field.metadata}]
+    unfilled = set(names.values()) - set(filled) - set(call_ids)
+
+    def refuses(args: Mapping[str, Any]) -> bool:
+        from toolwire._tool_run import current_call_id
+
+        try:
+            model.model_validate({**dict(args), **filled, **dict.fromkeys(call_ids, current_call_id() or "call_id")})
+        except ValidationError as exc:
+            return any(not error["loc"] or error["loc"][0] not in unfilled for error in exc.errors())
+        except Exception:  # a validator of the tool's own that fails otherwise: LangChain's tool meets it too
+            return True
+        return False
+
+    return refuses
