@@ -24,7 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from toolwire.messages import AIMessage, AIMessageChunk, HumanMessage, ToolMessage, merge_chunks, tool_call
@@ -236,6 +236,9 @@ def test_streamed_reply_equals_the_whole_reply(style: str, calls: list, cuts: li
     # id; under new ids a repeated name could be a per-piece-id server's), so those styles send "{}"
     if style in ("openrouter", "ollama"):
         calls = [(name, args or {}) for name, args in calls]
+    # under one id, a call the same as the one before it is that call sent again (a summary chunk), dropped in a
+    # stream (review 177 #2): OpenRouter's parallel calls under one id differ
+    assume(style != "openrouter" or all(a != b for a, b in itertools.pairwise(calls)))
     texts = [(name, "" if args is None else json.dumps(args, ensure_ascii=False)) for name, args in calls]
     calls = [(name, args or {}) for name, args in calls]
     deltas, whole_calls = _deltas(style, texts, cuts, name_cut)

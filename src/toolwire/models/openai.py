@@ -383,8 +383,11 @@ class ChatOpenAI(SDKChatModel):
     def _stream_state(self, request: ChatRequest) -> Any:
         if self.use_responses_api:
             return codec.ResponsesStreamState()
-        return codec.StreamState(compatible=self._compatible,  # OpenAI's own streams always end with a finish_reason
-                                 limit=self._limit(request) if self._compatible else None)
+        state = codec.StreamState(compatible=self._compatible,  # OpenAI's own streams always end with a finish_reason
+                                  limit=self._limit(request) if self._compatible else None)
+        # two id-less calls of tools without parameters on one index are two calls, not one joined name (review 177 #7)
+        state.merger.tool_names = frozenset(request.tool_parameters) or None
+        return state
 
     def _stream_options_hint(self, status: int, message: str, body: Any) -> str | None:
         """The hint for a server that refuses ``stream_options`` (older vLLM and Mistral answer 400/422

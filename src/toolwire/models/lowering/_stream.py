@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolwire.chunks import continues_name, opens_value, provisional_call_id
+from toolwire._call_records import _id_text
+from toolwire._chunk_calls import Restatement, continues_name, opens_value, provisional_call_id
 from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk
 from toolwire.models.lowering._calls import CUT_OFF
 from toolwire.models.lowering._common import CallIds, native_call
@@ -27,7 +28,7 @@ __all__ = ["ToolCallMerger", "cut_calls"]
 
 
 class _Slot:
-    __slots__ = ("fragments", "id", "made", "name", "parser", "position")
+    __slots__ = ("fragments", "held", "held_id", "id", "made", "name", "parser", "position")
 
     def __init__(self, position: int, call_id: str, made: bool = False) -> None:
         self.position = position
@@ -36,9 +37,14 @@ class _Slot:
         self.name: str | None = None
         self.parser = PartialJSONParser()
         self.fragments = 0
+        # a piece under this call's id and name after its arguments were complete, which may be sending it again
+        # (review 177 #2): its argument text so far, read against this call's (None: no such piece is being read)
+        self.held: tuple[Restatement, str] | None = None
+        self.held_id: str | None = None  # the provider's id that piece came with
 
 
-def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: Any, same_id: bool = False) -> bool:
+def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: Any, same_id: bool = False,
+                     names: Any = None) -> bool:
     """Whether a named piece that would continue ``slot`` starts another call instead.
 
     A piece without ``slot``'s id (``call_id`` is another id, or ``None``) starts one when it has a name, and the slot
@@ -46,13 +52,14 @@ def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: A
     argument text. A piece that continues the slot's name (:func:`~toolwire.chunks.continues_name`: the name streamed
     in pieces, as the OpenAI SDK joins them) starts none. A piece with the slot's own id (``same_id``) starts one only
     when the slot has a name and the piece another, or the same name with more argument text after complete JSON
-    (DeepSeek, GLM, Kimi and OpenRouter send parallel calls under one id, OpenRouter even on one index). (The rule
+    (DeepSeek, GLM, Kimi and OpenRouter send parallel calls under one id, OpenRouter even on one index). ``names``:
+    the bound tools' names, when known (:func:`~toolwire.chunks.continues_name`). (The rule
     :func:`~toolwire.messages.merge_chunks` follows too.)"""
     if not name:
         return False
     if not slot.name:
         return not same_id and slot.fragments > 0
-    if continues_name(slot.name, slot.fragments > 0, name, call_id):  # a piece with any id is no name piece
+    if continues_name(slot.name, slot.fragments > 0, name, call_id, names):  # a piece with an id is no name piece
         return False
     if name != slot.name:
         return True
@@ -60,6 +67,19 @@ def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: A
         return opens_value(args) and slot.parser.complete
     return bool(call_id or args) and slot.parser.complete
 
+
+def _restarts(slot: _Slot, name: str | None, args: Any) -> bool:
+    """Whether a piece with ``slot``'s own id may be sending ``slot`` again: its name, after its arguments are
+    complete, with no argument text or text that opens a JSON value (the rule ``merge_chunks`` follows too)."""
+    return (bool(name) and name == slot.name and slot.held is None and slot.parser.complete
+            and (not args or opens_value(args)))
+
+
+def _text(args: Any) -> str:
+    """A piece's ``args`` as text (decoded arguments as their JSON text)."""
+    if args is None:
+        return ""
+    return args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
 
 
 class ToolCallMerger:
@@ -99,9 +119,22 @@ class ToolCallMerger:
     has sent none: the first id a later piece of the call brings replaces it, on that piece and the ones after it,
     and :func:`~toolwire.messages.merge_chunks` lets it replace the generated one too, so the merged stream has the
     provider's id as ``invoke`` has (review 142 #1: OpenAI-compatible servers that send the id after the first piece).
+
+    A piece with a call's own id and name after its arguments are complete, whose argument text rebuilds them (whole,
+    or in pieces; whitespace outside strings aside: :class:`~toolwire._chunk_calls.Restatement`), sends the call
+    again (LiteLLM's summary chunk, GLM's resent payload): its pieces come back empty (no name, no argument text),
+    not as a second call (review 177 #2). The text is held while it is a start of the call's arguments; once it
+    differs it is another call after all (OpenRouter's parallel calls under one id), which starts with all of it.
+
+    Args:
+        tool_names: the bound tools' names, when known: another name on a call's index from a piece with no id,
+            before any argument text, is then another call when both names are tools and the two joined are not
+            (a server that sends no ids and ``""`` for a tool without parameters; review 177 #7). Settable later as
+            the ``tool_names`` attribute.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, tool_names: Any = None) -> None:
+        self.tool_names = tool_names
         self._slots: list[_Slot] = []
         self._by_index: dict[Any, _Slot] = {}  # provider index -> the call open on it
         self._by_key: dict[tuple[Any, str], _Slot] = {}  # (index, provider id) -> the latest call it opened there
@@ -140,11 +173,12 @@ class ToolCallMerger:
         if index is not None:
             slot = self._by_key.get((index, call_id)) if call_id else None
             if slot is not None:  # this id opened a call on this index: that call, or the next under the same id
-                if _starts_new_call(slot, name, call_id, args, same_id=True):
+                if not self._restarts(slot, name, call_id, args) and _starts_new_call(slot, name, call_id, args,
+                                                                                      same_id=True):
                     slot = None
             else:  # a new id, a per-piece id or none: the call open on the index, unless the piece starts one
                 slot = self._by_index.get(index)
-                if slot is not None and _starts_new_call(slot, name, call_id, args):
+                if slot is not None and _starts_new_call(slot, name, call_id, args, names=self.tool_names):
                     slot = None
             if slot is None:
                 slot = self._new(index, call_id)
@@ -152,12 +186,42 @@ class ToolCallMerger:
             return slot
         if call_id:
             slot = self._by_id.get(call_id)
-            if slot is None or _starts_new_call(slot, name, call_id, args, same_id=True):
+            if slot is None or (not self._restarts(slot, name, call_id, args)
+                                and _starts_new_call(slot, name, call_id, args, same_id=True)):
                 slot = self._new(None, call_id)
             return slot
         if self._last is None or (name and self._last.name):
             return self._new(None, None)  # a named piece after a named call starts the next call
         return self._last
+
+    @staticmethod
+    def _restarts(slot: _Slot, name: str | None, call_id: str, args: Any) -> bool:
+        """Whether this piece, with ``slot``'s own id, may be sending it again: then ``slot`` holds its text."""
+        if not _restarts(slot, name, args):
+            return False
+        slot.held, slot.held_id = (Restatement(slot.parser.text), ""), call_id
+        return True
+
+    def _hold(self, slot: _Slot, index: Any, args: Any) -> ToolCallChunk:
+        """Read a piece of a call ``slot`` that may be being sent again (:attr:`_Slot.held`): an empty piece of
+        ``slot`` while its text rebuilds ``slot``'s arguments, else the start of another call under the same id,
+        with all the text held."""
+        reader, held = slot.held  # type: ignore[misc]
+        text = _text(args)
+        held += text
+        if reader.feed(text) is not False:
+            slot.held = (reader, held)
+            return {"name": None, "args": "", "id": slot.id, "index": slot.position, "type": "tool_call_chunk"}
+        call_id, slot.held, slot.held_id = slot.held_id, None, None
+        new = self._new(index, call_id)
+        if index is not None:
+            self._by_index[index] = new
+        self._last = new
+        new.name = slot.name
+        if held:
+            new.parser.feed(held, build=False)
+            new.fragments += 1
+        return {"name": new.name, "args": held, "id": new.id, "index": new.position, "type": "tool_call_chunk"}
 
     def add(self, *, index: Any = None, id: str | None = None, name: str | None = None,
             args: Any = None) -> ToolCallChunk:
@@ -165,7 +229,8 @@ class ToolCallMerger:
 
         Args:
             index: the provider's key of the call in this reply (an int or any hashable), or ``None``.
-            id: the provider's call id when the piece carries it.
+            id: the provider's call id when the piece carries it (one that is not a string, a number such as ``0``
+                included, is kept as its text).
             name: the function name when the piece carries it.
             args: an argument JSON text fragment, or a whole decoded object (Gemini), or ``None``.
 
@@ -173,10 +238,14 @@ class ToolCallMerger:
             ``{"name", "args", "id", "index", "type": "tool_call_chunk"}`` where ``index`` is the call's
             position in the reply (0-based), ``id`` the call's id (``None`` on a piece that continues the
             call's name, as OpenAI sends such pieces), and ``args`` the text fragment, so
-            :func:`~toolwire.messages.merge_chunks` of the chunks rebuilds the calls.
+            :func:`~toolwire.messages.merge_chunks` of the chunks rebuilds the calls (a piece that sends a call
+            again comes back with no name and no text; see the class).
         """
+        id = _id_text(id)  # a number (0 too) as its text, as invoke keeps it (review 177 #8); "" is no id
         slot = self._resolve(index, id, name, args)
         self._last = slot
+        if slot.held is not None:  # a piece of the call sent again, or of another call under its id
+            return self._hold(slot, index, args)
         if slot.made and id:
             self._adopt(slot, index, id)
         call_id: str | None = slot.id
