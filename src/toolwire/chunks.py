@@ -196,7 +196,7 @@ class AIMessageChunk(ChunkLangChainAPI):
         Args:
             tool_names: the bound tools' names, listed in the error of a call that has no name, as
                 ``parse_response(..., tool_names=...)`` lists them (``None``: not known, the error names
-                no tools).
+                no tools), and telling two calls on one index apart as :func:`merge_chunks` does.
 
         Returns:
             The AIMessage: this chunk's content, the calls read from its tool-call chunks, then its invalid
@@ -298,7 +298,10 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     or another name, or complete JSON arguments while the piece brings a new id or argument text (an
     index reused for the next call, or whole calls sent one per chunk); one with the call's own id starts
     a new call when it brings another name, or the same name with argument text after complete JSON (one
-    id for every call on index 0). The first non-empty ``name`` and ``id`` of a call win (but for an id a provider
+    id for every call on index 0), unless its argument text rebuilds that call's own: a call sent again whole is
+    dropped (review 177 #2). Another name from a piece with no id on a call's index, before any argument text, is the
+    rest of the call's name, unless ``tool_names`` has both names and not the two joined (two calls of tools without
+    parameters; review 177 #7). The first non-empty ``name`` and ``id`` of a call win (but for an id a provider
     stream made for a call whose first piece came without one, which the provider's id in a later piece replaces,
     as the stream does) and its ``args`` fragments are concatenated in order. When every call has an index, the
     calls come out in index order.
@@ -314,8 +317,9 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
         chunks: the chunks in arrival order.
         as_chunk: return an :class:`AIMessageChunk` (default) or, when False, the final
             :class:`AIMessage` (``merge_chunks(...).to_message(tool_names=tool_names)``).
-        tool_names: with ``as_chunk=False``, the bound tools' names, listed in the error of a call that
-            has no name (see :meth:`AIMessageChunk.to_message`).
+        tool_names: the bound tools' names: they tell two calls on one index apart (see above) and, with
+            ``as_chunk=False``, are listed in the error of a call that has no name (see
+            :meth:`AIMessageChunk.to_message`).
 
     Returns:
         The merged chunk, or the final message.
