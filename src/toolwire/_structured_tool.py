@@ -80,7 +80,7 @@ class _SyncAndAsyncTool(Tool):
         source = self._source
         if source is None:
             return super().__reduce_ex__(protocol)  # (its error, in one sentence)
-        schema, parse_docstring = source[1] if source[0] == "function" else (source[1], False)
+        schema, parse_docstring = source[1][:2] if source[0] == "function" else (source[1], False)
         options = {key: getattr(self, key) for key in ("timeout", "handle_errors", "hide_error_details")}
         return _remade, (self.func, self.coroutine, self.name, self.description, self.return_direct, schema,
                          self.response_format, parse_docstring, options)

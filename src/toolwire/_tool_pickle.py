@@ -87,12 +87,13 @@ def tool_at(module: str, qualname: str) -> Any:
 def rebuild_tool(cls: type[Tool], how: str, func: Any, source: Any, name: str, description: str,
                  options: dict[str, Any], extra: dict[str, Any] | None = None) -> Tool:
     """Unpickling, way 3: ``cls.from_function`` (``how`` "function"; ``source`` is ``(args_schema,
-    parse_docstring)``) or ``cls.from_schema`` (``how`` "schema"; ``source`` is the parameters' JSON Schema);
-    ``extra``: the fields its tool dict's spec carried (``tool_from_schema``'s ``{"strict": True}``)."""
+    parse_docstring, static)``, ``static`` left out by earlier versions: the function was a staticmethod's) or
+    ``cls.from_schema`` (``how`` "schema"; ``source`` is the parameters' JSON Schema); ``extra``: the fields its tool
+    dict's spec carried (``tool_from_schema``'s ``{"strict": True}``)."""
     if how == "function":
-        args_schema, parse_docstring = source
-        return cls.from_function(func, name, description, args_schema=args_schema,
-                                 parse_docstring=parse_docstring, **options)
+        args_schema, parse_docstring, *static = source
+        return cls.from_function(staticmethod(func) if any(static) else func, name, description,
+                                 args_schema=args_schema, parse_docstring=parse_docstring, **options)
     made = cls.from_schema(func, name, description, source, **options)
     if extra:
         from toolwire.models._tool_conversion import ToolDictSpec

@@ -405,6 +405,7 @@ def function_schema(
     *,
     description: str | None = None,
     parse_docstring: bool = True,
+    static: bool = False,
 ) -> FunctionSchema:
     """Build a :class:`FunctionSchema` from a Python function (sync or async).
 
@@ -414,6 +415,8 @@ def function_schema(
         tool_name: the tool's name (used in messages).
         description: the tool description; when None it comes from the docstring.
         parse_docstring: read parameter descriptions from the docstring (default True).
+        static: ``func`` is a staticmethod's function, so its first parameter is an argument even when it is named
+            ``self`` or ``cls`` (a function written in a class body otherwise receives the instance or class there).
 
     Returns:
         The frozen :class:`FunctionSchema`.
@@ -464,7 +467,8 @@ def function_schema(
     defaults: dict[str, Any] = {}
     fill: dict[str, Any] = {}
     fixed = partial_keywords(func)
-    receiver = params[0][0] if params and params[0][0] in ("self", "cls") and defined_in_class(func) else None
+    receiver = params[0][0] if (params and params[0][0] in ("self", "cls") and not static
+                                and defined_in_class(func)) else None
     if receiver is not None and isinstance(func, functools.partial) and receiver not in fixed:  # review 78
         owner, _, method = getattr(hint_target(func), "__qualname__", "TheClass.method").rpartition(".")
         raise SchemaError(f"Tool {tool_name!r} is a partial of the method {owner}.{method} with no instance for "

@@ -237,6 +237,7 @@ class Tool(ToolArguments, Batching):
         Warns:
             ToolDefinitionWarning: the definition works but is likely a mistake (see its message).
         """
+        static = isinstance(func, staticmethod)  # (its first parameter is an argument, even named self or cls)
         if isinstance(func, (classmethod, staticmethod)):  # ``@tool`` above ``@classmethod``: see ``__get__``
             func = func.__func__
         tool_name = name if name is not None else function_name(func)
@@ -255,10 +256,13 @@ class Tool(ToolArguments, Batching):
             schema = hide_injected_fields(model_schema(args_schema, tool_name, description or doc_desc or None),
                                           args_schema, tool_name)  # (LangChain's injected fields: review 143 #3)
         else:
-            schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring)
+            schema = function_schema(func, tool_name, description=description, parse_docstring=parse_docstring,
+                                     static=static)
         made = cls(func, schema, name=tool_name, return_direct=return_direct, timeout=timeout,
                    response_format=response_format, handle_errors=handle_errors, hide_error_details=hide_error_details)
-        made._source = ("function", (args_schema, parse_docstring))
+        if static:
+            made._method = ""  # never bound (review 181 #4: a staticmethod's ``cls`` parameter got the class)
+        made._source = ("function", (args_schema, parse_docstring, static))
         return made
 
     @classmethod
