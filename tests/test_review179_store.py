@@ -86,3 +86,21 @@ def test_a_stored_request_is_unchanged(options):
     body = lowered(history, **options)
     assert "include" not in body
     assert [item.get("type") for item in body["input"]] == [None, "reasoning", "function_call", "function_call_output"]
+
+
+def test_store_false_asks_for_encrypted_reasoning_only_from_a_model_that_reasons():
+    """Review 182 #1: gpt-4.1 and gpt-4o answer the entry with 400 "Encrypted content is not supported with this
+    model"; a model reasons by its name, a ``reasoning`` option, or a reasoning item in the conversation."""
+    plain = [HumanMessage("Weather?")]
+    for name in ("gpt-4.1", "gpt-4o", "gpt-5-chat-latest", "my-azure-deployment"):
+        assert "include" not in codec.lower_responses_request(ChatRequest(messages=plain), name, {"store": False})
+    for name in ("o3", "o4-mini", "gpt-5", "gpt-5-mini", "codex-mini-latest"):
+        body = codec.lower_responses_request(ChatRequest(messages=plain), name, {"store": False})
+        assert body["include"] == ["reasoning.encrypted_content"]
+    body = codec.lower_responses_request(ChatRequest(messages=plain), "my-azure-deployment",
+                                         {"store": False, "reasoning": {"effort": "low"}})
+    assert body["include"] == ["reasoning.encrypted_content"]
+    history = [HumanMessage("Weather?"), kept_turn("gAAAA"), ToolMessage("Sunny", tool_call_id="call_A")]
+    body = codec.lower_responses_request(ChatRequest(messages=history), "my-azure-deployment", {"store": False})
+    assert body["include"] == ["reasoning.encrypted_content"]
+    assert "include" not in codec.lower_responses_request(ChatRequest(messages=plain), "o3", {})

@@ -466,8 +466,9 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
         model: the model name.
         options: model-level default options (overridden by ``request.options``).
 
-    With ``store`` False (``model_kwargs={"store": False}``, as zero data retention requires), ``include`` also
-    asks for ``reasoning.encrypted_content`` and reasoning items go back only with theirs (:func:`_unstored`).
+    With ``store`` False (``model_kwargs={"store": False}``, as zero data retention requires), a request to a model
+    that reasons also asks for ``reasoning.encrypted_content`` in ``include``, and
+    reasoning items go back only with theirs (:func:`_unstored`).
 
     Returns:
         ``{"model", "input"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
@@ -501,6 +502,19 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
     return body
 
 
+_REASONING_MODEL = re.compile(r"^(?:o\d|gpt-5(?!-chat)|codex)", re.IGNORECASE)
+"""OpenAI's reasoning model names (o1, o3, o4-mini, gpt-5 but not gpt-5-chat-latest, codex-mini), per its models
+page; a deployment named otherwise (Azure) is told by the request instead (:func:`_reasons`)."""
+
+
+def _reasons(body: dict[str, Any]) -> bool:
+    """Whether the request goes to a model that reasons: its name is one of OpenAI's reasoning models', it sets
+    ``reasoning`` options, or its input holds a reasoning item an earlier reply gave."""
+    model = body.get("model")
+    return (isinstance(model, str) and _REASONING_MODEL.match(model) is not None) or body.get("reasoning") is not None \
+        or any(isinstance(item, dict) and item.get("type") == "reasoning" for item in body.get("input") or ())
+
+
 ENCRYPTED_REASONING = "reasoning.encrypted_content"
 """The ``include`` entry that has the Responses API send each reasoning item's ``encrypted_content``."""
 
@@ -508,15 +522,18 @@ ENCRYPTED_REASONING = "reasoning.encrypted_content"
 def _unstored(body: dict[str, Any]) -> None:
     """Make a ``store: false`` request one OpenAI can answer (review 179 #1): OpenAI keeps no item of such a request,
     so a reasoning item sent back by its id alone is refused (404 "Item with id 'rs_...' not found. Items are not
-    persisted when `store` is set to false"). Its ``include`` asks for :data:`ENCRYPTED_REASONING` (added to the
-    user's entries), so the reply's reasoning items carry their ``encrypted_content`` and go back whole (OpenAI
-    reasoning guide, "Encrypted reasoning items"); a reasoning item without it (kept from a reply that did not ask)
-    is left out of ``input``, with a debug log."""
-    include = body.get("include")
-    entries = list(include) if isinstance(include, list | tuple) else [] if include is None else [include]
-    if ENCRYPTED_REASONING not in entries:
-        entries.append(ENCRYPTED_REASONING)
-    body["include"] = entries
+    persisted when `store` is set to false"). A reasoning item without its ``encrypted_content`` is left out of
+    ``input``, with a debug log, and a request to a model that reasons asks for :data:`ENCRYPTED_REASONING` in its
+    ``include``, so the reply's reasoning items carry their ``encrypted_content`` and go back whole (OpenAI reasoning
+    guide, "Encrypted reasoning items").
+
+    A model reasons when :func:`_reasons` says so (the entry is then added to the ``include`` the request gives). It
+    is never added for another model, which OpenAI answers with 400 "Encrypted content is not supported with this
+    model" (review 182 #1: gpt-4.1)."""
+    if _reasons(body):
+        include = body.get("include")
+        entries = list(include) if isinstance(include, list | tuple) else [] if include is None else [include]
+        body["include"] = entries if ENCRYPTED_REASONING in entries else [*entries, ENCRYPTED_REASONING]
     kept = [item for item in body["input"]
             if not (isinstance(item, dict) and item.get("type") == "reasoning" and not item.get("encrypted_content"))]
     if len(kept) < len(body["input"]):
