@@ -13,14 +13,20 @@ and :mod:`toolwire.schema` (parameter defaults).
 * A set's order is its members' hash order, which changes from one process to the next (``PYTHONHASHSEED``), so a
   tool with a set default had another schema text on each start (a prompt cache's miss; review 175 #7): a set is
   written sorted (by its members' JSON text where they do not sort).
+* Both hold inside a default that is a pydantic model or dataclass instance (``options: Options = Options()``, review
+  182 #2): its JSON form, as pydantic writes it, is walked beside the instance, and each set in it sorted, each
+  NamedTuple the object of its fields.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import inspect
 import json
 from typing import Any
 
+from pydantic import BaseModel, RootModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import to_jsonable_python
 
@@ -46,13 +52,15 @@ def _sort_key(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def stable_value(value: Any, depth: int = 0) -> Any:
+def stable_value(value: Any, depth: int = 0, by_alias: bool | None = None) -> Any:
     """``value`` (a default) with every ``set``/``frozenset`` in it, in plain dicts, lists and tuples, a list of its
     members' JSON forms in sorted order (by their JSON text where they do not sort: mixed types), and every
-    NamedTuple a dict of its fields; ``value`` itself when it holds neither (checked before anything is copied)."""
+    NamedTuple a dict of its fields; a pydantic model or dataclass instance in it that holds either (review 182 #2)
+    its JSON form (:func:`_instance_data`, keys by alias per ``by_alias``, as pydantic's dump takes it) made so too;
+    ``value`` itself when it holds none of these (checked before anything is copied)."""
     kind = type(value)
     if kind is set or kind is frozenset:
-        members = [to_jsonable_python(stable_value(member, depth + 1)) for member in value]
+        members = [to_jsonable_python(stable_value(member, depth + 1, by_alias)) for member in value]
         try:
             return sorted(members)
         except TypeError:  # (members of types that do not compare: 1 and "a")
@@ -60,14 +68,94 @@ def stable_value(value: Any, depth: int = 0) -> Any:
     if depth > 64:
         return value
     if is_named_tuple(kind):
-        return {name: stable_value(item, depth + 1) for name, item in zip(value._fields, value, strict=False)}
+        return {name: stable_value(item, depth + 1, by_alias)
+                for name, item in zip(value._fields, value, strict=False)}
     if kind is list or kind is tuple:
-        items = [stable_value(item, depth + 1) for item in value]
+        items = [stable_value(item, depth + 1, by_alias) for item in value]
         return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     if kind is dict:
-        values = {key: stable_value(item, depth + 1) for key, item in value.items()}
+        values = {key: stable_value(item, depth + 1, by_alias) for key, item in value.items()}
         return value if all(values[key] is item for key, item in value.items()) else values
+    if isinstance(value, BaseModel) or (dataclasses.is_dataclass(kind) and not isinstance(value, type)):
+        try:
+            data = _instance_data(value, by_alias)
+        except Exception:  # (pydantic cannot dump it: the caller's own dump says so, or leaves the default out)
+            return value
+        out = _aligned(value, data, depth + 1)
+        return value if out is data else out
     return value
+
+
+@functools.lru_cache(maxsize=256)
+def _adapter(kind: type) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
+def _instance_data(value: Any, by_alias: bool | None) -> Any:
+    """The JSON form pydantic writes of the model or dataclass instance ``value`` (its own serializers applied)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=by_alias)
+    return _adapter(type(value)).dump_python(value, mode="json", by_alias=by_alias)
+
+
+def _fields_of(raw: Any, data: dict[str, Any]) -> list[tuple[str, Any]]:
+    """``(key in data, value)`` of the fields of the model or dataclass instance ``raw`` that ``data`` (its JSON form)
+    holds under their alias or name (a field a serializer left out or renamed otherwise is skipped), extra ones too."""
+    infos = getattr(type(raw), "__pydantic_fields__", None)
+    if not isinstance(infos, dict):
+        infos = {f.name: None for f in dataclasses.fields(raw)}
+    out: list[tuple[str, Any]] = []
+    for name, info in infos.items():
+        alias = getattr(info, "serialization_alias", None) or getattr(info, "alias", None)
+        key = alias if isinstance(alias, str) and alias in data else name
+        if key in data and hasattr(raw, name):
+            out.append((key, getattr(raw, name)))
+    extra = getattr(raw, "__pydantic_extra__", None)
+    if isinstance(extra, dict):
+        out.extend((key, item) for key, item in extra.items() if key in data)
+    return out
+
+
+def _aligned(raw: Any, data: Any, depth: int) -> Any:
+    """``data`` (the JSON form pydantic wrote of ``raw``) with each set in ``raw`` sorted and each NamedTuple the
+    object of its fields, as :func:`stable_value` writes them, found by walking ``raw`` beside ``data``; ``data``
+    itself when nothing changed. Where the two do not match (a serializer of the user's wrote another shape),
+    ``data`` is kept as written."""
+    if depth > 64:
+        return data
+    kind = type(raw)
+    if kind is set or kind is frozenset:
+        if type(data) is not list:
+            return data
+        items = data  # (written in the set's own order, the one iterating it gives: a member beside its item)
+        if len(data) == len(raw):
+            items = [_aligned(member, item, depth + 1) for member, item in zip(raw, data, strict=True)]
+        try:
+            return sorted(items)
+        except TypeError:
+            return sorted(items, key=_sort_key)
+    if is_named_tuple(kind):
+        if type(data) is not list or len(data) != len(raw):
+            return data
+        return {name: _aligned(item, written, depth + 1)
+                for name, item, written in zip(raw._fields, raw, data, strict=False)}
+    if isinstance(raw, RootModel):
+        return _aligned(raw.root, data, depth + 1)
+    if isinstance(raw, BaseModel) or (dataclasses.is_dataclass(kind) and not isinstance(raw, type)):
+        pairs = _fields_of(raw, data) if type(data) is dict else []
+    elif isinstance(raw, list | tuple):
+        pairs = list(enumerate(raw)) if type(data) is list and len(data) == len(raw) else []
+    elif isinstance(raw, dict):
+        keys = list(data) if type(data) is dict and len(data) == len(raw) else []
+        pairs = list(zip(keys, raw.values(), strict=False)) if keys else []
+    else:
+        return data
+    changed = {key: out for key, item in pairs if (out := _aligned(item, data[key], depth + 1)) is not data[key]}
+    if not changed:
+        return data
+    if type(data) is list:
+        return [changed.get(index, item) for index, item in enumerate(data)]
+    return {key: changed.get(key, item) for key, item in data.items()}
 
 
 class NamedTupleObjects(GenerateJsonSchema):
@@ -110,5 +198,6 @@ class NamedTupleObjects(GenerateJsonSchema):
         return self._described(out, cls)
 
     def encode_default(self, dft: Any) -> Any:
-        """pydantic's, with sets sorted and NamedTuples as objects (:func:`stable_value`)."""
-        return super().encode_default(stable_value(dft))
+        """pydantic's, with sets sorted and NamedTuples as objects (:func:`stable_value`), in a model or dataclass
+        instance too."""
+        return super().encode_default(stable_value(dft, by_alias=self.by_alias))

@@ -383,7 +383,8 @@ def _drop_non_finite(schema: Any, tool_name: str, path: str = "") -> None:
 def _default_json(value: Any) -> Any:
     """A parameter default's JSON form, or ``_NO_JSON`` when it has none (``inf``/``nan`` included: pydantic
     would write them as ``null``, which is not the default); a set's members sorted (by their JSON text where they
-    do not sort), so the schema's text is the same in every process, and a NamedTuple the object of its fields."""
+    do not sort), so the schema's text is the same in every process, and a NamedTuple the object of its fields, in a
+    model or dataclass instance too."""
     if not _finite(value):
         return _NO_JSON
     if isinstance(value, _JSON_SCALARS):
@@ -392,7 +393,7 @@ def _default_json(value: Any) -> Any:
         return fast_default(value)
     except Unsupported:
         pass
-    value = stable_value(value)  # (a set in a stable order, a NamedTuple as its object: review 175 #3, #7)
+    value = stable_value(value)  # (sets sorted, NamedTuples as objects: review 175 #3, #7; in an instance too: 182 #2)
     try:
         return TypeAdapter(type(value)).dump_python(value, mode="json")
     except Exception:
