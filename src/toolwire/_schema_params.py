@@ -84,14 +84,32 @@ def unresolved_hint_error(tool_name: str, exc: Exception, target: Any) -> Schema
                        "import every type the signature names at module level.")
 
 
+def _is_v1_model(cls: type) -> bool:
+    """Whether ``cls`` is a ``pydantic.v1`` model class (``langchain_core.pydantic_v1``'s too); False without
+    importing ``pydantic.v1`` when nothing has (then no class can be one)."""
+    v1 = sys.modules.get("pydantic.v1")
+    model = getattr(v1, "BaseModel", None) if v1 is not None else None
+    return isinstance(model, type) and issubclass(cls, model)
+
+
 def model_class_error(tool_name: str, func: Any) -> SchemaError | None:
-    """The refusal of a pydantic model class (through ``functools.partial``) made into a tool, else None: its
-    ``__init__`` takes ``**data``, so its fields would be published without their types, bounds or descriptions."""
+    """The refusal of a pydantic model class (through ``functools.partial``), v2 or ``pydantic.v1``, made into a
+    tool, else None: its ``__init__`` takes ``**data``, so its fields would be published without their types, bounds
+    or descriptions. A v2 model is told to be passed as ``args_schema`` too; a v1 model, which ``args_schema``
+    refuses, to be made a tool with ``tool_from_schema`` (its JSON Schema and the class) or ported to pydantic 2."""
     while isinstance(func, functools.partial):
         func = func.func
-    if not (isinstance(func, type) and issubclass(func, BaseModel)):
+    if not isinstance(func, type):
         return None
     name = func.__name__
+    if _is_v1_model(func):  # (args_schema takes pydantic 2 models only: review 182 #3)
+        return SchemaError(f"Tool {tool_name!r} is made of the pydantic.v1 model class {name}, whose fields toolwire "
+                           "does not read (and args_schema takes pydantic 2 models only): make it with "
+                           f"toolwire.interop.tool_from_schema({name}.schema(), {name}), which validates the "
+                           "arguments against the model's JSON Schema, or port it to pydantic.BaseModel and pass it "
+                           "as args_schema too.")
+    if not issubclass(func, BaseModel):
+        return None
     return SchemaError(f"Tool {tool_name!r} is made of the pydantic model class {name}, whose fields toolwire does "
                        f"not read from its __init__: pass the model as args_schema too (tool({name}, "
                        f"args_schema={name})), or make the tool of a function that takes the fields or the model.")

@@ -425,7 +425,8 @@ def function_schema(
     Raises:
         SchemaError: a type hint cannot be resolved (a name defined after the function, or nowhere) or has no JSON
             Schema, the type is recursive, a default holds itself (``cyc.append(cyc)``), or ``func`` is a pydantic
-            model class (pass it as ``args_schema`` instead).
+            model class (pass it as ``args_schema`` too; a ``pydantic.v1`` one: use
+            :func:`toolwire.interop.tool_from_schema` with its ``.schema()``).
 
     Warns:
         ToolDefinitionWarning: the function takes ``*args``/``**kwargs`` (left out of the schema), or its docstring
