@@ -1,4 +1,4 @@
-"""Descriptions of the fields of a class that a tool takes (a pydantic model, a dataclass, a TypedDict), read
+"""Descriptions of the fields of a class that a tool takes (a pydantic model, a dataclass, a TypedDict, a NamedTuple),
 from the class itself (review 124 #8).
 
 Private to :mod:`toolwire._schema_strict` and :mod:`toolwire._schema_fast`, which write a class's JSON Schema the
@@ -41,7 +41,8 @@ def _text(metadata: Any) -> str | None:
 
 
 def _annotated_texts(cls: type) -> dict[str, str]:
-    """``{field name or alias: text}`` of the fields of ``cls`` hinted ``Annotated[T, "text"]``."""
+    """``{field name or alias: text}`` of the fields of ``cls`` (a pydantic model or dataclass, a stdlib dataclass or a
+    NamedTuple) hinted ``Annotated[T, "text"]``."""
     fields = cls.__dict__.get("__pydantic_fields__")  # (a pydantic model or dataclass)
     if isinstance(fields, dict):
         out: dict[str, str] = {}
@@ -53,14 +54,18 @@ def _annotated_texts(cls: type) -> dict[str, str]:
                 if isinstance(alias, str):
                     out[alias] = text
         return out
-    if not dataclasses.is_dataclass(cls):
+    if dataclasses.is_dataclass(cls):
+        names = [f.name for f in dataclasses.fields(cls)]
+    elif issubclass(cls, tuple) and isinstance(getattr(cls, "_fields", None), tuple):  # (a NamedTuple: review 182 #4)
+        names = [name for name in cls._fields if isinstance(name, str)]  # type: ignore[attr-defined]
+    else:
         return {}
     try:
         hints = typing.get_type_hints(cls, include_extras=True)
     except Exception:  # (an unresolved forward reference: pydantic says so itself)
         return {}
-    return {f.name: text for f in dataclasses.fields(cls)
-            if get_origin(hint := hints.get(f.name)) is Annotated and (text := _text(get_args(hint)[1:]))}
+    return {name: text for name in names
+            if get_origin(hint := hints.get(name)) is Annotated and (text := _text(get_args(hint)[1:]))}
 
 
 def _schema_keys(cls: type) -> dict[str, str]:
