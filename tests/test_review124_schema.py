@@ -271,7 +271,7 @@ def test_a_documented_nested_model_keeps_its_fields_described_by_its_attributes_
 
     loc = go.parameters["properties"]["loc"]
     assert loc["description"] == (  # (the parameter's text, then the class's: review 175 #6; it replaced it before)
-        "where to go\n\nA place on Earth, in WGS84.\n\nAttributes:\n    lon: longitude in degrees, -180 to 180")
+        "where to go.\n\nA place on Earth, in WGS84.\n\nAttributes:\n    lon: longitude in degrees, -180 to 180")
     assert loc["properties"]["lat"]["description"] == "latitude in degrees, -90 to 90"
     assert loc["properties"]["lon"]["description"] == "longitude, east of Greenwich"  # (its Field's wins)
     back = next(b for b in go.parameters["properties"]["back"]["anyOf"] if b.get("type") == "object")

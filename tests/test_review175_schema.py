@@ -296,11 +296,13 @@ def readings(unit: Unit, window: Window, same: Same, back: Window | None = None,
 
 def test_documented_class_parameter_keeps_the_class_text_after_its_own():
     props = readings.parameters["properties"]
-    assert props["unit"]["description"] == "the unit of the temperatures\n\nC is Celsius, F is Fahrenheit, K is Kelvin."
-    assert props["window"]["description"] == "which readings\n\nA time window. Both ends are inclusive and in UTC."
+    assert props["unit"]["description"] == ("the unit of the temperatures.\n\n"
+                                            "C is Celsius, F is Fahrenheit, K is Kelvin.")
+    assert props["window"]["description"] == "which readings.\n\nA time window. Both ends are inclusive and in UTC."
     assert props["window"]["properties"]["start"]["description"] == "first reading"
     assert props["same"]["description"] == "the window again"  # (the same text once)
     assert props["back"]["description"] == "which readings to compare with"  # (the class's in its anyOf branch)
     assert props["back"]["anyOf"][0]["description"].startswith("A time window.")
-    assert props["plain"]["description"].startswith("another unit\n\nC is Celsius") and props["plain"]["default"] == "C"
+    assert props["plain"]["description"].startswith("another unit.\n\nC is Celsius")
+    assert props["plain"]["default"] == "C"
     assert readings.invoke({"unit": "C", "window": {"start": "a", "end": "b"}, "same": {"at": "x"}}) == "C"

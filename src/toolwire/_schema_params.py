@@ -119,7 +119,9 @@ def with_class_texts(raw: dict[str, Any]) -> dict[str, Any]:
     """``raw`` (the arguments' JSON Schema before its ``$ref`` entries are inlined, changed in place) with the
     description of each parameter that refers to a class (a model, an Enum, a dataclass...) and has a description of
     its own (its ``Args:`` entry) followed by the class's (its docstring), which inlining would otherwise replace by
-    the parameter's (review 175 #6); the parameter's alone when the class has none or says the same."""
+    the parameter's (review 175 #6); the parameter's alone when the class has none or says the same (but for a full
+    stop). The two are joined by a blank line, the parameter's text ending with a full stop when it has no closing
+    punctuation of its own (:func:`_as_sentence`)."""
     defs = raw.get("$defs")
     properties = raw.get("properties")
     if not defs or type(properties) is not dict:
@@ -131,6 +133,20 @@ def with_class_texts(raw: dict[str, Any]) -> dict[str, Any]:
             continue
         target = defs.get(ref[len("#/$defs/"):])
         text = target.get("description") if type(target) is dict else None
-        if type(text) is str and text.strip() and text.strip() not in own:
-            prop["description"] = f"{own}\n\n{text}"
+        if type(text) is str and text.strip() and text.strip() not in (sentence := _as_sentence(own)):
+            prop["description"] = f"{sentence}\n\n{text}"
     return raw
+
+
+_CLOSERS = ")]}\"'\u2019\u201d\u00bb"  # (brackets and quotes a sentence's full stop may stand before)
+_STOPS = (".", "!", "?", ":", ";", "\u2026")
+
+
+def _as_sentence(text: str) -> str:
+    """``text`` (a parameter's description) ending with a full stop when it has no closing punctuation (``where it
+    starts``, ``in km (metric)``), so that the class's text after it reads as another sentence in every rendering,
+    the prompts that write the description on one line included (review 182, the closing note)."""
+    text = text.rstrip()
+    if not text or text.rstrip(_CLOSERS).endswith(_STOPS):
+        return text
+    return f"{text}."
