@@ -393,9 +393,10 @@ def _default_json(value: Any) -> Any:
         return fast_default(value)
     except Unsupported:
         pass
-    value = stable_value(value)  # (sets sorted, NamedTuples as objects: review 175 #3, #7; in an instance too: 182 #2)
+    # sets sorted, NamedTuples as objects (review 175 #3, #7; in an instance too: 182 #2), keys by alias
+    value = stable_value(value, by_alias=True)
     try:
-        return TypeAdapter(type(value)).dump_python(value, mode="json")
+        return TypeAdapter(type(value)).dump_python(value, mode="json", by_alias=True)  # (as it is validated)
     except Exception:
         return _NO_JSON
 
