@@ -57,3 +57,12 @@ def test_a_plain_class_is_still_a_tool():
             self.x = x
 
     assert tool(Point).invoke({"x": 1}).x == 1
+
+
+def test_a_v1_model_as_args_schema_gets_the_same_advice():
+    def create(title: str, priority: int = 3) -> str:
+        return title
+
+    with pytest.raises(SchemaError, match=r"for a pydantic\.v1 model, use toolwire\.interop\.tool_from_schema\("
+                                          r"Model\.schema\(\), func\)"):
+        tool(create, args_schema=Ticket)

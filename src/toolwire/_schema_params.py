@@ -84,7 +84,7 @@ def unresolved_hint_error(tool_name: str, exc: Exception, target: Any) -> Schema
                        "import every type the signature names at module level.")
 
 
-def _is_v1_model(cls: type) -> bool:
+def is_v1_model(cls: type) -> bool:
     """Whether ``cls`` is a ``pydantic.v1`` model class (``langchain_core.pydantic_v1``'s too); False without
     importing ``pydantic.v1`` when nothing has (then no class can be one)."""
     v1 = sys.modules.get("pydantic.v1")
@@ -102,7 +102,7 @@ def model_class_error(tool_name: str, func: Any) -> SchemaError | None:
     if not isinstance(func, type):
         return None
     name = func.__name__
-    if _is_v1_model(func):  # (args_schema takes pydantic 2 models only: review 182 #3)
+    if is_v1_model(func):  # (args_schema takes pydantic 2 models only: review 182 #3)
         return SchemaError(f"Tool {tool_name!r} is made of the pydantic.v1 model class {name}, whose fields toolwire "
                            "does not read (and args_schema takes pydantic 2 models only): make it with "
                            f"toolwire.interop.tool_from_schema({name}.schema(), {name}), which validates the "

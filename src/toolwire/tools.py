@@ -39,6 +39,7 @@ from toolwire._concurrency import run_coroutine_sync, run_sync_with_timeout
 from toolwire._foreign_results import foreign_answer
 from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text
+from toolwire._schema_params import is_v1_model
 from toolwire._signature import docstring_summary, function_name, is_async_callable
 from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_checks import (
@@ -249,8 +250,10 @@ class Tool(ToolArguments, Batching):
         check_description(tool_name, description)  # (not the docstring's fault: reviews 61, 157 #4)
         if args_schema is not None:
             if not (isinstance(args_schema, type) and issubclass(args_schema, BaseModel)):
-                raise SchemaError("args_schema must be a pydantic BaseModel class: for a JSON Schema dict, use "
-                                  "toolwire.interop.tool_from_schema(schema, func) instead.")
+                other = ("pydantic.v1 model, use toolwire.interop.tool_from_schema(Model.schema(), func)"
+                         if isinstance(args_schema, type) and is_v1_model(args_schema)
+                         else "JSON Schema dict, use toolwire.interop.tool_from_schema(schema, func)")
+                raise SchemaError(f"args_schema must be a pydantic BaseModel class: for a {other} instead.")
             check_fields_taken(func, args_schema, tool_name)
             doc_desc = docstring_summary(func) if description is None else None
             schema = hide_injected_fields(model_schema(args_schema, tool_name, description or doc_desc or None),
