@@ -35,6 +35,8 @@ from toolwire.messages import InvalidToolCall, ToolCall
 from toolwire.parsing.arguments import EXAMPLE, TRUNCATED, call_parts, normalize_arguments, tool_call_from_native
 from toolwire.parsing.partial_json import partial_value
 
+_FUNCTION_TAG = "<function="  # a call written as a <function=NAME> tag (parsing.function_tags)
+
 __all__ = [
     "CUT_OFF",
     "GEMINI_NAME",
@@ -221,8 +223,9 @@ def recovered_arguments(text: str, name: str | None = None) -> dict[str, Any]:
 
     Args:
         text: the raw argument text of an invalid call.
-        name: the call's tool name: text holding a whole call to it (``{"name": name, "arguments": {...}}``, what
-            an invalid call read from a reply's text keeps) gives the arguments inside.
+        name: the call's tool name: text holding a whole call to it (what an invalid call read from a reply's text
+            keeps: ``{"name": name, "arguments": {...}}``, its arguments also as the JSON text of an object, or a
+            ``<function=NAME>`` call with a JSON body or ``<parameter=KEY>`` tags) gives the arguments inside.
 
     Returns:
         The object :func:`~toolwire.parsing.normalize_arguments` reads from it (a Python dict literal, JSON
@@ -230,6 +233,8 @@ def recovered_arguments(text: str, name: str | None = None) -> dict[str, Any]:
         written before that point (:func:`~toolwire.parsing.partial_value`: a string cut short is kept as far as
         it goes); else ``{}`` (an array, text that is no JSON).
     """
+    if name and text.lstrip().startswith(_FUNCTION_TAG):
+        return _tag_arguments(text.strip(), name)
     try:
         value: Any = normalize_arguments(text)
     except (ToolCallParseError, RecursionError):
@@ -241,10 +246,8 @@ def recovered_arguments(text: str, name: str | None = None) -> dict[str, Any]:
             return {}
     if not isinstance(value, dict):
         return {}
-    parts = call_parts(value) if name else None
-    if parts is not None and parts.name == name and isinstance(parts.args, dict) and not parts.extra:
-        return parts.args  # (a whole call, cut short: its arguments)
-    return value
+    inner = _call_arguments(value, name)
+    return value if inner is None else inner  # (a whole call, cut short: its arguments)
 
 
 def _inner_arguments(text: str, name: Any) -> dict[str, Any] | None:
@@ -252,13 +255,42 @@ def _inner_arguments(text: str, name: Any) -> dict[str, Any] | None:
     "arguments": {...}}`` and nothing else), else None."""
     if not isinstance(name, str) or not name:
         return None
+    if text.lstrip().startswith(_FUNCTION_TAG):
+        return _tag_arguments(text.strip(), name)
     try:
-        parts = call_parts(json.loads(text))
+        return _call_arguments(json.loads(text), name)
     except (ValueError, RecursionError):
         return None
-    if parts is None or parts.name != name or not isinstance(parts.args, dict) or parts.extra:
+
+
+def _call_arguments(value: Any, name: Any) -> dict[str, Any] | None:
+    """The arguments of ``value`` when it is a whole call to ``name`` (``{"name": name, "arguments": ...}`` and nothing
+    else), its arguments an object or the JSON text of one (OpenAI's wire form, which models copy), else None."""
+    parts = call_parts(value) if isinstance(name, str) and name else None
+    if parts is None or parts.name != name or parts.extra:
         return None
-    return parts.args
+    args = parts.args
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except (ValueError, RecursionError):
+            return None
+    return args if isinstance(args, dict) else None
+
+
+def _tag_arguments(text: str, name: str) -> dict[str, Any]:
+    """The arguments of ``text``, a ``<function=NAME>`` call to ``name`` (Llama 3.1's JSON body, Qwen3-Coder's
+    ``<parameter=KEY>`` tags), read as the function-tag reader reads a call to a bound tool; for a call cut short, what
+    its JSON body holds so far; else ``{}``."""
+    from toolwire.parsing.function_tags import parse_function_tags
+
+    read = parse_function_tags(text, {name: None})
+    if len(read.tool_calls) == 1 and not read.invalid_tool_calls and read.tool_calls[0]["name"] == name:
+        return dict(read.tool_calls[0]["args"])
+    body = text[text.find(">") + 1:].strip() if text.startswith(f"{_FUNCTION_TAG}{name}>") else ""
+    if body.endswith("</function>"):
+        body = body[:-len("</function>")]
+    return recovered_arguments(body) if body.startswith("{") else {}
 
 
 def arguments_json(call: ToolCall | InvalidToolCall) -> str:
