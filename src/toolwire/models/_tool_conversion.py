@@ -11,7 +11,7 @@ import copy
 import dataclasses
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import typing_extensions
@@ -158,7 +158,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         SchemaError: the object cannot be a tool (the message says what is accepted), a pydantic model class or
             TypedDict cannot give a JSON Schema of its fields, or a dict's parameters are not a valid JSON Schema of
             an object (not a dict, another type, a recursive ``$ref`` or one to a definition they lack), or its
-            description is not text.
+            description is not text, or a dict with no parameters key carries its schema under ``schema``,
+            ``json_schema`` (OpenAI's ``response_format``) or ``properties`` (review 185 #1).
         UserError: an OpenAI custom (free-form text) tool dict, ``{"type": "custom", "name", "description",
             "format"?}`` with no schema, which toolwire does not support (review 163 #4: it was bound as a function
             with no parameters).
@@ -183,8 +184,11 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         from toolwire.interop.openai_tools import normalize_parameters
 
         name = check_name(fn["name"])
-        params = definition_parameters(fn) or {"type": "object", "properties": {}}  # (the keys tool_from_schema
-        # reads: MCP's inputSchema and google-genai's parameters_json_schema too, review 163 #1)
+        params = definition_parameters(fn)  # (the keys tool_from_schema reads: MCP's inputSchema and google-genai's
+        # parameters_json_schema too, review 163 #1)
+        if params is None:
+            _refuse_misplaced_schema(fn, name)
+            params = {"type": "object", "properties": {}}
         if not isinstance(params, dict):
             raise SchemaError(f"The 'parameters' of tool {name!r} must be a JSON Schema dict.")
         description = fn.get("description") or ""
@@ -219,6 +223,26 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
         f"Cannot use {type(obj).__name__} as a tool: pass a @tool, a function with a docstring, "
         "a pydantic model class, or an OpenAI tool dict."
     )
+
+
+def _refuse_misplaced_schema(fn: Mapping[str, Any], name: str) -> None:
+    """Refuse a tool dict with no parameters key that carries its schema elsewhere: OpenAI's ``response_format``
+    schema (``{"name", "schema", "strict"}``) or a schema's own keys (``properties``) at the top. Bound as it was, the
+    tool had no parameters and the model could only send ``{}`` (review 185 #1).
+
+    Raises:
+        SchemaError: ``fn`` has a ``schema``, ``json_schema`` or ``properties`` dict.
+    """
+    key = next((k for k in ("schema", "json_schema", "properties") if isinstance(fn.get(k), Mapping)), None)
+    if key is None:
+        return
+    if key == "properties":
+        raise SchemaError(f"Tool {name!r} has 'properties' beside its name, where a tool dict reads none: put its "
+                          "JSON Schema under 'parameters', e.g. {'name': ..., 'parameters': {'type': 'object', "
+                          "'properties': {...}}}.")
+    raise SchemaError(f"Tool {name!r} has its schema under {key!r}, the key of OpenAI's response_format, which a tool "
+                      "dict does not read: put it under 'parameters' (with_structured_output takes the "
+                      "response_format dict as it is).")
 
 
 def _json_schema_tool(schema: dict[str, Any]) -> dict[str, Any]:

@@ -17,15 +17,19 @@ What comes back, per schema kind:
   says ``additionalProperties: false``, is the same either way);
 * a ``TypedDict`` class: a dict, and a dataclass: an instance (both validated with pydantic's ``TypeAdapter``, unknown
   keys as it reads them: dropped, unless the class's config forbids them);
-* a JSON Schema dict (with a ``title``, the tool's name) or a tool dict (OpenAI or bare
-  ``{"name", "description", "parameters"}``): the arguments as a dict, as the model wrote them (not checked
-  against the schema: the provider's strict mode, or the local model's grammar, is what holds them to it, the
-  grammar only as far as it goes), except that a ``null`` the schema does not allow, at a key it does not require,
-  is dropped: OpenAI strict mode makes every key required and nullable, so the model sends one for each key it
-  leaves out, at any depth (review 96 #4). A ``null`` the schema allows is kept.
+* a JSON Schema dict (with a ``title``, the tool's name), a tool dict (OpenAI or bare ``{"name", "description",
+  "parameters"}``), or OpenAI's ``response_format`` schema (``{"name", "schema", "strict"?}``, or the whole
+  ``{"type": "json_schema", "json_schema": {...}}``; review 185 #1): the arguments as a dict, as the model wrote them,
+  checked against the schema the user gave with ``jsonschema`` (review 185 #5: strict mode is not sent the keywords
+  outside its subset, and a local model's grammar holds only the shape; :mod:`toolwire.models._structured_dicts`),
+  keys the schema does not refuse kept, except that a ``null`` the schema does not allow, at a key it does not
+  require, is dropped first: OpenAI strict mode makes every key required and nullable, so the model sends one for
+  each key it leaves out, at any depth (review 96 #4). A ``null`` the schema allows is kept.
 
-A reply without the call (a provider that ignored ``tool_choice``), arguments that are not JSON, or arguments
-the schema refuses raise :class:`~toolwire.errors.ToolCallParseError` whose ``raw`` is the reply; with
+A reply without the call (a provider that ignored ``tool_choice``), arguments that are not JSON, arguments the
+schema refuses (or on which a validator of the user's raises anything: review 185 #4), or a refusal (OpenAI's
+``refusal``, Anthropic's ``refusal`` stop, a Gemini safety stop or blocked prompt, which is not asked again: review
+185 #3) raise :class:`~toolwire.errors.ToolCallParseError` whose ``raw`` is the reply; with
 ``include_raw=True`` nothing is raised for those and the result is LangChain's dict ``{"raw": AIMessage,
 "parsed": value or None, "parsing_error": exception or None}``. With ``retries=n`` such a reply is first sent back
 to the model with what did not fit, and the model asked again, up to ``n`` more times (Pydantic AI's output retries:
@@ -77,15 +81,17 @@ def output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]]
     Args:
         schema: a pydantic model class, a ``TypedDict`` class (``typing``'s or ``typing_extensions``'), a
             dataclass, a JSON Schema dict of an object with a ``title`` (the tool's name; its ``description`` the
-            tool's), or a tool dict as ``bind_tools`` takes it.
+            tool's), a tool dict as ``bind_tools`` takes it, or OpenAI's ``response_format`` schema
+            (``{"name", "description"?, "strict"?, "schema"}``, or ``{"type": "json_schema", "json_schema": {...}}``).
 
     Returns:
         ``(spec, read)``: the :class:`~toolwire.tools.ToolSpec` to bind (name, description, JSON Schema of the
         arguments), and a function from the call's arguments (a dict) to the value (see the module docs).
 
     Raises:
-        SchemaError: ``schema`` is none of the above, a JSON Schema dict has no ``title``, or the schema cannot
-            be a tool's arguments (not an object, a recursive reference).
+        SchemaError: ``schema`` is none of the above, a JSON Schema dict has no ``title`` (a response-format dict
+            no ``name``), or the schema cannot be a tool's arguments (not an object, a recursive reference, not
+            valid JSON Schema).
     """
     spec, validate = _output_tool(schema)
     return spec, _repairing(spec.parameters, validate)
@@ -163,16 +169,10 @@ def _output_tool(schema: Any) -> tuple[ToolSpec, Callable[[dict[str, Any]], Any]
     v1 = sys.modules.get("pydantic.v1")
     if v1 is not None and isinstance(schema, type) and issubclass(schema, v1.BaseModel):  # as LangChain takes it
         return to_tool_spec(schema), schema.parse_obj
-    if isinstance(schema, Mapping):
-        if "name" in schema or schema.get("type") == "function":  # a tool dict, as bind_tools takes it
-            return to_tool_spec(dict(schema)), dict
-        title = schema.get("title")
-        if not isinstance(title, str) or not title:
-            raise SchemaError("A JSON Schema given for structured output needs a 'title' (it names the tool the "
-                              "model calls), e.g. {'title': 'Answer', 'type': 'object', 'properties': {...}}.")
-        parameters = {k: v for k, v in schema.items() if k not in ("title", "description")}
-        description = schema.get("description") or f"Give the answer as {title}."
-        return to_tool_spec({"name": _output_name(title), "description": description, "parameters": parameters}), dict
+    if isinstance(schema, Mapping):  # a JSON Schema, a tool dict, or OpenAI's response_format schema (review 185 #1)
+        from toolwire.models._structured_dicts import dict_output
+
+        return dict_output(schema, _output_name)
     raise SchemaError(f"Structured output takes a pydantic model class, a TypedDict, a dataclass, a JSON Schema "
                       f"dict or a tool dict, not {schema!r}.")
 
@@ -245,7 +245,8 @@ class StructuredOutput(Batching):
     Args:
         model: the chat model with the output tool bound and forced.
         name: the output tool's name.
-        read: turns the call's arguments (a dict) into the value; may raise pydantic's ``ValidationError``.
+        read: turns the call's arguments (a dict) into the value; whatever it raises (pydantic's
+            ``ValidationError``, a validator's ``KeyError``) means the arguments do not fit.
         include_raw: return ``{"raw", "parsed", "parsing_error"}`` instead of the value, and raise nothing for a
             reply that cannot be read.
         retries: the extra requests made after a reply that cannot be read as the schema, each sending the
@@ -335,13 +336,17 @@ class StructuredOutput(Batching):
 
     astream_events = RunnableMethods.astream_events  # (LangChain's event streams refused as a model refuses them)
     astream_log = RunnableMethods.astream_log
+    # ``structured | step`` and ``step | structured``: a pipeline, as ``model | step`` (LangChain's
+    # ``RunnableSequence``; review 185 #6)
+    __or__ = RunnableMethods.__or__
+    __ror__ = RunnableMethods.__ror__
 
     def invoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Ask the model and read its forced call as a value of the schema; with ``retries``, ask again after a reply
         that cannot be read, telling the model what did not fit (:func:`~toolwire.models._structured_retry.
         next_conversation`: the reply, then an error ToolMessage answering its call, or a HumanMessage when it
         made none), up to ``retries`` more times. A reply cut off at ``max_tokens`` is not asked again (the error
-        says to raise it).
+        says to raise it), nor is a refusal.
 
         Args:
             input: a string, a message, or a list of messages, as :meth:`BaseChatModel.invoke` takes.
@@ -353,8 +358,9 @@ class StructuredOutput(Batching):
 
         Raises:
             ToolCallParseError: (without ``include_raw``) the last reply has no call of the output tool, or its
-                arguments are not JSON or do not fit the schema; ``raw`` is that reply, and after more than one
-                request the message says how many were made.
+                arguments are not JSON or do not fit the schema (a validator that raised is its ``__cause__``), or
+                the model refused (not asked again); ``raw`` is that reply, and after more than one request the
+                message says how many were made.
             ProviderError, UserError: as :meth:`BaseChatModel.invoke`.
         """
         if config:  # LangChain's invoke(input, config): refused in one sentence (review 143 #6)
@@ -397,7 +403,9 @@ class StructuredOutput(Batching):
 
     def stream(self, input: Any, **options: Any) -> Iterator[Any]:
         """Stream the reply and yield the value once it is complete (a part of a schema's value is not a value of
-        it; LangChain's ``with_structured_output(...).stream`` also yields the whole object for a pydantic schema).
+        it). LangChain's ``with_structured_output(...).stream`` differs: its parser yields a new partial object each
+        time the arguments streamed so far validate (a pydantic schema's ``City(name='Pa')``, then
+        ``City(name='Paris')``...); here the one item is the whole value, read as :meth:`invoke` reads it.
 
         Args:
             input, options: as for :meth:`invoke`.
@@ -463,7 +471,7 @@ class StructuredOutput(Batching):
 
         Raises:
             ToolCallParseError: no call of the output tool, or its arguments are not JSON or do not fit the schema
-                (the message says which field and why); ``raw`` is ``reply``.
+                (the message says which field and why), or the reply is a refusal; ``raw`` is ``reply``.
         """
         value, problem = self._check(reply)
         if problem is not None:
@@ -474,18 +482,21 @@ class StructuredOutput(Batching):
         """:meth:`parse` without raising: ``(value, None)``, or ``(None, Problem)`` with the error it raises and what
         the model is told when asked again (:class:`~toolwire.models._structured_retry.Problem`)."""
         cut = str(reply.response_metadata.get("finish_reason") or "").lower() in _CUT_OFF
+        refused = _refused(reply)
         for call in reply.tool_calls:
             if call["name"] == self._name:
                 try:
                     return self._read(call["args"]), None
-                except _validation_errors() as exc:
-                    if cut:
-                        return None, Problem(self._cut_off(reply), None)
-                    problems = _problems(exc.errors())
+                except Exception as exc:  # (a validator's KeyError too: review 185 #4)
+                    if refused or cut:
+                        return None, Problem(self._refusal(reply) if refused else self._cut_off(reply), None)
+                    problems = _problems(exc)
                     error = ToolCallParseError(f"The model's {self._name} does not fit the schema: {problems}.",
                                                raw=reply)
                     error.__cause__ = exc
                     return None, Problem(error, f"{self._name} was not accepted: {problems}.")
+        if refused:  # not asked again: the same request is refused again (review 185 #3)
+            return None, Problem(self._refusal(reply), None)
         if cut:
             return None, Problem(self._cut_off(reply), None)
         for bad in reply.invalid_tool_calls:
@@ -503,6 +514,16 @@ class StructuredOutput(Batching):
                                                 "model that follows tool_choice.", raw=reply),
                              f"You did not call {self._name}.")
 
+    def _refusal(self, reply: AIMessage) -> ToolCallParseError:
+        metadata = reply.response_metadata
+        said = next((str(text).strip() for text in (metadata.get("refusal"), reply.text, metadata.get(
+            "block_reason_message"), metadata.get("finish_message")) if text and str(text).strip()), "")
+        reason = metadata.get("server_finish_reason") or metadata.get("block_reason") or metadata.get("finish_reason")
+        why = f" ({getattr(reason, 'value', reason)})" if reason and str(reason).lower() != "refusal" else ""
+        return ToolCallParseError(f"The model refused to give its {self._name}{why}"
+                                  f"{f': {said[:200]!r}' if said else ''}; it was not asked again, since the same "
+                                  "request would be refused again.", raw=reply)
+
     def _cut_off(self, reply: AIMessage) -> ToolCallParseError:
         return ToolCallParseError(f"The reply was cut off at max_tokens before the model's {self._name} was "
                                   "complete: ask again with a higher max_tokens.", raw=reply)
@@ -511,13 +532,29 @@ class StructuredOutput(Batching):
 _MOST_PROBLEMS = 5  # schema problems named in one error; the rest are counted
 
 
-def _problems(errors: list[Any]) -> str:
-    """pydantic's ``errors()`` as one sentence's tail, every problem named (up to :data:`_MOST_PROBLEMS`, the rest
-    counted) with where it is, so a caller that asks again can tell the model all of them at once (review 96: only
-    the first was named)."""
+def _problems(exc: Exception) -> str:
+    """What did not fit, as one sentence's tail: pydantic's ``errors()`` every problem named (up to
+    :data:`_MOST_PROBLEMS`, the rest counted) with where it is, so a caller that asks again can tell the model all of
+    them at once (review 96: only the first was named); a dict schema's problems as its check wrote them; any other
+    exception (a validator's ``KeyError``: review 185 #4) by its type and text."""
+    from toolwire.models._structured_dicts import DictSchemaError
+
+    if isinstance(exc, DictSchemaError):
+        return exc.problems
+    if not isinstance(exc, _validation_errors()):
+        return f"the schema's validation raised {type(exc).__name__}: {str(exc)[:200] or 'no message'}"
+    errors = exc.errors()
     parts = []
     for problem in errors[:_MOST_PROBLEMS]:
         where = ".".join(str(part) for part in problem.get("loc", ())) or "the arguments"
         parts.append(f"{where}: {str(problem.get('msg', 'invalid')).rstrip('.')}")
     more = len(errors) - _MOST_PROBLEMS
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def _refused(reply: AIMessage) -> bool:
+    """Whether ``reply`` is a refusal: OpenAI's ``refusal``, Anthropic's ``refusal`` stop, Gemini's ``SAFETY`` and
+    other content blocks or a blocked prompt (:func:`~toolwire._agent_checks.stop_kind`, as the Agent reads it)."""
+    from toolwire._agent_checks import stop_kind
+
+    return stop_kind(reply) == "refusal"
