@@ -284,8 +284,12 @@ def test_parse_response():
     assert reply.response_metadata == {"model": "gemini-2.5-flash",
                                        "model_name": "gemini-2.5-flash", "finish_reason": "STOP"}
     assert reply.id == "r-1" and reply.provider_data is None
-    single = parse_response(DOC_REPLY, single_call=True)
-    assert len(single.tool_calls) == 1 and single.response_metadata["dropped_tool_calls"] == 1
+    single = parse_response(DOC_REPLY, single_call=True)  # every call read: the model keeps one (review 185 #2)
+    assert len(single.tool_calls) == 2
+    from toolwire.models._one_call import one_call
+
+    kept = one_call(single)
+    assert len(kept.tool_calls) == 1 and kept.response_metadata["dropped_tool_calls"] == 1
 
 
 def test_parse_response_with_no_candidates():

@@ -18,8 +18,11 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   (:mod:`toolwire.models.lowering._gemini_schema`). Other keywords (``minimum``, ``pattern``,
   ``minLength``...) are dropped with a debug log; toolwire still validates them before running the tool.
 * ``tool_config.function_calling_config``: ``{"mode": "AUTO" | "ANY" | "NONE", "allowed_function_names"}``.
-  Gemini has no switch for parallel calls: with ``parallel_tool_calls=False`` toolwire keeps the first
-  call of a reply and logs the others it dropped.
+  Gemini has no switch for parallel calls: with ``parallel_tool_calls=False`` the reply is read whole, and
+  :class:`~toolwire.models.base.BaseChatModel` keeps one call of it (:mod:`toolwire.models._one_call`: the first, or
+  a structured output's first call that fits its schema), logs the others and counts them, as for every provider
+  (review 185 #2: the first was kept here, before a structured output could pick the one that fits). A model turn
+  sent back with fewer calls than its kept parts loses the dropped calls' parts (:func:`_model_parts`).
 * ``contents``: ``{"role": "user" | "model", "parts": [...]}``; parts ``text``, ``inline_data``,
   ``function_call`` ``{"name", "args", "id"?}``, ``function_response`` ``{"name", "response", "id"?}``;
   ``thought`` / ``thought_signature`` parts, and the parts of a reply whose calls carry Gemini ids, are kept on
@@ -152,11 +155,33 @@ def _same_call(call: Any, kept: dict[str, Any]) -> bool:
     return args == kept_args or _decoded(args) == _decoded(kept_args)
 
 
+def _without_dropped(kept: list[dict[str, Any]], calls: list[Any]) -> list[dict[str, Any]]:
+    """The kept parts of a reply whose message holds fewer calls than they do (``parallel_tool_calls=False`` or a
+    structured output kept one: :mod:`toolwire.models._one_call`), without the dropped calls' parts, so that the
+    turn goes back with its thoughts and signatures; ``[]`` (the turn is rebuilt from the message) when the calls
+    are not those parts in order, or a dropped part carries a thought signature (Gemini signs a reply's first call,
+    and a signature belongs to its own part)."""
+    out: list[dict[str, Any]] = []
+    left = list(calls)
+    for part in kept:
+        if "function_call" not in part:
+            out.append(part)
+        elif left and _same_call(left[0], part["function_call"]):
+            out.append(part)
+            left.pop(0)
+        elif "thought_signature" in part:
+            return []
+    return out if not left else []
+
+
 def _model_parts(message: AIMessage) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The parts of a model turn, and the Gemini ids of its calls (by toolwire call id)."""
     calls = assistant_calls(message, GEMINI_NAME)
     kept = ((message.provider_data or {}).get("gemini") or {}).get("parts") or []
     kept_calls = [p["function_call"] for p in kept if "function_call" in p]
+    if kept and len(kept_calls) > len(calls):  # calls dropped after the reply was read (one call kept)
+        kept = _without_dropped(kept, calls)
+        kept_calls = [p["function_call"] for p in kept if "function_call" in p]
     if kept and len(kept_calls) == len(calls) and all(map(_same_call, calls, kept_calls)):
         ids = {str(c["id"]): str(k["id"]) for c, k in zip(calls, kept_calls, strict=True) if k.get("id")}
         if VisibleText().of(kept) != message.text:  # an edited copy (model_copy(update={"content": ...})): its
@@ -270,7 +295,7 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
                 calling["allowed_function_names"] = [choice]
             config["tool_config"] = {"function_calling_config": calling}
         if request.parallel_tool_calls is False:
-            log.debug("gemini: no setting disables parallel calls; toolwire keeps the first call of each reply")
+            log.debug("gemini: no setting disables parallel calls; toolwire keeps one call of each reply")
     config["automatic_function_calling"] = {"disable": True}
     for key, value in merge_options(options, request.options).items():
         if key == "max_tokens":
@@ -425,8 +450,10 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
 
     Args:
         obj: the reply.
-        single_call: keep only the first function call (``parallel_tool_calls=False``); the number
-            dropped is in ``response_metadata["dropped_tool_calls"]``.
+        single_call: the request asked for one call (``parallel_tool_calls=False``). Every call is read all the
+            same: :class:`~toolwire.models.base.BaseChatModel` keeps one of them (:func:`~toolwire.models._one_call.
+            one_call`: the first, or a structured output's first call that fits its schema) and counts the others
+            in ``response_metadata["dropped_tool_calls"]``, as for every provider (review 185 #2).
         tool_names: the bound tools' names, listed in the error of a call that has no name (``None``: not
             known, the error names no tools).
         json_text: :func:`json_text_plan` of the bound tools: the JSON text sent for untyped values there
@@ -455,18 +482,7 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
     data = _as_dict(obj)
     if not _get(data, "candidates") and not _get(data, "prompt_feedback"):
         raise no_candidate(data) or not_a_reply(data, "candidates")
-    parts, candidate = _reply_parts(data)
-    seen = 0
-    kept_parts = []
-    for part in parts:
-        if "function_call" in part:
-            seen += 1
-            if single_call and seen > 1:
-                continue
-        kept_parts.append(part)
-    dropped = max(0, seen - 1) if single_call else 0
-    if dropped:
-        log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
+    kept_parts, candidate = _reply_parts(data)  # (every call, with single_call too: see above)
     text = VisibleText().of(kept_parts)
     calls = [native_call(p["function_call"].get("name"), _args(p["function_call"], json_text),
                          p["function_call"].get("id"), tool_names) for p in kept_parts if "function_call" in p]
@@ -479,7 +495,7 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
         invalid.append(malformed)
     return AIMessage(text, tool_calls=valid, invalid_tool_calls=invalid,
                      usage=gemini_usage(_get(data, "usage_metadata")),
-                     response_metadata=_metadata(_get(data, "model_version"), outcome, dropped, extras),
+                     response_metadata=_metadata(_get(data, "model_version"), outcome, 0, extras),
                      provider_data=_opaque(kept_parts), id=_get(data, "response_id"))
 
 
@@ -536,9 +552,7 @@ class StreamState:
         pieces = []
         for part in parts:
             if "function_call" in part:
-                self.calls += 1
-                if self.single_call and self.calls > 1:
-                    continue
+                self.calls += 1  # (every call, with single_call too: see parse_response)
                 call = part["function_call"]
                 pieces.append(self.merger.add(index=self.calls, id=call.get("id"), name=call.get("name"),
                                               args=_args(call, self.json_text) or {}))
@@ -563,11 +577,8 @@ class StreamState:
         """
         if not self.outcome.get("finish_reason") and not self.outcome.get("block_reason"):
             raise cut_short("google", "chunk with a finishReason")
-        dropped = max(0, self.calls - 1) if self.single_call else 0
-        if dropped:
-            log.warning("gemini: parallel_tool_calls=False: kept the first call of the reply, dropped %d", dropped)
         malformed = malformed_call(self.outcome, self.tool_names, self.calls)
         return AIMessageChunk(usage=gemini_usage(self.raw_usage),
-                              response_metadata=_metadata(self.model, self.outcome, dropped, self.extras),
+                              response_metadata=_metadata(self.model, self.outcome, 0, self.extras),
                               invalid_tool_calls=[malformed] if malformed else None,
                               provider_data=_opaque(self.parts), id=self.id)
