@@ -107,7 +107,15 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
 
 
 def _refuse_built(owner: str, where: str, options: Mapping[str, Any]) -> None:
-    """Refuse a key of ``options`` naming a request field toolwire writes (:data:`_BUILT`), which would replace it."""
+    """Refuse a key of ``options`` naming a request field toolwire writes (:data:`_BUILT`), which would replace it, and
+    a class as ``response_format`` (LangChain's ``ChatOpenAI`` takes ``response_format=Model`` and parses the reply;
+    the OpenAI SDK's ``create()`` refuses it with a TypeError that points to its ``parse()``: review 185 #7)."""
+    response_format = options.get("response_format")
+    if isinstance(response_format, type):
+        name = response_format.__name__
+        raise UserError(f"{owner}: {where} cannot set response_format={name} (a class): call "
+                        f"model.with_structured_output({name}) to get the answer as {name}, or pass response_format "
+                        "a JSON Schema dict ({'type': 'json_schema', 'json_schema': {'name': ..., 'schema': {...}}}).")
     for key in options:
         if key in _BUILT:
             raise UserError(f"{owner}: {where} cannot set {key!r}, a request field toolwire writes itself: "
@@ -121,8 +129,9 @@ def check_model_kwargs(owner: str, model_kwargs: Any) -> dict[str, Any]:
     Raises:
         UserError: it is not a mapping (text, a list...): it takes the provider's options by name; or it names a
             request field toolwire writes (``messages``, ``input``, ``contents``, ``system``, ``model``,
-            ``tool_choice``, ``parallel_tool_calls``, ``stream``...), naming the toolwire option to use instead; or
-            a generation option's value is wrong (see :func:`check_generation_options`).
+            ``tool_choice``, ``parallel_tool_calls``, ``stream``...), naming the toolwire option to use instead, or
+            a class as ``response_format``; or a generation option's value is wrong (see
+            :func:`check_generation_options`).
     """
     if model_kwargs is None:
         return {}
@@ -149,7 +158,8 @@ def check_call_options(owner: str, options: Mapping[str, Any]) -> dict[str, Any]
     Raises:
         UserError: a generation option's value is wrong (see :func:`check_generation_options`), a key is a close
             misspelling of one (``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"``), or a
-            key names a request field toolwire writes (see :func:`check_model_kwargs`).
+            key names a request field toolwire writes (see :func:`check_model_kwargs`), or ``response_format`` is a
+            class (a pydantic model: the message says to use ``with_structured_output``).
     """
     _refuse_built(owner, "a call's options", options)
     for key in options:
