@@ -39,12 +39,14 @@ from toolwire.models.lowering._calls import read_as_cut
 from toolwire.models.lowering._common import native_call, split_calls
 from toolwire.parsing import parse_tool_calls
 from toolwire.parsing._calls import name_key
+from toolwire.parsing._json_suffixes import JsonSuffixes
 from toolwire.parsing._scan import (
     DEEP,
     EOF,
     DecodeFailure,
     decode_value_at,
     forget_spans,
+    hold_spans,
     python_span_end,
     skip_ws,
 )
@@ -144,13 +146,16 @@ def _value_end(text: str, start: int) -> tuple[int, bool]:
     return end, False
 
 
-def _json_run(text: str, start: int, tool_names: Collection[str] | Mapping[str, Any]) -> tuple[bool, int]:
+def _json_run(text: str, start: int, tool_names: Collection[str] | Mapping[str, Any],
+              suffixes: JsonSuffixes) -> tuple[bool, int]:
     """Whether the text from ``start`` (a :data:`_CALL_LINE` match of the ``json`` group) is JSON calls to its
     end: call objects, lists of them or ```` ``` ```` fences holding them, separated by whitespace, then only
     :data:`_FENCE_ONLY`. Each piece is parsed on its own, so a walk costs time linear in what it reads (review
-    62). A fence line at ``start`` that no fence closes (the closing fence of an earlier block, say) stays in the
-    text, as the parser leaves it: the calls after it end the reply only when it is a bare fence and no other
-    fence follows them.
+    62); a value left open to the end of the reply is read with ``suffixes`` (the :class:`JsonSuffixes` of the
+    whole reply), which reads each place of the reply once however many lines open such a value (review 178 #3:
+    each parsed the rest of the reply again, quadratic time). A fence line at ``start`` that no fence closes (the
+    closing fence of an earlier block, say) stays in the text, as the parser leaves it: the calls after it end the
+    reply only when it is a bare fence and no other fence follows them.
 
     Returns:
         ``(ends the reply, next)``: when it does not, ``next`` is where a later JSON line may still start calls
@@ -178,10 +183,14 @@ def _json_run(text: str, start: int, tool_names: Collection[str] | Mapping[str, 
             end, open_to_end = _value_end(text, pos)
         else:  # prose (or a fence left open)
             return False, max(pos, start + 1)
+        if open_to_end:  # what the parser reads from here to the end: (finds calls, leaves no text)
+            calls, empty = suffixes.read(pos)
+            if not (calls and empty):
+                return False, pos + 1 if calls else len(text)
+            pos, found = end, True
+            continue
         parsed = parse_tool_calls(text[pos:end], tool_names, dialect="json")
         if parsed.content or not (parsed.tool_calls or parsed.invalid_tool_calls):
-            if open_to_end:
-                return False, pos + 1 if parsed.tool_calls or parsed.invalid_tool_calls else len(text)
             return False, pos + 1 if fenced is not None else max(end, start + 1)
         pos, found = end, True
 
@@ -220,7 +229,8 @@ def read_text_calls(text: str,
         such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`) are never read.
     """
     try:
-        return _read_text_calls(text, tool_names)
+        with hold_spans(text):  # (kept while its pieces are parsed: review 178 #3)
+            return _read_text_calls(text, tool_names)
     finally:
         forget_spans(text)  # (what the scan learnt about the reply is not kept past it: review 122)
 
@@ -235,6 +245,7 @@ def _read_text_calls(text: str,
     # a family's lines before skip[family] hold no calls that end the reply, or were read already (a marked
     # format is parsed once, from its first line: the parser reads on to the end)
     skip: dict[str, int] = {}
+    suffixes = JsonSuffixes(text, names)  # (what the JSON parser reads from each place, read once: review 178 #3)
     thinking = [m.span() for m in _THINK.finditer(text)] if "<think>" in text else []
     for match in _CALL_LINE.finditer(text):
         if any(start <= match.start() < end for start, end in thinking):
@@ -243,7 +254,7 @@ def _read_text_calls(text: str,
         if match.start(family) < skip.get(family, 0) or (family == "py" and name_key(match.group("name")) not in keys):
             continue
         if family in _UNMARKED:  # calls only where they end the reply (review 57), found in linear time (62)
-            found = _ending_calls(text, match, names, keys, skip)
+            found = _ending_calls(text, match, names, keys, skip, suffixes)
             if found is None:
                 continue
             calls, invalid = found
@@ -266,10 +277,12 @@ def _read_text_calls(text: str,
 
 
 def _ending_calls(text: str, match: re.Match[str], names: Collection[str] | Mapping[str, Any],
-                  keys: Collection[str], skip: dict[str, int]) -> tuple[list[Any], list[Any]] | None:
+                  keys: Collection[str], skip: dict[str, int],
+                  suffixes: JsonSuffixes) -> tuple[list[Any], list[Any]] | None:
     """The JSON calls or Python call lists that start at ``match`` (a :data:`_CALL_LINE` match of the ``json``
     or ``py`` group) when they end the reply, as ``(calls, invalid calls)``; else None, with ``skip`` (as in
-    :func:`read_text_calls`) moved past the lines of the family that cannot start such calls either."""
+    :func:`read_text_calls`) moved past the lines of the family that cannot start such calls either (``suffixes``:
+    see :func:`_json_run`)."""
     if match.group("py") is not None:
         end, calls, invalid = _py_calls_at(text, match, names, keys)
         if (calls or invalid) and _FENCE_ONLY.fullmatch(text, end):
@@ -283,7 +296,7 @@ def _ending_calls(text: str, match: re.Match[str], names: Collection[str] | Mapp
             skip["json"] = len(text)  # none at all
             return None
     if parsed is None or not _FENCE_ONLY.fullmatch(parsed.content):  # some text follows: piece by piece
-        ends, skip["json"] = _json_run(text, match.start(), names)
+        ends, skip["json"] = _json_run(text, match.start(), names, suffixes)
         if not ends:
             return None
         parsed = parse_tool_calls(text[match.start():], names, dialect="json")

@@ -12,6 +12,8 @@ import ast
 import json
 import math
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from toolwire.parsing._python_parse import escape_line_breaks, parse_expr
@@ -487,6 +489,7 @@ _STRING_BODY = {
     ("'", True): re.compile(r"(?:[^'\\]|\\[^'])*+"),
 }
 _LAST_SPANS: list[_Spans] = []  # the text last read by python_span_end, with what was learnt about it
+_HELD_SPANS: list[_Spans] = []  # the text a reader holds (hold_spans), with what was learnt about it
 
 
 def forget_spans(text: str) -> None:
@@ -497,8 +500,29 @@ def forget_spans(text: str) -> None:
         _LAST_SPANS.clear()
 
 
+@contextmanager
+def hold_spans(text: str) -> Iterator[None]:
+    """Keep what :func:`python_span_end` learns about ``text`` inside the ``with`` block, while other texts are read
+    too, and drop it at its end.
+
+    A reader of a whole reply that parses pieces of it in between (each piece a text of its own:
+    :func:`toolwire.models._text_calls.read_text_calls`) holds the reply: only the text read last is kept
+    otherwise, so each piece's parse dropped what was learnt about the reply, and every line of the reply that
+    opened a call scanned the rest of it again, quadratic time (review 178 #3).
+    """
+    _HELD_SPANS[:] = [_Spans(text)]
+    try:
+        yield
+    finally:
+        if _HELD_SPANS and _HELD_SPANS[0].text is text:
+            _HELD_SPANS.clear()
+
+
 def _spans_of(text: str) -> _Spans:
-    """The :class:`_Spans` of ``text``: kept from the last call when it read this very string, else new."""
+    """The :class:`_Spans` of ``text``: the held one (:func:`hold_spans`), or the one kept from the last call when it
+    read this very string, else new."""
+    if _HELD_SPANS and _HELD_SPANS[0].text is text:
+        return _HELD_SPANS[0]
     last = _LAST_SPANS[0] if _LAST_SPANS else None
     if last is not None and last.text is text:
         return last
