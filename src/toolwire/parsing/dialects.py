@@ -70,10 +70,13 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
             or ``None`` (default) to try them in turn (marked formats first: hermes, mistral, function_tag, then json
             which reads ``<|python_tag|>``, fences and bare JSON left to right, then pythonic) and use the
             first that finds a valid call; when none does, the first that found an invalid one. A dialect
-            whose first call lies inside a call another dialect read, which began before it, is passed over:
-            a marker quoted inside another call's string argument
-            (``{"name": "write_file", "arguments": {"content": "<tool_call>...</tool_call>"}}``) neither
-            replaces nor hides that call (review 178 #1).
+            whose first call lies inside a call another dialect read, which began before it, is passed over
+            when that call's end was found or the first call stands in one of its strings: a marker quoted
+            inside another call's string argument
+            (``{"name": "write_file", "arguments": {"content": "<tool_call>...</tool_call>"}}``, even cut off)
+            neither replaces nor hides that call (review 178 #1), while a valid call written after a broken
+            attempt cut off outside its strings (``search(q="x"`` then a ``<tool_call>`` block) is read
+            (review 183 #3).
 
     Lenient by design: this reads a reply meant to hold calls (what a local model wrote once a call
     started, a server's text reply), so a call of a bound tool is read wherever it stands, prose and code
@@ -129,9 +132,9 @@ def _read(read: dict[int, Collector | None], index: int, text: str, tool_names: 
 
 def _quoted(read: dict[int, Collector | None], index: int, text: str, tool_names: Collection[str]) -> bool:
     """Whether the first call syntax the dialect ``_AUTO_ORDER[index]`` read lies inside a call another dialect read,
-    which began before it: a marker quoted in a string argument (a tool writing documentation of the Hermes format,
-    ``{"name": "write_file", "arguments": {"content": "<tool_call>{...}</tool_call>"}}``), not a call the model
-    made (review 178 #1)."""
+    which began before it and :func:`_encloses` it: a marker quoted in a string argument (a tool writing
+    documentation of the Hermes format, ``{"name": "write_file", "arguments": {"content": "<tool_call>{...}
+    </tool_call>"}}``), not a call the model made (review 178 #1)."""
     own = read[index]
     if own is None or not own.spans:
         return False
@@ -140,7 +143,68 @@ def _quoted(read: dict[int, Collector | None], index: int, text: str, tool_names
         return False
     for other in range(len(_AUTO_ORDER)):
         found = _read(read, other, text, tool_names) if other != index else None
-        if found is not None and (found.calls or found.invalid) and any(
-                s < start and end <= e for s, e in found.spans):
+        if found is None or not (found.calls or found.invalid):
+            continue
+        if any(s < start and end <= e and _encloses(_AUTO_ORDER[other][0], text[s:e], start - s, tool_names)
+               for s, e in found.spans):
             return True
     return False
+
+# appended to a call's text to learn whether its end was found: no syntax closes with it, and it is not whitespace
+_PAST_END = "\x00"
+
+
+def _encloses(collect: _Collect, syntax: str, at: int, tool_names: Collection[str]) -> bool:
+    """Whether ``syntax``, the text of a call the dialect ``collect`` read, holds the other call syntax that starts
+    at ``syntax[at]``: its end was found (more text after it is not read into it), or it is cut off inside a string
+    (or a ``<parameter=>`` value) still open at ``at``. A call cut off outside its strings (``search(q="x"`` or a
+    JSON call missing its last brace, whose span runs on to the end of the text or to the next marker) holds
+    nothing: the call the model wrote after its broken attempt is read (review 183 #3)."""
+    probe = syntax + _PAST_END
+    try:
+        if all(stop <= len(syntax) for _, stop in collect(probe, tool_names).spans):
+            return True
+    finally:
+        forget_spans(probe)
+    return _in_string(syntax, at)
+
+
+# where a string or a raw <parameter=> value may open: a quote (after a Python prefix such as r or f, not right
+# after a letter: an apostrophe in a word), or a parameter tag
+_VALUE_OPENER = re.compile(r"""(?<!\w)[rRbBuUfF]{0,2}("{3}|'{3}|"|')|<parameter=[^>\n]*>""")
+# the rest of a string opened by each quote (an escaped character skipped) and its closing quote, if any; a
+# single-quoted one ends at its line (an apostrophe in prose opens no string past its line)
+_STRING_REST = {'"': re.compile(r'(?:[^"\\]|\\.)*(?P<close>")?', re.S),
+                "'": re.compile(r"(?:[^'\\\n]|\\.)*(?P<close>['\n])?", re.S),
+                '"""': re.compile(r'(?:[^"\\]|\\.|"(?!""))*(?P<close>""")?', re.S),
+                "'''": re.compile(r"(?:[^'\\]|\\.|'(?!''))*(?P<close>''')?", re.S)}
+# the end of a raw <parameter=> value: its closing tag, or the next tag that closes it
+_PARAMETER_END = re.compile(r"</parameter>|(?=<parameter=|</function>)")
+# what a quote follows when it opens a value (not a quotation mark in prose)
+_BEFORE_VALUE = "([{,:="
+
+
+def _in_string(syntax: str, at: int) -> bool:
+    """Whether ``syntax[at]`` lies inside a string (JSON or Python, opened where a value may stand) or a raw
+    ``<parameter=NAME>`` value still open there: ``syntax`` is read up to ``at`` only, once."""
+    pos = 0
+    while True:
+        m = _VALUE_OPENER.search(syntax, pos, at)
+        if m is None:
+            return False
+        if m.group(1) is None:  # a parameter tag
+            close = _PARAMETER_END.search(syntax, m.end(), at)
+            if close is None:
+                return True
+            pos = close.end()
+            continue
+        before = m.start() - 1
+        while before >= 0 and syntax[before].isspace():
+            before -= 1
+        if before >= 0 and syntax[before] not in _BEFORE_VALUE:
+            pos = m.end()
+            continue
+        string = _STRING_REST[m.group(1)].match(syntax, m.end(), at)
+        if string is None or string.group("close") is None:
+            return True
+        pos = string.end()
