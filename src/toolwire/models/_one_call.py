@@ -1,7 +1,7 @@
 """``parallel_tool_calls=False`` kept whatever the provider did: a reply holds at most one tool call.
 
 OpenAI's API documents ``parallel_tool_calls: false`` as "at most one tool call per reply", Gemini has no such
-request field (its lowering keeps the first call, :func:`toolwire.models.lowering.gemini.parse_response`), and
+request field (the reply is read whole and one call kept here), and
 OpenAI-compatible servers (vLLM, llama.cpp's server, Ollama) often ignore the field, as do calls read from a
 server's text. Users set it so that tools with side effects run one at a time, each seeing the result of the one
 before; an Agent given two calls would run them at once. So :class:`~toolwire.models.base.BaseChatModel` passes

@@ -290,8 +290,8 @@ class BaseChatModel(RunnableMethods, Batching):
 
         Args:
             schema: a pydantic model class (the value is an instance), a ``TypedDict`` class (a dict) or a
-                dataclass (an instance), a JSON Schema dict with a ``title`` or a tool dict (a dict of the
-                arguments, as written).
+                dataclass (an instance), a JSON Schema dict with a ``title``, a tool dict or OpenAI's
+                response-format schema (a dict of the arguments, as written, checked against the schema).
             include_raw: return ``{"raw": AIMessage, "parsed": value or None, "parsing_error": error or None}``
                 and raise nothing for a reply that cannot be read.
             strict: as for :meth:`bind_tools` (OpenAI strict mode, Anthropic strict tool use).
