@@ -16,7 +16,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["OPTIONS", "check_options"]
+__all__ = ["OPTIONS", "check_options", "check_switch"]
 
 
 def _number(value: Any) -> bool:
@@ -80,6 +80,27 @@ def check_options(options: Mapping[str, Any], *, required: Collection[str] = (),
             raise UserError(f"The ChatLlamaCpp option {name} must be {kind}, not {value!r}.")
         given[name] = value
     return given
+
+
+def check_switch(name: str, value: Any) -> bool:
+    """An on/off parameter of ChatLlamaCpp (``grammar``, ``pull``, ``prompt_cache``, ``reuse_kv``, ``verbose``, the
+    ``decline_*`` switches) checked: True or False, a NumPy bool too, as its number parameters take NumPy numbers.
+
+    Args:
+        name: the parameter's name, for the message.
+        value: the value given.
+
+    Returns:
+        ``value`` as a Python bool.
+
+    Raises:
+        UserError: anything else, a string such as ``"false"`` or ``"no"`` (which ``bool()`` would read as True, the
+            opposite of what it says: review 184 #1), a number such as 0 or 1, or None.
+    """
+    kind = type(value)
+    if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
+        return bool(value)
+    raise UserError(f"{name} must be True or False, not {value!r}.")
 
 
 def _unknown(name: str, at_construction: bool) -> UserError:

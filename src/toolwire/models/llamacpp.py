@@ -47,7 +47,7 @@ require_local(at_import=True)
 from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled  # noqa: E402
 from toolwire.models._generation import Generation  # noqa: E402
 from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model  # noqa: E402
-from toolwire.models._options import check_options  # noqa: E402
+from toolwire.models._options import check_options, check_switch  # noqa: E402
 from toolwire.models._text_content import check_readable  # noqa: E402
 from toolwire.models._turns import Turn, take_turns  # noqa: E402
 from toolwire.models.dialects import DIALECTS, Dialect, default_dialect_for, get_dialect  # noqa: E402
@@ -234,7 +234,10 @@ class ChatLlamaCpp(BaseChatModel):
 
     Raises:
         UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
-            ``n_ctx``, ``n_threads``, dialect or option (also a per-call option, on the call); on first use a model
+            ``n_ctx``, ``n_threads``, fraction, dialect or option (also a per-call option, on the
+            call), or an on/off parameter (``grammar``, ``pull``, ``prompt_cache``, ``reuse_kv``, ``verbose``, the
+            ``decline_*`` ones) that is not True or False (a NumPy bool too; ``"false"`` is refused, not read as
+            True); on first use a model
             file missing and no source reachable; a conversation that leaves no
             room for the reply in ``n_ctx``; a user or system message holding an image (or audio, video, file,
             document), on the call and before it waits for the replies ahead of it.
@@ -266,19 +269,21 @@ class ChatLlamaCpp(BaseChatModel):
         check_options({"temperature": temperature, "max_tokens": max_tokens, "seed": seed}, required=("max_tokens",))
         n_threads = check_n_threads(n_threads)
         self.n_ctx, self.n_threads, self.temperature, self.seed = n_ctx, n_threads, temperature, seed
-        self.dialect, self.max_tokens, self.grammar, self.pull = dialect, max_tokens, grammar, pull
+        self.dialect, self.max_tokens = dialect, max_tokens
+        self.grammar, self.pull = check_switch("grammar", grammar), check_switch("pull", pull)
         self.draft_tokens = max(0, int(draft_tokens))
-        self.prompt_cache, self.reuse_kv = prompt_cache, reuse_kv
+        self.prompt_cache = check_switch("prompt_cache", prompt_cache)
+        self.reuse_kv = check_switch("reuse_kv", reuse_kv)
         self.min_call_probability = _fraction("min_call_probability", min_call_probability)
         self.min_value_probability = _fraction("min_value_probability", min_value_probability)
         self.optional_argument_share = _fraction("optional_argument_share", optional_argument_share)
         self.parallel_call_share = _fraction("parallel_call_share", parallel_call_share)
-        self.decline_unknown_calls = bool(decline_unknown_calls)
-        self.decline_repeat_calls = bool(decline_repeat_calls)
-        self.decline_value_lists = bool(decline_value_lists)
-        self.decline_echoes = bool(decline_echoes)
-        self.decline_made_up_figures = bool(decline_made_up_figures)
-        self.verbose = verbose
+        self.decline_unknown_calls = check_switch("decline_unknown_calls", decline_unknown_calls)
+        self.decline_repeat_calls = check_switch("decline_repeat_calls", decline_repeat_calls)
+        self.decline_value_lists = check_switch("decline_value_lists", decline_value_lists)
+        self.decline_echoes = check_switch("decline_echoes", decline_echoes)
+        self.decline_made_up_figures = check_switch("decline_made_up_figures", decline_made_up_figures)
+        self.verbose = check_switch("verbose", verbose)
         self.options = check_options(options, at_construction=True)
         if dialect is not None and dialect not in DIALECTS:
             raise UserError(f"Unknown dialect {dialect!r}: use one of {', '.join(DIALECTS)}.")
