@@ -16,7 +16,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["OPTIONS", "check_options", "check_switch"]
+__all__ = ["OPTIONS", "check_draft_tokens", "check_options", "check_switch"]
 
 
 def _number(value: Any) -> bool:
@@ -101,6 +101,23 @@ def check_switch(name: str, value: Any) -> bool:
     if isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")):
         return bool(value)
     raise UserError(f"{name} must be True or False, not {value!r}.")
+
+
+def check_draft_tokens(value: Any) -> int:
+    """``draft_tokens`` checked: the most prompt-lookup draft tokens per decoding step, a whole number of 0 or more
+    (a NumPy integer too).
+
+    Returns:
+        ``value`` as an int.
+
+    Raises:
+        UserError: a bool, a string, None, a number with a fractional part or written as a float (``2.9``, ``2.0``),
+            or a negative number (review 184 #3: ``2.9`` was taken as 2 and ``-1`` as 0).
+    """
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+        raise UserError(f"draft_tokens must be a whole number of 0 or more (such as 2; 0 turns drafts off), not "
+                        f"{value!r}.")
+    return int(value)
 
 
 def _unknown(name: str, at_construction: bool) -> UserError:

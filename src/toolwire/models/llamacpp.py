@@ -47,7 +47,7 @@ require_local(at_import=True)
 from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled  # noqa: E402
 from toolwire.models._generation import Generation  # noqa: E402
 from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model  # noqa: E402
-from toolwire.models._options import check_options, check_switch  # noqa: E402
+from toolwire.models._options import check_draft_tokens, check_options, check_switch  # noqa: E402
 from toolwire.models._text_content import check_readable  # noqa: E402
 from toolwire.models._turns import Turn, take_turns  # noqa: E402
 from toolwire.models.dialects import DIALECTS, Dialect, default_dialect_for, get_dialect  # noqa: E402
@@ -117,8 +117,8 @@ class ChatLlamaCpp(BaseChatModel):
         grammar: constrain tool calls with a GBNF grammar (default True).
         pull: download a registry model that is missing (default True); False raises instead.
         draft_tokens: at temperature 0, the most prompt-lookup draft tokens checked per decoding step
-            inside a tool call (see :mod:`toolwire.models._decoding`; the same greedy rule, fewer model steps);
-            0 turns drafts off. Free text is decoded without drafts.
+            inside a tool call (see :mod:`toolwire.models._decoding`; the same greedy rule, fewer model steps),
+            a whole number of 0 or more (default 2); 0 turns drafts off. Free text is decoded without drafts.
         prompt_cache: keep the KV state of the system turn (with the tools) on disk, in
             ``$TOOLWIRE_HOME/prompt-cache``, so the next process skips its prompt processing (see
             :mod:`toolwire.models._prompt_cache`; at most 32 prefixes and 512 MB). False: memory only.
@@ -234,7 +234,7 @@ class ChatLlamaCpp(BaseChatModel):
 
     Raises:
         UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
-            ``n_ctx``, ``n_threads``, fraction, dialect or option (also a per-call option, on the
+            ``n_ctx``, ``n_threads``, ``draft_tokens``, fraction, dialect or option (also a per-call option, on the
             call), or an on/off parameter (``grammar``, ``pull``, ``prompt_cache``, ``reuse_kv``, ``verbose``, the
             ``decline_*`` ones) that is not True or False (a NumPy bool too; ``"false"`` is refused, not read as
             True); on first use a model
@@ -271,7 +271,7 @@ class ChatLlamaCpp(BaseChatModel):
         self.n_ctx, self.n_threads, self.temperature, self.seed = n_ctx, n_threads, temperature, seed
         self.dialect, self.max_tokens = dialect, max_tokens
         self.grammar, self.pull = check_switch("grammar", grammar), check_switch("pull", pull)
-        self.draft_tokens = max(0, int(draft_tokens))
+        self.draft_tokens = check_draft_tokens(draft_tokens)
         self.prompt_cache = check_switch("prompt_cache", prompt_cache)
         self.reuse_kv = check_switch("reuse_kv", reuse_kv)
         self.min_call_probability = _fraction("min_call_probability", min_call_probability)
