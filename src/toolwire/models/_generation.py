@@ -57,8 +57,7 @@ class Generation:
     def __init__(self, model: ChatLlamaCpp, request: ChatRequest, options: dict[str, Any] | None = None,
                  loaded: LoadedModel | None = None, turn: Turn | None = None, *, started: float = 0.0,
                  fresh: bool = False) -> None:
-        self.model = model
-        self.request = request
+        self.model, self.request = model, request
         self.opts = {"temperature": model.temperature, "max_tokens": model.max_tokens, "seed": model.seed,
                      **model.options, **(request.options if options is None else options)}
         self.loaded = loaded
@@ -149,7 +148,8 @@ class Generation:
             head, call_text, fmt = yield from self._free(loaded, tokens, scanner, spec, context)
         if self.turn is not None:
             self.turn.end()  # the model is not needed any more: the next reply may go on
-        reply = read_reply(head, call_text, offered, dialect.formats, fmt, cut=self.finish == "length")
+        cut = self.finish == "length" and ("n_ctx" if self.window_bound else "max_tokens")  # (review 184 #2)
+        reply = read_reply(head, call_text, offered, dialect.formats, fmt, cut=cut)
         content, calls = reply.content, reply.tool_calls
         for index, call in enumerate(calls):
             yield AIMessageChunk(tool_call_chunks=[{

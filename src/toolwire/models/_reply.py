@@ -7,10 +7,12 @@ generated text is lost on the way:
 
 * text the parser leaves around the calls is content, after the head;
 * a reply cut off by ``max_tokens`` inside a call reports that call as an
-  :class:`~toolwire.messages.InvalidToolCall` that keeps its raw text, with an error sentence in the
-  call's own format (the parser's words for a cut-off call), also when it was cut before the parser could
-  tell it is a call (``{"name": "get_weather", "`` or ``[get_weather(city``); text the parser took along
-  before it (a code fence's opening) stays content.
+  :class:`~toolwire.messages.InvalidToolCall` that keeps its raw text, with the error the hosted providers'
+  cut-off calls get (:data:`~toolwire.models.lowering._calls.CUT_OFF`: send shorter arguments, or raise
+  ``max_tokens``; the model has no room to send the whole call again: review 184 #2), or :data:`WINDOW_CUT` where
+  the context window ran out; also when it was cut before the parser could tell it is a call
+  (``{"name": "get_weather", "`` or ``[get_weather(city``); text the parser took along before it (a code fence's
+  opening) stays content.
 
 Also here: the ``stop`` strings of a request (:func:`stop_list`, :func:`find_stop`) and the part of a streamed
 reply not shown yet (:func:`visible_part`).
@@ -25,16 +27,21 @@ from typing import Any
 
 from toolwire.messages import InvalidToolCall, ToolCall, invalid_tool_call
 from toolwire.models.dialects import parse_reply
+from toolwire.models.lowering._calls import CUT_OFF
 from toolwire.models.openers import OpenerScanner
-from toolwire.parsing._calls import _EXAMPLE, name_key
-from toolwire.parsing.pythonic import _CUT_OFF, PythonNames
+from toolwire.parsing._calls import name_key
+from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
-__all__ = ["ReadReply", "cut_call", "find_stop", "read_reply", "stop_list", "visible_part"]
+__all__ = ["WINDOW_CUT", "ReadReply", "cut_call", "find_stop", "read_reply", "stop_list", "visible_part"]
 
-# the parser's sentence for a JSON call that ends before it is closed (toolwire.parsing._calls.add_failure)
-_CUT_OFF_JSON = "The call ends before it is closed (it looks cut off). Send the whole tool call again as valid JSON, " \
-                "such as {example}."
+WINDOW_CUT = ("The call's arguments were cut off before they were complete because the model's context window (n_ctx) "
+              "ran out, so it was not run: send the call again with shorter arguments; to leave more room, shorten the "
+              "conversation (fewer or shorter messages and tool results) or pass a larger n_ctx.")
+"""The error of a call the embedded model's reply ended on where its context window ran out (``response_metadata``
+``context_full``): a higher ``max_tokens`` cannot help there, as with Anthropic's
+:data:`~toolwire.models.lowering._anthropic_replies.WINDOW_CUT`. Its instruction opens a clause ("send the call
+again"), so the Agent's error result adds no second one (``execution._says_send``)."""
 _PYTHON_NAME = re.compile(r"\s*(?:```[^\n]*\n)?\s*\[?\s*['\"]?([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)")
 _JSON_NAME = re.compile(r'"name"\s*:\s*"([^"\\]*)"')
 
@@ -49,7 +56,7 @@ class ReadReply:
 
 
 def read_reply(head: str, call_text: str, tools: Sequence[ToolSpec], formats: Sequence[str], fmt: str | None, *,
-               cut: bool) -> ReadReply:
+               cut: bool | str) -> ReadReply:
     """Read a generated reply.
 
     Args:
@@ -58,7 +65,9 @@ def read_reply(head: str, call_text: str, tools: Sequence[ToolSpec], formats: Se
         tools: the tools offered.
         formats: the dialect's call formats, the primary one first.
         fmt: the format of the call's opening (None: no call started).
-        cut: the reply was cut off by ``max_tokens`` (``finish_reason`` ``"length"``).
+        cut: what cut the reply off (``finish_reason`` ``"length"``): ``True`` or ``"max_tokens"``, its token
+            limit; ``"n_ctx"``, the context window; False: it was not cut. The call it ended inside gets
+            :data:`~toolwire.models.lowering._calls.CUT_OFF`, or :data:`WINDOW_CUT` for ``"n_ctx"``.
 
     Returns:
         The content (starting with ``head.strip()``, the text already streamed), the calls and the invalid
@@ -73,14 +82,17 @@ def read_reply(head: str, call_text: str, tools: Sequence[ToolSpec], formats: Se
             continue
         reply = parse_reply(call_text, tools, other)
     calls, invalid, rest = list(reply.tool_calls), list(reply.invalid_tool_calls), reply.content
+    error = WINDOW_CUT if cut == "n_ctx" else CUT_OFF
     if cut and not invalid and rest:
-        bad = cut_call(rest, tools, (fmt, *formats))
+        bad = cut_call(rest, tools, (fmt, *formats), error)
         if bad is not None:
             invalid.append(bad)
             rest = ""
-    elif cut and invalid and not calls and not rest:
-        at = call_text.find(invalid[0]["args"] or "\0")
-        rest = call_text[:at].strip() if at > 0 else ""
+    elif cut and invalid:
+        invalid = [_as_cut(bad, call_text, error) for bad in invalid]
+        if not calls and not rest:
+            at = call_text.find(invalid[0]["args"] or "\0")
+            rest = call_text[:at].strip() if at > 0 else ""
     if not shown or not rest:
         content = shown or rest
     elif not calls and not invalid and rest == call_text.strip():
@@ -90,11 +102,24 @@ def read_reply(head: str, call_text: str, tools: Sequence[ToolSpec], formats: Se
     return ReadReply(content, calls, invalid)
 
 
-def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str]) -> InvalidToolCall | None:
+def _as_cut(bad: InvalidToolCall, call_text: str, error: str) -> InvalidToolCall:
+    """``bad``, an invalid call the parser read in a reply that was cut off, with ``error`` when it is the call the
+    reply ended inside: its raw text runs to the reply's end, or the parser's error says it is cut off (the
+    parser's own advice, to send the whole call again, is what the model has no room to do: review 184 #2)."""
+    raw = (bad.get("args") or "").strip()
+    at_end = bool(raw) and call_text.rstrip().endswith(raw)
+    if at_end or "cut off" in (bad.get("error") or ""):
+        return {**bad, "error": error}  # type: ignore[typeddict-item]
+    return bad
+
+
+def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str],
+             error: str = CUT_OFF) -> InvalidToolCall | None:
     """The InvalidToolCall of a call cut off in ``text`` (the reply from the call's opening on), or None when
     ``text`` does not start like a call in any of ``formats`` (to a bound tool).
 
-    The name is the bound tool's when the text names one in full, else None; the raw text is kept.
+    The name is the bound tool's when the text names one in full, else None; the raw text is kept; the error is
+    ``error`` (:data:`~toolwire.models.lowering._calls.CUT_OFF` by default, the hosted providers' sentence).
     """
     names = [t.name for t in tools]
     fmt = next((f for f in formats if OpenerScanner((f,), names).opens(text, 0)), None)
@@ -106,13 +131,11 @@ def cut_call(text: str, tools: Sequence[ToolSpec], formats: Sequence[str]) -> In
         written = re.sub(r"\s", "", found.group(1)) if found else ""
         name = next((n for n in names if spelling.tool(n) == written), None) or next(
             (n for n in names if name_key(spelling.tool(n)) == name_key(written)), None)
-        error = _CUT_OFF.format(name=spelling.tool(name) if name else "tool_name")
     else:
         found = _JSON_NAME.search(text)
         written = found.group(1) if found else ""
         name = next((n for n in names if n == written), None) or next(
             (n for n in names if name_key(n) == name_key(written)), None)
-        error = _CUT_OFF_JSON.format(example=_EXAMPLE.replace("tool_name", name or "tool_name"))
     return invalid_tool_call(name, text.strip(), error=error)
 
 

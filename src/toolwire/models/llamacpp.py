@@ -229,8 +229,11 @@ class ChatLlamaCpp(BaseChatModel):
     GGUF's context length, or None) to tell whether a larger window could help; ``call_limit``: the most calls one
     reply may hold, :data:`~toolwire.models.grammar.MAX_CALLS`, when the reply reached it). A reply cut off by
     ``max_tokens`` (or the window) inside a call (``"length"``) has that call as an invalid tool call keeping its raw
-    text. ``stop`` strings end the reply's text (``"stop"``; the string itself is left out) and never cut a tool
-    call: one that falls where a call may still be opening waits until that is decided, and is ignored inside a call.
+    text, whose error is the one hosted providers' cut calls get (send shorter arguments, or raise ``max_tokens``:
+    :data:`~toolwire.models.lowering._calls.CUT_OFF`; where the window ran out, shorten the conversation or pass a
+    larger ``n_ctx``: :data:`~toolwire.models._reply.WINDOW_CUT`). ``stop`` strings end the reply's text
+    (``"stop"``; the string itself is left out) and never cut a tool call: one that falls where a call may still be
+    opening waits until that is decided, and is ignored inside a call.
 
     Raises:
         UserError: an unknown model name (no registry name, and no existing file or ``.gguf`` path), a bad
