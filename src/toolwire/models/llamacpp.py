@@ -122,8 +122,10 @@ class ChatLlamaCpp(BaseChatModel):
         prompt_cache: keep the KV state of the system turn (with the tools) on disk, in
             ``$TOOLWIRE_HOME/prompt-cache``, so the next process skips its prompt processing (see
             :mod:`toolwire.models._prompt_cache`; at most 32 prefixes and 512 MB). False: memory only.
-        reuse_kv: reuse the KV cache of the previous reply's prompt (default True). False evaluates each prompt
-            whole from an empty cache, so a reply cannot depend on what ran before it (``toolwire eval``).
+        reuse_kv: reuse the KV cache of the previous reply's prompt (default True). False clears the KV cache before
+            each prompt, so a reply cannot depend on an earlier reply; the system turn may still be restored from the
+            disk prompt cache (the same prefix evaluated in the same batches): pass ``prompt_cache=False`` too for no
+            state from outside the process, as ``toolwire eval`` does.
         min_call_probability: at temperature 0 with ``tool_choice`` auto, a tool call is made only when the
             model's probability of opening a call there (``[get_weather(``: at each of its tokens, the
             summed probability of every token that goes on opening a call to a bound tool, multiplied over
