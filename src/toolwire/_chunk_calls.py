@@ -1,12 +1,14 @@
 """Which call each streamed tool-call piece belongs to: the rule :func:`~toolwire.chunks.merge_chunks` follows
 (:class:`_Calls`), and the pieces of it that :class:`~toolwire.models.lowering._stream.ToolCallMerger` shares
-(:func:`continues_name`, :func:`opens_value`, :class:`Restatement`), so that a stream and its merge agree; the ids
+(:func:`continues_name`, :func:`opens_value`, :func:`may_resend`, :func:`same_arguments`), so that a stream and its
+merge agree; the ids
 made for calls whose first piece came without one (:func:`provisional_call_id`). Re-exported by
 :mod:`toolwire.chunks`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections import OrderedDict
@@ -16,8 +18,8 @@ from typing import Any
 from toolwire._call_records import _id_text
 from toolwire.messages import ToolCallChunk, new_tool_call_id
 
-__all__ = ["Restatement", "continues_name", "is_provisional", "merge_call_pieces", "opens_value",
-           "provisional_call_id"]
+__all__ = ["continues_name", "is_provisional", "may_resend", "merge_call_pieces", "opens_value",
+           "provisional_call_id", "same_arguments"]
 
 _PROVISIONAL: OrderedDict[str, None] = OrderedDict()  # the ids provisional_call_id made, most recent last
 _PROVISIONAL_LIMIT = 4096  # the most recent ones remembered (a merge reads them right after the stream)
@@ -63,12 +65,15 @@ class _Calls:
     pieces whose id changes on every delta of one call (Poolside, mlx-openai-server, vLLM gpt-oss) stay
     one call, as the OpenAI SDK and LangChain merge them by index. A piece with the call's own id starts a
     new call only when that call has a name and the piece another, or the same name with argument text
-    after complete JSON (OpenRouter: one id and index 0 for every parallel call), unless the pieces from there
-    rebuild that call's own arguments (:class:`Restatement`): such a call sent again whole (LiteLLM's summary
-    chunk, GLM's resent payload) is dropped, not a second call (review 177 #2). Another name on the call's index
-    from a piece with no id, before any argument text, is the next piece of the name (:func:`continues_name`),
-    unless ``tool_names`` has both names and not the two joined (two calls of tools without parameters, review 177
-    #7). Ids are kept as given (the provider codecs have made them unique).
+    after complete JSON (OpenRouter: one id and index 0 for every parallel call). Such a piece with the same name
+    (:func:`may_resend`) opens a copy that takes the pieces on its index (whatever their id) until its argument text
+    is complete JSON; then, when its arguments are the call's own (:func:`same_arguments`: the same JSON value,
+    whatever the spacing, escapes, key order, or a JSON string holding it), it is the call sent again (LiteLLM's
+    summary chunk, GLM's resent payload) and is dropped, the pieces after it continuing the call as before
+    (review 177 #2, review 183 #1, #2); else it is a call of its own. Another name on the call's index from a piece
+    with no id, before any argument text, is the next piece of the name (:func:`continues_name`), unless
+    ``tool_names`` has both names and not the two joined (two calls of tools without parameters, review 177 #7).
+    Ids are kept as given (the provider codecs have made them unique).
 
     Args:
         tool_names: the bound tools' names, when known (``None``: not known).
@@ -124,7 +129,8 @@ class _Calls:
                 group = None
         if group is None:
             group = {"name": None, "id": None, "index": index, "args": [], "parser": None, "fed": 0,
-                     "restates": restates}
+                     "restates": restates, "dropped": False, "names": None,
+                     "prior": self.by_id.get(call_id) if restates is not None else None}
             self.groups.append(group)
         if index is not None:
             self.by_index[index] = group
@@ -132,6 +138,7 @@ class _Calls:
             group["name"] = name
         elif name and index is not None and continues_name(group["name"], bool(group["args"]), name, call_id,
                                                            self.names):
+            group["names"] = [*(group["names"] or [group["name"]]), name]  # (kept apart for a later merge: chunks)
             group["name"] += name  # the name streamed in pieces on one index (the group was kept: no id came)
         if call_id and (not group["id"] or (call_id != group["id"] and is_provisional(group["id"])
                                             and not is_provisional(call_id))):
@@ -143,15 +150,50 @@ class _Calls:
         if args:
             group["args"].append(args if type(args) is str else _args_text(args))
         self.last = group
+        if group["restates"] is not None and args and _complete(group):
+            self._settle(group, index)
 
-    def chunks(self) -> list[ToolCallChunk]:
+    def _settle(self, copy: dict[str, Any], index: Any) -> None:
+        """Decide, once its argument text is complete, whether ``copy`` (a piece under a call's own id and name after
+        that call's arguments were complete) sent the call again: then it is dropped, and the pieces after it
+        continue the call as they did before it; else it is a call of its own."""
+        first, copy["restates"] = copy["restates"], None
+        if copy["name"] != first["name"] or not same_arguments("".join(first["args"]), "".join(copy["args"])):
+            return
+        copy["dropped"] = True
+        call_id = copy["id"]
+        if index is not None:
+            self.by_index[index] = first
+            self.by_key[index, call_id] = first
+        self.by_id[call_id] = copy["prior"] or first
+        self.last = first
+
+    def chunks(self, final: bool = True) -> list[ToolCallChunk]:
         """The merged calls, in index order when every call has an index (else in the order they started); a call
-        sent again (its name, id and the same arguments, or a start of them) is left out."""
-        ordered = [g for g in self.groups if not _restated(g)]
+        sent again (its name, id and the same arguments) is left out.
+
+        Args:
+            final: the calls are read now (:meth:`~toolwire.chunks.AIMessageChunk.to_message`): a copy whose
+                argument text never completed is left out too. Else (a merged chunk that later chunks may be merged
+                with: ``a + b``, :func:`~toolwire.chunks.merge_chunks`) such a copy is kept as its own piece after
+                the call, and, when the bound tools' names are not known, a name joined from pieces on one index
+                is kept as those pieces, so that the next merge, or ``to_message(tool_names=...)``, reads them as
+                one merge of all the pieces would (review 183 #7).
+
+        Returns:
+            One ``{"name", "args", "id", "index", "type": "tool_call_chunk"}`` per call (per kept piece, see above).
+        """
+        ordered = [g for g in self.groups if not g["dropped"] and not (final and g["restates"] is not None)]
         if all(g["index"] is not None for g in ordered):
             ordered = sorted(ordered, key=lambda g: g["index"])
-        return [{"name": g["name"], "args": "".join(g["args"]), "id": g["id"], "index": g["index"],
-                 "type": "tool_call_chunk"} for g in ordered]
+        out: list[ToolCallChunk] = []
+        for g in ordered:
+            names = g["names"] if not final and self.names is None and g["names"] else [g["name"]]
+            for position, name in enumerate(names):
+                last = position == len(names) - 1
+                out.append({"name": name, "args": "".join(g["args"]) if last else "",
+                            "id": g["id"] if not position else None, "index": g["index"], "type": "tool_call_chunk"})
+        return out
 
 
 def merge_call_pieces(pieces: Iterable[ToolCallChunk],
@@ -227,70 +269,75 @@ def _complete(group: dict[str, Any]) -> bool:
 
 def _restarts(group: dict[str, Any], part: ToolCallChunk, name: str | None) -> bool:
     """Whether ``part``, with ``group``'s own id, may be sending ``group`` again: its name, after ``group``'s
-    arguments are complete, with no argument text or text that opens a JSON value (:class:`Restatement` tells at the
-    end whether it rebuilt them)."""
-    if not name or name != group["name"]:
+    arguments are complete, with no argument text or text that opens a JSON value or string (:func:`may_resend`;
+    :meth:`_Calls._settle` tells once its text is complete whether it sent the same arguments)."""
+    if not name or name != group["name"] or group["restates"] is not None:
         return False
-    args = part.get("args")
-    return (not args or opens_value(args)) and _complete(group)
+    return may_resend(part.get("args")) and _complete(group)
 
 
-def _restated(group: dict[str, Any]) -> bool:
-    """Whether ``group`` is a call sent again: it began as a restatement of an earlier one (:func:`_restarts`), has
-    its name, and its argument text rebuilds that call's, or a start of it."""
-    first = group["restates"]
-    if first is None or group["name"] != first["name"]:
-        return False
-    return Restatement("".join(first["args"])).feed("".join(group["args"])) is not False
+def may_resend(args: Any) -> bool:
+    """Whether a streamed piece's arguments may begin a call sent again, when the piece has the id and name of a call
+    whose arguments are complete: none yet, a JSON object or array (:func:`opens_value`), or a JSON string (arguments
+    encoded twice, as some proxies resend them: BerriAI/litellm#20480)."""
+    if not args:
+        return True
+    return opens_value(args) or (isinstance(args, str) and args.lstrip()[:1] == '"')
 
 
-class Restatement:
-    """Reads the argument text of a piece that may send a call again against that call's complete arguments.
-
-    Whitespace outside JSON strings is not compared, so ``{"a":1}`` restates ``{"a": 1}``; anything else must be
-    the same text, character for character, in order. Fed in pieces, the work is linear in the text.
+def same_arguments(first: str, again: str) -> bool:
+    """Whether the complete argument text ``again`` is the same arguments as ``first``: both decode to the same JSON
+    value, whatever the spacing, ``\\u`` escapes and key order (a JSON string holding the value is decoded once more;
+    numbers compare by value, ``true`` is no ``1``); text that does not decode is compared without the whitespace
+    outside its strings. Linear in the text.
 
     Args:
-        whole: the call's complete argument text.
+        first: a call's complete argument text.
+        again: the complete argument text of a piece under the call's id and name.
+
+    Returns:
+        True when ``again`` sends ``first`` again.
     """
+    one, two = _decoded(first), _decoded(again)
+    if one is _UNREAD or two is _UNREAD:
+        return one is two and _squeezed(first) == _squeezed(again)
+    return _same_value(one, two)
 
-    __slots__ = ("escaped", "pos", "quoted", "target", "verdict")
 
-    def __init__(self, whole: str) -> None:
-        self.target = _squeezed(whole)
-        self.pos = 0
-        self.quoted = self.escaped = False
-        self.verdict: bool | None = None if self.target else False
+_UNREAD = object()  # text that is no JSON
 
-    def feed(self, text: str) -> bool | None:
-        """Read the next piece of text.
 
-        Returns:
-            ``True``: the text so far is the whole call's arguments; ``None``: a start of them (or nothing yet);
-            ``False``: other arguments (final: no later text makes them a restatement).
-        """
-        if self.verdict is False:
-            return False
-        target, pos, quoted, escaped = self.target, self.pos, self.quoted, self.escaped
-        for char in text:
-            if quoted:
-                if escaped:
-                    escaped = False
-                elif char == "\\":
-                    escaped = True
-                elif char == '"':
-                    quoted = False
-            elif char in " \t\r\n":
-                continue
-            elif char == '"':
-                quoted = True
-            if pos >= len(target) or target[pos] != char:
-                self.verdict = False
+def _decoded(text: str) -> Any:
+    """``text`` decoded as JSON (a JSON string holding JSON decoded once more), else ``_UNREAD``."""
+    try:
+        value = json.loads(text, strict=False)
+    except (ValueError, RecursionError):
+        return _UNREAD
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError, RecursionError):
+            value = json.loads(value, strict=False)
+    return value
+
+
+def _same_value(one: Any, two: Any) -> bool:
+    """Whether two decoded JSON values are equal, a bool equal to a bool only (without recursion: any depth)."""
+    stack = [(one, two)]
+    while stack:
+        a, b = stack.pop()
+        if isinstance(a, dict):
+            if not isinstance(b, dict) or a.keys() != b.keys():
                 return False
-            pos += 1
-        self.pos, self.quoted, self.escaped = pos, quoted, escaped
-        self.verdict = True if pos == len(target) else None
-        return self.verdict
+            stack.extend((a[key], b[key]) for key in a)
+        elif isinstance(a, list):
+            if not isinstance(b, list) or len(a) != len(b):
+                return False
+            stack.extend(zip(a, b, strict=True))
+        elif isinstance(a, bool) or isinstance(b, bool):
+            if a is not b:
+                return False
+        elif a != b or (type(a) is not type(b) and not isinstance(a, int | float)):
+            return False  # (an int and a float of the same value are the same number)
+    return True
 
 
 def _squeezed(text: str) -> str:

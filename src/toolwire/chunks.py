@@ -170,9 +170,9 @@ class AIMessageChunk(ChunkLangChainAPI):
 
         Tool-call chunks of one call that this chunk holds several pieces of (a provider's closing chunk may) are
         first merged into one, as :func:`merge_chunks` merges them (:func:`merge_call_pieces`), so a single chunk
-        reads as the same calls as ``merge_chunks([chunk])``. Each call is read as a provider's whole reply reads
-        its native call, by the same
-        function (:func:`toolwire.models.lowering._common.native_call`, which runs
+        reads as the same calls as ``merge_chunks([chunk])``; a call sent again (its id, name and the same arguments)
+        is left out, and so is a copy of it whose text never completed. Each call is read as a provider's whole reply
+        reads its native call, by the same function (:func:`toolwire.models.lowering._common.native_call`, which runs
         :func:`toolwire.parsing.arguments.tool_call_from_native`): the name is stripped, the argument text
         goes through :func:`~toolwire.parsing.arguments.normalize_arguments`, arguments wrapped as
         ``{"name": <the call's name>, "arguments": {...}}`` are unwrapped, and a call with an empty name
@@ -196,7 +196,8 @@ class AIMessageChunk(ChunkLangChainAPI):
         Args:
             tool_names: the bound tools' names, listed in the error of a call that has no name, as
                 ``parse_response(..., tool_names=...)`` lists them (``None``: not known, the error names
-                no tools), and telling two calls on one index apart as :func:`merge_chunks` does.
+                no tools), and telling two calls on one index apart as :func:`merge_chunks` does (also when the
+                chunk was merged without them: it keeps the pieces of a name joined on one index).
 
         Returns:
             The AIMessage: this chunk's content, the calls read from its tool-call chunks, then its invalid
@@ -298,13 +299,19 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
     or another name, or complete JSON arguments while the piece brings a new id or argument text (an
     index reused for the next call, or whole calls sent one per chunk); one with the call's own id starts
     a new call when it brings another name, or the same name with argument text after complete JSON (one
-    id for every call on index 0), unless its argument text rebuilds that call's own: a call sent again whole is
-    dropped (review 177 #2). Another name from a piece with no id on a call's index, before any argument text, is the
-    rest of the call's name, unless ``tool_names`` has both names and not the two joined (two calls of tools without
-    parameters; review 177 #7). The first non-empty ``name`` and ``id`` of a call win (but for an id a provider
-    stream made for a call whose first piece came without one, which the provider's id in a later piece replaces,
-    as the stream does) and its ``args`` fragments are concatenated in order. When every call has an index, the
-    calls come out in index order.
+    id for every call on index 0). When that text is the same arguments as the call's (the same JSON value, whatever
+    the spacing, ``\\u`` escapes, key order, or a JSON string holding it, once complete:
+    :func:`~toolwire._chunk_calls.same_arguments`), the call was sent again whole, in one piece or several, and the
+    copy is dropped (review 177 #2, review 183 #1); other arguments make a call of their own. Another name from a
+    piece with no id on a call's index, before any argument text, is the rest of the call's name, unless
+    ``tool_names`` has both names and not the two joined (two calls of tools without parameters; review 177 #7).
+    The merged chunk (``as_chunk``) keeps as their own pieces what a later merge may still read otherwise: a copy
+    whose text is not complete yet, and, without ``tool_names``, the pieces of a name joined on one index; its
+    :meth:`~AIMessageChunk.to_message` reads them as one merge of all the chunks would, so ``a + b + c``, this
+    function and the stream give the same calls (review 183 #7). The first non-empty ``name`` and ``id`` of a call
+    win (but for an id a provider stream made for a call whose first piece came without one, which the provider's id
+    in a later piece replaces, as the stream does) and its ``args`` fragments are concatenated in order. When every
+    call has an index, the calls come out in index order.
     ``invalid_tool_calls`` are concatenated, ``usage`` is summed (token counts key by key, nested dicts alike;
     a value that is not a number, such as None, is kept rather than added), ``response_metadata`` and
     ``provider_data`` are updated in order (a ``response_metadata`` value of None does not replace an earlier value,
@@ -366,7 +373,7 @@ def merge_chunks(chunks: Iterable[AIMessageChunk], *, as_chunk: bool = True,
         metadata["additional_kwargs"] = extra.merged()
     merged = AIMessageChunk(
         join_content(text, blocks),
-        tool_call_chunks=calls.chunks(),
+        tool_call_chunks=calls.chunks(final=False),
         invalid_tool_calls=invalid,
         usage=usage,
         response_metadata=metadata,

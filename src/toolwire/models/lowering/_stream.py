@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from toolwire._call_records import _id_text
-from toolwire._chunk_calls import Restatement, continues_name, opens_value, provisional_call_id
+from toolwire._chunk_calls import continues_name, may_resend, opens_value, provisional_call_id, same_arguments
 from toolwire.messages import InvalidToolCall, ToolCall, ToolCallChunk
 from toolwire.models.lowering._calls import CUT_OFF
 from toolwire.models.lowering._common import CallIds, native_call
@@ -28,7 +28,7 @@ __all__ = ["ToolCallMerger", "cut_calls"]
 
 
 class _Slot:
-    __slots__ = ("fragments", "held", "held_id", "id", "made", "name", "parser", "position")
+    __slots__ = ("copy_of", "fragments", "held_id", "id", "made", "name", "parser", "position", "prior")
 
     def __init__(self, position: int, call_id: str, made: bool = False) -> None:
         self.position = position
@@ -37,10 +37,12 @@ class _Slot:
         self.name: str | None = None
         self.parser = PartialJSONParser()
         self.fragments = 0
-        # a piece under this call's id and name after its arguments were complete, which may be sending it again
-        # (review 177 #2): its argument text so far, read against this call's (None: no such piece is being read)
-        self.held: tuple[Restatement, str] | None = None
-        self.held_id: str | None = None  # the provider's id that piece came with
+        # a copy: opened by a piece under a call's id and name after that call's arguments were complete, which may
+        # be sending it again (review 177 #2); not a call of the reply (no position) until its text is complete
+        # JSON and other arguments than that call's (ToolCallMerger._copied)
+        self.copy_of: _Slot | None = None
+        self.held_id: str | None = None  # the provider's id the copy came with
+        self.prior: _Slot | None = None  # the call that id named (with no index) before the copy
 
 
 def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: Any, same_id: bool = False,
@@ -70,9 +72,10 @@ def _starts_new_call(slot: _Slot, name: str | None, call_id: str | None, args: A
 
 def _restarts(slot: _Slot, name: str | None, args: Any) -> bool:
     """Whether a piece with ``slot``'s own id may be sending ``slot`` again: its name, after its arguments are
-    complete, with no argument text or text that opens a JSON value (the rule ``merge_chunks`` follows too)."""
-    return (bool(name) and name == slot.name and slot.held is None and slot.parser.complete
-            and (not args or opens_value(args)))
+    complete, with no argument text or text that opens a JSON value or string (:func:`~toolwire.chunks.may_resend`;
+    the rule ``merge_chunks`` follows too)."""
+    return (bool(name) and name == slot.name and slot.copy_of is None and slot.parser.complete
+            and may_resend(args))
 
 
 def _text(args: Any) -> str:
@@ -120,11 +123,16 @@ class ToolCallMerger:
     and :func:`~toolwire.messages.merge_chunks` lets it replace the generated one too, so the merged stream has the
     provider's id as ``invoke`` has (review 142 #1: OpenAI-compatible servers that send the id after the first piece).
 
-    A piece with a call's own id and name after its arguments are complete, whose argument text rebuilds them (whole,
-    or in pieces; whitespace outside strings aside: :class:`~toolwire._chunk_calls.Restatement`), sends the call
-    again (LiteLLM's summary chunk, GLM's resent payload): its pieces come back empty (no name, no argument text),
-    not as a second call (review 177 #2). The text is held while it is a start of the call's arguments; once it
-    differs it is another call after all (OpenRouter's parallel calls under one id), which starts with all of it.
+    A piece with a call's own id and name after its arguments are complete, with no argument text or text that opens
+    a JSON value or string, opens a copy: it and the pieces after it on its index (whatever their id) are held, and
+    come back empty (no name, no argument text), until the copy's argument text is complete JSON. When its arguments
+    are then the call's own (:func:`~toolwire.chunks.same_arguments`: the same JSON value, whatever the spacing,
+    ``\\u`` escapes, key order, or a JSON string holding it), the copy sent the call again (LiteLLM's summary chunk,
+    GLM's resent payload) and is dropped, not made a second call, and the pieces after it continue the call as before
+    (review 177 #2, review 183 #1, #2); else it is another call after all (OpenRouter's parallel calls under one id),
+    which comes back whole, in one piece, once complete. A copy the stream ends inside is dropped. The work stays
+    linear in the text (the copy's pieces are read once). (The rule :func:`~toolwire.messages.merge_chunks` follows
+    too.)
 
     Args:
         tool_names: the bound tools' names, when known: another name on a call's index from a piece with no id,
@@ -173,8 +181,9 @@ class ToolCallMerger:
         if index is not None:
             slot = self._by_key.get((index, call_id)) if call_id else None
             if slot is not None:  # this id opened a call on this index: that call, or the next under the same id
-                if not self._restarts(slot, name, call_id, args) and _starts_new_call(slot, name, call_id, args,
-                                                                                      same_id=True):
+                if _restarts(slot, name, args):
+                    slot = self._copy(slot, index, call_id)
+                elif _starts_new_call(slot, name, call_id, args, same_id=True):
                     slot = None
             else:  # a new id, a per-piece id or none: the call open on the index, unless the piece starts one
                 slot = self._by_index.get(index)
@@ -186,42 +195,50 @@ class ToolCallMerger:
             return slot
         if call_id:
             slot = self._by_id.get(call_id)
-            if slot is None or (not self._restarts(slot, name, call_id, args)
-                                and _starts_new_call(slot, name, call_id, args, same_id=True)):
+            if slot is not None and _restarts(slot, name, args):
+                return self._copy(slot, None, call_id)
+            if slot is None or _starts_new_call(slot, name, call_id, args, same_id=True):
                 slot = self._new(None, call_id)
             return slot
         if self._last is None or (name and self._last.name):
             return self._new(None, None)  # a named piece after a named call starts the next call
         return self._last
 
-    @staticmethod
-    def _restarts(slot: _Slot, name: str | None, call_id: str, args: Any) -> bool:
-        """Whether this piece, with ``slot``'s own id, may be sending it again: then ``slot`` holds its text."""
-        if not _restarts(slot, name, args):
-            return False
-        slot.held, slot.held_id = (Restatement(slot.parser.text), ""), call_id
-        return True
+    def _copy(self, slot: _Slot, index: Any, call_id: str) -> _Slot:
+        """A copy of ``slot`` opened by a piece with its provider id ``call_id`` (see the class): held, not a call."""
+        copy = _Slot(-1, slot.id)
+        copy.copy_of, copy.name, copy.held_id, copy.prior = slot, slot.name, call_id, self._by_id.get(call_id)
+        self._register(copy, index, call_id)
+        return copy
 
-    def _hold(self, slot: _Slot, index: Any, args: Any) -> ToolCallChunk:
-        """Read a piece of a call ``slot`` that may be being sent again (:attr:`_Slot.held`): an empty piece of
-        ``slot`` while its text rebuilds ``slot``'s arguments, else the start of another call under the same id,
-        with all the text held."""
-        reader, held = slot.held  # type: ignore[misc]
+    def _copied(self, copy: _Slot, index: Any, name: str | None, args: Any) -> ToolCallChunk:
+        """Read a piece of ``copy`` (:meth:`_copy`): held while its text is not complete JSON; then dropped when its
+        arguments are its call's (the pieces after it continue that call), else made a call of the reply, all its
+        text in the piece returned."""
+        first = copy.copy_of
+        assert first is not None
+        if name and name != copy.name and not copy.fragments:
+            copy.name = (copy.name or "") + name  # (the name streamed on: continues_name, as merge_chunks reads it)
         text = _text(args)
-        held += text
-        if reader.feed(text) is not False:
-            slot.held = (reader, held)
-            return {"name": None, "args": "", "id": slot.id, "index": slot.position, "type": "tool_call_chunk"}
-        call_id, slot.held, slot.held_id = slot.held_id, None, None
-        new = self._new(index, call_id)
-        if index is not None:
-            self._by_index[index] = new
-        self._last = new
-        new.name = slot.name
-        if held:
-            new.parser.feed(held, build=False)
-            new.fragments += 1
-        return {"name": new.name, "args": held, "id": new.id, "index": new.position, "type": "tool_call_chunk"}
+        if text:
+            copy.parser.feed(text, build=False)
+            copy.fragments += 1
+        held: ToolCallChunk = {"name": None, "args": "", "id": first.id, "index": first.position,
+                               "type": "tool_call_chunk"}
+        if not text or not copy.parser.complete:
+            return held
+        copy.copy_of = None
+        if copy.name == first.name and same_arguments(first.parser.text, copy.parser.text):
+            if index is not None:  # the call sent again: dropped, its call open again as before it
+                self._by_index[index] = first
+                self._by_key[index, copy.held_id] = first  # type: ignore[index]
+            self._by_id[copy.held_id] = copy.prior or first  # type: ignore[index]
+            self._last = first
+            return held
+        copy.position, copy.id = len(self._slots), self._ids.unique(copy.held_id)
+        self._slots.append(copy)  # another call under the same id (OpenRouter): now a call of the reply, whole
+        return {"name": copy.name, "args": copy.parser.text, "id": copy.id, "index": copy.position,
+                "type": "tool_call_chunk"}
 
     def add(self, *, index: Any = None, id: str | None = None, name: str | None = None,
             args: Any = None) -> ToolCallChunk:
@@ -244,8 +261,8 @@ class ToolCallMerger:
         id = _id_text(id)  # a number (0 too) as its text, as invoke keeps it (review 177 #8); "" is no id
         slot = self._resolve(index, id, name, args)
         self._last = slot
-        if slot.held is not None:  # a piece of the call sent again, or of another call under its id
-            return self._hold(slot, index, args)
+        if slot.copy_of is not None:  # a piece of the call sent again, or of another call under its id
+            return self._copied(slot, index, name, args)
         if slot.made and id:
             self._adopt(slot, index, id)
         call_id: str | None = slot.id
