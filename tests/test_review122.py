@@ -34,9 +34,9 @@ def test_the_parse_cache_does_not_outlive_the_parse() -> None:
 
     text = 'get_weather(city="Paris") ' + '{""""' * 200
     parse_tool_calls(text, ["get_weather"], dialect="pythonic")
-    assert not _scan._LAST_SPANS  # was: the facts of the whole reply, about 100 bytes a character, kept
+    assert not _scan._KEPT.last  # was: the facts of the whole reply, about 100 bytes a character, kept
     read_text_calls('[get_weather(city="Paris")]', ["get_weather"])
-    assert not _scan._LAST_SPANS
+    assert not _scan._KEPT.last
 
 
 class _Weather(BaseModel):

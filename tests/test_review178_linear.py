@@ -145,6 +145,31 @@ def test_the_scan_keeps_the_reply_while_reading_its_pieces() -> None:
         spans = _scan._spans_of(reply)
         parse_tool_calls(reply[5:], _NAMES, "json")  # another text, forgotten at its end
         assert _scan._spans_of(reply) is spans
-    assert not _scan._HELD_SPANS
+    assert not _scan._KEPT.held
     read_text_calls(_UNITS[0] * 80, _NAMES)
-    assert not _scan._HELD_SPANS and not _scan._LAST_SPANS
+    assert not _scan._KEPT.held and not _scan._KEPT.last
+
+
+def test_two_threads_each_keep_their_own_held_reply() -> None:
+    """Review 186 #1: the held reply was one global, so a second thread reading another reply dropped the first
+    thread's, and each of its lines scanned the rest of the reply again (quadratic in ``batch``)."""
+    import threading
+
+    seen: dict[str, bool] = {}
+    ready = threading.Barrier(2)
+
+    def read(name: str, text: str) -> None:
+        with _scan.hold_spans(text):
+            ready.wait()  # both hold their reply at once
+            _scan.python_span_end(text, 0)
+            ready.wait()
+            seen[name] = bool(_scan._KEPT.held) and _scan._KEPT.held[0].text is text
+        seen[name + " dropped"] = not _scan._KEPT.held
+
+    first, second = "[f(a=1)]" * 50, "[g(b=2)]" * 50
+    threads = [threading.Thread(target=read, args=("a", first)), threading.Thread(target=read, args=("b", second))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {"a": True, "b": True, "a dropped": True, "b dropped": True}

@@ -12,6 +12,7 @@ import ast
 import json
 import math
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -488,16 +489,25 @@ _STRING_BODY = {
     ('"', True): re.compile(r'(?:[^"\\]|\\[^"])*+'),
     ("'", True): re.compile(r"(?:[^'\\]|\\[^'])*+"),
 }
-_LAST_SPANS: list[_Spans] = []  # the text last read by python_span_end, with what was learnt about it
-_HELD_SPANS: list[_Spans] = []  # the text a reader holds (hold_spans), with what was learnt about it
+class _Kept(threading.local):
+    """What :func:`python_span_end` keeps, per thread (review 186 #1: one global list let a second thread reading
+    another reply drop the first one's held reply, quadratic again in ``batch``)."""
+
+    def __init__(self) -> None:
+        self.last: list[_Spans] = []  # the text last read by python_span_end, with what was learnt about it
+        self.held: list[_Spans] = []  # the text a reader holds (hold_spans), with what was learnt about it
+
+
+_KEPT = _Kept()
 
 
 def forget_spans(text: str) -> None:
     """Drop what :func:`python_span_end` learnt about ``text`` (about a hundred bytes per character of it), if it is
     the text it read last: a parse of a whole reply calls this at its end, so a long reply's facts do not outlive it
     (review 122: a 6 MB reply kept 770 MB until the next parse)."""
-    if _LAST_SPANS and _LAST_SPANS[0].text is text:
-        _LAST_SPANS.clear()
+    last = _KEPT.last
+    if last and last[0].text is text:
+        last.clear()
 
 
 @contextmanager
@@ -510,24 +520,26 @@ def hold_spans(text: str) -> Iterator[None]:
     otherwise, so each piece's parse dropped what was learnt about the reply, and every line of the reply that
     opened a call scanned the rest of it again, quadratic time (review 178 #3).
     """
-    _HELD_SPANS[:] = [_Spans(text)]
+    held = _KEPT.held
+    held[:] = [_Spans(text)]
     try:
         yield
     finally:
-        if _HELD_SPANS and _HELD_SPANS[0].text is text:
-            _HELD_SPANS.clear()
+        if held and held[0].text is text:
+            held.clear()
 
 
 def _spans_of(text: str) -> _Spans:
     """The :class:`_Spans` of ``text``: the held one (:func:`hold_spans`), or the one kept from the last call when it
     read this very string, else new."""
-    if _HELD_SPANS and _HELD_SPANS[0].text is text:
-        return _HELD_SPANS[0]
-    last = _LAST_SPANS[0] if _LAST_SPANS else None
+    kept = _KEPT
+    if kept.held and kept.held[0].text is text:
+        return kept.held[0]
+    last = kept.last[0] if kept.last else None
     if last is not None and last.text is text:
         return last
     spans = _Spans(text)
-    _LAST_SPANS[:] = [spans]
+    kept.last[:] = [spans]
     return spans
 
 
