@@ -92,9 +92,11 @@ def test_store_false_asks_for_encrypted_reasoning_only_from_a_model_that_reasons
     """Review 182 #1: gpt-4.1 and gpt-4o answer the entry with 400 "Encrypted content is not supported with this
     model"; a model reasons by its name, a ``reasoning`` option, or a reasoning item in the conversation."""
     plain = [HumanMessage("Weather?")]
-    for name in ("gpt-4.1", "gpt-4o", "gpt-5-chat-latest", "my-azure-deployment"):
+    for name in ("gpt-4.1", "gpt-4o", "gpt-5-chat-latest", "gpt-5.1-chat-latest", "my-azure-deployment",
+                 "ft:gpt-4.1-2025-04-14:acme::x"):
         assert "include" not in codec.lower_responses_request(ChatRequest(messages=plain), name, {"store": False})
-    for name in ("o3", "o4-mini", "gpt-5", "gpt-5-mini", "codex-mini-latest"):
+    for name in ("o3", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5.1", "codex-mini-latest",
+                 "ft:o4-mini-2025-04-16:acme:weather:AbC123"):
         body = codec.lower_responses_request(ChatRequest(messages=plain), name, {"store": False})
         assert body["include"] == ["reasoning.encrypted_content"]
     body = codec.lower_responses_request(ChatRequest(messages=plain), "my-azure-deployment",

@@ -502,9 +502,11 @@ def lower_responses_request(request: ChatRequest, model: str, options: dict[str,
     return body
 
 
-_REASONING_MODEL = re.compile(r"^(?:o\d|gpt-5(?!-chat)|codex)", re.IGNORECASE)
-"""OpenAI's reasoning model names (o1, o3, o4-mini, gpt-5 but not gpt-5-chat-latest, codex-mini), per its models
-page; a deployment named otherwise (Azure) is told by the request instead (:func:`_reasons`)."""
+_REASONING_MODEL = re.compile(r"^(?:ft:)?(?:o\d|gpt-5(?![\w.]*-chat)|codex)", re.IGNORECASE)
+"""OpenAI's reasoning model names (o1, o3, o4-mini, gpt-5 but not a ``-chat`` model such as gpt-5-chat-latest,
+codex-mini), per its models page, and a fine-tuned one (``ft:o4-mini-...``: review 186 #9); a deployment named
+otherwise (Azure) is told by the request instead (:func:`_reasons`). Where the name misleads, the failure is mild: a
+reasoning item without its encrypted content is left out of the next request, which still works."""
 
 
 def _reasons(body: dict[str, Any]) -> bool:
