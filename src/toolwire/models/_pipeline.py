@@ -28,6 +28,7 @@ from toolwire.models._runnable import (
     WholeCallRetry,
     bound_repr,
     check_bound_options,
+    refuse_event_stream,
     retry_policy,
 )
 
@@ -211,8 +212,8 @@ class ModelPipeline(Batching):
         """
         return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
-    astream_events = RunnableMethods.astream_events  # (LangChain's event streams refused as a model refuses them)
-    astream_log = RunnableMethods.astream_log
+    astream_events = refuse_event_stream("astream_events")  # (LangChain's event streams: review 180 #4, 186 #8)
+    astream_log = refuse_event_stream("astream_log")
 
     def invoke(self, input: Any, *config: Any, **options: Any) -> Any:
         """Run the steps in order and return the last one's result (all of them again, under :meth:`with_retry`).

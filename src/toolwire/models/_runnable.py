@@ -495,3 +495,21 @@ def _event_stream_advice(name: str) -> str:
     return (f"{name} is LangChain's callback event stream, which toolwire models do not have: stream the reply with "
             "'async for chunk in model.astream(messages)' and join the chunks with + (or toolwire.merge_chunks); "
             "an Agent streams its steps with agent.astream(question).")
+
+
+def refuse_event_stream(name: str) -> Callable[..., Any]:
+    """``astream_events``/``astream_log`` (``name``) for a runnable whose stream yields whole values, not reply
+    chunks (a ``model | step`` pipeline, ``with_structured_output``): it raises one sentence saying to stream with its
+    ``astream`` (review 186 #8: the models' advice to join chunks with ``+`` does not fit their values).
+
+    Returns:
+        The method; it always raises :class:`UserError`.
+    """
+
+    def refused(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise UserError(f"{name} is LangChain's callback event stream, which toolwire runnables do not have: stream "
+                        "the results with 'async for value in runnable.astream(input)'.")
+
+    refused.__name__ = refused.__qualname__ = name
+    refused.__doc__ = f"Refuse LangChain's ``Runnable.{name}``: stream with ``astream``. Raises UserError always."
+    return refused

@@ -55,7 +55,14 @@ from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import aclose_stream
-from toolwire.models._runnable import ONE_ATTEMPT, RunnableMethods, WholeCallRetry, bound_repr, retry_policy
+from toolwire.models._runnable import (
+    ONE_ATTEMPT,
+    RunnableMethods,
+    WholeCallRetry,
+    bound_repr,
+    refuse_event_stream,
+    retry_policy,
+)
 from toolwire.models._structured_retry import Attempts, Problem, check_retries
 
 if TYPE_CHECKING:
@@ -334,8 +341,8 @@ class StructuredOutput(Batching):
         """
         return RunnableMethods.with_config(self, config, **kwargs)  # type: ignore[arg-type]
 
-    astream_events = RunnableMethods.astream_events  # (LangChain's event streams refused as a model refuses them)
-    astream_log = RunnableMethods.astream_log
+    astream_events = refuse_event_stream("astream_events")  # (LangChain's event streams: review 180 #4, 186 #8)
+    astream_log = refuse_event_stream("astream_log")
     # ``structured | step`` and ``step | structured``: a pipeline, as ``model | step`` (LangChain's
     # ``RunnableSequence``; review 185 #6)
     __or__ = RunnableMethods.__or__
