@@ -35,5 +35,5 @@ def test_a_pipeline_and_structured_output_say_the_same(name: str) -> None:
 
     model = ScriptedChatModel(["hi"])
     for runnable in (model | (lambda reply: reply.content), model.with_structured_output(Point)):
-        with pytest.raises(UserError, match=rf"^{name} is LangChain.s callback event stream.*runnable\.astream\(input\)"):
+        with pytest.raises(UserError, match=rf"^{name} is LangChain.s callback event stream.*\.astream\(input\)"):
             getattr(runnable, name)("hello")
