@@ -41,9 +41,12 @@ def is_named_tuple(value: Any) -> bool:
 
 
 def _own_doc(cls: type) -> str | None:
-    """The docstring written for the NamedTuple ``cls``, None for the one Python makes up (``Coord(lat, lon)``)."""
+    """The docstring written for the NamedTuple ``cls``, None for the one Python makes up (``Coord(lat, lon)``, and
+    ``Box(size,)`` with a trailing comma for a single field)."""
     doc = cls.__dict__.get("__doc__")
-    if not isinstance(doc, str) or doc == f"{cls.__name__}({', '.join(cls._fields)})":  # type: ignore[attr-defined]
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    made_up = f"{cls.__name__}({', '.join(fields)}{',' if len(fields) == 1 else ''})"
+    if not isinstance(doc, str) or doc == made_up:
         return None
     return inspect.cleandoc(doc) or None
 
