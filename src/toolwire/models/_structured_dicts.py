@@ -98,18 +98,29 @@ def dict_output(schema: Mapping[str, Any], output_name: Callable[[str], str]
         tool = {"name": output_name(title), "description": schema.get("description") or f"Give the answer as {title}.",
                 "parameters": parameters}
     spec = to_tool_spec(tool)
-    return spec, _checker(spec.parameters, spec.name, _dialect(tool))
+    own, dialect = _own_form(tool, spec)
+    return spec, _checker(own, spec.name, dialect)
 
 
-def _dialect(tool: Mapping[str, Any]) -> str | None:
-    """The ``$schema`` the tool dict's arguments schema was written with (normalizing drops it), or None."""
-    from toolwire.interop.openai_tools import definition_parameters
+def _own_form(tool: Mapping[str, Any], spec: ToolSpec) -> tuple[dict[str, Any], str | None]:
+    """The arguments schema to check values against, and the dialect to check it with: for a schema written with
+    an older ``$schema`` (draft-07, draft-04), the schema as the user wrote it (``"items": [...]`` tuples, a boolean
+    ``exclusiveMaximum``; ``$ref`` inlined) with that ``$schema``, as :func:`~toolwire.interop.tool_from_schema`
+    checks it; else the spec's parameters (what is sent, JSON Schema 2020-12) and None. Never the 2020-12 form with
+    an older draft's rules, which refused every tuple item and a draft-04 bound (review 187 #1).
+
+    Raises:
+        SchemaError: the schema is not valid JSON Schema of its dialect.
+    """
+    from toolwire.interop.openai_tools import definition_parameters, normalize_parameters
 
     fn = tool.get("function") if tool.get("type") == "function" and isinstance(tool.get("function"), Mapping) \
         else tool
     parameters = definition_parameters(fn) if isinstance(fn, Mapping) else None
     found = parameters.get("$schema") if isinstance(parameters, Mapping) else None
-    return found if isinstance(found, str) else None
+    if not isinstance(parameters, Mapping) or not isinstance(found, str):
+        return spec.parameters, None
+    return normalize_parameters(parameters, spec.name, dialect_form=True), found
 
 
 class DictSchemaError(ValueError):
