@@ -2,7 +2,8 @@
 
 #1 a draft-07 or draft-04 JSON Schema is checked with its own draft's rules against the schema as written (it was
 normalized to 2020-12 and then checked with the old draft's rules: every tuple item refused, a draft-04 bound refused
-as invalid JSON Schema).
+as invalid JSON Schema); #2 a schema that closes its object with ``unevaluatedProperties: false`` still refuses an
+unknown key.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from toolwire.errors import ToolCallParseError
 from toolwire.messages import AIMessage
 from toolwire.models._structured_dicts import DictSchemaError
 from toolwire.models.structured import output_tool
@@ -76,3 +78,33 @@ def test_a_2020_schema_with_no_dollar_schema_is_checked_as_before() -> None:
     assert read({"point": [1]}) == {"point": [1]}
     with pytest.raises(DictSchemaError):
         read({"point": [1, 2]})
+
+
+# --------------------------------------------------------------------------- #2 unevaluatedProperties
+
+_CLOSED = {"title": "Answer", "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"],
+           "unevaluatedProperties": False}
+
+
+def test_unevaluated_properties_false_still_refuses_an_unknown_key() -> None:
+    model = ScriptedChatModel([_reply("Answer", {"city": "Paris", "citty": "Lyon"}),
+                               _reply("Answer", {"city": "Paris"})])
+    structured = model.with_structured_output(_CLOSED)
+    with pytest.raises(ToolCallParseError, match="'citty'"):
+        structured.invoke("x")
+    assert structured.invoke("x") == {"city": "Paris"}
+
+
+def test_unevaluated_properties_false_counts_keys_an_allof_branch_declares() -> None:
+    _, read = output_tool({"title": "A", "type": "object", "allOf": [{"properties": {"b": {"type": "integer"}}}],
+                           "properties": {"a": {"type": "string"}}, "unevaluatedProperties": False})
+    assert read({"a": "x", "b": 1}) == {"a": "x", "b": 1}
+    with pytest.raises(DictSchemaError, match="'c'"):
+        read({"a": "x", "c": 1})
+
+
+@pytest.mark.parametrize("extra", [{}, {"allOf": [{"properties": {"b": {"type": "integer"}}}]},
+                                   {"patternProperties": {"^x_": {"type": "integer"}}}])
+def test_a_schema_that_says_nothing_of_other_keys_lets_them_through(extra: dict[str, Any]) -> None:
+    _, read = output_tool({"title": "A", "type": "object", "properties": {"a": {"type": "string"}}, **extra})
+    assert read({"a": "x", "other": [1]}) == {"a": "x", "other": [1]}

@@ -138,16 +138,22 @@ class DictSchemaError(ValueError):
 def _checker(parameters: dict[str, Any], name: str, dialect: str | None) -> Callable[[Any], dict[str, Any]]:
     """``check(args)``: ``args`` checked against ``parameters`` (``jsonschema``, the dialect its ``$schema`` or
     ``dialect`` names), keys it does not declare let through unless it says otherwise (JSON Schema's rule: the
-    user's schema is the judge, not a tool's closed arguments).
+    user's schema is the judge, not a tool's closed arguments). ``additionalProperties: true`` is added only to a
+    schema that says nothing about other keys (none of
+    :data:`~toolwire.interop.openai_tools._OPEN_KEYWORDS`): beside ``unevaluatedProperties: false`` it would mark
+    every key evaluated and let an unknown one through (review 187 #2); with the others, which keep
+    :func:`~toolwire.interop.openai_tools.schema_validator` from closing the object, JSON Schema already lets
+    undeclared keys through unless the schema refuses them.
 
     Raises:
         SchemaError: (when building) ``parameters`` is not valid JSON Schema.
         DictSchemaError: (when checking) ``args`` is not an object, or does not fit.
     """
     from toolwire.errors import ToolValidationError
-    from toolwire.interop.openai_tools import schema_validator
+    from toolwire.interop.openai_tools import _OPEN_KEYWORDS, schema_validator
 
-    checked = parameters if "additionalProperties" in parameters else {**parameters, "additionalProperties": True}
+    says_nothing = not any(key in parameters for key in _OPEN_KEYWORDS)
+    checked = {**parameters, "additionalProperties": True} if says_nothing else parameters
     validate = schema_validator(checked, name, dialect=dialect)
     prefix = f"Invalid arguments for tool '{name}': "
 
