@@ -58,9 +58,10 @@ def _sort_key(value: Any) -> str:
 def stable_value(value: Any, depth: int = 0, by_alias: bool | None = None) -> Any:
     """``value`` (a default) with every ``set``/``frozenset`` in it, in plain dicts, lists and tuples, a list of its
     members' JSON forms in sorted order (by their JSON text where they do not sort: mixed types), and every
-    NamedTuple a dict of its fields; a pydantic model or dataclass instance in it that holds either (review 182 #2)
-    its JSON form (:func:`_instance_data`, keys by alias per ``by_alias``, as pydantic's dump takes it) made so too;
-    ``value`` itself when it holds none of these (checked before anything is copied)."""
+    NamedTuple a dict of its fields; a pydantic model or dataclass instance in it its JSON form, made so too (review
+    182 #2), with the keys validation reads (:func:`_instance_dict`: a field's validation alias when ``by_alias``, else
+    its name) and no computed field (review 186 #4, #5); ``value`` itself when it holds none of these (checked before
+    anything is copied)."""
     kind = type(value)
     if kind is set or kind is frozenset:
         members = [to_jsonable_python(stable_value(member, depth + 1, by_alias)) for member in value]
@@ -81,10 +82,10 @@ def stable_value(value: Any, depth: int = 0, by_alias: bool | None = None) -> An
         return value if all(values[key] is item for key, item in value.items()) else values
     if isinstance(value, BaseModel) or (dataclasses.is_dataclass(kind) and not isinstance(value, type)):
         try:
-            data = _instance_data(value, by_alias)
+            data = _instance_data(value)
         except Exception:  # (pydantic cannot dump it: the caller's own dump says so, or leaves the default out)
             return value
-        out = _aligned(value, data, depth + 1)
+        out = _aligned(value, data, depth + 1, by_alias)
         return value if out is data else out
     return value
 
@@ -94,36 +95,66 @@ def _adapter(kind: type) -> TypeAdapter[Any]:
     return TypeAdapter(kind)
 
 
-def _instance_data(value: Any, by_alias: bool | None) -> Any:
-    """The JSON form pydantic writes of the model or dataclass instance ``value`` (its own serializers applied)."""
+def _instance_data(value: Any) -> Any:
+    """The JSON form pydantic writes of the model or dataclass instance ``value`` (its own serializers applied), its
+    fields under their names (:func:`_instance_dict` gives them the keys validation reads)."""
     if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=by_alias)
-    return _adapter(type(value)).dump_python(value, mode="json", by_alias=by_alias)
+        return value.model_dump(mode="json", by_alias=False)
+    return _adapter(type(value)).dump_python(value, mode="json", by_alias=False)
 
 
-def _fields_of(raw: Any, data: dict[str, Any]) -> list[tuple[str, Any]]:
-    """``(key in data, value)`` of the fields of the model or dataclass instance ``raw`` that ``data`` (its JSON form)
-    holds under their alias or name (a field a serializer left out or renamed otherwise is skipped), extra ones too."""
-    infos = getattr(type(raw), "__pydantic_fields__", None)
+def _validation_key(info: Any, name: str) -> str:
+    """The key under which validation reads the field ``name`` (its ``FieldInfo`` ``info``) and the JSON Schema names
+    it: its ``validation_alias`` when that is a string, the first choice of an ``AliasChoices`` that is one key (as
+    pydantic's JSON Schema picks it), else its ``alias``, else ``name``."""
+    alias = getattr(info, "validation_alias", None)
+    if isinstance(alias, str):
+        return alias
+    for choice in getattr(alias, "choices", None) or ():
+        if isinstance(choice, str):
+            return choice
+        path = getattr(choice, "path", None)
+        if isinstance(path, list) and len(path) == 1 and isinstance(path[0], str):
+            return path[0]
+    plain = getattr(info, "alias", None)
+    return plain if isinstance(plain, str) else name
+
+
+def _instance_dict(raw: Any, data: dict[str, Any], depth: int, by_alias: bool | None) -> dict[str, Any]:
+    """``data`` (the JSON form :func:`_instance_data` wrote of the model or dataclass instance ``raw``, fields under
+    their names) as validation reads it: each field under its validation key when ``by_alias`` and the class validates
+    by alias (:func:`_validation_key`; pydantic's dump by alias writes the *serialization* alias, a key the schema
+    does not name: review 186 #4), its value made as :func:`_aligned` makes it; computed fields left out (the schema
+    does not list them, and a model that forbids extra keys refuses them: review 186 #5); other keys (extra ones, a
+    serializer's own) kept."""
+    kind = type(raw)
+    infos = getattr(kind, "__pydantic_fields__", None)
     if not isinstance(infos, dict):
         infos = {f.name: None for f in dataclasses.fields(raw)}
-    out: list[tuple[str, Any]] = []
-    for name, info in infos.items():
-        alias = getattr(info, "serialization_alias", None) or getattr(info, "alias", None)
-        key = alias if isinstance(alias, str) and alias in data else name
-        if key in data and hasattr(raw, name):
-            out.append((key, getattr(raw, name)))
+    computed = getattr(kind, "__pydantic_computed_fields__", None) or {}
+    config = getattr(kind, "model_config", None) or getattr(kind, "__pydantic_config__", None) or {}
+    aliased = bool(by_alias) and config.get("validate_by_alias") is not False
     extra = getattr(raw, "__pydantic_extra__", None)
-    if isinstance(extra, dict):
-        out.extend((key, item) for key, item in extra.items() if key in data)
+    out: dict[str, Any] = {}
+    for key, item in data.items():
+        if key in infos and hasattr(raw, key):
+            value = _aligned(getattr(raw, key), item, depth + 1, by_alias)
+            out[_validation_key(infos[key], key) if aliased else key] = value
+        elif key in computed:
+            continue
+        elif isinstance(extra, dict) and key in extra:
+            out[key] = _aligned(extra[key], item, depth + 1, by_alias)
+        else:
+            out[key] = item
     return out
 
 
-def _aligned(raw: Any, data: Any, depth: int) -> Any:
+def _aligned(raw: Any, data: Any, depth: int, by_alias: bool | None = None) -> Any:
     """``data`` (the JSON form pydantic wrote of ``raw``) with each set in ``raw`` sorted and each NamedTuple the
-    object of its fields, as :func:`stable_value` writes them, found by walking ``raw`` beside ``data``; ``data``
-    itself when nothing changed. Where the two do not match (a serializer of the user's wrote another shape),
-    ``data`` is kept as written."""
+    object of its fields, as :func:`stable_value` writes them, and each model or dataclass instance's keys those
+    validation reads (:func:`_instance_dict`), found by walking ``raw`` beside ``data``; ``data`` itself when nothing
+    changed. Where the two do not match (a serializer of the user's wrote another shape), ``data`` is kept as
+    written."""
     if depth > 64:
         return data
     kind = type(raw)
@@ -132,7 +163,7 @@ def _aligned(raw: Any, data: Any, depth: int) -> Any:
             return data
         items = data  # (written in the set's own order, the one iterating it gives: a member beside its item)
         if len(data) == len(raw):
-            items = [_aligned(member, item, depth + 1) for member, item in zip(raw, data, strict=True)]
+            items = [_aligned(member, item, depth + 1, by_alias) for member, item in zip(raw, data, strict=True)]
         try:
             return sorted(items)
         except TypeError:
@@ -140,20 +171,21 @@ def _aligned(raw: Any, data: Any, depth: int) -> Any:
     if is_named_tuple(kind):
         if type(data) is not list or len(data) != len(raw):
             return data
-        return {name: _aligned(item, written, depth + 1)
+        return {name: _aligned(item, written, depth + 1, by_alias)
                 for name, item, written in zip(raw._fields, raw, data, strict=False)}
     if isinstance(raw, RootModel):
-        return _aligned(raw.root, data, depth + 1)
+        return _aligned(raw.root, data, depth + 1, by_alias)
     if isinstance(raw, BaseModel) or (dataclasses.is_dataclass(kind) and not isinstance(raw, type)):
-        pairs = _fields_of(raw, data) if type(data) is dict else []
-    elif isinstance(raw, list | tuple):
+        return _instance_dict(raw, data, depth, by_alias) if type(data) is dict else data
+    if isinstance(raw, list | tuple):
         pairs = list(enumerate(raw)) if type(data) is list and len(data) == len(raw) else []
     elif isinstance(raw, dict):
         keys = list(data) if type(data) is dict and len(data) == len(raw) else []
         pairs = list(zip(keys, raw.values(), strict=False)) if keys else []
     else:
         return data
-    changed = {key: out for key, item in pairs if (out := _aligned(item, data[key], depth + 1)) is not data[key]}
+    changed = {key: out for key, item in pairs
+               if (out := _aligned(item, data[key], depth + 1, by_alias)) is not data[key]}
     if not changed:
         return data
     if type(data) is list:
