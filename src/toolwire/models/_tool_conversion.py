@@ -81,8 +81,18 @@ a ``:``, so it cannot clash with one)."""
 def server_tool(obj: dict[str, Any]) -> ServerTool | None:
     """Return the :class:`ServerTool` the tool dict ``obj`` is, or ``None`` for a client tool (``"type"`` missing,
     ``"function"`` or ``"custom"``, or a Gemini dict with ``function_declarations``). Its name is as
-    :class:`ServerTool` says (``mcp:<server_label>`` for an MCP server)."""
+    :class:`ServerTool` says (``mcp:<server_label>`` for an MCP server).
+
+    Raises:
+        SchemaError: ``obj`` is OpenAI's whole ``response_format`` dict, ``{"type": "json_schema", "json_schema":
+            {...}}``: a response format, not a tool (it was taken for a built-in tool and sent as one; review 187 #3).
+    """
     kind = obj.get("type")
+    if kind == "json_schema":
+        inner = obj.get("json_schema")
+        name = inner.get("name") if isinstance(inner, Mapping) else None
+        raise SchemaError(_misplaced_message(repr(name) if isinstance(name, str) and name
+                                             else "{'type': 'json_schema', ...}", "schema"))
     if isinstance(kind, str) and kind not in ("function", "custom", "object"):  # ("object": a JSON Schema, review 68)
         name = obj.get("name") if isinstance(obj.get("name"), str) else kind
         label = obj.get("server_label")
@@ -159,7 +169,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
             TypedDict cannot give a JSON Schema of its fields, or a dict's parameters are not a valid JSON Schema of
             an object (not a dict, another type, a recursive ``$ref`` or one to a definition they lack), or its
             description is not text, or a dict with no parameters key carries its schema under ``schema``,
-            ``json_schema`` (OpenAI's ``response_format``) or ``properties`` (review 185 #1).
+            ``json_schema`` (OpenAI's ``response_format``) or ``properties`` (review 185 #1), or the dict is OpenAI's
+            whole ``response_format``, ``{"type": "json_schema", "json_schema": {...}}`` (review 187 #3).
         UserError: an OpenAI custom (free-form text) tool dict, ``{"type": "custom", "name", "description",
             "format"?}`` with no schema, which toolwire does not support (review 163 #4: it was bound as a function
             with no parameters).
@@ -240,9 +251,14 @@ def _refuse_misplaced_schema(fn: Mapping[str, Any], name: str) -> None:
         raise SchemaError(f"Tool {name!r} has 'properties' beside its name, where a tool dict reads none: put its "
                           "JSON Schema under 'parameters', e.g. {'name': ..., 'parameters': {'type': 'object', "
                           "'properties': {...}}}.")
-    raise SchemaError(f"Tool {name!r} has its schema under {key!r}, the key of OpenAI's response_format, which a tool "
-                      "dict does not read: put it under 'parameters' (with_structured_output takes the "
-                      "response_format dict as it is).")
+    raise SchemaError(_misplaced_message(repr(name), key))
+
+
+def _misplaced_message(tool: str, key: str) -> str:
+    """The refusal of a tool dict whose schema sits under ``key`` of OpenAI's ``response_format`` (``tool``: the
+    tool as the sentence names it)."""
+    return (f"Tool {tool} has its schema under {key!r}, the key of OpenAI's response_format, which a tool dict does "
+            "not read: put it under 'parameters' (with_structured_output takes the response_format dict as it is).")
 
 
 def _json_schema_tool(schema: dict[str, Any]) -> dict[str, Any]:
