@@ -21,8 +21,8 @@ from typing import Any
 
 from toolwire.errors import UserError
 
-__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument", "refuse_untaken",
-           "untaken_names"]
+__all__ = ["check_call_options", "check_generation_options", "check_model_kwargs", "model_argument",
+           "refuse_class_format", "refuse_untaken", "untaken_names"]
 
 
 def _number(value: Any) -> bool:
@@ -106,16 +106,38 @@ def check_generation_options(owner: str, options: Mapping[str, Any]) -> dict[str
     return given
 
 
+def refuse_class_format(owner: str, where: str, options: Mapping[str, Any], *, schema_dict: bool = False) -> None:
+    """Refuse a class as ``response_format`` in ``options`` (LangChain's ``ChatOpenAI`` takes ``response_format=Model``
+    and parses the reply; the OpenAI SDK's ``create()`` refuses it with a TypeError that points to its ``parse()``:
+    review 185 #7).
+
+    Args:
+        owner: the model class's name, as the message names it (``"ChatOpenAI"``).
+        where: where the option was given (``"model_kwargs"``, ``"a call's options"``).
+        options: the options given.
+        schema_dict: the API takes a ``response_format`` JSON Schema dict (OpenAI Chat Completions), which the
+            message then offers too; elsewhere (the Responses API, Anthropic, Gemini) it names
+            ``with_structured_output`` only (review 187 #4).
+
+    Raises:
+        UserError: ``options["response_format"]`` is a class, saying to call ``model.with_structured_output(Model)``.
+    """
+    response_format = options.get("response_format")
+    if not isinstance(response_format, type):
+        return
+    name = response_format.__name__
+    advice = f"call model.with_structured_output({name}) to get the answer as {name}"
+    if schema_dict:
+        advice += (", or pass response_format a JSON Schema dict ({'type': 'json_schema', 'json_schema': {'name': "
+                   "..., 'schema': {...}}})")
+    raise UserError(f"{owner}: {where} cannot set response_format={name} (a class): {advice}.")
+
+
 def _refuse_built(owner: str, where: str, options: Mapping[str, Any]) -> None:
     """Refuse a key of ``options`` naming a request field toolwire writes (:data:`_BUILT`), which would replace it, and
-    a class as ``response_format`` (LangChain's ``ChatOpenAI`` takes ``response_format=Model`` and parses the reply;
-    the OpenAI SDK's ``create()`` refuses it with a TypeError that points to its ``parse()``: review 185 #7)."""
-    response_format = options.get("response_format")
-    if isinstance(response_format, type):
-        name = response_format.__name__
-        raise UserError(f"{owner}: {where} cannot set response_format={name} (a class): call "
-                        f"model.with_structured_output({name}) to get the answer as {name}, or pass response_format "
-                        "a JSON Schema dict ({'type': 'json_schema', 'json_schema': {'name': ..., 'schema': {...}}}).")
+    a class as ``response_format`` (:func:`refuse_class_format`, its advice the one every API can follow: a model
+    whose API takes a JSON Schema dict there checks first, with its own)."""
+    refuse_class_format(owner, where, options)
     for key in options:
         if key in _BUILT:
             raise UserError(f"{owner}: {where} cannot set {key!r}, a request field toolwire writes itself: "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
@@ -34,7 +34,7 @@ from toolwire.models._retry import (
     transport_error,
 )
 from toolwire.models._sdk import SDKChatModel, _check_base_url
-from toolwire.models._sdk_options import check_generation_options
+from toolwire.models._sdk_options import check_generation_options, refuse_class_format
 from toolwire.models._text_calls import TextCallStream, with_text_calls
 from toolwire.models.base import ChatRequest, ServerTool
 from toolwire.models.lowering import openai as codec
@@ -228,6 +228,9 @@ class ChatOpenAI(SDKChatModel):
             "use_responses_api": use_responses_api, "stream_usage": stream_usage, "organization": organization,
             "text_tool_calls": text_tool_calls})
         self.use_responses_api = use_responses_api
+        if isinstance(kwargs.get("model_kwargs"), Mapping):  # (the shared check gives the advice of every API)
+            refuse_class_format(type(self).__name__, "model_kwargs", kwargs["model_kwargs"],
+                                schema_dict=not use_responses_api)
         if use_responses_api:  # no stop or seed: refused when the model is built (review 77)
             self.untaken_options = "responses"  # type: ignore[misc]
         self.stream_usage = stream_usage
@@ -255,6 +258,17 @@ class ChatOpenAI(SDKChatModel):
         if use_responses_api and not hasattr(self.sdk.OpenAI, "responses"):
             raise UserError("The Responses API needs a newer openai package, "
                             f"{install_hint('openai', upgrade=True)}.")
+
+    def _request(self, input: Any, options: dict[str, Any]) -> ChatRequest:
+        """The request of one call (see the base class), a class as ``response_format`` refused with the advice of
+        this model's API: Chat Completions takes a JSON Schema dict there, the Responses API (``text.format``) does
+        not (review 187 #4).
+
+        Raises:
+            UserError: see :func:`~toolwire.models._sdk_options.refuse_class_format` and the base class.
+        """
+        refuse_class_format(type(self).__name__, "a call's options", options, schema_dict=not self.use_responses_api)
+        return super()._request(input, options)
 
     def _structured_parallel(self) -> bool | None:
         """This model's own ``parallel_tool_calls`` (``None``: the field is not sent): OpenAI's o-series reasoning
