@@ -58,10 +58,13 @@ def copy_tool(tool: Tool, memo: dict[int, Any] | None = None) -> Tool:
 
 def _lookup(module: str, qualname: str) -> Any:
     """The object ``module.qualname`` names; class attributes are read from the class ``__dict__`` (so a tool
-    method's descriptor is not applied)."""
+    method's descriptor is not applied), a ``staticmethod`` or ``classmethod`` there read as what it wraps (a tool
+    under ``@staticmethod``: review 186 #2)."""
     found: Any = importlib.import_module(module)
     for part in qualname.split("."):
         found = found.__dict__[part] if isinstance(found, type) else getattr(found, part)
+        if isinstance(found, (staticmethod, classmethod)):
+            found = found.__func__
     return found
 
 

@@ -41,6 +41,7 @@ from toolwire._keywords import refuses_unknown_keywords
 from toolwire._printing import safe_text
 from toolwire._schema_params import is_v1_model
 from toolwire._signature import docstring_summary, function_name, is_async_callable
+from toolwire._staticmethods import written_static
 from toolwire._tool_args import ToolArguments, hide_injected_fields
 from toolwire._tool_checks import (
     SET_CHECKED,
@@ -241,6 +242,8 @@ class Tool(ToolArguments, Batching):
         static = isinstance(func, staticmethod)  # (its first parameter is an argument, even named self or cls)
         if isinstance(func, (classmethod, staticmethod)):  # ``@tool`` above ``@classmethod``: see ``__get__``
             func = func.__func__
+        elif _receiver(func) and written_static(func):  # ``@staticmethod`` above ``@tool``, tool(K.run) (review 186
+            static = True  # #2; only a function taking self or cls first gets here)
         tool_name = name if name is not None else function_name(func)
         if tool_name is None:
             if hasattr(func, "inputs") and hasattr(func, "output_type"):  # an instance of a smolagents-style class:
@@ -575,6 +578,9 @@ def _receiver(func: Any) -> str:
     """``"self"`` or ``"cls"`` when ``func`` is a function defined in a class body taking that first, through
     decorators' ``__wrapped__`` (a ``functools.wraps`` retry, ``lru_cache``: review 175 #1), else ``""``. Not through
     a bound method or a ``functools.partial``: their receiver is given already."""
+    if type(func) is types.FunctionType and not func.__dict__:  # a plain function (no __wrapped__): itself
+        code = func.__code__
+        return code.co_varnames[0] if code.co_argcount and code.co_varnames[0] in ("self", "cls") else ""
     target = func
     for _ in range(100):
         if inspect.ismethod(target) or isinstance(target, functools.partial) or not hasattr(target, "__wrapped__"):

@@ -1,0 +1,117 @@
+"""Telling a staticmethod's function from a method's when it reaches :meth:`Tool.from_function` unwrapped (review
+186 #2).
+
+``@tool`` above ``@staticmethod`` hands over the ``staticmethod`` object itself. In three other ways the bare
+function arrives, and it looks just like a method written in a class body, whose first parameter (named ``self`` or
+``cls``) receives the instance or class: ``@staticmethod`` written *above* ``@tool``, and ``tool(K.run)`` or
+``StructuredTool.from_function(K.run)`` with ``K.run`` a staticmethod read from its class (the class gives its bare
+function). Its first parameter is then an argument the model gives, so :func:`written_static` tells them apart:
+
+1. When the owner class exists (``tool(K.run)``), by what the class holds under the function's name
+   (``vars(K)["run"]``, found through the function's ``__qualname__`` in its module): a ``staticmethod`` whose
+   function is this one, or not.
+2. Else (``@staticmethod`` above ``@tool``: the class body is still running; a class local to a function), by the
+   decorators written above the function's ``def`` in its source: one of them ``@staticmethod``.
+
+Only functions written in a class body whose first parameter is named ``self`` or ``cls`` are looked at (a rare
+path: plain functions, B3's, never reach it); without source or class to read, the function stays a method's.
+"""
+
+from __future__ import annotations
+
+import inspect
+import linecache
+import re
+import sys
+from typing import Any
+
+__all__ = ["written_static"]
+
+_STATIC_LINE = re.compile(r"@\s*(?:builtins\s*\.\s*)?staticmethod\s*(?:#.*)?$")  # ``@staticmethod`` on its own line
+_DEF_LINE = re.compile(r"(?:async\s+)?def\s")
+_MOST_DECORATOR_LINES = 200  # (a bound on the lines read above a ``def``)
+
+
+def _innermost(func: Any) -> Any:
+    """``func`` through decorators' ``__wrapped__`` (not through a bound method or a ``functools.partial``)."""
+    for _ in range(100):
+        wrapped = getattr(func, "__wrapped__", None)
+        if wrapped is None or inspect.ismethod(func) or not callable(wrapped):
+            break
+        func = wrapped
+    return func
+
+
+def _reaches(obj: Any, target: Any) -> bool:
+    """Whether ``obj`` is ``target`` or wraps it (through ``__wrapped__``, or a tool's ``func``)."""
+    for _ in range(100):
+        if obj is target:
+            return True
+        following = getattr(obj, "__wrapped__", None)
+        if following is None:
+            following = getattr(obj, "func", None)
+        if following is None or following is obj:
+            return False
+        obj = following
+    return False
+
+
+def _held_by_owner(target: Any, owner: str, name: str) -> bool | None:
+    """Whether the class ``owner`` (a dotted path in ``target``'s module) holds ``target`` under ``name`` as a
+    staticmethod (True) or otherwise (False); None when that class, or ``target`` in it, is not there (yet)."""
+    if "<" in owner:  # (a class local to a function: not reachable by name)
+        return None
+    found: Any = sys.modules.get(getattr(target, "__module__", None) or "")
+    for part in owner.split("."):
+        space = getattr(found, "__dict__", None)
+        found = space.get(part) if isinstance(space, dict) else None
+        if found is None:
+            return None
+    if not isinstance(found, type):
+        return None
+    attr = found.__dict__.get(name)
+    inner = getattr(attr, "__func__", attr) if isinstance(attr, (staticmethod, classmethod)) else attr
+    if attr is None or not _reaches(inner, target):
+        return None
+    return isinstance(attr, staticmethod)
+
+
+def _decorated_static(target: Any) -> bool:
+    """Whether one of the decorators written above ``target``'s ``def`` in its source is ``@staticmethod`` (False
+    when the source cannot be read)."""
+    code = target.__code__
+    try:
+        lines = linecache.getlines(code.co_filename, getattr(target, "__globals__", None))
+    except Exception:  # (a loader that fails: no source to read)
+        return False
+    start = code.co_firstlineno - 1  # (a decorated function's first line is its first decorator's)
+    if not 0 <= start < len(lines) or not lines[start].lstrip().startswith("@"):
+        return False
+    for line in lines[start:start + _MOST_DECORATOR_LINES]:
+        text = line.strip()
+        if _DEF_LINE.match(text):
+            return False
+        if _STATIC_LINE.match(text):
+            return True
+    return False
+
+
+def written_static(func: Any) -> bool:
+    """Whether ``func``, a function written in a class body (through decorators' ``__wrapped__``), is a
+    staticmethod's, so that its first parameter is an argument even when named ``self`` or ``cls`` (see the module).
+
+    Args:
+        func: the function :meth:`Tool.from_function` was given (not a ``staticmethod`` object: that one says so).
+
+    Returns:
+        True when the owner class holds it as a staticmethod, or (the class not there yet) when ``@staticmethod`` is
+        written above its ``def``; False otherwise, a function outside a class body included.
+    """
+    target = _innermost(func)
+    if not inspect.isfunction(target):
+        return False
+    owner, _, name = target.__qualname__.rpartition(".")
+    if not owner or owner.endswith("<locals>"):
+        return False
+    held = _held_by_owner(target, owner, name)
+    return held if held is not None else _decorated_static(target)
