@@ -75,22 +75,26 @@ class _SyncAndAsyncTool(Tool):
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Pickle by making it again from its two functions (which pickle saves by reference) with
-        :meth:`StructuredTool.from_function`; a tool made of functions pickle cannot find by name cannot be pickled
-        (pickle's own error names the function)."""
+        :meth:`StructuredTool.from_function`, a staticmethod's made again as one (its first parameter an argument even
+        named ``self`` or ``cls``: review 186 #3); a tool made of functions pickle cannot find by name cannot be
+        pickled (pickle's own error names the function)."""
         source = self._source
         if source is None:
             return super().__reduce_ex__(protocol)  # (its error, in one sentence)
         schema, parse_docstring = source[1][:2] if source[0] == "function" else (source[1], False)
+        static = source[0] == "function" and any(source[1][2:])
         options = {key: getattr(self, key) for key in ("timeout", "handle_errors", "hide_error_details")}
         return _remade, (self.func, self.coroutine, self.name, self.description, self.return_direct, schema,
-                         self.response_format, parse_docstring, options)
+                         self.response_format, parse_docstring, options, *((True,) if static else ()))
 
 
 def _remade(func: Any, coroutine: Any, name: str, description: str, return_direct: bool, args_schema: Any,
-            response_format: Any, parse_docstring: bool, options: dict[str, Any]) -> Tool:
-    """Unpickling a :class:`_SyncAndAsyncTool`: made again with :meth:`StructuredTool.from_function`."""
-    return StructuredTool.from_function(func, coroutine, name, description, return_direct, args_schema,
-                                        response_format=response_format, parse_docstring=parse_docstring, **options)
+            response_format: Any, parse_docstring: bool, options: dict[str, Any], static: bool = False) -> Tool:
+    """Unpickling a :class:`_SyncAndAsyncTool`: made again with :meth:`StructuredTool.from_function` (``func`` as a
+    ``staticmethod`` when ``static``, left out by earlier versions)."""
+    return StructuredTool.from_function(staticmethod(func) if static else func, coroutine, name, description,
+                                        return_direct, args_schema, response_format=response_format,
+                                        parse_docstring=parse_docstring, **options)
 
 
 def _pair(made: Tool, coroutine: Callable[..., Awaitable[Any]]) -> None:
@@ -99,6 +103,8 @@ def _pair(made: Tool, coroutine: Callable[..., Awaitable[Any]]) -> None:
     Raises:
         SchemaError: ``coroutine`` does not take the tool's arguments as ``func`` does.
     """
+    if isinstance(coroutine, (staticmethod, classmethod)):  # as a class body holds it: its function (pickle cannot
+        coroutine = coroutine.__func__  # save a staticmethod object; ``__get__`` binds a classmethod's: review 186 #3)
     _check_same_arguments(made, coroutine)
     twin = object.__new__(Tool)
     for slot in Tool.__slots__:
