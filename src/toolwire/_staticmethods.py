@@ -47,9 +47,12 @@ def _reaches(obj: Any, target: Any) -> bool:
     for _ in range(100):
         if obj is target:
             return True
-        following = getattr(obj, "__wrapped__", None)
-        if following is None:
-            following = getattr(obj, "func", None)
+        try:  # (what a class holds may be anything: its attributes may raise)
+            following = getattr(obj, "__wrapped__", None)
+            if following is None:
+                following = getattr(obj, "func", None)
+        except Exception:
+            return False
         if following is None or following is obj:
             return False
         obj = following
