@@ -40,7 +40,7 @@ from toolwire.cli_text import max_steps_text as _max_steps_text
 from toolwire.cli_text import result_line as _result_line
 from toolwire.cli_text import tools_ran as _tools_ran
 from toolwire.cli_text import without_oldest_exchange as _without_oldest_exchange
-from toolwire.cli_tools import default_tools, load_tools
+from toolwire.cli_tools import default_tools, load_tools, same_tool
 from toolwire.errors import (
     ContextOverflowError,
     MaxStepsExceeded,
@@ -306,11 +306,13 @@ def _agent(model: str | None, tools: list[str] | None, max_steps: int, system: s
 
 def _loaded(specs: list[str] | None, *, server_tools: bool = True) -> list[Any]:
     """The tools of the ``--tools`` files and modules, each read once (the same one given twice, or one file named
-    two ways, as ``x.py`` and ``./x.py``, is read once);
+    two ways, as ``x.py`` and ``./x.py``, is read once), and each tool once (one that two files give, the one file
+    importing it from the other, is one tool: :func:`~toolwire.cli_tools.same_tool`);
     ``server_tools`` as :func:`load_tools` takes it (False for ``mcp serve``).
 
     Raises:
-        UserError: two of them give tools of one name (the message names both: review 104), or one does not load.
+        UserError: two of them give different tools of one name (the message names both: review 104), or one does
+            not load.
     """
     loaded: list[Any] = []
     origin: dict[str, str] = {}
@@ -320,6 +322,8 @@ def _loaded(specs: list[str] | None, *, server_tools: bool = True) -> list[Any]:
             continue
         read.add(key)
         for found in load_tools(spec, server_tools=server_tools):
+            if any(same_tool(found, before) for before in loaded):  # one tool reached through two files (review 189)
+                continue
             name = getattr(found, "name", "")
             if name in origin and origin[name] != spec:
                 raise UserError(f"Two tools are named {name!r}, one in {origin[name]} and one in {spec}: rename one "

@@ -8,6 +8,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import keyword
 import os
 import re
 import sys
@@ -15,13 +16,14 @@ import sysconfig
 import traceback
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from toolwire.errors import SchemaError, UserError
 from toolwire.models.base import ServerTool
 from toolwire.tools import Tool
 
-__all__ = ["default_tools", "load_tools"]
+__all__ = ["default_tools", "load_tools", "same_tool"]
 
 
 def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
@@ -31,7 +33,9 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     name (one imported as ``_helper`` to be used inside another tool is not offered: review 117), and, when there is
     none, every public function defined in it that has a docstring. The current folder goes on ``sys.path``, and a
     file's own folder too, so a module of the user's package and a file that imports its neighbours load (review
-    117: the console script's path has neither); after the installed packages, which they cannot shadow.
+    117: the console script's path has neither); after the installed packages, which they cannot shadow. A file
+    is imported under its own name when that name imports it (``base_tools.py`` as ``base_tools``), so a tools file
+    that imports it shares the one module (review 189 #1); else under a made-up name (``my-tools.py``).
 
     Args:
         spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
@@ -78,14 +82,7 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
         if path.suffix == ".py" or (path.exists() and not (spec.isidentifier() and (path / "__init__.py").is_file())):
             if not path.is_file():
                 raise UserError(f"No tools file at {spec!r}: give a .py file or an importable module name.")
-            digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
-            mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path)
-            if mod_spec is None or mod_spec.loader is None:
-                raise UserError(f"Cannot import {spec!r} as Python code.")
-            module = importlib.util.module_from_spec(mod_spec)
-            _on_import_path(path.resolve().parent)
-            sys.modules[mod_spec.name] = module
-            mod_spec.loader.exec_module(module)
+            module = _import_file(path, spec)
         else:
             module = importlib.import_module(spec)
     except UserError:
@@ -146,6 +143,88 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
     if not tools:
         raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
     return tools
+
+
+def _import_file(path: Path, spec: str) -> ModuleType:
+    """The module of the tools file at ``path`` (``spec`` as the user gave it), its folder put on the import path.
+
+    A file the import path reaches under its own name (``base_tools.py`` as ``base_tools``: the same file, not
+    another module of that name before it on the path, such as an installed package) is imported under that name,
+    or taken from ``sys.modules`` when a tools file loaded before it imported it already: so the file another tools
+    file imports (``import base_tools``) is the same module, run once, its state shared (review 189 #1); one that
+    this function imported before is run again, as a new module, as any other file is each time it is loaded. Any
+    other file (``my-tools.py``, or one whose name another module has) is run under a made-up name
+    (``toolwire_user_tools_<digest>``).
+
+    Raises:
+        UserError: the file cannot be imported as Python code. What its code raises is raised as it is.
+    """
+    folder = path.resolve().parent
+    _on_import_path(folder)
+    name = path.stem
+    importlib.invalidate_caches()  # (a file written since the folder was last looked at)
+    if name.isidentifier() and not keyword.iskeyword(name) and name not in ("__init__", "__main__") \
+            and _imports_as(name, path):
+        ran = _RUN_HERE.get(name)
+        if ran is not None and sys.modules.get(name) is ran:  # loaded again (the file edited since?): run anew, as
+            del sys.modules[name]  # a new module (reload would keep the names the file no longer defines)
+        _RUN_HERE[name] = module = importlib.import_module(name)
+        return module
+    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+    mod_spec = importlib.util.spec_from_file_location(_SYNTHETIC_PREFIX + digest, path)
+    if mod_spec is None or mod_spec.loader is None:
+        raise UserError(f"Cannot import {spec!r} as Python code.")
+    module = importlib.util.module_from_spec(mod_spec)
+    sys.modules[mod_spec.name] = module
+    mod_spec.loader.exec_module(module)
+    return module
+
+
+_RUN_HERE: dict[str, ModuleType] = {}
+"""The modules :func:`_import_file` imported under their own names, by name (to run them again when loaded again)."""
+
+
+def _imports_as(name: str, path: Path) -> bool:
+    """Whether ``import name`` gives the file at ``path``: the module of that name already imported is that file, or
+    the import path finds that file first for it. Imports nothing; raises nothing."""
+    module = sys.modules.get(name)
+    if module is not None:
+        origin = getattr(module, "__file__", None)
+    else:
+        try:
+            found = importlib.util.find_spec(name)
+        except (ImportError, ValueError):  # (a module whose __spec__ is None, a broken finder)
+            return False
+        origin = found.origin if found is not None and found.has_location else None
+    if not isinstance(origin, str):
+        return False
+    try:
+        return os.path.samefile(origin, path)
+    except (OSError, ValueError):
+        return False
+
+
+def same_tool(one: Any, other: Any) -> bool:
+    """Whether two loaded tools are one tool, which two ``--tools`` files may both give (review 189 #1).
+
+    Args:
+        one, other: tools :func:`load_tools` returned.
+
+    Returns:
+        True for the same object (a tools file that imports another's tool, each given with ``--tools``), a
+        :class:`Tool` of the same function with the same definition and options (a plain function in the ``TOOLS``
+        of two files), or equal server tools; else False. Raises nothing.
+    """
+    if one is other:
+        return True
+    if isinstance(one, Tool) and isinstance(other, Tool):
+        return one.func is other.func and all(
+            getattr(one, key) == getattr(other, key)
+            for key in ("spec", "return_direct", "timeout", "response_format", "handle_errors", "hide_error_details")
+        )
+    if isinstance(one, ServerTool) and isinstance(other, ServerTool):
+        return bool(one == other)
+    return False
 
 
 def _on_import_path(folder: Path) -> None:
