@@ -107,10 +107,13 @@ def test_a_stream_is_linear(monkeypatch: pytest.MonkeyPatch, unit: str) -> None:
     assert _growth(work, 100) < 20
 
 
-def test_the_review_reproduction_still_gives_one_invalid_call() -> None:
+def test_the_review_reproduction_still_gives_invalid_calls_only() -> None:
+    """Each cut-off call written again after the one before is an invalid call of its own (review 187 #5: it was one
+    invalid call holding the lines of all of them)."""
     text = _UNITS[0] * 400
     content, calls, invalid = read_text_calls(text, ["get_weather"])  # type: ignore[misc]
-    assert calls == [] and len(invalid) == 1 and invalid[0]["name"] == "get_weather"
+    assert calls == [] and invalid and {c["name"] for c in invalid} == {"get_weather"}
+    assert all(c["args"] == _UNITS[0].strip() for c in invalid)
     assert text.startswith(content) and content.endswith("Thanks.")  # the lines before the call's stay text
 
 

@@ -14,7 +14,8 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_value, call_head
+from toolwire.parsing._calls import Collector, ParsedReply, add_broken, add_failure, add_value, call_head
+from toolwire.parsing._retries import CUT_OFF, json_retry
 from toolwire.parsing._scan import DecodeFailure, decode_value_at, skip_ws
 from toolwire.parsing.function_tags import FUNCTION_TAG, Finder, read_function_tag
 from toolwire.parsing.pythonic import call_at
@@ -42,7 +43,8 @@ def parse_hermes(text: str, tool_names: Collection[str]) -> ParsedReply:
         A :class:`~toolwire.parsing.ParsedReply`. Every block is call syntax (removed from the content):
         a block with a bound name gives a ToolCall; one naming an unknown tool, holding cut-off or
         malformed JSON, or nothing readable before its ``</tool_call>`` gives an InvalidToolCall that
-        keeps the raw text. A block may hold a JSON list of calls, several call objects one after the
+        keeps the raw text (a call cut off before a JSON call written again in the same block ends there, and
+        that call is read too). A block may hold a JSON list of calls, several call objects one after the
         other (each one a call, as Qwen models write parallel calls), a fenced JSON object, or a pythonic
         call (``get_weather(city="Oslo")``), or Qwen3-Coder's ``<function=NAME>`` tags (typed with the
         schemas when ``tool_names`` maps names to them); a missing ``</tool_call>`` is tolerated. A tag followed by
@@ -119,8 +121,13 @@ def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
         except DecodeFailure as failure:
             end = text.find(CLOSE_TAG, p, limit)
             end = end if end >= 0 else limit
-            add_broken(collector, text, p, end, failure, marked=True)
-            return end
+            cut, retry = json_retry(collector, text, p, end, marked=True) if failure.kind != "truncated" else (0, -1)
+            if retry < 0 or text[retry] not in "{[":
+                add_broken(collector, text, p, end, failure, marked=True)
+                return end
+            add_failure(collector, text[p:cut].strip(), CUT_OFF, marked=True)  # cut off, then written again
+            p = retry  # (review 187 #5)
+            continue
         add_value(collector, value, text[p:end], marked=True)
         p = _SEPARATORS.match(text, end).end()  # type: ignore[union-attr]
         if p >= limit or text[p] not in "{[" or (

@@ -22,6 +22,7 @@ from toolwire.parsing._calls import (
     add_value,
     call_head,
 )
+from toolwire.parsing._retries import CUT_OFF, json_retry
 from toolwire.parsing._scan import EOF, DecodeFailure, decode_value_at, python_span_end, skip_ws
 from toolwire.parsing.pythonic import call_at
 
@@ -56,11 +57,17 @@ def _python_tag(collector: Collector, text: str, start: int) -> int:
                 value, end = decode_value_at(text, p)
             except DecodeFailure as failure:
                 stop = p + len(_until_end_token(text, p, limit))
-                end = add_broken(collector, text, p, stop, failure, marked=True)
-                found = True
-                if end is None or end >= stop:  # cut off or unreadable up to the end of the calls
-                    p = limit
-                    break
+                cut, retry = (0, -1) if failure.kind == "truncated" else json_retry(collector, text, p, stop,
+                                                                                   marked=True)
+                if retry >= 0:  # cut off where the model wrote the call again: read on from there (review 187 #5)
+                    add_failure(collector, text[p:cut].strip(), CUT_OFF, marked=True)
+                    end = retry
+                else:
+                    end = add_broken(collector, text, p, stop, failure, marked=True)
+                    found = True
+                    if end is None or end >= stop:  # cut off or unreadable up to the end of the calls
+                        p = limit
+                        break
             else:
                 add_value(collector, value, text[p:end], marked=True)
         else:
@@ -153,7 +160,11 @@ def _bare(collector: Collector, text: str, start: int) -> int | None:
             if collector.resolve(name) is None:  # (too deep: stop, as scanning on inside it costs quadratic time)
                 return start + 1 if failure.kind == "invalid" else None
             end = python_span_end(text, start)  # a broken call to a bound tool: up to its last bracket
-            if end == EOF:
+            if end == EOF:  # cut off: up to the call the model wrote again after it (review 187 #5), else the end
+                cut, retry = json_retry(collector, text, start, len(text), marked=False)
+                if retry >= 0 and add_failure(collector, text[start:cut].strip(), CUT_OFF, marked=False):
+                    collector.add_span(start, cut)
+                    return cut
                 end = len(text)
             elif end < 0:
                 end = text.find("\n", start)
@@ -184,7 +195,8 @@ def parse_json(text: str, tool_names: Collection[str]) -> ParsedReply:
         (explicit marker: unknown names and broken JSON become InvalidToolCalls), then ```` ```json ````
         fences holding only calls, then bare call objects or lists in the text. Outside the tag only a
         bound name makes a call (``{"name": "Ann"}`` in prose stays text); bare text cut off inside a call
-        to a bound tool gives an InvalidToolCall.
+        to a bound tool gives an InvalidToolCall, which ends where a JSON call the model wrote again after it
+        starts, outside its strings (that call is read: :func:`~toolwire.parsing._retries.json_retry`).
     """
     return collect_json(text, tool_names).result(text)
 

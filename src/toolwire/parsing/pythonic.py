@@ -37,6 +37,7 @@ from toolwire.parsing._pythonic_slips import (
     written_call_start,
     written_syntax_error,
 )
+from toolwire.parsing._retries import python_retry
 from toolwire.parsing._scan import BAD, DEEP, EOF, python_span_end, skip_ws, to_jsonable
 
 __all__ = ["PythonNames", "add_calls_in", "call_at", "parse_pythonic", "python_name"]
@@ -146,13 +147,9 @@ class PythonNames:
     """
 
     def __init__(self, tools: Collection[str] | Mapping[str, Any]) -> None:
-        schemas: dict[str, Any] = {}
-        if isinstance(tools, Mapping):
-            for name, value in tools.items():
-                if isinstance(name, str):
-                    schemas[name] = getattr(value, "parameters", value)
-        else:
-            schemas = dict.fromkeys(sorted(tool_name_set(tools)))
+        schemas: dict[str, Any] = ({name: getattr(value, "parameters", value) for name, value in tools.items()
+                                    if isinstance(name, str)} if isinstance(tools, Mapping)
+                                   else dict.fromkeys(sorted(tool_name_set(tools))))
         self._schemas = {name: schema for name, schema in schemas.items() if isinstance(schema, dict)}
         self._tools = _spell_all(schemas, tool=True)
         self._tools_back = {spelled: name for name, spelled in self._tools.items()}
@@ -425,7 +422,8 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
     """Read the candidate starting at ``start``; return the end of its span when it was call syntax.
 
     Returns -1 (stop scanning) when the brackets nest deeper than any call list would, after recording an
-    invalid call when the call names a bound tool (or is marked as a call): it is not lost (review 51).
+    invalid call when the call names a bound tool (or is marked as a call): it is not lost (review 51). A call left
+    unclosed ends where a call the model wrote again after it starts (:func:`python_retry`, review 187 #5).
     """
     end = python_span_end(text, open_idx)
     if end == BAD:
@@ -435,11 +433,12 @@ def _try(collector: Collector, text: str, start: int, open_idx: int, name: str, 
         real = _real(collector, spell, written)
         if not marked and (real not in collector.names or not _KEYWORD_START.match(text, args_pos)):
             return -1 if end == DEEP else None
-        if end == DEEP:
+        stop = len(text) if marked else python_retry(collector, text, open_idx, spell)  # (review 187 #5)
+        if end == DEEP and stop == len(text):
             collector.add_invalid(real, text[start:].strip(), _TOO_DEEP.format(name=written))
-        elif not (is_list and _cut_list(collector, text, open_idx, spell)):
-            collector.add_invalid(real, text[start:].strip(), _CUT_OFF.format(name=written))
-        return len(text)
+        elif stop < len(text) or not (is_list and _cut_list(collector, text, open_idx, spell)):
+            collector.add_invalid(real, text[start:stop].strip(), _CUT_OFF.format(name=written))
+        return stop
     if _add_source(collector, text[start:end], is_list, marked, spell):
         return end
     return end if is_list and _broken_list(collector, text, start, end, name, marked, spell) else None
@@ -583,8 +582,9 @@ def parse_pythonic(text: str, tool_names: Collection[str] | Mapping[str, Any]) -
         names a bound tool (other names in it become invalid calls); a lone call ``f(a=1)`` counts when
         ``f`` is bound and its arguments are literals. Positional arguments, non-literal values and a
         cut-off call give InvalidToolCalls saying what to fix (in a cut-off list, the calls before the
-        cut are kept); prose such as ``get_weather(city)`` stays text. A code fence holding only calls
-        is removed with them.
+        cut are kept; a cut-off call or list the model wrote again after it is one invalid call, up to
+        where the call written again starts, which is read); prose such as ``get_weather(city)`` stays
+        text. A code fence holding only calls is removed with them.
     """
     return collect_pythonic(text, tool_names).result(text)
 
