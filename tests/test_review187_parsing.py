@@ -1,7 +1,8 @@
-"""Review 187 #5: with ``dialect=None``, a valid call written after a cut-off attempt is read also when the model
-writes it again in the same format (a JSON call missing its last brace then the JSON call, a cut-off pythonic call
-list then another); a marker quoted inside a string argument of a call still never becomes a call (review 178 #1),
-and reading stays linear (work counted as in tests/test_parsing_linear.py)."""
+"""Review 187 #5 and #6: with ``dialect=None``, a valid call written after a cut-off attempt is read also when the
+model writes it again in the same format (a JSON call missing its last brace then the JSON call, a cut-off pythonic
+call list then another), and also when the cut-off attempt quotes a marker of the later call's format in a string;
+a marker quoted inside a string argument of a call still never becomes a call (review 178 #1), and reading stays
+linear (work counted as in tests/test_parsing_linear.py)."""
 
 from __future__ import annotations
 
@@ -99,6 +100,32 @@ def test_a_call_quoted_in_a_cut_off_attempt_is_still_not_read(text: str) -> None
     assert [c["name"] for c in reply.invalid_tool_calls] == ["write_file"]
 
 
+_QUOTED = '<tool_call>{"name": "search", "arguments": {"q": "x"}}</tool_call>'
+
+
+@pytest.mark.parametrize("text", [
+    'write_file(path="a", content="see <tool_call>...</tool_call>"\n' + _HERMES_Y,  # the review's reproduction
+    f"write_file(path='a', content='see {_QUOTED}'\n" + _HERMES_Y,
+    f"write_file(path='a', content='''see\n{_QUOTED}\n'''\n" + _HERMES_Y,
+    '{"name": "write_file", "arguments": {"content": "see ' + _QUOTED.replace('"', '\\"') + '"}\n' + _HERMES_Y,
+    'write_file(path="a", content="see [TOOL_CALLS]search[ARGS]{\\"q\\": \\"x\\"}"\n[TOOL_CALLS]search[ARGS]{"q": "y"}',
+    'write_file(path="a", content="see <function=search>{}</function>"\n<function=search>{"q": "y"}</function>',
+])
+def test_a_quoted_marker_of_the_later_calls_format_hides_only_itself(text: str) -> None:
+    reply = parse_tool_calls(text, _NAMES)
+    assert _calls(reply) == [("search", {"q": "y"})]
+
+
+def test_a_closed_call_quoting_a_marker_is_still_the_one_read() -> None:
+    """A marker quoted in a call that was closed is passed over as before: that call is returned, not the quoted one
+    (one format is read from a reply, so the later call of the other format is not)."""
+    quoted = "see " + _QUOTED
+    text = json.dumps({"name": "write_file", "arguments": {"path": "a", "content": quoted}}) + "\n" + _HERMES_Y
+    reply = parse_tool_calls(text, _NAMES)
+    assert _calls(reply)[0] == ("write_file", {"path": "a", "content": quoted}) and reply.invalid_tool_calls == []
+    assert ("search", {"q": "x"}) not in _calls(reply)
+
+
 # -- linear work ---------------------------------------------------------------------------------------------------
 
 
@@ -175,5 +202,14 @@ def test_many_attempts_are_read_in_linear_work(monkeypatch: pytest.MonkeyPatch, 
         reply = parse_tool_calls(text, _NAMES, None if dialect is None else named)
         assert len(reply.invalid_tool_calls) == n * unit.count('"name"') or unit.count('"name"') == 0
         return _work(monkeypatch, lambda: parse_tool_calls(text, _NAMES, None if dialect is None else named))
+    before, after = work(40), work(400)
+    assert before > 0 and after / before < 20, (before, after)
+
+
+def test_many_quoted_markers_in_a_cut_off_attempt_are_read_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    def work(n: int) -> int:
+        text = "write_file(path='a', content='" + _QUOTED * n + "'\n" + _HERMES_Y
+        assert _calls(parse_tool_calls(text, _NAMES)) == [("search", {"q": "y"})]
+        return _work(monkeypatch, lambda: parse_tool_calls(text, _NAMES))
     before, after = work(40), work(400)
     assert before > 0 and after / before < 20, (before, after)

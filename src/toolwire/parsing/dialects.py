@@ -7,6 +7,7 @@ their calls into the text. :func:`parse_tool_calls` finds them and returns the r
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Collection
 
 from toolwire.errors import UserError
@@ -70,13 +71,16 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
             or ``None`` (default) to try them in turn (marked formats first: hermes, mistral, function_tag, then json
             which reads ``<|python_tag|>``, fences and bare JSON left to right, then pythonic) and use the
             first that finds a valid call; when none does, the first that found an invalid one. A dialect
-            whose first call lies inside a call another dialect read, which began before it, is passed over
-            when that call's end was found or the first call stands in one of its strings: a marker quoted
-            inside another call's string argument
+            whose first call lies inside a call another dialect read, which began before it, when that call's
+            end was found or the first call stands in one of its strings, is read again without the call
+            syntax such calls hold (passed over when nothing is left): a marker quoted inside another call's
+            string argument
             (``{"name": "write_file", "arguments": {"content": "<tool_call>...</tool_call>"}}``, even cut off)
-            neither replaces nor hides that call (review 178 #1), while a valid call written after a broken
-            attempt cut off outside its strings (``search(q="x"`` then a ``<tool_call>`` block) is read
-            (review 183 #3).
+            neither replaces nor hides that call (review 178 #1), and hides only itself, not a call of its
+            format written after that call (review 187 #6). A valid call written after a broken attempt cut
+            off outside its strings is read, in another format (``search(q="x"`` then a ``<tool_call>``
+            block: review 183 #3) or in the same one (a JSON call missing its last brace then the JSON call,
+            ``[search(q="x"`` then ``[search(q="y")]``: the attempt is one invalid call, review 187 #5).
 
     Lenient by design: this reads a reply meant to hold calls (what a local model wrote once a call
     started, a server's text reply), so a call of a bound tool is read wherever it stands, prose and code
@@ -110,10 +114,16 @@ def _parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | Non
         return parser(text, tool_names)
     read: dict[int, Collector | None] = {}  # each dialect's reading, made once (None: its marker is not in the text)
     first_invalid: Collector | None = None
+    quotes = _Quotes(read, text, tool_names)
     for index in range(len(_AUTO_ORDER)):
         collector = _read(read, index, text, tool_names)
-        if collector is None or not (collector.calls or collector.invalid) or _quoted(read, index, text, tool_names):
+        if collector is None or not (collector.calls or collector.invalid):
             continue
+        held = quotes.holder(index, min(collector.spans)) if collector.spans else None
+        if held is not None:  # a quoted marker: passed over, or read again without it when a cut-off call holds it
+            collector = None if held.closed else quotes.unquoted(index)  # (review 187 #6)
+            if collector is None:
+                continue
         if collector.calls:
             return collector.result(text)
         if first_invalid is None:
@@ -130,43 +140,113 @@ def _read(read: dict[int, Collector | None], index: int, text: str, tool_names: 
     return read[index]
 
 
-def _quoted(read: dict[int, Collector | None], index: int, text: str, tool_names: Collection[str]) -> bool:
-    """Whether the first call syntax the dialect ``_AUTO_ORDER[index]`` read lies inside a call another dialect read,
-    which began before it and :func:`_encloses` it: a marker quoted in a string argument (a tool writing
-    documentation of the Hermes format, ``{"name": "write_file", "arguments": {"content": "<tool_call>{...}
-    </tool_call>"}}``), not a call the model made (review 178 #1)."""
-    own = read[index]
-    if own is None or not own.spans:
-        return False
-    start, end = min(own.spans)
-    if _OPENERS.search(text, 0, start) is None:  # nothing before it opens a call: the common case, decided at once
-        return False
-    for other in range(len(_AUTO_ORDER)):
-        found = _read(read, other, text, tool_names) if other != index else None
-        if found is None or not (found.calls or found.invalid):
-            continue
-        if any(s < start and end <= e and _encloses(_AUTO_ORDER[other][0], text[s:e], start - s, tool_names)
-               for s, e in found.spans):
-            return True
-    return False
+class _Quotes:
+    """Which call syntax of one dialect lies inside a call another dialect read (a marker quoted in a string
+    argument), for one text: each other dialect's calls are sorted, and each call asked about is read once
+    (:class:`_Holder`), so that many places are asked about in about the time of one read of the text."""
 
+    def __init__(self, read: dict[int, Collector | None], text: str, tool_names: Collection[str]) -> None:
+        self.read, self.text, self.tool_names = read, text, tool_names
+        first = _OPENERS.search(text)  # nothing before it opens a call: the common case, decided at once
+        self._first = len(text) if first is None else first.start()
+        self._holders: dict[tuple[int, int, int], _Holder] = {}
+        self._sorted: dict[int, tuple[list[int], list[tuple[int, int]], list[int]]] = {}
+
+    def holder(self, index: int, span: tuple[int, int]) -> _Holder | None:
+        """The call another dialect read, which began before the call syntax at ``span`` that the dialect
+        ``_AUTO_ORDER[index]`` read and holds it (:class:`_Holder`; a closed one first), or None: a marker quoted in
+        a string argument (a tool writing documentation of the Hermes format, ``{"name": "write_file", "arguments":
+        {"content": "<tool_call>{...}</tool_call>"}}``), not a call the model made (review 178 #1)."""
+        start, end = span
+        if self._first >= start:
+            return None
+        held: _Holder | None = None
+        for other in range(len(_AUTO_ORDER)):
+            around = self._around(other, start) if other != index else ()
+            for s, e in around:
+                if end > e:
+                    continue
+                holder = self._holders.get((other, s, e))
+                if holder is None:
+                    collect = _AUTO_ORDER[other][0]
+                    holder = self._holders[(other, s, e)] = _Holder(collect, self.text[s:e], self.tool_names)
+                if holder.holds(start - s) and (held is None or holder.closed):
+                    held = holder
+                    if held.closed:
+                        return held
+        return held
+
+    def _around(self, other: int, start: int) -> list[tuple[int, int]]:
+        """The calls of the dialect ``_AUTO_ORDER[other]`` that begin before ``start`` and may hold it: the last one
+        and the one reaching furthest (a collector's calls nest at most a fence deep)."""
+        if other not in self._sorted:
+            found = _read(self.read, other, self.text, self.tool_names)
+            spans = sorted(found.spans) if found is not None and (found.calls or found.invalid) else []
+            outer: list[int] = []
+            for i, (_, e) in enumerate(spans):
+                outer.append(i if not outer or e > spans[outer[-1]][1] else outer[-1])
+            self._sorted[other] = ([s for s, _ in spans], spans, outer)
+        starts, spans, outer = self._sorted[other]
+        i = bisect_left(starts, start) - 1
+        if i < 0:
+            return []
+        return [spans[i]] if outer[i] == i else [spans[i], spans[outer[i]]]
+
+    def unquoted(self, index: int) -> Collector | None:
+        """The reading of the text by the dialect ``_AUTO_ORDER[index]`` without its call syntax that another call
+        holds (:meth:`holder`), or None when nothing is left: a marker quoted in a string of a cut-off call hides
+        only itself, not a call of the same format the model wrote after that call (review 187 #6). The text is
+        read again with that syntax blanked (newlines kept, so every place keeps its index and line)."""
+        own = self.read[index]
+        assert own is not None
+        text = self.text
+        pieces: list[str] = []
+        pos = 0
+        for start, end in sorted(set(own.spans)):
+            if end > pos and self.holder(index, (start, end)) is not None:
+                start = max(start, pos)
+                pieces += [text[pos:start], _NOT_NEWLINE.sub(" ", text[start:end])]
+                pos = end
+        blanked = "".join([*pieces, text[pos:]])
+        try:
+            collector = _AUTO_ORDER[index][0](blanked, self.tool_names)
+        finally:
+            forget_spans(blanked)
+        return collector if collector.calls or collector.invalid else None
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
 # appended to a call's text to learn whether its end was found: no syntax closes with it, and it is not whitespace
 _PAST_END = "\x00"
 
 
-def _encloses(collect: _Collect, syntax: str, at: int, tool_names: Collection[str]) -> bool:
-    """Whether ``syntax``, the text of a call the dialect ``collect`` read, holds the other call syntax that starts
-    at ``syntax[at]``: its end was found (more text after it is not read into it), or it is cut off inside a string
-    (or a ``<parameter=>`` value) still open at ``at``. A call cut off outside its strings (``search(q="x"`` or a
-    JSON call missing its last brace, whose span runs on to the end of the text or to the next marker) holds
-    nothing: the call the model wrote after its broken attempt is read (review 183 #3)."""
-    probe = syntax + _PAST_END
-    try:
-        if all(stop <= len(syntax) for _, stop in collect(probe, tool_names).spans):
+class _Holder:
+    """A call the dialect ``collect`` read (its text: ``syntax``), asked which other call syntax it holds.
+
+    It holds the syntax that starts at ``syntax[at]`` when its end was found (more text after it is not read into
+    it), or when it is cut off inside a string (or a ``<parameter=>`` value) still open at ``at``. A call cut off
+    outside its strings (``search(q="x"`` or a JSON call missing its last brace, whose span runs on to the end of the
+    text or to the next marker) holds nothing: the call the model wrote after its broken attempt is read (review 183
+    #3). The call is read once, whatever the number of places asked about (:meth:`holds`).
+    """
+
+    def __init__(self, collect: _Collect, syntax: str, tool_names: Collection[str]) -> None:
+        probe = syntax + _PAST_END
+        try:
+            self.closed = all(stop <= len(syntax) for _, stop in collect(probe, tool_names).spans)
+        finally:
+            forget_spans(probe)
+        self.syntax = syntax
+        self._strings: list[tuple[int, int]] | None = None  # (where each string's text starts, where it ends)
+
+    def holds(self, at: int) -> bool:
+        """Whether this call holds the call syntax that starts at ``syntax[at]``."""
+        if self.closed:
             return True
-    finally:
-        forget_spans(probe)
-    return _in_string(syntax, at)
+        if self._strings is None:
+            self._strings = _strings(self.syntax)
+        i = bisect_right(self._strings, (at, len(self.syntax) + 2)) - 1
+        return i >= 0 and self._strings[i][0] <= at < self._strings[i][1]
 
 
 # where a string or a raw <parameter=> value may open: a quote (after a Python prefix such as r or f, not right
@@ -184,18 +264,20 @@ _PARAMETER_END = re.compile(r"</parameter>|(?=<parameter=|</function>)")
 _BEFORE_VALUE = "([{,:="
 
 
-def _in_string(syntax: str, at: int) -> bool:
-    """Whether ``syntax[at]`` lies inside a string (JSON or Python, opened where a value may stand) or a raw
-    ``<parameter=NAME>`` value still open there: ``syntax`` is read up to ``at`` only, once."""
-    pos = 0
-    while True:
-        m = _VALUE_OPENER.search(syntax, pos, at)
-        if m is None:
-            return False
+def _strings(syntax: str) -> list[tuple[int, int]]:
+    """The strings (JSON or Python, opened where a value may stand) and raw ``<parameter=NAME>`` values of
+    ``syntax``, read once, in order: ``(where its text starts, its end)``, the end just past its closing quote or
+    tag, or one past the end of ``syntax`` when it is never closed. A place lies inside one when
+    ``start <= place < end``."""
+    found: list[tuple[int, int]] = []
+    pos, n = 0, len(syntax)
+    while (m := _VALUE_OPENER.search(syntax, pos)) is not None:
         if m.group(1) is None:  # a parameter tag
-            close = _PARAMETER_END.search(syntax, m.end(), at)
+            close = _PARAMETER_END.search(syntax, m.end())
             if close is None:
-                return True
+                found.append((m.end(), n + 1))
+                break
+            found.append((m.end(), max(close.end(), close.start() + 1)))  # (the next tag: a lookahead, empty)
             pos = close.end()
             continue
         before = m.start() - 1
@@ -204,7 +286,11 @@ def _in_string(syntax: str, at: int) -> bool:
         if before >= 0 and syntax[before] not in _BEFORE_VALUE:
             pos = m.end()
             continue
-        string = _STRING_REST[m.group(1)].match(syntax, m.end(), at)
-        if string is None or string.group("close") is None:
-            return True
+        string = _STRING_REST[m.group(1)].match(syntax, m.end())
+        assert string is not None  # (each pattern matches the empty text)
+        if string.group("close") is None:
+            found.append((m.end(), n + 1))
+            break
+        found.append((m.end(), string.end()))
         pos = string.end()
+    return found
