@@ -2,7 +2,8 @@
 
 Objects pydantic knows take their JSON form, others (numpy's, say) their ``tolist()`` or ``str()``
 (:func:`~toolwire._json_fallback.json_fallback`, in its own module); UTF-8 ``bytes`` become text; dict keys JSON
-cannot hold are written as text; a NamedTuple becomes an object of its fields; a NaN or infinite float becomes the
+cannot hold are written as text; a NamedTuple (or a struct sequence: ``os.stat_result``) becomes an object of its
+fields; a NaN or infinite float becomes the
 string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``. :func:`_dumps` writes a result's JSON text with all of these.
 
 Kept apart from :mod:`toolwire.results`, which uses these to turn a result into message content and re-exports
@@ -13,10 +14,12 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import json
 import math
 import re
 import sys
+import types
 from collections.abc import Callable, Mapping
 from itertools import chain
 from typing import Any
@@ -138,7 +141,39 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _is_named_tuple_type(kind: type) -> bool:
-    return kind is not tuple and issubclass(kind, tuple) and hasattr(kind, "_fields")
+    """Whether ``kind`` is a tuple type with named fields: a NamedTuple (``_fields``), or a struct sequence of the
+    standard library (``os.stat_result``, ``time.struct_time``, ``os.terminal_size``: ``n_fields`` and the like on
+    the type, review 189 #2)."""
+    return kind is not tuple and issubclass(kind, tuple) and (hasattr(kind, "_fields") or _is_struct_sequence(kind))
+
+
+def _is_struct_sequence(kind: type) -> bool:
+    return all(hasattr(kind, name) for name in ("n_fields", "n_sequence_fields", "n_unnamed_fields"))
+
+
+def _tuple_fields(value: tuple[Any, ...]) -> dict[Any, Any] | None:
+    """A tuple :func:`_is_named_tuple_type` accepts as the dict of its fields: a NamedTuple's ``_fields``; a struct
+    sequence's named fields, those past its sequence part too (``os.stat_result``'s float ``st_mtime``,
+    ``time.struct_time``'s ``tm_zone``), without its unnamed ones (the integer times of a stat result). None when its
+    ``_fields`` do not name its items one for one (another tuple subclass's), to be written as a list."""
+    if _is_struct_sequence(type(value)) and (names := _struct_fields(type(value))):
+        return {name: getattr(value, name, None) for name in names}
+    fields = getattr(value, "_fields", None)
+    try:
+        return dict(zip(fields, value, strict=True))  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        return None
+
+
+@functools.cache
+def _struct_fields(kind: type) -> tuple[str, ...]:
+    """The named fields of the struct sequence type ``kind``, in their order: the member descriptors of the class
+    along its MRO that defines ``n_fields``."""
+    for klass in kind.__mro__:
+        if "n_fields" in vars(klass):
+            return tuple(name for name, member in vars(klass).items()
+                         if isinstance(member, types.MemberDescriptorType))
+    return ()
 
 
 _CONTAINERS = (dict, list, tuple)
@@ -184,8 +219,9 @@ def _named_tuples(value: Any, path: set[int] | None = None) -> Any:
     try:
         if isinstance(value, dict):  # (a Counter, an OrderedDict... as well)
             return {k: _named_tuples(v, path) for k, v in value.items()}
-        parts = [_named_tuples(v, path) for v in value]
-        return dict(zip(value._fields, parts, strict=True)) if _is_named_tuple_type(type(value)) else parts
+        if _is_named_tuple_type(type(value)) and (fields := _tuple_fields(value)) is not None:
+            return {k: _named_tuples(v, path) for k, v in fields.items()}
+        return [_named_tuples(v, path) for v in value]
     finally:
         path.discard(id(value))
 
