@@ -24,11 +24,13 @@ import dataclasses
 import functools
 import inspect
 import json
+import typing
 from typing import Any
 
 from pydantic import BaseModel, RootModel, TypeAdapter
+from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
-from pydantic_core import to_jsonable_python
+from pydantic_core import PydanticUndefined, to_jsonable_python
 
 from toolwire._schema_docs import describe_class
 
@@ -120,6 +122,25 @@ def _validation_key(info: Any, name: str) -> str:
     return plain if isinstance(plain, str) else name
 
 
+@functools.lru_cache(maxsize=256)
+def _stdlib_field_infos(kind: type) -> dict[str, Any]:
+    """The ``FieldInfo`` pydantic reads of each field of the stdlib dataclass ``kind`` (from its ``Annotated``
+    metadata or a ``Field(...)`` default, where an alias is written: review 191 #1), by field name; ``None`` for a
+    field pydantic's reading of fails (its name is then its key)."""
+    try:
+        hints = typing.get_type_hints(kind, include_extras=True)
+    except Exception:  # (an annotation that does not resolve: the names stay the keys)
+        hints = {}
+    infos: dict[str, Any] = {}
+    for field in dataclasses.fields(kind):
+        default = field.default if field.default is not dataclasses.MISSING else PydanticUndefined
+        try:
+            infos[field.name] = FieldInfo.from_annotated_attribute(hints.get(field.name, field.type), default)
+        except Exception:
+            infos[field.name] = None
+    return infos
+
+
 def _instance_dict(raw: Any, data: dict[str, Any], depth: int, by_alias: bool | None) -> dict[str, Any]:
     """``data`` (the JSON form :func:`_instance_data` wrote of the model or dataclass instance ``raw``, fields under
     their names) as validation reads it: each field under its validation key when ``by_alias`` and the class validates
@@ -130,7 +151,7 @@ def _instance_dict(raw: Any, data: dict[str, Any], depth: int, by_alias: bool | 
     kind = type(raw)
     infos = getattr(kind, "__pydantic_fields__", None)
     if not isinstance(infos, dict):
-        infos = {f.name: None for f in dataclasses.fields(raw)}
+        infos = _stdlib_field_infos(kind)
     computed = getattr(kind, "__pydantic_computed_fields__", None) or {}
     config = getattr(kind, "model_config", None) or getattr(kind, "__pydantic_config__", None) or {}
     aliased = bool(by_alias) and config.get("validate_by_alias") is not False
