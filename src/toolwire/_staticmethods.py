@@ -11,14 +11,20 @@ function). Its first parameter is then an argument the model gives, so :func:`wr
    (``vars(K)["run"]``, found through the function's ``__qualname__`` in its module): a ``staticmethod`` whose
    function is this one, or not.
 2. Else (``@staticmethod`` above ``@tool``: the class body is still running; a class local to a function), by the
-   decorators written above the function's ``def`` in its source: one of them ``@staticmethod``.
+   decorators written above the function's ``def``: one of them ``@staticmethod`` on a line of its own. They are
+   read from the running class body's bytecode (the decorators it loads before the function's code object), which
+   is always the code being run, and holds even without a source file (``exec`` of a string, ``python -c``, stdin,
+   a plain REPL: review 191 #3); else from the source, its cached lines checked against the file first so that a
+   module edited and reloaded (Jupyter's ``%autoreload``) is read as it now is (review 191 #2).
 
 Only functions written in a class body whose first parameter is named ``self`` or ``cls`` are looked at (a rare
-path: plain functions, B3's, never reach it); without source or class to read, the function stays a method's.
+path: plain functions, B3's, never reach it); with neither the class, the running class body nor source to read,
+the function stays a method's.
 """
 
 from __future__ import annotations
 
+import dis
 import inspect
 import linecache
 import re
@@ -30,6 +36,8 @@ __all__ = ["written_static"]
 _STATIC_LINE = re.compile(r"@\s*(?:builtins\s*\.\s*)?staticmethod\s*(?:#.*)?$")  # ``@staticmethod`` on its own line
 _DEF_LINE = re.compile(r"(?:async\s+)?def\s")
 _MOST_DECORATOR_LINES = 200  # (a bound on the lines read above a ``def``)
+_MOST_FRAMES = 60  # (a bound on the frames walked up to the running class body)
+_NO_OPS = frozenset({"NOP", "CACHE", "PUSH_NULL", "EXTENDED_ARG", "RESUME"})
 
 
 def _innermost(func: Any) -> Any:
@@ -79,23 +87,70 @@ def _held_by_owner(target: Any, owner: str, name: str) -> bool | None:
     return isinstance(attr, staticmethod)
 
 
+def _static_in_bytecode(target: Any) -> bool | None:
+    """Whether a decorator of ``target`` is ``@staticmethod`` on a line of its own, read from the bytecode of the
+    class body now running it (the frame whose code holds ``target``'s code object and stands at its definition):
+    the instructions loading its decorators come before that code object's, on the lines from its first decorator's
+    up to its ``def``; None when no such frame is found (the source is then read)."""
+    code = target.__code__
+    frame = sys._getframe(1)
+    for _ in range(_MOST_FRAMES):
+        frame = frame.f_back  # type: ignore[assignment]
+        if frame is None:
+            return None
+        if any(const is code for const in frame.f_code.co_consts):
+            break
+    else:
+        return None
+    try:
+        instructions = list(dis.get_instructions(frame.f_code))
+    except Exception:  # (bytecode dis cannot read)
+        return None
+    at = next((n for n, ins in enumerate(instructions) if ins.opname == "LOAD_CONST" and ins.argval is code), None)
+    if at is None or frame.f_lasti < instructions[at].offset:
+        return None
+    def_line = instructions[at].positions.lineno if instructions[at].positions else None
+    if def_line is None:
+        return None
+    by_line: dict[int, list[tuple[str, Any]]] = {}
+    for ins in instructions[:at]:
+        line = ins.positions.lineno if ins.positions else None
+        if line is not None and code.co_firstlineno <= line < def_line and ins.opname not in _NO_OPS:
+            by_line.setdefault(line, []).append((ins.opname, ins.argval))
+    for loads in by_line.values():
+        names = [value for opname, value in loads if opname != "LOAD_CONST" and opname.startswith("LOAD_")]
+        if len(names) != len(loads):
+            continue
+        if (names == ["staticmethod"] and loads[0][0] != "LOAD_ATTR") or names == ["builtins", "staticmethod"]:
+            return True
+    return False
+
+
 def _decorated_static(target: Any) -> bool:
-    """Whether one of the decorators written above ``target``'s ``def`` in its source is ``@staticmethod`` (False
-    when the source cannot be read)."""
+    """Whether one of the decorators written above ``target``'s ``def`` is ``@staticmethod``: read from the running
+    class body's bytecode (:func:`_static_in_bytecode`), else from its source (False when it cannot be read, or the
+    lines there are not this function's)."""
+    try:
+        found = _static_in_bytecode(target)
+    except Exception:  # (an interpreter whose frames or bytecode read otherwise: the source is read)
+        found = None
+    if found is not None:
+        return found
     code = target.__code__
     try:
+        linecache.checkcache(code.co_filename)  # (a file edited since it was cached: review 191 #2)
         lines = linecache.getlines(code.co_filename, getattr(target, "__globals__", None))
     except Exception:  # (a loader that fails: no source to read)
         return False
     start = code.co_firstlineno - 1  # (a decorated function's first line is its first decorator's)
     if not 0 <= start < len(lines) or not lines[start].lstrip().startswith("@"):
         return False
+    static = False
     for line in lines[start:start + _MOST_DECORATOR_LINES]:
         text = line.strip()
-        if _DEF_LINE.match(text):
-            return False
-        if _STATIC_LINE.match(text):
-            return True
+        if _DEF_LINE.match(text):  # (its own ``def``, else the lines are not this function's)
+            return static and re.match(rf"(?:async\s+)?def\s+{re.escape(code.co_name)}\b", text) is not None
+        static = static or _STATIC_LINE.match(text) is not None
     return False
 
 
