@@ -42,6 +42,7 @@ from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
 from toolwire._signature import function_name
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError, UserError
+from toolwire.interop._schema_errors import describe_error
 
 __all__ = [
     "normalize_parameters",
@@ -275,36 +276,6 @@ def _may_be_object(schema: Any) -> bool:
     return kind == "object" or (isinstance(kind, list) and "object" in kind)
 
 
-def _short(value: Any, limit: int = 80) -> str:
-    text = safe_text(value)  # (a value whose repr raises: "<TypeName>", review 141 #6)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _loc(path: Any, extra: str | None = None) -> str:
-    parts = [str(p) for p in path]
-    if extra is not None:
-        parts.append(extra)
-    return ".".join(parts)
-
-
-def _describe(error: Any) -> tuple[list[str], bool]:
-    """Turn one ``jsonschema.ValidationError`` into message parts; the flag says an unknown key came."""
-    path = list(error.absolute_path)
-    instance = error.instance
-    if error.validator == "required" and isinstance(instance, Mapping):
-        missing = [r for r in error.validator_value if r not in instance]
-        return [f"'{_loc(path, r)}' is required but missing" for r in missing], False
-    if error.validator in ("additionalProperties", "unevaluatedProperties") and isinstance(instance, Mapping):
-        schema = error.schema if isinstance(error.schema, Mapping) else {}
-        known = schema.get("properties") or {}
-        patterns = list(schema.get("patternProperties") or {})
-        extras = [k for k in instance if k not in known and not any(pattern_found(p, k) for p in patterns)]
-        if extras:
-            what = "a parameter of this tool" if not path else "an allowed field here"
-            return [f"'{_loc(path, k)}' is not {what} (got {_short(instance[k])})" for k in extras], not path
-    return [f"'{_loc(path) or '(arguments)'}': {error.message}"], False
-
-
 def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
                      dialect: str | None = None) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
     """Build ``validate(args) -> dict`` checking ``args`` against the JSON Schema ``parameters``.
@@ -366,7 +337,7 @@ def schema_validator(parameters: Mapping[str, Any], tool_name: str, *,
         parts: list[str] = []
         unknown = False
         for error in errors:
-            described, extra = _describe(error)
+            described, extra = describe_error(error)
             parts.extend(p for p in described if p not in parts)
             unknown = unknown or extra
         text = f"Invalid arguments for tool '{tool_name}': " + "; ".join(parts) + "."
