@@ -71,13 +71,17 @@ def parse_tool_calls(text: str, tool_names: Collection[str], dialect: str | None
             or ``None`` (default) to try them in turn (marked formats first: hermes, mistral, function_tag, then json
             which reads ``<|python_tag|>``, fences and bare JSON left to right, then pythonic) and use the
             first that finds a valid call; when none does, the first that found an invalid one. A dialect
-            whose first call lies inside a call another dialect read, which began before it, when that call's
-            end was found or the first call stands in one of its strings, is read again without the call
-            syntax such calls hold (passed over when nothing is left): a marker quoted inside another call's
-            string argument
+            whose first call lies inside a call another dialect read, which began before it, is passed over when
+            that call is closed (its end was found), and read again without the call syntax such calls hold when
+            that call was cut off and the first call stands in one of its strings (passed over when nothing is
+            left): a marker quoted inside another call's string argument
             (``{"name": "write_file", "arguments": {"content": "<tool_call>...</tool_call>"}}``, even cut off)
-            neither replaces nor hides that call (review 178 #1), and hides only itself, not a call of its
-            format written after that call (review 187 #6). A valid call written after a broken attempt cut
+            neither replaces nor hides that call (review 178 #1). In a cut-off call the quoted marker hides only
+            itself, not a call of its format written after that call (review 187 #6). In a closed call it hides
+            that dialect's calls, so a call of its format written after the closed call is read only when the
+            dialect that read the closed call reads it too: after a JSON call both are read (the json dialect
+            reads a later ``<tool_call>`` block's JSON), after ``write_file(content="<tool_call>...")`` only the
+            pythonic call is (review 191 #5). A valid call written after a broken attempt cut
             off outside its strings is read, in another format (``search(q="x"`` then a ``<tool_call>``
             block: review 183 #3) or in the same one (a JSON call missing its last brace then the JSON call,
             ``[search(q="x"`` then ``[search(q="y")]``: the attempt is one invalid call, review 187 #5).
