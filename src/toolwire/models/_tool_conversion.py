@@ -73,6 +73,8 @@ GEMINI_SERVER_TOOLS = frozenset({
 _VERSIONED = re.compile(r"^[a-z][a-z0-9_]*_\d{8}$")
 
 
+_FORMAT_TYPES = frozenset({"json_object", "text"})  # (OpenAI's response_format types other than json_schema)
+
 MCP_PREFIX = "mcp:"
 """How the name of an OpenAI remote MCP server tool begins, before its ``server_label`` (no function tool's name holds
 a ``:``, so it cannot clash with one)."""
@@ -85,14 +87,22 @@ def server_tool(obj: dict[str, Any]) -> ServerTool | None:
 
     Raises:
         SchemaError: ``obj`` is OpenAI's whole ``response_format`` dict, ``{"type": "json_schema", "json_schema":
-            {...}}``: a response format, not a tool (it was taken for a built-in tool and sent as one; review 187 #3).
+            {...}}`` (or the Responses API's ``text.format``, ``{"type": "json_schema", "name", "schema"}``),
+            ``{"type": "json_object"}`` or ``{"type": "text"}``: a response format, not a tool (it was taken for a
+            built-in tool and sent as one; review 187 #3, review 191 #6).
     """
     kind = obj.get("type")
     if kind == "json_schema":
         inner = obj.get("json_schema")
         name = inner.get("name") if isinstance(inner, Mapping) else None
+        if not (isinstance(name, str) and name):  # (the Responses API's ``text.format``: its name at the top level)
+            name = obj.get("name")
         raise SchemaError(_misplaced_message(repr(name) if isinstance(name, str) and name
                                              else "{'type': 'json_schema', ...}", "schema"))
+    if kind in _FORMAT_TYPES:  # (taken for a built-in tool, it was sent as one: review 191 #6)
+        raise SchemaError(f"Tool {{'type': {kind!r}}} is OpenAI's response_format, not a tool, which bind_tools does "
+                          "not take: leave it out, and for JSON output give with_structured_output a schema (a "
+                          "pydantic model, a TypedDict or a JSON Schema dict).")
     if isinstance(kind, str) and kind not in ("function", "custom", "object"):  # ("object": a JSON Schema, review 68)
         name = obj.get("name") if isinstance(obj.get("name"), str) else kind
         label = obj.get("server_label")
@@ -170,7 +180,8 @@ def to_tool(obj: Any) -> Tool | ToolSpec:
             an object (not a dict, another type, a recursive ``$ref`` or one to a definition they lack), or its
             description is not text, or a dict with no parameters key carries its schema under ``schema``,
             ``json_schema`` (OpenAI's ``response_format``) or ``properties`` (review 185 #1), or the dict is OpenAI's
-            whole ``response_format``, ``{"type": "json_schema", "json_schema": {...}}`` (review 187 #3).
+            whole ``response_format``, ``{"type": "json_schema", "json_schema": {...}}`` (review 187 #3),
+            ``{"type": "json_object"}`` or ``{"type": "text"}`` (review 191 #6).
         UserError: an OpenAI custom (free-form text) tool dict, ``{"type": "custom", "name", "description",
             "format"?}`` with no schema, which toolwire does not support (review 163 #4: it was bound as a function
             with no parameters).
