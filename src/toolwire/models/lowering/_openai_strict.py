@@ -52,6 +52,8 @@ What :func:`strict_schema` does with a schema outside that subset:
 * an object that takes keys beyond its declared properties (``additionalProperties`` true or a schema, as a
   pydantic model with ``extra="allow"`` writes) cannot be strict, which forces ``additionalProperties:
   false``: writing false would silently refuse the extra keys the tool takes;
+* an array without an ``items`` schema (``{"type": "array"}``, as many MCP servers write a list) cannot be strict:
+  the API answers 400 "array schema missing items", and strict mode takes no ``items: {}`` (review 190 #1);
 * anything else it cannot express, and a schema past the size limits, raises ``ValueError``, and
   :func:`~toolwire.models.lowering.openai.convert_to_openai_tool` sends the tool non-strict with a
   warning.
@@ -64,6 +66,7 @@ import json
 from typing import Any
 
 from toolwire.models.lowering._common import constraint_notes, default_notes
+from toolwire.models.lowering._tuples import untyped_items
 
 __all__ = ["REFUSED", "STRICT_KEYWORDS", "StrictLimitError", "dropped_notes", "json_types", "pairwise_disjoint",
            "pinned_values", "strict_schema"]
@@ -383,7 +386,8 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
             or with keys beyond its declared properties, a parameter of any type (no ``type``), a
             top-level union, a ``oneOf`` whose alternatives may overlap, ``allOf``, ``not``,
             ``if``/``then``/``else``, ``dependentRequired``, ``dependentSchemas``, ``patternProperties`` or
-            ``prefixItems`` (a tuple); or its strict form is past one of the size limits of the Structured Outputs guide
+            ``prefixItems`` (a tuple), an array without an ``items`` schema (``{"type": "array"}``, review 190
+            #1); or its strict form is past one of the size limits of the Structured Outputs guide
             (too many properties or enum values, objects nested more than 10 deep; module doc): then a
             :class:`StrictLimitError`.
     """
@@ -396,5 +400,7 @@ def strict_schema(parameters: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = _strict(copy.deepcopy(parameters))
     except _NotStrict as exc:
         raise ValueError(str(exc)) from None
+    if untyped_items(out):  # (strict mode refuses both no items and items: {}; review 190 #1)
+        raise ValueError("an array whose items have no schema (no 'items', as in {\"type\": \"array\"})")
     _check_size(out)
     return out

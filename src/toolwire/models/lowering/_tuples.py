@@ -11,7 +11,10 @@ pydantic writes ``tuple[int, str]`` (and a ``NamedTuple``) as ``{"type": "array"
   the one position schema when all positions agree, else the ``anyOf`` of the distinct ones, keeping
   ``prefixItems``, ``minItems`` and ``maxItems``; when the positions differ, the array's description says which
   position takes which type (:func:`position_note`), so the model still knows the order. ``tuple[()]`` (no
-  positions, written without ``prefixItems``) gets ``items: {}`` beside its ``maxItems: 0`` (review 127 #9).
+  positions, written without ``prefixItems``) gets ``items: {}`` beside its ``maxItems: 0`` (review 127 #9), and so
+  does, without the ``maxItems``, any other array that has no ``items`` schema (``{"type": "array"}``, as many MCP
+  servers write a list parameter; review 190 #1). Strict mode takes no ``items: {}``, so a tool holding such an
+  array is sent non-strict (:func:`untyped_items`).
 * Gemini's ``Schema`` has no ``prefixItems`` at all (its lowering sends the ``any_of`` of the position types as
   ``items``, :mod:`~toolwire.models.lowering._gemini_schema`) and uses :func:`position_note` the same way
   (review 124 #10).
@@ -23,10 +26,10 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["position_note", "type_words", "with_items"]
+__all__ = ["position_note", "type_words", "untyped_items", "with_items"]
 
 Resolver = Callable[[dict[str, Any]], Any]
 
@@ -126,6 +129,45 @@ def _distinct(schemas: list[Any]) -> list[Any]:
     return out
 
 
+def _is_array(node: dict[str, Any]) -> bool:
+    """Whether the schema ``node`` says it is an array (``"type": "array"`` or a list of types holding it)."""
+    kind = node.get("type")
+    return kind == "array" or (isinstance(kind, list) and "array" in kind)
+
+
+def _walk(node: Any) -> Iterator[dict[str, Any]]:
+    """Every schema node under ``node`` (itself first), through the schema keywords only."""
+    if not isinstance(node, dict):
+        return
+    yield node
+    for key in _ONE:
+        yield from _walk(node.get(key))
+    for key in _LISTS:
+        if isinstance(node.get(key), list):
+            for sub in node[key]:
+                yield from _walk(sub)
+    for key in _MAPS:
+        if isinstance(node.get(key), dict):
+            for sub in node[key].values():
+                yield from _walk(sub)
+
+
+def untyped_items(schema: Any) -> bool:
+    """Whether ``schema`` holds an array without an ``items`` schema (``{"type": "array"}``, ``items: true`` or
+    ``items: false``, a tuple's ``prefixItems`` beside none), anywhere: under ``properties``, ``items``, ``anyOf``
+    branches, ``$defs``... OpenAI answers such an array with 400 "array schema missing items", and strict mode
+    takes no ``items: {}`` (a schema of any type), so a tool holding one cannot be strict (review 190 #1).
+
+    Args:
+        schema: a JSON Schema (a dict; anything else holds no array).
+
+    Returns:
+        True when some array in it has no ``items`` dict.
+    """
+    return any((_is_array(node) or isinstance(node.get("prefixItems"), list))
+               and not isinstance(node.get("items"), dict) for node in _walk(schema))
+
+
 def _patch(node: Any, resolve: Resolver) -> None:
     """Give the arrays of ``node`` (changed in place) that have ``prefixItems`` and no ``items`` schema one."""
     if not isinstance(node, dict):
@@ -137,6 +179,9 @@ def _patch(node: Any, resolve: Resolver) -> None:
             rest is False or ("items" not in node and node.get("maxItems") == 0)):
         node["items"] = {}  # no positions (tuple[()]): the anyOf of none, said by maxItems 0 (review 127 #9)
         node["maxItems"] = 0
+        node.pop("prefixItems", None)
+    elif _is_array(node) and not prefix and not isinstance(rest, dict):
+        node["items"] = {}  # (an array of any items, {"type": "array"} or items: true; review 190 #1)
         node.pop("prefixItems", None)
     elif isinstance(prefix, list) and prefix and not isinstance(rest, dict) and rest is not True:
         if rest is False:  # (no items past the positions: said by maxItems instead)
@@ -166,7 +211,9 @@ def with_items(schema: dict[str, Any]) -> dict[str, Any]:
     positions (``Items by position: 1. string, 2. integer.``); ``prefixItems``, ``minItems`` and ``maxItems`` are
     kept (``items: false`` becomes a ``maxItems`` of the number of positions). An array of no positions (``tuple[()]``,
     which pydantic writes ``{"type": "array", "minItems": 0, "maxItems": 0}``, or ``items: false`` alone) gets
-    ``items: {}`` and ``maxItems: 0`` (review 127 #9). Only schema keywords are walked, so a
+    ``items: {}`` and ``maxItems: 0`` (review 127 #9). Any other array without an ``items`` schema
+    (``{"type": "array"}``, ``{"type": ["array", "null"]}``, ``items: true``; common in MCP servers' schemas) gets
+    ``items: {}``, at any depth, ``$defs`` included (review 190 #1). Only schema keywords are walked, so a
     ``prefixItems`` key inside ``enum``/``default``/``examples`` data is left alone.
 
     Args:
@@ -175,8 +222,7 @@ def with_items(schema: dict[str, Any]) -> dict[str, Any]:
     Returns:
         ``schema`` itself when it has no such array, else a changed copy.
     """
-    text = json.dumps(schema, default=str)
-    if "prefixItems" not in text and '"maxItems": 0' not in text and '"items": false' not in text:
+    if not untyped_items(schema):
         return schema
     out = copy.deepcopy(schema)
     _patch(out, _local_resolver(out))

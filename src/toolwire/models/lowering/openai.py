@@ -37,10 +37,12 @@ every other keyword outside the guide's "Supported properties" dropped and said 
 cannot write, such as an object that takes arbitrary keys (``dict[str, str]``, a model with ``extra="allow"``) or a
 ``tuple``, or a schema past the size limits, makes the tool go non-strict, with a warning (case S5).
 
-A non-strict schema (asked for, or fallen back to) is sent as JSON Schema, except that every tuple (an array with
-``prefixItems``, which pydantic writes without ``items``) gets an ``items``: the API answers such an array with
-400 "array schema missing items" (review 124 #1; :mod:`~toolwire.models.lowering._tuples`). The same lowering serves
-OpenAI-compatible servers.
+A non-strict schema (asked for, or fallen back to) is sent as JSON Schema, except that every array without an
+``items`` schema gets one: a tuple (an array with ``prefixItems``, which pydantic writes without ``items``) the
+schema of its positions, any other array (``{"type": "array"}``, as many MCP servers write a list) ``items: {}``;
+the API answers such an array with 400 "array schema missing items" (review 124 #1, review 190 #1;
+:mod:`~toolwire.models.lowering._tuples`). Strict mode takes neither, so such a tool goes non-strict. The same
+lowering serves OpenAI-compatible servers.
 """
 
 from __future__ import annotations
@@ -117,17 +119,20 @@ def convert_to_openai_tool(tool: Any, *, strict: bool | None = False) -> dict[st
         strict: write the schema in strict mode (:func:`strict_schema`); None takes a tool dict's own
             ``"strict"`` (OpenAI function-calling guide), else not strict. A schema strict mode cannot
             express (a free-form ``dict``, an object with ``extra="allow"``, a ``tuple``, a parameter
-            without a type, a ``oneOf`` whose alternatives may overlap, ``allOf``/``not``/``if``, a
-            top-level union) or past the Structured Outputs size limits (5000 properties, 10 levels of
-            nested objects, 1000 enum values...) is sent non-strict with a :class:`StrictSchemaWarning`.
+            without a type, an array without an ``items`` schema, a ``oneOf`` whose alternatives may overlap,
+            ``allOf``/``not``/``if``, a top-level union) or past the Structured Outputs size limits (5000
+            properties, 10 levels of nested objects, 1000 enum values...) is sent non-strict with a
+            :class:`StrictSchemaWarning`.
 
     Returns:
         ``{"type": "function", "function": {"name", "description", "parameters"[, "strict": True]}}``. A
         top-level ``anyOf``/``oneOf``/``allOf`` of objects (OpenAI answers 400 "schema must have type
         'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level") is folded into one
         object (:func:`~toolwire.models.lowering._common.fold_top_union`), sent non-strict. A non-strict
-        schema's tuples (``prefixItems``) get an ``items`` (OpenAI answers 400 "array schema missing items"
-        without it; :func:`~toolwire.models.lowering._tuples.with_items`, review 124 #1).
+        schema's arrays without an ``items`` schema get one: a tuple's (``prefixItems``) the schema of its positions,
+        any other (``{"type": "array"}``) ``items: {}`` (OpenAI answers 400 "array schema missing items" without
+        it; :func:`~toolwire.models.lowering._tuples.with_items`, review 124 #1, review 190 #1). The tool's own
+        schema is not changed.
 
     Raises:
         SchemaError: the object cannot be a tool, or its arguments are a top-level union of schemas that
