@@ -102,28 +102,53 @@ def _static_in_bytecode(target: Any) -> bool | None:
             break
     else:
         return None
-    try:
-        instructions = list(dis.get_instructions(frame.f_code))
-    except Exception:  # (bytecode dis cannot read)
+    global _last_body
+    body = frame.f_code
+    cached = _last_body
+    if cached is None or cached[0] is not body:  # (read once per class body, not once per method)
+        cached = _last_body = (body, _read_body(body))
+    found = cached[1].get(id(code))
+    if found is None or frame.f_lasti < found[0]:
         return None
-    at = next((n for n, ins in enumerate(instructions) if ins.opname == "LOAD_CONST" and ins.argval is code), None)
-    if at is None or frame.f_lasti < instructions[at].offset:
-        return None
-    def_line = instructions[at].positions.lineno if instructions[at].positions else None
-    if def_line is None:
-        return None
-    by_line: dict[int, list[tuple[str, Any]]] = {}
-    for ins in instructions[:at]:
-        line = ins.positions.lineno if ins.positions else None
-        if line is not None and code.co_firstlineno <= line < def_line and ins.opname not in _NO_OPS:
-            by_line.setdefault(line, []).append((ins.opname, ins.argval))
-    for loads in by_line.values():
-        names = [value for opname, value in loads if opname != "LOAD_CONST" and opname.startswith("LOAD_")]
-        if len(names) != len(loads):
+    return found[1]
+
+
+_last_body: tuple[Any, dict[int, tuple[int, bool | None]]] | None = None  # (the class body read last, its reading)
+
+
+def _read_body(body: Any) -> dict[int, tuple[int, bool | None]]:
+    """For each function code object ``body`` (a class body's code) defines, by ``id``: the offset of the instruction
+    loading it and whether a decorator line above its ``def`` is a bare ``staticmethod`` (``builtins.staticmethod``)
+    load, alone on its line."""
+    instructions = list(dis.get_instructions(body))
+    out: dict[int, tuple[int, bool | None]] = {}
+    for at, ins in enumerate(instructions):
+        if ins.opname != "LOAD_CONST" or not inspect.iscode(ins.argval) or ins.positions is None:
             continue
-        if (names == ["staticmethod"] and loads[0][0] != "LOAD_ATTR") or names == ["builtins", "staticmethod"]:
-            return True
-    return False
+        first, def_line = ins.argval.co_firstlineno, ins.positions.lineno
+        if def_line is None:  # (no line to read the decorators by: the source is read)
+            out[id(ins.argval)] = (ins.offset, None)
+            continue
+        by_line: dict[int, list[tuple[str, Any]]] = {}
+        for before in reversed(instructions[:at]):
+            line = before.positions.lineno if before.positions else None
+            if line is None or before.opname in _NO_OPS:
+                continue
+            if line < first:
+                break
+            if line < def_line:
+                by_line.setdefault(line, []).insert(0, (before.opname, before.argval))
+        out[id(ins.argval)] = (ins.offset, any(_bare_static(loads) for loads in by_line.values()))
+    return out
+
+
+def _bare_static(loads: list[tuple[str, Any]]) -> bool:
+    """Whether the instructions of one decorator line, ``loads``, are ``@staticmethod`` alone (or
+    ``@builtins.staticmethod``)."""
+    names = [value for opname, value in loads if opname != "LOAD_CONST" and opname.startswith("LOAD_")]
+    if len(names) != len(loads):
+        return False
+    return (names == ["staticmethod"] and loads[0][0] != "LOAD_ATTR") or names == ["builtins", "staticmethod"]
 
 
 def _decorated_static(target: Any) -> bool:
