@@ -7,7 +7,9 @@ it through toolwire (argument validation, timeout, error handling) and answers w
 ``image``/``audio`` blocks (``data`` + ``mimeType``), ``resource`` and ``resource_link`` blocks as they are,
 binary ``file``/``document`` blocks as embedded resources (``blob`` + ``mimeType``), an image given by URL as the
 text ``Image: <url>``, and a failed call (invalid arguments, exception, timeout, a ``KeyboardInterrupt`` or
-``sys.exit()`` from the tool) as ``isError: true`` with toolwire's error text. A block the SDK refuses as MCP content
+``sys.exit()`` from the tool) as ``isError: true`` with toolwire's error text; a call of a tool the server does
+not have is a JSON-RPC error, ``-32602`` ``Unknown tool: NAME...`` (a protocol error, as the revision's "Error
+Handling" lists it; review 190 #3). A block the SDK refuses as MCP content
 (a ``resource`` without ``uri``) goes out as a text block of its JSON, with a warning (logger ``toolwire.mcp``) once
 per tool. Artifacts stay on the server: they are never sent to a model, so they are not published.
 
@@ -44,6 +46,7 @@ from toolwire._keywords import check_keywords, keyword_names
 from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.mcp._http_security import OriginCheck, exposure_warning, is_loopback, security_settings
+from toolwire.mcp._protocol import refuse_unknown_tools, unknown_tool_error
 from toolwire.messages import ToolMessage, new_tool_call_id
 from toolwire.results import _is_block, valid_blocks
 from toolwire.tools import Tool
@@ -294,7 +297,9 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
         instructions: optional text telling clients how to use the server.
 
     Returns:
-        A ``mcp.server.lowlevel.Server``; run it with :func:`serve_async` / :func:`serve`.
+        A ``mcp.server.lowlevel.Server``; run it with :func:`serve_async` / :func:`serve`. It answers a
+        ``tools/call`` of a name it does not serve with a JSON-RPC error ``-32602`` (review 190 #3;
+        :mod:`toolwire.mcp._protocol`).
 
     Raises:
         SchemaError: a tool has no function, or two tools share a name.
@@ -309,9 +314,8 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
 
     async def run_tool(tool_name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
         tool = by_name.get(tool_name)
-        if tool is None:
-            return {"content": [{"type": "text", "text": f"Error: there is no tool named {tool_name!r}. "
-                                 f"Available tools: {', '.join(by_name)}."}], "isError": True}
+        if tool is None:  # a protocol error, not an isError result (review 190 #3)
+            raise unknown_tool_error(tool_name, list(by_name))
         call = {"name": tool_name, "args": dict(arguments or {}), "id": new_tool_call_id(), "type": "tool_call"}
         message = await tool.ainvoke(call)
         if not isinstance(message, ToolMessage):  # pragma: no cover - ainvoke(tool_call) always returns one
@@ -345,6 +349,7 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
             raise RuntimeError("\n".join(b.get("text", "") for b in result["content"]))
         return list(types.CallToolResult.model_validate(result).content)
 
+    refuse_unknown_tools(server, list(by_name))  # (its call_tool handler answers any exception with isError)
     return server
 
 
