@@ -1,6 +1,7 @@
 """Review 190, the MCP server (``toolwire mcp serve``): ``tools/call`` of an unknown tool is a JSON-RPC protocol
-error (-32602), not an ``isError`` result (#3). The server runs as a child process spoken to in raw JSON-RPC over
-stdio; no model is loaded."""
+error (-32602), not an ``isError`` result (#3); a client that negotiated an older protocol revision gets no content
+block that revision lacks: ``audio`` (2025-03-26 on) as an embedded resource, ``resource_link`` (2025-06-18 on) as
+text (#4). The server runs as a child process spoken to in raw JSON-RPC over stdio; no model is loaded."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from toolwire.mcp._protocol import for_version
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 TOOLS = '''
@@ -105,3 +108,36 @@ def test_an_unknown_tool_is_a_protocol_error_and_a_failing_tool_is_error(peer: _
     assert unknown["error"]["data"] == {"tool": "no_such_tool", "available": ["links", "sound", "boom"]}
     failed = peer.call(2, "boom")["result"]  # (a tool that ran and failed: still an isError result)
     assert failed["isError"] is True and "bad" in failed["content"][0]["text"]
+
+
+def test_a_client_of_2024_11_05_gets_no_audio_or_resource_link_block(peer: _Peer) -> None:
+    assert peer.start("2024-11-05") == "2024-11-05"
+    links = peer.call(1, "links")["result"]["content"]
+    assert links == [{"type": "text", "text": "Resource: a.csv <file:///a.csv> the data"},
+                     {"type": "resource", "resource": {"uri": "file:///n.txt", "text": "notes"}}]
+    sound = peer.call(2, "sound")["result"]["content"]
+    assert sound == [{"type": "resource", "resource": {"uri": "attachment:///audio-1", "blob": "UklGRg==",
+                                                       "mimeType": "audio/wav"}},
+                     {"type": "text", "text": "hi"}]
+
+
+def test_a_client_of_2025_06_18_gets_the_blocks_as_they_are(peer: _Peer) -> None:
+    assert peer.start("2025-06-18") == "2025-06-18"
+    links = peer.call(1, "links")["result"]["content"]
+    assert links[0] == {"type": "resource_link", "uri": "file:///a.csv", "name": "a.csv", "description": "the data"}
+    sound = peer.call(2, "sound")["result"]["content"]
+    assert sound[0] == {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
+
+
+def test_for_version_changes_only_what_the_revision_lacks() -> None:
+    link = {"type": "resource_link", "uri": "file:///a.csv", "name": "a.csv"}
+    audio = {"type": "audio", "data": "AAAA", "mimeType": "audio/mpeg"}
+    blocks = [link, audio]
+    for newest in (None, "2025-06-18", "2025-11-25", "draft"):
+        assert for_version(blocks, newest) is blocks
+    middle = for_version(blocks, "2025-03-26")
+    assert middle == [{"type": "text", "text": "Resource: a.csv <file:///a.csv>"}, audio]
+    oldest = for_version(blocks, "2024-11-05")
+    assert oldest[1] == {"type": "resource", "resource": {"uri": "attachment:///audio-1", "blob": "AAAA",
+                                                          "mimeType": "audio/mpeg"}}
+    assert blocks == [link, audio]  # (the input is not changed)

@@ -9,7 +9,9 @@ binary ``file``/``document`` blocks as embedded resources (``blob`` + ``mimeType
 text ``Image: <url>``, and a failed call (invalid arguments, exception, timeout, a ``KeyboardInterrupt`` or
 ``sys.exit()`` from the tool) as ``isError: true`` with toolwire's error text; a call of a tool the server does
 not have is a JSON-RPC error, ``-32602`` ``Unknown tool: NAME...`` (a protocol error, as the revision's "Error
-Handling" lists it; review 190 #3). A block the SDK refuses as MCP content
+Handling" lists it; review 190 #3). A client that negotiated a revision older than a block's gets it in a form
+that revision has (``audio`` before 2025-03-26 as an embedded resource, ``resource_link`` before 2025-06-18 as the
+text ``Resource: name <uri>``; :mod:`toolwire.mcp._protocol`, review 190 #4). A block the SDK refuses as MCP content
 (a ``resource`` without ``uri``) goes out as a text block of its JSON, with a warning (logger ``toolwire.mcp``) once
 per tool. Artifacts stay on the server: they are never sent to a model, so they are not published.
 
@@ -46,7 +48,7 @@ from toolwire._keywords import check_keywords, keyword_names
 from toolwire._warn_site import warn_user
 from toolwire.errors import SchemaError, ToolExecutionError, UserError
 from toolwire.mcp._http_security import OriginCheck, exposure_warning, is_loopback, security_settings
-from toolwire.mcp._protocol import refuse_unknown_tools, unknown_tool_error
+from toolwire.mcp._protocol import for_version, negotiated_v1, refuse_unknown_tools, unknown_tool_error
 from toolwire.messages import ToolMessage, new_tool_call_id
 from toolwire.results import _is_block, valid_blocks
 from toolwire.tools import Tool
@@ -298,8 +300,8 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
 
     Returns:
         A ``mcp.server.lowlevel.Server``; run it with :func:`serve_async` / :func:`serve`. It answers a
-        ``tools/call`` of a name it does not serve with a JSON-RPC error ``-32602`` (review 190 #3;
-        :mod:`toolwire.mcp._protocol`).
+        ``tools/call`` of a name it does not serve with a JSON-RPC error ``-32602`` (review 190 #3), and sends each
+        client the content blocks of the revision it negotiated (review 190 #4; :mod:`toolwire.mcp._protocol`).
 
     Raises:
         SchemaError: a tool has no function, or two tools share a name.
@@ -312,7 +314,7 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
     listing = [types.Tool.model_validate({"name": t.name, "description": t.description, "inputSchema": t.parameters})
                for t in by_name.values()]
 
-    async def run_tool(tool_name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    async def run_tool(tool_name: str, arguments: dict[str, Any] | None, version: str | None) -> dict[str, Any]:
         tool = by_name.get(tool_name)
         if tool is None:  # a protocol error, not an isError result (review 190 #3)
             raise unknown_tool_error(tool_name, list(by_name))
@@ -320,7 +322,8 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
         message = await tool.ainvoke(call)
         if not isinstance(message, ToolMessage):  # pragma: no cover - ainvoke(tool_call) always returns one
             message = ToolMessage(str(message), call["id"])
-        return _sendable(types, message_to_result(message), tool_name)
+        result = _sendable(types, message_to_result(message), tool_name)
+        return {**result, "content": for_version(result["content"], version)}  # (review 190 #4)
 
     params = inspect.signature(Server.__init__).parameters
     if "on_call_tool" in params:  # mcp 2.x: handlers are given to the constructor
@@ -328,7 +331,8 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
             return types.ListToolsResult(tools=listing)
 
         async def on_call_tool(ctx: Any, request: Any) -> Any:
-            return types.CallToolResult.model_validate(await run_tool(request.name, request.arguments))
+            version = getattr(ctx, "protocol_version", None)
+            return types.CallToolResult.model_validate(await run_tool(request.name, request.arguments, version))
 
         return Server(name, version=__version__, instructions=instructions,
                       on_list_tools=on_list_tools, on_call_tool=on_call_tool)
@@ -344,7 +348,7 @@ def build_server(tools: Sequence[Any], *, name: str = "toolwire", instructions: 
 
     @server.call_tool(**skip)  # type: ignore[misc]
     async def call_tool(tool_name: str, arguments: dict[str, Any]) -> list[Any]:
-        result = await run_tool(tool_name, arguments)
+        result = await run_tool(tool_name, arguments, negotiated_v1(server))
         if result["isError"]:
             raise RuntimeError("\n".join(b.get("text", "") for b in result["content"]))
         return list(types.CallToolResult.model_validate(result).content)
