@@ -15,8 +15,8 @@ import keyword
 import re
 from collections.abc import Callable, Mapping
 
-from toolwire.parsing._python_parse import escape_line_breaks
-from toolwire.parsing._scan import parse_expr, python_span_end, skip_ws
+from toolwire.parsing._python_parse import escape_line_breaks, parse_expr
+from toolwire.parsing._scan import python_span_end, skip_ws
 
 __all__ = ["ARGUMENT_LIKE", "KEYWORD_MARK", "NOT_PYTHON", "call_start", "list_items", "list_start",
            "parse_repairing", "respell_tools", "syntax_error", "written_syntax_error"]

@@ -31,6 +31,7 @@ from toolwire.parsing._json_strings import (
     json_string_plan,
     repeated_key_error,
 )
+from toolwire.parsing._python_parse import parse_expr
 from toolwire.parsing._repeated_keys import RepeatedKey
 from toolwire.parsing._scan import (
     _DECODER,
@@ -41,7 +42,6 @@ from toolwire.parsing._scan import (
     fix_surrogates,
     is_truncation,
     looks_pythonic,
-    parse_expr,
     to_jsonable,
 )
 

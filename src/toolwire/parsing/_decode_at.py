@@ -1,0 +1,97 @@
+"""Decoding one JSON value at a position of model text, with the repairs the dialect parsers share: JSON with a
+trailing comma read the JSON way, text in Python syntax read as a Python literal (never evaluated:
+:func:`ast.literal_eval`), and a value cut off told from one that is wrong (:func:`decode_value_at`).
+
+Split from :mod:`toolwire.parsing._scan` (which re-exports these names) to keep that module under 600 lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import Any
+
+from toolwire.parsing._python_parse import escape_line_breaks, parse_expr
+from toolwire.parsing._repeated_keys import RepeatedKey
+from toolwire.parsing._scan import (
+    _DECODER,
+    _TRAILING_COMMA,
+    DEEP,
+    EOF,
+    DecodeFailure,
+    looks_pythonic,
+    python_span_end,
+    skip_ws,
+    to_jsonable,
+)
+
+__all__ = ["decode_value_at", "is_truncation"]
+
+
+def _literal(source: str) -> Any:
+    """The JSON-ready value of the Python literal ``source``, or ``None`` when it is not one (a raw line break in
+    a double-quoted string is read as ``\\n``, as in JSON: :func:`escape_line_breaks`)."""
+    for attempt in (source, escape_line_breaks(source)):
+        if attempt is None:
+            break
+        try:
+            return to_jsonable(ast.literal_eval(parse_expr(attempt)))
+        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            continue
+    return None
+
+
+def _repaired_json(source: str) -> Any:
+    """The value of JSON ``source`` once its trailing commas are removed, or ``None`` when that fails."""
+    fixed = _TRAILING_COMMA.sub(lambda m: m.group() if m.group()[0] == '"' else "", source)
+    if fixed == source:
+        return None
+    try:
+        return _DECODER.decode(fixed)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def is_truncation(text: str, exc: json.JSONDecodeError) -> bool:
+    """Whether a JSON decoding error means the text simply ended too early (a cut-off value)."""
+    return exc.msg.startswith("Unterminated string") or exc.pos >= len(text.rstrip())
+
+
+def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
+    """Decode the JSON value starting at ``pos``; failing that, a repaired one or a Python-literal dict/list.
+
+    A bracketed value that is not valid JSON is read again: JSON-looking text with its trailing commas
+    removed (JSON semantics kept), text in Python syntax (see :func:`looks_pythonic`) as a Python literal.
+
+    Returns:
+        ``(value, end)`` where ``end`` is the index just past the value.
+
+    Raises:
+        DecodeFailure: nothing could be decoded; ``kind`` tells whether the text was cut off. JSON whose object
+            gives a key twice with different values is ``"invalid"`` (its message names the key), not repaired.
+    """
+    try:
+        return _DECODER.raw_decode(text, pos)
+    except RecursionError:
+        raise DecodeFailure("deep", "The JSON is nested too deeply to read.") from None
+    except RepeatedKey as exc:  # valid JSON but for that: an invalid call saying which key (not repaired)
+        raise DecodeFailure("invalid", exc.msg) from None
+    except json.JSONDecodeError as exc:
+        error = exc
+    if text[pos] not in "{[":
+        raise DecodeFailure("invalid", f"The JSON is not valid ({error.msg}).")
+    end = python_span_end(text, pos)
+    if end == DEEP:
+        raise DecodeFailure("deep", "The text is nested too deeply to read.")
+    if end > 0:
+        source = text[pos:end]
+        # JSON with a slip (a trailing comma) is repaired the JSON way (true/null, "\/", "\ud83d\ude00");
+        # only text written in Python syntax (single quotes, True/None) is read as a Python literal
+        value = _literal(source) if looks_pythonic(source) else _repaired_json(source)
+        if value is not None:
+            return value, end
+    pythonic = text.startswith("'", skip_ws(text, pos + 1))
+    if is_truncation(text, error) or (pythonic and end == EOF):
+        raise DecodeFailure("truncated", "The call ends before it is closed (it looks cut off).")
+    where = f"{error.msg} at character {error.pos - pos}"
+    raise DecodeFailure("invalid", f"The call is neither valid JSON ({where}) nor a Python literal.")
