@@ -11,63 +11,25 @@ server-sent event per body for a stream) and records what came.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
+from _queued_http import QueuedServer, serving
 from toolwire import Agent, HumanMessage, ProviderError, tool
 from toolwire.chunks import merge_chunks
 from toolwire.models.google import ChatGoogleGenAI
 from toolwire.models.lowering import gemini as codec
 
 
-class Server:
-    """Answers each request with the next queued body (a dict, or a list of dicts: a stream's chunks)."""
-
-    def __init__(self) -> None:
-        self.queue: list[Any] = []
-        self.requests: list[Any] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                server.requests.append(json.loads(raw) if raw else None)
-                body = server.queue.pop(0)
-                if "alt=sse" in self.path:
-                    chunks = body if isinstance(body, list) else [body]
-                    data = "".join(f"data: {json.dumps(c)}\r\n\r\n" for c in chunks).encode()
-                    kind = "text/event-stream"
-                else:
-                    data, kind = json.dumps(body).encode(), "application/json"
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}"
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
-def server() -> Iterator[Server]:
-    found = Server()
-    yield found
-    found.http.shutdown()
-    found.http.server_close()
+def server() -> Iterator[QueuedServer]:
+    with serving('') as found:
+        yield found
 
 
-def model(server: Server, **kwargs: Any) -> ChatGoogleGenAI:
+def model(server: QueuedServer, **kwargs: Any) -> ChatGoogleGenAI:
     kwargs.setdefault("max_retries", 0)
     return ChatGoogleGenAI("gemini-2.5-flash", api_key="test-key-123456", base_url=server.url, retry_backoff=0.001,
                            **kwargs)

@@ -12,13 +12,12 @@ is in ``test_review179_store.py``, which uses this file's server and replies.
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from _queued_http import QueuedServer, serving
 from toolwire import tool
 from toolwire.chunks import merge_chunks
 from toolwire.messages import HumanMessage
@@ -26,56 +25,13 @@ from toolwire.models import ChatOpenAI
 from toolwire.models.lowering import openai as codec
 
 
-class Server:
-    """Answers each request with ``answer(body, n)`` (n: the request's number from 0), else the next queued reply:
-    a dict as JSON, a list of events as server-sent events, ``(status, dict)`` as an error."""
-
-    def __init__(self) -> None:
-        self.queue: list[Any] = []
-        self.requests: list[Any] = []
-        self.answer: Callable[[Any, int], Any] | None = None
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                body = json.loads(raw) if raw else None
-                server.requests.append(body)
-                found = server.answer(body, len(server.requests) - 1) if server.answer else None
-                reply = found if found is not None else server.queue.pop(0)
-                status = 200
-                if isinstance(reply, tuple):
-                    status, reply = reply
-                if isinstance(reply, list):
-                    data = "".join(f"data: {json.dumps(e)}\n\n" for e in reply).encode() + b"data: [DONE]\n\n"
-                    kind = "text/event-stream"
-                else:
-                    data, kind = json.dumps(reply).encode(), "application/json"
-                self.send_response(status)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/v1"
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
-def server() -> Iterator[Server]:
-    found = Server()
-    yield found
-    found.http.shutdown()
-    found.http.server_close()
+def server() -> Iterator[QueuedServer]:
+    with serving('/v1', done=True) as found:
+        yield found
 
 
-def model(server: Server, name: str = "o4-mini", **kwargs: Any) -> ChatOpenAI:
+def model(server: QueuedServer, name: str = "o4-mini", **kwargs: Any) -> ChatOpenAI:
     kwargs.setdefault("max_retries", 0)
     return ChatOpenAI(name, api_key="sk-test", base_url=server.url, compatible=False, **kwargs)
 

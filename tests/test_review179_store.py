@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from test_review179_openai import CALL, Server, events, get_weather, message_item, model, reasoning, response
+from _queued_http import QueuedServer, serving
+from test_review179_openai import CALL, events, get_weather, message_item, model, reasoning, response
 from toolwire import Agent
 from toolwire.messages import AIMessage, HumanMessage, ToolMessage
 from toolwire.models.base import ChatRequest
@@ -19,11 +20,9 @@ from toolwire.models.lowering import openai as codec
 
 
 @pytest.fixture
-def server() -> Iterator[Server]:
-    found = Server()
-    yield found
-    found.http.shutdown()
-    found.http.server_close()
+def server() -> Iterator[QueuedServer]:
+    with serving("/v1", done=True) as found:
+        yield found
 
 
 # --------------------------------------------------------------------------- #1: store=False

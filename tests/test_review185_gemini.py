@@ -9,15 +9,13 @@ Gemini is driven through its SDK against a small local server that answers with 
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
+from _queued_http import QueuedServer, serving
 from toolwire.messages import HumanMessage, ToolMessage
 
 
@@ -25,45 +23,10 @@ class Addr(BaseModel):
     street: str
 
 
-class _Server:
-    """Answers each POST with the next queued Gemini body (as SSE for a stream); ``requests`` holds the bodies."""
-
-    def __init__(self) -> None:
-        self.queue: list[dict[str, Any]] = []
-        self.requests: list[Any] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                owner.requests.append(json.loads(raw) if raw else None)
-                body = owner.queue.pop(0)
-                if "alt=sse" in self.path:
-                    data, kind = f"data: {json.dumps(body)}\r\n\r\n".encode(), "text/event-stream"
-                else:
-                    data, kind = json.dumps(body).encode(), "application/json"
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}"
-        threading.Thread(target=self.http.serve_forever, daemon=True).start()
-
-
 @pytest.fixture
-def server() -> Iterator[_Server]:
-    found = _Server()
-    yield found
-    found.http.shutdown()
-    found.http.server_close()
+def server() -> Iterator[QueuedServer]:
+    with serving('') as found:
+        yield found
 
 
 def _gemini_reply(parts: list[dict[str, Any]] | None, finish: str = "STOP") -> dict[str, Any]:
@@ -74,7 +37,7 @@ def _gemini_reply(parts: list[dict[str, Any]] | None, finish: str = "STOP") -> d
                                                           "totalTokenCount": 10}, "modelVersion": "gemini-2.5-flash"}
 
 
-def _gemini(server: _Server) -> Any:
+def _gemini(server: QueuedServer) -> Any:
     from toolwire.models.google import ChatGoogleGenAI
 
     return ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test-0123456789", base_url=server.url, max_retries=0)
@@ -85,7 +48,7 @@ _TWO_CALLS = [{"functionCall": {"name": "Addr", "args": {"street": 1}}},
 
 
 @pytest.mark.parametrize("how", ["invoke", "stream", "ainvoke"])
-def test_gemini_keeps_the_first_call_of_the_output_tool_that_fits(server: _Server, how: str) -> None:
+def test_gemini_keeps_the_first_call_of_the_output_tool_that_fits(server: QueuedServer, how: str) -> None:
     server.queue = [_gemini_reply(_TWO_CALLS)]
     structured = _gemini(server).with_structured_output(Addr, include_raw=True)
     if how == "invoke":
@@ -99,7 +62,7 @@ def test_gemini_keeps_the_first_call_of_the_output_tool_that_fits(server: _Serve
     assert len(server.requests) == 1
 
 
-def test_gemini_with_parallel_tool_calls_false_still_keeps_one_call(server: _Server) -> None:
+def test_gemini_with_parallel_tool_calls_false_still_keeps_one_call(server: QueuedServer) -> None:
     server.queue = [_gemini_reply([{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}},
                                     "thoughtSignature": "c2lnbmVk"},
                                    {"functionCall": {"name": "get_weather", "args": {"city": "Rome"}}}])]
@@ -131,7 +94,7 @@ def test_a_dropped_signed_call_makes_the_turn_rebuilt() -> None:
     assert contents[1]["parts"] == [{"function_call": {"name": "Addr", "args": {"street": "Main St"}}}]
 
 
-def test_gemini_safety_stop_is_a_refusal(server: _Server) -> None:
+def test_gemini_safety_stop_is_a_refusal(server: QueuedServer) -> None:
     server.queue = [_gemini_reply(None, "SAFETY")]
     result = _gemini(server).with_structured_output(Addr, include_raw=True, retries=1).invoke("x")
     assert "refused" in str(result["parsing_error"]) and len(server.requests) == 1

@@ -1,0 +1,69 @@
+"""A local HTTP server for provider tests that replay an API's documented replies: each POST gets ``answer(body, n)``
+(``n``: the request's number from 0) when that gives something, else the next queued reply. A dict is sent as
+JSON; a list (or any reply to a Gemini ``alt=sse`` request) as server-sent events, OpenAI's ending with
+``data: [DONE]`` when ``done`` is set; ``(status, reply)`` sends that HTTP status. ``requests`` holds the decoded
+bodies. :func:`serving` gives one for a ``with`` block (a pytest fixture's body)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+class QueuedServer:
+    """See the module docstring. ``path``: what :attr:`url` ends with (``"/v1"`` for OpenAI's base URL)."""
+
+    def __init__(self, path: str = "", done: bool = False) -> None:
+        self.queue: list[Any] = []
+        self.requests: list[Any] = []
+        self.answer: Callable[[Any, int], Any] | None = None
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+                body = json.loads(raw) if raw else None
+                owner.requests.append(body)
+                found = owner.answer(body, len(owner.requests) - 1) if owner.answer else None
+                reply = found if found is not None else owner.queue.pop(0)
+                status = 200
+                if isinstance(reply, tuple):
+                    status, reply = reply
+                gemini_stream = "alt=sse" in self.path
+                if isinstance(reply, list) or gemini_stream:
+                    end = "\r\n\r\n" if gemini_stream else "\n\n"
+                    events = reply if isinstance(reply, list) else [reply]
+                    data = ("".join(f"data: {json.dumps(e)}{end}" for e in events)
+                            + (f"data: [DONE]{end}" if done else "")).encode()
+                    kind = "text/event-stream"
+                else:
+                    data, kind = json.dumps(reply).encode(), "application/json"
+                self.send_response(status)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.http = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.http.server_address[1]}{path}"
+        threading.Thread(target=self.http.serve_forever, daemon=True).start()
+
+
+@contextlib.contextmanager
+def serving(path: str = "", done: bool = False) -> Iterator[QueuedServer]:
+    """A :class:`QueuedServer` for the block, shut down and closed at its end."""
+    found = QueuedServer(path, done)
+    try:
+        yield found
+    finally:
+        found.http.shutdown()
+        found.http.server_close()
