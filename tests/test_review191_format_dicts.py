@@ -4,26 +4,13 @@ Agent, before any request; the Responses API's ``text.format`` shape is named by
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
+from test_review187_bind import _models
 from toolwire import Agent
 from toolwire.errors import SchemaError
-from toolwire.models import ChatAnthropic, ChatGoogleGenAI, ChatOpenAI
 from toolwire.models.base import to_tool
 from toolwire.testing import ScriptedChatModel
-
-_URL = "http://127.0.0.1:9"  # nothing listens: a request would fail, and none is made
-
-
-def _models() -> list[Any]:
-    return [ChatOpenAI("gpt-4o", api_key="sk-test", base_url=_URL + "/v1", compatible=False, max_retries=0),
-            ChatOpenAI("gpt-4o", api_key="sk-test", base_url=_URL + "/v1", compatible=False, max_retries=0,
-                       use_responses_api=True),
-            ChatAnthropic("claude-sonnet-4-5", api_key="sk-ant-test", base_url=_URL, max_retries=0),
-            ChatGoogleGenAI("gemini-2.5-flash", api_key="AIza-test", base_url=_URL, max_retries=0),
-            ScriptedChatModel([])]
 
 
 @pytest.mark.parametrize("kind", ["json_object", "text"])
