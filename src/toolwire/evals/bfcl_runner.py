@@ -85,8 +85,8 @@ def model_settings(model: Any) -> dict[str, Any]:
     its default dialect also records which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``), so
     that a report of other defaults is not resumed (loading the model to read them), and a local model the sha256 of
     its GGUF file (``gguf_sha256``, from its ``file_sha256()``), so that a report of another file of the same name
-    is not resumed either; a server model its ``provider`` and ``base_url`` (without credentials), so that another
-    server's model of the same name is not resumed either (review 85).
+    is not resumed either; a server model its ``provider`` and ``base_url`` (without credentials or a trailing
+    ``/``), so that another server's model of the same name is not resumed either (review 85).
 
     Raises:
         UserError: a local model's file cannot be found or read."""
@@ -112,8 +112,17 @@ def model_settings(model: Any) -> dict[str, Any]:
     for name in ("provider", "base_url"):  # a server model: two servers may serve models of one name (review 85)
         value = getattr(model, name, None)
         if isinstance(value, str) and value and not (name == "provider" and value == "llamacpp"):
-            settings[name] = _without_credentials(value) if name == "base_url" else value
+            settings[name] = _server_url(value) if name == "base_url" else value
     return settings
+
+
+def _server_url(url: str) -> str:
+    """``url`` as a report records a server: without credentials (:func:`_without_credentials`) and without a
+    trailing ``/`` on its path, which reaches the same endpoint (review 197 #4: ``.../v1/`` was refused on resume as
+    another server than ``.../v1``)."""
+    url = _without_credentials(url)
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=parts.path.rstrip("/"))) if parts.path.endswith("/") else url
 
 
 def _without_credentials(url: str) -> str:
@@ -240,11 +249,14 @@ def _previous(out: Path | None, model: str, settings: dict[str, Any]
         raise UserError(f"{str(out)!r} holds a report of {old.model!r}, not {model!r}: pass another --out, "
                         "or delete the file to start over.")
     if old.settings is not None:
-        changed = [f"{_LABELS.get(k, k)} {_setting_text(old.settings.get(k))} there, "
+        recorded = dict(old.settings)
+        if isinstance(recorded.get("base_url"), str):  # (written with its trailing / before review 197 #4)
+            recorded["base_url"] = _server_url(recorded["base_url"])
+        changed = [f"{_LABELS.get(k, k)} {_setting_text(recorded.get(k))} there, "
                    f"{_setting_text(settings.get(k))} now"
-                   for k in sorted(set(old.settings) | set(settings)) if old.settings.get(k) != settings.get(k)
-                   and not (k == "default_dialects" and old.settings.get("dialect") != settings.get("dialect"))
-                   and not (k in _RECORDED_LATER and k not in old.settings)]  # reports before they were
+                   for k in sorted(set(recorded) | set(settings)) if recorded.get(k) != settings.get(k)
+                   and not (k == "default_dialects" and recorded.get("dialect") != settings.get("dialect"))
+                   and not (k in _RECORDED_LATER and k not in recorded)]  # reports before they were
         if changed:
             raise UserError(f"{str(out)!r} holds a run with other settings ({'; '.join(changed)}): pass another "
                             "--out, or the same --model and options to resume it.")
