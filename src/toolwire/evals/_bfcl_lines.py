@@ -113,20 +113,30 @@ def _normalise_answer(row: dict[str, Any], where: str) -> list[dict[str, Any]]:
     return truth
 
 
-def _refuse_repeated_ids(rows: list[dict[str, Any]], path: Path) -> None:
+def _refuse_repeated_ids(rows: list[dict[str, Any]], path: Path, generated: str | None = None) -> None:
     """Refuse a file where two lines have one ``id``: their items would share one answer and one result.
 
+    Args:
+        rows: the file's objects, in order.
+        path: the file, named in the error.
+        generated: for a question file, the prefix of the id a line without one is given (``<prefix>_<index>``,
+            index from 0, as :func:`toolwire.evals.bfcl.load_category` gives it), so that such an id equal to
+            another line's is refused too (review 197 #2); None: lines without an id are not checked.
+
     Raises:
-        UserError: naming the id and both lines.
+        UserError: naming the id and both lines (items counted from 1).
     """
     first: dict[str, int] = {}
     for line, row in enumerate(rows, start=1):
-        if "id" in row:
-            key = str(row["id"])
-            if key in first:
-                raise UserError(f"{path}: items {first[key]} and {line} both have the id {key!r}; ids must be "
-                                "unique (remove or rename one).")
-            first[key] = line
+        if "id" not in row and generated is None:
+            continue
+        key = str(row["id"]) if "id" in row else f"{generated}_{line - 1}"
+        if key in first:
+            given = [n for n in (first[key], line) if "id" not in rows[n - 1]]
+            how = (f" (item {given[0]} has no id and is given {key!r} by its place)" if given else "")
+            raise UserError(f"{path}: items {first[key]} and {line} both have the id {key!r}{how}; ids must be "
+                            "unique (remove or rename one, or give every item its id).")
+        first[key] = line
 
 
 _NUMBERED = re.compile(r"[_ ]\d+$")

@@ -321,7 +321,7 @@ def load_category(data_dir: str | Path, category: str, limit: int | None = None)
     rows = _read_jsonl(questions_path, lines)
     if not rows:
         raise UserError(f"BFCL file {str(questions_path)!r} holds no items: get a fresh copy of the BFCL data.")
-    _refuse_repeated_ids(rows, questions_path)
+    _refuse_repeated_ids(rows, questions_path, generated=canonical)  # (the ids given to lines without one too)
     if limit is not None:
         rows = rows[:limit]
     answers: dict[str, list[dict[str, Any]]] = {}
