@@ -86,24 +86,31 @@ def check_server_url(name: str | None) -> None:
     Raises:
         UserError: the name is ``openai-compatible:`` with no model name before the URL, or with no URL in the name
             (nothing after ``@``, or no ``@`` and ``OPENAI_BASE_URL`` unset or blank); the message says to write
-            the model's name, or to write the URL in the name or set ``OPENAI_BASE_URL`` to it.
+            the model's name, or to write the URL in the name or set ``OPENAI_BASE_URL`` to it. A URL's
+            credentials are masked in it (:func:`~toolwire._secrets.redact_url`).
     """
+    from toolwire._secrets import redact_url
     from toolwire.models.factory import _split_model_url
 
     provider, sep, rest = (name or "").strip().partition(":")
     if not sep or provider != "openai-compatible":
         return
-    model, at, url = _split_model_url(rest)
+    if re.match(r"https?://", rest.strip(), re.IGNORECASE):  # a URL and no model: an "@" in it is its user info
+        model, at, url = "", "@", rest.strip()  # (review 192 #1: not cut at that "@")
+    else:
+        model, at, url = _split_model_url(rest)
     if not at:  # no "@": the whole rest is the model's name, as the library reads it
         model, url = rest, ""
+    shown_name = redact_url(name or "")  # (the URL's credentials masked, as everywhere else: review 192 #1)
     if not model.strip() or re.match(r"https?://", model, re.IGNORECASE):
-        shown = url.strip() or model.strip() or "http://localhost:8000/v1"
-        raise UserError(f"--model {name!r} names no model: write the model's name before the server's URL, as "
-                        f"'openai-compatible:<model>@{shown}'.")
+        shown = redact_url(url.strip() or model.strip() or "http://localhost:8000/v1")
+        raise UserError(f"--model {shown_name!r} names no model: write the model's name before the server's URL, "
+                        f"as 'openai-compatible:<model>@{shown}'.")
     from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
     if url.strip() or (not at and from_env):  # (the library checks the URL: "... is not an http(s) URL")
         return
+    model = redact_url(model)
     other = f"or write --model 'openai-compatible:{model}' to use OPENAI_BASE_URL" if from_env \
         else "or set OPENAI_BASE_URL to it"
-    raise UserError(f"--model {name!r} needs the server's URL: write it in the name, as "
+    raise UserError(f"--model {shown_name!r} needs the server's URL: write it in the name, as "
                     f"'openai-compatible:{model}@http://localhost:8000/v1', {other}.")
