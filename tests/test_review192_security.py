@@ -14,6 +14,12 @@ No model is loaded; only local servers on 127.0.0.1 are reached.
 
 from __future__ import annotations
 
+import base64
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
+
 import pytest
 
 from toolwire import UserError
@@ -39,3 +45,81 @@ def test_cli_model_error_without_url_masks_credentials_of_the_name(monkeypatch: 
     with pytest.raises(UserError, match="needs the server's URL") as refused:
         check_server_url("openai-compatible:m?api_key=sk-SECRET123@")
     assert "sk-SECRET123" not in str(refused.value)
+
+
+# -- 2. HF_ENDPOINT in `toolwire models pull` -----------------------------------------------------------------
+
+
+class _Mirror(BaseHTTPRequestHandler):
+    """A private Hub mirror that answers every request (404), recording its Authorization header."""
+
+    seen: ClassVar[list[str | None]] = []
+
+    def do_HEAD(self) -> None:
+        self.seen.append(self.headers.get("Authorization"))
+        self.send_response(404)
+        self.end_headers()
+
+    do_GET = do_HEAD
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def mirror() -> Iterator[int]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Mirror)
+    _Mirror.seen = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+def test_hub_probe_reaches_a_mirror_with_user_info_and_sends_it_as_basic_auth(mirror: int) -> None:
+    from toolwire.models.pull import _hub_reachable
+
+    assert _hub_reachable(f"http://mirror:HF%2Fsecret98@127.0.0.1:{mirror}", 3) is None
+    assert _Mirror.seen == ["Basic " + base64.b64encode(b"mirror:HF/secret98").decode()]
+
+
+@pytest.mark.parametrize("endpoint", ["http://mirror:HFsecret9876543@127.0.0.1:9",
+                                      "ftp://mirror:HFsecret9876543@127.0.0.1:9",
+                                      "mirror:HFsecret9876543@127.0.0.1:9",
+                                      "http://mirror:HFsecret9876543@127.0.0.1:notaport"])
+def test_hub_source_never_shows_hf_endpoint_credentials(endpoint: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from toolwire.models import pull as pull_mod
+    from toolwire.models.pull import SourceError
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    monkeypatch.setitem(sys.modules, "huggingface_hub", types.SimpleNamespace(hf_hub_download=None))
+    entry = types.SimpleNamespace(hub_repo="fake/repo", hub_file="f.gguf")
+    with pytest.raises(SourceError, match="is not reachable") as refused:
+        pull_mod._fetch_hub(entry, None, None)  # type: ignore[arg-type]
+    assert "HFsecret9876543" not in str(refused.value) and "****@127.0.0.1" in str(refused.value)
+
+
+def test_hub_download_error_masks_hf_endpoint_credentials(mirror: int, tmp_path, monkeypatch) -> None:
+    import sys
+    import types
+
+    from toolwire.models import pull as pull_mod
+    from toolwire.models.pull import SourceError
+
+    endpoint = f"http://mirror:HFsecret9876543@127.0.0.1:{mirror}"
+
+    def hf_hub_download(*args: object, **kwargs: object) -> str:
+        raise OSError(f"404 Client Error for url: {endpoint}/fake/repo/resolve/main/f.gguf")
+
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    monkeypatch.setitem(sys.modules, "huggingface_hub", types.SimpleNamespace(hf_hub_download=hf_hub_download))
+    entry = types.SimpleNamespace(hub_repo="fake/repo", hub_file="f.gguf")
+    with pytest.raises(SourceError, match="404 Client Error") as refused:
+        pull_mod._fetch_hub(entry, tmp_path / "f.gguf", None)  # type: ignore[arg-type]
+    assert "HFsecret9876543" not in str(refused.value)

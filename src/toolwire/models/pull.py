@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from toolwire._secrets import redact_url
 from toolwire.errors import UserError
 from toolwire.models._pull_verify import (
     CHUNK,
@@ -98,26 +99,49 @@ def _local_candidates(entry: ModelEntry, path: str | os.PathLike[str] | None) ->
             yield p, False
 
 
+def _shown_endpoint(endpoint: str) -> str:
+    """``endpoint`` as a message shows it: the credentials of a URL masked (:func:`~toolwire._secrets.redact_url`),
+    and so anything before the last ``@`` of a text that is no URL (``user:pw@host``; review 192 #2)."""
+    shown = redact_url(endpoint)
+    if "://" not in shown and "@" in shown:  # (redact_url masks the user info of URLs only)
+        shown = "****@" + shown.rpartition("@")[2]
+    return shown
+
+
 def _hub_reachable(endpoint: str, timeout: float) -> str | None:
     """Return None when ``endpoint`` answers an HTTP(S) request (any status) within ``timeout`` seconds,
-    else the reason. The whole probe, name lookup included, is bounded: it runs in a daemon thread."""
+    else the reason (its credentials masked). The whole probe, name lookup included, is bounded: it runs in a
+    daemon thread. User info in the URL (``http://user:pw@mirror``, which urllib cannot send) is sent as HTTP
+    Basic auth, as ``huggingface_hub``'s HTTP library sends it (review 192 #2)."""
+    import base64
     import urllib.error
+    import urllib.parse
     import urllib.request
 
     if not re.match(r"^https?://[^/]+", endpoint):
-        return f"bad endpoint {endpoint!r}"
+        return f"bad endpoint {_shown_endpoint(endpoint)!r}"
+    headers: dict[str, str] = {}
+    try:
+        parts = urllib.parse.urlsplit(endpoint)
+        if "@" in parts.netloc:
+            user, password = parts.username or "", parts.password or ""
+            pair = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}"
+            headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
+            endpoint = urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+    except ValueError as exc:  # a port that is not a number, a bad IPv6 address
+        return f"bad endpoint {_shown_endpoint(endpoint)!r} ({exc})"
     result: list[str | None] = []
 
     def probe() -> None:
         try:
-            request = urllib.request.Request(endpoint.rstrip("/") + "/api/models", method="HEAD")
+            request = urllib.request.Request(endpoint.rstrip("/") + "/api/models", headers=headers, method="HEAD")
             urllib.request.urlopen(request, timeout=timeout).close()
             result.append(None)
         except urllib.error.HTTPError:
             result.append(None)  # the server answered
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # OSError, ValueError, http.client's InvalidURL (a port that is not a number)
             reason = getattr(exc, "reason", None) or exc
-            result.append(str(reason) or type(exc).__name__)
+            result.append(redact_url(str(reason)) or type(exc).__name__)
 
     thread = threading.Thread(target=probe, daemon=True)
     thread.start()
@@ -140,13 +164,14 @@ def _fetch_hub(entry: ModelEntry, dest: Path, progress: _Progress) -> str | None
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
     reason = _hub_reachable(endpoint, HUB_PROBE_SECONDS)
     if reason is not None:
-        raise SourceError(f"{endpoint} is not reachable ({reason})")
+        raise SourceError(f"{_shown_endpoint(endpoint)} is not reachable ({reason})")
     staging = dest.with_name(dest.name + ".hub")
     try:
         got = hf_hub_download(entry.hub_repo, entry.hub_file, local_dir=staging, etag_timeout=5)
         os.replace(got, dest)
     except Exception as exc:
-        raise SourceError(f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from None
+        first = str(exc).splitlines()[0] if str(exc) else ""  # (a URL in it may hold HF_ENDPOINT's credentials)
+        raise SourceError(f"{type(exc).__name__}: {redact_url(first)}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return None
