@@ -34,7 +34,8 @@ class ToolCall(TypedDict):
 
     ``args`` is the parsed argument object (a dict); ``id`` pairs the call with its
     :class:`ToolMessage` (``tool_call_id``). ``type`` may be left out of a call written by hand (as in LangChain's
-    ``ToolCall``): an :class:`AIMessage` adds it to its calls, and the calls toolwire makes always have it.
+    ``ToolCall``), or be another library's word for a call (OpenAI's ``"function"``): an :class:`AIMessage` and
+    :class:`~toolwire.execution.ToolExecutor` make it ``"tool_call"``, and the calls toolwire makes always have it.
     ``Tool.invoke`` reads a mapping as a tool call only when it has ``"type": "tool_call"``.
     """
 
@@ -199,11 +200,14 @@ def _call_list(calls: Any, field: str, owner: str = "AIMessage") -> Any:
 
 def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
     """A copy of a tool call with the shape the rest of toolwire relies on: ``id`` a non-empty string (made
-    when missing or empty, a number as its text) and ``"type": "tool_call"``. Arguments under another library's key
-    (:data:`_ARGUMENT_KEYS`: OpenAI's and MCP's ``"arguments"``, Anthropic's ``tool_use`` ``"input"``, Llama's
-    ``"parameters"``) are read as ``args`` when ``"args"`` is missing or None; given under two of these keys with
-    different values, the call is an :class:`InvalidToolCall` (which arguments were meant cannot be told; review 160
-    #2: the others were dropped and the tool ran with its defaults). Arguments given as text (JSON, or
+    when missing or empty, a number as its text) and ``"type": "tool_call"``, whatever ``type`` the call gave
+    (OpenAI's ``"function"``, Anthropic's ``"tool_use"``, None...: a call all the same, as LangChain's
+    ``AIMessage`` reads it; only ``"invalid_tool_call"`` is kept, so an invalid call given among the calls stays
+    one; review 195 #1). Arguments under another library's key (:data:`_ARGUMENT_KEYS`: OpenAI's and MCP's
+    ``"arguments"``, Anthropic's ``tool_use`` ``"input"``, Llama's ``"parameters"``) are read as ``args`` when
+    ``"args"`` is missing or None; given under two of these keys with different values, the call is an
+    :class:`InvalidToolCall` (which arguments were meant cannot be told; review 160 #2: the others were dropped
+    and the tool ran with its defaults). Arguments given as text (JSON, or
     what :func:`toolwire.parsing.arguments.normalize_arguments` repairs) become the dict they hold, so providers
     get an object, and another mapping becomes a dict. Arguments that cannot be read as an object (cut-off or
     invalid JSON, a JSON array, a number...) make an :class:`InvalidToolCall` instead, keeping the raw text and the
@@ -246,6 +250,8 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
         out["args"] = args or {}
         return out
     out = {key: args if key == "args" else _copy_containers(value) for key, value in call.items()}
+    if not (type(out["type"]) is str and out["type"] == "invalid_tool_call"):  # another type word (OpenAI's
+        out["type"] = "tool_call"  # "function"...): a call all the same, as LangChain reads it (review 195 #1)
     if not call_id.isascii():
         out["id"] = valid_text(call_id)  # a lone surrogate could not be sent or saved as UTF-8 (review 83)
     return out  # type: ignore[no-any-return]
