@@ -123,3 +123,60 @@ def test_hub_download_error_masks_hf_endpoint_credentials(mirror: int, tmp_path,
     with pytest.raises(SourceError, match="404 Client Error") as refused:
         pull_mod._fetch_hub(entry, tmp_path / "f.gguf", None)  # type: ignore[arg-type]
     assert "HFsecret9876543" not in str(refused.value)
+
+
+# -- 4. URL passwords holding "/", "?" or "#" -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("postgresql://app:pa/ss@db/prod", "postgresql://****@db/prod"),
+    ("mysql://app:x#y@db/prod", "mysql://****@db/prod"),
+    ("redis://:p?q@cache:6379/0", "redis://****@cache:6379/0"),
+    ("Could not parse URL from string 'postgresql://app:Xk/9#q?Lm2@db.internal:5432/prod'",
+     "Could not parse URL from string 'postgresql://****@db.internal:5432/prod'"),
+    ("see http://u:p/q@h and \"http://v:r#s@k\".", "see http://****@h and \"http://****@k\"."),
+    ("postgresql://app:pass@db/prod", "postgresql://****@db/prod"),
+    # not user info: a port then a path holding "@", an "@" in a path or a query
+    ("http://localhost:4873/@scope/pkg", "http://localhost:4873/@scope/pkg"),
+    ("https://medium.com/@user/post", "https://medium.com/@user/post"),
+    ("http://host:8080?to=a@b", "http://host:8080?to=a@b"),
+])
+def test_redact_url_masks_passwords_holding_slash_question_mark_or_hash(text: str, shown: str) -> None:
+    from toolwire._secrets import redact_url
+
+    assert redact_url(text) == shown
+
+
+def test_url_secrets_names_a_password_holding_slash_once() -> None:
+    from toolwire._secrets import url_secrets
+
+    assert url_secrets("postgresql://app:Xk/9#q?Lm2@db/prod") == ["app:Xk/9#q?Lm2"]
+    assert url_secrets("http://u:tok@host/v1") == ["u:tok"]
+
+
+def test_a_tools_error_sent_to_the_model_masks_such_a_password() -> None:
+    from toolwire import tool
+
+    @tool
+    def query(sql: str) -> str:
+        """Run a query."""
+        raise RuntimeError(f"Could not parse URL from string 'postgresql://app:Xk/9#q?Lm2@db.internal/{sql}'")
+
+    message = query.invoke({"name": "query", "args": {"sql": "prod"}, "id": "c1", "type": "tool_call"})
+    assert "9#q?Lm2" not in message.content and "postgresql://****@db.internal/prod" in message.content
+
+
+@pytest.mark.parametrize("text", [
+    "a" * 300_000 + "://" + "@" * 300_000, "a://" * 75_000, "a://a:" * 50_000, "a://a:b@" * 40_000,
+    "x://u:" + ":" * 300_000, "x://u:" + ":/" * 150_000, "x://u:p" + "@" * 300_000, "a://" + "1:" * 150_000,
+    "1://:1" * 50_000, "a." * 150_000 + "://u:p/x@h",
+])
+def test_masking_url_credentials_stays_linear(text: str) -> None:
+    import time
+
+    from toolwire._secrets import redact_url, url_secrets
+
+    start = time.perf_counter()
+    redact_url(text)
+    url_secrets(text)
+    assert time.perf_counter() - start < 3  # (about 0.1 s; a quadratic search takes minutes)

@@ -23,6 +23,13 @@ __all__ = ["MASK", "mask_secret", "redact_http_logs", "redact_url", "scrub_excep
 # "a.a.a..." it took time quadratic in the run's length: review 154). It masks whatever the old
 # r"\b[a-z][a-z0-9+.-]*://" form masked, and also a "scheme" that starts with a digit or follows "_".
 _USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^/?#\s]*@")
+# a "user:password@" whose password holds "/", "?" or "#" (not valid in a URL, but a DSN built with an f-string
+# holds it as it is, and a driver's URL-parse error quotes it: review 192 #4): a user name, ":", then anything up
+# to the last "@" before white space or a quote. A ":" followed by digits then "/", "?" or "#" is a port, not a
+# password ("http://host:4873/@scope/pkg" keeps its host). The password stops before a "://", and each part is
+# possessive, so each "://" is tried once and scans at most to the next one: the search stays linear.
+_LOOSE_USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^:/?#@\s'\"]*+:(?!\d*+[/?#])"
+                             r"(?:(?:[^\s'\"@:]|:(?!//))*+@)++")
 # a query parameter (a name of at most 64 characters, so the search stays linear in the text's length) and the
 # words that say its value is a secret
 _QUERY_PARAM = re.compile(r"([?&;#][^=&#;?\s]{1,64}=)([^&#;\s'\"]+)")  # (# too: OAuth's #access_token=)
@@ -33,13 +40,16 @@ _SECRET_NAME = re.compile(r"key|token|secret|passw|pwd|sig|auth|credential|sessi
 
 def redact_url(text: str) -> str:
     """``text`` with the credentials of every URL in it masked (for reprs, logs and error messages): the user
-    info (``http://user:token@host`` gives ``http://****@host``) and the values of query parameters whose name
+    info (``http://user:token@host`` gives ``http://****@host``; a password holding ``/``, ``?`` or ``#``, as a
+    DSN built with an f-string holds it, is masked up to the last ``@`` before white space or a quote:
+    ``postgres://app:pa/ss@db`` gives ``postgres://****@db``) and the values of query parameters whose name
     says they hold a secret (``?api_key=sk-1`` gives ``?api_key=****``: names with key, token, secret,
     password, signature, auth, credential, session, jwt or bearer in them, and the names pass, code (OAuth's
     authorization code) and sas, any letter case; in a fragment too, as OAuth's implicit flow
     sends ``#access_token=...``). The names are matched as parts of words, so ``?author=`` or ``?keyword=`` is
     masked as well: in an error message or a log, a value hidden for nothing costs less than a token shown."""
-    return _QUERY_PARAM.sub(_mask_value, _USERINFO.sub(r"\1****@", text))
+    text = _USERINFO.sub(r"\1****@", _LOOSE_USERINFO.sub(r"\1****@", text))
+    return _QUERY_PARAM.sub(_mask_value, text)
 
 
 def url_secrets(url: str | None) -> list[str]:
@@ -47,7 +57,9 @@ def url_secrets(url: str | None) -> list[str]:
     and the values of its query parameters whose name says they hold a secret; empty for no URL."""
     if not url:
         return []
-    found = [match.group(0)[len(match.group(1)):-1] for match in _USERINFO.finditer(url)]
+    found = [match.group(0)[len(match.group(1)):-1] for pattern in (_LOOSE_USERINFO, _USERINFO)
+             for match in pattern.finditer(url)]
+    found = list(dict.fromkeys(found))  # (a user info both patterns find, once)
     found += [match.group(2) for match in _QUERY_PARAM.finditer(url) if _SECRET_NAME.search(match.group(1))]
     return [part for part in found if part]
 
