@@ -95,3 +95,100 @@ def test_lines_without_ids_and_lines_with_other_ids_still_load(tmp_path: Path) -
     items = load_category(data, "simple_python")
     assert [(i.id, i.ground_truth) for i in items] == [("simple_python_7", [{"add_one": {"x": [10]}}]),
                                                        ("simple_python_1", [{"add_one": {"x": [20]}}])]
+
+
+# --- #1: a model that takes only its default temperature; a run whose first items all fail with one 4xx -----------
+
+def _reasoning_answer(body: Any, number: int) -> Any:
+    """As api.openai.com answers a reasoning model: 400 for a temperature other than 1, else a call add_one(x=n)
+    for the question "Add one to n."."""
+    if body.get("temperature", 1) != 1:
+        return (400, {"error": {"message": f"Unsupported value: 'temperature' does not support "
+                                           f"{body['temperature']} with this model. Only the default (1) value is "
+                                           "supported.", "type": "invalid_request_error", "param": "temperature",
+                                "code": "unsupported_value"}})
+    n = int(body["messages"][-1]["content"].split()[-1].rstrip("."))
+    call = {"id": f"c{number}", "type": "function", "function": {"name": "add_one", "arguments": json.dumps({"x": n})}}
+    return {"id": "x", "object": "chat.completion", "created": 0, "model": body["model"],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+                         "finish_reason": "tool_calls"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+
+
+def test_a_reasoning_model_runs_without_a_temperature_and_says_so(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("openai")
+    from typer.testing import CliRunner
+
+    from _queued_http import serving
+    from toolwire.cli import app
+
+    out = tmp_path / "r.json"
+    with serving("/v1") as server:
+        server.answer = _reasoning_answer
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        result = CliRunner().invoke(app, ["eval", "bfcl", "--data", str(add_one_data(tmp_path / "d", 7)),
+                                          "--category", "simple_python", "--model", "openai:gpt-5-mini",
+                                          "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(server.requests) == 7 and all("temperature" not in body for body in server.requests)
+    assert "note: gpt-5-mini takes only its default temperature, so it runs without temperature 0" in result.output
+    saved = json.loads(out.read_text())
+    assert saved["settings"]["temperature"] is None
+    assert [i["valid"] for i in saved["items"]] == [True] * 7
+
+
+def test_which_models_take_only_their_default_temperature(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("openai")
+    from toolwire.evals.cli import _load_model, default_temperature_only
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    for name, only in (("openai:gpt-5-mini", True), ("openai:o4-mini", True), ("openai:gpt-4o", False),
+                       ("openai:gpt-5-chat-latest", False), ("openai-compatible:qwen@http://127.0.0.1:9/v1", False)):
+        model = _load_model(name, None)
+        assert default_temperature_only(model) is only, name
+        assert model_settings(model)["temperature"] == (None if only else 0), name
+    assert not default_temperature_only(ScriptedChatModel([]))
+
+
+def _refused(messages: list[Any]) -> Any:
+    from toolwire.errors import ProviderError
+
+    raise ProviderError("Unsupported value: 'temperature' does not support 0 with this model.", provider="openai",
+                        status=400)
+
+
+@pytest.mark.parametrize("concurrency", [1, 2])
+def test_a_run_whose_first_items_fail_with_one_client_error_stops(tmp_path: Path, concurrency: int) -> None:
+    from toolwire.evals.bfcl_runner import _FAILED_IN_A_ROW, RunStopped
+
+    data, out = add_one_data(tmp_path / "d", 20), tmp_path / "r.json"
+    model = ScriptedChatModel([_refused], cycle=True)
+    with pytest.raises(RunStopped, match=rf"^The model failed on this run's first {_FAILED_IN_A_ROW} items with the "
+                                         r"same error: ProviderError: openai \(status 400\): Unsupported value: "
+                                         r".*; the request, not the items, is at fault: check the model and its "
+                                         r"options, then run again \(with the same --out"):
+        run_bfcl(model, data, "simple_python", out=out, concurrency=concurrency)
+    assert len(model.requests) <= _FAILED_IN_A_ROW + concurrency  # not every item was sent
+    saved = json.loads(out.read_text())
+    assert saved["finished"] is None and all(i["decoding"] == {"failure": "request"} for i in saved["items"])
+    # the rerun runs the items that failed again without counting them, then stops again on new ones
+    again = ScriptedChatModel([_refused], cycle=True)
+    with pytest.raises(RunStopped):
+        run_bfcl(again, data, "simple_python", out=out, concurrency=concurrency)
+    assert len(again.requests) < 20
+
+
+def test_item_errors_or_a_right_answer_first_do_not_stop_the_run(tmp_path: Path) -> None:
+    from toolwire.errors import ProviderError
+
+    data = add_one_data(tmp_path / "d", 8)
+
+    def too_long(messages: list[Any]) -> Any:  # (a context overflow names each item's own length)
+        raise ProviderError(f"the prompt ({messages[-1].text}) is too long", provider="openai", status=400)
+
+    report = run_bfcl(ScriptedChatModel([too_long], cycle=True), data, "simple_python")
+    assert len(report.items) == 8 and report.finished is not None
+    report = run_bfcl(ScriptedChatModel([*_replies(1), *[_refused] * 7]), data, "simple_python")
+    assert len(report.items) == 8 and report.finished is not None

@@ -16,6 +16,9 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.errors import UserError
+from toolwire.evals._run_stops import _FAILED_IN_A_ROW as _FAILED_IN_A_ROW  # (re-exported: tests read it here)
+from toolwire.evals._run_stops import _failure, _Failures
+from toolwire.evals._run_stops import _server_trouble as _server_trouble
 from toolwire.evals.bfcl import BfclItem, load_category, parse_categories
 from toolwire.evals.bfcl_checker import category_kind, check_calls
 from toolwire.evals.report import ItemResult, Report
@@ -57,9 +60,10 @@ class RunInterrupted(KeyboardInterrupt):
 
 class RunStopped(UserError):
     """:func:`run_bfcl` stopped because the model failed on :data:`_FAILED_IN_A_ROW` items in a row with server
-    trouble while items were left to run, after the items scored were saved; ``report`` holds them (``finished``
-    None), as :class:`RunInterrupted` does: the CLI prints it and writes its HTML page, so a run without ``--out``
-    keeps what was scored. The message says what failed and what to do."""
+    trouble, or on the run's first :data:`_FAILED_IN_A_ROW` items with one and the same 4xx error (the request
+    refused: review 197 #1), while items were left to run, after the items scored were saved; ``report`` holds
+    them (``finished`` None), as :class:`RunInterrupted` does: the CLI prints it and writes its HTML page, so a run
+    without ``--out`` keeps what was scored. The message says what failed and what to do."""
 
     def __init__(self, message: str, report: Report) -> None:
         super().__init__(message)
@@ -81,12 +85,13 @@ def model_settings(model: Any) -> dict[str, Any]:
     ``temperature``, ``min_call_probability``, ``min_value_probability``, ``optional_argument_share``,
     ``parallel_call_share``, ``grammar``, ``max_tokens``, ``decline_unknown_calls`` and ``decline_value_lists``
     (only when on, recorded as the rule it follows) it has as attributes (a local model's), and ``temperature`` from
-    a provider model's ``options``; a setting left to the model's default is recorded as None. A local model left to
-    its default dialect also records which those are (``default_dialects``: ``"pythonic; json with 2+ tools"``), so
-    that a report of other defaults is not resumed (loading the model to read them), and a local model the sha256 of
-    its GGUF file (``gguf_sha256``, from its ``file_sha256()``), so that a report of another file of the same name
-    is not resumed either; a server model its ``provider`` and ``base_url`` (without credentials or a trailing
-    ``/``), so that another server's model of the same name is not resumed either (review 85).
+    a provider model's ``options`` (None when it sends none); a setting left to the model's default is recorded as
+    None. A local model left to its default dialect also records which those are (``default_dialects``:
+    ``"pythonic; json with 2+ tools"``), so that a report of other defaults is not resumed (loading the model to read
+    them), and a local model the sha256 of its GGUF file (``gguf_sha256``, from its ``file_sha256()``), so that a
+    report of another file of the same name is not resumed either; a server model its ``provider`` and
+    ``base_url`` (without credentials or a trailing ``/``), so that another server's model of the same name is not
+    resumed either (review 85).
 
     Raises:
         UserError: a local model's file cannot be found or read."""
@@ -101,8 +106,9 @@ def model_settings(model: Any) -> dict[str, Any]:
         if (value is None or isinstance(value, str | int | float | bool)) and hasattr(model, name):
             settings[name] = value
     options = getattr(model, "options", None)
-    if isinstance(options, dict) and isinstance(options.get("temperature"), int | float):
-        settings.setdefault("temperature", options["temperature"])
+    if isinstance(options, dict) and (options.get("temperature") is None
+                                      or isinstance(options.get("temperature"), int | float)):
+        settings.setdefault("temperature", options.get("temperature"))  # (None: its default, review 197 #1)
     digest = getattr(model, "file_sha256", None)  # a local model's file: two GGUF files of one name differ
     if callable(digest) and isinstance(value := digest(), str):
         settings["gguf_sha256"] = value
@@ -191,7 +197,7 @@ def score_item(model: Any, item: BfclItem) -> ItemResult:
     except Exception as exc:
         return ItemResult(item.id, item.category, False, "error", f"{type(exc).__name__}: {exc}",
                           item.ground_truth, [], time.perf_counter() - start, question=item.question_text,
-                          decoding={"failure": "server"} if _server_trouble(exc) else {},
+                          decoding=_failure(exc),
                           fingerprint=item.fingerprint)
     seconds = time.perf_counter() - start
     relevance = category_kind(item.category) in ("irrelevance", "relevance")  # scored on whether a call is made
@@ -292,49 +298,6 @@ def _same_folder(recorded: str, out: Path | None, data_dir: str | Path) -> bool:
     return _folder(str(out.expanduser().absolute().parent / path)) == here
 
 
-_FAILED_IN_A_ROW = 5
-"""Items in a row on which the model may fail (it raised: reason ``"error"``) before a run stops, so that a server
-that is down does not fill a whole run with errors (review 85: every item of a run took its retries and the run
-ended as an ordinary 0%)."""
-
-
-def _server_trouble(exc: BaseException) -> bool:
-    """Whether a model call's exception says the server, not the item, is at fault: no connection or a timeout,
-    an error a retry might fix (429, 5xx), or a refused key or unknown model (401, 403, 404)."""
-    from toolwire.errors import ProviderError
-
-    if isinstance(exc, ProviderError):
-        return exc.retryable or exc.status in (None, 401, 403, 404)
-    return isinstance(exc, ConnectionError | TimeoutError)
-
-
-class _Failures:
-    """Counts the items in a row on which the model failed, and says when the run stops (:data:`_FAILED_IN_A_ROW`).
-
-    ``resumable``: the run saves to a report file, so the stop's message tells to rerun with the same ``--out``."""
-
-    def __init__(self, resumable: bool = False) -> None:
-        self.count = 0
-        self.resumable = resumable
-
-    def check(self, result: ItemResult) -> str | None:
-        """Take an item's result; return the message that stops the run once the model failed on
-        :data:`_FAILED_IN_A_ROW` items in a row with server trouble (:func:`_server_trouble`), else None (the run goes
-        on). An error of the item itself (a context overflow, a schema the provider refuses, a content filter) does
-        not count: a rerun would run it again first and stop again (review 86)."""
-        if result.reason != "error" or result.decoding.get("failure") != "server":
-            self.count = 0
-            return None
-        self.count += 1
-        if self.count < _FAILED_IN_A_ROW:
-            return None
-        last = result.message if len(result.message) <= 300 else result.message[:300] + "..."
-        rerun = (" (with the same --out, the items scored are kept and those that failed are run again)"
-                 if self.resumable else "")
-        return (f"The model failed on {self.count} items in a row, the last with: {last.rstrip('.')}. "
-                f"Check the model and its server, then run again{rerun}.")
-
-
 def load_items(data_dir: str | Path, categories: str | Iterable[str] | None = None,
                limit: int | None = None) -> list[BfclItem]:
     """Load the items of ``categories`` (as :func:`run_bfcl` takes them) and make each one's tools, so that bad data
@@ -410,11 +373,13 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             relative one is taken as relative to the current directory or to the report's own, either matching:
             :func:`_same_folder`), or an item of another category with the id of one of this run's.
         RunStopped: a :class:`~toolwire.errors.UserError`: the model failed (raised) on :data:`_FAILED_IN_A_ROW`
-            items in a row with server trouble while items were left to run (the items scored are saved first and
-            held as its ``report``, ``finished=None``: a rerun with the same ``out`` resumes; with threads, no item
-            starts once the stop is decided, and the items still running are waited for, each bounded by its model
-            call's own timeout, and kept too). A stop on the last item, or once every item has started, is not
-            raised: every item was run, and the report is finished (its errors counted as such).
+            items in a row with server trouble, or on this run's first :data:`_FAILED_IN_A_ROW` items (those ``out``
+            held as failed left out) with one and the same 4xx error, while items were left to run (the items
+            scored are saved first and held as its ``report``, ``finished=None``: a rerun with the same ``out``
+            resumes; with threads, no item starts once the stop is decided, and the items still running are waited
+            for, each bounded by its model call's own timeout, and kept too). A stop on the last item, or once
+            every item has started, is not raised: every item was run, and the report is finished (its errors
+            counted as such).
         RunInterrupted: a ``KeyboardInterrupt``, raised after saving the items scored so far to ``out`` and
             holding them as its ``report`` (which then has ``finished=None``); with threads, queued items are
             cancelled and running ones abandoned (its ``running``: Python still waits for those model calls to
@@ -463,7 +428,7 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
 
     todo = [item for item in items if item.id not in done]
     running: list[Future[ItemResult]] = []  # with threads, after Ctrl-C: the items still running
-    failures = _Failures(resumable=out_path is not None)
+    failures = _Failures(resumable=out_path is not None, retried=(i.id for i in before if i.reason == "error"))
     stop: str | None = None
     tick()
     try:

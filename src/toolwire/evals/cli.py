@@ -43,7 +43,7 @@ from toolwire.evals.bfcl import CATEGORIES, parse_categories
 from toolwire.evals.bfcl_runner import RunStopped, load_items, run_bfcl
 from toolwire.evals.report import Report, load_published_scores, parse_item_counts, write_html
 
-__all__ = ["LogLines", "app", "bfcl"]
+__all__ = ["LogLines", "app", "bfcl", "default_temperature_only"]
 
 app = typer.Typer(help="Evaluate a model on public benchmarks.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False)
@@ -79,11 +79,29 @@ def _check_report_before_loading(old: Report, out: Path, model: str | None, dial
                         "it.")
 
 
+def default_temperature_only(chat_model: Any) -> bool:
+    """Whether ``chat_model`` takes only its default temperature: an OpenAI reasoning model (o-series, gpt-5, codex,
+    as :data:`toolwire.models.lowering.openai._REASONING_MODEL` names them), which answers any other with 400
+    "Unsupported value: 'temperature'", so ``toolwire eval bfcl`` runs it without one (review 197 #1).
+
+    Args:
+        chat_model: a built chat model (its ``provider`` and ``model_name`` are read; anything else gives False).
+
+    Returns:
+        True for a ``ChatOpenAI`` (any server: a gateway in front of OpenAI refuses it too) of such a model name."""
+    from toolwire.models.lowering.openai import _REASONING_MODEL
+
+    name = getattr(chat_model, "model_name", None)
+    return (getattr(chat_model, "provider", "") == "openai" and isinstance(name, str)
+            and _REASONING_MODEL.match(name) is not None)
+
+
 def _load_model(model: str | None, dialect: str | None, min_call_probability: float | None = None,
                 min_value_probability: float | None = None, optional_argument_share: float | None = None,
                 parallel_call_share: float | None = None, decline_value_lists: bool = False) -> Any:
     """Build the chat model with ``toolwire.models.init_chat_model`` (imported lazily), at temperature 0 as BFCL
-    asks every item (greedy decoding: a rerun gives the same replies).
+    asks every item (greedy decoding: a rerun gives the same replies), or without a temperature for a model that
+    takes only its default (:func:`default_temperature_only`: the command says so in a line).
 
     ``min_call_probability``, ``min_value_probability``, ``optional_argument_share`` and
     ``parallel_call_share``: the local model's options of those names (None: its own default);
@@ -103,6 +121,8 @@ def _load_model(model: str | None, dialect: str | None, min_call_probability: fl
     chat_model = init_chat_model(model, dialect=dialect, temperature=0)  # (BFCL's rule; a local model's default)
     if dialect is not None and getattr(chat_model, "provider", "") != "llamacpp":  # as `toolwire ask` refuses it
         raise UserError(f"--dialect applies to local models only, not to {model!r}: leave it out.")
+    if default_temperature_only(chat_model):  # OpenAI refuses every item sent temperature 0 (review 197 #1)
+        chat_model = init_chat_model(model)
     local = {"min_call_probability": min_call_probability, "min_value_probability": min_value_probability,
              "optional_argument_share": optional_argument_share, "parallel_call_share": parallel_call_share}
     for name, value in local.items():
@@ -395,6 +415,9 @@ def bfcl(
                 typer.echo(terminal_text(note), err=True)
         chat_model = _load_model(model, dialect, min_call_probability, min_value_probability, optional_argument_share,
                                  parallel_call_share, decline_value_lists)
+        if default_temperature_only(chat_model):
+            typer.echo(terminal_text(f"note: {chat_model.model_name} takes only its default temperature, so it runs "
+                                     "without temperature 0 and its replies may differ from run to run."), err=True)
         with Progress(TextColumn("[bold]BFCL[/]"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("acc {task.fields[acc]}"), TimeElapsedColumn(), TextColumn("left"),
                       TimeRemainingColumn(), console=err, transient=False, disable=not err.is_terminal) as bar:
