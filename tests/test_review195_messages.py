@@ -58,3 +58,63 @@ def test_the_langchain_reading_agrees() -> None:
     for kind in ("function", "tool_use", None):
         theirs = lc.AIMessage("", tool_calls=[_call(kind)]).tool_calls
         assert AIMessage("", tool_calls=[_call(kind)]).tool_calls == theirs
+
+
+def _messages() -> list[Any]:
+    from toolwire import HumanMessage, SystemMessage, ToolMessage
+
+    bad = {"name": "add", "args": "{", "id": "c0", "error": "cut", "type": "invalid_tool_call"}
+    return [
+        HumanMessage("hi", id="h1", name="ann"), HumanMessage([{"type": "text", "text": "blocks"}]),
+        SystemMessage("be brief"), ToolMessage("42", tool_call_id="c1", name="add", status="error", artifact=[1]),
+        AIMessage("hello"),
+        AIMessage("", tool_calls=[bad, _call("tool_call")], usage={"input_tokens": 3, "output_tokens": 2,
+                  "total_tokens": 5, "cached_tokens": 1}, response_metadata={"model_name": "m"},
+                  provider_data={"signature": "s"}, id="a1"),
+    ]
+
+
+@pytest.mark.parametrize("mode", ["python", "json"])
+def test_each_message_is_rebuilt_from_its_model_dump(mode: str) -> None:
+    for message in _messages():
+        assert type(message)(**message.model_dump(mode=mode)) == message
+
+
+def test_the_type_must_be_the_class_own() -> None:
+    from toolwire import HumanMessage, SystemMessage, ToolMessage
+    from toolwire.errors import UserError
+
+    for cls, kind in ((HumanMessage, "human"), (SystemMessage, "system"), (AIMessage, "ai")):
+        assert cls("x", type=kind) == cls("x")
+        with pytest.raises(UserError, match=f"{cls.__name__} was given type='tool', but its type is '{kind}'"):
+            cls("x", type="tool")
+    assert ToolMessage("x", "c1", type="tool") == ToolMessage("x", "c1")
+    with pytest.raises(UserError, match="ToolMessage was given type='human'"):
+        ToolMessage("x", "c1", type="human")
+    with pytest.raises(UserError, match="AIMessage was given type='AIMessageChunk'"):
+        AIMessage("x", type="AIMessageChunk")
+    with pytest.raises(UserError, match="was given type=7"):
+        HumanMessage("x", type=7)  # type: ignore[arg-type]
+
+
+def test_response_metadata_is_taken_only_when_empty() -> None:
+    from toolwire import HumanMessage, SystemMessage, ToolMessage
+    from toolwire.errors import UserError
+
+    assert HumanMessage("x", response_metadata={}) == HumanMessage("x", response_metadata=None) == HumanMessage("x")
+    assert ToolMessage("x", "c1", response_metadata={}) == ToolMessage("x", "c1")
+    with pytest.raises(UserError, match=r"HumanMessage has no response_metadata \('k'\).*in its content"):
+        HumanMessage("x", response_metadata={"k": 1})
+    with pytest.raises(UserError, match="SystemMessage has no response_metadata"):
+        SystemMessage("x", response_metadata={"k": 1})
+    with pytest.raises(UserError, match=r"ToolMessage has no response_metadata \('k'\).*artifact="):
+        ToolMessage("x", "c1", response_metadata={"k": 1})
+
+
+def test_a_langchain_dump_is_read_as_langchain_reads_it() -> None:
+    lc = pytest.importorskip("langchain_core.messages")
+    from toolwire import HumanMessage, SystemMessage, ToolMessage
+
+    for ours, theirs in ((HumanMessage, lc.HumanMessage("hi")), (SystemMessage, lc.SystemMessage("s")),
+                         (ToolMessage, lc.ToolMessage("42", tool_call_id="c1")), (AIMessage, lc.AIMessage("a"))):
+        assert ours(**theirs.model_dump()).model_dump() == theirs.model_dump()

@@ -78,6 +78,7 @@ Content = str | list[Any]
 
 _set = object.__setattr__
 _MISSING: Any = object()
+_type = type  # (the constructors take LangChain's ``type`` keyword, which hides the builtin there)
 
 
 def _is_default(value: Any, default: Any) -> bool:
@@ -159,13 +160,15 @@ class BaseMessage(LangChainMessageAPI):
             is kept as its text).
         name: an optional name of the speaker (for a ToolMessage, the tool's name; kept as text).
         additional_kwargs: LangChain's keyword, taken when empty (``{}`` or None), as LangChain code passes it
-            (:class:`AIMessage` keeps its values; see there).
+            (:class:`AIMessage` keeps its values; see there); ``response_metadata`` likewise.
+        type: LangChain's keyword, taken when it is the class's own :attr:`type` (``"human"``...) or None, so a
+            message is rebuilt from its own ``model_dump()`` as LangChain rebuilds one: ``cls(**data)``.
 
     Raises:
         TypeError: ``content`` is neither a string nor a list, or a list holding an item that is neither text nor a
             content-block dict.
-        UserError: a non-empty ``additional_kwargs`` (a system, user or tool message has no place for it: the
-            message says where such data goes).
+        UserError: a non-empty ``additional_kwargs`` or ``response_metadata`` (a system, user or tool message has no
+            place for it: the message says where such data goes), or a ``type`` other than the class's own.
     """
 
     __slots__ = ("content", "id", "name")
@@ -177,27 +180,28 @@ class BaseMessage(LangChainMessageAPI):
     _str_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, content: Content = "", *, id: str | None = None, name: str | None = None,
-                 additional_kwargs: dict[str, Any] | None = None) -> None:
-        if additional_kwargs:
-            _refuse_additional_kwargs(type(self).__name__, additional_kwargs)
+                 additional_kwargs: dict[str, Any] | None = None, response_metadata: dict[str, Any] | None = None,
+                 type: str | None = None) -> None:
+        if additional_kwargs or response_metadata or type is not None:  # (review 195 #5: model_dump's keys)
+            _langchain_keys(self, type, additional_kwargs, response_metadata)
         if not isinstance(content, (str, list)):  # (a tuple is faster than a union here)
             raise TypeError(
-                f"{type(self).__name__} content must be a string or a list of content blocks, "
-                f"not {type(content).__name__}."
+                f"{_type(self).__name__} content must be a string or a list of content blocks, "
+                f"not {_type(content).__name__}."
             )
-        if type(content) is str:
+        if _type(content) is str:
             if not content.isascii():
                 content = valid_text(content)  # a lone surrogate (bytes that were not UTF-8) could never be sent
         else:
             for block in content:
                 if not isinstance(block, str | dict):  # (a provider would silently drop it: the 42 in
                     raise TypeError(  # HumanMessage(["The order number is", 42]), review 37)
-                        f"{type(self).__name__} content items must be text or content-block dicts, not "
-                        f"{type(block).__name__} ({safe_text(block):.40}): write it as text.")
+                        f"{_type(self).__name__} content items must be text or content-block dicts, not "
+                        f"{_type(block).__name__} ({safe_text(block):.40}): write it as text.")
             content = valid_blocks(content)
-        if id is not None and type(id) is not str:  # an integer database key, a UUID: kept as its text, so the
+        if id is not None and _type(id) is not str:  # an integer database key, a UUID: kept as its text, so the
             id = safe_text(id, str)  # message can be saved, copied and read back (review 36)
-        if name is not None and type(name) is not str:
+        if name is not None and _type(name) is not str:
             name = safe_text(name, str)
         _set(self, "content", content)
         _set(self, "id", id)
@@ -310,30 +314,40 @@ class BaseMessage(LangChainMessageAPI):
         print(self.pretty_repr())
 
 
-def _refuse_additional_kwargs(owner: str, value: Any) -> None:
-    """Refuse LangChain's ``additional_kwargs`` on a message other than an AIMessage (review 76: a raw TypeError).
+def _langchain_keys(message: BaseMessage, kind: Any, additional_kwargs: Any, response_metadata: Any) -> None:
+    """Check the LangChain keywords a ``message`` being made was given, which its ``model_dump()`` writes: ``kind``
+    (``type``) must be None or the class's own type; ``additional_kwargs`` and (on a system, user or tool message)
+    ``response_metadata`` must be empty (review 76: a raw TypeError; review 195 #5: ``cls(**m.model_dump())``).
 
     Raises:
-        UserError: always, saying where the data goes instead.
+        UserError: one of them is not, saying what to do instead.
     """
     from toolwire.errors import UserError
 
+    owner = _type(message).__name__
+    if kind is not None and not (isinstance(kind, str) and kind == message.type):
+        raise UserError(f"{owner} was given type={safe_text(kind, repr):.40}, but its type is {message.type!r}: "
+                        "leave type out, or make the message class of that type (message_from_dict picks it).")
     where = ("put what the model should read in content and what only your program needs in artifact="
              if owner == "ToolMessage" else "put what the model should read in its content")
-    keys = ", ".join(map(repr, value)) if isinstance(value, dict) else type(value).__name__
-    raise UserError(f"{owner} has no additional_kwargs ({keys}): toolwire keeps only its content, id and name, "
-                    f"so {where}.")
+    for key, value in (("additional_kwargs", additional_kwargs), ("response_metadata", response_metadata)):
+        if value:
+            keys = ", ".join(map(repr, value)) if isinstance(value, dict) else _type(value).__name__
+            raise UserError(f"{owner} has no {key} ({keys}): toolwire keeps only its content, id and name, "
+                            f"so {where}.")
 
 
 class SystemMessage(BaseMessage):
     """Instructions for the model (the ``system`` role).
 
     Args:
-        content, id, name, additional_kwargs: as :class:`BaseMessage` takes them: text or content blocks, an optional
-            id and name (kept as text), LangChain's ``additional_kwargs`` only when empty.
+        content, id, name, additional_kwargs, response_metadata, type: as :class:`BaseMessage` takes them: text or
+            content blocks, an optional id and name (kept as text), LangChain's ``additional_kwargs`` and
+            ``response_metadata`` only when empty, and its ``type`` only when ``"system"``.
     Raises:
         TypeError: ``content`` is neither a string nor a list of text and content-block dicts.
-        UserError: a non-empty ``additional_kwargs`` (the message says where such data goes)."""
+        UserError: a non-empty ``additional_kwargs`` or ``response_metadata`` (the message says where such data
+            goes), or another ``type``."""
 
     __slots__ = ()
     type: ClassVar[str] = "system"
@@ -343,9 +357,11 @@ class HumanMessage(BaseMessage):
     """A message from the user (the ``user`` role).
 
     Args:
-        content, id, name, additional_kwargs: as :class:`SystemMessage` takes them.
+        content, id, name, additional_kwargs, response_metadata, type: as :class:`SystemMessage` takes them (``type``
+            only when ``"human"``).
     Raises:
-        TypeError, UserError: as :class:`SystemMessage` raises them (bad content; a non-empty ``additional_kwargs``)."""
+        TypeError, UserError: as :class:`SystemMessage` raises them (bad content; a non-empty ``additional_kwargs``
+            or ``response_metadata``; another ``type``)."""
 
     __slots__ = ()
     type: ClassVar[str] = "human"
@@ -377,10 +393,12 @@ class AIMessage(BaseMessage):
             (``{call id: index}``, written by ``to_langchain_messages``) as the invalid calls' ``index``; OpenAI-format
             ``tool_calls`` there are read as the calls when ``tool_calls`` is not given (as LangChain reads them), else
             dropped.
+        type: LangChain's keyword, taken when ``"ai"`` (or None), so ``AIMessage(**message.model_dump())`` works.
 
     Raises:
-        UserError: a ``tool_calls`` item is not a dict with a text ``name``, or an ``invalid_tool_calls`` item is not
-            a dict, or either is one call (a dict) rather than a list of them; both ``usage`` and a different
+        UserError: a ``type`` other than ``"ai"``; a ``tool_calls`` item is not a dict with a text ``name``, or an
+            ``invalid_tool_calls`` item is not a dict, or either is one call (a dict) rather than a list of them; both
+            ``usage`` and a different
             ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that is not a dict, or a token count in
             it that is not a whole number of 0 or more.
         TypeError: ``content`` is neither text nor a list of content blocks (as :class:`BaseMessage`).
@@ -417,8 +435,9 @@ class AIMessage(BaseMessage):
         name: str | None = None,
         usage_metadata: Usage | dict[str, Any] | None = None,
         additional_kwargs: dict[str, Any] | None = None,
+        type: str | None = None,
     ) -> None:
-        super().__init__(content, id=id, name=name)
+        super().__init__(content, id=id, name=name, type=type)
         if usage_metadata is not None or additional_kwargs is not None:  # LangChain's keywords (review 74)
             from toolwire._message_dicts import langchain_keywords
 
@@ -471,7 +490,8 @@ class ToolMessage(BaseMessage):
         status: ``"success"`` or ``"error"``.
         artifact: the full result object for the program (never sent to the model).
         name, id: the tool's name; an optional message id.
-        additional_kwargs: LangChain's keyword, taken when empty (see :class:`BaseMessage`).
+        additional_kwargs, response_metadata: LangChain's keywords, taken when empty (see :class:`BaseMessage`).
+        type: LangChain's keyword, taken when ``"tool"`` (or None), so ``ToolMessage(**message.model_dump())`` works.
 
     ``print(msg)`` shows ``content=... tool_call_id=...`` (and ``status='error'`` when it is one).
 
@@ -479,7 +499,8 @@ class ToolMessage(BaseMessage):
         TypeError: no ``tool_call_id``, or ``content`` is (or a list of it holds) ``bytes``, which a model cannot
             read: decode them, or give a content block.
         ValueError: ``status`` is neither ``"success"`` nor ``"error"``.
-        UserError: a non-empty ``additional_kwargs`` (the message says to use ``content`` or ``artifact``).
+        UserError: a non-empty ``additional_kwargs`` or ``response_metadata`` (the message says to use ``content``
+            or ``artifact``), or a ``type`` other than ``"tool"``.
     """
 
     __slots__ = ("artifact", "status", "tool_call_id")
@@ -506,14 +527,16 @@ class ToolMessage(BaseMessage):
         name: str | None = None,
         id: str | None = None,
         additional_kwargs: dict[str, Any] | None = None,
+        response_metadata: dict[str, Any] | None = None,
+        type: str | None = None,
     ) -> None:
-        if additional_kwargs:
-            _refuse_additional_kwargs("ToolMessage", additional_kwargs)
+        if additional_kwargs or response_metadata or type is not None:  # (review 195 #5: model_dump's keys)
+            _langchain_keys(self, type, additional_kwargs, response_metadata)
         if tool_call_id is None:
             raise TypeError("ToolMessage needs tool_call_id: pass the 'id' of the tool call it answers.")
         if status not in ("success", "error"):
             raise ValueError(f"ToolMessage status must be 'success' or 'error', not {status!r}.")
-        if type(content) is not str:
+        if _type(content) is not str:
             content = _tool_content(content)
         super().__init__(content, id=id, name=name)
         # a number (some servers' call ids) as its text, as AIMessage keeps the call's id
