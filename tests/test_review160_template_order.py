@@ -105,9 +105,10 @@ def test_a_call_with_no_name_is_written_under_a_name_the_template_can_show():
     assert '"name": "unknown_tool"' in prompt
 
 
-def test_the_pythonic_and_json_dialects_keep_their_prompts():
+def test_the_pythonic_and_json_dialects_write_results_in_call_order_too():
+    # (review 195 #3: the same rule as template and the hosted providers; review 160 had left them as appended)
     conv = [HumanMessage("Weather in Paris and London?"), _parallel_turn(),
             ToolMessage("rainy", tool_call_id="c2", name="get_weather"),
             ToolMessage("sunny", tool_call_id="c1", name="get_weather")]
     text = get_dialect("json").render(conv, TOOLS).messages[-1]["content"]
-    assert text.index("London") < text.index("Paris")  # each result line names its call: written as appended
+    assert text.index("Paris") < text.index("London")

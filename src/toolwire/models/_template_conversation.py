@@ -1,11 +1,13 @@
-"""The conversation as the ``template`` dialect hands it to a GGUF's own chat template: results in call order, and
-what the template's own checks demand (:mod:`toolwire.models.dialects`).
+"""The conversation as the local model's dialects (:mod:`toolwire.models.dialects`) write it: results in call order,
+and, for the ``template`` dialect, what the GGUF's own chat template checks or leaves out.
 
 * Results go back in call order, one per call, exactly as the hosted providers get them
-  (:func:`ordered_messages`, through :func:`~toolwire.models.lowering._common.group_messages`, case E3): templates
-  such as Qwen2.5's write each result as a bare ``<tool_response>``, so the model pairs results with calls by place.
-  Of several results for one call (a retried tool) the last is sent; a call the conversation went on past without a
-  result gets an error result; a result that answers no call becomes a user turn saying what it is.
+  (:func:`ordered_messages`, through :func:`~toolwire.models.lowering._common.group_messages`, case E3), in every
+  dialect: templates such as Qwen2.5's write each result as a bare ``<tool_response>``, so the model pairs results
+  with calls by place. Of several results for one call (a retried tool) the last is sent; a call the conversation
+  went on past without a result gets an error result (``... was not run: the conversation went on without its
+  result``); a result that answers no call becomes, for ``template``, a user turn saying what it is (``pythonic``
+  and ``json`` write it as a result of ``name(...)``, as they write every result: in a user turn).
 * Every call of a turn, the invalid ones too (at their place in the reply), is a ``tool_calls`` entry
   (:func:`template_calls`), so that each result has its call: an invalid call's ``arguments`` are the text the
   model wrote (its error result says what was wrong with it).
@@ -32,7 +34,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall
+from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage
 from toolwire.models._text_content import json_form
 from toolwire.models.lowering._common import assistant_calls, group_messages
 
@@ -91,24 +93,42 @@ def _raises_after(template: str, at: int) -> bool:
     return "raise_exception" in (rest[:end.start()] if end else rest)
 
 
-def ordered_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+def ordered_messages(messages: Sequence[BaseMessage], *, keep_orphans: bool = False) -> list[BaseMessage]:
     """The conversation with each call's result right after its assistant turn, in call order, one per call
     (:func:`~toolwire.models.lowering._common.group_messages`, the hosted providers' rule; see the module's text).
 
     Args:
         messages: the conversation, oldest first.
+        keep_orphans: keep a result that answers no earlier call as the ToolMessage it is, at its place (for the
+            ``pythonic`` and ``json`` dialects, which write it as a result of ``name(...)``).
 
     Returns:
-        A new list of messages (results grouped, a stale call's error result added, an orphan result as a
-        HumanMessage saying what it is).
+        A new list of messages (results grouped, of several results for one call the last, a stale call's error
+        result added, an orphan result as a HumanMessage saying what it is unless ``keep_orphans``).
     """
+    orphans = _orphans(messages) if keep_orphans else []
+    given = {id(m) for m in messages}
     out: list[BaseMessage] = []
     for item in group_messages(messages):
         if isinstance(item, list):
             out.extend(item)
+        elif orphans and id(item) not in given:  # (the note group_messages wrote for the next orphan result)
+            out.append(orphans.pop(0))
         else:
             out.append(item)
     return out
+
+
+def _orphans(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
+    """The results whose id no earlier call made, in order (those :func:`group_messages` writes as user notes)."""
+    made: set[str] = set()
+    found: list[ToolMessage] = []
+    for message in messages:
+        if isinstance(message, AIMessage):
+            made.update(str(call.get("id")) for call in assistant_calls(message))
+        elif isinstance(message, ToolMessage) and message.tool_call_id not in made:
+            found.append(message)
+    return found
 
 
 def template_calls(message: AIMessage) -> list[dict[str, Any]]:

@@ -14,7 +14,8 @@ A *dialect* decides the prompt; a *format* (``"pythonic"``, ``"json"``, ``"herme
   call per assistant turn where it refuses more): see :mod:`toolwire.models._template_conversation`.
 * ``"pythonic"``: a system prompt lists the tools as Python function signatures and asks for a Python list
   of calls, ``[get_weather(city="Paris"), calculate(expression="2 + 2")]``; earlier calls are written
-  the same way and results come back as plain text in a user turn (``Function results:``). Names Python
+  the same way and results come back as plain text in a user turn (``Function results:``), one per call in call
+  order as in ``template``. Names Python
   cannot read as written are shown, allowed and written back in one Python-safe spelling
   (:class:`toolwire.parsing.pythonic.PythonNames`: ``get_weather`` for ``get-weather``, ``from_`` for a
   parameter ``from``) and read back as the real names.
@@ -303,9 +304,10 @@ class Dialect:
     ) -> Rendered:
         """Turn a conversation into template messages (and the template's ``tools``).
 
-        For ``template``, results are first put in call order, one per call, as the hosted providers get them
-        (:func:`~toolwire.models._template_conversation.ordered_messages`), and the messages are then written to
-        pass the template's checks (:attr:`rules`).
+        In every dialect, results are first put in call order, one per call, as the hosted providers get them
+        (:func:`~toolwire.models._template_conversation.ordered_messages`: of several results for one call the
+        last, a call the conversation went on past without a result answered with an error result). For
+        ``template`` the messages are then written to pass the template's checks (:attr:`rules`).
 
         Args:
             messages: the conversation, oldest first.
@@ -325,7 +327,7 @@ class Dialect:
         out: list[dict[str, Any]] = []
         names = _python_names(tools)
         question = ""  # the last user message's text: said again after the results the model now answers
-        for message in ordered_messages(messages) if self.name == "template" else messages:
+        for message in ordered_messages(messages, keep_orphans=self.name != "template"):
             if isinstance(message, AIMessage):
                 for call in message.tool_calls:
                     if call.get("id"):
