@@ -67,7 +67,10 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
     ``tool_calls`` may be toolwire's ``{"name", "args", "id"}`` or OpenAI's ``{"id", "type": "function",
     "function": {"name", "arguments"}}``; an OpenAI call whose arguments are not a JSON object (or that has no
     name) becomes an :class:`InvalidToolCall` keeping the raw text. OpenAI's ``refusal`` text is kept in
-    ``response_metadata["refusal"]``, as a provider reply gives it. Other keys (such as ``annotations`` and
+    ``response_metadata["refusal"]``, as a provider reply gives it. An assistant message's ``tool_use`` content
+    block (the Anthropic SDK's form of a call) that none of its calls has is read as one of its calls
+    (:func:`toolwire._content_calls.content_calls`); a user message's ``tool_result`` blocks stay content here,
+    and :func:`coerce_messages` reads them as ToolMessages. Other keys (such as ``annotations`` and
     ``audio`` of an OpenAI SDK message dump) are ignored, and a field whose value is ``None`` takes its default.
     An AI message's LangChain keys ``usage_metadata`` and ``additional_kwargs`` (in LangChain's flat
     ``message.model_dump()``, which :meth:`~toolwire.messages.BaseMessage.model_dump` writes too) are read as
@@ -193,9 +196,14 @@ def message_from_dict(data: dict[str, Any]) -> BaseMessage:
         if data.get("refusal"):
             fields["response_metadata"] = {**(fields.get("response_metadata") or {}), "refusal": data["refusal"]}
     try:
-        return cls(content, **fields)
+        message = cls(content, **fields)
     except (TypeError, ValueError) as exc:  # a backstop: the checks above should leave nothing for these
         raise UserError(f"Cannot read a saved {kind!r} message ({exc}); fix the saved data.") from None
+    if isinstance(message, AIMessage):  # the Anthropic SDK's form: a call only as a tool_use block (review 195 #2)
+        from toolwire._content_calls import content_calls
+
+        return content_calls(message)
+    return message
 
 
 def _from_langchain_dump(dump: dict[str, Any]) -> dict[str, Any]:
@@ -441,17 +449,30 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
     :func:`toolwire.interop.langchain.from_langchain_messages` converts them (see :func:`langchain_message`); a
     LangChain prompt value (``ChatPromptTemplate.invoke(...)``) is read as its ``to_messages()``.
 
+    A conversation in the Anthropic SDK's form is read as the calls and results it holds (review 195 #2,
+    :func:`toolwire._content_calls.read_content_calls`): an AI message's ``tool_use`` content block that none of its
+    calls has (by id) becomes one of its calls, and a user message's ``tool_result`` blocks become ToolMessages
+    (before a user message with the rest of its content), so every provider sends the call with its result.
+
     Args:
         value: the input, in any of the forms above.
 
     Returns:
-        A new list of messages, in the given order (the messages themselves are not copied).
+        A new list of messages, in the given order (the messages themselves are not copied, except an AI message
+        given a call from its content, and a user message split into its results and the rest).
 
     Raises:
         UserError: ``value`` is None, empty or of another type, an item is none of these (the message names its
-            type with its package: ``a LangChain FunctionMessage``), a tuple names an unknown role, or a dict cannot
-            be read.
+            type with its package: ``a LangChain FunctionMessage``), a tuple names an unknown role, a dict cannot
+            be read, or a ``tool_result`` block has no ``tool_use_id``.
     """
+    from toolwire._content_calls import read_content_calls
+
+    return read_content_calls(_coerced(value))
+
+
+def _coerced(value: Any) -> list[BaseMessage]:
+    """:func:`coerce_messages` before its content blocks are read as calls and results."""
     from toolwire._printing import type_label
     from toolwire.errors import UserError
 
@@ -465,7 +486,7 @@ def coerce_messages(value: Any) -> list[BaseMessage]:
         if (message := other_message(value)) is not None:
             return [message]
         if _is_prompt_value(value):  # a LangChain prompt's output, read as LangChain's chat models read it
-            return coerce_messages(value.to_messages())
+            return _coerced(value.to_messages())
         if type(value).__name__ == "AgentResult" and type(value).__module__.startswith("toolwire"):  # (Pydantic AI and
             # the Agents SDK continue from their result object: review 101; only toolwire's, review 102)
             raise UserError(

@@ -26,6 +26,7 @@ import re
 import unicodedata
 from typing import Any
 
+from toolwire._content_calls import read_content_calls
 from toolwire._warn_site import warn_user
 from toolwire.errors import UserError
 from toolwire.messages import (
@@ -342,7 +343,10 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
     after the conversation has started is moved there too, with a logged warning (its place is lost).
     Tool results that answer one assistant turn go into one ``user`` turn, as ``tool_result`` blocks in the
     order of that turn's calls (case E3), ahead of any user text that follows; consecutive turns of one role
-    are merged; empty text is dropped; text blocks keep their ``cache_control``.
+    are merged; empty text is dropped; text blocks keep their ``cache_control``. A call or result given only as a
+    ``tool_use`` / ``tool_result`` content block is read as one first
+    (:func:`~toolwire._content_calls.read_content_calls`, as every model's input is: review 195 #2), so a
+    ``tool_result`` is never sent without its ``tool_use``.
 
     Args:
         messages: the conversation, toolwire messages in order.
@@ -350,6 +354,10 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
     Returns:
         ``(system, [{"role": "user" | "assistant", "content": [blocks]}])``; ``system`` is a string, a list
         of text blocks, or ``None`` when there is no system text.
+
+    Raises:
+        UserError: a block Anthropic cannot take (see :func:`_blocks`), or a ``tool_result`` block without its
+            ``tool_use_id``.
     """
     system: list[tuple[str, list[dict[str, Any]]]] = []  # (text, text blocks) of each system message
     turns: list[dict[str, Any]] = []
@@ -362,7 +370,7 @@ def lower_messages(messages: list[BaseMessage]) -> tuple[str | list[dict[str, An
         else:
             turns.append({"role": role, "content": blocks})
 
-    for item in group_messages(messages):
+    for item in group_messages(read_content_calls(messages)):
         if isinstance(item, list):
             add("user", [_tool_result(m) for m in item])
         elif isinstance(item, SystemMessage):
