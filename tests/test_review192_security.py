@@ -15,6 +15,7 @@ No model is loaded; only local servers on 127.0.0.1 are reached.
 from __future__ import annotations
 
 import base64
+import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -70,7 +71,7 @@ class _Mirror(BaseHTTPRequestHandler):
 def mirror() -> Iterator[int]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Mirror)
     _Mirror.seen = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield server.server_address[1]
     server.shutdown()
@@ -180,3 +181,61 @@ def test_masking_url_credentials_stays_linear(text: str) -> None:
     redact_url(text)
     url_secrets(text)
     assert time.perf_counter() - start < 3  # (about 0.1 s; a quadratic search takes minutes)
+
+
+# -- 3. a base_url's user info echoed as "Authorization: Basic <Base64>" ------------------------------------------
+
+
+class _Echo(BaseHTTPRequestHandler):
+    """A proxy that answers 401 and quotes the request's Authorization header (as some gateways do)."""
+
+    seen: ClassVar[list[dict[str, str]]] = []
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        self.seen.append(dict(self.headers))
+        said = f"Bad credentials: {self.headers.get('authorization')}; headers {dict(self.headers)}"
+        body = json.dumps({"error": {"message": said, "type": "invalid_request_error", "code": "bad_key"}}).encode()
+        self.send_response(401)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def echo() -> Iterator[int]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Echo)
+    _Echo.seen = []
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize(("provider", "sdk"), [("ChatOpenAI", "openai"), ("ChatAnthropic", "anthropic"),
+                                               ("ChatGoogleGenAI", "google.genai")])
+@pytest.mark.parametrize("user_info", ["alice:hunter2PASSWORDvalue", "alice:hunter2%2FPASSWORD", "tokenONLY123456"])
+def test_an_echoed_basic_auth_header_of_the_base_urls_user_info_is_masked(provider: str, sdk: str, user_info: str,
+                                                                         echo: int) -> None:
+    import traceback
+    from urllib.parse import unquote
+
+    from toolwire import models
+    from toolwire.errors import ProviderError
+
+    pytest.importorskip(sdk)
+    plain = unquote(user_info)
+    sent = base64.b64encode((plain if ":" in plain else plain + ":").encode()).decode()
+    model = getattr(models, provider)(model="m", api_key="sk-proj-SECRETKEY0123456789abcdef",
+                                      base_url=f"http://{user_info}@127.0.0.1:{echo}/v1", max_retries=0)
+    with pytest.raises(ProviderError) as failed:
+        model.invoke("hi")
+    assert any(sent in str(headers) for headers in _Echo.seen)  # (what the proxy got, and echoed)
+    shown = "".join(traceback.format_exception(failed.value))
+    assert sent not in shown and sent[:12] not in shown and plain not in shown and user_info not in shown
+    assert "SECRETKEY" not in shown and "Basic **********" in shown

@@ -16,10 +16,12 @@ masked: the :class:`SDKErrors` mixin of :class:`~toolwire.models._sdk.SDKChatMod
 
 from __future__ import annotations
 
+import base64
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, NoReturn
+from urllib.parse import unquote
 
 from toolwire._secrets import mask_secret, scrub_exception, url_secrets
 from toolwire.errors import ProviderError, UserError
@@ -29,6 +31,19 @@ from toolwire.models._retry import hide_cause
 from toolwire.models.base import ChatRequest
 
 __all__ = ["SDKErrors", "ahold_json_body", "hold_json_body"]
+
+
+def _as_sent(parts: Iterable[str]) -> list[str]:
+    """``parts`` (a base URL's secrets, :func:`~toolwire._secrets.url_secrets`), each followed by the forms it is
+    sent in: percent-decoded, and the Base64 of that (with a ``:`` added to a user info without one) that httpx
+    sends as ``Authorization: Basic <Base64>`` for a URL's user info, which a proxy may echo in its error body
+    (review 192 #3). The Base64 of a query value is added too: masking it costs nothing."""
+    found: list[str] = []
+    for part in parts:
+        plain = unquote(part)
+        pair = plain if ":" in plain else plain + ":"
+        found += [part, plain, base64.b64encode(pair.encode("utf-8")).decode("ascii")]
+    return list(dict.fromkeys(found))
 
 
 def _json_response(stream: Any) -> Any:
@@ -207,10 +222,12 @@ class SDKErrors:
 
     def _scrub(self, exc: BaseException) -> bool:
         """Mask in place, in ``exc`` and what it chains, the API key and the secrets of the base URL (given, or
-        the one the SDK reads from :attr:`base_url_env`: an SDK error may quote the request URL; review 51).
+        the one the SDK reads from :attr:`base_url_env`: an SDK error may quote the request URL; review 51), as
+        written and as sent: the user info's ``user:password`` decoded, and in Base64, as the HTTP library sends it
+        in ``Authorization: Basic ...``, which a proxy may echo (review 192 #3).
         Returns :func:`~toolwire._secrets.scrub_exception`'s verdict for all of them."""
         url = self.base_url or (os.environ.get(self.base_url_env) if self.base_url_env else None)
-        secrets = [self._secret_key(), *(part for part in url_secrets(url) if len(part) >= 4)]
+        secrets = [self._secret_key(), *_as_sent(part for part in url_secrets(url) if len(part) >= 4)]
         return all([scrub_exception(exc, secret) for secret in secrets])  # (a list: every secret is masked)
 
     def _secret_key(self) -> str:
