@@ -192,3 +192,113 @@ def test_item_errors_or_a_right_answer_first_do_not_stop_the_run(tmp_path: Path)
     assert len(report.items) == 8 and report.finished is not None
     report = run_bfcl(ScriptedChatModel([*_replies(1), *[_refused] * 7]), data, "simple_python")
     assert len(report.items) == 8 and report.finished is not None
+
+
+# --- #3: two runs into one --out at the same time -------------------------------------------------------------------
+
+_HOLDER = """
+import sys
+from pathlib import Path
+from toolwire.evals._report_lock import report_lock
+with report_lock(Path(sys.argv[1])):
+    print("locked", flush=True)
+    sys.stdin.read()  # until the test closes it (or kills this process)
+"""
+
+
+def _hold(out: Path) -> Any:
+    """A process that holds the lock of ``out`` until its stdin is closed."""
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen([sys.executable, "-c", _HOLDER, str(out)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    return holder
+
+
+def test_a_second_run_into_one_out_is_refused_and_the_first_keeps_its_items(tmp_path: Path) -> None:
+    data, out = add_one_data(tmp_path / "d", 2), tmp_path / "r.json"
+    holder = _hold(out)
+    try:
+        model = ScriptedChatModel(_replies(2), cycle=True)
+        with pytest.raises(UserError, match=rf"^'{out}' is being written by another run \(process {holder.pid}\): "
+                                            r"wait for it to end, or pass another --out\.$"):
+            run_bfcl(model, data, "simple_python", out=out)
+        assert not model.requests and not out.exists()
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
+    assert not (tmp_path / "r.json.lock").exists()  # removed when the run that held it ended
+    report = run_bfcl(ScriptedChatModel(_replies(2), cycle=True), data, "simple_python", out=out)
+    assert len(report.items) == 2 and not (tmp_path / "r.json.lock").exists()
+
+
+def test_a_lock_left_by_a_killed_run_is_taken_over(tmp_path: Path) -> None:
+    data, out = add_one_data(tmp_path / "d", 2), tmp_path / "r.json"
+    holder = _hold(out)
+    holder.kill()
+    holder.wait(10)
+    assert (tmp_path / "r.json.lock").exists()  # (a killed run removes nothing)
+    report = run_bfcl(ScriptedChatModel(_replies(2), cycle=True), data, "simple_python", out=out)
+    assert len(report.items) == 2 and not (tmp_path / "r.json.lock").exists()
+
+
+def test_the_command_refuses_a_second_run_before_loading_the_model(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire.cli import app
+    from toolwire.evals import cli as eval_cli
+
+    data, out = add_one_data(tmp_path / "d", 2), tmp_path / "r.json"
+    monkeypatch.setattr(eval_cli, "_load_model", lambda *a, **k: pytest.fail("the model was loaded"))
+    holder = _hold(out)
+    try:
+        result = CliRunner().invoke(app, ["eval", "bfcl", "--data", str(data), "--category", "simple_python",
+                                          "--out", str(out)])
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
+    assert result.exit_code == 1
+    assert f"error: '{out}' is being written by another run (process {holder.pid})" in result.output
+
+
+def test_ctrl_c_releases_the_lock_and_the_rerun_resumes(tmp_path: Path) -> None:
+    from toolwire.evals.bfcl_runner import RunInterrupted
+
+    data, out = add_one_data(tmp_path / "d", 3), tmp_path / "r.json"
+
+    def interrupt(messages: list[Any]) -> Any:
+        raise KeyboardInterrupt
+
+    with pytest.raises(RunInterrupted):
+        run_bfcl(ScriptedChatModel([*_replies(1), interrupt]), data, "simple_python", out=out)
+    assert not (tmp_path / "r.json.lock").exists()
+    again = ScriptedChatModel(_replies(3)[1:])
+    report = run_bfcl(again, data, "simple_python", out=out)
+    assert len(again.requests) == 2 and [i.valid for i in report.items] == [True] * 3
+
+
+def test_the_same_thread_may_lock_again_but_another_thread_may_not(tmp_path: Path) -> None:
+    import threading
+
+    from toolwire.evals._report_lock import report_lock
+
+    out, seen = tmp_path / "r.json", []
+
+    def other() -> None:
+        try:
+            with report_lock(out):
+                seen.append("locked")
+        except UserError as exc:
+            seen.append(str(exc))
+
+    with report_lock(out), report_lock(out):
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+    assert seen and "is being written by another run" in seen[0]
+    assert not (tmp_path / "r.json.lock").exists()
+    other()
+    assert seen[-1] == "locked"

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from toolwire.errors import UserError
+from toolwire.evals._report_lock import report_lock
 from toolwire.evals._run_stops import _FAILED_IN_A_ROW as _FAILED_IN_A_ROW  # (re-exported: tests read it here)
 from toolwire.evals._run_stops import _failure, _Failures
 from toolwire.evals._run_stops import _server_trouble as _server_trouble
@@ -350,7 +351,9 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             (:data:`toolwire.evals.bfcl.CATEGORIES`).
         limit: the first ``limit`` items of each category (None: all).
         concurrency: how many items run at once, on threads (1: one after the other).
-        out: a JSON report file, rewritten atomically after every item (an empty file counts as none yet). If it
+        out: a JSON report file, rewritten atomically after every item (an empty file counts as none yet), and
+            locked for the run (a lock file ``<out>.lock`` beside it, removed at the end: a second run into it at
+            the same time is refused; one left by a killed run is taken over). If it
             holds a report, the item ids it scored are not run again (resume), unless their question or answer key
             changed (another data folder, another BFCL version); items that failed with ``"error"`` are run again.
             Items it holds outside this run's ``categories``/``limit`` are kept (after this run's items), so a
@@ -371,7 +374,8 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
             (:func:`model_settings`), items outside this run's selection scored on another data folder (kept,
             they would be counted unchecked; a report records its folder as an absolute path, and an older report's
             relative one is taken as relative to the current directory or to the report's own, either matching:
-            :func:`_same_folder`), or an item of another category with the id of one of this run's.
+            :func:`_same_folder`), an item of another category with the id of one of this run's, or an ``out``
+            another run is writing (or whose lock file cannot be made).
         RunStopped: a :class:`~toolwire.errors.UserError`: the model failed (raised) on :data:`_FAILED_IN_A_ROW`
             items in a row with server trouble, or on this run's first :data:`_FAILED_IN_A_ROW` items (those ``out``
             held as failed left out) with one and the same 4xx error, while items were left to run (the items
@@ -390,6 +394,13 @@ def run_bfcl(model: Any, data_dir: str | Path, categories: str | Iterable[str] |
     cats = parse_categories(categories)
     items = load_items(data_dir, cats, limit)  # every item's tools, before the model is asked anything
     out_path = Path(out) if out is not None else None
+    with report_lock(out_path):  # one run at a time per report (review 197 #3)
+        return _run(model, items, cats, data_dir, concurrency, out_path, progress, on_resume)
+
+
+def _run(model: Any, items: list[BfclItem], cats: list[str], data_dir: str | Path, concurrency: int,
+         out_path: Path | None, progress: Progress | None, on_resume: Callable[[int, int], None] | None) -> Report:
+    """:func:`run_bfcl`'s run once its items are loaded and its report file locked (its arguments and errors)."""
     name = model_label(model)
     settings = model_settings(model)
     done: dict[str, ItemResult] = {}

@@ -20,6 +20,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, wait
+from contextlib import ExitStack
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any
@@ -39,6 +40,7 @@ from rich.table import Table
 from toolwire._cli_errors import share, whole_number
 from toolwire._printing import terminal_text
 from toolwire.errors import ToolwireError, UserError
+from toolwire.evals._report_lock import report_lock
 from toolwire.evals.bfcl import CATEGORIES, parse_categories
 from toolwire.evals.bfcl_runner import RunStopped, load_items, run_bfcl
 from toolwire.evals.report import Report, load_published_scores, parse_item_counts, write_html
@@ -385,7 +387,8 @@ def bfcl(
                                              parser=_CONCURRENCY)] = 1,
     out: Annotated[Path | None, typer.Option(help=(
         "JSON report; rerun with the same file to resume (items outside the run's selection are kept; "
-        "a file of another model, server, data folder or other settings is refused)."))] = None,
+        "a file of another model, server, data folder or other settings, or one another run is writing, is "
+        "refused)."))] = None,
     html: Annotated[Path | None, typer.Option(help="Write a self-contained HTML report here.")] = None,
 ) -> None:
     """Score a model on BFCL single-turn categories with toolwire's AST checker.
@@ -399,9 +402,11 @@ def bfcl(
         console = Console(width=max(console.width, 160))
     err = Console(stderr=True)
     published: dict[str, dict[str, float]] = {}
+    locks = ExitStack()
     try:
         cats = parse_categories(category)
         _check_outputs(out, html)  # before the run: a folder given as --html would fail only after it
+        locks.enter_context(report_lock(out))  # another run into --out refused before the model loads (review 197 #3)
         items = load_items(data, cats, limit)  # read and checked before the model loads (a GGUF takes seconds), then
         # again by the run: a function doc that makes no tool, or an id in two categories, said now, not mid-run
         resumed = Report.load_existing(out) if out is not None else None  # (an empty file: none yet, review 167)
@@ -463,6 +468,8 @@ def bfcl(
     except Exception as exc:  # one clear line, never a traceback
         typer.echo(terminal_text(f"error: {_said(exc)}"), err=True)
         raise typer.Exit(1) from None
+    finally:
+        locks.close()
 
 
 def _said(exc: Exception) -> str:
