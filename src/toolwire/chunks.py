@@ -59,7 +59,10 @@ class AIMessageChunk(ChunkLangChainAPI):
     The constructor also takes LangChain's keywords, read as :class:`AIMessage` reads them: ``usage_metadata``
     (LangChain's name for ``usage``) and ``additional_kwargs`` (kept in ``response_metadata["additional_kwargs"]``;
     OpenAI-format streamed calls there, ``[{"index", "id", "function": {"name", "arguments"}}]``, are read as the
-    ``tool_call_chunks`` when those are not given, as LangChain reads them).
+    ``tool_call_chunks`` when those are not given, as LangChain reads them), and the other keys its own
+    :meth:`model_dump` writes, so ``AIMessageChunk(**chunk.model_dump())`` rebuilds it (review 195 #5): ``type``
+    (``"AIMessageChunk"``), ``tool_calls`` (the calls the chunks make; given without chunks, they become chunks of
+    their own) and ``chunk_position`` (None or ``"last"``).
 
     ``a + b`` merges two chunks; :func:`merge_chunks` merges many in linear time.
 
@@ -75,7 +78,8 @@ class AIMessageChunk(ChunkLangChainAPI):
         UserError: ``tool_call_chunks`` or ``invalid_tool_calls`` (or ``additional_kwargs["tool_calls"]``) is one
             piece (a dict) rather than a list of them, or an item of ``additional_kwargs["tool_calls"]`` is no dict;
             both ``usage`` and a different ``usage_metadata``; a ``usage_metadata`` or ``additional_kwargs`` that
-            is not a dict, or a token count in it that is not a whole number of 0 or more.
+            is not a dict, or a token count in it that is not a whole number of 0 or more; a ``type`` other than
+            ``"AIMessageChunk"``, a ``chunk_position`` other than None or ``"last"``.
     """
 
     __slots__ = ("_made_ids", "content", "id", "invalid_tool_calls", "name", "provider_data", "response_metadata",
@@ -95,7 +99,12 @@ class AIMessageChunk(ChunkLangChainAPI):
         name: str | None = None,
         usage_metadata: Usage | dict[str, Any] | None = None,
         additional_kwargs: dict[str, Any] | None = None,
+        type: str | None = None,
+        tool_calls: Sequence[ToolCall] | None = None,
+        chunk_position: str | None = None,
     ) -> None:
+        if type is not None or tool_calls is not None or chunk_position is not None:  # its own model_dump()'s keys
+            tool_call_chunks = _dumped_keys(type, tool_calls, chunk_position, tool_call_chunks)
         if usage_metadata is not None or additional_kwargs is not None:  # LangChain's keywords
             from toolwire._message_dicts import langchain_keywords
 
@@ -247,6 +256,40 @@ class AIMessageChunk(ChunkLangChainAPI):
             id=self.id,
             name=self.name,
         )
+
+
+def _dumped_keys(kind: Any, tool_calls: Any, chunk_position: Any,
+                 tool_call_chunks: Sequence[ToolCallChunk] | None) -> Sequence[ToolCallChunk] | None:
+    """Check the keys of LangChain's chunk that :meth:`AIMessageChunk.model_dump` writes and the constructor is given
+    back (``AIMessageChunk(**chunk.model_dump())``, LangChain's ``messages_from_dict``: review 195 #5), and return the
+    ``tool_call_chunks`` to make the chunk with: those given, or, when none are, chunks of ``tool_calls`` (each call's
+    arguments as JSON text, no index), as LangChain makes them; calls given beside chunks are the chunks' own
+    reading, so the chunks win, as on LangChain's chunk.
+
+    Raises:
+        UserError: ``kind`` (``type``) is not ``"AIMessageChunk"``, ``chunk_position`` is not None or ``"last"``, or
+            ``tool_calls`` is not a list of call dicts.
+    """
+    import json
+
+    from toolwire._call_records import _checked_call
+
+    if kind is not None and kind != "AIMessageChunk":
+        raise UserError(f"AIMessageChunk was given type={str(kind)[:40]!r}, but its type is 'AIMessageChunk': leave "
+                        "type out, or make the message class of that type (message_from_dict picks it).")
+    if chunk_position not in (None, "last"):
+        raise UserError(f"AIMessageChunk was given chunk_position={str(chunk_position)[:40]!r}: leave it out, or "
+                        "give None or 'last' (toolwire reads a chunk's calls whatever its position).")
+    if tool_call_chunks or not tool_calls:
+        return tool_call_chunks
+    chunks = []
+    for raw in _call_list(tool_calls, "tool_calls", "AIMessageChunk"):
+        call = _checked_call(raw)  # (arguments that cannot be read stay their text: an invalid call once merged)
+        args = call["args"]
+        chunks.append(ToolCallChunk(name=call["name"], id=call["id"], index=None, type="tool_call_chunk",
+                                    args=args if isinstance(args, str) or args is None
+                                    else json.dumps(args, ensure_ascii=False)))
+    return chunks
 
 
 def _raw_chunk(raw: dict[str, Any]) -> ToolCallChunk:
