@@ -239,3 +239,44 @@ def test_an_echoed_basic_auth_header_of_the_base_urls_user_info_is_masked(provid
     shown = "".join(traceback.format_exception(failed.value))
     assert sent not in shown and sent[:12] not in shown and plain not in shown and user_info not in shown
     assert "SECRETKEY" not in shown and "Basic **********" in shown
+
+
+# -- 5. bidi controls on the terminal -----------------------------------------------------------------------------
+
+_BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f",
+         "\u061c"]
+
+
+@pytest.mark.parametrize("char", _BIDI)
+def test_terminal_text_escapes_bidi_controls(char: str) -> None:
+    from toolwire._printing import terminal_text
+
+    shown = terminal_text(f'delete_files(path="/home/me/{char}txt.sgol/")\x1b')
+    assert char not in shown
+    assert shown == f'delete_files(path="/home/me/\\u{ord(char):04x}txt.sgol/")\\x1b'
+
+
+@pytest.mark.parametrize("char", _BIDI)
+def test_terminal_json_escapes_bidi_controls_and_reads_back_the_same(char: str) -> None:
+    from toolwire._printing import terminal_json
+
+    value = {"path": f"/home/me/{char}txt.sgol/", "pt": "ação"}
+    shown = terminal_json(value)
+    assert char not in shown and f"\\u{ord(char):04x}" in shown and "ação" in shown
+    assert json.loads(shown) == value
+
+
+def test_ask_prints_a_tool_call_with_bidi_controls_escaped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire import cli
+    from toolwire.messages import AIMessage
+    from toolwire.testing import ScriptedChatModel
+
+    model = ScriptedChatModel([AIMessage(content="", tool_calls=[
+        {"name": "echo", "args": {"text": "/home/me/\u202etxt.sgol/"}, "id": "c1"}]),
+        AIMessage(content="done \u2066right\u2069")])
+    monkeypatch.setattr(cli, "_model", lambda *args, **kwargs: model)
+    result = CliRunner().invoke(cli.app, ["ask", "hi"])
+    assert not any(char in result.output for char in _BIDI), result.output
+    assert "\\u202e" in result.output and "\\u2066" in result.output

@@ -69,25 +69,36 @@ def json_text(value: Any) -> str:
         return safe_text(value)
 
 
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+"""The bidirectional-text controls (marks, embeddings, overrides, isolates): on a terminal that renders bidi text
+they make a line show its characters in another order than they are (CVE-2021-42574, "Trojan Source")."""
+_CONTROLS = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{_BIDI}]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def terminal_text(text: str) -> str:
     """Return ``text`` (a model's reply, a tool's result) safe to print on a terminal: its control characters other
     than line ends and tabs (ESC, which starts the sequences that recolour, retitle or clear a terminal or write its
-    clipboard; a lone carriage return that overwrites the line) shown as ``\\x1b``-style escapes instead of sent.
-    A Windows line end (CR LF) is a line end."""
-    return _CONTROLS.sub(lambda match: f"\\x{ord(match.group()):02x}", text.replace("\r\n", "\n"))
+    clipboard; a lone carriage return that overwrites the line) shown as ``\\x1b``-style escapes instead of sent,
+    and the bidirectional-text controls (U+202E, which shows the rest of a line right to left; U+202A-202D,
+    U+2066-2069, U+200E, U+200F, U+061C) as ``\\u202e``-style escapes, so a line is shown in the order it is
+    (review 192 #5). A Windows line end (CR LF) is a line end."""
+    return _CONTROLS.sub(_escaped, text.replace("\r\n", "\n"))
 
 
-_DEL_AND_C1 = re.compile(r"[\x7f-\x9f]")
+_DEL_AND_C1 = re.compile(f"[\\x7f-\\x9f{_BIDI}]")
 
 
 def terminal_json(value: Any) -> str:
     """Return ``value`` (JSON data) as indented JSON safe to print on a terminal: ``json.dumps`` escapes only the
     controls below U+0020, so DEL and the 8-bit C1 controls (U+009B, an 8-bit CSI; U+009D, an OSC) are written as
     ``\\u009b``-style escapes too, which a JSON reader reads back as the same characters (review 154 #3: they
-    reached the terminal raw). Other text, Portuguese too, is kept as it is.
+    reached the terminal raw), and so are the bidirectional-text controls (U+202E and the others
+    :func:`terminal_text` escapes; review 192 #5). Other text, Portuguese too, is kept as it is.
 
     Args:
         value: the data; what JSON cannot hold is written as its ``str()``.
