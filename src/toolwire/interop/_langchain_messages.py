@@ -265,7 +265,9 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
         kept (``toolwire_invalid_call_index``) as their ``index``. A legacy OpenAI ``function_call`` in an AI message
         without tool calls is read as its tool call (arguments text parsed as a call's are; an id is made). A system,
         human, tool or chat message's ``additional_kwargs``/``response_metadata`` have no place in toolwire's
-        message: they are left out with a ``UserWarning`` naming their keys.
+        message: they are left out with a ``UserWarning`` naming their keys. An AI message whose call is only an
+        Anthropic ``tool_use`` content block gets that call, and a human message's ``tool_result`` blocks become
+        ToolMessages (:func:`toolwire._content_calls.read_content_calls`), as a model reads its input.
 
     Raises:
         UserError: langchain-core is not installed, ``messages`` is not a message or an iterable of them, or a
@@ -273,6 +275,7 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
             unknown role: the message says what to pass instead), or an item is neither a LangChain message nor one
             toolwire reads.
     """
+    from toolwire._content_calls import read_content_calls
     from toolwire._message_dicts import _is_role_pair
     from toolwire.messages import coerce_messages
 
@@ -325,4 +328,6 @@ def from_langchain_messages(messages: Any) -> list[BaseMessage]:
             out.append(roles[msg.role](content, **common))
         else:
             raise unconvertible_langchain(msg)
-    return out
+    # an AI message's call kept only as an Anthropic ``tool_use`` block, and ``tool_result`` blocks in a user turn,
+    # read as the calls and results they are, as a model reads its input (review 195 #2)
+    return read_content_calls(out)
