@@ -24,12 +24,19 @@ and, for the ``template`` dialect, what the GGUF's own chat template checks or l
 
   A check the template still fails is the template's own :class:`~toolwire.errors.UserError`
   (:meth:`toolwire.models.chat_template.ChatTemplate.render`).
+* Some templates show only a leading system message and skip any later one without a word (Mistral v0.3's: its
+  ``messages[0]`` is the system prompt, other ``system`` turns render as nothing). Found by rendering a short
+  conversation with the template (:func:`template_rules`); such a template gets each later system message added to
+  the leading one, with a warning on the ``toolwire.models`` log, as the Anthropic lowering does with a system message
+  mid-conversation, so no instruction is lost.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import logging
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -46,6 +53,13 @@ _ID_LENGTH_SAID = re.compile(r"(?i)ids? should be [a-z ]*strings? (?:with|of) le
 # ``not message.tool_calls|length == 1``, ``message['tool_calls'] | length > 1``, ``tool_calls|length != 1``
 _ONE_CALL = re.compile(r"""tool_calls['"]?\s*\]?\s*\|\s*length\s*(?:!=\s*1|>\s*1|==\s*1)\b""")
 _MAX_ID_LENGTH = 64  # the letters and digits a sha256 gives in hex
+# a short conversation rendered with the template to see whether it shows a system message that is not the first
+_FIRST_SYSTEM, _LATER_SYSTEM = "toolwire-probe-first-system", "toolwire-probe-later-system"
+_SYSTEM_PROBE = ({"role": "system", "content": _FIRST_SYSTEM}, {"role": "user", "content": "Hello."},
+                 {"role": "assistant", "content": "Hello."}, {"role": "system", "content": _LATER_SYSTEM},
+                 {"role": "user", "content": "Go on."})
+
+log = logging.getLogger("toolwire.models")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -55,10 +69,13 @@ class TemplateRules:
     Attributes:
         call_id_length: the length every call id must have (0: any).
         one_call_per_turn: the template refuses an assistant turn of more than one call.
+        later_system_dropped: the template shows a leading system message but skips any later one (Mistral
+            v0.3's): :func:`fit_to_rules` adds later system messages to the leading one.
     """
 
     call_id_length: int = 0
     one_call_per_turn: bool = False
+    later_system_dropped: bool = False
 
 
 NO_RULES = TemplateRules()
@@ -66,24 +83,43 @@ NO_RULES = TemplateRules()
 
 
 def template_rules(template: str | None) -> TemplateRules:
-    """Read from a chat template's text the checks it makes with ``raise_exception``.
+    """Read from a chat template's text the checks it makes with ``raise_exception``, and whether it shows a
+    system message that is not the first.
 
     Args:
         template: the Jinja source (None: no rules).
 
     Returns:
         The :class:`TemplateRules`: a fixed id length where the template compares an id's ``length`` with a
-        number (or says ids should be strings of some length), and one call per turn where it raises when a
-        message's ``tool_calls`` are not exactly one.
+        number (or says ids should be strings of some length), one call per turn where it raises when a
+        message's ``tool_calls`` are not exactly one, and ``later_system_dropped`` where a short conversation
+        rendered with it shows its leading system message but not a later one (a template that cannot render that
+        conversation, or shows neither, is taken to show both).
     """
-    if not template or "raise_exception" not in template:
+    if not template:
         return NO_RULES
+    dropped = _drops_later_system(template)
+    if "raise_exception" not in template:
+        return TemplateRules(later_system_dropped=dropped)
     length = 0
     found = _ID_LENGTH.search(template) or _ID_LENGTH_SAID.search(template)
     if found is not None and _raises_after(template, found.end()):
         length = int(found.group(1))
     one = any(_raises_after(template, m.end()) for m in _ONE_CALL.finditer(template))
-    return TemplateRules(length if 0 < length <= _MAX_ID_LENGTH else 0, one)
+    return TemplateRules(length if 0 < length <= _MAX_ID_LENGTH else 0, one, dropped)
+
+
+@functools.lru_cache(maxsize=8)
+def _drops_later_system(template: str) -> bool:
+    """Whether ``template`` renders :data:`_SYSTEM_PROBE` with its first system message and without its later one
+    (rendered once per template text; a template that cannot render it is taken to show both)."""
+    from toolwire.models.chat_template import ChatTemplate, Rendered
+
+    try:
+        prompt = ChatTemplate(template).render(Rendered([dict(m) for m in _SYSTEM_PROBE], None))
+    except Exception:  # (a template refusing the probe: nothing is known, nothing is changed)
+        return False
+    return _FIRST_SYSTEM in prompt and _LATER_SYSTEM not in prompt
 
 
 def _raises_after(template: str, at: int) -> bool:
@@ -162,9 +198,13 @@ def fit_to_rules(messages: list[dict[str, Any]], rules: TemplateRules) -> list[d
         rules: the template's :class:`TemplateRules`.
 
     Returns:
-        A new list: ids mapped to ``rules.call_id_length`` letters and digits, and, with ``one_call_per_turn``,
-        each turn of several calls split into single-call turns, each followed by its results.
+        A new list: with ``later_system_dropped``, each system message after the first message added to the
+        leading system message (one is put first when there is none; logged); ids mapped to
+        ``rules.call_id_length`` letters and digits; and, with ``one_call_per_turn``, each turn of several calls
+        split into single-call turns, each followed by its results.
     """
+    if rules.later_system_dropped:
+        messages = _fold_later_system(messages)
     if rules.call_id_length:
         short = _ShortIds(rules.call_id_length)
         messages = [_with_ids(m, short) for m in messages]
@@ -191,6 +231,23 @@ def fit_to_rules(messages: list[dict[str, Any]], rules: TemplateRules) -> list[d
                 out.append(mine)
         out.extend(results)  # (none after grouping: each result answers one of the turn's calls)
     return out
+
+
+def _fold_later_system(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each system message but a leading one added to the leading one (see :func:`fit_to_rules`)."""
+    later = {n for n, m in enumerate(messages) if n > 0 and m.get("role") == "system"}
+    if not later:
+        return messages
+    texts = [messages[n].get("content") or "" for n in sorted(later)]
+    rest = [m for n, m in enumerate(messages) if n not in later]
+    if not any(texts):  # (empty system messages: nothing to keep)
+        return rest
+    log.warning("ChatLlamaCpp: a SystemMessage after the conversation started is added to the leading system "
+                "message (this model's chat template shows no other system message), not at its place")
+    if rest and rest[0].get("role") == "system":
+        joined = "\n\n".join(filter(None, (rest[0].get("content") or "", *texts)))
+        return [{**rest[0], "content": joined}, *rest[1:]]
+    return [{"role": "system", "content": "\n\n".join(filter(None, texts))}, *rest]
 
 
 def _with_ids(message: dict[str, Any], short: _ShortIds) -> dict[str, Any]:

@@ -307,7 +307,8 @@ class Dialect:
         In every dialect, results are first put in call order, one per call, as the hosted providers get them
         (:func:`~toolwire.models._template_conversation.ordered_messages`: of several results for one call the
         last, a call the conversation went on past without a result answered with an error result). For
-        ``template`` the messages are then written to pass the template's checks (:attr:`rules`).
+        ``template`` the messages are then written to pass the template's checks (:attr:`rules`), a later system
+        message added to the leading one where the template would skip it.
 
         Args:
             messages: the conversation, oldest first.
