@@ -238,7 +238,11 @@ def _local_file(name: str) -> bool:
 
 def _split_model_url(text: str) -> tuple[str, str, str]:
     """``"<model>@<base_url>"`` as ``(model, "@", base_url)``: split before the URL's scheme (the URL may hold
-    ``user:token@``), else at the last ``@`` (a URL without a scheme, refused later with its own message)."""
+    ``user:token@``), else at the last ``@`` (a URL without a scheme, refused later with its own message). A text
+    that is a URL alone is ``("", "@", text)``: no model named, rather than a model named after the URL's user info
+    (review 192 #1)."""
+    if re.match(r"https?://", text, re.IGNORECASE):
+        return "", "@", text
     at = _AT_URL.search(text)
     if at is None:
         return text.rpartition("@")
