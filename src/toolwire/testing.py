@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from toolwire._concurrency import thread_pool
 from toolwire.errors import UserError
-from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage
+from toolwire.messages import AIMessage, AIMessageChunk, BaseMessage, merge_chunks
 from toolwire.models._sdk_options import check_call_options
 from toolwire.models.base import BaseChatModel, ChatRequest, message_to_chunks
 
@@ -75,6 +75,11 @@ class ScriptedChatModel(BaseChatModel):
             :func:`~toolwire.interop.langchain.from_langchain_messages` converts it), a string (a text reply), or a
             callable ``f(messages) -> AIMessage | str`` that computes the reply from the conversation (under
             ``ainvoke`` and ``astream``, on a worker thread in a copy of the caller's context, so it may block).
+            A reply's tool calls are read as a provider reads a reply's calls, by :meth:`invoke` and :meth:`ainvoke`
+            as by :meth:`stream` and :meth:`astream` (the same reply from all four): each call's arguments are sent
+            as JSON text (a value that is not JSON as its ``str``) and read back, the name stripped, arguments
+            wrapped as ``{"name", "arguments"}`` unwrapped, and a call left without a name made an invalid call
+            (:meth:`~toolwire.messages.AIMessageChunk.to_message`).
         cycle: start again from the first reply when the script runs out (default False: a further
             call raises :class:`~toolwire.errors.UserError`).
         stream_pieces: how many pieces :meth:`stream` cuts each text and argument string into.
@@ -146,7 +151,11 @@ class ScriptedChatModel(BaseChatModel):
         return reply
 
     def _generate(self, request: ChatRequest) -> AIMessage:
-        return self._next(request)
+        # the reply's calls are read as the streamed one's are (name stripped, a {"name", "arguments"} wrapper
+        # unwrapped, a call without a name made invalid...), as a provider reads a whole reply and a stream by the
+        # same function, so invoke, ainvoke, stream and astream give one reply for one script (review 194 #1)
+        return merge_chunks(message_to_chunks(self._next(request), pieces=self.stream_pieces),  # type: ignore[return-value]
+                            as_chunk=False, tool_names=request.tool_parameters)
 
     def _stream(self, request: ChatRequest) -> Iterator[AIMessageChunk]:
         yield from message_to_chunks(self._next(request), pieces=self.stream_pieces)
