@@ -254,9 +254,11 @@ def refuse_outside_choice(reply: AIMessage, choice: Any, reuses: Callable[[ToolC
     Args:
         reply: the model's reply; choice: its request's ``tool_choice`` as a bound model keeps it (``"auto"``,
             ``"none"``, ``"required"``, a tool's name, or None); reuses: for the Agent's own tools-off call (its
-            loop breaker), which only nudges the model, whether a call would be answered with an earlier success:
-            such a call is refused as under ``"none"`` (review 141 #7: a server that ignored it got that success
-            again, and asked again until ``max_steps``), while a new call runs.
+            loop breaker), which only nudges the model, whether a call is a repeat (one that would be answered with
+            an earlier success, or identical to a call of the reply that set the breaker off:
+            :meth:`~toolwire._agent_repeats.RepeatedCalls.refused_when_off`): such a call is refused as under
+            ``"none"`` (review 141 #7: a server that ignored it got that success again, and asked again until
+            ``max_steps``; review 194 #2: a ``repeat_calls`` tool's call ran again), while a new call runs.
 
     Returns:
         ``(calls, invalid, refused)``: the reply's tool calls and invalid tool calls left to run as usual, and

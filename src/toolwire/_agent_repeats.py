@@ -193,6 +193,25 @@ class RepeatedCalls:
         earlier = self._earlier(call, call_key(call))
         return earlier is not None and earlier.status == "success"
 
+    def refused_when_off(self, call: ToolCall) -> bool:
+        """Return whether ``call``, in a reply to the Agent's own tools-off call (its loop breaker, which a server may
+        ignore), is refused with "tool calls were off" instead of being run or answered.
+
+        Args:
+            call: a valid tool call.
+
+        Returns:
+            True when it would be answered with an earlier success (:meth:`reuses`), or when it is identical to a call
+            of the reply that made the loop breaker turn tools off and would run again: a tool in ``repeat_calls``
+            (review 194 #2: a server that ignored ``tool_choice`` got the same ``add_expense`` run on every step until
+            ``max_steps``), or one whose earlier answer a tool run since made stale. A call that failed
+            :data:`FAILED_TRIES` times in a row keeps its "not run again" answer; a new call runs.
+        """
+        key = call_key(call)
+        if self.reuses(call):
+            return True
+        return key in (self.last_calls or ()) and self._earlier(call, key) is None
+
     def sort(self, calls: list[ToolCall]) -> tuple[list[ToolCall], dict[int, ToolMessage], dict[int, int]]:
         """Split a reply's ``calls`` into those to run and those answered without running.
 

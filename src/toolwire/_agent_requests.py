@@ -162,7 +162,8 @@ def pending_split(agent: Agent, messages: list[BaseMessage], pending: list[ToolC
         return Pending(reply, ends, [], [], [], False, order)
     kind = request_kind(agent, tools_ran, off)
     choice = request_choice(agent, kind)
-    allowed, invalid, refused = refuse_outside_choice(reply, choice, repeated.reuses if kind == "answer" else None)
+    allowed, invalid, refused = refuse_outside_choice(reply, choice,
+                                                      repeated.refused_when_off if kind == "answer" else None)
     return Pending(reply, None, [c for c in allowed if any(c is p for p in pending)],
                    [c for c in invalid if any(c is p for p in pending_invalid)],
                    [pair for pair in refused if any(pair[0] is p for p in waiting)],

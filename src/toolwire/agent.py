@@ -324,7 +324,7 @@ class Agent(Batching, AgentMethodAdvice):
             # own tools-off call too (review 121); otherwise that call only nudges the model to answer: a new call
             # runs, but a repeat gets "tools were off", not the earlier success again (review 141 #7: until max_steps)
             choice = request_choice(self, ask)
-            reuses = repeated.reuses if ask == "answer" else None
+            reuses = repeated.refused_when_off if ask == "answer" else None  # (review 194 #2)
             allowed, invalid, refused = refuse_outside_choice(reply, choice, reuses)
             off_ignored = None if allowed or invalid or ask not in ("answer", "finish") else choice or "none"
             if allowed or invalid:
