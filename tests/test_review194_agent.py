@@ -8,7 +8,8 @@ import warnings
 
 import pytest
 
-from toolwire import Agent, AIMessage, ToolMessage, tool
+from toolwire import Agent, AIMessage, HumanMessage, ToolMessage, tool
+from toolwire._agent_direct import CUT_NOTE
 from toolwire._agent_input import TOOLS_OFF
 from toolwire.messages import merge_chunks
 from toolwire.testing import ScriptedChatModel
@@ -137,3 +138,111 @@ def test_loop_breaker_refuses_repeat_on_resume() -> None:
     assert len(ran) == 3
     assert str(result.messages[-2].content).endswith(TOOLS_OFF)
     assert model.requests[0].tool_choice == "none"
+
+
+# -- #3: a run resumed after a return_direct result ends with it -----------------------------------------------------
+
+@tool(return_direct=True)
+def report(x: int) -> str:
+    """Build the big report.
+
+    Args:
+        x: which.
+    """
+    return "R" * 30000
+
+
+@tool(return_direct=True)
+def short_report(x: int) -> str:
+    """Build a short report.
+
+    Args:
+        x: which.
+    """
+    return f"report {x}"
+
+
+def _report(i: int, name: str = "report") -> AIMessage:
+    return _call(name, {"x": 1}, f"c{i}")
+
+
+def _stopped_after_result() -> list:
+    stream = Agent(ScriptedChatModel([_report(1)]), [report]).stream("q")
+    for event in stream:
+        if event.type == "tool_result":
+            break
+    return list(stream.messages)
+
+
+def test_resume_after_return_direct_result_ends_with_it_whole() -> None:
+    saved = _stopped_after_result()
+    model = ScriptedChatModel([])  # a model call would raise: the script is empty
+    result = Agent(model, [report]).invoke(saved)
+    assert result.stop_reason == "return_direct"
+    assert result.output == "R" * 30000
+    assert result.steps == 0 and model.requests == []
+    assert result.messages == saved
+
+
+def test_resume_after_return_direct_result_events() -> None:
+    saved = _stopped_after_result()
+    events = list(Agent(ScriptedChatModel([]), [report]).stream(saved))
+    assert [e.type for e in events] == ["final"]
+
+    async def run() -> object:
+        return await Agent(ScriptedChatModel([]), [report]).ainvoke(saved)
+
+    assert asyncio.run(run()).output == "R" * 30000
+
+
+def test_resume_read_back_marks_cut_output() -> None:
+    saved = [m.copy() for m in _stopped_after_result()]  # new objects: as read back from storage
+    result = Agent(ScriptedChatModel([]), [report]).invoke(saved)
+    assert result.stop_reason == "return_direct"
+    assert result.output.endswith(CUT_NOTE)
+    assert result.messages[-1].content == saved[-1].content  # the conversation keeps its copy as it was
+
+
+def test_repeat_answered_from_cut_copy_known_and_unknown() -> None:
+    saved = _stopped_after_result()
+    # the program went on with another reply repeating the call (pending): answered from the earlier result
+    known = Agent(ScriptedChatModel([]), [report]).invoke([*saved, _report(2)])
+    assert known.stop_reason == "return_direct" and known.output == "R" * 30000
+    unknown = Agent(ScriptedChatModel([]), [report]).invoke([*(m.copy() for m in saved), _report(2)])
+    assert unknown.stop_reason == "return_direct"
+    assert unknown.output.endswith(CUT_NOTE) and len(unknown.output) < 30000
+
+
+def test_resume_round_with_other_call_pending_ends_with_direct() -> None:
+    ran = []
+
+    @tool
+    def note(text: str) -> str:
+        """Take a note.
+
+        Args:
+            text: the note.
+        """
+        ran.append(text)
+        return "noted"
+
+    reply = AIMessage("", tool_calls=[
+        {"name": "short_report", "args": {"x": 1}, "id": "c1", "type": "tool_call"},
+        {"name": "note", "args": {"text": "t"}, "id": "c2", "type": "tool_call"}])
+    convo = [HumanMessage("q"), reply, ToolMessage("report 1", "c1", name="short_report")]
+    result = Agent(ScriptedChatModel([]), [short_report, note]).invoke(convo)
+    assert ran == ["t"]
+    assert result.stop_reason == "return_direct" and result.output == "report 1"
+
+
+def test_new_question_after_return_direct_asks_model() -> None:
+    saved = _stopped_after_result()
+    result = Agent(ScriptedChatModel(["hello"]), [report]).invoke([*saved, HumanMessage("thanks")])
+    assert result.stop_reason == "answer" and result.output == "hello"
+
+
+def test_failed_return_direct_result_goes_on() -> None:
+    convo = [HumanMessage("q"), _report(1, "short_report"),
+             ToolMessage("Error: boom", "c1", name="short_report", status="error")]
+    result = Agent(ScriptedChatModel(["sorry"]), [short_report]).invoke(convo)
+    assert result.stop_reason == "answer" and result.output == "sorry"

@@ -5,9 +5,10 @@ with these messages", "run these tool calls", "report this event") and receives 
 thin drivers run it: :meth:`Agent.stream` and :meth:`Agent.astream` (yielding events), and
 :meth:`Agent.invoke` / :meth:`Agent.ainvoke` on top of them. The same trick drives httpx's auth flows.
 
-The loop stops when a reply has no tool calls (the answer), when a ``return_direct`` tool ran, or
-after ``max_steps`` model calls (then :class:`~toolwire.errors.MaxStepsExceeded`, carrying the messages,
-or one last model call with tools disabled when ``on_max_steps="answer"``).
+The loop stops when a reply has no tool calls (the answer), when a ``return_direct`` tool ran (also in the last round
+of a conversation it resumes: :mod:`toolwire._agent_direct`), or after ``max_steps`` model calls (then
+:class:`~toolwire.errors.MaxStepsExceeded`, carrying the messages, or one last model call with tools disabled when
+``on_max_steps="answer"``).
 
 A run that fails keeps its work: an exception raised by a model call (a
 :class:`~toolwire.errors.ProviderError`, say) or by the executor (``handle_errors=False``) leaves the run with its
@@ -75,6 +76,7 @@ from toolwire._agent_checks import (
     unique_ids_in_turns,
     warn_call_as_answer,
 )
+from toolwire._agent_direct import direct_output, last_direct, remember_wholes
 from toolwire._agent_input import (
     PENDING_NOT_RUN,
     answered,
@@ -297,6 +299,10 @@ class Agent(Batching, AgentMethodAdvice):
                                                                       repeated, tools_ran, only_repeats)
             if ended:
                 return
+        if (direct := last_direct(self, messages)) is not None:  # stopped after a return_direct result (r. 194 #3)
+            final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
+            yield ("event", AgentEvent("final", final, 0))
+            return
         only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
         paused, cut, full = False, False, {}  # full: the metadata of a reply cut by the context window
         off_ignored = None  # the tool_choice of the loop's own call the last reply broke, running nothing (r. 162 #4)
@@ -379,6 +385,7 @@ class Agent(Batching, AgentMethodAdvice):
                                                                       self.executor.handle_errors))
         results: list[ToolMessage] = yield ("tools", job)
         results, originals = kept_results(results, self.executor._whole_results, self.executor.max_result_chars)
+        remember_wholes(results, originals)  # (for a run resumed after this round: review 194 #3)
         fresh_results = iter(results[: len(fresh)])
         ordered: list[ToolMessage] = []
         for i, call in enumerate(calls):
@@ -393,7 +400,9 @@ class Agent(Batching, AgentMethodAdvice):
         for call, result in repeated.record(calls, ordered, repeats, twins, ran=bool(fresh)):
             tool = self.executor.tools.get(call["name"])
             if tool is not None and tool.return_direct and direct is None:
-                direct = originals.get(id(result), result)  # (whole: the output; the conversation keeps it cut)
+                earlier = next((first for given, first in repeated.reused if given is result), None)  # (a repeat's:
+                # the earlier one's whole, or marked as cut: review 194 #3; the conversation keeps it cut)
+                direct = originals[id(result)] if id(result) in originals else direct_output(result, earlier)
         messages[start:] = answers  # all of them before the first event: a caller that stops there keeps them
         for result in answers:
             yield ("event", AgentEvent("tool_result", result, step))
