@@ -5,10 +5,9 @@ with these messages", "run these tool calls", "report this event") and receives 
 thin drivers run it: :meth:`Agent.stream` and :meth:`Agent.astream` (yielding events), and
 :meth:`Agent.invoke` / :meth:`Agent.ainvoke` on top of them. The same trick drives httpx's auth flows.
 
-The loop stops when a reply has no tool calls (the answer), when a ``return_direct`` tool ran (also in the last round
-of a conversation it resumes: :mod:`toolwire._agent_direct`), or after ``max_steps`` model calls (then
-:class:`~toolwire.errors.MaxStepsExceeded`, carrying the messages, or one last model call with tools disabled when
-``on_max_steps="answer"``).
+The loop stops when a reply has no tool calls (the answer), when a ``return_direct`` tool ran (also in the last round of
+a conversation it resumes: :mod:`toolwire._agent_direct`), or after ``max_steps`` model calls (then
+:class:`~toolwire.errors.MaxStepsExceeded` carrying the messages, or a last call with tools off: ``on_max_steps``).
 
 A run that fails keeps its work: an exception raised by a model call (a
 :class:`~toolwire.errors.ProviderError`, say) or by the executor (``handle_errors=False``) leaves the run with its
