@@ -73,6 +73,27 @@ _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 """A reasoning block (DeepSeek-R1, Qwen3, QwQ write ``<think>...</think>`` in the text when the server does
 not split it out): calls drafted there are not calls the model made; an unclosed block runs to the end."""
 
+_CLOSE_THINK = re.compile(r"(?m)^[ \t]*</think>|</think>(?=[ \t]*\r?$)")
+"""A ``</think>`` that starts or ends its line, as the thinking templates write it (``\n</think>\n\n``); one
+inside a JSON string (an argument that quotes the tag) does neither."""
+
+
+def _thinking_spans(text: str) -> list[tuple[int, int]]:
+    """The reasoning blocks of ``text`` as ``(start, end)`` spans, in order: the text up to a first
+    ``</think>`` (:data:`_CLOSE_THINK`) that no ``<think>`` opens (DeepSeek-R1's and the Qwen3 thinking templates
+    end the prompt with ``<think>``, so the reply holds only the closing tag: review 193 #1), then each
+    :data:`_THINK` block."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    close = _CLOSE_THINK.search(text) if "</think>" in text else None
+    if close is not None and "<think>" not in text[:close.start()]:
+        start = close.end()
+        spans.append((0, start))
+    if "<think>" in text[start:]:
+        spans += [m.span() for m in _THINK.finditer(text, start)]
+    return spans
+
+
 _UNMARKED = frozenset({"json", "py"})
 """The call formats without a marker of their own: read only where the calls end the reply (review 57)."""
 
@@ -226,7 +247,8 @@ def read_text_calls(text: str,
         left after them; the calls (arguments read as a native call's are, so a call wrapped twice,
         ``{"name": "f", "arguments": {...}}`` inside the arguments of ``f``, is unwrapped) and the calls that
         could not be read (an unknown name inside a call marker: the error lists the tools). None when no
-        such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`) are never read.
+        such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`), or before a ``</think>`` line
+        that no ``<think>`` opens (the prompt opened the block), are never read.
     """
     try:
         with hold_spans(text):  # (kept while its pieces are parsed: review 178 #3)
@@ -246,9 +268,12 @@ def _read_text_calls(text: str,
     # format is parsed once, from its first line: the parser reads on to the end)
     skip: dict[str, int] = {}
     suffixes = JsonSuffixes(text, names)  # (what the JSON parser reads from each place, read once: review 178 #3)
-    thinking = [m.span() for m in _THINK.finditer(text)] if "<think>" in text else []
+    thinking = _thinking_spans(text)
+    block = 0  # the first block that does not end before the line (the lines come in order: linear time)
     for match in _CALL_LINE.finditer(text):
-        if any(start <= match.start() < end for start, end in thinking):
+        while block < len(thinking) and thinking[block][1] <= match.start():
+            block += 1
+        if block < len(thinking) and thinking[block][0] <= match.start():
             continue
         family = next(k for k in ("hermes", "mistral", "tag", "function", "json", "py") if match.group(k) is not None)
         if match.start(family) < skip.get(family, 0) or (family == "py" and name_key(match.group("name")) not in keys):
