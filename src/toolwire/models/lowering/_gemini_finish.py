@@ -1,9 +1,10 @@
 """How a Gemini candidate ended: its finish reason read by meaning (review 136 #5).
 
 From google-genai's ``FinishReason`` (the Gemini API reference's ``Candidate.finishReason``): a content block is a
-refusal, a call Gemini wrote but could not make is an InvalidToolCall answered so the model calls again, and a request
-or reply that failed is a :class:`~toolwire.errors.ProviderError` that says what to do. ``STOP``, ``MAX_TOKENS`` and
-the reasons the Agent knows by name are left as they are.
+refusal, a call Gemini wrote but could not make is an InvalidToolCall answered so the model calls again, the function
+call a reply cut at ``MAX_TOKENS`` ended on is an InvalidToolCall never run (:func:`cut_call`), and a request or reply
+that failed is a :class:`~toolwire.errors.ProviderError` that says what to do. ``STOP``, ``MAX_TOKENS`` and the reasons
+the Agent knows by name are left as they are.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import Any
 
 from toolwire.errors import ProviderError
 from toolwire.messages import InvalidToolCall, invalid_tool_call, new_tool_call_id
+from toolwire.models.lowering._calls import CUT_OFF
 
-__all__ = ["ended", "malformed_call", "no_candidate"]
+__all__ = ["cut_call", "ended", "malformed_call", "no_candidate"]
 
 # Finish reasons (google-genai's ``FinishReason``) of a candidate the server stopped for its content, beyond those
 # the Agent reads as refusals by their own name (SAFETY, BLOCKLIST, PROHIBITED_CONTENT, SPII, IMAGE_SAFETY,
@@ -100,6 +102,37 @@ def malformed_call(outcome: dict[str, Any], tool_names: Collection[str] | None,
             name = match.group(1)
             break
     return invalid_tool_call(name, text, new_tool_call_id(), _CALL_ERRORS[reason])
+
+
+def cut_call(outcome: dict[str, Any], parts: list[dict[str, Any]], name: str | None, arguments: str,
+             call_id: str | None) -> InvalidToolCall | None:
+    """The function call a reply ended on when Gemini stopped it at the output token limit (finish reason
+    ``MAX_TOKENS``), as an InvalidToolCall with the cut-off error (:data:`~toolwire.models.lowering._calls.CUT_OFF`,
+    Anthropic's for a ``tool_use`` cut at ``max_tokens``), so it is answered with that error and never run (review
+    193 #2). Gemini closes a call's arguments itself, so a cut leaves a well-formed call whose values may be cut
+    short, or no ``args`` at all (googleapis/js-genai#1619: partial function call args under ``MAX_TOKENS``): the
+    finish reason is the only sign. The model writes its calls one after another, so only the last can be cut; a call
+    that text followed was finished.
+
+    Args:
+        outcome: the reply's finish reason and the rest (see :func:`ended`).
+        parts: the candidate's kept parts (snake_case), in order.
+        name, arguments, call_id: the reply's last call: its name, its arguments as JSON text (kept as the invalid
+            call's ``args``) and its id.
+
+    Returns:
+        The InvalidToolCall, or ``None`` when the reply did not stop at ``MAX_TOKENS`` or its last part with content
+        is not a function call.
+    """
+    if _reason(outcome) != "MAX_TOKENS":
+        return None
+    for part in reversed(parts):
+        if "function_call" in part:
+            return invalid_tool_call(name or None, arguments, call_id, CUT_OFF)
+        if "text" in part and not part.get("text"):  # (an empty part, a thought signature's)
+            continue
+        return None
+    return None
 
 
 _OWN_FIELDS = ("usage_metadata", "usageMetadata", "model_version", "modelVersion", "response_id", "responseId")

@@ -38,7 +38,8 @@ that form or the REST form (camelCase). Formats, from the Gemini API reference (
   ``citation_metadata``) and requested logprobs (``logprobs``), never sent back
   (:mod:`toolwire.models.lowering._gemini_extras`); ``MALFORMED_FUNCTION_CALL`` and ``UNEXPECTED_TOOL_CALL`` (no
   ``functionCall`` part; the ``finishMessage``, when present, holds what the model wrote) become an InvalidToolCall,
-  answered like any invalid call so the model retries. The other reasons that end a candidate before an answer
+  answered like any invalid call so the model retries; the function call a reply cut at ``MAX_TOKENS`` ended on is
+  one with the cut-off error, never run (review 193 #2). The other reasons that end a candidate before an answer
   (google-genai's ``FinishReason``) are read by meaning (:mod:`toolwire.models.lowering._gemini_finish`): content
   blocks are refusals, the reasons of a request or reply that failed a :class:`~toolwire.errors.ProviderError`
   (review 136 #5).
@@ -80,7 +81,7 @@ from toolwire.models.lowering._common import (
 )
 from toolwire.models.lowering._gemini_code import CODE_PARTS, VisibleText
 from toolwire.models.lowering._gemini_extras import ReplyExtras, gemini_usage
-from toolwire.models.lowering._gemini_finish import ended, malformed_call, no_candidate
+from toolwire.models.lowering._gemini_finish import cut_call, ended, malformed_call, no_candidate
 from toolwire.models.lowering._gemini_parts import is_empty_text, read_part, sdk_part, signature_bytes, user_parts
 from toolwire.models.lowering._gemini_schema import JsonPath, decode_json_text, gemini_schema, json_text_paths
 from toolwire.models.lowering._stream import ToolCallMerger
@@ -444,6 +445,11 @@ def _args(call: dict[str, Any], json_text: Mapping[str, list[JsonPath]] | None) 
     return decode_json_text(args, paths) if paths and isinstance(args, dict) else args
 
 
+def _arguments_text(call: dict[str, Any], json_text: Mapping[str, list[JsonPath]] | None) -> str:
+    """A function call's arguments as the JSON text a stream gives them (``{}`` when it has none)."""
+    return json.dumps(_args(call, json_text) or {}, ensure_ascii=False)
+
+
 def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collection[str] | None = None,
                    json_text: Mapping[str, list[JsonPath]] | None = None) -> AIMessage:
     """Read a ``GenerateContentResponse`` (REST JSON, snake_case dict, or the SDK object).
@@ -468,7 +474,8 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
         "block_reason_message"?, "grounding_metadata"?, "url_context_metadata"?, "citation_metadata"?,
         "logprobs"?}`` (the sources of a grounded answer and the logprobs asked for, keys in snake_case; see
         :mod:`~toolwire.models.lowering._gemini_extras`); a ``MALFORMED_FUNCTION_CALL`` reply has one InvalidToolCall
-        (see :func:`~toolwire.models.lowering._gemini_finish.malformed_call`).
+        (see :func:`~toolwire.models.lowering._gemini_finish.malformed_call`), and so has a ``MAX_TOKENS`` reply for
+        the call it ended on (:func:`~toolwire.models.lowering._gemini_finish.cut_call`: never run).
 
     Raises:
         NotAReply: ``obj`` has no ``candidates``, no ``promptFeedback`` and none of Gemini's own fields (not a Gemini
@@ -484,10 +491,13 @@ def parse_response(obj: Any, *, single_call: bool = False, tool_names: Collectio
         raise no_candidate(data) or not_a_reply(data, "candidates")
     kept_parts, candidate = _reply_parts(data)  # (every call, with single_call too: see above)
     text = VisibleText().of(kept_parts)
-    calls = [native_call(p["function_call"].get("name"), _args(p["function_call"], json_text),
-                         p["function_call"].get("id"), tool_names) for p in kept_parts if "function_call" in p]
-    valid, invalid = split_calls(calls)
+    called = [p["function_call"] for p in kept_parts if "function_call" in p]
+    calls = [native_call(c.get("name"), _args(c, json_text), c.get("id"), tool_names) for c in called]
     outcome = _outcome(data, candidate)
+    if calls and (cut := cut_call(outcome, kept_parts, called[-1].get("name"), _arguments_text(called[-1], json_text),
+                                  calls[-1].get("id"))) is not None:
+        calls[-1] = cut  # the call the token limit stopped the reply in: not run (review 193 #2)
+    valid, invalid = split_calls(calls)
     extras = ReplyExtras()
     extras.add(candidate)
     malformed = malformed_call(outcome, tool_names, len(calls))
@@ -569,7 +579,8 @@ class StreamState:
 
     def finish(self) -> AIMessageChunk:
         """Return the closing chunk: usage, ``response_metadata`` as :func:`parse_response` has it, kept parts when
-        opaque, and the InvalidToolCall of a ``MALFORMED_FUNCTION_CALL`` reply.
+        opaque, the InvalidToolCall of a ``MALFORMED_FUNCTION_CALL`` reply, and that of the call a ``MAX_TOKENS``
+        reply ended on (under the id its chunk had, so the merged message has it in place of that call: never run).
 
         Raises:
             ProviderError: no chunk brought a ``finishReason`` or a ``blockReason`` (retryable), or the finish reason
@@ -578,6 +589,9 @@ class StreamState:
         if not self.outcome.get("finish_reason") and not self.outcome.get("block_reason"):
             raise cut_short("google", "chunk with a finishReason")
         malformed = malformed_call(self.outcome, self.tool_names, self.calls)
+        if len(self.merger) and (last := self.merger.tool_calls()[-1]):  # (review 193 #2)
+            malformed = malformed or cut_call(self.outcome, self.parts, last.get("name"),
+                                              self.merger.raw_args(len(self.merger) - 1), last.get("id"))
         return AIMessageChunk(usage=gemini_usage(self.raw_usage),
                               response_metadata=_metadata(self.model, self.outcome, 0, self.extras),
                               invalid_tool_calls=[malformed] if malformed else None,
