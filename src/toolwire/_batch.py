@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from toolwire._concurrency import run_coroutine_sync, thread_pool
+from toolwire._grace import wait_through
 from toolwire._printing import type_label
 from toolwire._tool_run import whole_number
 from toolwire._warn_site import remember_call_site
@@ -268,7 +269,7 @@ async def gather_answers(ask: Callable[[Any], Awaitable[Any]], inputs: list[Any]
         Exception: the first failure (``return_exceptions=False``; the first in input order among those that
             failed by then), after the other inputs are stopped (see :func:`_stop`). A ``BaseException`` that is not
             an ``Exception`` (``KeyboardInterrupt``) is raised whatever ``return_exceptions`` says, and so is the
-            caller's own cancellation.
+            caller's own cancellation (also one that came while the other inputs were being stopped).
     """
     if not inputs:
         return []
@@ -298,8 +299,8 @@ async def gather_answers(ask: Callable[[Any], Awaitable[Any]], inputs: list[Any]
     failures = [(task, _failure(task)) for task in tasks if task.done() and _failure(task) is not None]
     fatal = [exc for _, exc in failures if not isinstance(exc, Exception)]
     if fatal or (failures and not return_exceptions):
-        await _stop(tasks)
-        raise (fatal or [failures[0][1]])[0]
+        cancellation = await _stop(tasks)
+        raise cancellation if cancellation is not None and not fatal else (fatal or [failures[0][1]])[0]
     # (an exception whose truth value is False, one with ``__len__`` returning 0, is still the answer: review 76)
     return [task.result() if (failure := _failure(task)) is None else failure for task in tasks]
 
@@ -311,16 +312,24 @@ def _failure(task: asyncio.Future[Any]) -> BaseException | None:
     return task.exception()
 
 
-async def _stop(tasks: list[asyncio.Future[Any]]) -> None:
+async def _stop(tasks: list[asyncio.Future[Any]]) -> asyncio.CancelledError | None:
     """Cancel the ``tasks`` still running and wait for them to end, at most :data:`_STOP_GRACE` seconds (a worker
     thread's call cannot be stopped: its task ends at once, and the thread finishes in the background, but for the
     embedded model's reply, which stops at its next token once :meth:`Batching.batch` sets its ``stop``); the
-    exceptions of the others are read, so none is reported as never retrieved."""
+    exceptions of the others are read, so none is reported as never retrieved. The wait goes on when the caller is
+    cancelled again meanwhile (an anyio cancel scope cancels at every ``await``: review 196 #1, the batch returned
+    with its runs still going); only a new Ctrl-C ends it early (:func:`~toolwire._grace.wait_through`), and the
+    caller raises its cancellation after it.
+
+    Returns:
+        The caller's cancellation when it came during the wait, else None.
+    """
     for task in tasks:
         task.cancel()
-    pending = [task for task in tasks if not task.done()]
-    if pending:
-        await asyncio.wait(pending, timeout=_STOP_GRACE)
+    cancellation = None
+    if pending := [task for task in tasks if not task.done()]:
+        _, cancellation = await wait_through(pending, _STOP_GRACE)
     for task in tasks:
         if task.done() and not task.cancelled():
             task.exception()
+    return cancellation

@@ -49,6 +49,8 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
+from toolwire._grace import interrupt_waits
+
 T = TypeVar("T")
 log = logging.getLogger("toolwire.tools")
 MAX_THREADS = 64
@@ -193,8 +195,8 @@ def _finish_tasks(loop: asyncio.AbstractEventLoop, echoes: tuple[BaseException, 
         log.warning("%d task(s) left behind by a tool were still running %gs after their cancellation at the end "
                     "of the run (they ignore cancellation); their coroutines were closed: %s", len(pending),
                     CANCEL_GRACE, ", ".join(sorted(_task_text(task) for task in pending)))
-    for task in done:
-        if not task.cancelled() and task.exception() is not None:
+    for task in done:  # (not a task given up meanwhile, by the executor at a second Ctrl-C: its end is not reported)
+        if task not in _abandoned and not task.cancelled() and task.exception() is not None:
             loop.call_exception_handler({"message": "unhandled exception during toolwire's loop shutdown",
                                          "exception": task.exception(), "task": task})
 
@@ -280,8 +282,9 @@ def _run_loop(coro: Coroutine[Any, Any, T], main: _Main | None = None) -> T:
             interrupts = (first,)
             try:
                 _wind_down(loop, main.task, first)
-            except KeyboardInterrupt as again:  # a second Ctrl-C: stop waiting
+            except KeyboardInterrupt as again:  # a second Ctrl-C: stop waiting, the tools' grace too
                 interrupts = (first, again)
+                interrupt_waits(loop)
                 main.keep(again)
                 raise
             main.keep(first)
@@ -391,8 +394,14 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
             if main.loop is not None and main.task is not None:
                 with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                     main.loop.call_soon_threadsafe(main.task.cancel)
-            with contextlib.suppress(BaseException):  # (a quarter more: the executor's stuck calls answered, as
-                future.exception(timeout=1.25 * CANCEL_GRACE)  # in _wind_down)
+            try:  # (a quarter more: the executor's stuck calls answered, as in _wind_down)
+                future.exception(timeout=1.25 * CANCEL_GRACE)
+            except KeyboardInterrupt:  # a second Ctrl-C: the tools' grace ends too
+                if main.loop is not None:
+                    with contextlib.suppress(RuntimeError):
+                        main.loop.call_soon_threadsafe(interrupt_waits, main.loop)
+            except BaseException:
+                pass
             main.keep(interrupt)
             raise
 

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from toolwire._concurrency import abandon, start_thread, thread_pool
+from toolwire._grace import wait_through
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
 
 log = logging.getLogger("toolwire.tools")
@@ -228,11 +229,13 @@ async def settled(future: concurrent.futures.Future[Any], name: str, most: float
     ``THREAD_GRACE_SHARE * CANCEL_GRACE`` seconds more to finish: its result is returned, or its exception raised,
     as if the cancellation had come after it (the run still stops: the executor raises the cancellation with this
     answer kept). ``most``: seconds left before the call's own timeout, past which its answer would be dropped
-    anyway (review 86), to wait no longer than that.
+    anyway (review 86), to wait no longer than that. A cancellation that comes again during the grace (an anyio
+    cancel scope cancels at every ``await``) does not end it; a new Ctrl-C does (:func:`~toolwire._grace.wait_through`).
 
     Raises:
-        StillRunning: the thread was still running at the end of that grace.
-        asyncio.CancelledError: the call had not started, or the run was cancelled again during the grace.
+        StillRunning: the thread was still running at the end of that grace (or at a new Ctrl-C).
+        asyncio.CancelledError: the call had not started.
+        KeyboardInterrupt: a new Ctrl-C raised in this task during the grace.
         Exception: the tool's own.
     """
     waited = asyncio.wrap_future(future)
@@ -242,8 +245,8 @@ async def settled(future: concurrent.futures.Future[Any], name: str, most: float
         if future.cancel():  # not started: it never will
             raise
         grace = THREAD_GRACE_SHARE * CANCEL_GRACE
-        done, _ = await asyncio.wait((waited,), timeout=grace if most is None else max(min(grace, most), 0.0))
-        if not done:
+        await wait_through((waited,), grace if most is None else max(min(grace, most), 0.0))  # (review 196 #1)
+        if not waited.done():
             raise StillRunning(name) from None
         return waited.result()
 

@@ -46,7 +46,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toolwire import _tool_run
+from toolwire import _grace, _tool_run
 from toolwire._call_records import _checked_invalid, in_reply_order
 from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
 from toolwire._error_state import claimed
@@ -511,6 +511,10 @@ def stopped_text(name: str, interrupted: bool = False) -> str:
     return f"Error: Tool '{name}' {how} what it did before that may have taken effect: check before running it again."
 
 
+_ABANDONED_END = 0.1
+"""Seconds :func:`_stop` waits for the tasks it gave up to end (a few passes of the event loop)."""
+
+
 async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], failure: BaseException
                 ) -> tuple[BaseException, list[int]]:
     """Cancel the calls' ``tasks`` still running after ``failure`` (a call failed with ``handle_errors=False``, or
@@ -521,32 +525,49 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     interrupted, the answers the event loop already received (a sync tool that finished while an async one blocked
     the loop) land first: one pass of the loop before the cancellations.
 
+    The wait goes on when the run is cancelled again meanwhile (an anyio cancel scope, Starlette's on a client's
+    disconnect, cancels at every ``await``; a task cancelled twice): only a new Ctrl-C ends it early
+    (:func:`~toolwire._grace.wait_through`; review 196 #1: the tools were given up at once, with no cleanup).
+
     Returns:
-        ``(the error to raise, the indexes of the calls given up)``: ``failure``, or the run's cancellation when it
-        came during the wait (a second Ctrl-C); the calls still running after the wait, which were abandoned.
+        ``(the error to raise, the indexes of the calls given up)``: ``failure``, or a new Ctrl-C that came during
+        the wait, or the run's cancellation that came then when ``failure`` was not one; the calls still running
+        after the wait, which were abandoned.
     """
+    again: BaseException | None = None
+    interrupted = False
     try:
         if isinstance(failure, asyncio.CancelledError | KeyboardInterrupt):
-            await asyncio.sleep(0)
+            with contextlib.suppress(asyncio.CancelledError):  # (the pass is made when cancelled again too)
+                await asyncio.sleep(0)
         for task in tasks:
             task.cancel()
         if pending := [task for task in tasks if not task.done()]:
-            await asyncio.wait(pending, timeout=_tool_run.CANCEL_GRACE)
-    except asyncio.CancelledError as again:
+            interrupted, again = await _grace.wait_through(pending, _tool_run.CANCEL_GRACE)
+    except KeyboardInterrupt as interrupt:  # a second Ctrl-C (inside asyncio.run): stop waiting
+        again, interrupted = interrupt, True
+    if (again is not None and not isinstance(failure, asyncio.CancelledError)) or isinstance(again, KeyboardInterrupt):
         failure = again
-        for task in tasks:
-            task.cancel()
     indexes = [i for i, task in enumerate(tasks) if not task.done()]
     stuck = [(tasks[i], calls[i]) for i in indexes]
+    given_up: list[asyncio.Future[Any]] = []
     for task, _ in stuck:
         tool_task = getattr(task, "_fut_waiter", None)  # the tool's own task, which an untimed async call awaits
         abandon(task)  # type: ignore[arg-type]
+        given_up.append(task)
         if isinstance(tool_task, asyncio.Task) and not tool_task.done():
             abandon(tool_task)
-    if stuck:
-        log.warning("%d tool call(s) still running %gs after the run stopped (they ignore cancellation) were given up, "
-                    "their coroutines closed: %s", len(stuck), _tool_run.CANCEL_GRACE,
-                    ", ".join(safe_text(call.get("name")) for _, call in stuck))
+            given_up.append(tool_task)
+    if given_up and not interrupted:  # the few passes of the loop that end them (else asyncio.run's end would log
+        await _grace.wait_through(given_up, _ABANDONED_END)  # their "cannot reuse already awaited coroutine")
+    names = ", ".join(safe_text(call.get("name")) for _, call in stuck)
+    if stuck and interrupted:
+        log.warning("%d tool call(s) still running at a new interrupt, while the run was stopping, were given up, "
+                    "their coroutines closed: %s", len(stuck), names)
+    elif stuck:
+        log.warning("%d tool call(s) still running %gs after the run stopped (they ignore cancellation, or their "
+                    "cleanup takes longer) were given up, their coroutines closed: %s", len(stuck),
+                    _tool_run.CANCEL_GRACE, names)
     return failure, indexes
 
 
