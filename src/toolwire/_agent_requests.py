@@ -6,7 +6,9 @@ Every reply is held to the ``tool_choice`` of the request that asked for it (REA
 request allowed; :func:`pending_split` applies the same rule, and the refusal rule, to the calls a resumed run finds
 pending, so that a run stopped between a reply and its tool calls does not run on resuming what it would have refused
 (review 162 #1). :func:`held_to_force` marks a reply with no call to a request that forced one (review 177 #4).
-:func:`answer_after_limit` is the run's end under ``on_max_steps="answer"``.
+:func:`answer_after_limit` is the run's end under ``on_max_steps="answer"``. :func:`resumed_end` ends a resumed run
+that had already ended but for its last step: a ``return_direct`` result, or the answer awaiting ``response_format``'s
+structured call (review 200 #1).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toolwire._agent_checks import log, no_answer_text, stop_kind, unique_call_ids, warn_call_as_answer
+from toolwire._agent_direct import last_direct
 from toolwire._agent_input import (
     STEP_LIMIT,
     TOOLS_OFF,
@@ -27,7 +30,7 @@ from toolwire._agent_input import (
     reply_calls,
 )
 from toolwire._agent_repeats import RepeatedCalls
-from toolwire._agent_response import caller, finish
+from toolwire._agent_response import STRUCTURED_STOPS, caller, finish
 from toolwire._agent_stream import AgentEvent, AgentResult, StopReason
 from toolwire.messages import AIMessage, BaseMessage, InvalidToolCall, ToolCall, ToolMessage
 
@@ -35,7 +38,7 @@ if TYPE_CHECKING:
     from toolwire.agent import Agent
 
 __all__ = ["AFTER_MAX_STEPS", "CHOICE_IGNORED", "Pending", "answer_after_limit", "held_to_force", "pending_round",
-           "pending_split", "replayed_state", "request_choice", "request_kind"]
+           "pending_split", "replayed_state", "request_choice", "request_kind", "resumed_end", "structured_pending"]
 
 
 def request_kind(agent: Agent, tools_ran: bool, only_repeats: bool) -> str:
@@ -234,3 +237,44 @@ def _limit_end(agent: Agent, messages: list[BaseMessage], reply: AIMessage, call
         output = no_answer_text(agent.max_steps, calls, getattr(agent.model, "tool_choice", None) == "none")
     stop: StopReason = "length" if stop_kind(reply) == "length" and not calls else "max_steps"
     yield from finish(messages, output, step, stop, agent._response, repeated.positions(messages))
+
+
+def structured_pending(agent: Agent, messages: list[BaseMessage]) -> StopReason | None:
+    """The stop reason of the run whose answer ``messages`` end with, when that run's only step left is its
+    ``response_format`` structured call (a run whose structured call failed, ``exc.messages``; or a stream stopped
+    between the answer and its ``"final"`` event, ``stream.messages``): the Agent has a ``response_format``, the
+    conversation ends with an AIMessage with no calls (neither tool calls nor invalid ones) that follows a user
+    message, and that reply ended the run with a stop the structured call follows
+    (:data:`~toolwire._agent_response.STRUCTURED_STOPS`): ``"answer"``, or ``"max_steps"`` for the reply marked
+    :data:`AFTER_MAX_STEPS`; not a refusal, a paused turn or a reply cut at the token limit. None otherwise: a
+    conversation the user continues ends with their new question, which the model is asked (review 200 #1)."""
+    if agent._response is None or not messages or not isinstance(reply := messages[-1], AIMessage):
+        return None
+    if reply.tool_calls or reply.invalid_tool_calls or stop_kind(reply) is not None:
+        return None
+    if not any(message.type == "human" for message in messages[:-1]):
+        return None
+    stop: StopReason = "max_steps" if reply.response_metadata.get(AFTER_MAX_STEPS) is True else "answer"
+    return stop if stop in STRUCTURED_STOPS else None
+
+
+def resumed_end(agent: Agent, messages: list[BaseMessage], repeated: RepeatedCalls
+                ) -> Generator[tuple[str, Any], Any, bool]:
+    """End a resumed run (its pending calls answered) as the stopped run would have ended, with no call to the
+    model with tools: after a ``return_direct`` tool's result, its ``"final"`` event with that result as the output
+    (:func:`~toolwire._agent_direct.last_direct`, review 194 #3); after the answer awaiting the structured call
+    (:func:`structured_pending`), that call alone and the ``"final"`` event, the answer's text as the output and the
+    call the run's one step (review 200 #1: the model was asked again with the answer last, a prefill Claude 4.6 and
+    later refuse, and a second answer was added). ``repeated``: the run's repeats, for ``reused_calls``.
+
+    Returns:
+        Whether the run ended (its ``"final"`` event given); False: the loop asks the model.
+    """
+    if (direct := last_direct(agent, messages)) is not None:
+        final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
+        yield ("event", AgentEvent("final", final, 0))
+        return True
+    if (stop := structured_pending(agent, messages)) is None:
+        return False
+    yield from finish(messages, messages[-1].text, 0, stop, agent._response, repeated.positions(messages))
+    return True

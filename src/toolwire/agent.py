@@ -75,7 +75,7 @@ from toolwire._agent_checks import (
     unique_ids_in_turns,
     warn_call_as_answer,
 )
-from toolwire._agent_direct import direct_output, last_direct, remember_wholes
+from toolwire._agent_direct import direct_output, remember_wholes
 from toolwire._agent_input import (
     PENDING_NOT_RUN,
     answered,
@@ -96,6 +96,7 @@ from toolwire._agent_requests import (
     replayed_state,
     request_choice,
     request_kind,
+    resumed_end,
 )
 from toolwire._agent_response import ResponseFormat, caller, finish, kept_results
 from toolwire._agent_states import AsyncStateStream, StateStream, stream_options
@@ -298,10 +299,8 @@ class Agent(Batching, AgentMethodAdvice):
                                                                       repeated, tools_ran, only_repeats)
             if ended:
                 return
-        if (direct := last_direct(self, messages)) is not None:  # stopped after a return_direct result (r. 194 #3)
-            final = AgentResult(messages, direct.text, 0, "return_direct", None, repeated.positions(messages))
-            yield ("event", AgentEvent("final", final, 0))
-            return
+        if (yield from resumed_end(self, messages, repeated)):  # after a return_direct result, or the answer awaiting
+            return  # the structured call: as the stopped run would have ended (reviews 194 #3, 200 #1)
         only_repeats = only_repeats and (not self._forced or self._finish_model is not None)
         paused, cut, full = False, False, {}  # full: the metadata of a reply cut by the context window
         off_ignored = None  # the tool_choice of the loop's own call the last reply broke, running nothing (r. 162 #4)
