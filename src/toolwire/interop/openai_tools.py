@@ -43,6 +43,7 @@ from toolwire._signature import function_name
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError, UserError
 from toolwire.interop._schema_errors import describe_error
+from toolwire.interop._schema_fixes import declare_required, undeclared_required, warn_declared
 
 __all__ = [
     "normalize_parameters",
@@ -150,7 +151,8 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
     """Return a self-contained object schema for a tool's arguments.
 
     Local ``$ref``/``$defs`` are inlined and ``title`` keywords dropped (as for ``@tool`` schemas), a
-    missing ``type`` becomes ``"object"`` and ``properties`` is always present. The input is not changed.
+    missing ``type`` becomes ``"object"`` and ``properties`` is always present, with a ``required`` key it does not
+    declare added with any value (:func:`~toolwire.interop._schema_fixes.declare_required`). The input is not changed.
     The schema is checked in its own dialect (its ``$schema``), and ``$schema`` is then dropped from what
     providers get, who read a schema as JSON Schema 2020-12: so the tuple arrays of an older dialect
     (``"items": [A, B]``, ``"additionalItems"``) are written the 2020-12 way (``prefixItems``, ``items``), and
@@ -169,6 +171,11 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
             ``$ref``s are written out (:data:`~toolwire._schema_refs.MAX_INLINED_VALUES` values,
             :data:`~toolwire._schema_refs.MAX_SCHEMA_DEPTH` levels: a ``$defs`` bomb).
     """
+    return _normalize(parameters, tool_name, dialect_form)[0]
+
+
+def _normalize(parameters: Mapping[str, Any], tool_name: str, dialect_form: bool) -> tuple[dict[str, Any], list[str]]:
+    """:func:`normalize_parameters`, and the keys :func:`~toolwire.interop._schema_fixes.declare_required` declared."""
     from toolwire.schema import inline_refs
 
     if not isinstance(parameters, Mapping):
@@ -202,9 +209,10 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
     ordered.setdefault("properties", {})
     if "required" in ordered and not ordered["required"]:
         del ordered["required"]
+    declared = declare_required(ordered)  # (a required key it does not declare takes any value: review 198 #2)
     if not dialect_form and "$schema" in raw and validator is not _jsonschema().Draft202012Validator:
-        return _tuples_as_2020(ordered)  # type: ignore[no-any-return]
-    return ordered
+        return _tuples_as_2020(ordered), declared
+    return ordered, declared
 
 
 _DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
@@ -493,7 +501,8 @@ def ready_function_schema(parameters: Mapping[str, Any], tool_name: str, descrip
     """
     from toolwire.schema import FunctionSchema, null_plan
 
-    params = normalize_parameters(parameters, tool_name)
+    params, declared = _normalize(parameters, tool_name, False)
+    warn_declared(declared, tool_name)
     if validate is None:  # in the schema's own dialect: normalize_parameters drops "$schema"
         dialect = parameters.get("$schema")
         own = normalize_parameters(parameters, tool_name, dialect_form=True) if isinstance(dialect, str) else params
@@ -570,7 +579,7 @@ def tool_from_schema(
     properties = params.get("properties")
     if isinstance(properties, dict) and not isinstance(func, type):  # called as func(**arguments): refuse at once a
         # function that cannot take them (every call would fail with a TypeError the model cannot fix)
-        check_params_taken(func, set(properties), "The schema's parameters", str(tool_name),
+        check_params_taken(func, {*properties, *undeclared_required(params)}, "The schema's parameters", str(tool_name),
                            "give a function with one keyword parameter per property")
     made = Tool.from_schema(func, tool_name, desc, params, **options)
     own = None if is_schema else _own_strict(schema)
