@@ -83,3 +83,47 @@ def test_tool_from_schema_refuses_a_function_that_cannot_take_the_required_key()
         warnings.simplefilter("ignore")
         with pytest.raises(SchemaError, match="limit"):
             tool_from_schema({**_UNDECLARED}, search, description="Search.")
+
+
+# -- #3: OpenAPI's nullable: true -----------------------------------------------------------------------------------
+
+_NULLABLE = {"type": "object", "required": ["repo", "assignee"], "properties": {
+    "repo": {"type": "string"},
+    "assignee": {"type": "string", "nullable": True},
+    "state": {"type": "string", "enum": ["open", "closed"], "nullable": True},
+    "owner": {"allOf": [{"$ref": "#/$defs/User"}], "nullable": True, "description": "Who owns it."},
+    "flag": {"type": "boolean", "nullable": False}},
+    "$defs": {"User": {"type": "object", "properties": {"login": {"type": "string"}}, "required": ["login"]}}}
+
+
+def test_openapi_nullable_takes_null_where_gemini_is_told_it_may() -> None:
+    from toolwire.models.lowering.gemini import parse_response
+
+    t = Tool.from_schema(_echo, "list_issues", "List issues.", _NULLABLE)
+    gem = convert_to_gemini_tool(t)["parameters"]["properties"]
+    assert gem["assignee"] == {"type": "STRING", "nullable": True}
+    assert gem["state"]["nullable"] is True and gem["state"]["enum"] == ["open", "closed"]
+    assert gem["owner"]["nullable"] is True and gem["owner"]["description"] == "Who owns it."
+    reply = {"candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": "list_issues", "args": {
+        "repo": "a/b", "assignee": None, "state": None, "owner": None}}}]}, "finishReason": "STOP"}]}
+    msg = parse_response(reply, tool_names=["list_issues"])
+    result = t.invoke(msg.tool_calls[0])
+    assert result.status == "success", result.content
+    assert "('assignee', None)" in result.content
+    for args in ({"repo": "a", "assignee": "bo", "state": "open", "owner": {"login": "x"}},
+                 {"repo": "a", "assignee": None, "owner": {"login": "x"}, "flag": True}):
+        assert _call(t, args).status == "success", args
+    for bad in ({"repo": "a", "assignee": 3}, {"repo": "a", "assignee": None, "state": "gone"},
+                {"repo": "a", "assignee": None, "owner": {}}, {"repo": None, "assignee": None}):
+        assert _call(t, bad).status == "error", bad
+
+
+def test_openapi_nullable_is_json_schema_null_for_every_provider() -> None:
+    t = Tool.from_schema(_echo, "list_issues", "List issues.", _NULLABLE)
+    props = t.parameters["properties"]
+    assert props["assignee"] == {"type": ["string", "null"]}
+    assert props["state"] == {"type": ["string", "null"], "enum": ["open", "closed", None]}
+    assert props["owner"]["anyOf"][1] == {"type": "null"} and props["flag"] == {"type": "boolean"}
+    sent = convert_to_openai_tool(t)["function"]["parameters"]["properties"]
+    assert "nullable" not in str(sent) and sent["assignee"] == {"type": ["string", "null"]}
+    assert _NULLABLE["properties"]["assignee"] == {"type": "string", "nullable": True}  # (input not changed)

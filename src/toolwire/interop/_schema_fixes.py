@@ -7,13 +7,18 @@ the schema every provider is sent and the validation of the calls agree.
   ``additionalProperties: false`` and before any lowering drops it from ``required``
   (:func:`declare_required`). ``Tool.from_schema`` warns about it once, with a
   :class:`~toolwire.errors.ToolDefinitionWarning` (:func:`warn_declared`).
+* OpenAPI 3.0's ``"nullable": true`` (what OpenAPI-generated MCP servers write; review 198 #3) is read as OpenAPI
+  means it: the value may also be ``null`` (:func:`openapi_nullable`). JSON Schema has no such keyword, so without
+  this Gemini, whose ``Schema`` has ``nullable``, was told null fits and toolwire's validation then refused it.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["declare_required", "undeclared_required", "warn_declared"]
+from toolwire._schema_refs import SCHEMA_KEYS, SCHEMA_MAP_KEYS
+
+__all__ = ["declare_required", "openapi_nullable", "undeclared_required", "warn_declared"]
 
 # keywords beside which a key missing from "properties" may still be declared (or refused) elsewhere: left alone
 _DECLARING = ("patternProperties", "unevaluatedProperties", "allOf", "anyOf", "oneOf", "$ref", "if",
@@ -89,3 +94,47 @@ def warn_declared(declared: list[str], tool_name: str) -> None:
     _warn(f"Tool {tool_name!r}: its schema requires {what} {shown}, which its 'properties' do not declare, so toolwire "
           f"takes {it} as {kind} any value: declare {it} under 'properties' with a type, or remove {it} from "
           "'required'.")
+
+
+_CLOSING = ("allOf", "anyOf", "oneOf", "const", "not", "if")  # beside these, a type list alone may not take null
+
+
+def openapi_nullable(schema: Any) -> Any:
+    """``schema`` with each OpenAPI ``"nullable": true`` written as JSON Schema, which lets the value be ``null``
+    too: a ``type`` gains ``"null"`` (``{"type": "string", "nullable": true}`` becomes ``{"type": ["string",
+    "null"]}``) and an ``enum`` gains ``None``; a node with a combinator, ``const``, ``not`` or ``if``, which may
+    refuse null whatever its ``type`` (OpenAPI's nullable ``allOf: [{$ref}]``), becomes ``anyOf: [the node,
+    {"type": "null"}]``, its ``description`` kept outside. ``nullable: false`` (which says nothing) is dropped too.
+    Values of ``enum``, ``const``, ``default`` and ``examples`` are data, left alone.
+
+    Args:
+        schema: a JSON Schema (``$ref`` inlined); not changed.
+
+    Returns:
+        A copy of ``schema`` so written (the parts it does not reach are shared).
+    """
+    if isinstance(schema, list):
+        return [openapi_nullable(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = dict(schema)
+    for key, value in schema.items():
+        if key in SCHEMA_KEYS:
+            out[key] = openapi_nullable(value)
+        elif key in SCHEMA_MAP_KEYS and isinstance(value, dict):
+            out[key] = {name: openapi_nullable(sub) for name, sub in value.items()}
+    if not isinstance(out.get("nullable"), bool):
+        return out
+    if not out.pop("nullable"):
+        return out
+    if any(k in out for k in _CLOSING):
+        described = {"description": out.pop("description")} if "description" in out else {}
+        return {**described, "anyOf": [out, {"type": "null"}]}
+    kind = out.get("type")
+    if isinstance(kind, str) and kind != "null":
+        out["type"] = [kind, "null"]
+    elif isinstance(kind, list) and "null" not in kind:
+        out["type"] = [*kind, "null"]
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"] = [*out["enum"], None]
+    return out

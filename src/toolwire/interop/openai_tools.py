@@ -43,7 +43,7 @@ from toolwire._signature import function_name
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError, UserError
 from toolwire.interop._schema_errors import describe_error
-from toolwire.interop._schema_fixes import declare_required, undeclared_required, warn_declared
+from toolwire.interop._schema_fixes import declare_required, openapi_nullable, undeclared_required, warn_declared
 
 __all__ = [
     "normalize_parameters",
@@ -152,7 +152,8 @@ def normalize_parameters(parameters: Mapping[str, Any], tool_name: str = "tool",
 
     Local ``$ref``/``$defs`` are inlined and ``title`` keywords dropped (as for ``@tool`` schemas), a
     missing ``type`` becomes ``"object"`` and ``properties`` is always present, with a ``required`` key it does not
-    declare added with any value (:func:`~toolwire.interop._schema_fixes.declare_required`). The input is not changed.
+    declare added with any value and OpenAPI's ``nullable: true`` written as JSON Schema's ``null``
+    (:mod:`toolwire.interop._schema_fixes`). The input is not changed.
     The schema is checked in its own dialect (its ``$schema``), and ``$schema`` is then dropped from what
     providers get, who read a schema as JSON Schema 2020-12: so the tuple arrays of an older dialect
     (``"items": [A, B]``, ``"additionalItems"``) are written the 2020-12 way (``prefixItems``, ``items``), and
@@ -194,7 +195,7 @@ def _normalize(parameters: Mapping[str, Any], tool_name: str, dialect_form: bool
     except _jsonschema().exceptions.SchemaError as exc:
         raise SchemaError(f"The parameters of tool {tool_name!r} are not valid JSON Schema: {exc.message}") \
             from None
-    out = inline_refs(raw)
+    out = openapi_nullable(inline_refs(raw))  # (OpenAPI's nullable: null fits too, review 198 #3)
     out.pop("$schema", None)
     for key in ("anyOf", "oneOf"):  # a union of non-objects at the top: no call could ever match it
         branches = out.get(key)
