@@ -127,3 +127,30 @@ def test_openapi_nullable_is_json_schema_null_for_every_provider() -> None:
     sent = convert_to_openai_tool(t)["function"]["parameters"]["properties"]
     assert "nullable" not in str(sent) and sent["assignee"] == {"type": ["string", "null"]}
     assert _NULLABLE["properties"]["assignee"] == {"type": "string", "nullable": True}  # (input not changed)
+
+
+# -- #4: Gemini and a closed tuple -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("to", [
+    {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": False},
+    {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": False}])
+def test_gemini_closed_tuple_gets_its_length_and_positions(to: dict[str, Any]) -> None:
+    schema: dict[str, Any] = {"type": "object", "properties": {"to": to}, "required": ["to"]}
+    if isinstance(to["items"], list):
+        schema["$schema"] = "http://json-schema.org/draft-07/schema#"
+    t = Tool.from_schema(_echo, "move", "Move to a point.", schema)
+    sent = convert_to_gemini_tool(t)["parameters"]["properties"]["to"]
+    assert sent["max_items"] == 2 and sent["items"] == {"type": "NUMBER"}
+    assert "Items by position: 1. number, 2. number." in sent["description"]
+
+
+def test_gemini_closed_tuple_keeps_a_smaller_max_and_its_min() -> None:
+    to = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}, {"type": "integer"}],
+          "items": False, "minItems": 1, "maxItems": 2}
+    t = Tool.from_schema(_echo, "move", "Move.", {"type": "object", "properties": {"to": to}})
+    sent = convert_to_gemini_tool(t)["parameters"]["properties"]["to"]
+    assert sent["max_items"] == 2 and sent["min_items"] == 1
+    open_tuple = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]}
+    t = Tool.from_schema(_echo, "move", "Move.", {"type": "object", "properties": {"to": open_tuple}})
+    sent = convert_to_gemini_tool(t)["parameters"]["properties"]["to"]
+    assert "max_items" not in sent and "description" not in sent  # (an open tuple, as before)

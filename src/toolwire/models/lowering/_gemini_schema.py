@@ -18,9 +18,11 @@ Rules, from the Gemini API reference (``Schema``, "Function calling" guide) and 
   its item types (one type when they agree), its length in ``min_items``/``max_items``, and, when the types
   differ, its description says which position takes which (``Items by position: 1. string, 2. integer.``,
   :func:`~toolwire.models.lowering._tuples.position_note`; review 124 #10), since ``["Oslo", 3]`` and
-  ``[3, "Oslo"]`` both fit the ``any_of``; toolwire still validates each position before running the tool; a
-  position sent as JSON text (an ``Any``, a map, or one inside them) is decoded at that position alone (an ``int``
-  step of its :data:`JsonPath`, review 158 #1, #2), as :func:`toolwire.parsing.arguments.decode_json_strings` does
+  ``[3, "Oslo"]`` both fit the ``any_of``, as it does for a closed tuple (``items: false`` after its positions, or
+  draft-07's ``additionalItems: false``), whose ``max_items`` is then its number of positions (review 198 #4);
+  toolwire still validates each position before running the tool; a position sent as JSON text (an ``Any``, a
+  map, or one inside them) is decoded at that position alone (an ``int`` step of its :data:`JsonPath`, review 158
+  #1, #2), as :func:`toolwire.parsing.arguments.decode_json_strings` does
   not reach below a tuple position;
 * no ``$defs``/``$ref`` (inlined), ``default``, ``title``, ``additionalProperties``, ``$schema``;
   ``anyOf [X, null]`` becomes nullable X; other keywords (``minimum``, ``pattern``...) are dropped; the
@@ -283,6 +285,9 @@ class _Lowering:
             for key, field in (("minItems", "min_items"), ("maxItems", "max_items")):
                 if isinstance(node.get(key), int):
                     out[field] = node[key]
+            prefix = node.get("prefixItems")
+            if node.get("items") is False and isinstance(prefix, list) and prefix:  # a closed tuple: no more items
+                out["max_items"] = min(len(prefix), out.get("max_items", len(prefix)))  # (review 198 #4)
         if gtype == "OBJECT":
             props = node.get("properties") or {}
             if props:
@@ -310,9 +315,10 @@ class _Lowering:
             if sub not in lowered:
                 lowered.append(sub)
         self.drop(path, "prefixItems (items sent as the any_of of the item types)")
-        if len(lowered) == 1:
-            return lowered[0], None
         rest = node.get("items")
+        if len(lowered) == 1:  # (a closed tuple's positions are still named, so its length is said: review 198 #4)
+            closed = rest is False
+            return lowered[0], position_note(prefix, None, lambda n: self.resolve(n, refs)[0]) if closed else None
         return {"any_of": lowered}, position_note(prefix, rest, lambda n: self.resolve(n, refs)[0])
 
     def any_text(self, node: dict[str, Any], path: str, nullable: bool = False) -> dict[str, Any]:
