@@ -1,0 +1,147 @@
+"""An object schema with a top-level ``anyOf``/``oneOf``/``allOf`` folded into one object, for providers whose schema
+subset has none (moved out of :mod:`toolwire.models.lowering._common`, which re-exports it).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from toolwire.errors import SchemaError
+from toolwire.models.lowering._union_keys import shared_key_schema
+
+__all__ = ["COMBINATORS", "fold_top_union", "merge_object_union", "object_branches"]
+
+log = logging.getLogger("toolwire.lowering")
+
+
+COMBINATORS = ("anyOf", "oneOf", "allOf")
+
+
+def object_branches(branches: list[Any], own_object: bool) -> list[dict[str, Any]] | None:
+    """The branches of a combinator that constrain an object, or ``None`` when one of them is not an object.
+
+    A branch is an object when its ``type`` is (or includes) ``"object"`` or it has ``properties``; inside an
+    object schema (``own_object``), a branch with no ``type`` (``{"required": ["id"]}``) is one too, and a
+    branch of another type is skipped (it can never match an object).
+    """
+    out = []
+    for branch in branches:
+        if not isinstance(branch, dict):
+            continue
+        kind = branch.get("type")
+        if kind == "object" or (isinstance(kind, list) and "object" in kind) or "properties" in branch or (
+                own_object and kind is None):
+            out.append(branch)
+        elif not own_object:
+            return None
+    return out
+
+
+def _alternatives(key: str, sets: list[list[str]]) -> str | None:
+    if not sets or not all(sets):  # a branch that needs nothing more: the rule adds no requirement
+        return None
+    alts = [" and ".join(s) if len(s) == 1 or len(sets) == 1 else f"({' and '.join(s)})" for s in sets]
+    return f"Give {' or '.join(alts)}{' (only one of them)' if key == 'oneOf' and len(sets) > 1 else ''}."
+
+
+def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[str, Any]]]]) -> dict[str, Any]:
+    """One object schema for ``node`` and the object ``combos`` (``(keyword, branches)``) that it holds.
+
+    For providers whose schema subset has no object-level ``anyOf``/``oneOf``/``allOf`` (Anthropic refuses
+    them at the top of ``input_schema``: "input_schema does not support oneOf, allOf, or anyOf at the top
+    level"; Gemini's ``Schema`` has no ``oneOf``/``allOf``). Nothing of the object is lost: its own
+    ``properties`` and ``required`` are kept and come first; the branches' properties are added, a key that several
+    ``anyOf``/``oneOf`` branches declare taking what each gives it (:func:`shared_key_schema`: an ``enum`` of their
+    ``const`` tags, else their ``anyOf``; review 158 #3), so every alternative stays writable; ``required``
+    grows by what every ``anyOf``/``oneOf`` branch requires (every ``allOf`` branch's requirements). Which
+    alternative to give ("id or name") is written in plain words at the end of ``description``, where the
+    model reads it; toolwire still validates the arguments against the full schema.
+    """
+    props: dict[str, Any] = dict(node.get("properties") or {})
+    required: list[str] = list(node.get("required") or ())
+    notes: list[str] = []
+    for key, branches in combos:
+        declared: dict[str, list[Any]] = {}  # key -> each branch's schema of it
+        for branch in branches:
+            for name, sub in (branch.get("properties") or {}).items():
+                declared.setdefault(name, []).append(sub)
+        for name, subs in declared.items():  # (allOf: every branch holds, the first one's schema as before)
+            props.setdefault(name, subs[0] if key == "allOf" else shared_key_schema(subs))
+        sets = [[r for r in branch.get("required") or () if isinstance(r, str)] for branch in branches]
+        if key == "allOf":
+            needed = [r for s in sets for r in s]
+        else:
+            needed = [r for r in (sets[0] if sets else ()) if all(r in s for s in sets[1:])]
+            note = _alternatives(key, [[r for r in s if r not in needed and r not in required] for s in sets])
+            if note:
+                notes.append(note)
+        required.extend(r for r in needed if r not in required and (r in props or not props))
+    out = {k: v for k, v in node.items() if k not in COMBINATORS and k not in ("properties", "required")}
+    if node.get("type") is None or isinstance(node.get("type"), list):
+        out["type"] = "object"
+    out["properties"] = props
+    if required:
+        out["required"] = required
+    if notes:
+        description = str(node.get("description") or "").strip()
+        out["description"] = " ".join([description, *notes]) if description else " ".join(notes)
+    return out
+
+
+def _resolve_ref(node: Any, root: dict[str, Any]) -> Any:
+    """``node``, or the schema its local ``$ref`` (``#/$defs/X``) points to in ``root`` when there is one."""
+    ref = node.get("$ref") if isinstance(node, dict) else None
+    if isinstance(ref, str) and ref.startswith("#/"):
+        target: Any = root
+        for part in ref[2:].split("/"):
+            target = target.get(part) if isinstance(target, dict) else None
+        if isinstance(target, dict):
+            return target
+    return node
+
+
+def fold_top_union(name: str, schema: dict[str, Any], *, provider: str, field: str) -> dict[str, Any]:
+    """One object schema for tool arguments whose schema has a top-level ``anyOf``/``oneOf``/``allOf`` (a
+    ``tool_from_schema`` or MCP tool, say), which the providers refuse: OpenAI answers 400 "schema must have
+    type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level", Anthropic "input_schema
+    does not support oneOf, allOf, or anyOf at the top level", Gemini "parameters schema should be of type
+    OBJECT". The branches are folded in with :func:`merge_object_union` (their properties added, the
+    alternatives written in the description); toolwire still validates the arguments against the full
+    schema before the tool runs. A debug log of ``toolwire.lowering`` says so.
+
+    Args:
+        name: the tool's name, for messages.
+        schema: its argument schema (not changed); branches may be local ``$ref`` s.
+        provider: the provider's name for messages (``"Anthropic"``).
+        field: what the provider calls the schema, for messages (``"input_schema"``).
+
+    Returns:
+        ``schema`` itself when it has none of the three keywords at the top, else a new object schema
+        with ``"type": "object"``.
+
+    Raises:
+        SchemaError: a branch is not an object schema while ``schema`` is not one either (the arguments
+            would not be an object).
+    """
+    if not any(k in schema for k in COMBINATORS):
+        return schema
+    own_object = isinstance(schema.get("properties"), dict) or schema.get("type") == "object"
+    combos = []
+    for key in COMBINATORS:
+        if key not in schema:
+            continue
+        raw = schema[key] if isinstance(schema[key], list) else []
+        branches = object_branches([_resolve_ref(b, schema) for b in raw], own_object)
+        if branches is None or not (branches or own_object):
+            raise SchemaError(
+                f"Tool {name!r} cannot be sent to {provider}: its arguments are a top-level {key} of non-object "
+                f"schemas, and {provider}'s {field} must be one object. Give the function named parameters "
+                "(e.g. one parameter holding the union)."
+            )
+        combos.append((key, branches))
+    out = merge_object_union(schema, combos)
+    log.debug("%s: tool %s: top-level %s sent as one object (properties merged, the alternatives in the "
+              "description); toolwire still validates the arguments against the full schema",
+              provider.lower(), name, "/".join(key for key, _ in combos))
+    return out
