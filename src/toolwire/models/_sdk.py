@@ -382,8 +382,47 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         loop when the loop shuts down (see :mod:`toolwire.models._loop_clients`)."""
         return self._clients.for_loop(asyncio.get_running_loop(), lambda: self._make_client(True))
 
+    def _used(self, used: list[Any], asynchronous: bool) -> Any:
+        """The current SDK client (the sync one, or the running loop's async one), noted last in ``used``: the
+        client an attempt of a call sends its request on."""
+        client = self._aclient() if asynchronous else self._client()
+        used.append(client)
+        return client
+
+    def _replaced(self, client: Any, asynchronous: bool) -> bool:
+        """Whether ``client`` is no longer the model's current one: :meth:`close` (or :meth:`aclose`) closed it."""
+        if not asynchronous:
+            return self._clients.sync is not client
+        try:
+            entry = self._clients.async_by_loop.get(asyncio.get_running_loop())
+        except RuntimeError:
+            return False
+        return entry is None or entry.client is not client
+
+    def _closed_aware(self, used: list[Any], asynchronous: bool) -> Callable[[BaseException], ProviderError | None]:
+        """The call's translator: :meth:`_translate_any`, but a failure of an attempt whose client was closed under
+        it (``close()`` from another thread, ``aclose()`` from another task: a broken connection, or the HTTP
+        client's ``RuntimeError`` that it is closed) says so, and is retried on the new client (review 196 #2: it
+        was a raw ``RuntimeError``, or "Could not connect ... check that the server is running")."""
+
+        def translate(exc: BaseException) -> ProviderError | None:
+            found = self._translate_any(exc)
+            if not used or not self._replaced(used[-1], asynchronous):
+                return found
+            if isinstance(exc, ProviderError):  # (one a codec raised from the reply: not the connection's)
+                return found
+            if (found is None and isinstance(exc, RuntimeError)) or (
+                    found is not None and found.status is None and found.retryable):
+                return ProviderError("The model's connection was closed (close() or aclose()) while this request "
+                                     "was in flight.", provider=self.provider, status=None, retryable=True,
+                                     hint="Send the request again: the next one opens a new connection.")
+            return found
+
+        return translate
+
     def close(self) -> None:
-        """Close the sync SDK client's connections (a new client opens on the next call)."""
+        """Close the sync SDK client's connections (a new client opens on the next call; a call in flight on them
+        is sent again on the new client, as a failed request is retried: ``max_retries``)."""
         with self._clients.lock:
             client, self._clients.sync = self._clients.sync, None
         close = getattr(client, "close", None)
@@ -392,7 +431,8 @@ class SDKChatModel(BaseChatModel, SDKErrors):
 
     async def aclose(self) -> None:
         """Close the async SDK client of the running event loop now (``asyncio.run`` closes it anyway when the
-        loop ends); the clients of other loops stay theirs (each loop closes its own)."""
+        loop ends); the clients of other loops stay theirs (each loop closes its own). A call in flight on it is
+        sent again on a new client, as a failed request is retried (``max_retries``)."""
         client = self._clients.pop(asyncio.get_running_loop())
         if client is not None:
             await aclose_stream(client)
@@ -410,9 +450,13 @@ class SDKChatModel(BaseChatModel, SDKErrors):
                                 tool_names=request.tool_parameters)
         kwargs = lowered(self, request)
         self._log_request(kwargs, False)
-        call = self._endpoint(self._client(), False)
-        kwargs = fit_to_endpoint(call, kwargs)
-        return with_retries(lambda: self._read(call(**kwargs), request), self.retry_policy, self._translate_any)
+        kwargs = fit_to_endpoint(self._endpoint(self._client(), False), kwargs)
+        used: list[Any] = []
+
+        def attempt() -> AIMessage:  # each try on the model's current client (a new one after close(): review 196)
+            return self._read(self._endpoint(self._used(used, False), False)(**kwargs), request)
+
+        return with_retries(attempt, self.retry_policy, self._closed_aware(used, False))
 
     async def _agenerate(self, request: ChatRequest) -> AIMessage:
         if self.streaming:
@@ -420,13 +464,13 @@ class SDKChatModel(BaseChatModel, SDKErrors):
                                 tool_names=request.tool_parameters)
         kwargs = lowered(self, request)
         self._log_request(kwargs, False)
-        call = self._endpoint(self._aclient(), False)
-        kwargs = fit_to_endpoint(call, kwargs)
+        kwargs = fit_to_endpoint(self._endpoint(self._aclient(), False), kwargs)
+        used: list[Any] = []
 
-        async def attempt() -> AIMessage:
-            return self._read(await call(**kwargs), request)
+        async def attempt() -> AIMessage:  # each try on the loop's current client (a new one after aclose())
+            return self._read(await self._endpoint(self._used(used, True), False)(**kwargs), request)
 
-        return await awith_retries(attempt, self.retry_policy, self._translate_any)
+        return await awith_retries(attempt, self.retry_policy, self._closed_aware(used, True))
 
     def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
         """The reply's chunks, a failed stream tried again (:func:`~toolwire.models._retry.retry_stream`) until it has
@@ -435,11 +479,11 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         after its first content is retried as a reply without a stream is (the same ``max_retries``)."""
         kwargs = lowered(self, request)
         self._log_request(kwargs, True)
-        call = self._endpoint(self._client(), True)
-        kwargs = fit_to_endpoint(call, kwargs)
+        kwargs = fit_to_endpoint(self._endpoint(self._client(), True), kwargs)
+        used: list[Any] = []
 
-        def attempt() -> Iterator[AIMessageChunk]:  # one try: a new stream, read by a new state
-            stream = call(**kwargs)
+        def attempt() -> Iterator[AIMessageChunk]:  # one try: a new stream (on the current client), a new state
+            stream = self._endpoint(self._used(used, False), True)(**kwargs)
             try:
                 hold_json_body(stream)  # (a JSON body where a stream was asked for: kept to read its error)
                 state = self._stream_state(request)
@@ -455,18 +499,19 @@ class SDKChatModel(BaseChatModel, SDKErrors):
             finally:
                 close_stream(stream)
 
-        for chunk in retry_stream(attempt, self.retry_policy, self._translate_any, _held if whole else _handed_out):
+        for chunk in retry_stream(attempt, self.retry_policy, self._closed_aware(used, False),
+                                  _held if whole else _handed_out):
             yield _shaped(chunk, request)
 
     async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
         """Async :meth:`_stream`."""
         kwargs = lowered(self, request)
         self._log_request(kwargs, True)
-        call = self._endpoint(self._aclient(), True)
-        kwargs = fit_to_endpoint(call, kwargs)
+        kwargs = fit_to_endpoint(self._endpoint(self._aclient(), True), kwargs)
+        used: list[Any] = []
 
         async def attempt() -> AsyncIterator[AIMessageChunk]:
-            stream = await call(**kwargs)
+            stream = await self._endpoint(self._used(used, True), True)(**kwargs)
             try:
                 await ahold_json_body(stream)
                 state = self._stream_state(request)
@@ -482,7 +527,8 @@ class SDKChatModel(BaseChatModel, SDKErrors):
             finally:
                 await aclose_stream(stream)
 
-        chunks = aretry_stream(attempt, self.retry_policy, self._translate_any, _held if whole else _handed_out)
+        chunks = aretry_stream(attempt, self.retry_policy, self._closed_aware(used, True),
+                               _held if whole else _handed_out)
         try:
             async for chunk in chunks:
                 yield _shaped(chunk, request)
