@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from toolwire import Agent, AIMessage, HumanMessage, tool
+from toolwire import Agent, AIMessage, HumanMessage, StructuredTool, Tool, tool
 from toolwire._agent_response import ASK_STRUCTURED
-from toolwire.errors import ProviderError, ToolCallParseError
+from toolwire._keywords import check_keywords
+from toolwire.errors import ProviderError, ToolCallParseError, UserError
 from toolwire.testing import ScriptedChatModel
 
 
@@ -153,3 +154,68 @@ def test_without_response_format_or_question_the_model_is_asked() -> None:
     model = ScriptedChatModel(["How can I help?", _out(1)])
     Agent(model, [get_weather], response_format=Out).invoke([AIMessage("Welcome.")])
     assert model.requests[0].tool_choice == "auto"
+
+
+# -- #2: other libraries' tool options --------------------------------------------------------------------------------
+
+
+def _get_user(name: str) -> int:
+    """Get a user's id from their full name."""
+    return 1
+
+
+_MAKERS = [
+    ("@tool", lambda **kw: tool(**kw)(_get_user)),
+    ("Tool.from_function", lambda **kw: Tool.from_function(_get_user, **kw)),
+    ("StructuredTool.from_function", lambda **kw: StructuredTool.from_function(_get_user, **kw)),
+]
+
+
+@pytest.mark.parametrize(("owner", "make"), _MAKERS)
+@pytest.mark.parametrize(("option", "advice"), [
+    ("retries", "the model reads and can call again"),
+    ("max_retries", "the model reads and can call again"),
+    ("failure_error_function", "hide_error_details=True"),
+    ("strict_mode", "bind_tools([], strict=True)"),
+    ("use_docstring_info", "parse_docstring=False"),
+])
+def test_other_libraries_tool_options_get_advice_that_fits(owner: str, make: Any, option: str, advice: str) -> None:
+    with pytest.raises(UserError, match=f"Unknown {owner} option '{option}'") as caught:
+        make(**{option: None})
+    text = str(caught.value)
+    assert advice in text and "did you mean" not in text
+
+
+def test_failure_error_function_none_points_to_handle_errors_false() -> None:
+    with pytest.raises(UserError, match=r"handle_errors=False raises the error instead"):
+        tool(failure_error_function=None)(_get_user)
+
+
+def test_name_override_is_named_as_name() -> None:
+    with pytest.raises(UserError, match="did you mean 'name'"):
+        tool(name_override="find_user")(_get_user)
+
+
+@pytest.mark.parametrize(("key", "names"), [
+    ("retries", ["return_direct", "timeout"]), ("api", ["api_key"]), ("descr", ["description"]),
+])
+def test_a_name_merely_alike_gets_no_did_you_mean(key: str, names: list[str]) -> None:
+    with pytest.raises(UserError) as caught:
+        check_keywords("thing", [key], names)
+    assert "did you mean" not in str(caught.value) and "use one of" in str(caught.value)
+
+
+@pytest.mark.parametrize(("key", "names", "meant"), [
+    ("timout", ["timeout", "name"], "timeout"), ("nmae", ["name", "timeout"], "name"), ("prot", ["port"], "port"),
+    ("max_step", ["max_steps"], "max_steps"), ("temprature", ["temperature"], "temperature"),
+])
+def test_misspellings_still_get_did_you_mean(key: str, names: list[str], meant: str) -> None:
+    with pytest.raises(UserError, match=f"did you mean '{meant}'"):
+        check_keywords("thing", [key], names)
+
+
+def test_the_agent_method_hint_needs_a_real_likeness_too() -> None:
+    with pytest.raises(UserError) as caught:
+        Agent(ScriptedChatModel(["a"]), []).invoke("q", tool_calls=[])
+    assert "repeat_calls" not in str(caught.value)  # (ratio 0.64: was "'repeat_calls' is an option of Agent(...)")
+

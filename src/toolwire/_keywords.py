@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["AGENT_ADVICE", "AGENT_METHODS", "RENAMED", "AgentMethodAdvice", "check_keywords", "keyword_names",
+__all__ = ["AGENT_ADVICE", "AGENT_METHODS", "CLOSE", "RENAMED", "AgentMethodAdvice", "check_keywords", "keyword_names",
            "refuse_batch_options", "refuse_run_config",
            "refuses_unknown_keywords"]
 
@@ -24,10 +24,28 @@ RENAMED: dict[str, str] = {
     "openai_api_base": "base_url", "anthropic_api_url": "base_url", "openai_organization": "organization",
     "request_timeout": "timeout", "default_request_timeout": "timeout", "max_completion_tokens": "max_tokens",
     "max_output_tokens": "max_tokens", "stop_sequences": "stop", "extra_body": "model_kwargs",
+    "name_override": "name", "description_override": "description",
 }
 """LangChain's names of options toolwire names otherwise (``ChatAnthropic(anthropic_api_key=...)``, ``ChatOpenAI
-(openai_api_base=...)``, ``ChatGoogleGenerativeAI(max_output_tokens=...)``): an unknown option of this name is
-refused with "did you mean" the toolwire name, when the owner takes it, although the two are not spelled alike."""
+(openai_api_base=...)``, ``ChatGoogleGenerativeAI(max_output_tokens=...)``), and the OpenAI Agents SDK's
+``@function_tool(name_override=..., description_override=...)``: an unknown option of this name is refused with "did
+you mean" the toolwire name, when the owner takes it, although the two are not spelled alike."""
+
+CLOSE = 0.75
+"""How alike (``difflib``'s ratio) an unknown option's name and a known one must be for "did you mean" to offer the
+known one: a misspelling (``timout``, ``nmae``, ``prot``) is, while another library's option that merely shares
+letters with one of toolwire's is not (review 200 #2: ``@tool(retries=2)``, ratio 0.6, was offered ``return_direct``,
+which makes the tool's result end the run); such options get advice of their own (:data:`ADVICE`,
+:data:`AGENT_ADVICE`) or the list of the options."""
+
+_RETRIES = ("toolwire has no per-tool retry count: a call whose arguments are invalid, or whose tool raises, is "
+            "answered with its error (handle_errors=True, the default), which the model reads and can call again "
+            "within the Agent's max_steps, so raise an exception with a helpful message where Pydantic AI raises "
+            "ModelRetry; to retry a flaky function itself, put a functools.wraps retry decorator under @tool")
+_STRICT = ("strict mode is a setting of the model's binding in toolwire, not of a tool: bind the model with it, "
+           "Agent(model.bind_tools([], strict=True), tools) or model.bind_tools(tools, strict=True)")
+_DOCSTRING = ("toolwire reads Google, NumPy and Sphinx docstrings itself: leave it out (parse_docstring=False stops "
+              "reading parameter descriptions from the docstring)")
 
 ADVICE: dict[str, str] = {
     "coroutine": "make the tool of the async function itself (decorate it, or pass it as func): toolwire awaits an "
@@ -50,10 +68,27 @@ ADVICE: dict[str, str] = {
     "metadata": "toolwire keeps no tags or metadata on a tool for tracing: leave it out",
     "extras": "toolwire sends providers a tool's name, description and parameters only, never provider-specific "
               "extras: leave it out",
+    # Pydantic AI's (@agent.tool(retries=2, strict=True, docstring_format=...)) and the OpenAI Agents SDK's
+    # (@function_tool(failure_error_function=..., strict_mode=..., use_docstring_info=..., docstring_style=...))
+    "retries": _RETRIES,
+    "max_retries": _RETRIES,
+    "failure_error_function": "a tool that raises is answered with its error's text, which the model reads "
+                              "(handle_errors=True, the default); hide_error_details=True shows the model only the "
+                              "exception's type, and handle_errors=False raises the error instead (the SDK's "
+                              "failure_error_function=None); there is no error function of your own",
+    "strict_mode": _STRICT,
+    "strict": _STRICT,
+    "use_docstring_info": "toolwire reads the description from the docstring's summary and body unless you pass "
+                          "description=\"...\", and each parameter's description from its Args: section unless you "
+                          "pass parse_docstring=False; pass both to leave the docstring out",
+    "docstring_style": _DOCSTRING,
+    "docstring_format": _DOCSTRING,
 }
 """LangChain's options of its tools that toolwire has no option for (``Tool.from_function(coroutine=...)``,
 ``@tool(infer_schema=False)``, the ``BaseTool`` fields ``StructuredTool.from_function(**kwargs)`` passes on, from
-``langchain_core/tools/base.py``): refused with what to do instead rather than a "did you mean" of another option."""
+``langchain_core/tools/base.py``), and Pydantic AI's and the OpenAI Agents SDK's options of their tools (``retries``,
+``failure_error_function``, ``strict_mode``, ``use_docstring_info``...: review 200 #2): refused with what to do
+instead rather than a "did you mean" of another option."""
 
 _DEPS = ("give tools what they need when they are made (functools.partial(function, db=db) before tool(...), a "
          "method of an object that holds it, or a contextvars.ContextVar set before the run; see the README's "
@@ -122,8 +157,10 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
         known: the names ``owner`` takes.
 
     Raises:
-        UserError: ``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"`` (the close match, or
-            the toolwire name of a LangChain option, :data:`RENAMED`), or the list of the options when none is close.
+        UserError: ``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"`` (the close match, at
+            least :data:`CLOSE` alike, or the toolwire name of another library's option, :data:`RENAMED`), what to do
+            instead for another library's option toolwire has none for (:data:`ADVICE` for a tool's maker,
+            :data:`AGENT_ADVICE` for the Agent), or the list of the options when none is close.
     """
     names = list(dict.fromkeys(known))
     for key in given:
@@ -133,7 +170,7 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
             if (advice := AGENT_ADVICE.get(str(key))) is not None and owner == "Agent":
                 raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
             renamed = RENAMED.get(str(key))
-            close = [renamed] if renamed in names else difflib.get_close_matches(str(key), names, n=1)
+            close = [renamed] if renamed in names else difflib.get_close_matches(str(key), names, n=1, cutoff=CLOSE)
             hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(names))}."
             raise UserError(f"Unknown {owner} option {key!r}: {hint}")
 
@@ -219,8 +256,8 @@ def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, ta
     if key in known:
         raise UserError(f"{owner}() takes only {short}: {key} is an option of the Agent, Agent(model, tools, "
                         f"{key}=...).")
-    mine = difflib.get_close_matches(str(key), own, n=1)
-    close = difflib.get_close_matches(str(key), known, n=1)
+    mine = difflib.get_close_matches(str(key), own, n=1, cutoff=CLOSE)
+    close = difflib.get_close_matches(str(key), known, n=1, cutoff=CLOSE)
     hint = f" (did you mean {mine[0]}=?)" if mine else f" ({close[0]!r} is an option of Agent(...))" if close else ""
     raise UserError(f"{owner}() takes only {takes}, not {key}={hint}.")
 
