@@ -139,3 +139,50 @@ def test_a_tool_result_answering_no_call_of_the_turn_is_refused() -> None:
     turn = AIMessage([{"type": "text", "text": "ok"}, {"type": "tool_result", "tool_use_id": "t0", "content": "x"}])
     with pytest.raises(UserError, match="move it into the user message"):
         coerce_messages([HumanMessage("hi"), turn])
+
+
+# --- #2: an "invalid_tool_call" entry given in tool_calls -------------------------------------------------------
+
+MARKED = {"name": "add", "args": {"a": 1, "b": 2}, "id": "c2", "type": "invalid_tool_call"}
+
+
+def test_a_marked_entry_is_an_invalid_call_with_text_args_and_an_error() -> None:
+    message = AIMessage("", tool_calls=[MARKED])
+    assert message.tool_calls == []
+    [bad] = message.invalid_tool_calls
+    assert bad["args"] == '{"a": 1, "b": 2}' and bad["id"] == "c2" and bad["type"] == "invalid_tool_call"
+    assert isinstance(bad["error"], str) and "invalid" in bad["error"]
+    own = AIMessage("", tool_calls=[{**MARKED, "error": "cut off"}]).invalid_tool_calls[0]
+    assert own["error"] == "cut off"
+    assert MARKED["args"] == {"a": 1, "b": 2}  # the caller's dict is untouched
+
+
+def test_a_marked_entry_keeps_its_place_among_the_calls() -> None:
+    call = {"name": "add", "args": {"a": 3}, "id": "c3"}
+    message = AIMessage("", tool_calls=[MARKED, call])
+    assert [c["id"] for c in message.tool_calls] == ["c3"]
+    assert message.invalid_tool_calls[0]["index"] == 0
+
+
+def test_langchain_loads_the_message_back() -> None:
+    import langchain_core.messages as lc
+
+    from toolwire import messages_to_dict
+    from toolwire.interop.langchain import to_langchain_messages
+
+    message = AIMessage("", tool_calls=[MARKED])
+    for loaded in (lc.messages_from_dict(messages_to_dict([message]))[0], lc.AIMessage(**message.model_dump()),
+                   to_langchain_messages([message])[0]):
+        assert loaded.tool_calls == []
+        assert [(c["id"], c["args"]) for c in loaded.invalid_tool_calls] == [("c2", '{"a": 1, "b": 2}')]
+
+
+def test_a_chunk_reads_the_marked_entry_as_invalid_too() -> None:
+    from toolwire.chunks import AIMessageChunk
+
+    call = {"name": "add", "args": {"a": 3}, "id": "c3"}
+    message = AIMessageChunk("", tool_calls=[MARKED, call]).to_message()
+    assert [c["id"] for c in message.tool_calls] == ["c3"]
+    assert [(c["id"], c["args"]) for c in message.invalid_tool_calls] == [("c2", '{"a": 1, "b": 2}')]
+    assert message.invalid_tool_calls[0]["index"] == 0
+    assert message.invalid_tool_calls == AIMessage("", tool_calls=[MARKED, call]).invalid_tool_calls

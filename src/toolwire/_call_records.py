@@ -212,10 +212,14 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
     get an object, and another mapping becomes a dict. Arguments that cannot be read as an object (cut-off or
     invalid JSON, a JSON array, a number...) make an :class:`InvalidToolCall` instead, keeping the raw text and the
     parser's error, as :func:`~toolwire.messages.message_from_dict` and the providers' parsers make it (review 77).
+    A call typed ``"invalid_tool_call"`` is checked as the invalid calls are (:func:`_given_invalid`: its arguments
+    as text, an ``error``; review 201 #2).
 
     Raises:
-        UserError: ``call`` is not a dict with a string ``name``.
+        UserError: ``call`` is not a dict with a string ``name`` (nor one typed ``"invalid_tool_call"``).
     """
+    if isinstance(call, dict) and type(call.get("type")) is str and call["type"] == "invalid_tool_call":
+        return _given_invalid(call)
     if not isinstance(call, dict) or not isinstance(call.get("name"), str):
         from toolwire.errors import UserError
 
@@ -250,8 +254,7 @@ def _checked_call(call: Any) -> ToolCall | InvalidToolCall:
         out["args"] = args or {}
         return out
     out = {key: args if key == "args" else _copy_containers(value) for key, value in call.items()}
-    if not (type(out["type"]) is str and out["type"] == "invalid_tool_call"):  # another type word (OpenAI's
-        out["type"] = "tool_call"  # "function"...): a call all the same, as LangChain reads it (review 195 #1)
+    out["type"] = "tool_call"  # another type word (OpenAI's "function"...): a call, as LangChain reads it (r. 195 #1)
     if not call_id.isascii():
         out["id"] = valid_text(call_id)  # a lone surrogate could not be sent or saved as UTF-8 (review 83)
     return out  # type: ignore[no-any-return]
@@ -345,6 +348,27 @@ def _checked_invalid(bad: Any) -> InvalidToolCall:
         del out["index"]  # no place in the reply ("0", True, -1): the call goes after the others (review 78)
     out["type"] = "invalid_tool_call"
     return out  # type: ignore[no-any-return]
+
+
+GIVEN_INVALID = ("the call was given already marked invalid ('type': 'invalid_tool_call') with no error saying "
+                 "why, so it was not run")
+"""The ``error`` of an invalid call given among the calls without one (:func:`_given_invalid`)."""
+
+
+def _given_invalid(call: dict[str, Any]) -> InvalidToolCall:
+    """A call given among the ``tool_calls`` with ``"type": "invalid_tool_call"``, as the :class:`InvalidToolCall` the
+    same call given in ``invalid_tool_calls`` makes (:func:`_checked_invalid`; review 201 #2: its ``args`` stayed a
+    dict and it had no ``error``, so LangChain could not load the message): its arguments (under ``args``, else
+    another library's key, :data:`_ARGUMENT_KEYS`) as text, JSON for an object, and :data:`GIVEN_INVALID` as its
+    ``error`` when it gives none. Its ``index`` is dropped: its place among the calls given is its place in the
+    reply. Never raises."""
+    args, key = next(((call[key], key) for key in _ARGUMENT_KEYS if call.get(key) is not None), (None, "args"))
+    bad = {k: v for k, v in call.items() if k not in (key, "args", "index")}
+    bad["args"] = args
+    out = _checked_invalid(bad)
+    if out["error"] is None:
+        out["error"] = GIVEN_INVALID
+    return out
 
 
 def _deep_call(name: str, args: dict[str, Any], call_id: Any) -> InvalidToolCall:

@@ -62,7 +62,8 @@ class AIMessageChunk(ChunkLangChainAPI):
     ``tool_call_chunks`` when those are not given, as LangChain reads them), and the other keys its own
     :meth:`model_dump` writes, so ``AIMessageChunk(**chunk.model_dump())`` rebuilds it (review 195 #5): ``type``
     (``"AIMessageChunk"``), ``tool_calls`` (the calls the chunks make; given without chunks, they become chunks of
-    their own) and ``chunk_position`` (None or ``"last"``).
+    their own, and one typed ``"invalid_tool_call"`` an invalid call, as :class:`AIMessage` reads it) and
+    ``chunk_position`` (None or ``"last"``).
 
     ``a + b`` merges two chunks; :func:`merge_chunks` merges many in linear time.
 
@@ -104,7 +105,10 @@ class AIMessageChunk(ChunkLangChainAPI):
         chunk_position: str | None = None,
     ) -> None:
         if type is not None or tool_calls is not None or chunk_position is not None:  # its own model_dump()'s keys
-            tool_call_chunks = _dumped_keys(type, tool_calls, chunk_position, tool_call_chunks)
+            tool_call_chunks, given_invalid = _dumped_keys(type, tool_calls, chunk_position, tool_call_chunks)
+            if given_invalid:  # calls typed "invalid_tool_call": invalid, never read as calls (review 201 #2)
+                invalid_tool_calls = [*_call_list(invalid_tool_calls, "invalid_tool_calls", "AIMessageChunk"),
+                                      *given_invalid]
         if usage_metadata is not None or additional_kwargs is not None:  # LangChain's keywords
             from toolwire._message_dicts import langchain_keywords
 
@@ -258,13 +262,18 @@ class AIMessageChunk(ChunkLangChainAPI):
         )
 
 
-def _dumped_keys(kind: Any, tool_calls: Any, chunk_position: Any,
-                 tool_call_chunks: Sequence[ToolCallChunk] | None) -> Sequence[ToolCallChunk] | None:
+def _dumped_keys(kind: Any, tool_calls: Any, chunk_position: Any, tool_call_chunks: Sequence[ToolCallChunk] | None
+                 ) -> tuple[Sequence[ToolCallChunk] | None, list[InvalidToolCall]]:
     """Check the keys of LangChain's chunk that :meth:`AIMessageChunk.model_dump` writes and the constructor is given
     back (``AIMessageChunk(**chunk.model_dump())``, LangChain's ``messages_from_dict``: review 195 #5), and return the
     ``tool_call_chunks`` to make the chunk with: those given, or, when none are, chunks of ``tool_calls`` (each call's
     arguments as JSON text, no index), as LangChain makes them; calls given beside chunks are the chunks' own
-    reading, so the chunks win, as on LangChain's chunk.
+    reading, so the chunks win, as on LangChain's chunk. An entry of ``tool_calls`` typed ``"invalid_tool_call"``
+    is no chunk but an invalid call, as :class:`AIMessage` reads it (its arguments as text, an error; an ``index``
+    when a call follows it; review 201 #2).
+
+    Returns:
+        ``(tool_call_chunks, invalid calls to add to the chunk's invalid_tool_calls)``.
 
     Raises:
         UserError: ``kind`` (``type``) is not ``"AIMessageChunk"``, ``chunk_position`` is not None or ``"last"``, or
@@ -281,15 +290,22 @@ def _dumped_keys(kind: Any, tool_calls: Any, chunk_position: Any,
         raise UserError(f"AIMessageChunk was given chunk_position={str(chunk_position)[:40]!r}: leave it out, or "
                         "give None or 'last' (toolwire reads a chunk's calls whatever its position).")
     if tool_call_chunks or not tool_calls:
-        return tool_call_chunks
-    chunks = []
-    for raw in _call_list(tool_calls, "tool_calls", "AIMessageChunk"):
+        return tool_call_chunks, []
+    chunks: list[ToolCallChunk] = []
+    given_invalid: list[tuple[int, Any]] = []
+    last_chunk = -1
+    for position, raw in enumerate(_call_list(tool_calls, "tool_calls", "AIMessageChunk")):
         call = _checked_call(raw)  # (arguments that cannot be read stay their text: an invalid call once merged)
+        if isinstance(raw, dict) and type(raw.get("type")) is str and raw["type"] == "invalid_tool_call":
+            given_invalid.append((position, call))
+            continue
         args = call["args"]
         chunks.append(ToolCallChunk(name=call["name"], id=call["id"], index=None, type="tool_call_chunk",
                                     args=args if isinstance(args, str) or args is None
                                     else json.dumps(args, ensure_ascii=False)))
-    return chunks
+        last_chunk = position
+    invalid = [{**bad, "index": position} if position < last_chunk else bad for position, bad in given_invalid]
+    return chunks, invalid  # type: ignore[return-value]
 
 
 def _raw_chunk(raw: dict[str, Any]) -> ToolCallChunk:
