@@ -121,7 +121,7 @@ def test_smolagents_agent_options_get_what_to_do_instead(option: str, advice: st
 
 
 @pytest.mark.parametrize(("option", "advice"), [
-    ("reset", "invoke(result.messages + [question])"), ("additional_args", "functools.partial"),
+    ("reset", "invoke(result.messages + [question])"), ("additional_args", "put them in the question"),
 ])
 def test_smolagents_run_options_get_what_to_do_instead(option: str, advice: str) -> None:
     with pytest.raises(UserError, match=f"not {option}=") as caught:

@@ -219,3 +219,16 @@ def test_the_agent_method_hint_needs_a_real_likeness_too() -> None:
         Agent(ScriptedChatModel(["a"]), []).invoke("q", tool_calls=[])
     assert "repeat_calls" not in str(caught.value)  # (ratio 0.64: was "'repeat_calls' is an option of Agent(...)")
 
+
+# -- #3: smolagents' additional_args ----------------------------------------------------------------------------------
+
+
+def test_additional_args_advice_says_the_model_reads_them() -> None:
+    agent = Agent(ScriptedChatModel(["ok"]), [])
+    for call in (lambda: agent.invoke("q", additional_args={"url": "https://example.org/a.mp3"}),
+                 lambda: Agent(ScriptedChatModel(["ok"]), [], additional_args={"x": 1})):
+        with pytest.raises(UserError) as caught:
+            call()
+        text = str(caught.value)
+        assert "task text the model reads" in text and "put them in the question" in text
+        assert "system_prompt" in text and "functools.partial" not in text

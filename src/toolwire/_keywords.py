@@ -112,7 +112,11 @@ AGENT_ADVICE: dict[str, str] = {
                       "call and tool result as it happens)",
     "reset": "an Agent keeps no memory between runs; continue a conversation by passing its messages as the input, "
              "invoke(result.messages + [question])",
-    "additional_args": _DEPS,
+    "additional_args": "smolagents adds these values to the task text the model reads (\"You have been provided "
+                       "with these additional arguments...\"), so put them in the question itself, agent.invoke("
+                       "f\"{question}\\nmp3_url: {url}\"), or in Agent(..., system_prompt=...); an object a tool "
+                       "needs but the model must not read (a dataframe, a client) goes to the tool when it is made "
+                       "(see the README's \"Passing dependencies to tools\")",
     "verbosity_level": "an Agent prints nothing; follow a run with agent.stream(question), or log from the tools",
     "add_base_tools": "an Agent runs only the tools it is given; pass every tool in Agent(model, tools)",
     # the OpenAI Agents SDK's (Runner.run_sync(agent, q, max_turns=..., context=...), Agent(tool_use_behavior=...,
@@ -129,10 +133,12 @@ AGENT_ADVICE: dict[str, str] = {
 }
 """Pydantic AI's, the OpenAI Agents SDK's and smolagents' options of an agent and its runs that toolwire spells
 otherwise (``Agent(output_type=...)``, Pydantic AI's older ``result_type=``, ``agent.run_sync(q, deps=...,
-message_history=...)``, smolagents' ``Agent(step_callbacks=...)`` and ``agent.run(task, reset=False,
-additional_args=...)``, review 109): refused with what to do instead rather than a "did you mean" of another option
-(review 101);
-``output_type`` and ``result_type`` point to LangGraph's ``response_format``, which the Agent takes."""
+message_history=...)``, smolagents' ``Agent(step_callbacks=...)`` and ``agent.run(task, reset=False)``, review 109):
+refused with what to do instead rather than a "did you mean" of another option (review 101);
+``output_type`` and ``result_type`` point to LangGraph's ``response_format``, which the Agent takes. smolagents'
+``agent.run(task, additional_args={...})`` has no such option here: smolagents adds the values to the task text the
+model reads, so its advice is to put them in the question or the system prompt (review 200 #3: it was the ``deps``
+advice, which hides them from the model)."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
