@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from toolwire.models._grammar_items import keyword_sequence
+from toolwire.models._local_union import argument_forms, local_parameters
 from toolwire.parsing._json_strings import _wanted_kinds
 from toolwire.parsing.function_tags import typed_parameter
 from toolwire.tools import ToolSpec
@@ -102,18 +103,33 @@ _TAG_OPEN, _TAG_CLOSE, _PARAM_CLOSE = "<function=", "</function>", "\n</paramete
 
 def tag_call(spec: ToolSpec, rules: Rules) -> str:
     """A call of ``spec`` in the ``function_tag`` form: required parameters always, optional ones maybe, in the
-    schema's property order, each ``<parameter=KEY>\\nVALUE\\n</parameter>\\n``."""
+    schema's property order, each ``<parameter=KEY>\\nVALUE\\n</parameter>\\n``; each form of a top-level union of
+    objects (:func:`~toolwire.models._local_union.argument_forms`), its values typed back as the reader types them,
+    by the union's fold (:func:`~toolwire.models._local_union.local_parameters`)."""
+    from toolwire.models.grammar import gbnf_literal
+
+    root = local_parameters(spec.parameters, spec.name)  # (what the reader types values by)
+    forms = argument_forms(spec.parameters)
+    written = [_tag_params(form, root, rules, spec.name, f"{spec.name}-params" + (f"-{i}" if i else ""))
+               for i, form in enumerate(forms)]
+    some = list(dict.fromkeys(w for w in written if w != '""'))
+    params = '""' if not some else some[0] if len(written) == 1 else rules.add(
+        f"{spec.name}-params-forms", f"({' | '.join(some)})" + ("?" if '""' in written else ""))
+    parts = [gbnf_literal(f"{_TAG_OPEN}{spec.name}>" + chr(10)), params, gbnf_literal(_TAG_CLOSE)]
+    return rules.add(f"{spec.name}-call", " ".join(p for p in parts if p != '""'))
+
+
+def _tag_params(schema: Any, root: dict[str, Any], rules: Rules, name: str, hint: str) -> str:
+    """The parameter tags of one form ``schema`` of tool ``name`` (``'""'`` for none), values typed back by
+    ``root``."""
     from toolwire.models.grammar import gbnf_literal, required_keys
 
-    schema = spec.parameters
     props = schema.get("properties")
     required = set(required_keys(schema))
     pairs: list[tuple[str, bool]] = []
-    for name, sub in (props.items() if isinstance(props, dict) else ()):
-        value = _tag_value(sub, schema, rules, f"{spec.name}-{name}",
-                           read=functools.partial(typed_parameter, key=name, schema=schema))
-        pair = f"{gbnf_literal(f'<parameter={name}>' + chr(10))} {value} {gbnf_literal(_PARAM_CLOSE)}"
-        pairs.append((rules.add(f"{spec.name}-{name}-param", pair), name in required))
-    params = keyword_sequence(pairs, '""', rules, f"{spec.name}-params") if pairs else '""'
-    parts = [gbnf_literal(f"{_TAG_OPEN}{spec.name}>" + chr(10)), params, gbnf_literal(_TAG_CLOSE)]
-    return rules.add(f"{spec.name}-call", " ".join(p for p in parts if p != '""'))
+    for key, sub in (props.items() if isinstance(props, dict) else ()):
+        value = _tag_value(sub, root, rules, f"{name}-{key}",
+                           read=functools.partial(typed_parameter, key=key, schema=root))
+        pair = f"{gbnf_literal(f'<parameter={key}>' + chr(10))} {value} {gbnf_literal(_PARAM_CLOSE)}"
+        pairs.append((rules.add(f"{name}-{key}-param", pair), key in required))
+    return keyword_sequence(pairs, '""', rules, hint) if pairs else '""'

@@ -19,6 +19,7 @@ from typing import Any
 from toolwire._schema_patterns import pattern_found
 from toolwire.messages import ToolCall
 from toolwire.models._call_checks import _leaves
+from toolwire.models._local_union import argument_forms, local_parameters
 from toolwire.models._text_content import json_form
 from toolwire.models._value_notes import FORMS, value_notes
 from toolwire.models.grammar import _types, float_items, python_literal, required_keys
@@ -51,7 +52,7 @@ def format_calls(calls: Sequence[ToolCall], fmt: str, tools: Sequence[ToolSpec] 
     if fmt == "pythonic":
         names = _python_names(tools or ())
         return "[" + ", ".join(_python_call(c, names) for c in calls) + "]"
-    schemas = {t.name: t.parameters for t in tools or ()}
+    schemas = {t.name: local_parameters(t.parameters, t.name) for t in tools or ()}
     objects = [{"name": c["name"], "arguments": _schema_order(json_form(c["args"]), schemas.get(c["name"]))}
                for c in calls]
     if fmt == "hermes":
@@ -91,7 +92,7 @@ def _schema_order(value: Any, schema: Any, depth: int = 0) -> Any:
 
 
 def _python_names(tools: Sequence[ToolSpec]) -> PythonNames:
-    return PythonNames({t.name: t.parameters for t in tools})
+    return PythonNames({t.name: local_parameters(t.parameters, t.name) for t in tools})
 
 
 def _python_call(call: ToolCall, names: PythonNames) -> str:
@@ -151,7 +152,9 @@ def python_signature(spec: ToolSpec, tools: Sequence[ToolSpec] | None = None) ->
     (:class:`~toolwire.parsing.pythonic.PythonNames`), decided among ``tools`` (default: ``spec`` alone).
     A parameter that takes an object with ``properties`` (or a list of such objects) is typed ``dict`` (or
     ``list[dict]``) and its keys are listed under it in the docstring, Google style (``key (type): text``,
-    ``optional`` for keys the object's ``required`` leaves out), nested objects' keys under theirs.
+    ``optional`` for keys the object's ``required`` leaves out), nested objects' keys under theirs. Arguments given as a
+    top-level ``anyOf``/``oneOf``/``allOf`` of objects are shown as their fold (every branch's parameters, which
+    alternative to give said after the description: :func:`~toolwire.models._local_union.local_parameters`).
 
     Args:
         spec: the tool (name, description, JSON Schema of its arguments).
@@ -249,8 +252,9 @@ def _key_lines(obj: dict[str, Any], indent: str, depth: int) -> list[str]:
 
 
 def _signature(spec: ToolSpec, names: PythonNames) -> str:
-    props: dict[str, Any] = spec.parameters.get("properties") or {}
-    required = set(required_keys(spec.parameters))
+    parameters = local_parameters(spec.parameters, spec.name)  # (a top-level union as its fold: review 198 #1)
+    props: dict[str, Any] = parameters.get("properties") or {}
+    required = set(required_keys(parameters))
     params, docs = [], []
     for name, spelled in names.params(spec.name).items():
         sub = props[name] if isinstance(props[name], dict) else {}
@@ -265,7 +269,10 @@ def _signature(spec: ToolSpec, names: PythonNames) -> str:
             docs.append(f"        {spelled}: {text}")
             docs += keys
     lines = [f"def {names.tool(spec.name)}({', '.join(params)}):"]
-    description = (spec.description or "").strip().replace('"""', "'''")
+    description = (spec.description or "").strip()
+    if parameters is not spec.parameters and _doc_text(parameters.get("description")):  # which alternative to give
+        description = f"{description}\n{_doc_text(parameters['description'])}".strip()
+    description = description.replace('"""', "'''")
     doc = [f"    {line}".rstrip() for line in description.splitlines()] or ["    (no description)"]
     doc[0] = '    """' + doc[0].strip()
     if docs:
@@ -434,9 +441,10 @@ def _pattern_example(schema: dict[str, Any], variant: int) -> str | None:
 
 
 def _example_call(spec: ToolSpec, variant: int = 0) -> ToolCall:
-    props = spec.parameters.get("properties")
+    form = argument_forms(spec.parameters)[0]  # (of a top-level union, its first alternative: review 198 #1)
+    props = form.get("properties")
     props = props if isinstance(props, dict) else {}
-    required = required_keys(spec.parameters) or list(props)[:1]
+    required = required_keys(form) or list(props)[:1]
     args = {k: _example_value(props.get(k), variant) for k in required if k in props}
     return {"name": spec.name, "args": args, "id": None, "type": "tool_call"}
 
@@ -516,7 +524,7 @@ def default_values(tools: Sequence[ToolSpec]) -> dict[str, dict[str, list[str]]]
     found: dict[str, dict[str, list[str]]] = {}
     names = _python_names(tools)
     for spec in tools:
-        params = spec.parameters
+        params = local_parameters(spec.parameters, spec.name)
         props = params.get("properties") if isinstance(params, dict) else None
         by_arg: dict[str, list[str]] = {}
         with contextlib.suppress(RecursionError, ValueError, TypeError, AttributeError):

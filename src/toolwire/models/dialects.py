@@ -47,6 +47,7 @@ from typing import Any
 
 from toolwire.errors import UserError
 from toolwire.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
+from toolwire.models._local_union import local_parameters
 from toolwire.models._template_conversation import (
     NO_RULES,
     TemplateRules,
@@ -206,8 +207,11 @@ def _several_tools(metadata: dict[str, str]) -> tuple[str, dict[str, float]] | N
 
 
 def _openai_tool(spec: ToolSpec) -> dict[str, Any]:
+    """A tool as a chat template's ``tools`` takes it: a top-level union of objects folded into one object
+    (:func:`~toolwire.models._local_union.local_parameters`), as templates list ``parameters.properties``."""
+    parameters = local_parameters(spec.parameters, spec.name)
     return {"type": "function", "function": {"name": spec.name, "description": spec.description,
-                                             "parameters": _prompt_parameters(spec.parameters)}}
+                                             "parameters": _prompt_parameters(parameters)}}
 
 
 def _prompt_parameters(parameters: dict[str, Any]) -> dict[str, Any]:
@@ -554,7 +558,10 @@ def parse_reply(text: str, tools: Sequence[ToolSpec] | Sequence[str], fmt: str) 
             (:data:`toolwire.models.grammar.FORMATS`).
 
     Returns:
-        The :class:`~toolwire.parsing.ParsedReply`: the text left, the tool calls and the invalid ones.
+        The :class:`~toolwire.parsing.ParsedReply`: the text left, the tool calls and the invalid ones. A tool whose
+        arguments are a top-level union of objects is read by the union's fold
+        (:func:`~toolwire.models._local_union.local_parameters`: parameter spellings, ``function_tag`` value types).
     """
-    by_name = {t if isinstance(t, str) else t.name: None if isinstance(t, str) else t.parameters for t in tools}
+    by_name = {t if isinstance(t, str) else t.name: None if isinstance(t, str) else local_parameters(t.parameters)
+               for t in tools}
     return parse_tool_calls(text, by_name, dialect=_PARSER_DIALECT.get(fmt))

@@ -32,7 +32,9 @@ a ``list[float]``'s elements as floats, see :func:`float_items`) and objects (``
 always present and optional ones optional, in the schema's property order; no other keys; without ``properties``, a
 dict whose values are of an ``additionalProperties`` schema and whose keys are of ``propertyNames``' ``enum`` or
 ``const``, or the digits of a ``dict[int, X]`` or ``dict[float, X]`` key, which the pythonic format may also write
-bare, ``{3: "North"}``; only ``{}`` for ``additionalProperties: false``).
+bare, ``{3: "North"}``; only ``{}`` for ``additionalProperties: false``). A tool's arguments given as a top-level
+``anyOf``/``oneOf``/``allOf`` of objects (a ``Tool.from_schema`` or MCP tool) are each combination of its branches, an
+object of the branches' keys (:func:`toolwire.models._local_union.argument_forms`; review 198 #1).
 
 Not held on purpose (any value of the type where they stand; validation after generation refuses what breaks them,
 which comes back as an invalid call or an error result the model sees and can act on): every constraint on a value,
@@ -70,6 +72,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolwire._schema_keys import KEY_TEXT, is_number_text, number_text_patterns
+from toolwire.models._grammar_calls import json_call, python_call
 from toolwire.models._grammar_items import (
     integer_rule,
     keyword_sequence,
@@ -80,7 +83,8 @@ from toolwire.models._grammar_items import (
 )
 from toolwire.models._grammar_pattern import pattern_rule
 from toolwire.models._grammar_tags import JSON_ESCAPE, JSON_EXCLUDED, tag_call, tag_safe
-from toolwire.parsing.pythonic import PythonNames, signature_order
+from toolwire.models._local_union import local_parameters
+from toolwire.parsing.pythonic import PythonNames
 from toolwire.tools import ToolSpec
 
 __all__ = ["FORMATS", "MAX_CALLS", "Rules", "call_grammar", "float_items", "gbnf_literal", "python_literal",
@@ -495,35 +499,6 @@ def _bare_key(names: Any, rules: Rules) -> str | None:
     return _BARE_PATTERNS.get(pattern)
 
 
-def _json_call(spec: ToolSpec, rules: Rules, signature: bool = False) -> str:
-    """A JSON call object of ``spec``; with ``signature``, its arguments in signature order (as
-    :func:`_python_call`), else in the schema's property order."""
-    schema = spec.parameters
-    props = schema.get("properties")
-    if signature and isinstance(props, dict) and props:
-        schema = {**schema, "properties": {k: props[k] for k in signature_order(schema)}}
-    if isinstance(props, dict) and props:
-        args = object_rule(schema, rules, f"{spec.name}-args")
-    else:  # a tool without parameters: only {} (as the pythonic call takes no arguments)
-        args = rules.add("empty-object", '"{" ws "}"')
-    body = (f'"{{" ws "\\"name\\"" ws ":" ws {rules.key(spec.name)} ws "," ws '
-            f'"\\"arguments\\"" ws ":" ws {args} ws "}}"')
-    return rules.add(f"{spec.name}-call", body)
-
-
-def _python_call(spec: ToolSpec, rules: Rules, names: PythonNames) -> str:
-    """A call of ``spec`` as the pythonic prompt shows it: Python-safe names, keyword arguments in signature
-    order (required ones first, then optional ones, each in schema order)."""
-    keywords = names.params(spec.name)
-    schema = spec.parameters
-    props = schema.get("properties")
-    if isinstance(props, dict) and props:
-        schema = {**schema, "properties": {k: props[k] for k in keywords}}
-    kwargs = object_rule(schema, rules, f"{spec.name}-kw", python_call=True, keywords=keywords)
-    inner = "" if kwargs == '""' else f" {kwargs}"
-    return rules.add(f"{spec.name}-call", f'{gbnf_literal(names.tool(spec.name) + "(")}{inner} ")"')
-
-
 MAX_CALLS = 32
 """The most tool calls the grammar lets one reply hold (review 110: it was 8, and a request for the weather in 12
 cities lost 4 of them without a word); a reply that reaches it says so in ``response_metadata["call_limit"]``."""
@@ -560,14 +535,14 @@ def call_grammar(
     more = (max_calls or MAX_CALLS) - 1 if parallel else 0
     if fmt == "pythonic":
         rules = Rules("py")
-        names = PythonNames({t.name: t.parameters for t in tools})
-        call = rules.add("call", " | ".join(_python_call(t, rules, names) for t in tools))
+        names = PythonNames({t.name: local_parameters(t.parameters) for t in tools})
+        call = rules.add("call", " | ".join(python_call(t, rules, names) for t in tools))
         calls = rules.add("call-list", f'"[" {call} (", " {call}){{0,{more}}} "]"' if more else f'"[" {call} "]"')
         fence = '"```" ("python" | "py")? "\\n"'
         return rules.text(f'{calls} | {fence} {calls} "\\n```"')
     if fmt == "json":
         rules = Rules("json")
-        call = rules.add("call", " | ".join(_json_call(t, rules, signature) for t in tools))
+        call = rules.add("call", " | ".join(json_call(t, rules, signature) for t in tools))
         body = call
         if more:  # a list of calls, or call objects one per line (as the parsers read them, and as models
             # that open with a bare object write the next one)
@@ -578,7 +553,7 @@ def call_grammar(
         rules = Rules("json")
         if fmt == "function_tag":  # JSON strings inside a parameter hold no call markup either
             rules.rules["string"] = f'"\\"" {tag_safe(rules, "tag-chars", JSON_EXCLUDED, JSON_ESCAPE)} "\\""'
-        written = [_json_call(t, rules, signature) if fmt == "hermes" else tag_call(t, rules) for t in tools]
+        written = [json_call(t, rules, signature) if fmt == "hermes" else tag_call(t, rules) for t in tools]
         call = rules.add("call", " | ".join(written))
         block = rules.add("block", f'"<tool_call>\\n" {call} "\\n</tool_call>"')
         return rules.text(f'{block} ("\\n" {block}){{0,{more}}}' if more else block)

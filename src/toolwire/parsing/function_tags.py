@@ -10,15 +10,16 @@ Format sources:
 * Meta's Llama 3.1 prompt format ("custom tools" answered as ``<function=NAME>{"arg": ...}</function>``),
   also written by Functionary v3.1: the body is a JSON object of arguments.
 
-A raw value is typed with the bound tool's JSON Schema when it is known (a ``{name: parameters}`` mapping
-as ``tool_names``): a property that admits a string keeps the text; one that wants a number, a boolean,
-null, an object or an array gets the value the text holds as JSON (or, for an object or array, as a Python
-literal, read with :func:`ast.literal_eval`, never evaluated), and keeps the text when it holds none, so
-that the tool's validation reports the wrong type to the model; where the only strings a property takes are an
-``enum`` or ``const`` (``int | Literal["auto"]``), other text is read as JSON too. A parameter name is read as
-the schema names it when it does (any characters: ``<parameter=first name>``). With names only, every value
-stays text (as vLLM does); :func:`toolwire.parsing.normalize_arguments` and the tool's pydantic validation convert
-``"3"`` to ``3`` for an integer parameter when the call runs.
+A raw value is typed with the bound tool's JSON Schema when it is known (a ``{name: parameters}`` mapping as
+``tool_names``; arguments given as a top-level union of objects by its fold, every branch's properties): a property
+that admits a string keeps the text; one that wants a number, a boolean, null, an object or an array gets the value
+the text holds as JSON (or, for an object or array, as a Python literal, read with :func:`ast.literal_eval`, never
+evaluated), and keeps the text when it holds none, so that the tool's validation reports the wrong type to the
+model; where the only strings a property takes are an ``enum`` or ``const`` (``int | Literal["auto"]``), other text
+is read as JSON too. A parameter name is read as the schema names it when it does (any characters:
+``<parameter=first name>``). With names only, every value stays text (as vLLM does);
+:func:`toolwire.parsing.normalize_arguments` and the tool's pydantic validation convert ``"3"`` to ``3`` for an
+integer parameter when the call runs.
 
 Where a call ends: a value ends at the first ``</parameter>`` followed by another tag (``<parameter=``,
 ``</function>``, ``</tool_call>``) or by the end of the block, so markup inside a value (even a
@@ -200,7 +201,7 @@ def _parameters(collector: Collector, text: str, start: int, p: int, block: int,
     """Record the call whose arguments are the ``<parameter=KEY>VALUE</parameter>`` tags from ``p``; return
     where it ends."""
     resolved = collector.resolve(name)
-    schema = schemas.get(resolved) if resolved is not None else None
+    schema = _one_object(schemas.get(resolved)) if resolved is not None else None
     args: dict[str, Any] = {}
     problem: str | None = None
     while True:
@@ -311,7 +312,9 @@ def _record(collector: Collector, name: str, args: dict[str, Any], raw: str) -> 
 def typed_parameter(value: str, key: str, schema: Mapping[str, Any] | None) -> Any:
     """Return the raw text ``value`` of parameter ``key`` typed by ``schema`` (a tool's parameters), as a call is
     read back (module docstring): the text itself when the property admits that string or is unknown, else the JSON
-    value it holds. :mod:`toolwire.models.grammar` writes only the ``enum`` values this reads back as themselves."""
+    value it holds. :mod:`toolwire.models.grammar` writes only the ``enum`` values this reads back as themselves. A
+    schema whose arguments are a top-level union of objects types them by its fold (:func:`_one_object`)."""
+    schema = _one_object(schema)
     props = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(props, Mapping) or key not in props:
         return value
@@ -337,6 +340,18 @@ def typed_parameter(value: str, key: str, schema: Mapping[str, Any] | None) -> A
     if isinstance(decoded, float) and decoded.is_integer() and "integer" in kinds and "number" not in kinds:
         return int(decoded)
     return decoded if _fits(decoded, kinds) else value
+
+
+def _one_object(schema: Any) -> Any:
+    """``schema`` (a tool's parameters) as one object when its arguments are a top-level ``anyOf``/``oneOf``/``allOf``
+    of objects: the fold the providers are sent, every branch's properties in it
+    (:func:`toolwire.models._local_union.local_parameters`; review 198 #1), so that ``<parameter=x>3`` is typed as
+    the branch declaring ``x`` wants; else ``schema`` itself. Never raises."""
+    if not isinstance(schema, dict) or not any(key in schema for key in ("anyOf", "oneOf", "allOf")):
+        return schema
+    from toolwire.models._local_union import local_parameters  # (here: toolwire.models imports this package)
+
+    return local_parameters(schema)
 
 
 _NONE = object()
