@@ -154,3 +154,50 @@ def test_gemini_closed_tuple_keeps_a_smaller_max_and_its_min() -> None:
     t = Tool.from_schema(_echo, "move", "Move.", {"type": "object", "properties": {"to": open_tuple}})
     sent = convert_to_gemini_tool(t)["parameters"]["properties"]["to"]
     assert "max_items" not in sent and "description" not in sent  # (an open tuple, as before)
+
+
+# -- #5: a folded tagged union says which keys go with which tag -------------------------------------------------
+
+_TAGGED = {"oneOf": [
+    {"type": "object", "properties": {"op": {"const": "add"}, "text": {"type": "string"}}, "required": ["op", "text"],
+     "additionalProperties": False},
+    {"type": "object", "properties": {"op": {"const": "delete"}, "id": {"type": "integer"}}, "required": ["op", "id"],
+     "additionalProperties": False},
+    {"type": "object", "properties": {"op": {"enum": ["list"]}}, "required": ["op"], "additionalProperties": False}]}
+_PAIRING = 'With op "add", give text; with op "delete", give id; with op "list", nothing more.'
+
+
+def test_folded_tagged_union_names_the_keys_of_each_tag() -> None:
+    t = Tool.from_schema(_echo, "todo", "Edit the todo list.", _TAGGED)
+    assert convert_to_openai_tool(t)["function"]["parameters"]["description"] == _PAIRING
+    assert convert_to_anthropic_tool(t)["input_schema"]["description"] == _PAIRING
+    assert convert_to_gemini_tool(t)["parameters"]["description"] == _PAIRING
+
+
+def test_folded_union_without_tags_keeps_its_sentence() -> None:
+    schema = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+              "oneOf": [{"required": ["id"]}, {"required": ["name"]}]}
+    t = Tool.from_schema(_echo, "get", "Get one.", schema)
+    assert convert_to_openai_tool(t)["function"]["parameters"]["description"] == "Give id or name (only one of them)."
+
+
+def test_a_call_mixing_the_tags_is_told_what_to_fix() -> None:
+    t = Tool.from_schema(_echo, "todo", "Edit the todo list.", _TAGGED)
+    mixed = _call(t, {"op": "add", "id": 3})
+    assert mixed.status == "error"
+    assert ("with op \"add\": 'text' is required but missing; 'id' is not a parameter of this tool (got 3)"
+            in mixed.content), mixed.content
+    wrong = _call(t, {"op": "edit", "text": "x"})
+    assert '\'op\' must be one of "add", "delete", "list" (got "edit")' in wrong.content, wrong.content
+    missing = _call(t, {"text": "x"})
+    assert "'op' is required but missing (one of \"add\", \"delete\", \"list\")" in missing.content, missing.content
+    assert _call(t, {"op": "add", "text": "milk"}).status == "success"
+    assert _call(t, {"op": "list"}).status == "success"
+
+
+def test_a_nested_tagged_union_error_names_its_place() -> None:
+    schema = {"type": "object", "properties": {"edit": _TAGGED}, "required": ["edit"]}
+    t = Tool.from_schema(_echo, "todo", "Edit the todo list.", schema)
+    out = _call(t, {"edit": {"op": "delete", "text": "x"}})
+    assert "with op \"delete\": 'edit.id' is required but missing" in out.content, out.content
+    assert "'edit.text' is not an allowed field here" in out.content, out.content

@@ -42,8 +42,8 @@ from toolwire._schema_refs import MAX_SCHEMA_DEPTH, SCHEMA_KEYS, SCHEMA_MAP_KEYS
 from toolwire._signature import function_name
 from toolwire._tool_checks import check_params_taken
 from toolwire.errors import SchemaError, ToolValidationError, UserError
-from toolwire.interop._schema_errors import describe_error
 from toolwire.interop._schema_fixes import declare_required, openapi_nullable, undeclared_required, warn_declared
+from toolwire.interop._union_errors import describe_error
 
 __all__ = [
     "normalize_parameters",

@@ -4,13 +4,14 @@ subset has none (moved out of :mod:`toolwire.models.lowering._common`, which re-
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from toolwire.errors import SchemaError
 from toolwire.models.lowering._union_keys import shared_key_schema
 
-__all__ = ["COMBINATORS", "fold_top_union", "merge_object_union", "object_branches"]
+__all__ = ["COMBINATORS", "fold_top_union", "merge_object_union", "object_branches", "union_tag"]
 
 log = logging.getLogger("toolwire.lowering")
 
@@ -45,6 +46,48 @@ def _alternatives(key: str, sets: list[list[str]]) -> str | None:
     return f"Give {' or '.join(alts)}{' (only one of them)' if key == 'oneOf' and len(sets) > 1 else ''}."
 
 
+def _tag(value: Any) -> tuple[bool, Any]:
+    """``(True, value)`` when the property schema ``value`` allows one value only (``const``, a one-item ``enum``)."""
+    if isinstance(value, dict):
+        if "const" in value:
+            return True, value["const"]
+        if isinstance(value.get("enum"), list) and len(value["enum"]) == 1:
+            return True, value["enum"][0]
+    return False, None
+
+
+def union_tag(branches: list[Any]) -> tuple[str, list[Any]] | None:
+    """The key that tells the branches of a tagged union apart: declared by every branch (two or more) with one
+    value only (``const``, a one-item ``enum``), a different one in each. Returns ``(key, each branch's value)``,
+    or ``None`` when there is no such key (the first one in the first branch's order wins)."""
+    if len(branches) < 2 or not all(isinstance(b, dict) and isinstance(b.get("properties"), dict) for b in branches):
+        return None
+    for name in branches[0]["properties"]:
+        tags = [_tag(b["properties"].get(name)) for b in branches]
+        values = [value for _, value in tags]
+        if all(ok for ok, _ in tags) and len({json.dumps(v, sort_keys=True, default=str) for v in values}) == \
+                len(values):
+            return name, values
+    return None
+
+
+def _tagged_alternatives(branches: list[dict[str, Any]], known: list[str]) -> str | None:
+    """What a tagged union's branches each want, in words (review 198 #5): ``With op "add", give text; with op
+    "delete", give id.`` (``nothing more`` for a branch that requires nothing beyond ``known``, what every branch
+    requires); ``None`` when the branches have no tag (:func:`union_tag`)."""
+    found = union_tag(branches)
+    if found is None:
+        return None
+    tag, values = found
+    parts = []
+    for branch, value in zip(branches, values, strict=True):
+        give = [r for r in branch.get("required") or () if isinstance(r, str) and r != tag and r not in known]
+        shown = json.dumps(value, ensure_ascii=False, default=str)
+        parts.append(f"with {tag} {shown}, " + (f"give {' and '.join(give)}" if give else "nothing more"))
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."
+
+
 def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[str, Any]]]]) -> dict[str, Any]:
     """One object schema for ``node`` and the object ``combos`` (``(keyword, branches)``) that it holds.
 
@@ -56,7 +99,9 @@ def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[s
     ``const`` tags, else their ``anyOf``; review 158 #3), so every alternative stays writable; ``required``
     grows by what every ``anyOf``/``oneOf`` branch requires (every ``allOf`` branch's requirements). Which
     alternative to give ("id or name") is written in plain words at the end of ``description``, where the
-    model reads it; toolwire still validates the arguments against the full schema.
+    model reads it, and for a tagged union (:func:`union_tag`) which keys go with which tag (``With op "add", give
+    text; with op "delete", give id.``, review 198 #5); toolwire still validates the arguments against the full
+    schema.
     """
     props: dict[str, Any] = dict(node.get("properties") or {})
     required: list[str] = list(node.get("required") or ())
@@ -73,7 +118,8 @@ def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[s
             needed = [r for s in sets for r in s]
         else:
             needed = [r for r in (sets[0] if sets else ()) if all(r in s for s in sets[1:])]
-            note = _alternatives(key, [[r for r in s if r not in needed and r not in required] for s in sets])
+            note = _tagged_alternatives(branches, [*needed, *required]) or _alternatives(
+                key, [[r for r in s if r not in needed and r not in required] for s in sets])
             if note:
                 notes.append(note)
         required.extend(r for r in needed if r not in required and (r in props or not props))
