@@ -7,14 +7,20 @@ No model is loaded and no network is reached (only 127.0.0.1, or nothing at all)
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 import sys
 import types
+import warnings
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from _bfcl_data import add_one_data
+from toolwire import AIMessage
+from toolwire.errors import UserError
 
 # -- 1. HF_ENDPOINT with a password holding "/", "?" or "#", or a port that is not a number --------------------------
 
@@ -93,3 +99,88 @@ def test_models_pull_says_one_line_and_no_traceback(tmp_path: Path) -> None:
     output = done.stdout + done.stderr
     assert done.returncode == 1 and "Traceback" not in output and "cret" not in output and "rest" not in output
     assert "hub: HF_ENDPOINT 'http://****@mirror.example' has '/', '?' or '#' in its user name or password" in output
+
+
+# -- 3. the --out lock on a file system without locks ---------------------------------------------------------------
+
+
+def _replies(count: int) -> list[AIMessage]:
+    return [AIMessage("", tool_calls=[{"name": "add_one", "args": {"x": n}, "id": f"c{n}", "type": "tool_call"}])
+            for n in range(count)]
+
+
+@pytest.fixture(params=[errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS])
+def no_flock(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> int:
+    """flock fails as the kernel makes it fail on NFS without lockd and some SMB or FUSE mounts."""
+    fcntl = pytest.importorskip("fcntl")
+    from toolwire.evals import _report_lock
+
+    def flock(fd: int, operation: int) -> None:
+        raise OSError(request.param, os.strerror(request.param))
+
+    monkeypatch.setattr(fcntl, "flock", flock)
+    monkeypatch.setattr(_report_lock, "_warned", set(), raising=False)
+    return int(request.param)
+
+
+def test_a_run_goes_on_without_the_lock_warning_once_and_leaves_no_lock_file(tmp_path: Path, no_flock: int) -> None:
+    from toolwire.evals._report_lock import report_lock
+    from toolwire.evals.bfcl_runner import run_bfcl
+    from toolwire.testing import ScriptedChatModel
+
+    data, out = add_one_data(tmp_path / "d", 2), tmp_path / "r.json"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with report_lock(out):  # (as the command line takes it before run_bfcl takes it again)
+            assert not (tmp_path / "r.json.lock").exists()
+            report = run_bfcl(ScriptedChatModel(_replies(2), cycle=True), data, "simple_python", out=out)
+    assert len(report.items) == 2 and out.is_file()
+    said = [str(w.message) for w in caught]
+    assert len(said) == 1 and said[0].startswith(f"{str(out)!r} is on a file system without file locks (")
+    assert "not stopped there: start one run at a time into this --out." in said[0]
+    assert "folder you can write" not in said[0] and sorted(p.name for p in tmp_path.iterdir()) == ["d", "r.json"]
+
+
+def test_the_command_runs_without_the_lock_and_says_so(tmp_path: Path, no_flock: int,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire.cli import app
+    from toolwire.evals import cli as eval_cli
+    from toolwire.testing import ScriptedChatModel
+
+    data, out = add_one_data(tmp_path / "d", 2), tmp_path / "r.json"
+    model = ScriptedChatModel(_replies(2), cycle=True)
+    monkeypatch.setattr(eval_cli, "_load_model", lambda *a, **k: model)
+    with pytest.warns(UserWarning, match="is on a file system without file locks") as caught:
+        result = CliRunner().invoke(app, ["eval", "bfcl", "--data", str(data), "--category", "simple_python",
+                                          "--out", str(out)])
+    assert len([w for w in caught if "file locks" in str(w.message)]) == 1
+    assert result.exit_code == 0, result.output
+    assert "cannot be locked" not in result.output and "folder you can write" not in result.output
+    assert not (tmp_path / "r.json.lock").exists() and len(model.requests) == 2
+
+
+def test_another_thread_is_still_refused_without_flock(tmp_path: Path, no_flock: int) -> None:
+    import threading
+
+    from toolwire.evals._report_lock import report_lock
+
+    out, seen = tmp_path / "r.json", []
+
+    def other() -> None:
+        try:
+            with report_lock(out):
+                seen.append("locked")
+        except UserError as exc:
+            seen.append(str(exc))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with report_lock(out):
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join()
+        other()
+    assert "is being written by another run" in seen[0] and seen[1] == "locked"
+    assert not (tmp_path / "r.json.lock").exists()

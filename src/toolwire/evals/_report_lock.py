@@ -7,6 +7,11 @@ The lock is an advisory ``flock`` on the lock file (``msvcrt.locking`` where the
 system drops when the process ends however it ends: a lock file left behind by a run that was killed (or quit with
 a second Ctrl-C) is stale, and the next run takes it over. The file is removed when the run ends, and it holds the
 process id of the run that holds it, which the refusal names.
+
+On a file system that has no such locks (NFS mounted without lockd, some SMB and FUSE mounts: ``flock`` fails with
+``ENOLCK``, ``EOPNOTSUPP`` or ``ENOSYS``) the run goes on without one, as runs did before the lock, after a warning
+(once per report file in a process) that runs into that file are not guarded there; no lock file is left behind.
+Threads of one process are still refused (review 202 #3).
 """
 
 from __future__ import annotations
@@ -17,12 +22,15 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from toolwire._warn_site import warn_user
 from toolwire.errors import UserError
 
 __all__ = ["lock_path", "report_lock"]
 
-_held: dict[str, list[int]] = {}  # lock file -> [owning thread, depth, descriptor]: the same thread may lock again
+_held: dict[str, list[int]] = {}  # lock file -> [owning thread, depth, descriptor (-1: no lock here)]: the same
+# thread may lock again
 _guard = threading.Lock()
+_warned: set[str] = set()  # the lock files whose file system has no locks, said once each
 
 
 def lock_path(out: Path) -> Path:
@@ -36,7 +44,8 @@ def report_lock(out: str | Path | None) -> Iterator[None]:
 
     The thread that holds it may take it again (the command line takes it before it loads the model, and
     :func:`~toolwire.evals.bfcl_runner.run_bfcl` takes it again); it is released, and its file removed, when the
-    outermost block ends, on an exception (Ctrl-C) too.
+    outermost block ends, on an exception (Ctrl-C) too. Where the file system has no locks, the block runs without
+    one (only other threads of this process are refused) after a :class:`UserWarning` saying so, once per file.
 
     Args:
         out: the report file (its folders are made if needed, as writing it would make them).
@@ -77,7 +86,8 @@ def _busy(out: Path, pid: int | None) -> UserError:
 
 
 def _take(out: Path, path: Path) -> int:
-    """Open and lock ``path``, write this process's id in it, and return its descriptor.
+    """Open and lock ``path``, write this process's id in it, and return its descriptor; -1 (no file left, a
+    warning given) where the file system has no locks.
 
     Raises:
         UserError: as :func:`report_lock` says."""
@@ -85,7 +95,15 @@ def _take(out: Path, path: Path) -> int:
         path.parent.mkdir(parents=True, exist_ok=True)
         while True:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            if not _try_lock(fd):
+            try:
+                locked = _try_lock(fd)
+            except OSError as exc:  # no locks on this file system: go on without one (review 202 #3)
+                os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+                _warn_unguarded(out, exc)
+                return -1
+            if not locked:
                 pid = _holder(fd)
                 os.close(fd)
                 raise _busy(out, pid)
@@ -104,8 +122,21 @@ def _take(out: Path, path: Path) -> int:
     return fd
 
 
+def _warn_unguarded(out: Path, exc: OSError) -> None:
+    """Say, once per file, that runs into ``out`` are not guarded against each other on its file system."""
+    key = os.path.realpath(out)
+    if key in _warned:
+        return
+    _warned.add(key)
+    warn_user(f"{str(out)!r} is on a file system without file locks ({exc.strerror or exc}), so two runs into it "
+              "at the same time are not stopped there: start one run at a time into this --out.")
+
+
 def _try_lock(fd: int) -> bool:
-    """Lock the open file ``fd`` without waiting; False when another holds it."""
+    """Lock the open file ``fd`` without waiting; False when another holds it.
+
+    Raises:
+        OSError: the file system has no such locks (any failure of ``flock`` but "held by another")."""
     try:
         import fcntl
     except ImportError:  # (Windows)
@@ -134,7 +165,9 @@ def _holder(fd: int) -> int | None:
 
 def _drop(path: Path, fd: int) -> None:
     """Remove the lock file (while still holding it: a run waiting on the same file then finds it gone and makes a
-    new one) and close it, which releases the lock."""
+    new one) and close it, which releases the lock; nothing for -1 (no lock file: see :func:`_take`)."""
+    if fd < 0:
+        return
     with contextlib.suppress(OSError):  # (Windows cannot remove an open file: it stays, and is taken over next time)
         os.unlink(path)
     os.close(fd)
