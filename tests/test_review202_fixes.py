@@ -184,3 +184,37 @@ def test_another_thread_is_still_refused_without_flock(tmp_path: Path, no_flock:
         other()
     assert "is being written by another run" in seen[0] and seen[1] == "locked"
     assert not (tmp_path / "r.json.lock").exists()
+
+
+# -- 4. a bracketed IPv6 host is no user name ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("http://[::1]:4873/@scope/pkg", "http://[::1]:4873/@scope/pkg"),
+    ("https://[2001:db8::7]/@alice/post/1", "https://[2001:db8::7]/@alice/post/1"),
+    ("GET http://[fd00::2]:8000/v1/models/@latest failed", "GET http://[fd00::2]:8000/v1/models/@latest failed"),
+    ("http://user:p/ss@[::1]/x", "http://****@[::1]/x"),
+    ("http://user:p/ss@[::1]:4873/x", "http://****@[::1]:4873/x"),
+    ("redis://:p/w@[fd00::2]:6379/0", "redis://****@[fd00::2]:6379/0"),
+    ("http://user:pw@[::1]:8000/v1", "http://****@[::1]:8000/v1"),
+])
+def test_an_ipv6_host_keeps_its_place_and_a_password_before_it_is_masked(text: str, shown: str) -> None:
+    from toolwire._secrets import redact_url, url_secrets
+
+    assert redact_url(text) == shown
+    assert (url_secrets(text) == []) == (text == shown)
+
+
+@pytest.mark.parametrize("text", [
+    "http://[" * 150_000, "a://[::" * 150_000, "http://[::1]:" + "1:" * 450_000, "a://[:" + "[:" * 450_000 + "@",
+    "x://u:p/" + "[::1]@" * 150_000, "http://[::1]/@" * 70_000,
+])
+def test_masking_stays_linear_on_brackets(text: str) -> None:
+    import time
+
+    from toolwire._secrets import redact_url, url_secrets
+
+    start = time.perf_counter()
+    redact_url(text)
+    url_secrets(text)
+    assert time.perf_counter() - start < 3  # (well under a second; a quadratic search takes minutes)

@@ -26,9 +26,10 @@ _USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^/?#\s]*@")
 # a "user:password@" whose password holds "/", "?" or "#" (not valid in a URL, but a DSN built with an f-string
 # holds it as it is, and a driver's URL-parse error quotes it: review 192 #4): a user name, ":", then anything up
 # to the last "@" before white space or a quote. A ":" followed by digits then "/", "?" or "#" is a port, not a
-# password ("http://host:4873/@scope/pkg" keeps its host). The password stops before a "://", and each part is
-# possessive, so each "://" is tried once and scans at most to the next one: the search stays linear.
-_LOOSE_USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^:/?#@\s'\"]*+:(?!\d*+[/?#])"
+# password ("http://host:4873/@scope/pkg" keeps its host), and the user name holds no "[", which starts an IPv6
+# host ("http://[::1]:4873/@scope/pkg" keeps its host too: review 202 #4). The password stops before a "://", and
+# each part is possessive, so each "://" is tried once and scans at most to the next one: the search stays linear.
+_LOOSE_USERINFO = re.compile(r"(?i)(?<![a-z0-9+.-])([a-z0-9+.-]++://)[^:/?#@\s'\"\[]*+:(?!\d*+[/?#])"
                              r"(?:(?:[^\s'\"@:]|:(?!//))*+@)++")
 # a query parameter (a name of at most 64 characters, so the search stays linear in the text's length) and the
 # words that say its value is a secret
