@@ -218,3 +218,37 @@ def test_masking_stays_linear_on_brackets(text: str) -> None:
     redact_url(text)
     url_secrets(text)
     assert time.perf_counter() - start < 3  # (well under a second; a quadratic search takes minutes)
+
+
+# -- 6. white space after "openai-compatible:" ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["openai-compatible: m@http://host/v1", "openai-compatible:m @ http://host/v1 ",
+                                  "openai-compatible:\tm@http://host/v1"])
+def test_white_space_around_the_model_and_url_is_dropped(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import init_chat_model
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    model = init_chat_model(name)
+    assert model.model == "m" and model.base_url == "http://host/v1"
+
+
+@pytest.mark.parametrize("name", ["openai-compatible: http://user:pw42@host/v1",
+                                  "openai-compatible:  HTTPS://user:pw42@host/v1 "])
+def test_a_url_alone_after_a_space_names_no_model(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import init_chat_model
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(UserError) as refused:
+        init_chat_model(name)
+    assert "openai-compatible:<model>@<base_url>" in str(refused.value) and "pw42" not in str(refused.value)
+
+
+def test_a_model_with_spaces_and_base_url_given_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import init_chat_model
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    model = init_chat_model("openai-compatible: m ", base_url=" http://host/v1 ")
+    assert model.model == "m" and model.base_url == "http://host/v1"

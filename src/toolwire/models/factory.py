@@ -149,11 +149,13 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         kwargs["base_url"] = kwargs.get("base_url") or OLLAMA_URL
         return cls(model=rest, **kwargs)
     if provider == "openai-compatible":
+        rest = rest.strip()  # (as the command line reads it: "openai-compatible: m@http://...": review 202 #6)
         from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
         if rest and "@" not in rest and not kwargs.get("base_url") and from_env:  # ChatOpenAI reads (and checks) it
             return cls(model=rest, **kwargs)
         model, at, base_url = _split_model_url(rest) if _AT_URL.search(rest) or not kwargs.get("base_url") \
             else (rest, "@", kwargs.pop("base_url"))
+        model, base_url = model.strip(), base_url.strip() if isinstance(base_url, str) else base_url
         if at and kwargs.get("base_url"):
             raise UserError("Give the server's URL once: in the name ('openai-compatible:<model>@<base_url>') or as "
                             "base_url=, not both.")
