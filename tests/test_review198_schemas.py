@@ -201,3 +201,42 @@ def test_a_nested_tagged_union_error_names_its_place() -> None:
     out = _call(t, {"edit": {"op": "delete", "text": "x"}})
     assert "with op \"delete\": 'edit.id' is required but missing" in out.content, out.content
     assert "'edit.text' is not an allowed field here" in out.content, out.content
+
+
+# -- #6: @tool with a pattern pydantic-core's regex engine cannot build -------------------------------------------
+
+def test_tool_with_a_lookaround_pattern_raises_toolwires_schema_error() -> None:
+    from typing import Annotated
+
+    from pydantic import Field
+
+    from toolwire import tool
+    from toolwire.errors import SchemaError
+
+    with pytest.raises(SchemaError) as caught:
+        @tool
+        def sku(code: Annotated[str, Field(pattern=r"^(?!TMP-)[A-Z0-9-]+$")]) -> str:
+            """Look up a SKU."""
+            return code
+
+    text = str(caught.value)
+    assert "parameter 'code'" in text and "regex_engine='python-re'" in text and "Tool.from_schema" in text
+    assert "\n" not in text and type(caught.value) is SchemaError
+
+
+def test_the_fix_the_message_gives_works() -> None:
+    from pydantic import BaseModel, ConfigDict, Field
+
+    from toolwire import tool
+
+    class Sku(BaseModel):
+        model_config = ConfigDict(regex_engine="python-re")
+        code: str = Field(pattern=r"^(?!TMP-)[A-Z0-9-]+$")
+
+    @tool
+    def sku(item: Sku) -> str:
+        """Look up a SKU."""
+        return item.code
+
+    assert _call(sku, {"item": {"code": "AB-1"}}).content == "AB-1"
+    assert _call(sku, {"item": {"code": "TMP-1"}}).status == "error"

@@ -27,7 +27,8 @@ from typing import Any
 
 from toolwire._schema_refs import SCHEMA_KEYS, SCHEMA_MAP_KEYS
 
-__all__ = ["check_schema", "linear_keywords", "pattern_found", "unchecked_patterns", "warn_unchecked_patterns"]
+__all__ = ["check_schema", "linear_keywords", "pattern_found", "regex_build_error", "unchecked_patterns",
+           "warn_unchecked_patterns"]
 
 
 @functools.lru_cache(maxsize=512)
@@ -119,6 +120,33 @@ def warn_unchecked_patterns(schema: Any, tool_name: str) -> None:
         _warn(f"Tool {tool_name!r}: {what} a lookaround or a backreference (or a syntax only Python reads), which "
               "cannot be searched in linear time, so arguments are not checked against it: rewrite it without "
               "(?=, (?!, (?<=, (?<! and \\1, or check the value in the tool's function.")
+
+
+def regex_build_error(tool_name: str, exc: BaseException) -> Exception | None:
+    """The :class:`~toolwire.errors.SchemaError` for a ``@tool`` parameter whose ``pattern`` pydantic-core's Rust
+    regex engine cannot build (a lookaround, a backreference: review 198 #6), in place of its nested error.
+
+    Args:
+        tool_name: the tool's name, for the message.
+        exc: the ``pydantic_core.SchemaError`` building the arguments' validator raised.
+
+    Returns:
+        The error to raise, naming the parameter (the first ``Field "..."`` of the message) and the fix; ``None`` when
+        ``exc`` is not a regex one.
+    """
+    import re
+
+    text = str(exc)
+    if "regex parse error" not in text:
+        return None
+    from toolwire.errors import SchemaError
+
+    field = re.search(r'Field "([^"]+)"', text)
+    which = f"of parameter {field.group(1)!r} " if field else ""
+    return SchemaError(f"Tool {tool_name!r}: the pattern {which}uses a lookaround or a backreference, which "
+                       "pydantic's default (Rust) regex engine cannot build: give that value a pydantic model or "
+                       "TypedDict whose config sets ConfigDict(regex_engine='python-re'), or make the tool from a "
+                       "JSON Schema with Tool.from_schema (which does not check such a pattern).")
 
 
 # -- jsonschema keywords -----------------------------------------------------------------------------------------

@@ -42,11 +42,13 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, TypeAdapter, Valid
 from pydantic.errors import PydanticSchemaGenerationError, PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
+from pydantic_core import SchemaError as CoreSchemaError
 
 from toolwire._schema_compat import _annotation_description, _compat, _field_copy, resolved_adapter
 from toolwire._schema_fast import Unsupported, fast_default, fast_function_schema, sorted_inline
 from toolwire._schema_json import reader
 from toolwire._schema_params import annotated_default, model_class_error, unresolved_hint_error, with_class_texts
+from toolwire._schema_patterns import regex_build_error
 from toolwire._schema_refs import (
     _object_schema,
     _object_shape,
@@ -338,6 +340,8 @@ def _pydantic_function_schema(
         adapter = resolved_adapter(td, f"tool {tool_name!r}")  # (a local class in a dataclass's fields: review 94)
     except (PydanticSchemaGenerationError, PydanticUserError, TypeError) as exc:
         raise no_json_schema_error(f"tool {tool_name!r}", exc, [spec[:2] for spec in specs]) from None
+    except CoreSchemaError as exc:  # a lookaround pattern: toolwire's one sentence, not Rust's (review 198 #6)
+        raise (regex_build_error(tool_name, exc) or exc) from None
     raw = _pydantic_json_schema(adapter.json_schema, f"tool {tool_name!r}", [spec[:2] for spec in specs])
     # (the JSON Schema above is the one of this validator's schema, see _DefaultsAsData)
     validator = strict_validator(adapter.core_schema, None, adapter.validator)  # type: ignore[arg-type]
@@ -425,8 +429,9 @@ def function_schema(
 
     Raises:
         SchemaError: a type hint cannot be resolved (a name defined after the function, or nowhere) or has no JSON
-            Schema, the type is recursive, a default holds itself (``cyc.append(cyc)``), or ``func`` is a pydantic
-            model class (pass it as ``args_schema`` too; a ``pydantic.v1`` one: use
+            Schema, the type is recursive, a default holds itself (``cyc.append(cyc)``), a parameter's ``pattern`` is
+            one pydantic's Rust regex engine cannot build (a lookaround: the message says the fix), or ``func`` is a
+            pydantic model class (pass it as ``args_schema`` too; a ``pydantic.v1`` one: use
             :func:`toolwire.interop.tool_from_schema` with its ``.schema()``).
 
     Warns:
