@@ -43,6 +43,7 @@ from toolwire._warn_site import remember_call_site
 from toolwire.errors import ToolExecutionError, UserError
 from toolwire.mcp._listing import build_tools, callback_problem, list_all_tools, prefix_problem
 from toolwire.mcp._results import _wire
+from toolwire.mcp._sdk_logs import toolwire_reports
 from toolwire.mcp.common import (
     HttpServer,
     ServerLike,
@@ -248,7 +249,8 @@ class MCPClient(Sequence[Tool]):
         afterwards (the SDK gives a stdio server seconds to exit), so the caller waits no longer."""
         stack = contextlib.AsyncExitStack()
         try:
-            await self._enter(stack)
+            with toolwire_reports():  # (the SDK's transport tasks, started here, keep it: review 199 #1)
+                await self._enter(stack)
         except BaseException as exc:
             self._session = None
             if not isinstance(exc, TimeoutError):
@@ -414,7 +416,8 @@ class MCPClient(Sequence[Tool]):
     async def _refresh(self) -> list[Tool]:
         """List the tools (every page of ``tools/list``: :func:`~toolwire.mcp._listing.list_all_tools`, which refuses
         pages that loop or never end, review 51) and build them."""
-        self._tools = self._build(await list_all_tools(self._session, self.server.label))
+        with toolwire_reports():  # (a listing that fails is raised: the SDK's record of it is not printed too)
+            self._tools = self._build(await list_all_tools(self._session, self.server.label))
         return self.tools
 
     async def _relist(self) -> list[Tool]:
@@ -541,7 +544,8 @@ class MCPClient(Sequence[Tool]):
         if session is None:
             raise ToolExecutionError(f"the MCP session of {self.server.label!r} is closed.", name)
         try:
-            result = await session.call_tool(name, arguments)
+            with toolwire_reports():  # (mcp 2.x handles a request in its sender's context: review 199 #1)
+                result = await session.call_tool(name, arguments)
         except Exception as exc:
             gone = await self._gone(session, exc)
             answered = schema_refusal(exc) is not None  # (its result broke the tool's output schema: review 149 #2)
@@ -562,7 +566,8 @@ class MCPClient(Sequence[Tool]):
         if not server_gone(exc) or not isinstance(_rpc_code(exc), int):  # (no code: the transport's own error)
             return server_gone(exc)
         try:
-            await asyncio.wait_for(session.send_ping(), _PROBE_SECONDS)
+            with toolwire_reports():
+                await asyncio.wait_for(session.send_ping(), _PROBE_SECONDS)
         except Exception as probe:
             return server_gone(probe)
         return False
