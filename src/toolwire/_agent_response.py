@@ -22,7 +22,9 @@ conversation and puts the value in the state's ``structured_response`` key; a ``
   ``messages``;
 * its reply is not added to ``messages`` (nor is it in LangGraph's); a reply that cannot be read as the schema raises
   :class:`~toolwire.errors.ToolCallParseError` carrying the conversation as ``exc.messages``, as any error of a run's
-  model call does;
+  model call does; that conversation (or a stream's ``messages`` after a stop before ``"final"``), which ends with
+  the run's answer, resumed makes the structured call alone, as the stopped run would have, never a model call with
+  tools and the answer last (:func:`~toolwire._agent_requests.structured_pending`, review 200 #1);
 * a ``(prompt, Schema)`` prompt is put first for that call only: merged with the conversation's own system message
   into one, the prompt's text first, as the Agent's ``system_prompt`` is (several system messages are not sent to
   every provider).
