@@ -43,7 +43,7 @@ def test_a_call_drafted_before_a_lone_closing_think_is_not_read(lead: str) -> No
     assert _streamed(text) == (text, [], [])
 
 
-@pytest.mark.parametrize("close", ["\n</think>\n\n", "</think>\n\n", "\n</think>\n", "\n  </think>  \r\n"])
+@pytest.mark.parametrize("close", ["\n</think>\n\n", "\n</think>\r\n\r\n", "\n</think>\n", "\n  </think>  \r\n"])
 def test_only_the_calls_after_a_lone_closing_think_are_read(close: str) -> None:
     text = f"Maybe:\n{DRAFT}\nNo, that is destructive.{close}{REAL}"
     found = read_text_calls(text, NAMES)

@@ -73,19 +73,45 @@ _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 """A reasoning block (DeepSeek-R1, Qwen3, QwQ write ``<think>...</think>`` in the text when the server does
 not split it out): calls drafted there are not calls the model made; an unclosed block runs to the end."""
 
-_CLOSE_THINK = re.compile(r"(?m)^[ \t]*</think>|</think>(?=[ \t]*\r?$)")
-"""A ``</think>`` that starts or ends its line, as the thinking templates write it (``\n</think>\n\n``); one
-inside a JSON string (an argument that quotes the tag) does neither."""
+_LONE_CLOSE_OR_FENCE = re.compile(
+    r"(?m)^[ \t]*(?:(?P<close></think>)[ \t]*\r?$|(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$)")
+"""A ``</think>`` alone on its line, as the thinking templates write it (``\n</think>\n\n``), or a code fence
+line. One ending a prose line ("Qwen3 closes its reasoning with </think>") or inside a JSON string (an argument
+that quotes the tag) is neither (review 202 #5)."""
+
+
+def _lone_close(text: str) -> re.Match[str] | None:
+    """The first ``</think>`` of ``text`` alone on its line (:data:`_LONE_CLOSE_OR_FENCE`) and outside a code
+    block (a reply quoting the tag in a fence: review 202 #5); one in a fence that no later fence line closes
+    counts (that fence opened no block). A fence line with an info string (```` ```json ````) opens a block; a
+    bare one of the opening kind, at least as long, closes it.
+
+    Returns:
+        The tag's match, or None.
+    """
+    opened: re.Match[str] | None = None
+    pending: re.Match[str] | None = None  # the first tag inside the open block (counts if the block never closes)
+    for line in _LONE_CLOSE_OR_FENCE.finditer(text):
+        if line.group("close") is not None:
+            if opened is None:
+                return line
+            pending = pending or line
+        elif opened is None:
+            opened = line
+        elif (not line.group("info").strip() and line.group("fence")[0] == opened.group("fence")[0]
+              and len(line.group("fence")) >= len(opened.group("fence"))):
+            opened = pending = None
+    return pending
 
 
 def _thinking_spans(text: str) -> list[tuple[int, int]]:
     """The reasoning blocks of ``text`` as ``(start, end)`` spans, in order: the text up to a first
-    ``</think>`` (:data:`_CLOSE_THINK`) that no ``<think>`` opens (DeepSeek-R1's and the Qwen3 thinking templates
-    end the prompt with ``<think>``, so the reply holds only the closing tag: review 193 #1), then each
-    :data:`_THINK` block."""
+    ``</think>`` alone on its line (:func:`_lone_close`) that no ``<think>`` opens (DeepSeek-R1's and the Qwen3
+    thinking templates end the prompt with ``<think>``, so the reply holds only the closing tag: review 193 #1),
+    then each :data:`_THINK` block."""
     spans: list[tuple[int, int]] = []
     start = 0
-    close = _CLOSE_THINK.search(text) if "</think>" in text else None
+    close = _lone_close(text) if "</think>" in text else None
     if close is not None and "<think>" not in text[:close.start()]:
         start = close.end()
         spans.append((0, start))
@@ -247,8 +273,9 @@ def read_text_calls(text: str,
         left after them; the calls (arguments read as a native call's are, so a call wrapped twice,
         ``{"name": "f", "arguments": {...}}`` inside the arguments of ``f``, is unwrapped) and the calls that
         could not be read (an unknown name inside a call marker: the error lists the tools). None when no
-        such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`), or before a ``</think>`` line
-        that no ``<think>`` opens (the prompt opened the block), are never read.
+        such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`), or before a ``</think>`` alone
+        on its line, outside a code block, that no ``<think>`` opens (the prompt opened the block), are never
+        read.
     """
     try:
         with hold_spans(text):  # (kept while its pieces are parsed: review 178 #3)
