@@ -36,7 +36,7 @@ from toolwire.models._tool_text import default_values, example_strings
 from toolwire.models._turns import Turn
 from toolwire.models._value_lists import value_list_call_probability
 from toolwire.models.base import ChatRequest
-from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint
+from toolwire.models.dialects import RAW_KEY, Rendered, fingerprint, local_parameters
 from toolwire.models.grammar import MAX_CALLS
 from toolwire.models.openers import OpenerScanner
 from toolwire.tools import ToolSpec
@@ -92,7 +92,7 @@ class Generation:
     def run(self) -> Iterator[AIMessageChunk]:
         loaded = self.loaded if self.loaded is not None else self.model.load()
         tools = self.request.tools  # the bound tools, whatever tool_choice
-        bare = len(tools) == 1 and not tools[0].parameters.get("properties")  # (one tool with no parameters)
+        bare = len(tools) == 1 and not local_parameters(tools[0].parameters).get("properties")  # (r. 198 #1)
         dialect = self.model.dialect_for(loaded, len(tools), bare)
         bar = self.model.min_call_probability
         self.bar = dialect.min_call_probability if bar is None else bar

@@ -286,7 +286,8 @@ class Dialect:
             (benchmarks/ACCURACY.md, "Twenty-fifth session").
         rules: for ``template``, the checks the chat template makes on its conversation (call ids of a fixed
             length, one call per assistant turn), which :meth:`render` writes the conversation to pass
-            (:mod:`toolwire.models._template_conversation`); none for the others.
+            (:mod:`toolwire.models._template_conversation`); for the others only ``later_system_dropped``, from
+            the model's template (they write system turns through it too).
     """
 
     name: str
@@ -311,8 +312,8 @@ class Dialect:
         In every dialect, results are first put in call order, one per call, as the hosted providers get them
         (:func:`~toolwire.models._template_conversation.ordered_messages`: of several results for one call the
         last, a call the conversation went on past without a result answered with an error result). For
-        ``template`` the messages are then written to pass the template's checks (:attr:`rules`), a later system
-        message added to the leading one where the template would skip it.
+        ``template`` the messages are then written to pass the template's checks (:attr:`rules`); in every dialect a
+        later system message is added to the leading one where the template would skip it.
 
         Args:
             messages: the conversation, oldest first.
@@ -358,7 +359,7 @@ class Dialect:
                 out = _add_system(out, _TEMPLATE_RELEVANCE)
             out = fit_to_rules(out, self.rules)
             return Rendered(_add_to_last_user(out, instruction), [_openai_tool(t) for t in tools] or None)
-        out = _merge_results(out)
+        out = _merge_results(fit_to_rules(out, self.rules))  # (rules: at most the fold of later system turns)
         if tools:
             out = _add_system(out, self._tools_prompt(tools, parallel, names))
         return Rendered(_add_to_last_user(out, instruction), None)
@@ -530,11 +531,13 @@ def get_dialect(name: str, template: str | None = None) -> Dialect:
     Raises:
         UserError: unknown name, or ``"template"`` for a model whose template takes no tools.
     """
+    # (the text dialects write system turns through the template too: one it would skip is folded: review 201 #3)
+    folds = TemplateRules(later_system_dropped=True) if template_rules(template).later_system_dropped else NO_RULES
     if name == "pythonic":
         return Dialect("pythonic", ("pythonic", "json"), min_call_probability=0.25, min_value_probability=0.3,
-                       optional_argument_share=0.3)
+                       optional_argument_share=0.3, rules=folds)
     if name == "json":
-        return Dialect("json", ("json",), min_value_probability=0.3)
+        return Dialect("json", ("json",), min_value_probability=0.3, rules=folds)
     if name == "template":
         if not template or "tools" not in template:
             raise UserError("This model's chat template does not take tools: use dialect='pythonic' or 'json'.")
