@@ -22,7 +22,7 @@ def test_help_shows_the_ranges(command: list[str]) -> None:
     code, text = _said([*command, "--help"])
     assert code == 0
     assert "in tokens, at least 256 (default 8192" in text
-    assert "CPU threads a local model uses, at least 1 (default" in text
+    assert "CPU threads a local model uses, 1 to 512 (default" in text  # (the most ggml takes: review 199 #2)
     assert re.search(r"The most model calls( per question)?, at least 1\.", text)
 
 

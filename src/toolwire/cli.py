@@ -49,6 +49,7 @@ from toolwire.errors import (
     ToolwireError,
     UserError,
 )
+from toolwire.models._threads import MOST_THREADS
 from toolwire.results import valid_text
 
 app = typer.Typer(
@@ -109,7 +110,7 @@ def _model(name: str | None, dialect: str | None, n_ctx: int | None = None, n_th
         kwargs["n_ctx"] = n_ctx
     if n_threads is None:
         return init_chat_model(name or "local", **kwargs)
-    from toolwire.models._loaded import check_n_threads
+    from toolwire.models._threads import check_n_threads
 
     check_n_threads(n_threads, name="--n-threads")  # more threads than cores: warned in the command's words
     with warnings.catch_warnings():
@@ -257,9 +258,9 @@ NCtxOpt = Annotated[int | None, typer.Option(
     help="Context window of a local model, in tokens, at least 256 (default 8192; local models only).")]
 _STEPS = whole_number("number of model calls", 1, 6)
 """``--max-steps``' parser (review 170 #11; its help= says the range: review 173 #3)."""
-NThreadsOpt = Annotated[int | None, typer.Option(
-    "--n-threads", parser=whole_number("number of threads", 1, 4), metavar="N",
-    help="CPU threads a local model uses, at least 1 (default: all cores; local models only).")]
+NThreadsOpt = Annotated[int | None, typer.Option(  # (more aborted the process in ggml: review 199 #2)
+    "--n-threads", parser=whole_number("number of threads", 1, 4, MOST_THREADS), metavar="N",
+    help=f"CPU threads a local model uses, 1 to {MOST_THREADS} (default: all cores; local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", metavar="SERVER",
     help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]

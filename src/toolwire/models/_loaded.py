@@ -15,7 +15,6 @@ import ctypes
 import dataclasses
 import json
 import mmap
-import numbers
 import os
 import struct
 import threading
@@ -28,12 +27,12 @@ from typing import Any, TypeVar
 import numpy as np
 
 from toolwire._extras import install_hint
-from toolwire._warn_site import warn_user
 from toolwire.errors import MissingExtraError, ProviderError, UserError
 from toolwire.models._cancel import stop_if_cancelled
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
 from toolwire.models._special import Neutraliser, control_strings, template_markup
+from toolwire.models._threads import check_n_threads
 from toolwire.models._turns import ModelTurns
 from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.grammar import call_grammar
@@ -476,34 +475,6 @@ def trained_context(metadata: dict[str, str]) -> int | None:
     return int(length * max(factor, 1.0)) if length > 0 else None
 
 
-def check_n_threads(n_threads: Any, *, warn: bool = True, name: str = "n_threads") -> int | None:
-    """``n_threads`` checked: the CPU threads llama.cpp may use, a whole number of at least 1, or None (all cores).
-
-    Args:
-        n_threads: the value given.
-        name: what the caller calls it, in the messages (the command line's ``--n-threads``).
-        warn: warn (``UserWarning``, at the caller's line) when it is more than ``os.cpu_count()``: the extra
-            threads only take turns on the cores, and make every token slower (review 113: 200 threads on 2 cores
-            were 8.5 times slower than 1).
-
-    Returns:
-        ``n_threads`` as an int, or None.
-
-    Raises:
-        UserError: a bool, a string, a float, or a number below 1.
-    """
-    if n_threads is None:
-        return None
-    cores = os.cpu_count() or 1
-    if isinstance(n_threads, bool) or not isinstance(n_threads, numbers.Integral) or n_threads < 1:
-        raise UserError(f"{name} must be a whole number of CPU threads, at least 1 (such as {cores}, the cores "
-                        f"here), or None to use all cores, not {n_threads!r}.")
-    if warn and n_threads > cores:
-        warn_user(f"{name}={n_threads} is more than the {cores} CPU cores here, which makes the model slower, not "
-                  f"faster: pass {name}={cores} or fewer, or leave it out to use all cores.")
-    return int(n_threads)
-
-
 def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: int | None = None,
                n_batch: int = 512, verbose: bool = False, fit: bool = False) -> LoadedModel:
     """Load a GGUF file once per process (cached by resolved path and ``n_ctx``; thread-safe).
@@ -513,7 +484,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         n_ctx: context size in tokens; more than the model's trained context (:func:`trained_context`, read from the
             GGUF header before llama.cpp allocates anything) is refused, or with ``fit`` (a default, not the caller's
             choice) lowered to it (the model's :attr:`LoadedModel.n_ctx` says which it got).
-        n_threads: CPU threads, at least 1 (default: all cores, ``os.cpu_count()``). Used only when the model is first
+        n_threads: CPU threads, 1 to 512 (default: all cores, ``os.cpu_count()``). Used only when the model is first
             loaded.
         n_batch: prompt tokens processed per batch.
         verbose: let llama.cpp print its logs.
@@ -524,7 +495,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
     Raises:
         UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model, or ``n_ctx`` is
             more than it was trained on (without ``fit``), or llama.cpp cannot allocate that context, or ``n_threads``
-            is not a whole number of at least 1 (:func:`check_n_threads`).
+            is not a whole number from 1 to 512 (:func:`check_n_threads`).
     """
     n_threads = check_n_threads(n_threads, warn=False)
     llama_cpp = _llama_cpp()
