@@ -6,11 +6,17 @@ from __future__ import annotations
 
 import http.server
 import logging
+import os
+import sys
 import threading
+import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from toolwire import cli
 from toolwire.errors import UserError
 
 # -- #1: the SDK's record of an answer toolwire reports itself -------------------------------------------------------
@@ -22,7 +28,7 @@ class _NotMCP(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         pass
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         if self.path.endswith("/html"):
             body, kind = b"<html><body>hello</body></html>", "text/html"
@@ -34,12 +40,12 @@ class _NotMCP(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self.send_response(405)
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def do_DELETE(self) -> None:  # noqa: N802
+    def do_DELETE(self) -> None:
         self.do_GET()
 
 
@@ -79,3 +85,80 @@ def test_the_sdks_records_pass_for_code_that_is_not_a_toolwire_session(caplog: p
         logging.getLogger("mcp.client.streamable_http").warning("Session termination failed: 500")
     assert [r.getMessage() for r in caplog.records if r.name.startswith("mcp.client")] == [
         "Error parsing JSON response", "Session termination failed: 500"]
+
+
+# -- #3: two tools files whose sibling modules share a name ----------------------------------------------------------
+
+
+@pytest.fixture
+def helper_name(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A module name no other test uses; forgotten by ``sys.modules`` (and the folders by ``sys.path``) after."""
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    name = f"helpers199_{uuid.uuid4().hex[:8]}"
+    yield name
+    for key in list(sys.modules):
+        if key.partition(".")[0] == name or key.startswith(("toolwire_user_tools_", "pack199_")):
+            sys.modules.pop(key, None)
+
+
+def _pack(folder: Path, pack: str, helper: str | None, *, imports: bool = True) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    if helper is not None:
+        (folder / f"{helper}.py").write_text(f"NAME = 'helpers of {folder.name}'\n", encoding="utf-8")
+    file = folder / f"{pack}.py"
+    use = f"import {helper}\n" if imports else ""
+    back = f"{helper}.NAME" if imports else f"'no helpers in {folder.name}'"
+    file.write_text(f"{use}from toolwire import tool\n\n\n@tool\ndef weather_{folder.name}(city: str) -> str:\n"
+                    f"    \"\"\"Weather.\"\"\"\n    return {back}\n", encoding="utf-8")
+    return file
+
+
+def test_two_files_whose_own_helpers_share_a_name_are_refused_naming_both(tmp_path: Path, helper_name: str,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = _pack(tmp_path / "a", "pack199_a", helper_name)
+    second = _pack(tmp_path / "b", "pack199_b", helper_name)
+    with pytest.raises(UserError) as caught:
+        cli._loaded([str(first.relative_to(tmp_path)), str(second.relative_to(tmp_path))])
+    text = str(caught.value)
+    assert "'a/pack199_a.py' and 'b/pack199_b.py'" in text and repr(helper_name) in text
+    assert "rename one" in text
+    assert sys.modules[helper_name].NAME == "helpers of a"  # the first file's module is left in place
+
+
+def test_mcp_serve_refuses_them_too(tmp_path: Path, helper_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire.mcp.server as server
+
+    monkeypatch.setattr(server, "serve", lambda tools, **kwargs: None)
+    monkeypatch.chdir(tmp_path)
+    _pack(tmp_path / "a", "pack199_a", helper_name)
+    _pack(tmp_path / "b", "pack199_b", helper_name)
+    result = CliRunner().invoke(cli.app, ["mcp", "serve", "--tools", "a/pack199_a.py", "--tools", "b/pack199_b.py",
+                                          "--transport", "http", "--port", "1"])
+    assert result.exit_code == 1
+    assert "'a/pack199_a.py' and 'b/pack199_b.py' each import a module named" in " ".join(result.output.split())
+
+
+def test_each_file_gets_the_helpers_beside_it_when_there_is_no_clash(tmp_path: Path, helper_name: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    first = _pack(tmp_path / "a", "pack199_a", helper_name)
+    second = _pack(tmp_path / "b", "pack199_b", helper_name, imports=False)  # a helpers file it does not import
+    third = tmp_path / "a" / "pack199_c.py"  # the same folder: the one module, shared
+    third.write_text(f"import {helper_name}\nfrom toolwire import tool\n\n\n@tool\ndef shared() -> str:\n"
+                     f"    \"\"\"Shared.\"\"\"\n    return {helper_name}.NAME\n", encoding="utf-8")
+    tools = {t.name: t for t in cli._loaded([str(first), str(second), str(third)])}
+    assert tools["weather_a"].invoke({"city": "x"}) == "helpers of a"
+    assert tools["weather_b"].invoke({"city": "x"}) == "no helpers in b"
+    assert tools["shared"].invoke({}) == "helpers of a"
+    assert sys.modules[helper_name].NAME == "helpers of a"
+
+
+def test_a_file_imports_the_helpers_beside_it_before_the_current_folders(tmp_path: Path, helper_name: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", os.getcwd(), str(tmp_path))])
+    (tmp_path / f"{helper_name}.py").write_text("NAME = 'helpers of the current folder'\n", encoding="utf-8")
+    second = _pack(tmp_path / "b", "pack199_b", helper_name)
+    [weather] = cli._loaded([str(second)])
+    assert weather.invoke({"city": "x"}) == "helpers of b"

@@ -4,6 +4,7 @@ and runs with the user's rights; toolwire never imports anything a model names."
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -14,7 +15,7 @@ import re
 import sys
 import sysconfig
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -161,8 +162,14 @@ def _import_file(path: Path, spec: str) -> ModuleType:
     """
     folder = path.resolve().parent
     _on_import_path(folder)
-    name = path.stem
     importlib.invalidate_caches()  # (a file written since the folder was last looked at)
+    with _own_folder_first(folder, path, spec):
+        return _run_file(path, spec)
+
+
+def _run_file(path: Path, spec: str) -> ModuleType:
+    """:func:`_import_file`'s import of the file, its folder already on the import path."""
+    name = path.stem
     if name.isidentifier() and not keyword.iskeyword(name) and name not in ("__init__", "__main__") \
             and _imports_as(name, path):
         ran = _RUN_HERE.get(name)
@@ -178,6 +185,100 @@ def _import_file(path: Path, spec: str) -> ModuleType:
     sys.modules[mod_spec.name] = module
     mod_spec.loader.exec_module(module)
     return module
+
+
+@contextlib.contextmanager
+def _own_folder_first(folder: Path, path: Path, spec: str) -> Iterator[None]:
+    """While the tools file at ``path`` (in ``folder``; ``spec`` as the user gave it) is imported: its folder goes
+    before the other folders put on the import path for tools files, and a module of a name that one of the files
+    beside it has (``helpers`` for ``helpers.py``), which is in ``sys.modules`` from another user folder (that of a
+    tools file loaded before), is taken out of ``sys.modules``, so ``import helpers`` finds the ``helpers.py`` beside
+    the file, as Python finds it for a script; else the second file silently ran the first one's (review 199 #3).
+    Afterwards the folder order and those modules are as before, and the modules the file imported from its folder
+    are noted with ``spec`` (:data:`_BROUGHT_BY`).
+
+    Raises:
+        UserError: the file imported a module from beside it whose name a module from another folder, imported
+            before, already has: Python holds one module per name, so one of the two files would run the other's
+            module; the message names both tools files (or the other module's file) and says to rename one module.
+            What the file's code raises is raised as it is.
+    """
+    names = _sibling_modules(folder) - {path.stem}
+    elsewhere = {name for name in names if (found := _user_file_of(sys.modules.get(name))) is not None
+                 and not _beside(found, folder, name)}
+    stashed = {key: module for key, module in sys.modules.items() if key.partition(".")[0] in elsewhere}
+    for key in stashed:
+        del sys.modules[key]
+    text = str(folder)
+    others = [i for i, entry in enumerate(sys.path) if entry in _ADDED and entry != text]
+    moved = bool(others) and text in sys.path and sys.path.index(text) > others[0]
+    if moved:
+        sys.path.insert(others[0], text)
+    before = set(sys.modules)
+    try:
+        yield
+        clash = sorted(name for name in elsewhere if _beside(_user_file_of(sys.modules.get(name)), folder, name))
+        if clash:
+            name = clash[0]
+            theirs, ours = _user_file_of(stashed[name]), _user_file_of(sys.modules[name])
+            other = _BROUGHT_BY.get(name, _shown_path(str(theirs)))
+            raise UserError(
+                f"The tools files {other!r} and {spec!r} each import a module named {name!r} from their own folder "
+                f"({_shown_path(str(theirs))} and {_shown_path(str(ours))}), but Python holds one module per name, so "
+                f"one file would run the other's: rename one of the two modules (or load the files in separate "
+                "commands).")
+        for key in set(sys.modules) - before:
+            top = key.partition(".")[0]
+            if key == top and _beside(_user_file_of(sys.modules.get(key)), folder, top):
+                _BROUGHT_BY.setdefault(top, spec)
+    finally:
+        if moved:
+            sys.path.remove(text)  # (the first one: the one put there above)
+        for key in [key for key in sys.modules if key.partition(".")[0] in elsewhere]:
+            del sys.modules[key]  # (this file's own module of that name, when the import failed or clashed)
+        sys.modules.update(stashed)
+
+
+_BROUGHT_BY: dict[str, str] = {}
+"""The top-level modules tools files imported from their own folders, by name: the ``--tools`` value of the file."""
+_ADDED: set[str] = set()
+"""The folders :func:`_on_import_path` put on ``sys.path``."""
+
+
+def _sibling_modules(folder: Path) -> set[str]:
+    """The names a module of ``folder`` has (``x`` for ``x.py`` or for a package ``x/__init__.py``). Raises nothing."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return set()
+    names = set()
+    for entry in entries:
+        name, dot, ext = entry.name.partition(".")
+        if not name.isidentifier():
+            continue
+        try:
+            if (dot and ext == "py" and entry.is_file()) or (
+                    not dot and entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py"))):
+                names.add(name)
+        except OSError:
+            continue
+    return names
+
+
+def _user_file_of(module: Any) -> Path | None:
+    """The file of ``module`` when it is the user's own code (:func:`_users_file`), else None. Raises nothing."""
+    origin = getattr(module, "__file__", None)
+    if not isinstance(origin, str) or not _users_file(origin):
+        return None
+    try:
+        return Path(origin).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _beside(file: Path | None, folder: Path, name: str) -> bool:
+    """Whether ``file`` is the module ``name`` of ``folder`` (``folder/name.py`` or ``folder/name/__init__.py``)."""
+    return file is not None and (file == folder / f"{name}.py" or file == folder / name / "__init__.py")
 
 
 _RUN_HERE: dict[str, ModuleType] = {}
@@ -234,6 +335,7 @@ def _on_import_path(folder: Path) -> None:
     text = str(folder)
     if text not in sys.path and not (folder == Path.cwd() and "" in sys.path):
         sys.path.append(text)
+        _ADDED.add(text)
 
 
 def _import_failure(spec: str, exc: BaseException, fix: str = "fix the code there") -> str:
