@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterator, Mapping
+from itertools import chain
 from typing import Any
 
 from toolwire.messages import AIMessage, AIMessageChunk
@@ -69,10 +70,6 @@ _CALL_LINE = re.compile(
     r")")
 """A line that starts with call syntax; the group that matched names the format."""
 
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
-"""A reasoning block (DeepSeek-R1, Qwen3, QwQ write ``<think>...</think>`` in the text when the server does
-not split it out): calls drafted there are not calls the model made; an unclosed block runs to the end."""
-
 _LONE_CLOSE_OR_FENCE = re.compile(
     r"(?m)^[ \t]*(?:(?P<close></think>)[ \t]*\r?$|(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$)")
 """A ``</think>`` alone on its line, as the thinking templates write it (``\n</think>\n\n``), or a code fence
@@ -108,16 +105,102 @@ def _thinking_spans(text: str) -> list[tuple[int, int]]:
     """The reasoning blocks of ``text`` as ``(start, end)`` spans, in order: the text up to a first
     ``</think>`` alone on its line (:func:`_lone_close`) that no ``<think>`` opens (DeepSeek-R1's and the Qwen3
     thinking templates end the prompt with ``<think>``, so the reply holds only the closing tag: review 193 #1),
-    then each :data:`_THINK` block."""
+    then each ``<think>`` block (:func:`_think_blocks`)."""
     spans: list[tuple[int, int]] = []
     start = 0
     close = _lone_close(text) if "</think>" in text else None
     if close is not None and "<think>" not in text[:close.start()]:
         start = close.end()
         spans.append((0, start))
-    if "<think>" in text[start:]:
-        spans += [m.span() for m in _THINK.finditer(text, start)]
+    return (spans + _think_blocks(text, start)) if "<think>" in text[start:] else spans
+
+
+_THINK_TAG = re.compile("<think>")
+
+
+def _free_mark(text: str) -> str | None:
+    """A private-use character that ``text`` does not hold (to stand for a reasoning block while the rest is
+    parsed), or None when it holds them all."""
+    used = set(text)
+    return next((chr(c) for c in chain(range(0xE000, 0xF900), range(0xF0000, 0xFFFFE)) if chr(c) not in used), None)
+
+
+def _think_blocks(text: str, start: int, plain: Collection[int] = ()) -> list[tuple[int, int]]:
+    """The reasoning blocks of ``text`` from ``start`` as ``(start, end)`` spans, in order: ``<think>`` to the
+    next ``</think>`` (DeepSeek-R1, Qwen3, QwQ write ``<think>...</think>`` in the text when the server does not
+    split it out: calls drafted there are not calls the model made); an unclosed block runs to the end. A
+    ``<think>`` at a position in ``plain`` is text, not an opening tag (a later one may open a block)."""
+    spans: list[tuple[int, int]] = []
+    pos = start
+    while (begin := text.find("<think>", pos)) >= 0:
+        if begin in plain:
+            pos = begin + len("<think>")
+            continue
+        close = text.find("</think>", begin + len("<think>"))
+        pos = len(text) if close < 0 else close + len("</think>")
+        spans.append((begin, pos))
     return spans
+
+
+def _parse_without(text: str, start: int, spans: list[tuple[int, int]], mark: str, placed: re.Pattern[str],
+                   names: Collection[str] | Mapping[str, Any], dialect: str) -> tuple[Any, list[int]]:
+    """Parse ``text`` from ``start`` in ``dialect`` with each span of ``spans`` (in order, after ``start``)
+    written as a mark of its own (``placed``: the marks, ``mark`` + index + ``mark``).
+
+    Returns:
+        ``(the ParsedReply, where the spans whose mark the parser took into a call start)``.
+    """
+    pieces, pos = [], start
+    for index, (begin, end) in enumerate(spans):
+        pieces += [text[pos:begin], f"{mark}{index}{mark}"]
+        pos = end
+    parsed = parse_tool_calls("".join([*pieces, text[pos:]]), names, dialect=dialect)
+    left = {int(m.group(1)) for m in placed.finditer(parsed.content)}
+    return parsed, [begin for index, (begin, _) in enumerate(spans) if index not in left]
+
+
+def _parse_marked(text: str, start: int, names: Collection[str] | Mapping[str, Any],
+                  dialect: str) -> tuple[str, list[Any], list[Any]]:
+    """Parse ``text`` from ``start`` (a marked call format's first line, outside reasoning) to its end in
+    ``dialect``, without the ``<think>`` blocks after it (:func:`_think_blocks`): a call drafted in such a block
+    after a real call is not read (review 202 #2). Each block is parsed as a mark of its own that the parser
+    leaves in the text, and put back in place. When the parser takes a block's mark into a call (a ``<think>``
+    quoted in an argument), the ``<think>`` tags alone are parsed as marks, and those it takes into calls are
+    text, not opening tags: the blocks the others open are left out of a last parse, and what it takes in is
+    put back where it stands. At most three parses, the calls from one, so their ids are unique and the time is
+    linear.
+
+    Returns:
+        ``(the text the parser left, calls, invalid calls)``.
+    """
+    spans = _think_blocks(text, start) if "<think>" in text[start:] else []
+    mark = _free_mark(text) if spans else None
+    if mark is None:
+        if spans:  # (a reply holding every private-use character: read no call from it)
+            return text[start:], [], []
+        parsed = parse_tool_calls(text[start:], names, dialect=dialect)
+        return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls
+    placed = re.compile(re.escape(mark) + r"(\d+)" + re.escape(mark))
+    parsed, taken = _parse_without(text, start, spans, mark, placed, names, dialect)
+    if taken:
+        tags = [m.span() for m in _THINK_TAG.finditer(text, start)]
+        quoted = frozenset(_parse_without(text, start, tags, mark, placed, names, dialect)[1])
+        spans = _think_blocks(text, start, quoted)
+        parsed, taken = _parse_without(text, start, spans, mark, placed, names, dialect)
+
+    def restore(value: Any) -> Any:
+        if isinstance(value, str):
+            return placed.sub(lambda m: text[slice(*spans[int(m.group(1))])], value) if mark in value else value
+        if isinstance(value, dict):
+            return {restore(k): restore(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [restore(v) for v in value]
+        return value
+
+    calls, invalid = parsed.tool_calls, parsed.invalid_tool_calls
+    if taken:  # (the last parse took in a block too: its text goes back where the parser put it)
+        calls, invalid = restore(calls), restore(invalid)
+    return restore(parsed.content), calls, invalid
 
 
 _UNMARKED = frozenset({"json", "py"})
@@ -273,9 +356,9 @@ def read_text_calls(text: str,
         left after them; the calls (arguments read as a native call's are, so a call wrapped twice,
         ``{"name": "f", "arguments": {...}}`` inside the arguments of ``f``, is unwrapped) and the calls that
         could not be read (an unknown name inside a call marker: the error lists the tools). None when no
-        such line holds a call. Lines inside a ``<think>`` block (:data:`_THINK`), or before a ``</think>`` alone
-        on its line, outside a code block, that no ``<think>`` opens (the prompt opened the block), are never
-        read.
+        such line holds a call. The text inside a ``<think>`` block (:func:`_think_blocks`, an unclosed one runs to the
+        end), or before a ``</think>`` alone on its line, outside a code block, that no ``<think>`` opens (the
+        prompt opened the block), is never read, also after a call (it stays in the content where it stood).
     """
     try:
         with hold_spans(text):  # (kept while its pieces are parsed: review 178 #3)
@@ -315,12 +398,12 @@ def _read_text_calls(text: str,
         else:
             dialect = ("hermes" if family == "hermes" else "mistral" if family == "mistral"
                        else "function_tag" if family == "function" else "json")
-            parsed = parse_tool_calls(text[match.start():], names, dialect=dialect)
+            # the parser reads on to the end, past the reasoning blocks after the line (review 202 #2)
+            left, calls, invalid = _parse_marked(text, match.start(), names, dialect)
             skip[family] = len(text)  # the parser read on to the end: a later line of this family holds nothing new
-            if not parsed.tool_calls and not parsed.invalid_tool_calls:
+            if not calls and not invalid:
                 continue
-            head, rest = text[:match.start()].rstrip(), _TOKENS_AT_END.sub("", parsed.content)
-            calls, invalid = parsed.tool_calls, parsed.invalid_tool_calls
+            head, rest = text[:match.start()].rstrip(), _TOKENS_AT_END.sub("", left)
         records = [native_call(c["name"], json.dumps(c["args"], ensure_ascii=False, default=str), c["id"], names)
                    for c in calls]
         valid, bad = split_calls(records)
