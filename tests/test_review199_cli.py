@@ -49,3 +49,23 @@ def test_chat_llama_cpp_refuses_too_many_threads_before_loading() -> None:
 
     with pytest.raises(UserError, match=r"n_threads=1000000 is more CPU threads than llama.cpp"):
         ChatLlamaCpp("qwen2.5-coder-0.5b", n_threads=1_000_000)
+
+
+def test_chat_whose_model_cannot_load_ends_at_the_first_question(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """(#4) the same error was printed for every question, and the session exited 0."""
+    pytest.importorskip("llama_cpp")
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    junk = tmp_path / "junk.gguf"
+    junk.write_bytes(b"not a model")
+    tried: list[str] = []
+
+    def load(self: ChatLlamaCpp) -> None:
+        tried.append(self.model)
+        raise UserError("Cannot load junk.gguf as a llama.cpp model (bad magic): download it again.")
+
+    monkeypatch.setattr(ChatLlamaCpp, "load", load)
+    result = CliRunner().invoke(cli.app, ["chat", "-m", str(junk)], input="first\nsecond\nthird\n")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("error:") == 1 and "Cannot load junk.gguf" in result.stderr
+    assert tried == [str(junk)] and "you> first\n" in result.stdout and "second" not in result.stdout

@@ -453,6 +453,19 @@ def chat(
         _note_cut_off()
 
 
+def _load_local(model: Any) -> None:
+    """Load ``model`` now when it is the embedded model (:meth:`~toolwire.models.llamacpp.ChatLlamaCpp.load`: once;
+    later calls return at once), so that ``chat`` ends when it cannot load, as ``ask`` does, rather than say the same
+    error for every question and exit 0 (review 199 #4: a damaged .gguf, an --n-ctx past the trained context).
+
+    Raises:
+        ToolwireError: the model does not load (a ``UserError`` in one sentence).
+    """
+    llamacpp = sys.modules.get("toolwire.models.llamacpp")  # (loaded already when the model is one of its)
+    if llamacpp is not None and isinstance(model, llamacpp.ChatLlamaCpp):
+        model.load()
+
+
 def _chat(agent: Any, max_steps: int) -> None:
     """The ``chat`` session's loop, until 'exit' or the end of input."""
     conversation: list[Any] = []
@@ -486,6 +499,10 @@ def _chat(agent: Any, max_steps: int) -> None:
 
         kept = conversation
         try:
+            try:
+                _load_local(agent.model)
+            except ToolwireError as exc:  # every question would fail the same way: the session ends (review 199 #4)
+                fail(_error_text(exc))
             while True:
                 try:
                     result = _run(agent, [*kept, HumanMessage(line)], False)
