@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from toolwire import cli
+from toolwire.cli_tools import load_tools
 from toolwire.errors import UserError
 
 # -- #1: the SDK's record of an answer toolwire reports itself -------------------------------------------------------
@@ -162,3 +163,30 @@ def test_a_file_imports_the_helpers_beside_it_before_the_current_folders(tmp_pat
     second = _pack(tmp_path / "b", "pack199_b", helper_name)
     [weather] = cli._loaded([str(second)])
     assert weather.invoke({"city": "x"}) == "helpers of b"
+
+
+# -- #8: a module of a package given as a path -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["here", "above"])
+def test_a_package_file_with_a_relative_import_is_told_to_pass_the_module_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    package = f"shop199_{uuid.uuid4().hex[:8]}"
+    (tmp_path / package).mkdir()
+    (tmp_path / package / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / package / "helpers.py").write_text("BASE = 1.5\n", encoding="utf-8")
+    (tmp_path / package / "tools.py").write_text(
+        "from .helpers import BASE\nfrom toolwire import tool\n\n\n@tool\ndef price(item: str) -> float:\n"
+        "    \"\"\"Price of an item.\"\"\"\n    return BASE\n", encoding="utf-8")
+    if where == "here":
+        monkeypatch.chdir(tmp_path)
+        spec = f"{package}/tools.py"
+    else:
+        monkeypatch.chdir(tmp_path.parent)
+        spec = f"{tmp_path.name}/{package}/tools.py"
+    with pytest.raises(UserError) as caught:
+        load_tools(spec)
+    text = str(caught.value)
+    assert f"pass --tools {package}.tools" in text and "fix the code there" not in text
+    assert (f"from the folder {tmp_path}," in text) == (where == "above")

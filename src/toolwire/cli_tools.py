@@ -36,7 +36,9 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
     file's own folder too, so a module of the user's package and a file that imports its neighbours load (review
     117: the console script's path has neither); after the installed packages, which they cannot shadow. A file
     is imported under its own name when that name imports it (``base_tools.py`` as ``base_tools``), so a tools file
-    that imports it shares the one module (review 189 #1); else under a made-up name (``my-tools.py``).
+    that imports it shares the one module (review 189 #1); else under a made-up name (``my-tools.py``). While a file
+    is imported, its own folder comes before the other folders put there for tools files, so ``import helpers`` gets
+    the ``helpers.py`` beside it (review 199 #3).
 
     Args:
         spec: a path to a ``.py`` file, or a module name (``my_package.tools``).
@@ -49,7 +51,10 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
 
     Raises:
         UserError: the file or module cannot be imported (its import raised any exception, ``BaseException`` s such
-            as asyncio's ``CancelledError`` too, but ``KeyboardInterrupt``, which is raised as it is), or holds no
+            as asyncio's ``CancelledError`` too, but ``KeyboardInterrupt``, which is raised as it is; a file of a
+            package whose relative import fails is told to be passed by its module name, ``--tools shop.tools``:
+            review 199 #8), or imports a module from beside it whose name a module another tools file imported from
+            its own folder has (both files named: Python holds one module per name), or holds no
             tools, or its ``TOOLS`` is not a list of tools (one tool alone, a dict, a string) or holds an entry the
             command cannot use (a schema without a function, such as a pydantic model class or an OpenAI tool dict;
             a server tool where ``server_tools`` is False: never dropped without a word), or one of the functions the
@@ -99,6 +104,11 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
                             "file or an importable module name.") from None
         raise UserError(_import_failure(spec, exc, "install the module it imports, or fix the import")) from None
     except Exception as exc:
+        dotted = _package_module(path) if isinstance(exc, ImportError) and "relative import" in str(exc) \
+            and path.suffix == ".py" else None
+        if dotted is not None:  # (review 199 #8: "fix the code there", for code that is right)
+            raise UserError(_import_failure(spec, exc, f"{spec} is a module of a package, which loads by its module "
+                                                       f"name: pass --tools {dotted}")) from None
         raise UserError(_import_failure(spec, exc)) from None
     except SystemExit as exc:  # a script's `sys.exit()` at import would end toolwire silently
         raise UserError(f"Loading tools from {spec!r} ran sys.exit({exc.code!r}); put the file's script part "
@@ -144,6 +154,25 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
     if not tools:
         raise UserError(f"{spec!r} defines no tools: decorate functions with @tool or give them docstrings.")
     return tools
+
+
+def _package_module(path: Path) -> str | None:
+    """The module name of the file at ``path`` when it is a module of a package (an ``__init__.py`` beside it:
+    ``shop.tools`` for ``shop/tools.py``), with ``(from the folder FOLDER, ...)`` added when the folder that holds
+    the package is not the current one (the command must run there, or have it on ``PYTHONPATH``); else None.
+    Raises nothing."""
+    try:
+        folder = path.resolve().parent
+        parts = [path.stem]
+        while (folder / "__init__.py").is_file() and folder.parent != folder:
+            parts.insert(0, folder.name)
+            folder = folder.parent
+        here = folder == Path.cwd().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    if len(parts) < 2 or not all(part.isidentifier() and not keyword.iskeyword(part) for part in parts):
+        return None
+    return ".".join(parts) + ("" if here else f" (from the folder {folder}, which holds the package)")
 
 
 def _import_file(path: Path, spec: str) -> ModuleType:
