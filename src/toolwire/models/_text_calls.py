@@ -71,10 +71,12 @@ _CALL_LINE = re.compile(
 """A line that starts with call syntax; the group that matched names the format."""
 
 _LONE_CLOSE_OR_FENCE = re.compile(
-    r"(?m)^[ \t]*(?:(?P<close></think>)[ \t]*\r?$|(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$)")
-"""A ``</think>`` alone on its line, as the thinking templates write it (``\n</think>\n\n``), or a code fence
-line. One ending a prose line ("Qwen3 closes its reasoning with </think>") or inside a JSON string (an argument
-that quotes the tag) is neither (review 202 #5)."""
+    r"(?m)(?P<close>^[ \t]*</think>[ \t]*\r?$|</think>(?=[ \t]*(?:\r?\n[ \t]*\r?\n|\s*\Z)))"
+    r"|^[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)$")
+"""A ``</think>`` alone on its line, as the thinking templates write it (``\n</think>\n\n``), or one glued to the
+reasoning's last sentence but followed by a blank line or the end (``...destructive.</think>\n\nAnswer``), or a code
+fence line. One ending a prose line that goes on ("Qwen3 closes its reasoning with </think>\nand then answers") or
+inside a JSON string (an argument that quotes the tag) is neither (review 202 #5)."""
 
 
 def _lone_close(text: str) -> re.Match[str] | None:
