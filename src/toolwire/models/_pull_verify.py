@@ -221,20 +221,22 @@ def verify_file(path: Path, entry: ModelEntry, *, progress: bool = False) -> boo
     return True
 
 
-def pulled_state(entry: ModelEntry) -> str:
-    """Return how the copy of ``entry`` in the models folder stands, without hashing it (for listings): ``"yes"`` when a
-    verification record vouches for it (same size, ``mtime_ns`` and sha256 as when it was checked), ``"unverified"``
-    when only its size is right (it is hashed at its next use), ``"damaged"`` when its size is wrong, ``"no"`` when
-    there is none (a folder standing in its place included: ``pull`` then says to move it)."""
+def pulled_state(entry: ModelEntry, path: Path | None = None) -> str:
+    """Return how the copy of ``entry`` in the models folder (or the file ``path``, such as the one
+    ``$TOOLWIRE_MODEL_PATH`` names) stands, without hashing it (for listings): ``"yes"`` when a verification record
+    vouches for it (same size, ``mtime_ns`` and sha256 as when it was checked), ``"unverified"`` when only its size is
+    right (it is hashed at its next use), ``"damaged"`` when its size is wrong, ``"no"`` when there is none (a folder
+    standing in its place included: ``pull`` then says to move it). Raises nothing."""
+    path = entry.path if path is None else path
     try:
-        st = entry.path.stat()
-    except OSError:
+        st = path.stat()
+    except (OSError, ValueError):  # (ValueError: a NUL in a path from the environment)
         return "no"
     if stat.S_ISDIR(st.st_mode):
         return "no"
     if st.st_size != entry.size:
         return "damaged"
-    side = _read_sidecar(entry.path)
+    side = _read_sidecar(path)
     if side and side.get("size") == st.st_size and side.get("mtime_ns") == st.st_mtime_ns \
             and side.get("sha256") == entry.sha256:
         return "yes"
