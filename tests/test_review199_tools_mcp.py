@@ -214,3 +214,15 @@ def test_models_list_shows_a_model_found_through_toolwire_model_path(tmp_path: P
     others = [row for name, row in rows.items() if name != f"{DEFAULT_MODEL} (default)" and name != "name"]
     assert others and all("TOOLWIRE_MODEL_PATH" not in row and "│ no" in row for row in others)
     assert f"TOOLWIRE_MODEL_PATH: {files}" in " ".join(result.output.split())
+
+
+def test_a_tools_file_that_is_the_module_another_folders_file_imports_is_refused_too(
+        tmp_path: Path, helper_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / f"{helper_name}.py").write_text(
+        "from toolwire import tool\n\n\n@tool\ndef ha() -> str:\n    \"\"\"A.\"\"\"\n    return 'a'\n",
+        encoding="utf-8")
+    _pack(tmp_path / "b", "pack199_b", helper_name)
+    with pytest.raises(UserError, match=f"'a/{helper_name}.py' and 'b/pack199_b.py' each use a module named"):
+        cli._loaded([f"a/{helper_name}.py", "b/pack199_b.py"])

@@ -251,8 +251,9 @@ def _own_folder_first(folder: Path, path: Path, spec: str) -> Iterator[None]:
             name = clash[0]
             theirs, ours = _user_file_of(stashed[name]), _user_file_of(sys.modules[name])
             other = _BROUGHT_BY.get(name, _shown_path(str(theirs)))
+            uses = "use" if Path(other).name == f"{name}.py" else "import"  # (the other file is that module itself)
             raise UserError(
-                f"The tools files {other!r} and {spec!r} each import a module named {name!r} from their own folder "
+                f"The tools files {other!r} and {spec!r} each {uses} a module named {name!r} from their own folder "
                 f"({_shown_path(str(theirs))} and {_shown_path(str(ours))}), but Python holds one module per name, so "
                 f"one file would run the other's: rename one of the two modules (or load the files in separate "
                 "commands).")
