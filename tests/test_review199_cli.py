@@ -5,6 +5,9 @@ help texts are not cut with an ellipsis (#9)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 from typer.testing import CliRunner
 
@@ -51,7 +54,8 @@ def test_chat_llama_cpp_refuses_too_many_threads_before_loading() -> None:
         ChatLlamaCpp("qwen2.5-coder-0.5b", n_threads=1_000_000)
 
 
-def test_chat_whose_model_cannot_load_ends_at_the_first_question(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+def test_chat_whose_model_cannot_load_ends_at_the_first_question(monkeypatch: pytest.MonkeyPatch,
+                                                                 tmp_path: Path) -> None:
     """(#4) the same error was printed for every question, and the session exited 0."""
     pytest.importorskip("llama_cpp")
     from toolwire.models.llamacpp import ChatLlamaCpp
@@ -69,3 +73,110 @@ def test_chat_whose_model_cannot_load_ends_at_the_first_question(monkeypatch: py
     assert result.exit_code == 1, result.output
     assert result.stderr.count("error:") == 1 and "Cannot load junk.gguf" in result.stderr
     assert tried == [str(junk)] and "you> first\n" in result.stdout and "second" not in result.stdout
+
+
+_SLOW_TOOLS = """import os
+import time
+
+FLAG = {flag!r}
+
+
+def slow(a: int) -> int:
+    \"\"\"Wait to be released (FLAG written), then answer.
+
+    Args:
+        a: a number.
+    \"\"\"
+    for _ in range(1500):
+        if os.path.exists(FLAG):
+            break
+        time.sleep(0.02)
+    return a
+
+
+def boom() -> str:
+    \"\"\"Stop the run as a Ctrl-C would.\"\"\"
+    time.sleep(0.2)
+    raise KeyboardInterrupt
+"""
+
+
+def _interrupted_ask(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *options: str) -> Any:
+    """``ask`` whose run Ctrl-C stops (a tool raises KeyboardInterrupt) while an untimed sync call still runs; the
+    call is released after the command ends."""
+    from toolwire import AIMessage, _tool_run
+    from toolwire.messages import tool_call
+
+    monkeypatch.setattr(_tool_run, "CANCEL_GRACE", 0.2)
+    flag = tmp_path / "release"
+    script = tmp_path / "slow199.py"
+    script.write_text(_SLOW_TOOLS.format(flag=str(flag)))
+    model = ScriptedChatModel([AIMessage("", tool_calls=[tool_call("slow", {"a": 6}, "s1"),
+                                                         tool_call("boom", {}, "b1")]), "never"])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    try:
+        return CliRunner().invoke(cli.app, ["ask", "go", "--tools", str(script), *options])
+    finally:
+        flag.write_text("go")
+        _wait_for_no_call()
+
+
+def _wait_for_no_call() -> None:
+    import time
+
+    from toolwire._concurrency import still_running
+
+    for _ in range(200):
+        if not still_running():
+            return
+        time.sleep(0.02)
+
+
+def test_ctrl_c_names_an_untimed_sync_call_it_cuts_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """(#5) the call ran on a pool thread, which still_running() did not count: no warning."""
+    result = _interrupted_ask(monkeypatch, tmp_path)
+    assert result.exit_code == 130, result.output
+    assert result.stderr.endswith("warning: the call of 'slow' still running is stopped part-way now that the command "
+                                  "ends: check what it did.\n")
+
+
+def test_ctrl_c_with_json_says_the_call_is_stopped_not_that_it_may_finish(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    import json
+
+    result = _interrupted_ask(monkeypatch, tmp_path, "--json")
+    assert result.exit_code == 130, result.output
+    answer = next(m for m in json.loads(result.stdout) if m.get("tool_call_id") == "s1")
+    assert answer["content"] == ("Error: Tool 'slow' was still running when the run was stopped, and is stopped "
+                                 "part-way now that the command ends: check what it did before running it again.")
+    assert "warning: the call of 'slow' still running is stopped part-way" in result.stderr
+
+
+def test_still_running_counts_pool_threads_of_tool_calls_only() -> None:
+    import contextvars
+    import functools
+    import threading
+
+    from toolwire._concurrency import still_running, thread_pool
+    from toolwire._tool_run import _running
+
+    release = threading.Event()
+    started = threading.Barrier(3)
+
+    def work(_: object) -> None:
+        started.wait(5)
+        release.wait(5)
+
+    with _running({"name": "mailer", "args": {}, "id": "m1", "type": "tool_call"}):
+        in_call = functools.partial(contextvars.copy_context().run, work)
+    outside = functools.partial(contextvars.copy_context().run, work)  # (a model's reply: no tool call)
+    futures = [thread_pool().submit(in_call, None), thread_pool().submit(outside, None)]
+    try:
+        started.wait(5)
+        assert still_running() == ["mailer"] and still_running(untimed=False) == []
+        assert still_running(timed=False) == ["mailer"]
+    finally:
+        release.set()
+        for future in futures:
+            future.result(5)
+    assert still_running() == []

@@ -11,7 +11,8 @@
   cannot deadlock however many outer calls fill a pool. (A thread a tool starts itself counts as depth
   0: an inner run waited for there can still find the outer pool full.) Idle threads stay for reuse, up
   to 64 per depth that was used. Pool threads are daemon threads: an untimed sync tool still running does
-  not keep the process alive after Ctrl-C (its work is cut off when the interpreter exits).
+  not keep the process alive after Ctrl-C (its work is cut off when the interpreter exits;
+  :func:`still_running` names such calls).
 * :func:`run_coroutine_sync` runs a coroutine to completion from sync code: on a new event loop in
   this thread when no loop runs here, else in a worker thread with its own loop (a running loop cannot
   be re-entered), in a copy of the caller's :mod:`contextvars` context either way. A Ctrl-C cancels the coroutine
@@ -40,6 +41,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import contextvars
+import functools
 import logging
 import os
 import queue
@@ -92,6 +94,7 @@ class _DaemonPool(concurrent.futures.Executor):
         self._idle = threading.Semaphore(0)
         self._threads = 0
         self._lock = threading.Lock()
+        self.busy: dict[int, Callable[..., Any]] = {}  # thread id: the work that thread runs now (still_running)
 
     def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
         """Run ``fn(*args, **kwargs)`` on a pool thread and return a future of its result."""
@@ -110,12 +113,15 @@ class _DaemonPool(concurrent.futures.Executor):
         while True:
             future, fn, args, kwargs = self._work.get()
             if future.set_running_or_notify_cancel():
+                self.busy[threading.get_ident()] = fn
                 try:
                     result = fn(*args, **kwargs)
                 except BaseException as exc:  # handed to the waiting caller, who decides
                     future.set_exception(exc)
                 else:
                     future.set_result(result)
+                finally:
+                    self.busy.pop(threading.get_ident(), None)
             del future, fn, args, kwargs  # keep no reference to the finished call while idle
             result = None
             self._idle.release()
@@ -433,12 +439,40 @@ _TIMED = "toolwire-timed:"
 """The start of the name of a thread :func:`start_thread` runs a call on; the tool's name follows."""
 
 
-def still_running() -> list[str]:
-    """The names of the tools whose calls still run on threads of their own (:func:`start_thread`: calls with a
-    timeout, abandoned at it or not), one per call, in no set order. Python stops those daemon threads part-way when
-    the interpreter exits, so a program about to end can say which calls it cuts off (``toolwire ask``/``chat``)."""
-    return [thread.name[len(_TIMED):] for thread in threading.enumerate()
-            if thread.name.startswith(_TIMED) and thread.is_alive()]
+def still_running(*, timed: bool = True, untimed: bool = True) -> list[str]:
+    """The names of the tools whose calls still run on a thread, one per call, in no set order: with ``timed``, the
+    calls with a timeout, each on a thread of its own (:func:`start_thread`; abandoned at the timeout or not); with
+    ``untimed``, the sync calls with no timeout, on the :func:`thread_pool` threads (review 199 #5: a call cut off by
+    Ctrl-C was not named), told by the tool call current in the context their work runs in
+    (:func:`~toolwire._tool_run.current_tool_call`). Python stops these daemon threads part-way when the interpreter
+    exits, so a program about to end can say which calls it cuts off (``toolwire ask``/``chat``).
+
+    Returns:
+        The tools' names (a call whose name is not text counts as ``"?"``). Raises nothing.
+    """
+    names = [thread.name[len(_TIMED):] for thread in threading.enumerate()
+             if timed and thread.name.startswith(_TIMED) and thread.is_alive()]
+    if untimed:
+        for pool in list(_pools):
+            names += [name for work in pool.busy.copy().values() if (name := _call_name(work)) is not None]
+    return names
+
+
+def _call_name(work: Callable[..., Any]) -> str | None:
+    """The name of the tool call a pool thread's ``work`` runs: the one current in the :class:`contextvars.Context`
+    the work runs in (``partial(context.run, ...)``, as the sync tools' calls are submitted, or ``context.run``
+    itself), or None for work outside a tool call (a model's reply)."""
+    from toolwire._tool_run import _CURRENT_CALL
+
+    run = work.func if isinstance(work, functools.partial) else work
+    context = getattr(run, "__self__", None)
+    if not isinstance(context, contextvars.Context):
+        return None
+    call = context.get(_CURRENT_CALL)
+    if call is None:
+        return None
+    name = call.get("name")
+    return name if isinstance(name, str) else "?"
 
 
 def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any], timeout: float,

@@ -33,7 +33,7 @@ from toolwire._cli_model import check_server_url
 from toolwire._printing import terminal_json, terminal_text
 from toolwire._std_streams import output_to_stderr, tolerant_input, tolerant_output, utf8_line
 from toolwire.cli_help import HelpGroup
-from toolwire.cli_text import called_this_turn, interrupted_turn, refusal_text
+from toolwire.cli_text import called_this_turn, cut_off_answers, interrupted_turn, refusal_text
 from toolwire.cli_text import cut_reason as _cut_reason
 from toolwire.cli_text import marked_messages as _marked
 from toolwire.cli_text import max_steps_text as _max_steps_text
@@ -163,8 +163,10 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
                 result = agent.invoke(conversation)
         except (ToolwireError, KeyboardInterrupt) as exc:  # the conversation so far, then the error (review 59)
             kept = getattr(exc, "messages", None)
-            if isinstance(kept, list) and kept:
-                _print_json(_marked(kept, getattr(exc, "reused_calls", None)))
+            if isinstance(kept, list) and kept:  # (ask ends now: a call still running is stopped part-way)
+                from toolwire._concurrency import still_running
+
+                _print_json(cut_off_answers(_marked(kept, getattr(exc, "reused_calls", None)), set(still_running())))
             raise
         _print_json(_marked(result.messages, result.reused_calls))
         return result
@@ -410,14 +412,16 @@ def ask(
 
 
 def _note_cut_off() -> None:
-    """Say which tool calls still run past their timeout as the command ends (review 104: an email tool cut off
-    half-way, silently, after the model was told it may still take effect): Python stops their threads at exit."""
+    """Say which tool calls still run as the command ends, past their timeout (review 104: an email tool cut off
+    half-way, silently, after the model was told it may still take effect) or with none, a sync call Ctrl-C stopped
+    the run during (review 199 #5): Python stops their threads at exit."""
     from toolwire._concurrency import still_running
 
-    if names := list(dict.fromkeys(still_running())):
-        shown = ", ".join(map(repr, names))
-        err.print(f"[yellow]warning:[/yellow] the call of {shown} still running past its timeout is stopped part-way "
-                  "now that the command ends: check what it did.")
+    for names, why in ((still_running(untimed=False), " past its timeout"), (still_running(timed=False), "")):
+        if names := list(dict.fromkeys(names)):
+            shown = ", ".join(map(repr, names))
+            err.print(f"[yellow]warning:[/yellow] the call of {escape(terminal_text(shown))} still running{why} is "
+                      "stopped part-way now that the command ends: check what it did.")
 
 
 @app.command()

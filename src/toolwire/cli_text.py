@@ -8,14 +8,14 @@ Kept apart from :mod:`toolwire.cli`, which prints them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from toolwire.errors import MaxStepsExceeded, ToolwireError, window_advice
 from toolwire.messages import AIMessage, ToolMessage
 
-__all__ = ["called_this_turn", "cut_reason", "interrupted_turn", "marked_messages", "max_steps_text", "refusal_text",
-           "result_line", "tools_ran", "without_oldest_exchange"]
+__all__ = ["called_this_turn", "cut_off_answers", "cut_reason", "interrupted_turn", "marked_messages", "max_steps_text",
+           "refusal_text", "result_line", "tools_ran", "without_oldest_exchange"]
 
 _NEW = ", or type 'clear' to start a new conversation"
 
@@ -229,4 +229,30 @@ def marked_messages(messages: list[Any], reused: Any) -> list[dict[str, Any]]:
     dicts = [m.to_dict() for m in messages]
     for index, source in (reused or {}).items():
         dicts[index]["answer_reused_from"] = source
+    return dicts
+
+
+def cut_off_answers(dicts: list[dict[str, Any]], running: Collection[str]) -> list[dict[str, Any]]:
+    """``ask --json``'s messages (``dicts``, as :func:`marked_messages` gives them) as the command ends: the answer of
+    a call whose thread ran on when the run was stopped (:class:`~toolwire._tool_run.StillRunning`'s), of a tool in
+    ``running`` (:func:`~toolwire._concurrency.still_running`), says that the call is stopped part-way now, not that it
+    "may still finish", which it cannot once the process has ended (review 199 #5). Its last words stay "before running
+    it again.", which tells such an answer (:func:`_stopped`).
+
+    Args:
+        dicts: the messages as dicts (changed in place).
+        running: the names of the tools whose calls still run.
+
+    Returns:
+        ``dicts``. Raises nothing.
+    """
+    from toolwire._tool_run import StillRunning
+
+    for message in dicts:
+        name = message.get("name")
+        if message.get("type") != "tool" or name not in running:
+            continue
+        if message.get("content") == f"Error: {StillRunning(name)}":
+            message["content"] = (f"Error: Tool '{name}' was still running when the run was stopped, and is stopped "
+                                  "part-way now that the command ends: check what it did before running it again.")
     return dicts
