@@ -37,8 +37,13 @@ def test_json_on_a_pipe_escapes_the_c1_controls(page_run: Path) -> None:
     assert "olá" in result.stdout  # (other text is kept readable, not \u-escaped)
 
 
+class _Screen(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
 def test_json_on_a_colour_terminal_escapes_the_c1_controls(page_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    screen = io.StringIO()
+    screen = _Screen()  # (a real terminal: FORCE_COLOR alone no longer colours --json, review 199 #6)
     monkeypatch.setattr(cli, "out", Console(file=screen, force_terminal=True, highlight=False, soft_wrap=True))
     result = CliRunner().invoke(cli.app, ["ask", "Read it", "--tools", str(page_run), "--json"])
     assert result.exit_code == 0, result.output

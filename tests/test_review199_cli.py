@@ -180,3 +180,29 @@ def test_still_running_counts_pool_threads_of_tool_calls_only() -> None:
         for future in futures:
             future.result(5)
     assert still_running() == []
+
+
+@pytest.mark.parametrize("tty", [False, True])
+def test_json_is_coloured_only_on_a_real_terminal(monkeypatch: pytest.MonkeyPatch, tty: bool) -> None:
+    """(#6) FORCE_COLOR (many CI systems set it) made rich colour ``--json`` on a pipe, which jq cannot read."""
+    import io
+    import json
+
+    from rich.console import Console
+
+    class Stream(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    stream = Stream()
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(cli, "out", Console(file=stream, highlight=False, soft_wrap=True))
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: ScriptedChatModel(["Olá."]))
+    result = CliRunner().invoke(cli.app, ["ask", "hi", "--json"])
+    assert result.exit_code == 0, result.output
+    written = stream.getvalue()
+    if tty:
+        assert "\x1b[" in written
+    else:
+        assert "\x1b" not in written and json.loads(written)[-1]["content"] == "Olá."

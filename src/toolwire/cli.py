@@ -213,12 +213,23 @@ def _run(agent: Any, conversation: Any, as_json: bool) -> Any:
 def _print_json(value: Any) -> None:
     """Print ``value`` (JSON data) on standard output as ``--json`` shows it: indented, coloured on a terminal, with
     its terminal controls escaped (:func:`~toolwire._printing.terminal_json`; rich's ``print_json`` wrote the C1
-    controls raw: review 154 #3)."""
+    controls raw: review 154 #3). Coloured only when standard output is a terminal: ``FORCE_COLOR`` (set in many CI
+    systems) made rich colour it on a pipe too, which ``jq`` could not read (review 199 #6)."""
     from rich.highlighter import JSONHighlighter
+    from rich.text import Text
 
-    text = JSONHighlighter()(terminal_json(value))
+    shown = terminal_json(value)
+    text = JSONHighlighter()(shown) if _on_terminal() else Text(shown)
     text.no_wrap, text.overflow = True, None
     out.print(text, soft_wrap=True)
+
+
+def _on_terminal() -> bool:
+    """Whether ``out`` writes to a real terminal (whatever ``FORCE_COLOR`` or ``TTY_COMPATIBLE`` say)."""
+    try:
+        return bool(out.file.isatty())
+    except (AttributeError, OSError, ValueError):  # (a closed or unusual stream)
+        return False
 
 
 class _Line:
