@@ -206,3 +206,15 @@ def test_json_is_coloured_only_on_a_real_terminal(monkeypatch: pytest.MonkeyPatc
         assert "\x1b[" in written
     else:
         assert "\x1b" not in written and json.loads(written)[-1]["content"] == "Olá."
+
+
+def test_chat_from_a_pipe_ends_the_prompt_line_of_a_blank_or_refused_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(#7) "you> you> you> you> clear": a blank line, or one refused as not UTF-8, left its prompt's line open."""
+    model = ScriptedChatModel(["Hello."])
+    monkeypatch.setattr(cli, "_model", lambda name, dialect, n_ctx=None, n_threads=None: model)
+    result = CliRunner().invoke(cli.app, ["chat"], input=b"first\n\n   \n\xff\xfe\nclear\nexit\n")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1:] == ["you> first", "Hello.", "you> ", "you> ", "you> ", "you> clear", "a new conversation starts.",
+                         "you> exit"]
+    assert result.stderr.count("that line is not UTF-8 text") == 1

@@ -497,10 +497,12 @@ def _chat(agent: Any, max_steps: int) -> None:
             line = "\udcff"
         text = utf8_line(line)  # whatever the locale (review 157 #1)
         if text is None:  # this line alone is refused, not the lines read with it (review 156)
+            if echo:  # its prompt's line ends, so the next prompt starts a line (review 199 #7)
+                out.print()
             err.print("[red]error:[/red] that line is not UTF-8 text: set your terminal to UTF-8 and type it again.")
             continue
         line = text
-        if echo and line:
+        if echo:  # (a blank line too, ending its prompt's line: review 199 #7)
             out.print(terminal_text(line), markup=False)  # (escape() doubled a "\\" that ends it: review 156 #5)
         if line.lower() in ("exit", "quit", ":q"):
             return
