@@ -218,3 +218,19 @@ def test_chat_from_a_pipe_ends_the_prompt_line_of_a_blank_or_refused_line(monkey
     assert lines[1:] == ["you> first", "Hello.", "you> ", "you> ", "you> ", "you> clear", "a new conversation starts.",
                          "you> exit"]
     assert result.stderr.count("that line is not UTF-8 text") == 1
+
+
+@pytest.mark.parametrize(("args", "width", "wanted"), [
+    (["ask", "--help"], 40, "local | registry name | .gguf path | provider:model"),
+    (["chat", "--help"], 40, "local | registry name | .gguf path | provider:model"),
+    (["eval", "bfcl", "--help"], 80, "simple_python, multiple, parallel, parallel_multiple, irrelevance (all of these "
+     "by default)"),
+])
+def test_help_wraps_and_cuts_nothing(args: list[str], width: int, wanted: str) -> None:
+    """(#9) rich's table cut a word longer than the column with "…": --model's provider:model at 40 columns, the
+    --category default at 80."""
+    result = CliRunner().invoke(cli.app, args, terminal_width=width, env={"COLUMNS": str(width)})
+    assert result.exit_code == 0, result.output
+    lines = [line.strip("│ ") for line in result.output.splitlines()]
+    column = "".join(line.rpartition("  ")[2] for line in lines).replace(" ", "")  # (the help column, read on)
+    assert wanted.replace(" ", "") in column

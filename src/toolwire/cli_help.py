@@ -1,9 +1,12 @@
-"""How the ``toolwire`` command's help is laid out: boolean flags shown bare, and each paragraph of a command's help
-on one line (typer's own help keeps a docstring's line ends). Used by :mod:`toolwire.cli`'s app."""
+"""How the ``toolwire`` command's help is laid out: boolean flags shown bare, each paragraph of a command's help on one
+line (typer's own help keeps a docstring's line ends), and an option's help and default wrapped whole, never cut with
+"…" (:func:`_folded`). Used by :mod:`toolwire.cli`'s app."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+from collections.abc import Iterator
 from typing import Any
 
 from typer.core import TyperCommand, TyperGroup
@@ -31,6 +34,35 @@ def _reflow(command: Any) -> None:
         command.help = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
+@contextlib.contextmanager
+def _folded() -> Iterator[None]:
+    """While help is written, fold an option's help text and ``[default: ...]`` at the column's edge where a word is
+    longer than the column: rich's table cut it with "…", losing ``provider:model`` from ``--model`` at 40 columns
+    and the default categories of ``eval bfcl --category`` (review 199 #9). Typer builds that text in
+    ``typer.rich_utils._get_parameter_help`` (a ``rich.columns.Columns`` of ``Text``); a typer without it is left as
+    it is."""
+    from rich.text import Text
+    from typer import rich_utils
+
+    made = getattr(rich_utils, "_get_parameter_help", None)
+    if made is None:
+        yield
+        return
+
+    def folded(*args: Any, **kwargs: Any) -> Any:
+        columns = made(*args, **kwargs)
+        for item in getattr(columns, "renderables", ()):
+            if isinstance(item, Text):
+                item.overflow = "fold"
+        return columns
+
+    rich_utils._get_parameter_help = folded
+    try:
+        yield
+    finally:
+        rich_utils._get_parameter_help = made
+
+
 class HelpCommand(TyperCommand):
     """A typer command whose help shows boolean flags bare (:func:`_flags_take_no_value`) and its paragraphs
     unbroken (:func:`_reflow`)."""
@@ -40,7 +72,8 @@ class HelpCommand(TyperCommand):
         whole; ``ctx`` is the ``click.Context`` of the ``--help`` call. Raises nothing of its own."""
         _flags_take_no_value(self, ctx)
         _reflow(self)
-        super().format_help(ctx, formatter)
+        with _folded():
+            super().format_help(ctx, formatter)
 
 
 class HelpGroup(TyperGroup):
@@ -51,7 +84,8 @@ class HelpGroup(TyperGroup):
         """Write this group's help into ``formatter`` (a ``click.HelpFormatter``), flags bare; ``ctx`` is the
         ``click.Context`` of the ``--help`` call. Raises nothing of its own."""
         _flags_take_no_value(self, ctx)
-        super().format_help(ctx, formatter)
+        with _folded():
+            super().format_help(ctx, formatter)
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         """The command or group named ``cmd_name`` under this group (``None`` when there is none, as click's

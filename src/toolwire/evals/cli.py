@@ -352,9 +352,10 @@ def bfcl(
     data: Annotated[Path, typer.Option("--data", help=(
         "Folder of BFCL_v*_<category>.json question files, with the answers in its possible_answer/ folder "
         "(and the published scores read from its README.md, when there is one)."))],
-    category: Annotated[str, typer.Option(help=(
-        "Comma-separated categories: " + ", ".join(CATEGORIES) + ", or live_* ones (v1-v3 names are "
-        "read too)."))] = ",".join(CATEGORIES),
+    # (the default said in the text, which wraps at its spaces: typer's "[default: a,b,c]" was cut, review 199 #9)
+    category: Annotated[str, typer.Option(show_default=False, help=(
+        "Comma-separated categories: " + ", ".join(CATEGORIES) + " (all of these by default), or live_* ones "
+        "(v1-v3 names are read too)."))] = ",".join(CATEGORIES),
     limit: Annotated[int | None, typer.Option(help="First N items of each category, 0 or more.", metavar="N",
                                               parser=_LIMIT)] = None,
     model: Annotated[str | None, typer.Option(
