@@ -33,7 +33,7 @@ def hosted_provider(name: str | None) -> str | None:
     text = (name or "local").strip()
     provider, sep, _ = text.partition(":")
     if sep:
-        provider = ALIASES.get(provider, provider)
+        provider = ALIASES.get(provider.strip(), provider.strip())  # ("openai :gpt-4o", as the library reads it)
         return provider if provider in PROVIDERS and provider != "local" else None
     if text.startswith("models/") and infer_provider(text[7:]) == "google":
         return "google"
@@ -93,7 +93,7 @@ def check_server_url(name: str | None) -> None:
     from toolwire.models.factory import _split_model_url
 
     provider, sep, rest = (name or "").strip().partition(":")
-    if not sep or provider != "openai-compatible":
+    if not sep or provider.strip() != "openai-compatible":
         return
     if re.match(r"https?://", rest.strip(), re.IGNORECASE):  # a URL and no model: an "@" in it is its user info
         model, at, url = "", "@", rest.strip()  # (review 192 #1: not cut at that "@")

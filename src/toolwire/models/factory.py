@@ -113,6 +113,7 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         name = f"{provider_kw}:{name}"
     name = (name or "local").strip()
     provider, sep, rest = name.partition(":")
+    provider, rest = provider.strip(), rest.strip()  # ("openai: gpt-4o" names 'gpt-4o': review 204 #4)
     if not sep:
         if name in ("local", ""):
             provider, rest = "local", ""
@@ -149,7 +150,6 @@ def init_chat_model(name: str | None = "local", **kwargs: Any) -> BaseChatModel:
         kwargs["base_url"] = kwargs.get("base_url") or OLLAMA_URL
         return cls(model=rest, **kwargs)
     if provider == "openai-compatible":
-        rest = rest.strip()  # (as the command line reads it: "openai-compatible: m@http://...": review 202 #6)
         from_env = (os.environ.get("OPENAI_BASE_URL") or "").strip()
         if rest and "@" not in rest and not kwargs.get("base_url") and from_env:  # ChatOpenAI reads (and checks) it
             return cls(model=rest, **kwargs)
