@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import itertools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -122,19 +123,57 @@ def warn_unchecked_patterns(schema: Any, tool_name: str) -> None:
               "(?=, (?!, (?<=, (?<! and \\1, or check the value in the tool's function.")
 
 
+def _rust_regex_refusal(text: str) -> tuple[str | None, str | None, str]:
+    """``(pattern, piece, reason)`` read from pydantic-core's ``regex parse error`` text: the pattern as Rust's
+    ``regex`` shows it (its lines numbered ``1: ``... when it has several), the piece its ``^^^`` marks (widened to
+    the ``(?...)`` group it opens), and its ``error: ...`` line; ``None`` for what cannot be read."""
+    lines = text.split("regex parse error:", 1)[-1].split("\n")[1:]
+    reason = next((line[len("error:"):].strip() for line in lines if line.startswith("error:")), "")
+    shown = [line for line in lines if not line.startswith("error:")]
+    pattern = piece = None
+    if len(shown) >= 2 and shown[0].startswith("    ") and set(shown[1].strip()) == {"^"}:
+        pattern = shown[0][4:]
+    else:  # several lines, each shown as "N: text" between two rules of '~'
+        numbered = [line for line in shown if line[:1].isdigit() and ": " in line]
+        if numbered and all(line.split(": ", 1)[0].isdigit() for line in numbered):
+            pattern = "\n".join(line.split(": ", 1)[1] for line in numbered)
+    for above, marks in itertools.pairwise(shown):
+        if marks.strip() and set(marks.strip()) == {"^"}:
+            start, end = len(marks) - len(marks.lstrip()), len(marks.rstrip())
+            if above[max(start - 2, 0):start] == "(?":  # (an unknown flag: the whole group, "(?P=name)")
+                start, close = start - 2, above.find(")", start)
+                end = close + 1 if close != -1 else len(above)
+            piece = above[start:end] or None
+            break
+    return pattern, piece, reason
+
+
+def _quoted(text: str) -> str:
+    """``text`` in single quotes, as written (``'\\Z'``), or its ``repr`` when it holds a quote or a control."""
+    return f"'{text}'" if text.isprintable() and "'" not in text else repr(text)
+
+
+_PYTHON_RE_FIX = ("give that value a pydantic model or TypedDict whose config sets "
+                  "ConfigDict(regex_engine='python-re'), or make the tool from a JSON Schema with Tool.from_schema "
+                  "(which does not check such a pattern)")
+
+
 def regex_build_error(tool_name: str, exc: BaseException) -> Exception | None:
     """The :class:`~toolwire.errors.SchemaError` for a ``@tool`` parameter whose ``pattern`` pydantic-core's Rust
-    regex engine cannot build (a lookaround, a backreference: review 198 #6), in place of its nested error.
+    regex engine cannot build, in place of its nested error (review 198 #6), naming what that engine refused, as
+    its error says it (review 204 #6): a lookaround, a backreference, Python's ``\\Z`` anchor (write ``$``), or
+    another piece with Rust's own reason; a pattern Python's ``re`` cannot read either is said to be invalid.
 
     Args:
         tool_name: the tool's name, for the message.
         exc: the ``pydantic_core.SchemaError`` building the arguments' validator raised.
 
     Returns:
-        The error to raise, naming the parameter (the first ``Field "..."`` of the message) and the fix; ``None`` when
-        ``exc`` is not a regex one.
+        The error to raise, naming the parameter (the first ``Field "..."`` of the message), the piece of the pattern
+        refused and the fix; ``None`` when ``exc`` is not a regex one.
     """
     import re
+    import warnings
 
     text = str(exc)
     if "regex parse error" not in text:
@@ -143,10 +182,30 @@ def regex_build_error(tool_name: str, exc: BaseException) -> Exception | None:
 
     field = re.search(r'Field "([^"]+)"', text)
     which = f"of parameter {field.group(1)!r} " if field else ""
-    return SchemaError(f"Tool {tool_name!r}: the pattern {which}uses a lookaround or a backreference, which "
-                       "pydantic's default (Rust) regex engine cannot build: give that value a pydantic model or "
-                       "TypedDict whose config sets ConfigDict(regex_engine='python-re'), or make the tool from a "
-                       "JSON Schema with Tool.from_schema (which does not check such a pattern).")
+    pattern, piece, reason = _rust_regex_refusal(text)
+    at = f" {_quoted(piece)}" if piece else ""
+    because = f" (Rust's regex: {reason})" if reason else ""
+    rust_says = f"; Rust's regex: {reason}" if reason else ""
+    if pattern is not None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                re.compile(pattern)
+        except (re.error, RecursionError, OverflowError) as bad:  # (invalid for every engine, python-re too)
+            return SchemaError(f"Tool {tool_name!r}: the pattern {_quoted(pattern)} {which}is not a valid regular "
+                               f"expression ({bad}{rust_says}): correct it.")
+    if "look-around" in reason:
+        what = f"uses a lookaround{at}, which"
+    elif "backreference" in reason:
+        what = f"uses a backreference{at}, which"
+    elif piece == "\\Z":
+        return SchemaError(f"Tool {tool_name!r}: the pattern {which}uses Python's end-of-text anchor '\\Z', which "
+                           "pydantic's default (Rust) regex engine does not know: write '$' in its place (that engine "
+                           f"reads it as the end of the text), or {_PYTHON_RE_FIX}.")
+    else:
+        what = f"has{at or ' a construct'}{because}, which"
+    return SchemaError(f"Tool {tool_name!r}: the pattern {which}{what} pydantic's default (Rust) regex engine cannot "
+                       f"build: {_PYTHON_RE_FIX}.")
 
 
 # -- jsonschema keywords -----------------------------------------------------------------------------------------

@@ -430,7 +430,8 @@ def function_schema(
     Raises:
         SchemaError: a type hint cannot be resolved (a name defined after the function, or nowhere) or has no JSON
             Schema, the type is recursive, a default holds itself (``cyc.append(cyc)``), a parameter's ``pattern`` is
-            one pydantic's Rust regex engine cannot build (a lookaround: the message says the fix), or ``func`` is a
+            one pydantic's Rust regex engine cannot build (the message names the piece it refused, a lookaround,
+            a backreference or Python's ``\\Z``, and the fix) or no regular expression at all, or ``func`` is a
             pydantic model class (pass it as ``args_schema`` too; a ``pydantic.v1`` one: use
             :func:`toolwire.interop.tool_from_schema` with its ``.schema()``).
 
