@@ -39,7 +39,7 @@ class _NoImport(types.ModuleType):
     (f"http://alice:{_SECRET}/rest@mirror.example", "has '/', '?' or '#' in its user name or password"),
     (f"http://alice:{_SECRET}#x@mirror.example", "has '/', '?' or '#' in its user name or password"),
     (f"https://alice:{_SECRET}?x@mirror.example/", "has '/', '?' or '#' in its user name or password"),
-    ("http://alice:123/s3cret@mirror.example", "has '/', '?' or '#' in its user name or password"),
+    ("http://alice:12a/s3cret@mirror.example", "has '/', '?' or '#' in its user name or password"),
     (f"http://alice:{_SECRET}@mirror.example:abc", "has a port that is not a number"),
     (f"http://alice:{_SECRET}@mirror.example:99999", "has a port that is not a number"),
     (f"http://alice:{_SECRET}@[::1", "has no host that can be read"),

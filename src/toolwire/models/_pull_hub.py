@@ -20,15 +20,23 @@ from toolwire._secrets import mask_secret, redact_url, url_secrets
 __all__ = ["endpoint_problem", "hub_reachable", "masked_for", "shown_endpoint"]
 
 _SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_HOST_PORT = re.compile(r"(?:\[[^\]]*\]|[^:\[\]]*)(?::\d*)?")  # a host (IPv6 in brackets) and maybe a port
 
 
 def _user_info(endpoint: str) -> str:
-    """What ``endpoint`` holds between its scheme's ``://`` (or its start) and its last ``@``; empty when no ``@``."""
+    """What ``endpoint`` holds between its scheme's ``://`` (or its start) and its last ``@``; empty when no ``@``,
+    and when that ``@`` is in the path: the text before the first ``/`` holds no ``@`` and no ``:`` but before a
+    port's digits (an IPv6 host in brackets aside; ``http://host/repository/@hf``, ``http://host:8080/@hf``: review
+    204 #3), the rule :mod:`toolwire._secrets` masks URLs by."""
     head, sep, _ = endpoint.rpartition("@")
     if not sep:
         return ""
     scheme = _SCHEME.match(head)
-    return head[scheme.end():] if scheme else head
+    info = head[scheme.end():] if scheme else head
+    authority = re.split(r"[/?#]", info, maxsplit=1)[0]
+    if len(authority) < len(info) and "@" not in authority and _HOST_PORT.fullmatch(authority):
+        return ""
+    return info
 
 
 def shown_endpoint(endpoint: str) -> str:
