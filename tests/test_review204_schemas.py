@@ -3,12 +3,13 @@ union that may be null, and the @tool regex SchemaError naming what pydantic-cor
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+from typing import Annotated, Any
 
 import pytest
 from pydantic import Field
 
-from toolwire import tool
+from toolwire import Tool, tool
 from toolwire.errors import SchemaError
 
 
@@ -53,3 +54,49 @@ def test_a_pattern_no_engine_reads_is_said_to_be_invalid() -> None:
     text = _refusal(r"a{2,1}")
     assert "'a{2,1}'" in text and "is not a valid regular expression" in text and "correct it" in text, text
     assert "python-re" not in text, text
+
+
+# -- #5: the tagged-union error when the union may also be null ---------------------------------------------------
+
+def _echo(**kwargs: Any) -> str:
+    return json.dumps(kwargs, sort_keys=True)
+
+
+def _call(t: Tool, args: dict[str, Any]) -> Any:
+    return t.invoke({"type": "tool_call", "id": "1", "name": t.name, "args": args})
+
+
+def _branch(tag: str, key: str, kind: str) -> dict[str, Any]:
+    return {"type": "object", "properties": {"op": {"const": tag}, key: {"type": kind}}, "required": ["op", key],
+            "additionalProperties": False}
+
+
+_ADD, _DEL = _branch("add", "text", "string"), _branch("del", "id", "integer")
+
+
+@pytest.mark.parametrize("action", [
+    {"anyOf": [_ADD, _DEL, {"type": "null"}]},  # pydantic's Add | Delete | None (FastMCP)
+    {"oneOf": [_ADD, _DEL], "nullable": True},  # OpenAPI 3.0
+    {"anyOf": [{"oneOf": [_ADD, _DEL], "discriminator": {"propertyName": "op"}}, {"type": "null"}],
+     "description": "What to do."},  # pydantic's optional discriminated union
+    {"oneOf": [{"$ref": "#/$defs/Add"}, {"$ref": "#/$defs/Del"}, {"const": None}]},
+], ids=["anyOf-null", "openapi-nullable", "discriminated-optional", "refs-const-null"])
+def test_a_nullable_tagged_union_gets_the_picked_branchs_errors(action: dict[str, Any]) -> None:
+    schema = {"type": "object", "properties": {"action": action}, "required": ["action"],
+              "$defs": {"Add": _ADD, "Del": _DEL}}
+    t = Tool.from_schema(_echo, "todo", "Edit the todo list.", schema)
+    out = _call(t, {"action": {"op": "add", "id": 3}})
+    assert out.status == "error" and "not valid under any of the given schemas" not in out.content, out.content
+    assert "with op \"add\": 'action.text' is required but missing" in out.content, out.content
+    assert "'action.id' is not an allowed field here (got 3)" in out.content, out.content
+    unknown = _call(t, {"action": {"op": "move", "id": 3}})
+    assert "'action.op' must be one of \"add\", \"del\" (got \"move\")" in unknown.content, unknown.content
+    assert _call(t, {"action": None}).status == "success"
+    assert _call(t, {"action": {"op": "del", "id": 3}}).status == "success"
+
+
+def test_a_nullable_object_that_is_no_union_keeps_its_error() -> None:
+    schema = {"type": "object", "properties": {"action": {"anyOf": [_ADD, {"type": "null"}]}}, "required": ["action"]}
+    t = Tool.from_schema(_echo, "todo", "Edit.", schema)
+    out = _call(t, {"action": {"op": "add", "id": 3}})
+    assert out.status == "error" and "'action'" in out.content, out.content
