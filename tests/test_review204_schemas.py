@@ -3,14 +3,24 @@ union that may be null, and the @tool regex SchemaError naming what pydantic-cor
 
 from __future__ import annotations
 
+import copy
 import json
+import warnings
 from typing import Annotated, Any
 
 import pytest
 from pydantic import Field
+from tests.test_grammar import Gbnf
 
 from toolwire import Tool, tool
-from toolwire.errors import SchemaError
+from toolwire.errors import SchemaError, ToolDefinitionWarning
+from toolwire.models._tool_conversion import to_tool_spec
+from toolwire.models._tool_text import format_calls
+from toolwire.models.dialects import python_signature
+from toolwire.models.grammar import call_grammar
+from toolwire.models.lowering.anthropic import convert_to_anthropic_tool
+from toolwire.models.lowering.gemini import convert_to_gemini_tool
+from toolwire.models.lowering.openai import convert_to_openai_tool
 
 
 def _refusal(pattern: str) -> str:
@@ -100,3 +110,81 @@ def test_a_nullable_object_that_is_no_union_keeps_its_error() -> None:
     t = Tool.from_schema(_echo, "todo", "Edit.", schema)
     out = _call(t, {"action": {"op": "add", "id": 3}})
     assert out.status == "error" and "'action'" in out.content, out.content
+
+
+# -- #2: a key a union branch requires that no properties declare -------------------------------------------------
+
+_TODO = {"oneOf": [
+    {"type": "object", "properties": {"op": {"const": "add"}, "text": {"type": "string"}},
+     "required": ["op", "text", "priority"]},
+    {"type": "object", "properties": {"op": {"const": "del"}, "id": {"type": "integer"}}, "required": ["op", "id"]}]}
+
+
+def _made(schema: dict[str, Any], name: str = "todo") -> tuple[Tool, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        t = Tool.from_schema(_echo, name, "Edit the todo list.", schema)
+    return t, [str(w.message) for w in caught if issubclass(w.category, ToolDefinitionWarning)]
+
+
+def test_a_branch_key_no_properties_declare_is_declared_with_one_warning() -> None:
+    t, said = _made(copy.deepcopy(_TODO))
+    assert len(said) == 1 and "'priority'" in said[0] and "do not declare" in said[0], said
+    assert _call(t, {"op": "add", "text": "milk", "priority": 2}).status == "success"
+    assert _call(t, {"op": "add", "text": "milk", "priority": "high"}).status == "success"  # (any value)
+    missing = _call(t, {"op": "add", "text": "milk"})
+    assert "with op \"add\": 'priority' is required but missing" in missing.content, missing.content
+
+
+@pytest.mark.parametrize("fmt", ["json", "pythonic", "function_tag"])
+def test_the_local_grammar_writes_the_branch_key(fmt: str) -> None:
+    t, _ = _made(copy.deepcopy(_TODO))
+    spec = to_tool_spec(t)
+    call = {"name": "todo", "args": {"op": "add", "text": "milk", "priority": 2}, "id": None, "type": "tool_call"}
+    text = format_calls([call], fmt, tools=[spec])
+    assert Gbnf(call_grammar([spec], fmt, parallel=False)).accepts(text), text
+    assert "priority" in python_signature(spec)
+
+
+@pytest.mark.filterwarnings("ignore::toolwire.errors.StrictSchemaWarning")
+def test_every_provider_is_sent_the_branch_key() -> None:
+    t, _ = _made(copy.deepcopy(_TODO))
+    openai = convert_to_openai_tool(t, strict=True)["function"]["parameters"]
+    anthropic = convert_to_anthropic_tool(t)["input_schema"]
+    gemini = convert_to_gemini_tool(t)["parameters"]
+    for sent in (openai, anthropic, gemini):
+        assert "priority" in sent["properties"] and "give text and priority" in sent["description"], sent
+
+
+def test_a_nested_union_branch_key_is_named_with_its_path() -> None:
+    t, said = _made({"type": "object", "properties": {"edit": copy.deepcopy(_TODO)}, "required": ["edit"]})
+    assert len(said) == 1 and "'edit.priority'" in said[0], said
+    assert _call(t, {"edit": {"op": "add", "text": "milk", "priority": [1]}}).status == "success"
+
+
+def test_a_branch_without_properties_gains_the_key() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}},
+              "anyOf": [{"required": ["a"]}, {"required": ["zz"]}]}
+    t, said = _made(schema)
+    assert len(said) == 1 and "'zz'" in said[0], said
+    assert "zz" in convert_to_openai_tool(t)["function"]["parameters"]["properties"]
+    assert _call(t, {"zz": 1}).status == "success" and _call(t, {"a": "x"}).status == "success"
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}, {"required": ["a"]}]},
+    {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}},
+     "anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+     "oneOf": [{"properties": {"a": {"const": "x"}, "b": {"type": "integer"}}, "required": ["b"]},
+               {"properties": {"a": {"const": "y"}}}]},
+    {"type": "object", "properties": {"a": {"type": "string"}},
+     "anyOf": [{"required": ["a"]}, {"required": ["zz"], "additionalProperties": False}]},
+    {"type": "object", "properties": {"a": {"type": "string"}}, "patternProperties": {"^z": {}},
+     "anyOf": [{"required": ["a"]}, {"required": ["zz"]}]},
+    {"type": "object", "properties": {"v": {"anyOf": [{"type": "object", "required": ["x"]}, {"type": "string"}]}}},
+], ids=["allOf-split", "anyOf-of-required", "declared-by-parent", "closed-branch", "pattern-properties", "free-form"])
+def test_keys_declared_elsewhere_or_refused_are_left_alone(schema: dict[str, Any]) -> None:
+    before = copy.deepcopy(schema)
+    _, said = _made(schema)
+    assert said == [] and schema == before

@@ -5,7 +5,9 @@ the schema every provider is sent and the validation of the calls agree.
   property is renamed or removed): ``jsonschema`` takes it with any value, so toolwire declares it, with an empty
   schema (or the object's ``additionalProperties`` schema), before its unknown-key check adds
   ``additionalProperties: false`` and before any lowering drops it from ``required``
-  (:func:`declare_required`). ``Tool.from_schema`` warns about it once, with a
+  (:func:`declare_required`); so is a key an ``anyOf``/``oneOf``/``allOf`` branch requires that neither the object nor
+  any branch declares, in that branch, so the embedded model's grammar can write that alternative and the fold the
+  providers are sent carries it (review 204 #2). ``Tool.from_schema`` warns about it once, with a
   :class:`~toolwire.errors.ToolDefinitionWarning` (:func:`warn_declared`).
 * OpenAPI 3.0's ``"nullable": true`` (what OpenAPI-generated MCP servers write; review 198 #3) is read as OpenAPI
   means it: the value may also be ``null`` (:func:`openapi_nullable`). JSON Schema has no such keyword, so without
@@ -21,58 +23,108 @@ from toolwire._schema_refs import SCHEMA_KEYS, SCHEMA_MAP_KEYS
 __all__ = ["declare_required", "openapi_nullable", "undeclared_required", "warn_declared"]
 
 # keywords beside which a key missing from "properties" may still be declared (or refused) elsewhere: left alone
-_DECLARING = ("patternProperties", "unevaluatedProperties", "allOf", "anyOf", "oneOf", "$ref", "if",
-              "dependentSchemas", "dependencies")
+_DECLARING = ("patternProperties", "unevaluatedProperties", "$ref", "if", "dependentSchemas", "dependencies")
+_COMBINATORS = ("allOf", "anyOf", "oneOf")
+
+
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dict branches of ``schema``'s ``allOf``/``anyOf``/``oneOf``, in that order."""
+    return [b for key in _COMBINATORS if isinstance(schema.get(key), list) for b in schema[key] if isinstance(b, dict)]
+
+
+def _tree(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    """``schema`` and every branch of its combinators, and of theirs (one object's schemas: not through
+    ``properties``, ``not``...)."""
+    out, pending = [], [schema]
+    while pending:
+        node = pending.pop()
+        out.append(node)
+        pending.extend(reversed(_branches(node)))
+    return out
+
+
+def _may_be_object(branch: dict[str, Any]) -> bool:
+    kind = branch.get("type", "object")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
+def _undeclared(schema: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """``(node, key)`` for each key a node of ``schema``'s :func:`_tree` (``schema`` itself or a combinator's
+    branch, review 204 #2) lists in ``required`` that no ``properties`` of that tree declares; ``[]`` when a node
+    of the tree may declare keys otherwise (:data:`_DECLARING`), when no node declares ``properties`` (an object
+    that takes any key), and for a node (or, for its branches, an object) with ``additionalProperties: false``,
+    which refuses the key anyway."""
+    tree = _tree(schema)
+    if any(k in node for node in tree for k in _DECLARING) or not any(
+            isinstance(node.get("properties"), dict) for node in tree):
+        return []
+    known = {name for node in tree if isinstance(node.get("properties"), dict) for name in node["properties"]}
+    found: list[tuple[dict[str, Any], str]] = []
+    pending: list[tuple[dict[str, Any], bool]] = [(schema, schema.get("additionalProperties") is False)]
+    while pending:
+        node, closed = pending.pop()
+        closed = closed or node.get("additionalProperties") is False
+        required = node.get("required")
+        if not closed and _may_be_object(node) and isinstance(required, list):
+            for key in dict.fromkeys(k for k in required if isinstance(k, str) and k not in known):
+                found.append((node, key))
+        pending.extend((branch, closed) for branch in reversed(_branches(node)))
+    return found
 
 
 def declare_required(schema: dict[str, Any], where: str = "") -> list[str]:
     """Declare, in place, each key an object schema lists in ``required`` but not in its ``properties``, at the top
-    and in the objects below it through ``properties``, ``additionalProperties``, ``items`` and ``prefixItems``
-    (not through a combinator, whose branches may name keys their parent declares).
+    and in the objects below it through ``properties``, ``additionalProperties``, ``items`` and ``prefixItems``. A
+    key an ``allOf``/``anyOf``/``oneOf`` branch requires (review 204 #2) counts as declared when the object or any
+    branch of its combinators declares it; else it is declared in that branch (which gains ``properties`` when it
+    has none), so each alternative's form and the fold the providers are sent carry it.
 
-    The key gets the object's ``additionalProperties`` schema when that is a dict, else ``{}`` (any value), which is
-    what ``jsonschema`` lets it take. An object whose keys may be declared elsewhere (``patternProperties``, a
-    combinator, a ``$ref``...) or that refuses other keys (``additionalProperties: false``, so no call fits it
-    anyway) is left as it is.
+    The key gets the ``additionalProperties`` schema of its node (else of the object) when that is a dict, else
+    ``{}`` (any value), which is what ``jsonschema`` lets it take. An object whose keys may be declared elsewhere
+    (``patternProperties``, ``unevaluatedProperties``, a ``$ref``, ``if``...), whose schemas declare no
+    ``properties`` at all (it takes any key), or that refuses other keys (``additionalProperties: false``, so no
+    call fits it anyway) is left as it is.
 
     Args:
         schema: an object schema (its ``$ref`` inlined); changed in place.
         where: the path of ``schema`` in messages (``""`` for the top).
 
     Returns:
-        The keys declared, each as ``"name"`` at the top or ``"path.name"`` below it.
+        The keys declared, each once, as ``"name"`` at the top or ``"path.name"`` below it.
     """
     declared: list[str] = []
-    props = schema.get("properties")
     extra = schema.get("additionalProperties", True)
-    for key in undeclared_required(schema):
-        props[key] = dict(extra) if isinstance(extra, dict) else {}
-        declared.append(f"{where}.{key}" if where else key)
-    for name, sub in (props.items() if isinstance(props, dict) else ()):
-        if isinstance(sub, dict):
-            declared += declare_required(sub, f"{where}.{name}" if where else name)
-    for key in ("additionalProperties", "items", "prefixItems", "additionalItems"):
-        value = schema.get(key)
-        for sub in value if isinstance(value, list) else [value]:
+    for node, key in _undeclared(schema):
+        own = node.get("additionalProperties", True)
+        given = own if isinstance(own, dict) else extra
+        node.setdefault("properties", {})[key] = dict(given) if isinstance(given, dict) else {}
+        name = f"{where}.{key}" if where else key
+        if name not in declared:
+            declared.append(name)
+    for node in _tree(schema):
+        props = node.get("properties")
+        for name, sub in (props.items() if isinstance(props, dict) else ()):
             if isinstance(sub, dict):
-                declared += declare_required(sub, f"{where}[]" if where else "[]")
-    return declared
+                declared += declare_required(sub, f"{where}.{name}" if where else name)
+        for key in ("additionalProperties", "items", "prefixItems", "additionalItems"):
+            value = node.get(key)
+            for sub in value if isinstance(value, list) else [value]:
+                if isinstance(sub, dict):
+                    declared += declare_required(sub, f"{where}[]" if where else "[]")
+    return list(dict.fromkeys(declared))
 
 
 def undeclared_required(schema: Any) -> list[str]:
-    """The keys of the object schema ``schema`` (its own level only) that :func:`declare_required` declares: listed
-    in ``required``, not in ``properties``, in an object whose keys cannot be declared elsewhere.
+    """The keys of the object schema ``schema`` (its own level and its combinators' branches, not the objects below
+    it) that :func:`declare_required` declares: listed in a ``required`` there, declared by no ``properties``
+    there, in an object whose keys cannot be declared elsewhere.
 
     Returns:
-        Those keys, in ``required``'s order; ``[]`` for anything else (``schema`` is not changed).
+        Those keys, in the order found; ``[]`` for anything else (``schema`` is not changed).
     """
     if not isinstance(schema, dict):
         return []
-    props, required = schema.get("properties"), schema.get("required")
-    if not isinstance(props, dict) or not isinstance(required, list) or schema.get("additionalProperties") is False \
-            or any(k in schema for k in _DECLARING):
-        return []
-    return list(dict.fromkeys(k for k in required if isinstance(k, str) and k not in props))
+    return list(dict.fromkeys(key for _, key in _undeclared(schema)))
 
 
 def warn_declared(declared: list[str], tool_name: str) -> None:
