@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from toolwire.errors import SchemaError
@@ -34,22 +34,28 @@ _LINKED = ("properties", "additionalProperties", "patternProperties", "unevaluat
            "prefixItems", "additionalItems", "unevaluatedItems")
 
 
-def local_parameters(schema: Any, name: str = "") -> Any:
+def local_parameters(schema: Any, name: str = "", *, key_text: Callable[[str], str] | None = None,
+                     value_text: Callable[[Any], str] | None = None) -> Any:
     """The arguments' schema as one object, as the embedded model's prompt and readers take it.
 
     Args:
         schema: a tool's parameters (JSON Schema); not changed.
         name: the tool's name, for the debug log.
+        key_text: how the fold's description spells a key (default: as written; the pythonic prompt passes its
+            Python-safe spellings, review 204 #7).
+        value_text: how the fold's description writes a tag's value (default: JSON).
 
     Returns:
         ``schema`` itself when it has no top-level ``anyOf``/``oneOf``/``allOf`` or its branches are not objects
-        (then no object form exists), else its fold (a new object schema: every branch's properties, the keys
-        every branch requires, which alternative to give written at the end of its ``description``). Never raises.
+        (then no object form exists), else its fold (a new object schema: every branch's properties, those its
+        branches' own ``anyOf``/``oneOf``/``allOf`` give included, the keys every branch requires, which alternative
+        to give written at the end of its ``description``). Never raises.
     """
     if not isinstance(schema, dict) or not any(key in schema for key in COMBINATORS):
         return schema
     try:
-        return fold_top_union(name, schema, provider="the local model", field="arguments")
+        return fold_top_union(name, schema, provider="the local model", field="arguments", key_text=key_text,
+                              value_text=value_text)
     except (SchemaError, TypeError, AttributeError, RecursionError):
         return schema
 
@@ -84,7 +90,7 @@ def argument_forms(schema: Any) -> list[Any]:
     if folded is schema:
         return [schema]
     try:
-        forms = _expand(schema, schema, 0)
+        forms = _expand(schema, schema, 0, [_MAX_EXPANSIONS])
     except RecursionError:
         forms = None
     if not forms or len(forms) > MAX_FORMS:
@@ -104,10 +110,15 @@ def argument_forms(schema: Any) -> list[Any]:
 _Form = tuple[dict[str, Any], list[str]]
 
 
-def _expand(node: dict[str, Any], root: dict[str, Any], depth: int) -> list[_Form] | None:
+_MAX_EXPANSIONS = 512  # the most schemas one argument_forms call expands (a union of $ref cycles stays fast)
+
+
+def _expand(node: dict[str, Any], root: dict[str, Any], depth: int, budget: list[int]) -> list[_Form] | None:
     """The (properties, required) forms of the object schema ``node`` (:func:`argument_forms`); None when one of
-    its combinators holds a non-object branch where the arguments could then not be an object, or past 8 levels."""
-    if depth > 8:
+    its combinators holds a non-object branch where the arguments could then not be an object, or past 8 levels or
+    :data:`_MAX_EXPANSIONS` schemas (``budget``: how many are left)."""
+    budget[0] -= 1
+    if depth > 8 or budget[0] < 0:
         return None
     props = node.get("properties")
     required = node.get("required")
@@ -123,9 +134,12 @@ def _expand(node: dict[str, Any], root: dict[str, Any], depth: int) -> list[_For
             return None
         if not branches:  # (no branch can be an object: left to validation)
             continue
-        expanded = [_expand(b, root, depth + 1) for b in branches]
-        if any(e is None for e in expanded):
-            return None
+        expanded = []
+        for branch in branches:
+            each = _expand(branch, root, depth + 1, budget)
+            if each is None:
+                return None
+            expanded.append(each)
         if key == "allOf":
             for each in expanded:
                 forms = [_merged(f, g) for f, g in itertools.product(forms, each or ())]

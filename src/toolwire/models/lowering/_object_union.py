@@ -4,8 +4,10 @@ subset has none (moved out of :mod:`toolwire.models.lowering._common`, which re-
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import SchemaError
@@ -39,10 +41,11 @@ def object_branches(branches: list[Any], own_object: bool) -> list[dict[str, Any
     return out
 
 
-def _alternatives(key: str, sets: list[list[str]]) -> str | None:
+def _alternatives(key: str, sets: list[list[str]], words: _Words) -> str | None:
     if not sets or not all(sets):  # a branch that needs nothing more: the rule adds no requirement
         return None
-    alts = [" and ".join(s) if len(s) == 1 or len(sets) == 1 else f"({' and '.join(s)})" for s in sets]
+    alts = [" and ".join(map(words.key, s)) if len(s) == 1 or len(sets) == 1 else
+            f"({' and '.join(map(words.key, s))})" for s in sets]
     return f"Give {' or '.join(alts)}{' (only one of them)' if key == 'oneOf' and len(sets) > 1 else ''}."
 
 
@@ -71,7 +74,7 @@ def union_tag(branches: list[Any]) -> tuple[str, list[Any]] | None:
     return None
 
 
-def _tagged_alternatives(branches: list[dict[str, Any]], known: list[str]) -> str | None:
+def _tagged_alternatives(branches: list[dict[str, Any]], known: list[str], words: _Words) -> str | None:
     """What a tagged union's branches each want, in words (review 198 #5): ``With op "add", give text; with op
     "delete", give id.`` (``nothing more`` for a branch that requires nothing beyond ``known``, what every branch
     requires); ``None`` when the branches have no tag (:func:`union_tag`)."""
@@ -81,14 +84,42 @@ def _tagged_alternatives(branches: list[dict[str, Any]], known: list[str]) -> st
     tag, values = found
     parts = []
     for branch, value in zip(branches, values, strict=True):
-        give = [r for r in branch.get("required") or () if isinstance(r, str) and r != tag and r not in known]
-        shown = json.dumps(value, ensure_ascii=False, default=str)
-        parts.append(f"with {tag} {shown}, " + (f"give {' and '.join(give)}" if give else "nothing more"))
+        give = [words.key(r) for r in branch.get("required") or ()
+                if isinstance(r, str) and r != tag and r not in known]
+        parts.append(f"with {words.key(tag)} {words.value(value)}, " +
+                     (f"give {' and '.join(give)}" if give else "nothing more"))
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."
 
 
-def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[str, Any]]]]) -> dict[str, Any]:
+def _json_text(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _same(node: Any) -> Any:
+    return node
+
+
+@dataclasses.dataclass(frozen=True)
+class _Words:
+    """How a fold reads its branches and writes its notes: ``resolve`` gives the schema a ``$ref`` branch names,
+    ``key`` spells a key (the pythonic prompt's ``first_name``), ``value`` writes a tag's value."""
+
+    resolve: Callable[[Any], Any] = _same
+    key: Callable[[str], str] = str
+    value: Callable[[Any], str] = _json_text
+    budget: list[int] = dataclasses.field(default_factory=lambda: [_MAX_FOLDS])  # branches still to fold
+
+
+_MAX_FOLDS = 1024  # the most branches one fold folds in (a union of many unions stays fast)
+
+
+_MAX_DEPTH = 8  # how deep the branches' own anyOf/oneOf/allOf are folded in (a $ref cycle stops there)
+
+
+def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[str, Any]]]], *,
+                       resolve: Callable[[Any], Any] | None = None, key_text: Callable[[str], str] | None = None,
+                       value_text: Callable[[Any], str] | None = None) -> dict[str, Any]:
     """One object schema for ``node`` and the object ``combos`` (``(keyword, branches)``) that it holds.
 
     For providers whose schema subset has no object-level ``anyOf``/``oneOf``/``allOf`` (Anthropic refuses
@@ -97,32 +128,28 @@ def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[s
     ``properties`` and ``required`` are kept and come first; the branches' properties are added, a key that several
     ``anyOf``/``oneOf`` branches declare taking what each gives it (:func:`shared_key_schema`: an ``enum`` of their
     ``const`` tags, else their ``anyOf``; review 158 #3), so every alternative stays writable; ``required``
-    grows by what every ``anyOf``/``oneOf`` branch requires (every ``allOf`` branch's requirements). Which
-    alternative to give ("id or name") is written in plain words at the end of ``description``, where the
-    model reads it, and for a tagged union (:func:`union_tag`) which keys go with which tag (``With op "add", give
-    text; with op "delete", give id.``, review 198 #5); toolwire still validates the arguments against the full
-    schema.
+    grows by what every ``anyOf``/``oneOf`` branch requires (every ``allOf`` branch's requirements). A branch that
+    gets its keys from an ``anyOf``/``oneOf``/``allOf`` of its own (OpenAPI inheritance: ``allOf: [{"$ref": Pet},
+    {...}]``; a top-level ``allOf`` of two ``anyOf`` s) is first folded the same way, down to 8 levels (review 204
+    #1). Which alternative to give ("id or name") is written in plain words at the end of ``description``, where
+    the model reads it (with what the ``allOf`` branches' own unions say), and for a tagged union (:func:`union_tag`)
+    which keys go with which tag (``With op "add", give text; with op "delete", give id.``, review 198 #5); toolwire
+    still validates the arguments against the full schema.
+
+    Args:
+        node: the object schema (not changed).
+        combos: its combinators' object branches, ``$ref`` s resolved.
+        resolve: gives the schema a ``$ref`` branch of a branch's own combinator names (default: none is resolved,
+            such a branch adds nothing).
+        key_text: how the description spells a key (default: as written; the pythonic prompt passes its
+            Python-safe spellings, review 204 #7).
+        value_text: how the description writes a tag's value (default: JSON).
+
+    Returns:
+        A new object schema (``"type": "object"``, ``properties``, ``required`` when any). Never raises.
     """
-    props: dict[str, Any] = dict(node.get("properties") or {})
-    required: list[str] = list(node.get("required") or ())
-    notes: list[str] = []
-    for key, branches in combos:
-        declared: dict[str, list[Any]] = {}  # key -> each branch's schema of it
-        for branch in branches:
-            for name, sub in (branch.get("properties") or {}).items():
-                declared.setdefault(name, []).append(sub)
-        for name, subs in declared.items():  # (allOf: every branch holds, the first one's schema as before)
-            props.setdefault(name, subs[0] if key == "allOf" else shared_key_schema(subs))
-        sets = [[r for r in branch.get("required") or () if isinstance(r, str)] for branch in branches]
-        if key == "allOf":
-            needed = [r for s in sets for r in s]
-        else:
-            needed = [r for r in (sets[0] if sets else ()) if all(r in s for s in sets[1:])]
-            note = _tagged_alternatives(branches, [*needed, *required]) or _alternatives(
-                key, [[r for r in s if r not in needed and r not in required] for s in sets])
-            if note:
-                notes.append(note)
-        required.extend(r for r in needed if r not in required and (r in props or not props))
+    words = _Words(resolve or _same, key_text or str, value_text or _json_text)
+    props, required, notes = _fold(node, combos, words, 0)
     out = {k: v for k, v in node.items() if k not in COMBINATORS and k not in ("properties", "required")}
     if node.get("type") is None or isinstance(node.get("type"), list):
         out["type"] = "object"
@@ -135,19 +162,90 @@ def merge_object_union(node: dict[str, Any], combos: list[tuple[str, list[dict[s
     return out
 
 
+def _fold(node: dict[str, Any], combos: list[tuple[str, list[dict[str, Any]]]], words: _Words, depth: int,
+          path: tuple[int, ...] = ()) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The properties, required keys and notes (which alternative to give) of ``node`` with ``combos`` folded in
+    (``path``: the ids of the branches being folded, so a ``$ref`` cycle is not followed)."""
+    props = dict(_properties(node))
+    required = _required(node)
+    notes: list[str] = []
+    for key, raw in combos:
+        branches = []
+        for branch in raw:
+            flat, inner = _flat(branch, words, depth, path)
+            branches.append(flat)
+            if key == "allOf":  # (what an allOf branch's own union says holds for every call)
+                notes.extend(n for n in inner if n not in notes)
+        declared: dict[str, list[Any]] = {}  # key -> each branch's schema of it
+        for branch in branches:
+            for name, sub in _properties(branch).items():
+                declared.setdefault(name, []).append(sub)
+        for name, subs in declared.items():  # (allOf: every branch holds, the first one's schema as before)
+            props.setdefault(name, subs[0] if key == "allOf" else shared_key_schema(subs))
+        sets = [_required(branch) for branch in branches]
+        if key == "allOf":
+            needed = [r for s in sets for r in s]
+        else:
+            needed = [r for r in (sets[0] if sets else ()) if all(r in s for s in sets[1:])]
+            note = _tagged_alternatives(branches, [*needed, *required], words) or _alternatives(
+                key, [[r for r in s if r not in needed and r not in required] for s in sets], words)
+            if note and note not in notes:
+                notes.append(note)
+        required.extend(r for r in dict.fromkeys(needed) if r not in required and (r in props or not props))
+    return props, required, notes
+
+
+def _properties(node: dict[str, Any]) -> dict[str, Any]:
+    props = node.get("properties")
+    return props if isinstance(props, dict) else {}
+
+
+def _required(node: dict[str, Any]) -> list[str]:
+    required = node.get("required")
+    return [r for r in required if isinstance(r, str)] if isinstance(required, list) else []
+
+
+def _flat(branch: dict[str, Any], words: _Words, depth: int,
+          path: tuple[int, ...]) -> tuple[dict[str, Any], list[str]]:
+    """``branch`` as a plain object schema (``properties``, ``required``) with its own ``anyOf``/``oneOf``/``allOf``
+    folded in, and the notes of that fold; ``branch`` itself when it has none (or past :data:`_MAX_DEPTH` levels or
+    :data:`_MAX_FOLDS` branches); an empty object for a branch that holds itself (a ``$ref`` cycle)."""
+    if not any(isinstance(branch.get(k), list) for k in COMBINATORS):
+        return branch, []
+    if id(branch) in path:
+        return {"type": "object", "properties": {}}, []
+    if depth >= _MAX_DEPTH or words.budget[0] <= 0:
+        return branch, []
+    words.budget[0] -= 1
+    combos = []
+    for key in COMBINATORS:
+        raw = branch.get(key)
+        if isinstance(raw, list):
+            combos.append((key, object_branches([words.resolve(b) for b in raw], True) or []))
+    props, required, notes = _fold(branch, combos, words, depth + 1, (*path, id(branch)))
+    return {"type": "object", "properties": props, "required": required}, notes
+
+
 def _resolve_ref(node: Any, root: dict[str, Any]) -> Any:
-    """``node``, or the schema its local ``$ref`` (``#/$defs/X``) points to in ``root`` when there is one."""
-    ref = node.get("$ref") if isinstance(node, dict) else None
-    if isinstance(ref, str) and ref.startswith("#/"):
+    """``node``, or the schema its local ``$ref`` (``#/$defs/X``) points to in ``root`` when there is one (a chain of
+    them followed up to 8 links; keys written beside a ``$ref`` kept over the target's)."""
+    for _ in range(8):
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not (isinstance(ref, str) and ref.startswith("#/")):
+            break
         target: Any = root
         for part in ref[2:].split("/"):
-            target = target.get(part) if isinstance(target, dict) else None
-        if isinstance(target, dict):
-            return target
+            target = target.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(target, dict) else None
+        if not isinstance(target, dict):
+            break
+        extra = {k: v for k, v in node.items() if k != "$ref"}
+        node = {**target, **extra} if extra else target
     return node
 
 
-def fold_top_union(name: str, schema: dict[str, Any], *, provider: str, field: str) -> dict[str, Any]:
+def fold_top_union(name: str, schema: dict[str, Any], *, provider: str, field: str,
+                   key_text: Callable[[str], str] | None = None,
+                   value_text: Callable[[Any], str] | None = None) -> dict[str, Any]:
     """One object schema for tool arguments whose schema has a top-level ``anyOf``/``oneOf``/``allOf`` (a
     ``tool_from_schema`` or MCP tool, say), which the providers refuse: OpenAI answers 400 "schema must have
     type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level", Anthropic "input_schema
@@ -158,9 +256,12 @@ def fold_top_union(name: str, schema: dict[str, Any], *, provider: str, field: s
 
     Args:
         name: the tool's name, for messages.
-        schema: its argument schema (not changed); branches may be local ``$ref`` s.
+        schema: its argument schema (not changed); branches, and the branches of their own combinators, may be
+            local ``$ref`` s (into ``schema``).
         provider: the provider's name for messages (``"Anthropic"``).
         field: what the provider calls the schema, for messages (``"input_schema"``).
+        key_text: how the description's notes spell a key (default: as written).
+        value_text: how they write a tag's value (default: JSON).
 
     Returns:
         ``schema`` itself when it has none of the three keywords at the top, else a new object schema
@@ -186,7 +287,8 @@ def fold_top_union(name: str, schema: dict[str, Any], *, provider: str, field: s
                 "(e.g. one parameter holding the union)."
             )
         combos.append((key, branches))
-    out = merge_object_union(schema, combos)
+    out = merge_object_union(schema, combos, resolve=lambda node: _resolve_ref(node, schema), key_text=key_text,
+                             value_text=value_text)
     log.debug("%s: tool %s: top-level %s sent as one object (properties merged, the alternatives in the "
               "description); toolwire still validates the arguments against the full schema",
               provider.lower(), name, "/".join(key for key, _ in combos))
