@@ -151,3 +151,24 @@ def test_merge_object_union_without_a_resolver_keeps_its_old_signature() -> None
     out = merge_object_union(node, [("anyOf", [{"allOf": [{"$ref": "#/$defs/Gone"}, _object("y", "integer")]}])])
     assert list(out["properties"]) == ["x", "y"] and out["required"] == ["y"]
 
+
+ODD_NAMES = {"oneOf": [
+    {"type": "object", "properties": {"class": {"type": "string"}, "first name": {"type": "string"}},
+     "required": ["class", "first name"]},
+    {"type": "object", "properties": {"from": {"type": "string"}}, "required": ["from"]}]}
+ODD_TAG = {"oneOf": [
+    {"type": "object", "properties": {"from": {"const": True}, "first name": {"type": "string"}},
+     "required": ["from", "first name"]},
+    {"type": "object", "properties": {"from": {"const": False}, "class": {"type": "string"}},
+     "required": ["from", "class"]}]}
+
+
+def test_the_pythonic_prompt_names_the_alternatives_as_its_signature_does() -> None:
+    text = python_signature(to_tool_spec(_tool(ODD_NAMES, "enrol")))
+    assert text.splitlines()[0] == "def enrol(class_: str = None, first_name: str = None, from_: str = None):"
+    assert "Give (class_ and first_name) or from_ (only one of them)." in text
+    tagged = python_signature(to_tool_spec(_tool(ODD_TAG, "enrol")))
+    assert "With from_ True, give first_name; with from_ False, give class_." in tagged, tagged
+    # (the providers keep the schema's own spellings)
+    assert "Give (class and first name) or from" in convert_to_openai_tool(_tool(ODD_NAMES, "enrol"))[
+        "function"]["parameters"]["description"]

@@ -154,7 +154,8 @@ def python_signature(spec: ToolSpec, tools: Sequence[ToolSpec] | None = None) ->
     ``list[dict]``) and its keys are listed under it in the docstring, Google style (``key (type): text``,
     ``optional`` for keys the object's ``required`` leaves out), nested objects' keys under theirs. Arguments given as a
     top-level ``anyOf``/``oneOf``/``allOf`` of objects are shown as their fold (every branch's parameters, which
-    alternative to give said after the description: :func:`~toolwire.models._local_union.local_parameters`).
+    alternative to give said after the description, in the signature's spellings:
+    :func:`~toolwire.models._local_union.local_parameters`).
 
     Args:
         spec: the tool (name, description, JSON Schema of its arguments).
@@ -252,11 +253,14 @@ def _key_lines(obj: dict[str, Any], indent: str, depth: int) -> list[str]:
 
 
 def _signature(spec: ToolSpec, names: PythonNames) -> str:
-    parameters = local_parameters(spec.parameters, spec.name)  # (a top-level union as its fold: review 198 #1)
+    keywords = names.params(spec.name)
+    # (a top-level union as its fold, review 198 #1; which alternative to give in the signature's spellings, 204 #7)
+    parameters = local_parameters(spec.parameters, spec.name, key_text=lambda key: keywords.get(key, key),
+                                  value_text=_py)
     props: dict[str, Any] = parameters.get("properties") or {}
     required = set(required_keys(parameters))
     params, docs = [], []
-    for name, spelled in names.params(spec.name).items():
+    for name, spelled in keywords.items():
         sub = props[name] if isinstance(props[name], dict) else {}
         kind = _py_type(sub)
         if name in required:
