@@ -405,7 +405,7 @@ def _value_schema_text(values: Any) -> str | None:
 def _lower(parameters: dict[str, Any], name: str) -> tuple[dict[str, Any] | None, _Lowering]:
     lowering = _Lowering(name, parameters)
     root, _ = lowering.resolve(parameters, ())
-    if isinstance(root, dict) and any(isinstance(root.get(k), list) for k in ("anyOf", "oneOf")):
+    if isinstance(root, dict) and any(isinstance(root.get(k), list) for k in ("anyOf", "oneOf", "allOf")):
         # the parameters must be one OBJECT (400 "parameters schema should be of type OBJECT")
         for key in ("anyOf", "oneOf"):
             if key in root:
