@@ -166,7 +166,8 @@ def to_langchain_messages(messages: Any) -> list[Any]:
         ``AIMessage.usage`` becomes ``usage_metadata``; ``provider_data`` is kept in
         ``additional_kwargs["toolwire_provider_data"]`` so it survives a round trip, as is each invalid call's place
         in the reply (its ``index``, for which LangChain's ``invalid_tool_call`` has no field), as
-        ``additional_kwargs["toolwire_invalid_call_index"]`` ``{call id: index}``; the LangChain
+        ``additional_kwargs["toolwire_invalid_call_index"]`` ``{call id: index}``; a call's keys LangChain's
+        calls have no field for (``extras``...) are left out, of valid and invalid calls alike; the LangChain
         ``additional_kwargs`` that :func:`from_langchain_messages` kept in ``response_metadata["additional_kwargs"]``
         go back to ``additional_kwargs``, and so does ``response_metadata["refusal"]`` (where ChatOpenAI keeps it).
 
@@ -199,8 +200,12 @@ def to_langchain_messages(messages: Any) -> list[Any]:
                             for c in msg.tool_calls if isinstance(c["args"], dict)],
                 # a call whose arguments are text that could not be read (kept as sent, see AIMessage): LangChain
                 # holds such a call as an invalid one (a place in the reply, "index", is kept in extra above:
-                # LangChain's invalid_tool_call has no field for it)
-                invalid_tool_calls=[*({k: v for k, v in c.items() if k != "index"} for c in msg.invalid_tool_calls),
+                # LangChain's invalid_tool_call has no field for it); other keys an invalid call was given with
+                # ("extras", OpenAI's "function"...) are dropped, as a valid call's are (review 203 #5: LangChain's
+                # invalid_tool_call(**...) raised a TypeError for them)
+                invalid_tool_calls=[*({"name": c.get("name"), "args": c.get("args"), "id": c.get("id"),
+                                       "error": c.get("error"), "type": "invalid_tool_call"}
+                                      for c in msg.invalid_tool_calls),
                                     *({"name": c["name"], "args": c["args"] if isinstance(c["args"], str)
                                        else json.dumps(c["args"], default=str), "id": c["id"],
                                        "error": "the arguments are not a JSON object", "type": "invalid_tool_call"}
