@@ -33,8 +33,10 @@ from toolwire._secrets import redact_http_logs
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.models._handed_out import Handed, held
 from toolwire.models._keys import Secret, resolve_key
 from toolwire.models._loop_clients import Clients as _Clients
+from toolwire.models._one_call import _stream_filter as stream_filter
 from toolwire.models._retry import (
     RetryPolicy,
     aclose_stream,
@@ -56,7 +58,7 @@ from toolwire.models._sdk_options import (
     untaken_names,
 )
 from toolwire.models._strict_notes import lowered, strict_probe
-from toolwire.models.base import BaseChatModel, ChatRequest
+from toolwire.models.base import BaseChatModel, ChatRequest, _forced
 from toolwire.models.lowering._calls import remember_streamed
 
 __all__ = ["SDKChatModel", "Secret", "fit_to_endpoint", "import_sdk"]
@@ -159,18 +161,6 @@ def _check_retry_options(owner: str, timeout: Any, max_retries: Any, retry_backo
         raise UserError(f"{owner}: retry_backoff must be a number of seconds of 0 or more, not {retry_backoff!r}; "
                         "pass e.g. retry_backoff=0.5.")
     return float(timeout), int(max_retries), float(retry_backoff)
-
-
-def _handed_out(chunk: AIMessageChunk) -> bool:
-    """Whether a streamed chunk carries content (text, a tool-call piece, an invalid call): once one has reached
-    the caller, a failed stream is no longer tried again (see :func:`~toolwire.models._retry.retry_stream`)."""
-    return bool(chunk.content or chunk.tool_call_chunks or chunk.invalid_tool_calls)
-
-
-def _held(chunk: AIMessageChunk) -> bool:
-    """For ``invoke`` through a stream: no chunk reaches the caller before the stream ends, so a failure at any point
-    may be tried again (see :func:`~toolwire.models._retry.retry_stream`)."""
-    return False
 
 
 def _shaped(chunk: AIMessageChunk, request: ChatRequest) -> AIMessageChunk:
@@ -474,33 +464,41 @@ class SDKChatModel(BaseChatModel, SDKErrors):
 
     def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
         """The reply's chunks, a failed stream tried again (:func:`~toolwire.models._retry.retry_stream`) until it has
-        handed content to the caller; with ``whole`` (``invoke`` of a ``streaming=True`` model, which hands out
-        nothing before the reply is complete) every chunk is held until the stream ends, so a stream that breaks
-        after its first content is retried as a reply without a stream is (the same ``max_retries``)."""
+        handed content to the caller: content as the caller gets it, after :meth:`_chunk_reader` (run afresh in each
+        try) and the one-call filter of :meth:`~toolwire.models.base.BaseChatModel.stream`, so a try whose content
+        they still hold back is tried again (:class:`~toolwire.models._handed_out.Handed`; review 206 #1). With
+        ``whole`` (``invoke`` of a ``streaming=True`` model, which hands out nothing before the reply is complete)
+        every chunk is held until the stream ends, so a stream that breaks after its first content is retried as a
+        reply without a stream is (the same ``max_retries``)."""
         kwargs = lowered(self, request)
         self._log_request(kwargs, True)
         kwargs = fit_to_endpoint(self._endpoint(self._client(), True), kwargs)
         used: list[Any] = []
+        judge = self._judge(request)
 
         def attempt() -> Iterator[AIMessageChunk]:  # one try: a new stream (on the current client), a new state
+            judge.new_try()
             stream = self._endpoint(self._used(used, False), True)(**kwargs)
             try:
                 hold_json_body(stream)  # (a JSON body where a stream was asked for: kept to read its error)
                 state = self._stream_state(request)
+                reader = self._chunk_reader(request)
                 events = 0
                 for event in stream:
                     events += 1
                     chunk = self._fed(state.feed, event)
                     if chunk is not None:
-                        yield chunk
+                        yield from _read(reader, chunk)
                 if not events:
                     self._check_empty_stream(stream)
-                yield self._fed(state.finish)  # type: ignore[misc]
+                yield from _read(reader, self._fed(state.finish))  # type: ignore[arg-type]
+                if reader is not None:
+                    yield from reader.finish()
             finally:
                 close_stream(stream)
 
-        for chunk in retry_stream(attempt, self.retry_policy, self._closed_aware(used, False),
-                                  _held if whole else _handed_out):
+        chunks = retry_stream(attempt, self.retry_policy, self._closed_aware(used, False), held if whole else judge)
+        for chunk in chunks:
             yield _shaped(chunk, request)
 
     async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
@@ -509,28 +507,55 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         self._log_request(kwargs, True)
         kwargs = fit_to_endpoint(self._endpoint(self._aclient(), True), kwargs)
         used: list[Any] = []
+        judge = self._judge(request)
 
         async def attempt() -> AsyncIterator[AIMessageChunk]:
+            judge.new_try()
             stream = await self._endpoint(self._used(used, True), True)(**kwargs)
             try:
                 await ahold_json_body(stream)
                 state = self._stream_state(request)
+                reader = self._chunk_reader(request)
                 events = 0
                 async for event in stream:
                     events += 1
                     chunk = self._fed(state.feed, event)
                     if chunk is not None:
-                        yield chunk
+                        for piece in _read(reader, chunk):
+                            yield piece
                 if not events:
                     self._check_empty_stream(stream)
-                yield self._fed(state.finish)  # type: ignore[misc]
+                for piece in _read(reader, self._fed(state.finish)):  # type: ignore[arg-type]
+                    yield piece
+                if reader is not None:
+                    for piece in reader.finish():
+                        yield piece
             finally:
                 await aclose_stream(stream)
 
-        chunks = aretry_stream(attempt, self.retry_policy, self._closed_aware(used, True),
-                               _held if whole else _handed_out)
+        chunks = aretry_stream(attempt, self.retry_policy, self._closed_aware(used, True), held if whole else judge)
         try:
             async for chunk in chunks:
                 yield _shaped(chunk, request)
         finally:  # closed early (break, aclose): the attempt and its HTTP stream are closed now, before aclose()
             await aclose_stream(chunks)  # returns, not left to asyncio's finalizer (review 146 #3)
+
+    def _chunk_reader(self, request: ChatRequest) -> Any:
+        """The reader a try's chunks pass through before the caller gets them (ChatOpenAI's reader of calls written
+        as text), with ``feed(chunk)`` and ``finish()`` each giving the chunks to pass on; made again for each try.
+        None (the default): the chunks as the codec gives them."""
+        return None
+
+    def _judge(self, request: ChatRequest) -> Handed:
+        """The retry rule of a stream of ``request``: content as the caller of :meth:`~toolwire.models.base.
+        BaseChatModel.stream` gets it, after the one-call filter that applies there (``parallel_tool_calls=False``,
+        a structured output's model)."""
+        if not self._keeps_one_call(request):
+            return Handed()
+        forced, output = _forced(request), self._one_call
+        return Handed(lambda: stream_filter(forced, output))
+
+
+def _read(reader: Any, chunk: AIMessageChunk) -> Iterator[AIMessageChunk] | tuple[AIMessageChunk, ...]:
+    """``chunk`` through a try's :meth:`SDKChatModel._chunk_reader` (none: as it is)."""
+    return reader.feed(chunk) if reader is not None else (chunk,)

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from toolwire._extras import install_hint
 from toolwire.errors import ProviderError, UserError
-from toolwire.messages import AIMessage, AIMessageChunk
+from toolwire.messages import AIMessage
 from toolwire.models._keys import takes_key_function
 from toolwire.models._openai_errors import SERVER_KEY_HINT as _SERVER_KEY_HINT
 from toolwire.models._openai_errors import adapt_error, server_hint, unknown_endpoint
 from toolwire.models._openai_errors import own_server as _own_server
 from toolwire.models._openai_errors import server_hint as _server_hint
 from toolwire.models._retry import (
-    aclose_stream,
     body_message,
     connection_error,
     error_code,
@@ -374,25 +373,10 @@ class ChatOpenAI(SDKChatModel):
             return None
         return TextCallStream(_schemas(request), limit=self._limit(request) if self._compatible else None)
 
-    def _stream(self, request: ChatRequest, *, whole: bool = False) -> Iterator[AIMessageChunk]:
-        reader = self._text_reader(request)
-        for chunk in super()._stream(request, whole=whole):
-            yield from reader.feed(chunk) if reader else (chunk,)
-        if reader:
-            yield from reader.finish()
-
-    async def _astream(self, request: ChatRequest, *, whole: bool = False) -> AsyncIterator[AIMessageChunk]:
-        reader = self._text_reader(request)
-        chunks = super()._astream(request, whole=whole)
-        try:
-            async for chunk in chunks:
-                for piece in reader.feed(chunk) if reader else (chunk,):
-                    yield piece
-        finally:  # closed early: the HTTP stream is closed before aclose() returns (review 146 #3)
-            await aclose_stream(chunks)
-        if reader:
-            for piece in reader.finish():
-                yield piece
+    def _chunk_reader(self, request: ChatRequest) -> TextCallStream | None:
+        """The reader of a stream's calls written as text (:meth:`_text_reader`), made for each try of the stream, so
+        a try whose call text it held back (the caller got nothing) is tried again after a failure (review 206 #1)."""
+        return self._text_reader(request)
 
     def _stream_state(self, request: ChatRequest) -> Any:
         if self.use_responses_api:

@@ -1,0 +1,63 @@
+"""What a try of a streamed reply has handed to the caller: the rule by which a broken stream is tried again.
+
+:func:`~toolwire.models._retry.retry_stream` tries a failed stream again until content has reached the caller (a
+retry would repeat what the caller has). Content is what the caller gets, which is not always what the provider
+sent: a compatible server's calls written as text are held back by the text-call reader
+(:class:`~toolwire.models._text_calls.TextCallStream`, which runs inside each try, so its output is what is judged
+here), and with ``parallel_tool_calls=False`` or a structured output's model the one-call filter that
+:meth:`~toolwire.models.base.BaseChatModel.stream` applies after the retry holds calls back too (a first call of
+another tool while the forced one may still come, every call of a structured output's model:
+:mod:`toolwire.models._one_call`). :class:`Handed` judges each chunk as that filter would pass it on, with a filter
+of its own started afresh for each try, so a stream whose caller got only empty chunks is tried again (review 206 #1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from toolwire.messages import AIMessageChunk
+
+__all__ = ["Handed", "handed_out", "held"]
+
+
+def handed_out(chunk: AIMessageChunk) -> bool:
+    """Whether a streamed chunk carries content (text, a tool-call piece, an invalid call): once one has reached
+    the caller, a failed stream is no longer tried again (see :func:`~toolwire.models._retry.retry_stream`)."""
+    return bool(chunk.content or chunk.tool_call_chunks or chunk.invalid_tool_calls)
+
+
+def held(chunk: AIMessageChunk) -> bool:
+    """For ``invoke`` through a stream: no chunk reaches the caller before the stream ends, so a failure at any point
+    may be tried again (see :func:`~toolwire.models._retry.retry_stream`)."""
+    return False
+
+
+class Handed:
+    """The ``handed_out`` rule of one streamed call, for :func:`~toolwire.models._retry.retry_stream`: whether a chunk
+    of the current try reaches the caller with content, once the one-call filter the caller's stream goes through
+    has read it (none: :func:`handed_out` as it is).
+
+    Args:
+        one_call: makes the filter :meth:`~toolwire.models.base.BaseChatModel.stream` applies to this request's
+            chunks (``OneCallStream``/``OutputCallStream`` of :mod:`toolwire.models._one_call`, each with a
+            ``filter(chunk) -> chunk``), or None when it applies none.
+
+    Call :meth:`new_try` when each try begins: the filter of a failed try saw chunks that the caller never gets.
+    """
+
+    def __init__(self, one_call: Callable[[], Any] | None = None) -> None:
+        self._make = one_call
+        self._filter: Any = None
+
+    def new_try(self) -> None:
+        """Start judging a new try (a new filter, which has seen none of its chunks)."""
+        self._filter = self._make() if self._make is not None else None
+
+    def __call__(self, chunk: AIMessageChunk) -> bool:
+        """Whether ``chunk`` reaches the caller with content (the filter's parts of the chunk; the filter's state
+        moves on as the caller's filter will when the chunk is passed on)."""
+        if self._filter is not None:
+            chunk = self._filter.filter(chunk)
+        return handed_out(chunk)
+
