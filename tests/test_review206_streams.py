@@ -20,10 +20,11 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import BaseModel
 
 from toolwire import tool
 from toolwire.errors import ProviderError
-from toolwire.messages import merge_chunks
+from toolwire.messages import AIMessage, merge_chunks
 
 openai = pytest.importorskip("openai")
 
@@ -170,3 +171,53 @@ def test_1_a_stream_whose_call_the_one_call_filter_held_back_is_retried(monkeypa
     reply = merge_chunks(_collect(model, label, "weather in Paris?"), as_chunk=False)
     assert server.requests == 2
     assert [(c["name"], c["args"], c["id"]) for c in reply.tool_calls] == [("get_weather", {"city": "Paris"}, "call_B")]
+
+
+# --------------------------------------------------------------------------- 2. structured output streams
+
+
+class City(BaseModel):
+    name: str
+    population: int
+
+
+CITY = [_chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                                "function": {"name": "City", "arguments": ""}}]}),
+        _piece(0, None, None, '{"name": "Paris", '), _piece(0, None, None, '"population": 2100000}'),
+        _chunk({}, "tool_calls")]
+
+
+@pytest.mark.parametrize("label", ["stream", "astream"])
+def test_2_a_structured_output_stream_is_retried_after_content(monkeypatch: pytest.MonkeyPatch, label: str) -> None:
+    server = _Server([(CITY[:2], True), (CITY, False)])
+    structured = _model(monkeypatch, server, compatible=False).with_structured_output(City)
+    assert _collect(structured, label, "Paris?") == [City(name="Paris", population=2100000)]
+    assert server.requests == 2 and server.streamed == [True, True]
+
+
+@pytest.mark.parametrize("label", ["stream", "astream"])
+def test_2_a_structured_output_stream_is_retried_after_text(monkeypatch: pytest.MonkeyPatch, label: str) -> None:
+    with_text = [_chunk({"role": "assistant", "content": "Here it is. "}), *CITY]
+    server = _Server([(with_text[:3], True), (with_text, False)])
+    structured = _model(monkeypatch, server, compatible=False).with_structured_output(City)
+    assert _collect(structured, label, "Paris?") == [City(name="Paris", population=2100000)]
+    assert server.requests == 2 and server.streamed == [True, True]
+
+
+@pytest.mark.parametrize("label", ["stream", "astream"])
+def test_2_a_structured_output_stream_still_streams_and_gives_up_after_max_retries(
+        monkeypatch: pytest.MonkeyPatch, label: str) -> None:
+    server = _Server([(CITY[:2], True)] * 3)
+    structured = _model(monkeypatch, server, compatible=False).with_structured_output(City)
+    with pytest.raises(ProviderError) as caught:
+        _collect(structured, label, "Paris?")
+    assert caught.value.retryable and server.requests == 3
+
+
+def test_2_the_model_of_a_structured_output_is_left_as_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = _Server([(CITY, False), (CITY, False)])
+    structured = _model(monkeypatch, server, compatible=False).with_structured_output(City)
+    assert list(structured.stream("Paris?")) == [City(name="Paris", population=2100000)]
+    assert structured.model.streaming is False
+    chunks = list(structured.model.stream("Paris?"))
+    assert len(chunks) > 1 and isinstance(merge_chunks(chunks, as_chunk=False), AIMessage)

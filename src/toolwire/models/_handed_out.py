@@ -9,16 +9,22 @@ here), and with ``parallel_tool_calls=False`` or a structured output's model the
 another tool while the forced one may still come, every call of a structured output's model:
 :mod:`toolwire.models._one_call`). :class:`Handed` judges each chunk as that filter would pass it on, with a filter
 of its own started afresh for each try, so a stream whose caller got only empty chunks is tried again (review 206 #1).
+A caller that hands out nothing before the reply is complete (a structured output's ``stream``) reads the stream
+whole instead (:func:`whole_streamer`), so a failure at any point is tried again.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire.messages import AIMessageChunk
 
-__all__ = ["Handed", "handed_out", "held"]
+if TYPE_CHECKING:
+    from toolwire.models.base import BaseChatModel
+
+__all__ = ["Handed", "handed_out", "held", "whole_streamer"]
 
 
 def handed_out(chunk: AIMessageChunk) -> bool:
@@ -61,3 +67,19 @@ class Handed:
             chunk = self._filter.filter(chunk)
         return handed_out(chunk)
 
+
+def whole_streamer(model: BaseChatModel) -> BaseChatModel | None:
+    """A copy of ``model`` whose ``invoke`` reads the reply through the streaming API whole (a hosted model's
+    ``streaming=True``, :class:`~toolwire.models._sdk.SDKChatModel`: a stream that breaks at any point is tried again,
+    up to ``max_retries``), ``model`` itself when it streams so already, or None for a model without that option (a
+    local or scripted one: read its ``stream``). ``model`` is not changed.
+    """
+    from toolwire.models._sdk import SDKChatModel
+
+    if not isinstance(model, SDKChatModel):
+        return None
+    if model.streaming:
+        return model
+    whole = copy.copy(model)  # (shares the SDK clients, and the bound tools and options)
+    whole.streaming = True
+    return whole

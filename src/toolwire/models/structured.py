@@ -54,6 +54,7 @@ from toolwire._tool_checks import valid_name
 from toolwire.chunks import merge_chunks
 from toolwire.errors import SchemaError, ToolCallParseError
 from toolwire.messages import AIMessage
+from toolwire.models._handed_out import whole_streamer
 from toolwire.models._retry import aclose_stream
 from toolwire.models._runnable import (
     ONE_ATTEMPT,
@@ -412,7 +413,10 @@ class StructuredOutput(Batching):
         """Stream the reply and yield the value once it is complete (a part of a schema's value is not a value of
         it). LangChain's ``with_structured_output(...).stream`` differs: its parser yields a new partial object each
         time the arguments streamed so far validate (a pydantic schema's ``City(name='Pa')``, then
-        ``City(name='Paris')``...); here the one item is the whole value, read as :meth:`invoke` reads it.
+        ``City(name='Paris')``...); here the one item is the whole value, read as :meth:`invoke` reads it. As nothing
+        is handed out before the reply is complete, a hosted model's stream that breaks at any point is tried again as
+        :meth:`invoke`'s request is (the model's ``max_retries``), the reply read as ``invoke`` of a ``streaming=True``
+        model reads it.
 
         Args:
             input, options: as for :meth:`invoke`.
@@ -428,7 +432,7 @@ class StructuredOutput(Batching):
     def _stream(self, input: Any, options: dict[str, Any]) -> Iterator[Any]:
         attempts = self._attempts(input)
         while True:
-            done, result = attempts.outcome(self._merged(list(self.model.stream(attempts.input, **options))))
+            done, result = attempts.outcome(self._streamed(attempts.input, options))
             if done:
                 yield result
                 return
@@ -455,11 +459,27 @@ class StructuredOutput(Batching):
     async def _astream(self, input: Any, options: dict[str, Any]) -> AsyncIterator[Any]:
         attempts = self._attempts(input)
         while True:
-            done, result = attempts.outcome(self._merged([chunk async for chunk in
-                                                          self.model.astream(attempts.input, **options)]))
+            done, result = attempts.outcome(await self._astreamed(attempts.input, options))
             if done:
                 yield result
                 return
+
+    def _streamed(self, input: Any, options: dict[str, Any]) -> AIMessage:
+        """The model's reply to ``input``, read through its stream and merged. A hosted model's stream is read as
+        ``invoke`` of a ``streaming=True`` model reads it (a copy of the model with ``streaming`` on): nothing is handed
+        out before the reply is complete, so a stream that breaks at any point is tried again, up to its
+        ``max_retries`` (review 206 #2: it was not, once text or a call piece had come)."""
+        whole = whole_streamer(self.model)
+        if whole is not None:
+            return whole.invoke(input, **options)
+        return self._merged(list(self.model.stream(input, **options)))
+
+    async def _astreamed(self, input: Any, options: dict[str, Any]) -> AIMessage:
+        """Async :meth:`_streamed`."""
+        whole = whole_streamer(self.model)
+        if whole is not None:
+            return await whole.ainvoke(input, **options)
+        return self._merged([chunk async for chunk in self.model.astream(input, **options)])
 
     def _merged(self, chunks: list[Any]) -> AIMessage:
         return merge_chunks(chunks, as_chunk=False, tool_names=[t.name for t in self.model.tools])  # type: ignore
