@@ -221,3 +221,96 @@ def test_2_the_model_of_a_structured_output_is_left_as_it_was(monkeypatch: pytes
     assert structured.model.streaming is False
     chunks = list(structured.model.stream("Paris?"))
     assert len(chunks) > 1 and isinstance(merge_chunks(chunks, as_chunk=False), AIMessage)
+
+
+# --------------------------------------------------------------------------- 3. Responses API call arguments
+
+
+FC = {"id": "fc_1", "type": "function_call", "status": "completed", "arguments": '{"city":"Paris"}',
+      "call_id": "call_1", "name": "get_weather"}
+R0 = {"id": "resp_1", "object": "response", "status": "in_progress", "model": "gpt-5-mini", "output": []}
+FULL = {**R0, "status": "completed", "output": [FC]}
+
+
+def _responses_events(added_args: str, deltas: list[str], *, done: bool = True,
+                      output: list[Any] | None = None) -> list[dict[str, Any]]:
+    added = {**FC, "status": "in_progress", "arguments": added_args}
+    events = [{"type": "response.created", "response": R0},
+              {"type": "response.output_item.added", "output_index": 0, "item": added}]
+    events += [{"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1", "delta": d}
+               for d in deltas]
+    if done:
+        events += [{"type": "response.function_call_arguments.done", "output_index": 0, "item_id": "fc_1",
+                    "arguments": FC["arguments"]},
+                   {"type": "response.output_item.done", "output_index": 0, "item": FC}]
+    return [*events, {"type": "response.completed", "response": {**FULL, "output": [FC] if output is None else output}}]
+
+
+def _fold_responses(events: list[dict[str, Any]]) -> AIMessage:
+    from toolwire.models.lowering.openai import ResponsesStreamState
+
+    state = ResponsesStreamState()
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None] + [state.finish()]
+    return merge_chunks(chunks, as_chunk=False)  # type: ignore[return-value]
+
+
+CALL = [("get_weather", {"city": "Paris"}, "call_1")]
+
+RESPONSES_CASES = {
+    "added carries the arguments, a delta repeats them": _responses_events(FC["arguments"], [FC["arguments"]]),
+    "a delta was lost": _responses_events("", ['{"city":', '"}']),
+    "a lost delta that leaves valid JSON": _responses_events("", ['{"city":"Pa', '"}']),
+    "the deltas in pieces": _responses_events("", ['{"ci', 'ty":"Pa', 'ris"}']),
+    "no deltas": _responses_events("", []),
+}
+
+
+@pytest.mark.parametrize("case", list(RESPONSES_CASES))
+def test_3_a_responses_stream_call_takes_the_finished_arguments(case: str) -> None:
+    from toolwire.models.lowering.openai import parse_responses_response
+
+    whole = parse_responses_response(FULL)
+    reply = _fold_responses(RESPONSES_CASES[case])
+    assert [(c["name"], c["args"], c["id"]) for c in reply.tool_calls] == CALL == \
+        [(c["name"], c["args"], c["id"]) for c in whole.tool_calls]
+    assert not reply.invalid_tool_calls
+
+
+@pytest.mark.parametrize("case", ["deltas", "added"])
+def test_3_without_finishing_events_the_held_arguments_are_the_call_s(case: str) -> None:
+    events = (_responses_events("", ['{"city":', '"Paris"}'], done=False, output=[]) if case == "deltas"
+              else _responses_events(FC["arguments"], [], done=False, output=[]))
+    reply = _fold_responses(events)
+    assert [(c["name"], c["args"], c["id"]) for c in reply.tool_calls] == CALL and not reply.invalid_tool_calls
+
+
+def test_3_a_later_finishing_event_with_other_arguments_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    other = {**FC, "arguments": '{"city":"Lyon"}'}
+    events = _responses_events("", ['{"city":"Paris"}'], output=[other])
+    with caplog.at_level("WARNING", logger="toolwire.lowering"):
+        reply = _fold_responses(events)
+    assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("get_weather", {"city": "Paris"})]
+    assert any("other arguments than those already sent" in r.getMessage() for r in caplog.records)
+
+
+def test_3_a_cut_call_of_an_incomplete_reply_is_still_invalid() -> None:
+    cut = {**FC, "status": "incomplete", "arguments": '{"city": "Pa'}
+    events = [{"type": "response.created", "response": R0},
+              {"type": "response.output_item.added", "output_index": 0, "item": {**FC, "arguments": ""}},
+              {"type": "response.function_call_arguments.delta", "output_index": 0, "delta": '{"city": "Pa'},
+              {"type": "response.incomplete", "response": {**R0, "status": "incomplete", "output": [cut],
+                                                           "incomplete_details": {"reason": "max_output_tokens"}}}]
+    reply = _fold_responses(events)
+    assert not reply.tool_calls and [c["id"] for c in reply.invalid_tool_calls] == ["call_1"]
+
+
+@pytest.mark.parametrize("label", ["stream", "astream"])
+def test_3_chat_openai_responses_stream_gives_what_invoke_gives(monkeypatch: pytest.MonkeyPatch, label: str) -> None:
+    events = RESPONSES_CASES["added carries the arguments, a delta repeats them"]
+    server = _Server([FULL, ([{**e, "sequence_number": n} for n, e in enumerate(events)], False)])
+    model = _model(monkeypatch, server, base_url="https://api.openai.com/v1", use_responses_api=True)
+    model = model.bind_tools([get_weather])
+    whole = model.invoke("weather?")
+    reply = merge_chunks(_collect(model, label, "weather?"), as_chunk=False)
+    assert reply.tool_calls == whole.tool_calls and not reply.invalid_tool_calls
+    assert reply.provider_data == whole.provider_data

@@ -245,7 +245,14 @@ def _part_text(part: Any) -> tuple[str | None, bool]:
 class ResponsesStreamState:
     """Folds Responses API stream events into AIMessageChunks (same contract as the Chat ``StreamState``).
 
-    Function-call pieces are keyed by ``output_index``; the output items (the ``output`` of the terminal event's
+    Function-call pieces are keyed by ``output_index``. A call's name and id are passed on when its
+    ``response.output_item.added`` comes, its arguments whole when it finishes: the finishing events'
+    ``arguments`` (``response.function_call_arguments.done``, ``response.output_item.done``, the terminal event's
+    output) are the call's, as :func:`parse_responses_response` reads them, and its ``function_call_arguments.delta``
+    text (else the arguments an ``output_item.added`` carried) only stands in when no finishing event gives them
+    (review 206 #3: the deltas were passed on as they came, so arguments repeated in ``output_item.added`` (older
+    llama-cpp-python servers) or a delta a gateway lost made the stream's call differ from ``invoke``'s; a lost
+    delta can make valid arguments that are wrong). The output items (the ``output`` of the terminal event's
     response, else those of the ``response.output_item.done`` events, in ``output_index`` order) give
     :meth:`finish`'s ``provider_data`` as :func:`parse_responses_response` reads it from the whole reply
     (reasoning items, function_call ids, the output's order); refusal deltas are text, as there.
@@ -255,11 +262,12 @@ class ResponsesStreamState:
     and the terminal event (``response.output``). A content part's text that the deltas did not bring (none came,
     as from gateways that re-chunk a stream and servers that send short items whole, or one was lost) is the
     missing end of it, sent when such an event shows it, and a function call that no event before the terminal
-    one brought is sent then; so :func:`~toolwire.messages.merge_chunks` of the chunks equals
+    one finished is sent then; so :func:`~toolwire.messages.merge_chunks` of the chunks equals
     :func:`parse_responses_response` of the reply. Text already sent cannot be taken back: when a finished text
     does not extend what the deltas gave, the finished one is kept as the part's text (later events are compared
-    with it) and a warning is logged. In an ``incomplete`` reply, a call whose argument text never began is
-    declared invalid with the cut-off error in :meth:`finish` (one left unclosed is invalid already).
+    with it) and a warning is logged; a call's arguments that a later finishing event gives otherwise than the first
+    (not extending them) stay as first sent, with a warning. In an ``incomplete`` reply, a call whose argument text
+    never began is declared invalid with the cut-off error in :meth:`finish` (one left unclosed is invalid already).
 
     Raises:
         ProviderError: an ``error`` or ``response.failed`` event arrives (retryable when its code is a
@@ -280,6 +288,9 @@ class ResponsesStreamState:
         self.texts: dict[tuple[Any, Any], str] = {}  # (output index, content index) -> the part's text sent so far
         self.indexes: dict[str, int] = {}  # output item id -> its output_index
         self.calls: set[Any] = set()  # the output indexes of the function calls sent
+        self.deltas: dict[Any, list[str]] = {}  # output index -> a call's argument deltas, held until it finishes
+        self.given: dict[Any, str] = {}  # output index -> the arguments its output_item.added carried (held too)
+        self.sent: dict[Any, str] = {}  # output index -> the call's argument text passed on (once it finished)
 
     def _index(self, data: dict[str, Any], item_id: Any = None) -> Any:
         """The output index of an event (its ``output_index``, else that of its ``item_id``), kept for the id."""
@@ -321,13 +332,40 @@ class ResponsesStreamState:
             return ""
         return "".join(self._whole((index, n), *_part_text(part)) for n, part in enumerate(item.get("content") or ()))
 
-    def _call(self, item: dict[str, Any], index: Any, whole: bool) -> AIMessageChunk | None:
-        if self.merger.has_args(index) and whole:
-            return None
-        args = item.get("arguments") if (whole or item.get("arguments")) else None
+    def _added(self, item: dict[str, Any], index: Any) -> AIMessageChunk:
+        """A call's first piece (its name and id) at its ``output_item.added``; arguments it carries are held."""
+        if isinstance(item.get("arguments"), str) and item["arguments"]:
+            self.given[index] = item["arguments"]
         self.calls.add(index)
-        piece = self.merger.add(index=index, id=item.get("call_id"), name=item.get("name"), args=args)
-        return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
+        return AIMessageChunk(tool_call_chunks=[self.merger.add(index=index, id=item.get("call_id"),
+                                                                name=item.get("name"))], id=self.id)
+
+    def _finished(self, item: dict[str, Any], index: Any) -> list[Any]:
+        """The pieces that finish call ``index`` now that an event (``item``: the call, or ``{"arguments"}``) gives it
+        whole: its arguments, or what the deltas (else its ``output_item.added``) held when the event has none; the
+        call's name and id too when no ``output_item.added`` opened it."""
+        final, held = item.get("arguments"), "".join(self.deltas.pop(index, ()))
+        given = self.given.pop(index, None)
+        text = final if isinstance(final, str) and (final or not held) else held or given or final
+        sent = self.sent.get(index)
+        if index not in self.calls:
+            self.calls.add(index)
+            self.sent[index] = text if isinstance(text, str) else ""
+            return [self.merger.add(index=index, id=item.get("call_id"), name=item.get("name"), args=text)]
+        if not isinstance(text, str) or not text or text == sent:
+            return []
+        if sent and not text.startswith(sent):
+            log.warning("openai: a Responses stream's function call (output item %s) finished with other arguments "
+                        "than those already sent (%d characters sent, %d finished): the ones sent stay.", index,
+                        len(sent), len(text))
+            return []
+        self.sent[index] = text
+        return [self.merger.add(index=index, args=text[len(sent or ""):])]
+
+    def _call(self, item: dict[str, Any], index: Any) -> AIMessageChunk | None:
+        """:meth:`_finished` as a chunk (None: nothing to pass on)."""
+        pieces = self._finished(item, index)
+        return AIMessageChunk(tool_call_chunks=pieces, id=self.id) if pieces else None
 
     def _ended(self, response: dict[str, Any]) -> AIMessageChunk | None:
         """Read the terminal event's response; the text and calls of its output that no event before brought."""
@@ -339,10 +377,10 @@ class ResponsesStreamState:
             for position, item in self.items.items():
                 index = self.indexes.get(item.get("id"), position) if isinstance(item.get("id"), str) else position
                 text.append(self._item_text(index, item))
-                if item.get("type") == "function_call" and (
-                        index not in self.calls or (item.get("arguments") and not self.merger.has_args(index))):
-                    chunk = self._call(item, index, whole=True)
-                    pieces += chunk.tool_call_chunks if chunk else []
+                if item.get("type") == "function_call":
+                    pieces += self._finished(item, index)
+        for index in [*self.deltas, *(i for i in self.given if i not in self.deltas)]:  # calls no event finished
+            pieces += self._finished({}, index)
         self.usage = _usage(response.get("usage"))
         self.model = response.get("model") or self.model
         self.finish_reason = _finish(response)
@@ -370,18 +408,17 @@ class ResponsesStreamState:
         elif kind == "response.content_part.done":
             text = self._whole((self._index(data), data.get("content_index") or 0), *_part_text(data.get("part")))
         elif kind == "response.output_item.added" and (data.get("item") or {}).get("type") == "function_call":
-            return self._call(data["item"], self._index(data, data["item"].get("id")), whole=False)
-        elif kind == "response.function_call_arguments.delta" and data.get("delta"):
-            piece = self.merger.add(index=self._index(data), args=data["delta"])
-            return AIMessageChunk(tool_call_chunks=[piece], id=self.id)
+            return self._added(data["item"], self._index(data, data["item"].get("id")))
+        elif kind == "response.function_call_arguments.delta" and isinstance(data.get("delta"), str) and data["delta"]:
+            self.deltas.setdefault(self._index(data), []).append(data["delta"])  # (passed on when the call finishes)
         elif kind == "response.function_call_arguments.done":
-            return self._call({"arguments": data.get("arguments")}, self._index(data), whole=True)
+            return self._call({"arguments": data.get("arguments"), "name": data.get("name")}, self._index(data))
         elif kind == "response.output_item.done":
             item = data.get("item") or {}
             index = self._index(data, item.get("id"))
             self.items[index if isinstance(index, int) else len(self.items)] = item
             if item.get("type") == "function_call":
-                return self._call(item, index, whole=True)
+                return self._call(item, index)
             text = self._item_text(index, item)
         elif kind in ("response.completed", "response.incomplete"):
             return self._ended(data.get("response") or {})
