@@ -38,3 +38,75 @@ def test_invalid_call_keeps_its_place_without_extra_keys() -> None:
     back = from_langchain_messages(to_langchain_messages([message]))[0]
     assert [c["id"] for c in back.tool_calls] == ["c2"]
     assert [(c["id"], c.get("index")) for c in back.invalid_tool_calls] == [("c1", 0)]
+
+
+# -- #3: a chunk's invalid calls stay invalid through its model_dump --------------------------------------------------
+
+def _dumps(chunk):
+    import json
+
+    return [chunk.model_dump(), json.loads(chunk.model_dump_json())]
+
+
+_BAD = {"type": "invalid_tool_call", "name": "delete_file", "id": "c1", "error": "cut at the token limit: not run"}
+
+
+@pytest.mark.parametrize("make", [
+    lambda: {"tool_calls": [{**_BAD, "args": {"path": "/tmp/x"}}]},  # a dict: its JSON text is an object
+    lambda: {"invalid_tool_calls": [{**_BAD, "args": '{"path": "/tmp/x"}'}]},
+    lambda: {"invalid_tool_calls": [{**_BAD, "args": '{"path": "/tm'}]},  # LangChain's partial JSON reads an object
+])
+def test_invalid_call_is_invalid_after_dump(make) -> None:
+    from toolwire.chunks import AIMessageChunk
+
+    chunk = AIMessageChunk("", **make())
+    for dump in _dumps(chunk):
+        assert dump["tool_calls"] == [] and dump["tool_call_chunks"] == []
+        again = AIMessageChunk(**dump)
+        assert again.tool_calls == [] and again.to_message().tool_calls == []
+        assert [(c["id"], c["error"]) for c in again.to_message().invalid_tool_calls] == [("c1", _BAD["error"])]
+        theirs = lc.AIMessageChunk(**dump)
+        assert theirs.tool_calls == [] and [c["id"] for c in theirs.invalid_tool_calls] == ["c1"]
+
+
+def test_cut_call_of_a_stream_stays_invalid_beside_a_valid_one() -> None:
+    from toolwire.chunks import AIMessageChunk
+
+    chunk = AIMessageChunk("hi", response_metadata={"finish_reason": "max_tokens"}, tool_call_chunks=[
+        {"name": "g", "args": '{"a": 1}', "id": "v1", "index": 0, "type": "tool_call_chunk"},
+        {"name": "delete_file", "args": '{"path": "/tm', "id": "c1", "index": 1, "type": "tool_call_chunk"}],
+        invalid_tool_calls=[{**_BAD, "args": '{"path": "/tm'}])
+    for dump in _dumps(chunk):
+        for again in (AIMessageChunk(**dump), lc.AIMessageChunk(**dump)):
+            assert [c["id"] for c in again.tool_calls] == ["v1"] and again.tool_calls[0]["args"] == {"a": 1}
+            assert [c["id"] for c in again.invalid_tool_calls] == ["c1"]
+        message = AIMessageChunk(**dump).to_message()
+        assert message == chunk.to_message()
+
+
+def test_dump_keeps_ids_made_and_the_place_of_an_invalid_call() -> None:
+    from toolwire._call_records import in_reply_order
+    from toolwire.chunks import AIMessageChunk
+
+    chunk = AIMessageChunk("", tool_calls=[{**_BAD, "args": {"p": 1}}, {"name": "g", "args": {}, "id": "c2"}])
+    made = AIMessageChunk("", invalid_tool_calls=[{**_BAD, "args": "{"}], tool_call_chunks=[
+        {"name": "g", "args": "{}", "id": None, "index": 0, "type": "tool_call_chunk"}])
+    for dump in _dumps(chunk):
+        message = AIMessageChunk(**dump).to_message()
+        order = in_reply_order(message.tool_calls, message.invalid_tool_calls, message.invalid_tool_calls)
+        assert [c["id"] for c in order] == ["c1", "c2"]
+    for dump in _dumps(made):
+        assert AIMessageChunk(**dump).to_message().tool_calls == made.to_message().tool_calls
+
+
+def test_unreadable_chunk_is_one_invalid_call_after_dump() -> None:
+    from toolwire.chunks import AIMessageChunk
+
+    chunk = AIMessageChunk("", tool_call_chunks=[
+        {"name": "f", "args": "[1]", "id": "a", "index": 0, "type": "tool_call_chunk"},
+        {"name": "g", "args": "{}", "id": "b", "index": 1, "type": "tool_call_chunk"}])
+    for dump in _dumps(chunk):
+        assert dump["tool_call_chunks"]  # (no invalid call of its own: LangChain's dump, chunks and all)
+        message = AIMessageChunk(**dump).to_message()
+        assert [c["id"] for c in message.tool_calls] == ["b"]
+        assert [c["id"] for c in message.invalid_tool_calls] == ["a"]

@@ -295,11 +295,15 @@ def test_a_chunks_model_dump_and_content_blocks_are_langchains(values: dict[str,
     from toolwire import AIMessageChunk
 
     ours, theirs = AIMessageChunk(**values), lc_messages.AIMessageChunk(**values)
-    assert ours.model_dump() == theirs.model_dump()
-    assert ours.model_dump_json() == theirs.model_dump_json()
-    assert ours.model_dump(mode="json", exclude_none=True) == theirs.model_dump(mode="json", exclude_none=True)
+    # a chunk holding invalid calls is dumped without LangChain's tool-call chunk per invalid call, which either
+    # class reads back as a call that runs ("{" reads as {}: review 203 #3)
+    bare = {"tool_call_chunks": []} if values.get("invalid_tool_calls") else {}
+    assert ours.model_dump() == {**theirs.model_dump(), **bare}
+    assert ours.model_dump_json() == theirs.model_copy(update=bare).model_dump_json()
+    assert ours.model_dump(mode="json", exclude_none=True) == {**theirs.model_dump(mode="json", exclude_none=True),
+                                                                **bare}
     selection = {"tool_call_chunks": {"__all__": {"args"}}, "type": True}
-    assert ours.model_dump(include=selection) == theirs.model_dump(include=selection)
+    assert ours.model_dump(include=selection) == {**theirs.model_dump(include=selection), **bare}
     assert ours.content_blocks == theirs.content_blocks
 
 

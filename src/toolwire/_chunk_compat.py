@@ -8,7 +8,9 @@ the final chunk of a stream, which toolwire's chunks do not mark: always None he
 ``init_tool_calls`` makes ``tool_calls`` and ``invalid_tool_calls`` from the tool-call chunks (each one's argument
 text read with ``parse_partial_json``: an object is a call, anything else an invalid call with ``error`` None,
 replacing the invalid calls given); a chunk with no tool-call chunks but invalid calls gets a tool-call chunk per
-invalid call (``index`` None). ``model_dump`` gives what the LangChain chunk made from this chunk's values dumps.
+invalid call (``index`` None). ``model_dump`` gives what the LangChain chunk made from this chunk's values dumps,
+but for a chunk holding invalid calls of its own (:func:`dumped_calls`: no tool-call chunks then, so none of them is
+read back as a call that runs, review 203 #3).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any, Literal
 
 from toolwire._message_compat import Selection, _any_adapter, _refuse_options, content_blocks, copied, lc_kwargs, select
 
-__all__ = ["ChunkLangChainAPI", "langchain_calls"]
+__all__ = ["ChunkLangChainAPI", "dumped_calls", "langchain_calls"]
 
 _KIND = "AIMessageChunk"
 """LangChain's ``type`` of an ``AIMessageChunk``."""
@@ -56,6 +58,28 @@ def langchain_calls(chunk: Any) -> tuple[list[dict[str, Any]], list[dict[str, An
     return calls, invalid, parts
 
 
+def dumped_calls(chunk: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]],
+                                       dict[str, int]]:
+    """``(tool_calls, invalid_tool_calls, tool_call_chunks, places)`` as :meth:`ChunkLangChainAPI.model_dump` writes
+    them (``places``: ``{id: index}`` of the invalid calls a valid one follows, kept in ``additional_kwargs`` as
+    ``to_langchain_messages`` keeps them, LangChain's invalid call having no ``index``):
+    :func:`langchain_calls` for a chunk without invalid calls of its own; for one with them, toolwire's own reading
+    of the calls (``chunk.to_message()``'s, each invalid call with its error) and no tool-call chunks, so that
+    ``AIMessageChunk(**dump)``, toolwire's or LangChain's, reads each invalid call as invalid again (review 203 #3).
+    LangChain's chunk writes a tool-call chunk per invalid call, which either class reads back as a call that runs
+    when its arguments text is an object, or the start of one (``parse_partial_json``), and a chunk with tool-call
+    chunks has its given invalid calls replaced by their reading, so the invalid calls would be lost. Never raises
+    for a chunk whose calls are dicts."""
+    if not chunk.invalid_tool_calls:
+        return (*langchain_calls(chunk), {})
+    read, bad = chunk._read_calls()
+    calls = [{"name": c.get("name"), "args": c.get("args"), "id": c.get("id"), "type": "tool_call"} for c in read]
+    invalid = [{"type": "invalid_tool_call", "id": c.get("id"), "name": c.get("name"), "args": c.get("args"),
+                "error": c.get("error")} for c in bad]  # (LangChain's invalid_tool_call() takes no other keys)
+    places = {c["id"]: c["index"] for c in bad if isinstance(c.get("id"), str) and type(c.get("index")) is int}
+    return calls, invalid, [], places
+
+
 def chunk_dump(chunk: Any, as_json: bool = False) -> dict[str, Any]:
     """The dict of :meth:`ChunkLangChainAPI.model_dump` (all keys), JSON-ready with ``as_json``."""
     from toolwire._call_records import _copy_containers
@@ -64,7 +88,11 @@ def chunk_dump(chunk: Any, as_json: bool = False) -> dict[str, Any]:
 
     convert = _json_value if as_json else _copy_containers
     extra, metadata = lc_kwargs(chunk.response_metadata, chunk.provider_data)
-    calls, invalid, parts = langchain_calls(chunk)
+    calls, invalid, parts, places = dumped_calls(chunk)
+    if places:
+        from toolwire._message_dicts import INDEX_KEY
+
+        extra[INDEX_KEY] = places
     return {"content": convert(chunk.content), "additional_kwargs": convert(extra),
             "response_metadata": convert(metadata), "type": _KIND, "name": chunk.name, "id": chunk.id,
             "tool_calls": convert(calls), "invalid_tool_calls": convert(invalid),
@@ -137,7 +165,10 @@ class ChunkLangChainAPI:
         values: an AI message's keys (``content``, ``additional_kwargs``, ``response_metadata``, ``type`` =
         ``"AIMessageChunk"``, ``name``, ``id``, ``tool_calls``, ``invalid_tool_calls``, ``usage_metadata``) then
         ``tool_call_chunks`` and ``chunk_position`` (None), with ``tool_calls``/``invalid_tool_calls`` read from
-        the tool-call chunks as LangChain reads them (:func:`langchain_calls`).
+        the tool-call chunks as LangChain reads them (:func:`langchain_calls`); a chunk holding invalid calls of its
+        own is written with toolwire's reading of its calls and no ``tool_call_chunks`` (:func:`dumped_calls`), so
+        that ``AIMessageChunk(**dump)`` (toolwire's or LangChain's) reads those calls as invalid again, never as
+        calls that run (review 203 #3).
 
         Args:
             mode, include, exclude, exclude_none, by_alias, exclude_unset, exclude_defaults: as a message's

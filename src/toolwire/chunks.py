@@ -106,6 +106,8 @@ class AIMessageChunk(ChunkLangChainAPI):
     ) -> None:
         if type is not None or tool_calls is not None or chunk_position is not None:  # its own model_dump()'s keys
             tool_call_chunks, given_invalid = _dumped_keys(type, tool_calls, chunk_position, tool_call_chunks)
+            if tool_call_chunks and invalid_tool_calls:  # a dump's reading of its chunks is no call of its own
+                invalid_tool_calls = _not_read_from(tool_call_chunks, invalid_tool_calls)
             if given_invalid:  # calls typed "invalid_tool_call": invalid, never read as calls (review 201 #2)
                 invalid_tool_calls = [*_call_list(invalid_tool_calls, "invalid_tool_calls", "AIMessageChunk"),
                                       *given_invalid]
@@ -220,6 +222,22 @@ class AIMessageChunk(ChunkLangChainAPI):
             TypeError, UserError: the chunk's content or its invalid calls cannot make an AIMessage (as
                 :class:`~toolwire.messages.AIMessage` raises them).
         """
+        calls, invalid = self._read_calls(tool_names)
+        return AIMessage(
+            self.content,
+            tool_calls=calls,
+            invalid_tool_calls=invalid,
+            usage=self.usage,
+            response_metadata=self.response_metadata,
+            provider_data=self.provider_data,
+            id=self.id,
+            name=self.name,
+        )
+
+    def _read_calls(self, tool_names: Collection[str] | None = None) -> tuple[list[ToolCall], list[InvalidToolCall]]:
+        """The ``(tool_calls, invalid_tool_calls)`` of :meth:`to_message` (see there), without making the message:
+        the calls read from the tool-call chunks, then the invalid ones, the chunk's own last. Never raises for the
+        content (:meth:`~toolwire._chunk_compat.ChunkLangChainAPI.model_dump` reads the calls so, review 203 #3)."""
         from toolwire._agent_checks import LENGTH_REASONS
         from toolwire.models.lowering._calls import CUT_OFF, STREAM_CUT
         from toolwire.models.lowering._common import native_call
@@ -250,16 +268,7 @@ class AIMessageChunk(ChunkLangChainAPI):
                                        cut=limit and last))
         calls, invalid = split_in_order(records)  # an invalid call before a valid one keeps its place (index)
         invalid.extend(self.invalid_tool_calls)
-        return AIMessage(
-            self.content,
-            tool_calls=calls,
-            invalid_tool_calls=invalid,
-            usage=self.usage,
-            response_metadata=self.response_metadata,
-            provider_data=self.provider_data,
-            id=self.id,
-            name=self.name,
-        )
+        return calls, invalid
 
 
 def _dumped_keys(kind: Any, tool_calls: Any, chunk_position: Any, tool_call_chunks: Sequence[ToolCallChunk] | None
@@ -306,6 +315,21 @@ def _dumped_keys(kind: Any, tool_calls: Any, chunk_position: Any, tool_call_chun
         last_chunk = position
     invalid = [{**bad, "index": position} if position < last_chunk else bad for position, bad in given_invalid]
     return chunks, invalid  # type: ignore[return-value]
+
+
+def _not_read_from(chunks: Sequence[ToolCallChunk], invalid: Sequence[InvalidToolCall]) -> list[InvalidToolCall]:
+    """``invalid`` (the ``invalid_tool_calls`` of a dump given back with its ``tool_call_chunks``) without the
+    entries that are LangChain's reading of one of ``chunks`` (its name, arguments text and id, and no error:
+    :func:`~toolwire._chunk_compat.langchain_calls`), which the chunks make again; kept, each would be a second
+    invalid call (review 203 #3). Others (one with an error of its own) are kept.
+
+    Raises:
+        UserError: ``invalid`` is one call (a dict) rather than a list of them.
+    """
+    read = [(c.get("name"), c.get("args"), c.get("id")) for c in chunks if isinstance(c, dict)]
+    return [bad for bad in _call_list(invalid, "invalid_tool_calls", "AIMessageChunk")
+            if not (isinstance(bad, dict) and bad.get("error") is None
+                    and (bad.get("name"), bad.get("args"), bad.get("id")) in read)]
 
 
 def _raw_chunk(raw: dict[str, Any]) -> ToolCallChunk:
