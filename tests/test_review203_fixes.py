@@ -110,3 +110,83 @@ def test_unreadable_chunk_is_one_invalid_call_after_dump() -> None:
         message = AIMessageChunk(**dump).to_message()
         assert [c["id"] for c in message.tool_calls] == ["b"]
         assert [c["id"] for c in message.invalid_tool_calls] == ["a"]
+
+
+# -- #4: "did you mean" for the names the docs map, top_k, hide_errors ------------------------------------------------
+
+def _refusal(make) -> str:
+    from toolwire.errors import UserError
+
+    with pytest.raises(UserError) as caught:
+        make()
+    return str(caught.value)
+
+
+def _double(x: int) -> int:
+    """Double."""
+    return 2 * x
+
+
+@pytest.mark.parametrize(("option", "meant"), [
+    ("prompt", "system_prompt"), ("state_modifier", "system_prompt"), ("system", "system_prompt"),
+    ("system_message", "system_prompt"), ("max_iterations", "max_steps"), ("response_model", "response_format"),
+    ("response_schema", "response_format"), ("hide_errors", "hide_error_details"),
+])
+def test_agent_porting_names_get_their_hint(option: str, meant: str) -> None:
+    from toolwire import Agent
+    from toolwire.testing import ScriptedChatModel
+
+    text = _refusal(lambda: Agent(ScriptedChatModel([]), [], **{option: 5}))
+    assert text == f"Unknown Agent option {option!r}: did you mean {meant!r}?"
+
+
+def test_agent_run_method_names_max_steps_for_max_iterations() -> None:
+    from toolwire import Agent
+    from toolwire.testing import ScriptedChatModel
+
+    text = _refusal(lambda: Agent(ScriptedChatModel([]), []).invoke("q", max_iterations=5))
+    assert "'max_steps' is an option of Agent(...)" in text
+
+
+@pytest.mark.parametrize(("option", "meant"), [
+    ("schema", "args_schema"), ("input_schema", "args_schema"), ("timeout_seconds", "timeout"),
+    ("hide_errors", "hide_error_details"),
+])
+def test_tool_porting_names_get_their_hint(option: str, meant: str) -> None:
+    from toolwire import tool
+
+    text = _refusal(lambda: tool(**{option: True})(_double))
+    assert text.endswith(f"did you mean {meant!r}?")
+
+
+def test_anthropic_max_tokens_to_sample_is_max_tokens() -> None:
+    pytest.importorskip("anthropic")
+    from toolwire.models import ChatAnthropic
+
+    text = _refusal(lambda: ChatAnthropic("claude-x", api_key="k", max_tokens_to_sample=512))
+    assert text == "Unknown ChatAnthropic option 'max_tokens_to_sample': did you mean 'max_tokens'?"
+
+
+def test_anthropic_takes_top_k() -> None:
+    pytest.importorskip("anthropic")
+    from toolwire.messages import HumanMessage
+    from toolwire.models import ChatAnthropic, init_chat_model
+    from toolwire.models.base import ChatRequest
+
+    model = ChatAnthropic("claude-x", api_key="k", top_k=5)
+    assert model._lower(ChatRequest(messages=[HumanMessage("hi")]))["top_k"] == 5
+    assert model._lower(ChatRequest(messages=[HumanMessage("hi")], options={"top_k": 9}))["top_k"] == 9
+    assert init_chat_model("anthropic:claude-x", api_key="k", top_k=3).options == {"top_k": 3}
+    assert ChatAnthropic("claude-x", api_key="k", top_k=5, model_kwargs={"top_k": 5, "x": 1}).options == {
+        "top_k": 5, "x": 1}
+    assert "top_k must be a whole number" in _refusal(lambda: ChatAnthropic("claude-x", api_key="k", top_k="5"))
+    assert "give top_k once" in _refusal(
+        lambda: ChatAnthropic("claude-x", api_key="k", top_k=5, model_kwargs={"top_k": 6}))
+
+
+def test_top_k_on_a_model_without_it_says_how_to_send_it() -> None:
+    pytest.importorskip("openai")
+    from toolwire.models import ChatOpenAI
+
+    text = _refusal(lambda: ChatOpenAI("gpt-x", api_key="k", top_k=5))
+    assert "model_kwargs={'top_k': 40}" in text and "top_p" not in text

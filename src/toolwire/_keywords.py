@@ -15,9 +15,8 @@ from typing import Any, TypeVar, cast
 
 from toolwire.errors import UserError
 
-__all__ = ["AGENT_ADVICE", "AGENT_METHODS", "CLOSE", "RENAMED", "AgentMethodAdvice", "check_keywords", "keyword_names",
-           "refuse_batch_options", "refuse_run_config",
-           "refuses_unknown_keywords"]
+__all__ = ["AGENT_ADVICE", "AGENT_METHODS", "CLOSE", "MODEL_ADVICE", "RENAMED", "AgentMethodAdvice", "check_keywords",
+           "keyword_names", "refuse_batch_options", "refuse_run_config", "refuses_unknown_keywords"]
 
 RENAMED: dict[str, str] = {
     "openai_api_key": "api_key", "anthropic_api_key": "api_key", "google_api_key": "api_key",
@@ -25,11 +24,34 @@ RENAMED: dict[str, str] = {
     "request_timeout": "timeout", "default_request_timeout": "timeout", "max_completion_tokens": "max_tokens",
     "max_output_tokens": "max_tokens", "stop_sequences": "stop", "extra_body": "model_kwargs",
     "name_override": "name", "description_override": "description",
+    # langchain_anthropic's alias of max_tokens (review 203 #4)
+    "max_tokens_to_sample": "max_tokens",
+    # an agent's options in LangGraph (create_react_agent(prompt=...), its older state_modifier=/messages_modifier=),
+    # LangChain's AgentExecutor (max_iterations=) and other libraries (system=, system_message=, response_model=...)
+    "prompt": "system_prompt", "state_modifier": "system_prompt", "messages_modifier": "system_prompt",
+    "system": "system_prompt", "system_message": "system_prompt", "max_iterations": "max_steps",
+    "response_model": "response_format", "response_schema": "response_format",
+    # a tool's (review 203 #4)
+    "schema": "args_schema", "input_schema": "args_schema", "timeout_seconds": "timeout",
+    "hide_errors": "hide_error_details",
 }
-"""LangChain's names of options toolwire names otherwise (``ChatAnthropic(anthropic_api_key=...)``, ``ChatOpenAI
-(openai_api_base=...)``, ``ChatGoogleGenerativeAI(max_output_tokens=...)``), and the OpenAI Agents SDK's
-``@function_tool(name_override=..., description_override=...)``: an unknown option of this name is refused with "did
-you mean" the toolwire name, when the owner takes it, although the two are not spelled alike."""
+"""Other libraries' names of options toolwire names otherwise: LangChain's (``ChatAnthropic(anthropic_api_key=...,
+max_tokens_to_sample=...)``, ``ChatOpenAI(openai_api_base=...)``, ``ChatGoogleGenerativeAI(max_output_tokens=...)``),
+LangGraph's and LangChain's agents' (``create_react_agent(prompt=...)``, ``AgentExecutor(max_iterations=...)``, as
+docs/interop.md ports them), a tool's (``input_schema=``, ``timeout_seconds=``; ``hide_errors=`` is
+``hide_error_details``, not the merely alike ``handle_errors``) and the OpenAI Agents SDK's ``@function_tool
+(name_override=..., description_override=...)``: an unknown option of this name is refused with "did you mean" the
+toolwire name, when the owner takes it, whether or not the two are spelled alike (:data:`CLOSE` does not apply;
+review 203 #4)."""
+
+MODEL_ADVICE: dict[str, str] = {
+    "top_k": "{owner} has no top_k keyword of its own, so give it in model_kwargs={{'top_k': 40}} or per call, "
+             "model.invoke(x, top_k=40), which send it to the provider's API as it is (Gemini's and "
+             "Anthropic's take it; OpenAI's own has none)",
+}
+"""Options some providers' APIs take that a model class has no keyword for (``ChatGoogleGenAI(top_k=...)``, which
+LangChain's class takes): refused with how to send them (review 203 #4: ``top_k`` was offered ``top_p``). Each text
+is formatted with ``owner``, the class's name."""
 
 CLOSE = 0.75
 """How alike (``difflib``'s ratio) an unknown option's name and a known one must be for "did you mean" to offer the
@@ -166,7 +188,8 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
         UserError: ``"Unknown ChatOpenAI option 'temprature': did you mean 'temperature'?"`` (the close match, at
             least :data:`CLOSE` alike, or the toolwire name of another library's option, :data:`RENAMED`), what to do
             instead for another library's option toolwire has none for (:data:`ADVICE` for a tool's maker,
-            :data:`AGENT_ADVICE` for the Agent), or the list of the options when none is close.
+            :data:`AGENT_ADVICE` for the Agent, :data:`MODEL_ADVICE` for a model class, one taking
+            ``model_kwargs``), or the list of the options when none is close.
     """
     names = list(dict.fromkeys(known))
     for key in given:
@@ -175,6 +198,8 @@ def check_keywords(owner: str, given: Iterable[str], known: Iterable[str]) -> No
                 raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
             if (advice := AGENT_ADVICE.get(str(key))) is not None and owner == "Agent":
                 raise UserError(f"Unknown {owner} option {key!r}: {advice}.")
+            if (advice := MODEL_ADVICE.get(str(key))) is not None and "model_kwargs" in names:  # (a model class)
+                raise UserError(f"Unknown {owner} option {key!r}: {advice.format(owner=owner)}.")
             renamed = RENAMED.get(str(key))
             close = [renamed] if renamed in names else difflib.get_close_matches(str(key), names, n=1, cutoff=CLOSE)
             hint = f"did you mean {close[0]!r}?" if close else f"use one of {', '.join(sorted(names))}."
@@ -263,7 +288,8 @@ def _refuse_option(owner: str, key: str, settings: Iterable[str], short: str, ta
         raise UserError(f"{owner}() takes only {short}: {key} is an option of the Agent, Agent(model, tools, "
                         f"{key}=...).")
     mine = difflib.get_close_matches(str(key), own, n=1, cutoff=CLOSE)
-    close = difflib.get_close_matches(str(key), known, n=1, cutoff=CLOSE)
+    renamed = RENAMED.get(str(key))  # (max_iterations=: max_steps, review 203 #4)
+    close = [renamed] if renamed in known else difflib.get_close_matches(str(key), known, n=1, cutoff=CLOSE)
     hint = f" (did you mean {mine[0]}=?)" if mine else f" ({close[0]!r} is an option of Agent(...))" if close else ""
     raise UserError(f"{owner}() takes only {takes}, not {key}={hint}.")
 

@@ -10,11 +10,12 @@ import contextlib
 import copy
 import dataclasses
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from numbers import Integral
 from typing import Any, ClassVar, Self
 
 from toolwire._warn_site import warn_user
-from toolwire.errors import ProviderError, SchemaError
+from toolwire.errors import ProviderError, SchemaError, UserError
 from toolwire.messages import AIMessage
 from toolwire.models._retry import (
     connection_error,
@@ -49,6 +50,9 @@ class ChatAnthropic(SDKChatModel):
         max_tokens: the most tokens a reply may have (default
             :data:`~toolwire.models.lowering.anthropic.DEFAULT_MAX_TOKENS`, 4096: the Messages API requires one).
         top_p: nucleus sampling, from 0 to 1; None (default): the API's own.
+        top_k: sample from the ``top_k`` most likely tokens only, a whole number of 0 or more (as LangChain's
+            ``ChatAnthropic`` takes it; sent as the Messages API's ``top_k``, as ``model_kwargs={"top_k": ...}`` sends
+            it); None (default): the API's own.
         stop: a string or a list of strings that end the reply (the API's ``stop_sequences``).
         model_kwargs: other fields sent with every request, as the Messages API names them, such as
             ``{"thinking": {"type": "enabled", "budget_tokens": 2048}}`` or ``{"tools": [server tools]}`` (a dict).
@@ -69,7 +73,8 @@ class ChatAnthropic(SDKChatModel):
     Raises:
         UserError: the ``anthropic`` package is missing, no key is set, an option is of the wrong kind or out of
             range, or misspelled (the message names the close match: ``anthropic_api_key`` is ``api_key``), or
-            ``seed`` was given (here, or per call at that call).
+            ``seed`` was given (here, or per call at that call); ``top_k`` given both as the keyword and in
+            ``model_kwargs`` with another value.
     """
 
     provider: ClassVar[str] = "anthropic"
@@ -81,6 +86,20 @@ class ChatAnthropic(SDKChatModel):
     extra: ClassVar[str] = "anthropic"
     untaken_options: ClassVar[str | None] = "anthropic"  # no seed: refused when the model is built (review 77)
     strict_mode: ClassVar[bool] = True  # sent as each tool's "strict" (strict tool use, lowering._anthropic_strict)
+
+    def __init__(self, model: str | None = None, *, top_k: int | None = None, **kwargs: Any) -> None:
+        if top_k is not None:  # (review 203 #4: refused, with "did you mean 'top_p'")
+            owner = type(self).__name__
+            if not isinstance(top_k, Integral) or isinstance(top_k, bool) or top_k < 0:
+                raise UserError(f"{owner}: top_k must be a whole number of 0 or more, not {top_k!r}; pass e.g. "
+                                "top_k=40.")
+            given = kwargs.get("model_kwargs")
+            if isinstance(given, Mapping) and given.get("top_k", top_k) != top_k:
+                raise UserError(f"{owner} got top_k={top_k!r} and model_kwargs={{'top_k': {given['top_k']!r}}}: give "
+                                "top_k once.")
+            if given is None or isinstance(given, Mapping):  # (anything else is refused as model_kwargs)
+                kwargs["model_kwargs"] = {**(given or {}), "top_k": int(top_k)}
+        super().__init__(model, **kwargs)
 
     def _thinking(self, options: dict[str, Any] | None = None) -> bool:
         """Whether extended thinking is on in ``options`` (default: the model's own;
