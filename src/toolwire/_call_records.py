@@ -361,7 +361,13 @@ def _given_invalid(call: dict[str, Any]) -> InvalidToolCall:
     dict and it had no ``error``, so LangChain could not load the message): its arguments (under ``args``, else
     another library's key, :data:`_ARGUMENT_KEYS`) as text, JSON for an object, and :data:`GIVEN_INVALID` as its
     ``error`` when it gives none. Its ``index`` is dropped: its place among the calls given is its place in the
-    reply. Never raises."""
+    reply. An OpenAI-format ``function`` (``{"name", "arguments"}``) gives the name and arguments the call itself does
+    not (review 203 #5). Never raises."""
+    function = call.get("function")
+    if isinstance(function, dict):
+        call = {**{k: v for k, v in call.items() if k != "function"},
+                "name": call.get("name") if call.get("name") is not None else function.get("name"),
+                "args": call.get("args") if call.get("args") is not None else function.get("arguments")}
     args, key = next(((call[key], key) for key in _ARGUMENT_KEYS if call.get(key) is not None), (None, "args"))
     bad = {k: v for k, v in call.items() if k not in (key, "args", "index")}
     bad["args"] = args
