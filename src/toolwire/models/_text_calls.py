@@ -144,21 +144,56 @@ def _think_blocks(text: str, start: int, plain: Collection[int] = ()) -> list[tu
     return spans
 
 
+def _marks_in(value: Any, placed: re.Pattern[str]) -> set[int]:
+    """The indices of the marks (``placed``) in ``value``'s strings (a call's name and arguments)."""
+    found = json.dumps(value, ensure_ascii=False, default=str) if not isinstance(value, str) else value
+    return {int(m.group(1)) for m in placed.finditer(found)}
+
+
+def _quoted_in(args: str, placed: re.Pattern[str]) -> set[int]:
+    """The indices of the marks (``placed``) inside the closed JSON value that an invalid call's arguments text
+    ``args`` starts (at its first ``{`` or ``[``: the object of an unknown tool's call, say), not those in a call
+    cut off before it closes, which the parser ran on over the text after it."""
+    begin = min((i for i in (args.find("{"), args.find("[")) if i >= 0), default=-1)
+    if begin < 0:
+        return set()
+    try:
+        stop = json.JSONDecoder().raw_decode(args, begin)[1]
+    except ValueError:
+        return set()
+    return _marks_in(args[begin:stop], placed)
+
+
 def _parse_without(text: str, start: int, spans: list[tuple[int, int]], mark: str, placed: re.Pattern[str],
-                   names: Collection[str] | Mapping[str, Any], dialect: str) -> tuple[Any, list[int]]:
+                   names: Collection[str] | Mapping[str, Any], dialect: str) -> tuple[Any, str, set[int], set[int]]:
     """Parse ``text`` from ``start`` in ``dialect`` with each span of ``spans`` (in order, after ``start``)
     written as a mark of its own (``placed``: the marks, ``mark`` + index + ``mark``).
 
     Returns:
-        ``(the ParsedReply, where the spans whose mark the parser took into a call start)``.
+        ``(the ParsedReply, the text parsed, the indices of the spans whose mark the parser took into a call read
+        whole (a valid call, or an invalid one whose own arguments close around the mark: quoted text), the
+        indices of those it took into an invalid call that runs on past its text (a call line cut off before
+        the span: review 209 #1))``.
     """
     pieces, pos = [], start
     for index, (begin, end) in enumerate(spans):
         pieces += [text[pos:begin], f"{mark}{index}{mark}"]
         pos = end
-    parsed = parse_tool_calls("".join([*pieces, text[pos:]]), names, dialect=dialect)
-    left = {int(m.group(1)) for m in placed.finditer(parsed.content)}
-    return parsed, [begin for index, (begin, _) in enumerate(spans) if index not in left]
+    joined = "".join([*pieces, text[pos:]])
+    parsed = parse_tool_calls(joined, names, dialect=dialect)
+    quoted: set[int] = set()
+    broken: set[int] = set()
+    for call in parsed.tool_calls:
+        quoted |= _marks_in(call, placed)
+    for call in parsed.invalid_tool_calls:
+        args = call.get("args")
+        if not isinstance(args, str):
+            quoted |= _marks_in(call, placed)
+        elif mark in args:
+            inside = _quoted_in(args, placed)
+            quoted |= inside
+            broken |= _marks_in(args, placed) - inside
+    return parsed, joined, quoted, broken - quoted
 
 
 def _parse_marked(text: str, start: int, names: Collection[str] | Mapping[str, Any],
@@ -166,11 +201,14 @@ def _parse_marked(text: str, start: int, names: Collection[str] | Mapping[str, A
     """Parse ``text`` from ``start`` (a marked call format's first line, outside reasoning) to its end in
     ``dialect``, without the ``<think>`` blocks after it (:func:`_think_blocks`): a call drafted in such a block
     after a real call is not read (review 202 #2). Each block is parsed as a mark of its own that the parser
-    leaves in the text, and put back in place. When the parser takes a block's mark into a call (a ``<think>``
-    quoted in an argument), the ``<think>`` tags alone are parsed as marks, and those it takes into calls are
-    text, not opening tags: the blocks the others open are left out of a last parse, and what it takes in is
-    put back where it stands. At most three parses, the calls from one, so their ids are unique and the time is
-    linear.
+    leaves in the text, and put back in place. When the parser takes a block's mark into a call, the
+    ``<think>`` tags alone are parsed as marks, and those it takes into a call read whole (a valid call, or an
+    invalid one whose own arguments close around the tag) are quoted text, not opening tags: the blocks the
+    others open are left out of a last parse, and what it takes in is put back where it stands. A tag the
+    parser folds into an invalid call that runs on past its text (a call line cut off before the block) still
+    opens a block (review 209 #1): that call's text ends at the block, and the block and what follows go back
+    to the text when the call ran on to the end. At most three parses, the calls from one, so their ids are
+    unique and the time is linear.
 
     Returns:
         ``(the text the parser left, calls, invalid calls)``.
@@ -183,12 +221,12 @@ def _parse_marked(text: str, start: int, names: Collection[str] | Mapping[str, A
         parsed = parse_tool_calls(text[start:], names, dialect=dialect)
         return parsed.content, parsed.tool_calls, parsed.invalid_tool_calls
     placed = re.compile(re.escape(mark) + r"(\d+)" + re.escape(mark))
-    parsed, taken = _parse_without(text, start, spans, mark, placed, names, dialect)
-    if taken:
+    parsed, joined, quoted, broken = _parse_without(text, start, spans, mark, placed, names, dialect)
+    if quoted or broken:
         tags = [m.span() for m in _THINK_TAG.finditer(text, start)]
-        quoted = frozenset(_parse_without(text, start, tags, mark, placed, names, dialect)[1])
-        spans = _think_blocks(text, start, quoted)
-        parsed, taken = _parse_without(text, start, spans, mark, placed, names, dialect)
+        inside = _parse_without(text, start, tags, mark, placed, names, dialect)[2]
+        spans = _think_blocks(text, start, frozenset(tags[index][0] for index in inside))
+        parsed, joined, quoted, broken = _parse_without(text, start, spans, mark, placed, names, dialect)
 
     def restore(value: Any) -> Any:
         if isinstance(value, str):
@@ -199,10 +237,20 @@ def _parse_marked(text: str, start: int, names: Collection[str] | Mapping[str, A
             return [restore(v) for v in value]
         return value
 
-    calls, invalid = parsed.tool_calls, parsed.invalid_tool_calls
-    if taken:  # (the last parse took in a block too: its text goes back where the parser put it)
+    content, calls, invalid = parsed.content, parsed.tool_calls, parsed.invalid_tool_calls
+    if broken:  # (a call cut off before a block ends there; when it ran on to the end, the rest is text again)
+        kept = []
+        for call in invalid:
+            args = call.get("args")
+            cut = placed.search(args) if isinstance(args, str) and mark in args else None
+            if cut is not None and int(cut.group(1)) in broken and joined.endswith(args):
+                call = {**call, "args": args[:cut.start()].rstrip()}
+                content = "\n".join(part for part in (content.rstrip(), args[cut.start():]) if part)
+            kept.append(call)
+        invalid = kept
+    if quoted or broken:  # (the last parse took in a block too: its text goes back where the parser put it)
         calls, invalid = restore(calls), restore(invalid)
-    return restore(parsed.content), calls, invalid
+    return restore(content), calls, invalid
 
 
 _UNMARKED = frozenset({"json", "py"})

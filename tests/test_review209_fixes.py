@@ -1,0 +1,89 @@
+"""Review 209: #1 a call drafted in a ``<think>`` block after a real marked call is not read also when a call line
+cut off before the block (or a line of another format) is read as an invalid call that runs on over the block: only
+a ``<think>`` quoted inside a call read whole counts as quoted text, in invoke and stream alike; #2 a Responses
+stream whose ``response.output_item.added`` was lost takes the call's name and ``call_id`` from
+``response.output_item.done`` (or ``response.completed``), as invoke reads them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from toolwire.chunks import merge_chunks
+from toolwire.messages import AIMessageChunk
+from toolwire.models._text_calls import TextCallStream, read_text_calls
+
+NAMES = ("delete_file", "web_search")
+DRAFT_PY = ('<think>Maybe also <|python_tag|>{"name": "delete_file", "parameters": {"path": "/home/me/report.docx"}}'
+            " - no.</think>")
+DRAFT_HERMES = ('<think>Maybe also <tool_call>{"name": "delete_file", "arguments": {"path": "/home/me/report.docx"}}'
+                "</tool_call> - no.</think>")
+PY = '<|python_tag|>{"name": "web_search", "parameters": {"q": "rain"}}'
+MI = '[TOOL_CALLS] [{"name": "web_search", "arguments": {"q": "rain"}}]'
+HERMES = '<tool_call>{"name": "web_search", "arguments": {"q": "rain"}}</tool_call>'
+RAIN = [("web_search", {"q": "rain"})]
+
+
+def _streamed(text: str, size: int) -> tuple[str, list[Any], list[Any]]:
+    """What TextCallStream makes of ``text`` fed in pieces of ``size`` characters: (content, calls, invalid)."""
+    reader = TextCallStream(NAMES)
+    chunks = [c for i in range(0, len(text), size) for c in reader.feed(AIMessageChunk(text[i:i + size]))]
+    message = merge_chunks([*chunks, *reader.finish()], as_chunk=False)
+    return message.text, message.tool_calls, message.invalid_tool_calls
+
+
+def _read(text: str) -> tuple[str, list[tuple[str, Any]], list[Any]]:
+    """read_text_calls' (content, [(name, args)], invalid), checked equal to the stream's at several chunk sizes."""
+    found = read_text_calls(text, NAMES)
+    assert found is not None
+    content, calls, invalid = found
+    for size in (1, 5, 17, len(text)):
+        s_content, s_calls, s_invalid = _streamed(text, size)
+        assert s_content == content
+        assert [(c["name"], c["args"]) for c in s_calls] == [(c["name"], c["args"]) for c in calls]
+        assert [(c["name"], c["args"]) for c in s_invalid] == [(c["name"], c["args"]) for c in invalid]
+    return content, [(c["name"], c["args"]) for c in calls], invalid
+
+
+@pytest.mark.parametrize("text", [
+    PY + '\n{"name": "web_search", "parameters": {"q": "sn\n' + DRAFT_PY,
+    PY + "\n" + MI + "\n" + DRAFT_PY,
+    PY + '\n{"name": "web_search", "parameters": {"q": "sn\n' + DRAFT_PY + "\nThat is all.",
+    HERMES + '\n<tool_call>{"name": "web_search", "arguments": {"q": "sn\n' + DRAFT_HERMES,
+    MI + '\n[TOOL_CALLS] [{"name": "web_search", "arguments": {"q": "sn\n' + DRAFT_PY,
+], ids=["python_tag-cut", "python_tag-then-mistral", "python_tag-cut-then-prose", "hermes-cut", "mistral-cut"])
+def test_a_call_drafted_after_a_call_cut_off_before_the_block_is_not_read(text: str) -> None:
+    content, calls, invalid = _read(text)
+    assert calls == RAIN
+    assert len(invalid) == 1
+    assert "delete_file" not in str(invalid[0]["args"])  # (the block ends the cut call's text ...)
+    assert "<think>Maybe also" in content  # (... and stays in the text where it stood)
+
+
+def test_a_think_quoted_in_an_unknown_tools_closed_call_stays_in_that_call() -> None:
+    text = PY + '\n{"name": "nope", "parameters": {"q": "x <think> y"}}\nDone.</think> bye'
+    content, calls, invalid = _read(text)
+    assert calls == RAIN
+    assert [c["name"] for c in invalid] == ["nope"]
+    assert "x <think> y" in invalid[0]["args"]
+    assert "Done.</think> bye" in content
+
+
+def test_a_think_quoted_in_a_valid_call_after_a_cut_one_still_stays_quoted() -> None:
+    text = PY + '\n{"name": "web_search", "parameters": {"q": "a <think> b"}}\n' + DRAFT_PY
+    content, calls, invalid = _read(text)
+    assert calls == [*RAIN, ("web_search", {"q": "a <think> b"})]
+    assert not invalid
+    assert "delete_file" in content
+
+
+def test_many_blocks_after_a_cut_call_are_read_in_linear_time() -> None:
+    text = PY + '\n{"name": "web_search", "parameters": {"q": "sn\n' + DRAFT_PY * 4000
+    began = time.perf_counter()
+    found = read_text_calls(text, NAMES)
+    assert found is not None
+    assert [(c["name"], c["args"]) for c in found[1]] == RAIN
+    assert time.perf_counter() - began < 5.0  # (linear: about a second on a loaded machine)
