@@ -12,22 +12,74 @@ tool's thread finishing): :func:`wait_through` is that wait. Only a new interrup
 * a second Ctrl-C out of a sync call's event loop (:func:`toolwire._concurrency._run_loop`) is one too: that loop is
   marked with :func:`interrupt_waits`, and the waits on it then end at once; so is one out of ``asyncio.run``'s loop,
   whose end cancels the waiting task once more after its main task's run ended.
+
+A call still running at the end of the wait is given up with :func:`give_up`, so that it ends cancelled, not with a
+``RuntimeError`` that ``asyncio.run`` would log at its end (review 203 #1).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import signal
 import sys
 import threading
+import types
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+log = logging.getLogger("toolwire.tools")
 _interrupted: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _waits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, weakref.WeakSet[asyncio.Future[None]]] = (
     weakref.WeakKeyDictionary())  # (the waits' markers held weakly: a marker holds its loop, which must go)
+_given_up: weakref.WeakSet[asyncio.Future[Any]] = weakref.WeakSet()
+
+
+def give_up(task: asyncio.Task[Any]) -> None:
+    """Give up on ``task``, a call's task still running after its run stopped (its tool ignores cancellation, or its
+    cleanup takes longer), so that it ends cancelled at its next step.
+
+    The coroutine the task's own one awaits (the tool's coroutine, or the call's run) is closed: ``GeneratorExit``
+    where it waits, its ``finally`` blocks run. The task is then cancelled, and its own coroutine, one that asks
+    :func:`given_up` (:func:`toolwire._tool_run.guarded`, the executor's answer of a call), turns the "cannot reuse
+    already awaited coroutine" of the closed one into a ``CancelledError``. (Closing the task's own coroutine,
+    :func:`toolwire._concurrency.abandon`, ended it with that ``RuntimeError``, which ``asyncio.run`` logs with its
+    traceback when the task is still pending at its end: review 203 #1, at a second Ctrl-C.) A task whose awaited
+    coroutine cannot be closed (it ignores ``GeneratorExit``; not a coroutine) is abandoned instead.
+
+    Args:
+        task: the task, pending.
+
+    Returns:
+        None. An exception the closing raises (what the tool's cleanup raised) is logged at debug level on
+        ``toolwire.tools``.
+    """
+    from toolwire._concurrency import abandon  # (that module imports this one)
+
+    inner = getattr(task.get_coro(), "cr_await", None)
+    if isinstance(inner, types.CoroutineType):
+        _given_up.add(task)
+        try:
+            inner.close()
+        except Exception as exc:  # the call is given up all the same; the cleanup's failure is only logged
+            log.debug("Closing the coroutine of the task %s given up raised %s: %s", task.get_name(),
+                      type(exc).__name__, exc)
+        if inner.cr_frame is None:  # closed
+            task.cancel()
+            return
+        _given_up.discard(task)
+    abandon(task)
+
+
+def given_up() -> bool:
+    """Whether the running task was given up by :func:`give_up` (a ``RuntimeError`` at its ``await`` is then the
+    closed coroutine's: the task is to end cancelled). False outside a task."""
+    try:
+        return asyncio.current_task() in _given_up
+    except RuntimeError:  # no running loop (a coroutine being closed by the garbage collector)
+        return False
 
 
 def interrupt_waits(loop: asyncio.AbstractEventLoop) -> None:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from toolwire._concurrency import abandon, start_thread, thread_pool
-from toolwire._grace import wait_through
+from toolwire._grace import given_up, wait_through
 from toolwire.errors import ToolExecutionError, ToolTimeoutError, UserError
 
 log = logging.getLogger("toolwire.tools")
@@ -364,7 +364,7 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
             as a sync tool's), the tool's own ``CancelledError`` or ``GeneratorExit``, or another
             ``BaseException`` subclass (:func:`escaped`).
         ToolExecutionError: the tool called ``sys.exit()``.
-        Exception: whatever the tool raises; ``CancelledError`` when the caller is cancelled.
+        Exception: whatever the tool raises; ``CancelledError`` when the caller is cancelled (or gave the call up).
         TaskInterrupt: the tool raised ``KeyboardInterrupt`` (see :class:`TaskInterrupt`).
     """
     running = current_task()
@@ -380,6 +380,8 @@ async def guarded(tool: Any, kwargs: dict[str, Any]) -> Any:
     except (StopIteration, StopAsyncIteration) as exc:
         raise escaped(exc) from exc
     except RuntimeError as exc:  # Python's "coroutine raised StopIteration" (PEP 479) said as a sync tool's is, its
+        if given_up():  # (the tool's coroutine closed by _grace.give_up: the task ends cancelled, review 203 #1)
+            raise asyncio.CancelledError from None
         stop = exc.__cause__  # message kept (review 83)
         if isinstance(stop, StopIteration) and str(exc) == "coroutine raised StopIteration":
             raise escaped(stop) from stop

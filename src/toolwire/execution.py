@@ -48,7 +48,7 @@ from typing import Any
 
 from toolwire import _grace, _tool_run
 from toolwire._call_records import _checked_invalid, in_reply_order
-from toolwire._concurrency import abandon, answers_sink, run_coroutine_sync
+from toolwire._concurrency import answers_sink, run_coroutine_sync
 from toolwire._error_state import claimed
 from toolwire._executor_input import prepared, refuse_conversation
 from toolwire._executor_input import reply as reply_message
@@ -352,7 +352,12 @@ class ToolExecutor:
             bad = []  # each invalid call is refused there, or after one that was
 
         async def answer(call: Any, kwargs: dict[str, Any] | None) -> ToolMessage:
-            return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
+            try:
+                return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
+            except RuntimeError:  # (its run closed by _grace.give_up in _stop: it ends cancelled, review 203 #1)
+                if _grace.given_up():
+                    raise asyncio.CancelledError from None
+                raise
 
         if checked:  # each call a task, one call too: a run cancelled while a tool ignores it must still end (_stop)
             tasks = [asyncio.ensure_future(answer(c, a)) for c, a in zip(checked, checked_args, strict=True)]
@@ -553,13 +558,13 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     given_up: list[asyncio.Future[Any]] = []
     for task, _ in stuck:
         tool_task = getattr(task, "_fut_waiter", None)  # the tool's own task, which an untimed async call awaits
-        abandon(task)  # type: ignore[arg-type]
+        _grace.give_up(task)  # type: ignore[arg-type]
         given_up.append(task)
         if isinstance(tool_task, asyncio.Task) and not tool_task.done():
-            abandon(tool_task)
+            _grace.give_up(tool_task)
             given_up.append(tool_task)
-    if given_up and not interrupted:  # the few passes of the loop that end them (else asyncio.run's end would log
-        await _grace.wait_through(given_up, _ABANDONED_END)  # their "cannot reuse already awaited coroutine")
+    if given_up and not interrupted:  # the few passes of the loop that end them (cancelled: asyncio.run's end, and a
+        await _grace.wait_through(given_up, _ABANDONED_END)  # new Ctrl-C's, then has nothing to log: review 203 #1)
     names = ", ".join(safe_text(call.get("name")) for _, call in stuck)
     if stuck and interrupted:
         log.warning("%d tool call(s) still running at a new interrupt, while the run was stopping, were given up, "
