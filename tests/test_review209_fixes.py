@@ -87,3 +87,90 @@ def test_many_blocks_after_a_cut_call_are_read_in_linear_time() -> None:
     assert found is not None
     assert [(c["name"], c["args"]) for c in found[1]] == RAIN
     assert time.perf_counter() - began < 5.0  # (linear: about a second on a loaded machine)
+
+
+# ------------------------------------------------------------------ 2. Responses stream without output_item.added
+
+
+FC = {"id": "fc_1", "type": "function_call", "status": "completed", "arguments": '{"city":"Paris"}',
+      "call_id": "call_1", "name": "get_weather"}
+FC2 = {"id": "fc_2", "type": "function_call", "status": "completed", "arguments": '{"city":"Oslo"}',
+       "call_id": "call_2", "name": "get_weather"}
+R0 = {"id": "resp_1", "object": "response", "status": "in_progress", "model": "gpt-5-mini", "output": []}
+FULL = {**R0, "status": "completed", "output": [FC]}
+CREATED = {"type": "response.created", "response": R0}
+
+
+def _delta(item: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    return {"type": "response.function_call_arguments.delta", "output_index": index, "item_id": item["id"],
+            "delta": item["arguments"]}
+
+
+def _args_done(item: dict[str, Any], index: int = 0, **extra: Any) -> dict[str, Any]:
+    return {"type": "response.function_call_arguments.done", "output_index": index, "item_id": item["id"],
+            "arguments": item["arguments"], **extra}
+
+
+def _item_done(item: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    return {"type": "response.output_item.done", "output_index": index, "item": item}
+
+
+def _folded(events: list[dict[str, Any]]) -> tuple[list[tuple[Any, Any, Any]], list[Any]]:
+    from toolwire.models.lowering.openai import ResponsesStreamState
+
+    state = ResponsesStreamState()
+    chunks = [c for c in (state.feed(e) for e in events) if c is not None] + [state.finish()]
+    message = merge_chunks(chunks, as_chunk=False)
+    return [(c["name"], c["args"], c["id"]) for c in message.tool_calls], message.invalid_tool_calls
+
+
+def _invoked(response: dict[str, Any]) -> tuple[list[tuple[Any, Any, Any]], list[Any]]:
+    from toolwire.models.lowering.openai import parse_responses_response
+
+    message = parse_responses_response(response)
+    return [(c["name"], c["args"], c["id"]) for c in message.tool_calls], message.invalid_tool_calls
+
+
+COMPLETED = {"type": "response.completed", "response": FULL}
+NO_ADDED = {
+    "deltas, arguments done, item done": [CREATED, _delta(FC), _args_done(FC), _item_done(FC), COMPLETED],
+    "arguments done, item done": [CREATED, _args_done(FC), _item_done(FC), COMPLETED],
+    "arguments done with the name, item done": [CREATED, _args_done(FC, name="get_weather"), _item_done(FC),
+                                                COMPLETED],
+    "arguments done, then only the completed output": [CREATED, _args_done(FC), COMPLETED],
+    "deltas, then only the completed output": [CREATED, _delta(FC), COMPLETED],
+}
+
+
+@pytest.mark.parametrize("case", list(NO_ADDED))
+def test_a_call_no_output_item_added_opened_takes_its_name_and_call_id_later(case: str) -> None:
+    assert _folded(NO_ADDED[case]) == _invoked(FULL) == ([("get_weather", {"city": "Paris"}, "call_1")], [])
+
+
+def test_two_parallel_calls_without_output_item_added_keep_their_ids_and_order() -> None:
+    both = {**FULL, "output": [FC, FC2]}
+    events = [CREATED, _args_done(FC), _args_done(FC2, 1), _item_done(FC), _item_done(FC2, 1),
+              {"type": "response.completed", "response": both}]
+    assert _folded(events) == _invoked(both)
+    assert [c[2] for c in _folded(events)[0]] == ["call_1", "call_2"]
+
+
+def test_a_call_whose_id_never_comes_still_runs_under_a_generated_one_at_the_end() -> None:
+    nameless = {k: v for k, v in FC.items() if k != "call_id"}
+    events = [CREATED, _args_done(FC, name="get_weather"), _item_done(nameless),
+              {"type": "response.completed", "response": {**FULL, "output": []}}]
+    calls, invalid = _folded(events)
+    assert [(name, args) for name, args, _ in calls] == [("get_weather", {"city": "Paris"})]
+    assert calls[0][2] and not invalid
+
+
+def test_a_call_opened_by_output_item_added_still_goes_out_at_once() -> None:
+    from toolwire.models.lowering.openai import ResponsesStreamState
+
+    state = ResponsesStreamState()
+    state.feed(CREATED)
+    added = state.feed({"type": "response.output_item.added", "output_index": 0,
+                        "item": {**FC, "status": "in_progress", "arguments": ""}})
+    assert added is not None and added.tool_call_chunks[0]["id"] == "call_1"
+    done = state.feed(_args_done(FC))
+    assert done is not None and done.tool_call_chunks[0]["args"] == FC["arguments"]

@@ -246,7 +246,10 @@ class ResponsesStreamState:
     """Folds Responses API stream events into AIMessageChunks (same contract as the Chat ``StreamState``).
 
     Function-call pieces are keyed by ``output_index``. A call's name and id are passed on when its
-    ``response.output_item.added`` comes, its arguments whole when it finishes: the finishing events'
+    ``response.output_item.added`` comes, its arguments whole when it finishes; a call no ``output_item.added``
+    opened (a gateway lost it) is passed on whole once the finishing events gave its name and ``call_id`` too
+    (``response.function_call_arguments.done`` carries no ``call_id``; ``response.output_item.done`` and the terminal
+    event's output do), else with what they gave when the reply ends (review 209 #2). The finishing events'
     ``arguments`` (``response.function_call_arguments.done``, ``response.output_item.done``, the terminal event's
     output) are the call's, as :func:`parse_responses_response` reads them, and its ``function_call_arguments.delta``
     text (else the arguments an ``output_item.added`` carried) only stands in when no finishing event gives them
@@ -291,6 +294,8 @@ class ResponsesStreamState:
         self.deltas: dict[Any, list[str]] = {}  # output index -> a call's argument deltas, held until it finishes
         self.given: dict[Any, str] = {}  # output index -> the arguments its output_item.added carried (held too)
         self.sent: dict[Any, str] = {}  # output index -> the call's argument text passed on (once it finished)
+        self.pending: dict[Any, dict[str, Any]] = {}  # output index -> a finished call no output_item.added opened,
+        # held while its name or call_id is unknown: {"text", "name", "call_id"}
 
     def _index(self, data: dict[str, Any], item_id: Any = None) -> Any:
         """The output index of an event (its ``output_index``, else that of its ``item_id``), kept for the id."""
@@ -340,14 +345,30 @@ class ResponsesStreamState:
         return AIMessageChunk(tool_call_chunks=[self.merger.add(index=index, id=item.get("call_id"),
                                                                 name=item.get("name"))], id=self.id)
 
-    def _finished(self, item: dict[str, Any], index: Any) -> list[Any]:
-        """The pieces that finish call ``index`` now that an event (``item``: the call, or ``{"arguments"}``) gives it
-        whole: its arguments, or what the deltas (else its ``output_item.added``) held when the event has none; the
-        call's name and id too when no ``output_item.added`` opened it."""
+    def _finished(self, item: dict[str, Any], index: Any, last: bool = False) -> list[Any]:
+        """The pieces that finish call ``index`` now that an event (``item``: the call, or ``{"arguments"[, "name"]}``)
+        gives it whole: its arguments, or what the deltas (else its ``output_item.added``) held when the event has
+        none; the call's name and id too when no ``output_item.added`` opened it. Such a call is held (none) until an
+        event gave both its name and ``call_id``, as :func:`parse_responses_response` reads them from the output
+        item, or ``last`` (the reply ended: it goes with what the events gave; review 209 #2)."""
+        pending = self.pending.pop(index, None)
+        if pending is not None:
+            name, call_id = pending["name"] or item.get("name"), pending["call_id"] or item.get("call_id")
+            if not last and (not name or not call_id):
+                self.pending[index] = {**pending, "name": name, "call_id": call_id}
+                return []
+            self.calls.add(index)
+            self.sent[index] = pending["text"] if isinstance(pending["text"], str) else ""
+            first = self.merger.add(index=index, id=call_id, name=name, args=pending["text"])
+            return [first, *self._finished({"arguments": item.get("arguments")}, index)]
         final, held = item.get("arguments"), "".join(self.deltas.pop(index, ()))
         given = self.given.pop(index, None)
         text = final if isinstance(final, str) and (final or not held) else held or given or final
         sent = self.sent.get(index)
+        if index not in self.calls and not last and (not item.get("name") or not item.get("call_id")):
+            self.pending[index] = {"text": text, "name": item.get("name") or None,
+                                   "call_id": item.get("call_id") or None}
+            return []
         if index not in self.calls:
             self.calls.add(index)
             self.sent[index] = text if isinstance(text, str) else ""
@@ -379,8 +400,8 @@ class ResponsesStreamState:
                 text.append(self._item_text(index, item))
                 if item.get("type") == "function_call":
                     pieces += self._finished(item, index)
-        for index in [*self.deltas, *(i for i in self.given if i not in self.deltas)]:  # calls no event finished
-            pieces += self._finished({}, index)
+        for index in dict.fromkeys([*self.deltas, *self.given, *self.pending]):  # calls no event finished (or named)
+            pieces += self._finished({}, index, last=True)
         self.usage = _usage(response.get("usage"))
         self.model = response.get("model") or self.model
         self.finish_reason = _finish(response)
