@@ -38,7 +38,7 @@ from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.grammar import call_grammar
 from toolwire.models.registry import DEFAULT_MODEL, toolwire_home
 
-__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "gguf_metadata", "load_model"]
+__all__ = ["LoadedModel", "ReplyState", "check_n_threads", "check_process", "gguf_metadata", "load_model"]
 
 _INSTALL = f"Local models need llama-cpp-python, {install_hint('local')}."
 
@@ -111,11 +111,13 @@ class LoadedModel:
         load_seconds: how long loading took (seconds).
         neutraliser: defuses the model's control tokens and its template's markup inside message text
             before rendering (:mod:`toolwire.models._special`: message text must never end a turn).
+        pid: the process that loaded it; a child of ``os.fork()`` cannot run it (:func:`check_process`).
     """
 
     def __init__(self, llm: Any, path: Path, load_seconds: float) -> None:
         self.llm = llm
         self.path = path
+        self.pid = os.getpid()
         self.turns = ModelTurns()
         self.metadata: dict[str, str] = dict(getattr(llm, "metadata", {}) or {})
         self.template = self.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
@@ -375,13 +377,31 @@ _MODELS: dict[tuple[str, int], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
 
 
+def check_process(loaded: LoadedModel) -> None:
+    """Refuse a model loaded in the process this one was forked from (gunicorn ``--preload``, a 'fork'
+    multiprocessing pool): llama.cpp's OpenMP threads do not survive ``os.fork()``, and the child's reply would
+    hang for ever (review 207 #3). A model without a recorded ``pid`` passes.
+
+    Raises:
+        UserError: ``loaded.pid`` is another process's id.
+    """
+    pid = getattr(loaded, "pid", None)
+    if pid is not None and pid != os.getpid():
+        raise UserError(f"The local model {Path(loaded.path).name} was loaded in the process this one was forked from "
+                        "(gunicorn --preload, a 'fork' multiprocessing pool), and llama.cpp cannot run it here: load "
+                        "the model in each worker, after the fork (gunicorn without --preload, or multiprocessing's "
+                        "'spawn' start method).")
+
+
 @atexit.register
 def _close_models() -> None:
-    """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later)."""
+    """Free the cached models before interpreter shutdown (llama-cpp-python's finalisers fail later); a child of
+    ``os.fork()`` leaves the models it inherited alone."""
     with _MODELS_LOCK:
         for loaded in _MODELS.values():
-            with contextlib.suppress(Exception):
-                loaded.llm.close()
+            if getattr(loaded, "pid", os.getpid()) == os.getpid():
+                with contextlib.suppress(Exception):
+                    loaded.llm.close()
         _MODELS.clear()
 
 
@@ -495,7 +515,8 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
     Raises:
         UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model, or ``n_ctx`` is
             more than it was trained on (without ``fit``), or llama.cpp cannot allocate that context, or ``n_threads``
-            is not a whole number from 1 to 512 (:func:`check_n_threads`).
+            is not a whole number from 1 to 512 (:func:`check_n_threads`), or the cached model was loaded in the
+            process this one was forked from (:func:`check_process`).
     """
     n_threads = check_n_threads(n_threads, warn=False)
     llama_cpp = _llama_cpp()
@@ -504,6 +525,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
     with _MODELS_LOCK:
         loaded = _MODELS.get(key)
         if loaded is not None:
+            check_process(loaded)
             trained = loaded.trained_context  # (a fitted default is not what an explicit n_ctx asked for)
             if not fit and trained is not None and n_ctx > trained:
                 raise _beyond_training(n_ctx, trained, resolved)
@@ -522,6 +544,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
             size = header  # (review 111: a default above it was refused)
             fitted = _MODELS.get((str(resolved), size))
             if fitted is not None:
+                check_process(fitted)
                 _MODELS[key] = fitted
                 return fitted
         llm = _llama(llama_cpp, resolved, size, threads, n_batch, verbose)

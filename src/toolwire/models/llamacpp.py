@@ -46,7 +46,7 @@ require_local(at_import=True)
 
 from toolwire.models._cancel import GenerationCancelled, cancel_on, stop_if_cancelled  # noqa: E402
 from toolwire.models._generation import Generation  # noqa: E402
-from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, load_model  # noqa: E402
+from toolwire.models._loaded import LoadedModel, _llama_cpp, check_n_threads, check_process, load_model  # noqa: E402
 from toolwire.models._options import check_draft_tokens, check_options, check_switch  # noqa: E402
 from toolwire.models._text_content import check_readable  # noqa: E402
 from toolwire.models._turns import Turn, take_turns  # noqa: E402
@@ -246,7 +246,8 @@ class ChatLlamaCpp(BaseChatModel):
             True); on first use a model
             file missing and no source reachable; a conversation that leaves no
             room for the reply in ``n_ctx``; a user or system message holding an image (or audio, video, file,
-            document), on the call and before it waits for the replies ahead of it.
+            document), on the call and before it waits for the replies ahead of it; a call in a child of ``os.fork()``
+            (gunicorn ``--preload``) of the process that loaded the model (load it in each worker, after the fork).
         MissingExtraError: (a UserError and an ImportError) llama-cpp-python, toolwire's ``[local]`` extra, is not
             installed: when the model is made (numpy: when this module is imported).
         ProviderError: llama.cpp failed while generating.
@@ -332,9 +333,12 @@ class ChatLlamaCpp(BaseChatModel):
 
         Raises:
             UserError: llama-cpp-python is missing, or :meth:`model_path` fails, or the file is not a loadable
-                GGUF model.
+                GGUF model, or the model was loaded in the process this one was forked from (gunicorn ``--preload``:
+                llama.cpp cannot run it in the child, :func:`~toolwire.models._loaded.check_process`).
         """
-        if self._loaded is None:
+        if self._loaded is not None:
+            check_process(self._loaded)  # (before any reply: it would hang in a fork child, review 207 #3)
+        else:
             _llama_cpp()
             path = self.model_path()
             self._loaded = load_model(path, n_ctx=self.n_ctx, n_threads=self.n_threads, verbose=self.verbose,

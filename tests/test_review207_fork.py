@@ -1,0 +1,141 @@
+"""Review 207: state made before ``os.fork()`` (gunicorn ``--preload``, a 'fork' multiprocessing pool) used in the
+child. #2: MCP tools from the sync ``load_tools()`` waited for ever in the child (their session thread stayed in the
+parent); now refused at once with what to do. #3: the embedded model loaded (and used) in the parent hung in the
+child (llama.cpp's OpenMP threads do not survive a fork); now refused at once. The MCP server is a small hand-written
+JSON-RPC process; the model is a fake (no model is loaded). Each child is forked with ``os.fork()`` and ends with
+``os._exit``; the parent waits a few seconds at most for its answer, then kills it."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import time
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+pytestmark = [pytest.mark.timeout(120),
+              pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork() is POSIX only")]
+
+_HUNG = "the child did not answer in time: it hung"
+
+
+def _in_child(work: Callable[[], str], wait: float = 8.0) -> str:
+    """Run ``work()`` in a child made by ``os.fork()`` and return what it returned (or the error it raised, as
+    ``"TypeName: message"``), or :data:`_HUNG` when the child did not answer within ``wait`` seconds (it is killed)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read)
+        try:
+            try:
+                answer = work()
+            except BaseException as exc:
+                answer = f"{type(exc).__name__}: {exc}"
+            os.write(write, answer.encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    chunks, deadline = [], time.monotonic() + wait
+    try:
+        while True:
+            ready, _, _ = select.select([read], [], [], max(deadline - time.monotonic(), 0.0))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                return _HUNG
+            chunk = os.read(read, 65536)
+            if not chunk:
+                return b"".join(chunks).decode()
+            chunks.append(chunk)
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+
+
+# -- 3: the embedded model loaded before a fork --------------------------------------------------------------------
+
+
+class _FakeLlama:
+    """What LoadedModel reads from a ``llama_cpp.Llama`` when it is made (no generation)."""
+
+    metadata: ClassVar[dict[str, str]] = {}
+    _model = types.SimpleNamespace(vocab=None)
+
+    def token_bos(self) -> int:
+        return -1
+
+    def token_eos(self) -> int:
+        return -1
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def fake_llama_cpp(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toolwire.models import _loaded, llamacpp
+
+    lib = types.SimpleNamespace(llama_token_to_piece=None, llama_vocab_is_eog=None,
+                                llama_vocab_get_add_bos=lambda vocab: 0)
+    monkeypatch.setattr(_loaded, "_llama_cpp", lambda: lib)
+    monkeypatch.setattr(llamacpp, "_llama_cpp", lambda: lib)
+    monkeypatch.setattr(_loaded, "_llama", lambda *args: _FakeLlama())
+    monkeypatch.setattr(_loaded, "_MODELS", {})
+
+
+def _error_in_child(work: Callable[[], Any]) -> str:
+    def run() -> str:
+        started = time.monotonic()
+        try:
+            work()
+        except Exception as exc:
+            return json.dumps({"error": f"{type(exc).__name__}: {exc}", "seconds": time.monotonic() - started})
+        return json.dumps({"error": None})
+
+    answer = _in_child(run)
+    assert answer != _HUNG
+    got = json.loads(answer)
+    assert got["error"] is not None and got["seconds"] < 3.0, got
+    return str(got["error"])
+
+
+def test_a_model_loaded_before_a_fork_is_refused_in_the_child_before_generating(fake_llama_cpp: None,
+                                                                                tmp_path: Path) -> None:
+    from toolwire.models._loaded import load_model
+    from toolwire.models.llamacpp import ChatLlamaCpp
+
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(b"not read: llama.cpp is a fake here")
+    model = ChatLlamaCpp(str(path))
+    loaded = model.load()
+    assert loaded.pid == os.getpid() and load_model(path, n_ctx=model.n_ctx) is loaded  # the parent's, cached
+
+    for work in (lambda: model.invoke("hi"), model.load, lambda: load_model(path, n_ctx=model.n_ctx),
+                 lambda: ChatLlamaCpp(str(path)).invoke("hi")):
+        error = _error_in_child(work)
+        assert error.startswith("UserError: The local model tiny.gguf was loaded in the process this one was forked"), \
+            error
+        assert "load the model in each worker, after the fork" in error
+    assert model.load() is loaded  # the parent still has its model
+
+
+def test_a_fork_child_leaves_the_parents_models_alone_at_exit(fake_llama_cpp: None, tmp_path: Path) -> None:
+    from toolwire.models import _loaded
+
+    path = tmp_path / "tiny.gguf"
+    path.write_bytes(b"fake")
+    loaded = _loaded.load_model(path, n_ctx=64)
+    closed: list[int] = []
+    loaded.llm.close = lambda: closed.append(os.getpid())  # type: ignore[method-assign]
+
+    def close_in_child() -> str:
+        _loaded._close_models()
+        return json.dumps(closed)
+
+    assert json.loads(_in_child(close_in_child)) == []
+    assert loaded is _loaded.load_model(path, n_ctx=64)
