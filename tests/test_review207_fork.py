@@ -11,6 +11,8 @@ import json
 import os
 import select
 import signal
+import sys
+import textwrap
 import time
 import types
 from collections.abc import Callable
@@ -55,6 +57,69 @@ def _in_child(work: Callable[[], str], wait: float = 8.0) -> str:
     finally:
         os.close(read)
         os.waitpid(pid, 0)
+
+
+# -- 2: MCP tools of load_tools() in a fork child ------------------------------------------------------------------
+
+SERVER = textwrap.dedent('''
+    import json, sys
+
+    OBJ = {"type": "object", "properties": {"tag": {"type": "string"}}}
+    for line in sys.stdin:
+        message = json.loads(line)
+        method, mid = message.get("method"), message.get("id")
+        if mid is None:
+            continue
+        if method == "initialize":
+            result = {"protocolVersion": message["params"].get("protocolVersion", "2025-06-18"),
+                      "capabilities": {"tools": {}}, "serverInfo": {"name": "echo", "version": "1"}}
+        elif method == "tools/list":
+            result = {"tools": [{"name": "echo", "description": "Echo the tag.", "inputSchema": OBJ}]}
+        elif method == "tools/call":
+            tag = (message["params"].get("arguments") or {}).get("tag", "")
+            result = {"content": [{"type": "text", "text": "echo " + tag}]}
+        else:
+            result = {}
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": mid, "result": result}) + "\\n")
+        sys.stdout.flush()
+''')
+
+
+@pytest.mark.parametrize("timeout", [None, 5.0])
+def test_mcp_tools_loaded_before_a_fork_are_refused_at_once_in_the_child(tmp_path: Path,
+                                                                         timeout: float | None) -> None:
+    pytest.importorskip("mcp")
+    from toolwire import AIMessage, ToolExecutor
+    from toolwire.errors import UserError
+    from toolwire.mcp import load_tools
+
+    path = tmp_path / "echo_server.py"
+    path.write_text(SERVER)
+    call = {"name": "echo", "args": {"tag": "x"}, "id": "c1", "type": "tool_call"}
+    with load_tools([sys.executable, str(path)], timeout=timeout, connect_timeout=30) as tools:
+        assert ToolExecutor(tools).execute(AIMessage("", tool_calls=[call]))[0].content == "echo x"
+
+        def call_in_child() -> str:
+            started = time.monotonic()
+            message = ToolExecutor(tools).execute(AIMessage("", tool_calls=[call]))[0]
+            try:
+                tools.client.refresh()
+                refreshed = "refreshed"
+            except UserError as exc:
+                refreshed = str(exc)
+            return json.dumps({"status": message.status, "content": message.content, "refresh": refreshed,
+                               "seconds": time.monotonic() - started})
+
+        answer = _in_child(call_in_child)
+        assert answer != _HUNG
+        got = json.loads(answer)
+        assert got["status"] == "error" and got["seconds"] < 3.0, got
+        for text in (got["content"], got["refresh"]):
+            assert "forked from" in text and "call load_tools(...) in each worker process, after the fork" in text
+            assert "may still be running" not in text and "did not finish" not in text
+        # the parent's session is untouched
+        assert ToolExecutor(tools).execute(AIMessage("", tool_calls=[call]))[0].content == "echo x"
+        assert tools.client.refresh()[0].name == "echo"
 
 
 # -- 3: the embedded model loaded before a fork --------------------------------------------------------------------

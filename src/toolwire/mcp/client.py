@@ -33,6 +33,7 @@ import concurrent.futures
 import contextlib
 import contextvars
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -159,6 +160,7 @@ class MCPClient(Sequence[Tool]):
         self._deadline = 0.0  # time.monotonic() by which an opening must be done
         self._statuses: list[int] = []  # the HTTP error statuses of the opening
         self._lost = False  # a call found the server gone (it stopped, the connection broke): see __repr__
+        self._pid = 0  # the process whose start() opened the session (a child of os.fork() has no session thread)
 
     # -- sequence of tools ------------------------------------------------------------------------
 
@@ -375,7 +377,7 @@ class MCPClient(Sequence[Tool]):
             context = contextvars.copy_context()
         thread = threading.Thread(target=context.run, args=(run,), name=f"toolwire-mcp {self.server.label}",
                                   daemon=True)
-        self._thread = thread
+        self._thread, self._pid = thread, os.getpid()
         thread.start()
         try:
             ready.result()
@@ -458,11 +460,13 @@ class MCPClient(Sequence[Tool]):
 
         Raises:
             UserError: the session is not open, or was opened with ``async with`` (await
-                ``list_tools(refresh=True)`` there); or the listing failed as :meth:`list_tools` says.
+                ``list_tools(refresh=True)`` there) or in the process this one was forked from (:meth:`_check_process`);
+                or the listing failed as :meth:`list_tools` says.
         """
         self._check_open()
         if self._thread is None or self._loop is None:
             raise UserError("refresh() is for sessions opened with start()/load_tools; await list_tools(refresh=True).")
+        self._check_process()
         return asyncio.run_coroutine_threadsafe(self._relist(), self._loop).result()
 
     def _build(self, listed: list[dict[str, Any]]) -> list[Tool]:
@@ -503,13 +507,23 @@ class MCPClient(Sequence[Tool]):
         if self._session is None:
             raise UserError(f"The MCP session of {self.server.label!r} is not open.")
 
+    def _check_process(self) -> None:
+        """Raise UserError in a child made by ``os.fork()`` of the process whose :meth:`start` opened the session: its
+        thread and event loop stayed there, so a call handed to them would wait forever (review 207 #2)."""
+        if self._pid != os.getpid():
+            raise UserError(f"The MCP session of {self.server.label!r} was opened in the process this one was forked "
+                            "from (gunicorn --preload, a 'fork' multiprocessing pool), and it cannot be used here: "
+                            "call load_tools(...) in each worker process, after the fork.")
+
     async def _on_session_loop(self, coro: Any) -> Any:
         loop = asyncio.get_running_loop()
         if loop is self._loop:
             return await coro
-        if self._thread is not None and self._loop is not None:
+        if self._thread is not None and self._loop is not None and self._pid == os.getpid():
             return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self._loop))
         coro.close()
+        if self._thread is not None:
+            self._check_process()
         raise UserError(
             f"The MCP session of {self.server.label!r} was opened with 'async with' on another event loop: "
             "call its tools on that loop (await agent.ainvoke / tool.ainvoke), or use "
