@@ -11,10 +11,10 @@ Two ways to hold a session:
 * async: ``async with connect(server) as client:`` opens the session on the running event loop and
   closes it on exit; ``client`` is a sequence of :class:`~toolwire.tools.Tool` (``Agent(model, client)``
   works) whose calls must be awaited on that loop (``agent.ainvoke``, ``tool.ainvoke``).
-* sync: ``load_tools(server)`` runs the session on a background event-loop thread and returns a
-  list of tools usable from any thread or loop (calls are marshalled with
-  ``asyncio.run_coroutine_threadsafe``); close it with ``tools.close()`` / ``with load_tools(...)``, or
-  it is closed at interpreter exit. :func:`aload_tools` does the same from async code.
+* sync: ``load_tools(server)`` runs the session on a background event-loop thread and returns a list of tools usable
+  from any thread or loop of that process (calls are marshalled with ``asyncio.run_coroutine_threadsafe``; a child of
+  ``os.fork()`` is refused: it loads its own); close it with ``tools.close()`` / ``with load_tools(...)``, or it is
+  closed at interpreter exit. :func:`aload_tools` does the same from async code.
 
 Each MCP tool keeps its name, description and input schema (validated with ``jsonschema`` before the
 call). A name that is not a valid toolwire name is renamed (each character it cannot hold becomes ``_``,
