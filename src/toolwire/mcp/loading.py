@@ -88,7 +88,9 @@ def load_tools(server: ServerLike, **options: Any) -> MCPToolList:
 
     The session runs on a background event-loop thread until ``tools.close()`` (or the end of a
     ``with load_tools(...) as tools:`` block, or interpreter exit). The tools work from any thread or
-    event loop: ``tool.invoke``, ``ToolExecutor.execute``, ``Agent.invoke`` and their async forms.
+    event loop of this process: ``tool.invoke``, ``ToolExecutor.execute``, ``Agent.invoke`` and their async forms
+    (a child made by ``os.fork()``, such as a gunicorn ``--preload`` worker, is refused: call ``load_tools`` in each
+    worker, after the fork).
 
     Args:
         server: ``"command args..."``, an ``http(s)://`` URL, a dict, :class:`StdioServer` or
