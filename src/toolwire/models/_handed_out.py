@@ -11,11 +11,15 @@ another tool while the forced one may still come, every call of a structured out
 of its own started afresh for each try, so a stream whose caller got only empty chunks is tried again (review 206 #1).
 A caller that hands out nothing before the reply is complete (a structured output's ``stream``) reads the stream
 whole instead (:func:`whole_streamer`), so a failure at any point is tried again.
+
+The SDK clients handed out to tries are counted here too (:class:`ClientsInUse`): ``close()`` leaves a sync client
+that a try still has a request on to that try, which closes it when its request ends (review 203 #2).
 """
 
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +28,7 @@ from toolwire.messages import AIMessageChunk
 if TYPE_CHECKING:
     from toolwire.models.base import BaseChatModel
 
-__all__ = ["Handed", "handed_out", "held", "whole_streamer"]
+__all__ = ["IN_USE", "ClientsInUse", "Handed", "close_sync", "handed_out", "held", "whole_streamer"]
 
 
 def handed_out(chunk: AIMessageChunk) -> bool:
@@ -83,3 +87,51 @@ def whole_streamer(model: BaseChatModel) -> BaseChatModel | None:
     whole = copy.copy(model)  # (shares the SDK clients, and the bound tools and options)
     whole.streaming = True
     return whole
+
+
+class ClientsInUse:
+    """Sync SDK clients that attempts have a request in flight on (review 203 #2): ``SDKChatModel.close()`` of one
+    of them leaves it open, and its last attempt closes it. Closing an HTTP client's sockets under a thread
+    blocked reading one could leave that thread waiting for the whole timeout (the socket's number, reused by a new
+    connection, is then polled in its place), so no socket is closed while a request is on it."""
+
+    def __init__(self) -> None:
+        # (re-entrant: a stream's try dropped unclosed gives its client back from a finalizer, which the garbage
+        # collector may run in a thread that holds the lock)
+        self.lock = threading.RLock()
+        self.clients: dict[int, list[Any]] = {}  # id(client) -> [client, attempts on it, close() left it to them]
+
+    def take(self, client: Any) -> None:
+        """Note one more attempt on ``client``."""
+        with self.lock:
+            self.clients.setdefault(id(client), [client, 0, False])[1] += 1
+
+    def give_back(self, client: Any) -> bool:
+        """Note the end of an attempt on ``client``; returns whether the caller is to close it now (it was the last
+        attempt, and close() left the client to it)."""
+        with self.lock:
+            entry = self.clients[id(client)]
+            entry[1] -= 1
+            if entry[1]:
+                return False
+            del self.clients[id(client)]
+            return bool(entry[2])
+
+    def close_later(self, client: Any) -> bool:
+        """Whether ``client`` (no longer the model's) is in use: its last attempt closes it. ``False``: close it."""
+        with self.lock:
+            entry = self.clients.get(id(client))
+            if entry is None:
+                return False
+            entry[2] = True
+            return True
+
+
+IN_USE = ClientsInUse()
+
+
+def close_sync(client: Any) -> None:
+    """Close a sync SDK client (one without ``close`` is left to be collected)."""
+    close = getattr(client, "close", None)
+    if callable(close):
+        close()

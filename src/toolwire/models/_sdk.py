@@ -33,7 +33,9 @@ from toolwire._secrets import redact_http_logs
 from toolwire._tool_run import bad_timeout
 from toolwire.errors import ProviderError, UserError
 from toolwire.messages import AIMessage, AIMessageChunk, merge_chunks
+from toolwire.models._handed_out import IN_USE as _IN_USE
 from toolwire.models._handed_out import Handed, held
+from toolwire.models._handed_out import close_sync as _close_sync
 from toolwire.models._keys import Secret, resolve_key
 from toolwire.models._loop_clients import Clients as _Clients
 from toolwire.models._one_call import _stream_filter as stream_filter
@@ -372,6 +374,24 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         loop when the loop shuts down (see :mod:`toolwire.models._loop_clients`)."""
         return self._clients.for_loop(asyncio.get_running_loop(), lambda: self._make_client(True))
 
+    def _taken(self, used: list[Any]) -> Any:
+        """The current sync SDK client, noted last in ``used`` and marked in use until :meth:`_given_back`: while
+        an attempt's request is on it, :meth:`close` leaves it open (review 203 #2)."""
+        clients = self._clients
+        with clients.lock:  # (taken under the lock close() swaps the client under: never one it has closed)
+            if clients.sync is None:
+                clients.sync = self._make_client(False)
+            client = clients.sync
+            _IN_USE.take(client)
+        used.append(client)
+        return client
+
+    @staticmethod
+    def _given_back(client: Any) -> None:
+        """The end of an attempt's request on ``client``: closed now if :meth:`close` left it to its last one."""
+        if _IN_USE.give_back(client):
+            _close_sync(client)
+
     def _used(self, used: list[Any], asynchronous: bool) -> Any:
         """The current SDK client (the sync one, or the running loop's async one), noted last in ``used``: the
         client an attempt of a call sends its request on."""
@@ -391,9 +411,10 @@ class SDKChatModel(BaseChatModel, SDKErrors):
 
     def _closed_aware(self, used: list[Any], asynchronous: bool) -> Callable[[BaseException], ProviderError | None]:
         """The call's translator: :meth:`_translate_any`, but a failure of an attempt whose client was closed under
-        it (``close()`` from another thread, ``aclose()`` from another task: a broken connection, or the HTTP
-        client's ``RuntimeError`` that it is closed) says so, and is retried on the new client (review 196 #2: it
-        was a raw ``RuntimeError``, or "Could not connect ... check that the server is running")."""
+        it (``aclose()`` from another task; :meth:`close` leaves a sync client to its requests, review 203 #2: a
+        broken connection, or the HTTP client's ``RuntimeError`` that it is closed) says so, and is retried on the
+        new client (review 196 #2: it was a raw ``RuntimeError``, or "Could not connect ... check that the server
+        is running")."""
 
         def translate(exc: BaseException) -> ProviderError | None:
             found = self._translate_any(exc)
@@ -411,13 +432,14 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         return translate
 
     def close(self) -> None:
-        """Close the sync SDK client's connections (a new client opens on the next call; a call in flight on them
-        is sent again on the new client, as a failed request is retried: ``max_retries``)."""
+        """Close the sync SDK client's connections (a new client opens on the next call). A request in flight on
+        them (another thread's call) keeps its connection until its reply is read, and the client is closed then:
+        its sockets are never closed under a thread still waiting on them, which could leave that thread waiting
+        for the whole request timeout (review 203 #2)."""
         with self._clients.lock:
             client, self._clients.sync = self._clients.sync, None
-        close = getattr(client, "close", None)
-        if callable(close):
-            close()
+        if client is not None and not _IN_USE.close_later(client):
+            _close_sync(client)
 
     async def aclose(self) -> None:
         """Close the async SDK client of the running event loop now (``asyncio.run`` closes it anyway when the
@@ -444,7 +466,11 @@ class SDKChatModel(BaseChatModel, SDKErrors):
         used: list[Any] = []
 
         def attempt() -> AIMessage:  # each try on the model's current client (a new one after close(): review 196)
-            return self._read(self._endpoint(self._used(used, False), False)(**kwargs), request)
+            client = self._taken(used)
+            try:
+                return self._read(self._endpoint(client, False)(**kwargs), request)
+            finally:
+                self._given_back(client)
 
         return with_retries(attempt, self.retry_policy, self._closed_aware(used, False))
 
@@ -478,24 +504,28 @@ class SDKChatModel(BaseChatModel, SDKErrors):
 
         def attempt() -> Iterator[AIMessageChunk]:  # one try: a new stream (on the current client), a new state
             judge.new_try()
-            stream = self._endpoint(self._used(used, False), True)(**kwargs)
+            client = self._taken(used)
             try:
-                hold_json_body(stream)  # (a JSON body where a stream was asked for: kept to read its error)
-                state = self._stream_state(request)
-                reader = self._chunk_reader(request)
-                events = 0
-                for event in stream:
-                    events += 1
-                    chunk = self._fed(state.feed, event)
-                    if chunk is not None:
-                        yield from _read(reader, chunk)
-                if not events:
-                    self._check_empty_stream(stream)
-                yield from _read(reader, self._fed(state.finish))  # type: ignore[arg-type]
-                if reader is not None:
-                    yield from reader.finish()
+                stream = self._endpoint(client, True)(**kwargs)
+                try:
+                    hold_json_body(stream)  # (a JSON body where a stream was asked for: kept to read its error)
+                    state = self._stream_state(request)
+                    reader = self._chunk_reader(request)
+                    events = 0
+                    for event in stream:
+                        events += 1
+                        chunk = self._fed(state.feed, event)
+                        if chunk is not None:
+                            yield from _read(reader, chunk)
+                    if not events:
+                        self._check_empty_stream(stream)
+                    yield from _read(reader, self._fed(state.finish))  # type: ignore[arg-type]
+                    if reader is not None:
+                        yield from reader.finish()
+                finally:
+                    close_stream(stream)
             finally:
-                close_stream(stream)
+                self._given_back(client)
 
         chunks = retry_stream(attempt, self.retry_policy, self._closed_aware(used, False), held if whole else judge)
         for chunk in chunks:
@@ -559,3 +589,4 @@ class SDKChatModel(BaseChatModel, SDKErrors):
 def _read(reader: Any, chunk: AIMessageChunk) -> Iterator[AIMessageChunk] | tuple[AIMessageChunk, ...]:
     """``chunk`` through a try's :meth:`SDKChatModel._chunk_reader` (none: as it is)."""
     return reader.feed(chunk) if reader is not None else (chunk,)
+
