@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
 import weakref
 from collections.abc import AsyncGenerator, Callable
@@ -110,9 +111,18 @@ class _LoopClient:
 
 class Clients:
     """SDK clients shared by a model and its ``bind_tools`` copies: one sync client (:attr:`sync`), and one async
-    client per event loop (:meth:`for_loop`), closed on that loop when it shuts down."""
+    client per event loop (:meth:`for_loop`), closed on that loop when it shuts down.
+
+    A child process made by ``os.fork()`` (gunicorn ``--preload``, a 'fork' multiprocessing pool) starts with none:
+    the parent's clients hold its connections, which parent and children reading at once mix up (workers got one
+    another's replies: review 207 #1). They are dropped there unclosed (their sockets are the parent's), with a new
+    lock (one another thread held at the fork would never be released in the child)."""
 
     def __init__(self) -> None:
+        self._reset()
+        _ALL.add(self)
+
+    def _reset(self) -> None:
         self.lock = threading.Lock()
         self.sync: Any = None
         # event loop -> its async client (the loop only weakly: a loop that is collected takes its entry along)
@@ -147,3 +157,16 @@ class Clients:
         with self.lock:
             entry = self.async_by_loop.pop(loop, None)
         return entry.take() if entry is not None else None
+
+
+_ALL: weakref.WeakSet[Clients] = weakref.WeakSet()
+"""Every :class:`Clients` of this process, so a fork child starts each with none (see :class:`Clients`)."""
+
+
+def _after_fork() -> None:
+    for clients in list(_ALL):
+        clients._reset()
+
+
+if hasattr(os, "register_at_fork"):  # (POSIX)
+    os.register_at_fork(after_in_child=_after_fork)
