@@ -47,6 +47,7 @@ import os
 import queue
 import signal
 import threading
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
@@ -413,11 +414,12 @@ def run_coroutine_sync(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any],
-                 name: str = "") -> concurrent.futures.Future[T]:
+                 name: str = "", timeout: float | None = None) -> concurrent.futures.Future[T]:
     """Run ``func(kwargs)`` on a new daemon thread and return a future of its result.
 
     Used for calls with a timeout: a call abandoned at its timeout keeps only its own thread busy. ``name``, the
-    tool's, goes in the thread's name, so :func:`still_running` can say which calls an exiting program cuts off.
+    tool's, goes in the thread's name, so :func:`still_running` can say which calls an exiting program cuts off, and
+    ``timeout`` (seconds) on the thread, so :func:`late_calls` can say which of them run past it.
     """
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
     depth = _depth()
@@ -431,7 +433,9 @@ def start_thread(func: Callable[[dict[str, Any]], T], kwargs: dict[str, Any],
         except BaseException as exc:  # handed to the waiting caller, who decides
             future.set_exception(exc)
 
-    threading.Thread(target=run, name=f"{_TIMED}{name}", daemon=True).start()
+    thread = threading.Thread(target=run, name=f"{_TIMED}{name}", daemon=True)
+    thread.toolwire_deadline = None if timeout is None else time.monotonic() + timeout  # type: ignore[attr-defined]
+    thread.start()
     return future
 
 
@@ -439,10 +443,11 @@ _TIMED = "toolwire-timed:"
 """The start of the name of a thread :func:`start_thread` runs a call on; the tool's name follows."""
 
 
-def still_running(*, timed: bool = True, untimed: bool = True) -> list[str]:
+def still_running(*, timed: bool = True, untimed: bool = True, late: bool = True) -> list[str]:
     """The names of the tools whose calls still run on a thread, one per call, in no set order: with ``timed``, the
     calls with a timeout, each on a thread of its own (:func:`start_thread`; abandoned at the timeout or not); with
-    ``untimed``, the sync calls with no timeout, on the :func:`thread_pool` threads (review 199 #5: a call cut off by
+    ``untimed``, the sync calls with no timeout, on the :func:`thread_pool` threads (without ``late``, not the calls
+    past their timeout, :func:`late_calls`) (review 199 #5: a call cut off by
     Ctrl-C was not named), told by the tool call current in the context their work runs in
     (:func:`~toolwire._tool_run.current_tool_call`). Python stops these daemon threads part-way when the interpreter
     exits, so a program about to end can say which calls it cuts off (``toolwire ask``/``chat``).
@@ -450,12 +455,29 @@ def still_running(*, timed: bool = True, untimed: bool = True) -> list[str]:
     Returns:
         The tools' names (a call whose name is not text counts as ``"?"``). Raises nothing.
     """
+    now = time.monotonic()
     names = [thread.name[len(_TIMED):] for thread in threading.enumerate()
-             if timed and thread.name.startswith(_TIMED) and thread.is_alive()]
+             if timed and thread.name.startswith(_TIMED) and thread.is_alive() and (late or not _past(thread, now))]
     if untimed:
         for pool in list(_pools):
             names += [name for work in pool.busy.copy().values() if (name := _call_name(work)) is not None]
     return names
+
+
+def late_calls() -> list[str]:
+    """The names of the tools whose calls still run on a thread of their own past their timeout (one per call, in no
+    set order; :func:`start_thread` given its ``timeout``): of :func:`still_running`'s, those an exiting program cuts
+    off after the model was told they timed out, rather than calls a Ctrl-C stopped in time (review 208 #3). Raises
+    nothing."""
+    now = time.monotonic()
+    return [thread.name[len(_TIMED):] for thread in threading.enumerate()
+            if thread.name.startswith(_TIMED) and thread.is_alive() and _past(thread, now)]
+
+
+def _past(thread: threading.Thread, now: float) -> bool:
+    """Whether ``thread`` (:func:`start_thread`'s) runs a call past its timeout at ``now`` (:func:`time.monotonic`)."""
+    deadline = getattr(thread, "toolwire_deadline", None)
+    return deadline is not None and now > deadline
 
 
 def _call_name(work: Callable[..., Any]) -> str | None:
@@ -485,7 +507,7 @@ def run_sync_with_timeout(func: Callable[[dict[str, Any]], T], kwargs: dict[str,
     Raises:
         ToolTimeoutError: the call did not finish in time (its thread is abandoned, not killed).
     """
-    future = start_thread(func, kwargs, name)
+    future = start_thread(func, kwargs, name, timeout)
     try:
         return future.result(min(timeout, threading.TIMEOUT_MAX))
     except concurrent.futures.TimeoutError:

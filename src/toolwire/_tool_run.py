@@ -463,7 +463,7 @@ async def run_timed(tool: Any, kwargs: dict[str, Any], timeout: float, *, settle
         task = loop.create_task(guarded(tool, kwargs))
     else:  # a thread of its own: one abandoned at its timeout cannot starve the shared pool
         call = finished_at(functools.partial(tool._call, stop=stop), loop.time)
-        thread = start_thread(_in_context(call), kwargs, tool.name)
+        thread = start_thread(_in_context(call), kwargs, tool.name, timeout)
         task = asyncio.wrap_future(thread)
     state = "gone"  # the caller was cancelled, or the tool raised
     try:

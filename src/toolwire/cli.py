@@ -426,9 +426,9 @@ def _note_cut_off() -> None:
     """Say which tool calls still run as the command ends, past their timeout (review 104: an email tool cut off
     half-way, silently, after the model was told it may still take effect) or with none, a sync call Ctrl-C stopped
     the run during (review 199 #5): Python stops their threads at exit."""
-    from toolwire._concurrency import still_running
+    from toolwire._concurrency import late_calls, still_running
 
-    for names, why in ((still_running(untimed=False), " past its timeout"), (still_running(timed=False), "")):
+    for names, why in ((late_calls(), " past its timeout"), (still_running(late=False), "")):  # (r. 208 #3)
         if names := list(dict.fromkeys(names)):
             shown = ", ".join(map(repr, names))
             err.print(f"[yellow]warning:[/yellow] the call of {escape(terminal_text(shown))} still running{why} is "
