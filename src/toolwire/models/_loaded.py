@@ -377,6 +377,11 @@ _MODELS: dict[tuple[str, int], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
 
 
+def _forked(loaded: LoadedModel) -> bool:
+    """Whether ``loaded`` was loaded by another process (this one's parent, before ``os.fork()``)."""
+    return getattr(loaded, "pid", None) not in (None, os.getpid())
+
+
 def check_process(loaded: LoadedModel) -> None:
     """Refuse a model loaded in the process this one was forked from (gunicorn ``--preload``, a 'fork'
     multiprocessing pool): llama.cpp's OpenMP threads do not survive ``os.fork()``, and the child's reply would
@@ -515,8 +520,8 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
     Raises:
         UserError: llama-cpp-python is missing, or the file is missing or not a loadable GGUF model, or ``n_ctx`` is
             more than it was trained on (without ``fit``), or llama.cpp cannot allocate that context, or ``n_threads``
-            is not a whole number from 1 to 512 (:func:`check_n_threads`), or the cached model was loaded in the
-            process this one was forked from (:func:`check_process`).
+            is not a whole number from 1 to 512 (:func:`check_n_threads`). A model cached by the process this one was
+            forked from is not handed out: this process loads its own.
     """
     n_threads = check_n_threads(n_threads, warn=False)
     llama_cpp = _llama_cpp()
@@ -524,8 +529,9 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
     key = (str(resolved), n_ctx)
     with _MODELS_LOCK:
         loaded = _MODELS.get(key)
+        if loaded is not None and _forked(loaded):  # (the parent's: a model made in the child loads its own: r. 210 #1)
+            loaded = None
         if loaded is not None:
-            check_process(loaded)
             trained = loaded.trained_context  # (a fitted default is not what an explicit n_ctx asked for)
             if not fit and trained is not None and n_ctx > trained:
                 raise _beyond_training(n_ctx, trained, resolved)
@@ -543,8 +549,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
                 raise _beyond_training(n_ctx, header, resolved)
             size = header  # (review 111: a default above it was refused)
             fitted = _MODELS.get((str(resolved), size))
-            if fitted is not None:
-                check_process(fitted)
+            if fitted is not None and not _forked(fitted):
                 _MODELS[key] = fitted
                 return fitted
         llm = _llama(llama_cpp, resolved, size, threads, n_batch, verbose)
