@@ -27,26 +27,30 @@ def _user_info(endpoint: str) -> str:
     """What ``endpoint`` holds between its scheme's ``://`` (or its start) and its last ``@``; empty when no ``@``,
     and when that ``@`` is in the path: the text before the first ``/`` holds no ``@`` and no ``:`` but before a
     port's digits (an IPv6 host in brackets aside; ``http://host/repository/@hf``, ``http://host:8080/@hf``: review
-    204 #3), the rule :mod:`toolwire._secrets` masks URLs by."""
+    204 #3), the rule :mod:`toolwire._secrets` masks URLs by; and up to the last ``@`` before the first ``/`` when
+    that part holds one (a login, then a path with ``@``: review 210 #3)."""
     head, sep, _ = endpoint.rpartition("@")
     if not sep:
         return ""
     scheme = _SCHEME.match(head)
     info = head[scheme.end():] if scheme else head
     authority = re.split(r"[/?#]", info, maxsplit=1)[0]
-    if len(authority) < len(info) and "@" not in authority and _HOST_PORT.fullmatch(authority):
+    if "@" in authority:  # (RFC 3986: the user info ends at the authority's last "@")
+        return authority.rpartition("@")[0]
+    if len(authority) < len(info) and _HOST_PORT.fullmatch(authority):
         return ""
     return info
 
 
 def shown_endpoint(endpoint: str) -> str:
-    """``endpoint`` as a message shows it: everything between the scheme and the last ``@`` masked
+    """``endpoint`` as a message shows it: its user info (:func:`_user_info`) masked
     (``http://user:pa/ss@mirror`` gives ``http://****@mirror``; ``user:pw@host`` gives ``****@host``), and the
     values of query parameters that name a secret (:func:`~toolwire._secrets.redact_url`)."""
     info = _user_info(endpoint)
     if info:
-        head = endpoint.rpartition("@")[0]
-        endpoint = head[:len(head) - len(info)] + "****@" + endpoint.rpartition("@")[2]
+        scheme = _SCHEME.match(endpoint)
+        start = scheme.end() if scheme else 0  # (the user info follows the scheme: up to its own "@")
+        endpoint = endpoint[:start] + "****@" + endpoint[start + len(info) + 1:]
     return redact_url(endpoint)
 
 
