@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from test_review202_think import _streamed  # (the same reader, the same NAMES)
 from toolwire.chunks import merge_chunks
-from toolwire.messages import AIMessageChunk
-from toolwire.models._text_calls import TextCallStream, read_text_calls
+from toolwire.models._text_calls import read_text_calls
 
 NAMES = ("delete_file", "web_search")
 DRAFT_PY = ('<think>Maybe also <|python_tag|>{"name": "delete_file", "parameters": {"path": "/home/me/report.docx"}}'
@@ -25,14 +25,6 @@ PY = '<|python_tag|>{"name": "web_search", "parameters": {"q": "rain"}}'
 MI = '[TOOL_CALLS] [{"name": "web_search", "arguments": {"q": "rain"}}]'
 HERMES = '<tool_call>{"name": "web_search", "arguments": {"q": "rain"}}</tool_call>'
 RAIN = [("web_search", {"q": "rain"})]
-
-
-def _streamed(text: str, size: int) -> tuple[str, list[Any], list[Any]]:
-    """What TextCallStream makes of ``text`` fed in pieces of ``size`` characters: (content, calls, invalid)."""
-    reader = TextCallStream(NAMES)
-    chunks = [c for i in range(0, len(text), size) for c in reader.feed(AIMessageChunk(text[i:i + size]))]
-    message = merge_chunks([*chunks, *reader.finish()], as_chunk=False)
-    return message.text, message.tool_calls, message.invalid_tool_calls
 
 
 def _read(text: str) -> tuple[str, list[tuple[str, Any]], list[Any]]:
