@@ -11,26 +11,11 @@ from typing import Any
 import pytest
 
 from _bfcl_data import FUNCTION, add_one_data
-from toolwire import AIMessage
+from test_review85_eval import _replies, _ServerModel  # (the same scripted server model)
 from toolwire.errors import UserError
 from toolwire.evals.bfcl import load_category
 from toolwire.evals.bfcl_runner import model_settings, run_bfcl
 from toolwire.testing import ScriptedChatModel
-
-
-def _replies(count: int) -> list[AIMessage]:
-    return [AIMessage("", tool_calls=[{"name": "add_one", "args": {"x": n}, "id": f"c{n}", "type": "tool_call"}])
-            for n in range(count)]
-
-
-class _ServerModel(ScriptedChatModel):
-    """A scripted model that says which server it talks to, as a ChatOpenAI with base_url does."""
-
-    def __init__(self, replies: list[Any], base_url: str) -> None:
-        super().__init__(replies, cycle=True)
-        self.base_url = base_url
-        self.name = "fake"
-
 
 # --- #4: the same server with and without a trailing slash -------------------------------------------------------
 
