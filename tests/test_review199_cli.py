@@ -41,7 +41,7 @@ def test_the_most_threads_is_taken() -> None:
 
 @pytest.mark.parametrize("value", [513, 1_000_000, 10**20])
 def test_check_n_threads_refuses_what_llama_cpp_cannot_run(value: int) -> None:
-    with pytest.raises(UserError, match=r"more CPU threads than llama\.cpp can run a model on") as info:
+    with pytest.raises(UserError, match=r"more CPU threads than toolwire lets llama\.cpp use") as info:
         check_n_threads(value)
     assert "\n" not in str(info.value)
 
@@ -50,7 +50,7 @@ def test_chat_llama_cpp_refuses_too_many_threads_before_loading() -> None:
     pytest.importorskip("llama_cpp")
     from toolwire.models.llamacpp import ChatLlamaCpp
 
-    with pytest.raises(UserError, match=r"n_threads=1000000 is more CPU threads than llama.cpp"):
+    with pytest.raises(UserError, match=r"n_threads=1000000 is more CPU threads than toolwire lets llama\.cpp use"):
         ChatLlamaCpp("qwen2.5-coder-0.5b", n_threads=1_000_000)
 
 

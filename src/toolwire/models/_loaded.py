@@ -32,7 +32,7 @@ from toolwire.models._cancel import stop_if_cancelled
 from toolwire.models._decoding import GrammarSampler
 from toolwire.models._prompt_cache import PromptCache
 from toolwire.models._special import Neutraliser, control_strings, template_markup
-from toolwire.models._threads import check_n_threads
+from toolwire.models._threads import check_n_threads, default_n_threads
 from toolwire.models._turns import ModelTurns
 from toolwire.models.dialects import CHATML_TEMPLATE, ChatTemplate, Rendered
 from toolwire.models.grammar import call_grammar
@@ -509,8 +509,8 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
         n_ctx: context size in tokens; more than the model's trained context (:func:`trained_context`, read from the
             GGUF header before llama.cpp allocates anything) is refused, or with ``fit`` (a default, not the caller's
             choice) lowered to it (the model's :attr:`LoadedModel.n_ctx` says which it got).
-        n_threads: CPU threads, 1 to 512 (default: all cores, ``os.cpu_count()``). Used only when the model is first
-            loaded.
+        n_threads: CPU threads, 1 to 512 (default: all cores, ``os.cpu_count()``, up to 512:
+            :func:`~toolwire.models._threads.default_n_threads`). Used only when the model is first loaded.
         n_batch: prompt tokens processed per batch.
         verbose: let llama.cpp print its logs.
 
@@ -540,7 +540,7 @@ def load_model(path: str | os.PathLike[str], *, n_ctx: int = 8192, n_threads: in
             from toolwire.models.registry import model_file
 
             model_file(resolved)  # raises: a folder, or nothing there
-        threads = n_threads or os.cpu_count() or 1
+        threads = n_threads or default_n_threads()  # (all cores, held to 512 like a given value: review 208 #2)
         start = time.perf_counter()
         size = n_ctx
         header = trained_context(gguf_metadata(resolved) or {})  # before llama.cpp allocates a KV cache of n_ctx
