@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from toolwire.cli_tools import load_tools
 from toolwire.errors import UserError
 from toolwire.models import _loaded
 from toolwire.models._threads import MOST_THREADS, check_n_threads, default_n_threads
@@ -66,3 +69,78 @@ def test_on_a_host_of_fewer_cores_the_advice_is_the_cores(monkeypatch: pytest.Mo
     with pytest.raises(UserError, match=r"^n_threads=513 is more CPU threads than toolwire lets llama\.cpp use \(512 "
                                         r"at most, ggml's own bound\): pass n_threads=2 \(the cores here\) or fewer"):
         check_n_threads(513)
+
+
+# -- #6: a module of a namespace package whose relative import fails -------------------------------------------------
+
+
+@pytest.fixture
+def namespace(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A package name no other test uses; forgotten by ``sys.modules`` (and the folders by ``sys.path``) after."""
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    name = f"nsp208_{uuid.uuid4().hex[:8]}"
+    yield name
+    for key in list(sys.modules):
+        if key.partition(".")[0] == name or key.startswith("toolwire_user_tools_"):
+            sys.modules.pop(key, None)
+
+
+def _namespace_package(root: Path, name: str) -> None:
+    (root / name).mkdir(parents=True)
+    (root / name / "util.py").write_text(f"WHO = '{name}.util'\n", encoding="utf-8")
+    (root / name / "tools.py").write_text(
+        "from . import util\nfrom toolwire import tool\n\n\n@tool\ndef nst(x: int) -> str:\n    \"\"\"Who.\"\"\"\n"
+        "    return util.WHO\n", encoding="utf-8")
+
+
+def test_a_namespace_package_file_is_told_to_pass_the_module_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  namespace: str) -> None:
+    _namespace_package(tmp_path, namespace)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError) as caught:
+        load_tools(f"{namespace}/tools.py")
+    text = str(caught.value)
+    assert f"{namespace}/tools.py is a module of a package, which loads by its module name: pass --tools " \
+           f"{namespace}.tools, then try again." in text and "fix the code there" not in text
+    assert "\n" not in text
+    tools = load_tools(f"{namespace}.tools")  # (what the advice says: it loads)
+    assert [t.name for t in tools] == ["nst"] and tools[0].func(1) == f"{namespace}.util"
+
+
+def test_a_namespace_package_two_levels_down_is_named_from_the_current_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, namespace: str) -> None:
+    _namespace_package(tmp_path / namespace, "inner")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError, match=rf"pass --tools {namespace}\.inner\.tools, then try again\.$"):
+        load_tools(f"{namespace}/inner/tools.py")
+
+
+def test_no_module_name_is_advised_when_it_does_not_import_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    namespace: str) -> None:
+    """The folder that holds the namespace package is neither the current one nor on the import path (nor under a
+    folder that is): ``--tools nsp.tools`` would fail."""
+    _namespace_package(tmp_path / "elsewhere", namespace)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    with pytest.raises(UserError) as caught:
+        load_tools(f"../elsewhere/{namespace}/tools.py")
+    assert "fix the code there" in str(caught.value) and "pass --tools" not in str(caught.value)
+
+
+def test_a_namespace_package_under_a_plain_folder_is_named_from_the_current_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, namespace: str) -> None:
+    """``elsewhere/nsp/tools.py``: ``elsewhere`` is a namespace package too, so ``elsewhere.nsp.tools`` loads it."""
+    _namespace_package(tmp_path / "elsewhere", namespace)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError, match=rf"pass --tools elsewhere\.{namespace}\.tools, then try again\.$"):
+        load_tools(f"elsewhere/{namespace}/tools.py")
+
+
+def test_no_module_name_is_advised_when_another_package_has_that_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      namespace: str) -> None:
+    """``json/tools.py`` here: ``import json.tools`` looks in the standard library's json, not in this folder."""
+    _namespace_package(tmp_path, "json")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(UserError) as caught:
+        load_tools("json/tools.py")
+    assert "fix the code there" in str(caught.value) and "pass --tools" not in str(caught.value)

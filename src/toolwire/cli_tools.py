@@ -53,7 +53,8 @@ def load_tools(spec: str, *, server_tools: bool = False) -> list[Any]:
         UserError: the file or module cannot be imported (its import raised any exception, ``BaseException`` s such
             as asyncio's ``CancelledError`` too, but ``KeyboardInterrupt``, which is raised as it is; a file of a
             package whose relative import fails is told to be passed by its module name, ``--tools shop.tools``:
-            review 199 #8), or imports a module from beside it whose name a module another tools file imported from
+            review 199 #8; of a namespace package too, when that name imports it from here: review 208 #6), or
+            imports a module from beside it whose name a module another tools file imported from
             its own folder has (both files named: Python holds one module per name), or holds no
             tools, or its ``TOOLS`` is not a list of tools (one tool alone, a dict, a string) or holds an entry the
             command cannot use (a schema without a function, such as a pydantic model class or an OpenAI tool dict;
@@ -157,12 +158,16 @@ def _load_tools(spec: str, *, server_tools: bool) -> list[Any]:
 
 
 def _package_module(path: Path) -> str | None:
-    """The module name of the file at ``path`` when it is a module of a package (an ``__init__.py`` beside it:
-    ``shop.tools`` for ``shop/tools.py``), with ``(from the folder FOLDER, ...)`` added when the folder that holds
-    the package is not the current one (the command must run there, or have it on ``PYTHONPATH``); else None.
-    Raises nothing."""
+    """The module name of the file at ``path`` when it is a module of a package: an ``__init__.py`` beside it
+    (``shop.tools`` for ``shop/tools.py``), with ``(from the folder FOLDER, ...)`` added when the folder that holds
+    the package is not the current one (the command must run there, or have it on ``PYTHONPATH``); or, for a folder
+    without ``__init__.py`` (a namespace package, PEP 420), the name that imports this very file from the import path
+    the command uses (the current folder first: :func:`_namespace_module`; review 208 #6). Else None. Raises
+    nothing."""
     try:
         folder = path.resolve().parent
+        if not (folder / "__init__.py").is_file():
+            return _namespace_module(path.resolve())
         parts = [path.stem]
         while (folder / "__init__.py").is_file() and folder.parent != folder:
             parts.insert(0, folder.name)
@@ -173,6 +178,67 @@ def _package_module(path: Path) -> str | None:
     if len(parts) < 2 or not all(part.isidentifier() and not keyword.iskeyword(part) for part in parts):
         return None
     return ".".join(parts) + ("" if here else f" (from the folder {folder}, which holds the package)")
+
+
+def _namespace_module(file: Path) -> str | None:
+    """The dotted name (``nsp.tools`` for ``nsp/tools.py``, the nearest first) under which ``import`` finds ``file``,
+    a resolved ``.py`` file whose folder has no ``__init__.py``, from a folder on ``sys.path`` (the current one
+    is there: :func:`_load_tools`); None when no such name gives this very file. Runs no code of the user's (not
+    even a package's ``__init__.py`` on the way: :func:`_finds`). Raises nothing."""
+    try:
+        roots = {Path(entry or ".").resolve() for entry in sys.path if isinstance(entry, str)}
+        folder, parts = file.parent, [file.stem]
+        while folder.parent != folder:
+            parts.insert(0, folder.name)
+            folder = folder.parent
+            if not all(part.isidentifier() and not keyword.iskeyword(part) for part in parts):
+                return None
+            if folder in roots and _finds(parts, file):
+                return ".".join(parts)
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return None
+
+
+def _finds(parts: list[str], file: Path) -> bool:
+    """Whether ``import`` of the module ``".".join(parts)`` would load ``file``: each level looked up as the import
+    system does (``sys.modules``, then the finders of ``sys.meta_path`` on the parent's ``__path__``), without
+    importing any of them. Raises nothing."""
+    locations: list[str] | None = None
+    for depth in range(1, len(parts) + 1):
+        name = ".".join(parts[:depth])
+        try:
+            found = _where(name, locations)
+            if found is None:
+                return False
+            origin, inner = found
+            if depth == len(parts):
+                return isinstance(origin, str) and os.path.samefile(origin, file)
+            if inner is None:
+                return False
+            locations = [str(entry) for entry in inner]
+        except Exception:  # (a finder or a module's __path__ that fails: no advice rather than a wrong one)
+            return False
+    return False
+
+
+def _where(name: str, locations: list[str] | None) -> tuple[Any, Any] | None:
+    """Where ``import name`` finds the module ``name`` (its parent's folders ``locations``; None at the top level),
+    without importing it: ``(its file or None, its folders or None)``, or None when nothing finds it. Raises what a
+    finder raises."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return getattr(module, "__file__", None), getattr(module, "__path__", None)
+    try:
+        for finder in sys.meta_path:
+            spec = finder.find_spec(name, locations, None) if hasattr(finder, "find_spec") else None
+            if spec is not None:
+                return (spec.origin if spec.has_location else None), spec.submodule_search_locations
+    except KeyError:  # (a namespace package below the top level: its _NamespacePath asks sys.modules for the parent,
+        last = name.rpartition(".")[2]  # so its folders are listed here as Python finds them)
+        return None, [entry for entry in (os.path.join(folder, last) for folder in locations or []) if
+                      os.path.isdir(entry)]
+    return None
 
 
 def _import_file(path: Path, spec: str) -> ModuleType:
