@@ -271,9 +271,10 @@ NCtxOpt = Annotated[int | None, typer.Option(
     help="Context window of a local model, in tokens, at least 256 (default 8192; local models only).")]
 _STEPS = whole_number("number of model calls", 1, 6)
 """``--max-steps``' parser (review 170 #11; its help= says the range: review 173 #3)."""
-NThreadsOpt = Annotated[int | None, typer.Option(  # (more aborted the process in ggml: review 199 #2)
+NThreadsOpt = Annotated[int | None, typer.Option(  # (ggml's own bound; 1,000,000 aborted the process: review 199 #2)
     "--n-threads", parser=whole_number("number of threads", 1, 4, MOST_THREADS), metavar="N",
-    help=f"CPU threads a local model uses, 1 to {MOST_THREADS} (default: all cores; local models only).")]
+    help=f"CPU threads a local model uses, 1 to {MOST_THREADS} (default: all cores, up to {MOST_THREADS}; "
+         "local models only).")]
 McpOpt = Annotated[list[str] | None, typer.Option(
     "--mcp", metavar="SERVER",
     help="An MCP server whose tools to add: 'command args...' (stdio) or an http(s):// URL (repeatable).")]

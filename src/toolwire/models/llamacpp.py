@@ -98,9 +98,9 @@ class ChatLlamaCpp(BaseChatModel):
             are loaded once per process for
             each file and ``n_ctx``: instances that share both share the loaded model (and its KV cache, taken in
             turns), and the first one's ``n_threads`` and ``verbose`` apply to all of them.
-        n_threads: CPU threads llama.cpp uses, a whole number from 1 to 512 (more is refused: llama.cpp cannot run it;
-            default None: all cores, ``os.cpu_count()``); more than the cores gives a warning, since the extra
-            threads make it slower.
+        n_threads: CPU threads llama.cpp uses, a whole number from 1 to 512 (more is refused: 512 is ggml's own limit;
+            default None: all cores, ``os.cpu_count()``, up to 512); more than the cores gives a warning, since the
+            extra threads make it slower.
         temperature: sampling temperature; 0 (default) is greedy: the same prompt gives the same reply, but with
             ``reuse_kv`` (the default) the logits of a prompt that shares a prefix with the one before may differ
             in their last bits, which can flip a near tie (even call against text); ``reuse_kv=False`` for replies
