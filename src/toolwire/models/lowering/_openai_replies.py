@@ -7,9 +7,9 @@ and :class:`ResponsesStreamState`. Formats, from the OpenAI API reference ("The 
 * ``output`` items: ``message`` (content parts ``output_text`` and ``refusal``), ``function_call``
   (``{"id": "fc_...", "call_id", "name", "arguments"}``) and ``reasoning`` items.
 * Streaming: ``response.output_text.delta``, ``response.refusal.delta``, ``response.output_item.added`` /
-  ``.done``, ``response.function_call_arguments.delta`` / ``.done`` (keyed by ``output_index``), and one
-  terminal event: ``response.completed``, ``response.incomplete`` or ``response.failed`` (an ``error`` event
-  may come instead).
+  ``.done``, ``response.function_call_arguments.delta`` / ``.done`` (keyed by ``output_index``, else
+  ``item_id``), and one terminal event: ``response.completed``, ``response.incomplete`` or ``response.failed``
+  (an ``error`` event may come instead).
 
 What is kept on the AIMessage, and sent back unchanged by ``lower_responses_messages``:
 ``provider_data["openai"]["reasoning"]`` (the ``reasoning`` items) and, with them,
@@ -245,7 +245,12 @@ def _part_text(part: Any) -> tuple[str | None, bool]:
 class ResponsesStreamState:
     """Folds Responses API stream events into AIMessageChunks (same contract as the Chat ``StreamState``).
 
-    Function-call pieces are keyed by ``output_index``. A call's name and id are passed on when its
+    Function-call pieces are keyed by ``output_index``; an event that carries only its output item's ``item_id``
+    goes to the index an earlier event gave that id, else it is held under the id until an event (the item's
+    ``response.output_item.done``, the terminal event's output) gives the id's index, and then joins that item's
+    call or text there, so a call whose ``output_item.added`` was lost is one call, as invoke reads it, not a second
+    call with no name (review 210 #4); pieces of an id that no event places are finished as a call of their own
+    when the reply ends (with no name: invalid). A call's name and id are passed on when its
     ``response.output_item.added`` comes, its arguments whole when it finishes; a call no ``output_item.added``
     opened (a gateway lost it) is passed on whole once the finishing events gave its name and ``call_id`` too
     (``response.function_call_arguments.done`` carries no ``call_id``; ``response.output_item.done`` and the terminal
@@ -289,7 +294,7 @@ class ResponsesStreamState:
         self.ended = False  # response.completed or response.incomplete came
         self.incomplete = False  # ... and the response is incomplete (a token limit cut it)
         self.texts: dict[tuple[Any, Any], str] = {}  # (output index, content index) -> the part's text sent so far
-        self.indexes: dict[str, int] = {}  # output item id -> its output_index
+        self.indexes: dict[str, Any] = {}  # output item id -> its output_index (its id: a call sent under it)
         self.calls: set[Any] = set()  # the output indexes of the function calls sent
         self.deltas: dict[Any, list[str]] = {}  # output index -> a call's argument deltas, held until it finishes
         self.given: dict[Any, str] = {}  # output index -> the arguments its output_item.added carried (held too)
@@ -302,10 +307,37 @@ class ResponsesStreamState:
         index = data.get("output_index")
         item_id = item_id if item_id is not None else data.get("item_id")
         if isinstance(index, int) and not isinstance(index, bool):
-            if isinstance(item_id, str):
-                self.indexes[item_id] = index
-            return index
+            return self._place(item_id, index)
         return self.indexes.get(item_id, item_id) if isinstance(item_id, str) else index
+
+    def _place(self, item_id: Any, index: int) -> Any:
+        """The key of output item ``index`` whose id is ``item_id``, now that an event gives both.
+
+        What events that carried only the ``item_id`` held under it before (argument deltas, arguments, a call
+        waiting for its name, text sent) becomes that of ``index``, so they join the item's call or text there
+        (review 210 #4: they were finished apart, as a second call with no name). A call already passed on under
+        its id keeps that key (the chunks sent cannot be taken back).
+        """
+        if not isinstance(item_id, str):
+            return index
+        if item_id in self.calls:
+            self.indexes[item_id] = item_id
+            self._move(index, item_id)
+            return item_id
+        self.indexes[item_id] = index
+        self._move(item_id, index)
+        return index
+
+    def _move(self, old: Any, new: Any) -> None:
+        """Put what is held under key ``old`` (deltas, arguments, a pending call, text sent) under ``new``."""
+        if old in self.deltas:
+            self.deltas[new] = self.deltas.pop(old) + self.deltas.get(new, [])
+        if old in self.given:
+            self.given.setdefault(new, self.given.pop(old))
+        if old in self.pending:
+            self.pending.setdefault(new, self.pending.pop(old))
+        for key in [key for key in self.texts if key[0] == old]:
+            self.texts[(new, key[1])] = self.texts.pop(key) + self.texts.get((new, key[1]), "")
 
     def _delta(self, key: tuple[Any, Any], text: str, refusal: bool) -> str:
         self.texts[key] = self.texts.get(key, "") + text
@@ -396,7 +428,9 @@ class ResponsesStreamState:
         if isinstance(output, list) and output:  # the whole output, in order: as the reply without a stream
             self.items = dict(enumerate(item for item in output if isinstance(item, dict)))
             for position, item in self.items.items():
-                index = self.indexes.get(item.get("id"), position) if isinstance(item.get("id"), str) else position
+                item_id = item.get("id")
+                known = isinstance(item_id, str) and item_id in self.indexes
+                index = self.indexes[item_id] if known else self._place(item_id, position)
                 text.append(self._item_text(index, item))
                 if item.get("type") == "function_call":
                     pieces += self._finished(item, index)
@@ -437,7 +471,9 @@ class ResponsesStreamState:
         elif kind == "response.output_item.done":
             item = data.get("item") or {}
             index = self._index(data, item.get("id"))
-            self.items[index if isinstance(index, int) else len(self.items)] = item
+            position = data.get("output_index")
+            position = position if isinstance(position, int) and not isinstance(position, bool) else index
+            self.items[position if isinstance(position, int) else len(self.items)] = item
             if item.get("type") == "function_call":
                 return self._call(item, index)
             text = self._item_text(index, item)
