@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from toolwire.parsing._python_parse import escape_line_breaks, parse_expr
-from toolwire.parsing._repeated_keys import RepeatedKey
+from toolwire.parsing._repeated_keys import RepeatedKey, refuse_repeated_literal_keys
 from toolwire.parsing._scan import (
     _DECODER,
     _TRAILING_COMMA,
@@ -30,12 +30,21 @@ __all__ = ["decode_value_at", "is_truncation"]
 
 def _literal(source: str) -> Any:
     """The JSON-ready value of the Python literal ``source``, or ``None`` when it is not one (a raw line break in
-    a double-quoted string is read as ``\\n``, as in JSON: :func:`escape_line_breaks`)."""
+    a double-quoted string is read as ``\\n``, as in JSON: :func:`escape_line_breaks`).
+
+    Raises:
+        RepeatedKey: a dict of the literal gives one key twice with different values (review 215 #1).
+    """
     for attempt in (source, escape_line_breaks(source)):
         if attempt is None:
             break
         try:
-            return to_jsonable(ast.literal_eval(parse_expr(attempt)))
+            node = parse_expr(attempt)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        refuse_repeated_literal_keys(node)
+        try:
+            return to_jsonable(ast.literal_eval(node))
         except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
             continue
     return None
@@ -87,7 +96,10 @@ def decode_value_at(text: str, pos: int) -> tuple[Any, int]:
         source = text[pos:end]
         # JSON with a slip (a trailing comma) is repaired the JSON way (true/null, "\/", "\ud83d\ude00");
         # only text written in Python syntax (single quotes, True/None) is read as a Python literal
-        value = _literal(source) if looks_pythonic(source) else _repaired_json(source)
+        try:
+            value = _literal(source) if looks_pythonic(source) else _repaired_json(source)
+        except RepeatedKey as exc:  # a Python dict giving a key twice: refused as JSON is (review 215 #1)
+            raise DecodeFailure("invalid", exc.msg) from None
         if value is not None:
             return value, end
     pythonic = text.startswith("'", skip_ws(text, pos + 1))

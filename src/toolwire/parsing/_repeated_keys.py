@@ -4,14 +4,18 @@ Python's ``json`` keeps the last of two values of one key without a word: a call
 "name": "b"}`` would run ``b``, and ``{"city": "Paris", "city": "Rome"}`` would lose Paris. The pythonic and
 function_tag dialects refuse a parameter given twice; :func:`unique_pairs`, the ``object_pairs_hook`` of the
 decoder of tool calls (:class:`toolwire.parsing._scan.LenientDecoder`), makes every JSON reader refuse it too.
+:func:`refuse_repeated_literal_keys` does the same for text in Python syntax (a Python-dict call
+``{'name': 'a', ..., 'name': 'b'}``, a dict in a pythonic keyword value), which :func:`ast.literal_eval` would read
+the same way (review 215 #1).
 """
 
 from __future__ import annotations
 
+import ast
 import json
 from typing import Any
 
-__all__ = ["RepeatedKey", "same_json", "unique_pairs"]
+__all__ = ["RepeatedKey", "refuse_repeated_literal_keys", "same_json", "unique_pairs"]
 
 
 class RepeatedKey(json.JSONDecodeError):
@@ -54,14 +58,55 @@ def unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) == len(pairs):
         return obj
-    first: dict[str, Any] = {}
+    _refuse_repeats(pairs, "name" in obj)
+    return obj
+
+
+def _refuse_repeats(pairs: list[tuple[Any, Any]], is_call: bool) -> None:
+    """Raise :class:`RepeatedKey` for the first key of ``pairs`` given again with another value; ``is_call``: the
+    object has a ``"name"`` key (its call keys are then named as the tool call's)."""
+    first: dict[Any, Any] = {}
     for key, value in pairs:
         if key in first and not same_json(first[key], value):
-            if key in _CALL_KEYS and "name" in obj:
+            if key in _CALL_KEYS and is_call:
                 raise RepeatedKey(key, f"The tool call gives {key!r} twice; give each key once.")
             raise RepeatedKey(key, f"Parameter {key!r} is given twice; give each parameter once.")
         first.setdefault(key, value)
-    return obj
+
+
+_NO_LITERAL = object()  # (the value of a key that is not a literal: never the same as another value)
+
+
+def refuse_repeated_literal_keys(node: ast.AST) -> None:
+    """Refuse a dict display, in the Python-literal AST ``node`` or nested in it, that gives one constant key twice
+    with different values, as :func:`unique_pairs` refuses it in JSON: :func:`ast.literal_eval` would keep the last
+    value without a word (``{'name': 'a', 'arguments': {}, 'name': 'b'}`` would call ``b``).
+
+    Args:
+        node: the parsed (never evaluated) Python source, such as :func:`~toolwire.parsing._python_parse.parse_expr`
+            returns it.
+
+    Raises:
+        RepeatedKey: a dict gives a key twice with different values; same message as :func:`unique_pairs`.
+    """
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Dict):
+            continue
+        keys = [k.value for k in sub.keys if isinstance(k, ast.Constant)]
+        try:
+            if len(set(keys)) == len(keys):
+                continue
+        except TypeError:  # (an unhashable constant: literal_eval refuses the dict anyway)
+            continue
+        pairs = []
+        for k, v in zip(sub.keys, sub.values, strict=True):
+            if isinstance(k, ast.Constant):
+                try:
+                    value = ast.literal_eval(v)
+                except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                    value = _NO_LITERAL
+                pairs.append((k.value, value))
+        _refuse_repeats(pairs, "name" in keys)
 
 
 def same_json(a: Any, b: Any) -> bool:

@@ -32,7 +32,7 @@ from toolwire.parsing._json_strings import (
     repeated_key_error,
 )
 from toolwire.parsing._python_parse import parse_expr
-from toolwire.parsing._repeated_keys import RepeatedKey
+from toolwire.parsing._repeated_keys import RepeatedKey, refuse_repeated_literal_keys
 from toolwire.parsing._scan import (
     _DECODER,
     TOO_DEEP,
@@ -114,12 +114,12 @@ def normalize_arguments(raw: Any, schema: Mapping[str, Any] | None = None, *, to
 
     Raises:
         ToolCallParseError: the value is not an object (``[1, 2]``, ``"x"``, ``5``), the JSON is cut off
-            or invalid, an object in the JSON text gives a key twice with different values (two equal values
-            are kept once; with ``schema``, also one in a string decoded for an object or array parameter: the
-            message names the parameter and the key), a wrapper names a tool other than ``tool_name``, or it holds
-            values JSON cannot carry (a set in a literal; ``NaN``, ``Infinity`` or ``1e999``, which Python's ``json``
-            reads but JSON has not). ``.raw`` keeps the input; the message is one sentence the model can act on.
-            Never returns ``{}`` for such input.
+            or invalid, an object in the JSON text (or a dict of a Python literal) gives a key twice with
+            different values (two equal values are kept once; with ``schema``, also one in a string decoded for an
+            object or array parameter: the message names the parameter and the key), a wrapper names a tool other
+            than ``tool_name``, or it holds values JSON cannot carry (a set in a literal; ``NaN``, ``Infinity`` or
+            ``1e999``, which Python's ``json`` reads but JSON has not). ``.raw`` keeps the input; the message is
+            one sentence the model can act on. Never returns ``{}`` for such input.
 
     UTF-16 surrogate pairs left in strings (``'\\ud83d\\ude00'`` read the Python way) are joined, so the
     arguments always encode as UTF-8.
@@ -226,6 +226,10 @@ def _python_dict(text: str, raw: Any) -> dict[str, Any] | None:
         return None  # JSON, the error then named a JSON syntax fault)
     if not isinstance(node, ast.Dict):
         return None
+    try:  # a key given twice: refused as in JSON, not the last value kept (review 215 #1)
+        refuse_repeated_literal_keys(node)
+    except RepeatedKey as exc:
+        raise ToolCallParseError(exc.msg, raw) from None
     try:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

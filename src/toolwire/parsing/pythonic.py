@@ -37,6 +37,7 @@ from toolwire.parsing._pythonic_slips import (
     written_call_start,
     written_syntax_error,
 )
+from toolwire.parsing._repeated_keys import RepeatedKey, refuse_repeated_literal_keys
 from toolwire.parsing._retries import python_retry
 from toolwire.parsing._scan import BAD, DEEP, EOF, python_span_end, skip_ws, to_jsonable
 
@@ -308,6 +309,10 @@ def _add_call(collector: Collector, source: _Segments, call: ast.Call, written: 
             return
         try:
             value = ast.literal_eval(kw.value)
+            refuse_repeated_literal_keys(kw.value)  # {'a': 1, 'a': 2}: refused as in JSON (review 215 #1)
+        except RepeatedKey as exc:
+            collector.add_invalid(name, raw, exc.msg)
+            return
         except _LITERAL_ERRORS:
             collector.add_invalid(name, raw, (
                 f"The value of {kw.arg!r} must be a literal (a string, number, True, False, None, "
