@@ -69,8 +69,9 @@ after the last step (tools off), so that a run stopped at that reply and resumed
 CHOICE_IGNORED = "tool_choice_ignored"
 """The ``response_metadata`` key that marks a reply with no tool call to a request that forced one (its value: that
 ``tool_choice``, ``"required"`` or the tool's name), as a server that ignores ``tool_choice`` gives (Ollama's ``/v1``;
-llama.cpp reads a named choice as ``"auto"``): the run ends with its text as ``result.output``, as any answer, and
-logs a warning, so the text is never taken silently for an answer grounded in a tool's result (review 177 #4)."""
+a named choice reaches a compatible server as ``"required"`` with that one tool, review 214 #1): the run ends with its
+text as ``result.output``, as any answer, and logs a warning, so the text is never taken silently for an answer
+grounded in a tool's result (review 177 #4)."""
 
 
 def held_to_force(agent: Agent, kind: str, reply: AIMessage) -> AIMessage:
@@ -89,7 +90,7 @@ def held_to_force(agent: Agent, kind: str, reply: AIMessage) -> AIMessage:
             isinstance(choice, str) and choice in own):
         return reply
     log.warning("The model answered in text without the tool call its request forced (tool_choice=%r): the server "
-                "most likely ignores tool_choice (Ollama's /v1 does; llama.cpp reads a tool's name as 'auto'), so the "
+                "most likely ignores tool_choice (Ollama's /v1 does), so the "
                 "answer, result.output, does not come from a tool (the reply is marked response_metadata[%r]): use a "
                 "server that honours tool_choice, or ask for the tool in the question.", choice, CHOICE_IGNORED)
     return reply.copy(response_metadata={**reply.response_metadata, CHOICE_IGNORED: choice})  # type: ignore[return-value]

@@ -6,7 +6,9 @@ OpenAI API reference:
 * Chat Completions ("Create chat completion"): ``tools[].function`` = ``{"name", "description",
   "parameters", "strict"}``; messages ``system`` / ``user`` / ``assistant`` (``tool_calls[{"id", "type":
   "function", "function": {"name", "arguments"}}]``) / ``tool`` (``tool_call_id``); ``tool_choice`` is
-  ``"auto" | "none" | "required" | {"type": "function", "function": {"name"}}``; ``parallel_tool_calls``.
+  ``"auto" | "none" | "required" | {"type": "function", "function": {"name"}}`` (an OpenAI-compatible server is sent
+  a named tool as ``"required"`` with that one tool, since LM Studio and llama-server take only the strings: review
+  214 #1); ``parallel_tool_calls``.
   Streaming ("The chat completion chunk object"): ``choices[].delta.tool_calls[{"index", "id"?,
   "function": {"name"?, "arguments"}}]``.
 * Responses ("Create a model response"): ``tools[]`` = ``{"type": "function", "name", "description",
@@ -306,6 +308,25 @@ def _chat_tool_choice(choice: str) -> Any:
     return {"type": "function", "function": {"name": choice}}
 
 
+def _tool_name(tool: Any) -> Any:
+    """The function name of a lowered Chat Completions tool (``None`` for any other entry)."""
+    function = tool.get("function") if isinstance(tool, dict) else None
+    return function.get("name") if isinstance(function, dict) else None
+
+
+def _force_by_mode(body: dict[str, Any], choice: str) -> None:
+    """On an OpenAI-compatible server, force the tool named ``choice`` with the string ``tool_choice`` every server
+    takes: only that tool is sent, with ``"required"``, which forces the same call (review 214 #1). LM Studio refuses
+    the object form (400 "Invalid tool_choice type: 'object'. Supported string values: none, auto, required") and
+    llama-server reads it as ``"auto"``. Left as it is when no sent tool has that name (the object form stays)."""
+    if choice in ("auto", "none", "required") or not isinstance(body.get("tools"), list):
+        return
+    named = [tool for tool in body["tools"] if _tool_name(tool) == choice]
+    if named:
+        body["tools"] = named[:1]
+        body["tool_choice"] = "required"
+
+
 def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | None = None, *,
                   max_tokens_field: str = "max_completion_tokens", compatible: bool = False) -> dict[str, Any]:
     """Build the keyword arguments of ``client.chat.completions.create``.
@@ -320,7 +341,9 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
         max_tokens_field: ``"max_completion_tokens"`` (OpenAI) or ``"max_tokens"`` (OpenAI-compatible
             servers such as vLLM, SGLang, llama.cpp, Ollama).
         compatible: the request goes to an OpenAI-compatible server, not OpenAI (see
-            :func:`lower_messages`).
+            :func:`lower_messages`). A ``tool_choice`` naming one tool is then sent as ``"required"`` with only that
+            tool in ``tools`` (the same forced call; LM Studio refuses the object form and llama-server reads it as
+            ``"auto"``); OpenAI gets ``{"type": "function", "function": {"name"}}`` with every tool.
 
     Returns:
         ``{"model", "messages"[, "tools", "tool_choice", "parallel_tool_calls"], ...options}``.
@@ -342,6 +365,8 @@ def lower_request(request: ChatRequest, model: str, options: dict[str, Any] | No
                     item.get("type"), str), convert=lambda item: convert_to_openai_tool(item, strict=request.strict))
         else:
             body[max_tokens_field if key == "max_tokens" else key] = value
+    if compatible and request.tools and request.tool_choice:
+        _force_by_mode(body, request.tool_choice)
     return body
 
 

@@ -1,0 +1,99 @@
+"""Review 214: OpenAI-compatible servers' quirks, replayed on a local HTTP server (tests/_queued_http.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+from tests._queued_http import QueuedServer, serving
+
+from toolwire import tool
+from toolwire.messages import HumanMessage
+from toolwire.models import ChatOpenAI
+from toolwire.models.base import ChatRequest
+from toolwire.models.lowering.openai import lower_request
+
+
+class City(BaseModel):
+    name: str
+    country: str
+
+
+@tool
+def get_weather(city: str) -> str:
+    """Get the weather for a city."""
+    return f"Sunny in {city}"
+
+
+@tool
+def now() -> str:
+    """Current time."""
+    return "12:00"
+
+
+@pytest.fixture
+def server() -> Iterator[QueuedServer]:
+    with serving("/v1") as found:
+        yield found
+
+
+def _completion(content: Any = None, calls: Any = None, finish: str = "tool_calls", usage: Any = None) -> dict:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls is not None:
+        message["tool_calls"] = calls
+    reply: dict[str, Any] = {"id": "c1", "object": "chat.completion", "created": 1, "model": "m",
+                             "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+    if usage is not None:
+        reply["usage"] = usage
+    return reply
+
+
+def _call(name: str, args: str, id: str = "call_1") -> dict:
+    return {"id": id, "type": "function", "function": {"name": name, "arguments": args}}
+
+
+# ---------------------------------------------------------------- #1 named tool_choice on compatible servers
+
+def _lm_studio(body: Any, n: int) -> Any:
+    """LM Studio: a string tool_choice is served, an object one refused with its real 400."""
+    if isinstance(body.get("tool_choice"), dict):
+        return (400, {"error": "Invalid tool_choice type: 'object'. Supported string values: none, auto, required"})
+    name = body["tools"][0]["function"]["name"]
+    return _completion(None, [_call(name, '{"name": "Oslo", "country": "Norway"}' if name == "City"
+                                    else '{"city": "Oslo"}')])
+
+
+def test_1_structured_output_works_on_a_server_that_takes_only_string_choices(server: QueuedServer) -> None:
+    server.answer = _lm_studio
+    model = ChatOpenAI("qwen", base_url=server.url, max_retries=0)
+    assert model.with_structured_output(City).invoke("Where?") == City(name="Oslo", country="Norway")
+    body = server.requests[-1]
+    assert body["tool_choice"] == "required"
+    assert [t["function"]["name"] for t in body["tools"]] == ["City"]
+
+
+def test_1_a_named_choice_reaches_a_compatible_server_as_required_with_that_tool_only(server: QueuedServer) -> None:
+    server.answer = _lm_studio
+    model = ChatOpenAI("qwen", base_url=server.url, max_retries=0).bind_tools([now, get_weather],
+                                                                             tool_choice="get_weather")
+    reply = model.invoke("Weather in Oslo?")
+    assert reply.tool_calls[0]["name"] == "get_weather"
+    body = server.requests[-1]
+    assert body["tool_choice"] == "required"
+    assert [t["function"]["name"] for t in body["tools"]] == ["get_weather"]
+
+
+def test_1_openai_keeps_the_object_form_and_every_tool() -> None:
+    request = ChatRequest(messages=[HumanMessage("hi")], tools=[now, get_weather], tool_choice="get_weather")
+    body = lower_request(request, "gpt-4.1")
+    assert body["tool_choice"] == {"type": "function", "function": {"name": "get_weather"}}
+    assert len(body["tools"]) == 2
+    compatible = lower_request(request, "m", compatible=True)
+    assert compatible["tool_choice"] == "required"
+    assert [t["function"]["name"] for t in compatible["tools"]] == ["get_weather"]
+    for mode in ("auto", "none", "required"):
+        same = lower_request(ChatRequest(messages=[HumanMessage("hi")], tools=[now, get_weather], tool_choice=mode),
+                             "m", compatible=True)
+        assert same["tool_choice"] == mode and len(same["tools"]) == 2
