@@ -18,12 +18,13 @@ user wrote alone:
   toolwire's argument parser refuses in JSON text, unless ``allow_inf_nan`` is set (on the field or in the
   model's config).
 * An ``int`` or a ``float`` (and a ``Literal`` or ``Enum`` of numbers, whose ``1`` a ``true`` equals in Python:
-  review 63) refuses ``true`` and ``false``, which pydantic's lax mode reads as 1 and 0 but JSON
-  Schema's ``integer`` and ``number`` do not include (JSON Schema Validation, section 6.1.1: a boolean is its own
-  type), unless the field or the model's config is ``strict`` (which refuses them already). A ``Union[int, bool]``
-  still takes a boolean: its ``bool`` member does. And a ``Literal`` holding a boolean (``Literal[1, True]``,
-  ``Literal[True]``) gives a number only the literal's equal number (``1.0`` -> ``1``, never ``True``) and a boolean
-  only a boolean (review 75). An ``Enum`` with a boolean member likewise refuses ``1`` and ``0`` (review 94 #12).
+  review 63) refuses ``true`` and ``false``, which pydantic's lax mode reads as 1 and 0 but JSON Schema's
+  ``integer`` and ``number`` do not include (JSON Schema Validation, section 6.1.1: a boolean is its own type),
+  unless the field or the model's config is ``strict`` (which refuses them already). A ``Union[int, bool]`` still
+  takes a boolean, and its ``bool`` member no number (``1.0`` -> ``1``: :mod:`toolwire._schema_unions`, which also
+  keeps a date in a union from numbers). A ``Literal`` holding a boolean (``Literal[1, True]``, ``Literal[True]``)
+  gives a number only the literal's equal number (``1.0`` -> ``1``, never ``True``) and a boolean only a boolean
+  (review 75). An ``Enum`` with a boolean member likewise refuses ``1`` and ``0`` (review 94 #12).
 * An ``Iterable[X]`` (a pydantic "generator" schema, checked lazily while the tool iterates, so a bad item
   would surface as an exception inside the tool) is validated up front as a ``list[X]``; the tool gets the list.
 
@@ -50,10 +51,11 @@ from pydantic_core import PydanticCustomError, SchemaValidator
 
 from toolwire._schema_dates import WRITTEN as _WRITTEN
 from toolwire._schema_dates import NotDigits as _NotDigits
-from toolwire._schema_dates import not_digits, unwrapped_choices
+from toolwire._schema_dates import not_digits
 from toolwire._schema_docs import describe_class
 from toolwire._schema_keys import UNKEYABLE, DistinctKeys, KeyFromText, distinct_keys, key_names, key_table
 from toolwire._schema_shapes import NamedTupleObjects
+from toolwire._schema_unions import DatesApart, NumberNotBool, apart_unions, union_rule
 
 __all__ = ["NOT_BOOL", "StrictJsonSchema", "build_validator", "not_bool", "numeric_leaf", "strict_class_schema",
            "strict_core", "strict_validator", "transparent", "validator_config"]
@@ -156,8 +158,7 @@ class _BoolApart:
 
     def __init__(self, values: list[Any]) -> None:
         self.numbers = [v for v in values if type(v) in (int, float)]
-        shown = [repr(v) for v in values]
-        self.expected = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"  # pydantic's words
+        self.expected = _shown(values)  # (pydantic's words)
 
     def __call__(self, value: Any, handler: Callable[[Any], Any]) -> Any:
         result = handler(value)
@@ -220,8 +221,8 @@ def _enum_apart(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-_BEFORE_CHECKS = (KeyFromText, _NotDigits, DistinctKeys)  # (tuples made once: not an ``A | B`` at each call)
-_WRAP_CHECKS = (_BoolApart, _EnumApart)
+_BEFORE_CHECKS = (KeyFromText, _NotDigits, DistinctKeys, NumberNotBool)  # (made once: not an ``A | B`` per call)
+_WRAP_CHECKS = (_BoolApart, _EnumApart, DatesApart)
 
 
 def transparent(node: dict[str, Any]) -> bool:
@@ -276,7 +277,7 @@ def numeric_leaf(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]
 
 
 def _generator(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
-    return {**node, "type": "list"}  # a generator schema's keys are all list schema keys
+    return {**node, "type": "list"}  # (a generator schema's keys are all list schema keys)
 
 
 def _unwrapped(node: Any) -> Any:
@@ -320,8 +321,7 @@ def _literal(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any]:
         except TypeError:  # an unhashable value: the literal check refuses it
             return value
 
-    shown = [repr(v.value if isinstance(v, enum.Enum) and v != v.value else v) for v in node["expected"]]
-    expected = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"  # (pydantic's wording)
+    expected = _shown([v.value if isinstance(v, enum.Enum) and v != v.value else v for v in node["expected"]])
     before = {"type": "function-before", "function": {"type": "no-info", "function": to_member}, "schema": node}
     return {"type": "custom-error", "custom_error_type": "literal_error",
             "custom_error_context": {"expected": expected}, "schema": before}
@@ -340,7 +340,7 @@ def _tagged_union(node: dict[str, Any], config: dict[str, Any]) -> dict[str, Any
 
 _RULES: dict[str, Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]] = {
     "model": _model, "typed-dict": _typed_dict, "dataclass": _dataclass, "float": _float, "generator": _generator,
-    "tagged-union": _tagged_union, "dict": _dict_keys, "union": unwrapped_choices,
+    "tagged-union": _tagged_union, "dict": _dict_keys, "union": union_rule,
 }
 
 
@@ -371,15 +371,15 @@ def strict_class_schema(schema: dict[str, Any], classes: list[type]) -> dict[str
 
 
 def build_validator(schema: Any, classes: list[type], config: dict[str, Any] | None = None) -> SchemaValidator:
-    """``SchemaValidator(schema, config)``, building the model and pydantic dataclass ``classes`` from ``schema``.
+    """``SchemaValidator(schema, config)``, building the model and pydantic dataclass ``classes`` from ``schema``,
+    whose unions the fast path wrote without :func:`_walk` kept apart (:func:`apart_unions`, review 212 #1).
 
     pydantic-core builds a model or pydantic dataclass node from the class's own ``__pydantic_validator__``
     (its "prebuilt" validator, made from the class's own schema) when the class is complete, which would undo
     the rules (for a class whose node changed, or that reaches one through a ``definition-ref``), so those
     classes are marked incomplete while the validator is built. (A validator built meanwhile elsewhere only
-    builds such a class from its schema instead, with the same result.)
-    """
-    marked = []
+    builds such a class from its schema instead, with the same result.)"""
+    marked, schema = [], apart_unions(schema)
     try:
         for cls in dict.fromkeys(classes):
             if cls.__dict__.get("__pydantic_complete__") is True:

@@ -1,0 +1,114 @@
+"""Review 212: tools made from real-world functions (unions of bool and numbers, dates in unions, singledispatch
+functions, Napoleon's ``(:obj:`int`, optional)`` entries, ``enum.Flag`` parameters)."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from toolwire import ToolExecutor, tool
+from toolwire.messages import ToolCall
+
+
+def _paths(t: Any, args: dict[str, Any]) -> list[Any]:
+    """What the function gets (or the error text) on every invoke path: invoke(args), invoke(tool_call),
+    ainvoke(tool_call), ToolExecutor."""
+    call = {"type": "tool_call", "id": "c1", "name": t.name, "args": args}
+    out = []
+    try:
+        out.append(t.invoke(args))
+    except Exception as exc:  # (invoke(args) raises what the tool call reports)
+        out.append(f"raised {type(exc).__name__}")
+    out.append(t.invoke(call).content)
+    out.append(asyncio.run(t.ainvoke(call)).content)
+    out.append(ToolExecutor([t]).execute([ToolCall(**call)])[0].content)
+    return out
+
+
+@tool
+def _count(flag_or_count: bool | int = 0, counts: list[bool | int] = [],  # noqa: B006
+           ratio: float | bool | None = None) -> str:
+    """Count things.
+
+    Args:
+        flag_or_count: True to refill, or a number of units
+        counts: flags or counts
+        ratio: a ratio, or False
+    """
+    return repr((flag_or_count, counts, ratio))
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ({"flag_or_count": 1.0}, "(1, [], None)"),
+    ({"flag_or_count": 0.0}, "(0, [], None)"),
+    ({"flag_or_count": "1"}, "(1, [], None)"),
+    ({"counts": [2.0, 1.0, 0.0, True]}, "(0, [2, 1, 0, True], None)"),
+    ({"ratio": 1}, "(0, [], 1.0)"),
+    ({"flag_or_count": True, "ratio": False}, "(True, [], False)"),
+    ({"flag_or_count": "true"}, "(True, [], None)"),
+])
+def test_a_whole_number_is_never_read_as_a_boolean_in_a_union(args: dict[str, Any], expected: str) -> None:
+    """(#1) ``bool | int`` reads ``1.0`` as ``1``, as its schema's integer branch does, on every path (fast path)."""
+    assert _paths(_count, args)[1:] == [expected] * 3
+    assert _paths(_count, args)[0] == expected
+
+
+@tool
+def _order(item: str, at: dt.datetime | None = None, count: bool | int = 1) -> str:
+    """Order an item.
+
+    Args:
+        item: what to order
+        at: when
+        count: a number of units, or true to refill
+    """
+    return repr(count)
+
+
+def test_a_whole_number_is_never_read_as_a_boolean_on_the_general_path() -> None:
+    """(#1) The same with a parameter the fast path does not take (a ``datetime``)."""
+    assert _paths(_order, {"item": "soap", "count": 1.0}) == ["1"] * 4
+    assert _paths(_order, {"item": "soap", "count": True}) == ["True"] * 4
+    assert _order.parameters["properties"]["count"]["anyOf"] == [{"type": "boolean"}, {"type": "integer"}]
+
+
+@tool
+def _remind(due: dt.date | str, at: dt.datetime | int = 0, times: list[dt.datetime | int] = [],  # noqa: B006
+            day: dt.date | dt.datetime | None = None) -> str:
+    """Set a reminder.
+
+    Args:
+        due: the day, or a phrase
+        at: a date-time, or an epoch second
+        times: date-times or epoch seconds
+        day: a day or a date-time
+    """
+    return repr((due, at, times, day))
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ({"due": "x", "at": 1700000000}, "('x', 1700000000, [], None)"),
+    ({"due": "x", "at": 1700000000.0}, "('x', 1700000000, [], None)"),
+    ({"due": "x", "at": "1700000000"}, "('x', 1700000000, [], None)"),
+    ({"due": "x", "times": [5.0, "7", "2025-01-01T10:00:00"]},
+     "('x', 0, [5, 7, datetime.datetime(2025, 1, 1, 10, 0)], None)"),
+    ({"due": "20250515"}, "('20250515', 0, [], None)"),
+    ({"due": "2025-05-15"}, "(datetime.date(2025, 5, 15), 0, [], None)"),
+    ({"due": "x", "day": "2025-05-15"}, "('x', 0, [], datetime.date(2025, 5, 15))"),
+])
+def test_a_date_in_a_union_never_reads_a_number_as_a_timestamp(args: dict[str, Any], expected: str) -> None:
+    """(#3) ``datetime | int`` gives the number to ``int`` however it is written; ``date | str`` still gives ISO
+    text as a date (review 129 #1) and digits as the text."""
+    assert _paths(_remind, args)[1:] == [expected] * 3
+
+
+def test_a_number_no_other_member_takes_is_refused_as_a_lone_date_refuses_it() -> None:
+    """(#3) ``date | str`` given ``17``, ``date | datetime`` given ``5``: refused with the form to write."""
+    for args in ({"due": 17}, {"due": "x", "day": 5}):
+        content = _remind.invoke({"type": "tool_call", "id": "c", "name": "_remind", "args": args}).content
+        assert "not a number or digits alone" in content
+        assert "function-before" not in content
+
