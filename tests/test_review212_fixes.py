@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 from typing import Any
 
 import pytest
 
 from toolwire import ToolExecutor, tool
+from toolwire.errors import SchemaError
 from toolwire.messages import ToolCall
 
 
@@ -112,3 +114,71 @@ def test_a_number_no_other_member_takes_is_refused_as_a_lone_date_refuses_it() -
         assert "not a number or digits alone" in content
         assert "function-before" not in content
 
+
+@functools.singledispatch
+def _describe(value: int, suffix: str = "") -> str:
+    """Describe a value.
+
+    Args:
+        value: the value to describe
+        suffix: text to add
+    """
+    return f"int {value}{suffix}"
+
+
+@_describe.register
+def _(value: str, suffix: str = "") -> str:
+    return f"str {value}{suffix}"
+
+
+class _Formatter:
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    @functools.singledispatchmethod
+    def show(self, value: int) -> str:
+        """Show a value.
+
+        Args:
+            value: the value to show
+        """
+        return f"{self.prefix} int {value}"
+
+    @show.register
+    def _(self, value: str) -> str:
+        return f"{self.prefix} str {value}"
+
+
+def test_a_singledispatch_function_runs_as_a_tool() -> None:
+    """(#2) The dispatched parameter is passed by position, on every path."""
+    made = tool(_describe)
+    assert _paths(made, {"value": 3, "suffix": "!"}) == ["int 3!"] * 4
+    assert made.invoke({"type": "tool_call", "id": "c", "name": "_describe", "args": {"value": 3}}).status == "success"
+
+
+def test_a_singledispatchmethod_read_from_an_instance_runs_as_a_tool() -> None:
+    """(#2) Bound to the instance it was read from, not refused as an unbound method."""
+    made = tool(_Formatter("at").show)
+    assert _paths(made, {"value": 3}) == ["at int 3"] * 4
+    assert list(made.parameters["properties"]) == ["value"]
+
+
+def test_a_singledispatch_function_whose_dispatched_parameter_has_a_default_is_refused() -> None:
+    """(#2) A call leaving the parameter out could not dispatch: said when the tool is made."""
+    @functools.singledispatch
+    def pick(value: int = 1) -> str:
+        """Pick.
+
+        Args:
+            value: what
+        """
+        return str(value)
+
+    with pytest.raises(SchemaError, match="remove that parameter's default"):
+        tool(pick)
+
+
+def test_an_ordinary_function_keeps_its_keywords() -> None:
+    """(#2) Decided at decoration: an ordinary function is still called by keyword."""
+    assert _count._positional_only == ()
+    assert tool(_describe)._positional_only == ("value",)

@@ -53,6 +53,7 @@ from toolwire._tool_checks import (
     checked_attribute,
     injected_guard,
 )
+from toolwire._tool_dispatch import bound_dispatch_method, dispatch_positional
 from toolwire._tool_pickle import copy_tool, reduce_tool
 from toolwire._tool_run import (
     _CURRENT_CALL,
@@ -179,7 +180,7 @@ class Tool(ToolArguments, Batching):
         set_(self, "description", schema.description)
         self.parameters = schema.parameters
         self._validate = injected_guard(func, schema.validate, schema.parameters, name)  # (review 93)
-        self._positional_only = schema.positional_only
+        self._positional_only = dispatch_positional(func, schema.positional_only, name)  # (singledispatch: review 212)
         self._null_plan = schema.null_plan
         self._json_plan: JsonStringPlan | bool | None = False  # worked out at the first dict of arguments
         self._source: tuple[str, Any] | None = None  # how to make it again when pickled (_tool_pickle)
@@ -581,6 +582,8 @@ def _receiver(func: Any) -> str:
     if type(func) is types.FunctionType and not func.__dict__:  # a plain function (no __wrapped__): itself
         code = func.__code__
         return code.co_varnames[0] if code.co_argcount and code.co_varnames[0] in ("self", "cls") else ""
+    if bound_dispatch_method(func):  # (a singledispatchmethod read from an instance: review 212 #2)
+        return ""
     target = func
     for _ in range(100):
         if inspect.ismethod(target) or isinstance(target, functools.partial) or not hasattr(target, "__wrapped__"):
