@@ -46,9 +46,41 @@ class RecordedRequest:
     options: dict[str, Any]
 
 
+def _reply_list(responses: Any) -> list[Any]:
+    """``responses`` as a new list of replies.
+
+    Raises:
+        UserError: ``responses`` is one reply rather than a list of them (a string, a message, a callable, a dict...):
+            a string is a sequence too, and was replayed one character per call (review 211 #1).
+    """
+    from toolwire._printing import type_label
+
+    if isinstance(responses, Iterator) or (isinstance(responses, Sequence)
+                                           and not isinstance(responses, str | bytes | bytearray)):
+        return list(responses)
+    if isinstance(responses, str | BaseMessage) or callable(responses):
+        one = f"a single {'string' if isinstance(responses, str) else 'reply'}"
+    else:
+        one = "None" if responses is None else type_label(responses)
+    raise UserError(f"ScriptedChatModel takes a list of replies, such as ScriptedChatModel([\"It is sunny.\"]), "
+                    f"not {one}: put even a single reply in a list.")
+
+
+def _checked_pieces(stream_pieces: Any) -> int:
+    """``stream_pieces`` when it is a whole number of 1 or more (review 211 #1: ``2.5`` failed only at the first
+    stream, ``-1`` was taken).
+
+    Raises:
+        UserError: any other value.
+    """
+    if isinstance(stream_pieces, bool) or not isinstance(stream_pieces, int) or stream_pieces < 1:
+        raise UserError(f"stream_pieces must be a whole number of 1 or more, not {stream_pieces!r}.")
+    return stream_pieces
+
+
 class _Script:
     def __init__(self, replies: Sequence[Reply], cycle: bool) -> None:
-        self.replies = list(replies)
+        self.replies = _reply_list(replies)
         self.cycle = cycle
         self.position = 0
         self.requests: list[RecordedRequest] = []
@@ -71,7 +103,9 @@ class ScriptedChatModel(BaseChatModel):
     """A chat model that answers from a script.
 
     Args:
-        responses: the replies, in order: an :class:`AIMessage` (or LangChain's, converted as
+        responses: a list (or tuple, or other sequence or iterator) of the replies, in order, even for one reply
+            (``["It is sunny."]``; a lone reply, a string included, is refused); each reply is an
+            :class:`AIMessage` (or LangChain's, converted as
             :func:`~toolwire.interop.langchain.from_langchain_messages` converts it), a string (a text reply), or a
             callable ``f(messages) -> AIMessage | str`` that computes the reply from the conversation (under
             ``ainvoke`` and ``astream``, on a worker thread in a copy of the caller's context, so it may block).
@@ -82,13 +116,16 @@ class ScriptedChatModel(BaseChatModel):
             (:meth:`~toolwire.messages.AIMessageChunk.to_message`).
         cycle: start again from the first reply when the script runs out (default False: a further
             call raises :class:`~toolwire.errors.UserError`).
-        stream_pieces: how many pieces :meth:`stream` cuts each text and argument string into.
+        stream_pieces: how many pieces :meth:`stream` cuts each text and argument string into (a whole number
+            of 1 or more; default 3).
 
     Attributes:
         requests: every :class:`RecordedRequest` received, by this model and its bound copies.
 
     Raises:
-        UserError: (on a call) the script ran out; a scripted reply, or what a callable returned, is
+        UserError: (when built) ``responses`` is a single reply rather than a list (``ScriptedChatModel("hi")``), or
+            ``stream_pieces`` is not a whole number of 1 or more (``2.5``, ``0``, ``True``); (on a call) the script
+            ran out; a scripted reply, or what a callable returned, is
             neither an AIMessage nor a string (named with its module); or a call's options hold a generation option
             with a wrong value (``temperature=-1``, ``max_tokens=0``) or a close misspelling of one
             (``temprature=0``), checked as a
@@ -100,8 +137,8 @@ class ScriptedChatModel(BaseChatModel):
     strict_mode: ClassVar[bool] = True  # recorded as given (RecordedRequest), for tests of the calling code
 
     def __init__(self, responses: Sequence[Reply], *, cycle: bool = False, stream_pieces: int = 3) -> None:
+        self.stream_pieces = _checked_pieces(stream_pieces)
         self._script = _Script(responses, cycle)
-        self.stream_pieces = stream_pieces
 
     @property
     def model_name(self) -> str:
