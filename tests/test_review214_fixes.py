@@ -97,3 +97,50 @@ def test_1_openai_keeps_the_object_form_and_every_tool() -> None:
         same = lower_request(ChatRequest(messages=[HumanMessage("hi")], tools=[now, get_weather], tool_choice=mode),
                              "m", compatible=True)
         assert same["tool_choice"] == mode and len(same["tools"]) == 2
+
+
+# ---------------------------------------------------------------- #2 text calls cut at max_tokens
+
+_CUT_TEXTS = {
+    "pythonic": '[get_weather(city="Os',
+    "python_tag": '<|python_tag|>get_weather(city="Os',
+    "function_tag": '<function=get_weather>{"city": "Os',
+    "qwen3_coder_xml": '<tool_call>\n<function=get_weather>\n<parameter=city>\nOs',
+}
+_USED_ALL = {"prompt_tokens": 5, "completion_tokens": 20, "total_tokens": 25}
+
+
+def _chunk(delta: Any = None, finish: Any = None, usage: Any = None, choices: bool = True) -> dict:
+    found: dict[str, Any] = {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+                             "choices": [{"index": 0, "delta": delta or {}, "finish_reason": finish}] if choices
+                             else []}
+    if usage is not None:
+        found["usage"] = usage
+    return found
+
+
+@pytest.mark.parametrize("finish", ["length", "stop"])
+@pytest.mark.parametrize("form", sorted(_CUT_TEXTS))
+@pytest.mark.parametrize("streamed", [False, True])
+def test_2_a_text_call_cut_at_max_tokens_says_to_raise_max_tokens(server: QueuedServer, form: str, finish: str,
+                                                                   streamed: bool) -> None:
+    from toolwire.messages import merge_chunks
+    from toolwire.models.lowering._calls import CUT_OFF
+    text = _CUT_TEXTS[form]
+    if streamed:
+        server.queue.append([_chunk({"content": text}), _chunk(finish=finish), _chunk(usage=_USED_ALL, choices=False)])
+    else:
+        server.queue.append(_completion(text, None, finish=finish, usage=_USED_ALL))
+    model = ChatOpenAI("m", base_url=server.url, max_retries=0, max_tokens=20).bind_tools([get_weather])
+    reply = merge_chunks(list(model.stream("Weather?")), as_chunk=False) if streamed else model.invoke("Weather?")
+    assert [bad["error"] for bad in reply.invalid_tool_calls] == [CUT_OFF]
+    assert reply.response_metadata["finish_reason"] == "length"
+
+
+def test_2_a_text_call_cut_short_in_a_reply_under_the_limit_keeps_its_own_error(server: QueuedServer) -> None:
+    server.queue.append(_completion(_CUT_TEXTS["pythonic"], None, finish="stop",
+                                    usage={"prompt_tokens": 5, "completion_tokens": 9, "total_tokens": 14}))
+    model = ChatOpenAI("m", base_url=server.url, max_retries=0, max_tokens=20).bind_tools([get_weather])
+    reply = model.invoke("Weather?")
+    assert "closing parenthesis" in reply.invalid_tool_calls[0]["error"]
+    assert reply.response_metadata["finish_reason"] == "stop"

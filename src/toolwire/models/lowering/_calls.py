@@ -397,6 +397,20 @@ def unclosed_arguments(arguments: Any) -> bool:
     return False
 
 
+_SAID_CUT = re.compile(r"\bcut off\b", re.IGNORECASE)
+"""What the text readers' errors for a call whose text ends before it is closed say: the pythonic reader's "The call is
+cut off before its closing parenthesis", the ``<function=NAME>`` reader's "The call ends before it is closed (it looks
+cut off)", the Qwen3-Coder XML reader's "The tool call was cut off before its closing tag", Mistral's "ends right after
+[ARGS] (it looks cut off)"."""
+
+
+def _read_as_unclosed(bad: Mapping[str, Any]) -> bool:
+    """Whether the reader of a call written in the reply's text (pythonic, ``<function=NAME>``, Qwen3-Coder XML,
+    Mistral) found its text ending before the call was closed, which its error says (:data:`_SAID_CUT`): text a token
+    limit may have cut, as :func:`unclosed_arguments` is for JSON (review 214 #2)."""
+    return isinstance(bad.get("args"), str) and bool(_SAID_CUT.search(str(bad.get("error") or "")))
+
+
 def read_as_cut(invalid: list[InvalidToolCall], finish: Any, usage: Any,
                 limit: Any) -> tuple[list[InvalidToolCall], Any]:
     """The invalid calls of an OpenAI chat reply with those whose argument text is not closed given the
@@ -406,7 +420,10 @@ def read_as_cut(invalid: list[InvalidToolCall], finish: Any, usage: Any,
     A reply was cut when its ``finish_reason`` is ``"length"`` (OpenAI's chat completions reference), or when
     ``limit`` is given and ``usage`` shows every output token of it used while the server said otherwise
     (llama-cpp-python's server answers ``"tool_calls"`` or ``"stop"`` for a reply it stopped at ``max_tokens``;
-    reviews 90 and 91). Other invalid calls (an unknown tool, a value that is not JSON) keep their own error.
+    reviews 90 and 91). A call is taken as not closed when its JSON argument text is not (:func:`unclosed_arguments`)
+    or when the reader of a call written as text (pythonic ``name(...)``, ``<function=NAME>``, Qwen3-Coder XML,
+    Mistral ``[ARGS]``) said its text ends before the call is closed (review 214 #2). Other invalid calls (an unknown
+    tool, a value that is not JSON) keep their own error.
 
     Args:
         invalid: the reply's ``invalid_tool_calls``.
@@ -423,7 +440,8 @@ def read_as_cut(invalid: list[InvalidToolCall], finish: Any, usage: Any,
     at_limit = type(limit) is int and type(used) is int and used >= limit
     if not invalid or not (finish == "length" or at_limit):
         return invalid, finish
-    cut = [{**bad, "error": CUT_OFF} if bad.get("error") != CUT_OFF and unclosed_arguments(bad.get("args")) else bad
+    cut = [{**bad, "error": CUT_OFF} if bad.get("error") != CUT_OFF and (unclosed_arguments(bad.get("args")) or
+                                                                          _read_as_unclosed(bad)) else bad
            for bad in invalid]
     if cut == invalid:
         return invalid, finish
