@@ -9,7 +9,7 @@ user found neither function). :meth:`~toolwire.messages.BaseMessage.to_dict` sta
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from toolwire.errors import UserError
@@ -82,8 +82,11 @@ def messages_to_dict(messages: Sequence[Any]) -> list[dict[str, Any]]:
         each; a chunk's cut-off calls are in its ``invalid_tool_calls``).
 
     Raises:
-        UserError: an item is not a toolwire message or chunk, or a chunk cannot make an AI message.
+        UserError: ``messages`` is one message (or a string, a dict, a value that is not iterable) rather than a
+            list of them (the message says to pass it in a list, or to write one with :func:`message_to_dict`;
+            review 211 #2), an item is not a toolwire message or chunk, or a chunk cannot make an AI message.
     """
+    _check_list(messages, "messages_to_dict")
     return [message_to_dict(m) for m in messages]
 
 
@@ -99,18 +102,60 @@ def messages_from_dict(messages: Iterable[dict[str, Any]]) -> list[Any]:
     arguments (review 142 #3).
 
     Args:
-        messages: the dicts, in order (any iterable).
+        messages: the dicts, in order (a list, or any other iterable except a string or a dict).
 
     Returns:
         New toolwire messages, in order (a LangChain ``AIMessageChunk`` dict as an
         :class:`~toolwire.messages.AIMessage`).
 
     Raises:
-        UserError: an item cannot be read (the message says which field, as :func:`message_from_dict` does).
+        UserError: ``messages`` is one dict (or a message, a string, a value that is not iterable) rather than a
+            list of them (the message says to pass it in a list, or to read one with :func:`message_from_dict`;
+            review 211 #2), or an item cannot be read (the message says which field, as :func:`message_from_dict`
+            does).
     """
     from toolwire.messages import message_from_dict
 
+    _check_list(messages, "messages_from_dict")
+
     return [message_from_dict(d) for d in messages]  # (a saved chunk's calls: _chunk_calls_read, there)
+
+
+def _check_list(value: Any, function: str) -> None:
+    """Refuse a ``value`` that is one item, or no list at all, where ``function`` (``"messages_to_dict"`` or
+    ``"messages_from_dict"``) takes a list: a dict or a string was walked by its keys or characters (a misleading
+    error about a ``str``), and one message escaped as a raw ``TypeError`` (review 211 #2).
+
+    Raises:
+        UserError: ``value`` is a dict, a string or bytes, a toolwire or LangChain message or chunk, or not iterable;
+            the message says what to pass instead.
+    """
+    from toolwire._printing import type_label
+    from toolwire.chunks import AIMessageChunk
+    from toolwire.messages import BaseMessage
+
+    writes = function == "messages_to_dict"
+    items = "messages" if writes else "message dicts"
+    langchain = (type(value).__module__ or "").split(".")[0].startswith("langchain")
+    if isinstance(value, BaseMessage | AIMessageChunk) or langchain:
+        kind = type_label(value) if langchain else type(value).__name__
+        advice = ("messages need no reading back; pass the dicts that messages_to_dict() wrote" if not writes
+                  else "convert it with toolwire.interop.langchain.from_langchain_messages([message]) first"
+                  if langchain else "pass it in a list ([message]), or write one message with message_to_dict(message)")
+    elif isinstance(value, Mapping):
+        kind = "dict"
+        advice = ("pass it in a list ([d]), or read one dict with message_from_dict(d)" if not writes
+                  else "read saved dicts back with messages_from_dict(), and pass messages here")
+    elif isinstance(value, str | bytes | bytearray):
+        kind = type(value).__name__
+        advice = ("read saved JSON text with json.loads() first" if not writes
+                  else "pass messages, such as [HumanMessage(text)]")
+    elif not isinstance(value, Iterable):
+        raise UserError(f"{function}() takes a list of {items}, not {'None' if value is None else type_label(value)}.")
+    else:
+        return
+    one = "one " if isinstance(value, Mapping | BaseMessage | AIMessageChunk) else ""
+    raise UserError(f"{function}() takes a list of {items}, not {one}{kind}: {advice}.")
 
 
 def _chunk_calls_read(dump: Any) -> Any:
