@@ -144,3 +144,25 @@ def test_2_a_text_call_cut_short_in_a_reply_under_the_limit_keeps_its_own_error(
     reply = model.invoke("Weather?")
     assert "closing parenthesis" in reply.invalid_tool_calls[0]["error"]
     assert reply.response_metadata["finish_reason"] == "stop"
+
+
+# ---------------------------------------------------------------- #3 TGI < 3.2: tool_calls as one object
+
+_TGI_CALL = {"index": 0, "id": "", "type": "function",
+             "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
+
+
+def test_3_a_stream_whose_tool_calls_is_one_object_gives_that_call(server: QueuedServer) -> None:
+    from toolwire.messages import merge_chunks
+    server.queue.append([_chunk({"role": "assistant", "tool_calls": _TGI_CALL}), _chunk(finish="tool_calls")])
+    model = ChatOpenAI("tgi", base_url=server.url, max_retries=0).bind_tools([get_weather])
+    reply = merge_chunks(list(model.stream("Weather?")), as_chunk=False)
+    assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("get_weather", {"city": "Oslo"})]
+    assert not reply.invalid_tool_calls
+
+
+def test_3_a_reply_whose_tool_calls_is_one_object_gives_that_call(server: QueuedServer) -> None:
+    server.queue.append(_completion(None, _TGI_CALL))
+    model = ChatOpenAI("tgi", base_url=server.url, max_retries=0).bind_tools([get_weather])
+    reply = model.invoke("Weather?")
+    assert [(c["name"], c["args"]) for c in reply.tool_calls] == [("get_weather", {"city": "Oslo"})]

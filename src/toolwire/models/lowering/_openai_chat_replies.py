@@ -118,6 +118,17 @@ def _field_text(message: dict[str, Any], key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _call_list(value: Any) -> list[dict[str, Any]]:
+    """The calls of a message's or delta's ``tool_calls``: a list's call objects, or a lone object as a list of one
+    (TGI before 3.2 streamed ``delta.tool_calls`` as one object: huggingface/text-generation-inference#2949; review
+    214 #3). Items that are not objects carry no call and are passed over; ``None`` or anything else gives ``[]``."""
+    if isinstance(value, dict):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [item for item in value if isinstance(item, dict)]
+    return []
+
+
 def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AIMessage:
     """Read a Chat Completions reply (``chat.completion`` object, or the SDK's ``ChatCompletion``).
 
@@ -160,7 +171,7 @@ def parse_response(obj: Any, *, tool_names: Collection[str] | None = None) -> AI
     message = choice.get("message") or {}
     cut = choice.get("finish_reason") == LENGTH  # a call whose arguments never began was cut off, not {}
     calls = [native_call((tc.get("function") or {}).get("name"), (tc.get("function") or {}).get("arguments"),
-                         tc.get("id"), tool_names, cut=cut) for tc in message.get("tool_calls") or ()]
+                         tc.get("id"), tool_names, cut=cut) for tc in _call_list(message.get("tool_calls"))]
     legacy = message.get("function_call")
     if not calls and isinstance(legacy, dict):  # the deprecated single-call form (functions API), no id
         calls = [native_call(legacy.get("name"), legacy.get("arguments"), None, tool_names, cut=cut)]
@@ -261,7 +272,7 @@ class StreamState:
         self.annotations.extend(_annotations(delta.get("annotations")))
         join_logprobs(self.logprobs, choice.get("logprobs"))
         pieces = []
-        for tc in delta.get("tool_calls") or ():
+        for tc in _call_list(delta.get("tool_calls")):
             fn = tc.get("function") or {}
             pieces.append(self.merger.add(index=tc.get("index"), id=tc.get("id"), name=fn.get("name"),
                                           args=fn.get("arguments")))
