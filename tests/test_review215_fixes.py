@@ -53,3 +53,30 @@ def test_normalize_arguments_refuses_python_dict_repeated_key() -> None:
         normalize_arguments("{'city': 'Paris', 'city': 'Rome'}")
     assert str(info.value).startswith(_TWICE)
     assert normalize_arguments("{'city': 'Paris', 'n': True}") == {"city": "Paris", "n": True}
+
+
+# ------------------------------------------------------------------ #2: a <tool_call> quoted inside a block's JSON
+
+_QUOTING_BLOCK = ('<tool_call>\n{"name": "write_file", "arguments": {"content": "Wrap calls in <tool_call> tags"}}\n'
+                  '{"name": "search", "arguments": {"q": "qwen"}}\n</tool_call>')
+_BOTH = [("write_file", {"content": "Wrap calls in <tool_call> tags"}), ("search", {"q": "qwen"})]
+
+
+@pytest.mark.parametrize("dialect", [None, "hermes"])
+def test_quoted_open_tag_does_not_end_a_block_of_two_calls(dialect: str | None) -> None:
+    assert _read(_QUOTING_BLOCK, ["write_file", "search"], dialect) == (_BOTH, [], "")
+
+
+def test_two_calls_quoting_the_open_tag_in_one_block() -> None:
+    text = ('<tool_call>\n{"name": "search", "arguments": {"q": "<tool_call>"}}\n'
+            '{"name": "search", "arguments": {"q": "<tool_call>"}}\n</tool_call> done')
+    assert _read(text, ["search"]) == ([("search", {"q": "<tool_call>"})] * 2, [], "done")
+
+
+def test_text_calls_read_both_calls_of_a_quoting_block() -> None:
+    from toolwire.models._text_calls import read_text_calls
+
+    found = read_text_calls(_QUOTING_BLOCK, ["write_file", "search"])
+    assert found is not None
+    content, calls, invalid = found
+    assert [(c["name"], c["args"]) for c in calls] == _BOTH and invalid == [] and content == ""

@@ -113,7 +113,8 @@ def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
 
     Qwen models write parallel calls as several objects in one block (``<tool_call>{...}\n{...}</tool_call>``):
     a value that follows the previous one (after whitespace, ``,`` or ``;``) is read too when the block
-    is closed after it or the value starts like a call object.
+    is closed after it or the value starts like a call object. ``limit`` is the next ``<tool_call>``; one quoted in
+    a string of a value read is passed over (the block ends at the next one after that value).
     """
     while True:
         try:
@@ -129,6 +130,9 @@ def _read_values(collector: Collector, text: str, p: int, limit: int) -> int:
             p = retry  # (review 187 #5)
             continue
         add_value(collector, value, text[p:end], marked=True)
+        if end > limit:  # the next <tool_call> was quoted in a string of this value: the block goes on (review 215 #2)
+            nxt = text.find(OPEN_TAG, end)
+            limit = nxt if nxt >= 0 else len(text)
         p = _SEPARATORS.match(text, end).end()  # type: ignore[union-attr]
         if p >= limit or text[p] not in "{[" or (
                 text.find(CLOSE_TAG, p, limit) < 0 and call_head(text, p) is None):
