@@ -13,14 +13,19 @@ tool's thread finishing): :func:`wait_through` is that wait. Only a new interrup
   marked with :func:`interrupt_waits`, and the waits on it then end at once; so is one out of ``asyncio.run``'s loop,
   whose end cancels the waiting task once more after its main task's run ended.
 
-A call still running at the end of the wait is given up with :func:`give_up`, so that it ends cancelled, not with a
-``RuntimeError`` that ``asyncio.run`` would log at its end (review 203 #1).
+A call still running at the end of the wait is given up with :func:`give_up_calls`, so that it ends cancelled, not
+with a ``RuntimeError`` that ``asyncio.run`` would log at its end (review 203 #1), and so do the tasks it started and
+waits for that ignore their cancellation too (a helper task the tool awaits, through ``asyncio.shield``,
+``asyncio.gather`` or a ``TaskGroup`` too): neither the run's end nor ``asyncio.run``'s then waits for them
+(review 210 #2).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import gc
 import logging
 import signal
 import sys
@@ -35,6 +40,178 @@ _interrupted: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 _waits: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, weakref.WeakSet[asyncio.Future[None]]] = (
     weakref.WeakKeyDictionary())  # (the waits' markers held weakly: a marker holds its loop, which must go)
 _given_up: weakref.WeakSet[asyncio.Future[Any]] = weakref.WeakSet()
+_CALL: contextvars.ContextVar[object | None] = contextvars.ContextVar("toolwire_call", default=None)
+_calls: weakref.WeakKeyDictionary[asyncio.Future[Any], object] = weakref.WeakKeyDictionary()
+
+
+def mark_call() -> None:
+    """Mark the running task as a tool call's, so that :func:`give_up_calls` finds the tasks it starts (they inherit
+    its context, and the mark in it). Nothing outside a task."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        return
+    if task is not None:
+        token = object()
+        _CALL.set(token)
+        _calls[task] = token
+
+
+async def give_up_calls(tasks: list[asyncio.Future[Any]], ending: bool = False) -> list[asyncio.Future[Any]]:
+    """Give up on ``tasks``, calls' tasks still running after their run stopped, and on the tasks each started or
+    waits for that were cancelled and still run (they ignore their cancellation, or their cleanup takes longer), so
+    that each ends cancelled at once, or at the next pass of the event loop.
+
+    A task awaiting another that ignores its cancellation hands its own cancellation on there and never wakes up
+    (review 210 #2: a tool awaiting ``asyncio.ensure_future(...)``, ``asyncio.shield``, ``asyncio.gather`` or a
+    ``TaskGroup`` held the run, and ``asyncio.run``'s end, until a third Ctrl-C). So each of these tasks has its
+    coroutine closed (``GeneratorExit`` where it waits, its ``finally`` blocks run), is detached from the future it
+    waits on, and is marked cancelled, which wakes the tasks awaiting it. One about to run (woken by its
+    cancellation) is so ended after that run, a pass of the event loop later. A task that cannot be so ended (its
+    coroutine ignores ``GeneratorExit``; an event loop whose futures do not show their callbacks) is given up with
+    :func:`give_up` instead.
+
+    Which tasks: each of ``tasks``, the ones it waits on (each task's future, a ``gather``'s children) and those
+    started in its context (:func:`mark_call`), when they are being cancelled (``cancelling()``): a helper that
+    nobody cancelled (``asyncio.shield``'s inner task while the event loop goes on) is left running, unless the
+    event loop is ``ending``.
+
+    Args:
+        tasks: the calls' tasks, pending; ending: whether the event loop ends (a new Ctrl-C stopped the wait): the
+            tasks they started that nobody cancelled are given up too (one a tool started again as it was
+            cancelled, which no one would wait for).
+
+    Returns:
+        The tasks given up, each of ``tasks`` among them (some end at the loop's next passes).
+    """
+    family: list[asyncio.Future[Any]] = []
+    for task in tasks:
+        family += [member for member in _family(task, ending) if all(member is not known for known in family)]
+    later = _end_all(family)
+    for _ in range(3):  # (a few passes: each runs the tasks about to run, which then wait again)
+        if not later:
+            break
+        with contextlib.suppress(asyncio.CancelledError):  # (the run is stopping already)
+            await asyncio.sleep(0)
+        later = _end_all([task for task in later if not task.done()])
+    for task in later:
+        give_up(task)  # type: ignore[arg-type]
+    with contextlib.suppress(asyncio.CancelledError):  # a pass: the done callbacks of the tasks ended run now, not
+        await asyncio.sleep(0)  # after the caller took its own off (the executor's note of the answers so far)
+    return family
+
+
+def _end_all(tasks: list[asyncio.Future[Any]]) -> list[asyncio.Future[Any]]:
+    """End ``tasks`` cancelled (:func:`_end_cancelled`, else :func:`give_up`) and return those about to run, which
+    cannot be yet: they are woken already (the future they wait on is done)."""
+    plans = [_detached(task) for task in tasks]  # (every one before any ends: its end wakes those awaiting it)
+    later = []
+    for task, plan in zip(tasks, plans, strict=True):
+        waiter = getattr(task, "_fut_waiter", None)
+        if plan is None and isinstance(waiter, asyncio.Future) and waiter.done() and not _asks_given_up(task):
+            later.append(task)  # (a tool's task that would run its code once more; toolwire's own would not)
+        elif plan is None or not _end_cancelled(task, *plan):
+            give_up(task)  # type: ignore[arg-type]
+    return later
+
+
+def _asks_given_up(task: asyncio.Future[Any]) -> bool:
+    """Whether ``task`` is toolwire's own, whose coroutine asks :func:`given_up`: a call's (:func:`mark_call`), or
+    the task running an async tool's coroutine (:func:`toolwire._tool_run.guarded`)."""
+    from toolwire._tool_run import guarded  # (that module imports this one)
+
+    code = getattr(task.get_coro(), "cr_code", None) if isinstance(task, asyncio.Task) else None
+    return task in _calls or code is guarded.__code__
+
+
+def _cancelling(task: asyncio.Future[Any]) -> bool:
+    """Whether ``task`` (pending) was asked to cancel (always, for a task that cannot tell)."""
+    cancelling = getattr(task, "cancelling", None)
+    try:
+        return not callable(cancelling) or bool(cancelling())
+    except Exception:
+        return True
+
+
+def _context(task: asyncio.Future[Any]) -> contextvars.Context | None:
+    """The context ``task`` runs in, or None when it cannot be read. (``get_context()`` is Python 3.12's; before,
+    the first context a C task refers to is its own, and a Python one keeps it as ``_context``.)"""
+    get = getattr(task, "get_context", None)
+    if callable(get):
+        with contextlib.suppress(Exception):
+            context = get()
+            return context if isinstance(context, contextvars.Context) else None
+        return None
+    for ref in gc.get_referents(task):
+        if isinstance(ref, contextvars.Context):
+            return ref
+        if isinstance(ref, dict) and isinstance(ref.get("_context"), contextvars.Context):
+            return ref["_context"]
+    return None
+
+
+def _family(task: asyncio.Future[Any], ending: bool) -> list[asyncio.Future[Any]]:
+    """``task`` and the pending tasks being cancelled (any, when ``ending``) that it waits on, directly or not, or
+    that it started (see :func:`give_up_calls`)."""
+    token = _calls.get(task)
+    started: list[asyncio.Future[Any]] = []
+    if token is not None:
+        with contextlib.suppress(Exception):  # (a loop without tasks to list: the ones waited on only)
+            loop = task.get_loop()
+            for other in asyncio.all_tasks(loop):
+                context = None if other is task or other.done() else _context(other)
+                if context is not None and context.get(_CALL) is token:
+                    started.append(other)
+    family: list[asyncio.Future[Any]] = [task]
+    for member in family:  # (it grows as it is walked)
+        waiter = getattr(member, "_fut_waiter", None)
+        waited = [waiter, *(getattr(waiter, "_children", None) or ())] if waiter is not None else []
+        for other in [*waited, *(started if member is task else ())]:
+            if (isinstance(other, asyncio.Task) and not other.done() and (ending or _cancelling(other))
+                    and all(other is not known for known in family)):
+                family.append(other)
+    return family
+
+
+_Wakeups = tuple[asyncio.Future[Any], list[tuple[Any, Any]]]
+
+
+def _detached(task: asyncio.Future[Any]) -> _Wakeups | None:
+    """Take ``task``'s wake-up off the future it waits on, which would run it again once it is ended (a closed
+    coroutine raises "cannot reuse already awaited coroutine"), and return ``(that future, the wake-ups taken off
+    with their contexts)``; None when there is none to take (see :func:`give_up_calls`)."""
+    waiter = getattr(task, "_fut_waiter", None)
+    callbacks = getattr(waiter, "_callbacks", None) if isinstance(waiter, asyncio.Future) else None
+    if not isinstance(task, asyncio.Task) or not callable(getattr(task.get_coro(), "close", None)):
+        return None
+    wakeups = [(entry[0], entry[1] if len(entry) > 1 else None) for entry in callbacks or ()
+               if isinstance(entry, tuple) and entry and getattr(entry[0], "__self__", None) is task]
+    if waiter is None or waiter.done() or not wakeups:
+        return None
+    for wakeup, _ in wakeups:
+        waiter.remove_done_callback(wakeup)
+    return waiter, wakeups
+
+
+def _end_cancelled(task: asyncio.Future[Any], waiter: asyncio.Future[Any], wakeups: list[tuple[Any, Any]]) -> bool:
+    """End ``task``, :func:`_detached` from ``waiter``, cancelled now: its coroutine closed, the task marked cancelled
+    as a future (the tasks awaiting it then wake up). False, its ``wakeups`` put back, when its coroutine goes on
+    (it ignores ``GeneratorExit``)."""
+    coro: Any = task.get_coro()  # type: ignore[attr-defined]
+    try:
+        coro.close()
+    except Exception as exc:  # (its cleanup failed: logged; it ignored GeneratorExit: it still runs, see below)
+        log.debug("Closing the coroutine of the task %s given up raised %s: %s", task.get_name(),  # type: ignore[attr-defined]
+                  type(exc).__name__, exc)
+    if getattr(coro, "cr_frame", None) is not None or getattr(coro, "gi_frame", None) is not None:  # not closed
+        for wakeup, context in wakeups:
+            waiter.add_done_callback(wakeup, context=context)
+        return False
+    asyncio.Future.cancel(task)  # (the task's own cancel() would hand it on to its waiter, or run it again)
+    if not isinstance(waiter, asyncio.Task):  # (nobody awaits it now: a gather's, a shield's, a TaskGroup's future;
+        with contextlib.suppress(Exception):  # done, it retrieves what the tasks it follows raise)
+            asyncio.Future.cancel(waiter)
+    return True
 
 
 def give_up(task: asyncio.Task[Any]) -> None:

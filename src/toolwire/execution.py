@@ -352,9 +352,10 @@ class ToolExecutor:
             bad = []  # each invalid call is refused there, or after one that was
 
         async def answer(call: Any, kwargs: dict[str, Any] | None) -> ToolMessage:
+            _grace.mark_call()  # (the tasks the call starts can be found to give them up with it: _stop)
             try:
                 return await self._one(call, gate, kwargs) if call["type"] == "tool_call" else self._invalid(call)
-            except RuntimeError:  # (its run closed by _grace.give_up in _stop: it ends cancelled, review 203 #1)
+            except RuntimeError:  # (its run closed by _grace.give_up_calls in _stop: it ends cancelled, review 203 #1)
                 if _grace.given_up():
                     raise asyncio.CancelledError from None
                 raise
@@ -525,10 +526,11 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     """Cancel the calls' ``tasks`` still running after ``failure`` (a call failed with ``handle_errors=False``, or
     the run was cancelled) and wait for them to end, at most :data:`~toolwire._tool_run.CANCEL_GRACE` seconds (their
     cleanup). A call still running then ignores its cancellation (an async tool that catches ``CancelledError`` and
-    goes on): it is abandoned, its tool's coroutine closed, as at a timeout, so it cannot hold the run and the answers
-    already given (review 65: the wait had no end, and a Ctrl-C that ended it lost them). When the run was
-    interrupted, the answers the event loop already received (a sync tool that finished while an async one blocked
-    the loop) land first: one pass of the loop before the cancellations.
+    goes on): it is abandoned, its tool's coroutine closed, as at a timeout, with the helper tasks the tool awaits
+    that ignore their cancellation too (:func:`~toolwire._grace.give_up_calls`, review 210 #2), so it cannot hold
+    the run and the answers already given (review 65: the wait had no end, and a Ctrl-C that ended it lost them).
+    When the run was interrupted, the answers the event loop already received (a sync tool that finished while an
+    async one blocked the loop) land first: one pass of the loop before the cancellations.
 
     The wait goes on when the run is cancelled again meanwhile (an anyio cancel scope, Starlette's on a client's
     disconnect, cancels at every ``await``; a task cancelled twice): only a new Ctrl-C ends it early
@@ -556,13 +558,8 @@ async def _stop(tasks: list[asyncio.Future[ToolMessage]], calls: list[Any], fail
     indexes = [i for i, task in enumerate(tasks) if not task.done()]
     stuck = [(tasks[i], calls[i]) for i in indexes]
     given_up: list[asyncio.Future[Any]] = []
-    for task, _ in stuck:
-        tool_task = getattr(task, "_fut_waiter", None)  # the tool's own task, which an untimed async call awaits
-        _grace.give_up(task)  # type: ignore[arg-type]
-        given_up.append(task)
-        if isinstance(tool_task, asyncio.Task) and not tool_task.done():
-            _grace.give_up(tool_task)
-            given_up.append(tool_task)
+    if stuck:  # (with the tool's own task, and the helper tasks it awaits: review 210 #2)
+        given_up = await _grace.give_up_calls([task for task, _ in stuck], interrupted)
     if given_up and not interrupted:  # the few passes of the loop that end them (cancelled: asyncio.run's end, and a
         await _grace.wait_through(given_up, _ABANDONED_END)  # new Ctrl-C's, then has nothing to log: review 203 #1)
     names = ", ".join(safe_text(call.get("name")) for _, call in stuck)
