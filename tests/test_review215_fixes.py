@@ -80,3 +80,34 @@ def test_text_calls_read_both_calls_of_a_quoting_block() -> None:
     assert found is not None
     content, calls, invalid = found
     assert [(c["name"], c["args"]) for c in calls] == _BOTH and invalid == [] and content == ""
+
+
+# ------------------------------------------------------------------ #3: a JSON list of tool definitions stays text
+
+_SCHEMA = {"type": "object", "properties": {"q": {"type": "string", "description": "what to look for"}},
+           "required": ["q"]}
+_DEFINITION = {"name": "search", "description": "Search the web", "parameters": _SCHEMA}
+
+
+@pytest.mark.parametrize("value", [
+    [_DEFINITION],
+    [{"type": "function", "function": _DEFINITION}],
+    [{"name": "search", "parameters": _SCHEMA}],
+    [{"name": "search", "arguments": {"q": "x"}}, _DEFINITION],
+])
+def test_a_list_of_tool_definitions_stays_text(value: list) -> None:
+    import json
+
+    from toolwire.models._text_calls import read_text_calls
+
+    text = "I have these tools:\n```json\n" + json.dumps(value, indent=2) + "\n```"
+    assert _read(text, ["search"]) == ([], [], text)
+    assert read_text_calls(text, ["search"]) is None
+
+
+def test_a_list_of_calls_is_still_read() -> None:
+    text = '```json\n[{"name": "search", "arguments": {"q": "x"}}, {"name": "search", "parameters": {"q": "y"}}]\n```'
+    assert _read(text, ["search"]) == ([("search", {"q": "x"}), ("search", {"q": "y"})], [], "")
+    marked = '<tool_call>[{"name": "search", "description": "d", "arguments": {"q": "x"}}]</tool_call>'
+    calls, _, _ = _read(marked, ["search"])
+    assert calls[0][0] == "search"  # inside a call marker a list is read as calls, as one object is

@@ -321,7 +321,8 @@ def add_value(collector: Collector, value: Any, raw: str, *, marked: bool) -> bo
     """Record the call(s) in a decoded value: one call object, or a list of call objects.
 
     A list counts only when every item is a call object and (outside a marker) at least one names a
-    bound tool; its items then count as marked, so unknown names in it become invalid calls.
+    bound tool and none looks like a tool definition (a ``description``, or a JSON Schema as its arguments, as
+    a model lists its tools); its items then count as marked, so unknown names in it become invalid calls.
 
     Returns:
         True when something was recorded (the value's text is call syntax), else False.
@@ -333,8 +334,9 @@ def add_value(collector: Collector, value: Any, raw: str, *, marked: bool) -> bo
         if any(p is None for p in parts):
             if not marked:
                 return False
-        elif not marked and not any(collector.resolve(p.name) for p in parts if p is not None):
-            return False
+        elif not marked and (not any(collector.resolve(p.name) for p in parts if p is not None)
+                             or any(_looks_like_schema(p.obj, p.args) for p in parts if p is not None)):
+            return False  # (a list of tool definitions in prose, as one definition: review 215 #3)
         for item in value:
             collector.add_object(item, raw_text(item) or "", marked=True)
         return True
